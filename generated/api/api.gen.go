@@ -2692,6 +2692,12 @@ type FXTo = string
 // From defines model for From.
 type From = openapi_types.Date
 
+// IdempotencyKey defines model for IdempotencyKey.
+type IdempotencyKey = string
+
+// IfMatch defines model for IfMatch.
+type IfMatch = string
+
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
@@ -2782,6 +2788,11 @@ type Conflict = Problem
 // (a cut ends in "…"), as they may quote the request.
 type Forbidden = Problem
 
+// IdempotencyKeyReused An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type IdempotencyKeyReused = Problem
+
 // Internal An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
@@ -2796,6 +2807,11 @@ type NotFound = Problem
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
 type PayloadTooLarge = Problem
+
+// PreconditionFailed An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type PreconditionFailed = Problem
 
 // PremiumRequired An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
@@ -2841,6 +2857,26 @@ type ListBudgetsParams struct {
 	Month BudgetMonth `form:"month" json:"month"`
 }
 
+// CreateBudgetParams defines parameters for CreateBudget.
+type CreateBudgetParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetBudgetChartParams defines parameters for GetBudgetChart.
 type GetBudgetChartParams struct {
 	// Year The year of the ledger month.
@@ -2862,6 +2898,52 @@ type GetBudgetIncomeParams struct {
 	Month BudgetMonth `form:"month" json:"month"`
 }
 
+// CreateOnetimeBudgetParams defines parameters for CreateOnetimeBudget.
+type CreateOnetimeBudgetParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteOnetimeBudgetParams defines parameters for DeleteOnetimeBudget.
+type DeleteOnetimeBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateOnetimeBudgetParams defines parameters for UpdateOnetimeBudget.
+type UpdateOnetimeBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // GetBudgetStatusParams defines parameters for GetBudgetStatus.
 type GetBudgetStatusParams struct {
 	// Year The year of the ledger month.
@@ -2871,10 +2953,79 @@ type GetBudgetStatusParams struct {
 	Month BudgetMonth `form:"month" json:"month"`
 }
 
+// DeleteBudgetParams defines parameters for DeleteBudget.
+type DeleteBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateBudgetParams defines parameters for UpdateBudget.
+type UpdateBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// CreateCategoryParams defines parameters for CreateCategory.
+type CreateCategoryParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // DeleteCategoryParams defines parameters for DeleteCategory.
 type DeleteCategoryParams struct {
 	// MoveTo Another record of the member to which the deleted one's entries move.
 	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateCategoryParams defines parameters for UpdateCategory.
+type UpdateCategoryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // ListChangesParams defines parameters for ListChanges.
@@ -2928,6 +3079,26 @@ type ListEntriesParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreateEntryParams defines parameters for CreateEntry.
+type CreateEntryParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ExportEntriesParams defines parameters for ExportEntries.
 type ExportEntriesParams struct {
 	// From The first day of the period.
@@ -2943,6 +3114,104 @@ type ImportEntriesParams struct {
 	DryRun *bool `form:"dryRun,omitempty" json:"dryRun,omitempty"`
 }
 
+// CreateEntryFromNotificationParams defines parameters for CreateEntryFromNotification.
+type CreateEntryFromNotificationParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteEntryParams defines parameters for DeleteEntry.
+type DeleteEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetEntryParams defines parameters for GetEntry.
+type GetEntryParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateEntryParams defines parameters for UpdateEntry.
+type UpdateEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// CreateStockParams defines parameters for CreateStock.
+type CreateStockParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteStockParams defines parameters for DeleteStock.
+type DeleteStockParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateStockParams defines parameters for UpdateStock.
+type UpdateStockParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // ListTradesParams defines parameters for ListTrades.
 type ListTradesParams struct {
 	// StockID Only the trades of this stock (one of the member's).
@@ -2955,6 +3224,52 @@ type ListTradesParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreateTradeParams defines parameters for CreateTrade.
+type CreateTradeParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteTradeParams defines parameters for DeleteTrade.
+type DeleteTradeParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateTradeParams defines parameters for UpdateTrade.
+type UpdateTradeParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // GetNetWorthTrendParams defines parameters for GetNetWorthTrend.
 type GetNetWorthTrendParams struct {
 	// Unit Points per month (default) or per week (weeks start on Monday).
@@ -2965,6 +3280,98 @@ type GetNetWorthTrendParams struct {
 
 	// Weeks How many weekly points (unit WEEK), the current week last.
 	Weeks *NetWorthWeeks `form:"weeks,omitempty" json:"weeks,omitempty"`
+}
+
+// CreateQuickEntryParams defines parameters for CreateQuickEntry.
+type CreateQuickEntryParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteQuickEntryParams defines parameters for DeleteQuickEntry.
+type DeleteQuickEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateQuickEntryParams defines parameters for UpdateQuickEntry.
+type UpdateQuickEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// CreateRecurringParams defines parameters for CreateRecurring.
+type CreateRecurringParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteRecurringParams defines parameters for DeleteRecurring.
+type DeleteRecurringParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateRecurringParams defines parameters for UpdateRecurring.
+type UpdateRecurringParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // GetCategoryStatsParams defines parameters for GetCategoryStats.
@@ -3000,6 +3407,52 @@ type GetYearlyStatsParams struct {
 	Year StatsYear `form:"year" json:"year"`
 }
 
+// CreateTagParams defines parameters for CreateTag.
+type CreateTagParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteTagParams defines parameters for DeleteTag.
+type DeleteTagParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateTagParams defines parameters for UpdateTag.
+type UpdateTagParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // ListTransfersParams defines parameters for ListTransfers.
 type ListTransfersParams struct {
 	// Year The year of the month to list (with `month`).
@@ -3021,10 +3474,111 @@ type ListTransfersParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreateTransferParams defines parameters for CreateTransfer.
+type CreateTransferParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteTransferParams defines parameters for DeleteTransfer.
+type DeleteTransferParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetTransferParams defines parameters for GetTransfer.
+type GetTransferParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateTransferParams defines parameters for UpdateTransfer.
+type UpdateTransferParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// CreateWalletParams defines parameters for CreateWallet.
+type CreateWalletParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // DeleteWalletParams defines parameters for DeleteWallet.
 type DeleteWalletParams struct {
 	// MoveTo Another record of the member to which the deleted one's entries move.
 	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetWalletParams defines parameters for GetWallet.
+type GetWalletParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateWalletParams defines parameters for UpdateWallet.
+type UpdateWalletParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // ListMembersParams defines parameters for ListMembers.
@@ -3037,6 +3591,91 @@ type ListMembersParams struct {
 
 	// Q Text to find in e-mail or name.
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
+}
+
+// GetProfileParams defines parameters for GetProfile.
+type GetProfileParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateProfileParams defines parameters for UpdateProfile.
+type UpdateProfileParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// VerifyStorePurchaseParams defines parameters for VerifyStorePurchase.
+type VerifyStorePurchaseParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteCommentParams defines parameters for DeleteComment.
+type DeleteCommentParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateCommentParams defines parameters for UpdateComment.
+type UpdateCommentParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UploadBoardImageParams defines parameters for UploadBoardImage.
+type UploadBoardImageParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ListMyCommentsParams defines parameters for ListMyComments.
@@ -3072,6 +3711,58 @@ type ListPostsParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreatePostParams defines parameters for CreatePost.
+type CreatePostParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeletePostParams defines parameters for DeletePost.
+type DeletePostParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetPostParams defines parameters for GetPost.
+type GetPostParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdatePostParams defines parameters for UpdatePost.
+type UpdatePostParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // ListPostCommentsParams defines parameters for ListPostComments.
 type ListPostCommentsParams struct {
 	// Page Page number, from 1.
@@ -3079,6 +3770,26 @@ type ListPostCommentsParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// CreateCommentParams defines parameters for CreateComment.
+type CreateCommentParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ListPostRecommendersParams defines parameters for ListPostRecommenders.
@@ -3673,7 +4384,7 @@ type ServerInterface interface {
 	ListBudgets(w http.ResponseWriter, r *http.Request, params ListBudgetsParams)
 	// CreateBudget Create a budget
 	// (POST /api/account/budgets)
-	CreateBudget(w http.ResponseWriter, r *http.Request)
+	CreateBudget(w http.ResponseWriter, r *http.Request, params CreateBudgetParams)
 	// GetBudgetChart Budget against spending per month
 	// (GET /api/account/budgets/chart)
 	GetBudgetChart(w http.ResponseWriter, r *http.Request, params GetBudgetChartParams)
@@ -3691,28 +4402,28 @@ type ServerInterface interface {
 	ListOnetimeBudgets(w http.ResponseWriter, r *http.Request)
 	// CreateOnetimeBudget Create a one-time budget
 	// (POST /api/account/budgets/onetime)
-	CreateOnetimeBudget(w http.ResponseWriter, r *http.Request)
+	CreateOnetimeBudget(w http.ResponseWriter, r *http.Request, params CreateOnetimeBudgetParams)
 	// DeleteOnetimeBudget Delete a one-time budget
 	// (DELETE /api/account/budgets/onetime/{id})
-	DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID)
+	DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID, params DeleteOnetimeBudgetParams)
 	// UpdateOnetimeBudget Replace a one-time budget
 	// (PUT /api/account/budgets/onetime/{id})
-	UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID)
+	UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID, params UpdateOnetimeBudgetParams)
 	// GetBudgetStatus A month's budget status
 	// (GET /api/account/budgets/status)
 	GetBudgetStatus(w http.ResponseWriter, r *http.Request, params GetBudgetStatusParams)
 	// DeleteBudget Delete a budget
 	// (DELETE /api/account/budgets/{id})
-	DeleteBudget(w http.ResponseWriter, r *http.Request, id BudgetID)
+	DeleteBudget(w http.ResponseWriter, r *http.Request, id BudgetID, params DeleteBudgetParams)
 	// UpdateBudget Change a budget's amount
 	// (PUT /api/account/budgets/{id})
-	UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID)
+	UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID, params UpdateBudgetParams)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
 	ListCategories(w http.ResponseWriter, r *http.Request)
 	// CreateCategory Create a category
 	// (POST /api/account/categories)
-	CreateCategory(w http.ResponseWriter, r *http.Request)
+	CreateCategory(w http.ResponseWriter, r *http.Request, params CreateCategoryParams)
 	// ImportDefaultCategories Copy the default categories
 	// (POST /api/account/categories/import)
 	ImportDefaultCategories(w http.ResponseWriter, r *http.Request)
@@ -3724,7 +4435,7 @@ type ServerInterface interface {
 	DeleteCategory(w http.ResponseWriter, r *http.Request, id CategoryID, params DeleteCategoryParams)
 	// UpdateCategory Update a category
 	// (PUT /api/account/categories/{id})
-	UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID)
+	UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID, params UpdateCategoryParams)
 	// ListChanges The member's ledger changes since a cursor
 	// (GET /api/account/changes)
 	ListChanges(w http.ResponseWriter, r *http.Request, params ListChangesParams)
@@ -3733,7 +4444,7 @@ type ServerInterface interface {
 	ListEntries(w http.ResponseWriter, r *http.Request, params ListEntriesParams)
 	// CreateEntry Create an entry
 	// (POST /api/account/entries)
-	CreateEntry(w http.ResponseWriter, r *http.Request)
+	CreateEntry(w http.ResponseWriter, r *http.Request, params CreateEntryParams)
 	// ExportEntries The member's entries of a period as a CSV file
 	// (GET /api/account/entries/export)
 	ExportEntries(w http.ResponseWriter, r *http.Request, params ExportEntriesParams)
@@ -3742,7 +4453,7 @@ type ServerInterface interface {
 	ImportEntries(w http.ResponseWriter, r *http.Request, params ImportEntriesParams)
 	// CreateEntryFromNotification Turn a card payment notification into a pending expense
 	// (POST /api/account/entries/notification)
-	CreateEntryFromNotification(w http.ResponseWriter, r *http.Request)
+	CreateEntryFromNotification(w http.ResponseWriter, r *http.Request, params CreateEntryFromNotificationParams)
 	// ParseEntryText Read an entry draft out of text
 	// (POST /api/account/entries/parse)
 	ParseEntryText(w http.ResponseWriter, r *http.Request)
@@ -3751,13 +4462,13 @@ type ServerInterface interface {
 	CountPendingEntries(w http.ResponseWriter, r *http.Request)
 	// DeleteEntry Delete an entry
 	// (DELETE /api/account/entries/{id})
-	DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID, params DeleteEntryParams)
 	// GetEntry Get an entry
 	// (GET /api/account/entries/{id})
-	GetEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	GetEntry(w http.ResponseWriter, r *http.Request, id EntryID, params GetEntryParams)
 	// UpdateEntry Update an entry
 	// (PUT /api/account/entries/{id})
-	UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID, params UpdateEntryParams)
 	// ConfirmEntry Confirm a pending entry
 	// (POST /api/account/entries/{id}/confirm)
 	ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID)
@@ -3772,25 +4483,25 @@ type ServerInterface interface {
 	ListStocks(w http.ResponseWriter, r *http.Request)
 	// CreateStock Add a stock
 	// (POST /api/account/invest/stocks)
-	CreateStock(w http.ResponseWriter, r *http.Request)
+	CreateStock(w http.ResponseWriter, r *http.Request, params CreateStockParams)
 	// DeleteStock Delete a stock
 	// (DELETE /api/account/invest/stocks/{id})
-	DeleteStock(w http.ResponseWriter, r *http.Request, id StockID)
+	DeleteStock(w http.ResponseWriter, r *http.Request, id StockID, params DeleteStockParams)
 	// UpdateStock Change a stock
 	// (PUT /api/account/invest/stocks/{id})
-	UpdateStock(w http.ResponseWriter, r *http.Request, id StockID)
+	UpdateStock(w http.ResponseWriter, r *http.Request, id StockID, params UpdateStockParams)
 	// ListTrades List trades
 	// (GET /api/account/invest/trades)
 	ListTrades(w http.ResponseWriter, r *http.Request, params ListTradesParams)
 	// CreateTrade Record a trade
 	// (POST /api/account/invest/trades)
-	CreateTrade(w http.ResponseWriter, r *http.Request)
+	CreateTrade(w http.ResponseWriter, r *http.Request, params CreateTradeParams)
 	// DeleteTrade Delete a trade
 	// (DELETE /api/account/invest/trades/{id})
-	DeleteTrade(w http.ResponseWriter, r *http.Request, id TradeID)
+	DeleteTrade(w http.ResponseWriter, r *http.Request, id TradeID, params DeleteTradeParams)
 	// UpdateTrade Change a trade
 	// (PUT /api/account/invest/trades/{id})
-	UpdateTrade(w http.ResponseWriter, r *http.Request, id TradeID)
+	UpdateTrade(w http.ResponseWriter, r *http.Request, id TradeID, params UpdateTradeParams)
 	// GetNetWorthTrend Net-worth trend
 	// (GET /api/account/networth/trend)
 	GetNetWorthTrend(w http.ResponseWriter, r *http.Request, params GetNetWorthTrendParams)
@@ -3802,25 +4513,25 @@ type ServerInterface interface {
 	ListQuickEntries(w http.ResponseWriter, r *http.Request)
 	// CreateQuickEntry Create a quick entry
 	// (POST /api/account/quick-entries)
-	CreateQuickEntry(w http.ResponseWriter, r *http.Request)
+	CreateQuickEntry(w http.ResponseWriter, r *http.Request, params CreateQuickEntryParams)
 	// DeleteQuickEntry Delete a quick entry
 	// (DELETE /api/account/quick-entries/{id})
-	DeleteQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID)
+	DeleteQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID, params DeleteQuickEntryParams)
 	// UpdateQuickEntry Update a quick entry
 	// (PUT /api/account/quick-entries/{id})
-	UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID)
+	UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID, params UpdateQuickEntryParams)
 	// ListRecurrings List recurring entries
 	// (GET /api/account/recurrings)
 	ListRecurrings(w http.ResponseWriter, r *http.Request)
 	// CreateRecurring Create a recurring entry
 	// (POST /api/account/recurrings)
-	CreateRecurring(w http.ResponseWriter, r *http.Request)
+	CreateRecurring(w http.ResponseWriter, r *http.Request, params CreateRecurringParams)
 	// DeleteRecurring Delete a recurring entry
 	// (DELETE /api/account/recurrings/{id})
-	DeleteRecurring(w http.ResponseWriter, r *http.Request, id RecurringID)
+	DeleteRecurring(w http.ResponseWriter, r *http.Request, id RecurringID, params DeleteRecurringParams)
 	// UpdateRecurring Update a recurring entry
 	// (PUT /api/account/recurrings/{id})
-	UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID)
+	UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID, params UpdateRecurringParams)
 	// RestoreBackup Replace the member's ledger with a backup
 	// (POST /api/account/restore)
 	RestoreBackup(w http.ResponseWriter, r *http.Request)
@@ -3841,37 +4552,37 @@ type ServerInterface interface {
 	ListTags(w http.ResponseWriter, r *http.Request)
 	// CreateTag Create a tag
 	// (POST /api/account/tags)
-	CreateTag(w http.ResponseWriter, r *http.Request)
+	CreateTag(w http.ResponseWriter, r *http.Request, params CreateTagParams)
 	// ReorderTags Reorder tags
 	// (POST /api/account/tags/reorder)
 	ReorderTags(w http.ResponseWriter, r *http.Request)
 	// DeleteTag Delete a tag
 	// (DELETE /api/account/tags/{id})
-	DeleteTag(w http.ResponseWriter, r *http.Request, id TagID)
+	DeleteTag(w http.ResponseWriter, r *http.Request, id TagID, params DeleteTagParams)
 	// UpdateTag Rename a tag
 	// (PUT /api/account/tags/{id})
-	UpdateTag(w http.ResponseWriter, r *http.Request, id TagID)
+	UpdateTag(w http.ResponseWriter, r *http.Request, id TagID, params UpdateTagParams)
 	// ListTransfers List transfers
 	// (GET /api/account/transfers)
 	ListTransfers(w http.ResponseWriter, r *http.Request, params ListTransfersParams)
 	// CreateTransfer Record a transfer between two wallets
 	// (POST /api/account/transfers)
-	CreateTransfer(w http.ResponseWriter, r *http.Request)
+	CreateTransfer(w http.ResponseWriter, r *http.Request, params CreateTransferParams)
 	// DeleteTransfer Delete a transfer
 	// (DELETE /api/account/transfers/{id})
-	DeleteTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
+	DeleteTransfer(w http.ResponseWriter, r *http.Request, id TransferID, params DeleteTransferParams)
 	// GetTransfer Get a transfer
 	// (GET /api/account/transfers/{id})
-	GetTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
+	GetTransfer(w http.ResponseWriter, r *http.Request, id TransferID, params GetTransferParams)
 	// UpdateTransfer Update a transfer
 	// (PUT /api/account/transfers/{id})
-	UpdateTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
+	UpdateTransfer(w http.ResponseWriter, r *http.Request, id TransferID, params UpdateTransferParams)
 	// ListWallets List wallets with balances
 	// (GET /api/account/wallets)
 	ListWallets(w http.ResponseWriter, r *http.Request)
 	// CreateWallet Create a wallet
 	// (POST /api/account/wallets)
-	CreateWallet(w http.ResponseWriter, r *http.Request)
+	CreateWallet(w http.ResponseWriter, r *http.Request, params CreateWalletParams)
 	// ReorderWallets Reorder wallets
 	// (PUT /api/account/wallets/reorder)
 	ReorderWallets(w http.ResponseWriter, r *http.Request)
@@ -3880,10 +4591,10 @@ type ServerInterface interface {
 	DeleteWallet(w http.ResponseWriter, r *http.Request, id WalletID, params DeleteWalletParams)
 	// GetWallet Get a wallet
 	// (GET /api/account/wallets/{id})
-	GetWallet(w http.ResponseWriter, r *http.Request, id WalletID)
+	GetWallet(w http.ResponseWriter, r *http.Request, id WalletID, params GetWalletParams)
 	// UpdateWallet Update a wallet
 	// (PUT /api/account/wallets/{id})
-	UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID)
+	UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID, params UpdateWalletParams)
 	// GetLoanSchedule The repayment schedule of a loan wallet
 	// (GET /api/account/wallets/{id}/loan-schedule)
 	GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID)
@@ -3973,10 +4684,10 @@ type ServerInterface interface {
 	GetPoints(w http.ResponseWriter, r *http.Request)
 	// GetProfile The member's profile
 	// (GET /api/auth/profile)
-	GetProfile(w http.ResponseWriter, r *http.Request)
+	GetProfile(w http.ResponseWriter, r *http.Request, params GetProfileParams)
 	// UpdateProfile Update the profile
 	// (PUT /api/auth/profile)
-	UpdateProfile(w http.ResponseWriter, r *http.Request)
+	UpdateProfile(w http.ResponseWriter, r *http.Request, params UpdateProfileParams)
 	// SetProfileImage Set or clear the profile image
 	// (PUT /api/auth/profile-image)
 	SetProfileImage(w http.ResponseWriter, r *http.Request)
@@ -4009,16 +4720,16 @@ type ServerInterface interface {
 	ReceiveStoreNotification(w http.ResponseWriter, r *http.Request)
 	// VerifyStorePurchase Verify a store purchase and grant PREMIUM
 	// (POST /api/billing/store/verify)
-	VerifyStorePurchase(w http.ResponseWriter, r *http.Request)
+	VerifyStorePurchase(w http.ResponseWriter, r *http.Request, params VerifyStorePurchaseParams)
 	// GetSubscription The member's plan and subscription
 	// (GET /api/billing/subscription)
 	GetSubscription(w http.ResponseWriter, r *http.Request)
 	// DeleteComment Delete a comment
 	// (DELETE /api/board/comments/{id})
-	DeleteComment(w http.ResponseWriter, r *http.Request, id CommentID)
+	DeleteComment(w http.ResponseWriter, r *http.Request, id CommentID, params DeleteCommentParams)
 	// UpdateComment Edit a comment
 	// (PUT /api/board/comments/{id})
-	UpdateComment(w http.ResponseWriter, r *http.Request, id CommentID)
+	UpdateComment(w http.ResponseWriter, r *http.Request, id CommentID, params UpdateCommentParams)
 	// ReportComment Report a comment
 	// (POST /api/board/comments/{id}/report)
 	ReportComment(w http.ResponseWriter, r *http.Request, id CommentID)
@@ -4027,7 +4738,7 @@ type ServerInterface interface {
 	VoteComment(w http.ResponseWriter, r *http.Request, id CommentID)
 	// UploadBoardImage Upload an image for a post
 	// (POST /api/board/images)
-	UploadBoardImage(w http.ResponseWriter, r *http.Request)
+	UploadBoardImage(w http.ResponseWriter, r *http.Request, params UploadBoardImageParams)
 	// ListMyComments My comments
 	// (GET /api/board/my/comments)
 	ListMyComments(w http.ResponseWriter, r *http.Request, params ListMyCommentsParams)
@@ -4039,22 +4750,22 @@ type ServerInterface interface {
 	ListPosts(w http.ResponseWriter, r *http.Request, params ListPostsParams)
 	// CreatePost Write a post
 	// (POST /api/board/posts)
-	CreatePost(w http.ResponseWriter, r *http.Request)
+	CreatePost(w http.ResponseWriter, r *http.Request, params CreatePostParams)
 	// DeletePost Delete a post
 	// (DELETE /api/board/posts/{id})
-	DeletePost(w http.ResponseWriter, r *http.Request, id PostID)
+	DeletePost(w http.ResponseWriter, r *http.Request, id PostID, params DeletePostParams)
 	// GetPost Read a post
 	// (GET /api/board/posts/{id})
-	GetPost(w http.ResponseWriter, r *http.Request, id PostID)
+	GetPost(w http.ResponseWriter, r *http.Request, id PostID, params GetPostParams)
 	// UpdatePost Edit a post
 	// (PUT /api/board/posts/{id})
-	UpdatePost(w http.ResponseWriter, r *http.Request, id PostID)
+	UpdatePost(w http.ResponseWriter, r *http.Request, id PostID, params UpdatePostParams)
 	// ListPostComments Comments of a post
 	// (GET /api/board/posts/{id}/comments)
 	ListPostComments(w http.ResponseWriter, r *http.Request, id PostID, params ListPostCommentsParams)
 	// CreateComment Write a comment
 	// (POST /api/board/posts/{id}/comments)
-	CreateComment(w http.ResponseWriter, r *http.Request, id PostID)
+	CreateComment(w http.ResponseWriter, r *http.Request, id PostID, params CreateCommentParams)
 	// NoticePost Make a post a notice
 	// (POST /api/board/posts/{id}/notice)
 	NoticePost(w http.ResponseWriter, r *http.Request, id PostID)
@@ -4186,8 +4897,35 @@ func (siw *ServerInterfaceWrapper) ListBudgets(w http.ResponseWriter, r *http.Re
 // CreateBudget operation middleware
 func (siw *ServerInterfaceWrapper) CreateBudget(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateBudgetParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateBudget(w, r)
+		siw.Handler.CreateBudget(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4347,8 +5085,35 @@ func (siw *ServerInterfaceWrapper) ListOnetimeBudgets(w http.ResponseWriter, r *
 // CreateOnetimeBudget operation middleware
 func (siw *ServerInterfaceWrapper) CreateOnetimeBudget(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateOnetimeBudgetParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateOnetimeBudget(w, r)
+		siw.Handler.CreateOnetimeBudget(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4373,8 +5138,32 @@ func (siw *ServerInterfaceWrapper) DeleteOnetimeBudget(w http.ResponseWriter, r 
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteOnetimeBudgetParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteOnetimeBudget(w, r, id)
+		siw.Handler.DeleteOnetimeBudget(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4399,8 +5188,32 @@ func (siw *ServerInterfaceWrapper) UpdateOnetimeBudget(w http.ResponseWriter, r 
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateOnetimeBudgetParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateOnetimeBudget(w, r, id)
+		siw.Handler.UpdateOnetimeBudget(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4471,8 +5284,32 @@ func (siw *ServerInterfaceWrapper) DeleteBudget(w http.ResponseWriter, r *http.R
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteBudgetParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteBudget(w, r, id)
+		siw.Handler.DeleteBudget(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4497,8 +5334,32 @@ func (siw *ServerInterfaceWrapper) UpdateBudget(w http.ResponseWriter, r *http.R
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateBudgetParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateBudget(w, r, id)
+		siw.Handler.UpdateBudget(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4525,8 +5386,35 @@ func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http
 // CreateCategory operation middleware
 func (siw *ServerInterfaceWrapper) CreateCategory(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateCategoryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateCategory(w, r)
+		siw.Handler.CreateCategory(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4595,6 +5483,27 @@ func (siw *ServerInterfaceWrapper) DeleteCategory(w http.ResponseWriter, r *http
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteCategory(w, r, id, params)
 	}))
@@ -4621,8 +5530,32 @@ func (siw *ServerInterfaceWrapper) UpdateCategory(w http.ResponseWriter, r *http
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateCategoryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateCategory(w, r, id)
+		siw.Handler.UpdateCategory(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4870,8 +5803,35 @@ func (siw *ServerInterfaceWrapper) ListEntries(w http.ResponseWriter, r *http.Re
 // CreateEntry operation middleware
 func (siw *ServerInterfaceWrapper) CreateEntry(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateEntry(w, r)
+		siw.Handler.CreateEntry(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4963,8 +5923,35 @@ func (siw *ServerInterfaceWrapper) ImportEntries(w http.ResponseWriter, r *http.
 // CreateEntryFromNotification operation middleware
 func (siw *ServerInterfaceWrapper) CreateEntryFromNotification(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateEntryFromNotificationParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateEntryFromNotification(w, r)
+		siw.Handler.CreateEntryFromNotification(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5017,8 +6004,32 @@ func (siw *ServerInterfaceWrapper) DeleteEntry(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteEntry(w, r, id)
+		siw.Handler.DeleteEntry(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5043,8 +6054,32 @@ func (siw *ServerInterfaceWrapper) GetEntry(w http.ResponseWriter, r *http.Reque
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-None-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-None-Match", Err: err})
+			return
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetEntry(w, r, id)
+		siw.Handler.GetEntry(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5069,8 +6104,32 @@ func (siw *ServerInterfaceWrapper) UpdateEntry(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateEntry(w, r, id)
+		siw.Handler.UpdateEntry(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5151,8 +6210,35 @@ func (siw *ServerInterfaceWrapper) ListStocks(w http.ResponseWriter, r *http.Req
 // CreateStock operation middleware
 func (siw *ServerInterfaceWrapper) CreateStock(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateStockParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateStock(w, r)
+		siw.Handler.CreateStock(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5177,8 +6263,32 @@ func (siw *ServerInterfaceWrapper) DeleteStock(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteStockParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteStock(w, r, id)
+		siw.Handler.DeleteStock(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5203,8 +6313,32 @@ func (siw *ServerInterfaceWrapper) UpdateStock(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateStockParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateStock(w, r, id)
+		siw.Handler.UpdateStock(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5276,8 +6410,35 @@ func (siw *ServerInterfaceWrapper) ListTrades(w http.ResponseWriter, r *http.Req
 // CreateTrade operation middleware
 func (siw *ServerInterfaceWrapper) CreateTrade(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateTradeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateTrade(w, r)
+		siw.Handler.CreateTrade(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5302,8 +6463,32 @@ func (siw *ServerInterfaceWrapper) DeleteTrade(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteTradeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteTrade(w, r, id)
+		siw.Handler.DeleteTrade(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5328,8 +6513,32 @@ func (siw *ServerInterfaceWrapper) UpdateTrade(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateTradeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateTrade(w, r, id)
+		siw.Handler.UpdateTrade(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5429,8 +6638,35 @@ func (siw *ServerInterfaceWrapper) ListQuickEntries(w http.ResponseWriter, r *ht
 // CreateQuickEntry operation middleware
 func (siw *ServerInterfaceWrapper) CreateQuickEntry(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateQuickEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateQuickEntry(w, r)
+		siw.Handler.CreateQuickEntry(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5455,8 +6691,32 @@ func (siw *ServerInterfaceWrapper) DeleteQuickEntry(w http.ResponseWriter, r *ht
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteQuickEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteQuickEntry(w, r, id)
+		siw.Handler.DeleteQuickEntry(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5481,8 +6741,32 @@ func (siw *ServerInterfaceWrapper) UpdateQuickEntry(w http.ResponseWriter, r *ht
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateQuickEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateQuickEntry(w, r, id)
+		siw.Handler.UpdateQuickEntry(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5509,8 +6793,35 @@ func (siw *ServerInterfaceWrapper) ListRecurrings(w http.ResponseWriter, r *http
 // CreateRecurring operation middleware
 func (siw *ServerInterfaceWrapper) CreateRecurring(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateRecurringParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateRecurring(w, r)
+		siw.Handler.CreateRecurring(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5535,8 +6846,32 @@ func (siw *ServerInterfaceWrapper) DeleteRecurring(w http.ResponseWriter, r *htt
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteRecurringParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteRecurring(w, r, id)
+		siw.Handler.DeleteRecurring(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5561,8 +6896,32 @@ func (siw *ServerInterfaceWrapper) UpdateRecurring(w http.ResponseWriter, r *htt
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateRecurringParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateRecurring(w, r, id)
+		siw.Handler.UpdateRecurring(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5774,8 +7133,35 @@ func (siw *ServerInterfaceWrapper) ListTags(w http.ResponseWriter, r *http.Reque
 // CreateTag operation middleware
 func (siw *ServerInterfaceWrapper) CreateTag(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateTagParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateTag(w, r)
+		siw.Handler.CreateTag(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5814,8 +7200,32 @@ func (siw *ServerInterfaceWrapper) DeleteTag(w http.ResponseWriter, r *http.Requ
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteTagParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteTag(w, r, id)
+		siw.Handler.DeleteTag(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5840,8 +7250,32 @@ func (siw *ServerInterfaceWrapper) UpdateTag(w http.ResponseWriter, r *http.Requ
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateTagParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateTag(w, r, id)
+		siw.Handler.UpdateTag(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5952,8 +7386,35 @@ func (siw *ServerInterfaceWrapper) ListTransfers(w http.ResponseWriter, r *http.
 // CreateTransfer operation middleware
 func (siw *ServerInterfaceWrapper) CreateTransfer(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateTransferParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateTransfer(w, r)
+		siw.Handler.CreateTransfer(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5978,8 +7439,32 @@ func (siw *ServerInterfaceWrapper) DeleteTransfer(w http.ResponseWriter, r *http
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteTransferParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteTransfer(w, r, id)
+		siw.Handler.DeleteTransfer(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6004,8 +7489,32 @@ func (siw *ServerInterfaceWrapper) GetTransfer(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetTransferParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-None-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-None-Match", Err: err})
+			return
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetTransfer(w, r, id)
+		siw.Handler.GetTransfer(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6030,8 +7539,32 @@ func (siw *ServerInterfaceWrapper) UpdateTransfer(w http.ResponseWriter, r *http
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateTransferParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateTransfer(w, r, id)
+		siw.Handler.UpdateTransfer(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6058,8 +7591,35 @@ func (siw *ServerInterfaceWrapper) ListWallets(w http.ResponseWriter, r *http.Re
 // CreateWallet operation middleware
 func (siw *ServerInterfaceWrapper) CreateWallet(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateWalletParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateWallet(w, r)
+		siw.Handler.CreateWallet(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6114,6 +7674,27 @@ func (siw *ServerInterfaceWrapper) DeleteWallet(w http.ResponseWriter, r *http.R
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteWallet(w, r, id, params)
 	}))
@@ -6140,8 +7721,32 @@ func (siw *ServerInterfaceWrapper) GetWallet(w http.ResponseWriter, r *http.Requ
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetWalletParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-None-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-None-Match", Err: err})
+			return
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetWallet(w, r, id)
+		siw.Handler.GetWallet(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6166,8 +7771,32 @@ func (siw *ServerInterfaceWrapper) UpdateWallet(w http.ResponseWriter, r *http.R
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateWalletParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateWallet(w, r, id)
+		siw.Handler.UpdateWallet(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6751,8 +8380,35 @@ func (siw *ServerInterfaceWrapper) GetPoints(w http.ResponseWriter, r *http.Requ
 // GetProfile operation middleware
 func (siw *ServerInterfaceWrapper) GetProfile(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetProfileParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-None-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-None-Match", Err: err})
+			return
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetProfile(w, r)
+		siw.Handler.GetProfile(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6765,8 +8421,35 @@ func (siw *ServerInterfaceWrapper) GetProfile(w http.ResponseWriter, r *http.Req
 // UpdateProfile operation middleware
 func (siw *ServerInterfaceWrapper) UpdateProfile(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateProfileParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateProfile(w, r)
+		siw.Handler.UpdateProfile(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6919,8 +8602,35 @@ func (siw *ServerInterfaceWrapper) ReceiveStoreNotification(w http.ResponseWrite
 // VerifyStorePurchase operation middleware
 func (siw *ServerInterfaceWrapper) VerifyStorePurchase(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params VerifyStorePurchaseParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.VerifyStorePurchase(w, r)
+		siw.Handler.VerifyStorePurchase(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6959,8 +8669,32 @@ func (siw *ServerInterfaceWrapper) DeleteComment(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteCommentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeleteComment(w, r, id)
+		siw.Handler.DeleteComment(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6985,8 +8719,32 @@ func (siw *ServerInterfaceWrapper) UpdateComment(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdateCommentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdateComment(w, r, id)
+		siw.Handler.UpdateComment(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7051,8 +8809,35 @@ func (siw *ServerInterfaceWrapper) VoteComment(w http.ResponseWriter, r *http.Re
 // UploadBoardImage operation middleware
 func (siw *ServerInterfaceWrapper) UploadBoardImage(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UploadBoardImageParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UploadBoardImage(w, r)
+		siw.Handler.UploadBoardImage(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7229,8 +9014,35 @@ func (siw *ServerInterfaceWrapper) ListPosts(w http.ResponseWriter, r *http.Requ
 // CreatePost operation middleware
 func (siw *ServerInterfaceWrapper) CreatePost(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreatePostParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreatePost(w, r)
+		siw.Handler.CreatePost(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7255,8 +9067,32 @@ func (siw *ServerInterfaceWrapper) DeletePost(w http.ResponseWriter, r *http.Req
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeletePostParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.DeletePost(w, r, id)
+		siw.Handler.DeletePost(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7281,8 +9117,32 @@ func (siw *ServerInterfaceWrapper) GetPost(w http.ResponseWriter, r *http.Reques
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPostParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch IfNoneMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-None-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-None-Match", Err: err})
+			return
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetPost(w, r, id)
+		siw.Handler.GetPost(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7307,8 +9167,32 @@ func (siw *ServerInterfaceWrapper) UpdatePost(w http.ResponseWriter, r *http.Req
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UpdatePostParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "If-Match", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "If-Match", Err: err})
+			return
+		}
+
+		params.IfMatch = &IfMatch
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.UpdatePost(w, r, id)
+		siw.Handler.UpdatePost(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7388,8 +9272,32 @@ func (siw *ServerInterfaceWrapper) CreateComment(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateCommentParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "Idempotency-Key", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "Idempotency-Key", Err: err})
+			return
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CreateComment(w, r, id)
+		siw.Handler.CreateComment(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8216,15 +10124,40 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 
 type BadRequestApplicationProblemPlusJSONResponse Problem
 
-type ConflictApplicationProblemPlusJSONResponse Problem
+type ConflictResponseHeaders struct {
+	RetryAfter *int
+}
+type ConflictApplicationProblemPlusJSONResponse struct {
+	Body Problem
+
+	Headers ConflictResponseHeaders
+}
 
 type ForbiddenApplicationProblemPlusJSONResponse Problem
+
+type IdempotencyKeyReusedApplicationProblemPlusJSONResponse Problem
 
 type InternalApplicationProblemPlusJSONResponse Problem
 
 type NotFoundApplicationProblemPlusJSONResponse Problem
 
+type NotModifiedResponseHeaders struct {
+	ETag *string
+}
+type NotModifiedResponse struct {
+	Headers NotModifiedResponseHeaders
+}
+
 type PayloadTooLargeApplicationProblemPlusJSONResponse Problem
+
+type PreconditionFailedResponseHeaders struct {
+	ETag *string
+}
+type PreconditionFailedApplicationProblemPlusJSONResponse struct {
+	Body Problem
+
+	Headers PreconditionFailedResponseHeaders
+}
 
 type PremiumRequiredApplicationProblemPlusJSONResponse Problem
 
@@ -8480,7 +10413,8 @@ func (response ListBudgets503ApplicationProblemPlusJSONResponse) VisitListBudget
 }
 
 type CreateBudgetRequestObject struct {
-	Body *CreateBudgetJSONRequestBody
+	Params CreateBudgetParams
+	Body   *CreateBudgetJSONRequestBody
 }
 
 type CreateBudgetResponseObject interface {
@@ -8572,10 +10506,13 @@ type CreateBudget409ApplicationProblemPlusJSONResponse struct {
 func (response CreateBudget409ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8609,6 +10546,22 @@ func (response CreateBudget415ApplicationProblemPlusJSONResponse) VisitCreateBud
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBudget422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBudget422ApplicationProblemPlusJSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9333,7 +11286,8 @@ func (response ListOnetimeBudgets503ApplicationProblemPlusJSONResponse) VisitLis
 }
 
 type CreateOnetimeBudgetRequestObject struct {
-	Body *CreateOnetimeBudgetJSONRequestBody
+	Params CreateOnetimeBudgetParams
+	Body   *CreateOnetimeBudgetJSONRequestBody
 }
 
 type CreateOnetimeBudgetResponseObject interface {
@@ -9414,6 +11368,25 @@ func (response CreateOnetimeBudget404ApplicationProblemPlusJSONResponse) VisitCr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateOnetimeBudget409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateOnetimeBudget409ApplicationProblemPlusJSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9502,7 +11475,8 @@ func (response CreateOnetimeBudget503ApplicationProblemPlusJSONResponse) VisitCr
 }
 
 type DeleteOnetimeBudgetRequestObject struct {
-	ID OnetimeBudgetID `json:"id"`
+	ID     OnetimeBudgetID `json:"id"`
+	Params DeleteOnetimeBudgetParams
 }
 
 type DeleteOnetimeBudgetResponseObject interface {
@@ -9581,6 +11555,25 @@ func (response DeleteOnetimeBudget404ApplicationProblemPlusJSONResponse) VisitDe
 	return err
 }
 
+type DeleteOnetimeBudget412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteOnetimeBudget412ApplicationProblemPlusJSONResponse) VisitDeleteOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteOnetimeBudget413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -9633,8 +11626,9 @@ func (response DeleteOnetimeBudget503ApplicationProblemPlusJSONResponse) VisitDe
 }
 
 type UpdateOnetimeBudgetRequestObject struct {
-	ID   OnetimeBudgetID `json:"id"`
-	Body *UpdateOnetimeBudgetJSONRequestBody
+	ID     OnetimeBudgetID `json:"id"`
+	Params UpdateOnetimeBudgetParams
+	Body   *UpdateOnetimeBudgetJSONRequestBody
 }
 
 type UpdateOnetimeBudgetResponseObject interface {
@@ -9715,6 +11709,25 @@ func (response UpdateOnetimeBudget404ApplicationProblemPlusJSONResponse) VisitUp
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateOnetimeBudget412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateOnetimeBudget412ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9940,7 +11953,8 @@ func (response GetBudgetStatus503ApplicationProblemPlusJSONResponse) VisitGetBud
 }
 
 type DeleteBudgetRequestObject struct {
-	ID BudgetID `json:"id"`
+	ID     BudgetID `json:"id"`
+	Params DeleteBudgetParams
 }
 
 type DeleteBudgetResponseObject interface {
@@ -10019,6 +12033,25 @@ func (response DeleteBudget404ApplicationProblemPlusJSONResponse) VisitDeleteBud
 	return err
 }
 
+type DeleteBudget412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBudget412ApplicationProblemPlusJSONResponse) VisitDeleteBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteBudget413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -10071,8 +12104,9 @@ func (response DeleteBudget503ApplicationProblemPlusJSONResponse) VisitDeleteBud
 }
 
 type UpdateBudgetRequestObject struct {
-	ID   BudgetID `json:"id"`
-	Body *UpdateBudgetJSONRequestBody
+	ID     BudgetID `json:"id"`
+	Params UpdateBudgetParams
+	Body   *UpdateBudgetJSONRequestBody
 }
 
 type UpdateBudgetResponseObject interface {
@@ -10153,6 +12187,25 @@ func (response UpdateBudget404ApplicationProblemPlusJSONResponse) VisitUpdateBud
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBudget412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBudget412ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10313,7 +12366,8 @@ func (response ListCategories503ApplicationProblemPlusJSONResponse) VisitListCat
 }
 
 type CreateCategoryRequestObject struct {
-	Body *CreateCategoryJSONRequestBody
+	Params CreateCategoryParams
+	Body   *CreateCategoryJSONRequestBody
 }
 
 type CreateCategoryResponseObject interface {
@@ -10382,6 +12436,25 @@ func (response CreateCategory404ApplicationProblemPlusJSONResponse) VisitCreateC
 	return err
 }
 
+type CreateCategory409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory409ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateCategory413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -10410,6 +12483,22 @@ func (response CreateCategory415ApplicationProblemPlusJSONResponse) VisitCreateC
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCategory422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory422ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10740,11 +12829,33 @@ type DeleteCategory409ApplicationProblemPlusJSONResponse struct {
 func (response DeleteCategory409ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory412ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10801,8 +12912,9 @@ func (response DeleteCategory503ApplicationProblemPlusJSONResponse) VisitDeleteC
 }
 
 type UpdateCategoryRequestObject struct {
-	ID   CategoryID `json:"id"`
-	Body *UpdateCategoryJSONRequestBody
+	ID     CategoryID `json:"id"`
+	Params UpdateCategoryParams
+	Body   *UpdateCategoryJSONRequestBody
 }
 
 type UpdateCategoryResponseObject interface {
@@ -10878,11 +12990,33 @@ type UpdateCategory409ApplicationProblemPlusJSONResponse struct {
 func (response UpdateCategory409ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateCategory412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory412ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11229,7 +13363,8 @@ func (response ListEntries503ApplicationProblemPlusJSONResponse) VisitListEntrie
 }
 
 type CreateEntryRequestObject struct {
-	Body *CreateEntryJSONRequestBody
+	Params CreateEntryParams
+	Body   *CreateEntryJSONRequestBody
 }
 
 type CreateEntryResponseObject interface {
@@ -11314,6 +13449,25 @@ func (response CreateEntry404ApplicationProblemPlusJSONResponse) VisitCreateEntr
 	return err
 }
 
+type CreateEntry409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry409ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateEntry413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -11342,6 +13496,22 @@ func (response CreateEntry415ApplicationProblemPlusJSONResponse) VisitCreateEntr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntry422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntry422ApplicationProblemPlusJSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11674,7 +13844,8 @@ func (response ImportEntries503ApplicationProblemPlusJSONResponse) VisitImportEn
 }
 
 type CreateEntryFromNotificationRequestObject struct {
-	Body *CreateEntryFromNotificationJSONRequestBody
+	Params CreateEntryFromNotificationParams
+	Body   *CreateEntryFromNotificationJSONRequestBody
 }
 
 type CreateEntryFromNotificationResponseObject interface {
@@ -11743,6 +13914,25 @@ func (response CreateEntryFromNotification403ApplicationProblemPlusJSONResponse)
 	return err
 }
 
+type CreateEntryFromNotification409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification409ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateEntryFromNotification413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -11771,6 +13961,22 @@ func (response CreateEntryFromNotification415ApplicationProblemPlusJSONResponse)
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification422ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12039,7 +14245,8 @@ func (response CountPendingEntries503ApplicationProblemPlusJSONResponse) VisitCo
 }
 
 type DeleteEntryRequestObject struct {
-	ID EntryID `json:"id"`
+	ID     EntryID `json:"id"`
+	Params DeleteEntryParams
 }
 
 type DeleteEntryResponseObject interface {
@@ -12109,11 +14316,33 @@ type DeleteEntry409ApplicationProblemPlusJSONResponse struct {
 func (response DeleteEntry409ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry412ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12170,7 +14399,8 @@ func (response DeleteEntry503ApplicationProblemPlusJSONResponse) VisitDeleteEntr
 }
 
 type GetEntryRequestObject struct {
-	ID EntryID `json:"id"`
+	ID     EntryID `json:"id"`
+	Params GetEntryParams
 }
 
 type GetEntryResponseObject interface {
@@ -12189,6 +14419,16 @@ func (response GetEntry200JSONResponse) VisitGetEntryResponse(w http.ResponseWri
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetEntry304Response = NotModifiedResponse
+
+func (response GetEntry304Response) VisitGetEntryResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetEntry400ApplicationProblemPlusJSONResponse struct {
@@ -12291,8 +14531,9 @@ func (response GetEntry503ApplicationProblemPlusJSONResponse) VisitGetEntryRespo
 }
 
 type UpdateEntryRequestObject struct {
-	ID   EntryID `json:"id"`
-	Body *UpdateEntryJSONRequestBody
+	ID     EntryID `json:"id"`
+	Params UpdateEntryParams
+	Body   *UpdateEntryJSONRequestBody
 }
 
 type UpdateEntryResponseObject interface {
@@ -12384,11 +14625,33 @@ type UpdateEntry409ApplicationProblemPlusJSONResponse struct {
 func (response UpdateEntry409ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateEntry412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateEntry412ApplicationProblemPlusJSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12556,10 +14819,13 @@ type ConfirmEntry409ApplicationProblemPlusJSONResponse struct {
 func (response ConfirmEntry409ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12964,7 +15230,8 @@ func (response ListStocks503ApplicationProblemPlusJSONResponse) VisitListStocksR
 }
 
 type CreateStockRequestObject struct {
-	Body *CreateStockJSONRequestBody
+	Params CreateStockParams
+	Body   *CreateStockJSONRequestBody
 }
 
 type CreateStockResponseObject interface {
@@ -13049,6 +15316,25 @@ func (response CreateStock404ApplicationProblemPlusJSONResponse) VisitCreateStoc
 	return err
 }
 
+type CreateStock409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock409ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateStock413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -13077,6 +15363,22 @@ func (response CreateStock415ApplicationProblemPlusJSONResponse) VisitCreateStoc
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateStock422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateStock422ApplicationProblemPlusJSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13117,7 +15419,8 @@ func (response CreateStock503ApplicationProblemPlusJSONResponse) VisitCreateStoc
 }
 
 type DeleteStockRequestObject struct {
-	ID StockID `json:"id"`
+	ID     StockID `json:"id"`
+	Params DeleteStockParams
 }
 
 type DeleteStockResponseObject interface {
@@ -13196,6 +15499,25 @@ func (response DeleteStock404ApplicationProblemPlusJSONResponse) VisitDeleteStoc
 	return err
 }
 
+type DeleteStock412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteStock412ApplicationProblemPlusJSONResponse) VisitDeleteStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteStock413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -13248,8 +15570,9 @@ func (response DeleteStock503ApplicationProblemPlusJSONResponse) VisitDeleteStoc
 }
 
 type UpdateStockRequestObject struct {
-	ID   StockID `json:"id"`
-	Body *UpdateStockJSONRequestBody
+	ID     StockID `json:"id"`
+	Params UpdateStockParams
+	Body   *UpdateStockJSONRequestBody
 }
 
 type UpdateStockResponseObject interface {
@@ -13330,6 +15653,25 @@ func (response UpdateStock404ApplicationProblemPlusJSONResponse) VisitUpdateStoc
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateStock412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateStock412ApplicationProblemPlusJSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13539,7 +15881,8 @@ func (response ListTrades503ApplicationProblemPlusJSONResponse) VisitListTradesR
 }
 
 type CreateTradeRequestObject struct {
-	Body *CreateTradeJSONRequestBody
+	Params CreateTradeParams
+	Body   *CreateTradeJSONRequestBody
 }
 
 type CreateTradeResponseObject interface {
@@ -13624,6 +15967,25 @@ func (response CreateTrade404ApplicationProblemPlusJSONResponse) VisitCreateTrad
 	return err
 }
 
+type CreateTrade409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade409ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateTrade413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -13652,6 +16014,22 @@ func (response CreateTrade415ApplicationProblemPlusJSONResponse) VisitCreateTrad
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTrade422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTrade422ApplicationProblemPlusJSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13692,7 +16070,8 @@ func (response CreateTrade503ApplicationProblemPlusJSONResponse) VisitCreateTrad
 }
 
 type DeleteTradeRequestObject struct {
-	ID TradeID `json:"id"`
+	ID     TradeID `json:"id"`
+	Params DeleteTradeParams
 }
 
 type DeleteTradeResponseObject interface {
@@ -13771,6 +16150,25 @@ func (response DeleteTrade404ApplicationProblemPlusJSONResponse) VisitDeleteTrad
 	return err
 }
 
+type DeleteTrade412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTrade412ApplicationProblemPlusJSONResponse) VisitDeleteTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteTrade413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -13823,8 +16221,9 @@ func (response DeleteTrade503ApplicationProblemPlusJSONResponse) VisitDeleteTrad
 }
 
 type UpdateTradeRequestObject struct {
-	ID   TradeID `json:"id"`
-	Body *UpdateTradeJSONRequestBody
+	ID     TradeID `json:"id"`
+	Params UpdateTradeParams
+	Body   *UpdateTradeJSONRequestBody
 }
 
 type UpdateTradeResponseObject interface {
@@ -13905,6 +16304,25 @@ func (response UpdateTrade404ApplicationProblemPlusJSONResponse) VisitUpdateTrad
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTrade412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTrade412ApplicationProblemPlusJSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14342,7 +16760,8 @@ func (response ListQuickEntries503ApplicationProblemPlusJSONResponse) VisitListQ
 }
 
 type CreateQuickEntryRequestObject struct {
-	Body *CreateQuickEntryJSONRequestBody
+	Params CreateQuickEntryParams
+	Body   *CreateQuickEntryJSONRequestBody
 }
 
 type CreateQuickEntryResponseObject interface {
@@ -14427,6 +16846,25 @@ func (response CreateQuickEntry404ApplicationProblemPlusJSONResponse) VisitCreat
 	return err
 }
 
+type CreateQuickEntry409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry409ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateQuickEntry413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -14455,6 +16893,22 @@ func (response CreateQuickEntry415ApplicationProblemPlusJSONResponse) VisitCreat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateQuickEntry422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateQuickEntry422ApplicationProblemPlusJSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14495,7 +16949,8 @@ func (response CreateQuickEntry503ApplicationProblemPlusJSONResponse) VisitCreat
 }
 
 type DeleteQuickEntryRequestObject struct {
-	ID QuickEntryID `json:"id"`
+	ID     QuickEntryID `json:"id"`
+	Params DeleteQuickEntryParams
 }
 
 type DeleteQuickEntryResponseObject interface {
@@ -14558,6 +17013,25 @@ func (response DeleteQuickEntry404ApplicationProblemPlusJSONResponse) VisitDelet
 	return err
 }
 
+type DeleteQuickEntry412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry412ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteQuickEntry413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -14610,8 +17084,9 @@ func (response DeleteQuickEntry503ApplicationProblemPlusJSONResponse) VisitDelet
 }
 
 type UpdateQuickEntryRequestObject struct {
-	ID   QuickEntryID `json:"id"`
-	Body *UpdateQuickEntryJSONRequestBody
+	ID     QuickEntryID `json:"id"`
+	Params UpdateQuickEntryParams
+	Body   *UpdateQuickEntryJSONRequestBody
 }
 
 type UpdateQuickEntryResponseObject interface {
@@ -14692,6 +17167,25 @@ func (response UpdateQuickEntry404ApplicationProblemPlusJSONResponse) VisitUpdat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateQuickEntry412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateQuickEntry412ApplicationProblemPlusJSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14852,7 +17346,8 @@ func (response ListRecurrings503ApplicationProblemPlusJSONResponse) VisitListRec
 }
 
 type CreateRecurringRequestObject struct {
-	Body *CreateRecurringJSONRequestBody
+	Params CreateRecurringParams
+	Body   *CreateRecurringJSONRequestBody
 }
 
 type CreateRecurringResponseObject interface {
@@ -14921,6 +17416,25 @@ func (response CreateRecurring404ApplicationProblemPlusJSONResponse) VisitCreate
 	return err
 }
 
+type CreateRecurring409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring409ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateRecurring413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -14949,6 +17463,22 @@ func (response CreateRecurring415ApplicationProblemPlusJSONResponse) VisitCreate
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring422ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14989,7 +17519,8 @@ func (response CreateRecurring503ApplicationProblemPlusJSONResponse) VisitCreate
 }
 
 type DeleteRecurringRequestObject struct {
-	ID RecurringID `json:"id"`
+	ID     RecurringID `json:"id"`
+	Params DeleteRecurringParams
 }
 
 type DeleteRecurringResponseObject interface {
@@ -15052,6 +17583,25 @@ func (response DeleteRecurring404ApplicationProblemPlusJSONResponse) VisitDelete
 	return err
 }
 
+type DeleteRecurring412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring412ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteRecurring413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -15104,8 +17654,9 @@ func (response DeleteRecurring503ApplicationProblemPlusJSONResponse) VisitDelete
 }
 
 type UpdateRecurringRequestObject struct {
-	ID   RecurringID `json:"id"`
-	Body *UpdateRecurringJSONRequestBody
+	ID     RecurringID `json:"id"`
+	Params UpdateRecurringParams
+	Body   *UpdateRecurringJSONRequestBody
 }
 
 type UpdateRecurringResponseObject interface {
@@ -15170,6 +17721,25 @@ func (response UpdateRecurring404ApplicationProblemPlusJSONResponse) VisitUpdate
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateRecurring412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring412ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16031,7 +18601,8 @@ func (response ListTags503ApplicationProblemPlusJSONResponse) VisitListTagsRespo
 }
 
 type CreateTagRequestObject struct {
-	Body *CreateTagJSONRequestBody
+	Params CreateTagParams
+	Body   *CreateTagJSONRequestBody
 }
 
 type CreateTagResponseObject interface {
@@ -16107,10 +18678,13 @@ type CreateTag409ApplicationProblemPlusJSONResponse struct {
 func (response CreateTag409ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -16144,6 +18718,22 @@ func (response CreateTag415ApplicationProblemPlusJSONResponse) VisitCreateTagRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTag422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag422ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16331,7 +18921,8 @@ func (response ReorderTags503ApplicationProblemPlusJSONResponse) VisitReorderTag
 }
 
 type DeleteTagRequestObject struct {
-	ID TagID `json:"id"`
+	ID     TagID `json:"id"`
+	Params DeleteTagParams
 }
 
 type DeleteTagResponseObject interface {
@@ -16410,6 +19001,25 @@ func (response DeleteTag404ApplicationProblemPlusJSONResponse) VisitDeleteTagRes
 	return err
 }
 
+type DeleteTag412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTag412ApplicationProblemPlusJSONResponse) VisitDeleteTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteTag413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -16462,8 +19072,9 @@ func (response DeleteTag503ApplicationProblemPlusJSONResponse) VisitDeleteTagRes
 }
 
 type UpdateTagRequestObject struct {
-	ID   TagID `json:"id"`
-	Body *UpdateTagJSONRequestBody
+	ID     TagID `json:"id"`
+	Params UpdateTagParams
+	Body   *UpdateTagJSONRequestBody
 }
 
 type UpdateTagResponseObject interface {
@@ -16555,11 +19166,33 @@ type UpdateTag409ApplicationProblemPlusJSONResponse struct {
 func (response UpdateTag409ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTag412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTag412ApplicationProblemPlusJSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16737,7 +19370,8 @@ func (response ListTransfers503ApplicationProblemPlusJSONResponse) VisitListTran
 }
 
 type CreateTransferRequestObject struct {
-	Body *CreateTransferJSONRequestBody
+	Params CreateTransferParams
+	Body   *CreateTransferJSONRequestBody
 }
 
 type CreateTransferResponseObject interface {
@@ -16806,6 +19440,25 @@ func (response CreateTransfer404ApplicationProblemPlusJSONResponse) VisitCreateT
 	return err
 }
 
+type CreateTransfer409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer409ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateTransfer413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -16834,6 +19487,22 @@ func (response CreateTransfer415ApplicationProblemPlusJSONResponse) VisitCreateT
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer422ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16874,7 +19543,8 @@ func (response CreateTransfer503ApplicationProblemPlusJSONResponse) VisitCreateT
 }
 
 type DeleteTransferRequestObject struct {
-	ID TransferID `json:"id"`
+	ID     TransferID `json:"id"`
+	Params DeleteTransferParams
 }
 
 type DeleteTransferResponseObject interface {
@@ -16937,6 +19607,25 @@ func (response DeleteTransfer404ApplicationProblemPlusJSONResponse) VisitDeleteT
 	return err
 }
 
+type DeleteTransfer412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer412ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteTransfer413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -16989,7 +19678,8 @@ func (response DeleteTransfer503ApplicationProblemPlusJSONResponse) VisitDeleteT
 }
 
 type GetTransferRequestObject struct {
-	ID TransferID `json:"id"`
+	ID     TransferID `json:"id"`
+	Params GetTransferParams
 }
 
 type GetTransferResponseObject interface {
@@ -17008,6 +19698,16 @@ func (response GetTransfer200JSONResponse) VisitGetTransferResponse(w http.Respo
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetTransfer304Response = NotModifiedResponse
+
+func (response GetTransfer304Response) VisitGetTransferResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetTransfer400ApplicationProblemPlusJSONResponse struct {
@@ -17110,8 +19810,9 @@ func (response GetTransfer503ApplicationProblemPlusJSONResponse) VisitGetTransfe
 }
 
 type UpdateTransferRequestObject struct {
-	ID   TransferID `json:"id"`
-	Body *UpdateTransferJSONRequestBody
+	ID     TransferID `json:"id"`
+	Params UpdateTransferParams
+	Body   *UpdateTransferJSONRequestBody
 }
 
 type UpdateTransferResponseObject interface {
@@ -17176,6 +19877,25 @@ func (response UpdateTransfer404ApplicationProblemPlusJSONResponse) VisitUpdateT
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateTransfer412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer412ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17352,7 +20072,8 @@ func (response ListWallets503ApplicationProblemPlusJSONResponse) VisitListWallet
 }
 
 type CreateWalletRequestObject struct {
-	Body *CreateWalletJSONRequestBody
+	Params CreateWalletParams
+	Body   *CreateWalletJSONRequestBody
 }
 
 type CreateWalletResponseObject interface {
@@ -17401,6 +20122,25 @@ func (response CreateWallet401ApplicationProblemPlusJSONResponse) VisitCreateWal
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet409ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17691,11 +20431,33 @@ type DeleteWallet409ApplicationProblemPlusJSONResponse struct {
 func (response DeleteWallet409ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet412ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17752,7 +20514,8 @@ func (response DeleteWallet503ApplicationProblemPlusJSONResponse) VisitDeleteWal
 }
 
 type GetWalletRequestObject struct {
-	ID WalletID `json:"id"`
+	ID     WalletID `json:"id"`
+	Params GetWalletParams
 }
 
 type GetWalletResponseObject interface {
@@ -17771,6 +20534,16 @@ func (response GetWallet200JSONResponse) VisitGetWalletResponse(w http.ResponseW
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetWallet304Response = NotModifiedResponse
+
+func (response GetWallet304Response) VisitGetWalletResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetWallet400ApplicationProblemPlusJSONResponse struct {
@@ -17889,8 +20662,9 @@ func (response GetWallet503ApplicationProblemPlusJSONResponse) VisitGetWalletRes
 }
 
 type UpdateWalletRequestObject struct {
-	ID   WalletID `json:"id"`
-	Body *UpdateWalletJSONRequestBody
+	ID     WalletID `json:"id"`
+	Params UpdateWalletParams
+	Body   *UpdateWalletJSONRequestBody
 }
 
 type UpdateWalletResponseObject interface {
@@ -17955,6 +20729,25 @@ func (response UpdateWallet404ApplicationProblemPlusJSONResponse) VisitUpdateWal
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateWallet412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet412ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20788,10 +23581,13 @@ type LogInWithIDPA409ApplicationProblemPlusJSONResponse struct {
 func (response LogInWithIDPA409ApplicationProblemPlusJSONResponse) VisitLogInWithIDPAResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -20997,10 +23793,13 @@ type LogInWithIDPB409ApplicationProblemPlusJSONResponse struct {
 func (response LogInWithIDPB409ApplicationProblemPlusJSONResponse) VisitLogInWithIDPBResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -21432,10 +24231,13 @@ type ChangePassword409ApplicationProblemPlusJSONResponse struct {
 func (response ChangePassword409ApplicationProblemPlusJSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -21704,6 +24506,7 @@ func (response GetPoints503ApplicationProblemPlusJSONResponse) VisitGetPointsRes
 }
 
 type GetProfileRequestObject struct {
+	Params GetProfileParams
 }
 
 type GetProfileResponseObject interface {
@@ -21720,6 +24523,32 @@ func (response GetProfile200JSONResponse) VisitGetProfileResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetProfile304Response = NotModifiedResponse
+
+func (response GetProfile304Response) VisitGetProfileResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetProfile400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetProfile400ApplicationProblemPlusJSONResponse) VisitGetProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21792,7 +24621,8 @@ func (response GetProfile503ApplicationProblemPlusJSONResponse) VisitGetProfileR
 }
 
 type UpdateProfileRequestObject struct {
-	Body *UpdateProfileJSONRequestBody
+	Params UpdateProfileParams
+	Body   *UpdateProfileJSONRequestBody
 }
 
 type UpdateProfileResponseObject interface {
@@ -21841,6 +24671,25 @@ func (response UpdateProfile401ApplicationProblemPlusJSONResponse) VisitUpdatePr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateProfile412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateProfile412ApplicationProblemPlusJSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22201,10 +25050,13 @@ type SignUp409ApplicationProblemPlusJSONResponse struct {
 func (response SignUp409ApplicationProblemPlusJSONResponse) VisitSignUpResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -22552,10 +25404,13 @@ type CancelSubscription409ApplicationProblemPlusJSONResponse struct {
 func (response CancelSubscription409ApplicationProblemPlusJSONResponse) VisitCancelSubscriptionResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -22848,10 +25703,13 @@ type ResumeSubscription409ApplicationProblemPlusJSONResponse struct {
 func (response ResumeSubscription409ApplicationProblemPlusJSONResponse) VisitResumeSubscriptionResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -23008,7 +25866,8 @@ func (response ReceiveStoreNotification503ApplicationProblemPlusJSONResponse) Vi
 }
 
 type VerifyStorePurchaseRequestObject struct {
-	Body *VerifyStorePurchaseJSONRequestBody
+	Params VerifyStorePurchaseParams
+	Body   *VerifyStorePurchaseJSONRequestBody
 }
 
 type VerifyStorePurchaseResponseObject interface {
@@ -23068,10 +25927,13 @@ type VerifyStorePurchase409ApplicationProblemPlusJSONResponse struct {
 func (response VerifyStorePurchase409ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -23105,6 +25967,22 @@ func (response VerifyStorePurchase415ApplicationProblemPlusJSONResponse) VisitVe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyStorePurchase422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response VerifyStorePurchase422ApplicationProblemPlusJSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -23233,7 +26111,8 @@ func (response GetSubscription503ApplicationProblemPlusJSONResponse) VisitGetSub
 }
 
 type DeleteCommentRequestObject struct {
-	ID CommentID `json:"id"`
+	ID     CommentID `json:"id"`
+	Params DeleteCommentParams
 }
 
 type DeleteCommentResponseObject interface {
@@ -23296,6 +26175,25 @@ func (response DeleteComment404ApplicationProblemPlusJSONResponse) VisitDeleteCo
 	return err
 }
 
+type DeleteComment412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteComment412ApplicationProblemPlusJSONResponse) VisitDeleteCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteComment413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -23348,8 +26246,9 @@ func (response DeleteComment503ApplicationProblemPlusJSONResponse) VisitDeleteCo
 }
 
 type UpdateCommentRequestObject struct {
-	ID   CommentID `json:"id"`
-	Body *UpdateCommentJSONRequestBody
+	ID     CommentID `json:"id"`
+	Params UpdateCommentParams
+	Body   *UpdateCommentJSONRequestBody
 }
 
 type UpdateCommentResponseObject interface {
@@ -23414,6 +26313,25 @@ func (response UpdateComment404ApplicationProblemPlusJSONResponse) VisitUpdateCo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateComment412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateComment412ApplicationProblemPlusJSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -23556,10 +26474,13 @@ type ReportComment409ApplicationProblemPlusJSONResponse struct {
 func (response ReportComment409ApplicationProblemPlusJSONResponse) VisitReportCommentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -23755,7 +26676,8 @@ func (response VoteComment503ApplicationProblemPlusJSONResponse) VisitVoteCommen
 }
 
 type UploadBoardImageRequestObject struct {
-	Body *multipart.Reader
+	Params UploadBoardImageParams
+	Body   *multipart.Reader
 }
 
 type UploadBoardImageResponseObject interface {
@@ -23808,6 +26730,25 @@ func (response UploadBoardImage401ApplicationProblemPlusJSONResponse) VisitUploa
 	return err
 }
 
+type UploadBoardImage409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage409ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UploadBoardImage413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -23836,6 +26777,22 @@ func (response UploadBoardImage415ApplicationProblemPlusJSONResponse) VisitUploa
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBoardImage422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response UploadBoardImage422ApplicationProblemPlusJSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -24194,7 +27151,8 @@ func (response ListPosts503ApplicationProblemPlusJSONResponse) VisitListPostsRes
 }
 
 type CreatePostRequestObject struct {
-	Body *CreatePostJSONRequestBody
+	Params CreatePostParams
+	Body   *CreatePostJSONRequestBody
 }
 
 type CreatePostResponseObject interface {
@@ -24247,6 +27205,25 @@ func (response CreatePost401ApplicationProblemPlusJSONResponse) VisitCreatePostR
 	return err
 }
 
+type CreatePost409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost409ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreatePost413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -24275,6 +27252,22 @@ func (response CreatePost415ApplicationProblemPlusJSONResponse) VisitCreatePostR
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreatePost422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreatePost422ApplicationProblemPlusJSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -24315,7 +27308,8 @@ func (response CreatePost503ApplicationProblemPlusJSONResponse) VisitCreatePostR
 }
 
 type DeletePostRequestObject struct {
-	ID PostID `json:"id"`
+	ID     PostID `json:"id"`
+	Params DeletePostParams
 }
 
 type DeletePostResponseObject interface {
@@ -24378,6 +27372,25 @@ func (response DeletePost404ApplicationProblemPlusJSONResponse) VisitDeletePostR
 	return err
 }
 
+type DeletePost412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response DeletePost412ApplicationProblemPlusJSONResponse) VisitDeletePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeletePost413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -24430,7 +27443,8 @@ func (response DeletePost503ApplicationProblemPlusJSONResponse) VisitDeletePostR
 }
 
 type GetPostRequestObject struct {
-	ID PostID `json:"id"`
+	ID     PostID `json:"id"`
+	Params GetPostParams
 }
 
 type GetPostResponseObject interface {
@@ -24449,6 +27463,16 @@ func (response GetPost200JSONResponse) VisitGetPostResponse(w http.ResponseWrite
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetPost304Response = NotModifiedResponse
+
+func (response GetPost304Response) VisitGetPostResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetPost400ApplicationProblemPlusJSONResponse struct {
@@ -24535,8 +27559,9 @@ func (response GetPost503ApplicationProblemPlusJSONResponse) VisitGetPostRespons
 }
 
 type UpdatePostRequestObject struct {
-	ID   PostID `json:"id"`
-	Body *UpdatePostJSONRequestBody
+	ID     PostID `json:"id"`
+	Params UpdatePostParams
+	Body   *UpdatePostJSONRequestBody
 }
 
 type UpdatePostResponseObject interface {
@@ -24601,6 +27626,25 @@ func (response UpdatePost404ApplicationProblemPlusJSONResponse) VisitUpdatePostR
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePost412ApplicationProblemPlusJSONResponse struct {
+	PreconditionFailedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdatePost412ApplicationProblemPlusJSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(412)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -24779,8 +27823,9 @@ func (response ListPostComments503ApplicationProblemPlusJSONResponse) VisitListP
 }
 
 type CreateCommentRequestObject struct {
-	ID   PostID `json:"id"`
-	Body *CreateCommentJSONRequestBody
+	ID     PostID `json:"id"`
+	Params CreateCommentParams
+	Body   *CreateCommentJSONRequestBody
 }
 
 type CreateCommentResponseObject interface {
@@ -24849,6 +27894,25 @@ func (response CreateComment404ApplicationProblemPlusJSONResponse) VisitCreateCo
 	return err
 }
 
+type CreateComment409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment409ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateComment413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -24877,6 +27941,22 @@ func (response CreateComment415ApplicationProblemPlusJSONResponse) VisitCreateCo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateComment422ApplicationProblemPlusJSONResponse struct {
+	IdempotencyKeyReusedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateComment422ApplicationProblemPlusJSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -25230,10 +28310,13 @@ type ReportPost409ApplicationProblemPlusJSONResponse struct {
 func (response ReportPost409ApplicationProblemPlusJSONResponse) VisitReportPostResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -26560,10 +29643,13 @@ type CreateUser409ApplicationProblemPlusJSONResponse struct {
 func (response CreateUser409ApplicationProblemPlusJSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -26998,10 +30084,13 @@ type UpdateUser409ApplicationProblemPlusJSONResponse struct {
 func (response UpdateUser409ApplicationProblemPlusJSONResponse) VisitUpdateUserResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(409)
 	_, err := buf.WriteTo(w)
 	return err
@@ -27846,8 +30935,10 @@ func (sh *strictHandler) ListBudgets(w http.ResponseWriter, r *http.Request, par
 }
 
 // CreateBudget operation middleware
-func (sh *strictHandler) CreateBudget(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateBudget(w http.ResponseWriter, r *http.Request, params CreateBudgetParams) {
 	var request CreateBudgetRequestObject
+
+	request.Params = params
 
 	var body CreateBudgetJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28015,8 +31106,10 @@ func (sh *strictHandler) ListOnetimeBudgets(w http.ResponseWriter, r *http.Reque
 }
 
 // CreateOnetimeBudget operation middleware
-func (sh *strictHandler) CreateOnetimeBudget(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateOnetimeBudget(w http.ResponseWriter, r *http.Request, params CreateOnetimeBudgetParams) {
 	var request CreateOnetimeBudgetRequestObject
+
+	request.Params = params
 
 	var body CreateOnetimeBudgetJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28046,10 +31139,11 @@ func (sh *strictHandler) CreateOnetimeBudget(w http.ResponseWriter, r *http.Requ
 }
 
 // DeleteOnetimeBudget operation middleware
-func (sh *strictHandler) DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID) {
+func (sh *strictHandler) DeleteOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID, params DeleteOnetimeBudgetParams) {
 	var request DeleteOnetimeBudgetRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteOnetimeBudget(ctx, request.(DeleteOnetimeBudgetRequestObject))
@@ -28072,10 +31166,11 @@ func (sh *strictHandler) DeleteOnetimeBudget(w http.ResponseWriter, r *http.Requ
 }
 
 // UpdateOnetimeBudget operation middleware
-func (sh *strictHandler) UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID) {
+func (sh *strictHandler) UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID, params UpdateOnetimeBudgetParams) {
 	var request UpdateOnetimeBudgetRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateOnetimeBudgetJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28131,10 +31226,11 @@ func (sh *strictHandler) GetBudgetStatus(w http.ResponseWriter, r *http.Request,
 }
 
 // DeleteBudget operation middleware
-func (sh *strictHandler) DeleteBudget(w http.ResponseWriter, r *http.Request, id BudgetID) {
+func (sh *strictHandler) DeleteBudget(w http.ResponseWriter, r *http.Request, id BudgetID, params DeleteBudgetParams) {
 	var request DeleteBudgetRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteBudget(ctx, request.(DeleteBudgetRequestObject))
@@ -28157,10 +31253,11 @@ func (sh *strictHandler) DeleteBudget(w http.ResponseWriter, r *http.Request, id
 }
 
 // UpdateBudget operation middleware
-func (sh *strictHandler) UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID) {
+func (sh *strictHandler) UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID, params UpdateBudgetParams) {
 	var request UpdateBudgetRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateBudgetJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28214,8 +31311,10 @@ func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request) 
 }
 
 // CreateCategory operation middleware
-func (sh *strictHandler) CreateCategory(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateCategory(w http.ResponseWriter, r *http.Request, params CreateCategoryParams) {
 	var request CreateCategoryRequestObject
+
+	request.Params = params
 
 	var body CreateCategoryJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28327,10 +31426,11 @@ func (sh *strictHandler) DeleteCategory(w http.ResponseWriter, r *http.Request, 
 }
 
 // UpdateCategory operation middleware
-func (sh *strictHandler) UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID) {
+func (sh *strictHandler) UpdateCategory(w http.ResponseWriter, r *http.Request, id CategoryID, params UpdateCategoryParams) {
 	var request UpdateCategoryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateCategoryJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28412,8 +31512,10 @@ func (sh *strictHandler) ListEntries(w http.ResponseWriter, r *http.Request, par
 }
 
 // CreateEntry operation middleware
-func (sh *strictHandler) CreateEntry(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateEntry(w http.ResponseWriter, r *http.Request, params CreateEntryParams) {
 	var request CreateEntryRequestObject
+
+	request.Params = params
 
 	var body CreateEntryJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28502,8 +31604,10 @@ func (sh *strictHandler) ImportEntries(w http.ResponseWriter, r *http.Request, p
 }
 
 // CreateEntryFromNotification operation middleware
-func (sh *strictHandler) CreateEntryFromNotification(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateEntryFromNotification(w http.ResponseWriter, r *http.Request, params CreateEntryFromNotificationParams) {
 	var request CreateEntryFromNotificationRequestObject
+
+	request.Params = params
 
 	var body CreateEntryFromNotificationJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28588,10 +31692,11 @@ func (sh *strictHandler) CountPendingEntries(w http.ResponseWriter, r *http.Requ
 }
 
 // DeleteEntry operation middleware
-func (sh *strictHandler) DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+func (sh *strictHandler) DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID, params DeleteEntryParams) {
 	var request DeleteEntryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteEntry(ctx, request.(DeleteEntryRequestObject))
@@ -28614,10 +31719,11 @@ func (sh *strictHandler) DeleteEntry(w http.ResponseWriter, r *http.Request, id 
 }
 
 // GetEntry operation middleware
-func (sh *strictHandler) GetEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+func (sh *strictHandler) GetEntry(w http.ResponseWriter, r *http.Request, id EntryID, params GetEntryParams) {
 	var request GetEntryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetEntry(ctx, request.(GetEntryRequestObject))
@@ -28640,10 +31746,11 @@ func (sh *strictHandler) GetEntry(w http.ResponseWriter, r *http.Request, id Ent
 }
 
 // UpdateEntry operation middleware
-func (sh *strictHandler) UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+func (sh *strictHandler) UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID, params UpdateEntryParams) {
 	var request UpdateEntryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateEntryJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28771,8 +31878,10 @@ func (sh *strictHandler) ListStocks(w http.ResponseWriter, r *http.Request) {
 }
 
 // CreateStock operation middleware
-func (sh *strictHandler) CreateStock(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateStock(w http.ResponseWriter, r *http.Request, params CreateStockParams) {
 	var request CreateStockRequestObject
+
+	request.Params = params
 
 	var body CreateStockJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28802,10 +31911,11 @@ func (sh *strictHandler) CreateStock(w http.ResponseWriter, r *http.Request) {
 }
 
 // DeleteStock operation middleware
-func (sh *strictHandler) DeleteStock(w http.ResponseWriter, r *http.Request, id StockID) {
+func (sh *strictHandler) DeleteStock(w http.ResponseWriter, r *http.Request, id StockID, params DeleteStockParams) {
 	var request DeleteStockRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteStock(ctx, request.(DeleteStockRequestObject))
@@ -28828,10 +31938,11 @@ func (sh *strictHandler) DeleteStock(w http.ResponseWriter, r *http.Request, id 
 }
 
 // UpdateStock operation middleware
-func (sh *strictHandler) UpdateStock(w http.ResponseWriter, r *http.Request, id StockID) {
+func (sh *strictHandler) UpdateStock(w http.ResponseWriter, r *http.Request, id StockID, params UpdateStockParams) {
 	var request UpdateStockRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateStockJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28887,8 +31998,10 @@ func (sh *strictHandler) ListTrades(w http.ResponseWriter, r *http.Request, para
 }
 
 // CreateTrade operation middleware
-func (sh *strictHandler) CreateTrade(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateTrade(w http.ResponseWriter, r *http.Request, params CreateTradeParams) {
 	var request CreateTradeRequestObject
+
+	request.Params = params
 
 	var body CreateTradeJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -28918,10 +32031,11 @@ func (sh *strictHandler) CreateTrade(w http.ResponseWriter, r *http.Request) {
 }
 
 // DeleteTrade operation middleware
-func (sh *strictHandler) DeleteTrade(w http.ResponseWriter, r *http.Request, id TradeID) {
+func (sh *strictHandler) DeleteTrade(w http.ResponseWriter, r *http.Request, id TradeID, params DeleteTradeParams) {
 	var request DeleteTradeRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteTrade(ctx, request.(DeleteTradeRequestObject))
@@ -28944,10 +32058,11 @@ func (sh *strictHandler) DeleteTrade(w http.ResponseWriter, r *http.Request, id 
 }
 
 // UpdateTrade operation middleware
-func (sh *strictHandler) UpdateTrade(w http.ResponseWriter, r *http.Request, id TradeID) {
+func (sh *strictHandler) UpdateTrade(w http.ResponseWriter, r *http.Request, id TradeID, params UpdateTradeParams) {
 	var request UpdateTradeRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateTradeJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29058,8 +32173,10 @@ func (sh *strictHandler) ListQuickEntries(w http.ResponseWriter, r *http.Request
 }
 
 // CreateQuickEntry operation middleware
-func (sh *strictHandler) CreateQuickEntry(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateQuickEntry(w http.ResponseWriter, r *http.Request, params CreateQuickEntryParams) {
 	var request CreateQuickEntryRequestObject
+
+	request.Params = params
 
 	var body CreateQuickEntryJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29089,10 +32206,11 @@ func (sh *strictHandler) CreateQuickEntry(w http.ResponseWriter, r *http.Request
 }
 
 // DeleteQuickEntry operation middleware
-func (sh *strictHandler) DeleteQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID) {
+func (sh *strictHandler) DeleteQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID, params DeleteQuickEntryParams) {
 	var request DeleteQuickEntryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteQuickEntry(ctx, request.(DeleteQuickEntryRequestObject))
@@ -29115,10 +32233,11 @@ func (sh *strictHandler) DeleteQuickEntry(w http.ResponseWriter, r *http.Request
 }
 
 // UpdateQuickEntry operation middleware
-func (sh *strictHandler) UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID) {
+func (sh *strictHandler) UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID, params UpdateQuickEntryParams) {
 	var request UpdateQuickEntryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateQuickEntryJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29172,8 +32291,10 @@ func (sh *strictHandler) ListRecurrings(w http.ResponseWriter, r *http.Request) 
 }
 
 // CreateRecurring operation middleware
-func (sh *strictHandler) CreateRecurring(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateRecurring(w http.ResponseWriter, r *http.Request, params CreateRecurringParams) {
 	var request CreateRecurringRequestObject
+
+	request.Params = params
 
 	var body CreateRecurringJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29203,10 +32324,11 @@ func (sh *strictHandler) CreateRecurring(w http.ResponseWriter, r *http.Request)
 }
 
 // DeleteRecurring operation middleware
-func (sh *strictHandler) DeleteRecurring(w http.ResponseWriter, r *http.Request, id RecurringID) {
+func (sh *strictHandler) DeleteRecurring(w http.ResponseWriter, r *http.Request, id RecurringID, params DeleteRecurringParams) {
 	var request DeleteRecurringRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteRecurring(ctx, request.(DeleteRecurringRequestObject))
@@ -29229,10 +32351,11 @@ func (sh *strictHandler) DeleteRecurring(w http.ResponseWriter, r *http.Request,
 }
 
 // UpdateRecurring operation middleware
-func (sh *strictHandler) UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID) {
+func (sh *strictHandler) UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID, params UpdateRecurringParams) {
 	var request UpdateRecurringRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateRecurringJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29421,8 +32544,10 @@ func (sh *strictHandler) ListTags(w http.ResponseWriter, r *http.Request) {
 }
 
 // CreateTag operation middleware
-func (sh *strictHandler) CreateTag(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateTag(w http.ResponseWriter, r *http.Request, params CreateTagParams) {
 	var request CreateTagRequestObject
+
+	request.Params = params
 
 	var body CreateTagJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29483,10 +32608,11 @@ func (sh *strictHandler) ReorderTags(w http.ResponseWriter, r *http.Request) {
 }
 
 // DeleteTag operation middleware
-func (sh *strictHandler) DeleteTag(w http.ResponseWriter, r *http.Request, id TagID) {
+func (sh *strictHandler) DeleteTag(w http.ResponseWriter, r *http.Request, id TagID, params DeleteTagParams) {
 	var request DeleteTagRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteTag(ctx, request.(DeleteTagRequestObject))
@@ -29509,10 +32635,11 @@ func (sh *strictHandler) DeleteTag(w http.ResponseWriter, r *http.Request, id Ta
 }
 
 // UpdateTag operation middleware
-func (sh *strictHandler) UpdateTag(w http.ResponseWriter, r *http.Request, id TagID) {
+func (sh *strictHandler) UpdateTag(w http.ResponseWriter, r *http.Request, id TagID, params UpdateTagParams) {
 	var request UpdateTagRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateTagJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29568,8 +32695,10 @@ func (sh *strictHandler) ListTransfers(w http.ResponseWriter, r *http.Request, p
 }
 
 // CreateTransfer operation middleware
-func (sh *strictHandler) CreateTransfer(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateTransfer(w http.ResponseWriter, r *http.Request, params CreateTransferParams) {
 	var request CreateTransferRequestObject
+
+	request.Params = params
 
 	var body CreateTransferJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29599,10 +32728,11 @@ func (sh *strictHandler) CreateTransfer(w http.ResponseWriter, r *http.Request) 
 }
 
 // DeleteTransfer operation middleware
-func (sh *strictHandler) DeleteTransfer(w http.ResponseWriter, r *http.Request, id TransferID) {
+func (sh *strictHandler) DeleteTransfer(w http.ResponseWriter, r *http.Request, id TransferID, params DeleteTransferParams) {
 	var request DeleteTransferRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteTransfer(ctx, request.(DeleteTransferRequestObject))
@@ -29625,10 +32755,11 @@ func (sh *strictHandler) DeleteTransfer(w http.ResponseWriter, r *http.Request, 
 }
 
 // GetTransfer operation middleware
-func (sh *strictHandler) GetTransfer(w http.ResponseWriter, r *http.Request, id TransferID) {
+func (sh *strictHandler) GetTransfer(w http.ResponseWriter, r *http.Request, id TransferID, params GetTransferParams) {
 	var request GetTransferRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetTransfer(ctx, request.(GetTransferRequestObject))
@@ -29651,10 +32782,11 @@ func (sh *strictHandler) GetTransfer(w http.ResponseWriter, r *http.Request, id 
 }
 
 // UpdateTransfer operation middleware
-func (sh *strictHandler) UpdateTransfer(w http.ResponseWriter, r *http.Request, id TransferID) {
+func (sh *strictHandler) UpdateTransfer(w http.ResponseWriter, r *http.Request, id TransferID, params UpdateTransferParams) {
 	var request UpdateTransferRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateTransferJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29708,8 +32840,10 @@ func (sh *strictHandler) ListWallets(w http.ResponseWriter, r *http.Request) {
 }
 
 // CreateWallet operation middleware
-func (sh *strictHandler) CreateWallet(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreateWallet(w http.ResponseWriter, r *http.Request, params CreateWalletParams) {
 	var request CreateWalletRequestObject
+
+	request.Params = params
 
 	var body CreateWalletJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -29797,10 +32931,11 @@ func (sh *strictHandler) DeleteWallet(w http.ResponseWriter, r *http.Request, id
 }
 
 // GetWallet operation middleware
-func (sh *strictHandler) GetWallet(w http.ResponseWriter, r *http.Request, id WalletID) {
+func (sh *strictHandler) GetWallet(w http.ResponseWriter, r *http.Request, id WalletID, params GetWalletParams) {
 	var request GetWalletRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetWallet(ctx, request.(GetWalletRequestObject))
@@ -29823,10 +32958,11 @@ func (sh *strictHandler) GetWallet(w http.ResponseWriter, r *http.Request, id Wa
 }
 
 // UpdateWallet operation middleware
-func (sh *strictHandler) UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID) {
+func (sh *strictHandler) UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID, params UpdateWalletParams) {
 	var request UpdateWalletRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateWalletJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -30672,8 +33808,10 @@ func (sh *strictHandler) GetPoints(w http.ResponseWriter, r *http.Request) {
 }
 
 // GetProfile operation middleware
-func (sh *strictHandler) GetProfile(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) GetProfile(w http.ResponseWriter, r *http.Request, params GetProfileParams) {
 	var request GetProfileRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetProfile(ctx, request.(GetProfileRequestObject))
@@ -30696,8 +33834,10 @@ func (sh *strictHandler) GetProfile(w http.ResponseWriter, r *http.Request) {
 }
 
 // UpdateProfile operation middleware
-func (sh *strictHandler) UpdateProfile(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) UpdateProfile(w http.ResponseWriter, r *http.Request, params UpdateProfileParams) {
 	var request UpdateProfileRequestObject
+
+	request.Params = params
 
 	var body UpdateProfileJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -30995,8 +34135,10 @@ func (sh *strictHandler) ReceiveStoreNotification(w http.ResponseWriter, r *http
 }
 
 // VerifyStorePurchase operation middleware
-func (sh *strictHandler) VerifyStorePurchase(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) VerifyStorePurchase(w http.ResponseWriter, r *http.Request, params VerifyStorePurchaseParams) {
 	var request VerifyStorePurchaseRequestObject
+
+	request.Params = params
 
 	var body VerifyStorePurchaseJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -31050,10 +34192,11 @@ func (sh *strictHandler) GetSubscription(w http.ResponseWriter, r *http.Request)
 }
 
 // DeleteComment operation middleware
-func (sh *strictHandler) DeleteComment(w http.ResponseWriter, r *http.Request, id CommentID) {
+func (sh *strictHandler) DeleteComment(w http.ResponseWriter, r *http.Request, id CommentID, params DeleteCommentParams) {
 	var request DeleteCommentRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeleteComment(ctx, request.(DeleteCommentRequestObject))
@@ -31076,10 +34219,11 @@ func (sh *strictHandler) DeleteComment(w http.ResponseWriter, r *http.Request, i
 }
 
 // UpdateComment operation middleware
-func (sh *strictHandler) UpdateComment(w http.ResponseWriter, r *http.Request, id CommentID) {
+func (sh *strictHandler) UpdateComment(w http.ResponseWriter, r *http.Request, id CommentID, params UpdateCommentParams) {
 	var request UpdateCommentRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdateCommentJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -31168,8 +34312,10 @@ func (sh *strictHandler) VoteComment(w http.ResponseWriter, r *http.Request, id 
 }
 
 // UploadBoardImage operation middleware
-func (sh *strictHandler) UploadBoardImage(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) UploadBoardImage(w http.ResponseWriter, r *http.Request, params UploadBoardImageParams) {
 	var request UploadBoardImageRequestObject
+
+	request.Params = params
 
 	if reader, err := r.MultipartReader(); err != nil {
 		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode multipart body: %w", err))
@@ -31277,8 +34423,10 @@ func (sh *strictHandler) ListPosts(w http.ResponseWriter, r *http.Request, param
 }
 
 // CreatePost operation middleware
-func (sh *strictHandler) CreatePost(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CreatePost(w http.ResponseWriter, r *http.Request, params CreatePostParams) {
 	var request CreatePostRequestObject
+
+	request.Params = params
 
 	var body CreatePostJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -31308,10 +34456,11 @@ func (sh *strictHandler) CreatePost(w http.ResponseWriter, r *http.Request) {
 }
 
 // DeletePost operation middleware
-func (sh *strictHandler) DeletePost(w http.ResponseWriter, r *http.Request, id PostID) {
+func (sh *strictHandler) DeletePost(w http.ResponseWriter, r *http.Request, id PostID, params DeletePostParams) {
 	var request DeletePostRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.DeletePost(ctx, request.(DeletePostRequestObject))
@@ -31334,10 +34483,11 @@ func (sh *strictHandler) DeletePost(w http.ResponseWriter, r *http.Request, id P
 }
 
 // GetPost operation middleware
-func (sh *strictHandler) GetPost(w http.ResponseWriter, r *http.Request, id PostID) {
+func (sh *strictHandler) GetPost(w http.ResponseWriter, r *http.Request, id PostID, params GetPostParams) {
 	var request GetPostRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetPost(ctx, request.(GetPostRequestObject))
@@ -31360,10 +34510,11 @@ func (sh *strictHandler) GetPost(w http.ResponseWriter, r *http.Request, id Post
 }
 
 // UpdatePost operation middleware
-func (sh *strictHandler) UpdatePost(w http.ResponseWriter, r *http.Request, id PostID) {
+func (sh *strictHandler) UpdatePost(w http.ResponseWriter, r *http.Request, id PostID, params UpdatePostParams) {
 	var request UpdatePostRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body UpdatePostJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -31420,10 +34571,11 @@ func (sh *strictHandler) ListPostComments(w http.ResponseWriter, r *http.Request
 }
 
 // CreateComment operation middleware
-func (sh *strictHandler) CreateComment(w http.ResponseWriter, r *http.Request, id PostID) {
+func (sh *strictHandler) CreateComment(w http.ResponseWriter, r *http.Request, id PostID, params CreateCommentParams) {
 	var request CreateCommentRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	var body CreateCommentJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -31969,875 +35121,903 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P1tjyNJkh+IfxUXtUCRM5FZZD5UV2VCkFiZzCp2ZSazSWbV1DRrMpwMJxmTQXd2eDBZ7N76Y/Swf6x2",
-	"73AD6KQ9SbOLOdyeDjpIOEm3EnaBfSV9E72crvkOBzdzjydGkEFmVs3D3QBTnSQj3M3Nzc3Nzc1+9l1p",
-	"ICZTwRkPZOnou9KU+nTCAubDp+eC+s4JDdhI+IuvZsxfqG8dJge+Ow1cwUtHpRZnpK+eOybsjvkL/EDm",
-	"bjAWs4C4wW7JKrnqyW+gAavE6YSVjkoD3W7JKsnBmE2oavsPfDYsHZX+7uOIrMf4q3ycoKb04YOF9HXp",
-	"KJc0b0GmQgaSDKjvL1w+IsHYlSSgozyqAjpKEDSh788ZHwXj0tF+1SpNXG4+1qxSsJiqd2Tgu3yEFM2c",
-	"EQuap8vEdMeM9OHXR5K4Ttj/lAbjqHvXKVkln30zc33mlI4Cf8bi1AyFP6GBeo4HTw5KQI87mU3i1Lg8",
-	"YCPmx8i5EFwRnEWRx5wR88lEPWGRGgkEqe2RsmSMBGNGxJT5VD1OhsIn8zHzGXED0mcjl8tKHg+htcLj",
-	"2N9T46Dv9Tj2Cg7qLaN+9pgWjPpEDGEA8fHlkaue35LaZ8+ePYvT+6xazSTZSG2eYJi18BlF42RM+YjJ",
-	"c3fiBstE6V/JlPlkSkdMy8ZhtZrHRQ8ailPksCGdeUHpqKa4ks/Ew2q1KLUdlw9YNgttzt4Htpn3qc/u",
-	"XDGTQPwxoX3JeECET9hkGixAmtVjQ9eXATyjXqRkOPM8Ihd8kDdKCQTkKIi92OzHdMLJmPq4BuUy6S/F",
-	"nEwoX6CISqBqoF4gcizm0iKMO0pvKX0KP47cO8aJ4Gzl6pPZM/Fk1TzsHayfBjGZMJ6r3wb482eU4lMc",
-	"2br1pRnwm1hnDR74C0PfmesFzM/ZqRgPfJdJFGFXhsQqsXUDSeSsv6O/c5lct602ndK9yc5jp6L0s/Pw",
-	"ClfCShZO9Wopqx4rinFCfT0QfOj6E+aQ8pB6klUMr/OYqNtJcFDT1RfCY5RHdHXpqNC0LpkgRHX2iewQ",
-	"pIy9DwqRNh8LyciETYRiVUBdLjWV7H1AygMq2Y7LJePSDdw7lrvxf5NHcq1amGafcjlk/kq6Ay2DZrXo",
-	"d2R63sGECcbMD5/W839M+iIYK4OG670hdx5028VEYTFlKwl3+UBMWEgfez9lXLJ10gjdFbWSQ0Iist5Q",
-	"z2PBRrpnDq/kEYS/3lPDnP3ozBeTZXqanRY52Kt9QQbCYWY/H8x8n/EBLOU75gfMIUNfTCwymyoTRUlo",
-	"HrHquZXaiL2nk6mnHr3unJYspcoC5quWfvJ1fefH777b//AHpSyBPftRV2xPfyCKUB+IgrS/ar/ZiPZM",
-	"3ndDm8ihC0O7r0wvUgYLxA6EXVnD6QyRcGjAMsloDi8FZxc0GOQcUOxGl45stM4GYopreuC5ypwbC8+J",
-	"Fs2YUQfWqaamOdxRbe9g4/mKKdNma07oiOVtf676EbY/C6QQaKKO4zMpiT2beoI6cDSFVmxCuZwzn913",
-	"s5zN4MllYi/YpM/8PGon8Otn3K1XHDfBNlUHCc+VQey8ibKlDmL22lPlA50iL8Qdy1q+dY47hs8GwnfM",
-	"GkAmKnLnY3eAlrjDPKYWsuBKGIwGnYi7FaY59Hkf5l6y4I3wg3Gx8wT4P1weSFKecTcgF63L7suKFVNJ",
-	"gZ4Tj8pgmxOF4vSqeagWHtE1zzqIXiH5U3OIJ2XdNezy6us5Y7ekrP6VRAbq5CQ4uRDcoYtcWVLMKLyj",
-	"JgiMU/xG9bliChRN6Rl402i8Sk0ADGAV/2FsOezfX3mie7Ke/S3OAnfCVjuulB5VT31+D9YVHWUc+NW3",
-	"hM/UmtQquJZryqsGsnm3UnKr1WoBv8SVkLlMmwr5OTn11cwd3K48tn2jnvjsh7c2U4Lu8lEeWb554LOT",
-	"1nG/zRCuZsAmkecr3xP0bY5c7VXXCNZ6ugIayE0ttK3t3/VWGtCTtVmCC5lmmosuH3gzhzmVLS3bglSt",
-	"dgP/Bl2+nUAMbvNEXqofP6Ogd+nohS9m0zx6AjoiI/XA56VpBTmfk5BNBNsiRrCN1arWl71ayjeR6q5P",
-	"ndyTR6B+/JysUf2BJK/1xwBpkQMBJJyUBWdJE/pR/rURvHJPp4JxH61gIPz+GXmI3pc8gtCV8hnJKXZv",
-	"ljioGUmHL/NFXSvVIkp0r5AS/aDGLaeCS4bX0dRps29mTMI5YSB4wDj8SadTzx3AReXjqS/6Hpv88KdS",
-	"DSzmIVFvOKqD1/Xz5mm922xd3pzVm+eN05JVclhAXa90VHrMJtT1jshkJgPSZ4RywnbUV+EBX84GY0Il",
-	"eG//gW59dwB7LPN94cvS0dfflSZMSjBdS1u1BGcGtd40QaUP71AImAyaTumodDjcGzyjNfZFf985GDyh",
-	"T1l1WOvvweoJaDCTpaMDYKobgHvoOXWIYV7IatoXs+Co71F+W/pQ9Dh0hQzG+cmy5qAT4koyoZ4SAXVE",
-	"9gklQ5d5jvre5XfUcx1Stpemwrbw2YnwGZFTNnCH7gA9acn7aCWXSpXApRQfeu7gfkJx0ro8O2+edOOy",
-	"AIpMz5krCfV8Rp0FcTmZSVbaYj6eRfMREv1ZJmOge5N4jzgfU5ggGQhfbWS2Gb29OffPhN93HYfxe7H/",
-	"rNV+3jw9bVzG+Q8+cuooNSEDnwbCVzK1UNzHTSYkaJvJ2I8mIxrDJ5uNjjvizFGy058FhIuAUM8Tc+B+",
-	"OHiUfvuq3bhoXl/ctBtfXTfbjVMb7qspOWs3GsYTJTihRD8Y8WGL1dNUeoZT717T17zsNtqX9fP47FFO",
-	"Zpy9n7JBwBwCqpGIATg9nGPyzUwESFWoMBy8j/HZVPiBOg6Cj2bDeT2MKz0zNtJh/h3zSUMR8enmuJ4Y",
-	"8ZC63sxnpGwb7tiVXYLRHkqCXUk8MRoxh8y4w3xihyO1LcKZoleOxZzDLF2K4EzMuHOvWbpsdW/OWteX",
-	"iQ1Py5OSyCH0sMVSOohYfikCcqbb+URsvhS4c6KH1sLrcdJnnuAjqWwWql24emhlOxy4jTJ/RReeoE5X",
-	"iHPqj9i9mHpVf3veqp/edFutm/N6+0UjuYNE8t0Xau+QRKiZrVUPnh5+8YT0FwGTW7C8FtNeelsnDR64",
-	"wYJ0hSA4rM+ytSSGldAyjySBoCBStpeYZFeOUYXDHQ7ot/A9SQK1PwX0lhEusINACJw5n03c2aQdmsP3",
-	"mbmUml3a+oeMBmoFc8YcGVO3KFdy7E5/+/edemLXGKjThpO1c6hJSm87leP07julUoL1wPRsuz6ZehR1",
-	"VJvJBR88yNS0G523lyc5MxNG9c2pJD7TRgwdBkCSK8lg5kvhH0MgF6Ej6vLomg7jv/CJbdZdbHd5Ifgn",
-	"XmMDHYW3NDYyoFytDaXymK9OF4HwlCmRYpxdOUqcvTXnejyDdW4AqjQQk74MBA+7dQMyZ75a8BNxp+yV",
-	"YMwWhPqM3LJpQGhAPEZlQJ5ViUMXsrLb4501jN/tccUjtSu7A3bN6R11Pdr37qeJO4326+ZJ4+b6sv66",
-	"3jyvPz9vLC1p6Y74jsvJhAVjAYcRtfFBfNBopqR2C4MjtqD1iEh8SJ9waUvdXdIY1vpqaWwE5UZ92VfT",
-	"SQdj5hDfHY2VQTrv8bKdwcL8E1nliFwJGYx81vnqnDgzcOFTTsQsgIhRynvcdRjuSlNf3LkO8/HqCwRv",
-	"l7RZ4C+0mNnwYaeuPthEsoHgjkSLEEIelcxY+pIfvAGx55f9GR39fiDInIJ1MFT0BxiBBaK5m4wJWOU1",
-	"QS+huKB8oTdbeT/1Vu82bs6bF81uSrcJgTeHynZUCzMI1LKRxwT4BAvKowHbRnPtxQ6fykRQgyHhaD6d",
-	"GjND0vRKJU2p4Sm9FeOI2nf8TSRjC7mY8cD1MEIcTBSPBTrkzdg1wdgXs9F4S1kJqNeaBa1hWynwe8lK",
-	"t9Wtn9+0rrs3rbObdv0yaWBSEqi+Qrcrhpqotd9nC8EdPOpTTuhEzHgA+8YYtor/+h+fWXt7+9b+F3tW",
-	"df+J9fTwwPrii0PrafULMhe8so2I7UUids2nvhgwKZUOJCd69J9QFyIf4kxANVimpE89ygdKIxE5m2As",
-	"ETo4QbNpvz6NLreljv+0CO1xzgIyFz4+rY6mQ+G5gqBSVa95gnKiaHRmHqus532Pr2X+EbGX593G06NR",
-	"+nhExLFKRejcp9Mpc/S9OHG5DBh1dkmDDsaGBhq5hKgP8Sou+oRcTv7rf6xVf1I7tIgUGJ4I6Txq8fY4",
-	"uoUnpGyMBotIuqgQ6jhkNkW2D6l/jEExSsdKCHQcJmI1+2zscgevC9R09fiE3ioaAj0OEBZccaRO5r4b",
-	"MB2cqufUUI2uUz3peqeDdcUcbVxcczoLxmr3GdDgnubo9WX9uvuycdltntRTKlsZFMTlaqN5GLdULb6G",
-	"1BCE737LPuFx2k6Nzj5SlqVkUhqHEuzY+JmMqSTs/dTV9oSyIxmH2zDDCZi+ynGPC45vapMrOt/p8Bef",
-	"gXFAPWk6aZ6SQNwyDtbl3Bd8pJYv/qGOHnPhOz1OuUPAuXTLxTxyqqOAQI90wiqhGMjZVK1a5lwwx6UQ",
-	"GXs/WehcX1212t3G6c1F47RZv+m+vUroZMm0jMPJlUqCl2BHJN4RdLDF+eMwLh7h0AiMjXQxUPgznfof",
-	"STKBblV/ZhGqsSZ9jQEs8bKdzTjwyITUwQZeV2dOjGnMCM8zR1kq04dTnbQ2IWUulL05dD0dqwlXVlNf",
-	"0RS4eJc08JlSC/Vg6VYWAp2Wr2atEl7EHH1X4jNPn1bwMm7pSdfJvJlL2wrm5uy75RbUoXrtVHmUv6be",
-	"jJkX6rNAtBln86wYdXykAUtXrhj22sGpZq584cwGQW5wg8/UBKhHkgHQAZGzfvi8RdwhoXyxW6hbiKIr",
-	"yFdz2igg7fBcyEZf4GJf9VJbeCx8wazM1a+gNHfgWf3qh/il7td4y4sSpsVCExN2oYUiPY/JCUkLQowV",
-	"IQutmPC/C7kn+j9lg0ANqQ6mQtbS44LvcDaigXvHjEXhopbvUxmLcodQx7KyZNTchkq0tldNpwLilXUy",
-	"6i76X+yOuJo1z/VZMG4zCWFX36VWOOwkORKqNzN45JiAwlY2iCR2Xe+4oLuOyHNGfeaT3qxa3R/A4/An",
-	"s0nZDfBSUKrNEl6mZCDErYvqZkmAZ3K9PF5LfUsfFw0ciG4gc8KA5tW6Evcj6juYVwiKclkr0jsa5IUH",
-	"0L4U3iyIIt1TcR1JlUvKyk5lDukviD1iQSwe3iIDcD30uOfeGqrgJVnBY51kgUWYJ3ErWfIhqL7cAbhm",
-	"NS3HxFYKxO5xeJ8zNxgzf5dcGj+lJsoNJPOGYOFSiO5Txr77LSOOYLh/OUzZ/nC9BryQ6Hf45Co/Sx1o",
-	"NaAnJX/mTYxsci7dgE2Sf6ySPC1DHyLrwffpAnSpbn0pmmN5bFLHUxZ4FCz3QixLcwZGY4VxvRiGic1l",
-	"seg5HdzOpvmLI3SKWuq8A2qhtktanBFkDdxNQLaY4/psgBcU5hikjRs46PWhox4fuXdMVkDG3EBZx7OJ",
-	"BIMWM1eEZE5oRsGPu6TNhkwpToYP9hcQEnIEISM88BdWj0dBssKPB/LCkxJ6wlAiC/4Oc0eptkVjma9T",
-	"qnbiHi8rodZXy4GY7njsjnnhg8fp14yVh3daA+E7+svKLjmnAfN7XDNQwrFQJ1DcutyRapfgbE5AqCQQ",
-	"dcvYlPiMQr5myPkjYot4QLq0e3xAJyx0gYfRr2IwmygJVmoofB091ercGKhTBHcgXqDPTJIfrOWYTY8n",
-	"fozYoXrbO9A7T4hPcVT6+Kd//v3f/JNS9N0VsLB0pDj44V34Pay8r78zAVHha9PY46GI6uS/0gcreuGX",
-	"P//4p/8u9kLURPqld1ZJn6oTxOsdNk67aTNNe2xUets2BEJs4lFpr7r3ZKdW26k9AabhZUQbfsPnXC4D",
-	"6nlqGkw6Cv4wYROhOviTv/z1P/7Z9//pjz7+yV8qdSYCd/iKhd0I3x25nHrG3sBvTertEWRqWqWAjtQQ",
-	"3y2xwNJpiDCSX/76n//i49/81ff/7BfAT8OOwyQzsIesSVzLhL3DbZkAVH3/P/zsV3/9x5+UCb/663/6",
-	"8c/+3a/////541/87yAfyYWUEJOnSzK+ijWMO6dxbuzt7H0Rhf19/OUvPv5vf0tU3//in6K56gfp56tA",
-	"0TcmRQHFFkLatFrTo8NxlgKf3jHU5ya3N0H//iHSnzVJQ8YgCwITPCCIPsmbvKkJxJIovbNKWrdAa8hr",
-	"TcpgoGi5nOE5NS5EAZr4+jtPUJ6cXfXNBVxAJb5JSI/65oouJiz5Wlzy1OeOYnYocZTPqKc6R++TkZ5Q",
-	"HcWGZpXElHGXj56jczRuYJ/U26e4jJJjLNVq1Z29/YOdwydfPH1WLf2Wjzc16enx1swRQ4/6ef3yVenD",
-	"uw9pmzjcI3ITGr2Fdh3DZiQ4M3g66k9M8MVlBZGzRawxNFpw5SojZkLfN/G9WoLm0EiLb0BLWC7hb/qw",
-	"5vpE+A7zj8EhHoJKRLYBHGwybAJj8ku1IysSNhxQBN5UYEjh9vbdJl3g0k+0v1fN7iCtHzfqJ5E2tzye",
-	"5d6Sum+jvqLMriIdxVTqRr2EeVpFOkFFvbQiNKhFWtAKi0mXji7V4i0iH7GdYYmOEBCivyBqjwCPM9fn",
-	"4AVaiRPqbCq/pt0M+jIIDHeOTEQabb8SPP8cYwLjirSx1YH9sb1po0nH5IT1M546hJmhRd1qkUhoomgN",
-	"x6UytRSsUMHGpzT/JKdXXNZ5LqGL4ZqPhxAb0bEmDHtxeSASvsk0WFjKNxK6xVay1SCusbheXhSbDSP7",
-	"aTOs2PIdLk1TDGIv1aRlhpPP6JMY6UlOGBdG8QFNNx2Ioaqwyg8RT+Lj1w4UjZ+iicgfsTYbv8ud+Idz",
-	"XG4mF5olW4tF/HSzfH1RDDPEGNtrc9jSx6TVHVZ3nr37rmbVah/Kvd6u+fj0Q+XvZ9KQcdr6riik2V6u",
-	"Gy82MXg0WOvNF+DKC89ySUyRvadpsKO17sP0MbAY0w4TTDvIY1p4msy6FTI7eYFtWW69LqNj6raqLC5r",
-	"ofIKm7VWqjqY02iDMkthiespyc2SNisGDRZO/xqNYq6cU1nmIRSU2aJcTqj2IobmwS6pm69cGTq2MB0P",
-	"waRscHPZuhH7uMeNbxKuJnxGHUns5uVJ66Khn2386Kpx2WnYlgYziXxppgMTLjdGM5/cqQOe7PE+A2ec",
-	"J+YatghRzSxzw4AHg7mAt7TrnHG1+L4uIbnAZOO7QKpKVklTFOOkll6r9H5HNbBzR32wLFVLTdNSI2zp",
-	"nI3oYBH+gB/Nz+/C+bjUO9eyPaYax8igJPCL4Y3hVRwcRhKfDQEVJnHLlT5ox1TD4ToYNENo8niRYeyk",
-	"EDkw/N4NJJi70jIH0bT5o+StHH5QOqYCo/Y886j8jVg+99/hQidVgQ3KGDAbIdQlPFtFMrkzLJFQb0VN",
-	"RZSvUmL5KiZ2OFxhuay8+sGnfgNzttFmu7HR+TuysyWN1O13tnwRacc9AveTEDoLxJWQGSrpzZiBanQD",
-	"DbmtlJHO98ObLRnCc4ZojJIxYmM0QkgkpJ2YTY96c7rAfQluuSyio7+E5zDfPBWBjZvTHcQUCogiDM97",
-	"KZwZTSYkKCha8V4popgIDvGh4cVTHAoC28QNbtmm+tzryKGL1Xbw/lr3wSdeir97S0vxVLNl1coaFjQn",
-	"HDZ0dQJw3Kw4JuElLNeYztvZEWtPGCkPVoZJYbwvpM+COWMcDDnt31k2h9QIMboDAFAgLYhM1O5PPEbv",
-	"mKygsRkIe1uLIlI7hY+e0eXPGvSPIWOYGjUV0sUEONAE1YqaIltrqBBPXPiOy6kfQba6gUmiUtPLHEJl",
-	"Yi5VB7ukq0zh0BlpknqpD4hqqD1WuPyepbCGqkUOsEMNG1V8cW6y9AOxSdvZZ7hwHWpkKoDI0TtZOH/5",
-	"a+5NqBRSMpW8rEpYd08O1q2X1PG6vvNjuvMt2Xn3w8wTdfLea0vH0M7yb+unN367tmW/taL9mDu770rU",
-	"81pDuPZcNfXn0Tsf3hVQSfFbwFW715PtyA+vEz81nzbwc+0te2z+8Ce1alV9W13lw4ldfi6rwbWcXrop",
-	"zfIEbb6tp69U1+gQczQsYg3gKi/g1U3RYKX0QGLFxKYrIeEJUYzzOilIy3xMaYJMpeWJwW2bUSl4qC7S",
-	"lvOCULBGIUMTayhAGpF6lTlHxG43rlrtbgejTk3m5qGGypAAhWp3ruoXNilTIqd00uO3bDEXvlNRJrDG",
-	"SwYkIjoYsGmg/Rjo10mYsXHHy/uAcen2PbZjnDiakJJVUt2hZyVRlifDroAATwsDZE3gm4la2405iNTI",
-	"Z9wNoCIQvUMqAncqC7qFTmLvd8z7XXg/TWbOTGhagVSN2UzKdkiXbREbCVN/KcrwrLKOvUWZu4IBYdmb",
-	"ja4n8u8dmkXDVQvHtU4M6nOB4M+FxiBb+2hWVGyiwIXGHDPY0KsutYB9qAhiKGKxYMBkcNGHB/CCpchf",
-	"Sx1Uilme4Sj1odjNbtQWoCcvB/Wm6NLtr6EL21oirh+K5QMLiZyywmK9rUClxEePxfS9giFiusgWImXT",
-	"agD0WhVNXETc26vuPVG2rvlRncJF9NOSuMUaKihxwTjMSom6LfKuejJ8NaRw817NeDbsMzUnIe1WjAdh",
-	"4xGB62YnOytkIKYuZoPmgHabSK5EJHEYKhBQf8SCKERg0+h13X0+7foKY4WWzyjHYyCn8IrFJENgLgUX",
-	"AZFYymOJ2ALXoRssWJ8NmHuXxVysDWVq8JgiKDGkyUKsfLBlHh5AQ4rXzUeRDaMackut7UX+yt7qOmWy",
-	"7aJcPMCS3HSXPXdlcN+ElCiybuXehW3lk4IMfNDYjSUu36sUhWlvjYilAraV/QYtfzqJW2MqrnEn/ybF",
-	"9V4WYidM6LyHnWM0cqTNt9C9w+IA8OnItbV+UtTB52wYbEncNosZWdsM2CQrz2yzrWZCXa5vtArMxya2",
-	"ZFAQDnxjns84yhBzPq9VG3ezmuy5lKUb52iC0CVRTojOulUEU32/AytSUvi4uvH51rxwmZuJDxdCTWdV",
-	"RV/mLOfXhVZYXoLdlhbZlPkDlmUJwkyil0U/AxdQwGyLBALiQRw2cCfUS5qIUL5KZ3NLUk0Ks5ghiFkO",
-	"ZQg2s7Qmk6Tpxj0AvZ7itZdJIwcKxB3z4YeChmDx9ZxaGqE4pfwICTGITXo8ZCNjpZjJyF8I0S51/6oS",
-	"UR3hLNdVFOEclzY16YD2m1FCFG66BmPXc3zG0XWYzAZxJcL2ZeFn6NcKbwGdWT+e/pHW/g8AmRFbqFus",
-	"Kyn8oOVrzIgiCcwFnNjhZfYKzIesGGUsghASZEXczhI0w9ZsC1InQ50J4WSkkVpbhHafw8aXDO3O0o/1",
-	"zKziqBTzyvTjTEWw2dXMRjO08pZhFdehCk2GnyGRkLVyYagGohwtYz6q6Sm2IoydWNDo28gM2izKLWFp",
-	"LId7xniyiqNdn90bziBf1RQ+P2LJ8QxCnNwyVpgT7zoGUU2p3FuXm8sP5NqRLh4IGzGxXQeCDExEKUAf",
-	"j+kdRAhYPW6/ffv27c7FBdoRKU+PlQTgcJ2wsLnG4kglvJcO9rLkQpG4lqHAjVfqSbj4K/Z8a6odQ8LH",
-	"e2S+KHCPHCYlFZ7jtUF+a58x6XVrWooSwNZgBMWS6VY/mUjuK+gSWf1YOjWxSKPaul/3MJQCKsIlZ31b",
-	"uI1coaBCwEDemlKrRy2lF40uKQsfa9KohVsJ4Q9dgLC1QP7t66tOo921Y/E49mnjvNFt2Ls9/gbCuDW2",
-	"B2L4DIXnibkOBbTVarB1aGIk9XblWD/tsIFHATZZEhsE2lZLDiA6FLF6fGFMvFnZEClPuACNoA+Rrk/E",
-	"HIEqJLtjPvXIXMw8h0xoMBgrFdDjGs3+kSRyTKdMg9foO0c5d4PBmEkiuKFcNeawgXCYJDZ2biMtNNDE",
-	"rcS0MRowpShBSVhoswgEPodVna86X2m1sjythgNmejXQNaQdA2gdsd/Uz88bXZuUURlULGKf1LuNF632",
-	"W5uUzdJXX3frL2xS7tJRRanLxmUXnoAVBT+365eds0ZbPaNXr/q63Ti5brebl+rdcLGqH766bp68ujHN",
-	"RKsTWn9+ffoCqMJVo55vXTa6zYvGTfhTYvmpJ/CXG5OCUY6vOGi1022dvLJJGVaXpvm0gQQ7TH1x1W6d",
-	"Nc/VV4lVo+tJwHoY+UqEITMEpBHdE0fZ19NlA40ib91phVCcETeIcJBuuZhvEBeA01WySmaSSlapW39R",
-	"skrASfVJz0PJKoW8L1mlGLtLVglZVbJKSa6Gv9yEGSPAM2z2VH3WHIKb8nDvWRI+oxowWlGLnwuxyeFS",
-	"kXShIyq00lAHoxAVvVA8RVGuITUlq4Q9xYjPhnTSePDFrSA0YTKOW2MqL4SfEQKhvo1w5wH2nTpKbc2P",
-	"CZW3GoQaE5A4ex/YhAZE8AHbzYyEVo/k3AchkH0gsKiAmgHp8gGziXrnWKMIutg42jRUqwiN87rWHDXs",
-	"0mREo87XWVcaZTT7LKWDfcxDpaPSQPg+GwRkLHzJSB8CvhZEBnSKThM2jz1MDV6/Wn2czaHCqJTTsU+z",
-	"zmJLvaUSVvYOslJb4j2uAT80zy3xLdVxstVM5sGCwBp3qUHgL04B3Mw0FebNzA4xSirDuRhi4RVDO+tH",
-	"4VnFAx2XYrqWrZc3Y12qfimc6xjL+kChmiSAqeBeMSxM3VJ2GF9fOBn+obS/b5kui7D3oMrgSJ6kDPYL",
-	"ZYIhe8FxpHadi4WeCIllAddSvgXsqiPm/CTLY5zjmBmLDI1zgv2ag1lg/Pl7B2QsZr7eOMNaFodVMpvu",
-	"3IkgocxjTC4eFrV4LTA6tJhoqadPDdBcnnBhESnPA6tQURn5c3UmDEAO++FHaiAvC0KtyuCkaArLclid",
-	"bqGwC1493EVM48zqohnChgdfAEIOAWbxt0cSIimzETinm8jRbOpsJqpZ3j3NCL0qo5WbVDwRaXFxR1G2",
-	"jEqLL544daGMrdCTD4EQaVTu7x9EpB5Z9p6P6rT0QvGeBO5UiR7lt2QhZn9nec82yje2Ue9V16aWpi8p",
-	"VCOZhIIAXEvmZ9OqEap1Tbd/wJkM2Gi0a54IkbEuXP5TFxhU1JBBXOTSdafRXh50CIy90sGCZUyLhZmf",
-	"unLq0UXkY97UoimO5LzEfQPCPI2ZP4qOzAmRd83JVPjB6Qyh3TNWmR8aF6kduVO/aOiDZgT1mYDY0tBF",
-	"C3XqNwUc1MGNTQRh710ZyGNiNy80qPrzxlmr3dBtUd9zmU9coI5ozaErnIh5POw6IqNklVKNLUdeA2fn",
-	"29xKq9csw42VzMQyjRmhe95swvOiy9RvjyTBQjAkYO8D8BWBg5ROpy4fPcJKu2DfuEHlWJekMi7T+Vh4",
-	"zDBnOYPC1PP97oEZokcV9bCSNRc4FLAnHAcS16h3FWOThsBbDm4MEAsC6vB6DL1BGrNfG0S6sMgjCT4p",
-	"HM0uOQH68CwY5vyB66rHE8wOfHcyYU5ll7xw7xixUWB1SVOH9d0AfFOP1ceBzxw3sCE9V8wfGexaDS/b",
-	"4zZ+tsN51XDQ+nulF+zjJNCtGoFtPkUvkjJXtpCye3s8unvS15ppPFikq3RU+vgXf/Srv/7jj//8fy2F",
-	"IJO/+o//4fu/+F8+/vnffvzTX+hvz8yMLxaLxe7Fxa7jkJcvjyaTIymhIkQfG/svvwgbQ5a1lcTUIiDK",
-	"X/7Dj//qfw4zUy81fuF//vff/19/+/HPf/brf/FPSytiutImE5bcYE5YdwZYoT2a6qcTwe8YV8+j1b4h",
-	"DMIg9xK6G0MMDrulOhnWJzbeFT6G28ztutbzk68ClP7ELFSXkzJOY8XSoi/1vckWPZsM1AwkNxqYzrds",
-	"14hRXuuPJPHoQtnx6HdR0mZb6r/q34sL+Ff94zjwr/rn5Uv172QCOSvSJmW8PgJJ73E7Q2Dtyi6pwwI5",
-	"IhSKwVu6ShJ4lOkC9QQNENPPIpJNqQ/bSn/R4/aO6moXKkjbj+E/UJQHCh1bhPKFOnmNonz6CfjV3Amr",
-	"EHfEhY+Ve+K3VRGRSb4eFGArLr0icqL4WsYlGhOUCDpum0nFy70OMshA8w8pRKSX4puv+tsqmN90CqcB",
-	"ZaxS8BQyPhBOZrwNxgh6SnDMQ6TcuD7ZedVWK8CbOUySk6tnB8/CObfIdfds5ymZcYjSgXIBi0D7ANVE",
-	"ws9x0uGLklXCdjMthZiyizGglnWc9VweHuX0tuKL+TF8D7cCd+AMLFNOdIIfkbPJhPqLCpAob93pFJ2C",
-	"K2Jx0/md+TgIGVCvyuoySg01tkW+/0d/9fFf/VuL/Oo//Oz7/+NvPv7y59//n39E/vvP/s02yi2pmpMy",
-	"c9l4Ue82Xzdump0bA5aUucuPo5032gOhNBMgQR0RO6MpO8HXsSsD4S+OejxaIMpS0BFb6Bu/anWaGa2Q",
-	"AZSYCGjAJqBJTCk14soex1z7O6ia5rPhDNygutUkWFT2eDM6zZS7YCxmknJH5qxAa4l3XXrLoHJlFDMn",
-	"YyhYi9AVfkzsXqlXspOQDZpq1a76TEpW6VHJKm2QuEhLll7gnSmFPNb6VMjAF9Ox+nApOOJYRZAYyxKq",
-	"jaho48UvtN27jUjG7ZEVPYohYVAszhfzmM9piZ6+OjhjjRCsiqVFLk3aYYEDc76N3Ias2IzzAx6Clkei",
-	"oUjDU1IZkNgcNZ4Zt3DPw2vZPjMPQeJniJgxQIFRBmkwF4oNMlMTLesbx1+0ZzkJ2Y45VLbFfAM/zfKZ",
-	"NA3vuuzBCbuSBZ0z0Qtdf8bDEnvLg4DC/1tQj4fAFJBzBko0NL+GhmGOgWVfNjrdxosX9lHGAYi9h6Oz",
-	"wee1L+pXV1AdD0wEc9FqDpe7CeUFrZasEr6TqaNcfke9ZTdyDrunPrtz2XxVOkCtWgXBi8QYr9fwY6Uw",
-	"1HG0jsS8gORoytbMgK8lOEn8KQ0o0gw8LUOtOvzCmB2wstSpsshySuON4NoKX9RkhI7UUkLuoymJ2J0x",
-	"vPSyzF4KodwvS+jK8722lR4gw3v16UzvCVbqTKbDMeNhwIVuDArj8xjzKs+HkhECBP4BMA+1nwIC24pp",
-	"V6Og88L3tZFsm+duXMcm5cj9UbFMgGqEHCRdxA1fy5QN40/je/tmN6XoSMpBSM1FsApl7nrqCeqk85hd",
-	"OIJBnMRJ5zVwqgK7dOiASjlLyh//9c8rWe6Sv/h5lrtk5+JiBw52SS+JaUV7RtC+TntGNDCW9owsp067",
-	"Xo69YkaSEJ8+IDtlSms02EIa03jnluJiFUFZc3CKB8WCFfdMzCjsPbOpUu61PeK4IzdhrBLI54dT+xM8",
-	"bidhxb6o7VWrKVvwWTbAcBKu5kkeOM0pFE1jfADR0Bm8t2dTdAw4Ys7th8TMmE31nRlYx6eunLhSZt+O",
-	"YO62UgUHe5b+hNi86mDRXXaxRS9snP8Yb31dpKiSnG70/FL5v+gnKyIpU5pityYrUOmAzXhFBEVTk9Jh",
-	"7oY2Q61tmCuglABH5XlNoT7FAgifHFDJdlwu1Ywq8cbYh4iQ3EuscCrMTU38su0wKyhmc2D35Rmlc+oG",
-	"Lh+1sx2B/oyR+Rg964zMBY9lVJl4Ok4WDJxr5kysVqw74jth3Uy8AoI4VDxK9zigTOuqwXgUmfqKLIdw",
-	"Ee9HJ/sTA2FNfPRL6mPLmDq7pBnIHrdNbxoNOgmCbaM3hQUWseNo2DYMZOZ5+JJxMbiSVLGYfo9DSJ3q",
-	"1JVKyXoQpm4RGpjcfxwDDXT4RcBkQMr6N3AN6mDew+q+ZQrX9TjyRAZ0EQKIWprVXOhRUq7HWNkldYQM",
-	"hYsQvXtH2APQ2DrYzq1ziLaIblkFzP/pEPi3L19ZDIC/OM7+Fkj4q/Dtc1cl5YTOAqFkcEA9bwHBnyPu",
-	"SiMUBBa4TMgqhHxD5RhzwIclBpEE2XFBBnM4PGnlWIXLZWzyTNTQxwB3t0iq9p4oS5SIYbyM8hZCu00i",
-	"m7HHtlwpWZEyKwH+lxM2PxGmf0LLJyZnXdVkYNFDxNmEhZ4+T5SN9qIXoqqjn/1UwTkRNbkczgnMTcFi",
-	"RFq19OXV21KRkpalZ7u1vejg8VIEzFPrvSXpLV2Wq6NS7bAKZnRGzcLsGo2KuP3C97hNrnb3Y72DaUuB",
-	"TBGKUEe88TsG1f+xDXOVA04fMZnOArgywayW9C7/3/4stb9nJ1zet75NAeO5wLYa2yNTTOq0yMFe7Qsy",
-	"EI7GW05xKuuk/skL3qRCgQWHKoBQFF0MSWSA6bxAc67DBtdR/BAVc9IFAn0nLP8AUchhmi5KnzebTHfk",
-	"bBJn6m+q6M6yfZBRqjwsTf9AvC5YaOdTVBzI8BA9wKJaUV0nV/V2op0iFf+3UbryBlnI6a0jnVKcS2rB",
-	"kjspUFLJ4A6HlKP6NvBE56pxsjtxTBWCYMwmld1VlW22LGPzLk5+DkTpctmgJFipLgpkRRWBHhSidHmo",
-	"H6zS2Y/amZGPq2JmMGArPC4Kn5RNzGIwppwEAqB2uLeIchZM/X/IwhRzXkk6DMIqwPtF0HhM1nz0/nXn",
-	"NOtBP3MU19xFVHw7EOg2r2kk/FxFE/VU239W24VixWll88NQz/wwT8eIJNWv2m82ysv3kR/Alqz1c+Yy",
-	"zwkjMJdjy/QlCZlSP4jKYcACgmJVwlmQoWoDHAZhkQDwSTJfcYd8M2P+wiJTGoyVIGO4R49PqU8nLGA+",
-	"vmA+2ceEBmQC8MhRjEgwF6qDqc8wegVTqlyQ6VBgdEglxB5AYmmcWpwmjPosq8lU9FhE0gXk+CkBIhM6",
-	"lRHtyrBy4RQ4nYF/tcdjZJpfh66nxiB8TFgbCB74wtMgy8kFEgsqjfm91BrtM0IJMjrpQMus72ZoWF2L",
-	"Qo09k/UkbCBMWgaq6SAgcso8D7WivWBUTaDddNhkKgK1re68Ygs7tQ41/FRGWgmwMcvN/WWndUn076Tc",
-	"PjshT55Va5UId9PMmRKvI2I/1vUZHu8/1p4ozITFiF7sEmYd4piUSMYne0I9NbvMgX6VRE5cKdUr6lHQ",
-	"l5OZF7gg4upJBHUKIommssftx+hAU3MOLC7bj4eux+x0WGnpsXFUrl6lqwKAXzLqITpaUoJkiFYXdSdu",
-	"13alX8vsSXhOdqmgO+bTETvJrP5zIe5cPtrRz5CBWq1TU+zCIkMGaEMQeeZYS9qRlJ+Yb2TlmPRK1V4p",
-	"RC8d41ySMfOczNBsZftnulri54as+3cm1XE+x448AYWjg/HVKJACUv5mRnngBgt1hIqPt1IQuyoXwMg0",
-	"vExLJ+rfytxaMtoSAbvy3QHLA7MD76uujARPWyEmj9GfPkPvNS923wmtdN0Jy/V+rm3CZ9RzJXMgvz1j",
-	"UjqzCVa6k6CVxFDZBAPGHEkmLp9BWRf9F4CaxcUxOZdSeE5RsLFADG4LZ7PdxYssbPJ83pjDagN6YEZw",
-	"zam/2CDCbrLPqFEngByTxJFTLNTcS3VOynvxhRtJT2zdmlcKyRCYo049yNYy2p+LFx0gbqoDFGLAxVAk",
-	"hiPV2QRZDEs7bpfUI8641i0hSFfMzRguViuhGJf0ypJMJ9ZmfNGkBh+XpGUpSU9oliZvnnbFLePZHjPX",
-	"gR9LRyW2+HLcfzFwW+6Xnetvm7VLtymbk2D645Pmk+ZPG+7wq122+HI62L9QjwjnZXs++Fbcne95t4OT",
-	"Q4+9OAsGL957TV7dHex5vD85qzo/+tJbvk4Nu8xSSK0p481TciI4Z4OANE9JoB5O2/1yxhyibQI6naZD",
-	"Gp/sPz3YLNfOEJXJwAkdsev2+fJeOPO97GG46pVHktC+FN4sYMZsS1pI4yCYyqPHj1N3m4/p1H0MLcjH",
-	"1f7h4OmgynaeDA/ZzgE9/GLn2bDKdqrOoVOl++zZsFZbu80rMvMHtirsA2MicDiVUsEIi6vLFxb58qrx",
-	"wiIvmmdqO3nD+ldWaL4fkovnhSIvioZPxJDosmInIMCppsTlsEoGY6oMWuZLCy5k4Wgpp3TAUpPToZ4a",
-	"ug5N3fgmPAlrlCkk8aOTBuqKI8o6EE0BkD5lwGUJ4V8shAtLgX5loDNC3kYHa4wuMms16lCRsJk4mi3p",
-	"s5HLdXnGGJGVNX6/p6ujItLmboLGzOkVlDcj92W+g6EA8l3AfK0Ei5hoYQ2xJN9qYbIghlyibzXXI5oR",
-	"xhmVpEotHd/lA3dKPTL1YI9Hegtu7lPzdsHxrYBqjQgRs0AGFAMVTNIObOd5Yy7iwuOmKpOeqWlYWika",
-	"Q2y64qTmSUhUpWw5HYIST1AwBHw2pa6T7fCL+/IaX13Xz2+u6m8vGpfdkmU+t5uXJ82r+jkgEQHUUTEf",
-	"X+ObGfWi+lH4MTbS5zMI+XuXGEuO6y9/QNr995COvuJ80KR3BmPmzLx7X3+mF33GReiaGnhZ9wtGRIqV",
-	"r4tVNAmo19xMeaz00a9ZHrHb7km8NFloTCYJslbAV56Lkcu3hAkoiguQjwSwNiRrugGq0boE/azhX8DY",
-	"HuI+vu5MXI7N/R5iX+DAoqIHaSMqNBDQZbRegdZPus3XgNB23blqXJ5mpT9kqsr6IHDvFLGdGSSNMQd0",
-	"S5zA3LJtKSpTdyJIkrKeQpoe9lYka8xIekYu4ZmvrCr2PogM471q3D5NmqPnMz4YR+kmAaOTVMhjLCsj",
-	"Wl9h3ZOlgMzochSco1QCFhvGH8IVdXkueOUY4AH7LEzQS1BVMxVvHqrw6fIKgMtq75PAKzt0UXz5w/un",
-	"NDMi57cBp3mTshmc/caLYITVkHOSbFVDj2QsYjMqnzxlvk4ptAhF3zzUbscbUcrDGAZSno/dwbjHseAy",
-	"ZrXCre2RzvmeiDusxa3e0lmfjKp1ptvvL0JICmeX1GP5Hz0+ZAhDyKNrZMh0Dx9C/39x6dK1TkPOZEja",
-	"pygFsgzQzeNV0V3IiYK1Ep+2rE3kkgVvhB+Mc0oEUqn2iYKSV/hM57m073pueBZMnXAR3kTMmTH6TfLx",
-	"Zn5TroeWoUphVNopGyNmm2ORqYyNjEqOLUbDKt53fYZwu/eqHZmcyQxBVDtE0UauuRtkVz6AVqxVhSfj",
-	"beR4UZjvCgeDvjgLdubqcbxEXG+lXLQuuy9LVulNo/GqoH1iChG+YewWtvflYW5H5yc4vSWHp2iNZRG0",
-	"ZoHZXzIWDSWJjANH6b/WlEFGHIAMB+Njnc2AREHCgOcaF39kuZy0G/Vu47QozdHjp9dX582TercRIuOe",
-	"Amrw60a7A382X1y22trIio8spwKGeuKVsoZKlDu+cJ2dKq319wb7BqEPQ/Zj0aHd2t7R/sFRrfrD6rMj",
-	"jPIEINvS129Y//v/8IuPf/rLdz2u09D+5q++/2e/KNf29g8qH//kbz7++V+TX//L//EH3/9P/5LU9qxq",
-	"tfrxX/+8jLBB3/+XP67Uao9rTwi0Tz7+yV/++h//7Pv/9Ecf/+Qvyfd//E8+/vIf1qy9/QP9VkZ5jnAo",
-	"mVE1LJa+7BqM8cR8Yj5jmLFKHBYg1OQxcZjvql0RNlU0Nd/rtBIMBkw727W/L+YMjUez9Hrv92o7vd77",
-	"Lxo5RfQjzmf4J7mukqBGREydxqXhmDhFgwc5YfFE7ug9N1gyTnIzMoJcyOJ4z48k8ofKqJfydCYhrKJz",
-	"0alYmLPa9xm9je6+d5ds9w2xAYG6TIWZWAfZxU+ZyYMqhkWqI9Ez4UcxESFMNdeL1yJmlULm7Iw7pByu",
-	"ZgAOcZgH9bLKemFXQAcCeoRJ9UGFSEbuHZQIj18r6oWP4T6CE0rC1lHBDigfMM+LsqV63PSIIT4Yv1oE",
-	"/94qiUhRrtzuMnTrBysX9+/NeBFej85pLF0/HFzEMT122APmrkyl6lHnTs2tRKW6Wc6wGZulhWIlMl+y",
-	"osQnrUC+PliYcee0sN//3lWlfjurmlkliRcnhfiwouxUVN0sbC/icCrlZrkA2lpZeYhCsOlyJtvW80m0",
-	"s7ra6tOcaquh6GlTYW9n74sIVfVL9tMZCXx3mmBn7Nlq6VNUZl3OuNWn4NyaWzqZDSF7Yihn90zT2GRh",
-	"mvW2KUTW9lJfROCzxOaK+pKtSD3ShuHHf/FXH3/5C/Lxlz//+Kf/LjL8MpLKM82LOloLqncDsKmdmgQy",
-	"MKZUYpVJ30mYIZ/OnoBxO2szp1PDyPctJv2Heznew5VJ9cY1sBzyXTss4nuaMH8wpjzIuxAXPpmPdXoy",
-	"+onmOp1K+GQA0LG+mBjc2DDKGOxAOCaafT25TaNM5ATuSuavRzVWTxks5CI5I7G5y4YUWMII0YyJ3csC",
-	"ZWsEIzvNIjIP1btolzk+HQbbHiQjB9X2OQoxJmbMvjsYExwymfrCmQ2Yc1+i29fnjU7hC4SmOuDCG0hs",
-	"dDmWJPUpgn48TYWzQL4f+LcEJ/7MY1LZInfMJ4HBHUoo+Bi29YoT3dMMkTWkvTbgVUnFEGJarYmww+cy",
-	"xQtzcUOk/jQG9Gy7wq+D3LLfVx7l+XdKcuxOydSjfL1P6azdwEpEjYvm9UVBr9KZz5SoXvls4s4mOPse",
-	"zfFkTIHUsIelvWWqh7JSN3gZ0wEv5jFnza1byKHUrZtihw21q4Dah71xS/NakSpcHrxE7Mr72pzQVhsL",
-	"nK2DQCtsgMYbzQMn3AQ6InLtpkJ44HtCHQd8EtrtDafvAGAuyxHoZrGwpegoG8OJaV12X96ctC6u1Dn+",
-	"Ru3EBSISNc1hk+uy6q/CMea5tfNtiOpapbDC/3wl/GAoPFfcV5RMPkUW9IMIqFdAFjUlXXw878Zft7Zy",
-	"MN2wx9SQlpIhCkWRpYP1P094/DbR7ps5R5ZiuDcJxV5iTPaMyN+B4lVTIYtXriLlWMF7UOoS3HQmH8C0",
-	"Unm4Elcroek3r1qkSwhtUiTo/3X1rCAi/Nr3NkS5+V0sg6XO2QOWg2fKUFiczEiGsGzViAVqpevsRIO5",
-	"Nh8LMx2OBYUAZYARxVFIUK1aLYzYGimENVitW6ATmbpcvw3FtMLVbegKy2ppGKBIOMPZ27TkVkIHPEQF",
-	"LjX/DxGGCDvG71/8oRrWysJbJ0LcQgh6QMYmzoeSOWO33oL0wTG6G5eNo5Kkd3hyiOmqr99FQD34Eli+",
-	"As+gKOQQYN0kkt4xh9SsarWq/g8YewAIjkE0uSW/Uka4R5VeZu+DDBfdZjVWCm9kS/o5dWDDVCQWO6X1",
-	"F8SeQR4QNAR5QXaY5BDqVsxJSuijJadjBnhqpIuWxTZSrqlEYnrLItsDgxEG7JiMBRczRXJGdUplfZgr",
-	"QYMXASs1mR27CqYtNpz99bOzemihztzIuZ32V+Tousw15Iu+xyaZlwHtsxPy7ODwCzLFh4jDAupqDFlK",
-	"ZKC2QGIPhMOgHJN5TF/CujLckZ4ckFfu86Met7EJAH8ceFB2Q5mEe1b14KkpGsIdjKcDJIhHktjwh0ac",
-	"1InugJiwd/gE3+nxMiWDWUAg98nlpFf67z/7N71SxWASLCAiFbM+46ATGbgKJiN8pT7FgZ4IKFVfwjHl",
-	"xMSAG3juCz4ygbiQgAH9Y0TFlImpxzJTsSMA/FQcsPAR4QEvq4fU9WY+kxYyzsBsAN8s41GHyjvIDLWA",
-	"8Yr9yExRj+9Vd8nrqE0ZiKnEAspuQMZU6jv5CSIFU072qsfETiGU2wh5KOlCV+PCevtSzc4GoY0xIJFt",
-	"UPzzMn/jaBBqRDCWBLckDk0Py9au+bJrnPQwJkzg2qtWotux8JKdnLnvSTAWkunK/GrLgbrXgSBjRv0I",
-	"98TIX5aFCDTmwTqa8JxIkOJl2DAlT4xkpkTJnGh91e7LbvfKRMGrZZBwSh+kL13ydv/saqx1df7zw8I7",
-	"sRRGUBmqnaQP/Dl1iNncVwCkp3u5bjeJz4bMZ0pyOQVw2HRPx8QGSJcjKBoQbVojxpnvDpTpn4qkjz2+",
-	"1t7UNyRG9WqO63zwFTr4RGueJcahngWYutALOqCcyLkbDMZE8Fgpf1cSMWX8CB7HGwZ05mlwFh3e1ONQ",
-	"8x8S3zM9qxT7S5f1x2rOQ+p5pE8Ht0RwYuMAl6FLXtfPm6f1brN1eXNWb54Xj+bTntmbduOr62Yb3jtr",
-	"Nxo3582LZvem8aOTRuMUvs3q4fqyft192bjsQhQMvNtqP2+enjYuS1bpstW9OWtdX6rvLxrdl63TG/VV",
-	"/fy89QYePmldnp03T7olq9Sud3Wf8Eun+eLy+urmtNmpP8euWidteFu903xxjZR2GudnN69bEIAIf7cb",
-	"Vy0o1F8/bzfqp2/1F/BwWKroZev8tHn5QhFQ7zZetNpvb142G+16++TlW9VQ/aJxc1XvdN602uq9N+3W",
-	"5Yv4F53WSbN+flM/OWldQ84ddF0/vWhe3py8rF++aMRjI2+urtsnL+tQF6lxcdV9e/O8fvLq+qpkla7q",
-	"b89b9dObbqt1c15vw3vXl53rK13b86Jx2qzfdN9e4fjar5snjZvry/rrevNc8aVklZqX3Ub7EvL8TD83",
-	"zUuYq/hXwHeT/HLZuulcP++ctJtXajrxm3aj0221Vatxgrutbv38pnXdvWmd3bT10NqNztvLk0hi3uGy",
-	"cmaDzAtzOeuHX+hbO7y6BTwIRAhZzozeAEsSNQ5GVIYZMuVkoZjEFXcKBykTmcsqYTxwjqUhOCPTmT8Y",
-	"q3apo/YyBDuYepQ/koS9n7r+QscNE0Xy0yfVmokxLttXNSgEeFV7m0ZluqpdZFKTjxEDPyVBFB9JnSL0",
-	"qv0Gdl8uyMTlAsEtkz0ePMu84s/KXoa5y9spcTrNBLtga/Zn2uAPBG7PgSB3zE+ERURDn+Ll2s0EU4rW",
-	"X1KEBBn+JKA/9ATm7ALqzYcIezKSv+a4Ufz2aRUiARYM3XF5lEkHV9wum+uV4PoGEWF5TYVZnw8IM+5M",
-	"61fuIJj5WdvpHQ2ob6A1dBaQwxCVKQQLqRdy8q1BSjBghabIPPUYd6jBSRCcQKZRASiFKV2oduBLWTkm",
-	"NYNOk2zyfggLK+IYi14NRyX8PcobStswucJrtx6bfbuLOhAxJa/gksgtyBiJKtUyAdCLNKDkun1Oyga1",
-	"SDWifjNQQcYhPGEBVU9XjOe4x+GQMeOSBbsE/Lhw7ppzAJ2CgGS02ud0cUT6gvpOWLdgQH1/AXHGRjRd",
-	"LgNGnR4v2+ik3UU67couwagTTbfSY2MxN7gSWjTApFO7z1i4A7Yyajmu0XEBFFAw8Fw440Urpmen9ICH",
-	"1qRm62A7aFHLXlqirOguOKQ4ue5TMmAVQAy5ir2QE0KRECsly/QIxOPxlI+O1Xb+5MByXz9vtefVVy9G",
-	"ol6v1y871+PG9Uj92VD/PD+pv1X/HZ4NOl+qP06qXuOr1+0D/uJyVK836/X6db3+oyn75tun6ud65/p1",
-	"q/3q8ORts/n3MqI2Vkp6ndgxIstTPvrDn07Z6A9H7vAP56w/rRiibSXyAOLWK/VKAALuMeqn3I/7qYzb",
-	"/C0woimH0zHpWYEwY6qKhvFzpGyft07q54AkeXp1Uzd/PLcrUO8V3b0c40JCve7RgPk9Hp5kdJUTF1BH",
-	"14WVxM/oq88tQJoygBVl+r/PwRT9auYObh+iksy9I+AL76K5RTZyt4ktboh+O8pHaI2zTfmILPGOJvsh",
-	"bLmY6Gwfvx41sjp4/eBQLW8dk34hfK6W00AMhyx2zWZCI7cMSNeBEQ8N9L8JDrwR4ZWILhE+2O8yOnum",
-	"bGeLiAhYmw19JjOwYofU9bJ8qyfgZZqDvxPd61g1CmI2GPGxPebA2XdBbhmb6hMBhBzEMUSTVUbX6o6w",
-	"6Q3QGMTgFoa5diVFjVtm6Fk8azPquJzJzCAzGYz89RAT6fJ3QIjjbv7eUnia7t+0l03/gLnT4NSnwyDH",
-	"qQCu6pnHTIgzFFtNpHnGc+zcQN8SxILZl2okZMKwFYzLX38mi8Xpx8Lo48myH//s33/8R3/78Zc/L1SI",
-	"01xm51aKGIypP2LRPUt+5sKz7MSFDVd0LODeVL7JBWTXE9zVeSMp1ptpX11iMCYiKzNch0oKYpWxEKYG",
-	"a/BLrKWOt8ax3NZUskPmLPV4JBGY+9zjv/7n//ZX//c/Ic8sXUZnfZqKpYe7gksPD2oJnrCxwCQQOaA8",
-	"uvyBHuMhO+TCfViAyzZTQpgNx71R8cJZIK4yIXXfjBkYympEYzHzvQX5qejD7bvEm0gx0AuBGVBgxATE",
-	"FA/AiLQxLiakFn2Pn6DAnoM+mgJXWIVtZLWHXUEmeovn+X+C0B8MO16MI+o7wy+8oEkxSGtWKJEI3t0x",
-	"lbvbKcVNbXnO3oe5chnJ7Ox9AEOzTK0NH89Y8XtId6Cz6r9VpJfrV1c33eZF48ety0bFSrq/dOlK6nny",
-	"CFxmtkMXdnjJid4wd4glLHVRzCmVgRVdvIaABYo0dIeRum6nzxYCIn8MQpAHB1rskJjSmOGPBqaovF+L",
-	"HtmvkktxB14jIH7vqRr03jNyxvr+jKrJ2q+CW3nvGd6PCR7+FmsV6kPggNBqignEWImAp3bYhREKV6qB",
-	"KnUK0OVlBNPEYSEQUch3N7CIbebNRvTsFEsqu+QEi3tBBjwmcaIHCnGI0B7DI+96OKbfydObUgPhGS4U",
-	"85iaSy3rlar1IQ54kZ7e/nwXtrH6ePfkEP03oAr3DsOTXhuTsx/6fPfJdg5Tre4I1YgJ2VJG2Iyjc0fH",
-	"jutAyy2rtm52AnWyLgFOowsAWILHhGIkROjln0nwDEcqYrUff7+2zo//iU/Cv9UnW5yF7CUCAVCxBZK6",
-	"wnWMwnR9wtkc46USBup3JdeRpaOv962atfcuA6M+ueg3zFBOxF9jxJ/5nNILgKT1zYzpnxW3ljVjnqJI",
-	"VQzPA3Ly4UGI4euLWRoVC4OhkimMUAfdKp20LgD2t1gKo9a4Jxg5Db7SNIm5XuIsOknZVnTYFrE1IQ+b",
-	"O5geZEgvc9RsZLngff27shd0PDkGqAqf6Ijx5WvR31w2z29nds02GY75AXSYmxRI5g3h0gOrVsFUPJLw",
-	"a0HUFZzbTZIZwiL8BbE0Eyt1tRmRtWzyA/IMHx5JAk+Qsql3DnywEPMo9kBld/1JO6I2NtJwLlZlYYRp",
-	"EnGW5idgrM78jC/Jh8ifSCzx3788ijYDuz8P+QtzHmTRrLYEum6BF3Q5toJPizgST9GXvjHXH8X78ePe",
-	"k0LrelS06QSMbYHn0YCS20C4mlejYudxfFbD+fhoU8yywtlfYv06YNe28FbjbfvCY+uREa47jXbJKkEo",
-	"Y0Gj4lpCPACAr+MWLbycK32MW9CtL1l0RaMalu8PRJ5TLoyBWMeZFCKCYoOyaoDSh7Vpkhz+YJU67ohf",
-	"T7fE/zeXhy7/qbtBOQCrNGd96QLo1YraACtPHfBQwUPNqSunHl2YU028pMBqdBz93IcYwemZPGf0TteT",
-	"xLKmARm6WAlTzZv6GxwwDGtxDGcyB9xxw1oGeuRZcqemdDZtcGXZpV3czHw7pJ5ky7yPXloDzGKezCRg",
-	"Siev2ELRKVP934Zff10aUOlyAWjTTAMplZZPWrexhrLSsIrAgUXHrcO1uBxhf5kjS4HErypxXRzXO56X",
-	"lzY3Ioz3h2hvm0LZySYLQ3xh0jW+9UgSvf+ElVDlrL8TbVCPCtrgqxDtdEr3QHgeGwQydDarXqPEbtNC",
-	"Zofr/T6Dses5Phan23xCTtTbWbNstNjaA5mY83wgLTXSMAAVe9Qnn22wxhOe1DQqnqIjxo21coMj/6Tx",
-	"UIWDXIuPM3dYOgZ4yypjn6sOvu6/+Cq/MDUi7lO3/3evfMVmAJEb1EjIZXS6kkMG0E5WbiM+7kNJCp3v",
-	"gVZ/QfUpZsHqZnWJi40bfqBaVq5SKorIPMbNZLalajIdY4V1lgyJKBtyjbM8qnO0QTlsCDjKwqHLqzm9",
-	"uZdrdZnqwrGe1L/F9bEe2CTvxvjB7/WS5XM1iYlkmvgV30p/EEzEQ9zV4Yxuf08XC0HbQCxWzXFODtbp",
-	"+jLfwapq22u2R5yajPwmeD135NkLFQdeqlYPn+1X482ZNDgjnqVXrc5VMzpjduhEzviINJRx5wvuDuTy",
-	"Eh9kZtWCJSocDMLAwMUw+eeWi7k02YCDW9JfkLLHAsTLdNyRG0iL2LvqNL6D0SqJg9uqwgb1nR/TnW+r",
-	"O892d959V7P2qh/+YN2qdtiQgltOM6NA4iGQ/UhiEp48Jq/ab9K1GFJEvftuP5uSSDPkxegjjwKfOkyS",
-	"8tAUKCNyNhgTKgnMmUUu653T+leVpYyCNLcKK6ANj3tx9ZQGXAoZFzpgmpevG52u3u9kWN3+3kDX2eso",
-	"/9QeCJ/FSwRkp4cLnxGfUQ8Wb7IEC3jXrmb9x51Zn0CJCYd57h3zwc1GGhABAsgHmDmuXqJejwMgCjiT",
-	"NCwCJJKDk4k5R4kYH8BN8cQIWkymgH9X0nAd2hSmWDJ878c/+vJb+ubZrPlT4V50DuZNXv17EJQBD6tJ",
-	"KtX2nzx78mz/4Mmzg0Mlr7O+58oxFDtPFFup1o6q1aNqdbdarf4YHOyx1F7I3xSKm9LUy34c/10+Bubt",
-	"+IHDlzVHjPY1e0Jyki70e0vEZCkhMzeJjGSIR9ITFVYgSQp8pndovQBdxOYjlxY9cERfRvFK44anjmxB",
-	"4Lv9WaA/OY6LcnSV5OeaAaR1myEnah28xUaFLQ0WBWxd8RWLYM7TDuNq+Tnky07rMsXfJ4eH+08y4+hC",
-	"Ac3B5UgXmVGryhOjEXPIjOt4gvV8SEh7ZoGbaEnDkyAkpNw+OyH7+/vPKglGpTVlUbnRWcTN03ytE2VW",
-	"W4iXN9TYJ/aLRpdATfq+63kuHz3Wj0obcCrkuizr1eo9vn3hhvpO/3f35t0PMncyHJJOj8/N7zPJ5BkU",
-	"mdR6rPl/VBJT+s2M7QTq4446+O0EY7YDfNmtt3a+rLW+3c9M2IsS1teqlWgKPiwRkHmha9L/gaoYosGI",
-	"3umUuumUlKe+yxFUpN45aTYBBRzL2acS/wuNMTFZB9VnT1bN1t/Z+f9llnRalUafGHfmPjnr5zsj71/H",
-	"ZUp9xoOtA4+l8IOWr7Nqi9wPbhFXuT4wMhxEnKAcZq7Zs0IzCZG7uWNgM2JvZoa0iDbjbL46HDCxEfrq",
-	"eYARs5nJ/rWz48NZPN88S2MiqAxAhIVYn0Phk7N2owGDwPiHKfMnVDHbjC6JGEcky68Htt54Ze8DXdF9",
-	"Ze0y5CdmlkgM4AXwEITwqJD52PUYURzdARaB8cbDYSVqPm2Ze79xzv8mSBzmoBKb6yz81XWbxGbIzDqV",
-	"nMXSyJPzYcVkND6grFXSpaNPoWo20xUrVv3qNd6loxe+mE0zgj0E1Rdry3OIvyFSlnpbbSaeyyQJhCls",
-	"MmGUm+pA8HhhINrswK+lq697c3jTLOVVmhVjKjTLVvH5IXxP4Zxt734yTeSBplJ9C6tRUN/FPC3qCzKm",
-	"fTeKJonDoQ7G6qjMRyzjtva3Q6SSd777+fdtMWPmcL1f4cHQQA/XXUJvInQPJG/3E7Xsgjl1EtARBBBb",
-	"pEYCQfarqYI0AboU0CBNbgGBT++Yt86HtMTlMDN7WQY1LZKUtYEAoTXqq0S20YIF0QEnZgGp2SB9NhCq",
-	"Cb1jFeWuiT1ZAW+ZFekNw8mpVourVXNpuQJsgbiYkK4s6cuZ6Jw6+78NV4QbizyMJS/Oc5urwTVXgitX",
-	"UERMZjnWjGjGHDZ8stvl1Rvtdpd/+GK4y2YwzQw+k20+ddiD1MgpfHc/ZIVuYCI1VjsEf2Vm8vIGNk7h",
-	"u5+o5y9qe9VVfX8zowCZs65VxDJ+Qhz8NqWma6u6kO56gGWYxI7rRFHscM2wnTyByWbe1/2HxerCAUfX",
-	"WQh2svpGEQh8iNByFNffv5hyGFf2LuXES5vWdmpPNM9hXYTzoGU1PkVKsMwEHpWeX7+NzetR7YO1beyN",
-	"Xr/Fkmb0OjBZjkuFRc6YjmgL6Pso9grux8LsaH0/Z675jkk1eT8XX9sPQ9UV4HFOmU/kmPq5lCCQMBD7",
-	"SGIcsUUM/8l/+zO8UrQg3YobAAzPvWWE8oW+MIIiCyGswU9qh6R8UK0aKGb7MTRhVxCDUwrV1lIP5Idk",
-	"yFjqxSFjdmU3raUehj8dxRWJI3esGMj5t8wXuxurrXUaa1Um4FJ8SUHFlbsKO242rnR/tsACsZJ53vpA",
-	"fFxvncb5ecEw/OczRVyHeR4cClM6vRhBOgD+IcPd4+NAsiDU6b6BiJ/bvoAIBli2gVmIWteolRPHjzDQ",
-	"9z7D0wxnWwa6DhkWM97aE65s4VUtZL/xJvfqvhvGpJmx29pItIlaLaSMJfChpJKGj9DPz6kkprp/iOgp",
-	"wMvhBmFoshUDqTD33RiwLytbMvH+AHyB2IyHgdiIg2hvIwO3GmOW+aVFO4wVTsxrgsQQmwHNsLjIxIee",
-	"kMYC1hqs8Qcy2FBf/F7abDC01SAS+yGIRMKM2zs0ZhzkUyQXbs2Ic+mE+g7pu56XnPWjvXujTdxPndZB",
-	"bWosL8SE0ZCjuDwsgLbydSUFyonwHYSE0hrH1AKxUOkKn1ThRilX34aIDrVq8n9JdONiWrXQCo9qk3uM",
-	"3jFJyhSrwqv5QKgZNwbu1qf8Vr9aWRv5dD8YioIqKhqAz+hgzOQxmgOOOxwyHymPc2NjqrOD5Qtorazl",
-	"dA3YIxpWOHtNpRDEY5AskD9HXrmTjLikYrDj63HFwf2697RyTDw2DNLQKfowQt6ok/7eoUV6JYOA1Csp",
-	"adk7DCGRoKEDcsoG+NEUVEFgJ+x16HoB8y1dd01aUGnGlYE70OclA5GyowRF7cykL/hMPhSseeFswKKe",
-	"T5zfa5mnMMNUSTWVazIls2f6E6c95uQT5g9YopmcnbcaVZiBMpnhnM4QNlIpT4lA5e6qOgCZCVx4Na/7",
-	"QdysZdB+iHHhppgDcwjbUY0mXVP5eavF6g9EJSr2rE3co7Hi1zoz9hPA7N8n7CEv2IGUw4iIyvbhBJ8X",
-	"Hz5PeB/C/oNF8Ptn+71Wi2Zh0ptz4uMK5nIvB73FsqsTgX17B2uDNsyrmUTHK/1maaY7EaQhBgZULmMM",
-	"XJWs0mnrTWGAgal6XswRXSCj3nAOKemc/ivbIrbq94ET+qPhaPJyHLER69Q7yw7UOGsLV1xetqLCX/Lm",
-	"MA95xNGprQUWyucpEk0QfzFeei+KW9IAyHMqyYDyAfM8TOtfqxwxDmfTaJ/ZVJcfXl1DGE3UDO8W1la4",
-	"nKn9sFDqV596algZGRRTBkDx+gEy9aCAIB+6/gTyEgdiwsjE5Ymv9bmpaJY3urrC5fUpPS+eoLye7/xb",
-	"35Nq4IIF46xSXS/FHNFgBeWI/wCnrrLd+Oq6fn5zVX8LqGUWMV+0m5cnzSusefH8+vy8URzSbPWU5miP",
-	"BB0lq5Qio2SVkApQLjBSqEuUKcLFWKUj8O7B7HYmVG2d8xn1iHrWV6rfpwHcfEyZP4CTOlb8WbouXbsS",
-	"VJdwAMvyN6xH46WKLCXJYU7Pcjhr7rW6wMX2PFqMBST6U4Qg63zlTWKQU7RHKiVOoZVSTYn1GJvuxDJL",
-	"SGJ8gpIStsz8lGbJ16APEVKldfH2UVXYQI5/LqnQS7VadWdv/2Dn8MkXT59Vk2zESuLobIorq6XFH1/f",
-	"+0+q8dVWOtjdS7Ba+wKrGro/qiISjNAITYvuTowKPdTzVj0Dh2lpr8oA49elgoSPLi0Ozx6bChOMD/zF",
-	"NFjC2XlysC4BMZ68UN15hhmcZCcziaHANlXE67ez/FsxNVhfgbvC3rMBAD/DxoMura39krXNd8GVCLPR",
-	"k+v3lJC+J9uRFNttMuJRKb99JMnQfc8cogPNYYuGd47Vnx4dMGkgIxFLm32j9hn90C45UydqTlI7ut7x",
-	"9Y49ADxvGhCPUYmeTazfZmDIw12rHM0s+W9/RswCJI9Jba9atYgvZtxhTiVEsjRm2BwqsYx8MQ9vuBh3",
-	"UpfqMY7YlU8vD1tu1FUSCFJTo83ZsiP3ysHuYWntKobk6w/lXm/XfDr4UPn7f/CHP6lVq+rbqvmm9Dl2",
-	"/zx/twnBUGYiA95A/YwxVbNox1VNXtGEzeGdl82Llf57AOja2GBYieWcv+9lAxYrft26HGqim7uazFgG",
-	"Yp/U26eAjE/JwGeOG+BeUXYDSTgb0cC9i5aPK8lcRwCLuVpfPW6fvGycvLrBZpQY9nUTFrEvmpfXHRtu",
-	"hu6YD8VGzKZkEfuqcdlpti5tEiymrjpSLgglKAo7d0YWDL4KJlFrc/yk3nmpbO765SsoBP26efmiA3Wi",
-	"ofBzRFHJwt3TKgEpUIj5dQPginXv6q9WE4367klBX8cJlWPVP1Y+x0QAZWKdUECcOxmzwa3+W6lx1b06",
-	"6Knu+R0Wb79SRwywta6EC1ZYIxjA8SFtQxaY3E8VFvIJ+fzBKr1l1PcWDxIovTlEktwMmQwRn7IQyQpj",
-	"KC0Y3SqDCd7LhU4Kh7OsItQZhw1mvhssOmosOvOEUZ/5K/JlJZ1EFxaQ5WqBPxyFSupEfIHl7xmbkoEQ",
-	"ty5KFfAM9C30Eg1uHASQpKPbPYFXlvvvxLsFT3t/AcWUd2bT8PLEE3hV9zIIpi3uLSzSoRPWcQP2987p",
-	"eyyZxsEfC52EVre+37jRNETE0an7SqnsDyBJQ4EQKTygWCg9+TrU+IcS2YxOSlZp5nt6fPLo8ePUHcpj",
-	"h90xT8m1XM7lNw0qJsrwKueRJGMxk2wsPMdcUZZD0I0wBifCBIxuD3vcBfWiDBdpEc4CMhd+MK5YxJ9x",
-	"qYGsZ9wNdNYQRizfCYARQJBpvHfEUrIQjtjjUPmd0PDaBOmUY3dKgrEvZiNdr1n0IQFzOsUDxm6P9/jf",
-	"/bvkRPA7xgFaosd3AFpAo2tgkgn11ZTOmX9CJ8w7oZLtEthDdUSlXheZpcSgTHqPEyigbqWrp5OvMB4Q",
-	"mITALzA6ZUphv0mjSZJyr1Tb24VgjmqvVNlVBHfdCZMBnUzxFYMncBxVmnbC9uy3b9++3bm42Dk9tY91",
-	"flav5NBFr2SRHi7VXgnZSkivNGfsFi+OYVMEx2BusSDp0scdJmaeWhQaAueYqCYkkcr2IoIrzkFFHUX5",
-	"FR2ps40r1aqlt4zYUzpiNilDUECtAsywpfut+k43SPaq8QpcVXwINxdFs/0dKE2LqKYsol62CFyhfLCh",
-	"U4RPYb4vfDUuG5LXEPjh8dQXfY9NfvhTKbiN0AzPDg6/qKAcUjWKvsfIbDpl/s5ATbQ9EA6zVcfhrjag",
-	"nMi5GwzGRPBdUtf3qEYv6XK27L0rA/KDHwif9Jkn1OQGIqyCiyL8gx9Aw7ra9EH1QK0ZdQQ5qO5bEIbr",
-	"gNtaF25U1EPZlB3SgHIsU+ajjaJZrPGToKb1AK4OVcsYYQyIaFD8//2OZsMOPAyDK9vf9UoHSuaOyNed",
-	"+kXj5qre6bxptU/fKbk5qB7AL5et7s1Z6/ry9N0Hu2IR9h62diiozZnJB4zImtBFNMAjos449uv6efO0",
-	"3m22Lm/O6s3zxqltkYNqjdjXl/Xr7svGZbd5Uu/qr/eJfdZqP2+enjYubVJO3IOqlsOuZEUdtGytIW7a",
-	"ja+um+3GqR1mkMUfVS0fEvui0X3ZOr1RY6qfn7feYJ+1fZCyq/rb81b99Kbbat2c19svGvDboSKzc311",
-	"1Wp3G6c3F43TZv2m+/ZK/XqoRte87Dbal/VzG6T2sIqNdRrt182Txs31Zf11vXlef37esDGqGxCi1Oyp",
-	"CVpIRSU/MiYTxZ8XYhZud1zM8X6Yep5qWu0FJjAKpxjEo076wllgeSrYsdyJG0SCVtuPKk2FfLHUFxwS",
-	"6kCS1YJVogxNQav2y0Zdm+rmvixsxn7R6NqxqS/PpqA6BsoUVZ3OJFNiKTixH48Z9YLxt7YF3HkMxbW+",
-	"RZbZjx0xkHZFwxmBKYCiq34dM+qoxqjEDq0YYGxIZh1VvDlpACdciTxgDhxayYX7nMy4xySumohuCbNg",
-	"UvVxabzfmdD3O6qdnf4iYNKuHJMZV3PBsfUYHJM74gKM4An1lKGlsWxii7wKRF7qI2n8XcD1cvDqSv12",
-	"RNRxFfkCUE/eXFE39ZlUesjlxGdyKrhkOOutUMTDpt7vwPmdU880VoZ7MmVd+HQQAIoDQMIoyaNTd3dB",
-	"J55tTB01fp8NGdZ8mkLR/SCcIyBKWWZTJqZq51UvCeHJY4xlUy1MDFTliHGG1SY7p6+k2Zu1vSV7vJNt",
-	"ZGkVRkOD0AbTTDPFkwKMNDcw+5axybRR2ON2yuqyd8lzX8wliwxKn3kLs4jwtWNjTJhHJFM7pq75734L",
-	"XD4iz8HIJL1Ztbo/ALrgT2bvEojziF9w+4D62xfB2EIzAt9FQ3OOQ3V6PKIBisWhNKlNxoyfcSUtcOO5",
-	"XyWOEgizBtQSEz6pPdXf41PASKvHIWgadhdMjAXPlpmHNEsgVAi3KuG7I5f3+IkvpNzBT2ZcKLcaLV1Z",
-	"BX1sRyYWF74CS1BGJoY6ubfaHaN7b1rt5ovmZcdWExq4fETKylikO1GZUmxIWgbGrsdtY/bS6XQ3Zfra",
-	"apFKFhwpHaZ6irRHQKjnVbRP0FClyQTKlPUDWTO4aKc+G3ruaByQst26UntXx65EPEDoZi2RnphLcGQo",
-	"k5N6EjFC9Oz1OM5tBWUgKU9QH0nwgPFgR52+tUL80Y6+WthpntqhQOmxYMKOMs216KCJAgWB7TYL/MVO",
-	"XUlBVltm7t+Mhdqp4VIdXCVGjfR4yswwUmy/31FblJR2Ohaf+YTxofDB0pVk7rtBwPhRj9sAijWwSZkL",
-	"w42KRWw0hNTezvGgxZwdl2v7SD2gAUbUE6kDAKSl8B5PWAXHhGIUlX5GnUvQkFiyDdBkgLeh/2SY1XEv",
-	"YapJ1VLaIqlgICbuP3pQFqGEC76D440xL9oBauhM8tyB8TDoE96VL6a+ywIsMbv6YGfejooJhee5OuBx",
-	"3jFf4jmvulvbrRo/Ip26paPS/m51dx8hJ9ETAXuAdo09VlYFxj+MsnAm63okWcGsFDLuie7c7H6OGMzU",
-	"oZCUbf2LTWp6Eag9vsfDJ6BUGEmQ42MpHBtNkl3S1nGLsDOp/RyLE8Js9RcaxgAM6R7vL4jrHCmxxrBX",
-	"UyRNhm5J9XeIwm52nxggPmI0WQYQv8cDOpK7BO5FlVK7ZdPgKEKlBPAB9Wx0QI5K2EmhDknwZhnblaTP",
-	"hsJnsHzVEwm4/Up44IYjFw1gT9WVFV04fegrNrxa0zYIJ1OPKp0dhCBFIX/d1LyJOa/skks8CZtZ9NmU",
-	"0UDprrlIAG4Gc9HjsZGJIRqMiylDLD34aFgGp6rQjlOsr8Ay6pVIea+CR1JS3q/0SuS//+zfECl6HK3J",
-	"yOZw1VZCJ313NBMzuUtCKG4zUjsseGOTcn9hHJLQGQJXUGmYq0YjXQdnxNactZXKMI08kpBy4GZmEyTe",
-	"AiMZla55WXst1P7Sh2KxLs6Rrf0jNhkLTwOrmGss/VMaw6LHTRpZIki8LHwrjGkaU0wcs6JaxoHaGhj1",
-	"PTd8BWx59agUE1Y57nE7WTLINucAjoGjmiI8nqiBD4LYrZsOG4K1ELl61Fz0OBYA9sOkJSNyUG4FNAps",
-	"M3Ph34LV+KRKJBsIZc8oG9th1PFcznb0l3alx3FtkNjZ5bC6f6yXenSiI09Ro4bfAFrgCxY8R0VmlUJD",
-	"WWmzvWrVeNj0nWPcR/BTXa4P3a9r4WywB3DdZd1cwrBDTiglfFCt5TUaUvn4mtOZWumBooo5+N7++veu",
-	"cLdsG/eteq9W5D268AR1ukKcUx9hUg+RS6vfa+rTBb5QoKMO+pWuOb2jLl7KgZ94NpmoXS+FZTcfC4+l",
-	"thbDzDjiEU7CO6tkDJMImQyuFtKyVTp6UlXdJne9qHxZ5raXoCy2bu0Fo8bAgnViW6jj0SSOKnw4WVJ6",
-	"7sogqt6lTN0JC6DUQE6wZPTIY3zvLaN+6YNV8Gl9kfDuU64J6AhiczLWReuVXgYFxOs5DaOe/7+Vs27l",
-	"KIbH6qlHNeKSwGAyZ53o8pzZOeDqRbPZp+GWYuZA+aB6EHlPKjqNQa0PWB662LKNgS62iSD4Se1wt8fD",
-	"bmDLd7+ZITRCwjSDBo60+cNHYNa9dyX8rUiLbOxnxD5pXZ6dN0+6tk5OcVhAXU9bgAjcqF/Fjh9J4jqk",
-	"DE4FTM+eC13DWhKfDlgla/2ewAPPDeaaPp891yVXH3A9hQsheT+n4adSi7n2wJ1nLWQcufM7s5qrB+vf",
-	"uxTBmZhx/cKz9S+cCD70XAyI2FZfHNQOi3BCzqZY8fSCOS41lbx/Q8oGJ59QEqINFtMy6svE9YOiBabm",
-	"61J4u6DeBe5/XTKLuPTuQ96G/Xgw1nE/mdv2mY7Awr1ZnRIwxfLAMndY5EkFNYskuqD9/8Pe2/W4kXRp",
-	"Yn8loBuRPVkUSx893UW8gKlSSV3Tqo+pKrW6PblQRjGDZEwlI9gZSVF8Z1/feG0sMHsxgA2vjZk19sKA",
-	"fWHDgLG2Z2EDvth/s9OG/4IR55yIjCSZrKIkqqpanIt3WqzMyMjIiPN9ngccF9Trj0qdnqXWvIa42V5p",
-	"xHtRi1ko1uCmRHLhxcQ0PZdaWWdviDof5B4a6tLUd4fu0YwqXaYJ8z3RY+xnjWiokZXRIHVnmHiFfFvK",
-	"ZwxqNkaMOInsL2Ri+z8CWLp1G8njSNkf2O4eOcWUb4Q/NaPaXGGdNQ7LtD/EEuAvZupcfzlMiaobv4Bl",
-	"hCvwVZpGTx8/vv6+C3uOTibFSf+Mq1s1qfB7MT7gUpnCn1owTBy92KfIPbsaf/Xg4uSi+/rdyZuLdycv",
-	"3511j18drJR2eoyA6kuNNcx+lwYbnE89yXvCiRlHSIZU4P5XjOPkXBneQ+hn7i6ZG42PQtpCA1lGCvRG",
-	"aPxhcOZKjIsW29fjGZhq9CRtn08Rcyj6w4zYol2lx7PSL9qcWWWfs5Zp1d7IBKDXbpmRpcfyHtlYX5MF",
-	"pMezT3G36s53WUpYG4XwYTkKx/kghDNWWMP7WCXalNJQdtssg9zz3YDOs4ODajTr8/wrNFAOXaHj7ygY",
-	"Q++0tTnuvs3R9SJl7pgviJYd+v1zWRzRg/Ey3tFzURjW0Lnvs2lS9GRBCPHVEZ6FI3c6mT9ym9Pz+Ihb",
-	"1fRf9SH8FA1/z07wuQjjsF/6FNfZFZT2u1l6Yy4baCKXXMQ6X4iBRJh3B8U/RRRHAy5SgYWHsjDWUZI6",
-	"3VtEGCCVnxi0FQqRWEmRCJXiPxqXGtySXjZJRdq00mVJop4XYaa+mjuHfLXuU3rT3zifPQ1TypRK19Oh",
-	"yEVdsuakkj7dZG6x8qRr0ylbZbypnMr8YQiOMB2qnc/t/F+fi4H6NCwJye0isUZ5eLBeHMzm4ICVZfVP",
-	"vv0WKgSbkWcXzWZ16R1X/FCf5mmxRPGRSJA6ZLcdcodYB8COmkklltsFrOsxX/0hJShEWSxKogoVVW0+",
-	"pnJ0NmRXVJ5xS9mZ6nt+jUmarT1y81zN3Fn6THJsWfLmEwyUR38j0z+h5LNSYRnphf3dLBVW89JimYTA",
-	"+xclROWIPq177vYo3ZFyB/wcX25X/+lP60aEKlvs8AXEeZZ62GcOwEKU1N9B9WQ+yUrSCixIWLavEfr0",
-	"bmu+9pfTfPfIp94qvc8vHuhM3XmthzUCtV75qchp3ntgDqMBHREKRugRo+dNEW+KjXNW6PFOJt6LrLwQ",
-	"no/GddVjfugTnFSan4sRl1DV3fBIHOA/W+8DnlcmEwgWhkEnUCOEXwSGa4TKkYa1m61YwTYxe64yOmE8",
-	"TU0wV2frAxtNOceyXBorurDO3LvyrGGgTXIo1cC9ZTGVPdHssASmC82LFBCYj0hUsh8dlkwUPkykiUt9",
-	"uOpmbDdTmrkr/OK2kOyiV4j0kCgbpKnUisyHTStLVUnREOnDa9HHecuCQU8VvUorVtTothBaIYAT6wDK",
-	"gXIYSFCYjoXwPa3eC3vC6cN0fA37YhDka0v/nOOB/F2lf+idtumf+5T+oUiPcfvxSxeafIofdq37tfW7",
-	"7r3ftZnKz/XdrOv9K9CTgRmClBqmU2n1i+bq1DGhSYcQOt0Bf7CR0vurlHwxq61G+r1gsmjW+2VfoEIc",
-	"8QhvNcW5dcR+v/VOcGj8kXjofJHPLwDmFVLpodQnL+fdHGq7LRtuw2zlouvDGklvKLM0FyppVm+sywPu",
-	"l7Pa4LFyTPkXuRCbSP/dv+ZA7wsWuQiz6cEuqe4/NEpW9TcpMa1UtELkIGUZN45qKUFX89D6ggXWrVb8",
-	"Uk1EhkvcbaSdvaJ0FnRKNzixY0HDe0FYDx4ghiX73YuDVydnv7z74fDgrHu2/8MvCC9feWYJDMWdJ9yo",
-	"vbs+VeZ22IZUkxv+lhJk/u3uUm5sq2Wuz1X1ym150xNeo2Da9t4F2DFAEZ0/J9h4tI5GeiRHdvHqC/Kh",
-	"gJtIuIY8F6nvOqpoKop4OAcqAlBG6E3UxZCBSDGYKsebMQCm+MhKEythZmPRDIZgPANYLQiOQdwHYK2t",
-	"ZJKGmSs5HosUMObyiVLIsIrBMozFURitxZaCfVjRu0yiHMJivMA5bhXkLRWlQ+hsYZOtoypX7PdcaMdZ",
-	"sdTXOp0QEiHBKgW7nKrGKCo3kAA3h2AoRl5mAIAJgK5E5ZNhxBkvobvszmvaXckkFYBJxFu8pjM5AFlc",
-	"tnHP8K3mtuzn14b0nLWU4bKQCPCXbtXWnVFb9F0/7rh9Bsfo2mBdN6iAtAbtnPtT2pKuFmuFKclOHEak",
-	"AyeamNreewKCS0b6vbjQicPcJXCtqgHtlVfYamY1W8QKTUhjARE4ar5c9CZ5jmgAKft1IntX7oImxWVU",
-	"MFrZ4VYfnAxM4vVCUUfwkssi+vf2EH+pJvjbjmbeIXtzafP7ulvR7eHVdSdwGiOWC3vKDNM5nBgTrAcC",
-	"QQ2lyHneG87KYpSkV3EfE2a14gxx0vgNpQ2CSVXd2lWCB2JQ2E266Gk/JO+aortLE9yF1vhCeCXOA2+w",
-	"8iUTJcC5SzU3HPaVzn0pQTMKxI7Oq1IHpGEYWaY7XQ17dU57cwIzWoZWAtn+iYGXqg8x30VPvv1FPPnb",
-	"CDFv0UQ+nxTG/XsPpPCCBYayZmVTjZNHfSFSgBXs9zOpPFarmakeVUA0pDETwR4/Jvjr+VoLR9iN0IOO",
-	"GB5hfhMjVU+UMCUk1Mjn4oYlf0MTiaB+ImJDbo50Lv6UtBiUbKCoVjpWNBYiR4rRuJix3iQ3Oqd5ISnW",
-	"mA8wsKEA15A56EYCw/fG3JA7IodCjy5NAVDxuu/fxlmcZKZl3BTse4IwBoWUQ8SUliulrDMVQCGkYqwQ",
-	"fBIdwpTAOgE8GfPTMkDmt3c0QQsoNubGYGIAzdeHhiV2dRJYMVwGO3ghM5bQgkExTp9nRkRINEG3kOoz",
-	"V4gXAR1TuUs4ANjuN9+8tRPk7uNI0/rmG5ZcSZUmrGGEYAlmWX60vwSgomFXkz0XAQ+HL9yJYrXCFA4o",
-	"/hd7u+ZqkuC1elc4eCoCZGqq43loXI847JuUz1zFUooGPlWP2e/bYokeJyx5c3p+cHaReAzh8goA6JTk",
-	"yE8BZBP/kOwx8YH3imyGXxu+Lv4JgUvZq4ML53dAu5dVr4CmLwsxYlDBBENjhRhc3ghVr4soMKVTQRW3",
-	"ZSKI4MsWLY1OrOaWDIdKwj7PxCcFqKIsWMA9liDD1yn+O4kQd3p+Vd3ivTh4fXBxQCxZ/hTt+YWCtZtk",
-	"WQuJIdy6jseCA961HRkamXreG7LSCDqCYM2wuQ+35R7glsMITsRgYBCOg929IAsQRjxWdtCozKs53FJT",
-	"8EK0WNftdVgJnkFPkPP+/LcklHfpRJv/g7tZ6wDDNzTwCO61kRBDWNJERF93LKJKr3KsymZlexXVkNll",
-	"FPK9SJOynnGx7whLDqGhkYBcpX0wVuM1O7Hi9mw+NCwHs9pPEyZApiG1LOb5jMliMaMTvBhmdGIVJibt",
-	"DUpM5w+fvw8l8NzWhG/ATY+nIEZpwXTucXxnXgK7Ij7w1CPYBiDgmkyMwO8OJbwsWKEnvaEwxIGCoidW",
-	"8JGcIMWGNGAcIF5GXxMKdAIQ6ONA90auhy97d+V8iOJrf7ZLjO/a3Av4WHBkU5YGgjGB/aUpnyUEN0Mi",
-	"GFQy7OBvvgH4mjH/dSIixPSh2DnWgOhCK9nbK+V1T49Gsii8zuX4DlMrwDwlBjK4uLN3KYbStarai72C",
-	"iRBjH4gsrUUMD7ViDnGrgziFYflE2ZMKx7fhZvPQeIhh+xoYTuUFTdKHWctgKPweKwhUNe03m+ayQJqB",
-	"UiQwQAq2UzOuS9a9WSvQgKD+2EhwZWIVP3BFt6CrlZ7GDzrLFSG+u3145esT/JBRfGyGukDum8I4QYB4",
-	"Qj2tjDTWkcCxEPARJAl92qe7bZacHZz/crxfwrx/8w1Vh6LUkmRrUV2p3+MLwWO0uSI4KXRxYL+EdaWA",
-	"rgyyMRd2D6esEVzpoJBKXlEybpoRIF4XgYmI24rYe5RmmVbW7ru0j87SFnuR6zGxY/R4xnoAQaNSsCFp",
-	"seHlQJmEhptd8ZKRBH8Djemlue7PkRNFdqmettuxWsLZ47lK0UTqsAToVeCkQxfos3a7pHTabUPVt/1E",
-	"52MhUvtJuN8BYJ+pVHwQKe6GhTA+nr5cTw3S2Ns74Ep7Zq31FCtvT/qSYz6obeHeJ6t97ZgK3ndu3/mG",
-	"uHL2+td2aTZb5otPOuWDuwIvsXuDR50Ju2+/whrfiyW+nRMBVSMr9INp067hBO+CEzwnENfuVCHbpdbH",
-	"PSDbhvrHq1X4rLEMHruuML9JmA1zje1WpiE+RGHtkio0RMdJdzA78aHYTCEkiDOnHFvsWEytmYvmATrG",
-	"BV4Jv/eoHoS9lGCn7rEEraXDNIlY4sylQ+us1dSRNSOWFHxgL4eynogl1FIDP5FRav/7V+teW2Ol1NPa",
-	"OnpG7EhlhLKa/T2kOoNZAGNJOI8wA1qRmdV8Z0J7L2QgWED/sl8o6IUhYxIsbnT60Xg3IhO9gjV4lmEI",
-	"oNlhDhfRmblgRM91lEj/RVpLINPZQLNCDwR8MZwJfF+GH/+R/fLW/MUtYcZcmQU4gzpxTxt0bXF/02aO",
-	"G+OMvsz16CbXXeibXGVfa4Zkvbhhb3yTC6WuedsFH6x7x2ws1rzlFLfSug+izbbubeLDGmuH6vX6687l",
-	"H8Vm1T2u1N3R9l+sNOAeoseIUj1yCh8EWt0p108pDIg+FktmrkGQiIATR25r1RSyovGsS8AtILLFBzRG",
-	"zsC556RfO6h2PcaLNIxfIlMh6KiFsf7Dv54fKrcbRKRsyLM+m4xdH+AUkvWJVKbgWWaneuSwvB8jlncT",
-	"HYlshjE7VSoyxbjjmCcm96oGBY5yiNfwhWoEF8mwqrwFit0k4M9BVg6iMRjsLJXwTCwvRQJaKEx4gv/S",
-	"YhdAFJULx2q2N8dcZkinwp0raMzAsXI0ZH7xF78TRsJe/gzsw/NvCCYRdYUufqm9WJWbAlcM7KZLazSw",
-	"w/MT9vTx7p8jW6lUkP9siMwIKGYGxs9gS5WMneNcv5dYNZNlzShWmDrOtL6y3x5DZVlm3MTL67G318Ey",
-	"VxY65TKb2auR87Tx9PH3sUrOuhcH714fHh1eWOcVQxEVejxCLOuwZ+0nrhcXV8q64pfWyU9XFFGDQN5Q",
-	"3hXGvqXyaXyve4Yr9FLnlzJNhbpP4Arf30Sx6SOu3FYwd6BKmyLyn6jPntgb5+VabVL2MSRlwwO9wml9",
-	"JD648uybUxkGHfWku1PgH636oXMQhR3njsTqSfTttxjii1ghFPQVmqbVk5ztn//EMAP05uLlzneOePxy",
-	"VrhC1xHPrwDJwIxzwVMzFKKIFR+PkR2a/ahzwRWzvmMzYnMcqRHbP3v9EtDWgCkWsn1EFspyPUW5DfEz",
-	"PY3VGPg6i3zm08albwzZX0UMrphcFTM2FblwtJ7NFjutOn6xavR4nlpNKPskcYjy3qcmvY845bJApAZY",
-	"brgYOYWtInUxabtWECSdVZEJGCZl/beKfObG3mLVMeUMPX8Yag1Ql/s6m4yUoUCENR2wDBkyCFigmAti",
-	"g+9gexDeAb+DnYFR/tRaK/iYWAmVNvdYkiKAZcnE33TRANYgTAd05MlGSezfnd5uTJFCFJjPYoW0jo4W",
-	"3oFw2BvQmElYQxaGKC8x4GsNIKUVXNTzxVkNmGFQKoW3UF/TI8gxuYRnmJNaNiraQQ1YqFiV/LyXM5Z0",
-	"kE6RD9A0GuoM9kfSSSBia5CxnBsgV9KKYfsEMcFqCLMssT7f0fJEpU3zLgejpmoWvvMcLzhrl2uaOQJ1",
-	"qFFrBqGYdzKlOgfP4giJvlgZmYrSRmLShEtRYYe0f58jkSyZJu2Gsf/K9dRgELwLZ5f1RJZhDq9knPmD",
-	"fcM/s/+zY//nP4EkXMEvKVLP81zygWC5KCY5ZH3oJMaK5EgmOK73w4Q1Tt52z08fGsZTiLI5c6mv89Ek",
-	"40yqvxY9TB+pUNjYRTLNTqzw21DzGuZvrSeR67GVCf0+jthix7BJK0ekul8dg3msaL6wAexn4QAxEquL",
-	"4NyaIhd8hKko9BwwQ1hJuUAYi7O+mLLhRKW5SDE/AOUVhRwJYLzGbJrDp5E6bUaYIIFAZZlPcoknz6QJ",
-	"EgPaDFCBeObKWN2IutJuhz6X2SQXlNQp62aAQx4FKXhHvYlnb9ZK4SeBDBi09RWSZ7g0uKbWOsZsaiaW",
-	"44AdwIxrg16LBUo4rZR7vwfXqvUgeiDtNb9OBOh4Yim2C/hg3giNAoPSbjBePNh7YCWhtQ2skbP3wBRW",
-	"/ltLYtkkoOxnYQ6sEWKZgv4NYEy9nvWJs2bdpAv9SVO+Pphjz/Sjnnlv/5s4mh/sPfj//q//x44YQRE7",
-	"YTcR8bCXsFDQA+FfJ/qiObkXVYRetCjwokCcxXmsHrcff7uzu7vTfhyRkol2H7fb7eg//u//yz/9r//3",
-	"b//+3/3Tf/UP0W9/+2/+6d//i0e//Xf/+Nvf/pso+u3f/t1vf/s/R/b/7BgPwvWZX4+lbKfOtrHfgPjJ",
-	"7b2O0/yFNC5hvWiIJbwoeG9o36kDg9jv9ofYcVrvkNWwg1z7diMg1f6OI9/Hf7Z65n38IFk99y375KZz",
-	"WktiXlXzN8xrmfefytzqjP3rejHPwAIpZ8Eao0lWSID1gv9JoBgLi4BcBoWzXNhh99hQT9kISjasppnq",
-	"SZayS2tVoS9MjZheoO622yTMRk3Hk486KhcsnaBLTskS/CtSWr/nmUwjUulQJqenxO+NSpBK8OyyYFCH",
-	"7HtYDLCEoT890OiOHVwWTYyyoK52ze1pPjubqD9YoZh4ALXSuihZ7mURUV7ITVJptePfBWYqjUukLWGV",
-	"wrQRrQqDGgRVqsoITUycom/ZweVHTm6sROm4VYK1qzweVzcT/YLpCeb3nPEXK1NQ+QSyVFFJwkuQ/VCK",
-	"2SUjpJKepFpDMgRQU7BG8urgIlYrfM4EegT0QEmDtrE11EtPrMmUENBoy0Z8PJZq0GGc6n5KGxLeqOGX",
-	"omK2Nl0DhV/jPtSKFFNBfhuwtVMRqTVmZsScTeaEcFzkc4eA5pOwxl+cnxxHLNk377Gz94j+0tyz1pXd",
-	"ss7ogwpgxGwraFcS2E4DKnvkQAm37aDwJBWXQOsNKDqpLGLl7UfjfNxLrq6MW/jf/o9/+I//+C8f/fbf",
-	"/xf/8R//ZTPyCdMAZgFftePnQR+rg9ZVKnpyxDPyE/XEcGu/kfuic4IDsjPFSKhCGrTygD009ntg/4hd",
-	"wlhJQ258Y9GFl4b1Jaa0o7p3sufp4M3+zo9nj/ZPv3/6fawaiVA9TQljWKYCi/l82Ryaj85Nhsc3O/Qr",
-	"Gulgf0vKpNoTE6un7bYv2XkEQo42/xEvetDo/c03DHOJKJDC1tlcsJG9DLcxxspHWg3moJenCguF0U4l",
-	"GQBlmxN1peyfrRfjqPxxHChotVJD5DlWKYU4HM61hRqsqqvasa4BRKIvfTA711MfrIfoesM+lA6sddox",
-	"uuCkE1btzcooPwXkaWVeeAmNkoFkGw/kjf8my3ruXbVq0MsYKzod0NJI5wOKDcVIswbJ7z04+eLXCc9I",
-	"opHjZg8S/owjA0p+rCiawwrHVtyEnQOTs7PgeSatcYzenJfNRdWjwtwPt3MfMt2PFVTF403oXD20wiof",
-	"8QwE2nueTUh5AUx/j4xXkJ72FwR8xKYq70ZDNbabAvAvG1cZBlVSsNbeGbROFwgWZ/EnPfP+Hc7p3Yh/",
-	"eAe7PqHN39htsyP53HWcchUrno6kkqaAA86MKErWgg75UxD4f/LY3klF7HPPsJ8gseIENqqJVeNxO2q3",
-	"2809NrY+C560iD3dfcKS0+4vr0+6L95dnJy8e909e3WQgBNJn9rt15L9AFJbrOsKtB+3y8OAa2uNiNBW",
-	"yH1jfSPByy7yCcR10gSPX1JeHvzJ8BlWZ4Lf2ZuQlHSZFPuHoc5ca/2o4vPaIxSra33elstkRSyTV4Ih",
-	"K389TMQNPdQEzJI9jLpRoTg2D9hBIqpidXgVNe4fWjgVt4CKEx/sYSuHcxMutc4EV87nq0vneJ35yMqX",
-	"Hbs9wPMj4Q2XoLIMbrzARyykY8CSvlmdn9PEb8bW7v/iPXju8Wew+MscwbeOCahh9Z601l2aA8xr5E3m",
-	"phMBaCjM2cL2J2ff2RO3pca6szA9zs+DmFroV1E4kr5885PcPfv7iH/YudTpbAdE/YO9J0++3f3++2+/",
-	"q3UFwwzE9Q4hJC10DsZZJXmBOnI8sToxZ+dH5xi7Bb+WDDq4Fxr3cjdEFCsiHR9nXCp2oAaZNEMwRVj8",
-	"YN/e8c3u4ydPGR+Pc6gYf3P+gu0+bj1rW113ftE9e/5m/8fz+EHFF43V43abQsV6UmAmwfUNQI+bTFGu",
-	"lw01cEcYCIUXmHKzF6sdluyfHXQvDl4kUJBNyRyfmIBz7L3bBDS4lfOHhUGTxWNC570hVwW23lgbJ1aM",
-	"qrChsgTy8rPask/WSOz3EWm3SKCWBIf1eJwwbTmCUb3NBe/hoL+xn881t8xDVcMnor8FwElWJFrLyk3W",
-	"Xmb9aohEyoEsDMon+rgNayy6Hu6xyACwBipW3c2UVNE+h8DIWqZmEFnOvOMBv7FxAuzrUv6VrZO+Bc6u",
-	"03737AUYw4zt/3Cw/+M7+IECimj9ayU6DIoviN1sWGVrHueiL7PMdfuEfep2WDBDJuSx1mVFHc44riXs",
-	"BLeWlf3QwbwYI3vVFHxm/C6by9+12GEZ1gy6JiA+ELwm2AEt1rXDUv3Sjoub1hYyoWE3V9XSmdtL41yq",
-	"AjaD0tYu81j7S+pmqvvaF87IosXeLi8ewXGnKFBe/uwPQWp9FOq8xXugHSWN3Maqq2zJrYEu0mbktq/L",
-	"UzFTyCwrVSzKC5duxUIrayjgonhGrg720/n3ZhLWgjaLVJ45T5rwq3Wr8lIan6cwhTVzuWJ6UkAyjV65",
-	"BYLnxZvT14f73YuDJOjs81sSox0w8o9ilpCr4GWQ6xRk5dG/EjOacQkuVQ4QOQyGVOTSylvQWFdSpREd",
-	"7whPsDv37tv7kDyMLKlMuhR4RgfYMtB7JjL5HhrBrLigsJ3dNRKQNqRi1trNMpGxQmsYFr9U9aTDe9JK",
-	"QfMniugeVz2RZaSbfvs//6ff/st/1fTeeSnC5zgNDPnsGI8B+eHPjH0fdzLommblJYHCLXdJGJTws04J",
-	"ADTDBjhWQgcFX8lppikHR2+HJWcHPx2cnS97n/I1FmRNJ1RPMuyvdZ41W/xkTmKUHrbSXtjt+cZQZcRD",
-	"g+HFebK7WdMOrPt9Iwpq9yQlGNkNV0rJyntA85r9upi77Ok8FSl07+EKHL46PjmDBXDif5mehYbeZocl",
-	"ueBGK3Dh7HrO9hhPrbiRRqpBxLid4qUEdRQ5wbSTToT9aCgq7DHoicgaZKJnzavUXRdZqYNGCM8Y5Pj9",
-	"8VfuMBUAF0Ap6OA9sbmZNJfSbvEoyV0RC8GpgC61IJgbigLfladmKAulgYSnSBl4kl389XNWCF5T0/cy",
-	"16Pj0JbcTI1f+IhbwlepTsFY17jOvYMymcrnlenWS7t7XtrFJFfOu3GmUVVbq0Ivao3AW6u4UcvdtloX",
-	"bMxzI673vcJgaFQqHcjsgMU1IX8LitoC49jemLJG/OC3/+bf/fZv/4Fh/prtPo7a7fZvf/938YMoVvGD",
-	"nu73hWBPW8+u2EyYQuQpn8UPIhY/+Kf/8V/99t/+D7/9b//w29//Hft///N/89vf/gP+4cmj3afst7//",
-	"r3/7F//InrXtZX//dwwzD9Yl09j6TfiWeRqrcJ1a7LhMoRn+XqQgEQmZATY+BerNFUqu7iGDxbqJ3Ooe",
-	"otyKVSPpHr570T18/QsWQiYR1kLUNtdFVUewe+j8yo4rfw58R0huPH38Pbu+dpriyBgbRLO+MnHqyZ81",
-	"Kd/YPcR0HGj5wQSa5ssVoyi4LwsqF6fBFTsZC9U93LHngRfyMoPe6WKH6mGg3HCkU5FBQwA3VnNQpx+G",
-	"JGLlQgy4qfpi6qbe8WR7O5fcgI6Ex7pEMNi/3UNX6V/OPopVn8vMeosSyvsnReTvMnok8N0mamLsIbXb",
-	"py8V5v5w37egEM/YxSQtL3tDjOyPc51OeoKSaznvFy32wseCc2F09t6pVbC4VznakGLEFkk8X7OgHB/c",
-	"bdiYGKfLZAkWMimgkikXUA1GXebgKNu7QDP78xBYCFjyx01pszVGWokZxIabzleiXBUtNy4NRO/REKnG",
-	"MwAdbklDOrQZFIAusESjn9qxfcvXhpR4+ZBbUuEwgbS2Zv/C76Av3g2+Lam/HkGWp6UjDJ/Jqb4Ct6zT",
-	"yVLZM7hOhf16JfNkDTyCX2sr539wxTCVeu5KMfdS09oOSlXjZQJocycCnwRP3aKDH/toxFzD9k0bOGr3",
-	"zLXww0E2vCyUtvLcBQ00cjTlejIYVhCcWKMKkNlcipAZVnA/NGzMi2GzHuC3bNfagvTeI5Dez9NudEO4",
-	"3Vo8xyBUCfuUD0wNoWTNNmtvvj3vd9wDfkt78BUEEjeyAdcHd4bvvi6jONjhvTK0lfjODjGKmPjQE2Pn",
-	"mCrXuU29PphPqbREQ32VESplyV/9M2iKQ/ArrHcFhK9Ax8wlf7CzYolCcCg4m9EGm+6TjhW3U6dQ7h7j",
-	"TGm14/ujg3wUOTLzvdGrG6Bj9bEd0Nc78SuYC+9Wb/PvVHhuvq35XuBP3zOnzeFW30Yf9LzNsnZrtLXZ",
-	"H5G/BmHaj1dBSwO8L3M9gpQ3IfIReCuxzytGiK0B1D5AGRa8kKaQPdNi+zg5BPyvdmWXoKeu8i9W3Uoa",
-	"eS7jPRDEeR9kuIciFxG174YSn3KcrMFDkcuzbA2529yj2tfFUgCsiihDWs/aT1hD58uirdoFa3HMaInk",
-	"LhufqcK2WmaBTZRTDiit87zvWMHqK1FRLVXoWxoilb69GeoLlCkET5v4WKNd4hT+aC+GWnXooigMvvmU",
-	"B1k81qAPiYu4HFMDr9iaz3dCnt8zaAq3u6r25+Z9xhvLX6neC1M8stqvrzOpa0NspyJHJPY99uuEq0IW",
-	"MzYUWRqxkX4v1WCHvxc5B1xiUwAWKjAMsoa7emcq5GAIRUCXkxnrC6AaRLyKWFFs394M3RTQi06yLUBp",
-	"dhjDvUwba1pr9keR62bE8D1KWdJwo1kROgUcb2lgwkCXQn0DgIBesAa0FxiRZdY+z3UPupFGUk1QSveF",
-	"oH9B+D98URqdySJWRsPoyBsAGOZYPcV+nWgi6QbvQY5EBC0LVDnj1/M//Gu8FEteyitwmtiJlhOSOXyL",
-	"IGGCz5AGeyFSBF82mLqENI7RrJHgH7vFvjZFYh2jka+5jxUU3bOJghYKKmexT3logjKWeVSsBp/yGaZg",
-	"7KcAQIJMGyNM08P/YjFRrKjpiZJbhS54ZhhPQRL7p/mc4SU3oqwMavx49raJ9XbL4xunfgtvMoTrH7KB",
-	"+O2XLiK4X/h14fctsw/21O+U0msdsu91YGdJTMIhs7Pu58IM68sJui6ZjqfSm219KqMk8TDOZQ/hTa38",
-	"Sa2lqXoFQpctaWrD4xGrhutAekoeOcGxh6zinLnUcpMsWaAfKdOXZIIRrIifYaqFgQoCdqX0lOo+eQFN",
-	"scCAIg0Uk5nM/hVDMUjasFTcGdcgJBVL7BgiTVpl5IMHietyDtUcK2CgLcnzc1d64WSgWx6y3gkgBQeC",
-	"pkeX18dmU26upBo0W+wCAk9Ks0udzpbzccLn/kv4+JuULvAEetrvQMDcWvISFhC3oVlfWtQdftxfK9mV",
-	"5o6qx5aex6wCqKY6hOBzfM4G9xk8wT5qu8k+CU3VuC81t8Po95rtVQ+BijZd2HIByEI6Z1MsbG2xxIrs",
-	"pIIoNqdjylIjnUPQ4Mezn1HQm0lvCHH3dvvZ90/aCZXRFrJ3BSQcIcA4mNxQuB6Vnc2LUKKxSg6Pfzo4",
-	"v3CApsCDGjI3PDRl5bNHAY88vQP9DRgQn7bbBKCuRLEz1XkxjFWRC+UbfLEgiIbDtydQL+ObYWDtW2F8",
-	"m5orwV348exth3wERAQBIIbeFTQHOh5YX42eC2aGeqrwHFuTOixUD8Ed3MJMtSLDtr6WF47fhmLYMPYt",
-	"4XPie92fGPYyKbTlla6Xed00ZRwP2Joy76NJpSuq99rCjhdEx+d9yRLFH41ihHuhFF4qTH1RRnlG72ZR",
-	"xh3f3rdNoLzRTbpughz20o0S5GHIBdLkhLfjeY4hmSu1IuxI7H4lYkRT8Fl94vRuKZ32Vulslc7NQujI",
-	"t3U7egdP1s1cPrw2cvw98M/lCMaO4BJ77JoR0zAgz7KZ4y2Ct4pVI4H/OEyTDlswq1HDBVZ1s8VO+aDe",
-	"sbzAt1lXfMFtcMzuIzsJzP4usZNsNXetP124DTp3xun3T1fbNX735QRo8Y1A+3AZZYZ3K12yJmEN5ATZ",
-	"fUx92uATfuuQ3UwEEEexKoZcuSxVAhFfKvTqC5GUtIRtxANzuHAIEGqwndyZBI4BGXptxhmfQWAVgbww",
-	"xkQcYjVhJ9f+S/jQqQg7bEb8SoQedQCYXCA22VhLFbrxbZYcH7zqXhz+dPDuh5PXLw6PXyWswTOjKWM3",
-	"1a7HzLCc94iYmPxtwzLdu3IJ+liVVnnlBVfwXMDR3pBJA2Pfkh+N77UVV79Xk+aMGLFxu38ecQfkivOn",
-	"cXm51jXWzrVe9pnoAyYLuNQ1UsBn7J0wQRkz0KVUmXoYVysEM1FgZdXlZAYys2CcuHpBLEPOZkUTRSkL",
-	"tv76PfTXb+skfJQtfGNXHqbvXfkWu/HJQeUnKQFMWlH3EToW9WcDyUmB9sVlm0oIIVDuSGEOsDfoOsB1",
-	"zVDf8wVtXx9BuFvqtr1Vt1t1u14E4a6oWyUKSG49gtxWbXThWFjTPC+GLtUlVOqLRRw3CDcFsdaaBPmG",
-	"DWtMlCxYcnRyfPEDdZCQlxFZbwXMeNMEWMBkKsSVSRj8P3fj24ODH5OIfoMariOtUj6zouR8Yv8rYrtP",
-	"3DierYmgDbCWBdCDoFI35NKwNj4h8NejAoQMynjxQ0O+h3TsV4gsABCzVAU9Jd5DBHeGv7dY1xhRmD3W",
-	"42a4AziwLkuJSypzV/jNGnoslBWE7gcgd0eiogUKLscGyeHNooBe2DNBR2zE1YRnO2UZX/Bsyk4WP/Fs",
-	"AsRBmEUtL8GSnd6VCUr8KolPmQepT+Xnwv7Dvy43BmaGsSonVnPIWazhSgSd2sgFwkkAOgeWWr4XvjIe",
-	"ws88TyMqhbRTzDT3r4UcAXamhchHpsVeS34pM1lIAV8gT5lxVbCOnHLMZcoa3IEdetuQntmM4AnGk1qN",
-	"c6l6cswzlosRl/i9ZrQcVp6nk0xUlqPhin7ovWFt7KyhwLQZlc+Et4qVe90FOrEq41eLYZmGx5NbrFh0",
-	"qOglhsiyssVjUby1h/wCZMG69oi7+42SxU3ibe56pCxd5463VhpsNlRXXYq7oZC/jtrKY1dvwQrahh5z",
-	"iXTVWggPaxRW6l7+KBc9IccrqFLOhSJ2CDnigwpTCjaTIlXKHjs9fhWxvzg9eBWxV4cvI/ZWXJ5G7PnR",
-	"acQuDl++tPLv9MXLqGRHRJT2puP2Pdk/8xoppF1B2JksC0k0EIgOtARHiIxYNUosRigCiUBdNZEzDDSp",
-	"LBxK3yK2j8O0dKAzM2fyjzosgSdA4Y+yE/HQ8WHri7MMEPEe0oeIwwtyyA7r4aCgHB7xoFgXKh/n2nvK",
-	"ON/uE8YNM1or7N8xANzHc5GyTKhBMfRqtxWrZ+0nLDnZP3tnLaD9k+OXh6/enEGXp/NNPGsaVGTCkl+J",
-	"GXLdJucHZz8d7h+8e3Pc/al7+Lr7/PVBEqvGkhbRcsDwo/ky1VRjN5YvJFVgYhCiPB8IaDlA2hClES1T",
-	"Gta3BnLJtuOKSBOH5UPIWbgNoSl5yc65vi/LXu2Bs+xqfSRyVvmZlqFmAQTp50bNWlofC4fij+KMDvJH",
-	"YNXfTEPQA24Hb54eDphNNYBGc+LBN8Mhgk4oBbYIhb8ntCT66iV8MwAJ5P44rERLCl3NeWj53faz9uPd",
-	"p09vDqVEL/VXDxaF8DL9++tE9q4coV2tK3oSeHh12eW/tCN9ARQl/5zZpiqY72HmFD7jEgCl6uddDqNU",
-	"nxctxGicEXUV46wPUl0R0HLL4XGAn4M8xQr53rRyU4kYd0QsrC84APc1OHt5dnDgapwNuVkA4gG9G0+t",
-	"JTDfeo40poBgX5Cr77xIpPhF/jH7cFGfMiw3z4YCmeUDbil5GLzhlin/9014woNjP1vv0H866MM1qmRJ",
-	"FnFZ2m7uPP4+ANDuaQ7uc2+mT8+2lbtjXXip+izWXdUA7S+kAX6feEJfkfB3MD93S/jnojfJoWSt1ol4",
-	"PnNpIMhT1fkRZ+VIm3Xm8SlbJ8I7Ef4bLnEkgu+7nheRpBwh5nZZodmTXWvFm6E9TTnuAzYxIughh6QN",
-	"SnKMYj00LFHiQ/ECkJPMUE8N9QhCSKqAXFYf+uC1Aqy/0LvADkrXMP948R0hzqYLnrEGVGTYm9Gbfnfw",
-	"8/7BwQt0PZwTg8Ni9qtC6GnYkL8HgCXH5BGrb7451aZwhLaAQ5TwSaHtr7AmjtON0rOAY8SGepJnM/bX",
-	"+rIk44HAbslqCpza33xD6bRvvnFAzS7rGlxLrFANqVj39PTdxeHRwX96cnzg0JuQvDJckxnR1pY0CAFz",
-	"jaOiiTyaCXLZeHLckIUWY9KjcTFrtthrCeUmyEwWEBQQQfssYrII8LiUdklAh8gVlWhcEVM+N65pGznU",
-	"fcF6Q9G7WghiOsguYs45PTm/YNcikSXNCGCkMKRM3WWyAKIpMZ1fOGZPgHERPkN1/8Fnwwws7xcUaAd0",
-	"/CIgKd/zxDtaOeCvCJPZDyu0tvgkiItLV2g3yZstBuHpHs+ESrk7YHixOwMa7hf5/OyDsHI+Ie40uwcb",
-	"uQAhayKWC4TlAVfcB6YdxyaQh/WIgWcy9umMEMqHygNG0hj7kuULeQRbOwgSE7sJh/UAJV0AUYqH+Wyd",
-	"Ad/1/NglPzXy+jUXU7v4B1YMpWFTTrhwPoCvNOvnwuVFGoF4KQ89kSADMBrMb1HQuFksRESAuAtGtTfO",
-	"SZqHlUkyDlUMDc4yPravWb36oVny3Esx07Rg8BB8jSshxjCkVIO9MO1jVaogggmtRLA7V5Rie3W6IaPa",
-	"j39LUZXy/e5SUGVrJV8fIpmTcmuYNKtKvxY4Px5ED5ZYDutbz9dWXx8WJM89W6fORYsdOCFDrO8jngqf",
-	"cTaFVSOu+EYrgRg+HvzQKzfASwbrQs2qkHUrSq+rZ38bwrnFEM5n3+yfHsPxu2PdEE4nRP4ureYScgow",
-	"QRC8O5UFMX2SrUOGQjG1ForSOTNXcgy5gT3/R4TqDmyQIfeWgLTmjBKsgeCGDL0Y7EdwWCChcQXOCPzQ",
-	"dMDZ+Gdf6Ybj4tWEQUuukWJ9nfcC09laXUioisZqZQ7AkYYRADrqAJsKpks4o/KHquXoscJKZ8GassiI",
-	"dTHJoaYuWG/d7zNT6LFxxkKHFXSVREJcgGgMTF/vnNVZvlC7CX4PFawiJiw8at5Uq43j3U2Lo/1lLI7f",
-	"MaPCvQ7JfQH5u2g6QH1vffGcA0Uh8JNKWU8m0oHIWYNKeCNIwkbOy4f8rU/k+hrnKFble1pZV0k+R3io",
-	"s5kH0tZ9Euvwh8gK4R2oZqILIqzjxmp8INyOqDDLCQN6x9R7VhQWkUUpcVLdmwCnpAS3JVYwX96zq0A4",
-	"bNJgR+weu/59KTqy7J2jcuKVN2+xo7k3J1I8REUEessqdpbzaukz0Pp4N5x0mG/fveQ9gq22b91ZWEjQ",
-	"jVAwKHMQ79Q+LD6MRc8Ke/dlkP/OpdChjtL1E+BMCPt8ZgixWxpANJ9Bfd3EvpXOMtLWVF7Ne1d74RBI",
-	"e688jzQ35Kq32EvvTJtYpRqd4vEYmNTL7+hoyD96b859Hih+99juQQ/zwdHpxS/vnnf3f3xzmrCGdA3R",
-	"QPuBdnGT9qjRWFiY/M2fAJFhhnWY5aRH0hjsY3Sago1zq74KIENfwhWIRMKiL1BRgnqnKodgU/tyxlT0",
-	"pQL25FyMMVSEPP+cmcnlTsmej9bNmMMGoy/NWaHHO5l4L7KSht8BIkHIT4a091a5K/d9JwXjsYLwHTGz",
-	"RtCtaRcUyp2U21blyEjSTP/CS63JMQX+ZywpER7L3WM7u4r6hD5cAr35Qyg4vZxB0Kfst6BKx6ftdqyW",
-	"MTEqPnJtdFgq3Eh8pG/38SPcXEkTHagZFqHYpfKwpbEKylwoEGL3qeeAwYW2s/LNG9RnAETnDd+34cjF",
-	"7MbGdne3M0f6PfS0zFPFhBB5TeTvJmESAOlfBCypYS+Mtajc9Z6/FAp9R3zGLgU1sXz7lB3J53tIx22d",
-	"Rihdu5yYmdcOu8/KGBZGJPmlnhSxevYsarfb5QHr05j/2S77UT4P0GhHYqTxAINosWJADpRvlWiyPpAh",
-	"wMLk2kp0zYzdu+Eh+4vzk2PmTcGABmjXvgGF3VnXvTS85lTnV7Hq65x92/b1rY3kw45Dx92hH5NmEEl0",
-	"4uFZ+0mHHu6fa9h3y2tg4aHPee9qMt6QSUqDf3FDFN6snoV734MpLu67bZXrHUQfAF97qSFI0NGXbhc7",
-	"65V+qK9bnT9OD/a+bdvfIfuzoy//WvQKZ98+2HsQqtylda/f/vlu+7vvvn26KgZXGWSJZWwKXphHpb2w",
-	"ktoAAEgh0+Cvx9UItKr9TQHLQITV9om1w8AlTwqdsAY0Y7sOwDKBsRt996QNRf2VrBtXA/HQOK1p5SIp",
-	"1ppOsX3SpOf2vR6sD0LHC/My16MbwTLZiy/0Ztu9qu9zv/uvv442sXNPh2QNsdLOs2eB44YOhAacv40h",
-	"8uPpJo+m9mgfwuGK3MmCU6aEd3fg9g5kQ2sFADWXLhMD1rhDC/uhKVn8SABgkLI3lFmaC/XQdFjiVuww",
-	"TbCLq6ezTPQKwybKDf7Hss24JFPyD9FTVdpi47HguevJSvRUJRR8tO8D/dpDsUS8sAb0F7lu3TA96dCM",
-	"m61YnVj3Z7H1uYc1AaUFDnHXFrtANg/x64Rj2t1MRiZkLJQIimHHtDdYtwcdXPQUF3QR/HGPmpXgH+cF",
-	"z4sXfJaw1IVQgRklExR0YCP7QKCOn2ESG8IDdimgc37kbOwULGAw9/wffdgSh2qk7A9sd4+2RJhPb0a1",
-	"vVk1kpviAh8nuJ+D3/SL4DcC3sOr4YGbld6Vd9oK73slvMHFg738hcU1PmuVGcYHgdSak9ueMNw7nB9n",
-	"hAWEryjhpxp9U3KfJyoVOXivHZbgTDw3K0wncfKCog9YLoJBzoIPBp4WUKtenUy44IPfiyHnX2UrBu6b",
-	"DWfP2y2ab1ZVf5z1FoLg7D6u2Awg3xI7dMIaRojS0stmAaMnNLVNEWjOGSJkP9G4doia0/sLTPwTDjDq",
-	"802eynCK24N5//QzmLGXsy+sp1dq6CretdWYUjGj8wLzarW403yztfwXfLAlM/p08GX8Sm6bwf9fm8FI",
-	"iSnoFGkYRBlTKOpvsWPsD86BXvLXCRYgU2H2PIn+CsBfvqlqjwt+W5Wl9p3uWaPuUgDC+0Doftu1qAXs",
-	"3xucsJqw9xzJ73Lp/SgXII3rK0JOJ4Whim8se7eSnND7KLIBzF8k1QEyJ6103S9DSKfsnmcjWJ4lgyG9",
-	"QthE2RY8Ya3DvAUJ/j1nuwgE/8ba7aMrseDwXQ+eTai8QwGKEgKUGDnAkAHSzPEce9OKFYjXfLDFu763",
-	"eNefqAk+A5I1X1mR7foJ7E4sgaj5ABowfdWw4gCphgVLDmUaYgr9Co0lDzVDaOytQJu+M7Zee9O23u8Z",
-	"Z3prF67STXhuPrs0iG5kK7oM3o3prajE0jFcldxWxDpDv/siOaSLYpczxisBOir0ohAdBNbhd4Ih9I+k",
-	"elhufA5xBiYrAOlZ5bgHcJpiIJWZSwg+NLHCZ0H3KbQ3QAHoDEvYMNpJyUVMIMA8ygwCYTDOpxGefPst",
-	"JhE6iHfMlJBW6kUu/E/LZKXikGd9NuYyZw16V5dzpfeN3LP974VOcJ7artAVAoFSz67EetWgotGL8xWM",
-	"X/SN11UPN803Uqbx+gtvmrG40PeOXwyW+A5RjN1P5i+/Ub0c9L+thzhxBAa2L8cACxvO2VtHb03Jwrcl",
-	"3TUc+Yrw0VO1hMoaipZdkfcirzU2KKSyD+XcBUBKAEknFu8i+xaiN2RSXQH0r6ykNLF7gZlCjPcYV9WU",
-	"o38n10BG0qPEZ7B3uIzlshusfMPL6Z1LdHlfzoM4D2T2Je4rHKYJ1BrPoFqZbsaC54clRjzMAetSKJJQ",
-	"iu0IisgxV4oID1SbonOf4SHUZFdWnpf5GitQofr8UmYZG/PZiArbeVmKDZ+as0uurjyxuKYKjjz1L260",
-	"A6LAXx4aD/ovsZhmngsAEe+hZBsnajw9gJtKqSGx2YM1HLL8nucm0FNsaQPqt5BjHdft0i5sO1rYKxCI",
-	"kYrns2A7UIK5v2QjNJQOgDrmaspHYqSbhI+vPaq9VNVPYDqV+/welwUQyPeFQFguuymeC2wEKmdZAnpQ",
-	"qblIJYBa5L4IvhjmejIYBlukrLCeezbYFuUEjAeDwM0NTDhAWoC18MVUMyNT9LFHRmRWGvSQAwRaOsJH",
-	"+4eUT1/JNwcXb44DB4a/PdY5fLstwsG9Y5HDPXwpiqkg3kUSzTdXpx8f9nLjrkXPXrbPWCMaa3aCjhiH",
-	"LtQXJB5WMr+Vp3KLPnC7JG7uS3zuTRfV4FKr+Z0ExWOp8V1tU13ZU44cYdW2eiWK+j3V/iLy9nfc331L",
-	"m/QV4kRvcoeuzSSIdvWasBhgf/Uq9kjCCn5F9g5a72DtGBSrvvZaDwRGKq6EGFMIQeb2tECKj6A2dM7a",
-	"xE2cB7kKf2I62LVJditwIRF31JQjeZRHrbOylu1r3+bspkUUy6VxmQuCnUrhDyVAGnhfKxkJ75xBthUQ",
-	"XzMAxAYFzLzd5Sy8G0VvXWsyOuUyD6q2oqBPF1A45XvBEvJ8E2yAqOPGC/pDyJdHT7n6J+dZkvJ1Aqkx",
-	"XkqwVgF/bNZFNt96+3Zj5w8fccfwYe9ZUSME99zmQ1OfQkXBCXE7+TNRjK2uTqMYyXyB2mrUWPcGrvAY",
-	"msU+N14sNPL3iGUQex0au9Si3xvynPes4bDHUjmQhYlYJooC8jFmzF3sbTgbD4UyABZAUAFC9fLZGAkI",
-	"X2uuHDPYQHuTYI8lmeaqi8HCCP91xgvh/vtIFEOd+n8R3ShkTOwP0JiFCAk8y3zxEPwDzYqovPgU42UJ",
-	"UnqD0dKa48PECBjhZ0CULEEyzZ8clyZcYhUweooDBa/qSdHqYzh4qDdkMODgtxS/oTe7Q9Gb26GOulfy",
-	"0ZcGTt2+/AShuD405TqV4TShSnnh5AbVhU521hYYdvwlAfAKwNOiqZKLDBlasZLLewejm1YmlqS6PlFT",
-	"cZMISXNFwWJobWxrFrdewXq1h4ux2I853Df2CK6Nw3Z9csweHM9pbURNkRabqEwYw5KRfi8udOLZvkJ8",
-	"ouqpi6zdgiBuFZO/ioy9AB7XxOSia68GGKwSxq3FzupvxaaZJVBLVG+BM880svRJN+0SORcdoBD/CuaC",
-	"KSPNOEv2u2cvyiSbtf68wbECHtdbHOvFh45gxstqF+7t0f9StWC3HQffpC5fCii9tN4rqg8L0Bauuvzk",
-	"mNVExAO7eaPu9tcW7Lpf5ipG0T/L/l6yh69x6tcSn1Tb8/HBdRygElpvlIDUGkbhGd0mDetlgudALrFv",
-	"zUpfMj0be0Loojx6ITc09MzNxuKhqdBM1EcX6gPid8273UqHrSe8bgj9djzhdeXRKtv7Uaa52rE7N51k",
-	"ojZAf+TReK3NiSanhzMmohvwdcMYW+Na9qxmi8HXEQaZhYZ2N5XYv1QJqCeFKTjG311UnxdB5O/R7mNE",
-	"W7abWKRYzIzwniDHtGrFKjn4yzfd1+9Ou78cHRxfJGzMZ6Y03ak+Cxl/EFSpGgGE0J6hkjy4jdaMjYhG",
-	"yP54ydWVlY1yMMlFs8PcQ88Oj/cPT7uvE5aL6oPHuVQ9OeZZ8OwOS56/ef36wM1SujUCA98BbU2HOgvv",
-	"9zUFsLrll8JSs7kfSVegPoF1s6ubixGXChIt9Jbl8Dyb2rkAVFahK1FYAMgKDDXrxtg/s0Lko2sbLV+J",
-	"4rXdNG4PblAyV56ztd7usIi9AK43Vzrrzxo4zrC17plh52VwOpLqEXHo7dwA8NMuBAFKQz+JS9L09Jgg",
-	"oRI5sir1BY6574dMIqzeLqaacLSLXIi6JOXC7Q++AJzmRS7EbUFhVFlc75f7flHyMJa18PbrBudhyR6r",
-	"Hg3YivWtCfYZQylynveGM5ZPMoxbkcvhvmBCaPi1SazqvtoUkbEb/pbyWf7ttjT2v3dcjPljt/6JW9cN",
-	"2O9eHLw6Ofvl3Q+HB2fds/0ffrmWqq1GyVybD+saltA1gR5ZkWxarjW2aaftQdx0omruHFYZoD/tJH7E",
-	"wbo+jbWgrpchtve4Urpgl8JnhTC0tigCkmaLHTnW1Z4eV0hb+33g0KnP8yxTytuzc68SN3dZD9Wkc966",
-	"HE5119fEBK7do+0vYr7dUcCLr2rTYypnYzv+0xsk5vbqqlQOBDa8MzWBSPINnCkMOd9hZ2p7Grfm2zqp",
-	"k/vjR1HErR4Lng9E6pFmoHSww5JfE58YEDsjLjOmc8SeavS4ETtSGaGMLOR7ETF7brhUptlipwgKw+SI",
-	"D+aYLlpLA3dkBa5dtLMeLEm0IMfEB0As6EsFEALVl7RTlfayXycCvq390f7zQRRIgRH/8FqoQTF8sPe4",
-	"3Y4eFHZv7j0wBXHJbpQTApatFglFCTbmAwg40/e/B4LnHoKpjPzudaff/bI0WLn0ZF7vfZlFvBS4Fgr1",
-	"uqra7eC8sJJmXuZwi2t4gA5CdMzOD16/fNd9cXR4/G7/h+7xq4Ok2arxuY5cJuIGrhY6f1tVd2e8Leq1",
-	"gc6YLGOetpbfcOOu0lULe6jerVqzLBMmtCT9FJ6bR+OMg9j86LFrDN1zURhsVNK5bzFyRLniw1jmM9YY",
-	"i3zE7eCIRgSFSZQcn1z60agNKFaNca7TSa+IGJ8UeicXSkybLXYAWWwjjAFO1gU8R1e5ZF8VyxYk8eDH",
-	"igzoFjuGinymlSAJ4Y57/UlfYqefC1LIp3ZZN2Of26FvyTbv2v1DkmyJ2iz7OLey616b6efgcXuFOcbN",
-	"/MUk3QpxlWssU/rc4uqmMsQ+vypD2KeIkHoBcqapFmYD2RSdia0A2QqQTeZLEcQskCE57ue7IENMwYuJ",
-	"2YjRMzFj69ZrxYRKXX3dcqmC/UV9KIpEgzLTA6nMZ5Yj5/iym5EkOPhWlmxlySaNEThUAMmYC94r5Hse",
-	"OGW3J1OMKAqpBuaRkQM1Ge8IZSef1gYK3w4BwYDZy3cmY0DZHAsFZXrJQBTnMMwBjpKEOJaFRkkCKdgl",
-	"uTI4CZXbN5kuqz6o5uSZqSx6w20Z33VlfG4z4HqF3Gm0u2qr9pZml7CqGwoAPBh3X+eu0FvAN++w6VBm",
-	"gvUybUQascRO4s04CSq1n8QqOT98dfzm9N2Lw/Pu89cHL5IWs19+Rypfgi5T+8GKmT1Z72UqnAoD8JEP",
-	"0tgXKGFFsDwhVqvqE85rN/MGlNfiPv5yymuNQ8QArGzKjCh+v0Ho+6iYTsaIHQPnyJ3kGx/hOWUy5qOd",
-	"KzGb6jytzzV1q7A8WmWzFjsYjYsZm6hCZrBHltdTnI/56Ec3/iY3dvicmn2dSVNsVcO1qmHMR+yq/GR+",
-	"W1W2yjrqYen28c2lDghlz6NJPWu3/QSsTAeIp912O8B4ilWjyOVoJNIOE7ARtSKAp/k8p1U/gheGpbke",
-	"j6H/tMvG9jn2DOkRtHpMhwB7IItMxArYJdKZz4/asSN76RgaIuYfkFFV3RslrYkHf2d9naVSDQCq/DLT",
-	"vSuRxgq6uaa5LAo8wQj63WF0AhjPcsHTmcOlIsCWXOz0hsKOUKO6Fs7YBpTWwvH6gjrrhkfbKixcua2+",
-	"ulu1s3DSMb/y8cKlqrgKPtgZ5HoyXldrgUUKd0ZMZ6kvnlhBzfsKn7NZ2it4SB2Uot3i+LZb/bVqq3Wz",
-	"DMjVBu6LBYxRbrus1Y60dA8lio9EgmrpWaiVOoEKQ7ZPp72eLFde0YJy6rDkUvM8NQnINOrvhV8QFcy+",
-	"BGEBQ0dsg0aIVTkEV6QUqXePKxcThJFW0gfDPtwcrxwMf3tEwvh2q07YVnfcVWJg/D5rHOo6jXF95c6y",
-	"U3+q7XEMUPfsNFaSj5ZHaVt6cw/pR9fdb5skIoWttCoFtNrHsgorcvzTKemTqMRumO+zdU9czT5651RF",
-	"e6sqtgmetf2SzR52r4QmxfCRTMc7vJ52/ieRy76kmMjJWKjDF2xfKyV6BTt8wQp9JRRrGDlQvJjkosTC",
-	"cYHwh1ZBzRAwRhozEXkUKz5JpVA9wf5Qos4PJhDJyCRQxKURlcY1W+wlMGoGCePLmR+emcnlX4teETGR",
-	"GRGrTKqryrVeoADIzHt8ndRVaTdQb/rRpJ3tuGjicJ4Ug8eKEqjstVRXgBOmrU3r8tEYrKFBgVPDGrcw",
-	"rl0fzl6f7Hdfu8jonr3eXhAr+4tI2WQMrGsAhjtFsB+eprkwplnWAvLCPe+hYWNuzBS4pFSKKXaeZYTW",
-	"HytKtBuCr+GFY1ETwbtSzgJmBSwD7uMpplVn4fViRe/HyzH8elojBCGN3KNb7Gl7F1IunLZJyV9n3xNu",
-	"nXXYM0yxHJz9dLh/8O7Ncfen7uHr7vPXBwQ1VAylwWyKiz4F20XnNZuNapdjdSlYXxS94fJQ1Ws9OFRv",
-	"ZTE8fHHa3ZDeOHxxYV//tmoDJsXwTJhJttSLP8ftJxXR98F3knYvGQ3LSKiuiRKmEIPBO/q6CetpfSVv",
-	"oQ92S009rz1Eb5LLYvZg76/+WaVYQA6U/XwgALkqj7s/vF0vwQMlY5d8nsh6cpnJXp1+qees9uplB6X6",
-	"jkxXovt42Y/ybzwuJVOhw2nbV+qwRE2yzAsJXtQJiaWFAva878PzDl9stKPWPaPGavPv3Lo/rknNhtv3",
-	"n89qocXddqNNtrh7LuuNk65hSeYleDruJoED4W2M5PDF6bvn77pvXhweHO8fIAVG5tR4wCvqp/rcWRWt",
-	"lQrj+VZhbBXG16Qwnn8BhQFCfMWRh9pzV0eK248XFEqGe1tWQeRaDaomMldsoq6Uta7JjB2IwjsGsbLG",
-	"Klb9RFUoezkSdkiDtXcidY4FNccZWrWGv+Npe7fZYl1AAd1tx6rPZSZSxotCjMaFAZNYK+ctRNaGfdZG",
-	"2xuI+FCMkvmPAk0qtvsMaLoKYSLWn+TF0HoPfkycOXv6+HuWnHUvCC314EVCyHhnoshnOzCnhAokAFCU",
-	"sk1cZtZ5kyZ4TKx0lnYYZ2YC37U/yUjDBs1J+A4PiQas1sLekKB8baezFZP3l/bn+5sgceojrhwEg7mb",
-	"0tI5xir1QucTJORjkJDhMV4mJTXGXJeLyQMXMXGSUipXgl/oXMz3GNKmY28Js5aX95Ue+1CqQawappBZ",
-	"xh63nzZb7FxQ/eOcQEYhx9XMCUsvE1BO4vOYzmOV2IOkc/lH+PMeey54LvKkuUfj4upjiTDBtw9FLiIE",
-	"eCKeMqPZQCj7CB9CMiAdgffNHcAa8XQyKW6UEaEzDfgD99BW/5sH9JH2YfHtfv5T9DcPLmG9weCkn/5U",
-	"2ecH8IWlj+t8hBU/EqsyW6eu8zWbUae5mW8OgZ0L+8/TRkHczrAG5A0ilol0YDX3WEtVmChWBJhrIh+P",
-	"aoJe9xy2yE4TleGzSodKi70dEim76483TPdjVeJkU2gsnyhXXxyhTrVPsLPs+7Clu9YVUw2AMLcEg45V",
-	"4gO0gBaecWs8kMosXRq0P9xZKwfYXcFkcyQ+It23paNekYmrICj4T7uqIX6MUCafiznKnimvZuoQLCvF",
-	"jIvB4ioMBHZj0EGxIlpChSEzBZ+ZZoudQXdWGivYith7dbJ/2H39rru/f/Lm+CKhQK8Lug91GbuhyDP6",
-	"2cv8isha322WvD07OX717rR7fv72BEibMLIjmOOi9q8hDZr4eHxxPt2jg7l78bRCv7u7Ufw64ZmpDAqE",
-	"12/BYZh/jmO3tW8dKwxY77g/PjR7bLfNxiJ3bz1npUMgvcYij1XFJAcNxq1uzgBcHw84eRiDiTBznxGA",
-	"N4QEom32tP19rALiL1g2x/OFdHmu4c4PkHFyZbiCDoil9Tdw62lpz2wEYqvykE+FNcXR0m2Q4f6a2/ON",
-	"s+G2/USRii1uFbn1IHpQlToPogcVSbKUpyu6kY0OtsjOUFqLe1Yb+D4O0LIiX6y3226zXPSsDGrFKlbJ",
-	"0cnxxQ/v9k+OTl8fXBy8m81ms6OjhCwhJMvYsesMGupSq4khHmI7EllF2ARlBRaaS7GC+5p7ROzp5a1X",
-	"DCD+QrbvhicIRwPc8aQzI1NhmqynIauJtlTKZ07wOMmKD8b5ttiJ1Qxu6BSM90LDXTkTPM+kFWB2CiAf",
-	"ZREraewfwAxX5Zs/LIlU7AqCqQS3m6IDXsg0lwVZZW6RgoWLlR0T+gsbXMGEZq4mPgJCwRQL8/2rl5zx",
-	"Dw3rC2F/yQW4Vs2arpNT+w1+oM2wwbhE5Tk1SQfak7fChX6LbSQlioddI7cKoVCBc7Jcpiw526u5KtyW",
-	"J6KeDpUEKDEAYtxW7SYxG98etT0Ljk7wq94Y5uN2BCmkui2xT9vhPc8mwhW68fe84OjjOhntaIOs+Wwl",
-	"r1TIO7d8v9BDN7lh6BE1O4Ze++vdMf4L3MgyqetH2ydWa6uTUmnGGZ9BhWRnJXCGGeppCcgDmJp1oF4v",
-	"ATgMAxQ+FudrcfRUsUauMxEBwpGPo1Bgswkty0TYX19/Ge7Gz+8pVJ5xS0H/aw4Dghinc4fi9x3Ev134",
-	"3KIUQTc+gsvE9g6gzNYGUxK67NBeBVY3Z0nKC74H9z1qjNXgn//1WAz++UD2//lUXI6bnUtuxLdPo4S9",
-	"OXsNdF1k2j9mR89ZKqxfAv2X2gh2ObMGaS54ls3grGGY044NLKNB/wxiwrrgvTVZi7KMBEIOIBUw9uEz",
-	"t6hoIib71h5uIhMeji9di6JXPSNRcPtySJul2GRsdwyTJlYNIwRL8IfnmucprkiHcTbiWV9b89g1qULw",
-	"1oUo202M1RiRv4dkaKwS+AoI7wv9DwnL5BW1FhHs7x79yw3U43k+o1JITJAygiTjkEZ4aGKV4Msm+JL0",
-	"5UIQkUveu0JGMPuW7vtAZLfI5Xgs6OktdlgQDWysQvLXlMts5pbFMb/eKPVq3SMmizrExNNgm20KMzF4",
-	"xFaKblOhH42KCHAPguehDMZzs06YZsQ/7FzqdLYDIvDB3pPdp8/+/PF3H50YdVmqVZ4ZWU9h3pL3sDAj",
-	"Kju2mdLTDtQwTxeyoprqyn2uZ8gNZmeWmunnPnW2sTP1xlyH/VXJ4vkX/toMd6y335FqETRrSTpzqcmA",
-	"IFf1ufd91zRARf9BIhNzIsBLLlWLJVNxaWThLIqhVmI21gVuqbHQ40ywTPD3Ilag/PcYZ32ZZRD+As2N",
-	"sHnIjkTIwfR0Sti3WNf1/3qEJV81NBZ5rKr1RlbfD/UkX6rQkNnYzq6JdS1z91I0ciwgp0O1+RCZm6gi",
-	"nxgr1ZOfd17qfMrzVKT2vxI21OMy9GjvxdVwN4xz/WFG+ViuYlWFKLcHD9GbyuaKp+0nbAlmU9dXfrk8",
-	"rFRsYsTefAalxU59AsgaY99BHPXxd0G/dOQBnGErGgn+FPSsLVXtACu1QfSmN7fVwHyjMii752j3305R",
-	"1PpNatuEzqarxV0btROPmEj/lMLSJ5DfqZ77T8jf3BDM8BTmtJw9weGWOcmr+/2O9UAgvc4uZ478ZbnV",
-	"cLdgDCvwfPe/W6EGg/Ijypvm6gJW1C6TCzqlR1cy8rJak9FhSZ9nRswXVnhT1N3YipUrNZ4rezaLpcOu",
-	"cpgBetN1ZcPrFClcCgaGSKGX1CssU4nQWDrbcHVB9SG35e7S43/imVx6vN7W7IdcDobF1v29e+7vmdgJ",
-	"160s0Ps8hQqrddOlzDKpBo96XPVEVi9tLia5MgE9CCofxz9id7ZUE2GoGyCBbmthukUSkZ0/HUqqnrUO",
-	"QTajhuxYgfBgI0BYDbIRL88ODlpsH6ZlZ4h5K6pAChySiyE4LlDcUJF5dmQte8L3X+B36Ph2QDAU8b2X",
-	"cKO4u6z3HlkhC3FU4WtBmTSVCmcohK6M0LCvAA0ZnHlCFsiINJ2TcHzy7vzN8/P9s8PTi8OT46VoFLgE",
-	"58HIG9Xe4XPqlHdwTTS3J1r3ovLptgJdhR4H6xWcazqGaxUgfY81nZUdtOxoE7nP6voCKF3JZh6CeCa4",
-	"PaTugIeffK88GIzGhi5bzS4ns4gCeLInYkVn6JIbV8DQK58wFrnUGHoYT/Le0F7E0xQwv+DvGVcYdMck",
-	"t3WeY0WnmDkMWDIjKHRghnqSpcz64xgXgWObc1KIXLEhz1NYRPh7HSbeqVuyzcat7TNWIeK5Lxf5z4NI",
-	"fl9blC2UquPy09zo8CwcB6qsqld1L0FiW3mWCthr8O9cSGUKnmV7i6R3GS+EATgNMYYgE+3niADBp0Ne",
-	"xEoWbMxlCib4kGOqHPVkGpX6b+TPnGus43TZjMJEsjD+3HGVxqqUKC3WpWp/YgILWx8oTGUfTcAkmESb",
-	"105Ypx0r/2uLHVtFmWXuaOLZl4aNeBr0+ZhJb2hHo7ff880I784Ozi9OzqwL/e70zdn+D93zg4Q1QFxo",
-	"gv2YlSM/NMEK2lUXPF2a4zrDT3lKF98lvci4cTV82zaI1dYv7ia36z3kjz9hdLrG5Vf+FK1JnRDLtuQy",
-	"5ZkLMxmJdexiqrAiT3uJXehTPOjpCsVSMdJWbswAZfzMPnKFxbu+0Rmr0upkNzI6YQ7ifhidamtzrlKg",
-	"k1yFywXlCpXGu03anrBDH+VFuqIJ/63zrZxNOTFDgehPueDZTiFHwqpikdk9as+B7NM+M6zB2enk0u4g",
-	"uG+PJSNhDB+IhNqL3L8P0yRiWEWDxTaI3JFAEM4ML+RIJKgPk3CrJU3QfhSf2kMXEOdpNaKdJhqp4bQY",
-	"YkwNqAoGXoWmYS1l+xA8/9QrhcQirVghePNfnJ8cMw2QIVhKIg0zQz4WrMHVDFk7AeDrUrCRNAZg2B0c",
-	"AXJ6hiV2Tai1weCcSNnj9tMSx6tcdVPosV3wIp9JNegEBTh2OiRR8NFU3gLxwVgVs7EAFPin7bYzKABd",
-	"HqpTvn3KfpTP4c+7T5ZLmp6Q78W5ncRxsIYbY9aaf87HdgfRxFP7UVL63M2Pjq99tTghh6rgV6IsmUL7",
-	"rzz4leN+rdQKUjrztSDfPnv25NsaAYUWaL2I8p3pCRneh2niHdnEWSbQ9pwEZ2rA34sy3ARhsNI8bsXq",
-	"ogxLMW4IaZBa6i+tii8Tm3CuwL9A7NNgoOCuXNjPbE97D5ghGkkooN+dX3QvDt519y8OfzpIHCQiwxZ8",
-	"PrRWNlgtWDCALwodL9gsjZCIg5yrwlsjewEcn5uErwO2AgkEh+77DkLPNIwCI1aJs77eHR7/1H19+CLB",
-	"8kTnGGGALrP/ORYqtROx/pOVQ34BFsc6Prlw74m5tHnXbDHg6AxQaGr9ULi+1ljRMl16wEP7Ag+NC2B4",
-	"gxUdL90HUiG3OVzfhmNmNhAlAewDjLBk2pTGHZU1huHMwNOrnJBApWOcs8W6gc/mXwc8Oj6fTTSiQDev",
-	"NBIxMBquKWyMWOFsRNpiB7w3DLadz7i7xcW29UvgKqFl3Quwb3AjW6M2ihUsG1czoB6BD/g9S168OX19",
-	"uG83qXcT16OhpnEXOGRjFau3w8o2LVNNueC9ITRiUUrNfklQePTvAc8v+UDAXlbau7+xKmHh9tgzqBNZ",
-	"Cjy5ULnZcR+crPsUNDIoXzJbqqvWYoeKgRc00qk1A5w9BJFoioU18Vr73XgOfXb4YHvfThIraxL4T+VT",
-	"f4aAy8pQN7SSVOzr2oTb+YL7vSGN7Z5xS0m36xyULi1rp+q5zgcEZAGyQZptS/EdKv7Hrezd6TIYrVIG",
-	"2s7J0k/0maBheF7bPYgeLFFaQZ3Jokhc6meFG7Quzh9k5QDzwMpDpyZA3TUIBNMaAS/PDg5gCfpLElhL",
-	"SueMKJodllipe4oZMnqMl2QjTUxUUEBfChgsXwHPCx4fo6kwlUZ0KgaXNEsyD85wrIQHHJgnCTmtRB17",
-	"2x2NcHy9HXC4u9LKaqwf69c8Tx8R99n1dBgXvuMD/Vw1q5pLLYaNrj6GzrHiFEyoerCcfXz+3SbI+Ero",
-	"Lnr+W/idpDEViHvkE9F01mW8oK2xivCi3JTo8DWcCxXgKSC3X4D9RL1YEH+RhhGtHshwM+ajWHnaQbDD",
-	"98LGA+EHLCn9WOP8tHvU7DhRGpVL6S/hJlZAe3YpenokDHsvjby0Mh7i1w2OV1q/gPxThwRU2/sZnpwN",
-	"oMTg6LdkS7p3q4Nwdh/19rj+tpQatfLkIJXF5qXJCjX2CI8QhKo+ReIsDXOd0fEMZQGlfCv60LTYiXLR",
-	"phCzaixKxtEGljh1X58ddF/88u7s4PTk7OLgRdLsWHlDmXN3ceiM49eGJhTrUL9+SfcmJNz6sl8MY0VP",
-	"B9lSnXIjgR/PBDdaJQzvPm/uWf+rZJZAbhQfnweROYSafQzpOGZ4dmnd5OrrL41j2+mso/LP6E3v/gH/",
-	"nafI8EOsONaktj4CHqrcvejSzZ917+bNH5PrxMB7jYbs5xcCSSpzAXCWCXtzau3hFydvjzHtzJRm9sls",
-	"JgrqPHDRwU7p6PkBXAYbayyxidzejteiNVNejL0AAlNqVr7Ak5ZLlw51UoMlESvxgfcKNlGpvYrnPMtE",
-	"BrcbiqeOhQNz7V2ZFvtJQ3xMqyWiKOgyByaZ1y/f/XRycQBd6V4oDjH9FwB3iwoGJwQcyWlopHxm5qpQ",
-	"AQic/VErYYcloBzC9OlDXvFSZHrK2s29WO0wxCl/c4rRVPtiOfuzXdYoAb6g/XzWjILudfZnz8ornrkr",
-	"WuV49rvuhTfs7MJfy6Lb8Hk7u5EPQrv2eEL2cDFwXuA347kgEDDINje4Ym9OH5pYMTungl/RX6w1aSfx",
-	"0LCdXZaLYpIrkTYjBt8zm0HhVDBuGCzl+BMWU8jCjl020/f4GB5jcAKudMK+3DnsMv9uNW8CYOZLX4ZT",
-	"4KTnFwmxGd0EoG7M72napQAPYP8CI/apl5FWvfHmlP3ZswhWgu3sNlvsJV2AC8/t0NT6A72M+Gg2zibh",
-	"sHv2tBYahyl8dmMy3rF/fWjshsHPsbPbpKcV2o795pQhZFnNljKaHm/PDC4CxoWKId0YLjDt+vIrs34u",
-	"BEGZmqFdTojZcEBYs24MH1NWwD7pPRzNKFhfLHJj9BeSKXhU8OkjjRgXiMdLbzu101saudab9i/sE27J",
-	"ucBH1zVQon+BO5Kab0nK+nQVCLWHBn7deh53KUptP5NVqZ/X+SjNFKvklhsp85YIgqnUZ8uPJlkhxzwv",
-	"rIwYlf0shBCDihBLSZK+zESyx06PX0XsL04PXkXs1eFLa3S8FZenEUtFT6aiTLLGCsFtGlbnelkNWFUk",
-	"M1PRy3guUo90E2SvSw29+6xZwmM+Y0fPY9V4uvuk6bKNDrQmQJ8BWwfhGy9Fn0pmcif/2Vh+EJlhmegX",
-	"BCID2Dt7sbKvxbqnp4oZMYAvRKYPiKy/eHn4MmKH+/sBtkzKuqm+FJAtPvgg+xH7+ejU8Y7YH2KlcylU",
-	"gdVGA92M3K4wdBm9dXnMhUImJfgGDc6M6GmVsrHsFZNcNDuxOj1+xXrDibqqzA+kQi7tMc2sfMUHFGfH",
-	"5xEbdI+6Eev9cHYUMXP26nnE5P7+acTM88OLiF3++OpFFKvxD78YL1+69iFcyRHOnB5n31P8fNiPWHHw",
-	"cxGxP17Y/5Xwv8Xh0YF9ww7sCHbw8+FLVAh2Sdz9qFx+Ov3uZ9bP+MAglghQhdvt5Mw2SOsjKjWsUilm",
-	"rQnp/zb39scHF+f73dODx632o+7x4dHBzxfnu602y7Qet1iX9bHEWxsR7BZXBBGrobUkCj3ArrzAurT3",
-	"kmU74h4AKHl+0j178e7wqPvq4N2L7uHrX7BtKyEMI9TKsWo8a7OJyoQxATlZpwqd4hCnC62bew4t6Ib9",
-	"mayBO8QEBC+QUk/5rNaYbbaYa0v1B97affzS6GxSCJZM8gwqv2UWnN+AghELeLBlxHFWRtBbIth4Ak39",
-	"nFmxA9hM8IA3eWawaIQgrqxpoTRcBd9Zab8sE+NWkI6Gdf0DRKqUwvBLI5NVmKqVxsPIicBHVgTuAIL7",
-	"zRm74K3gcV8agAEfffZ6KfzC7YQjtx2kN4Cvgw3sTwClbK1ynjcSSHffGEHp2eOnj7/7rv1RraVgLIxm",
-	"PnKxGuDWWZ7u6sh6NgGY9ZiD6yd4b0iFLfYFL2SRCVfKq02xzwsx0PksqWvtOprtu+msm7Q55bC1rr3u",
-	"XP5RQIBl0zkEnNDiST1RApbLKny3nPfl3N7SETqa+ZVa07Be3O92H95ws8OlNTvd5dfA6JKql02sJdzA",
-	"vU9/3GNWIyTN+t1+CpO5v1vdzv8m+xxWcrvJr9vkY9oO1R2Ov95ke6/e24he06EaQl+zCTIbzLEez3PH",
-	"/+4PQTKaWe82IdZDxxVWcnTtxSpx9eMJy6SBAmTWywWQv/AMImxTkWUOv7OYajblM2gmNuD6KMDSj9VJ",
-	"nop8D8rKe8LgkWON8AA2iWzFuYdP2FAXuHCsAb9QTM1Urnc8BVTnbK8LR7XWvhuHESEOoqulDlnF45s9",
-	"fgogCYbWsYhVJjgGcd2jW+wUDPwpz65YybBjtzQU4UKE1D/PDPVUOTKDQo+J1jhW9AcIqfEiyItdzoBC",
-	"YS/4dnw8BpRY4H3gvVx7XBY7Ed2HGdiPg5FAoAaAyHhGwVBqGAWGTTsqmc80WXgG2O6ujkDn1JVyKawv",
-	"O0QC9mIqiEsLjj4NYgAgybrnLfacBCd+Mp4L9Mr1pGCNaiIPWLUcgh7mJyitaN+j2WJJz9kT1lO+wlVG",
-	"ENkGzzL8T+MLzSTUwBV8kFCiEaYQKwCa9YRjBR/UNp5/lLQGp8RZPn85EfnsJrIb7rrggxvf8LUphftG",
-	"yWc/zY1Y+SoNOHbbraEWHGhVXfoQDHLmyWJCkENIscNfHrejdrvNGuPMCp5CfCiaIVuNPSEgUeDiJ+1Y",
-	"lcOwRpHL0UikHUrrGZbmejyGvFEwRBAbIKcBenUg/uB74S5nsVrEnya6SXKmHOcMaKsWS1BzQDXqUCsN",
-	"UQu4oSpZtMpmsbJ+CbXhIVNvUMFlgiThHvuz3fZcYigIUFIuhjVIpKm0jPe50BLEACeqAExE6lOcj89Y",
-	"JQRyFsNVBXwrneOXoeCVsYp7zEeMSsVYo8eN2JHKCGVkId8LbCgkXFtfKFYtujg/7R5FvhKs0PPLQ+ou",
-	"lLbYecNzZWIF4Ru7MATXg8hiJSD5vAG8FDgHtOspesEbAb/WprgloEx4qzrUEFDWt1Y+9hXlZN4CEVRN",
-	"pGVNm/ozFCm/IL5Ta8WVUZRKGQSUd1HNk6tqjtV8WbOTQz6CakfEcVZXPPvDti13vt1y53V35BqFzisc",
-	"P9bwrMq+Yd47d9IsZpibLXaIgQ3Dklzgpk1FbnU2aDDSlEABSq5POh8uCVnuGklGVvRZOBr5KJ42NMus",
-	"M9j1yos2ui/fsQprRf1fhJSkQrCK0qvlalt2KNpfThf4GsdwhT/+6P0uj9Anm9FngqfrHLzV4MOf3mFg",
-	"d8WntRfMHwoqv4USP4cyYbXKJLP6xcQq6XmLK+lUDGVnAs+73xPqXsdLSy4pQ89CAxXSvWCiWl9+vqeB",
-	"zbc0hKEEpaelXUso99XWhlasDlKJtJRUy0Sm5wpqqjtkU7a/BptyWxh0bUvCxjR+na16fVrveqOg2WI/",
-	"6KL0ZRtzEdH5QCiDOGisgkBo05kB4BzqLJ1PpFif1x15VwiyrAsgVomVMQlTkyyLmPjQE+NiiWcfjrfM",
-	"blBa7VzfLuCCfdtk5Nb4+HTjw+0iQFpZLgpqkphf0gxZGi98XgYFISZYRvqcf3rD2JgvscLDjKFf1i1b",
-	"jNAMgKq4aoCr5KyrmgZlQKpiFHSdfXF9D0BNTOrutTfubtsbt7ZEGdD6ov2NgUmBfsD6fU3XSpnuYnC+",
-	"xc5FYUo3pdAQSmYNmYrRWNuT0Oz4PHFGkNJ49jMJmEILx/sYrr5th//LH6n1GZF+33G4I37lonCM0x66",
-	"kXEOhuNnOEhhpGdt+7zZYscYYSMju9aeXmL/xmo9AziM091jI7gLZslNbGBa020E7nMbwUdLYsV3MiK3",
-	"4tR+XG//teovbOxH43Xdrn6460Yt/VTn9Rn6+fGZK5r5sUzrxmH7+rb9G+ettj37d61nf+nxvhMN+8HB",
-	"nqhbtmyB/e2TTNs39Apb43Zr3IJxSzkb+x/5iGc317Ofy8b9OAiMaw/U3ca/sHPeAPjFnCG/iHxx45DX",
-	"FvZiC3uxhb24m7AXG8xbbzEvtuHoDWJefKbs9segXThfoi6KttQAP62v047guOZ6Cvq8sN+nUqJlnxYr",
-	"2LIRyiTvQlOzEri9WAMXFtBh+5ELzeHAkaeHdr9fzpyrDQ023GAurIE5sZ3q7QBMMOTvhTV88K7aVkOK",
-	"MdzjGJ5z7g8LMbpJJM9/F1wscw9ck/vo5JedXMFxuqHLj77G8hP9KJVmJM0KIJulR9tVWeNxo6gVNYmA",
-	"lazzAEvO2t/GeuNYlD1RRSdWYEnJgk25r0aLQnjc8lxG9rKluLot1nWHFI0KLaBvomDig6xG5ZfWa+O7",
-	"l4d2E0aBf8gadsGyYnEc5jaibnfW97+P6py+Y9D4QwUruI/XOtIfGT4o+GBnkOvJ+PqsGF/WiYwyqMrI",
-	"2KTYQNkriu4oPoeN+HhsdYS2/j8vqHvUGZ/zF1lFS/2lCCE1Hmcz6J/y3aYlGjeTRYRyKFYwUJ1udq2e",
-	"r/DVP0d/6SYVsZvpKm5kXLhtb+fKlNgFH7gdBgcNNlBwzoLjsLzL052e/odHOcdwWy2oRQ6sSX22y5J+",
-	"rkcJk4olhcZ2ykJD/+IiYlTkWvZf/szGuX4vU5FD4AHiYNhGjnYvaSiqceMyR9cAsJwceZobIcIu9aGe",
-	"gsM84mrmO8VjxfNcvhfeIu846i6FLONlf6gPi1B9mH3FFvNEUn6+fS4zE2GAj5pTgju8dWDnLE05fMMa",
-	"BUnKC5Eww2eGTYeyN0SELQgu2uc3O0QJpaDDH4cNmiKlWYt6qizij5XnZNeKXepiyIxMhfGmw+48SxTS",
-	"dUGQjz4x4O7YbzyaGEj3HZ6fsKePd/+cgVC2W2BixB50q2G8E7naWALsN12gpXvZPXx98CJhio+IiypW",
-	"0GAQlRMo19q66wC7xmVmTUP3e6b11WRMMH3gBbrGXDaSalKIkoosVvApuAH6AgisUMGxLA2nZd/esIbO",
-	"7XI3/czsdHx8psVOgJvPuli4WUHkI1NoZce4kIS9iyKrvvECg3kvf2aZHMmCNZKXP1eQ4KJYrYytNjuV",
-	"OUeVBeEym+Q+NEzYCTDLKZdQ7xwr1wpCf4dgVZbB0ejnQrTYyXsKpMAM9+og5dgcohw1Jc/DyvkXd/hy",
-	"zZpOqpc/n1khtK76evnzy1yPbuJjvvz5Qm9WtdEr1Cg1kC/3pWH3fmGkXWgMu4oPaL55ycyZF4NWKgTa",
-	"sf9hneDSajA0xF3zTb4rLM8WA3PLwz2qdB7UsVFG0c1DlvD3vOB54uAShWkynskr0WJdFSsEMcC4MRmu",
-	"EHBGBdMD5kMSkzPBc9ZI9u1vO/taFbnO9giRMYrViH/Y4QPxhye7z5582263IyZHo0lh1zppesifItdq",
-	"wJKDCz5IOiw57O8cayV2jnjRGyYOCxZBUJyojdWT9lNGOg6wCFos+RlmIFSxY72WnRNYJLPHlDb/P3vX",
-	"19xGbsO/CkcvkacrOZO+XO0nn5NL3NpOauc60xl1KmqXK7GmyL0l17Y6k+/eAUBSXGlXUv540tz5KbEk",
-	"AvwDgiD4A6BlWYYEK7PaPFjMN2lSZe1WVV/Jr1YGx89TJBcljAWHcoiWwKk/nsuyrR5KUy+5G5wMZlKD",
-	"bGYD6O3gZGBdLfUc5Zaa/qcS8y9tW+kvbvogZtXntu1UZ0huPMgGC8EDErElXR2vr17c2C5pG2RJ37ZH",
-	"AbLXbaL6hKRBSkEPuhXm49lDslsaO7ofxHMnPaD45y5Px7XBCp+ylOFBeXMDwbaRreyqv4P5/fQMhNxf",
-	"KPu1edCtNJ+H5fZ8alQjatIWrNFUQvNKjld8qXZeGN9XQp99uGCFyZtYVgOsWVEzoUtT53BWccv+eXZ1",
-	"Sc/DlTCVT5HtjFE2w0LTcHzdvv6bPYFDqgajfvo4kn49fIYYNrwRhckV2ADTWaMLJdhoRBm9R+tf05XG",
-	"yqVUvCYemF9oomXIUPPoMzHGC8Jbw3IlsSTaiuEM8EqO6COchZ6TyI//89BUYVZ37KbuJ1Dtap57+NSP",
-	"vA8+LqSNw0n2wDp4vH8HhFX2zucgsY3dBZNf16dERAPlrIImoU53zNjZyvfX6Yj71f7YMHfo/0Egd/tV",
-	"APfn97DOOwymamu8CAW5p787n736IG4UhWgZZ5fvz88uA77Mm/AVt/bB1AWqXivnetRUlM9+1rjE9Wzp",
-	"9m+xwL4YLblUsUAq7ZDkEeovbHr+/vqXy4vzj9NxT1gkCNdTxURGBt8pLBLH1qObYQV/hKet5xrivTuT",
-	"5ItxXMuDNmePQYZOhLBTUgcCUtqbJOzMsil9R9Ew08xnjg5F/mtRNpYruC7T7xIQKM+pXEQSqXH2+uri",
-	"+t/n786u376ZHo170n7Fjft/m/brGcPdkygM7RgshqKUBytisYqvEOE1yCqVnj6wVU9CMTAm/LGEKNIt",
-	"q+sUA36mkdY6aycW/PBtF9yOu0zvbol9+azu/zA74K1w30Bdf/39mfT0rkxd5wFuwJd08/W21pBHsys8",
-	"s7XtrKMxuzFKZMw67hrvSlZcez/wRId8eOtHmDRiThqdZOTqz4b1hGbbmsF3whb/Effxs523q9JO8W3s",
-	"vN64wk3brzD5Duwx2HOiFjoXIRu+LlLkQuIqCaXtuLUC337Q01aw2Yp+R463iR5SJNEUOR9PKRAi5Pln",
-	"D6a+s/GthvwpoElx0Kf41m4tvocjmwSFONF+Gv4EWzB152048dghPryJ/gInHjvAhzfRn+fEew3rs1cD",
-	"OfHojhfui1x37z5eXeLk//i+u5uWtH69824huHKL//bvDy9+r16+ZA8LqUQAYQB1VjfanjLpKKVkxPNh",
-	"qchOq/EdsntKu9Fz6It/9R2XlnEl738HAvHBjwhGo2HFDxcJFAD0NvWvP6270BiPMa/F7d8vg0o6RdRU",
-	"QGKHco1jdiMKaQlF5MHns8ahggpWx8lEeySexaBFivZyJmVCwhZp8YfurNlvhbsRvJB+6E8Y2RCYdEgW",
-	"fLn6LqL0zceWteik581nBKBTq66ZukYp4MXqNF3rIDsBkDfkLPYJ0QxHY3bGNgBhPj0G1WgQBeOOEL5U",
-	"WbaO7eEA9wlvE0RyjhBQL2VJV7yoHU10OHgROAfjYVJbJziWttytogNrLJ1U3wvmal6WqIQP35sb8NXD",
-	"satohdDNaVsB+sfBll2TmDJwmp8EN1dqFnHn7ZnpGos30R4wEyIxQKqDSTCcLvmdgBNiSsQtWzhXnRwf",
-	"K5NztTDWnfz08qeXHqnW1GpwMjjGO5yfo83uk2bPkqWN8YdxIM4KVcLJA1e9wUk6zTBdG+U4yTOfkYve",
-	"QxgT9z0L7hD/Cr+GxqZVtshQmuuRaVzCGS4eHTxxDeRciwIYRtxe4jw8CWClrI1aytb9Apboe5RGJyz9",
-	"zw/niqHLMYgcqC6kdaZepUQxKreD5tnGPbcMT3wvWG0UYqTw0pzhjdm2Or2VxtpotTpKuHpSXYvmsZpW",
-	"OCf1HNg0+SJAoMNji4963scmEOngc7XrvXIvYbrNdC9EnP4HrpRwQIxW3noMGBzlYVVsRlHQ9FCEk6gM",
-	"1wx0bdEoYROmnt4+tu7BjJS4F4pJnZvgEXmshLaC+QgM2SK8/nAvbT63bPjh5s3Vxa9XR6dMaIfV6rB8",
-	"F0JvgGRKGzf7NtWL7a55WhlbGo2zZEMlDtK9+B16aIRGb71vkDDzn3TwuwFVWyet2LCUj1gJaLMjlkq7",
-	"rVDkoSvpwteBTudUiWWl8N0QrmolHmjadfTzt0bmd6P+3uJ+XmCR9kKUvFEuWbj41J5zOOeq1V5p9TRG",
-	"O9f5CoaqVmzWFHOQ2gqR5BTRkoUo/bDjRS0NhvnUzgcdQjeCXCSsPbWeMcKM5269Cgg2peXvJzaiH3fp",
-	"DsedtE7mllIp61LWS1GsJcvVXNsS5i7eb7v4wDC7uvxeixFiyMMcYcFwjnUAWY2Y2S5yRgtoNdo9F3GP",
-	"WYf5vSKltKIvx6gB0FUYCqWMuWNNhU/NvzUYnB+5Sn0vrBsRtQ6ePzcrOtuEUjAxBZUodLu6csoWRsHe",
-	"I+EjzOzcMC3m3OF1a5M9Ee5g/84Tgu1+L/V8xO9FDZZIbqxDI0BJGCV08Z6rhk4hPAIdqQEcMNgxtbDd",
-	"8uL7ALeU0ihp9s28Fo7SQ9DC4lIP0U1jMUICbmF8JpV0UtiUkRYO23UwoDj3UCLNLJeNBlvDR7D56ojT",
-	"+MU0Y1PLYULgf05WdnoUdh9mrMkmOk1d6cu3Y56qsbeqEf9YhUKjNZVu0EIUdl1xlKyysK+SZAHbI4ip",
-	"s30CHSrIm3YpGmote2edynyDUYxQ7lLTMehxO6I5STPT0ncv0iJpW9xCjGTHGURgcapu5zHefnQeJE37",
-	"Y+0EjKEkW1w8snCbydsYXGab+VzYEKyNR2mWhDWSKJxuloETBaXxW7bP1BCU1i3Rm/PTSuYNs+TLiFIm",
-	"wY6SedwFwUnVYsWXo1BLpIez34XhjFrIilmjCnyi1IxX1QinltlmFpuiRVw0OUx81dT5glsx0feilqW/",
-	"qGYbailpzIaUEAZUhm2WAv8FFkdRWvDPFxT7HUna9g6QGKPUMag32tUrVtS8xNwTvMAqqaakFEQ8vgp5",
-	"WM+Cg5gyJTUFtYlHDHfnrFoYZ+iAq0UuZOXG7Nq70+B+xu8DoNkjJamKH6YuAuYxOZBn6Ew44FoKz/G7",
-	"rpPxF1MLOdft2I4kggtJzbFS4/oW5EMf0BBIA0Dwk4Knt4jysUtxhDDeGdd3rOIrhLC2FoENq8YuYIZu",
-	"r26pzCWjZE9MamfWpp43zTJWNOS+ELFmTkwJ5EmasrQi1QMpx702+8IowZQo5vSujomDRA0qUxTsr7fv",
-	"r9dg3GG8Q6PJCNyOslgNzothqil4ftdU+3oQ7FN81D+//QfDK+JQPGJuETJU/U9QHHEN17/MUjXlNTEK",
-	"ICzCC8yckGPwjLUN8hvKJVDOgoFR1Cu41afHW27vuw1GscKCwgVLiw5vGhHQg3gVQt6w24I8gLLF887C",
-	"Olqyc4qaP3Bl0S0UbDbkZOO9CZ2OEs5sSVGTZEFqUwdhSRVmsPt6Jj/Eq5cCY05hatirVzDZIE24mcOu",
-	"XOmc9s2Y3QrBbt6cvb56wyaDnxuJBs12m8kgnUriNPj0r0//CwAA//8=",
+	"5L17jyNJkh/4VVzUAsXcjcxivqq7MiFIrExWFacyk9kks2tqhrUZToaTjMmgOzvcmSx2bx1Gjz2sdu9w",
+	"A+ikPUmzizncng46SDhJtxJ2gf1L+ib6c7vmOxzczD1ejCCDrKyaxw0w1Ukywt3c3Nzc3NzsZ99VBmIy",
+	"FZxxJSsn31WmNKQTplgIn54JGnpnVLGRCBdfzVi40N96TA5Cf6p8wSsnlRZnpK+fOyXsnoUL/EDmvhqL",
+	"mSK+2qs4FV8/+Q004FQ4nbDKSWVg2q04FTkYswnVbf9OyIaVk8rffRyT9Rh/lY9T1FTev3eQvi4dFZIW",
+	"LMhUSCXJgIbhwucjosa+JIqOiqhSdJQiaELfXTA+UuPKyWHNqUx8bj/uOxW1mOp3pAp9PkKKZt6Iqeb5",
+	"MjHdMSN9+PWRJL4X9T+lahx373sVpxKyb2Z+yLzKiQpnLEnNUIQTqvRzXD05qgA9/mQ2SVLjc8VGLEyQ",
+	"cym4JjiPooB5IxaSiX7CIftECbJ/QKqSMaLGjIgpC6l+nAxFSOZjFjLiK9JnI5/LnSIeQmulx3F4oMdB",
+	"35lxHJQc1BtGw/wxLRgNiRjCAJLjKyJXP78ltU+fPn2apPdprZZLspXaIsGwa+EzisbZmPIRkxf+xFfL",
+	"RJlfyZSFZEpHzMjGca1WxMUAGkpS5LEhnQWqcrKvuVLMxONarSy1HZ8PWD4LXc7eKdfO+zRk976YSSD+",
+	"lNC+ZFwRERI2maoFSLN+bOiHUsEz+kVKhrMgIHLBB0WjlEBAgYI4SMx+QiecjWmIa1Auk/5SzMmE8gWK",
+	"qASqBvoFIsdiLh3CuKf1ltan8OPIv2ecCM5Wrj6ZPxNPVs3DwdH6aRCTCeOF+m2AP39GKT7Hka1bX4YB",
+	"v4p11uAqXFj6nvuBYmHBTsW4Cn0mUYR9GRGrxdZXkshZf9d85zO5blttepWPJruInZrSz87Da1wJK1k4",
+	"Naulqnvc0YwT+uuB4EM/nDCPVIc0kGzH8rqIiaadFAcNXX0hAkZ5TFeXjkpN65IJQnRnn8gOQcrYO1WK",
+	"tPlYSEYmbCI0qxT1uTRUsneKVAdUsl2fS8alr/x7Vrjxf1NE8n6tNM0h5XLIwpV0KyODdrWYd2R23sGE",
+	"UWMWRk+b+T8lfaHG2qDhZm8onAfTdjlRWEzZSsJ9PhATFtHH3k0Zl2ydNEJ3Za3kiJCYrNc0CJjaSPfM",
+	"4ZUigvDXj9Qwz3/4PBSTZXqanRY5Otj/ggyEx+x+PpiFIeMDWMr3LFTMI8NQTBwym2oTRUtoEbH6uZXa",
+	"iL2jk2mgH73pnFccrcoUC3VLv//j+u6P3n53+P53KnkC+/yHXbE9/UqUoV6JkrS/ar/eiPZc3ncjm8ij",
+	"C0t7qE0vUgULxFXC3VnD6RyR8KhiuWQ0PTaZCqVZ84rlHOEu6R2ThJKQqXAR74who4oRSYeMVDWJzUb3",
+	"ORkrNaVTnyTa3H3FFmTMqMfCnT3SYdwjlHA27/GQck9MyB1bkColNzfNc4dIuthBQ4vRwVg/Z3ui3ANW",
+	"SDph8E78VESZr/Z6/BVbSEJDPD1N2KTPwkeSiDmHJu7YVJGDIzIWs1Dukde+GvtcPzo56fHdnB6ib7QE",
+	"MKlIdcLUWHgO0fsttNkX3mKHUC7nWgHGRi1+0+OE0BH1uUOkomomHXgB3nQbXTpytU4KZh7zHOzSjdin",
+	"dttsGtAF806IljvXgdcGaIrrlrnQAxid5hNPOepeS7ul8ejggLjN88bldavbuDp7c/uq8ea23bjpNM7d",
+	"nKbGfsAS47Kt+ZJI5QcBCWec6201ar72lLhnravnF82zrgukaFrdtp6o3fpQsdA9MdNG9SecOVCDcjYY",
+	"MCmHs4BUD969i/mqp1TP3gnIIlKgxlSRIfUDZpniWY4gp3wlexw7Cmdc4kTsEb3I7pi2n0I2EKGnhzIP",
+	"faUYJygOOHrYeugAjt/UnAxAHB0iRY/T1BgoCUTEYy3SXiimU02Z4JxBIw6hRLLwnoVIulT4hGWC7Ond",
+	"aeKrHRLCxGOf2CSOKLEQM3zgTLeL72vthpRKIviA7fX4a+MO0g3iesz4F+YivJN6mL4iNJjrzj3f2yMX",
+	"go+QYE4Ojo/hbEQHioXypMeParW9Hq84CTV43K8NvmAHbPdwuO/tHg2Oj3efel/S3YPhk/4+q9Gng6N9",
+	"q76QkFh/ZRRH4THv+Hi9MdMcXlI1KPC6mJWHuizw9dE0oFIRSeeR0kXRqGqdCtb/i0bX0YYDfBHPC2oe",
+	"PXWoqUSITTHPVw6cc7ElGXnkKJE+HwVs13TxotHdQaHU7+gGPBYwmBRf9viE6l0MjJcUZbj4xiCYVJF7",
+	"Fkpf8FO0t+a+BEdRtCb3D3rcvW43zlpX581us3V1+7zevGicu7Gewy1SWeYkVI1dVaQaMuoliUDV1uMT",
+	"Fo6Yg8JpBjMYs8FdpLj1+mKwigVnRCo2PcF2xFwvv0AM7oxJkXhciR5X5ljrK9TXOUKMD+cLMG5PMCPm",
+	"MXCc9bgeJKoVqULBR1qxfDMTeukYVhI+09sHshddq9hEWkJC6kswbEVIKO9xOJs5hHpwEIL5n4h7UJBw",
+	"6FBC7GQXTa9y2KsUrorhLopyoW1/cJS/Aq4EZ+tXAeiSgZiiuW6Ww1gEXmwP55Ck215HV747pjmhI1Z0",
+	"svX1j3CydRIrzfNCJiVxZ9NAUA+8ztCKawScfew5eDaDJ5eJvQQToojayMD4XAfxFZ5kcDsRJUjgS5Vw",
+	"JaNRsWA0dNc6jB/IQXwp7lmeZV6PDBJYOWYdIRM1ufOxP0BdBBqQeVpZPJLR4Wgi7ld43aDPj2HuFVOv",
+	"RajG5VyFcLXhcyVJdcZ9RS5bV92XO05KleKcaO2zjbNQc3rVPNRKj+iG5/mYr5H8qfXPk6rpGg7w+us5",
+	"Y3ekqv/Vxh4NFRGcXAru0UWhLGlmlD4spwhMUvxa97liCjRN2Rl43Wi8ykwADGAV/2FsBew/XOmsfbKe",
+	"/S3OlD9hq++ktB7VT33+y6lrOsrx5etvzdZnVPB+oZdON5DPu5WSW6vVSlw5XAtZyLSpkJ+TU1/N/MHd",
+	"So/sN/qJz+6XbTMt6D4fFZEV2gc+O2kd/9sc4WoqNokvtYoveb4tkKuD2hrBWk+Xokpu6nzZ2rW13gED",
+	"9ORtll1rty57gqzHYGdLp1VJqlbf8P4Kb3M7SgzuikRe6h8/o6B36ehFKGbTInq0zT/SD3xemlaQ8zkJ",
+	"2USwncgVZq1Wvb7c1VK+iVR3Q+oVnjyU/vFzskb3B5K89qoFSIvvBkDCSVUfpFMm9KPiiBB45SPvC+zN",
+	"0AoGwu+fkYd4sVJEEN6SfEZyyoXEpA5qVtLhy2JRN0q1jBI9KKVE3+txy6ngkmGkGfXa6E7UnwaCK8bh",
+	"TzqdBv4AfISPp6HoB2zyez+RemCJyw/9hqc7+Lp+0TyvJ/xLFafiMUX9oHJSecwm1A9OyGQmFekzQjlh",
+	"u/qr6IAvZ4MxoRIuZv+BaX1vAHssC0MRysrJj7+rTJiUYLpWtmoJzgx6vRmCKu/fohAwqZpe5aRyPDwY",
+	"PKX77Iv+oXc0eEK/ZLXhfv8AVg/48CsnR8BUX4H35hn1iGVexGraFzN10g8ov6u8L3scukYG4/zkWXOR",
+	"631CAy0C+ogcEkqGPgvAj+3zexr4Hqm6S1PhOvjsRISMyCkb+EN/gJdkaVewlkutSiDehA8Df/BxQmHv",
+	"ApKyAIrMzJkvCQ1CRr0F8TmZSVbZYj6exvMREf1ZJmNgekMHL5mPqbkbEaHeyBI3ISu43+NL7CctruU6",
+	"/h78kArv43jimgid5a6zfOmSunIhNJCCSLqQiauD9CXXHVssXevk3NRUHOMQBM2R6GNZ93XYQHBPgnOH",
+	"QuDiUI8fmgSHchEp2TvELFmgKRNux1WKGa5bRdj3PY/xj5Lk5632s+b5eeMqKcrgm6eeJkGqkCoR6uW5",
+	"0IKM+3U0hdvI9WEs1/EYPplgd/wRZ55ehv2ZIlwoQoNAzEGQo8GjInGv243L5s3lbbvx1U2z3Th34baD",
+	"kuftRsM69QQnlJgHYz5soYjS99RtNpN6w/6Iqcy//1xSUVk5nFOpJ9bLvWHdYn4PDuL5veHTUAz05tYP",
+	"GDkzI/tkc110BXyCUrukYGDsEMZpLknBiLe36UblZO+c0/flIsTr8j1yIxlGAoDSQcHRn8x7WsvoWdcb",
+	"NafBx830VbfRvqpfJOeWcjLj7N2UDRTzCNgWRAzAa+id4j2QueMxO66HsUohm4pQac3lbzHbx0mrwY6N",
+	"dPBKuKGJ+HSzXU+NeEj9YBYyUnUtd1x7bUe13oIrudGIeWTGPRYSNxqp65irZjkWcw5r80qo52LGP249",
+	"XrW6t89bN1epJWi0iNZDQ+hhCwV6FLP8Sijy3LTzidh8JdD0xCsOB0NHSZ8Fgo9gG7QLxAyt6kYDd3cs",
+	"Ny+F5w99VHC5Pr3s/S+L7izd1NWcC/avPCVcwMLbIw24xzyo1RLX17TH8UbaNj2gIdy3QNAr3I7au8Lq",
+	"hpekPZ66Jd2xwsPZ3AYVaOqBtqxhoXtcxYFHMnLzG2L28oIEo/M/urwXgaBeV4gLGo7YR0nsdf3NRat+",
+	"fttttW4v6u0XjfTmESsPCPjRdoAe+X7t6MvjL56Q/kIxuYU87ycMAnPoIA2ufLUgXSEIDuuzGL6pYaU2",
+	"7keSQDYCqbpLTHJ3TnF/gRtm0PzRezK2ca3EEiUELIvrEExJXz/3HGJ+Pm7ylkMhlqcPF4OJLILMg9Ra",
+	"sxfzuMi2mcvE5p8cHzED/HRbf14kyAkpNWrXDtsoF1I1Kq3HPXbvDxiZh3r79NXOHrkygSPadDBNnkZx",
+	"bzLRYc5i/iz6IGQTfzZpRy6gjxOplD28ZEsOGVV60+WMeTJhF+NWIMf+9Nf/gFBPmfcDGgTMyzPx9dLP",
+	"ng92TrPHpCmVEk7MzOgQPyTTgKJZ0WZywQcPMjXtRufN1VnBzERJalpIQ2YO7njexQixWShFeAp5SRjx",
+	"FIemYDoTPrGNBkgYhC8E/8Sa24ZzLY2NDCjXGjfAYL8+I0oE+syXYZy7c5IOrEXO9XgO63wF1o8Sk75U",
+	"gkfd+orMGfgAJuKeYYDWIorvJFSRgOmDxdMa8egCYrU6axhvTgvakPYH7IbTe+oH+hD1UULTabS/bp41",
+	"bm+u6l/Xmxf1ZxeNpSUt/RHf9TnBU45WadpWhXSX0Sxk3jZnhMSCNiMiySF9wqUtTXdpr4XRV0tjIyg3",
+	"+su+nk46GDOPhP5orAgX8x6vujksLPZC7pyQayHVKGSdry6INwsxqJiImYIESMp73PcY2jrTUNz7Hgsx",
+	"3AMEb4+0E56qtO9LGj8UHOIgg+9B/FjGi4VxxZs5pLpCXFK+MCac/Dj1Vu82bi+al81uRrcJgdEyJkia",
+	"KqWXjTwlwCdYUAFVbBvNdZBwuGrDUw+GRKP5dGrMDsnQKyEkNz08rbcSHNH7TriJZGwhFzOu/ACdImD4",
+	"BkyZDK44SDsUs9F4S1lRNGjNVGvY1gr8o2Sl2+rWL25bN93b1vPbdv0qfWyhROm+oqtGc0j0JemzheAe",
+	"urcpJ3QiZlzBvjGGreK//senzsHBoXP4xYFTO3zifHl85HzxxbHzZe0LMhd85zfLN1Y3fEgyAdVglZI+",
+	"DSgfMAjnn00wfhYv9UCzmbtsGgd0SZPO6OijNmeKzEWIT09FqIYi8AVBpepAHgHlRNPozQK2s573Pb6W",
+	"+SfEXZ53Fx0+VunjwTzKt+jxeUghPcGc8H0uFaPeHmnQwdjSELvvI58BegJ9Tv7rf9yv/f7+sUOkwPh1",
+	"8A7oxdvj6B2YkKo1GkzyD/U8Mpsi24c0PDWh8HxEJOTtDVOph3029k18OUxXj0/geiQKfAdhMVkfdRsA",
+	"DrmWZk4t1XhdaCbd7HSwrphnjIsbTmdqrHefAVUfaY7eXNVvui8bV93mWT2jsrVBAf5V8UD3B/vJNaSH",
+	"IEL/2096tsyMzj3RlqVkUlrPP+zY+Bn8V+zd1Df2hLYjGYcIEMsJmL6d0x4XJjXHmFyx18CxqTlgHNBA",
+	"2k6a50SJO8bBupyDH6tKzR/66DEXodfjkFfDyYzfcTGPL5JRQOyF1E4kBnI21auWeZfM8ykken6cLHRu",
+	"rq9b7W7j/Paycd6s33bfXKd0smRGxjFxTBIM/DghyY6ggy3OH8dJ8YiGRmBspIt5r5/Jl/RIkgl0q/uz",
+	"i1CPNX0phDegVTefceBEjaiDDbyuz5wYx58Tkm6PslRmD6cGg2VCqlxoe3PoByY/AS4fp6GmSfkYP4HZ",
+	"P15dLUUiQXDvcjiSU8Hgg5PvKnwWmNMKBqAsPel7udEoWVvBRot8t9yCPlSvnaqA8q9pMGP2hfpMiTbj",
+	"bJ6Xco2PNGDpyhXDXjs43cx1KLzZQBUG9IVMT4B+JJ3Pq4ic9aPnHeIPCeWLvVLdQuR4Sb7a00YJaYfn",
+	"IjaGAhf7qpfaImDRC3Zlrn4FpbkDz5pX3ycDmX6MkU0oYUYsDDFRF0YosvOYnpCsICRYEbHQSQj/24h7",
+	"ov8TNlB6SHUwFfKWHhd8l7MRVf49sxaFuVvsU5lI2obw/qq2ZPaSeVP7B7Ussg2GaaUjzeP/JeKiannz",
+	"XJ+pcZtJCDX+LrPCYScpkFCzmcEjpwQUtrZBJHHrZscF3XVCnjEaspD0ZrXa4QAehz+ZS6q+wkAYqTdL",
+	"eJmSgRB3PqqbJQGeyfXyeCNNZFpSNHAgpoHcCQOaV+tK3I9o6CFMDijKZa1I76kqComjfSmCmYqzuzKx",
+	"jGmVS6qQOeuR/oK4I6YSOWAOGYDroccD/85SBS/JHTzWSaYcwgKJW8mSD0H35Q/ANWtoOSWuViBuj8P7",
+	"nPlqzMI9cmX9lIYoX0kWDMHCpRDRro19/1tGPIFZk8Rj2vaHOAjghUS/wydX+XnqwKgBMynFM2/zQtJz",
+	"6Ss2Sf+xSvKMDL2PrYcwpAvQpab1pQjG5bFJk0NQ4lGw3EuxLMsZGI0T5bJg6gE2l8eiZ3RwN5sWL47I",
+	"KepENyb7e6TFGUHWwI0XgJ94foh54TI6BhnjBg56feiox0f+PVycSgH3sYzPJjHCwSAQknmRGQU/7pE2",
+	"GzKtOBk+2F/ATc0JhElCdipcy5rEEBEmk1fMnY7uCcNnHfg7gkKy+bwJIKcp1Ttxj1e1UJtQDiWmuwG7",
+	"Z0H04Gn2NWvlpe6A9Jc7e+SCKhb2uGGghGOhuZi687kn9S7B2ZyAUEkD7cCmJGQUsm4jzp8QVySTsKTb",
+	"4wM6YZELPMr4EIPZREuwVkPR6+ipttgAupsJXUDAKWLWpNN4v6vgiR+jVKnZ9o7MzhPBLZ5UPvzJn33/",
+	"1/+kEn93DSysnGgOvn8bfQ8r78ff2SDg6LVp4vFIRA2WTeW9E7/wi599+JN/l3ghbiL70lunYk7VKeLN",
+	"Dpuk3baZpT0xKrNtWwIhHv+kclA7eLK7v7+7/wSYhpcRbfgNn/O5VDQI9DTYFEz8YcImQnfwx3/xy3/8",
+	"0+//0x9++OO/0OpMKH8IoCX4lAj9kc9pYO0N/NYiSZ0A8JBTUXSkh/h2iQWOQdWBkfzil//85x/++i+/",
+	"/2c/B35adhynmYE95E3iWiYcHG/LBKDq+//pp3/7V3/0SZnwt3/1Tz/86b/75f/4nz/8+f8J8pFeSCkx",
+	"+XJJxlexhnHvPMmNg92DL+JQ9w+/+PmH/+NviO77X/xTNFdDlX2+BhR9Y9PyUGwhjNuoNTM6HGdFhfSe",
+	"oT63UFUp+g+Pkf68SRoyBpl/mNQIiWNp3hRNjRJLovTWqRjdAq0hrw0pg4Gm5WqG59SkECk08c13gaA8",
+	"Pbv6m0u4gEp9k5Ie/c01XUxY+rWk5OnPHc3sSOIon9FAd47eJys9kTpKDM2piCnjPh89Q+do0sA+q7fP",
+	"cRmlx1jZ36/tHhwe7R4/+eLLp7XKr/l4M5OeHe++PWKYUT+rX72qvH/7PmsTR3tEYRJ/sDCuY9iMBGcW",
+	"Hlb/iXhVuKwgW6SMNYZGC65cbcRM6Lsmvrefojky0pIb0BI0afSbOaz5IRGhx8JTcIhHGImxbQAHmxyb",
+	"wJr8iLazmLINBxRjEZcYUrS9fbdJF7j0U+0f1PI7yOrHjfpJpYovj2e5t7Tu26ivOJu5TEcJlbpRL1Fu",
+	"cplOUFEvrQiD0ZgVtNJi0qWjK714y8hHYmdYoiPCN+wviAcAUAqQC8F6XaCVOKHepvJr282hL4fAaOfI",
+	"BVg19ivB888pJu2vSJVencyW2Js2mnRMyFs/45lDmB1a3K0RiZQmitdwUiozS8GJFGxySotPcmbF5Z3n",
+	"UroYrvl4hBgZH2uisBefK5HyTWaxrzO+kcgttpKtFkCcJfXyotxsWNnPmmHllu9waZoSiPGZJh07nGJG",
+	"nyVIT3PCujDKD2i66UAsVaVVfgTgmRy/caAYOFBDRPGIjdn4XeHEP5zjcjO5MCzZWiySp5vl64tyEJjW",
+	"2F6bt509Jq3usLb79O13+87+/vtqr7dnP375fufv59KQc9r6rixC90GhGy8xMXg0WOvNF+DKi85yaRyt",
+	"gy+zcHdr3YfZY2A5ph2nmHZUxLToNJl3K2R38hLbstx6XcbH1G1VWVLWIuUVNeusVHUwp/EGZZfCEtcz",
+	"kpsnbU4C6Tqa/jUaxV45Z5BVImRju0X5nFDjRYzMgz1St18lQC8xBR2xkRH4zzWNuKc9bn2TcDURMupJ",
+	"4javzlqXDfNs44fXjatOw3UMgFfsS7Md2HC5MZr55F4f8GSP9xk44wIxNyi8CNLt2BsGPBjMBbxlXOeM",
+	"68X34wqSC0y2vgukquJUDEUJThrpdSrvdnUDu/c0xKj9kx8b1unXopYu2IgOFtEP+NH+/Daajyuzcy3b",
+	"Y7pxi9KZBDuzvLG8SgKiSRKyISChpW65sgfthGo4XofqbQlNHy9yjJ0MChUmdfhKgrkrHXsQzZo/Wt6q",
+	"0QetY3Zg1EFgH5W/Esvn43e4yElVYoOyBsxGgOspz1YZ9JIcSyTSW3FTMeWrlFixikkcDldYLiuvfvCp",
+	"X8GcbbTZbmx0/obsbGkjdfudrVhE2kmPwMdJCJ0pcS1kjkp6PWagGn1lKkhpZWRSdPFmS0bVJqLiApIx",
+	"4mI0QkQkpJ3YTc8Aw0IkoIQUBRP9JQKPhfapuHaWPd1BTKGAKMLovJfBVjNkRnjBeK8UU0wEh/jQ6OIp",
+	"CX+EbeIGt2xTfe515NHFajv4cK374BMvxd+8paV5atiyamUNS5oTHhv6BqkhaVackugSlpsSRdvZEWtP",
+	"GBkPVo5JYb0vpM/UnDEOhpzx7yybQ3qEGN0BoF+I2zzRuz8JGL1ncgeNTSXcbS2KWO2UPnrGlz9rEK+G",
+	"jGFq1FRIzOFE5PDajp4i12ioqDyWCD2f0zCuQOIrm0Slp5d5hMrUXOoO9khXm8KRM9Lm4RtUbdQeK1x+",
+	"TzP4erUyB9ihgUosvzg3WfpKbNJ2/hkuWocGjRFg4cxOFs1f8Zp7HSmFjEylL6tS1t2To3XrJXO8ru/+",
+	"iO5+S3bf/l7uiTp977WlY2h3+bf105u8Xduy3/2y/dg7u+8qNAhaQ7j2XDX1F/E779+WUEnJW8BVu9eT",
+	"7ciPrhM/NZ828HMdLHts/uD392s1/W1tlQ8ncfm5rAbXcnrppjTPE7T5tp69Ul2jQ+zRsIw1gKu8hFc3",
+	"Q4OT0QOpFZOYrpSEp0Qxyeu0IC3zMaMJcpVWIAZ3bUal4JG6yFrOC0LBGoUMTSwJCGlEWGXhhLjtxnWr",
+	"3e1g1KnN3Dw26DYS4L/dznX9EgA/5JROevyOLeYi9Ha0CWxqBAD6Hh0M2FQZPwb6dVJmbNLx8k4xLv1+",
+	"wHatE8cQUnEqujv0rKSqzObYFRDg6WCArA18s1FrewkHkR75jPsK6ojQe6RC+VNZ0i10lni/Y9/vwvtZ",
+	"MgtmwtAKpJo6BaTqRnS5DnGRMP2XpgzPKuvYW5a5KxgQVXHd6Hqi+N6hWTZctXRc68RWOigR/LkwuJtr",
+	"H82Lik3VazQ4m7YewqpLLWAfKoIEcmYiGDAdXPT+AbxgGfLXUgeFT5dnOE59KHezG7cFFQOWg3ozdJn2",
+	"19CFbS0R14/E8oGFRE5ZabHeVqAy4mPGYvtewRAxXeQLkbZpTdGP/RqauIgye1A7eKJtXfujPoWL+Kcl",
+	"cUs0VFLi1DjKSom7LfOufjJ6NaJw817teDbsMzMnEe1OggdR4zGB62YnPytkIKa5QF1RoQobyZWKJI5C",
+	"BRQNR0zFIQKbRq+b7otpN1cYK7R8TnVZixKHVyw2GQJzKbhQRGJlyiViS1yHbrBgQzZg/n0RClpcUtbW",
+	"9EygK5di5YMt8+gAGlG8bj7KbBi1iFt6bS+KV/ZW1ymTbRfl4gGW5Ka77IUv1ccmpMSRdSv3LmyrmBRk",
+	"4IPGbixx+aPKL9n21ohYJmBb22/Q8qeTuDWm4hp38q9SXD/KQuxECZ0fYedYjRxr8y1077B80ZNs5Npa",
+	"Pynq4As2VFsSt81iRtY2FZvk5ZltttVMqM/NjVaJ+djEllQlS2BszPMZRxli3ue1apNuVps9l7F0kxxN",
+	"EbokyinRWbeKYKo/7sCKlJQ+rm58vrUvXBVm4sOFULPAqrGMWs6vi6ywogS7LS2yKQsHLM8ShJlEL4t5",
+	"Bi6ggNkOUQLiQTw28Cc0SJuIULLRZHNLUksLs5ghiFkBZQg2s7Qm06SZxgMo9DDFay+bRg4UiHsWwg8l",
+	"DcHy6zmzNCJxyvgRUmKQmPRkyEbOSrGTUbwQ4l3q4yspOZVVbrY4wjkpbXrSAZYdwYHjbA+TDuIOxn7g",
+	"hYyj6zCdDeJLhO3Lw88wr5XeAjqzfjL9I6v9HwAyI7FQt1hXUoSqFRrMiDIJzCWc2NFl9grMh7wYZSz8",
+	"ExHkxNzOEzTL1nwL0iRDPRfCy0kjdbYI7b6AjS8d2p2nH+u5WcWYiUtESFamH+cqgs2uZjaaoZW3DKu4",
+	"DpXXcvwMqYSslQtDNxDnaFnzUU9PuRVh7cSSRt9GZtBmUW4pS2M53DPBk1Uc7Ybso+EMilVN6fPj2dhi",
+	"92UI8daAGvueRVTTKvfO5/byA7l2YgrmwkZMXN+DIAMbUQqA2mN6DxECTo+7b968ebN7eYl2RMbT46QB",
+	"OHwPHoKoBsTiyNatPjrIkwtN4lqGAjde6Sfh4q/c862pcQyJEO+R+aLEPXKUlFR6jtcG+a19xqbXrWkp",
+	"TgBbgxGUSKZb/WQqua+kS2T1Y9nUxDKNGut+3cNQ/q4Ml7z1beE2co2CCgEDhaUTqLQV/UlVhFiHTS/c",
+	"nQj+0AcIW6zf795cdxrtrpuIx3HPGxeNbsPd6/HXEMZtsD0Qw2cogkDMTSigq1eDa0ITY6l3d07N0x4b",
+	"BBRgkyVxQaDdVOUEM74oJt6ubIiUJ1yARjCHSD8kYo5AFZLds5AGZC5mgUcmgFMvOIsqtDySRI7plBnw",
+	"GnPnKOe+GoyZJIJbynVjHhsIj0niYucu0kKVIW4lpo3VgBlFCUrCQZtFIPA5rOpi1fnKqJXlabUcsNNr",
+	"gK4h7RhA64j7un5x0ei6pIrKYMch7lm923jRar9xSdUuff11t/7CJdUuHe1oddm46sITsKLg53b9qvO8",
+	"0dbPmNWrv243zm7a7eaVfjdarPqHr26aZ69ubTPx6oTWn92cvwCqcNXo51tXjW7zsnEb/ZRafvoJ/OXW",
+	"pmBUkysOWu10W2evXFKF1WVoPm8gwR7TX1y3W8+bF/qr1KoxJWBgPYxCLcK2KFePo3viJP96umqhUeSd",
+	"P90hFGfEVzEO0h0X8w3iAnC6Kk7FTlLFqXTrLypOBTipP5l5qDiViPcVp5Jgd8WpIKsqTiXN1eiX2yhj",
+	"BHiGzZ7rz4ZDcFMe7T1LwmdVA0YrGvHzITY5WiqSLkxEhVEa+mAUoaKXiqcoyzWkpuJUsKcE8fmQTgYP",
+	"vrwVhCZMznFrTOWlCHNCIPS3Me48wL5TT6ut+Smh8s6AUGMCEmfvlEuoIoIP2F5uJLR+pOA+CIHslcCi",
+	"AnoGoHaFS/Q7pwZF0MfG0aahRkUYnNe15qhllyEjHnWxzro2KKP5ZykT7GMfqpxUBiIM2UCRsQglI30I",
+	"+FoQqegUnSZsnniYWrx+vfqwoo4e+3Qc0ryz2FJvmYSVg6O81JZkj2vAD+1zS3zLdJxuNZd5sCCwrmtm",
+	"EPiLVwI3M0uFfTO3Q4ySynEuRlh45dDO+nF4VvlAx6WYrmXr5fUYSwEvh3OdYiUuqC2VBjAVPCiHhWla",
+	"yg/j6wsvxz+U9fct0+UQ9g5UGRzJ05TBfqFNMGQvOI70rnO5MBMhsRTuWsq3gF31xJyf5XmMCxwzY5Gj",
+	"cc6wX3swy6+GF9eyOK6R2XT3XqiUMk8wuXxY1OJrgdGh5URLP31ugeaKhAvrvgUBWIWaytifazJhAHI4",
+	"jD5SC3lZEmpVqrOyKSzLYXWmhdIueP1wFzGNcytq5wgbHnwBCDkCmMXfHkmIpMxH4JxuIkezqbeZqOZ5",
+	"9wwjzKqMV25a8cSkJcUdRdmxKi25eJLURTK2Qk8+BEKkVbm/fRCRZmT5ez6q08oLzXui/KkDVfDuyELM",
+	"/s7ynm2Vb2KjPqitTS3NXlLoRnIJBQG4kSzMp9UgVJsyjP+AM6nYaLRnn4iQsS59/hMfGFTWkEFc5MpN",
+	"p9FeHnQEjL3SwYKlu8uFmZ/7chrQRexj3tSiKY/kvMR9C8I8TZg/mo7cCZH3zclUhOp8htDuOassjIyL",
+	"zI7cqV82zEEzhvpMQWwZ6KKFPvXbAg764MYmgrB3vlTylLjNSwOq/qzxvNVumLZoGPgsJD5QR4zmMBVO",
+	"xDwZdh2TUXEqmcaWI6+Bs/NtbqX1a47lxkpmYmXVnNC9YDbhRdFl+rdHkmAhGKLYOwW+InCQ0unU56NH",
+	"WF0e7Btf7ZyaklTWZTofi4BZ5ixnUNga9t89MEPMqOIeVrLmEocC9oSHxQdpcJ1gk4HAWw5uVIgFAbXn",
+	"A4beIIPZbwwiU1jkkQSfFI5mj5wBfXgWjHL+wHXV4ylmq9CfTJi3s0de+PeMuCiwpva0x/q+At/UY/1x",
+	"EDLPVy6k54r5I4tda+Ble9zFz240rwYO2nyv9YJ7mga61SNw7af4RVLl2hbSdm+Px3dP5loziweLdFVO",
+	"Kh/+/A//9q/+6MM//98rEcjk3/7H//D9n/9vH/7sbz78yc/Nt8/tjC8Wi8Xe5eWe55GXL08mkxMpoSJE",
+	"Hxv7Lz+PGkOWtbXE7MdAlL/4hx/+1f8aZaZeGfzC//zvv/9//ubDn/30l//in1ZWxHRlTSYsucG8qO4M",
+	"sMJ4NPVPZ4LfM66fR6t9QxiEQeEldDeBGBx1S00ybEhcvCt8DLeZ23Vt5qdYBWj9iVmoPidVnMYdx4i+",
+	"NPcmW/RsM1BzkNyosp1v2a4Vo6LWH0kS0IW249HvoqXNdfR/9b+Xl/Cv/sfz4F/9z8uX+t/JBHJWpEuq",
+	"eH0Ekt7jbo7Aujt7pA4L5IRQsmA0dEyVJPAo0wXqCaoQ088hkk1pCNtKf9Hj7q7uas+FiX4M/4GiPFCR",
+	"3iGUL7CyaJRPPwG/mj9hO8QfcRFi5Z7kbVVMZJqvRyXYikuvjJxovlZxiSYEJYaO22ZS8XKvgwyy0PxD",
+	"ChHpleTmq/92SuY3ncNpQBurFDyFjA+ElxtvgzGCgRYc+xCpNm7Odl+19QoIZh6T5Oz66dHTaM4dctN9",
+	"vvslmXGI0oFyAQtlfIB6IuHnJOnwRcWpYLu5lkJC2SUYsJ93nA18Hh3lzLYSivkpfA+3AvfgDKxSTkyC",
+	"H5GzyYSGix0gUd750yk6BVfE4mbzO4txEHKgXrXVZZUaamyHfP+P/vLDv/q3Dvnb//DT7/+vv/7wi599",
+	"/3//IfnvP/032yi3tGpOy8xV40W92/y6cdvs3FqwpNxdfhzvvPEeCKWZAAnqhLg5Tbkpvo59qUS4OOnx",
+	"eIFoS8FEbKFv/LrVaea0QgZQYkJRxSagSWwpNeLLHsdc+3uomhay4QzcoKbVNFhU/nhzOs2VOzUWM0m5",
+	"JwtWoLPEuy69Y1C5Mo6ZkwkUrEXkCj8lbq/Sq7hpyAZDtW5XfyYVp/Ko4lQ2SFykFccs8M6UQh5rfSqk",
+	"CsV0rD9cCY44VjEkxrKEGiMq3njxC2P3biOSSXtkRY9iaErJh2Ke8Dkt0dPXB2esEYJVsYzIZUk7LnFg",
+	"LraR25AVm3N+wEPQ8kgMFGl0SqoCEpunxzPjDu55eC3bZ/YhSPyMEDMGKDDaIFVzodkgczXRsr7xwkV7",
+	"VpCQ7dlDZVvMN/DTLJ9Js/Cuyx6cqCtZ0jkTv9ANZzwqsbc8CKYPc1tQj4fADJBzDko0NL+GhmGBgeVe",
+	"NTrdxosXppR6+gDE3sHR2eLzupf162uojgcmgr1otYfLvZTyglYrTgXfydVRPr+nwbIbuYDd05Dd+2y+",
+	"Kh1gv1YDwYvFGK/X8ONOaajjeB2JeQnJMZStmYHQSHCa+HOqKNIMPK1CrTr8wpodsLL0qbLMcsrijeDa",
+	"il40ZESO1EpK7uMpidmdM7zsssxfCpHcL0voyvO9sZUeIMN79enM7AlO5kxmwjGTYcClbgxK4/NY86rI",
+	"h5ITAgT+ATAPjZ8CAtvKaVeroIvC942R7Nrnbn3PJdXY/bHj2ADVGDlI+ogbvpYpG8afJvf2zW5K0ZFU",
+	"gJBaiGAVydzNNBDUy+Yx+3AEgziJs87XwKkd2KUjB1TGWVL98K9/tpPnLvnzn+W5S3YvL3fhYJf2kthW",
+	"jGcE7eusZ8QAYxnPyHLqtB8U2Ct2JCnx6QOyU660xoMtpTGtd24pLlYTlDcH53hQLFlxz8aMwt4zm2rl",
+	"vn9APH/kp4xVAvn8cGp/gsftNKzYF/sHtVrGFnyaDzCchqt5UgROcw5F0xgfQDR0Du/d2RQdA56Yc/ch",
+	"MTNmU3NnBtbxuS8nvpT5tyOYu61VwdGBYz4hNq8+WHSXXWzxCxvnPyZbXxcpqiWnGz+/VP4v/smJScqV",
+	"psStyQpUOmAzXhFB0dS0dNi7oc1Qaxv2CigjwHF5XluoT7MAwicHVLJdn0s9o1q8MfYhJqTwEiuaCntT",
+	"k7xsO84Litkc2H15Rumc+srno3a+IzCcMTIfo2edkbngiYwqG0/HyYKBc82eifWK9Ud8N6qbiVdAEIeK",
+	"R+keB5RpUzUYjyLTUJPlES6S/Zhkf2IhrEmIfklzbBlTb480lexx1/Zm0KDTINguelOYcoibRMN2YSCz",
+	"IMCXrIvBl6SGxfR7HELqdKe+1Eo2gDB1h1Blc/9xDFSZ8AvFpCJV8xu4Bk0w73Ht0LGF63oceSIVXUQA",
+	"oo5hNRdmlJSbMe7skTpChsJFiNm9Y+wBaGwdbOfWOURbRLesAub/dAj825evLAfAXx5nfwsk/FX49oWr",
+	"knJCZ0poGRzQIFhA8OeI+9IKBYEFLlOyCiHfUDnGHvBhiUEkQX5ckMUcjk5aBVbhchmbIhM18jHA3S2S",
+	"arwn2hIlYpgso7yF0G6TyGbtsS1XSl6kzEqA/+WEzU+E6Z/S8qnJWVc1GVj0EHE2UaGnzxNlY7zopajq",
+	"mGc/VXBOTE0hhwsCczOwGLFWrfzg+k2lTEnLytO9/YP44PFSKBbo9d6S9I4uy9VJZf+4BmZ0Ts3C/BqN",
+	"mrjD0ve4Ta5391OzgxlLgUwRitBEvPF7BtX/sQ17lQNOHzGZzhRcmWBWS3aX/29/mtnf8xMuP7a+TQnj",
+	"ucS2mtgjM0zqtMjRwf4XZCA8g7ec4VTeSf2TF7zJhAILDlUAoSi6GJLYADN5gfZchw2uo/ghKuZkCwSG",
+	"XlT+AaKQozRdlL5gNpnuytkkydRfVdGdZfsgp1R5VJr+gXhdstDOp6g4kOMheoBFtaK6TqHq7cQ7RSb+",
+	"b6N05Q2ykLNbRzaluJDUkiV3MqCkksEdDqnG9W3gic5142xv4tkqBGrMJjt7qyrbbFnG5m2S/AKI0uWy",
+	"QWmwUlMUyIkrAj0oROnyUN87lec/bOdGPq6KmcGArei4KEJStTGLakw5UQKgdniwiHMWbP1/yMIUc76T",
+	"dhhEVYAPy6Dx2Kz5+P2bznneg2HuKG64j6j4rhLoNt83SPiFiibuaf/w6f4eFCvOKpvfi/TM7xXpGJGm",
+	"+lX79UZ5+SHyA9iSt36e+yzwogjM5dgyc0lCpjRUcTkMWEBQrEp4CzLUbYDDICoSAD5JFmrukG9mLFw4",
+	"ZErVWAsyhnv0+JSGdMIUC/EF+8k9JVSRCcAjxzEiai50B9OQYfQKplT5INORwJiQSog9gMTSJLU4TRj1",
+	"WdWTqelxiKQLyPHTAkQmdCpj2rVh5cMpcDoD/2qPJ8i0vw79QI9BhJiwNhBchSIwIMvpBZIIKk34vfQa",
+	"7TNCCTI67UDLre9maVhdi0KPPZf1JGogSloGqulAETllQYBa0V0wqifQbXpsMhVKb6u7r9jCzaxDAz+V",
+	"k1YCbMxzc/+g07oi5ndSbT8/I0+e1vZ3YtxNO2davE6I+9jUZ3h8+Nh4ojATFiN6sUuYdYhj0iKZnOwJ",
+	"DfTsMg/61RI58aXUr+hHQV9OZoHyQcT1kwjqpGKJprLH3cfoQNNzDiyuuo+HfsDcbFhp5bF1VK5epasC",
+	"gF8yGiA6WlqCZIRWF3cn7tZ2ZV7L7UkEXn6poHsW0hE7y63+cynufT7aNc+QgV6tU1vswiFDBmhDEHnm",
+	"OUvakVSf2G/kzinpVWq9SoReOsa5JGMWeLmh2dr2z3W1JM8NeffvTOrjfIEdeQYKxwTj61EgBaT6zYxy",
+	"5auFPkIlx7tTEruqEMDINrxMSyfu38ndWnLaEopdh/6AFYHZgffVVEaCp50Ik8fqz5Ch95qXu++EVrr+",
+	"hBV6P9c2ETIa+JJ5kN+eMymd2QQr3UnQSmKobYIBY54kE5/PoKyL+QtAzZLimJ5LKQKvLNiYEoO70tls",
+	"98kiC5s8XzTmqNqAGZgVXHvqLzeIqJv8M2rcCSDHpHHkNAsN9zKdk+pBcuHG0pNYt/aVUjIE5qhXV/la",
+	"xvhz8aIDxE13gEIMuBiaxGikJpsgj2FZx+2SesQZN7olAulKuBmjxeqkFOOSXlmS6dTaTC6azOCTkrQs",
+	"JdkJzdPkzfOuuGM832Pme/Bj5aTCFj8Y918M/Jb/g87Nt839K78pmxM1/dFZ80nzJw1/+NUeW/xgOji8",
+	"1I8I72V7PvhW3F8cBHeDs+OAvXiuBi/eBU1e2xscBLw/eV7zfviDYPk6NeoyTyG1pow3z8mZ4JwNFGme",
+	"E6Ufztr9csY8YmwCOp1mQxqfHH55tFmunSUql4ETOmI37YvlvXAWBvnD8PUrjyShfSmCmWLWbEtbSGOl",
+	"pvLk8ePM3eZjOvUfQwvyca1/PPhyUGO7T4bHbPeIHn+x+3RYY7s179ir0UP2dLi/v3ab12QWD2xV2AfG",
+	"ROBwdiolIyyur1445AfXjRcOedF8rreT16x/7UTm+zG5fFYq8qJs+EQCiS4vdgICnPa1uBzXyGBMtUHL",
+	"QunAhSwcLeWUDlhmcjo00EM3oakb34SnYY1yhSR5dDJAXUlEWQ+iKQDSpwq4LBH8i4NwYRnQrxx0Rsjb",
+	"6GCN0UVurUYTKhI1k0SzJX028rkpz5ggcmeN3+/L1VERWXM3RWPu9ArKm7H7stjBUAL5TrHQKMEyJlpU",
+	"QyzNt/0oWRBDLtG3WugRzQnjjEtSZZZO6POBP6UBmQawxyO9JTf3qX275PhWQLXGhIiZkopioIJN2oHt",
+	"vGjMZVx43FZlMjM1jUorxWNITFeS1CIJiauULadDUBIICoZAyKbU9/IdfklfXuOrm/rF7XX9zWXjqltx",
+	"7Od28+qseV2/ACQigDoq5+NrfDOjQVw/Cj8mRvpsBiF/b1NjKXD9FQ/IuP8e0tFXng+G9M5gzLxZ8NHX",
+	"n9lFn3MRuqYGXt79ghWRcuXrEhVNFA2amymPlT76Ncsjcds9SZYmi4zJNEHOCvjKCzHy+ZYwAWVxAYqR",
+	"ANaGZE03QDVal6CfN/xLGNtD3MfXvYnPsbnfQuwLHFhc9CBrREUGArqM1ivQ+lm3+TUgtN10rhtX53np",
+	"D7mqsj5Q/r0mtjODpDHmgW5JElhYti1DZeZOBEnS1lNE08PeiuSNGUnPySV8Hmqrir1TsWF8UEvap2lz",
+	"9GLGB+M43UQxOsmEPCayMuL1FdU9WQrIjC9HwTlKJWCxYfwhXFFX54LvnAI8YJ9FCXopqvZtxZuHKny6",
+	"vALgsjr4JPDKHl2UX/7w/jnNjcj5dcBp3qRsBme/8iIYUTXkgiRb3dAjmYjYjMsnT1loUgodQtE3D7Xb",
+	"8UaU8iiGgVTnY38w7nEsuIxZrXBre2JyvifiHmtx67dM1iejep2Z9vuLCJLC2yP1RP5Hjw8ZwhDy+BoZ",
+	"Mt2jh9D/X166TK3TiDM5kvYpSoEsA3TzZFV0H3KiYK0kpy1vE7li6rUI1bigRCCVep8oKXmlz3SBT/t+",
+	"4EdnwcwJF+FNxJxZo98mH2/mN+VmaDmqFEZlnLIJYrY5FtnK2Mio9NgSNKzifTdkCLf7UbUj0zOZI4h6",
+	"hyjbyA33VX7lA2jFWVV4MtlGgReFhb7wMOiLM7U714/jJeJ6K+WyddV9WXEqrxuNVyXtE1uI8DVjd7C9",
+	"Lw9zOzo/wektPTxNayKLoDVTdn/JWTSUpDIOPK3/WlMGGXEAMqzGpyabAYmChIHAty7+2HI5azfq3cZ5",
+	"WZrjx89vri+aZ/VuI0LGPQfU4K8b7Q782Xxx1WobIys5soIKGPqJV9oaqlDuhcL3dmt0v38wOLQIfRiy",
+	"n4gO7e4fnBwenezXfq/29ASjPAHItvLj16z//X/4+Yc/+cXbHjdpaH/9l9//s59X9w8Oj3Y+/PFff/iz",
+	"vyK//Jf/8+9+/7/8S7J/4NRqtQ//+mdVhA36/r/80c7+/uP9JwTaJx/++C9++Y9/+v1/+sMPf/wX5Ps/",
+	"+icffvEP952DwyPzVk55jmgouVE1LJG+7FuM8dR8Yj5jlLFKPKYQavKUeCz09a4Imyqamu9MWgkGA2ad",
+	"7cbfl3CGJqNZer13B/u7vd67LxoFRfRjzuf4J7mpkqBHRGydxqXh2DhFiwc5YclE7vg9Xy0ZJ4UZGaoQ",
+	"sjjZ8yOJ/KEy7qU6nUkIq+hcdnYczFnth4zexXffe0u2+4bYgEBdrsJMrYP84qfM5kGVwyI1kei58KOY",
+	"iBClmpvF6xC7SiFzdsY9Uo1WMwCHeCyAellVs7B3QAcCeoRN9UGFSEb+PZQIT14rmoWP4T6CE0qi1lHB",
+	"DigfsCCIs6V63PaIIT4Yv1oG/96piFhRrtzucnTre6cQ9+/1eBFdj85pIl0/GlzMMTN22APmvsyk6lHv",
+	"Xs+tRKW6Wc6wHZtjhGIlMl+6osQnrUC+PliYce+8tN//o6tK/XpWNXMqEi9OSvFhRdmpuLpZ1F7M4UzK",
+	"zXIBtLWy8hCFYLPlTLat55NqZ3W11S8Lqq1GomdMhYPdgy9iVNUfsJ/MiAr9aYqdiWdrlU9RmXU549ac",
+	"ggtrbplkNoTsSaCcfWSaxiYL0663TSGytpf6MgKfJzbXNJRsReqRMQw//Iu//PCLn5MPv/jZhz/5d7Hh",
+	"l5NUnmte1NFa0L1bgE3j1CSQgTGlEqtMhl7KDPl09gSM21ubOZ0ZRrFvMe0/PCjwHq5MqreugeWQ7/3j",
+	"Mr6nCQsHY8pV0YW4CMl8bNKT0U80N+lUIiQDgI4NxcTixkZRxmAHwjHR7uvpbRploiBwV7JwPaqxfspi",
+	"IZfJGUnMXT6kwBJGiGFM4l4WKFsjGPlpFrF5qN9Fu8wL6VBte5CMHVTb5ygkmJgz+/5gTHDIZBoKbzZg",
+	"3scS3b65aHRKXyA09QEX3kBi48uxNKlfIujHl5lwFsj3A/+W4CScBUxqW+SehURZ3KGUgk9gW6840X2Z",
+	"I7KWtK8teFVaMUSYVmsi7PC5XPHCXNwIqT+LAT3brvDroLDs93VAefGdkhz7UzINKF/vU3rebmAlosZl",
+	"8+aypFfpeci0qF6HbOLPJjj7AS3wZEyB1KiHpb1laoayUjcEOdMBLxYxZ82tW8ShzK2bZocLtauA2oe9",
+	"ccvyWpMqfK5eInblx9qc0FYbC5ytg0ArbYAmGy0CJ9wEOiJ27WZCeOB7Qj0PfBLG7Q2nbwUwl9UYdLNc",
+	"2FJ8lE3gxLSuui9vz1qX1/ocf6t34hIRiYbmqMl1WfXX0RiL3NrFNkRtrVJY4X++FqEaisAXHytKNp8i",
+	"D/pBKBqUkEVDSRcfL7rxN62tHEw36jEzpKVkiFJRZNlg/c8THr9NtPtmzpGlGO5NQrGXGJM/I/I3oHjV",
+	"VMjylatINVHwHpS6BDedzQewrew8XImrldD0m1ctMiWENikS9P+7elYQEX4TBhui3PwmlsHS5+wBK8Az",
+	"ZSgsXm4kQ1S2asSUXukmO9Firs3Hwk6H50AhQKkwojgOCdqv1UojtsYKYQ1W6xboRLYu169DMa1odVu6",
+	"orJaBgYoFs5o9jYtuZXSAQ9RgUvP/0OEIcKO8dsXf6iHtbLw1pkQdxCCrsjYxvlQMmfsLliQPjhG95Ky",
+	"cVKR9B5PDgld9eO3MVAPvgSWr8AzKAo5BFg3iaT3zCP7Tq1W0/8HjD0ABMcgmsKSXxkjPKBaL7N3KsdF",
+	"t1mNldIb2ZJ+zhzYMBWJJU5p/QVxZ5AHBA1BXpAbJTlEuhVzklL6aMnpmAOeGuuiZbGNlWsmkZjesdj2",
+	"wGCEATslY8HFTJOcU51SWx/2StDiRcBKTWfHroJpSwzncP3srB5apDM3cm5n/RUFui53DYWiH7BJ7mVA",
+	"+/kZeXp0/AWZ4kPEY4r6BkOWEqn0FkjcgfAYlGOyj5lLWF9GO9KTI/LKf3bS4y42AeCPgwDKbmiT8MCp",
+	"HX1pi4ZwD+PpAAnikSQu/GEQJ02iOyAmHBw/wXd6vErJYKYI5D75nPQq//2n/6ZX2bGYBAuISMWszyTo",
+	"RA6ugs0IX6lPcaBnAkrVV3BMBTEx4Aaeh4KPbCAuJGBA/xhRMWViGrDcVOwYAD8TByxCRHjAy+oh9YNZ",
+	"yKSDjLMwG8A3x3rUofIOMkMvYLxiP7FT1OMHtT3yddymVGIqsYCyr8iYSnMnP0GkYMrJQe2UuBmEchch",
+	"DyVdmGpcWG9f6tnZILQxASSyDYp/UeZvEg1CjwjGkuKWxKGZYbnGNV/1rZMexoQJXAe1nfh2LLpkJ8/9",
+	"d0SNhWSmMr/ecqDutRJkzGgY455Y+cuzEIHGIlhHG54TC1KyDBum5ImRzJUoWRCtr9t92e1e2yh4vQxS",
+	"Tumj7KVL0e6fX421rs9/YVR4J5HCCCpDt5P2gT+jHrGb+wqA9GwvN+0mCdmQhUxLLqcADpvt6ZS4AOly",
+	"AkUD4k1rxDgL/YE2/TOR9InH19qb5obEql7DcZMPvkIHnxnNs8Q41LMAUxd5QQeUEzn31WBMBE+U8vcl",
+	"EVPGT+BxvGFAZ54BZzHhTT0ONf8h8T3Xs0qxv2xZf6zmPKRBQPp0cEcEJy4OcBm65Ov6RfO83m22rm6f",
+	"15sX5aP5jGf2tt346qbZhveetxuN24vmZbN72/jhWaNxDt/m9XBzVb/pvmxcdSEKBt5ttZ81z88bVxWn",
+	"ctXq3j5v3Vzp7y8b3Zet81v9Vf3iovUaHj5rXT2/aJ51K06lXe+aPuGXTvPF1c317XmzU3+GXbXO2vC2",
+	"fqf54gYp7TQunt9+3YIARPi73bhuQaH++kW7UT9/Y76Ah6NSRS9bF+fNqxeagHq38aLVfnP7stlo19tn",
+	"L9/ohuqXjdvreqfzutXW771ut65eJL/otM6a9Yvb+tlZ6wZy7qDr+vll8+r27GX96kUjGRt5e33TPntZ",
+	"h7pIjcvr7pvbZ/WzVzfXFadyXX9z0aqf33ZbrduLehveu7nq3Fyb2p6XjfNm/bb75hrH1/66eda4vbmq",
+	"f11vXmi+VJxK86rbaF9Bnp/t57Z5BXOV/Ar4bpNfrlq3nZtnnbN281pPJ37TbnS6rbZuNUlw87xxed3q",
+	"Nq7O3ty+amh23mBk53W7cda6Om+m5aHb6tYvbls33dvW89u24US70XlzdRYL2Ftchd5skHu/Lmf96Atz",
+	"yYc3vQAfgYAiy4nUG0BPooLCAMwooaaariuTuhHPwCblAnk5FQwfLjBMBGdkOgsHY90u9fTWh9gI04Dy",
+	"R5Kwd1M/XJgwY6JJ/vJJbd+GJFfd632oG3i9/yYL4nS9f5lLTTGkDPyUxlx8JE1G0av2a9isuSATnwvE",
+	"wkz3ePQ0NyIgL9kZ5q5oY8XptBPsg2nan5nzgRK4mytB7lmYiqKIhz7Fu7jbCWYgrb/TiAiy/EkhhZgJ",
+	"LNg09JsPESVlJX/N6aT8ZdUqAAOsL7rr8zjxDm7EfTY3K8EPLYDC8pqKkkQfEJXcm9av/YGahXm77z1V",
+	"NLRIHCZpyGMI4hRhi9RL+QTXACtYbENbk54GjHvUwioITiAxqQTywpQudDvwpdw5JfsWzCbd5McBMqwI",
+	"eyx7kxxX/A8ob2htw+QKJ996KPft7vVAxLS8ggejsH5jLKrUyAQgNVJFyU37glQtyJFuRP9mkYWs/3jC",
+	"FNVP71hHc4/DmWTGJVN7BNy+cEybc8CogvhlNPLndHFC+oKGXlTmYEDDcAFhyVY0fS4Vo16PV1306e4h",
+	"ne7OHsEgFUO31mNjMbcwFEY0wALUu89Y+AO2Msg5qdFxAZRQMPBcNONlC6znZwCBQ9dmcpvYPGjRyF5W",
+	"opz46jiiOL3uMzLglAAYuU68UBBxkRIrLcv0BMTj8ZSPTvV2/uTI8b9+1mrPa69ejES9Xq9fdW7GjZuR",
+	"/rOh/3l2Vn+j/zt8Puj8QP9xVgsaX33dPuIvrkb1erNer9/U6z+csm++/VL/XO/cfN1qvzo+e9Ns/r2c",
+	"II+Vkl4nboLI6pSP/uAnUzb6g5E//IM56093LNGuFnnAfOtVehXADA8YDTPeysNMgm7xFhjTVMDphPSs",
+	"AKSxRUijcDtSdS9aZ/ULAJ48v76t2z+euTtQHha9wxzDSCK9HlDFwh6PDj6mKIoPIKXrolCSR/rVxxwg",
+	"DQza69u6+e8zMEW/mvmDu4coPPPRAfOld9HCmhyF28QWF0q/HtUmjMbZptpEnnjHk/0QtlxCdLYPd48b",
+	"WR3rfnSsl7cJYb8UIdfLaSCGQ5a4lbORlFvGr5s4ioeuC7AJbLwV4ZUAMDGc2G8ymHuubOeLiFCszYYh",
+	"kznQskPqB3mu2DNwSs3BPYreeCwyBSEejITYHvPg7Lsgd4xNzYkAIhSSkKPpoqRrdUfU9AbgDWJwB8Nc",
+	"u5Lixh079DyetRn1fM5kbkyaVKNwPSJFtloeEOL5m7+3FM1m+rft5dM/YP5UnYd0qAqcCuDZngXMRkRD",
+	"bdZUVmgyJc9X5lIhEfu+VFIhF7WtZBj/+jNZIqw/EXWfzK398Kf//sM/+psPv/hZqbqd9u67sLDEYEzD",
+	"EYuvZYoTHZ7m5zlsuKIT8fm2UE4hfruZ4K5JM8mw3k776oqECRFZmRA71FKQKKSFqDZYsl9i6XW8ZE6k",
+	"wmZyI3JnqcdjicBU6R7/5T//t3/7//4T8tQxVXfWZ7U4ZrgruPTwGJjgCRsLzBmRA8rjuyLoMRnhQy79",
+	"h8XDbDMthPno3RvVOpwpcZ2LwPt6zMBQ1iMai1kYLMhPRB8u6yVeXIqBWQjMYggjhCBmhACkpIthNBG1",
+	"6Hv8BPX4PPTRlLjxKm0j6z3sGhLXW7zI/6MifzDseAmO6O8sv/A+J8Mgo1mhoiJ4d8dU7m2nFDe15Tl7",
+	"F6XW5eS+s3cKhubY0hwhnrGS15b+wCThf6tJr9avr2+7zcvGj1pXjR0n7f4ylS5pEMgTcJm5Hl240Z0o",
+	"esP8IVa8NDU0p1QqJ76njfANNGnoDiN1006fLQQECllAoQAOtNghsZU0ox8tqlH1cD9+5LBGrsQ9eI2A",
+	"+IMv9aAPnpLnrB/OqJ6swxq4lQ+e4nWa4NFviVahnAQOCK2mhECMtQgEeoddWKHwpR6oVqeAdF5F7E0c",
+	"FuIWRXz3lUNcO28ugm1nWLKzR86wFhgkzGPOJ3qgELYI7TE88q5Hb/qNPL1pNRCd4SIxT6i5zLJeqVof",
+	"4oAX6+ntz3dRG6uPd0+O0X8DqvDgODrptTGX+6HPd59s57DF7U5QjdgIL22EzTg6d0youYnL3LLI62Yn",
+	"UC/vEuA8vgCAJXhKKAZORF7+mQTPcKwiVvvxD/fX+fE/8Un41/pki7OQv0QgXiqxQDJXuJ5VmH5IOJtj",
+	"eFXKQP2u4nuycvLjQ2ffOXibA2mfXvQbJjSnwrUxQNB+zugFAN76ZsbMz5pby5qxSFFkCowX4T6F8CCE",
+	"/PXFLAuihbFT6YxHKJvuVM5al4ASXC7j0WjcMwy0Bl9plsRCL3EenaTqajpch7iGkIdNNcwOMqKXeXo2",
+	"8lzwofld2wsm/BzjWUVITID58rXory7559czGWebhMjieDtMZVKSBUO49MAiVzAVjyT8WhKkBed2k9yH",
+	"qGZ/SejN1EpdbUbkLZvi+D3Lh0eSwBOkasujAx8chEhKPLCzt/6kHVObGGk0F6uSNqKsiiRLi/M1VieK",
+	"JpfkQ6RbpJb4b1/aRZuB3V8EFIYpErJsElwKjLfEC6Z6W8mnRRK4p+xL39jrj/L9hEnvSal1PSrbdAr1",
+	"tsTzaEDJbRBf7atxbfQknKvlfHK0GWY50ewvsX4dDmxbBKvhuUMRsPVACjedRrviVCDysaRRcSMhHgCw",
+	"2nGLFkHBlT7GLZjWlyy6slENy/cHosgpF8VArONMBkBBs0FbNUDpw9o0aQ6/dyodf8RvpluWC7CXhz7/",
+	"ib9B9QCnMmd96QNG1opSAitPHfBQyUPNuS+nAV3YU02yAsFqMB3z3PsEwdmZvGD03pSfxCqoigx9LJyp",
+	"503/DQ4YhqU7hjNZgAW5YekDM/I8udNTOps2uLbssi5uZr8d0kCyZd7HL63BcbFP5hIwpZNXbKHplJn+",
+	"76Kvf1wZUOlzAeDUzOAuVZZPWneJhvKytsqgh8XHreO1MB5Rf7kjy2DKr6qIXR4GPJnGlzU3Ykj4h2hv",
+	"m7ra6SZLI4Jhjja+9UgSs/9EhVPlrL8bb1CPStrgqwDwTAb4QAQBGygZOZt1r3EeuG0ht8P1fp/B2A+8",
+	"EGvZbT4hZ/rtvFm2WmztgUzMeTHulh5pFICKPZqTzzbQ5ClPahZET9OR4MZaucGRf9J4qNJBruXHWTgs",
+	"EwO8ZVGyz1U23/RffpVf2pISH1Pm/zev2sVmeJIblFQoZHS28EMOLk9eKiQ+HkIFC5PvgVZ/SfUpZmp1",
+	"s6YixsYNP1DpK18rFU1kEeNmMt9StYmRiTo8S4ZEnDy5xlkel0XaoHo2BBzlwdYVlaje3Mu1uqp16VhP",
+	"Gt7h+liPg1J0Y/zg93rparuGxFQyTfKKb6U/CCbiIe7qcEa3v6dLhKBtIBar5rggB+t8fVVwtao495rt",
+	"EacmJ78JXi8cef5CxYFXarXjp4e1ZHM2Dc6KZ+VVq3PdjM+YHTqRMz4iDW3chYL7A7m8xAe5SbhgiQoP",
+	"gzAwcDFK/rnjYi5tNuDgjvQXpBowhfCanj/ylXSIu6dP47sYrZI6uK2qg1Df/RHd/ba2+3Rv9+13+85B",
+	"7f3vrFvVHhtScMsZZpRIPASyH0lMwpOn5FX7dbZ0Q4aot98d5lMSa4aiGH3kkQqpxySpDm09MyJngzGh",
+	"ksCcOeSq3jmvf7WzlFGQ5VZpBbThcS+pnrL4TBHjIgdM8+rrRqdr9jsZFcP/aFzs/HVUfGpXImTJigL5",
+	"2eQiZCRkNIDFm67YAt6161n/cWfWJ1CRwmOBf89CcLORBkSAAFACJprrl2jQ44CfAs4kg6IAeefgZGLe",
+	"SSrGB2BWAjGCFtMZ499VDLqHMYUpVhg/+NEPf/Atff101vyJ8C87R/Mmr/09CMqAh/UkVfYPnzx98vTw",
+	"6MnTo2Mtr7N+4Msx1EZP1Wap7Z/Uaie12l6tVvsRONgTqb2Qvyk0N6Utr/04+bt8DMzbDZXHlzVHgvY1",
+	"e0J6ki7Ne0vE5CkhOzepjGSIRzITFRUsSQt8rndovQBdJuajkBYzcARrRvHKwoxnjmxKhX5/pswnz/NR",
+	"jq7T/FwzgKxus+TErYO32KqwpcGigK2r1eIQzHnaZVwvP4/8oNO6yvD3yfHx4ZPcOLpIQAtgPLI1afSq",
+	"CsRoxDwy4yaeYD0fUtKeWw8nXtLwJAgJqbafn5HDw8OnOylGZTVlWbkxWcTN82KtE2dWOwivNzRQKe6L",
+	"RpdACfu+HwQ+Hz02j0oXYC3kuizr1eo9uX3hhvrW/Hfv9u3v5u5kOCSTHl+Y32eTyXMosqn1XXHHdM9i",
+	"Sr+ZsV2lP+7qg9+uGrNd4MtevbX7g/3Wt4e5CXtxwvpatRJPwfslAnIvdG36P1CVQDQY0XuTUjedkuo0",
+	"9DlikNQ7Z80mgIZj9ftM4n+pMaYm66j29Mmq2fo7u/9DbgWoVWn0qXHn7pOzfrEz8uPLvkxpyLjaOvBY",
+	"ilC1QpNVW+Z+cIu4yvWBkdEgkgQVMHPNnhWZSQj0zT0Lm5F4MzekRbQZZ/PV4YCpjTDUzwPqmMts9q+b",
+	"Hx/OkvnmeRoTMWgAUSyCBh2KkDxvNxowCIx/mLJwQjWz7ejSAHNEsuLyYeuNV/ZOmQLwK0udIT8xs0Ri",
+	"AC+AhyCExw6Zj/2AEc3RXWARGG88GlaqRNSWufcb5/xvgsRhDyqJuc6Da123SWwG5GxSyVkijTw9H05C",
+	"RpMDylslXTr6FKpmM12xYtWvXuNdOnoRitk0J9hDUHOxtjyH+BsCa+m39WYS+EwSJWwdlAmj3BYTgsdL",
+	"49bmB34tXX19NIc3zVJepVkxpsKwbBWfH8L3FM3Z9u4n20QRxio1t7AGNPVtwtOivyBj2vfjaJIkeupg",
+	"rI/KfMRybmt/PUQqfed7WHzfljBmjtf7FR4MPPR43SX0JkL3QPL2caKWX1+nThQdQQCxQ/aJEuSwlqlf",
+	"o9ClgAZpegtQIb1nwTof0hKXo8zsZRk0tEhSNQYChNbor1LZRgum4gNOwgLSs0H6bCB0E2bHKstdG3uy",
+	"Ag0zL9IbhlNQ3BZXq+HScsHYEnExEV150lcw0QVl+X8drgg3FnkYS1Gc5zZXg2uuBFeuoJiY3OqtOdGM",
+	"BWz4ZLfLqzfa7S7/8MVol81hmh18LttC6rEHKalT+u5+yErdwMRqbP8Y/JW5ycsb2Dil737inr/YP6it",
+	"6vubGQXInHWtIvTxE+Lhtxk1vb+qC+mvx2OGSez4XhzFDtcM28kTmGz2fdN/VNsuGnB8nYVgJ6tvFIHA",
+	"hwgtR3H97Ysph3Hl71JeshLq/u7+E8NzWBfRPBhZTU6RFiw7gSeVZzdvEvN6sv/e2Tb2xqzfckkzZh3Y",
+	"LMelOiTPmYloU/RdHHsF92NRdrS5n7PXfKeklr6fS67th6HqGvA4pywkckzDQkoQdxiIfSQxjtghlv/k",
+	"v/0pXik6kG7FLQBG4N8xQvnCXBhBTYYI1uD3949J9ahWs8jN7mNowt1BDE4pdFtLPZDfI0PGMi8OGXN3",
+	"9rJa6mH409FckThyz0lgon/LQrG3sdpap7FWZQIuxZeUVFyFq7Dj58NQ92cLrCcrWRCsD8TH9dZpXFyU",
+	"DMN/NtPEdVgQwKEwo9PLEWQC4B8y3D05DiQLQp0+NhDxc9sXEMEAy1bZhWh0jV45SfwIi5QfMjzNcLZl",
+	"oOuQYe3jrT3h2hZe1UL+G68Lr+67UUyaHbtrjESX6NVCqlgxHyowGfgI8/ycSuKxgNm6WYDoKcDL4aso",
+	"NNlJgFTY+24M2Jc7WzLx4wH4lNiMh0psxEG0t5GBW40xz/wyoh3FCqfmNUVihM2AZlhSZJJDT0ljCWsN",
+	"1vgDGWyoL34rbTYY2moQicMIRCJlxh0cWzMO8inSC3ffinPljIYe6ftBkJ71k4OPRpv4OHVaB7VpsLwQ",
+	"E8ZAjuLycADaKjSFFygnIvQQEspoHFs6xEGlK0JSgxulQn0bITrs19L/S6Mbl9OqpVZ4XMo8YPSeSVKl",
+	"WERezwdCzfgJcLc+5Xfm1Z21kU8fB0NRUkXFAwgZHYyZPEVzwPOHQxYi5UlubEx1frB8Ca2Vt5xuAHvE",
+	"wArnr6kMgngCkgXy58grf5ITl1QOdnw9rji4Xw++3DklARuqLHSKOYyQ1/qkf3DskF7FIiD1KlpaDo4j",
+	"SCRo6IicswF+tPVXENgJex36gWKhY8q0SQcK0/hS+QNzXrIQKbtaUPTOTPqCz+RDwZqXzgYs6/nE+b2R",
+	"RQozSpXUU7kmUzJ/pj9x2mNBPmHxgCWayfl5q3FBGqiqGc3pDGEjtfKUCFTur6oDkJvAhVfzph/EzVoG",
+	"7YcYF26LOTCPsF3daNo1VZy3Wq7+QFyi4sDZxD2aqJVtMmM/Acz+x4Q9FAU7kGoUEbGzfTjB58WHLxLe",
+	"h7D/YBH89tl+X+tFs7DpzQXxcSVzuZeD3hLZ1anAvoOjtUEb9tVcopOFgfM0071QWYiBAZXLGAPXFady",
+	"3npdGmBgqp8Xc0QXyClPXEBKNqf/2nWIq/t94IT+eDiGvAJHbMw6/c6yAzXJ2tIFmpetqOiXojksQh7x",
+	"TGpriYXyeWpKE8RfTFbqi+OWDADynEoyoHzAggDT+tcqR4zD2TTaZzY11YpXlxxGEzXHu4W1Fa5mej8s",
+	"lfrVp4EeVk4GxZQBULx5gEwDqDfIh344gbzEgZgwMvF56mtzbiqb5Y2urmh5fUrPSyAorxc7/9b3pBu4",
+	"ZGqcV6rrpZgjGqygHPEf4NRVdRtf3dQvbq/rbwC1zCH2i3bz6qx5jTUvnt1cXDTKQ5qtntIC7ZGio+JU",
+	"MmRUnApSAcoFRgp1iXJFuByrTATeRzC7nQtVW+d8RgOinw216g+pgpuPKQsHcFLHij9L16VrV4LuEg5g",
+	"ef6G9Wi8VJOlJTnK6VkOZy28Vhe42J7Fi7GERH+KEGSTr7xJDHKG9lilJCl0MqoptR4T051aZilJTE5Q",
+	"WsKWmZ/RLMUa9CFCqowu3j6qChso8M+lFXplf7+2e3B4tHv85Isvn9bSbMTC4+hsSiqrpcWfXN+HT2rJ",
+	"1VY52jtIsdr4AmsGuj+uIqJGaIRmRXc3QYUZ6kWrnoPDtLRX5YDxm1JBIkSXFodnT22FCcYH4WKqlnB2",
+	"nhytS0BMJi/Udp9iBifZzU1iKLFNlfH67S7/Vk4N1lfgrrB3bADAz7DxoEtra7/k/ua74EqE2fjJ9XtK",
+	"RN+T7UhK7DY58aiU3z2SZOi/Yx4xgeawRcM7p/rPgA6YtJCRiKXNvtH7jHlojzzXJ2pOMju62fHNjj0A",
+	"PG+qSMCoRM8m1m+zMOTRrlWNZ5b8tz8ldgGSx2T/oFZzSChm3GPeToRkac2wOVRiGYViHt1wMe5lLtUT",
+	"HHF3Pr08bLlR14gSZF+PtmDLjt0rR3vHlbWrGJKv31d7vT376ej9zt//nT/4/f1aTX9bs99UPsfuX+Tv",
+	"tiEY2kxkwBuonzGmehbdpKopKpqwObzzsnmx0n8PAF0bGwwrsZyL9718wGLNrzufQwl1e1eTG8tA3LN6",
+	"+xyQ8SkZhMzzFe4VVV9JwtmIKv8+Xj6+JHMTASzmen31uHv2snH26hab0WLYN004xL1sXt10XLgZumch",
+	"FBuxm5JD3OvGVafZunKJWkx9faRcEEpQFHbvrSxYfBVMojbm+Fm981Lb3PWrV1A3+uvm1YsOlJWGOtEx",
+	"RRUHd0+nAqRA3eavGwBXbHrXf7WaaNR3z0r6Os6oHOv+sVA6JgJoE+uMAuLc2ZgN7szfWo3r7vVBT3fP",
+	"77HW+7U+YoCtdS18sMIaagDHh6wNWWJyP1VYyCfk83un8obRMFg8SKD05hBJcjNkMkR8ykMkK42htGB0",
+	"qwwmeK8QOikazrKK0GccNpiFvlp09FhM5gmjIQtX5MtKOokvLCDL1QF/OAqVNIn4AqvlMzYlAyHufJQq",
+	"4BnoW+glHtxYKUjSMe2ewSvL/XeS3YKnvb+AYsq7s2l0eRIIvKp7qdS0xYOFQzp0wjq+Yn/vgr7Dkmkc",
+	"/LHQSWR1m/uNW0NDTByd+q+0yn4PkjQUCJHCFcVC6enXSZ8O7qBENqOTilOZhYEZnzx5/Dhzh/LYY/cs",
+	"0HItl3P5bYOaiTK6ynkkyVjMJBuLwLNXlNUIdCOKwYkxAePbwx73Qb1ow0U6hDNF5iJU4x2HhDMuDZD1",
+	"jPvKZA1hxPK9ABgBBJnGe0csJQvhiD0Old8Jja5NkE459qdEjUMxG5l6zaIPCZjTKR4w9nq8x//u3yVn",
+	"gt8zDtASPb4L0AIGXQOTTGiop3TOwjM6YcEZlWyPwB5qIirNusgtJQZl0nucQAF1J1s9nXyF8YDAJAR+",
+	"gdFpUwr7TRtNklR7lf2DPQjmqPUqO3ua4K4/YVLRyRRfsXgCp3GlaS9qz33z5s2b3cvL3fNz99TkZ/Uq",
+	"Hl30Kg7p4VLtVZCthPQqc8bu8OIYNkVwDBYWC5I+fdxhYhboRWEgcE6JbkISqW0vIrjmHFTU0ZRf05E+",
+	"2/hSr1p6x4g7pSPmkioEBezvADNc6X+rvzMNkoNasgJXDR/CzUXT7H4HStMhuimH6JcdAlco713oFOFT",
+	"WBiKUI/LheQ1BH54PA1FP2CT3/uJFNxFaIanR8df7KAcUj2KfsDIbDpl4e5AT7Q7EB5zdcfRrjagnMi5",
+	"rwZjIvgeqZt7VKuXTDlb9s6Xivzu74qQ9Fkg9OQqEVXBRRH+3d+Fhk216aPakV4z+ghyVDt0IAzXA7e1",
+	"KdyoqYeyKbukAeVYpixEG8Ww2OAnQU3rAVwd6pYxwhgQ0aD4/7tdw4ZdeBgGV3W/61WOtMydkB936peN",
+	"2+t6p/O61T5/q+XmqHYEv1y1urfPWzdX52/fuzsOYe9ga4eC2pzZfMCYrAldxAM8IfqM435dv2ie17vN",
+	"1tXt83rzonHuOuSotk/cm6v6Tfdl46rbPKt3zdeHxH3eaj9rnp83rlxSTd2D6pajruSOPmi5RkPcthtf",
+	"3TTbjXM3yiBLPqpbPibuZaP7snV+q8dUv7hovcY+9w9Byq7rby5a9fPbbqt1e1Fvv2jAb8eazM7N9XWr",
+	"3W2c3142zpv12+6ba/3rsR5d86rbaF/VL1yQ2uMaNtZptL9unjVub67qX9ebF/VnFw0Xo7oBIUrPnp6g",
+	"hdRU8hNrMlH8eSFm0XbHxRzvh2kQ6Kb1XmADo3CKQTzqpC+8BZangh3Ln/gqFrT9w7jSVMQXR3/BIaEO",
+	"JFkvWC3K0BS06r5s1I2pbu/LombcF42um5j66mwKqmOgTVHd6UwyLZaCE/fxmNFAjb91HeDOYyiu9S2y",
+	"zH3siYF0dwycEZgCKLr61zGjnm6MSuzQSQDGRmTWUcXbkwZwwpfIA+bBoZVc+s/IjAdM4qqJ6ZYwCzZV",
+	"H5fGu90Jfber29ntLxST7s4pmXE9FxxbT8Ax+SMuwAie0EAbWgbLJrHIa0DklTmSJt8FXC8Pr670bydE",
+	"H1eRLwD1FMw1ddOQSa2HfE5CJqeCS4az3opEPGrq3S6c3zkNbGNVuCfT1kVIBwpQHAASRksenfp7CzoJ",
+	"XGvq6PGHbMiw5tMUiu6raI6AKG2ZTZmY6p1XvyREIE8xlk23MLFQlSPGGVab7Jy/knZvNvaW7PFOvpFl",
+	"VBiNDEIXTDPDlEAKMNJ8Zfcta5MZo7DH3YzV5e6RZ6GYSxYblCELFnYR4Wun1piwj0imd0xT89//Frh8",
+	"Qp6BkUl6s1rtcAB0wZ/M3SMQ55G84A4B9bcv1NhBMwLfRUNzjkP1ejymAYrFoTTpTcaOn3EtLXDjeVgj",
+	"nhYIuwb0EhMh2f/SfI9PASOdHoegadhdMDEWPFt2HrIsgVAh3KpE6I983uNnoZByFz/ZcaHcGrR0bRX0",
+	"sR2ZWlz4CixBGZsY+uTeanes7r1ttZsvmlcdV0+o8vmIVLWxSHfjMqXYkHQsjF2Pu9bspdPpXsb0dfUi",
+	"lUydaB2me4q1hyI0CHaMT9BSZcgEyrT1A1kzuGinIRsG/misSNVtXeu9q+PuxDxA6GYjkYGYS3BkaJOT",
+	"BhIxQszs9TjO7Q7KQFqeoD6S4IpxtatP30Yh/nDXXC3sNs/dSKDMWDBhR5vmRnTQRIGCwG6bqXCxW9dS",
+	"kNeWnfvXY6F3arhUB1eJVSM9njEzrBS773b1FiWlm43FZyFhfChCsHQlmYe+Uoyf/H/svVtvI8mWLvZX",
+	"AnopsifFourS001hA2ZJrGrtLl1GUnV1e+e2MsgMkrGVjMjOCBaLe2YbBnxsHGDOwwA2PDZmxjgPhu0H",
+	"GwaMY3sObMAP80/8ONOG/4IRa62IzKRIXaqKJalL87Cni8rMiIyMWPf1fbFKABRrkLCG0n41mhFL0BBy",
+	"ul2hoyXSTanIPnIXEMCIu2LBAYC2FBWrmlWwzThWUdE1zi9BQ+KCbYAmA9wN49fLrLbjmqlm3JMWLZIm",
+	"FmKi/qGXihhnSqtNfN/K4pUaYAuDSZkc+AgDeXhHhc4LKSxSzF7u2Pm7SzKh4M91AY/znSgM+nnt1lar",
+	"7eOIPJcbnY2nrXbrKUJOYiQCdACFxh47qwLrH0bLcCa79CbLilk5dNwzGtxrv1QPps4pZI2E/pKwLToE",
+	"TsfHKlwBVGGsNp0CqXASNEla7JjqFkEzOX2O5ITwtfpzgjEAQzpW/TmTacdtayx79SRpJoQl3X8HFHav",
+	"fSqA+IjRFHlA/FhZPjItBnlRJ9TORW47JSolgA+4a0sHuaSwM9o5SXBnA59rWF8MdSHg+LoranD7zeBw",
+	"g8vFLehUYlaU4H1Qig1Ta2SDKJZn3MlsG0CKwvrKhe+mZ6rZYgfoCfuvWIhccOtk10zXADftTMeq8mZ6",
+	"iAbjPBeIpQf/9EsGXlWw49zSN+EYxRus8aSJLilrPG3GG+z/+U/+e2Z0rNCaLG0O6VQJn/TlaKqnpsUC",
+	"FLd/0yQQ3iSs0Z/7gCQMhsAV3PjFdW9jZIpfJKGVTZzI8A95ZKDlQC7tJqjdBUYyCl1/M0UtnH7pA1ms",
+	"xG+UUHwkYWOdEbCKT2PRnxYxLGLl28hqReINXUShpmnMsXEsKrmMrVMNgheZDLeALe8uNXoimtuxSuqU",
+	"QYn3AxQWjtKM0D1xLz6wlawblQ3BWShDPe5bxAoJgIvQtOS3HNCtgEQBNTPTxTlYjV+3mRED7ewZZ2On",
+	"gqeZVGKTfkyascKzwSq+y/P202066qVHx75BiRp+AbTAV8K+QEEWbQRD2UmzJ+22j7BRzrEaI/gD0fVh",
+	"+PVKOBscAUJ3yzKX8NphJZwQftbeWvXQMMvHbxSfupNu3axEivc9vfq+I9SWxz586+7bus59fJ5pnp5q",
+	"/ZoXCJP6HFfp8vv2yLvAG64x0AnGld4o/o5LTMpBnHg6mTitt4BlNxvrTCyoFr+YVcQj/Ai/jza8YVIi",
+	"k0FqYXFvbXS+brth61qvpC9bqvZqM6uc22QuuDew4JwkEcp4NIlLho902S59LY0t2bucqTsRFqgGVhRL",
+	"lpc8xvt+ErzY+FN0zaspkfD7dZ4JGAhqc5aci8Pv6RhcY3u94KHq+eHkXHVy3IJX+NRLjrg6MJhZcU6I",
+	"nnN5D7i70Sv7RbilijnQeNZ+VkZPmtTG4M4HHA8iW06w0CXxFQT/0dbzVqzCMKDy5c9ThEaomWbwgA6Z",
+	"P2oEZt17aeC/3dRKG/tbluwcHrx8vbdzmlBzSioslxlZgAjcSLfiwI8MkylrQFAB27NnmjisDSv4QDSX",
+	"nd8duOCFx1y72QHeS8Uk11aowRwSQL/HzJsw9gVxtn7CAxlOUj3BR/hVC9Jg6xMPvkwS4NKl90YctJ9d",
+	"fd+Bti/1VNEN3159w45Ww0xiRcWHCpxnW8+vsxJmmiNl6r5IJfdU4M+ePLmGtKpt1GMxNbgmtyTqcOcw",
+	"zgLW4fVknPuxlvxwc4Hv+ruNkNtw98Kn+92GFyHwk1un323s7fb2jw5Pewc7P5193/vp7Lj35qS3u/H7",
+	"P62yJx4PxlSWtNSqeEkFYmg6OCcGO0CfRT7Fxr5uouAzjPj2wa9Cs+NxaXJkqbP+IazXKX2MoAkwScYa",
+	"3JRAM9xOTTNQvZVtAIaY/UEsox8hzerm1Q7NqNYEm7DQsp1ju21Ej5o4FQJKYY55YUgHpnzOoKRkwogy",
+	"yf1CHkD4I2C5O6+WHKKU/YZtdchnp3Qo/KkZrUxlrnIWYJl2xlih/NkssasvhylR8eVnMNxwBb5Iy+1a",
+	"svDUnaPDqT0cHnN1qxYffi/GR1wqY8OpBbvJs599jGBEiXd6eNp9fXb45vTs8OXZcffgVe9SaadzxHtf",
+	"akticr60J+F86mkxEF7MeL40ZCoPv2KYqeDK8AEiU3N/ycLT+KTKqmggCUpx6AhtU4wdnYvcttiOzudg",
+	"SdJI2o1PAX2oScSE3UWzT+fz0m1bn9HmxrmR4dZeywSgFXCZCadzeY8suNuwr27LRNL5/GO8wVXnu6x0",
+	"XBkkCVFDihaGGIk3VlgjuIAlGJbSUBXcLGPwi82K3vGEg2o0G/LiCzRQ9nwd5q8oVkTv9GBz3H2boxtE",
+	"ysIxvyBaNun3T2VxRBv5MlrUE2ENa+gitAE1KbhzQQjxywNQF47c0XTxyK1Pz+MQt6rpv+hDuPYIyt05",
+	"wSeiGib+3Kd4lV1BWcnrZV8WkpUm8rlPLEOGGEiEZQGg+GcIMmnARbJYFymtcY6S1GnnIgACqfzEoK1g",
+	"ReIkRSJUiv9o9DW4JYNsmoq06aTLkjoCbquFBPXUPqTT9ZCyr+HGxeRuNeNNmX49G4tCrMolHdayu+tM",
+	"fdZGujLb86CM15XyWTwMlSNMh2rzUzv/V6eKoHwOK1YKt0isUR4eLGcHs7lywMqq/6dffw0FjM0okJ9m",
+	"81XZJ1+bsToL1WKJ4hORILPJVrtKbeIcAPfUTCqx3C5g3QBJGw4pITVKe1ES1ZiyVqaLakfnrmaNapO8",
+	"peRRfaEeckj3OYd0d8RmSB8tnN5PJDlvlE9aImCjD0gy0Xwf/6VM/4Ry2cmsZYwh7nezVJQuyrJl8gvv",
+	"/0j5NdzndrA0sPBs1Yx/xSd868m1BhpohRTOL7nM7mWBCn7Jz3rstuCMHR33dg4PdvcqXWdkxdxo39Z2",
+	"/d4u7N+lIYljD0giSir3SjVsMc1KEhIsMFl21BDK9lMetbtkI7Q/n41wj8IX90B4fEmGAh3kuyKyog8L",
+	"rWCdx8rIypEo6K064NKgExQR0Eo1qoHRE8paUH6DM6vzzUy8E1l5IYyPDlI96vEoJKmp+6MQEy6hcaAR",
+	"wF4gBuI8SBivTAgR8hCDZrNGFeETSNQRjUka1m62YgWbyHR88X3CeJqayly9vwaER+Ucy4p8LBrEVoYQ",
+	"jmENA524Y6lG/i3tTA5Ec5slMF3oj6WgzmJUqZbB2mbJVOFgIk18+soX0GNHo9LMXxEWt4V8KgMr0j1i",
+	"BZGmVu+zGPquLVUtzUa8Iq/FEOctLYO2PXqVVqyol/JCeIwwdJwTL0fKw2xB7wP2Wgy0eifc+acPsx3a",
+	"JC4Gsr60FN4JHshfVQqP3ukhhXefUngUrTN+P37uYqGP8VavdFIfvNMH7/RDvNO11RR/Umf0ai8UVHfF",
+	"MkIiGbNda3CNFrozME9OcgHwHQB1s5HS6qiUPFanQCf6nWDSNld7r3fUbcVpIX7nrebcH9zVO+2u3lZ8",
+	"Gk5qOIePvE/2uWXSotou/bjVafpFZ5D638vO92pe/qKDyBrJYCyztBAqadZvXJXx3ilntcbzSqPMTwsh",
+	"1pHovn9dusFjtoWo1o1Udkl9d6LpdlmjoRKzWu02RF9SlnHjOc8SdMj3nMdssUK75r1rYhRdEpRA/udz",
+	"StwCZEGDE00dIE9YAl0JSE0s2eme9l4dHv909t1e77h7vPPdT8jzUBuzRGjjPl7QWHn36qSw32F3NR/s",
+	"53dLqeCwPHcpC/zQEXjXOgIH5Sm6rkBaoS3b7t4LcIWAPrx4rDHFu542wnL2j+XEfa3V3TXQjUGEf2Ne",
+	"iDS0ENaUMYW+vCcdAQAs9EFrO2YgNQ3WveDNGAlVfOIEphOi81w0K49gPAMIP4iSQgAQIPSd8JWGmXOZ",
+	"5yIFPMtiqhSyOWPUFIOyFE9tsaXAQk67LBOae7AYuzjHBxvgljpMIIZ6YZPdxBq4ZL8XQnt+nKUe7tGU",
+	"UE8Jwq2yy6kElMKzIwnQlgi8ZGQ/A7BdAI8m2rAMUw94Cd3ldl7T7UomqZpTIrbrFSgIFUDXZRv3GN9q",
+	"Yct+en1N49xIXS+LcAFX8l1XrF+Qd0jf9cOO2zU9w0vV0FVR226lnNnZ7AseXmku+8LKS6xldujxaD0Q",
+	"2tSsxPkg0Mlkot+JU514fG8C8qv7CEF5VftGnWaLmNWEauj8BD8saL5CDKZFgcgjKft5Kgfn/oImRcNU",
+	"5Wllu+rqKPUHW/378JLXyQTdMKJ9L877zQ3pLy6Ofect4U8aD/fn6PK6LJAIESuEO+mG6QJOramsFgLf",
+	"jaUoeDEYz8tirWRQ89IT5jTzHHEh+TUlHoLn1aMHlwk/CARie/rFgMYjCmJQXH9ptYXVGl8Ir8R54A1O",
+	"xmWiJHTwdQ8Nj/Wni1D10owqok8XdckHErmaU6A7fVNMfU6dBaEdLUNngtKTqYGXWp1c+PCAyZrTCx8U",
+	"KWl/lkjJbSQXfoWy/T7ajXho7r1iuGCYovi7tHHQi8ihECkguw6HmVQBLtvM1YAqhBrSmKlgT54QA8Fi",
+	"LVJB2MOI/orPTQlpPTFSDUQJxURyllxRbljylzSRCOqLIjbmZl8X4k9Ji0FJE2oPpWNFz0LwXjHJ7ZwN",
+	"poXRBc0LeQlzPsJ4jwJoWebRc4mPJNi4Y+65dKye9I0Ftg49DG/jDXGyXjNuLPuWUORBRxYQK6flSqkq",
+	"gwoEEdU2Voj/i35ySnjJgF+P9RuyQo7i7miCYlIs58ZgSgit+keGJW51ElgxXAb3cCszltCCQbHakGdG",
+	"RMj1Q7eQNjbniIkDXaGFTzUB3vlXX711E+T+40jT+uorlpxLlSasYYRgCWbfvne/VHCdq52b7tRUqJBC",
+	"YVsUq0s8hJInaUn/6kLNHrzW4BwfnooKOQDVuT0yHgcD9k3K576iL0W/h6or3fdtsUTnCUveHJ30jk+T",
+	"AONeXgEYyZLiGzPAOcY/JB0m3vOBzeb4teHr4p8QO5q96p16dwxaWp3GB0ITacWEQYUfPBorKOHyRtUa",
+	"8IEWpnQqqEi+TAESguRF42c7VgtLho9Kqr3sSUgHUcVlZQE7LEGSxSP8dxIh9P/iqvrF2+297p32iKgw",
+	"nKJOWChYu2mWtZCbx69rngsOlAPuydCsOQhOopNG0PUIa4YNzLgtO0AdAU/wIgbjpXAc3O4FWYBMDrFy",
+	"D43KjKqHjjaWW9FiXb/XYSV4Bn2P3ikO35KINqQXbeEP/matKzDqVZuTELcbCZE0Jk0EVffHIqrhMcSq",
+	"BGRwV1GNpVtGId+JNCnrfS/2VmJJLjRtE5a2dANjtWpzO1bcnc1HhhVg6YdpwgTIWqW27KKYM2kv5vIq",
+	"L4a5vFhVU9LuBiVmi4cv3IcSeGFrwjfgZsBTEKO0YLoIUOrzIIF9kSsEMCLYBiDgmkxMIBxRlfDSMqun",
+	"g7EwREOFoidW8JG8IMWmWyB9IWrcUDMNjC4Q/+TAuEneUOhU8eWuCKTufnZLjO/a7FQosfDJpiydBVMD",
+	"e+hTPk8IUotEMKhk2MFffQUQXTn/eSoixC2jlAIWJGmrlRx0Snk90JOJtDboXI7vMHMCLLASIYmWP3t9",
+	"MZa+Hd9dHBRMhDQnwCXsTG0Y1Ik5pA6ohG8MK6bKnVQ4vg0/m0cmoLy718AoM7c0yRB9LmPE8HusIH7X",
+	"dN9sVkiLTC+lSGAA1u6mZjwSgH+zVkUDgvpjE8GViVW84YvSQVcrPYs3tpcrQnx3N3jt6xPEmlE8N2Nt",
+	"kX7MGi8IEDNtoJWRxnko+CzE3AVJQp/22VabJce9k58Odkqmja++oupplFqSbC2quw57/EJMHW2uCE4K",
+	"XVyxX6p11wBwD7KxEG4Pp6xRudLDvZXUzmTcNCMgHbAVExG3FRGoKc0yrZzd13dDZ2mL7RY6J4KiAc/Y",
+	"AGC2VAo2JC02vBwok6rh5la8JIXC30BjBmmuhwv8cJFbqmftdqyW0KYFumg0kbZZAgxXcNKh0/15u12y",
+	"6m21oSvCfaKTXIjUfRIedgDYZyoV70WKu+FCdgNPX6FnhuXZFO+AK92ZddZTrII9GUry+WglTMUOWe03",
+	"DvPgfSfuna+Jnemuf+2WZr1l8DjSER/dFQidrWsMdSzcvv0Ca+BPl/h2XgTUjayql0yb9gYu8ha4yAsC",
+	"8cadXGS7rPRxe2TbEEZGvUuFNZYxFKxqXGkSLs0CeIeTaYiBY51dUoe/2fbSHcxOHBSbjYQEceaVY4sd",
+	"iJkzc9E8QMfY4pXw+4AKedhLCXZqhyVoLe2lScQSby7tOWdtRQVhM2KJ5SN3ORR0RSyhljP4iYxS998/",
+	"O/faGSulntbO0TNiUyojlNPs7yADXJkFkEZV51FNDNdkZj0NnNDeq5LAXEA4dF+o0itGxiRY3Oj0o/Fu",
+	"RCYGljV4lmEIoLnNPParN3PBiF7ouJLhi7SWsFawkWZWjwR8MZwJfF+GH/+x+/LO/MUtYXKuzAXIllXi",
+	"njbojcX9dZudro2l/LLQk+tcd73MmnutOfKl44a99k0+RnvD20756KZ3zHNxw1uOcCvddCDabDe9Tby/",
+	"wdqher36uhP5R7FedY8rdXe0/WermLiHCFmiVI+cwgcVre6V68fUS0Qfipe10EBLXOyJ5xd3agqJKXnW",
+	"JXAqENniPRojx+Dcc9Kv26h2A46VNIz3kSwWdNSFZ/3T3y4+qnAbRKRszLMhm+a+T3YGNQyJVMbyLHNT",
+	"3fd8BU+Qr6CJjkQ2x5idKhWZYpwlO93j3YRCH626Bp1MDRK2VfOo5IH4SIZT5S1Q7CYBfw4ShRCNwWBn",
+	"qYTnYnmFFjDzYQ4W/JcWOwWuvkJ4YsnOAnmkIZ0Kd17CJAmOlWeCDIt/8TthJOzlj0AAv/iGYBJR1/TF",
+	"L9WJVbkpcMXAbuo7o4HtnRyyZ0+2/hwJo6WClGxDZEZAGTuQLle2VEmanBf6ncRioixrRrHCbHam9bn7",
+	"9hgqyzLjJ15ej73vHnq+ttApl9ncXY20041nT76NVXLcPe2dvd7b3zt1ziuGImoMpYTKuM2et5/6XnVc",
+	"KeeK952Tn15SPg8C+a7WzsPkbqlwHhfmnmGnvdRFX6apUA919svr7J89+fY6eljvc+U3nrkD9fmUQPhI",
+	"9fuU8sM1MfzpivBpdX+3UZVZl/jlj8V7X5h/fcLcCqgGmScpsFzXXe0FpNlt73HF6mn09dcYxYyYFQr6",
+	"eE3TmQKc7Zz8wDDJ9eb05eY3KG0568+tL3Ge8OIcwExMXgiemrEQNlY8zw3TuVDse10Irphzj5sRW2Di",
+	"jtjO8euXAJoJfOSQ0CRKalboGaomCBHqWaxyYIW2xTxkxkv3HxLcinjCMX8s5mwmCuHJo5stdlT3bWPV",
+	"GPAidcpeDkkmosNbZl+DGzzj0iJYCyw3XIzM9c5W8GF3t1YQB57XwUkY5p3Dt4pCcsrd4iwOSosGlkpU",
+	"jGAR7OhsOlGGYi3OOsICdEiSYGlqASxM/UxsY+8b3gG/gymFiYzUGWQ4TKyESpsdlqSIQ/zTTz/9tLm/",
+	"v7m72/QBD9YgWBeMVZAZlri/e9OkMUOiauDXjBWSBxNnMvM4PO4GtNcS1pDWELEyxrSdjae0gosGoSSu",
+	"ATOsFKjhLdS09xjSaD6nW027LXsqmnoNWKhYlSzw/TlLtpG0l4/Q+hvrDPZHsp1AUNoA8ao7CnamnfWD",
+	"jTPEN64hkrTEwD6j5YlKs+2sALutbvmeBaounLVPp81ZqpFxOM+zebMSbTqTKZVyBK5gyGXGyshUlGYg",
+	"k6a6FDUOYvf3Bariks/YbRj3r0LPDMb5u3B22UBkGaYpS+Kw37g3/DP3P5vuf/4DyDNa3qdkBC8KyUeC",
+	"FcJOC0hs0UmMFcmRTHBc70cJaxy+7Z4cPTKMpxBI9BbhUBeTacaZVH8QA8yQqaqwcYtkmtuxwm9DnZmY",
+	"onbOUqFzJxOGQ3xiix3AJq0dkfp+xdqPQsSK5gsbwH0WDihDsTqtnFtjC8EnmG1D5wiToLWsEkTqOBuK",
+	"GRtPVVqIFFMgUEFi5UREsfIJQw9RJXXajDAHBLHYMmXmc2uBrxkkBjSYoAIJ/MixuhZBstsOQy6zaSEo",
+	"b1WWBjlZb1CQggM4mFpDmS6tFH4SSPJBz6qVPMOlwTV1DgAmjDOxHJ2wBzNeGde7WIOF00p5cO1wrVob",
+	"0YZ01/w8FWAXEBe+W8CNRTM5qpi8boNxu9HZcJLQ2RPOqupsGOvkv7M+lk0CKpsuzIE1qpDUoH8raNRB",
+	"z4bcYHPVpK3+qClfHa9yZ/rxwLxz/y3ec/d5Njob/9//+X+7J0bQvkDwbURvHyQs1CxBhNuLvmhB7kU1",
+	"oRddFHhRRZzFRayetJ98vbm1tdl+EpGSibaetNvt6J//t//5X/6X/+uXf//v/uW/+Pvol7/+h3/59//q",
+	"8S//zT/+8tf/EEW//Nu/+eWv/6fI/Z97xkZ1fRbXYymntrdt3DdAkwPWagcXaXNXGp+Tv2iIJdxaPhi7",
+	"d9qGh7jv9pt4QwljxWi0SVbDZjxtt58O3EaA/xL0g9X4z9bAvIs3ksvn/sBxvO603ZKwXt38rabuzLuP",
+	"5Qf3xv5VXbjHYIGUs2CNyTSzEpD94H8SqDfDOiefJOKsEO6xHTbWMzaBqhSnaWZ6mqWs76wq9NapBTcI",
+	"1K12m4TZpBlR3xLqqEKwdIpBA8oH4V/dH6R6xzOZRqTSoRJQzxgagqgEqcrQLQvGrci+h8UASxjAFyoa",
+	"He926rSJgSTU1R65IS3mx1P1GycUk4ChWFoXeJmeWiZtRKkvP0ml1WZ4F5ipND5XuIQcEDNjtCoMyixU",
+	"qSojNDFxiqFZC5cfIqZUbLPtVwnWrjY8rm4mhpbpKaYwvfEXK2OpQgTJBqnq4iXIfqg27ZIRUsvAUjkl",
+	"GQKoKVgjedU7jdUlPmcCnRl6pKRB29gZ6qUn1mRKCGixZhOe51KNthmn0qbShoQ3aoSlqJmtTd+2EtZ4",
+	"COUwdibIb7MzHSuqk3XGzBxf3JsTgpKdi4eA5pOwxm9PDg8iluyYd9jTvU9/aXacdeW2rDf6oMgZYRst",
+	"7UoCt2pA8ZIcKeG3HdTWpKIvrUetSqWNVbAfjfdx+1ydG7/wv/zvf//P//ivH//y3/5n//yP/7oZhZxw",
+	"BUMEX3U7zIM+1jZaV6kYyAnPyE/UU8Od/Ubuiy4IfsvNFIO9CtksywP2yLjvgV07bgljJQ258Y2LLrw0",
+	"bCgxax+teid3nnpvdja/P368c/Tts29j1UiEGmjKicMyWaxXDJWBaD56NxmGb27Tr2ikg/0tKVnsTkys",
+	"nrXboSrpMQg52vzQbiPVyO1+TJeiQKo2TReCTdxluI0xHTDRarSAUT9TWAuNdirJAKhMnapz5f7svJhJ",
+	"X46meooOKNbsOqkhigILsaogM961hTKzuqu67VwDCLb3Q7y+0LOQj4AEQsMNSgfWOe0YXfDSCQsT52Ui",
+	"g3IOtDK7QUKjZCDZxivyJnyTZWgLviC30sUaKzod0MxK5wPqKcVEswbJ7w6cfPHzlGck0chxcwcJf8Yn",
+	"A9lJrCiaw6znxG/CzoHJuVnwIpPOOEZvLshmW/eoML3F3dzHTA9jBYX/eBM6V4+csComPAOB9o5nU1Je",
+	"wLYyIOMVpKf7BTFfsZUtuNFQcO6nACz/xhe/QSEYrHVwBp3TBYLFW/zJwLw7wzmdTfj7M9j1CW3+xlab",
+	"7csXvteYq1jxdCKVNBYOODPCluQz2+RPQW7j6RN3J9XpL4zhPkHixAlsVBOrxpN21G63mx2WO58FT1rE",
+	"nm09ZclR96fXh93ds9PDw7PX3eNXvQScSPrUfr+WJDaQvWNdX4P+pF0eBlxbZ0RUbYUiQCo0ErzstJhC",
+	"XCdN8Pgl5eWVPxk+xwJU8DsHU5KSPlnk/jDWmQdVmNR8XneEYnWlz9vyybqIZfJcQKRnmq8GCLmmh5qA",
+	"WdLBqBvVwmN/hHtIRIW6HqlkhfuHFk7NLaD6y40Odqt4N6GvdSa48j7fqoRT0JmPnXzZdNsDPD8S3nAJ",
+	"KsvKjac4xIWEEVjS1ytl9Jr4Te7s/s/ev+iHP4bFX+YIvvWEbg2n96Sz7tICkJ6jYDI3vQhAQ2HBFnY/",
+	"efvOnbgHhsM7iIOISSPv50FMrepXUTiSvnzzo9w99/uEv9/s63S+CaJ+o/P06ddb33779TcrXcFqBuJq",
+	"hxCSFroA46yWvEAdmU+dTizYyf4Jxm7BryWDDu6F3sTCPyKKlaaoY8alYj01yqQZgynC4o0dd8dXW0+e",
+	"PmM8zwsoin9zssu2nrSet52uOzntHr94s/P9SbxR80Vj9aTdplCxnlrMJPjWCGjjkynK9bJnCO6oBkLh",
+	"BWbcdGK1yZKd4173tLebQM05JXNCYgLOcfBuE9DgTs7vWYMmS4CFLwZjrix2FzkbJ1aMCs2heAZKD+Yr",
+	"K1tZI3HfR6Rdm0C5DD424N/CtOUEnhpsLngPj/6PLYu+f2cRrR4+Ef2tApnlRKKzrPxk3WXOr4ZIpBxJ",
+	"a1A+0cdtOGPRd87nIgOoIijK9TdTUkWHHAIja5n6XWQ58+2A+Y+9IWBfl/Kv7A4NXX5unXa6x7tgDDO2",
+	"811v5/sz+IECimj9ayW2GdSXEEnluE66nxdiKLPMNzRV0QHcY8EMmZLHuior6qkGcC1hJ/i1rO2HbcyL",
+	"MbJXjeVzE3bZQv6uxfbKsGalMQTiA5XXBDugxbrusVSitenjpitrtdCwWyjc2V7YS3khlYXNoLSzywLd",
+	"xpLSoPq+DrVB0rbY2+X1MfjcGQqUlz+GQ5A6H4Wai/Ee6LhJI7+xVhXvFM5AF2kz8tvX56mYsTLLShWL",
+	"8sKnW7GWzBkKuCiBWHEbWwbDezMJa0GbRapAgCpN9at16/JSmpCnMNaZuVwxPbWQTKNXboHg2X1z9Hpv",
+	"p3vaSyrNi2FLYrQDnvy9mCfkKgQZ5JshWXn0z8WcZlzCipUPiDzyRSoK6eQtaKxzqdKIjneEJ9ife//t",
+	"Q0geniypErwUeEZXUIWgvU5k8h30ujlxQWE7t2sk4JtIxZy1m2UiY1ZreCx+qfpJh/eklYL+VhTRA64G",
+	"IstIN/3yf/yPv/zn/6YZvPNShC/Qmhjy2TEeA/IjnBn3Pv5k0DXN2ksCE2fhkzAo4efbJfTTHHv8WAka",
+	"VflKXjPNODh6myw57v3QOz5Z9j7la1yQNdtV9SSrLcTes2YXP5mXGKWHrXQQdp3Q+6qMeGQwvLjIWTpv",
+	"ugfr4dAISx2tpAQjt+FKKVl7D+jPc18Xc5cDXaQihQZFXIG9VweHx7AAXvwv07PQs9zcZkkhuNEKXDi3",
+	"nvMO46kTN9JINYoYd1PsS1BHkRdMm+lUuI+GosIdg4GInEEmBs68Sv11kZM6aITwjEGOPxx/5Q+TBUQE",
+	"SkFX3hP7t0lzKe0Xj5LcNbFQORXQiFcJ5lZFQWg8VHOUhdJAwlOkDDzJLv76KYsgryhbfFnoyUHVlryj",
+	"ZYzVOd4SuE19Csb51qv8Q6izqe0PeY+IOh6QgteUQpwWyjtj3pKrGxfK6otKruJc1ry+GwHwfzwasPc8",
+	"c14YcbXLWY0BR6WuhYQWGJpTcjOhlq/iE7gbU9aIN375r/7dL//27xmm7dnWk6jdbv/yd38Tb0SxijcG",
+	"ejgUgj1rPT9nc2GsKFI+jzciFm/8y//wb375r/+7X/7Xv//l7/6G/b//6T/88td/j394+njrGfvl7/7L",
+	"X/7VP7LnbXfZ3/0Nw4SL80Q1NvUToGuRxqq63i12UGYODX8nUlAEhLkBx5XyE+YcBXZ3j8FiXUdcd/dQ",
+	"XMeqkXT3zna7e69/wvrPJMISkJVtk1Hd/+3ueXd62xe2V1xmyOk8e/Itu7oqnsLnGBJFb6Y2cUJbmDcp",
+	"zdrdwywkGDejKcAhlCtGwf9QDVUuToMrdpgL1d3bdOeKW9nPoCveblIZEFRZTnQqMmj14MYpTOrhxEhM",
+	"rHxkBTfVUMz81LcD8+lmnxswDWBYn/8Gs7+753s4ytlHsRpymTknWULjxtRG4S6jJwLfbaqmxh12t32G",
+	"UmHKE/d9C+oPjVtMMm7kYIwJjbzQ6XQgKKdY8KFtsd0QAi+E0dk7b02Ao3FZfAEyq9j8iudrXmm0gCgD",
+	"bEwMT2ayhIGZWijgKgQUwRF+AMQH3F1gkITzUDGMsNKRm9JUbUy0EnMIiTe9i0gpOlpuXBpIWqD9VQ/j",
+	"ABThEqgBaCCxgBuxxJA5cs8OzXxrQjMuB7klwwMmkK5spjgNO+iz9/nfiuK/V90HTh2W/j98Jq/6LG5Z",
+	"r9ulcmfwJs0IN+sUIKviMfy6smHgO18DVCtjr9WwL/Uo3EOpWL7Me63vROBIMOoDHP5BCMIstOJft9dl",
+	"5Z65Em+7UgRQ1oc7ee5jJRqp4Ao9HY1r2FysUUdjbS6FY60Wrj8yLOd23FyNaP2BjXgPINVfIEj1p2kH",
+	"+yRw0yvBQytBYzg6fGRWsPt+6M4/0Eqs3P3t9TeCkqB+es0Nvq9TOZT+UPz6IA5u6Uy8giDyWg7EzeHU",
+	"Ya9cjqUO5GwekXAoRQbV1wST3sPosu/qEZOIifcDkXvvXHlgAurzwlxareMfauuMUClLfvd7aIhEbDes",
+	"dQYAu4qiXUj8YVfNEq3oQZ7WoxLXDQMQK+6mTmH8DuNMabUZ2v8ruUjy5hZb/y/v74/Vhzb4Xx3JuIQl",
+	"9lNYDHehZ//zieovvl3/fiG+3zN32SPF35Fm/UsMtxt36jtf6jH50RA+/3CtuDTw/rLQE6jAIAxMgktG",
+	"YSoVI4zkCt8GgIdabqWxcmBabAcnh6wfdZCAEmbYF6LGqluralgowBhhQrlWcDEWhYiom7yqhCjlzhq8",
+	"qgV4lt1AFTQ7VIp9sTIFi3TKUOPz9lPW0MWyKLj2QXR8ZrREmZR9+FTwXa/6wZ7eGQdcZFKmIvUrAAXV",
+	"oTAaNWWNR6ohUhm67aHcRRkreNrEYY32eXz4o7sYWiegqccafPMZrySVWYM+JC7ichQbvMLrwi9DtdxZ",
+	"XJd7hq7id1fdJP4sbvX15K9U74Sxj51uHOpM6pWhzyNRIPdBh/085cpKO2djkaURm+h3Uo02+TtRcEAC",
+	"NxbQh4HqlDX81ZszIUdjqEnrT+dsKIDzFOFTYkU5F3czNPcANALJtgouukf1HmTaOGtfsz+KQjcjhu9R",
+	"ypKGf5oToTNAzpcGJgycSdTGApwDljWg28WILHMuQ6EH0Bw3kWqKUnooBP0L0jLVF6WnM2ljZTQ8HZk6",
+	"gDUAi/nYz1NtRWiWAXwC6KChQq6wnv/0t3gpVmCVV+A0sTGyIO4A+BaVRBaOIQ225qQId24wpQzpNaNZ",
+	"I8E/du2ONjZxvtoktIDECnpA2FRBRw9VV7lRHplKVdUiDl2Dz/gcU2PuUwA+RqaNEaYZALexti1W1INH",
+	"SUerLc8M4ylI4jBayOX2uRFloVrj++O3TSz/XB7kOQpbeJ2h9TDIGuLqn7vz4H4hRla/b5kVcqd+s5Re",
+	"N6n6uAnQM4lJOGRu1sNCmPHqMo+uL3LAUxnMtiFV9ZJ4yAs5QEBhJ39SZ2mqgUWwwCU9lng8YtXwDXHP",
+	"KEhABAgRPsd3X1DKv0mWLBD+lGllMsEI5SbMMNXCQGUHO1d6RmXI3EKPNnAOSQO1jSZzf8XoENKkLBV3",
+	"xverScWSITh7SasMxvBKQUE5h3ruG1AHl9RfcF8S42WgXx6y3gmvBx8EPbi+3gJ7n7k5l2rUbLFTiIUp",
+	"zfo6nS8nBobP/Rfw8dcpXWAEGu1XIGBuLakMC4jb0NxcWqw6/Li/LuUzWziqAc19EUINkMNWYXKf4Dhr",
+	"3GcwghvqYZN9FH6x8V9qYYfR7yu212rQYbTpqh1AAHSlCzbDOusWS5zITmoAdws6piwB0wUEDb4//hEF",
+	"vZkOxpAKaLeff/u0nVBVt5WDc6C9qUL6g8kNfRRR2Wh/Ebw3VsnewQ+9k1MPIQyEzFWulEemLMQPuPtR",
+	"IFShvwEN6rN2mygLlLCbM13YcaxsIVToN8dCLXocvj1hzJnQmwVr36qG3KnXF9yF74/fbpOPgAA1gAsy",
+	"OIdeVU9IHZojCsHMWM8UnmNnUlf7JqpYI35hZlqRYbu6tByO310tJYfJ3RIiLi7M/YmuL60Pf4DEvSMF",
+	"5d00ZRzlwQ1F9MfFXW5YOV6zLq6sKdoljs/gLpfUIGj3I8ASJU5TYVbXA32gGLoH9UCf6+h+edz16z1N",
+	"n5R4Hrb3tSolqoEuqJcg0K1AMQ9ZfakVAchiCzwRwBrL56sz6J/ijN0FHd9+0PH3S1DcS1gRJDO8VSmz",
+	"QjvjYb+e74/XRp46Df65HFndcwtj728zYhoeyLNs7inj4J1j1UjgP/bSZJtd8K/QDqi4V80WO+Kj1RGG",
+	"U3ybm4oluA3O730khoLZ3yViqM8mfO5fYMX6DbogAej3j5IAl7E+9adzBlBxaEUvYysK8QWftUtYA+mY",
+	"tp4QfgQEB772iJMmAui1WNkxVz5dmUDon4oQh0IkJSNsG3EKPV4lAhcbhLnwVoonn4dmuDzjc4iwI8Ag",
+	"BhuJvnFF/NHDEhBufSqqLXATfi6qoZUKkLtFzMRcS1WN57RZctB71T3d+6F39t3h6929g1cJa/DMaErd",
+	"zrRvAjWs4APihKfAi2GZHpz7So1Ylb5L7QUvoRiCo31XAyowuVsKqODCPARUHgIqnyaxAizSJDI+jXQG",
+	"Gt5F4fHpGIOuMOiuDLcciyHAYUFsZYWgC9UpXl6iGB3pUnDOAoK2k/OZsFhF2J/OQS1YxokJHjQP5Ccv",
+	"aeT6QHH3ELj5ggM3t3ZkP2lMB3b+tWM68HIhptNi1z7MaHJIqr8gW0QPEUgcrZYGsnEDCZhP9paAcmBS",
+	"TfQ7LFHzDhtc16xaWfyCjbU6lPQpTv1dsG7aD9bNQyjps4WS7qbcWzRKlLCQ7n4M2e6VYaYD4Xy0wo59",
+	"8luoNJSPefIqbiwxx5sEOf8Na0yVtCzZPzw4/Y7a3MjdjJzbCv6caQJubTIT4twkDP6fv/Ftr/d9EtFv",
+	"UNW5r1XK5066nUzdf0Vs66l/TqATJBAarG4DeDuo3a+SPTlnjyhiVuO3QC0vZN4tXfzIkBMqPT0jYsAA",
+	"Bjr1RcyIexjZB+DvLdY1RljTYQNuxpsAVO7rFnBJZeFbQVhD50I52ex/yDOsACYQnxpHpGdk5vBmUYXi",
+	"39c4NyM24WrKs82ysLcyNtUr2B94NgVmO6yrKC/BIr7BuakU/dZKIWRRKYZQYS7sn/623BhYK4J1erFa",
+	"gHZkDV807DVZIRD4B3CUsPj6nQi9MpAa4UUaUXG0m2KmeXgtJLFxM7WimJgWey15X2bSSgFfoEiZ8XXx",
+	"niA65zJlDe7ReIMFTWM2IxjBBNbFvJBqIHOesUJMuMTvNaflcIoinWaithwNXwZI7w1r42YNJefNqBwT",
+	"3ipW/nUv8F3WKSlbDAu3AuDpxRpmT9tRoj0tK2Q+EPatO+SnIAtuqvD93W+UtNcJvPrrkTb8Jne8ddJg",
+	"vTHb+lLcDU3/ZVRbH/gKLGZpGwaUPdJVN8LiuUGptR4UjwsxEDK/hMvrRCiiL5ITPqpReWHHO3J5ddjR",
+	"wauI/fao9ypir/ZeRuyt6B9F7MX+UcRO916+dPLvaPdlVNL3Io1I0/PrH+4cB41U5QVDgLAsq7I8IVIq",
+	"aAmOYEaxapRgwVAWFoG6aiKpJWhSaT2M7EUUNg+67OHB5t4LmWyzBEaAUkDlJhK4TarNcN4yQEoWSG0j",
+	"UDzIIffYANwHDTKI3Me6UAu90PBXBny3njJumNFaYUefAWRZXoiUZUKN7Dio3VasnrefsuRw5/jM2Uc7",
+	"hwcv9169OYZWdO8uBVpPqNGGJT8Xc+SbT056xz/s7fTO3hx0f+juve6+eN1LYtVY0sdePrD60ULheqqx",
+	"PzOUliswMYjyhI8ENCEhr5XSCOcsDRs6y7ukg/Nl5YlHXSOMQ9yGgJywZOdc3anprg4Qh261PhDjsPxM",
+	"y/ANASP7U+MbLq2Yh0PxR3FMB/kDyFSupyFogNshRKHBAV1vBfTcgngI7bGIdVaVAg9EJ78mXDv66iW/",
+	"AKCdFOE4XIprV3VEF7lPttrP20+2nj27PugdvdTvNi4K4WX69+epHJx7xtWVruhhxcNbVWbwF+5JnwHv",
+	"LowzX1dPwz1MocNnXAJ1V/+8ywHvVifIrZjkGXErMs6GINUVMQG0PGgQ+DlIpK+QkFQrP5WIcc8UxoaC",
+	"A8Rqg7OXx72e73ow5GYB0hB0cz1zlsAiVAXybAPFiiVX33uRyEGPBJlucLE6d1xunruaQC5neEtZ5MoS",
+	"LTlbuIzpA/zNQyb5pgRivCKl5jeTUevCtLlpOrk21SXp5GX5248ROb9CNM4vLxn7qXf9utOu5Ya9KfLg",
+	"6nTmJzsEd0bhtj+Twv11Qs095DVvggB3y4rzRsnNQgymBRSxrvQmX8x9PhASlqscyuPySeuN6uAoD95k",
+	"8CbDN1ziUVa+783cySTlCIi6xaxmT7ecO2fG7qwVuA/Y1IgKvAhk71C5YDjzkWGJEu/tLoDqmbGeGWof",
+	"h9ikhaTmECBStAJk2qqbic31HkvlycV3hICrtjxjDagWcjdjWOWs9+NOr7eLPqj3ZvGxmAatUY8bNubv",
+	"AHvPc47F6quvjrSxnnofIOoSPrXa/Qpr4tlnKU8PEHdsrKdFNmd/0P2SNhAi/CX/OjeMs6++orzqV195",
+	"bgWffq9cS/yVDalY9+jo7HRvv/cfHh70PLAf0mxX12ROBPslc1GFY8+T5kUB6ApZ9wKNf5UvH5MTk9zO",
+	"my32WkIpFHKoVjiFHhkcNWLSVqAalfbZYA/WGJVAjRFToUhC0zbyRDmCDcZicH4hmu3RHInj7+jw5JRd",
+	"CVKZNCNAGMTcAnXlSguUmGK2uHDMnQDjQ72GOoEqnw1T8XxoKeMChDbIton+dSdQBGrlMSEjrGp4VCPg",
+	"x5EgQSJ9Xeq0aLYY5CkGPBMq5f6A4cX+DGi4XxSLs6/kF4opsby6PdgoBAhZE7FCIGIbxGRChsKzgQPN",
+	"6YC4Aqd5yGtVUd6oTmQijXEvWb5QQHh3D3H7OGTraoUhJcMPxFxnulrYoLPUCZXFZ5uQkkcG4ubFHD/+",
+	"gdmxNGzGCTI0ZHKUZsNC+ARZoyJeykOPGwAxM2F+FwWNn8WF0BhQjMJT3Y0LkuZRbZKMQzlLg7OM5+41",
+	"61c/MkvG7Yu5pgWDQfA1zoXI4ZFSjTrV/J9TqYI4obQSld15SXNGUKd3Nb4WJnhL4bVyge5SdO0hVnbX",
+	"YmULQvkGFthlBY0XWMU2oo0lhs46Y2jl9K/sx9izpLICdbouRIv1vBzNCsHTOZvwVITqCmOdpvSFZloJ",
+	"RLAL0L9BfwOBARhQal4HbL2kGeMjxNtDLO9XEMv75Kdy3cG8sGFvGsvbrrKDlL5KiQEJIF1I8JFKS0zw",
+	"ZGGSeWZnzi5UumDmXOaQmuuEPyKdR8XyG/Ngf0lnRCrBGog2zNB3xKYpD85VNWnBBYQfmp5cA/8cCk3x",
+	"uXg1gcKTQ6rYUBeDisPibF0k3EcXoTYHIKXFqAxJH8AxB4OxOqPyh7q9HsA7SxfNORBIHXo6LaCktbLe",
+	"ejhkxurceBNtm1m6SgJbO2ImVxyO4BKv8jegdBq8TaoXR5B2GGrRQF4Z0P1UgvCuGHjtz2Pg3Qd094fY",
+	"7I1is7euEi4aWFDxv7qc1qOKEXpYrdAvE+lIFKxBRf0RlGVEPtwDFR2htCN0PUSxKlfBid9aOUqEciab",
+	"B7INPSRNA3+InF7YhPpGuiDCzg7s3pm4LxNRqaaXT/SOaXCxKT4mbSkEUz2YAq+4BP81VjBfPnCrQFit",
+	"0iBYQodd/b4UJlv2zlE58dqbt9j+wpsToTEiJwPFeR1f04c36DPQ+oR4DKnVgOzQ5wOitnBvvX1hIUFd",
+	"QwmxLEDjELKEeJ+LgdM//ssgd7EvqoHKat9hhDMhfpS5IVYPaYD1ZA4Vt1P3VjrLyICghgs+OO9UHyEN",
+	"olQAPHw2dw/CmE2LvQxRFROrVGN0JM+zeYt1y+8IH0Bp9sF7c+HzQDtM4H+pwFv09o9Ofzp70d35/s1R",
+	"whrSY2UAWxl6D03ao0ZjqXHyl38CsJ45VmaXk55IY7D/26sglhdOo9q5W5ElPM9ANV2IoUDdDRYH1T1V",
+	"NnUocE7FUCoRwQA5xgzd1e4HM+1v+kAtAP4b4b6tUKF8ijOr881MvBNZCOkGREGI/UplLM8yOIVgbyj/",
+	"faeW8VhBHJfY+SPocncLCgWQym+r8skFRH7pX3ips4KcnUj4tEMR+F4C/4PvsUnowyUA2zKGEvT+HKJ/",
+	"ZQcW1T4/a7djtYxFW/GJ7/XF5oFGEkK+W08e4+ZKmuhmzrEszS1VgDaPVaXwjSJibp8G6jpcaDer0M5F",
+	"nUfGfcZG6OTyxLBuYyMSit+ZE/0OutwWGe6qMLrA/x6ESYVs57TCcF/tjnNGnr8+cM9D6f+Ez1lfUFvb",
+	"18/YvnzRAVD5gXOtoZi1PzXzoB22npfBTAxN876e2lg9fx612+3ygA3pmf/xFvtevqgg1k/EROMBBtHi",
+	"xIAcqdA81WRDIEyChSm0k+iaGbd3q4fstyeHByxYpxX2wi33BpR/YV3/0vCaM12cx2qoC/Z1O1S8N5L3",
+	"mx5Bf5N+TJqVkLIXD8/bT7dp8DCuYd8sr4qHQV/wwfk0XxMdOz38s1u48GbHwkyzpSnTnQC4fHHfPdS9",
+	"3zlTltz/pYYg0Uv0/S72ti39sLqSffE4bXS+brvfIQ24qft/EAPrrd+NzkZV5S6thP/6z7fa33zz9bPL",
+	"opu1hyyxjI3l1jwu7YVL6Y8ApBxSTuF6XI2KVnW/KWAiirD/JnF2GEQJEqsT1gDECN8TXGaytqJvnrah",
+	"zaeWfuVqJB4ZrzWdXCTFuqJ3dIc06Yl7r42bQ6Zya14WenItxD538alebwNo/X3uN9TDl9E4ehIoE50h",
+	"Vtp57ixw3NAVoQHnb22sPXi6yaNZebT34HBF/mTBKVMiuDtw+zakxVcKAGo3XyYGnHGHFvYjU5IPkwDA",
+	"uOlgLLO0EOqR2WaJX7G9NMG+zoHOMjGwhk2Vf/gfS+CBknAxDKJnqrTF8lzwwndpJnqmEoqHuvcBBIex",
+	"WCJeWAM6Dn3/fjVP7RkPmq1YHTr35yIYwgCLQ0oLHELBLXaKjF/i5ynH+gsznZgq0bJE5B73THeDc3vQ",
+	"wUVP8YIugj92qH0R/nFieWF3+TxhqY/qAntaJijowCZuwLlblTlWM0B4wC0FYGlMvI2dggUM5l74Y4ik",
+	"4qMaKfsN2+rQlqgWVjSjld2aKyQ3xQU+THC/AL/pJ8GvhcmKV8OA65XetXd6EN73SniDiwd7+TOLaxzr",
+	"MjOMjypSa0FuT6GgSw9Lh/PDjLAKTz1K+JlG35Tc56lKRQHe6zZLcCaBUh6mk3h5QdEHrBvCIKflo1Gg",
+	"DtZqsEomnPLRr8WQC6/yIAbumw3nztstmm9OVX+Y9VaFxdp6UrMZQL4l7tEJaxghSksvm1dYv6HNdYYA",
+	"nd4QIfuJnuseseL0/gQT/4gDjPp8naeyOsWHg3n/9DOYsf35Z9bTl2roOhWC05hSMaMLi3m1lZQEfL1N",
+	"Had89EB4+PG4/PiV/DaD/39jlkMlZqBTpGEQZUyhu6PFDhAxoAAK6p+nWIlOFfqNZ+1vWeKrDJPLsOD5",
+	"nS00PuW3VWLsFuWete4vBUt9qDFec42xhdNzjfO9Iuj+8cXAbszHhQBlsbpg5WhqDXUmYHuGUzQEN0qB",
+	"FyAvJaUDGF9pDSZkGbcHJR8Dj87yJB48MuirdZSrwQg3EhVfHoL7l5SMI/qWayvfazPhLD18V3MiELL5",
+	"WIAeh/gpBjYwooFMubzAHkp7CZEBHz3QGDzQGNyExuAj9dPaCQr4pWX1vk/FHY6SX4CPoHc5lH4rDrCU",
+	"WOLlyQMgCjOskYPzqrKqmseXkAjwu1eefVOzuL1us/iBHKlqQj/Ufl9LR+NhXYeAWmJU36j6O6Rhr01f",
+	"SXWynsGy5K4kVjn6PVQ6Ih0k688Zr0VZqVqP4qyQHYHfCV02DElFzdyERPAcDHvAR3UmRAdQksVIKrOQ",
+	"1X1kYoVjQS85tM1AFe8c6xAxZE0ZYswCwTzKNBBB6y7mgp5+/TVmgrYRxp4pIZ0gjnwOh5bJCeoxz4Ys",
+	"57JgDXpXnzin94382OF3qxOcp3YrdI74ztSBL7HouFKWGqTxJYye9I1vKt2vmzSmdPHVF1437XSq7x1/",
+	"KCzxHaIQvZ/MnmGjBikZfrsZfsw+uCGhpgb8EDhnb6Eaei/1Gd/w7wgJm2rCR88Ua1zg1IXKc1+pH1BO",
+	"SoZdkCKpHEJNvgWAGOAFxwpsZNdELJZMqnNAdJe1vDS2oDBjRd5hXNXzxuGdfGMiSY8SbcXd4dPOy25w",
+	"8g0vp3cuSUNCTRaitpAlmvivsJcmUDA+h5Jzuhmr1h+V1B8wBywuonhLKbYj6ATAhDfitVCBkS5Cmo7A",
+	"8H1vQFEm3ZxAhRaCvswylvP5hLoTeFlPD5+asz5X535RqGoH7vQvbrSHlcFfHpnA5SKxImqR4gWJTKDu",
+	"HidqAuuLn0qpIbFjhzU8YUgnUM7oGbZKArUrEYNhPArWre8Wth1d2CsQrpKKF/PKdqAqgeGSjdBQugK7",
+	"s9AYMBET3STaEx3ISqSqfwKzXbsv7HFp3Yzc/BH3z22KFwK7ucpZlvA81C8gUgkQNUXoZLDjQk9H48oW",
+	"KcvkF8YG26KcgAnQLri5gXMNuGiwocHONDMyxUjExIjMSYMBEj9BX0516DBIOfqlfLJw8R2mlIX53R6r",
+	"LC7PA17JQy7hUpZYPHJ9YWeCaKBJk1xf+3+Un3Tj5IOfy5VBUN8xW5Mt4CdgbVmlc8vDoQ0FScBLmV0/",
+	"UPA8YIn8Okha/ef/5KfjijDncpIHtbi5oe4yNaEhdKZr29wzDV22018J+xHb/EArsXKrtz+LiiNH7+k1",
+	"N/S+TuVQ+kNwl8/bvTo0r5DmYV0n5oO4idF/uiGsDtjZg5rdmTDLz8muRS8NrFqDuiU0SuiRwIjUuRA5",
+	"hYpk4c4nJLwJqkcXrA2GfMKKSuYunNFtbLEm/wSoDIn6ccaR+zFgjTq1wXZ0wCTw09JD8GVLJ6IQBBaY",
+	"wh9KWEvwsi/lOP4U+u+OWNyfVRw9qPJfD4DMrdkBi/awt9avlTjw0AYYD5JFpeozqvT5A5yzfCdYQkGX",
+	"BBuoVrHtVvrLKIyEQZr6n3xQgywQLyMb+VLK1hqKcHNVUP1t8FXWdrBxiDsGNH7PiqIhruw3H7pgFKWs",
+	"nB+/kz8Raenl1a0UnlsscL0cfty/gW9cgGbTTw08DkAgA+Itxl6pxhZBfAzGvOADp047LJUjaU3EMmEt",
+	"pAJNzn3YdzzPx0IZABshqBGhBsU8R0rj15orzzU60sFK6bAk01x1MU4d4b+OuRX+v/eFHes0/IsIzCFZ",
+	"536Axk5EWOFZFqr74B9o6UTlxUcYqk2YEgJ5YietBYZtDL4S/g4EaBOk5/7Bs3PDJU6zowc/UvCqgWZ1",
+	"dfgQD/VdDR7i7G4pdEhLc5cCh7+aOODdkcihnHjmT8JHiOEPgCleFQhcIsujG0QHafK16uTpNYqTvWRf",
+	"WZ+8HS6pwEoBCjsaUoXIkJEeC0GDOzW5bmFzQJ0qM5g1v5LQlC+pd67aQg8lz7cRZ7nPpcsXo/4fIgiu",
+	"rl/2J/Sq6H03ZI3dwfG+wdSIFQWVbKoyYQxLJvqdONVJYDetoq/VT13krCqEqKw5JHUCiAvQmE3Munvw",
+	"CAD5K0EqW+x49a3YErgESI4KkXDmmUZWYumnXaKno3tWRfeDuWAuVTPOkp3u8W6ZfXa2aTCHLoFI/0B7",
+	"aB9mfJ3in19j9uMeFGredrpkndbFDegOPiSz4vwwOkb1oAi5risSJx/qWXyutMlq8/4haXKfQyyYbPkk",
+	"523Jmboi0HKjrU6lfh+eg8EH1DIwjZL3QMNTeEa3ScMGmeAFMEftOGM6NHXMc+GxYmx52D1vlG/1cJc9",
+	"MjUOqdURn9V5kw+WC+vNmnxAqOEzyqKHjMkXG6AImZZbClDcLC8T3Qyeo+oEPc40V5vuSKTTTKzM4+wH",
+	"0Hdn/KPtH1DziVgPgg7VUGzjSrbOZovBtxMGmQzHbq+VEPNUq6yn1liOaRqf/OG2EiB+vPUEQf3d6RAp",
+	"tlsgijSIVq1asUp6f/Gm+/rsqPvTfu/gNGE5n5vSh6IKUmQYROy+eqAYIsCGiobhNlozNiHaQvdjn6tz",
+	"J67laFqI5jbzgx7vHezsHXVfJ6wQ9YHzQqqBzHlWGXubJS/evH7d87OUfo3A0/J4jrOxzqr3h/obWN3y",
+	"S2Ex7MKPpL5QxcG6udUtxIRLBfk4esvy8TybubkAIqPVtWA94DBWrFXnT7o/MyuKyZUN86+Efe02jd+D",
+	"axT5tXHuq+D/IgzKU+CW9cX94axBBAO21j2zNYMMTidSPSbO3s1r4Eq7hSDeAuh487m8gc4JeTCRE6dw",
+	"d/GZO+GRSYT9JXamia7BFkKsymVfuH3jM6A2nxZC3BbiUp2O/n5FOE5L3ueyW8d93cp5WLLH6kcDtuLq",
+	"5ik3xliKgheD8ZwV0wwDiOQF+S+YEOnKylxnfV/N15Qf8I+/paxleLt7hqFUPwMPiYprZCwXj93NT9xN",
+	"nYSd7mnv1eHxT2ff7fWOu8c73/203EeoGPorlMyVicmuYQldU9Ejl2T9lmuNh/zfw0Fcd8Zw4RzKWjHX",
+	"x53EDzhYV+cTL6jrZcQgA66UtqwvQnoOo30XRUDSbLF9z/I+0HmNJH44BKq21Qm3ZUr54ezcq9zWXdZD",
+	"K3Jab30iq77rV8QErtyj7c9ivt1RrJ8vatNjdmltO/7jW3sW9upl2SUIbARnagpx5ms4UxiQvsPO1MNp",
+	"fDDfbpJYuT9+FEXcVlOO8JFIAxYW1HBus+TnJCQGxOaEy4zpAgH7GgNuxKZURigjrXwnIubODZfKNFvs",
+	"CGGrmJzw0QKhUmtp4I6swBvndm8GnBRdkGPiPWCqDKUCkJP6S7qpSnfZz1MB39b96P65EVWkwIS/fy3U",
+	"yI43Ok/a7WjDur3Z2TCWuNDXSj0Ey7YSq0kJlvMRBJzp+98DwXMP4Z4mYff60+9/WRqsXHoyr/a+zEVE",
+	"J7gWKia7qt4U470wfBqVQrpbfF8M9L6iY3bSe/3yrLu7v3dwtvNd9+BVL2m2Vvhc+z4TcQ1XC52/B1V3",
+	"Z7wtasmCBqosY4EdnV9z416mqy7sodVu1Q3rY2FCS9JP1XPzOM84iM0PfvYKQ/dEWIP9bLoInWiej128",
+	"z2UxZ41cFBPuHo54aVArRcnxaT88jbrFYtXIC51OBzZifGr1ZiGUmDVbrAdZbCOMAervCyC4vpjKvSqW",
+	"LTgvVIn3NlZkQLfYAbRGMK0ESQh/3Fef9CV2+okghXzklnU99rl79C3Z5l23f0iSLVGbZbvvg+y612b6",
+	"CXjcQWHmuJk/m6S7RFwVGsuUPrW4uq4McePXZQj7GBGyWoAca6qFWUM2RWfiQYA8CJB15ksRZrEiQwrc",
+	"z3dBhhjL7dSsxeiZmty59VoxoVJfX7dcqmCj1xCKItGgzPRIKvOJ5cgJvux6JAk+/EGWPMiSdRojcKgA",
+	"NLYQfGDlO15xym5PphhhrVQj89jIkZrmm0K5yacrA4VvxwB0wdzlm9MccIBzoaBMLxkJewKP6eFTkirS",
+	"rtUoSSAFuyRXBiehdvs602X1gVacPDOTdjB+KOO7qozPbwZcrypFJ+2ulVV7S7NLWNUNBQCBLmCoC1/o",
+	"LeCbb7PZWGaCDTJtRBqxxE3iTZ5UKrWfxio52Xt18ObobHfvpPvidW83aTH35TelCiXoMnUfzM7dyXon",
+	"U+FVGGDUvJfGvUCJPoPlCbG6rD7hZOVmXoPyuriPP5/yusEhYgCzN2NG2F9vEPo+KqbDHCGG4Bz5k3zt",
+	"I7ygTHI+2TwX85ku0tW5pm4dvUmrbN5ivUlu52yqrMxgjyyvpzjJ+eR7//x1buzqOCv2dSaNfVANV6qG",
+	"nE/YefnJwraqbZWbqIel2yf0u3pEmk4AHXvebocJOJkOSGBb7XYFCixWDVvIyUSk20zARtSKcMAW85xO",
+	"/QhuDUsLnefQEttluRvHnSE9gVaP2RjwJ6TNRKyA/yadh/yoe3bkLs2hIWJxgIyq6t4o6Uw8+Dsb6iyV",
+	"agRkCv1MD85FGivo5poV0lo8wUhLsM3oBDCeFYKncw9fRsg5hdgcjIV7wgrVdeGMrUFpXThen1FnXfNo",
+	"O4WFK/egr+5W7SycdMyvfLhwqSsuy0ebo0JP85tqLbBI4c6I6SwNxROXMMC/wnHWy/gHg6xC3HRbHN/2",
+	"QX9dttW6WQaMlCP/xSqMd3673KgdaekeShSfiATV0vOqVtquqDBkbfba6+ly5RVdUE7bLOlrXqQmAZlG",
+	"/b3wC8KzuZcgFGvoiG3QE2JVPoIrUorUu8eVjwnCky5lqYd9uLE2Sk14/O3RzePbXXbCHnTHnWyACqf6",
+	"Bod6lca4unJn2ak/0u44VuAP3TQuJZEuj9JD6c09ZHS+6X5bH4UDbaXLUkCX+1hOYUWokZyLhPokKrEb",
+	"Fvts/YiXUzbfOVXRflAVDwmeG/sl6z3sQQlN7fixTPNN2HvLrc0fRCGHkmIih7lQe7tsRyslBpbt7TKr",
+	"z4ViDSNHittpIUosHB8If+QU1BwBY6QxU1FEseLTVAo1EOw3JTnBaAqRjEwCiWUaUWlcs8VeAudvJWHc",
+	"n4fHMzPt/0EMbMREZkSsMqnOa9cGgQIgM+/wdVJfpd1AvRmeJt1sc9vExwU6Fx4rSqCy11KdA3SZdjat",
+	"z0djsIYeCmwwzriF57r14ez14U73tY+Mdtz17oJYuV9EyqY58EICKvEMwX54mhbCmGZZC8itH++RYTk3",
+	"Zgb0cSrFFDvPMiJ1iBUl2g3B13DreR5F5V0pZwGzAjIK//EU02r7wuvFit6Pl88I6+mMEIQ08kO32LP2",
+	"FqRcOG2TkmHTvSfcOt9mzzHF0jv+YW+nd/bmoPtDd+9198XrHkEN2bE0mE3x0afKdtHFis1Gtcux6gs2",
+	"FHYwXh6qeq1He+qttOO93aPumvTG3u6pe/3bqg2Y2vGxMNNsqRd/gttPKiIYhe8k3V4yGpaR4HUTJYwV",
+	"o9EZfd2EDbQ+l+IBhP72tYcYTAtp5xud3/2+ViwgR8p9PhCAXJXHPRzebpDgFSXjlnyRiH/az+RglX5Z",
+	"gHldpl42UapvyvRSdJ8g+1H+5XkpmayuTtu90jZL1DTLgpDgdpWQWFoo4M77Doy3t7vWjlo/xgqrLbxz",
+	"6/64Jis23E74fE4LXdxt19pkF3dPf7Vx0jUsyYIET/NuUnEggo2R7O0enb04677Z3esd7PSQKSXzarzC",
+	"fBym+sJbFa1LFcaLB4XxoDC+JIXx4jMoDBDilxx5qD33daS4/bilUDLc23IKotBqVDeRuWJTda6cdU1m",
+	"7EjY4BjEyhmrWPUT1TkF5ES4RxqsvROpdyyoOc7QqjXCHc/aW80W6wIK6FY7VkMAnGXcWjHJrQGTWCvv",
+	"LUTOhn3eRtsbKCRRjJL5jwJNKrb1HNjcrDARG04LO3beQ3gmzpw9e/ItS467p4Sl2ttNCBnvWNhivglz",
+	"SqhAAgBFKdvEZeacN2kqw8RKZ+k248xM4bsOpxlp2EpzEr7DI2KLW2lhr0lQvnbTeRCTn0JM3g4U8rfX",
+	"QeLU+1x5CAZzN6Wld4xVGoTOR0jIJyAhq8d4mZTUGHNdLiZ7PmLiJaVUvgTf6kIs9hjSpmNvCbOWl/eV",
+	"HvtYqlGsGsbKLGNP2s+aLXYiqP5xQSCjkONq7oVlkAkoJ3E8potYJe4g6UL+Ef7cYS8EL0SRNDv0XFx9",
+	"LBEmRPmxKESEAE9EZ2c0GwnlhgghJAPSEegB/QFcIZ4Op/ZaGRE604A/cA9t9b/coI+0A4vv9vOfor/c",
+	"6MN6g8FJP/2pts978IVliOt8gBU/EZdlto5852s2p05zs9gcAjsX9l/g74K4nWENyBtELBPpyGnuXEtl",
+	"TRQrAsw1UYhHNUGvB/ZlpAmKyvBZrUOlxd6CWznToT/eMD2MVYmTTaGxYqp8fXGEOtWN4GY5DGFLf60v",
+	"phoB1XMJBh2rJARoAS084854IJVZujRof/izVj5g6xJKoX3xAem+ByL1SzJxNQSF8Gkva4jPEcrkU1F4",
+	"uTMV1MwqBMtaMePFYHEdBgK7MeigOBEtocKQGcvnptlix9CdlcYKtiL2Xh3u7HVfn3V3dg7fHJwmFOj1",
+	"QfexLmM3FHlGP3uZXxE567vNkrfHhwevzo66JydvD4E9CyM7gnkW9fAa0qCJj8cX59Pd7y3ci6cV+t39",
+	"jeLnKc9M7aFA1f4WHIbFcTwJsnvrWGHAetP/8ZHpsK02y0Xh33rBSodA+gqLPFY1kxw0GHe6OQNwfTzg",
+	"5GGMpsIsfEYA3hASKOLZs/a3saowsMGyecI15C30DXfhARknV4Yr6IBYWn8Dtx6V9sxaILZqg3wsrCk+",
+	"7YEa9R6b24uNs9Vt+5EiFVvcanJrI9qoS52NaKMmSVbSpF5to4MtsjmWzuKerwx8H1TQsqJQrLfVbrNC",
+	"DJwMasUqVsn+4cHpd2c7h/tHr3unvbP5fD7f30/IEkKyjE23zqCh+lpNDdFVuyeRVYRNUE5gobkUK7iv",
+	"2SGG1SBvg2IA8VclhW8EHnk0wD3ZPjMyFabJBhqymmhLpXzuBY+XrDgwzrfFDp1m8I9OwXi3Gu4qmOBF",
+	"Jp0Ac1MA+ShtrKRxfwAzXJVv/qgkUnErCKYS3G7sNnghs0Jassr8IlUWLlbumdBf2OAKJjT3NfERMDum",
+	"WJgfXp2HF39k2FAI90shwLVqrug6OXLf4DvaDGuMS9TGWZF0oD15K5T5t9hGUqJ4uDXyq1AVKnBOlsuU",
+	"JWf7cq4Kv+WJqGebSgKUGAFDcWvlJjFr3x4rexY8p+IXvTHMh+0IUkirtsQObYd3PJsKX+jG33HL0cf1",
+	"MtrTBjnz2UleqZAKb/l+oUHvLM2ln+CK/UaLdi8IL+/ztg7b5Frm06qmuR3iQHeKM5Umz/gcyji3L0X3",
+	"MGM9K1GDAPhzFfLYS0A3wyhKCBiGgiE9U6xR6ExEAMMUgj0UfW1CX7UcKWi3Wlkk+uFHZr0MkLXZ3VJO",
+	"44rTihjNae3UftYTeL+YHm8XWNiW4vXj3KZLSZuXqcBNQOxdGZhK6LI9dxV4MJwlKbe8A/c9buRq9Fd/",
+	"yMXor0Zy+Fcz0c+b231uxNfPooS9OX4N1GfkJj1h+y9YKtxkoZdVG8H6c2fcF4Jn2RxEAoaM3bOBRLbS",
+	"i4T4uj4R4sx/W5bkQPgGhBfGkUIWHJV2xOTQ+RZNZBXE50vf7hnU+ERY7l4OKcgUm+ZujzFpYtUwQrAE",
+	"f3iheZHiimwzziY8G2rnaviGXwiE+3Bvu4lxLyOKd5BYjlUCXwGhkqGXJGGZPKc2LYJQ7tC//IMGvCjm",
+	"VFaKyWZG8G4cUjKPTKwSfNkEX5K+XBWQpc8H58iu5t7Sfx+IkttC5rmg0VtszxLLb6yq3L4pl9ncL4sn",
+	"9r1WGtu5mkzaVeiTR5Vtti78ycoQDyL7Ia38wQiTAJ0heFGV2nhubiK7J/z9Zl+n800QgRudp1vPnv/5",
+	"k28+OMnsM36Xeblk5FVzwHyARS5R2f3OlJ5tQz347EKGWVONfsibjbnBTNdSl+ckpCHXdqbemKtw1GoZ",
+	"0fDCX5rbjL0Lm1JdBCBbkhpe6jUjYNjqOoYd34BBDRSVpDDml4B2XqoWS2aib6T1FsVYKzHPtcUtlQud",
+	"Z4Jlgr8TsQLl32GcDWWWQSgRNDdCECLTFKEw0+hU/NBiXd9LHdCqQgVWLopY1Wu3nL4f62mxVKEhS7Sb",
+	"XRNrhBbupchuLiA/Rn0OEOWcKltMjZPqyY+bL3Ux40UqUvdfCRvrvAzjuntxNfwNeaHfzym3zVWs6nDv",
+	"7uAhElbZqPKs/ZQtwb/qhio6n9OWik2N6Cxmo1rsKCTTnDH2DcSkn3xT6T2PAhg2bEUDtjv2/y1V7QDR",
+	"tUYkrDe31Qx+rZIyt+do999OgdnNG/4ekmPrrrz3LelePGJRwscU6T6FXFn93H9ELuyawJBHMKflTBQe",
+	"A85LXj0cbjsPBEoVWH/uiXSWWw13CxKyBnV4/zs/VuB5fkCp2EKNxSV14OSCzmjoWnWDrNe3bLNkyDMj",
+	"FotUginqb2zFypdtL5SQm4tl2L4KmwES1lUl2Dcp+OgLBoaI1UtqP5apRGjSna+5UqM+yG25uzT8DzyT",
+	"S4/X2xX7oZCjsX1wf++e+3ssNqvrVhY7fpqij8t1U19mmVSjxwOuBiJbLW1Op4UyFaoVVD6ey8XtbKmm",
+	"wlBnRQKd68J0bRKRnT8bS6pEdg5BNqfm9liB8GATQKutJE1eHvd6LbYD03IzxBwgVXNVHJLTMTguUChS",
+	"k3nuyVoOROhlwe+wHVorwVDE917CM+Pvct575IQsxFFFqKtl0tSqxaGovPaEhnsFaG7hLJDbQOKm6Z2E",
+	"g8OzkzcvTnaO945O9w4PliJ74BKcVJ68Vu1dHWeV8q5cEy3sida9qCK7rUCX1XllvSrnmo7hjYq5vsX6",
+	"2NoOWna0iSjp8loNKAPK5gHOeS64O6T+gFc/eac8GIyeDR3LmvWn84gCeHIgYkVnqM+NLwYZlCPkopAa",
+	"Qw/5tBiM3UU8TQE/Df6ecYVBdywYcM5zrOgUM4+nS2YEhQ7MWE+zlDl/HOMicGwLTgqRKzbmRQqLCH9f",
+	"hS945JdsvXFrN8Zl6IL+y0Xh8yAq4pcWZatK1bz8NNc6PBeOA1WprVZ1L0FiO3mWCthr8O9CSGUsz7LO",
+	"RQLBjFthAJpE5BBkov0cEbj6bMxtrKRlOZcpmOBjjhl91JNpVOq/SThzvkmR02VzChNJa8K54yqNVSlR",
+	"WqxLnRPEqlZtI6EwlRuaQF4wibaonbDmPVbh1xY7cIoyy/zRxLMvDZvwtNIzZaaDsXsavX0nNHacHfdO",
+	"Tg+PnQt9dvTmeOe77kkvYQ0QF5ogVOblkx+Zygq6VRc8XZrjOsZPeUQX3yW9yLjx9ZAPLSWXW7+4m/yu",
+	"D/BJ4YTR6crLr/wxWpO6SpZtyWXKsxBmOhE3sYupWo087SV2YUjxoKcrFEvFRDu5MQfE9mM35CUW782N",
+	"zliVVie7ltEJcxD3w+hUDzbnZQp0WqjqckG5Qq2JcZ22J+zQx4VNLwE0eOt9K29TTs1YIJJWIXi2aeVE",
+	"OFUsMrdH3TmQQ9pnhjU4O5r23Q6C+zosmQhj+Egk1Krl/72XJhHDKhostkEUlASCcGZ8KiciQX2YVLda",
+	"0gTtR/GpDrqAOE+nEd000UitToshXteIqmDgVWgazlJ2g+D5p74zJGlpxQqBsH97cnjANMCvYCmJNMyM",
+	"eS5Yg6s5MqACWFpfsIk0BiDtPbQD8qNWKwGbUGuDwTmRsiftZyUmWrnqxurcLbgt5lKNtisFOG46JFFw",
+	"aCpvgfhgrOw8F4Co/6zd9gYFIPVDdcrXz9j38gX8eevpckkzEPKdOHGTOKis4dpYyhbH+dBOK5p46j5K",
+	"Sp+7+cHxtS8Wc2VPWX4uypIptP/Kg1877ldKrUpKZ7EW5Ovnz59+vUJAoQW6WkSFLv+EDO+9NAmObOIt",
+	"E2ghTypnasTfiTLcBGGw0jxuxeq0DEsxbgi1keAJ+k7Fl4lNOFfgXyCObOVBlbsK4T6zO+0DYNloJFUB",
+	"fXZy2j3tnXV3Tvd+6CUeXpIhnAEfOysbrBYsGMAXhe4hbDxHeMlRwZUN1kinAm3oJxHKlZ1AAsGhh6Eb",
+	"M7A2o8CIVeKtr7O9gx+6r/d2EyxP9I4RBugy95+5UKmbiPOfnBwKC3DxWQeHp/49MZe26JpdDDh6AxQa",
+	"hN9b3yMcK1qmfgCPdC/wyPgARjBY0fHSQyBo8pvD98B4lmsDURLAkcAIS6ZNadxRWWM1nFnx9GonpKLS",
+	"Mc7ZYt2KzxZeBzw6vphNNMKim1caiRgYra4pbIxY4WxE2mI9PhhXtl3IuPvFRQiAPvC+0LJ2KjhCuJGd",
+	"URvFCpaNqznQuMAH/JYlu2+OXu/tuE0a3MSbUXrTcy/w8cYqVm/HtW1appoKwQdjaGqjlJr7kqDw6N8j",
+	"XvT5SMBeVjq4v7EqIfY67DnUiSwF8bxQubntPzhZ9yloZFC+ZLbUV63F9hQDL2iiU2cGeHsIItEUC2vi",
+	"te678QJ6FnFgd99mEitnEoRPFVJ/hkDgylA3tOXU7OuVCbeTBff7hg0FqZjk2go1mH8v5mvrK6hN8pay",
+	"dld5OF36Ltt113cxoiAtCBdpHvq7lyf+rtEfUd91x2Jq8BVvyT/DgxSc+TIUrlIGutZL8o/02KD1e1HX",
+	"bkQbS1RmpcrlokDeiBZKX6A5Ym+3t390eNo72Pnp7PveT2fHvTcnyxON1S29MiNRyR8C0oWT3F6hgWJu",
+	"EPSpM1deHvd6sFzDJam2JUV+RtjmNkucfjjCXB4NE2TuRBP/GJT6l6IQC23AR4ThYzRqZtKI7ZppKM2S",
+	"HIk3cWuBDA/hSuJYK7GKs++OxmK+3E5Z3F1pbTVunpXQvEgfE+Pd1SQop6E3BT1yNa8bdi2G7c0h2s+x",
+	"NhaMvdUQSTs4/ke2BN5ZQpUbR9A/e5vdbTOrDMIGCNtXY6YUN+ZHATdFV7TQ3XTX0W69jHmlPCfoLTe8",
+	"/1kB9kCSyQoIGTWyQfBKGkb8jqBWTM4nsQr8l+DEdKpdGyI8sOSWZI2To+5+c9tL96hc6HAJN7EC/r2+",
+	"GOiJMOydNLLv1A4E/xscr3ROFTn3HpJqZX/vpznMawA6wnndkgXuV2UVCrnfDrdHV3n3pdR9bAbupdLe",
+	"toC7RNk/xlMNocePEYJLw5bHJDGq4olS+DWrwbTYofLRwyqeWy5KNt4Glqx1Xx/3urvOwj86PD7t7SbN",
+	"bScCqRLCX1wNruBegKYilpz0Xr+kexOSt0M5tONY0egg7upTbiTw47HgRquE4d0nzY5zh0vWFeQNCvkW",
+	"kOJj6MHAEB0gNDhh3Z/axddfmpdw0yll6XUSAvimd19y/MpTnvghLjn0pEk/ADqt3L3oJC+RBOg4Lx6T",
+	"q8TAO43m/qcXAkkqCwFQrwl7c+S8ht3DtwdYRsCUZm5kNheWOkl8tHe7dIfDA3xFAtbMIiiAux2vRQOr",
+	"vBh7OwSmSJ18gZGWS5dt6owH4yZW4j0fWDZVqbuKFzzLRAa3G4qP58IDHQ/OTYv9oCHeqdUSUVRBDQCW",
+	"pdcvz344PO0BykAQimNM51ZA7UUNnxYCyORaNVI+NwtVxQCSz/6olXCPJRApwrsaQp64LzI9Y+1mJ1ab",
+	"DDH83xxhdNy9WMH+bIs1SvA7gBOYN6MKGgH7s+flFc/9Fa3yee67dqo3bG7BX8si6up4m1tRSCp4uAMC",
+	"lPE5DW7xm/FCEEAeVA80uGJvjh6ZWDE3J8vP6S/OwHWTeGTY5hYrhJ0WSqTNiMH3zOZQCFd5bjX4zfEn",
+	"LI6R1j27BEcY8ByGMTgBXwrjXu4Edll4txVvAkD/S1+GU3hpEBYJcUv9BKAOMOxp2qUA9+D+Ak8cUm8q",
+	"rXrjzRH7s+cRrATb3Gq22Eu6ABeeu0dTKxf0puLQLM+m1cd23Gm1Gh9jQ7Zqmm+6vz4ybsPg59jcatJo",
+	"VrtnvzliCOe3YksZTcO7M4OLgNEzO6YbqwtMu778ymxYCEEwv2bslhMiWxzQB51nxXPK8riR3sHRjCrr",
+	"i0WLjP5CMgWPCo4+0YhZgljV9LYzN72lmQhddXnW0vej7W3lDXDoVQ2x6LjgjqRmapKyIf0IQu2RgV/v",
+	"gUvz5fgl7stCNPnTuialmeKU3HIjZdESQXCc1dUP+9PMypwX1smISdmfRIg/qAixNCgZykwkHXZ08Cpi",
+	"vz3qvYrYq72Xzuh4K/pHEUvFQKaiTJrHCsGKGk7nBlkNEGkkM1MxyHgh0oBcVKlGKDX01vNmCR37nO2/",
+	"iFXj2dbTps8eexCiCpoQ2DoIbdoXQyqBKrz8Z7l8LzLDMjG0BAoEWEqdWLnXYt2jI8WMGMEXItMHRNZv",
+	"X+69jNjezk4FKyhl3VT3BWT/e+/lMGI/7h95Th73Q6x0IYWyWD020s3I7wpDl9Fbl8dcKGQZg2/Q4MyA",
+	"o89yObDTQjS3Y3V08IoNxlN1XpsfSIVCumOaOfmKA9jjg5OIjbr73YgNvjvej5g5fvUiYnJn5yhi5sXe",
+	"acT637/ajWKVf/eTCfKl6wbhSk5w5jSce0/x494wYrb3o43YH0/d/0r4X7u333NvuA07gvV+3HuJCsEt",
+	"ib8flcsPR9/8yIYZHxnEhgEafbedvNkGZRqI2A6rVIpZZ0KGvy28/UHv9GSne9R70mo/7h7s7fd+PD3Z",
+	"arVZpnXeYl02xJJ9bURlt/iilliNnSVh9Qi7LCvWpbuXLNsJD4BOyYvD7vHu2d5+91XvbLe79/onbMNL",
+	"CJMKtXKsGs/bbKoyYUyFuG+7DoXj0dit1s2OR3+6Zr8ta+AOMRXyIyiRSPl8pTHbbDHfZhwOvLP7eN/o",
+	"bGoFS6ZFBpX8Mquc3wo9KRZkYQuQ53ONoFdIsHwKIA2cObEDWFswwJsiM1gERJBlzrRQGq6C76x0WJap",
+	"8StIR8O5/hWEsZRSDkuDpXXYsfWWL0y8DH3sZOgm0CNcnw4PlgXm+7kROXDo49dL8ThuKVD6qy9FuGcN",
+	"zLgzywNLeXhnSyzaNGRqXBvA6/mTZ0+++aZ9PR69K6sRrkTqQHtoMg/Bmcvxrb1x7a+OnPNWwbLPOXi3",
+	"gg/GVIvlFuVU2kz46nNt7A63YqSLebKqG3F/vuOnc1MZdcRhL1953Yn8o1gvDjK9Ak7ooiw5VAKWy9k0",
+	"fjlbDwDHlx27/XlYqRv6Dhf3u9uH19zscOmKne6zmmBXSjXIps7Yb+Depz92mNNZSXP1bj+Cydzfre7m",
+	"f519Div5sMmv2uQ5bYf6Dsdfr7O9L9/bCLi0TWWvocwYZDZYnANeADtHLZySTObOgU+I9NRTBZYUfZ1Y",
+	"Jb7lIWGZNFAzzwaFAO4nnkEQcSayzEPO2plmMz6H/ncD3p0CKo1YHRapKDrQCTEQBo8ca1QPYJO4lrwH",
+	"/JSNtcWFYw34hcKGpna9pymh0nx3XfWpzqHxz2HEh4WAgKkHAwqQfE+eAa6HoXW0scoExzi1H7rFjsCH",
+	"mfHsnJUEW25LQ904BIHDeGasZ8pzmVidE6t5rOgPEDXktpL668+BQaVT+XY8zwHYGGhf+KDQAUrITUQP",
+	"YQbu42CwE5hBIPifUbyXepyBYNc9lQx8miyMAe6Jr97QBTVS9YVz18duwn1hZ4Ko9ODo00MMYHpN9DvR",
+	"Yi9IcOIn44XAwIOeWtao5yqBVM+DPmIKhjKn7j2aLZYMvD3Bcjk4x1VG3OMGzzL8TxMqDiUUQ1o+SiiX",
+	"ClOIFWAjB75By0crsRI+SFqD3+Utn7+YimJ+HdkNd53y0bVv+NKUwn1j5HSf5lqknLWeMbftbqAWPM7a",
+	"qgwpGOQscEVVcTmhigD+8qQdtdtt1sgzJ3iseG+bVbIqd0JAosDFT9uxKh/DGraQk4lItylzaVha6DyH",
+	"1FjlEZXwBzkN0F4GIZbQvtmfx+oiZDqxzZID5imnQFu1WIKaA8qSx1ppCMzADXXJolU2j5XzS6hzFIm6",
+	"K3VzppIH7bA/2/r/2bva5rZ15fxXMP4SaUrJzjm37a09/aCT9zZ2UjunTWfUKWERklBTAC8A2lZn8t/v",
+	"YBcAQYrUi1/iONGncyKTAAgsFruLfZ49atx9RTFYd91Eek6liawKafroGYQ5S2GAxtNBa5shKHsIgZ7F",
+	"iJyBtZIKV8bF57Q9uAu6IC5Bj/QmVLMBF5oJzQ2/ZoiBdVTMIT2vnldy8Xl0moT8OyOb0+OOu1jbIliM",
+	"KqHHAiJUdmIcwxSS4VUc+k0DuJXrCU7Xz+g5/5BgGju2JyKHhWnpYsqB0/7pcvf26JjHMf//C8rWdQST",
+	"1rgADxQw+tbmSjxAkv5rV+XZGq9V8KiW4AKJey6bzWf1j0Uzrd+r3xAbty1iO+sz/u+mY/bp/j9Huv8D",
+	"bafdE/3XuOCkF8rbB7aN4GZzvZrO0B+SDxhi0iS1y2P3UcaUtZ7AlnA2C9Ridk5o1gxcxeVGe2nu/Jnz",
+	"uDXnLYb6zXlu3fJRMCPc3gu5YtZ0WJNsmmBtaMZIzfzoLJp5p336vYrbbTqSQzpuvD7ft9jdT0mfdW8X",
+	"6pzRbBdFsJ4rfTXDZOfordT3BPQ0t6HLLocMVk+KY4/WMreHrB6LdBKs7fSk5iR596cZeikd2QY+WlXo",
+	"064vdE4gmwHcE6rYCoqINEFEcRhJyJvKp3FFOepgouFYvLGnkJiFVD3ndqwp+Hf/s/4HcCSOfglHYg8C",
+	"ekQQ0BOZPV0+xOZb5s2WUX9I3ktThVZ6jQB9My5PICw/FlFcvu9tIYhVyDxr3usNSWXs+NSrNtzNWKRW",
+	"7aVElHmeEHY7YYVpCTTF7bUZT0KKwWaAjo897+/G9/bQ/e0hL0XAVdWuKDru1L+nZdQavv6jilFDiLoK",
+	"PPu4wZah2pDUiJsZbyLIqAL1oWUCeaj1eGtV9bNurVTx0ZqdMvImz2bUTUeI9M4Y5+8TJb0L1PnlHur8",
+	"5IDFXza++tjw6AeMvB6i97U7WHKjIh2tXocNyQUzunIOjYTLG9Ljfh1N/yRkZuSu7gCqt5wD8dyKBjuD",
+	"p51T9mROzvff9LuXzfu5mc9P6ZWPxRLqZGgr7wRs4+0Njs6NFMfkdnZB+kNyhpFU50d0ugwtJv5Y7Gbj",
+	"x/HYZ2znj8Dy2sbMd3Oq9nb+A9v5py13Aj9kHHTNrr0bYcjG4y9mC0H7fFeqEHhrK54Ql1n5ACQh2Oca",
+	"hhBMjNz6eqabC6T9xN4TgTwDIpDW7f1DsIBEG7sUT2zZQonQe5m2f7pP2Bu3e+MWjFt3U2b/Ry1ovv05",
+	"+1A27t14dTZuqB+bVMeO+REYdRqG/CqdztZRvT2Xzp5LZ8+l82Ny6YSze0+ksyfSeVZEOg90vX8XCh3v",
+	"S3RF0VoN8M/dyIgEtquSN3CeG7s+tWQ629tYgMgmqJOCC+3ggeD2Yq5jnCiJgD8fmsOGobw12Bn+98ul",
+	"d7UB0kY1Xvf18NpvUH8d2E7m9JpZwwff6gT3uhjDM47heef+g2GLbSJ5YV1wsvQzcE2eo5NfYSej7bSl",
+	"y4++RvuOPsy4XnC9hh2rdWv7BH/cbi5q5WBZYCVLFRFUWvtbW28c8QClMCdjAZYUN+SGhhzAJKYBr/Zl",
+	"Yh9r5Q8fkpHfpGhUSAZIJUPYLa9H5VuhAvjt1aZ9DKMgdLKDXdCGNsBmniLq9sP6/s/xOHfrGEHtXE4O",
+	"yvFOW/qO4QNDZ4OZkmWx+VaMtmH/UQfVy/b2XWygQmejO4r9kAUtCntGSOv/U+Pw2t74bD5kD1qH6EZe",
+	"uqLIl4BYDPjuquoA4SZBPTQW0FDX2ezB1e/w0x8C0f2YB7Ef6boC+jhxezT12iuxL3TmJQw2GghQtM+i",
+	"7dCOq/a7Z3p7qCiG2zppZBSU1puSlySdKrlICRckNRIBzEYCYniVhi7xJBlvv5JCyWueMQWBB4iDIXED",
+	"2r3uhHJpfJQrdA2AIM5X2PQtJMgLMZc34DAvqFgGboaxoErxaxYs8hNf3xEoExWrENkhLOJS4OwnDkmo",
+	"NhjGO6U81wkG+BwIKXojWAd2zFxXzfesUZBm1LCUaLrU5GbOJ3Ok7YPgou2/f+LqBgrg1MBmIxgy1zvV",
+	"J6ygE2OBFSwnSzuRl9LMieYZ08F0eNksJYg1HSHI55YYmK7sGi9KDdd9Hy4+kb/89vKfCShlKwKlZscA",
+	"lMR4Jxb0JCkUKRtF6dQpEXThChaOBcA6kmoA1Vxbdx24HCHdvfo9l/KqLBz3J3iBHgpPFlyUhlX1KscC",
+	"loJqKNMCgRWXU80rw6lt7TXpSWWnux9GZocT4jND8gkKuFoXC4UVVD6Wk65JjA9J2LdcZDXAXTCY9/Yr",
+	"yfmCG9JL336t0UsmY7E2tto/qY05qU0I5XmpQmjYsZXAKG8oh5TusfAAHPd3CFblOWyNqWJsSD5du0AK",
+	"jPC4i6eSNGgqHQ1Ak6syfLgnrex3IObefj23SmjX4+vt17dKLrbxMd9+/SIf92hzn9BxqIF+eSasUc+M",
+	"yfCLxLAru0XzLWhmSoIatFohOh2nt7sEl9bTDyI7YsCXr7E8hwTMrcAhK7ImU2yviqLrFySl19RQlXoO",
+	"Vqb7hOb8ig3JSIwF0oZg3NgZrhBwxgNmAuVxnZpcMqpIL31lfxu8ksIomR87mtdkLBb0dkBn7F9/f/mP",
+	"v//T0dFRQvhiURo712k/kGwZJcWMpG++0Fl6QtIP08GZFGwAiLPUE0wj7ZBXtWPx+9FfiDvjgP1jSNKv",
+	"MAImzMB6LYNPMEn6mAipBZ9OPaXRpZI3GkhsZayszbLoqrZ4H1rY3cC3MPWHMz6tq4epVAtqDo4PLrmw",
+	"spkc2NEeHB9oo7iYgdziq/9XsNld3y3EnV+9YZfFru+2qjNobniQHMwZ9ZmINelquX114kbWSdtBEo1t",
+	"9Sus7LWbqI7l2Eup1YNmCQxYG5psl8aW4XvxXNvetwokXX/9TEIZaEBF4yVxcwPZbcNrlM0/wfx+2ydC",
+	"tnp9NV/utbwRNTLe7Rh4HzurETRpLa1RFkzQgg+XdJGvdRg/FUyMPn8gmZyUoVaPtWaZIkxMpZrYs4pq",
+	"8t+j0494PVwwWTjefSNlrhMC1QWkIhev/10f20NKWaM+vR1wtx6Ok4n0zlkmJ7m1AdLLUmQ5I4MBlgkY",
+	"VE+jS6P5gudUYR/A6DUW3HNC3Tru0+AgvJNkknMo/bgkMAO04AP8CWah4yRy379bNpWf1TW7qf0KVBhF",
+	"Jy596jnvgy9zrsPnRHuggux37wC/yi747CW21OvS5KvSwJDRgCxx9hWX+6MDR26NYbM1EPenft5p7nb8",
+	"WyW563sluO/vw1p9GCBHLJ0IebnHf7dee3WluCHQUhNKPn56Nfro88ucCV9QrW+kykD1aj4Tg7LAIhmX",
+	"pYlCzxq9f239DMIGC8rzUJsad0h0CfUvJPUQsXTYgfy0wvVIN1FVB08E3IRv69DNdgWfw9XWc0BqPtHO",
+	"RPkiFNZyq825HY3dt/oZtZGfbqRJin9DNEyaOK52F1glik1LTXPrLuNzURIonWANmgipMXp9+uHsf1+9",
+	"H529e5P2hx2Mc2Hj/rC8cfsc7g66OLBjoMJSnrtkRShgcw8RrpKsYunpSrbqII6zxoQ7liCLdMXqOgHA",
+	"TxraqnhyoYqQe3dO9bDN9G6X2KO9uv9ldsA7Zh5AXd/ff0Y9vY4f7ZVPN6AL9HydrdWjwezy12x1O6s/",
+	"JOcyZwnRhprShZJzKlwceCw872F1CRMj5rgUEQ9aNwfZI5ptVQdPlFv8K+7jvZ23rh5W9jB23hZEGmj7",
+	"ZXKyJvfY2nNMMTFhvv6EyOLMhShU4utlUq0Z3P1ApC0jl0t8DgNvY9FDJFEKPR+mCITwlTXIjVRXOtzV",
+	"YDzFalL46BO4a9ca7sOhmygLcSzcNPyD3YJxOK8RxCPbxPDG4g5BPLJFDG8sdgvivbbrs1EDGXZrDufm",
+	"TqG7919OP8LkP//Y3XlNWu8fvJszmpv5/3fvDyd+vx0dkZs5z5lPwrCtE1UKfUK4QSLPkM8H9Wdbrcb3",
+	"0N1j2o2uhy78qxs414Tm/PonEIjP7ovs1wi74tuLBAgARJu61x/XnQnAY8wUu/iPj14lnUDWlM/E9jVg",
+	"h+ScZVxjFpFLPr8sDSgob3Ucj4XLxNMAWkS0l5FxJyhsoS16007Y/o6Zc0Yz7j79EZENvpMWybJ/XD6J",
+	"KD34tyW1duLzZgcAOr7VNlNnIAU0W57Ea+1lxyfk9SgJY4Jshv6QjEgjIczRY2BVFJYRajDDF8tVq/C+",
+	"PcAdzXCUkTyBFFAnZdFQnKj1x8IfvJA4Z7+HcKENo1Avd72K9l1DsTJ1zYhRdDoFJbz93mykr26fuwpW",
+	"CHpOqwrQXQ7W7JrIlLGn+bEPc8VmETXOnkmrXLyxcAkzHolhpdqbBL10Qa+YPSFSbFyTuTHF8eFhLic0",
+	"n0ttjv969Ncjl6lWqvzg+OAQfDg3R83ho2ZPoqUN+MPwIUazfGpPHuvqHRzH02ynq1GiFyPzCYboXQpj",
+	"FL4nPhzibuGr1Ni4rh0aSjMxkKWJeraOR0ufsAZ8JlhmOwx5e1Hw8NgnKyX1rKWkGpftEmKPXIqoS/f4",
+	"9r0CdDmAyG2rc66NVMu4UUDltrQ5avi5U3/F94IomUOOFDjNCXjMujboFfJwKfJlP+rVNdW2aC5XUzNj",
+	"uJjZbsrJ3KdA+8sWh3re1I1vpKWf03X3lRsbRm+mfSHC9N/QPGfGNoYrr10OmD3K/aroBFHQeFEEk5hL",
+	"KojVtVmZMx116trb1K25kYOcXbOccDGRPiJyWzChGXEIDF5ruPpxY9t0pknv8/mb0w9/nvZPCBMG6kNC",
+	"wTxIvbFNxm3DZl9t9cPq0FxbCVlIAbOkfREY1L3wN4jQMAHRevdC1Jn7paW/c6tqVfQW6U35LdTeag5E",
+	"YzHFJYi8HUq88Mq30zpVbFHkcG9oXbUpHGjCtIzzbyWfXA26Rwv7eU6tm5qxKS1zEy1cuGqfUHvOFcuN",
+	"0uraGKxd51P7qfmSXJbZzEptAZnkiGhJPErf73imuASYjzIOdGiH4eUi6tq11vGNdsYnploFSDbF5e9u",
+	"bIAPt+kOQw3Xhk80skWLKVcLllWSZRQVemrnLvi3bf3Yz2wb8ifBBpBD7udI2rOWQuVNoiBntq05KZh9",
+	"a7B+LsIe0wb4vUJLcQ1tCqgBq6sACpVLeUXKAq6a/1YCOD/0ysU102aArbX0+Ue5xLON5bmdmAyLgpp1",
+	"Qzkhc5nbvYfChzmzM0kEm1ED7laze2y4pfv3riG73a+5mA3oNVPWEplIbcAIyLn9SjvEa5qXeArBEWhQ",
+	"DcAHWztGMd0uL24M1kuZypzLTTMvmEF6CFxYWOoehGk0ICSsF0Yvec4NZzruSDAD77V0gDh3X5RQLhal",
+	"sLaGQ7C5eqRp+EOakFRTOyH2/wwvdNr3uw8Ya5KxiKkrYSYcT9XQWdWQ/1j40r4KC2YIxjJd1fhFq8zv",
+	"q4gsYPULAju4I9DBEtjxkIKhVrN3Krb2RkcBodympgPocRXRHNHM1PTdi7gs4UpvHiPZcgZhsjjWk3Q5",
+	"3u7rXJI07o8qCBigJCu9uMzC1U7eBXCZLmczpj1YG47SJII1oiicNAsvsgxp/Bb1M9WD0tolujk/Nb5y",
+	"O0uucC8yCbYUqaTGC06sFgu6GPgKLh09u13oz6g5L4iWeQZXlILQohjA1BJdXoZXwSLOyomd+KJUkznV",
+	"bCyumeJT56gmDbUUvUx6SAhjVYYuFwz+a7voB2mBf75A7HdoUtd3AAeMUstHvRFGLUmm6BS4J2gGdYnl",
+	"FCmIaLgVcmk9c2rFlORcIKiN3QLcnZJiLo3EA06xCeOFGZIzF06z/hm99gnNLlMS62YCdZHtPJADuQ6N",
+	"9AdcTeEZetV2Mr6VivGZqGM7IgQXNDWD2qiVF+SgD2AIxAAQ+CWjsRcxvW1THB7Ge0nFFSnoElJYa4tA",
+	"ekWp53aGLk4vsLAsQbInwoWRlannTLOEZCWGL1ioVBQogVyTcjrVLNYDcY8bbfa5zBnJWTbDe3UgDmLK",
+	"qkyWkX+7+HRWJeP2gg8NJqPtrZ+EQoRODGNNQSdXZbFpBN4+hUv9Vxf/ScBF7LFb4BZBQ9U9AuIIa1g9",
+	"mcRqymliEEC7CC+AOWEC4BmtS+ivxxe25cQbGJlaWq8+Pt4m+rrdYGRLKOGdkbjMd9OIsCMIrhD0bXeb",
+	"lwerbOG803YdNdo5maI3NNcQFvI2G/Skg98EQUduz2yOqEm0IIVUXlhihentvo7J93j1KQPMqZ0a8ttv",
+	"drKtNMFm9rtyKSa4b4bkgjFy/mb0+vQNGR/8UXIwaFbfGR/EU4k9HXz7n29/DwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

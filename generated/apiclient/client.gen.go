@@ -2684,6 +2684,12 @@ type FXTo = string
 // From defines model for From.
 type From = openapi_types.Date
 
+// IdempotencyKey defines model for IdempotencyKey.
+type IdempotencyKey = string
+
+// IfMatch defines model for IfMatch.
+type IfMatch = string
+
 // IfNoneMatch defines model for IfNoneMatch.
 type IfNoneMatch = string
 
@@ -2774,6 +2780,11 @@ type Conflict = Problem
 // (a cut ends in "…"), as they may quote the request.
 type Forbidden = Problem
 
+// IdempotencyKeyReused An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type IdempotencyKeyReused = Problem
+
 // Internal An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
@@ -2788,6 +2799,11 @@ type NotFound = Problem
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
 type PayloadTooLarge = Problem
+
+// PreconditionFailed An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type PreconditionFailed = Problem
 
 // PremiumRequired An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
@@ -2833,6 +2849,26 @@ type ListBudgetsParams struct {
 	Month BudgetMonth `form:"month" json:"month"`
 }
 
+// CreateBudgetParams defines parameters for CreateBudget.
+type CreateBudgetParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetBudgetChartParams defines parameters for GetBudgetChart.
 type GetBudgetChartParams struct {
 	// Year The year of the ledger month.
@@ -2854,6 +2890,52 @@ type GetBudgetIncomeParams struct {
 	Month BudgetMonth `form:"month" json:"month"`
 }
 
+// CreateOnetimeBudgetParams defines parameters for CreateOnetimeBudget.
+type CreateOnetimeBudgetParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteOnetimeBudgetParams defines parameters for DeleteOnetimeBudget.
+type DeleteOnetimeBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateOnetimeBudgetParams defines parameters for UpdateOnetimeBudget.
+type UpdateOnetimeBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // GetBudgetStatusParams defines parameters for GetBudgetStatus.
 type GetBudgetStatusParams struct {
 	// Year The year of the ledger month.
@@ -2863,10 +2945,79 @@ type GetBudgetStatusParams struct {
 	Month BudgetMonth `form:"month" json:"month"`
 }
 
+// DeleteBudgetParams defines parameters for DeleteBudget.
+type DeleteBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateBudgetParams defines parameters for UpdateBudget.
+type UpdateBudgetParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// CreateCategoryParams defines parameters for CreateCategory.
+type CreateCategoryParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // DeleteCategoryParams defines parameters for DeleteCategory.
 type DeleteCategoryParams struct {
 	// MoveTo Another record of the member to which the deleted one's entries move.
 	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateCategoryParams defines parameters for UpdateCategory.
+type UpdateCategoryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // ListChangesParams defines parameters for ListChanges.
@@ -2920,6 +3071,26 @@ type ListEntriesParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreateEntryParams defines parameters for CreateEntry.
+type CreateEntryParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ExportEntriesParams defines parameters for ExportEntries.
 type ExportEntriesParams struct {
 	// From The first day of the period.
@@ -2935,6 +3106,104 @@ type ImportEntriesParams struct {
 	DryRun *bool `form:"dryRun,omitempty" json:"dryRun,omitempty"`
 }
 
+// CreateEntryFromNotificationParams defines parameters for CreateEntryFromNotification.
+type CreateEntryFromNotificationParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteEntryParams defines parameters for DeleteEntry.
+type DeleteEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetEntryParams defines parameters for GetEntry.
+type GetEntryParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateEntryParams defines parameters for UpdateEntry.
+type UpdateEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// CreateStockParams defines parameters for CreateStock.
+type CreateStockParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteStockParams defines parameters for DeleteStock.
+type DeleteStockParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateStockParams defines parameters for UpdateStock.
+type UpdateStockParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // ListTradesParams defines parameters for ListTrades.
 type ListTradesParams struct {
 	// StockID Only the trades of this stock (one of the member's).
@@ -2947,6 +3216,52 @@ type ListTradesParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreateTradeParams defines parameters for CreateTrade.
+type CreateTradeParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteTradeParams defines parameters for DeleteTrade.
+type DeleteTradeParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateTradeParams defines parameters for UpdateTrade.
+type UpdateTradeParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // GetNetWorthTrendParams defines parameters for GetNetWorthTrend.
 type GetNetWorthTrendParams struct {
 	// Unit Points per month (default) or per week (weeks start on Monday).
@@ -2957,6 +3272,98 @@ type GetNetWorthTrendParams struct {
 
 	// Weeks How many weekly points (unit WEEK), the current week last.
 	Weeks *NetWorthWeeks `form:"weeks,omitempty" json:"weeks,omitempty"`
+}
+
+// CreateQuickEntryParams defines parameters for CreateQuickEntry.
+type CreateQuickEntryParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteQuickEntryParams defines parameters for DeleteQuickEntry.
+type DeleteQuickEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateQuickEntryParams defines parameters for UpdateQuickEntry.
+type UpdateQuickEntryParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// CreateRecurringParams defines parameters for CreateRecurring.
+type CreateRecurringParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteRecurringParams defines parameters for DeleteRecurring.
+type DeleteRecurringParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateRecurringParams defines parameters for UpdateRecurring.
+type UpdateRecurringParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // GetCategoryStatsParams defines parameters for GetCategoryStats.
@@ -2992,6 +3399,52 @@ type GetYearlyStatsParams struct {
 	Year StatsYear `form:"year" json:"year"`
 }
 
+// CreateTagParams defines parameters for CreateTag.
+type CreateTagParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteTagParams defines parameters for DeleteTag.
+type DeleteTagParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateTagParams defines parameters for UpdateTag.
+type UpdateTagParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // ListTransfersParams defines parameters for ListTransfers.
 type ListTransfersParams struct {
 	// Year The year of the month to list (with `month`).
@@ -3013,10 +3466,111 @@ type ListTransfersParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreateTransferParams defines parameters for CreateTransfer.
+type CreateTransferParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteTransferParams defines parameters for DeleteTransfer.
+type DeleteTransferParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetTransferParams defines parameters for GetTransfer.
+type GetTransferParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateTransferParams defines parameters for UpdateTransfer.
+type UpdateTransferParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// CreateWalletParams defines parameters for CreateWallet.
+type CreateWalletParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // DeleteWalletParams defines parameters for DeleteWallet.
 type DeleteWalletParams struct {
 	// MoveTo Another record of the member to which the deleted one's entries move.
 	MoveTo *MoveTo `form:"moveTo,omitempty" json:"moveTo,omitempty"`
+
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetWalletParams defines parameters for GetWallet.
+type GetWalletParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateWalletParams defines parameters for UpdateWallet.
+type UpdateWalletParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // ListMembersParams defines parameters for ListMembers.
@@ -3029,6 +3583,91 @@ type ListMembersParams struct {
 
 	// Q Text to find in e-mail or name.
 	Q *string `form:"q,omitempty" json:"q,omitempty"`
+}
+
+// GetProfileParams defines parameters for GetProfile.
+type GetProfileParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdateProfileParams defines parameters for UpdateProfile.
+type UpdateProfileParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// VerifyStorePurchaseParams defines parameters for VerifyStorePurchase.
+type VerifyStorePurchaseParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeleteCommentParams defines parameters for DeleteComment.
+type DeleteCommentParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UpdateCommentParams defines parameters for UpdateComment.
+type UpdateCommentParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// UploadBoardImageParams defines parameters for UploadBoardImage.
+type UploadBoardImageParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ListMyCommentsParams defines parameters for ListMyComments.
@@ -3064,6 +3703,58 @@ type ListPostsParams struct {
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
 }
 
+// CreatePostParams defines parameters for CreatePost.
+type CreatePostParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// DeletePostParams defines parameters for DeletePost.
+type DeletePostParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetPostParams defines parameters for GetPost.
+type GetPostParams struct {
+	// IfNoneMatch The `ETag` of a copy the client holds.
+	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+}
+
+// UpdatePostParams defines parameters for UpdatePost.
+type UpdatePostParams struct {
+	// IfMatch The `ETag` this client last saw of the record (from its GET, or from the answer of its
+	// create or last edit, for records without a single-record GET). The edit or deletion is
+	// made only if the record still has that version; otherwise it answers 412
+	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
+	// merge, retry). The check and the write are one step: the row is locked from the write to
+	// the commit. Without the header the write works as it always did (the last write wins).
+	// ETags are strong: a quoted version number that every write of the record raises (for an
+	// entry, adding or removing a tag too).
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
 // ListPostCommentsParams defines parameters for ListPostComments.
 type ListPostCommentsParams struct {
 	// Page Page number, from 1.
@@ -3071,6 +3762,26 @@ type ListPostCommentsParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+}
+
+// CreateCommentParams defines parameters for CreateComment.
+type CreateCommentParams struct {
+	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
+	// random key (a UUID, say) with each new create and the same key with each retry of it.
+	// Keys are the member's own and kept 24 hours. Within them:
+	// - the same key with the same request (method, path and body) answers the first answer
+	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
+	//   nothing;
+	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
+	// - the same key while the first request is still running answers 409 `CONFLICT` with
+	//   `Retry-After`: retry after it.
+	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
+	// retry runs again. The key's record is written in the same transaction as the create, so
+	// a retry after a lost answer (a dropped connection, a server that stopped after its
+	// commit) replays the answer, and a retry of a request that never committed creates once.
+	// Without the header the operation works as it always did. Longer than 255 characters:
+	// 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ListPostRecommendersParams defines parameters for ListPostRecommenders.
@@ -3764,7 +4475,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-	CreateBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateBudgetWithBody(ctx context.Context, params *CreateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateBudget Create a budget
 	//
@@ -3774,7 +4485,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-	CreateBudget(ctx context.Context, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateBudget(ctx context.Context, params *CreateBudgetParams, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetBudgetChart Budget against spending per month
 	//
@@ -3842,7 +4553,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-	CreateOnetimeBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateOnetimeBudgetWithBody(ctx context.Context, params *CreateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateOnetimeBudget Create a one-time budget
 	//
@@ -3851,14 +4562,14 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-	CreateOnetimeBudget(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateOnetimeBudget(ctx context.Context, params *CreateOnetimeBudgetParams, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteOnetimeBudget Delete a one-time budget
 	//
 	// Deletes one of the member's one-time budgets.
 	//
 	// Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
-	DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, params *DeleteOnetimeBudgetParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateOnetimeBudgetWithBody Replace a one-time budget
 	//
@@ -3867,7 +4578,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-	UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateOnetimeBudget Replace a one-time budget
 	//
@@ -3876,7 +4587,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-	UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetBudgetStatus A month's budget status
 	//
@@ -3893,7 +4604,7 @@ type ClientInterface interface {
 	// Deletes one of the member's budgets.
 	//
 	// Corresponds with DELETE /api/account/budgets/{id} (the `DeleteBudget` operationId).
-	DeleteBudget(ctx context.Context, id BudgetID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteBudget(ctx context.Context, id BudgetID, params *DeleteBudgetParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateBudgetWithBody Change a budget's amount
 	//
@@ -3902,7 +4613,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-	UpdateBudgetWithBody(ctx context.Context, id BudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateBudgetWithBody(ctx context.Context, id BudgetID, params *UpdateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateBudget Change a budget's amount
 	//
@@ -3911,7 +4622,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-	UpdateBudget(ctx context.Context, id BudgetID, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateBudget(ctx context.Context, id BudgetID, params *UpdateBudgetParams, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCategories The category tree
 	//
@@ -3927,7 +4638,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-	CreateCategoryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateCategoryWithBody(ctx context.Context, params *CreateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateCategory Create a category
 	//
@@ -3936,7 +4647,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-	CreateCategory(ctx context.Context, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateCategory(ctx context.Context, params *CreateCategoryParams, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ImportDefaultCategories Copy the default categories
 	//
@@ -3977,7 +4688,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-	UpdateCategoryWithBody(ctx context.Context, id CategoryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateCategoryWithBody(ctx context.Context, id CategoryID, params *UpdateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateCategory Update a category
 	//
@@ -3986,7 +4697,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-	UpdateCategory(ctx context.Context, id CategoryID, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateCategory(ctx context.Context, id CategoryID, params *UpdateCategoryParams, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListChanges The member's ledger changes since a cursor
 	//
@@ -4054,7 +4765,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-	CreateEntryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateEntryWithBody(ctx context.Context, params *CreateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateEntry Create an entry
 	//
@@ -4069,7 +4780,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-	CreateEntry(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateEntry(ctx context.Context, params *CreateEntryParams, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ExportEntries The member's entries of a period as a CSV file
 	//
@@ -4183,7 +4894,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-	CreateEntryFromNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateEntryFromNotificationWithBody(ctx context.Context, params *CreateEntryFromNotificationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateEntryFromNotification Turn a card payment notification into a pending expense
 	//
@@ -4223,7 +4934,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-	CreateEntryFromNotification(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateEntryFromNotification(ctx context.Context, params *CreateEntryFromNotificationParams, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ParseEntryTextWithBody Read an entry draft out of text
 	//
@@ -4285,14 +4996,14 @@ type ClientInterface interface {
 	// An entry of a transfer is deleted only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 	//
 	// Corresponds with DELETE /api/account/entries/{id} (the `DeleteEntry` operationId).
-	DeleteEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteEntry(ctx context.Context, id EntryID, params *DeleteEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetEntry Get an entry
 	//
 	// The entry with its tags.
 	//
 	// Corresponds with GET /api/account/entries/{id} (the `GetEntry` operationId).
-	GetEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetEntry(ctx context.Context, id EntryID, params *GetEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateEntryWithBody Update an entry
 	//
@@ -4305,7 +5016,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-	UpdateEntryWithBody(ctx context.Context, id EntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateEntryWithBody(ctx context.Context, id EntryID, params *UpdateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateEntry Update an entry
 	//
@@ -4318,7 +5029,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-	UpdateEntry(ctx context.Context, id EntryID, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateEntry(ctx context.Context, id EntryID, params *UpdateEntryParams, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ConfirmEntry Confirm a pending entry
 	//
@@ -4374,7 +5085,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-	CreateStockWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateStockWithBody(ctx context.Context, params *CreateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateStock Add a stock
 	//
@@ -4387,14 +5098,14 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-	CreateStock(ctx context.Context, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateStock(ctx context.Context, params *CreateStockParams, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteStock Delete a stock
 	//
 	// Deletes the stock together with all of its trades.
 	//
 	// Corresponds with DELETE /api/account/invest/stocks/{id} (the `DeleteStock` operationId).
-	DeleteStock(ctx context.Context, id StockID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteStock(ctx context.Context, id StockID, params *DeleteStockParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateStockWithBody Change a stock
 	//
@@ -4403,7 +5114,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-	UpdateStockWithBody(ctx context.Context, id StockID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateStockWithBody(ctx context.Context, id StockID, params *UpdateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateStock Change a stock
 	//
@@ -4412,7 +5123,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-	UpdateStock(ctx context.Context, id StockID, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateStock(ctx context.Context, id StockID, params *UpdateStockParams, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTrades List trades
 	//
@@ -4433,7 +5144,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-	CreateTradeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateTradeWithBody(ctx context.Context, params *CreateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTrade Record a trade
 	//
@@ -4446,7 +5157,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-	CreateTrade(ctx context.Context, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateTrade(ctx context.Context, params *CreateTradeParams, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteTrade Delete a trade
 	//
@@ -4454,7 +5165,7 @@ type ClientInterface interface {
 	// that a later sell needs).
 	//
 	// Corresponds with DELETE /api/account/invest/trades/{id} (the `DeleteTrade` operationId).
-	DeleteTrade(ctx context.Context, id TradeID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteTrade(ctx context.Context, id TradeID, params *DeleteTradeParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTradeWithBody Change a trade
 	//
@@ -4464,7 +5175,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-	UpdateTradeWithBody(ctx context.Context, id TradeID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateTradeWithBody(ctx context.Context, id TradeID, params *UpdateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTrade Change a trade
 	//
@@ -4474,7 +5185,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-	UpdateTrade(ctx context.Context, id TradeID, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateTrade(ctx context.Context, id TradeID, params *UpdateTradeParams, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetNetWorthTrend Net-worth trend
 	//
@@ -4526,7 +5237,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-	CreateQuickEntryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateQuickEntryWithBody(ctx context.Context, params *CreateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateQuickEntry Create a quick entry
 	//
@@ -4535,12 +5246,12 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-	CreateQuickEntry(ctx context.Context, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateQuickEntry(ctx context.Context, params *CreateQuickEntryParams, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteQuickEntry Delete a quick entry
 	//
 	// Corresponds with DELETE /api/account/quick-entries/{id} (the `DeleteQuickEntry` operationId).
-	DeleteQuickEntry(ctx context.Context, id QuickEntryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteQuickEntry(ctx context.Context, id QuickEntryID, params *DeleteQuickEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateQuickEntryWithBody Update a quick entry
 	//
@@ -4549,7 +5260,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-	UpdateQuickEntryWithBody(ctx context.Context, id QuickEntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateQuickEntryWithBody(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateQuickEntry Update a quick entry
 	//
@@ -4558,7 +5269,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-	UpdateQuickEntry(ctx context.Context, id QuickEntryID, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateQuickEntry(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListRecurrings List recurring entries
 	//
@@ -4576,7 +5287,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-	CreateRecurringWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateRecurringWithBody(ctx context.Context, params *CreateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateRecurring Create a recurring entry
 	//
@@ -4587,14 +5298,14 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-	CreateRecurring(ctx context.Context, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateRecurring(ctx context.Context, params *CreateRecurringParams, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteRecurring Delete a recurring entry
 	//
 	// It posts nothing more. Entries already made from it stay, pending ones too (confirm or delete them as any pending entry).
 	//
 	// Corresponds with DELETE /api/account/recurrings/{id} (the `DeleteRecurring` operationId).
-	DeleteRecurring(ctx context.Context, id RecurringID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteRecurring(ctx context.Context, id RecurringID, params *DeleteRecurringParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateRecurringWithBody Update a recurring entry
 	//
@@ -4603,7 +5314,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-	UpdateRecurringWithBody(ctx context.Context, id RecurringID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateRecurringWithBody(ctx context.Context, id RecurringID, params *UpdateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateRecurring Update a recurring entry
 	//
@@ -4612,7 +5323,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-	UpdateRecurring(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateRecurring(ctx context.Context, id RecurringID, params *UpdateRecurringParams, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RestoreBackupWithBody Replace the member's ledger with a backup
 	//
@@ -4722,7 +5433,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-	CreateTagWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateTagWithBody(ctx context.Context, params *CreateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTag Create a tag
 	//
@@ -4731,7 +5442,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-	CreateTag(ctx context.Context, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateTag(ctx context.Context, params *CreateTagParams, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReorderTagsWithBody Reorder tags
 	//
@@ -4756,7 +5467,7 @@ type ClientInterface interface {
 	// Removes the tag from every entry that carries it.
 	//
 	// Corresponds with DELETE /api/account/tags/{id} (the `DeleteTag` operationId).
-	DeleteTag(ctx context.Context, id TagID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteTag(ctx context.Context, id TagID, params *DeleteTagParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTagWithBody Rename a tag
 	//
@@ -4765,7 +5476,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-	UpdateTagWithBody(ctx context.Context, id TagID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateTagWithBody(ctx context.Context, id TagID, params *UpdateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTag Rename a tag
 	//
@@ -4774,7 +5485,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-	UpdateTag(ctx context.Context, id TagID, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateTag(ctx context.Context, id TagID, params *UpdateTagParams, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTransfers List transfers
 	//
@@ -4795,7 +5506,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-	CreateTransferWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateTransferWithBody(ctx context.Context, params *CreateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTransfer Record a transfer between two wallets
 	//
@@ -4805,21 +5516,21 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-	CreateTransfer(ctx context.Context, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateTransfer(ctx context.Context, params *CreateTransferParams, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteTransfer Delete a transfer
 	//
 	// Deletes the transfer with both its entries and its fee entry.
 	//
 	// Corresponds with DELETE /api/account/transfers/{id} (the `DeleteTransfer` operationId).
-	DeleteTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteTransfer(ctx context.Context, id TransferID, params *DeleteTransferParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetTransfer Get a transfer
 	//
 	// One transfer with the ids of its two entries and of its fee entry.
 	//
 	// Corresponds with GET /api/account/transfers/{id} (the `GetTransfer` operationId).
-	GetTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetTransfer(ctx context.Context, id TransferID, params *GetTransferParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTransferWithBody Update a transfer
 	//
@@ -4828,7 +5539,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-	UpdateTransferWithBody(ctx context.Context, id TransferID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateTransferWithBody(ctx context.Context, id TransferID, params *UpdateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateTransfer Update a transfer
 	//
@@ -4837,7 +5548,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-	UpdateTransfer(ctx context.Context, id TransferID, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateTransfer(ctx context.Context, id TransferID, params *UpdateTransferParams, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWallets List wallets with balances
 	//
@@ -4855,7 +5566,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-	CreateWalletWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateWalletWithBody(ctx context.Context, params *CreateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateWallet Create a wallet
 	//
@@ -4866,7 +5577,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-	CreateWallet(ctx context.Context, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateWallet(ctx context.Context, params *CreateWalletParams, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReorderWalletsWithBody Reorder wallets
 	//
@@ -4898,7 +5609,7 @@ type ClientInterface interface {
 	// The wallet with its live balance.
 	//
 	// Corresponds with GET /api/account/wallets/{id} (the `GetWallet` operationId).
-	GetWallet(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetWallet(ctx context.Context, id WalletID, params *GetWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateWalletWithBody Update a wallet
 	//
@@ -4907,7 +5618,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-	UpdateWalletWithBody(ctx context.Context, id WalletID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateWalletWithBody(ctx context.Context, id WalletID, params *UpdateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateWallet Update a wallet
 	//
@@ -4916,7 +5627,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-	UpdateWallet(ctx context.Context, id WalletID, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateWallet(ctx context.Context, id WalletID, params *UpdateWalletParams, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetLoanSchedule The repayment schedule of a loan wallet
 	//
@@ -5348,7 +6059,7 @@ type ClientInterface interface {
 	// Current values, with avatar and points, without signing in again.
 	//
 	// Corresponds with GET /api/auth/profile (the `GetProfile` operationId).
-	GetProfile(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetProfile(ctx context.Context, params *GetProfileParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateProfileWithBody Update the profile
 	//
@@ -5358,7 +6069,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-	UpdateProfileWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateProfileWithBody(ctx context.Context, params *UpdateProfileParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateProfile Update the profile
 	//
@@ -5368,7 +6079,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-	UpdateProfile(ctx context.Context, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateProfile(ctx context.Context, params *UpdateProfileParams, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SetProfileImageWithBody Set or clear the profile image
 	//
@@ -5555,7 +6266,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-	VerifyStorePurchaseWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	VerifyStorePurchaseWithBody(ctx context.Context, params *VerifyStorePurchaseParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// VerifyStorePurchase Verify a store purchase and grant PREMIUM
 	//
@@ -5580,7 +6291,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-	VerifyStorePurchase(ctx context.Context, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	VerifyStorePurchase(ctx context.Context, params *VerifyStorePurchaseParams, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetSubscription The member's plan and subscription
 	//
@@ -5596,7 +6307,7 @@ type ClientInterface interface {
 	// The author, or any administrator. Points already awarded stay.
 	//
 	// Corresponds with DELETE /api/board/comments/{id} (the `DeleteComment` operationId).
-	DeleteComment(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeleteComment(ctx context.Context, id CommentID, params *DeleteCommentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateCommentWithBody Edit a comment
 	//
@@ -5607,7 +6318,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-	UpdateCommentWithBody(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateCommentWithBody(ctx context.Context, id CommentID, params *UpdateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateComment Edit a comment
 	//
@@ -5618,7 +6329,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-	UpdateComment(ctx context.Context, id CommentID, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdateComment(ctx context.Context, id CommentID, params *UpdateCommentParams, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReportComment Report a comment
 	//
@@ -5700,7 +6411,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/board/images (the `UploadBoardImage` operationId).
-	UploadBoardImageWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UploadBoardImageWithBody(ctx context.Context, params *UploadBoardImageParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListMyComments My comments
 	//
@@ -5748,7 +6459,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-	CreatePostWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreatePostWithBody(ctx context.Context, params *CreatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreatePost Write a post
 	//
@@ -5765,7 +6476,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-	CreatePost(ctx context.Context, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreatePost(ctx context.Context, params *CreatePostParams, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeletePost Delete a post
 	//
@@ -5773,7 +6484,7 @@ type ClientInterface interface {
 	// already awarded for the post and its votes stay.
 	//
 	// Corresponds with DELETE /api/board/posts/{id} (the `DeletePost` operationId).
-	DeletePost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	DeletePost(ctx context.Context, id PostID, params *DeletePostParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPost Read a post
 	//
@@ -5782,7 +6493,7 @@ type ClientInterface interface {
 	// A blocked post answers 404 to everyone but administrators, who see `blockReason`.
 	//
 	// Corresponds with GET /api/board/posts/{id} (the `GetPost` operationId).
-	GetPost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetPost(ctx context.Context, id PostID, params *GetPostParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdatePostWithBody Edit a post
 	//
@@ -5794,7 +6505,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-	UpdatePostWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdatePostWithBody(ctx context.Context, id PostID, params *UpdatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdatePost Edit a post
 	//
@@ -5806,7 +6517,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-	UpdatePost(ctx context.Context, id PostID, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	UpdatePost(ctx context.Context, id PostID, params *UpdatePostParams, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListPostComments Comments of a post
 	//
@@ -5826,7 +6537,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-	CreateCommentWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateCommentWithBody(ctx context.Context, id PostID, params *CreateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateComment Write a comment
 	//
@@ -5837,7 +6548,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-	CreateComment(ctx context.Context, id PostID, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateComment(ctx context.Context, id PostID, params *CreateCommentParams, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// NoticePost Make a post a notice
 	//
@@ -6120,8 +6831,8 @@ func (c *Client) ListBudgets(ctx context.Context, params *ListBudgetsParams, req
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-func (c *Client) CreateBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateBudgetRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateBudgetWithBody(ctx context.Context, params *CreateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBudgetRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6140,8 +6851,8 @@ func (c *Client) CreateBudgetWithBody(ctx context.Context, contentType string, b
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-func (c *Client) CreateBudget(ctx context.Context, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateBudgetRequest(c.Server, body)
+func (c *Client) CreateBudget(ctx context.Context, params *CreateBudgetParams, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBudgetRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6288,8 +6999,8 @@ func (c *Client) ListOnetimeBudgets(ctx context.Context, reqEditors ...RequestEd
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-func (c *Client) CreateOnetimeBudgetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateOnetimeBudgetRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateOnetimeBudgetWithBody(ctx context.Context, params *CreateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOnetimeBudgetRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6307,8 +7018,8 @@ func (c *Client) CreateOnetimeBudgetWithBody(ctx context.Context, contentType st
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-func (c *Client) CreateOnetimeBudget(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateOnetimeBudgetRequest(c.Server, body)
+func (c *Client) CreateOnetimeBudget(ctx context.Context, params *CreateOnetimeBudgetParams, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOnetimeBudgetRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6324,8 +7035,8 @@ func (c *Client) CreateOnetimeBudget(ctx context.Context, body CreateOnetimeBudg
 // Deletes one of the member's one-time budgets.
 //
 // Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
-func (c *Client) DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteOnetimeBudgetRequest(c.Server, id)
+func (c *Client) DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, params *DeleteOnetimeBudgetParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteOnetimeBudgetRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -6343,8 +7054,8 @@ func (c *Client) DeleteOnetimeBudget(ctx context.Context, id OnetimeBudgetID, re
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-func (c *Client) UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateOnetimeBudgetRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateOnetimeBudgetRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6362,8 +7073,8 @@ func (c *Client) UpdateOnetimeBudgetWithBody(ctx context.Context, id OnetimeBudg
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-func (c *Client) UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateOnetimeBudgetRequest(c.Server, id, body)
+func (c *Client) UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateOnetimeBudgetRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6399,8 +7110,8 @@ func (c *Client) GetBudgetStatus(ctx context.Context, params *GetBudgetStatusPar
 // Deletes one of the member's budgets.
 //
 // Corresponds with DELETE /api/account/budgets/{id} (the `DeleteBudget` operationId).
-func (c *Client) DeleteBudget(ctx context.Context, id BudgetID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteBudgetRequest(c.Server, id)
+func (c *Client) DeleteBudget(ctx context.Context, id BudgetID, params *DeleteBudgetParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteBudgetRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -6418,8 +7129,8 @@ func (c *Client) DeleteBudget(ctx context.Context, id BudgetID, reqEditors ...Re
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-func (c *Client) UpdateBudgetWithBody(ctx context.Context, id BudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateBudgetRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateBudgetWithBody(ctx context.Context, id BudgetID, params *UpdateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBudgetRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6437,8 +7148,8 @@ func (c *Client) UpdateBudgetWithBody(ctx context.Context, id BudgetID, contentT
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-func (c *Client) UpdateBudget(ctx context.Context, id BudgetID, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateBudgetRequest(c.Server, id, body)
+func (c *Client) UpdateBudget(ctx context.Context, id BudgetID, params *UpdateBudgetParams, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBudgetRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6473,8 +7184,8 @@ func (c *Client) ListCategories(ctx context.Context, reqEditors ...RequestEditor
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-func (c *Client) CreateCategoryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateCategoryRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateCategoryWithBody(ctx context.Context, params *CreateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCategoryRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6492,8 +7203,8 @@ func (c *Client) CreateCategoryWithBody(ctx context.Context, contentType string,
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-func (c *Client) CreateCategory(ctx context.Context, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateCategoryRequest(c.Server, body)
+func (c *Client) CreateCategory(ctx context.Context, params *CreateCategoryParams, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCategoryRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6583,8 +7294,8 @@ func (c *Client) DeleteCategory(ctx context.Context, id CategoryID, params *Dele
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-func (c *Client) UpdateCategoryWithBody(ctx context.Context, id CategoryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateCategoryRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateCategoryWithBody(ctx context.Context, id CategoryID, params *UpdateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCategoryRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6602,8 +7313,8 @@ func (c *Client) UpdateCategoryWithBody(ctx context.Context, id CategoryID, cont
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-func (c *Client) UpdateCategory(ctx context.Context, id CategoryID, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateCategoryRequest(c.Server, id, body)
+func (c *Client) UpdateCategory(ctx context.Context, id CategoryID, params *UpdateCategoryParams, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCategoryRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6700,8 +7411,8 @@ func (c *Client) ListEntries(ctx context.Context, params *ListEntriesParams, req
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-func (c *Client) CreateEntryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateEntryRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateEntryWithBody(ctx context.Context, params *CreateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateEntryRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6725,8 +7436,8 @@ func (c *Client) CreateEntryWithBody(ctx context.Context, contentType string, bo
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-func (c *Client) CreateEntry(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateEntryRequest(c.Server, body)
+func (c *Client) CreateEntry(ctx context.Context, params *CreateEntryParams, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateEntryRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6869,8 +7580,8 @@ func (c *Client) ImportEntriesWithBody(ctx context.Context, params *ImportEntrie
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateEntryFromNotificationRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, params *CreateEntryFromNotificationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateEntryFromNotificationRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6919,8 +7630,8 @@ func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, conten
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-func (c *Client) CreateEntryFromNotification(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateEntryFromNotificationRequest(c.Server, body)
+func (c *Client) CreateEntryFromNotification(ctx context.Context, params *CreateEntryFromNotificationParams, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateEntryFromNotificationRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7021,8 +7732,8 @@ func (c *Client) CountPendingEntries(ctx context.Context, reqEditors ...RequestE
 // An entry of a transfer is deleted only through its transfer (409 `CONFLICT`), whose detail names the transfer's path).
 //
 // Corresponds with DELETE /api/account/entries/{id} (the `DeleteEntry` operationId).
-func (c *Client) DeleteEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteEntryRequest(c.Server, id)
+func (c *Client) DeleteEntry(ctx context.Context, id EntryID, params *DeleteEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteEntryRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7038,8 +7749,8 @@ func (c *Client) DeleteEntry(ctx context.Context, id EntryID, reqEditors ...Requ
 // The entry with its tags.
 //
 // Corresponds with GET /api/account/entries/{id} (the `GetEntry` operationId).
-func (c *Client) GetEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetEntryRequest(c.Server, id)
+func (c *Client) GetEntry(ctx context.Context, id EntryID, params *GetEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetEntryRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7061,8 +7772,8 @@ func (c *Client) GetEntry(ctx context.Context, id EntryID, reqEditors ...Request
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-func (c *Client) UpdateEntryWithBody(ctx context.Context, id EntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateEntryRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateEntryWithBody(ctx context.Context, id EntryID, params *UpdateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateEntryRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7084,8 +7795,8 @@ func (c *Client) UpdateEntryWithBody(ctx context.Context, id EntryID, contentTyp
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-func (c *Client) UpdateEntry(ctx context.Context, id EntryID, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateEntryRequest(c.Server, id, body)
+func (c *Client) UpdateEntry(ctx context.Context, id EntryID, params *UpdateEntryParams, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateEntryRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7190,8 +7901,8 @@ func (c *Client) ListStocks(ctx context.Context, reqEditors ...RequestEditorFn) 
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-func (c *Client) CreateStockWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateStockRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateStockWithBody(ctx context.Context, params *CreateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateStockRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7213,8 +7924,8 @@ func (c *Client) CreateStockWithBody(ctx context.Context, contentType string, bo
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-func (c *Client) CreateStock(ctx context.Context, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateStockRequest(c.Server, body)
+func (c *Client) CreateStock(ctx context.Context, params *CreateStockParams, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateStockRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7230,8 +7941,8 @@ func (c *Client) CreateStock(ctx context.Context, body CreateStockJSONRequestBod
 // Deletes the stock together with all of its trades.
 //
 // Corresponds with DELETE /api/account/invest/stocks/{id} (the `DeleteStock` operationId).
-func (c *Client) DeleteStock(ctx context.Context, id StockID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteStockRequest(c.Server, id)
+func (c *Client) DeleteStock(ctx context.Context, id StockID, params *DeleteStockParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteStockRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7249,8 +7960,8 @@ func (c *Client) DeleteStock(ctx context.Context, id StockID, reqEditors ...Requ
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-func (c *Client) UpdateStockWithBody(ctx context.Context, id StockID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateStockRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateStockWithBody(ctx context.Context, id StockID, params *UpdateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateStockRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7268,8 +7979,8 @@ func (c *Client) UpdateStockWithBody(ctx context.Context, id StockID, contentTyp
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-func (c *Client) UpdateStock(ctx context.Context, id StockID, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateStockRequest(c.Server, id, body)
+func (c *Client) UpdateStock(ctx context.Context, id StockID, params *UpdateStockParams, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateStockRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7309,8 +8020,8 @@ func (c *Client) ListTrades(ctx context.Context, params *ListTradesParams, reqEd
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-func (c *Client) CreateTradeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateTradeRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateTradeWithBody(ctx context.Context, params *CreateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTradeRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7332,8 +8043,8 @@ func (c *Client) CreateTradeWithBody(ctx context.Context, contentType string, bo
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-func (c *Client) CreateTrade(ctx context.Context, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateTradeRequest(c.Server, body)
+func (c *Client) CreateTrade(ctx context.Context, params *CreateTradeParams, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTradeRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7350,8 +8061,8 @@ func (c *Client) CreateTrade(ctx context.Context, body CreateTradeJSONRequestBod
 // that a later sell needs).
 //
 // Corresponds with DELETE /api/account/invest/trades/{id} (the `DeleteTrade` operationId).
-func (c *Client) DeleteTrade(ctx context.Context, id TradeID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteTradeRequest(c.Server, id)
+func (c *Client) DeleteTrade(ctx context.Context, id TradeID, params *DeleteTradeParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteTradeRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7370,8 +8081,8 @@ func (c *Client) DeleteTrade(ctx context.Context, id TradeID, reqEditors ...Requ
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-func (c *Client) UpdateTradeWithBody(ctx context.Context, id TradeID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateTradeRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateTradeWithBody(ctx context.Context, id TradeID, params *UpdateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTradeRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7390,8 +8101,8 @@ func (c *Client) UpdateTradeWithBody(ctx context.Context, id TradeID, contentTyp
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-func (c *Client) UpdateTrade(ctx context.Context, id TradeID, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateTradeRequest(c.Server, id, body)
+func (c *Client) UpdateTrade(ctx context.Context, id TradeID, params *UpdateTradeParams, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTradeRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7482,8 +8193,8 @@ func (c *Client) ListQuickEntries(ctx context.Context, reqEditors ...RequestEdit
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-func (c *Client) CreateQuickEntryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateQuickEntryRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateQuickEntryWithBody(ctx context.Context, params *CreateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateQuickEntryRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7501,8 +8212,8 @@ func (c *Client) CreateQuickEntryWithBody(ctx context.Context, contentType strin
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-func (c *Client) CreateQuickEntry(ctx context.Context, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateQuickEntryRequest(c.Server, body)
+func (c *Client) CreateQuickEntry(ctx context.Context, params *CreateQuickEntryParams, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateQuickEntryRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7516,8 +8227,8 @@ func (c *Client) CreateQuickEntry(ctx context.Context, body CreateQuickEntryJSON
 // DeleteQuickEntry Delete a quick entry
 //
 // Corresponds with DELETE /api/account/quick-entries/{id} (the `DeleteQuickEntry` operationId).
-func (c *Client) DeleteQuickEntry(ctx context.Context, id QuickEntryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteQuickEntryRequest(c.Server, id)
+func (c *Client) DeleteQuickEntry(ctx context.Context, id QuickEntryID, params *DeleteQuickEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteQuickEntryRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7535,8 +8246,8 @@ func (c *Client) DeleteQuickEntry(ctx context.Context, id QuickEntryID, reqEdito
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-func (c *Client) UpdateQuickEntryWithBody(ctx context.Context, id QuickEntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateQuickEntryRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateQuickEntryWithBody(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateQuickEntryRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7554,8 +8265,8 @@ func (c *Client) UpdateQuickEntryWithBody(ctx context.Context, id QuickEntryID, 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-func (c *Client) UpdateQuickEntry(ctx context.Context, id QuickEntryID, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateQuickEntryRequest(c.Server, id, body)
+func (c *Client) UpdateQuickEntry(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateQuickEntryRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7592,8 +8303,8 @@ func (c *Client) ListRecurrings(ctx context.Context, reqEditors ...RequestEditor
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-func (c *Client) CreateRecurringWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateRecurringRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateRecurringWithBody(ctx context.Context, params *CreateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateRecurringRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7613,8 +8324,8 @@ func (c *Client) CreateRecurringWithBody(ctx context.Context, contentType string
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-func (c *Client) CreateRecurring(ctx context.Context, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateRecurringRequest(c.Server, body)
+func (c *Client) CreateRecurring(ctx context.Context, params *CreateRecurringParams, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateRecurringRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7630,8 +8341,8 @@ func (c *Client) CreateRecurring(ctx context.Context, body CreateRecurringJSONRe
 // It posts nothing more. Entries already made from it stay, pending ones too (confirm or delete them as any pending entry).
 //
 // Corresponds with DELETE /api/account/recurrings/{id} (the `DeleteRecurring` operationId).
-func (c *Client) DeleteRecurring(ctx context.Context, id RecurringID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteRecurringRequest(c.Server, id)
+func (c *Client) DeleteRecurring(ctx context.Context, id RecurringID, params *DeleteRecurringParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteRecurringRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7649,8 +8360,8 @@ func (c *Client) DeleteRecurring(ctx context.Context, id RecurringID, reqEditors
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-func (c *Client) UpdateRecurringWithBody(ctx context.Context, id RecurringID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateRecurringRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateRecurringWithBody(ctx context.Context, id RecurringID, params *UpdateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateRecurringRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7668,8 +8379,8 @@ func (c *Client) UpdateRecurringWithBody(ctx context.Context, id RecurringID, co
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-func (c *Client) UpdateRecurring(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateRecurringRequest(c.Server, id, body)
+func (c *Client) UpdateRecurring(ctx context.Context, id RecurringID, params *UpdateRecurringParams, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateRecurringRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7858,8 +8569,8 @@ func (c *Client) ListTags(ctx context.Context, reqEditors ...RequestEditorFn) (*
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-func (c *Client) CreateTagWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateTagRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateTagWithBody(ctx context.Context, params *CreateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTagRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7877,8 +8588,8 @@ func (c *Client) CreateTagWithBody(ctx context.Context, contentType string, body
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-func (c *Client) CreateTag(ctx context.Context, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateTagRequest(c.Server, body)
+func (c *Client) CreateTag(ctx context.Context, params *CreateTagParams, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTagRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7932,8 +8643,8 @@ func (c *Client) ReorderTags(ctx context.Context, body ReorderTagsJSONRequestBod
 // Removes the tag from every entry that carries it.
 //
 // Corresponds with DELETE /api/account/tags/{id} (the `DeleteTag` operationId).
-func (c *Client) DeleteTag(ctx context.Context, id TagID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteTagRequest(c.Server, id)
+func (c *Client) DeleteTag(ctx context.Context, id TagID, params *DeleteTagParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteTagRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -7951,8 +8662,8 @@ func (c *Client) DeleteTag(ctx context.Context, id TagID, reqEditors ...RequestE
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-func (c *Client) UpdateTagWithBody(ctx context.Context, id TagID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateTagRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateTagWithBody(ctx context.Context, id TagID, params *UpdateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTagRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7970,8 +8681,8 @@ func (c *Client) UpdateTagWithBody(ctx context.Context, id TagID, contentType st
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-func (c *Client) UpdateTag(ctx context.Context, id TagID, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateTagRequest(c.Server, id, body)
+func (c *Client) UpdateTag(ctx context.Context, id TagID, params *UpdateTagParams, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTagRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8011,8 +8722,8 @@ func (c *Client) ListTransfers(ctx context.Context, params *ListTransfersParams,
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-func (c *Client) CreateTransferWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateTransferRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateTransferWithBody(ctx context.Context, params *CreateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTransferRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8031,8 +8742,8 @@ func (c *Client) CreateTransferWithBody(ctx context.Context, contentType string,
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-func (c *Client) CreateTransfer(ctx context.Context, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateTransferRequest(c.Server, body)
+func (c *Client) CreateTransfer(ctx context.Context, params *CreateTransferParams, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTransferRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8048,8 +8759,8 @@ func (c *Client) CreateTransfer(ctx context.Context, body CreateTransferJSONRequ
 // Deletes the transfer with both its entries and its fee entry.
 //
 // Corresponds with DELETE /api/account/transfers/{id} (the `DeleteTransfer` operationId).
-func (c *Client) DeleteTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteTransferRequest(c.Server, id)
+func (c *Client) DeleteTransfer(ctx context.Context, id TransferID, params *DeleteTransferParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteTransferRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8065,8 +8776,8 @@ func (c *Client) DeleteTransfer(ctx context.Context, id TransferID, reqEditors .
 // One transfer with the ids of its two entries and of its fee entry.
 //
 // Corresponds with GET /api/account/transfers/{id} (the `GetTransfer` operationId).
-func (c *Client) GetTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetTransferRequest(c.Server, id)
+func (c *Client) GetTransfer(ctx context.Context, id TransferID, params *GetTransferParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTransferRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8084,8 +8795,8 @@ func (c *Client) GetTransfer(ctx context.Context, id TransferID, reqEditors ...R
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-func (c *Client) UpdateTransferWithBody(ctx context.Context, id TransferID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateTransferRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateTransferWithBody(ctx context.Context, id TransferID, params *UpdateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTransferRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8103,8 +8814,8 @@ func (c *Client) UpdateTransferWithBody(ctx context.Context, id TransferID, cont
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-func (c *Client) UpdateTransfer(ctx context.Context, id TransferID, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateTransferRequest(c.Server, id, body)
+func (c *Client) UpdateTransfer(ctx context.Context, id TransferID, params *UpdateTransferParams, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateTransferRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8141,8 +8852,8 @@ func (c *Client) ListWallets(ctx context.Context, reqEditors ...RequestEditorFn)
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-func (c *Client) CreateWalletWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateWalletRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateWalletWithBody(ctx context.Context, params *CreateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWalletRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8162,8 +8873,8 @@ func (c *Client) CreateWalletWithBody(ctx context.Context, contentType string, b
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-func (c *Client) CreateWallet(ctx context.Context, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateWalletRequest(c.Server, body)
+func (c *Client) CreateWallet(ctx context.Context, params *CreateWalletParams, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWalletRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8234,8 +8945,8 @@ func (c *Client) DeleteWallet(ctx context.Context, id WalletID, params *DeleteWa
 // The wallet with its live balance.
 //
 // Corresponds with GET /api/account/wallets/{id} (the `GetWallet` operationId).
-func (c *Client) GetWallet(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetWalletRequest(c.Server, id)
+func (c *Client) GetWallet(ctx context.Context, id WalletID, params *GetWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetWalletRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8253,8 +8964,8 @@ func (c *Client) GetWallet(ctx context.Context, id WalletID, reqEditors ...Reque
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-func (c *Client) UpdateWalletWithBody(ctx context.Context, id WalletID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateWalletRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateWalletWithBody(ctx context.Context, id WalletID, params *UpdateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWalletRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8272,8 +8983,8 @@ func (c *Client) UpdateWalletWithBody(ctx context.Context, id WalletID, contentT
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-func (c *Client) UpdateWallet(ctx context.Context, id WalletID, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateWalletRequest(c.Server, id, body)
+func (c *Client) UpdateWallet(ctx context.Context, id WalletID, params *UpdateWalletParams, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateWalletRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9144,8 +9855,8 @@ func (c *Client) GetPoints(ctx context.Context, reqEditors ...RequestEditorFn) (
 // Current values, with avatar and points, without signing in again.
 //
 // Corresponds with GET /api/auth/profile (the `GetProfile` operationId).
-func (c *Client) GetProfile(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetProfileRequest(c.Server)
+func (c *Client) GetProfile(ctx context.Context, params *GetProfileParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetProfileRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9164,8 +9875,8 @@ func (c *Client) GetProfile(ctx context.Context, reqEditors ...RequestEditorFn) 
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-func (c *Client) UpdateProfileWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateProfileRequestWithBody(c.Server, contentType, body)
+func (c *Client) UpdateProfileWithBody(ctx context.Context, params *UpdateProfileParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateProfileRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9184,8 +9895,8 @@ func (c *Client) UpdateProfileWithBody(ctx context.Context, contentType string, 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-func (c *Client) UpdateProfile(ctx context.Context, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateProfileRequest(c.Server, body)
+func (c *Client) UpdateProfile(ctx context.Context, params *UpdateProfileParams, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateProfileRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9521,8 +10232,8 @@ func (c *Client) ReceiveStoreNotification(ctx context.Context, body ReceiveStore
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-func (c *Client) VerifyStorePurchaseWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewVerifyStorePurchaseRequestWithBody(c.Server, contentType, body)
+func (c *Client) VerifyStorePurchaseWithBody(ctx context.Context, params *VerifyStorePurchaseParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVerifyStorePurchaseRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9556,8 +10267,8 @@ func (c *Client) VerifyStorePurchaseWithBody(ctx context.Context, contentType st
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-func (c *Client) VerifyStorePurchase(ctx context.Context, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewVerifyStorePurchaseRequest(c.Server, body)
+func (c *Client) VerifyStorePurchase(ctx context.Context, params *VerifyStorePurchaseParams, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVerifyStorePurchaseRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9592,8 +10303,8 @@ func (c *Client) GetSubscription(ctx context.Context, reqEditors ...RequestEdito
 // The author, or any administrator. Points already awarded stay.
 //
 // Corresponds with DELETE /api/board/comments/{id} (the `DeleteComment` operationId).
-func (c *Client) DeleteComment(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeleteCommentRequest(c.Server, id)
+func (c *Client) DeleteComment(ctx context.Context, id CommentID, params *DeleteCommentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteCommentRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9613,8 +10324,8 @@ func (c *Client) DeleteComment(ctx context.Context, id CommentID, reqEditors ...
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-func (c *Client) UpdateCommentWithBody(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateCommentRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdateCommentWithBody(ctx context.Context, id CommentID, params *UpdateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9634,8 +10345,8 @@ func (c *Client) UpdateCommentWithBody(ctx context.Context, id CommentID, conten
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-func (c *Client) UpdateComment(ctx context.Context, id CommentID, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdateCommentRequest(c.Server, id, body)
+func (c *Client) UpdateComment(ctx context.Context, id CommentID, params *UpdateCommentParams, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateCommentRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9756,8 +10467,8 @@ func (c *Client) VoteComment(ctx context.Context, id CommentID, body VoteComment
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/board/images (the `UploadBoardImage` operationId).
-func (c *Client) UploadBoardImageWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUploadBoardImageRequestWithBody(c.Server, contentType, body)
+func (c *Client) UploadBoardImageWithBody(ctx context.Context, params *UploadBoardImageParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUploadBoardImageRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9844,8 +10555,8 @@ func (c *Client) ListPosts(ctx context.Context, params *ListPostsParams, reqEdit
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-func (c *Client) CreatePostWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreatePostRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreatePostWithBody(ctx context.Context, params *CreatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePostRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9871,8 +10582,8 @@ func (c *Client) CreatePostWithBody(ctx context.Context, contentType string, bod
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-func (c *Client) CreatePost(ctx context.Context, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreatePostRequest(c.Server, body)
+func (c *Client) CreatePost(ctx context.Context, params *CreatePostParams, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePostRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9889,8 +10600,8 @@ func (c *Client) CreatePost(ctx context.Context, body CreatePostJSONRequestBody,
 // already awarded for the post and its votes stay.
 //
 // Corresponds with DELETE /api/board/posts/{id} (the `DeletePost` operationId).
-func (c *Client) DeletePost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewDeletePostRequest(c.Server, id)
+func (c *Client) DeletePost(ctx context.Context, id PostID, params *DeletePostParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeletePostRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9908,8 +10619,8 @@ func (c *Client) DeletePost(ctx context.Context, id PostID, reqEditors ...Reques
 // A blocked post answers 404 to everyone but administrators, who see `blockReason`.
 //
 // Corresponds with GET /api/board/posts/{id} (the `GetPost` operationId).
-func (c *Client) GetPost(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetPostRequest(c.Server, id)
+func (c *Client) GetPost(ctx context.Context, id PostID, params *GetPostParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPostRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9930,8 +10641,8 @@ func (c *Client) GetPost(ctx context.Context, id PostID, reqEditors ...RequestEd
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-func (c *Client) UpdatePostWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdatePostRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) UpdatePostWithBody(ctx context.Context, id PostID, params *UpdatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdatePostRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9952,8 +10663,8 @@ func (c *Client) UpdatePostWithBody(ctx context.Context, id PostID, contentType 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-func (c *Client) UpdatePost(ctx context.Context, id PostID, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewUpdatePostRequest(c.Server, id, body)
+func (c *Client) UpdatePost(ctx context.Context, id PostID, params *UpdatePostParams, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdatePostRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9992,8 +10703,8 @@ func (c *Client) ListPostComments(ctx context.Context, id PostID, params *ListPo
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-func (c *Client) CreateCommentWithBody(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateCommentRequestWithBody(c.Server, id, contentType, body)
+func (c *Client) CreateCommentWithBody(ctx context.Context, id PostID, params *CreateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCommentRequestWithBody(c.Server, id, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10013,8 +10724,8 @@ func (c *Client) CreateCommentWithBody(ctx context.Context, id PostID, contentTy
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-func (c *Client) CreateComment(ctx context.Context, id PostID, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateCommentRequest(c.Server, id, body)
+func (c *Client) CreateComment(ctx context.Context, id PostID, params *CreateCommentParams, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCommentRequest(c.Server, id, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10546,18 +11257,18 @@ func NewListBudgetsRequest(server string, params *ListBudgetsParams) (*http.Requ
 }
 
 // NewCreateBudgetRequest calls the generic CreateBudget builder with application/json body
-func NewCreateBudgetRequest(server string, body CreateBudgetJSONRequestBody) (*http.Request, error) {
+func NewCreateBudgetRequest(server string, params *CreateBudgetParams, body CreateBudgetJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateBudgetRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateBudgetRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateBudgetRequestWithBody constructs an http.Request for the CreateBudget method, with any body, and a specified content type
-func NewCreateBudgetRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateBudgetRequestWithBody(server string, params *CreateBudgetParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -10581,6 +11292,21 @@ func NewCreateBudgetRequestWithBody(server string, contentType string, body io.R
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -10821,18 +11547,18 @@ func NewListOnetimeBudgetsRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateOnetimeBudgetRequest calls the generic CreateOnetimeBudget builder with application/json body
-func NewCreateOnetimeBudgetRequest(server string, body CreateOnetimeBudgetJSONRequestBody) (*http.Request, error) {
+func NewCreateOnetimeBudgetRequest(server string, params *CreateOnetimeBudgetParams, body CreateOnetimeBudgetJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateOnetimeBudgetRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateOnetimeBudgetRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateOnetimeBudgetRequestWithBody constructs an http.Request for the CreateOnetimeBudget method, with any body, and a specified content type
-func NewCreateOnetimeBudgetRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateOnetimeBudgetRequestWithBody(server string, params *CreateOnetimeBudgetParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -10857,11 +11583,26 @@ func NewCreateOnetimeBudgetRequestWithBody(server string, contentType string, bo
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewDeleteOnetimeBudgetRequest constructs an http.Request for the DeleteOnetimeBudget method
-func NewDeleteOnetimeBudgetRequest(server string, id OnetimeBudgetID) (*http.Request, error) {
+func NewDeleteOnetimeBudgetRequest(server string, id OnetimeBudgetID, params *DeleteOnetimeBudgetParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -10891,22 +11632,37 @@ func NewDeleteOnetimeBudgetRequest(server string, id OnetimeBudgetID) (*http.Req
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateOnetimeBudgetRequest calls the generic UpdateOnetimeBudget builder with application/json body
-func NewUpdateOnetimeBudgetRequest(server string, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody) (*http.Request, error) {
+func NewUpdateOnetimeBudgetRequest(server string, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, body UpdateOnetimeBudgetJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateOnetimeBudgetRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateOnetimeBudgetRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateOnetimeBudgetRequestWithBody constructs an http.Request for the UpdateOnetimeBudget method, with any body, and a specified content type
-func NewUpdateOnetimeBudgetRequestWithBody(server string, id OnetimeBudgetID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateOnetimeBudgetRequestWithBody(server string, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -10937,6 +11693,21 @@ func NewUpdateOnetimeBudgetRequestWithBody(server string, id OnetimeBudgetID, co
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11000,7 +11771,7 @@ func NewGetBudgetStatusRequest(server string, params *GetBudgetStatusParams) (*h
 }
 
 // NewDeleteBudgetRequest constructs an http.Request for the DeleteBudget method
-func NewDeleteBudgetRequest(server string, id BudgetID) (*http.Request, error) {
+func NewDeleteBudgetRequest(server string, id BudgetID, params *DeleteBudgetParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11030,22 +11801,37 @@ func NewDeleteBudgetRequest(server string, id BudgetID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateBudgetRequest calls the generic UpdateBudget builder with application/json body
-func NewUpdateBudgetRequest(server string, id BudgetID, body UpdateBudgetJSONRequestBody) (*http.Request, error) {
+func NewUpdateBudgetRequest(server string, id BudgetID, params *UpdateBudgetParams, body UpdateBudgetJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateBudgetRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateBudgetRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateBudgetRequestWithBody constructs an http.Request for the UpdateBudget method, with any body, and a specified content type
-func NewUpdateBudgetRequestWithBody(server string, id BudgetID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateBudgetRequestWithBody(server string, id BudgetID, params *UpdateBudgetParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11076,6 +11862,21 @@ func NewUpdateBudgetRequestWithBody(server string, id BudgetID, contentType stri
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11108,18 +11909,18 @@ func NewListCategoriesRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateCategoryRequest calls the generic CreateCategory builder with application/json body
-func NewCreateCategoryRequest(server string, body CreateCategoryJSONRequestBody) (*http.Request, error) {
+func NewCreateCategoryRequest(server string, params *CreateCategoryParams, body CreateCategoryJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateCategoryRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateCategoryRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateCategoryRequestWithBody constructs an http.Request for the CreateCategory method, with any body, and a specified content type
-func NewCreateCategoryRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateCategoryRequestWithBody(server string, params *CreateCategoryParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -11143,6 +11944,21 @@ func NewCreateCategoryRequestWithBody(server string, contentType string, body io
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11272,22 +12088,37 @@ func NewDeleteCategoryRequest(server string, id CategoryID, params *DeleteCatego
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateCategoryRequest calls the generic UpdateCategory builder with application/json body
-func NewUpdateCategoryRequest(server string, id CategoryID, body UpdateCategoryJSONRequestBody) (*http.Request, error) {
+func NewUpdateCategoryRequest(server string, id CategoryID, params *UpdateCategoryParams, body UpdateCategoryJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateCategoryRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateCategoryRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateCategoryRequestWithBody constructs an http.Request for the UpdateCategory method, with any body, and a specified content type
-func NewUpdateCategoryRequestWithBody(server string, id CategoryID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateCategoryRequestWithBody(server string, id CategoryID, params *UpdateCategoryParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11318,6 +12149,21 @@ func NewUpdateCategoryRequestWithBody(server string, id CategoryID, contentType 
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11587,18 +12433,18 @@ func NewListEntriesRequest(server string, params *ListEntriesParams) (*http.Requ
 }
 
 // NewCreateEntryRequest calls the generic CreateEntry builder with application/json body
-func NewCreateEntryRequest(server string, body CreateEntryJSONRequestBody) (*http.Request, error) {
+func NewCreateEntryRequest(server string, params *CreateEntryParams, body CreateEntryJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateEntryRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateEntryRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateEntryRequestWithBody constructs an http.Request for the CreateEntry method, with any body, and a specified content type
-func NewCreateEntryRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateEntryRequestWithBody(server string, params *CreateEntryParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -11622,6 +12468,21 @@ func NewCreateEntryRequestWithBody(server string, contentType string, body io.Re
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11741,18 +12602,18 @@ func NewImportEntriesRequestWithBody(server string, params *ImportEntriesParams,
 }
 
 // NewCreateEntryFromNotificationRequest calls the generic CreateEntryFromNotification builder with application/json body
-func NewCreateEntryFromNotificationRequest(server string, body CreateEntryFromNotificationJSONRequestBody) (*http.Request, error) {
+func NewCreateEntryFromNotificationRequest(server string, params *CreateEntryFromNotificationParams, body CreateEntryFromNotificationJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateEntryFromNotificationRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateEntryFromNotificationRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateEntryFromNotificationRequestWithBody constructs an http.Request for the CreateEntryFromNotification method, with any body, and a specified content type
-func NewCreateEntryFromNotificationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateEntryFromNotificationRequestWithBody(server string, params *CreateEntryFromNotificationParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -11776,6 +12637,21 @@ func NewCreateEntryFromNotificationRequestWithBody(server string, contentType st
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -11848,7 +12724,7 @@ func NewCountPendingEntriesRequest(server string) (*http.Request, error) {
 }
 
 // NewDeleteEntryRequest constructs an http.Request for the DeleteEntry method
-func NewDeleteEntryRequest(server string, id EntryID) (*http.Request, error) {
+func NewDeleteEntryRequest(server string, id EntryID, params *DeleteEntryParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11878,11 +12754,26 @@ func NewDeleteEntryRequest(server string, id EntryID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewGetEntryRequest constructs an http.Request for the GetEntry method
-func NewGetEntryRequest(server string, id EntryID) (*http.Request, error) {
+func NewGetEntryRequest(server string, id EntryID, params *GetEntryParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11912,22 +12803,37 @@ func NewGetEntryRequest(server string, id EntryID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateEntryRequest calls the generic UpdateEntry builder with application/json body
-func NewUpdateEntryRequest(server string, id EntryID, body UpdateEntryJSONRequestBody) (*http.Request, error) {
+func NewUpdateEntryRequest(server string, id EntryID, params *UpdateEntryParams, body UpdateEntryJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateEntryRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateEntryRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateEntryRequestWithBody constructs an http.Request for the UpdateEntry method, with any body, and a specified content type
-func NewUpdateEntryRequestWithBody(server string, id EntryID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateEntryRequestWithBody(server string, id EntryID, params *UpdateEntryParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -11958,6 +12864,21 @@ func NewUpdateEntryRequestWithBody(server string, id EntryID, contentType string
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -12078,18 +12999,18 @@ func NewListStocksRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateStockRequest calls the generic CreateStock builder with application/json body
-func NewCreateStockRequest(server string, body CreateStockJSONRequestBody) (*http.Request, error) {
+func NewCreateStockRequest(server string, params *CreateStockParams, body CreateStockJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateStockRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateStockRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateStockRequestWithBody constructs an http.Request for the CreateStock method, with any body, and a specified content type
-func NewCreateStockRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateStockRequestWithBody(server string, params *CreateStockParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -12114,11 +13035,26 @@ func NewCreateStockRequestWithBody(server string, contentType string, body io.Re
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewDeleteStockRequest constructs an http.Request for the DeleteStock method
-func NewDeleteStockRequest(server string, id StockID) (*http.Request, error) {
+func NewDeleteStockRequest(server string, id StockID, params *DeleteStockParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12148,22 +13084,37 @@ func NewDeleteStockRequest(server string, id StockID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateStockRequest calls the generic UpdateStock builder with application/json body
-func NewUpdateStockRequest(server string, id StockID, body UpdateStockJSONRequestBody) (*http.Request, error) {
+func NewUpdateStockRequest(server string, id StockID, params *UpdateStockParams, body UpdateStockJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateStockRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateStockRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateStockRequestWithBody constructs an http.Request for the UpdateStock method, with any body, and a specified content type
-func NewUpdateStockRequestWithBody(server string, id StockID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateStockRequestWithBody(server string, id StockID, params *UpdateStockParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12194,6 +13145,21 @@ func NewUpdateStockRequestWithBody(server string, id StockID, contentType string
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -12277,18 +13243,18 @@ func NewListTradesRequest(server string, params *ListTradesParams) (*http.Reques
 }
 
 // NewCreateTradeRequest calls the generic CreateTrade builder with application/json body
-func NewCreateTradeRequest(server string, body CreateTradeJSONRequestBody) (*http.Request, error) {
+func NewCreateTradeRequest(server string, params *CreateTradeParams, body CreateTradeJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateTradeRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateTradeRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateTradeRequestWithBody constructs an http.Request for the CreateTrade method, with any body, and a specified content type
-func NewCreateTradeRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateTradeRequestWithBody(server string, params *CreateTradeParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -12313,11 +13279,26 @@ func NewCreateTradeRequestWithBody(server string, contentType string, body io.Re
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewDeleteTradeRequest constructs an http.Request for the DeleteTrade method
-func NewDeleteTradeRequest(server string, id TradeID) (*http.Request, error) {
+func NewDeleteTradeRequest(server string, id TradeID, params *DeleteTradeParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12347,22 +13328,37 @@ func NewDeleteTradeRequest(server string, id TradeID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateTradeRequest calls the generic UpdateTrade builder with application/json body
-func NewUpdateTradeRequest(server string, id TradeID, body UpdateTradeJSONRequestBody) (*http.Request, error) {
+func NewUpdateTradeRequest(server string, id TradeID, params *UpdateTradeParams, body UpdateTradeJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateTradeRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateTradeRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateTradeRequestWithBody constructs an http.Request for the UpdateTrade method, with any body, and a specified content type
-func NewUpdateTradeRequestWithBody(server string, id TradeID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateTradeRequestWithBody(server string, id TradeID, params *UpdateTradeParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12393,6 +13389,21 @@ func NewUpdateTradeRequestWithBody(server string, id TradeID, contentType string
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -12532,18 +13543,18 @@ func NewListQuickEntriesRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateQuickEntryRequest calls the generic CreateQuickEntry builder with application/json body
-func NewCreateQuickEntryRequest(server string, body CreateQuickEntryJSONRequestBody) (*http.Request, error) {
+func NewCreateQuickEntryRequest(server string, params *CreateQuickEntryParams, body CreateQuickEntryJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateQuickEntryRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateQuickEntryRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateQuickEntryRequestWithBody constructs an http.Request for the CreateQuickEntry method, with any body, and a specified content type
-func NewCreateQuickEntryRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateQuickEntryRequestWithBody(server string, params *CreateQuickEntryParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -12568,11 +13579,26 @@ func NewCreateQuickEntryRequestWithBody(server string, contentType string, body 
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewDeleteQuickEntryRequest constructs an http.Request for the DeleteQuickEntry method
-func NewDeleteQuickEntryRequest(server string, id QuickEntryID) (*http.Request, error) {
+func NewDeleteQuickEntryRequest(server string, id QuickEntryID, params *DeleteQuickEntryParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12602,22 +13628,37 @@ func NewDeleteQuickEntryRequest(server string, id QuickEntryID) (*http.Request, 
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateQuickEntryRequest calls the generic UpdateQuickEntry builder with application/json body
-func NewUpdateQuickEntryRequest(server string, id QuickEntryID, body UpdateQuickEntryJSONRequestBody) (*http.Request, error) {
+func NewUpdateQuickEntryRequest(server string, id QuickEntryID, params *UpdateQuickEntryParams, body UpdateQuickEntryJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateQuickEntryRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateQuickEntryRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateQuickEntryRequestWithBody constructs an http.Request for the UpdateQuickEntry method, with any body, and a specified content type
-func NewUpdateQuickEntryRequestWithBody(server string, id QuickEntryID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateQuickEntryRequestWithBody(server string, id QuickEntryID, params *UpdateQuickEntryParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12648,6 +13689,21 @@ func NewUpdateQuickEntryRequestWithBody(server string, id QuickEntryID, contentT
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -12680,18 +13736,18 @@ func NewListRecurringsRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateRecurringRequest calls the generic CreateRecurring builder with application/json body
-func NewCreateRecurringRequest(server string, body CreateRecurringJSONRequestBody) (*http.Request, error) {
+func NewCreateRecurringRequest(server string, params *CreateRecurringParams, body CreateRecurringJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateRecurringRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateRecurringRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateRecurringRequestWithBody constructs an http.Request for the CreateRecurring method, with any body, and a specified content type
-func NewCreateRecurringRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateRecurringRequestWithBody(server string, params *CreateRecurringParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -12716,11 +13772,26 @@ func NewCreateRecurringRequestWithBody(server string, contentType string, body i
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewDeleteRecurringRequest constructs an http.Request for the DeleteRecurring method
-func NewDeleteRecurringRequest(server string, id RecurringID) (*http.Request, error) {
+func NewDeleteRecurringRequest(server string, id RecurringID, params *DeleteRecurringParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12750,22 +13821,37 @@ func NewDeleteRecurringRequest(server string, id RecurringID) (*http.Request, er
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateRecurringRequest calls the generic UpdateRecurring builder with application/json body
-func NewUpdateRecurringRequest(server string, id RecurringID, body UpdateRecurringJSONRequestBody) (*http.Request, error) {
+func NewUpdateRecurringRequest(server string, id RecurringID, params *UpdateRecurringParams, body UpdateRecurringJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateRecurringRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateRecurringRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateRecurringRequestWithBody constructs an http.Request for the UpdateRecurring method, with any body, and a specified content type
-func NewUpdateRecurringRequestWithBody(server string, id RecurringID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateRecurringRequestWithBody(server string, id RecurringID, params *UpdateRecurringParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -12796,6 +13882,21 @@ func NewUpdateRecurringRequestWithBody(server string, id RecurringID, contentTyp
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -13092,18 +14193,18 @@ func NewListTagsRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateTagRequest calls the generic CreateTag builder with application/json body
-func NewCreateTagRequest(server string, body CreateTagJSONRequestBody) (*http.Request, error) {
+func NewCreateTagRequest(server string, params *CreateTagParams, body CreateTagJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateTagRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateTagRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateTagRequestWithBody constructs an http.Request for the CreateTag method, with any body, and a specified content type
-func NewCreateTagRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateTagRequestWithBody(server string, params *CreateTagParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13127,6 +14228,21 @@ func NewCreateTagRequestWithBody(server string, contentType string, body io.Read
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -13172,7 +14288,7 @@ func NewReorderTagsRequestWithBody(server string, contentType string, body io.Re
 }
 
 // NewDeleteTagRequest constructs an http.Request for the DeleteTag method
-func NewDeleteTagRequest(server string, id TagID) (*http.Request, error) {
+func NewDeleteTagRequest(server string, id TagID, params *DeleteTagParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13202,22 +14318,37 @@ func NewDeleteTagRequest(server string, id TagID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateTagRequest calls the generic UpdateTag builder with application/json body
-func NewUpdateTagRequest(server string, id TagID, body UpdateTagJSONRequestBody) (*http.Request, error) {
+func NewUpdateTagRequest(server string, id TagID, params *UpdateTagParams, body UpdateTagJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateTagRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateTagRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateTagRequestWithBody constructs an http.Request for the UpdateTag method, with any body, and a specified content type
-func NewUpdateTagRequestWithBody(server string, id TagID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateTagRequestWithBody(server string, id TagID, params *UpdateTagParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13248,6 +14379,21 @@ func NewUpdateTagRequestWithBody(server string, id TagID, contentType string, bo
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -13367,18 +14513,18 @@ func NewListTransfersRequest(server string, params *ListTransfersParams) (*http.
 }
 
 // NewCreateTransferRequest calls the generic CreateTransfer builder with application/json body
-func NewCreateTransferRequest(server string, body CreateTransferJSONRequestBody) (*http.Request, error) {
+func NewCreateTransferRequest(server string, params *CreateTransferParams, body CreateTransferJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateTransferRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateTransferRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateTransferRequestWithBody constructs an http.Request for the CreateTransfer method, with any body, and a specified content type
-func NewCreateTransferRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateTransferRequestWithBody(server string, params *CreateTransferParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13403,11 +14549,26 @@ func NewCreateTransferRequestWithBody(server string, contentType string, body io
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewDeleteTransferRequest constructs an http.Request for the DeleteTransfer method
-func NewDeleteTransferRequest(server string, id TransferID) (*http.Request, error) {
+func NewDeleteTransferRequest(server string, id TransferID, params *DeleteTransferParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13437,11 +14598,26 @@ func NewDeleteTransferRequest(server string, id TransferID) (*http.Request, erro
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewGetTransferRequest constructs an http.Request for the GetTransfer method
-func NewGetTransferRequest(server string, id TransferID) (*http.Request, error) {
+func NewGetTransferRequest(server string, id TransferID, params *GetTransferParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13471,22 +14647,37 @@ func NewGetTransferRequest(server string, id TransferID) (*http.Request, error) 
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateTransferRequest calls the generic UpdateTransfer builder with application/json body
-func NewUpdateTransferRequest(server string, id TransferID, body UpdateTransferJSONRequestBody) (*http.Request, error) {
+func NewUpdateTransferRequest(server string, id TransferID, params *UpdateTransferParams, body UpdateTransferJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateTransferRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateTransferRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateTransferRequestWithBody constructs an http.Request for the UpdateTransfer method, with any body, and a specified content type
-func NewUpdateTransferRequestWithBody(server string, id TransferID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateTransferRequestWithBody(server string, id TransferID, params *UpdateTransferParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13517,6 +14708,21 @@ func NewUpdateTransferRequestWithBody(server string, id TransferID, contentType 
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -13549,18 +14755,18 @@ func NewListWalletsRequest(server string) (*http.Request, error) {
 }
 
 // NewCreateWalletRequest calls the generic CreateWallet builder with application/json body
-func NewCreateWalletRequest(server string, body CreateWalletJSONRequestBody) (*http.Request, error) {
+func NewCreateWalletRequest(server string, params *CreateWalletParams, body CreateWalletJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateWalletRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateWalletRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateWalletRequestWithBody constructs an http.Request for the CreateWallet method, with any body, and a specified content type
-func NewCreateWalletRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateWalletRequestWithBody(server string, params *CreateWalletParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13584,6 +14790,21 @@ func NewCreateWalletRequestWithBody(server string, contentType string, body io.R
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -13686,11 +14907,26 @@ func NewDeleteWalletRequest(server string, id WalletID, params *DeleteWalletPara
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewGetWalletRequest constructs an http.Request for the GetWallet method
-func NewGetWalletRequest(server string, id WalletID) (*http.Request, error) {
+func NewGetWalletRequest(server string, id WalletID, params *GetWalletParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13720,22 +14956,37 @@ func NewGetWalletRequest(server string, id WalletID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateWalletRequest calls the generic UpdateWallet builder with application/json body
-func NewUpdateWalletRequest(server string, id WalletID, body UpdateWalletJSONRequestBody) (*http.Request, error) {
+func NewUpdateWalletRequest(server string, id WalletID, params *UpdateWalletParams, body UpdateWalletJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateWalletRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateWalletRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateWalletRequestWithBody constructs an http.Request for the UpdateWallet method, with any body, and a specified content type
-func NewUpdateWalletRequestWithBody(server string, id WalletID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateWalletRequestWithBody(server string, id WalletID, params *UpdateWalletParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -13766,6 +15017,21 @@ func NewUpdateWalletRequestWithBody(server string, id WalletID, contentType stri
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -14857,7 +16123,7 @@ func NewGetPointsRequest(server string) (*http.Request, error) {
 }
 
 // NewGetProfileRequest constructs an http.Request for the GetProfile method
-func NewGetProfileRequest(server string) (*http.Request, error) {
+func NewGetProfileRequest(server string, params *GetProfileParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -14880,22 +16146,37 @@ func NewGetProfileRequest(server string) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateProfileRequest calls the generic UpdateProfile builder with application/json body
-func NewUpdateProfileRequest(server string, body UpdateProfileJSONRequestBody) (*http.Request, error) {
+func NewUpdateProfileRequest(server string, params *UpdateProfileParams, body UpdateProfileJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateProfileRequestWithBody(server, "application/json", bodyReader)
+	return NewUpdateProfileRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewUpdateProfileRequestWithBody constructs an http.Request for the UpdateProfile method, with any body, and a specified content type
-func NewUpdateProfileRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateProfileRequestWithBody(server string, params *UpdateProfileParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -14919,6 +16200,21 @@ func NewUpdateProfileRequestWithBody(server string, contentType string, body io.
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -15246,18 +16542,18 @@ func NewReceiveStoreNotificationRequestWithBody(server string, contentType strin
 }
 
 // NewVerifyStorePurchaseRequest calls the generic VerifyStorePurchase builder with application/json body
-func NewVerifyStorePurchaseRequest(server string, body VerifyStorePurchaseJSONRequestBody) (*http.Request, error) {
+func NewVerifyStorePurchaseRequest(server string, params *VerifyStorePurchaseParams, body VerifyStorePurchaseJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewVerifyStorePurchaseRequestWithBody(server, "application/json", bodyReader)
+	return NewVerifyStorePurchaseRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewVerifyStorePurchaseRequestWithBody constructs an http.Request for the VerifyStorePurchase method, with any body, and a specified content type
-func NewVerifyStorePurchaseRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewVerifyStorePurchaseRequestWithBody(server string, params *VerifyStorePurchaseParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -15281,6 +16577,21 @@ func NewVerifyStorePurchaseRequestWithBody(server string, contentType string, bo
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -15313,7 +16624,7 @@ func NewGetSubscriptionRequest(server string) (*http.Request, error) {
 }
 
 // NewDeleteCommentRequest constructs an http.Request for the DeleteComment method
-func NewDeleteCommentRequest(server string, id CommentID) (*http.Request, error) {
+func NewDeleteCommentRequest(server string, id CommentID, params *DeleteCommentParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -15343,22 +16654,37 @@ func NewDeleteCommentRequest(server string, id CommentID) (*http.Request, error)
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdateCommentRequest calls the generic UpdateComment builder with application/json body
-func NewUpdateCommentRequest(server string, id CommentID, body UpdateCommentJSONRequestBody) (*http.Request, error) {
+func NewUpdateCommentRequest(server string, id CommentID, params *UpdateCommentParams, body UpdateCommentJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdateCommentRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdateCommentRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdateCommentRequestWithBody constructs an http.Request for the UpdateComment method, with any body, and a specified content type
-func NewUpdateCommentRequestWithBody(server string, id CommentID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdateCommentRequestWithBody(server string, id CommentID, params *UpdateCommentParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -15389,6 +16715,21 @@ func NewUpdateCommentRequestWithBody(server string, id CommentID, contentType st
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -15475,7 +16816,7 @@ func NewVoteCommentRequestWithBody(server string, id CommentID, contentType stri
 }
 
 // NewUploadBoardImageRequestWithBody constructs an http.Request for the UploadBoardImage method, with any body, and a specified content type
-func NewUploadBoardImageRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewUploadBoardImageRequestWithBody(server string, params *UploadBoardImageParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -15499,6 +16840,21 @@ func NewUploadBoardImageRequestWithBody(server string, contentType string, body 
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -15726,18 +17082,18 @@ func NewListPostsRequest(server string, params *ListPostsParams) (*http.Request,
 }
 
 // NewCreatePostRequest calls the generic CreatePost builder with application/json body
-func NewCreatePostRequest(server string, body CreatePostJSONRequestBody) (*http.Request, error) {
+func NewCreatePostRequest(server string, params *CreatePostParams, body CreatePostJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreatePostRequestWithBody(server, "application/json", bodyReader)
+	return NewCreatePostRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreatePostRequestWithBody constructs an http.Request for the CreatePost method, with any body, and a specified content type
-func NewCreatePostRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreatePostRequestWithBody(server string, params *CreatePostParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -15762,11 +17118,26 @@ func NewCreatePostRequestWithBody(server string, contentType string, body io.Rea
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewDeletePostRequest constructs an http.Request for the DeletePost method
-func NewDeletePostRequest(server string, id PostID) (*http.Request, error) {
+func NewDeletePostRequest(server string, id PostID, params *DeletePostParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -15796,11 +17167,26 @@ func NewDeletePostRequest(server string, id PostID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewGetPostRequest constructs an http.Request for the GetPost method
-func NewGetPostRequest(server string, id PostID) (*http.Request, error) {
+func NewGetPostRequest(server string, id PostID, params *GetPostParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -15830,22 +17216,37 @@ func NewGetPostRequest(server string, id PostID) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewUpdatePostRequest calls the generic UpdatePost builder with application/json body
-func NewUpdatePostRequest(server string, id PostID, body UpdatePostJSONRequestBody) (*http.Request, error) {
+func NewUpdatePostRequest(server string, id PostID, params *UpdatePostParams, body UpdatePostJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewUpdatePostRequestWithBody(server, id, "application/json", bodyReader)
+	return NewUpdatePostRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewUpdatePostRequestWithBody constructs an http.Request for the UpdatePost method, with any body, and a specified content type
-func NewUpdatePostRequestWithBody(server string, id PostID, contentType string, body io.Reader) (*http.Request, error) {
+func NewUpdatePostRequestWithBody(server string, id PostID, params *UpdatePostParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -15876,6 +17277,21 @@ func NewUpdatePostRequestWithBody(server string, id PostID, contentType string, 
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -15954,18 +17370,18 @@ func NewListPostCommentsRequest(server string, id PostID, params *ListPostCommen
 }
 
 // NewCreateCommentRequest calls the generic CreateComment builder with application/json body
-func NewCreateCommentRequest(server string, id PostID, body CreateCommentJSONRequestBody) (*http.Request, error) {
+func NewCreateCommentRequest(server string, id PostID, params *CreateCommentParams, body CreateCommentJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateCommentRequestWithBody(server, id, "application/json", bodyReader)
+	return NewCreateCommentRequestWithBody(server, id, params, "application/json", bodyReader)
 }
 
 // NewCreateCommentRequestWithBody constructs an http.Request for the CreateComment method, with any body, and a specified content type
-func NewCreateCommentRequestWithBody(server string, id PostID, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateCommentRequestWithBody(server string, id PostID, params *CreateCommentParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -15996,6 +17412,21 @@ func NewCreateCommentRequestWithBody(server string, id PostID, contentType strin
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -16847,7 +18278,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-	CreateBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error)
+	CreateBudgetWithBodyWithResponse(ctx context.Context, params *CreateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error)
 
 	// CreateBudgetWithResponse Create a budget
 	//
@@ -16857,7 +18288,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-	CreateBudgetWithResponse(ctx context.Context, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error)
+	CreateBudgetWithResponse(ctx context.Context, params *CreateBudgetParams, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error)
 
 	// GetBudgetChartWithResponse Budget against spending per month
 	//
@@ -16931,7 +18362,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-	CreateOnetimeBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error)
+	CreateOnetimeBudgetWithBodyWithResponse(ctx context.Context, params *CreateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error)
 
 	// CreateOnetimeBudgetWithResponse Create a one-time budget
 	//
@@ -16940,7 +18371,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-	CreateOnetimeBudgetWithResponse(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error)
+	CreateOnetimeBudgetWithResponse(ctx context.Context, params *CreateOnetimeBudgetParams, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error)
 
 	// DeleteOnetimeBudgetWithResponse Delete a one-time budget
 	//
@@ -16949,7 +18380,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
-	DeleteOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*DeleteOnetimeBudgetResponse, error)
+	DeleteOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, params *DeleteOnetimeBudgetParams, reqEditors ...RequestEditorFn) (*DeleteOnetimeBudgetResponse, error)
 
 	// UpdateOnetimeBudgetWithBodyWithResponse Replace a one-time budget
 	//
@@ -16958,7 +18389,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-	UpdateOnetimeBudgetWithBodyWithResponse(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error)
+	UpdateOnetimeBudgetWithBodyWithResponse(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error)
 
 	// UpdateOnetimeBudgetWithResponse Replace a one-time budget
 	//
@@ -16967,7 +18398,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-	UpdateOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error)
+	UpdateOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error)
 
 	// GetBudgetStatusWithResponse A month's budget status
 	//
@@ -16988,7 +18419,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/budgets/{id} (the `DeleteBudget` operationId).
-	DeleteBudgetWithResponse(ctx context.Context, id BudgetID, reqEditors ...RequestEditorFn) (*DeleteBudgetResponse, error)
+	DeleteBudgetWithResponse(ctx context.Context, id BudgetID, params *DeleteBudgetParams, reqEditors ...RequestEditorFn) (*DeleteBudgetResponse, error)
 
 	// UpdateBudgetWithBodyWithResponse Change a budget's amount
 	//
@@ -16997,7 +18428,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-	UpdateBudgetWithBodyWithResponse(ctx context.Context, id BudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error)
+	UpdateBudgetWithBodyWithResponse(ctx context.Context, id BudgetID, params *UpdateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error)
 
 	// UpdateBudgetWithResponse Change a budget's amount
 	//
@@ -17006,7 +18437,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-	UpdateBudgetWithResponse(ctx context.Context, id BudgetID, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error)
+	UpdateBudgetWithResponse(ctx context.Context, id BudgetID, params *UpdateBudgetParams, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error)
 
 	// ListCategoriesWithResponse The category tree
 	//
@@ -17024,7 +18455,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-	CreateCategoryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error)
+	CreateCategoryWithBodyWithResponse(ctx context.Context, params *CreateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error)
 
 	// CreateCategoryWithResponse Create a category
 	//
@@ -17033,7 +18464,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-	CreateCategoryWithResponse(ctx context.Context, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error)
+	CreateCategoryWithResponse(ctx context.Context, params *CreateCategoryParams, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error)
 
 	// ImportDefaultCategoriesWithResponse Copy the default categories
 	//
@@ -17078,7 +18509,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-	UpdateCategoryWithBodyWithResponse(ctx context.Context, id CategoryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error)
+	UpdateCategoryWithBodyWithResponse(ctx context.Context, id CategoryID, params *UpdateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error)
 
 	// UpdateCategoryWithResponse Update a category
 	//
@@ -17087,7 +18518,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-	UpdateCategoryWithResponse(ctx context.Context, id CategoryID, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error)
+	UpdateCategoryWithResponse(ctx context.Context, id CategoryID, params *UpdateCategoryParams, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error)
 
 	// ListChangesWithResponse The member's ledger changes since a cursor
 	//
@@ -17159,7 +18590,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-	CreateEntryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error)
+	CreateEntryWithBodyWithResponse(ctx context.Context, params *CreateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error)
 
 	// CreateEntryWithResponse Create an entry
 	//
@@ -17174,7 +18605,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-	CreateEntryWithResponse(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error)
+	CreateEntryWithResponse(ctx context.Context, params *CreateEntryParams, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error)
 
 	// ExportEntriesWithResponse The member's entries of a period as a CSV file
 	//
@@ -17290,7 +18721,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-	CreateEntryFromNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error)
+	CreateEntryFromNotificationWithBodyWithResponse(ctx context.Context, params *CreateEntryFromNotificationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error)
 
 	// CreateEntryFromNotificationWithResponse Turn a card payment notification into a pending expense
 	//
@@ -17330,7 +18761,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-	CreateEntryFromNotificationWithResponse(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error)
+	CreateEntryFromNotificationWithResponse(ctx context.Context, params *CreateEntryFromNotificationParams, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error)
 
 	// ParseEntryTextWithBodyWithResponse Read an entry draft out of text
 	//
@@ -17396,7 +18827,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/entries/{id} (the `DeleteEntry` operationId).
-	DeleteEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*DeleteEntryResponse, error)
+	DeleteEntryWithResponse(ctx context.Context, id EntryID, params *DeleteEntryParams, reqEditors ...RequestEditorFn) (*DeleteEntryResponse, error)
 
 	// GetEntryWithResponse Get an entry
 	//
@@ -17405,7 +18836,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/entries/{id} (the `GetEntry` operationId).
-	GetEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*GetEntryResponse, error)
+	GetEntryWithResponse(ctx context.Context, id EntryID, params *GetEntryParams, reqEditors ...RequestEditorFn) (*GetEntryResponse, error)
 
 	// UpdateEntryWithBodyWithResponse Update an entry
 	//
@@ -17418,7 +18849,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-	UpdateEntryWithBodyWithResponse(ctx context.Context, id EntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error)
+	UpdateEntryWithBodyWithResponse(ctx context.Context, id EntryID, params *UpdateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error)
 
 	// UpdateEntryWithResponse Update an entry
 	//
@@ -17431,7 +18862,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-	UpdateEntryWithResponse(ctx context.Context, id EntryID, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error)
+	UpdateEntryWithResponse(ctx context.Context, id EntryID, params *UpdateEntryParams, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error)
 
 	// ConfirmEntryWithResponse Confirm a pending entry
 	//
@@ -17495,7 +18926,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-	CreateStockWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStockResponse, error)
+	CreateStockWithBodyWithResponse(ctx context.Context, params *CreateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStockResponse, error)
 
 	// CreateStockWithResponse Add a stock
 	//
@@ -17508,7 +18939,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-	CreateStockWithResponse(ctx context.Context, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStockResponse, error)
+	CreateStockWithResponse(ctx context.Context, params *CreateStockParams, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStockResponse, error)
 
 	// DeleteStockWithResponse Delete a stock
 	//
@@ -17517,7 +18948,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/invest/stocks/{id} (the `DeleteStock` operationId).
-	DeleteStockWithResponse(ctx context.Context, id StockID, reqEditors ...RequestEditorFn) (*DeleteStockResponse, error)
+	DeleteStockWithResponse(ctx context.Context, id StockID, params *DeleteStockParams, reqEditors ...RequestEditorFn) (*DeleteStockResponse, error)
 
 	// UpdateStockWithBodyWithResponse Change a stock
 	//
@@ -17526,7 +18957,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-	UpdateStockWithBodyWithResponse(ctx context.Context, id StockID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error)
+	UpdateStockWithBodyWithResponse(ctx context.Context, id StockID, params *UpdateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error)
 
 	// UpdateStockWithResponse Change a stock
 	//
@@ -17535,7 +18966,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-	UpdateStockWithResponse(ctx context.Context, id StockID, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error)
+	UpdateStockWithResponse(ctx context.Context, id StockID, params *UpdateStockParams, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error)
 
 	// ListTradesWithResponse List trades
 	//
@@ -17558,7 +18989,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-	CreateTradeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error)
+	CreateTradeWithBodyWithResponse(ctx context.Context, params *CreateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error)
 
 	// CreateTradeWithResponse Record a trade
 	//
@@ -17571,7 +19002,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-	CreateTradeWithResponse(ctx context.Context, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error)
+	CreateTradeWithResponse(ctx context.Context, params *CreateTradeParams, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error)
 
 	// DeleteTradeWithResponse Delete a trade
 	//
@@ -17581,7 +19012,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/invest/trades/{id} (the `DeleteTrade` operationId).
-	DeleteTradeWithResponse(ctx context.Context, id TradeID, reqEditors ...RequestEditorFn) (*DeleteTradeResponse, error)
+	DeleteTradeWithResponse(ctx context.Context, id TradeID, params *DeleteTradeParams, reqEditors ...RequestEditorFn) (*DeleteTradeResponse, error)
 
 	// UpdateTradeWithBodyWithResponse Change a trade
 	//
@@ -17591,7 +19022,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-	UpdateTradeWithBodyWithResponse(ctx context.Context, id TradeID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error)
+	UpdateTradeWithBodyWithResponse(ctx context.Context, id TradeID, params *UpdateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error)
 
 	// UpdateTradeWithResponse Change a trade
 	//
@@ -17601,7 +19032,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-	UpdateTradeWithResponse(ctx context.Context, id TradeID, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error)
+	UpdateTradeWithResponse(ctx context.Context, id TradeID, params *UpdateTradeParams, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error)
 
 	// GetNetWorthTrendWithResponse Net-worth trend
 	//
@@ -17657,7 +19088,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-	CreateQuickEntryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error)
+	CreateQuickEntryWithBodyWithResponse(ctx context.Context, params *CreateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error)
 
 	// CreateQuickEntryWithResponse Create a quick entry
 	//
@@ -17666,14 +19097,14 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-	CreateQuickEntryWithResponse(ctx context.Context, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error)
+	CreateQuickEntryWithResponse(ctx context.Context, params *CreateQuickEntryParams, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error)
 
 	// DeleteQuickEntryWithResponse Delete a quick entry
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/quick-entries/{id} (the `DeleteQuickEntry` operationId).
-	DeleteQuickEntryWithResponse(ctx context.Context, id QuickEntryID, reqEditors ...RequestEditorFn) (*DeleteQuickEntryResponse, error)
+	DeleteQuickEntryWithResponse(ctx context.Context, id QuickEntryID, params *DeleteQuickEntryParams, reqEditors ...RequestEditorFn) (*DeleteQuickEntryResponse, error)
 
 	// UpdateQuickEntryWithBodyWithResponse Update a quick entry
 	//
@@ -17682,7 +19113,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-	UpdateQuickEntryWithBodyWithResponse(ctx context.Context, id QuickEntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error)
+	UpdateQuickEntryWithBodyWithResponse(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error)
 
 	// UpdateQuickEntryWithResponse Update a quick entry
 	//
@@ -17691,7 +19122,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-	UpdateQuickEntryWithResponse(ctx context.Context, id QuickEntryID, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error)
+	UpdateQuickEntryWithResponse(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error)
 
 	// ListRecurringsWithResponse List recurring entries
 	//
@@ -17711,7 +19142,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-	CreateRecurringWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error)
+	CreateRecurringWithBodyWithResponse(ctx context.Context, params *CreateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error)
 
 	// CreateRecurringWithResponse Create a recurring entry
 	//
@@ -17722,7 +19153,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-	CreateRecurringWithResponse(ctx context.Context, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error)
+	CreateRecurringWithResponse(ctx context.Context, params *CreateRecurringParams, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error)
 
 	// DeleteRecurringWithResponse Delete a recurring entry
 	//
@@ -17731,7 +19162,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/recurrings/{id} (the `DeleteRecurring` operationId).
-	DeleteRecurringWithResponse(ctx context.Context, id RecurringID, reqEditors ...RequestEditorFn) (*DeleteRecurringResponse, error)
+	DeleteRecurringWithResponse(ctx context.Context, id RecurringID, params *DeleteRecurringParams, reqEditors ...RequestEditorFn) (*DeleteRecurringResponse, error)
 
 	// UpdateRecurringWithBodyWithResponse Update a recurring entry
 	//
@@ -17740,7 +19171,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-	UpdateRecurringWithBodyWithResponse(ctx context.Context, id RecurringID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error)
+	UpdateRecurringWithBodyWithResponse(ctx context.Context, id RecurringID, params *UpdateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error)
 
 	// UpdateRecurringWithResponse Update a recurring entry
 	//
@@ -17749,7 +19180,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-	UpdateRecurringWithResponse(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error)
+	UpdateRecurringWithResponse(ctx context.Context, id RecurringID, params *UpdateRecurringParams, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error)
 
 	// RestoreBackupWithBodyWithResponse Replace the member's ledger with a backup
 	//
@@ -17869,7 +19300,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-	CreateTagWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTagResponse, error)
+	CreateTagWithBodyWithResponse(ctx context.Context, params *CreateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTagResponse, error)
 
 	// CreateTagWithResponse Create a tag
 	//
@@ -17878,7 +19309,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-	CreateTagWithResponse(ctx context.Context, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTagResponse, error)
+	CreateTagWithResponse(ctx context.Context, params *CreateTagParams, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTagResponse, error)
 
 	// ReorderTagsWithBodyWithResponse Reorder tags
 	//
@@ -17905,7 +19336,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/tags/{id} (the `DeleteTag` operationId).
-	DeleteTagWithResponse(ctx context.Context, id TagID, reqEditors ...RequestEditorFn) (*DeleteTagResponse, error)
+	DeleteTagWithResponse(ctx context.Context, id TagID, params *DeleteTagParams, reqEditors ...RequestEditorFn) (*DeleteTagResponse, error)
 
 	// UpdateTagWithBodyWithResponse Rename a tag
 	//
@@ -17914,7 +19345,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-	UpdateTagWithBodyWithResponse(ctx context.Context, id TagID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error)
+	UpdateTagWithBodyWithResponse(ctx context.Context, id TagID, params *UpdateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error)
 
 	// UpdateTagWithResponse Rename a tag
 	//
@@ -17923,7 +19354,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-	UpdateTagWithResponse(ctx context.Context, id TagID, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error)
+	UpdateTagWithResponse(ctx context.Context, id TagID, params *UpdateTagParams, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error)
 
 	// ListTransfersWithResponse List transfers
 	//
@@ -17946,7 +19377,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-	CreateTransferWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error)
+	CreateTransferWithBodyWithResponse(ctx context.Context, params *CreateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error)
 
 	// CreateTransferWithResponse Record a transfer between two wallets
 	//
@@ -17956,7 +19387,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-	CreateTransferWithResponse(ctx context.Context, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error)
+	CreateTransferWithResponse(ctx context.Context, params *CreateTransferParams, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error)
 
 	// DeleteTransferWithResponse Delete a transfer
 	//
@@ -17965,7 +19396,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/account/transfers/{id} (the `DeleteTransfer` operationId).
-	DeleteTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*DeleteTransferResponse, error)
+	DeleteTransferWithResponse(ctx context.Context, id TransferID, params *DeleteTransferParams, reqEditors ...RequestEditorFn) (*DeleteTransferResponse, error)
 
 	// GetTransferWithResponse Get a transfer
 	//
@@ -17974,7 +19405,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/transfers/{id} (the `GetTransfer` operationId).
-	GetTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*GetTransferResponse, error)
+	GetTransferWithResponse(ctx context.Context, id TransferID, params *GetTransferParams, reqEditors ...RequestEditorFn) (*GetTransferResponse, error)
 
 	// UpdateTransferWithBodyWithResponse Update a transfer
 	//
@@ -17983,7 +19414,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-	UpdateTransferWithBodyWithResponse(ctx context.Context, id TransferID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error)
+	UpdateTransferWithBodyWithResponse(ctx context.Context, id TransferID, params *UpdateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error)
 
 	// UpdateTransferWithResponse Update a transfer
 	//
@@ -17992,7 +19423,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-	UpdateTransferWithResponse(ctx context.Context, id TransferID, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error)
+	UpdateTransferWithResponse(ctx context.Context, id TransferID, params *UpdateTransferParams, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error)
 
 	// ListWalletsWithResponse List wallets with balances
 	//
@@ -18012,7 +19443,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-	CreateWalletWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error)
+	CreateWalletWithBodyWithResponse(ctx context.Context, params *CreateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error)
 
 	// CreateWalletWithResponse Create a wallet
 	//
@@ -18023,7 +19454,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-	CreateWalletWithResponse(ctx context.Context, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error)
+	CreateWalletWithResponse(ctx context.Context, params *CreateWalletParams, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error)
 
 	// ReorderWalletsWithBodyWithResponse Reorder wallets
 	//
@@ -18059,7 +19490,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/wallets/{id} (the `GetWallet` operationId).
-	GetWalletWithResponse(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*GetWalletResponse, error)
+	GetWalletWithResponse(ctx context.Context, id WalletID, params *GetWalletParams, reqEditors ...RequestEditorFn) (*GetWalletResponse, error)
 
 	// UpdateWalletWithBodyWithResponse Update a wallet
 	//
@@ -18068,7 +19499,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-	UpdateWalletWithBodyWithResponse(ctx context.Context, id WalletID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error)
+	UpdateWalletWithBodyWithResponse(ctx context.Context, id WalletID, params *UpdateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error)
 
 	// UpdateWalletWithResponse Update a wallet
 	//
@@ -18077,7 +19508,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-	UpdateWalletWithResponse(ctx context.Context, id WalletID, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error)
+	UpdateWalletWithResponse(ctx context.Context, id WalletID, params *UpdateWalletParams, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error)
 
 	// GetLoanScheduleWithResponse The repayment schedule of a loan wallet
 	//
@@ -18541,7 +19972,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/auth/profile (the `GetProfile` operationId).
-	GetProfileWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetProfileResponse, error)
+	GetProfileWithResponse(ctx context.Context, params *GetProfileParams, reqEditors ...RequestEditorFn) (*GetProfileResponse, error)
 
 	// UpdateProfileWithBodyWithResponse Update the profile
 	//
@@ -18551,7 +19982,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-	UpdateProfileWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error)
+	UpdateProfileWithBodyWithResponse(ctx context.Context, params *UpdateProfileParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error)
 
 	// UpdateProfileWithResponse Update the profile
 	//
@@ -18561,7 +19992,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-	UpdateProfileWithResponse(ctx context.Context, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error)
+	UpdateProfileWithResponse(ctx context.Context, params *UpdateProfileParams, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error)
 
 	// SetProfileImageWithBodyWithResponse Set or clear the profile image
 	//
@@ -18760,7 +20191,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-	VerifyStorePurchaseWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error)
+	VerifyStorePurchaseWithBodyWithResponse(ctx context.Context, params *VerifyStorePurchaseParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error)
 
 	// VerifyStorePurchaseWithResponse Verify a store purchase and grant PREMIUM
 	//
@@ -18785,7 +20216,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-	VerifyStorePurchaseWithResponse(ctx context.Context, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error)
+	VerifyStorePurchaseWithResponse(ctx context.Context, params *VerifyStorePurchaseParams, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error)
 
 	// GetSubscriptionWithResponse The member's plan and subscription
 	//
@@ -18805,7 +20236,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/board/comments/{id} (the `DeleteComment` operationId).
-	DeleteCommentWithResponse(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*DeleteCommentResponse, error)
+	DeleteCommentWithResponse(ctx context.Context, id CommentID, params *DeleteCommentParams, reqEditors ...RequestEditorFn) (*DeleteCommentResponse, error)
 
 	// UpdateCommentWithBodyWithResponse Edit a comment
 	//
@@ -18816,7 +20247,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-	UpdateCommentWithBodyWithResponse(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error)
+	UpdateCommentWithBodyWithResponse(ctx context.Context, id CommentID, params *UpdateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error)
 
 	// UpdateCommentWithResponse Edit a comment
 	//
@@ -18827,7 +20258,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-	UpdateCommentWithResponse(ctx context.Context, id CommentID, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error)
+	UpdateCommentWithResponse(ctx context.Context, id CommentID, params *UpdateCommentParams, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error)
 
 	// ReportCommentWithResponse Report a comment
 	//
@@ -18911,7 +20342,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/board/images (the `UploadBoardImage` operationId).
-	UploadBoardImageWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBoardImageResponse, error)
+	UploadBoardImageWithBodyWithResponse(ctx context.Context, params *UploadBoardImageParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBoardImageResponse, error)
 
 	// ListMyCommentsWithResponse My comments
 	//
@@ -18965,7 +20396,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-	CreatePostWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePostResponse, error)
+	CreatePostWithBodyWithResponse(ctx context.Context, params *CreatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePostResponse, error)
 
 	// CreatePostWithResponse Write a post
 	//
@@ -18982,7 +20413,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-	CreatePostWithResponse(ctx context.Context, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePostResponse, error)
+	CreatePostWithResponse(ctx context.Context, params *CreatePostParams, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePostResponse, error)
 
 	// DeletePostWithResponse Delete a post
 	//
@@ -18992,7 +20423,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /api/board/posts/{id} (the `DeletePost` operationId).
-	DeletePostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*DeletePostResponse, error)
+	DeletePostWithResponse(ctx context.Context, id PostID, params *DeletePostParams, reqEditors ...RequestEditorFn) (*DeletePostResponse, error)
 
 	// GetPostWithResponse Read a post
 	//
@@ -19003,7 +20434,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/board/posts/{id} (the `GetPost` operationId).
-	GetPostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*GetPostResponse, error)
+	GetPostWithResponse(ctx context.Context, id PostID, params *GetPostParams, reqEditors ...RequestEditorFn) (*GetPostResponse, error)
 
 	// UpdatePostWithBodyWithResponse Edit a post
 	//
@@ -19015,7 +20446,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-	UpdatePostWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error)
+	UpdatePostWithBodyWithResponse(ctx context.Context, id PostID, params *UpdatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error)
 
 	// UpdatePostWithResponse Edit a post
 	//
@@ -19027,7 +20458,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-	UpdatePostWithResponse(ctx context.Context, id PostID, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error)
+	UpdatePostWithResponse(ctx context.Context, id PostID, params *UpdatePostParams, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error)
 
 	// ListPostCommentsWithResponse Comments of a post
 	//
@@ -19049,7 +20480,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-	CreateCommentWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error)
+	CreateCommentWithBodyWithResponse(ctx context.Context, id PostID, params *CreateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error)
 
 	// CreateCommentWithResponse Write a comment
 	//
@@ -19060,7 +20491,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-	CreateCommentWithResponse(ctx context.Context, id PostID, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error)
+	CreateCommentWithResponse(ctx context.Context, id PostID, params *CreateCommentParams, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error)
 
 	// NoticePostWithResponse Make a post a notice
 	//
@@ -19487,6 +20918,11 @@ func (r ListBudgetsResponse) ContentType() string {
 	return ""
 }
 
+// CreateBudgetResponse409Headers the declared response headers of an HTTP 409 response for CreateBudget
+type CreateBudgetResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateBudgetResponse503Headers the declared response headers of an HTTP 503 response for CreateBudget
 type CreateBudgetResponse503Headers struct {
 	RetryAfter *int
@@ -19511,10 +20947,14 @@ type CreateBudgetResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateBudgetResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateBudgetResponse503Headers
 }
@@ -19557,6 +20997,11 @@ func (r CreateBudgetResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateBudgetResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateBudgetResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -20083,6 +21528,11 @@ func (r ListOnetimeBudgetsResponse) ContentType() string {
 	return ""
 }
 
+// CreateOnetimeBudgetResponse409Headers the declared response headers of an HTTP 409 response for CreateOnetimeBudget
+type CreateOnetimeBudgetResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateOnetimeBudgetResponse503Headers the declared response headers of an HTTP 503 response for CreateOnetimeBudget
 type CreateOnetimeBudgetResponse503Headers struct {
 	RetryAfter *int
@@ -20101,6 +21551,8 @@ type CreateOnetimeBudgetResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -20111,6 +21563,8 @@ type CreateOnetimeBudgetResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateOnetimeBudgetResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateOnetimeBudgetResponse503Headers
 }
@@ -20138,6 +21592,11 @@ func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON403() *PremiumRequ
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateOnetimeBudgetResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -20194,6 +21653,11 @@ func (r CreateOnetimeBudgetResponse) ContentType() string {
 	return ""
 }
 
+// DeleteOnetimeBudgetResponse412Headers the declared response headers of an HTTP 412 response for DeleteOnetimeBudget
+type DeleteOnetimeBudgetResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteOnetimeBudgetResponse503Headers the declared response headers of an HTTP 503 response for DeleteOnetimeBudget
 type DeleteOnetimeBudgetResponse503Headers struct {
 	RetryAfter *int
@@ -20210,12 +21674,16 @@ type DeleteOnetimeBudgetResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteOnetimeBudgetResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteOnetimeBudgetResponse503Headers
 }
@@ -20238,6 +21706,11 @@ func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON403() *PremiumRequ
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteOnetimeBudgetResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -20284,6 +21757,11 @@ func (r DeleteOnetimeBudgetResponse) ContentType() string {
 	return ""
 }
 
+// UpdateOnetimeBudgetResponse412Headers the declared response headers of an HTTP 412 response for UpdateOnetimeBudget
+type UpdateOnetimeBudgetResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateOnetimeBudgetResponse503Headers the declared response headers of an HTTP 503 response for UpdateOnetimeBudget
 type UpdateOnetimeBudgetResponse503Headers struct {
 	RetryAfter *int
@@ -20302,6 +21780,8 @@ type UpdateOnetimeBudgetResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -20312,6 +21792,8 @@ type UpdateOnetimeBudgetResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateOnetimeBudgetResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateOnetimeBudgetResponse503Headers
 }
@@ -20339,6 +21821,11 @@ func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON403() *PremiumRequ
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateOnetimeBudgetResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -20492,6 +21979,11 @@ func (r GetBudgetStatusResponse) ContentType() string {
 	return ""
 }
 
+// DeleteBudgetResponse412Headers the declared response headers of an HTTP 412 response for DeleteBudget
+type DeleteBudgetResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteBudgetResponse503Headers the declared response headers of an HTTP 503 response for DeleteBudget
 type DeleteBudgetResponse503Headers struct {
 	RetryAfter *int
@@ -20508,12 +22000,16 @@ type DeleteBudgetResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteBudgetResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteBudgetResponse503Headers
 }
@@ -20536,6 +22032,11 @@ func (r DeleteBudgetResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteBudgetResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteBudgetResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -20582,6 +22083,11 @@ func (r DeleteBudgetResponse) ContentType() string {
 	return ""
 }
 
+// UpdateBudgetResponse412Headers the declared response headers of an HTTP 412 response for UpdateBudget
+type UpdateBudgetResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateBudgetResponse503Headers the declared response headers of an HTTP 503 response for UpdateBudget
 type UpdateBudgetResponse503Headers struct {
 	RetryAfter *int
@@ -20600,6 +22106,8 @@ type UpdateBudgetResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -20608,6 +22116,8 @@ type UpdateBudgetResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateBudgetResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateBudgetResponse503Headers
 }
@@ -20635,6 +22145,11 @@ func (r UpdateBudgetResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateBudgetResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateBudgetResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -20762,6 +22277,11 @@ func (r ListCategoriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateCategoryResponse409Headers the declared response headers of an HTTP 409 response for CreateCategory
+type CreateCategoryResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateCategoryResponse503Headers the declared response headers of an HTTP 503 response for CreateCategory
 type CreateCategoryResponse503Headers struct {
 	RetryAfter *int
@@ -20778,14 +22298,20 @@ type CreateCategoryResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateCategoryResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateCategoryResponse503Headers
 }
@@ -20810,6 +22336,11 @@ func (r CreateCategoryResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateCategoryResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateCategoryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -20818,6 +22349,11 @@ func (r CreateCategoryResponse) GetApplicationProblemJSON413() *PayloadTooLarge 
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateCategoryResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateCategoryResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -21025,6 +22561,16 @@ func (r ReorderCategoriesResponse) ContentType() string {
 	return ""
 }
 
+// DeleteCategoryResponse409Headers the declared response headers of an HTTP 409 response for DeleteCategory
+type DeleteCategoryResponse409Headers struct {
+	RetryAfter *int
+}
+
+// DeleteCategoryResponse412Headers the declared response headers of an HTTP 412 response for DeleteCategory
+type DeleteCategoryResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteCategoryResponse503Headers the declared response headers of an HTTP 503 response for DeleteCategory
 type DeleteCategoryResponse503Headers struct {
 	RetryAfter *int
@@ -21041,12 +22587,18 @@ type DeleteCategoryResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DeleteCategoryResponse409Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteCategoryResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteCategoryResponse503Headers
 }
@@ -21069,6 +22621,11 @@ func (r DeleteCategoryResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r DeleteCategoryResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteCategoryResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -21115,6 +22672,16 @@ func (r DeleteCategoryResponse) ContentType() string {
 	return ""
 }
 
+// UpdateCategoryResponse409Headers the declared response headers of an HTTP 409 response for UpdateCategory
+type UpdateCategoryResponse409Headers struct {
+	RetryAfter *int
+}
+
+// UpdateCategoryResponse412Headers the declared response headers of an HTTP 412 response for UpdateCategory
+type UpdateCategoryResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateCategoryResponse503Headers the declared response headers of an HTTP 503 response for UpdateCategory
 type UpdateCategoryResponse503Headers struct {
 	RetryAfter *int
@@ -21133,6 +22700,8 @@ type UpdateCategoryResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -21141,6 +22710,10 @@ type UpdateCategoryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UpdateCategoryResponse409Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateCategoryResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateCategoryResponse503Headers
 }
@@ -21168,6 +22741,11 @@ func (r UpdateCategoryResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r UpdateCategoryResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateCategoryResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -21413,6 +22991,11 @@ func (r ListEntriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateEntryResponse409Headers the declared response headers of an HTTP 409 response for CreateEntry
+type CreateEntryResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateEntryResponse429Headers the declared response headers of an HTTP 429 response for CreateEntry
 type CreateEntryResponse429Headers struct {
 	RetryAfter *int
@@ -21436,16 +23019,22 @@ type CreateEntryResponse struct {
 	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateEntryResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateEntryResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21477,6 +23066,11 @@ func (r CreateEntryResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateEntryResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -21485,6 +23079,11 @@ func (r CreateEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateEntryResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateEntryResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -21718,6 +23317,11 @@ func (r ImportEntriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateEntryFromNotificationResponse409Headers the declared response headers of an HTTP 409 response for CreateEntryFromNotification
+type CreateEntryFromNotificationResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateEntryFromNotificationResponse503Headers the declared response headers of an HTTP 503 response for CreateEntryFromNotification
 type CreateEntryFromNotificationResponse503Headers struct {
 	RetryAfter *int
@@ -21734,14 +23338,20 @@ type CreateEntryFromNotificationResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateEntryFromNotificationResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateEntryFromNotificationResponse503Headers
 }
@@ -21766,6 +23376,11 @@ func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON403() *Pre
 	return r.ApplicationProblemJSON403
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -21774,6 +23389,11 @@ func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON413() *Pay
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -21995,6 +23615,16 @@ func (r CountPendingEntriesResponse) ContentType() string {
 	return ""
 }
 
+// DeleteEntryResponse409Headers the declared response headers of an HTTP 409 response for DeleteEntry
+type DeleteEntryResponse409Headers struct {
+	RetryAfter *int
+}
+
+// DeleteEntryResponse412Headers the declared response headers of an HTTP 412 response for DeleteEntry
+type DeleteEntryResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteEntryResponse503Headers the declared response headers of an HTTP 503 response for DeleteEntry
 type DeleteEntryResponse503Headers struct {
 	RetryAfter *int
@@ -22011,12 +23641,18 @@ type DeleteEntryResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DeleteEntryResponse409Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteEntryResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteEntryResponse503Headers
 }
@@ -22039,6 +23675,11 @@ func (r DeleteEntryResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r DeleteEntryResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteEntryResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -22085,6 +23726,11 @@ func (r DeleteEntryResponse) ContentType() string {
 	return ""
 }
 
+// GetEntryResponse304Headers the declared response headers of an HTTP 304 response for GetEntry
+type GetEntryResponse304Headers struct {
+	ETag *string
+}
+
 // GetEntryResponse503Headers the declared response headers of an HTTP 503 response for GetEntry
 type GetEntryResponse503Headers struct {
 	RetryAfter *int
@@ -22107,6 +23753,8 @@ type GetEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetEntryResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetEntryResponse503Headers
 }
@@ -22175,6 +23823,16 @@ func (r GetEntryResponse) ContentType() string {
 	return ""
 }
 
+// UpdateEntryResponse409Headers the declared response headers of an HTTP 409 response for UpdateEntry
+type UpdateEntryResponse409Headers struct {
+	RetryAfter *int
+}
+
+// UpdateEntryResponse412Headers the declared response headers of an HTTP 412 response for UpdateEntry
+type UpdateEntryResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateEntryResponse429Headers the declared response headers of an HTTP 429 response for UpdateEntry
 type UpdateEntryResponse429Headers struct {
 	RetryAfter *int
@@ -22200,6 +23858,8 @@ type UpdateEntryResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -22210,6 +23870,10 @@ type UpdateEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UpdateEntryResponse409Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateEntryResponse412Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UpdateEntryResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22244,6 +23908,11 @@ func (r UpdateEntryResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r UpdateEntryResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateEntryResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -22300,6 +23969,11 @@ func (r UpdateEntryResponse) ContentType() string {
 	return ""
 }
 
+// ConfirmEntryResponse409Headers the declared response headers of an HTTP 409 response for ConfirmEntry
+type ConfirmEntryResponse409Headers struct {
+	RetryAfter *int
+}
+
 // ConfirmEntryResponse429Headers the declared response headers of an HTTP 429 response for ConfirmEntry
 type ConfirmEntryResponse429Headers struct {
 	RetryAfter *int
@@ -22331,6 +24005,8 @@ type ConfirmEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ConfirmEntryResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ConfirmEntryResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22667,6 +24343,11 @@ func (r ListStocksResponse) ContentType() string {
 	return ""
 }
 
+// CreateStockResponse409Headers the declared response headers of an HTTP 409 response for CreateStock
+type CreateStockResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateStockResponse503Headers the declared response headers of an HTTP 503 response for CreateStock
 type CreateStockResponse503Headers struct {
 	RetryAfter *int
@@ -22685,14 +24366,20 @@ type CreateStockResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateStockResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateStockResponse503Headers
 }
@@ -22722,6 +24409,11 @@ func (r CreateStockResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateStockResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateStockResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -22730,6 +24422,11 @@ func (r CreateStockResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateStockResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateStockResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -22771,6 +24468,11 @@ func (r CreateStockResponse) ContentType() string {
 	return ""
 }
 
+// DeleteStockResponse412Headers the declared response headers of an HTTP 412 response for DeleteStock
+type DeleteStockResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteStockResponse503Headers the declared response headers of an HTTP 503 response for DeleteStock
 type DeleteStockResponse503Headers struct {
 	RetryAfter *int
@@ -22787,12 +24489,16 @@ type DeleteStockResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteStockResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteStockResponse503Headers
 }
@@ -22815,6 +24521,11 @@ func (r DeleteStockResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteStockResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteStockResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -22861,6 +24572,11 @@ func (r DeleteStockResponse) ContentType() string {
 	return ""
 }
 
+// UpdateStockResponse412Headers the declared response headers of an HTTP 412 response for UpdateStock
+type UpdateStockResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateStockResponse503Headers the declared response headers of an HTTP 503 response for UpdateStock
 type UpdateStockResponse503Headers struct {
 	RetryAfter *int
@@ -22879,6 +24595,8 @@ type UpdateStockResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -22887,6 +24605,8 @@ type UpdateStockResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateStockResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateStockResponse503Headers
 }
@@ -22914,6 +24634,11 @@ func (r UpdateStockResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateStockResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateStockResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23062,6 +24787,11 @@ func (r ListTradesResponse) ContentType() string {
 	return ""
 }
 
+// CreateTradeResponse409Headers the declared response headers of an HTTP 409 response for CreateTrade
+type CreateTradeResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateTradeResponse503Headers the declared response headers of an HTTP 503 response for CreateTrade
 type CreateTradeResponse503Headers struct {
 	RetryAfter *int
@@ -23080,14 +24810,20 @@ type CreateTradeResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateTradeResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateTradeResponse503Headers
 }
@@ -23117,6 +24853,11 @@ func (r CreateTradeResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateTradeResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateTradeResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -23125,6 +24866,11 @@ func (r CreateTradeResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateTradeResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateTradeResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23166,6 +24912,11 @@ func (r CreateTradeResponse) ContentType() string {
 	return ""
 }
 
+// DeleteTradeResponse412Headers the declared response headers of an HTTP 412 response for DeleteTrade
+type DeleteTradeResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteTradeResponse503Headers the declared response headers of an HTTP 503 response for DeleteTrade
 type DeleteTradeResponse503Headers struct {
 	RetryAfter *int
@@ -23182,12 +24933,16 @@ type DeleteTradeResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteTradeResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteTradeResponse503Headers
 }
@@ -23210,6 +24965,11 @@ func (r DeleteTradeResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteTradeResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteTradeResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23256,6 +25016,11 @@ func (r DeleteTradeResponse) ContentType() string {
 	return ""
 }
 
+// UpdateTradeResponse412Headers the declared response headers of an HTTP 412 response for UpdateTrade
+type UpdateTradeResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateTradeResponse503Headers the declared response headers of an HTTP 503 response for UpdateTrade
 type UpdateTradeResponse503Headers struct {
 	RetryAfter *int
@@ -23274,6 +25039,8 @@ type UpdateTradeResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -23282,6 +25049,8 @@ type UpdateTradeResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateTradeResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateTradeResponse503Headers
 }
@@ -23309,6 +25078,11 @@ func (r UpdateTradeResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateTradeResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateTradeResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23637,6 +25411,11 @@ func (r ListQuickEntriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateQuickEntryResponse409Headers the declared response headers of an HTTP 409 response for CreateQuickEntry
+type CreateQuickEntryResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateQuickEntryResponse503Headers the declared response headers of an HTTP 503 response for CreateQuickEntry
 type CreateQuickEntryResponse503Headers struct {
 	RetryAfter *int
@@ -23655,14 +25434,20 @@ type CreateQuickEntryResponse struct {
 	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateQuickEntryResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateQuickEntryResponse503Headers
 }
@@ -23692,6 +25477,11 @@ func (r CreateQuickEntryResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateQuickEntryResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateQuickEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -23700,6 +25490,11 @@ func (r CreateQuickEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarg
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateQuickEntryResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateQuickEntryResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23741,6 +25536,11 @@ func (r CreateQuickEntryResponse) ContentType() string {
 	return ""
 }
 
+// DeleteQuickEntryResponse412Headers the declared response headers of an HTTP 412 response for DeleteQuickEntry
+type DeleteQuickEntryResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteQuickEntryResponse503Headers the declared response headers of an HTTP 503 response for DeleteQuickEntry
 type DeleteQuickEntryResponse503Headers struct {
 	RetryAfter *int
@@ -23755,12 +25555,16 @@ type DeleteQuickEntryResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteQuickEntryResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteQuickEntryResponse503Headers
 }
@@ -23778,6 +25582,11 @@ func (r DeleteQuickEntryResponse) GetApplicationProblemJSON401() *Unauthenticate
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteQuickEntryResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteQuickEntryResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23824,6 +25633,11 @@ func (r DeleteQuickEntryResponse) ContentType() string {
 	return ""
 }
 
+// UpdateQuickEntryResponse412Headers the declared response headers of an HTTP 412 response for UpdateQuickEntry
+type UpdateQuickEntryResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateQuickEntryResponse503Headers the declared response headers of an HTTP 503 response for UpdateQuickEntry
 type UpdateQuickEntryResponse503Headers struct {
 	RetryAfter *int
@@ -23842,6 +25656,8 @@ type UpdateQuickEntryResponse struct {
 	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -23850,6 +25666,8 @@ type UpdateQuickEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateQuickEntryResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateQuickEntryResponse503Headers
 }
@@ -23877,6 +25695,11 @@ func (r UpdateQuickEntryResponse) GetApplicationProblemJSON403() *Forbidden {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateQuickEntryResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateQuickEntryResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24004,6 +25827,11 @@ func (r ListRecurringsResponse) ContentType() string {
 	return ""
 }
 
+// CreateRecurringResponse409Headers the declared response headers of an HTTP 409 response for CreateRecurring
+type CreateRecurringResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateRecurringResponse503Headers the declared response headers of an HTTP 503 response for CreateRecurring
 type CreateRecurringResponse503Headers struct {
 	RetryAfter *int
@@ -24020,14 +25848,20 @@ type CreateRecurringResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateRecurringResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateRecurringResponse503Headers
 }
@@ -24052,6 +25886,11 @@ func (r CreateRecurringResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateRecurringResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateRecurringResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -24060,6 +25899,11 @@ func (r CreateRecurringResponse) GetApplicationProblemJSON413() *PayloadTooLarge
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateRecurringResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateRecurringResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -24101,6 +25945,11 @@ func (r CreateRecurringResponse) ContentType() string {
 	return ""
 }
 
+// DeleteRecurringResponse412Headers the declared response headers of an HTTP 412 response for DeleteRecurring
+type DeleteRecurringResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteRecurringResponse503Headers the declared response headers of an HTTP 503 response for DeleteRecurring
 type DeleteRecurringResponse503Headers struct {
 	RetryAfter *int
@@ -24115,12 +25964,16 @@ type DeleteRecurringResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteRecurringResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteRecurringResponse503Headers
 }
@@ -24138,6 +25991,11 @@ func (r DeleteRecurringResponse) GetApplicationProblemJSON401() *Unauthenticated
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteRecurringResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteRecurringResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24184,6 +26042,11 @@ func (r DeleteRecurringResponse) ContentType() string {
 	return ""
 }
 
+// UpdateRecurringResponse412Headers the declared response headers of an HTTP 412 response for UpdateRecurring
+type UpdateRecurringResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateRecurringResponse503Headers the declared response headers of an HTTP 503 response for UpdateRecurring
 type UpdateRecurringResponse503Headers struct {
 	RetryAfter *int
@@ -24200,6 +26063,8 @@ type UpdateRecurringResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -24208,6 +26073,8 @@ type UpdateRecurringResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateRecurringResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateRecurringResponse503Headers
 }
@@ -24230,6 +26097,11 @@ func (r UpdateRecurringResponse) GetApplicationProblemJSON401() *Unauthenticated
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateRecurringResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateRecurringResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24849,6 +26721,11 @@ func (r ListTagsResponse) ContentType() string {
 	return ""
 }
 
+// CreateTagResponse409Headers the declared response headers of an HTTP 409 response for CreateTag
+type CreateTagResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateTagResponse503Headers the declared response headers of an HTTP 503 response for CreateTag
 type CreateTagResponse503Headers struct {
 	RetryAfter *int
@@ -24871,10 +26748,14 @@ type CreateTagResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateTagResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateTagResponse503Headers
 }
@@ -24912,6 +26793,11 @@ func (r CreateTagResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateTagResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateTagResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -25050,6 +26936,11 @@ func (r ReorderTagsResponse) ContentType() string {
 	return ""
 }
 
+// DeleteTagResponse412Headers the declared response headers of an HTTP 412 response for DeleteTag
+type DeleteTagResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteTagResponse503Headers the declared response headers of an HTTP 503 response for DeleteTag
 type DeleteTagResponse503Headers struct {
 	RetryAfter *int
@@ -25066,12 +26957,16 @@ type DeleteTagResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteTagResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteTagResponse503Headers
 }
@@ -25094,6 +26989,11 @@ func (r DeleteTagResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteTagResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteTagResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -25140,6 +27040,16 @@ func (r DeleteTagResponse) ContentType() string {
 	return ""
 }
 
+// UpdateTagResponse409Headers the declared response headers of an HTTP 409 response for UpdateTag
+type UpdateTagResponse409Headers struct {
+	RetryAfter *int
+}
+
+// UpdateTagResponse412Headers the declared response headers of an HTTP 412 response for UpdateTag
+type UpdateTagResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateTagResponse503Headers the declared response headers of an HTTP 503 response for UpdateTag
 type UpdateTagResponse503Headers struct {
 	RetryAfter *int
@@ -25160,6 +27070,8 @@ type UpdateTagResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -25168,6 +27080,10 @@ type UpdateTagResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UpdateTagResponse409Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateTagResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateTagResponse503Headers
 }
@@ -25200,6 +27116,11 @@ func (r UpdateTagResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r UpdateTagResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateTagResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -25334,6 +27255,11 @@ func (r ListTransfersResponse) ContentType() string {
 	return ""
 }
 
+// CreateTransferResponse409Headers the declared response headers of an HTTP 409 response for CreateTransfer
+type CreateTransferResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateTransferResponse503Headers the declared response headers of an HTTP 503 response for CreateTransfer
 type CreateTransferResponse503Headers struct {
 	RetryAfter *int
@@ -25350,14 +27276,20 @@ type CreateTransferResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateTransferResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateTransferResponse503Headers
 }
@@ -25382,6 +27314,11 @@ func (r CreateTransferResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateTransferResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateTransferResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -25390,6 +27327,11 @@ func (r CreateTransferResponse) GetApplicationProblemJSON413() *PayloadTooLarge 
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateTransferResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateTransferResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -25431,6 +27373,11 @@ func (r CreateTransferResponse) ContentType() string {
 	return ""
 }
 
+// DeleteTransferResponse412Headers the declared response headers of an HTTP 412 response for DeleteTransfer
+type DeleteTransferResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteTransferResponse503Headers the declared response headers of an HTTP 503 response for DeleteTransfer
 type DeleteTransferResponse503Headers struct {
 	RetryAfter *int
@@ -25445,12 +27392,16 @@ type DeleteTransferResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteTransferResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteTransferResponse503Headers
 }
@@ -25468,6 +27419,11 @@ func (r DeleteTransferResponse) GetApplicationProblemJSON401() *Unauthenticated 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteTransferResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteTransferResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -25514,6 +27470,11 @@ func (r DeleteTransferResponse) ContentType() string {
 	return ""
 }
 
+// GetTransferResponse304Headers the declared response headers of an HTTP 304 response for GetTransfer
+type GetTransferResponse304Headers struct {
+	ETag *string
+}
+
 // GetTransferResponse503Headers the declared response headers of an HTTP 503 response for GetTransfer
 type GetTransferResponse503Headers struct {
 	RetryAfter *int
@@ -25536,6 +27497,8 @@ type GetTransferResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetTransferResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetTransferResponse503Headers
 }
@@ -25604,6 +27567,11 @@ func (r GetTransferResponse) ContentType() string {
 	return ""
 }
 
+// UpdateTransferResponse412Headers the declared response headers of an HTTP 412 response for UpdateTransfer
+type UpdateTransferResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateTransferResponse503Headers the declared response headers of an HTTP 503 response for UpdateTransfer
 type UpdateTransferResponse503Headers struct {
 	RetryAfter *int
@@ -25620,6 +27588,8 @@ type UpdateTransferResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -25628,6 +27598,8 @@ type UpdateTransferResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateTransferResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateTransferResponse503Headers
 }
@@ -25650,6 +27622,11 @@ func (r UpdateTransferResponse) GetApplicationProblemJSON401() *Unauthenticated 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateTransferResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateTransferResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -25784,6 +27761,11 @@ func (r ListWalletsResponse) ContentType() string {
 	return ""
 }
 
+// CreateWalletResponse409Headers the declared response headers of an HTTP 409 response for CreateWallet
+type CreateWalletResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateWalletResponse503Headers the declared response headers of an HTTP 503 response for CreateWallet
 type CreateWalletResponse503Headers struct {
 	RetryAfter *int
@@ -25798,6 +27780,8 @@ type CreateWalletResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -25808,6 +27792,8 @@ type CreateWalletResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateWalletResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateWalletResponse503Headers
 }
@@ -25825,6 +27811,11 @@ func (r CreateWalletResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateWalletResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateWalletResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -25971,6 +27962,16 @@ func (r ReorderWalletsResponse) ContentType() string {
 	return ""
 }
 
+// DeleteWalletResponse409Headers the declared response headers of an HTTP 409 response for DeleteWallet
+type DeleteWalletResponse409Headers struct {
+	RetryAfter *int
+}
+
+// DeleteWalletResponse412Headers the declared response headers of an HTTP 412 response for DeleteWallet
+type DeleteWalletResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteWalletResponse503Headers the declared response headers of an HTTP 503 response for DeleteWallet
 type DeleteWalletResponse503Headers struct {
 	RetryAfter *int
@@ -25987,12 +27988,18 @@ type DeleteWalletResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *DeleteWalletResponse409Headers
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteWalletResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteWalletResponse503Headers
 }
@@ -26015,6 +28022,11 @@ func (r DeleteWalletResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r DeleteWalletResponse) GetApplicationProblemJSON409() *Conflict {
 	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteWalletResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -26061,6 +28073,11 @@ func (r DeleteWalletResponse) ContentType() string {
 	return ""
 }
 
+// GetWalletResponse304Headers the declared response headers of an HTTP 304 response for GetWallet
+type GetWalletResponse304Headers struct {
+	ETag *string
+}
+
 // GetWalletResponse503Headers the declared response headers of an HTTP 503 response for GetWallet
 type GetWalletResponse503Headers struct {
 	RetryAfter *int
@@ -26085,6 +28102,8 @@ type GetWalletResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetWalletResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetWalletResponse503Headers
 }
@@ -26158,6 +28177,11 @@ func (r GetWalletResponse) ContentType() string {
 	return ""
 }
 
+// UpdateWalletResponse412Headers the declared response headers of an HTTP 412 response for UpdateWallet
+type UpdateWalletResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateWalletResponse503Headers the declared response headers of an HTTP 503 response for UpdateWallet
 type UpdateWalletResponse503Headers struct {
 	RetryAfter *int
@@ -26174,6 +28198,8 @@ type UpdateWalletResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -26184,6 +28210,8 @@ type UpdateWalletResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateWalletResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateWalletResponse503Headers
 }
@@ -26206,6 +28234,11 @@ func (r UpdateWalletResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateWalletResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateWalletResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -28160,6 +30193,11 @@ func (r UpdateTagGroupResponse) ContentType() string {
 	return ""
 }
 
+// LogInWithIDPAResponse409Headers the declared response headers of an HTTP 409 response for LogInWithIDPA
+type LogInWithIDPAResponse409Headers struct {
+	RetryAfter *int
+}
+
 // LogInWithIDPAResponse503Headers the declared response headers of an HTTP 503 response for LogInWithIDPA
 type LogInWithIDPAResponse503Headers struct {
 	RetryAfter *int
@@ -28184,6 +30222,8 @@ type LogInWithIDPAResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *LogInWithIDPAResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *LogInWithIDPAResponse503Headers
 }
@@ -28326,6 +30366,11 @@ func (r GetIDPAClientIDResponse) ContentType() string {
 	return ""
 }
 
+// LogInWithIDPBResponse409Headers the declared response headers of an HTTP 409 response for LogInWithIDPB
+type LogInWithIDPBResponse409Headers struct {
+	RetryAfter *int
+}
+
 // LogInWithIDPBResponse503Headers the declared response headers of an HTTP 503 response for LogInWithIDPB
 type LogInWithIDPBResponse503Headers struct {
 	RetryAfter *int
@@ -28350,6 +30395,8 @@ type LogInWithIDPBResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *LogInWithIDPBResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *LogInWithIDPBResponse503Headers
 }
@@ -28665,6 +30712,11 @@ func (r DeleteMeResponse) ContentType() string {
 	return ""
 }
 
+// ChangePasswordResponse409Headers the declared response headers of an HTTP 409 response for ChangePassword
+type ChangePasswordResponse409Headers struct {
+	RetryAfter *int
+}
+
 // ChangePasswordResponse429Headers the declared response headers of an HTTP 429 response for ChangePassword
 type ChangePasswordResponse429Headers struct {
 	RetryAfter *int
@@ -28694,6 +30746,8 @@ type ChangePasswordResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ChangePasswordResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ChangePasswordResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -28921,6 +30975,11 @@ func (r GetPointsResponse) ContentType() string {
 	return ""
 }
 
+// GetProfileResponse304Headers the declared response headers of an HTTP 304 response for GetProfile
+type GetProfileResponse304Headers struct {
+	ETag *string
+}
+
 // GetProfileResponse503Headers the declared response headers of an HTTP 503 response for GetProfile
 type GetProfileResponse503Headers struct {
 	RetryAfter *int
@@ -28931,6 +30990,8 @@ type GetProfileResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Profile
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -28939,6 +31000,8 @@ type GetProfileResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetProfileResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetProfileResponse503Headers
 }
@@ -28946,6 +31009,11 @@ type GetProfileResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetProfileResponse) GetJSON200() *Profile {
 	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetProfileResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -28997,6 +31065,11 @@ func (r GetProfileResponse) ContentType() string {
 	return ""
 }
 
+// UpdateProfileResponse412Headers the declared response headers of an HTTP 412 response for UpdateProfile
+type UpdateProfileResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateProfileResponse503Headers the declared response headers of an HTTP 503 response for UpdateProfile
 type UpdateProfileResponse503Headers struct {
 	RetryAfter *int
@@ -29011,6 +31084,8 @@ type UpdateProfileResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -29019,6 +31094,8 @@ type UpdateProfileResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateProfileResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateProfileResponse503Headers
 }
@@ -29036,6 +31113,11 @@ func (r UpdateProfileResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r UpdateProfileResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateProfileResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -29267,6 +31349,11 @@ func (r GetSessionResponse) ContentType() string {
 	return ""
 }
 
+// SignUpResponse409Headers the declared response headers of an HTTP 409 response for SignUp
+type SignUpResponse409Headers struct {
+	RetryAfter *int
+}
+
 // SignUpResponse429Headers the declared response headers of an HTTP 429 response for SignUp
 type SignUpResponse429Headers struct {
 	RetryAfter *int
@@ -29298,6 +31385,8 @@ type SignUpResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *SignUpResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *SignUpResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -29551,6 +31640,11 @@ func (r VerifyPasswordResponse) ContentType() string {
 	return ""
 }
 
+// CancelSubscriptionResponse409Headers the declared response headers of an HTTP 409 response for CancelSubscription
+type CancelSubscriptionResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CancelSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for CancelSubscription
 type CancelSubscriptionResponse503Headers struct {
 	RetryAfter *int
@@ -29571,6 +31665,8 @@ type CancelSubscriptionResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CancelSubscriptionResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CancelSubscriptionResponse503Headers
 }
@@ -29793,6 +31889,11 @@ func (r RestorePurchaseResponse) ContentType() string {
 	return ""
 }
 
+// ResumeSubscriptionResponse409Headers the declared response headers of an HTTP 409 response for ResumeSubscription
+type ResumeSubscriptionResponse409Headers struct {
+	RetryAfter *int
+}
+
 // ResumeSubscriptionResponse503Headers the declared response headers of an HTTP 503 response for ResumeSubscription
 type ResumeSubscriptionResponse503Headers struct {
 	RetryAfter *int
@@ -29813,6 +31914,8 @@ type ResumeSubscriptionResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ResumeSubscriptionResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ResumeSubscriptionResponse503Headers
 }
@@ -29952,6 +32055,11 @@ func (r ReceiveStoreNotificationResponse) ContentType() string {
 	return ""
 }
 
+// VerifyStorePurchaseResponse409Headers the declared response headers of an HTTP 409 response for VerifyStorePurchase
+type VerifyStorePurchaseResponse409Headers struct {
+	RetryAfter *int
+}
+
 // VerifyStorePurchaseResponse503Headers the declared response headers of an HTTP 503 response for VerifyStorePurchase
 type VerifyStorePurchaseResponse503Headers struct {
 	RetryAfter *int
@@ -29972,10 +32080,14 @@ type VerifyStorePurchaseResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *VerifyStorePurchaseResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *VerifyStorePurchaseResponse503Headers
 }
@@ -30008,6 +32120,11 @@ func (r VerifyStorePurchaseResponse) GetApplicationProblemJSON413() *PayloadTooL
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r VerifyStorePurchaseResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r VerifyStorePurchaseResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -30125,6 +32242,11 @@ func (r GetSubscriptionResponse) ContentType() string {
 	return ""
 }
 
+// DeleteCommentResponse412Headers the declared response headers of an HTTP 412 response for DeleteComment
+type DeleteCommentResponse412Headers struct {
+	ETag *string
+}
+
 // DeleteCommentResponse503Headers the declared response headers of an HTTP 503 response for DeleteComment
 type DeleteCommentResponse503Headers struct {
 	RetryAfter *int
@@ -30139,12 +32261,16 @@ type DeleteCommentResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeleteCommentResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteCommentResponse503Headers
 }
@@ -30162,6 +32288,11 @@ func (r DeleteCommentResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeleteCommentResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeleteCommentResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -30208,6 +32339,11 @@ func (r DeleteCommentResponse) ContentType() string {
 	return ""
 }
 
+// UpdateCommentResponse412Headers the declared response headers of an HTTP 412 response for UpdateComment
+type UpdateCommentResponse412Headers struct {
+	ETag *string
+}
+
 // UpdateCommentResponse503Headers the declared response headers of an HTTP 503 response for UpdateComment
 type UpdateCommentResponse503Headers struct {
 	RetryAfter *int
@@ -30224,6 +32360,8 @@ type UpdateCommentResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -30232,6 +32370,8 @@ type UpdateCommentResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdateCommentResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateCommentResponse503Headers
 }
@@ -30254,6 +32394,11 @@ func (r UpdateCommentResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdateCommentResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdateCommentResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -30305,6 +32450,11 @@ func (r UpdateCommentResponse) ContentType() string {
 	return ""
 }
 
+// ReportCommentResponse409Headers the declared response headers of an HTTP 409 response for ReportComment
+type ReportCommentResponse409Headers struct {
+	RetryAfter *int
+}
+
 // ReportCommentResponse503Headers the declared response headers of an HTTP 503 response for ReportComment
 type ReportCommentResponse503Headers struct {
 	RetryAfter *int
@@ -30327,6 +32477,8 @@ type ReportCommentResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ReportCommentResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ReportCommentResponse503Headers
 }
@@ -30492,6 +32644,11 @@ func (r VoteCommentResponse) ContentType() string {
 	return ""
 }
 
+// UploadBoardImageResponse409Headers the declared response headers of an HTTP 409 response for UploadBoardImage
+type UploadBoardImageResponse409Headers struct {
+	RetryAfter *int
+}
+
 // UploadBoardImageResponse429Headers the declared response headers of an HTTP 429 response for UploadBoardImage
 type UploadBoardImageResponse429Headers struct {
 	RetryAfter *int
@@ -30511,16 +32668,22 @@ type UploadBoardImageResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UploadBoardImageResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UploadBoardImageResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -30542,6 +32705,11 @@ func (r UploadBoardImageResponse) GetApplicationProblemJSON401() *Unauthenticate
 	return r.ApplicationProblemJSON401
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r UploadBoardImageResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r UploadBoardImageResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -30550,6 +32718,11 @@ func (r UploadBoardImageResponse) GetApplicationProblemJSON413() *PayloadTooLarg
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r UploadBoardImageResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UploadBoardImageResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -30838,6 +33011,11 @@ func (r ListPostsResponse) ContentType() string {
 	return ""
 }
 
+// CreatePostResponse409Headers the declared response headers of an HTTP 409 response for CreatePost
+type CreatePostResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreatePostResponse503Headers the declared response headers of an HTTP 503 response for CreatePost
 type CreatePostResponse503Headers struct {
 	RetryAfter *int
@@ -30852,14 +33030,20 @@ type CreatePostResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreatePostResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreatePostResponse503Headers
 }
@@ -30879,6 +33063,11 @@ func (r CreatePostResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreatePostResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreatePostResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -30887,6 +33076,11 @@ func (r CreatePostResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreatePostResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreatePostResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -30928,6 +33122,11 @@ func (r CreatePostResponse) ContentType() string {
 	return ""
 }
 
+// DeletePostResponse412Headers the declared response headers of an HTTP 412 response for DeletePost
+type DeletePostResponse412Headers struct {
+	ETag *string
+}
+
 // DeletePostResponse503Headers the declared response headers of an HTTP 503 response for DeletePost
 type DeletePostResponse503Headers struct {
 	RetryAfter *int
@@ -30942,12 +33141,16 @@ type DeletePostResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *DeletePostResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeletePostResponse503Headers
 }
@@ -30965,6 +33168,11 @@ func (r DeletePostResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeletePostResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r DeletePostResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -31011,6 +33219,11 @@ func (r DeletePostResponse) ContentType() string {
 	return ""
 }
 
+// GetPostResponse304Headers the declared response headers of an HTTP 304 response for GetPost
+type GetPostResponse304Headers struct {
+	ETag *string
+}
+
 // GetPostResponse503Headers the declared response headers of an HTTP 503 response for GetPost
 type GetPostResponse503Headers struct {
 	RetryAfter *int
@@ -31031,6 +33244,8 @@ type GetPostResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetPostResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetPostResponse503Headers
 }
@@ -31094,6 +33309,11 @@ func (r GetPostResponse) ContentType() string {
 	return ""
 }
 
+// UpdatePostResponse412Headers the declared response headers of an HTTP 412 response for UpdatePost
+type UpdatePostResponse412Headers struct {
+	ETag *string
+}
+
 // UpdatePostResponse503Headers the declared response headers of an HTTP 503 response for UpdatePost
 type UpdatePostResponse503Headers struct {
 	RetryAfter *int
@@ -31110,6 +33330,8 @@ type UpdatePostResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -31118,6 +33340,8 @@ type UpdatePostResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers412 the parsed response headers for an HTTP 412 response
+	Headers412 *UpdatePostResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdatePostResponse503Headers
 }
@@ -31140,6 +33364,11 @@ func (r UpdatePostResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r UpdatePostResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r UpdatePostResponse) GetApplicationProblemJSON412() *PreconditionFailed {
+	return r.ApplicationProblemJSON412
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -31274,6 +33503,11 @@ func (r ListPostCommentsResponse) ContentType() string {
 	return ""
 }
 
+// CreateCommentResponse409Headers the declared response headers of an HTTP 409 response for CreateComment
+type CreateCommentResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateCommentResponse503Headers the declared response headers of an HTTP 503 response for CreateComment
 type CreateCommentResponse503Headers struct {
 	RetryAfter *int
@@ -31290,14 +33524,20 @@ type CreateCommentResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *IdempotencyKeyReused
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateCommentResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateCommentResponse503Headers
 }
@@ -31322,6 +33562,11 @@ func (r CreateCommentResponse) GetApplicationProblemJSON404() *NotFound {
 	return r.ApplicationProblemJSON404
 }
 
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateCommentResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateCommentResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
@@ -31330,6 +33575,11 @@ func (r CreateCommentResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r CreateCommentResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateCommentResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -31551,6 +33801,11 @@ func (r ListPostRecommendersResponse) ContentType() string {
 	return ""
 }
 
+// ReportPostResponse409Headers the declared response headers of an HTTP 409 response for ReportPost
+type ReportPostResponse409Headers struct {
+	RetryAfter *int
+}
+
 // ReportPostResponse503Headers the declared response headers of an HTTP 503 response for ReportPost
 type ReportPostResponse503Headers struct {
 	RetryAfter *int
@@ -31573,6 +33828,8 @@ type ReportPostResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ReportPostResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ReportPostResponse503Headers
 }
@@ -32378,6 +34635,11 @@ func (r ListUsersResponse) ContentType() string {
 	return ""
 }
 
+// CreateUserResponse409Headers the declared response headers of an HTTP 409 response for CreateUser
+type CreateUserResponse409Headers struct {
+	RetryAfter *int
+}
+
 // CreateUserResponse503Headers the declared response headers of an HTTP 503 response for CreateUser
 type CreateUserResponse503Headers struct {
 	RetryAfter *int
@@ -32404,6 +34666,8 @@ type CreateUserResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateUserResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateUserResponse503Headers
 }
@@ -32669,6 +34933,11 @@ func (r GetUserResponse) ContentType() string {
 	return ""
 }
 
+// UpdateUserResponse409Headers the declared response headers of an HTTP 409 response for UpdateUser
+type UpdateUserResponse409Headers struct {
+	RetryAfter *int
+}
+
 // UpdateUserResponse503Headers the declared response headers of an HTTP 503 response for UpdateUser
 type UpdateUserResponse503Headers struct {
 	RetryAfter *int
@@ -32697,6 +34966,8 @@ type UpdateUserResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UpdateUserResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *UpdateUserResponse503Headers
 }
@@ -32969,8 +35240,8 @@ func (c *ClientWithResponses) ListBudgetsWithResponse(ctx context.Context, param
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-func (c *ClientWithResponses) CreateBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error) {
-	rsp, err := c.CreateBudgetWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateBudgetWithBodyWithResponse(ctx context.Context, params *CreateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error) {
+	rsp, err := c.CreateBudgetWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -32985,8 +35256,8 @@ func (c *ClientWithResponses) CreateBudgetWithBodyWithResponse(ctx context.Conte
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/budgets (the `CreateBudget` operationId).
-func (c *ClientWithResponses) CreateBudgetWithResponse(ctx context.Context, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error) {
-	rsp, err := c.CreateBudget(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateBudgetWithResponse(ctx context.Context, params *CreateBudgetParams, body CreateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBudgetResponse, error) {
+	rsp, err := c.CreateBudget(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33107,8 +35378,8 @@ func (c *ClientWithResponses) ListOnetimeBudgetsWithResponse(ctx context.Context
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-func (c *ClientWithResponses) CreateOnetimeBudgetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error) {
-	rsp, err := c.CreateOnetimeBudgetWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateOnetimeBudgetWithBodyWithResponse(ctx context.Context, params *CreateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error) {
+	rsp, err := c.CreateOnetimeBudgetWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33122,8 +35393,8 @@ func (c *ClientWithResponses) CreateOnetimeBudgetWithBodyWithResponse(ctx contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/budgets/onetime (the `CreateOnetimeBudget` operationId).
-func (c *ClientWithResponses) CreateOnetimeBudgetWithResponse(ctx context.Context, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error) {
-	rsp, err := c.CreateOnetimeBudget(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateOnetimeBudgetWithResponse(ctx context.Context, params *CreateOnetimeBudgetParams, body CreateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOnetimeBudgetResponse, error) {
+	rsp, err := c.CreateOnetimeBudget(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33137,8 +35408,8 @@ func (c *ClientWithResponses) CreateOnetimeBudgetWithResponse(ctx context.Contex
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/budgets/onetime/{id} (the `DeleteOnetimeBudget` operationId).
-func (c *ClientWithResponses) DeleteOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, reqEditors ...RequestEditorFn) (*DeleteOnetimeBudgetResponse, error) {
-	rsp, err := c.DeleteOnetimeBudget(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, params *DeleteOnetimeBudgetParams, reqEditors ...RequestEditorFn) (*DeleteOnetimeBudgetResponse, error) {
+	rsp, err := c.DeleteOnetimeBudget(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33152,8 +35423,8 @@ func (c *ClientWithResponses) DeleteOnetimeBudgetWithResponse(ctx context.Contex
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-func (c *ClientWithResponses) UpdateOnetimeBudgetWithBodyWithResponse(ctx context.Context, id OnetimeBudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error) {
-	rsp, err := c.UpdateOnetimeBudgetWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateOnetimeBudgetWithBodyWithResponse(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error) {
+	rsp, err := c.UpdateOnetimeBudgetWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33167,8 +35438,8 @@ func (c *ClientWithResponses) UpdateOnetimeBudgetWithBodyWithResponse(ctx contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
-func (c *ClientWithResponses) UpdateOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error) {
-	rsp, err := c.UpdateOnetimeBudget(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error) {
+	rsp, err := c.UpdateOnetimeBudget(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33200,8 +35471,8 @@ func (c *ClientWithResponses) GetBudgetStatusWithResponse(ctx context.Context, p
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/budgets/{id} (the `DeleteBudget` operationId).
-func (c *ClientWithResponses) DeleteBudgetWithResponse(ctx context.Context, id BudgetID, reqEditors ...RequestEditorFn) (*DeleteBudgetResponse, error) {
-	rsp, err := c.DeleteBudget(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteBudgetWithResponse(ctx context.Context, id BudgetID, params *DeleteBudgetParams, reqEditors ...RequestEditorFn) (*DeleteBudgetResponse, error) {
+	rsp, err := c.DeleteBudget(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33215,8 +35486,8 @@ func (c *ClientWithResponses) DeleteBudgetWithResponse(ctx context.Context, id B
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-func (c *ClientWithResponses) UpdateBudgetWithBodyWithResponse(ctx context.Context, id BudgetID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error) {
-	rsp, err := c.UpdateBudgetWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateBudgetWithBodyWithResponse(ctx context.Context, id BudgetID, params *UpdateBudgetParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error) {
+	rsp, err := c.UpdateBudgetWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33230,8 +35501,8 @@ func (c *ClientWithResponses) UpdateBudgetWithBodyWithResponse(ctx context.Conte
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
-func (c *ClientWithResponses) UpdateBudgetWithResponse(ctx context.Context, id BudgetID, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error) {
-	rsp, err := c.UpdateBudget(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateBudgetWithResponse(ctx context.Context, id BudgetID, params *UpdateBudgetParams, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error) {
+	rsp, err := c.UpdateBudget(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33260,8 +35531,8 @@ func (c *ClientWithResponses) ListCategoriesWithResponse(ctx context.Context, re
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-func (c *ClientWithResponses) CreateCategoryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error) {
-	rsp, err := c.CreateCategoryWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateCategoryWithBodyWithResponse(ctx context.Context, params *CreateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error) {
+	rsp, err := c.CreateCategoryWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33275,8 +35546,8 @@ func (c *ClientWithResponses) CreateCategoryWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/categories (the `CreateCategory` operationId).
-func (c *ClientWithResponses) CreateCategoryWithResponse(ctx context.Context, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error) {
-	rsp, err := c.CreateCategory(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateCategoryWithResponse(ctx context.Context, params *CreateCategoryParams, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCategoryResponse, error) {
+	rsp, err := c.CreateCategory(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33350,8 +35621,8 @@ func (c *ClientWithResponses) DeleteCategoryWithResponse(ctx context.Context, id
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-func (c *ClientWithResponses) UpdateCategoryWithBodyWithResponse(ctx context.Context, id CategoryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error) {
-	rsp, err := c.UpdateCategoryWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateCategoryWithBodyWithResponse(ctx context.Context, id CategoryID, params *UpdateCategoryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error) {
+	rsp, err := c.UpdateCategoryWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33365,8 +35636,8 @@ func (c *ClientWithResponses) UpdateCategoryWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/categories/{id} (the `UpdateCategory` operationId).
-func (c *ClientWithResponses) UpdateCategoryWithResponse(ctx context.Context, id CategoryID, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error) {
-	rsp, err := c.UpdateCategory(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateCategoryWithResponse(ctx context.Context, id CategoryID, params *UpdateCategoryParams, body UpdateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCategoryResponse, error) {
+	rsp, err := c.UpdateCategory(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33455,8 +35726,8 @@ func (c *ClientWithResponses) ListEntriesWithResponse(ctx context.Context, param
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-func (c *ClientWithResponses) CreateEntryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error) {
-	rsp, err := c.CreateEntryWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateEntryWithBodyWithResponse(ctx context.Context, params *CreateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error) {
+	rsp, err := c.CreateEntryWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33476,8 +35747,8 @@ func (c *ClientWithResponses) CreateEntryWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/entries (the `CreateEntry` operationId).
-func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error) {
-	rsp, err := c.CreateEntry(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, params *CreateEntryParams, body CreateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryResponse, error) {
+	rsp, err := c.CreateEntry(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33610,8 +35881,8 @@ func (c *ClientWithResponses) ImportEntriesWithBodyWithResponse(ctx context.Cont
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error) {
-	rsp, err := c.CreateEntryFromNotificationWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ctx context.Context, params *CreateEntryFromNotificationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error) {
+	rsp, err := c.CreateEntryFromNotificationWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33656,8 +35927,8 @@ func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ct
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/entries/notification (the `CreateEntryFromNotification` operationId).
-func (c *ClientWithResponses) CreateEntryFromNotificationWithResponse(ctx context.Context, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error) {
-	rsp, err := c.CreateEntryFromNotification(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateEntryFromNotificationWithResponse(ctx context.Context, params *CreateEntryFromNotificationParams, body CreateEntryFromNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateEntryFromNotificationResponse, error) {
+	rsp, err := c.CreateEntryFromNotification(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33746,8 +36017,8 @@ func (c *ClientWithResponses) CountPendingEntriesWithResponse(ctx context.Contex
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/entries/{id} (the `DeleteEntry` operationId).
-func (c *ClientWithResponses) DeleteEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*DeleteEntryResponse, error) {
-	rsp, err := c.DeleteEntry(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteEntryWithResponse(ctx context.Context, id EntryID, params *DeleteEntryParams, reqEditors ...RequestEditorFn) (*DeleteEntryResponse, error) {
+	rsp, err := c.DeleteEntry(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33761,8 +36032,8 @@ func (c *ClientWithResponses) DeleteEntryWithResponse(ctx context.Context, id En
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/entries/{id} (the `GetEntry` operationId).
-func (c *ClientWithResponses) GetEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*GetEntryResponse, error) {
-	rsp, err := c.GetEntry(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetEntryWithResponse(ctx context.Context, id EntryID, params *GetEntryParams, reqEditors ...RequestEditorFn) (*GetEntryResponse, error) {
+	rsp, err := c.GetEntry(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33780,8 +36051,8 @@ func (c *ClientWithResponses) GetEntryWithResponse(ctx context.Context, id Entry
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-func (c *ClientWithResponses) UpdateEntryWithBodyWithResponse(ctx context.Context, id EntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error) {
-	rsp, err := c.UpdateEntryWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateEntryWithBodyWithResponse(ctx context.Context, id EntryID, params *UpdateEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error) {
+	rsp, err := c.UpdateEntryWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33799,8 +36070,8 @@ func (c *ClientWithResponses) UpdateEntryWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/entries/{id} (the `UpdateEntry` operationId).
-func (c *ClientWithResponses) UpdateEntryWithResponse(ctx context.Context, id EntryID, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error) {
-	rsp, err := c.UpdateEntry(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateEntryWithResponse(ctx context.Context, id EntryID, params *UpdateEntryParams, body UpdateEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateEntryResponse, error) {
+	rsp, err := c.UpdateEntry(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33893,8 +36164,8 @@ func (c *ClientWithResponses) ListStocksWithResponse(ctx context.Context, reqEdi
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-func (c *ClientWithResponses) CreateStockWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStockResponse, error) {
-	rsp, err := c.CreateStockWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateStockWithBodyWithResponse(ctx context.Context, params *CreateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStockResponse, error) {
+	rsp, err := c.CreateStockWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33912,8 +36183,8 @@ func (c *ClientWithResponses) CreateStockWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/invest/stocks (the `CreateStock` operationId).
-func (c *ClientWithResponses) CreateStockWithResponse(ctx context.Context, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStockResponse, error) {
-	rsp, err := c.CreateStock(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateStockWithResponse(ctx context.Context, params *CreateStockParams, body CreateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStockResponse, error) {
+	rsp, err := c.CreateStock(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33927,8 +36198,8 @@ func (c *ClientWithResponses) CreateStockWithResponse(ctx context.Context, body 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/invest/stocks/{id} (the `DeleteStock` operationId).
-func (c *ClientWithResponses) DeleteStockWithResponse(ctx context.Context, id StockID, reqEditors ...RequestEditorFn) (*DeleteStockResponse, error) {
-	rsp, err := c.DeleteStock(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteStockWithResponse(ctx context.Context, id StockID, params *DeleteStockParams, reqEditors ...RequestEditorFn) (*DeleteStockResponse, error) {
+	rsp, err := c.DeleteStock(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33942,8 +36213,8 @@ func (c *ClientWithResponses) DeleteStockWithResponse(ctx context.Context, id St
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-func (c *ClientWithResponses) UpdateStockWithBodyWithResponse(ctx context.Context, id StockID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error) {
-	rsp, err := c.UpdateStockWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateStockWithBodyWithResponse(ctx context.Context, id StockID, params *UpdateStockParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error) {
+	rsp, err := c.UpdateStockWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33957,8 +36228,8 @@ func (c *ClientWithResponses) UpdateStockWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/invest/stocks/{id} (the `UpdateStock` operationId).
-func (c *ClientWithResponses) UpdateStockWithResponse(ctx context.Context, id StockID, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error) {
-	rsp, err := c.UpdateStock(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateStockWithResponse(ctx context.Context, id StockID, params *UpdateStockParams, body UpdateStockJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateStockResponse, error) {
+	rsp, err := c.UpdateStock(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -33992,8 +36263,8 @@ func (c *ClientWithResponses) ListTradesWithResponse(ctx context.Context, params
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-func (c *ClientWithResponses) CreateTradeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error) {
-	rsp, err := c.CreateTradeWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateTradeWithBodyWithResponse(ctx context.Context, params *CreateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error) {
+	rsp, err := c.CreateTradeWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34011,8 +36282,8 @@ func (c *ClientWithResponses) CreateTradeWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/invest/trades (the `CreateTrade` operationId).
-func (c *ClientWithResponses) CreateTradeWithResponse(ctx context.Context, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error) {
-	rsp, err := c.CreateTrade(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateTradeWithResponse(ctx context.Context, params *CreateTradeParams, body CreateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTradeResponse, error) {
+	rsp, err := c.CreateTrade(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34027,8 +36298,8 @@ func (c *ClientWithResponses) CreateTradeWithResponse(ctx context.Context, body 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/invest/trades/{id} (the `DeleteTrade` operationId).
-func (c *ClientWithResponses) DeleteTradeWithResponse(ctx context.Context, id TradeID, reqEditors ...RequestEditorFn) (*DeleteTradeResponse, error) {
-	rsp, err := c.DeleteTrade(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteTradeWithResponse(ctx context.Context, id TradeID, params *DeleteTradeParams, reqEditors ...RequestEditorFn) (*DeleteTradeResponse, error) {
+	rsp, err := c.DeleteTrade(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34043,8 +36314,8 @@ func (c *ClientWithResponses) DeleteTradeWithResponse(ctx context.Context, id Tr
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-func (c *ClientWithResponses) UpdateTradeWithBodyWithResponse(ctx context.Context, id TradeID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error) {
-	rsp, err := c.UpdateTradeWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateTradeWithBodyWithResponse(ctx context.Context, id TradeID, params *UpdateTradeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error) {
+	rsp, err := c.UpdateTradeWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34059,8 +36330,8 @@ func (c *ClientWithResponses) UpdateTradeWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/invest/trades/{id} (the `UpdateTrade` operationId).
-func (c *ClientWithResponses) UpdateTradeWithResponse(ctx context.Context, id TradeID, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error) {
-	rsp, err := c.UpdateTrade(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateTradeWithResponse(ctx context.Context, id TradeID, params *UpdateTradeParams, body UpdateTradeJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTradeResponse, error) {
+	rsp, err := c.UpdateTrade(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34139,8 +36410,8 @@ func (c *ClientWithResponses) ListQuickEntriesWithResponse(ctx context.Context, 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-func (c *ClientWithResponses) CreateQuickEntryWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error) {
-	rsp, err := c.CreateQuickEntryWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateQuickEntryWithBodyWithResponse(ctx context.Context, params *CreateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error) {
+	rsp, err := c.CreateQuickEntryWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34154,8 +36425,8 @@ func (c *ClientWithResponses) CreateQuickEntryWithBodyWithResponse(ctx context.C
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/quick-entries (the `CreateQuickEntry` operationId).
-func (c *ClientWithResponses) CreateQuickEntryWithResponse(ctx context.Context, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error) {
-	rsp, err := c.CreateQuickEntry(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateQuickEntryWithResponse(ctx context.Context, params *CreateQuickEntryParams, body CreateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateQuickEntryResponse, error) {
+	rsp, err := c.CreateQuickEntry(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34167,8 +36438,8 @@ func (c *ClientWithResponses) CreateQuickEntryWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/quick-entries/{id} (the `DeleteQuickEntry` operationId).
-func (c *ClientWithResponses) DeleteQuickEntryWithResponse(ctx context.Context, id QuickEntryID, reqEditors ...RequestEditorFn) (*DeleteQuickEntryResponse, error) {
-	rsp, err := c.DeleteQuickEntry(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteQuickEntryWithResponse(ctx context.Context, id QuickEntryID, params *DeleteQuickEntryParams, reqEditors ...RequestEditorFn) (*DeleteQuickEntryResponse, error) {
+	rsp, err := c.DeleteQuickEntry(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34182,8 +36453,8 @@ func (c *ClientWithResponses) DeleteQuickEntryWithResponse(ctx context.Context, 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-func (c *ClientWithResponses) UpdateQuickEntryWithBodyWithResponse(ctx context.Context, id QuickEntryID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error) {
-	rsp, err := c.UpdateQuickEntryWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateQuickEntryWithBodyWithResponse(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error) {
+	rsp, err := c.UpdateQuickEntryWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34197,8 +36468,8 @@ func (c *ClientWithResponses) UpdateQuickEntryWithBodyWithResponse(ctx context.C
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/quick-entries/{id} (the `UpdateQuickEntry` operationId).
-func (c *ClientWithResponses) UpdateQuickEntryWithResponse(ctx context.Context, id QuickEntryID, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error) {
-	rsp, err := c.UpdateQuickEntry(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateQuickEntryWithResponse(ctx context.Context, id QuickEntryID, params *UpdateQuickEntryParams, body UpdateQuickEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateQuickEntryResponse, error) {
+	rsp, err := c.UpdateQuickEntry(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34229,8 +36500,8 @@ func (c *ClientWithResponses) ListRecurringsWithResponse(ctx context.Context, re
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-func (c *ClientWithResponses) CreateRecurringWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error) {
-	rsp, err := c.CreateRecurringWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateRecurringWithBodyWithResponse(ctx context.Context, params *CreateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error) {
+	rsp, err := c.CreateRecurringWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34246,8 +36517,8 @@ func (c *ClientWithResponses) CreateRecurringWithBodyWithResponse(ctx context.Co
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/recurrings (the `CreateRecurring` operationId).
-func (c *ClientWithResponses) CreateRecurringWithResponse(ctx context.Context, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error) {
-	rsp, err := c.CreateRecurring(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateRecurringWithResponse(ctx context.Context, params *CreateRecurringParams, body CreateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateRecurringResponse, error) {
+	rsp, err := c.CreateRecurring(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34261,8 +36532,8 @@ func (c *ClientWithResponses) CreateRecurringWithResponse(ctx context.Context, b
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/recurrings/{id} (the `DeleteRecurring` operationId).
-func (c *ClientWithResponses) DeleteRecurringWithResponse(ctx context.Context, id RecurringID, reqEditors ...RequestEditorFn) (*DeleteRecurringResponse, error) {
-	rsp, err := c.DeleteRecurring(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteRecurringWithResponse(ctx context.Context, id RecurringID, params *DeleteRecurringParams, reqEditors ...RequestEditorFn) (*DeleteRecurringResponse, error) {
+	rsp, err := c.DeleteRecurring(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34276,8 +36547,8 @@ func (c *ClientWithResponses) DeleteRecurringWithResponse(ctx context.Context, i
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-func (c *ClientWithResponses) UpdateRecurringWithBodyWithResponse(ctx context.Context, id RecurringID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error) {
-	rsp, err := c.UpdateRecurringWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateRecurringWithBodyWithResponse(ctx context.Context, id RecurringID, params *UpdateRecurringParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error) {
+	rsp, err := c.UpdateRecurringWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34291,8 +36562,8 @@ func (c *ClientWithResponses) UpdateRecurringWithBodyWithResponse(ctx context.Co
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/recurrings/{id} (the `UpdateRecurring` operationId).
-func (c *ClientWithResponses) UpdateRecurringWithResponse(ctx context.Context, id RecurringID, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error) {
-	rsp, err := c.UpdateRecurring(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateRecurringWithResponse(ctx context.Context, id RecurringID, params *UpdateRecurringParams, body UpdateRecurringJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateRecurringResponse, error) {
+	rsp, err := c.UpdateRecurring(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34459,8 +36730,8 @@ func (c *ClientWithResponses) ListTagsWithResponse(ctx context.Context, reqEdito
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-func (c *ClientWithResponses) CreateTagWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTagResponse, error) {
-	rsp, err := c.CreateTagWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateTagWithBodyWithResponse(ctx context.Context, params *CreateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTagResponse, error) {
+	rsp, err := c.CreateTagWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34474,8 +36745,8 @@ func (c *ClientWithResponses) CreateTagWithBodyWithResponse(ctx context.Context,
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/tags (the `CreateTag` operationId).
-func (c *ClientWithResponses) CreateTagWithResponse(ctx context.Context, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTagResponse, error) {
-	rsp, err := c.CreateTag(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateTagWithResponse(ctx context.Context, params *CreateTagParams, body CreateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTagResponse, error) {
+	rsp, err := c.CreateTag(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34519,8 +36790,8 @@ func (c *ClientWithResponses) ReorderTagsWithResponse(ctx context.Context, body 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/tags/{id} (the `DeleteTag` operationId).
-func (c *ClientWithResponses) DeleteTagWithResponse(ctx context.Context, id TagID, reqEditors ...RequestEditorFn) (*DeleteTagResponse, error) {
-	rsp, err := c.DeleteTag(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteTagWithResponse(ctx context.Context, id TagID, params *DeleteTagParams, reqEditors ...RequestEditorFn) (*DeleteTagResponse, error) {
+	rsp, err := c.DeleteTag(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34534,8 +36805,8 @@ func (c *ClientWithResponses) DeleteTagWithResponse(ctx context.Context, id TagI
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-func (c *ClientWithResponses) UpdateTagWithBodyWithResponse(ctx context.Context, id TagID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error) {
-	rsp, err := c.UpdateTagWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateTagWithBodyWithResponse(ctx context.Context, id TagID, params *UpdateTagParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error) {
+	rsp, err := c.UpdateTagWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34549,8 +36820,8 @@ func (c *ClientWithResponses) UpdateTagWithBodyWithResponse(ctx context.Context,
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/tags/{id} (the `UpdateTag` operationId).
-func (c *ClientWithResponses) UpdateTagWithResponse(ctx context.Context, id TagID, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error) {
-	rsp, err := c.UpdateTag(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateTagWithResponse(ctx context.Context, id TagID, params *UpdateTagParams, body UpdateTagJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTagResponse, error) {
+	rsp, err := c.UpdateTag(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34584,8 +36855,8 @@ func (c *ClientWithResponses) ListTransfersWithResponse(ctx context.Context, par
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-func (c *ClientWithResponses) CreateTransferWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error) {
-	rsp, err := c.CreateTransferWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateTransferWithBodyWithResponse(ctx context.Context, params *CreateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error) {
+	rsp, err := c.CreateTransferWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34600,8 +36871,8 @@ func (c *ClientWithResponses) CreateTransferWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/transfers (the `CreateTransfer` operationId).
-func (c *ClientWithResponses) CreateTransferWithResponse(ctx context.Context, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error) {
-	rsp, err := c.CreateTransfer(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateTransferWithResponse(ctx context.Context, params *CreateTransferParams, body CreateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTransferResponse, error) {
+	rsp, err := c.CreateTransfer(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34615,8 +36886,8 @@ func (c *ClientWithResponses) CreateTransferWithResponse(ctx context.Context, bo
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/account/transfers/{id} (the `DeleteTransfer` operationId).
-func (c *ClientWithResponses) DeleteTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*DeleteTransferResponse, error) {
-	rsp, err := c.DeleteTransfer(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteTransferWithResponse(ctx context.Context, id TransferID, params *DeleteTransferParams, reqEditors ...RequestEditorFn) (*DeleteTransferResponse, error) {
+	rsp, err := c.DeleteTransfer(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34630,8 +36901,8 @@ func (c *ClientWithResponses) DeleteTransferWithResponse(ctx context.Context, id
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/transfers/{id} (the `GetTransfer` operationId).
-func (c *ClientWithResponses) GetTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*GetTransferResponse, error) {
-	rsp, err := c.GetTransfer(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetTransferWithResponse(ctx context.Context, id TransferID, params *GetTransferParams, reqEditors ...RequestEditorFn) (*GetTransferResponse, error) {
+	rsp, err := c.GetTransfer(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34645,8 +36916,8 @@ func (c *ClientWithResponses) GetTransferWithResponse(ctx context.Context, id Tr
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-func (c *ClientWithResponses) UpdateTransferWithBodyWithResponse(ctx context.Context, id TransferID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error) {
-	rsp, err := c.UpdateTransferWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateTransferWithBodyWithResponse(ctx context.Context, id TransferID, params *UpdateTransferParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error) {
+	rsp, err := c.UpdateTransferWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34660,8 +36931,8 @@ func (c *ClientWithResponses) UpdateTransferWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
-func (c *ClientWithResponses) UpdateTransferWithResponse(ctx context.Context, id TransferID, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error) {
-	rsp, err := c.UpdateTransfer(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateTransferWithResponse(ctx context.Context, id TransferID, params *UpdateTransferParams, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error) {
+	rsp, err := c.UpdateTransfer(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34692,8 +36963,8 @@ func (c *ClientWithResponses) ListWalletsWithResponse(ctx context.Context, reqEd
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-func (c *ClientWithResponses) CreateWalletWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error) {
-	rsp, err := c.CreateWalletWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateWalletWithBodyWithResponse(ctx context.Context, params *CreateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error) {
+	rsp, err := c.CreateWalletWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34709,8 +36980,8 @@ func (c *ClientWithResponses) CreateWalletWithBodyWithResponse(ctx context.Conte
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/wallets (the `CreateWallet` operationId).
-func (c *ClientWithResponses) CreateWalletWithResponse(ctx context.Context, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error) {
-	rsp, err := c.CreateWallet(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateWalletWithResponse(ctx context.Context, params *CreateWalletParams, body CreateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWalletResponse, error) {
+	rsp, err := c.CreateWallet(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34769,8 +37040,8 @@ func (c *ClientWithResponses) DeleteWalletWithResponse(ctx context.Context, id W
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/wallets/{id} (the `GetWallet` operationId).
-func (c *ClientWithResponses) GetWalletWithResponse(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*GetWalletResponse, error) {
-	rsp, err := c.GetWallet(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetWalletWithResponse(ctx context.Context, id WalletID, params *GetWalletParams, reqEditors ...RequestEditorFn) (*GetWalletResponse, error) {
+	rsp, err := c.GetWallet(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34784,8 +37055,8 @@ func (c *ClientWithResponses) GetWalletWithResponse(ctx context.Context, id Wall
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-func (c *ClientWithResponses) UpdateWalletWithBodyWithResponse(ctx context.Context, id WalletID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error) {
-	rsp, err := c.UpdateWalletWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateWalletWithBodyWithResponse(ctx context.Context, id WalletID, params *UpdateWalletParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error) {
+	rsp, err := c.UpdateWalletWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -34799,8 +37070,8 @@ func (c *ClientWithResponses) UpdateWalletWithBodyWithResponse(ctx context.Conte
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/wallets/{id} (the `UpdateWallet` operationId).
-func (c *ClientWithResponses) UpdateWalletWithResponse(ctx context.Context, id WalletID, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error) {
-	rsp, err := c.UpdateWallet(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateWalletWithResponse(ctx context.Context, id WalletID, params *UpdateWalletParams, body UpdateWalletJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateWalletResponse, error) {
+	rsp, err := c.UpdateWallet(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35527,8 +37798,8 @@ func (c *ClientWithResponses) GetPointsWithResponse(ctx context.Context, reqEdit
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/auth/profile (the `GetProfile` operationId).
-func (c *ClientWithResponses) GetProfileWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetProfileResponse, error) {
-	rsp, err := c.GetProfile(ctx, reqEditors...)
+func (c *ClientWithResponses) GetProfileWithResponse(ctx context.Context, params *GetProfileParams, reqEditors ...RequestEditorFn) (*GetProfileResponse, error) {
+	rsp, err := c.GetProfile(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35543,8 +37814,8 @@ func (c *ClientWithResponses) GetProfileWithResponse(ctx context.Context, reqEdi
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-func (c *ClientWithResponses) UpdateProfileWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error) {
-	rsp, err := c.UpdateProfileWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateProfileWithBodyWithResponse(ctx context.Context, params *UpdateProfileParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error) {
+	rsp, err := c.UpdateProfileWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35559,8 +37830,8 @@ func (c *ClientWithResponses) UpdateProfileWithBodyWithResponse(ctx context.Cont
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/auth/profile (the `UpdateProfile` operationId).
-func (c *ClientWithResponses) UpdateProfileWithResponse(ctx context.Context, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error) {
-	rsp, err := c.UpdateProfile(ctx, body, reqEditors...)
+func (c *ClientWithResponses) UpdateProfileWithResponse(ctx context.Context, params *UpdateProfileParams, body UpdateProfileJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateProfileResponse, error) {
+	rsp, err := c.UpdateProfile(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35848,8 +38119,8 @@ func (c *ClientWithResponses) ReceiveStoreNotificationWithResponse(ctx context.C
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-func (c *ClientWithResponses) VerifyStorePurchaseWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error) {
-	rsp, err := c.VerifyStorePurchaseWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) VerifyStorePurchaseWithBodyWithResponse(ctx context.Context, params *VerifyStorePurchaseParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error) {
+	rsp, err := c.VerifyStorePurchaseWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35879,8 +38150,8 @@ func (c *ClientWithResponses) VerifyStorePurchaseWithBodyWithResponse(ctx contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/billing/store/verify (the `VerifyStorePurchase` operationId).
-func (c *ClientWithResponses) VerifyStorePurchaseWithResponse(ctx context.Context, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error) {
-	rsp, err := c.VerifyStorePurchase(ctx, body, reqEditors...)
+func (c *ClientWithResponses) VerifyStorePurchaseWithResponse(ctx context.Context, params *VerifyStorePurchaseParams, body VerifyStorePurchaseJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyStorePurchaseResponse, error) {
+	rsp, err := c.VerifyStorePurchase(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35911,8 +38182,8 @@ func (c *ClientWithResponses) GetSubscriptionWithResponse(ctx context.Context, r
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/board/comments/{id} (the `DeleteComment` operationId).
-func (c *ClientWithResponses) DeleteCommentWithResponse(ctx context.Context, id CommentID, reqEditors ...RequestEditorFn) (*DeleteCommentResponse, error) {
-	rsp, err := c.DeleteComment(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeleteCommentWithResponse(ctx context.Context, id CommentID, params *DeleteCommentParams, reqEditors ...RequestEditorFn) (*DeleteCommentResponse, error) {
+	rsp, err := c.DeleteComment(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35928,8 +38199,8 @@ func (c *ClientWithResponses) DeleteCommentWithResponse(ctx context.Context, id 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-func (c *ClientWithResponses) UpdateCommentWithBodyWithResponse(ctx context.Context, id CommentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error) {
-	rsp, err := c.UpdateCommentWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdateCommentWithBodyWithResponse(ctx context.Context, id CommentID, params *UpdateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error) {
+	rsp, err := c.UpdateCommentWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -35945,8 +38216,8 @@ func (c *ClientWithResponses) UpdateCommentWithBodyWithResponse(ctx context.Cont
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/board/comments/{id} (the `UpdateComment` operationId).
-func (c *ClientWithResponses) UpdateCommentWithResponse(ctx context.Context, id CommentID, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error) {
-	rsp, err := c.UpdateComment(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdateCommentWithResponse(ctx context.Context, id CommentID, params *UpdateCommentParams, body UpdateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateCommentResponse, error) {
+	rsp, err := c.UpdateComment(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36053,8 +38324,8 @@ func (c *ClientWithResponses) VoteCommentWithResponse(ctx context.Context, id Co
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/board/images (the `UploadBoardImage` operationId).
-func (c *ClientWithResponses) UploadBoardImageWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBoardImageResponse, error) {
-	rsp, err := c.UploadBoardImageWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UploadBoardImageWithBodyWithResponse(ctx context.Context, params *UploadBoardImageParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBoardImageResponse, error) {
+	rsp, err := c.UploadBoardImageWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36131,8 +38402,8 @@ func (c *ClientWithResponses) ListPostsWithResponse(ctx context.Context, params 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-func (c *ClientWithResponses) CreatePostWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePostResponse, error) {
-	rsp, err := c.CreatePostWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreatePostWithBodyWithResponse(ctx context.Context, params *CreatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePostResponse, error) {
+	rsp, err := c.CreatePostWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36154,8 +38425,8 @@ func (c *ClientWithResponses) CreatePostWithBodyWithResponse(ctx context.Context
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/board/posts (the `CreatePost` operationId).
-func (c *ClientWithResponses) CreatePostWithResponse(ctx context.Context, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePostResponse, error) {
-	rsp, err := c.CreatePost(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreatePostWithResponse(ctx context.Context, params *CreatePostParams, body CreatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePostResponse, error) {
+	rsp, err := c.CreatePost(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36170,8 +38441,8 @@ func (c *ClientWithResponses) CreatePostWithResponse(ctx context.Context, body C
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /api/board/posts/{id} (the `DeletePost` operationId).
-func (c *ClientWithResponses) DeletePostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*DeletePostResponse, error) {
-	rsp, err := c.DeletePost(ctx, id, reqEditors...)
+func (c *ClientWithResponses) DeletePostWithResponse(ctx context.Context, id PostID, params *DeletePostParams, reqEditors ...RequestEditorFn) (*DeletePostResponse, error) {
+	rsp, err := c.DeletePost(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36187,8 +38458,8 @@ func (c *ClientWithResponses) DeletePostWithResponse(ctx context.Context, id Pos
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/board/posts/{id} (the `GetPost` operationId).
-func (c *ClientWithResponses) GetPostWithResponse(ctx context.Context, id PostID, reqEditors ...RequestEditorFn) (*GetPostResponse, error) {
-	rsp, err := c.GetPost(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetPostWithResponse(ctx context.Context, id PostID, params *GetPostParams, reqEditors ...RequestEditorFn) (*GetPostResponse, error) {
+	rsp, err := c.GetPost(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36205,8 +38476,8 @@ func (c *ClientWithResponses) GetPostWithResponse(ctx context.Context, id PostID
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-func (c *ClientWithResponses) UpdatePostWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error) {
-	rsp, err := c.UpdatePostWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) UpdatePostWithBodyWithResponse(ctx context.Context, id PostID, params *UpdatePostParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error) {
+	rsp, err := c.UpdatePostWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36223,8 +38494,8 @@ func (c *ClientWithResponses) UpdatePostWithBodyWithResponse(ctx context.Context
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/board/posts/{id} (the `UpdatePost` operationId).
-func (c *ClientWithResponses) UpdatePostWithResponse(ctx context.Context, id PostID, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error) {
-	rsp, err := c.UpdatePost(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) UpdatePostWithResponse(ctx context.Context, id PostID, params *UpdatePostParams, body UpdatePostJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePostResponse, error) {
+	rsp, err := c.UpdatePost(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36257,8 +38528,8 @@ func (c *ClientWithResponses) ListPostCommentsWithResponse(ctx context.Context, 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-func (c *ClientWithResponses) CreateCommentWithBodyWithResponse(ctx context.Context, id PostID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error) {
-	rsp, err := c.CreateCommentWithBody(ctx, id, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateCommentWithBodyWithResponse(ctx context.Context, id PostID, params *CreateCommentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error) {
+	rsp, err := c.CreateCommentWithBody(ctx, id, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36274,8 +38545,8 @@ func (c *ClientWithResponses) CreateCommentWithBodyWithResponse(ctx context.Cont
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/board/posts/{id}/comments (the `CreateComment` operationId).
-func (c *ClientWithResponses) CreateCommentWithResponse(ctx context.Context, id PostID, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error) {
-	rsp, err := c.CreateComment(ctx, id, body, reqEditors...)
+func (c *ClientWithResponses) CreateCommentWithResponse(ctx context.Context, id PostID, params *CreateCommentParams, body CreateCommentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateCommentResponse, error) {
+	rsp, err := c.CreateComment(ctx, id, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36884,6 +39155,13 @@ func ParseCreateBudgetResponse(rsp *http.Response) (*CreateBudgetResponse, error
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -36901,6 +39179,16 @@ func ParseCreateBudgetResponse(rsp *http.Response) (*CreateBudgetResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateBudgetResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateBudgetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -37405,6 +39693,13 @@ func ParseCreateOnetimeBudgetResponse(rsp *http.Response) (*CreateOnetimeBudgetR
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37443,6 +39738,16 @@ func ParseCreateOnetimeBudgetResponse(rsp *http.Response) (*CreateOnetimeBudgetR
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateOnetimeBudgetResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateOnetimeBudgetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -37503,6 +39808,13 @@ func ParseDeleteOnetimeBudgetResponse(rsp *http.Response) (*DeleteOnetimeBudgetR
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37527,6 +39839,16 @@ func ParseDeleteOnetimeBudgetResponse(rsp *http.Response) (*DeleteOnetimeBudgetR
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteOnetimeBudgetResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteOnetimeBudgetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -37591,6 +39913,13 @@ func ParseUpdateOnetimeBudgetResponse(rsp *http.Response) (*UpdateOnetimeBudgetR
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37629,6 +39958,16 @@ func ParseUpdateOnetimeBudgetResponse(rsp *http.Response) (*UpdateOnetimeBudgetR
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateOnetimeBudgetResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateOnetimeBudgetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -37777,6 +40116,13 @@ func ParseDeleteBudgetResponse(rsp *http.Response) (*DeleteBudgetResponse, error
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37801,6 +40147,16 @@ func ParseDeleteBudgetResponse(rsp *http.Response) (*DeleteBudgetResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteBudgetResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteBudgetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -37865,6 +40221,13 @@ func ParseUpdateBudgetResponse(rsp *http.Response) (*UpdateBudgetResponse, error
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37896,6 +40259,16 @@ func ParseUpdateBudgetResponse(rsp *http.Response) (*UpdateBudgetResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateBudgetResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateBudgetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -38020,6 +40393,13 @@ func ParseCreateCategoryResponse(rsp *http.Response) (*CreateCategoryResponse, e
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38033,6 +40413,13 @@ func ParseCreateCategoryResponse(rsp *http.Response) (*CreateCategoryResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -38051,6 +40438,16 @@ func ParseCreateCategoryResponse(rsp *http.Response) (*CreateCategoryResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateCategoryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateCategoryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -38262,6 +40659,13 @@ func ParseDeleteCategoryResponse(rsp *http.Response) (*DeleteCategoryResponse, e
 		}
 		response.ApplicationProblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38286,6 +40690,26 @@ func ParseDeleteCategoryResponse(rsp *http.Response) (*DeleteCategoryResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers DeleteCategoryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 412:
+		var headers DeleteCategoryResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteCategoryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -38350,6 +40774,13 @@ func ParseUpdateCategoryResponse(rsp *http.Response) (*UpdateCategoryResponse, e
 		}
 		response.ApplicationProblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38381,6 +40812,26 @@ func ParseUpdateCategoryResponse(rsp *http.Response) (*UpdateCategoryResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers UpdateCategoryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 412:
+		var headers UpdateCategoryResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateCategoryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -38621,6 +41072,13 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38634,6 +41092,13 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
@@ -38659,6 +41124,16 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateEntryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateEntryResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -38898,6 +41373,13 @@ func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryF
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38911,6 +41393,13 @@ func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryF
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -38929,6 +41418,16 @@ func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryF
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateEntryFromNotificationResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateEntryFromNotificationResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39154,6 +41653,13 @@ func ParseDeleteEntryResponse(rsp *http.Response) (*DeleteEntryResponse, error) 
 		}
 		response.ApplicationProblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39178,6 +41684,26 @@ func ParseDeleteEntryResponse(rsp *http.Response) (*DeleteEntryResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers DeleteEntryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 412:
+		var headers DeleteEntryResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39213,6 +41739,9 @@ func ParseGetEntryResponse(rsp *http.Response) (*GetEntryResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
@@ -39259,6 +41788,16 @@ func ParseGetEntryResponse(rsp *http.Response) (*GetEntryResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetEntryResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39330,6 +41869,13 @@ func ParseUpdateEntryResponse(rsp *http.Response) (*UpdateEntryResponse, error) 
 		}
 		response.ApplicationProblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39368,6 +41914,26 @@ func ParseUpdateEntryResponse(rsp *http.Response) (*UpdateEntryResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers UpdateEntryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 412:
+		var headers UpdateEntryResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 429:
 		var headers UpdateEntryResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39473,6 +42039,16 @@ func ParseConfirmEntryResponse(rsp *http.Response) (*ConfirmEntryResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers ConfirmEntryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers ConfirmEntryResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39776,6 +42352,13 @@ func ParseCreateStockResponse(rsp *http.Response) (*CreateStockResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39789,6 +42372,13 @@ func ParseCreateStockResponse(rsp *http.Response) (*CreateStockResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -39807,6 +42397,16 @@ func ParseCreateStockResponse(rsp *http.Response) (*CreateStockResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateStockResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateStockResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39867,6 +42467,13 @@ func ParseDeleteStockResponse(rsp *http.Response) (*DeleteStockResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39891,6 +42498,16 @@ func ParseDeleteStockResponse(rsp *http.Response) (*DeleteStockResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteStockResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteStockResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39955,6 +42572,13 @@ func ParseUpdateStockResponse(rsp *http.Response) (*UpdateStockResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39986,6 +42610,16 @@ func ParseUpdateStockResponse(rsp *http.Response) (*UpdateStockResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateStockResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateStockResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -40138,6 +42772,13 @@ func ParseCreateTradeResponse(rsp *http.Response) (*CreateTradeResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40151,6 +42792,13 @@ func ParseCreateTradeResponse(rsp *http.Response) (*CreateTradeResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -40169,6 +42817,16 @@ func ParseCreateTradeResponse(rsp *http.Response) (*CreateTradeResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateTradeResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateTradeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -40229,6 +42887,13 @@ func ParseDeleteTradeResponse(rsp *http.Response) (*DeleteTradeResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40253,6 +42918,16 @@ func ParseDeleteTradeResponse(rsp *http.Response) (*DeleteTradeResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteTradeResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteTradeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -40317,6 +42992,13 @@ func ParseUpdateTradeResponse(rsp *http.Response) (*UpdateTradeResponse, error) 
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40348,6 +43030,16 @@ func ParseUpdateTradeResponse(rsp *http.Response) (*UpdateTradeResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateTradeResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateTradeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -40665,6 +43357,13 @@ func ParseCreateQuickEntryResponse(rsp *http.Response) (*CreateQuickEntryRespons
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40678,6 +43377,13 @@ func ParseCreateQuickEntryResponse(rsp *http.Response) (*CreateQuickEntryRespons
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -40696,6 +43402,16 @@ func ParseCreateQuickEntryResponse(rsp *http.Response) (*CreateQuickEntryRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateQuickEntryResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateQuickEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -40749,6 +43465,13 @@ func ParseDeleteQuickEntryResponse(rsp *http.Response) (*DeleteQuickEntryRespons
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40773,6 +43496,16 @@ func ParseDeleteQuickEntryResponse(rsp *http.Response) (*DeleteQuickEntryRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteQuickEntryResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteQuickEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -40837,6 +43570,13 @@ func ParseUpdateQuickEntryResponse(rsp *http.Response) (*UpdateQuickEntryRespons
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40868,6 +43608,16 @@ func ParseUpdateQuickEntryResponse(rsp *http.Response) (*UpdateQuickEntryRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateQuickEntryResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateQuickEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -40992,6 +43742,13 @@ func ParseCreateRecurringResponse(rsp *http.Response) (*CreateRecurringResponse,
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41005,6 +43762,13 @@ func ParseCreateRecurringResponse(rsp *http.Response) (*CreateRecurringResponse,
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -41023,6 +43787,16 @@ func ParseCreateRecurringResponse(rsp *http.Response) (*CreateRecurringResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateRecurringResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateRecurringResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41076,6 +43850,13 @@ func ParseDeleteRecurringResponse(rsp *http.Response) (*DeleteRecurringResponse,
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41100,6 +43881,16 @@ func ParseDeleteRecurringResponse(rsp *http.Response) (*DeleteRecurringResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteRecurringResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteRecurringResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41157,6 +43948,13 @@ func ParseUpdateRecurringResponse(rsp *http.Response) (*UpdateRecurringResponse,
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41188,6 +43986,16 @@ func ParseUpdateRecurringResponse(rsp *http.Response) (*UpdateRecurringResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateRecurringResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateRecurringResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41780,6 +44588,13 @@ func ParseCreateTagResponse(rsp *http.Response) (*CreateTagResponse, error) {
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41797,6 +44612,16 @@ func ParseCreateTagResponse(rsp *http.Response) (*CreateTagResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateTagResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateTagResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41948,6 +44773,13 @@ func ParseDeleteTagResponse(rsp *http.Response) (*DeleteTagResponse, error) {
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41972,6 +44804,16 @@ func ParseDeleteTagResponse(rsp *http.Response) (*DeleteTagResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteTagResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteTagResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42043,6 +44885,13 @@ func ParseUpdateTagResponse(rsp *http.Response) (*UpdateTagResponse, error) {
 		}
 		response.ApplicationProblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42074,6 +44923,26 @@ func ParseUpdateTagResponse(rsp *http.Response) (*UpdateTagResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers UpdateTagResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 412:
+		var headers UpdateTagResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateTagResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42205,6 +45074,13 @@ func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, e
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42218,6 +45094,13 @@ func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -42236,6 +45119,16 @@ func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateTransferResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateTransferResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42289,6 +45182,13 @@ func ParseDeleteTransferResponse(rsp *http.Response) (*DeleteTransferResponse, e
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42313,6 +45213,16 @@ func ParseDeleteTransferResponse(rsp *http.Response) (*DeleteTransferResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteTransferResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteTransferResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42348,6 +45258,9 @@ func ParseGetTransferResponse(rsp *http.Response) (*GetTransferResponse, error) 
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
@@ -42394,6 +45307,16 @@ func ParseGetTransferResponse(rsp *http.Response) (*GetTransferResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetTransferResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetTransferResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42451,6 +45374,13 @@ func ParseUpdateTransferResponse(rsp *http.Response) (*UpdateTransferResponse, e
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42482,6 +45412,16 @@ func ParseUpdateTransferResponse(rsp *http.Response) (*UpdateTransferResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateTransferResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateTransferResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42606,6 +45546,13 @@ func ParseCreateWalletResponse(rsp *http.Response) (*CreateWalletResponse, error
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42644,6 +45591,16 @@ func ParseCreateWalletResponse(rsp *http.Response) (*CreateWalletResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateWalletResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateWalletResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42788,6 +45745,13 @@ func ParseDeleteWalletResponse(rsp *http.Response) (*DeleteWalletResponse, error
 		}
 		response.ApplicationProblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42812,6 +45776,26 @@ func ParseDeleteWalletResponse(rsp *http.Response) (*DeleteWalletResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers DeleteWalletResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 412:
+		var headers DeleteWalletResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteWalletResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42847,6 +45831,9 @@ func ParseGetWalletResponse(rsp *http.Response) (*GetWalletResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
@@ -42900,6 +45887,16 @@ func ParseGetWalletResponse(rsp *http.Response) (*GetWalletResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetWalletResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetWalletResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42957,6 +45954,13 @@ func ParseUpdateWalletResponse(rsp *http.Response) (*UpdateWalletResponse, error
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42995,6 +45999,16 @@ func ParseUpdateWalletResponse(rsp *http.Response) (*UpdateWalletResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateWalletResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateWalletResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -44813,6 +47827,16 @@ func ParseLogInWithIDPAResponse(rsp *http.Response) (*LogInWithIDPAResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers LogInWithIDPAResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers LogInWithIDPAResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -44961,6 +47985,16 @@ func ParseLogInWithIDPBResponse(rsp *http.Response) (*LogInWithIDPBResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers LogInWithIDPBResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers LogInWithIDPBResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -45276,6 +48310,16 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers ChangePasswordResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers ChangePasswordResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -45456,6 +48500,16 @@ func ParseGetProfileResponse(rsp *http.Response) (*GetProfileResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45487,6 +48541,16 @@ func ParseGetProfileResponse(rsp *http.Response) (*GetProfileResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetProfileResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetProfileResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -45537,6 +48601,13 @@ func ParseUpdateProfileResponse(rsp *http.Response) (*UpdateProfileResponse, err
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45568,6 +48639,16 @@ func ParseUpdateProfileResponse(rsp *http.Response) (*UpdateProfileResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateProfileResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateProfileResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -45828,6 +48909,16 @@ func ParseSignUpResponse(rsp *http.Response) (*SignUpResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers SignUpResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers SignUpResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -46070,6 +49161,16 @@ func ParseCancelSubscriptionResponse(rsp *http.Response) (*CancelSubscriptionRes
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CancelSubscriptionResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CancelSubscriptionResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -46285,6 +49386,16 @@ func ParseResumeSubscriptionResponse(rsp *http.Response) (*ResumeSubscriptionRes
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers ResumeSubscriptionResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers ResumeSubscriptionResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -46426,6 +49537,13 @@ func ParseVerifyStorePurchaseResponse(rsp *http.Response) (*VerifyStorePurchaseR
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46443,6 +49561,16 @@ func ParseVerifyStorePurchaseResponse(rsp *http.Response) (*VerifyStorePurchaseR
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers VerifyStorePurchaseResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers VerifyStorePurchaseResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -46563,6 +49691,13 @@ func ParseDeleteCommentResponse(rsp *http.Response) (*DeleteCommentResponse, err
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46587,6 +49722,16 @@ func ParseDeleteCommentResponse(rsp *http.Response) (*DeleteCommentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeleteCommentResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteCommentResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -46644,6 +49789,13 @@ func ParseUpdateCommentResponse(rsp *http.Response) (*UpdateCommentResponse, err
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46675,6 +49827,16 @@ func ParseUpdateCommentResponse(rsp *http.Response) (*UpdateCommentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdateCommentResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateCommentResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -46759,6 +49921,16 @@ func ParseReportCommentResponse(rsp *http.Response) (*ReportCommentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers ReportCommentResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers ReportCommentResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -46897,6 +50069,13 @@ func ParseUploadBoardImageResponse(rsp *http.Response) (*UploadBoardImageRespons
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46910,6 +50089,13 @@ func ParseUploadBoardImageResponse(rsp *http.Response) (*UploadBoardImageRespons
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
@@ -46935,6 +50121,16 @@ func ParseUploadBoardImageResponse(rsp *http.Response) (*UploadBoardImageRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers UploadBoardImageResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers UploadBoardImageResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -47210,6 +50406,13 @@ func ParseCreatePostResponse(rsp *http.Response) (*CreatePostResponse, error) {
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47223,6 +50426,13 @@ func ParseCreatePostResponse(rsp *http.Response) (*CreatePostResponse, error) {
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -47241,6 +50451,16 @@ func ParseCreatePostResponse(rsp *http.Response) (*CreatePostResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreatePostResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreatePostResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -47294,6 +50514,13 @@ func ParseDeletePostResponse(rsp *http.Response) (*DeletePostResponse, error) {
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47318,6 +50545,16 @@ func ParseDeletePostResponse(rsp *http.Response) (*DeletePostResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers DeletePostResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeletePostResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -47353,6 +50590,9 @@ func ParseGetPostResponse(rsp *http.Response) (*GetPostResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
@@ -47392,6 +50632,16 @@ func ParseGetPostResponse(rsp *http.Response) (*GetPostResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetPostResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetPostResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -47449,6 +50699,13 @@ func ParseUpdatePostResponse(rsp *http.Response) (*UpdatePostResponse, error) {
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest PreconditionFailed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47480,6 +50737,16 @@ func ParseUpdatePostResponse(rsp *http.Response) (*UpdatePostResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 412:
+		var headers UpdatePostResponse412Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdatePostResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -47611,6 +50878,13 @@ func ParseCreateCommentResponse(rsp *http.Response) (*CreateCommentResponse, err
 		}
 		response.ApplicationProblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47624,6 +50898,13 @@ func ParseCreateCommentResponse(rsp *http.Response) (*CreateCommentResponse, err
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest IdempotencyKeyReused
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -47642,6 +50923,16 @@ func ParseCreateCommentResponse(rsp *http.Response) (*CreateCommentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateCommentResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateCommentResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -47888,6 +51179,16 @@ func ParseReportPostResponse(rsp *http.Response) (*ReportPostResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers ReportPostResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers ReportPostResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -48681,6 +51982,16 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateUserResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -48955,6 +52266,16 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 409:
+		var headers UpdateUserResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

@@ -100,7 +100,7 @@ const createCategory = `-- name: CreateCategory :one
 INSERT INTO account_category (member_id, parent_id, name, type, sort_order)
 VALUES ($1, $2, $3, $4,
     (SELECT COALESCE(MAX(sort_order), 0) + 1 FROM account_category WHERE member_id = $1))
-RETURNING id, member_id, parent_id, name, type, sort_order, created_at
+RETURNING id, member_id, parent_id, name, type, sort_order, created_at, version
 `
 
 type CreateCategoryParams struct {
@@ -126,6 +126,7 @@ func (q *Queries) CreateCategory(ctx context.Context, arg CreateCategoryParams) 
 		&i.Type,
 		&i.SortOrder,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
@@ -158,7 +159,7 @@ func (q *Queries) DeleteMemberCategories(ctx context.Context, memberID int64) er
 }
 
 const getCategory = `-- name: GetCategory :one
-SELECT id, member_id, parent_id, name, type, sort_order, created_at FROM account_category WHERE member_id = $1 AND id = $2
+SELECT id, member_id, parent_id, name, type, sort_order, created_at, version FROM account_category WHERE member_id = $1 AND id = $2
 `
 
 type GetCategoryParams struct {
@@ -177,12 +178,13 @@ func (q *Queries) GetCategory(ctx context.Context, arg GetCategoryParams) (Accou
 		&i.Type,
 		&i.SortOrder,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
 
 const listCategories = `-- name: ListCategories :many
-SELECT id, member_id, parent_id, name, type, sort_order, created_at FROM account_category WHERE member_id = $1 ORDER BY sort_order, id
+SELECT id, member_id, parent_id, name, type, sort_order, created_at, version FROM account_category WHERE member_id = $1 ORDER BY sort_order, id
 `
 
 func (q *Queries) ListCategories(ctx context.Context, memberID int64) ([]AccountCategory, error) {
@@ -202,6 +204,7 @@ func (q *Queries) ListCategories(ctx context.Context, memberID int64) ([]Account
 			&i.Type,
 			&i.SortOrder,
 			&i.CreatedAt,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -286,7 +289,7 @@ func (q *Queries) SetChildCategoriesType(ctx context.Context, arg SetChildCatego
 const updateCategory = `-- name: UpdateCategory :one
 UPDATE account_category SET parent_id = $1, name = $2, type = $3
 WHERE member_id = $4 AND id = $5
-RETURNING id, member_id, parent_id, name, type, sort_order, created_at
+RETURNING id, member_id, parent_id, name, type, sort_order, created_at, version
 `
 
 type UpdateCategoryParams struct {
@@ -314,6 +317,7 @@ func (q *Queries) UpdateCategory(ctx context.Context, arg UpdateCategoryParams) 
 		&i.Type,
 		&i.SortOrder,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }

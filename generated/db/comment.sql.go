@@ -69,7 +69,7 @@ func (q *Queries) DeleteComment(ctx context.Context, id int64) error {
 }
 
 const getComment = `-- name: GetComment :one
-SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar,
+SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, c.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar,
        p.title AS post_title, p.category AS post_category, p.block_reason AS post_block_reason
 FROM comment c
 JOIN member m ON m.id = c.member_id
@@ -100,6 +100,7 @@ func (q *Queries) GetComment(ctx context.Context, id int64) (GetCommentRow, erro
 		&i.Comment.ReportCount,
 		&i.Comment.CreatedAt,
 		&i.Comment.UpdatedAt,
+		&i.Comment.Version,
 		&i.AuthorName,
 		&i.AuthorAvatar,
 		&i.PostTitle,
@@ -122,7 +123,7 @@ func (q *Queries) GetCommentAuthor(ctx context.Context, id int64) (int64, error)
 }
 
 const getCommentForUpdate = `-- name: GetCommentForUpdate :one
-SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, p.block_reason AS post_block_reason
+SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, c.version, p.block_reason AS post_block_reason
 FROM comment c JOIN post p ON p.id = c.post_id
 WHERE c.id = $1
 FOR UPDATE OF c
@@ -139,6 +140,7 @@ type GetCommentForUpdateRow struct {
 	ReportCount     int32
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+	Version         int64
 	PostBlockReason *string
 }
 
@@ -157,13 +159,14 @@ func (q *Queries) GetCommentForUpdate(ctx context.Context, id int64) (GetComment
 		&i.ReportCount,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Version,
 		&i.PostBlockReason,
 	)
 	return i, err
 }
 
 const listCommentsByIDs = `-- name: ListCommentsByIDs :many
-SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar,
+SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, c.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar,
        p.title AS post_title, p.category AS post_category
 FROM comment c
 JOIN member m ON m.id = c.member_id
@@ -199,6 +202,7 @@ func (q *Queries) ListCommentsByIDs(ctx context.Context, ids []int64) ([]ListCom
 			&i.Comment.ReportCount,
 			&i.Comment.CreatedAt,
 			&i.Comment.UpdatedAt,
+			&i.Comment.Version,
 			&i.AuthorName,
 			&i.AuthorAvatar,
 			&i.PostTitle,
@@ -215,7 +219,7 @@ func (q *Queries) ListCommentsByIDs(ctx context.Context, ids []int64) ([]ListCom
 }
 
 const listMemberComments = `-- name: ListMemberComments :many
-SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar,
+SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, c.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar,
        p.title AS post_title, p.category AS post_category
 FROM comment c
 JOIN member m ON m.id = c.member_id
@@ -259,6 +263,7 @@ func (q *Queries) ListMemberComments(ctx context.Context, arg ListMemberComments
 			&i.Comment.ReportCount,
 			&i.Comment.CreatedAt,
 			&i.Comment.UpdatedAt,
+			&i.Comment.Version,
 			&i.AuthorName,
 			&i.AuthorAvatar,
 			&i.PostTitle,
@@ -275,7 +280,7 @@ func (q *Queries) ListMemberComments(ctx context.Context, arg ListMemberComments
 }
 
 const listPostComments = `-- name: ListPostComments :many
-SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
+SELECT c.id, c.post_id, c.member_id, c.body, c.block_reason, c.up_count, c.down_count, c.report_count, c.created_at, c.updated_at, c.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM comment c JOIN member m ON m.id = c.member_id
 WHERE c.post_id = $1
 ORDER BY (c.created_at > $2 AND c.up_count >= $3) DESC, c.created_at, c.id
@@ -324,6 +329,7 @@ func (q *Queries) ListPostComments(ctx context.Context, arg ListPostCommentsPara
 			&i.Comment.ReportCount,
 			&i.Comment.CreatedAt,
 			&i.Comment.UpdatedAt,
+			&i.Comment.Version,
 			&i.AuthorName,
 			&i.AuthorAvatar,
 		); err != nil {

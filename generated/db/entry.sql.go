@@ -41,7 +41,7 @@ const confirmEntry = `-- name: ConfirmEntry :one
 UPDATE account_entry SET pending = false
 FROM (SELECT o.id, o.pending FROM account_entry o WHERE o.member_id = $1 AND o.id = $2 FOR UPDATE) AS old
 WHERE account_entry.id = old.id AND NOT account_entry.awaiting_rate
-RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, old.pending AS was_pending
+RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version, old.pending AS was_pending
 `
 
 type ConfirmEntryParams struct {
@@ -78,6 +78,7 @@ func (q *Queries) ConfirmEntry(ctx context.Context, arg ConfirmEntryParams) (Con
 		&i.AccountEntry.TransferID,
 		&i.AccountEntry.CreatedAt,
 		&i.AccountEntry.AwaitingRate,
+		&i.AccountEntry.Version,
 		&i.WasPending,
 	)
 	return i, err
@@ -87,7 +88,7 @@ const confirmEntryAtRate = `-- name: ConfirmEntryAtRate :one
 UPDATE account_entry SET pending = false, amount = $1, exchange_rate = $2
 WHERE member_id = $3 AND id = $4 AND awaiting_rate
   AND currency = $5 AND original_amount = $6 AND entry_date = $7
-RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate
+RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version
 `
 
 type ConfirmEntryAtRateParams struct {
@@ -131,6 +132,7 @@ func (q *Queries) ConfirmEntryAtRate(ctx context.Context, arg ConfirmEntryAtRate
 		&i.TransferID,
 		&i.CreatedAt,
 		&i.AwaitingRate,
+		&i.Version,
 	)
 	return i, err
 }
@@ -232,7 +234,7 @@ WHERE ($2::bigint IS NULL OR EXISTS (
         SELECT 1 FROM account_category c WHERE c.member_id = $1::bigint AND c.id = $3::bigint
             AND c.type = $4::text))
     AND ($11::integer IS NULL OR ($4::text = 'expense' AND $2::bigint IS NOT NULL))
-RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate,
+RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version,
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
     (NOT EXISTS (SELECT 1 FROM account_entry o
@@ -300,6 +302,7 @@ func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryChecked
 		&i.AccountEntry.TransferID,
 		&i.AccountEntry.CreatedAt,
 		&i.AccountEntry.AwaitingRate,
+		&i.AccountEntry.Version,
 		&i.NewDay,
 	)
 	return i, err
@@ -332,7 +335,7 @@ func (q *Queries) DeleteMemberEntries(ctx context.Context, memberID int64) error
 }
 
 const findCancelledEntry = `-- name: FindCancelledEntry :one
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version FROM account_entry
 WHERE member_id = $1 AND type = 'expense' AND transfer_id IS NULL
   AND entry_date <= $2
   AND (($3::text IS NULL AND currency IS NULL AND amount = $4)
@@ -386,12 +389,13 @@ func (q *Queries) FindCancelledEntry(ctx context.Context, arg FindCancelledEntry
 		&i.TransferID,
 		&i.CreatedAt,
 		&i.AwaitingRate,
+		&i.Version,
 	)
 	return i, err
 }
 
 const getEntry = `-- name: GetEntry :one
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry WHERE member_id = $1 AND id = $2
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version FROM account_entry WHERE member_id = $1 AND id = $2
 `
 
 type GetEntryParams struct {
@@ -420,12 +424,13 @@ func (q *Queries) GetEntry(ctx context.Context, arg GetEntryParams) (AccountEntr
 		&i.TransferID,
 		&i.CreatedAt,
 		&i.AwaitingRate,
+		&i.Version,
 	)
 	return i, err
 }
 
 const getEntryByNotifKey = `-- name: GetEntryByNotifKey :one
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry WHERE member_id = $1 AND notif_key = $2
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version FROM account_entry WHERE member_id = $1 AND notif_key = $2
 `
 
 type GetEntryByNotifKeyParams struct {
@@ -454,12 +459,13 @@ func (q *Queries) GetEntryByNotifKey(ctx context.Context, arg GetEntryByNotifKey
 		&i.TransferID,
 		&i.CreatedAt,
 		&i.AwaitingRate,
+		&i.Version,
 	)
 	return i, err
 }
 
 const getEntryForUpdate = `-- name: GetEntryForUpdate :one
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry WHERE member_id = $1 AND id = $2 FOR UPDATE
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version FROM account_entry WHERE member_id = $1 AND id = $2 FOR UPDATE
 `
 
 type GetEntryForUpdateParams struct {
@@ -488,6 +494,7 @@ func (q *Queries) GetEntryForUpdate(ctx context.Context, arg GetEntryForUpdatePa
 		&i.TransferID,
 		&i.CreatedAt,
 		&i.AwaitingRate,
+		&i.Version,
 	)
 	return i, err
 }
@@ -513,7 +520,7 @@ func (q *Queries) LinkTransferEntries(ctx context.Context, arg LinkTransferEntri
 }
 
 const listBackupEntries = `-- name: ListBackupEntries :many
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version FROM account_entry
 WHERE member_id = $1 AND transfer_id IS NULL
 ORDER BY entry_date, created_at, id
 `
@@ -547,6 +554,7 @@ func (q *Queries) ListBackupEntries(ctx context.Context, memberID int64) ([]Acco
 			&i.TransferID,
 			&i.CreatedAt,
 			&i.AwaitingRate,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -592,7 +600,7 @@ func (q *Queries) ListBackupEntryTags(ctx context.Context, memberID int64) ([]Li
 }
 
 const listEntries = `-- name: ListEntries :many
-SELECT e.id, e.member_id, e.wallet_id, e.category_id, e.type, e.amount, e.entry_date, e.memo, e.currency, e.original_amount, e.exchange_rate, e.installment_months, e.pending, e.notif_key, e.transfer_id, e.created_at, e.awaiting_rate FROM account_entry e
+SELECT e.id, e.member_id, e.wallet_id, e.category_id, e.type, e.amount, e.entry_date, e.memo, e.currency, e.original_amount, e.exchange_rate, e.installment_months, e.pending, e.notif_key, e.transfer_id, e.created_at, e.awaiting_rate, e.version FROM account_entry e
 WHERE e.member_id = $1
   AND e.entry_date >= $2 AND e.entry_date < $3
   AND ($4::bigint IS NULL OR e.wallet_id = $4)
@@ -665,6 +673,7 @@ func (q *Queries) ListEntries(ctx context.Context, arg ListEntriesParams) ([]Acc
 			&i.TransferID,
 			&i.CreatedAt,
 			&i.AwaitingRate,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -677,7 +686,7 @@ func (q *Queries) ListEntries(ctx context.Context, arg ListEntriesParams) ([]Acc
 }
 
 const listEntriesByIDs = `-- name: ListEntriesByIDs :many
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate FROM account_entry WHERE member_id = $1 AND id = ANY($2::bigint[])
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version FROM account_entry WHERE member_id = $1 AND id = ANY($2::bigint[])
 `
 
 type ListEntriesByIDsParams struct {
@@ -712,6 +721,7 @@ func (q *Queries) ListEntriesByIDs(ctx context.Context, arg ListEntriesByIDsPara
 			&i.TransferID,
 			&i.CreatedAt,
 			&i.AwaitingRate,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -1060,7 +1070,7 @@ UPDATE account_entry SET
     original_amount = $8, exchange_rate = $9,
     installment_months = $10
 WHERE member_id = $11 AND id = $12
-RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate
+RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version
 `
 
 type UpdateEntryParams struct {
@@ -1112,6 +1122,7 @@ func (q *Queries) UpdateEntry(ctx context.Context, arg UpdateEntryParams) (Accou
 		&i.TransferID,
 		&i.CreatedAt,
 		&i.AwaitingRate,
+		&i.Version,
 	)
 	return i, err
 }

@@ -32,7 +32,7 @@ func (q *Queries) CountTrades(ctx context.Context, arg CountTradesParams) (int64
 const createTrade = `-- name: CreateTrade :one
 INSERT INTO invest_trade (member_id, stock_id, side, trade_date, quantity, price, fee)
 VALUES ($1, $2, $3, $4, $5, $6, $7)
-RETURNING id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at
+RETURNING id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at, version
 `
 
 type CreateTradeParams struct {
@@ -66,6 +66,7 @@ func (q *Queries) CreateTrade(ctx context.Context, arg CreateTradeParams) (Inves
 		&i.Price,
 		&i.Fee,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
@@ -88,7 +89,7 @@ func (q *Queries) DeleteTrade(ctx context.Context, arg DeleteTradeParams) (int64
 }
 
 const getTrade = `-- name: GetTrade :one
-SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at FROM invest_trade WHERE member_id = $1 AND id = $2
+SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at, version FROM invest_trade WHERE member_id = $1 AND id = $2
 `
 
 type GetTradeParams struct {
@@ -111,12 +112,13 @@ func (q *Queries) GetTrade(ctx context.Context, arg GetTradeParams) (InvestTrade
 		&i.Price,
 		&i.Fee,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
 
 const getTradeForUpdate = `-- name: GetTradeForUpdate :one
-SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at FROM invest_trade WHERE member_id = $1 AND id = $2 FOR UPDATE
+SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at, version FROM invest_trade WHERE member_id = $1 AND id = $2 FOR UPDATE
 `
 
 type GetTradeForUpdateParams struct {
@@ -139,12 +141,13 @@ func (q *Queries) GetTradeForUpdate(ctx context.Context, arg GetTradeForUpdatePa
 		&i.Price,
 		&i.Fee,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
 
 const listMemberTradesUpTo = `-- name: ListMemberTradesUpTo :many
-SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at FROM invest_trade
+SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at, version FROM invest_trade
 WHERE member_id = $1 AND trade_date <= $2
 ORDER BY stock_id, trade_date, id
 `
@@ -173,6 +176,7 @@ func (q *Queries) ListMemberTradesUpTo(ctx context.Context, arg ListMemberTrades
 			&i.Price,
 			&i.Fee,
 			&i.CreatedAt,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -185,7 +189,7 @@ func (q *Queries) ListMemberTradesUpTo(ctx context.Context, arg ListMemberTrades
 }
 
 const listStockTradesInOrder = `-- name: ListStockTradesInOrder :many
-SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at FROM invest_trade
+SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at, version FROM invest_trade
 WHERE member_id = $1 AND stock_id = ANY($2::bigint[])
 ORDER BY stock_id, trade_date, id
 `
@@ -215,6 +219,7 @@ func (q *Queries) ListStockTradesInOrder(ctx context.Context, arg ListStockTrade
 			&i.Price,
 			&i.Fee,
 			&i.CreatedAt,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -227,7 +232,7 @@ func (q *Queries) ListStockTradesInOrder(ctx context.Context, arg ListStockTrade
 }
 
 const listTrades = `-- name: ListTrades :many
-SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at FROM invest_trade
+SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at, version FROM invest_trade
 WHERE member_id = $1 AND ($2::bigint IS NULL OR stock_id = $2)
 ORDER BY trade_date DESC, id DESC
 LIMIT $4 OFFSET $3
@@ -264,6 +269,7 @@ func (q *Queries) ListTrades(ctx context.Context, arg ListTradesParams) ([]Inves
 			&i.Price,
 			&i.Fee,
 			&i.CreatedAt,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -276,7 +282,7 @@ func (q *Queries) ListTrades(ctx context.Context, arg ListTradesParams) ([]Inves
 }
 
 const listTradesByIDs = `-- name: ListTradesByIDs :many
-SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at FROM invest_trade WHERE member_id = $1 AND id = ANY($2::bigint[])
+SELECT id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at, version FROM invest_trade WHERE member_id = $1 AND id = ANY($2::bigint[])
 `
 
 type ListTradesByIDsParams struct {
@@ -303,6 +309,7 @@ func (q *Queries) ListTradesByIDs(ctx context.Context, arg ListTradesByIDsParams
 			&i.Price,
 			&i.Fee,
 			&i.CreatedAt,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -318,7 +325,7 @@ const updateTrade = `-- name: UpdateTrade :one
 UPDATE invest_trade SET stock_id = $1, side = $2, trade_date = $3,
     quantity = $4, price = $5, fee = $6
 WHERE member_id = $7 AND id = $8
-RETURNING id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at
+RETURNING id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at, version
 `
 
 type UpdateTradeParams struct {
@@ -354,6 +361,7 @@ func (q *Queries) UpdateTrade(ctx context.Context, arg UpdateTradeParams) (Inves
 		&i.Price,
 		&i.Fee,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }

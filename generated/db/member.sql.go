@@ -51,7 +51,7 @@ func (q *Queries) CreateAdminIfAbsent(ctx context.Context, arg CreateAdminIfAbse
 const createMember = `-- name: CreateMember :one
 INSERT INTO member (email, email_verified, password_hash, name, role, provider, idp_a_id, idp_b_id, idp_a_picture)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
+RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
 `
 
 type CreateMemberParams struct {
@@ -102,6 +102,7 @@ func (q *Queries) CreateMember(ctx context.Context, arg CreateMemberParams) (Mem
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
@@ -119,7 +120,7 @@ func (q *Queries) DeleteMember(ctx context.Context, id int64) (int64, error) {
 }
 
 const getMember = `-- name: GetMember :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id FROM member WHERE id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version FROM member WHERE id = $1
 `
 
 func (q *Queries) GetMember(ctx context.Context, id int64) (Member, error) {
@@ -148,12 +149,13 @@ func (q *Queries) GetMember(ctx context.Context, id int64) (Member, error) {
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
 
 const getMemberByEmail = `-- name: GetMemberByEmail :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id FROM member WHERE lower(email) = lower($1)
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version FROM member WHERE lower(email) = lower($1)
 `
 
 func (q *Queries) GetMemberByEmail(ctx context.Context, email string) (Member, error) {
@@ -182,12 +184,13 @@ func (q *Queries) GetMemberByEmail(ctx context.Context, email string) (Member, e
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
 
 const getMemberByIdpA = `-- name: GetMemberByIdpA :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id FROM member WHERE idp_a_id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version FROM member WHERE idp_a_id = $1
 `
 
 func (q *Queries) GetMemberByIdpA(ctx context.Context, subject *string) (Member, error) {
@@ -216,12 +219,13 @@ func (q *Queries) GetMemberByIdpA(ctx context.Context, subject *string) (Member,
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
 
 const getMemberByIdpB = `-- name: GetMemberByIdpB :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id FROM member WHERE idp_b_id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version FROM member WHERE idp_b_id = $1
 `
 
 func (q *Queries) GetMemberByIdpB(ctx context.Context, subject *string) (Member, error) {
@@ -250,6 +254,7 @@ func (q *Queries) GetMemberByIdpB(ctx context.Context, subject *string) (Member,
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
@@ -292,7 +297,7 @@ func (q *Queries) GetMemberCredentials(ctx context.Context, email string) (GetMe
 }
 
 const getMemberForUpdate = `-- name: GetMemberForUpdate :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id FROM member WHERE id = $1 FOR UPDATE
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version FROM member WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetMemberForUpdate(ctx context.Context, id int64) (Member, error) {
@@ -321,6 +326,7 @@ func (q *Queries) GetMemberForUpdate(ctx context.Context, id int64) (Member, err
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
@@ -342,7 +348,7 @@ SET idp_a_id = $1, idp_a_picture = COALESCE($2, idp_a_picture),
     password_hash = CASE WHEN email_verified THEN password_hash END,
     session_epoch = CASE WHEN email_verified THEN session_epoch ELSE session_epoch + 1 END,
     email_verified = true, updated_at = now()
-WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
+WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
 `
 
 type LinkIdpAParams struct {
@@ -381,6 +387,7 @@ func (q *Queries) LinkIdpA(ctx context.Context, arg LinkIdpAParams) (Member, err
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
@@ -391,7 +398,7 @@ SET idp_b_id = $1,
     password_hash = CASE WHEN email_verified THEN password_hash END,
     session_epoch = CASE WHEN email_verified THEN session_epoch ELSE session_epoch + 1 END,
     email_verified = true, updated_at = now()
-WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
+WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
 `
 
 type LinkIdpBParams struct {
@@ -426,6 +433,7 @@ func (q *Queries) LinkIdpB(ctx context.Context, arg LinkIdpBParams) (Member, err
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
@@ -557,7 +565,7 @@ func (q *Queries) RevokeMemberSessions(ctx context.Context, id int64) (int64, er
 const setMemberPlanPermanent = `-- name: SetMemberPlanPermanent :one
 UPDATE member
 SET plan = $1, plan_expires_at = NULL, plan_product = NULL, plan_auto_renew = false, updated_at = now()
-WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
+WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
 `
 
 type SetMemberPlanPermanentParams struct {
@@ -592,12 +600,13 @@ func (q *Queries) SetMemberPlanPermanent(ctx context.Context, arg SetMemberPlanP
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
 
 const setMemberRole = `-- name: SetMemberRole :one
-UPDATE member SET role = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
+UPDATE member SET role = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
 `
 
 type SetMemberRoleParams struct {
@@ -631,12 +640,13 @@ func (q *Queries) SetMemberRole(ctx context.Context, arg SetMemberRoleParams) (M
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
 
 const setMemberStatus = `-- name: SetMemberStatus :one
-UPDATE member SET status = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
+UPDATE member SET status = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
 `
 
 type SetMemberStatusParams struct {
@@ -670,12 +680,13 @@ func (q *Queries) SetMemberStatus(ctx context.Context, arg SetMemberStatusParams
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
 
 const setMonthStartDay = `-- name: SetMonthStartDay :one
-UPDATE member SET month_start_day = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
+UPDATE member SET month_start_day = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
 `
 
 type SetMonthStartDayParams struct {
@@ -709,12 +720,13 @@ func (q *Queries) SetMonthStartDay(ctx context.Context, arg SetMonthStartDayPara
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
 
 const updateMemberEmailName = `-- name: UpdateMemberEmailName :one
-UPDATE member SET email = $1, name = $2, updated_at = now() WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
+UPDATE member SET email = $1, name = $2, updated_at = now() WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
 `
 
 type UpdateMemberEmailNameParams struct {
@@ -749,12 +761,13 @@ func (q *Queries) UpdateMemberEmailName(ctx context.Context, arg UpdateMemberEma
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
 
 const updateMemberName = `-- name: UpdateMemberName :one
-UPDATE member SET name = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
+UPDATE member SET name = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
 `
 
 type UpdateMemberNameParams struct {
@@ -788,13 +801,14 @@ func (q *Queries) UpdateMemberName(ctx context.Context, arg UpdateMemberNamePara
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
 
 const updateMemberProfileImage = `-- name: UpdateMemberProfileImage :one
 UPDATE member SET profile_image = $1, profile_image_id = $2, updated_at = now()
-WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
+WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
 `
 
 type UpdateMemberProfileImageParams struct {
@@ -829,6 +843,7 @@ func (q *Queries) UpdateMemberProfileImage(ctx context.Context, arg UpdateMember
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }

@@ -151,7 +151,7 @@ const setMemberPlanAutoRenew = `-- name: SetMemberPlanAutoRenew :one
 UPDATE member
 SET plan_auto_renew = $1, updated_at = now()
 WHERE id = $2 AND plan = 'PREMIUM' AND plan_product IS NOT NULL AND plan_expires_at IS NOT NULL
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
+RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
 `
 
 type SetMemberPlanAutoRenewParams struct {
@@ -187,6 +187,7 @@ func (q *Queries) SetMemberPlanAutoRenew(ctx context.Context, arg SetMemberPlanA
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }
@@ -197,7 +198,7 @@ UPDATE member
 SET plan = 'PREMIUM', plan_expires_at = $1, plan_product = $2,
     plan_auto_renew = $3, updated_at = now()
 WHERE id = $4
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id
+RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
 `
 
 type SetMemberPlanSubscriptionParams struct {
@@ -242,6 +243,7 @@ func (q *Queries) SetMemberPlanSubscription(ctx context.Context, arg SetMemberPl
 		&i.EmailVerified,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
+		&i.Version,
 	)
 	return i, err
 }

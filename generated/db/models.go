@@ -19,6 +19,7 @@ type AccountCategory struct {
 	Type      string
 	SortOrder int32
 	CreatedAt time.Time
+	Version   int64
 }
 
 type AccountEntry struct {
@@ -39,6 +40,7 @@ type AccountEntry struct {
 	TransferID        *int64
 	CreatedAt         time.Time
 	AwaitingRate      bool
+	Version           int64
 }
 
 type AccountEntryImport struct {
@@ -59,6 +61,7 @@ type AccountTag struct {
 	Name      string
 	SortOrder int32
 	CreatedAt time.Time
+	Version   int64
 }
 
 type AppSetting struct {
@@ -101,6 +104,7 @@ type Budget struct {
 	Month      int32
 	Amount     int64
 	CreatedAt  time.Time
+	Version    int64
 }
 
 type BudgetIncome struct {
@@ -120,6 +124,7 @@ type BudgetOnetime struct {
 	EndDate    time.Time
 	CategoryID *int64
 	CreatedAt  time.Time
+	Version    int64
 }
 
 type Comment struct {
@@ -133,6 +138,7 @@ type Comment struct {
 	ReportCount int32
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
+	Version     int64
 }
 
 type CommentVote struct {
@@ -180,6 +186,16 @@ type IapPurchase struct {
 	CreatedAt      time.Time
 }
 
+type IdempotencyKey struct {
+	MemberID    int64
+	Key         string
+	Fingerprint []byte
+	Status      int16
+	Headers     []byte
+	Body        []byte
+	CreatedAt   time.Time
+}
+
 type ImageUploadDay struct {
 	MemberID int64
 	Day      time.Time
@@ -196,6 +212,7 @@ type InvestTrade struct {
 	Price     decimal.Decimal
 	Fee       decimal.Decimal
 	CreatedAt time.Time
+	Version   int64
 }
 
 type JobRun struct {
@@ -242,6 +259,7 @@ type Member struct {
 	EmailVerified  bool
 	MonthStartDay  int16
 	ProfileImageID pgtype.UUID
+	Version        int64
 }
 
 type NotificationKey struct {
@@ -281,6 +299,7 @@ type Post struct {
 	ReportCount  int32
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
+	Version      int64
 }
 
 type PostImage struct {
@@ -312,6 +331,7 @@ type QuickEntry struct {
 	Memo       string
 	Tags       []string
 	CreatedAt  time.Time
+	Version    int64
 }
 
 type Recurring struct {
@@ -325,6 +345,7 @@ type Recurring struct {
 	Day          int32
 	Memo         string
 	CreatedAt    time.Time
+	Version      int64
 	AutoPost     bool
 	LastPostedOn pgtype.Date
 	NextMonth    time.Time
@@ -360,6 +381,7 @@ type Stock struct {
 	Currency  string
 	WalletID  *int64
 	CreatedAt time.Time
+	Version   int64
 }
 
 type StockQuote struct {
@@ -390,6 +412,7 @@ type Transfer struct {
 	Memo         string
 	FeeEntryID   *int64
 	CreatedAt    time.Time
+	Version      int64
 }
 
 type Wallet struct {
@@ -409,6 +432,7 @@ type Wallet struct {
 	CurrentValue    *int64
 	SortOrder       int32
 	CreatedAt       time.Time
+	Version         int64
 }
 
 type WalletNet struct {

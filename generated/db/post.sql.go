@@ -118,7 +118,7 @@ func (q *Queries) DeletePost(ctx context.Context, id int64) error {
 }
 
 const getPost = `-- name: GetPost :one
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.id = $1
 `
@@ -148,6 +148,7 @@ func (q *Queries) GetPost(ctx context.Context, id int64) (GetPostRow, error) {
 		&i.Post.ReportCount,
 		&i.Post.CreatedAt,
 		&i.Post.UpdatedAt,
+		&i.Post.Version,
 		&i.AuthorName,
 		&i.AuthorAvatar,
 	)
@@ -168,7 +169,7 @@ func (q *Queries) GetPostAuthor(ctx context.Context, id int64) (int64, error) {
 }
 
 const getPostForUpdate = `-- name: GetPostForUpdate :one
-SELECT id, member_id, category, title, body, tags, image_urls, notice, block_reason, up_count, down_count, comment_count, report_count, created_at, updated_at FROM post WHERE id = $1 FOR UPDATE
+SELECT id, member_id, category, title, body, tags, image_urls, notice, block_reason, up_count, down_count, comment_count, report_count, created_at, updated_at, version FROM post WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetPostForUpdate(ctx context.Context, id int64) (Post, error) {
@@ -190,12 +191,13 @@ func (q *Queries) GetPostForUpdate(ctx context.Context, id int64) (Post, error) 
 		&i.ReportCount,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.Version,
 	)
 	return i, err
 }
 
 const listHotPosts = `-- name: ListHotPosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE NOT p.notice AND p.block_reason IS NULL
   AND p.created_at > $1 AND p.up_count >= $2
@@ -252,6 +254,7 @@ func (q *Queries) ListHotPosts(ctx context.Context, arg ListHotPostsParams) ([]L
 			&i.Post.ReportCount,
 			&i.Post.CreatedAt,
 			&i.Post.UpdatedAt,
+			&i.Post.Version,
 			&i.AuthorName,
 			&i.AuthorAvatar,
 		); err != nil {
@@ -266,7 +269,7 @@ func (q *Queries) ListHotPosts(ctx context.Context, arg ListHotPostsParams) ([]L
 }
 
 const listMemberPosts = `-- name: ListMemberPosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.member_id = $1
 ORDER BY p.created_at DESC, p.id DESC
@@ -310,6 +313,7 @@ func (q *Queries) ListMemberPosts(ctx context.Context, arg ListMemberPostsParams
 			&i.Post.ReportCount,
 			&i.Post.CreatedAt,
 			&i.Post.UpdatedAt,
+			&i.Post.Version,
 			&i.AuthorName,
 			&i.AuthorAvatar,
 		); err != nil {
@@ -324,7 +328,7 @@ func (q *Queries) ListMemberPosts(ctx context.Context, arg ListMemberPostsParams
 }
 
 const listNoticePosts = `-- name: ListNoticePosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.notice AND p.block_reason IS NULL
   AND ($1::text IS NULL OR p.category = $1)
@@ -376,6 +380,7 @@ func (q *Queries) ListNoticePosts(ctx context.Context, arg ListNoticePostsParams
 			&i.Post.ReportCount,
 			&i.Post.CreatedAt,
 			&i.Post.UpdatedAt,
+			&i.Post.Version,
 			&i.AuthorName,
 			&i.AuthorAvatar,
 		); err != nil {
@@ -390,7 +395,7 @@ func (q *Queries) ListNoticePosts(ctx context.Context, arg ListNoticePostsParams
 }
 
 const listRecentPosts = `-- name: ListRecentPosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE NOT p.notice AND p.block_reason IS NULL
   AND p.id <> ALL($1::bigint[])
@@ -447,6 +452,7 @@ func (q *Queries) ListRecentPosts(ctx context.Context, arg ListRecentPostsParams
 			&i.Post.ReportCount,
 			&i.Post.CreatedAt,
 			&i.Post.UpdatedAt,
+			&i.Post.Version,
 			&i.AuthorName,
 			&i.AuthorAvatar,
 		); err != nil {
@@ -461,7 +467,7 @@ func (q *Queries) ListRecentPosts(ctx context.Context, arg ListRecentPostsParams
 }
 
 const listReportedPosts = `-- name: ListReportedPosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.id = ANY($1::bigint[])
 `
@@ -498,6 +504,7 @@ func (q *Queries) ListReportedPosts(ctx context.Context, ids []int64) ([]ListRep
 			&i.Post.ReportCount,
 			&i.Post.CreatedAt,
 			&i.Post.UpdatedAt,
+			&i.Post.Version,
 			&i.AuthorName,
 			&i.AuthorAvatar,
 		); err != nil {

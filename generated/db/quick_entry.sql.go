@@ -12,7 +12,7 @@ import (
 const createQuickEntry = `-- name: CreateQuickEntry :one
 INSERT INTO quick_entry (member_id, name, type, amount, wallet_id, category_id, memo, tags)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-RETURNING id, member_id, name, type, amount, wallet_id, category_id, memo, tags, created_at
+RETURNING id, member_id, name, type, amount, wallet_id, category_id, memo, tags, created_at, version
 `
 
 type CreateQuickEntryParams struct {
@@ -49,6 +49,7 @@ func (q *Queries) CreateQuickEntry(ctx context.Context, arg CreateQuickEntryPara
 		&i.Memo,
 		&i.Tags,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
@@ -80,7 +81,7 @@ func (q *Queries) DeleteQuickEntry(ctx context.Context, arg DeleteQuickEntryPara
 }
 
 const listQuickEntries = `-- name: ListQuickEntries :many
-SELECT id, member_id, name, type, amount, wallet_id, category_id, memo, tags, created_at FROM quick_entry WHERE member_id = $1 ORDER BY id
+SELECT id, member_id, name, type, amount, wallet_id, category_id, memo, tags, created_at, version FROM quick_entry WHERE member_id = $1 ORDER BY id
 `
 
 func (q *Queries) ListQuickEntries(ctx context.Context, memberID int64) ([]QuickEntry, error) {
@@ -103,6 +104,7 @@ func (q *Queries) ListQuickEntries(ctx context.Context, memberID int64) ([]Quick
 			&i.Memo,
 			&i.Tags,
 			&i.CreatedAt,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -118,7 +120,7 @@ const updateQuickEntry = `-- name: UpdateQuickEntry :one
 UPDATE quick_entry SET name = $1, type = $2, amount = $3, wallet_id = $4,
     category_id = $5, memo = $6, tags = $7
 WHERE member_id = $8 AND id = $9
-RETURNING id, member_id, name, type, amount, wallet_id, category_id, memo, tags, created_at
+RETURNING id, member_id, name, type, amount, wallet_id, category_id, memo, tags, created_at, version
 `
 
 type UpdateQuickEntryParams struct {
@@ -157,6 +159,7 @@ func (q *Queries) UpdateQuickEntry(ctx context.Context, arg UpdateQuickEntryPara
 		&i.Memo,
 		&i.Tags,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }

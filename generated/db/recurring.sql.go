@@ -64,7 +64,7 @@ func (q *Queries) CountRecurrings(ctx context.Context, memberID int64) (int64, e
 const createRecurring = `-- name: CreateRecurring :one
 INSERT INTO recurring (member_id, name, type, amount, wallet_id, category_id, day, memo, auto_post, next_month)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-RETURNING id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, auto_post, last_posted_on, next_month
+RETURNING id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, version, auto_post, last_posted_on, next_month
 `
 
 type CreateRecurringParams struct {
@@ -107,6 +107,7 @@ func (q *Queries) CreateRecurring(ctx context.Context, arg CreateRecurringParams
 		&i.Day,
 		&i.Memo,
 		&i.CreatedAt,
+		&i.Version,
 		&i.AutoPost,
 		&i.LastPostedOn,
 		&i.NextMonth,
@@ -141,7 +142,7 @@ func (q *Queries) DeleteRecurring(ctx context.Context, arg DeleteRecurringParams
 }
 
 const getRecurringForPost = `-- name: GetRecurringForPost :one
-SELECT id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, auto_post, last_posted_on, next_month FROM recurring WHERE id = $1
+SELECT id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, version, auto_post, last_posted_on, next_month FROM recurring WHERE id = $1
 `
 
 func (q *Queries) GetRecurringForPost(ctx context.Context, id int64) (Recurring, error) {
@@ -158,6 +159,7 @@ func (q *Queries) GetRecurringForPost(ctx context.Context, id int64) (Recurring,
 		&i.Day,
 		&i.Memo,
 		&i.CreatedAt,
+		&i.Version,
 		&i.AutoPost,
 		&i.LastPostedOn,
 		&i.NextMonth,
@@ -211,7 +213,7 @@ func (q *Queries) ListDueRecurrings(ctx context.Context, arg ListDueRecurringsPa
 }
 
 const listRecurrings = `-- name: ListRecurrings :many
-SELECT id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, auto_post, last_posted_on, next_month FROM recurring WHERE member_id = $1 ORDER BY day, id
+SELECT id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, version, auto_post, last_posted_on, next_month FROM recurring WHERE member_id = $1 ORDER BY day, id
 `
 
 func (q *Queries) ListRecurrings(ctx context.Context, memberID int64) ([]Recurring, error) {
@@ -234,6 +236,7 @@ func (q *Queries) ListRecurrings(ctx context.Context, memberID int64) ([]Recurri
 			&i.Day,
 			&i.Memo,
 			&i.CreatedAt,
+			&i.Version,
 			&i.AutoPost,
 			&i.LastPostedOn,
 			&i.NextMonth,
@@ -259,7 +262,7 @@ UPDATE recurring SET name = $1, type = $2, amount = $3, wallet_id = $4,
     next_month = CASE WHEN $8::boolean AND NOT auto_post
         THEN GREATEST(next_month, $9::date) ELSE next_month END
 WHERE member_id = $10 AND id = $11
-RETURNING id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, auto_post, last_posted_on, next_month
+RETURNING id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, version, auto_post, last_posted_on, next_month
 `
 
 type UpdateRecurringParams struct {
@@ -302,6 +305,7 @@ func (q *Queries) UpdateRecurring(ctx context.Context, arg UpdateRecurringParams
 		&i.Day,
 		&i.Memo,
 		&i.CreatedAt,
+		&i.Version,
 		&i.AutoPost,
 		&i.LastPostedOn,
 		&i.NextMonth,

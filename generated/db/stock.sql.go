@@ -12,7 +12,7 @@ import (
 const createStock = `-- name: CreateStock :one
 INSERT INTO stock (member_id, code, name, market, currency, wallet_id)
 VALUES ($1, $2, $3, $4, $5, $6)
-RETURNING id, member_id, code, name, market, currency, wallet_id, created_at
+RETURNING id, member_id, code, name, market, currency, wallet_id, created_at, version
 `
 
 type CreateStockParams struct {
@@ -43,6 +43,7 @@ func (q *Queries) CreateStock(ctx context.Context, arg CreateStockParams) (Stock
 		&i.Currency,
 		&i.WalletID,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
@@ -74,7 +75,7 @@ func (q *Queries) DeleteStock(ctx context.Context, arg DeleteStockParams) (int64
 }
 
 const getStock = `-- name: GetStock :one
-SELECT id, member_id, code, name, market, currency, wallet_id, created_at FROM stock WHERE member_id = $1 AND id = $2
+SELECT id, member_id, code, name, market, currency, wallet_id, created_at, version FROM stock WHERE member_id = $1 AND id = $2
 `
 
 type GetStockParams struct {
@@ -94,6 +95,7 @@ func (q *Queries) GetStock(ctx context.Context, arg GetStockParams) (Stock, erro
 		&i.Currency,
 		&i.WalletID,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
@@ -123,7 +125,7 @@ func (q *Queries) ListStockCodes(ctx context.Context, memberID int64) ([]string,
 }
 
 const listStocks = `-- name: ListStocks :many
-SELECT id, member_id, code, name, market, currency, wallet_id, created_at FROM stock WHERE member_id = $1 ORDER BY id
+SELECT id, member_id, code, name, market, currency, wallet_id, created_at, version FROM stock WHERE member_id = $1 ORDER BY id
 `
 
 func (q *Queries) ListStocks(ctx context.Context, memberID int64) ([]Stock, error) {
@@ -144,6 +146,7 @@ func (q *Queries) ListStocks(ctx context.Context, memberID int64) ([]Stock, erro
 			&i.Currency,
 			&i.WalletID,
 			&i.CreatedAt,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -189,7 +192,7 @@ func (q *Queries) LockStocks(ctx context.Context, arg LockStocksParams) ([]int64
 const updateStock = `-- name: UpdateStock :one
 UPDATE stock SET code = $1, name = $2, market = $3, currency = $4, wallet_id = $5
 WHERE member_id = $6 AND id = $7
-RETURNING id, member_id, code, name, market, currency, wallet_id, created_at
+RETURNING id, member_id, code, name, market, currency, wallet_id, created_at, version
 `
 
 type UpdateStockParams struct {
@@ -222,6 +225,7 @@ func (q *Queries) UpdateStock(ctx context.Context, arg UpdateStockParams) (Stock
 		&i.Currency,
 		&i.WalletID,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }

@@ -28,7 +28,7 @@ func (q *Queries) CountOwnedTags(ctx context.Context, arg CountOwnedTagsParams) 
 const createTag = `-- name: CreateTag :one
 INSERT INTO account_tag (member_id, name, sort_order)
 VALUES ($1, $2, (SELECT COALESCE(MAX(sort_order), 0) + 1 FROM account_tag WHERE member_id = $1))
-RETURNING id, member_id, name, sort_order, created_at
+RETURNING id, member_id, name, sort_order, created_at, version
 `
 
 type CreateTagParams struct {
@@ -45,6 +45,7 @@ func (q *Queries) CreateTag(ctx context.Context, arg CreateTagParams) (AccountTa
 		&i.Name,
 		&i.SortOrder,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
@@ -124,7 +125,7 @@ func (q *Queries) EnsureTags(ctx context.Context, arg EnsureTagsParams) ([]Ensur
 }
 
 const listTags = `-- name: ListTags :many
-SELECT id, member_id, name, sort_order, created_at FROM account_tag WHERE member_id = $1 ORDER BY sort_order, id
+SELECT id, member_id, name, sort_order, created_at, version FROM account_tag WHERE member_id = $1 ORDER BY sort_order, id
 `
 
 func (q *Queries) ListTags(ctx context.Context, memberID int64) ([]AccountTag, error) {
@@ -142,6 +143,7 @@ func (q *Queries) ListTags(ctx context.Context, memberID int64) ([]AccountTag, e
 			&i.Name,
 			&i.SortOrder,
 			&i.CreatedAt,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -176,7 +178,7 @@ func (q *Queries) ReorderTags(ctx context.Context, arg ReorderTagsParams) error 
 }
 
 const updateTag = `-- name: UpdateTag :one
-UPDATE account_tag SET name = $1 WHERE member_id = $2 AND id = $3 RETURNING id, member_id, name, sort_order, created_at
+UPDATE account_tag SET name = $1 WHERE member_id = $2 AND id = $3 RETURNING id, member_id, name, sort_order, created_at, version
 `
 
 type UpdateTagParams struct {
@@ -194,6 +196,7 @@ func (q *Queries) UpdateTag(ctx context.Context, arg UpdateTagParams) (AccountTa
 		&i.Name,
 		&i.SortOrder,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }

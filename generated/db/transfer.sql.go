@@ -43,7 +43,7 @@ func (q *Queries) CountTransfers(ctx context.Context, arg CountTransfersParams) 
 const createTransfer = `-- name: CreateTransfer :one
 INSERT INTO transfer (member_id, transfer_date, amount, memo)
 VALUES ($1, $2, $3, $4)
-RETURNING id, member_id, transfer_date, amount, memo, fee_entry_id, created_at
+RETURNING id, member_id, transfer_date, amount, memo, fee_entry_id, created_at, version
 `
 
 type CreateTransferParams struct {
@@ -69,6 +69,7 @@ func (q *Queries) CreateTransfer(ctx context.Context, arg CreateTransferParams) 
 		&i.Memo,
 		&i.FeeEntryID,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
@@ -368,7 +369,7 @@ func (q *Queries) ListTransfersByIDs(ctx context.Context, arg ListTransfersByIDs
 }
 
 const lockTransfer = `-- name: LockTransfer :one
-SELECT id, member_id, transfer_date, amount, memo, fee_entry_id, created_at FROM transfer WHERE member_id = $1 AND id = $2 FOR UPDATE
+SELECT id, member_id, transfer_date, amount, memo, fee_entry_id, created_at, version FROM transfer WHERE member_id = $1 AND id = $2 FOR UPDATE
 `
 
 type LockTransferParams struct {
@@ -388,6 +389,7 @@ func (q *Queries) LockTransfer(ctx context.Context, arg LockTransferParams) (Tra
 		&i.Memo,
 		&i.FeeEntryID,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }

@@ -55,7 +55,7 @@ INSERT INTO wallet (
     $12, $13,
     (SELECT COALESCE(MAX(sort_order), 0) + 1 FROM wallet WHERE member_id = $1)
 )
-RETURNING id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, sort_order, created_at
+RETURNING id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, sort_order, created_at, version
 `
 
 type CreateWalletParams struct {
@@ -108,6 +108,7 @@ func (q *Queries) CreateWallet(ctx context.Context, arg CreateWalletParams) (Wal
 		&i.CurrentValue,
 		&i.SortOrder,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
@@ -139,7 +140,7 @@ func (q *Queries) DeleteWallet(ctx context.Context, arg DeleteWalletParams) (int
 }
 
 const getWallet = `-- name: GetWallet :one
-SELECT id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, sort_order, created_at FROM wallet WHERE member_id = $1 AND id = $2
+SELECT id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, sort_order, created_at, version FROM wallet WHERE member_id = $1 AND id = $2
 `
 
 type GetWalletParams struct {
@@ -167,12 +168,13 @@ func (q *Queries) GetWallet(ctx context.Context, arg GetWalletParams) (Wallet, e
 		&i.CurrentValue,
 		&i.SortOrder,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }
 
 const getWalletWithBalance = `-- name: GetWalletWithBalance :one
-SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, (w.opening_balance + COALESCE((
+SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, w.version, (w.opening_balance + COALESCE((
     SELECT SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END)
     FROM account_entry e
     WHERE e.member_id = $1 AND e.wallet_id = w.id AND NOT e.pending
@@ -211,13 +213,14 @@ func (q *Queries) GetWalletWithBalance(ctx context.Context, arg GetWalletWithBal
 		&i.Wallet.CurrentValue,
 		&i.Wallet.SortOrder,
 		&i.Wallet.CreatedAt,
+		&i.Wallet.Version,
 		&i.Balance,
 	)
 	return i, err
 }
 
 const listBackupWallets = `-- name: ListBackupWallets :many
-SELECT id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, sort_order, created_at FROM wallet WHERE member_id = $1 ORDER BY sort_order, id
+SELECT id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, sort_order, created_at, version FROM wallet WHERE member_id = $1 ORDER BY sort_order, id
 `
 
 func (q *Queries) ListBackupWallets(ctx context.Context, memberID int64) ([]Wallet, error) {
@@ -246,6 +249,7 @@ func (q *Queries) ListBackupWallets(ctx context.Context, memberID int64) ([]Wall
 			&i.CurrentValue,
 			&i.SortOrder,
 			&i.CreatedAt,
+			&i.Version,
 		); err != nil {
 			return nil, err
 		}
@@ -289,7 +293,7 @@ func (q *Queries) ListNotifyWallets(ctx context.Context, memberID int64) ([]List
 }
 
 const listWalletsWithBalance = `-- name: ListWalletsWithBalance :many
-SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
+SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, w.version, (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
 FROM wallet w
 LEFT JOIN (
     SELECT e.wallet_id, SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) AS net
@@ -334,6 +338,7 @@ func (q *Queries) ListWalletsWithBalance(ctx context.Context, memberID int64) ([
 			&i.Wallet.CurrentValue,
 			&i.Wallet.SortOrder,
 			&i.Wallet.CreatedAt,
+			&i.Wallet.Version,
 			&i.Balance,
 		); err != nil {
 			return nil, err
@@ -347,7 +352,7 @@ func (q *Queries) ListWalletsWithBalance(ctx context.Context, memberID int64) ([
 }
 
 const listWalletsWithBalanceByIDs = `-- name: ListWalletsWithBalanceByIDs :many
-SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
+SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, w.version, (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
 FROM wallet w
 LEFT JOIN (
     SELECT e.wallet_id, SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) AS net
@@ -396,6 +401,7 @@ func (q *Queries) ListWalletsWithBalanceByIDs(ctx context.Context, arg ListWalle
 			&i.Wallet.CurrentValue,
 			&i.Wallet.SortOrder,
 			&i.Wallet.CreatedAt,
+			&i.Wallet.Version,
 			&i.Balance,
 		); err != nil {
 			return nil, err
@@ -482,7 +488,7 @@ UPDATE wallet SET
     loan_months = $8, loan_start = $9, loan_payment = $10,
     manual_valuation = $11, current_value = $12
 WHERE member_id = $13 AND id = $14
-RETURNING id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, sort_order, created_at
+RETURNING id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, sort_order, created_at, version
 `
 
 type UpdateWalletParams struct {
@@ -537,6 +543,7 @@ func (q *Queries) UpdateWallet(ctx context.Context, arg UpdateWalletParams) (Wal
 		&i.CurrentValue,
 		&i.SortOrder,
 		&i.CreatedAt,
+		&i.Version,
 	)
 	return i, err
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/nestegg/nestegg/internal/external/fx"
 	"github.com/nestegg/nestegg/internal/external/ocr"
 	"github.com/nestegg/nestegg/internal/external/quote"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/jobs"
@@ -72,6 +73,9 @@ type Options struct {
 	HTTPClient   *http.Client
 	// BonusRand, when set, draws the month-complete bonus (tests fix it).
 	BonusRand rand.Source
+	// IdempotencyHooks stand for a crash around an idempotent request's
+	// commit (tests).
+	IdempotencyHooks idempotency.Hooks
 }
 
 // New builds the service from cfg.
@@ -212,6 +216,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		CSV:           csvHandler,
 		Tracing:       tracingOn,
 		Changes:       changes.NewHandler(pool, ledgerHandler),
+		Idempotency:   idempotency.New(pool, o.Clock, o.IdempotencyHooks),
 	})
 	if err != nil {
 		a.Close()
@@ -221,7 +226,8 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	a.Jobs = jobs.NewRunner(pool, o.Clock, store.CleanupJob(), auth.CleanupJob(pool), guard.CleanupJob(),
 		billing.ExpiryJob(pool), billingHandler.RenewalJob(), intake.CleanupJob(pool),
 		meter.CleanupJob(), a.FX.CleanupJob(), board.ImageCleanupJob(pool, cfg.Timezone),
-		ledger.RecurringPostJob(pool, cfg.Timezone), changes.PruneJob(pool))
+		ledger.RecurringPostJob(pool, cfg.Timezone), changes.PruneJob(pool),
+		idempotency.CleanupJob(pool))
 	return a, nil
 }
 

@@ -28,8 +28,8 @@ var tableArea = map[string]string{
 	"app_setting": "settings", "auth_failure": "throttle", "auth_session": "session",
 	"signup_attempt": "auth", "member": "member", "point_history": "points", "job_run": "jobs",
 	"iap_purchase": "billing", "outside_call_count": "quota", "fx_rate": "rates", "fx_lookup": "rates",
-	"notification_key": "intake",
-	"wallet":           "ledger", "account_category": "ledger", "account_tag": "ledger", "account_entry": "ledger",
+	"notification_key": "intake", "idempotency_key": "idempotency",
+	"wallet": "ledger", "account_category": "ledger", "account_tag": "ledger", "account_entry": "ledger",
 	"account_entry_tag": "ledger", "wallet_net": "ledger", "wallet_net_delta": "ledger", "recurring": "ledger", "recurring_post": "ledger", "quick_entry": "ledger", "default_category": "ledger",
 	"transfer": "transfer",
 	"budget":   "budget", "budget_income": "budget", "budget_onetime": "budget",
@@ -38,7 +38,7 @@ var tableArea = map[string]string{
 	"report": "board", "spam_keyword": "board", "tag_group": "board", "tag_group_board": "board",
 	"board_image": "board", "post_image": "board", "image_upload_day": "board",
 	"account_entry_import": "csvio",
-	"ledger_change": "changes", "ledger_change_epoch": "changes",
+	"ledger_change":        "changes", "ledger_change_epoch": "changes",
 }
 
 // queryFileArea is the area each query file belongs to: the owner of the
@@ -48,14 +48,15 @@ var queryFileArea = map[string]string{
 	"signup_attempt": "auth", "member": "member", "member_plan": "member", "point_history": "points",
 	"point_award": "points", "job_run": "jobs", "iap_purchase": "billing",
 	"outside_call_count": "quota", "fx_rate": "rates", "notification_key": "intake",
-	"wallet": "ledger", "category": "ledger", "tag": "ledger", "entry": "ledger", "recurring": "ledger",
+	"idempotency_key": "idempotency",
+	"wallet":          "ledger", "category": "ledger", "tag": "ledger", "entry": "ledger", "recurring": "ledger",
 	"quick_entry": "ledger", "default_category": "ledger", "entry_stats": "budget",
 	"transfer": "transfer",
 	"budget":   "budget", "budget_income": "budget", "budget_onetime": "budget",
 	"stock": "invest", "invest_trade": "invest", "stock_quote": "invest", "networth": "invest",
 	"post": "board", "comment": "board", "post_vote": "board", "comment_vote": "board", "report": "board",
 	"spam_keyword": "board", "tag_group": "board", "board_image": "board", "post_image": "board",
-	"entry_import": "csvio",
+	"entry_import":  "csvio",
 	"ledger_change": "changes",
 }
 

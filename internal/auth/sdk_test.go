@@ -46,7 +46,7 @@ func TestMemberJourneyThroughTheGeneratedClient(t *testing.T) {
 	}
 	me := bearer(signedUp.JSON201.Token)
 
-	renamed, err := api.UpdateProfileWithResponse(ctx, apiclient.UpdateProfileJSONRequestBody{Name: "SDK Renamed"}, me)
+	renamed, err := api.UpdateProfileWithResponse(ctx, nil, apiclient.UpdateProfileJSONRequestBody{Name: "SDK Renamed"}, me)
 	if err != nil || renamed.JSON200 == nil || renamed.JSON200.Name != "SDK Renamed" || renamed.JSON200.ProfileImage != nil {
 		t.Fatalf("update profile: %v %s", err, renamed.Body)
 	}

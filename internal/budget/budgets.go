@@ -115,7 +115,9 @@ func (h *BudgetHandler) CreateBudget(ctx context.Context, req api.CreateBudgetRe
 	if err := checkMonth("/year", "/month", b.Year, b.Month); err != nil {
 		return nil, err
 	}
-	out, err := CreateBudgetTx(ctx, db.New(h.pool), memberOf(ctx), Budget{CategoryID: b.CategoryID, Year: b.Year, Month: b.Month, Amount: b.Amount})
+	out, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (Budget, error) {
+		return CreateBudgetTx(ctx, q, memberOf(ctx), Budget{CategoryID: b.CategoryID, Year: b.Year, Month: b.Month, Amount: b.Amount})
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +165,9 @@ func (h *BudgetHandler) UpdateBudget(ctx context.Context, req api.UpdateBudgetRe
 	if err := checkAmount("/amount", req.Body.Amount); err != nil {
 		return nil, err
 	}
-	row, err := db.New(h.pool).UpdateBudget(ctx, db.UpdateBudgetParams{MemberID: memberOf(ctx), ID: req.ID, Amount: req.Body.Amount})
+	row, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (db.UpdateBudgetRow, error) {
+		return q.UpdateBudget(ctx, db.UpdateBudgetParams{MemberID: memberOf(ctx), ID: req.ID, Amount: req.Body.Amount})
+	})
 	if err := database.NoRows(err, ErrBudgetNotFound, fmt.Sprintf("update budget %d", req.ID)); err != nil {
 		return nil, err
 	}
@@ -172,7 +176,9 @@ func (h *BudgetHandler) UpdateBudget(ctx context.Context, req api.UpdateBudgetRe
 
 // DeleteBudget deletes a budget.
 func (h *BudgetHandler) DeleteBudget(ctx context.Context, req api.DeleteBudgetRequestObject) (api.DeleteBudgetResponseObject, error) {
-	n, err := db.New(h.pool).DeleteBudget(ctx, db.DeleteBudgetParams{MemberID: memberOf(ctx), ID: req.ID})
+	n, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (int64, error) {
+		return q.DeleteBudget(ctx, db.DeleteBudgetParams{MemberID: memberOf(ctx), ID: req.ID})
+	})
 	if err != nil {
 		return nil, fmt.Errorf("delete budget %d: %w", req.ID, err)
 	}

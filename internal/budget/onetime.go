@@ -158,7 +158,9 @@ func (h *BudgetHandler) UpdateOnetimeBudget(ctx context.Context, req api.UpdateO
 
 // DeleteOnetimeBudget deletes a one-time budget.
 func (h *BudgetHandler) DeleteOnetimeBudget(ctx context.Context, req api.DeleteOnetimeBudgetRequestObject) (api.DeleteOnetimeBudgetResponseObject, error) {
-	n, err := db.New(h.pool).DeleteOnetimeBudget(ctx, db.DeleteOnetimeBudgetParams{MemberID: memberOf(ctx), ID: req.ID})
+	n, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (int64, error) {
+		return q.DeleteOnetimeBudget(ctx, db.DeleteOnetimeBudgetParams{MemberID: memberOf(ctx), ID: req.ID})
+	})
 	if err != nil {
 		return nil, fmt.Errorf("delete one-time budget %d: %w", req.ID, err)
 	}

@@ -166,11 +166,19 @@ func NoRows(err error, ifNone error, doing string) error {
 // outside the transaction that cannot be done twice (sessions, hooks and
 // outside calls belong before or after InTx), and must not accumulate into
 // variables declared outside it.
+//
+// When ctx carries a request transaction (WithRequestTx: the request has an
+// Idempotency-Key), fn runs in it instead, and it commits when the request's
+// answer is stored.
 func InTxRaw(ctx context.Context, pool *pgxpool.Pool, fn func(tx pgx.Tx) error) error {
-	err := runTx(ctx, pool, fn)
+	run := func() error { return runTx(ctx, pool, fn) }
+	if rt := requestTxOf(ctx, pool); rt != nil {
+		run = func() error { return rt.run(ctx, fn) }
+	}
+	err := run()
 	if IsContention(err) && ctx.Err() == nil {
 		retriedOn(pool).Add(1)
-		err = runTx(ctx, pool, fn)
+		err = run()
 	}
 	return err
 }

@@ -38,6 +38,13 @@ package database
 //  4. board: post, then comment, then vote and report rows (the triggers
 //     keeping the counters update post and comment rows after these).
 //
+// The Idempotency-Key lock (issue 22) is the first statement of a request's
+// transaction but is only tried (pg_try_advisory_xact_lock, 409 when taken),
+// never waited for, so it cannot take part in a deadlock. If-Match takes no
+// lock of its own: it reads the version the handler's own UPDATE or DELETE
+// locked (only when the handler wrote other rows but not the watched one does
+// it lock that row, last).
+//
 // Advisory locks that are not per member (sign-up and sign-in throttles,
 // default categories, jobs) are taken alone, with no row lock held.
 const LockOrder = "member, member advisory, stock, trade, transfer, wallet, category, entry, wallet_net, post, comment, vote"

@@ -136,7 +136,9 @@ func (h *InvestHandler) UpdateStock(ctx context.Context, req api.UpdateStockRequ
 // trade edits follow too.
 func (h *InvestHandler) DeleteStock(ctx context.Context, req api.DeleteStockRequestObject) (api.DeleteStockResponseObject, error) {
 	memberID := memberOf(ctx)
-	n, err := db.New(h.pool).DeleteStock(ctx, db.DeleteStockParams{MemberID: memberID, ID: req.ID})
+	n, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (int64, error) {
+		return q.DeleteStock(ctx, db.DeleteStockParams{MemberID: memberID, ID: req.ID})
+	})
 	if err != nil {
 		return nil, fmt.Errorf("delete stock %d: %w", req.ID, err)
 	}

@@ -353,8 +353,11 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	var e Entry
 	if len(in.Tags) == 0 {
 		// Checks, then one INSERT: no transaction needed, as the foreign
-		// keys catch a wallet or category deleted in between (refGone).
-		e, err = CreateEntryTx(ctx, db.New(h.pool), p.MemberID, in)
+		// keys catch a wallet or category deleted in between (refGone);
+		// but the request's transaction when it has an Idempotency-Key.
+		e, err = database.ExecV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
+			return CreateEntryTx(ctx, q, p.MemberID, in)
+		})
 	} else {
 		e, err = database.InTxV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
 			return CreateEntryTx(ctx, q, p.MemberID, in)

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nestegg/nestegg/internal/clock"
+	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/rates"
 	"github.com/nestegg/nestegg/internal/session"
 )
@@ -67,9 +68,14 @@ func (f EntryHook) Run(ctx context.Context, memberID int64, startDay int, day ti
 	if f == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hookDeadline)
-	defer cancel()
-	f(ctx, memberID, startDay, day)
+	// After the request's transaction commits, when the request has one
+	// (an Idempotency-Key): the hook must see the entry, and runs in
+	// transactions of its own.
+	database.AfterCommit(ctx, func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hookDeadline)
+		defer cancel()
+		f(ctx, memberID, startDay, day)
+	})
 }
 
 // NewHandler returns the ledger handler. key is ACCOUNT_CRYPTO_KEY (nil

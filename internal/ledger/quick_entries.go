@@ -130,7 +130,9 @@ func (h *LedgerHandler) UpdateQuickEntry(ctx context.Context, req api.UpdateQuic
 
 // DeleteQuickEntry deletes a quick entry.
 func (h *LedgerHandler) DeleteQuickEntry(ctx context.Context, req api.DeleteQuickEntryRequestObject) (api.DeleteQuickEntryResponseObject, error) {
-	n, err := db.New(h.pool).DeleteQuickEntry(ctx, db.DeleteQuickEntryParams{MemberID: caller(ctx).MemberID, ID: req.ID})
+	n, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (int64, error) {
+		return q.DeleteQuickEntry(ctx, db.DeleteQuickEntryParams{MemberID: caller(ctx).MemberID, ID: req.ID})
+	})
 	if err != nil {
 		return nil, fmt.Errorf("delete quick entry %d: %w", req.ID, err)
 	}

@@ -205,7 +205,9 @@ func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecur
 
 // DeleteRecurring deletes a recurring entry.
 func (h *LedgerHandler) DeleteRecurring(ctx context.Context, req api.DeleteRecurringRequestObject) (api.DeleteRecurringResponseObject, error) {
-	n, err := db.New(h.pool).DeleteRecurring(ctx, db.DeleteRecurringParams{MemberID: caller(ctx).MemberID, ID: req.ID})
+	n, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (int64, error) {
+		return q.DeleteRecurring(ctx, db.DeleteRecurringParams{MemberID: caller(ctx).MemberID, ID: req.ID})
+	})
 	if err != nil {
 		return nil, fmt.Errorf("delete recurring entry %d: %w", req.ID, err)
 	}

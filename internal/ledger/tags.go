@@ -97,7 +97,9 @@ func (h *LedgerHandler) CreateTag(ctx context.Context, req api.CreateTagRequestO
 	if err != nil {
 		return nil, err
 	}
-	t, err := CreateTagTx(ctx, db.New(h.pool), caller(ctx).MemberID, name)
+	t, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (db.AccountTag, error) {
+		return CreateTagTx(ctx, q, caller(ctx).MemberID, name)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +124,9 @@ func (h *LedgerHandler) UpdateTag(ctx context.Context, req api.UpdateTagRequestO
 	if err != nil {
 		return nil, err
 	}
-	t, err := db.New(h.pool).UpdateTag(ctx, db.UpdateTagParams{MemberID: caller(ctx).MemberID, ID: req.ID, Name: name})
+	t, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (db.AccountTag, error) {
+		return q.UpdateTag(ctx, db.UpdateTagParams{MemberID: caller(ctx).MemberID, ID: req.ID, Name: name})
+	})
 	if database.IsUniqueViolation(err, "account_tag_member_name_key") {
 		return nil, errTagTaken
 	}
@@ -134,7 +138,9 @@ func (h *LedgerHandler) UpdateTag(ctx context.Context, req api.UpdateTagRequestO
 
 // DeleteTag deletes a tag and takes it off every entry.
 func (h *LedgerHandler) DeleteTag(ctx context.Context, req api.DeleteTagRequestObject) (api.DeleteTagResponseObject, error) {
-	n, err := db.New(h.pool).DeleteTag(ctx, db.DeleteTagParams{MemberID: caller(ctx).MemberID, ID: req.ID})
+	n, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (int64, error) {
+		return q.DeleteTag(ctx, db.DeleteTagParams{MemberID: caller(ctx).MemberID, ID: req.ID})
+	})
 	if err != nil {
 		return nil, fmt.Errorf("delete tag %d: %w", req.ID, err)
 	}

@@ -65,6 +65,12 @@ const (
 	// (end of intake codes)
 	// transfer codes
 	// (end of transfer codes)
+	// idempotency and concurrency codes (issue 22)
+	// CodeIdempotencyKeyReused: an Idempotency-Key sent again with another request.
+	CodeIdempotencyKeyReused = "IDEMPOTENCY_KEY_REUSED"
+	// CodePreconditionFailed: If-Match names a version the record no longer has.
+	CodePreconditionFailed = "PRECONDITION_FAILED"
+	// (end of idempotency and concurrency codes)
 	// money codes
 	// CodeTotalOutOfRange: a total an answer needs is beyond int64 (issue 18).
 	CodeTotalOutOfRange = "TOTAL_OUT_OF_RANGE"

@@ -24,6 +24,7 @@ import (
 	"github.com/nestegg/nestegg/internal/changes"
 	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/csvio"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/ledger"
@@ -87,6 +88,9 @@ type Deps struct {
 	// no tracing middleware is installed at all.
 	Tracing bool
 	Changes *changes.ChangesHandler
+	// Idempotency keeps the answers of requests with an Idempotency-Key;
+	// nil ignores the header.
+	Idempotency *idempotency.Store
 }
 
 // New returns the service's root handler.
@@ -125,7 +129,7 @@ func New(deps Deps) (http.Handler, error) {
 		BaseRouter:       apiMux,
 		ErrorHandlerFunc: badRequest,
 	})
-	var api http.Handler = withContract(contract, apiMux)
+	var api http.Handler = withContract(contract, withIdempotency(contract, deps.Idempotency, withVersions(contract, deps.Pool, apiMux)))
 	if deps.Sessions != nil {
 		api = deps.Sessions(api)
 	}

@@ -1,0 +1,276 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/session"
+)
+
+// versioned are the records a member edits, by the contract path that
+// answers one (issue 22: ETag, If-Match, If-None-Match). Each table has a
+// version column that a trigger raises on every UPDATE (migration 00311).
+//
+// One place serves every family, rather than each handler: the version is
+// read and compared here, by table name, around the area's own handler.
+// This reads (never writes) the owners' tables' version column, the one
+// crossing of the ownership rule this adds; the triggers that keep the
+// versions belong to the schema, not to an area.
+var versioned = map[string]versionedTable{
+	"/api/account/wallets/{id}":         {table: "wallet", member: true},
+	"/api/account/categories/{id}":      {table: "account_category", member: true},
+	"/api/account/tags/{id}":            {table: "account_tag", member: true},
+	"/api/account/entries/{id}":         {table: "account_entry", member: true},
+	"/api/account/recurrings/{id}":      {table: "recurring", member: true},
+	"/api/account/quick-entries/{id}":   {table: "quick_entry", member: true},
+	"/api/account/budgets/{id}":         {table: "budget", member: true},
+	"/api/account/budgets/onetime/{id}": {table: "budget_onetime", member: true},
+	"/api/account/transfers/{id}":       {table: "transfer", member: true},
+	"/api/account/invest/stocks/{id}":   {table: "stock", member: true},
+	"/api/account/invest/trades/{id}":   {table: "invest_trade", member: true},
+	"/api/board/posts/{id}":             {table: "post"},
+	"/api/board/comments/{id}":          {table: "comment"},
+	"/api/auth/profile":                 {table: "member", self: true},
+}
+
+type versionedTable struct {
+	table string
+	// member: the table has member_id, and a member sees only their own
+	// rows; self: the record is the caller's member row.
+	member, self bool
+}
+
+// etag is the strong ETag of a version.
+func etag(v int64) string { return `"` + strconv.FormatInt(v, 10) + `"` }
+
+// etagMatches reports whether an If-Match or If-None-Match header lists tag
+// (or is *).
+func etagMatches(header, tag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || t == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// withVersions gives single-record answers an ETag and applies If-Match and
+// If-None-Match:
+//   - GET: the version is read before the handler runs, so the ETag is never
+//     newer than the body (a write in between makes If-Match fail, never
+//     pass over a change the client did not see); If-None-Match naming it
+//     answers 304 without running the handler.
+//   - PUT and DELETE: the request's writes run in one request transaction
+//     (database.RequestTx) that first names the record it watches; the
+//     version trigger remembers the version the row had when the write
+//     locked it, and before the commit, with the row still locked, that
+//     version is compared with If-Match (412 PRECONDITION_FAILED with the
+//     current ETag, and nothing is changed) and the new version read for the
+//     answer's ETag. Without If-Match they work as before.
+func withVersions(c *Contract, pool *pgxpool.Pool, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		route, params, err := find(c, r)
+		if err != nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		vt, ok := versioned[route.Path]
+		p := session.PrincipalFrom(r.Context())
+		if !ok || p == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		id := p.MemberID
+		if !vt.self {
+			if id, err = strconv.ParseInt(params["id"], 10, 64); err != nil {
+				next.ServeHTTP(w, r)
+				return
+			}
+		}
+		switch r.Method {
+		case http.MethodGet, http.MethodHead:
+			serveVersionedGet(w, r, pool, vt, id, p.MemberID, next)
+		case http.MethodPut, http.MethodDelete:
+			serveVersionedWrite(w, r, pool, vt, id, next)
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+func versionQuery(vt versionedTable) string {
+	q := "SELECT version FROM " + vt.table + " WHERE id = $1"
+	if vt.member {
+		q += " AND member_id = $2"
+	}
+	return q
+}
+
+func readVersion(ctx context.Context, q interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}, vt versionedTable, id, memberID int64) (int64, bool, error) {
+	args := []any{id}
+	if vt.member {
+		args = append(args, memberID)
+	}
+	var v int64
+	err := q.QueryRow(ctx, versionQuery(vt), args...).Scan(&v)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("version of %s %d: %w", vt.table, id, err)
+	}
+	return v, true, nil
+}
+
+func serveVersionedGet(w http.ResponseWriter, r *http.Request, pool *pgxpool.Pool, vt versionedTable, id, memberID int64, next http.Handler) {
+	v, found, err := readVersion(r.Context(), pool, vt, id, memberID)
+	if err != nil {
+		problem.Write(w, r, err)
+		return
+	}
+	if !found { // the handler answers its 404
+		next.ServeHTTP(w, r)
+		return
+	}
+	tag := etag(v)
+	if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, tag) {
+		w.Header().Set("ETag", tag)
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	next.ServeHTTP(&etagWriter{ResponseWriter: w, tag: tag}, r)
+}
+
+// etagWriter sets the ETag on a 2xx answer.
+type etagWriter struct {
+	http.ResponseWriter
+	tag   string
+	wrote bool
+}
+
+func (e *etagWriter) WriteHeader(status int) {
+	if !e.wrote && status >= 200 && status < 300 {
+		e.Header().Set("ETag", e.tag)
+	}
+	e.wrote = true
+	e.ResponseWriter.WriteHeader(status)
+}
+
+func (e *etagWriter) Write(b []byte) (int, error) {
+	if !e.wrote {
+		e.WriteHeader(http.StatusOK)
+	}
+	return e.ResponseWriter.Write(b)
+}
+
+func (e *etagWriter) Unwrap() http.ResponseWriter { return e.ResponseWriter }
+
+// errPrecondition carries the current version of a record If-Match missed.
+type errPrecondition struct{ current int64 }
+
+func (e *errPrecondition) Error() string { return "precondition failed" }
+
+func serveVersionedWrite(w http.ResponseWriter, r *http.Request, pool *pgxpool.Pool, vt versionedTable, id int64, next http.Handler) {
+	ctx := r.Context()
+	ifMatch := r.Header.Get("If-Match")
+	watch := vt.table + "." + strconv.FormatInt(id, 10)
+	rt := database.NewRequestTx(pool, func(ctx context.Context, tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "SELECT set_config('nestegg.watch', $1, true)", watch)
+		if err != nil {
+			return fmt.Errorf("watch %s: %w", watch, err)
+		}
+		return nil
+	})
+	defer rt.Rollback(ctx)
+	rec := &bufferedAnswer{header: http.Header{}}
+	next.ServeHTTP(rec, r.WithContext(database.WithRequestTx(ctx, rt)))
+	if rec.status < 200 || rec.status > 299 {
+		rt.Rollback(ctx)
+		rec.writeTo(w)
+		return
+	}
+	err := rt.Commit(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		var watched string
+		if err := tx.QueryRow(ctx, "SELECT coalesce(current_setting('nestegg.watched_version', true), '')").Scan(&watched); err != nil {
+			return fmt.Errorf("watched version: %w", err)
+		}
+		before, err := strconv.ParseInt(watched, 10, 64)
+		if err != nil {
+			// The handler wrote other rows but not this one (or
+			// nothing): lock it now, in its place at the end of the order.
+			q := "SELECT version FROM " + vt.table + " WHERE id = $1 FOR UPDATE"
+			if err := tx.QueryRow(ctx, q, id).Scan(&before); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return fmt.Errorf("lock %s: %w", watch, err)
+			}
+		}
+		if ifMatch != "" && !etagMatches(ifMatch, etag(before)) {
+			return &errPrecondition{current: before}
+		}
+		if r.Method == http.MethodPut {
+			var after int64
+			if err := tx.QueryRow(ctx, "SELECT version FROM "+vt.table+" WHERE id = $1", id).Scan(&after); err == nil {
+				rec.header.Set("ETag", etag(after))
+			}
+		}
+		return nil
+	})
+	var pre *errPrecondition
+	switch {
+	case errors.As(err, &pre):
+		w.Header().Set("ETag", etag(pre.current))
+		problem.Write(w, r, problem.New(http.StatusPreconditionFailed, problem.CodePreconditionFailed,
+			"the record changed since the version If-Match names; read it again (its ETag is the current version) and retry"))
+		return
+	case err != nil:
+		problem.Write(w, r, err)
+		return
+	}
+	rec.writeTo(w)
+}
+
+// bufferedAnswer holds a handler's answer until the request's transaction
+// has committed.
+type bufferedAnswer struct {
+	header http.Header
+	status int
+	body   []byte
+}
+
+func (b *bufferedAnswer) Header() http.Header { return b.header }
+
+func (b *bufferedAnswer) WriteHeader(status int) {
+	if b.status == 0 {
+		b.status = status
+	}
+}
+
+func (b *bufferedAnswer) Write(p []byte) (int, error) {
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	b.body = append(b.body, p...)
+	return len(p), nil
+}
+
+func (b *bufferedAnswer) writeTo(w http.ResponseWriter) {
+	for k, v := range b.header {
+		w.Header()[k] = v
+	}
+	if b.status == 0 {
+		b.status = http.StatusOK
+	}
+	w.WriteHeader(b.status)
+	_, _ = w.Write(b.body)
+}
