@@ -8,7 +8,7 @@ DB_URL    ?= postgres://postgres@127.0.0.1:5432/nestegg?sslmode=disable
 BENCH_TIME ?= 2s
 TEST_ADMIN_URL ?= $(or $(NESTEGG_TEST_DATABASE_URL),postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable)
 
-.PHONY: help generate check lint services test test-short test-clean run bench load db-reset
+.PHONY: help generate check lint release services test test-short test-clean run bench load db-reset
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -35,6 +35,8 @@ check: generate lint ## Regenerate and fail on any drift, vet, lint the contract
 	@extra=$$(git ls-files | cut -d/ -f1 | sort -u | grep -vxE 'api|queries|schema|internal|generated|cmd|sqlc.yaml|oapi.yaml|go.mod|go.sum|Makefile|README.md|\.ci'); \
 	if [ -n "$$extra" ]; then echo "not part of the top-level layout: $$extra"; exit 1; fi
 	go vet ./...
+	@# The breaking-change gate: no error-level break of the released contract without a new major version (README).
+	go run ./internal/apigate -base api/released/openapi.yaml -rev api/openapi.yaml
 	@# One owner per table (issue 20): no area calls another's queries.
 	go test -count=1 -run 'TestEveryTableHasOneOwner|TestOwnershipRule' ./internal/app/
 	go mod tidy -diff
@@ -47,6 +49,11 @@ lint: ## Lint the contract (Redocly recommended + our rules, oasdiff validate, T
 	@d=$$(mktemp -d) && trap 'rm -rf $$d' EXIT && \
 	npx --yes -p openapi-typescript@7.13.0 -p typescript@5.9.3 openapi-typescript ./api/openapi.yaml -o $$d/api.d.ts && \
 	npx --yes -p typescript@5.9.3 tsc --noEmit --strict $$d/api.d.ts && echo "TypeScript SDK types: ok"
+
+release: ## Make api/openapi.yaml the released contract the breaking-change gate compares with (README)
+	@v=$$(awk '/^info:/{i=1;next} i&&/^  version:/{print $$2;exit}' api/openapi.yaml); \
+	mkdir -p api/released && cp api/openapi.yaml api/released/openapi.yaml && \
+	echo "api/released/openapi.yaml is now contract $$v: commit it"
 
 # Silent when PostgreSQL and Redis answer; otherwise starts or installs them, or
 # says how to get them. run checks DATABASE_URL and REDIS_URL, the tests

@@ -1,0 +1,167 @@
+package sdktest_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	openapi_types "github.com/oapi-codegen/runtime/types"
+
+	"github.com/nestegg/nestegg/generated/apiclient"
+	"github.com/nestegg/nestegg/internal/apitest"
+	"github.com/nestegg/nestegg/internal/config"
+)
+
+func bearer(token string) apiclient.RequestEditorFn {
+	return func(_ context.Context, req *http.Request) error {
+		req.Header.Set("Authorization", "Bearer "+token)
+		return nil
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestGoMemberScenario drives the TypeScript scenario's steps (ts/scenario.ts)
+// through the Go SDK generated from the contract (generated/apiclient), over
+// the contract-checking transport of internal/apitest.
+func TestGoMemberScenario(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t, apitest.WithConfig(func(cfg *config.Config) { cfg.StoreTestMode = true }))
+	api, err := apiclient.NewClientWithResponses(env.Server.URL, apiclient.WithHTTPClient(env.HTTPClient()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	today := openapi_types.Date{Time: apitest.Start}
+	year, month := int32(apitest.Start.Year()), int32(apitest.Start.Month())
+
+	signUp := func(email, name string) string {
+		t.Helper()
+		r, err := api.SignUpWithResponse(ctx, apiclient.SignUpJSONRequestBody{Email: openapi_types.Email(email), Password: "correct horse battery", Name: name})
+		if err != nil || r.JSON201 == nil || r.JSON201.User.Name != name {
+			t.Fatalf("sign up: %v %d %s", err, r.StatusCode(), r.Body)
+		}
+		return r.JSON201.Token
+	}
+	token := signUp("go-member@nestegg.test", "Go Member")
+	me := bearer(token)
+
+	cats, err := api.ImportDefaultCategoriesWithResponse(ctx, me)
+	if err != nil || cats.JSON200 == nil {
+		t.Fatalf("import default categories: %v %s", err, cats.Body)
+	}
+	var expenseCat, incomeCat int64
+	for _, c := range cats.JSON200.Items {
+		switch {
+		case c.Type == string(apiclient.EntryTypeExpense) && expenseCat == 0:
+			expenseCat = c.ID
+		case c.Type == string(apiclient.EntryTypeIncome) && incomeCat == 0:
+			incomeCat = c.ID
+		}
+	}
+	if expenseCat == 0 || incomeCat == 0 {
+		t.Fatalf("default tree without income and expense categories: %s", cats.Body)
+	}
+
+	cash, err := api.CreateWalletWithResponse(ctx, apiclient.CreateWalletJSONRequestBody{Name: "Cash", Type: apiclient.WalletTypeCash, OpeningBalance: ptr[int64](100000)}, me)
+	if err != nil || cash.JSON201 == nil || cash.JSON201.Balance != 100000 {
+		t.Fatalf("cash wallet: %v %s", err, cash.Body)
+	}
+	card, err := api.CreateWalletWithResponse(ctx, apiclient.CreateWalletJSONRequestBody{Name: "Card", Type: apiclient.WalletTypeCard}, me)
+	if err != nil || card.JSON201 == nil {
+		t.Fatalf("card wallet: %v %s", err, card.Body)
+	}
+	cashID, cardID := cash.JSON201.ID, card.JSON201.ID
+
+	salary, err := api.CreateEntryWithResponse(ctx, apiclient.CreateEntryJSONRequestBody{
+		Date: today, Type: apiclient.EntryTypeIncome, Amount: ptr[int64](3000000), WalletID: &cashID, CategoryID: &incomeCat, Memo: ptr("salary"),
+	}, me)
+	if err != nil || salary.JSON201 == nil || salary.JSON201.Type != "income" {
+		t.Fatalf("income entry: %v %s", err, salary.Body)
+	}
+	lunch, err := api.CreateEntryWithResponse(ctx, apiclient.CreateEntryJSONRequestBody{
+		Date: today, Type: apiclient.EntryTypeExpense, Amount: ptr[int64](12000), WalletID: &cardID, CategoryID: &expenseCat, Memo: ptr("lunch"),
+	}, me)
+	if err != nil || lunch.JSON201 == nil || lunch.JSON201.Type != "expense" {
+		t.Fatalf("expense entry: %v %s", err, lunch.Body)
+	}
+
+	list, err := api.ListEntriesWithResponse(ctx, &apiclient.ListEntriesParams{Year: &year, Month: &month}, me)
+	if err != nil || list.JSON200 == nil || list.JSON200.Total != 2 || len(list.JSON200.Items) != 2 ||
+		list.JSON200.Summary.Income != 3000000 || list.JSON200.Summary.Expense != 12000 {
+		t.Fatalf("this month's list: %v %s", err, list.Body)
+	}
+
+	budgetReq := apiclient.CreateBudgetJSONRequestBody{CategoryID: expenseCat, Year: year, Month: month, Amount: 300000}
+	gated, err := api.CreateBudgetWithResponse(ctx, budgetReq, me)
+	if err != nil || gated.ApplicationProblemJSON403 == nil {
+		t.Fatalf("budget as FREE: %v %d %s", err, gated.StatusCode(), gated.Body)
+	}
+	bought, err := api.VerifyStorePurchaseWithResponse(ctx, apiclient.VerifyStorePurchaseJSONRequestBody{ProductID: "premium_monthly", PurchaseToken: "test-go-1"}, me)
+	if err != nil || bought.JSON200 == nil || bought.JSON200.Plan != string(apiclient.PlanPremium) {
+		t.Fatalf("test-mode purchase: %v %s", err, bought.Body)
+	}
+	budget, err := api.CreateBudgetWithResponse(ctx, budgetReq, me)
+	if err != nil || budget.JSON201 == nil {
+		t.Fatalf("budget: %v %s", err, budget.Body)
+	}
+	status, err := api.GetBudgetStatusWithResponse(ctx, &apiclient.GetBudgetStatusParams{Year: year, Month: month}, me)
+	if err != nil || status.JSON200 == nil || status.JSON200.Budget != 300000 || status.JSON200.Spent != 12000 || status.JSON200.Remaining != 288000 {
+		t.Fatalf("budget status: %v %s", err, status.Body)
+	}
+	stats, err := api.GetMonthlyStatsWithResponse(ctx, &apiclient.GetMonthlyStatsParams{Year: year, Month: month}, me)
+	if err != nil || stats.JSON200 == nil || stats.JSON200.Income != 3000000 || stats.JSON200.Expense != 12000 || stats.JSON200.Net != 2988000 {
+		t.Fatalf("monthly statistics: %v %s", err, stats.Body)
+	}
+
+	transfer, err := api.CreateTransferWithResponse(ctx, apiclient.CreateTransferJSONRequestBody{
+		Date: today, Amount: 12000, FromWalletID: cashID, ToWalletID: cardID, Memo: ptr("pay the card"),
+	}, me)
+	if err != nil || transfer.JSON201 == nil {
+		t.Fatalf("transfer: %v %s", err, transfer.Body)
+	}
+	wallets, err := api.ListWalletsWithResponse(ctx, me)
+	if err != nil || wallets.JSON200 == nil {
+		t.Fatalf("wallets: %v %s", err, wallets.Body)
+	}
+	balances := map[int64]int64{}
+	for _, w := range wallets.JSON200.Items {
+		balances[w.ID] = w.Balance
+	}
+	if balances[cashID] != 100000+3000000-12000 || balances[cardID] != 0 {
+		t.Fatalf("balances after the transfer: %s", wallets.Body)
+	}
+
+	worth, err := api.GetNetWorthTrendWithResponse(ctx, nil, me)
+	if err != nil || worth.JSON200 == nil || len(worth.JSON200.Points) == 0 {
+		t.Fatalf("net worth: %v %s", err, worth.Body)
+	}
+	if last := worth.JSON200.Points[len(worth.JSON200.Points)-1]; last.Assets-last.Liabilities != 100000+3000000-12000 {
+		t.Fatalf("net worth today: %s", worth.Body)
+	}
+
+	post, err := api.CreatePostWithResponse(ctx, apiclient.CreatePostJSONRequestBody{
+		Category: apiclient.BoardCategoryCommunity, Title: "Hello from the Go app", Body: "First budget done.",
+	}, me)
+	if err != nil || post.JSON201 == nil || post.JSON201.MyVote != nil || post.JSON201.UpCount != 0 {
+		t.Fatalf("post: %v %s", err, post.Body)
+	}
+	friend := bearer(signUp("go-friend@nestegg.test", "Go Friend"))
+	vote, err := api.VotePostWithResponse(ctx, post.JSON201.ID, apiclient.VotePostJSONRequestBody{Direction: apiclient.VoteDirectionUp}, friend)
+	if err != nil || vote.JSON200 == nil || vote.JSON200.Up != 1 || vote.JSON200.MyVote == nil || *vote.JSON200.MyVote != "UP" {
+		t.Fatalf("vote: %v %s", err, vote.Body)
+	}
+	points, err := api.GetPointsWithResponse(ctx, me)
+	if err != nil || points.JSON200 == nil || points.JSON200.Points != 15 {
+		t.Fatalf("points (10 for the post, 5 for its up-vote): %v %s", err, points.Body)
+	}
+
+	out, err := api.LogOutWithResponse(ctx, me)
+	if err != nil || out.StatusCode() != http.StatusNoContent {
+		t.Fatalf("logout: %v %s", err, out.Body)
+	}
+	dead, err := api.GetSessionWithResponse(ctx, me)
+	if err != nil || dead.ApplicationProblemJSON401 == nil || dead.ApplicationProblemJSON401.Code != "UNAUTHENTICATED" {
+		t.Fatalf("dead token: %v %d %s", err, dead.StatusCode(), dead.Body)
+	}
+}

@@ -1,0 +1,165 @@
+// A mobile team's first scenario, written against types generated from
+// api/openapi.yaml (openapi-typescript) and the openapi-fetch client. The Go
+// test internal/sdktest/TestTypeScriptMemberScenario type-checks it with
+// `tsc --strict` and runs it against a live server: NESTEGG_URL is the
+// server, NESTEGG_TODAY (yyyy-mm-dd) the server's today. Any failed step
+// throws, and node exits non-zero.
+import createClient, { type Middleware } from "openapi-fetch";
+import type { components, paths } from "./gen/api.js";
+
+type Schemas = components["schemas"];
+
+const base = process.env.NESTEGG_URL;
+const today = process.env.NESTEGG_TODAY;
+if (!base || !today || !/^\d{4}-\d{2}-\d{2}$/.test(today)) {
+  throw new Error("NESTEGG_URL and NESTEGG_TODAY (yyyy-mm-dd) must be set");
+}
+const day: string = today;
+const year = Number(day.slice(0, 4));
+const month = Number(day.slice(5, 7));
+
+let step = "start";
+function check(cond: boolean, what: string, detail?: unknown): asserts cond {
+  if (!cond) {
+    throw new Error(`step "${step}": ${what}${detail === undefined ? "" : ": " + JSON.stringify(detail)}`);
+  }
+}
+
+// One client per member: a middleware adds the member's bearer token.
+function client(token?: string) {
+  const c = createClient<paths>({ baseUrl: base });
+  if (token) {
+    const auth: Middleware = {
+      onRequest({ request }) {
+        request.headers.set("Authorization", `Bearer ${token}`);
+        return request;
+      },
+    };
+    c.use(auth);
+  }
+  return c;
+}
+
+async function signUp(email: string, name: string): Promise<string> {
+  const { data, response, error } = await client().POST("/api/auth/signup", {
+    body: { email, password: "correct horse battery", name },
+  });
+  check(response.status === 201 && data !== undefined, `sign-up answered ${response.status}`, error);
+  check(data.user.name === name, "sign-up names the member", data.user);
+  return data.token;
+}
+
+async function main(): Promise<void> {
+  step = "sign up";
+  const token = await signUp("ts-member@nestegg.test", "TS Member");
+  const api = client(token);
+
+  step = "import default categories";
+  const cats = await api.POST("/api/account/categories/import");
+  check(cats.response.status === 200 && cats.data !== undefined, `import answered ${cats.response.status}`, cats.error);
+  const expenseCat = cats.data.items.find((c: Schemas["Category"]) => c.type === "expense");
+  const incomeCat = cats.data.items.find((c: Schemas["Category"]) => c.type === "income");
+  check(expenseCat !== undefined && incomeCat !== undefined, "default tree has income and expense categories", cats.data);
+
+  step = "cash and card wallets";
+  const cash = await api.POST("/api/account/wallets", { body: { name: "Cash", type: "CASH", openingBalance: 100000 } });
+  check(cash.response.status === 201 && cash.data !== undefined, `cash wallet answered ${cash.response.status}`, cash.error);
+  check(cash.data.balance === 100000, "cash wallet starts at its opening balance", cash.data);
+  const card = await api.POST("/api/account/wallets", { body: { name: "Card", type: "CARD" } });
+  check(card.response.status === 201 && card.data !== undefined, `card wallet answered ${card.response.status}`, card.error);
+
+  step = "income and expense entries";
+  const salary = await api.POST("/api/account/entries", {
+    body: { date: day, type: "income", amount: 3000000, walletId: cash.data.id, categoryId: incomeCat.id, memo: "salary" },
+  });
+  check(salary.response.status === 201 && salary.data !== undefined, `income answered ${salary.response.status}`, salary.error);
+  check(salary.data.type === "income", "income entry reads back lower-case", salary.data);
+  const lunch = await api.POST("/api/account/entries", {
+    body: { date: day, type: "expense", amount: 12000, walletId: card.data.id, categoryId: expenseCat.id, memo: "lunch" },
+  });
+  check(lunch.response.status === 201 && lunch.data !== undefined, `expense answered ${lunch.response.status}`, lunch.error);
+  check(lunch.data.type === "expense", "expense entry reads back lower-case", lunch.data);
+
+  step = "this month's list";
+  const list = await api.GET("/api/account/entries", { params: { query: { year, month } } });
+  check(list.response.status === 200 && list.data !== undefined, `list answered ${list.response.status}`, list.error);
+  check(list.data.total === 2 && list.data.items.length === 2, "two entries this month", list.data);
+  check(list.data.summary.income === 3000000 && list.data.summary.expense === 12000, "month summary", list.data.summary);
+
+  step = "budget before PREMIUM";
+  const gated = await api.POST("/api/account/budgets", { body: { categoryId: expenseCat.id, year, month, amount: 300000 } });
+  check(gated.response.status === 403 && gated.error !== undefined, `budget as FREE answered ${gated.response.status}`, gated.data);
+
+  step = "test-mode purchase";
+  const bought = await api.POST("/api/billing/store/verify", { body: { productId: "premium_monthly", purchaseToken: "test-ts-1" } });
+  check(bought.response.status === 200 && bought.data !== undefined, `purchase answered ${bought.response.status}`, bought.error);
+  check(bought.data.plan === "PREMIUM", "purchase makes the member PREMIUM", bought.data);
+
+  step = "budget";
+  const budget = await api.POST("/api/account/budgets", { body: { categoryId: expenseCat.id, year, month, amount: 300000 } });
+  check(budget.response.status === 201 && budget.data !== undefined, `budget answered ${budget.response.status}`, budget.error);
+
+  step = "budget status";
+  const status = await api.GET("/api/account/budgets/status", { params: { query: { year, month } } });
+  check(status.response.status === 200 && status.data !== undefined, `status answered ${status.response.status}`, status.error);
+  check(status.data.budget === 300000 && status.data.spent === 12000 && status.data.remaining === 288000, "budget status totals", status.data);
+
+  step = "statistics";
+  const stats = await api.GET("/api/account/stats/monthly", { params: { query: { year, month } } });
+  check(stats.response.status === 200 && stats.data !== undefined, `stats answered ${stats.response.status}`, stats.error);
+  check(stats.data.income === 3000000 && stats.data.expense === 12000 && stats.data.net === 2988000, "monthly statistics", stats.data);
+
+  step = "transfer";
+  const transfer = await api.POST("/api/account/transfers", {
+    body: { date: day, amount: 12000, fromWalletId: cash.data.id, toWalletId: card.data.id, memo: "pay the card" },
+  });
+  check(transfer.response.status === 201 && transfer.data !== undefined, `transfer answered ${transfer.response.status}`, transfer.error);
+  const wallets = await api.GET("/api/account/wallets");
+  check(wallets.response.status === 200 && wallets.data !== undefined, `wallets answered ${wallets.response.status}`, wallets.error);
+  const balances = new Map(wallets.data.items.map((w: Schemas["Wallet"]) => [w.id, w.balance] as const));
+  check(balances.get(cash.data.id) === 100000 + 3000000 - 12000 && balances.get(card.data.id) === 0, "balances after the transfer", wallets.data);
+
+  step = "net worth";
+  const worth = await api.GET("/api/account/networth/trend", {});
+  check(worth.response.status === 200 && worth.data !== undefined, `net worth answered ${worth.response.status}`, worth.error);
+  const last = worth.data.points[worth.data.points.length - 1];
+  check(last !== undefined && last.assets - last.liabilities === 100000 + 3000000 - 12000, "net worth today", worth.data);
+
+  step = "a post";
+  const post = await api.POST("/api/board/posts", {
+    body: { category: "community", title: "Hello from the TypeScript app", body: "First budget done." },
+  });
+  check(post.response.status === 201 && post.data !== undefined, `post answered ${post.response.status}`, post.error);
+  check(post.data.myVote === null && post.data.upCount === 0, "a new post has no votes", post.data);
+
+  step = "a vote";
+  const friend = client(await signUp("ts-friend@nestegg.test", "TS Friend"));
+  const vote = await friend.POST("/api/board/posts/{id}/vote", {
+    params: { path: { id: post.data.id } },
+    body: { direction: "UP" },
+  });
+  check(vote.response.status === 200 && vote.data !== undefined, `vote answered ${vote.response.status}`, vote.error);
+  check(vote.data.up === 1 && vote.data.myVote === "UP", "the vote counts", vote.data);
+
+  step = "points";
+  const points = await api.GET("/api/auth/points");
+  check(points.response.status === 200 && points.data !== undefined, `points answered ${points.response.status}`, points.error);
+  check(points.data.points === 15, "10 for the post and 5 for its up-vote", points.data);
+
+  step = "logout";
+  const out = await api.POST("/api/auth/logout");
+  check(out.response.status === 204, `logout answered ${out.response.status}`, out.error);
+
+  step = "dead token";
+  const dead = await api.GET("/api/auth/session");
+  check(dead.response.status === 401 && dead.error !== undefined, `session after logout answered ${dead.response.status}`, dead.data);
+  check(dead.error.code === "UNAUTHENTICATED", "the problem code", dead.error);
+}
+
+main().then(
+  () => console.log("typescript member scenario: ok"),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  },
+);
