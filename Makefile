@@ -43,7 +43,11 @@ check: generate lint ## Regenerate and fail on any drift, vet, lint the contract
 	cd internal/tools && go mod tidy -diff
 
 lint: ## Lint the contract (Redocly recommended + our rules, oasdiff validate, TypeScript SDK types)
-	$(REDOCLY) lint --config api/redocly.yaml --format stylish api/openapi.yaml
+	@# Zero warnings: a new warning fails the target as an error does.
+	@out=$$($(REDOCLY) lint --config api/redocly.yaml --format stylish api/openapi.yaml 2>&1); st=$$?; \
+	echo "$$out" | grep -vE '^npm warn|^ *[║╔╚]' ; \
+	if [ $$st -ne 0 ]; then exit $$st; fi; \
+	if echo "$$out" | grep -qE '^ *[0-9]+:[0-9]+ +warning'; then echo "make lint: the contract has Redocly warnings (they fail the lint)"; exit 1; fi
 	$(TOOL) oasdiff validate --fail-on ERR api/openapi.yaml
 	@# Client teams generate SDKs from the contract: the TypeScript types must generate and type-check.
 	@d=$$(mktemp -d) && trap 'rm -rf $$d' EXIT && \

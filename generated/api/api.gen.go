@@ -26,30 +26,6 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
-// Defines values for BackupEntryType.
-const (
-	BackupEntryTypeExpense       BackupEntryType = "expense"
-	BackupEntryTypeIncome        BackupEntryType = "income"
-	BackupEntryTypeLegacyExpense BackupEntryType = "EXPENSE"
-	BackupEntryTypeLegacyIncome  BackupEntryType = "INCOME"
-)
-
-// Valid indicates whether the value is a known member of the BackupEntryType enum.
-func (e BackupEntryType) Valid() bool {
-	switch e {
-	case BackupEntryTypeExpense:
-		return true
-	case BackupEntryTypeIncome:
-		return true
-	case BackupEntryTypeLegacyExpense:
-		return true
-	case BackupEntryTypeLegacyIncome:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for BoardCategory.
 const (
 	BoardCategoryCommunity BoardCategory = "community"
@@ -71,117 +47,81 @@ func (e BoardCategory) Valid() bool {
 	}
 }
 
-// Defines values for CsvImportDuplicateReason.
+// Defines values for CsvDecimalSeparator.
 const (
-	CsvImportDuplicateReasonIMPORTEDBEFORE CsvImportDuplicateReason = "IMPORTED_BEFORE"
-	CsvImportDuplicateReasonSAMEENTRY      CsvImportDuplicateReason = "SAME_ENTRY"
+	CsvDecimalSeparatorComma CsvDecimalSeparator = ","
+	CsvDecimalSeparatorDot   CsvDecimalSeparator = "."
 )
 
-// Valid indicates whether the value is a known member of the CsvImportDuplicateReason enum.
-func (e CsvImportDuplicateReason) Valid() bool {
+// Valid indicates whether the value is a known member of the CsvDecimalSeparator enum.
+func (e CsvDecimalSeparator) Valid() bool {
 	switch e {
-	case CsvImportDuplicateReasonIMPORTEDBEFORE:
+	case CsvDecimalSeparatorComma:
 		return true
-	case CsvImportDuplicateReasonSAMEENTRY:
+	case CsvDecimalSeparatorDot:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for CsvImportMappingDecimalSeparator.
+// Defines values for CsvEncoding.
 const (
-	CsvImportMappingDecimalSeparatorComma CsvImportMappingDecimalSeparator = ","
-	CsvImportMappingDecimalSeparatorDot   CsvImportMappingDecimalSeparator = "."
+	CsvEncodingEUCKR CsvEncoding = "EUC-KR"
+	CsvEncodingUTF8  CsvEncoding = "UTF-8"
 )
 
-// Valid indicates whether the value is a known member of the CsvImportMappingDecimalSeparator enum.
-func (e CsvImportMappingDecimalSeparator) Valid() bool {
+// Valid indicates whether the value is a known member of the CsvEncoding enum.
+func (e CsvEncoding) Valid() bool {
 	switch e {
-	case CsvImportMappingDecimalSeparatorComma:
+	case CsvEncodingEUCKR:
 		return true
-	case CsvImportMappingDecimalSeparatorDot:
+	case CsvEncodingUTF8:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for CsvImportMappingEncoding.
+// Defines values for CsvSignConvention.
 const (
-	CsvImportMappingEncodingEUCKR CsvImportMappingEncoding = "EUC-KR"
-	CsvImportMappingEncodingUTF8  CsvImportMappingEncoding = "UTF-8"
+	CsvSignConventionNegativeIsExpense CsvSignConvention = "NEGATIVE_IS_EXPENSE"
+	CsvSignConventionPositiveIsExpense CsvSignConvention = "POSITIVE_IS_EXPENSE"
 )
 
-// Valid indicates whether the value is a known member of the CsvImportMappingEncoding enum.
-func (e CsvImportMappingEncoding) Valid() bool {
+// Valid indicates whether the value is a known member of the CsvSignConvention enum.
+func (e CsvSignConvention) Valid() bool {
 	switch e {
-	case CsvImportMappingEncodingEUCKR:
+	case CsvSignConventionNegativeIsExpense:
 		return true
-	case CsvImportMappingEncodingUTF8:
+	case CsvSignConventionPositiveIsExpense:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for CsvImportMappingSignConvention.
+// Defines values for CsvThousandsSeparator.
 const (
-	CsvImportMappingSignConventionNEGATIVEISEXPENSE CsvImportMappingSignConvention = "NEGATIVE_IS_EXPENSE"
-	CsvImportMappingSignConventionPOSITIVEISEXPENSE CsvImportMappingSignConvention = "POSITIVE_IS_EXPENSE"
+	CsvThousandsSeparatorApostrophe CsvThousandsSeparator = "'"
+	CsvThousandsSeparatorComma      CsvThousandsSeparator = ","
+	CsvThousandsSeparatorDot        CsvThousandsSeparator = "."
+	CsvThousandsSeparatorNone       CsvThousandsSeparator = ""
+	CsvThousandsSeparatorSpace      CsvThousandsSeparator = " "
 )
 
-// Valid indicates whether the value is a known member of the CsvImportMappingSignConvention enum.
-func (e CsvImportMappingSignConvention) Valid() bool {
+// Valid indicates whether the value is a known member of the CsvThousandsSeparator enum.
+func (e CsvThousandsSeparator) Valid() bool {
 	switch e {
-	case CsvImportMappingSignConventionNEGATIVEISEXPENSE:
+	case CsvThousandsSeparatorApostrophe:
 		return true
-	case CsvImportMappingSignConventionPOSITIVEISEXPENSE:
+	case CsvThousandsSeparatorComma:
 		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for CsvImportMappingThousandsSeparator.
-const (
-	CsvImportMappingThousandsSeparatorApostrophe CsvImportMappingThousandsSeparator = "'"
-	CsvImportMappingThousandsSeparatorComma      CsvImportMappingThousandsSeparator = ","
-	CsvImportMappingThousandsSeparatorDot        CsvImportMappingThousandsSeparator = "."
-	CsvImportMappingThousandsSeparatorNone       CsvImportMappingThousandsSeparator = ""
-	CsvImportMappingThousandsSeparatorSpace      CsvImportMappingThousandsSeparator = " "
-)
-
-// Valid indicates whether the value is a known member of the CsvImportMappingThousandsSeparator enum.
-func (e CsvImportMappingThousandsSeparator) Valid() bool {
-	switch e {
-	case CsvImportMappingThousandsSeparatorApostrophe:
+	case CsvThousandsSeparatorDot:
 		return true
-	case CsvImportMappingThousandsSeparatorComma:
+	case CsvThousandsSeparatorNone:
 		return true
-	case CsvImportMappingThousandsSeparatorDot:
-		return true
-	case CsvImportMappingThousandsSeparatorNone:
-		return true
-	case CsvImportMappingThousandsSeparatorSpace:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for CsvImportReportFormat.
-const (
-	CsvImportReportFormatMAPPED  CsvImportReportFormat = "MAPPED"
-	CsvImportReportFormatNESTEGG CsvImportReportFormat = "NESTEGG"
-)
-
-// Valid indicates whether the value is a known member of the CsvImportReportFormat enum.
-func (e CsvImportReportFormat) Valid() bool {
-	switch e {
-	case CsvImportReportFormatMAPPED:
-		return true
-	case CsvImportReportFormatNESTEGG:
+	case CsvThousandsSeparatorSpace:
 		return true
 	default:
 		return false
@@ -458,7 +398,9 @@ type AuthorPage struct {
 }
 
 // Backup A member's ledger, version 1. One schema for both directions (restore takes what backup
-// gives), so its enums are the closed request enums. References are by name: an entry,
+// gives). Its enums are open, as every enum an answer carries is (a client that reads a
+// backup must accept a wallet type added later); restore checks every value and refuses one
+// it does not know with 400 naming the field. References are by name: an entry,
 // recurring or quick entry names its wallet, its category and the category's parent
 // (null for a top-level category; the category's type is the record's type). Later
 // versions add record kinds in new arrays and keep reading version 1: `onetimeBudgets`
@@ -516,7 +458,9 @@ type BackupCategory struct {
 
 	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
 	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
-	// became lower case carry, as the same two types.
+	// became lower case carry, as the same two types. Open, like every enum a response carries
+	// (later versions may add values): restore refuses a value it does not know with 400 naming
+	// the field.
 	Type BackupEntryType `json:"type"`
 }
 
@@ -551,7 +495,9 @@ type BackupEntry struct {
 
 	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
 	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
-	// became lower case carry, as the same two types.
+	// became lower case carry, as the same two types. Open, like every enum a response carries
+	// (later versions may add values): restore refuses a value it does not know with 400 naming
+	// the field.
 	Type BackupEntryType `json:"type"`
 
 	// Wallet The name of a record defined in the document; null for none.
@@ -562,8 +508,10 @@ type BackupEntry struct {
 
 // BackupEntryType Income or expense in a backup document. A backup is written with `income` and `expense`;
 // restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
-// became lower case carry, as the same two types.
-type BackupEntryType string
+// became lower case carry, as the same two types. Open, like every enum a response carries
+// (later versions may add values): restore refuses a value it does not know with 400 naming
+// the field.
+type BackupEntryType = string
 
 // BackupName The name of a record of the document, which other records refer to.
 //
@@ -620,7 +568,9 @@ type BackupQuickEntry struct {
 
 	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
 	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
-	// became lower case carry, as the same two types.
+	// became lower case carry, as the same two types. Open, like every enum a response carries
+	// (later versions may add values): restore refuses a value it does not know with 400 naming
+	// the field.
 	Type BackupEntryType `json:"type"`
 
 	// Wallet The name of a record defined in the document; null for none.
@@ -662,7 +612,9 @@ type BackupRecurring struct {
 
 	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
 	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
-	// became lower case carry, as the same two types.
+	// became lower case carry, as the same two types. Open, like every enum a response carries
+	// (later versions may add values): restore refuses a value it does not know with 400 naming
+	// the field.
 	Type BackupEntryType `json:"type"`
 
 	// Wallet The name of a record defined in the document; null for none.
@@ -706,15 +658,19 @@ type BackupTransfer struct {
 
 // BackupWallet defines model for BackupWallet.
 type BackupWallet struct {
-	AccountNumber   *string             `json:"accountNumber"`
-	CurrentValue    *int64              `json:"currentValue"`
-	LoanAmount      *int64              `json:"loanAmount"`
-	LoanMethod      *LoanMethod         `json:"loanMethod"`
-	LoanMonths      *int32              `json:"loanMonths"`
-	LoanPayment     *int64              `json:"loanPayment"`
-	LoanRate        *string             `json:"loanRate"`
-	LoanStart       *openapi_types.Date `json:"loanStart"`
-	ManualValuation bool                `json:"manualValuation"`
+	AccountNumber *string `json:"accountNumber"`
+	CurrentValue  *int64  `json:"currentValue"`
+	LoanAmount    *int64  `json:"loanAmount"`
+
+	// LoanMethod How a loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`), or `null` for a wallet
+	// that is not a loan. A client must accept other values; restore refuses values it does not
+	// know with 400 naming the field.
+	LoanMethod      *NullableLoanMethodValue `json:"loanMethod"`
+	LoanMonths      *int32                   `json:"loanMonths"`
+	LoanPayment     *int64                   `json:"loanPayment"`
+	LoanRate        *string                  `json:"loanRate"`
+	LoanStart       *openapi_types.Date      `json:"loanStart"`
+	ManualValuation bool                     `json:"manualValuation"`
 
 	// Name The name of a record of the document, which other records refer to.
 	//
@@ -726,13 +682,12 @@ type BackupWallet struct {
 	// Example: 1500000
 	OpeningBalance Money `json:"openingBalance"`
 
-	// Type The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
-	// `CHECK_CARD` a debit card, `MINUS` an overdraft account, `PENSION` typically a manual-valuation wallet.
-	Type WalletType `json:"type"`
+	// Type The kind of wallet as answered; a client must accept other values.
+	Type WalletTypeValue `json:"type"`
 }
 
-// BlockReasonValue Why a post or comment is blocked: `REPORTS` (it reached 5 reports) or `SPAM` (a spam
-// keyword). A client must accept other values.
+// BlockReasonValue Why a post or comment is blocked (`REPORTS`, `SPAM`), shown to administrators only: `null`
+// for other callers and when it is not blocked. A client must accept other values.
 type BlockReasonValue = string
 
 // BoardCategory A board, as a request names it.
@@ -972,7 +927,8 @@ type Comment struct {
 	// Author A member as the board shows them.
 	Author Author `json:"author"`
 
-	// BlockReason Why the comment is blocked; shown to administrators only.
+	// BlockReason Why a post or comment is blocked (`REPORTS`, `SPAM`), shown to administrators only: `null`
+	// for other callers and when it is not blocked. A client must accept other values.
 	BlockReason *BlockReasonValue `json:"blockReason"`
 	Blocked     bool              `json:"blocked"`
 
@@ -985,7 +941,8 @@ type Comment struct {
 	Hot bool  `json:"hot"`
 	ID  int64 `json:"id"`
 
-	// MyVote The caller's vote; `null` without one or without a session.
+	// MyVote The caller's vote as answered (`UP`, `DOWN`), or `null` without one (or without a session,
+	// or after the vote was cancelled). A client must accept other values.
 	MyVote *VoteDirectionValue `json:"myVote"`
 
 	// PostCategory A board as answered (`community`, `saving`, `tips`); a client must accept other values.
@@ -1030,15 +987,29 @@ type CreateUserRequest struct {
 	Role *Role `json:"role,omitempty"`
 }
 
+// CsvDecimalSeparator The decimal separator of the file's amounts.
+type CsvDecimalSeparator string
+
+// CsvDuplicateReasonValue Why a row is a duplicate: `SAME_ENTRY`, an entry of the same date, type, amount and memo
+// exists; `IMPORTED_BEFORE`, an earlier import created this row. A client must accept other
+// values.
+type CsvDuplicateReasonValue = string
+
+// CsvEncoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
+type CsvEncoding string
+
+// CsvFormatValue How the file was read: `NESTEGG`, the service's own export format; `MAPPED`, with the
+// mapping. A client must accept other values.
+type CsvFormatValue = string
+
 // CsvImportDuplicate defines model for CsvImportDuplicate.
 type CsvImportDuplicate struct {
-	// Reason `SAME_ENTRY`: an entry of the same date, type, amount and memo exists; `IMPORTED_BEFORE`: an earlier import created this row.
-	Reason CsvImportDuplicateReason `json:"reason"`
-	Row    int32                    `json:"row"`
+	// Reason Why a row is a duplicate: `SAME_ENTRY`, an entry of the same date, type, amount and memo
+	// exists; `IMPORTED_BEFORE`, an earlier import created this row. A client must accept other
+	// values.
+	Reason CsvDuplicateReasonValue `json:"reason"`
+	Row    int32                   `json:"row"`
 }
-
-// CsvImportDuplicateReason `SAME_ENTRY`: an entry of the same date, type, amount and memo exists; `IMPORTED_BEFORE`: an earlier import created this row.
-type CsvImportDuplicateReason string
 
 // CsvImportError defines model for CsvImportError.
 type CsvImportError struct {
@@ -1076,11 +1047,13 @@ type CsvImportMapping struct {
 	DateFormat *string `json:"dateFormat,omitempty"`
 
 	// Debit The column of money out (출금), read as an expense.
-	Debit            *string                           `json:"debit,omitempty"`
-	DecimalSeparator *CsvImportMappingDecimalSeparator `json:"decimalSeparator,omitempty"`
+	Debit *string `json:"debit,omitempty"`
+
+	// DecimalSeparator The decimal separator of the file's amounts.
+	DecimalSeparator *CsvDecimalSeparator `json:"decimalSeparator,omitempty"`
 
 	// Encoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
-	Encoding *CsvImportMappingEncoding `json:"encoding,omitempty"`
+	Encoding *CsvEncoding `json:"encoding,omitempty"`
 
 	// HeaderRow The line of the header row; lines above it (an account summary) are skipped.
 	HeaderRow *int32 `json:"headerRow,omitempty"`
@@ -1088,13 +1061,12 @@ type CsvImportMapping struct {
 	// Memo The memo column (적요, 내용, 가맹점명 …).
 	Memo *string `json:"memo,omitempty"`
 
-	// SignConvention How the `amount` column's sign reads: `NEGATIVE_IS_EXPENSE` (an account history:
-	// money out is negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is
-	// positive, a refund negative).
-	SignConvention *CsvImportMappingSignConvention `json:"signConvention,omitempty"`
+	// SignConvention How a signed `amount` column reads: `NEGATIVE_IS_EXPENSE` (an account history: money out is
+	// negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is positive, a refund negative).
+	SignConvention *CsvSignConvention `json:"signConvention,omitempty"`
 
 	// ThousandsSeparator Taken out of amounts before they are read; `""` for none.
-	ThousandsSeparator *CsvImportMappingThousandsSeparator `json:"thousandsSeparator,omitempty"`
+	ThousandsSeparator *CsvThousandsSeparator `json:"thousandsSeparator,omitempty"`
 
 	// Wallet The wallet column (a wallet's name).
 	Wallet *string `json:"wallet,omitempty"`
@@ -1102,20 +1074,6 @@ type CsvImportMapping struct {
 	// WalletName The wallet of every row without a wallet column (a bank file is one account).
 	WalletName *string `json:"walletName,omitempty"`
 }
-
-// CsvImportMappingDecimalSeparator defines model for CsvImportMapping.DecimalSeparator.
-type CsvImportMappingDecimalSeparator string
-
-// CsvImportMappingEncoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
-type CsvImportMappingEncoding string
-
-// CsvImportMappingSignConvention How the `amount` column's sign reads: `NEGATIVE_IS_EXPENSE` (an account history:
-// money out is negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is
-// positive, a refund negative).
-type CsvImportMappingSignConvention string
-
-// CsvImportMappingThousandsSeparator Taken out of amounts before they are read; `""` for none.
-type CsvImportMappingThousandsSeparator string
 
 // CsvImportReport defines model for CsvImportReport.
 type CsvImportReport struct {
@@ -1128,9 +1086,10 @@ type CsvImportReport struct {
 	Errors              []CsvImportError     `json:"errors"`
 	ErrorsTruncated     bool                 `json:"errorsTruncated"`
 
-	// Format `NESTEGG`: the service's own export format; `MAPPED`: read with the mapping.
-	Format  CsvImportReportFormat `json:"format"`
-	Invalid int32                 `json:"invalid"`
+	// Format How the file was read: `NESTEGG`, the service's own export format; `MAPPED`, with the
+	// mapping. A client must accept other values.
+	Format  CsvFormatValue `json:"format"`
+	Invalid int32          `json:"invalid"`
 
 	// Preview The first 100 rows created (or to create).
 	Preview          []CsvImportRow `json:"preview"`
@@ -1139,9 +1098,6 @@ type CsvImportReport struct {
 	// Rows Data rows read (blank rows are not counted).
 	Rows int32 `json:"rows"`
 }
-
-// CsvImportReportFormat `NESTEGG`: the service's own export format; `MAPPED`: read with the mapping.
-type CsvImportReportFormat string
 
 // CsvImportRow defines model for CsvImportRow.
 type CsvImportRow struct {
@@ -1177,6 +1133,13 @@ type CsvImportUpload struct {
 	// Example: {"credit":"입금액","date":"거래일시","dateFormat":"yyyy.MM.dd HH:mm:ss","debit":"출금액","headerRow":1,"memo":"적요","walletName":"국민은행"}
 	Mapping *CsvImportMapping `json:"mapping,omitempty"`
 }
+
+// CsvSignConvention How a signed `amount` column reads: `NEGATIVE_IS_EXPENSE` (an account history: money out is
+// negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is positive, a refund negative).
+type CsvSignConvention string
+
+// CsvThousandsSeparator Taken out of amounts before they are read; `""` for none.
+type CsvThousandsSeparator string
 
 // DecimalAmount A non-negative decimal with up to 12 digits before the point and 6 after.
 //
@@ -1544,6 +1507,11 @@ type NotificationResult struct {
 	Reason *string `json:"reason"`
 }
 
+// NullableLoanMethodValue How a loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`), or `null` for a wallet
+// that is not a loan. A client must accept other values; restore refuses values it does not
+// know with 400 naming the field.
+type NullableLoanMethodValue = string
+
 // OnetimeBudget defines model for OnetimeBudget.
 type OnetimeBudget struct {
 	Amount     int64              `json:"amount"`
@@ -1682,7 +1650,8 @@ type Post struct {
 	// Author A member as the board shows them.
 	Author Author `json:"author"`
 
-	// BlockReason Why the post is blocked; shown to administrators only (`null` for others and when not blocked).
+	// BlockReason Why a post or comment is blocked (`REPORTS`, `SPAM`), shown to administrators only: `null`
+	// for other callers and when it is not blocked. A client must accept other values.
 	BlockReason *BlockReasonValue `json:"blockReason"`
 	Blocked     bool              `json:"blocked"`
 	Body        string            `json:"body"`
@@ -1698,7 +1667,8 @@ type Post struct {
 	ID        int64    `json:"id"`
 	ImageUrls []string `json:"imageUrls"`
 
-	// MyVote The caller's vote; `null` without one or without a session.
+	// MyVote The caller's vote as answered (`UP`, `DOWN`), or `null` without one (or without a session,
+	// or after the vote was cancelled). A client must accept other values.
 	MyVote *VoteDirectionValue `json:"myVote"`
 	Notice bool                `json:"notice"`
 
@@ -2018,7 +1988,10 @@ type ReportTargetTypeValue = string
 // ReportedItem A reported or blocked post or comment.
 type ReportedItem struct {
 	// Author A member as the board shows them.
-	Author      Author            `json:"author"`
+	Author Author `json:"author"`
+
+	// BlockReason Why a post or comment is blocked (`REPORTS`, `SPAM`), shown to administrators only: `null`
+	// for other callers and when it is not blocked. A client must accept other values.
 	BlockReason *BlockReasonValue `json:"blockReason"`
 	Blocked     bool              `json:"blocked"`
 	Body        string            `json:"body"`
@@ -2520,7 +2493,8 @@ type VerifyPasswordRequest struct {
 // VoteDirection A vote, as a request casts it.
 type VoteDirection string
 
-// VoteDirectionValue A vote as answered (`UP`, `DOWN`); a client must accept other values.
+// VoteDirectionValue The caller's vote as answered (`UP`, `DOWN`), or `null` without one (or without a session,
+// or after the vote was cancelled). A client must accept other values.
 type VoteDirectionValue = string
 
 // VoteRequest Example: {"direction":"UP"}
@@ -2533,7 +2507,8 @@ type VoteRequest struct {
 type VoteResult struct {
 	Down int32 `json:"down"`
 
-	// MyVote The caller's vote after this request; `null` when it was cancelled.
+	// MyVote The caller's vote as answered (`UP`, `DOWN`), or `null` without one (or without a session,
+	// or after the vote was cancelled). A client must accept other values.
 	MyVote *VoteDirectionValue `json:"myVote"`
 	Up     int32               `json:"up"`
 }
@@ -2548,10 +2523,12 @@ type Wallet struct {
 	ID           int64  `json:"id"`
 	LoanAmount   *int64 `json:"loanAmount"`
 
-	// LoanMethod How the loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`); a client must accept other values.
-	LoanMethod  *string `json:"loanMethod"`
-	LoanMonths  *int32  `json:"loanMonths"`
-	LoanPayment *int64  `json:"loanPayment"`
+	// LoanMethod How a loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`), or `null` for a wallet
+	// that is not a loan. A client must accept other values; restore refuses values it does not
+	// know with 400 naming the field.
+	LoanMethod  *NullableLoanMethodValue `json:"loanMethod"`
+	LoanMonths  *int32                   `json:"loanMonths"`
+	LoanPayment *int64                   `json:"loanPayment"`
 
 	// LoanRate Annual interest rate in percent, as a decimal string.
 	LoanRate        *string             `json:"loanRate"`
@@ -35121,904 +35098,907 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"5L17jyNJkh/4VVzUAsXcjcxivqq7MiFIrExWFacyk9kks2tqhrUZToaTjMmgOzvcmSx2bx1Gjz2sdu9w",
-	"A+ikPUmzizncng46SDhJtxJ2gf1L+ib6c7vmOxzczD1ejCCDrKyaxw0w1Ukywt3c3Nzc3NzsZ99VBmIy",
-	"FZxxJSsn31WmNKQTplgIn54JGnpnVLGRCBdfzVi40N96TA5Cf6p8wSsnlRZnpK+fOyXsnoUL/EDmvhqL",
-	"mSK+2qs4FV8/+Q004FQ4nbDKSWVg2q04FTkYswnVbf9OyIaVk8rffRyT9Rh/lY9T1FTev3eQvi4dFZIW",
-	"LMhUSCXJgIbhwucjosa+JIqOiqhSdJQiaELfXTA+UuPKyWHNqUx8bj/uOxW1mOp3pAp9PkKKZt6Iqeb5",
-	"MjHdMSN9+PWRJL4X9T+lahx373sVpxKyb2Z+yLzKiQpnLEnNUIQTqvRzXD05qgA9/mQ2SVLjc8VGLEyQ",
-	"cym4JjiPooB5IxaSiX7CIftECbJ/QKqSMaLGjIgpC6l+nAxFSOZjFjLiK9JnI5/LnSIeQmulx3F4oMdB",
-	"35lxHJQc1BtGw/wxLRgNiRjCAJLjKyJXP78ltU+fPn2apPdprZZLspXaIsGwa+EzisbZmPIRkxf+xFfL",
-	"RJlfyZSFZEpHzMjGca1WxMUAGkpS5LEhnQWqcrKvuVLMxONarSy1HZ8PWD4LXc7eKdfO+zRk976YSSD+",
-	"lNC+ZFwRERI2maoFSLN+bOiHUsEz+kVKhrMgIHLBB0WjlEBAgYI4SMx+QiecjWmIa1Auk/5SzMmE8gWK",
-	"qASqBvoFIsdiLh3CuKf1ltan8OPIv2ecCM5Wrj6ZPxNPVs3DwdH6aRCTCeOF+m2AP39GKT7Hka1bX4YB",
-	"v4p11uAqXFj6nvuBYmHBTsW4Cn0mUYR9GRGrxdZXkshZf9d85zO5blttepWPJruInZrSz87Da1wJK1k4",
-	"Naulqnvc0YwT+uuB4EM/nDCPVIc0kGzH8rqIiaadFAcNXX0hAkZ5TFeXjkpN65IJQnRnn8gOQcrYO1WK",
-	"tPlYSEYmbCI0qxT1uTRUsneKVAdUsl2fS8alr/x7Vrjxf1NE8n6tNM0h5XLIwpV0KyODdrWYd2R23sGE",
-	"UWMWRk+b+T8lfaHG2qDhZm8onAfTdjlRWEzZSsJ9PhATFtHH3k0Zl2ydNEJ3Za3kiJCYrNc0CJjaSPfM",
-	"4ZUigvDXj9Qwz3/4PBSTZXqanRY5Otj/ggyEx+x+PpiFIeMDWMr3LFTMI8NQTBwym2oTRUtoEbH6uZXa",
-	"iL2jk2mgH73pnFccrcoUC3VLv//j+u6P3n53+P53KnkC+/yHXbE9/UqUoV6JkrS/ar/eiPZc3ncjm8ij",
-	"C0t7qE0vUgULxFXC3VnD6RyR8KhiuWQ0PTaZCqVZ84rlHOEu6R2ThJKQqXAR74who4oRSYeMVDWJzUb3",
-	"ORkrNaVTnyTa3H3FFmTMqMfCnT3SYdwjlHA27/GQck9MyB1bkColNzfNc4dIuthBQ4vRwVg/Z3ui3ANW",
-	"SDph8E78VESZr/Z6/BVbSEJDPD1N2KTPwkeSiDmHJu7YVJGDIzIWs1Dukde+GvtcPzo56fHdnB6ib7QE",
-	"MKlIdcLUWHgO0fsttNkX3mKHUC7nWgHGRi1+0+OE0BH1uUOkomomHXgB3nQbXTpytU4KZh7zHOzSjdin",
-	"dttsGtAF806IljvXgdcGaIrrlrnQAxid5hNPOepeS7ul8ejggLjN88bldavbuDp7c/uq8ea23bjpNM7d",
-	"nKbGfsAS47Kt+ZJI5QcBCWec6201ar72lLhnravnF82zrgukaFrdtp6o3fpQsdA9MdNG9SecOVCDcjYY",
-	"MCmHs4BUD969i/mqp1TP3gnIIlKgxlSRIfUDZpniWY4gp3wlexw7Cmdc4kTsEb3I7pi2n0I2EKGnhzIP",
-	"faUYJygOOHrYeugAjt/UnAxAHB0iRY/T1BgoCUTEYy3SXiimU02Z4JxBIw6hRLLwnoVIulT4hGWC7Ond",
-	"aeKrHRLCxGOf2CSOKLEQM3zgTLeL72vthpRKIviA7fX4a+MO0g3iesz4F+YivJN6mL4iNJjrzj3f2yMX",
-	"go+QYE4Ojo/hbEQHioXypMeParW9Hq84CTV43K8NvmAHbPdwuO/tHg2Oj3efel/S3YPhk/4+q9Gng6N9",
-	"q76QkFh/ZRRH4THv+Hi9MdMcXlI1KPC6mJWHuizw9dE0oFIRSeeR0kXRqGqdCtb/i0bX0YYDfBHPC2oe",
-	"PXWoqUSITTHPVw6cc7ElGXnkKJE+HwVs13TxotHdQaHU7+gGPBYwmBRf9viE6l0MjJcUZbj4xiCYVJF7",
-	"Fkpf8FO0t+a+BEdRtCb3D3rcvW43zlpX581us3V1+7zevGicu7Gewy1SWeYkVI1dVaQaMuoliUDV1uMT",
-	"Fo6Yg8JpBjMYs8FdpLj1+mKwigVnRCo2PcF2xFwvv0AM7oxJkXhciR5X5ljrK9TXOUKMD+cLMG5PMCPm",
-	"MXCc9bgeJKoVqULBR1qxfDMTeukYVhI+09sHshddq9hEWkJC6kswbEVIKO9xOJs5hHpwEIL5n4h7UJBw",
-	"6FBC7GQXTa9y2KsUrorhLopyoW1/cJS/Aq4EZ+tXAeiSgZiiuW6Ww1gEXmwP55Ck215HV747pjmhI1Z0",
-	"svX1j3CydRIrzfNCJiVxZ9NAUA+8ztCKawScfew5eDaDJ5eJvQQToojayMD4XAfxFZ5kcDsRJUjgS5Vw",
-	"JaNRsWA0dNc6jB/IQXwp7lmeZV6PDBJYOWYdIRM1ufOxP0BdBBqQeVpZPJLR4Wgi7ld43aDPj2HuFVOv",
-	"RajG5VyFcLXhcyVJdcZ9RS5bV92XO05KleKcaO2zjbNQc3rVPNRKj+iG5/mYr5H8qfXPk6rpGg7w+us5",
-	"Y3ekqv/Vxh4NFRGcXAru0UWhLGlmlD4spwhMUvxa97liCjRN2Rl43Wi8ykwADGAV/2FsBew/XOmsfbKe",
-	"/S3OlD9hq++ktB7VT33+y6lrOsrx5etvzdZnVPB+oZdON5DPu5WSW6vVSlw5XAtZyLSpkJ+TU1/N/MHd",
-	"So/sN/qJz+6XbTMt6D4fFZEV2gc+O2kd/9sc4WoqNokvtYoveb4tkKuD2hrBWk+Xokpu6nzZ2rW13gED",
-	"9ORtll1rty57gqzHYGdLp1VJqlbf8P4Kb3M7SgzuikRe6h8/o6B36ehFKGbTInq0zT/SD3xemlaQ8zkJ",
-	"2USwncgVZq1Wvb7c1VK+iVR3Q+oVnjyU/vFzskb3B5K89qoFSIvvBkDCSVUfpFMm9KPiiBB45SPvC+zN",
-	"0AoGwu+fkYd4sVJEEN6SfEZyyoXEpA5qVtLhy2JRN0q1jBI9KKVE3+txy6ngkmGkGfXa6E7UnwaCK8bh",
-	"TzqdBv4AfISPp6HoB2zyez+RemCJyw/9hqc7+Lp+0TyvJ/xLFafiMUX9oHJSecwm1A9OyGQmFekzQjlh",
-	"u/qr6IAvZ4MxoRIuZv+BaX1vAHssC0MRysrJj7+rTJiUYLpWtmoJzgx6vRmCKu/fohAwqZpe5aRyPDwY",
-	"PKX77Iv+oXc0eEK/ZLXhfv8AVg/48CsnR8BUX4H35hn1iGVexGraFzN10g8ov6u8L3scukYG4/zkWXOR",
-	"631CAy0C+ogcEkqGPgvAj+3zexr4Hqm6S1PhOvjsRISMyCkb+EN/gJdkaVewlkutSiDehA8Df/BxQmHv",
-	"ApKyAIrMzJkvCQ1CRr0F8TmZSVbZYj6exvMREf1ZJmNgekMHL5mPqbkbEaHeyBI3ISu43+NL7CctruU6",
-	"/h78kArv43jimgid5a6zfOmSunIhNJCCSLqQiauD9CXXHVssXevk3NRUHOMQBM2R6GNZ93XYQHBPgnOH",
-	"QuDiUI8fmgSHchEp2TvELFmgKRNux1WKGa5bRdj3PY/xj5Lk5632s+b5eeMqKcrgm6eeJkGqkCoR6uW5",
-	"0IKM+3U0hdvI9WEs1/EYPplgd/wRZ55ehv2ZIlwoQoNAzEGQo8GjInGv243L5s3lbbvx1U2z3Th34baD",
-	"kuftRsM69QQnlJgHYz5soYjS99RtNpN6w/6Iqcy//1xSUVk5nFOpJ9bLvWHdYn4PDuL5veHTUAz05tYP",
-	"GDkzI/tkc110BXyCUrukYGDsEMZpLknBiLe36UblZO+c0/flIsTr8j1yIxlGAoDSQcHRn8x7WsvoWdcb",
-	"NafBx830VbfRvqpfJOeWcjLj7N2UDRTzCNgWRAzAa+id4j2QueMxO66HsUohm4pQac3lbzHbx0mrwY6N",
-	"dPBKuKGJ+HSzXU+NeEj9YBYyUnUtd1x7bUe13oIrudGIeWTGPRYSNxqp65irZjkWcw5r80qo52LGP249",
-	"XrW6t89bN1epJWi0iNZDQ+hhCwV6FLP8Sijy3LTzidh8JdD0xCsOB0NHSZ8Fgo9gG7QLxAyt6kYDd3cs",
-	"Ny+F5w99VHC5Pr3s/S+L7izd1NWcC/avPCVcwMLbIw24xzyo1RLX17TH8UbaNj2gIdy3QNAr3I7au8Lq",
-	"hpekPZ66Jd2xwsPZ3AYVaOqBtqxhoXtcxYFHMnLzG2L28oIEo/M/urwXgaBeV4gLGo7YR0nsdf3NRat+",
-	"fttttW4v6u0XjfTmESsPCPjRdoAe+X7t6MvjL56Q/kIxuYU87ycMAnPoIA2ufLUgXSEIDuuzGL6pYaU2",
-	"7keSQDYCqbpLTHJ3TnF/gRtm0PzRezK2ca3EEiUELIvrEExJXz/3HGJ+Pm7ylkMhlqcPF4OJLILMg9Ra",
-	"sxfzuMi2mcvE5p8cHzED/HRbf14kyAkpNWrXDtsoF1I1Kq3HPXbvDxiZh3r79NXOHrkygSPadDBNnkZx",
-	"bzLRYc5i/iz6IGQTfzZpRy6gjxOplD28ZEsOGVV60+WMeTJhF+NWIMf+9Nf/gFBPmfcDGgTMyzPx9dLP",
-	"ng92TrPHpCmVEk7MzOgQPyTTgKJZ0WZywQcPMjXtRufN1VnBzERJalpIQ2YO7njexQixWShFeAp5SRjx",
-	"FIemYDoTPrGNBkgYhC8E/8Sa24ZzLY2NDCjXGjfAYL8+I0oE+syXYZy7c5IOrEXO9XgO63wF1o8Sk75U",
-	"gkfd+orMGfgAJuKeYYDWIorvJFSRgOmDxdMa8egCYrU6axhvTgvakPYH7IbTe+oH+hD1UULTabS/bp41",
-	"bm+u6l/Xmxf1ZxeNpSUt/RHf9TnBU45WadpWhXSX0Sxk3jZnhMSCNiMiySF9wqUtTXdpr4XRV0tjIyg3",
-	"+su+nk46GDOPhP5orAgX8x6vujksLPZC7pyQayHVKGSdry6INwsxqJiImYIESMp73PcY2jrTUNz7Hgsx",
-	"3AMEb4+0E56qtO9LGj8UHOIgg+9B/FjGi4VxxZs5pLpCXFK+MCac/Dj1Vu82bi+al81uRrcJgdEyJkia",
-	"KqWXjTwlwCdYUAFVbBvNdZBwuGrDUw+GRKP5dGrMDsnQKyEkNz08rbcSHNH7TriJZGwhFzOu/ACdImD4",
-	"BkyZDK44SDsUs9F4S1lRNGjNVGvY1gr8o2Sl2+rWL25bN93b1vPbdv0qfWyhROm+oqtGc0j0JemzheAe",
-	"urcpJ3QiZlzBvjGGreK//senzsHBoXP4xYFTO3zifHl85HzxxbHzZe0LMhd85zfLN1Y3fEgyAdVglZI+",
-	"DSgfMAjnn00wfhYv9UCzmbtsGgd0SZPO6OijNmeKzEWIT09FqIYi8AVBpepAHgHlRNPozQK2s573Pb6W",
-	"+SfEXZ53Fx0+VunjwTzKt+jxeUghPcGc8H0uFaPeHmnQwdjSELvvI58BegJ9Tv7rf9yv/f7+sUOkwPh1",
-	"8A7oxdvj6B2YkKo1GkzyD/U8Mpsi24c0PDWh8HxEJOTtDVOph3029k18OUxXj0/geiQKfAdhMVkfdRsA",
-	"DrmWZk4t1XhdaCbd7HSwrphnjIsbTmdqrHefAVUfaY7eXNVvui8bV93mWT2jsrVBAf5V8UD3B/vJNaSH",
-	"IEL/2096tsyMzj3RlqVkUlrPP+zY+Bn8V+zd1Df2hLYjGYcIEMsJmL6d0x4XJjXHmFyx18CxqTlgHNBA",
-	"2k6a50SJO8bBupyDH6tKzR/66DEXodfjkFfDyYzfcTGPL5JRQOyF1E4kBnI21auWeZfM8ykken6cLHRu",
-	"rq9b7W7j/Paycd6s33bfXKd0smRGxjFxTBIM/DghyY6ggy3OH8dJ8YiGRmBspIt5r5/Jl/RIkgl0q/uz",
-	"i1CPNX0phDegVTefceBEjaiDDbyuz5wYx58Tkm6PslRmD6cGg2VCqlxoe3PoByY/AS4fp6GmSfkYP4HZ",
-	"P15dLUUiQXDvcjiSU8Hgg5PvKnwWmNMKBqAsPel7udEoWVvBRot8t9yCPlSvnaqA8q9pMGP2hfpMiTbj",
-	"bJ6Xco2PNGDpyhXDXjs43cx1KLzZQBUG9IVMT4B+JJ3Pq4ic9aPnHeIPCeWLvVLdQuR4Sb7a00YJaYfn",
-	"IjaGAhf7qpfaImDRC3Zlrn4FpbkDz5pX3ycDmX6MkU0oYUYsDDFRF0YosvOYnpCsICRYEbHQSQj/24h7",
-	"ov8TNlB6SHUwFfKWHhd8l7MRVf49sxaFuVvsU5lI2obw/qq2ZPaSeVP7B7Ussg2GaaUjzeP/JeKiannz",
-	"XJ+pcZtJCDX+LrPCYScpkFCzmcEjpwQUtrZBJHHrZscF3XVCnjEaspD0ZrXa4QAehz+ZS6q+wkAYqTdL",
-	"eJmSgRB3PqqbJQGeyfXyeCNNZFpSNHAgpoHcCQOaV+tK3I9o6CFMDijKZa1I76kqComjfSmCmYqzuzKx",
-	"jGmVS6qQOeuR/oK4I6YSOWAOGYDroccD/85SBS/JHTzWSaYcwgKJW8mSD0H35Q/ANWtoOSWuViBuj8P7",
-	"nPlqzMI9cmX9lIYoX0kWDMHCpRDRro19/1tGPIFZk8Rj2vaHOAjghUS/wydX+XnqwKgBMynFM2/zQtJz",
-	"6Ss2Sf+xSvKMDL2PrYcwpAvQpab1pQjG5bFJk0NQ4lGw3EuxLMsZGI0T5bJg6gE2l8eiZ3RwN5sWL47I",
-	"KepENyb7e6TFGUHWwI0XgJ94foh54TI6BhnjBg56feiox0f+PVycSgH3sYzPJjHCwSAQknmRGQU/7pE2",
-	"GzKtOBk+2F/ATc0JhElCdipcy5rEEBEmk1fMnY7uCcNnHfg7gkKy+bwJIKcp1Ttxj1e1UJtQDiWmuwG7",
-	"Z0H04Gn2NWvlpe6A9Jc7e+SCKhb2uGGghGOhuZi687kn9S7B2ZyAUEkD7cCmJGQUsm4jzp8QVySTsKTb",
-	"4wM6YZELPMr4EIPZREuwVkPR6+ipttgAupsJXUDAKWLWpNN4v6vgiR+jVKnZ9o7MzhPBLZ5UPvzJn33/",
-	"1/+kEn93DSysnGgOvn8bfQ8r78ff2SDg6LVp4vFIRA2WTeW9E7/wi599+JN/l3ghbiL70lunYk7VKeLN",
-	"Dpuk3baZpT0xKrNtWwIhHv+kclA7eLK7v7+7/wSYhpcRbfgNn/O5VDQI9DTYFEz8YcImQnfwx3/xy3/8",
-	"0+//0x9++OO/0OpMKH8IoCX4lAj9kc9pYO0N/NYiSZ0A8JBTUXSkh/h2iQWOQdWBkfzil//85x/++i+/",
-	"/2c/B35adhynmYE95E3iWiYcHG/LBKDq+//pp3/7V3/0SZnwt3/1Tz/86b/75f/4nz/8+f8J8pFeSCkx",
-	"+XJJxlexhnHvPMmNg92DL+JQ9w+/+PmH/+NviO77X/xTNFdDlX2+BhR9Y9PyUGwhjNuoNTM6HGdFhfSe",
-	"oT63UFUp+g+Pkf68SRoyBpl/mNQIiWNp3hRNjRJLovTWqRjdAq0hrw0pg4Gm5WqG59SkECk08c13gaA8",
-	"Pbv6m0u4gEp9k5Ie/c01XUxY+rWk5OnPHc3sSOIon9FAd47eJys9kTpKDM2piCnjPh89Q+do0sA+q7fP",
-	"cRmlx1jZ36/tHhwe7R4/+eLLp7XKr/l4M5OeHe++PWKYUT+rX72qvH/7PmsTR3tEYRJ/sDCuY9iMBGcW",
-	"Hlb/iXhVuKwgW6SMNYZGC65cbcRM6Lsmvrefojky0pIb0BI0afSbOaz5IRGhx8JTcIhHGImxbQAHmxyb",
-	"wJr8iLazmLINBxRjEZcYUrS9fbdJF7j0U+0f1PI7yOrHjfpJpYovj2e5t7Tu26ivOJu5TEcJlbpRL1Fu",
-	"cplOUFEvrQiD0ZgVtNJi0qWjK714y8hHYmdYoiPCN+wviAcAUAqQC8F6XaCVOKHepvJr282hL4fAaOfI",
-	"BVg19ivB888pJu2vSJVencyW2Js2mnRMyFs/45lDmB1a3K0RiZQmitdwUiozS8GJFGxySotPcmbF5Z3n",
-	"UroYrvl4hBgZH2uisBefK5HyTWaxrzO+kcgttpKtFkCcJfXyotxsWNnPmmHllu9waZoSiPGZJh07nGJG",
-	"nyVIT3PCujDKD2i66UAsVaVVfgTgmRy/caAYOFBDRPGIjdn4XeHEP5zjcjO5MCzZWiySp5vl64tyEJjW",
-	"2F6bt509Jq3usLb79O13+87+/vtqr7dnP375fufv59KQc9r6rixC90GhGy8xMXg0WOvNF+DKi85yaRyt",
-	"gy+zcHdr3YfZY2A5ph2nmHZUxLToNJl3K2R38hLbstx6XcbH1G1VWVLWIuUVNeusVHUwp/EGZZfCEtcz",
-	"kpsnbU4C6Tqa/jUaxV45Z5BVImRju0X5nFDjRYzMgz1St18lQC8xBR2xkRH4zzWNuKc9bn2TcDURMupJ",
-	"4javzlqXDfNs44fXjatOw3UMgFfsS7Md2HC5MZr55F4f8GSP9xk44wIxNyi8CNLt2BsGPBjMBbxlXOeM",
-	"68X34wqSC0y2vgukquJUDEUJThrpdSrvdnUDu/c0xKj9kx8b1unXopYu2IgOFtEP+NH+/Daajyuzcy3b",
-	"Y7pxi9KZBDuzvLG8SgKiSRKyISChpW65sgfthGo4XofqbQlNHy9yjJ0MChUmdfhKgrkrHXsQzZo/Wt6q",
-	"0QetY3Zg1EFgH5W/Esvn43e4yElVYoOyBsxGgOspz1YZ9JIcSyTSW3FTMeWrlFixikkcDldYLiuvfvCp",
-	"X8GcbbTZbmx0/obsbGkjdfudrVhE2kmPwMdJCJ0pcS1kjkp6PWagGn1lKkhpZWRSdPFmS0bVJqLiApIx",
-	"4mI0QkQkpJ3YTc8Aw0IkoIQUBRP9JQKPhfapuHaWPd1BTKGAKMLovJfBVjNkRnjBeK8UU0wEh/jQ6OIp",
-	"CX+EbeIGt2xTfe515NHFajv4cK374BMvxd+8paV5atiyamUNS5oTHhv6BqkhaVackugSlpsSRdvZEWtP",
-	"GBkPVo5JYb0vpM/UnDEOhpzx7yybQ3qEGN0BoF+I2zzRuz8JGL1ncgeNTSXcbS2KWO2UPnrGlz9rEK+G",
-	"jGFq1FRIzOFE5PDajp4i12ioqDyWCD2f0zCuQOIrm0Slp5d5hMrUXOoO9khXm8KRM9Lm4RtUbdQeK1x+",
-	"TzP4erUyB9ihgUosvzg3WfpKbNJ2/hkuWocGjRFg4cxOFs1f8Zp7HSmFjEylL6tS1t2To3XrJXO8ru/+",
-	"iO5+S3bf/l7uiTp977WlY2h3+bf105u8Xduy3/2y/dg7u+8qNAhaQ7j2XDX1F/E779+WUEnJW8BVu9eT",
-	"7ciPrhM/NZ828HMdLHts/uD392s1/W1tlQ8ncfm5rAbXcnrppjTPE7T5tp69Ul2jQ+zRsIw1gKu8hFc3",
-	"Q4OT0QOpFZOYrpSEp0Qxyeu0IC3zMaMJcpVWIAZ3bUal4JG6yFrOC0LBGoUMTSwJCGlEWGXhhLjtxnWr",
-	"3e1g1KnN3Dw26DYS4L/dznX9EgA/5JROevyOLeYi9Ha0CWxqBAD6Hh0M2FQZPwb6dVJmbNLx8k4xLv1+",
-	"wHatE8cQUnEqujv0rKSqzObYFRDg6WCArA18s1FrewkHkR75jPsK6ojQe6RC+VNZ0i10lni/Y9/vwvtZ",
-	"MgtmwtAKpJo6BaTqRnS5DnGRMP2XpgzPKuvYW5a5KxgQVXHd6Hqi+N6hWTZctXRc68RWOigR/LkwuJtr",
-	"H82Lik3VazQ4m7YewqpLLWAfKoIEcmYiGDAdXPT+AbxgGfLXUgeFT5dnOE59KHezG7cFFQOWg3ozdJn2",
-	"19CFbS0R14/E8oGFRE5ZabHeVqAy4mPGYvtewRAxXeQLkbZpTdGP/RqauIgye1A7eKJtXfujPoWL+Kcl",
-	"cUs0VFLi1DjKSom7LfOufjJ6NaJw817teDbsMzMnEe1OggdR4zGB62YnPytkIKa5QF1RoQobyZWKJI5C",
-	"BRQNR0zFIQKbRq+b7otpN1cYK7R8TnVZixKHVyw2GQJzKbhQRGJlyiViS1yHbrBgQzZg/n0RClpcUtbW",
-	"9EygK5di5YMt8+gAGlG8bj7KbBi1iFt6bS+KV/ZW1ymTbRfl4gGW5Ka77IUv1ccmpMSRdSv3LmyrmBRk",
-	"4IPGbixx+aPKL9n21ohYJmBb22/Q8qeTuDWm4hp38q9SXD/KQuxECZ0fYedYjRxr8y1077B80ZNs5Npa",
-	"Pynq4As2VFsSt81iRtY2FZvk5ZltttVMqM/NjVaJ+djEllQlS2BszPMZRxli3ue1apNuVps9l7F0kxxN",
-	"EbokyinRWbeKYKo/7sCKlJQ+rm58vrUvXBVm4sOFULPAqrGMWs6vi6ywogS7LS2yKQsHLM8ShJlEL4t5",
-	"Bi6ggNkOUQLiQTw28Cc0SJuIULLRZHNLUksLs5ghiFkBZQg2s7Qm06SZxgMo9DDFay+bRg4UiHsWwg8l",
-	"DcHy6zmzNCJxyvgRUmKQmPRkyEbOSrGTUbwQ4l3q4yspOZVVbrY4wjkpbXrSAZYdwYHjbA+TDuIOxn7g",
-	"hYyj6zCdDeJLhO3Lw88wr5XeAjqzfjL9I6v9HwAyI7FQt1hXUoSqFRrMiDIJzCWc2NFl9grMh7wYZSz8",
-	"ExHkxNzOEzTL1nwL0iRDPRfCy0kjdbYI7b6AjS8d2p2nH+u5WcWYiUtESFamH+cqgs2uZjaaoZW3DKu4",
-	"DpXXcvwMqYSslQtDNxDnaFnzUU9PuRVh7cSSRt9GZtBmUW4pS2M53DPBk1Uc7Ybso+EMilVN6fPj2dhi",
-	"92UI8daAGvueRVTTKvfO5/byA7l2YgrmwkZMXN+DIAMbUQqA2mN6DxECTo+7b968ebN7eYl2RMbT46QB",
-	"OHwPHoKoBsTiyNatPjrIkwtN4lqGAjde6Sfh4q/c862pcQyJEO+R+aLEPXKUlFR6jtcG+a19xqbXrWkp",
-	"TgBbgxGUSKZb/WQqua+kS2T1Y9nUxDKNGut+3cNQ/q4Ml7z1beE2co2CCgEDhaUTqLQV/UlVhFiHTS/c",
-	"nQj+0AcIW6zf795cdxrtrpuIx3HPGxeNbsPd6/HXEMZtsD0Qw2cogkDMTSigq1eDa0ITY6l3d07N0x4b",
-	"BBRgkyVxQaDdVOUEM74oJt6ubIiUJ1yARjCHSD8kYo5AFZLds5AGZC5mgUcmgFMvOIsqtDySRI7plBnw",
-	"GnPnKOe+GoyZJIJbynVjHhsIj0niYucu0kKVIW4lpo3VgBlFCUrCQZtFIPA5rOpi1fnKqJXlabUcsNNr",
-	"gK4h7RhA64j7un5x0ei6pIrKYMch7lm923jRar9xSdUuff11t/7CJdUuHe1oddm46sITsKLg53b9qvO8",
-	"0dbPmNWrv243zm7a7eaVfjdarPqHr26aZ69ubTPx6oTWn92cvwCqcNXo51tXjW7zsnEb/ZRafvoJ/OXW",
-	"pmBUkysOWu10W2evXFKF1WVoPm8gwR7TX1y3W8+bF/qr1KoxJWBgPYxCLcK2KFePo3viJP96umqhUeSd",
-	"P90hFGfEVzEO0h0X8w3iAnC6Kk7FTlLFqXTrLypOBTipP5l5qDiViPcVp5Jgd8WpIKsqTiXN1eiX2yhj",
-	"BHiGzZ7rz4ZDcFMe7T1LwmdVA0YrGvHzITY5WiqSLkxEhVEa+mAUoaKXiqcoyzWkpuJUsKcE8fmQTgYP",
-	"vrwVhCZMznFrTOWlCHNCIPS3Me48wL5TT6ut+Smh8s6AUGMCEmfvlEuoIoIP2F5uJLR+pOA+CIHslcCi",
-	"AnoGoHaFS/Q7pwZF0MfG0aahRkUYnNe15qhllyEjHnWxzro2KKP5ZykT7GMfqpxUBiIM2UCRsQglI30I",
-	"+FoQqegUnSZsnniYWrx+vfqwoo4e+3Qc0ryz2FJvmYSVg6O81JZkj2vAD+1zS3zLdJxuNZd5sCCwrmtm",
-	"EPiLVwI3M0uFfTO3Q4ySynEuRlh45dDO+nF4VvlAx6WYrmXr5fUYSwEvh3OdYiUuqC2VBjAVPCiHhWla",
-	"yg/j6wsvxz+U9fct0+UQ9g5UGRzJ05TBfqFNMGQvOI70rnO5MBMhsRTuWsq3gF31xJyf5XmMCxwzY5Gj",
-	"cc6wX3swy6+GF9eyOK6R2XT3XqiUMk8wuXxY1OJrgdGh5URLP31ugeaKhAvrvgUBWIWaytifazJhAHI4",
-	"jD5SC3lZEmpVqrOyKSzLYXWmhdIueP1wFzGNcytq5wgbHnwBCDkCmMXfHkmIpMxH4JxuIkezqbeZqOZ5",
-	"9wwjzKqMV25a8cSkJcUdRdmxKi25eJLURTK2Qk8+BEKkVbm/fRCRZmT5ez6q08oLzXui/KkDVfDuyELM",
-	"/s7ynm2Vb2KjPqitTS3NXlLoRnIJBQG4kSzMp9UgVJsyjP+AM6nYaLRnn4iQsS59/hMfGFTWkEFc5MpN",
-	"p9FeHnQEjL3SwYKlu8uFmZ/7chrQRexj3tSiKY/kvMR9C8I8TZg/mo7cCZH3zclUhOp8htDuOassjIyL",
-	"zI7cqV82zEEzhvpMQWwZ6KKFPvXbAg764MYmgrB3vlTylLjNSwOq/qzxvNVumLZoGPgsJD5QR4zmMBVO",
-	"xDwZdh2TUXEqmcaWI6+Bs/NtbqX1a47lxkpmYmXVnNC9YDbhRdFl+rdHkmAhGKLYOwW+InCQ0unU56NH",
-	"WF0e7Btf7ZyaklTWZTofi4BZ5ixnUNga9t89MEPMqOIeVrLmEocC9oSHxQdpcJ1gk4HAWw5uVIgFAbXn",
-	"A4beIIPZbwwiU1jkkQSfFI5mj5wBfXgWjHL+wHXV4ylmq9CfTJi3s0de+PeMuCiwpva0x/q+At/UY/1x",
-	"EDLPVy6k54r5I4tda+Ble9zFz240rwYO2nyv9YJ7mga61SNw7af4RVLl2hbSdm+Px3dP5loziweLdFVO",
-	"Kh/+/A//9q/+6MM//98rEcjk3/7H//D9n/9vH/7sbz78yc/Nt8/tjC8Wi8Xe5eWe55GXL08mkxMpoSJE",
-	"Hxv7Lz+PGkOWtbXE7MdAlL/4hx/+1f8aZaZeGfzC//zvv/9//ubDn/30l//in1ZWxHRlTSYsucG8qO4M",
-	"sMJ4NPVPZ4LfM66fR6t9QxiEQeEldDeBGBx1S00ybEhcvCt8DLeZ23Vt5qdYBWj9iVmoPidVnMYdx4i+",
-	"NPcmW/RsM1BzkNyosp1v2a4Vo6LWH0kS0IW249HvoqXNdfR/9b+Xl/Cv/sfz4F/9z8uX+t/JBHJWpEuq",
-	"eH0Ekt7jbo7Aujt7pA4L5IRQsmA0dEyVJPAo0wXqCaoQ088hkk1pCNtKf9Hj7q7uas+FiX4M/4GiPFCR",
-	"3iGUL7CyaJRPPwG/mj9hO8QfcRFi5Z7kbVVMZJqvRyXYikuvjJxovlZxiSYEJYaO22ZS8XKvgwyy0PxD",
-	"ChHpleTmq/92SuY3ncNpQBurFDyFjA+ElxtvgzGCgRYc+xCpNm7Odl+19QoIZh6T5Oz66dHTaM4dctN9",
-	"vvslmXGI0oFyAQtlfIB6IuHnJOnwRcWpYLu5lkJC2SUYsJ93nA18Hh3lzLYSivkpfA+3AvfgDKxSTkyC",
-	"H5GzyYSGix0gUd750yk6BVfE4mbzO4txEHKgXrXVZZUaamyHfP+P/vLDv/q3Dvnb//DT7/+vv/7wi599",
-	"/3//IfnvP/032yi3tGpOy8xV40W92/y6cdvs3FqwpNxdfhzvvPEeCKWZAAnqhLg5Tbkpvo59qUS4OOnx",
-	"eIFoS8FEbKFv/LrVaea0QgZQYkJRxSagSWwpNeLLHsdc+3uomhay4QzcoKbVNFhU/nhzOs2VOzUWM0m5",
-	"JwtWoLPEuy69Y1C5Mo6ZkwkUrEXkCj8lbq/Sq7hpyAZDtW5XfyYVp/Ko4lQ2SFykFccs8M6UQh5rfSqk",
-	"CsV0rD9cCY44VjEkxrKEGiMq3njxC2P3biOSSXtkRY9iaErJh2Ke8Dkt0dPXB2esEYJVsYzIZUk7LnFg",
-	"LraR25AVm3N+wEPQ8kgMFGl0SqoCEpunxzPjDu55eC3bZ/YhSPyMEDMGKDDaIFVzodkgczXRsr7xwkV7",
-	"VpCQ7dlDZVvMN/DTLJ9Js/Cuyx6cqCtZ0jkTv9ANZzwqsbc8CKYPc1tQj4fADJBzDko0NL+GhmGBgeVe",
-	"NTrdxosXppR6+gDE3sHR2eLzupf162uojgcmgr1otYfLvZTyglYrTgXfydVRPr+nwbIbuYDd05Dd+2y+",
-	"Kh1gv1YDwYvFGK/X8ONOaajjeB2JeQnJMZStmYHQSHCa+HOqKNIMPK1CrTr8wpodsLL0qbLMcsrijeDa",
-	"il40ZESO1EpK7uMpidmdM7zsssxfCpHcL0voyvO9sZUeIMN79enM7AlO5kxmwjGTYcClbgxK4/NY86rI",
-	"h5ITAgT+ATAPjZ8CAtvKaVeroIvC942R7Nrnbn3PJdXY/bHj2ADVGDlI+ogbvpYpG8afJvf2zW5K0ZFU",
-	"gJBaiGAVydzNNBDUy+Yx+3AEgziJs87XwKkd2KUjB1TGWVL98K9/tpPnLvnzn+W5S3YvL3fhYJf2kthW",
-	"jGcE7eusZ8QAYxnPyHLqtB8U2Ct2JCnx6QOyU660xoMtpTGtd24pLlYTlDcH53hQLFlxz8aMwt4zm2rl",
-	"vn9APH/kp4xVAvn8cGp/gsftNKzYF/sHtVrGFnyaDzCchqt5UgROcw5F0xgfQDR0Du/d2RQdA56Yc/ch",
-	"MTNmU3NnBtbxuS8nvpT5tyOYu61VwdGBYz4hNq8+WHSXXWzxCxvnPyZbXxcpqiWnGz+/VP4v/smJScqV",
-	"psStyQpUOmAzXhFB0dS0dNi7oc1Qaxv2CigjwHF5XluoT7MAwicHVLJdn0s9o1q8MfYhJqTwEiuaCntT",
-	"k7xsO84Litkc2H15Rumc+srno3a+IzCcMTIfo2edkbngiYwqG0/HyYKBc82eifWK9Ud8N6qbiVdAEIeK",
-	"R+keB5RpUzUYjyLTUJPlES6S/Zhkf2IhrEmIfklzbBlTb480lexx1/Zm0KDTINguelOYcoibRMN2YSCz",
-	"IMCXrIvBl6SGxfR7HELqdKe+1Eo2gDB1h1Blc/9xDFSZ8AvFpCJV8xu4Bk0w73Ht0LGF63oceSIVXUQA",
-	"oo5hNRdmlJSbMe7skTpChsJFiNm9Y+wBaGwdbOfWOURbRLesAub/dAj825evLAfAXx5nfwsk/FX49oWr",
-	"knJCZ0poGRzQIFhA8OeI+9IKBYEFLlOyCiHfUDnGHvBhiUEkQX5ckMUcjk5aBVbhchmbIhM18jHA3S2S",
-	"arwn2hIlYpgso7yF0G6TyGbtsS1XSl6kzEqA/+WEzU+E6Z/S8qnJWVc1GVj0EHE2UaGnzxNlY7zopajq",
-	"mGc/VXBOTE0hhwsCczOwGLFWrfzg+k2lTEnLytO9/YP44PFSKBbo9d6S9I4uy9VJZf+4BmZ0Ts3C/BqN",
-	"mrjD0ve4Ta5391OzgxlLgUwRitBEvPF7BtX/sQ17lQNOHzGZzhRcmWBWS3aX/29/mtnf8xMuP7a+TQnj",
-	"ucS2mtgjM0zqtMjRwf4XZCA8g7ec4VTeSf2TF7zJhAILDlUAoSi6GJLYADN5gfZchw2uo/ghKuZkCwSG",
-	"XlT+AaKQozRdlL5gNpnuytkkydRfVdGdZfsgp1R5VJr+gXhdstDOp6g4kOMheoBFtaK6TqHq7cQ7RSb+",
-	"b6N05Q2ykLNbRzaluJDUkiV3MqCkksEdDqnG9W3gic5142xv4tkqBGrMJjt7qyrbbFnG5m2S/AKI0uWy",
-	"QWmwUlMUyIkrAj0oROnyUN87lec/bOdGPq6KmcGArei4KEJStTGLakw5UQKgdniwiHMWbP1/yMIUc76T",
-	"dhhEVYAPy6Dx2Kz5+P2bznneg2HuKG64j6j4rhLoNt83SPiFiibuaf/w6f4eFCvOKpvfi/TM7xXpGJGm",
-	"+lX79UZ5+SHyA9iSt36e+yzwogjM5dgyc0lCpjRUcTkMWEBQrEp4CzLUbYDDICoSAD5JFmrukG9mLFw4",
-	"ZErVWAsyhnv0+JSGdMIUC/EF+8k9JVSRCcAjxzEiai50B9OQYfQKplT5INORwJiQSog9gMTSJLU4TRj1",
-	"WdWTqelxiKQLyPHTAkQmdCpj2rVh5cMpcDoD/2qPJ8i0vw79QI9BhJiwNhBchSIwIMvpBZIIKk34vfQa",
-	"7TNCCTI67UDLre9maVhdi0KPPZf1JGogSloGqulAETllQYBa0V0wqifQbXpsMhVKb6u7r9jCzaxDAz+V",
-	"k1YCbMxzc/+g07oi5ndSbT8/I0+e1vZ3YtxNO2davE6I+9jUZ3h8+Nh4ojATFiN6sUuYdYhj0iKZnOwJ",
-	"DfTsMg/61RI58aXUr+hHQV9OZoHyQcT1kwjqpGKJprLH3cfoQNNzDiyuuo+HfsDcbFhp5bF1VK5epasC",
-	"gF8yGiA6WlqCZIRWF3cn7tZ2ZV7L7UkEXn6poHsW0hE7y63+cynufT7aNc+QgV6tU1vswiFDBmhDEHnm",
-	"OUvakVSf2G/kzinpVWq9SoReOsa5JGMWeLmh2dr2z3W1JM8NeffvTOrjfIEdeQYKxwTj61EgBaT6zYxy",
-	"5auFPkIlx7tTEruqEMDINrxMSyfu38ndWnLaEopdh/6AFYHZgffVVEaCp50Ik8fqz5Ch95qXu++EVrr+",
-	"hBV6P9c2ETIa+JJ5kN+eMymd2QQr3UnQSmKobYIBY54kE5/PoKyL+QtAzZLimJ5LKQKvLNiYEoO70tls",
-	"98kiC5s8XzTmqNqAGZgVXHvqLzeIqJv8M2rcCSDHpHHkNAsN9zKdk+pBcuHG0pNYt/aVUjIE5qhXV/la",
-	"xvhz8aIDxE13gEIMuBiaxGikJpsgj2FZx+2SesQZN7olAulKuBmjxeqkFOOSXlmS6dTaTC6azOCTkrQs",
-	"JdkJzdPkzfOuuGM832Pme/Bj5aTCFj8Y918M/Jb/g87Nt839K78pmxM1/dFZ80nzJw1/+NUeW/xgOji8",
-	"1I8I72V7PvhW3F8cBHeDs+OAvXiuBi/eBU1e2xscBLw/eV7zfviDYPk6NeoyTyG1pow3z8mZ4JwNFGme",
-	"E6Ufztr9csY8YmwCOp1mQxqfHH55tFmunSUql4ETOmI37YvlvXAWBvnD8PUrjyShfSmCmWLWbEtbSGOl",
-	"pvLk8ePM3eZjOvUfQwvyca1/PPhyUGO7T4bHbPeIHn+x+3RYY7s179ir0UP2dLi/v3ab12QWD2xV2AfG",
-	"ROBwdiolIyyur1445AfXjRcOedF8rreT16x/7UTm+zG5fFYq8qJs+EQCiS4vdgICnPa1uBzXyGBMtUHL",
-	"QunAhSwcLeWUDlhmcjo00EM3oakb34SnYY1yhSR5dDJAXUlEWQ+iKQDSpwq4LBH8i4NwYRnQrxx0Rsjb",
-	"6GCN0UVurUYTKhI1k0SzJX028rkpz5ggcmeN3+/L1VERWXM3RWPu9ArKm7H7stjBUAL5TrHQKMEyJlpU",
-	"QyzNt/0oWRBDLtG3WugRzQnjjEtSZZZO6POBP6UBmQawxyO9JTf3qX275PhWQLXGhIiZkopioIJN2oHt",
-	"vGjMZVx43FZlMjM1jUorxWNITFeS1CIJiauULadDUBIICoZAyKbU9/IdfklfXuOrm/rF7XX9zWXjqltx",
-	"7Od28+qseV2/ACQigDoq5+NrfDOjQVw/Cj8mRvpsBiF/b1NjKXD9FQ/IuP8e0tFXng+G9M5gzLxZ8NHX",
-	"n9lFn3MRuqYGXt79ghWRcuXrEhVNFA2amymPlT76Ncsjcds9SZYmi4zJNEHOCvjKCzHy+ZYwAWVxAYqR",
-	"ANaGZE03QDVal6CfN/xLGNtD3MfXvYnPsbnfQuwLHFhc9CBrREUGArqM1ivQ+lm3+TUgtN10rhtX53np",
-	"D7mqsj5Q/r0mtjODpDHmgW5JElhYti1DZeZOBEnS1lNE08PeiuSNGUnPySV8Hmqrir1TsWF8UEvap2lz",
-	"9GLGB+M43UQxOsmEPCayMuL1FdU9WQrIjC9HwTlKJWCxYfwhXFFX54LvnAI8YJ9FCXopqvZtxZuHKny6",
-	"vALgsjr4JPDKHl2UX/7w/jnNjcj5dcBp3qRsBme/8iIYUTXkgiRb3dAjmYjYjMsnT1loUgodQtE3D7Xb",
-	"8UaU8iiGgVTnY38w7nEsuIxZrXBre2JyvifiHmtx67dM1iejep2Z9vuLCJLC2yP1RP5Hjw8ZwhDy+BoZ",
-	"Mt2jh9D/X166TK3TiDM5kvYpSoEsA3TzZFV0H3KiYK0kpy1vE7li6rUI1bigRCCVep8oKXmlz3SBT/t+",
-	"4EdnwcwJF+FNxJxZo98mH2/mN+VmaDmqFEZlnLIJYrY5FtnK2Mio9NgSNKzifTdkCLf7UbUj0zOZI4h6",
-	"hyjbyA33VX7lA2jFWVV4MtlGgReFhb7wMOiLM7U714/jJeJ6K+WyddV9WXEqrxuNVyXtE1uI8DVjd7C9",
-	"Lw9zOzo/wektPTxNayKLoDVTdn/JWTSUpDIOPK3/WlMGGXEAMqzGpyabAYmChIHAty7+2HI5azfq3cZ5",
-	"WZrjx89vri+aZ/VuI0LGPQfU4K8b7Q782Xxx1WobIys5soIKGPqJV9oaqlDuhcL3dmt0v38wOLQIfRiy",
-	"n4gO7e4fnBwenezXfq/29ASjPAHItvLj16z//X/4+Yc/+cXbHjdpaH/9l9//s59X9w8Oj3Y+/PFff/iz",
-	"vyK//Jf/8+9+/7/8S7J/4NRqtQ//+mdVhA36/r/80c7+/uP9JwTaJx/++C9++Y9/+v1/+sMPf/wX5Ps/",
-	"+icffvEP952DwyPzVk55jmgouVE1LJG+7FuM8dR8Yj5jlLFKPKYQavKUeCz09a4Imyqamu9MWgkGA2ad",
-	"7cbfl3CGJqNZer13B/u7vd67LxoFRfRjzuf4J7mpkqBHRGydxqXh2DhFiwc5YclE7vg9Xy0ZJ4UZGaoQ",
-	"sjjZ8yOJ/KEy7qU6nUkIq+hcdnYczFnth4zexXffe0u2+4bYgEBdrsJMrYP84qfM5kGVwyI1kei58KOY",
-	"iBClmpvF6xC7SiFzdsY9Uo1WMwCHeCyAellVs7B3QAcCeoRN9UGFSEb+PZQIT14rmoWP4T6CE0qi1lHB",
-	"DigfsCCIs6V63PaIIT4Yv1oG/96piFhRrtzucnTre6cQ9+/1eBFdj85pIl0/GlzMMTN22APmvsyk6lHv",
-	"Xs+tRKW6Wc6wHZtjhGIlMl+6osQnrUC+PliYce+8tN//o6tK/XpWNXMqEi9OSvFhRdmpuLpZ1F7M4UzK",
-	"zXIBtLWy8hCFYLPlTLat55NqZ3W11S8Lqq1GomdMhYPdgy9iVNUfsJ/MiAr9aYqdiWdrlU9RmXU549ac",
-	"ggtrbplkNoTsSaCcfWSaxiYL0663TSGytpf6MgKfJzbXNJRsReqRMQw//Iu//PCLn5MPv/jZhz/5d7Hh",
-	"l5NUnmte1NFa0L1bgE3j1CSQgTGlEqtMhl7KDPl09gSM21ubOZ0ZRrFvMe0/PCjwHq5MqreugeWQ7/3j",
-	"Mr6nCQsHY8pV0YW4CMl8bNKT0U80N+lUIiQDgI4NxcTixkZRxmAHwjHR7uvpbRploiBwV7JwPaqxfspi",
-	"IZfJGUnMXT6kwBJGiGFM4l4WKFsjGPlpFrF5qN9Fu8wL6VBte5CMHVTb5ygkmJgz+/5gTHDIZBoKbzZg",
-	"3scS3b65aHRKXyA09QEX3kBi48uxNKlfIujHl5lwFsj3A/+W4CScBUxqW+SehURZ3KGUgk9gW6840X2Z",
-	"I7KWtK8teFVaMUSYVmsi7PC5XPHCXNwIqT+LAT3brvDroLDs93VAefGdkhz7UzINKF/vU3rebmAlosZl",
-	"8+aypFfpeci0qF6HbOLPJjj7AS3wZEyB1KiHpb1laoayUjcEOdMBLxYxZ82tW8ShzK2bZocLtauA2oe9",
-	"ccvyWpMqfK5eInblx9qc0FYbC5ytg0ArbYAmGy0CJ9wEOiJ27WZCeOB7Qj0PfBLG7Q2nbwUwl9UYdLNc",
-	"2FJ8lE3gxLSuui9vz1qX1/ocf6t34hIRiYbmqMl1WfXX0RiL3NrFNkRtrVJY4X++FqEaisAXHytKNp8i",
-	"D/pBKBqUkEVDSRcfL7rxN62tHEw36jEzpKVkiFJRZNlg/c8THr9NtPtmzpGlGO5NQrGXGJM/I/I3oHjV",
-	"VMjylatINVHwHpS6BDedzQewrew8XImrldD0m1ctMiWENikS9P+7elYQEX4TBhui3PwmlsHS5+wBK8Az",
-	"ZSgsXm4kQ1S2asSUXukmO9Firs3Hwk6H50AhQKkwojgOCdqv1UojtsYKYQ1W6xboRLYu169DMa1odVu6",
-	"orJaBgYoFs5o9jYtuZXSAQ9RgUvP/0OEIcKO8dsXf6iHtbLw1pkQdxCCrsjYxvlQMmfsLliQPjhG95Ky",
-	"cVKR9B5PDgld9eO3MVAPvgSWr8AzKAo5BFg3iaT3zCP7Tq1W0/8HjD0ABMcgmsKSXxkjPKBaL7N3KsdF",
-	"t1mNldIb2ZJ+zhzYMBWJJU5p/QVxZ5AHBA1BXpAbJTlEuhVzklL6aMnpmAOeGuuiZbGNlWsmkZjesdj2",
-	"wGCEATslY8HFTJOcU51SWx/2StDiRcBKTWfHroJpSwzncP3srB5apDM3cm5n/RUFui53DYWiH7BJ7mVA",
-	"+/kZeXp0/AWZ4kPEY4r6BkOWEqn0FkjcgfAYlGOyj5lLWF9GO9KTI/LKf3bS4y42AeCPgwDKbmiT8MCp",
-	"HX1pi4ZwD+PpAAnikSQu/GEQJ02iOyAmHBw/wXd6vErJYKYI5D75nPQq//2n/6ZX2bGYBAuISMWszyTo",
-	"RA6ugs0IX6lPcaBnAkrVV3BMBTEx4Aaeh4KPbCAuJGBA/xhRMWViGrDcVOwYAD8TByxCRHjAy+oh9YNZ",
-	"yKSDjLMwG8A3x3rUofIOMkMvYLxiP7FT1OMHtT3yddymVGIqsYCyr8iYSnMnP0GkYMrJQe2UuBmEchch",
-	"DyVdmGpcWG9f6tnZILQxASSyDYp/UeZvEg1CjwjGkuKWxKGZYbnGNV/1rZMexoQJXAe1nfh2LLpkJ8/9",
-	"d0SNhWSmMr/ecqDutRJkzGgY455Y+cuzEIHGIlhHG54TC1KyDBum5ImRzJUoWRCtr9t92e1e2yh4vQxS",
-	"Tumj7KVL0e6fX421rs9/YVR4J5HCCCpDt5P2gT+jHrGb+wqA9GwvN+0mCdmQhUxLLqcADpvt6ZS4AOly",
-	"AkUD4k1rxDgL/YE2/TOR9InH19qb5obEql7DcZMPvkIHnxnNs8Q41LMAUxd5QQeUEzn31WBMBE+U8vcl",
-	"EVPGT+BxvGFAZ54BZzHhTT0ONf8h8T3Xs0qxv2xZf6zmPKRBQPp0cEcEJy4OcBm65Ov6RfO83m22rm6f",
-	"15sX5aP5jGf2tt346qbZhveetxuN24vmZbN72/jhWaNxDt/m9XBzVb/pvmxcdSEKBt5ttZ81z88bVxWn",
-	"ctXq3j5v3Vzp7y8b3Zet81v9Vf3iovUaHj5rXT2/aJ51K06lXe+aPuGXTvPF1c317XmzU3+GXbXO2vC2",
-	"fqf54gYp7TQunt9+3YIARPi73bhuQaH++kW7UT9/Y76Ah6NSRS9bF+fNqxeagHq38aLVfnP7stlo19tn",
-	"L9/ohuqXjdvreqfzutXW771ut65eJL/otM6a9Yvb+tlZ6wZy7qDr+vll8+r27GX96kUjGRt5e33TPntZ",
-	"h7pIjcvr7pvbZ/WzVzfXFadyXX9z0aqf33ZbrduLehveu7nq3Fyb2p6XjfNm/bb75hrH1/66eda4vbmq",
-	"f11vXmi+VJxK86rbaF9Bnp/t57Z5BXOV/Ar4bpNfrlq3nZtnnbN281pPJ37TbnS6rbZuNUlw87xxed3q",
-	"Nq7O3ty+amh23mBk53W7cda6Om+m5aHb6tYvbls33dvW89u24US70XlzdRYL2Ftchd5skHu/Lmf96Atz",
-	"yYc3vQAfgYAiy4nUG0BPooLCAMwooaaariuTuhHPwCblAnk5FQwfLjBMBGdkOgsHY90u9fTWh9gI04Dy",
-	"R5Kwd1M/XJgwY6JJ/vJJbd+GJFfd632oG3i9/yYL4nS9f5lLTTGkDPyUxlx8JE1G0av2a9isuSATnwvE",
-	"wkz3ePQ0NyIgL9kZ5q5oY8XptBPsg2nan5nzgRK4mytB7lmYiqKIhz7Fu7jbCWYgrb/TiAiy/EkhhZgJ",
-	"LNg09JsPESVlJX/N6aT8ZdUqAAOsL7rr8zjxDm7EfTY3K8EPLYDC8pqKkkQfEJXcm9av/YGahXm77z1V",
-	"NLRIHCZpyGMI4hRhi9RL+QTXACtYbENbk54GjHvUwioITiAxqQTywpQudDvwpdw5JfsWzCbd5McBMqwI",
-	"eyx7kxxX/A8ob2htw+QKJ996KPft7vVAxLS8ggejsH5jLKrUyAQgNVJFyU37glQtyJFuRP9mkYWs/3jC",
-	"FNVP71hHc4/DmWTGJVN7BNy+cEybc8CogvhlNPLndHFC+oKGXlTmYEDDcAFhyVY0fS4Vo16PV1306e4h",
-	"ne7OHsEgFUO31mNjMbcwFEY0wALUu89Y+AO2Msg5qdFxAZRQMPBcNONlC6znZwCBQ9dmcpvYPGjRyF5W",
-	"opz46jiiOL3uMzLglAAYuU68UBBxkRIrLcv0BMTj8ZSPTvV2/uTI8b9+1mrPa69ejES9Xq9fdW7GjZuR",
-	"/rOh/3l2Vn+j/zt8Puj8QP9xVgsaX33dPuIvrkb1erNer9/U6z+csm++/VL/XO/cfN1qvzo+e9Ns/r2c",
-	"II+Vkl4nboLI6pSP/uAnUzb6g5E//IM56093LNGuFnnAfOtVehXADA8YDTPeysNMgm7xFhjTVMDphPSs",
-	"AKSxRUijcDtSdS9aZ/ULAJ48v76t2z+euTtQHha9wxzDSCK9HlDFwh6PDj6mKIoPIKXrolCSR/rVxxwg",
-	"DQza69u6+e8zMEW/mvmDu4coPPPRAfOld9HCmhyF28QWF0q/HtUmjMbZptpEnnjHk/0QtlxCdLYPd48b",
-	"WR3rfnSsl7cJYb8UIdfLaSCGQ5a4lbORlFvGr5s4ioeuC7AJbLwV4ZUAMDGc2G8ymHuubOeLiFCszYYh",
-	"kznQskPqB3mu2DNwSs3BPYreeCwyBSEejITYHvPg7Lsgd4xNzYkAIhSSkKPpoqRrdUfU9AbgDWJwB8Nc",
-	"u5Lixh079DyetRn1fM5kbkyaVKNwPSJFtloeEOL5m7+3FM1m+rft5dM/YP5UnYd0qAqcCuDZngXMRkRD",
-	"bdZUVmgyJc9X5lIhEfu+VFIhF7WtZBj/+jNZIqw/EXWfzK398Kf//sM/+psPv/hZqbqd9u67sLDEYEzD",
-	"EYuvZYoTHZ7m5zlsuKIT8fm2UE4hfruZ4K5JM8mw3k776oqECRFZmRA71FKQKKSFqDZYsl9i6XW8ZE6k",
-	"wmZyI3JnqcdjicBU6R7/5T//t3/7//4T8tQxVXfWZ7U4ZrgruPTwGJjgCRsLzBmRA8rjuyLoMRnhQy79",
-	"h8XDbDMthPno3RvVOpwpcZ2LwPt6zMBQ1iMai1kYLMhPRB8u6yVeXIqBWQjMYggjhCBmhACkpIthNBG1",
-	"6Hv8BPX4PPTRlLjxKm0j6z3sGhLXW7zI/6MifzDseAmO6O8sv/A+J8Mgo1mhoiJ4d8dU7m2nFDe15Tl7",
-	"F6XW5eS+s3cKhubY0hwhnrGS15b+wCThf6tJr9avr2+7zcvGj1pXjR0n7f4ylS5pEMgTcJm5Hl240Z0o",
-	"esP8IVa8NDU0p1QqJ76njfANNGnoDiN1006fLQQECllAoQAOtNghsZU0ox8tqlH1cD9+5LBGrsQ9eI2A",
-	"+IMv9aAPnpLnrB/OqJ6swxq4lQ+e4nWa4NFviVahnAQOCK2mhECMtQgEeoddWKHwpR6oVqeAdF5F7E0c",
-	"FuIWRXz3lUNcO28ugm1nWLKzR86wFhgkzGPOJ3qgELYI7TE88q5Hb/qNPL1pNRCd4SIxT6i5zLJeqVof",
-	"4oAX6+ntz3dRG6uPd0+O0X8DqvDgODrptTGX+6HPd59s57DF7U5QjdgIL22EzTg6d0youYnL3LLI62Yn",
-	"UC/vEuA8vgCAJXhKKAZORF7+mQTPcKwiVvvxD/fX+fE/8Un41/pki7OQv0QgXiqxQDJXuJ5VmH5IOJtj",
-	"eFXKQP2u4nuycvLjQ2ffOXibA2mfXvQbJjSnwrUxQNB+zugFAN76ZsbMz5pby5qxSFFkCowX4T6F8CCE",
-	"/PXFLAuihbFT6YxHKJvuVM5al4ASXC7j0WjcMwy0Bl9plsRCL3EenaTqajpch7iGkIdNNcwOMqKXeXo2",
-	"8lzwofld2wsm/BzjWUVITID58rXory7559czGWebhMjieDtMZVKSBUO49MAiVzAVjyT8WhKkBed2k9yH",
-	"qGZ/SejN1EpdbUbkLZvi+D3Lh0eSwBOkasujAx8chEhKPLCzt/6kHVObGGk0F6uSNqKsiiRLi/M1VieK",
-	"JpfkQ6RbpJb4b1/aRZuB3V8EFIYpErJsElwKjLfEC6Z6W8mnRRK4p+xL39jrj/L9hEnvSal1PSrbdAr1",
-	"tsTzaEDJbRBf7atxbfQknKvlfHK0GWY50ewvsX4dDmxbBKvhuUMRsPVACjedRrviVCDysaRRcSMhHgCw",
-	"2nGLFkHBlT7GLZjWlyy6slENy/cHosgpF8VArONMBkBBs0FbNUDpw9o0aQ6/dyodf8RvpluWC7CXhz7/",
-	"ib9B9QCnMmd96QNG1opSAitPHfBQyUPNuS+nAV3YU02yAsFqMB3z3PsEwdmZvGD03pSfxCqoigx9LJyp",
-	"503/DQ4YhqU7hjNZgAW5YekDM/I8udNTOps2uLbssi5uZr8d0kCyZd7HL63BcbFP5hIwpZNXbKHplJn+",
-	"76Kvf1wZUOlzAeDUzOAuVZZPWneJhvKytsqgh8XHreO1MB5Rf7kjy2DKr6qIXR4GPJnGlzU3Ykj4h2hv",
-	"m7ra6SZLI4Jhjja+9UgSs/9EhVPlrL8bb1CPStrgqwDwTAb4QAQBGygZOZt1r3EeuG0ht8P1fp/B2A+8",
-	"EGvZbT4hZ/rtvFm2WmztgUzMeTHulh5pFICKPZqTzzbQ5ClPahZET9OR4MZaucGRf9J4qNJBruXHWTgs",
-	"EwO8ZVGyz1U23/RffpVf2pISH1Pm/zev2sVmeJIblFQoZHS28EMOLk9eKiQ+HkIFC5PvgVZ/SfUpZmp1",
-	"s6YixsYNP1DpK18rFU1kEeNmMt9StYmRiTo8S4ZEnDy5xlkel0XaoHo2BBzlwdYVlaje3Mu1uqp16VhP",
-	"Gt7h+liPg1J0Y/zg93rparuGxFQyTfKKb6U/CCbiIe7qcEa3v6dLhKBtIBar5rggB+t8fVVwtao495rt",
-	"EacmJ78JXi8cef5CxYFXarXjp4e1ZHM2Dc6KZ+VVq3PdjM+YHTqRMz4iDW3chYL7A7m8xAe5SbhgiQoP",
-	"gzAwcDFK/rnjYi5tNuDgjvQXpBowhfCanj/ylXSIu6dP47sYrZI6uK2qg1Df/RHd/ba2+3Rv9+13+85B",
-	"7f3vrFvVHhtScMsZZpRIPASyH0lMwpOn5FX7dbZ0Q4aot98d5lMSa4aiGH3kkQqpxySpDm09MyJngzGh",
-	"ksCcOeSq3jmvf7WzlFGQ5VZpBbThcS+pnrL4TBHjIgdM8+rrRqdr9jsZFcP/aFzs/HVUfGpXImTJigL5",
-	"2eQiZCRkNIDFm67YAt6161n/cWfWJ1CRwmOBf89CcLORBkSAAFACJprrl2jQ44CfAs4kg6IAeefgZGLe",
-	"SSrGB2BWAjGCFtMZ499VDLqHMYUpVhg/+NEPf/Atff101vyJ8C87R/Mmr/09CMqAh/UkVfYPnzx98vTw",
-	"6MnTo2Mtr7N+4Msx1EZP1Wap7Z/Uaie12l6tVvsRONgTqb2Qvyk0N6Utr/04+bt8DMzbDZXHlzVHgvY1",
-	"e0J6ki7Ne0vE5CkhOzepjGSIRzITFRUsSQt8rndovQBdJuajkBYzcARrRvHKwoxnjmxKhX5/pswnz/NR",
-	"jq7T/FwzgKxus+TErYO32KqwpcGigK2r1eIQzHnaZVwvP4/8oNO6yvD3yfHx4ZPcOLpIQAtgPLI1afSq",
-	"CsRoxDwy4yaeYD0fUtKeWw8nXtLwJAgJqbafn5HDw8OnOylGZTVlWbkxWcTN82KtE2dWOwivNzRQKe6L",
-	"RpdACfu+HwQ+Hz02j0oXYC3kuizr1eo9uX3hhvrW/Hfv9u3v5u5kOCSTHl+Y32eTyXMosqn1XXHHdM9i",
-	"Sr+ZsV2lP+7qg9+uGrNd4MtevbX7g/3Wt4e5CXtxwvpatRJPwfslAnIvdG36P1CVQDQY0XuTUjedkuo0",
-	"9DlikNQ7Z80mgIZj9ftM4n+pMaYm66j29Mmq2fo7u/9DbgWoVWn0qXHn7pOzfrEz8uPLvkxpyLjaOvBY",
-	"ilC1QpNVW+Z+cIu4yvWBkdEgkgQVMHPNnhWZSQj0zT0Lm5F4MzekRbQZZ/PV4YCpjTDUzwPqmMts9q+b",
-	"Hx/OkvnmeRoTMWgAUSyCBh2KkDxvNxowCIx/mLJwQjWz7ejSAHNEsuLyYeuNV/ZOmQLwK0udIT8xs0Ri",
-	"AC+AhyCExw6Zj/2AEc3RXWARGG88GlaqRNSWufcb5/xvgsRhDyqJuc6Da123SWwG5GxSyVkijTw9H05C",
-	"RpMDylslXTr6FKpmM12xYtWvXuNdOnoRitk0J9hDUHOxtjyH+BsCa+m39WYS+EwSJWwdlAmj3BYTgsdL",
-	"49bmB34tXX19NIc3zVJepVkxpsKwbBWfH8L3FM3Z9u4n20QRxio1t7AGNPVtwtOivyBj2vfjaJIkeupg",
-	"rI/KfMRybmt/PUQqfed7WHzfljBmjtf7FR4MPPR43SX0JkL3QPL2caKWX1+nThQdQQCxQ/aJEuSwlqlf",
-	"o9ClgAZpegtQIb1nwTof0hKXo8zsZRk0tEhSNQYChNbor1LZRgum4gNOwgLSs0H6bCB0E2bHKstdG3uy",
-	"Ag0zL9IbhlNQ3BZXq+HScsHYEnExEV150lcw0QVl+X8drgg3FnkYS1Gc5zZXg2uuBFeuoJiY3OqtOdGM",
-	"BWz4ZLfLqzfa7S7/8MVol81hmh18LttC6rEHKalT+u5+yErdwMRqbP8Y/JW5ycsb2Dil737inr/YP6it",
-	"6vubGQXInHWtIvTxE+Lhtxk1vb+qC+mvx2OGSez4XhzFDtcM28kTmGz2fdN/VNsuGnB8nYVgJ6tvFIHA",
-	"hwgtR3H97Ysph3Hl71JeshLq/u7+E8NzWBfRPBhZTU6RFiw7gSeVZzdvEvN6sv/e2Tb2xqzfckkzZh3Y",
-	"LMelOiTPmYloU/RdHHsF92NRdrS5n7PXfKeklr6fS67th6HqGvA4pywkckzDQkoQdxiIfSQxjtghlv/k",
-	"v/0pXik6kG7FLQBG4N8xQvnCXBhBTYYI1uD3949J9ahWs8jN7mNowt1BDE4pdFtLPZDfI0PGMi8OGXN3",
-	"9rJa6mH409FckThyz0lgon/LQrG3sdpap7FWZQIuxZeUVFyFq7Dj58NQ92cLrCcrWRCsD8TH9dZpXFyU",
-	"DMN/NtPEdVgQwKEwo9PLEWQC4B8y3D05DiQLQp0+NhDxc9sXEMEAy1bZhWh0jV45SfwIi5QfMjzNcLZl",
-	"oOuQYe3jrT3h2hZe1UL+G68Lr+67UUyaHbtrjESX6NVCqlgxHyowGfgI8/ycSuKxgNm6WYDoKcDL4aso",
-	"NNlJgFTY+24M2Jc7WzLx4wH4lNiMh0psxEG0t5GBW40xz/wyoh3FCqfmNUVihM2AZlhSZJJDT0ljCWsN",
-	"1vgDGWyoL34rbTYY2moQicMIRCJlxh0cWzMO8inSC3ffinPljIYe6ftBkJ71k4OPRpv4OHVaB7VpsLwQ",
-	"E8ZAjuLycADaKjSFFygnIvQQEspoHFs6xEGlK0JSgxulQn0bITrs19L/S6Mbl9OqpVZ4XMo8YPSeSVKl",
-	"WERezwdCzfgJcLc+5Xfm1Z21kU8fB0NRUkXFAwgZHYyZPEVzwPOHQxYi5UlubEx1frB8Ca2Vt5xuAHvE",
-	"wArnr6kMgngCkgXy58grf5ITl1QOdnw9rji4Xw++3DklARuqLHSKOYyQ1/qkf3DskF7FIiD1KlpaDo4j",
-	"SCRo6IicswF+tPVXENgJex36gWKhY8q0SQcK0/hS+QNzXrIQKbtaUPTOTPqCz+RDwZqXzgYs6/nE+b2R",
-	"RQozSpXUU7kmUzJ/pj9x2mNBPmHxgCWayfl5q3FBGqiqGc3pDGEjtfKUCFTur6oDkJvAhVfzph/EzVoG",
-	"7YcYF26LOTCPsF3daNo1VZy3Wq7+QFyi4sDZxD2aqJVtMmM/Acz+x4Q9FAU7kGoUEbGzfTjB58WHLxLe",
-	"h7D/YBH89tl+X+tFs7DpzQXxcSVzuZeD3hLZ1anAvoOjtUEb9tVcopOFgfM0071QWYiBAZXLGAPXFady",
-	"3npdGmBgqp8Xc0QXyClPXEBKNqf/2nWIq/t94IT+eDiGvAJHbMw6/c6yAzXJ2tIFmpetqOiXojksQh7x",
-	"TGpriYXyeWpKE8RfTFbqi+OWDADynEoyoHzAggDT+tcqR4zD2TTaZzY11YpXlxxGEzXHu4W1Fa5mej8s",
-	"lfrVp4EeVk4GxZQBULx5gEwDqDfIh344gbzEgZgwMvF56mtzbiqb5Y2urmh5fUrPSyAorxc7/9b3pBu4",
-	"ZGqcV6rrpZgjGqygHPEf4NRVdRtf3dQvbq/rbwC1zCH2i3bz6qx5jTUvnt1cXDTKQ5qtntIC7ZGio+JU",
-	"MmRUnApSAcoFRgp1iXJFuByrTATeRzC7nQtVW+d8RgOinw216g+pgpuPKQsHcFLHij9L16VrV4LuEg5g",
-	"ef6G9Wi8VJOlJTnK6VkOZy28Vhe42J7Fi7GERH+KEGSTr7xJDHKG9lilJCl0MqoptR4T051aZilJTE5Q",
-	"WsKWmZ/RLMUa9CFCqowu3j6qChso8M+lFXplf7+2e3B4tHv85Isvn9bSbMTC4+hsSiqrpcWfXN+HT2rJ",
-	"1VY52jtIsdr4AmsGuj+uIqJGaIRmRXc3QYUZ6kWrnoPDtLRX5YDxm1JBIkSXFodnT22FCcYH4WKqlnB2",
-	"nhytS0BMJi/Udp9iBifZzU1iKLFNlfH67S7/Vk4N1lfgrrB3bADAz7DxoEtra7/k/ua74EqE2fjJ9XtK",
-	"RN+T7UhK7DY58aiU3z2SZOi/Yx4xgeawRcM7p/rPgA6YtJCRiKXNvtH7jHlojzzXJ2pOMju62fHNjj0A",
-	"PG+qSMCoRM8m1m+zMOTRrlWNZ5b8tz8ldgGSx2T/oFZzSChm3GPeToRkac2wOVRiGYViHt1wMe5lLtUT",
-	"HHF3Pr08bLlR14gSZF+PtmDLjt0rR3vHlbWrGJKv31d7vT376ej9zt//nT/4/f1aTX9bs99UPsfuX+Tv",
-	"tiEY2kxkwBuonzGmehbdpKopKpqwObzzsnmx0n8PAF0bGwwrsZyL9718wGLNrzufQwl1e1eTG8tA3LN6",
-	"+xyQ8SkZhMzzFe4VVV9JwtmIKv8+Xj6+JHMTASzmen31uHv2snH26hab0WLYN004xL1sXt10XLgZumch",
-	"FBuxm5JD3OvGVafZunKJWkx9faRcEEpQFHbvrSxYfBVMojbm+Fm981Lb3PWrV1A3+uvm1YsOlJWGOtEx",
-	"RRUHd0+nAqRA3eavGwBXbHrXf7WaaNR3z0r6Os6oHOv+sVA6JgJoE+uMAuLc2ZgN7szfWo3r7vVBT3fP",
-	"77HW+7U+YoCtdS18sMIaagDHh6wNWWJyP1VYyCfk83un8obRMFg8SKD05hBJcjNkMkR8ykMkK42htGB0",
-	"qwwmeK8QOikazrKK0GccNpiFvlp09FhM5gmjIQtX5MtKOokvLCDL1QF/OAqVNIn4AqvlMzYlAyHufJQq",
-	"4BnoW+glHtxYKUjSMe2ewSvL/XeS3YKnvb+AYsq7s2l0eRIIvKp7qdS0xYOFQzp0wjq+Yn/vgr7Dkmkc",
-	"/LHQSWR1m/uNW0NDTByd+q+0yn4PkjQUCJHCFcVC6enXSZ8O7qBENqOTilOZhYEZnzx5/Dhzh/LYY/cs",
-	"0HItl3P5bYOaiTK6ynkkyVjMJBuLwLNXlNUIdCOKwYkxAePbwx73Qb1ow0U6hDNF5iJU4x2HhDMuDZD1",
-	"jPvKZA1hxPK9ABgBBJnGe0csJQvhiD0Old8Jja5NkE459qdEjUMxG5l6zaIPCZjTKR4w9nq8x//u3yVn",
-	"gt8zDtASPb4L0AIGXQOTTGiop3TOwjM6YcEZlWyPwB5qIirNusgtJQZl0nucQAF1J1s9nXyF8YDAJAR+",
-	"gdFpUwr7TRtNklR7lf2DPQjmqPUqO3ua4K4/YVLRyRRfsXgCp3GlaS9qz33z5s2b3cvL3fNz99TkZ/Uq",
-	"Hl30Kg7p4VLtVZCthPQqc8bu8OIYNkVwDBYWC5I+fdxhYhboRWEgcE6JbkISqW0vIrjmHFTU0ZRf05E+",
-	"2/hSr1p6x4g7pSPmkioEBezvADNc6X+rvzMNkoNasgJXDR/CzUXT7H4HStMhuimH6JcdAlco713oFOFT",
-	"WBiKUI/LheQ1BH54PA1FP2CT3/uJFNxFaIanR8df7KAcUj2KfsDIbDpl4e5AT7Q7EB5zdcfRrjagnMi5",
-	"rwZjIvgeqZt7VKuXTDlb9s6Xivzu74qQ9Fkg9OQqEVXBRRH+3d+Fhk216aPakV4z+ghyVDt0IAzXA7e1",
-	"KdyoqYeyKbukAeVYpixEG8Ww2OAnQU3rAVwd6pYxwhgQ0aD4/7tdw4ZdeBgGV3W/61WOtMydkB936peN",
-	"2+t6p/O61T5/q+XmqHYEv1y1urfPWzdX52/fuzsOYe9ga4eC2pzZfMCYrAldxAM8IfqM435dv2ie17vN",
-	"1tXt83rzonHuOuSotk/cm6v6Tfdl46rbPKt3zdeHxH3eaj9rnp83rlxSTd2D6pajruSOPmi5RkPcthtf",
-	"3TTbjXM3yiBLPqpbPibuZaP7snV+q8dUv7hovcY+9w9Byq7rby5a9fPbbqt1e1Fvv2jAb8eazM7N9XWr",
-	"3W2c3142zpv12+6ba/3rsR5d86rbaF/VL1yQ2uMaNtZptL9unjVub67qX9ebF/VnFw0Xo7oBIUrPnp6g",
-	"hdRU8hNrMlH8eSFm0XbHxRzvh2kQ6Kb1XmADo3CKQTzqpC+8BZangh3Ln/gqFrT9w7jSVMQXR3/BIaEO",
-	"JFkvWC3K0BS06r5s1I2pbu/LombcF42um5j66mwKqmOgTVHd6UwyLZaCE/fxmNFAjb91HeDOYyiu9S2y",
-	"zH3siYF0dwycEZgCKLr61zGjnm6MSuzQSQDGRmTWUcXbkwZwwpfIA+bBoZVc+s/IjAdM4qqJ6ZYwCzZV",
-	"H5fGu90Jfber29ntLxST7s4pmXE9FxxbT8Ax+SMuwAie0EAbWgbLJrHIa0DklTmSJt8FXC8Pr670bydE",
-	"H1eRLwD1FMw1ddOQSa2HfE5CJqeCS4az3opEPGrq3S6c3zkNbGNVuCfT1kVIBwpQHAASRksenfp7CzoJ",
-	"XGvq6PGHbMiw5tMUiu6raI6AKG2ZTZmY6p1XvyREIE8xlk23MLFQlSPGGVab7Jy/knZvNvaW7PFOvpFl",
-	"VBiNDEIXTDPDlEAKMNJ8Zfcta5MZo7DH3YzV5e6RZ6GYSxYblCELFnYR4Wun1piwj0imd0xT89//Frh8",
-	"Qp6BkUl6s1rtcAB0wZ/M3SMQ55G84A4B9bcv1NhBMwLfRUNzjkP1ejymAYrFoTTpTcaOn3EtLXDjeVgj",
-	"nhYIuwb0EhMh2f/SfI9PASOdHoegadhdMDEWPFt2HrIsgVAh3KpE6I983uNnoZByFz/ZcaHcGrR0bRX0",
-	"sR2ZWlz4CixBGZsY+uTeanes7r1ttZsvmlcdV0+o8vmIVLWxSHfjMqXYkHQsjF2Pu9bspdPpXsb0dfUi",
-	"lUydaB2me4q1hyI0CHaMT9BSZcgEyrT1A1kzuGinIRsG/misSNVtXeu9q+PuxDxA6GYjkYGYS3BkaJOT",
-	"BhIxQszs9TjO7Q7KQFqeoD6S4IpxtatP30Yh/nDXXC3sNs/dSKDMWDBhR5vmRnTQRIGCwG6bqXCxW9dS",
-	"kNeWnfvXY6F3arhUB1eJVSM9njEzrBS773b1FiWlm43FZyFhfChCsHQlmYe+Uoyf/H/svVtvI8mWLvZX",
-	"AnopsifFourS001hA2ZJrGrtLl1GUnV1e+e2MsgMkrGVjMjOCBaLe2YbBnxsHGDOwwA2PDZmxjgPhu0H",
-	"GwaMY3sObMAP80/8ONOG/4IRa62IzKRIXaqKJalL87Cni8rMiIyMWPf1fbFKABRrkLCG0n41mhFL0BBy",
-	"ul2hoyXSTanIPnIXEMCIu2LBAYC2FBWrmlWwzThWUdE1zi9BQ+KCbYAmA9wN49fLrLbjmqlm3JMWLZIm",
-	"FmKi/qGXihhnSqtNfN/K4pUaYAuDSZkc+AgDeXhHhc4LKSxSzF7u2Pm7SzKh4M91AY/znSgM+nlbrXar",
-	"DSGWQmSCG7GpNMDC4V86lUA3XZAGBeGmShFInsuNzsbTVrv1FMEqMYYB2oOCao+dPYKVE6NlCJVdWoNl",
-	"ZbAcevUZTdvrzVQPps6dZI2E/pKwLTo+zjqIVbgCSMZYbToFkugkaMy02DFVPIJOc5YA0hrCd+7PCQAB",
-	"TPBY9edMph13ILBg1tOrmRDQdP8d8Nu93qpA6SO6U+Sh9GNl+ci0GGRUnTg8F7ntlHiWAFvgri1d65L8",
-	"zmjnXsGdDXyuYX0x1IWAg++uqAH1N4OrDs4at6CNiZNRgt9CyTlMypH1oliecSftbYA3CusrF76bnqlm",
-	"ix2gD+2/YiFywa2TejNdg+q0Mx2rypvpIZqa81wgCh/80y8Z+GPBAnRL34QDGG+wxpMmOrOs8bQZb7D/",
-	"5z/575nRsUI7tLRWpFNCfNKXo6memhYLIN7+TZNAlZOwRn/uQ5kwGEJecOMX172NkSl+kYRWNnHCxj/k",
-	"kYFmBbm0D6F2F5jXKK79zRTvcJqpDzSzEr9RQpGVhI11RpAsPgFGf1pEv4iVb0CrlZc3dBGFaqgxx5az",
-	"qGRBtk6pCF5kMtwCXoC71OiJaG7HKqmTDSXeg1BYckozQsfGvfjAVvJ1VHAEZ6EMErlvESukDi5Cu5Pf",
-	"ckDUAhIFFNRMF+dgb37dZkYMtLOEnHWeCp5mUolN+jFpxgrPBqt4Pc/bT7fpqJe+IPsGZXH4BXAGXwn7",
-	"AgVZtBFMbCfNnrTbPjZH2cpqdOEPRPSHgdsrgXBwBAj6Lct5wmuHlXBC+Fl7a9VDwywfv1F86k66dbMS",
-	"Kd739Or7jlDPHvvAr7tv6zr38XmmeXqq9WteIMDqc1yly+/bI78Eb7jGQCcYkXqj+DsuMZ0HEebpZOL0",
-	"5QIK3mysM7GgWvxiVrGS8CP83ilHNGlKTDPQmIt7a6PzddsNW9d6JfHZUrVXm1nl3CZzwb1pBuckiVDG",
-	"ozFdcoOky3bpa2lsyfvljOSJsEBSsKLMsrzkMd73k+DFxp+ia15NKYjfr/NMwEBQ1bPkXBx+T8fgGtvr",
-	"BQ/10g8n56qT4xa8wsRessvVIcXMinNCxJ7Lu8fdjV7ZLwI1VcyBxrP2szLu0qQGCHc+4HgQTXOCJTKJ",
-	"rz34j7aet2IVhgGVL3+eIqhCzTSDB3TI/FEjMOveSwP/7aZWWuffsmTn8ODl672d04TaWlJhuczIAkTI",
-	"R7oVB35kmExZA8IR2Ng908R+bVjBB6K57PzuwAUvPFrbzQ7wXiomubZCDeaQOvo95uyEsS+I7fUTHshw",
-	"kuqpQUK+WpAGW5948GWSAJcuvTfioP3s6vsOtH2pp4pu+PbqG3a0GmYSazE+VOA823p+nZUw0xzJVvdF",
-	"KrknEX/25Mk1pFVtox6LqcE1uSVRhzuHcRZQEq8n49yPtbSJmwt8199thKyIuxc+3e82vAiBn9w6/W5j",
-	"b7e3f3R42jvY+ens+95PZ8e9Nye93Y3f/2mVPfF4MKaCpqVWxUsqLUPTwTkx2Dv6LPLJOfZ1EwWfYcTU",
-	"D34Vmh2PS5MjS531DxGATuljBE2A6TXW4KaEqOF2apqBJK5sIDA5jgRiGf0IaVa3vXZoRrX22YSFZu8c",
-	"G3UjetTEqRBQCnPMKEMiMeVzBsUoE0ZkS+4X8gDCHwEF3nm15BCl7Ddsq0M+OyVS4U/NaGUSdJWzAMu0",
-	"M8ba5s9miV19OUyJyjY/g+GGK/BFWm7XkoWn7hwdTu3h8JirW7X48HsxPuJSGRtOLdhNnjftYwQjSrzT",
-	"w9Pu67PDN6dnhy/PjrsHr3qXSjudI1L8UlsS0/qlPQnnU0+LgfBixjOtIcd5+BXDTAVXhg8Q05r7Sxae",
-	"xidVPkYD6VOKYEdom2Ls6FzktsV2dD4HS5JG0m58SgVANSOm+i6afTqfl27b+ow2N86NDLf2WiYATYTL",
-	"TDidy3tkwd2GfXVbJpLO5x/jDa4632WN5MogSYgaUrQwxEi8scIawQUsYbSUhnriZhmDX2xz9I4nHFSj",
-	"2ZAXX6CBsucrOH9FsSJ6pweb4+7bHN0gUhaO+QXRskm/fyqLI9rIlxGqnghrWEMXoYGoScGdC0KIXx6A",
-	"unDkjqaLR259eh6HuFVN/0UfwrVHUO7OCT4R1TDx5z7Fq+wKykpeL/uykKw0kc99YgEzxEAiLAsAxT9D",
-	"eEoDLpLFikppjXOUpE47F6ETSOUnBm0FKxInKRKhUvxHo6/BLRlk01SkTSddltQRcFstJKin9iGdroeU",
-	"fQ03LiZ3qxlvyvTr2VgUYlUu6bCW3V1n6rM20pXZngdlvK6Uz+JhqBxhOlSbn9r5vzpVBIV3WLFSuEVi",
-	"jfLwYCE8mM2VA1b2Czz9+msofWxGgTY1m6/KPvnajNVZqBZLFJ+IBDlRttpVUhTnALinZlKJ5XYB6wYw",
-	"23BICeNR2ouSqMaxtTJdVDs6dzVrVJvkLSWP6gv1kEO6zzmkuyM2Q/po4fR+Isl5o3zSEgEbfUCSieb7",
-	"+C9l+ieUy05mLeMacb+bpaJ0UZYtk194/0fKr+E+t4OlgYVnq2b8Kz7hW0+uNdBAKyR/fslldi8LVPBL",
-	"ftZjtwVn7Oi4t3N4sLtX6VcjK+ZG+7a26/d2Yf8uDUkceygTUZLAV6phi2lW0pdggcmyo4YguJ/yqN0l",
-	"G6H9+WyEexS+uAfC40syFOgg3xWRFX1YaAXrPFZGVo5EQW/VAZcGnaCIIFqqUQ2MnlDWgvIbnFmdb2bi",
-	"ncjKC2F8dJDqUY9HIUlN3R+FmHAJjQONABMDMRDnQcJ4ZUKIMIsYtKk1qtigQL+OOE7SsHazFSvYRKbj",
-	"i+8TxtPUVObq/TWgSirnWFbkY9EgtjKEcAxrGOjhHUs18m9pZ3IgmtssgelCZy0FdRajSrUM1jZLpgoH",
-	"E2ni01e+gB57IZVm/oqwuC1kYhlYke4Rn4g0tXqfxdB3balqaTZiJHkthjhvaRk0/NGrtGJFXZgXwmOE",
-	"vuOceDlSHqALeh+w12Kg1Tvhzj99mO3QJnExkPWlpfBO8ED+qlJ49E4PKbz7lMKjaJ3x+/FzFwt9jLd6",
-	"pZP64J0+eKcf4p2urab4kzqjV3uhoLorlhFS0JjtWoNrtNCdgXlykguADAF4nY2UVkel5LE6BTrR7wST",
-	"trnae72jbitOC5E/bzXn/uCu3ml39bbi03BSwzl85H2yzy2TFtV26cetTtMvOoPU/152vlfz8hcdRNZI",
-	"BmOZpYVQSbN+46qM9045qzWeVxplfloIsY5E9/3r0g0esy1EtW6kskvquxNNt8saDZWY1Wq3IfqSsowb",
-	"z5aWoEO+5zxmixXaNe9dExfpkqAEMkefU+IWIAsanAjuAHnCElxLwHhiyU73tPfq8Pins+/2esfd453v",
-	"fkKGiNqYJbYb9/GCxsq7VyeF/Q67q/lgP79bSgWH5blLWeCHjsC71hE4KE/RdQXSCm3ZdvdeADoE3OLF",
-	"Y40p3vW0EZazfywn7mut7q6BbgyiChzzQqShhbCmjCn05T3pCKBjoQ9a2zEDqWmw7gVvxkio4hMnMJ0Q",
-	"neeiWXkE4xmA/0GUFAKAAL7vhK80zJzLPBcpIGEWU6WQBxqjphiUpXhqiy0FFnLaZZnQ3IPF2MU5PtgA",
-	"t9RhAjHUC5vsJtbAJfu9ENoz6yz1cI+mhJdK4G+VXU4loBSeHUkAxUTgJSP7GcD0Auw0EY5lmHrAS+gu",
-	"t/OablcySdWcElFhr0BBqEDBLtu4x/hWC1v20+trGudG6npZhAtYlu+6Yv2CvEP6rh923K7pGV6qhq6K",
-	"2nYr5czOZl/w8Epz2RdWXmIts0OPZOuB0KZmJc4HwVUmE/1OnOrEI4MTBGDdRwjKq9o36jRbxKwmPETn",
-	"J/hhQfMVYjAtCkQeSdnPUzk49xc0KRqmKk8r21VXR6k/2Orfh5e8TibohhHte3Heb25If3Fx7DtvCX/S",
-	"eLg/R5fXZYFEiFgh3Ek3TBdwak1ltRD4bixFwYvBeF4WayWDmpeeMKeZ54gLya8p8RA8rx49uEz4QSAQ",
-	"29MvBjQeURCD4vpLqy2s1vhCeCXOA29wMi4TJRWEr3toeKw/XYSql2ZUEX26qEs+kMjVnALd6Zti6nPq",
-	"LAjtaBk6E5SeTA281OrkwocHTNacXvigSEn7s0RKbiO58CuU7ffRbsRDc+8VwwXDFMXfpY2DXkQOhUgB",
-	"2XU4zKQKQNtmrgZUIdSQxkwFe/KEuAsWa5EKwh5G9Fd8bkoY7YmRaiBKKCaSs+SKcsOSv6SJRFBfFLEx",
-	"N/u6EH9KWgxKmlB7KB0rehaC94pJbudsMC2MLppVoOecjzDeowBalnn0XGIyCTbumHsWHqsnfWOB50MP",
-	"w9t4Q5ys14wby74l/HnQkQXEymm5UqrKoAJBRLWNFeL/op+cEl4yIN9j/Yas0Kq4O5qgmBTLuTGYEkKr",
-	"/pFhiVudBFYMl8E93MqMJbRgUKw25JkREbIE0S2kjc05YuJAV2jhU02AlP7VV2/dBLn/ONK0vvqKJedS",
-	"pQlrGCFYgtm3790vFVznauemOzUVEqVQ2BbF6hIPoWRYWtK/ulCzB681OMeHp6JCK0B1bo+Mx8GAfZPy",
-	"ua/oS9HvoepK931bLNF5wpI3Rye949MkAMCXVwBGsqT4xgxwjvEPSYeJ93xgszl+bfi6+CfEjmaveqfe",
-	"HYOWVqfxgQpFWjFhUOEHj8YKSri8UbUGfKCFKZ0KKpIvU4CEIHnR+NmO1cKS4aOSai97EtJBVHFZWcAO",
-	"S5Ce8Qj/nURIGrC4qn7xdnuve6c9ojgMp6gTFgrWbpplLWT18eua54IDWYF7MjRrDoKT6KQRdD3CmmED",
-	"M27LDpBOwBO8iMF4KRwHt3tBFiAHRKzcQ6Myo+qho43lVrRY1+91WAmeQd+jd4rDtySKDulFW/iDv1nr",
-	"Cox61eYkxO1GQvSOSRNB1f2xiGp4DLEqARncVVRj6ZZRyHciTcp634u9lViSC03bhKUt3cBYrdrcjhV3",
-	"Z/ORYQVY+mGaMAGyVqktuyjmTNqLubzKi2EuL1bVlLS7QYnZ4uEL96EEXtia8A24GfAUxCgtmC4ClPo8",
-	"SGBf5AoBjAi2AQi4JhMTCEdUJby0zOrpYCwMEVih6IkVfCQvSLHpFuhiiFQ31EwDFwzEPzlwdZI3FDpV",
-	"fLkrAqm7n90S47s2OxUyLXyyKUtnwdTAHvqUzxOC1CIRDCoZdvBXXwFEV85/nooIccsopYAFSdpqJQed",
-	"Ul4P9GQirQ06l+M7zJwAC3xGSL/lz15fjKVvx3cXBwUTIUEKsBA7UxsGdWIOqQMq4RvDiqlyJxWOb8PP",
-	"5pEJKO/uNTDKzC1NMkSfyxgx/B4riN813TebFdIiR0wpEhiAtbupGY8E4N+sVdGAoP7YRHBlYhVv+KJ0",
-	"0NVKz+KN7eWKEN/dDV77+gSxZhTPzVhbJC6zxgsCxEwbaGWkcR4KPgsxd0GS0Kd9ttVmyXHv5KeDnZKj",
-	"46uvqHoapZYkW4vqrsMevxBTR5srgpNCF1fsl2rdNQDcg2wshNvDKWtUrvRwbyUpNBk3zQhIB2zFRMRt",
-	"RdRrSrNMK2f39d3QWdpiu4XOidpowDM2AJgtlYINSYsNLwfKpGq4uRUv6aTwN9CYQZrr4QKzXOSW6lm7",
-	"HaslhGuBaBpNpG2WADcWnHTodH/ebpd8fFtt6Ipwn+gkFyJ1n4SHHQD2mUrFe5HibriQ3cDTV+iZYXk2",
-	"xTvgSndmnfUUq2BPhpJ8PloJU7FDVvuNwzx434l752tiZ7rrX7ulWW8ZPI50xEd3BUJn6xpDHQu3b7/A",
-	"GvjTJb6dFwF1I6vqJdOmvYGLvAUu8oJAvHEnF9kuK33cHtk2hJFR71JhjWUMBasaV5qES7MA3uFkGmLg",
-	"WGeX1OFvtr10B7MTB8VmIyFBnHnl2GIHYubMXDQP0DG2eCX8PqBCHvZSgp3aYQlaS3tpErHEm0t7zllb",
-	"UUHYjFhi+chdDgVdEUuo5Qx+IqPU/ffPzr12xkqpp7Vz9IzYlMoI5TT7O8gAV2YBdFPVeVQTwzWZWU8D",
-	"J7T3qiQwFxAO3Req9IqRMQkWNzr9aLwbkYmBZQ2eZRgCaG4zj/3qzVwwohc6rmT4Iq0lrBVspJnVIwFf",
-	"DGcC35fhx3/svrwzf3FLmJwrcwGyZZW4pw16Y3F/3Wana2Mpvyz05DrXXS+z5l5rjkzruGGvfZOP0d7w",
-	"tlM+uukd81zc8JYj3Eo3HYg2201vE+9vsHaoXq++7kT+UaxX3eNK3R1t/9kqJu4hQpYo1SOn8EFFq3vl",
-	"+jH1EtGH4mUtNNASi3vimcmdmkJKS551CZwKRLZ4j8bIMTj3nPTrNqrdgGMlDeN9pJkFHXXhWf/0t4uP",
-	"KtwGESkb82zIprnvk51BDUMilbE8y9xU9z1fwRPkK2iiI5HNMWanSkWmGGfJTvd4N6HQR6uuQSdTg4Rt",
-	"1TwqeSA+kuFUeQsUu0nAn4NEIURjMNhZKuG5WF6hBcx8mIMF/6XFToGrrxCekrKzQDtpSKfCnZdwUIJj",
-	"5Tkkw+Jf/E4YCXv5I1DHL74hmETUNX3xS3ViVW4KXDGwm/rOaGB7J4fs2ZOtP0eqaakgJdsQmRFQxg50",
-	"zZUtVdIt54V+J7GYKMuaUawwm51pfe6+PYbKssz4iZfXY++7h56vLXTKZTZ3VyNhdePZk29jlRx3T3tn",
-	"r/f2906d84qhiBq3KaEybrPn7ae+Vx1Xyrnifefkp5eUz4NAvqu18zC5Wyqcx4W5Z9hpL3XRl2kq1EOd",
-	"/fI6+2dPvr2OHtb7XPmNZ+5AfT4lED5S/T6l/HBNDH+6Inxa3d9tVGXWJX75Y/HeF+ZfnzC3AqpB5kkK",
-	"/Nh1V3sBaXbbe1yxehp9/TVGMSNmhYI+XtN0pgBnOyc/MExyvTl9ufkNSlvO+nPrS5wnvDgHMBOTF4Kn",
-	"ZiyEjRXPc8N0LhT7XheCK+bc42bEFji8I7Zz/PolgGYCkzkkNInMmhV6hqoJQoR6Fqsc+KRtMQ+Z8dL9",
-	"hwS3IoZxzB+LOZuJQnja6WaLHdV921g1BrxInbKXQ5KJ6PCW2dfgBs+4tAjWAssNFyPnvbMVfNjdrRXE",
-	"ged1cBKGeefwraKQnHK3OIuD0qKBpRIVI1gEOzqbTpShWIuzjrAAHZIkWJpaAAtTPxPb2PuGd8DvYEph",
-	"IiN1BhkOEyuh0maHJSniEP/0008/be7vb+7uNn3AgzUI1gVjFWSGJe7v3jRpzJDiGvg1Y4XkwcSZzDwO",
-	"j7sB7bWENaQ1RKyMMW1n4ymt4KJBKIlrwAwrBWp4CzXtPYY0ms/pVtNuy56Kpl4DFipWJX98f86SbSTt",
-	"5SO0/sY6g/2RbCcQlDZAvOqOgp1pZ/1g4wwxlWuIJC0xsM9oeaLSbDsrwG6rW75ngaoLZ+3TaXOWamQc",
-	"zvNs3qxEm85kSqUcgSsYcpmxMjIVpRnIpKkuRY2D2P19gaq45DN2G8b9q9Azg3H+LpxdNhBZhmnKkjjs",
-	"N+4N/8z9z6b7n/8A8oyW9ykZwYtC8pFghbDTAhJbdBJjRXIkExzX+1HCGodvuydHjwzjKQQSvUU41MVk",
-	"mnEm1R/EADNkqips3CKZ5nas8NtQZyamqJ2zVOjcyYThEJ/YYgewSWtHpL5fsfajELGi+cIGcJ+FA8pQ",
-	"rE4r59bYQvAJZtvQOcIkaC2rBJE6zoZixsZTlRYixRQIVJBYORFRrHzC0ENUSZ02I8wBQSy2TJn53Frg",
-	"awaJAQ0mqEACP3KsrkWQ7LbDkMtsWgjKW5WlQU7WGxSk4AAOptZQpksrhZ8EknzQs2olz3BpcE2dA4AJ",
-	"40wsRyfswYxXxvUu1mDhtFIeXDtcq9ZGtCHdNT9PBdgFxKLvFnBj0UyOKiav22DcbnQ2nCR09oSzqjob",
-	"xjr576yPZZOAyqYLc2CNKiQ16N8KGnXQsyE32Fw1aas/aspXx6vcmX48MO/cf4v33H2ejc7G//d//t/u",
-	"iRG0LxB8G9HbBwkLNUsQ4faiL1qQe1FN6EUXBV5UEWdxEasn7Sdfb25tbbafRKRkoq0n7XY7+uf/7X/+",
-	"l//l//rl3/+7f/kv/j765a//4V/+/b96/Mt/84+//PU/RNEv//Zvfvnr/yly/+eesVFdn8X1WMqp7W0b",
-	"9w3Q5IC12sFF2tyVxufkLxpiCbeWD8bunbbhIe67/SbeUMJYMRptktWwGU/b7acDtxHgvwT9YDX+szUw",
-	"7+KN5PK5P3AcrztttySsVzd/q6k78+5j+cG9sX9VF+4xWCDlLFhjMs2sBGQ/+J8E6s2wzskniTgrhHts",
-	"h431jE2gKsVpmpmeZinrO6sKvXVqwQ0CdavdJmE2aUbUt4Q6qhAsnWLQgPJB+Ff3B6ne8UymEal0qATU",
-	"M4aGICpBqjJ0y4JxK7LvYTHAEgbwhYpGx7udOm1iIAl1tUduSIv58VT9xgnFJGAoltYFXqanlkkbUerL",
-	"T1JptRneBWYqjc8VLiEHxMwYrQqDMgtVqsoITUycYmjWwuWHiCkV22z7VYK1qw2Pq5uJoWV6iilMb/zF",
-	"yliqEEGyQaq6eAmyH6pNu2SE1DKwVE5JhgBqCtZIXvVOY3WJz5lAZ4YeKWnQNnaGeumJNZkSAlqs2YTn",
-	"uVSjbcaptKm0IeGNGmEpamZr07ethDUeQjmMnQny2+xMx4rqZJ0xM8cX9+aEoGTn4iGg+SSs8duTw4OI",
-	"JTvmHfZ079Nfmh1nXbkt640+KHJG2EZLu5LArRpQvCRHSvhtB7U1qehL61GrUmljFexH433cPlfnxi/8",
-	"L//73//zP/7rx7/8t//ZP//jv25GISdcwRDBV90O86CPtY3WVSoGcsIz8hP11HBnv5H7oguC33IzxWCv",
-	"QjbL8oA9Mu57YNeOW8JYSUNufOOiCy8NG0rM2ker3smdp96bnc3vjx/vHH377NtYNRKhBppy4rBMFusV",
-	"Q2Ugmo/eTYbhm9v0KxrpYH9LSha7ExOrZ+12qEp6DEKONj+020g1crsf06UokKpN04VgE3cZbmNMB0y0",
-	"Gi1g1M8U1kKjnUoyACpTp+pcuT87L2bSl6OpnqIDijW7TmqIosBCrCrIjHdtocys7qpuO9cAgu39EK8v",
-	"9CzkIyCB0HCD0oF1TjtGF7x0wsLEeZnIoJwDrcxukNAoGUi28Yq8Cd9kGdqCL8itdLHGik4HNLPS+YB6",
-	"SjHRrEHyuwMnX/w85RlJNHLc3EHCn/HJQHYSK4rmMOs58Zuwc2Bybha8yKQzjtGbC7LZ1j0qTG9xN/cx",
-	"08NYQeE/3oTO1SMnrIoJz0CgvePZlJQXsK0MyHgF6el+QcxXbGULbjQUnPspAMu/8cVvUAgGax2cQed0",
-	"gWDxFn8yMO/OcE5nE/7+DHZ9Qpu/sdVm+/KF7zXmKlY8nUgljYUDzoywJfnMNvlTkNt4+sTdSXX6C2O4",
-	"T5A4cQIb1cSq8aQdtdvtZoflzmfBkxaxZ1tPWXLU/en1YXf37PTw8Ox19/hVLwEnkj61368liQ1k71jX",
-	"16A/aZeHAdfWGRFVW6EIkAqNBC87LaYQ10kTPH5JeXnlT4bPsQAV/M7BlKSkTxa5P4x15kEVJjWf1x2h",
-	"WF3p87Z8si5imTwXEOmZ5qsBQq7poSZglnQw6ka18Ngf4R4SUaGuRypZ4f6hhVNzC6j+cqOD3SreTehr",
-	"nQmuvM+3KuEUdOZjJ1823fYAz4+EN1yCyrJy4ykOcSFhBJb09UoZvSZ+kzu7/7P3L/rhj2HxlzmCbz2h",
-	"W8PpPemsu7QApOcomMxNLwLQUFiwhd1P3r5zJ+6B4fAO4iBi0sj7eRBTq/pVFI6kL9/8KHfP/T7h7zf7",
-	"Op1vgqjf6Dx9+vXWt99+/c1KV7CagbjaIYSkhS7AOKslL1BH5lOnEwt2sn+CsVvwa8mgg3uhN7Hwj4hi",
-	"pSnqmHGpWE+NMmnGYIqweGPH3fHV1pOnzxjP8wKK4t+c7LKtJ63nbafrTk67xy/e7Hx/Em/UfNFYPWm3",
-	"KVSspxYzCb41Atr4ZIpyvewZgjuqgVB4gRk3nVhtsmTnuNc97e0mUHNOyZyQmIBzHLzbBDS4k/N71qDJ",
-	"EmDhi8GYK4vdRc7GiRWjQnMonoHSg/nKylbWSNz3EWnXJlAug48N+LcwbTmBpwabC97Do/9jy6Lv31lE",
-	"q4dPRH+rQGY5kegsKz9Zd5nzqyESKUfSGpRP9HEbzlj0nfO5yACqCIpy/c2UVNEhh8DIWqZ+F1nOfDtg",
-	"/mNvCNjXpfwru0NDl59bp53u8S4Yw4ztfNfb+f4MfqCAIlr/WoltBvUlRFI5rpPu54UYyizzDU1VdAD3",
-	"WDBDpuSxrsqKeqoBXEvYCX4ta/thG/NijOxVY/nchF22kL9rsb0yrFlpDIH4QOU1wQ5osa57LJVobfq4",
-	"6cpaLTTsFgp3thf2Ul5IZWEzKO3sskC3saQ0qL6vQ22QtC32dnl9DD53hgLl5Y/hEKTOR6HmYrwHOm7S",
-	"yG+sVcU7hTPQRdqM/Pb1eSpmrMyyUsWivPDpVqwlc4YCLkogVtzGlsHw3kzCWtBmkSoQoEpT/WrduryU",
-	"JuQpjHVmLldMTy0k0+iVWyB4dt8cvd7b6Z72kkrzYtiSGO2AJ38v5gm5CkEG+WZIVh79czGnGZewYuUD",
-	"Io98kYpCOnkLGutcqjSi4x3hCfbn3n/7EJKHJ0uqBC8FntEVVCForxOZfAe9bk5cUNjO7RoJ+CZSMWft",
-	"ZpnImNUaHotfqn7S4T1ppaC/FUX0gKuByDLSTb/8H//jL//5v2kG77wU4Qu0JoZ8dozHgPwIZ8a9jz8Z",
-	"dE2z9pLAxFn4JAxK+Pl2Cf00xx4/VoJGVb6S10wzDo7eJkuOez/0jk+WvU/5GhdkzXZVPclqC7H3rNnF",
-	"T+YlRulhKx2EXSf0viojHhkMLy5yls6b7sF6ODTCUkcrKcHIbbhSStbeA/rz3NfF3OVAF6lIoUERV2Dv",
-	"1cHhMSyAF//L9Cz0LDe3WVIIbrQCF86t57zDeOrEjTRSjSLG3RT7EtRR5AXTZjoV7qOhqHDHYCAiZ5CJ",
-	"gTOvUn9d5KQOGiE8Y5DjD8df+cNkARGBUtCV98T+bdJcSvvFoyR3TSxUTgU04lWCuVVREBoP1RxloTSQ",
-	"8BQpA0+yi79+yiLIK8oWXxZ6clC1Je9oGWN1jrcEblOfgnG+9Sr/EOpsavtD3iOijgek4DWlEKeF8s6Y",
-	"t+TqxoWy+qKSqziXNa/vRgD8H48G7D3PnBdGXO1yVmPAUalrIaEFhuaU3Eyo5av4BO7GlDXijV/+q3/3",
-	"y7/9e4Zpe7b1JGq327/83d/EG1Gs4o2BHg6FYM9az8/ZXBgripTP442IxRv/8j/8m1/+6//ul//173/5",
-	"u79h/+9/+g+//PXf4x+ePt56xn75u//yl3/1j+x52132d3/DMOHiPFGNTf0E6Fqksaqud4sdlJlDw9+J",
-	"FBQBYW7AcaX8hDlHgd3dY7BY1xHX3T0U17FqJN29s93u3uufsP4zibAEZGXbZFT3f7t73p3e9oXtFZcZ",
-	"cjrPnnzLrq6Kp/A5hkTRm6lNnNAW5k1Ks3b3MAsJxs1oCnAI5YpR8D9UQ5WL0+CKHeZCdfc23bniVvYz",
-	"6Iq3m1QGBFWWE52KDFo9uHEKk3o4MRITKx9ZwU01FDM/9e3AfLrZ5wZMAxjW57/B7O/u+R6OcvZRrIZc",
-	"Zs5JltC4MbVRuMvoicB3m6qpcYfdbZ+hVJjyxH3fgvpD4xaTjBs5GGNCIy90Oh0IyikWfGhbbDeEwAth",
-	"dPbOWxPgaFwWX4DMKja/4vmaVxotIMoAGxPDk5ksYWCmFgq4CgFFcIQfAPEBdxcYJOE8VAwjrHTkpjRV",
-	"GxOtxBxC4k3vIlKKjpYblwaSFmh/1cM4AEW4BGoAGkgs4EYsMWSO3LNDM9+a0IzLQW7J8IAJpCubKU7D",
-	"Dvrsff63ovjvVfeBU4el/w+fyas+i1vW63ap3Bm8STPCzToFyKp4DL+ubBj4ztcA1crYazXsSz0K91Aq",
-	"li/zXus7ETgSjPoAh38QgjALrfjX7XVZuWeuxNuuFAGU9eFOnvtYiUYquEJPR+MaNhdr1NFYm0vhWKuF",
-	"648My7kdN1cjWn9gI94DSPUXCFL9adrBPgnc9Erw0ErQGI4OH5kV7L4fuvMPtBIrd397/Y2gJKifXnOD",
-	"7+tUDqU/FL8+iINbOhOvIIi8lgNxczh12CuXY6kDOZtHJBxKkUH1NcGk9zC67Lt6xCRi4v1A5N47Vx6Y",
-	"gPq8MJdW6/iH2jojVMqS3/0eGiIR2w1rnQHArqJoFxJ/2FWzRCt6kKf1qMR1wwDEirupUxi/wzhTWm2G",
-	"9v9KLpK8ucXW/8v7+2P1oQ3+V0cyLmGJ/RQWw13o2f98ovqLb9e/X4jv98xd9kjxd6RZ/xLD7cad+s6X",
-	"ekx+NITPP1wrLg28vyz0BCowCAOT4JJRmErFCCO5wrcB4KGWW2msHJgW28HJIetHHSSghBn2haix6taq",
-	"GhYKMEaYUK4VXIxFISLqJq8qIUq5swavagGeZTdQBc0OlWJfrEzBIp0y1Pi8/ZQ1dLEsCq59EB2fGS1R",
-	"JmUfPhV816t+sKd3xgEXmZSpSP0KQEF1KIxGTVnjkWqIVIZueyh3UcYKnjZxWKN9Hh/+6C6G1glo6rEG",
-	"33zGK0ll1qAPiYu4HMUGr/C68MtQLXcW1+Weoav43VU3iT+LW309+SvVO2HsY6cbhzqTemXo80gUyH3Q",
-	"YT9PubLSztlYZGnEJvqdVKNN/k4UHJDAjQX0YaA6ZQ1/9eZMyNEYatL60zkbCuA8RfiUWFHOxd0MzT0A",
-	"jUCyrYKL7lG9B5k2ztrX7I+i0M2I4XuUsqThn+ZE6AyQ86WBCQNnErWxAOeAZQ3odjEiy5zLUOgBNMdN",
-	"pJqilB4KQf+CtEz1RenpTNpYGQ1PR6YOYA3AYj7281RbEZplAJ8AOmiokCus5z/9LV6KFVjlFThNbIws",
-	"iDsAvkUlkYVjSIOtOSnCnRtMKUN6zWjWSPCPXbujjU2crzYJLSCxgh4QNlXQ0UPVVW6UR6ZSVbWIQ9fg",
-	"Mz7H1Jj7FICPkWljhGkGwG2sbYsV9eBR0tFqyzPDeAqSOIwWcrl9bkRZqNb4/vhtE8s/lwd5jsIWXmdo",
-	"PQyyhrj65+48uF+IkdXvW2aF3KnfLKXXTao+bgL0TGISDpmb9bAQZry6zKPrixzwVAazbUhVvSQe8kIO",
-	"EFDYyZ/UWZpqYBEscEmPJR6PWDV8Q9wzChIQAUKEz/HdF5Tyb5IlC4Q/ZVqZTDBCuQkzTLUwUNnBzpWe",
-	"URkyt9CjDZxD0kBto8ncXzE6hDQpS8Wd8f1qUrFkCM5e0iqDMbxSUFDOoZ77BtTBJfUX3JfEeBnol4es",
-	"d8LrwQdBD66vt8DeZ27OpRo1W+wUYmFKs75O58uJgeFz/wV8/HVKFxiBRvsVCJhbSyrDAuI2NDeXFqsO",
-	"P+6vS/nMFo5qQHNfhFAD5LBVmNwnOM4a9xmM4IZ62GQfhV9s/Jda2GH0+4rttRp0GG26agcQAF3pgs2w",
-	"zrrFEieykxrA3YKOKUvAdAFBg++Pf0RBb6aDMaQC2u3n3z5tJ1TVbeXgHGhvqpD+YHJDH0VUNtpfBO+N",
-	"VbJ38EPv5NRDCAMhc5Ur5ZEpC/ED7n4UCFXob0CD+qzdJsoCJezmTBd2HCtbCBX6zbFQix6Hb08Ycyb0",
-	"ZsHat6ohd+r1BXfh++O32+QjIEAN4IIMzqFX1RNSh+aIQjAz1jOF59iZ1NW+iSrWiF+YmVZk2K4uLYfj",
-	"d1dLyWFyt4SIiwtzf6LrS+vDHyBx70hBeTdNGUd5cEMR/XFxlxtWjtesiytrinaJ4zO4yyU1CNr9CLBE",
-	"idNUmNX1QB8ohu5BPdDnOrpfHnf9ek/TJyWeh+19rUqJaqAL6iUIdCtQzENWX2pFALLYAk8EsMby+eoM",
-	"+qc4Y3dBx7cfdPz9EhT3ElYEyQxvVcqs0M542K/n++O1kadOg38uR1b33MLY+9uMmIYH8iybe8o4eOdY",
-	"NRL4j7002WYX/Cu0AyruVbPFjvhodYThFN/mpmIJboPzex+JoWD2d4kY6rMJn/sXWLF+gy5IAPr9oyTA",
-	"ZaxP/emcAVQcWtHL2IpCfMFn7RLWQDqmrSeEHwHBga894qSJAHotVnbMlU9XJhD6pyLEoRBJyQjbRpxC",
-	"j1eJwMUGYS68leLJ56EZLs/4HCLsCDCIwUaib1wRf/SwBIRbn4pqC9yEn4tqaKUC5G4RMzHXUlXjOW2W",
-	"HPRedU/3fuidfXf4enfv4FXCGjwzmlK3M+2bQA0r+IA44SnwYlimB+e+UiNWpe9Se8FLKIbgaN/VgApM",
-	"7pYCKrgwDwGVh4DKp0msAIs0iYxPI52BhndReHw6xqArDLorwy3HYghwWBBbWSHoQnWKl5coRke6FJyz",
-	"gKDt5HwmLFYR9qdzUAuWcWKCB80D+clLGrk+UNw9BG6+4MDNrR3ZTxrTgZ1/7ZgOvFyI6bTYtQ8zmhyS",
-	"6i/IFtFDBBJHq6WBbNxAAuaTvSWgHJhUE/0OS9S8wwbXNatWFr9gY60OJX2KU38XrJv2g3XzEEr6bKGk",
-	"uyn3Fo0SJSykux9DtntlmOlAOB+tsGOf/BYqDeVjnryKG0vM8SZBzn/DGlMlLUv2Dw9Ov6M2N3I3I+e2",
-	"gj9nmoBbm8yEODcJg//nb3zb632fRPQbVHXua5XyuZNuJ1P3XxHbeuqfE+gECYQGq9sA3g5q96tkT87Z",
-	"I4qY1fgtUMsLmXdLFz8y5IRKT8+IGDCAgU59ETPiHkb2Afh7i3WNEdZ02ICb8SYAlfu6BVxSWfhWENbQ",
-	"uVBONvsf8gwrgAnEp8YR6RmZObxZVKH49zXOzYhNuJrybLMs7K2MTfUK9geeTYHZDusqykuwiG9wbipF",
-	"v7VSCFlUiiFUmAv7p78tNwbWimCdXqwWoB1ZwxcNe01WCAT+ARwlLL5+J0KvDKRGeJFGVBztpphpHl4L",
-	"SWzcTK0oJqbFXkvel5m0UsAXKFJmfF28J4jOuUxZg3s03mBB05jNCEYwgXUxL6QayJxnrBATLvF7zWk5",
-	"nKJIp5moLUfDlwHSe8PauFlDyXkzKseEt4qVf90LfJd1SsoWw8KtAHh6sYbZ03aUaE/LCpkPhH3rDvkp",
-	"yIKbKnx/9xsl7XUCr/56pA2/yR1vnTRYb8y2vhR3Q9N/GdXWB74Ci1nahgFlj3TVjbB4blBqrQfF40IM",
-	"hMwv4fI6EYroi+SEj2pUXtjxjlxeHXZ08Cpivz3qvYrYq72XEXsr+kcRe7F/FLHTvZcvnfw72n0ZlfS9",
-	"SCPS9Pz6hzvHQSNVecEQICzLqixPiJQKWoIjmFGsGiVYMJSFRaCumkhqCZpUWg8jexGFzYMue3iwufdC",
-	"JtssgRGgFFC5iQRuk2oznLcMkJIFUtsIFA9yyD02APdBgwwi97Eu1EIvNPyVAd+tp4wbZrRW2NFnAFmW",
-	"FyJlmVAjOw5qtxWr5+2nLDncOT5z9tHO4cHLvVdvjqEV3btLgdYTarRhyc/FHPnmk5Pe8Q97O72zNwfd",
-	"H7p7r7svXveSWDWW9LGXD6x+tFC4nmrszwyl5QpMDKI84SMBTUjIa6U0wjlLw4bO8i7p4HxZeeJR1wjj",
-	"ELchICcs2TlXd2q6qwPEoVutD8Q4LD/TMnxDwMj+1PiGSyvm4VD8URzTQf4AMpXraQga4HYIUWhwQNdb",
-	"AT23IB5CeyxinVWlwAPRya8J146+eskvAGgnRTgOl+LaVR3RRe6Trfbz9pOtZ8+uD3pHL/W7jYtCeJn+",
-	"/XkqB+eecXWlK3pY8fBWlRn8hXvSZ8C7C+PM19XTcA9T6PAZl0Dd1T/vcsC71QlyKyZ5RtyKjLMhSHVF",
-	"TAAtDxoEfg4S6SskJNXKTyVi3DOFsaHgALHa4Ozlca/nux4MuVmANATdXM+cJbAIVYE820CxYsnV914k",
-	"ctAjQaYbXKzOHZeb564mkMsZ3lIWubJES84WLmP6AH/zkEm+KYEYr0ip+c1k1LowbW6aTq5NdUk6eVn+",
-	"9mNEzq8QjfPLS8Z+6l2/7rRruWFvijy4Op35yQ7BnVG47c+kcH+dUHMPec2bIMDdsuK8UXKzEINpAUWs",
-	"K73JF3OfD4SE5SqH8rh80nqjOjjKgzcZvMnwDZd4lJXvezN3Mkk5AqJuMavZ0y3nzpmxO2sF7gM2NaIC",
-	"LwLZO1QuGM58ZFiixHu7C6B6ZqxnhtrHITZpIak5BIgUrQCZtupmYnO9x1J5cvEdIeCqLc9YA6qF3M0Y",
-	"Vjnr/bjT6+2iD+q9WXwspkFr1OOGjfk7wN7znGOx+uqrI22sp94HiLqET612v8KaePZZytMDxB0b62mR",
-	"zdkfdL+kDYQIf8m/zg3j7KuvKK/61VeeW8Gn3yvXEn9lQyrWPTo6O93b7/2Hhwc9D+yHNNvVNZkTwX7J",
-	"XFTh2POkeVEAukLWvUDjX+XLx+TEJLfzZou9llAKhRyqFU6hRwZHjZi0FahGpX022IM1RiVQY8RUKJLQ",
-	"tI08UY5gg7EYnF+IZns0R+L4Ozo8OWVXglQmzQgQBjG3QF250gIlppgtLhxzJ8D4UK+hTqDKZ8NUPB9a",
-	"yrgAoQ2ybaJ/3QkUgVp5TMgIqxoe1Qj4cSRIkEhflzotmi0GeYoBz4RKuT9geLE/AxruF8Xi7Cv5hWJK",
-	"LK9uDzYKAULWRKwQiNgGMZmQofBs4EBzOiCuwGke8lpVlDeqE5lIY9xLli8UEN7dQ9w+Dtm6WmFIyfAD",
-	"MdeZrhY26Cx1QmXx2Sak5JGBuHkxx49/YHYsDZtxggwNmRyl2bAQPkHWqIiX8tDjBkDMTJjfRUHjZ3Eh",
-	"NAYUo/BUd+OCpHlUmyTjUM7S4CzjuXvN+tWPzJJx+2KuacFgEHyNcyFyeKRUo041/+dUqiBOKK1EZXde",
-	"0pwR1Oldja+FCd5SeK1coLsUXXuIld21WNmCUL6BBXZZQeMFVrGNaGOJobPOGFo5/Sv7MfYsqaxAna4L",
-	"0WI9L0ezQvB0ziY8FaG6wlinKX2hmVYCEewC9G/Q30BgAAaUmtcBWy9pxvgI8fYQy/sVxPI++alcdzAv",
-	"bNibxvK2q+wgpa9SYkACSBcSfKTSEhM8WZhkntmZswuVLpg5lzmk5jrhj0jnUbH8xjzYX9IZkUqwBqIN",
-	"M/QdsWnKg3NVTVpwAeGHpifXwD+HQlN8Ll5NoPDkkCo21MWg4rA4WxcJ99FFqM0BSGkxKkPSB3DMwWCs",
-	"zqj8oW6vB/DO0kVzDgRSh55OCyhpray3Hg6ZsTo33kTbZpauksDWjpjJFYcjuMSr/A0onQZvk+rFEaQd",
-	"hlo0kFcGdD+VILwrBl778xh49wHd/SE2e6PY7K2rhIsGFlT8ry6n9ahihB5WK/TLRDoSBWtQUX8EZRmR",
-	"D/dARUco7QhdD1GsylVw4rdWjhKhnMnmgWxDD0nTwB8ipxc2ob6RLoiwswO7dybuy0RUqunlE71jGlxs",
-	"io9JWwrBVA+mwCsuwX+NFcyXD9wqEFarNAiW0GFXvy+FyZa9c1ROvPbmLba/8OZEaIzIyUBxXsfX9OEN",
-	"+gy0PiEeQ2o1IDv0+YCoLdxbb19YSFDXUEIsC9A4hCwh3udi4PSP/zLIXeyLaqCy2ncY4UyIH2VuiNVD",
-	"GmA9mUPF7dS9lc4yMiCo4YIPzjvVR0iDKBUAD5/N3YMwZtNiL0NUxcQq1RgdyfNs3mLd8jvCB1CaffDe",
-	"XPg80A4T+F8q8Ba9/aPTn85edHe+f3OUsIb0WBnAVobeQ5P2qNFYapz85Z8ArGeOldnlpCfSGOz/9iqI",
-	"5YXTqHbuVmQJzzNQTRdiKFB3g8VBdU+VTR0KnFMxlEpEMECOMUN3tfvBTPubPlALgP9GuG8rVCif4szq",
-	"fDMT70QWQroBURBiv1IZy7MMTiHYG8p/36llPFYQxyV2/gi63N2CQgGk8tuqfHIBkV/6F17qrCBnJxI+",
-	"7VAEvpfA/+B7bBL6cAnAtoyhBL0/h+hf2YFFtc/P2u1YLWPRVnzie32xeaCRhJDv1pPHuLmSJrqZcyxL",
-	"c0sVoM1jVSl8o4iY26eBug4X2s0qtHNR55Fxn7EROrk8Mazb2IiE4nfmRL+DLrdFhrsqjC7wvwdhUiHb",
-	"Oa0w3Fe745yR568P3PNQ+j/hc9YX1Nb29TO2L190AFR+4FxrKGbtT808aIet52UwE0PTvK+nNlbPn0ft",
-	"drs8YEN65n+8xb6XLyqI9RMx0XiAQbQ4MSBHKjRPNdkQCJNgYQrtJLpmxu3d6iH77cnhAQvWaYW9cMu9",
-	"AeVfWNe/NLzmTBfnsRrqgn3dDhXvjeT9pkfQ36Qfk2YlpOzFw/P2020aPIxr2DfLq+Jh0Bd8cD7N10TH",
-	"Tg//7BYuvNmxMNNsacp0JwAuX9x3D3Xvd86UJfd/qSFI9BJ9v4u9bUs/rK5kXzxOG52v2+53SANu6v4f",
-	"xMB663ejs1FVuUsr4b/+8632N998/eyy6GbtIUssY2O5NY9Le+FS+iMAKYeUU7geV6OiVd1vCpiIIuy/",
-	"SZwdBlGCxOqENQAxwvcEl5msreibp21o86mlX7kaiUfGa00nF0mxrugd3SFNeuLea+PmkKncmpeFnlwL",
-	"sc9dfKrX2wBaf5/7DfXwZTSOngTKRGeIlXaeOwscN3RFaMD5WxtrD55u8mhWHu09OFyRP1lwypQI7g7c",
-	"vg1p8ZUCgNrNl4kBZ9yhhf3IlOTDJAAwbjoYyywthHpktlniV2wvTbCvc6CzTAysYVPlH/7HEnigJFwM",
-	"g+iZKm2xPBe88F2aiZ6phOKh7n0AwWEslogX1oCOQ9+/X81Te8aDZitWh879uQiGMMDikNICh1Bwi50i",
-	"45f4ecqx/sJMJ6ZKtCwRucc9093g3B50cNFTvKCL4I8dal+Ef5xYXthdPk9Y6qO6wJ6WCQo6sIkbcO5W",
-	"ZY7VDBAecEsBWBoTb2OnYAGDuRf+GCKp+KhGyn7Dtjq0JaqFFc1oZbfmCslNcYEPE9wvwG/6SfBrYbLi",
-	"1TDgeqV37Z0ehPe9Et7g4sFe/sziGse6zAzjo4rUWpDbUyjo0sPS4fwwI6zCU48SfqbRNyX3eapSUYD3",
-	"us0SnEmglIfpJF5eUPQB64YwyGn5aBSog7UarJIJp3z0azHkwqs8iIH7ZsO583aL5ptT1R9mvVVhsbae",
-	"1GwGkG+Je3TCGkaI0tLL5hXWb2hznSFApzdEyH6i57pHrDi9P8HEP+IAoz5f56msTvHhYN4//QxmbH/+",
-	"mfX0pRq6ToXgNKZUzOjCYl5tJSUBX29TxykfPRAefjwuP34lv83g/9+Y5VCJGegUaRhEGVPo7mixA0QM",
-	"KICC+ucpVqJThX7jWftblvgqw+QyLHh+ZwuNT/ltlRi7RblnrftLwVIfaozXXGNs4fRc43yvCLp/fDGw",
-	"G/NxIUBZrC5YOZpaQ50J2J7hFA3BjVLgBchLSekAxldagwlZxu1BycfAo7M8iQePDPpqHeVqMMKNRMWX",
-	"h+D+JSXjiL7l2sr32kw4Sw/f1ZwIhGw+FqDHIX6KgQ2MaCBTLi+wh9JeQmTARw80Bg80BjehMfhI/bR2",
-	"ggJ+aVm971Nxh6PkF+Aj6F0Opd+KAywllnh58gCIwgxr5OC8qqyq5vElJAL87pVn39Qsbq/bLH4gR6qa",
-	"0A+139fS0XhY1yGglhjVN6r+DmnYa9NXUp2sZ7AsuSuJVY5+D5WOSAfJ+nPGa1FWqtajOCtkR+B3QpcN",
-	"Q1JRMzchETwHwx7wUZ0J0QGUZDGSyixkdR+ZWOFY0EsObTNQxTvHOkQMWVOGGLNAMI8yDUTQuou5oKdf",
-	"f42ZoG2EsWdKSCeII5/DoWVygnrMsyHLuSxYg97VJ87pfSM/dvjd6gTnqd0KnSO+M3XgSyw6rpSlBml8",
-	"CaMnfeObSvfrJo0pXXz1hddNO53qe8cfCkt8hyhE7yezZ9ioQUqG326GH7MPbkioqQE/BM7ZW6iG3kt9",
-	"xjf8O0LCpprw0TPFGhc4daHy3FfqB5STkmEXpEgqh1CTbwEgBnjBsQIb2TURiyWT6hwQ3WUtL40tKMxY",
-	"kXcYV/W8cXgn35hI0qNEW3F3+LTzshucfMPL6Z1L0pBQk4WoLWSJJv4r7KUJFIzPoeScbsaq9Ucl9QfM",
-	"AYuLKN5Siu0IOgEw4Y14LVRgpIuQpiMwfN8bUJRJNydQoYWgL7OM5Xw+oe4EXtbTw6fmrM/VuV8UqtqB",
-	"O/2LG+1hZfCXRyZwuUisiFqkeEEiE6i7x4mawPrip1JqSOzYYQ1PGNIJlDN6hq2SQO1KxGAYj4J167uF",
-	"bUcX9gqEq6TixbyyHahKYLhkIzSUrsDuLDQGTMREN4n2RAeyEqnqn8Bs1+4Le1xaNyM3f8T9c5vihcBu",
-	"rnKWJTwP9QuIVAJETRE6Gey40NPRuLJFyjL5hbHBtignYAK0C25u4FwDLhpsaLAzzYxMMRIxMSJz0mCA",
-	"xE/Ql1MdOgxSjn4pnyxcfIcpZWF+t8cqi8vzgFfykEu4lCUWj1xf2JkgGmjSJNfX/h/lJ904+eDncmUQ",
-	"1HfM1mQL+AlYW1bp3PJwaENBEvBSZtcPFDwPWCK/DpJW//k/+em4Isy5nORBLW5uqLtMTWgInenaNvdM",
-	"Q5ft9FfCfsQ2P9BKrNzq7c+i4sjRe3rNDb2vUzmU/hDc5fN2rw7NK6R5WNeJ+SBuYvSfbgirA3b2oGZ3",
-	"Jszyc7Jr0UsDq9agbgmNEnokMCJ1LkROoSJZuPMJCW+C6tEFa4Mhn7CikrkLZ3QbW6zJPwEqQ6J+nHHk",
-	"fgxYo05tsB0dMAn8tPQQfNnSiSgEgQWm8IcS1hK87Es5jj+F/rsjFvdnFUcPqvzXAyBza3bAoj3srfVr",
-	"JQ48tAHGg2RRqfqMKn3+AOcs3wmWUNAlwQaqVWy7lf4yCiNhkKb+Jx/UIAvEy8hGvpSytYYi3FwVVH8b",
-	"fJW1HWwc4o4Bjd+zomiIK/vNhy4YRSkr58fv5E9EWnp5dSuF5xYLXC+HH/dv4BsXoNn0UwOPAxDIgHiL",
-	"sVeqsUUQH4MxL/jAqdMOS+VIWhOxTFgLqUCTcx/2Hc/zsVAGwEYIakSoQTHPkdL4tebKc42OdLBSOizJ",
-	"NFddjFNH+K9jboX/731hxzoN/yICc0jWuR+gsRMRVniWheo++AdaOlF58RGGahOmhECe2ElrgWEbg6+E",
-	"vwMB2gTpuX/w7NxwidPs6MGPFLxqoFldHT7EQ31Xg4c4u1sKHdLS3KXA4a8mDnh3JHIoJ575k/ARYvgD",
-	"YIpXBQKXyPLoBtFBmnytOnl6jeJkL9lX1idvh0sqsFKAwo6GVCEyZKTHQtDgTk2uW9gcUKfKDGbNryQ0",
-	"5Uvqnau20EPJ823EWe5z6fLFqP+HCIKr65f9Cb0qet8NWWN3cLxvMDViRUElm6pMGMOSiX4nTnUS2E2r",
-	"6Gv1Uxc5qwohKmsOSZ0A4gI0ZhOz7h48AkD+SpDKFjtefSu2BC4BkqNCJJx5ppGVWPppl+jp6J5V0f1g",
-	"LphL1YyzZKd7vFtmn51tGsyhSyDSP9Ae2ocZX6f459eY/bgHhZq3nS5Zp3VxA7qDD8msOD+MjlE9KEKu",
-	"64rEyYd6Fp8rbbLavH9ImtznEAsmWz7JeVtypq4ItNxoq1Op34fnYPABtQxMo+Q90PAUntFt0rBBJngB",
-	"zFE7zpgOTR3zXHisGFseds8b5Vs93GWPTI1DanXEZ3Xe5IPlwnqzJh8QaviMsughY/LFBihCpuWWAhQ3",
-	"y8tEN4PnqDpBjzPN1aY7Euk0EyvzOPsB9N0Z/2j7B9R8ItaDoEM1FNu4kq2z2WLw7YRBJsOx22slxDzV",
-	"KuupNZZjmsYnf7itBIgfbz1BUH93OkSK7RaIIg2iVatWrJLeX7zpvj476v603zs4TVjO56b0oaiCFBkG",
-	"EbuvHiiGCLChomG4jdaMTYi20P3Y5+rciWs5mhaiuc38oMd7Bzt7R93XCStEfeC8kGogc55Vxt5myYs3",
-	"r1/3/CylXyPwtDye42yss+r9of4GVrf8UlgMu/AjqS9UcbBubnULMeFSQT6O3rJ8PM9mbi6AyGh1LVgP",
-	"OIwVa9X5k+7PzIpicmXD/CthX7tN4/fgGkV+bZz7Kvi/CIPyFLhlfXF/OGsQwYCtdc9szSCD04lUj4mz",
-	"d/MauNJuIYi3ADrefC5voHNCHkzkxCncXXzmTnhkEmF/iZ1pomuwhRCrctkXbt/4DKjNp4UQt4W4VKej",
-	"v18RjtOS97ns1nFft3Ieluyx+tGArbi6ecqNMZai4MVgPGfFNMMAInlB/gsmRLqyMtdZ31fzNeUH/ONv",
-	"KWsZ3u6eYSjVz8BDouIaGcvFY3fzE3dTJ2Gne9p7dXj809l3e73j7vHOdz8t9xEqhv4KJXNlYrJrWELX",
-	"VPTIJVm/5VrjIf/3cBDXnTFcOIeyVsz1cSfxAw7W1fnEC+p6GTHIgCulLeuLkJ7DaN9FEZA0W2zfs7wP",
-	"dF4jiR8OgaptdcJtmVJ+ODv3Krd1l/XQipzWW5/Iqu/6FTGBK/do+7OYb3cU6+eL2vSYXVrbjv/41p6F",
-	"vXpZdgkCG8GZmkKc+RrOFAak77Az9XAaH8y3myRW7o8fRRG31ZQjfCTSgIUFNZzbLPk5CYkBsTnhMmO6",
-	"QMC+xoAbsSmVEcpIK9+JiLlzw6UyzRY7QtgqJid8tECo1FoauCMr8Ma53ZsBJ0UX5Jh4D5gqQ6kA5KT+",
-	"km6q0l3281TAt3U/un9uRBUpMOHvXws1suONzpN2O9qwbm92NowlLvS1Ug/Bsq3EalKC5XwEAWf6/vdA",
-	"8NxDuKdJ2L3+9PtflgYrl57Mq70vcxHRCa6FismuqjfFeC8Mn0alkO4W3xcDva/omJ30Xr886+7u7x2c",
-	"7XzXPXjVS5qtFT7Xvs9EXMPVQufvQdXdGW+LWrKggSrLWGBH59fcuJfpqgt7aLVbdcP6WJjQkvRT9dw8",
-	"zjMOYvODn73C0D0R1mA/my5CJ5rnYxfvc1nMWSMXxYS7hyNeGtRKUXJ82g9Po26xWDXyQqfTgY0Yn1q9",
-	"WQglZs0W60EW2whjgPr7AgiuL6Zyr4plC84LVeK9jRUZ0C12AK0RTCtBEsIf99UnfYmdfiJIIR+5ZV2P",
-	"fe4efUu2edftH5JkS9Rm2e77ILvutZl+Ah53UJg5bubPJukuEVeFxjKlTy2uritD3Ph1GcI+RoSsFiDH",
-	"mmph1pBN0Zl4ECAPAmSd+VKEWazIkAL3812QIcZyOzVrMXqmJnduvVZMqNTX1y2XKtjoNYSiSDQoMz2S",
-	"ynxiOXKCL7seSYIPf5AlD7JkncYIHCoAjS0EH1j5jlecstuTKUZYK9XIPDZypKb5plBu8unKQOHbMQBd",
-	"MHf55jQHHOBcKCjTS0bCnsBjeviUpIq0azVKEkjBLsmVwUmo3b7OdFl9oBUnz8ykHYwfyviuKuPzmwHX",
-	"q0rRSbtrZdXe0uwSVnVDAUCgCxjqwhd6C/jm22w2lplgg0wbkUYscZN4kyeVSu2nsUpO9l4dvDk62907",
-	"6b543dtNWsx9+U2pQgm6TN0Hs3N3st7JVHgVBhg176VxL1Ciz2B5Qqwuq084WbmZ16C8Lu7jz6e8bnCI",
-	"GMDszZgR9tcbhL6PiukwR4ghOEf+JF/7CC8ok5xPNs/FfKaLdHWuqVtHb9Iqm7dYb5LbOZsqKzPYI8vr",
-	"KU5yPvneP3+dG7s6zop9nUljH1TDlaoh5xN2Xn6ysK1qW+Um6mHp9gn9rh6RphNAx56322ECTqYDEthW",
-	"u12BAotVwxZyMhHpNhOwEbUiHLDFPKdTP4Jbw9JC5zm0xHZZ7sZxZ0hPoNVjNgb8CWkzESvgv0nnIT/q",
-	"nh25S3NoiFgcIKOqujdKOhMP/s6GOkulGgGZQj/Tg3ORxgq6uWaFtBZPMNISbDM6AYxnheDp3MOXEXJO",
-	"ITYHY+GesEJ1XThja1BaF47XZ9RZ1zzaTmHhyj3oq7tVOwsnHfMrHy5c6orL8tHmqNDT/KZaCyxSuDNi",
-	"OktD8cQlDPCvcJz1Mv7BIKsQN90Wx7d90F+XbbVulgEj5ch/sQrjnd8uN2pHWrqHEsUnIkG19LyqlbYr",
-	"KgxZm732erpceUUXlNM2S/qaF6lJQKZRfy/8gvBs7iUIxRo6Yhv0hFiVj+CKlCL17nHlY4LwpEtZ6mEf",
-	"bqyNUhMef3t08/h2l52wB91xJxugwqm+waFepTGurtxZduqPtDuOFfhDN41LSaTLo/RQenMPGZ1vut/W",
-	"R+FAW+myFNDlPpZTWBFqJOcioT6JSuyGxT5bP+LllM13TlW0H1TFQ4Lnxn7Jeg97UEJTO34s03wT9t5y",
-	"a/MHUcihpJjIYS7U3i7b0UqJgWV7u8zqc6FYw8iR4nZaiBILxwfCHzkFNUfAGGnMVBRRrPg0lUINBPtN",
-	"SU4wmkIkI5NAYplGVBrXbLGXwPlbSRj35+HxzEz7fxADGzGRGRGrTKrz2rVBoADIzDt8ndRXaTdQb4an",
-	"STfb3DbxcYHOhceKEqjstVTnAF2mnU3r89EYrKGHAhuMM27huW59OHt9uNN97SOjHXe9uyBW7heRsmkO",
-	"vJCASjxDsB+epoUwplnWAnLrx3tkWM6NmQF9nEoxxc6zjEgdYkWJdkPwNdx6nkdReVfKWcCsgIzCfzzF",
-	"tNq+8Hqxovfj5TPCejojBCGN/NAt9qy9BSkXTtukZNh07wm3zrfZc0yx9I5/2Nvpnb056P7Q3XvdffG6",
-	"R1BDdiwNZlN89KmyXXSxYrNR7XKs+oINhR2Ml4eqXuvRnnor7Xhv96i7Jr2xt3vqXv+2agOmdnwszDRb",
-	"6sWf4PaTighG4TtJt5eMhmUkeN1ECWPFaHRGXzdhA63PpXgAob997SEG00La+Ubnd7+vFQvIkXKfDwQg",
-	"V+VxD4e3GyR4Rcm4JV8k4p/2MzlYpV8WYF6XqZdNlOqbMr0U3SfIfpR/eV5KJqur03avtM0SNc2yICS4",
-	"XSUklhYKuPO+A+Pt7a61o9aPscJqC+/cuj+uyYoNtxM+n9NCF3fbtTbZxd3TX22cdA1LsiDB07ybVByI",
-	"YGMke7tHZy/Oum9293oHOz1kSsm8Gq8wH4epvvBWRetShfHiQWE8KIwvSWG8+AwKA4T4JUceas99HSlu",
-	"P24plAz3tpyCKLQa1U1krthUnStnXZMZOxI2OAaxcsYqVv1EdU4BORHukQZr70TqHQtqjjO0ao1wx7P2",
-	"VrPFuoACutWO1RAAZxm3Vkxya8Ak1sp7C5GzYZ+30fYGCkkUo2T+o0CTim09BzY3K0zEhtPCjp33EJ6J",
-	"M2fPnnzLkuPuKWGp9nYTQsY7FraYb8KcEiqQAEBRyjZxmTnnTZrKMLHSWbrNODNT+K7DaUYattKchO/w",
-	"iNjiVlrYaxKUr910HsTkpxCTtwOF/O11kDj1PlcegsHcTWnpHWOVBqHzERLyCUjI6jFeJiU1xlyXi8me",
-	"j5h4SSmVL8G3uhCLPYa06dhbwqzl5X2lxz6WahSrhrEyy9iT9rNmi50Iqn9cEMgo5Liae2EZZALKSRyP",
-	"6SJWiTtIupB/hD932AvBC1EkzQ49F1cfS4QJUX4sChEhwBPR2RnNRkK5IUIIyYB0BHpAfwBXiKfDqb1W",
-	"RoTONOAP3ENb/S836CPtwOK7/fyn6C83+rDeYHDST3+q7fMefGEZ4jofYMVPxGWZrSPf+ZrNqdPcLDaH",
-	"wM6F/Rf4uyBuZ1gD8gYRy0Q6cpo711JZE8WKAHNNFOJRTdDrgX0ZaYKiMnxW61BpsbfgVs506I83TA9j",
-	"VeJkU2ismCpfXxyhTnUjuFkOQ9jSX+uLqUZA9VyCQccqCQFaQAvPuDMeSGWWLg3aH/6slQ/YuoRSaF98",
-	"QLrvgUj9kkxcDUEhfNrLGuJzhDL5VBRe7kwFNbMKwbJWzHgxWFyHgcBuDDooTkRLqDBkxvK5abbYMXRn",
-	"pbGCrYi9V4c7e93XZ92dncM3B6cJBXp90H2sy9gNRZ7Rz17mV0TO+m6z5O3x4cGrs6PuycnbQ2DPwsiO",
-	"YJ5FPbyGNGji4/HF+XT3ewv34mmFfnd/o/h5yjNTeyhQtb8Fh2FxHE+C7N46Vhiw3vR/fGQ6bKvNclH4",
-	"t16w0iGQvsIij1XNJAcNxp1uzgBcHw84eRijqTALnxGAN4QEinj2rP1trCoMbLBsnnANeQt9w114QMbJ",
-	"leEKOiCW1t/ArUelPbMWiK3aIB8La4pPe6BGvcfm9mLjbHXbfqRIxRa3mtzaiDbqUmcj2qhJkpU0qVfb",
-	"6GCLbI6ls7jnKwPfBxW0rCgU622126wQAyeDWrGKVbJ/eHD63dnO4f7R695p72w+n8/39xOyhJAsY9Ot",
-	"M2iovlZTQ3TV7klkFWETlBNYaC7FCu5rdohhNcjboBhA/FVJ4RuBRx4NcE+2z4xMhWmygYasJtpSKZ97",
-	"weMlKw6M822xQ6cZ/KNTMN6thrsKJniRSSfA3BRAPkobK2ncH8AMV+WbPyqJVNwKgqkEtxu7DV7IrJCW",
-	"rDK/SJWFi5V7JvQXNriCCc19TXwEzI4pFuaHV+fhxR8ZNhTC/VIIcK2aK7pOjtw3+I42wxrjErVxViQd",
-	"aE/eCmX+LbaRlCgebo38KlSFCpyT5TJlydm+nKvCb3ki6tmmkgAlRsBQ3Fq5Sczat8fKngXPqfhFbwzz",
-	"YTuCFNKqLbFD2+Edz6bCF7rxd9xy9HG9jPa0Qc58dpJXKqTCW75faNA7S3PpJ7hiv9Gi3QvCy/u8rcM2",
-	"uZb5tKppboc40J3iTKXJMz6HMs7tS9E9zFjPStQgAP5chTz2EtDNMIoSAoahYEjPFGsUOhMRwDCFYA9F",
-	"X5vQVy1HCtqtVhaJfviRWS8DZG12t5TTuOK0IkZzWju1n/UE3i+mx9sFFraleP04t+lS0uZlKnATEHtX",
-	"BqYSumzPXQUeDGdJyi3vwH2PG7ka/dUfcjH6q5Ec/tVM9PPmdp8b8fWzKGFvjl8D9Rm5SU/Y/guWCjdZ",
-	"6GXVRrD+3Bn3heBZNgeRgCFj92wgka30IiG+rk+EOPPfliU5EL4B4YVxpJAFR6UdMTl0vkUTWQXx+dK3",
-	"ewY1PhGWu5dDCjLFprnbY0yaWDWMECzBH15oXqS4ItuMswnPhtq5Gr7hFwLhPtzbbmLcy4jiHSSWY5XA",
-	"V0CoZOglSVgmz6lNiyCUO/Qv/6ABL4o5lZVispkRvBuHlMwjE6sEXzbBl6QvVwVk6fPBObKrubf03wei",
-	"5LaQeS5o9Bbbs8TyG6sqt2/KZTb3y+KJfa+VxnauJpN2FfrkUWWbrQt/sjLEg8h+SCt/MMIkQGcIXlSl",
-	"Np6bm8juCX+/2dfpfBNE4Ebn6daz53/+5JsPTjL7jN9lXi4ZedUcMB9gkUtUdr8zpWfbUA8+u5Bh1lSj",
-	"H/JmY24w07XU5TkJaci1nak35ioctVpGNLzwl+Y2Y+/CplQXAciWpIaXes0IGLa6jmHHN2BQA0UlKYz5",
-	"JaCdl6rFkpnoG2m9RTHWSsxzbXFL5ULnmWCZ4O9ErED5dxhnQ5llEEoEzY0QhMg0RSjMNDoVP7RY1/dS",
-	"B7SqUIGViyJW9dotp+/HelosVWjIEu1m18QaoYV7KbKbC8iPUZ8DRDmnyhZT46R68uPmS13MeJGK1P1X",
-	"wsY6L8O47l5cDX9DXuj3c8ptcxWrOty7O3iIhFU2qjxrP2VL8K+6oYrO57SlYlMjOovZqBY7Csk0Z4x9",
-	"AzHpJ99Ues+jAIYNW9GA7Y79f0tVO0B0rREJ681tNYNfq6TM7Tna/bdTYHbzhr+H5Ni6K+99S7oXj1iU",
-	"8DFFuk8hV1Y/9x+RC7smMOQRzGk5E4XHgPOSVw+H284DgVIF1p97Ip3lVsPdgoSsQR3e/86PFXieH1Aq",
-	"tlBjcUkdOLmgMxq6Vt0g6/Ut2ywZ8syIxSKVYIr6G1ux8mXbCyXk5mIZtq/CZoCEdVUJ9k0KPvqCgSFi",
-	"9ZLaj2UqEZp052uu1KgPclvuLg3/A8/k0uP1dsV+KORobB/c37vn/h6Lzeq6lcWOn6bo43Ld1JdZJtXo",
-	"8YCrgchWS5vTaaFMhWoFlY/ncnE7W6qpMNRZkUDnujBdm0Rk58/GkiqRnUOQzam5PVYgPNgE0GorSZOX",
-	"x71ei+3AtNwMMQdI1VwVh+R0DI4LFIrUZJ57spYDEXpZ8Dtsh9ZKMBTxvZfwzPi7nPceOSELcVQR6mqZ",
-	"NLVqcSgqrz2h4V4Bmls4C+Q2kLhpeifh4PDs5M2Lk53jvaPTvcODpcgeuAQnlSevVXtXx1mlvCvXRAt7",
-	"onUvqshuK9BldV5Zr8q5pmN4o2Kub7E+traDlh1tIkq6vFYDyoCyeYBzngvuDqk/4NVP3ikPBqNnQ8ey",
-	"Zv3pPKIAnhyIWNEZ6nPji0EG5Qi5KKTG0EM+LQZjdxFPU8BPg79nXGHQHQsGnPMcKzrFzOPpkhlBoQMz",
-	"1tMsZc4fx7gIHNuCk0Lkio15kcIiwt9X4Qse+SVbb9zajXEZuqD/clH4PIiK+KVF2apSNS8/zbUOz4Xj",
-	"QFVqq1XdS5DYTp6lAvYa/LsQUhnLs6xzkUAw41YYgCYROQSZaD9HBK4+G3MbK2lZzmUKJviYY0Yf9WQa",
-	"lfpvEs6cb1LkdNmcwkTSmnDuuEpjVUqUFutS5wSxqlXbSChM5YYmkBdMoi1qJ6x5j1X4tcUOnKLMMn80",
-	"8exLwyY8rfRMmelg7J5Gb98JjR1nx72T08Nj50KfHb053vmue9JLWAPEhSYIlXn55EemsoJu1QVPl+a4",
-	"jvFTHtHFd0kvMm58PeRDS8nl1i/uJr/rA3xSOGF0uvLyK3+M1qSukmVbcpnyLISZTsRN7GKqViNPe4ld",
-	"GFI86OkKxVIx0U5uzAGx/dgNeYnFe3OjM1al1cmuZXTCHMT9MDrVg815mQKdFqq6XFCuUGtiXKftCTv0",
-	"cWHTSwAN3nrfytuUUzMWiKRVCJ5tWjkRThWLzO1Rdw7kkPaZYQ3OjqZ9t4Pgvg5LJsIYPhIJtWr5f++l",
-	"ScSwigaLbRAFJYEgnBmfyolIUB8m1a2WNEH7UXyqgy4gztNpRDdNNFKr02KI1zWiKhh4FZqGs5TdIHj+",
-	"qe8MSVpasUIg7N+eHB4wDfArWEoiDTNjngvW4GqODKgAltYXbCKNAUh7D+2A/KjVSsAm1NpgcE6k7En7",
-	"WYmJVq66sTp3C26LuVSj7UoBjpsOSRQcmspbID4YKzvPBSDqP2u3vUEBSP1QnfL1M/a9fAF/3nq6XNIM",
-	"hHwnTtwkDipruDaWssVxPrTTiiaeuo+S0udufnB87YvFXNlTlp+LsmQK7b/y4NeO+5VSq5LSWawF+fr5",
-	"86dfrxBQaIGuFlGhyz8hw3svTYIjm3jLBFrIk8qZGvF3ogw3QRisNI9bsTotw1KMG0JtJHiCvlPxZWIT",
-	"zhX4F4gjW3lQ5a5CuM/sTvsAWDYaSVVAn52cdk97Z92d070feomHl2QIZ8DHzsoGqwULBvBFoXsIG88R",
-	"XnJUcGWDNdKpQBv6SYRyZSeQQHDoYejGDKzNKDBilXjr62zv4Ifu673dBMsTvWOEAbrM/WcuVOom4vwn",
-	"J4fCAlx81sHhqX9PzKUtumYXA47eAIUG4ffW9wjHipapH8Aj3Qs8Mj6AEQxWdLz0EAia/ObwPTCe5dpA",
-	"lARwJDDCkmlTGndU1lgNZ1Y8vdoJqah0jHO2WLfis4XXAY+OL2YTjbDo5pVGIgZGq2sKGyNWOBuRtliP",
-	"D8aVbRcy7n5xEQKgD7wvtKydCo4QbmRn1EaxgmXjag40LvABv2XJ7puj13s7bpMGN/FmlN703At8vLGK",
-	"1dtxbZuWqaZC8MEYmtoopea+JCg8+veIF30+ErCXlQ7ub6xKiL0Oew51IktBPC9Ubm77D07WfQoaGZQv",
-	"mS31VWuxPcXAC5ro1JkB3h6CSDTFwpp4rftuvICeRRzY3beZxMqZBOFThdSfIRC4MtQNbTk1+3plwu1k",
-	"wf2+YUNBKia5tkIN5t+L+dr6CmqTvKWs3VUeTpe+y3bd9V2MKEgLwkWah/7u5Ym/a/RH1HfdsZgafMVb",
-	"8s/wIAVnvgyFq5SBrvWS/CM9Nmj9XtS1G9HGEpVZqXK5KJA3ooXSF2iO2Nvt7R8dnvYOdn46+77309lx",
-	"783J8kRjdUuvzEhU8oeAdOEkt1dooJgbBH3qzJWXx70eLNdwSaptSZGfEba5zRKnH44wl0fDBJk70cQ/",
-	"BqX+pSjEQhvwEWH4GI2amTRiu2YaSrMkR+JN3Fogw0O4kjjWSqzi7LujsZgvt1MWd1daW42bZyU0L9LH",
-	"xHh3NQnKaehNQY9czeuGXYthe3OI9nOsjQVjbzVE0g6O/5EtgXeWUOXGEfTP3mZ328wqg7ABwvbVmCnF",
-	"jflRwE3RFS10N911tFsvY14pzwl6yw3vf1aAPZBksgJCRo1sELyShhG/I6gVk/NJrAL/JTgxnWrXhggP",
-	"LLklWePkqLvf3PbSPSoXOlzCTayAf68vBnoiDHsnjew7tQPB/wbHK51TRc69h6Ra2d/7aQ7zGoCOcF63",
-	"ZIH7VVmFQu63w+3RVd59KXUfm4F7qbS3LeAuUfaP8VRD6PFjhODSsOUxSYyqeKIUfs1qMC12qHz0sIrn",
-	"louSjbeBJWvd18e97q6z8I8Oj097u0lz24lAqoTwF1eDK7gXoKmIJSe91y/p3oTk7VAO7ThWNDqIu/qU",
-	"Gwn8eCy40SphePdJs+Pc4ZJ1BXmDQr4FpPgYejAwRAcIDU5Y96d28fWX5iXcdEpZep2EAL7p3Zccv/KU",
-	"J36ISw49adIPgE4rdy86yUskATrOi8fkKjHwTqO5/+mFQJLKQgDUa8LeHDmvYffw7QGWETClmRuZzYWl",
-	"ThIf7d0u3eHwAF+RgDWzCArgbsdr0cAqL8beDoEpUidfYKTl0mWbOuPBuImVeM8Hlk1V6q7iBc8ykcHt",
-	"huLjufBAx4Nz02I/aIh3arVEFFVQA4Bl6fXLsx8OT3uAMhCE4hjTuRVQe1HDp4UAMrlWjZTPzUJVMYDk",
-	"sz9qJdxjCUSK8K6GkCfui0zPWLvZidUmQwz/N0cYHXcvVrA/22KNEvwO4ATmzaiCRsD+7Hl5xXN/Rat8",
-	"nvuuneoNm1vw17KIujre5lYUkgoe7oAAZXxOg1v8ZrwQBJAH1QMNrtibo0cmVszNyfJz+oszcN0kHhm2",
-	"ucUKYaeFEmkzYvA9szkUwlWeWw1+c/wJi2Okdc8uwREGPIdhDE7Al8K4lzuBXRbebcWbAND/0pfhFF4a",
-	"hEVC3FI/AagDDHuadinAPbi/wBOH1JtKq954c8T+7HkEK8E2t5ot9pIuwIXn7tHUygW9qTg0y7Np9bEd",
-	"d1qtxsfYkK2a5pvur4+M2zD4OTa3mjSa1e7Zb44Ywvmt2FJG0/DuzOAiYPTMjunG6gLTri+/MhsWQhDM",
-	"rxm75YTIFgf0QedZ8ZyyPG6kd3A0o8r6YtEio7+QTMGjgqNPNGKWIFY1ve3MTW9pJkJXXZ619P1oe1t5",
-	"Axx6VUMsOi64I6mZmqRsSD+CUHtk4Nd74NJ8OX6J+7IQTf60rklppjglt9xIWbREEBxndfXD/jSzMueF",
-	"dTJiUvYnEeIPKkIsDUqGMhNJhx0dvIrYb496ryL2au+lMzreiv5RxFIxkKkok+axQrCihtO5QVYDRBrJ",
-	"zFQMMl6INCAXVaoRSg299bxZQsc+Z/svYtV4tvW06bPHHoSogiYEtg5Cm/bFkEqgCi//WS7fi8ywTAwt",
-	"gQIBllInVu61WPfoSDEjRvCFyPQBkfXbl3svI7a3s1PBCkpZN9V9Adn/3ns5jNiP+0eek8f9ECtdSKEs",
-	"Vo+NdDPyu8LQZfTW5TEXClnG4Bs0ODPg6LNcDuy0EM3tWB0dvGKD8VSd1+YHUqGQ7phmTr7iAPb44CRi",
-	"o+5+N2KD7473I2aOX72ImNzZOYqYebF3GrH+9692o1jl3/1kgnzpukG4khOcOQ3n3lP8uDeMmO39aCP2",
-	"x1P3vxL+1+7t99wbbsOOYL0f916iQnBL4u9H5fLD0Tc/smHGRwaxYYBG320nb7ZBmQYitsMqlWLWmZDh",
-	"bwtvf9A7PdnpHvWetNqPuwd7+70fT0+2Wm2WaZ23WJcNsWRfG1HZLb6oJVZjZ0lYPcIuy4p16e4ly3bC",
-	"A6BT8uKwe7x7trfffdU72+3uvf4J2/ASwqRCrRyrxvM2m6pMGFMh7tuuQ+F4NHardbPj0Z+u2W/LGrhD",
-	"TIX8CEokUj5facw2W8y3GYcD7+w+3jc6m1rBkmmRQSW/zCrnt0JPigVZ2ALk+Vwj6BUSLJ8CSANnTuwA",
-	"1hYM8KbIDBYBEWSZMy2UhqvgOysdlmVq/ArS0XCufwVhLKWUw9JgaR12bL3lCxMvQx87GboJ9AjXp8OD",
-	"ZYH5fm5EDhz6+PVSPI5bCpT+6ksR7lkDM+7M8sBSHt7ZEos2DZka1wbwev7k2ZNvvmlfj0fvymqEK5E6",
-	"0B6azENw5nJ8a29c+6sj57xVsOxzDt6t4IMx1WK5RTmVNhO++lwbu8OtGOlinqzqRtyf7/jp3FRGHXHY",
-	"y1dedyL/KNaLg0yvgBO6KEsOlYDlcjaNX87WA8DxZcdufx5W6oa+w8X97vbhNTc7XLpip/usJtiVUg2y",
-	"qTP2G7j36Y8d5nRW0ly9249gMvd3q7v5X2efw0o+bPKrNnlO26G+w/HX62zvy/c2Ai5tU9lrKDMGmQ0W",
-	"54AXwM5RC6ckk7lz4BMiPfVUgSVFXydWiW95SFgmDdTMs0EhgPuJZxBEnIks85CzdqbZjM+h/92Ad6eA",
-	"SiNWh0Uqig50QgyEwSPHGtUD2CSuJe8BP2VjbXHhWAN+obChqV3vaUqoNN9dV32qc2j8cxjxYSEgYOrB",
-	"gAIk35NngOthaB1trDLBMU7th26xI/BhZjw7ZyXBltvSUDcOQeAwnhnrmfJcJlbnxGoeK/oDRA25raT+",
-	"+nNgUOlUvh3PcwA2BtoXPih0gBJyE9FDmIH7OBjsBGYQCP5nFO+lHmcg2HVPJQOfJgtjgHviqzd0QY1U",
-	"feHc9bGbcF/YmSAqPTj69BADmF4T/U602AsSnPjJeCEw8KCnljXquUog1fOgj5iCocype49miyUDb0+w",
-	"XA7OcZUR97jBswz/04SKQwnFkJaPEsqlwhRiBdjIgW/Q8tFKrIQPktbgd3nL5y+mophfR3bDXad8dO0b",
-	"vjSlcN8YOd2nuRYpZ61nzG27G6gFj7O2KkMKBjkLXFFVXE6oIoC/PGlH7XabNfLMCR4r3ttmlazKnRCQ",
-	"KHDx03asysewhi3kZCLSbcpcGpYWOs8hNVZ5RCX8QU4DtJdBiCW0b/bnsboImU5ss+SAecop0FYtlqDm",
-	"gLLksVb6/2fvapvb1pXzX8H4S6S5lOycc9ve2tMPOnlvYye1c9p0hp0SFiEJNQXwAqBtdSb/vYNdAAQl",
-	"Ui9+ieNEn86JTAIgsFjsLvZ5FgIz8EJTs0hRLFJh/RKHHMVC3VHenI7uQY/JX14eLd19RTFYd91Eek6l",
-	"ibwOafroGYQ5K2GAxtNBa5dDUPYQAj2LETkDayUVroyLz2l7cJd0TlyCHumNqWYDLjQTmht+zRAD66iY",
-	"Q3peM6/k4vPoNAn5d0YuT4877mJti2AxqoROBUSo7MQ4hikkw6s59JcN4FauJzhdP6Pn/EOCaezYnogc",
-	"FqaliykHTvuny93bo2Mex/z/Tyhb1xFMWuMCPFDA6FubK/EASfqvXZVna7zWwaNGggsk7rlsNp/Vn4rl",
-	"tH6vfkNs3LaI7azP+L+bjtmn+/8c6f4PtJ12T/Rf44KTXihvH9g2gpvN9Wo6Q39IPmCISZPMLo/dRzlT",
-	"1noCW8LZLFCL2Tmh+XLgKi432ssK58+cx605bzHUby4K65aPghnh9l7IFbOmw5pk0wRrQzNGGuZHZ9HM",
-	"O+3T71XcbtORHNJx4/X5vsXufkr6rHu7UOeM5rsogvVc6asZJjtHb6W+J6BneRu67HLIYPWkOPZorQp7",
-	"yOpUZONgbWcnDSfJuz/LoZfKkW3go3WFPu36QucEshnAPaGKraCIyDKIKA4jCXlT+zSuKEcTTDRMxRt7",
-	"ColpSNVzbseagn/3P+t/AEfi6JdwJPYgoEcEAT2R2dPlQ2y+Zd5sGfWH5L00dWiltxSgX47LEwjLpyKK",
-	"y/e9LQSxClnky/d6Q1IbOz71qg13k4rMqr2MiKooEsJux6w0LYGmuL0240lIMdgM0PGx5/3d+N4eur89",
-	"5KUIuKraFUXHnfr3tIxaw9d/1DFqCFHXgWcfN9gyVBuSGnEz400EGdWgPrRMIA+1GW+tq342rZU6Ptqw",
-	"U0be5NmMuukIkd4Z4/x9oqR3gTq/3EOdnxyw+MvGVx8bHv2AkddD9L52B0tuVKSj1euwIblgRtfOoZFw",
-	"eUN63K+j6Z+EzIzC1R1A9VZwIJ5b0WBn8LRzyp7Myfn+m373snk/N/P5Kb3ysVhCnQxt5Z2Abby9wdG5",
-	"keKY3M4uSH9IzjCS6vyITpehxcRPxW42fhyPfcZ2/ggsr23MfDenam/nP7Cdf9pyJ/BDxkHX7Nq7EYZs",
-	"PP5ithC0z3elCoG3tuIJcZmVD0ASgn2uYQjBxMitr2e6uUDaT+w9EcgzIAJp3d4/BAtItLEr8cSWLZQI",
-	"vZdp+6f7hL1xuzduwbh1N2X2f9ScFtufsw9l496NV2fjhvqxSXXsmB+BUWfJkF+l09k6qrfn0tlz6ey5",
-	"dH5MLp1wdu+JdPZEOs+KSOeBrvfvQqHjfYmuKFqrAf65GxmRwHZV8gbOc2PXp5FMZ3tLBYhsgjopuNAO",
-	"HghuL+Y6xomSCPjzoTlsGMpbg53hf79ceFcbIG1U43VfD6/9Bs3Xge1kRq+ZNXzwrU5wr4sxPOMYnnfu",
-	"Pxg23yaSF9YFJ0s/A9fkOTr5NXYy2k5buvzoa7Tv6MOc6znXa9ixWre2T/DH7eaiVg6WBVayVBFBpbW/",
-	"tfXGEQ9QCXOSCrCkuCE3NOQAJjENeL0vE/tYK3/4kIz8JkWjQjJAKhnCbnkzKt8KFcBvrzftYxgFoZMd",
-	"7II2tAE28xRRtx/W93+Ox7lbxwhq53JyUI532tJ3DB8YOh1MlazKzbditA37jzqoWba372IDNTob3VHs",
-	"h8xpWdozQlr/nxqH1/bG5/JD9qB1iG7kpSvLYgGIxYDvrqsOEG4S1EOpgIa6zmYPrn6Hn/4QiO7HPIj9",
-	"SNcV0MeJ26Op116JfaFTL2Gw0UCAon0WbYd2XLXfPZPbQ0Ux3NZJI6OgtN6EvCTZRMl5RrggmZEIYDYS",
-	"EMOrNHSJJ8l4+5WUSl7znCkIPEAcDIkb0O51J5RL46NcoWsABHG+wqZvIUFeiJm8AYd5TsUicDOkgirF",
-	"r1mwyE98fUegTFSsRmSHsIhLgbOfOCSh2mAY74TyQicY4HMgpOiNYB3YMXNdN9+zRkGWU8MyoulCk5sZ",
-	"H8+Qtg+Ci7b//omrGyiAUwObjWDIXO9Un7CGTqQCK1iOF3YiL6WZEc1zpoPp8HK5lCDWdIQgn1tiYLqy",
-	"azyvNFz3fbj4RP7628t/IqCUrQhUmh0DUBLjnVjQk2RQpGwUpVNnRNC5K1iYCoB1JPUA6rm27jpwOUK6",
-	"e/17IeVVVTruT/ACPRSezLmoDKvrVaYCloJqKNMCgRWXU81rw6lt7TXpSWWnux9GZocT4jND8gkKuFoX",
-	"C4UVVD6Wk25IjA9J2LdcZDXAXTCY9/YrKficG9LL3n5t0EsmqVgbW+2fNMacNCaE8qJSITTs2EpglDeU",
-	"Q0p3KjwAx/0dglVFAVtjohgbkk/XLpACIzzu4qkkSzSVjgZgmasyfLgnrex3IObefj23SmjX4+vt17dK",
-	"zrfxMd9+/SIf92hzn9BxqIF+eSasUc+MyfCLxLAru0XzLWhmSoIatFohOh0nt7sEl9bTDyI7YsCXr7E8",
-	"hwTMrcAhK/JlptheHUXXL0hGr6mhKvMcrEz3CS34FRuSkUgF0oZg3NgZrhBwxgNmDOVxnZpcMKpIL3tl",
-	"fxu8ksIoWRw7mtckFXN6O6BT9i+/v/yH3//x6OgoIXw+r4yd66wfSLaMkmJKsjdf6DQ7IdmHyeBMCjYA",
-	"xFnmCaaRdsir2lT8fvRX4s44YP8YkuwrjIAJM7Bey+ATTJI+JkJqwScTT2l0qeSNBhJbGStrsyi7qi3e",
-	"hxZ2N/AtTP3hlE+a6mEi1Zyag+ODSy6sbCYHdrQHxwfaKC6mILf46v+WbHrXd0tx51dv2GW567ut6gya",
-	"Gx4kBzNGfSZiQ7pabl+duJF10naQRGNb/Qore+0mqmM59lJq9aBZAAPWhibbpbFl+F4817b3rQZJN18/",
-	"k1AGGlDReEm8vIHstuENyuafYH6/7RMhW72+hi/3Wt6IBhnvdgy8j53VCJq0kdYoSyZoyYcLOi/WOoyf",
-	"SiZGnz+QXI6rUKvHWrNMESYmUo3tWUU1+a/R6Ue8Hi6ZLB3vvpGy0AmB6gJSkYvX/6aP7SGlrFGf3Q64",
-	"Ww/HyUR65yyX48LaANllJfKCkcEAywQM6qfRpdF8zguqsA9g9EoF95xQt477NDgI7yQZFxxKPy4IzAAt",
-	"+QB/glnoOInc9++WTeVndc1uar8CFUbRsUufes774MuM6/A50R6oIfvdO8Cvsgs+e4mt9Lo0+bo0MGQ0",
-	"IEucfcXl/ujAkdtg2GwNxP2pn3eaux3/Vknu+l4J7vv7sFYfBsgRKydCXu7x363XXl0pbgi01ISSj59e",
-	"jT76/DJnwpdU6xupclC9mk/FoCqxSMZlZaLQs0bvX1s/g7DBnPIi1KbGHRJdQv0zyTxELBt2ID+tcD3S",
-	"TVTdwRMBN+HbOnSzXcHncLX1HJCaT7QzUb4IhbXcanNuR2P3rXlGbeSnG2mS4d8QDZMljqvdBVaJYpNK",
-	"08K6y/hclARKx1iDJkJqjF6ffjj7n1fvR2fv3mT9YQfjXNi4Pyxv3D6Hu4MuDuwYqLBUFC5ZEQrY3EOE",
-	"6ySrWHq6kq06iOOsMeGOJcgiXbG6TgDwk4W2ap5cqCLk3p1RPWwzvdsl9miv7n+ZHfCOmQdQ1/f3n1FP",
-	"r+NHe+XTDegcPV9na/VoMLv8NVvTzuoPybksWEK0oaZyoeSCChcHToXnPawvYWLEHJci4kHr5iB7RLOt",
-	"7uCJcot/xX28t/PW1cPKH8bO24JIA22/XI7X5B5be44pJsbM158QeZy5EIVKfL1MqjWDux+ItOXkcoHP",
-	"YeAtFT1EEmXQ82GGQAhfWYPcSHWlw10NxlOsJoWPPoG7dq3hPhy6ibIQU+Gm4S92C8bhvKUgHtkmhpeK",
-	"OwTxyBYxvFTsFsR7bddnowYy7NYczsydQnfvv5x+hMl//rG784a03j94N2O0MLP/694fTvx+OzoiNzNe",
-	"MJ+EYVsnqhL6hHCDRJ4hnw/qz7Zaje+hu8e0G10PXfhXN3CuCS349U8gEJ/dF9mvEXbFtxcJEACINnWv",
-	"P647E4DHmCp28e8fvUo6gawpn4nta8AOyTnLucYsIpd8flkZUFDe6jhOhcvE0wBaRLSXkXEnKGyhLXrT",
-	"Ttj+jplzRnPuPv0RkQ2+kxbJsn9cPIkoPfi3JY124vNmBwA6vtU2U2cgBTRfnMRr7WXHJ+T1KAljgmyG",
-	"/pCMyFJCmKPHwKooLCfUYIYvlqtW4X17gDua4SgjeQwpoE7KoqE4Ueunwh+8kDhnv4dwoQ2jUC93vYr2",
-	"XUOxMnXNiFF0MgElvP3eXEpf3T53FawQ9JxWFaC7HGzYNZEpY0/zYx/mis0iapw9k9W5eKlwCTMeiWGl",
-	"2psEvWxOr5g9ITJsXJOZMeXx4WEhx7SYSW2O/3b0tyOXqVap4uD44BB8ODdHy8NHzZ5ESxvwh+FDjGbF",
-	"xJ481tU7OI6n2U7XUolejMwnGKJ3KYxR+J74cIi7ha9TY+O6dmgoTcVAVibq2ToeLX3CGvCpYLntMOTt",
-	"RcHDY5+slDSzlpJ6XLZLiD1yKaIu3ePb9wrQ5QAit63OuDZSLeJGAZXb0uZoyc+d+Cu+F0TJAnKkwGlO",
-	"wGPWjUGvkIdLUSz6Ua+uqbZFc7mamhnDxdR2U41nPgXaX7Y41POmbnwjLf2crruv3NgwejPtCxGm/4YW",
-	"BTO2MVx57XLA7FHuV0UniILGiyKYxEJSQayuzauC6ahT196mbs2NHBTsmhWEi7H0EZHbkgnNiENg8EbD",
-	"9Y8b26ZTTXqfz9+cfvjztH9CmDBQHxIK5kHqjW0ybhs2+2qrH1aH5tpKyFwKmCXti8Cg7oW/QYSGCYjW",
-	"uxeiztwvLf2dW1WrordIb8JvofbW8kA0FlNcgMjbocQLr3w7rVPF5mUB94bWVZvAgSZMyzj/XvHx1aB7",
-	"tLCfZ9S6qTmb0Kow0cKFq/Yxtedcudgora6Nwdp1PrWfWizIZZVPrdSWkEmOiJbEo/T9jmeKS4D5KONA",
-	"h3YYXi6irl1rHd9oZ3xs6lWAZFNc/u7GBvhwm+4w1HBt+FgjW7SYcDVneS1ZRlGhJ3bugn/b1o/9zLYh",
-	"fxJsADnkfo6kPWspVN4kCnJm25qTgtm3BuvnIuwxbYDfK7QU19CmgBqwugqgUIWUV6Qq4ar57xWA80Ov",
-	"XFwzbQbYWkuff1QLPNtYUdiJybEoqFk3lBMyk4Xdeyh8mDM7lUSwKTXgbi13jw23dP/eNWS3+zUX0wG9",
-	"ZspaImOpDRgBBbdfaYd4TYsKTyE4Ag2qAfhga8coptvlxY3BeikTWXC5aeYFM0gPgQsLS92DMI0GhIT1",
-	"wuglL7jhTMcdCWbgvZYOEOfuixLK+bwS1tZwCDZXjzQLf8gSkmlqJ8T+n+Glzvp+9wFjTZKKmLoSZsLx",
-	"VA2dVQ35j6Uv7auwYIZgLNd1jV+0yvy+isgCVr8gsIM7Ah0sgR0PKRhqDXunZmtf6igglNvUdAA9riKa",
-	"I5qZhr57EZclXOnNYyRbziBMFsd6ki7H232dS5LG/VEHAQOUZKUXl1m42sm7AC7T1XTKtAdrw1GaRLBG",
-	"FIWT5cKLLEcav3nzTPWgtHaJXp6fBl+5nSVXuBeZBFuKVFLjBSdWiyWdD3wFl46e3S70Z9SMl0TLIocr",
-	"SkFoWQ5gaomuLsOrYBHn1dhOfFmp8YxqloprpvjEOarJklqKXiY9JISxKkNXcwb/tV30g7TAP18g9js0",
-	"qZs7gANGqeWj3gijFiRXdALcEzSHusRyghRENNwKubSeGbViSgouENTGbgHuTkk5k0biAafYmPHSDMmZ",
-	"C6dZ/4xe+4RmlymJdTOBush2HsiBXIdG+gOuofAMvWo7Gd9KxfhUNLEdEYILmppCbdTaC3LQBzAEYgAI",
-	"/JLT2IuY3LYpDg/jvaTiipR0ASmsjUUgvbLSMztDF6cXWFiWINkT4cLI2tRzpllC8grDFyxUKgqUQK5J",
-	"OZloFuuBuMeNNvtMFowULJ/ivToQBzFlVSbLyb9efDqrk3F7wYcGk9H21k9CIUInhrGmoOOrqtw0Am+f",
-	"wqX+q4v/IOAi9tgtcIugoeoeAXGENayfTGI15TQxCKBdhBfAnDAG8IzWFfTX43PbcuINjFwtrFcfH29j",
-	"fd1uMLIFlPDOSVzme9mIsCMIrhD0bXeblwerbOG803YdNdo5uaI3tNAQFvI2G/Skg98EQUduz2yOqEm0",
-	"IIVUXlhihentvo7J93j1CQPMqZ0a8ttvdrKtNMFm9rtyIca4b4bkgjFy/mb0+vQNSQ/+qDgYNKvvpAfx",
-	"VGJPB9/++9v/BwAA//8=",
+	"5P37jyNLdh+I/ythWkCzZrKqyXr07a6CYbOrWN28XUXWJVnd0zNsVQaZQTKnkhG8Gcli8171F+OHvpCl",
+	"XewAXklreyTMYrVeeCFjJa9sSIB+sv4T/zi3539YxDkR+WImmWRV9zw8wPQtkpkRJyJOnDhxHp/zbWkg",
+	"JlPBGQ9k6fjb0pT6dMIC5sOn54L6zikN2Ej4i69mzF+obx0mB747DVzBS8elFmekr547IeyO+Qv8QOZu",
+	"MBazgLjBXskquerJr6EBq8TphJWOSwPdbskqycGYTahq+3d8Niwdl/7x44isx/irfJygpvThg4X0deko",
+	"lzRvQaZCBpIMqO8vXD4iwdiVJKCjPKoCOkoQNKHvLxgfBePS8UHFKk1cbj5WrVKwmKp3ZOC7fIQUzZwR",
+	"Cxpny8R0x4z04ddHkrhO2P+UBuOoe9cpWSWffT1zfeaUjgN/xuLUDIU/oYF6jgdPDktAjzuZTeLUuDxg",
+	"I+bHyLkUXBGcRZHHnBHzyUQ9YZEqCQSp7pOyZIwEY0bElPlUPU6GwifzMfMZcQPSZyOXy528OYTWCo/j",
+	"YF+Ng77X49gvOKi3jPrZY1ow6hMxhAHEx5dHrnp+S2qfPXv2LE7vs0olk2TDtXmMYfbCZ2SN0zHlIyYv",
+	"3IkbLBOlfyVT5pMpHTHNG0eVSt4setBQnCKHDenMC0rHVTUr+ZN4VKkUpbbj8gHLnkKbs/eBbdZ96rM7",
+	"V8wkEH9CaF8yHhDhEzaZBgvgZvXY0PVlAM+oFykZzjyPyAUf5I1SAgE5AmI/tvoxmXA6pj7uQblM+ksx",
+	"JxPKF8iiEqgaqBeIHIu5tAjjjpJbSp7CjyP3jnEiOFu5+2T2SjxZtQ77h+uXQUwmjOfKtwH+/Bm5+AxH",
+	"tm5/6Qn4VeyzOg/8haHv3PUC5uecVIwHvssksrArQ2IV27qBJHLW39XfuUyuO1YbTuneZOdNp6L0s8/h",
+	"Fe6ElVM41bulrHrcURMn1NcDwYeuP2EOKQ+pJ9mOmeu8SdTtJGZQ09UXwmOUR3R16ajQsi6pIER19on0",
+	"EKSMvQ8KkTYfC8nIhE2EmqqAulxqKtn7gJQHVLJdl0vGpRu4dyz34P86j+RqpTDNPuVyyPyVdAeaB81u",
+	"0e/I9LqDChOMmR8+rdf/hPRFMFYKDddnQ+466LaLscJiylYS7vKBmLCQPvZ+yrhk67gRuiuqJYeERGS9",
+	"oZ7Hgo1kzxxeySMIf72nhDn/wbkvJsv0NDotcrhf/YIMhMPMeT6Y+T7jA9jKd8wPmEOGvphYZDZVKori",
+	"0Dxi1XMrpRF7TydTTz163TkrWUqUBcxXLf3uj2q7P3z37cGH3yllMez5D7pie/oDUYT6QBSk/VX7zUa0",
+	"Z859N9SJHLowtPtK9SJl0EDsQNg7a2Y6gyUcGrBMMhoOm0xFoKbmFcu4wl3SWyYJJT4L/EV0MvqMBoxI",
+	"OmSkrEhs1LvnZBwEUzp1SazN3VdsQcaMOszf2SMdxh1CCWfzHvcpd8SE3LIFKVNyfd04s4ikix1UtBgd",
+	"jNVzpifKHZgKSScM3omeCilzg70ef8UWklAfb08TNukz/5EkYs6hiVs2Dcj+IRmLmS/3yBs3GLtcPTo5",
+	"7vHdjB7CbxQHMBmQ8oQFY+FYRJ230GZfOIsdQrmcKwEYKbX4TY8TQkfU5RaRAQ1m0oIX4E273qUjW8kk",
+	"b+Ywx8Iu7XD6gt02m3p0wZxjovjOtuC1AariqmUu1ABGJ9nEU46y19BuaDzc3yd246x+edXq1punb29e",
+	"1d/etOvXnfqZndHU2PVYbFymNVcSGbieR/wZ5+pYDZuvPCP2aat5ftE47dpAiqLVbquF2q0NA+bbx3rZ",
+	"qPqEKwdiUM4GAyblcOaR8v7799G8qiVVq3cMvIgUBGMakCF1PWYmxTEzgjPlBrLHsSN/xiUuxB5Rm+yW",
+	"Kf3JZwPhO2ooc98NAsYJsgOOHo4eOoDrN9U3A2BHi0jR4zQxBko8Ec6xYmnHF9OpokxwzqARi1AimX/H",
+	"fCRdBviEmQTZU6fTxA12iA8Lj31ikzii2EZMzQNnql18X0k3pFQSwQdsr8ffaHOQahD3Y8q+MBf+rVTD",
+	"dANCvbnq3HGdPXIh+AgJ5mT/6AjuRnQQMF8e9/hhpbLX4yUrJgaP+pXBF2yf7R4Mq87u4eDoaPeZ85Tu",
+	"7g+f9KusQp8NDqtGfCEhkfxKCY7ca97R0XplpjG8pMEgx+qidx7KMs9VV1OPyoBIOg+FLrJGWclU0P5f",
+	"1LuWUhzgi2hdUPKopUNJJXxsijluYME9F1uSoUWOEunykcd2dRcv6t0dZEr1jmrAYR6DRXFlj0+oOsVA",
+	"eUlQhptvDIxJA3LHfOkKfoL61tyVYCgK92R1v8ftq3b9tNU8a3QbrebNea1xUT+zIzmHR2RgJicmasyu",
+	"ImWfUSdOBIq2Hp8wf8QsZE49mMGYDW5Dwa32F4NdLDgjMmDTY2xHzNX288TgVqsUsccD0eOBvta6Acrr",
+	"DCbGh7MZGI8nWBH9GBjOelwNEsWKDHzBR0qwfD0TauvoqSR8po4PnF40rWITSQ7xqStBsRU+obzH4W5m",
+	"EerARQjWfyLuQEDCpSMQYie9aXqlg14pd1cMd5GVc3X7/cPsHdAUnK3fBSBLBmKK6rreDmPhOZE+nEGS",
+	"ansdXdnmmMaEjljezdZVP8LN1ortNMfxmZTEnk09QR2wOkMrtmZwdt978GwGTy4TewkqRB61oYLxuS7i",
+	"KyzJYHYigSCeK4OYKRmVigWjvr3WYPxABuJLcceyNPNaqJDAztH7CCdRkTsfuwOURSABmaOExSMZXo4m",
+	"4m6F1Q36vM/kNlnwRvjBuJipEFwbLg8kKc+4G5DLVrP7csdKiFJcEyV9tjEWqpletQ6VwiO65lk25isk",
+	"f2rs86Ssu4YLvPp6ztgtKat/lbJH/YAITi4Fd+gil5fUZBS+LCcIjFP8RvW5YgkUTekVeFOvv0otAAxg",
+	"1fzD2HKm/2ClsfbJ+ulvcRa4E7baJ6XkqHrq8zunrugow5avvtVHnxbB1VwrnWoge+5Wcm6lUingcrgS",
+	"MnfSpkJ+zpn6auYObldaZL9WT3x2u2ybKUZ3+SiPLN888NlJ67jfZDBXI2CTyKmV7+T5Joev9itrGGs9",
+	"XQEN5KbGl61NW+sNMEBP1mHZNXrrsiXIWAx2tjRaFaRqtYf3V+jN7QRicJvH8lL9+BkZvUtHL3wxm+bR",
+	"o3T+kXrg89K0gpzPScgmjG2FpjCjtar9Za/m8k24uutTJ/fmEagfP+fUqP6Ak9e6WoC0yDcAHE7K6iKd",
+	"UKEf5UeEwCv39BcYz9CKCYTfP+McomMljyD0knxGcoqFxCQuaobT4ct8VtdCtYgQ3S8kRD+occup4JJh",
+	"pBl12mhOVJ8GggeMw590OvXcAdgIH0990ffY5Ps/lmpgMeeHesNRHbyuXTTOajH7UskqOSygrlc6Lj1m",
+	"E+p6x2QykwHpM0I5Ybvqq/CCL2eDMaESHLP/TLe+N4Azlvm+8GXp+EffliZMSlBdS1u1BHcGtd80QaUP",
+	"75AJmAwaTum4dDTcHzyjVfZF/8A5HDyhT1llWO3vw+4BG37p+BAm1Q3AevOcOsRMXjjVtC9mwXHfo/y2",
+	"9KHodegKJxjXJ0ubC03vE+opFlBXZJ9QMnSZB3Zsl99Rz3VI2V5aCtvCZyfCZ0RO2cAdugN0kiVNwYov",
+	"lSiBeBM+9NzB/ZjC+ALivACCTK+ZKwn1fEadBXE5mUlW2mI9nkXrERL9WRZjoHtDAy+Zj6n2jQhfHWQx",
+	"T8iK2e/xpeknLa74Ovoe7JAB+uN4zE2ExnLbWna6JFwuhHpSEEkXMuY6SDq5btliya2T4akpWdogCJIj",
+	"1sey7OuwgeCOBOMOhcDFoRo/NAkG5TxS0j7ENFkgKWNmx1WCGdytwu+7jsP4vTj5vNV+3jg7qzfjrAy2",
+	"eeooEmTg00D4ansuFCPjeR0u4TZ8fRDxdTSGT8bYHXfEmaO2YX8WEC4CQj1PzIGRw8GjILGv2vXLxvXl",
+	"Tbv+1XWjXT+zwdtByXm7XjdGPcEJJfrBaB62EERJP3WbzaQ6sO+xlNn+zyURlebDOZVqYZ1MD+sW67u/",
+	"H63vNZ/6YqAOt77HyKke2Sdb6zwX8DFy7ZKAgbFDGKd2koISb7zpWuSkfc5Jf7nw0V2+R64lw0gAEDrI",
+	"OOqTfk9JGbXq6qDm1LvfSje79XazdhFfW8rJjLP3UzYImENAtyBiAFZD5wT9QNrHo09cB2OVfDYVfqAk",
+	"l7vFah/FtQYzNtJBl3BdEfHpVruWGPGQut7MZ6Rsm9mxjduOKrkFLrnRiDlkxh3mEzscqW1pV7McizmH",
+	"vdkUwbmY8fvtx2are3Peum4mtqCWIkoODaGHLQToYTTlTRGQc93OJ5rmpkDVE10cFoaOkj7zBB/BMWg2",
+	"iB5a2Q4Hbu+Y2bwUjjt0UcBl2vTS/l8W+izthGvOBv1XnhAuYOPtkTr4MfcrlZj7mvY4eqRN0wPqg78F",
+	"gl7BO2p8heUNnaQ9nvCS7hjm4WxuggoU9UBbWrFQPa6agUcyNPNrYvayggTD+z+avBeeoE5XiAvqj9i9",
+	"OPaq9vaiVTu76bZaNxe19ot68vCIhAcE/Cg9QI28Wjl8evTFE9JfBExuwc/VmEKgLx2kzgM3WJCuEASH",
+	"9VkU38SwEgf3I0kgG4GU7aVJsndO8HwBDzNI/vA9Gem4hmNJIARsiysfVElXPXcOMT/3W7zlUIjl5cPN",
+	"oCOLIPMgsdeMYx432TZrGTv84+MjeoCf7ujPigQ5JoVGbZtha+FCylqk9bjD7twBI3NfHZ9usLNHmjpw",
+	"RKkOusmTMO5NxjrM2MyfRR74bOLOJu3QBHQ/lkrow0u65JDRQB26nDFHxvRiPArk2J3++l8Qagn1fkA9",
+	"jzlZKr7a+un7wc5J+po0pVLCjZlpGeL6ZOpRVCvaTC744EGWpl3vvG2e5qxMmKSmmNRn+uKO912MEJv5",
+	"UvgnkJeEEU9RaAqmM+ET20iAmEL4QvBPLLlNONfS2MiAciVxPQz26zMSCE/d+VITZ+8cJwNrceZ6PGPq",
+	"3AC0n0BM+jIQPOzWDcicgQ1gIu4YBmgtwvhOQgPiMXWxeFYhDl1ArFZnzcTr24JSpN0Bu+b0jrqeukTd",
+	"i2k69fbrxmn95rpZe11rXNSeX9SXtrR0R3zX5QRvOUqkKV0V0l1GM58529wRYhtaj4jEh/QJt7bU3SWt",
+	"FlpeLY2NIN+oL/tqOelgzBziu6NxQLiY93jZzpjCfCvkzjG5EjIY+azz1QVxZj4GFRMxCyABkvIedx2G",
+	"us7UF3euw3wM9wDG2yPtmKUqafuS2g4FlzjI4HsQO5a2YmFc8WYGqa4Ql5QvtAon7yfeat36zUXjstFN",
+	"yTYhMFpGB0nTIFDbRp4QmCfYUB4N2DaSaz9mcFWKpxoMCUfz6cSYGZKmV0JIbnJ4Sm7FZkSdO/4mnLEF",
+	"X8x44HpoFAHF12OBzuCKgrR9MRuNt+SVgHqtWdAatpUAvxevdFvd2sVN67p70zq/adeayWsLJYHqK3Q1",
+	"6kuiK0mfLQR30LxNOaETMeMBnBtjOCr+218/s/b3D6yDL/atysET6+nRofXFF0fW08oXZC74zm+Wbaym",
+	"5yE+CSgGy5T0qUf5gEE4/2yC8bPo1APJpn3ZNArokjqd0VJXbc4CMhc+Pj0VfjAUnisIClUL8ggoJ4pG",
+	"Z+axnfVz3+NrJ/+Y2MvrbqPBxwh9vJiH+RY9PvcppCfoG77LZcCos0fqdDA2NETm+9BmgJZAl5P/9tfV",
+	"yu9WjywiBcavg3VAbd4eR+vAhJSN0qCTf6jjkNkUp31I/RMdCs9HRELe3jCRethnY1fHl8Ny9fgE3CNh",
+	"4Dswi876qJkAcMi11GtqqEZ3oV50fdLBvmKOVi6uOZ0FY3X6DGhwT3X0ulm77r6sN7uN01pKZCuFAuyr",
+	"4oH8B9X4HlJDEL77zSe9W6ZGZx8rzVIyKY3lH05s/Az2K/Z+6mp9QumRjEMEiJkJWL6dkx4XOjVHq1yR",
+	"1cAyqTmgHFBPmk4aZyQQt4yDdjkHO1aZ6j/U1WMufKfHIa+Gkxm/5WIeOZKRQYxDaidkAzmbql3LnEvm",
+	"uBQSPe/HC53rq6tWu1s/u7msnzVqN923VwmZLJnmcUwckwQDP45JvCPoYIv7x1GcPcKhERgb6WLe62ey",
+	"JT2SZALdqv7MJlRjTTqF0ANatrMnDoyoIXVwgNfUnRPj+DNC0s1Vlsr05VRjsExImQulbw5dT+cngPNx",
+	"6iuaAhfjJzD7x6kFS5FIENy7HI5klTD44PjbEp95+raCAShLT7pOZjRKWlcw0SLfLregLtVrl8qj/DX1",
+	"Zsy8UJsFos04m2elXOMjddi6csWw1w5ONXPlC2c2CHID+nymFkA9ksznDYic9cPnLeIOCeWLvULdQuR4",
+	"wXk1t40C3A7PhdPoC9zsq15qC4+FL5idufoV5OYOPKtf/RAPZPoRRjYhh2m20MSEXWimSK9jckHSjBCb",
+	"inAKrRjzvwtnT/R/zAaBGlINVIWsrccF3+VsRAP3jhmNQvsW+1TGkrYhvL+sNJm9eN5Udb+SRrbBMK1k",
+	"pHn0v1hcVCVrnWuzYNxmEkKNv03tcDhJcjhUH2bwyAkBga10EEnsmj5xQXYdk+eM+swnvVmlcjCAx+FP",
+	"ZpOyG2AgjFSHJbxMyUCIWxfFzRIDz+R6fryWOjItzho4EN1A5oIBzatlJZ5H1HcQJgcE5bJUpHc0yAuJ",
+	"o30pvFkQZXelYhmTIpeUIXPWIf0FsUcsiOWAWWQApoce99xbQxW8JHfwWidZYBHmSTxKlmwIqi93AKZZ",
+	"TcsJsZUAsXsc3ufMDcbM3yNNY6fURLmBZN4QNFwKEe1K2Xe/YcQRmDVJHKZ0f4iDgLmQaHf45CI/Sxxo",
+	"MaAXJX/lTV5Ici3dgE2Sf6ziPM1DHyLtwffpAmSpbn0pgnF5bFLnEBR4FDT3QlOWnhkYjRXmsmDqATaX",
+	"NUXP6eB2Ns3fHKFR1Ao9JtU90uKM4NSAxwvATxzXx7xwGV6DtHIDF70+dNTjI/eOyZ090giUajybYNKq",
+	"mDJuqY2IPlf1A1wNk9caF+6rOqUTfGs+ow7c7rB5jMWkgwGYXnXELCpg1FFqOJiHwICCBEJWr+n1Th09",
+	"kOLrs+FMQrY56ylZHfK/0qkxVuawUiGcThCAh2HE4h5psyFTMp7hsPoLcCodQ0QnJNKCB1nnsAg/nmej",
+	"3U9uYNBSLPg7RG0yqccxzKkpVUpDj5fV/tNRJ4GY7nrsjnnhgyfp14xCmnBXqS939siFmqAe12st4Qar",
+	"fWi3LnekOtA4mxPgf6lRKNgUFkKNKWSSY2KLeL6YtHt8QCcstNaHySliMJuozaYkZvg6GtUNjIHqZkIX",
+	"EBuL8DrJjONvS2icwIBaqk/oQ31IhsiQx6WPf/Rn3/3dvypF313BFJaO1Qx+eBd+D0LiR9+aeOXwtWns",
+	"8XA3adid0gcreuHnP/34R38ZeyFqIv3SO6ukDQAJ4rUyEKfdtJmmPTYqrWEYAiF14Li0X9l/slut7laf",
+	"wKSh36QNv+FzLpcB9Ty1DCZbFH+YsIlQHfzhX/zyX/7ku//8+x//8C+U5BWBOwR8FXxK+O7I5dQzqhF+",
+	"a0CvjgEjySoFdKSG+G5pCiwNAAQj+fkv//hnH//ub777Nz+D+TTTcZScDOwhaxHXTsL+0baTAFR99z/9",
+	"5Bd/+wefdBJ+8bf/+uOf/uUv////5eOf/5/AH8mNlGCTp0s8vmpqGHfO4rOxv7v/RRSV//HnP/v4f/w9",
+	"UX3/yb9GzdoP0s9XgKKvTQYhsi1EnGuxpkeH4ywFPr1jePQYVK0E/QdHSH/WIg0ZgyRFzL+EHLfk3OQt",
+	"TSCWWOmdVdKyBVrDudakDAaKluYMr9RxJgrwNqK/8wTlydVV31yCryzxTYJ71DdXdDFhydfinKc+d9Rk",
+	"hxxH+Yx6qnM0lBnuCcVRbGhWSR2eLh89Rztu/C5wWmuf4TZKjrFUrVZ29w8Od4+efPH0WaX0az7e1KKn",
+	"x1s1tyE96ue15qvSh3cf0up7eEbk4g14C23lhsNIcGaQbNWfCK2F2woSW4oojqhf4c5V+taEvm/ge9UE",
+	"zaE+GT+AllBUw9/0vdL1ifAd5p+A7T6Ec4x0A7iDZegE5naCwECLKdtwQBFscoEhhcfbt5t0gVs/0f5+",
+	"JbuDtHzcqJ9EVvvyeJZ7S8q+jfqKEq+LdBQTqRv1EqZRF+kEBfXSjtBwkmlGK8wmXTpqqs1bhD9iJ8MS",
+	"HSEUY39BHMCqCgBkEbTXBWqJE+psyr+m3Qz6MggMT45MLFitvxK8qp0gvsCKrO7VeXexs2mjRcfcwfUr",
+	"nrovmqFF3WqWSEiiaA/HuTK1FaxQwMaXNP/SqXdc1tUzIYvBI8lDcMvoWhNG6Lg8EAkzahqmO2XGCS14",
+	"K6fVYJ2zuFxeFFsNw/tpNazY9h0uLVMM3D7VpGWGkz/RpzHSkzNhrC3FBzTddCCGqsIiP8QajY9f23o0",
+	"cqkmIn/EWm38NnfhH87Guhlf6CnZmi3it5tlT0sxtE6jbK9NMU9fk1Z3WNl99u7bqlWtfij3envm49MP",
+	"O/80k4aM29a3RcHE93MtjrGFwavBWseDAKtjeJdLQn7tP00j8621dKavgcUm7SgxaYd5kxbeJrMcWOYk",
+	"L3Asy633ZXRN3VaUxXktFF5hs9ZKUQdrGh1QZisszXqKc7O4zYqBcofLv0aiGO94CgQmBGE2R5TLCdUG",
+	"z1A92CM181UMnxOz5RHGGTEKbd2IfdLjxkoJXhQ0ddqN5mnrsq6frf/gqt7s1G1LY41FtjTTgYnsG6Oa",
+	"jzZO2eN9BsY4T8w1YDDiiVvGGYIXg7mAt+QeaYGBFjwScRMtMVn3xkbb42WwsZLQgjihC7AiYs87x6Ht",
+	"1RhZqTa8rrOzIngiGlp7fGl7WKX3u+x9wLh0+x7bVfSBQRzmFjgCDS3vwjVt6tNvWadTx40BJY1ju5n5",
+	"NfMdx3+TakAA/JZw6qUv6zHxcrQOxNwQmryiZChMKdAtzGFxAwkqs7TMZTatQimeLYcflJzagVF7nnlU",
+	"/kq0p/ufkqGhq8AhZ5SgjfDlE9axImAtGdpMKPuipiLKVwnCfDEVu2Cu0H5WerrwqV/Bmm10YG+suP6G",
+	"nI5JRXf70zGfRdpxq8L9OITOAnElZIZIejNmIBrdQBfMUsJIZySjd0yGxTXCWgqSMWJj8EVIJGTZmINT",
+	"4+BC4KOEjAwd7CY8h/nmqahUmDlqIIRSQNBkeGdMQclpMkN4ZPRNRRQTwSEcNnRexdGesM3EoRTTyz73",
+	"PnLoYrUufbDWBPGJt+Jv3tZSc6qnZdXOGhZUJxw2dDUwRVytOCGhI5frikzb6RFrbykpK1iGSmEsOKTP",
+	"gjljHJRBbSNaVofUCDGYBTDOEKZ6ok5/4jF6x+QOKqyBsLfVKCKxU/j6GjmQ1gB8DRnDTLCpkJiyikDp",
+	"lR21RLaWUGE1MOE7Lqd+VHDFDUzOmFpe5hAqE2upOtgjXaVOhwZNAzugQcRReqwwGz5LwQlWilyChxoZ",
+	"svjm3GTrB2KTtrPvgeE+1OCTgIKnT7Jw/fL33JtQKKR4KunwSmh3Tw7X7ZfUFb22+0O6+w3Zfff9zFt5",
+	"0ne2pXFpd/m39csb99Bt2W+1aD/G77cGAVm3dRG+EcaCxl2Fq46nJ9vRF/ocP/VEbGAM21826/ze71Yr",
+	"FfVtZZWhJ+YhXZZza6X7kjs1y1y0+bmd9ruuERLm7lfkuMdtrE767Pjf5NmdIsRK7fbEvoitWYKPE/wY",
+	"n/AkNy1PZmq/Z4omTwxu24xKwUOhkNaPF4SCzglpp1jnEHKjdOmIst2uX7Xa3Y5tEbtzVbu0dyzEqAHU",
+	"lWRov+De4jiM8QQMCtC+IZ/dxygtiPzEoFxIccV+lEqs4+nioXP4OlpsikR45the9BBKVkmNAC0viaK7",
+	"GXoHxLtaGC9s0ilMZBwoRLptNWcz7gZQVoXeIRWBO41ffeLU8dlk9476iG1x/CMoPWne75j3u/B+msyc",
+	"NdS0Aqm6bAMp2yFdauGQMPWXogzvMuumu6hha8UEhEVtN3KB5Ps2GkWjdwuH+U5M4YcCsbALDUO69tGs",
+	"IOFE+UoNO2rKQ6xynMH0oQiJAYnGAg6TAUwfHsBKliJ/LXVQB3Z5haNMkGLe46gtKKCwHOOcoku3v4Yu",
+	"bGuJuH7Ilg/MJHLKCrP1tgyVYh89FtP3igkR00U2EymdV9dAqVZQBUbQ3f3K/hOlC5sf1S1dRD8tsVus",
+	"oYIcF4xDxSzqtsi76snw1ZDCzXs149mwz9SahLRbsTkIG48IXLc62UkyAzHNxC0L63aYaLFEtHIYjhBQ",
+	"f8SCKAxh02B+3X0+7eh6WiXlM4rtGtA89IyY3BBUEJRqILFQ5xKxBVyuG2xYnw2Ye5cHChdV2DUlTmNg",
+	"04Wm8sG2eXhBDSletx5FDoxKOFtqby/yd/ZW7pbJtpty8QBbctNT9sKVwX3zc6LovZVnF7aVTwpO4IPG",
+	"hyzN8r2qUZn21rBYKihc6W/Q8qfjuDWq4hpz86+SXe+lIXbC/NZ76DlGIkfSfAvZOyxeAyYdHbfWjooy",
+	"+IINgy2J22Yz49Q2AjbJSrvb7KiZUJdrj1eB9dhElwwKVgTZeM5nHHmIOZ9Xq42bYU0yYUrTjc9ogtAl",
+	"Vk6wzrpdBEt9vwsrUlL4urrx/da80MwFJgCHUSNHqzETtZzDF2pheUl8W2pkU+YPWJYmCCuJVhb9DDio",
+	"YLItEgiIF3HYwJ1QL6kiQgVLndwuSSXJzGKGmG45lCH2ztKeTJKmG/eg7sUU3WImqx4oEHfMhx8KKoLF",
+	"93Nqa4TslLIjJNggtujxkI6MnWIWI38jRKfU/QtLWaVVZrYoijrObWrRAaUesZKjjBKdcmIPxq7n+IwD",
+	"dHIq48SViGKYBSeiXyt8BHRm/XiKSVr6PwCCSGyjbrGvpPCDlq8hNIrkcxewgYfO7hUQGFlx0FgHKSTI",
+	"imY7i9HMtGZrkDrh6lwIJyNV1doifPwCDr5k+HiWfKxlZi5jti8RPlmZ4pwpCDbz7Gy0Qiv9E6tmHQrR",
+	"ZdgZEklfKzeGaiDKAzPqo1qeYjvC6IkFlb6N1KDNouASmkY6SjORfrJqRrs+uze6Q76oKXx/PB0bKMMU",
+	"Ic4ajGfXMQBzSuTeutw4P3DWjnX9YDiIie06EIRgIk4BA2FM7yCCwOpx++3bt293Ly9Rj0hZeqwkHonr",
+	"wEMQ9YDQJOky3of7WXyhSFw7oTAbr9ST4Dcs9nxrqg1DwoceKF+0hpCiu951CFmuBdd4bRDg2mdMCt+a",
+	"lqIkszWQSbGEvdVPJhIIC5pEVj+WTn8s0qjW7tc9DNUAi8ySs74tPEaukFEhnTu3kgRF7eVFvUvKwsey",
+	"dGrj7oRokC4g+lrA//b1Vafe7tqxeB37rH5R79btvR5/A2HeGuoEvadD4XlirkMFbbUbbB26GHG9vXOi",
+	"n3bYwKOAIi2JDQxtJwpJ6PGFcfdmZ0M0PuECJIK+RLo+EXMEw5DsjvnUI3Mx8xwyAdh+ACvR4PWPJJFj",
+	"OmUay0f7HOXcDQZjwDUxlKvGHDYQDpPExs5tpIUGmriVDmAjAVOCEoSEhTqLQBx42NX5ovOVFivLy2pm",
+	"wCyvxv2G1GbA8CP2m9rFRb1rkzIKgx2L2Ke1bv1Fq/3WJmWz9dXX3doLm5S7dLSjxGW92YUnYEfBz+1a",
+	"s3Neb6tn9O5VX7frp9ftdqOp3g03q/rhq+vG6asb00y0O6H159dnL4Aq3DXq+Vaz3m1c1m/CnxLbTz2B",
+	"v9yYNI9yfMdBq51u6/SVTcqwuzTNZ3Uk2GHqi6t267xxob5K7BpdEQf2w8hXLGxqlPU4mieOs93TZQO/",
+	"Im/d6Q6huCLpdI0NcjJwuUpWySxSySp1ay9KVglmUn3S61CySuHcl6xSbLpLVgmnqmSVkrMa/qInsWSV",
+	"YM6w2TP1Wc8QeMrDs2eJ+YxowGhGzX4uxC6HW0XShYT68kZoqItRCBK/UyS+ouisITUlq4Q9xYjPRrjS",
+	"8PjFtSBUYTKuW2MqL4WfEQJxiRhKGoYfcnqoo8TW/IRQeasxuTHJibP3gU1oQAQfsL3MSGn1SI4/CHH9",
+	"A4E1FtQKQCkPm6h3TjSooouNo05DtYjQsLdr1VEzXZqMaNT5MutKg65m36V0mJB5qHRcGgjfZ4OAjIUv",
+	"GelDvNiCyIBO0WjC5rGHqSlfoHYfFhhSY5+OfZp1F1vqLZXQsn+YlfoS73ENFqR5bmneUh0nW82cPNgQ",
+	"WOY2NQj8xSkAI5qmwryZ2SHGV2UYF0NowGLgb/0osGutETsdA2ZeR4PuMvP3hZNhqUlb3pZDxSzC3oNQ",
+	"gctxMjAMJLdShnCgYMJR8v9yoadEYo3etRGFW+DBOmLOT7NstzkmkrHI2Pun2K+5ImWX6YuKbBxVyGy6",
+	"eyeChFiNTXLxAKXFaxGsNQioZ84M7l0ENitkcFo06WM50Ey3UNgorR7uIuhxZsntjEXHqyAgJYcItPjb",
+	"IwlRidkQndNN1nM2dTZjmSx7l54IvTuiHZTcihFpcbZDlrLMJo8zcZy6cK1XSI6HgJA0Qui3D0NSjyz7",
+	"FESxVnqh5p4E7tSCMnm3ZCFm/2j5FDNCMHZ07VfWJmOmzfaqkUxCgQGuJfOzadUQ1rpO4z/jTAZsNNoz",
+	"T4R4VJcu/7ELE1T0aEfg5NJ1p95eHnSInL3S5IC1vYvFbZ+5curRRWR13fSMLw71vDT7BqV5GlMIFB2Z",
+	"CyLvztC01WFTCocWCrEhhXis0l4p66JvzGHSvGSEmLrmPJLaPSXj4cLqb6tgaPAZiA3F1RSVbHl3NkNs",
+	"elYgqtsXc4TdcsxLx8Tu1C7r+p5ohWigCRQujW60UJd2U45C3bvYRPQ4e+/KQJ4Qu3GpMeKf189b7bpu",
+	"jPqey3ziTqbCD4iWc7pgi5ivuoT0eDzKu9A9JBpKySql6DHzVecD4WR697rRMjH9ECnXr093X7WJywfe",
+	"zGGSnF49O3ymLk9g/rfIdfd89ymZcfAJAlbzItA3DnX9hJ/jqw1fqOsktFtw2a+75/od9QqO4xxEZ85y",
+	"vxTzkOt0tTXqHBO7We906y9e6FNWFyR5JMF4w97DEhmsKPuydnUFteyju/iETqcuHxUOzS+0aJqmklXC",
+	"Hs0AG8AyIXsvH3J+IW03b4uAIJlvE5agXrNM7zmyA4nHSsMZsZvebMLzwgvVb48kwcJIJGDvAzAWgoUc",
+	"5/+RxLzNIdS83TnRJdqMzXw+Fh6D3ZWlKk2YlPpQX/rtXhOiRxX1sHJqLnEocNVxsBgn9a5i06RxFjP4",
+	"GgFHCEXuBnOgTh3ReniSr3E0e+QU6NNb0ySFgu2yxxOTHfjuZMKcnT3ywr1jxEaRp2uxO6zvBmCcfKw+",
+	"DnzmuIEN+dti/sgAJGsM4x638bMdrquGR9ffq2PQPkmiKasR2OZT9CIpc8ExzKDHI+ej9munQYeRrtJx",
+	"6eOf//4v/vYPPv7x/14KkUx/8dd/9d2f/28f/+zvP/7Rz/S352bFF4vFYu/ycs9xyMuXx5PJsZRwzvWx",
+	"sf/6s7AxnLK24phqhHb683/+8d/9r2HqclODZP6X//Td//P3H//sJ7/8k39dWhHUl74hYAka5oR1mGAq",
+	"tElb/XQq+B3j6nm8LG6IkzHIjULoxmCpw26pzpb2iY3O4sfgzt6ua70++SJAncCYpuxyUsZl3LE060vt",
+	"ONuiZ5OinKG70MB0vmW7ho3yWn8kiUcXYhZow5viNttS/1X/Xl7Cv+ofx4F/1T8vX6p/JxNIWpI2KaP/",
+	"EDi9x+0MhrXD4/mYULJg1Ld01TBwKdAFygkaIHCkZZQ1kAg9bu+qrvZsWOjH8B8oUhUQ6nlKqVlgpd0Q",
+	"cGEChlV3wnaIO+LCZ07aXRkRmZzXwwLTiluvCJ+oeS3jFo0xSoRPuM2iZqjA6w7b9CuAeRPpXGteD9Wz",
+	"DwkRE9O8q1l6t+fy0F6ghbkv5ifwPThj7sAGW6ac6IxMImeTCfUXO3AgyFt3OkVb7IoQ6HRWbj48RQaK",
+	"L5uIUJSgnLTId//ibz7+u/9okV/81U+++7/+7uPPf/rd//375L//5D9sI1KSArHAVHeSL6h7+VjMJOWO",
+	"3GTBu8svJSAxlqdCn5GRXMUvtFqzzdjjx82KHsVQQ4T5GsNLbRm6TE+f8lvULlwsAqZ5Jk3aUYHrf74K",
+	"1Gbq3wz1EC9JyyPRcKbhLaoMaG6OGs+MWyjS0O3aZ+YhSOwMETNgFOiEDuZCTYPMZPllxnb8RXuWk68d",
+	"3ibbYr6B1WlZxU9DxC7bo8KuZEFTU/RC15/xsKLg8iCY0tW3oB51/BQYdAbSNDS/hoZheH6u6Tp++YOA",
+	"qDvqLRuQc6Zk6rM7l81XheRXKxVgjojV0MWFH3cKQxpHvC7mBVZXU7ZmlnzNZUniz2hAkWY4+cpQPg+/",
+	"MJdx4H6l2Bdh+TQmCPJ/+KImIzTdlhK8GS1JNN0Zw0tvnWx2DXlzmYtWXrH0wfkAWdarFWQtt62UWqxD",
+	"IuOhuIUcOoUxdMxZm3eNzQjDgSsa6Ar6qgjBZcUkoBGieSH02nRkm+duXMcm5egGumOZINEI3Ue6iA++",
+	"dlI2jAGNn7+beSvxLp+DhJqLMhXy3PXUE9RJ5xK7oAVDrMJp5zXM1A6cpKENIHVfLX/89z/dybqx/vlP",
+	"s26su5eXu6BbJy+qphV9OUVlK3051eBV+nK6nL7sejk6hRlJgn36gL6Uya3RYAtJTGMgWYpNVQTlrEFn",
+	"SQWM7NXN+otat/G6ftPo3Ghw1lKWeYWaS7exexi9CFBewYa41JCdUKzHrgyEvziOXUtc2eMmUwJjUq5a",
+	"nUZGK2QAle4CGrAJXOBMRWeliSEE1h3UbvbZcAbRB7pRfeUKbYpZg83os6ABtqm7ach6GAV8pamJvtOG",
+	"y26mFh2thLXsOaC3DMrvR5kuMoaPuwgDWE6I3Sv1SnYSiE0PWrWrPpOSVXpUskobwI3QkqV9C50pBdya",
+	"2lTIwBfTsfrQFBxHpy93BQtNGmcIXPZnU6VAVPeJ447cxPAI4DbA5fwJ3qqT8HJfVPcrldSd4Fk2WHUS",
+	"1ehJHobRGdQKZHwAUe8Z+9ueTfH+74g5tx8SG2U21Z5gnE9XTlwps31+mKOvjpvDfUt/QpxnxcndZUta",
+	"9MLGea7x1tdFBCvp1I2eX6p6Gf1kRSRlSay4L3AFOiFMMzo+oVZwkjuMx3Mz9OK6cWymGDiqSm3qU6op",
+	"gDDZAZVs1+VSrahib2+RJCTXNRsuhfE/xl3IR1nBT5sXCVheUTqnbuDyUTvb3ufPGJmP0YDOyFzwWOac",
+	"iZvkZMHAhmZksNqx7ojvhuVi0VcI8cYounscEMt1sWy8kk59RZZDuIj3o0EdiIFDJz6aH/X1dUwdqMTY",
+	"47bpTSOLJwHVbTTfsMAidhxZ3YaBzDwPXzJnmStJhcx44HqI2Q2dulId5B6kI1iEBgbjAcdAAx3cEzAZ",
+	"kLL+DSyAOmj7qHJgmSKIPY5zIgO6CIFkLT3VXOhRUq7HuLNHaggdC/4OrSFGGBPQ2Dr41q1zxbaInVpV",
+	"5OHTVXPYvmprsWIOxWs2bFFVYVWthNxdqfSpWSAUDw6o5y0gyHfEXWmYgsAGlwlehdB+qEJkDD2wxSA+",
+	"JjvqzGBPh7f5nJvHckmkvGtQaGsCHz+Sqq1o6rZDxDBePXwLpt0mYdHo/FvulKz4r5XFIpYTcz9RfYiE",
+	"lE8szrpi4TBFDxE9FhYN+zyxY9psX4iqjn72U4WcRdTkznBOAHYK/iSSqqUvr96WipRHLT3bq+5Hl9uX",
+	"ImCe2u8tSW/pMl8dl6pHFVCjM+pfZtf7VMQdFHbXNrg63U/0CaY1BTJFsEodx8nvmB+E/lzjpQPDophM",
+	"ZwH4aDB7KX3K/8Ofps737MTa+9ZKKqA8FzhWY2dkapI6LXK4X/2CDISjcbdTM5VlDfrkxZNSsWKCQ0XJ",
+	"GXfhQhopYDr/MwxygwbXUfwQ1ZfSxSZ9JywDAhCjYTo2cp83m0x35WwSn9RfVQGnZf0go0K/Vr35Q811",
+	"waJNn6LyRIYV8gE21YpKTbmitxOdFKmo1o3S0jfINk8fHUsFfvJILVi+KQU+Kxn48kg5qpUET3Su6qd7",
+	"E8dUowjGbLITNxStoGuVoShEzonbu1KaVoESVElQWl1gyoqqSz0oFG1mjaXzH7QzAwpXhcZgXFZ4XRQ+",
+	"KZvY1mBMOQkEQCpxbxFlxEx9cec6zIdsWzHnO0mDQVhR+qAI6pJBR4jev+6cZT3oZ47imrtYHcEOBJoP",
+	"q7oiQq6giXqqHjyr7kHh67Sw+X4oZ76fJ2NEkupX7Tcb4S/4OB8wLVn759xlnhMGWi6HkGlHHJlSP4jK",
+	"osAGgsJnwllg5S4wGITFIsAmyXw1O+TrGfMXFpnSYKwYGeNLenxKfTphAfPxBfPJPiE0IBMA0I6CUoK5",
+	"ABO2zzBuGFPnXODpkGF05CSYyyGBOE4tLhMGd5bVYip6LCLpAnI5FQORCZ3KiHalWLlwC5zOwL7a4zEy",
+	"za9D11NjED4mJg4ED3zh6Qje5AaJxY7G7F5qj/YZFktznZQBLbNWoKFhdU0SNfbMqSdhA2FyOlBNBwGR",
+	"U+Z5KBXtBaNqAe2GwyZTEahjdfcVW9ipfahhxpbJxGnMMnN/2Wk1if6dlNvnp+TJs0p1J8JXNWum2OuY",
+	"2I91nY7HB4+1JQoznjFwF7uEVYcIcsWS8cWeUE+tLnOgX8WRE1dK9Yp6FOTlZOYFLrC4ehLBu4KIo6ns",
+	"cfsxGtDUmsMUl+3HQ9djdjp6tPTYGCpX79JVcb4vGfUQBS/JQTJEJYy6E7dru9KvZfYkPCe7ZNQd8+mI",
+	"nWZWgboUdy4f7epnyEDt1qkpemKRIQNUKYj5d6wl6UjKT8w3cueE9EqVXilEqR1rb9WYeU5mBLbS/TNN",
+	"LfF7Q4ZefMekus7n6JGnIHB01oYaBVJAyl/PKA/cYKGuUPHx7hTEKMsFqjINL9PSifq3Mo+WjLZEwK58",
+	"d8DyQAvB+qorZMHTVoi9ZOSnz9B6zYv51KGVrjthudbPtU34jHquZA7gGGQsSmc2wYqHEqSSGCqdYMCY",
+	"I8nE5TMo76P/AvC6ODsm11IKzykKKheIwW3hHM27eC2OTZ7PG3NYj0IPzDCuufUXG0TYTfYdNeoEEIKS",
+	"eIFqCvXspTon5f34xo24J7ZvzSuFeAjUUacWZEsZbc9FRwewm+oAmRjwTxSJ4Uh10kDWhKUNt0viEVdc",
+	"y5YQjC1mZgw3q5UQjEtyZYmnE3szvmlSg49z0jKXpBc0S5I3zrrilvFsi5nrwI+l4xJbfDnuvxi4LffL",
+	"zvU3jWrTbcjGJJj+8LTxpPHjujv8ao8tvpwODi7VI8J52Z4PvhF3F/ve7eD0yGMvzoPBi/deg1f2Bvse",
+	"70/OK84PvvSW3alhl1kCqTVlvHFGTgXnbBCQxhkJ1MNpvV/OmEO0TkCn03Ro65ODp4ebZZAaojIncEJH",
+	"7Lp9sXwWznwvexiueuWRJLQvhTcLmFHbkhrSOAim8vjx45Rv8zGduo+hBfm40j8aPB1U2O6T4RHbPaRH",
+	"X+w+G1bYbsU5cir0gD0bVqtrj3lFZv7AVoUWYdwNDmenVDCK56r5wiJfXtVfWORF41wdJ29Y/8oK1fcj",
+	"cvm8UHRP0RCdGOJgVuwEBNFVFbscVchgTJVCy3xpgUMWrpZySgcstTgd6qmh6+ibjT3hSfiqTCaJX500",
+	"IFscOdiBaAqAbioD/k4I82MhLFwK3C0DhRPSMzpYa3aRWbNTh4qEzcRRi0mfjVyuy3TGiNxZY/d7ujoq",
+	"Iq3uJmjMXF5BeSMyX+YbGAogHAbM10KwiIoW1pJLzls1zAnEsF60reZaRDNChaPKZamt47t84E6pR6Ye",
+	"nPFIb8HDfWreLji+FZC8ESFiFsiAYqCCyc2B4zxvzEVMeNzU7dIrNQ2Lb0VjiC1XnNQ8Domq1WUF33mC",
+	"giLgsyl1nWyDX9yWV//qunZxc1V7e1lvdkuW+dxuNE8bV7ULQJwCSKtiNr761zPqRRXG8GNspM9nEFb6",
+	"LjGWFUnI2QPS5r+HNPQVnwdNemcwZs7Mu7f7M73pMxyha2ohZvkXihQ0zChkCG7JxmbCY6WNfs32iHm7",
+	"J/HidaEymSTIWgFTeiFGLt8S/KIo2kU+vsXakKzpBuhV62AnsoZ/CWN7CH98zZm4HJv7LUR0wYFFxS3S",
+	"SlSoIKDJaL0ArZ12G68Bie+6c1VvntXPCorK2iBw7xSxnRkEKTMHZEucwNzyfCkqUz4RJAnKKxqaHtYr",
+	"kjVmJD0jefHcV1oVex9EivF+Ja6fJtXRixkfjEPMCBIwOkmFPMYyf6L9Fda3WQrIjJyjYBylEjD3MP4Q",
+	"XNTlueA7JwAD2WdhRHiCqqqpbPRQBXCXdwA4q71PAqPt0EXx7Q/vn9HMiJxfBzzuTcqjcPYrL3YSVsXO",
+	"yepVDT2SsYjNqIz2lPk6tdQiFG3zUMMfPaKUhzEMpDwfu4Nxj2PhbcyiAK+tyaGYiDusya7e0nkCjKp9",
+	"ptvvL0LkCaicGuUY9fiQIdwkj9zIkNAePoT2/+LcpUvihjOTwWmfouTLMhA7j1fHdyHvDvZKfNmyDpEm",
+	"C94IPxjnlIKkUp0TBTmv8J3Oc2nf9dzwLpi64SKKiZgzo/SbbJfN7KZcDy1DlMKotFE2Rsw21yJTIR0n",
+	"Kjm2GA2r5r7rM4RVvleN0ORKZjCiOiGKNnLN3SC7wgW0Yq0qMBpvI8eKwnxXOBj0xVmwO1ePoxNxvZZy",
+	"2Wp2X5as0pt6/VVB/cQUnHzD2C0c78vD3I7OT3B7Sw5P0RrLImjNAnO+ZGwaShIZB46Sf60pg6xLAJMO",
+	"xic6mwGJgoQBzzUm/khzOW3Xa936WVGao8fPrq8uGqe1bj1EQD4DdOjX9XYH/my8aLbaWsmKjyyn0ol6",
+	"4pXShkqUO75wnd0Krfb3BwcGdxJD9mPRod3q/vHB4XG18v3Ks2OM8gTA4tKP3rD+d3/1s49/9PN3Pa5T",
+	"Hf/ub777Nz8rV/cPDnc+/uHfffyzvyW//Lf/8/e++1/+LanuW5VK5eO//2kZ0YG++69/sFOtPq4+IdA+",
+	"+fiHf/HLf/mT7/7z73/8w78g3/3Bv/r4839etfYPDvVbGWVYwqFkRtWwGEyTa7DkE+uJObNhVjRxWICQ",
+	"pifEYb6rTkU4VFHVfK/TSjAYMG1s1/a+mDE0Hs3S673fr+72eu+/qL/7/u9kxwPIMFliyT7JdTUMNSJi",
+	"6nEuDcfEKRqU0wmLA1ZF77nBknKSm5ER5EJTx3t+JHF+AAtO91KeziSEVXQuOzsW5kX3fUZvI9/33pLu",
+	"viHiJVCXKTAT+yC7yC0zeVDU8wrU29CR6JkVGDARIYQz0JvXImaXQnb2jDukHO5mSFR1mAd10cp6Y++A",
+	"DAQUEZPqgwKRjNw7KAUfdyvqjY/hPoITSsLWUcAOKB8wz4uypXrc9IghPhi/WqTOgVUSkaBcedxlyNYP",
+	"VgxObxk60rhH5zQGCREOLpoxPXY4A+auTKXqUedOra1EobpZXroZm6WZYiUAX1M3vZWJkpTthDFR3cNT",
+	"1kQbqiFAYYcdhIWLl8hDRbzH48h02EkB4MQT4jOEjPfZcCaZNKdWrKhBj6vzDO/Yh5UK4RTS0dDOzzxn",
+	"Jbs8oBk1WaDlkxb0Xx+TzbhzVti9cu8ibb+eRQKtkkT/VKF5WFHFLSoWGLYXzXAqs2m5nmDWlkzwykPU",
+	"VU5XB9q2PFaindXFi5/mFC8OWU9rZPu7+19EkMxfsh/PSOC708R0xp6tlD5FoePlxGZtbMgtYadzBhEh",
+	"K4YZd89smE02ptlvm0Kfbc/1RRg+i22uqC/ZigwvrX9//JO/+fjzn5GPP//pxz/6y0i/zsjdz9TiaqiU",
+	"qd4NXKm2HRM4aqZUYtFW30loe59ObYNxO2sT1FPDyDfhJs20+zlG2pXYBcYCsxxZXz0qYuKbMH8wpjzI",
+	"izsQPpmPdRY4muPmOmtN+GQAQLy+mBgU3jCYG9RtuI0b9SmpDSFP5MRHS+avh0RXTxkg9SKpObG1y0Zu",
+	"WIL70RMTc38DZWsYIzubJdLC1buo/jo+HQbb3tcjO+D2qSCxScxYfXcwJjhkMvWFMxsw575Et68v6p3C",
+	"fppGydJvILGRDzJJ6lPEVnmaihqCtEowIwpO/Jmn1Eu0MQcGQiwh4GPA+Csuzk8zWNaQ9trg0CUFQwhP",
+	"tyaQEZ/LZC9MeQ7LfKQRtWfb1VEe5FbRv/Ioz3fdybE7JVOP8vWmu/N2HQt71S8b15cFjXfnPgOMIZ9N",
+	"3NkEV9+jOQajKZAa9rB0tkz1UFbKBi9jOeDFvMlZ49wMZyjl3FTTYUMpOKD2YR2b6blWpAqXBy8Rkuq+",
+	"Oie01cZ6gevQDAsroPFG87BAN0HoiCzoqUgp+J5QxwHTj/YugJEjAPypcgSmVSw6LLIYxOB4Ws3uy5vT",
+	"1uXVRb1bv1EncYHAT01z2OQ68IKrcIx53oN8HaKyViisMPNfCT8YCs8V92Ulk7aShbAhAuoV4EVNSRcf",
+	"zwus0K2tHEw37DE1pKWck0LBeumciM+ThbBNUsFmNqilUPlNIt6XJiZ7ReRvSC24lWD6m5cV0zW+Nqni",
+	"9T9c4TcIbr/2vQ0Be+5TL07dKQcsB4aX4aI5mcERYX23EQsUV+uERwPjNh8LMy2OBTUkZYBBylGUUbVS",
+	"KQw0HDH/GojhLQCPTAG7X4eqc+EuM3SF9ec0slDEJOHqbVqbLrEXH6JUnVr/h4hsBOn42xfSqIa1skLd",
+	"qRC3ENUekLEJHaJkztittyB9MALuxXnjuCTpHWrJMZnxo3cR9g++BFqewPsWMjk4RBpE0jvmkKpVqVTU",
+	"/wG2D7DmMS4ntzZeSuH0qJKP7H2QYY7arDpL4QNlSU6mLieY3cRiN5L+gtgzSC2ChiDVyA7zJgbU8zBt",
+	"BdKcEvJoycCWgfkbyaJlto2Eayo3md4aXFRp4hsG7ISMBRczRXJGOVXBvYXxMhoICtipyYTbVchvseEc",
+	"rF+d1UMLZeZGhtz03TxH1mXuIV/0PTbJNHy3z0/Js8OjL8gUHyIOC6irYWkpkYHSAIk9EA6DQk7mMe3X",
+	"dWV4Ij05JK/c58c9bmMTgCc58KB0CAkE2bcqh09NBTjuYIgeuOQeSWLDHxrEUufOAwjD/tETfKfHy5QM",
+	"ZgGBdCqXk17pv//kP/RKOwbmYAFBrphIGsexyIBqMEnmK+UpDvRUPQrFXoJMUFQIswGT59wXfGRie8Fh",
+	"Cv1jkMaUianHMrO7o9oKqdBi4SNoBPq/h9T1Zj6TFk6cQe6AebOM9Rhq9uBkqA2MXvtjs0Q9vl/ZI6+j",
+	"NmUgphJrb7sBGVOp3fwTBB+mnOxXToidAta3EUVR0oWu4wWl6dViz4INoiVj2CTbFIjISyaOA0yoEcFY",
+	"ErMlcWh6WLY2Q5ddY5CGMWFO2H5lJ/IEhX57cu6+J8FYSDxtJFNHDpRMDwQZM+pHUCqG/7I0RKAxDynS",
+	"RPxEjBQv4IZZfmIkMzlK5iQAqHZfdrtXJrBebYOEAfYw7WDIO/2zyxbXiBwLPyweFMuKBJGh2knae59T",
+	"h5jDfQWuf7qX63aD+GzIfKY4N+bgj/d0QmxAiTmGWhfRoTVinPnugAiezhWNPb5W39TeACN69YzrFPMV",
+	"MvhUS56liUM5C8h3ocVvQDmRczcYjIngeEUwW01MGT+Gx9GajoYrjfeiI6Z6fOSLuYRc+kwrIsX+YsET",
+	"YKbH8uND6nmkTwe3RHBi4wCX0VBe1y4aZ7Vuo9W8Oa81LooHCGor5E27/tV1ow3vnbfr9ZuLxmWje1P/",
+	"wWm9fgbfZvVw3axdd1/Wm10IrIF3W+3njbOzerNklZqt7s1567qpvr+sd1+2zm7UV7WLi9YbePi01Ty/",
+	"aJx2S1apXevqPuGXTuNF8/rq5qzRqT3HrlqnbXhbvdN4cY2UduoX5zevWxDTCH+361ettmqvdtGu187e",
+	"6i/g4RBu/2Xr4qzRfKEIqHXrL1rttzcvG/V2rX368q1qqHZZv7mqdTpvWm313pt2q/ki/kWnddqoXdzU",
+	"Tk9b1xB/Al3Xzi4bzZvTl7Xmi3o83PLm6rp9+rIG2P71y6vu25vntdNX11clq3RVe3vRqp3ddFutm4ta",
+	"G967bnaur3RN2Mv6WaN20317heNrv26c1m+um7XXtcaFmpeSVWo0u/V2E2JeTD83jSasVfwrmHeTT9Ns",
+	"3XSun3dO240rtZz4Tbve6bbaqtU4wY2z+uVVq1tvnr69eVVX03mNwaJX7fppq3nWSPJDt9WtXdy0rrs3",
+	"rfObtp6Jdr3ztnkaMdg73IXObJDpS5azfviFdmihVxMDjgCjZDk3ewM0SxRQGNMZ5uiUkyU5E97fFBJT",
+	"JjaYVcKI5BzFRHBGpjN/MFbtUkcdfQi3MPUofyQJez91/YWOXCaK5KdPKlUT5Vy2r6pQcfCq+jaNC3VV",
+	"vcykJh+lBn5Kwjg+kjpJ6VX7DRzWXJCJywXCayZ7PHyW6f3Oyp+Gtcs7WHE5zQK7oJr2Z/p+EAg8zQNB",
+	"7pifiBiIhj5Fv9PNBJOa1tvvQ4LM/CTAR/QC5hwa6s2HiAgynL/mdlLcMbMKEwGLpOy6PMrlA++vy+Z6",
+	"J7i+wWRY3lNh3ukDAp0709qVOwhmftbpe0cD6htwD52H5DDEhQrhSmqFIG/WYDUYuEQtDgbUY9yhBqlB",
+	"cAK5TgXAHKZ0odqBL+XOCakafJxkk/fDeFgR4lfUaxoaS9ULdSVtmFxh5FuPDr+dDwtYTPErWDBya1BG",
+	"rEo1TwD4Iw0ouW5fkLLBTVKNqN8MWJGpljhhAVVP75zooNcehzvJjEsW7BEw+8I1bc4B9gojV0HJn9PF",
+	"MekL6jth5YQB9f0FRDob1nS5DBh1erxso013D+m0d/YIBmRoupUcG4u5QbbQrAEaoDp9xsIdsCKBsDhx",
+	"sAEKCBh4LlZA3FtfL0V4LDupCAy6Jjlcx6FBi5r30hxlRW7SkOLkvk/xgFUAs+Qq9kJOdEGCrRQv02Ng",
+	"j8dTPjpRx/mTQ8t9/bzVnldevRiJWq1Wa3aux/Xrkfqzrv55flp7q/47PB90vlR/nFa8+lev24f8RXNU",
+	"qzVqtdp1rfaDKfv6m6fq51rn+nWr/ero9G2j8U8yAhpWcnqN2DEiy1M++r0fT9no90bu8PfmrD/dMUTb",
+	"iuUhfrtX6pUAhtxj1E9ZKw9SOb/5R2BEU85Mx7hnBcaNqaMVhpaRsn3ROsWw88bZ1U3N/PHc3oESt2gd",
+	"5hgyEcp1jwbM7/Hw4qPrrLjBw9bvB9JAob26qen/PgdV9KuZO7h9iFo29w4OL3yK5pb5yD0mtnAo/XoU",
+	"sNASZ5sCFlnsHS32Q+hyMdbZPrQ7amR1XPfhkdreOlz7UvhcbaeBGA5ZzCtnoga3jNXWMQMPXWpgEyR6",
+	"w8IrMWUihLLfZHz4TN7OZhERsDYb+kxmoNUOqetlmWJPwSg1B/MoWuOxbpWSsn3I3FHtMQfuvgtyy9hU",
+	"3wggUiCOYpqspbtWdoRNb4AHIQa3MMy1Oylq3DJDz5qzNqOOy5nMjL+SwchfD3KRLsAHhDju5u8tRW7p",
+	"/k172fQPmDsNznw6DHKMCmDZnnnMRP9CSeFEomk8y88NtFMhFue9VKUhEwiuYMj6+jtZLIQ9FmEeT9f9",
+	"+Kf/6eO/+PuPP/9poXKzxvedW6tiMKb+iEVumfyg/mfZMf0b7uhYLLqpvZMLCa8XuKtTKlJTb5Z9dZHD",
+	"GIuszLEdKi6I1eZCoBxP7Q8isf4nOplj2bWpPIDMVerxiCMw+7rHf/nH//EX/++/Is8sXchnfQaHpYe7",
+	"YpYeHlYTLGFjgfkRckB55CuCHuMRPuTSfViIzTZTTJgNCL5R+cRZIK4yQX3fjBkoympEYzHzvQX5seiD",
+	"s16i41IM9EZgBpYYUQkx+wFQKm0MowmpRdvjJyjx56CNpoDHq7COrM6wK8iFb/E8+08Q2oPhxIvNiPrO",
+	"zBf6c1ITpCUrFGkE6+6Yyr3thOKmujxn78M0sox0evY+gKFZptqHj3esuNvSHei8/m8U6eXa1dVNt3FZ",
+	"/2GrWd+xkuYvXTyTep48BpOZ7dCFHfpE0RrmDkk8j3hKZWBFftoQMkGRhuYwUtPt9NlCQKCQwSjy4EKL",
+	"HRJTnDP80QAllQ+q0SMHFdIUd2A1AuL3n6pB7z8j56zvz6harIMKmJX3n6E7TfDwt1irUKECB4RaU4wh",
+	"xooFPHXCLgxTuFINVIlTAE8vI5wnDguhkMJ5dwOL2GbdbMTvTk3Jzh45xfJikIOP+Y1ogUIkJNTH8Mq7",
+	"HhDqN/L2psRAeIcL2Twm5lLbeqVofYgLXiSnt7/fhW2svt49OUL7DYjC/aPwptfGvOWHvt99spPD1Ms7",
+	"RjFiIryUEjbjaNxx8Hsdl7ll3djNbqBOlhPgLHIAwBY8IRQDJ0IrP0AbuEEkIlbb8Q+q6+z4n/gm/Gt9",
+	"s8VVyN4iEC8V2yApF65jBKbrE87mGF6VUFC/LbmOLB3/6MCqWvvvMlDyk5t+w+TdRLg2Bgiazym5AFhe",
+	"X8+Y/lnN1rJkzBMUqZrleVBSPjwIIX99MUvjcmHsVDK7DyqxW6XT1iUgZhTL7tMS9xQDrcFWmiYx10qc",
+	"RScp24oO2yK2JuRh0+rSgwzpZY5ajSwTvK9/V/qCDj/HeFbhEx1gvuwW/R8h0WWbhL78GDqYUjeQzBuC",
+	"IwNrYcH0PpLwa0GQEVyvTfIZwtL+BRE6E7tvtWqQtRXyY/LMPDySBJ4gZVNFHebBQiSl2AM7e+tvzxG1",
+	"sZGGa7EqESPMlIhPaX4OxupEx/g2e4gUisS2/e1LpWgjdlIenhimPciiCWYJzN4CL+gibwWfFnHgmaIv",
+	"fW1cGsX78eMWkUL7elS06QQ4boHnUSmS2wDDmlejEupx1Fcz8/HRpibLCld/aerXwcW2hbcaxdsXHlsP",
+	"BHDdqbdLVgmiGQsqCtcSfPwA6Y7HrvBy3PQYi6BbX9LSikYqLPsERJ6hLYxrWDczKQAANQ1KUwFKH1ZP",
+	"Sc7wB6vUcUf8erplVQHjEHT5j90NigxYpTnrSxcwnlZUHFh5k4CHCl5Uzlw59ejC3FTihQpWg8Ho5z7E",
+	"CE6v5AWjd7pKJRZLDcjQxfqaat3U32BUYQifN5zJHMjIDSsk6JFn8Z1a0tm0ztWdKW22ZubbIfUkW577",
+	"6KU1OCTmyUwCpnTyii0UnTLV/2349Y9KAypdLgDDmmncoNLy7ek21lBWJlYR9KvoCnW0FoYi7C9zZCno",
+	"+VWFs4ujhcdT89LqRoQc/xDtbVN+O9lkYUSr7jgCUnskiT5/wvqqctbfjQ6oRwV18FUAbhphciA8jw0C",
+	"GRqQVa8mNo+GJGV2uN6WMxi7nuNjybvNF+RUvZ21ykaKrbXYiznPx41SIw2DSrFHffPZBsE8YR1Ng8Ap",
+	"OmKzsZZvcOSfNMapcOBq8XHmDkvH9W5Zu+xzVdfX/Rff5Zem8kSuUPutLIqxGR7iBpUXcic6XR8iA1cm",
+	"K70RH/eh0IXO4UCtv6D4FLNgdbO6cMbGDT9QhSxXCRVFZN7EzWS2pmqSHWPlepYUiSghco0BPKqetEGR",
+	"bQgiyoJdy6tkvbmVa3Xx68Lxm9S/xf2x9rDJ9QI/uK8uWZRXk5hIkIm77Vbag2AhHsL/hiu6ve8tFla2",
+	"AVusWuOcvKqz9cXDg1U1vNccj7g0GTlL8HruyLM3Kg68VKkcPTuoxJszqW2GPUuvWp2rRnTH7NCJnPER",
+	"qSvlzhfcHcjlLT7ITKwFTVQ4GFiBwYhhQs8tF3NpMvwGt6S/IGWPBQgP6bgjN5AWsffUbXwXI1ASF7dV",
+	"5RJquz+ku99Udp/t7b77tmrtVz78zrpd7bAhBbOcnowCyYRA9iOJiXXyhLxqv0lXeEgR9e7bg2xKIsmQ",
+	"F3ePcxT41GGSlIem7BmRs8GYUElgzSzSrHXOal/tLGUJpGersADa8LoXF09pzKVw4kIDTKP5ut7p6vNO",
+	"hjXz743rnL2P8m/tgfBZvPBAdoY44t5TDzZvsrALWNeuZv3HnVmfQOEKh3nuHfPBzEbqENUB4AeYPK5e",
+	"ol6PAyYKGJM0MgLkkoORiTnHibgdgE7xxAhaTGaBf1vSiB1aFaZYiHz/hz/48hv65tms8WPhXnYO5w1e",
+	"+ScQaAEPq0UqVQ+ePHvy7ODwybPDI8Wvs77nyjGUUE+UcKlUjyuV40plr1Kp/BAM7LF0XcjJFGo2panC",
+	"/Tj+u3wMk7frBw5flhwx2tecCclFutTvLRGTJYTM2iSyjCHGSC9UWNckyfCZ1qH1DHQZW49cWvTAEWwY",
+	"2SsNk526sgWB7/Zngf7kOC7y0VVyPtcMIC3bDDlR62AtNiJsabDIYOtKulgE85h2GVfbzyFfdlrN1Pw+",
+	"OTo6eJIZGxcyaA40R7p0jdpVnhiNmENmXMcIrJ+HBLdnls2JtjQ8CUxCyu3zU3JwcPBsJzFRaUlZlG90",
+	"ZnDjLF/qRNnSFtgzQY4KyYj9ot4lUOm+73qey0eP9aPSBqgKuS5zerV4jx9feKC+0//du3n3vcyTDIek",
+	"U95zc/ZMgngGRSZdvitumepZTOnXM7YbqI+76uK3G4zZLszLXq21+2W19c1BZhJelIS+VqxES/BhiYBM",
+	"h65J6QeqYigFI3qn0+SmU1Ke+i5HXJFa57TRANBrLJKfSuYvNMbEYh1Wnj1ZtVr/aPf/l1koalVqfGLc",
+	"mefkrJ9vjLx/2ZIp9RkPtg4mlsIPWr7OlC3iH9wiVnJ9sGM4iDhBOZO55swK1SQEquaOgcKIvZkZpiLa",
+	"jLP56hC/xEHoq+cBScxmJqPXzo75ZvEc8iyJibgygBJ2Ei89dN6u12EQGP8wZf6Eqsk2o0uCxhHJ8quM",
+	"rVde2ftA14lfWREN5xOzRSQG5QIgCMJy7JD52PUYUTO6C1MEyhsPh5WoJLVlPv3GefyboGuYi0psrUPi",
+	"jV1ecLbukNgMiFinh7NYanhyPawYj8YHlLVLunT0KUTNZrJixa5fvce7dPTCF7NpRrCHoNqxtryG+BuC",
+	"Zam31WHiuUySQJg6HhNGuSmGA48XxqLNDvxacn3de4Y3zTxeJVkxpkJP2ap5fgjbU7hm25ufTBN5uKlU",
+	"e2E1EOq7mKVFfUHGtO9G0SRxRNTBWF2V+YhleGt/PVgq6fM9yPe3xZSZo/V2hQcDBD1a54TehOkeiN/u",
+	"x2rZ9WFqJKAjCAq2SJUEghxUUvVXAjQpoEKaPAICn94xb50NaWmWw2zrZR7UtEhS1goChNaorxIZRAsW",
+	"RBecmAakVoP02UCoJvSJVXR2TezJCoTLrOhtGE5ODVzcrXqWluvKFoiLCenK4r6chc6p3v/r4CLcmOVh",
+	"LHlxntu4Bte4BFfuoIiYzCKvGdGMOdPwybzLqw/a7Zx/+GJ4ymZMmhl85rT51GEPUhKmsO9+yAp5YCIx",
+	"Vj0Ce2VmQvIGOk5h30/U8xfV/cqqvr+eUYDBWdcqwhk/IQ5+mxLT1VVdSHc9xjIsYsd1oih2cDNsx0+g",
+	"spn3df9hbbZwwJE7CwFMVnsUgcCHCC1Hdv3tiymHcWWfUk68kmd1t/pEzznsi3AdNK/Gl0gxllnA49Lz",
+	"67exdT2ufrC2jb3R+7dYuWy9D0zm4lLZ7HOmI9oC+j6KvQL/WJjxrP1zxs13QipJ/1x8bz8MVVeAsTll",
+	"PpFj6udSgljCQOwjXUPZImb+yT/8KboULUih4gbUwnNvGaF8oR1GUGchhCr43eoRKcfKLduPoQl7B3E1",
+	"pVBtLfVAvk+GjKVeHDJm7+ylpdTDzE9HzYrEkTtWDOf8G+aLvY3F1jqJtSq7bym+pKDgyt2FHTcbWro/",
+	"W2A9VMk8b30gPu63Tv3iomAY/vOZIq7DPA8uhSmZXowgHQD/kOHu8XEgWRDqdN9AxM+tX0AEA2zbwGxE",
+	"LWvUzoljQhj0e5/hbYazLQNdhwxr925tCVe68KoWst94k+u674YxaWbstlYSbaJ2CyljYX2oqqQhIfTz",
+	"cyqJwzxmalIBSqcAK4cbhKHJVgx4wvi7dYX5nS0n8f6geoHYbA4DsdEMor6NE7jVGLPUL83aYaxwYl0T",
+	"JIZ4C6iGxVkmPvQENxbQ1mCPP5DChvLit1Jng6GtBoY4CIEhEmrc/pFR4yCfIrlxq4adS6fUd0jf9bzk",
+	"qh/v3xtB4n7itAZiU+NzIc6LhhHF7WEBXJWviylQToTvIMyTljimHIiFQlf4pAIepVx5G6I0VCvJ/yUR",
+	"i4tJ1UI7PCrF7TF6xyQpUyyCrtYD4WPcGGBbn/Jb/erO2sin+0FLFBRR0QB8RgdjJk9QHXDc4ZD5SHl8",
+	"NjamOjtYvoDUytpO14AnoqGCs/dUChU8BrMC+XPklTvJiEsqBiW+HisczK/7T3dOiMeGQRoORV9GyBt1",
+	"098/skivZFCNeiXFLftHIcwRNHRIztgAP5qaKgjWhL0OXS9gvqVLr0kLis24MnAH+r5kYE92FaOok5n0",
+	"BZ/Jh4IqL5wNWNTyiet7LfMEZpgqqZZyTaZk9kp/4rTHnHzC/AHr+vrZeatRkRkpIfRQr+kMoSCV8JQI",
+	"Pu6uwvbPTOBC17zuB7GwloH4IcaFmwINzCFsVzWaNE3l560WqykQlZ3YtzYxj8ZqPevM2E8AnX+fsIe8",
+	"YAdSDiMidrYPJ/i8mO95zPsQ+h9sgt8+3e+12jQLk96cEx9XMJd7Oegtll2dCOzbP1wbtGFezSQ6Xn43",
+	"SzLdiSANMTCgchlj4Kpklc5abwoDDEzV82KO6AIZRYBzMl91VUxFVTq9/8q2iK1IsHcg3Hw5GIaUhR9L",
+	"WtVi1upxtX8B6k9JW2hbXW4HlA+Y5zFnpzBw/epdnIceEM2dnoscq2+0TuqdZWttfB0L11xeVtnCX/IY",
+	"Jg/mxNF5tAV25X2KQ2PQzaahPbOpLje8umYw6qMZpiwsjtCcqcOvUJ5Xn3qKgTLSJaYMkN71A2TqQcFA",
+	"PnT9CSQhDsSEkYnLE1/rS1LRlG60a4V76VOaWTxB+YpK/et7Ug1csmAs1ob0NnVbF+EbIVdAI1CzJ5M7",
+	"ilGhI9nuMY52JoxrjfMZ9Yh61lci1KcBeBCmzB/AjRer4Sy5HdcymeoSLjJZ9/b1SLVUkaWmMMyNWQ4L",
+	"zXVPC+Tj5xGfF2CWTxHKq/N+N4nlTdEe7dY4hVZq1ydYPbbcCQ5OcGJ8gZIctjz5qU2bL5weIjRJi7nt",
+	"o5OwgRw7V1JWlqrVyu7+weHu0ZMvnj6rJKcRi3Kj0SYuB0r1r65rFzdXtbcA/Zfc3wdPKvHdVjrc209M",
+	"tbapVTSsfVRhIxihMpdm3d0YFXqoF61aBp7R0jGQAVSvy+gIH01DHJ49MdUXGB/4i2mwhFfz5HBdIl88",
+	"CaCy+wwzIcluZjJAgROgiPVsd/m3YmKwtgK/hL1nAwBFVg9qz8vW9r3qwx4w0cFS4EwJ6XuyHUmx0yYj",
+	"rpPy20eSDN33zCE6YJv4bIrvnKg/PTpg0kAvIs40+1qdM/qhPXKuNFtO7MRmsnHiXa3MDgDrmgbEY1Si",
+	"hRBrmxmI7vDUKkcrS/7hT4nZgOQxqe5XKhbxxYw7zNkJESGNhjOHKiUjX8xD9ZtxJ+Wcjs2IvfPp+WHL",
+	"g7pCAkGqarQ5R3ZkpjjcOyqt3cWQxPyh3OvtmU+HH3b+6e/83u9WKxX1bcV8U/ocp3+e3diEMhAXHHtw",
+	"5eovyJiqVbTjoiavoMDm0MfL6sVKOzgAXW2sMKzEOc4/97LBfNV83bocyosbn0dmTACxT2vtM0CNp2Tg",
+	"M8cN8Kwou4EknI1o4N5F28eVZK4jacVc7a8et09f1k9f3WAzig37ugmL2JeN5nXHBg/LHfOhEIc5lCxi",
+	"X9WbnUaraZNgMXXVhXpBKEFW2L0zvGBwSjAZWd9TT2udlyWr9LzWfAU1lV83mi86UHIZaihHFJUsPD2t",
+	"EpACNY1f1wHKV/eu/mo14Fyvd08L2gxOqRyr/rGIOAbUKxXrlAJy2+mYDW7130qMq+7VHUp1z++wDvqV",
+	"unuDrnUlXNDC6sEArt1pHbLA4n6q8IpPOM8frNJbRn1v8SABx5tDDcnNEL4QOSkL2aswFtGC0a0ygeC9",
+	"XAiicDjLIkLdcdhg5rvBoqPGojM4GPWZvyLvVNJJZPiHbFEL7MrIVFIntAusJM/YlAyEuHWRq2DOQN5C",
+	"L9HgxkEAyS663VN4Zbn/TrxbsFj3F1BoeHc2DZ0QnkCX18sgmLa4t7BIh05Yxw3YP7mg77GcGAe7JnQS",
+	"at3aT3CjaYiIo1P3lRLZH4CThgKhRnhAsYh48nUolw/loxmdlKzSzPf0+OTx48cpX8Rjh90xT/G1XM6J",
+	"Nw2qSZShS+SRJGMxk2wsPMe4+soheEUYyxJh60VeuB53QbwoxUVahLOAzIUfjHcs4s+41IDQM+4GOvsG",
+	"I3/vBKTjI1gz+u+wzCqE9fU4VEUnNHQ/IJ1y7E5JMPbFbKRrGYs+JDJOp3jB2OvxHv/H/5icCn7HOEA0",
+	"9PgupOhrlApM1qC+WtI580/phHmnVLI9AmeojkzU+yKzzBaUEO9xAsXFrXRlcfIVxtXBJCGACoxOqVLY",
+	"b1JpkqTcK1X39yAootIr7ewpgrvuhMmATqb4isnLP4mqMDthe/bbt2/f7l5e7p6d2Sc6z6lXcuiiV7JI",
+	"D7dqr4TTSkivNGfsFh2wcCiCzS23kI506eMOEzNPbQoNJXNCVBOSSKV7EcHVzEG1GUX5FR2pu40r1a6l",
+	"t4zYUzpiNimDc726A5NhS/cb9Z1ukOxX4tWpKvgQHi6KZvtbEJoWUU1ZRL1sEXBFfLChU4QhYb4vfDUu",
+	"G5LAEEDh8dQXfY9Nvv9jKbiNEAfPDo++2EE+pGoUfY+R2XTK/N2BWmh7IBxmq47DU21AOZFzNxiMieB7",
+	"pKb9kUYu6VKv7L0rA/K97wmf9Jkn1OIGIqwQiyz8ve9Bw7oS82HlUO0ZdQU5rBxYEM7qgO1dFzVU1ENJ",
+	"kV1Sh1IlU+ajjqKnWOMQQb3nAbjgVMsYqQvIYlAY//2unoZdeBgGV7a/7ZUOFc8dkx91apf1m6tap/Om",
+	"1T57p/jmsHIIvzRb3Zvz1nXz7N0He8ci7D0c7VBsmjOTVxeRNaGLaIDHRN1x7Ne1i8ZZrdtoNW/Oa42L",
+	"+pltkcNKldjXzdp192W92W2c1rr66wNin7fazxtnZ/WmTcoJf6JqOexK7oCfQ0uIm3b9q+tGu35mh5lY",
+	"8UdVy0fEvqx3X7bObtSYahcXrTfYZ/UAuOyq9vaiVTu76bZaNxe19os6/HakyOxcX1212t362c1l/axR",
+	"u+m+vVK/HqnRNZrdertZu7CBa48q2Fin3n7dOK3fXDdrr2uNi9rzi7qN0dGAtKRWTy3QQioq+bFRmSj+",
+	"vBCz8LjjYo5+Vup5qml1FpgAI1xiYI8a6QtngaWb4MRyJ24QMVr1IKrCFM6Lpb7g4BwCTlYbVrEyNAWt",
+	"2i/rNa2qG2dT2Iz9ot61Y0tfnk1BdAyUKqo6nUmm2FJwYj8eM+oF429sC2bnMRSe+ganzH7siIG0dzQs",
+	"EKgCyLrq1zGjjmqMSuzQivmwQjJrKOLNTQNmwpU4B8yBSyu5dJ+TGfeYxF0T0S1hFUzKO26N97sT+n5X",
+	"tbPbXwRM2jsnZMbVWnBsPQZr5I64ACV4Qj2laGlMmNgmrwCRxnwffxfwsRz01qnfjom6ruK8AGSSN1fU",
+	"TX0mlRxyOfGZnAouGa56K2TxsKn3u3B/59QzjZWhspnSLnw6CAANAaBVFOfRqbu3oBPPNqqOGr/Phgzr",
+	"IU2hIH0QrhEQpTSzKRNTdfKql4Tw5AnGhKkWJgbyccQ4w0qMnbNX0pzNWt+SPd7JVrK0CAtdlMQG1UxP",
+	"iicFKGluYM4to5NppbDH7ZTWZe+R576YSxYplD7zFmYT4WsnRpkwj0imTkxdD9/9Bmb5mDwHJZP0ZpXK",
+	"wQDogj+ZvUcgXiLuKPYBPbcvgrGFagS+i4rmHIfq9HhEAxRSQ25Sh4wZP+OKW8BFe1AhjmIIswfUFhM+",
+	"qT7V3+NTMJFWj0PwMZwumGAKli2zDukpgZAbPKqE745c3uOnvpByFz+ZcSHfatRxpRX0sR2Z2Fz4CmxB",
+	"GakY6ubeaneM7L1ptRsvGs2OrRY0cPmIlJWySHejEp7YkLQMHFyP20btpdPpXkr1tdUmlSw4VjJM9fT/",
+	"sfduvY0kW7rYXwnopcieFIuqS083hQ2YJbGqtbt0GUnV1e2d28ogM0jGVjKCnRFZLO6ZbRjwsXGAOQ8D",
+	"2PDYmBnjPBi2H2wYMI7tObABP8w/8eNMG/4LRqy1IjKTInWpKpakLs3Dni4qL5FxWff1faX0sIxnWZNi",
+	"gn5UNEwYmbN+oPsED+00F8NMjsaWNZLDI6e7TpJmOQcIgUw7MtMzA4EMZ3LyzCDWBq1erHBtm7gH6vsJ",
+	"uIO0skLZTed9k0D8cZNSC5t7u0nYUPQt2PjiTHPaOmiiAFlucixsPt/sul2w7Fl+7d+OtdPUUFIAoRIv",
+	"RmK1YGb4XZy833QqyphksaZd5Eyooc7B0jVslktrherEKgFwqUHCGkr72WhGLEFDyOl2hY6WSDelIvvI",
+	"XUBAHe6KBQcA2jtUrGpWwTbjWI1E1zi/BA2JC7YBmgxwN7y/Xq60HddMNeOetGiRNLGgsV5DwThTWm3i",
+	"91Ymr9QAWxhMyuTARxjIwzvK9TSXwiL96uWOnb+7JOUJ/lwXcC3fidygn7fVarfaEGLJRSa4EZtKA7wa",
+	"/qVTCXTTBWlQEG6oFIHkU7nR2XjaareeIugjxjBAe1BQ7bGzR7AoYbQM6bFLc7CsnJRDzzujYXu9mepB",
+	"4dxJ1kjoLwnbouPjrINYhSuAgIvVhpMjGU2CxkyLHVPlIOg0Zwkg5R+sc39OQAJggseqP2cy7bgDgYWn",
+	"nnrMhICm+++Ag+71VgWSHlGSIg9JHyvLR6bFIKPqxOG5mNpOiQsJ7f/u2tK1LonhjHbuFdzZwOca1hdD",
+	"nQs4+O6KGuB9M7jq4KxxC9qY+Aol+C2UnMOkHFkvik0z7qS9DTBBYX7lwrrpmWq22AH60H4VczEV3Dqp",
+	"N9M1yEs707GqfJkeoqk5nwpEs4N/+ikDfyxYgG7qm3AA4w3WeNJEZ5Y1njbjDfb//Cf/PTM6VmiHltaK",
+	"dEqIT/pyVOjCtFgAw/ZfmgTKmYQ1+nMfyoSXIXQEN35y3dcYmeKKJDSziRM2/iGPDBT9y6X1/LW7wLxG",
+	"ce1vpniH00x9oGCVuEYJRVYSNtYZQZv4BBj9aRFFIla+katWpt3QeRSo0sccW7eikiHYOqUieJ7JcAt4",
+	"Ae5SoyeiuR2rpE7ak3gPQmHpJo0IHRv34QNbyddRLQ+chTJI5NYiVkirm4e2Ib/lgPAEJAooqJnOz8He",
+	"/LrNjBhoZwk56zwVPM2kEpv0Y9KMFZ4NVvF6nrefbtNRL31B9g3K4vAL4PW9EvYFCrJoI5jYTpo9abd9",
+	"bI6yldXowh+IBA8Dt1cCyuAbIOi3LOcJnx1mwgnhZ+2tVQ8No3z8RvHCnXTrRiVSvO/p1fcdoZ499oFf",
+	"d9/Wde7j80zz9FTr1zxHoNLnOEuX37dHfgnecI0XnWBE6o3i77jEdB5EmIvJxOnLBTS52VhnYkG1+Mms",
+	"Yg7hIvzeKUc0aUpsMNCYi3tro/N12722rvVKArGlaq82ssq5TeaCe9MMzkkSoYxHY7rk2EiX7dLX0tiS",
+	"P8sZyRNhAex/Rf9yecljvO8nwfONP0XXvJpSEL9f55mAF0FVz5Jzcfg9HYNrbK8XPNQdP5ycq06Om/AK",
+	"S3nJ0laH5jIrzgkRZC7vwnY3emW/CHhUMQcaz9rPyrhLkxoJ3PmA40EUxgmWyCS+9uA/2nreilV4Dah8",
+	"+XOB4AQ10wwe0CHzR43ArHsvDfy3G1ppnX/Lkp3Dg5ev93ZOE2oPSYXlMiMLEKET6VZ88SPDZMoaEI7A",
+	"BumZJmZow3I+EM1l53cHLnjhUc9udoD3UjGZaivUYA6po99jzk4Y+4JYUz/hgQwnqZ4aJASpBWmw9Ylf",
+	"vkwS4NSl90YctJ9dfd+Bti91oeiGb6++YUerYSaxFuNDBc6zrefXmQlTTJG0dF+kknuC7WdPnlxDWtU2",
+	"6rEoDM7JLYk63DmMs4A2eD0Z536spU3cWGBdf7cRsiLuXli63214EQI/uXn63cbebm//6PC0d7Dz09n3",
+	"vZ/OjntvTnq7G7//0yp74vFgTAVNS62Kl1RahqaDc2KwB/NZ5JNz7OsmCj7DiMUe/Co0Ox6XJkeWOusf",
+	"IgCd0scImgDTa6zBTQn1wm1hmoFsrazNN8SXD2IZ/QhpVrePdmhEtTbUhIWm6Sk2vEb0qIlTIaAU5phR",
+	"hkRiyucMilEmjEiL3C/kAYQ/Apq682rJIUrZb9hWh3x2SqTCn5rRyiToKmcBpmlnjLXNn80Su/pyGBKV",
+	"bX4Gww1n4Iu03K4lC0/dOTos7OHwmKtbtfhwvRgfcamMDacW7CbPP/YxghEl3unhaff12eGb07PDl2fH",
+	"3YNXvUulnZ4i4vpSWxLT+qU9CedTF/lAeDHjGcuQKzz8imGmnCvDB4gNzf0lC0/jkyqvoYH0KUWwI7RN",
+	"MXZ0Lqa2xXb0dA6WJL1Ju/dTKgCqGTHVd9Hs09N56batz2hz77mR4dZeywCgP26ZCaen8h5ZcLdhX92W",
+	"iaSn84/xBled77JGcmWQJEQNKVoYYiTeWGGN4AKWcFRKQz1xs4zBL3YQescTDqrRbMjzL9BA2fMVnL+i",
+	"WBF904PNcfdtjm4QKQvH/IJo2aTfP5XFEW1MlxGTnghroBHeNxA1KbhzQQjxywNQF47cUbF45Nan5/EV",
+	"t6rpv+hDuPYIyt05wSeiGib+3Kd4lV1BWcnrZV8WkpUm8rlPLGCGGEiEZQGg+GcI82jARbJYUSmtcY6S",
+	"1GnnIioBqfzEoK1gReIkRSJUiv9o9DW4JYOsSEXadNJlSR0Bt9VCgnpqH9LpekjZ13DjYnK3mvGmTL+e",
+	"jUUuVuWSDmvZ3XWmPmtvujLb86CM15XyWTwMlSNMh2rzUzv/V6eKoPAOK1ZyN0msUR4eLIQHs7lywMp+",
+	"gadffw2lj80o0I9m81XZJ1+bsToL1WKJ4hORILfIVrtKLuIcAPfUTCqx3C5g3QAKGw4pYSVKe1ES1biq",
+	"VqaLakfnrmaNaoO8peRRfaIeckj3OYd0d8RmSB8tnN5PJDlvlE9aImCjD0gy0Xgf/6VM/4Ry2cmsZZwd",
+	"7nezVJQuyrJl8gvv/0j5NdzndrA0sPBs1Yh/xSd868m1XjTQCkmUX3KZ3csCFVzJz3rstuCMHR33dg4P",
+	"dvcq/Wpkxdxo39Z2/d4u7N+lIYljD2UiSjL1SjVsXmQlDQgWmCw7aggm+ymP2l2yEdqfz0a4R+GLeyA8",
+	"viRDgQ7yXRFZ0YeFVrDOY2Vk5Ujk9FUdcGnQCYoIoqUa1cDoCWUtKL/BmdXTzUy8E1l5IbwfHaR61ONR",
+	"SFJT90cuJlxC40AjwMRADMR5kPC+MiFEmEUM2tQaHg7VEyQT44k0rN1sxQo2ken44vuE8TQ1lbF6fw0o",
+	"h8oxlhX5WDSIrQwhHMMaBnp4x1KN/FfamRyI5jZLYLjQWUtBncWoUi2Dtc2SQuHLRJr49JUvoMdeSKWZ",
+	"vyJMbgsZTQZWpHvEyyFNrd5nMfRdm6pamo2YPV6LIY5bWgYNf/QprVhRF+aF8Bih7zgnXo6UB+iC3gfs",
+	"tRho9U64808Lsx3aJC4Gsr60FN4JHshfVQqPvukhhXefUngUrTN+P37uYqGP8VavdFIfvNMH7/RDvNO1",
+	"1RR/Umf0ai8UVHfFMkIqF7Nda3CNFrozME9OcgGQIQCvs5HS7KiUPFanQCf6nWDSNld7r3fUbcVhIfLn",
+	"rebcH9zVO+2u3lZ8Gk5qOIePvE/2uWXSotou/bjVafpFZ5D638vO92pe/qKDyBrJYCyzNBcqadZvXJXx",
+	"3ilHtcbzSm+Zn+ZCrCPRff+6dIPHbHNRrRup7JL67kTT7bJGQyVmtdptiL6kLOPGs44l6JDvOY/ZYoV2",
+	"zXvXxOm5JCiBDMznlLgFyIIGJ6I4QJ6wBNcSMJ5YstM97b06PP7p7Lu93nH3eOe7n5Lm9uI7S2w37uMF",
+	"jZV3r04K+x12V/PBfny3lAoO03OXssAPHYF3rSNwUJ6i6wqkFdqy7e69AHQIuMWLxxpTvOtpIyxH/1hO",
+	"3Gqt7q6Bbgyi3BvzXKShhbCmjCn05T3pCKBjoQ9a2zEDqWmw7gVvxkio4hMnMJ0QnU9Fs/IIxjMA/4Mo",
+	"KQQAAXzfCV9pmDmX06lIAQkzL5RCPmWMmmJQluKpLbYUWMhpl2VCcw8mYxfH+GAD3FKHCcRQL2yym1gD",
+	"l+z3XGjPrLPUwz0qCC+VwN8qu5xKQCk8O5IAionAS0b2M4DpBdhpAFLMRYapB7yE7nI7r+l2JZNUzSkR",
+	"FfYKFIQKFOyyjXuMX7WwZT+9vqb33EhdL4twAVvxXVesX5B3SOv6Ycftmp7hpWroqqhtt1LO7Gz2BQ+v",
+	"NJd9YeUl1jI79Ei2HgitMCtxPgiuMpnod+JUJx4ZnCAA6z5CUF7VvlGn2SJmNeEhVmj/UfPlYlDkOSKP",
+	"pOznQg7O/QVNioapytPKdtXVUeoPtvr34SOvkwm6YUT7Xpz3mxvSX1wc+85bwp80Hu7P0eV1WSARIpYL",
+	"d9IN0zmcWlOZLQS+G0uR83wwnpfFWsmg5qUnzGnmOeJC8mtKPATPq0cPLhN+EAjE9vSLAY1HFMSguP7S",
+	"agurNX4QXonjwBucjMtESQXh6x4aHutP56HqpRlVRJ/O65IPJHI1p0B3+qaY+pg6C0I7WobOBKUnhYGP",
+	"Wp1c+PCAyZrTCx8UKWl/lkjJbSQXfoWy/T7ajXho7r1iuGCYovi7tHHQi8ihECkguw6HmVQBaNvM1YAq",
+	"hBrSmEKwJ0+Iu2CxFikn7GFEf8XnpoTRnhipBqKEYiI5S64oNyz5SxpIBPVFERtzs69z8aekxaCkCbWH",
+	"0rGiZyF4r5hM7ZwNitzovFkFep7yEcZ7FEDLMo+eS0wmwcYdc8/CY/WkbyzwfOhh+BpviJP1mnFj2beE",
+	"Pw86ModYOU1XSlUZVCCIqLaxQvxf9JNTwksG5Hus35AVWhV3RxMUk2JTbgymhNCqf2RY4mYngRnDaXAP",
+	"tzJjCU0YFKsNeWZEhCxBdAtpY3OOmDjQFZr7VBMgpX/11Vs3QO4XR5rWV1+x5FyqNGENIwRLMPv2vful",
+	"gutc7dx0p6ZCohQK26JYXeIhlAxLS/pXF2r24LMG5/jwVFRoBajO7ZHxOBiwb1I+9xV9Kfo9VF3p1rfF",
+	"Ej1NWPLm6KR3fJoEAPjyCsBIlhTfmAHOMf4h6TDxng9sNsfVhtXFPyF2NHvVO/XuGLS0Oo0PVCjSigmD",
+	"Cj94NFZQwuWNqjXgAy1M6VRQkXyZAiQEyYvGz3asFqYMH5VUe9mTkA6iisvKBHZYgvSMR/jvJELSgMVZ",
+	"9ZO323vdO+0RxWE4RZ0wUTB3RZa1kNXHz+t0KjiQFbgnQ7PmIDiJThpB1yPMGTYw47bsAOkEPMGLGIyX",
+	"wnFwuxdkAXJAxMo9NCozqh462lhuBVD9416HmeAZ9D16pzisJVF0SC/awh/8zVpXYNSrNichbjcSondM",
+	"mgiq7o9FVMNjiFUJyOCuohpLN41CvhNpUtb7XuytxJJcaNomLG3pXozVqs3tWHF3Nh8ZloOlH4YJAyBr",
+	"ldqy83zOpL2Yy6t8GObyYlVNSbsblJgtHr5wH0rgha0Ja8DNgKcgRmnCdB6g1OdBAvsiVwhgRLANQMA1",
+	"mZhAOKIq4aVlVheDsTBEYIWiJ1awSF6QYtMt0MUQqW6omQYuGIh/cuDqJG8odKr4clcEUnc/uynGb212",
+	"KmRa+GRTls6CqYE99CmfJwSpRSIYVDLs4K++AoiuKf+5EBHillFKAQuStNVKDjqlvB7oyURaG3Qux2+Y",
+	"OQEW+IyQfsufvb4YS9+O7y4OCiZCghRgIXamNrzUiTmkDqiEbwzLC+VOKhzfhh/NIxNQ3t1nYJSZWxpk",
+	"iD6XMWL4PVYQv2u6NZvl0iJHTCkSGIC1u6EZjwTgv6xV0YCg/thEcGViFW/4onTQ1UrP4o3t5YoQv929",
+	"vLb6BLFmFJ+asbZIXGaNFwSImTbQykjjPBR8FmLugiShpX221WbJce/kp4OdkqPjq6+oehqlliRbi+qu",
+	"wx6/EFNHmyuCk0IXV+yXat01ANyDbMyF28Mpa1Su9HBvJSk0GTfNCEgHbMVExG1F1GtKs0wrZ/f13auz",
+	"tMV2cz0laqMBz9gAYLZUCjYkTTZ8HCiTquHmZrykk8LfQGMGaa6HC8xykZuqZ+12rJYQrgWiaTSRtlkC",
+	"3Fhw0qHT/Xm7XfLxbbWhK8It0clUiNQtCQ87AOwzlYr3IsXdcCG7gacv1zPDplmBd8CV7sw66ylWwZ4M",
+	"Jfl8tBKmYoes9huHefC+E/fN18TOdNe/dlOz3jJ4fNMRH90VCJ2ta7zqWLh9+wXWwJ8u8e28CKgbWVUv",
+	"mTbtDVzkLXCRFwTijTu5yHZZ6eP2yLYhjIx6lwprLGMoWNW40iRcmgXwDifTEAPHOrukDn+z7aU7mJ34",
+	"Umw2EhLEmVeOLXYgZs7MRfMAHWOLV8LvAyrkYS8l2KkdlqC1tJcmEUu8ubTnnLUVFYTNiCWWj9zlUNAV",
+	"sYRazuAnMkrdf//s3GtnrJR6WjtHz4hNqYxQTrO/gwxwZRRAN1UdRzUxXJOZ9TRwQnuvSgJzAeHQrVCl",
+	"V4yMSbC40elH492ITAwsa/AswxBAc5t57Fdv5oIRvdBxJcOKtJawVrCRZlaPBKwYjgTWl+HiP3Yr78xf",
+	"3BJmypW5ANmyStzTBr2xuL9us9O1sZRf5npyneuul1lznzVHpnXcsNe+ycdob3jbKR/d9I75VNzwliPc",
+	"Sjd9EW22m94m3t9g7lC9Xn3difyjWK+6x5m6O9r+s1VM3EOELFGqR07hg4pW98r1Y+olog/Fy1pooCUW",
+	"98Qzkzs1hZSWPOsSOBWIbPEejZFjcO456ddtVLsBx0oaxvtIMws66sKz/ulvFx+Vuw0iUjbm2ZAVU98n",
+	"O4MahkQqY3mWuaHue76CJ8hX0ERHIptjzE6VikwxzpKd7vFuQqGPVl2DTgqDhG3VPCp5ID6S4VR5CxS7",
+	"ScCfg0QhRGMw2Fkq4blYXqEFzHyYgwX/pcVOgasvF56SsrNAO2lIp8Kdl3BQgmPlOSTD5F9cJ4yEvfwR",
+	"qOMXvxBMIuqavrhSnViVmwJnDOymvjMa2N7JIXv2ZOvPkWpaKkjJNkRmBJSxA11zZUuVdMvTXL+TWEyU",
+	"Zc0oVpjNzrQ+d2uPobIsM37g5fXY++6h52sTnXKZzd3VSFjdePbk21glx93T3tnrvf29U+e8Yiiixm1K",
+	"qIzb7Hn7qe9Vx5lyrnjfOfnpJeXzIJDvau08DO6WCudxYu4ZdtpLnfdlmgr1UGe/vM7+2ZNvr6OH9T5X",
+	"fuOZO1CfTwmEj1S/Tyk/XBPDn64In2b3dxtVmXWJX/5YvPeF+dcnzK2AapB5kgI/dt3VXkCa3fYeV6ye",
+	"Rl9/jVHMiFmhoI/XNJ0pwNnOyQ8Mk1xvTl9ufoPSlrP+3PoS5wnPzwHMxExzwVMzFsLGik+nhumpUOx7",
+	"nQuumHOPmxFb4PCO2M7x65cAmglM5pDQJDJrlusZqiYIEepZrKbAJ23zeciMl+4/JLgVMYxj/ljM2Uzk",
+	"wtNON1vsqO7bxqox4HnqlL0ckkxEh7fMvgY3eMalRbAWmG64GDnvna3gw+5uriAOPK+DkzDMO4e1ikJy",
+	"yt3iLA5KiwaWSlSMYBHs6KyYKEOxFmcdYQE6JEmwNDUHFqZ+Jrax9w3vgN/BlMJERuoMMnxNrIRKmx2W",
+	"pIhD/NNPP/20ub+/ubvb9AEP1iBYF4xVkBmWuL9706QxQ4pr4NeMFZIHE2cy8zg87ga01xLWkNYQsTLG",
+	"tJ2Np7SCiwahJK4BI6wUqOEt1LT3GNJoPqdbTbsteyqaeg2YqFiV/PH9OUu2kbSXj9D6G+sM9keynUBQ",
+	"2gDxqjsKdqad9YONM8RUriGStMTAPqPpiUqz7SwHu61u+Z4Fqi4ctU+nzVmqkXF4Os3mzUq06UymVMoR",
+	"uIIhlxkrI1NRmoFMmupU1DiI3d8XqIpLPmO3Ydy/cj0zGOfvwtllA5FlmKYsicN+477wz9z/bLr/+Q8g",
+	"z2h5n5IRPM8lHwmWC1vkkNiikxgrkiOZ4DjfjxLWOHzbPTl6ZBhPIZDoLcKhzidFxplUfxADzJCpqrBx",
+	"k2Sa27HCtaHOTExRO2cp11MnE4ZDfGKLHcAmrR2R+n7F2o9cxIrGCxvALQsHlKFYnVbOrbG54BPMtqFz",
+	"hEnQWlYJInWcDcWMjQuV5iLFFAhUkFg5EVGsfMLQQ1RJnTYjzAFBLLZMmfncWuBrBokBDSaoQAI/cqyu",
+	"RZDstsOQy6zIBeWtytIgJ+sNClJwAAeFNZTp0krhkkCSD3pWreQZTg3OqXMAMGGcieXohD0Y8cq43sUa",
+	"LBxWyoNrh3PV2og2pLvm50KAXUAs+m4CNxbN5Khi8roNxu1GZ8NJQmdPOKuqs2Gsk//O+lg2CKhsujAG",
+	"1qhCUoP+raBRBz0bcoPNVYO2+qOGfHW8yp3pxwPzzv23eM/d8mx0Nv6///P/dk+MoH2B4NuI3j5IWKhZ",
+	"ggi3F33RgtyLakIvuijwooo4i/NYPWk/+Xpza2uz/SQiJRNtPWm329E//2//87/8L//XL//+3/3Lf/H3",
+	"0S9//Q//8u//1eNf/pt//OWv/yGKfvm3f/PLX/9Pkfs/94yN6vwszsdSTm1v27g1QJMD5moHJ2lzVxqf",
+	"k79oiCXcWj4Yu2/ahoe4dftNvKGEsWI02iSrYTMu2u2nA7cR4L8E/WA1/rM1MO/ijeTysT9wHK87bbck",
+	"rFc3f6upO/PuY/nBvbF/VRfuMVgg5ShYY1JkVgKyH/xPAvVmWOfkk0Sc5cI9tsPGesYmUJXiNM1MF1nK",
+	"+s6qQm+dWnCDQN1qt0mYTZoR9S2hjsoFSwsMGlA+CP/q/iDVO57JNCKVDpWAesbQEEQlSFWGblowbkX2",
+	"PUwGWMIAvlDR6Hi3U6dNDCShrvbIDWk+Py7Ub5xQTAKGYmld4GW6sEzaiFJffpBKq83wLTBSaXyucAk5",
+	"IGbGaFYYlFmoUlVGaGLiEEOzFk4/REyp2GbbzxLMXe31OLuZGFqmC0xheuMvVsZShQiSDVLVxUuQ/VBt",
+	"2iUjpJaBpXJKMgRQU7BG8qp3GqtLfM4EOjP0SEmDtrEz1EtPrMmUENBizSZ8OpVqtM04lTaVNiR8USNM",
+	"Rc1sbfq2lTDHQyiHsTNBfpud6VhRnawzZub44d6cEJTsXDwENJ6ENX57cngQsWTHvMOe7n36S7PjrCu3",
+	"Zb3RB0XOCNtoaVcSuFUDipfkSAm/7aC2JhV9aT1qVSptrIL9aLyP2+fq3PiJ/+V///t//sd//fiX//Y/",
+	"++d//NfNKOSEKxgi+KnbYRy0WNtoXaViICc8Iz9RF4Y7+43cF50T/JYbKQZ7FbJZlgfskXHrgV07bgpj",
+	"JQ258Y2LLrw0bCgxax+t+iZ3nnpvdja/P368c/Tts29j1UiEGmjKicM0WaxXDJWBaD56Nxle39ymX9FI",
+	"B/tbUrLYnZhYPWu3Q1XSYxBytPmh3Uaqkdv9mC5FgVRtms4Fm7jLcBtjOmCi1WgBo36msBYa7VSSAVCZ",
+	"Wqhz5f7svJhJX44KXaADijW7TmqIPMdCrCrIjHdtocys7qpuO9cAgu39EK/P9SzkIyCB0HAvpQPrnHaM",
+	"LnjphIWJ8zKRQTkHmpndIKFRMpBs4xV5E9ZkGdqCL8itdLHGik4HNLPS+YB6SjHRrEHyuwMnX/xc8Iwk",
+	"Gjlu7iDhz/hkIDuJFUVzmPWc+E3YOTA4NwqeZ9IZx+jNBdls6x4Vpre4G/uY6WGsoPAfb0Ln6pETVvmE",
+	"ZyDQ3vGsIOUFbCsDMl5BerpfEPMVW9mCGw0F534IwPJvfPEbFILBXAdn0DldIFi8xZ8MzLszHNPZhL8/",
+	"g12f0OZvbLXZvnzhe425ihVPJ1JJY+GAMyNsST6zTf4U5DaePnF3Up3+wjvcEiROnMBGNbFqPGlH7Xa7",
+	"2WFT57PgSYvYs62nLDnq/vT6sLt7dnp4ePa6e/yql4ATSUvt92tJYgPZO9b1NehP2uVhwLl1RkTVVsgD",
+	"pEIjwctO8wLiOmmCxy8pL6/8yfA5FqCC3zkoSEr6ZJH7w1hnHlRhUvN53RGK1ZU+b8sn6yKWyXMBkZ5i",
+	"uhog5JoeagJmSQejblQLj/0R7iERFep6pJIV7h9aODW3gOovNzrYreLdhL7WmeDK+3yrEk5BZz528mXT",
+	"bQ/w/Eh4wyWoLCs3nuIrLiSMwJK+Ximj18Rvps7u/+z9i/71xzD5yxzBt57QreH0nnTWXZoD0nMUTOam",
+	"FwFoKCzYwu4nb9+5E/fAcHgHcRAxaeT9PIipVf0qCkfSyjc/yt1zv0/4+82+TuebIOo3Ok+ffr317bdf",
+	"f7PSFaxmIK52CCFpoXMwzmrJC9SR08LpxJyd7J9g7Bb8WjLo4F7oTcz9I6JYaYo6Zlwq1lOjTJoxmCIs",
+	"3thxd3y19eTpM8an0xyK4t+c7LKtJ63nbafrTk67xy/e7Hx/Em/UfNFYPWm3KVSsC4uZBN8aAW18MkW5",
+	"XvYMwR3VQCh8wIybTqw2WbJz3Oue9nYTqDmnZE5ITMA5Dt5tAhrcyfk9a9BkCbDw+WDMlcXuImfjxIpR",
+	"oTkUz0DpwXxlZStrJG59RNq1CZTL4GMD/i0MW07gqcHmgu/w6P/Ysuj7dxbR6mGJ6G8VyCwnEp1l5Qfr",
+	"LnN+NUQi5Uhag/KJFrfhjEXfOT8VGUAVQVGuv5mSKjrkEBhZy9TvIsuRbwfMf+wNAfu6lH9ld2jo8nPz",
+	"tNM93gVjmLGd73o735/BDxRQROtfK7HNoL6ESCrHddL9aS6GMst8Q1MVHcA9FsyQgjzWVVlRTzWAcwk7",
+	"wc9lbT9sY16Mkb1qLJ+bsMsW8ncttleGNSuNIRAfqHwm2AEt1nWPpRKtTR83XVmrhYbdQuHO9sJemuZS",
+	"WdgMSju7LNBtLCkNqu/rUBskbYu9XV4fg8+doUB5+WM4BKnzUai5GO+Bjps08htrVfFO7gx0kTYjv319",
+	"nooZK7OsVLEoL3y6FWvJnKGAkxKIFbexZTB8N5MwF7RZpAoEqNJUV61bl5fShDyFsc7M5YrpwkIyjT65",
+	"BYJn983R672d7mkvqTQvhi2J0Q548vdinpCrEGSQb4Zk5dE/F3MacQkrVj4g8sgXqcilk7egsc6lSiM6",
+	"3hGeYH/u/dqHkDw8WVIleCnwjK6gCkF7ncjkO+h1c+KCwnZu10jAN5GKOWs3y0TGrNbwWFyp+kmH76SZ",
+	"gv5WFNEDrgYiy0g3/fJ//I+//Of/phm881KEL9CaGPLZMR4D8iOcGfc9/mTQNc3aRwITZ+6TMCjh59sl",
+	"9NMce/xYCRpVWSWvmWYcHL1Nlhz3fugdnyz7nvIzLsia7ap6ktUWYu9Zs4tL5iVG6WErHYRdJ/S+KiMe",
+	"GQwvLnKWzpvuwXo4NMJSRyspwchtuFJK1r4D+vPc6mLucqDzVKTQoIgzsPfq4PAYJsCL/2V6FnqWm9ss",
+	"yQU3WoEL5+Zz3mE8deJGGqlGEeNuiH0J6ijygmkzLYRbNBQV7hgMROQMMjFw5lXqr4uc1EEjhGcMcvzh",
+	"+Ct/mCwgIlAKuvKd2L9NmktpP3mU5K6JhcqpgEa8SjC3KgpC46GaoyyUBhKeImXgSXbx109ZBHlF2eLL",
+	"XE8OqrbkHS1jrI7xlsBt6kMwzrde5R9CnU1tf8h7RNTxgBS8phRikSvvjHlLrm5cKKsvKrmKc1nz+m4E",
+	"wP/xaMDe85zy3IirXc5qDDgqdS0ktMDQLMjNhFq+ik/gbkxZI9745b/6d7/8279nmLZnW0+idrv9y9/9",
+	"TbwRxSreGOjhUAj2rPX8nM2FsSJP+TzeiFi88S//w7/55b/+7375X//+l7/7G/b//qf/8Mtf/z3+4enj",
+	"rWfsl7/7L3/5V//InrfdZX/3NwwTLs4T1djUT4CueRqr6ny32EGZOTT8nUhBERDmBhxXyk+YcxTY3T0G",
+	"k3Udcd3dQ3Edq0bS3Tvb7e69/gnrP5MIS0BWtk1Gdf+3u+fd6W1f2F5xmSGn8+zJt+zqqngKn2NIFL2Z",
+	"2sAJbWHepDRrdw+zkGDcjAqAQyhnjIL/oRqqnJwGV+xwKlR3b9OdK25lP4OueLtJZUBQZTnRqcig1YMb",
+	"pzCphxMjMbHykRXcVEMx80PfDsynm31uwDSA1/r8N5j93T3fw1GOPorVkMvMOckSGjcKG4W7jJ4I/LZC",
+	"FcYddrd9hlJhyhP3fQvqD42bTDJu5GCMCY1prtNiICinmPOhbbHdEALPhdHZO29NgKNxWXwBMqvY/Irn",
+	"a15ptIAoA2xMDE9msoSBKSwUcOUCiuAIPwDiA+4uMEjCeagYRljpyE1pqjYmWok5hMSb3kWkFB1NN04N",
+	"JC3Q/qqHcQCKcAnUADSQWMCNWGLIHLlnh2a+NaEZly+5JcMDBpCubKY4DTvos/f534riv1fdB04dlv4/",
+	"LJNXfRa3rNftUrkzeJNmhJt1CpBV8Rh+Xdkw8J2vAaqVsddq2Jd6FO6hVCxf5r3WdyLwTfDWBzj8gxCE",
+	"WWjFv26vy8o9cyXedqUIoKwPd/Lcx0o0UsHluhiNa9hcrFFHY20uhWOtFq4/MmzK7bi5GtH6AxvxHkCq",
+	"v0CQ6k/TDvZJ4KZXgodWgsZwdPjIrGD3/dCdf6CVWLn72+tvBCVB/fSaG3xfp3Io/aH49UEc3NKZeAVB",
+	"5LUciJvDqcNeuRxLHcjZPCLhUIoMqq8JJr2H0WXf1SMmERPvB2LqvXPlgQmozwtzabWOf6itM0KlLPnd",
+	"76EhErHdsNYZAOwqinYh8YddNUu0ogd5Wo9KXDcMQKy4GzqF8TuMM6XVZmj/r+QiyZtbbP2/vL8/Vh/a",
+	"4H91JOMSlthPYTHchZ79zyeqv/h2/fuF+H7P3GWPFH9HmvUvMdxu3KnvfKnH5EdD+PzDteLSwPvLXE+g",
+	"AoMwMAkuGYWpVIwwkit8GwAearmVxsqBabEdHByyftRBAkqYYV+IGqturaphoQBjhAnlWsHFWOQiom7y",
+	"qhKilDtr8KoW4Fl2A1XQ7FAp9sXKFCzSKUONz9tPWUPny6Lg2gfR8ZnREmVS9uFTwXe96gd7emcccJFJ",
+	"mYrUzwAUVIfCaNSUNR6phkhl6LaHchdlrOBpE19rtM/jwx/dxdA6AU091uCXz3glqcwatJA4ictRbPAK",
+	"rwu/DNVyZ3Fd7hm6it9ddZP4s7jV15O/Ur0Txj52unGoM6lXhj6PRI7cBx32c8GVlXbOxiJLIzbR76Qa",
+	"bfJ3IueABG4soA8D1Slr+Ks3Z0KOxlCT1i/mbCiA8xThU2JFORd3MzT3ADQCybYKLrpH9R5k2jhrX7M/",
+	"ilw3I4bfUcqShn+aE6EzQM6XBgYMnEnUxgKcA5Y1oNvFiCxzLkOuB9AcN5GqQCk9FIL+BWmZ6ofS05m0",
+	"sTIano5MHcAagMV87OdCWxGaZQCfADpoqJArzOc//S1eihVY5RU4TGyMzIk7ANaiksjCd0iDrTkpwp0b",
+	"TClDes1o1kjwj127o41NnK82CS0gsYIeEFYo6Oih6ir3lkemUlW1iEPX4DM+x9SYWwrAx8i0McI0A+A2",
+	"1rbFinrwKOloteWZYTwFSRzeFnK5fW5EWajW+P74bRPLP5cHeY7CFl5naD28ZA1x9c/deXC/ECOr61tm",
+	"hdyp3yyl102qPm4C9ExiEg6ZG/UwF2a8usyj64sc8FQGs21IVb0kHqa5HCCgsJM/qbM01cAiWOCSHks8",
+	"HrFq+Ia4ZxQkIAKECJ/juy8o5d8kSxYIf8q0MplghHITRphqYaCyg50rPaMyZG6hRxs4h6SB2kaTub9i",
+	"dAhpUpaKO+P71aRiyRCcvaRVBmN4paCgHEM99w2og0vqL7gvifEy0E8PWe+E14MPgh5cX2+Bvc/cnEs1",
+	"arbYKcTClGZ9nc6XEwPDcv8FLP46pQu8gd72KxAwt5ZUhgnEbWhuLi1WHX7cX5fymS0c1YDmvgihBshh",
+	"qzC5T/A9a9xn8Ab3qodN9lH4xcav1MIOo99XbK/VoMNo01U7gADoSudshnXWLZY4kZ3UAO4WdExZAqZz",
+	"CBp8f/wjCnpTDMaQCmi3n3/7tJ1QVbeVg3OgvalC+oPJDX0UUdlofxG8N1bJ3sEPvZNTDyEMhMxVrpRH",
+	"pizED7j7USBUob8BDeqzdpsoC5SwmzOd23GsbC5U6DfHQi16HH49YcyZ0JsFc9+qhtyp1xfche+P326T",
+	"j4AANYALMjiHXlVPSB2aI3LBzFjPFJ5jZ1JX+yaqWCN+YmZakWG7urQcjt9dLSWHwd0SIi5OzP2Jri+t",
+	"D3+AxL0jBeXdNGUc5cENRfTHxV1uWDlesy6urCnaJY7P4C6X1CBo9yPAEiVOU2FW1wN9oBi6B/VAn+vo",
+	"fnnc9es9TZ+UeB6297UqJaqBLqiXINCtQDEPWX2pFQHIYgs8EcAay+erM+if4ozdBR3fftDx90tQ3EtY",
+	"ESQzvFUps0I742G/nu+P10aeOg3+uRxZ3XMLY+9vM2IaHsizbO4p4+CbY9VI4D/20mSbXfCv0A6ouFfN",
+	"Fjvio9URhlP8mpuKJbgNzu99JIaC0d8lYqjPJnzuX2DF+g26IAHo94+SAJexPvWLOQOoOLSil7EVhfiC",
+	"z9olrIF0TFtPCD8CggNfe8RJEwH0WqzsmCufrkwg9E9FiEMhkpIRto04hR6vEoGLDcJceCvFk89DM9w0",
+	"43OIsCPAIAYbib5xRfzRwxIQbn0qqi1wE34uqqGVCpC7RczEqZaqGs9ps+Sg96p7uvdD7+y7w9e7ewev",
+	"EtbgmdGUup1p3wRqWM4HxAlPgRfDMj0495UasSp9l9oHXkIxBEf7rgZUYHC3FFDBiXkIqDwEVD5NYgVY",
+	"pElkfBrpDDS8i8Lj0zEGXWHQXRluORZDgMOC2MoKQReqU7y8RDE60qXgnAUEbSfnM2GxirBfzEEtWMaJ",
+	"CR40D+QnL2nk+kBx9xC4+YIDN7d2ZD9pTAd2/rVjOvBxIabTYtc+zGhySKq/IFtEDxFIHK2WBrJxAwmY",
+	"T/aWgHJgUk30OyxR8w4bXNesWln8go21OpT0KU79XbBu2g/WzUMo6bOFku6m3Fs0SpSwkO5+DNnulWGm",
+	"A+F8tNyOffJbqDSUj3nyKm4sMcebBDn/DWsUSlqW7B8enH5HbW7kbkbObQV/zjQBtzaZCXFuEgb/z9/4",
+	"ttf7PonoN6jq3Ncq5XMn3U4K918R23rqnxPoBAmEBqvbAN4OaverZE/O2SOKmNX4LVDLC5l3Sxc/MuSE",
+	"Sk/PiBgwgIFOfREz4h5G9gH4e4t1jRHWdNiAm/EmAJX7ugWcUpn7VhDW0FOhnGz2P0wzrAAmEJ8aR6Rn",
+	"ZObwZVGF4t/XODcjNuGq4NlmWdhbeTfVK9gfeFYAsx3WVZSXYBHf4NxUin5rpRAyrxRDqDAW9k9/W24M",
+	"rBXBOr1YLUA7soYvGvaaLBcI/AM4Slh8/U6EXhlIjfA8jag42g0x0zx8FpLYuJFakU9Mi72WvC8zaaWA",
+	"FchTZnxdvCeInnKZsgb3aLzBgqZ3NiN4gwmsi9NcqoGc8ozlYsIlrtecpsMpirTIRG06Gr4MkL4b5saN",
+	"GkrOm1H5TviqWPnPvcB3WaekbDEs3AqApxdrmD1tR4n2tKyQ+UDYt+6Qn4IsuKnC93e/UdJeJ/Dqr0fa",
+	"8Jvc8dZJg/XGbOtTcTc0/ZdRbX3gK7CYpW0YUPZIV90Ii+cGpdZ6kD/OxUDI6SVcXidCEX2RnPBRjcoL",
+	"O96Ry6vDjg5eRey3R71XEXu19zJib0X/KGIv9o8idrr38qWTf0e7L6OSvhdpRJqeX/9w5zhopCovGAKE",
+	"ZVmV5QmRUkFLcAQzilWjBAuGsrAI1FUTSS1Bk0rrYWQvorB50GUPDzb3XshkmyXwBigFVG4ggduk2gzn",
+	"LQOkZIHUNgLFgxxyjw3AfdAgg8h9rAu10AsNf2XAd+sp44YZrRV29BlAluW5SFkm1MiOg9ptxep5+ylL",
+	"DneOz5x9tHN48HLv1ZtjaEX37lKg9YQabZjyczFHvvnkpHf8w95O7+zNQfeH7t7r7ovXvSRWjSV97OUD",
+	"q4sWCtdTjf2ZobRcgYlBlCd8JKAJCXmtlEY4Z2nY0FneJR2cLytPPOoaYRziNgTkhCU75+pOTXd1gDh0",
+	"s/WBGIflMi3DNwSM7E+Nb7i0Yh4OxR/FMR3kDyBTuZ6GoBfcDiEKvRzQ9VZAzy2Ih9Aei1hnVSnwQHTy",
+	"a8K1o1Uv+QUA7SQPx+FSXLuqI7rIfbLVft5+svXs2fVB7+ijfrdxUQgv078/F3Jw7hlXV7qihxUPb1WZ",
+	"wV+4J30GvLvwnvm6ehruYQodlnEJ1F19eZcD3q1OkFsxmWbErcg4G4JUV8QE0PKgQeDnIJG+QkJSrfxQ",
+	"IsY9UxgbCg4Qqw3OXh73er7rwZCbBUhD0M31zFkCi1AVyLMNFCuWXH3vRSIHPRJkupeL1bnjcvPc1QRy",
+	"OcJbyiJXpmjJ2cJpTB/gbx4yyTclEOMVKTW/mYxaF6bNTdPJtaEuSScvy99+jMj5FaJxfnnJ2E+969ed",
+	"di037E2RB1enMz/ZIbgzCrf9mRTurxNq7iGveRMEuFtWnDdKbuZiUORQxLrSm3wx9/lASFiuciiPyyet",
+	"N6qDb3nwJoM3GdZwiUdZWd+buZNJyhEQdYtZzZ5uOXfOjN1Zy3EfsMKICrwIZO9QuWA485FhiRLv7S6A",
+	"6pmxnhlqH4fYpIWk5hAgUrQCZNqqm4nN9R5L5cnFb4SAq7Y8Yw2oFnI3Y1jlrPfjTq+3iz6o92bxsZgG",
+	"rVGPGzbm7wB7z3OOxeqrr460sZ56HyDqEl5Y7X6FOfHss5SnB4g7NtZFns3ZH3S/pA2ECH/Jv84N4+yr",
+	"ryiv+tVXnlvBp98r1xJ/ZUMq1j06Ojvd2+/9h4cHPQ/shzTb1TmZE8F+yVxU4djzpHlRALpC1r1A41/l",
+	"y8fkxGRq580Wey2hFAo5VCucQo8MvjVi0lagGpX22WAP1hiVQI0RU6FIQtM28kQ5gg3GYnB+IZrt0RyJ",
+	"4+/o8OSUXQlSmTQjQBjE3AJ15UoLlJhitjhxzJ0A40O9hjqBKsuGqXg+tJRxAUIbZNtE/7oTKAK18piQ",
+	"EVY1PKoR8OObIEEifV1qkTdbDPIUA54JlXJ/wPBifwY03C/yxdFX8gt5QSyvbg82cgFC1kQsF4jYBjGZ",
+	"kKHwbOBAczogrsBiGvJaVZQ3qhOZSGPcR5YfFBDe3UPcPg7ZulphSMnwAzHXma4WNugsdUJl8dkmpOSR",
+	"gbh5McePf2B2LA2bcYIMDZkcpdkwFz5B1qiIl/LQ4wZAzEwY30VB40dxITQGFKPwVHfjgqR5VBsk41DO",
+	"0uAs41P3mfWrH5kl7+2LuaYJg5fgZ5wLMYVHSjXqVPN/TqUK4oTSSlR25yXNGUGd3tX4WhjgLYXXygm6",
+	"S9G1h1jZXYuVLQjlG1hglxU0XmAV24g2lhg664yhlcO/sh9jz5LKCtTpOhct1vNyNMsFT+dswlMRqiuM",
+	"dZrSF5ppJRDBLkD/Bv0NBAZgQKl5HbD1kmaMjxBvD7G8X0Es75OfynUH88KGvWksb7vKDlL6KiUGJIB0",
+	"IcFHKi0xwZOFSeaZnTm7UOmcmXM5hdRcJ/wR6Twqlt+YB/tLOiNSCdZAtGGGviM2TXlwrqpJCy4g/ND0",
+	"5Br451Bois/FqwkUnhxSxYY6H1QcFmfrIuE+ugi1MQApLUZlSPoAjjkYjNURlT/U7fUA3lm6aM6BQOrQ",
+	"0yKHktbKfOvhkBmrp8abaNvM0lUS2NoRM7nicASXeJW/AaXT4G1SvTiCtMOrFg3klQHdTyUI74qB1/48",
+	"Bt59QHd/iM3eKDZ76yrhooEFFf+ry2k9qhihh9UK/TKRjkTOGlTUH0FZRuTDPVDREUo7QtdDFKtyFpz4",
+	"rZWjRChnsnkg29BD0jTwh8jphU2ob6QLIuzswO6diVuZiEo1vXyib0yDi03xMWlLIZjqQQG84hL811jB",
+	"ePnAzQJhtUqDYAkddvX3Uphs2TdH5cBrX95i+wtfToTGiJwMFOd1fE0f3qBloPkJ8RhSqwHZoc8HRG3h",
+	"vnr7wkSCuoYSYpmDxiFkCfF+KgZO//iVQe5iX1QDldW+wwhHQvwoc0OsHtIA68kcKm4L91U6y8iAoIYL",
+	"PjjvVB8hDaJUADx8NncPwphNi70MURUTq1RjdGQ6zeYt1i3XERZAafbBe3NheaAdJvC/VOAtevtHpz+d",
+	"vejufP/mKGEN6bEygK0MvYcm7VGjsdQ4+cs/AVjPHCuzy0FPpDHY/+1VEJvmTqPauZuRJTzPQDWdi6FA",
+	"3Q0WB9U9VTZ1KHBOxVAqEcELphgzdFe7H0zR3/SBWgD8N8KtrVChfIozq6ebmXgnshDSDYiCEPuVylie",
+	"ZXAKwd5Qfn0Ly3isII5L7PwRdLm7CYUCSOW3VfnkHCK/9C+81FlBzk4kfNqhCHwvgf/B99gktHAJwLaM",
+	"oQS9P4foX9mBRbXPz9rtWC1j0VZ84nt9sXmgkYSQ79aTx7i5kia6mXMsS3NTFaDNY1UpfKOImNungboO",
+	"J9qNKrRzUeeRccvYCJ1cnhjWbWxEQvE7c6LfQZfbIsNdFUYX+N+DMKmQ7ZxWGO6r3XHOyPPXB+55KP2f",
+	"8DnrC2pr+/oZ25cvOgAqP3CuNRSz9gszD9ph63kZzMTQNO/rwsbq+fOo3W6XB2xIz/yPt9j38kUFsX4i",
+	"JhoPMIgWJwbkSIXmqSYbAmESTEyunUTXzLi9Wz1kvz05PGDBOq2wF265L6D8C+v6j4bPnOn8PFZDnbOv",
+	"26HivZG83/QI+pv0Y9KshJS9eHjefrpNLw/vNeyb5VXx8NIXfHBeTNdEx04P/+wWLnzZsTBFtjRluhMA",
+	"ly/uu4e69ztnypL7v9QQJHqJvt/F3ralH1ZXsi8ep43O1233O6QBN3X/D2JgvfW70dmoqtyllfBf//lW",
+	"+5tvvn52WXSz9pAllrGx3JrHpb1wKf0RgJRDyilcj7NR0aruNwVMRBH23yTODoMoQWJ1whqAGOF7gstM",
+	"1lb0zdM2tPnU0q9cjcQj47Wmk4ukWFf0ju6QJj1x37Vxc8hUbs3LXE+uhdjnLj7V620ArX/P/YZ6+DIa",
+	"R08CZaIzxEo7z50Fjhu6IjTg/K2NtQdPN3k0K4/2HhyuyJ8sOGVKBHcHbt+GtPhKAUDt5svEgDPu0MJ+",
+	"ZEryYRIAGDcdjGWW5kI9Mtss8TO2lybY1znQWSYG1rBC+Yf/sQQeKAkXw0v0TJW22HQqeO67NBM9UwnF",
+	"Q933AILDWCwRL6wBHYe+f7+ap/aMB81WrA6d+3MRDGGAxSGlBQ6h4BY7RcYv8XPBsf7CFBNTJVqWiNzj",
+	"nulucG4POrjoKV7QRfDHDrUvwj9OLM/tLp8nLPVRXWBPywQFHdjEvXDuZmWO1QwQHnBTAVgaE29jp2AB",
+	"g7kX/hgiqfioRsp+w7Y6tCWqhRXNaGW35grJTXGBDxPcL8Bv+knwa2Gy4tXwwvVK79o3PQjveyW8wcWD",
+	"vfyZxTW+6zIzjI8qUmtBbhdQ0KWHpcP5YUZYhaceJfxMo29K7nOhUpGD97rNEhxJoJSH4SReXlD0AeuG",
+	"MMhp+WgUqIO1GqySCad89Gsx5MKnPIiB+2bDufN2i+abU9UfZr1VYbG2ntRsBpBviXt0whpGiNLSy+YV",
+	"1m9oc50hQKc3RMh+oue6R6w4vT/BwD/iAKM+X+eprA7x4WDeP/0MZmx//pn19KUauk6F4DSmVMzo3GJe",
+	"bSUlAV9vU8cpHz0QHn48Lj+ukt9m8P9vzHKoxAx0ijQMoowpdHe02AEiBuRAQf1zgZXoVKHfeNb+liW+",
+	"yjC5DAue39lC41N+WyXGblLuWev+UrDUhxrjNdcYWzg91zjfK4LuH18M7N75OBegLFYXrBwV1lBnArZn",
+	"OEVDcKMUeAHyUlI6gPGV1mBClnF7UPIx8OgsT+LBI4O+Wke5GrzhRqLiy0Nw/5KScUTfcm3le20mnKWH",
+	"72pOBEI2HwvQ4xA/xcAGRjSQKZfn2ENpLyEy4KMHGoMHGoOb0Bh8pH5aO0EBv7Ss3vepuMNR8gvwEfQu",
+	"h9JvxQGWEku8PHkARGGGNXJwXlVWVfP4EhIBfvfKs29qFrfXbRY/kCNVTeiH2u9r6Wg8rOsQUEuM6htV",
+	"f4c07LXpK6lO1jNYltyVxCpHv4dKR6SDZP0547UoK1XrUZwVsiPwO6HLhldSUTM3IRE8B8Me8FGdCdEB",
+	"lGQxksosZHUfmVjhu6CXHNpmoIp3jnWIGLKmDDFmgWAcZRqIoHUXc0FPv/4aM0HbCGPPlJBOEEc+h0PT",
+	"5AT1mGdDNuUyZw36Vp84p++N/LvD71YnOE7tZugc8Z2pA19i0XGlLDVI40sYPWmNbyrdr5s0pnTx1Rde",
+	"N+10qu8dfyhM8R2iEL2fzJ5howYpGX67GX7MPrghoaYG/BA4Z2+hGnov9Rnf8O8ICZtqwkfPFGtc4NSF",
+	"ynNfqR9QTkqGXZAiqRxCTb4FgBjgBccKbGTXRCyWTKpzQHSXtbw0tqAwY8W0w7iq543DN/nGRJIeJdqK",
+	"u8OnnZfd4OQbXk7fXJKGhJosRG0hSzTxq7CXJlAwPoeSc7oZq9YfldQfMAYsLqJ4Sym2I+gEwIQ34rVQ",
+	"gZHOQ5qOwPB9b0BeJt2cQIUWgr7MMjbl8wl1J/Cynh6WmrM+V+d+UqhqB+70H260h5XBXx6ZwOUisSJq",
+	"keIFiUyg7h4HagLrix9KqSGxY4c1PGFIJ1DO6Bm2SgK1KxGDYTwK5q3vJrYdXdgrEK6SiufzynagKoHh",
+	"ko3QULoCu7PQGDARE90k2hMdyEqkqi+B2a7dF/a4tG5EbvyI++c2xQuB3VzlKEt4HuoXEKkEiJo8dDLY",
+	"ca6L0biyRcoy+YV3g21RDsAEaBfc3MC5Blw02NBgZ5oZmWIkYmJE5qTBAImfoC+n+urwkvLtl/LJwsV3",
+	"mFIWxnd7rLI4PQ94JQ+5hEtZYvHI9YWdCaKBJk1yfe3/UX7SjZMPfixXBkF9x2xNtoCfgLVllc4tD4c2",
+	"FCQBL2V2/UDB84Al8usgafXL/8lPxxVhzuUkD2pxc0PdZWpCQ+hM17a5Zxq6bKe/EvYjtvmBVmLlVm9/",
+	"FhVHjt7Ta27ofZ3KofSH4C6ft3t1aF4hzcO6TswHcROj/3RDWB2wswc1uzNhlp+TXYteGli1BnVLaJTQ",
+	"I4ERqXMhphQqkrk7n5DwJqgenbM2GPIJyyuZu3BGt7HFmvwToDIk6scZR+7HgDXq1Abb0QGTwA9LD8GX",
+	"LZ2IXBBYYAp/KGEtwcu+lOP4U+i/O2Jxf1Zx9KDKfz0AMrdmByzaw95av1biwEMbYDxI5pWqz6jS5w9w",
+	"zvKdYAkFXRJsoFrFtlvpL6MwEgZp6n/yQQ2yQLyMbEyXUrbWUISbq4Lqb4OvsraDja+4Y0Dj96woGuLK",
+	"fvOhC0ZRysr58Tv5E5GWXl7dSuG5xQLXy+HH/Rf4xgVoNv3UwOMABDIg3mLslWpsEcTHYMxzPnDqtMNS",
+	"OZLWRCwT1kIq0Ey5D/uO59OxUAbARghqRKhBPp8ipfFrzZXnGh3pYKV0WJJprroYp47wX8fcCv/f+8KO",
+	"dRr+RQTmkKxzP0BjJyKs8CwL1X3wD7R0ovLiIwzVJkwJgTyxk9YCwzYGXwl/BwK0CdJz/+DZueESp9nR",
+	"gx8p+NRAs7o6fIiH+q4GD3F0txQ6pKm5S4HDX00c8O5I5FBOPPMn4SPE8AfAFK8KBC6R5dENooM0+Fp1",
+	"cnGN4mQv2VfWJ2+HSyqwUoDCjoZULjJkpMdC0OBOTa5b2BxQp8oMZs2vJDTlS+qdq7bQQ8nzbcRZ7nPp",
+	"8sWo/4cIgqvrl/0JvSp63w1ZY3dwvG9QGLGioJIVKhPGsGSi34lTnQR20yr6Wv3URc6qQojKmkNSJ4C4",
+	"AI3ZxKy7B48AkL8SpLLFjlffii2BS4DkqBAJR55pZCWWftglejq6Z1V0PxgL5lI14yzZ6R7vltlnZ5sG",
+	"c+gSiPQPtIf2YcTXKf75NWY/7kGh5m2nS9ZpXdyA7uBDMivOD6NjVA+KkOu6InHyoZ7F50qbrDbvH5Im",
+	"9znEgsmWT3LelpypKwItN9rqVOr34TkYfEAtA9MoeQ80PIVndJs0bJAJngNz1I4zpkNTx3wqPFaMLQ+7",
+	"543yrR7uskemxiG1OuKzOm/ywXJhvVmTDwg1fEZZ9JAx+WIDFCHTcksBipvlZaKbwXNUnaDHmeZq0x2J",
+	"tMjEyjzOfgB9d8Y/2v4BNZ+I9SDoUA3FNq5k62y2GKydMMhkOHZ7rYSYp1plXVhjOaZpfPKH20qA+PHW",
+	"EwT1d6dDpNhugSjSIFq1asUq6f3Fm+7rs6PuT/u9g9OETfnclD4UVZAiwyBi99UDxRABNlQ0DLfRnLEJ",
+	"0Ra6H/tcnTtxLUdFLprbzL/0eO9gZ++o+zphuai/eJpLNZBTnlXevc2SF29ev+75UUo/R+BpeTzH2Vhn",
+	"1ftD/Q3MbrlSWAy78COpL1RxMG9udnMx4VJBPo6+snw8z2ZuLIDIaHUtWA84jBVr1fmT7s/MinxyZcP8",
+	"K2Ffu03j9+AaRX7tPfdV8H8RBuUpcMv64v5w1iCCAVvrntmaQQanE6keE2fv5jVwpd1EEG8BdLz5XN5A",
+	"Twl5MJETp3B38Zk74ZFJhP0ldqaJrsHmQqzKZV+4feMzoDaf5kLcFuJSnY7+fkU4Tkve57Jbx61u5Tws",
+	"2WP1owFbcXXzlHvHWIqc54PxnOVFhgFE8oL8CiZEurIy11nfV/M15Qf8428paxm+7p5hKNXPwEOi4hoZ",
+	"y8Vjd/MTd1MnYad72nt1ePzT2Xd7vePu8c53Py33ESqG/golc2VismtYQtdU9MglWb/lWuMh//dwENed",
+	"MVw4h7JWzPVxJ/EDDtbV+cQL6noZMciAK6Ut64uQnsNo30URkDRbbN+zvA/0tEYSPxwCVdvqhNsypfxw",
+	"du5Vbusu66EVOa23PpFV3/UrYgJX7tH2ZzHf7ijWzxe16TG7tLYd//GtPQt79bLsEgQ2gjNVQJz5Gs4U",
+	"BqTvsDP1cBofzLebJFbujx9FEbfVlCN8JNKAhQU1nNss+TkJiQGxOeEyYzpHwL7GgBuxKZURykgr34mI",
+	"uXPDpTLNFjtC2ComJ3y0QKjUWhq4IyvwxrndmwEnRRfkmHgPmCpDqQDkpP6RbqjSXfZzIWBt3Y/unxtR",
+	"RQpM+PvXQo3seKPzpN2ONqzbm50NY4kLfa3UQzBtK7GalGBTPoKAM63/PRA89xDuaRJ2rz/9/pelwcql",
+	"J/Nq78tcRHSCa6FisqvqTTHeC8OnUSmku8X3xUDvKzpmJ73XL8+6u/t7B2c733UPXvWSZmuFz7XvMxHX",
+	"cLXQ+XtQdXfG26KWLGigyjIW2NH5NTfuZbrqwh5a7VbdsD4WBrQk/VQ9N4+nGQex+cHPXmHonghrsJ9N",
+	"56ETzfOxi/dTmc9ZYyryCXcPR7w0qJWi5HjRD0+jbrFYNaa5TouBjRgvrN7MhRKzZov1IItthDFA/X0B",
+	"BNcXU7lPxbIF54Uq8d7GigzoFjuA1gimlSAJ4Y/76pO+xE4/EaSQj9y0rsc+d4++Jdu86/YPSbIlarNs",
+	"932QXffaTD8BjzsozClu5s8m6S4RV7nGMqVPLa6uK0Pc++syhH2MCFktQI411cKsIZuiM/EgQB4EyDrz",
+	"pQizWJEhOe7nuyBDjOW2MGsxegozdW69Vkyo1NfXLZcq2Og1hKJINCgzPZLKfGI5coIfux5Jgg9/kCUP",
+	"smSdxggcKgCNzQUfWPmOV5yy25MpRlgr1cg8NnKkiummUG7w6cpA4dsxAF0wd/lmMQUc4KlQUKaXjIQ9",
+	"gcf08ClJFWnXapQkkIJdkiuDk1C7fZ3psvqLVpw8M5N2MH4o47uqjM9vBpyvKkUn7a6VVXtLs0tY1Q0F",
+	"AIEuYKhzX+gtYM232WwsM8EGmTYijVjiBvFmmlQqtZ/GKjnZe3Xw5uhsd++k++J1bzdpMbfym1KFEnSZ",
+	"ugWzc3ey3slUeBUGGDXvpXEfUKLPYHlCrC6rTzhZuZnXoLwu7uPPp7xucIgYwOzNmBH21xuEvo+K6XCK",
+	"EENwjvxJvvYRXlAmUz7ZPBfzmc7T1bmmbh29Sats3mK9ydTOWaGszGCPLK+nOJnyyff++evc2NX3rNjX",
+	"mTT2QTVcqRqmfMLOyyUL26q2VW6iHpZun9Dv6hFpOgF07Hm7HQbgZDoggW212xUosFg1bC4nE5FuMwEb",
+	"USvCAVvMczr1I7g1LM31dAotsV02de9xZ0hPoNVjNgb8CWkzESvgv0nnIT/qnh25S6fQELH4goyq6t4o",
+	"6Uw8+Dsb6iyVagRkCv1MD85FGivo5prl0lo8wUhLsM3oBDCe5YKncw9fRsg5udgcjIV7wgrVdeGMrUFp",
+	"XThen1FnXfNoO4WFM/egr+5W7SycdMyvfLhwqSsuy0ebo1wX05tqLbBI4c6I6SwNxROXMMC/wvesl/EP",
+	"XrIKcdNtcfzaB/112VbrZhkwUo78ilUY7/x2uVE70tI9lCg+EQmqpedVrbRdUWHI2uy119Plyiu6oJy2",
+	"WdLXPE9NAjKN+nvhF4Rncx9BKNbQEdugJ8SqfARXpBSpd48rHxOEJ13KUg/7cGNtlJrw+Nujm8evu+yE",
+	"PeiOO9kAFU71DQ71Ko1xdeXOslN/pN1xrMAfumFcSiJdHqWH0pt7yOh80/22PgoH2kqXpYAu97GcwopQ",
+	"IzkXCfVJVGI3LPbZ+jdeTtl851RF+0FVPCR4buyXrPewByVU2PFjmU43Ye8ttzZ/ELkcSoqJHE6F2ttl",
+	"O1opMbBsb5dZfS4Uaxg5UtwWuSixcHwg/JFTUHMEjJHGFCKPYsWLVAo1EOw3JTnBqIBIRiaBxDKNqDSu",
+	"2WIvgfO3kjDuz8PjmSn6fxADGzGRGRGrTKrz2rVBoADIzDv8nNRXaTdQb4anSTfaqW3i4wKdC48VJVDZ",
+	"a6nOAbpMO5vW56MxWEMPBTYYZ9zCc938cPb6cKf72kdGO+56d0Gs3C8iZcUUeCEBlXiGYD88TXNhTLOs",
+	"BeTWv++RYVNuzAzo41SKKXaeZUTqECtKtBuCr+HW8zyKyrdSzgJGBWQUfvEU02r7wufFir6Pl88I8+mM",
+	"EIQ08q9usWftLUi5cNomJcOm+064db7NnmOKpXf8w95O7+zNQfeH7t7r7ovXPYIasmNpMJvio0+V7aLz",
+	"FZuNapdj1RdsKOxgvDxU9VqP9tRbacd7u0fdNemNvd1T9/m3VRtQ2PGxMEW21Is/we0nFRGMwjpJt5eM",
+	"hmkkeN1ECWPFaHRGq5uwgdbnUjyA0N++9hCDIpd2vtH53e9rxQJypNzygQDkqjzu4fB2gwSvKBk35YtE",
+	"/EU/k4NV+mUB5nWZetlEqb4p00vRfYLsR/k3nZaSyerqsN0nbbNEFVkWhAS3q4TE0kIBd9534H17u2vt",
+	"qPXvWGG1hW9u3R/XZMWG2wnL57TQxd12rU12cff0VxsnXcOSLEjwdNpNKg5EsDGSvd2jsxdn3Te7e72D",
+	"nR4ypWRejVeYj8NQX3ironWpwnjxoDAeFMaXpDBefAaFAUL8kiMPtee+jhS3H7cUSoZ7W05B5FqN6iYy",
+	"V6xQ58pZ12TGjoQNjkGsnLGKVT9RnVNAToR7pMHaO5F6x4Ka4wzNWiPc8ay91WyxLqCAbrVjNQTAWcat",
+	"FZOpNWASa+W9hcjZsM/baHsDhSSKUTL/UaBJxbaeA5ubFSZiwyK3Y+c9hGfiyNmzJ9+y5Lh7Sliqvd2E",
+	"kPGOhc3nmzCmhAokAFCUsk1cZs55k6bymljpLN1mnJkC1nVYZKRhK81J+A2PiC1upYW9JkH52g3nQUx+",
+	"CjF5O1DI314HiVPvc+UhGMzdlJbeMVZpEDofISGfgISsHuNlUlJjzHW5mOz5iImXlFL5Enyrc7HYY0ib",
+	"jr0lzFpe3ld67GOpRrFqGCuzjD1pP2u22Img+scFgYxCjqu5F5ZBJqCcxPcxnccqcQdJ5/KP8OcOeyF4",
+	"LvKk2aHn4uxjiTAhyo9FLiIEeCI6O6PZSCj3ihBCMiAdgR7QH8AV4umwsNfKiNCZBvyBe2ir/+UGLdIO",
+	"TL7bz3+K/nKjD/MNBif99KfaPu/BCssQ1/kAK34iLstsHfnO12xOneZmsTkEdi7sv8DfBXE7wxqQN4hY",
+	"JtKR09xTLZU1UawIMNdEIR7VBL0e2JeRJigqw2e1DpUWewtu5UyH/njD9DBWJU42hcbyQvn64gh1qnuD",
+	"G+UwhC39tb6YagRUzyUYdKySEKAFtPCMO+OBVGbp0qD94c9a+YCtSyiF9sUHpPseiNQvycTVEBTC0l7W",
+	"ED9FKJNPReHlzlRQM6sQLGvFjBeDxXUYCOzGoIPiRLSECkNmLJ+bZosdQ3dWGivYith7dbiz13191t3Z",
+	"OXxzcJpQoNcH3ce6jN1Q5Bn97GV+ReSs7zZL3h4fHrw6O+qenLw9BPYsjOwI5lnUw2dIgyY+Hl8cT3e/",
+	"t3Avnlbod/c3ip8LnpnaQ4Gq/S04DIvv8STI7qtjhQHrTf/HR6bDttpsKnL/1QtWOgTSV1jksaqZ5KDB",
+	"uNPNGYDr4wEnD2NUCLOwjAC8ISRQxLNn7W9jVWFgg2nzhGvIW+gb7sIDMk6uDFfQAbG0/gZuPSrtmbVA",
+	"bNVe8rGwpvi0B2rUe2xuLzbOVrftR4pUbHGrya2NaKMudTaijZokWUmTerWNDrbI5lg6i3u+MvB9UEHL",
+	"ikKx3la7zXIxcDKoFatYJfuHB6ffne0c7h+97p32zubz+Xx/PyFLCMkyNt08g4bqa1UYoqt2TyKrCJug",
+	"nMBCcylWcF+zQwyrQd4GxQDir0oK3wg88miAe7J9ZmQqTJMNNGQ10ZZK+dwLHi9Z8cU43hY7dJrBPzoF",
+	"491quCtngueZdALMDQHko7Sxksb9AcxwVX75o5JIxc0gmEpwu7Hb4IXMcmnJKvOTVJm4WLlnQn9hgysY",
+	"0NzXxEfA7JhiYX74dB4+/JFhQyHcL7kA16q5ouvkyK3Bd7QZ1hiXqL1nRdKB9uStUObfYhtJieLh5sjP",
+	"QlWowDlZLlOWnO3LuSr8lieinm0qCVBiBAzFrZWbxKx9e6zsWfCcil/0xjAftiNIIa3aEju0Hd7xrBC+",
+	"0I2/45ajj+tltKcNcuazk7xSIRXe8v1CL72zNJd+gCv2G03avSC8vM/bOmyTa5lPq5rmdogD3SnOVJpp",
+	"xudQxrl9KbqHGetZiRoEwJ+rkMdeAroZRlFCwDAUDOmZYo1cZyICGKYQ7KHoaxP6quVIQbvVyiLRDz8y",
+	"62WArI3ulnIaV5xWxGhOa6f2s57A+8X0eLvAwrYUrx/nNl1K2rxMBW4CYu/KwFRCl+25q8CD4SxJueUd",
+	"uO9xY6pGf/WHqRj91UgO/2om+tPmdp8b8fWzKGFvjl8D9Rm5SU/Y/guWCjdY6GXVRrD+3Bn3ueBZNgeR",
+	"gCFj92wgka30IiG+rk+EOPPfliU5EL4B4YVxpJAFR6UdMTl0vkUTWQXx+dK3ewY1PhGWu49DCjLFiqnb",
+	"Y0yaWDWMECzBH15onqc4I9uMswnPhtq5Gr7hFwLhPtzbbmLcy4j8HSSWY5XAKiBUMvSSJCyT59SmRRDK",
+	"HfqXf9CA5/mcykox2cwI3o1DSuaRiVWCH5vgR9LKVQFZ+nxwjuxq7iv9+kCU3OZyOhX09hbbs8TyG6sq",
+	"t2/KZTb30+KJfa+VxnauJpN2FfrkUWWbrQt/svKKB5H9kFb+YIRJgM4QPK9KbTw3N5HdE/5+s6/T+SaI",
+	"wI3O061nz//8yTcfnGT2Gb/LvFwy8qo5YD7AIpeo7H5nSs+2oR58diHDrKlGP+TNxtxgpmupy3MS0pBr",
+	"O1NvzFU4arWMaPjgL81txt6FTakuApAtSQ0v9ZoRMGx1HcOOb8CgBopKUhjzS0A7L1WLJTPRN9J6i2Ks",
+	"lZhPtcUtNRV6mgmWCf5OxAqUf4dxNpRZBqFE0NwIQYhMU4TCTG+n4ocW6/pe6oBWFSqwpiKPVb12y+n7",
+	"sS7ypQoNWaLd6JpYI7RwL0V2pwLyY9TnAFHOQtm8ME6qJz9uvtT5jOepSN1/JWysp2UY192Ls+FvmOb6",
+	"/Zxy21zFqg737g4eImGVjSrP2k/ZEvyrbqii8zltqVhhRGcxG9ViRyGZ5oyxbyAm/eSbSu95FMCwYSsa",
+	"sN2x/2+pageIrjUiYb25rWbwa5WUuT1Hu/92Csxu3vD3kBxbd+W9b0n34hGLEj6mSPcp5Mrq5/4jcmHX",
+	"BIY8gjEtZ6LwGHBe8urhcNt5IFCqwPpzT6Sz3Gq4W5CQNajD+9/5sQLP8wNKxRZqLC6pAycXdEavrlU3",
+	"yHp9yzZLhjwzYrFIJZii/sZWrHzZ9kIJublYhu2rsBkgYV1Vgn2Tgo++YGCIWL2k9mOZSoQm3fmaKzXq",
+	"L7ktd5de/wPP5NLj9XbFfsjlaGwf3N+75/4ei83qvJXFjp+m6ONy3dSXWSbV6PGAq4HIVkub0yJXpkK1",
+	"gsrHc7m4nS1VIQx1ViTQuS5M1yYR2fmzsaRKZOcQZHNqbo8VCA82AbTaStLk5XGv12I7MCw3QswBUjVX",
+	"xSE5HYPjAoUiNZnnnqzlQIReFlyH7dBaCYYifvcSnhl/l/PeIydkIY4qQl0tk6ZWLQ5F5bUnNNwnQHML",
+	"Z4HcBhI3Te8kHByenbx5cbJzvHd0und4sBTZA6fgpPLktWrv6ntWKe/KNdHCnmjdiyqy2wp0WT2tzFfl",
+	"XNMxvFEx17dYH1vbQcuONhElXV6rAWVA2TzAOc8Fd4fUH/DqknfKg8Ho2dCxrFm/mEcUwJMDESs6Q31u",
+	"fDHIoHzDVORSY+hhWuSDsbuIpyngp8HfM64w6I4FA855jhWdYubxdMmMoNCBGesiS5nzxzEuAsc256QQ",
+	"uWJjnqcwifD3VfiCR37K1hu3du+4DF3Qr1wUlgdREb+0KFtVqk7LpbnW4blwHKhKbbWqewkS28mzVMBe",
+	"g3/nQipjeZZ1LhIIZtwKA9AkYgpBJtrPEYGrz8bcxkpaNuUyBRN8zDGjj3oyjUr9NwlnzjcpcrpsTmEi",
+	"aU04d1ylsSolSot1qXOCWNWqbSQUpnKvJpAXTKItaieseY9V+LXFDpyizDJ/NPHsS8MmPK30TJliMHZP",
+	"o6/vhMaOs+PeyenhsXOhz47eHO981z3pJawB4kIThMq8fPIjU5lBN+uCp0tzXMe4lEd08V3Si4wbXw/5",
+	"0FJyufWLu8nv+gCfFE4Yna5pucofozWpq2TZllymPHNhiom4iV1M1WrkaS+xC0OKBz1doVgqJtrJjTkg",
+	"th+7V15i8d7c6IxVaXWyaxmdMAZxP4xO9WBzXqZAi1xVpwvKFWpNjOu0PWGHPs5tegmgwVvvW3mbsjBj",
+	"gUhaueDZppUT4VSxyNwededADmmfGdbg7Kjoux0E93VYMhHG8JFIqFXL/3svTSKGVTRYbIMoKAkE4cz4",
+	"VE5EgvowqW61pAnaj+JTHXQBcZxOI7phopFaHRZDvK4RVcHAp9AwnKXsXoLnn/rOkKSlFSsEwv7tyeEB",
+	"0wC/gqUk0jAz5lPBGlzNkQEVwNL6gk2kMQBp76EdkB+1WgnYhFobDM6JlD1pPysx0cpZN1ZP3YTbfC7V",
+	"aLtSgOOGQxIFX03lLRAfjJWdTwUg6j9rt71BAUj9UJ3y9TP2vXwBf956ulzSDIR8J07cIA4qc7g2lrLF",
+	"93xopxUNPHWLktJyNz84vvbFYq7sKcvPRVkyhfZfefBrx/1KqVVJ6SzWgnz9/PnTr1cIKLRAV4uo0OWf",
+	"kOG9lybBkU28ZQIt5EnlTI34O1GGmyAMVprHrVidlmEpxg2hNhI8Qd+p+DKxCecK/AvEka08qHJXLtwy",
+	"u9M+AJaNRlIV0Gcnp93T3ll353Tvh17i4SUZwhnwsbOywWrBggH8UOgewsZzhJcc5VzZYI10KtCGfhCh",
+	"XNkJJBAcehi6MQNrMwqMWCXe+jrbO/ih+3pvN8HyRO8YYYAuc/85FSp1A3H+k5NDYQIuPuvg8NR/J+bS",
+	"Fl2ziwFHb4BCg/B763uEY0XT1A/gke4DHhkfwAgGKzpeeggETX5z+B4Yz3JtIEoCOBIYYcm0KY07Kmus",
+	"hjMrnl7thFRUOsY5W6xb8dnC54BHxxeziUZYdPNKIxEDo9U5hY0RKxyNSFusxwfjyrYLGXc/uQgB0Afe",
+	"F5rWTgVHCDeyM2qjWMG0cTUHGhdYwG9Zsvvm6PXejtukwU28GaU3PfcCH2+sYvV2XNumZaopF3wwhqY2",
+	"Sqm5lQSFR/8e8bzPRwL2stLB/Y1VCbHXYc+hTmQpiOeFys1tv+Bk3aegkUH5ktlSn7UW21MMvKCJTp0Z",
+	"4O0hiERTLKyJ17p14zn0LOKL3X2bSaycSRCWKqT+DIHAlaFuaMup2dcrE24nC+73DRsKUjGZaivUYP69",
+	"mK+tr6A2yFvK2l3l4XRpXbbrru9iREFaEC7SPPR3L0/8XaM/or7rjkVh8BNvyT/DgxSc+TIUrlIGutZL",
+	"8o/02KD1e1HXbkQbS1RmpcrlokDeiBZKX6A5Ym+3t390eNo72Pnp7PveT2fHvTcnyxON1S29MiNRyR8C",
+	"0oWT3F6hgWJuEPSpM1deHvd6MF3DJam2JUV+RtjmNkucfjjCXB69JsjciSb+MSj1L0UhFtqAjwivj9Go",
+	"mUkjtmumoTRLciTexK0FMjyEK4ljrcQqzr47Gov5cjtlcXeltdm4eVZC8zx9TIx3V5OgnIbeFPTI1bxu",
+	"2LUYtjeHaD/H2lgw9lZDJO3g+z+yJfDOEqrcOIL+2dvsbptZZRA2QNi+GjOluDE/CrgpuqKF7qa7jnbr",
+	"Zcwr5TlBb7nh/c8KsAeSTFZAyKiRDYJX0jDidwS1YqZ8EqvAfwlOTKfatSHCA0tuSdY4OeruN7e9dI/K",
+	"iQ6XcBMr4N/ri4GeCMPeSSP7Tu1A8L/B8UrnVJFz7yGpVvb3fprDvAagIxzXLVngflZWoZD77XB7dJV3",
+	"X0rdx2bgXirtbQu4S5T9YzzVEHr8GCG4NGx5TBKjKp4ohV+zGkyLHSofPaziuU1FycbbwJK17uvjXnfX",
+	"WfhHh8envd2kue1EIFVC+IurwRXcC9BUxJKT3uuXdG9C8nYoh3YcK3o7iLv6kBsJ/HgsuNEqYXj3SbPj",
+	"3OGSdQV5g0K+BaT4GHowMEQHCA1OWPcLu/j5S/MSbjilLL1OQgC/9O5Ljl95yhMX4pJDT5r0A6DTyt2L",
+	"TvISSYCO8+IxuUoMvNNo7n96IZCkMhcA9ZqwN0fOa9g9fHuAZQRMaebezObCUieJj/Zul+5weICvSMCa",
+	"WQQFcLfjtWhglRdjb4fAFKmTL/Cm5dJlmzrjwbiJlXjPB5YVKnVX8ZxnmcjgdkPx8anwQMeDc9NiP2iI",
+	"d2q1RBRVUAOAZen1y7MfDk97gDIQhOIY07kVUHtRw6eFADK5Vo2Uz81CVTGA5LM/aiXcYwlEivCuhpAn",
+	"7otMz1i72YnVJkMM/zdHGB13H5azP9tijRL8DuAE5s2ogkbA/ux5ecVzf0WrfJ5b1071hs0t+GtZRF19",
+	"3+ZWFJIKHu6AAGV8ToNbXDOeCwLIg+qBBlfszdEjEyvmxmT5Of3FGbhuEI8M29xiubBFrkTajBisZzaH",
+	"QrjKc6vBb44/YXGMtO7ZJTjCgE/hNQYH4Eth3MedwC4L37biSwDof+nHcAovDcIkIW6pHwDUAYY9TbsU",
+	"4B7cX+CJQ+pNpVlvvDlif/Y8gplgm1vNFntJF+DEc/doauWC3lR8NZtmRfWxHXdarcbH2JCtKqab7q+P",
+	"jNswuBybW016m9Xu2W+OGML5rdhSRtPr3ZnBScDomR3TjdUJpl1frjIb5kIQzK8Zu+mEyBYH9EHnWfEp",
+	"ZXncm97B0Ywq84tFi4z+QjIFjwq+faIRswSxqulrZ254SzMRuuryrKXvR9vbyhvgq1c1xKLjgjuSmqlJ",
+	"yob0Iwi1RwZ+vQcuzZfjl7iVhWjyp3VNSjPFKbnlRsqiJYLgOKurH/aLzMopz62TEZOyP4kQf1ARYmlQ",
+	"MpSZSDrs6OBVxH571HsVsVd7L53R8Vb0jyKWioFMRZk0jxWCFTWczg2yGiDSSGamYpDxXKQBuahSjVBq",
+	"6K3nzRI69jnbfxGrxrOtp02fPfYgRBU0IbB1ENq0L4ZUApV7+c+m8r3IDMvE0BIoEGApdWLlPot1j44U",
+	"M2IEK0SmD4is377cexmxvZ2dClZQyrqp7gvI/vfey2HEftw/8pw87odY6VwKZbF6bKSbkd8Vhi6jry6P",
+	"uVDIMgZr0ODMgKPPpnJgi1w0t2N1dPCKDcaFOq+ND6RCLt0xzZx8xRfY44OTiI26+92IDb473o+YOX71",
+	"ImJyZ+coYubF3mnE+t+/2o1iNf3uJxPkS9e9hCs5wZHT69x3ih/3hhGzvR9txP546v5Xwv/avf2e+8Jt",
+	"2BGs9+PeS1QIbkr8/ahcfjj65kc2zPjIIDYM0Oi77eTNNijTQMR2mKVSzDoTMvxt4esPeqcnO92j3pNW",
+	"+3H3YG+/9+PpyVarzTKtpy3WZUMs2ddGVHaLL2qJ1dhZElaPsMuyYl26e8mynfAA6JS8OOwe757t7Xdf",
+	"9c52u3uvf8I2vIQwqVArx6rxvM0KlQljKsR923UoHI/GbrVudjz60zX7bVkDd4ipkB9BiUTK5yuN2WaL",
+	"+TbjcOCd3cf7RmeFFSwp8gwq+WVWOb8VelIsyMIWIM/nGkGvkGDTAkAaOHNiB7C24AVv8sxgERBBljnT",
+	"Qmm4CtZZ6TAthfEzSEfDuf4VhLGUUg5Lg6V12LH1li9MvAx97GToJtAjXJ8OD6YFxvu5ETnw1cevl+Jx",
+	"3FKg9FdfinDPGphxZ5YHlvLwzpZYtGnI1Lg2gNfzJ8+efPNN+3o8eldWI1yJ1IH20GQegjOX41t749pf",
+	"HTnnrYJlP+Xg3Qo+GFMtlpuUU2kz4avPtbE73IqRzufJqm7E/fmOH85NZdQRh7185XUn8o9ivTjI9Ak4",
+	"oIuy5FAJmC5n0/jpbD0AHF927PbnYaZu6Dtc3O9uH15zs8OlK3a6z2qCXSnVICucsd/AvU9/7DCns5Lm",
+	"6t1+BIO5v1vdjf86+xxm8mGTX7XJp7Qd6jscf73O9r58byPg0jaVvYYyY5DZYHEOeA7sHLVwSjKZOwc+",
+	"IdJTTxVYUvR1YpX4loeEZdJAzTwb5AK4n3gGQcSZyDIPOWtnms34HPrfDXh3Cqg0YnWYpyLvQCfEQBg8",
+	"cqxRPYBN4lryHvBTNtYWJ4414BcKG5ra9Z6mhErz3XXVpzqHxj+HER8WAgKmHgwoQPI9eQa4Hobm0cYq",
+	"Exzj1P7VLXYEPsyMZ+esJNhyWxrqxiEIHN5nxnqmPJeJ1VNiNY8V/QGihtxWUn/9OTCodCprx6dTADYG",
+	"2hc+yHWAEnID0UMYgVscDHYCMwgE/zOK91KPMxDsuqeSgU+DhXeAe+KrN3ROjVR94dz1sRtwX9iZICo9",
+	"OPr0EAOYXhP9TrTYCxKcuGQ8Fxh40IVljXquEkj1POgjpmAoc+q+o9liycDbE2wqB+c4y4h7/P+zd23N",
+	"beva+a9g/BJpDqU42aftqT190M69jZ0cO7tNZ9gpYRGSUFMANwDaVmfy389gLQAEJVIXX+I40dPOlkkA",
+	"xGXdsL5v9WhR4D91yDjkkAxp6DRzd6kwhFQAN3KoN2jotJMr4VbSGvwub/n8vWJqsY3shre+0OnWL/xq",
+	"SuGpVeS0S7NVUc4GZsxuux3UgudZ67ohBYOchFpRMS8nZBHAX14eJoeHh6RXFlbwGHZj+nGxKntCQKLA",
+	"w78dpqJuhvSM4vM5y4/dzaUmuZJlCVdjURNR+MM5DQAvgxBLgG9eLFKxSpnuqs06B8yXnAJtNSQZag5I",
+	"S55JISEwAy80JYsUxSIV1i9xyFEs1B3lzenoHvSI/OXF4dLdVxSDdddNpOdEmsjrkKaPnkGYsxIGaDwd",
+	"tHY5BGWVEMhZjMgZWCupcGVcfE5bxV3SOXEJeqQ3ppoNuNBMaG74FUMMrKNiDul5zbyS88+jkyTk3xm5",
+	"PD1O3cXSFsFiVAmdCohQ2YlxDFNIhldz6C8bwK1cT6BdP6Pn/EOCaezYHokcFqaliykHtP3j5e7t0TEP",
+	"Y/7/F5St6wgmrXEB7ilg9K3NlbiHJP3XrsqzNV7r4FEjwQUS91w2m8/qT8VyWr8XvyE2blvEdtZn/N9O",
+	"xuzT/X+OdP97Ok67J/qvccFJL5S3D2wbwc3mejWdoT8kHzDEpElml8eeo5wpaz2BLeFsFqjF7JzQfDlw",
+	"FZcb7WWF82fO4tactxjqNxeFdctHwYxwZy/kilnTYU2yaYK1oRkjDfOjs2jmrc7p9yput0klh3TceH2+",
+	"b7G7n5I+684u1Bmj+S6CYD1X+mqGyc7RW6nvCOhZPoYuuxwyWD0pjlWtVWGVrE5FNg7WdnbccJK8+7Mc",
+	"eqkc2QY+Wlfo064vdE4gmwHcE6rYCoqILIOI4jCSkNe1T+OKcjTBRMNUvLFaSExDqp5zO9YU/Lu7rv8B",
+	"HInDX8KR2IOAHhAE9EhmT5cPsfmWebNl1B+S99LUoZXeUoB+OS5PICyfiigu3/e2EMQqZJEv3+sNSW3s",
+	"+NSrNtxNKjIr9jIiqqJICLsZs9K0BJri9tqMJyHFYDNAx8ee93fje3vo7vaQ30XAVdUuKDru1L+nZdQa",
+	"vv69jlFDiLoOPPu4wZah2pDUiIcZbyLIqAb1oWUCeajNeGtd9bNprdTx0YadMvImz2bUTUeI9NYY5+8T",
+	"Jb0N1PnFHur86IDFXza++tDw6HuMvD5H72t3sORGQTpavQ4bknNmdO0cGgmXN6TH/Tqa/nHIzChc3QEU",
+	"bwUH4rkVCXYKTzun7NGcnO9/6Hcvm/dzM5+f0EsfiyXU7aGtvBOwjbc3ODoPUhyT29kF6Q/JKUZSnR/R",
+	"6TK0mPip2M3Gj+OxT9jOH4HltY2Z7+ZU7e38e7bzT1ruBH7IOOiaU3s7wpCN6i9mC0H7fFeqEHhrK54Q",
+	"l1l5DyQh2OcahhBMjNz6eqabC6RdY++JQJ4AEUjr8f4hWECig12JR7ZsoUTonUzbP9wn7I3bvXELxq27",
+	"KbP/UHNabK9n78vGvR2vzsYD9WOT6tgxPwCjzpIhv0qns3VUb8+ls+fS2XPp/JhcOkF374l09kQ6T4pI",
+	"556u929DoeN9ia4oWqsB/rkbGZHAcVXyGvS5sevTSKazvaUCtmyCMim40A4eCG4v5jrGiZII+POhOWwY",
+	"yluDneF/v1h4VxsgbVTjdV8Pr/0GzdeB7WRGr5g1fPCtTnCvizE84Ried+4/GDbfJpIX1gUnSz8B1+Qp",
+	"Ovk1djI6Tlu6/OhrtJ/o5znXc67XsGO1Hm2f4I/HzUWtHCwLrGSpIoJKa39r640jHqAS5jgVYElxQ65p",
+	"yAFMYhrw+lwm9rFW/vAhGflDikaFZIBUMoTd8GZUvhUqgN9eH9qHMApCJzvYBW1oA2zmMaJuP6zv/xTV",
+	"uVvHCGrncnJwH+90pG8ZPjB0OpgqWZWbb8VoG/YfZVCzbG/fxQZqdDa6o9gPmdOytDpCWv+fGofX9sbn",
+	"8kNW0TpEN/LSlWWxAMRiwHfXVQcINwnKoVRAQ1262YOr3+Gn3wei+yEVsR/pugL6OHF7NPXaK7EvdOp3",
+	"GBw02EDROYuOQzuu2p+eyc1zRTHc1kkjo6C03oS8INlEyXlGuCCZkQhgNhIQw6s0dIknyXj7lZRKXvGc",
+	"KQg8QBwMiRvQ7nUayqXxUa7QNQCCOF9h07eQIC/ETF6DwzynYhG4GVJBleJXLFjkx76+I1AmKlYjskNY",
+	"xKXA2U8cklBtMIx3QnmhEwzwORBS9EawDuyYua6b71mjIMupYRnRdKHJ9YyPZ0jbB8FF23//2NUNFMCp",
+	"gc1GMGSud6pPWEMnUoEVLMcLO5EX0syI5jnTwXR4sVxKEGs6QpDPLTEwXdk1nlcarvs+nH8if3354l8I",
+	"CGW7BSrNjgAoifFOLOhJMihSNorSqTMi6NwVLEwFwDqSegD1XFt3HbgcId29/r2Q8rIqHfcneIEeCk/m",
+	"XFSG1fUqUwFLQTWUaYHAisup5rXh1Lb2mvSkstPdDyOzwwnxmSH5BAVcrYuFmxVEPpaTbuwYH5Kwb7nI",
+	"aoC7YDDv7VdS8Dk3pJe9/dqgl0xSsTa22j9ujDlpTAjlRaVCaNixlcAorymHlO5UeACO+zsEq4oCjsZE",
+	"MTYkn65cIAVGeNTFU0mWaCodDcAyV2X4cE9a2e9AzL39emaF0K7q6+3Xt0rOt/Ex3379Ih9WtblP6FBq",
+	"IF+eCGvUE2My/CIx7Mpu0HwLkpmSIAatVIi04+Rml+DSevpBZEcM+PI1lueQgLkVOGRFvswU26uj6PoZ",
+	"yegVNVRlnoOV6T6hBb9kQzISqUDaEIwbO8MVAs6oYMZQHteJyQWjivSyV/a3wSspjJLFkaN5TVIxpzcD",
+	"OmX/9tuLf/rtnw8PDxPC5/PK2LnO+oFkyygppiR784VOs2OSfZgMTqVgA0CcZZ5gGmmHvKhNxW+HfyVO",
+	"xwH7x5BkX2EETJiB9VoGn2CS9BERUgs+mXhKowslrzWQ2MpYWJtF2VVt8S60sLuBb2Hqn0/5pCkeJlLN",
+	"qTk4Orjgwu7N5MCO9uDoQBvFxRT2Lb76fyWb3vbdUtz61Wt2Ue76bqs4g+aGB8nBjFGfidjYXS23r267",
+	"kXW77SCJxrb6FXbvtZuojuXY71IrB80CGLA2NNm+G1uG77fn2va+1SDp5uunEspAAyoaL4mXD5A9NrxB",
+	"2fwTzO+3fSJkq9fX8OVey2vRIOPdjoH3obMaQZI20hplyQQt+XBB58Vah/FTycTo8weSy3EVavVYa5Yp",
+	"wsREqrHVVVST/x6dfMTr4ZLJ0vHuGykLnRCoLiAVOX/9H/rIKilljfrsZsDdejhOJtI7Y7kcF9YGyC4q",
+	"kReMDAZYJmBQP40ujeZzXlCFfQCjVyq454S6cdynwUF4J8m44FD6cUFgBmjJB/gTzEKHJnLfv1s2lZ/V",
+	"Naep/QpUGEXHLn3qKZ+DLzOuw+dEZ6CG7HefAL/KLvjsd2yl16XJ16WBIaMBWeLsKy73RweO3AbDZmsg",
+	"7g/9tNPc7fi3SnLXd0pw39+HtfowQI5YuS3k9z3+f+u1V1eKGwItNaHk46dXo48+v8yZ8CXV+lqqHESv",
+	"5lMxqEosknFRmSj0rNH719bPIGwwp7wItanxhESXUP9KMg8Ry4YdyE+7uR7oJqru4JGAm/BtHbLZruBT",
+	"uNp6CkjNRzqZuL8IhbXc6nBuR2P3ramjNvLTjTTJ8G+IhskSx9XuAqtEsUmlaWHdZXwuSgKlY6xBEyE1",
+	"Rq9PPpz+76v3o9N3b7L+sINxLhzcH5Y3bp/D3UEXB3YMVFgqCpesCAVs7rCF6ySrePd0JVt1EMdZY8Kp",
+	"JcgiXbG6jgHwk4W2ap5cqCLk3p1RPWwzvdt37OFe3P8yJ+AdM/cgru/uP6OcXseP9sqnG9A5er7O1urR",
+	"YHb5a7amndUfkjNZsIRoQ03lQskFFS4OnArPe1hfwsSIOS5FxIPWzUH2gGZb3cEj5Rb/iud4b+etq4eV",
+	"34+dtwWRBtp+uRyvyT229hxTTIyZrz8h8jhzIQqV+HqZVGsGdz8QacvJxQKfw8BbKnqIJMqg5+cZAiF8",
+	"ZQ1yLdWlDnc1GE+xkhQ++hju2rWG+3DoJspCTIWbhr/YIxiH85aCeGSbGF4qbhHEI1vE8FKxWxDvtV2f",
+	"jRLIsBvzfGZuFbp7/+XkI0z+04/dnTV2692DdzNGCzP7/+7z4bbfy8NDcj3jBfNJGLZ1oiqhjwk3SOQZ",
+	"8vmg/myr1fgeuntIu9H10IV/dQPnmtCCX/0EG+Kz+yL7NcKu+PZbAjYARJu61x/XnQnAY0wVO//7Ry+S",
+	"jiFrymdi+xqwQ3LGcq4xi8gln19UBgSUtzqOUuEy8TSAFhHtZWTcCW620Ba9bidsf8fMGaM5d5/+gMgG",
+	"30nLzrJ/XDzKVrr3b0sa7cT6ZgcAOr7VNlOnsAtovjiO19rvHZ+Q16MkjAmyGfpDMiJLCWGOHgOrorCc",
+	"UIMZvliuWoX3rQJ3NMNRRvIYUkDdLouG4rZaPxVe8ULinP0ewoU2jEK93PUi2ncNxcrUFSNG0ckEhPD2",
+	"Z3MpfXX73FWwQtBzWhWA7nKwYddEpozV5kc+zBWbRdQ4eyarc/FS4RJmPBLD7mpvEvSyOb1kVkNk2Lgm",
+	"M2PKo+fPCzmmxUxqc/S3w78duky1ShUHRwfPwYdzc7Q8fJTsSbS0AX8YPsRoVkys5rGu3sFRPM12upZK",
+	"9GJkPsEQvUthjML3xIdD3C18nRob17VDQ2kqBrIyUc/W8WjpE9aATwXLbYchby8KHh75ZKWkmbWU1OOy",
+	"XULskUsRdeke375XgC4HELltdca1kWoRNwqo3JY2R0t+7sRf8T0jShaQIwVOcwIes24MeoU8XIpi0Y96",
+	"dU21LZrL1dTMGC6mtptqPPMp0P6yxaGeN3XjG2np52TdfeXGhtGbaV+IMP3XtCiYsY3hymuXA2ZVuV8V",
+	"nSAKGi+KYBILSQWxsjavCqajTl17m7o113JQsCtWEC7G0kdEbkomNCMOgcEbDdc/bmybTjXpfT57c/Lh",
+	"j5P+MWHCQH1IKJgHqTe2ybhtOOyrrX5YHZprKyFzKWCWtC8Cg7IX/gYRGiYgWu9eiDpzv7T0d2ZFrYre",
+	"Ir0Jv4HaW8sD0VhMcQFb3g4lXnjl22mdKjYvC7g3tK7aBBSaMC3j/LPi48tB92jhPM+odVNzNqFVYaKF",
+	"C1ftY2r1XLnYuFtdG4O163xiP7VYkIsqn9pdW0ImOSJaEo/S9yeeKS4B5qOMAx3aYfh9EXXtWuv4Rjvj",
+	"Y1OvAiSb4vJ3NzbAh9tkh6GGa8PHGtmixYSrOcvrnWUUFXpi5y74t2392M9sG/InwQaQQ+7nSFpdS6Hy",
+	"JlGQM9vWnBTMvjVYPxfhjGkD/F6hpbiGNgXUgJVVAIUqpLwkVQlXzX9WAM4PvXJxxbQZYGstff5eLVC3",
+	"saKwE5NjUVCzbijHZCYLe/Zw82HO7FQSwabUgLu13D023NL9e9eQPe5XXEwH9Iopa4mMpTZgBBTcfqUd",
+	"4hUtKtRCoAINigH4YGvHKKbb94sbg/VSJrLgctPMC2aQHgIXFpa6B2EaDQgJ64XRC15ww5mOOxLMwHst",
+	"HSDO3RcllPN5Jayt4RBsrh5pFv6QJSTT1E6I/Zfhpc76/vQBY02Sipi6EmbC8VQNnVUN+Y+lL+2rsGCG",
+	"YCzXdY1ftMr8uYrIAla/ILCDOwIdLIEdDykYag17p2ZrX+ooIJTbxHQAPa4imiOamYa8exaXJVzpzWMk",
+	"W3QQJotjPUmX4+2+ziVJ4/mog4ABSrLSi8ssXO3kXQCX6Wo6ZdqDtUGVJhGsEbfC8XLhRZYjjd+8qVM9",
+	"KK19Ry/PT4Ov3M6SK9yLTIItRSqp8RsnFoslnQ98BZeOnt0p9DpqxkuiZZHDFaUgtCwHMLVEVxfhVbCI",
+	"82psJ76s1HhGNUvFFVN84hzVZEksRS+THhLCWJGhqzmD/9ou+mG3wP8+Q+x3aFI3TwAHjFLLR70RRi1I",
+	"rugEuCdoDnWJ5QQpiGi4FXJpPTNqtykpuEBQG7sBuDsl5UwaiQpOsTHjpRmSUxdOs/4ZvfIJzS5TEutm",
+	"AnWR7TyQA7kOjfQKriHwDL1s04xvpWJ8KprYjgjBBU1NoTZq7QU56AMYAjEABH7JaexFTG7aBIeH8V5Q",
+	"cUlKuoAU1sYikF5Z6ZmdofOTcywsS5DsiXBhZG3qOdMsIXmF4QsWKhUFSiDXpJxMNIvlQNzjRpt9JgtG",
+	"CpZP8V4diIOYsiKT5eTfzz+d1sm4veBDg8loe+snoRCh24axpKDjy6rcNAJvn8Kl/qvz/yTgIvbYDXCL",
+	"oKHqHoHtCGtYP5nEYspJYtiAdhGeAXPCGMAzWlfQX4/PbcuJNzBytbBefazexvqq3WBkCyjhnZO4zPey",
+	"EWFHEFwh6NueNr8frLAFfaftOmq0c3JFr2mhISzkbTboSQe/CYKO3OpsjqhJtCCFVH6zxALT230dk+/x",
+	"6hMGmFM7NeTlSzvZdjfBYfanciHGeG6G5JwxcvZm9PrkDUkPfq84GDSr76QH8VRiTwff/ufbPwIAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -18,30 +18,6 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
-// Defines values for BackupEntryType.
-const (
-	BackupEntryTypeExpense       BackupEntryType = "expense"
-	BackupEntryTypeIncome        BackupEntryType = "income"
-	BackupEntryTypeLegacyExpense BackupEntryType = "EXPENSE"
-	BackupEntryTypeLegacyIncome  BackupEntryType = "INCOME"
-)
-
-// Valid indicates whether the value is a known member of the BackupEntryType enum.
-func (e BackupEntryType) Valid() bool {
-	switch e {
-	case BackupEntryTypeExpense:
-		return true
-	case BackupEntryTypeIncome:
-		return true
-	case BackupEntryTypeLegacyExpense:
-		return true
-	case BackupEntryTypeLegacyIncome:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for BoardCategory.
 const (
 	BoardCategoryCommunity BoardCategory = "community"
@@ -63,117 +39,81 @@ func (e BoardCategory) Valid() bool {
 	}
 }
 
-// Defines values for CsvImportDuplicateReason.
+// Defines values for CsvDecimalSeparator.
 const (
-	CsvImportDuplicateReasonIMPORTEDBEFORE CsvImportDuplicateReason = "IMPORTED_BEFORE"
-	CsvImportDuplicateReasonSAMEENTRY      CsvImportDuplicateReason = "SAME_ENTRY"
+	CsvDecimalSeparatorComma CsvDecimalSeparator = ","
+	CsvDecimalSeparatorDot   CsvDecimalSeparator = "."
 )
 
-// Valid indicates whether the value is a known member of the CsvImportDuplicateReason enum.
-func (e CsvImportDuplicateReason) Valid() bool {
+// Valid indicates whether the value is a known member of the CsvDecimalSeparator enum.
+func (e CsvDecimalSeparator) Valid() bool {
 	switch e {
-	case CsvImportDuplicateReasonIMPORTEDBEFORE:
+	case CsvDecimalSeparatorComma:
 		return true
-	case CsvImportDuplicateReasonSAMEENTRY:
+	case CsvDecimalSeparatorDot:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for CsvImportMappingDecimalSeparator.
+// Defines values for CsvEncoding.
 const (
-	CsvImportMappingDecimalSeparatorComma CsvImportMappingDecimalSeparator = ","
-	CsvImportMappingDecimalSeparatorDot   CsvImportMappingDecimalSeparator = "."
+	CsvEncodingEUCKR CsvEncoding = "EUC-KR"
+	CsvEncodingUTF8  CsvEncoding = "UTF-8"
 )
 
-// Valid indicates whether the value is a known member of the CsvImportMappingDecimalSeparator enum.
-func (e CsvImportMappingDecimalSeparator) Valid() bool {
+// Valid indicates whether the value is a known member of the CsvEncoding enum.
+func (e CsvEncoding) Valid() bool {
 	switch e {
-	case CsvImportMappingDecimalSeparatorComma:
+	case CsvEncodingEUCKR:
 		return true
-	case CsvImportMappingDecimalSeparatorDot:
+	case CsvEncodingUTF8:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for CsvImportMappingEncoding.
+// Defines values for CsvSignConvention.
 const (
-	CsvImportMappingEncodingEUCKR CsvImportMappingEncoding = "EUC-KR"
-	CsvImportMappingEncodingUTF8  CsvImportMappingEncoding = "UTF-8"
+	CsvSignConventionNegativeIsExpense CsvSignConvention = "NEGATIVE_IS_EXPENSE"
+	CsvSignConventionPositiveIsExpense CsvSignConvention = "POSITIVE_IS_EXPENSE"
 )
 
-// Valid indicates whether the value is a known member of the CsvImportMappingEncoding enum.
-func (e CsvImportMappingEncoding) Valid() bool {
+// Valid indicates whether the value is a known member of the CsvSignConvention enum.
+func (e CsvSignConvention) Valid() bool {
 	switch e {
-	case CsvImportMappingEncodingEUCKR:
+	case CsvSignConventionNegativeIsExpense:
 		return true
-	case CsvImportMappingEncodingUTF8:
+	case CsvSignConventionPositiveIsExpense:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for CsvImportMappingSignConvention.
+// Defines values for CsvThousandsSeparator.
 const (
-	CsvImportMappingSignConventionNEGATIVEISEXPENSE CsvImportMappingSignConvention = "NEGATIVE_IS_EXPENSE"
-	CsvImportMappingSignConventionPOSITIVEISEXPENSE CsvImportMappingSignConvention = "POSITIVE_IS_EXPENSE"
+	CsvThousandsSeparatorApostrophe CsvThousandsSeparator = "'"
+	CsvThousandsSeparatorComma      CsvThousandsSeparator = ","
+	CsvThousandsSeparatorDot        CsvThousandsSeparator = "."
+	CsvThousandsSeparatorNone       CsvThousandsSeparator = ""
+	CsvThousandsSeparatorSpace      CsvThousandsSeparator = " "
 )
 
-// Valid indicates whether the value is a known member of the CsvImportMappingSignConvention enum.
-func (e CsvImportMappingSignConvention) Valid() bool {
+// Valid indicates whether the value is a known member of the CsvThousandsSeparator enum.
+func (e CsvThousandsSeparator) Valid() bool {
 	switch e {
-	case CsvImportMappingSignConventionNEGATIVEISEXPENSE:
+	case CsvThousandsSeparatorApostrophe:
 		return true
-	case CsvImportMappingSignConventionPOSITIVEISEXPENSE:
+	case CsvThousandsSeparatorComma:
 		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for CsvImportMappingThousandsSeparator.
-const (
-	CsvImportMappingThousandsSeparatorApostrophe CsvImportMappingThousandsSeparator = "'"
-	CsvImportMappingThousandsSeparatorComma      CsvImportMappingThousandsSeparator = ","
-	CsvImportMappingThousandsSeparatorDot        CsvImportMappingThousandsSeparator = "."
-	CsvImportMappingThousandsSeparatorNone       CsvImportMappingThousandsSeparator = ""
-	CsvImportMappingThousandsSeparatorSpace      CsvImportMappingThousandsSeparator = " "
-)
-
-// Valid indicates whether the value is a known member of the CsvImportMappingThousandsSeparator enum.
-func (e CsvImportMappingThousandsSeparator) Valid() bool {
-	switch e {
-	case CsvImportMappingThousandsSeparatorApostrophe:
+	case CsvThousandsSeparatorDot:
 		return true
-	case CsvImportMappingThousandsSeparatorComma:
+	case CsvThousandsSeparatorNone:
 		return true
-	case CsvImportMappingThousandsSeparatorDot:
-		return true
-	case CsvImportMappingThousandsSeparatorNone:
-		return true
-	case CsvImportMappingThousandsSeparatorSpace:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for CsvImportReportFormat.
-const (
-	CsvImportReportFormatMAPPED  CsvImportReportFormat = "MAPPED"
-	CsvImportReportFormatNESTEGG CsvImportReportFormat = "NESTEGG"
-)
-
-// Valid indicates whether the value is a known member of the CsvImportReportFormat enum.
-func (e CsvImportReportFormat) Valid() bool {
-	switch e {
-	case CsvImportReportFormatMAPPED:
-		return true
-	case CsvImportReportFormatNESTEGG:
+	case CsvThousandsSeparatorSpace:
 		return true
 	default:
 		return false
@@ -450,7 +390,9 @@ type AuthorPage struct {
 }
 
 // Backup A member's ledger, version 1. One schema for both directions (restore takes what backup
-// gives), so its enums are the closed request enums. References are by name: an entry,
+// gives). Its enums are open, as every enum an answer carries is (a client that reads a
+// backup must accept a wallet type added later); restore checks every value and refuses one
+// it does not know with 400 naming the field. References are by name: an entry,
 // recurring or quick entry names its wallet, its category and the category's parent
 // (null for a top-level category; the category's type is the record's type). Later
 // versions add record kinds in new arrays and keep reading version 1: `onetimeBudgets`
@@ -508,7 +450,9 @@ type BackupCategory struct {
 
 	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
 	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
-	// became lower case carry, as the same two types.
+	// became lower case carry, as the same two types. Open, like every enum a response carries
+	// (later versions may add values): restore refuses a value it does not know with 400 naming
+	// the field.
 	Type BackupEntryType `json:"type"`
 }
 
@@ -543,7 +487,9 @@ type BackupEntry struct {
 
 	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
 	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
-	// became lower case carry, as the same two types.
+	// became lower case carry, as the same two types. Open, like every enum a response carries
+	// (later versions may add values): restore refuses a value it does not know with 400 naming
+	// the field.
 	Type BackupEntryType `json:"type"`
 
 	// Wallet The name of a record defined in the document; null for none.
@@ -554,8 +500,10 @@ type BackupEntry struct {
 
 // BackupEntryType Income or expense in a backup document. A backup is written with `income` and `expense`;
 // restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
-// became lower case carry, as the same two types.
-type BackupEntryType string
+// became lower case carry, as the same two types. Open, like every enum a response carries
+// (later versions may add values): restore refuses a value it does not know with 400 naming
+// the field.
+type BackupEntryType = string
 
 // BackupName The name of a record of the document, which other records refer to.
 //
@@ -612,7 +560,9 @@ type BackupQuickEntry struct {
 
 	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
 	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
-	// became lower case carry, as the same two types.
+	// became lower case carry, as the same two types. Open, like every enum a response carries
+	// (later versions may add values): restore refuses a value it does not know with 400 naming
+	// the field.
 	Type BackupEntryType `json:"type"`
 
 	// Wallet The name of a record defined in the document; null for none.
@@ -654,7 +604,9 @@ type BackupRecurring struct {
 
 	// Type Income or expense in a backup document. A backup is written with `income` and `expense`;
 	// restore also reads `INCOME` and `EXPENSE`, which documents written before the type values
-	// became lower case carry, as the same two types.
+	// became lower case carry, as the same two types. Open, like every enum a response carries
+	// (later versions may add values): restore refuses a value it does not know with 400 naming
+	// the field.
 	Type BackupEntryType `json:"type"`
 
 	// Wallet The name of a record defined in the document; null for none.
@@ -698,15 +650,19 @@ type BackupTransfer struct {
 
 // BackupWallet defines model for BackupWallet.
 type BackupWallet struct {
-	AccountNumber   *string             `json:"accountNumber"`
-	CurrentValue    *int64              `json:"currentValue"`
-	LoanAmount      *int64              `json:"loanAmount"`
-	LoanMethod      *LoanMethod         `json:"loanMethod"`
-	LoanMonths      *int32              `json:"loanMonths"`
-	LoanPayment     *int64              `json:"loanPayment"`
-	LoanRate        *string             `json:"loanRate"`
-	LoanStart       *openapi_types.Date `json:"loanStart"`
-	ManualValuation bool                `json:"manualValuation"`
+	AccountNumber *string `json:"accountNumber"`
+	CurrentValue  *int64  `json:"currentValue"`
+	LoanAmount    *int64  `json:"loanAmount"`
+
+	// LoanMethod How a loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`), or `null` for a wallet
+	// that is not a loan. A client must accept other values; restore refuses values it does not
+	// know with 400 naming the field.
+	LoanMethod      *NullableLoanMethodValue `json:"loanMethod"`
+	LoanMonths      *int32                   `json:"loanMonths"`
+	LoanPayment     *int64                   `json:"loanPayment"`
+	LoanRate        *string                  `json:"loanRate"`
+	LoanStart       *openapi_types.Date      `json:"loanStart"`
+	ManualValuation bool                     `json:"manualValuation"`
 
 	// Name The name of a record of the document, which other records refer to.
 	//
@@ -718,13 +674,12 @@ type BackupWallet struct {
 	// Example: 1500000
 	OpeningBalance Money `json:"openingBalance"`
 
-	// Type The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
-	// `CHECK_CARD` a debit card, `MINUS` an overdraft account, `PENSION` typically a manual-valuation wallet.
-	Type WalletType `json:"type"`
+	// Type The kind of wallet as answered; a client must accept other values.
+	Type WalletTypeValue `json:"type"`
 }
 
-// BlockReasonValue Why a post or comment is blocked: `REPORTS` (it reached 5 reports) or `SPAM` (a spam
-// keyword). A client must accept other values.
+// BlockReasonValue Why a post or comment is blocked (`REPORTS`, `SPAM`), shown to administrators only: `null`
+// for other callers and when it is not blocked. A client must accept other values.
 type BlockReasonValue = string
 
 // BoardCategory A board, as a request names it.
@@ -964,7 +919,8 @@ type Comment struct {
 	// Author A member as the board shows them.
 	Author Author `json:"author"`
 
-	// BlockReason Why the comment is blocked; shown to administrators only.
+	// BlockReason Why a post or comment is blocked (`REPORTS`, `SPAM`), shown to administrators only: `null`
+	// for other callers and when it is not blocked. A client must accept other values.
 	BlockReason *BlockReasonValue `json:"blockReason"`
 	Blocked     bool              `json:"blocked"`
 
@@ -977,7 +933,8 @@ type Comment struct {
 	Hot bool  `json:"hot"`
 	ID  int64 `json:"id"`
 
-	// MyVote The caller's vote; `null` without one or without a session.
+	// MyVote The caller's vote as answered (`UP`, `DOWN`), or `null` without one (or without a session,
+	// or after the vote was cancelled). A client must accept other values.
 	MyVote *VoteDirectionValue `json:"myVote"`
 
 	// PostCategory A board as answered (`community`, `saving`, `tips`); a client must accept other values.
@@ -1022,15 +979,29 @@ type CreateUserRequest struct {
 	Role *Role `json:"role,omitempty"`
 }
 
+// CsvDecimalSeparator The decimal separator of the file's amounts.
+type CsvDecimalSeparator string
+
+// CsvDuplicateReasonValue Why a row is a duplicate: `SAME_ENTRY`, an entry of the same date, type, amount and memo
+// exists; `IMPORTED_BEFORE`, an earlier import created this row. A client must accept other
+// values.
+type CsvDuplicateReasonValue = string
+
+// CsvEncoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
+type CsvEncoding string
+
+// CsvFormatValue How the file was read: `NESTEGG`, the service's own export format; `MAPPED`, with the
+// mapping. A client must accept other values.
+type CsvFormatValue = string
+
 // CsvImportDuplicate defines model for CsvImportDuplicate.
 type CsvImportDuplicate struct {
-	// Reason `SAME_ENTRY`: an entry of the same date, type, amount and memo exists; `IMPORTED_BEFORE`: an earlier import created this row.
-	Reason CsvImportDuplicateReason `json:"reason"`
-	Row    int32                    `json:"row"`
+	// Reason Why a row is a duplicate: `SAME_ENTRY`, an entry of the same date, type, amount and memo
+	// exists; `IMPORTED_BEFORE`, an earlier import created this row. A client must accept other
+	// values.
+	Reason CsvDuplicateReasonValue `json:"reason"`
+	Row    int32                   `json:"row"`
 }
-
-// CsvImportDuplicateReason `SAME_ENTRY`: an entry of the same date, type, amount and memo exists; `IMPORTED_BEFORE`: an earlier import created this row.
-type CsvImportDuplicateReason string
 
 // CsvImportError defines model for CsvImportError.
 type CsvImportError struct {
@@ -1068,11 +1039,13 @@ type CsvImportMapping struct {
 	DateFormat *string `json:"dateFormat,omitempty"`
 
 	// Debit The column of money out (출금), read as an expense.
-	Debit            *string                           `json:"debit,omitempty"`
-	DecimalSeparator *CsvImportMappingDecimalSeparator `json:"decimalSeparator,omitempty"`
+	Debit *string `json:"debit,omitempty"`
+
+	// DecimalSeparator The decimal separator of the file's amounts.
+	DecimalSeparator *CsvDecimalSeparator `json:"decimalSeparator,omitempty"`
 
 	// Encoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
-	Encoding *CsvImportMappingEncoding `json:"encoding,omitempty"`
+	Encoding *CsvEncoding `json:"encoding,omitempty"`
 
 	// HeaderRow The line of the header row; lines above it (an account summary) are skipped.
 	HeaderRow *int32 `json:"headerRow,omitempty"`
@@ -1080,13 +1053,12 @@ type CsvImportMapping struct {
 	// Memo The memo column (적요, 내용, 가맹점명 …).
 	Memo *string `json:"memo,omitempty"`
 
-	// SignConvention How the `amount` column's sign reads: `NEGATIVE_IS_EXPENSE` (an account history:
-	// money out is negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is
-	// positive, a refund negative).
-	SignConvention *CsvImportMappingSignConvention `json:"signConvention,omitempty"`
+	// SignConvention How a signed `amount` column reads: `NEGATIVE_IS_EXPENSE` (an account history: money out is
+	// negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is positive, a refund negative).
+	SignConvention *CsvSignConvention `json:"signConvention,omitempty"`
 
 	// ThousandsSeparator Taken out of amounts before they are read; `""` for none.
-	ThousandsSeparator *CsvImportMappingThousandsSeparator `json:"thousandsSeparator,omitempty"`
+	ThousandsSeparator *CsvThousandsSeparator `json:"thousandsSeparator,omitempty"`
 
 	// Wallet The wallet column (a wallet's name).
 	Wallet *string `json:"wallet,omitempty"`
@@ -1094,20 +1066,6 @@ type CsvImportMapping struct {
 	// WalletName The wallet of every row without a wallet column (a bank file is one account).
 	WalletName *string `json:"walletName,omitempty"`
 }
-
-// CsvImportMappingDecimalSeparator defines model for CsvImportMapping.DecimalSeparator.
-type CsvImportMappingDecimalSeparator string
-
-// CsvImportMappingEncoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
-type CsvImportMappingEncoding string
-
-// CsvImportMappingSignConvention How the `amount` column's sign reads: `NEGATIVE_IS_EXPENSE` (an account history:
-// money out is negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is
-// positive, a refund negative).
-type CsvImportMappingSignConvention string
-
-// CsvImportMappingThousandsSeparator Taken out of amounts before they are read; `""` for none.
-type CsvImportMappingThousandsSeparator string
 
 // CsvImportReport defines model for CsvImportReport.
 type CsvImportReport struct {
@@ -1120,9 +1078,10 @@ type CsvImportReport struct {
 	Errors              []CsvImportError     `json:"errors"`
 	ErrorsTruncated     bool                 `json:"errorsTruncated"`
 
-	// Format `NESTEGG`: the service's own export format; `MAPPED`: read with the mapping.
-	Format  CsvImportReportFormat `json:"format"`
-	Invalid int32                 `json:"invalid"`
+	// Format How the file was read: `NESTEGG`, the service's own export format; `MAPPED`, with the
+	// mapping. A client must accept other values.
+	Format  CsvFormatValue `json:"format"`
+	Invalid int32          `json:"invalid"`
 
 	// Preview The first 100 rows created (or to create).
 	Preview          []CsvImportRow `json:"preview"`
@@ -1131,9 +1090,6 @@ type CsvImportReport struct {
 	// Rows Data rows read (blank rows are not counted).
 	Rows int32 `json:"rows"`
 }
-
-// CsvImportReportFormat `NESTEGG`: the service's own export format; `MAPPED`: read with the mapping.
-type CsvImportReportFormat string
 
 // CsvImportRow defines model for CsvImportRow.
 type CsvImportRow struct {
@@ -1169,6 +1125,13 @@ type CsvImportUpload struct {
 	// Example: {"credit":"입금액","date":"거래일시","dateFormat":"yyyy.MM.dd HH:mm:ss","debit":"출금액","headerRow":1,"memo":"적요","walletName":"국민은행"}
 	Mapping *CsvImportMapping `json:"mapping,omitempty"`
 }
+
+// CsvSignConvention How a signed `amount` column reads: `NEGATIVE_IS_EXPENSE` (an account history: money out is
+// negative) or `POSITIVE_IS_EXPENSE` (a card statement: spending is positive, a refund negative).
+type CsvSignConvention string
+
+// CsvThousandsSeparator Taken out of amounts before they are read; `""` for none.
+type CsvThousandsSeparator string
 
 // DecimalAmount A non-negative decimal with up to 12 digits before the point and 6 after.
 //
@@ -1536,6 +1499,11 @@ type NotificationResult struct {
 	Reason *string `json:"reason"`
 }
 
+// NullableLoanMethodValue How a loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`), or `null` for a wallet
+// that is not a loan. A client must accept other values; restore refuses values it does not
+// know with 400 naming the field.
+type NullableLoanMethodValue = string
+
 // OnetimeBudget defines model for OnetimeBudget.
 type OnetimeBudget struct {
 	Amount     int64              `json:"amount"`
@@ -1674,7 +1642,8 @@ type Post struct {
 	// Author A member as the board shows them.
 	Author Author `json:"author"`
 
-	// BlockReason Why the post is blocked; shown to administrators only (`null` for others and when not blocked).
+	// BlockReason Why a post or comment is blocked (`REPORTS`, `SPAM`), shown to administrators only: `null`
+	// for other callers and when it is not blocked. A client must accept other values.
 	BlockReason *BlockReasonValue `json:"blockReason"`
 	Blocked     bool              `json:"blocked"`
 	Body        string            `json:"body"`
@@ -1690,7 +1659,8 @@ type Post struct {
 	ID        int64    `json:"id"`
 	ImageUrls []string `json:"imageUrls"`
 
-	// MyVote The caller's vote; `null` without one or without a session.
+	// MyVote The caller's vote as answered (`UP`, `DOWN`), or `null` without one (or without a session,
+	// or after the vote was cancelled). A client must accept other values.
 	MyVote *VoteDirectionValue `json:"myVote"`
 	Notice bool                `json:"notice"`
 
@@ -2010,7 +1980,10 @@ type ReportTargetTypeValue = string
 // ReportedItem A reported or blocked post or comment.
 type ReportedItem struct {
 	// Author A member as the board shows them.
-	Author      Author            `json:"author"`
+	Author Author `json:"author"`
+
+	// BlockReason Why a post or comment is blocked (`REPORTS`, `SPAM`), shown to administrators only: `null`
+	// for other callers and when it is not blocked. A client must accept other values.
 	BlockReason *BlockReasonValue `json:"blockReason"`
 	Blocked     bool              `json:"blocked"`
 	Body        string            `json:"body"`
@@ -2512,7 +2485,8 @@ type VerifyPasswordRequest struct {
 // VoteDirection A vote, as a request casts it.
 type VoteDirection string
 
-// VoteDirectionValue A vote as answered (`UP`, `DOWN`); a client must accept other values.
+// VoteDirectionValue The caller's vote as answered (`UP`, `DOWN`), or `null` without one (or without a session,
+// or after the vote was cancelled). A client must accept other values.
 type VoteDirectionValue = string
 
 // VoteRequest Example: {"direction":"UP"}
@@ -2525,7 +2499,8 @@ type VoteRequest struct {
 type VoteResult struct {
 	Down int32 `json:"down"`
 
-	// MyVote The caller's vote after this request; `null` when it was cancelled.
+	// MyVote The caller's vote as answered (`UP`, `DOWN`), or `null` without one (or without a session,
+	// or after the vote was cancelled). A client must accept other values.
 	MyVote *VoteDirectionValue `json:"myVote"`
 	Up     int32               `json:"up"`
 }
@@ -2540,10 +2515,12 @@ type Wallet struct {
 	ID           int64  `json:"id"`
 	LoanAmount   *int64 `json:"loanAmount"`
 
-	// LoanMethod How the loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`); a client must accept other values.
-	LoanMethod  *string `json:"loanMethod"`
-	LoanMonths  *int32  `json:"loanMonths"`
-	LoanPayment *int64  `json:"loanPayment"`
+	// LoanMethod How a loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`), or `null` for a wallet
+	// that is not a loan. A client must accept other values; restore refuses values it does not
+	// know with 400 naming the field.
+	LoanMethod  *NullableLoanMethodValue `json:"loanMethod"`
+	LoanMonths  *int32                   `json:"loanMonths"`
+	LoanPayment *int64                   `json:"loanPayment"`
 
 	// LoanRate Annual interest rate in percent, as a decimal string.
 	LoanRate        *string             `json:"loanRate"`

@@ -222,7 +222,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64, month calend
 
 func (h *BackupHandler) exportWallet(w db.Wallet) (api.BackupWallet, error) {
 	out := api.BackupWallet{
-		Name: w.Name, Type: api.WalletType(w.Type), OpeningBalance: w.OpeningBalance, LoanAmount: w.LoanAmount,
+		Name: w.Name, Type: api.WalletTypeValue(w.Type), OpeningBalance: w.OpeningBalance, LoanAmount: w.LoanAmount,
 		LoanMonths: w.LoanMonths, LoanPayment: w.LoanPayment, ManualValuation: w.ManualValuation,
 		CurrentValue: w.CurrentValue,
 	}
@@ -237,7 +237,7 @@ func (h *BackupHandler) exportWallet(w db.Wallet) (api.BackupWallet, error) {
 		out.LoanRate = ptr(w.LoanRate.Decimal.String())
 	}
 	if w.LoanMethod != nil {
-		out.LoanMethod = ptr(api.LoanMethod(*w.LoanMethod))
+		out.LoanMethod = ptr(api.NullableLoanMethodValue(*w.LoanMethod))
 	}
 	if w.LoanStart.Valid {
 		out.LoanStart = &types.Date{Time: w.LoanStart.Time}

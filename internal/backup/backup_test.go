@@ -274,10 +274,10 @@ func TestRestoreRefusesBadDocuments(t *testing.T) {
 	m.Raw().Do(http.MethodPost, "/api/account/restore", []byte(`{"version": 1}`)).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 
 	wallet := func(name string) api.BackupWallet {
-		return api.BackupWallet{Name: name, Type: api.WalletTypeCash}
+		return api.BackupWallet{Name: name, Type: api.WalletTypeValue(api.WalletTypeCash)}
 	}
 	entry := func() api.BackupEntry {
-		return api.BackupEntry{Date: lt.Date(2026, 11, 1), Type: api.BackupEntryTypeExpense, Amount: 1, Tags: []string{}}
+		return api.BackupEntry{Date: lt.Date(2026, 11, 1), Type: api.BackupEntryType("expense"), Amount: 1, Tags: []string{}}
 	}
 	for name, tc := range map[string]struct {
 		edit  func(d *api.Backup)
@@ -285,21 +285,32 @@ func TestRestoreRefusesBadDocuments(t *testing.T) {
 	}{
 		"repeated wallet": {func(d *api.Backup) { d.Wallets = []api.BackupWallet{wallet("a"), wallet(" a ")} }, "/wallets/1/name"},
 		"control in name": {func(d *api.Backup) { d.Wallets = []api.BackupWallet{wallet("a\x1bb")} }, "/wallets/0/name"},
+		// The backup's enums are open for a reader; restore still knows its values.
+		"unknown wallet type": {func(d *api.Backup) { d.Wallets = []api.BackupWallet{{Name: "a", Type: "CRYPTO"}} }, "/wallets/0/type"},
+		"unknown loan method": {func(d *api.Backup) {
+			d.Wallets = []api.BackupWallet{{Name: "a", Type: "LOAN", LoanAmount: lt.Ptr[int64](1000), LoanRate: lt.Ptr("3"),
+				LoanMethod: lt.Ptr[api.NullableLoanMethodValue]("BALLOON"), LoanMonths: lt.Ptr[int32](12), LoanStart: lt.Ptr(lt.Date(2026, 1, 1))}}
+		}, "/wallets/0/loanMethod"},
+		"unknown entry type": {func(d *api.Backup) {
+			e := entry()
+			e.Type = "transfer"
+			d.Entries = []api.BackupEntry{e}
+		}, "/entries/0/type"},
 		"unknown wallet": {func(d *api.Backup) {
 			e := entry()
 			e.Wallet = lt.Ptr("none")
 			d.Entries = []api.BackupEntry{e}
 		}, "/entries/0/wallet"},
 		"unknown category": {func(d *api.Backup) {
-			d.Categories = []api.BackupCategory{{Name: "식비", Type: api.BackupEntryTypeIncome}}
+			d.Categories = []api.BackupCategory{{Name: "식비", Type: api.BackupEntryType("income")}}
 			e := entry()
 			e.Category = lt.Ptr("식비") // an income category for an expense
 			d.Entries = []api.BackupEntry{e}
 		}, "/entries/0/category"},
 		"sub-category of a sub-category": {func(d *api.Backup) {
 			d.Categories = []api.BackupCategory{
-				{Name: "a", Type: api.BackupEntryTypeExpense}, {Name: "b", Type: api.BackupEntryTypeExpense, Parent: lt.Ptr("a")},
-				{Name: "c", Type: api.BackupEntryTypeExpense, Parent: lt.Ptr("b")},
+				{Name: "a", Type: api.BackupEntryType("expense")}, {Name: "b", Type: api.BackupEntryType("expense"), Parent: lt.Ptr("a")},
+				{Name: "c", Type: api.BackupEntryType("expense"), Parent: lt.Ptr("b")},
 			}
 		}, "/categories/2/parent"},
 		"installments on cash": {func(d *api.Backup) {
@@ -342,11 +353,11 @@ func TestRestoreRefusesBadDocuments(t *testing.T) {
 			d.Transfers = []api.BackupTransfer{{Date: lt.Date(2026, 11, 1), Amount: 1, From: "a", To: "b", Memo: "a\x1bb"}}
 		}, "/transfers/0/memo"},
 		"budget of an income category": {func(d *api.Backup) {
-			d.Categories = []api.BackupCategory{{Name: "급여", Type: api.BackupEntryTypeIncome}}
+			d.Categories = []api.BackupCategory{{Name: "급여", Type: api.BackupEntryType("income")}}
 			d.Budgets = []api.BackupBudget{{Category: "급여", Amount: 1}}
 		}, "/budgets/0/category"},
 		"category budgeted twice": {func(d *api.Backup) {
-			d.Categories = []api.BackupCategory{{Name: "식비", Type: api.BackupEntryTypeExpense}}
+			d.Categories = []api.BackupCategory{{Name: "식비", Type: api.BackupEntryType("expense")}}
 			d.Budgets = []api.BackupBudget{{Category: "식비", Amount: 1}, {Category: " 식비", Amount: 2}}
 		}, "/budgets/1/category"},
 		"one-time budget ending before it starts": {func(d *api.Backup) {
@@ -500,13 +511,13 @@ func TestRestoreReadsUpperCaseTypesOfOlderBackups(t *testing.T) {
 	m := env.NewMember(apitest.AsPremium())
 	doc := api.Backup{
 		Version: 1, Wallets: []api.BackupWallet{}, Tags: []string{},
-		Categories: []api.BackupCategory{{Name: "식비", Type: api.BackupEntryTypeLegacyExpense}, {Name: "급여", Type: api.BackupEntryTypeLegacyIncome}},
+		Categories: []api.BackupCategory{{Name: "식비", Type: api.BackupEntryType("EXPENSE")}, {Name: "급여", Type: api.BackupEntryType("INCOME")}},
 		Entries: []api.BackupEntry{
-			{Date: lt.Date(2026, 11, 1), Type: api.BackupEntryTypeLegacyExpense, Amount: 9000, Category: lt.Ptr("식비"), Tags: []string{}},
-			{Date: lt.Date(2026, 11, 2), Type: api.BackupEntryTypeLegacyIncome, Amount: 100, Category: lt.Ptr("급여"), Tags: []string{}},
+			{Date: lt.Date(2026, 11, 1), Type: api.BackupEntryType("EXPENSE"), Amount: 9000, Category: lt.Ptr("식비"), Tags: []string{}},
+			{Date: lt.Date(2026, 11, 2), Type: api.BackupEntryType("INCOME"), Amount: 100, Category: lt.Ptr("급여"), Tags: []string{}},
 		},
-		Recurring:    []api.BackupRecurring{{Name: "월세", Type: api.BackupEntryTypeLegacyExpense, Amount: 1, Day: 25}},
-		QuickEntries: []api.BackupQuickEntry{{Name: "버스", Type: api.BackupEntryTypeLegacyExpense, Amount: 1500, Tags: []string{}}},
+		Recurring:    []api.BackupRecurring{{Name: "월세", Type: api.BackupEntryType("EXPENSE"), Amount: 1, Day: 25}},
+		QuickEntries: []api.BackupQuickEntry{{Name: "버스", Type: api.BackupEntryType("EXPENSE"), Amount: 1500, Tags: []string{}}},
 		Budgets:      []api.BackupBudget{}, Transfers: []api.BackupTransfer{},
 	}
 	if c := restore(t, m, doc); c.Entries != 2 || c.Categories != 2 {

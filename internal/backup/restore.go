@@ -138,8 +138,8 @@ func (r *restorer) restoreWallets(ctx context.Context, doc api.Backup) error {
 	for i, w := range doc.Wallets {
 		at := fmt.Sprintf("/wallets/%d", i)
 		req := api.WalletRequest{
-			Name: w.Name, Type: w.Type, OpeningBalance: ptr(w.OpeningBalance), AccountNumber: w.AccountNumber,
-			LoanAmount: w.LoanAmount, LoanRate: w.LoanRate, LoanMethod: w.LoanMethod, LoanMonths: w.LoanMonths,
+			Name: w.Name, Type: api.WalletType(w.Type), OpeningBalance: ptr(w.OpeningBalance), AccountNumber: w.AccountNumber,
+			LoanAmount: w.LoanAmount, LoanRate: w.LoanRate, LoanMethod: (*api.LoanMethod)(w.LoanMethod), LoanMonths: w.LoanMonths,
 			LoanStart: w.LoanStart, LoanPayment: w.LoanPayment, ManualValuation: ptr(w.ManualValuation),
 			CurrentValue: w.CurrentValue,
 		}

@@ -23,15 +23,15 @@ const maxRestoreBody = 64 << 20
 // at most the contract's 200,000 entries.
 func bigBackup(size int) api.Backup {
 	doc := api.Backup{
-		Version: 1, Wallets: []api.BackupWallet{{Name: "카드", Type: api.WalletTypeCard}}, Tags: []string{"t"},
-		Categories: []api.BackupCategory{{Name: "식비", Type: api.BackupEntryTypeExpense}},
+		Version: 1, Wallets: []api.BackupWallet{{Name: "카드", Type: "CARD"}}, Tags: []string{"t"},
+		Categories: []api.BackupCategory{{Name: "식비", Type: api.BackupEntryType("expense")}},
 		Recurring:  []api.BackupRecurring{}, QuickEntries: []api.BackupQuickEntry{},
 		Budgets: []api.BackupBudget{}, Transfers: []api.BackupTransfer{},
 	}
 	entry := func(i int) api.BackupEntry {
 		day := time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i/40)
 		return api.BackupEntry{
-			Date: lt.Date(day.Year(), day.Month(), day.Day()), Type: api.BackupEntryTypeExpense, Amount: int64(1000 + i),
+			Date: lt.Date(day.Year(), day.Month(), day.Day()), Type: api.BackupEntryType("expense"), Amount: int64(1000 + i),
 			Wallet: lt.Ptr("카드"), Category: lt.Ptr("식비"), Memo: fmt.Sprintf("%s %07d", strings.Repeat("가", 51), i), Tags: []string{"t"},
 		}
 	}

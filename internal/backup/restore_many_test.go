@@ -27,15 +27,15 @@ func TestRestoreOfManyEntries(t *testing.T) {
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
 	doc := api.Backup{
-		Version: 1, Wallets: []api.BackupWallet{{Name: "카드", Type: api.WalletTypeCard}, {Name: "통장", Type: api.WalletTypeBank}}, Tags: []string{"t"},
-		Categories: []api.BackupCategory{{Name: "식비", Type: api.BackupEntryTypeExpense}},
+		Version: 1, Wallets: []api.BackupWallet{{Name: "카드", Type: "CARD"}, {Name: "통장", Type: "BANK"}}, Tags: []string{"t"},
+		Categories: []api.BackupCategory{{Name: "식비", Type: api.BackupEntryType("expense")}},
 		Recurring:  []api.BackupRecurring{}, QuickEntries: []api.BackupQuickEntry{},
 		Budgets: []api.BackupBudget{}, Transfers: []api.BackupTransfer{},
 	}
 	day := time.Date(2016, 11, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 2 * 365 * 10 {
 		doc.Entries = append(doc.Entries, api.BackupEntry{
-			Date: lt.Date(day.Year(), day.Month(), day.Day()), Type: api.BackupEntryTypeExpense, Amount: int64(1000 + i),
+			Date: lt.Date(day.Year(), day.Month(), day.Day()), Type: api.BackupEntryType("expense"), Amount: int64(1000 + i),
 			Wallet: lt.Ptr("카드"), Category: lt.Ptr("식비"), Memo: fmt.Sprintf("가게 %d", i%500), Tags: []string{"t"},
 		})
 		if i%10 == 9 {

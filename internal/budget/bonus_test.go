@@ -277,7 +277,7 @@ func TestMonthCompletedByATransferFeeOrARestore(t *testing.T) {
 	}
 	for d := nov1; !d.After(nov30); d = d.AddDate(0, 0, 1) {
 		doc.Entries = append(doc.Entries, api.BackupEntry{
-			Date: lt.Date(d.Year(), d.Month(), d.Day()), Type: api.BackupEntryTypeExpense, Amount: 100, Tags: []string{},
+			Date: lt.Date(d.Year(), d.Month(), d.Day()), Type: api.BackupEntryType("expense"), Amount: 100, Tags: []string{},
 		})
 	}
 	byRestore.Do(http.MethodPost, "/api/account/restore", doc).Want(http.StatusOK)

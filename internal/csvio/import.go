@@ -88,16 +88,16 @@ type resolved struct {
 	*row
 	walletID, categoryID *int64
 	hash                 []byte
-	dup                  api.CsvImportDuplicateReason
+	dup                  api.CsvDuplicateReasonValue
 }
 
 func (im *importer) run(ctx context.Context) (api.CsvImportReport, error) {
 	rep := api.CsvImportReport{
-		DryRun: im.dryRun, Format: api.CsvImportReportFormatMAPPED, Rows: int32(len(im.sheet.rows)),
+		DryRun: im.dryRun, Format: api.CsvFormatValue("MAPPED"), Rows: int32(len(im.sheet.rows)),
 		Preview: []api.CsvImportRow{}, DuplicateRows: []api.CsvImportDuplicate{}, Errors: []api.CsvImportError{},
 	}
 	if im.sheet.own {
-		rep.Format = api.CsvImportReportFormatNESTEGG
+		rep.Format = api.CsvFormatValue("NESTEGG")
 	}
 	if !im.dryRun {
 		// The ledger's lock: two imports of one file cannot both find its
@@ -313,7 +313,7 @@ func (im *importer) markDuplicates(ctx context.Context, rows []*resolved) error 
 	for _, c := range counts {
 		existing[key{c.EntryDate.Format(time.DateOnly), c.Type, c.Amount, c.Memo}] = int(c.N)
 	}
-	dupTransfer := map[string]api.CsvImportDuplicateReason{}
+	dupTransfer := map[string]api.CsvDuplicateReasonValue{}
 	for _, r := range rows {
 		if r.err != nil {
 			continue
@@ -325,9 +325,9 @@ func (im *importer) markDuplicates(ctx context.Context, rows []*resolved) error 
 		}
 		switch {
 		case imported[string(r.hash)]:
-			r.dup = api.CsvImportDuplicateReasonIMPORTEDBEFORE
+			r.dup = api.CsvDuplicateReasonValue("IMPORTED_BEFORE")
 		case same:
-			r.dup = api.CsvImportDuplicateReasonSAMEENTRY
+			r.dup = api.CsvDuplicateReasonValue("SAME_ENTRY")
 		}
 		if r.dup != "" && r.transfer != "" && dupTransfer[r.transfer] == "" {
 			dupTransfer[r.transfer] = r.dup

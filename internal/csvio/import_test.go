@@ -145,7 +145,7 @@ var bankMappings = []struct {
 		file: "hyundaicard_statement.csv",
 		mapping: api.CsvImportMapping{
 			Date: lt.Ptr("이용일"), DateFormat: lt.Ptr("yyyy년 MM월 dd일"), Amount: lt.Ptr("이용금액"),
-			SignConvention: lt.Ptr(api.CsvImportMappingSignConventionPOSITIVEISEXPENSE), Memo: lt.Ptr("이용가맹점"), WalletName: lt.Ptr("현대카드"),
+			SignConvention: lt.Ptr(api.CsvSignConventionPositiveIsExpense), Memo: lt.Ptr("이용가맹점"), WalletName: lt.Ptr("현대카드"),
 		},
 		rows: 7, created: 6, errs: []rowErr{{8, "이용일"}},
 		export: []string{
@@ -182,7 +182,7 @@ func TestImportBankAndCardFiles(t *testing.T) {
 
 			rep := importCSV(t, m, file, &f.mapping, true)
 			wantReport(t, rep, f.rows, f.created, 0, f.rows-f.created, f.errs)
-			if rep.Format != api.CsvImportReportFormatMAPPED || len(rep.Preview) != int(f.created) {
+			if rep.Format != api.CsvFormatValue("MAPPED") || len(rep.Preview) != int(f.created) {
 				t.Fatalf("format %s, preview %d rows", rep.Format, len(rep.Preview))
 			}
 			if got := exportCSV(t, m, "2026-11-01", "2026-11-30"); got != exportHeader {
@@ -199,7 +199,7 @@ func TestImportBankAndCardFiles(t *testing.T) {
 			rep = importCSV(t, m, file, &f.mapping, false)
 			wantReport(t, rep, f.rows, 0, f.created, f.rows-f.created, f.errs)
 			for _, d := range rep.DuplicateRows {
-				if d.Reason != api.CsvImportDuplicateReasonIMPORTEDBEFORE {
+				if d.Reason != api.CsvDuplicateReasonValue("IMPORTED_BEFORE") {
 					t.Fatalf("row %d: %s", d.Row, d.Reason)
 				}
 			}
@@ -219,7 +219,7 @@ func TestImportCountsDuplicatesOfExistingEntries(t *testing.T) {
 	lt.Entry(m.Client, e)
 	rep := importCSV(t, m, fixture(t, "kb_account_history.csv"), &bankMappings[0].mapping, false)
 	wantReport(t, rep, 8, 6, 1, 1, []rowErr{{14, "출금액"}})
-	if rep.DuplicateRows[0] != (api.CsvImportDuplicate{Row: 10, Reason: api.CsvImportDuplicateReasonSAMEENTRY}) {
+	if rep.DuplicateRows[0] != (api.CsvImportDuplicate{Row: 10, Reason: api.CsvDuplicateReasonValue("SAME_ENTRY")}) {
 		t.Fatalf("duplicates %+v", rep.DuplicateRows)
 	}
 }
@@ -371,7 +371,7 @@ func TestImportRoundTrip(t *testing.T) {
 
 	rep := importCSV(t, b, []byte(first), nil, true)
 	wantReport(t, rep, 7, 7, 0, 0, []rowErr{})
-	if rep.Format != api.CsvImportReportFormatNESTEGG {
+	if rep.Format != api.CsvFormatValue("NESTEGG") {
 		t.Fatalf("format %s", rep.Format)
 	}
 	rep = importCSV(t, b, []byte(first), nil, false)

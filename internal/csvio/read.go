@@ -79,7 +79,7 @@ func readParts(body *multipart.Reader, maxBytes int64) ([]byte, *api.CsvImportMa
 // bytes are not UTF-8 but are EUC-KR (CP949).
 func decodeText(file []byte, m *api.CsvImportMapping) (string, error) {
 	bad := problem.Invalid("/file", "the file is neither UTF-8 nor EUC-KR (CP949) text")
-	eucKR := m != nil && m.Encoding != nil && *m.Encoding == api.CsvImportMappingEncodingEUCKR
+	eucKR := m != nil && m.Encoding != nil && *m.Encoding == api.CsvEncodingEUCKR
 	if !eucKR {
 		if !utf8.Valid(file) {
 			eucKR = true
@@ -370,7 +370,7 @@ func mapColumns(header []string, m *api.CsvImportMapping) (columns, error) {
 			return c, err
 		}
 	}
-	c.positiveIsExpense = m.SignConvention != nil && *m.SignConvention == api.CsvImportMappingSignConventionPOSITIVEISEXPENSE
+	c.positiveIsExpense = m.SignConvention != nil && *m.SignConvention == api.CsvSignConventionPositiveIsExpense
 	if m.DecimalSeparator != nil {
 		c.decimalSep = string(*m.DecimalSeparator)
 	}

@@ -63,23 +63,23 @@ func TestGoMemberScenario(t *testing.T) {
 		t.Fatalf("default tree without income and expense categories: %s", cats.Body)
 	}
 
-	cash, err := api.CreateWalletWithResponse(ctx, apiclient.CreateWalletJSONRequestBody{Name: "Cash", Type: apiclient.WalletTypeCash, OpeningBalance: ptr[int64](100000)}, me)
+	cash, err := api.CreateWalletWithResponse(ctx, &apiclient.CreateWalletParams{}, apiclient.CreateWalletJSONRequestBody{Name: "Cash", Type: apiclient.WalletTypeCash, OpeningBalance: ptr[int64](100000)}, me)
 	if err != nil || cash.JSON201 == nil || cash.JSON201.Balance != 100000 {
 		t.Fatalf("cash wallet: %v %s", err, cash.Body)
 	}
-	card, err := api.CreateWalletWithResponse(ctx, apiclient.CreateWalletJSONRequestBody{Name: "Card", Type: apiclient.WalletTypeCard}, me)
+	card, err := api.CreateWalletWithResponse(ctx, &apiclient.CreateWalletParams{}, apiclient.CreateWalletJSONRequestBody{Name: "Card", Type: apiclient.WalletTypeCard}, me)
 	if err != nil || card.JSON201 == nil {
 		t.Fatalf("card wallet: %v %s", err, card.Body)
 	}
 	cashID, cardID := cash.JSON201.ID, card.JSON201.ID
 
-	salary, err := api.CreateEntryWithResponse(ctx, apiclient.CreateEntryJSONRequestBody{
+	salary, err := api.CreateEntryWithResponse(ctx, &apiclient.CreateEntryParams{}, apiclient.CreateEntryJSONRequestBody{
 		Date: today, Type: apiclient.EntryTypeIncome, Amount: ptr[int64](3000000), WalletID: &cashID, CategoryID: &incomeCat, Memo: ptr("salary"),
 	}, me)
 	if err != nil || salary.JSON201 == nil || salary.JSON201.Type != "income" {
 		t.Fatalf("income entry: %v %s", err, salary.Body)
 	}
-	lunch, err := api.CreateEntryWithResponse(ctx, apiclient.CreateEntryJSONRequestBody{
+	lunch, err := api.CreateEntryWithResponse(ctx, &apiclient.CreateEntryParams{}, apiclient.CreateEntryJSONRequestBody{
 		Date: today, Type: apiclient.EntryTypeExpense, Amount: ptr[int64](12000), WalletID: &cardID, CategoryID: &expenseCat, Memo: ptr("lunch"),
 	}, me)
 	if err != nil || lunch.JSON201 == nil || lunch.JSON201.Type != "expense" {
@@ -93,15 +93,15 @@ func TestGoMemberScenario(t *testing.T) {
 	}
 
 	budgetReq := apiclient.CreateBudgetJSONRequestBody{CategoryID: expenseCat, Year: year, Month: month, Amount: 300000}
-	gated, err := api.CreateBudgetWithResponse(ctx, budgetReq, me)
+	gated, err := api.CreateBudgetWithResponse(ctx, &apiclient.CreateBudgetParams{}, budgetReq, me)
 	if err != nil || gated.ApplicationProblemJSON403 == nil {
 		t.Fatalf("budget as FREE: %v %d %s", err, gated.StatusCode(), gated.Body)
 	}
-	bought, err := api.VerifyStorePurchaseWithResponse(ctx, apiclient.VerifyStorePurchaseJSONRequestBody{ProductID: "premium_monthly", PurchaseToken: "test-go-1"}, me)
+	bought, err := api.VerifyStorePurchaseWithResponse(ctx, &apiclient.VerifyStorePurchaseParams{}, apiclient.VerifyStorePurchaseJSONRequestBody{ProductID: "premium_monthly", PurchaseToken: "test-go-1"}, me)
 	if err != nil || bought.JSON200 == nil || bought.JSON200.Plan != string(apiclient.PlanPremium) {
 		t.Fatalf("test-mode purchase: %v %s", err, bought.Body)
 	}
-	budget, err := api.CreateBudgetWithResponse(ctx, budgetReq, me)
+	budget, err := api.CreateBudgetWithResponse(ctx, &apiclient.CreateBudgetParams{}, budgetReq, me)
 	if err != nil || budget.JSON201 == nil {
 		t.Fatalf("budget: %v %s", err, budget.Body)
 	}
@@ -114,7 +114,7 @@ func TestGoMemberScenario(t *testing.T) {
 		t.Fatalf("monthly statistics: %v %s", err, stats.Body)
 	}
 
-	transfer, err := api.CreateTransferWithResponse(ctx, apiclient.CreateTransferJSONRequestBody{
+	transfer, err := api.CreateTransferWithResponse(ctx, &apiclient.CreateTransferParams{}, apiclient.CreateTransferJSONRequestBody{
 		Date: today, Amount: 12000, FromWalletID: cashID, ToWalletID: cardID, Memo: ptr("pay the card"),
 	}, me)
 	if err != nil || transfer.JSON201 == nil {
@@ -140,7 +140,7 @@ func TestGoMemberScenario(t *testing.T) {
 		t.Fatalf("net worth today: %s", worth.Body)
 	}
 
-	post, err := api.CreatePostWithResponse(ctx, apiclient.CreatePostJSONRequestBody{
+	post, err := api.CreatePostWithResponse(ctx, &apiclient.CreatePostParams{}, apiclient.CreatePostJSONRequestBody{
 		Category: apiclient.BoardCategoryCommunity, Title: "Hello from the Go app", Body: "First budget done.",
 	}, me)
 	if err != nil || post.JSON201 == nil || post.JSON201.MyVote != nil || post.JSON201.UpCount != 0 {
