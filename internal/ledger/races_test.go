@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
+	"github.com/nestegg/nestegg/internal/ledger"
 )
 
 // TestDeletingAWalletWhileEntriesArriveNeverHalfWrites: entries created into
@@ -63,4 +66,65 @@ func TestDeletingAWalletWhileEntriesArriveNeverHalfWrites(t *testing.T) {
 	// machine the deletion, which locks the ledger, can lose every round.
 	// The assertions above hold whichever went first; this says which ran.
 	t.Logf("the deletion went first in %d of %d rounds", deleteWon, round)
+}
+
+// TestEntriesQueuedBehindAWalletDeletionAreRefused is the wallet race's
+// delete-first path, made certain rather than left to the scheduler: the
+// deletion is held after deleting the row (still locked, not committed)
+// until three entry creates for that wallet are waiting on a lock behind
+// it; once it commits, every one of them is refused as not found and no
+// entry points at the deleted wallet.
+func TestEntriesQueuedBehindAWalletDeletionAreRefused(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	w := lt.Wallet(m.Client, "Doomed", api.WalletTypeCash, 0)
+	held, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	ledger.HoldWalletDeletions(func(id int64) {
+		if id != w.ID {
+			return
+		}
+		once.Do(func() { close(held) })
+		<-release
+	})
+	deleted := make(chan *apitest.Response, 1)
+	go func() { deleted <- m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", w.ID), nil) }()
+	<-held
+
+	const creates = 3
+	answers := make(chan *apitest.Response, creates)
+	for range creates {
+		go func() {
+			answers <- m.Do(http.MethodPost, "/api/account/entries", lt.Expense(lt.Date(2026, 11, 16), 100, w.ID))
+		}()
+	}
+	// Wait until the creates are blocked on a lock in this test's database
+	// (the deleted row's), so the deletion surely commits first. A create
+	// that answers before blocking ends the wait too, and fails below.
+	deadline := time.Now().Add(time.Minute)
+	for waiting := 0; waiting < creates && len(answers) == 0 && time.Now().Before(deadline); {
+		if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting); err != nil {
+			close(release)
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(release)
+	if res := <-deleted; res.Status != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", res.Status, res.Body)
+	}
+	for range creates {
+		if res := <-answers; res.Status != http.StatusNotFound {
+			t.Errorf("a create queued behind the deletion answered %d %s, want 404", res.Status, res.Body)
+		}
+	}
+	var entries int
+	if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM account_entry WHERE wallet_id = $1`, w.ID).Scan(&entries); err != nil {
+		t.Fatal(err)
+	}
+	if entries != 0 {
+		t.Fatalf("%d entries point at the deleted wallet", entries)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/oapi-codegen/runtime/types"
@@ -327,6 +328,11 @@ func installmentsMayLeave(ctx context.Context, q *db.Queries, memberID, walletID
 	return nil
 }
 
+// walletDeleted, when a test sets it, runs after a wallet's row is deleted
+// and before the deletion commits, with the row still locked: a race test
+// holds the deletion there to make it go first for certain.
+var walletDeleted atomic.Pointer[func(walletID int64)]
+
 // DeleteWallet deletes a wallet; entries using it move to moveTo or refuse
 // the deletion.
 func (h *LedgerHandler) DeleteWallet(ctx context.Context, req api.DeleteWalletRequestObject) (api.DeleteWalletResponseObject, error) {
@@ -363,6 +369,9 @@ func (h *LedgerHandler) DeleteWallet(ctx context.Context, req api.DeleteWalletRe
 			return refGone(err, fmt.Sprintf("move templates of wallet %d", req.ID))
 		}
 		_, err := q.DeleteWallet(ctx, db.DeleteWalletParams{MemberID: memberID, ID: req.ID})
+		if hold := walletDeleted.Load(); err == nil && hold != nil {
+			(*hold)(req.ID)
+		}
 		return inUse(err, "the wallet")
 	})
 	if err != nil {
