@@ -20,8 +20,21 @@ ON CONFLICT (member_id) DO UPDATE SET epoch = ledger_change_epoch.epoch + 1;
 
 -- name: DeleteLedgerTombstones :exec
 -- After a restore (at the end of its transaction) every cursor is void and
--- clients sync from the empty cursor, which needs no tombstones.
-DELETE FROM ledger_change WHERE member_id = @member_id AND deleted;
+-- clients sync from the empty cursor, which needs no tombstones: neither the
+-- committed ones nor this transaction's notes of records it deleted (they
+-- are folded in only at commit, migration 00322), nor the committed rows of
+-- those records.
+WITH gone AS (
+    SELECT DISTINCT kind, record_id FROM ledger_change_pending
+    WHERE member_id = @member_id AND xid = pg_current_xact_id()::text::bigint AND deleted
+), dropped AS (
+    DELETE FROM ledger_change_pending p USING gone g
+    WHERE p.member_id = @member_id AND p.xid = pg_current_xact_id()::text::bigint
+      AND p.kind = g.kind AND p.record_id = g.record_id
+)
+DELETE FROM ledger_change c
+WHERE c.member_id = @member_id
+  AND (c.deleted OR EXISTS (SELECT 1 FROM gone g WHERE g.kind = c.kind AND g.record_id = c.record_id));
 
 -- name: PruneLedgerTombstones :execrows
 -- Tombstones older than the cutoff go; each member's pruned horizon moves to

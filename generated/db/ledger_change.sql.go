@@ -22,11 +22,24 @@ func (q *Queries) BumpLedgerEpoch(ctx context.Context, memberID int64) error {
 }
 
 const deleteLedgerTombstones = `-- name: DeleteLedgerTombstones :exec
-DELETE FROM ledger_change WHERE member_id = $1 AND deleted
+WITH gone AS (
+    SELECT DISTINCT kind, record_id FROM ledger_change_pending
+    WHERE member_id = $1 AND xid = pg_current_xact_id()::text::bigint AND deleted
+), dropped AS (
+    DELETE FROM ledger_change_pending p USING gone g
+    WHERE p.member_id = $1 AND p.xid = pg_current_xact_id()::text::bigint
+      AND p.kind = g.kind AND p.record_id = g.record_id
+)
+DELETE FROM ledger_change c
+WHERE c.member_id = $1
+  AND (c.deleted OR EXISTS (SELECT 1 FROM gone g WHERE g.kind = c.kind AND g.record_id = c.record_id))
 `
 
 // After a restore (at the end of its transaction) every cursor is void and
-// clients sync from the empty cursor, which needs no tombstones.
+// clients sync from the empty cursor, which needs no tombstones: neither the
+// committed ones nor this transaction's notes of records it deleted (they
+// are folded in only at commit, migration 00322), nor the committed rows of
+// those records.
 func (q *Queries) DeleteLedgerTombstones(ctx context.Context, memberID int64) error {
 	_, err := q.db.Exec(ctx, deleteLedgerTombstones, memberID)
 	return err

@@ -236,6 +236,15 @@ type LedgerChangeEpoch struct {
 	PrunedSeq int64
 }
 
+type LedgerChangePending struct {
+	ID       int64
+	Xid      int64
+	MemberID int64
+	Kind     string
+	RecordID int64
+	Deleted  bool
+}
+
 type Member struct {
 	ID             int64
 	Email          *string
