@@ -159,3 +159,6 @@ func ExecV[T any](ctx context.Context, pool *pgxpool.Pool, fn func(q *db.Queries
 	}
 	return out, nil
 }
+
+// HasRequestTx reports whether ctx carries a request transaction on pool.
+func HasRequestTx(ctx context.Context, pool *pgxpool.Pool) bool { return requestTxOf(ctx, pool) != nil }

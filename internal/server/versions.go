@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -40,6 +41,24 @@ var versioned = map[string]versionedTable{
 	"/api/board/posts/{id}":             {table: "post"},
 	"/api/board/comments/{id}":          {table: "comment"},
 	"/api/auth/profile":                 {table: "member", self: true},
+}
+
+// createdAt maps each operation that creates a versioned record to the path
+// that answers the record: its 201 carries the new record's ETag.
+var createdAt = map[string]string{
+	"/api/account/wallets":           "/api/account/wallets/{id}",
+	"/api/account/categories":        "/api/account/categories/{id}",
+	"/api/account/tags":              "/api/account/tags/{id}",
+	"/api/account/entries":           "/api/account/entries/{id}",
+	"/api/account/recurrings":        "/api/account/recurrings/{id}",
+	"/api/account/quick-entries":     "/api/account/quick-entries/{id}",
+	"/api/account/budgets":           "/api/account/budgets/{id}",
+	"/api/account/budgets/onetime":   "/api/account/budgets/onetime/{id}",
+	"/api/account/transfers":         "/api/account/transfers/{id}",
+	"/api/account/invest/stocks":     "/api/account/invest/stocks/{id}",
+	"/api/account/invest/trades":     "/api/account/invest/trades/{id}",
+	"/api/board/posts":               "/api/board/posts/{id}",
+	"/api/board/posts/{id}/comments": "/api/board/comments/{id}",
 }
 
 type versionedTable struct {
@@ -84,8 +103,12 @@ func withVersions(c *Contract, pool *pgxpool.Pool, next http.Handler) http.Handl
 			next.ServeHTTP(w, r)
 			return
 		}
-		vt, ok := versioned[route.Path]
 		p := session.PrincipalFrom(r.Context())
+		if item, creates := createdAt[route.Path]; creates && r.Method == http.MethodPost && p != nil {
+			serveVersionedCreate(w, r, pool, versioned[item], next)
+			return
+		}
+		vt, ok := versioned[route.Path]
 		if !ok || p == nil {
 			next.ServeHTTP(w, r)
 			return
@@ -273,4 +296,61 @@ func (b *bufferedAnswer) writeTo(w http.ResponseWriter) {
 	}
 	w.WriteHeader(b.status)
 	_, _ = w.Write(b.body)
+}
+
+// serveVersionedCreate gives a create's 201 the new record's ETag, read in
+// the transaction that wrote the record, before it commits, so the tag is
+// the version the body shows: the request's writes run in a request
+// transaction (the Idempotency-Key middleware's when the request has a key,
+// else one of its own here) and the answer is sent after the commit.
+func serveVersionedCreate(w http.ResponseWriter, r *http.Request, pool *pgxpool.Pool, vt versionedTable, next http.Handler) {
+	ctx := r.Context()
+	tagCreated := func(ctx context.Context, tx pgx.Tx, rec *bufferedAnswer) error {
+		if rec.status != http.StatusCreated {
+			return nil
+		}
+		var created struct {
+			ID *int64 `json:"id"`
+		}
+		if json.Unmarshal(rec.body, &created) != nil || created.ID == nil {
+			return nil
+		}
+		var v int64
+		err := tx.QueryRow(ctx, "SELECT version FROM "+vt.table+" WHERE id = $1", *created.ID).Scan(&v)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("version of new %s %d: %w", vt.table, *created.ID, err)
+		}
+		rec.header.Set("ETag", etag(v))
+		return nil
+	}
+	rec := &bufferedAnswer{header: http.Header{}}
+	if database.HasRequestTx(ctx, pool) {
+		// The outer middleware commits; the tag is read in its transaction.
+		next.ServeHTTP(rec, r)
+		if rec.status == http.StatusCreated {
+			err := database.InTxRaw(ctx, pool, func(tx pgx.Tx) error { return tagCreated(ctx, tx, rec) })
+			if err != nil {
+				problem.Write(w, r, err)
+				return
+			}
+		}
+		rec.writeTo(w)
+		return
+	}
+	rt := database.NewRequestTx(pool, func(context.Context, pgx.Tx) error { return nil })
+	defer rt.Rollback(ctx)
+	next.ServeHTTP(rec, r.WithContext(database.WithRequestTx(ctx, rt)))
+	if rec.status < 200 || rec.status > 299 {
+		rt.Rollback(ctx)
+		rec.writeTo(w)
+		return
+	}
+	if err := rt.Commit(ctx, func(ctx context.Context, tx pgx.Tx) error { return tagCreated(ctx, tx, rec) }); err != nil {
+		problem.Write(w, r, err)
+		return
+	}
+	rec.writeTo(w)
 }

@@ -277,3 +277,50 @@ func TestEntryETagFollowsItsTags(t *testing.T) {
 	}
 	m.WithHeader("If-None-Match", before).Do(http.MethodGet, path, nil).Want(http.StatusOK)
 }
+
+// A create's 201 carries the new record's ETag, so a client can edit it with
+// If-Match at once: the tag is the version the record's GET answers, with or
+// without an Idempotency-Key (and an entry created with tags, whose tag
+// links raise its version, answers the version after them).
+func TestCreatedRecordsCarryTheirETag(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	created := func(c *apitest.Client, path string, body any) (int64, string) {
+		t.Helper()
+		res := c.Do(http.MethodPost, path, body).Want(http.StatusCreated)
+		var rec struct{ ID int64 }
+		res.JSON(&rec)
+		tag := res.Header.Get("ETag")
+		if tag == "" || tag[0] != '"' {
+			t.Fatalf("POST %s answered ETag %q", path, tag)
+		}
+		return rec.ID, tag
+	}
+	for _, key := range []string{"", "create-etag-1"} {
+		c := m.Client
+		if key != "" {
+			c = c.WithHeader("Idempotency-Key", key)
+		}
+		wallet, wtag := created(c, "/api/account/wallets", api.WalletRequest{Name: "Cash " + key, Type: api.WalletTypeCash})
+		if got := m.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d", wallet), nil).Want(http.StatusOK).Header.Get("ETag"); got != wtag {
+			t.Errorf("key %q: wallet GET ETag %s, create answered %s", key, got, wtag)
+		}
+		amount := int64(100)
+		entry, etag := created(m.Client.WithHeader("Idempotency-Key", key+"e"), "/api/account/entries", api.EntryRequest{
+			Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Amount: &amount, WalletID: &wallet, Tags: &[]string{"a", "b"},
+		})
+		path := fmt.Sprintf("/api/account/entries/%d", entry)
+		if got := m.Do(http.MethodGet, path, nil).Want(http.StatusOK).Header.Get("ETag"); got != etag {
+			t.Errorf("key %q: entry GET ETag %s, create answered %s", key, got, etag)
+		}
+		amount = 200
+		m.WithHeader("If-Match", etag).Do(http.MethodPut, path, api.EntryRequest{
+			Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Amount: &amount, WalletID: &wallet,
+		}).Want(http.StatusOK)
+		_, ptag := created(m.Client, "/api/board/posts", api.PostRequest{Category: api.BoardCategoryCommunity, Title: "hi " + key, Body: "hello"})
+		if ptag == "" {
+			t.Errorf("post: no ETag")
+		}
+	}
+}
