@@ -10398,15 +10398,29 @@ type CreateBudgetResponseObject interface {
 	VisitCreateBudgetResponse(w http.ResponseWriter) error
 }
 
-type CreateBudget201JSONResponse Budget
+type CreateBudget201ResponseHeaders struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
+type CreateBudget201JSONResponse struct {
+	Body    Budget
+	Headers CreateBudget201ResponseHeaders
+}
 
 func (response CreateBudget201JSONResponse) VisitCreateBudgetResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11271,15 +11285,29 @@ type CreateOnetimeBudgetResponseObject interface {
 	VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error
 }
 
-type CreateOnetimeBudget201JSONResponse OnetimeBudget
+type CreateOnetimeBudget201ResponseHeaders struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
+type CreateOnetimeBudget201JSONResponse struct {
+	Body    OnetimeBudget
+	Headers CreateOnetimeBudget201ResponseHeaders
+}
 
 func (response CreateOnetimeBudget201JSONResponse) VisitCreateOnetimeBudgetResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11612,15 +11640,25 @@ type UpdateOnetimeBudgetResponseObject interface {
 	VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error
 }
 
-type UpdateOnetimeBudget200JSONResponse OnetimeBudget
+type UpdateOnetimeBudget200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdateOnetimeBudget200JSONResponse struct {
+	Body    OnetimeBudget
+	Headers UpdateOnetimeBudget200ResponseHeaders
+}
 
 func (response UpdateOnetimeBudget200JSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12090,15 +12128,25 @@ type UpdateBudgetResponseObject interface {
 	VisitUpdateBudgetResponse(w http.ResponseWriter) error
 }
 
-type UpdateBudget200JSONResponse Budget
+type UpdateBudget200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdateBudget200JSONResponse struct {
+	Body    Budget
+	Headers UpdateBudget200ResponseHeaders
+}
 
 func (response UpdateBudget200JSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12351,15 +12399,29 @@ type CreateCategoryResponseObject interface {
 	VisitCreateCategoryResponse(w http.ResponseWriter) error
 }
 
-type CreateCategory201JSONResponse Category
+type CreateCategory201ResponseHeaders struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
+type CreateCategory201JSONResponse struct {
+	Body    Category
+	Headers CreateCategory201ResponseHeaders
+}
 
 func (response CreateCategory201JSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12898,15 +12960,25 @@ type UpdateCategoryResponseObject interface {
 	VisitUpdateCategoryResponse(w http.ResponseWriter) error
 }
 
-type UpdateCategory200JSONResponse Category
+type UpdateCategory200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdateCategory200JSONResponse struct {
+	Body    Category
+	Headers UpdateCategory200ResponseHeaders
+}
 
 func (response UpdateCategory200JSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13348,15 +13420,29 @@ type CreateEntryResponseObject interface {
 	VisitCreateEntryResponse(w http.ResponseWriter) error
 }
 
-type CreateEntry201JSONResponse Entry
+type CreateEntry201ResponseHeaders struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
+type CreateEntry201JSONResponse struct {
+	Body    Entry
+	Headers CreateEntry201ResponseHeaders
+}
 
 func (response CreateEntry201JSONResponse) VisitCreateEntryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13829,15 +13915,25 @@ type CreateEntryFromNotificationResponseObject interface {
 	VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error
 }
 
-type CreateEntryFromNotification200JSONResponse NotificationResult
+type CreateEntryFromNotification200ResponseHeaders struct {
+	IdempotentReplayed *string
+}
+
+type CreateEntryFromNotification200JSONResponse struct {
+	Body    NotificationResult
+	Headers CreateEntryFromNotification200ResponseHeaders
+}
 
 func (response CreateEntryFromNotification200JSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -14384,15 +14480,25 @@ type GetEntryResponseObject interface {
 	VisitGetEntryResponse(w http.ResponseWriter) error
 }
 
-type GetEntry200JSONResponse Entry
+type GetEntry200ResponseHeaders struct {
+	ETag *string
+}
+
+type GetEntry200JSONResponse struct {
+	Body    Entry
+	Headers GetEntry200ResponseHeaders
+}
 
 func (response GetEntry200JSONResponse) VisitGetEntryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -14517,15 +14623,25 @@ type UpdateEntryResponseObject interface {
 	VisitUpdateEntryResponse(w http.ResponseWriter) error
 }
 
-type UpdateEntry200JSONResponse Entry
+type UpdateEntry200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdateEntry200JSONResponse struct {
+	Body    Entry
+	Headers UpdateEntry200ResponseHeaders
+}
 
 func (response UpdateEntry200JSONResponse) VisitUpdateEntryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -15215,15 +15331,29 @@ type CreateStockResponseObject interface {
 	VisitCreateStockResponse(w http.ResponseWriter) error
 }
 
-type CreateStock201JSONResponse Stock
+type CreateStock201ResponseHeaders struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
+type CreateStock201JSONResponse struct {
+	Body    Stock
+	Headers CreateStock201ResponseHeaders
+}
 
 func (response CreateStock201JSONResponse) VisitCreateStockResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -15556,15 +15686,25 @@ type UpdateStockResponseObject interface {
 	VisitUpdateStockResponse(w http.ResponseWriter) error
 }
 
-type UpdateStock200JSONResponse Stock
+type UpdateStock200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdateStock200JSONResponse struct {
+	Body    Stock
+	Headers UpdateStock200ResponseHeaders
+}
 
 func (response UpdateStock200JSONResponse) VisitUpdateStockResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -15866,15 +16006,29 @@ type CreateTradeResponseObject interface {
 	VisitCreateTradeResponse(w http.ResponseWriter) error
 }
 
-type CreateTrade201JSONResponse Trade
+type CreateTrade201ResponseHeaders struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
+type CreateTrade201JSONResponse struct {
+	Body    Trade
+	Headers CreateTrade201ResponseHeaders
+}
 
 func (response CreateTrade201JSONResponse) VisitCreateTradeResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -16207,15 +16361,25 @@ type UpdateTradeResponseObject interface {
 	VisitUpdateTradeResponse(w http.ResponseWriter) error
 }
 
-type UpdateTrade200JSONResponse Trade
+type UpdateTrade200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdateTrade200JSONResponse struct {
+	Body    Trade
+	Headers UpdateTrade200ResponseHeaders
+}
 
 func (response UpdateTrade200JSONResponse) VisitUpdateTradeResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -16745,15 +16909,29 @@ type CreateQuickEntryResponseObject interface {
 	VisitCreateQuickEntryResponse(w http.ResponseWriter) error
 }
 
-type CreateQuickEntry201JSONResponse QuickEntry
+type CreateQuickEntry201ResponseHeaders struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
+type CreateQuickEntry201JSONResponse struct {
+	Body    QuickEntry
+	Headers CreateQuickEntry201ResponseHeaders
+}
 
 func (response CreateQuickEntry201JSONResponse) VisitCreateQuickEntryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -17070,15 +17248,25 @@ type UpdateQuickEntryResponseObject interface {
 	VisitUpdateQuickEntryResponse(w http.ResponseWriter) error
 }
 
-type UpdateQuickEntry200JSONResponse QuickEntry
+type UpdateQuickEntry200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdateQuickEntry200JSONResponse struct {
+	Body    QuickEntry
+	Headers UpdateQuickEntry200ResponseHeaders
+}
 
 func (response UpdateQuickEntry200JSONResponse) VisitUpdateQuickEntryResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -17331,15 +17519,29 @@ type CreateRecurringResponseObject interface {
 	VisitCreateRecurringResponse(w http.ResponseWriter) error
 }
 
-type CreateRecurring201JSONResponse Recurring
+type CreateRecurring201ResponseHeaders struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
+type CreateRecurring201JSONResponse struct {
+	Body    Recurring
+	Headers CreateRecurring201ResponseHeaders
+}
 
 func (response CreateRecurring201JSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -17640,15 +17842,25 @@ type UpdateRecurringResponseObject interface {
 	VisitUpdateRecurringResponse(w http.ResponseWriter) error
 }
 
-type UpdateRecurring200JSONResponse Recurring
+type UpdateRecurring200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdateRecurring200JSONResponse struct {
+	Body    Recurring
+	Headers UpdateRecurring200ResponseHeaders
+}
 
 func (response UpdateRecurring200JSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -18586,15 +18798,29 @@ type CreateTagResponseObject interface {
 	VisitCreateTagResponse(w http.ResponseWriter) error
 }
 
-type CreateTag201JSONResponse Tag
+type CreateTag201ResponseHeaders struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
+type CreateTag201JSONResponse struct {
+	Body    Tag
+	Headers CreateTag201ResponseHeaders
+}
 
 func (response CreateTag201JSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -19058,15 +19284,25 @@ type UpdateTagResponseObject interface {
 	VisitUpdateTagResponse(w http.ResponseWriter) error
 }
 
-type UpdateTag200JSONResponse Tag
+type UpdateTag200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdateTag200JSONResponse struct {
+	Body    Tag
+	Headers UpdateTag200ResponseHeaders
+}
 
 func (response UpdateTag200JSONResponse) VisitUpdateTagResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -19355,15 +19591,29 @@ type CreateTransferResponseObject interface {
 	VisitCreateTransferResponse(w http.ResponseWriter) error
 }
 
-type CreateTransfer201JSONResponse Transfer
+type CreateTransfer201ResponseHeaders struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
+type CreateTransfer201JSONResponse struct {
+	Body    Transfer
+	Headers CreateTransfer201ResponseHeaders
+}
 
 func (response CreateTransfer201JSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -19663,15 +19913,25 @@ type GetTransferResponseObject interface {
 	VisitGetTransferResponse(w http.ResponseWriter) error
 }
 
-type GetTransfer200JSONResponse Transfer
+type GetTransfer200ResponseHeaders struct {
+	ETag *string
+}
+
+type GetTransfer200JSONResponse struct {
+	Body    Transfer
+	Headers GetTransfer200ResponseHeaders
+}
 
 func (response GetTransfer200JSONResponse) VisitGetTransferResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -19796,15 +20056,25 @@ type UpdateTransferResponseObject interface {
 	VisitUpdateTransferResponse(w http.ResponseWriter) error
 }
 
-type UpdateTransfer200JSONResponse Transfer
+type UpdateTransfer200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdateTransfer200JSONResponse struct {
+	Body    Transfer
+	Headers UpdateTransfer200ResponseHeaders
+}
 
 func (response UpdateTransfer200JSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -20057,15 +20327,29 @@ type CreateWalletResponseObject interface {
 	VisitCreateWalletResponse(w http.ResponseWriter) error
 }
 
-type CreateWallet201JSONResponse Wallet
+type CreateWallet201ResponseHeaders struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
+type CreateWallet201JSONResponse struct {
+	Body    Wallet
+	Headers CreateWallet201ResponseHeaders
+}
 
 func (response CreateWallet201JSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -20499,15 +20783,25 @@ type GetWalletResponseObject interface {
 	VisitGetWalletResponse(w http.ResponseWriter) error
 }
 
-type GetWallet200JSONResponse Wallet
+type GetWallet200ResponseHeaders struct {
+	ETag *string
+}
+
+type GetWallet200JSONResponse struct {
+	Body    Wallet
+	Headers GetWallet200ResponseHeaders
+}
 
 func (response GetWallet200JSONResponse) VisitGetWalletResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -20648,15 +20942,25 @@ type UpdateWalletResponseObject interface {
 	VisitUpdateWalletResponse(w http.ResponseWriter) error
 }
 
-type UpdateWallet200JSONResponse Wallet
+type UpdateWallet200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdateWallet200JSONResponse struct {
+	Body    Wallet
+	Headers UpdateWallet200ResponseHeaders
+}
 
 func (response UpdateWallet200JSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -24490,15 +24794,25 @@ type GetProfileResponseObject interface {
 	VisitGetProfileResponse(w http.ResponseWriter) error
 }
 
-type GetProfile200JSONResponse Profile
+type GetProfile200ResponseHeaders struct {
+	ETag *string
+}
+
+type GetProfile200JSONResponse struct {
+	Body    Profile
+	Headers GetProfile200ResponseHeaders
+}
 
 func (response GetProfile200JSONResponse) VisitGetProfileResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -24606,15 +24920,25 @@ type UpdateProfileResponseObject interface {
 	VisitUpdateProfileResponse(w http.ResponseWriter) error
 }
 
-type UpdateProfile200JSONResponse Profile
+type UpdateProfile200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdateProfile200JSONResponse struct {
+	Body    Profile
+	Headers UpdateProfile200ResponseHeaders
+}
 
 func (response UpdateProfile200JSONResponse) VisitUpdateProfileResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -25851,15 +26175,25 @@ type VerifyStorePurchaseResponseObject interface {
 	VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error
 }
 
-type VerifyStorePurchase200JSONResponse Subscription
+type VerifyStorePurchase200ResponseHeaders struct {
+	IdempotentReplayed *string
+}
+
+type VerifyStorePurchase200JSONResponse struct {
+	Body    Subscription
+	Headers VerifyStorePurchase200ResponseHeaders
+}
 
 func (response VerifyStorePurchase200JSONResponse) VisitVerifyStorePurchaseResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -26232,15 +26566,25 @@ type UpdateCommentResponseObject interface {
 	VisitUpdateCommentResponse(w http.ResponseWriter) error
 }
 
-type UpdateComment200JSONResponse Comment
+type UpdateComment200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdateComment200JSONResponse struct {
+	Body    Comment
+	Headers UpdateComment200ResponseHeaders
+}
 
 func (response UpdateComment200JSONResponse) VisitUpdateCommentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -26661,15 +27005,25 @@ type UploadBoardImageResponseObject interface {
 	VisitUploadBoardImageResponse(w http.ResponseWriter) error
 }
 
-type UploadBoardImage201JSONResponse ImageURL
+type UploadBoardImage201ResponseHeaders struct {
+	IdempotentReplayed *string
+}
+
+type UploadBoardImage201JSONResponse struct {
+	Body    ImageURL
+	Headers UploadBoardImage201ResponseHeaders
+}
 
 func (response UploadBoardImage201JSONResponse) VisitUploadBoardImageResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -27136,15 +27490,29 @@ type CreatePostResponseObject interface {
 	VisitCreatePostResponse(w http.ResponseWriter) error
 }
 
-type CreatePost201JSONResponse Post
+type CreatePost201ResponseHeaders struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
+type CreatePost201JSONResponse struct {
+	Body    Post
+	Headers CreatePost201ResponseHeaders
+}
 
 func (response CreatePost201JSONResponse) VisitCreatePostResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -27428,15 +27796,25 @@ type GetPostResponseObject interface {
 	VisitGetPostResponse(w http.ResponseWriter) error
 }
 
-type GetPost200JSONResponse Post
+type GetPost200ResponseHeaders struct {
+	ETag *string
+}
+
+type GetPost200JSONResponse struct {
+	Body    Post
+	Headers GetPost200ResponseHeaders
+}
 
 func (response GetPost200JSONResponse) VisitGetPostResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -27545,15 +27923,25 @@ type UpdatePostResponseObject interface {
 	VisitUpdatePostResponse(w http.ResponseWriter) error
 }
 
-type UpdatePost200JSONResponse Post
+type UpdatePost200ResponseHeaders struct {
+	ETag *string
+}
+
+type UpdatePost200JSONResponse struct {
+	Body    Post
+	Headers UpdatePost200ResponseHeaders
+}
 
 func (response UpdatePost200JSONResponse) VisitUpdatePostResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -27809,15 +28197,29 @@ type CreateCommentResponseObject interface {
 	VisitCreateCommentResponse(w http.ResponseWriter) error
 }
 
-type CreateComment201JSONResponse Comment
+type CreateComment201ResponseHeaders struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
+type CreateComment201JSONResponse struct {
+	Body    Comment
+	Headers CreateComment201ResponseHeaders
+}
 
 func (response CreateComment201JSONResponse) VisitCreateCommentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.IdempotentReplayed != nil {
+		w.Header().Set("Idempotent-Replayed", fmt.Sprint(*response.Headers.IdempotentReplayed))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -35100,907 +35502,913 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 var swaggerSpec = []string{
 	"5P37jyNLdh+I/ythWkCzZrKqyXr07a6CYbOrWN28XUXWJVnd0zNsVQaZQTKnkhG8Gcli8171F+OHvpCl",
 	"XewAXklreyTMYrVeeCFjJa9sSIB+sv4T/zi3539YxDkR+WImmWRV9zw8wPQtkpkRJyJOnDhxHp/zbWkg",
-	"JlPBGQ9k6fjb0pT6dMIC5sOn54L6zikN2Ej4i69mzF+obx0mB747DVzBS8elFmekr547IeyO+Qv8QOZu",
-	"MBazgLjBXskquerJr6EBq8TphJWOSwPdbskqycGYTahq+3d8Niwdl/7x44isx/irfJygpvThg4X0deko",
-	"lzRvQaZCBpIMqO8vXD4iwdiVJKCjPKoCOkoQNKHvLxgfBePS8UHFKk1cbj5WrVKwmKp3ZOC7fIQUzZwR",
-	"Cxpny8R0x4z04ddHkrhO2P+UBuOoe9cpWSWffT1zfeaUjgN/xuLUDIU/oYF6jgdPDktAjzuZTeLUuDxg",
-	"I+bHyLkUXBGcRZHHnBHzyUQ9YZEqCQSp7pOyZIwEY0bElPlUPU6GwifzMfMZcQPSZyOXy528OYTWCo/j",
-	"YF+Ng77X49gvOKi3jPrZY1ow6hMxhAHEx5dHrnp+S2qfPXv2LE7vs0olk2TDtXmMYfbCZ2SN0zHlIyYv",
-	"3IkbLBOlfyVT5pMpHTHNG0eVSt4setBQnCKHDenMC0rHVTUr+ZN4VKkUpbbj8gHLnkKbs/eBbdZ96rM7",
-	"V8wkEH9CaF8yHhDhEzaZBgvgZvXY0PVlAM+oFykZzjyPyAUf5I1SAgE5AmI/tvoxmXA6pj7uQblM+ksx",
-	"JxPKF8iiEqgaqBeIHIu5tAjjjpJbSp7CjyP3jnEiOFu5+2T2SjxZtQ77h+uXQUwmjOfKtwH+/Bm5+AxH",
-	"tm5/6Qn4VeyzOg/8haHv3PUC5uecVIwHvssksrArQ2IV27qBJHLW39XfuUyuO1YbTuneZOdNp6L0s8/h",
-	"Fe6ElVM41bulrHrcURMn1NcDwYeuP2EOKQ+pJ9mOmeu8SdTtJGZQ09UXwmOUR3R16ajQsi6pIER19on0",
-	"EKSMvQ8KkTYfC8nIhE2EmqqAulxqKtn7gJQHVLJdl0vGpRu4dyz34P86j+RqpTDNPuVyyPyVdAeaB81u",
-	"0e/I9LqDChOMmR8+rdf/hPRFMFYKDddnQ+466LaLscJiylYS7vKBmLCQPvZ+yrhk67gRuiuqJYeERGS9",
-	"oZ7Hgo1kzxxeySMIf72nhDn/wbkvJsv0NDotcrhf/YIMhMPMeT6Y+T7jA9jKd8wPmEOGvphYZDZVKori",
-	"0Dxi1XMrpRF7TydTTz163TkrWUqUBcxXLf3uj2q7P3z37cGH3yllMez5D7pie/oDUYT6QBSk/VX7zUa0",
-	"Z859N9SJHLowtPtK9SJl0EDsQNg7a2Y6gyUcGrBMMhoOm0xFoKbmFcu4wl3SWyYJJT4L/EV0MvqMBoxI",
-	"OmSkrEhs1LvnZBwEUzp1SazN3VdsQcaMOszf2SMdxh1CCWfzHvcpd8SE3LIFKVNyfd04s4ikix1UtBgd",
-	"jNVzpifKHZgKSScM3omeCilzg70ef8UWklAfb08TNukz/5EkYs6hiVs2Dcj+IRmLmS/3yBs3GLtcPTo5",
-	"7vHdjB7CbxQHMBmQ8oQFY+FYRJ230GZfOIsdQrmcKwEYKbX4TY8TQkfU5RaRAQ1m0oIX4E273qUjW8kk",
-	"b+Ywx8Iu7XD6gt02m3p0wZxjovjOtuC1AariqmUu1ABGJ9nEU46y19BuaDzc3yd246x+edXq1punb29e",
-	"1d/etOvXnfqZndHU2PVYbFymNVcSGbieR/wZ5+pYDZuvPCP2aat5ftE47dpAiqLVbquF2q0NA+bbx3rZ",
-	"qPqEKwdiUM4GAyblcOaR8v7799G8qiVVq3cMvIgUBGMakCF1PWYmxTEzgjPlBrLHsSN/xiUuxB5Rm+yW",
-	"Kf3JZwPhO2ooc98NAsYJsgOOHo4eOoDrN9U3A2BHi0jR4zQxBko8Ec6xYmnHF9OpokxwzqARi1AimX/H",
-	"fCRdBviEmQTZU6fTxA12iA8Lj31ikzii2EZMzQNnql18X0k3pFQSwQdsr8ffaHOQahD3Y8q+MBf+rVTD",
-	"dANCvbnq3HGdPXIh+AgJ5mT/6AjuRnQQMF8e9/hhpbLX4yUrJgaP+pXBF2yf7R4Mq87u4eDoaPeZ85Tu",
-	"7g+f9KusQp8NDqtGfCEhkfxKCY7ca97R0XplpjG8pMEgx+qidx7KMs9VV1OPyoBIOg+FLrJGWclU0P5f",
-	"1LuWUhzgi2hdUPKopUNJJXxsijluYME9F1uSoUWOEunykcd2dRcv6t0dZEr1jmrAYR6DRXFlj0+oOsVA",
-	"eUlQhptvDIxJA3LHfOkKfoL61tyVYCgK92R1v8ftq3b9tNU8a3QbrebNea1xUT+zIzmHR2RgJicmasyu",
-	"ImWfUSdOBIq2Hp8wf8QsZE49mMGYDW5Dwa32F4NdLDgjMmDTY2xHzNX288TgVqsUsccD0eOBvta6Acrr",
-	"DCbGh7MZGI8nWBH9GBjOelwNEsWKDHzBR0qwfD0TauvoqSR8po4PnF40rWITSQ7xqStBsRU+obzH4W5m",
-	"EerARQjWfyLuQEDCpSMQYie9aXqlg14pd1cMd5GVc3X7/cPsHdAUnK3fBSBLBmKK6rreDmPhOZE+nEGS",
-	"ansdXdnmmMaEjljezdZVP8LN1ortNMfxmZTEnk09QR2wOkMrtmZwdt978GwGTy4TewkqRB61oYLxuS7i",
-	"KyzJYHYigSCeK4OYKRmVigWjvr3WYPxABuJLcceyNPNaqJDAztH7CCdRkTsfuwOURSABmaOExSMZXo4m",
-	"4m6F1Q36vM/kNlnwRvjBuJipEFwbLg8kKc+4G5DLVrP7csdKiFJcEyV9tjEWqpletQ6VwiO65lk25isk",
-	"f2rs86Ssu4YLvPp6ztgtKat/lbJH/YAITi4Fd+gil5fUZBS+LCcIjFP8RvW5YgkUTekVeFOvv0otAAxg",
-	"1fzD2HKm/2ClsfbJ+ulvcRa4E7baJ6XkqHrq8zunrugow5avvtVHnxbB1VwrnWoge+5Wcm6lUingcrgS",
-	"MnfSpkJ+zpn6auYObldaZL9WT3x2u2ybKUZ3+SiPLN888NlJ67jfZDBXI2CTyKmV7+T5Joev9itrGGs9",
-	"XQEN5KbGl61NW+sNMEBP1mHZNXrrsiXIWAx2tjRaFaRqtYf3V+jN7QRicJvH8lL9+BkZvUtHL3wxm+bR",
-	"o3T+kXrg89K0gpzPScgmjG2FpjCjtar9Za/m8k24uutTJ/fmEagfP+fUqP6Ak9e6WoC0yDcAHE7K6iKd",
-	"UKEf5UeEwCv39BcYz9CKCYTfP+McomMljyD0knxGcoqFxCQuaobT4ct8VtdCtYgQ3S8kRD+occup4JJh",
-	"pBl12mhOVJ8GggeMw590OvXcAdgIH0990ffY5Ps/lmpgMeeHesNRHbyuXTTOajH7UskqOSygrlc6Lj1m",
-	"E+p6x2QykwHpM0I5Ybvqq/CCL2eDMaESHLP/TLe+N4Azlvm+8GXp+EffliZMSlBdS1u1BHcGtd80QaUP",
-	"75AJmAwaTum4dDTcHzyjVfZF/8A5HDyhT1llWO3vw+4BG37p+BAm1Q3AevOcOsRMXjjVtC9mwXHfo/y2",
-	"9KHodegKJxjXJ0ubC03vE+opFlBXZJ9QMnSZB3Zsl99Rz3VI2V5aCtvCZyfCZ0RO2cAdugN0kiVNwYov",
-	"lSiBeBM+9NzB/ZjC+ALivACCTK+ZKwn1fEadBXE5mUlW2mI9nkXrERL9WRZjoHtDAy+Zj6n2jQhfHWQx",
-	"T8iK2e/xpeknLa74Ovoe7JAB+uN4zE2ExnLbWna6JFwuhHpSEEkXMuY6SDq5btliya2T4akpWdogCJIj",
-	"1sey7OuwgeCOBOMOhcDFoRo/NAkG5TxS0j7ENFkgKWNmx1WCGdytwu+7jsP4vTj5vNV+3jg7qzfjrAy2",
-	"eeooEmTg00D4ansuFCPjeR0u4TZ8fRDxdTSGT8bYHXfEmaO2YX8WEC4CQj1PzIGRw8GjILGv2vXLxvXl",
-	"Tbv+1XWjXT+zwdtByXm7XjdGPcEJJfrBaB62EERJP3WbzaQ6sO+xlNn+zyURlebDOZVqYZ1MD+sW67u/",
-	"H63vNZ/6YqAOt77HyKke2Sdb6zwX8DFy7ZKAgbFDGKd2koISb7zpWuSkfc5Jf7nw0V2+R64lw0gAEDrI",
-	"OOqTfk9JGbXq6qDm1LvfSje79XazdhFfW8rJjLP3UzYImENAtyBiAFZD5wT9QNrHo09cB2OVfDYVfqAk",
-	"l7vFah/FtQYzNtJBl3BdEfHpVruWGPGQut7MZ6Rsm9mxjduOKrkFLrnRiDlkxh3mEzscqW1pV7McizmH",
-	"vdkUwbmY8fvtx2are3Peum4mtqCWIkoODaGHLQToYTTlTRGQc93OJ5rmpkDVE10cFoaOkj7zBB/BMWg2",
-	"iB5a2Q4Hbu+Y2bwUjjt0UcBl2vTS/l8W+izthGvOBv1XnhAuYOPtkTr4MfcrlZj7mvY4eqRN0wPqg78F",
-	"gl7BO2p8heUNnaQ9nvCS7hjm4WxuggoU9UBbWrFQPa6agUcyNPNrYvayggTD+z+avBeeoE5XiAvqj9i9",
-	"OPaq9vaiVTu76bZaNxe19ot68vCIhAcE/Cg9QI28Wjl8evTFE9JfBExuwc/VmEKgLx2kzgM3WJCuEASH",
-	"9VkU38SwEgf3I0kgG4GU7aVJsndO8HwBDzNI/vA9Gem4hmNJIARsiysfVElXPXcOMT/3W7zlUIjl5cPN",
-	"oCOLIPMgsdeMYx432TZrGTv84+MjeoCf7ujPigQ5JoVGbZtha+FCylqk9bjD7twBI3NfHZ9usLNHmjpw",
-	"RKkOusmTMO5NxjrM2MyfRR74bOLOJu3QBHQ/lkrow0u65JDRQB26nDFHxvRiPArk2J3++l8Qagn1fkA9",
-	"jzlZKr7a+un7wc5J+po0pVLCjZlpGeL6ZOpRVCvaTC744EGWpl3vvG2e5qxMmKSmmNRn+uKO912MEJv5",
-	"UvgnkJeEEU9RaAqmM+ET20iAmEL4QvBPLLlNONfS2MiAciVxPQz26zMSCE/d+VITZ+8cJwNrceZ6PGPq",
-	"3AC0n0BM+jIQPOzWDcicgQ1gIu4YBmgtwvhOQgPiMXWxeFYhDl1ArFZnzcTr24JSpN0Bu+b0jrqeukTd",
-	"i2k69fbrxmn95rpZe11rXNSeX9SXtrR0R3zX5QRvOUqkKV0V0l1GM58529wRYhtaj4jEh/QJt7bU3SWt",
-	"FlpeLY2NIN+oL/tqOelgzBziu6NxQLiY93jZzpjCfCvkzjG5EjIY+azz1QVxZj4GFRMxCyABkvIedx2G",
-	"us7UF3euw3wM9wDG2yPtmKUqafuS2g4FlzjI4HsQO5a2YmFc8WYGqa4Ql5QvtAon7yfeat36zUXjstFN",
-	"yTYhMFpGB0nTIFDbRp4QmCfYUB4N2DaSaz9mcFWKpxoMCUfz6cSYGZKmV0JIbnJ4Sm7FZkSdO/4mnLEF",
-	"X8x44HpoFAHF12OBzuCKgrR9MRuNt+SVgHqtWdAatpUAvxevdFvd2sVN67p70zq/adeayWsLJYHqK3Q1",
-	"6kuiK0mfLQR30LxNOaETMeMBnBtjOCr+218/s/b3D6yDL/atysET6+nRofXFF0fW08oXZC74zm+Wbaym",
-	"5yE+CSgGy5T0qUf5gEE4/2yC8bPo1APJpn3ZNArokjqd0VJXbc4CMhc+Pj0VfjAUnisIClUL8ggoJ4pG",
-	"Z+axnfVz3+NrJ/+Y2MvrbqPBxwh9vJiH+RY9PvcppCfoG77LZcCos0fqdDA2NETm+9BmgJZAl5P/9tfV",
-	"yu9WjywiBcavg3VAbd4eR+vAhJSN0qCTf6jjkNkUp31I/RMdCs9HRELe3jCRethnY1fHl8Ny9fgE3CNh",
-	"4Dswi876qJkAcMi11GtqqEZ3oV50fdLBvmKOVi6uOZ0FY3X6DGhwT3X0ulm77r6sN7uN01pKZCuFAuyr",
-	"4oH8B9X4HlJDEL77zSe9W6ZGZx8rzVIyKY3lH05s/Az2K/Z+6mp9QumRjEMEiJkJWL6dkx4XOjVHq1yR",
-	"1cAyqTmgHFBPmk4aZyQQt4yDdjkHO1aZ6j/U1WMufKfHIa+Gkxm/5WIeOZKRQYxDaidkAzmbql3LnEvm",
-	"uBQSPe/HC53rq6tWu1s/u7msnzVqN923VwmZLJnmcUwckwQDP45JvCPoYIv7x1GcPcKhERgb6WLe62ey",
-	"JT2SZALdqv7MJlRjTTqF0ANatrMnDoyoIXVwgNfUnRPj+DNC0s1Vlsr05VRjsExImQulbw5dT+cngPNx",
-	"6iuaAhfjJzD7x6kFS5FIENy7HI5klTD44PjbEp95+raCAShLT7pOZjRKWlcw0SLfLregLtVrl8qj/DX1",
-	"Zsy8UJsFos04m2elXOMjddi6csWw1w5ONXPlC2c2CHID+nymFkA9ksznDYic9cPnLeIOCeWLvULdQuR4",
-	"wXk1t40C3A7PhdPoC9zsq15qC4+FL5idufoV5OYOPKtf/RAPZPoRRjYhh2m20MSEXWimSK9jckHSjBCb",
-	"inAKrRjzvwtnT/R/zAaBGlINVIWsrccF3+VsRAP3jhmNQvsW+1TGkrYhvL+sNJm9eN5Udb+SRrbBMK1k",
-	"pHn0v1hcVCVrnWuzYNxmEkKNv03tcDhJcjhUH2bwyAkBga10EEnsmj5xQXYdk+eM+swnvVmlcjCAx+FP",
-	"ZpOyG2AgjFSHJbxMyUCIWxfFzRIDz+R6fryWOjItzho4EN1A5oIBzatlJZ5H1HcQJgcE5bJUpHc0yAuJ",
-	"o30pvFkQZXelYhmTIpeUIXPWIf0FsUcsiOWAWWQApoce99xbQxW8JHfwWidZYBHmSTxKlmwIqi93AKZZ",
-	"TcsJsZUAsXsc3ufMDcbM3yNNY6fURLmBZN4QNFwKEe1K2Xe/YcQRmDVJHKZ0f4iDgLmQaHf45CI/Sxxo",
-	"MaAXJX/lTV5Ici3dgE2Sf6ziPM1DHyLtwffpAmSpbn0pgnF5bFLnEBR4FDT3QlOWnhkYjRXmsmDqATaX",
-	"NUXP6eB2Ns3fHKFR1Ao9JtU90uKM4NSAxwvATxzXx7xwGV6DtHIDF70+dNTjI/eOyZ090giUajybYNKq",
-	"mDJuqY2IPlf1A1wNk9caF+6rOqUTfGs+ow7c7rB5jMWkgwGYXnXELCpg1FFqOJiHwICCBEJWr+n1Th09",
-	"kOLrs+FMQrY56ylZHfK/0qkxVuawUiGcThCAh2HE4h5psyFTMp7hsPoLcCodQ0QnJNKCB1nnsAg/nmej",
-	"3U9uYNBSLPg7RG0yqccxzKkpVUpDj5fV/tNRJ4GY7nrsjnnhgyfp14xCmnBXqS939siFmqAe12st4Qar",
-	"fWi3LnekOtA4mxPgf6lRKNgUFkKNKWSSY2KLeL6YtHt8QCcstNaHySliMJuozaYkZvg6GtUNjIHqZkIX",
-	"EBuL8DrJjONvS2icwIBaqk/oQ31IhsiQx6WPf/Rn3/3dvypF313BFJaO1Qx+eBd+D0LiR9+aeOXwtWns",
-	"8XA3adid0gcreuHnP/34R38ZeyFqIv3SO6ukDQAJ4rUyEKfdtJmmPTYqrWEYAiF14Li0X9l/slut7laf",
-	"wKSh36QNv+FzLpcB9Ty1DCZbFH+YsIlQHfzhX/zyX/7ku//8+x//8C+U5BWBOwR8FXxK+O7I5dQzqhF+",
-	"a0CvjgEjySoFdKSG+G5pCiwNAAQj+fkv//hnH//ub777Nz+D+TTTcZScDOwhaxHXTsL+0baTAFR99z/9",
-	"5Bd/+wefdBJ+8bf/+uOf/uUv////5eOf/5/AH8mNlGCTp0s8vmpqGHfO4rOxv7v/RRSV//HnP/v4f/w9",
-	"UX3/yb9GzdoP0s9XgKKvTQYhsi1EnGuxpkeH4ywFPr1jePQYVK0E/QdHSH/WIg0ZgyRFzL+EHLfk3OQt",
-	"TSCWWOmdVdKyBVrDudakDAaKluYMr9RxJgrwNqK/8wTlydVV31yCryzxTYJ71DdXdDFhydfinKc+d9Rk",
-	"hxxH+Yx6qnM0lBnuCcVRbGhWSR2eLh89Rztu/C5wWmuf4TZKjrFUrVZ29w8Od4+efPH0WaX0az7e1KKn",
-	"x1s1tyE96ue15qvSh3cf0up7eEbk4g14C23lhsNIcGaQbNWfCK2F2woSW4oojqhf4c5V+taEvm/ge9UE",
-	"zaE+GT+AllBUw9/0vdL1ifAd5p+A7T6Ec4x0A7iDZegE5naCwECLKdtwQBFscoEhhcfbt5t0gVs/0f5+",
-	"JbuDtHzcqJ9EVvvyeJZ7S8q+jfqKEq+LdBQTqRv1EqZRF+kEBfXSjtBwkmlGK8wmXTpqqs1bhD9iJ8MS",
-	"HSEUY39BHMCqCgBkEbTXBWqJE+psyr+m3Qz6MggMT45MLFitvxK8qp0gvsCKrO7VeXexs2mjRcfcwfUr",
-	"nrovmqFF3WqWSEiiaA/HuTK1FaxQwMaXNP/SqXdc1tUzIYvBI8lDcMvoWhNG6Lg8EAkzahqmO2XGCS14",
-	"K6fVYJ2zuFxeFFsNw/tpNazY9h0uLVMM3D7VpGWGkz/RpzHSkzNhrC3FBzTddCCGqsIiP8QajY9f23o0",
-	"cqkmIn/EWm38NnfhH87Guhlf6CnZmi3it5tlT0sxtE6jbK9NMU9fk1Z3WNl99u7bqlWtfij3envm49MP",
-	"O/80k4aM29a3RcHE93MtjrGFwavBWseDAKtjeJdLQn7tP00j8621dKavgcUm7SgxaYd5kxbeJrMcWOYk",
-	"L3Asy633ZXRN3VaUxXktFF5hs9ZKUQdrGh1QZisszXqKc7O4zYqBcofLv0aiGO94CgQmBGE2R5TLCdUG",
-	"z1A92CM181UMnxOz5RHGGTEKbd2IfdLjxkoJXhQ0ddqN5mnrsq6frf/gqt7s1G1LY41FtjTTgYnsG6Oa",
-	"jzZO2eN9BsY4T8w1YDDiiVvGGYIXg7mAt+QeaYGBFjwScRMtMVn3xkbb42WwsZLQgjihC7AiYs87x6Ht",
-	"1RhZqTa8rrOzIngiGlp7fGl7WKX3u+x9wLh0+x7bVfSBQRzmFjgCDS3vwjVt6tNvWadTx40BJY1ju5n5",
-	"NfMdx3+TakAA/JZw6qUv6zHxcrQOxNwQmryiZChMKdAtzGFxAwkqs7TMZTatQimeLYcflJzagVF7nnlU",
-	"/kq0p/ufkqGhq8AhZ5SgjfDlE9axImAtGdpMKPuipiLKVwnCfDEVu2Cu0H5WerrwqV/Bmm10YG+suP6G",
-	"nI5JRXf70zGfRdpxq8L9OITOAnElZIZIejNmIBrdQBfMUsJIZySjd0yGxTXCWgqSMWJj8EVIJGTZmINT",
-	"4+BC4KOEjAwd7CY8h/nmqahUmDlqIIRSQNBkeGdMQclpMkN4ZPRNRRQTwSEcNnRexdGesM3EoRTTyz73",
-	"PnLoYrUufbDWBPGJt+Jv3tZSc6qnZdXOGhZUJxw2dDUwRVytOCGhI5frikzb6RFrbykpK1iGSmEsOKTP",
-	"gjljHJRBbSNaVofUCDGYBTDOEKZ6ok5/4jF6x+QOKqyBsLfVKCKxU/j6GjmQ1gB8DRnDTLCpkJiyikDp",
-	"lR21RLaWUGE1MOE7Lqd+VHDFDUzOmFpe5hAqE2upOtgjXaVOhwZNAzugQcRReqwwGz5LwQlWilyChxoZ",
-	"svjm3GTrB2KTtrPvgeE+1OCTgIKnT7Jw/fL33JtQKKR4KunwSmh3Tw7X7ZfUFb22+0O6+w3Zfff9zFt5",
-	"0ne2pXFpd/m39csb99Bt2W+1aD/G77cGAVm3dRG+EcaCxl2Fq46nJ9vRF/ocP/VEbGAM21826/ze71Yr",
-	"FfVtZZWhJ+YhXZZza6X7kjs1y1y0+bmd9ruuERLm7lfkuMdtrE767Pjf5NmdIsRK7fbEvoitWYKPE/wY",
-	"n/AkNy1PZmq/Z4omTwxu24xKwUOhkNaPF4SCzglpp1jnEHKjdOmIst2uX7Xa3Y5tEbtzVbu0dyzEqAHU",
-	"lWRov+De4jiM8QQMCtC+IZ/dxygtiPzEoFxIccV+lEqs4+nioXP4OlpsikR45the9BBKVkmNAC0viaK7",
-	"GXoHxLtaGC9s0ilMZBwoRLptNWcz7gZQVoXeIRWBO41ffeLU8dlk9476iG1x/CMoPWne75j3u/B+msyc",
-	"NdS0Aqm6bAMp2yFdauGQMPWXogzvMuumu6hha8UEhEVtN3KB5Ps2GkWjdwuH+U5M4YcCsbALDUO69tGs",
-	"IOFE+UoNO2rKQ6xynMH0oQiJAYnGAg6TAUwfHsBKliJ/LXVQB3Z5haNMkGLe46gtKKCwHOOcoku3v4Yu",
-	"bGuJuH7Ilg/MJHLKCrP1tgyVYh89FtP3igkR00U2EymdV9dAqVZQBUbQ3f3K/hOlC5sf1S1dRD8tsVus",
-	"oYIcF4xDxSzqtsi76snw1ZDCzXs149mwz9SahLRbsTkIG48IXLc62UkyAzHNxC0L63aYaLFEtHIYjhBQ",
-	"f8SCKAxh02B+3X0+7eh6WiXlM4rtGtA89IyY3BBUEJRqILFQ5xKxBVyuG2xYnw2Ye5cHChdV2DUlTmNg",
-	"04Wm8sG2eXhBDSletx5FDoxKOFtqby/yd/ZW7pbJtpty8QBbctNT9sKVwX3zc6LovZVnF7aVTwpO4IPG",
-	"hyzN8r2qUZn21rBYKihc6W/Q8qfjuDWq4hpz86+SXe+lIXbC/NZ76DlGIkfSfAvZOyxeAyYdHbfWjooy",
-	"+IINgy2J22Yz49Q2AjbJSrvb7KiZUJdrj1eB9dhElwwKVgTZeM5nHHmIOZ9Xq42bYU0yYUrTjc9ogtAl",
-	"Vk6wzrpdBEt9vwsrUlL4urrx/da80MwFJgCHUSNHqzETtZzDF2pheUl8W2pkU+YPWJYmCCuJVhb9DDio",
-	"YLItEgiIF3HYwJ1QL6kiQgVLndwuSSXJzGKGmG45lCH2ztKeTJKmG/eg7sUU3WImqx4oEHfMhx8KKoLF",
-	"93Nqa4TslLIjJNggtujxkI6MnWIWI38jRKfU/QtLWaVVZrYoijrObWrRAaUesZKjjBKdcmIPxq7n+IwD",
-	"dHIq48SViGKYBSeiXyt8BHRm/XiKSVr6PwCCSGyjbrGvpPCDlq8hNIrkcxewgYfO7hUQGFlx0FgHKSTI",
-	"imY7i9HMtGZrkDrh6lwIJyNV1doifPwCDr5k+HiWfKxlZi5jti8RPlmZ4pwpCDbz7Gy0Qiv9E6tmHQrR",
-	"ZdgZEklfKzeGaiDKAzPqo1qeYjvC6IkFlb6N1KDNouASmkY6SjORfrJqRrs+uze6Q76oKXx/PB0bKMMU",
-	"Ic4ajGfXMQBzSuTeutw4P3DWjnX9YDiIie06EIRgIk4BA2FM7yCCwOpx++3bt293Ly9Rj0hZeqwkHonr",
-	"wEMQ9YDQJOky3of7WXyhSFw7oTAbr9ST4Dcs9nxrqg1DwoceKF+0hpCiu951CFmuBdd4bRDg2mdMCt+a",
-	"lqIkszWQSbGEvdVPJhIIC5pEVj+WTn8s0qjW7tc9DNUAi8ySs74tPEaukFEhnTu3kgRF7eVFvUvKwsey",
-	"dGrj7oRokC4g+lrA//b1Vafe7tqxeB37rH5R79btvR5/A2HeGuoEvadD4XlirkMFbbUbbB26GHG9vXOi",
-	"n3bYwKOAIi2JDQxtJwpJ6PGFcfdmZ0M0PuECJIK+RLo+EXMEw5DsjvnUI3Mx8xwyAdh+ACvR4PWPJJFj",
-	"OmUay0f7HOXcDQZjwDUxlKvGHDYQDpPExs5tpIUGmriVDmAjAVOCEoSEhTqLQBx42NX5ovOVFivLy2pm",
-	"wCyvxv2G1GbA8CP2m9rFRb1rkzIKgx2L2Ke1bv1Fq/3WJmWz9dXX3doLm5S7dLSjxGW92YUnYEfBz+1a",
-	"s3Neb6tn9O5VX7frp9ftdqOp3g03q/rhq+vG6asb00y0O6H159dnL4Aq3DXq+Vaz3m1c1m/CnxLbTz2B",
-	"v9yYNI9yfMdBq51u6/SVTcqwuzTNZ3Uk2GHqi6t267xxob5K7BpdEQf2w8hXLGxqlPU4mieOs93TZQO/",
-	"Im/d6Q6huCLpdI0NcjJwuUpWySxSySp1ay9KVglmUn3S61CySuHcl6xSbLpLVgmnqmSVkrMa/qInsWSV",
-	"YM6w2TP1Wc8QeMrDs2eJ+YxowGhGzX4uxC6HW0XShYT68kZoqItRCBK/UyS+ouisITUlq4Q9xYjPRrjS",
-	"8PjFtSBUYTKuW2MqL4WfEQJxiRhKGoYfcnqoo8TW/IRQeasxuTHJibP3gU1oQAQfsL3MSGn1SI4/CHH9",
-	"A4E1FtQKQCkPm6h3TjSooouNo05DtYjQsLdr1VEzXZqMaNT5MutKg65m36V0mJB5qHRcGgjfZ4OAjIUv",
-	"GelDvNiCyIBO0WjC5rGHqSlfoHYfFhhSY5+OfZp1F1vqLZXQsn+YlfoS73ENFqR5bmneUh0nW82cPNgQ",
-	"WOY2NQj8xSkAI5qmwryZ2SHGV2UYF0NowGLgb/0osGutETsdA2ZeR4PuMvP3hZNhqUlb3pZDxSzC3oNQ",
-	"gctxMjAMJLdShnCgYMJR8v9yoadEYo3etRGFW+DBOmLOT7NstzkmkrHI2Pun2K+5ImWX6YuKbBxVyGy6",
-	"eyeChFiNTXLxAKXFaxGsNQioZ84M7l0ENitkcFo06WM50Ey3UNgorR7uIuhxZsntjEXHqyAgJYcItPjb",
-	"IwlRidkQndNN1nM2dTZjmSx7l54IvTuiHZTcihFpcbZDlrLMJo8zcZy6cK1XSI6HgJA0Qui3D0NSjyz7",
-	"FESxVnqh5p4E7tSCMnm3ZCFm/2j5FDNCMHZ07VfWJmOmzfaqkUxCgQGuJfOzadUQ1rpO4z/jTAZsNNoz",
-	"T4R4VJcu/7ELE1T0aEfg5NJ1p95eHnSInL3S5IC1vYvFbZ+5curRRWR13fSMLw71vDT7BqV5GlMIFB2Z",
-	"CyLvztC01WFTCocWCrEhhXis0l4p66JvzGHSvGSEmLrmPJLaPSXj4cLqb6tgaPAZiA3F1RSVbHl3NkNs",
-	"elYgqtsXc4TdcsxLx8Tu1C7r+p5ohWigCRQujW60UJd2U45C3bvYRPQ4e+/KQJ4Qu3GpMeKf189b7bpu",
-	"jPqey3ziTqbCD4iWc7pgi5ivuoT0eDzKu9A9JBpKySql6DHzVecD4WR697rRMjH9ECnXr093X7WJywfe",
-	"zGGSnF49O3ymLk9g/rfIdfd89ymZcfAJAlbzItA3DnX9hJ/jqw1fqOsktFtw2a+75/od9QqO4xxEZ85y",
-	"vxTzkOt0tTXqHBO7We906y9e6FNWFyR5JMF4w97DEhmsKPuydnUFteyju/iETqcuHxUOzS+0aJqmklXC",
-	"Hs0AG8AyIXsvH3J+IW03b4uAIJlvE5agXrNM7zmyA4nHSsMZsZvebMLzwgvVb48kwcJIJGDvAzAWgoUc",
-	"5/+RxLzNIdS83TnRJdqMzXw+Fh6D3ZWlKk2YlPpQX/rtXhOiRxX1sHJqLnEocNVxsBgn9a5i06RxFjP4",
-	"GgFHCEXuBnOgTh3ReniSr3E0e+QU6NNb0ySFgu2yxxOTHfjuZMKcnT3ywr1jxEaRp2uxO6zvBmCcfKw+",
-	"DnzmuIEN+dti/sgAJGsM4x638bMdrquGR9ffq2PQPkmiKasR2OZT9CIpc8ExzKDHI+ej9munQYeRrtJx",
-	"6eOf//4v/vYPPv7x/14KkUx/8dd/9d2f/28f/+zvP/7Rz/S352bFF4vFYu/ycs9xyMuXx5PJsZRwzvWx",
-	"sf/6s7AxnLK24phqhHb683/+8d/9r2HqclODZP6X//Td//P3H//sJ7/8k39dWhHUl74hYAka5oR1mGAq",
-	"tElb/XQq+B3j6nm8LG6IkzHIjULoxmCpw26pzpb2iY3O4sfgzt6ua70++SJAncCYpuxyUsZl3LE060vt",
-	"ONuiZ5OinKG70MB0vmW7ho3yWn8kiUcXYhZow5viNttS/1X/Xl7Cv+ofx4F/1T8vX6p/JxNIWpI2KaP/",
-	"EDi9x+0MhrXD4/mYULJg1Ld01TBwKdAFygkaIHCkZZQ1kAg9bu+qrvZsWOjH8B8oUhUQ6nlKqVlgpd0Q",
-	"cGEChlV3wnaIO+LCZ07aXRkRmZzXwwLTiluvCJ+oeS3jFo0xSoRPuM2iZqjA6w7b9CuAeRPpXGteD9Wz",
-	"DwkRE9O8q1l6t+fy0F6ghbkv5ifwPThj7sAGW6ac6IxMImeTCfUXO3AgyFt3OkVb7IoQ6HRWbj48RQaK",
-	"L5uIUJSgnLTId//ibz7+u/9okV/81U+++7/+7uPPf/rd//375L//5D9sI1KSArHAVHeSL6h7+VjMJOWO",
-	"3GTBu8svJSAxlqdCn5GRXMUvtFqzzdjjx82KHsVQQ4T5GsNLbRm6TE+f8lvULlwsAqZ5Jk3aUYHrf74K",
-	"1Gbq3wz1EC9JyyPRcKbhLaoMaG6OGs+MWyjS0O3aZ+YhSOwMETNgFOiEDuZCTYPMZPllxnb8RXuWk68d",
-	"3ibbYr6B1WlZxU9DxC7bo8KuZEFTU/RC15/xsKLg8iCY0tW3oB51/BQYdAbSNDS/hoZheH6u6Tp++YOA",
-	"qDvqLRuQc6Zk6rM7l81XheRXKxVgjojV0MWFH3cKQxpHvC7mBVZXU7ZmlnzNZUniz2hAkWY4+cpQPg+/",
-	"MJdx4H6l2Bdh+TQmCPJ/+KImIzTdlhK8GS1JNN0Zw0tvnWx2DXlzmYtWXrH0wfkAWdarFWQtt62UWqxD",
-	"IuOhuIUcOoUxdMxZm3eNzQjDgSsa6Ar6qgjBZcUkoBGieSH02nRkm+duXMcm5egGumOZINEI3Ue6iA++",
-	"dlI2jAGNn7+beSvxLp+DhJqLMhXy3PXUE9RJ5xK7oAVDrMJp5zXM1A6cpKENIHVfLX/89z/dybqx/vlP",
-	"s26su5eXu6BbJy+qphV9OUVlK3051eBV+nK6nL7sejk6hRlJgn36gL6Uya3RYAtJTGMgWYpNVQTlrEFn",
-	"SQWM7NXN+otat/G6ftPo3Ghw1lKWeYWaS7exexi9CFBewYa41JCdUKzHrgyEvziOXUtc2eMmUwJjUq5a",
-	"nUZGK2QAle4CGrAJXOBMRWeliSEE1h3UbvbZcAbRB7pRfeUKbYpZg83os6ABtqm7ach6GAV8pamJvtOG",
-	"y26mFh2thLXsOaC3DMrvR5kuMoaPuwgDWE6I3Sv1SnYSiE0PWrWrPpOSVXpUskobwI3QkqV9C50pBdya",
-	"2lTIwBfTsfrQFBxHpy93BQtNGmcIXPZnU6VAVPeJ447cxPAI4DbA5fwJ3qqT8HJfVPcrldSd4Fk2WHUS",
-	"1ehJHobRGdQKZHwAUe8Z+9ueTfH+74g5tx8SG2U21Z5gnE9XTlwps31+mKOvjpvDfUt/QpxnxcndZUta",
-	"9MLGea7x1tdFBCvp1I2eX6p6Gf1kRSRlSay4L3AFOiFMMzo+oVZwkjuMx3Mz9OK6cWymGDiqSm3qU6op",
-	"gDDZAZVs1+VSrahib2+RJCTXNRsuhfE/xl3IR1nBT5sXCVheUTqnbuDyUTvb3ufPGJmP0YDOyFzwWOac",
-	"iZvkZMHAhmZksNqx7ojvhuVi0VcI8cYounscEMt1sWy8kk59RZZDuIj3o0EdiIFDJz6aH/X1dUwdqMTY",
-	"47bpTSOLJwHVbTTfsMAidhxZ3YaBzDwPXzJnmStJhcx44HqI2Q2dulId5B6kI1iEBgbjAcdAAx3cEzAZ",
-	"kLL+DSyAOmj7qHJgmSKIPY5zIgO6CIFkLT3VXOhRUq7HuLNHaggdC/4OrSFGGBPQ2Dr41q1zxbaInVpV",
-	"5OHTVXPYvmprsWIOxWs2bFFVYVWthNxdqfSpWSAUDw6o5y0gyHfEXWmYgsAGlwlehdB+qEJkDD2wxSA+",
-	"JjvqzGBPh7f5nJvHckmkvGtQaGsCHz+Sqq1o6rZDxDBePXwLpt0mYdHo/FvulKz4r5XFIpYTcz9RfYiE",
-	"lE8szrpi4TBFDxE9FhYN+zyxY9psX4iqjn72U4WcRdTkznBOAHYK/iSSqqUvr96WipRHLT3bq+5Hl9uX",
-	"ImCe2u8tSW/pMl8dl6pHFVCjM+pfZtf7VMQdFHbXNrg63U/0CaY1BTJFsEodx8nvmB+E/lzjpQPDophM",
-	"ZwH4aDB7KX3K/8Ofps737MTa+9ZKKqA8FzhWY2dkapI6LXK4X/2CDISjcbdTM5VlDfrkxZNSsWKCQ0XJ",
-	"GXfhQhopYDr/MwxygwbXUfwQ1ZfSxSZ9JywDAhCjYTo2cp83m0x35WwSn9RfVQGnZf0go0K/Vr35Q811",
-	"waJNn6LyRIYV8gE21YpKTbmitxOdFKmo1o3S0jfINk8fHUsFfvJILVi+KQU+Kxn48kg5qpUET3Su6qd7",
-	"E8dUowjGbLITNxStoGuVoShEzonbu1KaVoESVElQWl1gyoqqSz0oFG1mjaXzH7QzAwpXhcZgXFZ4XRQ+",
-	"KZvY1mBMOQkEQCpxbxFlxEx9cec6zIdsWzHnO0mDQVhR+qAI6pJBR4jev+6cZT3oZ47imrtYHcEOBJoP",
-	"q7oiQq6giXqqHjyr7kHh67Sw+X4oZ76fJ2NEkupX7Tcb4S/4OB8wLVn759xlnhMGWi6HkGlHHJlSP4jK",
-	"osAGgsJnwllg5S4wGITFIsAmyXw1O+TrGfMXFpnSYKwYGeNLenxKfTphAfPxBfPJPiE0IBMA0I6CUoK5",
-	"ABO2zzBuGFPnXODpkGF05CSYyyGBOE4tLhMGd5bVYip6LCLpAnI5FQORCZ3KiHalWLlwC5zOwL7a4zEy",
-	"za9D11NjED4mJg4ED3zh6Qje5AaJxY7G7F5qj/YZFktznZQBLbNWoKFhdU0SNfbMqSdhA2FyOlBNBwGR",
-	"U+Z5KBXtBaNqAe2GwyZTEahjdfcVW9ipfahhxpbJxGnMMnN/2Wk1if6dlNvnp+TJs0p1J8JXNWum2OuY",
-	"2I91nY7HB4+1JQoznjFwF7uEVYcIcsWS8cWeUE+tLnOgX8WRE1dK9Yp6FOTlZOYFLrC4ehLBu4KIo6ns",
-	"cfsxGtDUmsMUl+3HQ9djdjp6tPTYGCpX79JVcb4vGfUQBS/JQTJEJYy6E7dru9KvZfYkPCe7ZNQd8+mI",
-	"nWZWgboUdy4f7epnyEDt1qkpemKRIQNUKYj5d6wl6UjKT8w3cueE9EqVXilEqR1rb9WYeU5mBLbS/TNN",
-	"LfF7Q4ZefMekus7n6JGnIHB01oYaBVJAyl/PKA/cYKGuUPHx7hTEKMsFqjINL9PSifq3Mo+WjLZEwK58",
-	"d8DyQAvB+qorZMHTVoi9ZOSnz9B6zYv51KGVrjthudbPtU34jHquZA7gGGQsSmc2wYqHEqSSGCqdYMCY",
-	"I8nE5TMo76P/AvC6ODsm11IKzykKKheIwW3hHM27eC2OTZ7PG3NYj0IPzDCuufUXG0TYTfYdNeoEEIKS",
-	"eIFqCvXspTon5f34xo24J7ZvzSuFeAjUUacWZEsZbc9FRwewm+oAmRjwTxSJ4Uh10kDWhKUNt0viEVdc",
-	"y5YQjC1mZgw3q5UQjEtyZYmnE3szvmlSg49z0jKXpBc0S5I3zrrilvFsi5nrwI+l4xJbfDnuvxi4LffL",
-	"zvU3jWrTbcjGJJj+8LTxpPHjujv8ao8tvpwODi7VI8J52Z4PvhF3F/ve7eD0yGMvzoPBi/deg1f2Bvse",
-	"70/OK84PvvSW3alhl1kCqTVlvHFGTgXnbBCQxhkJ1MNpvV/OmEO0TkCn03Ro65ODp4ebZZAaojIncEJH",
-	"7Lp9sXwWznwvexiueuWRJLQvhTcLmFHbkhrSOAim8vjx45Rv8zGduo+hBfm40j8aPB1U2O6T4RHbPaRH",
-	"X+w+G1bYbsU5cir0gD0bVqtrj3lFZv7AVoUWYdwNDmenVDCK56r5wiJfXtVfWORF41wdJ29Y/8oK1fcj",
-	"cvm8UHRP0RCdGOJgVuwEBNFVFbscVchgTJVCy3xpgUMWrpZySgcstTgd6qmh6+ibjT3hSfiqTCaJX500",
-	"IFscOdiBaAqAbioD/k4I82MhLFwK3C0DhRPSMzpYa3aRWbNTh4qEzcRRi0mfjVyuy3TGiNxZY/d7ujoq",
-	"Iq3uJmjMXF5BeSMyX+YbGAogHAbM10KwiIoW1pJLzls1zAnEsF60reZaRDNChaPKZamt47t84E6pR6Ye",
-	"nPFIb8HDfWreLji+FZC8ESFiFsiAYqCCyc2B4zxvzEVMeNzU7dIrNQ2Lb0VjiC1XnNQ8Domq1WUF33mC",
-	"giLgsyl1nWyDX9yWV//qunZxc1V7e1lvdkuW+dxuNE8bV7ULQJwCSKtiNr761zPqRRXG8GNspM9nEFb6",
-	"LjGWFUnI2QPS5r+HNPQVnwdNemcwZs7Mu7f7M73pMxyha2ohZvkXihQ0zChkCG7JxmbCY6WNfs32iHm7",
-	"J/HidaEymSTIWgFTeiFGLt8S/KIo2kU+vsXakKzpBuhV62AnsoZ/CWN7CH98zZm4HJv7LUR0wYFFxS3S",
-	"SlSoIKDJaL0ArZ12G68Bie+6c1VvntXPCorK2iBw7xSxnRkEKTMHZEucwNzyfCkqUz4RJAnKKxqaHtYr",
-	"kjVmJD0jefHcV1oVex9EivF+Ja6fJtXRixkfjEPMCBIwOkmFPMYyf6L9Fda3WQrIjJyjYBylEjD3MP4Q",
-	"XNTlueA7JwAD2WdhRHiCqqqpbPRQBXCXdwA4q71PAqPt0EXx7Q/vn9HMiJxfBzzuTcqjcPYrL3YSVsXO",
-	"yepVDT2SsYjNqIz2lPk6tdQiFG3zUMMfPaKUhzEMpDwfu4Nxj2PhbcyiAK+tyaGYiDusya7e0nkCjKp9",
-	"ptvvL0LkCaicGuUY9fiQIdwkj9zIkNAePoT2/+LcpUvihjOTwWmfouTLMhA7j1fHdyHvDvZKfNmyDpEm",
-	"C94IPxjnlIKkUp0TBTmv8J3Oc2nf9dzwLpi64SKKiZgzo/SbbJfN7KZcDy1DlMKotFE2Rsw21yJTIR0n",
-	"Kjm2GA2r5r7rM4RVvleN0ORKZjCiOiGKNnLN3SC7wgW0Yq0qMBpvI8eKwnxXOBj0xVmwO1ePoxNxvZZy",
-	"2Wp2X5as0pt6/VVB/cQUnHzD2C0c78vD3I7OT3B7Sw5P0RrLImjNAnO+ZGwaShIZB46Sf60pg6xLAJMO",
-	"xic6mwGJgoQBzzUm/khzOW3Xa936WVGao8fPrq8uGqe1bj1EQD4DdOjX9XYH/my8aLbaWsmKjyyn0ol6",
-	"4pXShkqUO75wnd0Krfb3BwcGdxJD9mPRod3q/vHB4XG18v3Ks2OM8gTA4tKP3rD+d3/1s49/9PN3Pa5T",
-	"Hf/ub777Nz8rV/cPDnc+/uHfffyzvyW//Lf/8/e++1/+LanuW5VK5eO//2kZ0YG++69/sFOtPq4+IdA+",
-	"+fiHf/HLf/mT7/7z73/8w78g3/3Bv/r4839etfYPDvVbGWVYwqFkRtWwGEyTa7DkE+uJObNhVjRxWICQ",
-	"pifEYb6rTkU4VFHVfK/TSjAYMG1s1/a+mDE0Hs3S673fr+72eu+/qL/7/u9kxwPIMFliyT7JdTUMNSJi",
-	"6nEuDcfEKRqU0wmLA1ZF77nBknKSm5ER5EJTx3t+JHF+AAtO91KeziSEVXQuOzsW5kX3fUZvI9/33pLu",
-	"viHiJVCXKTAT+yC7yC0zeVDU8wrU29CR6JkVGDARIYQz0JvXImaXQnb2jDukHO5mSFR1mAd10cp6Y++A",
-	"DAQUEZPqgwKRjNw7KAUfdyvqjY/hPoITSsLWUcAOKB8wz4uypXrc9IghPhi/WqTOgVUSkaBcedxlyNYP",
-	"VgxObxk60rhH5zQGCREOLpoxPXY4A+auTKXqUedOra1EobpZXroZm6WZYiUAX1M3vZWJkpTthDFR3cNT",
-	"1kQbqiFAYYcdhIWLl8hDRbzH48h02EkB4MQT4jOEjPfZcCaZNKdWrKhBj6vzDO/Yh5UK4RTS0dDOzzxn",
-	"Jbs8oBk1WaDlkxb0Xx+TzbhzVti9cu8ibb+eRQKtkkT/VKF5WFHFLSoWGLYXzXAqs2m5nmDWlkzwykPU",
-	"VU5XB9q2PFaindXFi5/mFC8OWU9rZPu7+19EkMxfsh/PSOC708R0xp6tlD5FoePlxGZtbMgtYadzBhEh",
-	"K4YZd89smE02ptlvm0Kfbc/1RRg+i22uqC/ZigwvrX9//JO/+fjzn5GPP//pxz/6y0i/zsjdz9TiaqiU",
-	"qd4NXKm2HRM4aqZUYtFW30loe59ObYNxO2sT1FPDyDfhJs20+zlG2pXYBcYCsxxZXz0qYuKbMH8wpjzI",
-	"izsQPpmPdRY4muPmOmtN+GQAQLy+mBgU3jCYG9RtuI0b9SmpDSFP5MRHS+avh0RXTxkg9SKpObG1y0Zu",
-	"WIL70RMTc38DZWsYIzubJdLC1buo/jo+HQbb3tcjO+D2qSCxScxYfXcwJjhkMvWFMxsw575Et68v6p3C",
-	"fppGydJvILGRDzJJ6lPEVnmaihqCtEowIwpO/Jmn1Eu0MQcGQiwh4GPA+Csuzk8zWNaQ9trg0CUFQwhP",
-	"tyaQEZ/LZC9MeQ7LfKQRtWfb1VEe5FbRv/Ioz3fdybE7JVOP8vWmu/N2HQt71S8b15cFjXfnPgOMIZ9N",
-	"3NkEV9+jOQajKZAa9rB0tkz1UFbKBi9jOeDFvMlZ49wMZyjl3FTTYUMpOKD2YR2b6blWpAqXBy8Rkuq+",
-	"Oie01cZ6gevQDAsroPFG87BAN0HoiCzoqUgp+J5QxwHTj/YugJEjAPypcgSmVSw6LLIYxOB4Ws3uy5vT",
-	"1uXVRb1bv1EncYHAT01z2OQ68IKrcIx53oN8HaKyViisMPNfCT8YCs8V92Ulk7aShbAhAuoV4EVNSRcf",
-	"zwus0K2tHEw37DE1pKWck0LBeumciM+ThbBNUsFmNqilUPlNIt6XJiZ7ReRvSC24lWD6m5cV0zW+Nqni",
-	"9T9c4TcIbr/2vQ0Be+5TL07dKQcsB4aX4aI5mcERYX23EQsUV+uERwPjNh8LMy2OBTUkZYBBylGUUbVS",
-	"KQw0HDH/GojhLQCPTAG7X4eqc+EuM3SF9ec0slDEJOHqbVqbLrEXH6JUnVr/h4hsBOn42xfSqIa1skLd",
-	"qRC3ENUekLEJHaJkztittyB9MALuxXnjuCTpHWrJMZnxo3cR9g++BFqewPsWMjk4RBpE0jvmkKpVqVTU",
-	"/wG2D7DmMS4ntzZeSuH0qJKP7H2QYY7arDpL4QNlSU6mLieY3cRiN5L+gtgzSC2ChiDVyA7zJgbU8zBt",
-	"BdKcEvJoycCWgfkbyaJlto2Eayo3md4aXFRp4hsG7ISMBRczRXJGOVXBvYXxMhoICtipyYTbVchvseEc",
-	"rF+d1UMLZeZGhtz03TxH1mXuIV/0PTbJNHy3z0/Js8OjL8gUHyIOC6irYWkpkYHSAIk9EA6DQk7mMe3X",
-	"dWV4Ij05JK/c58c9bmMTgCc58KB0CAkE2bcqh09NBTjuYIgeuOQeSWLDHxrEUufOAwjD/tETfKfHy5QM",
-	"ZgGBdCqXk17pv//kP/RKOwbmYAFBrphIGsexyIBqMEnmK+UpDvRUPQrFXoJMUFQIswGT59wXfGRie8Fh",
-	"Cv1jkMaUianHMrO7o9oKqdBi4SNoBPq/h9T1Zj6TFk6cQe6AebOM9Rhq9uBkqA2MXvtjs0Q9vl/ZI6+j",
-	"NmUgphJrb7sBGVOp3fwTBB+mnOxXToidAta3EUVR0oWu4wWl6dViz4INoiVj2CTbFIjISyaOA0yoEcFY",
-	"ErMlcWh6WLY2Q5ddY5CGMWFO2H5lJ/IEhX57cu6+J8FYSDxtJFNHDpRMDwQZM+pHUCqG/7I0RKAxDynS",
-	"RPxEjBQv4IZZfmIkMzlK5iQAqHZfdrtXJrBebYOEAfYw7WDIO/2zyxbXiBwLPyweFMuKBJGh2knae59T",
-	"h5jDfQWuf7qX63aD+GzIfKY4N+bgj/d0QmxAiTmGWhfRoTVinPnugAiezhWNPb5W39TeACN69YzrFPMV",
-	"MvhUS56liUM5C8h3ocVvQDmRczcYjIngeEUwW01MGT+Gx9GajoYrjfeiI6Z6fOSLuYRc+kwrIsX+YsET",
-	"YKbH8uND6nmkTwe3RHBi4wCX0VBe1y4aZ7Vuo9W8Oa81LooHCGor5E27/tV1ow3vnbfr9ZuLxmWje1P/",
-	"wWm9fgbfZvVw3axdd1/Wm10IrIF3W+3njbOzerNklZqt7s1567qpvr+sd1+2zm7UV7WLi9YbePi01Ty/",
-	"aJx2S1apXevqPuGXTuNF8/rq5qzRqT3HrlqnbXhbvdN4cY2UduoX5zevWxDTCH+361ettmqvdtGu187e",
-	"6i/g4RBu/2Xr4qzRfKEIqHXrL1rttzcvG/V2rX368q1qqHZZv7mqdTpvWm313pt2q/ki/kWnddqoXdzU",
-	"Tk9b1xB/Al3Xzi4bzZvTl7Xmi3o83PLm6rp9+rIG2P71y6vu25vntdNX11clq3RVe3vRqp3ddFutm4ta",
-	"G967bnaur3RN2Mv6WaN20317heNrv26c1m+um7XXtcaFmpeSVWo0u/V2E2JeTD83jSasVfwrmHeTT9Ns",
-	"3XSun3dO240rtZz4Tbve6bbaqtU4wY2z+uVVq1tvnr69eVVX03mNwaJX7fppq3nWSPJDt9WtXdy0rrs3",
-	"rfObtp6Jdr3ztnkaMdg73IXObJDpS5azfviFdmihVxMDjgCjZDk3ewM0SxRQGNMZ5uiUkyU5E97fFBJT",
-	"JjaYVcKI5BzFRHBGpjN/MFbtUkcdfQi3MPUofyQJez91/YWOXCaK5KdPKlUT5Vy2r6pQcfCq+jaNC3VV",
-	"vcykJh+lBn5Kwjg+kjpJ6VX7DRzWXJCJywXCayZ7PHyW6f3Oyp+Gtcs7WHE5zQK7oJr2Z/p+EAg8zQNB",
-	"7pifiBiIhj5Fv9PNBJOa1tvvQ4LM/CTAR/QC5hwa6s2HiAgynL/mdlLcMbMKEwGLpOy6PMrlA++vy+Z6",
-	"J7i+wWRY3lNh3ukDAp0709qVOwhmftbpe0cD6htwD52H5DDEhQrhSmqFIG/WYDUYuEQtDgbUY9yhBqlB",
-	"cAK5TgXAHKZ0odqBL+XOCakafJxkk/fDeFgR4lfUaxoaS9ULdSVtmFxh5FuPDr+dDwtYTPErWDBya1BG",
-	"rEo1TwD4Iw0ouW5fkLLBTVKNqN8MWJGpljhhAVVP75zooNcehzvJjEsW7BEw+8I1bc4B9gojV0HJn9PF",
-	"MekL6jth5YQB9f0FRDob1nS5DBh1erxso013D+m0d/YIBmRoupUcG4u5QbbQrAEaoDp9xsIdsCKBsDhx",
-	"sAEKCBh4LlZA3FtfL0V4LDupCAy6Jjlcx6FBi5r30hxlRW7SkOLkvk/xgFUAs+Qq9kJOdEGCrRQv02Ng",
-	"j8dTPjpRx/mTQ8t9/bzVnldevRiJWq1Wa3aux/Xrkfqzrv55flp7q/47PB90vlR/nFa8+lev24f8RXNU",
-	"qzVqtdp1rfaDKfv6m6fq51rn+nWr/ero9G2j8U8yAhpWcnqN2DEiy1M++r0fT9no90bu8PfmrD/dMUTb",
-	"iuUhfrtX6pUAhtxj1E9ZKw9SOb/5R2BEU85Mx7hnBcaNqaMVhpaRsn3ROsWw88bZ1U3N/PHc3oESt2gd",
-	"5hgyEcp1jwbM7/Hw4qPrrLjBw9bvB9JAob26qen/PgdV9KuZO7h9iFo29w4OL3yK5pb5yD0mtnAo/XoU",
-	"sNASZ5sCFlnsHS32Q+hyMdbZPrQ7amR1XPfhkdreOlz7UvhcbaeBGA5ZzCtnoga3jNXWMQMPXWpgEyR6",
-	"w8IrMWUihLLfZHz4TN7OZhERsDYb+kxmoNUOqetlmWJPwSg1B/MoWuOxbpWSsn3I3FHtMQfuvgtyy9hU",
-	"3wggUiCOYpqspbtWdoRNb4AHIQa3MMy1Oylq3DJDz5qzNqOOy5nMjL+SwchfD3KRLsAHhDju5u8tRW7p",
-	"/k172fQPmDsNznw6DHKMCmDZnnnMRP9CSeFEomk8y88NtFMhFue9VKUhEwiuYMj6+jtZLIQ9FmEeT9f9",
-	"+Kf/6eO/+PuPP/9poXKzxvedW6tiMKb+iEVumfyg/mfZMf0b7uhYLLqpvZMLCa8XuKtTKlJTb5Z9dZHD",
-	"GIuszLEdKi6I1eZCoBxP7Q8isf4nOplj2bWpPIDMVerxiCMw+7rHf/nH//EX/++/Is8sXchnfQaHpYe7",
-	"YpYeHlYTLGFjgfkRckB55CuCHuMRPuTSfViIzTZTTJgNCL5R+cRZIK4yQX3fjBkoympEYzHzvQX5seiD",
-	"s16i41IM9EZgBpYYUQkx+wFQKm0MowmpRdvjJyjx56CNpoDHq7COrM6wK8iFb/E8+08Q2oPhxIvNiPrO",
-	"zBf6c1ITpCUrFGkE6+6Yyr3thOKmujxn78M0sox0evY+gKFZptqHj3esuNvSHei8/m8U6eXa1dVNt3FZ",
-	"/2GrWd+xkuYvXTyTep48BpOZ7dCFHfpE0RrmDkk8j3hKZWBFftoQMkGRhuYwUtPt9NlCQKCQwSjy4EKL",
-	"HRJTnDP80QAllQ+q0SMHFdIUd2A1AuL3n6pB7z8j56zvz6harIMKmJX3n6E7TfDwt1irUKECB4RaU4wh",
-	"xooFPHXCLgxTuFINVIlTAE8vI5wnDguhkMJ5dwOL2GbdbMTvTk3Jzh45xfJikIOP+Y1ogUIkJNTH8Mq7",
-	"HhDqN/L2psRAeIcL2Twm5lLbeqVofYgLXiSnt7/fhW2svt49OUL7DYjC/aPwptfGvOWHvt99spPD1Ms7",
-	"RjFiIryUEjbjaNxx8Hsdl7ll3djNbqBOlhPgLHIAwBY8IRQDJ0IrP0AbuEEkIlbb8Q+q6+z4n/gm/Gt9",
-	"s8VVyN4iEC8V2yApF65jBKbrE87mGF6VUFC/LbmOLB3/6MCqWvvvMlDyk5t+w+TdRLg2Bgiazym5AFhe",
-	"X8+Y/lnN1rJkzBMUqZrleVBSPjwIIX99MUvjcmHsVDK7DyqxW6XT1iUgZhTL7tMS9xQDrcFWmiYx10qc",
-	"RScp24oO2yK2JuRh0+rSgwzpZY5ajSwTvK9/V/qCDj/HeFbhEx1gvuwW/R8h0WWbhL78GDqYUjeQzBuC",
-	"IwNrYcH0PpLwa0GQEVyvTfIZwtL+BRE6E7tvtWqQtRXyY/LMPDySBJ4gZVNFHebBQiSl2AM7e+tvzxG1",
-	"sZGGa7EqESPMlIhPaX4OxupEx/g2e4gUisS2/e1LpWgjdlIenhimPciiCWYJzN4CL+gibwWfFnHgmaIv",
-	"fW1cGsX78eMWkUL7elS06QQ4boHnUSmS2wDDmlejEupx1Fcz8/HRpibLCld/aerXwcW2hbcaxdsXHlsP",
-	"BHDdqbdLVgmiGQsqCtcSfPwA6Y7HrvBy3PQYi6BbX9LSikYqLPsERJ6hLYxrWDczKQAANQ1KUwFKH1ZP",
-	"Sc7wB6vUcUf8erplVQHjEHT5j90NigxYpTnrSxcwnlZUHFh5k4CHCl5Uzlw59ejC3FTihQpWg8Ho5z7E",
-	"CE6v5AWjd7pKJRZLDcjQxfqaat3U32BUYQifN5zJHMjIDSsk6JFn8Z1a0tm0ztWdKW22ZubbIfUkW577",
-	"6KU1OCTmyUwCpnTyii0UnTLV/2349Y9KAypdLgDDmmncoNLy7ek21lBWJlYR9KvoCnW0FoYi7C9zZCno",
-	"+VWFs4ujhcdT89LqRoQc/xDtbVN+O9lkYUSr7jgCUnskiT5/wvqqctbfjQ6oRwV18FUAbhphciA8jw0C",
-	"GRqQVa8mNo+GJGV2uN6WMxi7nuNjybvNF+RUvZ21ykaKrbXYiznPx41SIw2DSrFHffPZBsE8YR1Ng8Ap",
-	"OmKzsZZvcOSfNMapcOBq8XHmDkvH9W5Zu+xzVdfX/Rff5Zem8kSuUPutLIqxGR7iBpUXcic6XR8iA1cm",
-	"K70RH/eh0IXO4UCtv6D4FLNgdbO6cMbGDT9QhSxXCRVFZN7EzWS2pmqSHWPlepYUiSghco0BPKqetEGR",
-	"bQgiyoJdy6tkvbmVa3Xx68Lxm9S/xf2x9rDJ9QI/uK8uWZRXk5hIkIm77Vbag2AhHsL/hiu6ve8tFla2",
-	"AVusWuOcvKqz9cXDg1U1vNccj7g0GTlL8HruyLM3Kg68VKkcPTuoxJszqW2GPUuvWp2rRnTH7NCJnPER",
-	"qSvlzhfcHcjlLT7ITKwFTVQ4GFiBwYhhQs8tF3NpMvwGt6S/IGWPBQgP6bgjN5AWsffUbXwXI1ASF7dV",
-	"5RJquz+ku99Udp/t7b77tmrtVz78zrpd7bAhBbOcnowCyYRA9iOJiXXyhLxqv0lXeEgR9e7bg2xKIsmQ",
-	"F3ePcxT41GGSlIem7BmRs8GYUElgzSzSrHXOal/tLGUJpGersADa8LoXF09pzKVw4kIDTKP5ut7p6vNO",
-	"hjXz743rnL2P8m/tgfBZvPBAdoY44t5TDzZvsrALWNeuZv3HnVmfQOEKh3nuHfPBzEbqENUB4AeYPK5e",
-	"ol6PAyYKGJM0MgLkkoORiTnHibgdgE7xxAhaTGaBf1vSiB1aFaZYiHz/hz/48hv65tms8WPhXnYO5w1e",
-	"+ScQaAEPq0UqVQ+ePHvy7ODwybPDI8Wvs77nyjGUUE+UcKlUjyuV40plr1Kp/BAM7LF0XcjJFGo2panC",
-	"/Tj+u3wMk7frBw5flhwx2tecCclFutTvLRGTJYTM2iSyjCHGSC9UWNckyfCZ1qH1DHQZW49cWvTAEWwY",
-	"2SsNk526sgWB7/Zngf7kOC7y0VVyPtcMIC3bDDlR62AtNiJsabDIYOtKulgE85h2GVfbzyFfdlrN1Pw+",
-	"OTo6eJIZGxcyaA40R7p0jdpVnhiNmENmXMcIrJ+HBLdnls2JtjQ8CUxCyu3zU3JwcPBsJzFRaUlZlG90",
-	"ZnDjLF/qRNnSFtgzQY4KyYj9ot4lUOm+73qey0eP9aPSBqgKuS5zerV4jx9feKC+0//du3n3vcyTDIek",
-	"U95zc/ZMgngGRSZdvitumepZTOnXM7YbqI+76uK3G4zZLszLXq21+2W19c1BZhJelIS+VqxES/BhiYBM",
-	"h65J6QeqYigFI3qn0+SmU1Ke+i5HXJFa57TRANBrLJKfSuYvNMbEYh1Wnj1ZtVr/aPf/l1koalVqfGLc",
-	"mefkrJ9vjLx/2ZIp9RkPtg4mlsIPWr7OlC3iH9wiVnJ9sGM4iDhBOZO55swK1SQEquaOgcKIvZkZpiLa",
-	"jLP56hC/xEHoq+cBScxmJqPXzo75ZvEc8iyJibgygBJ2Ei89dN6u12EQGP8wZf6Eqsk2o0uCxhHJ8quM",
-	"rVde2ftA14lfWREN5xOzRSQG5QIgCMJy7JD52PUYUTO6C1MEyhsPh5WoJLVlPv3GefyboGuYi0psrUPi",
-	"jV1ecLbukNgMiFinh7NYanhyPawYj8YHlLVLunT0KUTNZrJixa5fvce7dPTCF7NpRrCHoNqxtryG+BuC",
-	"Zam31WHiuUySQJg6HhNGuSmGA48XxqLNDvxacn3de4Y3zTxeJVkxpkJP2ap5fgjbU7hm25ufTBN5uKlU",
-	"e2E1EOq7mKVFfUHGtO9G0SRxRNTBWF2V+YhleGt/PVgq6fM9yPe3xZSZo/V2hQcDBD1a54TehOkeiN/u",
-	"x2rZ9WFqJKAjCAq2SJUEghxUUvVXAjQpoEKaPAICn94xb50NaWmWw2zrZR7UtEhS1goChNaorxIZRAsW",
-	"RBecmAakVoP02UCoJvSJVXR2TezJCoTLrOhtGE5ODVzcrXqWluvKFoiLCenK4r6chc6p3v/r4CLcmOVh",
-	"LHlxntu4Bte4BFfuoIiYzCKvGdGMOdPwybzLqw/a7Zx/+GJ4ymZMmhl85rT51GEPUhKmsO9+yAp5YCIx",
-	"Vj0Ce2VmQvIGOk5h30/U8xfV/cqqvr+eUYDBWdcqwhk/IQ5+mxLT1VVdSHc9xjIsYsd1oih2cDNsx0+g",
-	"spn3df9hbbZwwJE7CwFMVnsUgcCHCC1Hdv3tiymHcWWfUk68kmd1t/pEzznsi3AdNK/Gl0gxllnA49Lz",
-	"67exdT2ufrC2jb3R+7dYuWy9D0zm4lLZ7HOmI9oC+j6KvQL/WJjxrP1zxs13QipJ/1x8bz8MVVeAsTll",
-	"PpFj6udSgljCQOwjXUPZImb+yT/8KboULUih4gbUwnNvGaF8oR1GUGchhCr43eoRKcfKLduPoQl7B3E1",
-	"pVBtLfVAvk+GjKVeHDJm7+ylpdTDzE9HzYrEkTtWDOf8G+aLvY3F1jqJtSq7bym+pKDgyt2FHTcbWro/",
-	"W2A9VMk8b30gPu63Tv3iomAY/vOZIq7DPA8uhSmZXowgHQD/kOHu8XEgWRDqdN9AxM+tX0AEA2zbwGxE",
-	"LWvUzoljQhj0e5/hbYazLQNdhwxr925tCVe68KoWst94k+u674YxaWbstlYSbaJ2CyljYX2oqqQhIfTz",
-	"cyqJwzxmalIBSqcAK4cbhKHJVgx4wvi7dYX5nS0n8f6geoHYbA4DsdEMor6NE7jVGLPUL83aYaxwYl0T",
-	"JIZ4C6iGxVkmPvQENxbQ1mCPP5DChvLit1Jng6GtBoY4CIEhEmrc/pFR4yCfIrlxq4adS6fUd0jf9bzk",
-	"qh/v3xtB4n7itAZiU+NzIc6LhhHF7WEBXJWviylQToTvIMyTljimHIiFQlf4pAIepVx5G6I0VCvJ/yUR",
-	"i4tJ1UI7PCrF7TF6xyQpUyyCrtYD4WPcGGBbn/Jb/erO2sin+0FLFBRR0QB8RgdjJk9QHXDc4ZD5SHl8",
-	"NjamOjtYvoDUytpO14AnoqGCs/dUChU8BrMC+XPklTvJiEsqBiW+HisczK/7T3dOiMeGQRoORV9GyBt1",
-	"098/skivZFCNeiXFLftHIcwRNHRIztgAP5qaKgjWhL0OXS9gvqVLr0kLis24MnAH+r5kYE92FaOok5n0",
-	"BZ/Jh4IqL5wNWNTyiet7LfMEZpgqqZZyTaZk9kp/4rTHnHzC/AHr+vrZeatRkRkpIfRQr+kMoSCV8JQI",
-	"Pu6uwvbPTOBC17zuB7GwloH4IcaFmwINzCFsVzWaNE3l560WqykQlZ3YtzYxj8ZqPevM2E8AnX+fsIe8",
-	"YAdSDiMidrYPJ/i8mO95zPsQ+h9sgt8+3e+12jQLk96cEx9XMJd7Oegtll2dCOzbP1wbtGFezSQ6Xn43",
-	"SzLdiSANMTCgchlj4Kpklc5abwoDDEzV82KO6AIZRYBzMl91VUxFVTq9/8q2iK1IsHcg3Hw5GIaUhR9L",
-	"WtVi1upxtX8B6k9JW2hbXW4HlA+Y5zFnpzBw/epdnIceEM2dnoscq2+0TuqdZWttfB0L11xeVtnCX/IY",
-	"Jg/mxNF5tAV25X2KQ2PQzaahPbOpLje8umYw6qMZpiwsjtCcqcOvUJ5Xn3qKgTLSJaYMkN71A2TqQcFA",
-	"PnT9CSQhDsSEkYnLE1/rS1LRlG60a4V76VOaWTxB+YpK/et7Ug1csmAs1ob0NnVbF+EbIVdAI1CzJ5M7",
-	"ilGhI9nuMY52JoxrjfMZ9Yh61lci1KcBeBCmzB/AjRer4Sy5HdcymeoSLjJZ9/b1SLVUkaWmMMyNWQ4L",
-	"zXVPC+Tj5xGfF2CWTxHKq/N+N4nlTdEe7dY4hVZq1ydYPbbcCQ5OcGJ8gZIctjz5qU2bL5weIjRJi7nt",
-	"o5OwgRw7V1JWlqrVyu7+weHu0ZMvnj6rJKcRi3Kj0SYuB0r1r65rFzdXtbcA/Zfc3wdPKvHdVjrc209M",
-	"tbapVTSsfVRhIxihMpdm3d0YFXqoF61aBp7R0jGQAVSvy+gIH01DHJ49MdUXGB/4i2mwhFfz5HBdIl88",
-	"CaCy+wwzIcluZjJAgROgiPVsd/m3YmKwtgK/hL1nAwBFVg9qz8vW9r3qwx4w0cFS4EwJ6XuyHUmx0yYj",
-	"rpPy20eSDN33zCE6YJv4bIrvnKg/PTpg0kAvIs40+1qdM/qhPXKuNFtO7MRmsnHiXa3MDgDrmgbEY1Si",
-	"hRBrmxmI7vDUKkcrS/7hT4nZgOQxqe5XKhbxxYw7zNkJESGNhjOHKiUjX8xD9ZtxJ+Wcjs2IvfPp+WHL",
-	"g7pCAkGqarQ5R3ZkpjjcOyqt3cWQxPyh3OvtmU+HH3b+6e/83u9WKxX1bcV8U/ocp3+e3diEMhAXHHtw",
-	"5eovyJiqVbTjoiavoMDm0MfL6sVKOzgAXW2sMKzEOc4/97LBfNV83bocyosbn0dmTACxT2vtM0CNp2Tg",
-	"M8cN8Kwou4EknI1o4N5F28eVZK4jacVc7a8et09f1k9f3WAzig37ugmL2JeN5nXHBg/LHfOhEIc5lCxi",
-	"X9WbnUaraZNgMXXVhXpBKEFW2L0zvGBwSjAZWd9TT2udlyWr9LzWfAU1lV83mi86UHIZaihHFJUsPD2t",
-	"EpACNY1f1wHKV/eu/mo14Fyvd08L2gxOqRyr/rGIOAbUKxXrlAJy2+mYDW7130qMq+7VHUp1z++wDvqV",
-	"unuDrnUlXNDC6sEArt1pHbLA4n6q8IpPOM8frNJbRn1v8SABx5tDDcnNEL4QOSkL2aswFtGC0a0ygeC9",
-	"XAiicDjLIkLdcdhg5rvBoqPGojM4GPWZvyLvVNJJZPiHbFEL7MrIVFIntAusJM/YlAyEuHWRq2DOQN5C",
-	"L9HgxkEAyS663VN4Zbn/TrxbsFj3F1BoeHc2DZ0QnkCX18sgmLa4t7BIh05Yxw3YP7mg77GcGAe7JnQS",
-	"at3aT3CjaYiIo1P3lRLZH4CThgKhRnhAsYh48nUolw/loxmdlKzSzPf0+OTx48cpX8Rjh90xT/G1XM6J",
-	"Nw2qSZShS+SRJGMxk2wsPMe4+soheEUYyxJh60VeuB53QbwoxUVahLOAzIUfjHcs4s+41IDQM+4GOvsG",
-	"I3/vBKTjI1gz+u+wzCqE9fU4VEUnNHQ/IJ1y7E5JMPbFbKRrGYs+JDJOp3jB2OvxHv/H/5icCn7HOEA0",
-	"9PgupOhrlApM1qC+WtI580/phHmnVLI9AmeojkzU+yKzzBaUEO9xAsXFrXRlcfIVxtXBJCGACoxOqVLY",
-	"b1JpkqTcK1X39yAootIr7ewpgrvuhMmATqb4isnLP4mqMDthe/bbt2/f7l5e7p6d2Sc6z6lXcuiiV7JI",
-	"D7dqr4TTSkivNGfsFh2wcCiCzS23kI506eMOEzNPbQoNJXNCVBOSSKV7EcHVzEG1GUX5FR2pu40r1a6l",
-	"t4zYUzpiNimDc726A5NhS/cb9Z1ukOxX4tWpKvgQHi6KZvtbEJoWUU1ZRL1sEXBFfLChU4QhYb4vfDUu",
-	"G5LAEEDh8dQXfY9Nvv9jKbiNEAfPDo++2EE+pGoUfY+R2XTK/N2BWmh7IBxmq47DU21AOZFzNxiMieB7",
-	"pKb9kUYu6VKv7L0rA/K97wmf9Jkn1OIGIqwQiyz8ve9Bw7oS82HlUO0ZdQU5rBxYEM7qgO1dFzVU1ENJ",
-	"kV1Sh1IlU+ajjqKnWOMQQb3nAbjgVMsYqQvIYlAY//2unoZdeBgGV7a/7ZUOFc8dkx91apf1m6tap/Om",
-	"1T57p/jmsHIIvzRb3Zvz1nXz7N0He8ci7D0c7VBsmjOTVxeRNaGLaIDHRN1x7Ne1i8ZZrdtoNW/Oa42L",
-	"+pltkcNKldjXzdp192W92W2c1rr66wNin7fazxtnZ/WmTcoJf6JqOexK7oCfQ0uIm3b9q+tGu35mh5lY",
-	"8UdVy0fEvqx3X7bObtSYahcXrTfYZ/UAuOyq9vaiVTu76bZaNxe19os6/HakyOxcX1212t362c1l/axR",
-	"u+m+vVK/HqnRNZrdertZu7CBa48q2Fin3n7dOK3fXDdrr2uNi9rzi7qN0dGAtKRWTy3QQioq+bFRmSj+",
-	"vBCz8LjjYo5+Vup5qml1FpgAI1xiYI8a6QtngaWb4MRyJ24QMVr1IKrCFM6Lpb7g4BwCTlYbVrEyNAWt",
-	"2i/rNa2qG2dT2Iz9ot61Y0tfnk1BdAyUKqo6nUmm2FJwYj8eM+oF429sC2bnMRSe+ganzH7siIG0dzQs",
-	"EKgCyLrq1zGjjmqMSuzQivmwQjJrKOLNTQNmwpU4B8yBSyu5dJ+TGfeYxF0T0S1hFUzKO26N97sT+n5X",
-	"tbPbXwRM2jsnZMbVWnBsPQZr5I64ACV4Qj2laGlMmNgmrwCRxnwffxfwsRz01qnfjom6ruK8AGSSN1fU",
-	"TX0mlRxyOfGZnAouGa56K2TxsKn3u3B/59QzjZWhspnSLnw6CAANAaBVFOfRqbu3oBPPNqqOGr/Phgzr",
-	"IU2hIH0QrhEQpTSzKRNTdfKql4Tw5AnGhKkWJgbyccQ4w0qMnbNX0pzNWt+SPd7JVrK0CAtdlMQG1UxP",
-	"iicFKGluYM4to5NppbDH7ZTWZe+R576YSxYplD7zFmYT4WsnRpkwj0imTkxdD9/9Bmb5mDwHJZP0ZpXK",
-	"wQDogj+ZvUcgXiLuKPYBPbcvgrGFagS+i4rmHIfq9HhEAxRSQ25Sh4wZP+OKW8BFe1AhjmIIswfUFhM+",
-	"qT7V3+NTMJFWj0PwMZwumGAKli2zDukpgZAbPKqE745c3uOnvpByFz+ZcSHfatRxpRX0sR2Z2Fz4CmxB",
-	"GakY6ubeaneM7L1ptRsvGs2OrRY0cPmIlJWySHejEp7YkLQMHFyP20btpdPpXkr1tdUmlSw4VjJM9fT/",
-	"sfduvY0kW7rYXwnopcieFIuqS083hQ2YJbGqtbt0GUnV1e2d28ogM0jGVjIiOyNYLO6ZbRjwsXGAOQ8D",
-	"2PDYmBnjPBi2H2wYMI7tObABP8w/8eNMG/4LRqy1IjKTInWpKpakLs3Dni4qL5FxWff1faX0sIxnWZNi",
-	"gn5UNEwYmbN+oPsED21eiGEmR2PLGsnhkdNdJ0mznAOEQKYdmemZgUCGMzl5ZhBrg1YvVri2TdwD9f0E",
-	"3EFaWaHspvO+SSD+uEmphc293SRsKPoWbHxxpjltHTRRgCw3ORa2mG923S5Y9iy/9m/H2mlqKCmAUIkX",
-	"I7FaMDP8Lk7ebzoVZUyyWNMuCibUUBdg6Ro2K6S1QnVilQC41CBhDaX9bDQjlqAh5HS7QkdLpJtSkX3k",
-	"LiCgDnfFggMA7R0qVjWrYJtxrEaia5xfgobEBdsATQa4G95fL1fajmummnFPWrRImljQWK+hYJwprTbx",
-	"eyuTV2qALQwmZXLgIwzk4R0VOi+ksEi/erlj5+8uSXmCP9cFXMt3ojDo52212q02hFgKkQluxKbSAK+G",
-	"f+lUAt10QRoURAddIzSGsQLTOa0mYi+d4uo5MxtojkDPoAxz53UioD7TaRUm1HQCpmeV9xHPhbNfpjlL",
-	"9WBKhElW62YEnlnKvCLEJ0Sx2kvFJNfWeV6b34t5xHqnfARbe2+4uc/tgIQr1p4aNhQihWJrJCQJIOZg",
-	"4OTaWDg1EyOyd+6Tdk5+YOI98HoBjPzE/adbLIrB8lxudDaettqtpwh7iVEc0J8UVnyMX+R+Hi3DuuzS",
-	"LlhWUMuh65/RwnnLwc8NayT0l4RtkQBx9lGswhVAQcZqwymQjidBc67Fjql2ErS6s4WQ9BB2en9OUArg",
-	"hMSqP2cy7TiRgAvvyddMCOm6/w5I8F5zV0D5EScq8qD8sbJ8ZFoMcspOIZyL3HZKZEwAQHDXlsGFkhrP",
-	"uGUBbjzWwOca1hdDXQhYRHdFDfK/GYIV4K5yC/YIMTZK8NwoPYlpSbLfFMsz7vSdDUBJYX7lwrrpmWq2",
-	"2AFGEfwqFiIX3Dq5P9M10E8707GqfJkeorE9zwXi+cE//ZSBRxpsYDf1TRBB8QZrPGmiO88aT5vxBvt/",
-	"/pP/nhkdKzxepb0mnRrmk74cTfXUtFiAA/dfmgTSnYQ1+nMfzIWXIXgGN35y3dcYmeKKJDSziRO3/iGP",
-	"4LxR0GSxo6F2F5w/VFj+Zor4ON3cBxJaiWuUUGwpYWOdEbiLTwHSnxZxNGLlW9lqheoNXUSBLH7MsXkt",
-	"KjmSrVOrgheZDLeAmHCXGj0Rze1YJXXaosT7UAqLV2lE6Nq5Dx/YSsaSqpngLJRhMrcWsUJi4SI0Tvkt",
-	"B5QvKCOdip7p4hws7q/bzIiBdrag809SwdNMKrFJPybNWOHZYBW/73n76TYd9dIbZt+gNgq/AGLhK2Ff",
-	"oCCLNoKT4aTZk3bbRycpX1uNr/yBaAAxdH0lpA6+AcKey7K+NdUAfbPP2lurHhpG+fiN4lN30q0blUjx",
-	"vqdX33eElsaxD327+7aucx+fZ5qnp1q/5gVCtT7HWbr8vj3yzPCGa7zoBGNybxR/xyUmNCHGPp1MnMWw",
-	"gKc3G+tMLKgWP5lV1CVchN878wCNuhIdDWyGxb210fm67V5b13olhdpStVcbWeXcJnPBvXEK5ySJUMaj",
-	"O1GyjKTLdulraWzJIBbMDrOyg7u85DHe95PgxcafomteTUmY36/zTMCLoK5pybk4/J6OwTW21wseKq8f",
-	"Ts5VJ8dNeIWnveSpq4OTmRXnhChCl/ehuxu9sl+EfKqYA41n7Wdl5KlJrRTufMDxIBLnBIuEEl998R9t",
-	"PW/FKrwGVL78eYrwDDXTDB7QIfNHjcCsey8N/LcbWumffMuSncODl6/3dk4TapBJheUyIwsQwSPpVnzx",
-	"I8NkyhoQkMEW8ZkmbmzDCj4QzWXndwcueOFx3252gCu+ACTPfo9ZS2HsC+KN/YQHMpykenKUMLQWpMHW",
-	"J375MkmAU5feG3HQfnb1fQfavtRTRTd8e/UNO1oNM4nVKB8qcJ5tPb/OTJhpjrSt+yKV3FOMP3vy5BrS",
-	"qrZRj8XU4JzckqjDncM4C3iL15Nx7sda4siNBdb1dxshL+TuhaX73YYXIfCTm6ffbezt9vaPDk97Bzs/",
-	"nX3f++nsuPfmpLe78fs/rbInHg/GVNK11Kp4ScV1aDo4Jwa7UJ9FPj3Jvm6i4DOMePzBr0Kz43FpcmSp",
-	"s/4hBtIpfYygCTDByBrclGA33E5NM9DNld0JJsc3gVhGP0Ka1Q20HRpRrRE3YaFtPMeW34geNXEqBJTC",
-	"HHPqkEpN+ZxBOc6EEW2T+4U8gPBHwJN3Xi05RCn7DdvqkM9OqWT4UzNamQZe5SzANO2Msbr7s1liV18O",
-	"Q6LC1c9guOEMfJGW27Vk4ak7R4dTezg85upWLT5cL8ZHXCpjw6kFu8kzsH2MYESJd3p42n19dvjm9Ozw",
-	"5dlx9+BV71Jpp3PEnF9qS2JhQ2lPwvnU02IgvJjxnG3Ilh5+xTBTwZXhA0TH5v6ShafxSZXZ0UACmWL4",
-	"EdqmGDs6F7ltsR2dz8GSpDdp935KhkA9JyY7L5p9Op+Xbtv6jDb3nhsZbu21DAA6BJeZcDqX98iCuw37",
-	"6rZMJJ3PP8YbXHW+yyrRlUGSEDWkaGGIkXhjhTWCC1gCcikNFdXNMga/2EPpHU84qEazIS++QANlz9ew",
-	"/opiRfRNDzbH3bc5ukGkLBzzC6Jlk37/VBZHtJEvo2Y9EdYAFIBvoWpScOeCEOKXB6AuHLmj6eKRW5+e",
-	"x1fcqqb/og/h2iMod+cEn4hqmPhzn+JVdgVlJa+XfVlIVprI5z6xhBtiIBGWBYDinyHQpQEXyWJNqbTG",
-	"OUpSp52LuAyk8hODtoIViZMUiVAp/qPR1+CWDLJpKtKmky5L6gi4rRYS1FP7kE7XQ8q+hhsXk7vVjDdl",
-	"+vVsLAqxKpd0WMvurjP1WXvTldmeB2W8rpTP4mGoHGE6VJuf2vm/OlUEpYdYsVK4SWKN8vBgKwCYzZUD",
-	"VnZMPP36ayj+bEaBgDWbr8o++dqM1VmoFksUn4gE2VW22lV6FecAuKdmUonldgHrBljccEgJLVLai5Ko",
-	"xta1Ml1UOzp3NWtUG+QtJY/qE/WQQ7rPOaS7IzZD+mjh9H4iyXmjfNISARt9QJKJxvv4L2X6J5TLTmYt",
-	"Yy1xv5ulonRRli2TX3j/R8qvIZS5LgssPFs14l/xCd96cq0XDbRCGumXXGb3skAFV/KzHrstOGNHx72d",
-	"w4PdvUrHHlkxN9q3tV2/twv7d2lI4tiDuYiSTr5SDVtMs5IIBQtMlh01hNP9lEftLtkI7c9nI9yj8MU9",
-	"EB5fkqFAB/muiKzow0IrWOexMrJyJAr6qg64NOgERQRSU41qYPSEshaU3+DM6nwzE+9EVl4I70cHqR71",
-	"eBSS1NT9UYgJl9A40AhAORADcR4kvK9MCBFqE4NGvYYHhPUU0cT5Ig1rN1uxgk1kOr74PmE8TU1lrN5f",
-	"A9KlcoxlRT4WDWIrQwjHsIaBLuaxVCP/lXYmB6K5zRIYLvQWU1BnMapUy2Bts2Sq8GUiTXz6yhfQYzeo",
-	"0sxfESa3hZwuAyvSPWImkaZW77MY+q5NVS3NRtwmr8UQxy0tg5ZH+pRWrKgP9UJ4jPCHnBMvR8pDlEHv",
-	"A/ZaDLR6J9z5p4XZDm0SFwNZX1oK7wQP5K8qhUff9JDCu08pPIrWGb8fP3ex0Md4q1c6qQ/e6YN3+iHe",
-	"6dpqij+pM3q1Fwqqu2IZUUPxdq3BNVrozsA8OckFwMYAxNJGSrOjUvJYnQKd6HeCSdtc7b3eUbcVh4XY",
-	"p7eac39wV++0u3pb8Wk4qeEcPvI+2eeWSYtqu/TjVqfpF51B6n8vO9+refmLDiJrJIOxzNJCqKRZv3FV",
-	"xnunHNUazyu9ZX5aCLGORPf969INHrMtRLVupLJL6rsTTbfLGg2VmNVqtyH6krKMG8+7lqBDvuc8ZosV",
-	"2jXvXROr6ZKgBHJQn1PiFiALGpyo8gB5whJgTUC5YslO97T36vD4p7Pv9nrH3eOd735KmtuL7yzR7biP",
-	"FzRW3r06Kex32F3NB/vx3VIqOEzPXcoCP3QE3rWOwEF5iq4rkFZoy7a79wLUIyA3Lx5rTPGup42wHP1j",
-	"BPNZ3V0D3RhEOjjmhUhDC2FNGVPoy3vSEYDnQh+0tmMGUtNg3QvejJFQxSdOYDohOs9Fs/IIxjOAP4Qo",
-	"KQQAgX7ACV9pmDmXeS5SwAItpkohozRGTTEoS/HUFlsKLOS0yzKhuQeTsYtjfLABbqnDBGKoFzbZTayB",
-	"S/Z7IbTnFlrq4R5NCTGW4O8qu5xKQCk8O5IAC4rAS0b2MwAqBuBtgJIsRIapB7yE7nI7r+l2JZNUzSkR",
-	"F/cKFIQKGO6yjXuMX7WwZT+9vqb33EhdL4twAV/zXVesX5B3SOv6Ycftmp7hpWroqqhtt1LO7Gz2BQ+v",
-	"NJd9YeUl1jI79Fi+HghtalbifBBgZzLR78SpTjw2OoEg1n2EoLyqfaNOs0XMakKEdH6Cfy1ovhKFz/3r",
-	"56kcnPsLmhQNU5Wnle2qq6PUH2z178NHXicTdMOI9r047zc3pL+4OPadt4Q/aTzcn6PL67JAIkSsEAAA",
-	"ynQBp9ZUZguB78ZSFLwYjOdlsVYyqHnpCXOaeY64kPyaEg/B8+rRg8uEHwQCsT39YkDjEQUxPFDosmoL",
-	"qzV+EF6J48AbnIzLREmG4eseGh7rTxeh6qVZBSDVRV3ygUSu5hToTt8UUx9TZ0FoR8vQmaD0ZGrgo1Yn",
-	"Fz48YLLm9MIHRUranyVSchvJhV+hbL+PdiMemnuvGC4Ypij+Lm0crGIpA7LrcJhJFaDGzVwNqEKoIY2Z",
-	"CvbkCbE3LNYiFYQ9jOiv+NyUUOoTI9VAlFBMJGfJFeWGJX9JA4mgvihiY272dSH+lLQYlDSh9lA6VvQs",
-	"BO8Vk9zO2WBaGF00q1DXOR9hvEcBtCzz6LnE5RJs3DH3PERWT/rGAtOJHoav8YY4Wa8ZN5Z9Swj8oCML",
-	"iJXTdKVUlUEFgohqGyvE/0U/OSW8ZMD+x/oNWSGWcXc0QTEplnNjMCWEVv0jwxI3OwnMGE6De7iVGUto",
-	"wqBYbcgzIyLkSaJbSBubc8TEga7QwqeaACv+q6/eugFyvzjStL76iiXnUqUJaxghWILZt+/dLxVc52rn",
-	"pjs1FRqpUNgWxeoSD6HkmFrSv7pQswefNTjHh6eiQqxAdW6PjMfBgH2T8rmv6EvR76HqSre+LZboPGHJ",
-	"m6OT3vFpEiDwyysAI1lSfGMGOMf4h6TDxHs+sNkcVxtWF/+E2NHsVe/Uu2PQ0uo0PpDBSCsmDCr84NFY",
-	"QQmXN6rWgA+0MKVTQUXyZQqQECQvGj/bsVqYMnxUUu1lT0I6iCouKxPYYQkSVB7hv5MIaRMWZ9VP3m7v",
-	"de+0RySP4RR1wkTB3E2zrIW8Rn5e81xwoGtwT4ZmzUFwEhHZnYpsqYEZt2UHaDfgCV7EYLwUjoPbvSAL",
-	"kAUjVu6hUZlR9dDRxnIrWqzr9zrMBM+g79E7xWEtCdFeetEW/uBv1roCo161OQlxu5EQwWXSRFB1fyyi",
-	"Gh5DrEpABncV1Vi6aRTynUiTst73Ym8lluRC0zZhaUv3YqxWbW7Hiruz+ciwAiz9MEwYQBU33x2BOZP2",
-	"Yi6v8mGYy4tVNSXtblBitnj4wn0ogRe2JqwBNwOeghilCdNFgFKfBwnsi1whgBHBNgAB12RiAuGIqoSX",
-	"llk9HYyFIQovFD2xgkXyghSbboEwh2iFQ800sOFA/JMDWyl5Q6FTxZe7IpC6+9lNMX5rs1OhE8Mnm7J0",
-	"FkwN7KFP+TwhSC0SwaCSYQd/9RVAdOX856mIELeMUgpYkKStVnLQKeX1QE8m0tqgczl+w8wJsMDohARk",
-	"/uz1xVj6dnx3cVAwEVLEAA+zM7XhpU7MIXVAJXxjWDFV7qTC8W340QBpBKK8u8/AKDO3NMgQfS5jxPB7",
-	"rCB+13RrNiukRZacUiQwAGt3QzMeCcB/WauiAUH9sYngysQq3vBF6aCrlZ7FG9vLFSF+u3t5bfUJYs0o",
-	"npuxtkjdZo0XBIiZNtDKSOM8FHwWYu6CJKGlfbbVZslx7+Sng52SpeSrr6h6GqWWJFuL6q7DHr8QU0eb",
-	"K4KTQhdX7Jdq3TUA3INsLITbwylrVK70cG8lLTYZN80ISAeqdBu4rYh8TmmWaeXsvr57dZa22G6hcyJ3",
-	"GvCMDQBmS6VgQ9Jkw8eBMqkabm7GS0It/A00ZpDmerjArRe5qXrWbsdqCeVcoNpGE2mbJcAOBicdOt2f",
-	"t9slI+FWG7oi3BKd5EKkbkl42AFgn6lUvBcp7oYL2Q08fYWeGZZnU7wDrnRn1llPsQr2ZCjJ56OVMBU7",
-	"ZLXfOMyD9524b74mdqa7/rWbmvWWweObjvjorkDobF3jVcfC7dsvsAb+dIlv50VA3ciqesm0aW/gIm+B",
-	"i7wgEG/cyUW2y0oft0e2DWFk1LtUWGMZQ8GqxpUm4dIsgHc4mYYYONbZJXX4m20v3cHsxJdis5GQIM68",
-	"cmyxAzFzZi6aB+gYW7wSfh9QIQ97KcFO7bAEraW9NIlY4s2lPeesraggbEYssXzkLoeCrogl1HIGP5FR",
-	"6v77Z+deO2Ol1NPaOXpGbEplhHKa/R1kgCujAMKt6jiqieGazKyngRPae1USmAsIh26FKr1iZEwiYxU4",
-	"/Wi8G5GJgWUNnmUYAmhuM4/96s1cMKIXOq5kWJHWEtYKNtLM6pGAFcORwPoyXPzHbuWd+YtbwuRcmQuQ",
-	"LavEPW3QG4v76zY7XRtL+WWhJ9e57nqZNfdZc+Saxw177Zt8jPaGt53y0U3vmOfihrcc4Va66Ytos930",
-	"NvH+BnOH6vXq607kH8V61T3O1N3R9p+tYuIeImSJUj1yCh9UtLpXrh9TLxF9KF7WQgMt8dgnnpvdqSkk",
-	"9eRZl8CpQGSL92iMHINzz0m/bqPaDThW0jDeR6Jd0FEXnvVPf7v4qMJtEJGyMc+GbJr7PtkZ1DAkUhnL",
-	"s8wNdd/zFTxBvoImOhLZHGN2qlRkinGW7HSPdxMKfbTqGnQyNUjYVs2jkgfiIxlOlbdAsZsE/DlIFEI0",
-	"BoOdpRKei+UVWsDMhzlY8F9a7BS4+grhSTk7C8SbhnQq3HkJCyc4Vp5FM0z+xXXCSNjLH4E8f/ELwSSi",
-	"rumLK9WJVbkpcMbAbuo7o4HtnRyyZ0+2/hzJtqWClGxDZEZAGTsQVle2VEk4nRf6ncRioixrRrHCbHam",
-	"9blbewyVZZnxAy+vx953Dz1fm+iUy2zurkbK7sazJ9/GKjnunvbOXu/t75065xVDETV2V0Jl3GbP2099",
-	"rzrOlHPF+87JTy8pnweBfFdr52Fwt1Q4jxNzz7DTXuqiL9NUqIc6++V19s+efHsdPaz3ufIbz9yB+nxK",
-	"IHyk+n1K+eGaGP50Rfg0u7/bqMqsS/zyx0i4ezPC3AqoBpknKTCE113tBaTZbe9xxepp9PXXGMWMmBUK",
-	"+nhN05kCHEiAMcn15vTl5jcobTnrz60vcZ7w4hzATExeCJ6asRA2VjzPDfIdf68LwRVz7nEzYgss5hHb",
-	"OX79EkAzgcsdEppE580KPUPVBCFCPYtVDozatpiHzHjp/kOCWxHHOuaPxZzNRCE88XazxY7qvm2sGgNe",
-	"pE7ZyyHJRHR4L7Ik8xmXFsFaYLrhYmT9d7aCD7u7uYI48LwOTsIw7xzWKgrJKXeLszgoLRpYKlExgkWw",
-	"o7PpRBmKtTjrCAvQIUmCpakFsDD1M7GNvW94B/wOphQmMlJnkOFrYiVU2uywJEUc4p9++umnzf39zd3d",
-	"pg94sAbBumCsgsywxP3dmyaNGZJ8A79mrJA8mDiTmcfhcTegvZawhrSGiJUxpu1sPKUVXDQIJXENGGGl",
-	"QA1voaa9x5BG8zndatpt2VPR1GvARMWqZNDvz1myjaS9fITW31hnsD+S7QSC0gaIV91RsDPtrB9snCGu",
-	"dg2RpCUG9hlNT1SabWcF2G11y/csUHXhqH06bc5SjYzDeZ7Nm5Vo05lMqZQjcAVDLjNWRqaiNAOZNNWp",
-	"qHEQu78vUBWXfMZuw7h/FXpmMM7fhbPLBiLLME1ZEof9xn3hn7n/2XT/8x9AntHyPiUjeFFIPhKsEHZa",
-	"QGKLTmKsSI5kguN8P0pY4/Bt9+TokWE8hUCitwiHuphMM86k+oMYYIZMVYWNmyTT3I4Vrg11ZmKK2jlL",
-	"hc6dTBgO8YktdgCbtHZE6vsVaz8KESsaL2wAtywcUIZidVo5t8YWAgjaMcsWkqC1rBJE6jgbihkbT1Va",
-	"iBRTIFBBYuVERLHyCUMPUSV12owwBwSx2DJl5nNrga8ZJAY0mBBju+dHjtW1CJLddhhymU0LQXmrsjTI",
-	"yXqDghQcwMHUGsp0aaVwSSDJBz2rVvIMpwbn1DkAmDDOxHJ0wh6MeGVc72INFg4r5cG1w7lqbUQb0l3z",
-	"81SAXeBO9EZnw03gxqKZHFVMXrfBuN3obDhJ6OwJZ1V1Nox18t9ZH8sGAZVNF8bAGlVIatC/FTTqoGdD",
-	"brC5atBWf9SQr45XuTP9eGDeuf8W77lbno3Oxv/3f/7f7okRtC8QfBvR2wcJCzVLEOH2oi9akHtRTehF",
-	"FwVeVBFncRGrJ+0nX29ubW22n0SkZKKtJ+12O/rn/+1//pf/5f/65d//u3/5L/4++uWv/+Ff/v2/evzL",
-	"f/OPv/z1P0TRL//2b3756/8pcv/nnrFRnZ/F+VjKqe1tG7cGaHLAXO3gJG3uSuNz8hcNsYRbywdj903b",
-	"8BC3br+JN5QwVoxGm2Q1bMbTdvvpwG0E+C9BP1iN/2wNzLt4I7l87A8cx+tO2y0J69XN32rqzrz7WH5w",
-	"b+xf1YV7DBZIOQrWmEwzKwHZD/4ngXozrHPySSLOCuEe22FjPWMTqEpxmmamp1nK+s6qQm+dWnCDQN1q",
-	"t0mYTZoR9S2hjioES6cYNKB8EP7V/UGqdzyTaUQqHSoB9YyhIYhKkKoM3bRg3Irse5gMsIQBfKGi0fFu",
-	"p06bGEhCXe2RG9JifjxVv3FCMQkYiqV1gZfpqWXSRpT68oNUWm2Gb4GRSuNzhUvIATEzRrPCoMxClaoy",
-	"QhMThxiatXD6IWJKxTbbfpZg7mqvx9nNxNAyPcUUpjf+YmUsVYgg2SBVXbwE2Q/Vpl0yQmoZWCqnJEMA",
-	"NQVrJK96p7G6xOdMoDNDj5Q0aBs7Q730xJpMCQEt1mzC81yq0TbjVNpU2pDwRY0wFTWztenbVsIcD6Ec",
-	"xs4E+W12pmNFdbLOmJnjh3tzQlCyc/EQ0HgS1vjtyeFBxJId8w57uvfpL82Os67clvVGHxQ5I2yjpV1J",
-	"4FYNKF6SIyX8toPamlT0pfWoVam0sQr2o/E+bp+rc+Mn/pf//e//+R//9eNf/tv/7J//8V83o5ATrmCI",
-	"4Kduh3HQYm2jdZWKgZzwjPxEPTXc2W/kvuiC4LfcSDHYq5DNsjxgj4xbD+zacVMYK2nIjW9cdOGlYUOJ",
-	"Wfto1Te589R7s7P5/fHjnaNvn30bq0Yi1EBTThymyWK9YqgMRPPRu8nw+uY2/YpGOtjfkpLF7sTE6lm7",
-	"HaqSHoOQo80P7TZSjdzux3QpCqRq03Qh2MRdhtsY0wETrUYLGPUzhbXQaKeSDIDK1Kk6V+7PzouZ9OVo",
-	"qqfogGLNrpMaoiiwEKsKMuNdWygzq7uq2841gGB7P8TrCz0L+QhIIDTcS+nAOqcdowteOmFh4rxMZFDO",
-	"gWZmN0holAwk23hF3oQ1WYa24AtyK12ssaLTAc2sdD6gnlJMNGuQ/O7AyRc/T3lGEo0cN3eQ8Gd8MpCd",
-	"xIqiOcx6Tvwm7BwYnBsFLzLpjGP05oJstnWPCtNb3I19zPQwVlD4jzehc/XICatiwjMQaO94NiXlBWwr",
-	"AzJeQXq6XxDzFVvZghsNBed+CMDyb3zxGxSCwVwHZ9A5XSBYvMWfDMy7MxzT2YS/P4Ndn9Dmb2y12b58",
-	"4XuNuYoVTydSSWPhgDMjbEk+s03+FOQ2nj5xd1Kd/sI73BIkTpzARjWxajxpR+12u9lhufNZ8KRF7NnW",
-	"U5YcdX96fdjdPTs9PDx73T1+1UvAiaSl9vu1JLGB7B3r+hr0J+3yMODcOiOiaisUAVKhkeBlp8UU4jpp",
-	"gscvKS+v/MnwORaggt85mJKU9Mki94exzjyowqTm87ojFKsrfd6WT9ZFLJPnAiI903w1QMg1PdQEzJIO",
-	"Rt2oFh77I9xDIirU9UglK9w/tHBqbgHVX250sFvFuwl9rTPBlff5ViWcgs587OTLptse4PmR8IZLUFlW",
-	"bjzFV1xIGIElfb1SRq+J3+TO7v/s/Yv+9ccw+cscwbee0K3h9J501l1aANJzFEzmphcBaCgs2MLuJ2/f",
-	"uRP3wHB4B3EQMWnk/TyIqVX9KgpH0so3P8rdc79P+PvNvk7nmyDqNzpPn3699e23X3+z0hWsZiCudggh",
-	"aaELMM5qyQvUkfnU6cSCneyfYOwW/Foy6OBe6E0s/COiWGmKOmZcKtZTo0yaMZgiLN7YcXd8tfXk6TPG",
-	"87yAovg3J7ts60nredvpupPT7vGLNzvfn8QbNV80Vk/abQoV66nFTIJvjYA2PpmiXC97huCOaiAUPmDG",
-	"TSdWmyzZOe51T3u7CdScUzInJCbgHAfvNgEN7uT8njVosgRY+GIw5spid5GzcWLFqNAcimeg9GC+srKV",
-	"NRK3PiLt2gTKZfCxAf8Whi0n8NRgc8F3ePR/bFn0/TuLaPWwRPS3CmSWE4nOsvKDdZc5vxoikXIkrUH5",
-	"RIvbcMai75zPRQZQRVCU62+mpIoOOQRG1jL1u8hy5NsB8x97Q8C+LuVf2R0auvzcPO10j3fBGGZs57ve",
-	"zvdn8AMFFNH610psM6gvIZLKcZ10Py/EUGaZb2iqogO4x4IZMiWPdVVW1FMN4FzCTvBzWdsP25gXY2Sv",
-	"GsvnJuyyhfxdi+2VYc1KYwjEByqfCXZAi3XdY6lEa9PHTVfWaqFht1C4s72wl/JCKgubQWlnlwW6jSWl",
-	"QfV9HWqDpG2xt8vrY/C5MxQoL38MhyB1Pgo1F+M90HGTRn5jrSreKZyBLtJm5Levz1MxY2WWlSoW5YVP",
-	"t2ItmTMUcFICseI2tgyG72YS5oI2i1SBAFWa6qp16/JSmpCnMNaZuVwxPbWQTKNPboHg2X1z9Hpvp3va",
-	"SyrNi2FLYrQDnvy9mCfkKgQZ5JshWXn0z8WcRlzCipUPiDzyRSoK6eQtaKxzqdKIjneEJ9ife7/2ISQP",
-	"T5ZUCV4KPKMrqELQXicy+Q563Zy4oLCd2zUS8E2kYs7azTKRMas1PBZXqn7S4TtppqC/FUX0gKuByDLS",
-	"Tb/8H//jL//5v2kG77wU4Qu0JoZ8dozHgPwIZ8Z9jz8ZdE2z9pHAxFn4JAxK+Pl2Cf00xx4/VoJGVVbJ",
-	"a6YZB0dvkyXHvR96xyfLvqf8jAuyZruqnmS1hdh71uziknmJUXrYSgdh1wm9r8qIRwbDi4ucpfOme7Ae",
-	"Do2w1NFKSjByG66UkrXvgP48t7qYuxzoIhUpNCjiDOy9Ojg8hgnw4n+ZnoWe5eY2SwrBjVbgwrn5nHcY",
-	"T524kUaqUcS4G2JfgjqKvGDaTKfCLRqKCncMBiJyBpkYOPMq9ddFTuqgEcIzBjn+cPyVP0wWEBEoBV35",
-	"TuzfJs2ltJ88SnLXxELlVEAjXiWYWxUFofFQzVEWSgMJT5Ey8CS7+OunLIK8omzxZaEnB1Vb8o6WMVbH",
-	"eEvgNvUhGOdbr/IPoc6mtj/kPSLqeEAKXlMKcVoo74x5S65uXCirLyq5inNZ8/puBMD/8WjA3vPMeWHE",
-	"1S5nNQYclboWElpgaE7JzYRavopP4G5MWSPe+OW/+ne//Nu/Z5i2Z1tPona7/cvf/U28EcUq3hjo4VAI",
-	"9qz1/JzNhbGiSPk83ohYvPEv/8O/+eW//u9++V///pe/+xv2//6n//DLX/89/uHp461n7Je/+y9/+Vf/",
-	"yJ633WV/9zcMEy7OE9XY1E+ArkUaq+p8t9hBmTk0/J1IQREQ5gYcV8pPmHMU2N09BpN1HXHd3UNxHatG",
-	"0t072+3uvf4J6z+TCEtAVrZNRnX/t7vn3eltX9hecZkhp/Psybfs6qp4Cp9jSBS9mdrACW1h3qQ0a3cP",
-	"s5Bg3IymAIdQzhgF/0M1VDk5Da7YYS5Ud2/TnStuZT+Drni7SWVAUGU50anIoNWDG6cwqYcTIzGx8pEV",
-	"3FRDMfND3w7Mp5t9bsA0gNf6/DeY/d0938NRjj6K1ZDLzDnJEho3pjYKdxk9EfhtUzU17rC77TOUClOe",
-	"uO9bUH9o3GSScSMHY0xo5IVOpwNBOcWCD22L7YYQeCGMzt55awIcjcviC5BZxeZXPF/zSqMFRBlgY2J4",
-	"MpMlDMzUQgFXIaAIjvADID7g7gKDJJyHimGElY7clKZqY6KVmENIvOldRErR0XTj1EDSAu2vehgHoAiX",
-	"QA1AA4kF3IglhsyRe3Zo5lsTmnH5klsyPGAA6cpmitOwgz57n/+tKP571X3g1GHp/8MyedVncct63S6V",
-	"O4M3aUa4WacAWRWP4deVDQPf+RqgWhl7rYZ9qUfhHkrF8mXea30nAt8Eb32Awz8IQZiFVvzr9rqs3DNX",
-	"4m1XigDK+nAnz32sRCMVXKGno3ENm4s16miszaVwrNXC9UeG5dyOm6sRrT+wEe8BpPoLBKn+NO1gnwRu",
-	"eiV4aCVoDEeHj8wKdt8P3fkHWomVu7+9/kZQEtRPr7nB93Uqh9Ifil8fxMEtnYlXEERey4G4OZw67JXL",
-	"sdSBnM0jEg6lyKD6mmDSexhd9l09YhIx8X4gcu+dKw9MQH1emEurdfxDbZ0RKmXJ734PDZGI7Ya1zgBg",
-	"V1G0C4k/7KpZohU9yNN6VOK6YQBixd3QKYzfYZwprTZD+38lF0ne3GLr/+X9/bH60Ab/qyMZl7DEfgqL",
-	"4S707H8+Uf3Ft+vfL8T3e+Yue6T4O9Ksf4nhduNOfedLPSY/GsLnH64VlwbeXxZ6AhUYhIFJcMkoTKVi",
-	"hJFc4dsA8FDLrTRWDkyL7eDgkPWjDhJQwgz7QtRYdWtVDQsFGCNMKNcKLsaiEBF1k1eVEKXcWYNXtQDP",
-	"shuogmaHSrEvVqZgkU4ZanzefsoaulgWBdc+iI7PjJYok7IPnwq+61U/2NM744CLTMpUpH4GoKA6FEaj",
-	"pqzxSDVEKkO3PZS7KGMFT5v4WqN9Hh/+6C6G1glo6rEGv3zGK0ll1qCFxElcjmKDV3hd+GWoljuL63LP",
-	"0FX87qqbxJ/Frb6e/JXqnTD2sdONQ51JvTL0eSQK5D7osJ+nXFlp52wssjRiE/1OqtEmfycKDkjgxgL6",
-	"MFCdsoa/enMm5GgMNWn96ZwNBXCeInxKrCjn4m6G5h6ARiDZVsFF96jeg0wbZ+1r9kdR6GbE8DtKWdLw",
-	"T3MidAbI+dLAgIEzidpYgHPAsgZ0uxiRZc5lKPQAmuMmUk1RSg+FoH9BWqb6ofR0Jm2sjIanI1MHsAZg",
-	"MR/7eaqtCM0ygE8AHTRUyBXm85/+Fi/FCqzyChwmNkYWxB0Aa1FJZOE7pMHWnBThzg2mlCG9ZjRrJPjH",
-	"rt3RxibOV5uEFpBYQQ8Imyro6KHqKveWR6ZSVbWIQ9fgMz7H1JhbCsDHyLQxwjQD4DbWtsWKevAo6Wi1",
-	"5ZlhPAVJHN4Wcrl9bkRZqNb4/vhtE8s/lwd5jsIWXmdoPbxkDXH1z915cL8QI6vrW2aF3KnfLKXXTao+",
-	"bgL0TGISDpkb9bAQZry6zKPrixzwVAazbUhVvSQe8kIOEFDYyZ/UWZpqYBEscEmPJR6PWDV8Q9wzChIQ",
-	"AUKEz/HdF5Tyb5IlC4Q/ZVqZTDBCuQkjTLUwUNnBzpWeURkyt9CjDZxD0kBto8ncXzE6hDQpS8Wd8f1q",
-	"UrFkCM5e0iqDMbxSUFCOoZ77BtTBJfUX3JfEeBnop4esd8LrwQdBD66vt8DeZ27OpRo1W+wUYmFKs75O",
-	"58uJgWG5/wIWf53SBd5Ab/sVCJhbSyrDBOI2NDeXFqsOP+6vS/nMFo5qQHNfhFAD5LBVmNwn+J417jN4",
-	"g3vVwyb7KPxi41dqYYfR7yu212rQYbTpqh1AAHSlCzbDOusWS5zITmoAdws6piwB0wUEDb4//hEFvZkO",
-	"xpAKaLeff/u0nVBVt5WDc6C9qUL6g8kNfRRR2Wh/Ebw3VsnewQ+9k1MPIQyEzFWulEemLMQPuPtRIFSh",
-	"vwEN6rN2mygLlLCbM13YcaxsIVToN8dCLXocfj1hzJnQmwVz36qG3KnXF9yF74/fbpOPgAA1gAsyOIde",
-	"VU9IHZojCsHMWM8UnmNnUlf7JqpYI35iZlqRYbu6tByO310tJYfB3RIiLk7M/YmuL60Pf4DEvSMF5d00",
-	"ZRzlwQ1F9MfFXW5YOV6zLq6sKdoljs/gLpfUIGj3I8ASJU5TYVbXA32gGLoH9UCf6+h+edz16z1Nn5R4",
-	"Hrb3tSolqoEuqJcg0K1AMQ9ZfakVAchiCzwRwBrL56sz6J/ijN0FHd9+0PH3S1DcS1gRJDO8VSmzQjvj",
-	"Yb+e74/XRp46Df65HFndcwtj728zYhoeyLNs7inj4Jtj1UjgP/bSZJtd8K/QDqi4V80WO+Kj1RGGU/ya",
-	"m4oluA3O730khoLR3yViqM8mfO5fYMX6DbogAej3j5IAl7E+9adzBlBxaEUvYysK8QWftUtYA+mYtp4Q",
-	"fgQEB772iJMmAui1WNkxVz5dmUDon4oQh0IkJSNsG3EKPV4lAhcbhLnwVoonn4dmuDzjc4iwI8AgBhuJ",
-	"vnFF/NHDEhBufSqqLXATfi6qoZUKkLtFzMRcS1WN57RZctB71T3d+6F39t3h6929g1cJa/DMaErdzrRv",
-	"AjWs4APihKfAi2GZHpz7So1Ylb5L7QMvoRiCo31XAyowuFsKqODEPARUHgIqnyaxAizSJDI+jXQGGt5F",
-	"4fHpGIOuMOiuDLcciyHAYUFsZYWgC9UpXl6iGB3pUnDOAoK2k/OZsFhF2J/OQS1YxokJHjQP5CcvaeT6",
-	"QHH3ELj5ggM3t3ZkP2lMB3b+tWM68HEhptNi1z7MaHJIqr8gW0QPEUgcrZYGsnEDCZhP9paAcmBSTfQ7",
-	"LFHzDhtc16xaWfyCjbU6lPQpTv1dsG7aD9bNQyjps4WS7qbcWzRKlLCQ7n4M2e6VYaYD4Xy0wo598luo",
-	"NJSPefIqbiwxx5sEOf8Na0yVtCzZPzw4/Y7a3MjdjJzbCv6caQJubTIT4twkDP6fv/Ftr/d9EtFvUNW5",
-	"r1XK5066nUzdf0Vs66l/TqATJBAarG4DeDuo3a+SPTlnjyhiVuO3QC0vZN4tXfzIkBMqPT0jYsAABjr1",
-	"RcyIexjZB+DvLdY1RljTYQNuxpsAVO7rFnBKZeFbQVhD50I52ex/yDOsACYQnxpHpGdk5vBlUYXi39c4",
-	"NyM24WrKs82ysLfybqpXsD/wbArMdlhXUV6CRXyDc1Mp+q2VQsiiUgyhwljYP/1tuTGwVgTr9GK1AO3I",
-	"Gr5o2GuyQiDwD+AoYfH1OxF6ZSA1wos0ouJoN8RM8/BZSGLjRmpFMTEt9lryvsyklQJWoEiZ8XXxniA6",
-	"5zJlDe7ReIMFTe9sRvAGE1gX80Kqgcx5xgox4RLXa07T4RRFOs1EbToavgyQvhvmxo0aSs6bUflO+KpY",
-	"+c+9wHdZp6RsMSzcCoCnF2uYPW1Hifa0rJD5QNi37pCfgiy4qcL3d79R0l4n8OqvR9rwm9zx1kmD9cZs",
-	"61NxNzT9l1FtfeArsJilbRhQ9khX3QiL5wal1npQPC7EQMj8Ei6vE6GIvkhO+KhG5YUd78jl1WFHB68i",
-	"9tuj3quIvdp7GbG3on8UsRf7RxE73Xv50sm/o92XUUnfizQiTc+vf7hzHDRSlRcMAcKyrMryhEipoCU4",
-	"ghnFqlGCBUNZWATqqomklqBJpfUwshdR2DzosocHm3svZLLNEngDlAIqN5DAbVJthvOWAVKyQGobgeJB",
-	"DrnHBuA+aJBB5D7WhVrohYa/MuC79ZRxw4zWCjv6DCDL8kKkLBNqZMdB7bZi9bz9lCWHO8dnzj7aOTx4",
-	"uffqzTG0ont3KdB6Qo02TPm5mCPffHLSO/5hb6d39uag+0N373X3xeteEqvGkj728oHVRQuF66nG/sxQ",
-	"Wq7AxCDKEz4S0ISEvFZKI5yzNGzoLO+SDs6XlScedY0wDnEbAnLCkp1zdaemuzpAHLrZ+kCMw3KZluEb",
-	"Akb2p8Y3XFoxD4fij+KYDvIHkKlcT0PQC26HEIVeDuh6K6DnFsRDaI9FrLOqFHggOvk14drRqpf8AoB2",
-	"UoTjcCmuXdURXeQ+2Wo/bz/Zevbs+qB39FG/27gohJfp35+ncnDuGVdXuqKHFQ9vVZnBX7gnfQa8u/Ce",
-	"+bp6Gu5hCh2WcQnUXX15lwPerU6QWzHJM+JWZJwNQaorYgJoedAg8HOQSF8hIalWfigR454pjA0FB4jV",
-	"Bmcvj3s93/VgyM0CpCHo5nrmLIFFqArk2QaKFUuuvvcikYMeCTLdy8Xq3HG5ee5qArkc4S1lkStTtORs",
-	"4TSmD/A3D5nkmxKI8YqUmt9MRq0L0+am6eTaUJekk5flbz9G5PwK0Ti/vGTsp9716067lhv2psiDq9OZ",
-	"n+wQ3BmF2/5MCvfXCTX3kNe8CQLcLSvOGyU3CzGYFlDEutKbfDH3+UBIWK5yKI/LJ603qoNvefAmgzcZ",
-	"1nCJR1lZ35u5k0nKERB1i1nNnm45d86M3VkrcB+wqREVeBHI3qFywXDmI8MSJd7bXQDVM2M9M9Q+DrFJ",
-	"C0nNIUCkaAXItFU3E5vrPZbKk4vfCAFXbXnGGlAt5G7GsMpZ78edXm8XfVDvzeJjMQ1aox43bMzfAfae",
-	"5xyL1VdfHWljPfU+QNQlfGq1+xXmxLPPUp4eIO7YWE+LbM7+oPslbSBE+Ev+dW4YZ199RXnVr77y3Ao+",
-	"/V65lvgrG1Kx7tHR2enefu8/PDzoeWA/pNmuzsmcCPZL5qIKx54nzYsC0BWy7gUa/ypfPiYnJrmdN1vs",
-	"tYRSKORQrXAKPTL41ohJW4FqVNpngz1YY1QCNUZMhSIJTdvIE+UINhiLwfmFaLZHcySOv6PDk1N2JUhl",
-	"0owAYRBzC9SVKy1QYorZ4sQxdwKMD/Ua6gSqLBum4vnQUsYFCG2QbRP9606gCNTKY0JGWNXwqEbAj2+C",
-	"BIn0danTotlikKcY8EyolPsDhhf7M6DhflEsjr6SXyimxPLq9mCjECBkTcQKgYhtEJMJGQrPBg40pwPi",
-	"CpzmIa9VRXmjOpGJNMZ9ZPlBAeHdPcTt45CtqxWGlAw/EHOd6Wphg85SJ1QWn21CSh4ZiJsXc/z4B2bH",
-	"0rAZJ8jQkMlRmg0L4RNkjYp4KQ89bgDEzITxXRQ0fhQXQmNAMQpPdTcuSJpHtUEyDuUsDc4ynrvPrF/9",
-	"yCx5b1/MNU0YvAQ/41yIHB4p1ahTzf85lSqIE0orUdmdlzRnBHV6V+NrYYC3FF4rJ+guRdceYmV3LVa2",
-	"IJRvYIFdVtB4gVVsI9pYYuisM4ZWDv/Kfow9SyorUKfrQrRYz8vRrBA8nbMJT0WorjDWaUpfaKaVQAS7",
-	"AP0b9DcQGIABpeZ1wNZLmjE+Qrw9xPJ+BbG8T34q1x3MCxv2prG87So7SOmrlBiQANKFBB+ptMQETxYm",
-	"mWd25uxCpQtmzmUOqblO+CPSeVQsvzEP9pd0RqQSrIFowwx9R2ya8uBcVZMWXED4oenJNfDPodAUn4tX",
-	"Eyg8OaSKDXUxqDgsztZFwn10EWpjAFJajMqQ9AEcczAYqyMqf6jb6wG8s3TRnAOB1KGn0wJKWivzrYdD",
-	"ZqzOjTfRtpmlqySwtSNmcsXhCC7xKn8DSqfB26R6cQRph1ctGsgrA7qfShDeFQOv/XkMvPuA7v4Qm71R",
-	"bPbWVcJFAwsq/leX03pUMUIPqxX6ZSIdiYI1qKg/grKMyId7oKIjlHaErocoVuUsOPFbK0eJUM5k80C2",
-	"oYekaeAPkdMLm1DfSBdE2NmB3TsTtzIRlWp6+UTfmAYXm+Jj0pZCMNWDKfCKS/BfYwXj5QM3C4TVKg2C",
-	"JXTY1d9LYbJl3xyVA699eYvtL3w5ERojcjJQnNfxNX14g5aB5ifEY0itBmSHPh8QtYX76u0LEwnqGkqI",
-	"ZQEah5AlxPtcDJz+8SuD3MW+qAYqq32HEY6E+FHmhlg9pAHWkzlU3E7dV+ksIwOCGi744LxTfYQ0iFIB",
-	"8PDZ3D0IYzYt9jJEVUysUo3RkTzP5i3WLdcRFkBp9sF7c2F5oB0m8L9U4C16+0enP5296O58/+YoYQ3p",
-	"sTKArQy9hybtUaOx1Dj5yz8BWM8cK7PLQU+kMdj/7VUQywunUe3czcgSnmegmi7EUKDuBouD6p4qmzoU",
-	"OKdiKJWI4AU5xgzd1e4HM+1v+kAtAP4b4dZWqFA+xZnV+WYm3okshHQDoiDEfqUylmcZnEKwN5Rf36ll",
-	"PFYQxyV2/gi63N2EQgGk8tuqfHIBkV/6F17qrCBnJxI+7VAEvpfA/+B7bBJauARgW8ZQgt6fQ/Sv7MCi",
-	"2udn7XaslrFoKz7xvb7YPNBIQsh368lj3FxJE93MOZaluakK0OaxqhS+UUTM7dNAXYcT7UYV2rmo88i4",
-	"ZWyETi5PDOs2NiKh+J050e+gy22R4a4Kowv870GYVMh2TisM99XuOGfk+esD9zyU/k/4nPUFtbV9/Yzt",
-	"yxcdAJUfONcailn7UzMP2mHreRnMxNA07+upjdXz51G73S4P2JCe+R9vse/liwpi/URMNB5gEC1ODMiR",
-	"Cs1TTTYEwiSYmEI7ia6ZcXu3esh+e3J4wIJ1WmEv3HJfQPkX1vUfDZ8508V5rIa6YF+3Q8V7I3m/6RH0",
-	"N+nHpFkJKXvx8Lz9dJteHt5r2DfLq+LhpS/44Hyar4mOnR7+2S1c+LJjYabZ0pTpTgBcvrjvHure75wp",
-	"S+7/UkOQ6CX6fhd725Z+WF3JvnicNjpft93vkAbc1P0/iIH11u9GZ6OqcpdWwn/951vtb775+tll0c3a",
-	"Q5ZYxsZyax6X9sKl9EcAUg4pp3A9zkZFq7rfFDARRdh/kzg7DKIEidUJawBihO8JLjNZW9E3T9vQ5lNL",
-	"v3I1Eo+M15pOLpJiXdE7ukOa9MR918bNIVO5NS8LPbkWYp+7+FSvtwG0/j33G+rhy2gcPQmUic4QK+08",
-	"dxY4buiK0IDztzbWHjzd5NGsPNp7cLgif7LglCkR3B24fRvS4isFALWbLxMDzrhDC/uRKcmHSQBg3HQw",
-	"lllaCPXIbLPEz9hemmBf50BnmRhYw6bKP/yPJfBASbgYXqJnqrTF8lzwwndpJnqmEoqHuu8BBIexWCJe",
-	"WAM6Dn3/fjVP7RkPmq1YHTr35yIYwgCLQ0oLHELBLXaKjF/i5ynH+gsznZgq0bJE5B73THeDc3vQwUVP",
-	"8YIugj92qH0R/nFieWF3+TxhqY/qAntaJijowCbuhXM3K3OsZoDwgJsKwNKYeBs7BQsYzL3wxxBJxUc1",
-	"UvYbttWhLVEtrGhGK7s1V0huigt8mOB+AX7TT4JfC5MVr4YXrld6177pQXjfK+ENLh7s5c8srvFdl5lh",
-	"fFSRWgtyewoFXXpYOpwfZoRVeOpRws80+qbkPk9VKgrwXrdZgiMJlPIwnMTLC4o+YN0QBjktH40CdbBW",
-	"g1Uy4ZSPfi2GXPiUBzFw32w4d95u0XxzqvrDrLcqLNbWk5rNAPItcY9OWMMIUVp62bzC+g1trjME6PSG",
-	"CNlP9Fz3iBWn9ycY+EccYNTn6zyV1SE+HMz7p5/BjO3PP7OevlRD16kQnMaUihldWMyrraQk4Ott6jjl",
-	"owfCw4/H5cdV8tsM/v+NWQ6VmIFOkYZBlDGF7o4WO0DEgAIoqH+eYiU6Veg3nrW/ZYmvMkwuw4Lnd7bQ",
-	"+JTfVomxm5R71rq/FCz1ocZ4zTXGFk7PNc73iqD7xxcDu3c+LgQoi9UFK0dTa6gzAdsznKIhuFEKvAB5",
-	"KSkdwPhKazAhy7g9KPkYeHSWJ/HgkUFfraNcDd5wI1Hx5SG4f0nJOKJvubbyvTYTztLDdzUnAiGbjwXo",
-	"cYifYmADIxrIlMsL7KG0lxAZ8NEDjcEDjcFNaAw+Uj+tnaCAX1pW7/tU3OEo+QX4CHqXQ+m34gBLiSVe",
-	"njwAojDDGjk4ryqrqnl8CYkAv3vl2Tc1i9vrNosfyJGqJvRD7fe1dDQe1nUIqCVG9Y2qv0Ma9tr0lVQn",
-	"6xksS+5KYpWj30OlI9JBsv6c8VqUlar1KM4K2RH4ndBlwyupqJmbkAieg2EP+KjOhOgASrIYSWUWsrqP",
-	"TKzwXdBLDm0zUMU7xzpEDFlThhizQDCOMg1E0LqLuaCnX3+NmaBthLFnSkgniCOfw6FpcoJ6zLMhy7ks",
-	"WIO+1SfO6Xsj/+7wu9UJjlO7GTpHfGfqwJdYdFwpSw3S+BJGT1rjm0r36yaNKV189YXXTTud6nvHHwpT",
-	"fIcoRO8ns2fYqEFKht9uhh+zD25IqKkBPwTO2Vuoht5LfcY3/DtCwqaa8NEzxRoXOHWh8txX6geUk5Jh",
-	"F6RIKodQk28BIAZ4wbECG9k1EYslk+ocEN1lLS+NLSjMWJF3GFf1vHH4Jt+YSNKjRFtxd/i087IbnHzD",
-	"y+mbS9KQUJOFqC1kiSZ+FfbSBArG51ByTjdj1fqjkvoDxoDFRRRvKcV2BJ0AmPBGvBYqMNJFSNMRGL7v",
-	"DSjKpJsTqNBC0JdZxnI+n1B3Ai/r6WGpOetzde4nhap24E7/4UZ7WBn85ZEJXC4SK6IWKV6QyATq7nGg",
-	"JrC++KGUGhI7dljDE4Z0AuWMnmGrJFC7EjEYxqNg3vpuYtvRhb0C4SqpeDGvbAeqEhgu2QgNpSuwOwuN",
-	"ARMx0U2iPdGBrESq+hKY7dp9YY9L60bkxo+4f25TvBDYzVWOsoTnoX4BkUqAqClCJ4MdF3o6Gle2SFkm",
-	"v/BusC3KAZgA7YKbGzjXgIsGGxrsTDMjU4xETIzInDQYIPET9OVUXx1eUr79Uj5ZuPgOU8rC+G6PVRan",
-	"5wGv5CGXcClLLB65vrAzQTTQpEmur/0/yk+6cfLBj+XKIKjvmK3JFvATsLas0rnl4dCGgiTgpcyuHyh4",
-	"HrBEfh0krX75P/npuCLMuZzkQS1ubqi7TE1oCJ3p2jb3TEOX7fRXwn7ENj/QSqzc6u3PouLI0Xt6zQ29",
-	"r1M5lP4Q3OXzdq8OzSukeVjXifkgbmL0n24IqwN29qBmdybM8nOya9FLA6vWoG4JjRJ6JDAidS5ETqEi",
-	"WbjzCQlvgurRBWuDIZ+wopK5C2d0G1usyT8BKkOifpxx5H4MWKNObbAdHTAJ/LD0EHzZ0okoBIEFpvCH",
-	"EtYSvOxLOY4/hf67Ixb3ZxVHD6r81wMgc2t2wKI97K31ayUOPLQBxoNkUan6jCp9/gDnLN8JllDQJcEG",
-	"qlVsu5X+MgojYZCm/icf1CALxMvIRr6UsrWGItxcFVR/G3yVtR1sfMUdAxq/Z0XREFf2mw9dMIpSVs6P",
-	"38mfiLT08upWCs8tFrheDj/uv8A3LkCz6acGHgcgkAHxFmOvVGOLID4GY17wgVOnHZbKkbQmYpmwFlKB",
-	"Juc+7Due52OhDICNENSIUINiniOl8WvNlecaHelgpXRYkmmuuhinjvBfx9wK/9/7wo51Gv5FBOaQrHM/",
-	"QGMnIqzwLAvVffAPtHSi8uIjDNUmTAmBPLGT1gLDNgZfCX8HArQJ0nP/4Nm54RKn2dGDHyn41ECzujp8",
-	"iIf6rgYPcXS3FDqkqblLgcNfTRzw7kjkUE488yfhI8TwB8AUrwoELpHl0Q2igzT4WnXy9BrFyV6yr6xP",
-	"3g6XVGClAIUdDalCZMhIj4WgwZ2aXLewOaBOlRnMml9JaMqX1DtXbaGHkufbiLPc59Lli1H/DxEEV9cv",
-	"+xN6VfS+G7LG7uB432BqxIqCSjZVmTCGJRP9TpzqJLCbVtHX6qcuclYVQlTWHJI6AcQFaMwmZt09eASA",
-	"/JUglS12vPpWbAlcAiRHhUg48kwjK7H0wy7R09E9q6L7wVgwl6oZZ8lO93i3zD472zSYQ5dApH+gPbQP",
-	"I75O8c+vMftxDwo1bztdsk7r4gZ0Bx+SWXF+GB2jelCEXNcViZMP9Sw+V9pktXn/kDS5zyEWTLZ8kvO2",
-	"5ExdEWi50VanUr8Pz8HgA2oZmEbJe6DhKTyj26Rhg0zwApijdpwxHZo65rnwWDG2POyeN8q3erjLHpka",
-	"h9TqiM/qvMkHy4X1Zk0+INTwGWXRQ8bkiw1QhEzLLQUobpaXiW4Gz1F1gh5nmqtNdyTSaSZW5nH2A+i7",
-	"M/7R9g+o+USsB0GHaii2cSVbZ7PFYO2EQSbDsdtrJcQ81SrrqTWWY5rGJ3+4rQSIH289QVB/dzpEiu0W",
-	"iCINolWrVqyS3l+86b4+O+r+tN87OE1Yzuem9KGoghQZBhG7rx4ohgiwoaJhuI3mjE2IttD92Ofq3Ilr",
-	"OZoWornN/EuP9w529o66rxNWiPqL80Kqgcx5Vnn3NktevHn9uudHKf0cgafl8RxnY51V7w/1NzC75Uph",
-	"MezCj6S+UMXBvLnZLcSESwX5OPrK8vE8m7mxACKj1bVgPeAwVqxV50+6PzMrismVDfOvhH3tNo3fg2sU",
-	"+bX33FfB/0UYlKfALeuL+8NZgwgGbK17ZmsGGZxOpHpMnL2b18CVdhNBvAXQ8eZzeQOdE/JgIidO4e7i",
-	"M3fCI5MI+0vsTBNdgy2EWJXLvnD7xmdAbT4thLgtxKU6Hf39inCclrzPZbeOW93KeViyx+pHA7bi6uYp",
-	"946xFAUvBuM5K6YZBhDJC/IrmBDpyspcZ31fzdeUH/CPv6WsZfi6e4ahVD8DD4mKa2QsF4/dzU/cTZ2E",
-	"ne5p79Xh8U9n3+31jrvHO9/9tNxHqBj6K5TMlYnJrmEJXVPRI5dk/ZZrjYf838NBXHfGcOEcylox18ed",
-	"xA84WFfnEy+o62XEIAOulLasL0J6DqN9F0VA0myxfc/yPtB5jSR+OASqttUJt2VK+eHs3Kvc1l3WQyty",
-	"Wm99Iqu+61fEBK7co+3PYr7dUayfL2rTY3ZpbTv+41t7FvbqZdklCGwEZ2oKceZrOFMYkL7DztTDaXww",
-	"326SWLk/fhRF3FZTjvCRSAMWFtRwbrPk5yQkBsTmhMuM6QIB+xoDbsSmVEYoI618JyLmzg2XyjRb7Ahh",
-	"q5ic8NECoVJraeCOrMAb53ZvBpwUXZBj4j1gqgylApCT+ke6oUp32c9TAWvrfnT/3IgqUmDC378WamTH",
-	"G50n7Xa0Yd3e7GwYS1zoa6UegmlbidWkBMv5CALOtP73QPDcQ7inSdi9/vT7X5YGK5eezKu9L3MR0Qmu",
-	"hYrJrqo3xXgvDJ9GpZDuFt8XA72v6Jid9F6/POvu7u8dnO181z141UuarRU+177PRFzD1ULn70HV3Rlv",
-	"i1qyoIEqy1hgR+fX3LiX6aoLe2i1W3XD+lgY0JL0U/XcPM4zDmLzg5+9wtA9EdZgP5suQiea52MX73NZ",
-	"zFkjF8WEu4cjXhrUSlFyfNoPT6NusVg18kKn04GNGJ9avVkIJWbNFutBFtsIY4D6+wIIri+mcp+KZQvO",
-	"C1XivY0VGdAtdgCtEUwrQRLCH/fVJ32JnX4iSCEfuWldj33uHn1LtnnX7R+SZEvUZtnu+yC77rWZfgIe",
-	"d1CYOW7mzybpLhFXhcYypU8trq4rQ9z76zKEfYwIWS1AjjXVwqwhm6Iz8SBAHgTIOvOlCLNYkSEF7ue7",
-	"IEOM5XZq1mL0TE3u3HqtmFCpr69bLlWw0WsIRZFoUGZ6JJX5xHLkBD92PZIEH/4gSx5kyTqNEThUABpb",
-	"CD6w8h2vOGW3J1OMsFaqkXls5EhN802h3ODTlYHCt2MAumDu8s1pDjjAuVBQppeMhD2Bx/TwKUkVaddq",
-	"lCSQgl2SK4OTULt9nemy+otWnDwzk3Ywfijju6qMz28GnK8qRSftrpVVe0uzS1jVDQUAgS5gqAtf6C1g",
-	"zbfZbCwzwQaZNiKNWOIG8SZPKpXaT2OVnOy9OnhzdLa7d9J98bq3m7SYW/lNqUIJukzdgtm5O1nvZCq8",
-	"CgOMmvfSuA8o0WewPCFWl9UnnKzczGtQXhf38edTXjc4RAxg9mbMCPvrDULfR8V0mCPEEJwjf5KvfYQX",
-	"lEnOJ5vnYj7TRbo619Stozdplc1brDfJ7ZxNlZUZ7JHl9RQnOZ9875+/zo1dfc+KfZ1JYx9Uw5WqIecT",
-	"dl4uWdhWta1yE/WwdPuEflePSNMJoGPP2+0wACfTAQlsq92uQIHFqmELOZmIdJsJ2IhaEQ7YYp7TqR/B",
-	"rWFpofMcWmK7LHfvcWdIT6DVYzYG/AlpMxEr4L9J5yE/6p4duUtzaIhYfEFGVXVvlHQmHvydDXWWSjUC",
-	"MoV+pgfnIo0VdHPNCmktnmCkJdhmdAIYzwrB07mHLyPknEJsDsbCPWGF6rpwxtagtC4cr8+os655tJ3C",
-	"wpl70Fd3q3YWTjrmVz5cuNQVl+WjzVGhp/lNtRZYpHBnxHSWhuKJSxjgX+F71sv4By9Zhbjptjh+7YP+",
-	"umyrdbMMGClHfsUqjHd+u9yoHWnpHkoUn4gE1dLzqlbarqgwZG322uvpcuUVXVBO2yzpa16kJgGZRv29",
-	"8AvCs7mPIBRr6Iht0BNiVT6CK1KK1LvHlY8JwpMuZamHfbixNkpNePzt0c3j1112wh50x51sgAqn+gaH",
-	"epXGuLpyZ9mpP9LuOFbgD90wLiWRLo/SQ+nNPWR0vul+Wx+FA22ly1JAl/tYTmFFqJGci4T6JCqxGxb7",
-	"bP0bL6dsvnOqov2gKh4SPDf2S9Z72IMSmtrxY5nmm7D3llubP4hCDiXFRA5zofZ22Y5WSgws29tlVp8L",
-	"xRpGjhS300KUWDg+EP7IKag5AsZIY6aiiGLFp6kUaiDYb0pygtEUIhmZBBLLNKLSuGaLvQTO30rCuD8P",
-	"j2dm2v+DGNiIicyIWGVSndeuDQIFQGbe4eekvkq7gXozPE260ea2iY8LdC48VpRAZa+lOgfoMu1sWp+P",
-	"xmANPRTYYJxxC89188PZ68Od7msfGe24690FsXK/iJRNc+CFBFTiGYL98DQthDHNshaQW/++R4bl3JgZ",
-	"0MepFFPsPMuI1CFWlGg3BF/Dred5FJVvpZwFjArIKPziKabV9oXPixV9Hy+fEebTGSEIaeRf3WLP2luQ",
-	"cuG0TUqGTfedcOt8mz3HFEvv+Ie9nd7Zm4PuD929190Xr3sENWTH0mA2xUefKttFFys2G9Uux6ov2FDY",
-	"wXh5qOq1Hu2pt9KO93aPumvSG3u7p+7zb6s2YGrHx8JMs6Ve/AluP6mIYBTWSbq9ZDRMI8HrJkoYK0aj",
-	"M1rdhA20PpfiAYT+9rWHGEwLaecbnd/9vlYsIEfKLR8IQK7K4x4ObzdI8IqScVO+SMQ/7WdysEq/LMC8",
-	"LlMvmyjVN2V6KbpPkP0o//K8lExWV4ftPmmbJWqaZUFIcLtKSCwtFHDnfQfet7e71o5a/44VVlv45tb9",
-	"cU1WbLidsHxOC13cbdfaZBd3T3+1cdI1LMmCBE/zblJxIIKNkeztHp29OOu+2d3rHez0kCkl82q8wnwc",
-	"hvrCWxWtSxXGiweF8aAwviSF8eIzKAwQ4pcceag993WkuP24pVAy3NtyCqLQalQ3kbliU3WunHVNZuxI",
-	"2OAYxMoZq1j1E9U5BeREuEcarL0TqXcsqDnO0Kw1wh3P2lvNFusCCuhWO1ZDAJxl3Foxya0Bk1gr7y1E",
-	"zoZ93kbbGygkUYyS+Y8CTSq29RzY3KwwERtOCzt23kN4Jo6cPXvyLUuOu6eEpdrbTQgZ71jYYr4JY0qo",
-	"QAIARSnbxGXmnDdpKq+Jlc7SbcaZmcK6DqcZadhKcxJ+wyNii1tpYa9JUL52w3kQk59CTN4OFPK310Hi",
-	"1PtceQgGczelpXeMVRqEzkdIyCcgIavHeJmU1BhzXS4mez5i4iWlVL4E3+pCLPYY0qZjbwmzlpf3lR77",
-	"WKpRrBrGyixjT9rPmi12Iqj+cUEgo5Djau6FZZAJKCfxfUwXsUrcQdKF/CP8ucNeCF6IIml26Lk4+1gi",
-	"TIjyY1GICAGeiM7OaDYSyr0ihJAMSEegB/QHcIV4Opzaa2VE6EwD/sA9tNX/coMWaQcm3+3nP0V/udGH",
-	"+QaDk376U22f92CFZYjrfIAVPxGXZbaOfOdrNqdOc7PYHAI7F/Zf4O+CuJ1hDcgbRCwT6chp7lxLZU0U",
-	"KwLMNVGIRzVBrwf2ZaQJisrwWa1DpcXegls506E/3jA9jFWJk02hsWKqfH1xhDrVvcGNchjClv5aX0w1",
-	"AqrnEgw6VkkI0AJaeMad8UAqs3Rp0P7wZ618wNYllEL74gPSfQ9E6pdk4moICmFpL2uIzxHK5FNReLkz",
-	"FdTMKgTLWjHjxWBxHQYCuzHooDgRLaHCkBnL56bZYsfQnZXGCrYi9l4d7ux1X591d3YO3xycJhTo9UH3",
-	"sS5jNxR5Rj97mV8ROeu7zZK3x4cHr86Ouicnbw+BPQsjO4J5FvXwGdKgiY/HF8fT3e8t3IunFfrd/Y3i",
-	"5ynPTO2hQNX+FhyGxfd4EmT31bHCgPWm/+Mj02FbbZaLwn/1gpUOgfQVFnmsaiY5aDDudHMG4Pp4wMnD",
-	"GE2FWVhGAN4QEiji2bP2t7GqMLDBtHnCNeQt9A134QEZJ1eGK+iAWFp/A7celfbMWiC2ai/5WFhTfNoD",
-	"Neo9NrcXG2er2/YjRSq2uNXk1ka0UZc6G9FGTZKspEm92kYHW2RzLJ3FPV8Z+D6ooGVFoVhvq91mhRg4",
-	"GdSKVayS/cOD0+/Odg73j173Tntn8/l8vr+fkCWEZBmbbp5BQ/W1mhqiq3ZPIqsIm6CcwEJzKVZwX7ND",
-	"DKtB3gbFAOKvSgrfCDzyaIB7sn1mZCpMkw00ZDXRlkr53AseL1nxxTjeFjt0msE/OgXj3Wq4q2CCF5l0",
-	"AswNAeSjtLGSxv0BzHBVfvmjkkjFzSCYSnC7sdvghcwKackq85NUmbhYuWdCf2GDKxjQ3NfER8DsmGJh",
-	"fvh0Hj78kWFDIdwvhQDXqrmi6+TIrcF3tBnWGJeovWdF0oH25K1Q5t9iG0mJ4uHmyM9CVajAOVkuU5ac",
-	"7cu5KvyWJ6KebSoJUGIEDMWtlZvErH17rOxZ8JyKX/TGMB+2I0ghrdoSO7Qd3vFsKnyhG3/HLUcf18to",
-	"TxvkzGcneaVCKrzl+4VeemdpLv0AV+w3mrR7QXh5n7d12CbXMp9WNc3tEAe6U5ypNHnG51DGuX0puocZ",
-	"61mJGgTAn6uQx14CuhlGUULAMBQM6ZlijUJnIgIYphDsoehrE/qq5UhBu9XKItEPPzLrZYCsje6WchpX",
-	"nFbEaE5rp/aznsD7xfR4u8DCthSvH+c2XUravEwFbgJi78rAVEKX7bmrwIPhLEm55R2473EjV6O/+kMu",
-	"Rn81ksO/mol+3tzucyO+fhYl7M3xa6A+IzfpCdt/wVLhBgu9rNoI1p87474QPMvmIBIwZOyeDSSylV4k",
-	"xNf1iRBn/tuyJAfCNyC8MI4UsuCotCMmh863aCKrID5f+nbPoMYnwnL3cUhBptg0d3uMSROrhhGCJfjD",
-	"C82LFGdkm3E24dlQO1fDN/xCINyHe9tNjHsZUbyDxHKsElgFhEqGXpKEZfKc2rQIQrlD//IPGvCimFNZ",
-	"KSabGcG7cUjJPDKxSvBjE/xIWrkqIEufD86RXc19pV8fiJLbQua5oLe32J4llt9YVbl9Uy6zuZ8WT+x7",
-	"rTS2czWZtKvQJ48q22xd+JOVVzyI7Ie08gcjTAJ0huBFVWrjubmJ7J7w95t9nc43QQRudJ5uPXv+50++",
-	"+eAks8/4XeblkpFXzQHzARa5RGX3O1N6tg314LMLGWZNNfohbzbmBjNdS12ek5CGXNuZemOuwlGrZUTD",
-	"B39pbjP2LmxKdRGAbElqeKnXjIBhq+sYdnwDBjVQVJLCmF8C2nmpWiyZib6R1lsUY63EPNcWt1QudJ4J",
-	"lgn+TsQKlH+HcTaUWQahRNDcCEGITFOEwkxvp+KHFuv6XuqAVhUqsHJRxKpeu+X0/VhPi6UKDVmi3eia",
-	"WCO0cC9FdnMB+THqc4Ao51TZYmqcVE9+3HypixkvUpG6/0rYWOdlGNfdi7Phb8gL/X5OuW2uYlWHe3cH",
-	"D5GwykaVZ+2nbAn+VTdU0fmctlRsakRnMRvVYkchmeaMsW8gJv3km0rveRTAsGErGrDdsf9vqWoHiK41",
-	"ImG9ua1m8GuVlLk9R7v/dgrMbt7w95AcW3flvW9J9+IRixI+pkj3KeTK6uf+I3Jh1wSGPIIxLWei8Bhw",
-	"XvLq4XDbeSBQqsD6c0+ks9xquFuQkDWow/vf+bECz/MDSsUWaiwuqQMnF3RGr65VN8h6fcs2S4Y8M2Kx",
-	"SCWYov7GVqx82fZCCbm5WIbtq7AZIGFdVYJ9k4KPvmBgiFi9pPZjmUqEJt35mis16i+5LXeXXv8Dz+TS",
-	"4/V2xX4o5GhsH9zfu+f+HovN6ryVxY6fpujjct3Ul1km1ejxgKuByFZLm9NpoUyFagWVj+dycTtbqqkw",
-	"1FmRQOe6MF2bRGTnz8aSKpGdQ5DNqbk9ViA82ATQaitJk5fHvV6L7cCw3AgxB0jVXBWH5HQMjgsUitRk",
-	"nnuylgMRellwHbZDayUYivjdS3hm/F3Oe4+ckIU4qgh1tUyaWrU4FJXXntBwnwDNLZwFchtI3DS9k3Bw",
-	"eHby5sXJzvHe0ene4cFSZA+cgpPKk9eqvavvWaW8K9dEC3uidS+qyG4r0GV1XpmvyrmmY3ijYq5vsT62",
-	"toOWHW0iSrq8VgPKgLJ5gHOeC+4OqT/g1SXvlAeD0bOhY1mz/nQeUQBPDkSs6Az1ufHFIIPyDbkopMbQ",
-	"Qz4tBmN3EU9TwE+Dv2dcYdAdCwac8xwrOsXM4+mSGUGhAzPW0yxlzh/HuAgc24KTQuSKjXmRwiTC31fh",
-	"Cx75KVtv3Nq94zJ0Qb9yUVgeREX80qJsVamal0tzrcNz4ThQldpqVfcSJLaTZ6mAvQb/LoRUxvIs61wk",
-	"EMy4FQagSUQOQSbazxGBq8/G3MZKWpZzmYIJPuaY0Uc9mUal/puEM+ebFDldNqcwkbQmnDuu0liVEqXF",
-	"utQ5Qaxq1TYSClO5VxPICybRFrUT1rzHKvzaYgdOUWaZP5p49qVhE55WeqbMdDB2T6Ov74TGjrPj3snp",
-	"4bFzoc+O3hzvfNc96SWsAeJCE4TKvHzyI1OZQTfrgqdLc1zHuJRHdPFd0ouMG18P+dBScrn1i7vJ7/oA",
-	"nxROGJ2uvFzlj9Ga1FWybEsuU56FMNOJuIldTNVq5GkvsQtDigc9XaFYKibayY05ILYfu1deYvHe3OiM",
-	"VWl1smsZnTAGcT+MTvVgc16mQKeFqk4XlCvUmhjXaXvCDn1c2PQSQIO33rfyNuXUjAUiaRWCZ5tWToRT",
-	"xSJze9SdAzmkfWZYg7Ojad/tILivw5KJMIaPREKtWv7fe2kSMayiwWIbREFJIAhnxqdyIhLUh0l1qyVN",
-	"0H4Un+qgC4jjdBrRDRON1OqwGOJ1jagKBj6FhuEsZfcSPP/Ud4YkLa1YIRD2b08OD5gG+BUsJZGGmTHP",
-	"BWtwNUcGVABL6ws2kcYApL2HdkB+1GolYBNqbTA4J1L2pP2sxEQrZ91YnbsJt8VcqtF2pQDHDYckCr6a",
-	"ylsgPhgrO88FIOo/a7e9QQFI/VCd8vUz9r18AX/eerpc0gyEfCdO3CAOKnO4Npayxfd8aKcVDTx1i5LS",
-	"cjc/OL72xWKu7CnLz0VZMoX2X3nwa8f9SqlVSeks1oJ8/fz5069XCCi0QFeLqNDln5DhvZcmwZFNvGUC",
-	"LeRJ5UyN+DtRhpsgDFaax61YnZZhKcYNoTYSPEHfqfgysQnnCvwLxJGtPKhyVyHcMrvTPgCWjUZSFdBn",
-	"J6fd095Zd+d074de4uElGcIZ8LGzssFqwYIB/FDoHsLGc4SXHBVc2WCNdCrQhn4QoVzZCSQQHHoYujED",
-	"azMKjFgl3vo62zv4oft6bzfB8kTvGGGALnP/mQuVuoE4/8nJoTABF591cHjqvxNzaYuu2cWAozdAoUH4",
-	"vfU9wrGiaeoH8Ej3AY+MD2AEgxUdLz0Egia/OXwPjGe5NhAlARwJjLBk2pTGHZU1VsOZFU+vdkIqKh3j",
-	"nC3Wrfhs4XPAo+OL2UQjLLp5pZGIgdHqnMLGiBWORqQt1uODcWXbhYy7n1yEAOgD7wtNa6eCI4Qb2Rm1",
-	"Uaxg2riaA40LLOC3LNl9c/R6b8dt0uAm3ozSm557gY83VrF6O65t0zLVVAg+GENTG6XU3EqCwqN/j3jR",
-	"5yMBe1np4P7GqoTY67DnUCeyFMTzQuXmtl9wsu5T0MigfMlsqc9ai+0pBl7QRKfODPD2EESiKRbWxGvd",
-	"uvECehbxxe6+zSRWziQISxVSf4ZA4MpQN7Tl1OzrlQm3kwX3+4YNBamY5NoKNZh/L+Zr6yuoDfKWsnZX",
-	"eThdWpftuuu7GFGQFoSLNA/93csTf9foj6jvumMxNfiJt+Sf4UEKznwZClcpA13rJflHemzQ+r2oazei",
-	"jSUqs1LlclEgb0QLpS/QHLG329s/OjztHez8dPZ976ez496bk+WJxuqWXpmRqOQPAenCSW6v0EAxNwj6",
-	"1JkrL497PZiu4ZJU25IiPyNsc5slTj8cYS6PXhNk7kQT/xiU+peiEAttwEeE18do1MykEds101CaJTkS",
-	"b+LWAhkewpXEsVZiFWffHY3FfLmdsri70tps3DwroXmRPibGu6tJUE5Dbwp65GpeN+xaDNubQ7SfY20s",
-	"GHurIZJ28P0f2RJ4ZwlVbhxB/+xtdrfNrDIIGyBsX42ZUtyYHwXcFF3RQnfTXUe79TLmlfKcoLfc8P5n",
-	"BdgDSSYrIGTUyAbBK2kY8TuCWjE5n8Qq8F+CE9Opdm2I8MCSW5I1To66+81tL92jcqLDJdzECvj3+mKg",
-	"J8Kwd9LIvlM7EPxvcLzSOVXk3HtIqpX9vZ/mMK8B6AjHdUsWuJ+VVSjkfjvcHl3l3ZdS97EZuJdKe9sC",
-	"7hJl/xhPNYQeP0YILg1bHpPEqIonSuHXrAbTYofKRw+reG65KNl4G1iy1n193OvuOgv/6PD4tLebNLed",
-	"CKRKCH9xNbiCewGailhy0nv9ku5NSN4O5dCOY0VvB3FXH3IjgR+PBTdaJQzvPml2nDtcsq4gb1DIt4AU",
-	"H0MPBoboAKHBCev+1C5+/tK8hBtOKUuvkxDAL737kuNXnvLEhbjk0JMm/QDotHL3opO8RBKg47x4TK4S",
-	"A+80mvufXggkqSwEQL0m7M2R8xp2D98eYBkBU5q5N7O5sNRJ4qO926U7HB7gKxKwZhZBAdzteC0aWOXF",
-	"2NshMEXq5Au8abl02abOeDBuYiXe84FlU5W6q3jBs0xkcLuh+HguPNDx4Ny02A8a4p1aLRFFFdQAYFl6",
-	"/fLsh8PTHqAMBKE4xnRuBdRe1PBpIYBMrlUj5XOzUFUMIPnsj1oJ91gCkSK8qyHkifsi0zPWbnZitckQ",
-	"w//NEUbH3YcV7M+2WKMEvwM4gXkzqqARsD97Xl7x3F/RKp/n1rVTvWFzC/5aFlFX37e5FYWkgoc7IEAZ",
-	"n9PgFteMF4IA8qB6oMEVe3P0yMSKuTFZfk5/cQauG8Qjwza3WCHstFAibUYM1jObQyFc5bnV4DfHn7A4",
-	"Rlr37BIcYcBzeI3BAfhSGPdxJ7DLwret+BIA+l/6MZzCS4MwSYhb6gcAdYBhT9MuBbgH9xd44pB6U2nW",
-	"G2+O2J89j2Am2OZWs8Ve0gU48dw9mlq5oDcVX83ybFp9bMedVqvxMTZkq6b5pvvrI+M2DC7H5laT3ma1",
-	"e/abI4Zwfiu2lNH0endmcBIwembHdGN1gmnXl6vMhoUQBPNrxm46IbLFAX3QeVY8pyyPe9M7OJpRZX6x",
-	"aJHRX0im4FHBt080YpYgVjV97cwNb2kmQlddnrX0/Wh7W3kDfPWqhlh0XHBHUjM1SdmQfgSh9sjAr/fA",
-	"pfly/BK3shBN/rSuSWmmOCW33EhZtEQQHGd19cP+NLMy54V1MmJS9icR4g8qQiwNSoYyE0mHHR28ithv",
-	"j3qvIvZq76UzOt6K/lHEUjGQqSiT5rFCsKKG07lBVgNEGsnMVAwyXog0IBdVqhFKDb31vFlCxz5n+y9i",
-	"1Xi29bTps8cehKiCJgS2DkKb9sWQSqAKL/9ZLt+LzLBMDC2BAgGWUidW7rNY9+hIMSNGsEJk+oDI+u3L",
-	"vZcR29vZqWAFpayb6r6A7H/vvRxG7Mf9I8/J436IlS6kUBarx0a6GfldYegy+urymAuFLGOwBg3ODDj6",
-	"LJcDOy1EcztWRwev2GA8Vee18YFUKKQ7ppmTr/gCe3xwErFRd78bscF3x/sRM8evXkRM7uwcRcy82DuN",
-	"WP/7V7tRrPLvfjJBvnTdS7iSExw5vc59p/hxbxgx2/vRRuyPp+5/Jfyv3dvvuS/chh3Bej/uvUSF4KbE",
-	"34/K5Yejb35kw4yPDGLDAI2+207ebIMyDURsh1kqxawzIcPfFr7+oHd6stM96j1ptR93D/b2ez+enmy1",
-	"2izTOm+xLhtiyb42orJbfFFLrMbOkrB6hF2WFevS3UuW7YQHQKfkxWH3ePdsb7/7qne22917/RO24SWE",
-	"SYVaOVaN5202VZkwpkLct12HwvFo7FbrZsejP12z35Y1cIeYCvkRlEikfL7SmG22mG8zDgfe2X28b3Q2",
-	"tYIl0yKDSn6ZVc5vhZ4UC7KwBcjzuUbQKyRYPgWQBs6c2AGsLXjBmyIzWAREkGXOtFAaroJ1VjpMy9T4",
-	"GaSj4Vz/CsJYSimHpcHSOuzYessXJl6GPnYydBPoEa5PhwfTAuP93Igc+Orj10vxOG4pUPqrL0W4Zw3M",
-	"uDPLA0t5eGdLLNo0ZGpcG8Dr+ZNnT775pn09Hr0rqxGuROpAe2gyD8GZy/GtvXHtr46c81bBss85eLeC",
-	"D8ZUi+Um5VTaTPjqc23sDrdipIt5sqobcX++44dzUxl1xGEvX3ndifyjWC8OMn0CDuiiLDlUAqbL2TR+",
-	"OlsPAMeXHbv9eZipG/oOF/e724fX3Oxw6Yqd7rOaYFdKNcimzthv4N6nP3aY01lJc/VuP4LB3N+t7sZ/",
-	"nX0OM/mwya/a5Dlth/oOx1+vs70v39sIuLRNZa+hzBhkNlicA14AO0ctnJJM5s6BT4j01FMFlhR9nVgl",
-	"vuUhYZk0UDPPBoUA7ieeQRBxJrLMQ87amWYzPof+dwPenQIqjVgdFqkoOtAJMRAGjxxrVA9gk7iWvAf8",
-	"lI21xYljDfiFwoamdr2nKaHSfHdd9anOofHPYcSHhYCAqQcDCpB8T54BroehebSxygTHOLV/dYsdgQ8z",
-	"49k5Kwm23JaGunEIAof3mbGeKc9lYnVOrOaxoj9A1JDbSuqvPwcGlU5l7XieA7Ax0L7wQaEDlJAbiB7C",
-	"CNziYLATmEEg+J9RvJd6nIFg1z31/2fvW5vb1rWz/wrGX7Y0h1Kc7PO+PbWnH7xzb+Mkx85u0xl1SliE",
-	"JNQUwEOAttWZ/PcO1loAQYnUxZc4TvRpZ8skAOKybljPs8jAp8FCH+Ce+OwNXRKQ6kI4d33mBnwh7LWg",
-	"Unpw9KkRA5xec30lhuwPEpy4ZLwUGHjQlWW95l0lFNXzpI94BUM3p+47+kOWjr09wQo5vsRZRt7jHs9z",
-	"/KcJGYcSkiEtn6Z0lwpDGCngRg71Bi2fdnIl3Epag9/lLZ+/V6JcbCO74a0vfLr1C7+aUnhqFTnd0mxV",
-	"lLOBGXPbbge14HnWum5IwSBnoVZUzMsJWQTwlxeHyeHhIesVuRM8VtzYflysyp0QkCjw8O+HI1U3w3q2",
-	"lPO5yI7p5tKwrNRFAVdjURNR+IOcBoCXQYglwDcvFiO1SplO1WbJAfMlp0BbDVmKmgPSkmdaaQjMwAtN",
-	"yaJVvhgp55cQchQLdUd5cya6Bz1if3l+uHT3FcVg6bqJ9UikqawOafroGYQ5K2WBxpOgtcshKKeEQM5i",
-	"RM7CWukSV4bic8Yp7oLPGSXosd6YGzGQyghlpJVXAjGwRMUc0vOaeSXnn09Ok5B/Z/Xy9JC6i6UtgsV4",
-	"qcxIQYTKTQwxTCEZXs2hv2wAt3I9gXb9jJ7zDwmmcWN7JHJYmJYuphzQ9o+Xu7dHxzyM+f8fULauI5i0",
-	"xgW4p4DRtzZX4h6S9F9RlWdnvNbBo0aCCyTuUTabz+ofqeW0fi9+Q2zctYjtrM/4v52M2af7/xzp/vd0",
-	"nHZP9F/jgrNeKG8f2DaCmy3NajpDf8jeY4jJsNQtjztHmSid9QS2BNksUIuZnNBsOXAVlxvtpTn5M2dx",
-	"a+QthvrNee7c8pNgRtDZC7liznRYk2yaYG1oIVjD/Ogsmnmrc/q9itttUskhHTden+9b7O6npM+6swt1",
-	"Jni2iyBYz5W+mmGyc/RWmzsCepaPIWWXQwarJ8VxqrXKnZI1I5WOg7WdHjecJO/+LIdeKiLbwEfrCn2G",
-	"+kLnBLIZwD3hpVhBEbFlEFEcRlL6uvZpqChHE0w0HKnXTgupaUjVI7djTcG/u+v6H8CROPwlHIk9COgB",
-	"QUCPZPZ0+RCbb5k3W0b9IXunbR1a6S0F6Jfj8gzC8iMVxeX73haCWIXOs+V7vSGrjR2fetWGuxmp1Im9",
-	"lKkqzxMmbsaisC2Bpri9NuNJaTXYDNDxsef93fjeHrq7PeR3EXBVtQuKjjv172kZtYav/6hj1BCirgPP",
-	"Pm6wZag2JDXiYcabCHZSg/rQMoE81Ga8ta762bRW6vhow0458SbPZtRNR4j01hjn7xMlvQ3U+fke6vzo",
-	"gMVfNr760PDoe4y8PkPva3ew5EZBerJ6HTZk58Ka2jm0Gi5vWE/6dbT945CZkVPdARRvuQTiuRUJ9hGe",
-	"Jqfs0Zyc73/ody+b93Mzn5/ySx+LZZz20FbeCdjG2xscnQcpjsnt7IL0h+wjRlLJj+h0GVpM/JHazcaP",
-	"47FP2M4/ActrGzOf5rTc2/n3bOefttwJ/JBx0DWn9naEIRvVX8wWgvb5rlQh8NZWPCGUWXkPJCHY5xqG",
-	"EEyM3Pp6ppsLpF1j74lAngARSOvx/iFYQKKDXalHtmyhROidTNs/6RP2xu3euAXjlm7K3D/KOc+317P3",
-	"ZePejldn44H6sUl13JgfgFFnyZBfpdPZOqq359LZc+nsuXR+TC6doLv3RDp7Ip0nRaRzT9f7t6HQ8b5E",
-	"VxSt1QD/3I2MSOC4lvoa9Ll169NIpnO9jRRs2QRlUnChCR4Ibi/mOsaJkgj486E5bBjKW4Od4X+/WHhX",
-	"GyBt3OB1Xw+v/QbN14HtZMavhDN88K1OcC/FGJ5wDM879++tmG8TyQvrgpNlnoBr8hSd/Bo7GR2nLV1+",
-	"9DXaT/SzTJq5NGvYsVqPtk/wx+NGUSuCZYGVrMuIoNLZ38Z544gHqJQ9HimwpKRl1zzkACYxDXh9LhP3",
-	"WCt/+JCd+EOKRoUWgFSyTNzIZlS+FSqA314f2ocwCkInO9gFbWgDbOYxom4/rO//FNU5rWMEtaOcHNzH",
-	"Ox3pW4YPLJ8OpqWuis23YrwN+48yqFm2t0+xgRqdje4o9sPmvCicjtDO/+eW8Nre+Fx+yClaQnQjL11R",
-	"5AtALAZ8d111gEmboBwaKWioSzd7cPVb/PT7QHQ/pCL2I11XQB8nbo+mXnsl9oVP/Q6DgwYbKDpn0XFo",
-	"x1X70zO5eVZyDLd10siUUFpvwp6zdFLqecqkYqnVCGC2GhDDqzR0iSfJePOVFaW+kpkoIfAAcTAkbkC7",
-	"lzQUpfFxWaJrAARxvsKmbyFBXoiZvgaHec7VInAzjBQvS3klgkV+7Os7AmViKWpEdgiLUAqc+8QhC9UG",
-	"w3gnXOYmwQAfgZCiN4J14MYsTd18zxkFacatSJnhC8OuZ3I8Q9o+CC66/vvHVDdQAacGNhvBkKXZqT5h",
-	"DZ0YKaxgOV64ibzQdsaMzIQJpsPz5VKCWNMRgny0xMB05dZ4Xhm47nt//on99cXzf2IglN0WqIw4AqAk",
-	"xjuxoCdLoUjZSZROnTLF51SwcKQA1pHUA6jn2rnrwOUI6e7177nWl1VB3J/gBXooPJtLVVlR16scKVgK",
-	"bqBMCwRWKKda1oZT29ob1tOlm+5+GJkbTojPDNknKODqXCzcrCDysZx0Y8f4kIR7iyKrAe6Cwbw3X1ku",
-	"59KyXvrma4NeMhmptbHV/nFjzEljQrjMqzKEhomtBEZ5zSWkdI+UB+DQ3yFYledwNCalEEP26YoCKTDC",
-	"oy6eSrZEU0k0AMtcleHDPWllvwMx9+brmRNCu6qvN1/flHq+jY/55usX/bCqjT6hQ6mBfHkirFFPjMnw",
-	"i8awq7hB8y1IZs6CGHRSIdKOk5tdgkvr6QeRHTHgy9dYnkMG5lbgkFXZMlNsr46im99Yyq+45WXqOViF",
-	"6TOey0sxZCdqpJA2BOPGZLhCwBkVzBjK45KYXAhesl760v02eKmVLXV+RDSvyUjN+c2AT8W//P78//3+",
-	"/w8PDxMm5/PKurlO+4Fky5ZaTVn6+gufpscsfT8ZfNRKDABxlnqCaaQd8qJ2pH4//CsjHQfsH0OWfoUR",
-	"CGUHzmsZfIJJMkdMaaPkZOIpjS5KfW2AxFbHwtouiq5qi3ehhd0NfAtT/2wqJ03xMNHlnNuDo4MLqdze",
-	"TA7caA+ODowtpZrCvsVX/6cQ09u+W6hbv3otLopd320VZ9Dc8CA5mAnuMxEbu6vl9pW2G1u32w6SaGyr",
-	"X+H2XruJSizHfpc6OWgXwIC1ocn23dgyfL8917b3rQZJN1//qKEMNKCi8ZJ4+QC5YyMblM0/wfx+2ydC",
-	"tnp9DV/ulb5WDTLe7Rh4HzqrESRpI61RF0LxQg4XfJ6vdRg/FUKdfH7PMj2uQq0eZ82Kkgk10eXY6Spu",
-	"2H+enH7A6+FC6IJ4963WuUkYVBfQJTt/9W/myCmp0hn16c1A0noQJxPrnYlMj3NnA6QXlcpywQYDLBMw",
-	"qJ9Gl8bIucx5iX0Ao9dISc8JdUPcp8FBeKvZOJdQ+nHBYAZ4IQf4E8xChyai798tm8rP6prT1H4FqmzJ",
-	"x5Q+9ZTPwZeZNOFzojNQQ/a7T4BfZQo++x1bmXVp8nVpYMhoQJY49wrl/pjAkdtg2GwNxP1pnnaauxv/",
-	"Vknu5k4J7vv7sFYfBsgRK9pCft/j/7dee3WluCHQ0jDOPnx6efLB55eRCV9wY651mYHoNXKqBlWBRTIu",
-	"KhuFng16/8b5GUwM5lzmoTY1npDoEuqfWeohYumwA/npNtcD3UTVHTwScBO+rUM2uxV8CldbTwGp+Ugn",
-	"E/cX47CWWx3O7WjsvjV11EZ+uhPDUvwbomHShLjaKbDKSjGpDM+du4zPRUmgfIw1aCKkxsmr0/cf//vl",
-	"u5OPb1+n/WEH41w4uD8sb9w+h7uDLg7sGKiwlOeUrAgFbO6wheskq3j3dCVbdRDHOWOC1BJkka5YXccA",
-	"+ElDWzVPLlQRondn3AzbTO/2HXu4F/e/zAl4K+w9iOu7+88op9fxo7306QZ8jp4v2Vo9Hswuf83WtLP6",
-	"Q3amc5EwY7mtKJScc0Vx4JHyvIf1JUyMmJNaRTxo3RxkD2i21R08Um7xr3iO93beunpY2f3YeVsQaaDt",
-	"l+nxmtxjZ8+JUqix8PUnVBZnLkShEl8vkxsj4O4HIm0Zu1jgcxh4G6keIolS6PlZikAIX1mDXevy0oS7",
-	"GoynOEkKH30Md+3GwH04dBNlIY4UTcNf3BGMw3lLQTy2TQxvpG4RxGNbxPBGarcg3iu3PhslkBU39tnM",
-	"3ip09+7L6QeY/Kcfuztr7Na7B+9mgud29r/d54O234vDQ3Y9k7nwSRiudVZWyhwzaZHIM+TzQf3ZVqvx",
-	"HXT3kHYj9dCFf6WBS8N4Lq9+gg3xmb7IfY1yK779loANANGm7vXHdRcK8BjTUpz//YMXSceQNeUzsX0N",
-	"2CE7E5k0mEVEyecXlQUB5a2Oo5GiTDwDoEVEe1kdd4KbLbTFr9sJ298KeyZ4JunTHxDZ4Dtp2Vnuj4tH",
-	"2Ur3/m1Jo51Y3+wAQMe32mbqI+wCni2O47X2e8cn5PU4C2OCbIb+kJ2wpYQwosfAqigiY9xihi+Wqy7D",
-	"+06BE81wlJE8hhRQ2mXRUGir9UfKK15InHPfw6QyVnCol7teRPuuoVhZeSWYLflkAkJ4+7O5lL66fe4q",
-	"WCHoOa0KQLocbNg1kSnjtPmRD3PFZhG3ZM+kdS7eSFHCjEdiuF3tTYJeOueXwmmIFBs3bGZtcfTsWa7H",
-	"PJ9pY4/+dvi3Q8pUq8r84OjgGfhwNEfLw0fJnkRLG/CH4UOsEfnEaR7n6h0cxdPspmupRC9G5hMM0VMK",
-	"YxS+Zz4cQrfwdWpsXNcODaWpGujKRj07x6OlT1gDOVUicx2GvL0oeHjkk5WSZtZSUo/LdQmxR6lV1CU9",
-	"vn2vAF0OIHLX6kwaq8tF3CigclvaPFnycyf+iu83VuoccqTAaU7AYzaNQa+Qh2uVL/pRr9RU26JRrqYR",
-	"1ko1dd1U45lPgfaXLYR63tSNb6Sln9N195UbG0Zvpn0hwvRf8zwX1jWGK28oB8ypcr8qJkEUNF4UwSTm",
-	"mivmZG1W5cJEnVJ7m7q113qQiyuRM6nG2kdEbgqhjGCEwJCNhusfN7bNp4b1Pp+9Pn3/52n/mAlloT4k",
-	"FMyD1BvXZNw2HPbVVt+vDo3aSthcK5gl44vAoOyFv0GERiiI1tMLUWf0S0t/Z07UltFbrDeRN1B7a3kg",
-	"BospLmDLu6HEC1/6dlqnSsyLHO4Nnas2AYWmbMs4/1HJ8eWge7RwnmfcuamZmPAqt9HChav2MXd6rlhs",
-	"3K3UxmDtOp+6T80X7KLKpm7XFpBJjoiWxKP0/YkXpdQA8yktgQ7dMPy+iLqm1jq+0c342NarAMmmuPzd",
-	"jQ3w4TbZYbmVxsqxQbZoNZHlXGT1zrIlV2bi5i74t239uM9sG/InJQaQQ+7nSDtdy6HyJishZ7atOa2E",
-	"e2uwfi7CGTMW+L1CS3ENbQ6oASerAAqVa33JqgKumv9RATg/9CrVlTB2gK219PlHtUDdJvLcTUyGRUHt",
-	"uqEcs5nO3dnDzYc5s1PNlJhyC+7WcvfYcEv376ghd9yvpJoO+JUonSUy1saCEZBL95VuiFc8r1ALgQq0",
-	"KAbgg50dUwrTvl9oDM5Lmehc6k0zr4RFeghcWFjqHoRpDCAknBfGL2QurRQm7kgJC++1dIA4d1+UUM/n",
-	"lXK2BiHYqB5pGv6QJiw13E2I+5eVhUn7/vQBY00yUjF1JcwE8VQNyaqG/MfCl/YtsWCGEiIzdY1ftMr8",
-	"uYrIAla/ILCDE4EOlsCOhxQMtYa9U7O1L3UUEMptYjqAHlcRzRHNTEPe/RaXJVzpzWMkW3QQJotjPUnK",
-	"8aavoyRpPB91EDBASVZ6oczC1U7eBnCZqaZTYTxYG1RpEsEacSscLxdeFBnS+M2bOtWD0tp39PL8NPjK",
-	"3SxR4V5kEmwpUsmt3zixWCz4fOAruHT0TKfQ66iZLJjReQZXlIrxohjA1DJTXYRXwSLOqrGb+KIqxzNu",
-	"xEhdiVJOyFFNlsRS9DLrISGMExmmmgv4r+uiH3YL/O9viP0OTZrmCZCAUWr5qNfKlguWlXwC3BM8g7rE",
-	"eoIURDzcClFaz4y7bcpyqRDUJm4A7s5ZMdNWo4IrxVjIwg7ZRwqnOf+MX/mEZsqUxLqZQF3kOg/kQNSh",
-	"1V7BNQSe5ZdtmvGNLoWcqia2I0JwQVNTqI1ae0EEfQBDIAaAwC8Zj72IyU2b4PAw3guuLlnBF5DC2lgE",
-	"1isqM3MzdH56joVlGZI9Mamsrk09Ms0SllUYvhChUlGgBKIm9WRiRCwH4h432uwznQuWi2yK9+pAHCRK",
-	"JzJFxv71/NPHOhm3F3xoMBldb/0kFCKkbRhLCj6+rIpNI/D2KVzqvzz/dwYuYk/cALcIGqr0CGxHWMP6",
-	"ySQWUySJYQO6RfgNmBPGAJ4xpoL+enLuWk68gZGVC+fVx+ptbK7aDUaxgBLeGYvLfC8bEW4EwRWCvt1p",
-	"8/vBCVvQd8ato0E7Jyv5Nc8NhIW8zQY9meA3QdBROp0tETWJFqTSpd8sscD0dl/H5Hu8+kQA5tRNDXvx",
-	"wk22201wmP2pXKgxnpshOxeCnb0+eXX6mo0O/qgkGDSr74wO4qnEng6+/de3/wsAAP//",
+	"JlPBGQ9k6fjb0phRh/nwZ71LR+q/DpMD350GruCl41J3zIjPBsJ3HkkiA1/wEWE8cIMFCejomFDy9UwE",
+	"zCF3zJeu4ITPJn3mk2BMA8LumL8gc98NGBFDEoRt9bhPXcnkHukw7hA3IFQSuzHcvaTBYGyTQBDmuAER",
+	"PnGYx9Tr3FtAA6afhZgRSeeWeobKHldvNwVnsSZ8Rp1Yp9iGO1TdDcaUj5izR1qcUDLwGQ3YI0kol3Pm",
+	"qwdcqd7scc7m0fh13ydEqLd8NvXogjn6LStBnvp76PoyMG0OqO+7zNnr8ZJVYu/pZOqx0nGpVzrolUpW",
+	"SQ7GbELV/AeLqfpBBr7LR6UPH6xSw2GTqQgYD9q6y+V1sgN/xmwyHzPVtxsNBcZBZCD8kFK1FpQTRn3P",
+	"ZT7x2dczJgMyd4MxPkwnTE2o6Xaw2H3FFjYpcxGMXT4icyrNDGJngTthOyeE9iXjAc5OfPDpQStaE2Nm",
+	"fDYpHf8If3hnLc3BB6s0pT6dsEAz63NBfeeUBmwk/MVXM+YvlqekxRnpq+dONCPCBximmAXEDfZKVslV",
+	"T34NDVglTieq24FuN0Hi7/hsWDou/ePH0QZ6jL/KxwlqYMngmy4d5ZLmLchUyEACXyzUpOJE0lEeVQEd",
+	"JQia0PcXjI+Ccen4oGKVJi43H6tWBhM9nzkjFjTOsrd4H359JInrhP1PaTCOunedklVSrOL6iv/USsWp",
+	"GQp/QgP1HA+eHJaAHneiVjWixuUBGzE/Rs6l4IrgLIo85oyYTybqCYtU1X6u7pOyZAx4VEyZT9XjZCh8",
+	"xfY+U9u2z0Yulzt5cwitFR7Hwb4aB32vx7FfcFBvGfWzx7Rg1DeCMD6+PHLV81tS++zZs2dxep9VKpkk",
+	"G67NYwyzFz4ja5yCZJEX7sQNlonSv5Ip88mUjpjmjaNKJW8WPWgoTpHDhnTmBaXjqpqV/Ek8qlSKUttx",
+	"+YBlT6HN2fvANus+9dmdK2YSiI9Epk/YZBosgJujs0M9A9KaDGeeR+SCD/JGKYGAHAGxH1v9mEw4HVMf",
+	"96BcJv2lmJMJ5QtkUTxGBuoFIsdiLi3CuAOHgTk2Ru4d40RwtnL3yeyVeLJqHfYP1y+DmEwYz5VvA/z5",
+	"M3LxGY5s3f7SE/Cr2Gd1HvgLQ9+56wXMzzmpGA98l0lkYVeGxCq2dQNJ5Ky/q79zmVx3rDac0r3JzptO",
+	"Relnn8Mr3Akrp3Cqd0tZ9bijJg600YHgQ9efMIeUh9STbMfMdd4k6nayNMa+EB6jPKKrS0eFlnVJBSGq",
+	"s0+khyBl7H1QiLT5WEhGJmwi1FQF1OVSU8neB6Q8oJLtulwyLt3AvWO5B//XeSRXK4Vp9imXQ+avpDvQ",
+	"PGh2i35HptcdVJhgzPzwab3+J6QvgjHq8Xg25K6DbrsYKyymbCXhLh+ICQvpY++njEu2jhuhu6JackhI",
+	"RNYb6nks2Ej2zOGVPILw13tKmPMfnPtiskxPo9Mih/vVL8hAOOGFdjDzfXVFUvx5x3x1FR76YmKR2XQK",
+	"1z6Zu5PUcyulUXRjuu6cldQdKAiYr1r63R/Vdn/47tuDD79TymLY8x90xfb0B6II9YEoSPur9puNaM+c",
+	"+26oEzl0ERoTlOpFyqCB2IGwd9bMdAZLODRgmWTEbr+vWMYV7pLeMglWgMBfRCcjWBKIpENGyorERr17",
+	"TsZBMKVTl6Ru1AStLzvaCkIJZ/Me9yl3xITcsgUpU3J93TiziKSLHVS0GB2M1XOmJ8qd8M4O70RPhZS5",
+	"wV6Pv2ILSaiPt6cJm/SZ/0gSMefQxC2bBmT/kIzFzJd75I2rLvrq0clxj+9m9BB+Y6wH5QkLxsKxiDpv",
+	"oc2+cBY72gIglwwiPU4IHVGXW0QGNJhJC16AN+16l45sJZO8mcMcC7uMDBLBrjGEHBOwe1jwGpokpGpZ",
+	"WypOsomnHGWvod3QeLi/T+zGWf3yqtWtN0/f3ryqv71p16879TM7o6mx67HYuExrriQycD2P+DPO1bEa",
+	"Nl95RuzTVvP8onHatYEURavdVgu1WxsGzLeP9bJR9QlXDsSgnA0GTMrhzCPl/ffvo3lVS6pW7xh4ESkA",
+	"49uQuh5zQjuNnhGcKTeQPY4d+TMucSH2iNpkt0zpT9pipuSt7wYB4wTZAUcPRw8dwPWb6psBsKNFpOhx",
+	"mhgDJZ6IzGBlShxfTKeKMsE5g0YsQolk/p2xG8oAnzCTIHvqdJq4wY42umGfxu5GYfOE7J6aB85Uu/i+",
+	"km5IqSSCD9hej7/R5iDVIO7HlH1hLvxbqYbpBoR6c9W54zp75ELwERLMyf7REdyN6CBgvjzu8cNKJW30",
+	"OupXBl+wfbZ7MKw6u4eDo6PdZ85Turs/fNKvsgp9NjisGvGFhETyKyU4cq95R0frlZnGECykOXdV3Hko",
+	"yzxXXU09KgMi6TxpwSVlJVNB+39R74IVFr6I1gUlj1o6lFTCx6aY4wYW3HOxJRla5CiRLh95bFd38aLe",
+	"3UGmTBiD1aK4sscn1GGhTTdGGW6+MTAmDWJGW7Xn564EQ1G4J6v7PW5fteunreZZo9toNW/Oa42L+pkd",
+	"yTk8IgMzOTFRY3YVKadtzSjaenzC/BGzkDn1YAZjNrgNBTdax9UuFpwRGbDpMbYj5mr7eWJwq1WK2OOB",
+	"6PFAX2vdAOV1BhPjw9kMjMcTrIh+DAxnPa4GiWIFzf3b2vgJmvhJWS015T0OdzOLUAcuQrD+E3EHAhIu",
+	"HYEQO3nm8exdof0F+br9/mH2DmgKztbvApAlAzFFdV1vh7HwnEgfziApckKsuHNkmmMaEzpieTdbV/0I",
+	"N1srttMcx2dSEns29QR1wOoMrdiawdl978GzGTy5TOwlqBB51IYKxue6iK+wJIPZiQSCeK4MYqZkVCoW",
+	"jPr2WoPxAxmIL8Udy9LMa6FCgo6qYUxLU+TOx+4AZRG6wxwlLB7J8HI0EXcrrG7Q530mt8mCN8IPxsVM",
+	"heDacHkgSXnG3YBctprdlztWQpTimijps42xUM30qnWoFB7RNc+yMV8h+VNjnydl3TVc4NXXc8ZuSVn9",
+	"q5Q96oPT61Jwhy5yeUlNRuHLcoLAOMVvVJ8rlkDRlF6BN/X6q9QCwABWzT+MLWf6D1Yaa5+sn/4WZ4E7",
+	"Yat9UkqOqqc+v3Pqio4ybPnqW330aRFczbXSqQay524l51YqlQIuhyshcydtKuTnnKmvZu7gdqVF9mv1",
+	"xGe3y7aZYnSXj/LI8s0Dn520jvtNBnM1AjaJnFr5Tp5vcvhqv7KGsdbTFdBAbmp82dq0td4AA/RkHZZd",
+	"o7cuW4KMxWBnS6NVQapWe3h/hd7cTiAGt3ksL9WPn5HRu3T0whezaR49SucfqQc+L00ryPmchGzC2FZo",
+	"CjNaq9pf9mou34Sruz51cm8egfrxc06N6g84ea2rBUiLfAPA4aSsLtIJFfpRfkQIvHJPf4HxDK2YQPj9",
+	"M84hOlbyCEIvyWckp1hITOKiZjgdvsxndS1UiwjR/UJC9IMat5wKLhlGmlGnjeZE9WkgeMA4/EmnU88d",
+	"gI3w8dQXfY9Nvv9jqQYWc36oNxzVwevaReOsFrMvlaySwwLqeqXj0mM2oa53TCYzGZA+g+C8XfVVeMGX",
+	"s8GYUAmO2X+mW98bwBnLfF/4snT8o29LEyYlqK6lrVqCO4Pab5qg0od3yARMBg2ndFw6Gu4PntEq+6J/",
+	"4BwOntCnrDKs9vdh94ANv3R8CJPqBmC9eU4dYiYvnGraF7PguO9Rflv6UPQ6dIUTjOuTpc2FpvcJ9RQL",
+	"qCuyD2GIzAM7tsvvqOc6pGwvLYWNQaRkInxG5JQN3KE7QCdZ0hSs+FKJEog34UPPHdyPKYwvIM4LIMj0",
+	"mrmSUM9n1FkQl5OZZKUt1uNZtB4h0Z9lMQa6NzTwkvmYat8IhKKWY56QFbPf40vTDzG7PLYsYIcM0B/H",
+	"yVLcqrXsdEm4XAj1pCCSLmTMdZB0ct2yxZJbJ8NTU7LiAdWxPpZlX4cNBHckGHcoBC4O1fihSTAo55GS",
+	"9iGmyQJJGTM7rhLM4G4Vft91HMbvxcnnrfbzxtlZvRlnZbDNU0eRIAOfBsJX23OhGBnP63AJt+Hrg4iv",
+	"ozF8MsbuuCPOHLUN+7OAcBEQ6nliDowcDh4FiX3Vrl82ri9v2vWvrhvt+pkN3g5Kztv1ujHqQYy0fjCa",
+	"hy0EUdJP3WYzieHhWy9ltv9zSUSl+XBOpVpYJ9PDusX67u9H63vNp74YqMOt7zFyqkf2ydY6zwV8jFy7",
+	"HBivxg5hnNpJCkq88aZrkZP2OSf95cJHd/keuZYMIwFA6CDjYBICvKekjFp1dVBz6t1vpZvdertZu4iv",
+	"LeVkxtn7KRsEzCGgWxAxAKuhc4J+IO3j0Seug7FKPpsKP1CSy91itY/iWoMZG+mgS7iuiPh0q11LjHhI",
+	"XW/mM1K2zezYxm1HldwCl9xoxBwy4w7ziR2O1La0q1mOxZzD3myK4FzM+P32Y7PVvTlvXTcTW1BLESWH",
+	"htDDFgL0MJrypgjIuW7nE01zU6DqiS4OC0NHSZ95go/gGDQbRA+tbIcDt3fMbF4Kxx26Wfkv3Wz/b5SQ",
+	"k84PUvqvPCFcwMbbI3XwY+5XKvEkmR5Hj7RpGpN4JAa9YjKU9hWWN3SS9njCS7pjmIezuQkqUNQDbWnF",
+	"okCmljHza2L2VmYYocl74QnqdIW4oP6I3Ytjr2pvL1q1s5tuq3VzUWu/qCcPj0h4QMCP0gPUyKuVw6dH",
+	"Xzwh/UXA5Bb8XI0pBPrSQeqYqdYVguCwPovimxhW4uB+JAlkI5CyvTRJ9s4Jni/gYQbJH74nIx3XcCwJ",
+	"hIBtceWDKumq584h5ud+i7ccCrG8fLgZdGQRZB4k9ppxzOMm22YtY4d/fHxED/DTHf1ZkSDHpNCoY/mL",
+	"MG5S1iKtxx125w4Ymfvq+HSDnT3SXE6lOwnj3mSsw4zN/Fnkgc8m7mzSDk1A92OphD68pEsOGQ3UocsZ",
+	"c2RML8ajQI7d6a//BaGWUO8H1POYk6Xiq62fvh/snKSvSVMqJdyYmZYhrk+mHkW1os3kgg8eZGna9c7b",
+	"5mnOyoRJaopJfWZySOG+ixFiM18K/wTykjDiKQpNwXQmfGIbCRBTCF8I/okltwnnWhobGVCuJK6HwX59",
+	"RgLhqTtfauLsneNkYC3OXI9nTJ0bgPYTiElfBoKH3boBmTOwAUzEHcMArUUY30loQDymLhbPKsShC4jV",
+	"6qyZeH1bUIq0O2DXnN5R11OXqHsxTafeft04rd9cN2uva42L2vOL+tKWlu6I77qc4C1HiTSlq0K6y2jm",
+	"M2ebO0JsQ+sRkfiQPuHWlrq7pNVCy6ulsRHkG/VlXy0nHYyZQ3x3NA4IF/MeL9sZU5hvhdw5JldCBiOf",
+	"db66IM7Mx6BiImYBJEBS3uOuo7Pyp764cx2Tjg6Mt0faMUtV0vYltR0KLnGQwfcgdixtxcK44s0MUl0h",
+	"LilfaBVO3k+81br1m4vGZaObkm1CYLSMDpKmQaC2jTwhME+woTwasG0k137M4KoUTzUYEo7m04kxMyRN",
+	"r4SQ3OTwlNyKzYg6d/xNOGMLvpjxwPXQKAKKr8cCncEVBWn7YjYab8krAfVas6A1bCsBfi9e6ba6tYub",
+	"1nX3pnV+0641k9cWSgLVV+hqjOAV+mwhuIPmbcoJnYgZD+DcGMNR8d/++pm1v39gHXyxb1UOnlhPjw6t",
+	"L744sp5WviBzwXd+s2xjNT0P8UlAMVimpE89ygcMwvlnE4yfRaceSDbty6ZRQJfU6YyWumpzFpC58PHp",
+	"qfCDofBcQVCoWpBHQDlRNDozj+2sn/seXzv5x8ReXncbDT5G6OPFPMy36PG5TyE9Qd/wXS4DRp09UqeD",
+	"saEhMt+HNgO0BLqc/Le/rlZ+t3pkESkwfh2sA2rz9jhaByakbJQGnfxDHYfMpjjtQ+qf6FB4PiIS8vaG",
+	"idTDPhu7Or4clqvHJ+AeCQPfgVl01kfNBIBDrmUCrsS4C/Wi65MO9hVCmXywSteczoKxOn0GNLinOnrd",
+	"rF13X9ab3cZpLSWylUIB9lXxQP6DanwPqSEI3/3mk94tU6Ozj5VmKZmUxvIPJzZ+BvsVez91tT6h9EjG",
+	"IQLEzAQs385Jj2u4GaNyRVYDy6TmgHJAPWk6aZyRQNwyDtrlHOxYZar/UFePOWD0QF4NJzN+y8U8ciQj",
+	"gxiH1E7IBnI2VbuWOZfMcSkket6PFzrXV1etdrd+dnNZP2vUbrpvrxIyWTLN45g4JgkGfhyTeEfQwRb3",
+	"j6M4e4RDIzA20sW8189kS3okyQS6Vf2ZTajGmnQKoQe0bGdPHBhRQ+rgAK+pOyfG8WeEpJurLJXpy6nG",
+	"YJmQMhdK3xy6ns5PAOfj1Fc0BS7GT2D2j1MLliKRILh3ORzJKmHwwfG3JT7z9G0FA1CWnnSdzGiUtK5g",
+	"okW+XW5BXarXLpVH+WvqzZh5oTYLRJtxNs9KucZH6rB15Yphrx2caubKF85sEOQG9PlMLYB6JJnPGxA5",
+	"64fPW8QdEsoXe4W6hcjxgvNqbhsFuB2eC6fRF7jZV73UFh4LXzA7c/UryM0deFa/+iEeyPQjjGxCDtNs",
+	"oYkJu9BMkV7H5IKkGSE2FeEUWjHmj0CtRP/HbBCoIdVAVcjaelzwXc5GNHDvmNEotG+xT2UsaRvC+8tK",
+	"k9mL501V9ytpZBsM00pGmkf/i8VFVbLWuTYLxm0mIdT429QOh5Mkh0P1YQaPnBAZA3ur6RMXZNcxec6o",
+	"z3zSm1UqBwN4HP5kNikjGhsGaTB4mZKBELcuipslBp7J9fx4LXVkWpw1cCC6gcwFA5pXy0o8j6jvIEwO",
+	"CMplqUjvaJAXEkf7UnizIMruSsUyJkUuKUPmrEP6C2KPWBDLAbPIAEwPPe65t4YqeEnu4LVOssAizJN4",
+	"lCzZEFRf7gBMs5qWE2IrAWL3OLzPmRuMmb9HmsZOqYlyA8m8IWi4FCLalbLvfsOIIzBrkjhM6f4QBwFz",
+	"IdHu8MlFfpY40GJAL0r+ypu8kORaugGbJP9YxXmahz5E2oPv0wXIUt36UgTj8tikziEo8Cho7oWmLD0z",
+	"MBorzGXB1ANsLmuKntPB7WyavzlCo6gVekyqe6TFGcGpAY8XgJ84ro954TK8BmnlBi56feiox0fuHZM7",
+	"e6QRKNV4NsGkVTFl3FIbEX2u6ge4GiavNS7cV3VKJ/jWfEYduN1h8xiLSQcDML3qiFlUwKij1HAwD4EB",
+	"BQmErF7T6506eiDF12fDmYRsc9ZTsjrkf6VTY6zMYaVCOJ0gAA/DiMU90mZDpmQ8w2H1F+BUOoaITkik",
+	"BQ+yzmERfjzPRruf3MCgpVjwd4jaZFKPY5hTU6qUhh4vq/2no04CMd312B3zwgdP0q8ZhTThrlJf7uyR",
+	"CzVBPa7XWsINVvvQbl3uSHWgcTYnwP9So1CwKSyEGlPIJMfEFvF8MWn3+IBOWGitD5NTxGA2UZtNSczw",
+	"dTSqGxgD1c2ELiA2FuF1khnH35bQOIEBtVSf0If6kAyRIY9LH//oz777u39Vir67giksHasZ/PAu/B6E",
+	"xI++NfHK4WvT2OPhbtKwO6UPVvTCz3/68Y/+MvZC1ET6pXdWSRsAEsRrZSBOu2kzTXtsVFrDMARC6sBx",
+	"ab+y/2S3Wt2tPoFJQ79JG37D51wuA+p5ahlMtij+MGEToTr4w7/45b/8yXf/+fc//uFfKMkrAncI+Cr4",
+	"lPDdkcupZ1Qj/NaAXh0DRpJVCuhIDfHd0hRYGgAIRvLzX/7xzz7+3d98929+BvNppuMoORnYQ9Yirp2E",
+	"/aNtJwGo+u5/+skv/vYPPukk/OJv//XHP/3LX/7//8vHP/8/gT+SGynBJk+XeHzV1DDunMVnY393/4so",
+	"Kv/jz3/28f/4e6L6/pN/jZq1H6SfrwBFX5sMQmRbiDjXYk2PDsdZCnx6x/DoMahaCfoPjpD+rEUaMgZJ",
+	"iph/CTluybnJW5pALLHSO6ukZQu0hnOtSRkMFC3NGV6p40wU4G1Ef+cJypOrq765BF9Z4psE96hvruhi",
+	"wpKvxTlPfe6oyQ45jvIZ9VTnaCgz3BOKo9jQrJI6PF0+eo523Phd4LTWPsNtlBxjqVqt7O4fHO4ePfni",
+	"6bNK6dd8vKlFT4+3am5DetTPa81XpQ/vPqTV9/CMyMUb8Bbayg2HkeDMINmqPxFaC7cVJLYUURxRv8Kd",
+	"q/StCX3fwPeqCZpDfTJ+AC2hqIa/6Xul6xPhO8w/Adt9COcY6QZwB8vQCcztBIGBFlO24YAi2OQCQwqP",
+	"t2836QK3fqL9/Up2B2n5uFE/iaz25fEs95aUfRv1FSVeF+koJlI36iVMoy7SCQrqpR2h4STTjFaYTbp0",
+	"1FSbtwh/xE6GJTpCKMb+gjiAVRUAyCJorwvUEifU2ZR/TbsZ9GUQGJ4cmViwWn8leFU7QXyBFVndq/Pu",
+	"YmfTRouOuYPrVzx1XzRDi7rVLJGQRNEejnNlaitYoYCNL2n+pVPvuKyrZ0IWG+B7DW4ZXWvCCB2XByJh",
+	"Rk3DdKfMOKEFb+W0GqxzFpfLi2KrYXg/rYYV277DpWWKgdunmrTMcPIn+jRGenImjLWl+ICmmw7EUFVY",
+	"5IdYo/Hxa1uPRi7VROSPWKuN3+Yu/MPZWDfjCz0lW7NF/Haz7GkphtZplO21Kebpa9LqDiu7z959W7Wq",
+	"1Q/lXm/PfHz6YeefZtKQcdv6tiiY+H6uxTG2MHg1WOt4EGB1DO9ySciv/adpZL61ls70NbDYpB0lJu0w",
+	"b9LC22SWA8uc5AWOZbn1voyuqduKsjivhcIrbNZaKepgTaMDymyFpVlPcW4Wt1kxUO5w+ddIFOMdT4HA",
+	"hCDM5ohyOaHa4BmqB3ukZr6K4XNitjzCOCNGoa0bsU963FgpwYuCpk670TxtXdb1s/UfXNWbnbptaayx",
+	"yJZmOjCRfWNU89HGKXu8z8AY54m5BgxGPHHLOEPwYjAX8JbcIy0w0IJHIm6iJSbr3thoe7wMNlYSWhAn",
+	"dAFWROx55zi0vRojK9WG13V2VgRPRENrjy9tD6v0fpe9DxiXbt9ju6Y4Dc4tcAQaWt6Fa9rUp9+yTqeO",
+	"GwNKGsd2M/Nr5juO/ybVgAD4LeHUS1/WY+LlaB2IuSE0eUXJUJhSoFuYw+IGElRmaZnLbFqFUjxbDj8o",
+	"ObUDo/Y886j8lWhP9z8lQ0NXgUPOKEEb4csnrGNFwFoytJlQ9kVNRZSvEoT5Yip2wVyh/az0dOFTv4I1",
+	"2+jA3lhx/Q05HZOK7vanYz6LtONWhftxCJ0F4krIDJH0ZsxANLqBLpilhJHOSEbvmAyLa4S1FCRjxMbg",
+	"i5BIyLIxB6fGwYXARwkZGTrYTXgO881TUakwc9RACKWAoMnwzpiCktNkhvDI6JuKKCaCQzhs6LyKoz1h",
+	"m4lDKaaXfe595NDFal36YK0J4hNvxd+8raXmVE/Lqp01LKhOOGzoamCKuFpxQkJHLtcVmbbTI9beUlJW",
+	"sAyVwlhwSJ8Fc8Y4KIPaRrSsDqkRYjALYJwhTPVEnf7EY/SOyR1UWANhb6tRRGKn8PU1ciCtAfgaMoaZ",
+	"YFMhMWUVgdIrO2qJbC2hwmpgwndcTv2o4IobmJwxtbzMIVQm1lJ1sEe6Sp0ODZoGdkCDiKP0WGE2fJaC",
+	"E6wUuQQPNTJk8c25ydYPxCZtZ98Dw32owScBBU+fZOH65e+5N6FQSPFU0uGV0O6eHK7bL6krem33h3T3",
+	"G7L77vuZt/Kk72xL49Lu8m/rlzfuoduy32rRfozfbw0Csm7rInwjjAWNuwpXHU9PtqMv9Dl+6onYwBi2",
+	"v2zW+b3frVYq6tvKKkNPzEO6LOfWSvcld2qWuWjzczvtd10jJMzdr8hxj9tYnfTZ8b/JsztFiJXa7Yl9",
+	"EVuzBB8n+DE+4UluWp7M1H7PFE2eGNy2GZWCh0IhrR8vCAWdE9JOsc4h5Ebp0hFlu12/arW7Hdsidueq",
+	"dmnvWIhRA6grydB+wb3FcRjjCRgUoH1DPruPUVoQ+YlBuZDiiv0olVjH08VD5/B1tNgUifDMsb3oIZSs",
+	"khoBWl4SRXcz9A6Id7UwXtikU5jIOFCIdNtqzmbcDaCsCr1DKgJ3KpcrEQN1fDbZvaM+Ylsc/whKT5r3",
+	"O+b9LryfJjNnDTWtQKou20DKdkiXWjgkTP2lKMO7zLrpLmrYWjEBYVHbjVwg+b6NRtHo3cJhvhNT+KFA",
+	"LOxCw5CufTQrSDhRvlLDjpryEKscZzB9KEJiQKKxgMNkANOHB7CSpchfSx3UgV1e4SgTpJj3OGoLCigs",
+	"xzin6NLtr6EL21oirh+y5QMziZyywmy9LUOl2EePxfS9YkLEdJHNRErn1TVQqhVUgRF0d7+y/0TpwuZH",
+	"dUsX0U9L7BZrqCDHBeNQMYu6LfKuejJ8NaRw817NeDbsM7UmIe1WbA7CxiMC161OdpLMQEwzccvCuh0m",
+	"WiwRrRyGIwTUH7EgCkPYNJhfd59PO7qeVkn5jGK7BjQPPSMmNwQVBKUaSCzUuURsAZfrBhvWZwPm3uWB",
+	"wkUVdk2J0xjYdKGpfLBtHl5QQ4rXrUeRA6MSzpba24v8nb2Vu2Wy7aZcPMCW3PSUvXBlcN/8nCh6b+XZ",
+	"hW3lk4IT+KDxIUuzfK9qVKa9NSyWCgpX+hu0/Ok4bo2quMbc/Ktk13tpiJ0wv/Ueeo6RyJE030L2DovX",
+	"gElHx621o6IMvmDDYEvittnMOLWNgE2y0u42O2om1OXa41VgPTbRJYOCFUE2nvMZRx5izufVauNmWJNM",
+	"mNJ04zOaIHSJlROss24XwVLf78KKlBS+rm58vzUvNHOBCcBh1MjRasxELefwhVpYXhLflhrZlPkDlqUJ",
+	"wkqilUU/Aw4qmGyLBALiRRw2cCfUS6qIUMFSJ7dLUkkys5ghplsOZYi9s7Qnk6Tpxj2oezFFt5jJqgcK",
+	"xB3z4YeCimDx/ZzaGiE7pewICTaILXo8pCNjp5jFyN8I0Sl1/8JSVmmVmS2Koo5zm1p0QKlHrOQoo0Sn",
+	"nNiDses5PuMAnZzKOHElohhmwYno1wofAZ1ZP55ikpb+D4AgEtuoW+wrKfyg5WsIjSL53AVs4KGzewUE",
+	"RlYcNNZBCgmyotnOYjQzrdkapE64OhfCyUhVtbYIH7+Agy8ZPp4lH2uZmcuY7UuET1amOGcKgs08Oxut",
+	"0Er/xKpZh0J0GXaGRNLXyo2hGojywIz6qJan2I4wemJBpW8jNWizKLiEppGO0kykn6ya0a7P7o3ukC9q",
+	"Ct8fT8cGyjBFiLMG49l1DMCcErm3LjfOD5y1Y10/GA5iYrsOBCGYiFPAQBjTO4ggsHrcfvv27dvdy0vU",
+	"I1KWHiuJR+I68BBEPSA0SbqM9+F+Fl8oEtdOKMzGK/Uk+A2LPd+aasOQ8KEHyhetIaTorncdQpZrwTVe",
+	"GwS49hmTwrempSjJbA1kUixhb/WTiQTCgiaR1Y+l0x+LNKq1+3UPQzXAIrPkrG8Lj5ErZFRI586tJEFR",
+	"e3lR75Ky8LEsndq4OyEapAuIvhbwv3191am3u3YsXsc+q1/Uu3V7r8ffQJi3hjpB7+lQeJ6Y61BBW+0G",
+	"W4cuRlxv75zopx028CigSEtiA0PbiUISenxh3L3Z2RCNT7gAiaAvka5PxBzBMCS7Yz71yFzMPIdMALYf",
+	"wEo0eP0jSeSYTpnG8tE+Rzl3g8EYcE0M5aoxhw2EwySxsXMbaaGBJm6lA9hIwJSgBCFhoc4iEAcednW+",
+	"6HylxcryspoZMMurcb8htRkw/Ij9pnZxUe/apIzCYMci9mmtW3/Rar+1SdlsffV1t/bCJuUuHe0ocVlv",
+	"duEJ2FHwc7vW7JzX2+oZvXvV1+366XW73Wiqd8PNqn746rpx+urGNBPtTmj9+fXZC6AKd416vtWsdxuX",
+	"9Zvwp8T2U0/gLzcmzaMc33HQaqfbOn1lkzLsLk3zWR0Jdpj64qrdOm9cqK8Su0ZXxIH9MPIVC5saZT2O",
+	"5onjbPd02cCvyFt3ukMorkg6XWODnAxcrpJVMotUskrd2ouSVYKZVJ/0OpSsUjj3JasUm+6SVcKpKlml",
+	"5KyGv+hJLFklmDNs9kx91jMEnvLw7FliPiMaMJpRs58LscvhVpF0IaG+vBEa6mIUgsTvFImvKDprSE3J",
+	"KmFPMeKzEa40PH5xLQhVmIzr1pjKS+FnhEBcIoaShuGHnB7qKLE1PyFU3mpMbkxy4ux9YBMaEMEHbC8z",
+	"Ulo9kuMPQlz/QGCNBbUCUMrDJuqdEw2q6GLjqNNQLSI07O1addRMlyYjGnW+zLrSoKvZdykdJmQeKh2X",
+	"BsL32SAgY+FLRvoQL7YgMqBTNJqweexhasoXqN2HBYbU2Kdjn2bdxZZ6SyW07B9mpb7Ee1yDBWmeW5q3",
+	"VMfJVjMnDzYElrlNDQJ/cQrAiKapMG9mdojxVRnGxRAasBj4Wz8K7FprxE7HgJnX0aC7zPx94WRYatKW",
+	"t+VQMYuw9yBU4HKcDAwDya2UIRwomHCU/L9c6CmRWKN3bUThFniwjpjz0yzbbY6JZCwy9v4p9muuSNll",
+	"+qIiG0cVMpvu3okgIVZjk1w8QGnxWgRrDQLqmTODexeBzQoZnBZN+lgONNMtFDZKq4e7CHqcWXI7Y9Hx",
+	"KghIySECLf72SEJUYjZE53ST9ZxNnc1YJsvepSdC745oByW3YkRanO2QpSyzyeNMHKcuXOsVkuMhICSN",
+	"EPrtw5DUI8s+BVGslV6ouSeBO7WgTN4tWYjZP1o+xYwQjB1d+5W1yZhps71qJJNQYIBryfxsWjWEta7T",
+	"+M84kwEbjfbMEyEe1aXLf+zCBBU92hE4uXTdqbeXBx0iZ680OWBt72Jx22eunHp0EVldNz3ji0M9L82+",
+	"QWmexhQCRUfmgsi7MzRtddiUwqGFQmxIIR6rtFfKuugbc5g0Lxkhpq45j6R2T8l4uLD62yoYGnwGYkNx",
+	"NUUlW96dzRCbnhWI6vbFHGG3HPPSMbE7tcu6vidaIRpoAoVLoxst1KXdlKNQ9y42ET3O3rsykCfEblxq",
+	"jPjn9fNWu64bo77nMp+4k6nwA6LlnC7YIuarLiE9Ho/yLnQPiYZSskopesx81flAOJnevW60TEw/RMr1",
+	"69PdV23i8oE3c5gkp1fPDp+pyxOY/y1y3T3ffUpmHHyCgNW8CPSNQ10/4ef4asMX6joJ7RZc9uvuuX5H",
+	"vYLjOAfRmbPcL8U85DpdbY06x8Ru1jvd+osX+pTVBUkeSTDesPewRAYryr6sXV1BLfvoLj6h06nLR4VD",
+	"8wstmqapZJWwRzPABrBMyN7Lh5xfSNvN2yIgSObbhCWo1yzTe47sQOKx0nBG7KY3m/C88EL12yNJsDAS",
+	"Cdj7AIyFYCHH+X8kMW9zCDVvd050iTZjM5+Phcdgd2WpShMmpT7Ul36714ToUUU9rJyaSxwKXHUcLMZJ",
+	"vavYNGmcxQy+RsARQpG7wRyoU0e0Hp7kaxzNHjkF+vTWNEmhYLvs8cRkB747mTBnZ4+8cO8YsVHk6Vrs",
+	"Duu7ARgnH6uPA585bmBD/raYPzIAyRrDuMdt/GyH66rh0fX36hi0T5JoymoEtvkUvUjKXHAMM+jxyPmo",
+	"/dpp0GGkq3Rc+vjnv/+Lv/2Dj3/8v5dCJNNf/PVffffn/9vHP/v7j3/0M/3tuVnxxWKx2Lu83HMc8vLl",
+	"8WRyLCWcc31s7L/+LGwMp6ytOKYaoZ3+/J9//Hf/a5i63NQgmf/lP333//z9xz/7yS//5F+XVgT1pW8I",
+	"WIKGOWEdJpgKbdJWP50Kfse4eh4vixviZAxyoxC6MVjqsFuqs6V9YqOz+DG4s7frWq9PvghQJzCmKbuc",
+	"lHEZdyzN+lI7zrbo2aQoZ+guNDCdb9muYaO81h9J4tGFmAXa8Ka4zbbUf9W/l5fwr/rHceBf9c/Ll+rf",
+	"yQSSlqRNyug/BE7vcTuDYe3weD4mlCwY9S1dNQxcCnSBcoIGCBxpGWUNJEKP27uqqz0bFvox/AeKVAWE",
+	"ep5SahZYaTcEXJiAYdWdsB3ijrjwmZN2V0ZEJuf1sMC04tYrwidqXsu4RWOMEuETbrOoGSrwusM2/Qpg",
+	"3kQ615rXQ/XsQ0LExDTvapbe7bk8tBdoYe6L+Ql8D86YO7DBliknOiOTyNlkQv3FDhwI8tadTtEWuyIE",
+	"Op2Vmw9PkYHiyyYiFCUoJy3y3b/4m4//7j9a5Bd/9ZPv/q+/+/jzn373f/8++e8/+Q/biJSkQCww1Z3k",
+	"C+pePhYzSbkjN1nw7vJLCUiM5anQZ2QkV/ELrdZsM/b4cbOiRzHUEGG+xvBSW4Yu09On/Ba1CxeLgGme",
+	"SZN2VOD6n68CtZn6N0M9xEvS8kg0nGl4iyoDmpujxjPjFoo0dLv2mXkIEjtDxAwYBTqhg7lQ0yAzWX6Z",
+	"sR1/0Z7l5GuHt8m2mG9gdVpW8dMQscv2qLArWdDUFL3Q9Wc8rCi4PAimdPUtqEcdPwUGnYE0Dc2voWEY",
+	"np9ruo5f/iAg6o56ywbknCmZ+uzOZfNVIfnVSgWYI2I1dHHhx53CkMYRr4t5gdXVlK2ZJV9zWZL4MxpQ",
+	"pBlOvjKUz8MvzGUcuF8p9kVYPo0JgvwfvqjJCE23pQRvRksSTXfG8NJbJ5tdQ95c5qKVVyx9cD5AlvVq",
+	"BVnLbSulFuuQyHgobiGHTmEMHXPW5l1jM8Jw4IoGuoK+KkJwWTEJaIRoXgi9Nh3Z5rkb17FJObqB7lgm",
+	"SDRC95Eu4oOvnZQNY0Dj5+9m3kq8y+cgoeaiTIU8dz31BHXSucQuaMEQq3DaeQ0ztQMnaWgDSN1Xyx//",
+	"/U93sm6sf/7TrBvr7uXlLujWyYuqaUVfTlHZSl9ONXiVvpwupy+7Xo5OYUaSYJ8+oC9lcms02EIS0xhI",
+	"lmJTFUE5a9BZUgEje3Wz/qLWbbyu3zQ6NxqctZRlXqHm0m3sHkYvApRXsCEuNWQnFOuxKwPhL45j1xJX",
+	"9rjJlMCYlKtWp5HRChlApbuABmwCFzhT0VlpYgiBdQe1m302nEH0gW5UX7lCm2LWYDP6LGiAbepuGrIe",
+	"RgFfaWqi77ThspupRUcrYS17Dugtg/L7UaaLjOHjLsIAlhNi90q9kp0EYtODVu2qz6RklR6VrNIGcCO0",
+	"ZGnfQmdKAbemNhUy8MV0rD40BcfR6ctdwUKTxhkCl/3ZVCkQ1X3iuCM3MTwCuA1wOX+Ct+okvNwX1f1K",
+	"JXUneJYNVp1ENXqSh2F0BrUCGR9A1HvG/rZnU7z/O2LO7YfERplNtScY59OVE1fKbJ8f5uir4+Zw39Kf",
+	"EOdZcXJ32ZIWvbBxnmu89XURwUo6daPnl6peRj9ZEUlZEivuC1yBTgjTjI5PqBWc5A7j8dwMvbhuHJsp",
+	"Bo6qUpv6lGoKIEx2QCXbdblUK6rY21skCcl1zYZLYfyPcRfyUVbw0+ZFApZXlM6pG7h81M629/kzRuZj",
+	"NKAzMhc8ljln4iY5WTCwoRkZrHasO+K7YblY9BVCvDGK7h4HxHJdLBuvpFNfkeUQLuL9aFAHYuDQiY/m",
+	"R319HVMHKjH2uG1608jiSUB1G803LLCIHUdWt2EgM8/Dl8xZ5kpSITMeuB5idkOnrlQHuQfpCBahgcF4",
+	"wDHQQAf3BEwGpKx/AwugDto+qhxYpghij+OcyIAuQiBZS081F3qUlOsx7uyRGkLHgr9Da4gRxgQ0tg6+",
+	"detcsS1ip1YVefh01Ry2r9parJhD8ZoNW1RVWFUrIXdXKn1qFgjFgwPqeQsI8h1xVxqmILDBZYJXIbQf",
+	"qhAZQw9sMYiPyY46M9jT4W0+5+axXBIp7xoU2prAx4+kaiuauu0QMYxXD9+CabdJWDQ6/5Y7JSv+a2Wx",
+	"iOXE3E9UHyIh5ROLs65YOEzRQ0SPhUXDPk/smDbbF6Kqo5/9VCFnETW5M5wTgJ2CP4mkaunLq7elIuVR",
+	"S8/2qvvR5falCJin9ntL0lu6zFfHpepRBdTojPqX2fU+FXEHhd21Da5O9xN9gmlNgUwRrFLHcfI75geh",
+	"P9d46cCwKCbTWQA+GsxeSp/y//CnqfM9O7H2vrWSCijPBY7V2BmZmqROixzuV78gA+Fo3O3UTGVZgz55",
+	"8aRUrJjgUFFyxl24kEYKmM7/DIPcoMF1FD9E9aV0sUnfCcuAAMRomI6N3OfNJtNdOZvEJ/VXVcBpWT/I",
+	"qNCvVW/+UHNdsGjTp6g8kWGFfIBNtaJSU67o7UQnRSqqdaO09A2yzdNHx1KBnzxSC5ZvSoHPSga+PFKO",
+	"aiXBE52r+unexDHVKIIxm+zEDUUr6FplKAqRc+L2rpSmVaAEVRKUVheYsqLqUg8KRZtZY+n8B+3MgMJV",
+	"oTEYlxVeF4VPyia2NRhTTgIBkErcW0QZMVNf3LkO8yHbVsz5TtJgEFaUPiiCumTQEaL3rztnWQ/6maO4",
+	"5i5WR7ADgebDqq6IkCtoop6qB8+qe1D4Oi1svh/Kme/nyRiRpPpV+81G+As+zgdMS9b+OXeZ54SBlssh",
+	"ZNoRR6bUD6KyKLCBoPCZcBZYuQsMBmGxCLBJMl/NDvl6xvyFRaY0GCtGxviSHp9Sn05YwHx8wXyyTwgN",
+	"yAQAtKOglGAuwITtM4wbxtQ5F3g6ZBgdOQnmckggjlOLy4TBnWW1mIoei0i6gFxOxUBkQqcyol0pVi7c",
+	"AqczsK/2eIxM8+vQ9dQYhI+JiQPBA194OoI3uUFisaMxu5fao32GxdJcJ2VAy6wVaGhYXZNEjT1z6knY",
+	"QJicDlTTQUDklHkeSkV7wahaQLvhsMlUBOpY3X3FFnZqH2qYsWUycRqzzNxfdlpNon8n5fb5KXnyrFLd",
+	"ifBVzZop9jom9mNdp+PxwWNticKMZwzcxS5h1SGCXLFkfLEn1FOryxzoV3HkxJVSvaIeBXk5mXmBCyyu",
+	"nkTwriDiaCp73H6MBjS15jDFZfvx0PWYnY4eLT02hsrVu3RVnO9LRj1EwUtykAxRCaPuxO3arvRrmT0J",
+	"z8kuGXXHfDpip5lVoC7FnctHu/oZMlC7dWqKnlhkyABVCmL+HWtJOpLyE/ON3DkhvVKlVwpRasfaWzVm",
+	"npMZga10/0xTS/zekKEX3zGprvM5euQpCBydtaFGgRSQ8tczygM3WKgrVHy8OwUxynKBqkzDy7R0ov6t",
+	"zKMloy0RsCvfHbA80EKwvuoKWfC0FWIvGfnpM7Re82I+dWil605YrvVzbRM+o54rmQM4BhmL0plNsOKh",
+	"BKkkhkonGDDmSDJx+QzK++i/ALwuzo7JtZTCc4qCygVicFs4R/MuXotjk+fzxhzWo9ADM4xrbv3FBhF2",
+	"k31HjToBhKAkXqCaQj17qc5JeT++cSPuie1b80ohHgJ11KkF2VJG23PR0QHspjpAJgb8E0ViOFKdNJA1",
+	"YWnD7ZJ4xBXXsiUEY4uZGcPNaiUE45JcWeLpxN6Mb5rU4OOctMwl6QXNkuSNs664ZTzbYuY68GPpuMQW",
+	"X477LwZuy/2yc/1No9p0G7IxCaY/PG08afy47g6/2mOLL6eDg0v1iHBetueDb8Tdxb53Ozg98tiL82Dw",
+	"4r3X4JW9wb7H+5PzivODL71ld2rYZZZAak0Zb5yRU8E5GwSkcUYC9XBa75cz5hCtE9DpNB3a+uTg6eFm",
+	"GaSGqMwJnNARu25fLJ+FM9/LHoarXnkkCe1L4c0CZtS2pIY0DoKpPH78OOXbfEyn7mNoQT6u9I8GTwcV",
+	"tvtkeMR2D+nRF7vPhhW2W3GOnAo9YM+G1eraY16RmT+wVaFFGHeDw9kpFYziuWq+sMiXV/UXFnnROFfH",
+	"yRvWv7JC9f2IXD4vFN1TNEQnhjiYFTsBQXRVxS5HFTIYU6XQMl9a4JCFq6Wc0gFLLU6HemroOvpmY094",
+	"Er4qk0niVycNyBZHDnYgmgKgm8qAvxPC/FgIC5cCd8tA4YT0jA7Wml1k1uzUoSJhM3HUYtJnI5frMp0x",
+	"InfW2P2ero6KSKu7CRozl1dQ3ojMl/kGhgIIhwHztRAsoqKFteSS81YNcwIxrBdtq7kW0YxQ4ahyWWrr",
+	"+C4fuFPqkakHZzzSW/Bwn5q3C45vBSRvRIiYBTKgGKhgcnPgOM8bcxETHjd1u/RKTcPiW9EYYssVJzWP",
+	"Q6JqdVnBd56goAj4bEpdJ9vgF7fl1b+6rl3cXNXeXtab3ZJlPrcbzdPGVe0CEKcA0qqYja/+9Yx6UYUx",
+	"/Bgb6fMZhJW+S4xlRRJy9oC0+e8hDX3F50GT3hmMmTPz7u3+TG/6DEfomlqIWf6FIgUNMwoZgluysZnw",
+	"WGmjX7M9Yt7uSbx4XahMJgmyVsCUXoiRy7cEvyiKdpGPb7E2JGu6AXrVOtiJrOFfwtgewh9fcyYux+Z+",
+	"CxFdcGBRcYu0EhUqCGgyWi9Aa6fdxmtA4rvuXNWbZ/WzgqKyNgjcO0VsZwZByswB2RInMLc8X4rKlE8E",
+	"SYLyioamh/WKZI0ZSc9IXjz3lVbF3geRYrxfieunSXX0YsYH4xAzggSMTlIhj7HMn2h/hfVtlgIyI+co",
+	"GEepBMw9jD8EF3V5LvjOCcBA9lkYEZ6gqmoqGz1UAdzlHQDOau+TwGg7dFF8+8P7ZzQzIufXAY97k/Io",
+	"nP3Ki52EVbFzsnpVQ49kLGIzKqM9Zb5OLbUIRds81PBHjyjlYQwDKc/H7mDc41h4G7MowGtrcigm4g5r",
+	"squ3dJ4Ao2qf6fb7ixB5AiqnRjlGPT5kCDfJIzcyJLSHD6H9vzh36ZK44cxkcNqnKPmyDMTO49XxXci7",
+	"g70SX7asQ6TJgjfCD8Y5pSCpVOdEQc4rfKfzXNp3PTe8C6ZuuIhiIubMKP0m22UzuynXQ8sQpTAqbZSN",
+	"EbPNtchUSMeJSo4tRsOque/6DGGV71UjNLmSGYyoToiijVxzN8iucAGtWKsKjMbbyLGiMN8VDgZ9cRbs",
+	"ztXj6ERcr6VctprdlyWr9KZef1VQPzEFJ98wdgvH+/Iwt6PzE9zeksNTtMayCFqzwJwvGZuGkkTGgaPk",
+	"X2vKIOsSwKSD8YnOZkCiIGHAc42JP9JcTtv1Wrd+VpTm6PGz66uLxmmtWw8RkM8AHfp1vd2BPxsvmq22",
+	"VrLiI8updKKeeKW0oRLlji9cZ7dCq/39wYHBncSQ/Vh0aLe6f3xweFytfL/y7BijPAGwuPSjN6z/3V/9",
+	"7OMf/fxdj+tUx7/7m+/+zc/K1f2Dw52Pf/h3H//sb8kv/+3//L3v/pd/S6r7VqVS+fjvf1pGdKDv/usf",
+	"7FSrj6tPCLRPPv7hX/zyX/7ku//8+x//8C/Id3/wrz7+/J9Xrf2DQ/1WRhmWcCiZUTUsBtPkGiz5xHpi",
+	"zmyYFU0cFiCk6QlxmO+qUxEOVVQ13+u0EgwGTBvbtb0vZgyNR7P0eu/3q7u93vsv6u++/zvZ8QAyTJZY",
+	"sk9yXQ1DjYiYepxLwzFxigbldMLigFXRe26wpJzkZmQEudDU8Z4fSZwfwILTvZSnMwlhFZ3Lzo6FedF9",
+	"n9HbyPe9t6S7b4h4CdRlCszEPsgucstMHhT1vAL1NnQkemYFBkxECOEM9Oa1iNmlkJ094w4ph7sZElUd",
+	"5kFdtLLe2DsgAwFFxKT6oEAkI/cOSsHH3Yp642O4j+CEkrB1FLADygfM86JsqR43PWKID8avFqlzYJVE",
+	"JChXHncZsvWDFYPTW4aONO7ROY1BQoSDi2ZMjx3OgLkrU6l61LlTaytRqG6Wl27GZmmmWAnA19RNb2Wi",
+	"JGU7YUxU9/CUNdGGaghQ2GEHYeHiJfJQEe/xODIddlIAOPGE+Awh4302nEkmzakVK2rQ4+o8wzv2YaVC",
+	"OIV0NLTzM89ZyS4PaEZNFmj5pAX918dkM+6cFXav3LtI269nkUCrJNE/VWgeVlRxi4oFhu1FM5zKbFqu",
+	"J5i1JRO88hB1ldPVgbYtj5VoZ3Xx4qc5xYtD1tMa2f7u/hcRJPOX7MczEvjuNDGdsWcrpU9R6Hg5sVkb",
+	"G3JL2OmcQUTIimHG3TMbZpONafbbptBn23N9EYbPYpsr6ku2IsNL698f/+RvPv78Z+Tjz3/68Y/+MtKv",
+	"M3L3M7W4GiplqncDV6ptxwSOmimVWLTVdxLa3qdT22DcztoE9dQw8k24STPtfo6RdiV2gbHALEfWV4+K",
+	"mPgmzB+MKQ/y4g6ET+ZjnQWO5ri5zloTPhkAEK8vJgaFNwzmBnUbbuNGfUpqQ8gTOfHRkvnrIdHVUwZI",
+	"vUhqTmztspEbluB+9MTE3N9A2RrGyM5mibRw9S6qv45Ph8G29/XIDrh9KkhsEjNW3x2MCQ6ZTH3hzAbM",
+	"uS/R7euLeqewn6ZRsvQbSGzkg0yS+hSxVZ6mooYgrRLMiIITf+Yp9RJtzIGBEEsI+Bgw/oqL89MMljWk",
+	"vTY4dEnBEMLTrQlkxOcy2QtTnsMyH2lE7dl2dZQHuVX0rzzK8113cuxOydSjfL3p7rxdx8Je9cvG9WVB",
+	"4925zwBjyGcTdzbB1fdojsFoCqSGPSydLVM9lJWywctYDngxb3LWODfDGUo5N9V02FAKDqh9WMdmeq4V",
+	"qcLlwUuEpLqvzglttbFe4Do0w8IKaLzRPCzQTRA6Igt6KlIKvifUccD0o70LYOQIAH+qHIFpFYsOiywG",
+	"MTieVrP78ua0dXl1Ue/Wb9RJXCDwU9McNrkOvOAqHGOe9yBfh6isFQorzPxXwg+GwnPFfVnJpK1kIWyI",
+	"gHoFeFFT0sXH8wIrdGsrB9MNe0wNaSnnpFCwXjon4vNkIWyTVLCZDWopVH6TiPelicleEfkbUgtuJZj+",
+	"5mXFdI2vTap4/Q9X+A2C2699b0PAnvvUi1N3ygHLgeFluGhOZnBEWN9txALF1Trh0cC4zcfCTItjQQ1J",
+	"GWCQchRlVK1UCgMNR8y/BmJ4C8AjU8Du16HqXLjLDF1h/TmNLBQxSbh6m9amS+zFhyhVp9b/ISIbQTr+",
+	"9oU0qmGtrFB3KsQtRLUHZGxChyiZM3brLUgfjIB7cd44Lkl6h1pyTGb86F2E/YMvgZYn8L6FTA4OkQaR",
+	"9I45pGpVKhX1f4DtA6x5jMvJrY2XUjg9quQjex9kmKM2q85S+EBZkpOpywlmN7HYjaS/IPYMUougIUg1",
+	"ssO8iQH1PExbgTSnhDxaMrBlYP5GsmiZbSPhmspNprcGF1Wa+IYBOyFjwcVMkZxRTlVwb2G8jAaCAnZq",
+	"MuF2FfJbbDgH61dn9dBCmbmRITd9N8+RdZl7yBd9j00yDd/t81Py7PDoCzLFh4jDAupqWFpKZKA0QGIP",
+	"hMOgkJN5TPt1XRmeSE8OySv3+XGP29gE4EkOPCgdQgJB9q3K4VNTAY47GKIHLrlHktjwhwax1LnzAMKw",
+	"f/QE3+nxMiWDWUAgncrlpFf67z/5D73SjoE5WECQKyaSxnEsMqAaTJL5SnmKAz1Vj0KxlyATFBXCbMDk",
+	"OfcFH5nYXnCYQv8YpDFlYuqxzOzuqLZCKrRY+Agagf7vIXW9mc+khRNnkDtg3ixjPYaaPTgZagOj1/7Y",
+	"LFGP71f2yOuoTRmIqcTa225AxlRqN/8EwYcpJ/uVE2KngPVtRFGUdKHreEFperXYs2CDaMkYNsk2BSLy",
+	"konjABNqRDCWxGxJHJoelq3N0GXXGKRhTJgTtl/ZiTxBod+enLvvSTAWEk8bydSRAyXTA0HGjPoRlIrh",
+	"vywNEWjMQ4o0ET8RI8ULuGGWnxjJTI6SOQkAqt2X3e6VCaxX2yBhgD1MOxjyTv/sssU1IsfCD4sHxbIi",
+	"QWSodpL23ufUIeZwX4Hrn+7lut0gPhsynynOjTn44z2dEBtQYo6h1kV0aI0YZ747IIKnc0Vjj6/VN7U3",
+	"wIhePeM6xXyFDD7Vkmdp4lDOAvJdaPEbUE7k3A0GYyI4XhHMVhNTxo/hcbSmo+FK473oiKkeH/liLiGX",
+	"PtOKSLG/WPAEmOmx/PiQeh7p08EtEZzYOMBlNJTXtYvGWa3baDVvzmuNi+IBgtoKedOuf3XdaMN75+16",
+	"/eaicdno3tR/cFqvn8G3WT1cN2vX3Zf1ZhcCa+DdVvt54+ys3ixZpWare3Peum6q7y/r3Zetsxv1Ve3i",
+	"ovUGHj5tNc8vGqfdklVq17q6T/il03jRvL66OWt0as+xq9ZpG95W7zReXCOlnfrF+c3rFsQ0wt/t+lWr",
+	"rdqrXbTrtbO3+gt4OITbf9m6OGs0XygCat36i1b77c3LRr1da5++fKsaql3Wb65qnc6bVlu996bdar6I",
+	"f9FpnTZqFze109PWNcSfQNe1s8tG8+b0Za35oh4Pt7y5um6fvqwBtn/98qr79uZ57fTV9VXJKl3V3l60",
+	"amc33Vbr5qLWhveum53rK10T9rJ+1qjddN9e4fjarxun9ZvrZu11rXGh5qVklRrNbr3dhJgX089Nowlr",
+	"Ff8K5t3k0zRbN53r553TduNKLSd+0653uq22ajVOcOOsfnnV6tabp29vXtXVdF5jsOhVu37aap41kvzQ",
+	"bXVrFzet6+5N6/ymrWeiXe+8bZ5GDPYOd6EzG2T6kuWsH36hHVro1cSAI8AoWc7N3gDNEgUUxnSGOTrl",
+	"ZEnOhPc3hcSUiQ1mlTAiOUcxEZyR6cwfjFW71FFHH8ItTD3KH0nC3k9df6Ejl4ki+emTStVEOZftqypU",
+	"HLyqvk3jQl1VLzOpyUepgZ+SMI6PpE5SetV+A4c1F2TicoHwmskeD59ler+z8qdh7fIOVlxOs8AuqKb9",
+	"mb4fBAJP80CQO+YnIgaioU/R73QzwaSm9fb7kCAzPwnwEb2AOYeGevMhIoIM56+5nRR3zKzCRMAiKbsu",
+	"j3L5wPvrsrneCa5vMBmW91SYd/qAQOfOtHblDoKZn3X63tGA+gbcQ+chOQxxoUK4klohyJs1WA0GLlGL",
+	"gwH1GHeoQWoQnECuUwEwhyldqHbgS7lzQqoGHyfZ5P0wHlaE+BX1mobGUvVCXUkbJlcY+dajw2/nwwIW",
+	"U/wKFozcGpQRq1LNEwD+SANKrtsXpGxwk1Qj6jcDVmSqJU5YQNXTOyc66LXH4U4y45IFewTMvnBNm3OA",
+	"vcLIVVDy53RxTPqC+k5YOWFAfX8Bkc6GNV0uA0adHi/baNPdQzrtnT2CARmabiXHxmJukC00a4AGqE6f",
+	"sXAHrEggLE4cbIACAgaeixUQ99bXSxEey04qAoOuSQ7XcWjQoua9NEdZkZs0pDi571M8YBXALLmKvZAT",
+	"XZBgK8XL9BjY4/GUj07Ucf7k0HJfP2+155VXL0aiVqvVmp3rcf16pP6sq3+en9beqv8OzwedL9UfpxWv",
+	"/tXr9iF/0RzVao1arXZdq/1gyr7+5qn6uda5ft1qvzo6fdto/JOMgIaVnF4jdozI8pSPfu/HUzb6vZE7",
+	"/L056093DNG2YnmI3+6VeiWAIfcY9VPWyoNUzm/+ERjRlDPTMe5ZgXFj6miFoWWkbF+0TjHsvHF2dVMz",
+	"fzy3d6DELVqHOYZMhHLdowHzezy8+Og6K27wsPX7gTRQaK9uavq/z0EV/WrmDm4fopbNvYPDC5+iuWU+",
+	"co+JLRxKvx4FLLTE2aaARRZ7R4v9ELpcjHW2D+2OGlkd1314pLa3Dte+FD5X22kghkMW88qZqMEtY7V1",
+	"zMBDlxrYBInesPBKTJkIoew3GR8+k7ezWUQErM2GPpMZaLVD6npZpthTMErNwTyK1nisW6WkbB8yd1R7",
+	"zIG774LcMjbVNwKIFIijmCZr6a6VHWHTG+BBiMEtDHPtTooat8zQs+aszajjciYz469kMPLXg1ykC/AB",
+	"IY67+XtLkVu6f9NeNv0D5k6DM58OgxyjAli2Zx4z0b9QUjiRaBrP8nMD7VSIxXkvVWnIBIIrGLK+/k4W",
+	"C2GPRZjH03U//ul/+vgv/v7jz39aqNys8X3n1qoYjKk/YpFbJj+o/1l2TP+GOzoWi25q7+RCwusF7uqU",
+	"itTUm2VfXeQwxiIrc2yHigtitbkQKMdT+4NIrP+JTuZYdm0qDyBzlXo84gjMvu7xX/7xf/zF//uvyDNL",
+	"F/JZn8Fh6eGumKWHh9UES9hYYH6EHFAe+Yqgx3iED7l0HxZis80UE2YDgm9UPnEWiKtMUN83YwaKshrR",
+	"WMx8b0F+LPrgrJfouBQDvRGYgSVGVELMfgCUShvDaEJq0fb4CUr8OWijKeDxKqwjqzPsCnLhWzzP/hOE",
+	"9mA48WIzor4z84X+nNQEackKRRrBujumcm87obipLs/Z+zCNLCOdnr0PYGiWqfbh4x0r7rZ0Bzqv/xtF",
+	"erl2dXXTbVzWf9hq1nespPlLF8+kniePwWRmO3Rhhz5RtIa5QxLPI55SGViRnzaETFCkoTmM1HQ7fbYQ",
+	"EChkMIo8uNBih8QU5wx/NEBJ5YNq9MhBhTTFHViNgPj9p2rQ+8/IOev7M6oW66ACZuX9Z+hOEzz8LdYq",
+	"VKjAAaHWFGOIsWIBT52wC8MUrlQDVeIUwNPLCOeJw0IopHDe3cAitlk3G/G7U1Oys0dOsbwY5OBjfiNa",
+	"oBAJCfUxvPKuB4T6jby9KTEQ3uFCNo+JudS2XilaH+KCF8np7e93YRurr3dPjtB+A6Jw/yi86bUxb/mh",
+	"73ef7OQw9fKOUYyYCC+lhM04Gncc/F7HZW5ZN3azG6iT5QQ4ixwAsAVPCMXAidDKD9AGbhCJiNV2/IPq",
+	"Ojv+J74J/1rfbHEVsrcIxEvFNkjKhesYgen6hLM5hlclFNRvS64jS8c/OrCq1v67DJT85KbfMHk3Ea6N",
+	"AYLmc0ouAJbX1zOmf1aztSwZ8wRFqmZ5HpSUDw9CyF9fzNK4XBg7lczug0rsVum0dQmIGcWy+7TEPcVA",
+	"a7CVpknMtRJn0UnKtqLDtoitCXnYtLr0IEN6maNWI8sE7+vflb6gw88xnlX4RAeYL7tF/0dIdNkmoS8/",
+	"hg6m1A0k84bgyMBaWDC9jyT8WhBkBNdrk3yGsLR/QYTOxO5brRpkbYX8mDwzD48kgSdI2VRRh3mwEEkp",
+	"9sDO3vrbc0RtbKThWqxKxAgzJeJTmp+DsTrRMb7NHiKFIrFtf/tSKdqInZSHJ4ZpD7JoglkCs7fAC7rI",
+	"W8GnRRx4puhLXxuXRvF+/LhFpNC+HhVtOgGOW+B5VIrkNsCw5tWohHoc9dXMfHy0qcmywtVfmvp1cLFt",
+	"4a1G8faFx9YDAVx36u2SVYJoxoKKwrUEHz9AuuOxK7wcNz3GIujWl7S0opEKyz4BkWdoC+Ma1s1MCgBA",
+	"TYPSVIDSh9VTkjP8wSp13BG/nm5ZVcA4BF3+Y3eDIgNWac760gWMpxUVB1beJOChgheVM1dOPbowN5V4",
+	"oYLVYDD6uQ8xgtMrecHona5SicVSAzJ0sb6mWjf1NxhVGMLnDWcyBzJywwoJeuRZfKeWdDatc3VnSput",
+	"mfl2SD3Jluc+emkNDol5MpOAKZ28YgtFp0z1fxt+/aPSgEqXC8CwZho3qLR8e7qNNZSViVUE/Sq6Qh2t",
+	"haEI+8scWQp6flXh7OJo4fHUvLS6ESHHP0R725TfTjZZGNGqO46A1B5Jos+fsL6qnPV3owPqUUEdfBWA",
+	"m0aYHAjPY4NAhgZk1auJzaMhSZkdrrflDMau5/hY8m7zBTlVb2etspFiay32Ys7zcaPUSMOgUuxR33y2",
+	"QTBPWEfTIHCKjthsrOUbHPknjXEqHLhafJy5w9JxvVvWLvtc1fV1/8V3+aWpPJEr1H4ri2Jshoe4QeWF",
+	"3IlO14fIwJXJSm/Ex30odKFzOFDrLyg+xSxY3awunLFxww9UIctVQkURmTdxM5mtqZpkx1i5niVFIkqI",
+	"XGMAj6onbVBkG4KIsmDX8ipZb27lWl38unD8JvVvcX+sPWxyvcAP7qtLFuXVJCYSZOJuu5X2IFiIh/C/",
+	"4Ypu73uLhZVtwBar1jgnr+psffHwYFUN7zXHIy5NRs4SvJ478uyNigMvVSpHzw4q8eZMapthz9KrVueq",
+	"Ed0xO3QiZ3xE6kq58wV3B3J5iw8yE2tBExUOBlZgMGKY0HPLxVyaDL/BLekvSNljAcJDOu7IDaRF7D11",
+	"G9/FCJTExW1VuYTa7g/p7jeV3Wd7u+++rVr7lQ+/s25XO2xIwSynJ6NAMiGQ/UhiYp08Ia/ab9IVHlJE",
+	"vfv2IJuSSDLkxd3jHAU+dZgk5aEpe0bkbDAmVBJYM4s0a52z2lc7S1kC6dkqLIA2vO7FxVMacymcuNAA",
+	"02i+rne6+ryTYc38e+M6Z++j/Ft7IHwWLzyQnSGOuPfUg82bLOwC1rWrWf9xZ9YnULjCYZ57x3wws5E6",
+	"RHUA+AEmj6uXqNfjgIkCxiSNjAC55GBkYs5xIm4HoFM8MYIWk1ng35Y0YodWhSkWIt//4Q++/Ia+eTZr",
+	"/Fi4l53DeYNX/gkEWsDDapFK1YMnz548Ozh88uzwSPHrrO+5cgwl1BMlXCrV40rluFLZq1QqPwQDeyxd",
+	"F3IyhZpNaapwP47/Lh/D5O36gcOXJUeM9jVnQnKRLvV7S8RkCSGzNoksY4gx0gsV1jVJMnymdWg9A13G",
+	"1iOXFj1wBBtG9krDZKeubEHgu/1ZoD85jot8dJWczzUDSMs2Q07UOliLjQhbGiwy2LqSLhbBPKZdxtX2",
+	"c8iXnVYzNb9Pjo4OnmTGxoUMmgPNkS5do3aVJ0Yj5pAZ1zEC6+chwe2ZZXOiLQ1PApOQcvv8lBwcHDzb",
+	"SUxUWlIW5RudGdw4y5c6Uba0BfZMkKNCMmK/qHcJVLrvu57n8tFj/ai0AapCrsucXi3e48cXHqjv9H/3",
+	"bt59L/MkwyHplPfcnD2TIJ5BkUmX74pbpnoWU/r1jO0G6uOuuvjtBmO2C/OyV2vtflltfXOQmYQXJaGv",
+	"FSvREnxYIiDToWtS+oGqGErBiN7pNLnplJSnvssRV6TWOW00APQai+SnkvkLjTGxWIeVZ09WrdY/2v3/",
+	"ZRaKWpUanxh35jk56+cbI+9ftmRKfcaDrYOJpfCDlq8zZYv4B7eIlVwf7BgOIk5QzmSuObNCNQmBqrlj",
+	"oDBib2aGqYg242y+OsQvcRD66nlAErOZyei1s2O+WTyHPEtiIq4MoISdxEsPnbfrdRgExj9MmT+harLN",
+	"6JKgcUSy/Cpj65VX9j7QdeJXVkTD+cRsEYlBuQAIgrAcO2Q+dj1G1IzuwhSB8sbDYSUqSW2ZT79xHv8m",
+	"6BrmohJb65B4Y5cXnK07JDYDItbp4SyWGp5cDyvGo/EBZe2SLh19ClGzmaxYsetX7/EuHb3wxWyaEewh",
+	"qHasLa8h/oZgWeptdZh4LpMkEKaOx4RRborhwOOFsWizA7+WXF/3nuFNM49XSVaMqdBTtmqeH8L2FK7Z",
+	"9uYn00QebirVXlgNhPouZmlRX5Ax7btRNEkcEXUwVldlPmIZ3tpfD5ZK+nwP8v1tMWXmaL1d4cEAQY/W",
+	"OaE3YboH4rf7sVp2fZgaCegIgoItUiWBIAeVVP2VAE0KqJAmj4DAp3fMW2dDWprlMNt6mQc1LZKUtYIA",
+	"oTXqq0QG0YIF0QUnpgGp1SB9NhCqCX1iFZ1dE3uyAuEyK3obhpNTAxd3q56l5bqyBeJiQrqyuC9noXOq",
+	"9/86uAg3ZnkYS16c5zauwTUuwZU7KCIms8hrRjRjzjR8Mu/y6oN2O+cfvhieshmTZgafOW0+ddiDlIQp",
+	"7LsfskIemEiMVY/AXpmZkLyBjlPY9xP1/EV1v7Kq769nFGBw1rWKcMZPiIPfpsR0dVUX0l2PsQyL2HGd",
+	"KIod3Azb8ROobOZ93X9Ymy0ccOTOQgCT1R5FIPAhQsuRXX/7YsphXNmnlBOv5FndrT7Rcw77IlwHzavx",
+	"JVKMZRbwuPT8+m1sXY+rH6xtY2/0/i1WLlvvA5O5uFQ2+5zpiLaAvo9ir8A/FmY8a/+ccfOdkErSPxff",
+	"2w9D1RVgbE6ZT+SY+rmUIJYwEPtI11C2iJl/8g9/ii5FC1KouAG18NxbRihfaIcR1FkIoQp+t3pEyrFy",
+	"y/ZjaMLeQVxNKVRbSz2Q75MhY6kXh4zZO3tpKfUw89NRsyJx5I4Vwzn/hvlib2OxtU5ircruW4ovKSi4",
+	"cndhx82Glu7PFlgPVTLPWx+Ij/utU7+4KBiG/3ymiOswz4NLYUqmFyNIB8A/ZLh7fBxIFoQ63TcQ8XPr",
+	"FxDBANs2MBtRyxq1c+KYEAb93md4m+Fsy0DXIcPavVtbwpUuvKqF7Dfe5Lruu2FMmhm7rZVEm6jdQspY",
+	"WB+qKmlICP38nEriMI+ZmlSA0inAyuEGYWiyFQOeMP5uXWF+Z8tJvD+oXiA2m8NAbDSDqG/jBG41xiz1",
+	"S7N2GCucWNcEiSHeAqphcZaJDz3BjQW0NdjjD6Swobz4rdTZYGirgSEOQmCIhBq3f2TUOMinSG7cqmHn",
+	"0in1HdJ3PS+56sf790aQuJ84rYHY1PhciPOiYURxe1gAV+XrYgqUE+E7CPOkJY4pB2Kh0BU+qYBHKVfe",
+	"higN1Uryf0nE4mJStdAOj0pxe4zeMUnKFIugq/VA+Bg3BtjWp/xWv7qzNvLpftASBUVUNACf0cGYyRNU",
+	"Bxx3OGQ+Uh6fjY2pzg6WLyC1srbTNeCJaKjg7D2VQgWPwaxA/hx55U4y4pKKQYmvxwoH8+v+050T4rFh",
+	"kIZD0ZcR8kbd9PePLNIrGVSjXklxy/5RCHMEDR2SMzbAj6amCoI1Ya9D1wuYb+nSa9KCYjOuDNyBvi8Z",
+	"2JNdxSjqZCZ9wWfyoaDKC2cDFrV84vpeyzyBGaZKqqVckymZvdKfOO0xJ58wf8C6vn523mpUZEZKCD3U",
+	"azpDKEglPCWCj7ursP0zE7jQNa/7QSysZSB+iHHhpkADcwjbVY0mTVP5eavFagpEZSf2rU3Mo7Fazzoz",
+	"9hNA598n7CEv2IGUw4iIne3DCT4v5nse8z6E/geb4LdP93utNs3CpDfnxMcVzOVeDnqLZVcnAvv2D9cG",
+	"bZhXM4mOl9/Nkkx3IkhDDAyoXMYYuCpZpbPWm8IAA1P1vJgjukBGEeCczFddFVNRlU7vv7ItYisS7B0I",
+	"N18OhiFl4ceSVrWYtXpc7V+A+lPSFtpWl9sB5QPmeczZKQxcv3oX56EHRHOn5yLH6hutk3pn2VobX8fC",
+	"NZeXVbbwlzyGyYM5cXQebYFdeZ/i0Bh0s2loz2yqyw2vrhmM+miGKQuLIzRn6vArlOfVp55ioIx0iSkD",
+	"pHf9AJl6UDCQD11/AkmIAzFhZOLyxNf6klQ0pRvtWuFe+pRmFk9QvqJS//qeVAOXLBiLtSG9Td3WRfhG",
+	"yBXQCNTsyeSOYlToSLZ7jKOdCeNa43xGPaKe9ZUI9WkAHoQp8wdw48VqOEtux7VMprqEi0zWvX09Ui1V",
+	"ZKkpDHNjlsNCc93TAvn4ecTnBZjlU4Ty6rzfTWJ5U7RHuzVOoZXa9QlWjy13goMTnBhfoCSHLU9+atPm",
+	"C6eHCE3SYm776CRsIMfOlZSVpWq1srt/cLh79OSLp88qyWnEotxotInLgVL9q+vaxc1V7S1A/yX398GT",
+	"Sny3lQ739hNTrW1qFQ1rH1XYCEaozKVZdzdGhR7qRauWgWe0dAxkANXrMjrCR9MQh2dPTPUFxgf+Yhos",
+	"4dU8OVyXyBdPAqjsPsNMSLKbmQxQ4AQoYj3bXf6tmBisrcAvYe/ZAECR1YPa87K1fa/6sAdMdLAUOFNC",
+	"+p5sR1LstMmI66T89pEkQ/c9c4gO2CY+m+I7J+pPjw6YNNCLiDPNvlbnjH5oj5wrzZYTO7GZbJx4Vyuz",
+	"A8C6pgHxGJVoIcTaZgaiOzy1ytHKkn/4U2I2IHlMqvuVikV8MeMOc3ZCREij4cyhSsnIF/NQ/WbcSTmn",
+	"YzNi73x6ftjyoK6QQJCqGm3OkR2ZKQ73jkprdzEkMX8o93p75tPhh51/+ju/97vVSkV9WzHflD7H6Z9n",
+	"NzahDMQFxx5cufoLMqZqFe24qMkrKLA59PGyerHSDg5AVxsrDCtxjvPPvWwwXzVfty6H8uLG55EZE0Ds",
+	"01r7DFDjKRn4zHEDPCvKbiAJZyMauHfR9nElmetIWjFX+6vH7dOX9dNXN9iMYsO+bsIi9mWjed2xwcNy",
+	"x3woxGEOJYvYV/Vmp9Fq2iRYTF11oV4QSpAVdu8MLxicEkxG1vfU01rnZckqPa81X0FN5deN5osOlFyG",
+	"GsoRRSULT0+rBKRATePXdYDy1b2rv1oNONfr3dOCNoNTKseqfywijgH1SsU6pYDcdjpmg1v9txLjqnt1",
+	"h1Ld8zusg36l7t6ga10JF7SwejCAa3dahyywuJ8qvOITzvMHq/SWUd9bPEjA8eZQQ3IzhC9ETspC9iqM",
+	"RbRgdKtMIHgvF4IoHM6yiFB3HDaY+W6w6Kix6AwORn3mr8g7lXQSGf4hW9QCuzIyldQJ7QIryTM2JQMh",
+	"bl3kKpgzkLfQSzS4cRBAsotu9xReWe6/E+8WLNb9BRQa3p1NQyeEJ9Dl9TIIpi3uLSzSoRPWcQP2Ty7o",
+	"eywnxsGuCZ2EWrf2E9xoGiLi6NR9pUT2B+CkoUCoER5QLCKefB3K5UP5aEYnJas08z09Pnn8+HHKF/HY",
+	"YXfMU3wtl3PiTYNqEmXoEnkkyVjMJBsLzzGuvnIIXhHGskTYepEXrsddEC9KcZEW4Swgc+EH4x2L+DMu",
+	"NSD0jLuBzr7ByN87Aen4CNaM/jssswphfT0OVdEJDd0PSKccu1MSjH0xG+laxqIPiYzTKV4w9nq8x//x",
+	"Pyangt8xDhANPb4LKfoapQKTNaivlnTO/FM6Yd4plWyPwBmqIxP1vsgsswUlxHucQHFxK11ZnHyFcXUw",
+	"SQigAqNTqhT2m1SaJCn3StX9PQiKqPRKO3uK4K47YTKgkym+YvLyT6IqzE7Ynv327du3u5eXu2dn9onO",
+	"c+qVHLrolSzSw63aK+G0EtIrzRm7RQcsHIpgc8stpCNd+rjDxMxTm0JDyZwQ1YQkUuleRHA1c1BtRlF+",
+	"RUfqbuNKtWvpLSP2lI6YTcrgXK/uwGTY0v1GfacbJPuVeHWqCj6Eh4ui2f4WhKZFVFMWUS9bBFwRH2zo",
+	"FGFImO8LX43LhiQwBFB4PPVF32OT7/9YCm4jxMGzw6MvdpAPqRpF32NkNp0yf3egFtoeCIfZquPwVBtQ",
+	"TuTcDQZjIvgeqWl/pJFLutQre+/KgHzve8InfeYJtbiBCCvEIgt/73vQsK7EfFg5VHtGXUEOKwcWhLM6",
+	"YHvXRQ0V9VBSZJfUoVTJlPmoo+gp1jhEUO95AC441TJG6gKyGBTGf7+rp2EXHobBle1ve6VDxXPH5Eed",
+	"2mX95qrW6bxptc/eKb45rBzCL81W9+a8dd08e/fB3rEIew9HOxSb5szk1UVkTegiGuAxUXcc+3XtonFW",
+	"6zZazZvzWuOifmZb5LBSJfZ1s3bdfVlvdhunta7++oDY563288bZWb1pk3LCn6haDruSO+Dn0BLipl3/",
+	"6rrRrp/ZYSZW/FHV8hGxL+vdl62zGzWm2sVF6w32WT0ALruqvb1o1c5uuq3WzUWt/aIOvx0pMjvXV1et",
+	"drd+dnNZP2vUbrpvr9SvR2p0jWa33m7WLmzg2qMKNtapt183Tus3183a61rjovb8om5jdDQgLanVUwu0",
+	"kIpKfmxUJoo/L8QsPO64mKOflXqealqdBSbACJcY2KNG+sJZYOkmOLHciRtEjFY9iKowhfNiqS84OIeA",
+	"k9WGVawMTUGr9st6TavqxtkUNmO/qHft2NKXZ1MQHQOliqpOZ5IpthSc2I/HjHrB+Bvbgtl5DIWnvsEp",
+	"sx87YiDtHQ0LBKoAsq76dcyooxqjEju0Yj6skMwainhz04CZcCXOAXPg0kou3edkxj0mcddEdEtYBZPy",
+	"jlvj/e6Evt9V7ez2FwGT9s4JmXG1Fhxbj8EauSMuQAmeUE8pWhoTJrbJK0CkMd/H3wV8LAe9deq3Y6Ku",
+	"qzgvAJnkzRV1U59JJYdcTnwmp4JLhqveClk8bOr9LtzfOfVMY2WobKa0C58OAkBDAGgVxXl06u4t6MSz",
+	"jaqjxu+zIcN6SFMoSB+EawREKc1sysRUnbzqJSE8eYIxYaqFiYF8HDHOsBJj5+yVNGez1rdkj3eylSwt",
+	"wkIXJbFBNdOT4kkBSpobmHPL6GRaKexxO6V12XvkuS/mkkUKpc+8hdlE+NqJUSbMI5KpE1PXw3e/gVk+",
+	"Js9BySS9WaVyMAC64E9m7xGIl4g7in1Az+2LYGyhGoHvoqI5x6E6Pf7/sfduvY0kW7rYXwnopcieFIuq",
+	"S083iQ2YJbGqtbt0GUnV1e2d28ogM0jGVjKCnREsFvfMNgz42DjAnIcBbHhszIxxHgzbDzYMGMf2HNiA",
+	"H+af+HGmDf8FI9ZaEZlJkbpUFUtSF+dhTxeVl8i4rPv6vmIMQKSGu8kpGf/9QrndAinap02Wug3hz4A7",
+	"YjpnO9/Q73gVTGQUKyg+Bu2CDaYQ2fLrsDglUHKDqkrncihVrHZzbcw2/st/F+5bQh13VkEPn2Mqhwtv",
+	"gSNoChPDee5HJ6de9p4fney/2j88TdyCWqmGrOaMRb5dUHjig0zk4eBilXizl08mjQXTN3GH1AjbcjLM",
+	"vamQHpbxLKtTTNCPioYJI3PWD3Sf4KGd5GKQyeHIslpydOx012lSL+YAIZBpR2Z6ZiCQ4UxOnhnE2qDV",
+	"ixWubR33QHU/AXeQVlYou+28bxKIP25TamF7fy8JG4q+BRtfnGlOWwdNFCDLTU6EzefbHbcLlj3Lr/3b",
+	"kXaaGkoKIFTixUisFswMv4uT99tORRmTLNa0i5wJNdA5WLqGzXJprVCtWCUALtVPWE1pPxv1iCVoCDnd",
+	"rtDREum2VGQfuQsIqMNdseAAQHuHilXFKmgzjtVIdI3zS9CQuGQboMkAd8P7q+VK7bhiqhn3pEWLpI4F",
+	"jdUaCsaZ0mobv7c0eYUG2MFgUib7PsJAHt5xrie5FBbpV6927PzdBSlP8Oc6gGv5TuQG/bydRrPRhBBL",
+	"LjLBjdhWGuDV8C+tUqCbLkiDgmiha4TGMFZgOqfVROylU1xdZ2YDzRHoGZRh7ryOBdRnOq3ChJqOwfQs",
+	"8z7iuXD2y3TCUt2fEmGS1boegWeWMq8I8QlRrPZTMZ5o6zyv7e/FPGLdMz6Erb0/2D7gtk/CFWtPDRsI",
+	"kUKxNRKSBBBzMHAm2lg4NWMjsnfuk3ZPf2DiPfB6AYz82P2nWyyKwfKJ3GptPW00G08R9hKjOKA/Kaz4",
+	"GL/I/TxchnXZoV2wrKCWQ9c/o4XzloOfG1ZL6C8J2yEB4uyjWIUrgIKMVYaTIx1PguZcg51Q7SRodWcL",
+	"Iekh7PTenKAUwAmJVW/OZNpyIgEX3pOvmRDSdf8dkOC95i6B8iNOVORB+WNl+dA0GOSUnUK4EBPbKpAx",
+	"AQDBXVsEFwpqPOOWBbjxWA2fa1hPDHQuYBHdFRXI/3oIVoC7yi3YI8TYKMFzo/QkpiXJflNsknGn72wA",
+	"SgrzKxfWTc9UvcEOMYrgVzEXE8Gtk/szXQH9tDMdq9KX6QEa2/OJQDw/+KefMvBIgw3spr4OIijeYrUn",
+	"dXTnWe1pPd5i/89/8t8zo2OFx6uw16RTw3zck8OpnpoGC3Dg/kuTQLqTsFpv7oO58DIEz+DGT677GiNT",
+	"XJGEZjZx4tY/5BGcNwqaLHY0VO6C84cKy99MER+nm3tAQitxjRKKLSVspDMCd/EpQPrTIo5GrHwrW6VQ",
+	"vabzKJDFjzg2r0UFR7J1alXwPJPhFhAT7lKjx6LejlVSpS1KvA+lsHiVRoSunfvwvi1lLKmaCc5CESZz",
+	"axErJBbOQ+OU33JA+YIy0qnomc4vwOL+usmM6GtnCzr/JBU8zaQS2/RjUo8Vng1W8vueN5+26agX3jD7",
+	"BrVR+AUQC18J+wIFWbQVnAwnzZ40mz46SfnacnzlD0QDiKHrayF18A0Q9lyW9a2oBuibfdbcWfXQMMrH",
+	"bxSfupNu3ahEivc9vf6+Y7Q0Tnzo2923c5P7+DzTPD3T+jXPEar1Oc7S1fftk2eGN9zgRacYk3uj+Dsu",
+	"MaEJMfbpeOwshgU8vdlIZ2JBtfjJLKMu4SL83pkHaNQV6GhgMyzura3W10332qrWKyjUlqq9yshK5zaZ",
+	"C+6NUzgnSYQyHt2JgmUkXbZLX0tjCwaxYHaYlR3cxSWP8b6fBM+3/hTd8GpKwvx+nWcCXgR1TUvOxdH3",
+	"dAxusL1e8FB5vTk5150cN+ElnvaCp64KTmZWnBOiCF3eh+5u9Mp+EfKpZA7UnjWfFZGnOrVSuPMBx4NI",
+	"nBMsEkp89cV/tPO8EavwGlD58ucpwjNUTDN4QIvMHzUEs+69NPDfbmiFf/ItS3aPDl++3t89S6hBJhWW",
+	"y4wsQASPpFvxxY8MkymrQUAGW8RnmrixDct5X9SXnd9duOCFx3273QEu+QKQPPs9Zi2FsS+IN/YTHshw",
+	"kqrJUcLQWpAGO5/45cskAU4dVM5RKMA9q0tIksueSZc97hIWW5g/u30iJhmfi/S6W4tbwh0wtIcgj5rP",
+	"rr/vUNuXeqrohm+vv2FXq0EmsRzmQyXes53nN5kJM50gb+yBSCX3HOfPnjy5gbisnJQTMTU4J3cka3Hr",
+	"Ms4C4OPNhKz7sZK5cmOBdf3dVkhMuXth6X635WUY/OTm6Xdb+3vdg+Ojs+7h7k/n33d/Oj/pvjnt7m39",
+	"/k+rDJrH/RHVlC01a15SdR/aLs6LwjbYZ5HPj7Kv6yh5DRMqDWBXaPc8LmyeLHXuBwRhWoWTE1QRZjhZ",
+	"jZsCbYfbqakHvruiPcJM8E2gF9CRkWZ1B2+LRlTpBE5Y6FufYM9xRI8aOx0GWmmOSX3I5aZ8zqAeaMyI",
+	"N8r9Qi5I+CMA2ju3mjyylP2G7bQoaEC5bPhTPVqZh17lrcA07Y6wvPyzmYLXXw5DosrZz2A54gx8kabj",
+	"jWThmTtHR1N7NDjh6k5NTlwvxodcKmPDqQXDzVPAfYxgRIl3dnTWeX1+9Obs/Ojl+Unn8FX3SmmnJwh6",
+	"v9SYxcqKwqCF86mneV94MeNJ45CuPfyKca6cK8P7CM/N/SULT+PjMrWkgQw2JREiNI4xeHUhJrbBdvVk",
+	"DqYsvUm791M2BgpKMdt62e7Uk3nhN67PanTvuZXl2FzLAKBFcZkNqSfSmZC/crHwMfbVXZlIejL/GHd0",
+	"1fkuylRXRmlC2JLClSFI440VVgs+aIEIpjSUdNeLJMBiE6f3fOGgGs0GPP8CDZR9X0T7KwpW0TdtbI77",
+	"b3N0gkhZOOaXRMs2/f6pLI5oa7KMG/ZUWANYBL6Hq07RpUtCiF8dAbt05I6ni0dufXoeX3Gnmv6LPoRr",
+	"j6DcnxN8Kspx6s99ilfZFZQWvVn6ZyFbaiKffMUacoiBRFiXAIp/hkibBlwki0Wt0hrnKEmdti4DQ5DK",
+	"TwzaClYkTlIkQqX4j1pPg1vSz6apSOtOuiwpZOC2XMlQrS2AfL4eUPo33LiYXS6n3KnUQM9GIherkllH",
+	"lfTyOnOvlTddm27aKON15ZwWD0PpCNOh2v7Uzv/1uSqofcSSmdxNEqsVhwd7EcBsLh2womXj6ddfQ/Vp",
+	"PQoMsNl8VfrLF4esToM1WKL4WCRI77LTLPO7OAfAPTWTSiy3C1gn4PKGQ0pwldJelkQVurCV+arK0bmv",
+	"aavKIO8oe1WdqE0Sa5PE+lWYYCF/tSA+PpHovlVCa4mEjz4gy0XjffyXMv0TKgYnNJfxtrjfzVJZvihM",
+	"lwlQvP8jBegACn2XRTaerRrxwwly3vqE7zy50Yv6WiGR9ksuswdZooMr+VmP3Q6cseOT7u7R4d5+qWeR",
+	"zKhb7dvKrt/fg/27NCZy4uFsREGoX6oHzqdZQQWDJTbLjhoCCn/Ko3afjJTm5zNSnBP0gfbJnzZC51MJ",
+	"nS/JwCABcF9EXfRhMSEsUFkZEjoWOX1VC3wx9N4igvcph2Mw7EPpFkrMcGb1ZDsT70RWXAjvR8+uGq55",
+	"FLLr1DeTizGX0HJRCxBDELxxri+8r8hkEd4VgxbHmofS9eTaxJYjDWvWG7GCTWRavm0hYTxNTWms3tEE",
+	"uqpijEUvA5ZbYhNIiCOxmoH+75FUQ/+Vdib7ot5mCQwXurIpGrUYDquk3tosmSp8mUgTn3fzrQfYR6s0",
+	"81eEyW0gG07finSfOF2kqRQqLcbsK1NVyQ8SK8xrMcBxS8ugWZQ+pREr6uC9FNcj5KaBzoUcKg/uBl0j",
+	"2KXS1+qdcOefFqYdGkwuR+C+tNzjKR7IX1Xukb5pk3t8SLlHCjMavx8/d5XTx3i51zq3G69249V+iFe7",
+	"tmLoT+rEXu+9guouWUbUit2utAZHC30tmOAnuQCoIoD1WktpdlRKnq5ToGP9TjBp66u93nvq7uKwEDX2",
+	"TosFNm7ur9LNvat4OJzwcH4feV/uc8uyRXVf+H+r6xIWnUhCHCiwBsqFCJcdS1ZL+iOZpblQSb1646oU",
+	"/24xqjWec3rL/CwXYh2Z/YfXFx08bZuLcqFMaZdUdyeafFe1dioxqxSrQ9QmZRk3nukuQUd+33naFkvS",
+	"K16/Jh7ZJcEMZP2+oEw1gETUOJETAtaHJYiggCvGkt3OWffV0clP59/td086J7vf/ZTU24vvLPAEuY8z",
+	"1FbevToL7nfYfU2A+/HdUe47TM8m7V1S3JsezPvWg9kvjvFNJeIKdd10915C9wSw7kW5gjnt9TRuFqN/",
+	"jPhNq/uZoP+FeCZHPBdpaNqsWAMUs/MhgAjwkqH1XdsRA7FtsNIIb8YQruJjJ7GdFJ9PRL30CMYzQLyE",
+	"8C5ELoFxwkl/aZi5kJOJSAH+NZ8qhSTiGO7FaDIFghtsKZaUU2/LpPY+TMYejnFjhNxRTw8Efy9tstuY",
+	"I1fs91xoTye11DU/nhJIMCEelnY5Fd1SXHkoAQkWsbaM7GWATQ1Y64AemosMcyZ4Cd3ldl7d7UomqX5W",
+	"IhTyNcAXJfzjZRv3BL9qYct+eoOB3nMre2FZaA4ouu+7Yv2C3FNa1w87bjd0Ta9UQ9eFmzulAnLnNCy4",
+	"mIW97ktZrzDX2ZGHb/bYd1OzEtqFMFqTsX4nznTi4fAJ97LqpATlVe7UdZotYlYTCKhzVPxrQfMVwIvu",
+	"Xz9PZf/CX1CnMJ4qPa1oEF4dXv9gt+MAPvImKaxbhuIfxHm/vSH9xQXg770l/EkD+f4cXV2IBhIhYrkA",
+	"zFemczi1pjRbiHU4kiLneX80L6rTkn4lTJAwp5nnCAXKbyjxEC+xGr64SvhBJBIBAS5HVB5RFMVjwy4r",
+	"E7Fa4wfhlTgOvMHJuEwU/Ce+YKPm4R11Hsp16mXMWZ1XJR9I5HIyhO70bUjVMbUWhHa0DJALamamBj5q",
+	"dVbkwyM2a86LfFCopvlZQjUPKSvyK9QJD9HexMP24BXKJYMWxeaVLZ5l2G0AAR4MMqkCKr2Zqz6VRNWk",
+	"MVPBnjwhoo/F4qucYKoRKBifmxKhQWKk6osCNIvkM7mw3LDkL2kgERRURWzEzYHOxZ+SBoMaLtQ6SseK",
+	"noU4z2I8sXPWn+ZG5/UyKvqEDzFOpACFmHmgZaL9CbbxiHvKKqvHPWOBFEcPwtd4A56s3owby74lsgbQ",
+	"rTkE+Wm6UipDoYpIBECOFUJFo3+dErQ20ERgwYoscRC5O+qg0BSbcGMwl4XewCPDEjc7CcwYToN7uJUZ",
+	"S2jCoDpvwDMjIqTUoltIi5sLRC+C/t3c58iAVuCrr966AXK/ONI0vvqKJRdSpQmrGSFYgmnD790vJQjw",
+	"co+tOzUlxrFQyRfF6grPoqAjW9JpvFCkCJ/Vv8CHp6LEwUGFfY+MRyyBfZPyuS9hTNFfonJSt74NluhJ",
+	"wpI3x6fdk7MksCUUVwCctqS4yAwgsfEPSYuJ97xvszmuNqwu/glhxtmr7pl346D52FkKwBskrRgzKGmE",
+	"R2PJKFxeK1sRPkDDlE4FdRMUuUsCG71sNLVjtTBl+KikjDqQhDwWlZiWJrDFEuQyPcZ/JxEybCzOqp+8",
+	"ve7r7lmX+EDDKWqFiYK5m2ZZAymw/LxOJoIDs4d7MrTV9oNziSQAVFVMrea4LVvA0AJP8CIG46xwHNzu",
+	"BVmAhCmxcg+NilSwRxk3llvRYB2/12EmeAYdqt6ZDmtJ5AfSi7bwB3+z1iXE/bKtSuDstYS4UJM64u/7",
+	"YxFVkDNiVUBnuKuoqNRNo5DvRJoUBc6Xu2CxBhna6wl2XboXY3luvR0r7s7mI8Ny8BDCMGEAZYoFdwTm",
+	"TNrLScjSh2ESMlblXLq7QYnZ4uEL96EEXtiasAbc9HkKYpQmTOcBdX8eJLCv6oXARwTbAARcnYkxhDHK",
+	"El5aZvW0PxKG2N5Q9MQKFskLUmyPBm4lYqAOReJAnARxUw7EtuRFhZYeX9+LmPvuZzfF+K31Vol5Dp9s",
+	"ilphMDUQ7SDl84TAz0gEg0qGHfzVVwCmNuE/T0WECHOUisAKLG21kv1WIa/7ejyW1gady/EbZk6ABfIv",
+	"5KrzZ68nRtIDJ7iLg4KJkE0IKLudiQ4vdWIOWSZKYR/D8qlyJxWOb82PBvhFkBDAfQZGp7mlQYaodRFb",
+	"ht9jBXG/uluzWS4tEioVIoEBrr8bmvGYDf7LGiUNCOqPjQVXJlbxlq/CB12t9Czeai9XhPjt7uWV1Scw",
+	"PKP4xIy0RZY/a7wgQHS7vlZGGufZ4LMQnhkkCS3ts50mS066pz8d7haENl99ReXiKLUk2VpUaB72+KVY",
+	"PNpcEZwUurhkv5QLzYELAWRjLtweTlmtdKUH5isY1Mm4qUfAT1FmZsFtRTyFSrNMK2f39dyrs7TB9nI9",
+	"IR6wPs9YHwDRVAo2JE02fBwok7Lh5ma84F7D30BjBmmuBws0jJGbqmfNZqyWsBMGVnY0kdosASI5OOmA",
+	"SfC82SzIK3ea0Abiluh0IkTqloSHHQD2mUrFe5HibriUFcHTl+uZYZNsinfAle7MOuspVsGeDD0IfLgS",
+	"UGSXrPZbh4fwvlP3zTdEOXXXv3ZTs966f3zTMR/eF7CjnRu86kS4ffsFFv2fLfHtvAioGlllL5k27S1c",
+	"5B1wkRcE4q1b18h2Wenjdsm2ITSTalsOqy0js1jVqVMnBKEFmBUn0xCtyDq7pApU1PbSHcxOfCl2VwkJ",
+	"4swrxwY7FDNn5qJ5gI6xxSvh9z5VILGXEuzUFkvQWtpPk4gl3lzad87aitLHesQSy4fucqhEi1hCPXbw",
+	"Exml7r9/du61M1YKPa2do2fEtlRGKKfZ30HmuDQK4GYrj6OcUK7IzGr6OKG9V+YLuoRF6Vao1BxHxiSS",
+	"m4HTj8a7EZnoW1bjWYYhgHqbeZReb+aCEb3QYibDijSWEJywoWZWDwWsGI4E1pfh4j92K+/MX9wSZsKV",
+	"uQSus0rc0wa9tbi/aXfXjVGvX+Z6fJPrbpaRc581fwtbAzfsjW/ysd1b3nbGh7e9Yz4Rt7zlGLfSbV9E",
+	"m+22t4n3t5g7VK/XX3cq/yjWq+5xpu6Ptv9slRYPEMtMFOqRU/igpNW9cv2YOovoQ5HNFjqGoZbJsMTT",
+	"+Ds1hfyvPOsQjBiIbPEejZETcO456dc2qt2AOCYN4z3kZAYddelZ//S3i4/K3QYRKRvxbMCmE98YPIPa",
+	"h0QqY3mWuaEeeGaJJ8gsUUdHIptjzE4VikwxzpLdzsleQqGPRlWDjqcGuf3K+VfyQHwkw6nyBih2k4A/",
+	"BwlGiMZgsLNQwnOxvLILSBwxdwv+S4OdAa1jLjx/a2uBo9WQToU7ryBsBcfKE66Gyb+8ThgJe/kjy535",
+	"s/CFYBJRm/jllWrFqtgUOGNgN/Wc0cD2T4/Ysyc7f4687FJBKrcmMiOg/h64zUtbquAmn+T6ncQipCyr",
+	"R7HCLHim9YVbewyVZZnxAy+ux2Z/TxJQmeiUy2zurkZ299qzJ9/GKjnpnHXPX+8f7J855xVDERUiYMLP",
+	"bLPnzae+OR9nyrniPefkp1fU/YNAvq9F/zC4O6r4x4nZlPvfrk/vpc57Mk2F2jQILG8QePbk25sYAvqA",
+	"K7/zzT1oLKAMxkfq/6eUoK7ogU/XPUCz+7utstC8IjDwGMmhb0fuXIIxIfsoBTb7qq+/AErc9i5frJ5G",
+	"X3+NYdSIWaGgc9rUnS3CgbAas2xvzl5uf4PinrPe3Pra7DHPLwA+xkxywVMzEsLGik8mBrm5v9e54Io5",
+	"/7wesQXG/Yjtnrx+CfiqTKgUM6pEPc9yPUPdCDFKPYvVBNjfbT4Pqfki/gAZdvT/cWB2JOZsJnLhSeLr",
+	"DXZcda5jVevzPHXWhhyQUEaP+zKjN59xaREeB6YbLq6jCaND6AHmCgLR8yocDMPEd1irKGTH3C3O5KG8",
+	"bGBURc0MJsmuzqZjZSjY48wzrJyHLA3W1OZA2NXLRBu7BvEO+B1sOcykpM4ixNfESqi03mJJipDVP/30",
+	"00/bBwfbe3t1H3FhNQLSwWAJ2YGJ+7u3jWozJKQHLthYIdE18Xszj3zkbkCDMWE1aQ2RgGNQ3RmZSiu4",
+	"qB9q+WowwlJlHd5C7Y6PIY/nk8rlvN+yp6KtWYOJilXYe6w3Z0kbCab5EM3Pkc5gfyTtBKLiBkiC3VGw",
+	"M+3ML+z4cU8di7GGUNYSC/+cpicq7MbzHAzHqul9HljdcNQ+nzdnqUZ27Mkkm9dL4a5zmVItSeC1hmRq",
+	"rIxMRWGHMmnKU1Hhy3Z/X6DVLri33YZx/8r1zGCioQNnl/VFlmGetOCY+437wj9z/7Pt/uc/gESn5T3K",
+	"hvA8l3woWC7sNIfMGp3EWJEcyQTH+X6UsNrR287p8SPDeAqRTG+SDnQ+nmacSfUH0ccUnSoLGzdJpt6O",
+	"Fa4N9bRijtx5a7meOJkwGOATG+wQNmnliFT3Kxaf5CJWNF7YAG5ZOOA6xeqsdG6NzQUfY7oPvTPMwlbS",
+	"WhAq5GwgZmw0VWkuUszBQAmLlWMRxcpnLD0omNRpPcIkFASDi5ydT+4FbnGQGNAZgwokcHnH6kZk3m47",
+	"DLjMprmgxFlRm+RkvUFBCh5of2oNpdq0UrgkkGWEbl8reYZTg3PqPBDMWGdiOY5kF0a8MrB4uQgMh5Xy",
+	"4FviXDnzV7prfp4KsAvcid5qbbkJ3Fq006OSze02GLdbrS0nCZ094ayq1paxTv4762PZIKC06tIYWK2M",
+	"Xg76twRcHvRsSE7WVw3a6o8a8vUBM3emH/fNO/ff4j13y7PV2vr//s//2z0xgr4LAsxDyR0FCQtFUxBi",
+	"96IvWpB7UUXoRZcFXlQSZ3EeqyfNJ19v7+xsN59EpGSinSfNZjP65//tf/6X/+X/+uXf/7t/+S/+Pvrl",
+	"r//hX/79v3r8y3/zj7/89T9E0S//9m9++ev/KXL/556xVZ6fxflYyv/ubZsFv2kXJ2l7TxpfFHDZEEu4",
+	"tbw/ct/Uhoe4dftNvKWEsWI43CarYTueNptP+24jwH8J+sFq/Gejb97FW8nVY9/wca87b7gkrlg1f8u5",
+	"Q/PuY7nsvbF/XfvwCVggxShYbTzNrAQsRfifBAresNDKZ6k4y4V7bIuN9IyNoSzGaZqZnmYp6zmrCsMF",
+	"1DscBOpOs0nCbFyPqOEKdVQuWDrFqAUlpPCv7g9SveOZTCNS6VCKqGcMDUFUglTm6KYFA2dk38NkgCUM",
+	"sBUljY53O3Vax0gW6mqPeZHm85Op+o0TiklArSysC7xMTy2TNqLcmx+k0mo7fAuMVBqfrFzCI4mpOZoV",
+	"BnUeqlCVEZqYOMTQZYbTDyFbqvZp+1mCuau8Hmc3EwPL9BRzqN74i5WxVKKCvJRU9vESZD+Uu3bICKmk",
+	"gKmekwwB1BSslrzqnsXqCp8zgZYSPVTSoG3sDPXCE6szJQT0hrMxn0ykGrYZp9qqwoaEL6qFqaiYrXXf",
+	"bxPmeAD1OHYmyG+zMx0rKtR1xswcP9ybE4KyrYuHgMaTsNpvT48OI5bsmnfYjH5Af6m3nHXltqw3+qDK",
+	"GoEyLe1KghOrQfWUHCrhtx0U96SiJ63HCUuljVWwH433cXtcXRg/8b/873//z//4rx//8t/+Z//8j/+6",
+	"HoWkdAl9BT+1HcZBi9VG6yoVfTnmGfmJemq4s9/IfdE5AZ65kWK0WSHxaXHAHhm3Hthu5KYwVtKQG1+7",
+	"7MJLwwYSywaiVd/kzlP3ze729yePd4+/ffZtrGqJUH1NSXmYJosFk6E0Ec1H7ybD6+tt+hWNdLC/JWWr",
+	"3YmJ1bNmM5RFPQYhR5sf+oSkGrrdj/laFEjlbu9csLG7DLcx5iPGWg0X2ARmCoux0U4lGQClsVN1odyf",
+	"nRcz7snhVE/RAcWiYSc1RJ5jJVgZnse7tlDnVnVV2841gGh/LyQMcj0LCRHIYNTcS+nAOqcdowteOmFl",
+	"5LzIpFDSg2ZmL0holAwk23hJ3oQ1WQYT4SuCS+23saLTAV24dD6goFOMNauR/G7ByRc/T3lGEo0cN3eQ",
+	"8Gd8MvDixIqiOcxq+rQ67BwYnBsFzzPpjGP05oJstlWPCvNr3I19xPQgVtB5gDehc/XICat8zDMQaO94",
+	"NiXlBcQ8fTJeQXq6XxBlF3vwghsNFe9+COK9NNb46juoRIO5Ds6gc7pAsHiLP+mbd+c4pvMxf38Ouz6h",
+	"zV/babID+cI3SXMVK56OpZLGwgFnRtiCp6hN/hQkV54+cXdSo8DCO9wSJE6cwEY1sao9aUbNZrPeYhPn",
+	"s+BJi9iznacsOe789Pqos3d+dnR0/rpz8qqbgBNJS+33a8F3BOlD1vFF8E+axWHAuXVGRNlWyAMWRC3B",
+	"y87yKcR10gSPX1JcXvqT4XOsgAW/sz8lKemzVe4PI515NIhxxed1RyhW1/q8DZ8tjFgmLwREeqaT1cgm",
+	"N/RQEzBLWhh1o2J8bNBwD4moUthDrKxw/9DCqbgFVAC61cJ2Ge8m9LTOBFfe51uV8Qo687GTL9tue4Dn",
+	"R8IbLkFlWbrxDF9xKWMFlvTNaim9Jn4zcXb/Z2+89K8/gclf5gi+9dx/Naf3pLPu0hywtaNgMte9CEBD",
+	"YcEWdj95+86duA0Z5j1EkMSkkffzIKZW9qsoHEkrX/8od8/9Pubvt3s6nW+DqN9qPX369c633379zUpX",
+	"sJyBuN4hhKSFzsE4qyQvUEdOpk4n5uz04BRjt+DXkkEH90JzZO4fEcVKU9Qx41Kxrhpm0ozAFGHx1q67",
+	"46udJ0+fMT6Z5FCV/+Z0j+08aTxvOl13etY5efFm9/vTeKvii8bqSbNJoWI9tZhJ8L0Z0EcoU5TrRdMS",
+	"3FEOhMIHzLhpxWqbJbsn3c5Zdy+BondK5oTEBJzj4N0moMGdnN+3Bk2WAMSf90dcWWxvcjZOrBhVukP1",
+	"DtQ+zFeW1rJa4tZHpB2bQL0OPjYgDsOw5RieGmwu+A7Pt4A9k76BaJEfAJaI/lbC+nIi0VlWfrDuMudX",
+	"QyRSDqU1KJ9ocWvOWPQt/xORAcYSVAX7mympokMOgZG1TA03shh5O7AsYHMK2NeF/CvaU0OboZun3c7J",
+	"HhjDjO1+1939/hx+oIAiWv9aiTaDAhfiMy3jFkjDJrkYyCzzHVVlWAP3WDBDpuSxrsqKenIHnEvYCX4u",
+	"K/uhjXkxRvaqsXxuwi5byN812H4R1ix1pkB8oPSZYAc0WMc9lmrEtn3cdGWxGBp2C5VD7YW9NMmlsrAZ",
+	"lHZ2WSA4WVKbVN3XoThJ2gZ7u7xAB587Q4Hy8sdwCFLno1B3M94DLT9p5DfWquqh3BnoIq1Hfvv6PBUz",
+	"VmZZoWJRXvh0KxazOUMBJyVwcLaxZzF8N5MwF7RZpApcudKUV61TlZfShDyFsc7M5YrpqYVkGn1yAwTP",
+	"3pvj1/u7nbNuUuqeDFsSox3w5O/FPCFXIcgg343JiqN/IeY04gIPrXhA5CE7UpFLJ29BY11IlUZ0vCM8",
+	"wf7c+7UPIXl4sqRS9ELgGV2CQ4L+PpHJd9Bs58QFhe3crpEAzCIVc9ZulomMWa3hsbhS1ZMO30kzBQ22",
+	"KKL7XPVFlpFu+uX/+B9/+c//TT1454UIXyCSMeSzYzwG5Ec4M+57/Mmga+qVjwTS1twnYVDCz9sFZtUc",
+	"mwxZgXZVWiWvmWYcHL1tlpx0f+ienC77nuIzLsmadlk9yXIPs/es2eUl8xKj8LCVDsKuFZpvlRGPDIYX",
+	"F+lt53X3YD0YGGGppZaUYOQ2XCElK98BDYJudTF32dd5KlLokMQZ2H91eHQCE+DF/zI9C03T9TZLcsGN",
+	"VuDCufmctxhPnbiRRqphxLgbYk+COoq8YNpOp8ItGooKdwz6InIGmeg78yr110VO6qARwjMGOf5w/JU/",
+	"TBYgGSgFXfpObCAnzaW0nzxKclfEQulUQCdgKZhbFgWh81HNURZKAwlPkTLwJDv466eswrymbvJlrseH",
+	"ZVvyntZRlsd4R6g81SEY51uv8g+hzqayP+RiteWXxhO8wU1eU15ymivv4XnzsGqxKKsva86Sx1pxJW/F",
+	"h/Dx2MjenZ3w3Ijr/dhyYDkqFDhkycB6nZLvCgWCJUfD3ZiyWrz1y3/17375t3/PsBaA7TyJms3mL3/3",
+	"N/FWFKt4q68HAyHYs8bzCzYXxoo85fN4K2Lx1r/8D//ml//6v/vlf/37X/7ub9j/+5/+wy9//ff4h6eP",
+	"d56xX/7uv/zlX/0je950l/3d3zDM4jj3ViNUAcHb5mmsyvPdYIdFOtLwdyIF7UJIInBcKelhLlALdPYZ",
+	"TNZNdEBnH3VArGpJZ/98r7P/+icsKk0irCtZ2QwaVZ3qzr730du+XL/kh0Oi6NmTb9n1tf4Uk8c4K7pI",
+	"lYEThsS8Trnbzj6mNsFiGk4B5KGYMcoohBKrYnJqXLGjiVCd/W13rriVvQx6/e021RZB6eZYpyKDBhZu",
+	"nBamzlQM78TKh2twUw3EzA+9HYhvt3vcgL0Br/VJdfAlOvu+M6UYfRSrAZeZ87wltKNMbRTuMnos8Num",
+	"amrcYXfbZyAV5lFx3zegqNG4ySSLSfZHmCWZ5Dqd9gUlKnM+sA22F+LquTA6e+dNFPBergpaQLoWW3rx",
+	"fM1L7SMQuoCNiTHPTBbgNlMLVWG5gMo6QkWAoIO7C6yccB5K1haWT3JT2L+1sVZiDnH2uvc7Ke9H041T",
+	"A5kQNOqqsSEAZlwCoABtMRbQMJZYR8fu2aFFcU3YzsVL7siagQGkK1tEzsIO+uzoBXei+B9US4NTh0VQ",
+	"AZbJqz6LW9brdqncGbxNh8Pt2g/IqngMv67sQvjOFxZVauMrhfFL3RT3UKrAL5Jp6zsR+CZ464Yc4DBE",
+	"dhYABm7aQLNyz1yLPl6qLCiKzp089wEYjYx+uZ4ORxXEMVarYtPWl4LTlqvhHxk24XZUX43v/YHthRvI",
+	"7i8QsvvT9Jh9EvDtlZCopUg0HB0+NCtImj905x9qJVbu/ub621s/EiL56Q0PxoFO5UD6w/TrA3y4o7P0",
+	"CiLaazlItwelhz12NSI9cOx5fMaBFBmUghPYfBdD3b7FSIwjJt73xcR79crDNFDTGSb2KvgHUOhnhEpZ",
+	"8rvfQ3cmIt1h4TXA+ZUU9EIWElt8lmhTD3m1HlW6blCEWHE3dMoptBhnSqvtAIZQSoySF7gIhHA12kGs",
+	"PhTu4PoIyBUkwZ/C0rgPCAb3X8R/8ZgDDws3/4G55x5v/54gDlxhKN4absD5bo/Jb4dw/Ydr06WB/pe5",
+	"HkMZCSGJEug0CmGpGCFNl9hOAILVciuNlX3TYLs4OORcqSIdFGDNvpo2Vp1KacZCFckQs+KVqpGRyEVE",
+	"LfFl5UV1A6zGy9qDZ9ktVEi9RfXkl8trsNKoCG0+bz5lNZ0vi7prH7THZ0ZLlFABJkBV69XSJWxMnnFA",
+	"lyYlLFI/A1AVHqq7UcNWWLxqIpUBMgBqdpSxgqd1fK3RvhgB/uguhv4P6EyyBr98xkuZcVajhcRJXI4F",
+	"hFd4HXo3KmnDXjt8iAJ71++uqin9Wdz4m8lfqd4JYx873TjQmdQrQ63HIkcGiRb7ecqVlXbORiJLIzbW",
+	"76QabvN3IueAp24sYDgD0Syr+au3Z0IOR1BY15vO2UAA4yxiwMSKcjzuZuhQAnwHkm0ldHmPjd7PtHFe",
+	"gmZ/FLmuRwy/o5AlNf80J0JnwD8gDQwYGKuoFweYGyyrQcuOEVnmXI1c96HDbyzVFKX0QAj6F6SByh9K",
+	"T2fSxspoeDrynQD3AlYksp+n2orQ8QMgC9AGRNVoYT7/6W/xUiwjK67AYWJ3Z04MDLAWpcQZvkMa7C9K",
+	"ETTeYAob0nlGs1qCf+zYXW1s4ny8cehjiRU0srCpgrYkKhFzb3lkSqVhi2h+NT7jc0zFuaUAkI9MGyNM",
+	"PcCWY4FerKiRkJKcVlueGcZTkMThbSF33ONGFNV2te9P3taxhnV5UOk4bOF1hvLDS9YQx//c7RMPC3ez",
+	"vL5FFsqd+u1Cet2myuQ2cNkkJuGQuVEPcmFGq8tKOr6oAk9lMNsGVJpM4mGSyz7CMjv5kzpLU/UtQi4u",
+	"aRTF4xGrmu/qe0bBBaKRiPA5voWESgzqZMkCbVKRxiYTjKB6wghTLQxUkrALpWdUS80tNJoDc5M0UKBp",
+	"MvdXjCoh2cxScWd8051ULBmAs5c0iiAOLxUwFGOo5toBu3FJvQf3JTheBvrpIeudQIfwQdBI7Os7sIGb",
+	"mwuphvUGO4MYmtKsp9P5clpmWO6/gMVfp3SBN9DbfgUC5s6S2DCBuA3N7aXFqsOP++tKVriFoxow8Rdx",
+	"4AD+bBWy+Sm+Z437DN7gXrXZZB+FAm38Si3sMPp9xfZaDd2MNl25jQnQunTOZlgs3mCJE9lJBaVvQccU",
+	"JWc6h6DB9yc/oqA30/4IUgjN5vNvnzYTKk23sn8B5EFlYgQwuaEZJCrQAi5DIMcq2T/8oXt65oGYgQ67",
+	"zDjzyBTdBIG9IAq0NPQ3IKF91mwS8YMSdnumczuKlc2FCk3zWBhGj8OvJ6A8ExrMYO4b5VA9NSyDu/D9",
+	"yds2+QiIsgPgJv0LaLj1dOChwyMXzIz0TOE5diZ1ufmjDJjiJ2amFRm2q+vj4fjd13p4GNwd4QrjxHza",
+	"qHz0xRXEb4CF70kFfSdNGUeBdEsd8XGBn1uWylfMm2uLqPaIqjX46wXDCzoeCFNFGd9UmNUFUB8oBx9A",
+	"AdTnOrpfXB3Umk/TNaVPt9uosL1vVOJRjrRBoQdBl+XTDLEAoRxBakUwvAgkQDy+xvL56tT/pzhj98HI",
+	"aN5rI+NPGwHzJfPgI1Hj3UqnFVodhcTNghZ4beSZ8+Cfy3HtPbU0dl7XI6bhgTzL5p4xEL45VrUE/mM/",
+	"TdrskmOI9kPJL6w32DEfrg6NnOHX3FacwW1w7h8iLxiM/j7xgn024fPwIkLWb9AFCUC/f5QEuIr0qzed",
+	"MwDqQ+t7GVlVCIz4dGPCasjGtfOE0DsgqvG1x/s0EQDfxcqOuPJ51gRyFlR1ORAiKQiBm4gS6dFCETba",
+	"IMiIt27IZsGuQfSsAS8Bm2zzlLjd1arAqQeFINaAVJR7Bcf8QpRjQiUYfYuIlRMtVTkQ1WTJYfdV52z/",
+	"h+75d0ev9/YPXyWsxjOjKec8075b1rCc90Wr5PcAxEL/wpeYxKrweSofeAXDFBzt+xoJgsHdUSQIJ2YT",
+	"CdpEgn4VkaATZDEnmfVp1APQQC9Kr09HGHWNRXltnOhEDAANDYJCKyRtqOvxAhvl+FAXknsWANSdosmE",
+	"xfrL3nQOeskyDsYoqT7I7F7RcveB8nYTcfqCI053dmQ/aTAKdv6Ng1HwcSEY1WA3Psxo80iqXCFjSA8Q",
+	"Rx7NphqywQMHnE+TF3iCYNON9Tss7vMeI1xXL5t5/JKRtzoG9ilO/X0wr5r32rzaxMA2MbD7Ky8XjRkl",
+	"LBQYPIb6gpXxsUPhnMvcjny5gVBpKNjznGfcWJZ4Aj38/6w2VdKy5ODo8Ow7akgkPzly/jY4oqYOcMfJ",
+	"TIgLkzD4f/7Gt93u90lEv0Ed7YFWKZ87qXg6df8VsZ2n/jmBhZJghrCeEFARoVuizBHmvFRiFlqN0APV",
+	"01DrYOniR4a8Z+lZPRHlB6DzqRNlRpzZSFoBf2+wjjHCmhbrczPaBnx7XymCUypz33zDanoilJPp/odJ",
+	"hjXXBNNUoRb1TOIcviwK3aJFVXk9YmOupjzbLkqpS++mChH7A8+mQIiIlSzFJVg22b8wpTLrSvGJzEvl",
+	"JyqMhf3T3xYbA6tzsDIyVguIoKzmy7S9BswFQjsBUhaWu78ToTsJckE8TyMqR3dDzDQPn4XcR26kVuRj",
+	"02CvJe/JTFopYAXylBnfieCJzSdcpqzGPYhzsLzpnfUI3mACWeckl6ovJzxjuRhzies1p+lwCiadZqIy",
+	"HTVfeEnfDXPjRg1F/vWoeCd8Vaz8516iSa0ymTYYlsoFnNzLVeOe7aXA81pWOn4o7Ft3yM9AFtzWUPB3",
+	"v1HS3iRi7K9Huvvb3PHWSYP1BpurU3E/As5fRn37oa95Y5a2YcBRJF11K7SlWxS3637+OBd9ISdXUMCd",
+	"CkWsV3LMhxUGOMQmQAq4Fjs+fBWx3x53X0Xs1f7LiL0VveOIvTg4jtjZ/suXTv4d772MCtZnZJ+pozQX",
+	"7Gj3JGikMp0cQsBlWZkcDAF2QUtwhKuKVa3AmIZCvAjUVR25UEGTSuvRhy/j7Hmsbg8AN/fey7jNEngD",
+	"FF8qN5BAiVNuP/SWATL5QC4f+QVADrnHBmhGaElCbEbWgerzhRbLIlK985Rxw4zWCnsoDQAS81ykLBNq",
+	"aEdB7TZi9bz5lCVHuyfnzj7aPTp8uf/qzQmABng3K7DBQlU8TPmFmLeh1j457Z78sL/bPX9z2Pmhs/+6",
+	"8+J1N4lVbQniQPHA8qKFVoFUY0dsKOZXYGIQUw4fCmj7Qjo0pREFXBo2cJZ3wSLoC/kTj6tHKJa4DQHj",
+	"YsnOub431l0dQCzdbH0gimWxTMsQLAFa/VMjWC7tUYBD8UdxQgf5Azh4bqYh6AV3w6NDLwf8xBXgggvi",
+	"ITQkI5pdWQps+HF+TciFtOoFLQXg0uThOFyJXFh2RBcpc3aaz5tPdp49uzmsIX3U77YuC+Fl+vfnqexf",
+	"eKLela7oUcnDW1Uf8RfuSZ8B0TC8Z76uLpIHmPuHZVwCZlhd3uWQhqsz+1aMJxlRcjLOBiDVFRFINDy8",
+	"E/g5AJzEFfLYauWHEjHuCebYQHAA0a1x9vKk2/V9JobcLMCEgv65Z84SWAQHQXp2YOax5Op7L5K7e4lX",
+	"1b1crE56F5vnvma+ixHeUfq7NEVLzhZOY7pJhN8LxKNNCvw2xHe8JCbntxOS64Ixum0evDLUJXnwZYnn",
+	"j5F5v0LA1y8vi/ypd/2688XFhr0tSOXqPOwnOwT3RuM3P5PG36ASbhKyHwoWeMcK91ZZ2Vz0pzmUDa90",
+	"g1/MfSITMq2rPOGT4knrDUfhWzZucHCDwxoucYVL63s7PzhJOWLu7jCr2dMd54eakTtrOe4DNjWihEQD",
+	"aUdUShiHfWRYosR7uwf4i2akZ4aQBiCoaiEbOwA0Ha0A/LjsHyMOg4fdeXL5GyFSrC3PWA3Ko9zNGA86",
+	"7/642+3uofPs3XB8LOZvK1T7ho34O4Bp9Bx7sfrqq2NtrFTDxldfsbeAZpjwqdXuV5gTz7ZMBQaAhshG",
+	"eppnc/YH3StoMiE10afkqGDcMM6++ooSwl995Wk/fN1A6Vria61JxTrHx+dn+wfd//DosOsxIJFWvjwn",
+	"gDBdIdUqcUp6ksgoYKIhy6T7L4guhLyCJ0uGFEC9wV5LqP1CzuAS3dUjg2+NmLQlVE+lfRrb43pGBaZn",
+	"xFSo7tC0jTyHk2D9kehfXArDe+BP4rQ8Pjo9Y9fimSb1CMAoMSlC/dPSAgWsmC1OHHMnwPgYtaHeq9Ky",
+	"YQ0BH1hKFQHXErLLYmCgFSgxtfLwoRGWYzwy5SfhmyCzI30h7jSvNxgkWPo8Eyrl/oDhxf4MaLhf5Iuj",
+	"LyVG8imxGrs9WMsFCFkTsVwguB8Ek0JqxbPfA61vn7gxp5OQkCsDAlKBy1ga4z6y+KBAPuAe4vZxSDNW",
+	"KloK8ikIFs90uSJDZ6kTKovPNqGWABm365eLE/APzI6kYTNO6LIhBaU0G+TCZ/ZqJfFSHHrcAAivCuO7",
+	"LGj8KC7F9IBSF57qblyQNI8qg2Qc6nBqnGV84j6zevUjs+S9PTHXNGHwEvyMCyEm8Eiphq1y4tKpVEF0",
+	"ZVqJ0u68oh0mqNP7GhgMA7yjuGAxQZuw4ENAq/1ig3wLWuEWJuBVpaCXGPe2oq0lltY6g3/F8K/tgNm3",
+	"pDN9+dtY56LBul6QZ7ng6ZyNeSpCXYqxTlX7Ej2tBKItBpjqYEAASQdYcGpeBRe+ov3lI+TrJgj5KwhC",
+	"fvJTue4oZNiwtw1CtssMOIWzVOCVAqAcktik0jIFFiuZuGQf2pkzTJXOmbmQE0hqtsIfkbKmZHqOeDAA",
+	"pbNilWA1RMZm6Lxim5oHkivb1OCDwg91TyCDfw4luvhcvJoIDMgjVmyg837JY3LGdu7MY4E+SmUMQNiM",
+	"YSGSPoC5DxZreUTFD1WHIQDNFj6i82CQVvdsmkMxcGm+9WDAjNUT423ENrN0lXSPInzvkscTfPJVDg8U",
+	"nYO7S5X2SCgAr1q00FdGoj+VILwvFmbz81iYDykMvQkqrzWofOeq5LJhBj0WqwuYPXAdAdRVSiszkQ5F",
+	"zmrURhFBIUzk41RQQxOKaUKfSRSrYhac2K4UAEUon7J5IJTRA9JQ8IfI6ZNtqCilCyLspcF+qbFbmYiK",
+	"Y71co29MQ2yAAnvSFsIz1f0pcPVLcLxjBePlfTcLhEcsDeJqtNj130vxvWXfHBUDr3x5gx0sfDmRhCM6",
+	"uFRUrltgyPq4DC0DzU8IJJE6DiAgPd4n+hb31e1LEwlqHoq2ZQ6aikBIxPuJ6Du95VcG+cB9GRPUsvue",
+	"LhwJcQDNDTHXSAPMPnOocZ66r9JZRoYHtbjw/kWr/AhpENAEKBCyuXsQBpsa7GUIB5lYpRrDOpNJNm+w",
+	"TrGOsABKsw/emwvLAw1IgeOohITSPTg+++n8RWf3+zfHCatJD6sCTH7oddRpjxqNxd3JX/4JcJ3mWAtf",
+	"DHosjcFOfa+62CR3mtjO3Yws4U4H+vZcDATqfLBUqNKstKlDSXkqBlKJCF4wwWCnu9r9YKa9bR9hBlIL",
+	"I9zaChUK1jizerKdiXciC7HoAFoJQWupjOVZBqcQ7BTl13dqGY8VBKDdflJQ/U8TCiWnym+r4sk5hKzp",
+	"X3ips56cfUkYzAMROI0Cx4nvakpo4RJA+BlB0X9vDmHLoueNqs2fNZuxWsZMr/jYd2Vju0YtCbHqnSeP",
+	"cXMldXRP51gI6KYqwPfHqlRqSKE8t08DrSNOtBtVaKCjXi/jlrEWeuc82bLb2Aia43fmWL+DvsJF9scy",
+	"VHTdLWIQJiVCqbNQc1/tR3TGob8e8inuQmi2GPM56wlqJPz6GTuQL1pAnNB3LjmUD/emZh60w87zIgqL",
+	"MXXe01Mbq+fPo2azWRywAT3zP95h38sXJVaGsRhrPMAgWpwYkEMV2tXqbACkYDAxuXYSXTPj9m75kP32",
+	"9OiQBau2xOy5476AEkes4z8aPnOm84tYDXTOvm6GHoNa8n7bs0Rs049JvRQL9+LhefNpm14e3mvYN8v7",
+	"EOClL3j/YjrZWo+NTA//7JYxfNmJMNNsaa53N4CKX953m06De2fKUthgqSFIFCo9v4u9bUs/rO4dWDxO",
+	"W62vm+53yF9u694fRN9663ertVVWuUt7D77+853mN998/eyqqGjlIUssY2O5NY8Le+FKii8A4odcWbge",
+	"Z6OkVd1vCti2Iux4SpwdBtGFxOqE1QDbw3dhFym4neibp01orKrkjbkaikfGa00nF0mxrujW3SVNeuq+",
+	"a+v2qLzcmpe5Ht8I3NFdfKbX23Jb/Z6HjfH4ZbTqngZaUGeIFXaeOwscN3RJaMD5WxszFZ5u8mhWHu19",
+	"OFyRP1lwypQI7g7c3oZ8/koBQA3+y8SAM+7Qwn5kCmJuEgAYb+2PZJbmQj0ybZb4GdtPE+yk7essE31r",
+	"2FT5h/+xgHooSEXDS/RMFbbYZCJ47vtiEz1TCcVR3fcAZsZILBEvrAY9nh4xoZxg96we9Uasjpz7cxl+",
+	"oo9VLYUFDiHkBjtDVjvx85Rj4YiZjk2ZhFwixpJ7prvBuT3o4KKneEkXwR9b1DAK/zi1PLd7fJ6w1EeD",
+	"gSEwExR0YGP3wrmblTmWYUB4wE0FoJeMvY2dggUM5l74Y4jA4qNqKfsN22nRlihXhNSjlf2xKyQ3xQU+",
+	"THC/AL/pJ8FvBN+LV8ML1yu9K9+0Ed4PSniDiwd7+TOLa3zXVWYYH5ak1oLcnkIlmh4UDueHGWGY/ipI",
+	"qiGi4HxTcp+nKhU5eK9tluBICPiXhpN4eUHRByx4wiCn5cNhoMfWqr9KJpzx4a/FkAufshEDD82Gc+ft",
+	"Ds03p6o/zHorA5HtPKnYDCDfEvfohNWMEIWll81LzPbQWDxDKFVviJD9RM91j1hxen+CgX/EAUZ9vs5T",
+	"WR7i5mA+PP0MZmxv/pn19JUausqa4TSmVMzo3GJebSV7BV9vN8oZH25IPT+ewgFXyW8z+P+3ZvJUYgY6",
+	"RRoGUcYU2lIa7BAxGnKgWf95iiX01FpQe9b8liW+OjG5ijaA39sK6TN+V7XRocxkUxX9cfi4m+LoNRdH",
+	"Wzi+NxAwK6L+H1/F7N75OBegrVZXzBxPraGeDmxscZqOEGYp8gMMwaT1ANYtrSDDLOOhoexn4HxankWE",
+	"RwaFuY46O3jDrWTVlwf2/yVlA4lq6Mba/8asTUsP3/X0GQSCPxJgSEAAFyMrGFJBOmqeY/epvYLzgg83",
+	"jBcbxovbMF58pH5aO5cFv7IfwDfYuMNRUFHwIXR9h5p1xQGJFGvMPM8EhIEGFQZ+XlZWZfv8Cr4Jfv/q",
+	"ym9rlzfXbZdvmCY+RV/ipmj9RrodD/k6BNsSY/xWZeshf3xjilYq8PUsrQU/KzEn0u+hRBMpT1lvzngl",
+	"PExlhhQghrQO/E5AxOGVVI3NTchgz8EhAChdZ3q0AFBbDKUyC+noRyZW+C7o3oc+ISg/nmMBJcbaKbWN",
+	"6SsYR5G/IhTmxSTW06+/xhRWGxkPmBLSCfDIJ59ompyAH/FswCZc5qxG3+oz/vS9kX93+N3qBMep3Qxd",
+	"IBQ4YR5IrJYu1dMGKX4Fay2t8W21wk2z3ZTnvv7Cm+bLzvSD48iFKb5HNLkPk702bNQgJcNvt0PsOQD3",
+	"JRQDgf8C5+wtlHHvpz5VHf4dISdYRfjomWK1S7zRUDLvWwwCrkzBIg1SJJUDaCawAMkDnPlYOo4Msoh+",
+	"k0l1AeD/spJQx94ZZqyYtBhX1YR3+CbfiUnSo8C3cXf4fPmyG5x8w8vpmwt+mVBMhjg5ZMEmfhX20wQq",
+	"3edQK083Y7n9o4IlBsaAVVEUpynEdgQtDJipR4QcqozSecgvEm+Cb2rIi2yhE6jQ+9CTWcYmfD6mtgpe",
+	"NALAUnPW4+rCTwqVG8Gd/sON9kA++MsjE2h/JJZyLbIBIecNNAzgQE0gCPJDKTQkthqxmueWaQV2Ij3D",
+	"3lCgLybuOYxjwbz13MQ2o0t7BcJcUvF8XtoOVN4wWLIRakqXgI4WOhrGYqzrxJCjA6+NVNUlMO3KfWGP",
+	"S+tG5MaPCI1uU7wQ2IZWjLIARKJGB5FKAAXKQwuGHeV6OhyVtkhR37/wbrAtigGYAKaDmxto/YC2CDsx",
+	"7EwzI1OMYIyNyJw06CNHGDQUlV8dXlK8/UrOZLj4HtMmw/jujjkZp2eTC9kgxNxvJmQ88z1hZ4K41kmV",
+	"3dz8+ChH7dZZEz+Wa6O3vte4ItzAUcGqvFLPm0fAGwgSwVeyF3+g5Nugt/w6iIj98n/y03FNfHY5IYla",
+	"3NxQsZqa0Eo705Vt7lmxrtrpr4T9iG1+qJVYudWbn0XHfmRc8+kND8KBTuVA+sNzn8/pgzpsr5DKZF0n",
+	"7YN4u9HxuyUAEjgI/YrBnDDLL8ggR/cSzHGDOim0puihwFDahRATinHJ3J1ryPATqJLOWRM8kITlpVRl",
+	"ONttbGonxwroOonedMaR3zTA0jp1w3Z1QIHww9IDcMIL7ycXhCuZwh8KBFQID1zJ//0p9OY9cRUehBjb",
+	"mA6/HqifO7M7Fu1v7x3cKFPiQSgwACbzUn1uVEJkAMRw+U6whKJMCba6rWKiLnUCUtwMo1LVP/koDlk8",
+	"XrbWJkvpjCtA1fVVWYS3wTdam0DAV9wzLPsHVr4OgXS/+dDlo7Bs6fz4nfyJCH2vrkOmeORiKfLVCPf+",
+	"C3yLCbQFf2pse4Bs6ROnN3a11XYIjKU/4jnvOzXcYqkcSmsilglrIfdpJtzHuUfzyUgoA7AwBAojVD+f",
+	"T5Du+7XmyvPwDnWwblosyTRXHQzMR/ivE26F/+8DYUc6Df8icn/ITrofoAUXsXB4loUySPgHWkhRcfEx",
+	"xqYTpoRADuVxY4F9HqPNhJQEEekEqet/8Mz1cImzCDBiMFTwqYGCeHW8FA/1fY2W4ujuKFZKU7OJlJaM",
+	"qV9N4PP+qIRQ+D3zR/Ej9MAHIGGvinwuUSbRLcKhNPhKHfn0BmXkXrWsrCRvh0tKCGTANICWXC4ySOnh",
+	"1YUfOL5pCXoAKCtyxhWHmAC7r6hMLxtjm+L0uwgQPeQi88tpjg8RBNdXmvsTel26ohPy9O7geOdkasSK",
+	"0lc2VZkwhiVj/U6c6SRQD5eB+qqnLnJmHaKZVjyiKsnJJRTVOtY5eJwRwIMs8Ewb7GT1rdg9ugRzkEq/",
+	"cOSZRspw6YddAPSjf1gGgoSxYPZaM86S3c7JXpHvd8ZxsMeuQOH/QIPsAEZ8k3KrX2O65wGUxt51fmid",
+	"1sUtGDU+JJXkHEE6RtWoDPnOKzJFH+rafK480Wr/YpMl+jRGwMNyBDC79EnO6ZKzeE2E6FZHhIoyPzzp",
+	"hA+opJxqBSWHhqfwjG6ThvUzwXNgVdt1Rnho25lPhIcjsoWQ8JxqvpnHXfbIVPjVVoeqVieKPlierDdN",
+	"9AExkgcgwzYpoi82IBJSS3cUELldIiq6HXJM2el6nGmutt1RSqeZWJm4Ogh8BM7ZQF8jEDoQWSUEOcqx",
+	"59q1DLj1BoO1EwbZQUdurxXsB1SNrqfWWI55KZ/t4rYUEX+88wT5JtzpECk21CDAOYhkrRqxSrp/8abz",
+	"+vy489NB9/AsYRM+N4XPRjXCyNqJsJLVyDiEvA2VhcNtNGdsTFSg7sceVxdOzMvhNBf1NvMvPdk/3N0/",
+	"7rxOWC6qL57kUvXlhGeld7dZ8uLN69ddP0rp5wg8Ow81OhvprHx/KHCC2S1WCsudF34ktYeqEebNzW4u",
+	"xlwqSEDSVxaP59nMjQXAQq2uZCcAIrRkHTv/1f2ZWZGPr4VSeCXsa7dp/B5co6qovOeeQG1tDNFlAvgM",
+	"+Jp9+0Y4axAxga31wGzUIIPTsVSPiQd7+waQ524iiFIDehp98rKvJwSKmcixU7h7+Mzd8Mgkwg4iO9PE",
+	"JGJzIVYl7y/dvvUZAMXPciHuCgzspc57Mk2FeoARlbOCS73ox3KrWzoPS/ZY9WjAVlzdHufeMZIi53l/",
+	"NGf5NMOAJXlPfgUT4gNamdyt7qv5mvIR/vF3lKYNX3dVovYeYgJUz8AmMXKDDOnisbv9ibutk7DbOeu+",
+	"Ojr56fy7/e5J52T3u5+W+wglQ3+Fkrk2EdoxLKFrSnrkiizjcq2xyTduDuK6M5QL51BWqtc+7iR+wMG6",
+	"Pn95SV0v46zpc6W0ZT0R0oEYJbwsApJ6gx2gKfjI2YKeFwLI4wYDYBFcneBbppQ3Z+dB5dLusx5akUN7",
+	"6xNn1V2/IiZw7R5tfhbz7Z6ib39Rmx6zUmvb8R/fA7WwV6/KSkFgIzhTU4gz38CZwoD0PXamNqdxY77d",
+	"JrHycPwoiritZsPhQ5EGtDOoGW2z5OckJAbE9pjLjOkcoRxrfW7EtlRGKCOtfCci5s4Nl8rUG+wYgcmY",
+	"HPPhAtdXY2ngjqzAW+eEbweNFV2SY+I9oOYMpAIYm+pHuqFKd9nPUwFr6350/9yKSlJgzN+/FmpoR1ut",
+	"J81mtGXd3mxtGUv0/mtlxYJpW4nGpQSb8CEEnGn9H4DgeYCAXuOwe/3p978sDVYuPZnXe1/mMmYXXAsV",
+	"mh1V7QLyXhg+jUov3S2+EQiahNExO+2+fnne2TvYPzzf/a5z+Kqb1BsrfK4Dn4m4gauFzt9G1d0bb4t6",
+	"0KBjLMtYIO7nN9y4V+mqS3totVt1y3pcGNCS9FP53DyeZBzE5gc/e4WheyqswQY+nYfWO4TC1Ey8n8h8",
+	"zmoTkY+5ezgi4kGNFSXHp73wNGqPi1Vtkut02rcR41Ort3OhxKzeYF3IYhthDLDSX4JH9kVY7lOxbMF5",
+	"oUq8t7EiA7rBDqEVg2klSEL44776pC+x008FKeRjN63rsc/do+/INu+4/UOSbInaLPqbN7LrQZvpp+Bx",
+	"B4U5wc382STdFeIq11im9KnF1U1liHt/VYawjxEhqwXIiaZamDVkU3QmNgJkI0DWmS9FIM2SDMlxP98H",
+	"GWIst1OzFqNnaibOrdeKCZX6+rrlUgUbywZQFIkGZaaHUplPLEdO8WPXI0nw4RtZspEl6zRG4FABLHAu",
+	"eN/Kd7zklN2dTDHCWqmG5rGRQzWdbAvlBp+uDBS+HQGyB3OXb08ngPQ8EQrK9JKhsKfwmC4+JSljKVuN",
+	"kgRSsEtyZXASKrevM11WfdGKk2dm0vZHmzK+68r4/GbA+Sqzx9LuWlm1tzS7hFXdUAAQCCEGOveF3gLW",
+	"vM1mI5kJ1s+0EWnEEjeIN5OkVKn9NFbJ6f6rwzfH53v7p50Xr7t7SYO5ld+WKpSgy9QtmJ27k/VOpsKr",
+	"MADleS+N+4ACbgfLE2J1VX3C6crNvAbldXkffz7ldYtDxACPcMaMsL/eIPRDVExHE8RUgnPkT/KNj/CC",
+	"Mpnw8faFmM90nq7ONXWqcFVaZfMG644nds6mysoM9sjyeorTCR9/75+/zo1dfs+KfZ1JYzeq4VrVMOFj",
+	"dlEsWdhWla1yG/WwdPuEPlmPgNMKKGvPm80wACfTAfpsp9ksYZ/FqmZzOR6LtM0EbEStCPhsMc/p1I/g",
+	"1rA015MJtNJ22MS9x50hPYZWj9kI8C6kzUSsgOEonYf8qHt25C6dQEPE4gsyqqp7o6Qz8eDvbKCzVKoh",
+	"0GX0Mt2/EGmsoJtrlktr8QQj8USb0QlgPMsFT+cer42QenKx3R8J94QVquvSGVuD0rp0vD6jzrrh0XYK",
+	"C2duo6/uV+0snHTMr3y4cKkqLsuH28NcTye31VpgkcKdEdNZGoonVpKU8eErfM96uSDhJasgRt0Wx6/d",
+	"6K+rtlony4CrdOhXrMRp6LfLrdqRlu6hRPGxSFAtPS9rpXZJhSGft9deT5crr+iScmqzpKd5npoEZBr1",
+	"98IvCAfnPoLgvqEjtkZPiFXxCK5IKVLvHlc+JghPuoJDiPbh1trIVuHxd0UB5L/uqhO20R33sgEqnOpb",
+	"HOpVGuP6yp1lp/5Yu+NYglt0w7iSXrw4SpvSmwfI9X3b/bY+rgvaSlelgK72sZzCilAjORcJ9UlUYDcs",
+	"9tn6N15N5n3vVEVzoyo2CZ5b+yXrPexBCU3t6LFMJ9uw95Zbmz+IXA4kxUSOJkLt77FdrZToW7a/x6y+",
+	"EIrVjBwqbqe5KLBwfCD8kVNQcwSMkcZMRR7Fik9TKVRfsN8UbAzDKUQyMgk0pWlEpXH1BnsJrM6lhHFv",
+	"Hh7PzLT3B9G3EROZEbHKpLqoXBsECoDMvMPPSX2Vdg31ZniadKOd2Do+LvDe8FhRApW9luoCIM+0s2l9",
+	"PhqDNfRQoM1xxi08180PZ6+PdjuvfWS05a53F8TK/SJSNp0A8yegIM8Q7IenaS6MqRe1gNz69z0ybMKN",
+	"mQE/n0oxxc6zjFgsYkWJdkPwNdx6Jk9R+lbKWcCogH3DL55iWrUvfV6s6Pt48Ywwn84IQUgj/+oGe9bc",
+	"gZQLp21ScKi674Rb5232HFMs3ZMf9ne7528OOz909l93XrzuEtSQHUmD2RQffSptF52v2GxUuxyrnmAD",
+	"Yfuj5aGq13q4r95KO9rfO+6sSW/s7525z7+r2oCpHZ0IM82WevGnuP2kIgpZWCfp9pLRMI0E55soYawY",
+	"Ds9pdRPW1/pC3kEf7EMAvf+82kP0p7m0863W735fKRaQQ+WWDwQgV8VxD4e3EyR4Scm4KV9QL5NpL5P9",
+	"VfplAVZ2mXrZRqm+LdMr0X2C7Ef5N5kUksnq8rDdJ7VZoqZZFoQEt6uExNJCAXfed+F9+3tr7aj171hh",
+	"tYVvbjwc12TFhtsNy+e00OXddqNNdnn39FYbJx3DkixI8HTSSUoORLAxkv294/MX5503e/vdw90uUsNk",
+	"Xo2XuK3DUF94q6JxpcJ4sVEYG4XxJSmMF59BYYAQv+LIQ+25ryPF7ccthZLh3oZTELlWw6qJzBWbqgvl",
+	"rGsyY4fCBscgVs5YxaqfqMphIMfCPdJg7Z1IvWNBzXGGZq0W7njW3Kk3WAdQQHeasRoA4Czj1orxxBow",
+	"ibXy3kLkbNjnTbS9gWsTxSiZ/yjQpGI7z4G+zgoTscE0tyPnPYRn4sjZsyffsuSkc0ZYqt29hJDxToTN",
+	"59swpoQKJABQlLJNXGbOeZOm9JpY6SxtM87MFNZ1MM1Iw5aak/AbHhE93koLe02C8rUbzkZMfgoxeTdQ",
+	"yN/eBIlTH3DlIRjM/ZSW3jFWaRA6HyEhn4CELB/jZVJSY8x1uZjs+oiJl5RS+RJ8q3Ox2GNIm469Jcxa",
+	"XtxXeOwjqYaxqhkrs4w9aT6rN9ipoPrHBYGMQo6ruReWQSagnMT3MZ3HKnEHSefyj/DnFnsheC7ypN6i",
+	"5+LsY4kwIdGPRC4iBHgi/j6j2VAo94oQQjIgHYEP0R/AFeLpaGpvlBGhMw34Aw/QVv/LLVqkXZh8t5//",
+	"FP3lVg/mGwxO+ulPlX3ehRWWIa7zAVb8WFyV2Tr2na/ZnDrNzWJzCOxc2H+BLwzidobVIG8QsUykQ6e5",
+	"J1oqa6JYEWCuiUI8qg56PdBUIy1RVITPKh0qDfYW3MqZDv3xhulBrAqcbAqN5VPl64sj1KnuDW6UgxC2",
+	"9Nf6YqohcGIXYNCxSkKAFtDCM+6MB1KZhUuD9oc/a8UDdq6gMDoQH5Du2zDOX5GJqyAohKW9qiF+glAm",
+	"n4oyzJ2poGZWIVhWihkvB4urMBDYjUEHxYloCRWGzFg+N/UGO4HurDRWsBWx9+pod7/z+ryzu3v05vAs",
+	"oUCvD7qPdBG7ocgz+tnL/IrIWd9Nlrw9OTp8dX7cOT19ewRsXRjZEczTzYfPkAZNfDy+OJ7OQXfhXjyt",
+	"0O/ubxQ/T3lmKg8FTvu34DAsvsezPruvjhUGrLf9Hx+ZFttpsonI/VcvWOkQSF9hkceqYpKDBuNON2cA",
+	"ro8HnDyM4VSYhWUE4A0hgUufPWt+G6sS4xtMmyd4Q55E33AXHpBxcmW4gg6IpfU3cOtxYc+sBWKr8pKP",
+	"hTXFp6WbIMPDNbcXG2fL2/YjRSq2uFXk1la0VZU6W9FWRZKspGW93kYHW2R7JJ3FPV8Z+D4soWVFoVhv",
+	"p9lkueg7GdSIVaySg6PDs+/Od48Ojl93z7rn8/l8fnCQkCWEZBnbbp5BQ/W0mhri53ZPIqsIm6CcwEJz",
+	"KVZwX71FjK5B3gbFAOKvzIJfC8T5aICDKTWAVr5UmDrra8hqoi2V8rkXPF6y4otxvA125DSDf3QKxrvV",
+	"cFfOBM8z6QSYGwLIR2ljJY37A5jhqvjyRwWRiptBMJXgdmPb4IXMcmnJKvOTVJq4WLlnQn9hjSsY0NzX",
+	"xEfAJJliYX74dB4+/JFhAyHcL7kA16q+ouvk2K3Bd7QZ1hiXqLxnRdKB9mTjLiIGd9hGUqB4uDnys1AW",
+	"KnBOlsuUJWf7aq4Kv+WJqKdNJQFKDIERubFyk5i1b4+VPQuew/GL3hjmw3YEKaRVW2KXtsM7nk2FL3Tj",
+	"77jl6ON6Ge1pg5z57CSvVEiht3y/0EvvLa2mH+CK/UaT9qsm2HzIxyFsrxuZXaua7XaJq90p3FSaScbn",
+	"UP7ZvhIVxIz0rEAbAsDQVYhlLwEVDaMvIdAYCo30TLFarjMRAXxTCBJR1LYO/dhyqKBNa2Vx6YcftfUy",
+	"TlZGd0e5kGtOOWI7p5/ktH/Wk/uwmCXvFsjYFuL849y0K0mpl6ncbUAIXhkIS+iyfXcVeEycJSm3vAX3",
+	"Pa5N1PCv/jARw78aysFfzURvUm/3uBFfP4sS9ubkNVCtkVv2hB28YKlwg4XeWW0E682dM5ELnmVzECUY",
+	"onbPBrLbUu8T4vn6xItzN2xRAgThIhB6GLcKWXc0EiImB86XqSOLIT5f+vbSYDaMheXu45DyTLHpxO0x",
+	"Jk2sakYIluAPLzTPU5yRNuNszLOBdq6NbzCGwLsPLzfrGGczIn8HiexYJbAKCM0MvSsJy+QFtYURZHOL",
+	"/uUf1Od5PqcyVkxuM4KT45ACemRileDHJviRtHJlAJge718gm5v7Sr8+EJW3uZxMBL29wfYtsRHHqsxB",
+	"nHKZzf20eALiG6XNnWvLpF2Fdnlc2mbrwrssveKBiPpNGvu+xdVOBcIMOCFUltp4bm4ju8f8/XZPp/Nt",
+	"EIFbrac7z57/+ZNvPjip7TOMV3nVZByWc868j0U1UdFtz5SetaH+fHYpo62pJyDk6UbcYGZtqYt1GtKe",
+	"aztTb8x1uG2VDGz44C/NTcdeiW2pLgOeLUlFL/XSEaBsdd3Erm/4oIaNUhIa81lAjy9VgyUz0TPSeoti",
+	"pJWYT7TFLTURepIJlgn+TsQKlH+LcTaQWQahS9DcCHmIzFaE+kxvp2KLBuv43u2AjhUqviYij1W1Vszp",
+	"+5Ge5ksVGrJSu9HVsSZp4V6KJE8E5OOorwKiqlNl86lxUj35cfulzmc8T0Xq/ithIz0pwsbuXpwNf8Mk",
+	"1+/nlEvnKlZVeHl38BB5q2iMedZ8ypbgbXVC1Z7PoUvFpka0FrNfDXYcknfOGPsGYuBPvin1ukcBfBu2",
+	"ogHbHfsNl6p2gARbI/LWm7tqPr9RCZvbc7T776ag7fYNhptk3Lor/X0LvBePWATxMUXBTyE3Vz33H5F7",
+	"uyEQ5TGMaTnzhcec85JXDwZt54FAaQTrzT1xz3Kr4X5BUFagFR9+p8kK/NAPKE1bqOm4ou6cXNAZvbpS",
+	"TSGr9TRtlgx4ZsRiUUwwRf2NjVj5MvGFknVzuezbV30zQN66ruT7NgUmPcHAELF6Sa3JMpUITcHzNVeG",
+	"VF9yV+4uvf4Hnsmlx+vtiv2Qy+HIbtzf++f+nojt8rwVxZWfpsjkat3Uk1km1fBxn6u+yFZLm7NprkyJ",
+	"2gWVj+eOcTtbqqkw1MmRQKe8MB2bRGTnz0aSKp+dQ5DNqZk+ViA82BjQcUvJlpcn3W6D7cKw3Agx50jV",
+	"YyWH5GwEjgsUplRknnuyln0RemdwHdqhlRMMRfzuJbw2/i7nvUdOyEIcVYQ6XiZNpToditgrT6i5T4Bm",
+	"Gs4CmQ4kfOreSTg8Oj998+J092T/+Gz/6HApkghOwWnpyWvV3uX3rFLepWuihT3ReBBVa3cV6LJ6Upqv",
+	"0rmmY3ir4rFvsR63soOWHW0iZrq6NgTKjrJ5gI+eC+4OqT/g5SVvFQeD0bOhQ1qz3nQeUQBP9kWs6Az1",
+	"uPHFJ/3iDRORS42hh8k074/cRTxNAa8N/p5xhUF3LFBwznOs6BQzj99LZgSFDsxIT7OUOX8c4yJwbHNO",
+	"CpErNuJ5CpMIf1+FZ3jsp2y9cWv3jqvQDP3KRWF5EIXxS4uylaXqpFiaGx2eS8eBquJWq7qXILGdPEsF",
+	"7DX4dy6kMpZnWesyYWHGrTAAhSImEGSi/RwRmPtsxG2spGUTLlMwwUccKwFQT6ZRof/G4cz5pkhOl80p",
+	"TCStCeeOqzRWhURpsA51ahCLW7lthcJU7tUEKoNJtEXthDX2sQq/NtihU5RZ5o8mnn1p2JinpR4tM+2P",
+	"3NPo61uhkeT8pHt6dnTiXOjz4zcnu991TrsJq4G40ATZMi+e/MiUZtDNuuDp0hzXCS7lMV18n/Qi48bX",
+	"X25aWK62fnE3+V0f4JrCCaPTNSlW+WO0JnWxLNuSy5RnLsx0LG5jF1N1HHnaS+zCkOJBT1coloqxdnJj",
+	"DgjxJ+6VV1i8tzc6Y1VYnexGRieMQTwMo1NtbM6rFOg0V+XpgnKFStPkOm1P2KGPc5teAaDw1vtW3qac",
+	"mpFA5K5c8GzbyrFwqlhkbo+6cyAHtM8Mq3F2PO25HQT3tVgyFsbwoUioNcz/ez9NIoZVNFhsg6grCQTh",
+	"zOhMjkWC+jApb7WkDtqP4lMtdAFxnE4jumGikVoeFkN8sCFVwcCn0DCcpexeguef+tyQFKYRKwTe/u3p",
+	"0SHTAPeCpSTSMDPiE8FqXM2RcRXA2XqCjaUxAKHvoSSQj7VcQViHWhsMzomUPWk+KzDYilk3Vk/chNt8",
+	"LtWwXSrAccMhiYKvpvIWiA/Gys4nAhD8nzWb3qAAZgCoTvn6GftevoA/7zxdLmn6Qr4Tp24Qh6U5XBsr",
+	"2uJ7PrSziwaeukVJabnrHxxf+2IxXvaV5ReiKJlC+684+JXjfq3UKqV0FmtBvn7+/OnXKwQUWqCrRVRA",
+	"FUjI8N5Pk+DIJt4ygZb1pHSmhvydKMJNEAYrzONGrM6KsBTjhlAiCQ6h51R8kdiEcwX+BeLWlh5UuisX",
+	"bpndae8Dq0ctKQvo89Ozzln3vLN7tv9DN/FwlgzhE/jIWdlgtWDBAH4odCthozvCWQ5zrmywRlolKEU/",
+	"iFDm7AQSCA49CN2fgSUaBUasEm99ne8f/tB5vb+XYHmid4wwQJe5/5wIlbqBOP/JyaEwAZefdXh05r8T",
+	"c2mLrtnlgKM3QKEh+b31PcmxomnqBbBK9wGPjA9gBIMVHS89AEIovzl8z41n1TYQJQHcCoywZNoUxh2V",
+	"NZbDmSVPr3JCSiod45wN1in5bOFzwKPji9lEIyy6eYWRiIHR8pzCxogVjkakDdbl/VFp24WMu59chBzo",
+	"Ac8MTWurhFuEG9kZtVGsYNq4mgNtDCzgtyzZe3P8en/XbdLgJt6OQpyee4n/N1axejuqbNMi1ZQL3h9B",
+	"Ex2l1NxKgsKjfw953uNDAXtZ6eD+xqqA9Gux51AnshQ09FLlZtsvOFn3KWhkUL5ktlRnrcH2FQMvaKxT",
+	"ZwZ4ewgi0RQLq+O1bt14Dj2S+GJ333YSK2cShKUKqT9DoHNFqBvagCr29cqE2+mC+33LRoRUjCfaCtWf",
+	"fy/ma+tHqAzyjrJ213k4HVqXdtX1XYwoSAvCRZqFjoUwk3YbUBbmWGFwVQNDcUu447O3MzyQupgbNF1U",
+	"t/KJmBr8xDty+vB0hghBEV9XKQMF7tXDR7qB0L++qMC3oq0lerhUOnNZym9FC/U00HGxv9c9OD466x7u",
+	"/nT+ffen85Pum9Pl2cvyOVmZ5iglJQGuw6kDryVB29cIv9XZQC9Pul2YrsGS/N2SykEjbL3NEqd0jjFB",
+	"SK8JgnysiUQN+gcK+YrVO+B4wutjtJRm0oh2xd6UZknixdvNleiIx6ElGa+VWEU8eE8DPF9uuy/urrQy",
+	"G7dPdWiep4+Jtu96Jpez0PCCbr6aV63FBsMe7ZBC4FhwCxbkapynXXz/R/Yn3ltWmFuH5T97795d08P0",
+	"wwYI21dj+hU35kehT0XX9OXddtfRbr2KPqY4J+iC17xTW0InQabMEpIadcdBREwaRiSVoFbMhI9jFUg8",
+	"wTNqlVtBRHhgQZDJaqfHnYN620v3qJjocAk3sQISwZ7o67Ew7J00sufUDmQUahyvdJ4aRQw8rtbKZuNP",
+	"c5jXgNaE47ojs97Pyioodb8dCs7NB9Jo/ACk20PsTO6m0t61YLzCSHiM0gDioB8jPJfGUE9I0pTFGtUT",
+	"VKwN02BHyocyy2B2E1FQEdewfq7z+qTb2XOewfHRyVl3L6m3neiksgx/cTnSg3sBOpxYctp9/ZLuTUhO",
+	"D+TAjmJFbwcxWR1yLYEfTwQ3WiUM7z6tt5xvXlDOIGlSSP6A9B9BQwjGCwFmwgn53tQufv7SJIkbTiGD",
+	"b5KdwC+9/3bRrzz/igtxxaEnDfwBuHHF7kXneokkQId78ZhcJwbeaXQTPr0QSFKZC8C5TdibY+dt7B29",
+	"PcSaBqY0c29mc2GprcWHntuFGx0e4MsjsIAXEQrc7XgtGmbFxdhoIjBf6+QLvGm5dGlTmz4YRbES73nf",
+	"sqlK3VU851kmMrjdULB+IjzKc//CNNgPGoKvWi0RRSUIA6CYev3y/Iejsy5AHgShOMLccgnRX1TAeSGa",
+	"TS5ZLeVzs1DiDAwB7I9aCfdYQtAisK8BJK17ItMz1qy3YrXNkMDgzTGG6t2H5ezPdlitQP4DbIN5PSpB",
+	"I7A/e15c8dxf0Sie59a1Vb5hewf+WlR0l9+3vROFDIfHXiBUHJ9g4RbXjOeC0AGhlKHGFXtz/MjEirkx",
+	"WX5Bf3GGsRvEI8O2d1gu7DRXIq1HDNYzm0NVXum55Ug8x5+wUkda9+wCqaHPJ/AagwPwdTnu405hl4Vv",
+	"W/ElwHKw9GM4haX6YZIQtNUPAIoSw56mXQrYE+4v8MQBNcrSrNfeHLM/ex7BTLDtnXqDvaQLcOK5ezT1",
+	"lUGjLL6aTbJp+bEtd1qtxsfYkDqbTrbdXx8Zt2FwObZ36vQ2q92z3xwzxDJcsaWMpte7M4OTgFE3O6Ib",
+	"yxNMu75YZTbIhSCMYzNy0wkRMQ7Qi84j4xNKObk3vYOjGZXmFysoGf2FZAoeFXz7WCOACgJ109fO3PCW",
+	"pkV02VVaSxOStneVxMBXr+rORYcHdyR1dpOUDblQEGqPDPz6AAI2X45f4lYWotCf1jUpzBSn5JYbKYuW",
+	"CCL1rC7FOJhmVk54bp2MGBfNUgQ/hIoQ65SSgcxE0mLHh68i9tvj7quIvdp/6YyOt6J3HLFU9GUqigx+",
+	"rBA5qeZ0bpDVgPNGMjMV/YznIg0wSqXSiEJD7zyvF7i5z9nBi1jVnu08rftUtkdEKkEbga2DuK49MaB6",
+	"rNzLfzaR70VmWCYGlhCKANipFSv3WaxzfKyYEUNYITJ9QGT99uX+y4jt7+6WgItS1kl1T0ApQve9HETs",
+	"x4NjT0jkfoiVzqVQFkvZhroe+V1h6DL66uKYC4UUa7AGNc4MOPpsIvt2mot6O1bHh69YfzRVF5XxgVTI",
+	"pTummZOv+AJ7cngasWHnoBOx/ncnBxEzJ69eREzu7h5HzLzYP4tY7/tXe1GsJt/9ZIJ86biXcCXHOHJ6",
+	"nftO8eP+IGK2+6ON2B/P3P9K+F+7f9B1X9iGHcG6P+6/RIXgpsTfj8rlh+NvfmSDjA8NAtWItN6G7eTN",
+	"NqgZQbh6mKVCzDoTMvxt4esPu2enu53j7pNG83HncP+g++PZ6U6jyTKtJw3WYQPsH9BGlHaLr7CJ1chZ",
+	"ElYPseWzZF26e8myHfOALpW8OOqc7J3vH3Redc/3Ovuvf8KewIQAslArx6r2vMmmKhPGlFgL21VcHg9F",
+	"b7WutzwU1Q2bf1kNd4gpMT9BvUbK5yuN2XqD+Z7ncOCd3cd7RmdTK1gyzTNoK5BZ6fyWuFmxOgz7kTyZ",
+	"bQSNS4JNpoAYwZkTOwD8BS94k2cGK5IIP82ZFkrDVbDOSodpmRo/g3Q0nOtfgjtLKVWxNMhaxUBbby3F",
+	"2MvQx06GbgM3xM25AGFaYLyfGx4EX33yeik4yLIA66Yu4p7WRTywFm3c7oUUoKIAZ6AsGkpkv9wYouz5",
+	"k2dPvvmmeTNmwmtLI67FIkEjazwPEZ+rEcO9xe6vjpxHWGIHmHBwmQXvj6jazE3KmbSZ8PX12thdbsVQ",
+	"5/NkVb/lwXzXD+e2gu+Yw16+9rpT+f+z97XNbeNI/l8F5TeRainFyez/f3t23QtPniZ34yTrZPdyVbw6",
+	"wiIk4UwBXAK0rK2a736F7gYISqQkP03ijF5NRiYBEGg0uhv9+/U/xeMyS9Mn4IA2FdRHJWC6nKHkp3N8",
+	"oH7etu3OV2GmbumQbMq7k8M9hR0e7ZF0f8UKxqpUk6J2HsQAZZ/+eMLcQZgN+6X9Ewzm6Yq6G/8+cg4z",
+	"eRDyXUJekji0JRx/3Ue8t8s2UkqdUmJvSKQGnQ1m7IRXUO+kFaPJFqu/aysyKiPriy82RQ9PUpV5UEfG",
+	"CmkAFcAmlYBqWryAyORSFIUn1bVLzZZ8BQh/Ay6jguIkqfpY5aI6AazHRBjccmwQb8AhVa/ybvVPbK4t",
+	"ThwbwC8UizSt533hFwIfuOfiVp2X5NthVGEMKQ9zT3cUSAdf/hmYSwzNo01VITgGv33XY/YJHKMlL65Y",
+	"U7LMiTRkxkNkOfRn5nqpfHUYq0uqE58q+gOEIrmN7hMvV1CT5iRaO16WQN0MhXT4pNKBLMkNRE9hBG5x",
+	"MIIKtVbgRqGgIDKhuKFksWuVvAYaLPQBPo9PJdEVQcUuhVQz11iqLoVdCipOCFufGjHAWrbQ12LMfibF",
+	"iUvGK4HRDF1bNmhfgEKZQk9rifc6dB3rvmM4ZtnE2xOslJMrnGVkdh7wosB/mpD+KCEz0/JZRhe0MIRU",
+	"AftzqOBo+ayXDeJO2hqcOW/5/LUW1Wof3Q1vfeGzvV/4ox0KT63GqVuavcqctlBxTuxucSx4Jrm+a1cw",
+	"yFmovhUzj0JqAvzl5XFyfHzMBmXhFI8VN3YYl/9yOwQ0Cjz803GqmmbYwFZysRD5KV2HGpZXuizhvi1q",
+	"IoqpkNMAADqI2wSA6uUqVZuk8FS/lxwwX8QLTqsxy/DkgBzpuVYaoj3wQluzaFWsUuX8EsLGYunzKInP",
+	"RJerJ+xPL47XLtSiwC7dYbEBqTSVN3FSH5KD2GmtLBCVEnh4Pa7lDiHQsxjms7BWusKVoaCfcQd3yReM",
+	"sgXZYMKNGEllhDLSymuBKF8imw65gu1klc+fzs6TkAxo9fr00HEXa1uEw/FKmVRB2MtNDHFoId1fUyVg",
+	"3QDuZLOC0/UTes7fJVzIje0b0d/CtPRxAcFpf+9EwuQQEztghVr+x39CJcKeaNYWH+SBIla/dfkyDwBZ",
+	"eE2Fu5313ESvWmk7kI5IOXoe45CqdZCD1/8h4u9axHa24x/upuQO4IcfA/zwQNvp9rCHLTEANvDOe0No",
+	"Evx8aTaTNIZj9h5jXIZlbnncPnJHQpagMUNGE5TXJi84X4+cxRVkB1lBDtVF3Bq5q6Ekd1EMx6k6C3YM",
+	"7b2QAedsly0ptAmW+xaCteyf3jqod9qnv1e9wl02QUgyjtfnadQv/CGZze7t+10Int9GgWynsd/Mt7l1",
+	"2Fmbe8Ki1rcv5dpDPq/nK3JHcl24w9mkKpsENyE7bXl33m9bjxnVxIOCjzZFFw31hV4V5HaAX8UrsYHF",
+	"YutQrDj+pfSyccaoXkobkjVO1Rt3eqlZSFwkf2lLDcf72wjfgQd0/JQ8oAOU6keCUn0jM6vPZ9l9rb7b",
+	"EhuO2S/aNrGkwdqNxPpFBIN7iFRFFxFDb3tBcEYX+fpF5pg1xpVPYOtCL6Uqc+oyY6ouioSJm4kobUdk",
+	"LW6vy1hTWo12w5x8sP2QDHCwo+5vR3kpAvqxbkXRk0Twe1pUnfH6n5ugPMTkm0i7j1PsGZsOqaG4mfHq",
+	"hZ010Ei0aCCbtx1gbgq5tq2cJiDcsm/OvKm0G7vUExO+M8L89wkL3wVo/uLpAc2fbnz4e8Wd/mEDyo+N",
+	"cn/AUPNzdBtvj3ndqcnPNi8gx+yzsKbxaq2G6zI2kGEbDU9DLkxBtSxQvxYSyAw3VOgHeJq8yW/mnf3+",
+	"cejbl2L8sdn0z/mVDz4zTjK0l3sExvn+Fk/vRoqDkLf2gYZj9gFDx+TI9PosHT5Gqm7nZMQB6CfsaJyB",
+	"6bePn0FzWh0cjQd2NM47LkG+ywDull17N96XncdfTPqCDsJtGV/grb3oXiiX9QG4XrDPLUQvmIq6931U",
+	"P6VL94l94HN5Anwundv7uyBziTZ2rb6xZQtlZ+9l2v6NPuFg3B6MWzBu6YrP/aNa8GL/c/ahbNy70SPt",
+	"3FDfNzeSG/MjECOtGfKbrEh7hxUPlEgHSqQDJdL3SYkUzu4DH9KBD+lJ8SE9UH7BXZiQvC/RF0XrNMA/",
+	"9WNREtiulV7CeW7d+rSyB11vqQKRTVAnBReaAJng9mJyZ5wZihBLH5rDhqFkOtgZ/vfLlXe1AUTIDd43",
+	"DvDecdR+HUhr5vxaOMMH3+qFU1OM4QnH8Lxz/96KxT6RvLAuOFnmCbgmT9HJb9Cq0Xba0+VHX6N7Rz/P",
+	"pVlIs4XkrHNre0QDbjeKWhEQDqxkXUU8o87+Ns4bRwBErexpqsCSkpYteUheTGIW+GZfJu6xTvr4MTvz",
+	"mxSNCi0AG2aZuJHtqHwnNgK/vdm0j2EUhE5uYRd0wSuwmW8Rdftuff+neJzTOkbgRkoKQjm+1Za+Y/jA",
+	"8tloVum63H0rxrvYFlAHtUtBDyk20ODh0R3FftiCl6U7I7Tz/7klhLw3PtcfcgctYeiRXrAsixVgRAOi",
+	"vik6waRNUA+lChrqO5s9nP0dfvpDYOgf8yD2I3VD77PpceIO+PWtV2Jf+MxLGGw0EKBon0XboRvJ7nfP",
+	"9OZ5xTHc1kvcU0G5xil7wbJppRcZk4plViNk3GrAaG+yCSaeluTtV1ZW+lrmooLAA8TBkCoD7V46oSiP",
+	"kMsKXQPg+fNVW30LCTJxzPUSHOYFV6vAhpEqXlXyWgSL/NTXDAXmy0o0GPgQFqEcPPeJYxYqWIbxTrks",
+	"TIIBPkJdRW8E68CNWZqm+YEzCrKcW5Exw1eGLedyMkf2RQguuv6Hp1SLUgGLCTYbAb+luVXNywbzkSqs",
+	"ijpZuYm81HbOjMyFCabDi/XylFgnFIJ8tMTALebWeFEbuO57//kj+/PLF//CQCk7EaiNOAFkKMY7sUgs",
+	"y6BG3VmUz50xxRdUBDNVgEdJmgE0c+3cdaDkhHz75vdC66u6JApX8AI9+QBbSFVb0dRATRUsBTdQpQcC",
+	"K5TULRvDqWvtDRvoyk33MIzMDSfEZ8bsIxQFdi4WCiuofCxR3pIYH5Jwb1FkNeB0MJj39isr5EJaNsje",
+	"fm2xhCap2hpbHZ62xpy0JoTLoq5CaJj4YWCUSy4hpzxVHjlEf4dgVVHA1phWQozZx2sKpMAIT/roRtka",
+	"2ygRL6xTjoYP99yjwx6I4NuvF04J3fb4evv1baUX+/iYb79+0Y97tNEn9BxqoF+eCE/XE+OO/KIx7Cpu",
+	"0HwLmpmzoAadVohOx+nNbYJL2wkfkY8yAOq3WJ5jBuZWoAJW+Trh76CJoptnLOPX3PIq81S6wgwZL+SV",
+	"GLMzlSokasG4MRmuEHDGA2YCJZdJTa4Er9gge+V+G73Syla6OCG23iRVC34z4jPxbz+9+H8//f/j4+OE",
+	"ycWitm6us2GgNbOVVjOWvfnCZ9kpy95PRx+0EiOAymWeJxyJnryqTdVPx39mdMYB38qYZV9hBELZkfNa",
+	"Rh9hkswJU9ooOZ16EqnLSi8NcBHrWFnbVdlXbPM+7L63QxvD1D+fyWlbPUx1teD26OToUionm8mRG+3R",
+	"yZGxlVQzkFt89X9LMbvru6W686tLcVne9t1OdQbNreXAt6Sr4/aVxI1tk7ajJBrb5lf4NPueAT0zXkqd",
+	"HrQr4Bzb0WS3NHYM34vn1vYidHf79Q8aSosDnBsvidc3kNs2ssW8/QPM72+HRMhOr6/ly73WS9WiP96P",
+	"8/ixsxpBk7bSGnUpFC/leMUXxVaH8WMp1Nmn9yzXkzqUXHLWrKiYUFNdTdxZxQ37r7PzX/F6uBS6pPIJ",
+	"VuvCJAyKROiKfX79H+bEHVKVM+qzm5Gk9SAWLDa4ELmeFM4GyC5rlReCjUZY7WHUPI0ujZELWfAK+wAO",
+	"tVRJz8J1Q2yzwUF4p9mkkFD5c8VgBngpR/gTzELPSUTff7tsKj+rW3ZT9xWoshWfUPrUU94HX+bShM+J",
+	"9kDDNdC/A/wqU/DZS2xttqXJN5WhIaMBefncK5T7YwIrcYvTtDMQ9zfztNPc3fj3SnI390pwP9yHdfow",
+	"QEdZkwh5ucf/77z26ktxQ6SnYZz9+vHV2a8+v4xM+JIbs9RVDqrXyJka1SXWOrmsbRR6Nuj9G+dnMDFa",
+	"cFmE0uS4Q6JLqH9lmYeIZeMe6KkTrke6iWo6+EbIUfi2Ht3sVvApXG09BaTmN9qZKF+Mw1rutTn34+37",
+	"rX1G7STkOzMsw78hGiZLiB2fAqusEtPa8MK5y/hclATKJ1hKKEJqnL0+f//hf179cvbh3ZtsOO6h2Asb",
+	"97slyjvkcPfw44EdA4WyioKSFaEO0T1EuEmyiqWnL9mqhynPGRN0LEEW6YbVdQqAnyy01TATQzEoenfO",
+	"zbjL9O6W2OODuv/D7IB3wj6Aur6//4x6ehux2yufbsAX6PmSrTXgwezy12xtO2s4Zhe6EAkzltuaQskF",
+	"VxQHTpUnemwuYWLEnNQqInDrJ097RLOt6eAb5Rb/Effxwc7bVoEsfxg7bw8iDbT9cj3Zknvs7DlRCTUR",
+	"vuKHyuPMhShU4suecmME3P1ApC1nlyt8DgNvqRogkiiDnp9nCITwtUzYUldXJtzVYDzFaVL46FO4azcG",
+	"7sOhmygLMVU0DX9yWzAO560F8dg+MbxU3SGIx/aI4aXqdkG81259dmogK27s87m9U+july/nv8LkP/3Y",
+	"3UVLWu8fvJsLXtj5P/v3B4nfy+NjtpzLQvgkDNc6q2plTpm0yEAa8vmgjHCn1fgLdPeYdiP10Id/pYFL",
+	"w3ghr38AgfhEX+S+RrkV318kQAAg2tS//rjuQgEeY1aJz3/91aukU8ia8pnYvpTvmF2IXBrMIqLk88va",
+	"goLyVsdJqigTzwBoEdFeVsedoLCFtviym6H+nbAXgueSPv0RkQ2+kw7Jcn9cfRNRevBvS1rtxOfNLQDo",
+	"+FbXTH0AKeD56jReay87PiFvwFkYE2QzDMfsjK0lhBE9BtahETnjFjN8sep4Fd53BzjxI0cZyRNIASUp",
+	"i4ZCojZMlT94IXHOfQ+TyljBoezxdhXtu4bycNW1YLbi0yko4f335lr66v65q2CFoOe0qQDpcrBl10Sm",
+	"jDvNT3yYKzaLuCV7Jmty8VJFCTMeieGk2psEg2zBr4Q7ITJs3LC5teXJ8+eFnvBiro09+cvxX44pU62u",
+	"iqOTo+fgw9EcrQ8fNXsSLW3AH4YPsUYUU3fyOFfv6CSeZjdda5WWMTKfYIieUhij8D3z4RC6hW9SY+NK",
+	"gmgozdRI1zbq2TkeHX3CGsiZErnrMOTtRcHDE5+slLSzlpJmXK5LiD1KraIu6fH9ewXocgCRu1bn0lhd",
+	"reJGAZXb0ebZmp879Vd8z1ilC8iRAqc5AY/ZtAa9wXquVbEaRr1SU12LRrmaRlgr1cx1U0/mPgXaX7YQ",
+	"6nlXN76Rjn7Ot91X7mwYvZnuhQjTv+RFIaxrDFfeUA6YO8r9qpgEUdB4UQSTWGiumNO1eV0IE3VK7e3q",
+	"1i71qBDXomBSTbSPiNyUQhnBCIEhWw03P+5sm88MG3y6eHP+/m/nw1MmlIWKnFCiEFJvXJNx27DZN1t9",
+	"vzk0aithC61gloyveoO6F/4GERqhIFpPL0Sd0S8d/V04VVtFb7HBVN5AtbP1gRgsX7kCkXdDiRe+8u10",
+	"TpVYlAXcGzpXbQoHmrId4/xHLSdXo/7Rwn6ec+em5mLK68JGCxeu2ifcnXPlaqe0Uhujret87j61WLHL",
+	"Op85qS0hkxwRLYlH6fsdLyqpAeZTWQIdumF4uYi6ptZ6vtHN+MQ2qwDJprj8/Y2N8OEu3WG5lcbKiUG6",
+	"ajWV1ULkjWTZiiszdXMX/Nuuftxndg35oxIjyCH3c6TdWcuh1imrIGe2qzmthHtrtH0uwh4zFvi9Qktx",
+	"1XIOqAGnqwAKVWh9xeoSrpr/UQM4P/Qq1bUwdoStdfT5c73Cs00UhZuYHMuw2m1DOWVzXbi9h8KHObMz",
+	"zZSYcQvu1nr32HBH979QQ267X0s1G/FrUTlLZKKNBSOgkO4r3RCveVHjKQRHoEU1AB/s7JhKmG55oTE4",
+	"L2WqC6l3zbwSFukhcGFhqQcQpjGAkHBeGL+UhbRSmLgjJSy819EB4tx9GUi9WNTK2RqEYKMKsFn4Q5aw",
+	"zHA3Ie5fVpYmG/rdB4w1Sapi6kqYCeKpGpNVDfmPpS+mXGGlDyVEbpqqymiV+X0VkQVsfkGgJycCHSw6",
+	"Hg8pGGote6ehi1/rKCCUu9R0AD1uIpojmpmWvnsWF4Lc6M1jJDvOIEwWxwqelONNX0dJ0rg/miBggJJs",
+	"9EKZhZudvAvgMlPPZsJ4sDYcpUkEa0RROF0vdSlypPFbtM9UD0rrluj1+WkRprtZolLJyCTYURaUWy84",
+	"sVos+WLkS8/09Ey70J9Rc1kyo4scrigV42U5gqllpr4Mr4JFnNcTN/FlXU3m3IhUXYtKTslRTdbUUvQy",
+	"GyAhjFMZpl4I+K/rYhikBf73GWK/Q5OmvQMkYJQ6PuqNstWK5RWfAvcEz6EStJ4iBREPt0KU1jPnTkxZ",
+	"IRWC2sQNwN05K+faajzgKjERsrRj9oHCac4/49c+oZkyJbFSKVAXuc4DORB1aLU/4FoKz/KrrpPxra6E",
+	"nKk2tiNCcEFTM6hG23hBBH0AQyAGgMAvOY+9iOlNl+LwMN5Lrq5YyVeQwtpaBDYoazN3M/T5/DOW8mVI",
+	"9sSksrox9cg0S1heY/hChBJLgRKImtTTqRGxHoh73Gmzz3UhWCHyGd6rA3GQqJzKFDn7988fPzTJuIPg",
+	"Q4PJ6HobJqHyIolhrCn45Koud43A26dwqf/q898ZuIgDcQPcImio0iMgjrCGzZNJrKZIE4MAukV4BswJ",
+	"EwDPGFNDfwO5cC0n3sDIq5Xz6uPjbWKuuw1GsYKi6TmLC6uvGxFuBMEVgr7dbvPy4JQtnHfGraNBOyev",
+	"+JIXBsJC3maDnkzwmyDoKN2ZLRE1iRak0pUXllhheruvZ/I9Xn0qAHPqpoa9fOkm20kTbGa/K1dqgvtm",
+	"zD4LwS7enL0+f8PSo59rCQbN5jvpUTyV2NPRb//92/8FAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -20895,6 +20895,12 @@ func (r ListBudgetsResponse) ContentType() string {
 	return ""
 }
 
+// CreateBudgetResponse201Headers the declared response headers of an HTTP 201 response for CreateBudget
+type CreateBudgetResponse201Headers struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
 // CreateBudgetResponse409Headers the declared response headers of an HTTP 409 response for CreateBudget
 type CreateBudgetResponse409Headers struct {
 	RetryAfter *int
@@ -20930,6 +20936,8 @@ type CreateBudgetResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateBudgetResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateBudgetResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21505,6 +21513,12 @@ func (r ListOnetimeBudgetsResponse) ContentType() string {
 	return ""
 }
 
+// CreateOnetimeBudgetResponse201Headers the declared response headers of an HTTP 201 response for CreateOnetimeBudget
+type CreateOnetimeBudgetResponse201Headers struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
 // CreateOnetimeBudgetResponse409Headers the declared response headers of an HTTP 409 response for CreateOnetimeBudget
 type CreateOnetimeBudgetResponse409Headers struct {
 	RetryAfter *int
@@ -21540,6 +21554,8 @@ type CreateOnetimeBudgetResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateOnetimeBudgetResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateOnetimeBudgetResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21734,6 +21750,11 @@ func (r DeleteOnetimeBudgetResponse) ContentType() string {
 	return ""
 }
 
+// UpdateOnetimeBudgetResponse200Headers the declared response headers of an HTTP 200 response for UpdateOnetimeBudget
+type UpdateOnetimeBudgetResponse200Headers struct {
+	ETag *string
+}
+
 // UpdateOnetimeBudgetResponse412Headers the declared response headers of an HTTP 412 response for UpdateOnetimeBudget
 type UpdateOnetimeBudgetResponse412Headers struct {
 	ETag *string
@@ -21769,6 +21790,8 @@ type UpdateOnetimeBudgetResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateOnetimeBudgetResponse200Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *UpdateOnetimeBudgetResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22060,6 +22083,11 @@ func (r DeleteBudgetResponse) ContentType() string {
 	return ""
 }
 
+// UpdateBudgetResponse200Headers the declared response headers of an HTTP 200 response for UpdateBudget
+type UpdateBudgetResponse200Headers struct {
+	ETag *string
+}
+
 // UpdateBudgetResponse412Headers the declared response headers of an HTTP 412 response for UpdateBudget
 type UpdateBudgetResponse412Headers struct {
 	ETag *string
@@ -22093,6 +22121,8 @@ type UpdateBudgetResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateBudgetResponse200Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *UpdateBudgetResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22254,6 +22284,12 @@ func (r ListCategoriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateCategoryResponse201Headers the declared response headers of an HTTP 201 response for CreateCategory
+type CreateCategoryResponse201Headers struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
 // CreateCategoryResponse409Headers the declared response headers of an HTTP 409 response for CreateCategory
 type CreateCategoryResponse409Headers struct {
 	RetryAfter *int
@@ -22287,6 +22323,8 @@ type CreateCategoryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateCategoryResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateCategoryResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22649,6 +22687,11 @@ func (r DeleteCategoryResponse) ContentType() string {
 	return ""
 }
 
+// UpdateCategoryResponse200Headers the declared response headers of an HTTP 200 response for UpdateCategory
+type UpdateCategoryResponse200Headers struct {
+	ETag *string
+}
+
 // UpdateCategoryResponse409Headers the declared response headers of an HTTP 409 response for UpdateCategory
 type UpdateCategoryResponse409Headers struct {
 	RetryAfter *int
@@ -22687,6 +22730,8 @@ type UpdateCategoryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateCategoryResponse200Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *UpdateCategoryResponse409Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
@@ -22968,6 +23013,12 @@ func (r ListEntriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateEntryResponse201Headers the declared response headers of an HTTP 201 response for CreateEntry
+type CreateEntryResponse201Headers struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
 // CreateEntryResponse409Headers the declared response headers of an HTTP 409 response for CreateEntry
 type CreateEntryResponse409Headers struct {
 	RetryAfter *int
@@ -23010,6 +23061,8 @@ type CreateEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateEntryResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateEntryResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -23294,6 +23347,11 @@ func (r ImportEntriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateEntryFromNotificationResponse200Headers the declared response headers of an HTTP 200 response for CreateEntryFromNotification
+type CreateEntryFromNotificationResponse200Headers struct {
+	IdempotentReplayed *string
+}
+
 // CreateEntryFromNotificationResponse409Headers the declared response headers of an HTTP 409 response for CreateEntryFromNotification
 type CreateEntryFromNotificationResponse409Headers struct {
 	RetryAfter *int
@@ -23327,6 +23385,8 @@ type CreateEntryFromNotificationResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CreateEntryFromNotificationResponse200Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateEntryFromNotificationResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -23703,6 +23763,11 @@ func (r DeleteEntryResponse) ContentType() string {
 	return ""
 }
 
+// GetEntryResponse200Headers the declared response headers of an HTTP 200 response for GetEntry
+type GetEntryResponse200Headers struct {
+	ETag *string
+}
+
 // GetEntryResponse304Headers the declared response headers of an HTTP 304 response for GetEntry
 type GetEntryResponse304Headers struct {
 	ETag *string
@@ -23730,6 +23795,8 @@ type GetEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetEntryResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetEntryResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -23800,6 +23867,11 @@ func (r GetEntryResponse) ContentType() string {
 	return ""
 }
 
+// UpdateEntryResponse200Headers the declared response headers of an HTTP 200 response for UpdateEntry
+type UpdateEntryResponse200Headers struct {
+	ETag *string
+}
+
 // UpdateEntryResponse409Headers the declared response headers of an HTTP 409 response for UpdateEntry
 type UpdateEntryResponse409Headers struct {
 	RetryAfter *int
@@ -23847,6 +23919,8 @@ type UpdateEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateEntryResponse200Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *UpdateEntryResponse409Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
@@ -24320,6 +24394,12 @@ func (r ListStocksResponse) ContentType() string {
 	return ""
 }
 
+// CreateStockResponse201Headers the declared response headers of an HTTP 201 response for CreateStock
+type CreateStockResponse201Headers struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
 // CreateStockResponse409Headers the declared response headers of an HTTP 409 response for CreateStock
 type CreateStockResponse409Headers struct {
 	RetryAfter *int
@@ -24355,6 +24435,8 @@ type CreateStockResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateStockResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateStockResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -24549,6 +24631,11 @@ func (r DeleteStockResponse) ContentType() string {
 	return ""
 }
 
+// UpdateStockResponse200Headers the declared response headers of an HTTP 200 response for UpdateStock
+type UpdateStockResponse200Headers struct {
+	ETag *string
+}
+
 // UpdateStockResponse412Headers the declared response headers of an HTTP 412 response for UpdateStock
 type UpdateStockResponse412Headers struct {
 	ETag *string
@@ -24582,6 +24669,8 @@ type UpdateStockResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateStockResponse200Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *UpdateStockResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -24764,6 +24853,12 @@ func (r ListTradesResponse) ContentType() string {
 	return ""
 }
 
+// CreateTradeResponse201Headers the declared response headers of an HTTP 201 response for CreateTrade
+type CreateTradeResponse201Headers struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
 // CreateTradeResponse409Headers the declared response headers of an HTTP 409 response for CreateTrade
 type CreateTradeResponse409Headers struct {
 	RetryAfter *int
@@ -24799,6 +24894,8 @@ type CreateTradeResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateTradeResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateTradeResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -24993,6 +25090,11 @@ func (r DeleteTradeResponse) ContentType() string {
 	return ""
 }
 
+// UpdateTradeResponse200Headers the declared response headers of an HTTP 200 response for UpdateTrade
+type UpdateTradeResponse200Headers struct {
+	ETag *string
+}
+
 // UpdateTradeResponse412Headers the declared response headers of an HTTP 412 response for UpdateTrade
 type UpdateTradeResponse412Headers struct {
 	ETag *string
@@ -25026,6 +25128,8 @@ type UpdateTradeResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateTradeResponse200Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *UpdateTradeResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -25388,6 +25492,12 @@ func (r ListQuickEntriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateQuickEntryResponse201Headers the declared response headers of an HTTP 201 response for CreateQuickEntry
+type CreateQuickEntryResponse201Headers struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
 // CreateQuickEntryResponse409Headers the declared response headers of an HTTP 409 response for CreateQuickEntry
 type CreateQuickEntryResponse409Headers struct {
 	RetryAfter *int
@@ -25423,6 +25533,8 @@ type CreateQuickEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateQuickEntryResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateQuickEntryResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -25610,6 +25722,11 @@ func (r DeleteQuickEntryResponse) ContentType() string {
 	return ""
 }
 
+// UpdateQuickEntryResponse200Headers the declared response headers of an HTTP 200 response for UpdateQuickEntry
+type UpdateQuickEntryResponse200Headers struct {
+	ETag *string
+}
+
 // UpdateQuickEntryResponse412Headers the declared response headers of an HTTP 412 response for UpdateQuickEntry
 type UpdateQuickEntryResponse412Headers struct {
 	ETag *string
@@ -25643,6 +25760,8 @@ type UpdateQuickEntryResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateQuickEntryResponse200Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *UpdateQuickEntryResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -25804,6 +25923,12 @@ func (r ListRecurringsResponse) ContentType() string {
 	return ""
 }
 
+// CreateRecurringResponse201Headers the declared response headers of an HTTP 201 response for CreateRecurring
+type CreateRecurringResponse201Headers struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
 // CreateRecurringResponse409Headers the declared response headers of an HTTP 409 response for CreateRecurring
 type CreateRecurringResponse409Headers struct {
 	RetryAfter *int
@@ -25837,6 +25962,8 @@ type CreateRecurringResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateRecurringResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateRecurringResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -26019,6 +26146,11 @@ func (r DeleteRecurringResponse) ContentType() string {
 	return ""
 }
 
+// UpdateRecurringResponse200Headers the declared response headers of an HTTP 200 response for UpdateRecurring
+type UpdateRecurringResponse200Headers struct {
+	ETag *string
+}
+
 // UpdateRecurringResponse412Headers the declared response headers of an HTTP 412 response for UpdateRecurring
 type UpdateRecurringResponse412Headers struct {
 	ETag *string
@@ -26050,6 +26182,8 @@ type UpdateRecurringResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateRecurringResponse200Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *UpdateRecurringResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -26698,6 +26832,12 @@ func (r ListTagsResponse) ContentType() string {
 	return ""
 }
 
+// CreateTagResponse201Headers the declared response headers of an HTTP 201 response for CreateTag
+type CreateTagResponse201Headers struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
 // CreateTagResponse409Headers the declared response headers of an HTTP 409 response for CreateTag
 type CreateTagResponse409Headers struct {
 	RetryAfter *int
@@ -26731,6 +26871,8 @@ type CreateTagResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateTagResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateTagResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -27017,6 +27159,11 @@ func (r DeleteTagResponse) ContentType() string {
 	return ""
 }
 
+// UpdateTagResponse200Headers the declared response headers of an HTTP 200 response for UpdateTag
+type UpdateTagResponse200Headers struct {
+	ETag *string
+}
+
 // UpdateTagResponse409Headers the declared response headers of an HTTP 409 response for UpdateTag
 type UpdateTagResponse409Headers struct {
 	RetryAfter *int
@@ -27057,6 +27204,8 @@ type UpdateTagResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateTagResponse200Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *UpdateTagResponse409Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
@@ -27232,6 +27381,12 @@ func (r ListTransfersResponse) ContentType() string {
 	return ""
 }
 
+// CreateTransferResponse201Headers the declared response headers of an HTTP 201 response for CreateTransfer
+type CreateTransferResponse201Headers struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
 // CreateTransferResponse409Headers the declared response headers of an HTTP 409 response for CreateTransfer
 type CreateTransferResponse409Headers struct {
 	RetryAfter *int
@@ -27265,6 +27420,8 @@ type CreateTransferResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateTransferResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateTransferResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -27447,6 +27604,11 @@ func (r DeleteTransferResponse) ContentType() string {
 	return ""
 }
 
+// GetTransferResponse200Headers the declared response headers of an HTTP 200 response for GetTransfer
+type GetTransferResponse200Headers struct {
+	ETag *string
+}
+
 // GetTransferResponse304Headers the declared response headers of an HTTP 304 response for GetTransfer
 type GetTransferResponse304Headers struct {
 	ETag *string
@@ -27474,6 +27636,8 @@ type GetTransferResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetTransferResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetTransferResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -27544,6 +27708,11 @@ func (r GetTransferResponse) ContentType() string {
 	return ""
 }
 
+// UpdateTransferResponse200Headers the declared response headers of an HTTP 200 response for UpdateTransfer
+type UpdateTransferResponse200Headers struct {
+	ETag *string
+}
+
 // UpdateTransferResponse412Headers the declared response headers of an HTTP 412 response for UpdateTransfer
 type UpdateTransferResponse412Headers struct {
 	ETag *string
@@ -27575,6 +27744,8 @@ type UpdateTransferResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateTransferResponse200Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *UpdateTransferResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -27738,6 +27909,12 @@ func (r ListWalletsResponse) ContentType() string {
 	return ""
 }
 
+// CreateWalletResponse201Headers the declared response headers of an HTTP 201 response for CreateWallet
+type CreateWalletResponse201Headers struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
 // CreateWalletResponse409Headers the declared response headers of an HTTP 409 response for CreateWallet
 type CreateWalletResponse409Headers struct {
 	RetryAfter *int
@@ -27769,6 +27946,8 @@ type CreateWalletResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateWalletResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateWalletResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -28050,6 +28229,11 @@ func (r DeleteWalletResponse) ContentType() string {
 	return ""
 }
 
+// GetWalletResponse200Headers the declared response headers of an HTTP 200 response for GetWallet
+type GetWalletResponse200Headers struct {
+	ETag *string
+}
+
 // GetWalletResponse304Headers the declared response headers of an HTTP 304 response for GetWallet
 type GetWalletResponse304Headers struct {
 	ETag *string
@@ -28079,6 +28263,8 @@ type GetWalletResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetWalletResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetWalletResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -28154,6 +28340,11 @@ func (r GetWalletResponse) ContentType() string {
 	return ""
 }
 
+// UpdateWalletResponse200Headers the declared response headers of an HTTP 200 response for UpdateWallet
+type UpdateWalletResponse200Headers struct {
+	ETag *string
+}
+
 // UpdateWalletResponse412Headers the declared response headers of an HTTP 412 response for UpdateWallet
 type UpdateWalletResponse412Headers struct {
 	ETag *string
@@ -28187,6 +28378,8 @@ type UpdateWalletResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateWalletResponse200Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *UpdateWalletResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -30952,6 +31145,11 @@ func (r GetPointsResponse) ContentType() string {
 	return ""
 }
 
+// GetProfileResponse200Headers the declared response headers of an HTTP 200 response for GetProfile
+type GetProfileResponse200Headers struct {
+	ETag *string
+}
+
 // GetProfileResponse304Headers the declared response headers of an HTTP 304 response for GetProfile
 type GetProfileResponse304Headers struct {
 	ETag *string
@@ -30977,6 +31175,8 @@ type GetProfileResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetProfileResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetProfileResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -31042,6 +31242,11 @@ func (r GetProfileResponse) ContentType() string {
 	return ""
 }
 
+// UpdateProfileResponse200Headers the declared response headers of an HTTP 200 response for UpdateProfile
+type UpdateProfileResponse200Headers struct {
+	ETag *string
+}
+
 // UpdateProfileResponse412Headers the declared response headers of an HTTP 412 response for UpdateProfile
 type UpdateProfileResponse412Headers struct {
 	ETag *string
@@ -31071,6 +31276,8 @@ type UpdateProfileResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateProfileResponse200Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *UpdateProfileResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -32032,6 +32239,11 @@ func (r ReceiveStoreNotificationResponse) ContentType() string {
 	return ""
 }
 
+// VerifyStorePurchaseResponse200Headers the declared response headers of an HTTP 200 response for VerifyStorePurchase
+type VerifyStorePurchaseResponse200Headers struct {
+	IdempotentReplayed *string
+}
+
 // VerifyStorePurchaseResponse409Headers the declared response headers of an HTTP 409 response for VerifyStorePurchase
 type VerifyStorePurchaseResponse409Headers struct {
 	RetryAfter *int
@@ -32063,6 +32275,8 @@ type VerifyStorePurchaseResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *VerifyStorePurchaseResponse200Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *VerifyStorePurchaseResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -32316,6 +32530,11 @@ func (r DeleteCommentResponse) ContentType() string {
 	return ""
 }
 
+// UpdateCommentResponse200Headers the declared response headers of an HTTP 200 response for UpdateComment
+type UpdateCommentResponse200Headers struct {
+	ETag *string
+}
+
 // UpdateCommentResponse412Headers the declared response headers of an HTTP 412 response for UpdateComment
 type UpdateCommentResponse412Headers struct {
 	ETag *string
@@ -32347,6 +32566,8 @@ type UpdateCommentResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateCommentResponse200Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *UpdateCommentResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -32621,6 +32842,11 @@ func (r VoteCommentResponse) ContentType() string {
 	return ""
 }
 
+// UploadBoardImageResponse201Headers the declared response headers of an HTTP 201 response for UploadBoardImage
+type UploadBoardImageResponse201Headers struct {
+	IdempotentReplayed *string
+}
+
 // UploadBoardImageResponse409Headers the declared response headers of an HTTP 409 response for UploadBoardImage
 type UploadBoardImageResponse409Headers struct {
 	RetryAfter *int
@@ -32659,6 +32885,8 @@ type UploadBoardImageResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *UploadBoardImageResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *UploadBoardImageResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -32988,6 +33216,12 @@ func (r ListPostsResponse) ContentType() string {
 	return ""
 }
 
+// CreatePostResponse201Headers the declared response headers of an HTTP 201 response for CreatePost
+type CreatePostResponse201Headers struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
 // CreatePostResponse409Headers the declared response headers of an HTTP 409 response for CreatePost
 type CreatePostResponse409Headers struct {
 	RetryAfter *int
@@ -33019,6 +33253,8 @@ type CreatePostResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreatePostResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreatePostResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -33196,6 +33432,11 @@ func (r DeletePostResponse) ContentType() string {
 	return ""
 }
 
+// GetPostResponse200Headers the declared response headers of an HTTP 200 response for GetPost
+type GetPostResponse200Headers struct {
+	ETag *string
+}
+
 // GetPostResponse304Headers the declared response headers of an HTTP 304 response for GetPost
 type GetPostResponse304Headers struct {
 	ETag *string
@@ -33221,6 +33462,8 @@ type GetPostResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetPostResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetPostResponse304Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -33286,6 +33529,11 @@ func (r GetPostResponse) ContentType() string {
 	return ""
 }
 
+// UpdatePostResponse200Headers the declared response headers of an HTTP 200 response for UpdatePost
+type UpdatePostResponse200Headers struct {
+	ETag *string
+}
+
 // UpdatePostResponse412Headers the declared response headers of an HTTP 412 response for UpdatePost
 type UpdatePostResponse412Headers struct {
 	ETag *string
@@ -33317,6 +33565,8 @@ type UpdatePostResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdatePostResponse200Headers
 	// Headers412 the parsed response headers for an HTTP 412 response
 	Headers412 *UpdatePostResponse412Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -33480,6 +33730,12 @@ func (r ListPostCommentsResponse) ContentType() string {
 	return ""
 }
 
+// CreateCommentResponse201Headers the declared response headers of an HTTP 201 response for CreateComment
+type CreateCommentResponse201Headers struct {
+	ETag               *string
+	IdempotentReplayed *string
+}
+
 // CreateCommentResponse409Headers the declared response headers of an HTTP 409 response for CreateComment
 type CreateCommentResponse409Headers struct {
 	RetryAfter *int
@@ -33513,6 +33769,8 @@ type CreateCommentResponse struct {
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateCommentResponse201Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *CreateCommentResponse409Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -39156,6 +39414,23 @@ func ParseCreateBudgetResponse(rsp *http.Response) (*CreateBudgetResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateBudgetResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateBudgetResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39715,6 +39990,23 @@ func ParseCreateOnetimeBudgetResponse(rsp *http.Response) (*CreateOnetimeBudgetR
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateOnetimeBudgetResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateOnetimeBudgetResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -39935,6 +40227,16 @@ func ParseUpdateOnetimeBudgetResponse(rsp *http.Response) (*UpdateOnetimeBudgetR
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateOnetimeBudgetResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 412:
 		var headers UpdateOnetimeBudgetResponse412Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -40236,6 +40538,16 @@ func ParseUpdateBudgetResponse(rsp *http.Response) (*UpdateBudgetResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateBudgetResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 412:
 		var headers UpdateBudgetResponse412Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -40415,6 +40727,23 @@ func ParseCreateCategoryResponse(rsp *http.Response) (*CreateCategoryResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateCategoryResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateCategoryResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -40789,6 +41118,16 @@ func ParseUpdateCategoryResponse(rsp *http.Response) (*UpdateCategoryResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateCategoryResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 409:
 		var headers UpdateCategoryResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41101,6 +41440,23 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateEntryResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateEntryResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41395,6 +41751,16 @@ func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryF
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers CreateEntryFromNotificationResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateEntryFromNotificationResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41765,6 +42131,16 @@ func ParseGetEntryResponse(rsp *http.Response) (*GetEntryResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetEntryResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetEntryResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -41891,6 +42267,16 @@ func ParseUpdateEntryResponse(rsp *http.Response) (*UpdateEntryResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateEntryResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 409:
 		var headers UpdateEntryResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42374,6 +42760,23 @@ func ParseCreateStockResponse(rsp *http.Response) (*CreateStockResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateStockResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateStockResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -42587,6 +42990,16 @@ func ParseUpdateStockResponse(rsp *http.Response) (*UpdateStockResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateStockResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 412:
 		var headers UpdateStockResponse412Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -42794,6 +43207,23 @@ func ParseCreateTradeResponse(rsp *http.Response) (*CreateTradeResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateTradeResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateTradeResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -43007,6 +43437,16 @@ func ParseUpdateTradeResponse(rsp *http.Response) (*UpdateTradeResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateTradeResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 412:
 		var headers UpdateTradeResponse412Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -43379,6 +43819,23 @@ func ParseCreateQuickEntryResponse(rsp *http.Response) (*CreateQuickEntryRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateQuickEntryResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateQuickEntryResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -43585,6 +44042,16 @@ func ParseUpdateQuickEntryResponse(rsp *http.Response) (*UpdateQuickEntryRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateQuickEntryResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 412:
 		var headers UpdateQuickEntryResponse412Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -43764,6 +44231,23 @@ func ParseCreateRecurringResponse(rsp *http.Response) (*CreateRecurringResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateRecurringResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateRecurringResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -43963,6 +44447,16 @@ func ParseUpdateRecurringResponse(rsp *http.Response) (*UpdateRecurringResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateRecurringResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 412:
 		var headers UpdateRecurringResponse412Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -44589,6 +45083,23 @@ func ParseCreateTagResponse(rsp *http.Response) (*CreateTagResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateTagResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateTagResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -44900,6 +45411,16 @@ func ParseUpdateTagResponse(rsp *http.Response) (*UpdateTagResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateTagResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 409:
 		var headers UpdateTagResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -45096,6 +45617,23 @@ func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateTransferResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateTransferResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -45284,6 +45822,16 @@ func ParseGetTransferResponse(rsp *http.Response) (*GetTransferResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetTransferResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetTransferResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -45389,6 +45937,16 @@ func ParseUpdateTransferResponse(rsp *http.Response) (*UpdateTransferResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateTransferResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 412:
 		var headers UpdateTransferResponse412Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -45568,6 +46126,23 @@ func ParseCreateWalletResponse(rsp *http.Response) (*CreateWalletResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateWalletResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateWalletResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -45864,6 +46439,16 @@ func ParseGetWalletResponse(rsp *http.Response) (*GetWalletResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetWalletResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetWalletResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -45976,6 +46561,16 @@ func ParseUpdateWalletResponse(rsp *http.Response) (*UpdateWalletResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateWalletResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 412:
 		var headers UpdateWalletResponse412Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -48518,6 +49113,16 @@ func ParseGetProfileResponse(rsp *http.Response) (*GetProfileResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetProfileResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetProfileResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -48616,6 +49221,16 @@ func ParseUpdateProfileResponse(rsp *http.Response) (*UpdateProfileResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateProfileResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 412:
 		var headers UpdateProfileResponse412Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -49538,6 +50153,16 @@ func ParseVerifyStorePurchaseResponse(rsp *http.Response) (*VerifyStorePurchaseR
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers VerifyStorePurchaseResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 409:
 		var headers VerifyStorePurchaseResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -49804,6 +50429,16 @@ func ParseUpdateCommentResponse(rsp *http.Response) (*UpdateCommentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateCommentResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 412:
 		var headers UpdateCommentResponse412Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -50098,6 +50733,16 @@ func ParseUploadBoardImageResponse(rsp *http.Response) (*UploadBoardImageRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers UploadBoardImageResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers UploadBoardImageResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -50428,6 +51073,23 @@ func ParseCreatePostResponse(rsp *http.Response) (*CreatePostResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreatePostResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreatePostResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -50609,6 +51271,16 @@ func ParseGetPostResponse(rsp *http.Response) (*GetPostResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetPostResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetPostResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -50714,6 +51386,16 @@ func ParseUpdatePostResponse(rsp *http.Response) (*UpdatePostResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdatePostResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 412:
 		var headers UpdatePostResponse412Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -50900,6 +51582,23 @@ func ParseCreateCommentResponse(rsp *http.Response) (*CreateCommentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateCommentResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 409:
 		var headers CreateCommentResponse409Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

@@ -33,7 +33,7 @@ func (h *BillingHandler) VerifyStorePurchase(ctx context.Context, req api.Verify
 	if err != nil {
 		return nil, err
 	}
-	return api.VerifyStorePurchase200JSONResponse(toSubscription(m)), nil
+	return api.VerifyStorePurchase200JSONResponse{Body: toSubscription(m)}, nil
 }
 
 // verified is what the store (or test mode) vouched for.

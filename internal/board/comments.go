@@ -170,7 +170,7 @@ func (h *BoardHandler) CreateComment(ctx context.Context, req api.CreateCommentR
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateComment201JSONResponse(c), nil
+	return api.CreateComment201JSONResponse{Body: c}, nil
 }
 
 // readComment reads a comment for its author's own answer (the body shown
@@ -227,7 +227,7 @@ func (h *BoardHandler) UpdateComment(ctx context.Context, req api.UpdateCommentR
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateComment200JSONResponse(c), nil
+	return api.UpdateComment200JSONResponse{Body: c}, nil
 }
 
 // DeleteComment deletes a comment (its author's, or any for administrators).

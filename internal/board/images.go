@@ -70,7 +70,7 @@ func (h *BoardHandler) UploadBoardImage(ctx context.Context, req api.UploadBoard
 	if err != nil {
 		return nil, err
 	}
-	return api.UploadBoardImage201JSONResponse{URL: h.imageURL(img.ID)}, nil
+	return api.UploadBoardImage201JSONResponse{Body: api.ImageURL{URL: h.imageURL(img.ID)}}, nil
 }
 
 // readImagePart reads the first "file" part of the form.

@@ -198,7 +198,7 @@ func (h *BoardHandler) GetPost(ctx context.Context, req api.GetPostRequestObject
 	if err != nil {
 		return nil, err
 	}
-	return api.GetPost200JSONResponse(post), nil
+	return api.GetPost200JSONResponse{Body: post}, nil
 }
 
 // GetPost reads a post as the viewer may see it, with its recommenders.
@@ -335,7 +335,7 @@ func (h *BoardHandler) CreatePost(ctx context.Context, req api.CreatePostRequest
 	if err != nil {
 		return nil, err
 	}
-	return api.CreatePost201JSONResponse(post), nil
+	return api.CreatePost201JSONResponse{Body: post}, nil
 }
 
 // createPostTx stores a post, blocked when it contains a spam keyword, and
@@ -412,7 +412,7 @@ func (h *BoardHandler) UpdatePost(ctx context.Context, req api.UpdatePostRequest
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdatePost200JSONResponse(post), nil
+	return api.UpdatePost200JSONResponse{Body: post}, nil
 }
 
 // reasonAfterEdit re-checks edited content: a spam keyword blocks it as spam;

@@ -121,7 +121,7 @@ func (h *BudgetHandler) CreateBudget(ctx context.Context, req api.CreateBudgetRe
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateBudget201JSONResponse(toAPIBudget(out)), nil
+	return api.CreateBudget201JSONResponse{Body: toAPIBudget(out)}, nil
 }
 
 // CreateBudgetTx creates a budget of an expense category of the member. One
@@ -171,7 +171,7 @@ func (h *BudgetHandler) UpdateBudget(ctx context.Context, req api.UpdateBudgetRe
 	if err := database.NoRows(err, ErrBudgetNotFound, fmt.Sprintf("update budget %d", req.ID)); err != nil {
 		return nil, err
 	}
-	return api.UpdateBudget200JSONResponse(toAPIBudget(Budget(row))), nil
+	return api.UpdateBudget200JSONResponse{Body: toAPIBudget(Budget(row))}, nil
 }
 
 // DeleteBudget deletes a budget.

@@ -123,7 +123,7 @@ func (h *BudgetHandler) CreateOnetimeBudget(ctx context.Context, req api.CreateO
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateOnetimeBudget201JSONResponse(out), nil
+	return api.CreateOnetimeBudget201JSONResponse{Body: out}, nil
 }
 
 // UpdateOnetimeBudget replaces a one-time budget.
@@ -153,7 +153,7 @@ func (h *BudgetHandler) UpdateOnetimeBudget(ctx context.Context, req api.UpdateO
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateOnetimeBudget200JSONResponse(out), nil
+	return api.UpdateOnetimeBudget200JSONResponse{Body: out}, nil
 }
 
 // DeleteOnetimeBudget deletes a one-time budget.

@@ -108,7 +108,7 @@ func (h *NotificationHandler) CreateEntryFromNotification(ctx context.Context, r
 	if err != nil {
 		return nil, err
 	}
-	out := api.CreateEntryFromNotification200JSONResponse{Outcome: api.NotificationOutcome(res.Outcome)}
+	out := api.NotificationResult{Outcome: api.NotificationOutcome(res.Outcome)}
 	if res.Entry != nil {
 		e := ledger.ToAPIEntry(*res.Entry)
 		out.Entry = &e
@@ -116,7 +116,7 @@ func (h *NotificationHandler) CreateEntryFromNotification(ctx context.Context, r
 	if res.Reason != "" {
 		out.Reason = &res.Reason
 	}
-	return out, nil
+	return api.CreateEntryFromNotification200JSONResponse{Body: out}, nil
 }
 
 func checkText(s string) error {

@@ -99,7 +99,7 @@ func (h *InvestHandler) CreateStock(ctx context.Context, req api.CreateStockRequ
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateStock201JSONResponse(toAPIStock(s)), nil
+	return api.CreateStock201JSONResponse{Body: toAPIStock(s)}, nil
 }
 
 // UpdateStock replaces a stock's fields.
@@ -128,7 +128,7 @@ func (h *InvestHandler) UpdateStock(ctx context.Context, req api.UpdateStockRequ
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateStock200JSONResponse(toAPIStock(s)), nil
+	return api.UpdateStock200JSONResponse{Body: toAPIStock(s)}, nil
 }
 
 // DeleteStock deletes a stock and its trades: one statement that locks the

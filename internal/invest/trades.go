@@ -133,7 +133,7 @@ func (h *InvestHandler) CreateTrade(ctx context.Context, req api.CreateTradeRequ
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateTrade201JSONResponse(toAPITrade(t)), nil
+	return api.CreateTrade201JSONResponse{Body: toAPITrade(t)}, nil
 }
 
 // UpdateTrade replaces a trade's fields unless a holding goes negative.
@@ -166,7 +166,7 @@ func (h *InvestHandler) UpdateTrade(ctx context.Context, req api.UpdateTradeRequ
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateTrade200JSONResponse(toAPITrade(t)), nil
+	return api.UpdateTrade200JSONResponse{Body: toAPITrade(t)}, nil
 }
 
 // DeleteTrade deletes a trade unless a later sell needs it.

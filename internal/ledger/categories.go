@@ -166,7 +166,7 @@ func (h *LedgerHandler) CreateCategory(ctx context.Context, req api.CreateCatego
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateCategory201JSONResponse(toAPICategory(c, nil)), nil
+	return api.CreateCategory201JSONResponse{Body: toAPICategory(c, nil)}, nil
 }
 
 // CreateCategoryTx creates a category after the hierarchy checks.
@@ -225,7 +225,7 @@ func (h *LedgerHandler) UpdateCategory(ctx context.Context, req api.UpdateCatego
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateCategory200JSONResponse(out), nil
+	return api.UpdateCategory200JSONResponse{Body: out}, nil
 }
 
 // typeMayChange refuses a type change of a category that entries, budgets,

@@ -369,7 +369,7 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	if h.mayCompleteMonth(e) {
 		h.entryWritten(ctx, p, e)
 	}
-	return api.CreateEntry201JSONResponse(ToAPIEntry(e)), nil
+	return api.CreateEntry201JSONResponse{Body: ToAPIEntry(e)}, nil
 }
 
 // mayCompleteMonth says whether writing e may have completed its month, so
@@ -397,7 +397,7 @@ func (h *LedgerHandler) GetEntry(ctx context.Context, req api.GetEntryRequestObj
 	if err != nil {
 		return nil, err
 	}
-	return api.GetEntry200JSONResponse(ToAPIEntry(Entry{AccountEntry: row, Tags: tags})), nil
+	return api.GetEntry200JSONResponse{Body: ToAPIEntry(Entry{AccountEntry: row, Tags: tags})}, nil
 }
 
 // UpdateEntry replaces an entry's fields (tags only when sent).
@@ -438,7 +438,7 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 	if h.mayCompleteMonth(e) {
 		h.entryWritten(ctx, p, e)
 	}
-	return api.UpdateEntry200JSONResponse(ToAPIEntry(e)), nil
+	return api.UpdateEntry200JSONResponse{Body: ToAPIEntry(e)}, nil
 }
 
 // DeleteEntry deletes an entry that is not part of a transfer.

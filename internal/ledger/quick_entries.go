@@ -78,7 +78,7 @@ func (h *LedgerHandler) CreateQuickEntry(ctx context.Context, req api.CreateQuic
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateQuickEntry201JSONResponse(toAPIQuickEntry(e)), nil
+	return api.CreateQuickEntry201JSONResponse{Body: toAPIQuickEntry(e)}, nil
 }
 
 // CreateQuickEntryTx creates a quick entry; its tag names become tags.
@@ -125,7 +125,7 @@ func (h *LedgerHandler) UpdateQuickEntry(ctx context.Context, req api.UpdateQuic
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateQuickEntry200JSONResponse(toAPIQuickEntry(e)), nil
+	return api.UpdateQuickEntry200JSONResponse{Body: toAPIQuickEntry(e)}, nil
 }
 
 // DeleteQuickEntry deletes a quick entry.

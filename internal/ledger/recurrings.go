@@ -150,7 +150,7 @@ func (h *LedgerHandler) CreateRecurring(ctx context.Context, req api.CreateRecur
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateRecurring201JSONResponse(toAPIRecurring(r, h.today())), nil
+	return api.CreateRecurring201JSONResponse{Body: toAPIRecurring(r, h.today())}, nil
 }
 
 // CreateRecurringTx creates a recurring entry without the free limit. It
@@ -200,7 +200,7 @@ func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecur
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateRecurring200JSONResponse(toAPIRecurring(r, today)), nil
+	return api.UpdateRecurring200JSONResponse{Body: toAPIRecurring(r, today)}, nil
 }
 
 // DeleteRecurring deletes a recurring entry.

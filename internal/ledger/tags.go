@@ -103,7 +103,7 @@ func (h *LedgerHandler) CreateTag(ctx context.Context, req api.CreateTagRequestO
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateTag201JSONResponse(toAPITag(t)), nil
+	return api.CreateTag201JSONResponse{Body: toAPITag(t)}, nil
 }
 
 // CreateTagTx creates a tag; a name the member has is a 409.
@@ -133,7 +133,7 @@ func (h *LedgerHandler) UpdateTag(ctx context.Context, req api.UpdateTagRequestO
 	if err := database.NoRows(err, ErrTagNotFound, fmt.Sprintf("update tag %d", req.ID)); err != nil {
 		return nil, err
 	}
-	return api.UpdateTag200JSONResponse(toAPITag(t)), nil
+	return api.UpdateTag200JSONResponse{Body: toAPITag(t)}, nil
 }
 
 // DeleteTag deletes a tag and takes it off every entry.

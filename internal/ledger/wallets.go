@@ -215,7 +215,7 @@ func (h *LedgerHandler) CreateWallet(ctx context.Context, req api.CreateWalletRe
 		return nil, err
 	}
 	out, err := h.crypto.toAPIWallet(w)
-	return api.CreateWallet201JSONResponse(out), err
+	return api.CreateWallet201JSONResponse{Body: out}, err
 }
 
 // CreateWalletTx creates a wallet, placed last, without the free limit (the
@@ -239,7 +239,7 @@ func (h *LedgerHandler) GetWallet(ctx context.Context, req api.GetWalletRequestO
 		return nil, err
 	}
 	out, err := h.crypto.toAPIWallet(w)
-	return api.GetWallet200JSONResponse(out), err
+	return api.GetWallet200JSONResponse{Body: out}, err
 }
 
 func getWallet(ctx context.Context, q *db.Queries, memberID, id int64) (Wallet, error) {
@@ -307,7 +307,7 @@ func (h *LedgerHandler) UpdateWallet(ctx context.Context, req api.UpdateWalletRe
 		return nil, err
 	}
 	out, err := h.crypto.toAPIWallet(w)
-	return api.UpdateWallet200JSONResponse(out), err
+	return api.UpdateWallet200JSONResponse{Body: out}, err
 }
 
 // installmentsMayLeave refuses, as a 400 naming field, to let a wallet's

@@ -22,7 +22,7 @@ func (h *ProfileHandler) GetProfile(ctx context.Context, _ api.GetProfileRequest
 	if err != nil {
 		return nil, err
 	}
-	return api.GetProfile200JSONResponse(member.ToProfile(m)), nil
+	return api.GetProfile200JSONResponse{Body: member.ToProfile(m)}, nil
 }
 
 // UpdateProfile changes the display name and, when sent, the day the
@@ -44,7 +44,7 @@ func (h *ProfileHandler) UpdateProfile(ctx context.Context, req api.UpdateProfil
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateProfile200JSONResponse(member.ToProfile(m)), nil
+	return api.UpdateProfile200JSONResponse{Body: member.ToProfile(m)}, nil
 }
 
 // rename sets the member's display name (trimmed, 1 to 50 characters).

@@ -321,7 +321,7 @@ func (h *TransferHandler) CreateTransfer(ctx context.Context, req api.CreateTran
 		return nil, err
 	}
 	h.feeWritten(ctx, p, t)
-	return api.CreateTransfer201JSONResponse(toAPI(t)), nil
+	return api.CreateTransfer201JSONResponse{Body: toAPI(t)}, nil
 }
 
 // GetTransfer answers one transfer.
@@ -330,7 +330,7 @@ func (h *TransferHandler) GetTransfer(ctx context.Context, req api.GetTransferRe
 	if err != nil {
 		return nil, err
 	}
-	return api.GetTransfer200JSONResponse(toAPI(t)), nil
+	return api.GetTransfer200JSONResponse{Body: toAPI(t)}, nil
 }
 
 // UpdateTransfer replaces a transfer and both its sides.
@@ -348,7 +348,7 @@ func (h *TransferHandler) UpdateTransfer(ctx context.Context, req api.UpdateTran
 		return nil, err
 	}
 	h.feeWritten(ctx, p, t)
-	return api.UpdateTransfer200JSONResponse(toAPI(t)), nil
+	return api.UpdateTransfer200JSONResponse{Body: toAPI(t)}, nil
 }
 
 // DeleteTransfer deletes a transfer with its entries.

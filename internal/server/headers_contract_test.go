@@ -1,0 +1,63 @@
+package server
+
+import (
+	"net/http"
+	"testing"
+)
+
+// The contract declares the answer headers the middleware sets, exactly
+// where it sets them, so generated clients can read them: ETag on the 2xx of
+// every versioned record's GET and PUT and of every create of one
+// (versioned, createdAt), Idempotent-Replayed on the 2xx of every operation
+// that takes an Idempotency-Key.
+func TestContractDeclaresTheAnswerHeadersTheMiddlewareSets(t *testing.T) {
+	doc, err := ParseContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const etagRef, replayedRef = "#/components/headers/ETag", "#/components/headers/IdempotentReplayed"
+	checked := 0
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			_, isVersioned := versioned[path]
+			_, creates := createdAt[path]
+			wantETag := isVersioned && (method == http.MethodGet || method == http.MethodPut)
+			wantETagOn201 := creates && method == http.MethodPost
+			wantReplayed := false
+			for _, p := range op.Parameters {
+				wantReplayed = wantReplayed || p.Ref == idempotencyParam
+			}
+			for status, resp := range op.Responses.Map() {
+				if len(status) != 3 || status[0] != '2' || resp.Value == nil {
+					continue
+				}
+				want := map[string]bool{
+					"ETag":                wantETag || (wantETagOn201 && status == "201"),
+					"Idempotent-Replayed": wantReplayed,
+				}
+				refs := map[string]string{"ETag": etagRef, "Idempotent-Replayed": replayedRef}
+				for name, w := range want {
+					h, declared := resp.Value.Headers[name]
+					if op.OperationID == "getBoardImage" && name == "ETag" {
+						continue // an image's own tag, declared inline
+					}
+					switch {
+					case w && !declared:
+						t.Errorf("%s %s (%s) %s: the middleware sets %s; the contract does not declare it", method, path, op.OperationID, status, name)
+					case !w && declared:
+						t.Errorf("%s %s (%s) %s: the contract declares %s; nothing sets it", method, path, op.OperationID, status, name)
+					case w && h.Ref != refs[name]:
+						t.Errorf("%s %s (%s) %s: %s is %q, want the shared %q", method, path, op.OperationID, status, name, h.Ref, refs[name])
+					case w:
+						checked++
+					}
+				}
+			}
+		}
+	}
+	// 19 ETags on versioned GETs and PUTs, 13 on creates, 16
+	// Idempotent-Replayed: a change here is a change of the contract.
+	if checked != 48 {
+		t.Errorf("checked %d declarations, want 48: the maps or the contract changed", checked)
+	}
+}
