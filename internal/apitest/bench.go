@@ -54,9 +54,13 @@ func (r *RecordingDB) QueryRow(ctx context.Context, sql string, args ...any) pgx
 	return r.DBTX.QueryRow(ctx, sql, args...)
 }
 
-// ExplainingDB answers no rows but records the plan of the first query sent
+// ExplainingDB answers no rows but records the plans of the first query sent
 // through it, with the very SQL and arguments sqlc generated: a test asserts
-// how a domain function's query reads its tables.
+// how a domain function's query reads its tables. Plan holds two plans, the
+// custom plan (for these arguments) and then the generic plan, because pgx
+// prepares its statements and PostgreSQL runs a prepared statement by a
+// generic plan after five runs when that looks no dearer: an assertion on
+// Plan holds for both.
 type ExplainingDB struct {
 	db.DBTX
 	Plan string
@@ -64,17 +68,63 @@ type ExplainingDB struct {
 
 func (e *ExplainingDB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
 	if e.Plan == "" {
-		rows, err := e.DBTX.Query(ctx, "EXPLAIN "+sql, args...)
+		custom, err := e.explain(ctx, "EXPLAIN "+sql, args)
 		if err != nil {
 			return nil, err
 		}
-		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		generic, err := e.explainGeneric(ctx, sql, args)
 		if err != nil {
 			return nil, err
 		}
-		e.Plan = strings.Join(lines, "\n")
+		e.Plan = "custom plan:\n" + custom + "\ngeneric plan:\n" + generic
 	}
 	return nil, errors.New("explained only")
+}
+
+// explainGeneric explains sql as a prepared statement planned generically
+// (EXPLAIN (GENERIC_PLAN) is PostgreSQL 16's; this is 15): PREPARE it, read
+// its parameters' types, EXPLAIN EXECUTE it with plan_cache_mode
+// force_generic_plan and the arguments, and DEALLOCATE it.
+func (e *ExplainingDB) explainGeneric(ctx context.Context, sql string, args []any) (plan string, err error) {
+	const name = "nestegg_explained"
+	c, ok := e.DBTX.(interface{ Conn() *pgx.Conn })
+	if !ok {
+		return "", fmt.Errorf("explain a generic plan over a connection or a transaction, not a %T", e.DBTX)
+	}
+	// The simple protocol: pgx would take PREPARE's $1 for its own.
+	if err := c.Conn().PgConn().Exec(ctx, "PREPARE "+name+" AS "+sql).Close(); err != nil {
+		return "", fmt.Errorf("prepare: %w", err)
+	}
+	defer func() {
+		_, derr := e.DBTX.Exec(ctx, "DEALLOCATE "+name+"; RESET plan_cache_mode")
+		err = errors.Join(err, derr)
+	}()
+	var types []string
+	if err := e.DBTX.QueryRow(ctx, "SELECT parameter_types::text[] FROM pg_prepared_statements WHERE name = $1", name).Scan(&types); err != nil {
+		return "", fmt.Errorf("parameter types: %w", err)
+	}
+	params := make([]string, len(types))
+	for i, t := range types {
+		params[i] = fmt.Sprintf("$%d::%s", i+1, t)
+	}
+	if _, err := e.DBTX.Exec(ctx, "SET plan_cache_mode = force_generic_plan"); err != nil {
+		return "", err
+	}
+	// EXECUTE's arguments go as literals (a utility statement takes no
+	// parameters): pgx's simple protocol writes them.
+	return e.explain(ctx, "EXPLAIN EXECUTE "+name+"("+strings.Join(params, ", ")+")", append([]any{pgx.QueryExecModeSimpleProtocol}, args...))
+}
+
+func (e *ExplainingDB) explain(ctx context.Context, sql string, args []any) (string, error) {
+	rows, err := e.DBTX.Query(ctx, sql, args...)
+	if err != nil {
+		return "", err
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(lines, "\n"), nil
 }
 
 // BenchRequest is one request a benchmark sends over and over.
