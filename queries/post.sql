@@ -50,11 +50,13 @@ LIMIT @lim OFFSET @off;
 
 -- name: ListHotPosts :many
 -- The hot posts that lead the list (notices are already at the top): most
--- up-votes first. hot_since and min_up come from the one hot rule (hot.go).
+-- up-votes first. hot_since comes from the one hot rule (hot.go); its vote
+-- mark is the schema's hot_votes (up_count >= hotMinUp), which
+-- post_hot_idx keys, so the list reads only the posts that have the votes.
 SELECT sqlc.embed(p), m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
-WHERE NOT p.notice AND p.block_reason IS NULL
-  AND p.created_at > @hot_since AND p.up_count >= @min_up
+WHERE p.hot_votes AND NOT p.notice AND p.block_reason IS NULL
+  AND p.created_at > @hot_since
   AND (sqlc.narg(category)::text IS NULL OR p.category = sqlc.narg(category))
   AND (sqlc.narg(tag)::text IS NULL OR p.tags @> ARRAY[sqlc.narg(tag)::text])
 ORDER BY p.up_count DESC, p.created_at DESC, p.id DESC

@@ -309,6 +309,7 @@ type Post struct {
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
 	Version      int64
+	HotVotes     bool
 }
 
 type PostImage struct {

@@ -118,7 +118,7 @@ func (q *Queries) DeletePost(ctx context.Context, id int64) error {
 }
 
 const getPost = `-- name: GetPost :one
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, p.hot_votes, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.id = $1
 `
@@ -149,6 +149,7 @@ func (q *Queries) GetPost(ctx context.Context, id int64) (GetPostRow, error) {
 		&i.Post.CreatedAt,
 		&i.Post.UpdatedAt,
 		&i.Post.Version,
+		&i.Post.HotVotes,
 		&i.AuthorName,
 		&i.AuthorAvatar,
 	)
@@ -169,7 +170,7 @@ func (q *Queries) GetPostAuthor(ctx context.Context, id int64) (int64, error) {
 }
 
 const getPostForUpdate = `-- name: GetPostForUpdate :one
-SELECT id, member_id, category, title, body, tags, image_urls, notice, block_reason, up_count, down_count, comment_count, report_count, created_at, updated_at, version FROM post WHERE id = $1 FOR UPDATE
+SELECT id, member_id, category, title, body, tags, image_urls, notice, block_reason, up_count, down_count, comment_count, report_count, created_at, updated_at, version, hot_votes FROM post WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetPostForUpdate(ctx context.Context, id int64) (Post, error) {
@@ -192,24 +193,24 @@ func (q *Queries) GetPostForUpdate(ctx context.Context, id int64) (Post, error) 
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.Version,
+		&i.HotVotes,
 	)
 	return i, err
 }
 
 const listHotPosts = `-- name: ListHotPosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, p.hot_votes, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
-WHERE NOT p.notice AND p.block_reason IS NULL
-  AND p.created_at > $1 AND p.up_count >= $2
-  AND ($3::text IS NULL OR p.category = $3)
-  AND ($4::text IS NULL OR p.tags @> ARRAY[$4::text])
+WHERE p.hot_votes AND NOT p.notice AND p.block_reason IS NULL
+  AND p.created_at > $1
+  AND ($2::text IS NULL OR p.category = $2)
+  AND ($3::text IS NULL OR p.tags @> ARRAY[$3::text])
 ORDER BY p.up_count DESC, p.created_at DESC, p.id DESC
-LIMIT $5
+LIMIT $4
 `
 
 type ListHotPostsParams struct {
 	HotSince time.Time
-	MinUp    int32
 	Category *string
 	Tag      *string
 	Lim      int32
@@ -222,11 +223,12 @@ type ListHotPostsRow struct {
 }
 
 // The hot posts that lead the list (notices are already at the top): most
-// up-votes first. hot_since and min_up come from the one hot rule (hot.go).
+// up-votes first. hot_since comes from the one hot rule (hot.go); its vote
+// mark is the schema's hot_votes (up_count >= hotMinUp), which
+// post_hot_idx keys, so the list reads only the posts that have the votes.
 func (q *Queries) ListHotPosts(ctx context.Context, arg ListHotPostsParams) ([]ListHotPostsRow, error) {
 	rows, err := q.db.Query(ctx, listHotPosts,
 		arg.HotSince,
-		arg.MinUp,
 		arg.Category,
 		arg.Tag,
 		arg.Lim,
@@ -255,6 +257,7 @@ func (q *Queries) ListHotPosts(ctx context.Context, arg ListHotPostsParams) ([]L
 			&i.Post.CreatedAt,
 			&i.Post.UpdatedAt,
 			&i.Post.Version,
+			&i.Post.HotVotes,
 			&i.AuthorName,
 			&i.AuthorAvatar,
 		); err != nil {
@@ -269,7 +272,7 @@ func (q *Queries) ListHotPosts(ctx context.Context, arg ListHotPostsParams) ([]L
 }
 
 const listMemberPosts = `-- name: ListMemberPosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, p.hot_votes, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.member_id = $1
 ORDER BY p.created_at DESC, p.id DESC
@@ -314,6 +317,7 @@ func (q *Queries) ListMemberPosts(ctx context.Context, arg ListMemberPostsParams
 			&i.Post.CreatedAt,
 			&i.Post.UpdatedAt,
 			&i.Post.Version,
+			&i.Post.HotVotes,
 			&i.AuthorName,
 			&i.AuthorAvatar,
 		); err != nil {
@@ -328,7 +332,7 @@ func (q *Queries) ListMemberPosts(ctx context.Context, arg ListMemberPostsParams
 }
 
 const listNoticePosts = `-- name: ListNoticePosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, p.hot_votes, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.notice AND p.block_reason IS NULL
   AND ($1::text IS NULL OR p.category = $1)
@@ -381,6 +385,7 @@ func (q *Queries) ListNoticePosts(ctx context.Context, arg ListNoticePostsParams
 			&i.Post.CreatedAt,
 			&i.Post.UpdatedAt,
 			&i.Post.Version,
+			&i.Post.HotVotes,
 			&i.AuthorName,
 			&i.AuthorAvatar,
 		); err != nil {
@@ -395,7 +400,7 @@ func (q *Queries) ListNoticePosts(ctx context.Context, arg ListNoticePostsParams
 }
 
 const listRecentPosts = `-- name: ListRecentPosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, p.hot_votes, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE NOT p.notice AND p.block_reason IS NULL
   AND p.id <> ALL($1::bigint[])
@@ -453,6 +458,7 @@ func (q *Queries) ListRecentPosts(ctx context.Context, arg ListRecentPostsParams
 			&i.Post.CreatedAt,
 			&i.Post.UpdatedAt,
 			&i.Post.Version,
+			&i.Post.HotVotes,
 			&i.AuthorName,
 			&i.AuthorAvatar,
 		); err != nil {
@@ -467,7 +473,7 @@ func (q *Queries) ListRecentPosts(ctx context.Context, arg ListRecentPostsParams
 }
 
 const listReportedPosts = `-- name: ListReportedPosts :many
-SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
+SELECT p.id, p.member_id, p.category, p.title, p.body, p.tags, p.image_urls, p.notice, p.block_reason, p.up_count, p.down_count, p.comment_count, p.report_count, p.created_at, p.updated_at, p.version, p.hot_votes, m.name AS author_name, COALESCE('/api/images/' || m.profile_image_id::text, NULLIF(m.idp_a_picture, ''), '')::text AS author_avatar
 FROM post p JOIN member m ON m.id = p.member_id
 WHERE p.id = ANY($1::bigint[])
 `
@@ -505,6 +511,7 @@ func (q *Queries) ListReportedPosts(ctx context.Context, ids []int64) ([]ListRep
 			&i.Post.CreatedAt,
 			&i.Post.UpdatedAt,
 			&i.Post.Version,
+			&i.Post.HotVotes,
 			&i.AuthorName,
 			&i.AuthorAvatar,
 		); err != nil {

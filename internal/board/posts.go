@@ -102,7 +102,7 @@ func ListPosts(ctx context.Context, q *db.Queries, v viewer, f postFilter, p pag
 		return api.PostPage{}, fmt.Errorf("count notices: %w", err)
 	}
 	hotRows, err := q.ListHotPosts(ctx, db.ListHotPostsParams{
-		Category: f.category, Tag: f.tag, HotSince: hotSince(now), MinUp: hotMinUp, Lim: maxHotPosts,
+		Category: f.category, Tag: f.tag, HotSince: hotSince(now), Lim: maxHotPosts,
 	})
 	if err != nil {
 		return api.PostPage{}, fmt.Errorf("list hot posts: %w", err)

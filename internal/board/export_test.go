@@ -1,0 +1,4 @@
+package board
+
+// HotMinUp is the hot rule's vote mark, for the schema test.
+const HotMinUp = hotMinUp
