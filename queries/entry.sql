@@ -236,10 +236,12 @@ LIMIT @batch_size;
 
 -- name: CountEntriesByKey :many
 -- How many of the member's entries have each date, type, amount and memo
--- within a period (CSV import's duplicate check).
+-- on the given days (CSV import's duplicate check: the file's days, not
+-- the range between its first and last, which two rows years apart would
+-- stretch over the whole ledger).
 SELECT entry_date, type, amount, memo, count(*)::int AS n
 FROM account_entry
-WHERE member_id = @member_id AND entry_date >= @from_date AND entry_date <= @to_date
+WHERE member_id = @member_id AND entry_date = ANY(@days::date[])
 GROUP BY entry_date, type, amount, memo;
 
 -- name: ListEntriesByIDs :many

@@ -162,14 +162,13 @@ type CopyEntryTagsParams struct {
 const countEntriesByKey = `-- name: CountEntriesByKey :many
 SELECT entry_date, type, amount, memo, count(*)::int AS n
 FROM account_entry
-WHERE member_id = $1 AND entry_date >= $2 AND entry_date <= $3
+WHERE member_id = $1 AND entry_date = ANY($2::date[])
 GROUP BY entry_date, type, amount, memo
 `
 
 type CountEntriesByKeyParams struct {
 	MemberID int64
-	FromDate time.Time
-	ToDate   time.Time
+	Days     []time.Time
 }
 
 type CountEntriesByKeyRow struct {
@@ -181,9 +180,11 @@ type CountEntriesByKeyRow struct {
 }
 
 // How many of the member's entries have each date, type, amount and memo
-// within a period (CSV import's duplicate check).
+// on the given days (CSV import's duplicate check: the file's days, not
+// the range between its first and last, which two rows years apart would
+// stretch over the whole ledger).
 func (q *Queries) CountEntriesByKey(ctx context.Context, arg CountEntriesByKeyParams) ([]CountEntriesByKeyRow, error) {
-	rows, err := q.db.Query(ctx, countEntriesByKey, arg.MemberID, arg.FromDate, arg.ToDate)
+	rows, err := q.db.Query(ctx, countEntriesByKey, arg.MemberID, arg.Days)
 	if err != nil {
 		return nil, err
 	}

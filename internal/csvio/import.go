@@ -255,12 +255,13 @@ func pairTransfers(rows []*resolved) {
 	}
 	for _, s := range sides {
 		ok := len(s) == 2 && s[0].err == nil && s[1].err == nil && s[0].typ != s[1].typ &&
-			s[0].date.Equal(s[1].date) && s[0].amount == s[1].amount && s[0].walletID != nil && s[1].walletID != nil
+			s[0].date.Equal(s[1].date) && s[0].amount == s[1].amount && s[0].walletID != nil && s[1].walletID != nil &&
+			*s[0].walletID != *s[1].walletID
 		if ok {
 			continue
 		}
 		for _, r := range s {
-			r.fail("transfer_id", "a transfer needs its two rows: an expense and an income of one date and amount, each with a wallet")
+			r.fail("transfer_id", "a transfer needs its two rows: an expense and an income of one date and amount, each with a wallet of its own")
 		}
 	}
 }
@@ -269,18 +270,17 @@ func pairTransfers(rows []*resolved) {
 // date, type, amount and memo an existing entry has (counted: one entry
 // makes one row a duplicate). A transfer's side makes its pair one.
 func (im *importer) markDuplicates(ctx context.Context, rows []*resolved) error {
-	var first, last time.Time
+	var days []time.Time
+	seenDay := map[time.Time]bool{}
 	occurrence := map[string]int{}
 	var hashes [][]byte
 	for _, r := range rows {
 		if r.err != nil {
 			continue
 		}
-		if first.IsZero() || r.date.Before(first) {
-			first = r.date
-		}
-		if r.date.After(last) {
-			last = r.date
+		if !seenDay[r.date] {
+			seenDay[r.date] = true
+			days = append(days, r.date)
 		}
 		base := fmt.Sprintf("%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s", r.date.Format(time.DateOnly), r.typ, r.amount, r.memo, r.wallet, r.category)
 		occurrence[base]++
@@ -299,7 +299,7 @@ func (im *importer) markDuplicates(ctx context.Context, rows []*resolved) error 
 	for _, h := range seen {
 		imported[string(h)] = true
 	}
-	counts, err := ledger.CountEntriesByKeyTx(ctx, im.q, db.CountEntriesByKeyParams{MemberID: im.memberID, FromDate: first, ToDate: last})
+	counts, err := ledger.CountEntriesByKeyTx(ctx, im.q, db.CountEntriesByKeyParams{MemberID: im.memberID, Days: days})
 	if err != nil {
 		return fmt.Errorf("entries of member %d: %w", im.memberID, err)
 	}
@@ -371,8 +371,11 @@ func (im *importer) write(ctx context.Context, rows []*resolved) error {
 			return fmt.Errorf("import entries of member %d: %w", im.memberID, err)
 		}
 		ids, err := ledger.InsertedEntryIDsTx(ctx, im.q, im.memberID)
-		if err != nil || len(ids) != len(plain) {
-			return fmt.Errorf("import entries of member %d: %d ids for %d entries: %w", im.memberID, len(ids), len(plain), err)
+		if err != nil {
+			return fmt.Errorf("ids of imported entries of member %d: %w", im.memberID, err)
+		}
+		if len(ids) != len(plain) {
+			return fmt.Errorf("import entries of member %d: %d ids for %d entries", im.memberID, len(ids), len(plain))
 		}
 		if err := im.writeTags(ctx, plain, ids); err != nil {
 			return err
@@ -388,7 +391,7 @@ func (im *importer) write(ctx context.Context, rows []*resolved) error {
 			from, to = to, from
 		}
 		side := func(r *resolved) ledger.EntryInput {
-			return ledger.EntryInput{Date: r.date, Type: r.typ, Amount: r.amount, WalletID: r.walletID, Memo: from.memo}
+			return ledger.EntryInput{Date: r.date, Type: r.typ, Amount: r.amount, WalletID: r.walletID, Memo: r.memo}
 		}
 		t, err := transfer.CreateTx(ctx, im.q, im.memberID, transfer.Input{From: side(from), To: side(to)})
 		if err != nil {

@@ -426,22 +426,45 @@ func TestImportOwnFormatRowErrors(t *testing.T) {
 	file := strings.Join([]string{
 		strings.TrimPrefix(strings.TrimSuffix(exportHeader, "\r\n"), "\uFEFF"),
 		"2026-11-01,expense,1000,현금,,,ok,,,,,",
-		"2026-11-31,expense,1000,현금,,,,,,,,",          // date
-		"2026-11-01,spend,1000,현금,,,,,,,,",            // type
-		"2026-11-01,expense,-5,현금,,,,,,,,",            // amount
-		"2026-11-01,expense,1000,없는지갑,,,,,,,,",        // wallet
-		"2026-11-01,expense,1000,현금,,,,,,,3,",         // installments off a card
-		"2026-11-01,expense,1000,카드,,,,usd,,,,",       // currency
-		"2026-11-01,expense,1000,카드,,,,,-1,,,",        // original amount
-		"2026-11-01,expense,1000,현금,,,,,,,,77",        // one side of a transfer
-		"2026-11-01,expense,1000,카드,,,'=SUM(A1),,,,,", // neutralised memo, kept
+		"2026-11-31,expense,1000,현금,,,,,,,,",                                    // date
+		"2026-11-01,spend,1000,현금,,,,,,,,",                                      // type
+		"2026-11-01,expense,-5,현금,,,,,,,,",                                      // amount
+		"2026-11-01,expense,1000,없는지갑,,,,,,,,",                                  // wallet
+		"2026-11-01,expense,1000,현금,,,,,,,3,",                                   // installments off a card
+		"2026-11-01,expense,1000,카드,,,,usd,,,,",                                 // currency
+		"2026-11-01,expense,1000,카드,,,,,-1,,,",                                  // original amount
+		"2026-11-01,expense,1000,현금,,,,,,,,77",                                  // one side of a transfer
+		"2026-11-01,expense,1000,카드,,,'=SUM(A1),,,,,",                           // neutralised memo, kept
+		"2026-11-01,expense,500,현금,,,,,,,,88",                                   // a transfer from a wallet
+		"2026-11-01,income,500,현금,,,,,,,,88",                                    // to the same wallet
+		"2026-11-01,expense,1000,현금,," + strings.Repeat("t;", 20) + "t21,,,,,,", // 21 tags
 	}, "\r\n")
 	rep := importCSV(t, m, []byte(file), nil, false)
-	wantReport(t, rep, 10, 2, 0, 8, []rowErr{
+	wantReport(t, rep, 13, 2, 0, 11, []rowErr{
 		{3, "date"}, {4, "type"}, {5, "amount"}, {6, "wallet"}, {7, "installment_months"}, {8, "currency"},
-		{9, "original_amount"}, {10, "transfer_id"},
+		{9, "original_amount"}, {10, "transfer_id"}, {12, "transfer_id"}, {13, "transfer_id"}, {14, "tags"},
 	})
 	if rep.Preview[1].Memo != "=SUM(A1)" {
 		t.Fatalf("memo %q", rep.Preview[1].Memo)
+	}
+}
+
+// A mapped date is read whole or not at all: a longer run of digits, or a
+// day with digits after it, is a row error, never a date read in part; a
+// date format holds only its tokens and separators.
+func TestImportReadsMappedDatesWhole(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	lt.Wallet(m.Client, "현금", api.WalletTypeCash, 0)
+	file := "날짜,금액\n2024-01-15,1000\n20241105,1000\n2024.1.5 13:00,1000\n2024-01-150,1000\n2024115,1000\n202411051,1000\n"
+	rep := importCSV(t, m, []byte(file), &api.CsvImportMapping{Date: lt.Ptr("날짜"), Amount: lt.Ptr("금액")}, true)
+	wantReport(t, rep, 6, 3, 0, 3, []rowErr{{5, "날짜"}, {6, "날짜"}, {7, "날짜"}})
+	for _, format := range []string{"yyyy-MM-dd Mon", "dd Jan yyyy", "yyyy-MM-dd PM"} {
+		p := sendImport(t, m, []byte("날짜,금액\n2024-01-15 x,1\n"), &api.CsvImportMapping{Date: lt.Ptr("날짜"), DateFormat: lt.Ptr(format), Amount: lt.Ptr("금액")}, true).
+			WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+		if p.Errors[0].Field != "/mapping/dateFormat" {
+			t.Fatalf("%q: field %q", format, p.Errors[0].Field)
+		}
 	}
 }

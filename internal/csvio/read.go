@@ -255,7 +255,12 @@ func readOwn(rec []string, r *row) {
 	r.wallet = unsafeText(cell(rec, 3))
 	r.category = unsafeText(cell(rec, 4))
 	if tags := unsafeText(cell(rec, 5)); tags != "" {
-		for _, t := range strings.Split(tags, tagSeparator) {
+		names := strings.Split(tags, tagSeparator)
+		if len(names) > ledger.MaxTagsPerEntry {
+			r.fail("tags", fmt.Sprintf("at most %d tags", ledger.MaxTagsPerEntry))
+			return
+		}
+		for _, t := range names {
 			name, err := ledger.TagName("tags", t)
 			if err != nil {
 				r.fail("tags", "a tag must be 1 to 30 characters of text")
@@ -391,13 +396,12 @@ func goLayout(f string) (string, error) {
 	}
 	var b strings.Builder
 	hasY, hasM, hasD := false, false, false
+next:
 	for i := 0; i < len(f); {
-		matched := false
 		for _, t := range tokens {
 			if strings.HasPrefix(f[i:], t.from) {
 				b.WriteString(t.to)
 				i += len(t.from)
-				matched = true
 				switch t.from[0] {
 				case 'y':
 					hasY = true
@@ -406,16 +410,16 @@ func goLayout(f string) (string, error) {
 				case 'd':
 					hasD = true
 				}
-				break
+				continue next
 			}
 		}
-		if !matched {
-			if strings.ContainsRune("0123456789", rune(f[i])) {
-				return "", problem.Invalid("/mapping/dateFormat", "may hold only yyyy, yy, MM, M, dd, d, HH, mm, ss and separators")
-			}
-			b.WriteByte(f[i])
-			i++
+		// Anything else is a separator: a digit or a letter would be read
+		// by Go's layout as a field of its own ("Jan", "PM", "MST").
+		if c := f[i]; c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			return "", problem.Invalid("/mapping/dateFormat", "may hold only yyyy, yy, MM, M, dd, d, HH, mm, ss and separators")
 		}
+		b.WriteByte(f[i])
+		i++
 	}
 	if !hasY || !hasM || !hasD {
 		return "", problem.Invalid("/mapping/dateFormat", "must have a year, a month and a day")
@@ -423,7 +427,9 @@ func goLayout(f string) (string, error) {
 	return b.String(), nil
 }
 
-var looseDate = regexp.MustCompile(`^(\d{4})[-./]?(\d{1,2})[-./]?(\d{1,2})`)
+// looseDate is a date with separators (the day may be followed by a time),
+// or exactly eight digits: never a longer run of digits read in part.
+var looseDate = regexp.MustCompile(`^(?:(\d{4})[-./](\d{1,2})[-./](\d{1,2})|(\d{4})(\d{2})(\d{2}))(?:\D|$)`)
 
 func (c columns) parseDate(s string) (time.Time, bool) {
 	if c.layout != "" {
@@ -436,6 +442,9 @@ func (c columns) parseDate(s string) (time.Time, bool) {
 	m := looseDate.FindStringSubmatch(s)
 	if m == nil {
 		return time.Time{}, false
+	}
+	if m[1] == "" {
+		m = m[3:] // the eight-digit form
 	}
 	y, _ := strconv.Atoi(m[1])
 	mo, _ := strconv.Atoi(m[2])

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -51,8 +50,8 @@ func RecurringPostJob(pool *pgxpool.Pool, loc *time.Location) jobs.Job {
 			ctx, cancel := context.WithTimeout(ctx, postBudget)
 			defer cancel()
 			res, err := PostRecurrings(ctx, pool, now, loc)
-			if res.Entries > 0 {
-				slog.InfoContext(ctx, "recurring entries posted", "entries", res.Entries)
+			if res.Entries > 0 || res.Failed > 0 {
+				slog.InfoContext(ctx, "recurring entries posted", "entries", res.Entries, "failed", res.Failed)
 			}
 			if err == nil && res.Unfinished {
 				err = errUnfinished
@@ -68,19 +67,24 @@ type PostResult struct {
 	Entries int
 	// Unfinished says ctx ended with recurring entries still due.
 	Unfinished bool
+	// Failed is how many recurring entries failed to post (each logged);
+	// they stay due for the next run.
+	Failed int
 }
 
 // PostRecurrings posts every occurrence due at now (its day in loc has
 // come) of every recurring entry with auto-posting on, in batches, each
 // recurring entry in a transaction of its own. It stops when ctx ends
 // (Unfinished). A recurring entry that fails (its wallet deleted under it,
-// say) is skipped and stays due for the next run; the errors are joined.
+// say) is logged, counted (Failed) and skipped, and stays due for the next
+// hourly run: one bad entry neither fails the run (which the runner would
+// retry every tick) nor collects errors without bound. The error is the
+// due list's.
 func PostRecurrings(ctx context.Context, pool *pgxpool.Pool, now time.Time, loc *time.Location) (PostResult, error) {
 	today := calendar.Day(now, loc)
 	thisMonth := monthOf(today)
 	monthDays := thisMonth.AddDate(0, 1, -1).Day()
 	var res PostResult
-	var errs []error
 	var after int64
 	for {
 		if ctx.Err() != nil {
@@ -95,7 +99,7 @@ func PostRecurrings(ctx context.Context, pool *pgxpool.Pool, now time.Time, loc 
 				res.Unfinished = true
 				break
 			}
-			return res, errors.Join(append(errs, fmt.Errorf("due recurring entries: %w", err))...)
+			return res, fmt.Errorf("due recurring entries: %w", err)
 		}
 		for _, id := range ids {
 			if ctx.Err() != nil {
@@ -110,7 +114,8 @@ func PostRecurrings(ctx context.Context, pool *pgxpool.Pool, now time.Time, loc 
 			case err != nil && ctx.Err() != nil:
 				res.Unfinished = true
 			case err != nil:
-				errs = append(errs, fmt.Errorf("post recurring entry %d: %w", id, err))
+				res.Failed++
+				slog.WarnContext(ctx, "recurring entry not posted", "recurring_id", id, "error", err)
 			default:
 				res.Entries += n
 			}
@@ -120,7 +125,7 @@ func PostRecurrings(ctx context.Context, pool *pgxpool.Pool, now time.Time, loc 
 		}
 		after = ids[len(ids)-1]
 	}
-	return res, errors.Join(errs...)
+	return res, nil
 }
 
 // errRecurringGone: the recurring entry was deleted while it was posted.
@@ -166,7 +171,7 @@ func postRecurringTx(ctx context.Context, q *db.Queries, id int64, today time.Ti
 			break
 		}
 		n, err := q.ClaimRecurringPost(ctx, db.ClaimRecurringPostParams{RecurringID: r.ID, Month: month, OccursOn: date})
-		if isForeignKeyViolation(err) {
+		if database.IsForeignKeyViolation(err) {
 			return 0, errRecurringGone
 		}
 		if err != nil {
@@ -191,9 +196,4 @@ func postRecurringTx(ctx context.Context, q *db.Queries, id int64, today time.Ti
 		return 0, fmt.Errorf("advance: %w", err)
 	}
 	return posted, nil
-}
-
-func isForeignKeyViolation(err error) bool {
-	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && pgErr.Code == "23503"
 }

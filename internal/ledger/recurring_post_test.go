@@ -263,7 +263,10 @@ func TestRecurringPostsOnceAcrossReplicas(t *testing.T) {
 	// Three months later, eight postings at once, bypassing the job's lock.
 	now := seoulAt(2027, 2, 28, 1)
 	results := apitest.TogetherV(8, func(int) outcome {
-		_, err := ledger.PostRecurrings(context.Background(), env.Pool, now, apitest.Start.Location())
+		res, err := ledger.PostRecurrings(context.Background(), env.Pool, now, apitest.Start.Location())
+		if err == nil && res.Failed > 0 {
+			err = fmt.Errorf("%d recurring entries failed to post", res.Failed)
+		}
 		return outcome{err: err}
 	})
 	for _, o := range results {

@@ -52,7 +52,10 @@ func EnsureTagRowsTx(ctx context.Context, q *db.Queries, arg db.EnsureTagsParams
 
 // CopyEntriesTx inserts many entries with COPY (restore).
 func CopyEntriesTx(ctx context.Context, q *db.Queries, arg []db.CopyEntriesParams) (int64, error) {
-	return q.CopyEntries(ctx, arg)
+	n, err := q.CopyEntries(ctx, arg)
+	// A wallet or category deleted since the caller resolved it answers
+	// as a check that missed it would, not as a 500.
+	return n, refGone(err, "copy entries")
 }
 
 // InsertedEntryIDsTx answers the ids of the member's entries this transaction inserted, in order.

@@ -10,8 +10,9 @@ import (
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
-// maxTagsPerEntry is how many tags one entry or quick entry carries at most.
-const maxTagsPerEntry = 20
+// MaxTagsPerEntry is how many tags one entry or quick entry carries at most
+// (a CSV import's row too).
+const MaxTagsPerEntry = 20
 
 // ErrTagNotFound answers a tag that is not the member's.
 var ErrTagNotFound = problem.NotFound("tag")
@@ -31,8 +32,8 @@ func cleanTags(names *[]string, premium bool) ([]string, error) {
 	if len(*names) > 0 && !premium {
 		return nil, errPremiumTags
 	}
-	if len(*names) > maxTagsPerEntry {
-		return nil, problem.Invalid("/tags", fmt.Sprintf("at most %d tags", maxTagsPerEntry))
+	if len(*names) > MaxTagsPerEntry {
+		return nil, problem.Invalid("/tags", fmt.Sprintf("at most %d tags", MaxTagsPerEntry))
 	}
 	out := make([]string, 0, len(*names))
 	seen := map[string]bool{}
