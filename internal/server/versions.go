@@ -124,7 +124,7 @@ func withVersions(c *Contract, pool *pgxpool.Pool, next http.Handler) http.Handl
 		case http.MethodGet, http.MethodHead:
 			serveVersionedGet(w, r, pool, vt, id, p.MemberID, next)
 		case http.MethodPut, http.MethodDelete:
-			serveVersionedWrite(w, r, pool, vt, id, next)
+			serveVersionedWrite(w, r, pool, vt, id, p.MemberID, next)
 		default:
 			next.ServeHTTP(w, r)
 		}
@@ -168,12 +168,26 @@ func serveVersionedGet(w http.ResponseWriter, r *http.Request, pool *pgxpool.Poo
 		return
 	}
 	tag := etag(v)
-	if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatches(inm, tag) {
-		w.Header().Set("ETag", tag)
-		w.WriteHeader(http.StatusNotModified)
+	inm := r.Header.Get("If-None-Match")
+	if inm == "" || !etagMatches(inm, tag) {
+		next.ServeHTTP(&etagWriter{ResponseWriter: w, tag: tag}, r)
 		return
 	}
-	next.ServeHTTP(&etagWriter{ResponseWriter: w, tag: tag}, r)
+	if !vt.member && !vt.self {
+		// A record other members read (a post, a comment) may be hidden
+		// from this viewer (blocked): the version was read without the
+		// handler's visibility rule, so the handler answers first, and
+		// only its 200 becomes a 304. Otherwise If-None-Match would tell
+		// a viewer that a post it may not see exists, and its version.
+		rec := &bufferedAnswer{header: http.Header{}}
+		next.ServeHTTP(rec, r)
+		if rec.status != http.StatusOK {
+			rec.writeTo(w)
+			return
+		}
+	}
+	w.Header().Set("ETag", tag)
+	w.WriteHeader(http.StatusNotModified)
 }
 
 // etagWriter sets the ETag on a 2xx answer.
@@ -200,12 +214,20 @@ func (e *etagWriter) Write(b []byte) (int, error) {
 
 func (e *etagWriter) Unwrap() http.ResponseWriter { return e.ResponseWriter }
 
-// errPrecondition carries the current version of a record If-Match missed.
+// errPrecondition carries the current version of a record If-Match missed
+// (0: the record is not there for the caller, and no ETag is sent).
 type errPrecondition struct{ current int64 }
+
+// lockingTx reads a version FOR UPDATE through readVersion.
+type lockingTx struct{ pgx.Tx }
+
+func (l lockingTx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return l.Tx.QueryRow(ctx, sql+" FOR UPDATE", args...)
+}
 
 func (e *errPrecondition) Error() string { return "precondition failed" }
 
-func serveVersionedWrite(w http.ResponseWriter, r *http.Request, pool *pgxpool.Pool, vt versionedTable, id int64, next http.Handler) {
+func serveVersionedWrite(w http.ResponseWriter, r *http.Request, pool *pgxpool.Pool, vt versionedTable, id, memberID int64, next http.Handler) {
 	ctx := r.Context()
 	ifMatch := r.Header.Get("If-Match")
 	watch := vt.table + "." + strconv.FormatInt(id, 10)
@@ -232,11 +254,17 @@ func serveVersionedWrite(w http.ResponseWriter, r *http.Request, pool *pgxpool.P
 		before, err := strconv.ParseInt(watched, 10, 64)
 		if err != nil {
 			// The handler wrote other rows but not this one (or
-			// nothing): lock it now, in its place at the end of the order.
-			q := "SELECT version FROM " + vt.table + " WHERE id = $1 FOR UPDATE"
-			if err := tx.QueryRow(ctx, q, id).Scan(&before); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			// nothing): lock it now, in its place at the end of the order,
+			// read as the caller may see it (a record that is not the
+			// caller's, or is gone, has no version to match).
+			v, found, err := readVersion(ctx, lockingTx{tx}, vt, id, memberID)
+			if err != nil {
 				return fmt.Errorf("lock %s: %w", watch, err)
 			}
+			if !found && ifMatch != "" {
+				return &errPrecondition{}
+			}
+			before = v
 		}
 		if ifMatch != "" && !etagMatches(ifMatch, etag(before)) {
 			return &errPrecondition{current: before}
@@ -252,7 +280,9 @@ func serveVersionedWrite(w http.ResponseWriter, r *http.Request, pool *pgxpool.P
 	var pre *errPrecondition
 	switch {
 	case errors.As(err, &pre):
-		w.Header().Set("ETag", etag(pre.current))
+		if pre.current != 0 {
+			w.Header().Set("ETag", etag(pre.current))
+		}
 		problem.Write(w, r, problem.New(http.StatusPreconditionFailed, problem.CodePreconditionFailed,
 			"the record changed since the version If-Match names; read it again (its ETag is the current version) and retry"))
 		return

@@ -324,3 +324,30 @@ func TestCreatedRecordsCarryTheirETag(t *testing.T) {
 		}
 	}
 }
+
+// A post hidden from a member (blocked) answers that member 404 whatever
+// If-None-Match says: a 304 would tell them it exists, and its version.
+// Its author still gets the 304.
+func TestIfNoneMatchDoesNotRevealAHiddenPost(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	author, reader := env.NewMember(), env.NewMember()
+	var p api.Post
+	res := author.Do(http.MethodPost, "/api/board/posts", api.CreatePostJSONRequestBody{
+		Category: api.BoardCategoryCommunity, Title: "hidden", Body: "soon blocked",
+	}).Want(http.StatusCreated)
+	res.JSON(&p)
+	path := fmt.Sprintf("/api/board/posts/%d", p.ID)
+	tag := author.Do(http.MethodGet, path, nil).Want(http.StatusOK).Header.Get("ETag")
+	if nm := reader.WithHeader("If-None-Match", tag).Do(http.MethodGet, path, nil).Want(http.StatusNotModified); nm.Header.Get("ETag") != tag {
+		t.Fatalf("visible post: 304 ETag %q, want %q", nm.Header.Get("ETag"), tag)
+	}
+	env.Exec(`UPDATE post SET block_reason = 'SPAM' WHERE id = $1`, p.ID)
+	for _, inm := range []string{tag, "*"} {
+		got := reader.WithHeader("If-None-Match", inm).Do(http.MethodGet, path, nil)
+		got.WantProblem(http.StatusNotFound, "NOT_FOUND")
+		if etag := got.Header.Get("ETag"); etag != "" {
+			t.Errorf("If-None-Match %s: a hidden post answered ETag %q", inm, etag)
+		}
+	}
+}
