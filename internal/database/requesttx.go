@@ -37,6 +37,11 @@ type RequestTx struct {
 
 	tx          pgx.Tx
 	afterCommit []func(context.Context)
+	// wrote: a write of this request already ran in tx. lost: a later one
+	// failed, and rolling back took the earlier ones with it, so nothing
+	// more may run or commit as if they had been kept.
+	wrote bool
+	lost  error
 }
 
 // NewRequestTx returns a request transaction on pool; open runs first in it.
@@ -71,6 +76,9 @@ func (rt *RequestTx) Begun() bool { return rt.tx != nil }
 // run runs fn in the request's transaction, opening it first if none is open.
 // A request's handler runs on one goroutine, so rt needs no lock.
 func (rt *RequestTx) run(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	if rt.lost != nil {
+		return rt.lost
+	}
 	if rt.tx == nil {
 		tx, err := rt.pool.Begin(ctx)
 		if err != nil {
@@ -83,15 +91,25 @@ func (rt *RequestTx) run(ctx context.Context, fn func(tx pgx.Tx) error) error {
 		rt.tx = tx
 	}
 	if err := fn(rt.tx); err != nil {
+		if rt.wrote {
+			// Not retried alone (InTxRaw would run only this write again,
+			// in a new transaction, without the ones rolled back).
+			rt.lost = fmt.Errorf("a write failed after others of the request, which were rolled back with it: %w", err)
+		}
 		rt.Rollback(ctx)
 		return err
 	}
+	rt.wrote = true
 	return nil
 }
 
 // Commit runs last(tx) (which stores the answer) and commits, then runs the
 // work AfterCommit deferred. With no transaction open it only runs that work.
 func (rt *RequestTx) Commit(ctx context.Context, last func(ctx context.Context, tx pgx.Tx) error) error {
+	if rt.lost != nil {
+		rt.Rollback(ctx)
+		return rt.lost
+	}
 	if rt.tx != nil {
 		tx := rt.tx
 		rt.tx = nil
