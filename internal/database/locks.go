@@ -19,7 +19,7 @@ package database
 //  3. money: stock, then its trades (a stock's DELETE cascades to its trades,
 //     so trade edits lock the stock before the trade); transfer, then the
 //     wallets it touches (key-share, ascending id), then category, then
-//     entries (a wallet's deletion locks the wallet before it moves entries),
+//     entries (a wallet's deletion: see below),
 //     then the wallets' rollup: the triggers on account_entry, at the end of
 //     each statement that changes what counts in a balance, try the
 //     member's advisory lock "wallet_net:" id without waiting
@@ -31,6 +31,13 @@ package database
 //     meeting remains, which InTx runs again: a wallet's deletion (its
 //     cascade to wallet_net) at the moment another transaction folds old
 //     deltas of that wallet (a new row's key-share lock on the wallet).
+//     Tags stand beside entries, out of this order: an entry's edit locks
+//     the entry, then key-shares the tags it links; a tag's deletion locks
+//     the tag, then its cascade (the links) and the version trigger lock its
+//     entries, in ascending id (migration 00341). An edit and a deletion
+//     meeting on one entry and one tag are a deadlock InTx runs again.
+//     A wallet's deletion reads the wallet without a lock and locks its
+//     entries (moving or deleting them) before its own DELETE locks it.
 //     A recurring entry's row comes after these: the posting job
 //     (ledger.PostRecurrings) updates it after the entry it posts, and before
 //     them takes only a key-share lock on it, which conflicts with nothing but

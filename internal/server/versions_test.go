@@ -276,6 +276,18 @@ func TestEntryETagFollowsItsTags(t *testing.T) {
 		t.Errorf("GET ETag %q, PUT answered %q", got, after)
 	}
 	m.WithHeader("If-None-Match", before).Do(http.MethodGet, path, nil).Want(http.StatusOK)
+
+	// Deleting the tag takes it off the entry (the link goes by cascade):
+	// a write of the entry too.
+	var tags api.TagList
+	m.Do(http.MethodGet, "/api/account/tags", nil).Want(http.StatusOK).JSON(&tags)
+	if len(tags.Items) != 1 {
+		t.Fatalf("tags %+v", tags)
+	}
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/tags/%d", tags.Items[0].ID), nil).Want(http.StatusNoContent)
+	if got := m.Do(http.MethodGet, path, nil).Want(http.StatusOK).Header.Get("ETag"); got == after || got == before {
+		t.Errorf("ETag %q after the tag was deleted (with it %q, before it %q)", got, after, before)
+	}
 }
 
 // A create's 201 carries the new record's ETag, so a client can edit it with
