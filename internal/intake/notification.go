@@ -45,7 +45,6 @@ const (
 const (
 	maxKeyLen    = 128
 	maxMemoRunes = 200
-	maxAmount    = 1_000_000_000_000_000
 )
 
 // Wallet types a card notification belongs to.
@@ -245,7 +244,9 @@ func (h *NotificationHandler) payment(ctx context.Context, memberID int64, n par
 			}
 		}
 	}
-	if p.amount < 0 || p.amount > maxAmount {
+	// ledger.ConvertAmount answers MaxEntryAmount+1 for an amount past it,
+	// for this check to refuse.
+	if p.amount < 0 || p.amount > ledger.MaxEntryAmount {
 		return p, problem.Invalid("/text", "the amount is out of range")
 	}
 	return p, nil

@@ -229,7 +229,8 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 			if err := checkEntryRefs(ctx, q, memberID, e); err != nil {
 				return Entry{}, err
 			}
-			return Entry{}, errors.New("create entry: refused twice by checks that pass")
+			// What it names changed twice under it: busy, not a 500.
+			return Entry{}, problem.Busy(errors.New("create entry: refused twice by checks that pass"))
 		}
 	}
 	if err != nil {

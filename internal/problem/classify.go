@@ -60,6 +60,10 @@ func unavailable(err error) *Error {
 	}
 }
 
+// Busy answers a request whose rows changed under it twice in a row: 503
+// with Retry-After, as a transaction aborted twice for contention is.
+func Busy(err error) error { return busy(err) }
+
 // busy answers a transaction PostgreSQL aborted twice for contention (a
 // deadlock or a serialization failure): the request was fine, the rows it
 // needed were busy, and the next attempt will most likely go through.
