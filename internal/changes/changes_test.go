@@ -337,3 +337,43 @@ func TestFeedCarriesDerivedRecords(t *testing.T) {
 		t.Fatalf("profile in the feed %v", got)
 	}
 }
+
+// The fold marks the members it folded in one transaction-local setting, not
+// a setting named after each member: PostgreSQL keeps every custom setting
+// name a session used for the session's life, each new one dearer than the
+// last, so a pooled connection would slow with every member it served.
+// Writes of three members on one connection leave no setting named after
+// one of them, and each member's change reaches the feed.
+func TestFoldLeavesOneSettingPerConnection(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	ctx := context.Background()
+	conn, err := env.Pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	var members []int64
+	for i := 0; i < 3; i++ {
+		m := env.NewMember()
+		members = append(members, m.ID)
+		if _, err := conn.Exec(ctx, `INSERT INTO wallet (member_id, name, type, opening_balance, sort_order) VALUES ($1, 'w', 'CASH', 0, 1)`, m.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range members {
+		// A setting name once used stays defined ('' after its
+		// transaction); one never used reads NULL.
+		var perMember *string
+		if err := conn.QueryRow(ctx, `SELECT current_setting('nestegg.feed_folded_' || $1::bigint, true)`, id).Scan(&perMember); err != nil {
+			t.Fatal(err)
+		}
+		if perMember != nil {
+			t.Fatalf("the connection holds a setting named after member %d", id)
+		}
+		var n int
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM ledger_change WHERE member_id = $1 AND kind = 'WALLET'`, id).Scan(&n); err != nil || n != 1 {
+			t.Fatalf("member %d: %d wallet changes (%v), want 1", id, n, err)
+		}
+	}
+}
