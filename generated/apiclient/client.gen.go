@@ -2895,8 +2895,10 @@ type DeleteOnetimeBudgetParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -2908,8 +2910,10 @@ type UpdateOnetimeBudgetParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -2930,8 +2934,10 @@ type DeleteBudgetParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -2943,8 +2949,10 @@ type UpdateBudgetParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -2979,8 +2987,10 @@ type DeleteCategoryParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -2992,8 +3002,10 @@ type UpdateCategoryParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3111,14 +3123,18 @@ type DeleteEntryParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // GetEntryParams defines parameters for GetEntry.
 type GetEntryParams struct {
-	// IfNoneMatch The `ETag` of a copy the client holds.
+	// IfNoneMatch The `ETag` of a copy the client holds (a list, or `*`). When the answer would be that
+	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
+	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -3130,8 +3146,10 @@ type UpdateEntryParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3163,8 +3181,10 @@ type DeleteStockParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3176,8 +3196,10 @@ type UpdateStockParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3221,8 +3243,10 @@ type DeleteTradeParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3234,8 +3258,10 @@ type UpdateTradeParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3279,8 +3305,10 @@ type DeleteQuickEntryParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3292,8 +3320,10 @@ type UpdateQuickEntryParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3325,8 +3355,10 @@ type DeleteRecurringParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3338,8 +3370,10 @@ type UpdateRecurringParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3404,8 +3438,10 @@ type DeleteTagParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3417,8 +3453,10 @@ type UpdateTagParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3471,14 +3509,18 @@ type DeleteTransferParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // GetTransferParams defines parameters for GetTransfer.
 type GetTransferParams struct {
-	// IfNoneMatch The `ETag` of a copy the client holds.
+	// IfNoneMatch The `ETag` of a copy the client holds (a list, or `*`). When the answer would be that
+	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
+	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -3490,8 +3532,10 @@ type UpdateTransferParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3526,14 +3570,18 @@ type DeleteWalletParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // GetWalletParams defines parameters for GetWallet.
 type GetWalletParams struct {
-	// IfNoneMatch The `ETag` of a copy the client holds.
+	// IfNoneMatch The `ETag` of a copy the client holds (a list, or `*`). When the answer would be that
+	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
+	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -3545,8 +3593,10 @@ type UpdateWalletParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3564,7 +3614,9 @@ type ListMembersParams struct {
 
 // GetProfileParams defines parameters for GetProfile.
 type GetProfileParams struct {
-	// IfNoneMatch The `ETag` of a copy the client holds.
+	// IfNoneMatch The `ETag` of a copy the client holds (a list, or `*`). When the answer would be that
+	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
+	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -3576,8 +3628,10 @@ type UpdateProfileParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3609,8 +3663,10 @@ type DeleteCommentParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3622,8 +3678,10 @@ type UpdateCommentParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3708,14 +3766,18 @@ type DeletePostParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
 // GetPostParams defines parameters for GetPost.
 type GetPostParams struct {
-	// IfNoneMatch The `ETag` of a copy the client holds.
+	// IfNoneMatch The `ETag` of a copy the client holds (a list, or `*`). When the answer would be that
+	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
+	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 
@@ -3727,8 +3789,10 @@ type UpdatePostParams struct {
 	// `PRECONDITION_FAILED` with the current `ETag` and changes nothing (read the record again,
 	// merge, retry). The check and the write are one step: the row is locked from the write to
 	// the commit. Without the header the write works as it always did (the last write wins).
-	// ETags are strong: a quoted version number that every write of the record raises (for an
-	// entry, adding or removing a tag too).
+	// Only the version the tag names is compared (every write of the record raises it; for an
+	// entry, adding or removing a tag too), not the answer's digest: what an answer shows from
+	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
+	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
@@ -3796,7 +3860,9 @@ type GetFXRateParams struct {
 
 // GetBoardImageParams defines parameters for GetBoardImage.
 type GetBoardImageParams struct {
-	// IfNoneMatch The `ETag` of a copy the client holds.
+	// IfNoneMatch The `ETag` of a copy the client holds (a list, or `*`). When the answer would be that
+	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
+	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
 }
 

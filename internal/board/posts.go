@@ -207,9 +207,14 @@ func GetPost(ctx context.Context, q *db.Queries, v viewer, id int64, now time.Ti
 	if err != nil {
 		return api.Post{}, err
 	}
-	voters, err := q.ListPostUpVoters(ctx, db.ListPostUpVotersParams{PostID: id, Lim: maxRecommenders, Off: 0})
+	return withRecommenders(ctx, q, v, post)
+}
+
+// withRecommenders adds the post's recommenders, as its GET answers them.
+func withRecommenders(ctx context.Context, q *db.Queries, v viewer, post api.Post) (api.Post, error) {
+	voters, err := q.ListPostUpVoters(ctx, db.ListPostUpVotersParams{PostID: post.ID, Lim: maxRecommenders, Off: 0})
 	if err != nil {
-		return api.Post{}, fmt.Errorf("recommenders of post %d: %w", id, err)
+		return api.Post{}, fmt.Errorf("recommenders of post %d: %w", post.ID, err)
 	}
 	recommenders := make([]api.Author, len(voters))
 	for i, r := range voters {
@@ -364,7 +369,8 @@ func createPostTx(ctx context.Context, q *db.Queries, v viewer, in postInput, no
 	return readPost(ctx, q, v, id, now)
 }
 
-// readPost reads a post whatever its state (for its author's own answer).
+// readPost reads a post whatever its state (for its author's own answer),
+// as its GET answers it.
 func readPost(ctx context.Context, q *db.Queries, v viewer, id int64, now time.Time) (api.Post, error) {
 	row, err := q.GetPost(ctx, id)
 	if err := database.NoRows(err, errPostNotFound, fmt.Sprintf("read post %d", id)); err != nil {
@@ -374,7 +380,7 @@ func readPost(ctx context.Context, q *db.Queries, v viewer, id int64, now time.T
 	if err != nil {
 		return api.Post{}, err
 	}
-	return items[0], nil
+	return withRecommenders(ctx, q, v, items[0])
 }
 
 // UpdatePost edits the caller's post.

@@ -61,3 +61,23 @@ func TestContractDeclaresTheAnswerHeadersTheMiddlewareSets(t *testing.T) {
 		t.Errorf("checked %d declarations, want 48: the maps or the contract changed", checked)
 	}
 }
+
+// The ETag of every versioned record with a GET in the contract carries
+// the digest of its answer, and only of those: a record without a GET has
+// no If-None-Match to serve, and its 412 has no answer to digest.
+func TestVersionedRecordsAnsweredAsTheContractSays(t *testing.T) {
+	doc, err := ParseContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, vt := range versioned {
+		item := doc.Paths.Find(path)
+		if item == nil {
+			t.Errorf("%s: not in the contract", path)
+			continue
+		}
+		if has := item.Get != nil; has != vt.answered {
+			t.Errorf("%s: GET in the contract %v, answered %v", path, has, vt.answered)
+		}
+	}
+}

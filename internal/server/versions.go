@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,26 +23,35 @@ import (
 // answers one (issue 22: ETag, If-Match, If-None-Match). Each table has a
 // version column that a trigger raises on every UPDATE (migration 00311).
 //
+// The ETag names that version, and, for a record with a single-record GET
+// (answered), a digest of the answer too: an answer shows more than its
+// row (a wallet's balance, an entry's tag names, a post's author, hot mark
+// and the viewer's vote, the profile's plan), and those change without a
+// write of the row, so a version alone would let If-None-Match answer 304
+// over a body the client no longer holds. If-Match compares the version
+// part only: whether the record itself was written since, which is what
+// an edit must not overwrite.
+//
 // One place serves every family, rather than each handler: the version is
 // read and compared here, by table name, around the area's own handler.
 // This reads (never writes) the owners' tables' version column, the one
 // crossing of the ownership rule this adds; the triggers that keep the
 // versions belong to the schema, not to an area.
 var versioned = map[string]versionedTable{
-	"/api/account/wallets/{id}":         {table: "wallet", member: true},
+	"/api/account/wallets/{id}":         {table: "wallet", member: true, answered: true},
 	"/api/account/categories/{id}":      {table: "account_category", member: true},
 	"/api/account/tags/{id}":            {table: "account_tag", member: true},
-	"/api/account/entries/{id}":         {table: "account_entry", member: true},
+	"/api/account/entries/{id}":         {table: "account_entry", member: true, answered: true},
 	"/api/account/recurrings/{id}":      {table: "recurring", member: true},
 	"/api/account/quick-entries/{id}":   {table: "quick_entry", member: true},
 	"/api/account/budgets/{id}":         {table: "budget", member: true},
 	"/api/account/budgets/onetime/{id}": {table: "budget_onetime", member: true},
-	"/api/account/transfers/{id}":       {table: "transfer", member: true},
+	"/api/account/transfers/{id}":       {table: "transfer", member: true, answered: true},
 	"/api/account/invest/stocks/{id}":   {table: "stock", member: true},
 	"/api/account/invest/trades/{id}":   {table: "invest_trade", member: true},
-	"/api/board/posts/{id}":             {table: "post"},
+	"/api/board/posts/{id}":             {table: "post", answered: true},
 	"/api/board/comments/{id}":          {table: "comment"},
-	"/api/auth/profile":                 {table: "member", self: true},
+	"/api/auth/profile":                 {table: "member", self: true, answered: true},
 }
 
 // createdAt maps each operation that creates a versioned record to the path
@@ -64,18 +75,56 @@ var createdAt = map[string]string{
 type versionedTable struct {
 	table string
 	// member: the table has member_id, and a member sees only their own
-	// rows; self: the record is the caller's member row.
-	member, self bool
+	// rows; self: the record is the caller's member row; answered: the
+	// contract has a GET of the record, and its ETag carries the digest of
+	// the answer (the test TestVersionedRecordsAnsweredAsTheContractSays
+	// holds this to the contract).
+	member, self, answered bool
 }
 
-// etag is the strong ETag of a version.
-func etag(v int64) string { return `"` + strconv.FormatInt(v, 10) + `"` }
+// versionTag is the strong ETag of a record no GET answers: its version.
+func versionTag(v int64) string { return `"` + strconv.FormatInt(v, 10) + `"` }
 
-// etagMatches reports whether an If-Match or If-None-Match header lists tag
-// (or is *).
-func etagMatches(header, tag string) bool {
+// answerTag is the strong ETag of a record's answer: the record's version
+// and the first 8 bytes of the answer's SHA-256, "<version>-<16 hex>".
+func answerTag(v int64, body []byte) string {
+	sum := sha256.Sum256(body)
+	return `"` + strconv.FormatInt(v, 10) + "-" + hex.EncodeToString(sum[:8]) + `"`
+}
+
+// tagOf is the ETag of vt's record at version v answered by body.
+func tagOf(vt versionedTable, v int64, body []byte) string {
+	if vt.answered {
+		return answerTag(v, body)
+	}
+	return versionTag(v)
+}
+
+// ifMatchHits reports whether an If-Match header is * or lists a strong tag
+// of version v, whatever digest it carries (RFC 9110 13.1.1 compares
+// strongly: a weak tag never matches).
+func ifMatchHits(header string, v int64) bool {
 	for _, t := range strings.Split(header, ",") {
 		t = strings.TrimSpace(t)
+		if t == "*" {
+			return true
+		}
+		if len(t) < 2 || t[0] != '"' || t[len(t)-1] != '"' {
+			continue
+		}
+		digits, _, _ := strings.Cut(t[1:len(t)-1], "-")
+		if n, err := strconv.ParseInt(digits, 10, 64); err == nil && n == v {
+			return true
+		}
+	}
+	return false
+}
+
+// ifNoneMatchHits reports whether an If-None-Match header is * or lists tag
+// (RFC 9110 13.1.2 compares weakly: W/ is ignored).
+func ifNoneMatchHits(header, tag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
 		if t == "*" || t == tag {
 			return true
 		}
@@ -85,10 +134,13 @@ func etagMatches(header, tag string) bool {
 
 // withVersions gives single-record answers an ETag and applies If-Match and
 // If-None-Match:
-//   - GET: the version is read before the handler runs, so the ETag is never
-//     newer than the body (a write in between makes If-Match fail, never
-//     pass over a change the client did not see); If-None-Match naming it
-//     answers 304 without running the handler.
+//   - GET: the version is read before the handler runs, so the ETag's
+//     version is never newer than the body (a write in between makes
+//     If-Match fail, never pass over a change the client did not see); the
+//     answer is held, its digest completes the ETag, and If-None-Match
+//     naming that ETag answers 304 instead of the body. The handler always
+//     runs, so a record the viewer may not see (a blocked author's post)
+//     answers its 404 whatever the header says.
 //   - PUT and DELETE: the request's writes run in one request transaction
 //     (database.RequestTx) that first names the record it watches; the
 //     version trigger remembers the version the row had when the write
@@ -167,52 +219,47 @@ func serveVersionedGet(w http.ResponseWriter, r *http.Request, pool *pgxpool.Poo
 		next.ServeHTTP(w, r)
 		return
 	}
-	tag := etag(v)
-	inm := r.Header.Get("If-None-Match")
-	if inm == "" || !etagMatches(inm, tag) {
-		next.ServeHTTP(&etagWriter{ResponseWriter: w, tag: tag}, r)
+	rec := &bufferedAnswer{header: http.Header{}}
+	next.ServeHTTP(rec, r)
+	if rec.status != 0 && rec.status != http.StatusOK {
+		rec.writeTo(w)
 		return
 	}
-	if !vt.member && !vt.self {
-		// A record other members read (a post, a comment) may be hidden
-		// from this viewer (blocked): the version was read without the
-		// handler's visibility rule, so the handler answers first, and
-		// only its 200 becomes a 304. Otherwise If-None-Match would tell
-		// a viewer that a post it may not see exists, and its version.
-		rec := &bufferedAnswer{header: http.Header{}}
-		next.ServeHTTP(rec, r)
-		if rec.status != http.StatusOK {
-			rec.writeTo(w)
-			return
-		}
+	tag := tagOf(vt, v, rec.body)
+	if inm := r.Header.Get("If-None-Match"); inm != "" && ifNoneMatchHits(inm, tag) {
+		w.Header().Set("ETag", tag)
+		w.WriteHeader(http.StatusNotModified)
+		return
 	}
-	w.Header().Set("ETag", tag)
-	w.WriteHeader(http.StatusNotModified)
+	rec.header.Set("ETag", tag)
+	rec.writeTo(w)
 }
 
-// etagWriter sets the ETag on a 2xx answer.
-type etagWriter struct {
-	http.ResponseWriter
-	tag   string
-	wrote bool
-}
-
-func (e *etagWriter) WriteHeader(status int) {
-	if !e.wrote && status >= 200 && status < 300 {
-		e.Header().Set("ETag", e.tag)
+// currentTag is the ETag a GET of the record would answer now, for a 412
+// (a record without a GET: its version; "" if it is gone for the caller).
+// The GET runs on a copy of the request, outside the refused transaction.
+func currentTag(r *http.Request, pool *pgxpool.Pool, vt versionedTable, id, memberID int64, next http.Handler) (string, error) {
+	v, found, err := readVersion(r.Context(), pool, vt, id, memberID)
+	if err != nil || !found {
+		return "", err
 	}
-	e.wrote = true
-	e.ResponseWriter.WriteHeader(status)
-}
-
-func (e *etagWriter) Write(b []byte) (int, error) {
-	if !e.wrote {
-		e.WriteHeader(http.StatusOK)
+	if !vt.answered {
+		return versionTag(v), nil
 	}
-	return e.ResponseWriter.Write(b)
+	get := r.Clone(r.Context())
+	get.Method = http.MethodGet
+	get.Body, get.ContentLength = http.NoBody, 0
+	for _, h := range []string{"If-Match", "If-None-Match", "Content-Type", "Content-Length"} {
+		get.Header.Del(h)
+	}
+	rec := &bufferedAnswer{header: http.Header{}}
+	next.ServeHTTP(rec, get)
+	if rec.status != 0 && rec.status != http.StatusOK {
+		// Gone or hidden since: the version still serves If-Match.
+		return versionTag(v), nil
+	}
+	return answerTag(v, rec.body), nil
 }
-
-func (e *etagWriter) Unwrap() http.ResponseWriter { return e.ResponseWriter }
 
 // errPrecondition carries the current version of a record If-Match missed
 // (0: the record is not there for the caller, and no ETag is sent).
@@ -266,13 +313,13 @@ func serveVersionedWrite(w http.ResponseWriter, r *http.Request, pool *pgxpool.P
 			}
 			before = v
 		}
-		if ifMatch != "" && !etagMatches(ifMatch, etag(before)) {
+		if ifMatch != "" && !ifMatchHits(ifMatch, before) {
 			return &errPrecondition{current: before}
 		}
 		if r.Method == http.MethodPut {
 			var after int64
 			if err := tx.QueryRow(ctx, "SELECT version FROM "+vt.table+" WHERE id = $1", id).Scan(&after); err == nil {
-				rec.header.Set("ETag", etag(after))
+				rec.header.Set("ETag", tagOf(vt, after, rec.body))
 			}
 		}
 		return nil
@@ -281,7 +328,15 @@ func serveVersionedWrite(w http.ResponseWriter, r *http.Request, pool *pgxpool.P
 	switch {
 	case errors.As(err, &pre):
 		if pre.current != 0 {
-			w.Header().Set("ETag", etag(pre.current))
+			rt.Rollback(ctx)
+			tag, err := currentTag(r, pool, vt, id, memberID, next)
+			if err != nil {
+				problem.Write(w, r, err)
+				return
+			}
+			if tag != "" {
+				w.Header().Set("ETag", tag)
+			}
 		}
 		problem.Write(w, r, problem.New(http.StatusPreconditionFailed, problem.CodePreconditionFailed,
 			"the record changed since the version If-Match names; read it again (its ETag is the current version) and retry"))
@@ -353,7 +408,7 @@ func serveVersionedCreate(w http.ResponseWriter, r *http.Request, pool *pgxpool.
 		if err != nil {
 			return fmt.Errorf("version of new %s %d: %w", vt.table, *created.ID, err)
 		}
-		rec.header.Set("ETag", etag(v))
+		rec.header.Set("ETag", tagOf(vt, v, rec.body))
 		return nil
 	}
 	rec := &bufferedAnswer{header: http.Header{}}

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
@@ -330,9 +331,9 @@ func TestCreatedRecordsCarryTheirETag(t *testing.T) {
 		m.WithHeader("If-Match", etag).Do(http.MethodPut, path, api.EntryRequest{
 			Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Amount: &amount, WalletID: &wallet,
 		}).Want(http.StatusOK)
-		_, ptag := created(m.Client, "/api/board/posts", api.PostRequest{Category: api.BoardCategoryCommunity, Title: "hi " + key, Body: "hello"})
-		if ptag == "" {
-			t.Errorf("post: no ETag")
+		post, ptag := created(m.Client, "/api/board/posts", api.PostRequest{Category: api.BoardCategoryCommunity, Title: "hi " + key, Body: "hello"})
+		if got := m.Do(http.MethodGet, fmt.Sprintf("/api/board/posts/%d", post), nil).Want(http.StatusOK).Header.Get("ETag"); got != ptag {
+			t.Errorf("key %q: post GET ETag %s, create answered %s", key, got, ptag)
 		}
 	}
 }
@@ -360,6 +361,83 @@ func TestIfNoneMatchDoesNotRevealAHiddenPost(t *testing.T) {
 		got.WantProblem(http.StatusNotFound, "NOT_FOUND")
 		if etag := got.Header.Get("ETag"); etag != "" {
 			t.Errorf("If-None-Match %s: a hidden post answered ETag %q", inm, etag)
+		}
+	}
+}
+
+// An answer shows more than its record's row: a wallet its balance, an
+// entry its tags' names, a post its author. When only those change, the
+// record's version stays, but the ETag does not: If-None-Match of the old
+// one answers the new body (a 304 would leave the client holding a stale
+// one), while If-Match of the old one still edits, since the record itself
+// was not written.
+func TestNotModifiedFollowsWhatTheAnswerShows(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m, reader := env.NewMember(apitest.AsPremium()), env.NewMember()
+	w := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	e := lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 16), 100, w.ID))
+	tagged := lt.Expense(lt.Date(2026, 11, 16), 100, w.ID)
+	tagged.Tags = &[]string{"trip"}
+	entryPath := fmt.Sprintf("/api/account/entries/%d", e.ID)
+	m.Do(http.MethodPut, entryPath, tagged).Want(http.StatusOK)
+	var tags api.TagList
+	m.Do(http.MethodGet, "/api/account/tags", nil).Want(http.StatusOK).JSON(&tags)
+	if len(tags.Items) != 1 {
+		t.Fatalf("tags %+v", tags)
+	}
+	var post api.Post
+	m.Do(http.MethodPost, "/api/board/posts", api.PostRequest{Category: api.BoardCategoryCommunity, Title: "hi", Body: "hello"}).
+		Want(http.StatusCreated).JSON(&post)
+	postPath := fmt.Sprintf("/api/board/posts/%d", post.ID)
+
+	for _, tc := range []struct {
+		name, path string
+		as         *apitest.Member
+		change     func()
+		changed    func(body []byte) bool
+		edit       any
+	}{
+		{name: "wallet balance", path: fmt.Sprintf("/api/account/wallets/%d", w.ID), as: m,
+			change: func() { lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 17), 250, w.ID)) },
+			changed: func(b []byte) bool {
+				var got api.Wallet
+				return json.Unmarshal(b, &got) == nil && got.Balance == -350
+			},
+			edit: api.WalletRequest{Name: "Cash 2", Type: api.WalletTypeCash}},
+		{name: "entry tag renamed", path: entryPath, as: m,
+			change: func() {
+				m.Do(http.MethodPut, fmt.Sprintf("/api/account/tags/%d", tags.Items[0].ID), api.TagRequest{Name: "journey"}).Want(http.StatusOK)
+			},
+			changed: func(b []byte) bool {
+				var got api.Entry
+				return json.Unmarshal(b, &got) == nil && len(got.Tags) == 1 && got.Tags[0] == "journey"
+			},
+			edit: tagged},
+		{name: "post author renamed", path: postPath, as: reader,
+			change: func() {
+				m.Do(http.MethodPut, "/api/auth/profile", api.UpdateProfileJSONRequestBody{Name: "Renamed"}).Want(http.StatusOK)
+			},
+			changed: func(b []byte) bool {
+				var got api.Post
+				return json.Unmarshal(b, &got) == nil && got.Author.Name == "Renamed"
+			}},
+	} {
+		// One test, not subtests: the members fail the test they were made in.
+		before := tc.as.Do(http.MethodGet, tc.path, nil).Want(http.StatusOK).Header.Get("ETag")
+		tc.as.WithHeader("If-None-Match", before).Do(http.MethodGet, tc.path, nil).Want(http.StatusNotModified)
+		tc.change()
+		got := tc.as.WithHeader("If-None-Match", before).Do(http.MethodGet, tc.path, nil).Want(http.StatusOK)
+		if !tc.changed(got.Body) {
+			t.Fatalf("%s: the change does not show: %s", tc.name, got.Body)
+		}
+		after := got.Header.Get("ETag")
+		if after == before {
+			t.Fatalf("%s: ETag %s unchanged", tc.name, after)
+		}
+		tc.as.WithHeader("If-None-Match", after).Do(http.MethodGet, tc.path, nil).Want(http.StatusNotModified)
+		if tc.edit != nil {
+			tc.as.WithHeader("If-Match", before).Do(http.MethodPut, tc.path, tc.edit).Want(http.StatusOK)
 		}
 	}
 }
