@@ -467,9 +467,9 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // TestGrowth measures how the answers members open most grow with the data:
 // each request at one connection, for a member with one year of entries (A)
 // and one with five (B), first on the data set TestLoad left (a few
-// members), then after SeedCrowd added the crowd (10,000 members with a
-// year of entries each and 100,000 posts with votes and comments, times
-// BENCH_SCALE). It reports the ratios of median latencies, large over small
+// members) with a board of 40 posts (SmallBoard), then after SeedCrowd
+// added the crowd (10,000 members with a year of entries each and 100,000
+// posts with votes and comments, times BENCH_SCALE). It reports the ratios of median latencies, large over small
 // data set (member A) and B over A (large data set), next to the targets.
 // NESTEGG_LOAD_GROWTH=0 skips it.
 func TestGrowth(t *testing.T) {
@@ -547,6 +547,11 @@ func TestGrowth(t *testing.T) {
 		}
 		return out
 	}
+	board, err := SeedCrowd(ctx, pool, SmallBoard(), day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("seeded the small board: %s", board)
 	_ = measure("small data set, warm-up (not counted)")
 	small := measure("small data set")
 	start := time.Now()

@@ -31,6 +31,16 @@ func FullCrowd(scale float64) Crowd {
 	return Crowd{Members: n(10_000), EntriesPerYear: 100, Posts: n(100_000), VotesPerPost: 3, CommentsPerPost: 2}
 }
 
+// SmallBoard is the board the small data set lists: 40 posts by 40 members
+// (two pages, each post by another author, as on the large board), with
+// the large board's votes and comments, and no entries. The growth of the
+// board list is measured from it: a board of 100,000 posts against one of
+// 40, not against an empty board, whose first page skips the votes read and
+// answers no items.
+func SmallBoard() Crowd {
+	return Crowd{Members: 40, Posts: 40, VotesPerPost: 3, CommentsPerPost: 2}
+}
+
 // SeedHistory gives a member years of entries up to today (perDay a day),
 // on a card and a bank wallet and three expense and one income categories,
 // with a third of them tagged; it answers the number of entries written.
