@@ -1,6 +1,7 @@
 package board_test
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"testing"
@@ -27,6 +28,45 @@ func BenchmarkListPostsFirstPage(b *testing.B) {
 		b.Run("query="+query, func(b *testing.B) {
 			for b.Loop() {
 				req, _ := http.NewRequest(http.MethodGet, env.Server.URL+"/api/board/posts"+query, nil)
+				req.Header.Set("Authorization", "Bearer "+m.Token)
+				res, err := client.Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.StatusCode != http.StatusOK {
+					b.Fatalf("status %d", res.StatusCode)
+				}
+				_, _ = io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+			}
+		})
+	}
+}
+
+// BenchmarkListPostsGrowth reads the first page of the whole board, as a
+// signed-in member, on a board of 40 posts and on one of 100,000 (each by
+// one of 40 or of 10,000 members, so a page has 20 authors either way): the
+// in-process form of make load's board-list growth (target: at most 1.5x).
+func BenchmarkListPostsGrowth(b *testing.B) {
+	for _, size := range []struct{ posts, members int }{{40, 40}, {100_000, 10_000}} {
+		b.Run(fmt.Sprintf("posts=%d", size.posts), func(b *testing.B) {
+			env := apitest.New(b)
+			m := env.NewMember()
+			now := env.Clock.Now()
+			env.Exec(`
+				WITH authors AS (
+					INSERT INTO member (email, name, created_at)
+					SELECT 'crowd-' || g || '@seed.invalid', 'seed ' || g, $1::timestamptz FROM generate_series(1, $2::int) g
+					RETURNING id),
+				numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM authors)
+				INSERT INTO post (member_id, category, title, body, up_count, comment_count, created_at, updated_at)
+				SELECT a.id, (ARRAY['community', 'saving', 'tips'])[1 + g % 3], 'seed post ' || g, 'a seeded post body ' || g,
+				       3, 2, $1::timestamptz - make_interval(mins => g), $1::timestamptz - make_interval(mins => g)
+				FROM generate_series(1, $3::int) g JOIN numbered a ON a.n = 1 + g % $2::int`, now, size.members, size.posts)
+			env.Exec(`VACUUM ANALYZE`)
+			client := env.Server.Client()
+			for b.Loop() {
+				req, _ := http.NewRequest(http.MethodGet, env.Server.URL+"/api/board/posts", nil)
 				req.Header.Set("Authorization", "Bearer "+m.Token)
 				res, err := client.Do(req)
 				if err != nil {

@@ -1,11 +1,14 @@
 package board_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
@@ -108,4 +111,56 @@ func TestPostListFiltersByTag(t *testing.T) {
 	}
 	env.Client().Raw().Do(http.MethodGet, "/api/board/posts?category=news", nil).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 	env.Client().Raw().Do(http.MethodGet, "/api/board/posts?size=101", nil).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+}
+
+// The whole board's first pages come from ListRecentPostsTop and the pages
+// past its 100 rows from ListRecentPosts: walked by pages of several sizes,
+// the list is one sequence (the notice, the hot posts, the rest newest
+// first) with every post once, whichever query cut each page.
+func TestWholeBoardPagesAcrossBothQueries(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	admin := env.NewMember(apitest.AsAdmin())
+	rows, err := env.Pool.Query(context.Background(), `
+		INSERT INTO post (member_id, category, title, body, up_count, created_at, updated_at)
+		SELECT $1, (ARRAY['community', 'saving', 'tips'])[1 + g % 3], 'post ' || g, 'body',
+		       CASE g WHEN 10 THEN 60 WHEN 50 THEN 70 ELSE 0 END,
+		       $2::timestamptz - make_interval(mins => g), $2::timestamptz - make_interval(mins => g)
+		FROM generate_series(1, 130) g
+		RETURNING id`, m.ID, env.Clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest, err := pgx.CollectRows(rows, pgx.RowTo[int64]) // g = 1, 2, ...: newest first
+	if err != nil || len(newest) != 130 {
+		t.Fatalf("seeded %d posts (%v)", len(newest), err)
+	}
+	notice := true
+	var n api.Post
+	admin.Do(http.MethodPost, "/api/board/posts", api.CreatePostJSONRequestBody{
+		Category: api.BoardCategoryTips, Title: "notice", Body: "rules", Notice: &notice,
+	}).Want(http.StatusCreated).JSON(&n)
+	want := []int64{n.ID, newest[49], newest[9]}
+	for i, id := range newest {
+		if i != 9 && i != 49 {
+			want = append(want, id)
+		}
+	}
+	for _, size := range []int{7, 30, 100} {
+		var got []int64
+		for page := 1; len(got) < len(want)+size; page++ {
+			res := listPosts(t, m.Client, fmt.Sprintf("?size=%d&page=%d", size, page))
+			if res.Total != int64(len(want)) {
+				t.Fatalf("size %d page %d: total %d, want %d", size, page, res.Total, len(want))
+			}
+			if len(res.Items) == 0 {
+				break
+			}
+			got = append(got, ids(res.Items)...)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("pages of %d walk %v,\nwant %v", size, got, want)
+		}
+	}
 }

@@ -80,6 +80,10 @@ func (h *BoardHandler) ListPosts(ctx context.Context, req api.ListPostsRequestOb
 	return api.ListPosts200JSONResponse(page), nil
 }
 
+// recentTopRows is the constant inner LIMIT of ListRecentPostsTop: the
+// rows of the whole board it can page through (queries/post.sql says why).
+const recentTopRows = 100
+
 // postFilter narrows the post list to a board and a tag (nil: any).
 type postFilter struct{ category, tag *string }
 
@@ -128,14 +132,26 @@ func ListPosts(ctx context.Context, q *db.Queries, v viewer, f postFilter, p pag
 	}
 	if left := want - int64(len(rows)); left > 0 {
 		restOff := max(0, off-notices-int64(len(hotRows)))
-		list, err := q.ListRecentPosts(ctx, db.ListRecentPostsParams{
-			Category: f.category, Tag: f.tag, ExcludeIds: hotIDs, Lim: int32(left), Off: int32(restOff),
-		})
-		if err != nil {
-			return api.PostPage{}, fmt.Errorf("list posts: %w", err)
-		}
-		for _, r := range list {
-			rows = append(rows, postRow{r.Post, r.AuthorName, r.AuthorAvatar})
+		if f.category == nil && f.tag == nil && restOff+left <= recentTopRows {
+			// The whole board's first pages, the list members open most:
+			// one cached plan (ListRecentPostsTop).
+			list, err := q.ListRecentPostsTop(ctx, db.ListRecentPostsTopParams{ExcludeIds: hotIDs, Lim: int32(left), Off: int32(restOff)})
+			if err != nil {
+				return api.PostPage{}, fmt.Errorf("list posts: %w", err)
+			}
+			for _, r := range list {
+				rows = append(rows, postRow{r.Post, r.AuthorName, r.AuthorAvatar})
+			}
+		} else {
+			list, err := q.ListRecentPosts(ctx, db.ListRecentPostsParams{
+				Category: f.category, Tag: f.tag, ExcludeIds: hotIDs, Lim: int32(left), Off: int32(restOff),
+			})
+			if err != nil {
+				return api.PostPage{}, fmt.Errorf("list posts: %w", err)
+			}
+			for _, r := range list {
+				rows = append(rows, postRow{r.Post, r.AuthorName, r.AuthorAvatar})
+			}
 		}
 	}
 	items, err := postsFor(ctx, q, v, rows, now)
