@@ -132,33 +132,39 @@ func ListPosts(ctx context.Context, q *db.Queries, v viewer, f postFilter, p pag
 	}
 	if left := want - int64(len(rows)); left > 0 {
 		restOff := max(0, off-notices-int64(len(hotRows)))
-		if f.category == nil && f.tag == nil && restOff+left <= recentTopRows {
-			// The whole board's first pages, the list members open most:
-			// one cached plan (ListRecentPostsTop).
-			list, err := q.ListRecentPostsTop(ctx, db.ListRecentPostsTopParams{ExcludeIds: hotIDs, Lim: int32(left), Off: int32(restOff)})
-			if err != nil {
-				return api.PostPage{}, fmt.Errorf("list posts: %w", err)
-			}
-			for _, r := range list {
-				rows = append(rows, postRow{r.Post, r.AuthorName, r.AuthorAvatar})
-			}
-		} else {
-			list, err := q.ListRecentPosts(ctx, db.ListRecentPostsParams{
-				Category: f.category, Tag: f.tag, ExcludeIds: hotIDs, Lim: int32(left), Off: int32(restOff),
-			})
-			if err != nil {
-				return api.PostPage{}, fmt.Errorf("list posts: %w", err)
-			}
-			for _, r := range list {
-				rows = append(rows, postRow{r.Post, r.AuthorName, r.AuthorAvatar})
-			}
+		rest, err := recentPosts(ctx, q, f, hotIDs, int32(left), int32(restOff))
+		if err != nil {
+			return api.PostPage{}, fmt.Errorf("list posts: %w", err)
 		}
+		rows = append(rows, rest...)
 	}
 	items, err := postsFor(ctx, q, v, rows, now)
 	if err != nil {
 		return api.PostPage{}, err
 	}
 	return api.PostPage{Items: items, Page: p.page, Size: p.size, Total: total}, nil
+}
+
+// recentPosts reads the rest of the list (after the notices and hot posts).
+// The whole board's first pages, the list members open most, come from
+// ListRecentPostsTop, whose plan PostgreSQL keeps; the others from
+// ListRecentPosts, planned for their filters each time.
+func recentPosts(ctx context.Context, q *db.Queries, f postFilter, hotIDs []int64, lim, off int32) ([]postRow, error) {
+	var rows []postRow
+	if f.category == nil && f.tag == nil && int64(off)+int64(lim) <= recentTopRows {
+		list, err := q.ListRecentPostsTop(ctx, db.ListRecentPostsTopParams{ExcludeIds: hotIDs, Lim: lim, Off: off})
+		for _, r := range list {
+			rows = append(rows, postRow{r.Post, r.AuthorName, r.AuthorAvatar})
+		}
+		return rows, err
+	}
+	list, err := q.ListRecentPosts(ctx, db.ListRecentPostsParams{
+		Category: f.category, Tag: f.tag, ExcludeIds: hotIDs, Lim: lim, Off: off,
+	})
+	for _, r := range list {
+		rows = append(rows, postRow{r.Post, r.AuthorName, r.AuthorAvatar})
+	}
+	return rows, err
 }
 
 // postsFor maps rows for a viewer, with their votes read in one query.

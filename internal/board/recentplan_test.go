@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
 )
@@ -45,11 +43,11 @@ func TestBoardFirstPageKeepsOnePlan(t *testing.T) {
 	}
 
 	// What PostgreSQL does on its own with the prepared statement.
-	seen := &sqlSeen{DBTX: conn}
+	seen := &apitest.RecordingDB{DBTX: conn}
 	if list, err := db.New(seen).ListRecentPostsTop(ctx, arg); err != nil || len(list) != 20 {
 		t.Fatalf("first page: %d posts (%v)", len(list), err)
 	}
-	if _, err := conn.Exec(ctx, `PREPARE top(bigint[], int, int) AS `+seen.sql); err != nil {
+	if _, err := conn.Exec(ctx, `PREPARE top(bigint[], int, int) AS `+seen.Sent[0].SQL); err != nil {
 		t.Fatal(err)
 	}
 	for range 6 {
@@ -77,15 +75,4 @@ func TestBoardFirstPageKeepsOnePlan(t *testing.T) {
 		t.Errorf("the seventh run was planned for its values, not by the cached generic plan:\n%s", plan)
 	}
 	t.Logf("plans:\n%s\nkept:\n%s", x.Plan, plan)
-}
-
-// sqlSeen notes the text of the statement a query sends.
-type sqlSeen struct {
-	db.DBTX
-	sql string
-}
-
-func (s *sqlSeen) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	s.sql = sql
-	return s.DBTX.Query(ctx, sql, args...)
 }
