@@ -19,10 +19,14 @@ import (
 
 	"github.com/nestegg/nestegg/internal/app"
 	"github.com/nestegg/nestegg/internal/config"
+	"github.com/nestegg/nestegg/internal/logbatch"
 )
 
 func main() {
-	err := run()
+	logs := &logOutput{}
+	err := run(logs)
+	// Whatever run's log lines left held is written before anything else.
+	logs.close()
 	if err == nil {
 		return
 	}
@@ -40,12 +44,33 @@ func main() {
 // notStarted is a failure before the service listened.
 type notStarted struct{ error }
 
-func run() error {
+// logOutput is where the log goes: standard error, in batches when
+// LOG_FLUSH_INTERVAL is set (package logbatch).
+type logOutput struct{ batch *logbatch.Writer }
+
+func (o *logOutput) start(cfg config.Config) {
+	opts := &slog.HandlerOptions{Level: logLevel(cfg.LogLevel)}
+	if cfg.LogFlushInterval == 0 {
+		slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, opts)))
+		return
+	}
+	o.batch = logbatch.New(os.Stderr, cfg.LogFlushInterval)
+	slog.SetDefault(slog.New(o.batch.Handler(slog.NewJSONHandler(o.batch, opts), slog.LevelWarn)))
+}
+
+// close writes what is held; later lines are written at once.
+func (o *logOutput) close() {
+	if o.batch != nil {
+		_ = o.batch.Close()
+	}
+}
+
+func run(logs *logOutput) error {
 	cfg, err := config.Load(os.Getenv)
 	if err != nil {
 		return notStarted{err}
 	}
-	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel(cfg.LogLevel)})))
+	logs.start(cfg)
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

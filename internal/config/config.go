@@ -72,6 +72,9 @@ type Config struct {
 	SessionIdleTimeout time.Duration
 	SessionLifetime    time.Duration
 	LogLevel           string
+	// LogFlushInterval is how long an info or debug line may wait to be
+	// written with others (package logbatch); 0 writes each line at once.
+	LogFlushInterval time.Duration
 
 	// BoardImageDailyLimit is how many images (board uploads and profile
 	// images) one member may upload per day.
@@ -135,6 +138,7 @@ var Settings = []Setting{
 	{"SESSION_IDLE_TIMEOUT", "720h", "a session ends after this long without use"},
 	{"SESSION_LIFETIME", "4320h", "a session ends this long after login, used or not"},
 	{"LOG_LEVEL", "info", "debug, info, warn or error"},
+	{"LOG_FLUSH_INTERVAL", "100ms", "how long an info or debug line may wait to be written with others, in one write (warnings and errors are written at once, with the lines before them); 0 writes each line at once"},
 	{"BOARD_IMAGE_DAILY_LIMIT", "50", "images (board uploads and profile images) one member may upload per day; over it 429"},
 	{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "OTLP/HTTP collector address (`http://collector:4318`); spans of requests, SQL statements and outside calls are posted to its `/v1/traces`, and request ids become trace ids. Unset: no tracing at all"},
 	{"OTEL_SERVICE_NAME", "nestegg", "service name in the traces"},
@@ -182,6 +186,7 @@ func Load(getenv func(string) string) (Config, error) {
 		SessionIdleTimeout: r.duration("SESSION_IDLE_TIMEOUT"),
 		SessionLifetime:    r.duration("SESSION_LIFETIME"),
 		LogLevel:           r.oneOf("LOG_LEVEL", "debug", "info", "warn", "error"),
+		LogFlushInterval:   r.durationOrZero("LOG_FLUSH_INTERVAL"),
 	}
 	c.BoardImageDailyLimit = r.positiveInt("BOARD_IMAGE_DAILY_LIMIT")
 	c.OTLPEndpoint = strings.TrimRight(r.optURL("OTEL_EXPORTER_OTLP_ENDPOINT"), "/")
@@ -283,6 +288,14 @@ func (r *reader) duration(name string) time.Duration {
 		r.fail(name, fmt.Sprintf("%q is not a positive duration such as 720h", v))
 	}
 	return d
+}
+
+// durationOrZero is duration that also accepts 0, which turns the thing off.
+func (r *reader) durationOrZero(name string) time.Duration {
+	if v := r.str(name); v == "0" {
+		return 0
+	}
+	return r.duration(name)
 }
 
 func (r *reader) url(name string, schemes ...string) string {

@@ -32,6 +32,9 @@ func TestDefaultsWork(t *testing.T) {
 	if c.BoardImageDailyLimit != 50 {
 		t.Fatalf("daily image limit %d", c.BoardImageDailyLimit)
 	}
+	if c.LogFlushInterval != 100*time.Millisecond {
+		t.Fatalf("log flush interval %s", c.LogFlushInterval)
+	}
 }
 
 func TestBadValuesNameTheVariable(t *testing.T) {
@@ -49,6 +52,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		"SESSION_IDLE_TIMEOUT":       "-1h",
 		"IDP_A_JWKS_URL":             "jwks",
 		"LOG_LEVEL":                  "loud",
+		"LOG_FLUSH_INTERVAL":         "-5ms",
 		"STORE_TIMEOUT":              "soon",
 		"STORE_PACKAGE_NAME":         "no dots",
 		"BILLING_MONTHLY_PRODUCT_ID": "Premium Monthly",
@@ -85,6 +89,7 @@ func TestValuesAreParsed(t *testing.T) {
 		"ACCOUNT_CRYPTO_KEY": "MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MDE=",
 		"PUBLIC_BASE_URL":    "https://api.nestegg.example/",
 		"COOKIE_SECURE":      "true",
+		"LOG_FLUSH_INTERVAL": "0",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +97,7 @@ func TestValuesAreParsed(t *testing.T) {
 	if len(c.TrustedProxies) != 2 || c.TrustedProxies[1].Bits() != 32 {
 		t.Fatalf("trusted proxies %v", c.TrustedProxies)
 	}
-	if len(c.AccountCryptoKey) != 32 || !c.CookieSecure || c.PublicBaseURL != "https://api.nestegg.example" {
+	if len(c.AccountCryptoKey) != 32 || !c.CookieSecure || c.PublicBaseURL != "https://api.nestegg.example" || c.LogFlushInterval != 0 {
 		t.Fatalf("parsed %+v", c)
 	}
 }

@@ -218,10 +218,12 @@ func authorize(access string, p *session.Principal) error {
 // type, returning the body and leaving r.Body readable again.
 func readBody(r *http.Request, op *openapi3.Operation) ([]byte, error) {
 	limit := maxBody(op)
-	tooLarge := problem.New(http.StatusRequestEntityTooLarge, problem.CodePayloadTooLarge,
-		fmt.Sprintf("the request body is over %d bytes", limit))
+	tooLarge := func() error {
+		return problem.New(http.StatusRequestEntityTooLarge, problem.CodePayloadTooLarge,
+			fmt.Sprintf("the request body is over %d bytes", limit))
+	}
 	if r.ContentLength > limit {
-		return nil, tooLarge
+		return nil, tooLarge()
 	}
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
@@ -234,7 +236,7 @@ func readBody(r *http.Request, op *openapi3.Operation) ([]byte, error) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, tooLarge
+			return nil, tooLarge()
 		}
 		return nil, problem.Invalid("body", "the request body could not be read")
 	}
