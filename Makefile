@@ -97,21 +97,29 @@ bench: ## Go benchmarks, then make load (BENCH_SCALE=0.1 seeds a tenth of the gr
 LOAD_ADDR ?= 127.0.0.1:18080
 LOAD_DB   ?= nestegg_bench
 LOAD_URL  := $(subst /nestegg?,/$(LOAD_DB)?,$(DB_URL))
-# The server logs every request at info, as in production (to a file, whose
-# warnings and errors are counted at the end). Afterwards the database and
-# the Redis keys the run used are removed.
-load: ## Start a server on 127.0.0.1:18080 (database nestegg_bench, Redis db 1), load it against its floors, clean up
+# The large data set of the growth runs has a server and a database of its
+# own, so that small and large are measured in interleaved rounds.
+LOAD_LARGE_ADDR ?= 127.0.0.1:18082
+LOAD_LARGE_DB   ?= nestegg_bench_large
+LOAD_LARGE_URL  := $(subst /nestegg?,/$(LOAD_LARGE_DB)?,$(DB_URL))
+# The servers log every request at info, as in production (to files, whose
+# errors are counted at the end). Afterwards the databases and the Redis keys
+# the run used (dbs 1 and 2) are removed.
+load: ## Start servers on 127.0.0.1:18080 and :18082 (databases nestegg_bench and nestegg_bench_large, Redis dbs 1 and 2), load them against the floors, clean up
 	@set -e; dir=$$(mktemp -d); bin=$$dir/nestegg; go build -o $$bin ./cmd/nestegg; \
 	HTTP_ADDR=$(LOAD_ADDR) LOG_LEVEL=info STORE_TEST_MODE=true REDIS_URL=redis://127.0.0.1:6379/1 TRUSTED_PROXIES=127.0.0.1/32 \
 	  DATABASE_URL=$(LOAD_URL) $$bin 2>$$dir/server.log & pid=$$!; \
-	trap "kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; \
-	  echo \"server log: \$$(wc -l <$$dir/server.log) lines, \$$(grep -c '\"level\":\"ERROR\"' $$dir/server.log) errors\"; rm -rf $$dir; \
-	  psql '$(subst /nestegg?,/postgres?,$(DB_URL))' -qc 'DROP DATABASE IF EXISTS $(LOAD_DB) WITH (FORCE)'; \
-	  redis-cli -n 1 --scan --pattern 'nestegg:*' | xargs -r -n 500 redis-cli -n 1 DEL >/dev/null; \
-	  echo 'removed database $(LOAD_DB) and the nestegg:* keys of Redis db 1'" EXIT; \
-	for i in $$(seq 1 100); do curl -fs http://$(LOAD_ADDR)/readyz >/dev/null && break; sleep 0.2; done; \
+	HTTP_ADDR=$(LOAD_LARGE_ADDR) LOG_LEVEL=info STORE_TEST_MODE=true REDIS_URL=redis://127.0.0.1:6379/2 TRUSTED_PROXIES=127.0.0.1/32 \
+	  DATABASE_URL=$(LOAD_LARGE_URL) $$bin 2>$$dir/server-large.log & lpid=$$!; \
+	trap "kill $$pid $$lpid 2>/dev/null; wait $$pid $$lpid 2>/dev/null; \
+	  echo \"server logs: \$$(cat $$dir/server*.log | wc -l) lines, \$$(cat $$dir/server*.log | grep -c '\"level\":\"ERROR\"') errors\"; rm -rf $$dir; \
+	  for d in $(LOAD_DB) $(LOAD_LARGE_DB); do psql '$(subst /nestegg?,/postgres?,$(DB_URL))' -qc \"DROP DATABASE IF EXISTS \$$d WITH (FORCE)\"; done; \
+	  for n in 1 2; do redis-cli -n \$$n --scan --pattern 'nestegg:*' | xargs -r -n 500 redis-cli -n \$$n DEL >/dev/null; done; \
+	  echo 'removed databases $(LOAD_DB) and $(LOAD_LARGE_DB) and the nestegg:* keys of Redis dbs 1 and 2'" EXIT; \
+	for a in $(LOAD_ADDR) $(LOAD_LARGE_ADDR); do for i in $$(seq 1 100); do curl -fs http://$$a/readyz >/dev/null && break; sleep 0.2; done; done; \
 	NESTEGG_LOAD_URL=http://$(LOAD_ADDR) REDIS_URL=redis://127.0.0.1:6379/1 DATABASE_URL=$(LOAD_URL) \
-	  go test -count=1 -timeout 30m -run '^(TestLoad|TestGrowth)$$' -v ./internal/loadtest | tee $$dir/load.out; \
+	  NESTEGG_LOAD_LARGE_URL=http://$(LOAD_LARGE_ADDR) LARGE_DATABASE_URL=$(LOAD_LARGE_URL) \
+	  go test -count=1 -timeout 40m -run '^(TestLoad|TestGrowth)$$' -v ./internal/loadtest | tee $$dir/load.out; \
 	grep -hE 'TARGET|GROWTH' $$dir/load.out | sed 's/^ *load_test.go:[0-9]*: //'
 
 db-reset: ## Drop and recreate the local database (migrations run on next start)

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -473,21 +474,17 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // data set (member A) and B over A (large data set), next to the targets.
 // NESTEGG_LOAD_GROWTH=0 skips it.
 func TestGrowth(t *testing.T) {
-	base := os.Getenv("NESTEGG_LOAD_URL")
-	if base == "" || os.Getenv("NESTEGG_LOAD_GROWTH") == "0" {
-		t.Skip("NESTEGG_LOAD_URL is not set or NESTEGG_LOAD_GROWTH=0; `make bench` runs it")
+	smallBase, largeBase := os.Getenv("NESTEGG_LOAD_URL"), os.Getenv("NESTEGG_LOAD_LARGE_URL")
+	if smallBase == "" || largeBase == "" || os.Getenv("NESTEGG_LOAD_GROWTH") == "0" {
+		t.Skip("NESTEGG_LOAD_URL or NESTEGG_LOAD_LARGE_URL is not set, or NESTEGG_LOAD_GROWTH=0; `make bench` runs it")
 	}
 	scale := 1.0
 	if v, err := strconv.ParseFloat(os.Getenv("BENCH_SCALE"), 64); err == nil && v > 0 && v <= 1 {
 		scale = v
 	}
 	duration := time.Duration(setting("NESTEGG_GROWTH_SECONDS", 3)) * time.Second
+	rounds := setting("NESTEGG_GROWTH_ROUNDS", 3)
 	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, envOr("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nestegg_bench?sslmode=disable"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
 	client := &http.Client{Timeout: 30 * time.Second}
 	today := time.Now().In(seoul())
 	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
@@ -497,110 +494,158 @@ func TestGrowth(t *testing.T) {
 		id          int64
 		wallet, cat int64
 	}
-	members := []*member{{name: "A (1 year)"}, {name: "B (5 years)"}}
-	for i, m := range members {
-		m.token = signUp(t, client, base)
-		post(t, client, base, m.token, "/api/billing/store/verify",
-			fmt.Sprintf(`{"productId":"premium_monthly","purchaseToken":"test-growth-%d-%d"}`, time.Now().UnixNano(), i), nil)
-		var me struct{ ID int64 }
-		getJSON(t, client, base+"/api/auth/session", m.token, &me)
-		m.id = me.ID
-		years := []int{1, 5}[i]
-		start := time.Now()
-		n, err := SeedHistory(ctx, pool, m.id, years, 5, day)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("seeded member %s: %d entries in %s", m.name, n, time.Since(start).Round(time.Millisecond))
-		if err := pool.QueryRow(ctx, `SELECT (SELECT min(id) FROM wallet WHERE member_id = $1), (SELECT min(id) FROM account_category WHERE member_id = $1 AND type = 'expense')`,
-			m.id).Scan(&m.wallet, &m.cat); err != nil {
-			t.Fatal(err)
+	// The two data sets, each a server with its database: measured in
+	// interleaved rounds, so that the machine's speed, which moves by half
+	// over minutes here, slows both alike.
+	type dataSet struct {
+		name, base string
+		pool       *pgxpool.Pool
+		members    []*member
+	}
+	sets := []*dataSet{
+		{name: "small data set", base: smallBase, pool: openPool(t, envOr("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nestegg_bench?sslmode=disable"))},
+		{name: "large data set", base: largeBase, pool: openPool(t, envOr("LARGE_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nestegg_bench_large?sslmode=disable"))},
+	}
+	for _, ds := range sets {
+		for i, name := range []string{"A (1 year)", "B (5 years)"} {
+			m := &member{name: name, token: signUp(t, client, ds.base)}
+			post(t, client, ds.base, m.token, "/api/billing/store/verify",
+				fmt.Sprintf(`{"productId":"premium_monthly","purchaseToken":"test-growth-%d-%d"}`, time.Now().UnixNano(), i), nil)
+			var me struct{ ID int64 }
+			getJSON(t, client, ds.base+"/api/auth/session", m.token, &me)
+			m.id = me.ID
+			start := time.Now()
+			n, err := SeedHistory(ctx, ds.pool, m.id, []int{1, 5}[i], 5, day)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("seeded member %s of the %s: %d entries in %s", m.name, ds.name, n, time.Since(start).Round(time.Millisecond))
+			if err := ds.pool.QueryRow(ctx, `SELECT (SELECT min(id) FROM wallet WHERE member_id = $1), (SELECT min(id) FROM account_category WHERE member_id = $1 AND type = 'expense')`,
+				m.id).Scan(&m.wallet, &m.cat); err != nil {
+				t.Fatal(err)
+			}
+			ds.members = append(ds.members, m)
 		}
 	}
+	board, err := SeedCrowd(ctx, sets[0].pool, SmallBoard(), day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("seeded the small data set's board: %s", board)
+	start := time.Now()
+	what, err := SeedCrowd(ctx, sets[1].pool, FullCrowd(scale), day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("seeded the large data set's crowd (BENCH_SCALE %g): %s, in %s", scale, what, time.Since(start).Round(time.Second))
+
 	month := fmt.Sprintf("year=%d&month=%d", today.Year(), int(today.Month()))
 	type endpoint struct {
 		name  string
-		shot  func(m *member) shot
+		shot  func(base string, m *member) shot
 		limit float64 // target for the ratio (0: none)
 		which string  // which ratio the target is on: "data" (large/small) or "history" (B/A)
 	}
 	endpoints := []endpoint{
-		{"month list", func(m *member) shot { return get(base+"/api/account/entries?"+month, m.token) }, 1.5, "both"},
-		{"entry create", func(m *member) shot {
+		{"month list", func(base string, m *member) shot { return get(base+"/api/account/entries?"+month, m.token) }, 1.5, "both"},
+		{"entry create", func(base string, m *member) shot {
 			return shot{method: http.MethodPost, url: base + "/api/account/entries", token: m.token, want: http.StatusCreated,
 				body: func(i int64) string { return entryShape(i, day.Format(time.DateOnly), m.wallet, m.cat) }}
 		}, 0, ""},
-		{"statistics", func(m *member) shot { return get(base+"/api/account/stats/monthly?"+month, m.token) }, 0, ""},
-		{"budget status", func(m *member) shot { return get(base+"/api/account/budgets/status?"+month, m.token) }, 0, ""},
-		{"net-worth trend", func(m *member) shot { return get(base+"/api/account/networth/trend", m.token) }, 1.3, "history"},
-		{"board list", func(m *member) shot { return get(base+"/api/board/posts", m.token) }, 1.5, "data"},
+		{"statistics", func(base string, m *member) shot { return get(base+"/api/account/stats/monthly?"+month, m.token) }, 0, ""},
+		{"budget status", func(base string, m *member) shot { return get(base+"/api/account/budgets/status?"+month, m.token) }, 0, ""},
+		{"net-worth trend", func(base string, m *member) shot { return get(base+"/api/account/networth/trend", m.token) }, 1.3, "history"},
+		{"board list", func(base string, m *member) shot { return get(base+"/api/board/posts", m.token) }, 1.5, "data"},
 	}
-	// p50[set][endpoint][member]
-	measure := func(set string) [][]time.Duration {
-		out := make([][]time.Duration, len(endpoints))
-		for i, e := range endpoints {
-			for _, m := range members {
-				sh := e.shot(m)
+	// p50[set][endpoint][member], one per counted round
+	p50 := make([][][][]time.Duration, len(sets))
+	for s := range sets {
+		p50[s] = make([][][]time.Duration, len(endpoints))
+		for e := range endpoints {
+			p50[s][e] = make([][]time.Duration, 2)
+		}
+	}
+	// measure runs every endpoint on set s; round 0 is the warm-up, not
+	// counted.
+	measure := func(s, round int) {
+		ds := sets[s]
+		label := fmt.Sprintf("round %d", round)
+		if round == 0 {
+			label = "warm-up (not counted)"
+		}
+		for e, ep := range endpoints {
+			for mi, m := range ds.members {
+				sh := ep.shot(ds.base, m)
 				var started time.Time
-				if err := pool.QueryRow(ctx, `SELECT now()`).Scan(&started); err != nil {
+				if err := ds.pool.QueryRow(ctx, `SELECT now()`).Scan(&started); err != nil {
 					t.Fatal(err)
 				}
 				res := runShot(client, sh, 1, duration)
-				report(t, fmt.Sprintf("%s, %s, member %s", e.name, set, m.name), res)
-				out[i] = append(out[i], res.p50)
+				report(t, fmt.Sprintf("%s, %s, %s, member %s", ep.name, ds.name, label, m.name), res)
+				if round > 0 {
+					p50[s][e][mi] = append(p50[s][e][mi], res.p50)
+				}
 				if sh.method == http.MethodPost {
 					// The creates' entries go (most are dated this month):
 					// left, they would grow the month every later pass reads,
 					// and statistics and budget status would measure the
 					// benchmark's own writes instead of the data set.
-					if _, err := pool.Exec(ctx, `DELETE FROM account_entry WHERE member_id = $1 AND created_at >= $2`, m.id, started); err != nil {
+					if _, err := ds.pool.Exec(ctx, `DELETE FROM account_entry WHERE member_id = $1 AND created_at >= $2`, m.id, started); err != nil {
 						t.Fatal(err)
 					}
 				}
 			}
 		}
-		return out
 	}
-	board, err := SeedCrowd(ctx, pool, SmallBoard(), day)
-	if err != nil {
-		t.Fatal(err)
+	for r := range rounds + 1 {
+		for s := range sets {
+			measure(s, r)
+		}
 	}
-	t.Logf("seeded the small board: %s", board)
-	_ = measure("small data set, warm-up (not counted)")
-	small := measure("small data set")
-	start := time.Now()
-	what, err := SeedCrowd(ctx, pool, FullCrowd(scale), day)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("seeded the crowd (BENCH_SCALE %g): %s, in %s", scale, what, time.Since(start).Round(time.Second))
-	_ = measure("large data set, warm-up (not counted)")
-	large := measure("large data set")
 
-	t.Logf("growth (median latency at one connection, %s each):", duration)
-	for i, e := range endpoints {
-		data := float64(large[i][0]) / float64(small[i][0])
-		history := float64(large[i][1]) / float64(large[i][0])
-		line := fmt.Sprintf("%s: large/small data set %.2fx, 5-year/1-year member %.2fx", e.name, data, history)
-		if e.limit == 0 {
+	t.Logf("growth (median over %d interleaved rounds of the median latency at one connection, %s each):", rounds, duration)
+	for e, ep := range endpoints {
+		smallA, largeA, largeB := medianOf(p50[0][e][0]), medianOf(p50[1][e][0]), medianOf(p50[1][e][1])
+		data := float64(largeA) / float64(smallA)
+		history := float64(largeB) / float64(largeA)
+		line := fmt.Sprintf("%s: large/small data set %.2fx (%s against %s), 5-year/1-year member %.2fx", ep.name, data, ms2(largeA), ms2(smallA), history)
+		if ep.limit == 0 {
 			t.Logf("GROWTH %s (no target)", line)
 			continue
 		}
 		holds := true
-		if (e.which == "data" || e.which == "both") && data > e.limit {
+		if (ep.which == "data" || ep.which == "both") && data > ep.limit {
 			holds = false
 		}
-		if (e.which == "history" || e.which == "both") && history > e.limit {
+		if (ep.which == "history" || ep.which == "both") && history > ep.limit {
 			holds = false
 		}
 		verdict := "holds"
 		if !holds {
 			verdict = "does NOT hold"
 		}
-		on := map[string]string{"data": "large/small", "history": "5-year/1-year", "both": "both ratios"}[e.which]
-		t.Logf("TARGET growth of %s (target %s <= %.1f): %s", line, on, e.limit, verdict)
+		on := map[string]string{"data": "large/small", "history": "5-year/1-year", "both": "both ratios"}[ep.which]
+		t.Logf("TARGET growth of %s (target %s <= %.1f): %s", line, on, ep.limit, verdict)
 	}
 }
+
+func openPool(t *testing.T, url string) *pgxpool.Pool {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+func medianOf(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms2(d time.Duration) string { return fmt.Sprintf("%.2f ms", ms(d)) }
 
 func getJSON(t *testing.T, client *http.Client, url, token string, out any) {
 	t.Helper()
