@@ -124,7 +124,14 @@ func withAccessLog(m *metrics, next http.Handler) http.Handler {
 		case sw.status >= 500:
 			level = slog.LevelError
 		}
-		slog.LogAttrs(r.Context(), level, "request",
+		// The record is handed to the handler directly: slog.LogAttrs
+		// would also walk the stack for a source line nobody logs.
+		ctx, logger := r.Context(), slog.Default()
+		if !logger.Enabled(ctx, level) {
+			return
+		}
+		rec := slog.NewRecord(time.Now(), level, "request", 0)
+		rec.AddAttrs(
 			slog.String("request_id", ri.ID),
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
@@ -134,6 +141,7 @@ func withAccessLog(m *metrics, next http.Handler) http.Handler {
 			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
 			slog.Int64("member_id", ri.MemberID),
 		)
+		_ = logger.Handler().Handle(ctx, rec)
 	})
 }
 
