@@ -147,6 +147,27 @@ func (h *NotificationHandler) Intake(ctx context.Context, memberID int64, msg st
 	if err != nil {
 		return Result{}, err
 	}
+	// A wallet or category the entry names can be deleted between the
+	// insert's check and its row (a parallel request); the notification is
+	// then recorded again, whose new transaction no longer sees it, rather
+	// than lost to a 404 about something the member did not send.
+	for attempt := 1; ; attempt++ {
+		res, err := h.record(ctx, memberID, n, msg, p, key)
+		if attempt < maxRecordAttempts && (errors.Is(err, ledger.ErrWalletNotFound) || errors.Is(err, ledger.ErrCategoryNotFound)) {
+			continue
+		}
+		return res, err
+	}
+}
+
+// maxRecordAttempts bounds the retries of Intake's transaction: each one
+// follows a deletion of what the notification named, which a member makes
+// by hand.
+const maxRecordAttempts = 3
+
+// record writes the notification in one transaction, under the member's
+// notification lock.
+func (h *NotificationHandler) record(ctx context.Context, memberID int64, n parser.Notification, msg string, p payment, key string) (Result, error) {
 	return database.InTxV(ctx, h.pool, func(q *db.Queries) (Result, error) {
 		if err := q.LockMemberNotifications(ctx, memberID); err != nil {
 			return Result{}, fmt.Errorf("lock notifications of member %d: %w", memberID, err)

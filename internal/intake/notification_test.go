@@ -497,3 +497,70 @@ func TestCleanupJobDeletesCancellationKeysPastTheWindow(t *testing.T) {
 		t.Fatalf("a key inside the window no longer dedupes: %+v", again)
 	}
 }
+
+// A card deleted while its notification is being recorded (checked, then
+// gone before the insert) does not lose the notification: it is recorded
+// again, as if the card had not been there.
+func TestNotificationSurvivesItsCardDeletedMidway(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	card := lt.Wallet(m.Client, "신한 Deep Dream", api.WalletTypeCard, 0)
+	// The insert of an entry naming a wallet waits, after its checks passed,
+	// for an advisory lock this test holds; meanwhile the card is deleted.
+	ctx := t.Context()
+	if _, err := env.Pool.Exec(ctx, `
+CREATE FUNCTION test_wait_midway() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.notif_key IS NOT NULL AND NEW.wallet_id IS NOT NULL THEN
+    PERFORM pg_advisory_xact_lock(4242);
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER test_wait_midway BEFORE INSERT ON account_entry
+  FOR EACH ROW EXECUTE FUNCTION test_wait_midway();`); err != nil {
+		t.Fatal(err)
+	}
+	holder, err := env.Pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Release()
+	if _, err := holder.Exec(ctx, `SELECT pg_advisory_lock(4242)`); err != nil {
+		t.Fatal(err)
+	}
+	answered := make(chan api.NotificationResult, 1)
+	go func() {
+		var out api.NotificationResult
+		r := m.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: shinhan, PostedAt: &posted})
+		if r.Status == http.StatusOK {
+			r.JSON(&out)
+		} else {
+			out.Outcome = api.NotificationOutcome(fmt.Sprintf("status %d: %s", r.Status, r.Body))
+		}
+		answered <- out
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for waiting := false; !waiting; {
+		if time.Now().After(deadline) {
+			t.Fatal("the notification's insert never reached the lock")
+		}
+		if err := env.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242 AND NOT granted)`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := env.Pool.Exec(ctx, `DELETE FROM wallet WHERE id = $1`, card.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := holder.Exec(ctx, `SELECT pg_advisory_unlock(4242)`); err != nil {
+		t.Fatal(err)
+	}
+	got := <-answered
+	if got.Outcome != "CREATED" || got.Entry == nil || got.Entry.WalletID != nil || got.Entry.Amount != 12500 {
+		t.Fatalf("got %+v, want the payment recorded without the deleted card %d", got, card.ID)
+	}
+	if n := pendingCount(t, m); n != 1 {
+		t.Fatalf("%d pending entries, want the one payment", n)
+	}
+}
