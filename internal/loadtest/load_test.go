@@ -6,6 +6,7 @@ package loadtest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -143,9 +144,7 @@ func median(rs []result) result {
 	for i, r := range rs {
 		rates[i], p99s[i] = r.rate, r.p99
 	}
-	sort.Float64s(rates)
-	sort.Slice(p99s, func(i, j int) bool { return p99s[i] < p99s[j] })
-	return result{rate: rates[len(rates)/2], p99: p99s[len(p99s)/2]}
+	return result{rate: medianOf(rates), p99: medianOf(p99s)}
 }
 
 // entryShape is the i-th entry of the mix members send: a wallet and a
@@ -639,8 +638,9 @@ func openPool(t *testing.T, url string) *pgxpool.Pool {
 	return pool
 }
 
-func medianOf(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
+// medianOf answers the middle of xs (the upper middle of an even count).
+func medianOf[T cmp.Ordered](xs []T) T {
+	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]
 }

@@ -90,8 +90,13 @@ func (w *Writer) flushLocked() error {
 	}
 	_, err := w.out.Write(w.held)
 	// What could not be written is dropped, as an unbuffered log drops a
-	// line it cannot write: holding it would only grow.
-	w.held = w.held[:0]
+	// line it cannot write: holding it would only grow. A batch grown past
+	// maxHeld by one long line is not kept at that size.
+	if cap(w.held) > maxHeld {
+		w.held = make([]byte, 0, maxHeld)
+	} else {
+		w.held = w.held[:0]
+	}
 	return err
 }
 

@@ -88,6 +88,19 @@ func TestAFullBatchIsWrittenWithoutWaiting(t *testing.T) {
 	if len(got) != 1 || len(got[0]) != maxHeld {
 		t.Fatalf("after %d bytes: %d writes", maxHeld, len(got))
 	}
+	// One line far past the batch's size is written whole, and the batch
+	// does not stay that large.
+	long := strings.Repeat("z", 16*maxHeld) + "\n"
+	fmt.Fprint(w, long)
+	if got := out.got(); len(got) != 2 || got[1] != long {
+		t.Fatalf("the long line was not written whole at once: %d writes", len(got))
+	}
+	w.mu.Lock()
+	held := cap(w.held)
+	w.mu.Unlock()
+	if held > maxHeld {
+		t.Fatalf("the batch kept %d bytes after a long line", held)
+	}
 }
 
 func TestWarningsAreWrittenAtOnceWithWhatCameBefore(t *testing.T) {
