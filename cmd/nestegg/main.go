@@ -20,6 +20,7 @@ import (
 	"github.com/nestegg/nestegg/internal/app"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/logbatch"
+	"github.com/nestegg/nestegg/internal/server"
 )
 
 func main() {
@@ -84,14 +85,7 @@ func run(logs *logOutput) error {
 	}
 	defer a.Close()
 
-	srv := &http.Server{
-		Addr:              cfg.HTTPAddr,
-		Handler:           a.Handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       2 * time.Minute,
-		WriteTimeout:      2 * time.Minute,
-		IdleTimeout:       2 * time.Minute,
-	}
+	srv := server.NewHTTPServer(cfg.HTTPAddr, a.Handler)
 	// Bind before announcing, so "listening" is true when it is printed.
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {

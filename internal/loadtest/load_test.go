@@ -30,6 +30,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
+	"github.com/nestegg/nestegg/internal/server"
 	"github.com/nestegg/nestegg/internal/session"
 )
 
@@ -238,7 +239,9 @@ func startFloor(t *testing.T, client *http.Client, token string, wallet, categor
 // TestFloorServer serves /floor until it is killed, when TestLoad starts it
 // in a process of its own: the session's Redis GET and the service's
 // principal SELECT over pgx, and nothing else (no routing, no contract, no
-// logs). Otherwise it does nothing.
+// logs), served by the service's own HTTP server settings (its timeouts set
+// a connection's deadlines on every request, as they do for the service).
+// Otherwise it does nothing.
 func TestFloorServer(t *testing.T) {
 	addr, token := os.Getenv("NESTEGG_FLOOR_ADDR"), os.Getenv("NESTEGG_FLOOR_TOKEN")
 	if addr == "" || token == "" {
@@ -312,7 +315,7 @@ RETURNING id`, row.ID, wallet, category, in.Amount, in.Date, in.Memo).Scan(&id)
 		w.WriteHeader(http.StatusCreated)
 		_ = json.NewEncoder(w).Encode(map[string]any{"id": id})
 	})
-	t.Fatal(http.ListenAndServe(addr, mux))
+	t.Fatal(server.NewHTTPServer(addr, mux).ListenAndServe())
 }
 
 func envOr(name, def string) string {

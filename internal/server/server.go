@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
@@ -91,6 +92,21 @@ type Deps struct {
 	// Idempotency keeps the answers of requests with an Idempotency-Key;
 	// nil ignores the header.
 	Idempotency *idempotency.Store
+}
+
+// NewHTTPServer is the HTTP server that serves h at addr in production: its
+// timeouts bound a client that sends its headers or its body slowly, reads
+// its answer slowly, or holds an idle connection. The load test's floor is
+// served by it too, as the service is.
+func NewHTTPServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+	}
 }
 
 // New returns the service's root handler.
