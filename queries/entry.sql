@@ -27,6 +27,11 @@ RETURNING sqlc.embed(account_entry),
 -- name: GetEntry :one
 SELECT * FROM account_entry WHERE member_id = @member_id AND id = @id;
 
+-- name: GetEntryVersion :one
+-- The entry's version as the request's own statements left it (tag links
+-- raise it in a statement trigger, after the statement's RETURNING).
+SELECT version FROM account_entry WHERE member_id = @member_id AND id = @id;
+
 -- name: GetEntryForUpdate :one
 SELECT * FROM account_entry WHERE member_id = @member_id AND id = @id FOR UPDATE;
 

@@ -500,6 +500,24 @@ func (q *Queries) GetEntryForUpdate(ctx context.Context, arg GetEntryForUpdatePa
 	return i, err
 }
 
+const getEntryVersion = `-- name: GetEntryVersion :one
+SELECT version FROM account_entry WHERE member_id = $1 AND id = $2
+`
+
+type GetEntryVersionParams struct {
+	MemberID int64
+	ID       int64
+}
+
+// The entry's version as the request's own statements left it (tag links
+// raise it in a statement trigger, after the statement's RETURNING).
+func (q *Queries) GetEntryVersion(ctx context.Context, arg GetEntryVersionParams) (int64, error) {
+	row := q.db.QueryRow(ctx, getEntryVersion, arg.MemberID, arg.ID)
+	var version int64
+	err := row.Scan(&version)
+	return version, err
+}
+
 const linkTransferEntries = `-- name: LinkTransferEntries :execrows
 UPDATE account_entry SET transfer_id = $1
 WHERE member_id = $2 AND id = ANY($3::bigint[])

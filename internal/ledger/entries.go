@@ -361,12 +361,21 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 		})
 	} else {
 		e, err = database.InTxV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
-			return CreateEntryTx(ctx, q, p.MemberID, in)
+			e, err := CreateEntryTx(ctx, q, p.MemberID, in)
+			if err != nil || !database.NotesCreated(ctx) {
+				return e, err
+			}
+			// Linking the tags raised the version the INSERT returned.
+			e.Version, err = q.GetEntryVersion(ctx, db.GetEntryVersionParams{MemberID: p.MemberID, ID: e.ID})
+			return e, err
 		})
 	}
 	if err != nil {
 		return nil, err
 	}
+	// The answer's ETag names the version committed (the versions
+	// middleware reads none for an entry).
+	database.NoteCreated(ctx, e.ID, e.Version)
 	if h.mayCompleteMonth(e) {
 		h.entryWritten(ctx, p, e)
 	}

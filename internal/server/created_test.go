@@ -1,0 +1,99 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/internal/apitest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
+	"github.com/nestegg/nestegg/internal/app"
+	"github.com/nestegg/nestegg/internal/database"
+)
+
+// sentSQL records every statement a pool sends, BEGIN and COMMIT included
+// (pgx sends them as statements too).
+type sentSQL struct {
+	mu  sync.Mutex
+	sql []string
+}
+
+func (s *sentSQL) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sql = append(s.sql, d.SQL)
+	return ctx
+}
+
+func (s *sentSQL) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// take answers the statements sent since the last take, each as its sqlc
+// name ("-- name: X"), or its first word, lowercased.
+func (s *sentSQL) take() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, q := range s.sql {
+		if _, rest, ok := strings.Cut(q, "-- name: "); ok {
+			name, _, _ := strings.Cut(rest, " ")
+			out = append(out, name)
+			continue
+		}
+		word, _, _ := strings.Cut(strings.TrimSpace(q), " ")
+		out = append(out, strings.ToLower(word))
+	}
+	s.sql = nil
+	return out
+}
+
+// TestEntryCreateCommitsInItsOwnStatement: an entry create without tags is
+// one statement that commits by itself (no BEGIN, no version read, no
+// COMMIT besides it), and its 201 still carries the ETag the entry's GET
+// answers; with tags it is one transaction that reads the version the tag
+// links left. The statements are those a replica of the service sends
+// through a pool that records them.
+func TestEntryCreateCommitsInItsOwnStatement(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	sent := &sentSQL{}
+	pool, err := database.OpenTraced(context.Background(), env.Pool.Config().ConnString(), sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	replica := env.NewReplica(func(o *app.Options) { o.Pool = pool })
+	m := replica.NewMember(apitest.AsPremium())
+	w := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	// The day has an entry already, so the create is not the first of its
+	// day (which may read whether it completed the month).
+	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 16), 100, w.ID))
+
+	for _, c := range []struct {
+		name string
+		tags *[]string
+		want string
+	}{
+		{"no tags", nil, "GetSessionPrincipal CreateEntryChecked"},
+		{"tags", &[]string{"trip"}, "GetSessionPrincipal begin CreateEntryChecked TagNewEntry GetEntryVersion commit"},
+	} {
+		body := lt.Expense(lt.Date(2026, 11, 16), 200, w.ID)
+		body.Tags = c.tags
+		sent.take()
+		res := m.Do(http.MethodPost, "/api/account/entries", body).Want(http.StatusCreated)
+		if got := strings.Join(sent.take(), " "); got != c.want {
+			t.Errorf("%s: a create sent %q, want %q", c.name, got, c.want)
+		}
+		var e api.Entry
+		res.JSON(&e)
+		tag := res.Header.Get("ETag")
+		if got := m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).Want(http.StatusOK).Header.Get("ETag"); tag == "" || got != tag {
+			t.Errorf("%s: the create answered ETag %q, its GET %q", c.name, tag, got)
+		}
+	}
+}
