@@ -50,7 +50,8 @@ func TestLoad(t *testing.T) {
 	duration := time.Duration(setting("NESTEGG_LOAD_SECONDS", 10)) * time.Second
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: workers}}
 
-	rounds := setting("NESTEGG_LOAD_ROUNDS", 3)
+	// Five: one round of a shared 2-core machine can swing the median of three.
+	rounds := setting("NESTEGG_LOAD_ROUNDS", 5)
 
 	token := signUp(t, client, base)
 	for _, sc := range []struct {
