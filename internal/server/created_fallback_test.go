@@ -45,7 +45,7 @@ func TestCreateThatDoesNotNoteGetsItsETagAfterTheCommit(t *testing.T) {
 			_, _ = w.Write([]byte(body))
 		})
 		rec := httptest.NewRecorder()
-		serveVersionedCreate(rec, httptest.NewRequest(http.MethodPost, "/x", nil), pool, vt, true, handler)
+		serveVersionedCreate(rec, httptest.NewRequest(http.MethodPost, "/x", nil), pool, vt, m.ID, true, handler)
 		if want := answerTag(version, []byte(body)); rec.Code != http.StatusCreated || rec.Header().Get("ETag") != want || rec.Body.String() != body {
 			t.Errorf("%s: %d, ETag %q, body %s; want 201, ETag %q and the handler's body", name, rec.Code, rec.Header().Get("ETag"), rec.Body, want)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
@@ -160,7 +161,7 @@ func withVersions(c *Contract, pool *pgxpool.Pool, next http.Handler) http.Handl
 		}
 		p := session.PrincipalFrom(r.Context())
 		if item, creates := createdAt[route.Path]; creates && r.Method == http.MethodPost && p != nil {
-			serveVersionedCreate(w, r, pool, versioned[item], notesCreated[route.Path], next)
+			serveVersionedCreate(w, r, pool, versioned[item], p.MemberID, notesCreated[route.Path], next)
 			return
 		}
 		vt, ok := versioned[route.Path]
@@ -405,23 +406,18 @@ var notesCreated = map[string]bool{
 // run in a request transaction (the Idempotency-Key middleware's when the
 // request has a key, else one of its own here) and the answer is sent after
 // the commit.
-func serveVersionedCreate(w http.ResponseWriter, r *http.Request, pool *pgxpool.Pool, vt versionedTable, notes bool, next http.Handler) {
+func serveVersionedCreate(w http.ResponseWriter, r *http.Request, pool *pgxpool.Pool, vt versionedTable, memberID int64, notes bool, next http.Handler) {
 	ctx := r.Context()
-	tagCreated := func(ctx context.Context, q rowQuerier, rec *bufferedAnswer) error {
+	tagCreated := func(ctx context.Context, q db.DBTX, rec *bufferedAnswer) error {
 		id, ok := createdID(rec)
 		if !ok {
 			return nil
 		}
-		var v int64
-		err := q.QueryRow(ctx, "SELECT version FROM "+vt.table+" WHERE id = $1", id).Scan(&v)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
+		v, found, err := readVersion(ctx, q, vt, id, memberID)
+		if found {
+			rec.header.Set("ETag", tagOf(vt, v, rec.body))
 		}
-		if err != nil {
-			return fmt.Errorf("version of new %s %d: %w", vt.table, id, err)
-		}
-		rec.header.Set("ETag", tagOf(vt, v, rec.body))
-		return nil
+		return err
 	}
 	rec := &bufferedAnswer{header: http.Header{}}
 	if database.HasRequestTx(ctx, pool) {
@@ -469,11 +465,6 @@ func serveVersionedCreate(w http.ResponseWriter, r *http.Request, pool *pgxpool.
 		return
 	}
 	rec.writeTo(w)
-}
-
-// rowQuerier is a transaction or the pool.
-type rowQuerier interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
 // createdID answers the id of the record a 201 answered.
