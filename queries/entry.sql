@@ -1,36 +1,65 @@
 -- name: CreateEntryChecked :one
--- Creates an entry in one statement that also checks what it names: the
--- member's own wallet and category, a category of the entry's type, and
--- installments only on an expense on a CARD wallet. No row comes back when a
--- check fails; the caller then asks which (checkEntryRefs). A wallet or
--- category deleted meanwhile fails its foreign key instead.
-INSERT INTO account_entry (
-    member_id, wallet_id, category_id, type, amount, entry_date, memo,
-    currency, original_amount, exchange_rate, installment_months, pending, notif_key
+-- Creates an entry with its tags in one statement that also checks what it
+-- names: the member's own wallet and category, a category of the entry's
+-- type, and installments only on an expense on a CARD wallet. No row comes
+-- back when a check fails; the caller then asks which (checkEntryRefs). A
+-- wallet or category deleted meanwhile fails its foreign key instead.
+--
+-- The tags (none: an empty array) become the member's tags where they are
+-- not (new ones last, in the given order) and are linked to the entry;
+-- tag_names answers them in tag order. Linking them does not raise the new
+-- entry's version (00344), so the row returned is the row committed. A tag
+-- of the same name that another transaction made after this statement's
+-- snapshot can be neither seen nor linked here: the statement then fails
+-- as a serialization failure, and runs again whole (InTx, Exec).
+WITH checked AS (
+    SELECT nextval(pg_get_serial_sequence('account_entry', 'id')) AS id
+    WHERE (sqlc.narg(wallet_id)::bigint IS NULL OR EXISTS (
+            SELECT 1 FROM wallet w WHERE w.member_id = @member_id::bigint AND w.id = sqlc.narg(wallet_id)::bigint
+                AND (sqlc.narg(installment_months)::integer IS NULL OR w.type = 'CARD')))
+        AND (sqlc.narg(category_id)::bigint IS NULL OR EXISTS (
+            SELECT 1 FROM account_category c WHERE c.member_id = @member_id::bigint AND c.id = sqlc.narg(category_id)::bigint
+                AND c.type = @type::text))
+        AND (sqlc.narg(installment_months)::integer IS NULL OR (@type::text = 'expense' AND sqlc.narg(wallet_id)::bigint IS NOT NULL))
+), wanted AS (
+    SELECT x.name, x.ord FROM unnest(@tags::text[]) WITH ORDINALITY AS x(name, ord)
+    WHERE EXISTS (SELECT 1 FROM checked)
+), added AS (
+    INSERT INTO account_tag (member_id, name, sort_order)
+    SELECT @member_id::bigint, wanted.name,
+        (SELECT COALESCE(MAX(sort_order), 0) FROM account_tag WHERE member_id = @member_id::bigint) + wanted.ord
+    FROM wanted
+    ON CONFLICT (member_id, name) DO NOTHING
+    RETURNING id, name, sort_order
+), tags AS (
+    SELECT added.id, added.name, added.sort_order FROM added
+    UNION ALL
+    SELECT t.id, t.name, t.sort_order FROM account_tag t JOIN wanted ON wanted.name = t.name WHERE t.member_id = @member_id::bigint
+), linked AS (
+    -- Checked at the statement's end, when the entry's row is there.
+    INSERT INTO account_entry_tag (entry_id, tag_id)
+    SELECT checked.id, tags.id FROM checked CROSS JOIN tags
+    ON CONFLICT DO NOTHING
 )
-SELECT @member_id::bigint, sqlc.narg(wallet_id)::bigint, sqlc.narg(category_id)::bigint, @type::text, @amount::bigint,
+INSERT INTO account_entry (
+    id, member_id, wallet_id, category_id, type, amount, entry_date, memo,
+    currency, original_amount, exchange_rate, installment_months, pending, notif_key
+) OVERRIDING SYSTEM VALUE
+SELECT checked.id, @member_id::bigint, sqlc.narg(wallet_id)::bigint, sqlc.narg(category_id)::bigint, @type::text, @amount::bigint,
     @entry_date::date, @memo::text, sqlc.narg(currency)::text, sqlc.narg(original_amount)::numeric,
     sqlc.narg(exchange_rate)::numeric, sqlc.narg(installment_months)::integer, @pending::boolean, sqlc.narg(notif_key)::text
-WHERE (sqlc.narg(wallet_id)::bigint IS NULL OR EXISTS (
-        SELECT 1 FROM wallet w WHERE w.member_id = @member_id::bigint AND w.id = sqlc.narg(wallet_id)::bigint
-            AND (sqlc.narg(installment_months)::integer IS NULL OR w.type = 'CARD')))
-    AND (sqlc.narg(category_id)::bigint IS NULL OR EXISTS (
-        SELECT 1 FROM account_category c WHERE c.member_id = @member_id::bigint AND c.id = sqlc.narg(category_id)::bigint
-            AND c.type = @type::text))
-    AND (sqlc.narg(installment_months)::integer IS NULL OR (@type::text = 'expense' AND sqlc.narg(wallet_id)::bigint IS NOT NULL))
+FROM checked
+WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT wanted.name) FROM wanted) THEN true
+    ELSE retry_statement('a tag of the same name, made by a parallel request, is not yet visible') END
 RETURNING sqlc.embed(account_entry),
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
     (NOT EXISTS (SELECT 1 FROM account_entry o
-        WHERE o.member_id = @member_id::bigint AND o.entry_date = @entry_date::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day;
+        WHERE o.member_id = @member_id::bigint AND o.entry_date = @entry_date::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day,
+    ARRAY(SELECT tags.name FROM tags ORDER BY tags.sort_order, tags.id)::text[] AS tag_names;
 
 -- name: GetEntry :one
 SELECT * FROM account_entry WHERE member_id = @member_id AND id = @id;
-
--- name: GetEntryVersion :one
--- The entry's version as the request's own statements left it (tag links
--- raise it in a statement trigger, after the statement's RETURNING).
-SELECT version FROM account_entry WHERE member_id = @member_id AND id = @id;
 
 -- name: GetEntryForUpdate :one
 SELECT * FROM account_entry WHERE member_id = @member_id AND id = @id FOR UPDATE;
@@ -111,32 +140,6 @@ SELECT et.entry_id, t.name
 FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
 WHERE et.entry_id = ANY(@entry_ids::bigint[]) AND t.member_id = @member_id
 ORDER BY et.entry_id, t.sort_order, t.id;
-
--- name: TagNewEntry :many
--- Makes every name one of the member's tags (new ones last, in the given
--- order), links them all to the entry and answers the entry's tag names in
--- tag order, in one statement. A tag another transaction added meanwhile is
--- invisible to this statement's snapshot (neither added nor linked): the
--- caller sends it again when fewer names come back.
-WITH wanted AS (
-    SELECT x.name, x.ord FROM unnest(@names::text[]) WITH ORDINALITY AS x(name, ord)
-), added AS (
-    INSERT INTO account_tag (member_id, name, sort_order)
-    SELECT @member_id, wanted.name,
-        (SELECT COALESCE(MAX(sort_order), 0) FROM account_tag WHERE member_id = @member_id) + wanted.ord
-    FROM wanted
-    ON CONFLICT (member_id, name) DO NOTHING
-    RETURNING id, name, sort_order
-), tags AS (
-    SELECT added.id, added.name, added.sort_order FROM added
-    UNION ALL
-    SELECT t.id, t.name, t.sort_order FROM account_tag t JOIN wanted ON wanted.name = t.name WHERE t.member_id = @member_id
-), linked AS (
-    INSERT INTO account_entry_tag (entry_id, tag_id)
-    SELECT @entry_id::bigint, tags.id FROM tags
-    ON CONFLICT DO NOTHING
-)
-SELECT tags.name FROM tags ORDER BY tags.sort_order, tags.id;
 
 -- name: AddEntryTags :exec
 INSERT INTO account_entry_tag (entry_id, tag_id)

@@ -221,25 +221,51 @@ func (q *Queries) CountPendingEntries(ctx context.Context, memberID int64) (int6
 }
 
 const createEntryChecked = `-- name: CreateEntryChecked :one
-INSERT INTO account_entry (
-    member_id, wallet_id, category_id, type, amount, entry_date, memo,
-    currency, original_amount, exchange_rate, installment_months, pending, notif_key
+WITH checked AS (
+    SELECT nextval(pg_get_serial_sequence('account_entry', 'id')) AS id
+    WHERE ($2::bigint IS NULL OR EXISTS (
+            SELECT 1 FROM wallet w WHERE w.member_id = $1::bigint AND w.id = $2::bigint
+                AND ($11::integer IS NULL OR w.type = 'CARD')))
+        AND ($3::bigint IS NULL OR EXISTS (
+            SELECT 1 FROM account_category c WHERE c.member_id = $1::bigint AND c.id = $3::bigint
+                AND c.type = $4::text))
+        AND ($11::integer IS NULL OR ($4::text = 'expense' AND $2::bigint IS NOT NULL))
+), wanted AS (
+    SELECT x.name, x.ord FROM unnest($14::text[]) WITH ORDINALITY AS x(name, ord)
+    WHERE EXISTS (SELECT 1 FROM checked)
+), added AS (
+    INSERT INTO account_tag (member_id, name, sort_order)
+    SELECT $1::bigint, wanted.name,
+        (SELECT COALESCE(MAX(sort_order), 0) FROM account_tag WHERE member_id = $1::bigint) + wanted.ord
+    FROM wanted
+    ON CONFLICT (member_id, name) DO NOTHING
+    RETURNING id, name, sort_order
+), tags AS (
+    SELECT added.id, added.name, added.sort_order FROM added
+    UNION ALL
+    SELECT t.id, t.name, t.sort_order FROM account_tag t JOIN wanted ON wanted.name = t.name WHERE t.member_id = $1::bigint
+), linked AS (
+    -- Checked at the statement's end, when the entry's row is there.
+    INSERT INTO account_entry_tag (entry_id, tag_id)
+    SELECT checked.id, tags.id FROM checked CROSS JOIN tags
+    ON CONFLICT DO NOTHING
 )
-SELECT $1::bigint, $2::bigint, $3::bigint, $4::text, $5::bigint,
+INSERT INTO account_entry (
+    id, member_id, wallet_id, category_id, type, amount, entry_date, memo,
+    currency, original_amount, exchange_rate, installment_months, pending, notif_key
+) OVERRIDING SYSTEM VALUE
+SELECT checked.id, $1::bigint, $2::bigint, $3::bigint, $4::text, $5::bigint,
     $6::date, $7::text, $8::text, $9::numeric,
     $10::numeric, $11::integer, $12::boolean, $13::text
-WHERE ($2::bigint IS NULL OR EXISTS (
-        SELECT 1 FROM wallet w WHERE w.member_id = $1::bigint AND w.id = $2::bigint
-            AND ($11::integer IS NULL OR w.type = 'CARD')))
-    AND ($3::bigint IS NULL OR EXISTS (
-        SELECT 1 FROM account_category c WHERE c.member_id = $1::bigint AND c.id = $3::bigint
-            AND c.type = $4::text))
-    AND ($11::integer IS NULL OR ($4::text = 'expense' AND $2::bigint IS NOT NULL))
+FROM checked
+WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT wanted.name) FROM wanted) THEN true
+    ELSE retry_statement('a tag of the same name, made by a parallel request, is not yet visible') END
 RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version,
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
     (NOT EXISTS (SELECT 1 FROM account_entry o
-        WHERE o.member_id = $1::bigint AND o.entry_date = $6::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day
+        WHERE o.member_id = $1::bigint AND o.entry_date = $6::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day,
+    ARRAY(SELECT tags.name FROM tags ORDER BY tags.sort_order, tags.id)::text[] AS tag_names
 `
 
 type CreateEntryCheckedParams struct {
@@ -256,18 +282,28 @@ type CreateEntryCheckedParams struct {
 	InstallmentMonths *int32
 	Pending           bool
 	NotifKey          *string
+	Tags              []string
 }
 
 type CreateEntryCheckedRow struct {
 	AccountEntry AccountEntry
 	NewDay       bool
+	TagNames     []string
 }
 
-// Creates an entry in one statement that also checks what it names: the
-// member's own wallet and category, a category of the entry's type, and
-// installments only on an expense on a CARD wallet. No row comes back when a
-// check fails; the caller then asks which (checkEntryRefs). A wallet or
-// category deleted meanwhile fails its foreign key instead.
+// Creates an entry with its tags in one statement that also checks what it
+// names: the member's own wallet and category, a category of the entry's
+// type, and installments only on an expense on a CARD wallet. No row comes
+// back when a check fails; the caller then asks which (checkEntryRefs). A
+// wallet or category deleted meanwhile fails its foreign key instead.
+//
+// The tags (none: an empty array) become the member's tags where they are
+// not (new ones last, in the given order) and are linked to the entry;
+// tag_names answers them in tag order. Linking them does not raise the new
+// entry's version (00344), so the row returned is the row committed. A tag
+// of the same name that another transaction made after this statement's
+// snapshot can be neither seen nor linked here: the statement then fails
+// as a serialization failure, and runs again whole (InTx, Exec).
 func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryCheckedParams) (CreateEntryCheckedRow, error) {
 	row := q.db.QueryRow(ctx, createEntryChecked,
 		arg.MemberID,
@@ -283,6 +319,7 @@ func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryChecked
 		arg.InstallmentMonths,
 		arg.Pending,
 		arg.NotifKey,
+		arg.Tags,
 	)
 	var i CreateEntryCheckedRow
 	err := row.Scan(
@@ -305,6 +342,7 @@ func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryChecked
 		&i.AccountEntry.AwaitingRate,
 		&i.AccountEntry.Version,
 		&i.NewDay,
+		&i.TagNames,
 	)
 	return i, err
 }
@@ -498,24 +536,6 @@ func (q *Queries) GetEntryForUpdate(ctx context.Context, arg GetEntryForUpdatePa
 		&i.Version,
 	)
 	return i, err
-}
-
-const getEntryVersion = `-- name: GetEntryVersion :one
-SELECT version FROM account_entry WHERE member_id = $1 AND id = $2
-`
-
-type GetEntryVersionParams struct {
-	MemberID int64
-	ID       int64
-}
-
-// The entry's version as the request's own statements left it (tag links
-// raise it in a statement trigger, after the statement's RETURNING).
-func (q *Queries) GetEntryVersion(ctx context.Context, arg GetEntryVersionParams) (int64, error) {
-	row := q.db.QueryRow(ctx, getEntryVersion, arg.MemberID, arg.ID)
-	var version int64
-	err := row.Scan(&version)
-	return version, err
 }
 
 const linkTransferEntries = `-- name: LinkTransferEntries :execrows
@@ -1027,59 +1047,6 @@ func (q *Queries) SummarizeEntries(ctx context.Context, arg SummarizeEntriesPara
 	var i SummarizeEntriesRow
 	err := row.Scan(&i.Total, &i.Income, &i.Expense)
 	return i, err
-}
-
-const tagNewEntry = `-- name: TagNewEntry :many
-WITH wanted AS (
-    SELECT x.name, x.ord FROM unnest($1::text[]) WITH ORDINALITY AS x(name, ord)
-), added AS (
-    INSERT INTO account_tag (member_id, name, sort_order)
-    SELECT $2, wanted.name,
-        (SELECT COALESCE(MAX(sort_order), 0) FROM account_tag WHERE member_id = $2) + wanted.ord
-    FROM wanted
-    ON CONFLICT (member_id, name) DO NOTHING
-    RETURNING id, name, sort_order
-), tags AS (
-    SELECT added.id, added.name, added.sort_order FROM added
-    UNION ALL
-    SELECT t.id, t.name, t.sort_order FROM account_tag t JOIN wanted ON wanted.name = t.name WHERE t.member_id = $2
-), linked AS (
-    INSERT INTO account_entry_tag (entry_id, tag_id)
-    SELECT $3::bigint, tags.id FROM tags
-    ON CONFLICT DO NOTHING
-)
-SELECT tags.name FROM tags ORDER BY tags.sort_order, tags.id
-`
-
-type TagNewEntryParams struct {
-	Names    []string
-	MemberID int64
-	EntryID  int64
-}
-
-// Makes every name one of the member's tags (new ones last, in the given
-// order), links them all to the entry and answers the entry's tag names in
-// tag order, in one statement. A tag another transaction added meanwhile is
-// invisible to this statement's snapshot (neither added nor linked): the
-// caller sends it again when fewer names come back.
-func (q *Queries) TagNewEntry(ctx context.Context, arg TagNewEntryParams) ([]string, error) {
-	rows, err := q.db.Query(ctx, tagNewEntry, arg.Names, arg.MemberID, arg.EntryID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []string{}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return nil, err
-		}
-		items = append(items, name)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
 }
 
 const updateEntry = `-- name: UpdateEntry :one

@@ -156,11 +156,23 @@ func AfterCommit(ctx context.Context, fn func(ctx context.Context)) {
 // has an Idempotency-Key), else straight on the pool without a transaction.
 // It is for writes of one statement that need no transaction of their own,
 // but must commit with the request's stored answer when there is one.
+//
+// As InTx does, it runs fn once more when PostgreSQL aborted it as a
+// deadlock victim or a serialization failure (a statement that raises one
+// to be run again whole: CreateEntryChecked): the failed statement left
+// nothing behind. A request transaction is run again only when the failed
+// write was its first (RequestTx.run): it was rolled back whole.
 func Exec(ctx context.Context, pool *pgxpool.Pool, fn func(q *db.Queries) error) error {
+	run := func() error { return fn(db.New(pool)) }
 	if rt := requestTxOf(ctx, pool); rt != nil {
-		return rt.run(ctx, func(tx pgx.Tx) error { return fn(db.New(tx)) })
+		run = func() error { return rt.run(ctx, func(tx pgx.Tx) error { return fn(db.New(tx)) }) }
 	}
-	return fn(db.New(pool))
+	err := run()
+	if IsContention(err) && ctx.Err() == nil {
+		retriedOn(pool).Add(1)
+		err = run()
+	}
+	return err
 }
 
 // ExecV is Exec for work that answers a value.

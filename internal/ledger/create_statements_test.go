@@ -5,16 +5,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/ledger"
 )
 
-// An entry create is one statement that checks what the entry names and
-// inserts it, answering the whole row; tags add one statement that makes,
-// links and names them. Only a refused entry reads again, to say why.
-func TestEntryCreateIsOneStatementAndOneForTags(t *testing.T) {
+// An entry create is one statement that checks what the entry names,
+// inserts it and makes, links and names its tags, answering the whole row.
+// Only a refused entry reads again, to say why.
+func TestEntryCreateIsOneStatementWithItsTags(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
@@ -56,8 +58,18 @@ func TestEntryCreateIsOneStatementAndOneForTags(t *testing.T) {
 		t.Fatal(err)
 	}
 	// "morning" existed (sort order 1), "coffee" is new (placed last).
-	if len(rec.Sent) != 2 || len(e.Tags) != 2 || e.Tags[0] != "morning" || e.Tags[1] != "coffee" || e.NewDay {
-		t.Errorf("create with tags: %d statements, tags %v, new day %v; want 2 statements, [morning coffee], false", len(rec.Sent), e.Tags, e.NewDay)
+	if len(rec.Sent) != 1 || len(e.Tags) != 2 || e.Tags[0] != "morning" || e.Tags[1] != "coffee" || e.NewDay {
+		t.Errorf("create with tags: %d statements, tags %v, new day %v; want 1 statement, [morning coffee], false", len(rec.Sent), e.Tags, e.NewDay)
+	}
+	// The row answered is the row committed: linking the tags did not
+	// raise the new entry's version after the statement returned it.
+	var version int64
+	var links int
+	if err := env.Pool.QueryRow(ctx, `SELECT version, (SELECT count(*) FROM account_entry_tag WHERE entry_id = $1) FROM account_entry WHERE id = $1`, e.ID).Scan(&version, &links); err != nil {
+		t.Fatal(err)
+	}
+	if version != e.Version || links != 2 {
+		t.Errorf("the tagged entry has version %d and %d tag links; the create answered version %d (want equal, and 2 links)", version, links, e.Version)
 	}
 
 	refused := in
@@ -65,5 +77,140 @@ func TestEntryCreateIsOneStatementAndOneForTags(t *testing.T) {
 	rec = &apitest.RecordingDB{DBTX: env.Pool}
 	if _, err := ledger.CreateEntryTx(ctx, db.New(rec), m.ID, refused); err != ledger.ErrWalletNotFound {
 		t.Errorf("another member's wallet: %v, want ErrWalletNotFound", err)
+	}
+}
+
+// TestEntryCreateRunsAgainForATagMadeMeanwhile: a tag of the same name that
+// another transaction commits while the create's statement waits on it is
+// invisible to that statement's snapshot; the statement fails as a
+// serialization failure and runs again whole, so the entry is created once,
+// with every tag it named. Without the check the entry lands without the
+// tag.
+func TestEntryCreateRunsAgainForATagMadeMeanwhile(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	ctx := context.Background()
+
+	// Another request of the member has made the tag "fresh", not yet
+	// committed.
+	other, err := env.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Rollback(ctx) //nolint:errcheck // a no-op after Commit
+	if _, err := other.Exec(ctx, `INSERT INTO account_tag (member_id, name, sort_order) VALUES ($1, 'fresh', 5)`, m.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	type created struct {
+		e   ledger.Entry
+		err error
+	}
+	done := make(chan created, 1)
+	go func() {
+		in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: "expense", Amount: 4500, Tags: []string{"fresh", "later"}}
+		e, err := database.ExecV(ctx, env.Pool, func(q *db.Queries) (ledger.Entry, error) {
+			return ledger.CreateEntryTx(ctx, q, m.ID, in)
+		})
+		done <- created{e, err}
+	}()
+	// The create waits for the other transaction's tag (its ON CONFLICT).
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var waiting int
+		if err := env.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%CreateEntryChecked%'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the create never waited for the other transaction's tag")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := other.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := <-done
+	if got.err != nil {
+		t.Fatal(got.err)
+	}
+	if len(got.e.Tags) != 2 || got.e.Tags[0] != "fresh" || got.e.Tags[1] != "later" {
+		t.Errorf("the entry's tags: %v, want [fresh later]", got.e.Tags)
+	}
+	var entries, links int
+	if err := env.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM account_entry WHERE member_id = $1),
+		(SELECT count(*) FROM account_entry_tag l JOIN account_tag t ON t.id = l.tag_id WHERE t.member_id = $1)`, m.ID).Scan(&entries, &links); err != nil {
+		t.Fatal(err)
+	}
+	if entries != 1 || links != 2 {
+		t.Errorf("%d entries with %d tag links, want 1 with 2", entries, links)
+	}
+	if n := database.Retried(env.Pool); n != 1 {
+		t.Errorf("the create ran again %d times, want 1", n)
+	}
+}
+
+// TestTagLinksRaiseTheVersionOnce: linking or unlinking tags raises the
+// version of an entry another transaction committed, once per statement;
+// an entry this transaction wrote (created, or updated: its version was
+// raised by that write) keeps the version it has, which no one else has
+// seen.
+func TestTagLinksRaiseTheVersionOnce(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	ctx := context.Background()
+	e, err := ledger.CreateEntryTx(ctx, db.New(env.Pool), m.ID, ledger.EntryInput{
+		Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: "expense", Amount: 4500, Tags: []string{"a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b, c int64
+	if err := env.Pool.QueryRow(ctx, `INSERT INTO account_tag (member_id, name, sort_order) VALUES ($1, 'b', 2), ($1, 'c', 3) RETURNING id`, m.ID).Scan(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Pool.QueryRow(ctx, `SELECT id FROM account_tag WHERE member_id = $1 AND name = 'c'`, m.ID).Scan(&c); err != nil {
+		t.Fatal(err)
+	}
+	version := func() int64 {
+		t.Helper()
+		var v int64
+		if err := env.Pool.QueryRow(ctx, `SELECT version FROM account_entry WHERE id = $1`, e.ID).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	steps := []struct {
+		name string
+		sql  []string
+		want int64 // raised by
+	}{
+		{"a link added to a committed entry", []string{`INSERT INTO account_entry_tag (entry_id, tag_id) VALUES ($1, $2)`}, 1},
+		{"an update, then a link, in one transaction", []string{
+			`UPDATE account_entry SET memo = 'edited' WHERE id = $1 AND $2::bigint > 0`,
+			`INSERT INTO account_entry_tag (entry_id, tag_id) VALUES ($1, $2 + 0)`}, 1},
+		{"a tag deleted (its links go by cascade)", []string{`DELETE FROM account_tag WHERE id = $2 AND $1::bigint > 0`}, 1},
+	}
+	tags := []int64{b, c, b}
+	for i, s := range steps {
+		before := version()
+		err := database.InTxRaw(ctx, env.Pool, func(tx pgx.Tx) error {
+			for _, stmt := range s.sql {
+				if _, err := tx.Exec(ctx, stmt, e.ID, tags[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if got := version() - before; got != s.want {
+			t.Errorf("%s raised the version by %d, want %d", s.name, got, s.want)
+		}
 	}
 }

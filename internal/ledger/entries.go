@@ -202,11 +202,12 @@ func checkEntryRefs(ctx context.Context, q *db.Queries, memberID int64, e EntryI
 // CreateEntryTx creates an entry with its tags. The caller has decided
 // whether the member may use tags.
 //
-// An entry without tags is one statement (CreateEntryChecked: the checks of
-// checkEntryRefs and the INSERT, answering the whole row), so it needs no
-// transaction of its own; tags add one more (TagNewEntry: the tags made,
-// linked and named), which needs the caller's. Only a refused entry reads
-// again, to say which check refused it.
+// It is one statement (CreateEntryChecked: the checks of checkEntryRefs, the
+// INSERT, and the tags made, linked and named, answering the whole row as
+// committed), so it needs no transaction of its own. Only a refused entry
+// reads again, to say which check refused it. A tag of the same name that a
+// parallel request made meanwhile fails the statement as a serialization
+// failure, which the caller's InTx or Exec runs again.
 func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryInput) (Entry, error) {
 	if e.needsRate {
 		return Entry{}, errors.New("create entry: the exchange rate was not filled in (fillRate)")
@@ -215,6 +216,10 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 		MemberID: memberID, WalletID: e.WalletID, CategoryID: e.CategoryID, Type: e.Type, Amount: e.Amount,
 		EntryDate: e.Date, Memo: e.Memo, Currency: e.Currency, OriginalAmount: e.OriginalAmount,
 		ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, NotifKey: e.NotifKey,
+		Tags: e.Tags,
+	}
+	if params.Tags == nil {
+		params.Tags = []string{}
 	}
 	row, err := q.CreateEntryChecked(ctx, params)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -237,37 +242,10 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 		return Entry{}, refGone(err, "create entry")
 	}
 	out := Entry{AccountEntry: row.AccountEntry, NewDay: row.NewDay}
-	if len(e.Tags) == 0 {
-		return out, nil
-	}
-	if out.Tags, err = tagNewEntry(ctx, q, memberID, out.ID, e.Tags); err != nil {
-		return Entry{}, err
+	if len(e.Tags) > 0 {
+		out.Tags = row.TagNames
 	}
 	return out, nil
-}
-
-// tagNewEntry gives a new entry the named tags, making the ones the member
-// lacks, and answers its tag names in tag order.
-func tagNewEntry(ctx context.Context, q *db.Queries, memberID, entryID int64, names []string) ([]string, error) {
-	p := db.TagNewEntryParams{Names: names, MemberID: memberID, EntryID: entryID}
-	tags, err := q.TagNewEntry(ctx, p)
-	if err == nil && len(tags) < distinct(names) {
-		// A tag another transaction added meanwhile was invisible to the
-		// statement's snapshot; a second pass sees it.
-		tags, err = q.TagNewEntry(ctx, p)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("tag entry %d: %w", entryID, err)
-	}
-	return tags, nil
-}
-
-func distinct(names []string) int {
-	seen := make(map[string]bool, len(names))
-	for _, n := range names {
-		seen[n] = true
-	}
-	return len(seen)
 }
 
 // UpdateEntryTx rewrites an entry's fields (not its tags) inside the
@@ -351,25 +329,12 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	if err := h.fillRate(ctx, p.MemberID, &in); err != nil {
 		return nil, err
 	}
-	var e Entry
-	if len(in.Tags) == 0 {
-		// Checks, then one INSERT: no transaction needed, as the foreign
-		// keys catch a wallet or category deleted in between (refGone);
-		// but the request's transaction when it has an Idempotency-Key.
-		e, err = database.ExecV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
-			return CreateEntryTx(ctx, q, p.MemberID, in)
-		})
-	} else {
-		e, err = database.InTxV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
-			e, err := CreateEntryTx(ctx, q, p.MemberID, in)
-			if err != nil || !database.NotesCreated(ctx) {
-				return e, err
-			}
-			// Linking the tags raised the version the INSERT returned.
-			e.Version, err = q.GetEntryVersion(ctx, db.GetEntryVersionParams{MemberID: p.MemberID, ID: e.ID})
-			return e, err
-		})
-	}
+	// One statement: no transaction needed, as the foreign keys catch a
+	// wallet or category deleted in between (refGone); but the request's
+	// transaction when it has an Idempotency-Key.
+	e, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
+		return CreateEntryTx(ctx, q, p.MemberID, in)
+	})
 	if err != nil {
 		return nil, err
 	}
