@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -72,6 +73,11 @@ func run(logs *logOutput) error {
 		return notStarted{err}
 	}
 	logs.start(cfg)
+	// GOGC's default here is the service's (config), not Go's 100: the live
+	// heap (the contract above all) is small but dense with pointers, and at
+	// 100 marking it again several times a second cost a session read more
+	// CPU than its log line and its routing together.
+	debug.SetGCPercent(cfg.GCPercent)
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

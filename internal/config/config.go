@@ -75,6 +75,9 @@ type Config struct {
 	// LogFlushInterval is how long an info or debug line may wait to be
 	// written with others (package logbatch); 0 writes each line at once.
 	LogFlushInterval time.Duration
+	// GCPercent is the Go collector's target (GOGC): how far, in percent of
+	// the live heap, the heap grows between collections; -1 is off.
+	GCPercent int
 
 	// BoardImageDailyLimit is how many images (board uploads and profile
 	// images) one member may upload per day.
@@ -139,6 +142,7 @@ var Settings = []Setting{
 	{"SESSION_LIFETIME", "4320h", "a session ends this long after login, used or not"},
 	{"LOG_LEVEL", "info", "debug, info, warn or error"},
 	{"LOG_FLUSH_INTERVAL", "100ms", "how long an info or debug line may wait to be written with others, in one write (warnings and errors are written at once, with the lines before them); 0 writes each line at once"},
+	{"GOGC", "400", "the Go garbage collector's target: how far the heap may grow between collections, in percent of what is live (Go's own default is 100; `off` collects only at `GOMEMLIMIT`); see Speed for what 400 costs and saves"},
 	{"BOARD_IMAGE_DAILY_LIMIT", "50", "images (board uploads and profile images) one member may upload per day; over it 429"},
 	{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "OTLP/HTTP collector address (`http://collector:4318`); spans of requests, SQL statements and outside calls are posted to its `/v1/traces`, and request ids become trace ids. Unset: no tracing at all"},
 	{"OTEL_SERVICE_NAME", "nestegg", "service name in the traces"},
@@ -187,6 +191,7 @@ func Load(getenv func(string) string) (Config, error) {
 		SessionLifetime:    r.duration("SESSION_LIFETIME"),
 		LogLevel:           r.oneOf("LOG_LEVEL", "debug", "info", "warn", "error"),
 		LogFlushInterval:   r.durationOrZero("LOG_FLUSH_INTERVAL"),
+		GCPercent:          r.gcPercent("GOGC"),
 	}
 	c.BoardImageDailyLimit = r.positiveInt("BOARD_IMAGE_DAILY_LIMIT")
 	c.OTLPEndpoint = strings.TrimRight(r.optURL("OTEL_EXPORTER_OTLP_ENDPOINT"), "/")
@@ -266,6 +271,21 @@ func (r *reader) positiveInt(name string) int {
 	if err != nil || n < 1 || n > 1e9 {
 		r.fail(name, fmt.Sprintf("%q is not a whole number from 1 to 1000000000", v))
 		return 1
+	}
+	return n
+}
+
+// gcPercent reads GOGC as the Go runtime does: a percentage of at least 1,
+// or off (-1).
+func (r *reader) gcPercent(name string) int {
+	v := r.str(name)
+	if strings.EqualFold(v, "off") {
+		return -1
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 1e6 {
+		r.fail(name, fmt.Sprintf("%q is not off or a percentage from 1 to 1000000", v))
+		return 100
 	}
 	return n
 }

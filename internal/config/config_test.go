@@ -61,6 +61,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		"BILLING_YEARLY_PRODUCT_ID":  "premium_monthly",
 		"CORS_ALLOWED_ORIGINS":       "https://app.example, *",
 		"BOARD_IMAGE_DAILY_LIMIT":    "0",
+		"GOGC":                       "0",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -69,6 +70,17 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 				t.Fatalf("%s=%q: error %v, want one naming %s", name, value, err, name)
 			}
 		})
+	}
+}
+
+// GOGC is read as the Go runtime reads it, with a default of its own.
+func TestGCPercent(t *testing.T) {
+	t.Parallel()
+	for value, want := range map[string]int{"": 400, "off": -1, "OFF": -1, "150": 150} {
+		c, err := Load(env(map[string]string{"GOGC": value}))
+		if err != nil || c.GCPercent != want {
+			t.Errorf("GOGC=%q: %d (%v), want %d", value, c.GCPercent, err, want)
+		}
 	}
 }
 
