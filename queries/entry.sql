@@ -1,17 +1,47 @@
 -- name: CreateEntryChecked :one
--- Creates an entry with its tags in one statement that also checks what it
+-- Creates an entry without tags in one statement that also checks what it
 -- names: the member's own wallet and category, a category of the entry's
 -- type, and installments only on an expense on a CARD wallet. No row comes
 -- back when a check fails; the caller then asks which (checkEntryRefs). A
 -- wallet or category deleted meanwhile fails its foreign key instead.
 --
--- The tags (none: an empty array) become the member's tags where they are
--- not (new ones last, in the given order) and are linked to the entry;
--- tag_names answers them in tag order. Linking them does not raise the new
--- entry's version (00344), so the row returned is the row committed. A tag
--- of the same name that another transaction made after this statement's
--- snapshot can be neither seen nor linked here: the statement then fails
--- as a serialization failure, and runs again whole (InTx, Exec).
+-- An entry with tags is CreateTaggedEntryChecked. This one has no tag CTEs
+-- because a data-modifying CTE fires its table's statement triggers even
+-- when it writes no row: the empty tag and link INSERTs cost an untagged
+-- create the feed's and the versions' triggers on account_tag and
+-- account_entry_tag, more than the entry's own INSERT.
+INSERT INTO account_entry (
+    member_id, wallet_id, category_id, type, amount, entry_date, memo,
+    currency, original_amount, exchange_rate, installment_months, pending, notif_key
+)
+SELECT @member_id::bigint, sqlc.narg(wallet_id)::bigint, sqlc.narg(category_id)::bigint, @type::text, @amount::bigint,
+    @entry_date::date, @memo::text, sqlc.narg(currency)::text, sqlc.narg(original_amount)::numeric,
+    sqlc.narg(exchange_rate)::numeric, sqlc.narg(installment_months)::integer, @pending::boolean, sqlc.narg(notif_key)::text
+WHERE (sqlc.narg(wallet_id)::bigint IS NULL OR EXISTS (
+        SELECT 1 FROM wallet w WHERE w.member_id = @member_id::bigint AND w.id = sqlc.narg(wallet_id)::bigint
+            AND (sqlc.narg(installment_months)::integer IS NULL OR w.type = 'CARD')))
+    AND (sqlc.narg(category_id)::bigint IS NULL OR EXISTS (
+        SELECT 1 FROM account_category c WHERE c.member_id = @member_id::bigint AND c.id = sqlc.narg(category_id)::bigint
+            AND c.type = @type::text))
+    AND (sqlc.narg(installment_months)::integer IS NULL OR (@type::text = 'expense' AND sqlc.narg(wallet_id)::bigint IS NOT NULL))
+RETURNING sqlc.embed(account_entry),
+    -- Whether the entry is the first that counts on its day (the statement
+    -- does not see its own row): only such a write can complete a month.
+    (NOT EXISTS (SELECT 1 FROM account_entry o
+        WHERE o.member_id = @member_id::bigint AND o.entry_date = @entry_date::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day;
+
+-- name: CreateTaggedEntryChecked :one
+-- Creates an entry with its tags (at least one) in one statement that also
+-- makes the checks CreateEntryChecked makes; no row comes back when one
+-- fails.
+--
+-- The tags become the member's tags where they are not (new ones last, in
+-- the given order) and are linked to the entry; tag_names answers them in
+-- tag order. Linking them does not raise the new entry's version (00344),
+-- so the row returned is the row committed. A tag of the same name that
+-- another transaction made after this statement's snapshot can be neither
+-- seen nor linked here: the statement then fails as a serialization
+-- failure, and runs again whole (InTx, Exec).
 WITH checked AS (
     SELECT nextval(pg_get_serial_sequence('account_entry', 'id')) AS id
     WHERE (sqlc.narg(wallet_id)::bigint IS NULL OR EXISTS (

@@ -221,6 +221,101 @@ func (q *Queries) CountPendingEntries(ctx context.Context, memberID int64) (int6
 }
 
 const createEntryChecked = `-- name: CreateEntryChecked :one
+INSERT INTO account_entry (
+    member_id, wallet_id, category_id, type, amount, entry_date, memo,
+    currency, original_amount, exchange_rate, installment_months, pending, notif_key
+)
+SELECT $1::bigint, $2::bigint, $3::bigint, $4::text, $5::bigint,
+    $6::date, $7::text, $8::text, $9::numeric,
+    $10::numeric, $11::integer, $12::boolean, $13::text
+WHERE ($2::bigint IS NULL OR EXISTS (
+        SELECT 1 FROM wallet w WHERE w.member_id = $1::bigint AND w.id = $2::bigint
+            AND ($11::integer IS NULL OR w.type = 'CARD')))
+    AND ($3::bigint IS NULL OR EXISTS (
+        SELECT 1 FROM account_category c WHERE c.member_id = $1::bigint AND c.id = $3::bigint
+            AND c.type = $4::text))
+    AND ($11::integer IS NULL OR ($4::text = 'expense' AND $2::bigint IS NOT NULL))
+RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version,
+    -- Whether the entry is the first that counts on its day (the statement
+    -- does not see its own row): only such a write can complete a month.
+    (NOT EXISTS (SELECT 1 FROM account_entry o
+        WHERE o.member_id = $1::bigint AND o.entry_date = $6::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day
+`
+
+type CreateEntryCheckedParams struct {
+	MemberID          int64
+	WalletID          *int64
+	CategoryID        *int64
+	Type              string
+	Amount            int64
+	EntryDate         time.Time
+	Memo              string
+	Currency          *string
+	OriginalAmount    decimal.NullDecimal
+	ExchangeRate      decimal.NullDecimal
+	InstallmentMonths *int32
+	Pending           bool
+	NotifKey          *string
+}
+
+type CreateEntryCheckedRow struct {
+	AccountEntry AccountEntry
+	NewDay       bool
+}
+
+// Creates an entry without tags in one statement that also checks what it
+// names: the member's own wallet and category, a category of the entry's
+// type, and installments only on an expense on a CARD wallet. No row comes
+// back when a check fails; the caller then asks which (checkEntryRefs). A
+// wallet or category deleted meanwhile fails its foreign key instead.
+//
+// An entry with tags is CreateTaggedEntryChecked. This one has no tag CTEs
+// because a data-modifying CTE fires its table's statement triggers even
+// when it writes no row: the empty tag and link INSERTs cost an untagged
+// create the feed's and the versions' triggers on account_tag and
+// account_entry_tag, more than the entry's own INSERT.
+func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryCheckedParams) (CreateEntryCheckedRow, error) {
+	row := q.db.QueryRow(ctx, createEntryChecked,
+		arg.MemberID,
+		arg.WalletID,
+		arg.CategoryID,
+		arg.Type,
+		arg.Amount,
+		arg.EntryDate,
+		arg.Memo,
+		arg.Currency,
+		arg.OriginalAmount,
+		arg.ExchangeRate,
+		arg.InstallmentMonths,
+		arg.Pending,
+		arg.NotifKey,
+	)
+	var i CreateEntryCheckedRow
+	err := row.Scan(
+		&i.AccountEntry.ID,
+		&i.AccountEntry.MemberID,
+		&i.AccountEntry.WalletID,
+		&i.AccountEntry.CategoryID,
+		&i.AccountEntry.Type,
+		&i.AccountEntry.Amount,
+		&i.AccountEntry.EntryDate,
+		&i.AccountEntry.Memo,
+		&i.AccountEntry.Currency,
+		&i.AccountEntry.OriginalAmount,
+		&i.AccountEntry.ExchangeRate,
+		&i.AccountEntry.InstallmentMonths,
+		&i.AccountEntry.Pending,
+		&i.AccountEntry.NotifKey,
+		&i.AccountEntry.TransferID,
+		&i.AccountEntry.CreatedAt,
+		&i.AccountEntry.AwaitingRate,
+		&i.AccountEntry.Version,
+		&i.NewDay,
+	)
+	return i, err
+}
+
+const createTaggedEntryChecked = `-- name: CreateTaggedEntryChecked :one
 WITH checked AS (
     SELECT nextval(pg_get_serial_sequence('account_entry', 'id')) AS id
     WHERE ($2::bigint IS NULL OR EXISTS (
@@ -268,7 +363,7 @@ RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, ac
     ARRAY(SELECT tags.name FROM tags ORDER BY tags.sort_order, tags.id)::text[] AS tag_names
 `
 
-type CreateEntryCheckedParams struct {
+type CreateTaggedEntryCheckedParams struct {
 	MemberID          int64
 	WalletID          *int64
 	CategoryID        *int64
@@ -285,27 +380,25 @@ type CreateEntryCheckedParams struct {
 	Tags              []string
 }
 
-type CreateEntryCheckedRow struct {
+type CreateTaggedEntryCheckedRow struct {
 	AccountEntry AccountEntry
 	NewDay       bool
 	TagNames     []string
 }
 
-// Creates an entry with its tags in one statement that also checks what it
-// names: the member's own wallet and category, a category of the entry's
-// type, and installments only on an expense on a CARD wallet. No row comes
-// back when a check fails; the caller then asks which (checkEntryRefs). A
-// wallet or category deleted meanwhile fails its foreign key instead.
+// Creates an entry with its tags (at least one) in one statement that also
+// makes the checks CreateEntryChecked makes; no row comes back when one
+// fails.
 //
-// The tags (none: an empty array) become the member's tags where they are
-// not (new ones last, in the given order) and are linked to the entry;
-// tag_names answers them in tag order. Linking them does not raise the new
-// entry's version (00344), so the row returned is the row committed. A tag
-// of the same name that another transaction made after this statement's
-// snapshot can be neither seen nor linked here: the statement then fails
-// as a serialization failure, and runs again whole (InTx, Exec).
-func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryCheckedParams) (CreateEntryCheckedRow, error) {
-	row := q.db.QueryRow(ctx, createEntryChecked,
+// The tags become the member's tags where they are not (new ones last, in
+// the given order) and are linked to the entry; tag_names answers them in
+// tag order. Linking them does not raise the new entry's version (00344),
+// so the row returned is the row committed. A tag of the same name that
+// another transaction made after this statement's snapshot can be neither
+// seen nor linked here: the statement then fails as a serialization
+// failure, and runs again whole (InTx, Exec).
+func (q *Queries) CreateTaggedEntryChecked(ctx context.Context, arg CreateTaggedEntryCheckedParams) (CreateTaggedEntryCheckedRow, error) {
+	row := q.db.QueryRow(ctx, createTaggedEntryChecked,
 		arg.MemberID,
 		arg.WalletID,
 		arg.CategoryID,
@@ -321,7 +414,7 @@ func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryChecked
 		arg.NotifKey,
 		arg.Tags,
 	)
-	var i CreateEntryCheckedRow
+	var i CreateTaggedEntryCheckedRow
 	err := row.Scan(
 		&i.AccountEntry.ID,
 		&i.AccountEntry.MemberID,

@@ -120,7 +120,7 @@ func TestEntryCreateRunsAgainForATagMadeMeanwhile(t *testing.T) {
 	for {
 		var waiting int
 		if err := env.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
-			WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%CreateEntryChecked%'`).Scan(&waiting); err != nil {
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%CreateTaggedEntryChecked%'`).Scan(&waiting); err != nil {
 			t.Fatal(err)
 		}
 		if waiting > 0 {
@@ -211,6 +211,64 @@ func TestTagLinksRaiseTheVersionOnce(t *testing.T) {
 		}
 		if got := version() - before; got != s.want {
 			t.Errorf("%s raised the version by %d, want %d", s.name, got, s.want)
+		}
+	}
+}
+
+// TestEntryCreateFiresOnlyItsOwnTriggers counts, in the create's own
+// transaction, the trigger functions PostgreSQL ran. An entry without tags
+// fires none of the tag tables' triggers (a data-modifying CTE fires its
+// table's statement triggers even when it writes no row), and linking a
+// new entry's tags runs no UPDATE of account_entry (an UPDATE that matches
+// no row still fires the feed's and the rollup's statement triggers): the
+// feed's and the rollup's triggers on account_entry run once, for the
+// entry's INSERT.
+func TestEntryCreateFiresOnlyItsOwnTriggers(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	ctx := context.Background()
+	var wallet int64
+	if err := env.Pool.QueryRow(ctx, `INSERT INTO wallet (member_id, name, type, sort_order) VALUES ($1, 'Card', 'CARD', 1) RETURNING id`, m.ID).Scan(&wallet); err != nil {
+		t.Fatal(err)
+	}
+	functions := []string{"ledger_change_entry", "wallet_net_entries", "ledger_change_tag", "ledger_change_entry_tag", "entry_tags_version"}
+	for _, c := range []struct {
+		name string
+		tags []string
+		want []int64 // calls of each of functions
+	}{
+		{"without tags", nil, []int64{1, 1, 0, 0, 0}},
+		{"with tags", []string{"coffee", "morning"}, []int64{1, 1, 1, 1, 1}},
+	} {
+		var before, after []int64
+		err := database.InTxRaw(ctx, env.Pool, func(tx pgx.Tx) error {
+			// The counts are the backend's since it last reported them,
+			// which it does only outside a transaction: their difference
+			// within one is what it ran.
+			calls := func(into *[]int64) error {
+				return tx.QueryRow(ctx, `SELECT array_agg(COALESCE(pg_stat_get_xact_function_calls(f::regproc), 0) ORDER BY o)
+					FROM unnest($1::text[]) WITH ORDINALITY AS u (f, o)`, functions).Scan(into)
+			}
+			if _, err := tx.Exec(ctx, `SET LOCAL track_functions = 'all'`); err != nil {
+				return err
+			}
+			if err := calls(&before); err != nil {
+				return err
+			}
+			in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: "expense", Amount: 4500, WalletID: &wallet, Tags: c.tags}
+			if _, err := ledger.CreateEntryTx(ctx, db.New(tx), m.ID, in); err != nil {
+				return err
+			}
+			return calls(&after)
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for i, f := range functions {
+			if got := after[i] - before[i]; got != c.want[i] {
+				t.Errorf("a create %s ran %s %d times, want %d", c.name, f, got, c.want[i])
+			}
 		}
 	}
 }

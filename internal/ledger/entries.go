@@ -202,26 +202,37 @@ func checkEntryRefs(ctx context.Context, q *db.Queries, memberID int64, e EntryI
 // CreateEntryTx creates an entry with its tags. The caller has decided
 // whether the member may use tags.
 //
-// It is one statement (CreateEntryChecked: the checks of checkEntryRefs, the
-// INSERT, and the tags made, linked and named, answering the whole row as
-// committed), so it needs no transaction of its own. Only a refused entry
-// reads again, to say which check refused it. A tag of the same name that a
-// parallel request made meanwhile fails the statement as a serialization
-// failure, which the caller's InTx or Exec runs again.
+// It is one statement (the checks of checkEntryRefs and the INSERT,
+// answering the whole row as committed; with tags, the tags made, linked
+// and named too), so it needs no transaction of its own. Only a refused
+// entry reads again, to say which check refused it. A tag of the same name
+// that a parallel request made meanwhile fails the statement as a
+// serialization failure, which the caller's InTx or Exec runs again.
 func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryInput) (Entry, error) {
 	if e.needsRate {
 		return Entry{}, errors.New("create entry: the exchange rate was not filled in (fillRate)")
 	}
-	params := db.CreateEntryCheckedParams{
-		MemberID: memberID, WalletID: e.WalletID, CategoryID: e.CategoryID, Type: e.Type, Amount: e.Amount,
-		EntryDate: e.Date, Memo: e.Memo, Currency: e.Currency, OriginalAmount: e.OriginalAmount,
-		ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, NotifKey: e.NotifKey,
-		Tags: e.Tags,
+	insert := func() (Entry, error) {
+		p := db.CreateEntryCheckedParams{
+			MemberID: memberID, WalletID: e.WalletID, CategoryID: e.CategoryID, Type: e.Type, Amount: e.Amount,
+			EntryDate: e.Date, Memo: e.Memo, Currency: e.Currency, OriginalAmount: e.OriginalAmount,
+			ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, NotifKey: e.NotifKey,
+		}
+		if len(e.Tags) == 0 {
+			// Without the tag CTEs, whose empty INSERTs would fire the
+			// tag tables' statement triggers (CreateEntryChecked).
+			row, err := q.CreateEntryChecked(ctx, p)
+			return Entry{AccountEntry: row.AccountEntry, NewDay: row.NewDay}, err
+		}
+		row, err := q.CreateTaggedEntryChecked(ctx, db.CreateTaggedEntryCheckedParams{
+			MemberID: p.MemberID, WalletID: p.WalletID, CategoryID: p.CategoryID, Type: p.Type, Amount: p.Amount,
+			EntryDate: p.EntryDate, Memo: p.Memo, Currency: p.Currency, OriginalAmount: p.OriginalAmount,
+			ExchangeRate: p.ExchangeRate, InstallmentMonths: p.InstallmentMonths, Pending: p.Pending, NotifKey: p.NotifKey,
+			Tags: e.Tags,
+		})
+		return Entry{AccountEntry: row.AccountEntry, NewDay: row.NewDay, Tags: row.TagNames}, err
 	}
-	if params.Tags == nil {
-		params.Tags = []string{}
-	}
-	row, err := q.CreateEntryChecked(ctx, params)
+	out, err := insert()
 	if errors.Is(err, pgx.ErrNoRows) {
 		// A check refused it: say which. When none does now, what the
 		// entry names changed in between (a wallet's type, say): one more
@@ -229,7 +240,7 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 		if err := checkEntryRefs(ctx, q, memberID, e); err != nil {
 			return Entry{}, err
 		}
-		row, err = q.CreateEntryChecked(ctx, params)
+		out, err = insert()
 		if errors.Is(err, pgx.ErrNoRows) {
 			if err := checkEntryRefs(ctx, q, memberID, e); err != nil {
 				return Entry{}, err
@@ -240,10 +251,6 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 	}
 	if err != nil {
 		return Entry{}, refGone(err, "create entry")
-	}
-	out := Entry{AccountEntry: row.AccountEntry, NewDay: row.NewDay}
-	if len(e.Tags) > 0 {
-		out.Tags = row.TagNames
 	}
 	return out, nil
 }

@@ -79,7 +79,7 @@ func TestEntryCreateCommitsInItsOwnStatement(t *testing.T) {
 		want string
 	}{
 		{"no tags", nil, "GetSessionPrincipal CreateEntryChecked"},
-		{"tags", &[]string{"trip"}, "GetSessionPrincipal CreateEntryChecked"},
+		{"tags", &[]string{"trip"}, "GetSessionPrincipal CreateTaggedEntryChecked"},
 	} {
 		body := lt.Expense(lt.Date(2026, 11, 16), 200, w.ID)
 		body.Tags = c.tags
