@@ -377,3 +377,23 @@ func TestFoldLeavesOneSettingPerConnection(t *testing.T) {
 		}
 	}
 }
+
+// Triggers call their helpers with PERFORM, a query of its own each time,
+// and PostgreSQL plans the body of a SQL-language function again on every
+// such call, where PL/pgSQL keeps the plan for the session (migration
+// 00346: the feed's note cost an entry's INSERT five plannings). A helper
+// that writes (a volatile function) is therefore PL/pgSQL; a SQL function
+// that only computes may be inlined into its caller and is left alone.
+func TestNoVolatileSQLFunctions(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	var names []string
+	if err := env.Pool.QueryRow(context.Background(), `SELECT coalesce(array_agg(p.proname ORDER BY p.proname), '{}')
+		FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+		WHERE p.pronamespace = 'public'::regnamespace AND l.lanname = 'sql' AND p.provolatile = 'v'`).Scan(&names); err != nil {
+		t.Fatal(err)
+	}
+	if len(names) > 0 {
+		t.Errorf("volatile SQL-language functions %v: write them in PL/pgSQL, whose plans a session keeps", names)
+	}
+}
