@@ -27,7 +27,9 @@ WHERE (sqlc.narg(wallet_id)::bigint IS NULL OR EXISTS (
 RETURNING sqlc.embed(account_entry),
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
-    (NOT EXISTS (SELECT 1 FROM account_entry o
+    -- Asked only where the answer can matter (probe_new_day: the month may
+    -- complete today); else false, and the probe is not run.
+    (@probe_new_day::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
         WHERE o.member_id = @member_id::bigint AND o.entry_date = @entry_date::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day;
 
 -- name: CreateTaggedEntryChecked :one
@@ -84,7 +86,9 @@ WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT wanted.nam
 RETURNING sqlc.embed(account_entry),
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
-    (NOT EXISTS (SELECT 1 FROM account_entry o
+    -- Asked only where the answer can matter (probe_new_day: the month may
+    -- complete today); else false, and the probe is not run.
+    (@probe_new_day::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
         WHERE o.member_id = @member_id::bigint AND o.entry_date = @entry_date::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day,
     ARRAY(SELECT tags.name FROM tags ORDER BY tags.sort_order, tags.id)::text[] AS tag_names;
 

@@ -238,7 +238,9 @@ WHERE ($2::bigint IS NULL OR EXISTS (
 RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version,
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
-    (NOT EXISTS (SELECT 1 FROM account_entry o
+    -- Asked only where the answer can matter (probe_new_day: the month may
+    -- complete today); else false, and the probe is not run.
+    ($14::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
         WHERE o.member_id = $1::bigint AND o.entry_date = $6::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day
 `
 
@@ -256,6 +258,7 @@ type CreateEntryCheckedParams struct {
 	InstallmentMonths *int32
 	Pending           bool
 	NotifKey          *string
+	ProbeNewDay       bool
 }
 
 type CreateEntryCheckedRow struct {
@@ -289,6 +292,7 @@ func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryChecked
 		arg.InstallmentMonths,
 		arg.Pending,
 		arg.NotifKey,
+		arg.ProbeNewDay,
 	)
 	var i CreateEntryCheckedRow
 	err := row.Scan(
@@ -326,7 +330,7 @@ WITH checked AS (
                 AND c.type = $4::text))
         AND ($11::integer IS NULL OR ($4::text = 'expense' AND $2::bigint IS NOT NULL))
 ), wanted AS (
-    SELECT x.name, x.ord FROM unnest($14::text[]) WITH ORDINALITY AS x(name, ord)
+    SELECT x.name, x.ord FROM unnest($15::text[]) WITH ORDINALITY AS x(name, ord)
     WHERE EXISTS (SELECT 1 FROM checked)
 ), added AS (
     INSERT INTO account_tag (member_id, name, sort_order)
@@ -358,7 +362,9 @@ WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT wanted.nam
 RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version,
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
-    (NOT EXISTS (SELECT 1 FROM account_entry o
+    -- Asked only where the answer can matter (probe_new_day: the month may
+    -- complete today); else false, and the probe is not run.
+    ($14::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
         WHERE o.member_id = $1::bigint AND o.entry_date = $6::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day,
     ARRAY(SELECT tags.name FROM tags ORDER BY tags.sort_order, tags.id)::text[] AS tag_names
 `
@@ -377,6 +383,7 @@ type CreateTaggedEntryCheckedParams struct {
 	InstallmentMonths *int32
 	Pending           bool
 	NotifKey          *string
+	ProbeNewDay       bool
 	Tags              []string
 }
 
@@ -412,6 +419,7 @@ func (q *Queries) CreateTaggedEntryChecked(ctx context.Context, arg CreateTagged
 		arg.InstallmentMonths,
 		arg.Pending,
 		arg.NotifKey,
+		arg.ProbeNewDay,
 		arg.Tags,
 	)
 	var i CreateTaggedEntryCheckedRow

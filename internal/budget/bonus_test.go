@@ -98,6 +98,26 @@ func TestMonthCompleteBonusOnceUnderParallelWrites(t *testing.T) {
 	}
 }
 
+// TestMonthCompleteBonusWhenABackfillCoversTheLastMissingDay: on the
+// month's last day, with today covered, an entry written for the one past
+// day still missing completes the month; it is not dated today, so only
+// the create's new-day answer (asked on that day) runs the check.
+func TestMonthCompleteBonusWhenABackfillCoversTheLastMissingDay(t *testing.T) {
+	t.Parallel()
+	env := bonusEnv(t)
+	m := env.NewMember()
+	seoul := env.Clock.Now().Location()
+	env.Clock.Set(time.Date(2026, 11, 30, 21, 0, 0, 0, seoul))
+	fillDays(t, env, m, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 12, 0, 0, 0, 0, time.UTC))
+	fillDays(t, env, m, time.Date(2026, 11, 13, 0, 0, 0, 0, time.UTC), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	amount := int64(100)
+	m.Do(http.MethodPost, "/api/account/entries", api.EntryRequest{Date: lt.Date(2026, 11, 12), Type: api.EntryTypeExpense, Amount: &amount}).Want(http.StatusCreated)
+	want := []award{{fixedBonus(), "MONTH_COMPLETE_202611"}}
+	if got := awards(t, env, m); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("awards %v, want %v", got, want)
+	}
+}
+
 // TestMonthCompleteBonusOnlyForTheCurrentMonth: completing last month on
 // the first day of the next gives nothing.
 func TestMonthCompleteBonusOnlyForTheCurrentMonth(t *testing.T) {

@@ -32,7 +32,7 @@ func TestEntryCreateIsOneStatementWithItsTags(t *testing.T) {
 	if err := env.Pool.QueryRow(ctx, `INSERT INTO wallet (member_id, name, type, sort_order) VALUES ($1, 'Bank', 'BANK', 1) RETURNING id`, other.ID).Scan(&foreignWallet); err != nil {
 		t.Fatal(err)
 	}
-	in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: "expense", Amount: 4500, WalletID: &wallet, CategoryID: &category, Memo: "Coffee"}
+	in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: "expense", Amount: 4500, WalletID: &wallet, CategoryID: &category, Memo: "Coffee", ProbeNewDay: true}
 
 	rec := &apitest.RecordingDB{DBTX: env.Pool}
 	e, err := ledger.CreateEntryTx(ctx, db.New(rec), m.ID, in)

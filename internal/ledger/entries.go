@@ -57,6 +57,11 @@ type EntryInput struct {
 	// Pending and NotifKey are set by card-notification intake only.
 	Pending  bool
 	NotifKey *string
+	// ProbeNewDay asks the create whether the entry is the first that
+	// counts on its day (Entry.NewDay), a read of the member's entries of
+	// that day. Only a create that may complete its month today needs the
+	// answer (LedgerHandler.mayCompleteToday); without it NewDay is false.
+	ProbeNewDay bool
 	// needsRate marks a foreign entry with neither amount nor rate: Amount
 	// waits for the FX rate of its date.
 	needsRate bool
@@ -98,8 +103,8 @@ type Entry struct {
 	Tags []string
 	// NewDay is set when the write may have covered a day that had no
 	// counting entry: on create when no other counting entry of the member
-	// was on the entry's day, on update when the date changed. Only such a
-	// write can complete a month.
+	// was on the entry's day (asked only with EntryInput.ProbeNewDay), on
+	// update when the date changed. Only such a write can complete a month.
 	NewDay bool
 }
 
@@ -217,6 +222,7 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 			MemberID: memberID, WalletID: e.WalletID, CategoryID: e.CategoryID, Type: e.Type, Amount: e.Amount,
 			EntryDate: e.Date, Memo: e.Memo, Currency: e.Currency, OriginalAmount: e.OriginalAmount,
 			ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, NotifKey: e.NotifKey,
+			ProbeNewDay: e.ProbeNewDay,
 		}
 		if len(e.Tags) == 0 {
 			// Without the tag CTEs, whose empty INSERTs would fire the
@@ -228,7 +234,7 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 			MemberID: p.MemberID, WalletID: p.WalletID, CategoryID: p.CategoryID, Type: p.Type, Amount: p.Amount,
 			EntryDate: p.EntryDate, Memo: p.Memo, Currency: p.Currency, OriginalAmount: p.OriginalAmount,
 			ExchangeRate: p.ExchangeRate, InstallmentMonths: p.InstallmentMonths, Pending: p.Pending, NotifKey: p.NotifKey,
-			Tags: e.Tags,
+			ProbeNewDay: p.ProbeNewDay, Tags: e.Tags,
 		})
 		return Entry{AccountEntry: row.AccountEntry, NewDay: row.NewDay, Tags: row.TagNames}, err
 	}
@@ -336,6 +342,7 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	if err := h.fillRate(ctx, p.MemberID, &in); err != nil {
 		return nil, err
 	}
+	in.ProbeNewDay = h.mayCompleteToday(p.MonthStartDay, in.Date)
 	// One statement: no transaction needed, as the foreign keys catch a
 	// wallet or category deleted in between (refGone); but the request's
 	// transaction when it has an Idempotency-Key.
@@ -365,6 +372,17 @@ func (h *LedgerHandler) mayCompleteMonth(e Entry) bool {
 		return true
 	}
 	return e.EntryDate.Equal(calendar.Day(h.clock.Now(), h.loc))
+}
+
+// mayCompleteToday says whether an entry dated day may complete its month
+// today, so that its create asks whether it covers a new day: no month is
+// complete before its last day, and only entries dated today or earlier in
+// the current month count (DECISIONS 9; budget.AwardMonthComplete). On the
+// other days of a month the create reads none of the member's entries.
+func (h *LedgerHandler) mayCompleteToday(startDay int, day time.Time) bool {
+	today := calendar.Day(h.clock.Now(), h.loc)
+	month := calendar.MonthOf(today, startDay)
+	return !today.Before(month.Last()) && month.Contains(day) && !day.After(today)
 }
 
 // GetEntry answers one entry with its tags.

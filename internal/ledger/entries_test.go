@@ -9,11 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/calendar"
+	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/ledger"
 )
 
@@ -327,7 +330,7 @@ func TestCreateTellsTheFirstCountingEntryOfItsDay(t *testing.T) {
 		return e.NewDay
 	}
 	expense := func(d int) ledger.EntryInput {
-		return ledger.EntryInput{Date: day(d), Type: ledger.TypeExpense, Amount: 1000}
+		return ledger.EntryInput{Date: day(d), Type: ledger.TypeExpense, Amount: 1000, ProbeNewDay: true}
 	}
 	pending := expense(3)
 	pending.Pending = true
@@ -350,6 +353,54 @@ func TestCreateTellsTheFirstCountingEntryOfItsDay(t *testing.T) {
 		SELECT member_id, 'expense', 1, transfer_date, id FROM transfer WHERE member_id = $1`, m.ID)
 	if !create(m.ID, expense(5)) {
 		t.Fatal("a transfer side on the day counted")
+	}
+	unasked := expense(7)
+	unasked.ProbeNewDay = false
+	if create(m.ID, unasked) {
+		t.Fatal("a create that did not ask says it is the first of its day")
+	}
+}
+
+// A create reads the member's entries of its day only when asked
+// (ProbeNewDay: the handler asks on the last day of the member's month,
+// when the answer can complete it). On a table whose statistics make the
+// probe's generic plan a sequential scan (one member's thousands of entries
+// on one day, as make load writes), an unasked probe read the whole table
+// for every create on a day of its own.
+func TestCreateReadsTheDayOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	ctx := context.Background()
+	for _, probe := range []bool{false, true} {
+		var scans int64
+		err := database.InTxRaw(ctx, env.Pool, func(tx pgx.Tx) error {
+			// The counts are the backend's since it last reported them,
+			// which it does only outside a transaction.
+			count := func() (n int64, err error) {
+				// Sequential scans of the table, index scans of its indexes.
+				err = tx.QueryRow(ctx, `SELECT pg_stat_get_xact_numscans('account_entry'::regclass)
+					+ (SELECT sum(pg_stat_get_xact_numscans(indexrelid)) FROM pg_index WHERE indrelid = 'account_entry'::regclass)`).Scan(&n)
+				return n, err
+			}
+			before, err := count()
+			if err != nil {
+				return err
+			}
+			in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: ledger.TypeExpense, Amount: 1000, ProbeNewDay: probe}
+			if _, err := ledger.CreateEntryTx(ctx, db.New(tx), m.ID, in); err != nil {
+				return err
+			}
+			after, err := count()
+			scans = after - before
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if probe != (scans > 0) {
+			t.Errorf("a create with ProbeNewDay %v scanned account_entry %d times", probe, scans)
+		}
 	}
 }
 
