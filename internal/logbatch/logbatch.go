@@ -21,19 +21,38 @@ import (
 	"time"
 )
 
-// maxHeld is how many bytes are held before they are written regardless of
-// the interval (a pipe's default capacity).
+// maxHeld is how many bytes are held before the writer is asked to write
+// them regardless of the interval (a pipe's default capacity).
 const maxHeld = 64 << 10
+
+// maxBacklog is how many bytes may wait while out is slow to take them
+// (a write to a file whose disk is busy, a pipe whose reader stalls): past
+// it, writers wait for the batch in flight to be written, so that memory
+// stays bounded.
+const maxBacklog = 4 << 20
 
 // Writer holds what is written to it and writes it to out every interval,
 // when maxHeld bytes are held, on Flush, and on Close. It is safe for
 // concurrent use; each Write is kept whole and in order.
+//
+// A Write only appends to the batch: the batch is written to out by the
+// writer's own goroutine (or by Flush) after it has been taken, outside
+// the lock that writers append under, so a write(2) that blocks (the disk
+// busy with PostgreSQL's fsyncs, say) holds up no request that logs. Only
+// past maxBacklog does a Write wait.
 type Writer struct {
-	mu     sync.Mutex
-	out    io.Writer
-	held   []byte
-	closed bool
+	mu      sync.Mutex // guards held, closed
+	drained *sync.Cond // on mu: a batch was taken
+	held    []byte
+	closed  bool
 
+	// writing serializes the writes to out in the order their batches
+	// were taken; spare is the last batch's buffer, for the next one.
+	writing sync.Mutex
+	out     io.Writer
+	spare   []byte
+
+	full chan struct{}
 	stop chan struct{}
 	done chan struct{}
 }
@@ -41,7 +60,11 @@ type Writer struct {
 // New returns a Writer to out that writes every interval, which must be
 // positive.
 func New(out io.Writer, interval time.Duration) *Writer {
-	w := &Writer{out: out, held: make([]byte, 0, maxHeld), stop: make(chan struct{}), done: make(chan struct{})}
+	w := &Writer{
+		out: out, held: make([]byte, 0, maxHeld), spare: make([]byte, 0, maxHeld),
+		full: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}),
+	}
+	w.drained = sync.NewCond(&w.mu)
 	go w.run(interval)
 	return w
 }
@@ -55,8 +78,9 @@ func (w *Writer) run(interval time.Duration) {
 		case <-w.stop:
 			return
 		case <-t.C:
-			_ = w.Flush()
+		case <-w.full:
 		}
+		_ = w.Flush()
 	}
 }
 
@@ -64,53 +88,81 @@ func (w *Writer) run(interval time.Duration) {
 // p through.
 func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
+	for len(w.held) >= maxBacklog && !w.closed {
+		w.askToWrite()
+		w.drained.Wait()
+	}
 	if w.closed {
+		w.mu.Unlock()
+		w.writing.Lock()
+		defer w.writing.Unlock()
 		return w.out.Write(p)
 	}
 	w.held = append(w.held, p...)
 	if len(w.held) >= maxHeld {
-		if err := w.flushLocked(); err != nil {
-			return len(p), err
-		}
+		w.askToWrite()
 	}
+	w.mu.Unlock()
 	return len(p), nil
 }
 
-// Flush writes what is held.
-func (w *Writer) Flush() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.flushLocked()
+// askToWrite asks the writer's goroutine to write the batch now.
+func (w *Writer) askToWrite() {
+	select {
+	case w.full <- struct{}{}:
+	default: // asked already
+	}
 }
 
-func (w *Writer) flushLocked() error {
-	if len(w.held) == 0 {
+// Flush writes what is held, after any batch taken before it.
+func (w *Writer) Flush() error {
+	w.writing.Lock()
+	defer w.writing.Unlock()
+	return w.flushWriting()
+}
+
+// flushWriting takes the batch and writes it; the caller holds writing.
+func (w *Writer) flushWriting() error {
+	w.mu.Lock()
+	batch := w.held
+	if len(batch) == 0 {
+		w.mu.Unlock()
 		return nil
 	}
-	_, err := w.out.Write(w.held)
+	w.held = w.spare[:0]
+	w.drained.Broadcast()
+	w.mu.Unlock()
+	_, err := w.out.Write(batch)
 	// What could not be written is dropped, as an unbuffered log drops a
 	// line it cannot write: holding it would only grow. A batch grown past
-	// maxHeld by one long line is not kept at that size.
-	if cap(w.held) > maxHeld {
-		w.held = make([]byte, 0, maxHeld)
-	} else {
-		w.held = w.held[:0]
+	// maxHeld (one long line, or a backlog) is not kept at that size.
+	if cap(batch) > maxHeld {
+		batch = make([]byte, 0, maxHeld)
 	}
+	w.spare = batch[:0]
 	return err
 }
 
 // Close writes what is held and stops batching: later writes go straight
-// to out. It may be called more than once.
+// to out, after it. It may be called more than once.
 func (w *Writer) Close() error {
+	w.writing.Lock()
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
+		w.writing.Unlock()
 		return nil
 	}
 	w.closed = true
-	err := w.flushLocked()
+	batch := w.held
+	w.held = nil
+	w.drained.Broadcast()
 	w.mu.Unlock()
+	var err error
+	if len(batch) > 0 {
+		_, err = w.out.Write(batch)
+	}
+	w.writing.Unlock()
 	close(w.stop)
 	<-w.done
 	return err

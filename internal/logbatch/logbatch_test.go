@@ -84,22 +84,118 @@ func TestAFullBatchIsWrittenWithoutWaiting(t *testing.T) {
 	for range maxHeld / len(line) {
 		fmt.Fprint(w, line)
 	}
-	got := out.got()
-	if len(got) != 1 || len(got[0]) != maxHeld {
-		t.Fatalf("after %d bytes: %d writes", maxHeld, len(got))
+	got := writesOf(t, out, 1)
+	if len(got[0]) != maxHeld {
+		t.Fatalf("after %d bytes: a write of %d", maxHeld, len(got[0]))
 	}
 	// One line far past the batch's size is written whole, and the batch
 	// does not stay that large.
 	long := strings.Repeat("z", 16*maxHeld) + "\n"
 	fmt.Fprint(w, long)
-	if got := out.got(); len(got) != 2 || got[1] != long {
-		t.Fatalf("the long line was not written whole at once: %d writes", len(got))
+	if got := writesOf(t, out, 2); got[1] != long {
+		t.Fatalf("the long line was not written whole at once: %d bytes", len(got[1]))
+	}
+	if err := w.Flush(); err != nil { // the batch's buffer is back
+		t.Fatal(err)
 	}
 	w.mu.Lock()
 	held := cap(w.held)
 	w.mu.Unlock()
 	if held > maxHeld {
 		t.Fatalf("the batch kept %d bytes after a long line", held)
+	}
+}
+
+// writesOf waits until out has n writes (the writer's goroutine writes a
+// full batch), and answers them.
+func writesOf(t *testing.T, out *sink, n int) []string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := out.got()
+		if len(got) >= n {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d writes, want %d", len(got), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// stuckSink takes no write until it is released, as a file on a busy disk
+// or a pipe whose reader stalls.
+type stuckSink struct {
+	sink
+	started chan struct{} // a write began
+	release chan struct{}
+	once    sync.Once
+}
+
+func (s *stuckSink) Write(p []byte) (int, error) {
+	s.once.Do(func() { close(s.started) })
+	<-s.release
+	return s.sink.Write(p)
+}
+
+// While out takes no write, a Write still returns at once: it only appends
+// to the batch, which the writer's goroutine writes outside the lock that
+// writers append under (before, a request's log line waited for the
+// write(2) of the batch ahead of it). Past maxBacklog writers wait, so
+// memory stays bounded; released, every line goes out whole and in order.
+func TestAStuckOutputHoldsUpNoWriteUntilTheBacklog(t *testing.T) {
+	out := &stuckSink{started: make(chan struct{}), release: make(chan struct{})}
+	w := New(out, hour)
+	line := strings.Repeat("y", 1023) + "\n"
+	for range maxHeld / len(line) {
+		fmt.Fprint(w, line)
+	}
+	<-out.started // the full batch is being written, and is stuck
+
+	returned := make(chan int)
+	go func() {
+		n := 0
+		for range (maxBacklog - maxHeld) / len(line) {
+			fmt.Fprintf(w, "%04d%s", n, line[4:])
+			n++
+		}
+		returned <- n
+	}()
+	var n int
+	select {
+	case n = <-returned:
+	case <-time.After(10 * time.Second):
+		t.Fatal("writes under the backlog waited for the stuck output")
+	}
+
+	past := make(chan struct{})
+	go func() {
+		fmt.Fprint(w, strings.Repeat("p", 2*maxHeld)+"\n") // to past the backlog
+		fmt.Fprint(w, "last\n")
+		close(past)
+	}()
+	waiting := time.After(200 * time.Millisecond)
+	select {
+	case <-past:
+		t.Fatal("a write past the backlog did not wait for the stuck output")
+	case <-waiting:
+	}
+	close(out.release)
+	<-past
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(out.got(), "")
+	if !strings.HasSuffix(all, "last\n") {
+		t.Fatal("the last line is not last")
+	}
+	for i := range n {
+		if !strings.Contains(all, fmt.Sprintf("%04d%s", i, line[4:])) {
+			t.Fatalf("line %d is missing or cut", i)
+		}
+	}
+	if strings.Index(all, "0000") > strings.Index(all, fmt.Sprintf("%04d", n-1)) {
+		t.Fatal("the lines are out of order")
 	}
 }
 
