@@ -41,8 +41,8 @@ func (h *BudgetHandler) MonthComplete(ctx context.Context, memberID int64, start
 func (h *BudgetHandler) AwardMonthComplete(ctx context.Context, memberID int64, startDay int, day time.Time) (int, error) {
 	now := h.clock.Now().In(h.loc)
 	today := calendar.Day(now, h.loc)
-	month := calendar.MonthOf(today, startDay)
-	if !month.Contains(day) || today.Before(month.Last()) || day.After(today) {
+	month, ok := calendar.MayCompleteOn(today, startDay, day)
+	if !ok {
 		return 0, nil
 	}
 	reason := ReasonMonthComplete + month.Key()

@@ -57,6 +57,17 @@ func (m Month) Last() time.Time { return m.To().AddDate(0, 0, -1) }
 // Contains reports whether the day (a Day value) lies in m.
 func (m Month) Contains(day time.Time) bool { return !day.Before(m.From()) && day.Before(m.To()) }
 
+// MayCompleteOn reports whether an entry dated day can complete its month
+// on today, and which month that is (the one holding today): no month is
+// complete before its last day, and only entries of that month dated today
+// or earlier count (DECISIONS 9). The month-complete bonus
+// (budget.AwardMonthComplete) and the entry create's new-day probe
+// (ledger) both ask it, so they cannot disagree. Days are Day values.
+func MayCompleteOn(today time.Time, startDay int, day time.Time) (Month, bool) {
+	month := MonthOf(today, startDay)
+	return month, !today.Before(month.Last()) && month.Contains(day) && !day.After(today)
+}
+
 // Add is the month n months after m (before it for a negative n), with the
 // same start day.
 func (m Month) Add(n int) Month { return NewMonth(m.year, m.month+time.Month(n), m.startDay) }

@@ -123,3 +123,26 @@ func TestMonthAdd(t *testing.T) {
 		}
 	}
 }
+
+func TestMayCompleteOn(t *testing.T) {
+	for _, c := range []struct {
+		name            string
+		today, day      time.Time
+		startDay        int
+		want            bool
+		wantMonthFromTo string
+	}{
+		{"the last day, a past day of the month", calendar.Date(2026, 11, 30), calendar.Date(2026, 11, 12), 1, true, "2026-11-01 2026-12-01"},
+		{"the last day, today", calendar.Date(2026, 11, 30), calendar.Date(2026, 11, 30), 1, true, "2026-11-01 2026-12-01"},
+		{"the day before the last", calendar.Date(2026, 11, 29), calendar.Date(2026, 11, 12), 1, false, "2026-11-01 2026-12-01"},
+		{"an entry of the month before", calendar.Date(2026, 11, 30), calendar.Date(2026, 10, 31), 1, false, "2026-11-01 2026-12-01"},
+		{"payday month, its last day", calendar.Date(2026, 12, 24), calendar.Date(2026, 11, 25), 25, true, "2026-11-25 2026-12-25"},
+		{"payday month, the calendar month's last day", calendar.Date(2026, 11, 30), calendar.Date(2026, 11, 26), 25, false, "2026-11-25 2026-12-25"},
+	} {
+		month, got := calendar.MayCompleteOn(c.today, c.startDay, c.day)
+		span := month.From().Format(time.DateOnly) + " " + month.To().Format(time.DateOnly)
+		if got != c.want || span != c.wantMonthFromTo {
+			t.Errorf("%s: %v in month %s, want %v in %s", c.name, got, span, c.want, c.wantMonthFromTo)
+		}
+	}
+}

@@ -375,14 +375,12 @@ func (h *LedgerHandler) mayCompleteMonth(e Entry) bool {
 }
 
 // mayCompleteToday says whether an entry dated day may complete its month
-// today, so that its create asks whether it covers a new day: no month is
-// complete before its last day, and only entries dated today or earlier in
-// the current month count (DECISIONS 9; budget.AwardMonthComplete). On the
-// other days of a month the create reads none of the member's entries.
+// today (calendar.MayCompleteOn), so that its create asks whether it covers
+// a new day. On the other days of a month the create reads none of the
+// member's entries.
 func (h *LedgerHandler) mayCompleteToday(startDay int, day time.Time) bool {
-	today := calendar.Day(h.clock.Now(), h.loc)
-	month := calendar.MonthOf(today, startDay)
-	return !today.Before(month.Last()) && month.Contains(day) && !day.After(today)
+	_, ok := calendar.MayCompleteOn(calendar.Day(h.clock.Now(), h.loc), startDay, day)
+	return ok
 }
 
 // GetEntry answers one entry with its tags.
