@@ -5,6 +5,11 @@
 -- back when a check fails; the caller then asks which (checkEntryRefs). A
 -- wallet or category deleted meanwhile fails its foreign key instead.
 --
+-- A transfer's side is written with its transfer_id here, in its one INSERT
+-- (the transfer's row is written first): linked by a later UPDATE, each side
+-- fired the entry's UPDATE triggers (the feed, the rollup, the version)
+-- once more.
+--
 -- An entry with tags is CreateTaggedEntryChecked. This one has no tag CTEs
 -- because a data-modifying CTE fires its table's statement triggers even
 -- when it writes no row: the empty tag and link INSERTs cost an untagged
@@ -12,11 +17,12 @@
 -- account_entry_tag, more than the entry's own INSERT.
 INSERT INTO account_entry (
     member_id, wallet_id, category_id, type, amount, entry_date, memo,
-    currency, original_amount, exchange_rate, installment_months, pending, notif_key
+    currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id
 )
 SELECT @member_id::bigint, sqlc.narg(wallet_id)::bigint, sqlc.narg(category_id)::bigint, @type::text, @amount::bigint,
     @entry_date::date, @memo::text, sqlc.narg(currency)::text, sqlc.narg(original_amount)::numeric,
-    sqlc.narg(exchange_rate)::numeric, sqlc.narg(installment_months)::integer, @pending::boolean, sqlc.narg(notif_key)::text
+    sqlc.narg(exchange_rate)::numeric, sqlc.narg(installment_months)::integer, @pending::boolean, sqlc.narg(notif_key)::text,
+    sqlc.narg(transfer_id)::bigint
 WHERE (sqlc.narg(wallet_id)::bigint IS NULL OR EXISTS (
         SELECT 1 FROM wallet w WHERE w.member_id = @member_id::bigint AND w.id = sqlc.narg(wallet_id)::bigint
             AND (sqlc.narg(installment_months)::integer IS NULL OR w.type = 'CARD')))
@@ -244,11 +250,6 @@ SELECT id FROM account_entry WHERE member_id = @member_id AND xmin = pg_current_
 
 -- name: CopyEntryTags :copyfrom
 INSERT INTO account_entry_tag (entry_id, tag_id) VALUES (@entry_id, @tag_id);
-
--- name: LinkTransferEntries :execrows
--- Marks entries as the sides of a transfer.
-UPDATE account_entry SET transfer_id = @transfer_id
-WHERE member_id = @member_id AND id = ANY(@entry_ids::bigint[]);
 
 -- name: ListTransferSides :many
 -- The sides of a transfer: EXPENSE leaves a wallet, INCOME reaches one.

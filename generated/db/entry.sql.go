@@ -223,11 +223,12 @@ func (q *Queries) CountPendingEntries(ctx context.Context, memberID int64) (int6
 const createEntryChecked = `-- name: CreateEntryChecked :one
 INSERT INTO account_entry (
     member_id, wallet_id, category_id, type, amount, entry_date, memo,
-    currency, original_amount, exchange_rate, installment_months, pending, notif_key
+    currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id
 )
 SELECT $1::bigint, $2::bigint, $3::bigint, $4::text, $5::bigint,
     $6::date, $7::text, $8::text, $9::numeric,
-    $10::numeric, $11::integer, $12::boolean, $13::text
+    $10::numeric, $11::integer, $12::boolean, $13::text,
+    $14::bigint
 WHERE ($2::bigint IS NULL OR EXISTS (
         SELECT 1 FROM wallet w WHERE w.member_id = $1::bigint AND w.id = $2::bigint
             AND ($11::integer IS NULL OR w.type = 'CARD')))
@@ -240,7 +241,7 @@ RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, ac
     -- does not see its own row): only such a write can complete a month.
     -- Asked only where the answer can matter (probe_new_day: the month may
     -- complete today); else false, and the probe is not run.
-    ($14::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
+    ($15::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
         WHERE o.member_id = $1::bigint AND o.entry_date = $6::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day
 `
 
@@ -258,6 +259,7 @@ type CreateEntryCheckedParams struct {
 	InstallmentMonths *int32
 	Pending           bool
 	NotifKey          *string
+	TransferID        *int64
 	ProbeNewDay       bool
 }
 
@@ -271,6 +273,11 @@ type CreateEntryCheckedRow struct {
 // type, and installments only on an expense on a CARD wallet. No row comes
 // back when a check fails; the caller then asks which (checkEntryRefs). A
 // wallet or category deleted meanwhile fails its foreign key instead.
+//
+// A transfer's side is written with its transfer_id here, in its one INSERT
+// (the transfer's row is written first): linked by a later UPDATE, each side
+// fired the entry's UPDATE triggers (the feed, the rollup, the version)
+// once more.
 //
 // An entry with tags is CreateTaggedEntryChecked. This one has no tag CTEs
 // because a data-modifying CTE fires its table's statement triggers even
@@ -292,6 +299,7 @@ func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryChecked
 		arg.InstallmentMonths,
 		arg.Pending,
 		arg.NotifKey,
+		arg.TransferID,
 		arg.ProbeNewDay,
 	)
 	var i CreateEntryCheckedRow
@@ -637,26 +645,6 @@ func (q *Queries) GetEntryForUpdate(ctx context.Context, arg GetEntryForUpdatePa
 		&i.Version,
 	)
 	return i, err
-}
-
-const linkTransferEntries = `-- name: LinkTransferEntries :execrows
-UPDATE account_entry SET transfer_id = $1
-WHERE member_id = $2 AND id = ANY($3::bigint[])
-`
-
-type LinkTransferEntriesParams struct {
-	TransferID *int64
-	MemberID   int64
-	EntryIds   []int64
-}
-
-// Marks entries as the sides of a transfer.
-func (q *Queries) LinkTransferEntries(ctx context.Context, arg LinkTransferEntriesParams) (int64, error) {
-	result, err := q.db.Exec(ctx, linkTransferEntries, arg.TransferID, arg.MemberID, arg.EntryIds)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
 }
 
 const listBackupEntries = `-- name: ListBackupEntries :many

@@ -57,6 +57,11 @@ type EntryInput struct {
 	// Pending and NotifKey are set by card-notification intake only.
 	Pending  bool
 	NotifKey *string
+	// TransferID makes a created entry a side of that transfer, the
+	// member's, whose row the caller wrote first in its transaction. Set by
+	// the transfer area only, on entries without tags; an update keeps an
+	// entry's transfer as it is.
+	TransferID *int64
 	// ProbeNewDay asks the create whether the entry is the first that
 	// counts on its day (Entry.NewDay), a read of the member's entries of
 	// that day. Only a create that may complete its month today needs the
@@ -217,12 +222,15 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 	if e.needsRate {
 		return Entry{}, errors.New("create entry: the exchange rate was not filled in (fillRate)")
 	}
+	if e.TransferID != nil && len(e.Tags) > 0 {
+		return Entry{}, errors.New("create entry: a transfer's side has no tags")
+	}
 	insert := func() (Entry, error) {
 		p := db.CreateEntryCheckedParams{
 			MemberID: memberID, WalletID: e.WalletID, CategoryID: e.CategoryID, Type: e.Type, Amount: e.Amount,
 			EntryDate: e.Date, Memo: e.Memo, Currency: e.Currency, OriginalAmount: e.OriginalAmount,
 			ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, NotifKey: e.NotifKey,
-			ProbeNewDay: e.ProbeNewDay,
+			ProbeNewDay: e.ProbeNewDay, TransferID: e.TransferID,
 		}
 		if len(e.Tags) == 0 {
 			// Without the tag CTEs, whose empty INSERTs would fire the

@@ -113,10 +113,6 @@ func ListEntryTagsTx(ctx context.Context, q *db.Queries, arg db.ListEntryTagsPar
 	return q.ListEntryTags(ctx, arg)
 }
 
-// LinkTransferEntriesTx marks entries as the sides of a transfer.
-func LinkTransferEntriesTx(ctx context.Context, q *db.Queries, arg db.LinkTransferEntriesParams) (int64, error) {
-	return q.LinkTransferEntries(ctx, arg)
-}
 
 // TransferSidesTx answers the sides of a transfer.
 func TransferSidesTx(ctx context.Context, q *db.Queries, arg db.ListTransferSidesParams) ([]db.ListTransferSidesRow, error) {

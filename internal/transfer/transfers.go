@@ -105,18 +105,13 @@ func CreateTx(ctx context.Context, q *db.Queries, memberID int64, in Input) (Tra
 	if err != nil {
 		return Transfer{}, fmt.Errorf("create transfer: %w", err)
 	}
-	from, err := ledger.CreateEntryTx(ctx, q, memberID, in.From)
-	if err != nil {
-		return Transfer{}, err
-	}
-	to, err := ledger.CreateEntryTx(ctx, q, memberID, in.To)
-	if err != nil {
-		return Transfer{}, err
-	}
-	if _, err := ledger.LinkTransferEntriesTx(ctx, q, db.LinkTransferEntriesParams{
-		MemberID: memberID, TransferID: &t.ID, EntryIds: []int64{from.ID, to.ID},
-	}); err != nil {
-		return Transfer{}, fmt.Errorf("link entries of transfer %d: %w", t.ID, err)
+	// Each side is written as the transfer's in its INSERT: no UPDATE
+	// fires the entries' triggers a second time.
+	for _, side := range []ledger.EntryInput{in.From, in.To} {
+		side.TransferID = &t.ID
+		if _, err := ledger.CreateEntryTx(ctx, q, memberID, side); err != nil {
+			return Transfer{}, err
+		}
 	}
 	if in.Fee > 0 {
 		fee, err := ledger.CreateEntryTx(ctx, q, memberID, in.feeEntry())

@@ -1,0 +1,82 @@
+package transfer_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/apitest"
+	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/ledger"
+	"github.com/nestegg/nestegg/internal/transfer"
+)
+
+// A transfer's create writes each side once, as the transfer's, in its
+// INSERT: no UPDATE of account_entry (which fired the feed's, the rollup's
+// and the version's triggers a second time for both sides), and the sides
+// come back linked. With a fee, three entries.
+func TestTransferCreateWritesEachSideOnce(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	ctx := context.Background()
+	wallet := func(name string) int64 {
+		var id int64
+		if err := env.Pool.QueryRow(ctx, `INSERT INTO wallet (member_id, name, type, sort_order) VALUES ($1, $2, 'BANK', 1) RETURNING id`, m.ID, name).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	bank, card := wallet("Bank"), wallet("Card")
+	day := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)
+	for _, fee := range []int64{0, 500} {
+		var inserted, updated int64
+		var tr transfer.Transfer
+		err := database.InTxRaw(ctx, env.Pool, func(tx pgx.Tx) error {
+			// The counts are the backend's since it last reported them,
+			// which it does only outside a transaction: their difference
+			// within one is what it wrote.
+			count := func() (ins, upd int64, err error) {
+				err = tx.QueryRow(ctx, `SELECT pg_stat_get_xact_tuples_inserted('account_entry'::regclass),
+					pg_stat_get_xact_tuples_updated('account_entry'::regclass)`).Scan(&ins, &upd)
+				return ins, upd, err
+			}
+			ins0, upd0, err := count()
+			if err != nil {
+				return err
+			}
+			in := transfer.Input{
+				From: ledger.EntryInput{Date: day, Type: ledger.TypeExpense, Amount: 120_000, WalletID: &bank},
+				To:   ledger.EntryInput{Date: day, Type: ledger.TypeIncome, Amount: 120_000, WalletID: &card},
+				Fee:  fee,
+			}
+			if tr, err = transfer.CreateTx(ctx, db.New(tx), m.ID, in); err != nil {
+				return err
+			}
+			ins1, upd1, err := count()
+			inserted, updated = ins1-ins0, upd1-upd0
+			return err
+		})
+		if err != nil {
+			t.Fatalf("fee %d: %v", fee, err)
+		}
+		want := int64(2)
+		if fee > 0 {
+			want = 3
+		}
+		if inserted != want || updated != 0 {
+			t.Errorf("fee %d: the create inserted %d entries and updated %d, want %d and 0", fee, inserted, updated, want)
+		}
+		var sides []int64
+		if err := env.Pool.QueryRow(ctx, `SELECT array_agg(wallet_id ORDER BY type) FROM account_entry WHERE member_id = $1 AND transfer_id = $2`,
+			m.ID, tr.ID).Scan(&sides); err != nil {
+			t.Fatal(err)
+		}
+		if len(sides) != 2 || sides[0] != bank || sides[1] != card {
+			t.Errorf("fee %d: the transfer's sides are in wallets %v, want [%d %d] (expense, income)", fee, sides, bank, card)
+		}
+	}
+}
