@@ -241,33 +241,15 @@ func TestEntryCreateFiresOnlyItsOwnTriggers(t *testing.T) {
 		{"without tags", nil, []int64{1, 1, 0, 0, 0}},
 		{"with tags", []string{"coffee", "morning"}, []int64{1, 1, 1, 1, 1}},
 	} {
-		var before, after []int64
-		err := database.InTxRaw(ctx, env.Pool, func(tx pgx.Tx) error {
-			// The counts are the backend's since it last reported them,
-			// which it does only outside a transaction: their difference
-			// within one is what it ran.
-			calls := func(into *[]int64) error {
-				return tx.QueryRow(ctx, `SELECT array_agg(COALESCE(pg_stat_get_xact_function_calls(f::regproc), 0) ORDER BY o)
-					FROM unnest($1::text[]) WITH ORDINALITY AS u (f, o)`, functions).Scan(into)
-			}
-			if _, err := tx.Exec(ctx, `SET LOCAL track_functions = 'all'`); err != nil {
-				return err
-			}
-			if err := calls(&before); err != nil {
-				return err
-			}
+		calls := env.CountWithin(func(q *db.Queries) error {
 			in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: "expense", Amount: 4500, WalletID: &wallet, Tags: c.tags}
-			if _, err := ledger.CreateEntryTx(ctx, db.New(tx), m.ID, in); err != nil {
-				return err
-			}
-			return calls(&after)
-		})
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
+			_, err := ledger.CreateEntryTx(ctx, q, m.ID, in)
+			return err
+		}, `SELECT array_agg(COALESCE(pg_stat_get_xact_function_calls(f::regproc), 0) ORDER BY o)
+			FROM unnest($1::text[]) WITH ORDINALITY AS u (f, o)`, functions)
 		for i, f := range functions {
-			if got := after[i] - before[i]; got != c.want[i] {
-				t.Errorf("a create %s ran %s %d times, want %d", c.name, f, got, c.want[i])
+			if calls[i] != c.want[i] {
+				t.Errorf("a create %s ran %s %d times, want %d", c.name, f, calls[i], c.want[i])
 			}
 		}
 	}

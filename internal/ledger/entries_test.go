@@ -9,14 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/calendar"
-	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/ledger"
 )
 
@@ -373,31 +370,13 @@ func TestCreateReadsTheDayOnlyWhenAsked(t *testing.T) {
 	m := env.NewMember()
 	ctx := context.Background()
 	for _, probe := range []bool{false, true} {
-		var scans int64
-		err := database.InTxRaw(ctx, env.Pool, func(tx pgx.Tx) error {
-			// The counts are the backend's since it last reported them,
-			// which it does only outside a transaction.
-			count := func() (n int64, err error) {
-				// Sequential scans of the table, index scans of its indexes.
-				err = tx.QueryRow(ctx, `SELECT pg_stat_get_xact_numscans('account_entry'::regclass)
-					+ (SELECT sum(pg_stat_get_xact_numscans(indexrelid)) FROM pg_index WHERE indrelid = 'account_entry'::regclass)`).Scan(&n)
-				return n, err
-			}
-			before, err := count()
-			if err != nil {
-				return err
-			}
+		// Sequential scans of the table, index scans of its indexes.
+		scans := env.CountWithin(func(q *db.Queries) error {
 			in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: ledger.TypeExpense, Amount: 1000, ProbeNewDay: probe}
-			if _, err := ledger.CreateEntryTx(ctx, db.New(tx), m.ID, in); err != nil {
-				return err
-			}
-			after, err := count()
-			scans = after - before
+			_, err := ledger.CreateEntryTx(ctx, q, m.ID, in)
 			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		}, `SELECT ARRAY[pg_stat_get_xact_numscans('account_entry'::regclass)
+			+ (SELECT sum(pg_stat_get_xact_numscans(indexrelid)) FROM pg_index WHERE indrelid = 'account_entry'::regclass)]::bigint[]`)[0]
 		if probe != (scans > 0) {
 			t.Errorf("a create with ProbeNewDay %v scanned account_entry %d times", probe, scans)
 		}

@@ -113,7 +113,6 @@ func ListEntryTagsTx(ctx context.Context, q *db.Queries, arg db.ListEntryTagsPar
 	return q.ListEntryTags(ctx, arg)
 }
 
-
 // TransferSidesTx answers the sides of a transfer.
 func TransferSidesTx(ctx context.Context, q *db.Queries, arg db.ListTransferSidesParams) ([]db.ListTransferSidesRow, error) {
 	return q.ListTransferSides(ctx, arg)

@@ -5,11 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
-	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/transfer"
 )
@@ -33,36 +30,18 @@ func TestTransferCreateWritesEachSideOnce(t *testing.T) {
 	bank, card := wallet("Bank"), wallet("Card")
 	day := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)
 	for _, fee := range []int64{0, 500} {
-		var inserted, updated int64
 		var tr transfer.Transfer
-		err := database.InTxRaw(ctx, env.Pool, func(tx pgx.Tx) error {
-			// The counts are the backend's since it last reported them,
-			// which it does only outside a transaction: their difference
-			// within one is what it wrote.
-			count := func() (ins, upd int64, err error) {
-				err = tx.QueryRow(ctx, `SELECT pg_stat_get_xact_tuples_inserted('account_entry'::regclass),
-					pg_stat_get_xact_tuples_updated('account_entry'::regclass)`).Scan(&ins, &upd)
-				return ins, upd, err
-			}
-			ins0, upd0, err := count()
-			if err != nil {
-				return err
-			}
+		moved := env.CountWithin(func(q *db.Queries) (err error) {
 			in := transfer.Input{
 				From: ledger.EntryInput{Date: day, Type: ledger.TypeExpense, Amount: 120_000, WalletID: &bank},
 				To:   ledger.EntryInput{Date: day, Type: ledger.TypeIncome, Amount: 120_000, WalletID: &card},
 				Fee:  fee,
 			}
-			if tr, err = transfer.CreateTx(ctx, db.New(tx), m.ID, in); err != nil {
-				return err
-			}
-			ins1, upd1, err := count()
-			inserted, updated = ins1-ins0, upd1-upd0
+			tr, err = transfer.CreateTx(ctx, q, m.ID, in)
 			return err
-		})
-		if err != nil {
-			t.Fatalf("fee %d: %v", fee, err)
-		}
+		}, `SELECT ARRAY[pg_stat_get_xact_tuples_inserted('account_entry'::regclass),
+			pg_stat_get_xact_tuples_updated('account_entry'::regclass)]`)
+		inserted, updated := moved[0], moved[1]
 		want := int64(2)
 		if fee > 0 {
 			want = 3
