@@ -92,9 +92,8 @@ test-clean: ## Remove what an interrupted test run left: test and template datab
 
 # -p 1: one package's benchmarks at a time. Run side by side (go test's
 # default), a heavy one (a restore of the largest backup) shared the two
-# cores with another package's measured runs and their floors, and the
-# service answered entry creates 503 when a Redis read or a request's
-# deadline ran out under that load.
+# cores with another package's measured runs and their floors; in one such
+# run the entry create benchmark failed on two 503 answers.
 bench: ## Go benchmarks, then make load (BENCH_SCALE=0.1 seeds a tenth of the growth data set)
 	go test -p 1 -run '^$$' -bench . -benchmem -benchtime $(BENCH_TIME) ./...
 	@$(MAKE) --no-print-directory load
