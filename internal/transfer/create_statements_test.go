@@ -5,8 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
+	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/transfer"
 )
@@ -20,14 +22,8 @@ func TestTransferCreateWritesEachSideOnce(t *testing.T) {
 	env := apitest.New(t)
 	m := env.NewMember()
 	ctx := context.Background()
-	wallet := func(name string) int64 {
-		var id int64
-		if err := env.Pool.QueryRow(ctx, `INSERT INTO wallet (member_id, name, type, sort_order) VALUES ($1, $2, 'BANK', 1) RETURNING id`, m.ID, name).Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
-	bank, card := wallet("Bank"), wallet("Card")
+	bank := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0).ID
+	card := lt.Wallet(m.Client, "Card", api.WalletTypeCard, 0).ID
 	day := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)
 	for _, fee := range []int64{0, 500} {
 		var tr transfer.Transfer
