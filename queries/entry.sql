@@ -44,12 +44,13 @@ RETURNING sqlc.embed(account_entry),
 -- fails.
 --
 -- The tags become the member's tags where they are not (new ones last, in
--- the given order) and are linked to the entry; tag_names answers them in
--- tag order. Linking them does not raise the new entry's version (00344),
--- so the row returned is the row committed. A tag of the same name that
--- another transaction made after this statement's snapshot can be neither
--- seen nor linked here: the statement then fails as a serialization
--- failure, and runs again whole (InTx, Exec).
+-- the given order; ensure_member_tags, 00347) and are linked to the entry;
+-- tag_names answers them in tag order. Linking them does not raise the new
+-- entry's version (00344), so the row returned is the row committed. A tag
+-- of the same name that a parallel request commits while this one waits on
+-- it is answered too (the function reads after its INSERT, with a snapshot
+-- of its own). Only a tag deleted meanwhile leaves one out: the statement
+-- then fails as a serialization failure, and runs again whole (InTx, Exec).
 WITH checked AS (
     SELECT nextval(pg_get_serial_sequence('account_entry', 'id')) AS id
     WHERE (sqlc.narg(wallet_id)::bigint IS NULL OR EXISTS (
@@ -59,20 +60,10 @@ WITH checked AS (
             SELECT 1 FROM account_category c WHERE c.member_id = @member_id::bigint AND c.id = sqlc.narg(category_id)::bigint
                 AND c.type = @type::text))
         AND (sqlc.narg(installment_months)::integer IS NULL OR (@type::text = 'expense' AND sqlc.narg(wallet_id)::bigint IS NOT NULL))
-), wanted AS (
-    SELECT x.name, x.ord FROM unnest(@tags::text[]) WITH ORDINALITY AS x(name, ord)
-    WHERE EXISTS (SELECT 1 FROM checked)
-), added AS (
-    INSERT INTO account_tag (member_id, name, sort_order)
-    SELECT @member_id::bigint, wanted.name,
-        (SELECT COALESCE(MAX(sort_order), 0) FROM account_tag WHERE member_id = @member_id::bigint) + wanted.ord
-    FROM wanted
-    ON CONFLICT (member_id, name) DO NOTHING
-    RETURNING id, name, sort_order
 ), tags AS (
-    SELECT added.id, added.name, added.sort_order FROM added
-    UNION ALL
-    SELECT t.id, t.name, t.sort_order FROM account_tag t JOIN wanted ON wanted.name = t.name WHERE t.member_id = @member_id::bigint
+    -- The names only when the checks passed (NULL otherwise: no tag made).
+    SELECT t.id, t.name, t.sort_order
+    FROM ensure_member_tags(@member_id::bigint, (SELECT @tags::text[] FROM checked)) AS t
 ), linked AS (
     -- Checked at the statement's end, when the entry's row is there.
     INSERT INTO account_entry_tag (entry_id, tag_id)
@@ -87,8 +78,8 @@ SELECT checked.id, @member_id::bigint, sqlc.narg(wallet_id)::bigint, sqlc.narg(c
     @entry_date::date, @memo::text, sqlc.narg(currency)::text, sqlc.narg(original_amount)::numeric,
     sqlc.narg(exchange_rate)::numeric, sqlc.narg(installment_months)::integer, @pending::boolean, sqlc.narg(notif_key)::text
 FROM checked
-WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT wanted.name) FROM wanted) THEN true
-    ELSE retry_statement('a tag of the same name, made by a parallel request, is not yet visible') END
+WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT x.name) FROM unnest(@tags::text[]) AS x(name)) THEN true
+    ELSE retry_statement('a tag the entry names was deleted by a parallel request') END
 RETURNING sqlc.embed(account_entry),
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.

@@ -8,20 +8,9 @@ RETURNING *;
 
 -- name: EnsureTags :many
 -- Makes every name one of the member's tags (new ones last, in the given
--- order) and answers the ids of all of them.
-WITH wanted AS (
-    SELECT x.name, x.ord FROM unnest(@names::text[]) WITH ORDINALITY AS x(name, ord)
-), added AS (
-    INSERT INTO account_tag (member_id, name, sort_order)
-    SELECT @member_id, wanted.name,
-        (SELECT COALESCE(MAX(sort_order), 0) FROM account_tag WHERE member_id = @member_id) + wanted.ord
-    FROM wanted
-    ON CONFLICT (member_id, name) DO NOTHING
-    RETURNING id, name
-)
-SELECT added.id, added.name FROM added
-UNION ALL
-SELECT t.id, t.name FROM account_tag t JOIN wanted ON wanted.name = t.name WHERE t.member_id = @member_id;
+-- order) and answers the ids of all of them, those a parallel request made
+-- meanwhile included (ensure_member_tags, 00347).
+SELECT t.id, t.name FROM ensure_member_tags(@member_id::bigint, @names::text[]) AS t;
 
 -- name: UpdateTag :one
 UPDATE account_tag SET name = @name WHERE member_id = @member_id AND id = @id RETURNING *;

@@ -337,20 +337,10 @@ WITH checked AS (
             SELECT 1 FROM account_category c WHERE c.member_id = $1::bigint AND c.id = $3::bigint
                 AND c.type = $4::text))
         AND ($11::integer IS NULL OR ($4::text = 'expense' AND $2::bigint IS NOT NULL))
-), wanted AS (
-    SELECT x.name, x.ord FROM unnest($15::text[]) WITH ORDINALITY AS x(name, ord)
-    WHERE EXISTS (SELECT 1 FROM checked)
-), added AS (
-    INSERT INTO account_tag (member_id, name, sort_order)
-    SELECT $1::bigint, wanted.name,
-        (SELECT COALESCE(MAX(sort_order), 0) FROM account_tag WHERE member_id = $1::bigint) + wanted.ord
-    FROM wanted
-    ON CONFLICT (member_id, name) DO NOTHING
-    RETURNING id, name, sort_order
 ), tags AS (
-    SELECT added.id, added.name, added.sort_order FROM added
-    UNION ALL
-    SELECT t.id, t.name, t.sort_order FROM account_tag t JOIN wanted ON wanted.name = t.name WHERE t.member_id = $1::bigint
+    -- The names only when the checks passed (NULL otherwise: no tag made).
+    SELECT t.id, t.name, t.sort_order
+    FROM ensure_member_tags($1::bigint, (SELECT $14::text[] FROM checked)) AS t
 ), linked AS (
     -- Checked at the statement's end, when the entry's row is there.
     INSERT INTO account_entry_tag (entry_id, tag_id)
@@ -365,14 +355,14 @@ SELECT checked.id, $1::bigint, $2::bigint, $3::bigint, $4::text, $5::bigint,
     $6::date, $7::text, $8::text, $9::numeric,
     $10::numeric, $11::integer, $12::boolean, $13::text
 FROM checked
-WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT wanted.name) FROM wanted) THEN true
-    ELSE retry_statement('a tag of the same name, made by a parallel request, is not yet visible') END
+WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT x.name) FROM unnest($14::text[]) AS x(name)) THEN true
+    ELSE retry_statement('a tag the entry names was deleted by a parallel request') END
 RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version,
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
     -- Asked only where the answer can matter (probe_new_day: the month may
     -- complete today); else false, and the probe is not run.
-    ($14::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
+    ($15::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
         WHERE o.member_id = $1::bigint AND o.entry_date = $6::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day,
     ARRAY(SELECT tags.name FROM tags ORDER BY tags.sort_order, tags.id)::text[] AS tag_names
 `
@@ -391,8 +381,8 @@ type CreateTaggedEntryCheckedParams struct {
 	InstallmentMonths *int32
 	Pending           bool
 	NotifKey          *string
-	ProbeNewDay       bool
 	Tags              []string
+	ProbeNewDay       bool
 }
 
 type CreateTaggedEntryCheckedRow struct {
@@ -406,12 +396,13 @@ type CreateTaggedEntryCheckedRow struct {
 // fails.
 //
 // The tags become the member's tags where they are not (new ones last, in
-// the given order) and are linked to the entry; tag_names answers them in
-// tag order. Linking them does not raise the new entry's version (00344),
-// so the row returned is the row committed. A tag of the same name that
-// another transaction made after this statement's snapshot can be neither
-// seen nor linked here: the statement then fails as a serialization
-// failure, and runs again whole (InTx, Exec).
+// the given order; ensure_member_tags, 00347) and are linked to the entry;
+// tag_names answers them in tag order. Linking them does not raise the new
+// entry's version (00344), so the row returned is the row committed. A tag
+// of the same name that a parallel request commits while this one waits on
+// it is answered too (the function reads after its INSERT, with a snapshot
+// of its own). Only a tag deleted meanwhile leaves one out: the statement
+// then fails as a serialization failure, and runs again whole (InTx, Exec).
 func (q *Queries) CreateTaggedEntryChecked(ctx context.Context, arg CreateTaggedEntryCheckedParams) (CreateTaggedEntryCheckedRow, error) {
 	row := q.db.QueryRow(ctx, createTaggedEntryChecked,
 		arg.MemberID,
@@ -427,8 +418,8 @@ func (q *Queries) CreateTaggedEntryChecked(ctx context.Context, arg CreateTagged
 		arg.InstallmentMonths,
 		arg.Pending,
 		arg.NotifKey,
-		arg.ProbeNewDay,
 		arg.Tags,
+		arg.ProbeNewDay,
 	)
 	var i CreateTaggedEntryCheckedRow
 	err := row.Scan(

@@ -77,24 +77,12 @@ func (q *Queries) DeleteTag(ctx context.Context, arg DeleteTagParams) (int64, er
 }
 
 const ensureTags = `-- name: EnsureTags :many
-WITH wanted AS (
-    SELECT x.name, x.ord FROM unnest($1::text[]) WITH ORDINALITY AS x(name, ord)
-), added AS (
-    INSERT INTO account_tag (member_id, name, sort_order)
-    SELECT $2, wanted.name,
-        (SELECT COALESCE(MAX(sort_order), 0) FROM account_tag WHERE member_id = $2) + wanted.ord
-    FROM wanted
-    ON CONFLICT (member_id, name) DO NOTHING
-    RETURNING id, name
-)
-SELECT added.id, added.name FROM added
-UNION ALL
-SELECT t.id, t.name FROM account_tag t JOIN wanted ON wanted.name = t.name WHERE t.member_id = $2
+SELECT t.id, t.name FROM ensure_member_tags($1::bigint, $2::text[]) AS t
 `
 
 type EnsureTagsParams struct {
-	Names    []string
 	MemberID int64
+	Names    []string
 }
 
 type EnsureTagsRow struct {
@@ -103,9 +91,10 @@ type EnsureTagsRow struct {
 }
 
 // Makes every name one of the member's tags (new ones last, in the given
-// order) and answers the ids of all of them.
+// order) and answers the ids of all of them, those a parallel request made
+// meanwhile included (ensure_member_tags, 00347).
 func (q *Queries) EnsureTags(ctx context.Context, arg EnsureTagsParams) ([]EnsureTagsRow, error) {
-	rows, err := q.db.Query(ctx, ensureTags, arg.Names, arg.MemberID)
+	rows, err := q.db.Query(ctx, ensureTags, arg.MemberID, arg.Names)
 	if err != nil {
 		return nil, err
 	}

@@ -80,13 +80,13 @@ func TestEntryCreateIsOneStatementWithItsTags(t *testing.T) {
 	}
 }
 
-// TestEntryCreateRunsAgainForATagMadeMeanwhile: a tag of the same name that
+// TestEntryCreateLinksATagMadeMeanwhile: a tag of the same name that
 // another transaction commits while the create's statement waits on it is
-// invisible to that statement's snapshot; the statement fails as a
-// serialization failure and runs again whole, so the entry is created once,
-// with every tag it named. Without the check the entry lands without the
-// tag.
-func TestEntryCreateRunsAgainForATagMadeMeanwhile(t *testing.T) {
+// invisible to that statement's snapshot, but not to ensure_member_tags,
+// which reads it after the wait: the entry is created once, with every tag
+// it named, without running again. (Before 00347 the statement failed and
+// ran again whole; a second such tag during the retry answered 503.)
+func TestEntryCreateLinksATagMadeMeanwhile(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
@@ -138,8 +138,16 @@ func TestEntryCreateRunsAgainForATagMadeMeanwhile(t *testing.T) {
 	if got.err != nil {
 		t.Fatal(got.err)
 	}
-	if len(got.e.Tags) != 2 || got.e.Tags[0] != "fresh" || got.e.Tags[1] != "later" {
-		t.Errorf("the entry's tags: %v, want [fresh later]", got.e.Tags)
+	// Both tags, in the member's tag order. "later" was placed after the
+	// tags the create could see; "fresh", made meanwhile at sort order 5,
+	// comes after it: placing new tags is not serialized with a parallel
+	// request's (two parallel CreateTag calls can share a sort order too).
+	var order []string
+	if err := env.Pool.QueryRow(ctx, `SELECT array_agg(name ORDER BY sort_order, id) FROM account_tag WHERE member_id = $1`, m.ID).Scan(&order); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.e.Tags) != 2 || len(order) != 2 || got.e.Tags[0] != order[0] || got.e.Tags[1] != order[1] {
+		t.Errorf("the entry's tags: %v, want fresh and later in the member's tag order %v", got.e.Tags, order)
 	}
 	var entries, links int
 	if err := env.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM account_entry WHERE member_id = $1),
@@ -149,8 +157,8 @@ func TestEntryCreateRunsAgainForATagMadeMeanwhile(t *testing.T) {
 	if entries != 1 || links != 2 {
 		t.Errorf("%d entries with %d tag links, want 1 with 2", entries, links)
 	}
-	if n := database.Retried(env.Pool); n != 1 {
-		t.Errorf("the create ran again %d times, want 1", n)
+	if n := database.Retried(env.Pool); n != 0 {
+		t.Errorf("the create ran again %d times, want 0", n)
 	}
 }
 
@@ -252,5 +260,58 @@ func TestEntryCreateFiresOnlyItsOwnTriggers(t *testing.T) {
 				t.Errorf("a create %s ran %s %d times, want %d", c.name, f, calls[i], c.want[i])
 			}
 		}
+	}
+}
+
+// TestParallelCreatesMakeTheSameNewTags: a member's parallel creates that
+// name the same new tags, in different orders, each land once with every
+// tag; each tag is made once; none runs again (the names are made in one
+// order, so the creates wait on each other rather than deadlock).
+func TestParallelCreatesMakeTheSameNewTags(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	ctx := context.Background()
+	names := []string{"t0", "t1", "t2", "t3", "t4", "t5"}
+	reversed := make([]string, len(names))
+	for i, n := range names {
+		reversed[len(names)-1-i] = n
+	}
+	const creates = 16
+	errs := make(chan error, creates)
+	tagged := make(chan int, creates)
+	for i := range creates {
+		tags := names
+		if i%2 == 1 {
+			tags = reversed
+		}
+		go func() {
+			in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: "expense", Amount: 4500, Tags: tags}
+			e, err := database.ExecV(ctx, env.Pool, func(q *db.Queries) (ledger.Entry, error) {
+				return ledger.CreateEntryTx(ctx, q, m.ID, in)
+			})
+			tagged <- len(e.Tags)
+			errs <- err
+		}()
+	}
+	for range creates {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+		if n := <-tagged; n != len(names) {
+			t.Errorf("a create answered %d tags, want %d", n, len(names))
+		}
+	}
+	var entries, tags, links int
+	if err := env.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM account_entry WHERE member_id = $1),
+		(SELECT count(*) FROM account_tag WHERE member_id = $1),
+		(SELECT count(*) FROM account_entry_tag l JOIN account_tag t ON t.id = l.tag_id WHERE t.member_id = $1)`, m.ID).Scan(&entries, &tags, &links); err != nil {
+		t.Fatal(err)
+	}
+	if entries != creates || tags != len(names) || links != creates*len(names) {
+		t.Errorf("%d entries, %d tags, %d links; want %d, %d, %d", entries, tags, links, creates, len(names), creates*len(names))
+	}
+	if n := database.Retried(env.Pool); n != 0 {
+		t.Errorf("the creates ran again %d times, want 0", n)
 	}
 }

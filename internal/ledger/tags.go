@@ -61,8 +61,9 @@ func EnsureTagsTx(ctx context.Context, q *db.Queries, memberID int64, names []st
 		return nil, fmt.Errorf("ensure tags: %w", err)
 	}
 	if len(rows) != len(names) {
-		// A tag another transaction added meanwhile is invisible to this
-		// statement's snapshot; a second pass sees it.
+		// A tag deleted by a parallel request after the INSERT skipped
+		// it (ensure_member_tags answers the tags made meanwhile, not
+		// those deleted meanwhile); a second pass makes it again.
 		if rows, err = q.EnsureTags(ctx, db.EnsureTagsParams{MemberID: memberID, Names: names}); err != nil {
 			return nil, fmt.Errorf("ensure tags: %w", err)
 		}
