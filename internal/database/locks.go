@@ -36,6 +36,10 @@ package database
 //     the tag, then its cascade (the links) and the version trigger lock its
 //     entries, in ascending id (migration 00341). An edit and a deletion
 //     meeting on one entry and one tag are a deadlock InTx runs again.
+//     New tags are made by ensure_member_tags (migration 00347), in name
+//     order whatever order the request gave: a request that names a tag a
+//     parallel one is making waits for that one's commit, and two requests
+//     making the same new tags wait in one order rather than deadlock.
 //     A wallet's deletion reads the wallet without a lock and locks its
 //     entries (moving or deleting them) before its own DELETE locks it.
 //     A recurring entry's row comes after these: the posting job

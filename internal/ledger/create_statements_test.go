@@ -278,8 +278,11 @@ func TestParallelCreatesMakeTheSameNewTags(t *testing.T) {
 		reversed[len(names)-1-i] = n
 	}
 	const creates = 16
-	errs := make(chan error, creates)
-	tagged := make(chan int, creates)
+	type created struct {
+		e   ledger.Entry
+		err error
+	}
+	done := make(chan created, creates)
 	for i := range creates {
 		tags := names
 		if i%2 == 1 {
@@ -290,16 +293,15 @@ func TestParallelCreatesMakeTheSameNewTags(t *testing.T) {
 			e, err := database.ExecV(ctx, env.Pool, func(q *db.Queries) (ledger.Entry, error) {
 				return ledger.CreateEntryTx(ctx, q, m.ID, in)
 			})
-			tagged <- len(e.Tags)
-			errs <- err
+			done <- created{e, err}
 		}()
 	}
 	for range creates {
-		if err := <-errs; err != nil {
-			t.Error(err)
-		}
-		if n := <-tagged; n != len(names) {
-			t.Errorf("a create answered %d tags, want %d", n, len(names))
+		got := <-done
+		if got.err != nil {
+			t.Error(got.err)
+		} else if len(got.e.Tags) != len(names) {
+			t.Errorf("a create answered %d tags, want %d", len(got.e.Tags), len(names))
 		}
 	}
 	var entries, tags, links int
