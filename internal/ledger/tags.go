@@ -19,12 +19,12 @@ var ErrTagNotFound = problem.NotFound("tag")
 
 var errTagTaken = problem.Conflict(problem.CodeConflict, "another tag has this name")
 
-// cleanTags checks the tag names of a request: nil stays nil (none sent),
-// names are trimmed and repeated ones dropped. A FREE member sending any is
-// refused, never silently ignored.
 // TagName trims and checks a tag name as every tag operation does.
 func TagName(field, s string) (string, error) { return cleanName(field, s, 30) }
 
+// cleanTags checks the tag names of a request: nil stays nil (none sent),
+// names are trimmed and repeated ones dropped. A FREE member sending any is
+// refused, never silently ignored.
 func cleanTags(names *[]string, premium bool) ([]string, error) {
 	if names == nil {
 		return nil, nil
