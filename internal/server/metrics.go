@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -17,6 +18,21 @@ type metrics struct {
 	registry *prometheus.Registry
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	// observers holds the counter and histogram of each operation and
+	// status seen (observerKey → *observer): the vectors' lookups hash the
+	// label values and take a lock on every request, which this map's
+	// reads of known keys do not.
+	observers sync.Map
+}
+
+type observerKey struct {
+	operation string
+	status    int
+}
+
+type observer struct {
+	requests prometheus.Counter
+	latency  prometheus.Observer
 }
 
 func newMetrics(pool *pgxpool.Pool) *metrics {
@@ -42,8 +58,19 @@ func newMetrics(pool *pgxpool.Pool) *metrics {
 }
 
 func (m *metrics) observe(operation string, status int, elapsed time.Duration) {
-	m.requests.WithLabelValues(operation, strconv.Itoa(status)).Inc()
-	m.latency.WithLabelValues(operation).Observe(elapsed.Seconds())
+	key := observerKey{operation, status}
+	o, ok := m.observers.Load(key)
+	if !ok {
+		// Operations are the contract's and statuses a few dozen, so the
+		// map stays small.
+		o, _ = m.observers.LoadOrStore(key, &observer{
+			requests: m.requests.WithLabelValues(operation, strconv.Itoa(status)),
+			latency:  m.latency.WithLabelValues(operation),
+		})
+	}
+	ob := o.(*observer)
+	ob.requests.Inc()
+	ob.latency.Observe(elapsed.Seconds())
 }
 
 func (m *metrics) handler() http.Handler {
