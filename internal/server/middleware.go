@@ -25,6 +25,9 @@ type requestInfo struct {
 	ID        string
 	Operation string
 	MemberID  int64
+	// found is the contract's operation for the request, once withDeadline
+	// has looked for it (nil before).
+	found *foundRoute
 }
 
 type requestInfoKey struct{}
@@ -54,7 +57,8 @@ func withRequestInfo(next http.Handler) http.Handler {
 			_, _ = rand.Read(b[:])
 			id = hex.EncodeToString(b[:])
 		}
-		w.Header().Set("X-Request-ID", id)
+		// The canonical form of X-Request-ID, set without canonicalizing.
+		w.Header()["X-Request-Id"] = []string{id}
 		ri := &requestInfo{ID: id, Operation: "unmatched"}
 		ctx := context.WithValue(r.Context(), requestInfoKey{}, ri)
 		// A session the session layer cannot confirm (PostgreSQL down)
@@ -177,23 +181,23 @@ type foundRoute struct {
 	err    error
 }
 
-type foundRouteKey struct{}
-
 // withDeadline finds the request's operation and gives the request's
 // context that operation's deadline.
 func withDeadline(c *Contract, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f := &foundRoute{}
 		f.route, f.params, f.err = c.Find(r)
+		ri := infoFrom(r.Context())
+		ri.found = f
 		d := requestDeadline
 		if f.err == nil {
 			d, _ = OperationDeadline(f.route.Operation) // checked at start-up
 			// Named before the session layer runs, so a request it
 			// answers (503 while PostgreSQL is down) is logged and counted
 			// under its operation, not "unmatched".
-			infoFrom(r.Context()).Operation = f.route.Operation.OperationID
+			ri.Operation = f.route.Operation.OperationID
 		}
-		ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), foundRouteKey{}, f), d)
+		ctx, cancel := context.WithTimeout(r.Context(), d)
 		defer cancel()
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
@@ -201,15 +205,16 @@ func withDeadline(c *Contract, next http.Handler) http.Handler {
 
 // find answers the operation withDeadline found for r, or finds it.
 func find(c *Contract, r *http.Request) (*routers.Route, map[string]string, error) {
-	if f, ok := r.Context().Value(foundRouteKey{}).(*foundRoute); ok {
+	if f := infoFrom(r.Context()).found; f != nil {
 		return f.route, f.params, f.err
 	}
 	return c.Find(r)
 }
 
 // withContract finds the operation of each request in the contract and
-// enforces what it declares: access, body size, media type and schema.
-func withContract(c *Contract, next http.Handler) http.Handler {
+// enforces what it declares: access, body size, media type and schema. With
+// tracing on, it names the request's span after the operation.
+func withContract(c *Contract, tracing bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		route, params, err := find(c, r)
 		if err != nil {
@@ -221,9 +226,13 @@ func withContract(c *Contract, next http.Handler) http.Handler {
 		}
 		ri := infoFrom(r.Context())
 		ri.Operation = route.Operation.OperationID
-		if span := trace.SpanFromContext(r.Context()); span.IsRecording() {
-			span.SetName(ri.Operation)
-			span.SetAttributes(attribute.String("http.route", route.Path))
+		// Off, there is no span to name, and looking for one walks the
+		// whole context chain.
+		if tracing {
+			if span := trace.SpanFromContext(r.Context()); span.IsRecording() {
+				span.SetName(ri.Operation)
+				span.SetAttributes(attribute.String("http.route", route.Path))
+			}
 		}
 		p := session.PrincipalFrom(r.Context())
 		if p != nil {

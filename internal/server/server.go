@@ -145,7 +145,7 @@ func New(deps Deps) (http.Handler, error) {
 		BaseRouter:       apiMux,
 		ErrorHandlerFunc: badRequest,
 	})
-	var api http.Handler = withContract(contract, withIdempotency(contract, deps.Idempotency, withVersions(contract, deps.Pool, apiMux)))
+	var api http.Handler = withContract(contract, deps.Tracing, withIdempotency(contract, deps.Idempotency, withVersions(contract, deps.Pool, apiMux)))
 	if deps.Sessions != nil {
 		api = deps.Sessions(api)
 	}
