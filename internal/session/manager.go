@@ -60,11 +60,7 @@ func (m *Manager) Store() *Store { return m.store }
 type requestState struct {
 	incoming   string // the token the request came with
 	fromCookie bool
-	// hash is the incoming token's name in the store, kept when scs looks
-	// the session up by it (Store.FindCtx), so the member read does not
-	// hash the token again.
-	hash    string
-	written bool
+	written    bool
 	// started is set by Start, which saved the session itself.
 	started       bool
 	startedToken  string
@@ -98,12 +94,13 @@ func tokenFrom(r *http.Request) (token string, fromCookie bool) {
 func (m *Manager) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token, fromCookie := tokenFrom(r)
-		st := &requestState{incoming: token, fromCookie: fromCookie}
-		ctx, err := m.scs.Load(context.WithValue(r.Context(), stateKey{}, st), token)
+		ctx, err := m.scs.Load(r.Context(), token)
 		if err != nil {
 			problem.Write(w, r, fmt.Errorf("load session: %w", err))
 			return
 		}
+		st := &requestState{incoming: token, fromCookie: fromCookie}
+		ctx = context.WithValue(ctx, stateKey{}, st)
 		p, err := m.principal(ctx, token)
 		if err != nil {
 			noteClaim(ctx, m.scs.GetInt64(ctx, keyMemberID))
@@ -127,12 +124,7 @@ func (m *Manager) principal(ctx context.Context, token string) (*Principal, erro
 	if m.scs.GetInt64(ctx, keyMemberID) == 0 {
 		return nil, nil
 	}
-	var hash string
-	if st := stateFrom(ctx); st != nil && st.hash != "" {
-		hash = st.hash
-	} else {
-		hash = HashToken(token)
-	}
+	hash := HashToken(token)
 	row, err := db.New(m.pool).GetSessionPrincipal(ctx, db.GetSessionPrincipalParams{TokenHash: hash, Now: time.Now()})
 	if errors.Is(err, pgx.ErrNoRows) {
 		if err := m.scs.Destroy(ctx); err != nil {

@@ -87,11 +87,6 @@ func (s *Store) redisCall(ctx context.Context, op string, f func() error) bool {
 // FindCtx reads Redis first; on a miss or an error it reads PostgreSQL and,
 // when the session is found there, writes it back to Redis.
 func (s *Store) FindCtx(ctx context.Context, hash string) ([]byte, bool, error) {
-	if st := stateFrom(ctx); st != nil && st.hash == "" {
-		// The request's own session, which scs looks up first; a later
-		// lookup on the request's context (another session's) is not it.
-		st.hash = hash
-	}
 	var (
 		b     []byte
 		found bool
