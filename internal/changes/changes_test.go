@@ -13,9 +13,11 @@ import (
 	"time"
 
 	"github.com/nestegg/nestegg/generated/api"
+	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/changes"
+	"github.com/nestegg/nestegg/internal/ledger"
 )
 
 func page(t *testing.T, c *apitest.Client, since string, limit int) api.ChangePage {
@@ -395,5 +397,76 @@ func TestNoVolatileSQLFunctions(t *testing.T) {
 	}
 	if len(names) > 0 {
 		t.Errorf("volatile SQL-language functions %v: write them in PL/pgSQL, whose plans a session keeps", names)
+	}
+}
+
+// A page's expected incomes are read in two statements however many months
+// it holds (the rows, then every month's received income in one sum), and
+// each month's received income is its GET's: confirmed incomes of the
+// member's ledger month, neither pending nor expenses nor other months.
+func TestFeedReadsExpectedIncomesWithoutAStatementPerMonth(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	l, err := ledger.NewHandler(env.Pool, env.Clock, env.Config.Timezone, env.Config.AccountCryptoKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := changes.NewHandler(env.Pool, l)
+	// A member with months expected incomes, one income and one expense in
+	// each month, and a pending income in the last.
+	member := func(months int) (*apitest.Member, []api.BudgetIncome) {
+		m := env.NewMember(apitest.AsPremium())
+		w := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
+		for k := 1; k <= months; k++ {
+			m.Do(http.MethodPut, "/api/account/budgets/income", api.BudgetIncomeRequest{Year: 2026, Month: int32(k), Amount: int64(1000 * k)}).Want(http.StatusOK)
+			lt.Entry(m.Client, lt.Income(lt.Date(2026, time.Month(k), 5), int64(100*k), w.ID))
+			lt.Entry(m.Client, lt.Expense(lt.Date(2026, time.Month(k), 6), 7, w.ID))
+		}
+		env.Exec(`INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date, memo, pending)
+			VALUES ($1, $2, 'income', 99, $3, 'pending', true)`, m.ID, w.ID, time.Date(2026, time.Month(months), 7, 0, 0, 0, 0, time.UTC))
+		var want []api.BudgetIncome
+		for k := 1; k <= months; k++ {
+			var in api.BudgetIncome
+			m.Do(http.MethodGet, fmt.Sprintf("/api/account/budgets/income?year=2026&month=%d", k), nil).Want(http.StatusOK).JSON(&in)
+			if in.Received != int64(100*k) {
+				t.Fatalf("month %d: GET answers received %d, want %d", k, in.Received, 100*k)
+			}
+			want = append(want, in)
+		}
+		return m, want
+	}
+	read := func(m *apitest.Member) (int, map[string]api.BudgetIncome) {
+		rec := &apitest.RecordingDB{DBTX: env.Pool}
+		p, err := h.PageTx(context.Background(), db.New(rec), m.ID, nil, 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]api.BudgetIncome{}
+		for _, c := range p.Changes {
+			if c.Kind == changes.KindBudgetIncome {
+				in, err := c.Record.AsBudgetIncome()
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[c.ID] = in
+			}
+		}
+		return len(rec.Sent), got
+	}
+	one, _ := member(1)
+	six, want := member(6)
+	oneSent, _ := read(one)
+	sixSent, got := read(six)
+	if sixSent != oneSent {
+		t.Errorf("a page with 6 expected incomes sent %d statements, with 1 sent %d: want the same", sixSent, oneSent)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d expected incomes on the page, want %d", len(got), len(want))
+	}
+	for _, w := range want {
+		g := got[fmt.Sprintf("%04d-%02d", w.Year, w.Month)]
+		if g.Received != w.Received || g.Amount == nil || *g.Amount != *w.Amount {
+			t.Errorf("%d-%02d on the page: received %d, amount %v; its GET: received %d, amount %d", w.Year, w.Month, g.Received, g.Amount, w.Received, *w.Amount)
+		}
 	}
 }
