@@ -261,3 +261,23 @@ func TestRequestTxNeverCommitsAfterLosingAWrite(t *testing.T) {
 		t.Fatalf("%d rows committed (%v), want none", n, err)
 	}
 }
+
+// The pool's connections run without JIT compilation, unless the URL asks
+// for it.
+func TestPoolRunsWithoutJIT(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := dbtest.NewDatabase(t)
+	for _, c := range []struct{ url, want string }{{url, "off"}, {url + "&jit=on", "on"}} {
+		pool, err := database.Open(ctx, c.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var jit string
+		err = pool.QueryRow(ctx, "SHOW jit").Scan(&jit)
+		pool.Close()
+		if err != nil || jit != c.want {
+			t.Errorf("%s: jit %q (%v), want %q", c.url, jit, err, c.want)
+		}
+	}
+}
