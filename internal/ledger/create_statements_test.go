@@ -2,6 +2,7 @@ package ledger_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -315,5 +316,53 @@ func TestParallelCreatesMakeTheSameNewTags(t *testing.T) {
 	}
 	if n := database.Retried(env.Pool); n != 0 {
 		t.Errorf("the creates ran again %d times, want 0", n)
+	}
+}
+
+// A tagged create reads account_entry by key however few entries there were
+// when its connection first planned the tag triggers' statements (00348).
+// PL/pgSQL keeps a statement's plan for the connection's life: planned over
+// a near-empty table, the links' entry lookup was a sequential scan, kept as
+// the table grew wherever no ANALYZE replaced it, so every tagged create
+// read every entry. The count is the create's own transaction's
+// (pg_stat_xact_user_tables), on the connection that planned early.
+func TestTaggedCreateReadsEntriesByKeyWhateverTheirNumberWhenPlanned(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	ctx := context.Background()
+	conn, err := env.Pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	create := func(tag string) int64 {
+		t.Helper()
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
+		in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: "expense", Amount: 4500, Tags: []string{"coffee", tag}}
+		if _, err := ledger.CreateEntryTx(ctx, db.New(tx), m.ID, in); err != nil {
+			t.Fatal(err)
+		}
+		var scans int64
+		if err := tx.QueryRow(ctx, `SELECT coalesce(seq_scan, 0) FROM pg_stat_xact_user_tables WHERE relname = 'account_entry'`).Scan(&scans); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return scans
+	}
+	// Planned while the member's few entries are all there are.
+	for i := range 6 {
+		create(fmt.Sprintf("t%d", i))
+	}
+	env.Exec(`INSERT INTO account_entry (member_id, type, amount, entry_date, memo)
+		SELECT $1, 'expense', 100, DATE '2026-01-01' + (g % 300), 'bulk' FROM generate_series(1, 20000) g`, m.ID)
+	if scans := create("later"); scans != 0 {
+		t.Errorf("a tagged create on a connection that planned over a small table: %d sequential scans of account_entry, want 0", scans)
 	}
 }
