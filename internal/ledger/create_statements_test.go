@@ -366,3 +366,78 @@ func TestTaggedCreateReadsEntriesByKeyWhateverTheirNumberWhenPlanned(t *testing.
 		t.Errorf("a tagged create on a connection that planned over a small table: %d sequential scans of account_entry, want 0", scans)
 	}
 }
+
+// An entry write reads none of the other members' wallets, transfers or
+// budgets, however few rows those tables had when its connection first
+// planned the feed's trigger (00349): planned over a small wallet table,
+// its wallet lookup was a sequential scan, and after another member's
+// 5,000 wallets every create read them all.
+func TestEntryWriteReadsNoOtherMembersRowsWhateverTheirNumberWhenPlanned(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	other := env.NewMember()
+	ctx := context.Background()
+	var wallet int64
+	if err := env.Pool.QueryRow(ctx, `INSERT INTO wallet (member_id, name, type, sort_order) VALUES ($1, 'Card', 'CARD', 1) RETURNING id`, m.ID).Scan(&wallet); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := env.Pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	// create writes an income entry on conn and answers the rows its
+	// transaction read by sequential scans, by table.
+	create := func() map[string]int64 {
+		t.Helper()
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
+		in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: "income", Amount: 4500, WalletID: &wallet}
+		if _, err := ledger.CreateEntryTx(ctx, db.New(tx), m.ID, in); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := tx.Query(ctx, `SELECT relname, seq_tup_read FROM pg_stat_xact_user_tables WHERE seq_tup_read > 0`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (struct {
+			Table string
+			Rows  int64
+		}, error) {
+			var v struct {
+				Table string
+				Rows  int64
+			}
+			return v, r.Scan(&v.Table, &v.Rows)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int64{}
+		for _, r := range read {
+			out[r.Table] = r.Rows
+		}
+		return out
+	}
+	// Planned while these tables hold a row or two.
+	for range 8 {
+		create()
+	}
+	env.Exec(`INSERT INTO wallet (member_id, name, type, sort_order) SELECT $1, 'w' || g, 'BANK', g FROM generate_series(1, 5000) g`, other.ID)
+	env.Exec(`INSERT INTO transfer (member_id, transfer_date, amount) SELECT $1, DATE '2026-01-01', 1 FROM generate_series(1, 5000)`, other.ID)
+	env.Exec(`INSERT INTO budget_onetime (member_id, name, amount, start_date, end_date) SELECT $1, 'b' || g, 1, DATE '2026-01-01', DATE '2026-12-31' FROM generate_series(1, 5000) g`, other.ID)
+	env.Exec(`INSERT INTO budget_income (member_id, year, month, amount) SELECT $1, 2000 + g / 12, 1 + g % 12, 1 FROM generate_series(0, 4999) g`, other.ID)
+	read := create()
+	for _, table := range []string{"wallet", "transfer", "budget_onetime", "budget_income"} {
+		if n := read[table]; n >= 5000 {
+			t.Errorf("an entry create on a connection that planned over small tables read %d rows of %s by sequential scan, want none of the other member's 5,000", n, table)
+		}
+	}
+}
