@@ -7,20 +7,15 @@ VALUES (@member_id, @year, @month, @amount)
 ON CONFLICT (member_id, year, month) DO UPDATE SET amount = EXCLUDED.amount, updated_at = now()
 RETURNING amount;
 
--- name: IncomeOfRange :one
--- Confirmed income of a date range, transfers aside.
-SELECT COALESCE(sum(amount), 0)::numeric FROM account_entry
-WHERE member_id = @member_id AND entry_date >= @from_date AND entry_date < @to_date
-  AND type = 'income' AND NOT pending AND transfer_id IS NULL;
-
 -- name: IncomeOfRanges :many
 -- Confirmed income of each date range [from_dates[i], to_dates[i]),
--- transfers aside: a row per range, in the order given (ord counts from 1).
--- One statement for many ledger months (the changes feed's expected
--- incomes), each range one index range scan. unnest, not
--- generate_subscripts: the planner takes generate_subscripts for 1,000 rows,
--- and that estimate's cost switched JIT compilation on (200 ms a call).
-SELECT r.ord::bigint AS ord, COALESCE((
+-- transfers aside: a sum per range, in the order given. One statement
+-- however many ledger months (a month's GET and PUT, the changes feed's
+-- expected incomes), each range one index range scan. unnest, not
+-- generate_subscripts: the planner takes generate_subscripts for 1,000
+-- rows, and that estimate's cost switched JIT compilation on (200 ms a
+-- call, before the pool turned JIT off).
+SELECT COALESCE((
     SELECT sum(e.amount) FROM account_entry e
     WHERE e.member_id = @member_id::bigint
       AND e.entry_date >= r.from_date AND e.entry_date < (@to_dates::date[])[r.ord]

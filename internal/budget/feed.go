@@ -52,7 +52,7 @@ func OnetimeByID(ctx context.Context, q *db.Queries, memberID int64, ids []int64
 // IncomesByMonth answers the expected incomes of these months (year * 100 +
 // month) that are set, each with its received income in the member's ledger
 // month (startDay): two reads however many months, the rows and then the
-// months' sums in one statement.
+// months' sums (receivedIn).
 func IncomesByMonth(ctx context.Context, q *db.Queries, memberID int64, startDay int, months []int64) (map[int64]api.BudgetIncome, error) {
 	rows, err := q.ListBudgetIncomesByMonths(ctx, db.ListBudgetIncomesByMonthsParams{MemberID: memberID, Months: months})
 	if err != nil {
@@ -62,28 +62,16 @@ func IncomesByMonth(ctx context.Context, q *db.Queries, memberID int64, startDay
 	if len(rows) == 0 {
 		return out, nil
 	}
-	ranges := db.IncomeOfRangesParams{MemberID: memberID}
-	for _, r := range rows {
-		m := calendar.NewMonth(int(r.Year), time.Month(r.Month), startDay)
-		ranges.FromDates = append(ranges.FromDates, m.From())
-		ranges.ToDates = append(ranges.ToDates, m.To())
+	ledgerMonths := make([]calendar.Month, len(rows))
+	for i, r := range rows {
+		ledgerMonths[i] = calendar.NewMonth(int(r.Year), time.Month(r.Month), startDay)
 	}
-	sums, err := q.IncomeOfRanges(ctx, ranges)
+	sums, err := receivedIn(ctx, q, memberID, ledgerMonths)
 	if err != nil {
-		return nil, fmt.Errorf("income of member %d: %w", memberID, err)
-	}
-	if len(sums) != len(rows) {
-		return nil, fmt.Errorf("income of member %d: %d sums for %d months", memberID, len(sums), len(rows))
+		return nil, err
 	}
 	for i, r := range rows {
-		if sums[i].Ord != int64(i+1) {
-			return nil, fmt.Errorf("income of member %d: sum %d in place %d", memberID, sums[i].Ord, i+1)
-		}
-		received, ok := money.FromDecimal(sums[i].Income)
-		if !ok {
-			return nil, money.ErrOutOfRange
-		}
-		out[int64(r.Year)*100+int64(r.Month)] = api.BudgetIncome{Year: r.Year, Month: r.Month, Amount: &r.Amount, Received: received}
+		out[int64(r.Year)*100+int64(r.Month)] = api.BudgetIncome{Year: r.Year, Month: r.Month, Amount: &r.Amount, Received: sums[i]}
 	}
 	return out, nil
 }

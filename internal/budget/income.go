@@ -66,14 +66,37 @@ func (h *BudgetHandler) PutBudgetIncome(ctx context.Context, req api.PutBudgetIn
 	return api.PutBudgetIncome200JSONResponse(out), nil
 }
 
+// received answers the member's confirmed income in ledger month m.
 func received(ctx context.Context, q *db.Queries, memberID int64, m calendar.Month) (int64, error) {
-	n, err := q.IncomeOfRange(ctx, db.IncomeOfRangeParams{MemberID: memberID, FromDate: m.From(), ToDate: m.To()})
+	sums, err := receivedIn(ctx, q, memberID, []calendar.Month{m})
 	if err != nil {
-		return 0, fmt.Errorf("income of member %d: %w", memberID, err)
+		return 0, err
 	}
-	v, ok := money.FromDecimal(n)
-	if !ok {
-		return 0, money.ErrOutOfRange
+	return sums[0], nil
+}
+
+// receivedIn answers the member's confirmed income in each of these ledger
+// months, in their order, in one statement however many there are.
+func receivedIn(ctx context.Context, q *db.Queries, memberID int64, months []calendar.Month) ([]int64, error) {
+	p := db.IncomeOfRangesParams{MemberID: memberID}
+	for _, m := range months {
+		p.FromDates = append(p.FromDates, m.From())
+		p.ToDates = append(p.ToDates, m.To())
 	}
-	return v, nil
+	sums, err := q.IncomeOfRanges(ctx, p)
+	if err != nil {
+		return nil, fmt.Errorf("income of member %d: %w", memberID, err)
+	}
+	if len(sums) != len(months) {
+		return nil, fmt.Errorf("income of member %d: %d sums for %d months", memberID, len(sums), len(months))
+	}
+	out := make([]int64, len(sums))
+	for i, n := range sums {
+		v, ok := money.FromDecimal(n)
+		if !ok {
+			return nil, money.ErrOutOfRange
+		}
+		out[i] = v
+	}
+	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
@@ -338,23 +339,8 @@ func TestTaggedCreateReadsEntriesByKeyWhateverTheirNumberWhenPlanned(t *testing.
 	defer conn.Release()
 	create := func(tag string) int64 {
 		t.Helper()
-		tx, err := conn.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
 		in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: "expense", Amount: 4500, Tags: []string{"coffee", tag}}
-		if _, err := ledger.CreateEntryTx(ctx, db.New(tx), m.ID, in); err != nil {
-			t.Fatal(err)
-		}
-		var scans int64
-		if err := tx.QueryRow(ctx, `SELECT coalesce(seq_scan, 0) FROM pg_stat_xact_user_tables WHERE relname = 'account_entry'`).Scan(&scans); err != nil {
-			t.Fatal(err)
-		}
-		if err := tx.Commit(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return scans
+		return createOnConn(t, conn, m.ID, in)["account_entry"].scans
 	}
 	// Planned while the member's few entries are all there are.
 	for i := range 6 {
@@ -387,44 +373,10 @@ func TestEntryWriteReadsNoOtherMembersRowsWhateverTheirNumberWhenPlanned(t *test
 		t.Fatal(err)
 	}
 	defer conn.Release()
-	// create writes an income entry on conn and answers the rows its
-	// transaction read by sequential scans, by table.
-	create := func() map[string]int64 {
+	create := func() seqReads {
 		t.Helper()
-		tx, err := conn.Begin(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
 		in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: "income", Amount: 4500, WalletID: &wallet}
-		if _, err := ledger.CreateEntryTx(ctx, db.New(tx), m.ID, in); err != nil {
-			t.Fatal(err)
-		}
-		rows, err := tx.Query(ctx, `SELECT relname, seq_tup_read FROM pg_stat_xact_user_tables WHERE seq_tup_read > 0`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		read, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (struct {
-			Table string
-			Rows  int64
-		}, error) {
-			var v struct {
-				Table string
-				Rows  int64
-			}
-			return v, r.Scan(&v.Table, &v.Rows)
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tx.Commit(ctx); err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]int64{}
-		for _, r := range read {
-			out[r.Table] = r.Rows
-		}
-		return out
+		return createOnConn(t, conn, m.ID, in)
 	}
 	// Planned while these tables hold a row or two.
 	for range 8 {
@@ -436,8 +388,47 @@ func TestEntryWriteReadsNoOtherMembersRowsWhateverTheirNumberWhenPlanned(t *test
 	env.Exec(`INSERT INTO budget_income (member_id, year, month, amount) SELECT $1, 2000 + g / 12, 1 + g % 12, 1 FROM generate_series(0, 4999) g`, other.ID)
 	read := create()
 	for _, table := range []string{"wallet", "transfer", "budget_onetime", "budget_income"} {
-		if n := read[table]; n >= 5000 {
+		if n := read[table].rows; n >= 5000 {
 			t.Errorf("an entry create on a connection that planned over small tables read %d rows of %s by sequential scan, want none of the other member's 5,000", n, table)
 		}
 	}
+}
+
+// seqReads is what one transaction read by sequential scans, by table.
+type seqReads map[string]struct{ scans, rows int64 }
+
+// createOnConn creates in on conn, in a transaction of its own, and answers
+// what that transaction read by sequential scans (pg_stat_xact_user_tables):
+// the plans it used are conn's, made whenever conn first ran them.
+func createOnConn(t *testing.T, conn *pgxpool.Conn, memberID int64, in ledger.EntryInput) seqReads {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
+	if _, err := ledger.CreateEntryTx(ctx, db.New(tx), memberID, in); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := tx.Query(ctx, `SELECT relname, seq_scan, seq_tup_read FROM pg_stat_xact_user_tables WHERE seq_scan > 0`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := seqReads{}
+	for rows.Next() {
+		var table string
+		var scans, n int64
+		if err := rows.Scan(&table, &scans, &n); err != nil {
+			t.Fatal(err)
+		}
+		read[table] = struct{ scans, rows int64 }{scans, n}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return read
 }
