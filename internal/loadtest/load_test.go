@@ -238,11 +238,12 @@ func startFloor(t *testing.T, client *http.Client, token string, wallet, categor
 }
 
 // TestFloorServer serves /floor until it is killed, when TestLoad starts it
-// in a process of its own: the session's Redis GET and the service's
-// principal SELECT over pgx, and nothing else (no routing, no contract, no
-// logs), served by the service's own HTTP server settings (its timeouts set
-// a connection's deadlines on every request, as they do for the service).
-// Otherwise it does nothing.
+// in a process of its own: the bearer token's hash, the session's Redis GET,
+// the service's principal SELECT over pgx and the contract's answer, and
+// nothing else (no routing, no contract checks, no logs), served by the
+// service's own HTTP server settings (its timeouts set a connection's
+// deadlines on every request, as they do for the service). Otherwise it
+// does nothing.
 func TestFloorServer(t *testing.T) {
 	addr, token := os.Getenv("NESTEGG_FLOOR_ADDR"), os.Getenv("NESTEGG_FLOOR_TOKEN")
 	if addr == "" || token == "" {
@@ -260,11 +261,13 @@ func TestFloorServer(t *testing.T) {
 	}
 	rdb := redis.NewClient(opts)
 	defer func() { _ = rdb.Close() }()
-	hash := session.HashToken(token)
 	wallet, _ := strconv.ParseInt(os.Getenv("NESTEGG_FLOOR_WALLET"), 10, 64)
 	category, _ := strconv.ParseInt(os.Getenv("NESTEGG_FLOOR_CATEGORY"), 10, 64)
 	q := db.New(pool)
 	principal := func(w http.ResponseWriter, r *http.Request) (db.GetSessionPrincipalRow, bool) {
+		// The token arrives with each request, and the stores know it by
+		// its hash: every request hashes it, as the service must.
+		hash := session.HashToken(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
 		if _, err := rdb.Get(r.Context(), "nestegg:session:"+hash).Bytes(); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return db.GetSessionPrincipalRow{}, false
@@ -282,8 +285,17 @@ func TestFloorServer(t *testing.T) {
 		if !ok {
 			return
 		}
+		// The contract's answer (User), all of it: what the client reads
+		// is part of the least a read must do.
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"id": row.ID, "name": row.Name})
+		_ = json.NewEncoder(w).Encode(struct {
+			Email         *string    `json:"email"`
+			ID            int64      `json:"id"`
+			Name          string     `json:"name"`
+			Plan          string     `json:"plan"`
+			PlanExpiresAt *time.Time `json:"planExpiresAt"`
+			Role          string     `json:"role"`
+		}{row.Email, row.ID, row.Name, row.Plan, row.PlanExpiresAt, row.Role})
 	})
 	// The least an entry create must do: the session, then one statement
 	// that checks the wallet and the category are the member's and inserts

@@ -142,7 +142,9 @@ func withAccessLog(m *metrics, next http.Handler) http.Handler {
 			slog.String("operation", ri.Operation),
 			slog.Int("status", sw.status),
 			slog.Int("bytes", sw.bytes),
-			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
+			// Whole microseconds: slog writes a float through encoding/json,
+			// which cost as much as the rest of the line.
+			slog.Int64("duration_us", elapsed.Microseconds()),
 			slog.Int64("member_id", ri.MemberID),
 		)
 		_ = logger.Handler().Handle(ctx, rec)

@@ -210,6 +210,23 @@ func TestMissingDocsAssetAnswersProblem(t *testing.T) {
 	}
 }
 
+// A path with empty, "." or ".." elements is not rewritten or redirected:
+// the API reference's assets are served only at their own clean paths, and
+// anything else is the contract's, which has no such operation.
+func TestPathsThatAreNotCleanAnswerNotFound(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	c := env.Client().WithToken(m.Token).Raw()
+	for _, path := range []string{"/docs/../api/openapi.yaml", "/docs//index.html", "/docs/./index.html", "/api/auth/../auth/session", "/api//auth/session"} {
+		p := c.Do(http.MethodGet, path, nil).WantProblem(http.StatusNotFound, "NOT_FOUND")
+		if !strings.Contains(p.Detail, path) {
+			t.Errorf("GET %s: detail %q does not name the path", path, p.Detail)
+		}
+	}
+	c.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK)
+}
+
 const webOrigin = "https://app.nestegg.example"
 
 func corsEnv(t *testing.T) *apitest.Env {

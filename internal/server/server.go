@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net/http"
 	"net/netip"
+	"path"
 	"strings"
 	"time"
 
@@ -153,13 +154,23 @@ func New(deps Deps) (http.Handler, error) {
 	api = withDeadline(contract, api)
 
 	m := newMetrics(deps.Pool)
-	root := http.NewServeMux()
-	root.Handle("GET /metrics", m.handler())
-	root.Handle("GET /docs/", ops.docs)
-	// Without an exact /docs, ServeMux would redirect it to the asset tree
-	// above instead of letting the contract's getDocs answer.
-	root.Handle("/docs", api)
-	root.Handle("/", api)
+	scrape := m.handler()
+	// Two paths are served outside the contract: the metrics for scrapers
+	// and the API reference's assets. A switch, not a ServeMux: every
+	// request would otherwise be matched twice (here and in apiMux), and a
+	// path that is not clean goes to the contract, which answers 404
+	// instead of a redirect.
+	root := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		get := r.Method == http.MethodGet || r.Method == http.MethodHead
+		switch p := r.URL.Path; {
+		case get && p == "/metrics":
+			scrape.ServeHTTP(w, r)
+		case get && strings.HasPrefix(p, docsBase) && isClean(p):
+			ops.docs.ServeHTTP(w, r)
+		default:
+			api.ServeHTTP(w, r)
+		}
+	})
 	h := withRequestInfo(withAccessLog(m, withRecover(withCORS(deps.CORSOrigins, root))))
 	if deps.Tracing {
 		// The span is named after the method until withContract finds the
@@ -168,6 +179,13 @@ func New(deps Deps) (http.Handler, error) {
 			otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return r.Method }))
 	}
 	return h, nil
+}
+
+// isClean tells whether p is already in the form path.Clean gives it (a
+// trailing slash allowed): no empty, "." or ".." elements.
+func isClean(p string) bool {
+	c := path.Clean(p)
+	return c == p || c+"/" == p
 }
 
 // badRequest answers a request the generated code could not decode (a
