@@ -18,7 +18,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/nestegg/nestegg/generated/db"
-	"github.com/nestegg/nestegg/internal/session"
 )
 
 // BenchParallelism × GOMAXPROCS goroutines send a benchmark's requests:
@@ -141,8 +140,9 @@ type BenchRequest struct {
 // BenchAgainstFloor measures req sent by m against its floor, the README's:
 // a bare HTTP handler in a process of its own (floorproc.go), as the
 // service would be in production, doing only what the request needs
-// from the stores (the session's Redis GET, the session's PostgreSQL read,
-// then stmts over pgx, rows read and dropped) and answering "{}". Both are
+// from the stores (the bearer token's hash, the session's Redis GET, the
+// session's PostgreSQL read, then stmts over pgx, rows read and dropped)
+// and answering "{}". Both are
 // driven alike (same client, same parallelism, warm pools) and the
 // benchmark reports the service's throughput as a percentage of the
 // floor's, "%floor".
@@ -151,7 +151,7 @@ func (e *Env) BenchAgainstFloor(b *testing.B, m *Member, req BenchRequest, stmts
 	spec := floorSpec{
 		DatabaseURL: e.Pool.Config().ConnString(), MaxConns: e.Pool.Config().MaxConns,
 		RedisAddr: e.Redis.Options().Addr, RedisDB: e.Redis.Options().DB,
-		RedisKey: e.RedisKey(m.Token), TokenHash: session.HashToken(m.Token), Status: req.Want,
+		SessionKeys: e.options.RedisPrefix + "session:", Status: req.Want,
 	}
 	for _, s := range stmts {
 		fs := floorStmt{SQL: s.SQL}

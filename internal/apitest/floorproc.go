@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
 // A benchmark's floor runs in a process of its own, as the service would
@@ -30,13 +32,13 @@ const floorEnv = "NESTEGG_BENCH_FLOOR"
 
 // floorSpec is what a floor process serves.
 type floorSpec struct {
-	Addr        string      `json:"addr"`
-	DatabaseURL string      `json:"databaseUrl"`
-	MaxConns    int32       `json:"maxConns"` // the service pool's size
-	RedisAddr   string      `json:"redisAddr"`
-	RedisDB     int         `json:"redisDb"`
-	RedisKey    string      `json:"redisKey"`
-	TokenHash   string      `json:"tokenHash"`
+	Addr        string `json:"addr"`
+	DatabaseURL string `json:"databaseUrl"`
+	MaxConns    int32  `json:"maxConns"` // the service pool's size
+	RedisAddr   string `json:"redisAddr"`
+	RedisDB     int    `json:"redisDb"`
+	// SessionKeys is the Redis key of a session less its token's hash.
+	SessionKeys string      `json:"sessionKeys"`
 	Status      int         `json:"status"`
 	Statements  []floorStmt `json:"statements"`
 }
@@ -175,9 +177,12 @@ func serveFloor(raw string) error {
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		_, _ = io.Copy(io.Discard, r.Body)
-		err := rdb.Get(ctx, spec.RedisKey).Err()
+		// The token arrives with each request, and the stores know it by
+		// its hash: every request hashes it, as the service must.
+		hash := session.HashToken(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+		err := rdb.Get(ctx, spec.SessionKeys+hash).Err()
 		if err == nil {
-			_, err = q.GetSessionPrincipal(ctx, db.GetSessionPrincipalParams{TokenHash: spec.TokenHash, Now: time.Now()})
+			_, err = q.GetSessionPrincipal(ctx, db.GetSessionPrincipalParams{TokenHash: hash, Now: time.Now()})
 		}
 		for _, s := range stmts {
 			if err != nil {
