@@ -80,7 +80,7 @@ type Env struct {
 
 // RedisKey is the Redis key of a session token in this test's key space.
 func (e *Env) RedisKey(token string) string {
-	return e.options.RedisPrefix + "session:" + session.HashToken(token)
+	return session.KeyPrefix(e.options.RedisPrefix) + session.HashToken(token)
 }
 
 // RestartApp builds the service again on the same database and Redis, as a

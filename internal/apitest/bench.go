@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
 // BenchParallelism × GOMAXPROCS goroutines send a benchmark's requests:
@@ -151,7 +152,7 @@ func (e *Env) BenchAgainstFloor(b *testing.B, m *Member, req BenchRequest, stmts
 	spec := floorSpec{
 		DatabaseURL: e.Pool.Config().ConnString(), MaxConns: e.Pool.Config().MaxConns,
 		RedisAddr: e.Redis.Options().Addr, RedisDB: e.Redis.Options().DB,
-		SessionKeys: e.options.RedisPrefix + "session:", Status: req.Want,
+		SessionKeys: session.KeyPrefix(e.options.RedisPrefix), Status: req.Want,
 	}
 	for _, s := range stmts {
 		fs := floorStmt{SQL: s.SQL}

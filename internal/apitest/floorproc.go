@@ -32,13 +32,12 @@ const floorEnv = "NESTEGG_BENCH_FLOOR"
 
 // floorSpec is what a floor process serves.
 type floorSpec struct {
-	Addr        string `json:"addr"`
-	DatabaseURL string `json:"databaseUrl"`
-	MaxConns    int32  `json:"maxConns"` // the service pool's size
-	RedisAddr   string `json:"redisAddr"`
-	RedisDB     int    `json:"redisDb"`
-	// SessionKeys is the Redis key of a session less its token's hash.
-	SessionKeys string      `json:"sessionKeys"`
+	Addr        string      `json:"addr"`
+	DatabaseURL string      `json:"databaseUrl"`
+	MaxConns    int32       `json:"maxConns"` // the service pool's size
+	RedisAddr   string      `json:"redisAddr"`
+	RedisDB     int         `json:"redisDb"`
+	SessionKeys string      `json:"sessionKeys"` // session.KeyPrefix: a session's key less its token's hash
 	Status      int         `json:"status"`
 	Statements  []floorStmt `json:"statements"`
 }

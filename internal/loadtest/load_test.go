@@ -264,11 +264,12 @@ func TestFloorServer(t *testing.T) {
 	wallet, _ := strconv.ParseInt(os.Getenv("NESTEGG_FLOOR_WALLET"), 10, 64)
 	category, _ := strconv.ParseInt(os.Getenv("NESTEGG_FLOOR_CATEGORY"), 10, 64)
 	q := db.New(pool)
+	sessionKeys := session.KeyPrefix("nestegg:") // the service's Redis prefix (app.Options)
 	principal := func(w http.ResponseWriter, r *http.Request) (db.GetSessionPrincipalRow, bool) {
 		// The token arrives with each request, and the stores know it by
 		// its hash: every request hashes it, as the service must.
 		hash := session.HashToken(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
-		if _, err := rdb.Get(r.Context(), "nestegg:session:"+hash).Bytes(); err != nil {
+		if _, err := rdb.Get(r.Context(), sessionKeys+hash).Bytes(); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return db.GetSessionPrincipalRow{}, false
 		}

@@ -47,6 +47,10 @@ type StoreConfig struct {
 	Backoff time.Duration
 }
 
+// KeyPrefix is what a session's Redis key starts with under the service's
+// prefix; the token's hash (HashToken) follows it.
+func KeyPrefix(prefix string) string { return prefix + "session:" }
+
 // NewStore returns the tiered store.
 func NewStore(pool *pgxpool.Pool, rdb *redis.Client, cfg StoreConfig) *Store {
 	if cfg.Backoff == 0 {
@@ -55,7 +59,7 @@ func NewStore(pool *pgxpool.Pool, rdb *redis.Client, cfg StoreConfig) *Store {
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = 30 * 24 * time.Hour
 	}
-	prefix := cfg.Prefix + "session:"
+	prefix := KeyPrefix(cfg.Prefix)
 	return &Store{
 		fast: goredisstore.NewWithPrefix(rdb, prefix), redis: rdb, prefix: prefix,
 		pool: pool, idle: cfg.IdleTimeout, breaker: newBreaker(cfg.Backoff),
