@@ -83,17 +83,13 @@ func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
 
 type key struct{}
 
-// Middleware puts each request's client address in its context.
-func Middleware(trusted []netip.Prefix) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ctx := context.WithValue(r.Context(), key{}, Of(r, trusted))
-			next.ServeHTTP(w, r.WithContext(ctx))
-		})
-	}
+// With returns ctx carrying the client address a (found by Of). The server
+// puts it in each request's context as the request starts.
+func With(ctx context.Context, a netip.Addr) context.Context {
+	return context.WithValue(ctx, key{}, a)
 }
 
-// From returns the client address the middleware found.
+// From returns the client address With put in ctx.
 func From(ctx context.Context) netip.Addr {
 	a, _ := ctx.Value(key{}).(netip.Addr)
 	return a

@@ -2,10 +2,13 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
+	"net/netip"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -15,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
 )
@@ -25,8 +29,8 @@ type requestInfo struct {
 	ID        string
 	Operation string
 	MemberID  int64
-	// found is the contract's operation for the request, once withDeadline
-	// has looked for it (nil before).
+	// found is the contract's operation for the request, as withRequestInfo
+	// found it (nil in a test that skips that layer).
 	found *foundRoute
 }
 
@@ -44,29 +48,70 @@ func RequestID(r *http.Request) string { return infoFrom(r.Context()).ID }
 
 var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
-// withRequestInfo gives each request an id and answers it in X-Request-ID:
-// with tracing on, the id of the request's trace; off, the caller's
-// X-Request-ID when it is sane, or a random one.
-func withRequestInfo(next http.Handler) http.Handler {
+// requestDeadline bounds the work of one request: a PostgreSQL or Redis that
+// hangs makes the request fail with 503 instead of holding it (and a pool
+// connection) forever. An operation that moves much more data declares its
+// own in x-deadline-seconds (restore).
+const requestDeadline = 8 * time.Second
+
+// foundRoute is the contract's operation for a request, found once.
+type foundRoute struct {
+	route  *routers.Route
+	params map[string]string
+	err    error
+}
+
+// withRequestInfo starts every request, in one copy of its context:
+//   - its id, answered in X-Request-ID: with tracing on, the id of the
+//     request's trace; off, the caller's X-Request-ID when it is sane, or a
+//     random one;
+//   - its operation in the contract, found once and named before the
+//     session layer runs, so a request that layer answers (503 while
+//     PostgreSQL is down) is logged and counted under its operation, not
+//     "unmatched";
+//   - the client's address (package clientaddr);
+//   - the operation's deadline. A request that reaches it ends with
+//     context.DeadlineExceeded, one whose client hung up with
+//     context.Canceled (withAccessLog tells the two apart).
+func withRequestInfo(c *Contract, trusted []netip.Prefix, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var id string
 		if sc := trace.SpanContextFromContext(r.Context()); sc.HasTraceID() {
 			id = sc.TraceID().String()
 		} else if id = r.Header.Get("X-Request-ID"); !validRequestID.MatchString(id) {
-			var b [12]byte
-			_, _ = rand.Read(b[:])
-			id = hex.EncodeToString(b[:])
+			id = randomID()
 		}
 		// The canonical form of X-Request-ID, set without canonicalizing.
 		w.Header()["X-Request-Id"] = []string{id}
-		ri := &requestInfo{ID: id, Operation: "unmatched"}
+		ri := &requestInfo{ID: id, Operation: "unmatched", found: &foundRoute{}}
+		f := ri.found
+		f.route, f.params, f.err = c.Find(r)
+		d := requestDeadline
+		if f.err == nil {
+			d, _ = OperationDeadline(f.route.Operation) // checked at start-up
+			ri.Operation = f.route.Operation.OperationID
+		}
 		ctx := context.WithValue(r.Context(), requestInfoKey{}, ri)
 		// A session the session layer cannot confirm (PostgreSQL down)
 		// still names its member in the log line of the failed request.
 		ctx = session.WithClaimNote(ctx, func(memberID int64) { ri.MemberID = memberID })
 		ctx = problem.WithRequestID(ctx, id)
+		ctx = clientaddr.With(ctx, clientaddr.Of(r, trusted))
+		ctx, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// randomID is a request id nobody sent: 96 random bits in hex. It names a
+// request in logs and problems and guards nothing, so it comes from the
+// runtime's per-thread generator, not from the kernel (a system call a
+// request).
+func randomID() string {
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
+	return hex.EncodeToString(b[:12])
 }
 
 // statusWriter remembers the status and size of the answer.
@@ -111,7 +156,7 @@ func withAccessLog(m *metrics, next http.Handler) http.Handler {
 		}
 		elapsed := time.Since(start)
 		ri := infoFrom(r.Context())
-		if sw.status >= 400 && r.Context().Err() != nil {
+		if sw.status >= 400 && errors.Is(r.Context().Err(), context.Canceled) {
 			// The client closed the connection before its answer: nothing
 			// failed on our side (the cancelled work answered 503 or a
 			// broken body 400, to nobody). Counted as nginx does.
@@ -170,42 +215,7 @@ func withRecover(next http.Handler) http.Handler {
 	})
 }
 
-// requestDeadline bounds the work of one request: a PostgreSQL or Redis that
-// hangs makes the request fail with 503 instead of holding it (and a pool
-// connection) forever. An operation that moves much more data declares its
-// own in x-deadline-seconds (restore).
-const requestDeadline = 8 * time.Second
-
-// foundRoute is the contract's operation for a request, found once.
-type foundRoute struct {
-	route  *routers.Route
-	params map[string]string
-	err    error
-}
-
-// withDeadline finds the request's operation and gives the request's
-// context that operation's deadline.
-func withDeadline(c *Contract, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f := &foundRoute{}
-		f.route, f.params, f.err = c.Find(r)
-		ri := infoFrom(r.Context())
-		ri.found = f
-		d := requestDeadline
-		if f.err == nil {
-			d, _ = OperationDeadline(f.route.Operation) // checked at start-up
-			// Named before the session layer runs, so a request it
-			// answers (503 while PostgreSQL is down) is logged and counted
-			// under its operation, not "unmatched".
-			ri.Operation = f.route.Operation.OperationID
-		}
-		ctx, cancel := context.WithTimeout(r.Context(), d)
-		defer cancel()
-		next.ServeHTTP(w, r.WithContext(ctx))
-	})
-}
-
-// find answers the operation withDeadline found for r, or finds it.
+// find answers the operation withRequestInfo found for r, or finds it.
 func find(c *Contract, r *http.Request) (*routers.Route, map[string]string, error) {
 	if f := infoFrom(r.Context()).found; f != nil {
 		return f.route, f.params, f.err

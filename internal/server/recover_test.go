@@ -14,7 +14,7 @@ import (
 
 func TestPanicAnswersProblemWithoutTheCause(t *testing.T) {
 	t.Parallel()
-	h := withRequestInfo(withRecover(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+	h := withRequestInfo(testContract(t), nil, withRecover(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		panic("secret detail of the failure")
 	})))
 	rec := httptest.NewRecorder()
@@ -24,12 +24,21 @@ func TestPanicAnswersProblemWithoutTheCause(t *testing.T) {
 
 func TestHandlerErrorAnswersProblemWithoutTheCause(t *testing.T) {
 	t.Parallel()
-	h := withRequestInfo(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := withRequestInfo(testContract(t), nil, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		problem.Write(w, r, errors.New("pq: password=hunter2 connection refused"))
 	}))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/x", nil))
 	assertInternal(t, rec, "hunter2")
+}
+
+func testContract(t *testing.T) *Contract {
+	t.Helper()
+	c, err := LoadContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 func assertInternal(t *testing.T, rec *httptest.ResponseRecorder, secret string) {

@@ -24,7 +24,6 @@ import (
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/changes"
-	"github.com/nestegg/nestegg/internal/clientaddr"
 	"github.com/nestegg/nestegg/internal/csvio"
 	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/intake"
@@ -150,8 +149,6 @@ func New(deps Deps) (http.Handler, error) {
 	if deps.Sessions != nil {
 		api = deps.Sessions(api)
 	}
-	api = clientaddr.Middleware(deps.TrustedProxies)(api)
-	api = withDeadline(contract, api)
 
 	m := newMetrics(deps.Pool)
 	scrape := m.handler()
@@ -171,7 +168,7 @@ func New(deps Deps) (http.Handler, error) {
 			api.ServeHTTP(w, r)
 		}
 	})
-	h := withRequestInfo(withAccessLog(m, withRecover(withCORS(deps.CORSOrigins, root))))
+	h := withRequestInfo(contract, deps.TrustedProxies, withAccessLog(m, withRecover(withCORS(deps.CORSOrigins, root))))
 	if deps.Tracing {
 		// The span is named after the method until withContract finds the
 		// operation (or the request matches none).
