@@ -30,7 +30,7 @@ type requestInfo struct {
 	Operation string
 	MemberID  int64
 	// found is the contract's operation for the request, as withRequestInfo
-	// found it (nil in a test that skips that layer).
+	// found it (nil only where that layer did not run: find then looks).
 	found *foundRoute
 }
 
@@ -108,10 +108,10 @@ func withRequestInfo(c *Contract, trusted []netip.Prefix, next http.Handler) htt
 // runtime's per-thread generator, not from the kernel (a system call a
 // request).
 func randomID() string {
-	var b [16]byte
+	var b [12]byte
 	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
-	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
-	return hex.EncodeToString(b[:12])
+	binary.LittleEndian.PutUint32(b[8:], rand.Uint32())
+	return hex.EncodeToString(b[:])
 }
 
 // statusWriter remembers the status and size of the answer.
