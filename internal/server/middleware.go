@@ -30,7 +30,8 @@ type requestInfo struct {
 	Operation string
 	MemberID  int64
 	// found is the contract's operation for the request, as withRequestInfo
-	// found it (nil only where that layer did not run: find then looks).
+	// found it (nil only where that layer did not run; find looks itself
+	// then, and for a request the chain makes with the same context).
 	found *foundRoute
 }
 
@@ -56,9 +57,13 @@ const requestDeadline = 8 * time.Second
 
 // foundRoute is the contract's operation for a request, found once.
 type foundRoute struct {
-	route  *routers.Route
-	params map[string]string
-	err    error
+	// method and path are those of the request it was found for: a
+	// request made inside the chain with the same context (withVersions'
+	// GET of the record an edit changes) is found anew.
+	method, path string
+	route        *routers.Route
+	params       map[string]string
+	err          error
 }
 
 // withRequestInfo starts every request, in one copy of its context:
@@ -83,7 +88,7 @@ func withRequestInfo(c *Contract, trusted []netip.Prefix, next http.Handler) htt
 		}
 		// The canonical form of X-Request-ID, set without canonicalizing.
 		w.Header()["X-Request-Id"] = []string{id}
-		ri := &requestInfo{ID: id, Operation: "unmatched", found: &foundRoute{}}
+		ri := &requestInfo{ID: id, Operation: "unmatched", found: &foundRoute{method: r.Method, path: r.URL.Path}}
 		f := ri.found
 		f.route, f.params, f.err = c.Find(r)
 		d := requestDeadline
@@ -217,7 +222,7 @@ func withRecover(next http.Handler) http.Handler {
 
 // find answers the operation withRequestInfo found for r, or finds it.
 func find(c *Contract, r *http.Request) (*routers.Route, map[string]string, error) {
-	if f := infoFrom(r.Context()).found; f != nil {
+	if f := infoFrom(r.Context()).found; f != nil && f.method == r.Method && f.path == r.URL.Path {
 		return f.route, f.params, f.err
 	}
 	return c.Find(r)

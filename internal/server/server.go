@@ -145,7 +145,11 @@ func New(deps Deps) (http.Handler, error) {
 		BaseRouter:       apiMux,
 		ErrorHandlerFunc: badRequest,
 	})
-	var api http.Handler = withContract(contract, deps.Tracing, withIdempotency(contract, deps.Idempotency, withVersions(contract, deps.Pool, apiMux)))
+	dispatch, err := newDispatcher(contract, apiMux)
+	if err != nil {
+		return nil, err
+	}
+	var api http.Handler = withContract(contract, deps.Tracing, withIdempotency(contract, deps.Idempotency, withVersions(contract, deps.Pool, dispatch)))
 	if deps.Sessions != nil {
 		api = deps.Sessions(api)
 	}
