@@ -16,12 +16,7 @@ import (
 func TestEveryOperationIsDispatchedToItsGeneratedHandler(t *testing.T) {
 	t.Parallel()
 	c := testContract(t)
-	mux := http.NewServeMux()
-	apigen.HandlerWithOptions(apigen.NewStrictHandler(nil, nil), apigen.StdHTTPServerOptions{BaseRouter: mux})
-	d, err := newDispatcher(c, mux)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := generatedDispatcher(t, c)
 	ops := 0
 	for _, item := range c.Doc.Paths.Map() {
 		ops += len(item.Operations())
@@ -29,6 +24,19 @@ func TestEveryOperationIsDispatchedToItsGeneratedHandler(t *testing.T) {
 	if len(d.handlers) != ops || ops == 0 {
 		t.Fatalf("%d handlers for %d operations", len(d.handlers), ops)
 	}
+}
+
+// generatedDispatcher is the dispatcher over the generated router, as the
+// server builds it.
+func generatedDispatcher(t *testing.T, c *Contract) *dispatcher {
+	t.Helper()
+	mux := http.NewServeMux()
+	apigen.HandlerWithOptions(apigen.NewStrictHandler(nil, nil), apigen.StdHTTPServerOptions{BaseRouter: mux})
+	d, err := newDispatcher(c, mux)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 func TestAGeneratedRouterOutOfStepWithTheContractFailsStartUp(t *testing.T) {
@@ -52,12 +60,7 @@ func TestAGeneratedRouterOutOfStepWithTheContractFailsStartUp(t *testing.T) {
 func TestDispatchRunsTheFoundOperationWithItsParameters(t *testing.T) {
 	t.Parallel()
 	c := testContract(t)
-	mux := http.NewServeMux()
-	apigen.HandlerWithOptions(apigen.NewStrictHandler(nil, nil), apigen.StdHTTPServerOptions{BaseRouter: mux})
-	d, err := newDispatcher(c, mux)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := generatedDispatcher(t, c)
 	var ran []string
 	for op := range d.handlers {
 		switch op.OperationID {
