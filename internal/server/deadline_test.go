@@ -13,10 +13,7 @@ import (
 // restore, 8 s for anything else, and 8 s for a path no operation serves.
 func TestRequestsCarryTheirOperationsDeadline(t *testing.T) {
 	t.Parallel()
-	c, err := LoadContract()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testContract(t)
 	var left time.Duration
 	h := withRequestInfo(c, nil, http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 		d, ok := r.Context().Deadline()
@@ -49,10 +46,7 @@ func TestRequestsCarryTheirOperationsDeadline(t *testing.T) {
 // request's context, which carries the deadline: they differ by its error.
 func TestDeadlineIsNotCountedAsAClientThatHungUp(t *testing.T) {
 	t.Parallel()
-	c, err := LoadContract()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testContract(t)
 	m := newMetrics(nil)
 	h := withRequestInfo(c, nil, withAccessLog(m, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/nestegg/nestegg/internal/problem"
 )
 
 // dispatcher hands a request to the generated handler of the operation the
@@ -18,10 +20,9 @@ import (
 // is the one whose contract was enforced.
 type dispatcher struct {
 	contract *Contract
+	// handlers holds every operation of the contract (newDispatcher fails
+	// otherwise).
 	handlers map[*openapi3.Operation]http.Handler
-	// mux serves a request the table cannot (none reaches here today:
-	// withContract answers a path the contract lacks).
-	mux http.Handler
 }
 
 // pathParam is a parameter of a contract path, such as {id}.
@@ -32,7 +33,7 @@ var pathParam = regexp.MustCompile(`\{[^}/]+\}`)
 // matches. Start-up fails when one would reach no handler or another
 // operation's: the generated code and the contract are then out of step.
 func newDispatcher(c *Contract, mux *http.ServeMux) (*dispatcher, error) {
-	d := &dispatcher{contract: c, handlers: map[*openapi3.Operation]http.Handler{}, mux: mux}
+	d := &dispatcher{contract: c, handlers: map[*openapi3.Operation]http.Handler{}}
 	var bad []string
 	for path, item := range c.Doc.Paths.Map() {
 		for method, op := range item.Operations() {
@@ -56,21 +57,21 @@ func newDispatcher(c *Contract, mux *http.ServeMux) (*dispatcher, error) {
 }
 
 func (d *dispatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// An error reaches here only for a request the chain makes itself
+	// (withContract answers the client's own): it is answered as that
+	// layer answers one.
 	route, params, err := find(d.contract, r)
-	if err != nil || d.handlers[route.Operation] == nil {
-		d.mux.ServeHTTP(w, r)
+	if err != nil {
+		problem.Write(w, r, err)
 		return
 	}
 	for name, raw := range params {
 		// The contract's router matched the path as sent (escaped); the
 		// generated handlers read a parameter as ServeMux gives it,
-		// unescaped.
-		v, err := url.PathUnescape(raw)
-		if err != nil {
-			d.mux.ServeHTTP(w, r)
-			return
+		// unescaped. net/http has refused a path whose escapes are bad.
+		if v, err := url.PathUnescape(raw); err == nil {
+			r.SetPathValue(name, v)
 		}
-		r.SetPathValue(name, v)
 	}
 	d.handlers[route.Operation].ServeHTTP(w, r)
 }
