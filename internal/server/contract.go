@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -56,7 +57,15 @@ type Contract struct {
 // valid x-access, so an undeclared operation fails start-up instead of being
 // served open, and a well-formed x-problem-codes and x-deadline-seconds when
 // it has them.
-func LoadContract() (*Contract, error) {
+//
+// The contract is embedded, so it is parsed, checked and routed once a
+// process and the one Contract is shared: it is only read once built, as
+// every request of a server already shares it. The tests build a server
+// each, hundreds a process: under the race detector, parsing the contract
+// again for each was a tenth of an API package's CPU.
+func LoadContract() (*Contract, error) { return loadContract() }
+
+var loadContract = sync.OnceValues(func() (*Contract, error) {
 	doc, err := ParseContract()
 	if err != nil {
 		return nil, err
@@ -105,7 +114,7 @@ func LoadContract() (*Contract, error) {
 		}
 	}
 	return &Contract{Doc: doc, router: router, static: static}, nil
-}
+})
 
 func init() {
 	// "format: email" is checked as the service checks addresses (net/mail,
