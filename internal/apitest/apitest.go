@@ -185,10 +185,10 @@ func NewChecker(t testing.TB) *Checker {
 	return c
 }
 
-// loadChecker builds the one Checker of the test process: its two copies of
-// the contract are only read once built, and parsed again for every test
-// they were two thirds of the contract's parsing an API package paid for
-// (under the race detector, a fifth of its CPU).
+// loadChecker builds the one Checker of the test process, shared by every
+// test: its two copies of the contract are only read once built. Built for
+// each test, they cost an API package a fifth of its CPU under the race
+// detector (two of the three parses a test made).
 var loadChecker = sync.OnceValues(func() (*Checker, error) {
 	load := func(strict bool) (routers.Router, *openapi3.T, error) {
 		doc, err := server.ParseContract()
