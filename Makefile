@@ -23,8 +23,15 @@ generated/db/db.go: sqlc.yaml $(wildcard schema/*.sql) $(wildcard queries/*.sql)
 	rm -f generated/db/*.go
 	$(TOOL) sqlc generate
 
-generate: ## Regenerate generated/ from the contract, the queries and the schema
-	@$(MAKE) --no-print-directory -B generated/api/api.gen.go generated/apiclient/client.gen.go generated/db/db.go
+# The schema as the migrations leave it, for reading (README, architecture):
+# a migrated test database dumped with pg_dump. TestSchemaDumpIsCurrent, in
+# make test, fails when it drifts from schema/.
+generated/schema.sql: $(wildcard schema/*.sql)
+	@bash .ci/services test
+	go test -count=1 -run '^TestSchemaDumpIsCurrent$$' ./internal/database/ -args -update-schema-dump
+
+generate: ## Regenerate generated/ from the contract, the queries and the schema (the schema dump needs PostgreSQL)
+	@$(MAKE) --no-print-directory -B generated/api/api.gen.go generated/apiclient/client.gen.go generated/db/db.go generated/schema.sql
 
 check: generate lint ## Regenerate and fail on any drift, vet, lint the contract, check go.mod
 	@if ! git diff --quiet -- generated/ || [ -n "$$(git ls-files --others --exclude-standard -- generated/)" ]; then \

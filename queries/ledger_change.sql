@@ -22,7 +22,7 @@ ON CONFLICT (member_id) DO UPDATE SET epoch = ledger_change_epoch.epoch + 1;
 -- After a restore (at the end of its transaction) every cursor is void and
 -- clients sync from the empty cursor, which needs no tombstones: neither the
 -- committed ones nor this transaction's notes of records it deleted (they
--- are folded in only at commit, migration 00322), nor the committed rows of
+-- are folded in only at commit, ledger_change_fold), nor the committed rows of
 -- those records.
 WITH gone AS (
     SELECT DISTINCT kind, record_id FROM ledger_change_pending

@@ -9,7 +9,7 @@ RETURNING *;
 -- name: EnsureTags :many
 -- Makes every name one of the member's tags (new ones last, in the given
 -- order) and answers the ids of all of them, those a parallel request made
--- meanwhile included (ensure_member_tags, 00347).
+-- meanwhile included (ensure_member_tags).
 SELECT t.id, t.name FROM ensure_member_tags(@member_id::bigint, @names::text[]) AS t;
 
 -- name: UpdateTag :one

@@ -396,9 +396,9 @@ type CreateTaggedEntryCheckedRow struct {
 // fails.
 //
 // The tags become the member's tags where they are not (new ones last, in
-// the given order; ensure_member_tags, 00347) and are linked to the entry;
+// the given order; ensure_member_tags) and are linked to the entry;
 // tag_names answers them in tag order. Linking them does not raise the new
-// entry's version (00344), so the row returned is the row committed. A tag
+// entry's version (entry_tags_version), so the row returned is the row committed. A tag
 // of the same name that a parallel request commits while this one waits on
 // it is answered too (the function reads after its INSERT, with a snapshot
 // of its own). Only a tag deleted meanwhile leaves one out: the statement

@@ -38,7 +38,7 @@ WHERE c.member_id = $1
 // After a restore (at the end of its transaction) every cursor is void and
 // clients sync from the empty cursor, which needs no tombstones: neither the
 // committed ones nor this transaction's notes of records it deleted (they
-// are folded in only at commit, migration 00322), nor the committed rows of
+// are folded in only at commit, ledger_change_fold), nor the committed rows of
 // those records.
 func (q *Queries) DeleteLedgerTombstones(ctx context.Context, memberID int64) error {
 	_, err := q.db.Exec(ctx, deleteLedgerTombstones, memberID)

@@ -92,7 +92,7 @@ type EnsureTagsRow struct {
 
 // Makes every name one of the member's tags (new ones last, in the given
 // order) and answers the ids of all of them, those a parallel request made
-// meanwhile included (ensure_member_tags, 00347).
+// meanwhile included (ensure_member_tags).
 func (q *Queries) EnsureTags(ctx context.Context, arg EnsureTagsParams) ([]EnsureTagsRow, error) {
 	rows, err := q.db.Query(ctx, ensureTags, arg.MemberID, arg.Names)
 	if err != nil {

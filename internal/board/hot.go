@@ -21,6 +21,6 @@ func isHot(createdAt time.Time, up int32, now time.Time) bool {
 // hotSince is the creation time after which content can be hot at now; the
 // queries take it as a parameter, the comment list hotMinUp too. The post
 // list's vote mark is the schema's: post.hot_votes (up_count >= 50,
-// migration 00340) keys post_hot_idx, and TestHotMarkMatchesTheSchema holds
+// schema/00004_board.sql) keys post_hot_idx, and TestHotMarkMatchesTheSchema holds
 // it equal to hotMinUp.
 func hotSince(now time.Time) time.Time { return now.Add(-hotWindow) }

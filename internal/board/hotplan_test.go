@@ -13,7 +13,7 @@ import (
 )
 
 // TestHotMarkMatchesTheSchema: the post list's hot posts are read by
-// post_hot_idx, which keys the generated column hot_votes (migration 00340);
+// post_hot_idx, which keys the generated column hot_votes (schema/00004_board.sql);
 // its mark must be the hot rule's.
 func TestHotMarkMatchesTheSchema(t *testing.T) {
 	t.Parallel()

@@ -10,8 +10,8 @@ import (
 	"github.com/nestegg/nestegg/internal/imagemeta/imagemetatest"
 )
 
-// Images stored before every metadata container was stripped (migration
-// 00210 marks them) are never served as stored: the GET strips them, and
+// Images stored before every metadata container was stripped (marked
+// meta_stripped false) are never served as stored: the GET strips them, and
 // the image-cleanup job rewrites them; one that cannot be stripped is not
 // served and is deleted.
 func TestImagesStoredBeforeStrippingAreStrippedToo(t *testing.T) {

@@ -268,7 +268,7 @@ const (
 )
 
 // restripImages rewrites images stored before every metadata container was
-// stripped (migration 00210 marks them), a batch of ids at a time: each is read alone (one image in memory),
+// stripped (meta_stripped false), a batch of ids at a time: each is read alone (one image in memory),
 // stripped in Go with no connection held and saved unless it changed
 // meanwhile. One whose container does not hold together is deleted: it
 // cannot be shown without what it carries.

@@ -1,7 +1,7 @@
 // Package changes serves the changes feed (issue 22): a member's ledger
 // records that changed after a cursor, in commit order, for offline clients.
 //
-// Triggers (migration 00320) keep ledger_change: one row per (member, kind,
+// Triggers (schema/00007_ledger_change.sql) keep ledger_change: one row per (member, kind,
 // record), its latest change, so every write path and cascade is covered
 // without Go code in the writers. Its position (seq) is stamped at commit
 // under a per-member lock, so one member's positions follow commit order and

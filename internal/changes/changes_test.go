@@ -234,7 +234,7 @@ func TestFeedNeverSkipsUnderConcurrentWriters(t *testing.T) {
 			if k%4 == 3 {
 				// Transfers go both ways between the same wallets at
 				// once: the feed writes its change rows at commit under
-				// the member's feed lock (migration 00322), so opposite
+				// the member's feed lock (ledger_change_fold), so opposite
 				// orders cannot deadlock on them.
 				from, to := wallets[0].ID, wallets[1+(i+k)%2].ID
 				if i%2 == 1 {
@@ -382,8 +382,8 @@ func TestFoldLeavesOneSettingPerConnection(t *testing.T) {
 
 // Triggers call their helpers with PERFORM, a query of its own each time,
 // and PostgreSQL plans the body of a SQL-language function again on every
-// such call, where PL/pgSQL keeps the plan for the session (migration
-// 00346: the feed's note cost an entry's INSERT five plannings). A helper
+// such call, where PL/pgSQL keeps the plan for the session (as a SQL
+// function, the feed's note cost an entry's INSERT five plannings). A helper
 // that writes (a volatile function) is therefore PL/pgSQL; a SQL function
 // that only computes may be inlined into its caller and is left alone.
 func TestNoVolatileSQLFunctions(t *testing.T) {

@@ -34,9 +34,9 @@ package database
 //     Tags stand beside entries, out of this order: an entry's edit locks
 //     the entry, then key-shares the tags it links; a tag's deletion locks
 //     the tag, then its cascade (the links) and the version trigger lock its
-//     entries, in ascending id (migration 00341). An edit and a deletion
+//     entries, in ascending id (entry_tags_version). An edit and a deletion
 //     meeting on one entry and one tag are a deadlock InTx runs again.
-//     New tags are made by ensure_member_tags (migration 00347), in name
+//     New tags are made by ensure_member_tags (schema/00002_ledger.sql), in name
 //     order whatever order the request gave: a request that names a tag a
 //     parallel one is making waits for that one's commit, and two requests
 //     making the same new tags wait in one order rather than deadlock.

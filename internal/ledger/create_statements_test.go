@@ -86,8 +86,8 @@ func TestEntryCreateIsOneStatementWithItsTags(t *testing.T) {
 // another transaction commits while the create's statement waits on it is
 // invisible to that statement's snapshot, but not to ensure_member_tags,
 // which reads it after the wait: the entry is created once, with every tag
-// it named, without running again. (Before 00347 the statement failed and
-// ran again whole; a second such tag during the retry answered 503.)
+// it named, without running again. (Before ensure_member_tags the statement
+// failed and ran again whole; a second such tag during the retry answered 503.)
 func TestEntryCreateLinksATagMadeMeanwhile(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
@@ -321,7 +321,7 @@ func TestParallelCreatesMakeTheSameNewTags(t *testing.T) {
 }
 
 // A tagged create reads account_entry by key however few entries there were
-// when its connection first planned the tag triggers' statements (00348).
+// when its connection first planned the tag triggers' statements.
 // PL/pgSQL keeps a statement's plan for the connection's life: planned over
 // a near-empty table, the links' entry lookup was a sequential scan, kept as
 // the table grew wherever no ANALYZE replaced it, so every tagged create
@@ -355,7 +355,7 @@ func TestTaggedCreateReadsEntriesByKeyWhateverTheirNumberWhenPlanned(t *testing.
 
 // An entry write reads none of the other members' wallets, transfers or
 // budgets, however few rows those tables had when its connection first
-// planned the feed's trigger (00349): planned over a small wallet table,
+// planned the feed's trigger: planned over a small wallet table,
 // its wallet lookup was a sequential scan, and after another member's
 // 5,000 wallets every create read them all.
 func TestEntryWriteReadsNoOtherMembersRowsWhateverTheirNumberWhenPlanned(t *testing.T) {

@@ -23,7 +23,7 @@ import (
 	"github.com/nestegg/nestegg/internal/external/fx/fxtest"
 )
 
-// The rollup wallet_net (schema/00300_wallet_net.sql) is what the net-worth
+// The rollup wallet_net (schema/00006_wallet_net.sql) is what the net-worth
 // trend reads instead of every entry. These tests hold it equal to a
 // recomputation from the entries after random histories written through
 // the API, and the trend equal to the balances summed from the entries.
@@ -321,8 +321,7 @@ func rollupSeed(t *testing.T) uint64 {
 // transfers with and without fees created, edited, deleted; wallets deleted
 // with moveTo; the ledger restored from its backup; the clock moved on.
 // After every few steps the rollup equals a recomputation from the entries
-// and the trend the balances summed from the entries. At the end the
-// migration's backfill, run on the same entries, gives the same rollup.
+// and the trend the balances summed from the entries.
 func TestRollupEqualsEntriesAfterRandomHistories(t *testing.T) {
 	t.Parallel()
 	seed := rollupSeed(t)
@@ -346,33 +345,6 @@ func TestRollupEqualsEntriesAfterRandomHistories(t *testing.T) {
 		h.wantNoDeltas(fmt.Sprintf("run %d after a last write", run))
 		h.check(fmt.Sprintf("run %d after a last write", run))
 	}
-
-	// The migration's backfill of the same entries.
-	src, err := os.ReadFile("../../schema/00300_wallet_net.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(src)
-	from := strings.Index(text, "-- The rollup of the entries already there.")
-	if from < 0 {
-		t.Fatal("no backfill in schema/00300_wallet_net.sql")
-	}
-	backfill := text[from : from+strings.Index(text[from:], ";")]
-	env.Exec(`DELETE FROM wallet_net`)
-	env.Exec(`DELETE FROM wallet_net_delta`)
-	env.Exec(backfill)
-	var members []int64
-	rows, err := env.Pool.Query(context.Background(), `SELECT DISTINCT member_id FROM wallet ORDER BY 1`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if members, err = pgx.CollectRows(rows, pgx.RowTo[int64]); err != nil || len(members) != 3 {
-		t.Fatalf("members %v %v", members, err)
-	}
-	for _, id := range members {
-		h := &rollupHistory{t: t, env: env, m: &apitest.Member{ID: id}, log: []string{"the backfill"}}
-		h.checkRollupOnly("backfill")
-	}
 }
 
 func (h *rollupHistory) wantNoDeltas(when string) {
@@ -383,17 +355,6 @@ func (h *rollupHistory) wantNoDeltas(when string) {
 	}
 	if n != 0 {
 		h.t.Fatalf("%s: %d deltas of member %d not folded", when, n, h.m.ID)
-	}
-}
-
-func (h *rollupHistory) checkRollupOnly(when string) {
-	h.t.Helper()
-	var n int
-	if err := h.env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM (`+recomputedRollupDiff+`) d`, h.m.ID).Scan(&n); err != nil {
-		h.t.Fatal(err)
-	}
-	if n != 0 {
-		h.t.Fatalf("%s: %d rollup rows differ from the entries of member %d", when, n, h.m.ID)
 	}
 }
 

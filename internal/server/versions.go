@@ -23,7 +23,7 @@ import (
 
 // versioned are the records a member edits, by the contract path that
 // answers one (issue 22: ETag, If-Match, If-None-Match). Each table has a
-// version column that a trigger raises on every UPDATE (migration 00311).
+// version column that a trigger raises on every UPDATE (record_version, schema/00005_record_version.sql).
 //
 // The ETag names that version, and, for a record with a single-record GET
 // (answered), a digest of the answer too: an answer shows more than its

@@ -11,6 +11,7 @@ CREATE TABLE stock (
     currency   text        NOT NULL DEFAULT 'KRW',
     wallet_id  bigint,
     created_at timestamptz NOT NULL DEFAULT now(),
+    version    bigint      NOT NULL DEFAULT 1,
     UNIQUE (member_id, id),
     FOREIGN KEY (member_id, wallet_id) REFERENCES wallet (member_id, id) ON DELETE SET NULL (wallet_id)
 );
@@ -27,6 +28,7 @@ CREATE TABLE invest_trade (
     price      DECIMAL(18, 6) NOT NULL CHECK (price >= 0),
     fee        DECIMAL(18, 6) NOT NULL DEFAULT 0 CHECK (fee >= 0),
     created_at timestamptz    NOT NULL DEFAULT now(),
+    version    bigint         NOT NULL DEFAULT 1,
     FOREIGN KEY (member_id, stock_id) REFERENCES stock (member_id, id) ON DELETE CASCADE
 );
 -- Replays read a stock's trades in date, then creation, order.
