@@ -4776,9 +4776,11 @@ type ClientInterface interface {
 	// records are consistent with one another.
 	//
 	// **410 `RESYNC_REQUIRED`**: the cursor is from before a restore of the member's ledger, or
-	// before tombstones the service has since removed (tombstones are kept at least 90 days), so
-	// the changes after it can no longer be told. Drop the local copy and sync again from the
-	// empty cursor. A malformed cursor, or a cursor of another member, is 400
+	// tombstones after it were removed since its sync began (tombstones are kept at least 90
+	// days), so the changes after it can no longer be told. Drop the local copy and sync again
+	// from the empty cursor. A sync begun from the empty cursor after tombstones were removed
+	// never needs them (it holds nothing they would delete): a first sync, at any page size,
+	// finishes unless a removal happens while it runs; the cursor carries where its sync began. A malformed cursor, or a cursor of another member, is 400
 	// `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
 	//
 	// **Speed**: a page is one indexed read of the member's change rows plus one read per kind
@@ -7402,9 +7404,11 @@ func (c *Client) UpdateCategory(ctx context.Context, id CategoryID, params *Upda
 // records are consistent with one another.
 //
 // **410 `RESYNC_REQUIRED`**: the cursor is from before a restore of the member's ledger, or
-// before tombstones the service has since removed (tombstones are kept at least 90 days), so
-// the changes after it can no longer be told. Drop the local copy and sync again from the
-// empty cursor. A malformed cursor, or a cursor of another member, is 400
+// tombstones after it were removed since its sync began (tombstones are kept at least 90
+// days), so the changes after it can no longer be told. Drop the local copy and sync again
+// from the empty cursor. A sync begun from the empty cursor after tombstones were removed
+// never needs them (it holds nothing they would delete): a first sync, at any page size,
+// finishes unless a removal happens while it runs; the cursor carries where its sync began. A malformed cursor, or a cursor of another member, is 400
 // `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
 //
 // **Speed**: a page is one indexed read of the member's change rows plus one read per kind
@@ -18597,9 +18601,11 @@ type ClientWithResponsesInterface interface {
 	// records are consistent with one another.
 	//
 	// **410 `RESYNC_REQUIRED`**: the cursor is from before a restore of the member's ledger, or
-	// before tombstones the service has since removed (tombstones are kept at least 90 days), so
-	// the changes after it can no longer be told. Drop the local copy and sync again from the
-	// empty cursor. A malformed cursor, or a cursor of another member, is 400
+	// tombstones after it were removed since its sync began (tombstones are kept at least 90
+	// days), so the changes after it can no longer be told. Drop the local copy and sync again
+	// from the empty cursor. A sync begun from the empty cursor after tombstones were removed
+	// never needs them (it holds nothing they would delete): a first sync, at any page size,
+	// finishes unless a removal happens while it runs; the cursor carries where its sync began. A malformed cursor, or a cursor of another member, is 400
 	// `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
 	//
 	// **Speed**: a page is one indexed read of the member's change rows plus one read per kind
@@ -35979,9 +35985,11 @@ func (c *ClientWithResponses) UpdateCategoryWithResponse(ctx context.Context, id
 // records are consistent with one another.
 //
 // **410 `RESYNC_REQUIRED`**: the cursor is from before a restore of the member's ledger, or
-// before tombstones the service has since removed (tombstones are kept at least 90 days), so
-// the changes after it can no longer be told. Drop the local copy and sync again from the
-// empty cursor. A malformed cursor, or a cursor of another member, is 400
+// tombstones after it were removed since its sync began (tombstones are kept at least 90
+// days), so the changes after it can no longer be told. Drop the local copy and sync again
+// from the empty cursor. A sync begun from the empty cursor after tombstones were removed
+// never needs them (it holds nothing they would delete): a first sync, at any page size,
+// finishes unless a removal happens while it runs; the cursor carries where its sync began. A malformed cursor, or a cursor of another member, is 400
 // `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
 //
 // **Speed**: a page is one indexed read of the member's change rows plus one read per kind

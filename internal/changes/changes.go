@@ -78,16 +78,27 @@ func NewHandler(pool *pgxpool.Pool, l *ledger.LedgerHandler) *ChangesHandler {
 	return &ChangesHandler{pool: pool, ledger: l}
 }
 
-// cursor is a position in one member's feed: the epoch it belongs to and the
-// last change served. Position 0 is the start.
+// cursor is a position in one member's feed: the epoch it belongs to, the
+// last change served (0 is the start), and the horizon its sync began at:
+// the member's pruned position when the client started from the empty
+// cursor. Tombstones pruned before that were never the client's to see (a
+// sync from the empty cursor holds nothing they would delete), so only a
+// prune after it can hide a deletion from the client: a first sync that
+// pages through a feed pruned before it began always finishes.
 type cursor struct {
-	member, epoch, seq int64
+	member, epoch, seq, horizon int64
 }
 
-const cursorPrefix = "c1."
+// Cursors are "c2.<member>.<epoch>.<seq>.<horizon>"; "c1." cursors, which
+// carry no horizon, are read with horizon 0 (every prune after them is
+// theirs to miss).
+const (
+	cursorPrefix   = "c2."
+	cursorPrefixV1 = "c1."
+)
 
 func (c cursor) String() string {
-	s := fmt.Sprintf("%s%d.%d.%d", cursorPrefix, c.member, c.epoch, c.seq)
+	s := fmt.Sprintf("%s%d.%d.%d.%d", cursorPrefix, c.member, c.epoch, c.seq, c.horizon)
 	return base64.RawURLEncoding.EncodeToString([]byte(s))
 }
 
@@ -97,20 +108,31 @@ func errBadCursor() error {
 
 func parseCursor(s string, member int64) (cursor, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || !strings.HasPrefix(string(raw), cursorPrefix) {
+	if err != nil {
 		return cursor{}, errBadCursor()
 	}
-	parts := strings.Split(strings.TrimPrefix(string(raw), cursorPrefix), ".")
-	if len(parts) != 3 {
+	var body string
+	var fields int
+	switch {
+	case strings.HasPrefix(string(raw), cursorPrefix):
+		body, fields = strings.TrimPrefix(string(raw), cursorPrefix), 4
+	case strings.HasPrefix(string(raw), cursorPrefixV1):
+		body, fields = strings.TrimPrefix(string(raw), cursorPrefixV1), 3
+	default:
 		return cursor{}, errBadCursor()
 	}
-	var n [3]int64
+	parts := strings.Split(body, ".")
+	if len(parts) != fields {
+		return cursor{}, errBadCursor()
+	}
+	var n [4]int64
 	for i, p := range parts {
 		if n[i], err = strconv.ParseInt(p, 10, 64); err != nil || n[i] < 0 {
 			return cursor{}, errBadCursor()
 		}
 	}
-	c := cursor{member: n[0], epoch: n[1], seq: n[2]}
+	c := cursor{member: n[0], epoch: n[1], seq: n[2], horizon: n[3]}
+	// A client that forges a later horizon only hides its own missed deletions.
 	if c.member != member || c.epoch < 1 {
 		return cursor{}, errBadCursor()
 	}
@@ -163,12 +185,13 @@ func (h *ChangesHandler) PageTx(ctx context.Context, q *db.Queries, memberID int
 	if err != nil {
 		return api.ChangePage{}, fmt.Errorf("feed of member %d: %w", memberID, err)
 	}
-	at := cursor{member: memberID, epoch: feed.Epoch}
+	at := cursor{member: memberID, epoch: feed.Epoch, horizon: feed.PrunedSeq}
 	if since != nil {
 		if since.epoch != feed.Epoch {
 			return api.ChangePage{}, errResync("the ledger was restored after this cursor; sync again from the empty cursor")
 		}
-		if since.seq < feed.PrunedSeq {
+		// A deletion after the cursor was pruned since its sync began.
+		if since.seq < feed.PrunedSeq && since.horizon < feed.PrunedSeq {
 			return api.ChangePage{}, errResync("deletions after this cursor are no longer kept; sync again from the empty cursor")
 		}
 		at = *since

@@ -2,6 +2,7 @@ package changes_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -152,6 +153,96 @@ func TestFeedPruneJobRemovesOldTombstones(t *testing.T) {
 	for _, c := range page(t, m.Client, "", 100).Changes {
 		if c.Op == "DELETE" {
 			t.Fatalf("a pruned tombstone is still served: %+v", c)
+		}
+	}
+}
+
+// syncAll pages from the empty cursor at limit, restarting on 410 at most
+// twice, and answers the number of UPSERTs of kind seen by the run that
+// finished and the restarts it took.
+func syncAll(t *testing.T, c *apitest.Client, since string, limit int, kind string) (upserts, restarts int) {
+	t.Helper()
+	cur := since
+	for range 1000 {
+		res := c.Raw().Do(http.MethodGet, fmt.Sprintf("/api/account/changes?limit=%d&since=%s", limit, cur), nil)
+		if res.Status == http.StatusGone {
+			res.WantProblem(http.StatusGone, "RESYNC_REQUIRED")
+			if restarts++; restarts > 2 {
+				t.Fatalf("the sync restarted %d times", restarts)
+			}
+			cur, upserts = "", 0
+			continue
+		}
+		var p api.ChangePage
+		res.Want(http.StatusOK).JSON(&p)
+		for _, ch := range p.Changes {
+			if ch.Kind == kind && ch.Op == "UPSERT" {
+				upserts++
+			}
+		}
+		cur = p.Next
+		if !p.HasMore {
+			return upserts, restarts
+		}
+	}
+	t.Fatal("the sync did not finish in 1000 pages")
+	return 0, 0
+}
+
+// Issue 42: a new device's first sync, started after the tombstone prune,
+// finishes at any page size, although its own mid-way cursors are behind
+// the pruned position; a cursor from before the prune answers 410 once and
+// the restart finishes; after a restore a first sync finishes too; a cursor
+// of the old form (no horizon) keeps its old meaning.
+func TestFirstSyncFinishesAfterAPrune(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	w := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
+	gone := lt.Wallet(m.Client, "Gone", api.WalletTypeCash, 0)
+	before := page(t, m.Client, "", 500).Next
+	// 600 entries older (in the feed) than one deletion, which is then pruned.
+	env.Exec(`INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date)
+		SELECT $1, $2, 'expense', g, DATE '2026-01-01' + (g % 300) FROM generate_series(1, 600) g`, m.ID, w.ID)
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", gone.ID), nil).Want(http.StatusNoContent)
+	env.Exec("UPDATE ledger_change SET changed_at = $2 WHERE member_id = $1 AND deleted", m.ID, env.Clock.Now().Add(-91*24*time.Hour))
+	if ran, err := env.App.Jobs.Run(context.Background(), changes.PruneJobName); err != nil || !ran {
+		t.Fatalf("prune job ran %v: %v", ran, err)
+	}
+	for _, limit := range []int{100, 500, 7} {
+		if n, restarts := syncAll(t, m.Client, "", limit, "ENTRY"); n != 600 || restarts != 0 {
+			t.Fatalf("first sync at limit %d: %d entries, %d restarts", limit, n, restarts)
+		}
+	}
+	// A device that synced before the prune may have missed the deletion.
+	if n, restarts := syncAll(t, m.Client, before, 100, "ENTRY"); n != 600 || restarts != 1 {
+		t.Fatalf("sync from before the prune: %d entries, %d restarts (want 1)", n, restarts)
+	}
+	// A cursor of the old form carries no horizon: behind the prune, it is 410.
+	old := base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprintf("c1.%d.1.1", m.ID)))
+	m.Do(http.MethodGet, "/api/account/changes?since="+old, nil).WantProblem(http.StatusGone, "RESYNC_REQUIRED")
+
+	// A first sync begun before a later prune restarts once, then finishes.
+	mid := page(t, m.Client, "", 100).Next
+	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 3), 1, w.ID))
+	last := lt.Wallet(m.Client, "Gone too", api.WalletTypeCash, 0)
+	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", last.ID), nil).Want(http.StatusNoContent)
+	env.Exec("UPDATE ledger_change SET changed_at = $2 WHERE member_id = $1 AND deleted", m.ID, env.Clock.Now().Add(-91*24*time.Hour))
+	env.Clock.Advance(25 * time.Hour) // the prune runs once a day
+	if ran, err := env.App.Jobs.Run(context.Background(), changes.PruneJobName); err != nil || !ran {
+		t.Fatalf("prune job ran %v: %v", ran, err)
+	}
+	if n, restarts := syncAll(t, m.Client, mid, 100, "ENTRY"); n != 601 || restarts != 1 {
+		t.Fatalf("sync begun before the second prune: %d entries, %d restarts (want 1)", n, restarts)
+	}
+
+	// After a restore every cursor is void, and a first sync finishes.
+	var doc api.Backup
+	m.Do(http.MethodGet, "/api/account/backup", nil).Want(http.StatusOK).JSON(&doc)
+	m.Do(http.MethodPost, "/api/account/restore", doc).Want(http.StatusOK)
+	for _, limit := range []int{100, 500} {
+		if n, restarts := syncAll(t, m.Client, "", limit, "ENTRY"); n != 601 || restarts != 0 {
+			t.Fatalf("first sync after the restore at limit %d: %d entries, %d restarts", limit, n, restarts)
 		}
 	}
 }
