@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/nestegg/nestegg/internal/dbtest"
 )
@@ -151,5 +154,39 @@ func TestBinaryNamesDatabaseURLInOneLineWhenNoPostgreSQLAnswers(t *testing.T) {
 		"start it (`make run` starts it for you), or set DATABASE_URL to one that runs\n"
 	if string(out) != want {
 		t.Fatalf("output:\n%s\nwant one line:\n%s", out, want)
+	}
+}
+
+// Issue 42: with SQL_INIT_MODE=never on a database nobody migrated, the
+// service does not start (every request would fail on a missing table) and
+// says how to migrate.
+func TestBinaryRefusesAnUnmigratedDatabaseWithInitModeNever(t *testing.T) {
+	t.Parallel()
+	url := dbtest.NewDatabase(t)
+	// The same server, a database that exists but holds nothing.
+	empty := strings.Replace(url, "/nestegg_test_", "/nestegg_test_empty_", 1)
+	if empty == url {
+		t.Fatalf("unexpected test database URL %s", url)
+	}
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, dbtest.AdminURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	name := empty[strings.LastIndex(empty, "/")+1 : strings.Index(empty, "?")]
+	if _, err := admin.Exec(ctx, `CREATE DATABASE "`+name+`"`); err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Exec(ctx, `DROP DATABASE IF EXISTS "`+name+`" WITH (FORCE)`) //nolint:errcheck // best effort
+
+	cmd := exec.Command(buildBinary(t))
+	cmd.Env = append(os.Environ(), "SQL_INIT_MODE=never", "DATABASE_URL="+empty, "HTTP_ADDR="+freeAddr(t), "LOG_LEVEL=error")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("started on an unmigrated database:\n%s", out)
+	}
+	if !strings.Contains(string(out), "SQL_INIT_MODE=always") || !strings.Contains(string(out), "no migrations applied") {
+		t.Fatalf("the output does not say how to migrate:\n%s", out)
 	}
 }

@@ -113,11 +113,13 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 			return nil, fmt.Errorf("DATABASE_URL: %w", err)
 		}
 		a.closers = append(a.closers, pool.Close)
+		migrate := database.CheckMigrated
 		if cfg.SQLInitMode == "always" {
-			if err := database.Migrate(ctx, pool); err != nil {
-				a.Close()
-				return nil, err
-			}
+			migrate = database.Migrate
+		}
+		if err := migrate(ctx, pool); err != nil {
+			a.Close()
+			return nil, err
 		}
 	}
 	a.Pool = pool

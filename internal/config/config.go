@@ -101,7 +101,7 @@ var Settings = []Setting{
 	{"HTTP_ADDR", ":8080", "address the HTTP server listens on"},
 	{"DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nestegg?sslmode=disable", "PostgreSQL; the database is created if missing"},
 	{"REDIS_URL", "redis://127.0.0.1:6379/0", "Redis, the fast session store (optional at run time: sessions fall back to PostgreSQL)"},
-	{"SQL_INIT_MODE", "always", "`always` applies migrations at start-up (under a lock), `never` skips them"},
+	{"SQL_INIT_MODE", "always", "`always` applies migrations at start-up (under a lock); `never` applies none and refuses to start on a database that lacks them"},
 	{"PUBLIC_BASE_URL", "http://localhost:8080", "absolute address clients reach this service at (image URLs)"},
 	{"COOKIE_SECURE", "false", "mark the session cookie Secure (set it behind HTTPS)"},
 	{"TRUSTED_PROXIES", "", "comma-separated addresses or CIDRs whose X-Forwarded-For is believed"},

@@ -129,6 +129,31 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	return nil
 }
 
+// CheckMigrated answers an error that says how to migrate when the database
+// lacks migrations this binary needs: with SQL_INIT_MODE=never nothing else
+// applies them, and every request would fail on a missing table.
+func CheckMigrated(ctx context.Context, pool *pgxpool.Pool) error {
+	sqlDB := stdlib.OpenDBFromPool(pool)
+	defer sqlDB.Close()
+	provider, err := goose.NewProvider(goose.DialectPostgres, sqlDB, schema.Migrations)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	current, target, err := provider.GetVersions(ctx)
+	switch {
+	case err != nil:
+		return fmt.Errorf("SQL_INIT_MODE=never, but the database's migrations cannot be read (%w): "+
+			"start once with SQL_INIT_MODE=always (the default), which applies them under a lock", err)
+	case current <= 0:
+		return fmt.Errorf("SQL_INIT_MODE=never, but the database has no migrations applied: "+
+			"start once with SQL_INIT_MODE=always (the default), which applies them under a lock")
+	case current < target:
+		return fmt.Errorf("SQL_INIT_MODE=never, but the database is at migration %d and this build needs %d: "+
+			"start once with SQL_INIT_MODE=always (the default), which applies them under a lock", current, target)
+	}
+	return nil
+}
+
 // InTx runs fn in a transaction: committed when fn returns nil, rolled back
 // otherwise (and on panic).
 func InTx(ctx context.Context, pool *pgxpool.Pool, fn func(q *db.Queries) error) error {

@@ -16,8 +16,9 @@ import (
 const retryAfterSeconds = "5"
 
 // classify maps failures the service expects from its dependencies to their
-// answers: a database that cannot be reached, or that timed out, is a 503
-// with Retry-After (never a 500: nothing is wrong with the request or the
+// answers: a database that cannot be reached is a 503 SERVICE_UNAVAILABLE,
+// a request that ran past its own deadline a 503 TIMEOUT, both with
+// Retry-After (never a 500: nothing is wrong with the request or the
 // code); a string the database refuses to store (a NUL character the request
 // path did not catch) is a 400.
 func classify(ctx context.Context, err error) (*Error, bool) {
@@ -40,9 +41,14 @@ func classify(ctx context.Context, err error) (*Error, bool) {
 	var connectErr *pgconn.ConnectError
 	var netErr net.Error
 	switch {
-	case errors.As(err, &connectErr), pgconn.Timeout(err), errors.As(err, &netErr):
+	case errors.As(err, &connectErr):
 		return unavailable(err), true
-	case errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) && (pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded)):
+		// The request ran out of its own time with its database reachable
+		// (a connection that cannot be made is a ConnectError, above): its
+		// own problem, not an outage.
+		return timedOut(err), true
+	case pgconn.Timeout(err), errors.As(err, &netErr), errors.Is(err, context.DeadlineExceeded):
 		return unavailable(err), true
 	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 		// The client went away; nobody reads this answer.
@@ -56,6 +62,21 @@ func unavailable(err error) *Error {
 		Status: http.StatusServiceUnavailable, Code: CodeServiceUnavailable,
 		Detail:  "the service cannot reach its database right now; try again shortly",
 		Headers: map[string]string{"Retry-After": retryAfterSeconds},
+		Err:     err,
+	}
+}
+
+// timedOutRetryAfter is what a request that ran past its own deadline tells
+// its client to wait: longer than an outage's, as running the same heavy
+// request again at once most likely runs out of time again.
+const timedOutRetryAfter = "30"
+
+// timedOut answers a request that ran past its own deadline.
+func timedOut(err error) *Error {
+	return &Error{
+		Status: http.StatusServiceUnavailable, Code: CodeTimeout,
+		Detail:  "the request took longer than this operation's time limit; try again later",
+		Headers: map[string]string{"Retry-After": timedOutRetryAfter},
 		Err:     err,
 	}
 }

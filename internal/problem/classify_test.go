@@ -36,6 +36,27 @@ func TestClassify(t *testing.T) {
 			t.Errorf("%s: 503 without Retry-After", c.name)
 		}
 	}
+	// Issue 42: a request that ran past its own deadline with its database
+	// reachable is a TIMEOUT, not an outage; a connection that could not be
+	// made by then is still an outage.
+	expired, cancel := context.WithDeadline(ctx, time.Now().Add(-time.Second))
+	defer cancel()
+	for _, c := range []struct {
+		name string
+		err  error
+		code string
+	}{
+		{"statement past the deadline", fmt.Errorf("list: %w", context.DeadlineExceeded), CodeTimeout},
+		{"connect past the deadline", &pgconn.ConnectError{}, CodeServiceUnavailable},
+	} {
+		pe, ok := classify(expired, c.err)
+		if !ok || pe.Code != c.code || pe.Status != http.StatusServiceUnavailable || pe.Headers["Retry-After"] == "" {
+			t.Errorf("%s: %+v %v, want 503 %s with Retry-After", c.name, pe, ok, c.code)
+		}
+	}
+	if pe, _ := classify(ctx, fmt.Errorf("list: %w", context.DeadlineExceeded)); pe.Code != CodeServiceUnavailable {
+		t.Errorf("a deadline that is not the request's own: %s, want %s", pe.Code, CodeServiceUnavailable)
+	}
 	if _, ok := classify(ctx, &pgconn.PgError{Code: "23505"}); ok {
 		t.Error("a unique violation is a bug to report, not an outage")
 	}

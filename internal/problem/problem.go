@@ -31,6 +31,7 @@ const (
 	CodePayloadTooLarge      = "PAYLOAD_TOO_LARGE"
 	CodeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
 	CodeServiceUnavailable   = "SERVICE_UNAVAILABLE"
+	CodeTimeout              = "TIMEOUT"
 	CodeInternal             = "INTERNAL"
 	CodeOCRNotConfigured     = "OCR_NOT_CONFIGURED"
 	CodeSelfVote             = "SELF_VOTE"

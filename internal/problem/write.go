@@ -67,6 +67,9 @@ func Write(w http.ResponseWriter, r *http.Request, err error) {
 		pe = New(http.StatusInternalServerError, CodeInternal, "an unexpected error occurred; quote the request id when reporting it")
 	case pe.Status >= 500 && pe.Err != nil && pe.Status != http.StatusServiceUnavailable:
 		slog.ErrorContext(r.Context(), "request failed", "request_id", reqID, "code", pe.Code, "error", pe.Err)
+	case pe.Code == CodeTimeout:
+		// The request's own slowness, not an outage: each one is logged.
+		slog.WarnContext(r.Context(), "request timed out", "request_id", reqID, "method", r.Method, "path", r.URL.Path, "error", pe.Err)
 	case pe.Status == http.StatusServiceUnavailable && pe.Err != nil:
 		// Expected while a dependency is away or unconfigured: a warning,
 		// and once per outage rather than once per request.

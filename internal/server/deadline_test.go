@@ -76,6 +76,7 @@ func TestDeadlineIsNotCountedAsAClientThatHungUp(t *testing.T) {
 	for _, want := range []string{
 		`nestegg_http_requests_total{operation="getSession",status="503"} 1`,
 		`nestegg_http_requests_total{operation="getSession",status="499"} 1`,
+		`nestegg_http_request_timeouts_total{operation="getSession"} 1`,
 	} {
 		if !strings.Contains(scrape.Body.String(), want+"\n") {
 			t.Errorf("the metrics lack %s:\n%s", want, scrape.Body)

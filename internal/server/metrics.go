@@ -17,6 +17,7 @@ import (
 type metrics struct {
 	registry *prometheus.Registry
 	requests *prometheus.CounterVec
+	timeouts *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	// observers holds the counter and histogram of each operation and
 	// status seen (observerKey → *observer): the vectors' lookups hash the
@@ -43,13 +44,17 @@ func newMetrics(pool *pgxpool.Pool) *metrics {
 			Name: "nestegg_http_requests_total",
 			Help: "HTTP requests answered, by contract operation and status.",
 		}, []string{"operation", "status"}),
+		timeouts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "nestegg_http_request_timeouts_total",
+			Help: "HTTP requests that ran past their operation's deadline (answered 503 TIMEOUT, or an outage's 503 that took the whole deadline), by contract operation.",
+		}, []string{"operation"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "nestegg_http_request_duration_seconds",
 			Help:    "Time to answer HTTP requests, by contract operation.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
 		}, []string{"operation"}),
 	}
-	reg.MustRegister(m.requests, m.latency,
+	reg.MustRegister(m.requests, m.timeouts, m.latency,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if pool != nil {
 		reg.MustRegister(poolCollector{pool})
@@ -72,6 +77,9 @@ func (m *metrics) observe(operation string, status int, elapsed time.Duration) {
 	ob.requests.Inc()
 	ob.latency.Observe(elapsed.Seconds())
 }
+
+// timedOut counts a request that ran past its deadline.
+func (m *metrics) timedOut(operation string) { m.timeouts.WithLabelValues(operation).Inc() }
 
 func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})

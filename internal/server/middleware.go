@@ -168,6 +168,10 @@ func withAccessLog(m *metrics, next http.Handler) http.Handler {
 			sw.status = statusClientClosed
 		}
 		m.observe(ri.Operation, sw.status, elapsed)
+		timedOut := sw.status == http.StatusServiceUnavailable && errors.Is(r.Context().Err(), context.DeadlineExceeded)
+		if timedOut {
+			m.timedOut(ri.Operation)
+		}
 		level := slog.LevelInfo
 		switch {
 		case sw.status == statusClientClosed:
@@ -197,6 +201,9 @@ func withAccessLog(m *metrics, next http.Handler) http.Handler {
 			slog.Int64("duration_us", elapsed.Microseconds()),
 			slog.Int64("member_id", ri.MemberID),
 		)
+		if timedOut {
+			rec.AddAttrs(slog.Bool("timeout", true))
+		}
 		_ = logger.Handler().Handle(ctx, rec)
 	})
 }
