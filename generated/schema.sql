@@ -913,6 +913,18 @@ CREATE TABLE public.fx_rate (
 );
 
 --
+-- Name: heavy_work; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.heavy_work (
+    member_id bigint NOT NULL,
+    operation text NOT NULL,
+    token bytea NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    until timestamp with time zone NOT NULL
+);
+
+--
 -- Name: iap_purchase; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1694,6 +1706,13 @@ ALTER TABLE ONLY public.fx_lookup
 
 ALTER TABLE ONLY public.fx_rate
     ADD CONSTRAINT fx_rate_pkey PRIMARY KEY (from_currency, to_currency, day);
+
+--
+-- Name: heavy_work heavy_work_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.heavy_work
+    ADD CONSTRAINT heavy_work_pkey PRIMARY KEY (member_id);
 
 --
 -- Name: iap_purchase iap_purchase_pkey; Type: CONSTRAINT; Schema: public; Owner: -

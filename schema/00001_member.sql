@@ -207,7 +207,22 @@ CREATE TABLE idempotency_key (
 -- while adding next to nothing to an insert.
 CREATE INDEX idempotency_key_created_at_idx ON idempotency_key USING brin (created_at);
 
+-- Heavy work under way (backup, restore, CSV import and export, account
+-- deletion), one row per member: a lease that admits one such request of a
+-- member at a time across replicas (DECISIONS section 10). It ends when its
+-- request ends, or at `until` (the request's deadline) if the replica died.
+-- No foreign key to member, for the reason idempotency_key has none; an
+-- expired row is taken over by the member's next heavy request.
+CREATE TABLE heavy_work (
+    member_id  bigint      PRIMARY KEY,
+    operation  text        NOT NULL,
+    token      bytea       NOT NULL,
+    started_at timestamptz NOT NULL,
+    until      timestamptz NOT NULL
+);
+
 -- +goose Down
+DROP TABLE heavy_work;
 DROP TABLE idempotency_key;
 DROP TABLE outside_call_count;
 DROP TABLE fx_lookup;

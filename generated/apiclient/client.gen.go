@@ -2747,6 +2747,11 @@ type Year = int32
 // (a cut ends in "…"), as they may quote the request.
 type BadRequest = Problem
 
+// Busy An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
+// `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
+// (a cut ends in "…"), as they may quote the request.
+type Busy = Problem
+
 // Conflict An RFC 9457 problem detail with a stable `code`. A problem answer is at most 64 KiB:
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
@@ -4499,6 +4504,9 @@ type ClientInterface interface {
 	// `onetimeBudgets` every one-time budget. The expected monthly income and investments are
 	// not part of the document. A backup may work for 60 seconds (`x-deadline-seconds`)
 	// before it answers 503; other operations 8.
+	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
 	GetBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4853,6 +4861,9 @@ type ClientInterface interface {
 	// whatever the period), from one consistent snapshot of the ledger. An export may work
 	// for 60 seconds (`x-deadline-seconds`); a failure after the first bytes were sent cuts
 	// the connection, so a partial file never looks complete.
+	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Corresponds with GET /api/account/entries/export (the `ExportEntries` operationId).
 	ExportEntries(ctx context.Context, params *ExportEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4895,6 +4906,9 @@ type ClientInterface interface {
 	// most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
 	// `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
 	// 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
+	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5396,6 +5410,9 @@ type ClientInterface interface {
 	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
 	// room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
 	// for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
+	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5428,6 +5445,9 @@ type ClientInterface interface {
 	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
 	// room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
 	// for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
+	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6042,9 +6062,13 @@ type ClientInterface interface {
 	// DeleteMe Delete the member's account and all their data
 	//
 	// Permanently deletes the member and everything that is theirs (board, ledger, points,
-	// payments, sessions), in one transaction, and ends every session. When two deletions of
-	// the same account run at once, the one that finds the account already gone answers 404
-	// `NOT_FOUND` (a later request with the ended session answers 401).
+	// payments, sessions), in one transaction, and ends every session. A deletion is heavy work:
+	// while another heavy request of the account runs (a second deletion included) it answers
+	// 429 `BUSY`; one that finds the account already gone answers 404 `NOT_FOUND` (a later
+	// request with the ended session answers 401).
+	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Corresponds with DELETE /api/auth/me (the `DeleteMe` operationId).
 	DeleteMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6837,6 +6861,9 @@ type ClientInterface interface {
 // `onetimeBudgets` every one-time budget. The expected monthly income and investments are
 // not part of the document. A backup may work for 60 seconds (`x-deadline-seconds`)
 // before it answers 503; other operations 8.
+// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+// server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Corresponds with GET /api/account/backup (the `GetBackup` operationId).
 func (c *Client) GetBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7521,6 +7548,9 @@ func (c *Client) CreateEntry(ctx context.Context, params *CreateEntryParams, bod
 // whatever the period), from one consistent snapshot of the ledger. An export may work
 // for 60 seconds (`x-deadline-seconds`); a failure after the first bytes were sent cuts
 // the connection, so a partial file never looks complete.
+// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+// server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Corresponds with GET /api/account/entries/export (the `ExportEntries` operationId).
 func (c *Client) ExportEntries(ctx context.Context, params *ExportEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7573,6 +7603,9 @@ func (c *Client) ExportEntries(ctx context.Context, params *ExportEntriesParams,
 // most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
 // `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
 // 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
+// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+// server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8464,6 +8497,9 @@ func (c *Client) UpdateRecurring(ctx context.Context, id RecurringID, params *Up
 // 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
 // room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
 // for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
+// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+// server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8506,6 +8542,9 @@ func (c *Client) RestoreBackupWithBody(ctx context.Context, contentType string, 
 // 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
 // room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
 // for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
+// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+// server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9790,9 +9829,13 @@ func (c *Client) LogOut(ctx context.Context, reqEditors ...RequestEditorFn) (*ht
 // DeleteMe Delete the member's account and all their data
 //
 // Permanently deletes the member and everything that is theirs (board, ledger, points,
-// payments, sessions), in one transaction, and ends every session. When two deletions of
-// the same account run at once, the one that finds the account already gone answers 404
-// `NOT_FOUND` (a later request with the ended session answers 401).
+// payments, sessions), in one transaction, and ends every session. A deletion is heavy work:
+// while another heavy request of the account runs (a second deletion included) it answers
+// 429 `BUSY`; one that finds the account already gone answers 404 `NOT_FOUND` (a later
+// request with the ended session answers 401).
+// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+// server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Corresponds with DELETE /api/auth/me (the `DeleteMe` operationId).
 func (c *Client) DeleteMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -18302,6 +18345,9 @@ type ClientWithResponsesInterface interface {
 	// `onetimeBudgets` every one-time budget. The expected monthly income and investments are
 	// not part of the document. A backup may work for 60 seconds (`x-deadline-seconds`)
 	// before it answers 503; other operations 8.
+	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18682,6 +18728,9 @@ type ClientWithResponsesInterface interface {
 	// whatever the period), from one consistent snapshot of the ledger. An export may work
 	// for 60 seconds (`x-deadline-seconds`); a failure after the first bytes were sent cuts
 	// the connection, so a partial file never looks complete.
+	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18726,6 +18775,9 @@ type ClientWithResponsesInterface interface {
 	// most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
 	// `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
 	// 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
+	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19257,6 +19309,9 @@ type ClientWithResponsesInterface interface {
 	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
 	// room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
 	// for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
+	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19289,6 +19344,9 @@ type ClientWithResponsesInterface interface {
 	// 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
 	// room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
 	// for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
+	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19951,9 +20009,13 @@ type ClientWithResponsesInterface interface {
 	// DeleteMeWithResponse Delete the member's account and all their data
 	//
 	// Permanently deletes the member and everything that is theirs (board, ledger, points,
-	// payments, sessions), in one transaction, and ends every session. When two deletions of
-	// the same account run at once, the one that finds the account already gone answers 404
-	// `NOT_FOUND` (a later request with the ended session answers 401).
+	// payments, sessions), in one transaction, and ends every session. A deletion is heavy work:
+	// while another heavy request of the account runs (a second deletion included) it answers
+	// 429 `BUSY`; one that finds the account already gone answers 404 `NOT_FOUND` (a later
+	// request with the ended session answers 401).
+	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -20794,6 +20856,11 @@ type ClientWithResponsesInterface interface {
 	GetReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadinessResponse, error)
 }
 
+// GetBackupResponse429Headers the declared response headers of an HTTP 429 response for GetBackup
+type GetBackupResponse429Headers struct {
+	RetryAfter *int
+}
+
 // GetBackupResponse503Headers the declared response headers of an HTTP 503 response for GetBackup
 type GetBackupResponse503Headers struct {
 	RetryAfter *int
@@ -20810,10 +20877,14 @@ type GetBackupResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *Busy
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetBackupResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetBackupResponse503Headers
 }
@@ -20836,6 +20907,11 @@ func (r GetBackupResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r GetBackupResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON429() *Busy {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23237,6 +23313,11 @@ type ExportEntriesResponse200Headers struct {
 	ContentDisposition *string
 }
 
+// ExportEntriesResponse429Headers the declared response headers of an HTTP 429 response for ExportEntries
+type ExportEntriesResponse429Headers struct {
+	RetryAfter *int
+}
+
 // ExportEntriesResponse503Headers the declared response headers of an HTTP 503 response for ExportEntries
 type ExportEntriesResponse503Headers struct {
 	RetryAfter *int
@@ -23253,12 +23334,16 @@ type ExportEntriesResponse struct {
 	ApplicationProblemJSON403 *PremiumRequired
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *Busy
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ExportEntriesResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ExportEntriesResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ExportEntriesResponse503Headers
 }
@@ -23281,6 +23366,11 @@ func (r ExportEntriesResponse) GetApplicationProblemJSON403() *PremiumRequired {
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r ExportEntriesResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ExportEntriesResponse) GetApplicationProblemJSON429() *Busy {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -23322,6 +23412,11 @@ func (r ExportEntriesResponse) ContentType() string {
 	return ""
 }
 
+// ImportEntriesResponse429Headers the declared response headers of an HTTP 429 response for ImportEntries
+type ImportEntriesResponse429Headers struct {
+	RetryAfter *int
+}
+
 // ImportEntriesResponse503Headers the declared response headers of an HTTP 503 response for ImportEntries
 type ImportEntriesResponse503Headers struct {
 	RetryAfter *int
@@ -23342,10 +23437,14 @@ type ImportEntriesResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *Busy
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ImportEntriesResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ImportEntriesResponse503Headers
 }
@@ -23378,6 +23477,11 @@ func (r ImportEntriesResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r ImportEntriesResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ImportEntriesResponse) GetApplicationProblemJSON429() *Busy {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -26336,6 +26440,11 @@ func (r UpdateRecurringResponse) ContentType() string {
 	return ""
 }
 
+// RestoreBackupResponse429Headers the declared response headers of an HTTP 429 response for RestoreBackup
+type RestoreBackupResponse429Headers struct {
+	RetryAfter *int
+}
+
 // RestoreBackupResponse503Headers the declared response headers of an HTTP 503 response for RestoreBackup
 type RestoreBackupResponse503Headers struct {
 	RetryAfter *int
@@ -26356,10 +26465,14 @@ type RestoreBackupResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *Busy
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RestoreBackupResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *RestoreBackupResponse503Headers
 }
@@ -26392,6 +26505,11 @@ func (r RestoreBackupResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r RestoreBackupResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON429() *Busy {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -30878,6 +30996,11 @@ func (r LogOutResponse) ContentType() string {
 	return ""
 }
 
+// DeleteMeResponse429Headers the declared response headers of an HTTP 429 response for DeleteMe
+type DeleteMeResponse429Headers struct {
+	RetryAfter *int
+}
+
 // DeleteMeResponse503Headers the declared response headers of an HTTP 503 response for DeleteMe
 type DeleteMeResponse503Headers struct {
 	RetryAfter *int
@@ -30892,10 +31015,14 @@ type DeleteMeResponse struct {
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationProblemJSON429 *Busy
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteMeResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteMeResponse503Headers
 }
@@ -30913,6 +31040,11 @@ func (r DeleteMeResponse) GetApplicationProblemJSON404() *NotFound {
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r DeleteMeResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteMeResponse) GetApplicationProblemJSON429() *Busy {
+	return r.ApplicationProblemJSON429
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -35512,6 +35644,9 @@ func (r GetReadinessResponse) ContentType() string {
 // `onetimeBudgets` every one-time budget. The expected monthly income and investments are
 // not part of the document. A backup may work for 60 seconds (`x-deadline-seconds`)
 // before it answers 503; other operations 8.
+// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+// server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -36090,6 +36225,9 @@ func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, param
 // whatever the period), from one consistent snapshot of the ledger. An export may work
 // for 60 seconds (`x-deadline-seconds`); a failure after the first bytes were sent cuts
 // the connection, so a partial file never looks complete.
+// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+// server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -36140,6 +36278,9 @@ func (c *ClientWithResponses) ExportEntriesWithResponse(ctx context.Context, par
 // most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
 // `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
 // 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
+// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+// server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -36905,6 +37046,9 @@ func (c *ClientWithResponses) UpdateRecurringWithResponse(ctx context.Context, i
 // 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
 // room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
 // for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
+// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+// server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -36943,6 +37087,9 @@ func (c *ClientWithResponses) RestoreBackupWithBodyWithResponse(ctx context.Cont
 // 55,000 entries of up to ~1 KiB each with memo, tags and foreign currency) fits with
 // room to spare; any other JSON operation keeps the 1 MiB limit. A restore may work
 // for 60 seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
+// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+// server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -38007,9 +38154,13 @@ func (c *ClientWithResponses) LogOutWithResponse(ctx context.Context, reqEditors
 // DeleteMeWithResponse Delete the member's account and all their data
 //
 // Permanently deletes the member and everything that is theirs (board, ledger, points,
-// payments, sessions), in one transaction, and ends every session. When two deletions of
-// the same account run at once, the one that finds the account already gone answers 404
-// `NOT_FOUND` (a later request with the ended session answers 401).
+// payments, sessions), in one transaction, and ends every session. A deletion is heavy work:
+// while another heavy request of the account runs (a second deletion included) it answers
+// 429 `BUSY`; one that finds the account already gone answers 404 `NOT_FOUND` (a later
+// request with the ended session answers 401).
+// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
+// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
+// server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -39281,6 +39432,13 @@ func ParseGetBackupResponse(rsp *http.Response) (*GetBackupResponse, error) {
 		}
 		response.ApplicationProblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39298,6 +39456,16 @@ func ParseGetBackupResponse(rsp *http.Response) (*GetBackupResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers GetBackupResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetBackupResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41608,6 +41776,13 @@ func ParseExportEntriesResponse(rsp *http.Response) (*ExportEntriesResponse, err
 		}
 		response.ApplicationProblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41635,6 +41810,16 @@ func ParseExportEntriesResponse(rsp *http.Response) (*ExportEntriesResponse, err
 			headers.ContentDisposition = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers ExportEntriesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers ExportEntriesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -41706,6 +41891,13 @@ func ParseImportEntriesResponse(rsp *http.Response) (*ImportEntriesResponse, err
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41723,6 +41915,16 @@ func ParseImportEntriesResponse(rsp *http.Response) (*ImportEntriesResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers ImportEntriesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers ImportEntriesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -44612,6 +44814,13 @@ func ParseRestoreBackupResponse(rsp *http.Response) (*RestoreBackupResponse, err
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -44629,6 +44838,16 @@ func ParseRestoreBackupResponse(rsp *http.Response) (*RestoreBackupResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers RestoreBackupResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RestoreBackupResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -48848,6 +49067,13 @@ func ParseDeleteMeResponse(rsp *http.Response) (*DeleteMeResponse, error) {
 		}
 		response.ApplicationProblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -48865,6 +49091,16 @@ func ParseDeleteMeResponse(rsp *http.Response) (*DeleteMeResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers DeleteMeResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteMeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

@@ -174,6 +174,14 @@ type FxRate struct {
 	FetchedAt    time.Time
 }
 
+type HeavyWork struct {
+	MemberID  int64
+	Operation string
+	Token     []byte
+	StartedAt time.Time
+	Until     time.Time
+}
+
 type IapPurchase struct {
 	ID             int64
 	MemberID       int64

@@ -32,6 +32,7 @@ import (
 	"github.com/nestegg/nestegg/internal/external/fx"
 	"github.com/nestegg/nestegg/internal/external/ocr"
 	"github.com/nestegg/nestegg/internal/external/quote"
+	"github.com/nestegg/nestegg/internal/heavy"
 	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/invest"
@@ -219,6 +220,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Tracing:       tracingOn,
 		Changes:       changes.NewHandler(pool, ledgerHandler),
 		Idempotency:   idempotency.New(pool, o.Clock, o.IdempotencyHooks),
+		Heavy:         heavy.NewGate(pool, cfg.HeavyPerReplica),
 	})
 	if err != nil {
 		a.Close()

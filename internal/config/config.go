@@ -82,6 +82,9 @@ type Config struct {
 	// BoardImageDailyLimit is how many images (board uploads and profile
 	// images) one member may upload per day.
 	BoardImageDailyLimit int
+	// HeavyPerReplica is how many heavy requests (backup, restore, CSV
+	// import and export, account deletion) one replica runs at once.
+	HeavyPerReplica int
 
 	// OTLPEndpoint is where traces go over OTLP/HTTP ("" turns tracing
 	// off); OTelServiceName names the service in them and TraceSampleRatio
@@ -144,6 +147,7 @@ var Settings = []Setting{
 	{"LOG_FLUSH_INTERVAL", "100ms", "how long an info or debug line may wait to be written with others, in one write (warnings and errors are written at once, with the lines before them); 0 writes each line at once"},
 	{"GOGC", "400", "the Go garbage collector's target: how far the heap may grow between collections, in percent of what is live (Go's own default is 100; `off` collects only at `GOMEMLIMIT`); see Speed for what 400 costs and saves"},
 	{"BOARD_IMAGE_DAILY_LIMIT", "50", "images (board uploads and profile images) one member may upload per day; over it 429"},
+	{"HEAVY_PER_REPLICA", "4", "heavy requests (backup, restore, CSV import and export, account deletion) one replica runs at once; past it 503 with Retry-After (one at a time per member, across replicas: 429 BUSY)"},
 	{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "OTLP/HTTP collector address (`http://collector:4318`); spans of requests, SQL statements and outside calls are posted to its `/v1/traces`, and request ids become trace ids. Unset: no tracing at all"},
 	{"OTEL_SERVICE_NAME", "nestegg", "service name in the traces"},
 	{"OTEL_TRACES_SAMPLER_ARG", "1", "share of new traces recorded, 0 to 1 (a request inside a sampled trace, by its `traceparent`, is always recorded)"},
@@ -194,6 +198,7 @@ func Load(getenv func(string) string) (Config, error) {
 		GCPercent:          r.gcPercent("GOGC"),
 	}
 	c.BoardImageDailyLimit = r.positiveInt("BOARD_IMAGE_DAILY_LIMIT")
+	c.HeavyPerReplica = r.positiveInt("HEAVY_PER_REPLICA")
 	c.OTLPEndpoint = strings.TrimRight(r.optURL("OTEL_EXPORTER_OTLP_ENDPOINT"), "/")
 	c.OTelServiceName = r.str("OTEL_SERVICE_NAME")
 	c.TraceSampleRatio = r.ratio("OTEL_TRACES_SAMPLER_ARG")

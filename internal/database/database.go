@@ -145,7 +145,7 @@ func CheckMigrated(ctx context.Context, pool *pgxpool.Pool) error {
 		return fmt.Errorf("SQL_INIT_MODE=never, but the database's migrations cannot be read (%w): "+
 			"start once with SQL_INIT_MODE=always (the default), which applies them under a lock", err)
 	case current <= 0:
-		return fmt.Errorf("SQL_INIT_MODE=never, but the database has no migrations applied: "+
+		return fmt.Errorf("SQL_INIT_MODE=never, but the database has no migrations applied: " +
 			"start once with SQL_INIT_MODE=always (the default), which applies them under a lock")
 	case current < target:
 		return fmt.Errorf("SQL_INIT_MODE=never, but the database is at migration %d and this build needs %d: "+

@@ -7,10 +7,12 @@ import (
 	"github.com/nestegg/nestegg/internal/apitest"
 )
 
-// Parallel deletions of one account: one deletes it; one that passed the
-// session check before the account was gone finds nothing to delete (404
-// NOT_FOUND, which the contract declares), and one that came later is signed
-// out (401). The harness checks each answer against the contract.
+// Parallel deletions of one account: one deletes it; one that overlaps it
+// is turned away as heavy work already running (429 BUSY, or 503 past the
+// replica's cap of heavy work, both with Retry-After); one that passed the
+// session check after the first ended but before the account was gone finds
+// nothing to delete (404 NOT_FOUND), and one that came later is signed out
+// (401). The harness checks each answer against the contract.
 func TestConcurrentDeleteMeAnswersOnlyDeclaredStatuses(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
@@ -28,6 +30,16 @@ func TestConcurrentDeleteMeAnswersOnlyDeclaredStatuses(t *testing.T) {
 			res.WantProblem(http.StatusNotFound, "NOT_FOUND")
 		case http.StatusUnauthorized:
 			res.WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
+		case http.StatusTooManyRequests:
+			res.WantProblem(http.StatusTooManyRequests, "BUSY")
+			if res.Header.Get("Retry-After") == "" {
+				t.Errorf("429 without Retry-After")
+			}
+		case http.StatusServiceUnavailable:
+			res.WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+			if res.Header.Get("Retry-After") == "" {
+				t.Errorf("503 without Retry-After")
+			}
 		default:
 			t.Errorf("a deletion answered %d: %s", res.Status, res.Body)
 		}

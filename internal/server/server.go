@@ -25,6 +25,7 @@ import (
 	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/changes"
 	"github.com/nestegg/nestegg/internal/csvio"
+	"github.com/nestegg/nestegg/internal/heavy"
 	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/invest"
@@ -92,6 +93,9 @@ type Deps struct {
 	// Idempotency keeps the answers of requests with an Idempotency-Key;
 	// nil ignores the header.
 	Idempotency *idempotency.Store
+	// Heavy admits the operations the contract marks x-heavy; nil admits
+	// every request.
+	Heavy *heavy.Gate
 }
 
 // NewHTTPServer is the HTTP server that serves h at addr in production: its
@@ -149,7 +153,8 @@ func New(deps Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	var api http.Handler = withContract(contract, deps.Tracing, withIdempotency(contract, deps.Idempotency, withVersions(contract, deps.Pool, dispatch)))
+	var api http.Handler = withHeavy(contract, deps.Heavy,
+		withContract(contract, deps.Tracing, withIdempotency(contract, deps.Idempotency, withVersions(contract, deps.Pool, dispatch))))
 	if deps.Sessions != nil {
 		api = deps.Sessions(api)
 	}
