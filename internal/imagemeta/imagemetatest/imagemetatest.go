@@ -376,7 +376,7 @@ func AnimatedWebP(t testing.TB, n, w, h int, withMeta bool) []byte {
 	body.Write(riffChunk("ANIM", []byte{0, 0, 0, 0, 0, 0}))
 	for range n {
 		frame := append(append(append(le24(0), le24(0)...), le24(0)...), le24(0)...) // at 0,0, 1×1
-		frame = append(frame, append(le24(100), 0)...)                              // 100 ms, no flags
+		frame = append(frame, append(le24(100), 0)...)                               // 100 ms, no flags
 		frame = append(frame, riffChunk("VP8L", webpPixel)...)
 		if withMeta {
 			frame = append(frame, riffChunk("EXIF", exif()[6:])...)
