@@ -1,5 +1,5 @@
 -- name: GetCommentVote :one
-SELECT direction, author_points FROM comment_vote WHERE comment_id = @comment_id AND member_id = @member_id;
+SELECT direction, author_points, created_at FROM comment_vote WHERE comment_id = @comment_id AND member_id = @member_id;
 
 -- name: InsertCommentVote :exec
 INSERT INTO comment_vote (comment_id, member_id, direction, author_points, created_at)

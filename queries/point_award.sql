@@ -15,6 +15,12 @@ SELECT id FROM member WHERE id = ANY(@ids::bigint[]) ORDER BY id FOR NO KEY UPDA
 SELECT COALESCE(sum(points), 0)::int FROM point_history
 WHERE member_id = @member_id AND reason = ANY(@reasons::text[]) AND created_at >= @since;
 
+-- name: SumPointsAt :one
+-- The points a member was recorded under a reason at one moment: what an
+-- award made together with a row stamped with that moment gave.
+SELECT COALESCE(sum(points), 0)::int FROM point_history
+WHERE member_id = @member_id AND reason = @reason AND created_at = @at;
+
 -- name: AddMemberPoints :exec
 UPDATE member SET points = points + @delta WHERE id = @id;
 

@@ -1,5 +1,5 @@
 -- name: GetPostVote :one
-SELECT direction, author_points FROM post_vote WHERE post_id = @post_id AND member_id = @member_id;
+SELECT direction, author_points, created_at FROM post_vote WHERE post_id = @post_id AND member_id = @member_id;
 
 -- name: InsertPostVote :exec
 INSERT INTO post_vote (post_id, member_id, direction, author_points, created_at)

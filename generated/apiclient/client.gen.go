@@ -6155,7 +6155,8 @@ type ClientInterface interface {
 	// `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 	// whose bytes really are that image type; an empty string clears it (the client then shows
 	// the provider avatar, if any). The image is stored without metadata, as an upload is
-	// (see `uploadBoardImage`; a malformed container answers 400), and served at
+	// (see `uploadBoardImage`; a malformed container, or more pixels or frames than
+	// `IMAGE_MAX_PIXELS` and `IMAGE_MAX_FRAMES` allow, answers 400 at `/profileImage`), and served at
 	// `/api/images/{id}` like board images: board answers carry that address as the author's
 	// `avatar`. The profile answers it back as a data URL of the stripped image. It counts
 	// against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
@@ -6170,7 +6171,8 @@ type ClientInterface interface {
 	// `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 	// whose bytes really are that image type; an empty string clears it (the client then shows
 	// the provider avatar, if any). The image is stored without metadata, as an upload is
-	// (see `uploadBoardImage`; a malformed container answers 400), and served at
+	// (see `uploadBoardImage`; a malformed container, or more pixels or frames than
+	// `IMAGE_MAX_PIXELS` and `IMAGE_MAX_FRAMES` allow, answers 400 at `/profileImage`), and served at
 	// `/api/images/{id}` like board images: board answers carry that address as the author's
 	// `avatar`. The profile answers it back as a data URL of the stripped image. It counts
 	// against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
@@ -6464,13 +6466,18 @@ type ClientInterface interface {
 	// Multipart form with the image in the field `file`: PNG, JPEG, GIF or WebP, decided from the
 	// bytes (not from the name or the declared type; anything else answers 415), at most 5 MB
 	// (413). Every metadata container is removed before storing, the pixels left as they are:
-	// JPEG APPn segments other than JFIF, ICC profile and Adobe (so Exif, XMP and an Exif
-	// orientation go), comments and anything after the end of image (a second picture);
+	// JPEG APPn segments other than JFIF (kept without its thumbnail), ICC profile and Adobe
+	// (so Exif, XMP, JFXX thumbnails and an Exif orientation go), the reserved JPGn segments,
+	// comments and anything after the end of image (a second picture);
 	// PNG chunks other than the critical ones and tRNS, gAMA, cHRM, sRGB, iCCP, sBIT, bKGD,
-	// pHYs and the APNG animation chunks (so eXIf, tEXt, zTXt, iTXt, tIME go); WebP EXIF and
-	// XMP chunks (their VP8X flags cleared); GIF comment extensions and application
-	// extensions other than the NETSCAPE2.0/ANIMEXTS1.0 loop. A file whose container does not
-	// hold together answers 400. A member may upload `BOARD_IMAGE_DAILY_LIMIT` images a day
+	// pHYs and the APNG animation chunks (so eXIf, tEXt, zTXt, iTXt, tIME go; an animated PNG
+	// is a PNG, stored and served as `image/png`); WebP EXIF, XMP and unknown chunks, inside
+	// animation frames too (their VP8X flags cleared); GIF comment and plain-text extensions
+	// and application extensions other than the NETSCAPE2.0/ANIMEXTS1.0 loop. A file whose
+	// container does not hold together answers 400, and so does, before anything is stored,
+	// an image whose headers declare more than `IMAGE_MAX_PIXELS` pixels (width × height of
+	// the canvas or any frame; 50,000,000 unless configured) or more than `IMAGE_MAX_FRAMES`
+	// frames (300 unless configured): `VALIDATION_FAILED` at `/file`, naming the limit. A member may upload `BOARD_IMAGE_DAILY_LIMIT` images a day
 	// (50 unless configured; profile images count too): over it 429 `RATE_LIMITED` with
 	// `Retry-After` (seconds until the next day in the service time zone). Answers the image's
 	// absolute `url` (built from the configured public base address), to be put in a post's
@@ -10002,7 +10009,8 @@ func (c *Client) UpdateProfile(ctx context.Context, params *UpdateProfileParams,
 // `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 // whose bytes really are that image type; an empty string clears it (the client then shows
 // the provider avatar, if any). The image is stored without metadata, as an upload is
-// (see `uploadBoardImage`; a malformed container answers 400), and served at
+// (see `uploadBoardImage`; a malformed container, or more pixels or frames than
+// `IMAGE_MAX_PIXELS` and `IMAGE_MAX_FRAMES` allow, answers 400 at `/profileImage`), and served at
 // `/api/images/{id}` like board images: board answers carry that address as the author's
 // `avatar`. The profile answers it back as a data URL of the stripped image. It counts
 // against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
@@ -10027,7 +10035,8 @@ func (c *Client) SetProfileImageWithBody(ctx context.Context, contentType string
 // `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 // whose bytes really are that image type; an empty string clears it (the client then shows
 // the provider avatar, if any). The image is stored without metadata, as an upload is
-// (see `uploadBoardImage`; a malformed container answers 400), and served at
+// (see `uploadBoardImage`; a malformed container, or more pixels or frames than
+// `IMAGE_MAX_PIXELS` and `IMAGE_MAX_FRAMES` allow, answers 400 at `/profileImage`), and served at
 // `/api/images/{id}` like board images: board answers carry that address as the author's
 // `avatar`. The profile answers it back as a data URL of the stripped image. It counts
 // against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
@@ -10541,13 +10550,18 @@ func (c *Client) VoteComment(ctx context.Context, id CommentID, body VoteComment
 // Multipart form with the image in the field `file`: PNG, JPEG, GIF or WebP, decided from the
 // bytes (not from the name or the declared type; anything else answers 415), at most 5 MB
 // (413). Every metadata container is removed before storing, the pixels left as they are:
-// JPEG APPn segments other than JFIF, ICC profile and Adobe (so Exif, XMP and an Exif
-// orientation go), comments and anything after the end of image (a second picture);
+// JPEG APPn segments other than JFIF (kept without its thumbnail), ICC profile and Adobe
+// (so Exif, XMP, JFXX thumbnails and an Exif orientation go), the reserved JPGn segments,
+// comments and anything after the end of image (a second picture);
 // PNG chunks other than the critical ones and tRNS, gAMA, cHRM, sRGB, iCCP, sBIT, bKGD,
-// pHYs and the APNG animation chunks (so eXIf, tEXt, zTXt, iTXt, tIME go); WebP EXIF and
-// XMP chunks (their VP8X flags cleared); GIF comment extensions and application
-// extensions other than the NETSCAPE2.0/ANIMEXTS1.0 loop. A file whose container does not
-// hold together answers 400. A member may upload `BOARD_IMAGE_DAILY_LIMIT` images a day
+// pHYs and the APNG animation chunks (so eXIf, tEXt, zTXt, iTXt, tIME go; an animated PNG
+// is a PNG, stored and served as `image/png`); WebP EXIF, XMP and unknown chunks, inside
+// animation frames too (their VP8X flags cleared); GIF comment and plain-text extensions
+// and application extensions other than the NETSCAPE2.0/ANIMEXTS1.0 loop. A file whose
+// container does not hold together answers 400, and so does, before anything is stored,
+// an image whose headers declare more than `IMAGE_MAX_PIXELS` pixels (width × height of
+// the canvas or any frame; 50,000,000 unless configured) or more than `IMAGE_MAX_FRAMES`
+// frames (300 unless configured): `VALIDATION_FAILED` at `/file`, naming the limit. A member may upload `BOARD_IMAGE_DAILY_LIMIT` images a day
 // (50 unless configured; profile images count too): over it 429 `RATE_LIMITED` with
 // `Retry-After` (seconds until the next day in the service time zone). Answers the image's
 // absolute `url` (built from the configured public base address), to be put in a post's
@@ -20110,7 +20124,8 @@ type ClientWithResponsesInterface interface {
 	// `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 	// whose bytes really are that image type; an empty string clears it (the client then shows
 	// the provider avatar, if any). The image is stored without metadata, as an upload is
-	// (see `uploadBoardImage`; a malformed container answers 400), and served at
+	// (see `uploadBoardImage`; a malformed container, or more pixels or frames than
+	// `IMAGE_MAX_PIXELS` and `IMAGE_MAX_FRAMES` allow, answers 400 at `/profileImage`), and served at
 	// `/api/images/{id}` like board images: board answers carry that address as the author's
 	// `avatar`. The profile answers it back as a data URL of the stripped image. It counts
 	// against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
@@ -20125,7 +20140,8 @@ type ClientWithResponsesInterface interface {
 	// `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 	// whose bytes really are that image type; an empty string clears it (the client then shows
 	// the provider avatar, if any). The image is stored without metadata, as an upload is
-	// (see `uploadBoardImage`; a malformed container answers 400), and served at
+	// (see `uploadBoardImage`; a malformed container, or more pixels or frames than
+	// `IMAGE_MAX_PIXELS` and `IMAGE_MAX_FRAMES` allow, answers 400 at `/profileImage`), and served at
 	// `/api/images/{id}` like board images: board answers carry that address as the author's
 	// `avatar`. The profile answers it back as a data URL of the stripped image. It counts
 	// against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
@@ -20437,13 +20453,18 @@ type ClientWithResponsesInterface interface {
 	// Multipart form with the image in the field `file`: PNG, JPEG, GIF or WebP, decided from the
 	// bytes (not from the name or the declared type; anything else answers 415), at most 5 MB
 	// (413). Every metadata container is removed before storing, the pixels left as they are:
-	// JPEG APPn segments other than JFIF, ICC profile and Adobe (so Exif, XMP and an Exif
-	// orientation go), comments and anything after the end of image (a second picture);
+	// JPEG APPn segments other than JFIF (kept without its thumbnail), ICC profile and Adobe
+	// (so Exif, XMP, JFXX thumbnails and an Exif orientation go), the reserved JPGn segments,
+	// comments and anything after the end of image (a second picture);
 	// PNG chunks other than the critical ones and tRNS, gAMA, cHRM, sRGB, iCCP, sBIT, bKGD,
-	// pHYs and the APNG animation chunks (so eXIf, tEXt, zTXt, iTXt, tIME go); WebP EXIF and
-	// XMP chunks (their VP8X flags cleared); GIF comment extensions and application
-	// extensions other than the NETSCAPE2.0/ANIMEXTS1.0 loop. A file whose container does not
-	// hold together answers 400. A member may upload `BOARD_IMAGE_DAILY_LIMIT` images a day
+	// pHYs and the APNG animation chunks (so eXIf, tEXt, zTXt, iTXt, tIME go; an animated PNG
+	// is a PNG, stored and served as `image/png`); WebP EXIF, XMP and unknown chunks, inside
+	// animation frames too (their VP8X flags cleared); GIF comment and plain-text extensions
+	// and application extensions other than the NETSCAPE2.0/ANIMEXTS1.0 loop. A file whose
+	// container does not hold together answers 400, and so does, before anything is stored,
+	// an image whose headers declare more than `IMAGE_MAX_PIXELS` pixels (width × height of
+	// the canvas or any frame; 50,000,000 unless configured) or more than `IMAGE_MAX_FRAMES`
+	// frames (300 unless configured): `VALIDATION_FAILED` at `/file`, naming the limit. A member may upload `BOARD_IMAGE_DAILY_LIMIT` images a day
 	// (50 unless configured; profile images count too): over it 429 `RATE_LIMITED` with
 	// `Retry-After` (seconds until the next day in the service time zone). Answers the image's
 	// absolute `url` (built from the configured public base address), to be put in a post's
@@ -38303,7 +38324,8 @@ func (c *ClientWithResponses) UpdateProfileWithResponse(ctx context.Context, par
 // `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 // whose bytes really are that image type; an empty string clears it (the client then shows
 // the provider avatar, if any). The image is stored without metadata, as an upload is
-// (see `uploadBoardImage`; a malformed container answers 400), and served at
+// (see `uploadBoardImage`; a malformed container, or more pixels or frames than
+// `IMAGE_MAX_PIXELS` and `IMAGE_MAX_FRAMES` allow, answers 400 at `/profileImage`), and served at
 // `/api/images/{id}` like board images: board answers carry that address as the author's
 // `avatar`. The profile answers it back as a data URL of the stripped image. It counts
 // against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
@@ -38324,7 +38346,8 @@ func (c *ClientWithResponses) SetProfileImageWithBodyWithResponse(ctx context.Co
 // `profileImage` is a `data:image/(png|jpeg|gif|webp);base64,` URL of at most 2 MB decoded
 // whose bytes really are that image type; an empty string clears it (the client then shows
 // the provider avatar, if any). The image is stored without metadata, as an upload is
-// (see `uploadBoardImage`; a malformed container answers 400), and served at
+// (see `uploadBoardImage`; a malformed container, or more pixels or frames than
+// `IMAGE_MAX_PIXELS` and `IMAGE_MAX_FRAMES` allow, answers 400 at `/profileImage`), and served at
 // `/api/images/{id}` like board images: board answers carry that address as the author's
 // `avatar`. The profile answers it back as a data URL of the stripped image. It counts
 // against the daily upload limit (429 `RATE_LIMITED` with `Retry-After` over it).
@@ -38768,13 +38791,18 @@ func (c *ClientWithResponses) VoteCommentWithResponse(ctx context.Context, id Co
 // Multipart form with the image in the field `file`: PNG, JPEG, GIF or WebP, decided from the
 // bytes (not from the name or the declared type; anything else answers 415), at most 5 MB
 // (413). Every metadata container is removed before storing, the pixels left as they are:
-// JPEG APPn segments other than JFIF, ICC profile and Adobe (so Exif, XMP and an Exif
-// orientation go), comments and anything after the end of image (a second picture);
+// JPEG APPn segments other than JFIF (kept without its thumbnail), ICC profile and Adobe
+// (so Exif, XMP, JFXX thumbnails and an Exif orientation go), the reserved JPGn segments,
+// comments and anything after the end of image (a second picture);
 // PNG chunks other than the critical ones and tRNS, gAMA, cHRM, sRGB, iCCP, sBIT, bKGD,
-// pHYs and the APNG animation chunks (so eXIf, tEXt, zTXt, iTXt, tIME go); WebP EXIF and
-// XMP chunks (their VP8X flags cleared); GIF comment extensions and application
-// extensions other than the NETSCAPE2.0/ANIMEXTS1.0 loop. A file whose container does not
-// hold together answers 400. A member may upload `BOARD_IMAGE_DAILY_LIMIT` images a day
+// pHYs and the APNG animation chunks (so eXIf, tEXt, zTXt, iTXt, tIME go; an animated PNG
+// is a PNG, stored and served as `image/png`); WebP EXIF, XMP and unknown chunks, inside
+// animation frames too (their VP8X flags cleared); GIF comment and plain-text extensions
+// and application extensions other than the NETSCAPE2.0/ANIMEXTS1.0 loop. A file whose
+// container does not hold together answers 400, and so does, before anything is stored,
+// an image whose headers declare more than `IMAGE_MAX_PIXELS` pixels (width × height of
+// the canvas or any frame; 50,000,000 unless configured) or more than `IMAGE_MAX_FRAMES`
+// frames (300 unless configured): `VALIDATION_FAILED` at `/file`, naming the limit. A member may upload `BOARD_IMAGE_DAILY_LIMIT` images a day
 // (50 unless configured; profile images count too): over it 429 `RATE_LIMITED` with
 // `Retry-After` (seconds until the next day in the service time zone). Answers the image's
 // absolute `url` (built from the configured public base address), to be put in a post's

@@ -41,7 +41,7 @@ func (q *Queries) GetCommentCounts(ctx context.Context, id int64) (GetCommentCou
 }
 
 const getCommentVote = `-- name: GetCommentVote :one
-SELECT direction, author_points FROM comment_vote WHERE comment_id = $1 AND member_id = $2
+SELECT direction, author_points, created_at FROM comment_vote WHERE comment_id = $1 AND member_id = $2
 `
 
 type GetCommentVoteParams struct {
@@ -52,12 +52,13 @@ type GetCommentVoteParams struct {
 type GetCommentVoteRow struct {
 	Direction    string
 	AuthorPoints int32
+	CreatedAt    time.Time
 }
 
 func (q *Queries) GetCommentVote(ctx context.Context, arg GetCommentVoteParams) (GetCommentVoteRow, error) {
 	row := q.db.QueryRow(ctx, getCommentVote, arg.CommentID, arg.MemberID)
 	var i GetCommentVoteRow
-	err := row.Scan(&i.Direction, &i.AuthorPoints)
+	err := row.Scan(&i.Direction, &i.AuthorPoints, &i.CreatedAt)
 	return i, err
 }
 

@@ -96,6 +96,26 @@ func (q *Queries) LockMembers(ctx context.Context, ids []int64) error {
 	return err
 }
 
+const sumPointsAt = `-- name: SumPointsAt :one
+SELECT COALESCE(sum(points), 0)::int FROM point_history
+WHERE member_id = $1 AND reason = $2 AND created_at = $3
+`
+
+type SumPointsAtParams struct {
+	MemberID int64
+	Reason   string
+	At       time.Time
+}
+
+// The points a member was recorded under a reason at one moment: what an
+// award made together with a row stamped with that moment gave.
+func (q *Queries) SumPointsAt(ctx context.Context, arg SumPointsAtParams) (int32, error) {
+	row := q.db.QueryRow(ctx, sumPointsAt, arg.MemberID, arg.Reason, arg.At)
+	var column_1 int32
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
 const sumPointsSince = `-- name: SumPointsSince :one
 SELECT COALESCE(sum(points), 0)::int FROM point_history
 WHERE member_id = $1 AND reason = ANY($2::text[]) AND created_at >= $3

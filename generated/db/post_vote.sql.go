@@ -41,7 +41,7 @@ func (q *Queries) GetPostCounts(ctx context.Context, id int64) (GetPostCountsRow
 }
 
 const getPostVote = `-- name: GetPostVote :one
-SELECT direction, author_points FROM post_vote WHERE post_id = $1 AND member_id = $2
+SELECT direction, author_points, created_at FROM post_vote WHERE post_id = $1 AND member_id = $2
 `
 
 type GetPostVoteParams struct {
@@ -52,12 +52,13 @@ type GetPostVoteParams struct {
 type GetPostVoteRow struct {
 	Direction    string
 	AuthorPoints int32
+	CreatedAt    time.Time
 }
 
 func (q *Queries) GetPostVote(ctx context.Context, arg GetPostVoteParams) (GetPostVoteRow, error) {
 	row := q.db.QueryRow(ctx, getPostVote, arg.PostID, arg.MemberID)
 	var i GetPostVoteRow
-	err := row.Scan(&i.Direction, &i.AuthorPoints)
+	err := row.Scan(&i.Direction, &i.AuthorPoints, &i.CreatedAt)
 	return i, err
 }
 

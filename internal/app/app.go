@@ -191,7 +191,9 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	csvHandler := csvio.NewHandler(pool, o.Clock, cfg.Timezone)
 	csvHandler.OnEntryWritten(budgetHandler.MonthComplete)
 	ledgerHandler.UseRates(a.FX, cfg.BaseCurrency)
-	images := board.NewImageStore(o.Clock, cfg.Timezone, cfg.BoardImageDailyLimit)
+	images := board.NewImageStore(o.Clock, cfg.Timezone, board.ImageLimits{
+		Daily: cfg.BoardImageDailyLimit, MaxPixels: int64(cfg.ImageMaxPixels), MaxFrames: cfg.ImageMaxFrames,
+	})
 	handler, err := server.New(server.Deps{
 		Pool:           pool,
 		Redis:          rdb,

@@ -37,9 +37,6 @@ const maxImageBytes = 5 << 20
 // imageCacheControl: an image never changes once stored.
 const imageCacheControl = "public, max-age=31536000, immutable"
 
-// imageTypes are the media types accepted, as decided from the bytes.
-var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
-
 const imagePath = "/api/images/"
 
 // imageURL is the absolute address of an image.
@@ -65,7 +62,7 @@ func (h *BoardHandler) UploadBoardImage(ctx context.Context, req api.UploadBoard
 	}
 	memberID := h.viewerOf(ctx).memberID
 	img, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (StoredImage, error) {
-		return h.images.StoreTx(ctx, q, memberID, data)
+		return h.images.StoreTx(ctx, q, memberID, "/file", data)
 	})
 	if err != nil {
 		return nil, err
@@ -102,32 +99,62 @@ func readImagePart(r *multipart.Reader) ([]byte, error) {
 type ImageStore struct {
 	clock clock.Clock
 	// loc is the service time zone: the day of the daily limit.
-	loc        *time.Location
-	dailyLimit int
+	loc    *time.Location
+	limits ImageLimits
 }
 
-// NewImageStore returns a store that lets each member upload dailyLimit
-// images a day.
-func NewImageStore(c clock.Clock, loc *time.Location, dailyLimit int) *ImageStore {
-	return &ImageStore{clock: c, loc: loc, dailyLimit: dailyLimit}
+// ImageLimits bound what members upload.
+type ImageLimits struct {
+	// Daily is how many images one member may upload a day.
+	Daily int
+	// MaxPixels and MaxFrames bound what an image's headers declare: width ×
+	// height (of the canvas or any frame) and frames. A decoder, here or in
+	// a reader's browser, allocates what the headers declare, however small
+	// the file.
+	MaxPixels int64
+	MaxFrames int
 }
 
-// StoreTx checks that data is a PNG, JPEG, GIF or WebP image, removes its
-// metadata, counts it against the member's day and stores it, in the
-// caller's transaction (so a failed write gives the upload back).
-func (s *ImageStore) StoreTx(ctx context.Context, q *db.Queries, memberID int64, data []byte) (StoredImage, error) {
-	if len(data) == 0 {
-		return StoredImage{}, problem.Invalid("/file", "the file is empty")
+// NewImageStore returns a store that holds uploads to limits.
+func NewImageStore(c clock.Clock, loc *time.Location, limits ImageLimits) *ImageStore {
+	return &ImageStore{clock: c, loc: loc, limits: limits}
+}
+
+// imageTypes are the media types accepted, as decided from the bytes.
+var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
+
+// imageType answers the accepted type data is, or "": a more specific type
+// (an animated PNG, image/vnd.mozilla.apng) counts as its parent (image/png),
+// which is how it is stored and served.
+func imageType(data []byte) string {
+	for mt := mimetype.Detect(data); mt != nil; mt = mt.Parent() {
+		if imageTypes[mt.String()] {
+			return mt.String()
+		}
 	}
-	mt := mimetype.Detect(data).String()
-	if !imageTypes[mt] {
+	return ""
+}
+
+// StoreTx checks that data is a PNG, JPEG, GIF or WebP image within the
+// store's limits, removes its metadata, counts it against the member's day
+// and stores it, in the caller's transaction (so a failed write gives the
+// upload back). field is where the request carries the image, for errors.
+func (s *ImageStore) StoreTx(ctx context.Context, q *db.Queries, memberID int64, field string, data []byte) (StoredImage, error) {
+	if len(data) == 0 {
+		return StoredImage{}, problem.Invalid(field, "the file is empty")
+	}
+	mt := imageType(data)
+	if mt == "" {
 		return StoredImage{}, problem.New(http.StatusUnsupportedMediaType, problem.CodeUnsupportedMediaType,
 			"the file must be a PNG, JPEG, GIF or WebP image")
 	}
 	// Images are public: no position, camera or comment may go with them.
-	data, err := imagemeta.Strip(mt, data)
+	data, info, err := imagemeta.Strip(mt, data)
 	if err != nil {
-		return StoredImage{}, ErrMalformedImage
+		return StoredImage{}, problem.Invalid(field, "the image is malformed")
+	}
+	if err := s.checkBounds(field, info); err != nil {
+		return StoredImage{}, err
 	}
 	now := s.clock.Now().In(s.loc)
 	if err := s.reserveTx(ctx, q, memberID, now); err != nil {
@@ -143,25 +170,36 @@ func (s *ImageStore) StoreTx(ctx context.Context, q *db.Queries, memberID int64,
 	return StoredImage{ID: uuid.UUID(id.Bytes), Data: data}, nil
 }
 
+// checkBounds refuses an image whose headers declare more pixels or frames
+// than the limits.
+func (s *ImageStore) checkBounds(field string, info imagemeta.Info) error {
+	if info.Pixels() > s.limits.MaxPixels {
+		return problem.Invalid(field, fmt.Sprintf("the image is %d×%d pixels; at most %d are accepted",
+			info.Width, info.Height, s.limits.MaxPixels))
+	}
+	if info.Frames > s.limits.MaxFrames {
+		return problem.Invalid(field, fmt.Sprintf("the image has %d frames; at most %d are accepted",
+			info.Frames, s.limits.MaxFrames))
+	}
+	return nil
+}
+
 // StoredImage is an image as stored: its id and its bytes without metadata.
 type StoredImage struct {
 	ID   uuid.UUID
 	Data []byte
 }
 
-// ErrMalformedImage answers a file whose container does not hold together.
-var ErrMalformedImage = problem.Invalid("/file", "the image is malformed")
-
 // reserveTx counts one upload against the member's day, or answers 429 with
 // the time left until the next day when the day is used up.
 func (s *ImageStore) reserveTx(ctx context.Context, q *db.Queries, memberID int64, now time.Time) error {
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, s.loc)
 	_, err := q.ReserveImageUpload(ctx, db.ReserveImageUploadParams{
-		MemberID: memberID, Day: day, DailyLimit: int32(s.dailyLimit),
+		MemberID: memberID, Day: day, DailyLimit: int32(s.limits.Daily),
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return throttle.Limited(day.AddDate(0, 0, 1).Sub(now),
-			fmt.Sprintf("at most %d images a day", s.dailyLimit))
+			fmt.Sprintf("at most %d images a day", s.limits.Daily))
 	}
 	if err != nil {
 		return fmt.Errorf("reserve an upload of member %d: %w", memberID, err)
@@ -191,7 +229,7 @@ func (h *BoardHandler) GetBoardImage(ctx context.Context, req api.GetBoardImageR
 	if !img.MetaStripped {
 		// Stored before every metadata container was stripped: served
 		// stripped until the image-cleanup job rewrites it, never as stored.
-		data, err := imagemeta.Strip(img.ContentType, img.Data)
+		data, _, err := imagemeta.Strip(img.ContentType, img.Data)
 		if err != nil {
 			slog.WarnContext(ctx, "an old image cannot be stripped of its metadata: not served", "image_id", req.ID, "error", err)
 			return nil, errImageNotFound
@@ -289,7 +327,7 @@ func restripImages(ctx context.Context, q *db.Queries) error {
 			if img.MetaStripped {
 				continue
 			}
-			data, err := imagemeta.Strip(img.ContentType, img.Data)
+			data, _, err := imagemeta.Strip(img.ContentType, img.Data)
 			if err != nil {
 				slog.WarnContext(ctx, "deleting an old image that cannot be stripped of its metadata", "image_id", uuid.UUID(id.Bytes), "error", err)
 				if _, err := q.DeleteUnstrippableImage(ctx, id); err != nil {

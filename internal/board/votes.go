@@ -21,7 +21,6 @@ const (
 	pointsUpvoteReceived   = 5
 	pointsDownvoteReceived = -1
 	pointsUpvoteGiven      = 1
-	pointsVoteCancelled    = -1
 )
 
 var errSelfVote = problem.New(http.StatusBadRequest, problem.CodeSelfVote, "you cannot vote on your own content")
@@ -30,11 +29,20 @@ var errSelfVote = problem.New(http.StatusBadRequest, problem.CodeSelfVote, "you 
 // voter, so the voting rules are written once.
 type voteStore struct {
 	// get answers the voter's vote, or pgx.ErrNoRows.
-	get    func() (direction string, authorPoints int32, err error)
+	get    func() (storedVote, error)
 	insert func(direction string, authorPoints int32) error
 	update func(direction string, authorPoints int32) error
 	delete func() error
 	counts func() (up, down int32, err error)
+}
+
+// storedVote is a vote as its row keeps it: the direction, what it changed
+// for the author, and when it was cast (the voter's award carries the same
+// stamp in point_history).
+type storedVote struct {
+	direction    string
+	authorPoints int32
+	at           time.Time
 }
 
 // lockVoters locks the voter's and the author's member rows, in id order,
@@ -51,57 +59,45 @@ func lockVoters(ctx context.Context, q *db.Queries, voterID, authorID int64) err
 
 // voteTx applies a vote of voterID on content of authorID. The caller has
 // locked both members (lockVoters) and then the target's row, so one voter's
-// parallel clicks take turns and read each other's result. It answers the
+// parallel clicks take turns and read each other's result, and has read now
+// after the locks, so one voter's votes never share a moment. It answers the
 // voter's vote after the request ("" when cancelled) and the counts.
+//
+// For points (DECISIONS.md section 9) a vote the same way again is a cancel,
+// and a vote the other way is a cancel plus a new vote: a cancel takes back
+// exactly what the vote gave its author and its voter, so any path to the
+// same votes ends with the same points.
 func voteTx(ctx context.Context, q *db.Queries, s voteStore, voterID, authorID int64, direction string, now time.Time) (api.VoteResult, error) {
 	if voterID == authorID {
 		return api.VoteResult{}, errSelfVote
 	}
-	old, oldPoints, err := s.get()
+	old, err := s.get()
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return api.VoteResult{}, fmt.Errorf("read vote: %w", err)
 	}
+	if old.direction != "" {
+		if err := cancelTx(ctx, q, voterID, authorID, old, now); err != nil {
+			return api.VoteResult{}, err
+		}
+	}
 	mine := direction
-	switch {
-	case old == "":
-		ap, err := awardAuthor(ctx, q, authorID, direction, now)
-		if err != nil {
-			return api.VoteResult{}, err
-		}
-		if err := s.insert(direction, ap); err != nil {
-			return api.VoteResult{}, fmt.Errorf("insert vote: %w", err)
-		}
-		if err := awardVoter(ctx, q, voterID, direction, now); err != nil {
-			return api.VoteResult{}, err
-		}
-	case old == direction: // the same direction again cancels
-		if err := withdrawAuthor(ctx, q, authorID, old, oldPoints, now); err != nil {
-			return api.VoteResult{}, err
-		}
+	switch old.direction {
+	case direction: // the same direction again cancels
 		if err := s.delete(); err != nil {
 			return api.VoteResult{}, fmt.Errorf("delete vote: %w", err)
 		}
-		if _, err := points.AwardTx(ctx, q, voterID, pointsVoteCancelled, points.ReasonVoteCancelled, points.Cap{}, now); err != nil {
-			return api.VoteResult{}, err
-		}
 		mine = ""
-	default: // the other direction switches: a cancel and a new vote, for points
-		if err := withdrawAuthor(ctx, q, authorID, old, oldPoints, now); err != nil {
-			return api.VoteResult{}, err
-		}
-		if old == string(api.VoteDirectionUp) {
-			// The up-vote's +1 goes back (DECISIONS.md section 9), so
-			// switching back and forth earns the voter nothing.
-			if _, err := points.AwardTx(ctx, q, voterID, pointsVoteCancelled, points.ReasonVoteCancelled, points.Cap{}, now); err != nil {
-				return api.VoteResult{}, err
-			}
-		}
+	default: // a new vote, or a switch after its cancel
 		ap, err := awardAuthor(ctx, q, authorID, direction, now)
 		if err != nil {
 			return api.VoteResult{}, err
 		}
-		if err := s.update(direction, ap); err != nil {
-			return api.VoteResult{}, fmt.Errorf("update vote: %w", err)
+		write := s.insert
+		if old.direction != "" {
+			write = s.update
+		}
+		if err := write(direction, ap); err != nil {
+			return api.VoteResult{}, fmt.Errorf("write vote: %w", err)
 		}
 		if err := awardVoter(ctx, q, voterID, direction, now); err != nil {
 			return api.VoteResult{}, err
@@ -116,6 +112,28 @@ func voteTx(ctx context.Context, q *db.Queries, s voteStore, voterID, authorID i
 		res.MyVote = &mine
 	}
 	return res, nil
+}
+
+// cancelTx takes back what a vote gave: the author's change kept on the vote,
+// and the voter's +1 if the up-vote earned it (one at the daily cap earned
+// nothing, and a down-vote never earns the voter anything).
+func cancelTx(ctx context.Context, q *db.Queries, voterID, authorID int64, old storedVote, now time.Time) error {
+	if err := withdrawAuthor(ctx, q, authorID, old.direction, old.authorPoints, now); err != nil {
+		return err
+	}
+	if old.direction != string(api.VoteDirectionUp) {
+		return nil
+	}
+	got, err := points.AwardedAt(ctx, q, voterID, points.ReasonUpvoteGiven, old.at)
+	if err != nil {
+		return err
+	}
+	// One vote earns at most pointsUpvoteGiven, whatever else shares its moment.
+	if got = min(got, pointsUpvoteGiven); got <= 0 {
+		return nil
+	}
+	_, err = points.AwardTx(ctx, q, voterID, -got, points.ReasonVoteCancelled, points.Cap{}, now)
+	return err
 }
 
 // awardAuthor gives the author what a new vote earns: +5 for UP (daily cap),
@@ -156,7 +174,6 @@ func awardVoter(ctx context.Context, q *db.Queries, voterID int64, direction str
 // VotePost votes on a post.
 func (h *BoardHandler) VotePost(ctx context.Context, req api.VotePostRequestObject) (api.VotePostResponseObject, error) {
 	v := h.viewerOf(ctx)
-	now := h.now()
 	res, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.VoteResult, error) {
 		author, err := q.GetPostAuthor(ctx, req.ID)
 		if err := database.NoRows(err, errPostNotFound, fmt.Sprintf("post %d", req.ID)); err != nil {
@@ -165,14 +182,15 @@ func (h *BoardHandler) VotePost(ctx context.Context, req api.VotePostRequestObje
 		if err := lockVoters(ctx, q, v.memberID, author); err != nil {
 			return api.VoteResult{}, err
 		}
+		now := h.now() // after the voter's lock: one voter's votes never share a moment
 		post, err := lockPost(ctx, q, v, req.ID)
 		if err != nil {
 			return api.VoteResult{}, err
 		}
 		s := voteStore{
-			get: func() (string, int32, error) {
+			get: func() (storedVote, error) {
 				r, err := q.GetPostVote(ctx, db.GetPostVoteParams{PostID: post.ID, MemberID: v.memberID})
-				return r.Direction, r.AuthorPoints, err
+				return storedVote{r.Direction, r.AuthorPoints, r.CreatedAt}, err
 			},
 			insert: func(d string, ap int32) error {
 				return q.InsertPostVote(ctx, db.InsertPostVoteParams{PostID: post.ID, MemberID: v.memberID, Direction: d, AuthorPoints: ap, Now: now})
@@ -199,7 +217,6 @@ func (h *BoardHandler) VotePost(ctx context.Context, req api.VotePostRequestObje
 // VoteComment votes on a comment.
 func (h *BoardHandler) VoteComment(ctx context.Context, req api.VoteCommentRequestObject) (api.VoteCommentResponseObject, error) {
 	v := h.viewerOf(ctx)
-	now := h.now()
 	res, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.VoteResult, error) {
 		author, err := q.GetCommentAuthor(ctx, req.ID)
 		if err := database.NoRows(err, errCommentNotFound, fmt.Sprintf("comment %d", req.ID)); err != nil {
@@ -208,14 +225,15 @@ func (h *BoardHandler) VoteComment(ctx context.Context, req api.VoteCommentReque
 		if err := lockVoters(ctx, q, v.memberID, author); err != nil {
 			return api.VoteResult{}, err
 		}
+		now := h.now() // after the voter's lock: one voter's votes never share a moment
 		c, err := lockComment(ctx, q, v, req.ID)
 		if err != nil {
 			return api.VoteResult{}, err
 		}
 		s := voteStore{
-			get: func() (string, int32, error) {
+			get: func() (storedVote, error) {
 				r, err := q.GetCommentVote(ctx, db.GetCommentVoteParams{CommentID: c.ID, MemberID: v.memberID})
-				return r.Direction, r.AuthorPoints, err
+				return storedVote{r.Direction, r.AuthorPoints, r.CreatedAt}, err
 			},
 			insert: func(d string, ap int32) error {
 				return q.InsertCommentVote(ctx, db.InsertCommentVoteParams{CommentID: c.ID, MemberID: v.memberID, Direction: d, AuthorPoints: ap, Now: now})

@@ -30,7 +30,7 @@ func TestVoteTogglesAndPoints(t *testing.T) {
 		{api.VoteDirectionDown, 0, 1, "DOWN", 9, 0}, // new DOWN: author -1
 		{api.VoteDirectionUp, 1, 0, "UP", 15, 1},    // switch: author +1 back, +5; voter +1
 		{api.VoteDirectionDown, 0, 1, "DOWN", 9, 0}, // switch: author -5 back, -1; voter's +1 taken back
-		{api.VoteDirectionDown, 0, 0, nil, 10, 0},   // cancel: author +1 back, voter -1 (floored at 0)
+		{api.VoteDirectionDown, 0, 0, nil, 10, 0},   // cancel: author +1 back; the down-vote gave the voter nothing
 		// Switching back and forth earns the voter nothing.
 		{api.VoteDirectionUp, 1, 0, "UP", 15, 1},
 		{api.VoteDirectionDown, 0, 1, "DOWN", 9, 0},
@@ -83,7 +83,7 @@ func TestDownVoteNeverTakesTheBalanceBelowZero(t *testing.T) {
 	if b := balance(t, author); b != 0 {
 		t.Fatalf("balance after cancelling %d", b)
 	}
-	// The voter has 0 too: the cancel's -1 stops at 0.
+	// The voter keeps 0: a down-vote gave the voter nothing to take back.
 	if b := balance(t, voter); b != 0 {
 		t.Fatalf("voter balance %d", b)
 	}

@@ -85,6 +85,10 @@ type Config struct {
 	// HeavyPerReplica is how many heavy requests (backup, restore, CSV
 	// import and export, account deletion) one replica runs at once.
 	HeavyPerReplica int
+	// ImageMaxPixels and ImageMaxFrames bound what an uploaded image may
+	// declare: width × height (of the canvas or any frame) and frames.
+	ImageMaxPixels int
+	ImageMaxFrames int
 
 	// OTLPEndpoint is where traces go over OTLP/HTTP ("" turns tracing
 	// off); OTelServiceName names the service in them and TraceSampleRatio
@@ -148,6 +152,8 @@ var Settings = []Setting{
 	{"GOGC", "400", "the Go garbage collector's target: how far the heap may grow between collections, in percent of what is live (Go's own default is 100; `off` collects only at `GOMEMLIMIT`); see Speed for what 400 costs and saves"},
 	{"BOARD_IMAGE_DAILY_LIMIT", "50", "images (board uploads and profile images) one member may upload per day; over it 429"},
 	{"HEAVY_PER_REPLICA", "4", "heavy requests (backup, restore, CSV import and export, account deletion) one replica runs at once; past it 503 with Retry-After (one at a time per member, across replicas: 429 BUSY)"},
+	{"IMAGE_MAX_PIXELS", "50000000", "most pixels (width × height, as the file declares them) an uploaded image may have; over it 400"},
+	{"IMAGE_MAX_FRAMES", "300", "most frames an uploaded animated image (GIF, APNG, WebP) may have; over it 400"},
 	{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "OTLP/HTTP collector address (`http://collector:4318`); spans of requests, SQL statements and outside calls are posted to its `/v1/traces`, and request ids become trace ids. Unset: no tracing at all"},
 	{"OTEL_SERVICE_NAME", "nestegg", "service name in the traces"},
 	{"OTEL_TRACES_SAMPLER_ARG", "1", "share of new traces recorded, 0 to 1 (a request inside a sampled trace, by its `traceparent`, is always recorded)"},
@@ -199,6 +205,8 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.BoardImageDailyLimit = r.positiveInt("BOARD_IMAGE_DAILY_LIMIT")
 	c.HeavyPerReplica = r.positiveInt("HEAVY_PER_REPLICA")
+	c.ImageMaxPixels = r.positiveInt("IMAGE_MAX_PIXELS")
+	c.ImageMaxFrames = r.positiveInt("IMAGE_MAX_FRAMES")
 	c.OTLPEndpoint = strings.TrimRight(r.optURL("OTEL_EXPORTER_OTLP_ENDPOINT"), "/")
 	c.OTelServiceName = r.str("OTEL_SERVICE_NAME")
 	c.TraceSampleRatio = r.ratio("OTEL_TRACES_SAMPLER_ARG")

@@ -32,6 +32,9 @@ func TestDefaultsWork(t *testing.T) {
 	if c.BoardImageDailyLimit != 50 {
 		t.Fatalf("daily image limit %d", c.BoardImageDailyLimit)
 	}
+	if c.ImageMaxPixels != 50_000_000 || c.ImageMaxFrames != 300 {
+		t.Fatalf("image bounds %d pixels, %d frames", c.ImageMaxPixels, c.ImageMaxFrames)
+	}
 	if c.LogFlushInterval != 100*time.Millisecond {
 		t.Fatalf("log flush interval %s", c.LogFlushInterval)
 	}
@@ -61,6 +64,8 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		"BILLING_YEARLY_PRODUCT_ID":  "premium_monthly",
 		"CORS_ALLOWED_ORIGINS":       "https://app.example, *",
 		"BOARD_IMAGE_DAILY_LIMIT":    "0",
+		"IMAGE_MAX_PIXELS":           "-1",
+		"IMAGE_MAX_FRAMES":           "many",
 		"GOGC":                       "0",
 	}
 	for name, value := range cases {

@@ -1,81 +1,99 @@
 package imagemeta
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // gifKeepApps are the application extensions display needs: the loop count of
 // an animation, under either of the names browsers read.
 var gifKeepApps = [][]byte{[]byte("NETSCAPE2.0"), []byte("ANIMEXTS1.0")}
 
 // GIF keeps the header, the colour tables, the images with their graphic
-// control extensions, plain-text extensions and the looping application
-// extension, and drops comment extensions, every other application extension
-// (XMP, ICC, maker data), unknown extensions and anything after the trailer.
-func GIF(data []byte) ([]byte, error) {
+// control extensions and the looping application extension, and drops
+// plain-text extensions (text drawn over the picture, with the graphic
+// control extension that times it), comment extensions, every other
+// application extension (XMP, ICC, maker data), unknown extensions and
+// anything after the trailer. Its Info is the logical screen grown to any
+// image past it, and the number of images.
+func GIF(data []byte) ([]byte, Info, error) {
+	var info Info
 	if len(data) < 13 || !(bytes.HasPrefix(data, []byte("GIF87a")) || bytes.HasPrefix(data, []byte("GIF89a"))) {
-		return nil, malformed("gif: no header")
+		return nil, info, malformed("gif: no header")
 	}
+	info.grow(0, 0, int(binary.LittleEndian.Uint16(data[6:])), int(binary.LittleEndian.Uint16(data[8:])))
 	i := 13 + colorTableSize(data[10])
 	if i > len(data) {
-		return nil, malformed("gif: truncated global colour table")
+		return nil, info, malformed("gif: truncated global colour table")
 	}
 	out := make([]byte, 0, len(data))
 	out = append(out, data[:i]...)
-	images := 0
+	// control is the graphic control extension waiting for the block it
+	// times: written before an image, dropped with a plain-text block.
+	var control []byte
 	for blocks := 0; ; blocks++ {
 		if blocks > maxBlocks {
-			return nil, malformed("gif: more than %d blocks", maxBlocks)
+			return nil, info, malformed("gif: more than %d blocks", maxBlocks)
 		}
 		if i >= len(data) {
-			return nil, malformed("gif: no trailer")
+			return nil, info, malformed("gif: no trailer")
 		}
 		switch data[i] {
 		case 0x3B: // trailer
-			if images == 0 {
-				return nil, malformed("gif: no image")
+			if info.Frames == 0 {
+				return nil, info, malformed("gif: no image")
 			}
-			return append(out, 0x3B), nil
+			return append(out, 0x3B), info, nil
 		case 0x2C: // image descriptor, local colour table, LZW code size, data
 			if i+11 > len(data) {
-				return nil, malformed("gif: truncated image descriptor")
+				return nil, info, malformed("gif: truncated image descriptor")
 			}
+			le := binary.LittleEndian
+			info.grow(int(le.Uint16(data[i+1:])), int(le.Uint16(data[i+3:])), int(le.Uint16(data[i+5:])), int(le.Uint16(data[i+7:])))
 			start := i + 10 + colorTableSize(data[i+9]) + 1
 			end, err := subBlocksEnd(data, start)
 			if err != nil {
-				return nil, err
+				return nil, info, err
 			}
-			out = append(out, data[i:end]...)
+			out = append(append(out, control...), data[i:end]...)
+			control = nil
 			i = end
-			images++
+			info.Frames++
 		case 0x21: // extension: label, then sub-blocks
 			if i+2 > len(data) {
-				return nil, malformed("gif: truncated extension")
+				return nil, info, malformed("gif: truncated extension")
 			}
 			end, err := subBlocksEnd(data, i+2)
 			if err != nil {
-				return nil, err
+				return nil, info, err
 			}
-			if keepGIFExtension(data[i+1], data[i+2:end]) {
+			switch label := data[i+1]; {
+			case label == 0xF9:
+				out = append(out, control...) // a second one in a row: kept, as before
+				control = data[i:end]
+			case label == 0x01:
+				control = nil
+			case keepGIFExtension(label, data[i+2:end]):
 				out = append(out, data[i:end]...)
 			}
 			i = end
 		default:
-			return nil, malformed("gif: unknown block %#x at %d", data[i], i)
+			return nil, info, malformed("gif: unknown block %#x at %d", data[i], i)
 		}
 	}
 }
 
 func keepGIFExtension(label byte, body []byte) bool {
-	switch label {
-	case 0xF9, 0x01: // graphic control, plain text
-		return true
-	case 0xFF: // application: the first sub-block is the 11-byte identifier
-		if len(body) < 12 || body[0] != 11 {
-			return false
-		}
-		for _, app := range gifKeepApps {
-			if bytes.Equal(body[1:12], app) {
-				return true
-			}
+	if label != 0xFF { // only application extensions are kept, and not all
+		return false
+	}
+	// The first sub-block is the 11-byte identifier.
+	if len(body) < 12 || body[0] != 11 {
+		return false
+	}
+	for _, app := range gifKeepApps {
+		if bytes.Equal(body[1:12], app) {
+			return true
 		}
 	}
 	return false

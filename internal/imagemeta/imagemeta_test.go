@@ -34,7 +34,7 @@ func decodes(t *testing.T, b []byte, w, h int) {
 func TestJPEG(t *testing.T) {
 	t.Parallel()
 	in := imagemetatest.JPEG(t)
-	out, err := imagemeta.Strip("image/jpeg", in)
+	out, _, err := imagemeta.Strip("image/jpeg", in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestJPEG(t *testing.T) {
 
 func TestPNG(t *testing.T) {
 	t.Parallel()
-	out, err := imagemeta.Strip("image/png", imagemetatest.PNG(t))
+	out, _, err := imagemeta.Strip("image/png", imagemetatest.PNG(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestPNG(t *testing.T) {
 
 func TestGIF(t *testing.T) {
 	t.Parallel()
-	out, err := imagemeta.Strip("image/gif", imagemetatest.GIF(t))
+	out, _, err := imagemeta.Strip("image/gif", imagemetatest.GIF(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestWebP(t *testing.T) {
 	if _, err := webp.DecodeConfig(bytes.NewReader(in)); err != nil {
 		t.Fatalf("the test file itself does not decode: %v", err)
 	}
-	out, err := imagemeta.Strip("image/webp", in)
+	out, _, err := imagemeta.Strip("image/webp", in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestCleanFileUnchanged(t *testing.T) {
 		"image/jpeg": imagemetatest.Plain(t, "jpeg"),
 		"image/gif":  imagemetatest.Plain(t, "gif"),
 	} {
-		out, err := imagemeta.Strip(typ, in)
+		out, _, err := imagemeta.Strip(typ, in)
 		if err != nil {
 			t.Fatalf("%s: %v", typ, err)
 		}
@@ -174,7 +174,7 @@ func TestMalformed(t *testing.T) {
 		"unknown type":      {"image/bmp", png},
 	}
 	for name, c := range cases {
-		if _, err := imagemeta.Strip(c.typ, c.data); !errors.Is(err, imagemeta.ErrMalformed) {
+		if _, _, err := imagemeta.Strip(c.typ, c.data); !errors.Is(err, imagemeta.ErrMalformed) {
 			t.Errorf("%s: err %v, want ErrMalformed", name, err)
 		}
 	}
@@ -187,12 +187,12 @@ func TestBlockBound(t *testing.T) {
 	i := imagemetatest.GIFBlocksStart(plain)
 	many := bytes.Repeat([]byte{0x21, 0xFE, 0x00}, 200_000)
 	data := append(append(append([]byte{}, plain[:i]...), many...), plain[i:]...)
-	if _, err := imagemeta.GIF(data); !errors.Is(err, imagemeta.ErrMalformed) {
+	if _, _, err := imagemeta.GIF(data); !errors.Is(err, imagemeta.ErrMalformed) {
 		t.Fatalf("err %v, want ErrMalformed", err)
 	}
 	// Under the bound the same file is fine.
 	data = append(append(append([]byte{}, plain[:i]...), many[:3*1000]...), plain[i:]...)
-	if _, err := imagemeta.GIF(data); err != nil {
+	if _, _, err := imagemeta.GIF(data); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -213,4 +213,132 @@ func TestFixturesCarryGPS(t *testing.T) {
 			t.Errorf("%s test file lacks the Exif GPS pointer", name)
 		}
 	}
+}
+
+// What the headers declare is read without decoding: size and frames.
+func TestInfo(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, typ string
+		data      []byte
+		want      imagemeta.Info
+	}{
+		{"png", "image/png", imagemetatest.PNG(t), imagemeta.Info{Width: 24, Height: 16, Frames: 1}},
+		{"png bomb", "image/png", imagemetatest.PNGDeclaring(t, 50000, 50000), imagemeta.Info{Width: 50000, Height: 50000, Frames: 1}},
+		{"apng", "image/png", imagemetatest.APNG(t, 3), imagemeta.Info{Width: 24, Height: 16, Frames: 3}},
+		{"jpeg", "image/jpeg", imagemetatest.JPEG(t), imagemeta.Info{Width: 24, Height: 16, Frames: 1}},
+		{"gif", "image/gif", imagemetatest.GIF(t), imagemeta.Info{Width: 24, Height: 16, Frames: 2}},
+		{"gif frames", "image/gif", imagemetatest.GIFFrames(t, 301, false), imagemeta.Info{Width: 2, Height: 2, Frames: 301}},
+		{"webp", "image/webp", imagemetatest.WebP(t), imagemeta.Info{Width: 1, Height: 1, Frames: 1}},
+		{"animated webp", "image/webp", imagemetatest.AnimatedWebP(t, 4, 7000, 8000, false), imagemeta.Info{Width: 7000, Height: 8000, Frames: 4}},
+	}
+	for _, c := range cases {
+		_, info, err := imagemeta.Strip(c.typ, c.data)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if info != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, info, c.want)
+		}
+	}
+	// A GIF frame past the logical screen grows the size.
+	g := imagemetatest.Plain(t, "gif")
+	i := bytes.IndexByte(g[imagemetatest.GIFBlocksStart(g):], 0x2C) + imagemetatest.GIFBlocksStart(g)
+	binary.LittleEndian.PutUint16(g[i+5:], 40000) // the image's width
+	if _, info, err := imagemeta.GIF(g); err != nil || info.Width != 40000 {
+		t.Errorf("gif with a wide frame: %+v %v", info, err)
+	}
+}
+
+// A JPEG loses its JFIF thumbnail (the JFIF header stays, announcing none),
+// its JFXX thumbnail, reserved JPGn segments and comments.
+func TestJPEGThumbnailsAndReservedMarkers(t *testing.T) {
+	t.Parallel()
+	in := imagemetatest.JPEGExtras(t)
+	out, _, err := imagemeta.JPEG(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out, []byte(imagemetatest.Thumbnail)) || bytes.Contains(out, []byte("JFXX")) {
+		t.Error("a thumbnail, the JPGn segment or the comment survived")
+	}
+	if !bytes.Contains(out, []byte("\xFF\xE0\x00\x10JFIF\x00\x01\x02\x00\x00\x48\x00\x48\x00\x00")) {
+		t.Error("the JFIF header is not kept with a 0×0 thumbnail")
+	}
+	for m := 0xF0; m <= 0xFD; m++ {
+		if bytes.Contains(out[:bytes.Index(out, []byte{0xFF, 0xDA})], []byte{0xFF, byte(m)}) {
+			t.Errorf("marker %#x survived", m)
+		}
+	}
+	decodes(t, out, 24, 16)
+}
+
+// A GIF loses its plain-text extensions with the graphic control extensions
+// that time them; the frames keep theirs and the loop.
+func TestGIFPlainText(t *testing.T) {
+	t.Parallel()
+	in := imagemetatest.GIFFrames(t, 3, true)
+	if bytes.Count(in, []byte(imagemetatest.Thumbnail)) != 2 {
+		t.Fatal("the test file lacks its plain-text extensions")
+	}
+	out, info, err := imagemeta.GIF(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out, []byte(imagemetatest.Thumbnail)) {
+		t.Error("a plain-text extension survived")
+	}
+	if !bytes.Equal(out, imagemetatest.GIFFrames(t, 3, false)) {
+		t.Error("the GIF without its text is not the GIF that never had any")
+	}
+	anim, err := gif.DecodeAll(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(anim.Image) != 3 || info.Frames != 3 || anim.Delay[1] != 5 {
+		t.Errorf("%d frames (info %d), delays %v", len(anim.Image), info.Frames, anim.Delay)
+	}
+}
+
+// An animated WebP loses the EXIF and XMP chunks inside its frames and
+// after them, and keeps its animation.
+func TestAnimatedWebP(t *testing.T) {
+	t.Parallel()
+	in := imagemetatest.AnimatedWebP(t, 3, 1, 1, true)
+	out, info, err := imagemeta.WebP(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imagemetatest.CheckClean(t, out)
+	if !bytes.Equal(out[:4], []byte("RIFF")) || int(binary.LittleEndian.Uint32(out[4:8])) != len(out)-8 {
+		t.Error("bad RIFF size")
+	}
+	if info.Frames != 3 || bytes.Count(out, []byte("ANMF")) != 3 || !bytes.Contains(out, []byte("ANIM")) {
+		t.Errorf("animation lost: %+v", info)
+	}
+	want := imagemetatest.AnimatedWebP(t, 3, 1, 1, false)
+	want[20] &^= 0x08 | 0x04
+	if !bytes.Equal(out, want) {
+		t.Error("the stripped file is not the file built without metadata")
+	}
+	// An ANMF frame without a bitstream is refused.
+	bad := bytes.Replace(bytes.Clone(want), []byte("VP8L"), []byte("XXXX"), 1)
+	if _, _, err := imagemeta.WebP(bad); !errors.Is(err, imagemeta.ErrMalformed) {
+		t.Errorf("frame without bitstream: %v", err)
+	}
+}
+
+// An animated PNG keeps its animation chunks and passes as a PNG.
+func TestAPNG(t *testing.T) {
+	t.Parallel()
+	in := imagemetatest.APNG(t, 2)
+	out, info, err := imagemeta.Strip("image/png", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, in) || info.Frames != 2 {
+		t.Errorf("changed %v, info %+v", !bytes.Equal(out, in), info)
+	}
+	decodes(t, out, 24, 16)
 }

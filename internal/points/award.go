@@ -112,3 +112,15 @@ func LockTx(ctx context.Context, q *db.Queries, memberIDs ...int64) error {
 	}
 	return nil
 }
+
+// AwardedAt answers what awards under reason gave a member at the moment at:
+// an award made together with a row stamped with the same moment (a vote) is
+// found again by that stamp. The voter's lock serializes one member's awards
+// and callers read the clock after taking it, so one member's stamps differ.
+func AwardedAt(ctx context.Context, q *db.Queries, memberID int64, reason string, at time.Time) (int, error) {
+	n, err := q.SumPointsAt(ctx, db.SumPointsAtParams{MemberID: memberID, Reason: reason, At: at})
+	if err != nil {
+		return 0, fmt.Errorf("points of member %d under %s at %s: %w", memberID, reason, at, err)
+	}
+	return int(n), nil
+}

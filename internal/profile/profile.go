@@ -3,13 +3,11 @@ package profile
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
-	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -81,10 +79,7 @@ func (h *ProfileHandler) setProfileImageTx(ctx context.Context, q *db.Queries, i
 		if err != nil {
 			return db.Member{}, err
 		}
-		img, err := h.images.StoreTx(ctx, q, id, data)
-		if errors.Is(err, board.ErrMalformedImage) {
-			return db.Member{}, problem.Invalid(profileImageField, "the image is malformed")
-		}
+		img, err := h.images.StoreTx(ctx, q, id, profileImageField, data)
 		if err != nil {
 			return db.Member{}, err
 		}

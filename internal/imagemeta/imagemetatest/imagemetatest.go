@@ -249,3 +249,144 @@ func GIFBlocksStart(b []byte) int {
 	}
 	return 13 + 3<<(int(b[10]&7)+1)
 }
+
+// Thumbnail is the text the thumbnails built here carry in their pixels,
+// so a test can tell that a thumbnail survived.
+const Thumbnail = "uncropped-original"
+
+// JPEGExtras is a plain JPEG with a JFIF APP0 that carries a thumbnail, a JFXX
+// APP0 thumbnail, a reserved JPGn segment (0xF5) and a comment, all holding
+// Thumbnail.
+func JPEGExtras(t testing.TB) []byte {
+	t.Helper()
+	plain := Plain(t, "jpeg")
+	thumb := bytes.Repeat([]byte(Thumbnail), 3)[:3*6*1] // a 6×1 RGB thumbnail
+	jfif := append([]byte("JFIF\x00\x01\x02\x00\x00\x48\x00\x48\x06\x01"), thumb...)
+	var b bytes.Buffer
+	b.Write(plain[:2])
+	b.Write(jpegSegment(0xE0, jfif))
+	b.Write(jpegSegment(0xE0, append([]byte("JFXX\x00\x13\x06\x01"), thumb...)))
+	b.Write(jpegSegment(0xF5, []byte(Thumbnail)))
+	b.Write(jpegSegment(0xFE, []byte(Thumbnail)))
+	b.Write(plain[2:])
+	return b.Bytes()
+}
+
+// GIFFrames is a looping GIF of n 2×2 frames; with text, each frame after
+// the first is preceded by a plain-text extension (and the graphic control
+// extension that times it) holding Thumbnail.
+func GIFFrames(t testing.TB, n int, text bool) []byte {
+	t.Helper()
+	anim := &gif.GIF{LoopCount: 0}
+	for i := range n {
+		p := image.NewPaletted(image.Rect(0, 0, 2, 2), palette.Plan9)
+		p.SetColorIndex(i%2, 0, uint8(i))
+		anim.Image = append(anim.Image, p)
+		anim.Delay = append(anim.Delay, 5)
+	}
+	var enc bytes.Buffer
+	if err := gif.EncodeAll(&enc, anim); err != nil {
+		t.Fatal(err)
+	}
+	if !text {
+		return enc.Bytes()
+	}
+	// Go's encoder writes each frame as a graphic control extension
+	// (21 F9 04 … 00) and then its image: put the text before every later one.
+	gce := []byte{0x21, 0xF9, 0x04}
+	plainText := gifExtension(0x01, []byte{0, 0, 0, 0, 2, 0, 2, 0, 1, 1, 0, 1}, []byte(Thumbnail))
+	b := enc.Bytes()
+	first := bytes.Index(b, gce)
+	var out bytes.Buffer
+	out.Write(b[:first+1])
+	for rest := b[first+1:]; ; {
+		k := bytes.Index(rest, gce)
+		if k < 0 {
+			out.Write(rest)
+			break
+		}
+		out.Write(rest[:k])
+		out.Write([]byte{0x21, 0xF9, 0x04, 0x00, 0x05, 0x00, 0x00, 0x00}) // times the text
+		out.Write(plainText)
+		out.Write(rest[k : k+1])
+		rest = rest[k+1:]
+	}
+	return out.Bytes()
+}
+
+// PNGDeclaring is a small real PNG whose IHDR is rewritten to declare w × h
+// (the CRC fixed): a decompression bomb's header on a few hundred bytes.
+func PNGDeclaring(t testing.TB, w, h uint32) []byte {
+	t.Helper()
+	b := Plain(t, "png")
+	binary.BigEndian.PutUint32(b[16:], w)
+	binary.BigEndian.PutUint32(b[20:], h)
+	binary.BigEndian.PutUint32(b[29:], crc32.ChecksumIEEE(b[12:29]))
+	return b
+}
+
+// APNG is an animated PNG of n frames of the 24×16 picture: acTL and the
+// first fcTL before IDAT, then an fcTL and fdAT chunks per later frame.
+func APNG(t testing.TB, n int) []byte {
+	t.Helper()
+	plain := Plain(t, "png")
+	be := binary.BigEndian
+	ihdrEnd := 8 + 12 + 13
+	idat := bytes.Index(plain, []byte("IDAT")) - 4
+	idatData := plain[idat+8 : idat+8+int(be.Uint32(plain[idat:]))]
+	iend := bytes.Index(plain, []byte("IEND")) - 4
+	seq := uint32(0)
+	fcTL := func() []byte {
+		p := be.AppendUint32(nil, seq)
+		p = be.AppendUint32(p, 24)
+		p = be.AppendUint32(p, 16)
+		p = append(p, 0, 0, 0, 0, 0, 0, 0, 0) // x, y
+		p = append(p, 0, 1, 0, 10, 0, 0)      // delay 1/10 s, dispose none, blend source
+		seq++
+		return pngChunk("fcTL", p)
+	}
+	var b bytes.Buffer
+	b.Write(plain[:ihdrEnd])
+	b.Write(pngChunk("acTL", be.AppendUint32(be.AppendUint32(nil, uint32(n)), 0)))
+	b.Write(fcTL())
+	b.Write(plain[ihdrEnd:iend])
+	for range n - 1 {
+		b.Write(fcTL())
+		b.Write(pngChunk("fdAT", append(be.AppendUint32(nil, seq), idatData...)))
+		seq++
+	}
+	b.Write(plain[iend:])
+	return b.Bytes()
+}
+
+// AnimatedWebP is an animated WebP of n 1×1 frames on a w × h canvas;
+// withMeta puts an EXIF and an XMP chunk inside every frame, after its
+// bitstream, and EXIF after the frames.
+func AnimatedWebP(t testing.TB, n, w, h int, withMeta bool) []byte {
+	t.Helper()
+	le24 := func(v int) []byte { return []byte{byte(v), byte(v >> 8), byte(v >> 16)} }
+	flags := byte(0x02) // animation
+	if withMeta {
+		flags |= vp8xFlags
+	}
+	vp8x := append(append([]byte{flags, 0, 0, 0}, le24(w-1)...), le24(h-1)...)
+	var body bytes.Buffer
+	body.WriteString("WEBP")
+	body.Write(riffChunk("VP8X", vp8x))
+	body.Write(riffChunk("ANIM", []byte{0, 0, 0, 0, 0, 0}))
+	for range n {
+		frame := append(append(append(le24(0), le24(0)...), le24(0)...), le24(0)...) // at 0,0, 1×1
+		frame = append(frame, append(le24(100), 0)...)                               // 100 ms, no flags
+		frame = append(frame, riffChunk("VP8L", webpPixel)...)
+		if withMeta {
+			frame = append(frame, riffChunk("EXIF", exif()[6:])...)
+			frame = append(frame, riffChunk("XMP ", []byte(xmp))...)
+		}
+		body.Write(riffChunk("ANMF", frame))
+	}
+	if withMeta {
+		body.Write(riffChunk("EXIF", exif()[6:]))
+	}
+	b := append([]byte("RIFF"), binary.LittleEndian.AppendUint32(nil, uint32(body.Len()))...)
+	return append(b, body.Bytes()...)
+}
