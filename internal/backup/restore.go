@@ -94,10 +94,11 @@ type restorer struct {
 }
 
 func (r *restorer) run(ctx context.Context, doc api.Backup) (Counts, error) {
-	// The ledger's own lock: a parallel create cannot slip in between the
-	// deletion and the recreation.
+	// The ledger's lock, exclusively (ledger/locks.go): every write of the
+	// ledger holds it shared, so none is halfway while the ledger is
+	// deleted and recreated, and those that come meanwhile wait for it.
 	if err := ledger.LockLedgerTx(ctx, r.q, r.memberID); err != nil {
-		return Counts{}, fmt.Errorf("lock ledger of member %d: %w", r.memberID, err)
+		return Counts{}, err
 	}
 	// Transfers first (their sides are entries), and investments, which
 	// restore deletes without recreating them (SPEC.md section 4).

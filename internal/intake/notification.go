@@ -169,6 +169,11 @@ const maxRecordAttempts = 3
 // notification lock.
 func (h *NotificationHandler) record(ctx context.Context, memberID int64, n parser.Notification, msg string, p payment, key string) (Result, error) {
 	return database.InTxV(ctx, h.pool, func(q *db.Queries) (Result, error) {
+		// The ledger's lock, shared, as every ledger write (ledger/locks.go),
+		// then the notifications' own.
+		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
+			return Result{}, err
+		}
 		if err := q.LockMemberNotifications(ctx, memberID); err != nil {
 			return Result{}, fmt.Errorf("lock notifications of member %d: %w", memberID, err)
 		}
