@@ -135,10 +135,10 @@ func EntryInputFrom(in api.EntryRequest, premium bool) (EntryInput, error) {
 		}
 		e.Currency = &c
 	}
-	if e.OriginalAmount, err = decimalField("/originalAmount", in.OriginalAmount); err != nil {
+	if e.OriginalAmount, err = decimalField("/originalAmount", in.OriginalAmount, OriginalAmountBounds); err != nil {
 		return e, err
 	}
-	if e.ExchangeRate, err = decimalField("/exchangeRate", in.ExchangeRate); err != nil {
+	if e.ExchangeRate, err = decimalField("/exchangeRate", in.ExchangeRate, ExchangeRateBounds); err != nil {
 		return e, err
 	}
 	switch {
@@ -177,13 +177,16 @@ func ConvertAmount(original, rate decimal.Decimal) int64 {
 	return v.IntPart()
 }
 
-func decimalField(field string, s *string) (decimal.NullDecimal, error) {
+func decimalField(field string, s *string, b DecimalBounds) (decimal.NullDecimal, error) {
 	if s == nil {
 		return decimal.NullDecimal{}, nil
 	}
 	d, err := decimal.NewFromString(*s)
 	if err != nil || d.IsNegative() {
 		return decimal.NullDecimal{}, problem.Invalid(field, "must be a non-negative decimal string such as 12.50")
+	}
+	if err := b.Check(field, d); err != nil {
+		return decimal.NullDecimal{}, err
 	}
 	return decimal.NullDecimal{Decimal: d, Valid: true}, nil
 }
