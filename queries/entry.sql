@@ -23,13 +23,21 @@ SELECT @member_id::bigint, sqlc.narg(wallet_id)::bigint, sqlc.narg(category_id):
     @entry_date::date, @memo::text, sqlc.narg(currency)::text, sqlc.narg(original_amount)::numeric,
     sqlc.narg(exchange_rate)::numeric, sqlc.narg(installment_months)::integer, @pending::boolean, sqlc.narg(notif_key)::text,
     sqlc.narg(transfer_id)::bigint
-WHERE (sqlc.narg(wallet_id)::bigint IS NULL OR EXISTS (
+-- The member's ledger lock, shared (ledger/locks.go), is taken first, in
+-- this statement rather than a round trip of its own: CASE evaluates its
+-- condition before its result, and each sub-select runs only when first
+-- needed, so the checks run under the lock. (The void it answers is never
+-- NULL.) A restore or account deletion the lock waited for has removed what
+-- the entry names: the foreign keys, checked at the row, refuse it.
+WHERE CASE WHEN (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' || @member_id::bigint, 0))) IS NULL THEN false ELSE
+    (sqlc.narg(wallet_id)::bigint IS NULL OR EXISTS (
         SELECT 1 FROM wallet w WHERE w.member_id = @member_id::bigint AND w.id = sqlc.narg(wallet_id)::bigint
             AND (sqlc.narg(installment_months)::integer IS NULL OR w.type = 'CARD')))
     AND (sqlc.narg(category_id)::bigint IS NULL OR EXISTS (
         SELECT 1 FROM account_category c WHERE c.member_id = @member_id::bigint AND c.id = sqlc.narg(category_id)::bigint
             AND c.type = @type::text))
     AND (sqlc.narg(installment_months)::integer IS NULL OR (@type::text = 'expense' AND sqlc.narg(wallet_id)::bigint IS NOT NULL))
+    END
 RETURNING sqlc.embed(account_entry),
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
@@ -49,17 +57,22 @@ RETURNING sqlc.embed(account_entry),
 -- entry's version (entry_tags_version), so the row returned is the row committed. A tag
 -- of the same name that a parallel request commits while this one waits on
 -- it is answered too (the function reads after its INSERT, with a snapshot
--- of its own). Only a tag deleted meanwhile leaves one out: the statement
--- then fails as a serialization failure, and runs again whole (InTx, Exec).
+-- of its own). The function key-share locks the tags it answers (00400),
+-- so a deletion cannot take one away before the links are written; one
+-- deleted meanwhile is left out: the statement then fails as a
+-- serialization failure, and runs again whole (InTx, Exec).
 WITH checked AS (
+    -- The shared ledger lock first, as in CreateEntryChecked.
     SELECT nextval(pg_get_serial_sequence('account_entry', 'id')) AS id
-    WHERE (sqlc.narg(wallet_id)::bigint IS NULL OR EXISTS (
+    WHERE CASE WHEN (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' || @member_id::bigint, 0))) IS NULL THEN false ELSE
+        (sqlc.narg(wallet_id)::bigint IS NULL OR EXISTS (
             SELECT 1 FROM wallet w WHERE w.member_id = @member_id::bigint AND w.id = sqlc.narg(wallet_id)::bigint
                 AND (sqlc.narg(installment_months)::integer IS NULL OR w.type = 'CARD')))
         AND (sqlc.narg(category_id)::bigint IS NULL OR EXISTS (
             SELECT 1 FROM account_category c WHERE c.member_id = @member_id::bigint AND c.id = sqlc.narg(category_id)::bigint
                 AND c.type = @type::text))
         AND (sqlc.narg(installment_months)::integer IS NULL OR (@type::text = 'expense' AND sqlc.narg(wallet_id)::bigint IS NOT NULL))
+        END
 ), tags AS (
     -- The names only when the checks passed (NULL otherwise: no tag made).
     SELECT t.id, t.name, t.sort_order

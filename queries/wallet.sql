@@ -81,8 +81,21 @@ WITH r AS (
 UPDATE quick_entry SET wallet_id = sqlc.narg(to_wallet_id) WHERE quick_entry.member_id = @member_id AND quick_entry.wallet_id = @wallet_id;
 
 -- name: LockMemberLedger :exec
--- Serialises a member's free-limit reservations (count, then insert).
+-- The member's ledger lock, exclusive: restore and account deletion, which
+-- replace or remove the whole ledger (ledger.LockLedgerTx; the rule is in
+-- internal/ledger/locks.go).
 SELECT pg_advisory_xact_lock(hashtextextended('ledger:' || @member_id::bigint, 0));
+
+-- name: LockMemberLedgerShared :exec
+-- The member's ledger lock, shared: every other write of the ledger. The
+-- key is LockMemberLedger's, and CreateEntryChecked takes it too.
+SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' || @member_id::bigint, 0));
+
+-- name: LockMemberLedgerReservations :exec
+-- Serialises a member's count-then-insert writes (free limits, default
+-- categories, CSV import's duplicate check) among themselves, under the
+-- shared ledger lock, which does not.
+SELECT pg_advisory_xact_lock(hashtextextended('ledger_limit:' || @member_id::bigint, 0));
 
 -- name: DeleteMemberWallets :exec
 DELETE FROM wallet WHERE member_id = @member_id;

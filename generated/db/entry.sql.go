@@ -229,13 +229,15 @@ SELECT $1::bigint, $2::bigint, $3::bigint, $4::text, $5::bigint,
     $6::date, $7::text, $8::text, $9::numeric,
     $10::numeric, $11::integer, $12::boolean, $13::text,
     $14::bigint
-WHERE ($2::bigint IS NULL OR EXISTS (
+WHERE CASE WHEN (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' || $1::bigint, 0))) IS NULL THEN false ELSE
+    ($2::bigint IS NULL OR EXISTS (
         SELECT 1 FROM wallet w WHERE w.member_id = $1::bigint AND w.id = $2::bigint
             AND ($11::integer IS NULL OR w.type = 'CARD')))
     AND ($3::bigint IS NULL OR EXISTS (
         SELECT 1 FROM account_category c WHERE c.member_id = $1::bigint AND c.id = $3::bigint
             AND c.type = $4::text))
     AND ($11::integer IS NULL OR ($4::text = 'expense' AND $2::bigint IS NOT NULL))
+    END
 RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version,
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
@@ -284,6 +286,12 @@ type CreateEntryCheckedRow struct {
 // when it writes no row: the empty tag and link INSERTs cost an untagged
 // create the feed's and the versions' triggers on account_tag and
 // account_entry_tag, more than the entry's own INSERT.
+// The member's ledger lock, shared (ledger/locks.go), is taken first, in
+// this statement rather than a round trip of its own: CASE evaluates its
+// condition before its result, and each sub-select runs only when first
+// needed, so the checks run under the lock. (The void it answers is never
+// NULL.) A restore or account deletion the lock waited for has removed what
+// the entry names: the foreign keys, checked at the row, refuse it.
 func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryCheckedParams) (CreateEntryCheckedRow, error) {
 	row := q.db.QueryRow(ctx, createEntryChecked,
 		arg.MemberID,
@@ -329,14 +337,17 @@ func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryChecked
 
 const createTaggedEntryChecked = `-- name: CreateTaggedEntryChecked :one
 WITH checked AS (
+    -- The shared ledger lock first, as in CreateEntryChecked.
     SELECT nextval(pg_get_serial_sequence('account_entry', 'id')) AS id
-    WHERE ($2::bigint IS NULL OR EXISTS (
+    WHERE CASE WHEN (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' || $1::bigint, 0))) IS NULL THEN false ELSE
+        ($2::bigint IS NULL OR EXISTS (
             SELECT 1 FROM wallet w WHERE w.member_id = $1::bigint AND w.id = $2::bigint
                 AND ($11::integer IS NULL OR w.type = 'CARD')))
         AND ($3::bigint IS NULL OR EXISTS (
             SELECT 1 FROM account_category c WHERE c.member_id = $1::bigint AND c.id = $3::bigint
                 AND c.type = $4::text))
         AND ($11::integer IS NULL OR ($4::text = 'expense' AND $2::bigint IS NOT NULL))
+        END
 ), tags AS (
     -- The names only when the checks passed (NULL otherwise: no tag made).
     SELECT t.id, t.name, t.sort_order
@@ -401,8 +412,10 @@ type CreateTaggedEntryCheckedRow struct {
 // entry's version (entry_tags_version), so the row returned is the row committed. A tag
 // of the same name that a parallel request commits while this one waits on
 // it is answered too (the function reads after its INSERT, with a snapshot
-// of its own). Only a tag deleted meanwhile leaves one out: the statement
-// then fails as a serialization failure, and runs again whole (InTx, Exec).
+// of its own). The function key-share locks the tags it answers (00400),
+// so a deletion cannot take one away before the links are written; one
+// deleted meanwhile is left out: the statement then fails as a
+// serialization failure, and runs again whole (InTx, Exec).
 func (q *Queries) CreateTaggedEntryChecked(ctx context.Context, arg CreateTaggedEntryCheckedParams) (CreateTaggedEntryCheckedRow, error) {
 	row := q.db.QueryRow(ctx, createTaggedEntryChecked,
 		arg.MemberID,

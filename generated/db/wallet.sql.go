@@ -418,9 +418,34 @@ const lockMemberLedger = `-- name: LockMemberLedger :exec
 SELECT pg_advisory_xact_lock(hashtextextended('ledger:' || $1::bigint, 0))
 `
 
-// Serialises a member's free-limit reservations (count, then insert).
+// The member's ledger lock, exclusive: restore and account deletion, which
+// replace or remove the whole ledger (ledger.LockLedgerTx; the rule is in
+// internal/ledger/locks.go).
 func (q *Queries) LockMemberLedger(ctx context.Context, memberID int64) error {
 	_, err := q.db.Exec(ctx, lockMemberLedger, memberID)
+	return err
+}
+
+const lockMemberLedgerReservations = `-- name: LockMemberLedgerReservations :exec
+SELECT pg_advisory_xact_lock(hashtextextended('ledger_limit:' || $1::bigint, 0))
+`
+
+// Serialises a member's count-then-insert writes (free limits, default
+// categories, CSV import's duplicate check) among themselves, under the
+// shared ledger lock, which does not.
+func (q *Queries) LockMemberLedgerReservations(ctx context.Context, memberID int64) error {
+	_, err := q.db.Exec(ctx, lockMemberLedgerReservations, memberID)
+	return err
+}
+
+const lockMemberLedgerShared = `-- name: LockMemberLedgerShared :exec
+SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' || $1::bigint, 0))
+`
+
+// The member's ledger lock, shared: every other write of the ledger. The
+// key is LockMemberLedger's, and CreateEntryChecked takes it too.
+func (q *Queries) LockMemberLedgerShared(ctx context.Context, memberID int64) error {
+	_, err := q.db.Exec(ctx, lockMemberLedgerShared, memberID)
 	return err
 }
 

@@ -94,10 +94,11 @@ type restorer struct {
 }
 
 func (r *restorer) run(ctx context.Context, doc api.Backup) (Counts, error) {
-	// The ledger's own lock: a parallel create cannot slip in between the
-	// deletion and the recreation.
+	// The ledger's lock, exclusively (ledger/locks.go): every write of the
+	// ledger holds it shared, so none is halfway while the ledger is
+	// deleted and recreated, and those that come meanwhile wait for it.
 	if err := ledger.LockLedgerTx(ctx, r.q, r.memberID); err != nil {
-		return Counts{}, fmt.Errorf("lock ledger of member %d: %w", r.memberID, err)
+		return Counts{}, err
 	}
 	// Transfers first (their sides are entries), and investments, which
 	// restore deletes without recreating them (SPEC.md section 4).
@@ -490,11 +491,51 @@ func (r *restorer) restoreRecurring(ctx context.Context, doc api.Backup) error {
 		if in.WalletID, in.CategoryID, _, err = r.refs(at, in.Type, rec.Wallet, rec.Category, rec.CategoryParent); err != nil {
 			return err
 		}
-		if _, err := ledger.CreateRecurringTx(ctx, r.q, r.memberID, in, r.now); err != nil {
+		// A restored recurring entry is a new row, with no record of what
+		// the old one posted (recurring_post, next_month): from the day of
+		// the restore, it would post today's occurrence again when the job
+		// posted it before the restore and the document holds that entry
+		// (issue 41). Such an occurrence counts as posted: it starts with
+		// the next one.
+		from := r.now
+		if holdsTodaysOccurrence(doc.Entries, rec, r.now) {
+			from = r.now.AddDate(0, 0, 1)
+		}
+		if _, err := ledger.CreateRecurringTx(ctx, r.q, r.memberID, in, from); err != nil {
 			return under(at, err)
 		}
 	}
 	return nil
+}
+
+// holdsTodaysOccurrence says whether rec falls on now's day (a day past the
+// month's end falls on its last day) and entries hold the entry its posting
+// makes that day: its date, type, amount, wallet, category and memo (its
+// name when the memo is empty), pending or confirmed since.
+func holdsTodaysOccurrence(entries []api.BackupEntry, rec api.BackupRecurring, now time.Time) bool {
+	y, m, d := now.Date()
+	if min(int(rec.Day), time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()) != d {
+		return false
+	}
+	memo := strings.TrimSpace(rec.Memo)
+	if memo == "" {
+		memo = strings.TrimSpace(rec.Name)
+	}
+	same := func(a, b *string) bool {
+		if a == nil || b == nil {
+			return a == b
+		}
+		return strings.TrimSpace(*a) == strings.TrimSpace(*b)
+	}
+	for _, e := range entries {
+		ey, em, ed := e.Date.Time.Date()
+		if ey == y && em == m && ed == d && entryType(e.Type) == entryType(rec.Type) && e.Amount == rec.Amount &&
+			strings.TrimSpace(e.Memo) == memo && same(e.Wallet, rec.Wallet) && same(e.Category, rec.Category) &&
+			same(e.CategoryParent, rec.CategoryParent) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *restorer) restoreQuickEntries(ctx context.Context, doc api.Backup) error {

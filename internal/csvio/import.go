@@ -100,10 +100,11 @@ func (im *importer) run(ctx context.Context) (api.CsvImportReport, error) {
 		rep.Format = api.CsvFormatValue("NESTEGG")
 	}
 	if !im.dryRun {
-		// The ledger's lock: two imports of one file cannot both find its
-		// rows new. Lock order: the per-member ledger lock, then money.
-		if err := ledger.LockLedgerTx(ctx, im.q, im.memberID); err != nil {
-			return rep, fmt.Errorf("lock ledger of member %d: %w", im.memberID, err)
+		// The ledger's lock, shared, as every ledger write, then the
+		// member's reservation lock: two imports of one file cannot both
+		// find its rows new (ledger/locks.go).
+		if err := ledger.LockReservationsTx(ctx, im.q, im.memberID); err != nil {
+			return rep, err
 		}
 	}
 	if err := im.load(ctx); err != nil {

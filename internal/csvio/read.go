@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/oapi-codegen/runtime/types"
 	"github.com/shopspring/decimal"
 	"golang.org/x/text/encoding/korean"
 
@@ -279,21 +280,6 @@ func readOwn(rec []string, r *row) {
 		}
 		r.currency = &c
 	}
-	for _, f := range []struct {
-		col string
-		to  *decimal.NullDecimal
-		s   string
-	}{{"original_amount", &r.original, cell(rec, 8)}, {"exchange_rate", &r.rate, cell(rec, 9)}} {
-		if f.s == "" {
-			continue
-		}
-		d, err := decimal.NewFromString(f.s)
-		if err != nil || d.IsNegative() || len(f.s) > 40 {
-			r.fail(f.col, "must be a non-negative decimal such as 12.50")
-			return
-		}
-		*f.to = decimal.NullDecimal{Decimal: d, Valid: true}
-	}
 	if s := cell(rec, 10); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 2 || n > 24 {
@@ -304,6 +290,50 @@ func readOwn(rec []string, r *row) {
 		r.months = &m
 	}
 	r.transfer = cell(rec, 11)
+	r.checkAsEntry(cell(rec, 8), cell(rec, 9))
+}
+
+// checkAsEntry runs the API's own checks of an entry (ledger.EntryInputFrom)
+// over the row, so that an imported entry is one the API would take: it can
+// be saved unchanged through PUT, and the member's backup restores it. The
+// foreign amount and rate come out of it as the API stores them. A refusal
+// is the row's error, on the column of the field it names.
+func (r *row) checkAsEntry(original, rate string) {
+	in, err := ledger.EntryInputFrom(api.EntryRequest{
+		Date: types.Date{Time: r.date}, Type: api.EntryType(r.typ), Amount: &r.amount, Memo: &r.memo, Tags: &r.tags,
+		Currency: r.currency, OriginalAmount: optional(original), ExchangeRate: optional(rate), InstallmentMonths: r.months,
+	}, true)
+	if err == nil {
+		r.original, r.rate = in.OriginalAmount, in.ExchangeRate
+		return
+	}
+	p, ok := problem.As(err)
+	if !ok || len(p.Fields) == 0 {
+		r.fail("", err.Error())
+		return
+	}
+	f := p.Fields[0]
+	column := strings.TrimPrefix(f.Field, "/")
+	if c, ok := entryColumns[column]; ok {
+		column = c
+	} else if strings.HasPrefix(column, "tags") {
+		column = "tags"
+	}
+	r.fail(column, f.Message)
+}
+
+// entryColumns are the columns of the service's own format that hold an
+// entry request's fields of other names.
+var entryColumns = map[string]string{
+	"originalAmount": "original_amount", "exchangeRate": "exchange_rate", "installmentMonths": "installment_months",
+}
+
+// optional is a cell as an optional field: nil when empty.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 func (r *row) setMemo(column, memo string) bool {

@@ -8,18 +8,32 @@ package database
 // that cannot follow it exactly (it learns which rows it needs only after
 // locking one) relies on InTx running a deadlock victim again.
 //
+//  0. the member's ledger lock ("ledger:" id), the first lock of every
+//     transaction that takes it (the rule: internal/ledger/locks.go). Every
+//     ledger write holds it SHARED (entries, transfers, wallets, categories,
+//     tags, recurring and quick entries, CSV import, card notifications and
+//     their confirmation, the recurring job; the entry create inside its one
+//     statement); restore and a member's deletion hold it EXCLUSIVELY, the
+//     deletion before its DELETE locks the member row, so it stands before
+//     member rows. Shared holders never wait for one another; nothing that
+//     holds a lock below waits for this one.
 //  1. member rows, several in ascending id (points.LockTx, and a member's
 //     deletion, whose DELETE locks the member row before its cascade reaches
 //     anything the member owns). Board writes lock the acting member (and a
 //     vote the author too) before the post or comment, because the deletion
 //     cascade goes member -> post/comment/vote (the counter triggers update the
 //     post and the comment a deleted vote, comment or report belonged to).
-//  2. per-member advisory locks: the ledger ("ledger:" id, free limits and
-//     restore) and card notifications ("notify:" id).
+//  2. per-member advisory locks, each taken after the ledger lock by the
+//     writes that take both: the reservation lock ("ledger_limit:" id,
+//     exclusive: free limits, default categories, CSV import's duplicate
+//     check, which count and then insert) and card notifications
+//     ("notify:" id).
 //  3. money: stock, then its trades (a stock's DELETE cascades to its trades,
 //     so trade edits lock the stock before the trade); transfer, then the
 //     wallets it touches (key-share, ascending id), then category, then
-//     entries (a wallet's deletion: see below),
+//     entries (a wallet's deletion: see below; an edit or deletion of a
+//     transfer's fee entry through the entries API locks the transfer before
+//     the entry, as the transfer's own edit does),
 //     then the wallets' rollup: the triggers on account_entry, at the end of
 //     each statement that changes what counts in a balance, try the
 //     member's advisory lock "wallet_net:" id without waiting
@@ -32,7 +46,9 @@ package database
 //     cascade to wallet_net) at the moment another transaction folds old
 //     deltas of that wallet (a new row's key-share lock on the wallet).
 //     Tags stand beside entries, out of this order: an entry's edit locks
-//     the entry, then key-shares the tags it links; a tag's deletion locks
+//     the entry, then key-shares the tags it links (ensure_member_tags
+//     key-shares every tag it answers, 00400, so a create's tags stay until
+//     it commits); a tag's deletion locks
 //     the tag, then its cascade (the links) and the version trigger lock its
 //     entries, in ascending id (entry_tags_version). An edit and a deletion
 //     meeting on one entry and one tag are a deadlock InTx runs again.
@@ -58,4 +74,4 @@ package database
 //
 // Advisory locks that are not per member (sign-up and sign-in throttles,
 // default categories, jobs) are taken alone, with no row lock held.
-const LockOrder = "member, member advisory, stock, trade, transfer, wallet, category, entry, wallet_net, post, comment, vote"
+const LockOrder = "ledger (shared by writes, exclusive by restore and deletion), member, member advisory, stock, trade, transfer, wallet, category, entry, wallet_net, post, comment, vote"

@@ -169,6 +169,11 @@ const maxRecordAttempts = 3
 // notification lock.
 func (h *NotificationHandler) record(ctx context.Context, memberID int64, n parser.Notification, msg string, p payment, key string) (Result, error) {
 	return database.InTxV(ctx, h.pool, func(q *db.Queries) (Result, error) {
+		// The ledger's lock, shared, as every ledger write (ledger/locks.go),
+		// then the notifications' own.
+		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
+			return Result{}, err
+		}
 		if err := q.LockMemberNotifications(ctx, memberID); err != nil {
 			return Result{}, fmt.Errorf("lock notifications of member %d: %w", memberID, err)
 		}
@@ -250,6 +255,12 @@ func (h *NotificationHandler) payment(ctx context.Context, memberID int64, n par
 	if n.Currency != "" && n.Currency != h.base {
 		c := n.Currency
 		p.currency = &c
+		// The entry's bounds, as the API, restore and CSV import check
+		// them (ledger.OriginalAmountBounds): an entry stored past them
+		// could not be saved unchanged.
+		if ledger.OriginalAmountBounds.Check("/text", n.OriginalAmount) != nil {
+			return p, problem.Invalid("/text", "the foreign amount is out of range")
+		}
 		p.originalAmount = decimal.NullDecimal{Decimal: n.OriginalAmount, Valid: true}
 		if h.needsRate(n) {
 			r, err := h.rates.RateOn(ctx, memberID, n.Currency, h.base, n.At)

@@ -160,7 +160,7 @@ func (h *LedgerHandler) CreateCategory(ctx context.Context, req api.CreateCatego
 	if err != nil {
 		return nil, err
 	}
-	c, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.AccountCategory, error) {
+	c, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.AccountCategory, error) {
 		return CreateCategoryTx(ctx, q, memberID, in)
 	})
 	if err != nil {
@@ -192,7 +192,7 @@ func (h *LedgerHandler) UpdateCategory(ctx context.Context, req api.UpdateCatego
 	if err != nil {
 		return nil, err
 	}
-	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.Category, error) {
+	out, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (api.Category, error) {
 		old, err := ownCategory(ctx, q, memberID, &req.ID)
 		if err != nil {
 			return api.Category{}, err
@@ -258,7 +258,7 @@ func typeMayChange(ctx context.Context, q *db.Queries, memberID, id int64) error
 // move to moveTo or refuse the deletion.
 func (h *LedgerHandler) DeleteCategory(ctx context.Context, req api.DeleteCategoryRequestObject) (api.DeleteCategoryResponseObject, error) {
 	memberID := caller(ctx).MemberID
-	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+	err := writeTx(ctx, h.pool, memberID, func(q *db.Queries) error {
 		c, err := ownCategory(ctx, q, memberID, &req.ID)
 		if err != nil {
 			return err
@@ -311,7 +311,7 @@ func (h *LedgerHandler) ReorderCategories(ctx context.Context, req api.ReorderCa
 	if err := checkIDs(req.Body.Ids); err != nil {
 		return nil, err
 	}
-	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+	err := writeTx(ctx, h.pool, memberID, func(q *db.Queries) error {
 		n, err := q.CountOwnedCategories(ctx, db.CountOwnedCategoriesParams{MemberID: memberID, Ids: req.Body.Ids})
 		if err != nil {
 			return fmt.Errorf("count categories: %w", err)
@@ -330,7 +330,7 @@ func (h *LedgerHandler) ReorderCategories(ctx context.Context, req api.ReorderCa
 // ImportDefaultCategories copies the default categories to the member.
 func (h *LedgerHandler) ImportDefaultCategories(ctx context.Context, _ api.ImportDefaultCategoriesRequestObject) (api.ImportDefaultCategoriesResponseObject, error) {
 	memberID := caller(ctx).MemberID
-	tree, err := database.InTxV(ctx, h.pool, func(q *db.Queries) ([]api.Category, error) {
+	tree, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) ([]api.Category, error) {
 		if err := importDefaultsTx(ctx, q, memberID); err != nil {
 			return nil, err
 		}
@@ -344,10 +344,10 @@ func (h *LedgerHandler) ImportDefaultCategories(ctx context.Context, _ api.Impor
 
 // importDefaultsTx copies the default categories, both levels, skipping a
 // name (of the same type) the member already has at that place. The
-// member's ledger lock makes two imports at once add nothing twice.
+// member's reservation lock makes two imports at once add nothing twice.
 func importDefaultsTx(ctx context.Context, q *db.Queries, memberID int64) error {
-	if err := q.LockMemberLedger(ctx, memberID); err != nil {
-		return fmt.Errorf("lock ledger of member %d: %w", memberID, err)
+	if err := LockReservationsTx(ctx, q, memberID); err != nil {
+		return err
 	}
 	defaults, err := q.ListDefaultCategories(ctx)
 	if err != nil {

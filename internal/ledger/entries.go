@@ -135,10 +135,10 @@ func EntryInputFrom(in api.EntryRequest, premium bool) (EntryInput, error) {
 		}
 		e.Currency = &c
 	}
-	if e.OriginalAmount, err = decimalField("/originalAmount", in.OriginalAmount); err != nil {
+	if e.OriginalAmount, err = decimalField("/originalAmount", in.OriginalAmount, OriginalAmountBounds); err != nil {
 		return e, err
 	}
-	if e.ExchangeRate, err = decimalField("/exchangeRate", in.ExchangeRate); err != nil {
+	if e.ExchangeRate, err = decimalField("/exchangeRate", in.ExchangeRate, ExchangeRateBounds); err != nil {
 		return e, err
 	}
 	switch {
@@ -177,13 +177,16 @@ func ConvertAmount(original, rate decimal.Decimal) int64 {
 	return v.IntPart()
 }
 
-func decimalField(field string, s *string) (decimal.NullDecimal, error) {
+func decimalField(field string, s *string, b DecimalBounds) (decimal.NullDecimal, error) {
 	if s == nil {
 		return decimal.NullDecimal{}, nil
 	}
 	d, err := decimal.NewFromString(*s)
 	if err != nil || d.IsNegative() {
 		return decimal.NullDecimal{}, problem.Invalid(field, "must be a non-negative decimal string such as 12.50")
+	}
+	if err := b.Check(field, d); err != nil {
+		return decimal.NullDecimal{}, err
 	}
 	return decimal.NullDecimal{Decimal: d, Valid: true}, nil
 }
@@ -351,7 +354,8 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 		return nil, err
 	}
 	in.ProbeNewDay = h.mayCompleteToday(p.MonthStartDay, in.Date)
-	// One statement: no transaction needed, as the foreign keys catch a
+	// One statement, which takes the member's ledger lock (shared) before
+	// its checks: no transaction needed, as the foreign keys catch a
 	// wallet or category deleted in between (refGone); but the request's
 	// transaction when it has an Idempotency-Key.
 	e, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
@@ -416,7 +420,11 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 	if err := h.fillRate(ctx, p.MemberID, &in); err != nil {
 		return nil, err
 	}
-	e, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
+	e, err := writeTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (Entry, error) {
+		feeOf, err := lockFeeTransfer(ctx, q, p.MemberID, req.ID)
+		if err != nil {
+			return Entry{}, err
+		}
 		old, err := q.GetEntryForUpdate(ctx, db.GetEntryForUpdateParams{MemberID: p.MemberID, ID: req.ID})
 		if err := database.NoRows(err, ErrEntryNotFound, fmt.Sprintf("entry %d", req.ID)); err != nil {
 			return Entry{}, err
@@ -427,6 +435,14 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 		row, err := UpdateEntryTx(ctx, q, p.MemberID, req.ID, in)
 		if err != nil {
 			return Entry{}, err
+		}
+		if feeOf != 0 && row.Amount != old.Amount {
+			// The transfer answers its fee: a new amount is a new
+			// version of the transfer too, so a stale If-Match on it
+			// cannot put the old fee back.
+			if err := q.TouchTransfer(ctx, db.TouchTransferParams{MemberID: p.MemberID, ID: feeOf}); err != nil {
+				return Entry{}, fmt.Errorf("version of transfer %d: %w", feeOf, err)
+			}
 		}
 		var tags []string
 		if in.Tags != nil {
@@ -450,7 +466,13 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 // DeleteEntry deletes an entry that is not part of a transfer.
 func (h *LedgerHandler) DeleteEntry(ctx context.Context, req api.DeleteEntryRequestObject) (api.DeleteEntryResponseObject, error) {
 	memberID := caller(ctx).MemberID
-	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+	err := writeTx(ctx, h.pool, memberID, func(q *db.Queries) error {
+		// A fee entry's deletion sets its transfer's fee_entry_id to NULL
+		// (a write of the transfer, which raises its version): the
+		// transfer first, in lock order.
+		if _, err := lockFeeTransfer(ctx, q, memberID, req.ID); err != nil {
+			return err
+		}
 		old, err := q.GetEntryForUpdate(ctx, db.GetEntryForUpdateParams{MemberID: memberID, ID: req.ID})
 		if err := database.NoRows(err, ErrEntryNotFound, fmt.Sprintf("entry %d", req.ID)); err != nil {
 			return err
@@ -472,7 +494,7 @@ func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRe
 	p := caller(ctx)
 	memberID := p.MemberID
 	q := db.New(h.pool)
-	row, err := q.ConfirmEntry(ctx, db.ConfirmEntryParams{MemberID: memberID, ID: req.ID})
+	row, err := h.confirm(ctx, memberID, req.ID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		// Not the member's, or awaiting its exchange rate.
 		row, err = h.confirmAtRate(ctx, q, memberID, req.ID)
@@ -492,6 +514,28 @@ func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRe
 	return api.ConfirmEntry200JSONResponse(ToAPIEntry(e)), nil
 }
 
+// confirm confirms a pending entry that does not await its rate, under the
+// member's ledger lock (pgx.ErrNoRows: none such of the member).
+func (h *LedgerHandler) confirm(ctx context.Context, memberID, id int64) (db.ConfirmEntryRow, error) {
+	return writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.ConfirmEntryRow, error) {
+		return q.ConfirmEntry(ctx, db.ConfirmEntryParams{MemberID: memberID, ID: id})
+	})
+}
+
+// lockFeeTransfer locks the transfer whose fee entry id is, before the
+// entry is locked (database.LockOrder: transfer, then entry), and answers its
+// id (0: the entry is no transfer's fee).
+func lockFeeTransfer(ctx context.Context, q *db.Queries, memberID, id int64) (int64, error) {
+	t, err := q.LockFeeTransfer(ctx, db.LockFeeTransferParams{MemberID: memberID, EntryID: &id})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("transfer of fee entry %d: %w", id, err)
+	}
+	return t, nil
+}
+
 // confirmAtRate confirms an entry that awaits its exchange rate (a foreign
 // card payment stored while no rate could be had): the rate of its day is
 // looked up with no connection held, then the entry is confirmed with its
@@ -505,7 +549,7 @@ func (h *LedgerHandler) confirmAtRate(ctx context.Context, q *db.Queries, member
 	}
 	if !e.AwaitingRate || e.Currency == nil {
 		// Confirmed or given an amount since the first statement.
-		return q.ConfirmEntry(ctx, db.ConfirmEntryParams{MemberID: memberID, ID: id})
+		return h.confirm(ctx, memberID, id)
 	}
 	if h.rates == nil {
 		return db.ConfirmEntryRow{}, problem.Unavailable(problem.CodeServiceUnavailable, "no exchange rate service is configured", nil)
@@ -519,9 +563,13 @@ func (h *LedgerHandler) confirmAtRate(ctx context.Context, q *db.Queries, member
 		return db.ConfirmEntryRow{}, problem.Conflict(problem.CodeConflict,
 			fmt.Sprintf("%s %s at %s is past 10^15 won: edit the entry instead", e.OriginalAmount.Decimal, *e.Currency, r.Rate))
 	}
-	done, err := q.ConfirmEntryAtRate(ctx, db.ConfirmEntryAtRateParams{
-		MemberID: memberID, ID: id, Amount: amount, ExchangeRate: decimal.NullDecimal{Decimal: r.Rate, Valid: true},
-		Currency: e.Currency, OriginalAmount: e.OriginalAmount, EntryDate: e.EntryDate,
+	// The rate was looked up with no transaction open; the write takes
+	// the ledger lock as every write does.
+	done, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.AccountEntry, error) {
+		return q.ConfirmEntryAtRate(ctx, db.ConfirmEntryAtRateParams{
+			MemberID: memberID, ID: id, Amount: amount, ExchangeRate: decimal.NullDecimal{Decimal: r.Rate, Valid: true},
+			Currency: e.Currency, OriginalAmount: e.OriginalAmount, EntryDate: e.EntryDate,
+		})
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return db.ConfirmEntryRow{}, problem.Conflict(problem.CodeConflict, fmt.Sprintf("entry %d changed while its exchange rate was looked up: confirm it again", id))

@@ -32,6 +32,10 @@ func refGone(err error, doing string) error {
 			return ErrWalletNotFound
 		case strings.Contains(pgErr.ConstraintName, "category"):
 			return ErrCategoryNotFound
+		case strings.Contains(pgErr.ConstraintName, "member"):
+			// The account was deleted while this write waited for its
+			// ledger lock: the session is over.
+			return errMemberGone
 		}
 	}
 	if err != nil {
@@ -39,6 +43,10 @@ func refGone(err error, doing string) error {
 	}
 	return nil
 }
+
+// errMemberGone answers a write whose member's account was deleted
+// meanwhile (as member.ErrSelfGone does: a 401, not a 404).
+var errMemberGone = problem.New(http.StatusUnauthorized, problem.CodeUnauthenticated, "the signed-in account no longer exists")
 
 // ErrFreeLimit is the answer to a FREE member over a free limit.
 func errFreeLimit(detail string) error {

@@ -72,7 +72,7 @@ func (h *LedgerHandler) CreateQuickEntry(ctx context.Context, req api.CreateQuic
 	if err != nil {
 		return nil, err
 	}
-	e, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.QuickEntry, error) {
+	e, err := writeTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (db.QuickEntry, error) {
 		return CreateQuickEntryTx(ctx, q, p.MemberID, in)
 	})
 	if err != nil {
@@ -106,7 +106,7 @@ func (h *LedgerHandler) UpdateQuickEntry(ctx context.Context, req api.UpdateQuic
 	if err != nil {
 		return nil, err
 	}
-	e, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.QuickEntry, error) {
+	e, err := writeTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (db.QuickEntry, error) {
 		if err := checkTemplateRefs(ctx, q, p.MemberID, in.Type, in.WalletID, in.CategoryID); err != nil {
 			return db.QuickEntry{}, err
 		}
@@ -130,8 +130,9 @@ func (h *LedgerHandler) UpdateQuickEntry(ctx context.Context, req api.UpdateQuic
 
 // DeleteQuickEntry deletes a quick entry.
 func (h *LedgerHandler) DeleteQuickEntry(ctx context.Context, req api.DeleteQuickEntryRequestObject) (api.DeleteQuickEntryResponseObject, error) {
-	n, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (int64, error) {
-		return q.DeleteQuickEntry(ctx, db.DeleteQuickEntryParams{MemberID: caller(ctx).MemberID, ID: req.ID})
+	memberID := caller(ctx).MemberID
+	n, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
+		return q.DeleteQuickEntry(ctx, db.DeleteQuickEntryParams{MemberID: memberID, ID: req.ID})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("delete quick entry %d: %w", req.ID, err)

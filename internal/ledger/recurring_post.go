@@ -138,8 +138,11 @@ var errRecurringGone = errors.New("recurring entry deleted")
 // month is first claimed in recurring_post, so a month another run posted
 // is passed over; then the cursor moves past the months settled.
 //
-// Locks, in this order: the claim's foreign key takes a key-share lock on
-// the recurring row (which conflicts only with its deletion), the entry's a
+// Locks, in this order: the member's ledger lock, shared, as every ledger
+// write takes it (a restore that went first has replaced the recurring row,
+// and the claim's foreign key then finds it gone); the claim's foreign key
+// takes a key-share lock on the recurring row (which conflicts only with its
+// deletion), the entry's a
 // key-share lock on its wallet and category, then the cursor's update the
 // recurring row; a wallet or category deletion, which locks the wallet or
 // category before it moves recurring entries, takes them in the same order.
@@ -153,6 +156,9 @@ func postRecurringTx(ctx context.Context, q *db.Queries, id int64, today time.Ti
 	}
 	if !r.AutoPost {
 		return 0, nil
+	}
+	if err := LockLedgerSharedTx(ctx, q, r.MemberID); err != nil {
+		return 0, err
 	}
 	thisMonth := monthOf(today)
 	month := r.NextMonth

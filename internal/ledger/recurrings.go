@@ -141,7 +141,7 @@ func (h *LedgerHandler) CreateRecurring(ctx context.Context, req api.CreateRecur
 	if err != nil {
 		return nil, err
 	}
-	r, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.Recurring, error) {
+	r, err := writeTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (db.Recurring, error) {
 		if err := CheckFreeLimit(ctx, q, p.MemberID, p.HasPremium(), Recurrings); err != nil {
 			return db.Recurring{}, err
 		}
@@ -183,7 +183,7 @@ func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecur
 		return nil, err
 	}
 	today := h.today()
-	r, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.Recurring, error) {
+	r, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.Recurring, error) {
 		if err := checkTemplateRefs(ctx, q, memberID, in.Type, in.WalletID, in.CategoryID); err != nil {
 			return db.Recurring{}, err
 		}
@@ -205,8 +205,9 @@ func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecur
 
 // DeleteRecurring deletes a recurring entry.
 func (h *LedgerHandler) DeleteRecurring(ctx context.Context, req api.DeleteRecurringRequestObject) (api.DeleteRecurringResponseObject, error) {
-	n, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (int64, error) {
-		return q.DeleteRecurring(ctx, db.DeleteRecurringParams{MemberID: caller(ctx).MemberID, ID: req.ID})
+	memberID := caller(ctx).MemberID
+	n, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
+		return q.DeleteRecurring(ctx, db.DeleteRecurringParams{MemberID: memberID, ID: req.ID})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("delete recurring entry %d: %w", req.ID, err)

@@ -99,8 +99,9 @@ func (h *LedgerHandler) CreateTag(ctx context.Context, req api.CreateTagRequestO
 	if err != nil {
 		return nil, err
 	}
-	t, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (db.AccountTag, error) {
-		return CreateTagTx(ctx, q, caller(ctx).MemberID, name)
+	memberID := caller(ctx).MemberID
+	t, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.AccountTag, error) {
+		return CreateTagTx(ctx, q, memberID, name)
 	})
 	if err != nil {
 		return nil, err
@@ -126,8 +127,9 @@ func (h *LedgerHandler) UpdateTag(ctx context.Context, req api.UpdateTagRequestO
 	if err != nil {
 		return nil, err
 	}
-	t, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (db.AccountTag, error) {
-		return q.UpdateTag(ctx, db.UpdateTagParams{MemberID: caller(ctx).MemberID, ID: req.ID, Name: name})
+	memberID := caller(ctx).MemberID
+	t, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.AccountTag, error) {
+		return q.UpdateTag(ctx, db.UpdateTagParams{MemberID: memberID, ID: req.ID, Name: name})
 	})
 	if database.IsUniqueViolation(err, "account_tag_member_name_key") {
 		return nil, errTagTaken
@@ -140,8 +142,9 @@ func (h *LedgerHandler) UpdateTag(ctx context.Context, req api.UpdateTagRequestO
 
 // DeleteTag deletes a tag and takes it off every entry.
 func (h *LedgerHandler) DeleteTag(ctx context.Context, req api.DeleteTagRequestObject) (api.DeleteTagResponseObject, error) {
-	n, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (int64, error) {
-		return q.DeleteTag(ctx, db.DeleteTagParams{MemberID: caller(ctx).MemberID, ID: req.ID})
+	memberID := caller(ctx).MemberID
+	n, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
+		return q.DeleteTag(ctx, db.DeleteTagParams{MemberID: memberID, ID: req.ID})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("delete tag %d: %w", req.ID, err)
@@ -158,7 +161,7 @@ func (h *LedgerHandler) ReorderTags(ctx context.Context, req api.ReorderTagsRequ
 	if err := checkIDs(req.Body.Ids); err != nil {
 		return nil, err
 	}
-	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+	err := writeTx(ctx, h.pool, memberID, func(q *db.Queries) error {
 		n, err := q.CountOwnedTags(ctx, db.CountOwnedTagsParams{MemberID: memberID, Ids: req.Body.Ids})
 		if err != nil {
 			return fmt.Errorf("count tags: %w", err)

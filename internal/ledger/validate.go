@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/text"
 )
@@ -61,6 +63,36 @@ func checkIDs(ids []int64) error {
 			return problem.Invalid("/ids", "must not repeat an id")
 		}
 		seen[id] = true
+	}
+	return nil
+}
+
+// DecimalBounds are the digits a stored decimal may have, as the contract's
+// pattern of the field writes them (EntryRequest's originalAmount: 15
+// integer digits and 4 decimals; exchangeRate: 11 and 8).
+// Every path that writes an entry (the API, restore, CSV import, card
+// notifications) checks them here: a value one path stored and the API
+// refused could not be saved unchanged (PUT answered 400) and made the
+// member's own backup unrestorable (issue 41: an imported rate of 1e-13, an
+// original amount of 1e40).
+type DecimalBounds struct {
+	Int, Frac int32
+}
+
+// The bounds of an entry's foreign amount and exchange rate.
+var (
+	OriginalAmountBounds = DecimalBounds{Int: 15, Frac: 4}
+	ExchangeRateBounds   = DecimalBounds{Int: 11, Frac: 8}
+)
+
+// Check refuses d, a non-negative value of field, with more integer or
+// fraction digits than b allows (trailing zeros of the fraction do not count).
+func (b DecimalBounds) Check(field string, d decimal.Decimal) error {
+	if d.GreaterThanOrEqual(decimal.New(1, b.Int)) {
+		return problem.Invalid(field, fmt.Sprintf("must be below 10^%d", b.Int))
+	}
+	if !d.Equal(d.Truncate(b.Frac)) {
+		return problem.Invalid(field, fmt.Sprintf("must have at most %d decimal places", b.Frac))
 	}
 	return nil
 }

@@ -51,16 +51,16 @@ func WalletsOfType(walletType string) Limited { return Limited{walletType: walle
 var Recurrings = Limited{}
 
 // CheckFreeLimit is the one place the free limits are decided. Call it in the
-// creating transaction, before the insert: it takes the member's ledger lock,
-// so parallel creations count one after another and the limit is exact.
-// unlimited is true for PREMIUM members and administrators; restore does not
-// call it.
+// creating transaction, before the insert: it takes the member's reservation
+// lock (LockReservationsTx), so parallel creations count one after another
+// and the limit is exact, while other writes go on. unlimited is true for
+// PREMIUM members and administrators; restore does not call it.
 func CheckFreeLimit(ctx context.Context, q *db.Queries, memberID int64, unlimited bool, what Limited) error {
 	if unlimited {
 		return nil
 	}
-	if err := q.LockMemberLedger(ctx, memberID); err != nil {
-		return fmt.Errorf("lock ledger of member %d: %w", memberID, err)
+	if err := LockReservationsTx(ctx, q, memberID); err != nil {
+		return err
 	}
 	var n int64
 	var err error
@@ -205,7 +205,7 @@ func (h *LedgerHandler) ListWallets(ctx context.Context, _ api.ListWalletsReques
 // CreateWallet creates a wallet within the free limit.
 func (h *LedgerHandler) CreateWallet(ctx context.Context, req api.CreateWalletRequestObject) (api.CreateWalletResponseObject, error) {
 	p := caller(ctx)
-	w, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Wallet, error) {
+	w, err := writeTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (Wallet, error) {
 		if err := CheckFreeLimit(ctx, q, p.MemberID, p.HasPremium(), WalletsOfType(string(req.Body.Type))); err != nil {
 			return Wallet{}, err
 		}
@@ -274,7 +274,7 @@ func ownWallet(ctx context.Context, q *db.Queries, memberID int64, id *int64) (*
 func (h *LedgerHandler) UpdateWallet(ctx context.Context, req api.UpdateWalletRequestObject) (api.UpdateWalletResponseObject, error) {
 	caller := caller(ctx)
 	memberID := caller.MemberID
-	w, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Wallet, error) {
+	w, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (Wallet, error) {
 		p, err := walletParams(h.crypto, memberID, *req.Body)
 		if err != nil {
 			return Wallet{}, err
@@ -337,7 +337,7 @@ var walletDeleted atomic.Pointer[func(walletID int64)]
 // the deletion.
 func (h *LedgerHandler) DeleteWallet(ctx context.Context, req api.DeleteWalletRequestObject) (api.DeleteWalletResponseObject, error) {
 	memberID := caller(ctx).MemberID
-	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+	err := writeTx(ctx, h.pool, memberID, func(q *db.Queries) error {
 		if _, err := ownWallet(ctx, q, memberID, &req.ID); err != nil {
 			return err
 		}
@@ -386,7 +386,7 @@ func (h *LedgerHandler) ReorderWallets(ctx context.Context, req api.ReorderWalle
 	if err := checkIDs(req.Body.Ids); err != nil {
 		return nil, err
 	}
-	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+	err := writeTx(ctx, h.pool, memberID, func(q *db.Queries) error {
 		n, err := q.CountOwnedWallets(ctx, db.CountOwnedWalletsParams{MemberID: memberID, Ids: req.Body.Ids})
 		if err != nil {
 			return fmt.Errorf("count wallets: %w", err)

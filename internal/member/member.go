@@ -19,6 +19,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/password"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
@@ -124,9 +125,14 @@ func CreateLocal(ctx context.Context, q *db.Queries, in NewLocal) (db.Member, er
 }
 
 // Delete removes the member and, through the cascading foreign keys every
-// member-owned table declares, everything that is theirs, in one statement
-// and so one transaction.
+// member-owned table declares, everything that is theirs, in one statement.
+// q is a transaction: the member's ledger lock is taken exclusively first
+// (ledger/locks.go), so no ledger write is halfway while the cascade runs,
+// and those that come meanwhile find the account gone.
 func Delete(ctx context.Context, q *db.Queries, id int64) error {
+	if err := ledger.LockLedgerTx(ctx, q, id); err != nil {
+		return err
+	}
 	n, err := q.DeleteMember(ctx, id)
 	if err != nil {
 		return fmt.Errorf("delete member %d: %w", id, err)
@@ -151,7 +157,7 @@ func DeleteWithSessions(ctx context.Context, pool *pgxpool.Pool, sessions Sessio
 	if err := sessions.EndMemberSessions(ctx, id, ""); err != nil {
 		return err
 	}
-	return Delete(ctx, db.New(pool), id)
+	return database.InTx(ctx, pool, func(q *db.Queries) error { return Delete(ctx, q, id) })
 }
 
 // SignIn is what starting a session needs of a member.

@@ -95,6 +95,8 @@ func (in Input) feeEntry() ledger.EntryInput {
 }
 
 // CreateTx records a transfer: its row, its two sides and its fee entry.
+// The caller holds the member's ledger lock, shared (ledger/locks.go), as
+// UpdateTx's and DeleteTx's do.
 func CreateTx(ctx context.Context, q *db.Queries, memberID int64, in Input) (Transfer, error) {
 	if err := checkWallets(ctx, q, memberID, in); err != nil {
 		return Transfer{}, err
@@ -310,6 +312,9 @@ func (h *TransferHandler) CreateTransfer(ctx context.Context, req api.CreateTran
 		return nil, err
 	}
 	t, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Transfer, error) {
+		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
+			return Transfer{}, err
+		}
 		return CreateTx(ctx, q, memberID, in)
 	})
 	if err != nil {
@@ -337,6 +342,9 @@ func (h *TransferHandler) UpdateTransfer(ctx context.Context, req api.UpdateTran
 		return nil, err
 	}
 	t, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Transfer, error) {
+		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
+			return Transfer{}, err
+		}
 		return UpdateTx(ctx, q, memberID, req.ID, in)
 	})
 	if err != nil {
@@ -350,6 +358,9 @@ func (h *TransferHandler) UpdateTransfer(ctx context.Context, req api.UpdateTran
 func (h *TransferHandler) DeleteTransfer(ctx context.Context, req api.DeleteTransferRequestObject) (api.DeleteTransferResponseObject, error) {
 	memberID := caller(ctx)
 	if err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
+		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
+			return err
+		}
 		return DeleteTx(ctx, q, memberID, req.ID)
 	}); err != nil {
 		return nil, err

@@ -1,0 +1,98 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
+)
+
+// The ledger's one concurrency rule (issue 41; database.LockOrder places it
+// first among the locks):
+//
+//   - Every write of a member's ledger (wallets, categories, tags, entries,
+//     transfers, recurring and quick entries: create, edit, delete; CSV
+//     import; card notification intake and confirmation; the recurring
+//     job) holds the member's ledger lock ("ledger:" id) in SHARED mode from
+//     its transaction's first statement (writeTx, LockLedgerSharedTx; the
+//     entry create, one statement, takes it inside CreateEntryChecked).
+//     Writes do not wait for one another here.
+//   - Restore and account deletion, which replace or remove the whole
+//     ledger, hold it EXCLUSIVELY (LockLedgerTx): they wait for the writes
+//     in flight and the writes that come meanwhile wait for them, so no
+//     write meets a ledger half deleted.
+//   - A record a write names (wallet, category, tag) is locked or checked in
+//     the statement that writes it: the foreign keys of the entry's row take
+//     a key-share lock on its wallet and category, and ensure_member_tags
+//     (00400) one on its tags. A record deleted by a parallel request is
+//     then the 404 a check that missed it answers (refGone), never a 500.
+//   - Writes that count and then insert (free limits, default categories,
+//     CSV import's duplicate check) take, after the shared lock, the
+//     member's reservation lock ("ledger_limit:" id) exclusively
+//     (lockReservations): they go one after another among themselves
+//     without making every other write wait. A shared holder asking for the
+//     exclusive "ledger:" key would wait for itself to leave (two of them
+//     deadlock); a key of its own avoids that upgrade.
+
+// LockLedgerTx takes the member's ledger lock exclusively for the
+// transaction: restore and account deletion only.
+func LockLedgerTx(ctx context.Context, q *db.Queries, memberID int64) error {
+	if err := q.LockMemberLedger(ctx, memberID); err != nil {
+		return fmt.Errorf("lock ledger of member %d: %w", memberID, err)
+	}
+	return nil
+}
+
+// LockLedgerSharedTx takes the member's ledger lock in shared mode for the
+// transaction, as every ledger write does first (other areas' writes of
+// ledger records: transfers, CSV import, card notifications). Taking it
+// again in the same transaction costs one statement and changes nothing.
+func LockLedgerSharedTx(ctx context.Context, q *db.Queries, memberID int64) error {
+	if err := q.LockMemberLedgerShared(ctx, memberID); err != nil {
+		return fmt.Errorf("lock ledger of member %d (shared): %w", memberID, err)
+	}
+	return nil
+}
+
+// LockReservationsTx serialises the member's count-then-insert writes (a
+// free limit, CSV import's duplicate check) under the shared ledger lock,
+// which it takes first.
+func LockReservationsTx(ctx context.Context, q *db.Queries, memberID int64) error {
+	if err := LockLedgerSharedTx(ctx, q, memberID); err != nil {
+		return err
+	}
+	if err := q.LockMemberLedgerReservations(ctx, memberID); err != nil {
+		return fmt.Errorf("lock reservations of member %d: %w", memberID, err)
+	}
+	return nil
+}
+
+// writeTx runs fn in a transaction that holds the member's ledger lock in
+// shared mode from its first statement: the transaction of every ledger
+// write of this package's handlers.
+func writeTx(ctx context.Context, pool *pgxpool.Pool, memberID int64, fn func(q *db.Queries) error) error {
+	return database.InTx(ctx, pool, func(q *db.Queries) error {
+		if err := LockLedgerSharedTx(ctx, q, memberID); err != nil {
+			return err
+		}
+		return fn(q)
+	})
+}
+
+// writeTxV is writeTx for work that answers a value.
+func writeTxV[T any](ctx context.Context, pool *pgxpool.Pool, memberID int64, fn func(q *db.Queries) (T, error)) (T, error) {
+	var out T
+	err := writeTx(ctx, pool, memberID, func(q *db.Queries) error {
+		var err error
+		out, err = fn(q)
+		return err
+	})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return out, nil
+}
