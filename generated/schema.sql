@@ -71,7 +71,8 @@ BEGIN
     ON CONFLICT (member_id, name) DO NOTHING;
     RETURN QUERY SELECT t.* FROM account_tag t
         WHERE t.member_id = p_member AND t.name = ANY (p_names)
-        ORDER BY t.sort_order, t.id;
+        ORDER BY t.sort_order, t.id
+        FOR KEY SHARE;
 END
 $$;
 

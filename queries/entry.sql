@@ -57,7 +57,7 @@ RETURNING sqlc.embed(account_entry),
 -- entry's version (entry_tags_version), so the row returned is the row committed. A tag
 -- of the same name that a parallel request commits while this one waits on
 -- it is answered too (the function reads after its INSERT, with a snapshot
--- of its own). The function key-share locks the tags it answers (00400),
+-- of its own). The function key-share locks the tags it answers,
 -- so a deletion cannot take one away before the links are written; one
 -- deleted meanwhile is left out: the statement then fails as a
 -- serialization failure, and runs again whole (InTx, Exec).

@@ -291,6 +291,15 @@ CREATE INDEX account_entry_import_entry_idx ON account_entry_import (entry_id);
 -- given in: two requests naming the same new tags in different orders wait
 -- on each other rather than deadlock.
 --
+-- The tags it answers are key-share locked, so a write that links them (an
+-- entry's create or edit, CSV import, restore) holds them until it commits:
+-- a parallel deletion of one of those tags waits for the write rather than
+-- deleting the tag between the answer and the link, whose foreign key would
+-- then fail. A tag whose deletion commits while the SELECT waits on it is
+-- left out of the answer; the callers then run again (the tagged create's
+-- retry_statement, the second pass of EnsureTagsTx), and the INSERT makes
+-- the tag anew.
+--
 -- A NULL names array (STRICT) answers no rows and writes nothing: the
 -- create passes NULL when its checks fail.
 -- +goose StatementBegin
@@ -305,7 +314,8 @@ BEGIN
     ON CONFLICT (member_id, name) DO NOTHING;
     RETURN QUERY SELECT t.* FROM account_tag t
         WHERE t.member_id = p_member AND t.name = ANY (p_names)
-        ORDER BY t.sort_order, t.id;
+        ORDER BY t.sort_order, t.id
+        FOR KEY SHARE;
 END
 $$;
 -- +goose StatementEnd

@@ -47,7 +47,7 @@ package database
 //     deltas of that wallet (a new row's key-share lock on the wallet).
 //     Tags stand beside entries, out of this order: an entry's edit locks
 //     the entry, then key-shares the tags it links (ensure_member_tags
-//     key-shares every tag it answers, 00400, so a create's tags stay until
+//     key-shares every tag it answers (schema/00002_ledger.sql), so a create's tags stay until
 //     it commits); a tag's deletion locks
 //     the tag, then its cascade (the links) and the version trigger lock its
 //     entries, in ascending id (entry_tags_version). An edit and a deletion

@@ -27,7 +27,7 @@ import (
 //   - A record a write names (wallet, category, tag) is locked or checked in
 //     the statement that writes it: the foreign keys of the entry's row take
 //     a key-share lock on its wallet and category, and ensure_member_tags
-//     (00400) one on its tags. A record deleted by a parallel request is
+//     (ensure_member_tags) one on its tags. A record deleted by a parallel request is
 //     then the 404 a check that missed it answers (refGone), never a 500.
 //   - Writes that count and then insert (free limits, default categories,
 //     CSV import's duplicate check) take, after the shared lock, the

@@ -49,7 +49,7 @@ func WalletsForBackupTx(ctx context.Context, q *db.Queries, memberID int64) ([]d
 
 // EnsureTagRowsTx creates the member's tags of the names that do not exist
 // yet and answers every name's row, each key-share locked until the caller
-// commits (00400). A tag deleted by a parallel request between the INSERT
+// commits (ensure_member_tags). A tag deleted by a parallel request between the INSERT
 // and the lock is missing from the first answer; a second pass makes it
 // again, as EnsureTagsTx does.
 func EnsureTagRowsTx(ctx context.Context, q *db.Queries, arg db.EnsureTagsParams) ([]db.EnsureTagsRow, error) {
