@@ -293,3 +293,14 @@ GROUP BY entry_date, type, amount, memo;
 
 -- name: ListEntriesByIDs :many
 SELECT * FROM account_entry WHERE member_id = @member_id AND id = ANY(@ids::bigint[]);
+
+-- name: LockFeeTransfer :one
+-- The transfer whose fee the entry is, locked: an edit of the fee entry
+-- through the entries API takes the transfer before the entry, as a
+-- transfer's own edit does (database.LockOrder).
+SELECT id FROM transfer WHERE member_id = @member_id AND fee_entry_id = @entry_id FOR UPDATE;
+
+-- name: TouchTransfer :exec
+-- Raises a transfer's version (the record_version trigger) without changing
+-- it: its answer shows its fee entry's amount, which was edited.
+UPDATE transfer SET fee_entry_id = fee_entry_id WHERE member_id = @member_id AND id = @id;

@@ -88,14 +88,3 @@ JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
 LEFT JOIN account_entry fe ON fe.member_id = t.member_id AND fe.id = t.fee_entry_id
 WHERE t.member_id = @member_id AND t.id = ANY(@ids::bigint[]);
-
--- name: LockFeeTransfer :one
--- The transfer whose fee the entry is, locked: an edit of the fee entry
--- through the entries API takes the transfer before the entry, as a
--- transfer's own edit does (database.LockOrder).
-SELECT id FROM transfer WHERE member_id = @member_id AND fee_entry_id = @entry_id FOR UPDATE;
-
--- name: TouchTransfer :exec
--- Raises a transfer's version (the record_version trigger) without changing
--- it: its answer shows its fee entry's amount, which was edited.
-UPDATE transfer SET fee_entry_id = fee_entry_id WHERE member_id = @member_id AND id = @id;

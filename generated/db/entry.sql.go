@@ -1060,6 +1060,25 @@ func (q *Queries) ListTransferSides(ctx context.Context, arg ListTransferSidesPa
 	return items, nil
 }
 
+const lockFeeTransfer = `-- name: LockFeeTransfer :one
+SELECT id FROM transfer WHERE member_id = $1 AND fee_entry_id = $2 FOR UPDATE
+`
+
+type LockFeeTransferParams struct {
+	MemberID int64
+	EntryID  *int64
+}
+
+// The transfer whose fee the entry is, locked: an edit of the fee entry
+// through the entries API takes the transfer before the entry, as a
+// transfer's own edit does (database.LockOrder).
+func (q *Queries) LockFeeTransfer(ctx context.Context, arg LockFeeTransferParams) (int64, error) {
+	row := q.db.QueryRow(ctx, lockFeeTransfer, arg.MemberID, arg.EntryID)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
 const mostUsedCategoryForMemo = `-- name: MostUsedCategoryForMemo :one
 SELECT category_id::bigint FROM account_entry
 WHERE member_id = $1 AND type = $2 AND NOT pending AND category_id IS NOT NULL
@@ -1140,6 +1159,22 @@ func (q *Queries) SummarizeEntries(ctx context.Context, arg SummarizeEntriesPara
 	var i SummarizeEntriesRow
 	err := row.Scan(&i.Total, &i.Income, &i.Expense)
 	return i, err
+}
+
+const touchTransfer = `-- name: TouchTransfer :exec
+UPDATE transfer SET fee_entry_id = fee_entry_id WHERE member_id = $1 AND id = $2
+`
+
+type TouchTransferParams struct {
+	MemberID int64
+	ID       int64
+}
+
+// Raises a transfer's version (the record_version trigger) without changing
+// it: its answer shows its fee entry's amount, which was edited.
+func (q *Queries) TouchTransfer(ctx context.Context, arg TouchTransferParams) error {
+	_, err := q.db.Exec(ctx, touchTransfer, arg.MemberID, arg.ID)
+	return err
 }
 
 const updateEntry = `-- name: UpdateEntry :one

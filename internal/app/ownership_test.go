@@ -79,6 +79,7 @@ var crossReads = map[[2]string]string{
 	{"networth", "wallet_net_delta"}:       "the rollup's nets not folded yet are added in the same statement",
 	{"transfer", "account_entry"}:          "a transfer is answered with its two sides' wallets in one statement",
 	{"wallet", "transfer"}:                 "a wallet's deletion names the transfers that use it",
+	{"entry", "transfer"}:                  "an edit of a fee entry locks the transfer it is the fee of first (lock order: transfer, then entry)",
 	{"budget_onetime", "account_category"}: "one-time budgets are listed with their categories in one statement",
 	{"category", "budget"}:                 "a category's type change or deletion names the budgets that use it, in one statement",
 	{"category", "budget_onetime"}:         "a category's type change or deletion names the one-time budgets that use it",
@@ -96,6 +97,7 @@ var crossReads = map[[2]string]string{
 // with its reason.
 var crossWrites = map[[2]string]string{
 	{"point_award", "member"}: "a member's balance is member.points, which only the points area writes",
+	{"entry", "transfer"}:     "an edit of a fee entry's amount raises its transfer's version (the transfer answers its fee), touching no column",
 }
 
 // testHelpers may call any query: they set up and inspect test databases.
