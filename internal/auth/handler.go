@@ -29,6 +29,8 @@ type Handler struct {
 	idpB     *idp.Verifier
 	clientID string
 	throttle *throttle.Throttle
+	// signupLimit is SIGNUP_LIMIT_PER_HOUR.
+	signupLimit int
 }
 
 // Deps are what the auth handler is built from.
@@ -55,6 +57,8 @@ func NewHandler(d Deps) *Handler {
 		}, d.HTTPClient, d.Clock.Now),
 		clientID: d.Config.IDPAClientID,
 		throttle: d.Throttle,
+
+		signupLimit: d.Config.SignupLimitPerHour,
 	}
 }
 

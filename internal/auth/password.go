@@ -23,11 +23,9 @@ import (
 	"github.com/nestegg/nestegg/internal/throttle"
 )
 
-// Sign-up attempts allowed per client address in signupWindow.
-const (
-	signupLimit  = 5
-	signupWindow = time.Hour
-)
+// Sign-up attempts are counted per client address over signupWindow; the
+// limit is the SIGNUP_LIMIT_PER_HOUR setting.
+const signupWindow = time.Hour
 
 // Failed logins allowed within throttle.Window. The tight limit counts an
 // e-mail from one client address, so a stranger's guesses lock only
@@ -83,9 +81,9 @@ func (h *Handler) countSignupAttempt(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("count sign-up attempts: %w", err)
 		}
-		if row.Attempts >= signupLimit {
+		if row.Attempts >= int64(h.signupLimit) {
 			return throttle.Limited(row.Oldest.Add(signupWindow).Sub(now),
-				fmt.Sprintf("at most %d sign-ups an hour from one address; try again later", signupLimit))
+				fmt.Sprintf("at most %d sign-ups an hour from one address; try again later", h.signupLimit))
 		}
 		return q.RecordSignupAttempt(ctx, db.RecordSignupAttemptParams{Address: addr, AttemptedAt: now})
 	})

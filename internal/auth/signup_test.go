@@ -12,6 +12,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
+	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/settings"
 )
 
@@ -128,6 +129,21 @@ func TestSignUpLimitPerAddress(t *testing.T) {
 		WantProblem(http.StatusTooManyRequests, "RATE_LIMITED")
 	env.Clock.Advance(time.Hour + time.Second)
 	c.Do(http.MethodPost, "/api/auth/signup", signUpBody("m8@nestegg.test")).Want(http.StatusCreated)
+}
+
+// Issue 43: the limit is a setting, so a test server that a client team's
+// scenarios sign up on many times an hour can raise it.
+func TestSignUpLimitIsASetting(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t, apitest.WithConfig(func(cfg *config.Config) { cfg.SignupLimitPerHour = 7 }))
+	c := env.Client()
+	for i := range 7 {
+		c.Do(http.MethodPost, "/api/auth/signup", signUpBody(fmt.Sprintf("s%d@nestegg.test", i))).Want(http.StatusCreated)
+	}
+	p := c.Do(http.MethodPost, "/api/auth/signup", signUpBody("s8@nestegg.test")).WantProblem(http.StatusTooManyRequests, "RATE_LIMITED")
+	if !strings.Contains(p.Detail, "at most 7 sign-ups") {
+		t.Fatalf("detail %q does not name the limit", p.Detail)
+	}
 }
 
 func TestSignUpLimitBehindTrustedProxy(t *testing.T) {

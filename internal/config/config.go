@@ -82,6 +82,9 @@ type Config struct {
 	// BoardImageDailyLimit is how many images (board uploads and profile
 	// images) one member may upload per day.
 	BoardImageDailyLimit int
+	// SignupLimitPerHour is how many sign-ups one client address may make
+	// an hour.
+	SignupLimitPerHour int
 	// HeavyPerReplica is how many heavy requests (backup, restore, CSV
 	// import and export, account deletion) one replica runs at once.
 	HeavyPerReplica int
@@ -109,7 +112,7 @@ var Settings = []Setting{
 	{"DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nestegg?sslmode=disable", "PostgreSQL; the database is created if missing"},
 	{"REDIS_URL", "redis://127.0.0.1:6379/0", "Redis, the fast session store (optional at run time: sessions fall back to PostgreSQL)"},
 	{"SQL_INIT_MODE", "always", "`always` applies migrations at start-up (under a lock); `never` applies none and refuses to start on a database that lacks them"},
-	{"PUBLIC_BASE_URL", "http://localhost:8080", "absolute address clients reach this service at (image URLs)"},
+	{"PUBLIC_BASE_URL", "", "absolute address clients reach this service at (image URLs); unset: the address the server listens on (`http://localhost:<port of HTTP_ADDR>`), so a test server on another port answers working image URLs. Set it behind a proxy or a domain"},
 	{"COOKIE_SECURE", "false", "mark the session cookie Secure (set it behind HTTPS)"},
 	{"TRUSTED_PROXIES", "", "comma-separated addresses or CIDRs whose X-Forwarded-For is believed"},
 	{"CORS_ALLOWED_ORIGINS", "", "comma-separated browser origins (`https://app.example`) allowed to call the API with credentials; unset sends no CORS headers"},
@@ -150,6 +153,7 @@ var Settings = []Setting{
 	{"LOG_LEVEL", "info", "debug, info, warn or error"},
 	{"LOG_FLUSH_INTERVAL", "100ms", "how long an info or debug line may wait to be written with others, in one write (warnings and errors are written at once, with the lines before them); 0 writes each line at once"},
 	{"GOGC", "400", "the Go garbage collector's target: how far the heap may grow between collections, in percent of what is live (Go's own default is 100; `off` collects only at `GOMEMLIMIT`); see Speed for what 400 costs and saves"},
+	{"SIGNUP_LIMIT_PER_HOUR", "5", "sign-ups allowed from one client address an hour; over it 429. Raise it on a test server that a client team's scenarios sign up on many times an hour"},
 	{"BOARD_IMAGE_DAILY_LIMIT", "50", "images (board uploads and profile images) one member may upload per day; over it 429"},
 	{"HEAVY_PER_REPLICA", "4", "heavy requests (backup, restore, CSV import and export, account deletion) one replica runs at once; past it 503 with Retry-After (one at a time per member, across replicas: 429 BUSY)"},
 	{"IMAGE_MAX_PIXELS", "50000000", "most pixels (width × height, as the file declares them) an uploaded image may have; over it 400"},
@@ -167,7 +171,7 @@ func Load(getenv func(string) string) (Config, error) {
 		DatabaseURL:   r.url("DATABASE_URL", "postgres", "postgresql"),
 		RedisURL:      r.url("REDIS_URL", "redis", "rediss"),
 		SQLInitMode:   r.oneOf("SQL_INIT_MODE", "always", "never"),
-		PublicBaseURL: strings.TrimRight(r.url("PUBLIC_BASE_URL", "http", "https"), "/"),
+		PublicBaseURL: strings.TrimRight(r.optURL("PUBLIC_BASE_URL"), "/"),
 		CookieSecure:  r.bool("COOKIE_SECURE"),
 
 		AdminEmail:    r.str("ADMIN_EMAIL"),
@@ -203,6 +207,10 @@ func Load(getenv func(string) string) (Config, error) {
 		LogFlushInterval:   r.durationOrZero("LOG_FLUSH_INTERVAL"),
 		GCPercent:          r.gcPercent("GOGC"),
 	}
+	if c.PublicBaseURL == "" {
+		c.PublicBaseURL = listenBaseURL(c.HTTPAddr)
+	}
+	c.SignupLimitPerHour = r.positiveInt("SIGNUP_LIMIT_PER_HOUR")
 	c.BoardImageDailyLimit = r.positiveInt("BOARD_IMAGE_DAILY_LIMIT")
 	c.HeavyPerReplica = r.positiveInt("HEAVY_PER_REPLICA")
 	c.ImageMaxPixels = r.positiveInt("IMAGE_MAX_PIXELS")
@@ -345,6 +353,19 @@ func (r *reader) url(name string, schemes ...string) string {
 	}
 	r.fail(name, fmt.Sprintf("scheme %q is not one of %s", u.Scheme, strings.Join(schemes, ", ")))
 	return v
+}
+
+// listenBaseURL is the address a client on this machine reaches a server
+// listening on addr at: its host, or localhost for every interface.
+func listenBaseURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://localhost:8080"
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func (r *reader) optURL(name string) string {

@@ -119,6 +119,37 @@ func TestValuesAreParsed(t *testing.T) {
 	}
 }
 
+// Issue 43: unset, PUBLIC_BASE_URL follows the address the server listens
+// on, so a server started on another port answers image URLs that work;
+// set, it wins. SIGNUP_LIMIT_PER_HOUR is read.
+func TestPublicBaseURLFollowsTheListenAddress(t *testing.T) {
+	t.Parallel()
+	for addr, want := range map[string]string{
+		"":                "http://localhost:8080",
+		":9090":           "http://localhost:9090",
+		"127.0.0.1:18080": "http://127.0.0.1:18080",
+		"0.0.0.0:7000":    "http://localhost:7000",
+		"[::]:7001":       "http://localhost:7001",
+		"[::1]:7002":      "http://[::1]:7002",
+	} {
+		vars := map[string]string{"SIGNUP_LIMIT_PER_HOUR": "40"}
+		if addr != "" {
+			vars["HTTP_ADDR"] = addr
+		}
+		c, err := Load(env(vars))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.PublicBaseURL != want || c.SignupLimitPerHour != 40 {
+			t.Errorf("HTTP_ADDR %q: base %q, sign-up limit %d; want %q, 40", addr, c.PublicBaseURL, c.SignupLimitPerHour, want)
+		}
+	}
+	c, err := Load(env(map[string]string{"HTTP_ADDR": ":9090", "PUBLIC_BASE_URL": "https://api.nestegg.example"}))
+	if err != nil || c.PublicBaseURL != "https://api.nestegg.example" {
+		t.Fatalf("a set PUBLIC_BASE_URL: %q %v", c.PublicBaseURL, err)
+	}
+}
+
 // The README's settings table lists every setting Load reads, with its default.
 func TestReadmeListsEverySetting(t *testing.T) {
 	t.Parallel()
