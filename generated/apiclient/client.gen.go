@@ -4813,7 +4813,8 @@ type ClientInterface interface {
 	// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
 	// `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
 	// and a lookup that calls the FX provider counts against the member's daily FX limit (429
-	// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
+	// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had: `FX_NOT_CONFIGURED`,
+	// without `Retry-After`, when the service has no FX provider).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4828,7 +4829,8 @@ type ClientInterface interface {
 	// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
 	// `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
 	// and a lookup that calls the FX provider counts against the member's daily FX limit (429
-	// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
+	// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had: `FX_NOT_CONFIGURED`,
+	// without `Retry-After`, when the service has no FX provider).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5120,8 +5122,9 @@ type ClientInterface interface {
 	// Asks the quote provider for the latest price of each distinct code among the member's stocks
 	// (at most 4 calls at once, each with a deadline) and stores the answers. A code the provider does
 	// not know, or that fails or is too slow, keeps its last stored quote and is listed in `failed`.
-	// Without a configured provider the answer is 503 with `Retry-After` (a member without stocks
-	// gets an empty answer, as nothing needs asking). Takes no body.
+	// Without a configured provider (`QUOTE_API_URL` unset) the answer is 503
+	// `QUOTES_NOT_CONFIGURED`, without `Retry-After`: retrying does not help (a member without
+	// stocks gets an empty answer, as nothing needs asking). Takes no body.
 	//
 	// Corresponds with POST /api/account/invest/quotes/refresh (the `RefreshQuotes` operationId).
 	RefreshQuotes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6753,7 +6756,9 @@ type ClientInterface interface {
 	// The first request of a pair on a day asks the provider, once however many requests
 	// arrive together; later ones are answered from the stored rate. When the provider fails,
 	// the newest stored rate of the pair is answered (its `date` says which day it is from);
-	// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. The same
+	// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. When no FX
+	// provider is configured on this service (`FX_API_URL` unset), a pair with no stored rate
+	// answers 503 `FX_NOT_CONFIGURED` without `Retry-After`: retrying does not help. The same
 	// currency on both sides answers 1 without asking anyone.
 	//
 	// `from` and `to` must be ISO 4217 codes in use: any other is 400 `VALIDATION_FAILED` naming the
@@ -7487,7 +7492,8 @@ func (c *Client) ListEntries(ctx context.Context, params *ListEntriesParams, req
 // Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
 // `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
 // and a lookup that calls the FX provider counts against the member's daily FX limit (429
-// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
+// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had: `FX_NOT_CONFIGURED`,
+// without `Retry-After`, when the service has no FX provider).
 //
 // Takes any type of body and a specified content type.
 //
@@ -7512,7 +7518,8 @@ func (c *Client) CreateEntryWithBody(ctx context.Context, params *CreateEntryPar
 // Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
 // `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
 // and a lookup that calls the FX provider counts against the member's daily FX limit (429
-// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
+// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had: `FX_NOT_CONFIGURED`,
+// without `Retry-After`, when the service has no FX provider).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -7944,8 +7951,9 @@ func (c *Client) GetPortfolio(ctx context.Context, reqEditors ...RequestEditorFn
 // Asks the quote provider for the latest price of each distinct code among the member's stocks
 // (at most 4 calls at once, each with a deadline) and stores the answers. A code the provider does
 // not know, or that fails or is too slow, keeps its last stored quote and is listed in `failed`.
-// Without a configured provider the answer is 503 with `Retry-After` (a member without stocks
-// gets an empty answer, as nothing needs asking). Takes no body.
+// Without a configured provider (`QUOTE_API_URL` unset) the answer is 503
+// `QUOTES_NOT_CONFIGURED`, without `Retry-After`: retrying does not help (a member without
+// stocks gets an empty answer, as nothing needs asking). Takes no body.
 //
 // Corresponds with POST /api/account/invest/quotes/refresh (the `RefreshQuotes` operationId).
 func (c *Client) RefreshQuotes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11067,7 +11075,9 @@ func (c *Client) ListBoardTagGroups(ctx context.Context, params *ListBoardTagGro
 // The first request of a pair on a day asks the provider, once however many requests
 // arrive together; later ones are answered from the stored rate. When the provider fails,
 // the newest stored rate of the pair is answered (its `date` says which day it is from);
-// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. The same
+// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. When no FX
+// provider is configured on this service (`FX_API_URL` unset), a pair with no stored rate
+// answers 503 `FX_NOT_CONFIGURED` without `Retry-After`: retrying does not help. The same
 // currency on both sides answers 1 without asking anyone.
 //
 // `from` and `to` must be ISO 4217 codes in use: any other is 400 `VALIDATION_FAILED` naming the
@@ -18694,7 +18704,8 @@ type ClientWithResponsesInterface interface {
 	// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
 	// `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
 	// and a lookup that calls the FX provider counts against the member's daily FX limit (429
-	// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
+	// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had: `FX_NOT_CONFIGURED`,
+	// without `Retry-After`, when the service has no FX provider).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -18709,7 +18720,8 @@ type ClientWithResponsesInterface interface {
 	// Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
 	// `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
 	// and a lookup that calls the FX provider counts against the member's daily FX limit (429
-	// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
+	// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had: `FX_NOT_CONFIGURED`,
+	// without `Retry-After`, when the service has no FX provider).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19013,8 +19025,9 @@ type ClientWithResponsesInterface interface {
 	// Asks the quote provider for the latest price of each distinct code among the member's stocks
 	// (at most 4 calls at once, each with a deadline) and stores the answers. A code the provider does
 	// not know, or that fails or is too slow, keeps its last stored quote and is listed in `failed`.
-	// Without a configured provider the answer is 503 with `Retry-After` (a member without stocks
-	// gets an empty answer, as nothing needs asking). Takes no body.
+	// Without a configured provider (`QUOTE_API_URL` unset) the answer is 503
+	// `QUOTES_NOT_CONFIGURED`, without `Retry-After`: retrying does not help (a member without
+	// stocks gets an empty answer, as nothing needs asking). Takes no body.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -20764,7 +20777,9 @@ type ClientWithResponsesInterface interface {
 	// The first request of a pair on a day asks the provider, once however many requests
 	// arrive together; later ones are answered from the stored rate. When the provider fails,
 	// the newest stored rate of the pair is answered (its `date` says which day it is from);
-	// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. The same
+	// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. When no FX
+	// provider is configured on this service (`FX_API_URL` unset), a pair with no stored rate
+	// answers 503 `FX_NOT_CONFIGURED` without `Retry-After`: retrying does not help. The same
 	// currency on both sides answers 1 without asking anyone.
 	//
 	// `from` and `to` must be ISO 4217 codes in use: any other is 400 `VALIDATION_FAILED` naming the
@@ -36186,7 +36201,8 @@ func (c *ClientWithResponses) ListEntriesWithResponse(ctx context.Context, param
 // Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
 // `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
 // and a lookup that calls the FX provider counts against the member's daily FX limit (429
-// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
+// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had: `FX_NOT_CONFIGURED`,
+// without `Retry-After`, when the service has no FX provider).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -36207,7 +36223,8 @@ func (c *ClientWithResponses) CreateEntryWithBodyWithResponse(ctx context.Contex
 // Without `amount` and `exchangeRate`, the FX rate of the entry's date converts `originalAmount`:
 // `currency` must then be an ISO 4217 code in use (else 400 on `/currency`, without a provider call),
 // and a lookup that calls the FX provider counts against the member's daily FX limit (429
-// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had).
+// `RATE_LIMITED` with `Retry-After` over it; 503 when no rate can be had: `FX_NOT_CONFIGURED`,
+// without `Retry-After`, when the service has no FX provider).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -36595,8 +36612,9 @@ func (c *ClientWithResponses) GetPortfolioWithResponse(ctx context.Context, reqE
 // Asks the quote provider for the latest price of each distinct code among the member's stocks
 // (at most 4 calls at once, each with a deadline) and stores the answers. A code the provider does
 // not know, or that fails or is too slow, keeps its last stored quote and is listed in `failed`.
-// Without a configured provider the answer is 503 with `Retry-After` (a member without stocks
-// gets an empty answer, as nothing needs asking). Takes no body.
+// Without a configured provider (`QUOTE_API_URL` unset) the answer is 503
+// `QUOTES_NOT_CONFIGURED`, without `Retry-After`: retrying does not help (a member without
+// stocks gets an empty answer, as nothing needs asking). Takes no body.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -39240,7 +39258,9 @@ func (c *ClientWithResponses) ListBoardTagGroupsWithResponse(ctx context.Context
 // The first request of a pair on a day asks the provider, once however many requests
 // arrive together; later ones are answered from the stored rate. When the provider fails,
 // the newest stored rate of the pair is answered (its `date` says which day it is from);
-// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. The same
+// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. When no FX
+// provider is configured on this service (`FX_API_URL` unset), a pair with no stored rate
+// answers 503 `FX_NOT_CONFIGURED` without `Retry-After`: retrying does not help. The same
 // currency on both sides answers 1 without asking anyone.
 //
 // `from` and `to` must be ISO 4217 codes in use: any other is 400 `VALIDATION_FAILED` naming the

@@ -23,14 +23,9 @@ const MaxConcurrentQuotes = 4
 // refreshDeadline bounds a whole refresh: codes not answered by then fail.
 const refreshDeadline = 10 * time.Second
 
-// retryAfter is the Retry-After of a refresh without a provider.
-const retryAfter = "3600"
-
-var errQuotesNotConfigured = func() *problem.Error {
-	p := problem.Unavailable(problem.CodeServiceUnavailable, "stock quotes are not configured on this service", nil)
-	p.Headers = map[string]string{"Retry-After": retryAfter}
-	return p
-}()
+// errQuotesNotConfigured: no retry helps, so no Retry-After (issue 43).
+var errQuotesNotConfigured = problem.Unavailable(problem.CodeQuotesNotConfigured,
+	"stock quotes are not configured on this service (QUOTE_API_URL)", nil)
 
 // RefreshQuotes asks the provider for each of the member's codes, then
 // stores the answers; the provider is never called inside a transaction.

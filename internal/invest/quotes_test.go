@@ -93,6 +93,8 @@ func TestRefreshAsksAtMostFourCodesAtOnce(t *testing.T) {
 	}
 }
 
+// Issue 43: without a provider the answer says so (QUOTES_NOT_CONFIGURED)
+// and gives no retry advice, as no retry helps.
 func TestRefreshWithoutAProviderAnswers503(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
@@ -104,8 +106,8 @@ func TestRefreshWithoutAProviderAnswers503(t *testing.T) {
 	}
 	newStock(t, m, "005930", nil)
 	res := m.Do(http.MethodPost, "/api/account/invest/quotes/refresh", nil)
-	res.WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
-	if res.Header.Get("Retry-After") == "" {
-		t.Fatal("no Retry-After")
+	res.WantProblem(http.StatusServiceUnavailable, "QUOTES_NOT_CONFIGURED")
+	if ra := res.Header.Get("Retry-After"); ra != "" {
+		t.Fatalf("Retry-After %q on a service with no quote provider", ra)
 	}
 }

@@ -552,7 +552,7 @@ func (h *LedgerHandler) confirmAtRate(ctx context.Context, q *db.Queries, member
 		return h.confirm(ctx, memberID, id)
 	}
 	if h.rates == nil {
-		return db.ConfirmEntryRow{}, problem.Unavailable(problem.CodeServiceUnavailable, "no exchange rate service is configured", nil)
+		return db.ConfirmEntryRow{}, rates.ErrNotConfigured
 	}
 	r, err := h.rates.RateOn(ctx, memberID, *e.Currency, h.base, e.EntryDate)
 	if err != nil {

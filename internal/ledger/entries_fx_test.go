@@ -40,3 +40,33 @@ func TestForeignEntryWithoutAmountOrRateTakesTheFXRateOfItsDate(t *testing.T) {
 	body.Currency = lt.Ptr("EUR")
 	m.Do(http.MethodPost, "/api/account/entries", body).WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
 }
+
+// Issue 43: with no FX provider configured, a foreign entry without a won
+// amount or a rate answers FX_NOT_CONFIGURED with no retry advice (retrying
+// does not help), as does the rate itself; a rate stored earlier is still
+// used; the same entry with its rate is created.
+func TestForeignEntryWithoutAnFXProviderSaysItIsNotConfigured(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	body := api.EntryRequest{Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Currency: lt.Ptr("USD"), OriginalAmount: lt.Ptr("12.50")}
+	for _, res := range []*apitest.Response{
+		m.Raw().Do(http.MethodPost, "/api/account/entries", body),
+		m.Raw().Do(http.MethodGet, "/api/fx/rate?from=USD&to=KRW", nil),
+	} {
+		res.WantProblem(http.StatusServiceUnavailable, "FX_NOT_CONFIGURED")
+		if ra := res.Header.Get("Retry-After"); ra != "" {
+			t.Fatalf("Retry-After %q with no FX provider", ra)
+		}
+	}
+	env.Exec(`INSERT INTO fx_rate (from_currency, to_currency, day, rate, rate_date, fetched_at)
+		VALUES ('USD', 'KRW', '2026-11-10', 1400, '2026-11-10', now())`)
+	if e := lt.Entry(m.Client, body); e.Amount != 17500 {
+		t.Fatalf("entry at the stored rate %+v", e)
+	}
+	body.Currency, body.OriginalAmount = lt.Ptr("EUR"), lt.Ptr("2")
+	body.ExchangeRate = lt.Ptr("1500")
+	if e := lt.Entry(m.Client, body); e.Amount != 3000 {
+		t.Fatalf("entry with its rate %+v", e)
+	}
+}

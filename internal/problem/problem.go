@@ -34,6 +34,8 @@ const (
 	CodeTimeout              = "TIMEOUT"
 	CodeInternal             = "INTERNAL"
 	CodeOCRNotConfigured     = "OCR_NOT_CONFIGURED"
+	CodeFXNotConfigured      = "FX_NOT_CONFIGURED"
+	CodeQuotesNotConfigured  = "QUOTES_NOT_CONFIGURED"
 	CodeSelfVote             = "SELF_VOTE"
 	CodeSelfReport           = "SELF_REPORT"
 	CodeAlreadyReported      = "ALREADY_REPORTED"

@@ -104,7 +104,26 @@ func (r *Cache) RateOn(ctx context.Context, memberID int64, from, to string, day
 	if from == to {
 		return Rate{From: from, To: to, Rate: decimal.NewFromInt(1), Day: d}, nil
 	}
-	return r.lookup(ctx, memberID, db.GetFXRateParams{FromCurrency: from, ToCurrency: to, Day: d}, d.Equal(today))
+	key := db.GetFXRateParams{FromCurrency: from, ToCurrency: to, Day: d}
+	if !r.provider.Configured() {
+		return r.unconfigured(ctx, key)
+	}
+	return r.lookup(ctx, memberID, key, d.Equal(today))
+}
+
+// ErrNotConfigured answers a rate that only a provider could give when none
+// is configured: no retry helps, so no Retry-After (issue 43).
+var ErrNotConfigured = problem.Unavailable(problem.CodeFXNotConfigured,
+	"exchange rates are not configured on this service (FX_API_URL): give the won amount or the exchange rate", nil)
+
+// unconfigured answers the day's stored rate (or the newest before it) when
+// no provider is configured, else ErrNotConfigured.
+func (r *Cache) unconfigured(ctx context.Context, key db.GetFXRateParams) (Rate, error) {
+	rate, err := r.fallback(ctx, key, fx.ErrNotConfigured)
+	if pe, ok := problem.As(err); ok && pe.Code == problem.CodeServiceUnavailable {
+		return Rate{}, ErrNotConfigured
+	}
+	return rate, err
 }
 
 // lookup answers the stored rate, or calls the provider under a claim, or

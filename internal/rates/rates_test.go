@@ -101,11 +101,16 @@ func TestFXRateProviderFailures(t *testing.T) {
 	}
 }
 
+// Issue 43: with no provider configured the 503 says so, with its own code
+// and no retry advice.
 func TestFXRateUnconfiguredIs503(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
-	env.NewMember().Do(http.MethodGet, "/api/fx/rate?from=USD&to=KRW", nil).
-		WantProblem(http.StatusServiceUnavailable, problem.CodeServiceUnavailable)
+	res := env.NewMember().Do(http.MethodGet, "/api/fx/rate?from=USD&to=KRW", nil)
+	res.WantProblem(http.StatusServiceUnavailable, problem.CodeFXNotConfigured)
+	if ra := res.Header.Get("Retry-After"); ra != "" {
+		t.Fatalf("Retry-After %q with no FX provider", ra)
+	}
 }
 
 func TestFXRateBadInput(t *testing.T) {
