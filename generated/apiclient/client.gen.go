@@ -1720,6 +1720,13 @@ type Problem struct {
 	// first 20); absent otherwise. Fix those and send again to hear of the rest.
 	ErrorsTruncated *bool `json:"errorsTruncated,omitempty"`
 
+	// ExistingID On a 409 `CONFLICT` of a create that collided with a record that already exists (a
+	// budget of the same category and month), that record's id: read or edit it instead.
+	//
+	//
+	// Example: 42
+	ExistingID *int64 `json:"existingId,omitempty"`
+
 	// RequestID The id of this request in the server's logs.
 	RequestID *string `json:"requestId,omitempty"`
 
@@ -2840,8 +2847,9 @@ type CreateBudgetParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -2881,8 +2889,9 @@ type CreateOnetimeBudgetParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -2970,8 +2979,9 @@ type CreateCategoryParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -3074,8 +3084,9 @@ type CreateEntryParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -3109,8 +3120,9 @@ type CreateEntryFromNotificationParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -3167,8 +3179,9 @@ type CreateStockParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -3229,8 +3242,9 @@ type CreateTradeParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -3291,8 +3305,9 @@ type CreateQuickEntryParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -3341,8 +3356,9 @@ type CreateRecurringParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -3424,8 +3440,9 @@ type CreateTagParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -3495,8 +3512,9 @@ type CreateTransferParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -3553,8 +3571,9 @@ type CreateWalletParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -3649,8 +3668,9 @@ type VerifyStorePurchaseParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -3699,8 +3719,9 @@ type UploadBoardImageParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -3752,8 +3773,9 @@ type CreatePostParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its
@@ -3819,8 +3841,9 @@ type CreateCommentParams struct {
 	//   again, status, body and `ETag` included, with `Idempotent-Replayed: true`, and changes
 	//   nothing;
 	// - the same key with another request answers 422 `IDEMPOTENCY_KEY_REUSED`;
-	// - the same key while the first request is still running answers 409 `CONFLICT` with
-	//   `Retry-After`: retry after it.
+	// - the same key while the first request is still running answers 409
+	//   `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After`: retry after it (this code means only
+	//   that; a 409 `CONFLICT` is about the records themselves, and a retry does not help).
 	// Only successful (2xx) answers are kept: a request that failed changed nothing, and its
 	// retry runs again. The key's record is written in the same transaction as the create, so
 	// a retry after a lost answer (a dropped connection, a server that stopped after its

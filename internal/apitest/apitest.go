@@ -412,13 +412,15 @@ type Response struct {
 
 // Problem is the decoded body of an error answer.
 type Problem struct {
-	Type      string       `json:"type"`
-	Title     string       `json:"title"`
-	Status    int          `json:"status"`
-	Detail    string       `json:"detail"`
-	Code      string       `json:"code"`
-	RequestID string       `json:"requestId"`
-	Errors    []FieldError `json:"errors"`
+	Type      string `json:"type"`
+	Title     string `json:"title"`
+	Status    int    `json:"status"`
+	Detail    string `json:"detail"`
+	Code      string `json:"code"`
+	RequestID string `json:"requestId"`
+	// ExistingID names the record a create collided with (409 CONFLICT).
+	ExistingID int64        `json:"existingId"`
+	Errors     []FieldError `json:"errors"`
 }
 
 // FieldError is one entry of a problem's errors. Field is what a test

@@ -157,7 +157,9 @@ func CreateBudgetTx(ctx context.Context, q *db.Queries, memberID int64, b Budget
 	if err != nil {
 		return Budget{}, fmt.Errorf("find the conflicting budget: %w", err)
 	}
-	return Budget{}, problem.Conflict(problem.CodeConflict, fmt.Sprintf("budget %d already holds this category and month", id))
+	conflict := problem.Conflict(problem.CodeConflict, fmt.Sprintf("budget %d already holds this category and month", id))
+	conflict.ExistingID = id
+	return Budget{}, conflict
 }
 
 // UpdateBudget changes a budget's amount.

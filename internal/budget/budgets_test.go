@@ -35,8 +35,8 @@ func TestBudgetLifecycle(t *testing.T) {
 	}
 	p := m.Do(http.MethodPost, "/api/account/budgets", api.BudgetRequest{CategoryID: food.ID, Year: 2026, Month: 11, Amount: 1}).
 		WantProblem(http.StatusConflict, "CONFLICT")
-	if !strings.Contains(p.Detail, fmt.Sprint(b.ID)) {
-		t.Errorf("conflict detail %q does not name budget %d", p.Detail, b.ID)
+	if !strings.Contains(p.Detail, fmt.Sprint(b.ID)) || p.ExistingID != b.ID {
+		t.Errorf("conflict %+v does not name budget %d (detail and existingId)", p, b.ID)
 	}
 	var got api.Budget
 	m.Do(http.MethodPut, fmt.Sprintf("/api/account/budgets/%d", b.ID), api.BudgetAmountRequest{Amount: 350000}).Want(http.StatusOK).JSON(&got)

@@ -97,7 +97,7 @@ func New(pool *pgxpool.Pool, c clock.Clock, hooks Hooks) *Store {
 // request under the key holds its lock; Serve answers it, whatever the
 // handler made of it.
 var errBusy = &problem.Error{
-	Status: http.StatusConflict, Code: problem.CodeConflict,
+	Status: http.StatusConflict, Code: problem.CodeIdempotencyInFlight,
 	Detail:  "a request with this Idempotency-Key is still running; retry after it has answered",
 	Headers: map[string]string{"Retry-After": "1"},
 }

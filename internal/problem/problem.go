@@ -22,6 +22,7 @@ const (
 	CodeNotFound             = "NOT_FOUND"
 	CodeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
 	CodeConflict             = "CONFLICT"
+	CodeIdempotencyInFlight  = "IDEMPOTENCY_KEY_IN_FLIGHT"
 	CodeRateLimited          = "RATE_LIMITED"
 	CodeSignupDisabled       = "SIGNUP_DISABLED"
 	CodeSamePassword         = "SAME_PASSWORD"
@@ -140,6 +141,9 @@ type Error struct {
 	// (errorsTruncated in the answer, which also cuts Fields to
 	// MaxFieldErrors).
 	Truncated bool
+	// ExistingID names the record a create collided with (a 409 CONFLICT
+	// on a record that already exists): existingId in the answer.
+	ExistingID int64
 	// Headers are set on the answer (Retry-After, say).
 	Headers map[string]string
 	// Err is the cause, kept for logs; it is never shown to the client.

@@ -26,13 +26,15 @@ const (
 
 // body is the wire form of a problem; it matches the contract's Problem schema.
 type body struct {
-	Type      string       `json:"type"`
-	Title     string       `json:"title"`
-	Status    int          `json:"status"`
-	Detail    string       `json:"detail,omitempty"`
-	Code      string       `json:"code"`
-	RequestID string       `json:"requestId,omitempty"`
-	Errors    []FieldError `json:"errors,omitempty"`
+	Type      string `json:"type"`
+	Title     string `json:"title"`
+	Status    int    `json:"status"`
+	Detail    string `json:"detail,omitempty"`
+	Code      string `json:"code"`
+	RequestID string `json:"requestId,omitempty"`
+	// ExistingID is the record a create collided with (409 CONFLICT).
+	ExistingID int64        `json:"existingId,omitempty"`
+	Errors     []FieldError `json:"errors,omitempty"`
 	// ErrorsTruncated says Errors names only the first MaxFieldErrors.
 	ErrorsTruncated bool `json:"errorsTruncated,omitempty"`
 }
@@ -84,6 +86,7 @@ func Write(w http.ResponseWriter, r *http.Request, err error) {
 		Detail:          pe.Detail,
 		Code:            pe.Code,
 		RequestID:       reqID,
+		ExistingID:      pe.ExistingID,
 		Errors:          pe.Fields,
 		ErrorsTruncated: pe.Truncated,
 	}
