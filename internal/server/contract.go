@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"net/mail"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -116,7 +117,28 @@ var loadContract = sync.OnceValues(func() (*Contract, error) {
 	return &Contract{Doc: doc, router: router, static: static}, nil
 })
 
+// The calendar dates the service takes, the same for every date of every
+// operation (entries, trades, budgets' ranges, filters): the contract's
+// top-level description states them.
+const (
+	MinDate = "1900-01-01"
+	MaxDate = "2999-12-31"
+)
+
 func init() {
+	// "format: date" is a real calendar day in the service's range, checked
+	// by the validator so that 2026-11-31 is refused naming its field (and
+	// alongside every other bad field), not later by the generated decoder
+	// as a body it cannot read.
+	openapi3.DefineStringFormatValidator("date", openapi3.NewCallbackValidator(func(s string) error {
+		if _, err := time.Parse(time.DateOnly, s); err != nil {
+			return errors.New("must be a calendar date (YYYY-MM-DD) that exists, such as 2026-11-30")
+		}
+		if s < MinDate || s > MaxDate {
+			return errors.New("must be a date from " + MinDate + " to " + MaxDate)
+		}
+		return nil
+	}))
 	// "format: email" is checked as the service checks addresses (net/mail,
 	// a plain address), so the validator names the field instead of the
 	// generated decoder refusing the body later.
@@ -430,16 +452,39 @@ func fieldError(field string, err error) problem.FieldError {
 		} else if ptr != "/" {
 			field += ptr
 		}
-		return problem.FieldError{Field: field, Message: schemaErr.Reason}
+		return problem.FieldError{Field: field, Message: schemaReason(schemaErr.Reason)}
 	}
 	var parseErr *openapi3filter.ParseError
 	if errors.As(err, &parseErr) {
+		if parseErr.Cause != nil {
+			// A multipart body with a part the operation does not take.
+			if m := undefinedPart.FindStringSubmatch(parseErr.Cause.Error()); m != nil {
+				return problem.FieldError{Field: "/" + m[1], Message: "is not a part this operation takes"}
+			}
+		}
+		if parseErr.Reason == "" {
+			return problem.FieldError{Field: field, Message: "could not be read as this operation's request"}
+		}
 		if field == "body" {
 			return problem.FieldError{Field: field, Message: "malformed JSON: " + parseErr.Reason}
 		}
 		return problem.FieldError{Field: field, Message: parseErr.Reason}
 	}
 	return problem.FieldError{Field: field, Message: err.Error()}
+}
+
+// undefinedPart is the validator's cause for a multipart part the
+// operation's schema does not name.
+var undefinedPart = regexp.MustCompile(`^part (.+): undefined$`)
+
+// schemaReason is the validator's reason in the contract's words: the few
+// reasons it gives in Go's (a number no float64 holds, 1e400, is "cannot
+// convert json.Number to float64") say what is wrong with the value instead.
+func schemaReason(reason string) string {
+	if strings.Contains(reason, "json.Number") || strings.Contains(reason, "float64") || strings.Contains(reason, "int64") {
+		return "is a number too large to read"
+	}
+	return reason
 }
 
 // nulFields names every parameter and JSON string of the request holding a
