@@ -31,3 +31,13 @@ DELETE FROM budget_income WHERE member_id = @member_id;
 -- These months' expected incomes, a month given as year * 100 + month.
 SELECT year, month, amount FROM budget_income
 WHERE member_id = @member_id AND year * 100 + month = ANY(@months::bigint[]);
+
+-- name: ListBackupBudgetIncomes :many
+-- Every expected income of the member, by month.
+SELECT year, month, amount FROM budget_income WHERE member_id = @member_id ORDER BY year, month;
+
+-- name: InsertBudgetIncomes :exec
+-- Expected incomes of several months (restore), in one statement.
+INSERT INTO budget_income (member_id, year, month, amount)
+-- The arrays have one length: unnest in the select list pairs them up.
+SELECT @member_id::bigint, unnest(@years::integer[]), unnest(@months::integer[]), unnest(@amounts::bigint[]);

@@ -225,18 +225,20 @@ LIMIT 1
 FOR UPDATE;
 
 -- name: ListBackupEntries :many
--- Every entry of the member that is not one side of a transfer (fees are
--- ordinary entries and are in it), oldest first, as a backup lists them.
-SELECT * FROM account_entry
-WHERE member_id = @member_id AND transfer_id IS NULL
-ORDER BY entry_date, created_at, id;
-
--- name: ListBackupEntryTags :many
--- The tag names of all of the member's entries, in one query.
-SELECT et.entry_id, t.name
-FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
-WHERE t.member_id = @member_id
-ORDER BY et.entry_id, t.sort_order, t.id;
+-- One page of the member's entries that are not one side of a transfer
+-- (fees are ordinary entries and are in it), oldest first, as a backup
+-- lists them, after the keyset (after_date, after_created, after_id); the
+-- first page starts before every entry. Each comes with its tag names in
+-- their order, so that a page is one statement.
+SELECT e.id, e.wallet_id, e.category_id, e.type, e.amount, e.entry_date, e.created_at, e.memo,
+    e.currency, e.original_amount, e.exchange_rate, e.installment_months, e.pending, e.notif_key,
+    COALESCE((SELECT array_agg(t.name ORDER BY t.sort_order, t.id) FROM account_entry_tag et
+        JOIN account_tag t ON t.id = et.tag_id WHERE et.entry_id = e.id AND t.member_id = e.member_id), '{}')::text[] AS tags
+FROM account_entry e
+WHERE e.member_id = @member_id AND e.transfer_id IS NULL
+  AND (e.entry_date, e.created_at, e.id) > (@after_date::date, @after_created::timestamptz, @after_id::bigint)
+ORDER BY e.entry_date, e.created_at, e.id
+LIMIT @batch_size;
 
 -- name: CopyEntries :copyfrom
 INSERT INTO account_entry (

@@ -52,15 +52,23 @@ WHERE member_id = @member_id
   AND (sqlc.narg(date_to)::date IS NULL OR transfer_date < sqlc.narg(date_to)::date);
 
 -- name: ListBackupTransfers :many
--- Every transfer of the member with the wallets of its two sides, by date
--- then as they were made.
+-- One page of the member's transfers with the wallets of their two sides,
+-- by date then as they were made, after the keyset (after_date, after_id);
+-- the first page starts before every transfer.
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.fee_entry_id,
     f.wallet_id AS from_wallet_id, i.wallet_id AS to_wallet_id
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
 WHERE t.member_id = @member_id
-ORDER BY t.transfer_date, t.id;
+  AND (t.transfer_date, t.id) > (@after_date::date, @after_id::bigint)
+ORDER BY t.transfer_date, t.id
+LIMIT @batch_size;
+
+-- name: ListFeeEntryIDs :many
+-- The fee entries of the member's transfers (a backup names each by its
+-- position among the entries).
+SELECT fee_entry_id::bigint FROM transfer WHERE member_id = @member_id AND fee_entry_id IS NOT NULL;
 
 -- name: CopyTransfers :copyfrom
 INSERT INTO transfer (member_id, transfer_date, amount, memo) VALUES (@member_id, @transfer_date, @amount, @memo);

@@ -396,19 +396,23 @@ type AuthorPage struct {
 // recurring or quick entry names its wallet, its category and the category's parent
 // (null for a top-level category; the category's type is the record's type). Later
 // versions add record kinds in new arrays and keep reading version 1: `onetimeBudgets`
-// came after the first documents of version 1 were written and may be absent.
+// and `expectedIncomes` came after the first documents of version 1 were written and may
+// be absent.
 //
-// Example: {"budgets":[{"amount":400000,"category":"식비","categoryParent":null}],"categories":[{"name":"식비","parent":null,"type":"expense"},{"name":"점심","parent":"식비","type":"expense"}],"entries":[{"amount":12000,"category":"점심","categoryParent":"식비","currency":null,"date":"2026-11-16","exchangeRate":null,"installmentMonths":null,"memo":"스타벅스","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"expense","wallet":"신한카드"},{"amount":500,"category":null,"categoryParent":null,"currency":null,"date":"2026-11-25","exchangeRate":null,"installmentMonths":null,"memo":"카드대금","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"expense","wallet":"급여통장"}],"onetimeBudgets":[{"amount":800000,"category":null,"categoryParent":null,"endDate":"2026-12-27","name":"제주 여행","startDate":"2026-12-20"}],"quickEntries":[],"recurring":[],"tags":["travel"],"transfers":[{"amount":350000,"date":"2026-11-25","feeEntry":1,"from":"급여통장","memo":"카드대금","to":"신한카드"}],"version":1,"wallets":[{"accountNumber":null,"currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"신한카드","openingBalance":0,"type":"CARD"},{"accountNumber":"110-234-567890","currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"급여통장","openingBalance":1000000,"type":"BANK"}]}
+// Example: {"budgets":[{"amount":400000,"category":"식비","categoryParent":null}],"categories":[{"name":"식비","parent":null,"type":"expense"},{"name":"점심","parent":"식비","type":"expense"}],"entries":[{"amount":12000,"category":"점심","categoryParent":"식비","currency":null,"date":"2026-11-16","exchangeRate":null,"installmentMonths":null,"memo":"스타벅스","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"expense","wallet":"신한카드"},{"amount":500,"category":null,"categoryParent":null,"currency":null,"date":"2026-11-25","exchangeRate":null,"installmentMonths":null,"memo":"카드대금","notifKey":null,"originalAmount":null,"pending":false,"tags":[],"type":"expense","wallet":"급여통장"}],"expectedIncomes":[{"amount":3500000,"month":11,"year":2026}],"onetimeBudgets":[{"amount":800000,"category":null,"categoryParent":null,"endDate":"2026-12-27","name":"제주 여행","startDate":"2026-12-20"}],"quickEntries":[],"recurring":[],"tags":["travel"],"transfers":[{"amount":350000,"date":"2026-11-25","feeEntry":1,"from":"급여통장","memo":"카드대금","to":"신한카드"}],"version":1,"wallets":[{"accountNumber":null,"currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"신한카드","openingBalance":0,"type":"CARD"},{"accountNumber":"110-234-567890","currentValue":null,"loanAmount":null,"loanMethod":null,"loanMonths":null,"loanPayment":null,"loanRate":null,"loanStart":null,"manualValuation":false,"name":"급여통장","openingBalance":1000000,"type":"BANK"}]}
 type Backup struct {
 	// Budgets The monthly budgets of one month, one per category.
 	Budgets []BackupBudget `json:"budgets"`
 
 	// Categories Categories in their order; a sub-category's parent is a top-level category of the same type.
-	Categories     []BackupCategory       `json:"categories"`
-	Entries        []BackupEntry          `json:"entries"`
-	OnetimeBudgets *[]BackupOnetimeBudget `json:"onetimeBudgets,omitempty"`
-	QuickEntries   []BackupQuickEntry     `json:"quickEntries"`
-	Recurring      []BackupRecurring      `json:"recurring"`
+	Categories []BackupCategory `json:"categories"`
+	Entries    []BackupEntry    `json:"entries"`
+
+	// ExpectedIncomes The expected income of every month that has one, by year and month.
+	ExpectedIncomes *[]BackupExpectedIncome `json:"expectedIncomes,omitempty"`
+	OnetimeBudgets  *[]BackupOnetimeBudget  `json:"onetimeBudgets,omitempty"`
+	QuickEntries    []BackupQuickEntry      `json:"quickEntries"`
+	Recurring       []BackupRecurring       `json:"recurring"`
 
 	// Tags Tag names in their order.
 	Tags []TagName `json:"tags"`
@@ -504,6 +508,13 @@ type BackupEntry struct {
 // (later versions may add values): restore refuses a value it does not know with 400 naming
 // the field.
 type BackupEntryType = string
+
+// BackupExpectedIncome The expected income of a month; restored into that month.
+type BackupExpectedIncome struct {
+	Amount BudgetMoney      `json:"amount"`
+	Month  BudgetMonthValue `json:"month"`
+	Year   BudgetYearValue  `json:"year"`
+}
 
 // BackupName The name of a record of the document, which other records refer to.
 //
@@ -2021,15 +2032,16 @@ type ReportedItemPage struct {
 
 // RestoreResult defines model for RestoreResult.
 type RestoreResult struct {
-	Budgets        int32 `json:"budgets"`
-	Categories     int32 `json:"categories"`
-	Entries        int32 `json:"entries"`
-	OnetimeBudgets int32 `json:"onetimeBudgets"`
-	QuickEntries   int32 `json:"quickEntries"`
-	Recurring      int32 `json:"recurring"`
-	Tags           int32 `json:"tags"`
-	Transfers      int32 `json:"transfers"`
-	Wallets        int32 `json:"wallets"`
+	Budgets         int32 `json:"budgets"`
+	Categories      int32 `json:"categories"`
+	Entries         int32 `json:"entries"`
+	ExpectedIncomes int32 `json:"expectedIncomes"`
+	OnetimeBudgets  int32 `json:"onetimeBudgets"`
+	QuickEntries    int32 `json:"quickEntries"`
+	Recurring       int32 `json:"recurring"`
+	Tags            int32 `json:"tags"`
+	Transfers       int32 `json:"transfers"`
+	Wallets         int32 `json:"wallets"`
 }
 
 // Role A member's role, as a request sets it.
@@ -4524,9 +4536,12 @@ type ClientInterface interface {
 	// their two sides in `entries`; a transfer's fee is an ordinary expense in `entries` that
 	// the transfer points at by position. `budgets` holds the monthly budgets of the member's
 	// current ledger month (or, when it has none, of the latest earlier month that has some);
-	// `onetimeBudgets` every one-time budget. The expected monthly income and investments are
-	// not part of the document. A backup may work for 60 seconds (`x-deadline-seconds`)
-	// before it answers 503; other operations 8.
+	// `onetimeBudgets` every one-time budget; `expectedIncomes` the expected income of every
+	// month that has one. Investments are not part of the document. The document is streamed
+	// as it is read from one snapshot of the ledger: once the answer has begun, a failure cuts
+	// the connection instead of ending the JSON, so a client never takes a cut document for
+	// a whole one (it fails to parse, or the transfer ends early). A backup may work for 60
+	// seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
 	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
 	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
 	// server at its limit of heavy work answers 503 with `Retry-After`.
@@ -5413,19 +5428,23 @@ type ClientInterface interface {
 	// RestoreBackupWithBody Replace the member's ledger with a backup
 	//
 	// Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
-	// recurring and quick entries, monthly budgets of every month, one-time budgets, and
-	// investments, which are not restored) and recreates it from the document in one
-	// transaction, in this order: wallets, tags, categories, entries with transfers,
-	// recurring, budgets, quick entries. Monthly budgets are restored into the member's
-	// current ledger month, whatever month they were backed up from; one-time budgets keep
-	// their dates. The expected monthly income is not part of the ledger and stays as it is.
-	// Any failure rolls everything back: the ledger is then exactly as before. Free limits
-	// do not apply. A document with no wallets, tags, categories, entries, transfers,
-	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
-	// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
+	// recurring and quick entries, monthly budgets of every month, one-time budgets, the
+	// expected income of every month, and investments, which are not restored) and recreates
+	// it from the document in one transaction, in this order: wallets, tags, categories,
+	// entries with transfers, recurring, budgets (monthly, one-time, expected incomes), quick
+	// entries. Monthly budgets are restored into the member's current ledger month, whatever
+	// month they were backed up from; one-time budgets keep their dates, expected incomes
+	// their months. A document without `expectedIncomes` (written before backups carried
+	// them) leaves the member with no expected income, as it leaves nothing else the
+	// document lacks. Any failure rolls everything back: the ledger is then exactly as
+	// before. Free limits do not apply. A document with no wallets, tags, categories,
+	// entries, transfers, recurring, quick entries, budgets or expected incomes answers 400
+	// `EMPTY_BACKUP` (it would only delete), and so does `{}`; any other document missing a
+	// required property is `VALIDATION_FAILED`.
 	// A reference to a name the document does not define, a repeated name, a sub-category
 	// whose parent is not a top-level category of its type, installments on anything but a
-	// card expense, a budget of an income category or a category budgeted twice, or a fee
+	// card expense, a budget of an income category or a category budgeted twice, a month
+	// whose expected income is given twice, or a fee
 	// entry position outside `entries` or shared by two transfers answer 400
 	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
 	// `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
@@ -5448,19 +5467,23 @@ type ClientInterface interface {
 	// RestoreBackup Replace the member's ledger with a backup
 	//
 	// Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
-	// recurring and quick entries, monthly budgets of every month, one-time budgets, and
-	// investments, which are not restored) and recreates it from the document in one
-	// transaction, in this order: wallets, tags, categories, entries with transfers,
-	// recurring, budgets, quick entries. Monthly budgets are restored into the member's
-	// current ledger month, whatever month they were backed up from; one-time budgets keep
-	// their dates. The expected monthly income is not part of the ledger and stays as it is.
-	// Any failure rolls everything back: the ledger is then exactly as before. Free limits
-	// do not apply. A document with no wallets, tags, categories, entries, transfers,
-	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
-	// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
+	// recurring and quick entries, monthly budgets of every month, one-time budgets, the
+	// expected income of every month, and investments, which are not restored) and recreates
+	// it from the document in one transaction, in this order: wallets, tags, categories,
+	// entries with transfers, recurring, budgets (monthly, one-time, expected incomes), quick
+	// entries. Monthly budgets are restored into the member's current ledger month, whatever
+	// month they were backed up from; one-time budgets keep their dates, expected incomes
+	// their months. A document without `expectedIncomes` (written before backups carried
+	// them) leaves the member with no expected income, as it leaves nothing else the
+	// document lacks. Any failure rolls everything back: the ledger is then exactly as
+	// before. Free limits do not apply. A document with no wallets, tags, categories,
+	// entries, transfers, recurring, quick entries, budgets or expected incomes answers 400
+	// `EMPTY_BACKUP` (it would only delete), and so does `{}`; any other document missing a
+	// required property is `VALIDATION_FAILED`.
 	// A reference to a name the document does not define, a repeated name, a sub-category
 	// whose parent is not a top-level category of its type, installments on anything but a
-	// card expense, a budget of an income category or a category budgeted twice, or a fee
+	// card expense, a budget of an income category or a category budgeted twice, a month
+	// whose expected income is given twice, or a fee
 	// entry position outside `entries` or shared by two transfers answer 400
 	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
 	// `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
@@ -6893,9 +6916,12 @@ type ClientInterface interface {
 // their two sides in `entries`; a transfer's fee is an ordinary expense in `entries` that
 // the transfer points at by position. `budgets` holds the monthly budgets of the member's
 // current ledger month (or, when it has none, of the latest earlier month that has some);
-// `onetimeBudgets` every one-time budget. The expected monthly income and investments are
-// not part of the document. A backup may work for 60 seconds (`x-deadline-seconds`)
-// before it answers 503; other operations 8.
+// `onetimeBudgets` every one-time budget; `expectedIncomes` the expected income of every
+// month that has one. Investments are not part of the document. The document is streamed
+// as it is read from one snapshot of the ledger: once the answer has begun, a failure cuts
+// the connection instead of ending the JSON, so a client never takes a cut document for
+// a whole one (it fails to parse, or the transfer ends early). A backup may work for 60
+// seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
 // Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
 // deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
 // server at its limit of heavy work answers 503 with `Retry-After`.
@@ -8512,19 +8538,23 @@ func (c *Client) UpdateRecurring(ctx context.Context, id RecurringID, params *Up
 // RestoreBackupWithBody Replace the member's ledger with a backup
 //
 // Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
-// recurring and quick entries, monthly budgets of every month, one-time budgets, and
-// investments, which are not restored) and recreates it from the document in one
-// transaction, in this order: wallets, tags, categories, entries with transfers,
-// recurring, budgets, quick entries. Monthly budgets are restored into the member's
-// current ledger month, whatever month they were backed up from; one-time budgets keep
-// their dates. The expected monthly income is not part of the ledger and stays as it is.
-// Any failure rolls everything back: the ledger is then exactly as before. Free limits
-// do not apply. A document with no wallets, tags, categories, entries, transfers,
-// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
-// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
+// recurring and quick entries, monthly budgets of every month, one-time budgets, the
+// expected income of every month, and investments, which are not restored) and recreates
+// it from the document in one transaction, in this order: wallets, tags, categories,
+// entries with transfers, recurring, budgets (monthly, one-time, expected incomes), quick
+// entries. Monthly budgets are restored into the member's current ledger month, whatever
+// month they were backed up from; one-time budgets keep their dates, expected incomes
+// their months. A document without `expectedIncomes` (written before backups carried
+// them) leaves the member with no expected income, as it leaves nothing else the
+// document lacks. Any failure rolls everything back: the ledger is then exactly as
+// before. Free limits do not apply. A document with no wallets, tags, categories,
+// entries, transfers, recurring, quick entries, budgets or expected incomes answers 400
+// `EMPTY_BACKUP` (it would only delete), and so does `{}`; any other document missing a
+// required property is `VALIDATION_FAILED`.
 // A reference to a name the document does not define, a repeated name, a sub-category
 // whose parent is not a top-level category of its type, installments on anything but a
-// card expense, a budget of an income category or a category budgeted twice, or a fee
+// card expense, a budget of an income category or a category budgeted twice, a month
+// whose expected income is given twice, or a fee
 // entry position outside `entries` or shared by two transfers answer 400
 // `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
 // `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
@@ -8557,19 +8587,23 @@ func (c *Client) RestoreBackupWithBody(ctx context.Context, contentType string, 
 // RestoreBackup Replace the member's ledger with a backup
 //
 // Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
-// recurring and quick entries, monthly budgets of every month, one-time budgets, and
-// investments, which are not restored) and recreates it from the document in one
-// transaction, in this order: wallets, tags, categories, entries with transfers,
-// recurring, budgets, quick entries. Monthly budgets are restored into the member's
-// current ledger month, whatever month they were backed up from; one-time budgets keep
-// their dates. The expected monthly income is not part of the ledger and stays as it is.
-// Any failure rolls everything back: the ledger is then exactly as before. Free limits
-// do not apply. A document with no wallets, tags, categories, entries, transfers,
-// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
-// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
+// recurring and quick entries, monthly budgets of every month, one-time budgets, the
+// expected income of every month, and investments, which are not restored) and recreates
+// it from the document in one transaction, in this order: wallets, tags, categories,
+// entries with transfers, recurring, budgets (monthly, one-time, expected incomes), quick
+// entries. Monthly budgets are restored into the member's current ledger month, whatever
+// month they were backed up from; one-time budgets keep their dates, expected incomes
+// their months. A document without `expectedIncomes` (written before backups carried
+// them) leaves the member with no expected income, as it leaves nothing else the
+// document lacks. Any failure rolls everything back: the ledger is then exactly as
+// before. Free limits do not apply. A document with no wallets, tags, categories,
+// entries, transfers, recurring, quick entries, budgets or expected incomes answers 400
+// `EMPTY_BACKUP` (it would only delete), and so does `{}`; any other document missing a
+// required property is `VALIDATION_FAILED`.
 // A reference to a name the document does not define, a repeated name, a sub-category
 // whose parent is not a top-level category of its type, installments on anything but a
-// card expense, a budget of an income category or a category budgeted twice, or a fee
+// card expense, a budget of an income category or a category budgeted twice, a month
+// whose expected income is given twice, or a fee
 // entry position outside `entries` or shared by two transfers answer 400
 // `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
 // `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
@@ -18389,9 +18423,12 @@ type ClientWithResponsesInterface interface {
 	// their two sides in `entries`; a transfer's fee is an ordinary expense in `entries` that
 	// the transfer points at by position. `budgets` holds the monthly budgets of the member's
 	// current ledger month (or, when it has none, of the latest earlier month that has some);
-	// `onetimeBudgets` every one-time budget. The expected monthly income and investments are
-	// not part of the document. A backup may work for 60 seconds (`x-deadline-seconds`)
-	// before it answers 503; other operations 8.
+	// `onetimeBudgets` every one-time budget; `expectedIncomes` the expected income of every
+	// month that has one. Investments are not part of the document. The document is streamed
+	// as it is read from one snapshot of the ledger: once the answer has begun, a failure cuts
+	// the connection instead of ending the JSON, so a client never takes a cut document for
+	// a whole one (it fails to parse, or the transfer ends early). A backup may work for 60
+	// seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
 	// Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
 	// deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
 	// server at its limit of heavy work answers 503 with `Retry-After`.
@@ -19336,19 +19373,23 @@ type ClientWithResponsesInterface interface {
 	// RestoreBackupWithBodyWithResponse Replace the member's ledger with a backup
 	//
 	// Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
-	// recurring and quick entries, monthly budgets of every month, one-time budgets, and
-	// investments, which are not restored) and recreates it from the document in one
-	// transaction, in this order: wallets, tags, categories, entries with transfers,
-	// recurring, budgets, quick entries. Monthly budgets are restored into the member's
-	// current ledger month, whatever month they were backed up from; one-time budgets keep
-	// their dates. The expected monthly income is not part of the ledger and stays as it is.
-	// Any failure rolls everything back: the ledger is then exactly as before. Free limits
-	// do not apply. A document with no wallets, tags, categories, entries, transfers,
-	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
-	// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
+	// recurring and quick entries, monthly budgets of every month, one-time budgets, the
+	// expected income of every month, and investments, which are not restored) and recreates
+	// it from the document in one transaction, in this order: wallets, tags, categories,
+	// entries with transfers, recurring, budgets (monthly, one-time, expected incomes), quick
+	// entries. Monthly budgets are restored into the member's current ledger month, whatever
+	// month they were backed up from; one-time budgets keep their dates, expected incomes
+	// their months. A document without `expectedIncomes` (written before backups carried
+	// them) leaves the member with no expected income, as it leaves nothing else the
+	// document lacks. Any failure rolls everything back: the ledger is then exactly as
+	// before. Free limits do not apply. A document with no wallets, tags, categories,
+	// entries, transfers, recurring, quick entries, budgets or expected incomes answers 400
+	// `EMPTY_BACKUP` (it would only delete), and so does `{}`; any other document missing a
+	// required property is `VALIDATION_FAILED`.
 	// A reference to a name the document does not define, a repeated name, a sub-category
 	// whose parent is not a top-level category of its type, installments on anything but a
-	// card expense, a budget of an income category or a category budgeted twice, or a fee
+	// card expense, a budget of an income category or a category budgeted twice, a month
+	// whose expected income is given twice, or a fee
 	// entry position outside `entries` or shared by two transfers answer 400
 	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
 	// `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
@@ -19371,19 +19412,23 @@ type ClientWithResponsesInterface interface {
 	// RestoreBackupWithResponse Replace the member's ledger with a backup
 	//
 	// Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
-	// recurring and quick entries, monthly budgets of every month, one-time budgets, and
-	// investments, which are not restored) and recreates it from the document in one
-	// transaction, in this order: wallets, tags, categories, entries with transfers,
-	// recurring, budgets, quick entries. Monthly budgets are restored into the member's
-	// current ledger month, whatever month they were backed up from; one-time budgets keep
-	// their dates. The expected monthly income is not part of the ledger and stays as it is.
-	// Any failure rolls everything back: the ledger is then exactly as before. Free limits
-	// do not apply. A document with no wallets, tags, categories, entries, transfers,
-	// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
-	// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
+	// recurring and quick entries, monthly budgets of every month, one-time budgets, the
+	// expected income of every month, and investments, which are not restored) and recreates
+	// it from the document in one transaction, in this order: wallets, tags, categories,
+	// entries with transfers, recurring, budgets (monthly, one-time, expected incomes), quick
+	// entries. Monthly budgets are restored into the member's current ledger month, whatever
+	// month they were backed up from; one-time budgets keep their dates, expected incomes
+	// their months. A document without `expectedIncomes` (written before backups carried
+	// them) leaves the member with no expected income, as it leaves nothing else the
+	// document lacks. Any failure rolls everything back: the ledger is then exactly as
+	// before. Free limits do not apply. A document with no wallets, tags, categories,
+	// entries, transfers, recurring, quick entries, budgets or expected incomes answers 400
+	// `EMPTY_BACKUP` (it would only delete), and so does `{}`; any other document missing a
+	// required property is `VALIDATION_FAILED`.
 	// A reference to a name the document does not define, a repeated name, a sub-category
 	// whose parent is not a top-level category of its type, installments on anything but a
-	// card expense, a budget of an income category or a category budgeted twice, or a fee
+	// card expense, a budget of an income category or a category budgeted twice, a month
+	// whose expected income is given twice, or a fee
 	// entry position outside `entries` or shared by two transfers answer 400
 	// `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
 	// `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
@@ -35700,9 +35745,12 @@ func (r GetReadinessResponse) ContentType() string {
 // their two sides in `entries`; a transfer's fee is an ordinary expense in `entries` that
 // the transfer points at by position. `budgets` holds the monthly budgets of the member's
 // current ledger month (or, when it has none, of the latest earlier month that has some);
-// `onetimeBudgets` every one-time budget. The expected monthly income and investments are
-// not part of the document. A backup may work for 60 seconds (`x-deadline-seconds`)
-// before it answers 503; other operations 8.
+// `onetimeBudgets` every one-time budget; `expectedIncomes` the expected income of every
+// month that has one. Investments are not part of the document. The document is streamed
+// as it is read from one snapshot of the ledger: once the answer has begun, a failure cuts
+// the connection instead of ending the JSON, so a client never takes a cut document for
+// a whole one (it fails to parse, or the transfer ends early). A backup may work for 60
+// seconds (`x-deadline-seconds`) before it answers 503; other operations 8.
 // Heavy (`x-heavy`): one heavy request (backup, restore, CSV import or export, account
 // deletion) runs at a time per account, a second answers 429 `BUSY` with `Retry-After`; a
 // server at its limit of heavy work answers 503 with `Retry-After`.
@@ -37085,19 +37133,23 @@ func (c *ClientWithResponses) UpdateRecurringWithResponse(ctx context.Context, i
 // RestoreBackupWithBodyWithResponse Replace the member's ledger with a backup
 //
 // Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
-// recurring and quick entries, monthly budgets of every month, one-time budgets, and
-// investments, which are not restored) and recreates it from the document in one
-// transaction, in this order: wallets, tags, categories, entries with transfers,
-// recurring, budgets, quick entries. Monthly budgets are restored into the member's
-// current ledger month, whatever month they were backed up from; one-time budgets keep
-// their dates. The expected monthly income is not part of the ledger and stays as it is.
-// Any failure rolls everything back: the ledger is then exactly as before. Free limits
-// do not apply. A document with no wallets, tags, categories, entries, transfers,
-// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
-// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
+// recurring and quick entries, monthly budgets of every month, one-time budgets, the
+// expected income of every month, and investments, which are not restored) and recreates
+// it from the document in one transaction, in this order: wallets, tags, categories,
+// entries with transfers, recurring, budgets (monthly, one-time, expected incomes), quick
+// entries. Monthly budgets are restored into the member's current ledger month, whatever
+// month they were backed up from; one-time budgets keep their dates, expected incomes
+// their months. A document without `expectedIncomes` (written before backups carried
+// them) leaves the member with no expected income, as it leaves nothing else the
+// document lacks. Any failure rolls everything back: the ledger is then exactly as
+// before. Free limits do not apply. A document with no wallets, tags, categories,
+// entries, transfers, recurring, quick entries, budgets or expected incomes answers 400
+// `EMPTY_BACKUP` (it would only delete), and so does `{}`; any other document missing a
+// required property is `VALIDATION_FAILED`.
 // A reference to a name the document does not define, a repeated name, a sub-category
 // whose parent is not a top-level category of its type, installments on anything but a
-// card expense, a budget of an income category or a category budgeted twice, or a fee
+// card expense, a budget of an income category or a category budgeted twice, a month
+// whose expected income is given twice, or a fee
 // entry position outside `entries` or shared by two transfers answer 400
 // `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
 // `tags` are created. A transfer whose two wallets are the same (a wallet deleted with
@@ -37126,19 +37178,23 @@ func (c *ClientWithResponses) RestoreBackupWithBodyWithResponse(ctx context.Cont
 // RestoreBackupWithResponse Replace the member's ledger with a backup
 //
 // Deletes all of the member's ledger (wallets, tags, categories, entries, transfers,
-// recurring and quick entries, monthly budgets of every month, one-time budgets, and
-// investments, which are not restored) and recreates it from the document in one
-// transaction, in this order: wallets, tags, categories, entries with transfers,
-// recurring, budgets, quick entries. Monthly budgets are restored into the member's
-// current ledger month, whatever month they were backed up from; one-time budgets keep
-// their dates. The expected monthly income is not part of the ledger and stays as it is.
-// Any failure rolls everything back: the ledger is then exactly as before. Free limits
-// do not apply. A document with no wallets, tags, categories, entries, transfers,
-// recurring, quick entries or budgets answers 400 `EMPTY_BACKUP` (it would only delete), and
-// so does `{}`; any other document missing a required property is `VALIDATION_FAILED`.
+// recurring and quick entries, monthly budgets of every month, one-time budgets, the
+// expected income of every month, and investments, which are not restored) and recreates
+// it from the document in one transaction, in this order: wallets, tags, categories,
+// entries with transfers, recurring, budgets (monthly, one-time, expected incomes), quick
+// entries. Monthly budgets are restored into the member's current ledger month, whatever
+// month they were backed up from; one-time budgets keep their dates, expected incomes
+// their months. A document without `expectedIncomes` (written before backups carried
+// them) leaves the member with no expected income, as it leaves nothing else the
+// document lacks. Any failure rolls everything back: the ledger is then exactly as
+// before. Free limits do not apply. A document with no wallets, tags, categories,
+// entries, transfers, recurring, quick entries, budgets or expected incomes answers 400
+// `EMPTY_BACKUP` (it would only delete), and so does `{}`; any other document missing a
+// required property is `VALIDATION_FAILED`.
 // A reference to a name the document does not define, a repeated name, a sub-category
 // whose parent is not a top-level category of its type, installments on anything but a
-// card expense, a budget of an income category or a category budgeted twice, or a fee
+// card expense, a budget of an income category or a category budgeted twice, a month
+// whose expected income is given twice, or a fee
 // entry position outside `entries` or shared by two transfers answer 400
 // `VALIDATION_FAILED` naming the field (`/entries/12/wallet`). Entry tags not listed in
 // `tags` are created. A transfer whose two wallets are the same (a wallet deleted with

@@ -82,6 +82,61 @@ func (q *Queries) IncomeOfRanges(ctx context.Context, arg IncomeOfRangesParams) 
 	return items, nil
 }
 
+const insertBudgetIncomes = `-- name: InsertBudgetIncomes :exec
+INSERT INTO budget_income (member_id, year, month, amount)
+SELECT $1::bigint, unnest($2::integer[]), unnest($3::integer[]), unnest($4::bigint[])
+`
+
+type InsertBudgetIncomesParams struct {
+	MemberID int64
+	Years    []int32
+	Months   []int32
+	Amounts  []int64
+}
+
+// Expected incomes of several months (restore), in one statement.
+// The arrays have one length: unnest in the select list pairs them up.
+func (q *Queries) InsertBudgetIncomes(ctx context.Context, arg InsertBudgetIncomesParams) error {
+	_, err := q.db.Exec(ctx, insertBudgetIncomes,
+		arg.MemberID,
+		arg.Years,
+		arg.Months,
+		arg.Amounts,
+	)
+	return err
+}
+
+const listBackupBudgetIncomes = `-- name: ListBackupBudgetIncomes :many
+SELECT year, month, amount FROM budget_income WHERE member_id = $1 ORDER BY year, month
+`
+
+type ListBackupBudgetIncomesRow struct {
+	Year   int32
+	Month  int32
+	Amount int64
+}
+
+// Every expected income of the member, by month.
+func (q *Queries) ListBackupBudgetIncomes(ctx context.Context, memberID int64) ([]ListBackupBudgetIncomesRow, error) {
+	rows, err := q.db.Query(ctx, listBackupBudgetIncomes, memberID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListBackupBudgetIncomesRow{}
+	for rows.Next() {
+		var i ListBackupBudgetIncomesRow
+		if err := rows.Scan(&i.Year, &i.Month, &i.Amount); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listBudgetIncomesByMonths = `-- name: ListBudgetIncomesByMonths :many
 SELECT year, month, amount FROM budget_income
 WHERE member_id = $1 AND year * 100 + month = ANY($2::bigint[])

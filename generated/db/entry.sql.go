@@ -652,30 +652,71 @@ func (q *Queries) GetEntryForUpdate(ctx context.Context, arg GetEntryForUpdatePa
 }
 
 const listBackupEntries = `-- name: ListBackupEntries :many
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version FROM account_entry
-WHERE member_id = $1 AND transfer_id IS NULL
-ORDER BY entry_date, created_at, id
+SELECT e.id, e.wallet_id, e.category_id, e.type, e.amount, e.entry_date, e.created_at, e.memo,
+    e.currency, e.original_amount, e.exchange_rate, e.installment_months, e.pending, e.notif_key,
+    COALESCE((SELECT array_agg(t.name ORDER BY t.sort_order, t.id) FROM account_entry_tag et
+        JOIN account_tag t ON t.id = et.tag_id WHERE et.entry_id = e.id AND t.member_id = e.member_id), '{}')::text[] AS tags
+FROM account_entry e
+WHERE e.member_id = $1 AND e.transfer_id IS NULL
+  AND (e.entry_date, e.created_at, e.id) > ($2::date, $3::timestamptz, $4::bigint)
+ORDER BY e.entry_date, e.created_at, e.id
+LIMIT $5
 `
 
-// Every entry of the member that is not one side of a transfer (fees are
-// ordinary entries and are in it), oldest first, as a backup lists them.
-func (q *Queries) ListBackupEntries(ctx context.Context, memberID int64) ([]AccountEntry, error) {
-	rows, err := q.db.Query(ctx, listBackupEntries, memberID)
+type ListBackupEntriesParams struct {
+	MemberID     int64
+	AfterDate    time.Time
+	AfterCreated time.Time
+	AfterID      int64
+	BatchSize    int32
+}
+
+type ListBackupEntriesRow struct {
+	ID                int64
+	WalletID          *int64
+	CategoryID        *int64
+	Type              string
+	Amount            int64
+	EntryDate         time.Time
+	CreatedAt         time.Time
+	Memo              string
+	Currency          *string
+	OriginalAmount    decimal.NullDecimal
+	ExchangeRate      decimal.NullDecimal
+	InstallmentMonths *int32
+	Pending           bool
+	NotifKey          *string
+	Tags              []string
+}
+
+// One page of the member's entries that are not one side of a transfer
+// (fees are ordinary entries and are in it), oldest first, as a backup
+// lists them, after the keyset (after_date, after_created, after_id); the
+// first page starts before every entry. Each comes with its tag names in
+// their order, so that a page is one statement.
+func (q *Queries) ListBackupEntries(ctx context.Context, arg ListBackupEntriesParams) ([]ListBackupEntriesRow, error) {
+	rows, err := q.db.Query(ctx, listBackupEntries,
+		arg.MemberID,
+		arg.AfterDate,
+		arg.AfterCreated,
+		arg.AfterID,
+		arg.BatchSize,
+	)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []AccountEntry{}
+	items := []ListBackupEntriesRow{}
 	for rows.Next() {
-		var i AccountEntry
+		var i ListBackupEntriesRow
 		if err := rows.Scan(
 			&i.ID,
-			&i.MemberID,
 			&i.WalletID,
 			&i.CategoryID,
 			&i.Type,
 			&i.Amount,
 			&i.EntryDate,
+			&i.CreatedAt,
 			&i.Memo,
 			&i.Currency,
 			&i.OriginalAmount,
@@ -683,44 +724,8 @@ func (q *Queries) ListBackupEntries(ctx context.Context, memberID int64) ([]Acco
 			&i.InstallmentMonths,
 			&i.Pending,
 			&i.NotifKey,
-			&i.TransferID,
-			&i.CreatedAt,
-			&i.AwaitingRate,
-			&i.Version,
+			&i.Tags,
 		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const listBackupEntryTags = `-- name: ListBackupEntryTags :many
-SELECT et.entry_id, t.name
-FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
-WHERE t.member_id = $1
-ORDER BY et.entry_id, t.sort_order, t.id
-`
-
-type ListBackupEntryTagsRow struct {
-	EntryID int64
-	Name    string
-}
-
-// The tag names of all of the member's entries, in one query.
-func (q *Queries) ListBackupEntryTags(ctx context.Context, memberID int64) ([]ListBackupEntryTagsRow, error) {
-	rows, err := q.db.Query(ctx, listBackupEntryTags, memberID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListBackupEntryTagsRow{}
-	for rows.Next() {
-		var i ListBackupEntryTagsRow
-		if err := rows.Scan(&i.EntryID, &i.Name); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

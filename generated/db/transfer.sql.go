@@ -157,8 +157,17 @@ FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
 WHERE t.member_id = $1
+  AND (t.transfer_date, t.id) > ($2::date, $3::bigint)
 ORDER BY t.transfer_date, t.id
+LIMIT $4
 `
+
+type ListBackupTransfersParams struct {
+	MemberID  int64
+	AfterDate time.Time
+	AfterID   int64
+	BatchSize int32
+}
 
 type ListBackupTransfersRow struct {
 	ID           int64
@@ -170,10 +179,16 @@ type ListBackupTransfersRow struct {
 	ToWalletID   *int64
 }
 
-// Every transfer of the member with the wallets of its two sides, by date
-// then as they were made.
-func (q *Queries) ListBackupTransfers(ctx context.Context, memberID int64) ([]ListBackupTransfersRow, error) {
-	rows, err := q.db.Query(ctx, listBackupTransfers, memberID)
+// One page of the member's transfers with the wallets of their two sides,
+// by date then as they were made, after the keyset (after_date, after_id);
+// the first page starts before every transfer.
+func (q *Queries) ListBackupTransfers(ctx context.Context, arg ListBackupTransfersParams) ([]ListBackupTransfersRow, error) {
+	rows, err := q.db.Query(ctx, listBackupTransfers,
+		arg.MemberID,
+		arg.AfterDate,
+		arg.AfterID,
+		arg.BatchSize,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -193,6 +208,32 @@ func (q *Queries) ListBackupTransfers(ctx context.Context, memberID int64) ([]Li
 			return nil, err
 		}
 		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listFeeEntryIDs = `-- name: ListFeeEntryIDs :many
+SELECT fee_entry_id::bigint FROM transfer WHERE member_id = $1 AND fee_entry_id IS NOT NULL
+`
+
+// The fee entries of the member's transfers (a backup names each by its
+// position among the entries).
+func (q *Queries) ListFeeEntryIDs(ctx context.Context, memberID int64) ([]int64, error) {
+	rows, err := q.db.Query(ctx, listFeeEntryIDs, memberID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var fee_entry_id int64
+		if err := rows.Scan(&fee_entry_id); err != nil {
+			return nil, err
+		}
+		items = append(items, fee_entry_id)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

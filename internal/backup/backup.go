@@ -6,6 +6,7 @@ package backup
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -58,51 +59,96 @@ func (h *BackupHandler) currentMonth(startDay int) calendar.Month {
 	return calendar.MonthOf(calendar.Day(h.clock.Now(), h.loc), startDay)
 }
 
-// GetBackup answers the member's ledger as a backup document.
+// GetBackup streams the member's ledger as a backup document.
 func (h *BackupHandler) GetBackup(ctx context.Context, _ api.GetBackupRequestObject) (api.GetBackupResponseObject, error) {
 	p := session.PrincipalFrom(ctx)
-	doc, err := h.Export(ctx, p.MemberID, h.currentMonth(p.MonthStartDay))
+	s, err := h.StartBackup(ctx, p.MemberID, h.currentMonth(p.MonthStartDay))
 	if err != nil {
 		return nil, err
 	}
-	return api.GetBackup200JSONResponse(doc), nil
+	return backupResponse{s: s}, nil
 }
 
-// Export reads the member's ledger as one document, with the budgets of
-// month (the current ledger month). The reads share one snapshot, so a write
-// in between cannot leave a reference dangling.
-func (h *BackupHandler) Export(ctx context.Context, memberID int64, month calendar.Month) (api.Backup, error) {
+// pageSize is how many entries (or transfers) one query reads: a backup
+// holds one page of them at a time, however large the ledger.
+const pageSize = 1000
+
+// Stream is a backup under way: a read-only transaction (one snapshot of the
+// ledger, so that a write in between cannot leave a reference dangling), the
+// records of every kind but entries and transfers read whole (the contract
+// caps each kind at thousands; entries go to 200,000), the names entries and
+// transfers refer to, and the first page of entries. Its WriteTo writes the
+// document, reading entries and transfers a page at a time, and ends the
+// transaction; so does Close.
+type Stream struct {
+	tx       pgx.Tx
+	q        *db.Queries
+	ctx      context.Context
+	memberID int64
+	// doc holds every record kind but entries and transfers.
+	doc        api.Backup
+	walletName map[int64]string
+	refs       categoryRefs
+	// feePosition maps the id of each transfer's fee entry to its position
+	// among the document's entries, filled in as the entries are written
+	// (transfers come after entries in the document).
+	feePosition map[int64]int32
+	entries     []db.ListBackupEntriesRow
+	entryArg    db.ListBackupEntriesParams
+}
+
+// StartBackup opens the snapshot and reads all but the entries and
+// transfers, and the first page of entries, so that a failure to read them
+// is still an error answer, not a cut document. The monthly budgets are
+// those of month (the current ledger month).
+func (h *BackupHandler) StartBackup(ctx context.Context, memberID int64, month calendar.Month) (*Stream, error) {
 	tx, err := h.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
-		return api.Backup{}, fmt.Errorf("backup of member %d: begin: %w", memberID, err)
+		return nil, fmt.Errorf("backup of member %d: begin: %w", memberID, err)
 	}
-	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	q := db.New(tx)
+	s := &Stream{tx: tx, q: db.New(tx), ctx: ctx, memberID: memberID, entryArg: db.ListBackupEntriesParams{
+		// Before every entry: the zero date and time.
+		MemberID: memberID, AfterDate: time.Time{}, AfterCreated: time.Time{}, AfterID: 0, BatchSize: pageSize,
+	}}
+	if err := h.readHead(s, month); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.nextEntries(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// readHead reads every record kind but entries and transfers into s.doc.
+func (h *BackupHandler) readHead(s *Stream, month calendar.Month) error {
+	ctx, q, memberID := s.ctx, s.q, s.memberID
 	doc := api.Backup{
 		Version: Version, Wallets: []api.BackupWallet{}, Tags: []api.TagName{}, Categories: []api.BackupCategory{},
-		Entries: []api.BackupEntry{}, Recurring: []api.BackupRecurring{}, QuickEntries: []api.BackupQuickEntry{},
-		Budgets: []api.BackupBudget{}, OnetimeBudgets: &[]api.BackupOnetimeBudget{}, Transfers: []api.BackupTransfer{},
+		Recurring: []api.BackupRecurring{}, QuickEntries: []api.BackupQuickEntry{}, Budgets: []api.BackupBudget{},
+		OnetimeBudgets: &[]api.BackupOnetimeBudget{}, ExpectedIncomes: &[]api.BackupExpectedIncome{},
 	}
 
 	wallets, err := ledger.WalletsForBackupTx(ctx, q, memberID)
 	if err != nil {
-		return doc, fmt.Errorf("wallets of member %d: %w", memberID, err)
+		return fmt.Errorf("wallets of member %d: %w", memberID, err)
 	}
-	walletName := map[int64]string{}
+	s.walletName = map[int64]string{}
 	names := uniqueNames{}
 	for _, w := range wallets {
 		bw, err := h.exportWallet(w)
 		if err != nil {
-			return doc, err
+			return err
 		}
 		bw.Name = names.take("", w.Name)
-		walletName[w.ID] = bw.Name
+		s.walletName[w.ID] = bw.Name
 		doc.Wallets = append(doc.Wallets, bw)
 	}
 
 	tags, err := ledger.ListTagsTx(ctx, q, memberID)
 	if err != nil {
-		return doc, fmt.Errorf("tags of member %d: %w", memberID, err)
+		return fmt.Errorf("tags of member %d: %w", memberID, err)
 	}
 	for _, t := range tags {
 		doc.Tags = append(doc.Tags, t.Name)
@@ -110,80 +156,35 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64, month calend
 
 	cats, err := ledger.ListCategoriesTx(ctx, q, memberID)
 	if err != nil {
-		return doc, fmt.Errorf("categories of member %d: %w", memberID, err)
+		return fmt.Errorf("categories of member %d: %w", memberID, err)
 	}
-	refs := exportCategories(cats, &doc)
+	s.refs = exportCategories(cats, &doc)
+	refs := s.refs
 
-	entries, err := ledger.EntriesForBackupTx(ctx, q, memberID)
+	fees, err := transfer.FeeEntryIDsTx(ctx, q, memberID)
 	if err != nil {
-		return doc, fmt.Errorf("entries of member %d: %w", memberID, err)
+		return fmt.Errorf("transfer fees of member %d: %w", memberID, err)
 	}
-	tagRows, err := ledger.EntryTagsForBackupTx(ctx, q, memberID)
-	if err != nil {
-		return doc, fmt.Errorf("entry tags of member %d: %w", memberID, err)
-	}
-	entryTags := map[int64][]string{}
-	for _, r := range tagRows {
-		entryTags[r.EntryID] = append(entryTags[r.EntryID], r.Name)
-	}
-	// A transfer names its fee entry by its position in entries.
-	position := make(map[int64]int32, len(entries))
-	for i, e := range entries {
-		position[e.ID] = int32(i)
-		cat, parent := refs.of(e.CategoryID)
-		be := api.BackupEntry{
-			Date: types.Date{Time: e.EntryDate}, Type: api.BackupEntryType(e.Type), Amount: e.Amount,
-			Wallet: nameOf(walletName, e.WalletID), Category: cat, CategoryParent: parent, Memo: e.Memo,
-			Tags: entryTags[e.ID], Currency: e.Currency, InstallmentMonths: e.InstallmentMonths,
-			Pending: e.Pending, NotifKey: e.NotifKey,
-		}
-		if be.Tags == nil {
-			be.Tags = []string{}
-		}
-		if e.OriginalAmount.Valid {
-			be.OriginalAmount = ptr(e.OriginalAmount.Decimal.String())
-		}
-		if e.ExchangeRate.Valid {
-			be.ExchangeRate = ptr(e.ExchangeRate.Decimal.String())
-		}
-		doc.Entries = append(doc.Entries, be)
-	}
-
-	transfers, err := transfer.ForBackupTx(ctx, q, memberID)
-	if err != nil {
-		return doc, fmt.Errorf("transfers of member %d: %w", memberID, err)
-	}
-	for _, t := range transfers {
-		from, to := nameOf(walletName, t.FromWalletID), nameOf(walletName, t.ToWalletID)
-		if from == nil || to == nil {
-			// Never: a transfer's sides always have wallets (a wallet with
-			// entries is deleted only by moving them to another).
-			return doc, fmt.Errorf("transfer %d of member %d has a side without a wallet", t.ID, memberID)
-		}
-		bt := api.BackupTransfer{Date: types.Date{Time: t.TransferDate}, Amount: t.Amount, From: *from, To: *to, Memo: t.Memo}
-		if t.FeeEntryID != nil {
-			if i, ok := position[*t.FeeEntryID]; ok {
-				bt.FeeEntry = &i
-			}
-		}
-		doc.Transfers = append(doc.Transfers, bt)
+	s.feePosition = make(map[int64]int32, len(fees))
+	for _, id := range fees {
+		s.feePosition[id] = -1 // not among the entries (yet)
 	}
 
 	recs, err := ledger.ListRecurringsTx(ctx, q, memberID)
 	if err != nil {
-		return doc, fmt.Errorf("recurring entries of member %d: %w", memberID, err)
+		return fmt.Errorf("recurring entries of member %d: %w", memberID, err)
 	}
 	for _, r := range recs {
 		cat, parent := refs.of(r.CategoryID)
 		doc.Recurring = append(doc.Recurring, api.BackupRecurring{
-			Name: r.Name, Type: api.BackupEntryType(r.Type), Amount: r.Amount, Wallet: nameOf(walletName, r.WalletID),
+			Name: r.Name, Type: api.BackupEntryType(r.Type), Amount: r.Amount, Wallet: nameOf(s.walletName, r.WalletID),
 			Category: cat, CategoryParent: parent, Day: r.Day, Memo: r.Memo, AutoPost: &r.AutoPost,
 		})
 	}
 
 	budgets, err := budget.ForBackupTx(ctx, q, db.ListBackupBudgetsParams{MemberID: memberID, Year: int32(month.Year()), Month: int32(month.Month())})
 	if err != nil {
-		return doc, fmt.Errorf("budgets of member %d: %w", memberID, err)
+		return fmt.Errorf("budgets of member %d: %w", memberID, err)
 	}
 	for _, b := range budgets {
 		if cat, parent := refs.of(&b.CategoryID); cat != nil {
@@ -192,7 +193,7 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64, month calend
 	}
 	onetime, err := budget.OnetimeForBackupTx(ctx, q, memberID)
 	if err != nil {
-		return doc, fmt.Errorf("one-time budgets of member %d: %w", memberID, err)
+		return fmt.Errorf("one-time budgets of member %d: %w", memberID, err)
 	}
 	for _, o := range onetime {
 		cat, parent := refs.of(o.CategoryID)
@@ -201,10 +202,17 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64, month calend
 			Category: cat, CategoryParent: parent,
 		})
 	}
+	incomes, err := budget.IncomesForBackupTx(ctx, q, memberID)
+	if err != nil {
+		return fmt.Errorf("expected incomes of member %d: %w", memberID, err)
+	}
+	for _, in := range incomes {
+		*doc.ExpectedIncomes = append(*doc.ExpectedIncomes, api.BackupExpectedIncome{Year: in.Year, Month: in.Month, Amount: in.Amount})
+	}
 
 	quick, err := ledger.ListQuickEntriesTx(ctx, q, memberID)
 	if err != nil {
-		return doc, fmt.Errorf("quick entries of member %d: %w", memberID, err)
+		return fmt.Errorf("quick entries of member %d: %w", memberID, err)
 	}
 	for _, e := range quick {
 		cat, parent := refs.of(e.CategoryID)
@@ -213,11 +221,154 @@ func (h *BackupHandler) Export(ctx context.Context, memberID int64, month calend
 			tags = []string{}
 		}
 		doc.QuickEntries = append(doc.QuickEntries, api.BackupQuickEntry{
-			Name: e.Name, Type: api.BackupEntryType(e.Type), Amount: e.Amount, Wallet: nameOf(walletName, e.WalletID),
+			Name: e.Name, Type: api.BackupEntryType(e.Type), Amount: e.Amount, Wallet: nameOf(s.walletName, e.WalletID),
 			Category: cat, CategoryParent: parent, Memo: e.Memo, Tags: tags,
 		})
 	}
-	return doc, nil
+	s.doc = doc
+	return nil
+}
+
+// nextEntries reads the page of entries after the last one read.
+func (s *Stream) nextEntries() error {
+	rows, err := ledger.EntriesForBackupTx(s.ctx, s.q, s.entryArg)
+	if err != nil {
+		return fmt.Errorf("entries of member %d: %w", s.memberID, err)
+	}
+	s.entries = rows
+	if n := len(rows); n > 0 {
+		last := rows[n-1]
+		s.entryArg.AfterDate, s.entryArg.AfterCreated, s.entryArg.AfterID = last.EntryDate, last.CreatedAt, last.ID
+	}
+	return nil
+}
+
+// Close ends the backup's transaction.
+func (s *Stream) Close() { _ = s.tx.Rollback(context.WithoutCancel(s.ctx)) }
+
+// WriteTo writes the whole document to w and closes the backup. The bytes
+// are those encoding/json's Encoder writes for the api.Backup the document
+// is (members in the generated struct's order, HTML characters escaped, a
+// final newline), as the generated GetBackup200JSONResponse wrote them when
+// the document was built in memory first.
+func (s *Stream) WriteTo(w io.Writer) (int64, error) {
+	defer s.Close()
+	cw := &countingWriter{w: w}
+	e := newDocEncoder(cw)
+	d := &s.doc
+	e.raw(`{"budgets":`)
+	e.value(d.Budgets)
+	e.raw(`,"categories":`)
+	e.value(d.Categories)
+	e.raw(`,"entries":[`)
+	if err := s.writeEntries(e); err != nil {
+		return cw.n, err
+	}
+	e.raw(`],"expectedIncomes":`)
+	e.value(d.ExpectedIncomes)
+	e.raw(`,"onetimeBudgets":`)
+	e.value(d.OnetimeBudgets)
+	e.raw(`,"quickEntries":`)
+	e.value(d.QuickEntries)
+	e.raw(`,"recurring":`)
+	e.value(d.Recurring)
+	e.raw(`,"tags":`)
+	e.value(d.Tags)
+	e.raw(`,"transfers":[`)
+	if err := s.writeTransfers(e); err != nil {
+		return cw.n, err
+	}
+	e.raw(`],"version":`)
+	e.value(d.Version)
+	e.raw(`,"wallets":`)
+	e.value(d.Wallets)
+	e.raw("}\n")
+	return cw.n, e.flush()
+}
+
+func (s *Stream) writeEntries(e *docEncoder) error {
+	var position int32
+	for len(s.entries) > 0 {
+		for _, r := range s.entries {
+			if _, ok := s.feePosition[r.ID]; ok {
+				s.feePosition[r.ID] = position
+			}
+			if position > 0 {
+				e.raw(",")
+			}
+			e.value(s.backupEntry(r))
+			position++
+		}
+		if e.err != nil {
+			return e.err
+		}
+		if len(s.entries) < pageSize {
+			break
+		}
+		if err := s.nextEntries(); err != nil {
+			return err
+		}
+	}
+	s.entries = nil
+	return nil
+}
+
+func (s *Stream) backupEntry(r db.ListBackupEntriesRow) api.BackupEntry {
+	cat, parent := s.refs.of(r.CategoryID)
+	be := api.BackupEntry{
+		Date: types.Date{Time: r.EntryDate}, Type: api.BackupEntryType(r.Type), Amount: r.Amount,
+		Wallet: nameOf(s.walletName, r.WalletID), Category: cat, CategoryParent: parent, Memo: r.Memo,
+		Tags: r.Tags, Currency: r.Currency, InstallmentMonths: r.InstallmentMonths,
+		Pending: r.Pending, NotifKey: r.NotifKey,
+	}
+	if be.Tags == nil {
+		be.Tags = []string{}
+	}
+	if r.OriginalAmount.Valid {
+		be.OriginalAmount = ptr(r.OriginalAmount.Decimal.String())
+	}
+	if r.ExchangeRate.Valid {
+		be.ExchangeRate = ptr(r.ExchangeRate.Decimal.String())
+	}
+	return be
+}
+
+func (s *Stream) writeTransfers(e *docEncoder) error {
+	arg := db.ListBackupTransfersParams{MemberID: s.memberID, AfterDate: time.Time{}, AfterID: 0, BatchSize: pageSize}
+	first := true
+	for {
+		rows, err := transfer.ForBackupTx(s.ctx, s.q, arg)
+		if err != nil {
+			return fmt.Errorf("transfers of member %d: %w", s.memberID, err)
+		}
+		for _, t := range rows {
+			from, to := nameOf(s.walletName, t.FromWalletID), nameOf(s.walletName, t.ToWalletID)
+			if from == nil || to == nil {
+				// Never: a transfer's sides always have wallets (a wallet
+				// with entries is deleted only by moving them to another).
+				return fmt.Errorf("transfer %d of member %d has a side without a wallet", t.ID, s.memberID)
+			}
+			bt := api.BackupTransfer{Date: types.Date{Time: t.TransferDate}, Amount: t.Amount, From: *from, To: *to, Memo: t.Memo}
+			if t.FeeEntryID != nil {
+				if i, ok := s.feePosition[*t.FeeEntryID]; ok && i >= 0 {
+					bt.FeeEntry = &i
+				}
+			}
+			if !first {
+				e.raw(",")
+			}
+			first = false
+			e.value(bt)
+		}
+		if e.err != nil {
+			return e.err
+		}
+		if len(rows) < pageSize {
+			return nil
+		}
+		last := rows[len(rows)-1]
+		arg.AfterDate, arg.AfterID = last.TransferDate, last.ID
+	}
 }
 
 func (h *BackupHandler) exportWallet(w db.Wallet) (api.BackupWallet, error) {

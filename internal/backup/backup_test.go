@@ -123,6 +123,10 @@ func richLedger(t *testing.T, m *apitest.Member) {
 		Name: "연말", Amount: 1000000, StartDate: lt.Date(2026, 12, 1), EndDate: lt.Date(2026, 12, 31),
 	}).Want(http.StatusCreated)
 
+	for _, in := range []api.BudgetIncomeRequest{{Year: 2026, Month: 10, Amount: 4000000}, {Year: 2026, Month: 11, Amount: 3500000}} {
+		m.Do(http.MethodPut, "/api/account/budgets/income", in).Want(http.StatusOK)
+	}
+
 	m.Do(http.MethodPost, "/api/account/recurrings", api.RecurringRequest{
 		Name: "월세", Type: api.EntryTypeExpense, Amount: 650000, Day: 25, WalletID: &bank.ID, CategoryID: &otherTraffic.ID, Memo: lt.Ptr("집주인"),
 	}).Want(http.StatusCreated)
@@ -143,7 +147,7 @@ func TestBackupRestoredGivesBackAnEqualLedger(t *testing.T) {
 	doc := backupOf(t, a)
 	if doc.Version != 1 || len(doc.Wallets) != 8 || len(doc.Categories) != 8 || len(doc.Entries) != 8 ||
 		len(doc.Transfers) != 2 || len(doc.Recurring) != 2 || len(doc.QuickEntries) != 2 || len(doc.Budgets) != 2 ||
-		doc.OnetimeBudgets == nil || len(*doc.OnetimeBudgets) != 2 {
+		doc.OnetimeBudgets == nil || len(*doc.OnetimeBudgets) != 2 || doc.ExpectedIncomes == nil || len(*doc.ExpectedIncomes) != 2 {
 		t.Fatalf("backup %+v", doc)
 	}
 	// Transfers by wallet name, not as their sides in entries; the fee is
@@ -176,6 +180,7 @@ func TestBackupRestoredGivesBackAnEqualLedger(t *testing.T) {
 	counts := restore(t, b, doc)
 	mustEqual(t, "counts", api.RestoreResult{
 		Wallets: 8, Tags: 4, Categories: 8, Entries: 8, Transfers: 2, Recurring: 2, Budgets: 2, OnetimeBudgets: 2, QuickEntries: 2,
+		ExpectedIncomes: 2,
 	}, counts)
 	mustEqual(t, "restored backup", doc, backupOf(t, b))
 

@@ -2,8 +2,11 @@ package backup
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,13 +28,55 @@ var errEmptyBackup = problem.New(http.StatusBadRequest, problem.CodeEmptyBackup,
 
 // Counts are how many records of each kind a restore recreated.
 type Counts struct {
-	Wallets, Tags, Categories, Entries, Transfers, Recurring, Budgets, OnetimeBudgets, QuickEntries int
+	Wallets, Tags, Categories, Entries, Transfers, Recurring, Budgets, OnetimeBudgets, QuickEntries, ExpectedIncomes int
 }
 
-// RestoreBackup replaces the member's ledger with the document's.
+// ServeRestore serves restoreBackup in place of the generated strict
+// handler (the server routes the operation here), which would decode the
+// whole document, up to 64 MiB, into memory before the restore begins. It
+// restores from the body's bytes as withContract read and checked them,
+// decoding the entries one at a time. Its answers are the operation's
+// generated response and the problems every handler's errors become.
+func (h *BackupHandler) ServeRestore(w http.ResponseWriter, r *http.Request) {
+	body, err := bodyOf(r)
+	if err == nil {
+		var res api.RestoreBackupResponseObject
+		if res, err = h.restore(r.Context(), body); err == nil {
+			err = res.VisitRestoreBackupResponse(w)
+		}
+	}
+	if err != nil {
+		problem.Write(w, r, err)
+	}
+}
+
+// bodyOf answers the request's body: the bytes the contract layer read,
+// without a copy, when it offers them (Bytes).
+func bodyOf(r *http.Request) ([]byte, error) {
+	if b, ok := r.Body.(interface{ Bytes() []byte }); ok {
+		return b.Bytes(), nil
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, problem.Invalid("body", "the request body could not be read")
+	}
+	return body, nil
+}
+
+// RestoreBackup replaces the member's ledger with the document's. The
+// server serves the operation with ServeRestore; this is the strict
+// interface's form of it, for a document already decoded.
 func (h *BackupHandler) RestoreBackup(ctx context.Context, req api.RestoreBackupRequestObject) (api.RestoreBackupResponseObject, error) {
+	body, err := json.Marshal(req.Body)
+	if err != nil {
+		return nil, fmt.Errorf("restore: encode the document: %w", err)
+	}
+	return h.restore(ctx, body)
+}
+
+func (h *BackupHandler) restore(ctx context.Context, body []byte) (api.RestoreBackupResponseObject, error) {
 	p := session.PrincipalFrom(ctx)
-	c, err := h.Restore(ctx, p.MemberID, h.currentMonth(p.MonthStartDay), *req.Body)
+	c, err := h.Restore(ctx, p.MemberID, h.currentMonth(p.MonthStartDay), body)
 	if err != nil {
 		return nil, err
 	}
@@ -42,28 +87,41 @@ func (h *BackupHandler) RestoreBackup(ctx context.Context, req api.RestoreBackup
 	return api.RestoreBackup200JSONResponse{
 		Wallets: int32(c.Wallets), Tags: int32(c.Tags), Categories: int32(c.Categories), Entries: int32(c.Entries),
 		Recurring: int32(c.Recurring), QuickEntries: int32(c.QuickEntries), Budgets: int32(c.Budgets),
-		OnetimeBudgets: int32(c.OnetimeBudgets), Transfers: int32(c.Transfers),
+		OnetimeBudgets: int32(c.OnetimeBudgets), Transfers: int32(c.Transfers), ExpectedIncomes: int32(c.ExpectedIncomes),
 	}, nil
 }
 
-// Restore deletes the member's ledger and recreates it from doc in one
-// transaction, in SPEC.md's order: wallets, tags, categories, entries (with
-// transfers, whose sides are entries), recurring, budgets, quick entries.
-// Monthly budgets go into month, the member's current ledger month. Any
-// error rolls all of it back. Free limits do not apply.
-func (h *BackupHandler) Restore(ctx context.Context, memberID int64, month calendar.Month, doc api.Backup) (Counts, error) {
+// Restore deletes the member's ledger and recreates it from body (a backup
+// document, JSON) in one transaction, in SPEC.md's order: wallets, tags,
+// categories, entries (with transfers, whose sides are entries), recurring,
+// budgets (monthly, one-time, expected incomes), quick entries. Monthly
+// budgets go into month, the member's current ledger month. Any error rolls
+// all of it back. Free limits do not apply.
+//
+// Memory: body is held whole (the contract layer read it), entries are
+// decoded one at a time, twice (document), and written a batch at a time;
+// what grows with them is a few words an entry (ids, tag ids).
+func (h *BackupHandler) Restore(ctx context.Context, memberID int64, month calendar.Month, body []byte) (Counts, error) {
+	now := h.clock.Now().In(h.loc)
+	doc, err := readDocument(ctx, body, now)
+	if err != nil {
+		return Counts{}, err
+	}
 	if doc.Version != Version {
 		return Counts{}, problem.Invalid("/version", fmt.Sprintf("must be %d", Version))
 	}
 	if doc.OnetimeBudgets == nil {
 		doc.OnetimeBudgets = &[]api.BackupOnetimeBudget{}
 	}
-	if len(doc.Wallets)+len(doc.Tags)+len(doc.Categories)+len(doc.Entries)+len(doc.Recurring)+
-		len(doc.QuickEntries)+len(doc.Budgets)+len(*doc.OnetimeBudgets)+len(doc.Transfers) == 0 {
+	if doc.ExpectedIncomes == nil {
+		doc.ExpectedIncomes = &[]api.BackupExpectedIncome{}
+	}
+	if len(doc.Wallets)+len(doc.Tags)+len(doc.Categories)+doc.entryCount+len(doc.Recurring)+
+		len(doc.QuickEntries)+len(doc.Budgets)+len(*doc.OnetimeBudgets)+len(doc.Transfers)+len(*doc.ExpectedIncomes) == 0 {
 		return Counts{}, errEmptyBackup
 	}
 	return database.InTxV(ctx, h.pool, func(q *db.Queries) (Counts, error) {
-		r := &restorer{q: q, memberID: memberID, crypto: h.crypto, month: month, now: h.clock.Now().In(h.loc)}
+		r := &restorer{q: q, memberID: memberID, crypto: h.crypto, month: month, now: now}
 		counts, err := r.run(ctx, doc)
 		if err != nil {
 			return Counts{}, err
@@ -93,7 +151,7 @@ type restorer struct {
 	now time.Time
 }
 
-func (r *restorer) run(ctx context.Context, doc api.Backup) (Counts, error) {
+func (r *restorer) run(ctx context.Context, doc *document) (Counts, error) {
 	// The ledger's lock, exclusively (ledger/locks.go): every write of the
 	// ledger holds it shared, so none is halfway while the ledger is
 	// deleted and recreated, and those that come meanwhile wait for it.
@@ -115,10 +173,16 @@ func (r *restorer) run(ctx context.Context, doc api.Backup) (Counts, error) {
 	if err := budget.DeleteAllOnetimeTx(ctx, r.q, r.memberID); err != nil {
 		return Counts{}, fmt.Errorf("delete one-time budgets of member %d: %w", r.memberID, err)
 	}
+	// Expected incomes of every month: a document without them (written
+	// before backups carried them) leaves none, as restore leaves nothing
+	// else the document lacks.
+	if err := budget.DeleteAllIncomesTx(ctx, r.q, r.memberID); err != nil {
+		return Counts{}, fmt.Errorf("delete expected incomes of member %d: %w", r.memberID, err)
+	}
 	if err := ledger.DeleteLedgerTx(ctx, r.q, r.memberID); err != nil {
 		return Counts{}, err
 	}
-	steps := []func(context.Context, api.Backup) error{
+	steps := []func(context.Context, *document) error{
 		r.restoreWallets, r.restoreTags, r.restoreCategories, r.restoreEntries, r.restoreRecurring,
 		r.restoreBudgets, r.restoreQuickEntries,
 	}
@@ -128,13 +192,14 @@ func (r *restorer) run(ctx context.Context, doc api.Backup) (Counts, error) {
 		}
 	}
 	return Counts{
-		Wallets: len(doc.Wallets), Tags: len(r.tags), Categories: len(doc.Categories), Entries: len(doc.Entries),
+		Wallets: len(doc.Wallets), Tags: len(r.tags), Categories: len(doc.Categories), Entries: doc.entryCount,
 		Transfers: len(doc.Transfers), Recurring: len(doc.Recurring), Budgets: len(doc.Budgets),
 		OnetimeBudgets: len(*doc.OnetimeBudgets), QuickEntries: len(doc.QuickEntries),
+		ExpectedIncomes: len(*doc.ExpectedIncomes),
 	}, nil
 }
 
-func (r *restorer) restoreWallets(ctx context.Context, doc api.Backup) error {
+func (r *restorer) restoreWallets(ctx context.Context, doc *document) error {
 	r.wallets = make(map[string]db.Wallet, len(doc.Wallets))
 	for i, w := range doc.Wallets {
 		at := fmt.Sprintf("/wallets/%d", i)
@@ -158,7 +223,7 @@ func (r *restorer) restoreWallets(ctx context.Context, doc api.Backup) error {
 
 // restoreTags creates the listed tags in order, then the ones entries and
 // quick entries name that the list lacks.
-func (r *restorer) restoreTags(ctx context.Context, doc api.Backup) error {
+func (r *restorer) restoreTags(ctx context.Context, doc *document) error {
 	var names []string
 	seen := map[string]bool{}
 	add := func(field, name string) error {
@@ -180,11 +245,13 @@ func (r *restorer) restoreTags(ctx context.Context, doc api.Backup) error {
 			return problem.Invalid(fmt.Sprintf("/tags/%d", i), "repeats another tag")
 		}
 	}
-	for i, e := range doc.Entries {
-		for j, t := range e.Tags {
-			if err := add(fmt.Sprintf("/entries/%d/tags/%d", i, j), t); err != nil {
-				return err
-			}
+	// The entries' names were cleaned as the document was read.
+	if doc.entryTagErr != nil {
+		return doc.entryTagErr
+	}
+	for _, t := range doc.entryTags {
+		if err := add("", t); err != nil {
+			return err
 		}
 	}
 	for i, e := range doc.QuickEntries {
@@ -210,7 +277,7 @@ func (r *restorer) restoreTags(ctx context.Context, doc api.Backup) error {
 
 // restoreCategories creates the top-level categories first, then the
 // sub-categories, each in the document's order.
-func (r *restorer) restoreCategories(ctx context.Context, doc api.Backup) error {
+func (r *restorer) restoreCategories(ctx context.Context, doc *document) error {
 	r.categories = map[[3]string]int64{}
 	for _, subs := range []bool{false, true} {
 		for i, c := range doc.Categories {
@@ -271,83 +338,150 @@ func (r *restorer) refs(at, typ string, wallet, category, parent *string) (walle
 	return walletID, categoryID, walletType, nil
 }
 
-// restoreEntries checks every entry and transfer, then writes them all with
-// COPY: a decade of entries is one statement, not tens of thousands. The
-// transfers' sides follow the document's entries; fees are linked last.
-func (r *restorer) restoreEntries(ctx context.Context, doc api.Backup) error {
-	rows := make([]db.CopyEntriesParams, len(doc.Entries))
-	for i, e := range doc.Entries {
-		at := fmt.Sprintf("/entries/%d", i)
-		amount := e.Amount
-		tags := e.Tags
-		in, err := ledger.EntryInputFrom(api.EntryRequest{
-			Date: e.Date, Type: entryType(e.Type), Amount: &amount, Memo: &e.Memo, Tags: &tags, Currency: e.Currency,
-			OriginalAmount: e.OriginalAmount, ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths,
-		}, true)
-		if err != nil {
-			return under(at, err)
+// copyBatch is how many entries one COPY writes: the rows of one batch are
+// what a restore holds of its entries at a time.
+const copyBatch = 2000
+
+// restoreEntries checks the entries one at a time as it decodes them and
+// writes them with COPY a batch at a time (a decade of entries is a few
+// hundred statements, not tens of thousands), then the transfers and their
+// sides, which follow the document's entries; entry tags and fees are linked
+// last. A refused entry found after batches were written rolls them back
+// with the rest.
+func (r *restorer) restoreEntries(ctx context.Context, doc *document) error {
+	batch := make([]db.CopyEntriesParams, 0, min(copyBatch, doc.entryCount))
+	// Entry i's tags are tagIDs[tagEnd[i-1]:tagEnd[i]] (from 0 for entry 0):
+	// a few words an entry, linked once the entries have ids.
+	tagEnd := make([]int32, 0, doc.entryCount)
+	var tagIDs []int64
+	notifKeys := map[string]bool{}
+	write := func() error {
+		if len(batch) == 0 {
+			return nil
 		}
-		walletID, categoryID, walletType, err := r.refs(at, in.Type, e.Wallet, e.Category, e.CategoryParent)
+		if _, err := ledger.CopyEntriesTx(ctx, r.q, batch); err != nil {
+			return fmt.Errorf("restore entries: %w", err)
+		}
+		clear(batch) // the rows' strings are garbage once written
+		batch = batch[:0]
+		return nil
+	}
+	err := doc.eachEntry(ctx, func(i int, e *api.BackupEntry) error {
+		at := fmt.Sprintf("/entries/%d", i)
+		row, err := r.entryRow(at, e)
 		if err != nil {
 			return err
 		}
-		if in.InstallmentMonths != nil && (in.Type != ledger.TypeExpense || walletType != "CARD") {
-			return problem.Invalid(at+"/installmentMonths", "only for an expense on a CARD wallet")
+		// A key two entries share: the unique index would refuse it too,
+		// with a less helpful error.
+		if e.NotifKey != nil {
+			if notifKeys[*e.NotifKey] {
+				return problem.Invalid(at+"/notifKey", "repeats the key of another entry")
+			}
+			notifKeys[*e.NotifKey] = true
 		}
-		rows[i] = db.CopyEntriesParams{
-			MemberID: r.memberID, WalletID: walletID, CategoryID: categoryID, Type: in.Type, Amount: in.Amount,
-			EntryDate: in.Date, Memo: in.Memo, Currency: in.Currency, OriginalAmount: in.OriginalAmount,
-			ExchangeRate: in.ExchangeRate, InstallmentMonths: in.InstallmentMonths, Pending: e.Pending, NotifKey: e.NotifKey,
+		start := len(tagIDs)
+		for _, t := range e.Tags {
+			if id := r.tags[strings.TrimSpace(t)]; !slices.Contains(tagIDs[start:], id) {
+				tagIDs = append(tagIDs, id)
+			}
 		}
+		tagEnd = append(tagEnd, int32(len(tagIDs)))
+		if batch = append(batch, row); len(batch) == copyBatch {
+			return write()
+		}
+		return nil
+	})
+	if err == nil {
+		err = write()
 	}
-	if err := checkNotifKeys(doc.Entries); err != nil {
+	if err != nil {
 		return err
 	}
 	sides, err := r.restoreTransfers(ctx, doc)
 	if err != nil {
 		return err
 	}
-	rows = append(rows, sides...)
-	if len(rows) == 0 {
-		return nil
-	}
-	if _, err := ledger.CopyEntriesTx(ctx, r.q, rows); err != nil {
-		return fmt.Errorf("restore entries: %w", err)
+	if len(sides) > 0 {
+		if _, err := ledger.CopyEntriesTx(ctx, r.q, sides); err != nil {
+			return fmt.Errorf("restore transfer sides: %w", err)
+		}
 	}
 	// The entries this transaction inserted, in id order, are the
-	// document's (an entry the member writes meanwhile is not among them).
+	// document's, then the sides (an entry the member writes meanwhile is
+	// not among them: the ledger lock holds writes off).
 	ids, err := ledger.InsertedEntryIDsTx(ctx, r.q, r.memberID)
 	if err != nil {
 		return fmt.Errorf("restored entry ids: %w", err)
 	}
-	if len(ids) != len(rows) {
-		return fmt.Errorf("restore entries: %d rows written, %d found", len(rows), len(ids))
+	if len(ids) != doc.entryCount+len(sides) {
+		return fmt.Errorf("restore entries: %d rows written, %d found", doc.entryCount+len(sides), len(ids))
 	}
-	r.entryIDs = ids[:len(doc.Entries)]
-	var links []db.CopyEntryTagsParams
-	for i, e := range doc.Entries {
-		seen := map[int64]bool{}
-		for _, t := range e.Tags {
-			id := r.tags[strings.TrimSpace(t)]
-			if !seen[id] {
-				seen[id] = true
-				links = append(links, db.CopyEntryTagsParams{EntryID: ids[i], TagID: id})
-			}
+	r.entryIDs = ids[:doc.entryCount]
+	if err := r.linkTags(ctx, tagEnd, tagIDs); err != nil {
+		return err
+	}
+	return r.linkFees(ctx, doc)
+}
+
+// entryRow checks an entry of the document and answers its row.
+func (r *restorer) entryRow(at string, e *api.BackupEntry) (db.CopyEntriesParams, error) {
+	amount := e.Amount
+	in, err := ledger.EntryInputFrom(api.EntryRequest{
+		Date: e.Date, Type: entryType(e.Type), Amount: &amount, Memo: &e.Memo, Tags: &e.Tags, Currency: e.Currency,
+		OriginalAmount: e.OriginalAmount, ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths,
+	}, true)
+	if err != nil {
+		return db.CopyEntriesParams{}, under(at, err)
+	}
+	walletID, categoryID, walletType, err := r.refs(at, in.Type, e.Wallet, e.Category, e.CategoryParent)
+	if err != nil {
+		return db.CopyEntriesParams{}, err
+	}
+	if in.InstallmentMonths != nil && (in.Type != ledger.TypeExpense || walletType != "CARD") {
+		return db.CopyEntriesParams{}, problem.Invalid(at+"/installmentMonths", "only for an expense on a CARD wallet")
+	}
+	return db.CopyEntriesParams{
+		MemberID: r.memberID, WalletID: walletID, CategoryID: categoryID, Type: in.Type, Amount: in.Amount,
+		EntryDate: in.Date, Memo: in.Memo, Currency: in.Currency, OriginalAmount: in.OriginalAmount,
+		ExchangeRate: in.ExchangeRate, InstallmentMonths: in.InstallmentMonths, Pending: e.Pending, NotifKey: e.NotifKey,
+	}, nil
+}
+
+// linkTags writes the restored entries' tags, a batch at a time: entry i's
+// are tagIDs[tagEnd[i-1]:tagEnd[i]].
+func (r *restorer) linkTags(ctx context.Context, tagEnd []int32, tagIDs []int64) error {
+	links := make([]db.CopyEntryTagsParams, 0, min(copyBatch, len(tagIDs)))
+	write := func() error {
+		if len(links) == 0 {
+			return nil
 		}
-	}
-	if len(links) > 0 {
 		if _, err := ledger.CopyEntryTagsTx(ctx, r.q, links); err != nil {
 			return fmt.Errorf("restore entry tags: %w", err)
 		}
+		links = links[:0]
+		return nil
 	}
-	return r.linkFees(ctx, doc)
+	var start int32
+	for i, end := range tagEnd {
+		for _, id := range tagIDs[start:end] {
+			links = append(links, db.CopyEntryTagsParams{EntryID: r.entryIDs[i], TagID: id})
+		}
+		start = end
+		if len(links) >= copyBatch {
+			if err := write(); err != nil {
+				return err
+			}
+		}
+	}
+	return write()
 }
 
 // restoreTransfers checks the transfers, writes their rows and answers their
 // sides as entry rows to write: the expense leaving `from`, the income
 // reaching `to`. Two sides on one wallet (a wallet deleted with its entries
 // moved to the other) are kept as the ledger had them.
-func (r *restorer) restoreTransfers(ctx context.Context, doc api.Backup) ([]db.CopyEntriesParams, error) {
+func (r *restorer) restoreTransfers(ctx context.Context, doc *document) ([]db.CopyEntriesParams, error) {
 	if len(doc.Transfers) == 0 {
 		return nil, nil
 	}
@@ -370,8 +504,8 @@ func (r *restorer) restoreTransfers(ctx context.Context, doc api.Backup) ([]db.C
 			return nil, under(at, err)
 		}
 		if f := t.FeeEntry; f != nil {
-			if *f < 0 || int(*f) >= len(doc.Entries) {
-				return nil, problem.Invalid(at+"/feeEntry", fmt.Sprintf("must be the position of an entry, 0 to %d", len(doc.Entries)-1))
+			if *f < 0 || int(*f) >= doc.entryCount {
+				return nil, problem.Invalid(at+"/feeEntry", fmt.Sprintf("must be the position of an entry, 0 to %d", doc.entryCount-1))
 			}
 			if j, taken := feeOf[*f]; taken {
 				return nil, problem.Invalid(at+"/feeEntry", fmt.Sprintf("is the fee of transfer %d already", j))
@@ -406,7 +540,7 @@ func (r *restorer) restoreTransfers(ctx context.Context, doc api.Backup) ([]db.C
 }
 
 // linkFees points each transfer with a fee at its entry.
-func (r *restorer) linkFees(ctx context.Context, doc api.Backup) error {
+func (r *restorer) linkFees(ctx context.Context, doc *document) error {
 	var transfers, entries []int64
 	for i, t := range doc.Transfers {
 		if t.FeeEntry != nil {
@@ -427,9 +561,10 @@ func (r *restorer) linkFees(ctx context.Context, doc api.Backup) error {
 	return nil
 }
 
-// restoreBudgets puts the monthly budgets into the current ledger month and
-// recreates the one-time budgets with their dates.
-func (r *restorer) restoreBudgets(ctx context.Context, doc api.Backup) error {
+// restoreBudgets puts the monthly budgets into the current ledger month,
+// recreates the one-time budgets with their dates and the expected incomes
+// in their months.
+func (r *restorer) restoreBudgets(ctx context.Context, doc *document) error {
 	budgeted := map[int64]int{}
 	for i, b := range doc.Budgets {
 		at := fmt.Sprintf("/budgets/%d", i)
@@ -460,26 +595,14 @@ func (r *restorer) restoreBudgets(ctx context.Context, doc api.Backup) error {
 			return under(at, err)
 		}
 	}
-	return nil
-}
-
-// checkNotifKeys refuses a key two entries share (the unique index would,
-// with a less helpful error).
-func checkNotifKeys(entries []api.BackupEntry) error {
-	seen := map[string]bool{}
-	for i, e := range entries {
-		if e.NotifKey == nil {
-			continue
-		}
-		if seen[*e.NotifKey] {
-			return problem.Invalid(fmt.Sprintf("/entries/%d/notifKey", i), "repeats the key of another entry")
-		}
-		seen[*e.NotifKey] = true
+	incomes := make([]budget.Income, len(*doc.ExpectedIncomes))
+	for i, in := range *doc.ExpectedIncomes {
+		incomes[i] = budget.Income{Year: in.Year, Month: in.Month, Amount: in.Amount}
 	}
-	return nil
+	return under("/expectedIncomes", budget.CreateIncomesTx(ctx, r.q, r.memberID, incomes))
 }
 
-func (r *restorer) restoreRecurring(ctx context.Context, doc api.Backup) error {
+func (r *restorer) restoreRecurring(ctx context.Context, doc *document) error {
 	for i, rec := range doc.Recurring {
 		at := fmt.Sprintf("/recurring/%d", i)
 		in, err := ledger.RecurringInputFrom(api.RecurringRequest{
@@ -498,7 +621,7 @@ func (r *restorer) restoreRecurring(ctx context.Context, doc api.Backup) error {
 		// (issue 41). Such an occurrence counts as posted: it starts with
 		// the next one.
 		from := r.now
-		if holdsTodaysOccurrence(doc.Entries, rec, r.now) {
+		if holdsTodaysOccurrence(doc.today, rec, r.now) {
 			from = r.now.AddDate(0, 0, 1)
 		}
 		if _, err := ledger.CreateRecurringTx(ctx, r.q, r.memberID, in, from); err != nil {
@@ -538,7 +661,7 @@ func holdsTodaysOccurrence(entries []api.BackupEntry, rec api.BackupRecurring, n
 	return false
 }
 
-func (r *restorer) restoreQuickEntries(ctx context.Context, doc api.Backup) error {
+func (r *restorer) restoreQuickEntries(ctx context.Context, doc *document) error {
 	for i, e := range doc.QuickEntries {
 		at := fmt.Sprintf("/quickEntries/%d", i)
 		tags := e.Tags

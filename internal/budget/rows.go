@@ -19,6 +19,16 @@ func OnetimeForBackupTx(ctx context.Context, q *db.Queries, memberID int64) ([]d
 	return q.ListBackupOnetimeBudgets(ctx, memberID)
 }
 
+// IncomesForBackupTx answers every expected income of the member, by month.
+func IncomesForBackupTx(ctx context.Context, q *db.Queries, memberID int64) ([]db.ListBackupBudgetIncomesRow, error) {
+	return q.ListBackupBudgetIncomes(ctx, memberID)
+}
+
+// DeleteAllIncomesTx deletes the expected income of every month of the member.
+func DeleteAllIncomesTx(ctx context.Context, q *db.Queries, memberID int64) error {
+	return q.DeleteMemberBudgetIncomes(ctx, memberID)
+}
+
 // DeleteAllTx deletes every monthly budget of the member.
 func DeleteAllTx(ctx context.Context, q *db.Queries, memberID int64) error {
 	return q.DeleteMemberBudgets(ctx, memberID)

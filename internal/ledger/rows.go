@@ -22,14 +22,10 @@ func ListCategoriesTx(ctx context.Context, q *db.Queries, memberID int64) ([]db.
 	return q.ListCategories(ctx, memberID)
 }
 
-// EntriesForBackupTx answers every entry of the member that is not a transfer side, oldest first.
-func EntriesForBackupTx(ctx context.Context, q *db.Queries, memberID int64) ([]db.AccountEntry, error) {
-	return q.ListBackupEntries(ctx, memberID)
-}
-
-// EntryTagsForBackupTx answers the tag names of all of the member's entries.
-func EntryTagsForBackupTx(ctx context.Context, q *db.Queries, memberID int64) ([]db.ListBackupEntryTagsRow, error) {
-	return q.ListBackupEntryTags(ctx, memberID)
+// EntriesForBackupTx answers a page of the member's entries that are not
+// transfer sides, oldest first, after arg's keyset, each with its tag names.
+func EntriesForBackupTx(ctx context.Context, q *db.Queries, arg db.ListBackupEntriesParams) ([]db.ListBackupEntriesRow, error) {
+	return q.ListBackupEntries(ctx, arg)
 }
 
 // ListRecurringsTx answers the member's recurring entries.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/mail"
@@ -271,7 +270,7 @@ func readBody(r *http.Request, op *openapi3.Operation) ([]byte, error) {
 		}
 		return nil, problem.Invalid("body", "the request body could not be read")
 	}
-	r.Body = io.NopCloser(bytes.NewReader(data))
+	r.Body = bufferedBodyOf(data)
 	if len(data) == 0 || op.RequestBody == nil || op.RequestBody.Value == nil {
 		return data, nil
 	}
@@ -282,6 +281,21 @@ func readBody(r *http.Request, op *openapi3.Operation) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// bufferedBody is a request body withContract read whole. Bytes answers the
+// bytes themselves: a handler that reads a large document more than once
+// (restore) takes them instead of a second copy.
+type bufferedBody struct {
+	*bytes.Reader
+	data []byte
+}
+
+func bufferedBodyOf(data []byte) bufferedBody {
+	return bufferedBody{Reader: bytes.NewReader(data), data: data}
+}
+
+func (b bufferedBody) Bytes() []byte { return b.data }
+func (bufferedBody) Close() error    { return nil }
 
 func mediaTypes(op *openapi3.Operation) []string {
 	var out []string
@@ -323,7 +337,7 @@ func validate(ctx context.Context, r *http.Request, body []byte, route *routers.
 	}
 	err := validateRequest(ctx, in)
 	if body != nil {
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = bufferedBodyOf(body)
 	}
 	var fields []problem.FieldError
 	if err != nil {

@@ -145,7 +145,7 @@ func New(deps Deps) (http.Handler, error) {
 		ResponseErrorHandlerFunc: problem.Write,
 	})
 	apiMux := http.NewServeMux()
-	apigen.HandlerWithOptions(strict, apigen.StdHTTPServerOptions{
+	apigen.HandlerWithOptions(streamed{ServerInterface: strict, backup: deps.Backup}, apigen.StdHTTPServerOptions{
 		BaseRouter:       apiMux,
 		ErrorHandlerFunc: badRequest,
 	})
@@ -185,6 +185,25 @@ func New(deps Deps) (http.Handler, error) {
 			otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return r.Method }))
 	}
 	return h, nil
+}
+
+// streamed is the generated router's interface with the operations whose
+// bodies are too large to decode whole served by their area's own handler:
+// the strict handler decodes a body into its type before the area's method
+// runs, which for a 64 MiB restore was the whole document in memory (issue
+// 42). The handler still answers with the operation's generated response
+// types and problem.Write.
+type streamed struct {
+	apigen.ServerInterface
+	backup *backup.BackupHandler
+}
+
+func (s streamed) RestoreBackup(w http.ResponseWriter, r *http.Request) {
+	if s.backup == nil {
+		s.ServerInterface.RestoreBackup(w, r)
+		return
+	}
+	s.backup.ServeRestore(w, r)
 }
 
 // isClean tells whether p is already in the form path.Clean gives it (a

@@ -9,9 +9,15 @@ import (
 // Reads and writes of the transfer table for other areas (backup), inside
 // their transaction (q).
 
-// ForBackupTx answers every transfer of the member with its sides' wallets, by date.
-func ForBackupTx(ctx context.Context, q *db.Queries, memberID int64) ([]db.ListBackupTransfersRow, error) {
-	return q.ListBackupTransfers(ctx, memberID)
+// ForBackupTx answers a page of the member's transfers with their sides'
+// wallets, by date, after arg's keyset.
+func ForBackupTx(ctx context.Context, q *db.Queries, arg db.ListBackupTransfersParams) ([]db.ListBackupTransfersRow, error) {
+	return q.ListBackupTransfers(ctx, arg)
+}
+
+// FeeEntryIDsTx answers the ids of the member's transfers' fee entries.
+func FeeEntryIDsTx(ctx context.Context, q *db.Queries, memberID int64) ([]int64, error) {
+	return q.ListFeeEntryIDs(ctx, memberID)
 }
 
 // CopyTx inserts many transfers with COPY (restore).
