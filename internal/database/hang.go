@@ -92,6 +92,9 @@ func watchHangs(cfg *pgxpool.Config, hang time.Duration) {
 	w := &hangWatch{hang: hang, probeCfg: cfg.ConnConfig.Copy(), conns: map[*watchedConn]struct{}{}}
 	w.probeCfg.Tracer = nil // a probe every tick of an outage is not a statement to trace
 	dial := cfg.ConnConfig.DialFunc
+	if dial == nil { // ParseConfig sets one; as pgconn's default otherwise
+		dial = (&net.Dialer{KeepAlive: 5 * time.Minute}).DialContext
+	}
 	cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := dial(ctx, network, addr)
 		if err != nil {
