@@ -2139,7 +2139,7 @@ CREATE INDEX ledger_change_feed_idx ON public.ledger_change USING btree (member_
 -- Name: ledger_change_pending_xid_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX ledger_change_pending_xid_idx ON public.ledger_change_pending USING btree (xid, member_id);
+CREATE INDEX ledger_change_pending_xid_idx ON public.ledger_change_pending USING btree (xid, member_id, kind, record_id);
 
 --
 -- Name: ledger_change_tombstone_idx; Type: INDEX; Schema: public; Owner: -

@@ -108,7 +108,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		if tracingOn {
 			sqlTracer = otelpgx.NewTracer(otelpgx.WithTrimSQLInSpanName())
 		}
-		pool, err = database.OpenTraced(ctx, cfg.DatabaseURL, sqlTracer)
+		pool, err = database.OpenWith(ctx, cfg.DatabaseURL, database.Options{Tracer: sqlTracer, HangTimeout: cfg.DatabaseHangTimeout})
 		if err != nil {
 			a.Close()
 			return nil, fmt.Errorf("DATABASE_URL: %w", err)

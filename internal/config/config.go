@@ -18,13 +18,17 @@ import (
 
 // Config is every setting of the service.
 type Config struct {
-	HTTPAddr       string
-	DatabaseURL    string
-	RedisURL       string
-	SQLInitMode    string // "always" or "never"
-	PublicBaseURL  string
-	CookieSecure   bool
-	TrustedProxies []netip.Prefix
+	HTTPAddr    string
+	DatabaseURL string
+	// DatabaseHangTimeout is about how long an ordinary request waits on a
+	// PostgreSQL that stopped answering before it answers 503 (package
+	// database, hangWatch).
+	DatabaseHangTimeout time.Duration
+	RedisURL            string
+	SQLInitMode         string // "always" or "never"
+	PublicBaseURL       string
+	CookieSecure        bool
+	TrustedProxies      []netip.Prefix
 	// CORSAllowedOrigins are the browser origins (scheme://host[:port]) that
 	// may call the API with credentials; empty sends no CORS headers.
 	CORSAllowedOrigins []string
@@ -110,6 +114,7 @@ type Setting struct {
 var Settings = []Setting{
 	{"HTTP_ADDR", ":8080", "address the HTTP server listens on"},
 	{"DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nestegg?sslmode=disable", "PostgreSQL; the database is created if missing"},
+	{"DATABASE_HANG_TIMEOUT", "1s", "about how long a request waits on a PostgreSQL that stopped answering (a stopped process, a vanished host) before it answers 503 with Retry-After; PostgreSQL is probed only while a statement has waited a quarter of it, and a slow statement or lock wait it still answers is left alone. Heavy operations (backup, restore, CSV import and export) keep their own deadlines. From 100ms to 8s"},
 	{"REDIS_URL", "redis://127.0.0.1:6379/0", "Redis, the fast session store (optional at run time: sessions fall back to PostgreSQL)"},
 	{"SQL_INIT_MODE", "always", "`always` applies migrations at start-up (under a lock); `never` applies none and refuses to start on a database that lacks them"},
 	{"PUBLIC_BASE_URL", "", "absolute address clients reach this service at (image URLs); unset: the address the server listens on (`http://localhost:<port of HTTP_ADDR>`), so a test server on another port answers working image URLs. Set it behind a proxy or a domain"},
@@ -167,12 +172,13 @@ var Settings = []Setting{
 func Load(getenv func(string) string) (Config, error) {
 	r := reader{getenv: getenv}
 	c := Config{
-		HTTPAddr:      r.str("HTTP_ADDR"),
-		DatabaseURL:   r.url("DATABASE_URL", "postgres", "postgresql"),
-		RedisURL:      r.url("REDIS_URL", "redis", "rediss"),
-		SQLInitMode:   r.oneOf("SQL_INIT_MODE", "always", "never"),
-		PublicBaseURL: strings.TrimRight(r.optURL("PUBLIC_BASE_URL"), "/"),
-		CookieSecure:  r.bool("COOKIE_SECURE"),
+		HTTPAddr:            r.str("HTTP_ADDR"),
+		DatabaseURL:         r.url("DATABASE_URL", "postgres", "postgresql"),
+		DatabaseHangTimeout: r.durationWithin("DATABASE_HANG_TIMEOUT", 100*time.Millisecond, 8*time.Second),
+		RedisURL:            r.url("REDIS_URL", "redis", "rediss"),
+		SQLInitMode:         r.oneOf("SQL_INIT_MODE", "always", "never"),
+		PublicBaseURL:       strings.TrimRight(r.optURL("PUBLIC_BASE_URL"), "/"),
+		CookieSecure:        r.bool("COOKIE_SECURE"),
 
 		AdminEmail:    r.str("ADMIN_EMAIL"),
 		AdminPassword: r.str("ADMIN_PASSWORD"),
@@ -327,6 +333,16 @@ func (r *reader) duration(name string) time.Duration {
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
 		r.fail(name, fmt.Sprintf("%q is not a positive duration such as 720h", v))
+	}
+	return d
+}
+
+// durationWithin is duration held to [lo, hi].
+func (r *reader) durationWithin(name string, lo, hi time.Duration) time.Duration {
+	v := r.str(name)
+	d, err := time.ParseDuration(v)
+	if err != nil || d < lo || d > hi {
+		r.fail(name, fmt.Sprintf("%q is not a duration from %s to %s", v, lo, hi))
 	}
 	return d
 }

@@ -38,6 +38,9 @@ func TestDefaultsWork(t *testing.T) {
 	if c.LogFlushInterval != 100*time.Millisecond {
 		t.Fatalf("log flush interval %s", c.LogFlushInterval)
 	}
+	if c.DatabaseHangTimeout != time.Second {
+		t.Fatalf("database hang timeout %s", c.DatabaseHangTimeout)
+	}
 }
 
 func TestBadValuesNameTheVariable(t *testing.T) {
@@ -67,6 +70,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		"IMAGE_MAX_PIXELS":           "-1",
 		"IMAGE_MAX_FRAMES":           "many",
 		"GOGC":                       "0",
+		"DATABASE_HANG_TIMEOUT":      "10ms",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {

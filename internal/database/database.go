@@ -33,6 +33,22 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 // connections (nil: none, as Open). The pool has no other tracer; one added
 // later is chained with this one (pgx's multitracer).
 func OpenTraced(ctx context.Context, url string, tracer pgx.QueryTracer) (*pgxpool.Pool, error) {
+	return OpenWith(ctx, url, Options{Tracer: tracer})
+}
+
+// Options are the choices of OpenWith.
+type Options struct {
+	// Tracer sees every statement of the pool's connections (nil: none).
+	Tracer pgx.QueryTracer
+	// HangTimeout is about how long an ordinary statement, or a wait for a
+	// connection, lasts on a PostgreSQL that stopped answering before it
+	// fails with ErrUnavailable (see hangWatch); 0 is DefaultHangTimeout.
+	HangTimeout time.Duration
+}
+
+// OpenWith is Open with opts.
+func OpenWith(ctx context.Context, url string, opts Options) (*pgxpool.Pool, error) {
+	tracer := opts.Tracer
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
@@ -61,6 +77,7 @@ func OpenTraced(ctx context.Context, url string, tracer pgx.QueryTracer) (*pgxpo
 	if tracer != nil {
 		cfg.ConnConfig.Tracer = tracer
 	}
+	watchHangs(cfg, opts.HangTimeout)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open pool: %w", err)

@@ -176,9 +176,15 @@ func NewDatabase(t testing.TB) string {
 }
 
 // NewPool returns a pool on a fresh, migrated database of its own.
+//
+// Its breaker against a hung PostgreSQL (database.Options.HangTimeout)
+// waits 5 s, not the production second: many race-detector test binaries on
+// a shared two-core machine can keep a healthy server from answering its
+// probe in half a second, and a trip would fail unrelated tests with 503.
+// The breaker's own tests open their pools with the production value.
 func NewPool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
-	pool, err := database.Open(context.Background(), NewDatabase(t))
+	pool, err := database.OpenWith(context.Background(), NewDatabase(t), database.Options{HangTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatalf("dbtest: open: %v", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/nestegg/nestegg/internal/database"
 )
 
 // retryAfterSeconds is what a 503 for an unreachable dependency tells the
@@ -22,6 +24,11 @@ const retryAfterSeconds = "5"
 // code); a string the database refuses to store (a NUL character the request
 // path did not catch) is a 400.
 func classify(ctx context.Context, err error) (*Error, bool) {
+	if errors.Is(err, database.ErrUnavailable) {
+		// The pool's breaker: PostgreSQL stopped answering, and the
+		// request was refused or cut short rather than left to wait.
+		return unavailable(err), true
+	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		switch {

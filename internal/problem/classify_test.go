@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/nestegg/nestegg/internal/database"
 )
 
 func TestClassify(t *testing.T) {
@@ -26,6 +28,8 @@ func TestClassify(t *testing.T) {
 		// What database.InTx returns when its second attempt also collided.
 		{"deadlock again", fmt.Errorf("vote: %w", &pgconn.PgError{Code: "40P01"}), http.StatusServiceUnavailable},
 		{"serialization failure again", &pgconn.PgError{Code: "40001"}, http.StatusServiceUnavailable},
+		// The pool's breaker refused or cut the statement (PostgreSQL hung).
+		{"database not answering", fmt.Errorf("begin: %w", database.ErrUnavailable), http.StatusServiceUnavailable},
 	}
 	for _, c := range cases {
 		pe, ok := classify(ctx, c.err)

@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/nestegg/nestegg/internal/clientaddr"
+	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
 )
@@ -102,6 +103,11 @@ func withRequestInfo(c *Contract, trusted []netip.Prefix, next http.Handler) htt
 		ctx = session.WithClaimNote(ctx, func(memberID int64) { ri.MemberID = memberID })
 		ctx = problem.WithRequestID(ctx, id)
 		ctx = clientaddr.With(ctx, clientaddr.Of(r, trusted))
+		if d > requestDeadline {
+			// Heavy work keeps its own deadline when PostgreSQL pauses:
+			// the pool's breaker cuts only ordinary statements short.
+			ctx = database.Patient(ctx)
+		}
 		ctx, cancel := context.WithTimeout(ctx, d)
 		defer cancel()
 		next.ServeHTTP(w, r.WithContext(ctx))
