@@ -117,8 +117,8 @@ LOAD_LARGE_URL  := $(subst /nestegg?,/$(LOAD_LARGE_DB)?,$(DB_URL))
 # errors are counted at the end), in memory (/dev/shm where there is one):
 # written to the disk PostgreSQL commits to, the log's 270 MB a run competed
 # with the commits of the service's creates and not with the floor's, which
-# logs nothing (README, run 16). Afterwards the logs, the databases and the
-# Redis keys the run used (dbs 1 and 2) are removed.
+# logs nothing (internal/loadtest/README.md, run 16). Afterwards the logs, the
+# databases and the Redis keys the run used (dbs 1 and 2) are removed.
 load: ## Start servers on 127.0.0.1:18080 and :18082 (databases nestegg_bench and nestegg_bench_large, Redis dbs 1 and 2), load them against the floors, clean up
 	@set -e; dir=$$(mktemp -d); logs=$$(mktemp -d -p /dev/shm 2>/dev/null || echo $$dir); bin=$$dir/nestegg; go build -o $$bin ./cmd/nestegg; \
 	HTTP_ADDR=$(LOAD_ADDR) LOG_LEVEL=info STORE_TEST_MODE=true REDIS_URL=redis://127.0.0.1:6379/1 TRUSTED_PROXIES=127.0.0.1/32 \

@@ -8,3 +8,10 @@ import _ "embed"
 //
 //go:embed openapi.yaml
 var OpenAPIYAML []byte
+
+// OAPIClientYAML is the oapi-codegen configuration of the Go client the
+// contract names (api/oapi-client.yaml), served at /docs/oapi-client.yaml so
+// that a client team can generate the same SDK from a running server.
+//
+//go:embed oapi-client.yaml
+var OAPIClientYAML []byte

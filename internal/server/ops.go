@@ -37,7 +37,23 @@ func newOpsHandler(pool *pgxpool.Pool, rdb *redis.Client) *opsHandler {
 	// rendered once.
 	page := &pageWriter{header: http.Header{}}
 	docs.ServeHTTP(page, &http.Request{Method: http.MethodGet, URL: &url.URL{Path: docsBase}, Header: http.Header{}})
-	return &opsHandler{pool: pool, redis: rdb, docs: missingAsProblem(docs), docsPage: page.body.Bytes()}
+	return &opsHandler{pool: pool, redis: rdb, docs: withClientConfig(missingAsProblem(docs)), docsPage: page.body.Bytes()}
+}
+
+// clientConfigPath is where the Go client's oapi-codegen configuration, which
+// the contract refers to (api/oapi-client.yaml), is served beside the
+// reference page.
+const clientConfigPath = docsBase + "oapi-client.yaml"
+
+func withClientConfig(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != clientConfigPath {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/yaml")
+		http.ServeContent(w, r, "oapi-client.yaml", time.Time{}, bytes.NewReader(api.OAPIClientYAML))
+	})
 }
 
 // missingAsProblem answers the asset server's 404 (plain text) as a 404

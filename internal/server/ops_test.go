@@ -88,6 +88,28 @@ func TestContractAndDocsAreServed(t *testing.T) {
 	}
 }
 
+// The Go client's oapi-codegen configuration, which the contract names, is
+// served beside the reference page as committed.
+func TestClientConfigIsServedBesideTheDocs(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	res, err := env.Server.Client().Get(env.Server.URL + "/docs/oapi-client.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/yaml" {
+		t.Fatalf("GET /docs/oapi-client.yaml: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	if string(body) != string(api.OAPIClientYAML) || !strings.Contains(string(body), "package: apiclient") {
+		t.Fatalf("/docs/oapi-client.yaml does not serve api/oapi-client.yaml as committed:\n%s", body)
+	}
+}
+
 // assetRefs returns the src and href values of the page.
 func assetRefs(html string) []string {
 	var out []string
