@@ -138,7 +138,7 @@ type BenchRequest struct {
 	Want int
 }
 
-// BenchAgainstFloor measures req sent by m against its floor, the README's:
+// BenchAgainstFloor measures req sent by m against its floor, internal/loadtest/README.md's:
 // a bare HTTP handler in a process of its own (floorproc.go), as the
 // service would be in production, doing only what the request needs
 // from the stores (the bearer token's hash, the session's Redis GET, the
