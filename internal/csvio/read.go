@@ -75,6 +75,16 @@ func readParts(body *multipart.Reader, maxBytes int64) ([]byte, *api.CsvImportMa
 	return file, mapping, nil
 }
 
+// parseFile reads an uploaded file into rows: its text decoded, then read
+// by the service's own header or the mapping.
+func parseFile(ctx context.Context, file []byte, m *api.CsvImportMapping, maxRows int64) (sheet, error) {
+	txt, err := decodeText(file, m)
+	if err != nil {
+		return sheet{}, err
+	}
+	return readSheet(ctx, txt, m, maxRows)
+}
+
 // decodeText answers the file as UTF-8 text without a byte order mark: as
 // it is when it is UTF-8, decoded when the mapping says EUC-KR or when its
 // bytes are not UTF-8 but are EUC-KR (CP949).
