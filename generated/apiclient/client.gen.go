@@ -4902,7 +4902,11 @@ type ClientInterface interface {
 	//
 	// **Limits.** The file may hold at most `csv_import_max_bytes` bytes (10 MiB unless an
 	// administrator set otherwise; never over 32 MiB) and `csv_import_max_rows` data rows
-	// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. An amount must be 0 to 10^15 won. At
+	// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. A row (one record, the line breaks of
+	// its quoted cells included) is at most 32,768 bytes, 64 columns and 4,096 bytes a cell:
+	// a longer row answers 400 `VALIDATION_FAILED` naming `/file` and the row's line (a quote
+	// left open makes the rest of the file one row); more columns or a longer cell is a row
+	// error, and the other rows are read. An amount must be 0 to 10^15 won. At
 	// most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
 	// `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
 	// 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
@@ -7606,7 +7610,11 @@ func (c *Client) ExportEntries(ctx context.Context, params *ExportEntriesParams,
 //
 // **Limits.** The file may hold at most `csv_import_max_bytes` bytes (10 MiB unless an
 // administrator set otherwise; never over 32 MiB) and `csv_import_max_rows` data rows
-// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. An amount must be 0 to 10^15 won. At
+// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. A row (one record, the line breaks of
+// its quoted cells included) is at most 32,768 bytes, 64 columns and 4,096 bytes a cell:
+// a longer row answers 400 `VALIDATION_FAILED` naming `/file` and the row's line (a quote
+// left open makes the rest of the file one row); more columns or a longer cell is a row
+// error, and the other rows are read. An amount must be 0 to 10^15 won. At
 // most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
 // `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
 // 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
@@ -18785,7 +18793,11 @@ type ClientWithResponsesInterface interface {
 	//
 	// **Limits.** The file may hold at most `csv_import_max_bytes` bytes (10 MiB unless an
 	// administrator set otherwise; never over 32 MiB) and `csv_import_max_rows` data rows
-	// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. An amount must be 0 to 10^15 won. At
+	// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. A row (one record, the line breaks of
+	// its quoted cells included) is at most 32,768 bytes, 64 columns and 4,096 bytes a cell:
+	// a longer row answers 400 `VALIDATION_FAILED` naming `/file` and the row's line (a quote
+	// left open makes the rest of the file one row); more columns or a longer cell is a row
+	// error, and the other rows are read. An amount must be 0 to 10^15 won. At
 	// most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
 	// `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
 	// 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
@@ -36295,7 +36307,11 @@ func (c *ClientWithResponses) ExportEntriesWithResponse(ctx context.Context, par
 //
 // **Limits.** The file may hold at most `csv_import_max_bytes` bytes (10 MiB unless an
 // administrator set otherwise; never over 32 MiB) and `csv_import_max_rows` data rows
-// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. An amount must be 0 to 10^15 won. At
+// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. A row (one record, the line breaks of
+// its quoted cells included) is at most 32,768 bytes, 64 columns and 4,096 bytes a cell:
+// a longer row answers 400 `VALIDATION_FAILED` naming `/file` and the row's line (a quote
+// left open makes the rest of the file one row); more columns or a longer cell is a row
+// error, and the other rows are read. An amount must be 0 to 10^15 won. At
 // most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
 // `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
 // 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.

@@ -330,6 +330,41 @@ func TestImportRefusesWhatItCannotRead(t *testing.T) {
 		WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
 }
 
+// Whatever a file's shape, its rows are bounded: a row over 32 KiB (here
+// one of four million empty cells, or a quote left open) refuses the file
+// with a 400 naming its line; a row of more than 64 columns or a cell over
+// 4 KiB is a row error, and the other rows are read.
+func TestImportBoundsRows(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	header := strings.TrimPrefix(exportHeader, "\uFEFF")
+	for _, tc := range []struct {
+		name, file, message string
+	}{
+		{"a row of four million empty cells", header + "2026-11-01,expense,1" + strings.Repeat(",", 4_000_000) + "\r\n",
+			"the row at line 2 is over 32768 bytes"},
+		{"a quote left open", header + "2026-11-01,expense,1,,,,\"memo\r\n" + strings.Repeat("2026-11-02,expense,2,,,,,,,,,\r\n", 2000),
+			"the row at line 2 is over 32768 bytes"},
+	} {
+		p := sendImport(t, m, []byte(tc.file), nil, true).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+		if len(p.Errors) != 1 || p.Errors[0].Field != "/file" || !strings.Contains(p.Errors[0].Message, tc.message) {
+			t.Fatalf("%s: %+v", tc.name, p)
+		}
+	}
+	file := header + strings.Join([]string{
+		"2026-11-01,expense,1,,,,ok,,,,,",
+		"2026-11-02,expense,2,,,," + strings.Repeat("x", 4097) + ",,,,,",
+		"2026-11-03,expense,3,,,,ok,,,,," + strings.Repeat(",", 60),
+		"2026-11-04,expense,4,,,,ok,,,,,",
+	}, "\r\n")
+	rep := importCSV(t, m, []byte(file), nil, true)
+	wantReport(t, rep, 4, 2, 0, 2, []rowErr{{3, "memo"}, {4, ""}})
+	if !strings.Contains(rep.Errors[0].Message, "at most 4096") || !strings.Contains(rep.Errors[1].Message, "at most 64") {
+		t.Fatalf("errors %+v", rep.Errors)
+	}
+}
+
 // The file's size and row count are bounded by settings: 413 past them.
 func TestImportLimits(t *testing.T) {
 	t.Parallel()
