@@ -4854,8 +4854,12 @@ type ClientInterface interface {
 	//
 	// A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written
 	// with a leading `'` (OWASP's advice against formula injection in spreadsheet apps);
-	// import takes that apostrophe off again. Number columns are never negative and are
-	// written as they are.
+	// import takes that apostrophe off again. A cell that itself starts with `'` followed by
+	// one of those characters or by another `'` gets one more `'`, so import gives back every
+	// cell byte for byte. In a quoted cell a line feed is written CRLF and a carriage return
+	// is kept (a cell's CR LF is written CR CR LF): a CSV reader that reads a cell's CRLF as
+	// LF, as import does, reads the cell as it was. Number columns are never negative and
+	// are written as they are.
 	//
 	// The file is streamed as it is read (the service holds a few hundred rows at a time,
 	// whatever the period), from one consistent snapshot of the ledger. An export may work
@@ -7552,8 +7556,12 @@ func (c *Client) CreateEntry(ctx context.Context, params *CreateEntryParams, bod
 //
 // A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written
 // with a leading `'` (OWASP's advice against formula injection in spreadsheet apps);
-// import takes that apostrophe off again. Number columns are never negative and are
-// written as they are.
+// import takes that apostrophe off again. A cell that itself starts with `'` followed by
+// one of those characters or by another `'` gets one more `'`, so import gives back every
+// cell byte for byte. In a quoted cell a line feed is written CRLF and a carriage return
+// is kept (a cell's CR LF is written CR CR LF): a CSV reader that reads a cell's CRLF as
+// LF, as import does, reads the cell as it was. Number columns are never negative and
+// are written as they are.
 //
 // The file is streamed as it is read (the service holds a few hundred rows at a time,
 // whatever the period), from one consistent snapshot of the ledger. An export may work
@@ -18743,8 +18751,12 @@ type ClientWithResponsesInterface interface {
 	//
 	// A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written
 	// with a leading `'` (OWASP's advice against formula injection in spreadsheet apps);
-	// import takes that apostrophe off again. Number columns are never negative and are
-	// written as they are.
+	// import takes that apostrophe off again. A cell that itself starts with `'` followed by
+	// one of those characters or by another `'` gets one more `'`, so import gives back every
+	// cell byte for byte. In a quoted cell a line feed is written CRLF and a carriage return
+	// is kept (a cell's CR LF is written CR CR LF): a CSV reader that reads a cell's CRLF as
+	// LF, as import does, reads the cell as it was. Number columns are never negative and
+	// are written as they are.
 	//
 	// The file is streamed as it is read (the service holds a few hundred rows at a time,
 	// whatever the period), from one consistent snapshot of the ledger. An export may work
@@ -36251,8 +36263,12 @@ func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, param
 //
 // A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written
 // with a leading `'` (OWASP's advice against formula injection in spreadsheet apps);
-// import takes that apostrophe off again. Number columns are never negative and are
-// written as they are.
+// import takes that apostrophe off again. A cell that itself starts with `'` followed by
+// one of those characters or by another `'` gets one more `'`, so import gives back every
+// cell byte for byte. In a quoted cell a line feed is written CRLF and a carriage return
+// is kept (a cell's CR LF is written CR CR LF): a CSV reader that reads a cell's CRLF as
+// LF, as import does, reads the cell as it was. Number columns are never negative and
+// are written as they are.
 //
 // The file is streamed as it is read (the service holds a few hundred rows at a time,
 // whatever the period), from one consistent snapshot of the ledger. An export may work

@@ -455,7 +455,9 @@ func (r *row) checkAsEntry(original, rate string) {
 		Currency: r.currency, OriginalAmount: optional(original), ExchangeRate: optional(rate), InstallmentMonths: r.months,
 	}, true)
 	if err == nil {
-		r.original, r.rate = in.OriginalAmount, in.ExchangeRate
+		// The memo as the API stores it: trimmed, also where an apostrophe
+		// taken off (unsafeText) left a space at its start.
+		r.memo, r.original, r.rate = in.Memo, in.OriginalAmount, in.ExchangeRate
 		return
 	}
 	p, ok := problem.As(err)
