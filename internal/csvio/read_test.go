@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding/korean"
 
@@ -159,3 +160,32 @@ func TestParseRowColumnAndCellLimits(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// Whatever bytes a file holds, parsing answers rows or a problem with a
+// code (a 400 or a 413), never another error or a panic, and a row past
+// the bounds is never one of the rows.
+func FuzzParseFile(f *testing.F) {
+	f.Add([]byte(ownHeader+"2026-11-01,expense,1,,,,'=memo,,,,,\r\n"), false)
+	f.Add([]byte("날짜,금액,내용\n2026-11-01,1,\"a\"\"b\"\n2026-11-02,\"2"), true)
+	f.Add([]byte("날짜,금액\r\n\r\n\n,,,\r\n2026.11.03,(3)\r"), true)
+	f.Add([]byte{0xb3, 0xaf, 0xc2, 0xa5, ',', 0xb1, 0xdd, 0xbe, 0xd7, '\n', '1', ',', '2'}, true)
+	m := &api.CsvImportMapping{Date: ptr("날짜"), Amount: ptr("금액"), Memo: ptr("내용")}
+	f.Fuzz(func(t *testing.T, file []byte, mapped bool) {
+		mapping := m
+		if !mapped {
+			mapping = nil
+		}
+		sh, err := parseFile(context.Background(), file, mapping, 100)
+		if err != nil {
+			if p, ok := problem.As(err); !ok || p.Code == "" {
+				t.Fatalf("%v is no problem", err)
+			}
+			return
+		}
+		for _, r := range sh.rows {
+			if r.err == nil && utf8.RuneCountInString(r.memo) > maxMemoRunes {
+				t.Fatalf("row %d took a memo of %d characters", r.line, utf8.RuneCountInString(r.memo))
+			}
+		}
+	})
+}
