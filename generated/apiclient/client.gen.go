@@ -4894,8 +4894,12 @@ type ClientInterface interface {
 	//
 	// A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written
 	// with a leading `'` (OWASP's advice against formula injection in spreadsheet apps);
-	// import takes that apostrophe off again. Number columns are never negative and are
-	// written as they are.
+	// import takes that apostrophe off again. A cell that itself starts with `'` followed by
+	// one of those characters or by another `'` gets one more `'`, so import gives back every
+	// cell byte for byte. In a quoted cell a line feed is written CRLF and a carriage return
+	// is kept (a cell's CR LF is written CR CR LF): a CSV reader that reads a cell's CRLF as
+	// LF, as import does, reads the cell as it was. Number columns are never negative and
+	// are written as they are.
 	//
 	// The file is streamed as it is read (the service holds a few hundred rows at a time,
 	// whatever the period), from one consistent snapshot of the ledger. An export may work
@@ -4942,7 +4946,11 @@ type ClientInterface interface {
 	//
 	// **Limits.** The file may hold at most `csv_import_max_bytes` bytes (10 MiB unless an
 	// administrator set otherwise; never over 32 MiB) and `csv_import_max_rows` data rows
-	// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. An amount must be 0 to 10^15 won. At
+	// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. A row (one record, the line breaks of
+	// its quoted cells included) is at most 32,768 bytes, 64 columns and 4,096 bytes a cell:
+	// a longer row answers 400 `VALIDATION_FAILED` naming `/file` and the row's line (a quote
+	// left open makes the rest of the file one row); more columns or a longer cell is a row
+	// error, and the other rows are read. An amount must be 0 to 10^15 won. At
 	// most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
 	// `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
 	// 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
@@ -7604,8 +7612,12 @@ func (c *Client) CreateEntry(ctx context.Context, params *CreateEntryParams, bod
 //
 // A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written
 // with a leading `'` (OWASP's advice against formula injection in spreadsheet apps);
-// import takes that apostrophe off again. Number columns are never negative and are
-// written as they are.
+// import takes that apostrophe off again. A cell that itself starts with `'` followed by
+// one of those characters or by another `'` gets one more `'`, so import gives back every
+// cell byte for byte. In a quoted cell a line feed is written CRLF and a carriage return
+// is kept (a cell's CR LF is written CR CR LF): a CSV reader that reads a cell's CRLF as
+// LF, as import does, reads the cell as it was. Number columns are never negative and
+// are written as they are.
 //
 // The file is streamed as it is read (the service holds a few hundred rows at a time,
 // whatever the period), from one consistent snapshot of the ledger. An export may work
@@ -7662,7 +7674,11 @@ func (c *Client) ExportEntries(ctx context.Context, params *ExportEntriesParams,
 //
 // **Limits.** The file may hold at most `csv_import_max_bytes` bytes (10 MiB unless an
 // administrator set otherwise; never over 32 MiB) and `csv_import_max_rows` data rows
-// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. An amount must be 0 to 10^15 won. At
+// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. A row (one record, the line breaks of
+// its quoted cells included) is at most 32,768 bytes, 64 columns and 4,096 bytes a cell:
+// a longer row answers 400 `VALIDATION_FAILED` naming `/file` and the row's line (a quote
+// left open makes the rest of the file one row); more columns or a longer cell is a row
+// error, and the other rows are read. An amount must be 0 to 10^15 won. At
 // most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
 // `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
 // 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
@@ -18807,8 +18823,12 @@ type ClientWithResponsesInterface interface {
 	//
 	// A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written
 	// with a leading `'` (OWASP's advice against formula injection in spreadsheet apps);
-	// import takes that apostrophe off again. Number columns are never negative and are
-	// written as they are.
+	// import takes that apostrophe off again. A cell that itself starts with `'` followed by
+	// one of those characters or by another `'` gets one more `'`, so import gives back every
+	// cell byte for byte. In a quoted cell a line feed is written CRLF and a carriage return
+	// is kept (a cell's CR LF is written CR CR LF): a CSV reader that reads a cell's CRLF as
+	// LF, as import does, reads the cell as it was. Number columns are never negative and
+	// are written as they are.
 	//
 	// The file is streamed as it is read (the service holds a few hundred rows at a time,
 	// whatever the period), from one consistent snapshot of the ledger. An export may work
@@ -18857,7 +18877,11 @@ type ClientWithResponsesInterface interface {
 	//
 	// **Limits.** The file may hold at most `csv_import_max_bytes` bytes (10 MiB unless an
 	// administrator set otherwise; never over 32 MiB) and `csv_import_max_rows` data rows
-	// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. An amount must be 0 to 10^15 won. At
+	// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. A row (one record, the line breaks of
+	// its quoted cells included) is at most 32,768 bytes, 64 columns and 4,096 bytes a cell:
+	// a longer row answers 400 `VALIDATION_FAILED` naming `/file` and the row's line (a quote
+	// left open makes the rest of the file one row); more columns or a longer cell is a row
+	// error, and the other rows are read. An amount must be 0 to 10^15 won. At
 	// most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
 	// `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
 	// 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.
@@ -36327,8 +36351,12 @@ func (c *ClientWithResponses) CreateEntryWithResponse(ctx context.Context, param
 //
 // A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return is written
 // with a leading `'` (OWASP's advice against formula injection in spreadsheet apps);
-// import takes that apostrophe off again. Number columns are never negative and are
-// written as they are.
+// import takes that apostrophe off again. A cell that itself starts with `'` followed by
+// one of those characters or by another `'` gets one more `'`, so import gives back every
+// cell byte for byte. In a quoted cell a line feed is written CRLF and a carriage return
+// is kept (a cell's CR LF is written CR CR LF): a CSV reader that reads a cell's CRLF as
+// LF, as import does, reads the cell as it was. Number columns are never negative and
+// are written as they are.
 //
 // The file is streamed as it is read (the service holds a few hundred rows at a time,
 // whatever the period), from one consistent snapshot of the ledger. An export may work
@@ -36383,7 +36411,11 @@ func (c *ClientWithResponses) ExportEntriesWithResponse(ctx context.Context, par
 //
 // **Limits.** The file may hold at most `csv_import_max_bytes` bytes (10 MiB unless an
 // administrator set otherwise; never over 32 MiB) and `csv_import_max_rows` data rows
-// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. An amount must be 0 to 10^15 won. At
+// (20,000): past either, 413 `PAYLOAD_TOO_LARGE`. A row (one record, the line breaks of
+// its quoted cells included) is at most 32,768 bytes, 64 columns and 4,096 bytes a cell:
+// a longer row answers 400 `VALIDATION_FAILED` naming `/file` and the row's line (a quote
+// left open makes the rest of the file one row); more columns or a longer cell is a row
+// error, and the other rows are read. An amount must be 0 to 10^15 won. At
 // most 20 row errors and 100 duplicates are listed (`errorsTruncated` and
 // `duplicatesTruncated` say more were cut; the counts are whole). An import may work for
 // 60 seconds (`x-deadline-seconds`). PREMIUM, like backup.

@@ -1,8 +1,8 @@
 package csvio
 
 import (
+	"bufio"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -108,24 +110,18 @@ func (e *Export) Close() { _ = e.tx.Rollback(context.WithoutCancel(e.ctx)) }
 func (e *Export) WriteTo(w io.Writer) (int64, error) {
 	defer e.Close()
 	cw := &countingWriter{w: w}
-	if _, err := io.WriteString(cw, bom); err != nil {
+	out := bufio.NewWriter(cw)
+	if _, err := out.WriteString(bom); err != nil {
 		return cw.n, err
 	}
-	out := csv.NewWriter(cw)
-	out.UseCRLF = true
-	if err := out.Write(Header); err != nil {
-		return cw.n, err
-	}
+	writeRecord(out, Header)
 	record := make([]string, len(Header))
 	for len(e.batch) > 0 {
 		for _, r := range e.batch {
 			fillRecord(record, r)
-			if err := out.Write(record); err != nil {
-				return cw.n, err
-			}
+			writeRecord(out, record)
 		}
-		out.Flush()
-		if err := out.Error(); err != nil {
+		if err := out.Flush(); err != nil {
 			return cw.n, err
 		}
 		if len(e.batch) < exportBatch {
@@ -135,8 +131,56 @@ func (e *Export) WriteTo(w io.Writer) (int64, error) {
 			return cw.n, err
 		}
 	}
-	out.Flush()
-	return cw.n, out.Error()
+	return cw.n, out.Flush()
+}
+
+// writeRecord writes one row as encoding/csv's Writer with UseCRLF does (a
+// cell quoted when it holds a quote, a comma or a line break, or starts
+// with a space; a quote doubled; a line feed written CRLF; CRLF after the
+// row) but keeps a carriage return, which csv.Writer drops: encoding/csv's
+// Reader (the import) reads a cell's CRLF as LF and keeps a lone CR, so a
+// cell's CR LF, written CR CR LF, reads back as CR LF, and every cell
+// reads back byte for byte. A write error stays in w (bufio's errors
+// stick) for its Flush to answer.
+func writeRecord(w *bufio.Writer, rec []string) {
+	for i, cell := range rec {
+		if i > 0 {
+			_ = w.WriteByte(',')
+		}
+		if !needsQuotes(cell) {
+			_, _ = w.WriteString(cell)
+			continue
+		}
+		_ = w.WriteByte('"')
+		for len(cell) > 0 {
+			j := strings.IndexAny(cell, "\"\n")
+			if j < 0 {
+				_, _ = w.WriteString(cell)
+				break
+			}
+			_, _ = w.WriteString(cell[:j])
+			if cell[j] == '"' {
+				_, _ = w.WriteString(`""`)
+			} else {
+				_, _ = w.WriteString("\r\n")
+			}
+			cell = cell[j+1:]
+		}
+		_ = w.WriteByte('"')
+	}
+	_, _ = w.WriteString("\r\n")
+}
+
+// needsQuotes is csv.Writer's rule for quoting a cell.
+func needsQuotes(cell string) bool {
+	if cell == "" {
+		return false
+	}
+	if cell == `\.` || strings.ContainsAny(cell, "\",\r\n") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(cell)
+	return unicode.IsSpace(r)
 }
 
 func fillRecord(rec []string, r db.ListEntriesForExportRow) {
@@ -174,11 +218,18 @@ func categoryPath(parent, name string) string {
 	return parent + "/" + name
 }
 
+// formulaStart are the first characters that make a spreadsheet app read a
+// cell as a formula (OWASP, CSV injection).
+const formulaStart = "=+-@\t\r"
+
 // safeText neutralises a cell a spreadsheet app would read as a formula, as
-// OWASP advises (CSV injection): a leading apostrophe. Only text cells pass
-// here; number cells are never negative.
+// OWASP advises: a leading apostrophe. A cell that begins with an
+// apostrophe which unsafeText would take off (one before a formula
+// character or another apostrophe) gets one more, so that unsafeText gives
+// back every cell as it was. Only text cells pass here; number cells are
+// never negative.
 func safeText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	if (s != "" && strings.IndexByte(formulaStart, s[0]) >= 0) || guarded(s) {
 		return "'" + s
 	}
 	return s
@@ -186,10 +237,16 @@ func safeText(s string) string {
 
 // unsafeText undoes safeText on import.
 func unsafeText(s string) string {
-	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@\t\r", rune(s[1])) {
+	if guarded(s) {
 		return s[1:]
 	}
 	return s
+}
+
+// guarded says whether s is a cell safeText wrote with an apostrophe: one
+// followed by a formula character or another apostrophe.
+func guarded(s string) bool {
+	return len(s) > 1 && s[0] == '\'' && strings.IndexByte(formulaStart+"'", s[1]) >= 0
 }
 
 type countingWriter struct {

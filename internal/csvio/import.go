@@ -56,11 +56,7 @@ func (h *CSVHandler) ImportEntries(ctx context.Context, req api.ImportEntriesReq
 // Import reads the file and creates its valid, non-duplicate rows in one
 // transaction (none in a dry run), answering the report.
 func (h *CSVHandler) Import(ctx context.Context, memberID int64, file []byte, m *api.CsvImportMapping, maxRows int64, dryRun bool) (api.CsvImportReport, error) {
-	txt, err := decodeText(file, m)
-	if err != nil {
-		return api.CsvImportReport{}, err
-	}
-	sh, err := readSheet(ctx, txt, m, maxRows)
+	sh, err := parseFile(ctx, file, m, maxRows)
 	if err != nil {
 		return api.CsvImportReport{}, err
 	}

@@ -75,24 +75,81 @@ func readParts(body *multipart.Reader, maxBytes int64) ([]byte, *api.CsvImportMa
 	return file, mapping, nil
 }
 
-// decodeText answers the file as UTF-8 text without a byte order mark: as
-// it is when it is UTF-8, decoded when the mapping says EUC-KR or when its
-// bytes are not UTF-8 but are EUC-KR (CP949).
-func decodeText(file []byte, m *api.CsvImportMapping) (string, error) {
+// Bounds of one row of a file, whatever its shape, so that what reading a
+// row costs follows the file's size: encoding/csv holds a whole record (and
+// an index and a position per cell) before it answers, so a 4 MB line of
+// four million empty cells once cost 650 MB. The service's own rows are well
+// inside them: 12 columns; the longest cell is 20 tags of 30 characters (2.4
+// KB of UTF-8), a memo 200 characters (800 bytes); a whole row, every quote
+// in it doubled, under 8 KiB. Banks' and card issuers' files have one or two
+// dozen columns.
+const (
+	maxColumns   = 64
+	maxCellBytes = 4 << 10
+	// maxRowBytes bounds a record as the file writes it: its quotes, and
+	// the line breaks of its quoted cells, counted.
+	maxRowBytes = 32 << 10
+)
+
+// readBufferSize is how far the csv reader reads ahead of what it parsed
+// (bufio's default size).
+const readBufferSize = 4096
+
+// errRowTooLong stops the csv reader inside a record over maxRowBytes.
+var errRowTooLong = errors.New("row over the limit")
+
+// window hands the csv reader the text up to end, then errRowTooLong: the
+// reader never holds more than maxRowBytes of one record plus its
+// read-ahead, however long the record is.
+type window struct {
+	txt      []byte
+	pos, end int
+}
+
+func (w *window) Read(p []byte) (int, error) {
+	if w.pos >= len(w.txt) {
+		return 0, io.EOF
+	}
+	if w.pos >= w.end {
+		return 0, errRowTooLong
+	}
+	n := copy(p, w.txt[w.pos:min(w.end, len(w.txt))])
+	w.pos += n
+	return n, nil
+}
+
+// parseFile reads an uploaded file into rows: its text decoded, then read
+// by the service's own header or the mapping.
+func parseFile(ctx context.Context, file []byte, m *api.CsvImportMapping, maxRows int64) (sheet, error) {
+	txt, err := decodeText(file, m)
+	if err != nil {
+		return sheet{}, err
+	}
+	return readSheet(ctx, txt, m, maxRows)
+}
+
+// decodeText answers the file as UTF-8 text without a byte order mark: the
+// file itself when it is UTF-8 (no copy), decoded when the mapping says
+// EUC-KR or when its bytes are not UTF-8 but are EUC-KR (CP949).
+func decodeText(file []byte, m *api.CsvImportMapping) ([]byte, error) {
 	bad := problem.Invalid("/file", "the file is neither UTF-8 nor EUC-KR (CP949) text")
 	eucKR := m != nil && m.Encoding != nil && *m.Encoding == api.CsvEncodingEUCKR
 	if !eucKR {
 		if !utf8.Valid(file) {
 			eucKR = true
 		} else {
-			return strings.TrimPrefix(string(file), bom), nil
+			return bytes.TrimPrefix(file, []byte(bom)), nil
 		}
 	}
-	out, err := korean.EUCKR.NewDecoder().Bytes(file)
-	if err != nil || bytes.ContainsRune(out, utf8.RuneError) {
-		return "", bad
+	// EUC-KR text is at most half again as long in UTF-8 (a two-byte
+	// character is three); a file that needs more holds bytes that are not
+	// EUC-KR (each decoded as U+FFFD, three bytes).
+	out := make([]byte, len(file)+len(file)/2)
+	n, _, err := korean.EUCKR.NewDecoder().Transform(out, file, true)
+	if err != nil || bytes.ContainsRune(out[:n], utf8.RuneError) {
+		return nil, bad
 	}
-	return string(out), nil
+	return out[:n], nil
 }
 
 // row is one data row of the file, read and checked as far as the file
@@ -129,28 +186,104 @@ type sheet struct {
 	rows []*row
 }
 
-// readSheet reads the text into rows, by the service's own header or the
-// mapping. More than maxRows data rows is 413.
-func readSheet(ctx context.Context, txt string, m *api.CsvImportMapping, maxRows int64) (sheet, error) {
-	r := csv.NewReader(strings.NewReader(txt))
+// records reads a file's records one at a time within the row bounds.
+type records struct {
+	w *window
+	r *csv.Reader
+}
+
+func newRecords(txt []byte) *records {
+	w := &window{txt: txt}
+	r := csv.NewReader(w)
+	// Rows may differ in length (banks put titles and totals around
+	// their tables); maxColumns bounds them instead.
 	r.FieldsPerRecord = -1
 	r.LazyQuotes = true
+	// A record's cells are substrings of one string allocated per record,
+	// so a row keeps its cells while the slice of them is reused.
+	r.ReuseRecord = true
+	return &records{w: w, r: r}
+}
+
+// next answers the next record (io.EOF after the last) and the line it
+// starts on. A record over maxRowBytes is a 400 naming its line.
+func (rs *records) next() ([]string, int, error) {
+	start := skipBlankLines(rs.w.txt, int(rs.r.InputOffset()))
+	// Whatever the reader read ahead lies before start+readBufferSize.
+	rs.w.end = start + maxRowBytes + readBufferSize
+	rec, err := rs.r.Read()
+	if err == nil && int(rs.r.InputOffset())-start > maxRowBytes {
+		err = errRowTooLong
+	}
+	if errors.Is(err, errRowTooLong) {
+		line := 1 + bytes.Count(rs.w.txt[:start], []byte("\n"))
+		return nil, 0, problem.Invalid("/file", fmt.Sprintf(
+			"the row at line %d is over %d bytes (a row is at most %d bytes, %d columns and %d bytes a cell; a quote left open makes the rest of the file one row)",
+			line, maxRowBytes, maxRowBytes, maxColumns, maxCellBytes))
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	line, _ := rs.r.FieldPos(0)
+	return rec, line, nil
+}
+
+// skipBlankLines answers the offset past the empty lines ("\n" or "\r\n",
+// which the csv reader skips) at txt[i:].
+func skipBlankLines(txt []byte, i int) int {
+	for {
+		switch {
+		case i < len(txt) && txt[i] == '\n':
+			i++
+		case i+1 < len(txt) && txt[i] == '\r' && txt[i+1] == '\n':
+			i += 2
+		default:
+			return i
+		}
+	}
+}
+
+// overLimits answers why a record is past the row bounds ("" when it is
+// not) and the column (header text) to name.
+func overLimits(rec, header []string) (column, message string) {
+	if len(rec) > maxColumns {
+		return "", fmt.Sprintf("the row has %d columns; a row has at most %d", len(rec), maxColumns)
+	}
+	for i, c := range rec {
+		if len(c) > maxCellBytes {
+			if i < len(header) {
+				column = header[i]
+			}
+			return column, fmt.Sprintf("column %d holds %d bytes; a cell holds at most %d", i+1, len(c), maxCellBytes)
+		}
+	}
+	return "", ""
+}
+
+// readSheet reads the text into rows, by the service's own header or the
+// mapping. More than maxRows data rows is 413.
+func readSheet(ctx context.Context, txt []byte, m *api.CsvImportMapping, maxRows int64) (sheet, error) {
+	rs := newRecords(txt)
 	headerLine := 1
 	if m != nil && m.HeaderRow != nil {
 		headerLine = int(*m.HeaderRow)
 	}
 	var header []string
 	for header == nil {
-		rec, err := r.Read()
+		rec, line, err := rs.next()
 		if errors.Is(err, io.EOF) {
 			return sheet{}, problem.Invalid("/file", fmt.Sprintf("the file has no header row at line %d", headerLine))
 		}
 		if err != nil {
-			return sheet{}, problem.Invalid("/file", "the file is not CSV: "+err.Error())
+			return sheet{}, readError(err)
 		}
-		if line, _ := r.FieldPos(0); line >= headerLine {
-			header = trimAll(rec)
+		if line < headerLine {
+			continue
 		}
+		if _, why := overLimits(rec, nil); why != "" {
+			return sheet{}, problem.Invalid("/file", "the header row is past the limits: "+why)
+		}
+		header = trimAll(nil, rec)
 	}
 	var read func(rec []string, rw *row)
 	own := isOwnHeader(header)
@@ -167,40 +300,58 @@ func readSheet(ctx context.Context, txt string, m *api.CsvImportMapping, maxRows
 		return sheet{}, problem.Invalid("/mapping", "the file is not in the service's export format: send a mapping")
 	}
 	out := sheet{own: own && m == nil}
-	for {
-		rec, err := r.Read()
+	var trimmed []string
+	for n := 1; ; n++ {
+		if n%1000 == 0 && ctx.Err() != nil {
+			return sheet{}, ctx.Err()
+		}
+		rec, line, err := rs.next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				line = pe.Line
-			}
-			return sheet{}, problem.Invalid("/file", fmt.Sprintf("line %d is not CSV: %v", line, err))
+			return sheet{}, readError(err)
 		}
 		if blank(rec) {
 			continue
-		}
-		if len(out.rows)%1000 == 999 && ctx.Err() != nil {
-			return sheet{}, ctx.Err()
 		}
 		if int64(len(out.rows)) >= maxRows {
 			return sheet{}, problem.New(http.StatusRequestEntityTooLarge, problem.CodePayloadTooLarge,
 				fmt.Sprintf("the file has over %d rows", maxRows))
 		}
 		rw := &row{line: line}
-		read(trimAll(rec), rw)
+		if column, why := overLimits(rec, header); why != "" {
+			rw.fail(column, why)
+		} else {
+			// read keeps cells (substrings of the record's own string),
+			// never the slice, which the next record reuses.
+			trimmed = trimAll(trimmed, rec)
+			read(trimmed, rw)
+		}
 		out.rows = append(out.rows, rw)
 	}
 	return out, nil
 }
 
-func trimAll(rec []string) []string {
-	out := make([]string, len(rec))
-	for i, s := range rec {
-		out[i] = strings.TrimSpace(s)
+// readError is a reading error as the answer: a 400 as it is, a CSV error
+// as a 400 naming its line.
+func readError(err error) error {
+	if _, ok := problem.As(err); ok {
+		return err
+	}
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return problem.Invalid("/file", fmt.Sprintf("line %d is not CSV: %v", pe.Line, pe.Err))
+	}
+	return problem.Invalid("/file", "the file is not CSV: "+err.Error())
+}
+
+// trimAll answers rec's cells trimmed, in buf's array when it is large
+// enough.
+func trimAll(buf, rec []string) []string {
+	out := buf[:0]
+	for _, s := range rec {
+		out = append(out, strings.TrimSpace(s))
 	}
 	return out
 }
@@ -304,7 +455,9 @@ func (r *row) checkAsEntry(original, rate string) {
 		Currency: r.currency, OriginalAmount: optional(original), ExchangeRate: optional(rate), InstallmentMonths: r.months,
 	}, true)
 	if err == nil {
-		r.original, r.rate = in.OriginalAmount, in.ExchangeRate
+		// The memo as the API stores it: trimmed, also where an apostrophe
+		// taken off (unsafeText) left a space at its start.
+		r.memo, r.original, r.rate = in.Memo, in.OriginalAmount, in.ExchangeRate
 		return
 	}
 	p, ok := problem.As(err)
