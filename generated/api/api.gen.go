@@ -825,6 +825,62 @@ type BudgetStatusItem struct {
 // BudgetYearValue defines model for BudgetYearValue.
 type BudgetYearValue = int32
 
+// CardInstallmentSlice Which slice of an installment purchase the item is, or null for an entry that is not one.
+type CardInstallmentSlice struct {
+	// Number The slice's position, 1 for the first (which takes the remainder).
+	Number int32 `json:"number"`
+
+	// Of The purchase's number of months.
+	Of int32 `json:"of"`
+}
+
+// CardStatement One statement of a card's cycle.
+type CardStatement struct {
+	// ClosingDate The day the statement closes (its last day).
+	ClosingDate openapi_types.Date `json:"closingDate"`
+
+	// DueDate The first payment day after the closing day.
+	DueDate openapi_types.Date `json:"dueDate"`
+
+	// From The first day whose entries the statement covers (the day after the previous closing day).
+	From openapi_types.Date `json:"from"`
+
+	// Items The entries and installment slices of the statement, oldest date first.
+	Items []CardStatementItem `json:"items"`
+
+	// Paid Confirmed transfers into the card dated after the closing date cover the total.
+	Paid bool `json:"paid"`
+
+	// To The last day whose entries the statement covers (the closing day).
+	To openapi_types.Date `json:"to"`
+
+	// Total The sum of the items' amounts; negative when refunds pass the spending.
+	Total int64 `json:"total"`
+}
+
+// CardStatementItem defines model for CardStatementItem.
+type CardStatementItem struct {
+	// Amount What the item counts in the statement's total; negative for a refund, 0 while awaiting a rate.
+	Amount int64 `json:"amount"`
+
+	// AwaitingRate A pending foreign purchase still awaiting its exchange rate; it counts 0 until confirmed.
+	AwaitingRate bool `json:"awaitingRate"`
+
+	// Date The entry's date (a purchase's date for each of its installment slices).
+	Date openapi_types.Date `json:"date"`
+
+	// EntryID The entry the item comes from.
+	EntryID int64 `json:"entryId"`
+
+	// Installment Which slice of an installment purchase the item is, or null for an entry that is not one.
+	Installment *CardInstallmentSlice `json:"installment"`
+}
+
+// CardStatementList Statements, newest closing date first.
+//
+// Example: [{"closingDate":"2026-10-31","dueDate":"2026-11-14","from":"2026-10-01","items":[{"amount":33333,"awaitingRate":false,"date":"2026-09-20","entryId":12,"installment":{"number":2,"of":3}},{"amount":-5000,"awaitingRate":false,"date":"2026-10-02","entryId":14,"installment":null},{"amount":12000,"awaitingRate":false,"date":"2026-10-31","entryId":15,"installment":null}],"paid":false,"to":"2026-10-31","total":40333}]
+type CardStatementList = []CardStatement
+
 // Category A category; a top-level one lists its sub-categories in `children` (a sub-category's is empty).
 type Category struct {
 	Children  []SubCategory `json:"children"`
@@ -1482,6 +1538,22 @@ type NetWorthUnit string
 
 // NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
 type NetWorthUnitValue = string
+
+// NextCardBill A card's next bill.
+type NextCardBill struct {
+	ClosingDate openapi_types.Date `json:"closingDate"`
+	DueDate     openapi_types.Date `json:"dueDate"`
+	Total       int64              `json:"total"`
+	WalletID    int64              `json:"walletId"`
+}
+
+// NextCardBills Example: {"cards":[{"closingDate":"2026-10-31","dueDate":"2026-11-14","total":40333,"walletId":3}],"total":40333}
+type NextCardBills struct {
+	Cards []NextCardBill `json:"cards"`
+
+	// Total The sum of the cards' totals.
+	Total int64 `json:"total"`
+}
 
 // NotificationOutcome What a notification did. Open for growth; known values are listed.
 //
@@ -2555,7 +2627,16 @@ type Wallet struct {
 	ManualValuation bool                `json:"manualValuation"`
 	Name            string              `json:"name"`
 	OpeningBalance  int64               `json:"openingBalance"`
-	SortOrder       int32               `json:"sortOrder"`
+
+	// PaymentDay A `CARD`'s payment day (1 to 31), or null for no cycle.
+	PaymentDay *int32 `json:"paymentDay"`
+
+	// PaymentWalletID The wallet a `CARD`'s bills are paid from, or null for no cycle.
+	PaymentWalletID *int64 `json:"paymentWalletId"`
+	SortOrder       int32  `json:"sortOrder"`
+
+	// StatementDay A `CARD`'s statement closing day (1 to 31), or null for no cycle.
+	StatementDay *int32 `json:"statementDay"`
 
 	// Type The kind of wallet as answered; a client must accept other values.
 	Type WalletTypeValue `json:"type"`
@@ -2600,6 +2681,15 @@ type WalletRequest struct {
 	//
 	// Example: 1500000
 	OpeningBalance *Money `json:"openingBalance,omitempty"`
+
+	// PaymentDay The day of the month a `CARD`'s statement is paid, 1 to 31 (the same month-end rule); a statement is due on the first such day after its closing day.
+	PaymentDay *int32 `json:"paymentDay,omitempty"`
+
+	// PaymentWalletID The member's wallet a `CARD`'s bills are paid from; not a `CARD`.
+	PaymentWalletID *int64 `json:"paymentWalletId,omitempty"`
+
+	// StatementDay A `CARD`'s statement closing day of the month, 1 to 31 (a day past a month's end means its last day); with `paymentDay` and `paymentWalletId`.
+	StatementDay *int32 `json:"statementDay,omitempty"`
 
 	// Type The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
 	// `CHECK_CARD` a debit card, `MINUS` an overdraft account, `PENSION` typically a manual-valuation wallet.
@@ -3644,6 +3734,15 @@ type UpdateWalletParams struct {
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
+// ListCardStatementsParams defines parameters for ListCardStatements.
+type ListCardStatementsParams struct {
+	// From The earliest closing date to list (included).
+	From *openapi_types.Date `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The latest closing date to list (included).
+	To *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
+}
+
 // ListMembersParams defines parameters for ListMembers.
 type ListMembersParams struct {
 	// Page Page number, from 1.
@@ -4501,6 +4600,9 @@ type ServerInterface interface {
 	// UpdateBudget Change a budget's amount
 	// (PUT /api/account/budgets/{id})
 	UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID, params UpdateBudgetParams)
+	// GetNextCardBills The next bill of every card
+	// (GET /api/account/card-bills/next)
+	GetNextCardBills(w http.ResponseWriter, r *http.Request)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
 	ListCategories(w http.ResponseWriter, r *http.Request)
@@ -4681,6 +4783,9 @@ type ServerInterface interface {
 	// GetLoanSchedule The repayment schedule of a loan wallet
 	// (GET /api/account/wallets/{id}/loan-schedule)
 	GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID)
+	// ListCardStatements The statements of a card
+	// (GET /api/account/wallets/{id}/statements)
+	ListCardStatements(w http.ResponseWriter, r *http.Request, id WalletID, params ListCardStatementsParams)
 	// ListDefaultCategories The default category tree
 	// (GET /api/admin/default-categories)
 	ListDefaultCategories(w http.ResponseWriter, r *http.Request)
@@ -5443,6 +5548,20 @@ func (siw *ServerInterfaceWrapper) UpdateBudget(w http.ResponseWriter, r *http.R
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateBudget(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetNextCardBills operation middleware
+func (siw *ServerInterfaceWrapper) GetNextCardBills(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetNextCardBills(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7915,6 +8034,61 @@ func (siw *ServerInterfaceWrapper) GetLoanSchedule(w http.ResponseWriter, r *htt
 	handler.ServeHTTP(w, r)
 }
 
+// ListCardStatements operation middleware
+func (siw *ServerInterfaceWrapper) ListCardStatements(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WalletID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCardStatementsParams
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCardStatements(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListDefaultCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListDefaultCategories(w http.ResponseWriter, r *http.Request) {
 
@@ -10091,6 +10265,8 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}", wrapper.GetWallet)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/wallets/{id}", wrapper.UpdateWallet)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}/loan-schedule", wrapper.GetLoanSchedule)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}/statements", wrapper.ListCardStatements)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/card-bills/next", wrapper.GetNextCardBills)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/categories", wrapper.ListCategories)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/categories", wrapper.CreateCategory)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/categories/reorder", wrapper.ReorderCategories)
@@ -12422,6 +12598,110 @@ type UpdateBudget503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateBudget503ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBillsRequestObject struct {
+}
+
+type GetNextCardBillsResponseObject interface {
+	VisitGetNextCardBillsResponse(w http.ResponseWriter) error
+}
+
+type GetNextCardBills200JSONResponse NextCardBills
+
+func (response GetNextCardBills200JSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBills401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills401ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBills413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills413ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBills422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills422ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBills500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills500ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBills503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills503ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -21430,6 +21710,144 @@ type GetLoanSchedule503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response GetLoanSchedule503ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatementsRequestObject struct {
+	ID     WalletID `json:"id"`
+	Params ListCardStatementsParams
+}
+
+type ListCardStatementsResponseObject interface {
+	VisitListCardStatementsResponse(w http.ResponseWriter) error
+}
+
+type ListCardStatements200JSONResponse CardStatementList
+
+func (response ListCardStatements200JSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements400ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements401ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements404ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements413ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements422ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements500ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements503ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -31027,6 +31445,9 @@ type StrictServerInterface interface {
 	// UpdateBudget Change a budget's amount
 	// (PUT /api/account/budgets/{id})
 	UpdateBudget(ctx context.Context, request UpdateBudgetRequestObject) (UpdateBudgetResponseObject, error)
+	// GetNextCardBills The next bill of every card
+	// (GET /api/account/card-bills/next)
+	GetNextCardBills(ctx context.Context, request GetNextCardBillsRequestObject) (GetNextCardBillsResponseObject, error)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
 	ListCategories(ctx context.Context, request ListCategoriesRequestObject) (ListCategoriesResponseObject, error)
@@ -31207,6 +31628,9 @@ type StrictServerInterface interface {
 	// GetLoanSchedule The repayment schedule of a loan wallet
 	// (GET /api/account/wallets/{id}/loan-schedule)
 	GetLoanSchedule(ctx context.Context, request GetLoanScheduleRequestObject) (GetLoanScheduleResponseObject, error)
+	// ListCardStatements The statements of a card
+	// (GET /api/account/wallets/{id}/statements)
+	ListCardStatements(ctx context.Context, request ListCardStatementsRequestObject) (ListCardStatementsResponseObject, error)
 	// ListDefaultCategories The default category tree
 	// (GET /api/admin/default-categories)
 	ListDefaultCategories(ctx context.Context, request ListDefaultCategoriesRequestObject) (ListDefaultCategoriesResponseObject, error)
@@ -31868,6 +32292,30 @@ func (sh *strictHandler) UpdateBudget(w http.ResponseWriter, r *http.Request, id
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(UpdateBudgetResponseObject); ok {
 		if err := validResponse.VisitUpdateBudgetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetNextCardBills operation middleware
+func (sh *strictHandler) GetNextCardBills(w http.ResponseWriter, r *http.Request) {
+	var request GetNextCardBillsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetNextCardBills(ctx, request.(GetNextCardBillsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetNextCardBills")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetNextCardBillsResponseObject); ok {
+		if err := validResponse.VisitGetNextCardBillsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -33599,6 +34047,33 @@ func (sh *strictHandler) GetLoanSchedule(w http.ResponseWriter, r *http.Request,
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetLoanScheduleResponseObject); ok {
 		if err := validResponse.VisitGetLoanScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListCardStatements operation middleware
+func (sh *strictHandler) ListCardStatements(w http.ResponseWriter, r *http.Request, id WalletID, params ListCardStatementsParams) {
+	var request ListCardStatementsRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCardStatements(ctx, request.(ListCardStatementsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCardStatements")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCardStatementsResponseObject); ok {
+		if err := validResponse.VisitListCardStatementsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -35710,957 +36185,995 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"5P37jyNJkh+I/ysuaoEidyKzyHxUV2VCkFiZzCp25auZzK6pGfZmOBlOMiaD7uxwZ7LYvfXF6LFfrHbv",
-	"cAPopD1Js4s53J4OOkg4SbcSdoH9SfpP9ON0zf9wcDP3eDGCDGZm9Tw0wFQnyQh3c3dzc3N7fOzbykBM",
-	"poIzrmTl4NvKmFGPhfBnq0tH+r8ek4PQnypf8MpBpTtmJGQDEXpPJJEqFHxEGFe+WhBFR9ukGzKqiK8I",
-	"lURM6dczdkBuGZvqr+a+GhM1ZmQgpguyEDMyFoG33eNtRTidMAk/Rq3fsVD6gjtkPvYHY8LuWLgg89BX",
-	"jIhh4lESUl8y6RDKPYcMRUio+aXHoUtKpM9HAdsyz79qdUl1ToOAKUcTHy4cokLK5ZCFDpkKqRwyDcXQ",
-	"D1jNIZR4/ohJZTulXM5Z2OPVXmV368Xw+TOv/rzx/Pne4DPv2X6vUjsglJuHCA2kIHIs5pLMx1Slxyfm",
-	"HIcjiScIF4oMxpSPWI9XKUHynkjSpwHlA6ZHh7Q+kXqmccI0dZreJ5LQmRqL0CHuWChXTwVxJ4svhWKu",
-	"o7vtcTOiJ5JMA8prMF1AkBkedi7tKgnJiBJim1wx7pkFddvDrTOqBmOXKEGY5ysiwh73WMD0ovBgAQ2a",
-	"hYMVlnROqku/+JJovqMh8w4IJZzN7TiJJ5jUk9HjIRvOJINxQ084/dHE6AmoOUQvN1J2LjhLkBcy6iW5",
-	"BIjwhz3uK2nXB8fsbZMLTigZaN7VE2R+9ZUmVDehCbTrdkgEBw6bBnTBPPOw0+P6QcEZvDD0Q6miXmgY",
-	"+kwzesWpsPd0Mg1Y5aCSzz8VpyIHYzaheu+pxVQ/KVXo81Hlwwen0vbYZCoU46pjCFjeo64KZ8wl8zHj",
-	"RI39eDw4GKlEGNGtp1XPMA0Dn4UkZF/PNDNEW1XSCetxN+p2sNh6wxYuqXKhxj4fkTmVdhqxM+VPWO2Q",
-	"0L5kXOFcJWcjOwua1tSYGZ9NKgc/xh++cpbm4INTmdKQTpgyguqloKF3RBUbiXDxxYyFi+UpueCM9PVz",
-	"h0aOwAcYpphpebVdcSq+fvJraMCpaPaqHFQGpt0Uib8XsmHloPJ3n8bC8yn+Kp+mqIElg2+6dFRIWrCA",
-	"TSyBURZ6UnEi6aiIKkVHKYIm9P0p4yM1rhzs1p3KxOf2Y8PJYaKXM2/EVPs4X7z34dcnkvhe1P+UqnHc",
-	"ve9VnIpmFT/U/KdXKknNUIQTqvRzXD3bqwA9/kSvakyNzxUbsTBBzpngmuA8igLmjVhIJvoJhzT07m7s",
-	"kKpkuNnElIVUPw7Cfz5mIdN7t89GPpe1ojmE1kqPY3dHj4O+N+PYKTmod4yG+WNaMBpamZYcXxG5+vl7",
-	"UvvixYsXSXpf1Ou5JFuuLWIMuxe+R9Y4wkPp1J/4apko8yuZspBM6YgZ3tiv14tmMYCGkhR5bEhngaoc",
-	"NPSsFE/ifr1eltornw9Y/hS6nL1Xrl33acjufDGTQHwsMkPCJlO1AG6ODxP9DEhrMpwFAZELPigapQQC",
-	"CgTETmL1EzLhaExD3INymfTXYk4mlC+QRfEYGegXULnRWpQHh4E9Nkb+HeP6NFy5+2T+SjxbtQ47e+uX",
-	"QUwmjBfKtwH+/D1y8TGObN3+MhPw69hnLa1ZWvpO/ECxsOCk0jqozySysNbjzEuabbVmJWf9LfOdz+S6",
-	"Y7XtVR5MdtF0Wm35e53DS9wJK6dwanZLVfdY0xMHuulA8KEfTphHqkMaSFazc100iaadPI2xL0TAKI/p",
-	"6tJRqWVdUkFAz/5EeghSxt6rUqTN4U4yYROhp0pRn0tDJXuvSHVAJdvyuWRc+sq/Y4UH/9dFJDfqpWk2",
-	"t8WVdCvDg3a3mHdkdt1BhVFjFkZPm/U/JH2hxqjH49lQuA6m7XKssJiylYT7fCAmLKKPvZ8yLtk6boTu",
-	"ymrJESExWW/hYreR7MG7YBFB+OsDJczJD09CMVmmp311QfZ2Gp+RgfAie8RgFob6iqT5846FinlkGIqJ",
-	"Q2bTKdwDZeFO0s+tlEbxjen66rii70BKsVC39Ac/bm796Ktvdz/8XiWPYU9+2BX3p1+JMtQrUZL2N523",
-	"G9GeO/fdSCfy6CKyBWnVi1RBA3GVcGtrZjqHJTyqWC4ZidvvG5ZzhTujt0yCTUCFi/hkBHMCkXTISFWT",
-	"2G51T8hYqSmd+iRzoyZoeasZewvYRHo8pNwTE3LLFqRKyfV1+9ghki5qqGgxOhiDacL0ZA06+s4O78RP",
-	"RZT5arvH37CFJDTE29OETfosNPYo3cQtmyqys0fGYhbKbfLW1xd9/ejkoMe3cnqIvrHWg+qEqbHwHKLP",
-	"W2izL7xFzVgA5JKFpMcJoSPqc4dIRdVMOvACWrFaXTpytUwKZh7zHOwyNkioLWsIOSBg90DDlrFm6ZaN",
-	"peIwn3jKUfZa2i2Nezs7xG0ft84uL7qt86N3N29a7246reur1rGb09TYD5KWH9uaL4lUfhCQcMa5Plaj",
-	"5usvNG1LPbTPb05O269ed10z0I5eua3mULHQPTDrSPUnfcWtIqPpLTxhlEsQ2LpdNabqkFDdDXGPLs5P",
-	"TttHXVeTQ/tiljREwmpMJAvujAk14mNriSNjFkxr2z0OMljOBgMm5XAWkOrO+/fxomp+0qxzAA3g8DUZ",
-	"ZEj9gHmRkcgsB/blK9nj2F044xK5YJvoHX7LtPJmjHda2Ie+UowT5EWcejj36ADu/tRcS2AvOESKHqep",
-	"+aIkELFRrkqJF4rpVFMmOGfQiEMokSy8YyGSLhU+YSdc9vTROPFVzdj/ZMIknJ49uKml5oEz3S6+r0Ur",
-	"UqrXbMC2e/ytsUXpBlEYZIwbcxHeSj1MXxEazHXnnu9tk1PBR0gwJzv7+3AxowPFQnnQ43v1etbitt+v",
-	"Dz5jO2xrd9jwtvYG+/tbL7zndGtn+KzfYHX6YrDXsLITCYmFZ0ZqFd4x9/fXa1LtIRhrCy7KuO2RvwNf",
-	"34sDKhXYk9PW/6oW6HD1eNXqgj0YvojXBcWeXjoUkyLEppjnK/QX2J1gzYE5DoMaMqWxeRMweaMlu8cn",
-	"1GPWvJykDHf+GBiTKmv8PkRlb+5LsFJFAqGx0+PuZad1dHF+3O62L85vTprt09axm/CbwPms7OQk5Jzd",
-	"VaSaNXujXO3xCQtHzEHmNIMZjNngNjo10LOid7HgjEjFpgfYjpjr7ReIwa3RZxKPK4F2b+RqPCxymBgf",
-	"zmdgPBthRcxjYLUz4ibpNdB/R66PpA+BVNc5h4ivDtE1xHvcuHyoB7cwWP+JuAPpDO0rIWoOSL6YiZ5I",
-	"4yc5QE9O7ONB946elx5ngWRof8xx4dRiiZp2bWwT9/ddMtGbQasRfBGzCiVzRm97XJNVdd8+dWtGjJin",
-	"S/sU8nezcecUX4h29vJ37rngbP3uBRkIzj7gEdzGYxF4Us9P4EsF+9X9fbe2Td6iuyLatXMxCzzSZ7B5",
-	"etxY7b2Fg+IfpbTdPbv1PdwmXMBD2+TI8oaewGBBqp2TI/Ki0ajXDoieSNi5/oiL0HpmiqYo9iutuDjm",
-	"2tTaEzpiReYJX/8I5gknIbE8L2RSEnc2DQT1wHUArbhmqOyhxozZDJ5cJvYM9MAiaiMt8fuypqxwB4Dt",
-	"kChhOCjyB6DCtGA0dNda/R/Jyn8m7lje9aoZaZXoexwmVG1NLrq0wfsKzlNPC90nMrrhTsTdCtMp9PmQ",
-	"yT1n6q0I1bicvRf8Uz5XklRn3Ffk7OK8+7rmpI4kXBMtxe9j8dUzvWod6qVHdM3zHAWXSP7UOllI1XQN",
-	"Vhj99ZyxW1LV/2qNnYbguTwT3KOLQl7Sk1Ha4pEiMEnxW93niiXQNGVX4G2r9SazADCAVfMPYyuY/t2V",
-	"Fvdn66f/gjPlT9hqx6KWo/qp79/DeElHOQ4Z/S3hM70njQhuFJpadQP5c7eSc+v1egm/0aWQhZNmwju+",
-	"r5n6YuYPblea1b/WT3zvxvUO04zu81ERWaF94Hsn7cr/Joe52opNYs9ksafumwK+2qmvYaz1dCmq5KYW",
-	"tHvbJ9db0YCevMOya/X/ZXOeNfvU7ml5LEnVajf9r9Elf6XE4LaI5aX+8Xtk9C4dvQrFbFpEj76kjPQD",
-	"3y9NK8j5PgnZhLGdyJ5ptVa9v9zVXL4JV3dD6hXePJT+8fucGt0fcPJafxmQFjt4gMNJVXCWVqGfFIf1",
-	"wCsPdPpY996KCYTfv8c5RO9YEUGRqeH7IqdcXFPqomY5Hb4sZnUjVMsI0Z1SQvSDHrecCi4ZhgtSr4Nm",
-	"Wf1pILhiHP6k02ngD8DW+nQain7AJj/4idQDS3iw9Bue7uDL5mn7uJmw01WciscU9YPKQeUpm1A/OCCT",
-	"mVSkj4aeLf1VdMGXs8GYUIxi/Qem9e0BnLEsDEUoKwc//rYyYVKC6lq5V0twZ9D7zRBU+fAVMgGTqu1V",
-	"Dir7w53BC9pgn/V3vb3BM/qc1YeN/g7sHnDEVA72YFJ9Beall9QjdvKiqQaPwkE/oPy28qHsdegSJxjX",
-	"J0+bi/wnExpoFtBX5BBiSVkA/gCf39HA90jVXVoKF8OCyUSEjMgpG/hDf4BukrRJXfOlFiUQrycXD2KI",
-	"l9dX75I8YB1LY0bvFtGArGSjg4GYcUWqI6Ze0sHtbFpbchYdgiUW/SKKUIisrWy+gDsv4gXsCkHO9K3S",
-	"rKL8dMvYLDf+PgzeISGDuGSHHF19SfzJVIQYCfde/+XY502wuS/48nSRqqvXwK2B3RocSjCB0dyBNm4a",
-	"cvT9Hq3GaErc7vFOwlmU8rsRyQaCexJN1dAUHOWmX93JhC4MNYreshpaFBPZFInmluXmlWl+xpUfpJpO",
-	"Tx7TD5k0goAqhpf9hElyldDGyDg+DPzBwySfdScmmR3W1AgmvbpByKi3ID4nM3kfnq0neDYi+nuROAPT",
-	"m0mEAGM/aiLgaEg4U1eImB5fkjGQYsATsgd8QgojBzhZirB3kn5bTUqPp3kSc0voQib8jGl3/C1bLG2S",
-	"rAv5foyqBJlTCLEe6vFDk7ADi0jJRjtkyaptyMgnIuz7nsf4gzj55KLzsn183DpPsjI48qinSZAqpEqE",
-	"Enb3TDIUXdES3oevd2O+jsfwyRj7yh9x5ult2J8p8DzRIBBzYORo8Hhauped1ln7+uym0/riut1pHbsm",
-	"leqk02pZyzVkc5gH43m4x2mbjqjpsJnERJZ7L2V+pMaSiMry4ZxKvbBebizIfc7anXh9r/k0FAOtwfUD",
-	"Ro7MyD7ZWhcFqxwg1y6n8OixQ8C5iaiAm6qN+zEiJxsdk47sESEG9myTa8lMHpcWOsg4mDQF72kpo1dd",
-	"a6OcBg9b6fNuq3PePE3rWmTG2fspGyjmEVCgiRiAadw7JF/PhDIntlUrPYyqDJnWLrTk8u+x2vtJ1diO",
-	"jVyhZ7KlifiU2lVyxEPqB7OQkaprZ8e1Pn6q5Rb470cj5pEZ97R2E43UdYxDWY7FnMPePBfqRMz4w/bj",
-	"+UX35uTi+jy1BY0U0XJoCD3cQ4DuxVN+LhQ5Me18omk+F3i/Qj+eg0HupM8CwUdwDNoNYoZWdaOBuzU7",
-	"m2fC84d+XqZeN9fdDREP6Ow2Qc/Gn57NcoRAiMPY592C93bqdb1xo+w+E8xifZGYjSgxWB8TeLH5g9z0",
-	"WxNRYk560G1suJMUhnc4m9sAJN2EDfbzCnJn4U1qQldSnfb4clLshN6mwylcE0/h6ltvFLcuJhgAORL5",
-	"qbI9jnHU8I0vScj01175DFqSSaCNQm981eNKCBywiUfYsWFXpRKq9S8ktbZAs7e9MhkUHVuLQFCvK8Qp",
-	"DUfsQVv2svnu9KJ5fNO9uLg5bXZetdKnZyw9gTG1IqTXvlHfe77/2TPSXygm77GhGwmNyFxKSQsTyvVl",
-	"FYf1vWj+qWGlNJcnkkDiGKm6S5Pk1g7xgMW4Fn30Re/JWMm3mxRyqjXplyHo0r5+7gQiJB+2eMuBY8vL",
-	"h/vfxGFCklgqvsqGA+GGuc9aJrSf5PiIGeCn033y4uaS8mzFqBNJ7RhYVjUyvcc9ducPGJmHWn/wVW2b",
-	"nC9nPR9GIcoZ/ALrmRecORj1BiGKPY6iPk4y52JOqib5Lx1B6EsyEjzHnFACnMF2rx8tIUhCNvFnk05k",
-	"IX4YL6ZuEkta+JBRpdUVzpgnEzcKPETl2J/+5l+tmqmL0UAfTl7e5UjLjOzNqnaYvWBOqUSICGaEjx/C",
-	"KQOiosPkgg8eZWk6rat350cFKxMlImvuNvY4G/uMgbizUIrwEHJPMbA0jlzDlFV84j6iI6FKvxL8E4t8",
-	"e3QvjY0MKNeiOsCYaq2OiUDfljMTZ4yMcVgczlyP50ydj1GOSkz6UgkedesrMmdgPZmIu0g0gVqm57fP",
-	"RpSDxXFBaMh6HPIyqCIB0xe1F3Xi0QUEyl6tWQ5z+9IXE3/Arjm9o36gL6UPYqWrVufL9lHr5vq8+WWz",
-	"fdp8edpa2ujSH/EtnxO8NWpxBjAngg/90Sxk3n3uXIltbkZEkkP6hBtemu7SViAjxZbGRpCb9Jd9vch0",
-	"MGYeCf3RGCR+j1fdnCksdl3UDsilkGoUsqsvTok3CzGdhIiZgtR3ynvc9wwWzzQUd76nVe0I8eOQmHRy",
-	"q++ElGu5o4DlkroOGLhR4YG8FgzxtqPXHD5mNFDjBam63fZZ6+K66zoZi/luvbZN1hrUjVIO2eKPYok0",
-	"dkhMI9nMpNgV4ozyReQYeZCYbXZbN6fts3Y3I2OFwKA+kxNDldIbVR4SmCjYwgFVLPztcfN07ZAMvRIy",
-	"MNLD0/IzMSP6/AvX+loSnPEgVwoycsCUyRaOc3JCMRuN78krigYXM3Ux7OiD5EG80r3oNk9vLq67Nxcn",
-	"N53mefreRYnSfcV+swjKp88WgntxNsIE/Gn6/BrDkfVf/+MLZ2dn19n9bMep7z5znu/vOZ99tu88r39G",
-	"5oLXfrusm00zD8lJQMFbpQmMLCJnEzR6YOwBgoFhyA2N406lSZ13CO1xzhSZixCfnopQDUXgC4Ji3IG0",
-	"McqJptGbBay2fu57fO3kHxB3ed1dNNlZQYu2lSi9rsfnIYVsNAxZJT6XilFvm7ToYGxpiB0wkZ0Hbbk+",
-	"J//1Pzbqf9DYB/MLeDnAXKQ3b4+jgWZCqlZ5MYmm1PPIbIrTPqThocl84iMiIUd8mEpz77Oxb9KJYLl6",
-	"fAIOrijPCZjFJPk1bb4PmLhSWFk2qsEsujlbYV9htsYHp3LN6UyN9Xk3oOqBavH1efO6+7p13m0fNTMi",
-	"W6swYCEXj+QBaiT3ENqc/G8+6eU4Mzr3QGu4kklpfTd4vMNnSFdj76e+0WDmYGODQDU7E7B8tcMeNylZ",
-	"VsmLzR6OzcQEdYQG0nbSPiZK3DIOaWZzsD1WqflDX4HmANqHhjQy47dgDrTxLsgg1qVYi9hAzqZ61zLv",
-	"jHk+BVCBh/HC1fXl5UWn2zq+OWsdt5s33XeXKZksmeFxTFKWBOPTDkiyI+jgHveg/SR7REMjMDbSRYyF",
-	"78kY9kSSCXSr+7Ob0CLcJRzZsMWrbv7EgRk8og4O8Ka++2K6UU7mjL1SU5m9JBu8rwmpcmGtsZhGBe7j",
-	"aahpUj6GeWGyp9dUSwGTWyaOJmMGcSoYI3XwbYXPAnM/wji5pSd9LzdoLqsr2KC2b5db0Jf7tUsVUP4l",
-	"DWbMvtCcKdFhnM3z4D3wkRZsXbli2GsHp5u5DIU3G6jCuOMQzOH6kTR2hCJy1o+ed4g/JJQvtkt1Cwku",
-	"JefV3m9KcDs8F01jKHCzr3qpIwIWvWB35upXkJuv4Fnz6odkvOWPMQATOcywhSEm6sIwRXYd0wuSZYTE",
-	"VERT6CSYPwZQFP2fsIHSQ2qCqpC39bjgW5yNqPLvmNUojHe4T2UCIASykKpak9lO5p82dupZFDWMJk0n",
-	"xMT/S4Rv1vPWuTlT4w6TkBHxbWaHw0lSwKHmMINHDolMQJg2zYkLsuuAvGQ0ZCHpzer13QE8Dn8yl1QR",
-	"/hPDbBi8TMlAiFsfxc0SA8/ken68liaANskaOBDTQO6CAc2rZSWeRzT0TEKyFpTLUpHeUVUUuUv7UgQz",
-	"FSehZkKu0yKXVCFuziP9BXFHTCVSVR0yAGNHjwf+raUKXpI1vNZJQN4NJB4lS1YL3Zc/ABOxoeWQuFqA",
-	"uMZgwJmvxizcJufWXmqI8pVkwdA4GKeYYCv9b2JYWeIxrftDJAvMhUmh/uQiP08cGDFgFqV45W36Wnot",
-	"fcUm6T9WcZ7hoQ+x9hCGdAGy1LS+FGi9PDZpUp1KPAqae6kpy84MjMaJUu4wQwqby5sijJ4t3hyRcdaJ",
-	"XD6NbXLBGcGpAZcdAG15fogwIDK6BhnlBi56GKna4yP/jsnaNmkrrRrPJgh9IqaMg5sHg0r1DwmQgMRl",
-	"rEptJjw4B0NGPbjdYfMYMk4HAzD2Gqc3KmDU02o4mIfAgIIEAoiD7fVOHz3giEaEAVBNe1pWR/yvdWqM",
-	"dtqr1wmnEwR7YxhYvU06bMi0jGc4rP4CvGIHkU/d6fE41U6EyXRAC8ygLDKXA39HCIEWaSKBbzilWmno",
-	"8arefyZuSInpVsDuWBA9eJh9zSqkKX+b/rK2TU71BAFegISl1DdY40679bkn9YHG2ZwA/0uDeMSmsBB6",
-	"TBGTHBBXJNNapYtXE9eG3bQBJ026ZEAnLPIlRJl1YjCb6C2o5WjUKJr8LZaNbm5CFz3eZxbhLQ3o8G0F",
-	"bRaYDkDNwb1nzs4InPig8vFP//y7v/knlfi7S5jZyoGe2A9fRd+D7PjxtzbbInptmng82mQG+a3ywYlf",
-	"+MXPPv7pv0u8EDeRfekrp2LsAinijY6QpN22maU9MSqjeFgCIfHpoLJT33m21WhsNZ7BpKFbpwO/4XM+",
-	"l4oGgV4Hm+uOP0zYROgO/uQvf/WPf/rdf/qjj3/yl1ogC+UPAeILnxKhP/I5DazGhN9a3MUDgOlzKoqO",
-	"9BC/WpoCx2DQwUh+8at//vOPf/NX3/2zn8N82unYT08G9pC3iGsnYWf/vpMAVH33P/30l3/9x590En75",
-	"1//045/9u1/9///zx7/4P5E/0jspxSe7+1ZDRCSIRsPB5KADPWD9dnp3pl5+vrRDVk0s495xci53tnY+",
-	"izOSPv7i5x//j78lmvJ/8U9RXQ9V9vk6jOdrmz2NTA/ZNkZWmrnBWaqokN4xPM8sLGTO4POXeMgYJGhj",
-	"7jnk96ZntmhhlVhixK+cihFN0BqulCEFEyXOZ3hPT7KgwiuO+S4QlKd5Q39zBi6/1Dcp3tPfXNLFhKVf",
-	"S/Kt/nylJzviV8pnNNCdo/XN8l4kzBJDcyr6RPb56CUah5MXjKNm5xg3YXqMlUajvrWzu7e1/+yz5y/q",
-	"ld/w8WYWPTvehr1imVG/bJ6/qXz46kP2ThCdMIVYK8HCmM7hLIN0F4Ri138iNiRuK0jqK6ONotKGO1cr",
-	"cRP6vo3vNVI0R0pq8vhaggGPfjOXVT8kIvRYeAgOgQiPOFY44GKXo2jYKw+Cyy2mbMMBxbj/JYYUHY7f",
-	"btIFbv1U+zv1gg6y0jUXJdnGEFvU16HRJU3yptZRx2jjdLQ2CPmdoLdEaPUbEJ+iKD2KF5/t5A0iK+Q3",
-	"mqwULMnyoiz3lhbgG/UVI2eU6ShxLmzUS4SDUaYTPG2WVj2GUEvtltJr2aWjc5pdvgImTxxvS3REgMj9",
-	"BfEAtFFBiK7E/D3QlCfU23QT2nZz6MshMDr+chHZjQ5P8BJ7iAAxK2A5VidOJw7YjRYdk7/Xr3jmJm2H",
-	"FndrWCIlTmNBlOTKzFZwolMiuaTF13Gz4/Iu5akDxZafMRDT8YUviqHyuRIpA3O2WEbGwBXZNldOq604",
-	"wpKHy6Lcaljez+qS5bbvcGmZEiVmMk06djjFE32UID09E9YOVX5A000HYqkqfW5FiN/J8RsrmMEPN0QU",
-	"j9jovt8WLvzjWZ834wszJfdmi+QFb9kHVQ4z294Y1mKEZG+Kqzusb7346tuG02h8qPZ62/bj8w+1v59L",
-	"Q86F89uyJT12Cm2xiYXB+81al4wAe2x0nU1jNu48z0LUrrUBZ2/C5SZtPzVpe0WTFl2o81x79iQvcSzL",
-	"e+/L+KZ+X1GW5LVIeEXNOitFHaxpfEDZrbA06xnOzeM2J1EaI1r+NRLFxg1kULyiUgj2iPI5ocYUHKkH",
-	"26Rpv0oAVSPcCarVJp/INOIe9ri134J/CY3Abvv86OKsZZ5t/fCydX7Vcm39w9ieaDuIc7LQIArWX9nj",
-	"fQYGyUDMDWw/VvVwrJsIbzdzAW/JbXIBpmvw1SSN18TCpljrdY9XwfpMItvqhC7Avoo91w4iq7Q1P1Nj",
-	"kl5ngcYQUzRB9/jS9nAq77fYe8W49PsB27Il4nBuK05ka/oqXtP0TaPs1cfEjS3rH1Q9qsYxseimpd5R",
-	"48gdvTDAO+vfe8domO+KNhA7Fgp1rY5xTotmUB/dFuk8CXRqedXybhIMVWrmABTUlOs4a71JiOr9dWVZ",
-	"LKHp616O8plBoMRUL19JuH5Ix1o3suqo3v/V6IOW+TUYdRDYR+WvRRN9uMYRWT5LKAxWodyoYk7KXFoG",
-	"uSxHM4zOkbipmPJVh0oxSycu6ys0yZX+VHzq17BmGyk/G18Cfks0jfSl4f6aRjGLdJIWmodxCJ0pcSlk",
-	"jkh6O2YgGn1lSoBCLsbAaD8M0PJtubCoOpRkjLgY4hMRCTllVgkx4Pomj9pXpjIFJyLwWGifiouf2tMO",
-	"AnUFhOZG518GV9WQGdVcQF9nTDERHIKuI2doEvoQ20wd8Akd9/veRx5drL6X7K4153zirfjbt7X0nJpp",
-	"WbWzhiXVCY8NfQNgk1QrDkkULsBNjcn76RFrb3wZi2KOSmGtYaTP1JwxDoq1sbctq0OQ1g8hUwD4iYBi",
-	"E336k4DROyYRN8FVwr2vRhGLndKmgNijuAbtcsgY5j1OhcTMbqy+Uq/pJXKNhIrqm4rQ8zkN4xJyvrIZ",
-	"knp5mUeoTK2l7mCbdPXVJDIOW3gSU5kEpccKE+yLDLZuvYxBYWhgkstvzk22vhKbtJ1/p472oUFiBkhY",
-	"c5JF61e8595GQiHDU2kPaEq7e7a3br9kzB3NrR/RrW/I1lc/yLVwpJ2p9zTUbS3/tn55ky7be/bbKNuP",
-	"dQSvKQdg2jqN3oiueEnf8arj6dn96Iuc0J96IjYwLO4sm8j+8A8a9br+tr7KaJZwmS/LubXSfcm/nmd6",
-	"2/zczjri1wgJe/crc9zjNtYnff7VPn12ZwhxMrs9tS8Sa5bi4xQ/Jic8zU3Lk5nZ77miKRCD2w6jUvBI",
-	"KGT144UB6IF0aqzcDBl4ph5V1e20Li863SvXIe7VZfPMrTmIZQXoTOkEEsGDxUEUSQxQLaB9A3pDiLGA",
-	"EF+Mod+Quo39aJXYRG0mAzTxdbR+lYkjLrBjmSFUnIoeAVqxBA29pHMnq3dAVLWDUek2acfGX4JCZNrW",
-	"czbjvoJabfQOqVD+NHn1SVLHZ5OtOxoiBMzBj6GYtn3/yr7fhfezZBasoaEVSDU1jEjVjejSC4eE6b80",
-	"ZXiXWTfdZY2EKyYgKtO/kTup2E/ULhsjXjqYPLITloi4tqbBtY/mhaKnCnJvYCCE6UMRkkDVTsSvpiPa",
-	"PjyClSxD/lrqoLL98grH+UblPPFxW1BNaDmSPkOXaX8NXdjWEnH9iC0fmUnklJVm6/syVIZ9zFhs3ysm",
-	"REwX+UykdV5TEKxRRxX4XRQKqnXhszhGVIn4pyV2SzS0ue097nZD+3uCws17teN5mM0/ot1JzEHUeEzg",
-	"utXJT8UaiGkuvmFUxMqGD6ai36PQDkXDEUs4WDZNGTHdF9Mee4GKpM9a75DNQEIFQasGEkuPLxFbwn29",
-	"wYYN2YD5d0XgkQA3A+D4sQ8rqrxQaiofbZtHF9SI4nXrUebAKIz//h/KDQctnfpSPTQLLI6EXHl2YVvF",
-	"pOAEPmqszdIsP6g0o21vDYtlsgS0/gYtfzqOW6MqrjE3/zrZ9UEa4lWURf0APYct+fTvIXuH5QuiZSMN",
-	"19pRUQafsqG6J3H32cw4tW3FJnnJnZsdNRPqc+PxKrEem+iSqmR5rI3nfMaRh5j3/Wq1STOsTVnNaLrJ",
-	"GU0RusTKKdZZt4tgqR92YUVKSl9XN77f2hfOC+EvwGHULtBq7EQtZ4pGWlhRqug9NbIpCwcsTxOElUQr",
-	"i3kGHFQTrCGjBMSLeGzgT2iQVhEB79pAKEhSTzOzmCFWYQFliPC0tCfTpJnGAygCNUW3mMVuAArEHQvh",
-	"h5KKYPn9nNkaETtl7AgpNkgsejKkI2en2MUo3gjxKfXwKotOZZWZLY5IT3KbXnSoZoFwnXGKkclBcgdj",
-	"P/BCxl1SXUpB8iWic+aB1pjXSh8BV7N+MucoK/0fAacmsVHvsa+kCNVFaIBayqAGlLCBR87uFUAreTHl",
-	"WBQwIsiJZzuP0ey05muQJgPvRAgvJ/PZuUco/ikcfOlQ/Dz52MzNjzfo0SIkKxPpcwXBZp6djVZopX9i",
-	"1axDVdYcO0MqC3DlxtANxImBVn3Uy1NuR1g9saTSt5EatFkUXErTyEa8plJ5Vs1oN2QPxhApFjWl749H",
-	"YwuYmSHEWwNn7nsWxlCL3FufW+cHztqBKaYPBzFxfQ+CEGzEqclivIMIAqfH3Xfv3r3bOjtDPSJj6XHS",
-	"qDe+Bw8lKkBkMBoqezt5fKFJXDuhMBtv9JPgNyz3/MXUGIZECD1QvrgYQs72etchpD2XXOO1QYBrn7Hp",
-	"kGtaihP21gBzJZIfVz+ZSsYsaRJZ/Vg2lbRMo1Ga6zpZJQa3ZWbJW98WHiOXyKiQ31+0pxIlCUhVhFij",
-	"VW/cWoQ5irUJHOB/9/ryqtXpuol4Hfe4ddrqttztHn8LYd4GUAe9p0MRBGJuQgVdvRtcE7oYc71bOzRP",
-	"e2wQUMBMl8QFhnax2Iwh1owvymGwOxsyGwgXIBHMJdIPiZgjuIpkdyykgamuM4HqFgCJY2o8PJFEjumU",
-	"2ZI06HOUc18NxoCeYynXjXlsIDwmiYudu0gLVYa4lQ5gKwEzghKEhIM6i8CqB7Cri0XnGyNWlpfVzoBd",
-	"Xltgx5cEkSKJ+7Z5etrquqSKwqDmEPeo2W29uui8c0nVbn39dbf5yiXVLh3VtLhsnXfhCdhR8HOneX51",
-	"0uroZ8zu1V93WkfXnU77XL8bbVb9wxfX7aM3N7aZeHdC6y+vj18BVbhr9PMX561u+6x1E/2U2n76Cfzl",
-	"xqbMVJM7Dlq96l4cvXFJFXaXofm4hQR7TH9x2bk4aZ/qr1K7xlTOgv0wCjUL21qGPY7miYN893TVwPkQ",
-	"eetPa4TiimRTXzbIb8HlqjgVu0gVp9Jtvqo4FZhJ/cmsQ8WpRHNfcSqJ6a44FZyqilNJz2r0i5nEilOB",
-	"OcNmj/VnM0PgKY/OniXms6IBoxnj0iU0sVUkXcgaSQgNfTGKSiLUysRXlJ01pKbiVLCnBPH5OGqmGER5",
-	"LQhVmJzr1pjKMxHmhECcIVKXKToB+VHU02JrfkiovDXI75gwxtl75RKqiOADtp0bKa0fKfAHYRULJbCi",
-	"iF4BKCvhEv3OoYHu9LFx1GmoEREGXHmtOmqny5ARj7pYZl0aaN/8u5QJE7IPVQ4qAxGGbKDIWISSkT7E",
-	"iy2IVHSKRhM2TzxMbbEOvfuwEpke+3Qc0ry72FJvmYSWnb281Jdkj2sQR+1zS/OW6Tjdau7kwYbAmu+Z",
-	"QeAvXgmw2iwV9s3cDjG+Kse4GAFQloMY7MeBXWuN2NkYMPs6GnSXmb8vvBxLTdbythwq5hD2HoQKXI7T",
-	"gWEgubUyhAMFE46W/2cLMyUSC9avjSi8B+qwJ+b8KM92W2AiGYucvX+E/dorUn45z7h4zH6dzKZbd0Kl",
-	"xGpikssHKEGFvHWLrJ85tuiKMaSxkOqobNLHcqCZaaG0UVo/3EVo7ez0XfBgkbfoeBUEPO4I5xh/eyIh",
-	"KjEfCHa6yXrOpt5mLJNn7zITYXZHvIPSWzEmLcl2yFKO3eRJJk5SF631CsnxGEClVgj97iGVmpHln4Io",
-	"1iqv9NwT5U8dqKd5SxZi9neWTzErBBNH1059bTJm1myvG8klFBjgWrIwn1YDlG7quf4DzqRio9G2fSIC",
-	"KDvz+U98mKCyRzvCc1eur1qd5UFH+OwrTQ7wUMm47WNfTgO6iK2um57x5QHFl2bfYoFPEwqBpiN3QeTd",
-	"MZq2rtiUwqGFQmxIIR6rsl3Ju+hbc5i0L1khZuqYohdGJsOF9d9OydDgYxAbmqspKtny7niGFRBYiaju",
-	"UMwRh82zLx0Q96p51jL3xLiOawqWzSBFLfSl3RY90fcuNhE9zt77UslD4rbPTCWCl62Ti07LNEbDwGch",
-	"8SdTESpi5JwpCyTmqy4hPZ6M8i51D4mHUnEqGXrsfLX4QHi53r1uvEzMPESqreujrTcd4vNBMPOYJEeX",
-	"L/Ze6MsTmP8dct092XpOZhx8goAIvlDmxqGvn/BzcrXhC32dhHZLLvt198S8o1/BcZyA6CxY7tdiHnGd",
-	"qS1IvQPinreuuq1Xr8wpa8rePJFgvGHvYYks7pZ71ry8bB27TuIuPqHTqc9HpUPzSy2aoaniVLBHO8A2",
-	"sEzE3suHXFhK2y3aIiBI5vcJS9CvObb3AtmBxGNF8pzYzWA24UXhhfq3J1DwzWMhUey9AmMhWMhx/p9I",
-	"zNscQm3s2qEpPWht5vOxCBjsrjxVacKkNIf60m8PmhAzqriHlVNzhkOBq46HNWtpcJmYJgO8mcPXCN5C",
-	"KHI3mANN6ojRw9N8jaPZJkdAn9maNikUbJc9nppsFfqTCfNq2+SVf8eIiyIPywS6Huv7WKv6qf44CJnn",
-	"Kxfyt8X8iYXhNkjZPe7iZzdaVwPCb77Xx6B7mMbs1iNw7af4RVLlgmOYQY/Hzkfj185iWCNdlYPKx7/4",
-	"o1/+9R9//Of/eyWCtv3lf/wP3/3F//bxz//245/+3Hx7Yld8sVgsts/Otj2PvH59MJkcSAnnXB8b+y8/",
-	"jxrDKetojmnE8Le/+Icf/9X/GqUunxvU1P/877/7f/7245//9Ff/4p9WVgT1ZW8IWOiIeVG1L5gKY9LW",
-	"Px0Jfse4fh4vixviZAwKoxC6CfDzqFtqsqVD4qKz+Cm4s+/XtVmfYhGgT2BMU/Y5qeIy1hzD+tI4zu7R",
-	"s01RztFdqLKd37Ndy0ZFrT+RJKALMVPG8Ka5zXX0f/W/Z2fwr/7H8+Bf/c/r1/rfyQSSlqRLqug/BE7v",
-	"cTeHYd3oeD4gFNBTHQOtCi4FukA5QRWCcDpWWQOJ0OPulu5q24WFfgr/gVJoitAg0ErNAgtSR4ALEzCs",
-	"+hNWI/6Ii5B5WXdlTGR6XvdKTCtuvTJ8oue1ils0wSgx1uN9FjVHBV532GZfAcybWOda83qknn1IiZiE",
-	"5t3I07sDn0f2AiPMQzE/hO/BGXMHNtgq5cRkZBI5m0xouKjBgSBv/ekUbbErQqCzWbnF8BQ5sM5sIiJR",
-	"gnLSId/9o7/6+K/+rUN++R9++t3/9Tcff/Gz7/7vPyL//af/5j4iJS0QS0z1VfoFfS8fi5mk3JObLHh3",
-	"+aUUJMbyVJgzMpar+IVRa+4z9uRxs6LHCGk5NHhoesvQZXr6lN+iduFjqTnDM1nS9ktc/4tVoA7T/+ao",
-	"h3hJWh6JgYaNblFVQMbz9Hhm3EGRhm7XPrMPQWJnhJgBo0AntJoLPQ0yl+WXGdsLF51ZQb52dJvsiPkG",
-	"VqdlFT8Lt7tsj4q6kiVNTfEL3XDGo7qVy4NgWle/B/Wo42fQwXOQwaH5NTQMo/NzTdfJyx8ERN3RYNmA",
-	"XDAl05Dd+Wy+KiS/Ua8Dc8Sshi4u/FgrDQ8d87qYl1hdQ9maWQoNl6WJP6aKIs1w8lWhSCN+YS/jwP1a",
-	"sS/D8llMEOT/6EVDRmS6raR4M16SeLpzhpfdOvnsGvHmMhetvGKZg/MRsqxXK8hGbjsZtdiERCZDcUs5",
-	"dEpj6NiztugamxOGA1c00BXMVRGCy8pJQCtEi0LojenItc/d+J5LqvENtObYINEY3Uf6iLW+dlI2jAFN",
-	"nr+beSvxLl+AKluIMhXx3PU0ENTL5hL7oAVDrMLR1ZcwUzU4SSMbQOa+Wv34r39Wy7ux/sXP8m6sW2dn",
-	"W6Bbpy+qthVzOUVlK3s5NeBV5nK6nL7sBwU6hR1Jin36gL6Uy63xYEtJTGsgWYpN1QQVrMHVkgoY26vP",
-	"W6+a3faXrZv21Y0Buq3kmVeovXRbu4fViwAxF2yISw25KcV67EslwsVB4lriyx63mRIYk3J5cdXOaYUM",
-	"oJ6ioopN4AJn64ZrTQwhsO6gQnjIhjOIPjCNmitXZFPMG2xOnyUNsOemm7ZsRVHAl4aa+DtjuOzmatHx",
-	"SjjLngN6yzhMVJTpIhNYw4sogOWQuL1Kr+KmgdjMoHW7+jOpOJUnFaeyAdwIrTjGt3A1pYBb05wKqUIx",
-	"HesP54Lj6MzlrmQ5U+sMgcv+bKoViMYO8fyRnxoeAdwGuJw/w1t1Gl7us8ZOvZ65E7zIB/5Ooxo9K8Iw",
-	"OoaKlIwPIOo9Z3+7syne/z0x5+5jYqPMpsYTjPPpy4kvZb7PD3P09XGzt+OYT4iZrTm5u2xJi1/YOM81",
-	"2fq6iGAtnbrx80u1VeOfnJikPImV9AWuQCeEaUbHJ1SkTnOH9Xhuhl7cso7NDAPHtc9tFVQ9BRAmO6CS",
-	"bflc6hXV7B0s0oQUumajpbD+x6QLeT8v+GnzggvLK0rn1Fc+H3Xy7X3hjJH5GA3ojMwFT2TO2bhJThYM",
-	"bGhWBusd64/4VlSUGH2FEG+MorvHAf3dlGTHK+k01GR5hItkPwbUgVhoeRKi+dFcX8fUg3qfPe7a3gxK",
-	"exqc3kXzDVMOcZMo9S4MZBYE+JI9y3xJ6mTGlR8g/jl06kt9kAeQjuAQqizGA46BKhPco5hUpGp+Awug",
-	"Cdrer+86ttRmj+OcSEUXEZCsY6aaCzNKys0Ya9ukidCx4O8wGmKMMQGNrYNvvXeu2D1ip1YVzPh0lTHu",
-	"Xxu4XGGM8vUv7lGhYlXdicJdqfWpmRKaBwc0CBYQ5DvivrRMQWCDyxSvQmg/VHSyhh7YYhAfkx91ZrGn",
-	"o9t8wc1jubxU0TUosjWBjx9JNVY0fdshYpisUX8Ppr1PwqLV+e+5U/Liv1YW3lhOzP1EtTZSUj61OOtK",
-	"0sMUPUb0WFSA7fuJHTNm+1JUXZlnP1XIWUxN4QwXBGBn4E9iqVr5/PJdpUy13cqL7cZOfLl9LRQL9H6/",
-	"kPSWLvPVQaWxXwc1Oqcgan75WE3cbml3bZvr0/3QnGBGUyBTBKs0cZz8joUq8udaLx0YFsVkOlPgo8Hs",
-	"pewp/9/+LHO+5yfWPrTuVAnlucSxmjgjM5N0dUH2dhqfkYHwDO52ZqbyrEGfvBBVJlZMcCgxOuM+XEhj",
-	"Bczkf0ZBbtDgOoofo5JVtvpo6EVlQABiNErHRu4LZpPplpxNkpP66yqGtawfLJ+ZVvXmjzXXJQtgfYrK",
-	"EzlWyEfYVCuqXhWK3qv4pMhEtW6Ulr5Btnn26FgqllREaslSWBnwWcnAl0eqcd0peOLqsnW0PfFsNQo1",
-	"ZpNa0lC0gq5VhqIIOSdp78poWiXKeaVBaU2xLieu1PWoULS59apOftjJDShcFRqDcVnRdVGEpGpjW9WY",
-	"cqIEQCrxYBFnxExDced7LIRsWzHntbTBICoxvlsGdcmiI8TvX18d5z0Y5o7imvtYHcFVAs2HDVMRoVDQ",
-	"xD01dl80tqESelbY/CCSMz8okjEiTfWbztuN8BdCnA+Ylrz9c+KzwIsCLZdDyIwjjkxpqOKyKLCBoIic",
-	"8BZYBQ0MBlGxCLBJslDPDvl6xsKFQ6ZUjTUjY3xJj09pSCdMsRBfsJ/cQwKly6SCS4/pUs0FmLBDhnHD",
-	"mDrnA09HDGMiJ8FcDgnESWpxmTC4s6oXU9PjEEkXkMupGYhM6FTGtGvFyodb4HQG9tUeT5Bpfx36gR6D",
-	"CDExcSC4CkVgInjTGyQRO5qwe+k92mdYeM73Mga03LqLlobVNUn02HOnnkQNRMnpQDUdKCKnLAhQKroL",
-	"RvUCum2PTaZC6WN16w1buJl9aGDGlsnEacwzc39+dXFOzO+k2jk5Is9e1Bu1GF/VrplmrwPiPjV1Op7u",
-	"PjWWKMx4xsBd7BJWHSLINUsmF3tCA726zIN+NUdOfCn1K/pRkJeTWaB8YHH9JIJ3qZijqexx9yka0PSa",
-	"wxRX3adDP2BuNnq08tQaKlfv0lVxvq8ZDRAFL81BMkIljLsTt2u7Mq/l9iQCL79k1B0L6Ygd5VaBOhN3",
-	"Ph9tmWfIQO/WqS164pAhA1QpiPn3nCXpSKrP7Deydkh6lXqvEqHUjo23aswCLzcCW+v+uaaW5L0hRy++",
-	"Y1Jf5wv0yCMQOCZrQ48CKSDVr2eUK18t9BUqOd5aSYyyQqAq2/AyLVdx/07u0ZLTllDsMvQHrAi0EKyv",
-	"pkIWPO1E2EtWfoYMrde8nE8dWun6E1Zo/VzbRMho4EvmAY5BzqJczSZY8VCCVBJDrRMMGPMkmfh8BuV9",
-	"zF8AXpdkx/RaShF4ZUHllBjcls7RvEvW4tjk+aIxR/UozMAs49pbf7lBRN3k31HjTgAhKI0XqKfQzF6m",
-	"c1LdSW7cmHsS+9a+UoqHQB31mipfyhh7Ljo6gN10B8jEgH+iSYxGapIG8iYsa7hdEo+44ka2RGBsCTNj",
-	"tFmdlGBckitLPJ3am8lNkxl8kpOWuSS7oHmSvH3cFbeM51vMfA9+rBxU2OLzcf/VwL/wP7+6/qbdOPfb",
-	"sj1R0x8dtZ+1f9Lyh19ss8Xn08HumX5EeK8788E34u50J7gdHO0H7NWJGrx6H7R5fXuwE/D+5KTu/fDz",
-	"YNmdGnWZJ5Aupoy3j8mR4JwNFGkfE6Ufzur9csY8YnQCOp1mQ1uf7T7f2yyD1BKVO4ETOmLXndPls3AW",
-	"BvnD8PUrTyShfSmCmWJWbUtrSGOlpvLg6dOMb/MpnfpPoQX5tN7fHzwf1NnWs+E+29qj+59tvRjW2Vbd",
-	"2/fqdJe9GDYaa495TWbxwFaFFmHcDQ6nVikZxXN5/sohn1+2XjnkVftEHydvWf/SidT3fXL2slR0T9kQ",
-	"nQTiYF7sBATRNTS77NfJYEy1QstC6YBDFq6WckoHLLM4VzTQQzfRNxt7wtPwVblMkrw6GUC2JHKwB9EU",
-	"AN1UBfydCObHQVi4DLhbDgonpGdcYa3ZRW7NThMqEjWTRC0mfTbyuSnTmSCytsbu93x1VERW3U3RmLu8",
-	"gvJ2bL4sNjCUQDhULDRCsIyKFtWSS89bI8oJxLBetK0WWkRzQoXjymWZrRP6fOBPaUCmAZzxSG/Jw31q",
-	"3y45vhWQvDEhYqakohioYHNz4DgvGnMZEx63dbvMSk2j4lvxGBLLlSS1iEPianV5wXeBoKAIhGxKfS/f",
-	"4Je05bW+uG6e3lw23521zrsVx37utM+P2pfNU0CcAkircja+1tczGsQVxvBjYqQvZxBW+lVqLCuSkPMH",
-	"ZMx/j2noKz8PhvSrwZh5s+DB7s/sps9xhK6phZjnXyhT0DCnkCG4JdubCY+VNvo12yPh7Z4ki9dFymSa",
-	"IGcFTOmpGPn8nuAXZdEuivEt1oZkTTdAr1oHO5E3/DMY22P445vexOfY3O8gogsOLC5ukVWiIgUBTUbr",
-	"BWjzqNv+EpD4rq8uW+fHreOSorI5UP6dJvZqBkHKzAPZkiSwsDxfhsqMTwRJgvKKlqbH9YrkjRlJz0le",
-	"PAm1VsXeq1gx3qkn9dO0Ono644NxhBlBFKOTTMhjIvMn3l9RfZulgMzYOQrGUSoBcw/jD8FFXZ0LXjsE",
-	"GMg+iyLCU1Q1bGWjxyqAu7wDwFkdfBIYbY8uym9/eP+Y5kbk/CbgcW9SHoWzX3uxk6gqdkFWr27oiUxE",
-	"bMZltKcsNKmlDqFom4ca/ugRpTyKYSDV+dgfjHscC29jFgV4bW0OxUTcYU12/ZbJE2BU7zPTfn8RIU9A",
-	"5dQ4x6jHhwzhJnnsRoaE9ughtP+X5y5TEjeamRxO+xQlX5aB2HmyOr4PeXewV5LLlneInDP1VoRqXFAK",
-	"kkp9TpTkvNJ3usCnfT/wo7tg5oaLKCZizqzSb7NdNrObcjO0HFEKozJG2QQx97kW2QrpOFHpsSVoWDX3",
-	"3ZAhrPKDaoSmVzKHEfUJUbaRa+6r/AoX0IqzqsBoso0CKwoLfeFh0BdnamuuH0cn4not5ezivPu64lTe",
-	"tlpvSuontuDkW8Zu4XhfHub96PwEt7f08DStiSyCi5my50vOpqEklXHgafl3MWWQdQlg0mp8aLIZkChI",
-	"GAh8a+KPNZejTqvZbR2XpTl+/Pj68rR91Oy2IgTkY0CH/rLVuYI/26/OLzpGyUqOrKDSiX7ijdaGKpR7",
-	"ofC9rTpt9HcGuxZ3EkP2E9Gh3cbOwe7eQaP+g/qLA4zyBMDiyo/fsv53/+HnH//0F1/1uEl1/Ju/+u6f",
-	"/bza2Nndq338k7/5+Od/TX71L//n3//uf/mXpLHj1Ov1j//6Z1VEB/ruv/xxrdF42nhGoH3y8U/+8lf/",
-	"+Kff/ac/+vgnf0m+++N/8vEX/7Dh7OzumbdyyrBEQ8mNqmEJmCbfYsmn1hNzZqOsaOIxhZCmh8Rjoa9P",
-	"RThUUdV8b9JKMBgwa2w39r6EMTQZzdLrvd9pbPV67z9rffWD38uPB5BRssSSfZKbahh6RMTW41wajo1T",
-	"tCinE5YErIrf89WSclKYkaEKoamTPT+ROD+ABWd6qU5nEsIqrs6uag7mRfdDRm9j3/f2ku6+IeIlUJcr",
-	"MFP7IL/ILbN5UDQIStTbMJHouRUYMBEhgjMwm9chdpdCdvaMe6Qa7WZIVPVYAHXRqmZj10AGAoqITfVB",
-	"gUhG/h2Ugk+6Fc3Gx3AfwQklUesoYAeUD1gQxNlSPW57xBAfjF8tU+fAqYhYUK487nJk6wcnAae3DB1p",
-	"3aNzmoCEiAYXz5gZO5wBc19mUvWod6fXVqJQ3Swv3Y7NMUyxEoDv3DR9LxMlqbopY6K+h2esiS5UQ4DC",
-	"DjWEhUuWyENFvMeTyHTYSQngxEMSMoSMD9lwJpm0p1aiqEGP6/MM79h79TrhFNLR0M7PAm8luzyiGTVd",
-	"oOWTFvRfH5PNuHdc2r3y4CJtv5lFAp2KRP9UqXlYUcUtLhYYtRfPcCazabmeYN6WTPHKY9RVzlYHum95",
-	"rFQ7q4sXPy8oXhyxntHIdrZ2PoshmT9nP5kRFfrT1HQmnq1XPkWh4+XEZmNsKCxhZ3IGESErgRn3wGyY",
-	"TTam3W+bQp/dn+vLMHwe21zSULIVGV5G//74L/7q4y9+Tj7+4mcf//Tfxfp1Tu5+rhbXRKVM927hSo3t",
-	"mMBRM6USi7aGXkrb+3RqG4zbW5ugnhlGsQk3babdKTDSrsQusBaY5cj6xn4ZE9+EhYMx5aoo7kCEZD42",
-	"WeBojpubrDURkgEA8YZiYlF4o2BuULfhNm7Vp7Q2hDxREB8tWbgeEl0/ZYHUy6TmJNYuH7lhCe7HTEzC",
-	"/Q2UrWGM/GyWWAvX76L664V0qO57X4/tgPdPBUlMYs7q+4MxwSGTaSi82YB5DyW6c33auirtp2lXHPMG",
-	"Ehv7INOkPkdsleeZqCFIqwQzouAknAVavUQbs7IQYikBnwDGX3Fxfp7Dspa0Ly0OXVowRPB0awIZ8blc",
-	"9sKU56jMRxZRe3a/OsqDwir6lwHlxa47OfanZBpQvt50d9JpYWGv1ln7+qyk8e4kZIAxFLKJP5vg6ge0",
-	"wGA0BVKjHpbOlqkZykrZEOQsB7xYNDlrnJvRDGWcm3o6XCgFB9Q+rmMzO9eaVOFz9RohqR6qc0JbHawX",
-	"uA7NsLQCmmy0CAt0E4SO2IKeiZSC7wn1PDD9GO8CGDkU4E9VYzCtctFhscUgAcdzcd59fXN0cXZ52uq2",
-	"bvRJXCLw09AcNbkOvOAyGmOR96BYh6ivFQorzPyXIlRDEfjioaxk01byEDaEokEJXjSUdPHxosAK09rK",
-	"wXSjHjNDWso5KRWsl82J+H6yEO6TVLCZDWopVH6TiPeliclfEflbUgtuJZj+5mXFTI2vTap4/Q9X+A2C",
-	"26/DYEPAnofUi9N3ygErgOFluGhebnBEVN9txJTmapPwaGHc5mNhp8VzoIakVBikHEcZNer10kDDMfOv",
-	"gRi+B+CRLWD3m1B1Ltpllq6o/pxBFoqZJFq9TWvTpfbiY5Sq0+v/GJGNIB1/90Ia9bBWVqg7EuIWotoV",
-	"GdvQIUrmjN0GC9IHI+B2kjcOKpLeoZackBk//irG/sGXQMsTeN9CJgeHSJtIesc80nDq9br+P8D2AdY8",
-	"xuUU1sbLKJwB1fKRvVc55qjNqrOUPlCW5GTmcoLZTSxxI+kviDuD1CJoCFKN3ChvYkCDANNWIM0pJY+W",
-	"DGw5mL+xLFpm21i4ZnKT6a3FRZU2vmHADslYcDHTJOeUUxU8WFgvo4WggJ2aTrhdhfyWGM7u+tVZPbRI",
-	"Zm5kyM3ezQtkXe4eCkU/YJNcw3fn5Ii82Nv/jEzxIeIxRX0DS0uJVFoDJO5AeAwKOdnHjF/Xl9GJ9GyP",
-	"vPFfHvS4i00AnuQggNIhRAmy49T3ntsKcNzDED1wyT2RxIU/DIilyZ0HEIad/Wf4To9XKRnMFIF0Kp+T",
-	"XuW///Tf9Co1C3OwgCBXTCRN4ljkQDXYJPOV8hQHeqQfhWIvKhcUFcJswOQ5DwUf2dhecJhC/xikMWVi",
-	"GrDc7O64tkImtFiECBqB/u8h9YNZyKSDE2eRO2DeHGs9hpo9OBl6A6PX/sAuUY/v1LfJl3GbUompxNrb",
-	"viJjKo2bf4Lgw5STnfohcTPA+i6iKEq6MHW8oDS9XuyZ2iBaMoFNcp8CEUXJxEmACT0iGEtqtiQOzQzL",
-	"NWboqm8N0jAmzAnbqddiT1Dktycn/nuixkLiaSOZPnKgZLoSZMxoGEOpWP7LKanx3pdaAOU5pC70cbJX",
-	"f0Hco4vzk9P2Udc1ERGgXyBy7EAEge8ZXRusbFDoHn6jAVZ0x/qTpEp7HE+1VOnKqIgXFKzUp1fNFErB",
-	"tiAh8QBLRoiQMM9Xmk98LhWj2TpOeztOuQswLE0RQKYNdIr3T7JuHSY3ipHM3UiyIO9Bt/u62720+QR6",
-	"96fszntZv0qR0pNfrblJ5FiEUc2kRDIoSErdTtrM/ZJ6xOo0K8oZZHu57rRJyIYsZHrDJuIakj0dEhfA",
-	"cQ6gxEd8Vo8YZ6E/IIJnU2QTj69Vs40TxJ44ZsZNZv2Ko+fICNylicPjBQD/IkPngHIi574ajIngeDOy",
-	"EkZMGT+Ax9GJgPY6A3NjAsV6fBSKuQQIgVzjKcX+EjEj4J3AqutDGgSkTwe3RHDi4gCXQWC+bJ62j5vd",
-	"9sX5zUmzfVo+LtIYX286rS+u2x1476TTat2cts/a3ZvWD49arWP4Nq+H6/Pmdfd167wL8UTw7kXnZfv4",
-	"uHVecSrnF92bk4vrc/39Wav7+uL4Rn/VPD29eAsPW1lScSqdZtf0Cb9ctV+dX1/eHLevmi+xq4ujDryt",
-	"32m/ujaU/nD5uy+uL7qtq+Xvr1qnJzdfXkDYJ/zdaV1edHTfzdNOq3n8znwBD0cVCV5fnB63z19pYpvd",
-	"1quLzrub1+1Wp9k5ev1ON9Q8a91cNq+u3l509HtvOxfnr5JfXF0ctZunN82jo4trCNGBrpvHZ+3zm6PX",
-	"zfNXrWRE6s3ldefodRPKH7TOLrvvbl42j95cX1acymXz3elF8/ime3Fxc9rswHvX51fXl6Zs7lnruN28",
-	"6b67xPF1vmwftW6uz5tfNtuneg4rTqXbPmtdXHchKugKau6ed1udc4gTsh3ftM9hoZNfwaLZHKTzi5ur",
-	"65dXR532peYF/KbTuupedHQ3yRG0j1tnlxfd1vnRu5s3LT2/1ybANvND+/zm5LT96nUXnQFHF+fH7TSj",
-	"dS+6zdObi+vuzcXJTcdMW6d19e78KObcr3B7e7NBrm9ezvrRF8ZBiF5iDOACzJflXPcN0EFR8mGMbJTz",
-	"VE2XOE150zPIVrlYa04FI7wLFD3BGZnOwsFYt0s9rUogfMU0oPyJJOz91A8XJhKcaJKfP6s3bNR41b1s",
-	"QAXHy8a7LM7WZeMsl5pi1B/4KQ2L+USapK83nbeg/HBBJj4XCFea7nHvRW40QV4+Oqxd0YmNy2kX2AdV",
-	"vz8z9y0lUDtSgtyxMBWBEQ99in68mwkmia33h0QE2flJgbmYBSw4jfSbjxFhZTl/zW2vvKNrFcYEFp3Z",
-	"8nmcGwnedJ/NzU7wQ4txsbynojzeRwSO96bNS3+gZmHesX5HFQ0tWIrJ6/IY4mxF8C/NUhBCa7AvLPyk",
-	"EQcDGjDuUYt8ITiB3LES4BhTutDtwJeydkgaFm8o3eTDMDNWhEyW9UJHxmf9QktLGyZXGE3Xo+3fzycI",
-	"LKb5FSxChTU9Y1alhicATJMqSq47p6Rqcah0I/o3C/5kq09OmKL66dqhCSLucbjjzbhkapuAGR2uvXMO",
-	"MGIYCQy3hzldHJC+oKEXVaIY0DBcQOS4ZU1zk+nxqos28m2k061tEwxwMXRrOTYWc4sUYlgDVEt9+oyF",
-	"P2BlAotx4mADlBAw8FyiIHuwvv6MCFh+khYYyG2yvYnrgxYN72U5yondzhHF6X2f4QGnBAbMZeKFgmiN",
-	"FFtpXqYHwB5Pp3x0qI/zZ3uO/+XLi868/ubVSDSbzeb51fW4dT3Sf7b0Py+Pmu/0f4cng6vP9R9H9aD1",
-	"xZedPf7qfNRstpvN5nWz+cMp+/qb5/rn5tX1lxedN/tH79rtv5cTILKS05vETRBZnfLRH/5kykZ/OPKH",
-	"fzhn/WnNEu1qlod4+F6lVwFY94DRMGP93c3kUBcfgTFNBTOd4J4VmEG2LlkUqkeq7unFEYbxt48vb5r2",
-	"j5duDUoGo7WdYwhKJNcDqljY49GNytSt8VWJsP6UiWT1/QlIA5328qZp/vsSVNEvZv7g9jFqAz042L70",
-	"KVpYNqXwmLiHg+43oyCIkTj3KQiSx97xYj+GLpdgnfuHyseNrI6T39vX29uEv5+JkOvtNBDDIUt4OW0U",
-	"5j1j300MxmOXbtgE2d+y8EqMnhjx7bcZbz+Xt/NZRCjWYcOQyRz03yH1gzzT9hFYu+ZgbkbvBtYB01K2",
-	"D5lQuj3mwd13QW4Zm5obAUReJFFh07WJ18qOqOkN8DXE4BaGuXYnxY07duh5c9Zh1PM5k7nxbFKNwvWg",
-	"IdmChkCI52/+3lIknOnftpdP/4D5U3Uc0qEqMCqAp2AWMBtNDfb2VOJuMmvSV8ZJk4ibX6p6kQusVzIF",
-	"YP2dLJESkIjYT6Y/f/yzf//xH/3tx1/8rFT5XhtLUFj7YzCm4YjFbq7iJIkX+TkSG+7oRGy/rWVUCLFv",
-	"FrhrUlQyU2+XfXXRyASLrMxZHmouSNQ6Q+ChQO8PIrGeKjrtE9nKmbyK3FXq8ZgjMJu9x3/1z//tL//f",
-	"f0JeOKYw0vqMGMcMd8UsPT5MKVjCxgLzTeSA8tj3Bj0mI6bImf+4kKUdppkwH2B9o3KUMyUuc0GS344Z",
-	"KMp6RGMxC4MF+YnoQ/CDREewGJiNwCzMM6I8YjYJoH666DaMqEXb4ycomeihjaaEK620jqzPsEvAFrjg",
-	"RfYfFdmD4cRLzIj+zs4XOooyE2QkKxS9BOvumMrt+wnFTXV5zt5HaXk58ATsvYKhObZ6Soh3rKQ/1B8Y",
-	"nIRvNOnV5uXlTbd91vrRxXmr5qTNX6YYKQ0CeQAmM9ejCzdytqI1zB+SZF72lErlxH7vCIJCk4bmMNI0",
-	"7fTZQkDglcV8CuBCix0SW+w0+tECT1V3G/Eju3VyLu7AagTE7zzXg955QU5YP5xRvVi7dTAr77xAP53g",
-	"0W+JVqHiBw4ItaYEQ4w1CxjnuGEKX+qBanEKYPRVhEfFYSG0VDTvvnKIa9fNRTz0zJTUtskRlmsDTAPM",
-	"F0ULFCJLoT6GV971AFu/lbc3LQaiO1zE5gkxl9nWK0XrY1zwYjl9//td1Mbq692zfbTfgCjc2Y9ueh3M",
-	"A3/s+90nOzls/cEDFCM2Yk4rYTOOxh0Pvzdxrvesw7vZDdTLcwIcxw4A2IKHhGJERmTlB6gIX8UiYrUd",
-	"f7exzo7/iW/Cv9E3W1yF/C0C8WeJDZJx4XpWYPoh4WyO4WopBfXbiu/JysGPd52Gs/NVTtWB9KbfMBk6",
-	"Ff6OAZf2c0YuADba1zNmftaztSwZiwRFpgZ8ETRXCA9CCGVfzLI4ZxiLls6WhMr2TuXo4gwQSMplSxqJ",
-	"e4SB62ArzZJYaCXOo5NUXU2H6xDXEPK4aYrZQUb0Mk+vRp4JPjS/a33BhPNjfLAIiQnYX3aL/o+QOHSf",
-	"BMni4DyYUl9JFgzBkYG1xWB6n0j4tSRoC67XJvkhCni1dN0eldp9q1WDvK1QHOxn5+GJJPAEqdqq9DAP",
-	"DiJTJR6oba+/PcfUJkYarcWqxJYo8yQ5pcU5LasTR5Pb7DFSUlLb9ncvNaWDWFRF+GwYcCvLJuylMJBL",
-	"vGCK5pV9+v2UDfRSAM5D2bdEEv6n7EtfW0dIeerCpB2llDQYlW06BVFc4nlUpeR94Hntq3Eh+yT2rl2v",
-	"5Ggzk+VEPLM09cmBLK9mLneKYDW6eigCth6g4fqq1ak4FQihLKlwXEuIFQCofTy+RVDg7seYBtP6krZX",
-	"NuJh2bcgigx2UXzEupnJADPoadAaD1D6uPpOeoY/OJUrf8Svp/es9mAdiz7/ib9B8QenMmd96QP21opK",
-	"ECtvJPBQyQvPsS+nAV3YG0+ygMRqkB7z3IcEwdmVPGX0zlQPxSK2igx9rHuq103/DcYZhrCGw5ksgPLc",
-	"sHKFGXke3+klnU1bXN+9suZvZr8d0kCy5bmPX1qDD2OfzCVgSidv2ELTKTP930Zf/7gyoNLnArDFmcFz",
-	"qizfwm4TDeVlyJVBJYuvYvtr4UGi/nJHlikJsKqgeXkU92TKZFZtiRH9H6O9+5RFTzdZGmmsO45zfp5I",
-	"Yk6kqO6tnPW34iPrSUldfhWwnkH+HIggYAMlI0O07tXG+NGIpNwO19uEBmM/8EIsRbj5ghzpt/NW2Uqx",
-	"tZZ/MefFeF56pFFwqsm2whvUfZDlU1bWLDifpiMxG2v5Bkf+SWOlSgfAlh9n4bBMfPA9a8ptVvxjg5oe",
-	"+bUByu/yM1sRpFCo/U4WK9kMp3KDihiFE52t25GD95OXdoqPh1CAxOSC4D2gpPgUM7W6WVPQZOOGH6ly",
-	"ma+FiiayaOJmMl9TtdmYiTJKS4pEnLG5xpAeV7XaoPg5BCPlweEVVRjf3Fq2uih56ThQGt7i/lh72BR6",
-	"kx/d55culmxITCXaJN1/K+1KsBCP4cfDFb2/Dy8RnrYBW6xa44L8rOP1Rd3Vqtrqa45HXJqc3Cd4vXDk",
-	"+RsVB16p1/df7NaTzdkUOcuelTcXV5ft+I55RSdyxkekpZW7UHB/IJe3+CA38xc0UeFhgAYGNUaJQbdc",
-	"zKXNFBzckv6CVAOmELbT80e+kg5xt/VtfAsjWVIXt1VlLJpbP6Jb39S3XmxvffVtw9mpf/i9dbvaY0MK",
-	"5j0zGSWSEoHsJxIT9OQhedN5m628kSHqq2938ymJJUNR/D7OkQqpxySpDm05OiJngzGhksCaOeS8eXXc",
-	"/KK2lG2Qna3SAmjD615SPGWxDqKJiwww7fMvW1ddc95Jx4JwPxhvO38fFd/alQhZsiBEfgo71iOgAWze",
-	"dMEdsK5dzvpPr2Z9AgVFPBb4dywEMxtpQXQIgFJgdrt+iQY9Dlg1YEwyiBWQ7A5GJuYdpOJ/ANImECNo",
-	"MZ2m/m3FIKkYVZhigfidH/3w82/o2xez9k+Ef3a1N2/z+t+DgA14WC9SpbH77MWzF7t7z17s7Wt+nfUD",
-	"X46htH2qtE69cVCvH9Tr2/V6/UdgqE+k/UJup9CzKW119KfJ3+VTmLytUHl8WXIkaF9zJqQX6cy8t0RM",
-	"nhCya5PKVoZYJbNQUb2ZNMPnWofWM9BZYj0KaTEDR8QPZK8sfHnmyqZU6PdnynzyPB/56DI9n2sGkJVt",
-	"lpy4dbAWWxG2NFhksHWldhyC+VBbjOvt55HPry7OM/P7bH9/91lujF3EoAXYIdmSQnpXBWI0Yh6ZcRNr",
-	"sH4eUtyeW84o3tLwJDAJqXZOjsju7u6LWmqispKyLN+YDOP2cbHUibOuHbBnghwVkhH3VatLntKp/7Tv",
-	"B4HPR0/No9IFLA25LgN7tXhPHl94oH5l/rt989Xv555kOCSTOl+Y+2cTzXMosmn3XXHLdM9iSr+esS2l",
-	"P27pi9+WGrMtmJft5sXW542Lb3Zzk/niZPa1YiVegg9LBOQ6hi00AFCVQDsY0TuTbjedkuo09DkCnzSv",
-	"jtptACOXUzpgMgMKUGqMqcXaq794tmq1/s7W/y+3gNeqFPvUuHPPyVm/2Bj58HIyUxoyru4dlCxFqC5C",
-	"k3FbxmN4j5jL9UGT0SCSBBVM5pozK1KTEECcexZSI/FmbriL6DDO5qtDBVMHYaifB4Q3l9nMYHe7AM4q",
-	"kYueJzER+AbQ2w6TJaFOOq0WDALjKKYsnFA92XZ0aTA/Illx9bf1yit7r0z9/pWV6nA+MetEYnAvAIsg",
-	"vEeNzMd+wIie0S2YIlDeeDSsVIWve+blb4wHsAlKh72oJNY6It7a5QVn6w6JzQCiTZo5S6SYp9fDSfBo",
-	"ckB5u6RLR59C1GwmK1bs+tV7vEtHr0Ixm+YEjQhqHGvLa4i/IZqXflsfJoHPJFHC1leZMMptkSJ4vDRG",
-	"cH4A2ZLr68EzvGkG8yrJilEWZspWzfNj2J6iNbu/+ck2UYRnS40X1gDUfpWwtOgvyJj2/Ti+JIlUOxjr",
-	"qzIfsRxv7W8GS6V9vrvF/raEMrO/3q7waECt++uc0Jsw3SPx28NYLb9uT5MoOoLgYoc0iBJkt56pi6PQ",
-	"pIAKafoIUCG9Y8E6G9LSLEdZ28s8aGiRpGoUBAit0V+lMpEWTMUXnIQGpFeD9BlEQdkTq+zs2tiTFcij",
-	"eVHgMJyC2sS4W80sLdf7LREXE9GVx30FCw3uq99MF+HGLA9jKYoXvY9rcI1LcOUOionJLb6bE99YMA2f",
-	"zLu8+qC9n/MPX4xO2ZxJs4PPnbaQeuxRSvWU9t0PWSkPTCzGGvtgr8xNbN5Axynt+4l7/qyxU1/V99cz",
-	"CnA661pFzN9nxMNvM2K6saoL6a/HvoZFvPK9OBoe3Az34ydQ2ez7pv+oZl404NidhUAoqz2KQOBjhKgj",
-	"u/7uxabDuPJPKS9ZYbWx1Xhm5hz2RbQOhleTS6QZyy7gQeXl9bvEuh40Pjj3jb0x+7dcGXOzD2wG5FI5",
-	"8xNmItoUfR/HXoF/LMqcNv456+Y7JPW0fy65tx+HqkvA6pyykMgxDQspQbBjIPaJqW3tEDv/5L/9GboU",
-	"HUjF4hYcI/BvGaF8YRxGUP8igjz4g8Y+qSbKYLtPoQm3hvicUui2lnogPyBDxjIvDhlza9tZKfU483Ol",
-	"Z0XiyD0ngT//DQvF9sZia53EWpUluBRfUlJwFe7CKz8f+7o/W2CdWsmCYH0gPu63q9bpackw/JczTdwV",
-	"CwK4FGZkejmCTAD8Y4a7J8eBZEGo00MDEb9v/QIiGGDbKrsRjazROyeJLWGrEoQMbzOc3TPQdciwpvK9",
-	"LeFaF17VQv4bbwtd990oJs2O3TVKokv0biFVmAC4TlpoCfP8nErisYDZWmGA9inAyuGrKDTZSQBYWH+3",
-	"qfxfu+ckPhycT4nN5lCJjWYQ9W2cwHuNMU/9MqwdxQqn1jVFYoTbgGpYkmWSQ09xYwltDfb4IylsKC9+",
-	"J3U2GNpqgIndCGAipcbt7Fs1DvIp0hu3Ydm5ckRDj/T9IEiv+sHOg5EoHiZOmyA2Dc4X4sUYOFLcHo4p",
-	"SWJAfDgRoYdwUUbi2DItDgpdEZI6eJQK5W2E9tCop/+XRj4uJ1VL7fC4RHrA6B2TpEqxOL1eD4Sh8RPA",
-	"b33Kb82rtbWRTw+DqCgpouIBhIwOxkweojrg+cMhC5Hy5GxsTHV+sHwJqZW3na4Bl8RADufvqQy6eAKu",
-	"BfLnyBt/khOXVA6SfD3mOJhfd57XDknAhioLq2IuI+Stvunv7DukV7HoSL2K5pad/QguCRraI8dsgB9t",
-	"0RcEfcJeh36gWOiYknjSgWo4vlT+wNyXLHzKlmYUfTKTvuAz+ViQ56WzActaPnF9r2WRwIxSJfVSrsmU",
-	"zF/pT5z2WJBPWDxgiWpyft5qXAVHSgg9NGs6Q0hJLTwlgpj7q2oE5CZwoWve9IOYWsuA/hDjwm2hB+YR",
-	"tqUbTZumivNWy9Um2LTclF2URA1ukxn7CSD4HxL2UBTsQKpRRETt/uEE3y92fBHzPob+B5vgd0/3+1Jv",
-	"moVNby6IjyuZy70c9JbIrk4F9u3srQ3asK/mEp0si5wnme6EykIMDKhcxhi4rDiV44u3pQEGpvp5MUd0",
-	"gZzizAWZr6ZaqaYqm95/6TrE1SS4NQg3Xw6GIVURJpJWjZh1elzvX4AM1NIW2taX2wHlAxYEzKuVBsBf",
-	"vYuL0APiuTNzUWD1jddJv7NsrU2uY+la2MsqW/RLEcMUwaV4Jo+2xK58SNFuDLrZNLRnNjVloFfXckZ9",
-	"NMeUhUUWzmf68CuV59WngWagnHSJKQPEePMAmQZQ0ZAP/XACSYgDMWFk4vPU1+aSVDalG+1a0V76lGaW",
-	"QFDeLLb0re9JN3DG1FisDek9N22dRm9EXAGNQO2fXO4oR4WJZHvAODq5cLBNzmc0IPrZUIvQkCrwIExZ",
-	"OIAbL1bVWXI7rmUy3SVcZPLu7esRb6kmS09hlBuzHBZa6J4WyMcvYz4vwSyfIpTX5P1uEsuboT3erUkK",
-	"ncyuT7F6YrlTHJzixOQCpTlsefIzm7ZYOD1GaJIRc/ePTsIGCuxcaVlZaTTqWzu7e1v7zz57/qKenkYs",
-	"lo5Gm6QcqLS+uG6e3lw23wGEYHp/7z6rJ3dbZW97JzXVxqZWN/D4caUONUJlLsu6WwkqzFBPL5o5eEZL",
-	"x0AO4L0pxyNCNA1xePbQVnFgfBAupmoJr+bZ3rpEvmQSQH3rBWZCkq3cZIASJ0AZ69nW8m/lxGBzBX4J",
-	"e88GAK6sHzSel3vb9xqPe8DEB0uJMyWi79n9SEqcNjlxnZTfPpFk6L9nprJzsCAhm+I7h/rPgA6YtBCO",
-	"iFfNvtbnjHlom5xozZYTN7WZXJx43yizA8DMpooEjEq0EGKNNAv1HZ1a1XhlyX/7M2I3IHlKGjv1ukNC",
-	"MeMe82oRsqTVcOZQ7WQUinmkfjPuZZzTiRlxa5+eH+55UNeJEqShR1twZMdmir3t/craXQxJzB+qvd62",
-	"/bT3ofb3f+8P/6BRr+tv6/abyvdx+hfZjW0oA/HBsQdXrv6CjKleRTcpaooKE2wOobysXqy0gwPQ1cYK",
-	"w0q85OJzLx8UWM/Xrc+h/rn1eeTGBBD3qNk5BvR5KAjv+QrPiqqvJOFsRJV/F28fX5K5iaQVc72/etw9",
-	"et06enODzWg27JsmHOKetc+vr1zwsNyxEAp62EPJIe5l6/yqfXHuErWY+vpCvSCUICts3VlesDglmIxs",
-	"7qlHzavXFafysnn+Bgo5f9k+f3UFdZ6hcHNMUcXB09OpAClQN/nLFkACm971XxdtONdb3aOSNoMjKse6",
-	"f6xyjgH1WsU6ooDcdjRmg1vztxbjunt9h9Ld8zss1H6p796ga10KH7SwlhrAtTurQ5ZY3E8VXvEJ5/mD",
-	"U3nHaBgsHiXgeHOoIbkZwhciJ+Uhe5XGIloweq9MIHivEIIoGs6yiNB3HDaYhb5aXOmxmAwORkMWrsg7",
-	"lXQSG/4hW9QBuzIylTQJ7QJL3TM2JQMhbn3kKpgzkLfQSzy4sVKQ7GLaPYJXlvu/SnYLFuv+AgoWb82m",
-	"kRMiEOjyeq3U9IIHC4dc0Qm78hX7e6f0PZYl42DXhE4irdv4CW4MDTFxdOq/0SL7A3DSUCDUCFcUi5Gn",
-	"X4d6/lCGmtFJxanMwsCMTx48fZrxRTz12B0LNF/L5Zx426CeRBm5RJ5IMhYzycYi8KyrrxqBV0SxLDG2",
-	"XuyF63EfxItWXKRDOFNkLkI1rjkknHFpgKVn3Fcm+wYjf+8EpOMj6DP677BcK4T19ThUVyc0cj8gnXLs",
-	"T4kah2I2MjWRRR8SGadTvGBs93iP/92/S44Ev2McIBp6fAtS9A1KBSZr0FAv6ZyFR3TCgiMq2TaBM9RE",
-	"Jpp9kVuuC0qR9ziBIuVOtkI5+QLj6mCSEEAFRqdVKew3rTRJUu1VGjvbEBRR71Vq25rgrj9hUtHJFF+x",
-	"efmHcTVnL2rPfffu3buts7Ot42PXgerEC9wv7L0v9YQOQzHR9DZe1Ov6VlhHv+2LFy+2Gjtbuw09SkyP",
-	"0kyDJ2A1qo8qSUJPRfWYBV7t0LzSq3h00as4pIdCoVfBBSSkV5kzdouuXjh+wbpXWPpH+vTpFROzQG8/",
-	"A1pzSHQTkkit5RHB9RpBfRw9R5d0pG9ReoxE0VtG3CkdMZdUwY3fqMG0u9L/Rn9nGiQ79WQ9rTo+hMeY",
-	"ptn9FsSzQ3RTDtEvOwScHh9c6BQBT1gYCpgaF9LNEKrh6TQU/YBNfvATKbiLYAov9vY/qyHHUz2KfsDI",
-	"/8fe3/U2kqx5YvhXCeimyP6nWFS9TTeFA/xZEqta0ypJR1J1nfbJY2WIGSTjKBnBzkgWi+fsMQx4bSww",
-	"ezGADa+NmTX2wrB9YcOAsbZnYQO+2G/iy5k2/BWM5yUiMylSL1WlktSluZjTRWVGRkZGPO/P7zedTFS+",
-	"3octlfRtqhJ4cNCffWmEm+miPxLWtESXM59eAjI5LX5a8c03NhenKrOwjQobOG3psHzzDQ7M3NHP2s/g",
-	"dIKz86z9NMLC2RSj/EzDCLNHEpR10UNylbAXeIkZ8QgZqvuY7IORqSYYMcyQyv/DOi/DOl6ML9dI/hyv",
-	"PYPd3RG/P+q+6Z0cdI+O3u0fbv8B9s2z9jP8y97+8cmr/bd723/4S9KMhPqARgTSYxvlzm3RsZyXL9jB",
-	"XZr82N3d2e4e7+zvnbzq7uz24EQ8a2+I5O1e9+3x9729452t7jH//FQkr/YPX+5sb/f2EtGoZS5h5PAo",
-	"18SMCsuik8Peb9/uHPa2k9DzVb0URn4ukje94+/3t0/gnbq7u/vv6JkbT3GXHXR/2t3vbp8c7++f7HYP",
-	"X/fwb89hmkdvDw72D4972ydvets73ZPjnw7gr8/h7Xb2jnuHe93dBHft8zYNdtQ7/HFnq3fydq/7Y3dn",
-	"t/tytwdvI9LA/hiwlA6I8PHot7uVD0+lMGlH5KrI55QKwoEP4d/rXfh3QitwvPOmt//2OKFmcm/X59Ig",
-	"0xYWPoaVQPqAsRKZHuuCjkAxUjCwP/0jJbNiNO+AojBeuqAl4EeWQ6kNnFcLjgAe2kyfqWyOQzuEFsRr",
-	"NmnyuB+I/ao6+YgJsMCiGCn5fg4q6qxJxeoIfAVbHHbxHF/AdLwFK+nPczsVqYXR0QAxdkaZb5llqJp9",
-	"vRedAzxDXXFq0zkxcqEBgcsQTuPG05JcKyxZBD8YzNXhcQepBucdh8JRk+97XfacfO4vDJO87h0nVRE+",
-	"neAH6INnAA+dOgVn1xqRPKa1/1MS4Zd+jHxif6J9lTxObd8lzU75Pfh8w19HSqYwmHT0wKiSUgzT7JLG",
-	"9Z8RV0I7WgOVYgxBvNEvxdRkypFoKeft8Ct4BAKSHx/Wx/LDOoyzfjovlEuam2Jq4EMYGr2CMqWHxqJP",
-	"MpYZ2L0M0VORhG2cpM+mVO9FuLKUkqfwt44o8qmidUEEq2wGs5vkyoGw1kbkyk2scYq++n6QA2GoD+sY",
-	"TjEy84M1kLAOjL1c9gsEp0CkG9h5cqJbcznOEm95wvvnaqCI5grUEt1A3wgnBdt6ouwEDCG4ydrMbVKJ",
-	"Howw9gicQ2UUEWwebf/gvKnE5q+LzdFym5flfMgYiwQtZV6UzFm0mXXhlbs3kdlGj02yYAQnLfEytzOn",
-	"Svs+hzPNh4hu2/S2nb/EKTArEqKz0X/CVe6Il2jzi3jabj/t47zwP1XSEli+Us3b5whmfGqLUURWHd1L",
-	"dv+MXjWNTTkH5Mej3QSa2L+/MrBbUMw8bYO5VWJBwxGzudj4ln+nq3Aho9hgLTiqYOr3xUCj/w6LS4IV",
-	"UKTPba6H2sRmK7fOrdO//HvRvmUQeDCdTmkcVztcdAseQVfaYbFJtvYPj7yCOtk/3Hm9s3eUwActQCA3",
-	"wHaX6yUzKw3kIq9RYpN4L0ROJq0FTySBQ+pU0QEZBk8qpUchZJY1OUTrZ8XTxJmBksBmIDq0k1wNMj0c",
-	"FaKR7B+Agj9KmuUaECI178jMzhzGlcADkJkjbcVfLzb0bZu0B+r7CSmhrCmUKdaP5xM++Mnv1jnTs76z",
-	"nYQNxe9CfUjgKfHWITsOOZBrWmjJWP7bvxtZMGewwgMjV16MxGbBFvO7OPmwDirKuWSxxUDlQpmBzdHx",
-	"cGKW66JQphObBLG++oloGOtXoxmJhKxFMBkM+b0qXdeGjUi4gHFT0Kio+2PYbWNiUzOdNoWk4jC+BtxE",
-	"srbOGVBkVeDd+Px69dhmXLNnHYy0aLY1qb60XtIipDDWrNP7Vhav1AAbFNvLdN8HfNjhPsjtJNeqIFbd",
-	"i/1sf3fJtRTc6y7CjL5XuSO3e6O10WpjxCtXmZJOrRuLaHf0l06YWqr6mWRkTH9YkBUdPvy8I5LesRwm",
-	"pdLnR6iU/YRHTrzuHZMgO3iL/1FeTE0OoAqsUZFIdlI1nljc7Ydqksm5ShMvhc/UXKV8hxMNkJoB3jGK",
-	"DXYBohypRK94wk30LkptUwp5mZJCkk4U84kK1gRZYvBqwg5iI73T4x0nbYaZWucf4f0aPsCMBcKR8Nwy",
-	"ETJXgeONRdPNQELn/EoRNKUUqR7CIeamFdZxjXjt6fp3g29fpO1vN7799ln/r9IXz+M1eqFkZ7C+Z41a",
-	"fyOL/igJn+xp+xl1CA3AbcAaKoIaSamGmgXCyGZYQbkz8APAylHXIN0D02vFZqPVhh1RZqJ4y6TBZOhQ",
-	"7IJ8SCqRhuV0kXgFpkwPvFPkM0PLgzYDSPCxwgJqsDOEMtOxKz1/vwAU7eifTScitf0pM6MV1jYjXMtU",
-	"eNOIRohiE3ZRf77+g5pH9B1hlf2rkqil4nAnBkql2A1BHEKBZQBNXvh8uIhjp7L38EpbRz8K9QEJ/JDn",
-	"YQz/CceXkyRyotc6a09b7dZTwqWlMCtaVBz3f0xvBD8Pl4HRdvlLLqt4lwjLUTlnaEv6tRGNhP+SiA1W",
-	"KWAxxyZcgVyDojadnHi3EjLwW+KQi5vRzgPrmNhNUfadzhnrBH332JzOhU5BXvCHLze4PxLw34Gqwdty",
-	"FdYMAnKLPGtGbAo5dC2BRR9gIpypSdEpoWsRoQSuLaN/JQemg8+CJJiiQeM6caoGNlf4EeGKGidHM0QT",
-	"McoD0qgI1KwaAx5cP0B1A2zRGzHJJFhARUAyC+urF76bnZlmS+xRmM9/xVxNlCzAEpjZGipvMbOxqbwZ",
-	"yUY8TgS4if/0S+a9WPKKYOmbqJTiNdF40qQomGg8bcZr4v/+j/874Wxs6HiVFrwGw0yOT/Vwaqcg+Dxe",
-	"v3/TJPBkJaJxOvfZFnwYodtI5xcX3sbplL5IwiubgAL2gzzC88ZRzcWWo9pdeP5IfvmbOSQL1topsk1r",
-	"+kYJB38TEmpl50U293HhRaCb2Phe01onScPmEXWL6AKprQ1qpkCGXoCMVjLPdLgFxQRc6uxYNTdjk9SZ",
-	"xhLvVRuqLucZbVJrZ4V0LBGMiIc/+sJDO6D7Y7PwOGtUS+yUsW78XkQyngc94nclKbTqHnVFrkB+xkZi",
-	"BE2zPsRgJewxZ+TEjWwYitapQ6GPio6CuZyq4RTNnIHU2TRXoj8N5qc1hipGhTaugEfAKxExMlwA8gv1",
-	"WQg5UlSQgg0ShionjipNitnIZopqiHWBD8V440TmToVyh7Br0D/CPBuWDrM6Aft2ZvMzdFdftMHC71u4",
-	"Erz7VMk000at849Jk8WIqARNnrefbrJULONt4ttWbL7HoA4MhOGdpNkhKnz82dvrDZoIqB4Uv6RaSJ/A",
-	"O5CSiXyyODbY3gtGMmcywMTEHTUBveBTymB29m2IIjvx7Ml3Inn59ugnqr6uOwGbQpa+DUXMKDJkB5XQ",
-	"VPWVlwxCxmtYA8Sbfa2Kl6TlorUQkwBV96Td9rklrrapxqz/yGSwlHi8FBCNnoBJq2U1OzW7AVEPnrU3",
-	"Vg0aZvn4rZFTUAMFzEqldN/Ty+87IMfk0Ccu4b6Nq9wn55mV6bG1uzInoO1nT767/L6XU4f51+e0pBdf",
-	"vMNRH7rhCrM6orDoWyPfS021K5hOnY7H4I0sQKfSkawbKX7lqwB79MX+AK4HOYwlECb6I4snb63zog2/",
-	"42b0xTMLQX14F1yw36/BPl/7A26IusVVMm4uNblq71LRGclcSe8qowBOIrIvKLhRUlClyw7BrnZFSTgZ",
-	"TF63Et6jvOQx3feTkvnaX6IrXs0Z+j/c5JHDB2HR65Jjt/8Dn7IrbMiXMrTl3KODeUtnDRZcyFAEWNKa",
-	"1pEr3YqTxTzUy0FK4EZvaC7iAVZM0cYzcCx9HLzJfXZwPvB44NQ2RUIVpIkvzfsPN563YhMeg+am/nlK",
-	"SqvmFuAAHTa9zRBdig/a4X/D1MpoyXci2drfe7W7s3WccPdkqgqpM/Y+yI7iW+nBj5zQqWhgeJjwQ2Y2",
-	"RBNy2VfNZed3Cy946UFBr3eAK34oVlb8gUpalCteMjn5ZzyQ4STVK2cYYHFBGmx85ocvkwS0dFhWzUEV",
-	"GKvHMMPLxuTLHvcYqHNJNOiyW8tbwh04tfsgj9rPLr9vzxav7NTwDVewELasGWSaaiU/2hTZeH6VlXDT",
-	"CZGTv1GpllTNCXbMkyuIy9pJOVRTR2tyS7KWtq6QIqABX03ILrdL4Lv+fi3UEsC9+Ol+v+Zl2Fq0trPd",
-	"e3Owf9zb2/rp5IfeTyc7eyevdndef3+Ml8Ma/v7cNYe9t0e97QuMncf9ERcjLzV5XrGfRHYNePdUh/Ms",
-	"8uUu4kWTpLLzDhvZ/mgTPS7toSwFfwaDg53S+Q5qigpWREO6EqZNFlPXDESpZV+dm9CTUGeQx6vdauiH",
-	"Ds+oBiGRiAB4wnHXiIcag35DjTUnHwq93VTOBXqlY8GEg/AL+3vhj8iEoj4UPlKQit+IjQ4Hs7gICv/U",
-	"jFaWFa1ylHCZtkbUl/TFzMTLL8cpccvFF7AqaQW+SrPySnLyGM7R/rTYHxxKc6vmKH0vqnVxRTi1aNR5",
-	"7tBPEZok8Y73j7u7J/tvj0/2X50cdvde9y6UdnZCbClLDV0qlCuNXTyfdpr3lRcznm20gG9ShF8p/ppL",
-	"42SfeB2kv2RhNDmuchI7rLXhdGdEhjMF6c7UpGiJLTuZo5nLT7LwfM4bYycC1YWct0ntZF76lDdnUcJz",
-	"rmVVtm9kAtjbvsy+tBMN5uWvXCx8iu11W+aTncw/xVVddb7L/oaVEZwlwfO6sSIawT8toSSNxV6gZpmc",
-	"Wuz+914xHlRnxUDmX6GBsuO7L35FgSx+pweb4+7bHN0gUhaO+TnRss6/fy6LI1qbLCMVP1KFQxAb3/zb",
-	"XJXBkxdHx84duYPp4pG7OT1Pj7hVTf9VH8Ibj67cnRN8pKox7C99ilfZFZyuv1pqaCGL7yJfFEAtQRgD",
-	"iaheBhX/jCCaHbpIBZXf68KBo6Rt2jmPKMQqP3FkKxQqAUmRKJPSP6jyTZt+Nk1V2gTpsqTARhbVCpt6",
-	"zQsmyH1ZQXnjYtVDtRSES2DsbKRytSrRtV8re7jJtG/tSZemoh6U8U3loxYPQ+UI86Fa/9zO/+V5LKxk",
-	"oFKuHBZJNMrDQx1GaDZXDljZgff0xQusk29GobY0m69KjfmipdUpspZIjByrhHjBNtpVYjBwAGDUTBu1",
-	"3C4Q3QDoHg4p4xxjY9PC4td4JlfmsmpH566mtGqTvKXMVn2hHhJcDwmuX4UJFnJbC+LjM4nuz5bsWiL9",
-	"o4/IgPG7PP6zTv9CSgME6jIyMPjdLZXzi4J2mXCl+z9RuA6wOH1Z1OPZqhnfnwDotU//xpMrPahvTYpl",
-	"wK+kzu5laQ99yS96JDfwjB0c9rb297Z3Ku3pbGJda9/Wdv3ONu7fpfGSQ4+RRp4HtrlWatjzaVbyi1Fp",
-	"zrKjRij1n/Oo3SUDpv3lDBhwkD7SdvnLg9D5XELnazI+WADcFVEXfVy8iIpXVoaLDlTOb9VBP408u4gx",
-	"46qhGgoJcSqGkzZSFHaynqn3KisvxOeT11cP5TwKmXfu9crVWGpsE2oE3DoM7IBbjM8rs1wMoiiwUbvh",
-	"8dmZW81TsGkn2s1WbHATuY5vtUmETFNXmat3QpEDsZxj2X9DZZrUuBRiTKLhEENrpM3Qv2Ux033V3BQJ",
-	"ThexJThStRgqq6XlNkUyNfQwlSY+J+d7YQgNwFjhrwiL21rswwn3rohT1peqljtkqrFdNaB560Jgyzu/",
-	"Sis2jENwLubHvRsDmys9NB4xFHs8qLOqb817BeefP8xmaG85H5372vKSR3Qgf1V5SX6nh7zkfcpLcgjS",
-	"+f34pSugPsXLvdS5ffBqH7zaj/Fqb6yI+rM6sZd7r6i6K5YRwwds1trZo4V+GEr+s1xAbCQEEG+kvDrG",
-	"Q1qAAh3b90roorna672j7i5Ni6DIb7WQ4MHN/VW6ubcVK8cTHs7vI+/LfWlZtqjuS/9vdc3CohPJKBkl",
-	"Pka1SOG8YykaSX+kszRXJmnWb1yV/t8qZ3WD55yfMj/OlbqJrP/9UrLHFdUjilxVi2gqu6S+O8nku6gl",
-	"1KhZrZAdozapyKTz9KkJOfI74GkXVK5e8/otk5MvCWZg+AGxHWDbIbBJQzLjLeLTFAx0FtARRbLVPe69",
-	"3j/86eT7nd5h93Dr+5+S5ubiM0sEUenjDI2Vd6/OkPsddleT435+t5QXD8vzkBKvKO6H3s271rvZL4/x",
-	"VSXiCnXdhnvPATkjA8SiXKF895dv+Czf7DHhx6zug8K+GSY2Jsw83+xZsxQ4nufDAxEC9GM7vS1GAkW6",
-	"owolupnCu0aOQZqDhJ9PVLMyhJAZYvpi6BejmkhxBJpBO+HO9GSiUoQB8uDLuqBQMEWaOUjcEkux0UD1",
-	"LZPoO7gY2zTHBwPllnqBMDB8bpNdx1S5YL/nynr+wqVu+8GUseIZ07Wyy7lYl2POQ41Y14Qd5/RphmQI",
-	"SO6B+Mi5yiifQpfwXbDzmrArhea6W02I+JeAaVRg8Jdt3EN6q4Ut+/mNCX7OtWyJZWE7a9SXj9ld2+v9",
-	"elxX/q4fd9yu6LZeqIYuC0V3K4Xn4FAsuJ+lLe9LYC8w5cW+B6j3WI5TtxIuhlGok7F9r45t4vlXGNm3",
-	"7sAE5VXt8AXNFonCMswxODH+saj5SiBR+NfPU90/8xc0OcRnKqOVjcWrQ+8f7ZK8wZe8SnrrmmH6e3He",
-	"r29kf3XB+TttJX/2IL8/RxcXqaFEiESuEMNY2BxPrausFqFpjrTKZd4fzcvKtaRfCyEkAjTznKBt5RUl",
-	"HtYYLIQ2LhJ+GKUkIIHz0ZZHHGHxWMfLSkgKa+mF6EqaB90AMi5TJeGWL+ZoeHRVm4dSnmYVQ9nmdcmH",
-	"ErmaKOE7fftSfU6dBaEdLQP5wnqaqcOXWp0x+fhozg3nTD4qjNP+ImGc+5Qx+RXqhPtob9Jhu/cK5ZxB",
-	"S2LzwtbQKow8gloPBpk2AWbfzU2fy6Ua2rmpEk+eMJXRYmFWzrDrBHxN46aeP8pp01cl2BbLZ3ZhpRPJ",
-	"n3kiERZbRWIk3Rubq78kLYH1XaR1jI0Nj0W45Wo8KeaiP82dzZtVlP+JHFKcyCCqtvDA4cz+FmzjkfQc",
-	"iYUdn7oCudHsILyNN+DZ6s2kK8R3TEeDujXHBAAvV8olKlwtSYDesSHoc/KvU4aKRyIcKmbRFSo6uIOo",
-	"tJAFzFGei7yBR04ksDoJrhgtAwxe6EwkvGBYuTeQmVMRcTjyLazF3RmzgBGFF+fPkDjlm2/ejRCUmT+O",
-	"dq1vvhHJmTZpIhpOKZFQSvEH+KUCaV/tzYVTU6G4DFV+UWwu8CxK/sslHcoLBYz4Wv0zGjxVFZYhLvp7",
-	"5DzSCe6bVM59eWNK/hKXmsL3bYnEThKRvD046h0eJ4EPprwC4eE1x0VmCPFOf0g6Qn2Q/SKb09fGrxtY",
-	"Q+zMMHMIunHYtEzo1EjspsYCyx1xaConJSKOqhXhAzTC2FRxp0GZ12QA0/NG02ZsFpaMhkqqaAVJyHFx",
-	"+WllATsiIfLsA/p3EhGH0OKq+sXb7u32jntMQB1OUScsFK7dNMtaxITo13UyURK5i2Bkx6R0fMyI1MIj",
-	"elOLOm3Ljgh0Jl7EUJwVjwMCroMsIEqo2MCgUZkm9qj5rpCFaomu3+u4EjLDzlbvTIdvyUjx2ou28Ad/",
-	"s7UVBomqrcpkA42EybeTJvFJlPwqVcSN2JSQG3AVF5zCMir9XqVJWfx8vnuW6pOxLZ9pBDQ8mEp3m5ux",
-	"kXA2HzmRo4cQpokTqFKGIDOO0MX5BGXlxShBGZtqnh1uMGq2ePjCfSSBF7YmfgPp+jJFMcoLZvPAIjEP",
-	"EthX/GLgI8JtgAKuKdQYwxhVCa8LUdhpf6Qck36S6IkNfiQvSKmtGtnjxpMpPsQXkCM1nGcVaOiCvajQ",
-	"7uNrf4lDAn6GJaZ3bXYqBKQ0sivriNHUIJSEVM4TBk1jEYwqGXfwN98gCNtE/jxVESHTcSqCqrNsYY3u",
-	"d0p53bfjsS6KoHMlvcMMBFigNyRyAn/2TtVIe8AFuDgomIj40uaIDaP7Eh8KYo5YUyphHyfyackp2fCz",
-	"Qb4cIriA16DotCx4kiFqXcaW8ffYYNwPeQ5muS6IMq4UCQJ5KmBqzmM9+DdrVTQgqj8xVtK42MRrvkIf",
-	"dbWxs3htc7kipHeHh9e+PoPoeUYJInstnBcEhIrXt8ZpB54NjUWQzyhJ+NM+22iL5LB39NPeVknZ9c03",
-	"XEpOUkuzrcVF6GGPn4vFk80V4UmpGC705XUhYE1ErmDTpiwa0VGdm744VUNpRKN6G8P6CcxqkYkTG4YS",
-	"cLbGNxQe0ZfYkpBZA9bfKcjBLG2J7dxOmO+wLzPRRzg1k9Kjccljg++4aL4hJyDPb2rE0mv46ZWpV180",
-	"NrS9jVJEozLGk0vi0O8CpP+a2WmWsmTB00pGIzwe1Q5sfdwDSFkcm4E22o1UYAGU9EiZiRGcJeM41KAL",
-	"7C/YrH5Tb1Ogwl/4CvDOJa8m3YC2QtBjdrDAQxwxh3RsltDzemJpNg43RYJ0GCjjEMXhebtdsjdvtLE5",
-	"Bjbn0USpFDajDHsfLVOTqg/IhibT8/kgkju5nTkxyaZ0B14J0grsxtgESzp0ZsjhSgiWLfZXrh0Yo/uO",
-	"4J2viAsL1+/C0txsNwQ96UAO7wo81MYVHnWoYIN+ha0Qx0u8Wi/26uZlNT7Am/YawYENDA4sqIJrN/Sx",
-	"1bbSu++xVcf4L/VmJdFYRg2yqn+pyZhLC8A0IKIJ36kAi6wO7RRkIBrc9FDqOVPaU+GjWdASe2oGBj4Z",
-	"RhQSKOhK/L3PdVnilUYLvSMSshN30iQSiTcUd8BNXVEQ2oxEUsghXI71eZFIuPMQf2JzHP7750Q0kBat",
-	"tFAsuLhOrWvjlAGb5j3mzCuzQN7N6jyqqfSazKwnzhPee1Xmr3PonfCFKi2DbEYTTSGGO8htcSpT/UI0",
-	"ZJZR8KO5KTyusTfw0X1YaLzT4Yu0ltDFiKEVhR0q/GI0E/y+gj7+Y/jyYPjTlnATScxONTiiVeKeN+i1",
-	"xf1Ve96ujBP+Krfjq1x3tVwkvNb8HW4N2rBXvslHta9527EcXveO+URd85YD2krXfRBvtuvepj5cY+1I",
-	"vV5+3ZH+k7pZdU8rdXe0/RerMbmH6G+qVI+SAycVre6V66dUmEQfiwW30EeNVVxOJKRL+3NQU8TtLbMu",
-	"A6+hyFYfyBg5xLCGZP26SWo3YLRpJ+Qp8e2jjjo31r//V4tD5bBBVCpGMhuI6cS3S8+w6iPRxhUyy2Cq",
-	"bzwXxxPi4miSI0FsvkSJxIrMCCmSre7hdsJBn1Zdg46njlg6q5ln9kB8DAdUeQsVu0uIP1KOlcM4FIV5",
-	"SyU8V8tr2pCOlbLWzEl5jAStufLc3J0F/m3nyR/hugvIuNGx8mTaYfHPfyeKAb76nciZTLr6hmgScfP8",
-	"+S/ViU25KWjF0G46BaNB7Bzti2dPNv5KwBYFNT91SjRU5hR2JVgjkseVLTULvN+T3L7XVH6VZc3IUzxn",
-	"1p7Bt6cgYZY5P/HyeoJA8LQKtYVOpc7mcDXxMzaePfkuNslh97h3srvzZucYnNfz1IwecXSTqBsJsoBW",
-	"qi/xRUcy7Yjk1e9O4OBt7e+92nn9FpY/io1/o9qIURni82Yux98rb3JBfwWK+LvaXIGTu6XOClqYh7aK",
-	"6/VDvrL5qU5TZR4aMZY3YlyJSfTY2jfS+J3v7kADB2eDPtGieMrJ/ppm+TJdGpGnJK2KaPj5Oc3qnMS9",
-	"IETxmLiAr0cYX4GZYUsNlGEq6lGHBUDpTe98xuZp9OIF5ekjUSiDne2uCVaRRKZiynS+PX61/i0pHilO",
-	"54Wvjx/L/AzhfdwkVzJ1I6WK2MjJxBHf/w82V9KIQn0omhFmL+S6UyDxC5VGYutw9xVi4yJ7c+Tpk2Hk",
-	"3M5IS2O01M5iM0GS5yKfh/KIMhKCVQ6krmhiFL5WuRLMzdNsiYO6mx+bRl/mKdg9esDCnHz/MgUfIgIz",
-	"qQuCL8LllsTQ7Mm4fe4F1gqT7PM6XI+g4oPwraKQoRxgONz53Hjg1iUbAY2jLZtNx8Zx2AkMRepewEwZ",
-	"1TXnSLZ2mqlN6uqkO/B3tCopm5WCbUqPiY0yabMjkpTgxn/66aef1t+8Wd/ebvrYj2gw0BGFbdgiTeDv",
-	"3kprzCzygSMrcGyIPD8SPrtAyFRwA5muiWjowuGcI05XgLlrrMGL+qGesoEzrFQ30i3cjvoYc6k+sV/N",
-	"vS4blazeBi5UbMLeE6dzkWwSab0ckiE8shnuj2Qzwfi8Q25pOArFzIIhSF1XMOpYjS0G1Zb4Gie8PFFp",
-	"wZ7kaMLWnYCTwMhHs/YG11yklhj3J5Ns3qwE3k50yvU8gfUcE9qxcTpVpUUstKsuRY2DH/6+QNVf8vnD",
-	"hoF/5XbmKOXRxbMr+irLKFdd8gP+Bt7w/wf/bx3+3/8fk82FPOW8jMxzLYdK5KqY5pjd5JNIFidYykrS",
-	"ej9KRGP/Xffo4JETMkVj0xvHA5uPp5kU2vwx8MtXhQ0skmtuxoYZ1annmOoUwG/M7QRkwmBAI7bEHm7S",
-	"2hGp71cqAMpVbHi+uAHgs0jE3YrNceXceoJ9UefXb9QMZwxaSjFQMzGamjRXKWWDArc7WOGcNfagbdqm",
-	"zajk6a/kTZdT9mN3EimQQHofG2K9FxeT3m9WKP05cRjqw0DWc/YQfeFllP/M6z+B3SEzWhpaU/CFqGog",
-	"U4jz+UCZv9bD2a8M6p4vPaQPkcrg19PuAEdBwzU/TxVaUCDD1jprsGXWFj2aqOKdwJGSxVpnDWQ/WF5g",
-	"f3bWXAEaD+y0ZZPAgr5zcxCNKtY+WhwVmP1gWYRkeHPVpAv7SVO+PFgJUuxx372H/1YfJGzItc7a//t/",
-	"/F8wYoTdPgzhSLoqCjoFS/UwveGFfbQg6aOamI/Oi/ioIsDjPDZP2k9erG9srLefRKxWo40n7XY7+sf/",
-	"9X/6p//5//zl3/3bf/rP/z765W/+9T/9u3/++Jf/+h9++Zt/HUW//Ju//eVv/scI/g/GWKuuz+J6nHMu",
-	"4RN6a27Bw9yiRVrf1s6Xopw3PRNZFLI/gnfaxEHgu/0mXjPKFWo4XGc7aT2etttP+7AR8L8U/1BY+mer",
-	"797Ha8nFc/+1w95dwVF7OXXzu5LgXRIArnsH1SSve38BSM6i5lnrvGjD7yhO/aFfipKHHhZI6ou8p8t6",
-	"4g/RpCvnLRrjaVZoBA/F/5dgFSdVD3q5LkWuYNiOGNmZGGOtF6huqow5BTOV4jbcEB/k9Ua7zbJy3Iy4",
-	"i5CUfq5EOqXwEeca6a/wB23ey0ynHJWj+lo7E2RZk1XBtbuwkBQTZYcJFwNdC8RpqZhIdDfYJ00KUpLx",
-	"40Fe0nx+ODW/geVPQvlPaa7RZXYKOjDitKqfpLFmPbwLzlQ7n4deQqpKWVdeFYElPKa0PSKy2WmKoXWS",
-	"lh+j8VzCtulXCdeu9nha3UwNCmGnlB731nRsXMEVV0TSyhU9r1C1YA13l626WtiTi5TZsiJFJBrJ695x",
-	"bC5w4hPsk7JDox05G2BAlK5tk4uvjBVjOZloM0R7Y8EoxzdqhKWo+QFN30QW1niA5WXFTLEjXMxsbLj6",
-	"HKzDOb24t8+49kssHgKeTyIaf320vxeJZMu9J4SFN/yXZgfMVdiy3orG1gFChi14VzJ+XgNLAvXQKL/t",
-	"sG4rVae68MB4qS5iEwxy54MGp9KcOb/wv/xvf/+P//AvHv/y3/yn//gP/6IZhXqDCtwQvepmmAd/rE0y",
-	"V1PV12OZseNtp06CQcz+oM25Fg1mSokEQyzA5QF75OB7UA8dLGFstOO4SON8TEQ7MdBUERKteic4T723",
-	"W+s/HD7eOvju2XexaSTK9C3XW+AyFVQFHILxZI/7uAM+vrnJv5LXgw6N5kIEODGxedZuh4q3xyjkePNj",
-	"85s2Q9j9lIongVSFMMiVGMNltI0p1TS2VCFYoc+YGeowIMOfZQDWe0/NmYE/g1s4PtXDqZ2SR0+V8CA1",
-	"VJ5TYWMVj8rHCrB4s+77b4KvhYmc05ALyu0s5LowOdWAh/KBtSabU7jGSycq952XSTLOZ/HKbAcJTZKB",
-	"ZZusyJvwTZZhn/gy90pPeWz4dGBrOZ8PrFJWYysaLL87ePLVz1OZsURjTxgOEv1MIyNJVGw4PCYKy6/W",
-	"xJ2Dk4NZyDzTYHuT9xRkc1F3USl1KmHuI2EHscF2GrqJvNVHIKzyscxQoL2X2ZSVF7JU9dk2RukJvxCs",
-	"NFV7hrgEtnH4KagP2hXOF1ZikSGudfCuwYtFweIdiqTv3p/QnE7G8sMJ7vqEN39joy3e6Jeh8tTERqZj",
-	"bbQr8IALp4qStGuTHVTMmz19Andy98vCM+ATJCBOcKO62DSetKN2u93siAm4RHTSIvFs46lIDro/7e53",
-	"t0+O9/dPdruHr3sJeuX8qf1+Lcm/MDMsur6z40m7PAy0tmBEVG2FPACcNBK67DifYqAsTej4JeXllT85",
-	"OaeybnTk+1OWkj4RCX8Y2cxDnIxrQQQ4QrG5NIjQ8ongSGT6TAny4R9c/hKg6Iouf4KGWIcCt9xTQ31W",
-	"tARU8O+Rklb402TT1fwsrmZe61DXm/e7Tq3NlDTeiV6VbA1WwmOQqOtwINCVZnWFl5B5ULnxmB5xLlmK",
-	"3sbVCoO97fF2Ao7UF++f9o8/xMVf5lm/89SfDdD0GuzZNEf4/Cg4CU0v9Mg0WrD+4Sdv0YKMeeDCvTBJ",
-	"evfdZ05uescZY7hVt5PD37xNmp/bfx7LD+unNp2vo2Jc6zx9+mLju+9efPspvnU1R3a5h41pNZujtVtL",
-	"r5HRMZmCkZGLozdHlF3A0AJbyHgvtlDnfogoNpbj4pnURvTMMNNuhLadiNe24I5vNp48fSbkZJJjK8/b",
-	"o22x8aT1vA2C/Oi4e/jy7dYPR/FazbmPzZN2m0W4nRaU6/IdXNhtrFNSlGVrI95RDdXjC8yk68RmXSRb",
-	"h73ucW87wQYRTjeG1BmKiRAuSNAkAsW5UziyAQOVR94fSdBfoILAaIyN4K4QrHTDOqH5yjJ00Ujg+6i0",
-	"WyRY20bDBsxynLYe46jBiMX38Iwt1Fnt2wwXGUbwE/HfKoiAIHHBVPWThcseOY4c66EuHIk//rgNsL49",
-	"MMhEZYjEhhX0/mZO+9mQ5RLsfnBbni5nvhl4WqiFDR2WUryWTeyhGRnWaat7uI3ehRBb3/e2fjjBHzgA",
-	"TO6UNWpTYDEYsyVX0U20E5NcDXSW+b7LKvgJDIt23ZRDAKvy9p4ehtYSd4Jfy9p+2KTMrWAHwBVy7sIu",
-	"W8gwt8ROGYaudK5hwKXymmhmtEQXhuV6ynUf515ZWEmW8kKV3ebCXprk2hS4GYwFQzdQJC2p46vv61DI",
-	"p4uWeLe8mI3GnZFAefW7cAhScPoYA4HuQXsyjfzGWlVpl4PHo9Jm5Levz6QKV+gsKzU4yQtfEECFnyB6",
-	"aVECw+8mdTaH9xYa14I3izaBiVu76lfr1uWldiGT5grwG6QRdlpgupdfuYWCZ/vtwe7OVve4l1R6rMOW",
-	"pPARjvyDmifsewUZ5Hu2RXn0z9ScZ1yiJpYDRB7YJ1W5BnmLOu5MmzTi4x3RCfbn3n/7kELBkTW3bZQC",
-	"j5soCTQNu4BVpt9jSy6IC46Dwq7RCN+kjQBjOstUJgprcVj6UvWTju/JK4Vt+CSi+9L0VZaxbvrlf/8f",
-	"fvnP/mUzhDtKEb5AReU4CEIBLpQf4czA+/iTwdc0ay+JlNC5T5qRhJ9vlsh2c2pFFiUmXuUrec00k+g5",
-	"r4vksPdj7/Bo2fuUr3FO1mxW1ZOuIh34UIU4/8m8xChDFsYGYdcJLfrGqUeO4rWL5NnzJgxsBwOnCm68",
-	"ZyUYwYYrpWTtPbCNGL4uZdf7Nk9Vin3UtAI7r/f2D3EBvPhfpmcRWqG5KZJcSWcN+sSwnvOOkCmIG+20",
-	"GUbgAgpxqlEdRV4wradTBR+NRAUcg74C7zJVfTDIUn9dBFKHjBCZCaxCCcff+MNUIHALF0lU3pNgJlhz",
-	"GesXj8swamKhciqwObsSHa+KgtAfbeYkC7XDlLxKBbrmXfr1c1YsX1IR/Cq3472qLXlHK4Src7wl7K76",
-	"FBy47qvcT6wEq+0PvVhH/LWxkD8gr99QaniaG+/hefOwbrGYwp7XnBUft+ZKXotR5WbR1b2rO5G5U5f7",
-	"uNUoflQqd0xJomU7Zb8Wy1srTgjcmIpGvPbLf/lvf/k3fy+orkNsPIna7fYvf/e38VoUm3itbwcDpcSz",
-	"1vMzMVeuUHkq5/FaJOK1f/rv/+Uv/9V/+8v/8ve//N3fiv/nP/nXv/zN39Mfnj7eeCZ++bv/4pd//g/i",
-	"eRsu+7u/FZQyA9fXEtgJA2TnaWyq36Il9srcr5PvVYqah7GIKExLGSZ3RhqiuyNwsa6iH7o7pB9i00i6",
-	"Oyfb3Z3dn6hcOomoRmhlU3VUd7i7O95/3/RtLxUfHbNyGOW9tGeGEyAU1Cb3qTZxRqGZNzlR3t2hPDJa",
-	"U8MpwsSUK8bpm1AgWC5OQxqxP1Gmu7MOZ04W+jRDnJBinSvjsPB4bFOVYSOYdKChucObgkWx8cEf2lQD",
-	"NfNT3wy02uun0qEtgo/1YWr0M7o7vsOrnH0Um4HUGXjlGtu6pkUU7nJ2rOjdpmbqQBDA9hloQ0lr2vct",
-	"LMl1sJhsTen+iFJSk9ym077irHAuB0VLbIckRq6czd578wU9m4sCGhiYp9Z4Ol/zShsWhjVwY1K4NdMl",
-	"PNa0wJrGXGFdKIOlYEAC7kILKJyHiiVGxb/SlbZxY2yNmmNSo+l9Uk6y8nLT0mDaiQy+etwIoV2XAJFg",
-	"e1mBeDpLLKcDGDu0+t4QOnz5kFuydHAC6crGqOOwg744CshdDXDfnUYeUIdlwAE/k1d9BW1Zr/e1gTN4",
-	"nb6eZY01F+htsjge468re2i+91Vctc6OWlvHUhcGBuX+kTKPd3Mngp6ET32gF9kLUZ8FoI6rto2t3DOX",
-	"8hdUyjjKlgmQ5z44Y4kvNLfT4aiGWSgadXTr5lJ462ovxyMnJrIYNVczBHxkU+0D6P9XCPr/eTorPwt8",
-	"/0pQ5UqUGo+OHLoVFPAfu/P3rFErd3/75pu6PxFk/ekVD8Ybm+qB9ofp1weccktn6TVGu2/kIF2f1gL3",
-	"2MWcFsjg6RFeB1plWKnPdBU9CoP7Bjk1joT60FcT79UbD3fCLZOU9KvhiGBVpVMmFcnv/4C9xYQoSVXu",
-	"CAhaUdALGUpqUFuiTT103M2o0psGF4mNhKlzvqEjpDDWrAdQkUrSlL3ARUCRi1FDYvOxsCGXR0AuoCD/",
-	"HJbGXcDtuPsi/qtH2rhfzBv3zD33jB13AGfjEkPxswJpgF/3mH16DOV/vKZdmgR4ldsxlp8wWi9D2pOA",
-	"1kYwjn2FSwmhnQtZaFfovmuJLZocMTrVMTxKKHhf5Bubbq2kY6H6ZEjZ9Fq1yUjlKmKwh6pi43oD0ZBV",
-	"zSKz7Brqpdnhwv7zZTlUoVSGPZ+3n4qGzZdF5K0P6NOY0RIFVcJkcPtAveSJWu5nErHrWUGr1K8AlueH",
-	"MnvSvjWOwIZKdQDDwFof4wol0yY91llfxIB/hIuxEYfwqx29+UxWMuqiwR+SFnE5OhZd4fXr7airB97s",
-	"4X0U5lt+d9XN7C/i4n+6bNbmvXLFY9CpA5tpuzJEe6By4q7piJ+n0hS6mIuRytJIjO17bYbr8r3KJTI5",
-	"uAL7PZDiWjT81eszpYcjLNY7nc7FQCHXNSEfxYZzQ3AztpEhqgnLvQqvhWdl6GfWgXdhxZ9UbpuRoPco",
-	"5UzDjwbidYbMJ9rhhJErjxumkDOmEA3sq3Iqy8BFyW0f2zDH2kxJgg+U4n9h+qj6ojy60EVsnMXRiWkJ",
-	"WV+oylH8PLWFCm1ZCC2CvVpc4RbW89//K7qUStPKK2ia1IKbM/cLfotKwo2eoR01gaVEV+Eo9Y1pQGdF",
-	"I6E/dost64oEfMNxaDaKDXYbianB3jEuO4OnPHKVcrNFNM2GnMk5pfDgUyC0TWadU65ZYUH4IPvYHoTd",
-	"npwcLWwhMydkilI6PC3knE+lU2UFX+OHw3dNqotdHow6CFv4JlMA4SE3EP//4pgH9wr3tvp9y+wVnPr1",
-	"Unpdp3LlOnD1LCbxkMGsB7lyo9XlKF1fjEGnMph0Ay53ZvEwyXWfYNFB/qRghZp+QZCnS7p56XjEpuFb",
-	"L59xUIIJbCIaxzeycGlCk61cJGwr099snjFAVZhhapXDChRxZuyM67NlgWgAyBmnHRZ9ugz+StEoorla",
-	"Ku6c74zURiQDdBKTVhn8kZXCh3IOjeS3b/ePeyfdg52Tt4e7iZgap4rmQu7+eftpbOjKo3P4qWIpfGpH",
-	"5PAv0NElZZ3KQIj5OiC+D3EJQBaxm8C4XfR0bB33RSbUsi/dmTbDZkscYyDPWHFq0/lydnncO7/FnXST",
-	"ogqfwE/7FUirW8uk4wLSnnafSfSwgbZ0714gfWhLXkiIuSArAinGIvwiog6uojY4oufc4N7EJ8CjHjbm",
-	"J8HAO/+lFnYl/758S16A3U5GZbU3C0HybC5mVAHfEgns4qQGjrmg5MpaOZtjROOHw9+RpnHT/ghzH+32",
-	"8++ethOuty90/wx506rMKGjzY4dLVGJKnMdAj02ys/dj7+jYI7E70ahTTj1yZYtEoC+JAi8V/w35t5+1",
-	"28z8YlSxPrN5MYpNkSsToBWooo2Ho7dnfEoXuuZw7VvVHAM3eaO/8sPhu012Ugi9iVUNNinznMq2lVwJ",
-	"N7IzQ+cYbPpqR0sVVscvzMwatqxXF/3j8burRf44uVuCAaeF+bzphOirq/J/wAG/I20B3TQVkgTSNXXE",
-	"R0elPnf9f830ubQybJsZrEMwoaR/Iq+IgM44jZ0qt7qq6yNl5D2o6vpSx/qrK+664ZN2ST3X9TYqbu8r",
-	"1a1Uw4BYvcLgd/k0I/xJrLHQ1jAyNiEnML25K+R8dT3D5zhjd8EAad9pA+QvDwLmThQp3FZ+iohub1U6",
-	"rdDqJCSuFtCgayNPq4n/XE414Rn3qdW8GQmLA8osm3s6UXzn2DQS/I+dNNkU55xGsh8qPmOzJQ7kcHXY",
-	"5Jje5rriDG/Dc38fSQNx9neJNPCLCZ/7Fy0q/AZdkAD8+ydJgIsYAU+nc4FQj2R9L2OyC0ETnwtNRIOo",
-	"+jaeMFwJRjxeeMRYFyF0YmyKkTQ+CZxgQoVLSQdKJSVbeJtwRj3eLOGaO0JV8dYN2yzUCkleNwJEUOdw",
-	"nqqcqX1XBFU9CgYTeaSq2gA5lmeqGi+qMFsUhHk6sdpUg1Rtkez1XnePd37snXy/v7u9s/c6EQ2ZOcsJ",
-	"8Zn1LcBO5LKvOhW/BzEl+me+NiY2pc9Te8ELyOLwaN/VKBFO7paiRLQwD1GihyjRryJKdIhiy8usz6Me",
-	"kCN+UXp9Ge63S6zNS2NIh2qA0HAYMFohhUNBkhfmJOOHtpTqswDPD0ooUwUVlZ5O56izCiHRUGW1iFnk",
-	"C3oMP1IWP0SjvuJo1K0d588aqMKdf+VAFb5cCFS1xJUPM9lDmktu2FCyA2IpIJOqYbHbGSkbfXq9BFdE",
-	"e29s31NVovcm8bpm1QSU5wzA1fGxz3Hq74Lp1b7TptdDfOwhPnZ35eWiMWNUgYUJj7EuYWXsbE+B45kX",
-	"I1+moEwaKg09RaF0hUg83yX9r2hMjS5E8mZ/7/h77sBkHzoCXxydVNdE7OdkptSZSwT+j7/xXa/3QxLx",
-	"b1gA/MaaVM5BKh5N4b8isfHUjxNIYxlXiQohESISW0CqBHfgwTLT1WpIIiz7xhqJgi9+5Niz1p6El2CN",
-	"kJiB22tmTLZPlCj495boOqcK1xF96UbryJ7gK0xoSXXuO4pEw06UAZnuf5hkVCzOuFQ1JmCKa6ANiKvh",
-	"22PLcvhmJMbSTGW2XtaAV57NlSXFjzKbIn8pVcCUl1C9Z//MVerDa0UrOq+UrZgwF/Hv/1W5Maiqh0o6",
-	"Y7MAjyoavr7ca8BcEZYVQoNRnf57FVquME8k8zTiOnqYYmZleK2S775Q+di1xK6WpzrThVb4BfJUON9e",
-	"YWwh5qoQE6lT0ZAe0TpY3vzMZoRPcIFbd5Jr09cTmYlcjaWm7zXn5QAFk04zVVuOhi/y5PfGtYFZY3dC",
-	"MyqfiW8VG/+651iN68TDLUEldgE0+Hy5u+cSKgHMltW876niHRzyY5QF1zUU/N1vjS6uEk32179BSXGd",
-	"O96BNLjZQHR9Ke5GMPrrKMzf87VyouBtGEAlWVddC17qGlX5tp8/zlVf6ckFBINHyjCnmh7LYY1fkMAY",
-	"iGCwIw72Xkfirw96ryPxeudVJN6p04NIvHxzEInjnVevQP4dbL+KSpJ24jZqkjRXYn/rMGikKlkhYd5l",
-	"WZV6jtCGUUtIwueKTaME3MYCvgjVVZOoi1GT6sJDMZ8HFvTA5R7xbu69l/GmSPAJWLRpYCKBcKnaU+kt",
-	"A+KJwjw/kS2gHIJhAxYl9lIRGKXoYqX7Qt9oGcXeeCqkE85aQ42hDtGZZa5SkSkzLEZB7bZi87z9VCT7",
-	"W4eL5fylmxXIm7ECH5f8TM03saM1Oeod/riz1Tt5u9f9sbuz232520ti01gCsVAOWP1oocchNAf4bgOD",
-	"JgbzMMmhwn41ItszliDRtRMDsLxLjkrfNJB4IEGG7aRtiKAeS3bO5Q2/cHVA7YTV+kjYzvIzLYPsRJz5",
-	"zw3ZubQfAg/Fn9QhH+SP4Du6mobgB9wOZxE/HAEjV6ApLoiH0GVN8H1VKfDARfRrgmrkr15ydCAQTx6O",
-	"w4VQjVVHdJFiaKP9vP1k49mzq+M4ht7h80J4mf79ear7Z55leqUrul/x8FbVTvwWRvoCEI7hOfOb6j65",
-	"h3UB+BmXoDfWP+9yDMfVWf9CjScZE74KKQYo1Q2zabQ8nhX6OYgUJQ2xJFvjpxIJ6ekLxUBJRA1uSPHq",
-	"sNfz/SmO3SwEwcJevWdgCSyioSTNTSGJpqhgV997kRLuZdZeeLhanRAvN89dzYqXM7yl1HhliZacLVrG",
-	"9CFJficgnh7S49fhDZQVMTm/npC8Cdymz50jr73Gkhz5sqT0p8jDXyH67deXYf7cJ+Kmc8nlhr0uYufq",
-	"HO1nOwR3xhpofyFr4AGi8SFZ+7HIibesjK+Vsc1Vf5pjufFKF/nl3Cc5MQu7yks+LEe62VAVPeXBRQ4u",
-	"cviGS9zkyve9no+cpJIAiDdEYcXTDfBR3QjOWk77QEydqsDrYEqSlBLFaB85kRj1odhGwEk3sjPH6AUY",
-	"cC0wUztAiCBrEAm66jsTtoPHEnpy/h0ximwLmYkGlk7BzRQrOun9bqvX2ybH2rvoNCzldmU61ka7IpeF",
-	"zZ0YyfeIS+nJCGPzzTcH1hXaDFvffCPeIXxjIqeFhV9xTTwtNRcfIPyjGNlpns3FH+1pySeKaYs+J06V",
-	"kE5I8c03nCz+5hvPgeJrCirXMrFtQxvRPTg4Od550/sP9vd6HvSS6P2ra4Jw2zWGsQr5pmfTjALQG9Fx",
-	"wn9h5CHkHDyrNKYHmi2xq7EujMiVK9xfjxw9NRK6qMCYGutT3B7INCpBTCNhQuWH5W3kCa2U6I9U/+xc",
-	"iN4jnTL558H+0bG4FMA1aUaIvkkJE+671gVy5arZ4sIJOAHOx68d92xVPhvVF8hBwWkkJJ4iGl4KGnQC",
-	"d6g1Hi81olKNR646Ej0Jsz7aF+lO82ZLYPKlLzNlUukPGF3sz4DF+1W+OPtK0iSfMv0z7MFGrlDIukjk",
-	"ihALMdAU0i6EFuKI/7jPJKLTSUjWVVEOufhlrJ2DlyxfKDAxwCCwj0MKslbtUjJxYSB5ZqvVGjZLQags",
-	"ju1CnQFRkzfPFy7QH0Qx0k7MJMPphvSUsWKQK5/1a1TES3noaQMQnizO77yg8bM4F+9D7mEcFW5ckDSP",
-	"apMUEmt0GlJkcgKvWb/6kVvy3FM1t7xg+BB6jTOlJjikNsNONakJKlUxd5s1qrI7L2ijCer0rgYNwwRv",
-	"KWZYLtBDyPA+wPN+tQHABa1wDRPwojLRc/SDa9HaEkvrtgKD5atd2jmzU7A+9WVzY5urluh5IZ/lSqZz",
-	"MZapCvUsrgA17kv7rFEELxkwu4NxgWwmaN2ZeR1p+YK2mU+QvQ8Byl9BgPKzn9ibjlCGDXvdAOVmlSqo",
-	"dKRKgFYEsCO2n1QXwqA1y+Yv247FDIxWY3PhzvQEk6Gd8Efi9qmYpSMZjEMNFq5RokFQ4IIcW2pv88B1",
-	"VXsb/VP8oemZdujPobSXxqWrmc2BvWUjBjbvV7wpMMRzMJ0V+S+1OSDrNYWMWPogAQFas9UZlT/UnYmA",
-	"rFv6j+DdEP/w8TTHIuLKetvBQLjCTpy3HzdFwVdpGIoBzSveUPDXVzlDWKyOrjBX6BO7Aj5q0XpfGaX+",
-	"XILwrlif7S9jfd6nEPVDwPlGA863rkrOG2bYm7G68NmD4THoXa0kM1PpUOWiwe0XERbQRD6GhbU3oQgn",
-	"9KdEsSlXAcR2rXAoIvmUzQO7jh2whsI/RKBP1rESlS+ImOblw0T1CSO8b8fq3G0YTsNerDF8vYgLb73s",
-	"43VIQ2yBAoOx0UUpYVPbn8LdoD9AU+E7yT6sFGMka0d4Hh2xek2IkgZDABggDAtT7o6SW6jBy1G+dyQW",
-	"XtU1I1rDMHBLvFlYRCZmJ2R1bbhiOHxIH/3hD8pL5sNVnp+9xCg5lX2mxYG12Tz3TSj4QT0xsPPd+Ulj",
-	"VbnmZyGMfFjdgLru79mhWxLRmOW6KJTxQSmYx3TiRF/muVYpVao3Rabke27lrQCyYxSpPouIeYb4Bu9x",
-	"qIwKKWMT5pRJRJbpmjkWeE9hPW2WsfXE/T2yf8aRHlpH7QjpBYkrsrmQLjY085Z4FQJeYPZQ3Goyyebn",
-	"VgKmfYXNFK3YSAunK5yq/NwXqYLGxCbpvTk4/unkZXfrh7cHiWhoD0GDVI7kTZVsSljrnvz5LwiBNafW",
-	"gPI1xto5PO1w9Ekli0kOFkYxh0VaQp6P/P25GiiyZdAC48q7yjkMJfapGmgDn1PkakIBXrgafnDT03Uf",
-	"VUd2EqfEROJ25wI+KQo7Wc/Ue5WF+HsA+MRAvTaukFmGkgPtL+M/+bSAt8KgO6ynwW4IXmUswTVeIJUj",
-	"5xim53/RpWAVgt0ceSPWz3RRrGlHcNb+cqqKVIHnKnDb+KawhD99guBJI+yZOJ1jZLdsGeRiffrw5z8G",
-	"rKVvaqdul0YSwvkbTx7T9kya5KXPqY4SVjbQNsSmUqnJ0U7Y6YEGlN4WZhX6D7lVzsFXb4TWQ0/ODUeD",
-	"8Ii8NB3b99iWucgWWkXobsICBkFYIRk7Di0L9XZOsJH99ZhygguxV2Us5+JUcR/mi2fijX7ZQcKMvkwV",
-	"VV+fTt08KMmN52WgmtIO8hQ5Ip4/j9rtdvijHfCY/9GG+EG/rLBxjNXYkgjAYwdyRA9N6PZrigESxeHC",
-	"5BZ0lhUOtnr1UP710f6eCMZ9hQl2A96Ac2ui618aX3Nm87PYDGwuXrRDi0Yj+bDu2UHW+cekWUkXeHHy",
-	"vP10kx8enuvEt63YfK/k+zkONIL/SpodVKv4Dw9KJRok5CM/o0hsHf0o9BisOxZjNi8iwRZNbAgnxZom",
-	"pVkQJAWV00Tl/ioUDDjnUuo9+U4kL98e/bSsO2UTEdZVDu4u8jQ5jubbAU8X1qj6yksGWd64gi/1Et9x",
-	"7WacIx78i7tE+GaHyk2zpQUAWwG9/vxJe2hN+cTWlJdTN7/VfhQMLi11F5hZ6NRvee8B8Q+rO1MWpc1a",
-	"50UbfscM+Lo9/aPqF95HWuusVQ0YvB8PKm38ZY0uL/5qo/3tty+eXRRmr41ZcueB2FjmXblCFu5xaa5d",
-	"yIuH5BGYiw3X01pVLBj4zSBFXUTddgkY4BihSgqbiAbiyngEgDLFuxF9+7SNTX21ugRphuqR87YFKBU2",
-	"YlZ0im+x1XIE77V2fbRoWbhXuR1fCXQULj62N9vuXX+f+409+nW0iR8Fnl2wYkubGhUzbeiKSMHzd2N0",
-	"bnS62UFfebR32NPkk4WnzKjAtIK3b6JtslIAMLjEMjEAljF5M49cyYLPAoBi9v2RztJcmUduUyR+xXbS",
-	"hLq4+zbLVL9wYmr84H8qYUZKlt7wEDszpSE7mSiZ+57sxM5Mwj4hvA/itYzUEvEiGthf7B39agGHZ6Jp",
-	"tmKzD67meegTtuBK9wXTEC1xTFSQ6ueppMIkNx27KuO/pqAAjAk3gItJkQ3tlmoq/GOHLTn8x1Eh82Jb",
-	"zhOR+owC0mpmigNXYgwPnMOqzMn+xOgRLAUi54y9g5Ki+4C2cvhjiOLTUI1U/EZsdHhLVCuOmtHK3uwV",
-	"kpsDQh8nuF+ij/qTkleClaar8YE3K71r7/QgvO+V8Eb/GPfyFxbX9KyLzDA5rEitBbk9xWiiHZTe+scZ",
-	"YZRCLVnfMRwDjj3HHqYmVTm6/psioZkwIDVPJ/HygkM3VFBHEe9CDoeBb96a/iqZcCyHvxZDLrzKgxi4",
-	"bzYcnLdbNN9AVX+c9VYFwdt4UrMZUL4lMHQiGk6p0tLL5mWVtcOm9hnB+HpDhO0nHheGWHF6f8KJf8IB",
-	"Jn1+k6eyOsWHg3n/9DOasafzL6ynL9TQdTYX0JjaCEeh4FTlK1lV5M12Ox3L4QMR7adTi9BX8tsM//fa",
-	"7LNGzVCnaCcwBpli21NL7BE+SK7E1Oifp5QO4PRw41n7O5H46tfkIjoLeWcr8I/lbdXeh1Klh6r7T8Nm",
-	"fii+v+Hi+wKP7xUEzIokwM1WycN8HucKNdnqiqyDaeG4n4iaqkALMvIxR4WoRIA0IsINpjXEomXcSZxW",
-	"Djxly5OVOGRQpjdRx4lPuJYc+/pIKL6ewkneD9ewDK7MNLb08F1O68LkDCOFRgYGdynqQuEWolfHcjRs",
-	"ZF3NxSKHD0wsD0ws12Fi+UTddeMcK/LCfhPfwAWHo6RIkUNEHAg9EUYiQi7V+nn+EwwRVfUVto2Uyqpq",
-	"u1/AgyLvXt/CdW329k3b7A8MKJ+jJ/ahKeJKup0O+U0ItgVD/dptESG3fGVaYV96zczCJacws33y76H2",
-	"lWh6xelcyFromOs3OXiMKR/8nQGywyN9W4ML2e05OgQI8QymRweB3tVQG7eQqn7kfEU/IkdgHxrycsyp",
-	"MpXi8Jz2ptQWzqPMbTE6+GKC6+mLF5Te2iQmDmGUBgEe+cQULxMI+JHMBmIidS4a/K6h7J/eN/LPDr8X",
-	"NqF5WlihM4KoZ7wNTVynlULlIMUvYFrmb3xdrXDVTDjnwC+/8Kq5tGN773idcYnvELXz/WRcDhs1SMnw",
-	"2/XQot6g+xIKhdB/wXP2Duvjd1Kfxg7/joirriZ87MyIxjmuc+xF8L0eAdOoZD5HKZLqATZ1FAgH1WyJ",
-	"nYJq8on1mJCXMm3OkJRC15Lt3HblCjXpCGnqyfDwTr7Tl6VHia0Ed/hc+rIbQL7R5fzOJe9RKDQjjCa2",
-	"YBP/FXbSBFsI5tiEwDdTH8Ojkr0I50AVUxynKcV2hK0klMUndCbfx5aH3CPzefjmkrzMJIJAxR6UU51l",
-	"YiLnY25vkWWHBX5qKU6lOfOLwqVIeKd/cWc9iBT98sgFOipNZV6LLFXExYSdGDRRF4ir/FRKDUn9Z6Lh",
-	"OY86gTXLzqj3GCm3mROR4li4bqewsO3o3F7BMJc2Mp9XtgOXPgyWbISGsRWQrYVWkbEa2yYzN9nAt6RN",
-	"/RO4zdp9YY/rAmYE8yd0UNgULxW1OZazLMG4uINEpRoBqfLQ21KMcjsdjipbpGycWHg22hblBMpWPtrc",
-	"SDeJdFrU4lLMrHA6pQjG2KkMpEGfuOuwsav66PCQ8ukX8nzjxXeY6hvnd3ts37Q8D3mSB3Siu83eTWf+",
-	"VBUzhX2GoSXv6ubHRztqnz2j4ud5aWTX97nXBB86MVTNV2k09MiMA8Xi+ULG7Y+Uig/IQb8O8mz/+T/7",
-	"ybkkdrucRMcsbm6sdE1daHee2do290xuF+3016r4hG2+Z41audXbX0T/fmLM8+kVD8Ibm+qB9ofnLp/T",
-	"e3XYXhP9zk2dtI/imien8JrgW+g89GvGdCIKecbGOrmeaKo70kmhpcUOFYXZzpSacPxL53CuMfvPgF42",
-	"F230ThKRV9KY4WxvEpIAO11IMcuUvDNJnLwBLhnUjdiyxjsbflp2UOKioGeUK8Y7TfEPJTIvhg4u5Kz/",
-	"HHrzjrgR90KMPZgOvx6YqVuzOxbtb+85XCmL4pE/KDim80pdb1SBwSDwhfdKJByBSqhFbhV7eqWDkGNq",
-	"FLGq/8lHeNji8bK1MVlKwV0DUG+uyjC8C37TjQkEesQd41i4Z2XvGGT3m49cPg7ZVs6P38mfiYT64vpl",
-	"jlUuljBfzLzg38C3pmA78efmXECcnD7z0FM3XGODEXD6I5nLPqjhjkj1UBcuEpkqCsyLuon0MfDRfDJS",
-	"xiEWDyPxKNPP5xOiqN+10nju6KEN1k1HJJmVpktB+4j+dSgL5f/7jSpGNg3/wj4czlzCD9i6SwBEMstC",
-	"iST+gyykqLz4gOLWiTBKEe/3uCUSNnd+lNlUJRSJZjQrjFYnY2mmMoM/41HGS8AioIjB0OCrBtrs1bFU",
-	"OtR3NZJKs7ulOCovzUMUtWJM/WqCondHJYSC8Zk/ip+gBz4Cof1joqJLFE10jVApv1it/nx6hfJzr3ZW",
-	"VqBvhksqkHAVgMhcZZgKpKtLH3F81dL1gBhX5pprzjLDOl5Q0V411B6K2m8jeHSfi9PPp0c+RkhcXqHu",
-	"T+hlqYxuyO/DwfGOy9SpFSWzYmoy5ZxIxva9OrZJoNKuIifWT10EJh8h6Na8pToxzzl03ybVR3jsEsTz",
-	"LDF0W+Jw9a3UkboEBJJLxmjmmSXkVu2nXRJHkO9YBfLEuVDW2wopkq3u4XZZJwCGc7DVLmCH+Ehj7Q3O",
-	"+CplWr/GVNA9KKm97dzRTVoeV2SB+dg0EziJfIzqERv2q1dkkT7W7flSOaTVvsdDBunzGAH3y0mgzNNn",
-	"OadLzuIl0aNrHREu5vz4hBQNUEtHNUqqGIujyIxv0070MyVzZALcAiM8tPvMJ8pDHBWlkPA8gL4JCC57",
-	"5GqcgKvDWKuTSB8tT242hfQR8ZN7IMMe0kdfbbAkpJ1uKVhyvSRVdD00mqrT9Tiz0qzDUUqnmVqZ1PLk",
-	"G+RskK8ROESYYBWDHNW4dONS1uZmS+C3U44YbUew19IAK8VV7HZauEJSzspnwmRRiZY/3nhCHCdwOlRK",
-	"jTiEOI8i2ZpWbJLeb992d08Ouj+96e0dJ2Ii56702bi2mJhmCaqyHjXHcLjjcnK8jddMjJm+Fn48leYM",
-	"xLweTnPV3BT+oYc7e1s7B93dROSq/uBJrk1fT2RWefamSF6+3d3t+Vlqv0bo2Xn40tnIZtX7Q/ETrm75",
-	"pahMeuFHVnukGnHdYHVzNZbaYHKS37IcXmYzmAsCkBa2lrlA2NGKdQz+K/xZFCofXwrB8FoVu7Bp/B68",
-	"QVVRe84dge96MESXCeBj5Bj3bR/hrGHEBLfWPbNRgwxOx9o8Zu729SvAqMNCMMcJ9kL6xGbfThhoMyHi",
-	"iG0acysMmUTUeVTMLDPBFLlSqxL7525f+wIg5ce5UrcFMPbK5qc6TZW5hxGV45L/v+zjgq9bOQ9L9lj9",
-	"aOBWXN1WB88YaZXLvD+ai3yaUcCSvSf/BROmeFqZ+K3vq/kN5SP88LeUwg1vd1ES9w5iCdTPwENi5ArZ",
-	"08Vjd/0Td10nYat73Hu9f/jTyfc7vcPu4db3Py33ESqG/golc2kitOtEwtdU9MgFWcblWuMh3/hwEG86",
-	"Q7lwDnWtsu3TTuJHHKzL85fn1PUyHpy+NMYW4lSFdCBFCc+LgKTZEm/IFHwEtqDnmkDyv8EACfZWJ/iW",
-	"KeWHs3Ovcml3WQ+tyKG984mz+q5fERO4dI+2v4j5dkcRvb+qTU9ZqRvb8Z/eH7WwVy/KSmFgIzhTU4wz",
-	"X8GZooD0HXamHk7jg/l2ncTK/fGjOOK2mmFHDlUaUNKwZnRTJD8nITGg1sdSZ8LmBAHZ6Eun1rVxyjhd",
-	"6PcqEnBupDau2RIHBGgm9FgOF/jDWksDd2wFXjsnfD1IreicHFMfEG1noJGFfuElYaoaLvt5qvDbwo/w",
-	"z7WoIgXG8sOuMsNitNZ50m5HawXszc6aK3Jthmt/uVmmLVy2lSheRomJHGLAmb//PRA89xAIbBx2rz/9",
-	"/pelwcqlJ/Ny78udx/rylMrUTlztEPJeGI3GpZdwi28SwgZicsyOeruvTrrbb3b2Tra+7+697iXN1gqf",
-	"643PRFzB1SLn70HV3Rlvi/vTsJssy3hPpLKQV9y4F+mqc3totVt1zXpcnNCS9FP13DyeZBLF5kePvcLQ",
-	"PVKFo+Y+m4e2PILQtEJ9mOh8LhoTlY8lDE5Ielhjxcnx6WkYjVvnYtOY5Dad9otIyGlh13Nl1KzZEj3M",
-	"YjvlHFx8HlbZF2HBq1LZAnihRn0oYsMGdEvsYSuGsEaxhPDHffVJX2KnHylWyAewrDdjn8PQt2Sbd2H/",
-	"sCRbojbL3ucH2XWvzfQj9LiDwpzQZv5iku4CcZVbKlP63OLqqjIEnl+XIeJTRMhqAXJouRbmBrIpNlMP",
-	"AuRBgNxkvpQAOCsyJKf9fBdkiCtkMXU3YvRM3QTcemuEMqmvr1suVaixbIBFkWRQZnaojfvMcuSIXvZm",
-	"JAkN/iBLHmTJTRojeKgQTjhXsl/o97LilN2eTHGqKLQZusdOD810sq4MTD5dGSh8N0LUDwGXr08niBA9",
-	"UQbL9JKhKo5wmB6NklQxmAtLkgRTsEtyZXgSarffZLqs/qAVJ8/NdNEfPZTxXVbG5zcDrVeVkZZ318qq",
-	"vaXZJarqxgKAQCQxsLkv9Fb4zTfFbKQzJfqZdSqNRAKTeDtJKpXaT2OTHO283nt7cLK9c9R9udvbTloC",
-	"vvy6NqEEXafwwYo5nKz3OlVehSFgzwft4AVKKB4qT4jNRfUJRys38w0or/P7+Mspr2scIoFYhTPhVPHr",
-	"DULfR8W0PyG8JTxH/iRf+QgvKJOJHK+fqfnM5unqXFO3DmVlTTZvid54UszF1BQ6wz2yvJ7iaCLHP/jx",
-	"b3JjV5+zYl9n2hUPquFS1TCRY3FWfrKwrWpb5TrqYen2CX2yHgGnExDYnrfbYQIg0xEWbaPdruCixaZR",
-	"5Ho8VummULgRrWFQtMU8J6gfJQsn0txOJthK2xUTeA6cITvGVo/ZCPEudJGp2CAzUjoP+VEYO4JLJ9gQ",
-	"sfiAjKvq3hoNJh7+XQxslmozRJqN08z2z1QaG+zmmuW6KOgEE2HFpuATIGSWK5nOPZYbI/Xkar0/UjDC",
-	"CtV17ozdgNI6d7y+oM664tEGhUUr96Cv7lbtLJ50yq98vHCpK65CDteHuZ1Orqu10CLFOyNhszQUT6wk",
-	"N5PD1/Scm+WQxIesgh+FLU5v+6C/Ltpq3SxDjtOh/2IVLkS/Xa7VjrR0DyVGjlVCaul5VSttVlQY8YB7",
-	"7fV0ufKKzimnTZGcWpmnLkGZxv29+AvBwcFLMBQ4dsQ2eITYlENIw0qRe/ek8TFBHOkC7iHeh2s3RtKK",
-	"w98WdZB/u4tO2IPuuJMNUOFUX+NQr9IYl1fuLDv1BxaOYwVuEaZxIS15eZQeSm/uIUf4dffbzfFg8Fa6",
-	"KAV0sY8FCisijQQuEumTqMRuWOyz9U+8mAT8zqmK9oOqeEjwXNsvudnDHpTQtBg91ulkHffecmvzR5Xr",
-	"geaYyP5EmZ1tsWWNUf1C7GyLwp4pIxpOD40sprkqsXB8IPwRKKg5AcZo56Yqj2Ijp6lWpq/Eb0qmhuEU",
-	"IxmZRnrTNOLSuGZLvEI26ErC+HQehhduevpH1S8ioTKnYpNpc1a7NggUBJl5T6+T+irtBunNMJqG2U6K",
-	"Jg0XOHFkbDiBKna1OUPIMws2rc9HU7CGB0VKHTBucVxYHyl297e6uz4y2oHr4YLYwC8qFdMJMoYiCvKM",
-	"wH5kmubKuWZZCygL/7xHTkykczPk9TMppdhlljHDRWw40e4YvkYWngFUVd6VcxY4K2Tm8B/PCGs2z71e",
-	"bPj9ZDlGWE8wQgjSyD+6JZ61NzDlInmblNyr8J5463xTPKcUS+/wx52t3snbve6P3Z3d7svdHkMNFSPt",
-	"KJvio0+V7WLzFZuNa5djc6rEQBX90fJQ1a4d7ph3uhjtbB90b0hv7Gwfw+vfVm3AtBgdKjfNlnrxR7T9",
-	"tGHqWfxOGvaSs7iMDOebGOUKNRye8NdNRN/aM30LfbD3ARD/y2oP1Z/mupivdX7/h1qxgB4a+HwoAKUp",
-	"j3s4vN0gwStKBpZ8Qb1MpqeZ7q/SLwuwssvUyzpJ9XWdXojuE2Q/yb/JpJRMha1OG15pUyRmmmVBSMhi",
-	"lZBYWigA530Ln7ezfaMdtf4ZK6y28M6t++OarNhwW+HzgRY6v9uutMnO757T1cZJ14kkCxI8nXSTigMR",
-	"bIxkZ/vg5OVJ9+32Tm9vq0e0MZlX4xVO7DDVl96qaF2oMF4+KIwHhfE1KYyXX0BhoBC/4Mhj7bmvI6Xt",
-	"JwsOJeO9LVAQuTXDuoksjZiaMwPWNZuxQ1UExyA2YKxS1U9U5zDQYwVDOqq9U6l3LLg5zvGqNcIdz9ob",
-	"zZboIgroRjs2AwScFbIo1HhSODSJrfHeQgQ27PM22d7Iw0lilM1/EmjaiI3nSG1XKBeJwTQvRuA9hDFp",
-	"5uLZk+9Ectg9ZizV3nbCyHiHqsjn6zinhAskEFCUs01SZ+C8aVd5TGxslm4KKdwUv+tgmrGGrTQn0Ts8",
-	"Yuq8lRb2DQnKXZjOg5j8HGLydqCQv7sKEqd9I42HYHB3U1p6x9ikQeh8goR8ghKyeoyXSUlLMdflYrLn",
-	"IyZeUmrjS/ALm6vFHkPedOIdY9bK8r7SYx9pM4xNwxU6y8ST9rNmSxwprn9cEMgk5KSZe2EZZALJSXqe",
-	"sHlsEjhINtd/wj93xEslc5UnzQ6PS6tPJcKMRD9SuYoI4Im5/ZwVQ2XgESGE5FA6IleiP4ArxNP+tLhS",
-	"RoTPNOIP3ENb/c9r/JG2cPFhP/8l+vPaKa43Gpz8019q+7yHX1iHuM5HWPFjdVFm68B3vmZz7jR3i80h",
-	"uHNx/wW+MIzbOdHAvEEkMpUOQXNPrDaFi2LDgLkuCvGoJur1QGFNtERRGT6rdaiAxveN8fC4kZLv52Jm",
-	"87NObKhm2FMo0Z9YvfnOFh84y6fGIfw34s9XhjT9bJqqtAkHjIuNY4Pq++Xbo5+STZoovOwgRD/9oL4m",
-	"a4i02xVitCSEeRFzPJMFGAl+asEzIjPGH9lygI1mKzbf4+s0kg/r+GJwEOEx9bdsnMr+2XQSiVyhPInE",
-	"1tGPguB3sYrsA/xX5GccG//iTVoRibTueqzEBD4xXRWJsE5hTmFBltgxm0LGxqn8PQxRMBHNWOM3KL9X",
-	"GOt5++mSQVZnS9+oj8iT3nns6yto3JdTN7/9fGcNpyLs/ItgByYEGLMa9xo3BVmG14DBRmUMe/CcEg6q",
-	"fhWKaK2g9HzAvg7FQR0xLKxATWqs8hSukHPXbIlD7JBLY4ObmPrf9rd2ursn3a2t/bd7xwkH233iY2TL",
-	"+BlH/ynWscy3i8ADaovk3eH+3uuTg+7R0bt9ZEyj6JoSzI9bvoZ25GaRCKX5dN/0Fu6NTcAc8Deqn6cy",
-	"c7VBrQHjA522xed4Vm5469hQ0mDd//GR64iNNgoRfusFTwmTGSu8otjUJAFaERLsowwJDkg6spc3nCq3",
-	"8BkR/ERp+Gwt8az9XWwqrHu4bF5DEFelVw1hgEyyOylJoyytgcJbD0qb8kZgzmoP+VRoWRotfQj03F+X",
-	"Z7F5ubptryNwV7YZ1uTWWrRWlzpr0VpNkqyir7uCn4T24PpIg5UyX5l82KsglkWhYHKj3Ra56oMMasUm",
-	"Nsmb/b3j70+29t8c7PaOeyfz+Xz+5k3C1igRlqzDOqP+OrVm6pg/HUZiy5Qa0UBgkckaG7yv2WFW3SBv",
-	"g2JA8QembyDixNRGjrWaIJvQnB1gO2WqXFP0LWaWyZ5N5dwLHi9Z6cE035bYB83gh07RgSos3pULJfNM",
-	"gwAj88xZoYvYaAd/QFfIlG/+qCSzgRVEOxNvd8UmeoKzXBds0vpFqixcbGBM7PFsSIMTmvu+hAjZPFNq",
-	"jgivLsOLP3JioBT8wuZoc0XnzwF8g+95M9xgbKj2nBWJH96TrduI2txiK0+JpAJr5FehKlTwnCyXKUvO",
-	"9sV8IX7LM1nSJpdlGDVEVurWyk3ibnx7rOwb8TyaX/XGcB+3I1ghrdoSW7wd3stsqnyxoXwvC0lxBi+j",
-	"PXUTmM8gebUhGsPl+4UfemepTf0EV+w3XrRfNcnpfT4OYXtdyexa1fC4xXz5oHBT7SaZnGMJ7uaFyCxu",
-	"ZGcl4hOCtq5CjXuFyHSUVQrB3lDsZWdGNHKbqQghtEKgjiPnTeyJ10ODrXIrC3w//qjdLOtnbXa3lI+6",
-	"5JQTvnb6WU77Fz2594vd83bBpItSnH+am3YhMfgylbuOKM0rA2EJX7YDV6HHJEWSykJ28L7HjYkZ/rM/",
-	"TtTwnw314J/N1OmkuXkqnXrxLErE28NdpLtjt+yJePNSpAomi/3L1ilxOgdnIlcyy+YoSihNAGMj4XCl",
-	"/4wwlX3yC9yNoizDwnARCj2KW4XKBzISIqEH4Ms0iUmSxte+xTeYDWNVSHg5op0zYjqBPSa0i03DKSUS",
-	"+uGllXlKK7IppBjLbGDBtfFN3irH2oCxzZWY6A8qc/DPAUg1rAYGl3TnTfd17+RN93cnBzu/6+0eUXFT",
-	"5edXh903Pfg5y+wsqgT728gc+rj2YZoUy8OYeipkEZsEvzRBcGOPUiIyfcbtfwzN3eF/+bH7Ms/nXK5M",
-	"RQyCYQMlpvoeudgktKAJLSRPogr0cyr7Z8TaByvp9wCmBItcTyaKn94SOwWzTsemyjWdSp3N/dJ7oukr",
-	"lUeA+yx0sQrV9KCyYjeFa1p5xD1RJw/lCnctdnekCE4CBF1VM9C5uY5+GMsP66c2na+jmF3rPN149vyv",
-	"nnz70cULPpN8kefOBmi1tkD2qXgqKlEVhLGzTewzmJ2rXLDc+xESqSPpKPW51I07CuntGztTb91l+Hy1",
-	"THt44a8tFEA9MevanAe2W1JysDQSQEB0q+tjtnxjDzfmVIoNKGdWjNRYaNMSyUydOl14q2VkjZpPbEFb",
-	"aqLsJFMiU/K9ig0aGB0hxUBnGYZH0TogaEtiMGN0b346F9W0RNf36AcUtFDZN1F5bOo1gWBTjOw0X6rQ",
-	"iH0cZtek2rOFezlaPVGY8+P+GYzcTk2RTx1I9eR3669sPpN5qlL4r0SM7KQMTcO9tBr+hkluP8xb4h1l",
-	"vWJTpxGAg0cIa2UD1LP2U7EEV60bqjN9kYM2YupUZzHD1hIHIUEIBt+3GGd/8m0F0yAKIOu4FR36B9RX",
-	"ulS1I/TbDSKsvb0tkIErlSrCnuPdfzuFi9dvJH1I+N10R4eHOvDikcowPqX4+ynm/+rn/hPye1cEHD3A",
-	"OS1nOPHYgl7y2sFgEzwQLL8Qp3NP0LTcarhbUKM1CM3731G0Aif2I0oQF+pGLugvYBd0xo+uVWzoes3O",
-	"pkgGMnNqsfAmmKL+xlZsfDvAQmuCO1/e76v7BSKsXVbaf50illMl0BAp7JJ6lmUqEZu/5zdcfVJ/yG25",
-	"u/z4H2Wmlx6vdyv2Q66Ho+LB/b177u+hWq+uW1n9+nkKWS7WTac6y7QZPu5L01fZamlzPM2Nq1D4kPLx",
-	"HEGws7WZKscdOwkiIijXLZKI7fzZSHOFOzgE2ZxBE2KDwkOMEQW5ktB5ddjrtcQWTgtmSHlNrlCrOCTH",
-	"I3RcsPilJvNgZKv7KvRI0XfYDC27aCjSey/hL/J3UdHwDGvoipEK9dpCu1oXAjYr1EZowCtgYFSKQJqE",
-	"SaWmdxL29k+O3r482jrcOTje2d9bWuNLS3BUGflGtXf1OauUd+WaaGFPtO5FZdxtBboKO6msV+Vc8zG8",
-	"VoHad1QCXNtBy442E3BdXH+CpU3ZPMCEz5WEQ+oPePWTd8qDIXhs7IS34nQ6jziAp/sqNnyGTqXzBS79",
-	"8gkTlWtLoYfJNO+P4CKZpojLh3/PpKGgOxVBgPNMVfRwqD1OM5sRHDpwIzvNUgH+OMVF8NjmkhWiNGIk",
-	"8xQXEf++CrfywC/Zzcat4RkXoVb6LxeFz0Nom19blK0qVSflp7nS4Tl3HLjybrWqe4USG+RZqnCv4b9z",
-	"pY0rZJZ1zhNTZrJQDiFv1ASDTLyfIwbtn41kERtdiInUKZrgI0nVBqQn06jUf+Nw5nzzq+TL5hwm0oUL",
-	"506aNDalRGmJLvXSeLa+ansSh6ng0QweREm0Re1EdfyxCb+2xB4oyizzR5POvnZiLNNKL56b9kcwGr89",
-	"KLlnpOQOe0fH+4fgQp8cvD3c+r571EtEA8WFZWieeTnyI1dZQVh1JdOlOa5D+pQHfPFd0otCOl/jeU86",
-	"bm7N+qXd5Hd9gOUKJ4xP16T8yp+iNblxZtmWXKY8c+WmY3Udu5gr8NjTXmIXhhQPebrKiFSNLciNOTIB",
-	"HMIjL7B4r290xqa0OsWVjE6cg7ofRqd5sDkvUqDT3FSXC8sVas2xN2l74g59nBfpBUAZ77xv5W3KqRsp",
-	"QmjLlczWsfsyVe9VBnsUzoEe8D7DjtWD6SnsILyvI5Kxck4OVcLtZ/7fO2kSCarUoYIeLkDBIJwbHeux",
-	"SkgfJtWtljRR+3F8qkMuIM0TNCJMk4zU6rQE4cANudIGX4WnAZYyPITOP/fSEflPKzYEsP7XR/t7wiKs",
-	"D5WSaCfcSE6UaEgzJ2ZdBOE7VWKsnUOqBA8ZQry71SrFJtbzUHBOpeJJ+1mJtVeuuivsBBa8yOfaDDcr",
-	"RT4wHZYo9Ggub8H4YGyK+UQhU8OzdtsbFMgAgdUpL56JH/RL/PPG0+WSpq/0e3UEk9irrOGNsd8tPudj",
-	"u8d44il8lJQ/d/Oj42tfLZbPjinkmSpLpsj+Kw9+7bhfKrUqKZ3FWpAXz58/fbFCQJEFulpEBfSIhA3v",
-	"nTQJjmziLROEJkgqZ2oo36sy3IRhsNI8bsXmuAxLCekYDZRhL05BxZeJTTxX6F8QPnFloMpduYLPDKe9",
-	"j+wtjaQqoE+OjrvHvZPu1vHOj73Ew5YKgsmQI7Cy0WqhggF6UeyIIkADgi0d5tIUwRrpVCAz/SRCKTUI",
-	"JBQcdhA6TAMbOAmM2CTe+jrZ2fuxu7uznVAJpHeMKECXwX9OlElhIuA/gRwKC3B+rL39Y/+elEtbdM3O",
-	"Bxy9Afr/sfe9zW3bSr9fBeM3kaaU4qTNvT3y3BeKYyduY1vHdlp3Lu+EsAhJvKYAHgK0rc70czwf6Pli",
-	"z2B3AYIyJcv557j1i9PTWiQAAov9v7+Foucb4+qeY0nbdOFBSe0HPNPOgeEVVjS81AQafznicHU9rnu6",
-	"Bi8J4JOghyVXulbuKK0xdGcGll7jhgQiHf2cfTYMbDb/OWDR8eVoohYGzbxaSUTHaLinQBixxNWItM/2",
-	"+HgWkJ2PuLvNVXIsIrtRSrptHQT4VEjIVqmNYgnbxuUC2gPBAf6LJW8+jN4f7Foi9Wbi/VrF07i3+jzH",
-	"Mpa/zxpkWoeaSsHHMyjUo5CaPUkQePTfU15e8KkAWpbKm7+xrKEbB4DasAIctgUQgg6ctPsUJDIIX1Jb",
-	"mrvWZweSgRU0V6lVA5w+BJ5o8oV18Vl7bryEOkyc2L7XS2JpVQJ/VD70pwlcsHZ1Q6lRQ79eGXA7XTK/",
-	"71nskIp5oYyQ48WvYvHVah4ai3ygqN1dFs6QzmWnafouexQyA8wl00tVEX4nTQ+QHBaYYbCuSKJ+xb/x",
-	"zUsmHklezAaFHU1SPhGVxk98IKMPb6f3ENT+dZkyEOBOPHymGQg18ssCfCvaapHDQerMbS6/FdX5NNHW",
-	"wZu9w9Hx2d7R7h8ff9374+PB0cf99wdv31GuDVR8LD9zsvfhtD2yGd6hlSGQIGAJcCFWVDgJCppAhzB8",
-	"rX60f7K3B1s5aYnttWQVamG6OyyxAmmEwUOaxjP5uaJGelBbUPNezOwBoxSmj1GLus602GnoopluCco4",
-	"nbrhOXFYxMT/lRSrmk9+p86ff265MVJX2tiN+4dBFC/T59S68e5uPme+GAZdAHLR1CT7DGvEfXiBYzIu",
-	"aJerIat2cf7PrI/8bjsD3dtl/81rBx+6RdDYE4AnX4WhWSTMT/Hph2BYa+sC70t1RK3rWgjV9wTN844z",
-	"eAN0FOyWGsDgUXUeeMsyzahRKYgVXfB5LH0jV7CaBmGZiPAD1k1SWed0NDzs7jjuHtUb7R/hOpbQSPJC",
-	"jNVcaHaV6ezCih2INnQ4PmmtOPImOFyvlcXOX+YyfwW0KFzXA6n8bldWwek7cqj7rj6SQudHwN0eY2X0",
-	"XpqZh2aMa5SE58gNwEf6Ocyz1b96QpwmZGuUa9DQNnSfHUvn5gzB9ApRt6PuYG7d8P3J3vCNtQxGxydn",
-	"e2+SLkCVUsqGezj0AiEtQPUTS0733u/Tuwnx6Uk2MbNY0uzAJptL7iTwxxPBtZIJw7dPuwNrt9dth7Bx",
-	"lg8MAfefQbEI+hIB5sIy+YvKLH9+awDFLqfmwZtELvBLv3+96G8em8WDWHPpSQJ/Am5dTb1oeLdwAjTG",
-	"l6/JXWzgSqGZ8OWZQJJmpQCs44R9GFlr483x70eY78CkYnZmthCGSl6cW3qnNqP9AC51ApN7ESHBvo7P",
-	"omJWP4xFKAJjuZa/wEzt3GWHSvhBKYqluOFjwyqZ2qd4yfNc5PC6Jkd+IRzS9/hS99lvChyzSrawogDx",
-	"ANqMvd//+Nvx2R5ALnimOMO4c9DVQTSQlcHTTSZZJ+ULvZT+jFjGfyop7LCE4EVgYxMIaF+IXF2z7e4g",
-	"lj2GTSw+jNCNbz+sZD+8YJ0aeRBwDxbdKIBNYD+8qp945Z7o1+PZcx2EL/RewK91tnc4X+9F5KMfDpeB",
-	"UHlc8IUbPDNeCkInhDSHDpfsw+iZjiWzazL8kn6xirFdxDPNei9YKUxVSpF2IwbnmS8gYy8YN/TSc/wT",
-	"ZvFkxo5doziMeQHTaFyAy9mxH3cKVOa/bcWXQKeL1o/h5JYa+01C0Fi3AEhY9DRNVAq4FPYXGHFCRbS0",
-	"650PI/bDqwh2gvVedPtsnx7Ajed2aKo5gyJanJoVeRUOO7C31SgcxviwWlX07K/PtCUYPI7eiy7NZpQd",
-	"+8OIIZbiCpLSiqa3dwY3Ab1uZkYvhhtMVF+fMpuUQhACs57Z7QSPGAfoR2uR8YLCUXamK7iaUbC/mF3J",
-	"6BfiKXhVcHYAPIG0YkVc45lm13Z5rSETFZpKX6VASZmHCnDg1Ksqd9HgQYqkqm/isj5OCkztmYa/PgKH",
-	"zT/HLrEnC17oL2ua1GqKFXLtSsqyJoIoPqvTNA6r3GQFL43lEfO6kIrgj1AQYg5TMslykQzY6OhtxH4Z",
-	"7b2N2NuDfat0/C4uRhFLxThLRR3djyUiN3WszPW8GnDmiGemYpzzUqQexilIm6gl9ItX3Rq39xU7fB3L",
-	"zk8vfuy6MLdDZKqhlVDXQVzZCzGhXK3S8X8HuJSLiSH0IgCWGsTSfhYbjkaSaTGFEyLVB1jWL/sH+6xz",
-	"KQrjgwEZmGDV/ELyLO9G7GB3N0A8StkwVRcilh2t2N5NNonY+eEoYr/sn5/Xr2nXw8o+wVSZCWkwKW6q",
-	"SEsoBeE2/TJ6W68tiqUjJBqCNrDmGEJixz44zrpXRZGNTVWK7k4sR0dv2XhWycvGpwKDKTN743PLqnEC",
-	"c3J0GrHp8HAYsfG7k8OI6ZO3ryOW7e6OIqZfH5xF7OLXt2+iWBbv/tCeVQ3tJFxmc/wsms5uijg/mETM",
-	"7J2biP15Zv+ZwT/NweEemypsVAsvitRSHiAUc6RBgokJUa00SxB0rJBTa71aymR75wf7sPHwqMv6w0VA",
-	"tnyWiljWy3MoXEq5FsK/jX4+Z5OcTzVC7oi0uwPEXyuiqTVSM9kz4sZgMgxg/dtxUxYIieC35f0+2js7",
-	"3R2O9l72t58Pjw4O987PTl/0t1muVNFnQzbBwgjo1lvTus8dmlk1yKgp1rIGqjEBfyl4NHI3whOLxziL",
-	"7GKJVBB6jbxm7qIG0rsFnIxuVec6S82M/fd/sZnIpjPD1AStiTGXV1y7kAhs8g57tR1tb8P/WCVzoXXQ",
-	"27PrEdKWpyTgs1jSUXV+bH1/wBIIrw4Dn02C0GjAyyLLjVwuB8CI2W0mC2bOPcJY8vp4ePLmI87/Znjw",
-	"/g+sC00IJA21r1h2XrWsYqeJzeRaHhilugMHR7ZhATjr4PXVQZc3yNlJ+WKl0dLtM1f37hm71e/5hVZ5",
-	"ZQRLqjKH0pIsD/h00IcZMwSxJs01ro6geE2wogLUEM6seAHwN5jgQ5lrzEojnD6rQkoFTwE1SuW3pdJu",
-	"B4lvWZ4awOqlFJJqdaY3sfa+bj7N3MnK51ZW9qBDyeZ9P2FbYL3fGiIGpz553woQ0+ZIf8qN+U5zYx5Z",
-	"mT6Se80FKPnDKqLLCjHpqRvD1L16+dPLn3/e3qgL6eelx9yJVYOK9nzhvX7rUeud1eaejphsdKgoOLhN",
-	"BB/PKBvRbthZZnLh6i+UNrvciKkqF8mqetzDxa5bzn2Z4ogDnd/53Gn2p/i66Ob0Cbig28zrWArYLqvh",
-	"uu3sP8GPr7uShwu/U/c0Sm/Tu6XDDYkdHl1B6S7MDlaG651n1UhL+/TjgFkhmXRXU/sIFvN4Sd2ufxM6",
-	"h518IvK7iLwgcmhSOP51E/JeT9sIObZDid8+0R54Nqi4Y15Cz52Gny6ZL35TRiTUTto1Ya2bnw5imbii",
-	"n4TlmYaqETYuBXR04zl4p69FnjvQZXOt2DVfAAKEBltfQoOcWB6XqSgHUAs0FhqvHOuEF7BLHdSca+VH",
-	"NlMGN4514C/kj9aN513zISpOsc+Fo1oLyo3DqMsdQmKmDg7Lg1K+/AmQbTTto4llLjgGQNzUfTYCo+ma",
-	"55esbptnSRoqJyC64OfTM2vZc1cFBKBiUplY0g/gjqZ2khhTvlhAX6RBcHa8KAA+HJo58XGpPJiWXYia",
-	"wArs4aAXHfr9QFQpp0ACVflD63I7KlkUtFiYA+whl06kSiolvBDWGJ3ZBV8Icy2EhAOGq0+DaEC1m6sr",
-	"0WeviXHikVn7HDxaqjKs0wyCQ59RB3uK1jiF5O13dPssGTt9ghXZ+BJ3GZG/OzzP8V914PXq7rDE8GlC",
-	"QXpYQiwBHdx3cjV8uhIt5JO4NRh6TvP5dyXKxSa8G94649ONX/inCYXH1uvYHs1G7Y4bVZOW7O4hFhzS",
-	"4KrQOyjkzHeAC5FpIT0FfnmJnq0OuAaZETemG7agszcEOAo8/ON2LOthWMeU2Xwu0h0KiWuWlqooIOYa",
-	"DBH4W8hogAJL8On4AuaLRSxvNyagPt5knLlGciCt+ixByQF58jMlFXiC4IUmZ1EyX6CTk2qn4aEwkVMH",
-	"AfYB++HF9lJQNXDuUxyTdYilydRrq96z2Y3QgwZAtlRcvuzzskII+Cy6MQ2clSrxZMh1qq3gLvicUcYo",
-	"64y5Fr1MaiF1ZrIrgVXg5GX2+aLNhKXT0fAw8gmhRi1vD4m7kNtiuSQvpY4luMTsxhDGGsJB1p0qlhXg",
-	"VrQzkK4jtKq/y3Iyu7YHgkeGbVmFFQXS/rOTSaMnf9lTLVnD/vgdumGu8HStsUG+gTfrrzY75wuUtLyh",
-	"5v5Ws649W420LkhXpRxOVwMTy+UiGCcbfKTAjojjrK+P+TQG+FQc8/cojvlCV+3+ZTFr/AOs4wz7GgzH",
-	"+wAyfTuJp9tnB+j/0iyxx2PvkRUXSYSKDilU0P6dLOR02asWdjjuJDkZWyfhaGTK+pbxed7tx3LodRy6",
-	"ez5D0uo1a1KsI2xHLwRr6EYr+/R+0j39Vv0079IXfBJ6eD6Po7/m3xIV77PtwhPB0/swkPUtEG7nY93b",
-	"Ja30Z5bNLV9fqsWAfG+HdWVFcpVb4axjmYy9CZHsNCw/Z9Mt+5MqwtDBR+umoJrmQosLkkHB5uKluFWr",
-	"x5ZL9ULfmFTXtaFGvXaaJXv9WO5Z6SWnPrGVbKk1PUY/X0f4Dqyj7cdkHT2V2v2dSu0eSM1aZbPcHXK/",
-	"WxPr9tk7ZWo/U2cpWrEcpGAQo4hlEKToOt0LHDcqT5eDnH1WK1cuZbCtui2WiWWXCZNVnkdM3IxFYVq8",
-	"buF4bcqaVLJ3dxmcc8Q/JQo86VGfr0c5KgLounZGsSLB4FtqVK2+/Ne1wx789bUX3vkpNvRb++xbvMwY",
-	"lmHDunQWNRpI0W46n+tGw00tp3YWN/SboVOV7q5tW+Ev/mQEgm/jMv4UIIIXjw+I4PH6jr/XuuR/rLP5",
-	"a6MgfCM39HM0Ke9fL30nlx/eDlz22akwurZ4jYIwG+tk/op1d3wOTU49UpD35hmAZN5ir0fwNFmaD2a5",
-	"fXsf9f1bfP69uzQc8kvnmGacaGgj0wkU9821oZUXKXRQ3ts+6vbZEbqVychZac+02B+xvJ8BEjqnH7ER",
-	"MgS1cBMbhPa0fDJCvrARctgSIPkunbtrbu2nYQbdKf5CwCA0Hu6LFgRvbQQVRDmwXwAnCOdcAxKEKawb",
-	"x6pWwwG1S+wnLKBHgAXUer2/CyCg4GJX8oE1W2hn/Fmq7Qf6hCfl9km5BeWWwn/2X8o5zzeXs19Kx/00",
-	"aK07L9T3jatl1/wVQLWWFPnbiFobuxyf4LSe4LSe4LS+TzgtL7ufsLSesLQeFZbWF8o9+BQULWdLrPKi",
-	"tSrgo9U1LBFc11Jdgzw39nwamYV2tlgCyUbIk7wJTYWcYPZi4meYNYqlmc41hwNDK37QM9zfLxbO1EY4",
-	"Ho2xyA7GJHvN1wEIZ8avhFV88K2VZdjkY3jEPjxn3B8YMd/Ek+fPBTdLPwLT5DEa+XWVa3CdNjT50dZo",
-	"v9HP00zPM70GIK/1artqB7xu5LWiAjrQklXZgAYrhbbWOBZHVNLsxBI0qcywa+4TG6Owg0B9LyP7WGvr",
-	"gT4bukuKSoUSUFNmmLjJml751roJ/Pb60n4NpcBPcg+9oK30Aod5CK/bd2v7P0ZxTucYFEVSwhDS8b2u",
-	"9Ce6Dwyf9qalqoq7o2K8DaUBeVCzxXiXfAN1HT2aozgPm/OisDJCWfufG6qsd8rn8kNW0FLtPUJTFkW+",
-	"gNpSX4lfNyxhmYmQD8USBlolm10Z/Fv89C9Re/81BbFbqV36Kp0eN+6p7n1tSOyMTx2FwUUDAgruWXAd",
-	"2ivg3e2Z3DwvObrbVgL+lNAGdMJesGRSqnnCMskSo7DU3Cio7b6NUBg5OJP9c1aU6ipLRQmOB/CDIcQG",
-	"6r0koSjHkGclmgaAHei6AbsRIkTwmKlrMJjnXC48ikYseVlmV8Jr5DuuFy1AnZairp33bhHKz7Of2Ge+",
-	"M6pf74RnuY7QwUcVWcEbXjuwa850PXzHKgVJyo1ImOYLza5n2XiGiI7gXLTzd3eox6kE9BMcNigYz/S9",
-	"eqnS8qVi++ex9F+QhbCVdmOxjTodVyfZP/84HB18/HDyPmGV1ALADPCLaHHhF7v+6bS0/XPobLh7fLR/",
-	"8PbDiUO4tByssbaBb6geIJuKvKhrWGKJHYLHC7vGC2VmTGep0F7debHcqhV75oJjksgScNQsXc4rDSHK",
-	"g9Nj9tPLF/+bgSCxZFtpMYBKV/TRYsPkVkDRGkQ0llBfE9ULqOljzPMcUFyhfqD+e67UZVUQZDFYrg5o",
-	"gc0zWRlR9wOOJWw219CVCpxBlKSe1cpeG71q1lGlPYeuX5ldjvcp9dkxNMi2ZiFeMBBT2K6/QeXOjWLf",
-	"Im+wrztCB+T+OUKpIsGEaKlRLNf6g7s7jTVHjQ3hWV6V3p1NWDiwymueQY68JTg8K/odHGx5Dtd5UgrR",
-	"Z8dX5PyBFQ5Wwa6yJdRVAplYhl71H+4wWLsrSh73z08s47yvyN0/3y/VfBO7eP/8TH1dcUyfsEIQA098",
-	"JJhkjwxD80yhq1jcoMrppQlnng1arhBI9MnNfRxibeCWtPj/u3WLa4fqNGJ2evCANZp0n4H66OGSZboM",
-	"itypowL6GUv4FTe8TBzcsNBdxvPsUvTZUMYSAWvQD06KODjQUWCOoTU5sdCF4CXrJLv2b71dJU2p8gEh",
-	"GkexnPObHp+K//Pji1c//q/t7e2IZfN5Zew5JF0P72ZKJacs2Tvj02SHJQeT3pGSogdlgYnDzEfAK8eG",
-	"Y/nj9k9eLF6odNFnyTmsQEjTs1ZY7xg2SQ+YVFpmk4kD07oo1bUGvGYVMnKzKFY1nv0cBOT7VVYjuvo0",
-	"mzRZx0SVc262BlsXmbR0G23Z1W4NtrQpMzkFmsZX/38hpp/6biE/+dVrcVHc991WVgfDLeX7N6irJZpM",
-	"5MbWUdtWFKzt9le4koIVC3qmHZVaHmkWgL12x5Dt1NiyfEeea8cLKtmbrx8paMEPpesY9F6+QPbaZA10",
-	"8r/B/v71lNjZasU2bNM36lo2IKI3w4X+2lmawEkbaZqqEJIXWX/B5/laA/i4EHI4OmCpGle+/Rh0pyiZ",
-	"kBNVjq2s4pr9MTx8j+HuQqiCuoUYpXIdgc1jxdfpm1/1wAqp0ir8yU0vo/MgNDDWORGpGudWP0guKpnm",
-	"gvV62PmkVz+N5o7O5lnOS5wDsORimTk0shtC3fXGw1vFxnkGXXAXDHaAF1kP/wS7sEIS0fffLzvM7eqa",
-	"29Qe0pWm5GNKB3vM9+BshrY3fE5wB2pchdU3wJ0yOdMdxVZ6Xdp/3SUdMjQQn9C+QrlM2qMzN7BdWx2L",
-	"H/TjTtu3698oaV9/VsL+U3yv1b4BWM6KSMjRPf53axhvVcoeVrVqxtn7493he5cvRyp8wbW+VmUKrFdn",
-	"U9mrCvQvXVTNZk7gGdDWzmCiN+dZ7tv04w0Jgmr/Yokrh0v6K8psLXF9pchaPcEDVcnCt63gzfYEH0Oo",
-	"7jFUpT7QzUT6YhzOcqPLuRF+YeBAgJHuBB8capbgb1jdk0TUJcB1birFpNI8t+YyPhcktfIxtlsKKk+G",
-	"bw4Pjj7uvhsevd1Luv0VcIL+4n63oIBPOekrsABBj4G2a3lOyZfQq+kzSLhOGgupZ1Xy2ApUQKtMkFiC",
-	"rNhbWtcOFDAlfqwaoRkaZtG7M677bap3O8VuP7H7f8wNeCvMF2DXn28/I59eB2K369In+BwtX9K1Otyr",
-	"XS4E19Szun12onIRMW24qbRrvCjJDxxLB2pZB2jCCsBMyQCsbjVQ3FdU2+oJHihX+p94j5/0vHVd2tIv",
-	"o+fdDRpCul+qxmtyqa0+J0ohx8J1PpFpmIkRuEpcC2CutYDYD/WBvVjUuQuijGUHK6MSmPl5goUdrqcL",
-	"u1blpfaxGvSnWE4KH70DcXitIVYO0wRZlZA8YbfhB3sFQ3fekhOPbeLDi+UnOPHYBj68WN7PiffGns+d",
-	"HMiIG/N8Zj7Jdffu7PA9bP7j992dNKj18513M8FzM/tz9f0g8nu5vc2uZ1kuXIKGHZ2VldQ7LDOIturz",
-	"E6GldqvW+A6m+5p6I82wqp6XFp5pxvPs6m9AECP6Ivs10p745iQBBADeptXnj+cuJNSXTEtx+u/3jiXt",
-	"QKqVyyx36VN9diLSTGOGESXTX1QGGJTTOgaxpMxCDUWYWL1mVDgJEpsfi1+3o/G/FeZE8DSjT/+KlRpu",
-	"khbKsj8uHoSUvvi3RY1xQnlzj4J6fKttp46ACni62AnP2qfeUYJhhzO/Jshm6PbZkC0lixHcB/bjESnj",
-	"BjOWsd946d+3ApywoIMM6zGktBKVBUshUuvW+YSQVGe/h2VSG8GhNfR6Fu2mhjZ55ZVgpuSTCTDhze/m",
-	"Ujru5rm4oIWg5XSbAVJwsKHXBKqMleYD5+YK1SJoY271maTO04slJcy4yhJL1U4l6CRzfimshEhwcM1m",
-	"xhSD589zNeb5TGkz+Hn7523KYqvKfGuw9RxsONqj5eUjZ4+Co/X1lP5DjBb5xEoea+ptDcJtttu11I0a",
-	"PfMRuugpvTFw3zPnDqEofJ3qG3ZUREVpKnuqMsHM1vBomRPOIJtKkdoJfU5f4DwcuGSlqJm1FNXrslOC",
-	"7zFTMpiSHt98VijF9kXxdtRZpo0qF+GgUGXcMuZwyc6duBDfM1aqHHKkwGiOwGLWjUXfQnhXMl90g1lp",
-	"qLZDozxOLYzJ5NROU41nLqXbBVuoivuuadwgLfMcrotX3jkwWjPtB+G3/5rnuTB2MDx5TTlgVpS7U9ER",
-	"VnVjoAg2MVdcMstr0yoXOpiUxrtrWnOterm4EjnL5Fg5j8hNIaQWjCpKssbA9R/vHJtPNeuMTvYODz4c",
-	"dneYkAY6k0KrRki9sUOGY8Nlvz3qwe2l0VgRmysJu6Rdhx/kvfAbeGiEBG89vRBMRn9pme/EstoyeIt1",
-	"JtkNdH1bXojGNp4LIHm7lPDgSzdO61aJeZFD3NCaahMQaNK0rPM/VTa+7K1eLdznGbdmaiomvMpNcHA+",
-	"1D7mVs4VizuplcborT3nQ/up+YJdVOnUUm0BWeZYoRM51AF340WZKShbKg0VUdplOLoIpqbRVnyj3fGx",
-	"qU8BElHx+FcP1sOH23iH4SbTJhtrhOaWk6yci7SmLFNyqSd277x92zaP/cy2JR9L0YP8crdHyspaDj1f",
-	"WQn5tG3DKSnsW731e+HvmDaAV+ZHCru3c6gosLwKSrtypS5ZVUCo+T8VgA34WTN5JbTp4Wgtc76uFijb",
-	"RJ7bjUmxHa1Zt5QdNlO5vXtIfJgzO1VMiik3YG4tT48Dt0z/jgay1/0qk9MevxKl1UTGShtQAvLMfqVd",
-	"4hXPK5RCIAINsgH4YKvHlEK30wutwVopE5Vn6q6dl8Ig3AUeLBx1B9w0GqonrBXGL7I8M5nQ4URSGHiv",
-	"ZQKs23ftMNV8Xkmra1BFHnXCTfwPScQSze2G2H8zWaGTrrt9gMATxTKE4oSdINytPmnVkP9YuKbSJXY1",
-	"kUKkuu4ujVqZu1cB+MHtL/BQ7AQIhM3XwyV5Ra2h79TQ+EsT+YrrNjbtizhvV2gHsDkNfvcsbIh5azZX",
-	"89kigzBZHDuZUo43fR0lSeP9qJ2Avszk1iyUWXh7kre+WE5X06nQrvgcRGkUlGkiKewst/wUKcISzpsy",
-	"1RXZtVP08v40wOHtLlHLaERGbGmPyo0jnJAtFnzec212VsxMt9DJqFlWMK3yFEKUkvGi6MHWMl1d+FdB",
-	"I06rsd34oirHM65FLK9EmU3IUI2W2FLwMusgwI1lGbqaC/h/O0XXUwv85zOsZfdD6uYNyKB+qeWj9qQp",
-	"Fywt+QSwNHgKHbHVBCGVuI8KUVrPjFsyZXkmsUhP3ED5PmfFTBmFAq4UY5EVps+OyJ1m7TN+5RKaKVMS",
-	"O7YCFJOd3IMd0YRGOQHXYHiGX7ZJxn1Vimwqm3UfQXVXUKlXW0FU+gCKQFgcAn9JeWhFTG7aGIcrS77g",
-	"8pIVfAEprI1DYJ2i0jO7Q6eHp9jSmCF4FcukUbWqR6pZxNIK3RfCt5PyEEc0pJpMtAj5QDjjnTr7TOWC",
-	"5SKdYlwdgJBEaVmmSNkvp8dHdTJux9vQoDLa2bqR7zJJZBhyCj6+rIq7VuD0Uwjq757+xsBE7IgbwEpB",
-	"RZUeAXKEM6yfjEI2RZwYCNAewjNAghhD8YzWFczXyeZ25MgpGGm5sFZ9KN7G+qpdYRQLaB6fsrDB/LIS",
-	"YVfgTSGY2942Rw+W2YK80/YcNeo5acmvea7BLeR0NphJe7sJnI6ZldkZVlSiBilV6YglZJhO71ux+a7+",
-	"fiKghtZuDXv50m62pSa4zO5WLuQY702fnQrBTvaGbw73WLz1uspAobn9TrwVbiXOtPXX//vrfwIAAP//",
+	"5L17jxtLdif4VWK4BkS6s0pkPXSlKgxmqCqWxKt6XRZLanVTrgwyg2R2JSN4M5JF8V5r0fPwwo9dbAOz",
+	"tndm2kYv1juLWXiw9qxnYAP+a/xN5s++6u+wiHMi8p1kklVSP9xA6xbJzIgTESdOnDiP3/m2MhCTqeCM",
+	"B7Jy8G1lzKjDfPiz1aUj9V+HyYHvTgNX8MpBpTtmxGcD4TuPJJGBL/iIMB64wYIEdLRNuj6jAXEDQiUR",
+	"U/r1jB2QW8am6qu5G4xJMGZkIKYLshAzMhaes93j7YBwOmESfgxbv2O+dAW3yHzsDsaE3TF/Qea+GzAi",
+	"hrFHiU9dyaRFKHcsMhQ+ofqXHocuKZEuH3lsSz//otUl1Tn1PBZYinh/YZHAp1wOmW+RqZCBRaa+GLoe",
+	"q1mEEscdMRmYTimXc+b3eLVX2d16Nnz6xKk/bTx9ujf4wnmy36vUDgjl+iFCPSmIHIu5JPMxDZLjE3OO",
+	"w5HEEYSLgAzGlI9Yj1cpQfIeSdKnHuUDpkaHtD6SaqZxwhR1it5HktBZMBa+ReyxCGw1FcSeLF6LgNmW",
+	"6rbH9YgeSTL1KK/BdAFBenjYuTSrJCQjgRDb5IpxRy+o3R5undFgMLZJIAhz3IAIv8cd5jG1KNxbQIN6",
+	"4WCFJZ2TauYXVxLFd9RnzgGhhLO5GSdxBJNqMnrcZ8OZZDBu6AmnP5wYNQE1i6jlRsrOBWcx8nxGnTiX",
+	"ABHusMfdQJr1wTE72+SCE0oGinfVBOlf3UARqppQBJp1OySCA4dNPbpgjn7Y6nH1oOAMXhi6vgzCXqjv",
+	"u0wxesWqsPd0MvVY5aCSzz8VqyIHYzahau8Fi6l6Uga+y0eVDx+sStthk6kIGA86moDsHrUDf8ZsMh8z",
+	"ToKxG40HByMD4Yd0q2lVM0x9z2U+8dnXM8UM4VaVdMJ63A67HSy2XrGFTapcBGOXj8icSjON2FngTljt",
+	"kNC+ZDzAuYrPRnoWFK2JMTM+m1QOfog/vLMyc/DBqkypTycs0ILquaC+c0QDNhL+4qsZ8xfZKbngjPTV",
+	"c4dajsAHGKaYKXm1XbEqrnrya2jAqij2qhxUBrrdBIm/5bNh5aDyPzyOhOdj/FU+TlADSwbfdOmokDRv",
+	"AZtYAqMs1KTiRNJREVUBHSUImtD3p4yPgnHlYLduVSYuNx8bVg4TPZ85Ixa0j/PFex9+fSSJ64T9T2kw",
+	"jrp3nYpVUazi+or/1ErFqRkKf0ID9RwPnuxVgB53olY1osblARsxP0bOmeCK4DyKPOaMmE8m6gmLNNTu",
+	"buyQqmS42cSU+VQ9DsJ/PmY+U3u3z0Yul7WiOYTWSo9jd0eNg77X49gpOai3jPr5Y1ow6huZFh9fEbnq",
+	"+Q2pffbs2bM4vc/q9VySDdcWMYbZC5+RNY7wUDp1J26QJUr/SqbMJ1M6Ypo39uv1oln0oKE4RQ4b0pkX",
+	"VA4aalaKJ3G/Xi9L7ZXLByx/Cm3O3ge2Wfepz+5cMZNAfCQyfcIm02AB3BwdJuoZkNZkOPM8Ihd8UDRK",
+	"CQQUCIid2OrHZMLRmPq4B2WW9JdiTiaUL5BF8RgZqBdQuVFalAOHgTk2Ru4d4+o0XLr7ZP5KPFm2Djt7",
+	"q5dBTCaMF8q3Af78Gbn4GEe2an/pCfhl7LOW0iwNfSeuFzC/4KRSOqjLJLKw0uP0S4ptlWYlZ/0t/Z3L",
+	"5Kpjte1U7k120XQabfmzzuEl7oSlUzjVu6WqeqypiQPddCD40PUnzCHVIfUkq5m5LppE3U6extgXwmOU",
+	"R3R16ajUsmZUENCzP5EegpSx90Ep0uZwJ5mwiVBTFVCXS00lex+Q6oBKtuVyybh0A/eOFR78XxeR3KiX",
+	"plnfFpfSHWgeNLtFvyPT6w4qTDBmfvi0Xv9D0hfBGPV4PBsK10G3XY4VFlO2lHCXD8SEhfSx91PGJVvF",
+	"jdBdWS05JCQi6w1c7NaSPXgXLCIIf72nhDn5/okvJll62lcXZG+n8QUZCCe0Rwxmvq+uSIo/75gfMIcM",
+	"fTGxyGw6hXugLNxJ6rml0ii6MV1fHVfUHSgImK9a+p0fNrd+8O7b3Q+/Vclj2JPvd8Xm9AeiDPWBKEn7",
+	"q86btWjPnftuqBM5dBHagpTqRaqggdiBsGsrZjqHJRwasFwyYrffVyznCndGb5kEm0DgL6KTEcwJRNIh",
+	"I1VFYrvVPSHjIJjSqUtSN2qClreatreATaTHfcodMSG3bEGqlFxft48tIumihooWo4MxmCZ0T8ago+7s",
+	"8E70VEiZG2z3+Cu2kIT6eHuasEmf+doepZq4ZdOA7OyRsZj5cpu8cdVFXz06OejxrZwewm+M9aA6YcFY",
+	"OBZR5y202RfOoqYtADJjIelxQuiIutwiMqDBTFrwAlqxWl06spVM8mYOcyzsMjJIBFvGEHJAwO6Bhi1t",
+	"zVIta0vFYT7xlKPsNbQbGvd2dojdPm6dXV50W+dHb29etd7edFrXV61jO6epsevFLT+mNVcSGbieR/wZ",
+	"5+pYDZuvP1O0ZXpon9+cnLZfvOzaeqAdtXJbzWHAfPtAryNVn9QVt4qMprbwhFEuQWCrdoMxDQ4JVd0Q",
+	"++ji/OS0fdS1FTm0L2ZxQySsxkQy706bUEM+NpY4MmbetLbd4yCD5WwwYFIOZx6p7rx/Hy2q4ifFOgfQ",
+	"AA5fkUGG1PWYExqJ9HJgX24gexy782dcIhdsE7XDb5lS3rTxTgl73w0CxgnyIk49nHt0AHd/qq8lsBcs",
+	"IkWP08R8UeKJyChXpcTxxXSqKBOcM2jEIpRI5t8xH0mXAT5hJlz21NE4cYOatv/JmEk4OXtwU0vMA2eq",
+	"XXxfiVakVK3ZgG33+Btti1INojBIGTfmwr+VaphuQKg3V507rrNNTgUfIcGc7Ozvw8WMDgLmy4Me36vX",
+	"0xa3/X598AXbYVu7w4aztTfY39965jylWzvDJ/0Gq9Nng72GkZ1ISCQ8U1Kr8I65v79ak2oPwVhbcFHG",
+	"bY/87bnqXuxRGYA9OWn9ryqBDlePF60u2IPhi2hdUOyppUMxKXxsijlugP4CsxOMOTDHYVBDptQ2bwIm",
+	"b7Rk9/iEOsyYl+OU4c4fA2PSwBi/D1HZm7sSrFShQGjs9Lh92WkdXZwft7vti/Obk2b7tHVsx/wmcD4H",
+	"ZnJics7sKlJNm71Rrvb4hPkjZiFz6sEMxmxwG54a6FlRu1hwRmTApgfYjpir7eeJwa3WZ2KPBwLt3sjV",
+	"eFjkMDE+nM/AeDbCiujHwGqnxU3ca6D+Dl0fcR8Cqa5yDhE3OETXEO9x7fKhDtzCYP0n4g6kM7QfCFGz",
+	"QPJFTPRIaj/JAXpyIh8PunfUvPQ48yRD+2OOC6cWSdSka2Ob2L9tk4naDEqN4IuIVSiZM3rb44qsqv3m",
+	"sV3TYkQ/XdqnkL+btTun+EK0s5e/c88FZ6t3L8hAcPYBj+A2HgvPkWp+PFcGsF/t37Zr2+QNuivCXTsX",
+	"M88hfQabp8e11d5ZWCj+UUqb3bNb38NtwgU8tE2ODG+oCfQWpNo5OSLPGo167YCoiYSd64648I1npmiK",
+	"Ir/Skotjrk2tPaEjVmSecNWPYJ6wYhLLcXwmJbFnU09QB1wH0Iqth8rua8yYzeDJLLFnoAcWURtqiZ/L",
+	"mrLEHQC2QxIIzUGhPwAVpgWjvr3S6v9AVv4zccfyrlfNUKtE3+MwpmorctGlDd5XcJ46Sug+kuENdyLu",
+	"lphOoc/7TO45C94IPxiXs/eCf8rlgSTVGXcDcnZx3n1ZsxJHEq6JkuKbWHzVTC9bh3rpEV3zPEfBJZI/",
+	"NU4WUtVdgxVGfT1n7JZU1b9KY6c+eC7PBHfoopCX1GSUtngkCIxT/Eb1uWQJFE3pFXjTar1KLQAMYNn8",
+	"w9gKpn93qcX9yerpv+AscCdsuWNRyVH11Of3MF7SUY5DRn1L+EztSS2CG4WmVtVA/twt5dx6vV7Cb3Qp",
+	"ZOGk6fCOzzVTX83cwe1Ss/rX6onPblzvMMXoLh8VkeWbBz47aVfuNznM1Q7YJPJMFnvqvingq536CsZa",
+	"TVdAA7muBW1j++RqKxrQk3dYdo3+nzXnGbNPbUPLY0mqlrvpf4ku+atADG6LWF6qHz8jo3fp6IUvZtMi",
+	"etQlZaQe+Lw0LSHncxKyDmNboT3TaK1qf9nLuXwdru761Cm8eQTqx885Nao/4OSV/jIgLXLwAIeTquAs",
+	"qUI/Kg7rgVfu6fQx7r0lEwi/f8Y5RO9YEUGhqeFzkVMurilxUTOcDl8Ws7oWqmWE6E4pIfpBjVtOBZcM",
+	"wwWp00GzrPo0EDxgHP6k06nnDsDW+njqi77HJt/7kVQDi3mw1BuO6uB187R93IzZ6SpWxWEBdb3KQeUx",
+	"m1DXOyCTmQxIHw09W+qr8IIvZ4MxoRjF+s9169sDOGOZ7wtfVg5++G1lwqQE1bWyUUtwZ1D7TRNU+fAO",
+	"mYDJoO1UDir7w53BM9pgX/R3nb3BE/qU1YeN/g7sHnDEVA72YFLdAMxLz6lDzOSFUw0ehYO+R/lt5UPZ",
+	"69AlTjCuT542F/pPJtRTLKCuyD7EkjIP/AEuv6Oe65CqnVkKG8OCyUT4jMgpG7hDd4BukqRJXfGlEiUQ",
+	"rycX92KI59dXb+M8YBxLY0bvFuGAjGSjg4GY8YBURyx4Tge3s2kt4yw6BEss+kUCQiGytrL+Au48ixaw",
+	"KwQ5U7dKvYry0y1js9z4+zB4i/gM4pItcnT1mriTqfAxEu69+ssyz+tgc1fw7HSRqq3WwK6B3RocSjCB",
+	"4dyBNq4bstT9Hq3GaErc7vFOzFmU8LsRyQaCOxJN1dAUHOW6X9XJhC40NQG9ZTW0KMayKWLNZeXmlW5+",
+	"xgPXSzSdnDymHtJpBB4NGF72YybJZUIbI+P40HMH95N8xp0YZ3ZYUy2Y1Op6PqPOgriczOQmPFuP8WxI",
+	"9GeROAPdm06EAGM/aiLgaIg5U5eImB7PyBhIMeAx2QM+oQAjBzjJRNhbcb+tIqXHkzyJuSV0IWN+xqQ7",
+	"/pYtMpsk7ULejFEDQeYUQqyHavzQJOzAIlLS0Q5psmprMvKJ8Puu4zB+L04+ueg8bx8ft87jrAyOPOoo",
+	"EmTg00D4Enb3TDIUXeESbsLXuxFfR2P4ZIx95Y44c9Q27M8C8DxRzxNzYORw8Hha2ped1ln7+uym0/rq",
+	"ut1pHds6leqk02oZyzVkc+gHo3nY4LRNRtR02ExiIsvGS5kfqZERUWk+nFOpFtbJjQXZ5Kzdidb3mk99",
+	"MVAaXN9j5EiP7JOtdVGwygFybTaFR40dAs51RAXcVE3cjxY56eiYZGSP8DGwZ5tcS6bzuJTQQcbBpCl4",
+	"T0kZtepKG+XUu99Kn3dbnfPmaVLXIjPO3k/ZIGAOAQWaiAGYxp1D8vVMBPrENmqlg1GVPlPahZJc7gar",
+	"vR9Xjc3YyBV6JluKiE+pXcVHPKSuN/MZqdpmdmzj46dKboH/fjRiDplxR2k34UhtSzuU5VjMOezNcxGc",
+	"iBm/3348v+jenFxcnye2oJYiSg4NoYcNBOheNOXnIiAnup1PNM3nAu9X6MezMMid9Jkn+AiOQbNB9NCq",
+	"djhwu2Zm80w47tDNy9Tr5rq7IeIBnd066Fn709NZjhAIcRj5vFvw3k69rjZumN2ng1mMLxKzESUG62MC",
+	"LzZ/kJt+qyNK9EkPuo0Jd5JC8w5ncxOApJowwX5OQe4svEl16Eqi0x7PJsVO6G0ynMLW8RS2uvWGceti",
+	"ggGQI5GfKtvjGEcN37iS+Ex97ZTPoCWpBNow9MYNejwQAges4xF2TNhVqYRq9QtJrC3Q7GwvTQZFx9bC",
+	"E9TpCnFK/RG715a9bL49vWge33QvLm5Om50XreTpGUlPYEylCKm1b9T3nu5/8YT0FwGTG2zoRkwj0pdS",
+	"0sKEcnVZxWF9Fs0/MayE5vJIEkgcI1U7M0l27RAPWIxrUUdf+J6MlHyzSSGnWpF+6YMu7arnTiBC8n6L",
+	"lw0cyy4f7n8dhwlJYon4KhMOhBtmk7WMaT/x8RE9wE+n++TFzcXl2ZJRx5LaMbCsqmV6jzvszh0wMveV",
+	"/uAGtW1yns16PgxDlFP4BcYzLzizMOoNQhR7HEV9lGTOxZxUdfJfMoLQlWQkeI45oQQ4g+lePVpCkPhs",
+	"4s4mndBCfD9eTNwkMlr4kNFAqSucMUfGbhR4iMqxO/3Vv1o1ExejgTqcnLzLkZIZ6ZtV7TB9wZxSiRAR",
+	"TAsf14dTBkRFh8kFHzzI0nRaV2/PjwpWJkxEVtyt7XEm9hkDcWe+FP4h5J5iYGkUuYYpq/jEJqIjpkq/",
+	"EPwTi3xzdGfGRgaUK1HtYUy1UseEp27LqYnTRsYoLA5nrsdzps7FKMdATPoyEDzs1g3InIH1ZCLuQtEE",
+	"apma3z4bUQ4WxwWhPutxyMugAfGYuqg9qxOHLiBQ9mrFcujbl7qYuAN2zekddT11Kb0XK121Oq/bR62b",
+	"6/Pm62b7tPn8tJXZ6NId8S2XE7w1KnEGMCeCD93RzGfOJneu2DbXIyLxIX3CDS91d0krkJZimbER5Cb1",
+	"ZV8tMh2MmUN8dzQGid/jVTtnCotdF7UDcilkMPLZ1VenxJn5mE5CxCyA1HfKe9x1NBbP1Bd3rqNU7RDx",
+	"45DodHKj7/iUK7kTAMvFdR0wcKPCA3ktGOJtRq84fMyoF4wXpGp322eti+uubaUs5rv12jZZaVDXSjlk",
+	"iz+IJVLbITGNZD2TYleIM8oXoWPkXmK22W3dnLbP2t2UjBUCg/p0TgwNArVR5SGBiYIt7NGA+b8+bp6u",
+	"GZKmV0IGRnJ4Sn7GZkSdf/5KX0uMM+7lSkFG9ligs4WjnBxfzEbjDXkloN7FLLgYdtRBci9e6V50m6c3",
+	"F9fdm4uTm07zPHnvoiRQfUV+sxDKp88WgjtRNsIE/Gnq/BrDkfXf/vqZtbOza+1+sWPVd59YT/f3rC++",
+	"2Lee1r8gc8Frv17Wzaaeh/gkoOCt0hhGFpGzCRo9MPYAwcAw5IZGcadSp85bhPY4ZwGZCx+fngo/GArP",
+	"FQTFuAVpY5QTRaMz81ht9dz3+MrJPyB2dt1tNNkZQYu2lTC9rsfnPoVsNAxZJS6XAaPONmnRwdjQEDlg",
+	"QjsP2nJdTv7bXzfqv9PYB/MLeDnAXKQ2b4+jgWZCqkZ50Ymm1HHIbIrTPqT+oc584iMiIUd8mEhz77Ox",
+	"q9OJYLl6fAIOrjDPCZhFJ/k1Tb4PmLgSWFkmqkEvuj5bYV9htsYHq3LN6SwYq/NuQIN7qsXX583r7svW",
+	"ebd91EyJbKXCgIVcPJAHqBHfQ2hzcr/5pJfj1OjsA6XhSial8d3g8Q6fIV2NvZ+6WoOZg40NAtXMTMDy",
+	"1Q57XKdkGSUvMntYJhMT1BHqSdNJ+5gE4pZxSDObg+2xSvUf6go0B9A+NKSRGb8Fc6CJd0EGMS7FWsgG",
+	"cjZVu5Y5Z8xxKYAK3I8Xrq4vLy863dbxzVnruN286b69TMhkyTSPY5KyJBifdkDiHUEHG9yD9uPsEQ6N",
+	"wNhIFzEWPpMx7JEkE+hW9Wc2oUG4izmyYYtX7fyJAzN4SB0c4E1198V0o5zMGXOlpjJ9SdZ4XxNS5cJY",
+	"YzGNCtzHU1/RFLgY5oXJnk4zyARMbuk4mpQZxKpgjNTBtxU+8/T9COPkMk+6Tm7QXFpXMEFt32ZbUJf7",
+	"lUvlUf6aejNmXmjOAtFhnM3z4D3wkRZsXblk2CsHp5q59IUzGwSFccc+mMPVI0nsiIDIWT983iLukFC+",
+	"2C7VLSS4lJxXc78pwe3wXDiNvsDNvuyljvBY+ILZmctfQW6+gmf1qx/i8ZY/xABM5DDNFpqYsAvNFOl1",
+	"TC5ImhFiUxFOoRVj/ghAUfR/xAaBGlITVIW8rccF3+JsRAP3jhmNQnuH+1TGAEIgC6mqNJnteP5pY6ee",
+	"RlHDaNJkQkz0v1j4Zj1vnZuzYNxhEjIivk3tcDhJCjhUH2bwyCGRMQjTpj5xQXYdkOeM+swnvVm9vjuA",
+	"x+FPZpMqwn9imA2DlykZCHHrorjJMPBMrubHa6kDaOOsgQPRDeQuGNC8XFbieUR9RyckK0GZlYr0jgZF",
+	"kbu0L4U3C6Ik1FTIdVLkkirEzTmkvyD2iAWxVFWLDMDY0eOee2uogpdkDa91EpB3PYlHScZqofpyB2Ai",
+	"1rQcElsJEFsbDDhzgzHzt8m5sZdqotxAMm+oHYxTTLCV7jcRrCxxmNL9IZIF5kKnUH9ykZ8nDrQY0ItS",
+	"vPImfS25lm7AJsk/lnGe5qEPkfbg+3QBslS3ngm0zo5N6lSnEo+C5l5qytIzA6OxwpQ7zJDC5vKmCKNn",
+	"izdHaJy1QpdPY5tccEZwasBlB0BbjusjDIgMr0FauYGLHkaq9vjIvWOytk3agVKNZxOEPhFTxsHNg0Gl",
+	"6ocYSEDsMlalJhMenIM+ow7c7rB5DBmngwEYe7XTGxUw6ig1HMxDYEBBAgHEwfR6p44ecEQjwgCopj0l",
+	"q0P+Vzo1Rjvt1euE0wmCvTEMrN4mHTZkSsYzHFZ/AV6xg9CnbvV4lGon/Hg6oAFmCAwylwV/hwiBBmki",
+	"hm84pUpp6PGq2n86bigQ0y2P3TEvfPAw/ZpRSBP+NvVlbZucqgkCvAAJS6lusNqddutyR6oDjbM5Af6X",
+	"GvGITWEh1JhCJjkgtointUobrya2CbtpA06atMmATljoSwgz68RgNlFbUMnRsFE0+RssG9XchC56vM8M",
+	"wlsS0OHbCtosMB2A6oN7T5+dITjxQeXjH/3Zd3/3ryvRd5cws5UDNbEf3oXfg+z44bcm2yJ8bRp7PNxk",
+	"Gvmt8sGKXvjZTz7+0V/GXoiaSL/0zqpou0CCeK0jxGk3baZpj41KKx6GQEh8Oqjs1HeebDUaW40nMGno",
+	"1unAb/icy2VAPU+tg8l1xx8mbCJUB3/4F7/4Vz/+7j//3sc//AslkEXgDgHiC58SvjtyOfWMxoTfGtzF",
+	"A4DpsyoBHakhvstMgaUx6GAkP/vFH//049/9zXf/5qcwn2Y69pOTgT3kLeLKSdjZ33QSgKrv/ucf//xv",
+	"f/+TTsLP//YPPv7pX/7if/ovH//8/0L+SO6kBJ/s7hsNEZEgGg0Lk4MO1IDV28ndmXj5aWaHLJtYxp3j",
+	"+FzubO18EWUkffzZTz/+n39PFOV/8georvtB+vk6jOdrkz2NTA/ZNlpW6rnBWaoEPr1jeJ4ZWMicwecv",
+	"8ZAxSNDG3HPI703ObNHCBiLDiO+sihZN0BqulCYFEyXOZ3hPj7NggFcc/Z0nKE/yhvrmDFx+iW8SvKe+",
+	"uaSLCUu+Fudb9flKTXbIr5TPqKc6R+ub4b1QmMWGZlXUiezy0XM0DscvGEfNzjFuwuQYK41GfWtnd29r",
+	"/8kXT5/VK7/i400tenq8DXPF0qN+3jx/Vfnw7kP6ThCeMIVYK95Cm87hLIN0F4RiV38iNiRuK0jqK6ON",
+	"otKGO1cpcRP6vo3vNRI0h0pq/PjKwICHv+nLqusT4TvMPwSHQIhHHCkccLHLUTTMlQfB5RZTtuaAItz/",
+	"EkMKD8dv1+kCt36i/Z16QQdp6ZqLkmxiiA3q61Drkjp5U+moY7RxWkobhPxO0FtCtPo1iE9QlBzFsy92",
+	"8gaRFvJrTVYCliS7KNnekgJ8rb4i5IwyHcXOhbV6CXEwynSCp01m1SMItcRuKb2WXTo6p+nlK2Dy2PGW",
+	"oSMERO4viAOgjQGE6ErM3wNNeUKddTehaTeHvhwCw+MvF5Fd6/AEL7GHCBCzBJZjeeJ07IBda9Ex+Xv1",
+	"iqdu0mZoUbeaJRLiNBJEca5MbQUrPCXiS1p8Hdc7Lu9SnjhQTPkZDTEdXfjCGCqXByJhYE4Xy0gZuELb",
+	"5tJpNRVHWPxwWZRbDcP7aV2y3PYdZpYpVmIm1aRlhlM80Ucx0pMzYexQ5Qc0XXcghqrS51aI+B0fv7aC",
+	"afxwTUTxiLXu+23hwj+c9Xk9vtBTsjFbxC94WR9UOcxsc2NYiRGSviku77C+9ezdtw2r0fhQ7fW2zcen",
+	"H2r/LJeGnAvnt2VLeuwU2mJjC4P3m5UuGQH22PA6m8Rs3HmahqhdaQNO34TLTdp+YtL2iiYtvFDnufbM",
+	"SV7iWJYb78vopr6pKIvzWii8wmatpaIO1jQ6oMxWyMx6inPzuM2KlcYIl3+FRDFxAykUr7AUgjmiXE6o",
+	"NgWH6sE2aZqvYkDVCHeCarXOJ9KN2Ic9buy34F9CI7DdPj+6OGvpZ1vfv2ydX7VsU/8wsieaDqKcLDSI",
+	"gvVX9nifgUHSE3MN249VPSzjJsLbzVzAW3KbXIDpGnw1ceM1MbApxnrd41WwPpPQtjqhC7CvYs+1g9Aq",
+	"bczPVJukV1mgMcQUTdA9ntkeVuX9FnsfMC7dvse2TIk4nNuKFdqa3kVrmrxplL366LixrP5BgwfVOCYG",
+	"3bTUO8E4dEcvNPDO6vfeMurnu6I1xI6BQl2pY5zTohlUR7dBOo8DnRpeNbwbB0OVijkABTXhOk5bb2Ki",
+	"en9VWRZDaPK6l6N8phAoMdXLDSRcP6RlrBtpdVTt/2r4Qcn8Goza88yj8peiid5f4wgtnyUUBqNQrlUx",
+	"J2EuLYNclqMZhudI1FRE+bJDpZilY5f1JZrkUn8qPvVLWLO1lJ+1LwG/JppG8tKwuaZRzCKduIXmfhxC",
+	"Z4G4FDJHJL0ZMxCNbqBLgEIuxkBrPwzQ8k25sLA6lGSM2BjiExIJOWVGCdHg+jqP2g10ZQpOhOcw3zwV",
+	"FT81px0E6goIzQ3PvxSuqiYzrLmAvs6IYiI4BF2HztA49CG2mTjgYzru595HDl0sv5fsrjTnfOKt+Ou3",
+	"tdSc6mlZtrOGJdUJhw1dDWATVysOSRguwHWNyc30iJU3vpRFMUelMNYw0mfBnDEOirW2t2XVIUjrh5Ap",
+	"APxEQLGJOv2Jx+gdk4ibYAfC3lSjiMROaVNA5FFcgXY5ZAzzHqdCYmY3Vl+p19QS2VpChfVNhe+4nPpR",
+	"CTk3MBmSanmZQ6hMrKXqYJt01dUkNA4beBJdmQSlxxIT7LMUtm69jEFhqGGSy2/OdbZ+INZpO/9OHe5D",
+	"jcQMkLD6JAvXr3jPvQmFQoqnkh7QhHb3ZG/VfkmZO5pbP6Bb35Ctd9/LtXAknakbGuq2sr+tXt64y3bD",
+	"fhtl+zGO4BXlAHRbp+Eb4RUv7jtedjw92Yy+0An9qSdiDcPiTtZE9ru/06jX1bf1ZUazmMs8K+dWSveM",
+	"fz3P9Lb+uZ12xK8QEubuV+a4x22sTvr8q33y7E4RYqV2e2JfxNYswccJfoxPeJKbspOZ2u+5oskTg9sO",
+	"o1LwUCik9eOFBuiBdGqs3AwZeLoeVdXutC4vOt0r2yL21WXzzK5ZiGUF6EzJBBLBvcVBGEkMUC2gfQN6",
+	"g4+xgBBfjKHfkLqN/SiVWEdtxgM08XW0fpWJIy6wY+khVKyKGgFasQT1nbhzJ613QFS1hVHpJmnHxF+C",
+	"QqTbVnM2424AtdroHVIRuNP41SdOHZ9Ntu6ojxAwBz+EYtrm/SvzfhfeT5NZsIaaViBV1zAiVTukSy0c",
+	"Eqb+UpThXWbVdJc1Ei6ZgLBM/1rupGI/UbtsjHjpYPLQTlgi4tqYBlc+mheKnijIvYaBEKYPRUgMVTsW",
+	"v5qMaPvwAFayFPkrqYPK9tkVjvKNynnio7agmlA2kj5Fl25/BV3YVoa4fsiWD8wkcspKs/WmDJViHz0W",
+	"0/eSCRHTRT4TKZ1XFwRr1FEFfhuGgipd+CyKEQ1E9FOG3WINrW97j7pd0/4eo3D9Xs147mfzD2m3YnMQ",
+	"Nh4RuGp18lOxBmKai28YFrEy4YOJ6PcwtCOg/ojFHCzrpozo7otpj7xARdJnpXfIZCChgqBUA4mlxzPE",
+	"lnBfr7FhfTZg7l0ReCTAzQA4fuTDCisvlJrKB9vm4QU1pHjVepQ5MArjv/9RueGgpVNXBvfNAosiIZee",
+	"XdhWMSk4gQ8aa5OZ5XuVZjTtrWCxVJaA0t+g5U/HcStUxRXm5l8mu95LQ7wKs6jvoeewjE9/A9k7LF8Q",
+	"LR1puNKOijL4lA2DDYnbZDPj1LYDNslL7lzvqJlQl2uPV4n1WEeXDEqWx1p7zmcceYg5n1erjZthTcpq",
+	"StONz2iC0AwrJ1hn1S6Cpb7fhRUpKX1dXft+a144L4S/AIdRu0CrMROVzRQNtbCiVNENNbIp8wcsTxOE",
+	"lUQri34GHFQTrCETCIgXcdjAnVAvqSIC3rWGUJCknmRmMUOswgLKEOEpsyeTpOnGPSgCNUW3mMFuAArE",
+	"HfPhh5KKYPn9nNoaITul7AgJNogtejykI2enmMUo3gjRKXX/KotW5Yj6TjsKIrzy3EGuKdIdjIlUP+qo",
+	"9VjgIZnO/MGYGkCDgE2IKwFbKUps1gnUGEwWoenkgaOkIrln+VA5gHSh6FHbQzvkLNKA3qI85KquNQ2J",
+	"7OiGV1PtML+Wn8ywVAURBa5bM/5H0sCTiSFKcZnbywqO4sZCLYa5bKCWTElDNsndtZDdb37WZegpoiIv",
+	"Bh7LQQvyhHT5yIQp5WSC0IWG0jStqleYJFU3kOEpVit1ZDkzVtwRLtoUzerQbRRLoalU35bqqIyug+hr",
+	"JrYkNUSQIOikTlIy9dmdK2YyTlK5wYeaTc6NWxNBuZPYW8DjoTM9JM+CcBYYRqBHVDpTKME/RbrTlLo5",
+	"B9RReOWOfNRRkgr1HaDHyV22gOGcRgh527mhMCu1pbKrtvbyhLAdOaIGoRWNgJOP9PEm0+eOz4Yz7mhQ",
+	"a6BNhzBtZNuJ7cxo6yT1LyRaL5i15PaaXfbSJqE3Y114DYQ7uNFMAl00948krmpsRlBRwSmxSB0RdQmd",
+	"UxdQFCnxacBKHtDmrU6u9GiGkWJD4TN3xKNDCWtthZ0qkWWC6KH/Q+IGZkx1jZ0ampbyWdQplGCm9Aaw",
+	"e5XGjwbcqcInjA7GiplcmMT0Vi/HqtBPkQppjtpwvSYMo9ZKTnWMqDKyJKM+pNnYEGtl4jniPaWWeCUL",
+	"G5NQCgPX/CwtKM0ig6QICkVlaBL5YeoE1IAD9a3dRmzTxfA29ioh9IB5tN6IhG8cyUD9L826Oo89jm5Q",
+	"f7a1U6/EVrWxk1kFowjtoB6y+yEOpLG1D7aclR0pUncSHe2lOgLIFCuDWFKmZZivqOX9vJbfmZPFIGeI",
+	"dANaCO/Vd3d31ePrH2l5x9kyb3KUeBm/VKm7DRRtQ1T6KJNep9rbg7HrOT7jttrnqUx7VyIIfR42o36t",
+	"tKXjataPp9anR/YAcIyx++gG10cp/ODC13iEZcCxSoR6hDGdS/AE81InsfZ1SJAVzXa+OMFpzTeUaqCJ",
+	"EyGcHIAfa4OM01Ow7yQzTvNkeDMXBkoXSUlcq8oaAdYLYFprhZaG4SybdbVfc6yiSbCLpRtDNRDhXxgr",
+	"qVqecjvCXBFK2jbXsvatl+yRMKilE7sSGevLZrTrs3tD5RWLmtJukqOxwYVPEeKsqNrjOgatW4ncW5eb",
+	"GB+cNYy+1fYmYrsOxNqaxCoN1nEHgbJWj9tv3759u3V2huaylEPTSoI7uk5oN9A4jykossreTh5fKBJX",
+	"TijMxiv1JITHlXv+Yqr9n8KHHihfXAxBt1gdIQfoPiXXeGWuy8pnDOrHipYiXIoV+LMxjI/lTyYwR0p6",
+	"/pY/lkZMKdNoiOaySlaJwW2ZWXJWt4XHyCUyKsBYFe2pWOUtUhU+6DNwJ6iF0PpYgssC/revL69ana4d",
+	"C0u3j1unrW7L3u5xbQNE3EgMEhwKzxNznRFjq91g6wydiOvt2qF+2mEDj0JpIElsYGgbaypqYvX4wlRd",
+	"s7MhgZdwARJB38Jdn4g5YghKdsd86ukikhMo4gbIj7qU2SNJ5JhOmam8iKF1cu4GgzGARBrKVWMOGwiH",
+	"SWJj5zbSQgNN3NI4RyMBU4IShISFOovA4l6wq4tF5ystVrLLambALK+pI+lKgoDoxH7TPD1tdW1SRWFQ",
+	"s4h91Oy2Xlx03tqkara++rrbfGGTapeOakpcts678ATsKPi50zy/Oml11DN696qvO62j606nfa7eDTer",
+	"+uGr6/bRqxvTTLQ7ofXn18cvgCrcNer5i/NWt33Wugl/Smw/9QT+cmMyw6vxHQetXnUvjl7ZpAq7S9N8",
+	"3EKCHaa+uOxcnLRP1VeJXaMLxMJ+GPmKhU3J7h5HL9xBfhRmVaNWEnnrTmuE4oqkM7zXSOPG5apYFbNI",
+	"FavSbb6oWBWYSfVJr0PFqoRzX7EqsemuWBWcqopVSc5q+IuexIpVgTnDZo/VZz1DEBAanj0Z5jOiAS1r",
+	"UYU+Gtsqki5kjcSEhroYhZW/amXCiMvOGlJTsSrYU4z4fLhgXfOsvBaEKkzOdWtM5Znwc6w/ZwhIq2ur",
+	"AQwAdZTYmh8SKm91gSPEReDsfWATGhDBByzfxKQeKQh7wmJtgUAbo1oBqJ5mE/XOoUaod7Fx1GmoFhG6",
+	"hshKddRMlyYjGnWxzLrUFSzy71I6Gt48VDmoDITvs0FAxsKXjPQhLWJBZECn6Btk89jD1NSkU7sPC+6q",
+	"sU/HPs27i2V6S+Vt7+zlZXjHe1wBrG+ey8xbquNkq7mTBxuifZzDsviLU6ImQ8ZqrN/M7RDTCHJsvyHO",
+	"ejkk7X6Uv7AyViOd6mBex7iFLPP3hZNjqUk7mLMZERZh70GowOU4mf8AklspQzhQMOEo+X+20FMi7Vqp",
+	"Wg0bFNdwxJwf5YUoFJhIxiJn7x9hv+aKlF+1PqqRuF8ns+nWnQgSYjU2yeXj8KEQ9KpFVs8cGxDxqHKH",
+	"kMFR2dzmbD6FbqF07IV6uIsVZLJuUW+Rt+h4FYSyM2E5D/wNPctBfr2D6TrrOZs667FMnr1LT4TeHdEO",
+	"Sm7FiLQ42yFLWWaTx5k4Tl241kskx0Pg8Rsh9JsHyK9Hln8KolirvFBzTwJ3akHZ+FuyELN/kj3FjBCM",
+	"HV079ZWYI+noFNVILqHAANeS+fm06npAFbSR/HPOZMBGo23zRIjDe+byH7kwQWWPdqxCU7m+anWygw7L",
+	"EC01OcBDJdMTj1059egisrque8aXr5uTdXzpkjfTmEKg6MhdEHl3jKatKzalcGihEBtSSDuobFfyLvrG",
+	"HCbNS0aI6XL92k0dz4pTf1slM+COQWworqaoZMu74xkW+mIlkhd9MUe4Yce8dEDsq+ZZS98TrSgyKI4+",
+	"rAFRF+rSbmr7qXsXm4geZ+9dGchDYrfPdMGt562Ti05LN0Z9z2U+cSdT4QdEyzld/VLMl11CejyezFjq",
+	"HhINpWJVUvSY+WrxgXByg9i60TIx/RCptq6Ptl51iMsH3sxhkhxdPtt7pi5PYP63yHX3ZOspmXEIfYPC",
+	"N4tA3zjU9RN+jq82fKGuk9BuyWW/7p7od9QrOI4TEJ0Fy/1SzEOu0yW0qXNA7PPWVbf14oU+ZXV1x0cS",
+	"jDfsPSyRgZe1z5qXl61j24rdxSd0OnX5qHQGaqlF0zRVrAr2aAbYBpYJ2Tt7yPmltN2iLQKCZL5J9K16",
+	"zTK9F8gOJL7l+yg20ilK3mzCi7Jo1G+PoK6xw3wSsPcBGAvBQo7z/0giPIlSq92gdqgrbBub+XwsPAa7",
+	"K09VmjAp9aGe+e1eE6JHFfWwdGrOcChw1XEciBek3mVsmoxTO8vXiFFIKHJ3PITRxMAk+BpHs02OgD69",
+	"NQ32Cdguezwx2YHvTibMqW2TF+4dIzaKPKyGbTus7wZgnHysPg585riBDTBFYv7IVJvRBWF63MbPdriu",
+	"utaU/l4dg/ZhsjSNGoFtPkUvkioXHKOaejxyPmq/drpUC9JVOah8/PPf+/nf/v7HP/4/KmGAwM//+q++",
+	"+/P//eOf/f3HP/qp/vbErPhisVhsn51tOw55+fJgMjmQEs65Pjb2X38aNoZT1lEc04iqPPzsX3z8d/9b",
+	"iNBzrosD/Jf/9N3/+/cf/+zHv/iTP6gsyV3JCZx0R5w5YVFbmApt0lY/HQl+x7h6Hi+La8LBDQqjELqx",
+	"Gj9ht1SDAvnERmfxY3Bnb9a1Xp9iEaCDVhnckqq4jDVLs77UjrMNenaWxJUGpvMN2zVsVNT6I0k8uhCz",
+	"QBveFLfZlvqv+vfsDP5V/zgO/Kv+eflS/TuZQG6+tEkV/YfA6T1u5zCsHR7PB4RCkQBLVxAAlwJdoJyg",
+	"AWLNW0ZZA4nQ4/aW6mrbhoV+DP+Bir8BoZ6nlJqFuvCPoqDKCRhW3QmrEXfEhc+ctLsyIjI5r3slphW3",
+	"Xhk+UfNaxS0aY5QI0nyTRc1RgVcdtulXIDwu0rlWvB6qZx8SIiameTfy9G7P5aG9QAtzX8wP4XtwxtyB",
+	"DbZKOdHAI0TOJhPqL2pwIMhbdzpFW+ySTL80+EwxCltO9RI2EaEoQTlpke/+5d98/Hf/0SI//6sff/d/",
+	"/93Hn/3ku//n98h///F/2ESkJAViiam+Sr6g7uVjMZOUO3KdBe9mX0ogv2WnQp+RkVzFL7Ras8nY48fN",
+	"kh7DgiK+hv1VW4Zm6elTfovahYsVlTXPpEnbL3H9L1aBOkz9m6Me4iUpOxJdASG8RVUBANpR45lxC0Ua",
+	"ul37zDwE+CUhMJyJFQ4kYMP5Yl4uJcKqOP6iMyuAJQpvkx0xX8PqlFXx01UlsvaosCtZ0tQUvdD1Zzws",
+	"z54dBFO6+gbUo46fKoKTUwAHml9BwzA8P1d0Hb/8QUDUHfWyBuSCKYGECTZflo3RqNeBOSJWQxcXfqyV",
+	"z20IeV3MS6yupmzFLPmay5LEH9OAIs1w8lWhFjl+YS7jwP1Ksd8gC0jzf/iiJiM03VYSvBktSTTdOcNL",
+	"b518dg15M8tFS69Y+uB8ADCh5QqylttWSi3WIZHxUNxSDp3SUJHmrC26xuaE4cAVDXQFfVWE4LJyEtAI",
+	"0aIwf206ss1zN65jk2p0A61ZJkg0ArGUrsNKTcqaMaDx83c9byXe5QuKJxSCqYY8dz31BHXSkDkuaMEQ",
+	"q3B09RpmqgYnaWgDSN1Xqx///U9qeTfWP/9J3o116+xsC3Tr5EXVtKIvp6hspS+nGqNVX06zKD2uV6BT",
+	"mJEk2KcPIKO53BoNtpTENAaSTGyqIqhgDa4yKmBkrz5vvWh2269bN+2rG13PoZJnXqHm0m3sHkYvgsIQ",
+	"YEPMNGQnFOuxKwPhLw5i1xJX9rhJQ8KYlMuLq3ZOK5i1FiYxHYT5WkoTw8TSO2aFWUxhbpOxgIQ2xbzB",
+	"5vRZ0gB7rrtpy1YYBXypqYm+04bLbq4WHa2ElfUc0FvGYaLChG4ZK6mxCANYDondq/QqdhJvWA9atas+",
+	"k4pVeVSxKmug6tGKpX0LV1MK8IzNqZCBL6Zj9eFccBydvtyVrNpvnCFw2Z9NlQLR2CGOO3ITwyMATwaX",
+	"8yd4q06iKH/R2KnXU3eCZ/n1bZLgnU+KoDqPofA64wOIes/Z3/Zsivd/R8y5/ZAQgLOp9gTjfLpy4kqZ",
+	"7/NDKCp13OztWPoTloZRnNzNWtKiF9aGc4m3vioiWEmnbvR8WkDFmrIikvIkVtwXuASEG6YZHZ+SSJbC",
+	"2DYez/WKdLSMYzPFwJywLfVTVOxfTQGEyQ6oZFsul2pFFXt7iyQhha7ZcCmM/zHuQt7PC35av67Yugma",
+	"XX/GdP4nuAwEjwFEmLhJThYMbGipZM4tUxFJ+woh3hhFd49DkSOlwrpCW9mmviLLIVzE+9HYZcnkT6Wi",
+	"4/V1TB0oa9/jtulNFyNK1mCy0XzDAovY8WJMNgxk5nn4kjnL3DCpFMv8QKeuVAe5B+kIFqGByTfFMehc",
+	"W08p5QGp6t/AAqiDtvfru5apKN/jOCcyoIuwXoKlp5oLPUrK9Rhr26SJFRLA36E1xAhKDRpbVaVg41yx",
+	"DWKnltWF+3QF4LIpQKXhTUvVfytf5m2DQmzLyqsV7kqlT80CoXhwQD1vAUG+I+5KwxSYQi0TvAqh/VC4",
+	"NEoK52Jpdr8usRLe5gtuHtkqqkXXoNDWBD5+JFVb0dRth4ihRdwhoXxTfJxNEhaNzr/hTsmL/1paXy6L",
+	"P/OJSsolpHxiceK7O+/whSl6iOixsM7w54kd02b7UlRd6Wc/VchZRE3hDBcEYKdQ/iKpWvny8m0lU2y/",
+	"8STNGAeVZ9uNnehy+1IEzFP7/ULSW5rlq4NKY78OanRO3f9kMm18s+yWdte2uTrdD/UJFsI+aPAYjOPk",
+	"d8wPQn+u8dKBYVFMprMAfDSYvZQ+5f/hT1Pne35i7X3Lq5ZQnkscq7EzMjVJVxdkb6fxBRkIR5eXSc1U",
+	"LgTTp663mooVExwq6c+4CxfSSAHT+Z9hkBs0uIrihyjYmi6y7zthtTtA0g/TsZH7vNlkuiVnk/ik/rJq",
+	"vmb1g+yZaVRv/lBzXbLO66cosJZjhXyATbWkuGuh6L2KTopUVOtaaelrZJunj45MTdAiUktWfE3VWJAM",
+	"fHmkGpVXhSeuLltH2xPHFF0LxmxSixuKltC1zFAUAkTG7V0pTatE1dpk7QVdk9aKCtI+aMWF3LKsJ9/v",
+	"5AYUOish18LrovBJ1cS2BmPKSSAAOZR7iygjZuqLO9dhPmTbijmvJQ0G5nDf2V0HQC16//rqOO9BP3cU",
+	"19zFImB2INB82NCFvwoFTdRTY/dZY3tnv5IVNt8L5cz3imSMSFL9qvNmLfwFX6NtFYEQnbjMc8JAy2wI",
+	"mXbEkSn1g6j6H2wgqJUsnAUW+wWDQVgTDWySzFezQ76eMX9hkSkNxoqRMb6kx6fUpxMWMB9fMJ/sQwIV",
+	"eiVAKpoug7kAE7bPMG4YU+dc4OmQYXTkJJjLIYE4Ti0uEwZ3AtKfosciki4gl1MxEJnQqYxoV4oVolpN",
+	"Z2Bf7fEYmebXoeupMQgfExMHgge+8HQEb3KDxGJHY3YvtUf7DOsru07KgJZbXtzQsLz0nhp77tSTsIEw",
+	"OR2opoOAyCnzPJSK9oJRtYB222GTqQjUsbr1ii3s1D7UaLpZMnEa88zcX15dnBP9O6l2To7Ik2f1Ri0C",
+	"3zNrptjrgNiPNTze493H2hKFGc8YuItdwqpDBLliyfhiT6inVpc50K/iyIkrAUNLPQrycjLzAhdYXD2J",
+	"GLVBxNFU9rj9GA1oas1hiqv246HrMTsdPVp5bAyVy3fpsjjfl4x6CPac5CAZgm9H3YnblV3p13J7Ep6T",
+	"Xxn1jvl0xI5yi52eiTuXj7b0M2SgduvU1PazyJABqhTE/DtWRjqS6hPzjawdkl6l3quExRjG2ls1Zp6T",
+	"G4GtdP9cU0v83pCjF98xqa7zBXrkEQgcnbWhRoEUkOrXM8oDN1ioK1R8vLWS8HOFQFWm4RzUt6h/K/do",
+	"yWlLBOzSz0W77UbWV10IFp6OIG2N/PQZWq95OZ86tNJ1J6zQ+rmyCZ9Rz5XMARyDPPi72QQLe0uQSmKo",
+	"dIIBY44kE5fPoIql/gswmuPsmFxLKTynLHZyIAa3pXM07+Il59Z5vmjMYdk1PTDDuObWX24QYTf5d9So",
+	"E0AISsJiqyk06KDJzkl1J75xI+6J7VvzSikeAnXUaQb5Ukbbc9HRAeymOkAmBvwTRWI4Up00kDdhacNt",
+	"RjziimvZEoKxxcyM4Wa1EoIxI1cyPJ3Ym/FNkxp8nJOyXJJe0DxJ3j7uilvG8y1mrgM/Vg4qbPHluP9i",
+	"4F64X15df9NunLtt2Z4E0x8ctZ+0f9Ryh19ts8WX08HumXpEOC8788E34u50x7sdHO177MVJMHjx3mvz",
+	"+vZgx+P9yUnd+f6XXtadGnaZJ5Aupoy3j8mR4JwNAtI+JoF6OK33yxlziNYJ6HSaDm19svt0b70MUkNU",
+	"7gRO6Ihdd06zZ+HMLwDSddUrjyShfSm8WcCM2pbUkMZBMJUHjx+nfJuP6dR9DC3Ix/X+/uDpoM62ngz3",
+	"2dYe3f9i69mwzrbqzr5Tp7vs2bDRWHnMKzKLB7YstAjjbnA4tUrJKJ7L8xcW+fKy9cIiL9on6jh5w/qX",
+	"Vqi+75Oz56Wie8qG6MQQB/NiJyCIrqHYZb9OBmOqFFrmS0vDs3sLIqd0wFKLc0U9NXQdfbO2JzwJX5UP",
+	"qB67OmlAtniBDAeiKQC6qQr4OyHMj4WwcClwtxwUTkjPgFqex3SRW5peh4qEzcSLc5A+G7lcV6OPEVlb",
+	"Yfd7ujwqIq3uJmjMXV5BeTsJE5tvYCiBcBgwXwvBMipaASp/Gn8fbauFFtGcUOGoQG9q6/guH7hT6pGp",
+	"B2c80lvycJ+at0uOb0nliYgQMQtkQDFQweTmuHLJmMuY8ELwf71S07DGbDSG2HLFSS3ikKgoc17wnSco",
+	"KAI+m1LXyTf4xW15ra+um6c3l823Z63zbsUynzvt86P2ZfMUEKcA0qqcja/19Yx6USFd/Bgb6fMZhJW+",
+	"S4xlSRJy/oC0+e8hDX3l50GTfjUYM2fm3dv9md70OY7QFSW/8/wLZep259TrBrdkez3hsdRGv2J7xLzd",
+	"k3iN5lCZTBK0DA//VIxcviH4RVm0i2J8i5UhWdM10KtWwU7kDf8MxvYQ/vimM3E5NvcbiOiCA4tquKWV",
+	"qFBBQJPRagHaPOq2XwMS3/XVZev8uHVcUlQ2B4F7p4i9mkGQMnNAtsQJLKxCnaIy5RNBkqCKuKHpYb0i",
+	"eWNG0nOSF098pVWx90GkGO/U4/ppUh09nfHBOMSMIAGjk1TIYyzzJ9pfYRnHTEBm5BwF4yiVgLmH8Yfg",
+	"oq7OBa8dAgxkn4UR4QmqGqaA50YRA1vZ37I7AJzV3ieB0Xboovz2h/ePaW5Ezq8CHvc6VQA5+6XX9AsL",
+	"6xRk9aqGHslYxGZUiWfKfJ1aahGKtnlfTEx1XMrDGAZdF6vHObszSZrotTU5FBNxB9Gp8JbOE4C6Jab9",
+	"/iJEnnC2STOWY9TjQ4ZwkzxyI0NCe/gQ2v/LcxdC2XbDmcnhtE9R2TALxM6hwmFsb+m9El+2vEPknAVv",
+	"hB+MCyqeU6nOiZKcV/pO57m073pueBfMlvRxJRFzZpR+k+2ynt2U66HliFIYlTbKxojZ5FpkCsfgRCXH",
+	"FqNh2dx3fYawyvcqhZ9cyRxGVCdE2UauuRvkV7iAVqxldfTjbRRYUZjvCgeDvjgLtubqcXQirtZSzi7O",
+	"uy8rVuVNq/WqpH5i6qq/YewWjvfsMDej8xPc3pLDA1rfB0fUd567npdfJAZKFHD2PiB91/NWltFbpxJe",
+	"+cpkn+96VVR7rFhTjk+hzMSf+o7csNZSvCJQMlT0XapcUGZJsNfSWzvGAnmB6KXKw0GfjzAEfiNRZyJ9",
+	"kfjciY5lvFzMAqML5Qh4ShLZMY46qy+mDDKEAfg8GB/qzBvcQJDc4rnGHRVp2UedVrPbOi67v6LHj68v",
+	"T9tHzW4rROs+BiTz163OFfzZfnF+0dEXgvjICqryqCdeKc29QrnjC9fZqtNGf2ewazBSMb0kFsncbewc",
+	"7O4dNOrfqz87wIhkANeu/PAN63/3Vz/9+Ec/e9fjOi337/7mu3/z02pjZ3ev9vEP/+7jn/0t+cW//V9+",
+	"+7v/9d+Sxo5Vr9c//vufVBHJ6rv/+vu1RuNx4wmB9snHP/yLX/yrH3/3n3/v4x/+Bfnu9//1x5/9i4a1",
+	"s7un38opGRQOJTcCjMUgxVxT9yCxnpjfHWbwE4cFCL97SBzmu0qDAwUQr0XvdQoUBq6mHUPaNh0z3Mcj",
+	"r3q99zuNrV7v/Retd9/7rfzYFRkm9mRs6VxXblEjIj4bMKAtPRwTU2sQeScsDq4WvecGGUW6MHsoKIRR",
+	"j/f8SOL8AG6h7qU6nUkIAbo6u6pZmMPf9xm9jeI0tjP3zDXRWYG6VTu8wySk8WaCSk3OHvW8ErVhdNZE",
+	"brUQTJoJoTf05rWI2aWAJDDjDqmGuxmSqh3mQanqqt7YNTivAfHGpKXh4U1G7h1TKkbcBa43PoamCU4o",
+	"CVs3ZWv5gHlelNnX46ZHDEfDWOsyNTmsiogE5dJDIEe2frBi0I9ZmFPjyp/TGHxJOLhoxvTYQV+ZuzKV",
+	"VkqdO7W2EoXqehgKZmy6/N5ysMhz3fRG5nRStROGb9sidsrybUPlDihCUkMIw3jVcjy+ezyOooidlAD5",
+	"PCQ+w/IGPhvOJJPm1IoV4OhxdZ6hPWivXiecQuok+qSY5yxllwc0+SeLCT0MLMrGeZeMO6V1zfsXFPzV",
+	"rNtuVST6UkvNw5KKg1H99rC9aIZTWXjZEu95WzLBK6au6X1M8ulKVpuWcku0k6+QGUZ+qg2V6UyzkPW0",
+	"RraztfNFBB/+JfvRjAS+O01MZ+zZ+jL8ztXludDKm9lC2SR8bRgrLLeo81sRzS2Gb3jPzK11NqbZb+vC",
+	"9G3O9WUYPo9tLqkv2ZJsRK1/f/yTv/n4s5+Sjz/7ycc/+stIv87BmcjV4pqolKneDbSu9nMQOGqmFILa",
+	"AOAlru19OrUNxu2sBFNIDaPY3ZB0KewUOBSW4mwYa2E2C6SxX8YcPWH+YEzzi4IzH/Js5qY6OJqO5zrD",
+	"UvhkAKDRvpgYxOgw8QDUbbAcGfUpqQ0hTxTE8kvmr4bvV08Z0P8yaWSxtctHGclAU+mJiYVqAGUrGCM/",
+	"8ypWtnsx1Ymajk+Hwab39chmvXnaUmwSc1bfHYwJDplMfeHMBsy5L9Gd69PWVWmfYrti6TeQ2MhfniT1",
+	"KeIAPU1FuEEKMJi8BSf+zGNQy/+O+SQwcHcJAR8r4rDk4vw0h2UNaa8NZmJSMIRQiiuCbvG5XPbC9Pyw",
+	"JE0a/b2sppkuJAUv5nboUV7sZpZjd0qmHuWrzcwnnRYWoWudta/PShqaT3wGeFg+m7izCa6+RwsMRlMg",
+	"Newhc7ZM9VCWygYvZzngxaLJWeGID2co5YhX02FD2UKg9mGd8Om5VqQKlwcvET7tvjontNXB2parkDdL",
+	"K6DxRotwa9dBk4m8PamoPvieUMcB04/2hIGRIwCstGoE/FYukjGyGMSgoy7Ouy9vji7OLk9b3daNOolL",
+	"BClrmsMmVwFtXIZjLPJ0FesQ9ZVCYYlL6lL4wVB4rrgvK5kUqyIjfAle1JR08fGiICDd2tLBdMMeU0PK",
+	"5EeVCixN5+98noyZTRJg1rNBZdI61snOyExM/orIX5O6hUsLP6xfAk/Xo1un4tw/uiKFkIhx7Xtrgkvd",
+	"p7ahulMOWAFkNMNFc3IDecJahCMWKK7WybkGcnA+FmZaHAvqncoAA+qjiLhGvV4aFDti/hVw2BuAc5li",
+	"i78KFRLDXWboCmslahSsiEnC1Vu3jmJiLz5EWUW1/g8RhQvS8Tcv/FYNa2k1xSMhbiEDIyBjE+ZGyZyx",
+	"W29B+mAE3I7zxkFF0jvUkmMy44fvIpwqfAm0PIH3LWRycIi0iaR3zCENq16vq/8DxCTURcAYssI6jimF",
+	"06NKPrL3QY45ar1KQqUPlIycTF1OMBOPxW4k/QWxZ5AGBw1BWpwd5vgMqOdhihWk5CXkUcbAloNPHcmi",
+	"LNtGwjWVR09vDYavNPENA3ZIxoKLmSI5p/Sv4N7CeBkNXArs1GRy+DKUwthwdlevzvKhhTJzLUNu+m5e",
+	"IOty95Av+h6b5Bq+OydH5Nne/hdkig8RhwXU1RDKlMhAaYDEHgiHQdEx85j267oyPJGe7JFX7vODHrex",
+	"CcA+HXhQ5oYEguxY9b2nplohdzCcFFxyjySx4Q8NuKpxHgAwZGf/Cb7T41VKBrOAQOqfy0mv8t9//B96",
+	"lZqB5FhAQDYmPccxV3JgRQwgwlJ5igM9Uo9CYaIgF8AXwmzA5Dn3BR+ZOHRwmEL/GKQxZWLqsVwkgqgO",
+	"SCoMXvgIcIL+7yF1vZnPpIUTZ1BmYN4sYz2G+lI4GWoDo9f+wCxRj+/Ut8nrqE0ZiKnEOvFuQMZUajf/",
+	"BIGyKSc79UNip4pA2Ij4KelC15zzXAm+3MEsWCOyN4ajs0kxk6LE9zgYihoRjCUxWxKHpodlazN01TUG",
+	"aRgT5i/u1GuRJyj025MT9z0JxkLiaSOZOnKgvH8gyJhRP4L9MfyXU/7lvSuVAMpzSF2o42Sv/ozYRxfn",
+	"J6fto66tIyJAv0CU44HwPNfRujZY2QbCd/A36vmMOguCtVJJlfY4nmqJMqthwTkorqpOr5ou6oNtQfLs",
+	"AZY3ET5hjhsoPnG5DBhN1xzb27HKXYBhaYrAXE2gU7R/4jUWMRFXjGTuRpIFOTqq3Zfd7qXJfVG7P2F3",
+	"3kv7VYqUnvzK4k0ix8IP63vFEpdBUqp2kmbu59QhRqdZUnoj3ct1p018NmQ+Uxs2FtcQ7+mQ2ADkdADl",
+	"aKKzesQ4890BETydzh17fKWarZ0g5sTRM65RIJYcPUda4GYmDo8XAKcMDZ0Dyomcu8FgTATHm5GRMGLK",
+	"+AE8jk4EtNdpSCYdKNbjI1/MJcBd5BpPKfYXixkB7wSpqm0wpJ5H+nRwSwQnNg4wC1j0unnaPm522xfn",
+	"NyfN9mn5uEhtfL3ptL66bnfgvZNOq3Vz2j5rd29a3z9qtY7h27wers+b192XrfMuxBPBuxed5+3j49Z5",
+	"xaqcX3RvTi6uz9X3Z63uy4vjG/VV8/T04g08bGRJxap0ml3dJ/xy1X5xfn15c9y+aj7Hri6OOvC2eqf9",
+	"4lpT+v3sd19dX3RbV9nvr1qnJzevLyDsE/7utC4vOqrv5mmn1Tx+q7+Ah8PqGS8vTo/b5y8Usc1u68VF",
+	"5+3Ny3ar0+wcvXyrGmqetW4um1dXby466r03nYvzF/Evri6O2s3Tm+bR0cU1hOhA183js/b5zdHL5vmL",
+	"Vjwi9ebyunP0sgmlOlpnl923N8+bR6+uLytW5bL59vSieXzTvbi4OW124L3r86vrS13i+ax13G7edN9e",
+	"4vg6r9tHrZvr8+brZvtUzWHFqnTbZ62L6y5EBV1BfejzbqtzDnFCpuOb9jksdPwrWDSTL3d+cXN1/fzq",
+	"qNO+VLyA33RaV92LjuomPoL2cevs8qLbOj96e/Oqpeb3WgfYpn5on9+cnLZfvOyiM+Do4vy4nWS07kW3",
+	"eXpzcd29uTi56ehp67Su3p4fRZz7Dre3Mxvk+ublrB9+oR2E6CXGAC7AJ8oJoi+PZIuSD2Nkw/y8arIc",
+	"b8KbnkJhy8UFtCqYjVCg6AnOyHTmD8aqXeooVQKhVqYe5Y8kYe+nrr/QWQtEkfz0Sb1hMhyq9mUDqo1e",
+	"Nt6mMeEuG2e51BQjVMFPSQjXR1InKL7qvAHlhwsycblAaN1kj3vPcqMJ8rATYO2KTmxcTrPALqj6/Zm+",
+	"bwUCtaNAkDvmJyIwoqFP0Y93M8GExtX+kJAgMz8J4CG9gAWnkXrzISKsDOevuO2Vd3Qtw0PBAklbLo/y",
+	"eMGb7rK53gmub/BYsnsqzDl/wCIHzrR56Q6CmZ93rN/RgPoG2EfnIDoMMeFCqKJmKbirFTgtBio1zL3w",
+	"GHeoQWkRnECeYwkglyldqHbgS1k7JA2DjZVs8n74LktCJst6oUPjs3qhpaQNk0uMpqsrQ2zmEwQWU/wK",
+	"FqHC+rMRq1LNEwD8SgNKrjunpGow01Qj6jcDVGYqpU5YQNXTtUMdRNzjcMebccmCbQJmdLj2zjlA3mEk",
+	"MNwe5nRxQPqC+k5YNWVAfX8BkeOGNfVNpserNtrIt5FOu7ZNMMBF063k2FjMDaqNZg1QLdXpMxbugJUJ",
+	"LMaJgw1QQsDAc+GK+8JbXStJeCw/oRAM5AYYQsf1QYua99IcZUVu55Di5L5P8YBVAq/oMvZCQbRGgq0U",
+	"L9MDYI/HUz46VMf5kz3Lff38ojOvv3oxEs1ms3l+dT1uXY/Uny31z/Oj5lv13+HJ4OpL9cdR3Wt99bqz",
+	"x1+cj5rNdrPZvG42vz9lX3/zVP3cvLp+fdF5tX/0tt3+pzkBIks5vUnsGJHVKR/97o+mbPS7I3f4u3PW",
+	"n9YM0bZieYiH71V6FShB4DHqp6y/u6l8/+IjMKKpYKZj3LME38rU0AtD9UjVPr04wjD+9vHlTdP88dyu",
+	"QXlrtLZzDEEJ5bpHA+b3eHij0jWW3KBEWH/CRLL8/gSkgU57edPU/30OquhXM3dw+xB1rO4dbF/6FC0s",
+	"8VN4TGzgoPvVKF6jJc4mxWvy2Dta7IfQ5WKss3mofNTI8jj5vX21vXX4+5nwudpOAzEcspiX00Rhbhj7",
+	"rmMwHrrMyDpVKAwLL8WTitAJf51rQ+Tydj6LiIB12NBnMgepekhdL8+0fQTWrjmYm9G7gTXrlJTtQyaU",
+	"ao85cPddkFvGpvpGAJEXcQTjZB3tlbIjbHoNLBgxuIVhrtxJUeOWGXrenHUYdVzOZG48mwxG/mqAm3Tx",
+	"TSDEcdd/LxMJp/s37eXTP2DuNDj26TAoMCqAp2DmMRNNDfb2ROJuPGvSDbSTJhY3n6nQkgsCWTIFYPWd",
+	"LJYSEIvYj6c/f/zT//TxX/79x5/9pFSp6eK8ep0uNhhTf8QiN1dxksSz/ByJNXd0LLbfZOMXloPQC9zV",
+	"KSqpqTfLvrzAaYxFluYsDxUXxOryIUiWp/YHkVj7F532sWzlVF5F7ir1eMQRmM3e47/44//48//vX5Nn",
+	"li7itTojxtLDXTJLDw+pC5awscB8EzmgPPK9QY/xiCly5j4svG6HKSbMLwawVunUWSAucwG934wZKMpq",
+	"RGMx870F+ZHoQ/CDREewGOiNwAwkOSKSYjYJINTa6DYMqUXb4yco7+mgjaaEK620jqzOsEvAFrjgRfaf",
+	"ILQHw4kXmxH1nZkvdBSlJkhLVijQCtbdMZXbmwnFdXV5zt6HaXk58ATsfQBDs0ylHx/vWHF/qDvQOAnf",
+	"KNKrzcvLm277rPWDi/NWzUqav3ThXOp58gBMZrZDF3bobEVrmDsk8bzsKZWBFfm9QwgKRRqaw0hTt9Nn",
+	"CwGBVwafzIMLLXZITGHe8EcDklbdbUSP7NbJubgDqxEQv/NUDXrnGTlhfX9G1WLt1sGsvPMM/XSCh7/F",
+	"WoXqNDgg1JpiDDFWLKCd45opXKkGqsQpFE6oIpQvDgth0MJ5dwOL2GbdbMTuT01JbZscYWlBwDTAfFG0",
+	"QCEKGupjeOVdjfvza3l7U2IgvMOFbB4Tc6ltvVS0PsQFL5LTm9/vwjaWX++e7KP9BkThzn540+tgHvhD",
+	"3+8+2clhamUeoBgxEXNKCZtxNO44+L2Oc92wZvR6N1AnzwlwHDkAYAseEooRGaGVH6Ai3CASEcvt+LuN",
+	"VXb8T3wT/pW+2eIq5G8RiD+LbZCUC9cxAtP1CWdzDFdLKKjfVlzACdu1GtbOu5wKGclNv2YydCL8HQMu",
+	"zeeUXAAcv69nTP+sZisrGYsExVT4QVfdWIL8ZF8NzeXDgxBC2RezNCYfxqIlsyUvL666EMhxBggk5bIl",
+	"tcQ9wsB1sJWmSSy0EufRSaq2osO2iK0Jedg0xfQgQ3qZo1YjzwTv69+VvqDD+TE+WPhEB+xn3aL/GBKH",
+	"NkmQLA7Ogyl1A8m8ITgysA4eTO8jCb+WBG3B9VonPyQAXi1dYypI7L7lqkHeVigO9jPz8EgSeIJUEddI",
+	"z4OFyFSxB2rbq2/PEbWxkYZrsSyxJcw8iU9pcU7L8sTR+DZ7iJSUxLb9zUtN6SAWVRE+GwbcyrIJewm8",
+	"7hIv6AKPZZ9+P2UDtRSA81D2LRGH/yn70tfGEVKeOj9uRyklDUZlm07AaZd4HlUpuQmUtHk1TDdL4ESb",
+	"9YqPNjVZVsgzmamPDyS7mrncKbzllQB84bHVAA3XV61OxapACGVJheNaQqwAlIXA41t4Be5+jGnQrWe0",
+	"vbIRD1nfgigy2IXxEatmJgXMoKZBaTxA6cPqO8kZ/mBVrtwRv55uWJnEOBZd/iN3jUIlVmXO+tIF7K0l",
+	"VUuW3kjgoZIXnmNXTj26MDeeeLGT5SA9+rkPMYLTK3nK6J2udIsFlwMydLFGr1o39TcYZxjCGg5nsgDK",
+	"c80qK3rkeXynlnQ2bXF190qbv5n5dkg9ybJzH720Ah/GPJlLwJROXrGFojMNzXwbfv3DyoBKlwvAwWca",
+	"z6mSvYXdxhrKy5Arg0oWXcX2V8KDhP3ljixVvmJZ8f3yFQfiKZNptSWqPvEQ7W1Swj/ZZGmkse44yvl5",
+	"JIk+kcIazXLW34qOrEcldfllwHoa+XMgPI8NAhkaolWvJsaPhiTldrjaJjQYu57jY9nM9RfkSL2dt8pG",
+	"iq20/Is5L8bzUiMNg1N1thXeoDaBBk9YWdPgfIqO2Gys5Bsc+SeNlSodAFt+nIXD0vHBG9Y/XK9QzRr1",
+	"Z/LrWJTf5Wemek2hUPuNLKyzHk7lGtVbCic6XWMmB+8nL+0UH/ehWI7OBcF7QEnxKWbB8mZ18Z21G36g",
+	"MhCuEiqKyKKJm8l8TdVkY8ZKfmUUiShjc4UhParAtkahfghGyoPDK6qGv761bHkB/dJxoNS/xf2x8rAp",
+	"9CY/uM8vWdhbk5hItIm7/5balWAhHsKPhyu6uQ8vFp62BlssW+OC/KxjLPlO8MHcbGVgqc3AbvTS5OQ+",
+	"weuFI8/fqDjwSr2+/2y3Hm/OpMgZ9qy8uri6bEd3zCs6kTM+Ii2l3PmCuwOZ3eKD3Mxf0ESFgwEaGNQY",
+	"JgbdcjGXJlNwcEv6C1L1WICwnY47cgNpEXtb3ca3MJIlcXFbVsaiufUDuvVNfevZ9ta7bxvWTv3Db63a",
+	"1Q4bUjDv6ckokZQIZD+SmKAnD8mrzpt05Y0UUe++3c2nJJIMRfH7OEeBTx0mSXVoSicSORuMCZUE1swi",
+	"582r4+ZXtUy2QXq2SgugNa97cfGUxjoIJy40wLTPX7euuvq8k5YB4b433nb+Piq+tQfCZ/GCEPkp7FiP",
+	"gHqweZMFd8C6djnrP76a9QkUFHGY594xH8xspAXRIQBKgdnt6iXq9Thg1YAxSSNWQLI7GJmYc5CI/wFI",
+	"G0+MoMVkmvq3FY2kolVhWjmosMWXOz/4/pff0DfPZu0fCffsam/e5vV/CgEb8LBapEpj98mzJ8929548",
+	"29tX/Drre64cd0FmxUvr1BsH9fpBvb5dr9d/AIb6WNov5HYKNZvSVPJ/HP9dPobJ2/IDh2clR4z2FWdC",
+	"cpHO9HsZYvKEkFmbRLYyxCrphQrrzSQZPtc6tJqBzmLrUUiLHjgifiB7peHLU1e2IPDd/izQnxzHRT66",
+	"TM7nigGkZZshJ2odrMVGhGUGiwy2qtSORTAfaotxtf0c8uXVxXlqfp/s7+8+yY2xCxm0ADskXVJI7SpP",
+	"jEbMITOuYw1Wz0OC23PLGUVbGp4EJiHVzskR2d3dfVZLTFRaUpblG51h3D4uljpR1rUF9kyQo0IyYr9o",
+	"dcljOnUf913Pc/nosX5U2oClIVdlYC8X7/HjCw/Ud/q/2zfvfjv3JMMh6dT5wtw/k2ieQ5FJu++KW6Z6",
+	"FlP69YxtBerjlrr4bQVjtgXzst282PqycfHNbm4yX5TMvlKsREvwIUNArmPYQAMAVTG0gxG90+l20ymp",
+	"Tn2XI/BJ8+qo3QYwcjmlAyZToAClxphYrL36syfLVuufbP2PuQW8lqXYJ8ade07O+sXGyPuXk5lSn/Fg",
+	"46BkKfzgwtcZt2U8hhvEXK4OmgwHESeoYDJXnFmhmoQA4twxkBqxN3PDXUSHcTZfHiqYOAh99TwgvNnM",
+	"ZAbb2wVwVrFc9DyJicA3gN52GC8JddJptWAQGEcxZf6Eqsk2o0uC+RHJiqu/rVZe2fvgEquGLa1Uh/OJ",
+	"WSe65icAiyC8R43Mx67HiJrRLZgiUN54OKxEha8N8/LXxgNYB6XDXFRiax0Sb+zygrNVh8R6ANE6zZzF",
+	"UsyT62HFeDQ+oLxd0qWjTyFq1pMVS3b98j3epaMXvphNc4JGhClZml1D/A3RvNTb6jDxXCZJIEx9lQmj",
+	"3BQpgsdLYwTnB5BlXF/3nuF1M5iXSVaMstBTtmyeH8L2FK7Z5uYn00QRnq2ukWsAat/FLC3qCzKmfTeK",
+	"L4kj1Q7G6qrMRyzHW/urwVJJn+9usb8tpszsr7YrPBhQ6/4qJ/Q6TPdA/HY/Vsuv29MkAR1BcLFFGiQQ",
+	"ZLeeqosToEkBFdLkERD49I55q2xImVkOs7azPKhpkaSqFQQIrVFfJTKRFiyILjgxDUitBukziIIyJ1bZ",
+	"2TWxJ0uQR/OiwGE4BbWJcbfqWcrW+y0RFxPSlcd9BQsN7qtfTRfh2iwPYymKF93ENbjCJbh0B0XE5Bbf",
+	"zYlvLJiGT+ZdXn7Qbub8wxfDUzZn0szgc6fNpw57kFI9pX33Q1bKAxOJscY+2CtzE5vX0HFK+36inr9o",
+	"7NSX9f31jAKczqpWEfP3CXHw25SYbizrQrqrsa9hEa9cJ4qGBzfDZvwEKpt5X/cf1swLBxy5sxAIZblH",
+	"EQh8iBB1ZNffvNh0GFf+KeXEK6w2thpP9JzDvgjXQfNqfIkUY5kFPKg8v34bW9eDxgdr09gbvX/LlTHX",
+	"+8BkQGbKmZ8wHdEW0PdR7BX4x8LMae2fM26+Q1JP+ufie/thqLoErM4p84kcU7+QEgQ7BmIf6drWFjHz",
+	"T/7hT9GlaEEqFjfgGJ57ywjlC+0wgvoXIeTB7zT2STVWBtt+DE3YNcTnlEK1lemBfI8MGUu9OGTMrm2n",
+	"pdTDzM+VmhWJI3esGP78N8wX22uLrVUSa1mWYCa+pKTgKtyFV24+9nV/tsA6tZJ53upAfNxvV63T05Jh",
+	"+M9nirgr5nlwKUzJ9HIE6QD4hwx3j48DyYJQp/sGIn5u/QIiGGDbBmYjalmjdk4cW8JUJfAZ3mY42zDQ",
+	"dciwpvLGlnClCy9rIf+NN4Wu+24Yk2bGbmsl0SZqt5AqTABcJw20hH5+TiVxmMdMrTBA+xRg5XCDMDTZ",
+	"igFYGH+3rvxf23AS7w/OF4j15jAQa80g6ts4gRuNMU/90qwdxgon1jVBYojbgGpYnGXiQ09wYwltDfb4",
+	"AylsKC9+I3U2GNpygIndEGAiocbt7Bs1DvIpkhu3Ydi5ckR9h/Rdz0uu+sHOvZEo7idOmyA2Nc4X4sVo",
+	"OFLcHpYuSaJBfDgRvoNwUVrimDItFgpd4ZM6eJQK5W2I9tCoJ/+XRD4uJ1VL7fCoRLrH6B2TpEqxOL1a",
+	"D4ShcWPAb33Kb/WrtZWRT/eDqCgpoqIB+IwOxkweojrguMMh85Hy+GysTXV+sHwJqZW3na4Bl0RDDufv",
+	"qRS6eAyuBfLnyCt3khOXVA6SfDXmOJhfd57WDonHhkEaVkVfRsgbddPf2bdIr2LQkXoVxS07+yFcEjS0",
+	"R47ZAD+aoi8I+oS9Dl0vYL6lS+JJC6rhuDJwB/q+ZOBTthSjqJOZ9AWfyYeCPC+dDVjW8onrey2LBGaY",
+	"KqmWckWmZP5Kf+K0x4J8wuIBS1ST8/NWoyo4UkLooV7TGUJKKuEpEcTcXVYjIDeBC13zuh/E1MoC+kOM",
+	"CzeFHphD2JZqNGmaKs5bLVebYN1yU2ZRYjW4dWbsJ4Dgv0/YQ1GwA6mGERG1zcMJPi92fBHzPoT+B5vg",
+	"N0/3e602zcKkNxfEx5XM5c4GvcWyqxOBfTt7K4M2zKu5RMfLIudJpjsRpCEGBlRmMQYuK1bl+OJNaYCB",
+	"qXpezBFdIKc4c0Hmq65WqqhKp/df2haxFQl2DcLNs8EwpCr8WNKqFrNWj6v9C5CBStpC2+pyO6B8wDyP",
+	"ObXSAPjLd3ERekA0d3ouCqy+0Tqpd7LW2vg6lq6FnVXZwl+KGKYILsXRebQlduV9inZj0M26oT2zqS4D",
+	"vbyWM+qjOaYsLLJwPlOHX6k8rz71FAPlpEtMGSDG6wfI1IOKhnzo+hNIQhyICSMTlye+1peksindaNcK",
+	"99KnNLN4gvJmsaVvdU+qgTMWjMXKkN5z3dZp+EbIFdAI1P7J5Y5yVOhItnuMo5MLB9vkfEY9op71lQj1",
+	"aQAehCnzB3Djxao6GbfjSiZTXcJFJu/evhrxliqy1BSGuTHZsNBC97RAPn4e8XkZjyvOcO69q0nso2bn",
+	"2H6k7tHwGCLMYpBLoxZmEWmzABksBh7Lvd2sXizdQ6lbM40I6wMMCfVZdNUvR9YnCnVWV0BWZkbDB8nA",
+	"E1LJn083t2Xir3Wy9joB2CmGi0RsfNqslKhOyKfYHk2InYT4iO+qpFjI7piUpE2tR4LdsyxXfP48RPSZ",
+	"Psk2D0DDBgpMmcnjsNJo1Ld2dve29p988fRZPTnpWA8f7XJxUV9pfXXdPL25bL4FlMikCN99Uo8L1Mre",
+	"9k5iYbTZtK4rIETFWIIR6utp6bQVo0IP9fSimQNZlTnpc2oa6IpLwkfrH4dnD02hDsYH/mIaZCCJnuyt",
+	"ytWM53nUt55hsivZys33KHHIlzGQbmV/K3fSNZdA1LD3bAD42epB7Vzb2ITbeFgdItIdSqgNIX1PNiMp",
+	"plDkhO5SfvtIkqH7nuni3d6C+EyLiUP1p0cHTBqUToQkZ18rVUI/tE1O1OWFEzuxmWyceFffVwYAi04D",
+	"4jEq0QiMZfAMmnuomFSjlSX/8KfEbEDymDR26nWL+GLGHebUQvBQo8TOoaDNyBfz8IbFuJOKP4jNiF37",
+	"9PywoS5WV0diQ422QCuLLFF72/uVlbsY8tQ/VHu9bfNp70Ptn/3W7/5Oo15X39bNN5XPoeAVKTkmWoW4",
+	"4LuFW3V/QcZUraIdFzVFtSfWR8nOapBLXR2AZbZCh0yVE0XDOc1Tg7S3xsRQN3ThYToxRnTFv/7MYxDP",
+	"nHjPmbHQwQX7CFL1VbdoRnADGdey1oMqfyDVNXRclNJhDyFG2zxz7yz9e+ul8eWLrRCFH6dKiEV1KtQ6",
+	"YYpDHB++dogRlnbELTZYa+3U9NkPvTzrab9LEduL1bJ8WHK18Lcud9T8Ga9rblSSnn8IQyMDnzlugKpM",
+	"Vc0hZyMauHeRdHclmetYfjFX4r/H7aOXraNXN9iMkpJ93YRF7LP2+fWVDT7eO+ZDSSGjM1nEvmydX7Uv",
+	"zm0SLKbugHreQi0mSKqtOyOqDFISwiFoS9lR8+plxao8b56/glLyr9vnL66g0jyUjo8oqlio3FkVIAUq",
+	"t79uASi57l39ddEGtbPVPSpptTyicqz6p/xW9Q8pPeq+cEQBO/JozAa3+m+lZajuXT5TT7T53f/P3rv1",
+	"NpLke2JfJaB9KLI3xaLq0mdawgBmSaxqbes2kqprypNjZYgZJGOUjGBnJMXizLZhwGtjgbMPB7DhtXHO",
+	"Gvtg2H6wYcBY22dhA37Yb+LHPW34Kxj/S0RmUqQuVaWS1KXzcKaLyktEZMT//v/9FGK4HyjjyHE4sBpd",
+	"im7Rw8DfvEN0jY97WwVet7jOP0cr75XMs9lnaXm4OdiZuxnGIGG3LcIWvDYa2kzJj+pFxPuWgqCF6VwU",
+	"ESB9VW+S62J2BHPhHjIlc5Vf0vmOms+nHrFfPcJYAG0qx5AaFhUFMhT2rD3TtKtwzdAcwLeUkxsWBbbb",
+	"8XM38ZaL7z+qvhZzZqczpExfnYxDGjSzlHT/vijG+yabReJIjtSRLtRvd+QHIkY0mFnBlwSnkDOVJzyG",
+	"cnByrH8Ai+Jn3El9S2BHppC9otILxLeLU9k7QyJ8JUcr0cokz3h+bv3p07ls6NNUnasM9rW7iMrhHwiL",
+	"6EJS9okTQztxamiz1BcbNAJ8TqimK9E9yzqA2GgUL6DVXCSMKsTU5sWwGYl8YhxD20+MLrj/jzTjuUVA",
+	"EIKdpwoCIozGwuLYOIVmQkiA0jjdUI9FMcztZMCs7PYUW6nHY/J/W7GJzT/6R2LTmnNlECQmNqsIEsI4",
+	"OdQuBvZHZqcq35QjlW1Kp1oCTTyujeZzsZAwUMBkYiNE44fDdwi+MNLG5vhzsyV+R5W9uEgE4YSzA0uf",
+	"3lu36Z1oxCtrz1pYltWOV5otGPCxHilXyNGYbvHIIBsln3wanpe8f//+/eru7urWVhIJydUjshDqg3aw",
+	"oGBjwXjXvmu3V9trq22qHPnuu+9W156tPl+DWVKDJmwa0oCNwNDsRMWNIqtTZWlzg2+JV1I5i1ciEZNQ",
+	"iFfoAwoRr0yVOqNiE1S/mF9YSj7mtHx6pOwkg+PHsFkbAh6BdlpegNW7aw0ydMEaHcgBOPkwR1HIMwXG",
+	"1UAlooGFRGtNMric/jP8xg8Uz9pVRr82XURqDMac/AXFcyTgUZGAmyOBadefE3wpQS6pPLe4NAk2vBJY",
+	"zNNxbk8zNfrHf3LWJATn8t2Ll3/VpB2PZvxppsRkPFb5ag+2VNKzqUrgxUF/9qQRbqqL3lBY0xIdrr3w",
+	"EpDpsfHTim++sbk4VZmFbVTYwKpNh+Wbb/DBzF7/ov0CTif44i/azyMs3U8xz8hEsDB6pGFaFV2kdwp7",
+	"gZeYMdeQI7+H5QbwZOpKQBRF+LrJh1VehlW8GCfXSP4Sr7yA3b0u/nDU2e2eHHSOjt7tH279EfbNi/YL",
+	"/Mve/vHJ6/23e1t//DlpRkJ9QCMCCfqNche26EjOygmu4y5NfuzsbG91jrf3905ed7Z3unAiXrTXRPJ2",
+	"r/P2+Pvu3vH2ZueYf34uktf7h6+2t7a6e4lo1Gon4MnhVa6JOV2WRSeH3d+93T7sbiWh67R6KTz5pUh2",
+	"u8ff72+dwJw6Ozv77+ida89xlx103u/sd7ZOjvf3T3Y6h2+6+LeXMMyjtwcH+4fH3a2T3e7Wdufk+P0B",
+	"/PUlzG5777h7uNfZIV/iZZsedtQ9/HF7s3vydq/zY2d7p/Nqp5ugtxL4ZwOa2wFRzh79bqfy4akYL10X",
+	"uSpy9iLxwYfw79UO/DuhFTje3u3uvz1OyF31dn0uDblFYL6HlUACk5ESmR7pgo5AMVTwYH/6h0pmxXC2",
+	"DorCeOmCloB/shxIbeC8WnAE8NBm+kxlM3y0Q3BTvGaDBo/7gfj3qoOPmIIPLIqhkuczUFFnTWqXQeg9",
+	"2OKwi2c4AbPuLVhJf57ZiUgtPB0NEGOnVHsjswxVs3fI6RzgGeqIU5vOiBMQDQhchnAa156X9H5hySL4",
+	"wWC1AB53kGpw3vFR+NTk+26HPSdffRAek7zpHidVET4Z4wfogWcAL504BWfXGpE8pbX/cxLhl36KjIZ/",
+	"Zh/1aWp7Lmmul9+Dzzf8dahkCg+Tjl4YVYoawjA7pHH9Z8SV0I7WQKUY4hK7+pWYmEw5Ei3luB1+BY+B",
+	"QvLjw+pIfliF56yezgrlkuaGmBj4EIaeXsG50wNj0ScZyQzsXgYJq0jCNg7S53Or9yJgYkrlG/C3dQGO",
+	"Nq0LYuhlUxjdOFcOwzFG5MqNrXGKvvp+kAPhUR9WMdpnZOYf1kDKTDD2ctkrEB4HsbZg58mxbs3kKEu8",
+	"5Qnzz1VfEdEeqCW6gb4RDgq29VjZMRhCcJO1mdugImF4wshjAA+UUUTxe7T1g/OmEpu/LjZHi21elvOh",
+	"ZkUkaCnzomTOos2sC6/cvYnMNnpskjkjOGmJV7mdOlXa9zmcaT5EdNuGt+38JU6BWZEQoZb+M67yuniF",
+	"Nr+IJ+328x6OC/9TJS2BBXTVyqEc4dRPbTGMyKqje8nun9JU09iUY0CGTtpNoIn9/JWB3YJi5nkbzK0S",
+	"jR6OmM3F2m/4d7oKFzKKDXajoAomxAGM3/nvML8kWINJ+tzmeqBNbDZz69wq/cvPi/Yt01CA6XRKz3G1",
+	"w0W34BF0pR0Wm2Rz//DIK6iT/cPtN9t7Rwl80AIEcgNsd7lackPTg1zkNUpsEu+FyPG4NeeJJHBInSrW",
+	"QYbBm0rpUQiZZU3OIPhR8TBxZKAksB2RDu04V/1MD4aFaCT7B6Dgj5JmuQaEic87MrNTh3El8ABk5ji4",
+	"Sl8vNvRtm7QH6vsJSemsKZQpVo9nYz74ye9XORG5ur2VhA3Fc6FOSPCUeOuQHYcs7DUttOBZ/tu/G1ow",
+	"Z7DGDCNXXozEZs4W87s4+bAKKsq5ZL7JSeVCmb7N0fFwYprrolBmPTYJog32EtEw1q9GMxIJWYtgMhjy",
+	"e1W6qg0bkXABIzehUVH3x7Dfz8SmZjptCEnlqXwNuIlkbV0woMiqwLvx/fX61Y24Zs86eNK82dakCvd6",
+	"UZ2QwlizSvOtLF6pAdYotpfpng/4sMN9kNtxrlVBvN6X+9n+7pLtLbjXHQQ6Ple5I7d7rbXWamPEK1eZ",
+	"kk6tGot4m/SX9TC0VPUyydi8/rAUQzXDDz9bF0n3WA6SUunzK1TKfsITJ950j0mQHbzF/ygvpjYrUAXW",
+	"qEgk26kajS3u9kM1zuRMpYmXwmdqplK+w4kGSM0AMBvFBvuQUY5Uolc84CZ6F6W2KYW8TEkhSSeK2VgF",
+	"a4IsMZiasP3YSO/0eMdJm0GmVvlHmF/DB5ixRSESnt0qQu48cLyxbaMZaDCdXykCx5Ui1QM4xBzrZx3X",
+	"iFeer37X/823afs3a7/5zYveX6XfvoxXaELJdn91zxq1uiuL3jAJn+x5+wX1KPbBbcAqTgI7SqmLgwXC",
+	"0GZYw73d9w+AlaO+ZboHhteKzVqrDTuiTPDwlkmDybBOsQvyIalJA5bTReI1mDJd8E6RUREtD9oMIMFH",
+	"Cls4wM4QykxGrvT8/QJQtKN3NhmL1PYmzM1YWNuMcC1T4U0jekIUm7CLerPVH9Qsou8Iq+ynSqKW2lOc",
+	"6CuVYj8WsZgFnhM0eeHz4SKOnMrOYUqbRz8K9QEpRJFpZgT/CceXc3hyrFfWV5632q3nhIxNYVa0qDju",
+	"/5RmBD8PFsFhd/hLLuq5kQgMVDlnaEv6tRGNhP+SiDVWKWAxxyZcgWynojacnJj/EjLwW+KQ2yvQzgPr",
+	"mPiVUfadzhhtCX332JzOhE5BXvCHLze4PxKYAPRkMd6Wq/D2EJRk5Hl7YlPIgWsJrGACE+FMjYv1Ejwb",
+	"MZLg2jL6V7LwOvgsSMMrGvRcJ05V3+YKPyJcUWMFaoZoIkZ5QBoVgRxaY8CDy1uorIUteiPGmQQLqAhY",
+	"imF99dx3s1PTbIk9CvP5r5irsZIFWAJTW8MFL6Y2NpWZkWzE40SQv/hPv2TeiyWvCJa+iUopXhGNZ02K",
+	"gonG82a8Iv6f/+S/F87Gho5XacFrMMzk6FQPJnYCgs8zhviZJoGpLxGN05nPtuDLCF9LOr+4MBunU/oi",
+	"Ca9sAgrYP+QJnjeOas43PdbuwvNH8svfzCFZsNZOke9e0zdKOPibkFArs6XZzMeF56G2YuO73Wu9bA2b",
+	"R9Svpgsk1zeomfhm8NpdIZTMMx1uQTEBlzo7Us2N2CR1rsPEe9WG+lt4RBvUXF6hPUwEY3Lij7702fbp",
+	"/tjMvc4a1RLbZawbvxd8jjHGJmnEfleSQqvuUVfkCuRnbCRG0DTrQwxWwh5zRo7d0IZH0TqtU+ijoqNg",
+	"LKdqMEEzpy91NsmV6E2C+WmNoZp1oY0r4BUwJaJmhwtAfqE+CyFHigpSsEHCo8qBo0qTYjq0maIuBl3g",
+	"SzHeOJa5U6EaJ+wa9I8wz4bNC6xOwL6d2vwM3dVv22Dh9yxcCd59qmSaaaNW+cekyWJEVIImL9vPN1gq",
+	"lvE28ZtWbL7HoA48CMM7SXMdB0uxHm+vN2ggoHpQ/JJqIX0CcyAlE/lkcWwQYACMZM5kgImJO2oMesGn",
+	"lMHshDGX1uWz70Ty6u3R+4SLAKpOwIaQpW9DETOKDNl+JTRVnfKCh5DxGtYAEa/fqOIVabloJcQkQNU9",
+	"a7d9bomLwaox6z8xHTUlHq+EZKQ3YNJqUUlZzW5A3JUX7bVlDw2jfPrWyAmogQJGpVK67/nV9x2QY3Lo",
+	"E5dw39p17pOzzMr02NodmRPU/4tn311936uJw/zrS1rSyy/e5qgP3XCNUR1RWPStkedSU5kHplMnoxF4",
+	"I/OVNXgk60aKX/kqxCd9sT+C60EOYwnFi/7I/MlbWf+2Db/jZvR1JnNBfZgLLtgfVmCfr/wRN0Td4io5",
+	"fxeaXLW5VHRGMlPSu8oogJOI7AsKbpQkeOmiQ7CjXVFS3gaT1y0FGCoveUr3vVcyX/k5uubVnKH/420e",
+	"OXwR1mQvOHb7P/Apu8aGfCVDY+ADOph3dNZgwStlXiWxch071y05WcyEvxgmCW70huY8ImnFFG28AMfS",
+	"x8Gb3OkL5wOPBw5tQyRU4Jz4ytH/aO1lKzbhNWhu6p8mpLRqbgE+YJ1NbzNAl+KDdvjfMLQyWvKdSDb3",
+	"917vbG8eJ9y/napC6oy9D7Kj+FZ68RMndCoaGB4mBKOpDdGEXPZUc9H53cQLXnlY4psd4IofipUVf6SS",
+	"FuWKVzadfeYDGU5SvXKGIV7npMHaZ375IklAS4dV/xxUgWd1Geh80TP5sqddhgpeEA266tbylnAHDu0h",
+	"yKP2i6vv27PFazsxfMM1LIRNa/qZplrJjzZF1l5eZyXcZAz2qkp3VaolVXOCHfPsGuKydlIO1cTRmtyR",
+	"rKWtK6QIeOTXE7KL7RL4rn9YCbUEcC9+uj+seBm2Eq1sb3V3D/aPu3ub709+6L4/2d47eb2z/eb7Y7wc",
+	"1vAPF6457L496m5dYuw87Q25Vn6hyfOa/SSya8C7pzqcF5EvdxHfNkkqO++wke2PNtHT0h7KUvBnMDi4",
+	"XjrfQU1RwYpoSFcCRcpi4pqBqrns7HVjehPqDPJ4tVsOPrPOI6qB2CQiQC5x3DXiR41Av6HGmpEPhd5u",
+	"KmcCvdKRYMpT+IX9vfBH5GJSHwofKUjFb8XaOgezuAgK/9SMlpYVLXOUcJk2h9Rk98XMxKsvxyFxR9AX",
+	"sCppBb5Ks/JacvIYztH+pNjvH0pzp+YofS+qdXFFOLVo1Hn24k8RmiTxjvePOzsn+2+PT/Zfnxx29t50",
+	"L5V2dkx8TQsNXSqUK41dPJ92kvd8X0zgOy7gmxThV4q/5tI42SNmGekvmXuaHFVZ0R3W2nC6MyLDmYJ0",
+	"Z2pctMSmHc/QzOU3WXg/542xE4HqQi7apHY8K33K27Mo4T03sirbtzIARNdYZF/asQbz8lcuFj7F9ror",
+	"88mOZ5/iqi4732V/w9IIzoLged1YEY3gn5ZgtsZiL1CzTE7N44/UGuicFX2Zf4UGyrbvvvgVBbJ4To82",
+	"x/23OTplk2P9mF8QLav8++eyOKKV8aRY1KhTOITR8r3pzWUZPHl5dOzCkTuYzB+529Pz9Io71fRf9SG8",
+	"9ejK/TnBR6rWqvyFT/Eyu4LT9ddLDc1l8V3kiwKoJQhjIBHVy6DinxJIvEMXqaDye104cJS0TdcvYpqx",
+	"yk8c2QqFSkBSJMqk9A+qfNOml01SlTZBuiwosJFFtcKmXvOCCXJfVlDeOF/1UC0F4RIYOx2qXC1LdO3X",
+	"yh5uM+1be9OVqahHZXxb+aj5w1A5wnyoVj+38391HgsrGaiUK4dFEo3y8FCHEZrNlQNWduA9//ZbrJNv",
+	"RqG2NJstS435oqXlKbKWSIwcqYQwG9baVWpCcADgqZk2arFdIDqBUiIcUkZax8amucWvMd0uzWXVjs59",
+	"TWnVBnlHma36Qj0muB4TXL8KEyzktubEx2cS3Z8t2bVA+kcfkQHjuTz9i05/JqUBAnURHSH87hbK+XlB",
+	"u0i40v2fKFz7WJy+KOrxYtmIH04A9Manf+3ZtV7UsybFMuDXUmcPsrSHvuQXPZJreMYODrub+3tb25X2",
+	"dDaxbrRva7t+ewv378J4yaGH8CPPA9tcKzXs+SQrGQ6pNGfRUSOejM951O6TAdP+cgYMOEgfabv8/Ch0",
+	"PpfQ+ZqMDxYA90XURR8XL6LilaXhogOV86zW0U8jzy5izLhqqIZCQpyK4aSNFIUdr2bqXGXlhfh+8vrq",
+	"oZwnIfPOvV65GkmNbUKNgFuHgR1wi/F9ZZaLMT4FNmo3PEMEszt6EkjtRLvZig1uIrfuW20SIdPUVcbq",
+	"nVBkYS3HWPbfUJkmNS6FGJNoOMTQGmoz8LMsprqnmhsiweEitgRHquZDZbW03IZIJoZeptLE5+R8Lwyh",
+	"ARgr/BVhcVvzfTjh3iVxyvpS1XKHTHa4o/o0bl0IbHnnqbRiwzgEF2J+3LvRt7nSA+MBbbHHgzqretac",
+	"Kzj//GE2QnvLxejc15aXPKID+avKS/KcHvOSDykvySFI5/fjl66A+hQv90rn9tGrffRqP8arvbUi6s/q",
+	"xF7tvaLqrlhGDB+wUWtnj+b6YSj5z3IBsZEQ376R8uoYD2kBCnRkz5XQRXO513tP3V0aFiHl32khwaOb",
+	"+6t0c+8qVo4nPJzfJ96X+9KybF7d92SeriJu/VOwqy9t8MBKBMY391z1Af3TY83PemDps+3NaBRPqM2V",
+	"fFju8OhlFnzF8s6CcdAJdkCnokGXrM+h/heI+MCOQWFTOWtGQmVOeag9U3logxE26UIENXRCG8Y9Fe2y",
+	"UgHBHrz7OFNFs4qI4Z/3pD6QCAkLcEgETgfPlE4kmXbFpszTI3+jKyF1iqEatUSCFwf/0E1GIVop89Q9",
+	"oYe5loDHuAoOIS5wwGcgcLElHs2e+oCjeAWf9zZrKOovuoX6ia/D+D/2zi2SnleqahD43osJ3B9zQoIs",
+	"789g/ZfhoOUlTPMxJQbNKeFyqjVLF+NMopH0hjpLc2WSZv3GZdVAm+WobnEX81tmx7lS92gT3+FmDIG3",
+	"ApakugXD91i4Dy+prDFqWutrwSBuiuQizOeeUFxvO00YSkbWg4AoJmWxKLaJQhihXmDbIc5RQzIFP8JV",
+	"FYx7GMBSQZ0dd9/sH74/+X67e9g53Pz+fUK8NNV3loDC0ocdG0vvXl4w43fYfa2V8eO7ozKZsDyPFTIV",
+	"O/6xlfu+tXL3ymN8XYm4xHpvw70XcN2REGZerlD5y5fv/y5n9pTgpJa3RWIbHduzBKHpe79rlgKH9320",
+	"MEK+DkTXsMVQoEh3VLBIN1O2x8gRSHOQ8LOxalYeIWSGEN+YCZLsSJBm0E64Mz0eqxRRwTwWuy4oM0SJ",
+	"Jzb6W2IhVCKovkUSfRsXY4vG+Gig3FFrIOaJLmyym5gql+z3XFlPGLwwincwYeoIhniu7HKu3Wc3eKAR",
+	"+p6gJJ0+zZAbBbl+EC49VxmlV+kSvgt2XhN2pdBpzTu+AlunwoqxaOMe0qzmtuznNyb4PTeyJRZF8a1R",
+	"Xz6Ef+Mg2NcTyeLv+nHH7ZpRrEvV0FWZqU6lDwUcijn3s7TlfUX8Jaa82Pd8FR7adeKWokcxKH0ysufq",
+	"2CaejomBvusOTFBe1YZ/0GyRKCyjnoMT41+Lmq/EFYZ//TTRvTN/QZMj/qbytBJnYHkm7qNdkl2c5HWy",
+	"3TfM2j2I835zI/ury9Xdayv5s+f8/Dm6vGYVJUIkcoWQ5sLmeGpdZbUIXHeoVS7z3nBWFrImvVoIIRGg",
+	"mWeEdC2vKfGw5GgutHGZ8MOkBeGKXIy2POEIi4c+X1RRVlhLE6IraRx0A8i4TJX8e762q+HBlm0eKvua",
+	"VUh1m9clH0rkat6U7/TdjPUxrc8J7WgR5h+W100cTmp5AvXjozm3nEL9qDBO+4uEcR5SAvVXqBMeor1J",
+	"h+3BK5QLBi2JzUs7xausEohx3+9n2gTWDTczPa6ebGjnJko8e8bMZvN1mjmzMBAOPj039XRyTpueKrH3",
+	"WD6zCyudSP7CA4kwPRWJoXS7Nlc/Jy2B5Z6kdYyNDT+L8q5qNC5mojfJnc2bVdKPsRxQnMhg3lV4HgEm",
+	"gwy28VB6ytTCjk5dgVSJth9m4w14tnqRofw7ZqdC3ZpjAoCXK+WKNS6eppRvbIgJgfzrlJkjkBeLatt0",
+	"hZkS7iBmPSQFdJTnIm/giRMJrE6CK0bLAA8vdCYSXjBM9/Zl5lRElK58C2txd8akgMTox/kz5FH65pt3",
+	"Q8Ro54+jXeubb0Rypk2aiIZTSiRUYfAD/FJhuKi26sOpqTDehqLfKDaXeBYlHe4CwIK5emacVu+MHp6q",
+	"CukY1wA/cR74CPdNKme+2jklf4krz+H7tkRix4lI3h4cdQ+Pk0APVV6BbBGa4yJTZHygPyTrQn2QvSKb",
+	"0dfGrxtIhOzUMJEQunGIYUBg9cjzqEYCq5/x0VRdTrw8VSvCB2iEsaniUoEyr8l4xheNpo3YzC0ZPSqp",
+	"gpckIcfF1eiVBVwXyQ4e6QP6dxIRpdj8qvrF2+rudI+7zEcfTtF6WChcu0mWtYgY1a/reKwkUpnBkx1z",
+	"VPIxI44bD/BPiBW0LddFYDfyIobirHgckH8BZAExxMUGHhqVaWJPooHVFi3R8XsdV0Jm2OjunenwLZk4",
+	"QnvRFv7gb7a2QihTtVW5gqWRMBd/0iR6mZJuqQrAE5sSgQeu4vpzWEalz1WalL0QF5vpqV0BUTq40ETD",
+	"i6mSv7kRGwln84kTOXoIYZg4gCqDEBJlCV1cTFBWJkYJythU8+xwg1HT+cMX7iMJPLc18RtI15MpilFe",
+	"MJsHUplZkMC+AQADHxFuAxRwTaFGGMaoSnhdiMJOekPlmAOYRE9s8CN5QUooC0gmORpP8CW+nwSZIj3J",
+	"SEMX7EWFeh3fCkCUMvAzLDHNtble4SOmJ7uyrQBNDQJNSeUsYQxFFsGoknEHf/MNYjKO5U8TFRFQJaci",
+	"qFjTFtbo3nopr3t2NNJFEXSupDlMQYAFtlPiKvFn71QNtcdfgYuDgomIPnGGUFG6J/GlIOaIRKkS9nEi",
+	"n5QUsw0/GqTPIr4bmAZFp2XBgwxR6zK2jL/HBuN+SHsyzTWVYVVEgkDaGhia89AvfmatigZE9SdGShoX",
+	"m3jFV1yhrjZ2Gq9sLFaENHd4ee3rM6amJ5gh7ufCeUFAIJk9a5x24NnQswgBHiUJf9oXa22RHHaP3u9t",
+	"lgx+33zDnSUktTTbWlx6Fvb4hVg82VwRnpSK4UJfXhcC1kTkCjZtyqIRHdWZ6YlTNZBGNKq3McqnwKwW",
+	"mTixYWQRZ2v0Y+EVPYkdSpk1YP2dghzM0pbYyu2Y6U97MhM9RFc0Kb0alzw2OMd58w0pQnl8EyMWXsNv",
+	"rwy9OtHY0PY2ShGr0ghPbr3uDtkAp3aSpSxZ8LSS0QivR7UDWx/3ADKYx6avjXZDFUhBJb1SZmIIZ8k4",
+	"DjXoAtuNNqrf1NsUqPDnvgLMuaTZpRvQVgh6zPbnaMkjppSPzQK2bs8zz8bhhkiQHQdlHIK6vGy3SzL3",
+	"tTb2ysHmPBorlcJmlGHvo2VqUvUByRFlejEfRHInt1MnxtmE7sArQVqB3RibYEmHRi05WIrItMn+yo0D",
+	"Y3TfEcz5mjDRcP0OLM3tNkfRmw7k4L6gxa1d41WHCjboV9gZdbzAq/Vir25eVuMDvGlvEBxYw+DAnCq4",
+	"cX8vW21LvfsuW3UMB1XvXRSNRUxBy9oZmwzBNodTBSKa4N4KsMjqSG9BBqLBTS+lFlSlUZx5s6Al9tQU",
+	"DHwyjCgkUNCV+HuP67LEa40W+rpIyE7cTpNIJN5Q3AY3dUlBaDMSSSEHcDnW50Ui4UZk/InNcfjvnxLR",
+	"QJbE0kKx4OI6taqNUwZsmnPMmVdGgTS81XFUU+k1mVlPnCe896pEgBfAfOELVTqI2Ywm1lIMd5Db4lSm",
+	"eoVoyCyj4EdzQ3iYc2/go/sw14erwxdpLWCPEgMrCjtQ+MVoJPh9BX38p/DlwfCnLeHGkojeauhky8Q9",
+	"b9Abi/vrtsBemzbgdW5H17nuerlImNbsHW4N2rDXvslHtW9427Ec3PSO2Vjd8JYD2ko3fRFvtpvepj7c",
+	"YO1IvV593ZH+s7pddU8rdX+0/RerMXmAYJCqVI+SAycVre6V66dUmEQfCw05B6uAVVxOJKRLezNQU0T1",
+	"L7MO4zCiyFYfyBg5xLCGZP26QWo3QDZqJ+SpQygP1FEXnvXv/uX8o3LYICoVQ5n1xWTs0ROmWPWRaOMK",
+	"mWUw1F1PzfOMqHma5EgQuTcxpLEiM0LW+7xadQ06mjgi7a1mntkD8TEcUOUtVOwuoXYlOVIO41AU5i2V",
+	"8EwtrmlDdmbKWjNF7THyNefKU/Wvz9HxO88FC9ddws2PjpXn1g+Lf/E7UQzw9e9Fztzy1RmiScRYGhe/",
+	"1Hpsyk1BK4Z20ykYDWL7aF+8eLb2VwK2KKj5iVOigV1sL9pt+ALJ08qWKtu/xrk911R+lWXNyDO+Z9ae",
+	"wbenIGGWOT/w8npCRPEsK7WFTqXOZnA10bU2Xjz7LjbJYee4e7Kzvbt9DM7rRaZWD0C8QUyuhGBCK9WT",
+	"ONGhTNdF8vr3J3DwNvf3Xm+/eQvLH8XGz6j2xKgM8Xkzl+PvlZlc0l+BIv6+Nlfg4O6os4IW5rGt4mbt",
+	"0a9tfqrTVJnHRozFjRjXIhY+tnZXGr/z3T1o4OBs0CdaFM852V/TLF+mSyPyDMVVEQ0/v6RRXZC4l4Qo",
+	"nhI1+NJIxcKmiArqFFtqoAxTUY86zOHLb3jnMzbPo2+/pTx9JAplEOjCNcEqkkhcTpnOt8evV3/jW8xP",
+	"Z4Wvjx/J/AzRvtw4VzJ1Q6WK2Mjx2FH79w82V9KIQn0omhFmL+SqUyDxC5VGYvNw5zVCZSOZe+TZ1OHJ",
+	"uZ2SlsZoqZ3GZoyc70U+C+URZSQEqxxIXdHAKHytciWYqqvZEgd1Nz82jZ7MU7B7dJ+FOfn+ZQo+RASm",
+	"UheEZobLLYmw3fd++9wLrBUm2Wd19C5BxQfhW0UhQ9nHcLjzufFAtU02AhpHmzabjIzjsBMYitS9gJky",
+	"qmvOsTH+NFMb1NVJd+DvaFVSNisF25ReExtl0ua6SFJiH3j//v371d3d1a2tpo/9iAbjnlHYhi3SBP7u",
+	"rbTG1JpIMG9/bMyEAu8+u0BAdXADma6JaOjC4ZgjTleAuWuswYt6oZ6ygSOsVDfSLdyO+hRzqT6xX829",
+	"LnoqWb0NXKjYhL0nTmci2UiI9W1AhvDQZrg/ko0E4/MOqebhKBRTC4YgdV3BU0dqZDGotsDXOOHliUoL",
+	"9iRHE7buBJwEgk4atTe4ZiJF9DwqK21WAm8nOuV6Hv8LJbRj43SqSotYaFddCokNL9pIHxDDWfMTntDs",
+	"4AG0YeBfuZ06Snl08OyKnsoyylWXdKG/hRn+Y/h/q/D//gNMNhfylPMyMs+1HCiRq2KSY3aTTyJZnGAp",
+	"K0nr/SQRjf13naODJ07IFI1Nbxz3bT6aZFJo8yfVozSpqQobWCTX3IgNfRvuOaY6BfAbczsGmdDv0xNb",
+	"Yg83ae2I1PcrFQDlKjY8XtwA8FkkwvDF5rhybl2RKzmilCv5iZQJrxnOGLSUoq+mYjgxaa5SygZhGVGh",
+	"RwqscM4aewxHbdNmRNk9DEuXeVOfYPVOEEkM7E4iBSJGciamNj+LDXz+b9uCSfdFI7nIxE8VCX2ps0mu",
+	"fOIw1IeBrOfsIfrCvUnhqIyoZ42hT4K5T+zGLrTMaGloTcEXoqqBTCHs7/dKns9wGEj8nzTXvcw/nwk2",
+	"9UUDjt1kHPmsboSKiD+wzXmWkWD1GRtMUKJARhDDsKyYYOOrYHPSjMvg8rPvRPLq7dH7RS7VhpAgLnKU",
+	"nFxggy6Z7fNwYYXDs9DvuvCQRf5RF0e/NKh7sfSQPkQqg19PuwMcBQ3X/DRRaEGBDFtZX4EtszLv0UQV",
+	"7wSOlCxW1ldA9oPlBfbn+oorQOOBnbZoEFjQd2EMolGl3kCLo8K6ESyLkAxvLht0YT9pyFcHK0GKPe25",
+	"c/hv9UHChlxZX/n//s//G8FjsNuHEV1JV0VBp2CpHqY3vLCP5iR9VBPz0UURH1UEeJzH5ln72bera2ur",
+	"7WcRq9Vo7Vm73Y7+/f/2P//D//J//fJv/80//Bd/F/3y1//qH/7tP3v6y3/z97/89b+Kol/+9d/88tf/",
+	"UwT/B89Yqa7P/HpccC7hE3prbs7D3KRFWt3SzpeiXDQ9E1kUsjeEOW3gQ+C7/TZeMcoVajBYZTtpNZ60",
+	"2897sBHwvxT/UFj6Z6vnzuOV5PKx/9pRMK/hqL2auNl9SfAuCADXvYNqktedX4KZNa95Vta/bcPvKE79",
+	"oV8Im4MeFkjqy7ynq3riD9GkK8ctGqNJVmjEEsb/l2AVJ1UPerkuRa7gsetiaKdihLVeoLqpMuYUzFSK",
+	"23BDfJDXa+02y8pRM+IuQlL6uRLphMJHnGukv8IftDmXmU45Kkf1tXYqyLImq4Jrd2EhKSbKDhMuBroW",
+	"iNNSMZHobrBPmhSkJOPHg7yk+exwYn4Ly5+E8p/SXKPL7AR0YMRpVT9IY81qmAuOVDufh17AsUxZV14V",
+	"gSU8prQ9IrLZaYihdZKWH6PxXMK24VcJ1672elrdTPULYSeUHvfWdGxcwRVXxNnMFT2vUbVgDXeHrbpa",
+	"2JOLlNmyIkUkGsmb7nFsLnHiE+yTsgOjHTkbYECUrm2Ti6+MFSM5HmszQHtjzijHGTXCUtT8gKZvIgtr",
+	"3MfysmKq2BEupjY2XH0O1uGMJu7tM679EvOHgMeTiMY/Odrfi0Sy6c4JYWGX/9JcB3MVtqy3orF1gICi",
+	"C96VDKfZwJJAPTDKbzus20rVqS48Tmaqi9gEg9z5oMGpNGfOL/wv//vf/fu//+dPf/lv/7N///f/vBmF",
+	"eoMK3BBNdSOMgz/WBpmrqerpkczY8bYTJ8EgZn/Q5lyLBiOlRIIhUvDygD1x8D2ohw6WMDbacVykcTEm",
+	"op3oa6oIiZbNCc5T9+3m6g+HTzcPvnvxXWwaiTI9y/UWuEwFVQGHYDzZ4z7ugK9vbvCv5PWgQ6O5EAFO",
+	"TGxetNuh4u0pCjne/Nj8ps0Adj+l4kkgVSEMciVGcBltY0o1jSxVCFbYdKaGOgzI8GcZgPXeE3Nm4M/g",
+	"Fo5O9WBiJ+TRUyU8SA2V51TYWMWj8rECLN6s+/4b4GthIuc05IJyOw25LkxONeClfGCtyWYUrvHSicp9",
+	"Z2WSjPNZvDJbQUKTZGDZJivyJnyTRdgnvsy90lMeGz4d2FrO5wOrlNXIigbL73U8+eqnicxYorEnDAeJ",
+	"fqYnI2dcbDg8JgrLU2vizsHBwShknmmwvcl7CrK5qLuolDqVMPahsP3YYDsN3UTe6hMQVvlIZijQzmU2",
+	"YeWFQJI9to1ResIvhDJP1Z4hLoFtHH4I6oN2hfOFlVhkiGsdvGvwYlGweIci6bnzExrTyUh+OMFdn/Dm",
+	"b6y1xa5+FSpPTWxkOtJGuwIPuHCqKDn8NthBxbzZ82dwJ3e/zL0DPkEC4gQ3qotN41k7arfbzXUxBpeI",
+	"TlokXqw9F8lB5/3Ofmfr5Hh//2Snc/imm6BXzp/a79eSCxAzw6LjOzuetcvDQGsLRkTVVsgDwEkjocuO",
+	"8wkGytKEjl9SXl75k5MzKutGR743YSnpE5Hwh6HNPMTJqBZEgCMUmyuDCC2fCI5Eps+UIB/+0eUvAYqu",
+	"6fInaIitU+CWe2qoz4qWgAr+PVLSEn+abLqan8XVzCvr1PXm/a5TazMljXeilyVbg5XwFCTqKhwIdKVZ",
+	"XeElZB5UbjymV1xIlqK3cb3CYG97vB2DI/XF+6f96w9x8Rd51u88E3ADNL0GezbNkU0jCk5C0ws9Mo3m",
+	"rH/4yVu0IGMeqbEvTZLef/eZk5veccYYbtXt5PA3b5Pm5/afR/LD6qlNZ6uoGFfWnz//du277779zaf4",
+	"1tUc2dUeNqbVbI7Wbi29RkbHeAJGRi6Odo8ou4ChBbaQ8V5soc79I6LYWI6LZ1Ib0TWDTLsh2nYiXtmE",
+	"O75Ze/b8hZDjcY6tPG+PtsTas9bLNgjyo+PO4au3mz8cxSs15z42z9ptFuF2UlCuy3dwYbexTklRlq2N",
+	"eEc1VI8TmEq3HptVkWwedjvH3a0EG0Q43RhSZygmQrggQZMIFOd24cgGDMw+eW8oQX+BCgKjMTaCu0Jm",
+	"jH2dytnSMnTRSOD7qLRTJFjbRo8NFAY4bD3CpwYjFufhCZyos9q3Gc4TDuEn8qjjJSIgSFwwVf1g4bIn",
+	"jiPHeqALR+KPP24DrG8PDDJWGSKxYQW9v5nTfjZkuQS7H9yWp8uRbwTaJmphQ4elFK9lE3toRoZ12uwc",
+	"bqF3IcTm993NH07wBw4AkztljdogSHMmT6+im2gnxrnq6yzzfZdV8BN4LNp1Ew4BLMvbe7YoWkvcCX4t",
+	"a/thgzK3gh0AV8iZC7tsLsPcEttlGLrSuYYBl8o00cxoiQ48luspV32ce2lhJVnKc1V2G3N7aZxrU+Bm",
+	"MBYM3cCYtqCOr76vQyGfLlri3eJiNnrulATK69+HQ5CC08cYCHQP2pNp5DfWskq7HDwelTYjv319JlW4",
+	"QmdZqcFJXviCACr8BNFLixIIvzeosznMW2hcC94s2gS4e+2qX61Tl5fahUyaK8BvkEbYSYHpXp5yCwXP",
+	"1tuDne3NznE3qfRYl6j5GD7CJ/+gZgn7XkEG+Z5tUR79MzXjEZeoieUDIg/sk6pcg7xFHXemTRrx8Y7o",
+	"BPtz7799SKHgkzW3bZQCj5soCTQNu4BVps+xJRfEBcdBYddohG/SRoAxnWUqE4W1+Fj6UvWTjvPklcI2",
+	"fBLRPWl6KstYN/3yf/yPv/zn/6IZwh2lCJ9jpnMcBKEAF8qPcGZgPv5k8DXN2iSRIT73STOS8LONEtlu",
+	"Rq3IosTEq3wlr5mmEj3nVZEcdn/sHh4tmk85jQuyZqOqnnQV6cCHKsTFT+YlRhmyMDYIu/XQom+ceuIo",
+	"XjvPpT9rwoNtv+9UwY33rAQj2HCllKzNA9uI4etSdr1n81Sl2EdNK7D9Zm//EBfAi/9FehahFZobIsmV",
+	"dNagTwzrOVsXMgVxo502gwhcQIGo//gvFkyr6UTBRyNRAcegp8C7TFUPDLLUXxeB1CEjRGYCq1DC8Tf+",
+	"MBUI3MJFEpV5EswEay5j/eJxGUZNLFROBTZnV6LjVVEQ+qPNjGShdpiSV6lA17xDv37OiuUrKoJf53a0",
+	"V7Ul72mFcHWMd4TdVR+CA9d9mfuJlWC1/aHn64h/xbXBC6mTHpHXbyk1PMmN9/C8eVi3WExhL2rOio9b",
+	"cyVvRLB0u+jq3tUdy9ypq33cahQ/KpU7piTRsp2wX4vlrRUnBG5MRSNe+eW/+je//Ou/E1TXIdaeRe12",
+	"+5e//Zt4JYpNvNKz/b5S4kXr5ZmYKVeoPJWzeCUS8co//A//4pf/+r/75X/9u1/+9m/E//uf/qtf/vrv",
+	"6A/Pn669EL/87X/5yz/7e/GyDZf97d8ISpmB62sJ7IQBsvM0NtVv0RJ7Ze7XyXPkMooNYxFRmJYyTO6M",
+	"NERnW+BiXUc/dLZJP8SmkXS2T7Y62zvvqVw6iahGaGlTdVR3uDvb3n/f8G0vFR8ds3IY5b2yZ4YTIBTU",
+	"JvepNnBGoZk1OVHe2aY8MlpTgwnCxJQrxumbUCBYLk5DGrE/VqazvQpnThb6NEOckGKVK+Ow8HhkU5Vh",
+	"I5h0oKG5w5uCRbHxwR/aVH019UPfCCz7q6fSoS2Cr/VhavQzOtu+w6scfRSbvtQZeOUa27omRRTucnak",
+	"aG4TM3EgCGD79LWhpDXt+xaW5DpYTLamdG9IKalxbtNJT3FWOJf9oiW2QhIjV85m5958Qc/msoAGBuap",
+	"NZ7O16zShoVhDdyYFG7NdAmPNSmwpjFXWBfKYCkYkIC70AIK56FiiVHxr3SlbdwYWaNmmNRoep+Uk6y8",
+	"3LQ0mHYig68eN0Jo1wVAJNheViCezgLL6QCeHVp9bwkdvnzJHVk6OIB0aWPUcdhBXxwF5L4GuO9PIw+o",
+	"wzLggJ/Jq76CtqzX+9rAGbwRW9qCxppL9DZZHE/x16U9NN/7Kq5aZ0etrWOhCwMP5f6RMo93eyeC3oRv",
+	"faQX2QtRnzmgjuu2jS3dM1fyF1TKOMqWCZDnPjhjiT44t5PBsIZZKBp1dOvmQnjrai/HEyfGshg2lzME",
+	"fGRT7SPo/1cI+v95Ois/C3z/UlDlSpQaj44cuCX8qR+78/esUUt3f/v2m7o/EWT9+TUPxq5NdV/7w/Tr",
+	"A065o7P0BqPdt3KQbk5rgXvsck4LZPD0CK99rTKs1Ge6ii6FwX2DnBpFQn3oqbH36o2HO+GWSUr61XBE",
+	"sKrSKZOK5A9/xN5iQpSkKncEBK0o6LkMJTWoLdCmHjrudlTpbYOLxEbC0DnfsC6kMNasBlCRStKUvcB5",
+	"QJHLUUNi87GwIVdHQJrLCTU+h6VxH3A77r+I/+qRNh4W88YDc889Y8c9wNm4wlD8rEAa4Nc9ZZ8eQ/kf",
+	"r2kXJgFe53aE5SeM1suQ9iSgtRGMY1/hUkJo50IW2hW651pikwZHjE51DI8SCt4X+camUyvpmKs+GVA2",
+	"vVZtMlS5ihjsoarYuN5ANGRVs8gsu4F6aa5zYf/FshyqUCrDni/bz0XD5osi8tYH9OmZ0QIFVcJkcPtA",
+	"veSJWu6nErHrWUGr1K8AlueHMnvSvjWOwIZKdQDDwFof4wol0ya91llfxIB/hIuxEYfwqx3NfCorGXXR",
+	"4A9Ji7gYHYuu8Pr1btTVI2/24CEK802/u+pm9hdx8T9dNmtzrlzxFHRq32baLg3RHqicuGvWxU8TaQpd",
+	"zMRQZWkkRvZcm8GqPFe5RCYHV2C/B1Jci4a/enWq9GCIxXqnk5noK+S6JuSj2HBuCG7GNjJENWG5V+G1",
+	"8KwMvcw68C6s+LPKbTMSNI9SzjT800C8TpH5RDscMHLlccMUcsYUooF9VU5lGbgoue1hG+ZImwlJ8L5S",
+	"/C9MH1Unyk8XuoiNs/h0YlpC1heqchQ/TWyhQlsWQotgrxZXuIX1/Hf/ki6l0rTyChomteDmzP2C36KS",
+	"cKN3aEdNYCnRVThKfWMa0FnRSOiPnWLTuiIB33AUmo1ig91GYmKwd4zLzuAtT1yl3GweTbMhp3JGKTz4",
+	"FAhtk1nnlGtWWBA+yB62B2G3JydHC1vIzAmZopQObws551PpVFnB1/jh8F2T6mIXB6MOwha+zRRAeMkt",
+	"xP+/OObBg8K9rX7fMnsFp361lF43qVy5CVw9i0k8ZDDqfq7ccHk5SscXY9CpDCZdn8udWTyMc90jWHSQ",
+	"PylYoaZXEOTpgm5eOh6xafjWyxcclGACm4ie4xtZuDShyVYuEraV6W82zxigKowwtcphBYo4M3bK9dmy",
+	"QDQA5IzTDos+XQZ/pWgU0VwtFHfOd0ZqI5I+OolJqwz+yErhQzmGRvK7t/vH3ZPOwfbJ28OdREyMU0Vz",
+	"Lnf/sv08NnTl0QX8VLEQPnVd5PAv0NElZZ3KQIj5OiC+D3EJQBaxm8C4XfR2bB33RSbUsi/dmTaDZksc",
+	"YyDPWHFq09lidnncO7/DnXSbogrfwG/7FUirO8uk4wLSnnafSfSwgbZw714ifWhLXkqIOScrAinGPPwi",
+	"og4uozY4ovfc4t7EN8CrHjfmJ8HAO/+l5nYl/754S16C3U5GZbU3C0HybC6mVAHfEgns4qQGjjmn5Mpa",
+	"OZtjROOHw9+TpnGT3hBzH+32y++etxOuty907wx506rMKGjzY4dLVGJKXMRAj02yvfdj9+jYI7E70ahT",
+	"Tj1xZYtEoC+JAi8V/w35t1+028z8YlSxOrV5MYxNkSsToBWooo0fR7NnfEoXuuZw7VvVHAM3eaO/8sPh",
+	"uw12Ugi9iVUNNinzmMq2lVwJN7RTQ+cYbPpqR0sVVscvzNQatqyXF/3j8buvRf44uDuCAaeF+bzphOir",
+	"q/J/xAG/J20BnTQVkgTSDXXER0elPnf9f830ubIybIsZrEMwoaR/Iq+IgM44jZ0qt7yq6yNl5AOo6vpS",
+	"x/qrK+665ZN2RT3XzTYqbu9r1a1Uw4BYvcLgd/kkI/xJrLHQ1jAyNiEnML25K+RseT3D5zhj98EAad9r",
+	"A+TnRwFzL4oU7io/RUS3dyqdlmh1EhLXC2jQtZGn1cR/Lqaa8Iz71GrejITFB8osm3k6UZxzbBoJ/sd2",
+	"mmyIC04j2Q8Vn7HZEgdysDxsckyzuak4w9vw3D9E0kAc/X0iDfxiwufhRYsKv0HnJAD//kkS4DJGwNPJ",
+	"TCDUI1nfi5jsQtDE50IT0SCqvrVnDFeCEY9vPWKsixA6MTbFUBqfBE4wocKlpH2lkpItvE04ox5vlnDN",
+	"HaGqeOuGbRZqhSSvGwEiqHM4T1XO1L5LgqoeBYOJPFJVbYAcyTNVjRdVmC0KwjwdW22qQaq2SPa6bzrH",
+	"2z92T77f39na3nuTiIbMnOWE+NT6FmAnctlT6xW/BzEleme+NiY2pc9Tm+AlZHF4tO9rlAgHd0dRIlqY",
+	"xyjRY5ToVxElOkSx5WXW51EPyBE/L72+DPfbFdbmlTGkQ9VHaDgMGC2RwqEgyQtzkvEDW0r1aYDnByWU",
+	"qYKKSk8nM9RZhZBoqLJaxCzyJT2GHymLH6NRX3E06s6O82cNVOHOv3agCicXAlUtce3DTPaQ5pIbNpRs",
+	"n1gKyKRqWOx2RspGn14vwRXR3hvZc6pK9N4kXtesmoDyggG4PD72OU79fTC92vfa9HqMjz3Gx+6vvJw3",
+	"ZowqsDDhKdYlLI2d7SlwPPNi6MsUlElDpaGnKJSuEInnu6T/FY2J0YVIdvf3jr/nDkz2oSPwxdFJdU3E",
+	"fk6mSp25ROD/+Bvfdbs/JBH/hgXAu9akcgZS8WgC/xWJtef+OYE0lnGVqBASISKxBaRKcAceLDNdLYck",
+	"wrJvrJEo+OInjj1r7Ul4CdYIiRm4vWbKZPtEiYJ/b4mOc6pw66In3XAV2RN8hQktqc59R5Fo2LEyINP9",
+	"D+OMisUZl6rGBExxDbQBcTV8e2xZDt+MxEiaicxWyxrwyru5sqT4UWYT5C+lCpjyEqr37J25Sn14rWhF",
+	"55WyFRPGIv7dvyw3BlX1UElnbObgUUXD15d7DZgrwrJCaDCq0z9XoeUK80QyTyOuo4chZlaGaZV894XK",
+	"R64ldrQ81ZkutMIvkKfC+fYKYwsxU4UYS52KhvSI1sHy5nc2I3yDC9y641ybnh7LTORqJDV9rxkvByiY",
+	"dJKp2nI0fJEnzxvXBkaN3QnNqHwnzio2froXWI3rxMMtQSV2ATT4Yrm75xIqAcwW1bzvqeIdHPJjlAU3",
+	"NRT83W+NLq4TTfbX76KkuMkd70Aa3G4gur4U9yMY/XUU5u/5WjlR8DYMoJKsq24EL3WDqnzby5/mqqf0",
+	"+BKCwSNlmFNNj+Sgxi9IYAxEMLguDvbeROKfHHTfROLN9utIvFOnB5F4tXsQiePt169B/h1svY5Kknbi",
+	"NmqSNFdif/MwaKQqWSFh3mVZlXqO0IZRS0jC54pNowTcxgK+CNVVk6iLUZPqwkMxXwQW9MDlHvFu5r2X",
+	"0YZI8A1YtGlgIIFwqdpT6S0D4onCPD+RLaAcgscGLErspSIwStHBSve5vtEyir32XEgnnLWGGkMdojPL",
+	"XKUiU2ZQDIPabcXmZfu5SPY3D+fL+Us3K5A3YwU+LvmZmm1gR2ty1D38cXuze/J2r/NjZ3un82qnm8Sm",
+	"sQBioXxg9aOFHofQHOC7DQyaGMzDJAcK+9WIbM9YgkTXTvTB8i45Kn3TQOKBBBm2k7Yhgnos2DlXN/zC",
+	"1QG1E1brI2E7y8+0CLITceY/N2Tnwn4IPBR/Vod8kD+C7+h6GoJfcDecRfxyBIxcgqY4Jx5ClzXB91Wl",
+	"wCMX0a8JqpG/esnRgUA8eTgOl0I1Vh3ReYqhtfbL9rO1Fy+uj+MYeocvCuFF+venie6deZbppa7ofsXD",
+	"W1Y78Tt40heAcAzvmd1W98kDrAvAz7gAvbH+eRdjOC7P+hdqNM6Y8FVI0UepbphNo+XxrNDPQaQoaYgl",
+	"2Ro/lEhIT18o+koianBDiteH3a7vT3HsZiEIFvbqvQBLYB4NJWluCEk0RQW7+t6LlHAvs/bCy9XyhHi5",
+	"ee5rVrwc4R2lxitLtOBs0TKmj0nyewHx9JgevwlvoKyIydnNhORt4DZ97hx5bRoLcuSLktKfIg9/hei3",
+	"X1+G+XOfiNvOJZcb9qaInctztJ/tENwba6D9hayBR4jGx2TtxyIn3rEyvlHGNle9SY7lxktd5Fczn+TE",
+	"LOwyL/mwfNLthqroLY8ucnCRwzdc4CZXvu/NfOQklQRAvCYKK56vgY/qhnDWctoHYuJUBV4HU5KklChG",
+	"+8SJxKgPxRYCTrqhnTpGL8CAa4GZ2j5CBFmDSNBV35mwHTyW0LOLc8Qosi1kJhpYOgU3U6zopPv7zW53",
+	"ixxr76LTYym3K9ORNtoVuSxs7sRQniMupScjjM033xxYV2gzaH3zjXiH8I2JnBQWfsU18bTUXHyA8I9i",
+	"aCd5NhN/sqclnyimLXqcOFVCOiHFN99wsvibbzwHiq8pqFzLxLYNbUTn4ODkeHu3+x/u73U96CXR+1fX",
+	"BOG2awxjFfJNz6YZBaA3ouOE/8LIQ8g5eFZpTA80W2JHY10YkStXuL+eOHprJHRRgTE11qe4PZBpVIKY",
+	"RsKEyg/L28gTWinRG6re2YUQvUc6ZfLPg/2jY3ElgGvSjBB9kxIm3HetC+TKVdP5hRNwApyPXzvu2ap8",
+	"NqovkP2C00hIPEU0vBQ0WA/codZ4vNSISjWeuOqT6E2Y9dG+SHeSN1sCky89mSmTSn/A6GJ/Bizer/L5",
+	"0VeSJvmE6Z9hDzZyhULWRSJXhFiIgaaQdiG0EEf8xz0mEZ2MQ7KuinLIxS8j7RxMspxQYGKAh8A+DinI",
+	"WrVLycSFgeSprVZr2CwFoTL/bBfqDIiavHmxcIH+IIqhdmIqGU43pKeMFf1c+axfoyJeykNPG4DwZHF8",
+	"FwWNH8WFeB9yD+NT4cY5SfOkNkghsUanIUUmxzDN+tVP3IL3nqqZ5QXDl9A0zpQa4yO1GaxXk5qgUhVz",
+	"t1mjKrvzkjaaoE7va9AwDPCOYoblAj2GDB8CPO9XGwCc0wo3MAEvKxO9QD+4Eq0ssLTuKjBYTu3Kzpnt",
+	"gvWpL5sb2Vy1RNcL+SxXMp2JkUxVqGdxBahxX9pnjSJ4yYDZHYwLZDNB687M6kjLl7TNfILsfQxQ/goC",
+	"lJ/9xN52hDJs2JsGKDeqVEGlI1UCtCKAHbH9pLoQBq1ZNn/ZdiymYLQamwt3pseYDF0PfyRun4pZOpTB",
+	"ONRg4RolGgQFLsixpfY2D1xXtbfRP8Ufmp5ph/4cSnvpuXQ1szmwt2xE3+a9ijcFhngOprMi/6U2BmS9",
+	"ppARSx8kIEBrtjqi8oe6MxGQdUv/Ebwb4h8+nuRYRFxZb9vvC1fYsfP244Yo+CoNj2JA84o3FPz1Zc4Q",
+	"FqujK8wV+sSugK+at96XRqk/lyC8L9Zn+8tYnw8pRP0YcL7VgPOdq5KLhhn2ZiwvfPZgeAx6VyvJzFQ6",
+	"ULlocPtFhAU0kY9hYe1NKMIJ/SlRbMpVALFdKxyKSD5ls8CuY/usofAPEeiTVaxE5Qsipnn5MFY9wgjv",
+	"2ZG6cBuG07AXawRfL+LCWy/7eB3SEFugwGBsdFFK2NT2JnA36A/QVDgn2YOVYoxk7QjPY10sXxOipMEQ",
+	"AAYIw8KUu6PkFmrwcpTzjsTcVF0zojUMD26J3blFZGJ2QlbXhiuGw4f00R/+oLxkPlzl+dlLjJJT2WNa",
+	"HFibjQvfhIIf1BMDO99dHDRWlWt+F8LIh9UNqOv+nm26JRGNaa6LQhkflIJxTMZO9GSea5VSpXpTZEqe",
+	"cytvBZAdo0j1UUTMM8Q3eI9DZVRIGZswpkwiskzHzLDAewLrabOMrSfu75G9M4700DpqR0gvSFyRzYR0",
+	"saGRt8TrEPACs4fiVuNxNruwEjDsa2ymaMlGmjtd4VTlF75IFTQmNkl39+D4/cmrzuYPbw8S0dAeggap",
+	"HMmbKtmUsNY9+cvPCIE1o9aAchoj7Ryedjj6pJLFOAcLo5jBIiUXvNekFZuOyFVfkS2DFhhX3lXOYSix",
+	"T1VfG/icIldjCvDC1fCDm5yu+qg6spM4JcYStzsX8ElR2PFqps5VFuLvAeATA/XauEJmGUoOtL+M/+ST",
+	"AmaFQXdYT4PdELzKWIJrvEAqn5xjmJ7/RZeCVQh2c+SNWD/SebGmHcFZ+8upKlIFnqvAbeObwhL+9AmC",
+	"Jw2xZ+J0hpHdsmWQi/Xpw1/8GLCWvqmdul0aSQjnrz17StszaZKXPqM6SljZQNsQm0qlJkc7YacHGlCa",
+	"LYwq9B9yq5yDr94IrYeenBuOBuEReWk6sufYljnPFlpF6G7CAgZBWCEZOw4tC/V2TrCR/fWYcoILsVdl",
+	"JGfiVHEf5rcvxK5+tY6EGT2ZKqq+Pp24WVCSay/LQDWlHeQpckS8fBm12+3wR9vnZ/7Ha+IH/arCxjFS",
+	"I0siAI8dyBE9MKHbryn6SBSHC5Nb0FlWONjq1UP5T47290Qw7itMsGswA86tiY6fNE5zavOz2PRtLr5t",
+	"hxaNRvJh1bODrPKPSbOSLvDi5GX7+Qa/PLzXid+0YvO9kuczfNAQ/itprqNaxX94UCrRICEf+RFFYvPo",
+	"R6FHYN2xGLN5EQm2aGJDOCnWNCnNgiApqJzGKvdXoWDAMZdS79l3Inn19uj9ou6UDURYVzm4u8jT5Dia",
+	"b/s8XFij6pQXPGRx4wpO6hXOceV2nCN++Bd3iXBmh8pNsoUFAJsBvf7iSXtsTfnE1pRXEze7034UDC4t",
+	"dBeYWejUb3nvAfEPyztT5qXNyvq3bfgdM+Cr9vRPqld4H2llfaVqwOD9eFBp4y9qdPn2r9bav/nNty8u",
+	"C7PXnlly54HYWORduUIW7mlprl3Ki4fkEZiLDdfTWlUsGPjNIEVdRN12CRjgGKFKCpuIBuLKeASAMsW7",
+	"Fv3meRub+mp1CdIM1BPnbQtQKmzELOkU32Sr5QjmtXJztGhZuNe5HV0LdBQuPra32+5dn8/Dxh79OtrE",
+	"jwLPLlixpU2Nipk2dEWk4Pm7NTo3Ot3soC892tvsafLJwlNmVGBawds30DZZKgAYXGKRGADLmLyZJ65k",
+	"wWcBQDH73lBnaa7ME7chEr9i22lCXdw9m2WqVzgxMf7hfy5hRkqW3vASOzWlITseK5n7nuzETk3CPiHM",
+	"B/FahmqBeBEN7C/2jn61gMMz0TRbsdkHV/Mi9AlbcKX7gmmIljgmKkj100RSYZKbjFyV8V9TUACeCTeA",
+	"i0mRDe0Wair84zpbcviPo0LmxZacJSL1GQWk1cwUB67ECF44g1WZkf2J0SNYCkTOGXkHJUX3AW3l8McQ",
+	"xadHNVLxW7G2zluiWnHUjJb2Zi+R3BwQ+jjB/Qp91PdKXgtWmq7GF96u9K7N6VF4Pyjhjf4x7uUvLK7p",
+	"XZeZYXJQkVpzcnuC0UTbL731jzPCKIVasr5jOAYce449TEyqcnT9N0RCI2FAah5O4uUFh26ooI4i3oUc",
+	"DALfvDW9ZTLhWA5+LYZcmMqjGHhoNhyctzs030BVf5z1VgXBW3tWsxlQviXw6EQ0nFKlpZfNyiprh03t",
+	"U4Lx9YYI20/8XHjEktP7Hgf+CQeY9PltnsrqEB8P5sPTz2jGns6+sJ6+VEPX2VxAY2ojHIWCU5UvZVWR",
+	"t9vtdCwHj0S0n04tQl/JbzP83xuzzxo1RZ2incAYZIptTy2xR/gguRITo3+aUDqA08ONF+3vROKrX5PL",
+	"6Czkva3AP5Z3VXsfSpUeq+4/DZv5sfj+lovvCzy+1xAwS5IAt1slD+N5mivUZMsrsg4mheN+ImqqAi3I",
+	"yMccFaISAdKICDeY1hCLFnEncVo58JQtTlbiI4MyvY06TnzDjeTY10dC8fUUTvJ+uIFlcG2msYWH72pa",
+	"FyZnGCo0MjC4S1EXCrcQvTqWo2Ej63IuFjl4ZGJ5ZGK5CRPLJ+quW+dYkZf2m/gGLjgcJUWKHCDiQOiJ",
+	"MBIRcqnWz/OfYIioqq+wbaRUVlXb/RIeFHn/+hZuarO3b9tmf2RA+Rw9sY9NEdfS7XTIb0OwzRnqN26L",
+	"CLnla9MK+9JrZhYuOYWZ7ZN/D7WvRNMrTmdC1kLHXL/JwWNM+eDvDJAdXunbGlzIbs/QIUCIZzA91hHo",
+	"XQ20cXOp6ifOV/QjcgT2oSEvx4wqUykOz2lvSm3hOMrcFqODzye4nn/7LaW3NoiJQxilQYBHPjHFywQC",
+	"fiizvhhLnYsGzzWU/dN8I//u8HthExqnhRU6I4h6xtvQxHVaKVQOUvwSpmX+xjfVCtfNhHMO/OoLr5tL",
+	"O7YPjtcZl/geUTs/TMblsFGDlAy/3Qwtahfdl1AohP4LnrN3WB+/nfo0dvh3RFx1NeFjp0Y0LnCdYy+C",
+	"7/UImEYl8zlKkVT3samjQDioZktsF1STT6zHhLyUaXOGpBS6lmzntitXqPG6kKaeDA9z8p2+LD1KbCW4",
+	"w+fSF90A8o0u5zmXvEeh0IwwmtiCTfxX2E4TbCGYYRMC30x9DE9K9iIcA1VMcZymFNsRtpJQFp/QmXwf",
+	"Wx5yj8zn4ZtL8jKTCAIVe1BOdZaJsZyNuL1Flh0W+KmlOJXmzC8KlyLhnX7iznoQKfrliQt0VJrKvOZZ",
+	"qoiLCTsxaKAuEFf5oZQakvrPRMNzHq0H1iw7pd5jpNxmTkSKY+G6ncLCtqMLewXDXNrIfFbZDlz60F+w",
+	"ERrGVkC25lpFRmpkm8zcZAPfkjb1T+A2aveFPa4LGBGMn9BBYVO8UtTmWI6yBOPiDhKVagSkykNvSzHM",
+	"7WQwrGyRsnFi7t1oW5QDKFv5aHMj3STSaVGLSzG1wumUIhgjpzKQBj3irsPGruqrw0vKt1/K840X32Oq",
+	"bxzf3bF90/I85kke0YnuN3s3nflTVUwV9hmGlrzrmx8f7ah99oyKH+eVkV3f514TfOjEUDVfpdHQIzP2",
+	"FYvnSxm3P1IqPiIH/TrIs/3n/+wn54rY7WISHTO/ubHSNXWh3Xlqa9vcM7ldttPfqOITtvmeNWrpVm9/",
+	"Ef37iTHP59c8CLs21X3tD899PqcP6rC9Ifqd2zppH8U1T07hDcG30Hno1YzpRBTyjI11cj3RVHekk0JL",
+	"ix0oCrOdKTXm+JfO4Vxj9p8BvWwu2uidJCKvpDHD2d4gJAF2upBilil5p5I4eQNcMqgbsWmNdzb8sGy/",
+	"xEVBzyhXjHea4h9KZF4MHVzKWf859OY9cSMehBh7NB1+PTBTd2Z3zNvf3nO4VhbFI39QcEznlbreqAKD",
+	"QeAL50okHIFKqEVuGXt6pYOQY2oUsar/yUd42OLxsrUxXkjBXQNQby7LMLwLftOtCQR6xT3jWHhgZe8Y",
+	"ZPebj1w+DtlWzo/fyZ+JhPry+mWOVc6XMF/OvOBn4FtTsJ34c3MuIE5Oj3noqRuuscYIOL2hzGUP1PC6",
+	"SPVAFy4SmSoKzIu6sfQx8OFsPFTGIRYPI/Eo08tnY6Ko37HSeO7ogQ3WzbpIMitNh4L2Ef3rUBbK//eu",
+	"KoY2Df/CPhzOXMIP2LpLAEQyy0KJJP6DLKSovPiA4taJMEoR7/eoJRI2d36U2UQlFIlmNCuMVicjaSYy",
+	"gz/jUcZLwCKgiMHA4FQDbTb2HyebncOtEJweyRllF1AGaecmKBhdIQuFIf3erJepdZGEX7bkDGbMcXbs",
+	"TMZJ8A9lVqeykqIBcy6GucL0Alh2G5XMDWPSV9KpumhGFB62Rkg/5kbliuRpbUTlJJutBWPRLpT2zJeh",
+	"+k1cLVct3zifcormho0ZKL64PoXk6fwokMnEJ0LgbWM5cz730ZMG3kyEnsumDAcsaSLU7akKwfvGi/Z3",
+	"TTFFMhJNeYTlUXMazX2NmdPo7ihizkvzGC+vmM2/mvD3/VH+oTVg6o/iJ2j8j8Di/5j49wKTIrpBUJwn",
+	"Vus0mFyj0cDL5qW9Bhvhkgr4XwUKNFcZJn3p6jIaMLpuk0LABiyrCmphEQbwvKR3oWqSP7Yv3EWY8CG3",
+	"IVxMhH2MkLi6F8Gf0KuSVnUDxruoE6eWFEeLicmUcyIZ2XN1bJNAml7FyKyfugiMe8JKrvnFdQqmCzjO",
+	"TaqE8Sg1iNxaoiW3xOHyW6n3eAHcJxcH0sgzSxi92g+7pAihKEEVshXHQvUNtrTmfEUIGHVVgzWsKhuD",
+	"4IZJnVIFTeOCOdtcvtieIe3iY+pLvjyB+JEG4i6u0nWKAH+NicYHULB915nJ27R2rskx9LFJzOOh8ge0",
+	"Hg/kqM2SHOXHulpfKkO53N95zE9+HsPjYTkmlNf8LOd0wVm8IjZ5oyPCmvDj0530gFqys1ESEVl8isz4",
+	"Nu1EL1MyR57JTTD8QzPZbKw8gFZRCgnPMulbzOCyJ67GOLk8SLo8RfnR8uR2E5QfEbN5ADLsMTn51QZo",
+	"QlLzjgI0N0uBRjfDOqo6ek8zK80qHKV0kqmlKVNP7UIODvk3gaGG6XsxsFLNejSu5ARvtgR+O+WIL3kI",
+	"ey0NoGXcI2EnhSskZUR9nlUWlVzM07VnxKADp0Ol1OZFfAYokq1pxSbp/u5tZ+fkoPN+t7t3nFDkPfiJ",
+	"XLlOPMYEhFrPyWCyxXGzAt7GayZGTI4MP55KcwZiXg8muWpuCP/Sw+29ze2Dzk4iclV/8TjXpqfHMqu8",
+	"e0Mkr97u7HT9KLVfI/QmPTjudGiz6v2htA5Xt/xSVIQ/9yOrPVKNuG6wurkaSW0w9c2zLB8vsymMBeFt",
+	"C1vLi2FSqWIdg88MfxaFykdXAny8UcUObBq/B29RVdTec0/A4R4N0UUC+BgZ7H1TUThrGKXBrfXAbNRL",
+	"ZXBIY15es9KTeVpNzCKSJbbfzHqZEo3LErTN0CSMgfSNJT223uzl0hcpepnFRCeRt/vu22YIsFdHQzAk",
+	"GCMLhfxDNULpUMkmwwXYHZzMpW8DOi9ojlQGwksV6C2VScVISTOnRSgcb89ByFRht4n5smRSk7NKMeA4",
+	"V+faTlxlijPRoGVphpYkXN7aBbBYvxUJ/7gF+ic0FKYT5ZUWLvNcjhzffeGJQRXgLFdhjvkkwwKf7QJm",
+	"qkYlMRHvgYv45Bg/haVP5cxho6IvLmLnBN5LWm4DGav6E5Oix8P1SR65t4wd1tPhvpYLKyh8csaHQlh9",
+	"+gY75rNLJz3Wi+Xn14XoyywDpbZRbf0AncExYHx5Q4qedEMh03Msd/LToPY7zxiBKZwy6CrGk7w3lFRR",
+	"tedhUccTsFYya/MGj/Op2Gtihx2jqcIU9ipbOaImdWwp9VoVKxQKx032PIUSqj6oTh9+5nOGr3CZplZG",
+	"WO5CjbjNvTLydfEXqmyJhO3/nJRWBtzJ0ekwOTcZBXq3wgriTvI1Y56hqby60Fkm5FTqguoqnFAfuP0u",
+	"h8nMfc/EXwq21TrWkpCc4MVrR3ze8Hu0OeKsyYLz+9KTL11WyVZuCnpEuakbEgvyyDoJBW8gqAqZJR45",
+	"H5aBtwwekic8Qld2epLZRpvdgTzhO3lYzTnZVFkJuE8Xvt6JPpsXgDChityD84FSLUUGYDw2nrMX7q/t",
+	"UPqgWKCi07JYB99XLkBJMxB4E/FUkERbJEgKRRKQOiqoabcqm+VZiFiEZ9ssBY1Qzp/3rKz8xBxp8EAY",
+	"bFvYXGA6hzMLjBxsFE6V+05xj9d2nN9oxhaw5vNd3D4JlM/V1lRNR3HBxpTzRUqiUS3diWqlOSGZU9M6",
+	"1TxKWWWj06TUkOTXgNhfdCletKwWc1Pm6VGp3C/YDxd1vJJ5phGzo/plC0swG42ggFsr0YqGm36aKKR0",
+	"NXKkVtZXYDgrUcUc7tt8JIuV9RV4EJhL4JCvr7iCiYOjRaPIZPEJYyjsjUZwu1w7lQ9wZcHqo9V/D6z+",
+	"itBCrQdyr2Lmwz/vvZGfjrR5mqq+nGTF6jWYuHDeRJOJZ8zXxvbseOZtBeQe3KJnboZHJhGBVxRTy2Si",
+	"Ra7UMnl04faVL8BzdZwrdVcY1a9tfqrTVJkHmDaFTcF7qIQCga9bOQ0L9lj9aOBWXI7MAu8YapXLvDec",
+	"odtBLAKUIvFfMGGW4KUVpfV9NbulQif/+DuqDQ2zu6w69B7C0dXPwGPF1TXKMueP3c1P3E0zAZud4+6b",
+	"/cP3J99vdw87h5vfv1+cCKhE85comSsrLDtOJHxNRY9cUr64WGs8FjI+HsTbLn2cO4e61hz1aSfxIw7W",
+	"1YWRF9T1IirV0OZR7d5og5s6LwKSZkvskin4BGxBT1eITm6/jxzty6v4Finlx7PzoArm7rMeWlIo986H",
+	"hOu7fkni78o92v4i5ts9JYX6qjY9lZ7d2o7/dIiNub16WekZZi+DMzXBYpJrOFNUdXKPnanH0/hovt2k",
+	"eurh+FEccVtO0ioHKr2QQ/8pCdU/anUkdYatzXKkRKMnnVrVxinjdKHPVSTg3EhtXLMlDggTW+iRHMxR",
+	"ULcWBu7YCrxx4efNUJkv5gLUBwRs7WuDCKr1SS6L//9UC/+P5IcdZQbFcGX9Wbv9ZcP/tGxLgaCNEmM5",
+	"wGQxf/8HIHgeIJb0KOxef/r9LwuDlQtP5tXel7sIF43XYutXx9RBJrwXRk/jni64xeNMIAYVOWZH3Z3X",
+	"J52t3e29k83vO3tvukmztcTn2vWZiGu4WuT8Paq6e+NtMcQJljogVgXsiVQW8pob9zJddWEPLXerbth0",
+	"hwNakH6qnpun40yi2PzoZy8xdI9U4QgfxuYB2YVYGKxQH8Y6n4nGWOUjCQ/nQq1MydxXcJyGpzH6Smwa",
+	"49ymk14RCTkp7GqujJo2W6KLxSBOOQcXX2Tm8Z0WMFWq+QIv1KgPRWzYgG6JPezxFtYolhD+uC8/6Qvs",
+	"9CPFCvkAlvV27HN49B3Z5h3YPyzJFqjNEj7rUXY9aDP9CD3uoDDHtJm/mKS7RFzllnoRPre4uq4MgffX",
+	"ZYj4FBGyXIAcWi54v4Vsis3UowB5FCC3mS+lItKKDMlpP98HGeIKWUzcrRg9EzcGt94aoUzqm2gWSxUq",
+	"hO5j5xMZlJkdaOM+sxw5osnejiShhz/KkkdZcpvGCB4qZKTJlewV+lxWnLK7kylOFYU2A/fU6YGZjFeV",
+	"gcGnSwOF74YEdwiXr07GSDI0VgbL9JKBKo7wMV16SlKl8SksSRJMwS7IleFJqN1+m+my+ouWnDw31UVv",
+	"+FjGd2VNK28GWq/KZva7a2nV3sLsErVuYgFA4CLs29x3cyr85hsMB0mdCZFIYBBvx9Uq9uexSY623+y9",
+	"PTjZ2j7qvNrpbiUtAV9+VZvQ2aJT+GDFDE7WuU6VV2GI+fpBO6zxD2iuVJ4Qm8vqE46WbuZbUF4X9/GX",
+	"U143OEQC4e6nwqni1xuEfoiKaX9MkL3U2Mgn+dpHeE6ZjOVo9UzNpjZPl+eaOnU0ZGuyWUt0R+Nixo1S",
+	"bjF41xtVHI3l6Af//Nvc2NX3LNnXmXbFo2q4UjWM5UiclZ8sbKvaVrmJeli4fQIYjofWXA8g3i/b7TAA",
+	"kOmIrL3WblegtWPTKHI9wr4+hRvRGsbVns9zgvpRsnAize14jHg5HTGG98AZsqNqU5kuMhUjkrFNZyE/",
+	"Cs+O4NIxNkTMvyDjqrq3RoOJh38Xfeo9Q6bG08z2zlQaG+ypm+a6KOgEE+fhhuATEHr0GA6cO11ztdob",
+	"KnjCEtV14YzdgtK6cLy+oM665tEGhUUr96iv7lftLJ507nP9aOFSV1yFHKwOcjsZ31RroUWKd0a+3RSL",
+	"J5byY8vBG3rPbRLa8EuWNQTCFqfZPuqvy7ZaJ8tEIQe8VnU6fb9dbtSOtHAPJUaOVEJq6WVVK21UVBiM",
+	"o9Rezxcrr+iCctoQyamVeeoSlGkM4oO/EM40TILZpBD2psFPiE35CGlYKXLvnjQ+JohPuoS+lvfhLWkR",
+	"//i7Yp/1s7vshD3qjnvZABVO9Q0O9TKNcXXlzqJTf2DhOFZw3GEYl3CeVo/SY+nNg+Msvfl+uz0qRd5K",
+	"l6WALvexQGFFpJHARSJ9EpVQMvN9tv6NySXchPdQVbQfVcVjgufGfsntHvaghCbF8KlOx6u49xZbmz+q",
+	"XPc1x0T2x8psb4lNa4zqFWJ7SxT2TBnRcHpgZDHJVQkk5gPhT0BBzQgVknizotjISaqV6Snx25LsbzDB",
+	"SEamEWQojbg0rtkSr7VJq4Wr4nQWHi/c5PRPqldEQmVOxSbT5qx2bRAoCB92TtNJfZV2g/RmeJqG0Y6L",
+	"Jj0u0KrK2HACVexoQyhBFmxan4+mYA0/FFlZwbjF58L6SLGzv9nZ8ZHRdbgeLogN/KJSMRkjxRjSq0wJ",
+	"G0umaa6ca5a1gLLw73tCOE1TpIY3KaXYZZYxTldsONHuGCNLMixm9cOEnAWOCrGk/MczwpqNC9OLDc9P",
+	"ls8I6wlGCOGn+Ve3xIv2GqZcJG8THEdqiQ6Gbp1tiJeUYuke/ri92T15u9f5sbO903m102U80WKoHWVT",
+	"fPSpsl1svmSzce1ybE6V6KuiN1wcqtqxg23zThfD7a2Dzi3pje2tY5j+XdUGTIrhoXKTbKEXf0TbT5sN",
+	"gr3C76RhLzmLy8hAbYlRrlCDwQl/3UT0rD3Td9AH+xCYtr6s9lC9Sa6L2cr6H/5YKxbQAwOfDwWgNOVx",
+	"D4e3EyR4RcnAks+pl/HkNNO9ZfpljjtikXpZJam+qtPLsTu97Cf5Nx6Xkqmw1WHDlDZEYiZZFoSELJYJ",
+	"iYWFAnDeN/F921u32lHr37HEagtzbj0c12TJhtsMnw+00MXddq1NdnH3nC43TjpOJFmQ4Om4k1QciGBj",
+	"JNtbByevTjpvt7a7e5tdwmnMvBpnDNOaZnzlrYrWpQrj1aPCeFQYX5PCePUFFAYK8UuOPNae+zpS2n6y",
+	"4FAy3osYmLk1g7qJLI2YmDMD1jWbsQNVBMcgNmCsUtVPVCdH0yMFj3RUe6dS71hwc5zjVSshil+015ot",
+	"0UFIzLV2bPrIKiFkUajRuHBoElvjvQUE4HzZJtsbfmaNwOY/CTRtxNpLZEcvlItEf5IXQ/AewjNp5OLF",
+	"s+9Ectg5ZsKELkN6iuRQFflsFcdUpT/z2SapM3DetKu8JjY2SxHndILftT/JWMNWmpNoDk8Ys3aphX1L",
+	"gnIHhvMoJj+HmLwbvpPvrgO8aXel8RAM7n5KS+8YmzQInU+QkM9QQlaP8SIpaSnmulhMdn3ExEvKgBSN",
+	"5QjzPYa86cS7EjTY31d67ENtBrFpEFT2s/aLZkscKa5/nBPIJOSkmXlhGWQCyUl6n7B5bBI4SDbXf8Y/",
+	"r4tXSuYqT5rr/FxafSoRZrqpocpVRABPTA/vrBgoA68IISSH0hHp9v0BXCKe9ifFtTIifKYRf+AB2up/",
+	"WeGPtImLD/v55+gvK6e43mhw8k8/1/Z5F7+wDnGdj7DiR+qyzNaB73zNZtxp7uabQ3Dn4v4LePsYt3Oi",
+	"gXmDSGQqHYDmHlttChfFhjkFXBTiUU3U66BhK3ynURk+q3WogMb3jfHwuqGS5zMxtfnZemyoZtgThdKf",
+	"WL35zhYfOMsnxiHHD5JMVR4ZSCJ04YuNY4Pq+9Xbo/fJBg0UJtsP0U//UF+TNZhD/xZJCPMisVAmCzAS",
+	"/NCCZ0RmjD+y5QPWmq3YfI/TaSQfVnFicBARuLw2y8ap7J1NxpHIFcqTSGwe/SgIfheryD7Af0V+xLHx",
+	"E2/SikgkS9AjJcbwiemqSIR1CmMKC7LAjtkQMjZO5efwiILZJkcav0H5vcKzXrafL3jI8mzprvqIPOm9",
+	"h7q+hsZ9NXGzu8931nAqws6/DHZgTIAxy3GvcVOQZXgDGGxUxrAHLyjhoOqXoYjWCkovBuzrUBzUEcPC",
+	"CtSkxipP4Qo5c82WOMQOuTQ2uImp/21/c7uzc9LZ3Nx/u3eccLDdJz6GtoyfcfSfYh2LfLsIPKC2SN4d",
+	"7u+9OTnoHB2920dGAIquKdGb5Dmyh/hpaEduFolQGk9ntzt3b2wC5oC/Uf00kZmrPdQaMD7QaZt/j6fD",
+	"gFnHhpIGq/6PT9y6WGujEOFZz3lKmMxY4hXFpiYJ0IqQYB9lyGJG0pG9vMFEubnPiOAnSsNna4kX7e9i",
+	"U2GYxmXzGoJ5RFg1hAdkkt1JSRplYQ0U3npQ2pS3AnNWe8mnQsvS09LHQM/DdXnmm5er2/YmAndpm2FN",
+	"bq1EK3WpsxKt1CTJMo7qa/hJaA+uDjVYKbOlyYe9CmJZFAom19ptkaseyKBWbGKT7O7vHX9/srm/e7DT",
+	"Pe6ezGaz2e5uYNohZipYZ9Rfp9ZMnGiERgG2TKkRDQQWmayxwfua62Kgz5Up5W1QDCj+qvRAjUCBQ05Q",
+	"oIdyOlWuSRQ3sSF7NpWzQBnFkpVeTONtiX3QDHUysMLiXTkTreSCzTNnhS5iox38AV0hU2Me81xjsIJF",
+	"hadlAz3Baa4LNmn9IlUWLjbwTOzxbEjDRFvclxCJkT2nZG9l6iUv1hMn+kpFyNiF5mhzSefPAXyD73kz",
+	"3GJsqPaeJYkf3pOtu4ja3GErT4mkAmvkV6EqVPCcLJYpC872FWyAvOWZHmuDyzI881Vr6SZxt749lvaN",
+	"eLL8r3pjuI/bEayQlm2JTd4O5zKbKF9sKM9lISnO4GW0p8EC8xnJuQxxlS/eL/zSm/ON71mjqpzjt7Xd",
+	"eIBL9hsv2iexgD+/pgO7a1MsF3og0e17cRzC9rqW2bWs4ZEsOVK4qXbjTM6wBHfjUmQWN7TTEvEJQVuX",
+	"oca9RmQ6yiqFYG8o9rJTIxq5zVSEEFohUMeR8yb2xOuBwVa5pQW+H3/Ubpfavza6O8pHXXHKCV87/Syn",
+	"/Yue3IdF4X+3YNJFKc4/zU27hEf/54UqdxVRmpcGwhK+bBuuQo9JiiSVhVzH+542xmbwT/80VoN/OtD9",
+	"fzpVp+Pmxql06tsXUSLeHu4gyx27Zc/E7iuRKhgs9i8jlfIMnIlcySybMQ2wLAg5WhSzsar0nxGmsk9+",
+	"gbtRlGVYGC5CoUdxq1D5QEZCJHT//2fv7ZbbxpV98VdB5SZSLUpxvtaeJdf/QnHsjGdiW9t2Zjz156kQ",
+	"EiGJJxTATYC2tarWc5wHOi92Ct0NEJQpWU7icTzji732xCIBEGj0d//a2jJdbBeP42euxNerDQthuP24",
+	"iBrxVoWlMZbpWHa0ECzBP7xTvExxR3YZZwueTxU0NqUib+hza+20UrAiuxa5tv+cWq4G2cDWJD08Gn7Y",
+	"/3w0vPg8OrzY/3hGzarrPx+cDo/27Z/zXF1Fje6c3LDkReNguujLA596yriJZQInjRDcUKOUsDz7QuV/",
+	"BM09oH+5sSe8LJeUroxJDIxgAzmE+p7rWCa4oQluJC0iBPoZ88kX7Npnd9LRALZJLrOiEDQ7dJXGNrux",
+	"BCWN2mGnPMuXbusxLtDZLj2COsSuQzUdBTt2X7imwRSPRJw8pSv8aL67M+wVDIwulAx4b+4iHxb8ujdW",
+	"6bIHbPbZ4PXLN2//69VPX5284CLJmyx3UkDD3AI+weSpqEZVYFJd7UKdwdWNzAVFtR8+kDrnGkOfrWbc",
+	"mQ9v39ud+qRvw+drRNr9B//dXAFYE9PL5E1gu5aUg1ZPAALRrc+P2XOFPVSYEyQbYMzMzMWCZbLPkisx",
+	"1plxWstcSbEsFHUwL4QqcsFywS9FLEHBGDDOplmeC2z4nWmCtsQOZoTuTbNTUk2fDV2NvkdB85l9hShj",
+	"2cwJtDrFXFVlq0DDVtx2dV3MPVt5l7zVhYCYH9XPgOe2kqasoLF7ctE7UOUVL1OR2v9K2FwVtWvavou7",
+	"4V4oSnW97LPfMeoVy2YbAXvxqPe7L4B6s/OateCqDX12pktyyCSrtBisRtj6bOQDhFbh+wn87K9+CjAN",
+	"Ig+yDqSowT7AutJW0Q7Qb/eIsPbpoUAGtkpVtDRH1P8wiYt3LyR9Cvjdd0WHgzpw7BHTML4l+fs1xP+a",
+	"9/4b4ntbAo6OYE3tHU4ctqDjvGo63bUWCKRfsPHSNWhq1xp+LKjRBoTm468oWoMT+xUpiCt5IxvqC8gE",
+	"vaKpGxkbWTNnZ5clU55rsZp441VR92I/lq4cYKU0Qd9M73fZ/QwQ1m5L7b9LEstYMFBEjGrJZ2kTiVD8",
+	"vbzn7JPmJA9l7tL0v/E8a71ev6+hhzKbzc2T+fvjmb+nohfuW539+n0SWTbLpnGW55mcvZhwORH5em5z",
+	"XpVSBy18UPi4HkGWsjNZCU0VOwkgIgg9NElEev7VPKMMd2sQ5EsCTYglMA+2ABTkIKBzcLq/32d7sCy7",
+	"QoxrUoZaYJCcz8FwgeSXBs+zI6tsInyNFJ7Dri/ZBUURv7ulf5F7C5OGryCHzsyFz9dmmW5UIUCxQmOE",
+	"jv0EcIxy5psmQVCp64yE45PPZ5/ene2dHo7OD0+OW3N8cQvOgpHvVXqH86wT3sEz0QpN9B9FZtxDObqM",
+	"KoL9Cu41XcM7Jaj9C1OAGxTUdrWpAdfm/BNIbcqXHiZ8Kbi9pO6Ch0c+qC8Go7GhEl6xcbWMyIGXTUQs",
+	"6Q6NuXYJLpN6hkKUmULXQ1GVk7l9iKcp4PLB7zmX6HTHJAhrPGMWvb3UDqeZ1AhyHei5qvKUWXsc/SJw",
+	"bUtOApFLNudlCpsIv6/DrRy5Lbtfv7WdYxNqpTu5yB8Pom3+3bxsIVct6qPZ6vLcuA6Uebde1B0Ax7b8",
+	"LBVAa/DvUmRSG57ng5uNKXNuhAbIG1GAk4noOSLQ/qs5N7HMDCt4loIKPueYbYByMo1q+bfwd84Vv3J6",
+	"bEluosxof++4TGNZc5Q+G2ItjevWF5YnkZvKTk3gQRhEW5VOmMcfS//XPju2gjLP3dXEu59ptuBpUIun",
+	"q8ncjkZfb4XcGxRyp/tn5yen1oT+PPp0uvfz8Gw/YR1gF4qgeZb1yM91sIN21wVPW2Ncp3iUI3r4R5KL",
+	"jGuX4/lIKm4eTPtFanJU72G5/A2j21XUp/wtUpMKZ9pIsk14lkJXC3EXvZgy8MjSbtELfYgHLV0hWSoW",
+	"yvKNJXQCOLVTbtB47650xrLWOtlWSiesQTwOpVM+6ZybBGhVynC7IF2hURx7n7onUOiL0qQbgDJ+d7aV",
+	"0ykrPReI0FYKnveg+jIVlyK3NGrvQTYlOoOK1VE1thQE7w1YshBa85lIqPzM/fswTSKGmTqY0EMJKOCE",
+	"0/PzbCESlIdJSGpJF6Qf+acGaALiOq1EtMtEJTVcFkMcuBll2sCn0DKspmwnwftPtXTY/KcfSwRY/+Xs",
+	"5JgpgPXBVJJMMz3nhWAdLpfYWRdA+MaCLTKtoVWCgwzBvrthlmIX8nnQOSdS9mrnTY21V++6NqqwG27K",
+	"ZSZnu0GSj10OcRScmtJbwD8YS7MsBHRqeLOz4xQK6AAB2Sn/fMN+zd7Bzy9ft3OaicguxZldxHGwh/fW",
+	"/W51nq+tHqOFp/ZQUjru7lf71/62WD6H0vAvok6ZQv2vvviN634r1wpCOqu5IP98+/b1P9cwKNRA17Mo",
+	"jx6RkOJ9mCbekE2cZgLQBElwp2b8UtTuJnCD1epxP5bntVuKcU1ooAR7MbYivg5swr0C+wLxiYOBgrdK",
+	"YY/Z3vYJdG/pJCGD/nx2Pjzf/zzcOz/8bT9xsKUMYTL43GrZoLVgwgB+KFREIaABwpbOSi6N10YGAWSm",
+	"W4RPpbYMCRiHmvoKU98NHBlGLBOnfX0+PP5t+PHwfYIpkM4wQgddbv+zEDK1C7H2k+VDfgNujnV8cu6+",
+	"E2Npq6bZTYejU0Ch6PnauLrnWNI2jT0oqf2A59o5MLzCioaXmkLjL0ccrq7HdU/X4CUBfBL0sORK18od",
+	"pTWG7szA0mvckECko5+zz4aBzeY/Byw6vhpN1MKgmVcriegYDfcUCCOWuBqR9tk+n8wDsvMRd7e5Sk5E",
+	"ZDdKSbetgwCfCgnZKrVRLGHbuFxCeyA4wH+x5P2n0cfDPUuk3ky8W6t4GvdGn+dYxvL3eYNM61BTKfhk",
+	"DoV6FFKzJwkCj/494+WYzwTQslTe/I1lDd04ANSGNeCwLYAQdOCk3acgkUH4ktrS3LU+O5QMrKCFSq0a",
+	"4PQh8ESTL6yLz9pz4yXUYeLE9r1eEkurEvij8qE/TeCCtasbSo0a+vXagNvZivl9x2KHVCwKZYScLH8V",
+	"y3ureWgs8oGidrdZOEM6l92m6bvqUcgMMJdMr1RF+J00PUByWGKGwaYiifoV/8afXjLxSPJitijsaJLy",
+	"qag0fuIDGX14O72HoPavy5SBAHfi4RvNQKiRXxXgz6JnLXI4SJ25yeWfRXU+TfTs8P3+0ejkfP9474/P",
+	"v+7/8fnw+PPBx8MPP1OuDVR8rD5zuv/prD2yGd6htSGQIGAJcCFWVDgJCppAhzB8rX50cLq/D1s5bYnt",
+	"tWQVamG6uyyxAmmEwUOaxjP5haJGelBbUPNezOwBoxSmj1GLusq02G3oopluCco4nbrhOXFYxMT/lRTr",
+	"mk/+oM6fv2+5MVJX2tiNu4dBFC/TF9S68fZuPue+GAZdAHLZ1CT7DGvEfXiBYzIuaJfrIav2cP5vrI/8",
+	"YTsD3dll/6fXDj50i6CJJwBPvgpDs0iYX+PTD8GwNtYF3pXqiFo3tRCq7wma5x1n8AboKNgtNYDBo+o8",
+	"8JZlmlGjUhAruuCLWPpGrmA1DcIyEeEHrJukss7ZaHjU3XXcPao32j/CdSyhkeRYTNRCaHaZ6WxsxQ5E",
+	"Gzocn7RWHHkTHK7X2mLn73OZ7wEtCtf1QCq/25V1cPqOHOq+q4+k0PkRcLfHWBm9n2bmoRnjBiXhBXID",
+	"8JF+C/Ns9a+eEqcJ2RrlGjS0Dd1nJ9K5OUMwvULU7ag7mFs3/Hi6P3xvLYPRyen5/vukC1CllLLhHg69",
+	"QEgLUP3EkrP9jwf0bkJ8eppNzTyWNDuwyeaSOwn88VRwrWTC8O2z7sDa7XXbIWyc5QNDwP3nUCyCvkSA",
+	"ubBMflyZ1c9vDaDY5dQ8eJvIBX7pj68X/cVjs3gQGy49SeCvwK2rqRcN7xZOgMb46jW5jQ1cKjQTvj8T",
+	"SNKsFIB1nLBPI2ttvD/5/RjzHZhUzM7MlsJQyYtzS+/WZrQfwKVOYHIvIiTY1/FZVMzqh7EIRWAs1/IX",
+	"mKmdu+xSCT8oRbEU13xiWCVT+xQveZ6LHF7X5MgvhEP6nnzRffabAseski2sKEA8gDZjHw8+/3Zyvg+Q",
+	"C54pzjHuHHR1EA1kZfB0k0nWSflSr6Q/I5bxv5UUdlhC8CKwsSkEtMciV1dspzuIZY9hE4tPI3Tj2w8r",
+	"2T9esk6NPAi4B8tuFMAmsH+8rZ94657o1+PZcx2EL/Rewq91tnc4X+9l5KMfDpeBUHlc8IUbPDNeCkIn",
+	"hDSHDpfs0+i5jiWzazL8C/1iFWO7iOea9V6yUpiqlCLtRgzOM19Cxl4wbuil5/gnzOLJjB27RnGY8AKm",
+	"0bgAl7NjP+4MqMx/25ovgU4XrR/DyS018ZuEoLFuAZCw6GmaqBRwKewvMOKUimhp1zufRuwfbyPYCdZ7",
+	"2e2zA3oAN57boanmDIpocWpW5FU47MDeVqNwGOPDalXRs78+15Zg8Dh6L7s0m1F27E8jhliKa0hKK5re",
+	"3hncBPS6mTm9GG4wUX19ymxaCkEIzHputxM8YhygH61FxgsKR9mZLuFqRsH+YnYlo1+Ip+BVwdkB8ATS",
+	"ihVxjeeaXdnltYZMVGgq3UuBkjIPFeDAqddV7qLBgxRJVd/EZX2cFJjacw1/fQQOm7+PXWJPFrzQ39c0",
+	"qdUUK+TalZRVTQRRfNanaRxVuckKXhrLIxZ1IRXBH6EgxBymZJrlIhmw0fGHiP0y2v8QsQ+HB1bp+F2M",
+	"RxFLxSRLRR3djyUiN3WszPW8GnDmiGemYpLzUqQexilIm6gl9Mu33Rq39y07ehfLzpuXr7suzO0QmWpo",
+	"JdR1EFd2LKaUq1U6/u8Al3IxNYReBMBSg1jaz2LD0UgyLWZwQqT6AMv65eDwgHW+iML4YEAGJli1GEue",
+	"5d2IHe7tBYhHKRumaixi2dGK7V9n04hdHI0i9svBxUX9mnY9rOwTTJWZkAaT4maKtIRSEG7TL6MP9dqi",
+	"WDpCoiFoA2uOISR27IPjrHtVFNnEVKXo7sZydPyBTeaV/NL4VGAwZWZvfG5ZNU5gTo/PIjYbHg0jNvn5",
+	"9Chi+vTDu4hle3ujiOl3h+cRG//64X0Uy+LnP7RnVUM7CZfZAj+LprObIi4OpxEz+xcmYv8+t/+bwf+a",
+	"w6N9NlPYqBZeFKmlPEAo5kiDBBMTolppliDoWCFn1nq1lMn2Lw4PYOPhUZf1h4uAbPksFbGsl+dQuJRy",
+	"LYR/G/10waY5n2mE3BFpdxeIv1ZEU2ukZrJnxLXBZBjA+rfjpiwQEsFvq/t9vH9+tjcc7b/q77wYHh8e",
+	"7V+cn73s77BcqaLPhmyKhRHQrbemdZ87NLdqkFEzrGUNVGMC/lLwaORuhCcWj3EW2cUSqSD0GnnN3EUN",
+	"pHcLOBndqs5Vlpo5+7//h81FNpsbpqZoTUy4vOTahURgk3fZ251oZwf+j1UyF1oHvT27HiFtdUoCPosl",
+	"HVXndev7A5ZAeHUY+GwShEYDXhZZbuRyOQBGzG4zWTAL7hHGkncnw9P3n3H+98PDj39gXWhCIGmofcWy",
+	"87ZlFbtNbCbX8sAo1R04OLItC8BZB6+vDrq8Qc5OypdrjZZun7m6d8/YrX7Px1rllREsqcocSkuyPODT",
+	"QR9mzBDEmjTXuDqC4jXBigpQQziz4gXA32CCT2WuMSuNcPqsCikVPAXUKJXflkq7HSS+ZXlqAKuXUkiq",
+	"1ZnexNq733yahZOVL6ys7EGHku37fsK2wHr/bIgYnPr0YytATJsj/Sk35gfNjXlkZfpI7jUXoOQPq4iu",
+	"KsSkp24NU/f21ZtXP/20s1UX0m9Lj7kVqwYV7cXSe/02o9Y7q809HTHZ6FBRcHCbCD6ZUzai3bDzzOTC",
+	"1V8obfa4ETNVLpN19bhHyz23nLsyxREHOr/1ubPs3+J+0c3pE3BBN5nXiRSwXVbDddvZf4If33Qlj5Z+",
+	"p+5olN6kd0uHWxI7PLqG0l2YHawM1zvPqpGW9unHAbNCMumup/YRLObxkrpd/zZ0Djv5ROS3EXlB5NCk",
+	"cPzrNuS9mbYRcmyXEr99oj3wbFBxJ7yEnjsNP12yWP6mjEionbRrwlo3Px3EMnFFPwnLMw1VI2xSCujo",
+	"xnPwTl+JPHegy+ZKsSu+BAQIDba+hAY5sTwpU1EOoBZoIjReOdYJL2CXOqg518prNlcGN4514C/kj9aN",
+	"513zISpOsc+Fo1oLyo3DqMsdQmKmDg7Lg1K+egPINpr20cQyFxwDIG7qPhuB0XTF8y+sbptnSRoqJyC6",
+	"4OfTc2vZc1cFBKBiUplY0g/gjqZ2khhTHi+hL9IgODteFAAfDs2c+KRUHkzLLkRNYQX2cNCLDv1+IKqU",
+	"UyCBqvyhdbkdlSwKWizMAfaQSydSJZUSjoU1Rud2wWNhroSQcMBw9WkQDah2C3Up+uwdMU48Mmufg0dL",
+	"VYZ1mkFw6DPqYE/RGqeQvP2Obp8lE6dPsCKbfMFdRuTvDs9z/E8deL26uywxfJZQkB6WEEtAB/edXA2f",
+	"rUUL+SpuDYae03z+uxLlchveDW+d89nWL/zdhMJj63Vsj2ardseNqklLdncQCw5pcF3oHRRy5jvAhci0",
+	"kJ4Cv7xCz1YHXIPMiGvTDVvQ2RsCHAUefr0Ty3oY1jFltliIdJdC4pqlpSoKiLkGQwT+FjIaoMASfDq+",
+	"gHm8jOXNxgTUx5uMM9dIDqRVnyUoOSBPfq6kAk8QvNDkLErmS3RyUu00PBQmcuogwD5g/3i5sxJUDZz7",
+	"FMdkHWJpMvXaqvdsdiP0oAGQLRWXr/q8rBACPotuTANnpUo8GXKdaiu4C75glDHKOhOuRS+TWkidmexS",
+	"YBU4eZl9vmgzYelsNDyKfEKoUavbQ+Iu5LZYLslLqWMJLjG7MYSxhnCQdaeKVQW4Fe0MpOsIreofspzM",
+	"ru2B4JFhW9ZhRYG0/+Zk0ujJX/ZUS9awP36HbphrPF0bbJA/wZv1nzY75zuUtLyn5v5Ws649W420LkhX",
+	"pRxOVwMTy9UiGCcbfKTAjojjbK6P+ToG+FQc89cojvlOV+3uZTEb/AOs4wz7GgzH+wAyfTOJp9tnh+j/",
+	"0iyxx2PvkRUXSYSKDilU0P6dLOR01asWdjjuJDkZW6fhaGTK+pbxed7tx3LodRy6ez5D0uo1G1KsI2xH",
+	"LwRr6EZr+/R+1T39s/pp3qYv+CT08HweR3/NvyQq3jfbhaeCp3dhIJtbINzMx7qzS1rpbyybW72+VIsB",
+	"+d4O68qK5Cq3wlnHMpl4EyLZbVh+zqZb9SdVhKGDj9ZNQTXNhRYXJIOCzcVLcaNWj62W6oW+MamuakON",
+	"eu00S/b6sdy30kvOfGIr2VIbeox+u47wA1hHO4/JOnoqtfsrldo9kJq1zma5PeR+uybW7bOflan9TJ2V",
+	"aMVqkIJBjCKWQZCi63QvcNyoPF0NcvZZrVy5lMG26rZYJpZdJkxWeR4xcT0RhWnxuoXjtSlrUsne7WVw",
+	"zhH/lCjwpEd9ux7lqAig69oZxZoEgz9To2r15b+rHfbgr6+98M5PsaXf2mff4mXGsAwb1qWzqNFAinbT",
+	"+Vw3Gm5qObWzuKHfDJ2qdHtt2xp/8VcjEPw5LuOvASJ4+fiACB6v7/hHrUv+2zqb7xsF4U9yQ79Ak/Lu",
+	"9dK3cvnhzcBln50Jo2uL1ygIs7FO5q9Yd9fn0OTUIwV5b54BSOYN9noMT5Ol+WCW25/vo757i8+/dpeG",
+	"I/7FOaYZJxraynQCxX17bWjtRQodlHe2j7p9doxuZTJy1tozLfZHLO9mgITO6UdshAxBLdzGBqE9LZ+M",
+	"kO9shBy1BEh+SOfuhlv7dZhBt4q/EDAIjYe7ogXBW1tBBVEO7HfACcI5N4AEYQrr1rGq9XBA7RL7CQvo",
+	"EWABtV7vHwIIKLjYlXxgzRbaGX+TavuJPuFJuX1SbkG5pfCf/Y9ywfPt5ez30nG/Dlrr1gv1Y+Nq2TXf",
+	"A6jWiiJ/E1Fra5fjE5zWE5zWE5zWjwmn5WX3E5bWE5bWo8LS+k65B1+DouVsiXVetFYFfLS+hiWC61qq",
+	"K5Dnxp5PI7PQzhZLINkIeZI3oamQE8xeTPwMs0axNNO55nBgaMUPeob7+3jpTG2E49EYi+xgTLLXfB2A",
+	"cOb8UljFB99aW4ZNPoZH7MNzxv2hEYttPHn+XHCz9CMwTR6jkV9XuQbXaUuTH22N9hv9Is30ItMbAPJa",
+	"r7ardsDrRl4rKqADLVmVDWiwUmhrjWNxRCXNbixBk8oMu+I+sTEKOwjU9zKyj7W2HuizobukqFQoATVl",
+	"honrrOmVb62bwG+vL+19KAV+kjvoBW2lFzjMQ3jdfljb/zGKczrHoCiSEoaQju90pb/SfWD4rDcrVVXc",
+	"HhXjbSgNyIOaLca75Buo6+jRHMV52IIXhZURytr/3FBlvVM+Vx+ygpZq7xGasijyJdSW+kr8umEJy0yE",
+	"fCiWMNA62ezK4D/gp3+P2vv7FMRupXbp63R63LinuveNIbFzPnMUBhcNCCi4Z8F1aK+Ad7dnev2i5Ohu",
+	"Wwv4U0Ib0Cl7yZJpqRYJyyRLjMJSc6OgtvsmQmHk4EwOLlhRqsssFSU4HsAPhhAbqPeShKIcQ56VaBoA",
+	"dqDrBuxGiBDBY66uwGBecLn0KBqx5GWZXQqvke+6XrQAdVqKunbeu0UoP89+Yp/5zqh+vVOe5TpCBx9V",
+	"ZAVveO3ArjnT9fAdqxQkKTciYZovNbuaZ5M5IjqCc9HO392lHqcS0E9w2KBgPNN36qVKy5eKHVzE0n9B",
+	"FsJW2o3FNup0XJ3k4OLzcHT4+dPpx4RVUgsAM8AvosWFX+z6p9PSDi6gs+HeyfHB4YdPpw7h0nKwxtoG",
+	"vqF6gGwq8qKuYYkldgieLO0ax8rMmc5Sob2683K1VSv2zAXHJJEl4KhZulxUGkKUh2cn7M2rl//FQJBY",
+	"sq20GEClK/posWFyK6BoDSIaS6ivieoF1PQx4XkOKK5QP1D/PVfqS1UQZDFYrg5ogS0yWRlR9wOOJWw2",
+	"19CVCpxBlKSe1cpeG71q1lGlPYeuX5ldjvcp9dkJNMi2ZiFeMBBT2K6/QeXOjWLfIm+wrztCB+TBBUKp",
+	"IsGEaKlRLDf6g7u7jTVHjQ3hWV6V3p1NWDiwyiueQY68JTg8K/odHGx5Dtd5WgrRZyeX5PyBFQ7Wwa6y",
+	"FdRVAplYhV71H+4wWLtrSh4PLk4t47yryD24OCjVYhu7+ODiXN2vOKZPWCOIgSc+EkyyR4ahea7QVSyu",
+	"UeX00oQzzwYtVwgk+vT6Lg6xNnBLWvz//+wG1w7VacTs9OABGzTpPgP10cMly3QVFLlTRwX0c5bwS254",
+	"mTi4YaG7jOfZF9FnQxlLBKxBPzgp4uBAR4E5gdbkxEKXgpesk+zZv/X2lDSlygeEaBzFcsGve3wm/r/X",
+	"L9++/ufOzk7EssWiMvYckq6HdzOlkjOW7J/zWbLLksNp71hJ0YOywMRh5iPglWPDsXy988aLxbFKl32W",
+	"XMAKhDQ9a4X1TmCT9IBJpWU2nTowrXGprjTgNauQkZtlsa7x7LcgIN+tshrR1WfZtMk6pqpccPNs8Gyc",
+	"SUu30TO72meDZ9qUmZwBTeOr/7sQs699t5Bf/eqVGBd3fbeV1cFwK/n+DepqiSYTubFN1PYsCtZ28ytc",
+	"ScGaBT3XjkotjzRLwF67Zch2amxZviPPjeMFlezN148VtOCH0nUMeq9eIHttsgY6+V9gf//zlNjZasU2",
+	"bNP36ko2IKK3w4W+7yxN4KSNNE1VCMmLrL/ki3yjAXxSCDkcHbJUTSrffgy6U5RMyKkqJ1ZWcc3+GB59",
+	"xHB3IVRB3UKMUrmOwOax4uvs/a96YIVUaRX+5LqX0XkQGhjrnIpUTXKrHyTjSqa5YL0edj7p1U+juaOz",
+	"RZbzEucALLlYZg6N7JpQd73x8EGxSZ5BF9wlgx3gRdbDP8EurJFE9P13yw5zu7rhNrWHdKUp+YTSwR7z",
+	"PTifo+0NnxPcgRpXYf0NcKdMznRHsZXelPZfd0mHDA3EJ7SvUC6T9ujMDWzXVsfiJ/240/bt+rdK2tff",
+	"lLD/FN9rtW8AlrMiEnJ0j/9uDeOtS9nDqlbNOPt4sjf86PLlSIUvuNZXqkyB9epsJntVgf6lcdVs5gSe",
+	"AW3tDCZ6C57lvk0/3pAgqPYvlrhyuKS/pszWEtc9RdbqCR6oSha+bQ1vtif4GEJ1j6Eq9YFuJtIX43CW",
+	"W13OrfALAwcCjHQr+OBQswR/w+qeJKIuAa5zUymmlea5NZfxuSCplU+w3VJQeTJ8f3R4/Hnv5+Hxh/2k",
+	"218DJ+gv7g8LCviUk74GCxD0GGi7lueUfAm9mr6BhOuksZB61iWPrUEFtMoEiSXIir2hde1CAVPix6oR",
+	"mqFhFr0757rfpnq3U+zOE7v/29yAD8J8B3b97fYz8ulNIHZ7Ln2CL9DyJV2rw73a5UJwTT2r22enKhcR",
+	"04abSrvGi5L8wLF0oJZ1gCasAMyUDMDq1gPF3aPaVk/wQLnSf8d7/KTnberSln4fPe920BDS/VI12ZBL",
+	"bfU5UQo5Ea7ziUzDTIzAVeJaAHOtBcR+qA/seFnnLogylh2sjEpg5hcJFna4ni7sSpVftI/VoD/FclL4",
+	"6F2Iw2sNsXKYJsiqhOQJuw3/sFcwdOetOPHYNj68WH6FE49t4cOL5d2ceO/t+dzKgYy4Ni/m5qtcdz+f",
+	"H32EzX/8vrvTBrV+u/NuLnhu5v9efz+I/F7t7LCreZYLl6BhR2dlJfUuywyirfr8RGip3ao1/gzT3afe",
+	"SDOsq+elhWea8Ty7/AsQxIi+yH6NtCe+PUkAAYC3af3547kLCfUls1Kc/fdHx5J2IdXKZZa79Kk+OxVp",
+	"pjHDiJLpx5UBBuW0jkEsKbNQQxEmVq8ZFU6CxObH4lftaPwfhDkVPM3o0++xUsNN0kJZ9sflg5DSd/+2",
+	"qDFOKG/uUFCPb7Xt1DFQAU+Xu+FZ+9Q7SjDscObXBNkM3T4bspVkMYL7wH48ImXcYMYy9hsv/ftWgBMW",
+	"dJBhPYGUVqKyYClEat06nxCS6uz3sExqIzi0ht7Mot3U0CavvBTMlHw6BSa8/d1cScfdPhcXtBC0nG4y",
+	"QAoONvSaQJWx0nzg3FyhWgRtzK0+k9R5erGkhBlXWWKp2qkEnWTBvwgrIRIcXLO5McXgxYtcTXg+V9oM",
+	"ftr5aYey2KoyfzZ49gJsONqj1eUjZ4+Co/X1lP5DjBb51Eoea+o9G4TbbLdrpRs1euYjdNFTemPgvmfO",
+	"HUJR+DrVN+yoiIrSTPZUZYKZreHRMiecQTaTIrUT+py+wHk4cMlKUTNrKarXZacE32OmZDAlPb79rFCK",
+	"7Yvi7ajzTBtVLsNBocq4Zczhip07dSG+56xUOeRIgdEcgcWsG4u+gfCuZL7sBrPSUG2HRnmcWhiTyZmd",
+	"pprMXUq3C7ZQFfdt07hBWuY52hSvvHVgtGbaD8Jv/xXPc2HsYHjymnLArCh3p6IjrOrGQBFsYq64ZJbX",
+	"plUudDApjdcy7V4p0sz0JrxM4VQE4sMuJ7nQ1IzS/gZ5J/SrdplmIiuB8/E8h7d0nmFWAV0+SEcdZ3ke",
+	"LsWOduv3myvVy8WlyFkmJ8q5Zq4LIbVgVNqSieaw7o+3js1nmnVGp/tHh5+OurtMSAMtUqFnJOQA2SHD",
+	"sYHr3Bz18ObSaKyILZSE49Jut1AIZG57CiEhbEAvBJPRX1rmO7U8vwzeYp1pdg3t51YXorGf6BLunl1K",
+	"SIGlG6d1q8SiyCGAaW3GKUhWaVrW+T9VNvnSW79aYCxzbu3lVEx5lZvg4HzMf8KtwC2Wt14bGqO38ZyP",
+	"7KfmSzau0pm9PgWku2OpUOTgDxzrEWWmoH6qNFTNaZfh6CKYmkZb8412xyemPgXIiMXjXz9YDx9uY2KG",
+	"m0ybbKIRI1xOs3Ih0pqyTMmlntq984Z22zz2M9uWfCJFDxLd3R4pK/Q5NJ9lJST2tg2npLBv9Tbvhb9j",
+	"2gBwmh8pbCPPobTBMk2oMcuV+sKqAmLe/1MB6oGfNZOXQpsejtYy57tqiUJW5LndmBT74ppNS9llc5Xb",
+	"u4fEh8m7M8WkmHEDdt/q9Dhwy/Q/00D2ul9mctbjl6K0KtFEaQPaSJ7Zr7RLvOR5heIQZLFBNgAfbBWq",
+	"Uuh2eqE1WHNpqvJM3bbzUhjE3cCDhaPugL9IQxmHNQf5OMszkwkdTiSFgfdaJkAAAdeXUy0WlbRKD5UG",
+	"UkvexP+QRCzR3G6I/S+TFTrputsHUEBRLENMUNgJAgDrk3oPiZiF625dYnsVKUSq6zbXqB66exWgMLRI",
+	"OQd8QMhE2AU+XJIXWg3Fq8boX5nIl363sWlfTXqzVDzA72nwu+dhZ84bs7ni0xYZhFnr2FKVks3p6yhb",
+	"G+9H7Y309S43ZqEUx5uTfPBVe7qazYR2VfAgSqOgXhRJYXe196jVMKDpc1Omumq/dope3Z8GSr3dJepd",
+	"jRCNLX1auXGEE7LFgi96rt/PmpnpFjoZNc8KplWeQqxUMl4UPdhapquxfxVU87Sa2I0vqnIy51rE8lKU",
+	"2ZQs5miFLQUvsw4i7ViWoauFgP9vp+h6aoF/Pseiej+kbt6ADAqpWj5qX5pyydKSTwHUg6fQmltNEduJ",
+	"+/AU5RfNuSVTlmcSqwWtFgc1DMVcGYUCrhQTkRWmz47Jr2cNRX7pMqspZRNbxwImlJ3coy7RhEY5Addg",
+	"eIZ/aZOMB6oU2Uw2C1CCMrOgZLA2x6gGAxSBsEoF/pLy0JyZXrcxDlcfPebyCyv4EhTdxiGwTlHpud2h",
+	"s6Mz7K3MEEWLZdKoWtUj1SxiaYV+FOH7WnmsJRpSTadahHwgnPFW42GucsFykc4wwA+ITKK0LFOk7Jez",
+	"k+M6K7jjjXlQGe1s3ci3uyQyDDkFn3ypittW4PRTyC7YO/uNga3aEdcA2oKKKj0C5AhnWD8ZhWyKODEQ",
+	"oD2E5wBJAfZKpnUF83WyhR05cgpGWi5ZWclQvE30ZbvCKJbQxT5lYaf7VSXCrsDbZDC3vW2OHiyzBXmn",
+	"7Tlq1HPSkl/xXIN/yulsMJP2Bhx4PzMrszMs7UQNUqrSEUvIMJ3et2bzHRDAVEAxr90a9uqV3WxLTXCZ",
+	"3a1cygnemz47E4Kd7g/fH+2z+Nm7KgOF5uY78bNwK3GmZ//5X//5fwEAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
