@@ -294,3 +294,36 @@ func TestCardStatementsWorkedExample(t *testing.T) {
 		t.Errorf("next bills %+v, want total 41333 and %+v", next, wantCards)
 	}
 }
+
+// TestPayingWalletCannotBecomeACardMeanwhile: a card set to be paid from a
+// bank while, in parallel, the bank is made a CARD: the two writes go one
+// after the other (the member's reservation lock), so exactly one succeeds
+// and no card is ever paid from a CARD.
+func TestPayingWalletCannotBecomeACardMeanwhile(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	for round := range 8 {
+		bank := lt.Wallet(m.Client, fmt.Sprintf("Bank %d", round), api.WalletTypeBank, 0)
+		card := lt.Wallet(m.Client, fmt.Sprintf("Card %d", round), api.WalletTypeCard, 0)
+		statuses := make(chan int, 2)
+		go func() {
+			statuses <- m.Do(http.MethodPut, fmt.Sprintf("/api/account/wallets/%d", card.ID), cycleCard(card.Name, 31, 14, bank.ID)).Status
+		}()
+		go func() {
+			statuses <- m.Do(http.MethodPut, fmt.Sprintf("/api/account/wallets/%d", bank.ID), api.WalletRequest{Name: bank.Name, Type: api.WalletTypeCard}).Status
+		}()
+		a, b := <-statuses, <-statuses
+		if (a == http.StatusOK) == (b == http.StatusOK) || (a != http.StatusBadRequest && b != http.StatusBadRequest) {
+			t.Fatalf("round %d: statuses %d and %d, want one 200 and one 400", round, a, b)
+		}
+		var n int
+		if err := env.Pool.QueryRow(t.Context(), `SELECT count(*) FROM wallet c JOIN wallet p ON p.id = c.payment_wallet_id
+			WHERE c.member_id = $1 AND p.type = 'CARD'`, m.ID).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Fatalf("round %d: a card is paid from a CARD", round)
+		}
+	}
+}
