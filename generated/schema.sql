@@ -1505,9 +1505,15 @@ CREATE TABLE public.wallet (
     loan_payment bigint,
     manual_valuation boolean DEFAULT false NOT NULL,
     current_value bigint,
+    statement_day integer,
+    payment_day integer,
+    payment_wallet_id bigint,
     sort_order integer NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    version bigint DEFAULT 1 NOT NULL
+    version bigint DEFAULT 1 NOT NULL,
+    CONSTRAINT wallet_card_cycle_check CHECK ((((statement_day IS NULL) = (payment_day IS NULL)) AND ((statement_day IS NULL) = (payment_wallet_id IS NULL)) AND ((statement_day IS NULL) OR (type = 'CARD'::text)) AND (payment_wallet_id IS DISTINCT FROM id))),
+    CONSTRAINT wallet_payment_day_check CHECK (((payment_day >= 1) AND (payment_day <= 31))),
+    CONSTRAINT wallet_statement_day_check CHECK (((statement_day >= 1) AND (statement_day <= 31)))
 );
 
 --
@@ -2328,6 +2334,12 @@ CREATE INDEX wallet_net_delta_wallet_idx ON public.wallet_net_delta USING btree 
 CREATE INDEX wallet_net_wallet_idx ON public.wallet_net USING btree (wallet_id);
 
 --
+-- Name: wallet_payment_wallet_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX wallet_payment_wallet_idx ON public.wallet USING btree (member_id, payment_wallet_id) WHERE (payment_wallet_id IS NOT NULL);
+
+--
 -- Name: account_category account_category_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3113,6 +3125,13 @@ ALTER TABLE ONLY public.wallet_net_delta
 
 ALTER TABLE ONLY public.wallet_net
     ADD CONSTRAINT wallet_net_member_id_wallet_id_fkey FOREIGN KEY (member_id, wallet_id) REFERENCES public.wallet(member_id, id) ON DELETE CASCADE;
+
+--
+-- Name: wallet wallet_payment_wallet_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.wallet
+    ADD CONSTRAINT wallet_payment_wallet_fkey FOREIGN KEY (member_id, payment_wallet_id) REFERENCES public.wallet(member_id, id);
 
 --
 -- PostgreSQL database dump complete

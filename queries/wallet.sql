@@ -31,11 +31,12 @@ SELECT count(*) FROM wallet WHERE member_id = @member_id AND type = @type;
 INSERT INTO wallet (
     member_id, name, type, opening_balance, account_number,
     loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment,
-    manual_valuation, current_value, sort_order
+    manual_valuation, current_value, statement_day, payment_day, payment_wallet_id, sort_order
 ) VALUES (
     @member_id, @name, @type, @opening_balance, @account_number,
     @loan_amount, @loan_rate, @loan_method, @loan_months, @loan_start, @loan_payment,
     @manual_valuation, @current_value,
+    sqlc.narg(statement_day), sqlc.narg(payment_day), sqlc.narg(payment_wallet_id),
     (SELECT COALESCE(MAX(sort_order), 0) + 1 FROM wallet WHERE member_id = @member_id)
 )
 RETURNING *;
@@ -45,9 +46,15 @@ UPDATE wallet SET
     name = @name, type = @type, opening_balance = @opening_balance, account_number = @account_number,
     loan_amount = @loan_amount, loan_rate = @loan_rate, loan_method = @loan_method,
     loan_months = @loan_months, loan_start = @loan_start, loan_payment = @loan_payment,
-    manual_valuation = @manual_valuation, current_value = @current_value
+    manual_valuation = @manual_valuation, current_value = @current_value,
+    statement_day = sqlc.narg(statement_day), payment_day = sqlc.narg(payment_day),
+    payment_wallet_id = sqlc.narg(payment_wallet_id)
 WHERE member_id = @member_id AND id = @id
 RETURNING *;
+
+-- name: WalletPaysCards :one
+-- Whether some card of the member is paid from this wallet.
+SELECT EXISTS (SELECT 1 FROM wallet WHERE member_id = @member_id AND payment_wallet_id = @wallet_id::bigint);
 
 -- name: DeleteWallet :execrows
 DELETE FROM wallet WHERE member_id = @member_id AND id = @id;

@@ -21,11 +21,29 @@ CREATE TABLE wallet (
     loan_payment     bigint,
     manual_valuation boolean      NOT NULL DEFAULT false,
     current_value    bigint,
+    -- A CARD wallet's issuer cycle (DECISIONS.md section 10): the day its
+    -- statement closes, the day it is paid (a day past a month's end means
+    -- its last day) and the wallet it is paid from, a non-CARD wallet of the
+    -- same member (the service checks the type, under the member's
+    -- reservation lock, so no wallet becomes a CARD while a card pays from
+    -- it). All three or none, on CARD wallets only.
+    statement_day     integer      CHECK (statement_day BETWEEN 1 AND 31),
+    payment_day       integer      CHECK (payment_day BETWEEN 1 AND 31),
+    payment_wallet_id bigint,
     sort_order       integer      NOT NULL,
     created_at       timestamptz  NOT NULL DEFAULT now(),
     version          bigint       NOT NULL DEFAULT 1,
-    UNIQUE (member_id, id)
+    UNIQUE (member_id, id),
+    CONSTRAINT wallet_card_cycle_check CHECK (
+        (statement_day IS NULL) = (payment_day IS NULL)
+        AND (statement_day IS NULL) = (payment_wallet_id IS NULL)
+        AND (statement_day IS NULL OR type = 'CARD')
+        AND payment_wallet_id IS DISTINCT FROM id),
+    -- A paying wallet is deleted only once no card is paid from it (409).
+    CONSTRAINT wallet_payment_wallet_fkey FOREIGN KEY (member_id, payment_wallet_id) REFERENCES wallet (member_id, id)
 );
+-- Finds the cards a wallet pays (its deletion, its change of type).
+CREATE INDEX wallet_payment_wallet_idx ON wallet (member_id, payment_wallet_id) WHERE payment_wallet_id IS NOT NULL;
 -- The free limit counts a member's wallets of one type.
 CREATE INDEX wallet_member_type_idx ON wallet (member_id, type);
 

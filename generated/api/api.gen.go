@@ -825,6 +825,62 @@ type BudgetStatusItem struct {
 // BudgetYearValue defines model for BudgetYearValue.
 type BudgetYearValue = int32
 
+// CardInstallmentSlice Which slice of an installment purchase the item is, or null for an entry that is not one.
+type CardInstallmentSlice struct {
+	// Number The slice's position, 1 for the first (which takes the remainder).
+	Number int32 `json:"number"`
+
+	// Of The purchase's number of months.
+	Of int32 `json:"of"`
+}
+
+// CardStatement One statement of a card's cycle.
+type CardStatement struct {
+	// ClosingDate The day the statement closes (its last day).
+	ClosingDate openapi_types.Date `json:"closingDate"`
+
+	// DueDate The first payment day after the closing day.
+	DueDate openapi_types.Date `json:"dueDate"`
+
+	// From The first day whose entries the statement covers (the day after the previous closing day).
+	From openapi_types.Date `json:"from"`
+
+	// Items The entries and installment slices of the statement, oldest date first.
+	Items []CardStatementItem `json:"items"`
+
+	// Paid Confirmed transfers into the card dated after the closing date cover the total.
+	Paid bool `json:"paid"`
+
+	// To The last day whose entries the statement covers (the closing day).
+	To openapi_types.Date `json:"to"`
+
+	// Total The sum of the items' amounts; negative when refunds pass the spending.
+	Total int64 `json:"total"`
+}
+
+// CardStatementItem defines model for CardStatementItem.
+type CardStatementItem struct {
+	// Amount What the item counts in the statement's total; negative for a refund, 0 while awaiting a rate.
+	Amount int64 `json:"amount"`
+
+	// AwaitingRate A pending foreign purchase still awaiting its exchange rate; it counts 0 until confirmed.
+	AwaitingRate bool `json:"awaitingRate"`
+
+	// Date The entry's date (a purchase's date for each of its installment slices).
+	Date openapi_types.Date `json:"date"`
+
+	// EntryID The entry the item comes from.
+	EntryID int64 `json:"entryId"`
+
+	// Installment Which slice of an installment purchase the item is, or null for an entry that is not one.
+	Installment *CardInstallmentSlice `json:"installment"`
+}
+
+// CardStatementList Statements, newest closing date first.
+//
+// Example: [{"closingDate":"2026-10-31","dueDate":"2026-11-14","from":"2026-10-01","items":[{"amount":33333,"awaitingRate":false,"date":"2026-09-20","entryId":12,"installment":{"number":2,"of":3}},{"amount":-5000,"awaitingRate":false,"date":"2026-10-02","entryId":14,"installment":null},{"amount":12000,"awaitingRate":false,"date":"2026-10-31","entryId":15,"installment":null}],"paid":false,"to":"2026-10-31","total":40333}]
+type CardStatementList = []CardStatement
+
 // Category A category; a top-level one lists its sub-categories in `children` (a sub-category's is empty).
 type Category struct {
 	Children  []SubCategory `json:"children"`
@@ -1482,6 +1538,22 @@ type NetWorthUnit string
 
 // NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
 type NetWorthUnitValue = string
+
+// NextCardBill A card's next bill.
+type NextCardBill struct {
+	ClosingDate openapi_types.Date `json:"closingDate"`
+	DueDate     openapi_types.Date `json:"dueDate"`
+	Total       int64              `json:"total"`
+	WalletID    int64              `json:"walletId"`
+}
+
+// NextCardBills Example: {"cards":[{"closingDate":"2026-10-31","dueDate":"2026-11-14","total":40333,"walletId":3}],"total":40333}
+type NextCardBills struct {
+	Cards []NextCardBill `json:"cards"`
+
+	// Total The sum of the cards' totals.
+	Total int64 `json:"total"`
+}
 
 // NotificationOutcome What a notification did. Open for growth; known values are listed.
 //
@@ -2555,7 +2627,16 @@ type Wallet struct {
 	ManualValuation bool                `json:"manualValuation"`
 	Name            string              `json:"name"`
 	OpeningBalance  int64               `json:"openingBalance"`
-	SortOrder       int32               `json:"sortOrder"`
+
+	// PaymentDay A `CARD`'s payment day (1 to 31), or null for no cycle.
+	PaymentDay *int32 `json:"paymentDay"`
+
+	// PaymentWalletID The wallet a `CARD`'s bills are paid from, or null for no cycle.
+	PaymentWalletID *int64 `json:"paymentWalletId"`
+	SortOrder       int32  `json:"sortOrder"`
+
+	// StatementDay A `CARD`'s statement closing day (1 to 31), or null for no cycle.
+	StatementDay *int32 `json:"statementDay"`
 
 	// Type The kind of wallet as answered; a client must accept other values.
 	Type WalletTypeValue `json:"type"`
@@ -2600,6 +2681,15 @@ type WalletRequest struct {
 	//
 	// Example: 1500000
 	OpeningBalance *Money `json:"openingBalance,omitempty"`
+
+	// PaymentDay The day of the month a `CARD`'s statement is paid, 1 to 31 (the same month-end rule); a statement is due on the first such day after its closing day.
+	PaymentDay *int32 `json:"paymentDay,omitempty"`
+
+	// PaymentWalletID The member's wallet a `CARD`'s bills are paid from; not a `CARD`.
+	PaymentWalletID *int64 `json:"paymentWalletId,omitempty"`
+
+	// StatementDay A `CARD`'s statement closing day of the month, 1 to 31 (a day past a month's end means its last day); with `paymentDay` and `paymentWalletId`.
+	StatementDay *int32 `json:"statementDay,omitempty"`
 
 	// Type The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
 	// `CHECK_CARD` a debit card, `MINUS` an overdraft account, `PENSION` typically a manual-valuation wallet.
@@ -3644,6 +3734,15 @@ type UpdateWalletParams struct {
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
+// ListCardStatementsParams defines parameters for ListCardStatements.
+type ListCardStatementsParams struct {
+	// From The earliest closing date to list (included).
+	From *openapi_types.Date `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The latest closing date to list (included).
+	To *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
+}
+
 // ListMembersParams defines parameters for ListMembers.
 type ListMembersParams struct {
 	// Page Page number, from 1.
@@ -4501,6 +4600,9 @@ type ServerInterface interface {
 	// UpdateBudget Change a budget's amount
 	// (PUT /api/account/budgets/{id})
 	UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID, params UpdateBudgetParams)
+	// GetNextCardBills The next bill of every card
+	// (GET /api/account/card-bills/next)
+	GetNextCardBills(w http.ResponseWriter, r *http.Request)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
 	ListCategories(w http.ResponseWriter, r *http.Request)
@@ -4681,6 +4783,9 @@ type ServerInterface interface {
 	// GetLoanSchedule The repayment schedule of a loan wallet
 	// (GET /api/account/wallets/{id}/loan-schedule)
 	GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID)
+	// ListCardStatements The statements of a card
+	// (GET /api/account/wallets/{id}/statements)
+	ListCardStatements(w http.ResponseWriter, r *http.Request, id WalletID, params ListCardStatementsParams)
 	// ListDefaultCategories The default category tree
 	// (GET /api/admin/default-categories)
 	ListDefaultCategories(w http.ResponseWriter, r *http.Request)
@@ -5443,6 +5548,20 @@ func (siw *ServerInterfaceWrapper) UpdateBudget(w http.ResponseWriter, r *http.R
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateBudget(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetNextCardBills operation middleware
+func (siw *ServerInterfaceWrapper) GetNextCardBills(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetNextCardBills(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7915,6 +8034,61 @@ func (siw *ServerInterfaceWrapper) GetLoanSchedule(w http.ResponseWriter, r *htt
 	handler.ServeHTTP(w, r)
 }
 
+// ListCardStatements operation middleware
+func (siw *ServerInterfaceWrapper) ListCardStatements(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id WalletID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCardStatementsParams
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", r.URL.Query(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "from"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "from", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", r.URL.Query(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "to"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCardStatements(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListDefaultCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListDefaultCategories(w http.ResponseWriter, r *http.Request) {
 
@@ -10091,6 +10265,8 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}", wrapper.GetWallet)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/wallets/{id}", wrapper.UpdateWallet)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}/loan-schedule", wrapper.GetLoanSchedule)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}/statements", wrapper.ListCardStatements)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/card-bills/next", wrapper.GetNextCardBills)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/categories", wrapper.ListCategories)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/categories", wrapper.CreateCategory)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/categories/reorder", wrapper.ReorderCategories)
@@ -12422,6 +12598,110 @@ type UpdateBudget503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateBudget503ApplicationProblemPlusJSONResponse) VisitUpdateBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBillsRequestObject struct {
+}
+
+type GetNextCardBillsResponseObject interface {
+	VisitGetNextCardBillsResponse(w http.ResponseWriter) error
+}
+
+type GetNextCardBills200JSONResponse NextCardBills
+
+func (response GetNextCardBills200JSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBills401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills401ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBills413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills413ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBills422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills422ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBills500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills500ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBills503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills503ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -21430,6 +21710,144 @@ type GetLoanSchedule503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response GetLoanSchedule503ApplicationProblemPlusJSONResponse) VisitGetLoanScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatementsRequestObject struct {
+	ID     WalletID `json:"id"`
+	Params ListCardStatementsParams
+}
+
+type ListCardStatementsResponseObject interface {
+	VisitListCardStatementsResponse(w http.ResponseWriter) error
+}
+
+type ListCardStatements200JSONResponse CardStatementList
+
+func (response ListCardStatements200JSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements400ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements401ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements404ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements413ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements422ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements500ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCardStatements503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListCardStatements503ApplicationProblemPlusJSONResponse) VisitListCardStatementsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -31027,6 +31445,9 @@ type StrictServerInterface interface {
 	// UpdateBudget Change a budget's amount
 	// (PUT /api/account/budgets/{id})
 	UpdateBudget(ctx context.Context, request UpdateBudgetRequestObject) (UpdateBudgetResponseObject, error)
+	// GetNextCardBills The next bill of every card
+	// (GET /api/account/card-bills/next)
+	GetNextCardBills(ctx context.Context, request GetNextCardBillsRequestObject) (GetNextCardBillsResponseObject, error)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
 	ListCategories(ctx context.Context, request ListCategoriesRequestObject) (ListCategoriesResponseObject, error)
@@ -31207,6 +31628,9 @@ type StrictServerInterface interface {
 	// GetLoanSchedule The repayment schedule of a loan wallet
 	// (GET /api/account/wallets/{id}/loan-schedule)
 	GetLoanSchedule(ctx context.Context, request GetLoanScheduleRequestObject) (GetLoanScheduleResponseObject, error)
+	// ListCardStatements The statements of a card
+	// (GET /api/account/wallets/{id}/statements)
+	ListCardStatements(ctx context.Context, request ListCardStatementsRequestObject) (ListCardStatementsResponseObject, error)
 	// ListDefaultCategories The default category tree
 	// (GET /api/admin/default-categories)
 	ListDefaultCategories(ctx context.Context, request ListDefaultCategoriesRequestObject) (ListDefaultCategoriesResponseObject, error)
@@ -31868,6 +32292,30 @@ func (sh *strictHandler) UpdateBudget(w http.ResponseWriter, r *http.Request, id
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(UpdateBudgetResponseObject); ok {
 		if err := validResponse.VisitUpdateBudgetResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetNextCardBills operation middleware
+func (sh *strictHandler) GetNextCardBills(w http.ResponseWriter, r *http.Request) {
+	var request GetNextCardBillsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetNextCardBills(ctx, request.(GetNextCardBillsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetNextCardBills")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetNextCardBillsResponseObject); ok {
+		if err := validResponse.VisitGetNextCardBillsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -33599,6 +34047,33 @@ func (sh *strictHandler) GetLoanSchedule(w http.ResponseWriter, r *http.Request,
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetLoanScheduleResponseObject); ok {
 		if err := validResponse.VisitGetLoanScheduleResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListCardStatements operation middleware
+func (sh *strictHandler) ListCardStatements(w http.ResponseWriter, r *http.Request, id WalletID, params ListCardStatementsParams) {
+	var request ListCardStatementsRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCardStatements(ctx, request.(ListCardStatementsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCardStatements")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCardStatementsResponseObject); ok {
+		if err := validResponse.VisitListCardStatementsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -35710,964 +36185,1000 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"5P37jyNJkh+I/ysuaoEidyKzyHxUV2VCkFiZzCp25auZzK6pGfZmOBlOMiaD7uxwZ7LYvfXF6LFfrHbv",
-	"cAPopD1Js4s53J4OOkg4SbcSdoH9SfpP9ON0zf9wcDP3eDGCDGZm9Tw0wFQnyQh3c3dzc3N7fOzbykBM",
-	"poIzrmTl4NvKmFGPhfBnq0tH+r8ek4PQnypf8MpBpTtmJGQDEXpPJJEqFHxEGFe+WhBFR9ukGzKqiK8I",
-	"lURM6dczdkBuGZvqr+a+GhM1ZmQgpguyEDMyFoG33eNtRTidMAk/Rq3fsVD6gjtkPvYHY8LuWLgg89BX",
-	"jIhh4lESUl8y6RDKPYcMRUio+aXHoUtKpM9HAdsyz79qdUl1ToOAKUcTHy4cokLK5ZCFDpkKqRwyDcXQ",
-	"D1jNIZR4/ohJZTulXM5Z2OPVXmV368Xw+TOv/rzx/Pne4DPv2X6vUjsglJuHCA2kIHIs5pLMx1Slxyfm",
-	"HIcjiScIF4oMxpSPWI9XKUHynkjSpwHlA6ZHh7Q+kXqmccI0dZreJ5LQmRqL0CHuWChXTwVxJ4svhWKu",
-	"o7vtcTOiJ5JMA8prMF1AkBkedi7tKgnJiBJim1wx7pkFddvDrTOqBmOXKEGY5ysiwh73WMD0ovBgAQ2a",
-	"hYMVlnROqku/+JJovqMh8w4IJZzN7TiJJ5jUk9HjIRvOJINxQ084/dHE6AmoOUQvN1J2LjhLkBcy6iW5",
-	"BIjwhz3uK2nXB8fsbZMLTigZaN7VE2R+9ZUmVDehCbTrdkgEBw6bBnTBPPOw0+P6QcEZvDD0Q6miXmgY",
-	"+kwzesWpsPd0Mg1Y5aCSzz8VpyIHYzaheu+pxVQ/KVXo81Hlwwen0vbYZCoU46pjCFjeo64KZ8wl8zHj",
-	"RI39eDw4GKlEGNGtp1XPMA0Dn4UkZF/PNDNEW1XSCetxN+p2sNh6wxYuqXKhxj4fkTmVdhqxM+VPWO2Q",
-	"0L5kXOFcJWcjOwua1tSYGZ9NKgc/xh++cpbm4INTmdKQTpgyguqloKF3RBUbiXDxxYyFi+UpueCM9PVz",
-	"h0aOwAcYpphpebVdcSq+fvJraMCpaPaqHFQGpt0Uib8XsmHloPJ3n8bC8yn+Kp+mqIElg2+6dFRIWrCA",
-	"TSyBURZ6UnEi6aiIKkVHKYIm9P0p4yM1rhzs1p3KxOf2Y8PJYaKXM2/EVPs4X7z34dcnkvhe1P+UqnHc",
-	"ve9VnIpmFT/U/KdXKknNUIQTqvRzXD3bqwA9/kSvakyNzxUbsTBBzpngmuA8igLmjVhIJvoJhzT07m7s",
-	"kKpkuNnElIVUPw7Cfz5mIdN7t89GPpe1ojmE1kqPY3dHj4O+N+PYKTmod4yG+WNaMBpamZYcXxG5+vl7",
-	"UvvixYsXSXpf1Ou5JFuuLWIMuxe+R9Y4wkPp1J/4apko8yuZspBM6YgZ3tiv14tmMYCGkhR5bEhngaoc",
-	"NPSsFE/ifr1eltornw9Y/hS6nL1Xrl33acjufDGTQHwsMkPCJlO1AG6ODxP9DEhrMpwFAZELPigapQQC",
-	"CgTETmL1EzLhaExD3INymfTXYk4mlC+QRfEYGegXULnRWpQHh4E9Nkb+HeP6NFy5+2T+SjxbtQ47e+uX",
-	"QUwmjBfKtwH+/D1y8TGObN3+MhPw69hnLa1ZWvpO/ECxsOCk0jqozySysNbjzEuabbVmJWf9LfOdz+S6",
-	"Y7XtVR5MdtF0Wm35e53DS9wJK6dwanZLVfdY0xMHuulA8KEfTphHqkMaSFazc100iaadPI2xL0TAKI/p",
-	"6tJRqWVdUkFAz/5EeghSxt6rUqTN4U4yYROhp0pRn0tDJXuvSHVAJdvyuWRc+sq/Y4UH/9dFJDfqpWk2",
-	"t8WVdCvDg3a3mHdkdt1BhVFjFkZPm/U/JH2hxqjH49lQuA6m7XKssJiylYT7fCAmLKKPvZ8yLtk6boTu",
-	"ymrJESExWW/hYreR7MG7YBFB+OsDJczJD09CMVmmp311QfZ2Gp+RgfAie8RgFob6iqT5846FinlkGIqJ",
-	"Q2bTKdwDZeFO0s+tlEbxjen66rii70BKsVC39Ac/bm796Ktvdz/8XiWPYU9+2BX3p1+JMtQrUZL2N523",
-	"G9GeO/fdSCfy6CKyBWnVi1RBA3GVcGtrZjqHJTyqWC4ZidvvG5ZzhTujt0yCTUCFi/hkBHMCkXTISFWT",
-	"2G51T8hYqSmd+iRzoyZoeasZewvYRHo8pNwTE3LLFqRKyfV1+9ghki5qqGgxOhiDacL0ZA06+s4O78RP",
-	"RZT5arvH37CFJDTE29OETfosNPYo3cQtmyqys0fGYhbKbfLW1xd9/ejkoMe3cnqIvrHWg+qEqbHwHKLP",
-	"W2izL7xFzVgA5JKFpMcJoSPqc4dIRdVMOvACWrFaXTpytUwKZh7zHOwyNkioLWsIOSBg90DDlrFm6ZaN",
-	"peIwn3jKUfZa2i2Nezs7xG0ft84uL7qt86N3N29a7246reur1rGb09TYD5KWH9uaL4lUfhCQcMa5Plaj",
-	"5usvNG1LPbTPb05O269ed10z0I5eua3mULHQPTDrSPUnfcWtIqPpLTxhlEsQ2LpdNabqkFDdDXGPLs5P",
-	"TttHXVeTQ/tiljREwmpMJAvujAk14mNriSNjFkxr2z0OMljOBgMm5XAWkOrO+/fxomp+0qxzAA3g8DUZ",
-	"ZEj9gHmRkcgsB/blK9nj2F044xK5YJvoHX7LtPJmjHda2Ie+UowT5EWcejj36ADu/tRcS2AvOESKHqep",
-	"+aIkELFRrkqJF4rpVFMmOGfQiEMokSy8YyGSLhU+YSdc9vTROPFVzdj/ZMIknJ49uKml5oEz3S6+r0Ur",
-	"UqrXbMC2e/ytsUXpBlEYZIwbcxHeSj1MXxEazHXnnu9tk1PBR0gwJzv7+3AxowPFQnnQ43v1etbitt+v",
-	"Dz5jO2xrd9jwtvYG+/tbL7zndGtn+KzfYHX6YrDXsLITCYmFZ0ZqFd4x9/fXa1LtIRhrCy7KuO2RvwNf",
-	"34sDKhXYk9PW/6oW6HD1eNXqgj0YvojXBcWeXjoUkyLEppjnK/QX2J1gzYE5DoMaMqWxeRMweaMlu8cn",
-	"1GPWvJykDHf+GBiTKmv8PkRlb+5LsFJFAqGx0+PuZad1dHF+3O62L85vTprt09axm/CbwPms7OQk5Jzd",
-	"VaSaNXujXO3xCQtHzEHmNIMZjNngNjo10LOid7HgjEjFpgfYjpjr7ReIwa3RZxKPK4F2b+RqPCxymBgf",
-	"zmdgPBthRcxjYLUz4ibpNdB/R66PpA+BVNc5h4ivDtE1xHvcuHyoB7cwWP+JuAPpDO0rIWoOSL6YiZ5I",
-	"4yc5QE9O7ONB946elx5ngWRof8xx4dRiiZp2bWwT9/ddMtGbQasRfBGzCiVzRm97XJNVdd8+dWtGjJin",
-	"S/sU8nezcecUX4h29vJ37rngbP3uBRkIzj7gEdzGYxF4Us9P4EsF+9X9fbe2Td6iuyLatXMxCzzSZ7B5",
-	"etxY7b2Fg+IfpbTdPbv1PdwmXMBD2+TI8oaewGBBqp2TI/Ki0ajXDoieSNi5/oiL0HpmiqYo9iutuDjm",
-	"2tTaEzpiReYJX/8I5gknIbE8L2RSEnc2DQT1wHUArbhmqOyhxozZDJ5cJvYM9MAiaiMt8fuypqxwB4Dt",
-	"kChhOCjyB6DCtGA0dNda/R/Jyn8m7lje9aoZaZXoexwmVG1NLrq0wfsKzlNPC90nMrrhTsTdCtMp9PmQ",
-	"yT1n6q0I1bicvRf8Uz5XklRn3Ffk7OK8+7rmpI4kXBMtxe9j8dUzvWod6qVHdM3zHAWXSP7UOllI1XQN",
-	"Vhj99ZyxW1LV/2qNnYbguTwT3KOLQl7Sk1Ha4pEiMEnxW93niiXQNGVX4G2r9SazADCAVfMPYyuY/t2V",
-	"Fvdn66f/gjPlT9hqx6KWo/qp79/DeElHOQ4Z/S3hM70njQhuFJpadQP5c7eSc+v1egm/0aWQhZNmwju+",
-	"r5n6YuYPblea1b/WT3zvxvUO04zu81ERWaF94Hsn7cr/Joe52opNYs9ksafumwK+2qmvYaz1dCmq5KYW",
-	"tHvbJ9db0YCevMOya/X/ZXOeNfvU7ml5LEnVajf9r9Elf6XE4LaI5aX+8Xtk9C4dvQrFbFpEj76kjPQD",
-	"3y9NK8j5PgnZhLGdyJ5ptVa9v9zVXL4JV3dD6hXePJT+8fucGt0fcPJafxmQFjt4gMNJVXCWVqGfFIf1",
-	"wCsPdPpY996KCYTfv8c5RO9YEUGRqeH7IqdcXFPqomY5Hb4sZnUjVMsI0Z1SQvSDHrecCi4ZhgtSr4Nm",
-	"Wf1pILhiHP6k02ngD8DW+nQain7AJj/4idQDS3iw9Bue7uDL5mn7uJmw01WciscU9YPKQeUpm1A/OCCT",
-	"mVSkj4aeLf1VdMGXs8GYUIxi/Qem9e0BnLEsDEUoKwc//rYyYVKC6lq5V0twZ9D7zRBU+fAVMgGTqu1V",
-	"Dir7w53BC9pgn/V3vb3BM/qc1YeN/g7sHnDEVA72YFJ9Beall9QjdvKiqQaPwkE/oPy28qHsdegSJxjX",
-	"J0+bi/wnExpoFtBX5BBiSVkA/gCf39HA90jVXVoKF8OCyUSEjMgpG/hDf4BukrRJXfOlFiUQrycXD2KI",
-	"l9dX75I8YB1LY0bvFtGArGSjg4GYcUWqI6Ze0sHtbFpbchYdgiUW/SKKUIisrWy+gDsv4gXsCkHO9K3S",
-	"rKL8dMvYLDf+PgzeISGDuGSHHF19SfzJVIQYCfde/+XY502wuS/48nSRqqvXwK2B3RocSjCB0dyBNm4a",
-	"cvT9Hq3GaErc7vFOwlmU8rsRyQaCexJN1dAUHOWmX93JhC4MNYreshpaFBPZFInmluXmlWl+xpUfpJpO",
-	"Tx7TD5k0goAqhpf9hElyldDGyDg+DPzBwySfdScmmR3W1AgmvbpByKi3ID4nM3kfnq0neDYi+nuROAPT",
-	"m0mEAGM/aiLgaEg4U1eImB5fkjGQYsATsgd8QgojBzhZirB3kn5bTUqPp3kSc0voQib8jGl3/C1bLG2S",
-	"rAv5foyqBJlTCLEe6vFDk7ADi0jJRjtkyaptyMgnIuz7nsf4gzj55KLzsn183DpPsjI48qinSZAqpEqE",
-	"Enb3TDIUXdES3oevd2O+jsfwyRj7yh9x5ult2J8p8DzRIBBzYORo8Hhauped1ln7+uym0/riut1pHbsm",
-	"leqk02pZyzVkc5gH43m4x2mbjqjpsJnERJZ7L2V+pMaSiMry4ZxKvbBebizIfc7anXh9r/k0FAOtwfUD",
-	"Ro7MyD7ZWhcFqxwg1y6n8OixQ8C5iaiAm6qN+zEiJxsdk47sESEG9myTa8lMHpcWOsg4mDQF72kpo1dd",
-	"a6OcBg9b6fNuq3PePE3rWmTG2fspGyjmEVCgiRiAadw7JF/PhDIntlUrPYyqDJnWLrTk8u+x2vtJ1diO",
-	"jVyhZ7KlifiU2lVyxEPqB7OQkaprZ8e1Pn6q5Rb470cj5pEZ97R2E43UdYxDWY7FnMPePBfqRMz4w/bj",
-	"+UX35uTi+jy1BY0U0XJoCD3cQ4DuxVN+LhQ5Me18omk+F3i/Qj+eg0HupM8CwUdwDNoNYoZWdaOBuzU7",
-	"m2fC84d+XqZeN9fdDREP6Ow2Qc/Gn57NcoRAiMPY592C93bqdb1xo+w+E8xifZGYjSgxWB8TeLH5g9z0",
-	"WxNRYk560G1suJMUhnc4m9sAJN2EDfbzCnJn4U1qQldSnfb4clLshN6mwylcE0/h6ltvFLcuJhgAORL5",
-	"qbI9jnHU8I0vScj01175DFqSSaCNQm981eNKCBywiUfYsWFXpRKq9S8ktbZAs7e9MhkUHVuLQFCvK8Qp",
-	"DUfsQVv2svnu9KJ5fNO9uLg5bXZetdKnZyw9gTG1IqTXvlHfe77/2TPSXygm77GhGwmNyFxKSQsTyvVl",
-	"FYf1vWj+qWGlNJcnkkDiGKm6S5Pk1g7xgMW4Fn30Re/JWMm3mxRyqjXplyHo0r5+7gQiJB+2eMuBY8vL",
-	"h/vfxGFCklgqvsqGA+GGuc9aJrSf5PiIGeCn033y4uaS8mzFqBNJ7RhYVjUyvcc9ducPGJmHWn/wVW2b",
-	"nC9nPR9GIcoZ/ALrmRecORj1BiGKPY6iPk4y52JOqib5Lx1B6EsyEjzHnFACnMF2rx8tIUhCNvFnk05k",
-	"IX4YL6ZuEkta+JBRpdUVzpgnEzcKPETl2J/+5l+tmqmL0UAfTl7e5UjLjOzNqnaYvWBOqUSICGaEjx/C",
-	"KQOiosPkgg8eZWk6rat350cFKxMlImvuNvY4G/uMgbizUIrwEHJPMbA0jlzDlFV84j6iI6FKvxL8E4t8",
-	"e3QvjY0MKNeiOsCYaq2OiUDfljMTZ4yMcVgczlyP50ydj1GOSkz6UgkedesrMmdgPZmIu0g0gVqm57fP",
-	"RpSDxXFBaMh6HPIyqCIB0xe1F3Xi0QUEyl6tWQ5z+9IXE3/Arjm9o36gL6UPYqWrVufL9lHr5vq8+WWz",
-	"fdp8edpa2ujSH/EtnxO8NWpxBjAngg/90Sxk3n3uXIltbkZEkkP6hBtemu7SViAjxZbGRpCb9Jd9vch0",
-	"MGYeCf3RGCR+j1fdnCksdl3UDsilkGoUsqsvTok3CzGdhIiZgtR3ynvc9wwWzzQUd76nVe0I8eOQmHRy",
-	"q++ElGu5o4DlkroOGLhR4YG8FgzxtqPXHD5mNFDjBam63fZZ6+K66zoZi/luvbZN1hrUjVIO2eKPYok0",
-	"dkhMI9nMpNgV4ozyReQYeZCYbXZbN6fts3Y3I2OFwKA+kxNDldIbVR4SmCjYwgFVLPztcfN07ZAMvRIy",
-	"MNLD0/IzMSP6/AvX+loSnPEgVwoycsCUyRaOc3JCMRuN78krigYXM3Ux7OiD5EG80r3oNk9vLq67Nxcn",
-	"N53mefreRYnSfcV+swjKp88WgntxNsIE/Gn6/BrDkfVf/+MLZ2dn19n9bMep7z5znu/vOZ99tu88r39G",
-	"5oLXfrusm00zD8lJQMFbpQmMLCJnEzR6YOwBgoFhyA2N406lSZ13CO1xzhSZixCfnopQDUXgC4Ji3IG0",
-	"McqJptGbBay2fu57fO3kHxB3ed1dNNlZQYu2lSi9rsfnIYVsNAxZJT6XilFvm7ToYGxpiB0wkZ0Hbbk+",
-	"J//1Pzbqf9DYB/MLeDnAXKQ3b4+jgWZCqlZ5MYmm1PPIbIrTPqThocl84iMiIUd8mEpz77Oxb9KJYLl6",
-	"fAIOrijPCZjFJPk1bb4PmLhSWFk2qsEsujlbYV9htsYHp3LN6UyN9Xk3oOqBavH1efO6+7p13m0fNTMi",
-	"W6swYCEXj+QBaiT3ENqc/G8+6eU4Mzr3QGu4kklpfTd4vMNnSFdj76e+0WDmYGODQDU7E7B8tcMeNylZ",
-	"VsmLzR6OzcQEdYQG0nbSPiZK3DIOaWZzsD1WqflDX4HmANqHhjQy47dgDrTxLsgg1qVYi9hAzqZ61zLv",
-	"jHk+BVCBh/HC1fXl5UWn2zq+OWsdt5s33XeXKZksmeFxTFKWBOPTDkiyI+jgHveg/SR7REMjMDbSRYyF",
-	"78kY9kSSCXSr+7Ob0CLcJRzZsMWrbv7EgRk8og4O8Ka++2K6UU7mjL1SU5m9JBu8rwmpcmGtsZhGBe7j",
-	"aahpUj6GeWGyp9dUSwGTWyaOJmMGcSoYI3XwbYXPAnM/wji5pSd9LzdoLqsr2KC2b5db0Jf7tUsVUP4l",
-	"DWbMvtCcKdFhnM3z4D3wkRZsXbli2GsHp5u5DIU3G6jCuOMQzOH6kTR2hCJy1o+ed4g/JJQvtkt1Cwku",
-	"JefV3m9KcDs8F01jKHCzr3qpIwIWvWB35upXkJuv4Fnz6odkvOWPMQATOcywhSEm6sIwRXYd0wuSZYTE",
-	"VERT6CSYPwZQFP2fsIHSQ2qCqpC39bjgW5yNqPLvmNUojHe4T2UCIASykKpak9lO5p82dupZFDWMJk0n",
-	"xMT/S4Rv1vPWuTlT4w6TkBHxbWaHw0lSwKHmMINHDolMQJg2zYkLsuuAvGQ0ZCHpzer13QE8Dn8yl1QR",
-	"/hPDbBi8TMlAiFsfxc0SA8/ken68liaANskaOBDTQO6CAc2rZSWeRzT0TEKyFpTLUpHeUVUUuUv7UgQz",
-	"FSehZkKu0yKXVCFuziP9BXFHTCVSVR0yAGNHjwf+raUKXpI1vNZJQN4NJB4lS1YL3Zc/ABOxoeWQuFqA",
-	"uMZgwJmvxizcJufWXmqI8pVkwdA4GKeYYCv9b2JYWeIxrftDJAvMhUmh/uQiP08cGDFgFqV45W36Wnot",
-	"fcUm6T9WcZ7hoQ+x9hCGdAGy1LS+FGi9PDZpUp1KPAqae6kpy84MjMaJUu4wQwqby5sijJ4t3hyRcdaJ",
-	"XD6NbXLBGcGpAZcdAG15fogwIDK6BhnlBi56GKna4yP/jsnaNmkrrRrPJgh9IqaMg5sHg0r1DwmQgMRl",
-	"rEptJjw4B0NGPbjdYfMYMk4HAzD2Gqc3KmDU02o4mIfAgIIEAoiD7fVOHz3giEaEAVBNe1pWR/yvdWqM",
-	"dtqr1wmnEwR7YxhYvU06bMi0jGc4rP4CvGIHkU/d6fE41U6EyXRAC8ygLDKXA39HCIEWaSKBbzilWmno",
-	"8arefyZuSInpVsDuWBA9eJh9zSqkKX+b/rK2TU71BAFegISl1DdY40679bkn9YHG2ZwA/0uDeMSmsBB6",
-	"TBGTHBBXJNNapYtXE9eG3bQBJ026ZEAnLPIlRJl1YjCb6C2o5WjUKJr8LZaNbm5CFz3eZxbhLQ3o8G0F",
-	"bRaYDkDNwb1nzs4InPig8vFP//y7v/knlfi7S5jZyoGe2A9fRd+D7PjxtzbbInptmng82mQG+a3ywYlf",
-	"+MXPPv7pv0u8EDeRfekrp2LsAinijY6QpN22maU9MSqjeFgCIfHpoLJT33m21WhsNZ7BpKFbpwO/4XM+",
-	"l4oGgV4Hm+uOP0zYROgO/uQvf/WPf/rdf/qjj3/yl1ogC+UPAeILnxKhP/I5DazGhN9a3MUDgOlzKoqO",
-	"9BC/WpoCx2DQwUh+8at//vOPf/NX3/2zn8N82unYT08G9pC3iGsnYWf/vpMAVH33P/30l3/9x590En75",
-	"1//045/9u1/9///zx7/4P5E/0jspxSe7+1ZDRCSIRsPB5KADPWD9dnp3pl5+vrRDVk0s495xci53tnY+",
-	"izOSPv7i5x//j78lmvJ/8U9RXQ9V9vk6jOdrmz2NTA/ZNkZWmrnBWaqokN4xPM8sLGTO4POXeMgYJGhj",
-	"7jnk96ZntmhhlVhixK+cihFN0BqulCEFEyXOZ3hPT7KgwiuO+S4QlKd5Q39zBi6/1Dcp3tPfXNLFhKVf",
-	"S/Kt/nylJzviV8pnNNCdo/XN8l4kzBJDcyr6RPb56CUah5MXjKNm5xg3YXqMlUajvrWzu7e1/+yz5y/q",
-	"ld/w8WYWPTvehr1imVG/bJ6/qXz46kP2ThCdMIVYK8HCmM7hLIN0F4Ri138iNiRuK0jqK6ONotKGO1cr",
-	"cRP6vo3vNVI0R0pq8vhaggGPfjOXVT8kIvRYeAgOgQiPOFY44GKXo2jYKw+Cyy2mbMMBxbj/JYYUHY7f",
-	"btIFbv1U+zv1gg6y0jUXJdnGEFvU16HRJU3yptZRx2jjdLQ2CPmdoLdEaPUbEJ+iKD2KF5/t5A0iK+Q3",
-	"mqwULMnyoiz3lhbgG/UVI2eU6ShxLmzUS4SDUaYTPG2WVj2GUEvtltJr2aWjc5pdvgImTxxvS3REgMj9",
-	"BfEAtFFBiK7E/D3QlCfU23QT2nZz6MshMDr+chHZjQ5P8BJ7iAAxK2A5VidOJw7YjRYdk7/Xr3jmJm2H",
-	"FndrWCIlTmNBlOTKzFZwolMiuaTF13Gz4/Iu5akDxZafMRDT8YUviqHyuRIpA3O2WEbGwBXZNldOq604",
-	"wpKHy6Lcaljez+qS5bbvcGmZEiVmMk06djjFE32UID09E9YOVX5A000HYqkqfW5FiN/J8RsrmMEPN0QU",
-	"j9jovt8WLvzjWZ834wszJfdmi+QFb9kHVQ4z294Y1mKEZG+Kqzusb7346tuG02h8qPZ62/bj8w+1v59L",
-	"Q86F89uyJT12Cm2xiYXB+81al4wAe2x0nU1jNu48z0LUrrUBZ2/C5SZtPzVpe0WTFl2o81x79iQvcSzL",
-	"e+/L+KZ+X1GW5LVIeEXNOitFHaxpfEDZrbA06xnOzeM2J1EaI1r+NRLFxg1kULyiUgj2iPI5ocYUHKkH",
-	"26Rpv0oAVSPcCarVJp/INOIe9ri134J/CY3Abvv86OKsZZ5t/fCydX7Vcm39w9ieaDuIc7LQIArWX9nj",
-	"fQYGyUDMDWw/VvVwrJsIbzdzAW/JbXIBpmvw1SSN18TCpljrdY9XwfpMItvqhC7Avoo91w4iq7Q1P1Nj",
-	"kl5ngcYQUzRB9/jS9nAq77fYe8W49PsB27Il4nBuK05ka/oqXtP0TaPs1cfEjS3rH1Q9qsYxseimpd5R",
-	"48gdvTDAO+vfe8domO+KNhA7Fgp1rY5xTotmUB/dFuk8CXRqedXybhIMVWrmABTUlOs4a71JiOr9dWVZ",
-	"LKHp616O8plBoMRUL19JuH5Ix1o3suqo3v/V6IOW+TUYdRDYR+WvRRN9uMYRWT5LKAxWodyoYk7KXFoG",
-	"uSxHM4zOkbipmPJVh0oxSycu6ys0yZX+VHzq17BmGyk/G18Cfks0jfSl4f6aRjGLdJIWmodxCJ0pcSlk",
-	"jkh6O2YgGn1lSoBCLsbAaD8M0PJtubCoOpRkjLgY4hMRCTllVgkx4Pomj9pXpjIFJyLwWGifiouf2tMO",
-	"AnUFhOZG518GV9WQGdVcQF9nTDERHIKuI2doEvoQ20wd8Akd9/veRx5drL6X7K4153zirfjbt7X0nJpp",
-	"WbWzhiXVCY8NfQNgk1QrDkkULsBNjcn76RFrb3wZi2KOSmGtYaTP1JwxDoq1sbctq0OQ1g8hUwD4iYBi",
-	"E336k4DROyYRN8FVwr2vRhGLndKmgNijuAbtcsgY5j1OhcTMbqy+Uq/pJXKNhIrqm4rQ8zkN4xJyvrIZ",
-	"knp5mUeoTK2l7mCbdPXVJDIOW3gSU5kEpccKE+yLDLZuvYxBYWhgkstvzk22vhKbtJ1/p472oUFiBkhY",
-	"c5JF61e8595GQiHDU2kPaEq7e7a3br9kzB3NrR/RrW/I1lc/yLVwpJ2p9zTUbS3/tn55ky7be/bbKNuP",
-	"dQSvKQdg2jqN3oiueEnf8arj6dn96Iuc0J96IjYwLO4sm8j+8A8a9br+tr7KaJZwmS/LubXSfcm/nmd6",
-	"2/zczjri1wgJe/crc9zjNtYnff7VPn12ZwhxMrs9tS8Sa5bi4xQ/Jic8zU3Lk5nZ77miKRCD2w6jUvBI",
-	"KGT144UB6IF0aqzcDBl4ph5V1e20Li863SvXIe7VZfPMrTmIZQXoTOkEEsGDxUEUSQxQLaB9A3pDiLGA",
-	"EF+Mod+Quo39aJXYRG0mAzTxdbR+lYkjLrBjmSFUnIoeAVqxBA29pHMnq3dAVLWDUek2acfGX4JCZNrW",
-	"czbjvoJabfQOqVD+NHn1SVLHZ5OtOxoiBMzBj6GYtn3/yr7fhfezZBasoaEVSDU1jEjVjejSC4eE6b80",
-	"ZXiXWTfdZY2EKyYgKtO/kTup2E/ULhsjXjqYPLITloi4tqbBtY/mhaKnCnJvYCCE6UMRkkDVTsSvpiPa",
-	"PjyClSxD/lrqoLL98grH+UblPPFxW1BNaDmSPkOXaX8NXdjWEnH9iC0fmUnklJVm6/syVIZ9zFhs3ysm",
-	"REwX+UykdV5TEKxRRxX4XRQKqnXhszhGVIn4pyV2SzS0ue097nZD+3uCws17teN5mM0/ot1JzEHUeEzg",
-	"utXJT8UaiGkuvmFUxMqGD6ai36PQDkXDEUs4WDZNGTHdF9Mee4GKpM9a75DNQEIFQasGEkuPLxFbwn29",
-	"wYYN2YD5d0XgkQA3A+D4sQ8rqrxQaiofbZtHF9SI4nXrUebAKIz//h/KDQctnfpSPTQLLI6EXHl2YVvF",
-	"pOAEPmqszdIsP6g0o21vDYtlsgS0/gYtfzqOW6MqrjE3/zrZ9UEa4lWURf0APYct+fTvIXuH5QuiZSMN",
-	"19pRUQafsqG6J3H32cw4tW3FJnnJnZsdNRPqc+PxKrEem+iSqmR5rI3nfMaRh5j3/Wq1STOsTVnNaLrJ",
-	"GU0RusTKKdZZt4tgqR92YUVKSl9XN77f2hfOC+EvwGHULtBq7EQtZ4pGWlhRqug9NbIpCwcsTxOElUQr",
-	"i3kGHFQTrCGjBMSLeGzgT2iQVhEB79pAKEhSTzOzmCFWYQFliPC0tCfTpJnGAygCNUW3mMVuAArEHQvh",
-	"h5KKYPn9nNkaETtl7AgpNkgsejKkI2en2MUo3gjxKfXwKotOZZWZLY5IT3KbXnSoZoFwnXGKkclBcgdj",
-	"P/BCxl1SXUpB8iWic+aB1pjXSh8BV7N+MucoK/0fAacmsVHvsa+kCNVFaIBayqAGlLCBR87uFUAreTHl",
-	"WBQwIsiJZzuP0ey05muQJgPvRAgvJ/PZuUco/ikcfOlQ/Dz52MzNjzfo0SIkKxPpcwXBZp6djVZopX9i",
-	"1axDVdYcO0MqC3DlxtANxImBVn3Uy1NuR1g9saTSt5EatFkUXErTyEa8plJ5Vs1oN2QPxhApFjWl749H",
-	"YwuYmSHEWwNn7nsWxlCL3FufW+cHztqBKaYPBzFxfQ+CEGzEqclivIMIAqfH3Xfv3r3bOjtDPSJj6XHS",
-	"qDe+Bw8lKkBkMBoqezt5fKFJXDuhMBtv9JPgNyz3/MXUGIZECD1QvrgYQs72etchpD2XXOO1QYBrn7Hp",
-	"kGtaihP21gBzJZIfVz+ZSsYsaRJZ/Vg2lbRMo1Ga6zpZJQa3ZWbJW98WHiOXyKiQ31+0pxIlCUhVhFij",
-	"VW/cWoQ5irUJHOB/9/ryqtXpuol4Hfe4ddrqttztHn8LYd4GUAe9p0MRBGJuQgVdvRtcE7oYc71bOzRP",
-	"e2wQUMBMl8QFhnax2Iwh1owvymGwOxsyGwgXIBHMJdIPiZgjuIpkdyykgamuM4HqFgCJY2o8PJFEjumU",
-	"2ZI06HOUc18NxoCeYynXjXlsIDwmiYudu0gLVYa4lQ5gKwEzghKEhIM6i8CqB7Cri0XnGyNWlpfVzoBd",
-	"Xltgx5cEkSKJ+7Z5etrquqSKwqDmEPeo2W29uui8c0nVbn39dbf5yiXVLh3VtLhsnXfhCdhR8HOneX51",
-	"0uroZ8zu1V93WkfXnU77XL8bbVb9wxfX7aM3N7aZeHdC6y+vj18BVbhr9PMX561u+6x1E/2U2n76Cfzl",
-	"xqbMVJM7Dlq96l4cvXFJFXaXofm4hQR7TH9x2bk4aZ/qr1K7xlTOgv0wCjUL21qGPY7miYN893TVwPkQ",
-	"eetPa4TiimRTXzbIb8HlqjgVu0gVp9Jtvqo4FZhJ/cmsQ8WpRHNfcSqJ6a44FZyqilNJz2r0i5nEilOB",
-	"OcNmj/VnM0PgKY/OniXms6IBoxnj0iU0sVUkXcgaSQgNfTGKSiLUysRXlJ01pKbiVLCnBPH5OGqmGER5",
-	"LQhVmJzr1pjKMxHmhECcIVKXKToB+VHU02JrfkiovDXI75gwxtl75RKqiOADtp0bKa0fKfAHYRULJbCi",
-	"iF4BKCvhEv3OoYHu9LFx1GmoEREGXHmtOmqny5ARj7pYZl0aaN/8u5QJE7IPVQ4qAxGGbKDIWISSkT7E",
-	"iy2IVHSKRhM2TzxMbbEOvfuwEpke+3Qc0ry72FJvmYSWnb281Jdkj2sQR+1zS/OW6Tjdau7kwYbAmu+Z",
-	"QeAvXgmw2iwV9s3cDjG+Kse4GAFQloMY7MeBXWuN2NkYMPs6GnSXmb8vvBxLTdbythwq5hD2HoQKXI7T",
-	"gWEgubUyhAMFE46W/2cLMyUSC9avjSi8B+qwJ+b8KM92W2AiGYucvX+E/dorUn45z7h4zH6dzKZbd0Kl",
-	"xGpikssHKEGFvHWLrJ85tuiKMaSxkOqobNLHcqCZaaG0UVo/3EVo7ez0XfBgkbfoeBUEPO4I5xh/eyIh",
-	"KjEfCHa6yXrOpt5mLJNn7zITYXZHvIPSWzEmLcl2yFKO3eRJJk5SF631CsnxGEClVgj97iGVmpHln4Io",
-	"1iqv9NwT5U8dqKd5SxZi9neWTzErBBNH1059bTJm1myvG8klFBjgWrIwn1YDlG7quf4DzqRio9G2fSIC",
-	"KDvz+U98mKCyRzvCc1eur1qd5UFH+OwrTQ7wUMm47WNfTgO6iK2um57x5QHFl2bfYoFPEwqBpiN3QeTd",
-	"MZq2rtiUwqGFQmxIIR6rsl3Ju+hbc5i0L1khZuqYohdGJsOF9d9OydDgYxAbmqspKtny7niGFRBYiaju",
-	"UMwRh82zLx0Q96p51jL3xLiOawqWzSBFLfSl3RY90fcuNhE9zt77UslD4rbPTCWCl62Ti07LNEbDwGch",
-	"8SdTESpi5JwpCyTmqy4hPZ6M8i51D4mHUnEqGXrsfLX4QHi53r1uvEzMPESqreujrTcd4vNBMPOYJEeX",
-	"L/Ze6MsTmP8dct092XpOZhx8goAIvlDmxqGvn/BzcrXhC32dhHZLLvt198S8o1/BcZyA6CxY7tdiHnGd",
-	"qS1IvQPinreuuq1Xr8wpa8rePJFgvGHvYYks7pZ71ry8bB27TuIuPqHTqc9HpUPzSy2aoaniVLBHO8A2",
-	"sEzE3suHXFhK2y3aIiBI5vcJS9CvObb3AtmBxGNF8pzYzWA24UXhhfq3J1DwzWMhUey9AmMhWMhx/p9I",
-	"zNscQm3s2qEpPWht5vOxCBjsrjxVacKkNIf60m8PmhAzqriHlVNzhkOBq46HNWtpcJmYJgO8mcPXCN5C",
-	"KHI3mANN6ojRw9N8jaPZJkdAn9maNikUbJc9nppsFfqTCfNq2+SVf8eIiyIPywS6Huv7WKv6qf44CJnn",
-	"Kxfyt8X8iYXhNkjZPe7iZzdaVwPCb77Xx6B7mMbs1iNw7af4RVLlgmOYQY/Hzkfj185iWCNdlYPKx7/4",
-	"o1/+9R9//Of/eyWCtv3lf/wP3/3F//bxz//245/+3Hx7Yld8sVgsts/Otj2PvH59MJkcSAnnXB8b+y8/",
-	"jxrDKetojmnE8Le/+Icf/9X/GqUunxvU1P/877/7f/7245//9Ff/4p9WVgT1ZW8IWOiIeVG1L5gKY9LW",
-	"Px0Jfse4fh4vixviZAwKoxC6CfDzqFtqsqVD4qKz+Cm4s+/XtVmfYhGgT2BMU/Y5qeIy1hzD+tI4zu7R",
-	"s01RztFdqLKd37Ndy0ZFrT+RJKALMVPG8Ka5zXX0f/W/Z2fwr/7H8+Bf/c/r1/rfyQSSlqRLqug/BE7v",
-	"cTeHYd3oeD4gFNBTHQOtCi4FukA5QRWCcDpWWQOJ0OPulu5q24WFfgr/gVJoitAg0ErNAgtSR4ALEzCs",
-	"+hNWI/6Ii5B5WXdlTGR6XvdKTCtuvTJ8oue1ils0wSgx1uN9FjVHBV532GZfAcybWOda83qknn1IiZiE",
-	"5t3I07sDn0f2AiPMQzE/hO/BGXMHNtgq5cRkZBI5m0xouKjBgSBv/ekUbbErQqCzWbnF8BQ5sM5sIiJR",
-	"gnLSId/9o7/6+K/+rUN++R9++t3/9Tcff/Gz7/7vPyL//af/5j4iJS0QS0z1VfoFfS8fi5mk3JObLHh3",
-	"+aUUJMbyVJgzMpar+IVRa+4z9uRxs6LHCGk5NHhoesvQZXr6lN+iduFjqTnDM1nS9ktc/4tVoA7T/+ao",
-	"h3hJWh6JgYaNblFVQMbz9Hhm3EGRhm7XPrMPQWJnhJgBo0AntJoLPQ0yl+WXGdsLF51ZQb52dJvsiPkG",
-	"VqdlFT8Lt7tsj4q6kiVNTfEL3XDGo7qVy4NgWle/B/Wo42fQwXOQwaH5NTQMo/NzTdfJyx8ERN3RYNmA",
-	"XDAl05Dd+Wy+KiS/Ua8Dc8Sshi4u/FgrDQ8d87qYl1hdQ9maWQoNl6WJP6aKIs1w8lWhSCN+YS/jwP1a",
-	"sS/D8llMEOT/6EVDRmS6raR4M16SeLpzhpfdOvnsGvHmMhetvGKZg/MRsqxXK8hGbjsZtdiERCZDcUs5",
-	"dEpj6NiztugamxOGA1c00BXMVRGCy8pJQCtEi0LojenItc/d+J5LqvENtObYINEY3Uf6iLW+dlI2jAFN",
-	"nr+beSvxLl+AKluIMhXx3PU0ENTL5hL7oAVDrMLR1ZcwUzU4SSMbQOa+Wv34r39Wy7ux/sXP8m6sW2dn",
-	"W6Bbpy+qthVzOUVlK3s5NeBV5nK6nL7sBwU6hR1Jin36gL6Uy63xYEtJTGsgWYpN1QQVrMHVkgoY26vP",
-	"W6+a3faXrZv21Y0Buq3kmVeovXRbu4fViwAxF2yISw25KcV67EslwsVB4lriyx63mRIYk3J5cdXOaYUM",
-	"oJ6ioopN4AJn64ZrTQwhsO6gQnjIhjOIPjCNmitXZFPMG2xOnyUNsOemm7ZsRVHAl4aa+DtjuOzmatHx",
-	"SjjLngN6yzhMVJTpIhNYw4sogOWQuL1Kr+KmgdjMoHW7+jOpOJUnFaeyAdwIrTjGt3A1pYBb05wKqUIx",
-	"HesP54Lj6MzlrmQ5U+sMgcv+bKoViMYO8fyRnxoeAdwGuJw/w1t1Gl7us8ZOvZ65E7zIB/5Ooxo9K8Iw",
-	"OoaKlIwPIOo9Z3+7syne/z0x5+5jYqPMpsYTjPPpy4kvZb7PD3P09XGzt+OYT4iZrTm5u2xJi1/YOM81",
-	"2fq6iGAtnbrx80u1VeOfnJikPImV9AWuQCeEaUbHJ1SkTnOH9Xhuhl7cso7NDAPHtc9tFVQ9BRAmO6CS",
-	"bflc6hXV7B0s0oQUumajpbD+x6QLeT8v+GnzggvLK0rn1Fc+H3Xy7X3hjJH5GA3ojMwFT2TO2bhJThYM",
-	"bGhWBusd64/4VlSUGH2FEG+MorvHAf3dlGTHK+k01GR5hItkPwbUgVhoeRKi+dFcX8fUg3qfPe7a3gxK",
-	"exqc3kXzDVMOcZMo9S4MZBYE+JI9y3xJ6mTGlR8g/jl06kt9kAeQjuAQqizGA46BKhPco5hUpGp+Awug",
-	"Cdrer+86ttRmj+OcSEUXEZCsY6aaCzNKys0Ya9ukidCx4O8wGmKMMQGNrYNvvXeu2D1ip1YVzPh0lTHu",
-	"Xxu4XGGM8vUv7lGhYlXdicJdqfWpmRKaBwc0CBYQ5DvivrRMQWCDyxSvQmg/VHSyhh7YYhAfkx91ZrGn",
-	"o9t8wc1jubxU0TUosjWBjx9JNVY0fdshYpisUX8Ppr1PwqLV+e+5U/Liv1YW3lhOzP1EtTZSUj61OOtK",
-	"0sMUPUb0WFSA7fuJHTNm+1JUXZlnP1XIWUxN4QwXBGBn4E9iqVr5/PJdpUy13cqL7cZOfLl9LRQL9H6/",
-	"kPSWLvPVQaWxXwc1Oqcgan75WE3cbml3bZvr0/3QnGBGUyBTBKs0cZz8joUq8udaLx0YFsVkOlPgo8Hs",
-	"pewp/9/+LHO+5yfWPrTuVAnlucSxmjgjM5N0dUH2dhqfkYHwDO52ZqbyrEGfvBBVJlZMcCgxOuM+XEhj",
-	"Bczkf0ZBbtDgOoofo5JVtvpo6EVlQABiNErHRu4LZpPplpxNkpP66yqGtawfLJ+ZVvXmjzXXJQtgfYrK",
-	"EzlWyEfYVCuqXhWK3qv4pMhEtW6Ulr5Btnn26FgqllREaslSWBnwWcnAl0eqcd0peOLqsnW0PfFsNQo1",
-	"ZpNa0lC0gq5VhqIIOSdp78poWiXKeaVBaU2xLieu1PWoULS59apOftjJDShcFRqDcVnRdVGEpGpjW9WY",
-	"cqIEQCrxYBFnxExDced7LIRsWzHntbTBICoxvlsGdcmiI8TvX18d5z0Y5o7imvtYHcFVAs2HDVMRoVDQ",
-	"xD01dl80tqESelbY/CCSMz8okjEiTfWbztuN8BdCnA+Ylrz9c+KzwIsCLZdDyIwjjkxpqOKyKLCBoIic",
-	"8BZYBQ0MBlGxCLBJslDPDvl6xsKFQ6ZUjTUjY3xJj09pSCdMsRBfsJ/cQwKly6SCS4/pUs0FmLBDhnHD",
-	"mDrnA09HDGMiJ8FcDgnESWpxmTC4s6oXU9PjEEkXkMupGYhM6FTGtGvFyodb4HQG9tUeT5Bpfx36gR6D",
-	"CDExcSC4CkVgInjTGyQRO5qwe+k92mdYeM73Mga03LqLlobVNUn02HOnnkQNRMnpQDUdKCKnLAhQKroL",
-	"RvUCum2PTaZC6WN16w1buJl9aGDGlsnEacwzc39+dXFOzO+k2jk5Is9e1Bu1GF/VrplmrwPiPjV1Op7u",
-	"PjWWKMx4xsBd7BJWHSLINUsmF3tCA726zIN+NUdOfCn1K/pRkJeTWaB8YHH9JIJ3qZijqexx9yka0PSa",
-	"wxRX3adDP2BuNnq08tQaKlfv0lVxvq8ZDRAFL81BMkIljLsTt2u7Mq/l9iQCL79k1B0L6Ygd5VaBOhN3",
-	"Ph9tmWfIQO/WqS164pAhA1QpiPn3nCXpSKrP7Deydkh6lXqvEqHUjo23aswCLzcCW+v+uaaW5L0hRy++",
-	"Y1Jf5wv0yCMQOCZrQ48CKSDVr2eUK18t9BUqOd5aSYyyQqAq2/AyLVdx/07u0ZLTllDsMvQHrAi0EKyv",
-	"pkIWPO1E2EtWfoYMrde8nE8dWun6E1Zo/VzbRMho4EvmAY5BzqJczSZY8VCCVBJDrRMMGPMkmfh8BuV9",
-	"zF8AXpdkx/RaShF4ZUHllBjcls7RvEvW4tjk+aIxR/UozMAs49pbf7lBRN3k31HjTgAhKI0XqKfQzF6m",
-	"c1LdSW7cmHsS+9a+UoqHQB31mipfyhh7Ljo6gN10B8jEgH+iSYxGapIG8iYsa7hdEo+44ka2RGBsCTNj",
-	"tFmdlGBckitLPJ3am8lNkxl8kpOWuSS7oHmSvH3cFbeM51vMfA9+rBxU2OLzcf/VwL/wP7+6/qbdOPfb",
-	"sj1R0x8dtZ+1f9Lyh19ss8Xn08HumX5EeK8788E34u50J7gdHO0H7NWJGrx6H7R5fXuwE/D+5KTu/fDz",
-	"YNmdGnWZJ5Aupoy3j8mR4JwNFGkfE6Ufzur9csY8YnQCOp1mQ1uf7T7f2yyD1BKVO4ETOmLXndPls3AW",
-	"BvnD8PUrTyShfSmCmWJWbUtrSGOlpvLg6dOMb/MpnfpPoQX5tN7fHzwf1NnWs+E+29qj+59tvRjW2Vbd",
-	"2/fqdJe9GDYaa495TWbxwFaFFmHcDQ6nVikZxXN5/sohn1+2XjnkVftEHydvWf/SidT3fXL2slR0T9kQ",
-	"nQTiYF7sBATRNTS77NfJYEy1QstC6YBDFq6WckoHLLM4VzTQQzfRNxt7wtPwVblMkrw6GUC2JHKwB9EU",
-	"AN1UBfydCObHQVi4DLhbDgonpGdcYa3ZRW7NThMqEjWTRC0mfTbyuSnTmSCytsbu93x1VERW3U3RmLu8",
-	"gvJ2bL4sNjCUQDhULDRCsIyKFtWSS89bI8oJxLBetK0WWkRzQoXjymWZrRP6fOBPaUCmAZzxSG/Jw31q",
-	"3y45vhWQvDEhYqakohioYHNz4DgvGnMZEx63dbvMSk2j4lvxGBLLlSS1iEPianV5wXeBoKAIhGxKfS/f",
-	"4Je05bW+uG6e3lw23521zrsVx37utM+P2pfNU0CcAkircja+1tczGsQVxvBjYqQvZxBW+lVqLCuSkPMH",
-	"ZMx/j2noKz8PhvSrwZh5s+DB7s/sps9xhK6phZjnXyhT0DCnkCG4JdubCY+VNvo12yPh7Z4ki9dFymSa",
-	"IGcFTOmpGPn8nuAXZdEuivEt1oZkTTdAr1oHO5E3/DMY22P445vexOfY3O8gogsOLC5ukVWiIgUBTUbr",
-	"BWjzqNv+EpD4rq8uW+fHreOSorI5UP6dJvZqBkHKzAPZkiSwsDxfhsqMTwRJgvKKlqbH9YrkjRlJz0le",
-	"PAm1VsXeq1gx3qkn9dO0Ono644NxhBlBFKOTTMhjIvMn3l9RfZulgMzYOQrGUSoBcw/jD8FFXZ0LXjsE",
-	"GMg+iyLCU1Q1bGWjxyqAu7wDwFkdfBIYbY8uym9/eP+Y5kbk/CbgcW9SHoWzX3uxk6gqdkFWr27oiUxE",
-	"bMZltKcsNKmlDqFom4ca/ugRpTyKYSDV+dgfjHscC29jFgV4bW0OxUTcYU12/ZbJE2BU7zPTfn8RIU9A",
-	"5dQ4x6jHhwzhJnnsRoaE9ughtP+X5y5TEjeamRxO+xQlX5aB2HmyOr4PeXewV5LLlneInDP1VoRqXFAK",
-	"kkp9TpTkvNJ3usCnfT/wo7tg5oaLKCZizqzSb7NdNrObcjO0HFEKozJG2QQx97kW2QrpOFHpsSVoWDX3",
-	"3ZAhrPKDaoSmVzKHEfUJUbaRa+6r/AoX0IqzqsBoso0CKwoLfeFh0BdnamuuH0cn4not5ezivPu64lTe",
-	"tlpvSuontuDkW8Zu4XhfHub96PwEt7f08DStiSyCi5my50vOpqEklXHgafl3MWWQdQlg0mp8aLIZkChI",
-	"GAh8a+KPNZejTqvZbR2XpTl+/Pj68rR91Oy2IgTkY0CH/rLVuYI/26/OLzpGyUqOrKDSiX7ijdaGKpR7",
-	"ofC9rTpt9HcGuxZ3EkP2E9Gh3cbOwe7eQaP+g/qLA4zyBMDiyo/fsv53/+HnH//0F1/1uEl1/Ju/+u6f",
-	"/bza2Nndq338k7/5+Od/TX71L//n3//uf/mXpLHj1Ov1j//6Z1VEB/ruv/xxrdF42nhGoH3y8U/+8lf/",
-	"+Kff/ac/+vgnf0m+++N/8vEX/7Dh7OzumbdyyrBEQ8mNqmEJmCbfYsmn1hNzZqOsaOIxhZCmh8Rjoa9P",
-	"RThUUdV8b9JKMBgwa2w39r6EMTQZzdLrvd9pbPV67z9rffWD38uPB5BRssSSfZKbahh6RMTW41wajo1T",
-	"tCinE5YErIrf89WSclKYkaEKoamTPT+ROD+ABWd6qU5nEsIqrs6uag7mRfdDRm9j3/f2ku6+IeIlUJcr",
-	"MFP7IL/ILbN5UDQIStTbMJHouRUYMBEhgjMwm9chdpdCdvaMe6Qa7WZIVPVYAHXRqmZj10AGAoqITfVB",
-	"gUhG/h2Ugk+6Fc3Gx3AfwQklUesoYAeUD1gQxNlSPW57xBAfjF8tU+fAqYhYUK487nJk6wcnAae3DB1p",
-	"3aNzmoCEiAYXz5gZO5wBc19mUvWod6fXVqJQ3Swv3Y7NMUyxEoDv3DR9LxMlqbopY6K+h2esiS5UQ4DC",
-	"DjWEhUuWyENFvMeTyHTYSQngxEMSMoSMD9lwJpm0p1aiqEGP6/MM79h79TrhFNLR0M7PAm8luzyiGTVd",
-	"oOWTFvRfH5PNuHdc2r3y4CJtv5lFAp2KRP9UqXlYUcUtLhYYtRfPcCazabmeYN6WTPHKY9RVzlYHum95",
-	"rFQ7q4sXPy8oXhyxntHIdrZ2PoshmT9nP5kRFfrT1HQmnq1XPkWh4+XEZmNsKCxhZ3IGESErgRn3wGyY",
-	"TTam3W+bQp/dn+vLMHwe21zSULIVGV5G//74L/7q4y9+Tj7+4mcf//Tfxfp1Tu5+rhbXRKVM927hSo3t",
-	"mMBRM6USi7aGXkrb+3RqG4zbW5ugnhlGsQk3babdKTDSrsQusBaY5cj6xn4ZE9+EhYMx5aoo7kCEZD42",
-	"WeBojpubrDURkgEA8YZiYlF4o2BuULfhNm7Vp7Q2hDxREB8tWbgeEl0/ZYHUy6TmJNYuH7lhCe7HTEzC",
-	"/Q2UrWGM/GyWWAvX76L664V0qO57X4/tgPdPBUlMYs7q+4MxwSGTaSi82YB5DyW6c33auirtp2lXHPMG",
-	"Ehv7INOkPkdsleeZqCFIqwQzouAknAVavUQbs7IQYikBnwDGX3Fxfp7Dspa0Ly0OXVowRPB0awIZ8blc",
-	"9sKU56jMRxZRe3a/OsqDwir6lwHlxa47OfanZBpQvt50d9JpYWGv1ln7+qyk8e4kZIAxFLKJP5vg6ge0",
-	"wGA0BVKjHpbOlqkZykrZEOQsB7xYNDlrnJvRDGWcm3o6XCgFB9Q+rmMzO9eaVOFz9RohqR6qc0JbHawX",
-	"uA7NsLQCmmy0CAt0E4SO2IKeiZSC7wn1PDD9GO8CGDkU4E9VYzCtctFhscUgAcdzcd59fXN0cXZ52uq2",
-	"bvRJXCLw09AcNbkOvOAyGmOR96BYh6ivFQorzPyXIlRDEfjioaxk01byEDaEokEJXjSUdPHxosAK09rK",
-	"wXSjHjNDWso5KRWsl82J+H6yEO6TVLCZDWopVH6TiPeliclfEflbUgtuJZj+5mXFTI2vTap4/Q9X+A2C",
-	"26/DYEPAnofUi9N3ygErgOFluGhebnBEVN9txJTmapPwaGHc5mNhp8VzoIakVBikHEcZNer10kDDMfOv",
-	"gRi+B+CRLWD3m1B1Ltpllq6o/pxBFoqZJFq9TWvTpfbiY5Sq0+v/GJGNIB1/90Ia9bBWVqg7EuIWotoV",
-	"GdvQIUrmjN0GC9IHI+B2kjcOKpLeoZackBk//irG/sGXQMsTeN9CJgeHSJtIesc80nDq9br+P8D2AdY8",
-	"xuUU1sbLKJwB1fKRvVc55qjNqrOUPlCW5GTmcoLZTSxxI+kviDuD1CJoCFKN3ChvYkCDANNWIM0pJY+W",
-	"DGw5mL+xLFpm21i4ZnKT6a3FRZU2vmHADslYcDHTJOeUUxU8WFgvo4WggJ2aTrhdhfyWGM7u+tVZPbRI",
-	"Zm5kyM3ezQtkXe4eCkU/YJNcw3fn5Ii82Nv/jEzxIeIxRX0DS0uJVFoDJO5AeAwKOdnHjF/Xl9GJ9GyP",
-	"vPFfHvS4i00AnuQggNIhRAmy49T3ntsKcNzDED1wyT2RxIU/DIilyZ0HEIad/Wf4To9XKRnMFIF0Kp+T",
-	"XuW///Tf9Co1C3OwgCBXTCRN4ljkQDXYJPOV8hQHeqQfhWIvKhcUFcJswOQ5DwUf2dhecJhC/xikMWVi",
-	"GrDc7O64tkImtFiECBqB/u8h9YNZyKSDE2eRO2DeHGs9hpo9OBl6A6PX/sAuUY/v1LfJl3GbUompxNrb",
-	"viJjKo2bf4Lgw5STnfohcTPA+i6iKEq6MHW8oDS9XuyZ2iBaMoFNcp8CEUXJxEmACT0iGEtqtiQOzQzL",
-	"NWboqm8N0jAmzAnbqddiT1Dktycn/nuixkLiaSOZPnKgZLoSZMxoGEOpWP7LKanx3pdaAOU5pC70cbJX",
-	"f0Hco4vzk9P2Udc1ERGgXyBy7EAEge8ZXRusbFDoHn6jAVZ0x/qTpEp7HE+1VOnKqIgXFKzUp1fNFErB",
-	"tiAh8QBLRoiQMM9Xmk98LhWj2TpOeztOuQswLE0RQKYNdIr3T7JuHSY3ipHM3UiyIO9Bt/u62720+QR6",
-	"96fszntZv0qR0pNfrblJ5FiEUc2kRDIoSErdTtrM/ZJ6xOo0K8oZZHu57rRJyIYsZHrDJuIakj0dEhfA",
-	"cQ6gxEd8Vo8YZ6E/IIJnU2QTj69Vs40TxJ44ZsZNZv2Ko+fICNylicPjBQD/IkPngHIi574ajIngeDOy",
-	"EkZMGT+Ax9GJgPY6A3NjAsV6fBSKuQQIgVzjKcX+EjEj4J3AqutDGgSkTwe3RHDi4gCXQWC+bJ62j5vd",
-	"9sX5zUmzfVo+LtIYX286rS+u2x1476TTat2cts/a3ZvWD49arWP4Nq+H6/Pmdfd167wL8UTw7kXnZfv4",
-	"uHVecSrnF92bk4vrc/39Wav7+uL4Rn/VPD29eAsPW1lScSqdZtf0Cb9ctV+dX1/eHLevmi+xq4ujDryt",
-	"32m/ujaU/nD5uy+uL7qtq+Xvr1qnJzdfXkDYJ/zdaV1edHTfzdNOq3n8znwBD0cVCV5fnB63z19pYpvd",
-	"1quLzrub1+1Wp9k5ev1ON9Q8a91cNq+u3l509HtvOxfnr5JfXF0ctZunN82jo4trCNGBrpvHZ+3zm6PX",
-	"zfNXrWRE6s3ldefodRPKH7TOLrvvbl42j95cX1acymXz3elF8/ime3Fxc9rswHvX51fXl6Zs7lnruN28",
-	"6b67xPF1vmwftW6uz5tfNtuneg4rTqXbPmtdXHchKugKau6ed1udc4gTsh3ftM9hoZNfwaLZHKTzi5ur",
-	"65dXR532peYF/KbTuupedHQ3yRG0j1tnlxfd1vnRu5s3LT2/1ybANvND+/zm5LT96nUXnQFHF+fH7TSj",
-	"dS+6zdObi+vuzcXJTcdMW6d19e78KObcr3B7e7NBrm9ezvrRF8ZBiF5iDOACzJflXPcN0EFR8mGMbJTz",
-	"VE2XOE150zPIVrlYa04FI7wLFD3BGZnOwsFYt0s9rUogfMU0oPyJJOz91A8XJhKcaJKfP6s3bNR41b1s",
-	"QAXHy8a7LM7WZeMsl5pi1B/4KQ2L+USapK83nbeg/HBBJj4XCFea7nHvRW40QV4+Oqxd0YmNy2kX2AdV",
-	"vz8z9y0lUDtSgtyxMBWBEQ99in68mwkmia33h0QE2flJgbmYBSw4jfSbjxFhZTl/zW2vvKNrFcYEFp3Z",
-	"8nmcGwnedJ/NzU7wQ4txsbynojzeRwSO96bNS3+gZmHesX5HFQ0tWIrJ6/IY4mxF8C/NUhBCa7AvLPyk",
-	"EQcDGjDuUYt8ITiB3LES4BhTutDtwJeydkgaFm8o3eTDMDNWhEyW9UJHxmf9QktLGyZXGE3Xo+3fzycI",
-	"LKb5FSxChTU9Y1alhicATJMqSq47p6Rqcah0I/o3C/5kq09OmKL66dqhCSLucbjjzbhkapuAGR2uvXMO",
-	"MGIYCQy3hzldHJC+oKEXVaIY0DBcQOS4ZU1zk+nxqos28m2k061tEwxwMXRrOTYWc4sUYlgDVEt9+oyF",
-	"P2BlAotx4mADlBAw8FyiIHuwvv6MCFh+khYYyG2yvYnrgxYN72U5yondzhHF6X2f4QGnBAbMZeKFgmiN",
-	"FFtpXqYHwB5Pp3x0qI/zZ3uO/+XLi868/ubVSDSbzeb51fW4dT3Sf7b0Py+Pmu/0f4cng6vP9R9H9aD1",
-	"xZedPf7qfNRstpvN5nWz+cMp+/qb5/rn5tX1lxedN/tH79rtv5cTILKS05vETRBZnfLRH/5kykZ/OPKH",
-	"fzhn/WnNEu1qlod4+F6lVwFY94DRMGP93c3kUBcfgTFNBTOd4J4VmEG2LlkUqkeq7unFEYbxt48vb5r2",
-	"j5duDUoGo7WdYwhKJNcDqljY49GNytSt8VWJsP6UiWT1/QlIA5328qZp/vsSVNEvZv7g9jFqAz042L70",
-	"KVpYNqXwmLiHg+43oyCIkTj3KQiSx97xYj+GLpdgnfuHyseNrI6T39vX29uEv5+JkOvtNBDDIUt4OW0U",
-	"5j1j300MxmOXbtgE2d+y8EqMnhjx7bcZbz+Xt/NZRCjWYcOQyRz03yH1gzzT9hFYu+ZgbkbvBtYB01K2",
-	"D5lQuj3mwd13QW4Zm5obAUReJFFh07WJ18qOqOkN8DXE4BaGuXYnxY07duh5c9Zh1PM5k7nxbFKNwvWg",
-	"IdmChkCI52/+3lIknOnftpdP/4D5U3Uc0qEqMCqAp2AWMBtNDfb2VOJuMmvSV8ZJk4ibX6p6kQusVzIF",
-	"YP2dLJESkIjYT6Y/f/yzf//xH/3tx1/8rFT5XhtLUFj7YzCm4YjFbq7iJIkX+TkSG+7oRGy/rWVUCLFv",
-	"FrhrUlQyU2+XfXXRyASLrMxZHmouSNQ6Q+ChQO8PIrGeKjrtE9nKmbyK3FXq8ZgjMJu9x3/1z//tL//f",
-	"f0JeOKYw0vqMGMcMd8UsPT5MKVjCxgLzTeSA8tj3Bj0mI6bImf+4kKUdppkwH2B9o3KUMyUuc0GS344Z",
-	"KMp6RGMxC4MF+YnoQ/CDREewGJiNwCzMM6I8YjYJoH666DaMqEXb4ycomeihjaaEK620jqzPsEvAFrjg",
-	"RfYfFdmD4cRLzIj+zs4XOooyE2QkKxS9BOvumMrt+wnFTXV5zt5HaXk58ATsvYKhObZ6Soh3rKQ/1B8Y",
-	"nIRvNOnV5uXlTbd91vrRxXmr5qTNX6YYKQ0CeQAmM9ejCzdytqI1zB+SZF72lErlxH7vCIJCk4bmMNI0",
-	"7fTZQkDglcV8CuBCix0SW+w0+tECT1V3G/Eju3VyLu7AagTE7zzXg955QU5YP5xRvVi7dTAr77xAP53g",
-	"0W+JVqHiBw4ItaYEQ4w1CxjnuGEKX+qBanEKYPRVhEfFYSG0VDTvvnKIa9fNRTz0zJTUtskRlmsDTAPM",
-	"F0ULFCJLoT6GV971AFu/lbc3LQaiO1zE5gkxl9nWK0XrY1zwYjl9//td1Mbq692zfbTfgCjc2Y9ueh3M",
-	"A3/s+90nOzls/cEDFCM2Yk4rYTOOxh0Pvzdxrvesw7vZDdTLcwIcxw4A2IKHhGJERmTlB6gIX8UiYrUd",
-	"f7exzo7/iW/Cv9E3W1yF/C0C8WeJDZJx4XpWYPoh4WyO4WopBfXbiu/JysGPd52Gs/NVTtWB9KbfMBk6",
-	"Ff6OAZf2c0YuADba1zNmftaztSwZiwRFpgZ8ETRXCA9CCGVfzLI4ZxiLls6WhMr2TuXo4gwQSMplSxqJ",
-	"e4SB62ArzZJYaCXOo5NUXU2H6xDXEPK4aYrZQUb0Mk+vRp4JPjS/a33BhPNjfLAIiQnYX3aL/o+QOHSf",
-	"BMni4DyYUl9JFgzBkYG1xWB6n0j4tSRoC67XJvkhCni1dN0eldp9q1WDvK1QHOxn5+GJJPAEqdqq9DAP",
-	"DiJTJR6oba+/PcfUJkYarcWqxJYo8yQ5pcU5LasTR5Pb7DFSUlLb9ncvNaWDWFRF+GwYcCvLJuylMJBL",
-	"vGCK5pV9+v2UDfRSAM5D2bdEEv6n7EtfW0dIeerCpB2llDQYlW06BVFc4nlUpeR94Hntq3Eh+yT2rl2v",
-	"5Ggzk+VEPLM09cmBLK9mLneKYDW6eigCth6g4fqq1ak4FQihLKlwXEuIFQCofTy+RVDg7seYBtP6krZX",
-	"NuJh2bcgigx2UXzEupnJADPoadAaD1D6uPpOeoY/OJUrf8Svp/es9mAdiz7/ib9B8QenMmd96QP21opK",
-	"ECtvJPBQyQvPsS+nAV3YG0+ygMRqkB7z3IcEwdmVPGX0zlQPxSK2igx9rHuq103/DcYZhrCGw5ksgPLc",
-	"sHKFGXke3+klnU1bXN+9suZvZr8d0kCy5bmPX1qDD2OfzCVgSidv2ELTKTP930Zf/7gyoNLnArDFmcFz",
-	"qizfwm4TDeVlyJVBJYuvYvtr4UGi/nJHlikJsKqgeXkU92TKZFZtiRH9H6O9+5RFTzdZGmmsO45zfp5I",
-	"Yk6kqO6tnPW34iPrSUldfhWwnkH+HIggYAMlI0O07tXG+NGIpNwO19uEBmM/8EIsRbj5ghzpt/NW2Uqx",
-	"tZZ/MefFeF56pFFwqsm2whvUfZDlU1bWLDifpiMxG2v5Bkf+SWOlSgfAlh9n4bBMfPA9a8ptVvxjg5oe",
-	"+bUByu/yM1sRpFCo/U4WK9kMp3KDihiFE52t25GD95OXdoqPh1CAxOSC4D2gpPgUM7W6WVPQZOOGH6ly",
-	"ma+FiiayaOJmMl9TtdmYiTJKS4pEnLG5xpAeV7XaoPg5BCPlweEVVRjf3Fq2uih56ThQGt7i/lh72BR6",
-	"kx/d55culmxITCXaJN1/K+1KsBCP4cfDFb2/Dy8RnrYBW6xa44L8rOP1Rd3Vqtrqa45HXJqc3Cd4vXDk",
-	"+RsVB16p1/df7NaTzdkUOcuelTcXV5ft+I55RSdyxkekpZW7UHB/IJe3+CA38xc0UeFhgAYGNUaJQbdc",
-	"zKXNFBzckv6CVAOmELbT80e+kg5xt/VtfAsjWVIXt1VlLJpbP6Jb39S3XmxvffVtw9mpf/i9dbvaY0MK",
-	"5j0zGSWSEoHsJxIT9OQhedN5m628kSHqq2938ymJJUNR/D7OkQqpxySpDm05OiJngzGhksCaOeS8eXXc",
-	"/KK2lG2Qna3SAmjD615SPGWxDqKJiwww7fMvW1ddc95Jx4JwPxhvO38fFd/alQhZsiBEfgo71iOgAWze",
-	"dMEdsK5dzvpPr2Z9AgVFPBb4dywEMxtpQXQIgFJgdrt+iQY9Dlg1YEwyiBWQ7A5GJuYdpOJ/ANImECNo",
-	"MZ2m/m3FIKkYVZhigfidH/3w82/o2xez9k+Ef3a1N2/z+t+DgA14WC9SpbH77MWzF7t7z17s7Wt+nfUD",
-	"X46htH2qtE69cVCvH9Tr2/V6/UdgqE+k/UJup9CzKW119KfJ3+VTmLytUHl8WXIkaF9zJqQX6cy8t0RM",
-	"nhCya5PKVoZYJbNQUb2ZNMPnWofWM9BZYj0KaTEDR8QPZK8sfHnmyqZU6PdnynzyPB/56DI9n2sGkJVt",
-	"lpy4dbAWWxG2NFhksHWldhyC+VBbjOvt55HPry7OM/P7bH9/91lujF3EoAXYIdmSQnpXBWI0Yh6ZcRNr",
-	"sH4eUtyeW84o3tLwJDAJqXZOjsju7u6LWmqispKyLN+YDOP2cbHUibOuHbBnghwVkhH3VatLntKp/7Tv",
-	"B4HPR0/No9IFLA25LgN7tXhPHl94oH5l/rt989Xv555kOCSTOl+Y+2cTzXMosmn3XXHLdM9iSr+esS2l",
-	"P27pi9+WGrMtmJft5sXW542Lb3Zzk/niZPa1YiVegg9LBOQ6hi00AFCVQDsY0TuTbjedkuo09DkCnzSv",
-	"jtptACOXUzpgMgMKUGqMqcXaq794tmq1/s7W/y+3gNeqFPvUuHPPyVm/2Bj58HIyUxoyru4dlCxFqC5C",
-	"k3FbxmN4j5jL9UGT0SCSBBVM5pozK1KTEECcexZSI/FmbriL6DDO5qtDBVMHYaifB4Q3l9nMYHe7AM4q",
-	"kYueJzER+AbQ2w6TJaFOOq0WDALjKKYsnFA92XZ0aTA/Illx9bf1yit7r0z9/pWV6nA+MetEYnAvAIsg",
-	"vEeNzMd+wIie0S2YIlDeeDSsVIWve+blb4wHsAlKh72oJNY6It7a5QVn6w6JzQCiTZo5S6SYp9fDSfBo",
-	"ckB5u6RLR59C1GwmK1bs+tV7vEtHr0Ixm+YEjQhqHGvLa4i/IZqXflsfJoHPJFHC1leZMMptkSJ4vDRG",
-	"cH4A2ZLr68EzvGkG8yrJilEWZspWzfNj2J6iNbu/+ck2UYRnS40X1gDUfpWwtOgvyJj2/Ti+JIlUOxjr",
-	"qzIfsRxv7W8GS6V9vrvF/raEMrO/3q7waECt++uc0Jsw3SPx28NYLb9uT5MoOoLgYoc0iBJkt56pi6PQ",
-	"pIAKafoIUCG9Y8E6G9LSLEdZ28s8aGiRpGoUBAit0V+lMpEWTMUXnIQGpFeD9BlEQdkTq+zs2tiTFcij",
-	"eVHgMJyC2sS4W80sLdf7LREXE9GVx30FCw3uq99MF+HGLA9jKYoXvY9rcI1LcOUOionJLb6bE99YMA2f",
-	"zLu8+qC9n/MPX4xO2ZxJs4PPnbaQeuxRSvWU9t0PWSkPTCzGGvtgr8xNbN5Axynt+4l7/qyxU1/V99cz",
-	"CnA661pFzN9nxMNvM2K6saoL6a/HvoZFvPK9OBoe3Az34ydQ2ez7pv+oZl404NidhUAoqz2KQOBjhKgj",
-	"u/7uxabDuPJPKS9ZYbWx1Xhm5hz2RbQOhleTS6QZyy7gQeXl9bvEuh40Pjj3jb0x+7dcGXOzD2wG5FI5",
-	"8xNmItoUfR/HXoF/LMqcNv456+Y7JPW0fy65tx+HqkvA6pyykMgxDQspQbBjIPaJqW3tEDv/5L/9GboU",
-	"HUjF4hYcI/BvGaF8YRxGUP8igjz4g8Y+qSbKYLtPoQm3hvicUui2lnogPyBDxjIvDhlza9tZKfU483Ol",
-	"Z0XiyD0ngT//DQvF9sZia53EWpUluBRfUlJwFe7CKz8f+7o/W2CdWsmCYH0gPu63q9bpackw/JczTdwV",
-	"CwK4FGZkejmCTAD8Y4a7J8eBZEGo00MDEb9v/QIiGGDbKrsRjazROyeJLWGrEoQMbzOc3TPQdciwpvK9",
-	"LeFaF17VQv4bbwtd990oJs2O3TVKokv0biFVmAC4TlpoCfP8nErisYDZWmGA9inAyuGrKDTZSQBYWH+3",
-	"qfxfu+ckPhycT4nN5lCJjWYQ9W2cwHuNMU/9MqwdxQqn1jVFYoTbgGpYkmWSQ09xYwltDfb4IylsKC9+",
-	"J3U2GNpqgIndCGAipcbt7Fs1DvIp0hu3Ydm5ckRDj/T9IEiv+sHOg5EoHiZOmyA2Dc4X4sUYOFLcHo4p",
-	"SWJAfDgRoYdwUUbi2DItDgpdEZI6eJQK5W2E9tCop/+XRj4uJ1VL7fC4RHrA6B2TpEqxOL1eD4Sh8RPA",
-	"b33Kb82rtbWRTw+DqCgpouIBhIwOxkweojrg+cMhC5Hy5GxsTHV+sHwJqZW3na4Bl8RADufvqQy6eAKu",
-	"BfLnyBt/khOXVA6SfD3mOJhfd57XDknAhioLq2IuI+Stvunv7DukV7HoSL2K5pad/QguCRraI8dsgB9t",
-	"0RcEfcJeh36gWOiYknjSgWo4vlT+wNyXLHzKlmYUfTKTvuAz+ViQ56WzActaPnF9r2WRwIxSJfVSrsmU",
-	"zF/pT5z2WJBPWDxgiWpyft5qXAVHSgg9NGs6Q0hJLTwlgpj7q2oE5CZwoWve9IOYWsuA/hDjwm2hB+YR",
-	"tqUbTZumivNWy9Um2LTclF2URA1ukxn7CSD4HxL2UBTsQKpRRETt/uEE3y92fBHzPob+B5vgd0/3+1Jv",
-	"moVNby6IjyuZy70c9JbIrk4F9u3srQ3asK/mEp0si5wnme6EykIMDKhcxhi4rDiV44u3pQEGpvp5MUd0",
-	"gZzizAWZr6ZaqaYqm95/6TrE1SS4NQg3Xw6GIVURJpJWjZh1elzvX4AM1NIW2taX2wHlAxYEzKuVBsBf",
-	"vYuL0APiuTNzUWD1jddJv7NsrU2uY+la2MsqW/RLEcMUwaV4Jo+2xK58SNFuDLrZNLRnNjVloFfXckZ9",
-	"NMeUhUUWzmf68CuV59WngWagnHSJKQPEePMAmQZQ0ZAP/XACSYgDMWFk4vPU1+aSVDalG+1a0V76lGaW",
-	"QFDeLLb0re9JN3DG1FisDek9N22dRm9EXAGNQO2fXO4oR4WJZHvAODq5cLBNzmc0IPrZUIvQkCrwIExZ",
-	"OIAbL1bVWXI7rmUy3SVcZPLu7esRb6kmS09hlBuzHBZa6J4WyMcvYz4vwSyfIpTX5P1uEsuboT3erUkK",
-	"ncyuT7F6YrlTHJzixOQCpTlsefIzm7ZYOD1GaJIRc/ePTsIGCuxcaVlZaTTqWzu7e1v7zz57/qKenkYs",
-	"lo5Gm6QcqLS+uG6e3lw23wGEYHp/7z6rJ3dbZW97JzXVxqZWN/D4caUONUJlLsu6WwkqzFBPL5o5eEZL",
-	"x0AO4L0pxyNCNA1xePbQVnFgfBAupmoJr+bZ3rpEvmQSQH3rBWZCkq3cZIASJ0AZ69nW8m/lxGBzBX4J",
-	"e88GAK6sHzSel3vb9xqPe8DEB0uJMyWi79n9SEqcNjlxnZTfPpFk6L9nprJzsCAhm+I7h/rPgA6YtBCO",
-	"iFfNvtbnjHlom5xozZYTN7WZXJx43yizA8DMpooEjEq0EGKNNAv1HZ1a1XhlyX/7M2I3IHlKGjv1ukNC",
-	"MeMe82oRsqTVcOZQ7WQUinmkfjPuZZzTiRlxa5+eH+55UNeJEqShR1twZMdmir3t/craXQxJzB+qvd62",
-	"/bT3ofb3f+8P/6BRr+tv6/abyvdx+hfZjW0oA/HBsQdXrv6CjKleRTcpaooKE2wOobysXqy0gwPQ1cYK",
-	"w0q85OJzLx8UWM/Xrc+h/rn1eeTGBBD3qNk5BvR5KAjv+QrPiqqvJOFsRJV/F28fX5K5iaQVc72/etw9",
-	"et06enODzWg27JsmHOKetc+vr1zwsNyxEAp62EPJIe5l6/yqfXHuErWY+vpCvSCUICts3VlesDglmIxs",
-	"7qlHzavXFafysnn+Bgo5f9k+f3UFdZ6hcHNMUcXB09OpAClQN/nLFkACm971XxdtONdb3aOSNoMjKse6",
-	"f6xyjgH1WsU6ooDcdjRmg1vztxbjunt9h9Ld8zss1H6p796ga10KH7SwlhrAtTurQ5ZY3E8VXvEJ5/mD",
-	"U3nHaBgsHiXgeHOoIbkZwhciJ+Uhe5XGIloweq9MIHivEIIoGs6yiNB3HDaYhb5aXOmxmAwORkMWrsg7",
-	"lXQSG/4hW9QBuzIylTQJ7QJL3TM2JQMhbn3kKpgzkLfQSzy4sVKQ7GLaPYJXlvu/SnYLFuv+AgoWb82m",
-	"kRMiEOjyeq3U9IIHC4dc0Qm78hX7e6f0PZYl42DXhE4irdv4CW4MDTFxdOq/0SL7A3DSUCDUCFcUi5Gn",
-	"X4d6/lCGmtFJxanMwsCMTx48fZrxRTz12B0LNF/L5Zx426CeRBm5RJ5IMhYzycYi8KyrrxqBV0SxLDG2",
-	"XuyF63EfxItWXKRDOFNkLkI1rjkknHFpgKVn3Fcm+wYjf+8EpOMj6DP677BcK4T19ThUVyc0cj8gnXLs",
-	"T4kah2I2MjWRRR8SGadTvGBs93iP/92/S44Ev2McIBp6fAtS9A1KBSZr0FAv6ZyFR3TCgiMq2TaBM9RE",
-	"Jpp9kVuuC0qR9ziBIuVOtkI5+QLj6mCSEEAFRqdVKew3rTRJUu1VGjvbEBRR71Vq25rgrj9hUtHJFF+x",
-	"efmHcTVnL2rPfffu3buts7Ot42PXgerEC9wv7L0v9YQOQzHR9DZe1Ov6VlhHv+2LFy+2Gjtbuw09SkyP",
-	"0kyDJ2A1qo8qSUJPRfWYBV7t0LzSq3h00as4pIdCoVfBBSSkV5kzdouuXjh+wbpXWPpH+vTpFROzQG8/",
-	"A1pzSHQTkkit5RHB9RpBfRw9R5d0pG9ReoxE0VtG3CkdMZdUwY3fqMG0u9L/Rn9nGiQ79WQ9rTo+hMeY",
-	"ptn9FsSzQ3RTDtEvOwScHh9c6BQBT1gYCpgaF9LNEKrh6TQU/YBNfvATKbiLYAov9vY/qyHHUz2KfsDI",
-	"/8fe3/U2kqx5YvhXCeimyP6nWFS9TTeFAf4siVWtbZWkkVRdp3zyWBliBskYJSPYGcli8Zw9hgGvjQVm",
-	"Lwaw4bUxs8ZeGLYvbBgw1vYsbMAX+018udOGv4LxvERkJkXqpapUkro0F3O6qMzIyMiI5/35/aaTicrX",
-	"+7Clkr5NVQIPDvqzL41wM130R8Kaluhy5tNLQCanxU8rvvvO5uJUZRa2UWEDpy0dlu++w4GZO/pZ+xmc",
-	"TnB2nrWfRlg4m2KUn2kYYfZIgrIuekiuEvYCLzEjHiFDdR+TfTAy1QQjhhlS+X9c52VYx4vx5RrJn+K1",
-	"Z7C7O+L3R903vZOD7tHRu/3D7T/AvnnWfoZ/2ds/Pnm1/3Zv+w9/TpqRUB/RiEB6bKPcuS06lvPyBTu4",
-	"S5Ofu7s7293jnf29k1fdnd0enIhn7Q2RvN3rvj3+sbd3vLPVPeafn4rk1f7hy53t7d5eIhq1zCWMHB7l",
-	"mphRYVl0ctj7q7c7h73tJPR8VS+FkZ+L5E3v+Mf97RN4p+7u7v47eubGU9xlB933u/vd7ZPj/f2T3e7h",
-	"6x7+7TlM8+jtwcH+4XFv++RNb3une3L8/gD++hzebmfvuHe4191NcNc+b9NgR73Dn3e2eidv97o/d3d2",
-	"uy93e/A2Ig3sjwFL6YAIH4/+arfy4akUJu2IXBX5nFJBOPAh/Hu9C/9OaAWOd9709t8eJ9RM7u36XBpk",
-	"2sLCx7ASSB8wViLTY13QEShGCgb2p3+kZFaM5h1QFMZLF7QE/MhyKLWB82rBEcBDm+kzlc1xaIfQgnjN",
-	"Jk0e9wOxX1UnHzEBFlgUIyU/zEFFnTWpWB2Br2CLwy6e4wuYjrdgJf15bqcitTA6GiDGzijzLbMMVbOv",
-	"96JzgGeoK05tOidGLjQgcBnCadx4WpJrhSWL4AeDuTo87iDV4LzjUDhq8mOvy56Tz/2FYZLXveOkKsKn",
-	"E/wAffAM4KFTp+DsWiOSx7T2f0wi/NKPkU/sj7Svksep7buk2Sm/B59v+OtIyRQGk44eGFVSimGaXdK4",
-	"/jPiSmhHa6BSjCGIN/qlmJpMORIt5bwdfgWPQEDy4+P6WH5ch3HWT+eFcklzU0wNfAhDo1dQpvTQWPRJ",
-	"xjIDu5cheiqSsI2T9NmU6r0IV5ZS8hT+1hFFPlW0Lohglc1gdpNcORDW2ohcuYk1TtFX3w9yIAz1cR3D",
-	"KUZmfrAGEtaBsZfLfoHgFIh0AztPTnRrLsdZ4i1PeP9cDRTRXIFaohvoG+GkYFtPlJ2AIQQ3WZu5TSrR",
-	"gxHGHoFzqIwigs2j7Z+cN5XY/HWxOVpu87KcDxljkaClzIuSOYs2sy68cvcmMtvosUkWjOCkJV7mduZU",
-	"ad/ncKb5ENFtm96285c4BWZFQnQ2+o+4yh3xEm1+EU/b7ad9nBf+p0paAstXqnn7HMGMT20xisiqo3vJ",
-	"7p/Rq6axKeeA/Hi0m0AT+/dXBnYLipmnbTC3SixoOGI2Fxvf8+90FS5kFBusBUcVTP2+GGj032FxSbAC",
-	"ivS5zfVQm9hs5da5dfqXfy/atwwCD6bTKY3jaoeLbsEj6Eo7LDbJ1v7hkVdQJ/uHO6939o4S+KAFCOQG",
-	"2O5yvWRmpYFc5DVKbBLvhcjJpLXgiSRwSJ0qOiDD4Eml9CiEzLImh2j9rHiaODNQEtgMRId2kqtBpoej",
-	"QjSS/QNQ8EdJs1wDQqTmHZnZmcO4EngAMnOkrfjrxYa+bZP2QH0/ISWUNYUyxfrxfMIHP/ndOmd61ne2",
-	"k7Ch+F2oDwk8Jd46ZMchB3JNCy0Zy3/7dyML5gxWeGDkyouR2CzYYn4XJx/XQUU5lyy2GKhcKDOwOToe",
-	"TsxyXRTKdGKTINZXPxENY/1qNCORkLUIJoMhv1el69qwEQkXMG4KGhV1fwy7bUxsaqbTppBUHMbXgJtI",
-	"1tY5A4qsCrwbn1+vHtuMa/asg5EWzbYm1ZfWS1qEFMaadXrfyuKVGmCDYnuZ7vuADzvcB7md5FoVxKp7",
-	"sZ/t7y65loJ73UWY0Q8qd+R2b7Q2Wm2MeOUqU9KpdWMR7Y7+0glTS1U/k4yM6Q8LsqLDh593RNI7lsOk",
-	"VPr8CJWyn/DIide9YxJkB2/xP8qLqckBVIE1KhLJTqrGE4u7/VBNMjlXaeKl8Jmaq5TvcKIBUjPAO0ax",
-	"wS5AlCOV6BVPuIneRaltSiEvU1JI0oliPlHBmiBLDF5N2EFspHd6vOOkzTBT6/wjvF/DB5ixQDgSnlsm",
-	"QuYqcLyxaLoZSOicXymCppQi1UM4xNy0wjquEa89Xf9h8P2LtP39xvffP+v/RfriebxGL5TsDNb3rFHr",
-	"b2TRHyXhkz1tP6MOoQG4DVhDRVAjKdVQs0AY2QwrKHcGfgBYOeoapHtgeq3YbLTasCPKTBRvmTSYDB2K",
-	"XZAPSSXSsJwuEq/AlOmBd4p8Zmh50GYACT5WWEANdoZQZjp2pefvF4CiHf2z6USktj9lZrTC2maEa5kK",
-	"bxrRCFFswi7qz9d/UvOIviOssn9VErVUHO7EQKkUuyGIQyiwDKDJC58PF3HsVPYBXmnr6GehPiKBH/I8",
-	"jOE/4fhykkRO9Fpn7Wmr3XpKuLQUZkWLiuP+j+mN4OfhMjDaLn/JZRXvEmE5KucMbUm/NqKR8F8SscEq",
-	"BSzm2IQrkGtQ1KaTE+9WQgZ+SxxycTPaeWAdE7spyr7TOWOdoO8em9O50CnIC/7w5Qb3RwL+O1A1eFuu",
-	"wppBQG6RZ82ITSGHriWw6ANMhDM1KToldC0ilMC1ZfSv5MB08FmQBFM0aFwnTtXA5go/IlxR4+Rohmgi",
-	"RnlAGhWBmlVjwIPrB6hugC16IyaZBAuoCEhmYX31wnezM9NsiT0K8/mvmKuJkgVYAjNbQ+UtZjY2lTcj",
-	"2YjHiQA38Z9+ybwXS14RLH0TlVK8JhpPmhQFE42nzXhN/N//8X8nnI0NHa/SgtdgmMnxqR5O7RQEn8fr",
-	"92+aBJ6sRDRO5z7bgg8jdBvp/OLC2zid0hdJeGUTUMB+kEd43jiqudhyVLsLzx/JL38zh2TBWjtFtmlN",
-	"3yjh4G9CQq3svMjmPi68CHQTG99rWuskadg8om4RXSC1tUHNFMjQC5DRSuaZDregmIBLnR2r5mZskjrT",
-	"WOK9akPV5TyjTWrtrJCOJYIR8fBHX3hoB3R/bBYeZ41qiZ0y1o3fi0jG86BH/K4khVbdo67IFcjP2EiM",
-	"oGnWhxishD3mjJy4kQ1D0Tp1KPRR0VEwl1M1nKKZM5A6m+ZK9KfB/LTGUMWo0MYV8Ah4JSJGhgtAfqE+",
-	"CyFHigpSsEHCUOXEUaVJMRvZTFENsS7woRhvnMjcqVDuEHYN+keYZ8PSYVYnYN/ObH6G7uqLNlj4fQtX",
-	"gnefKplm2qh1/jFpshgRlaDJ8/bTTZaKZbxNfN+KzY8Y1IGBMLyTNDtEhY8/e3u9QRMB1YPil1QL6RN4",
-	"B1IykU8Wxwbbe8FI5kwGmJi4oyagF3xKGczOvg1RZCeePflBJC/fHr2n6uu6E7ApZOnbUMSMIkN2UAlN",
-	"VV95ySBkvIY1QLzZ16p4SVouWgsxCVB1T9ptn1viaptqzPqvmQyWEo+XAqLREzBptaxmp2Y3IOrBs/bG",
-	"qkHDLB+/NXIKaqCAWamU7nt6+X0H5Jgc+sQl3LdxlfvkPLMyPbZ2V+YEtP3syQ+X3/dy6jD/+pyW9OKL",
-	"dzjqQzdcYVZHFBZ9a+QHqal2BdOp0/EYvJEF6FQ6knUjxa98FWCPvtgfwPUgh7EEwkR/ZPHkrXVetOF3",
-	"3Iy+eGYhqA/vggv2+zXY52t/wA1Rt7hKxs2lJlftXSo6I5kr6V1lFMBJRPYFBTdKCqp02SHY1a4oCSeD",
-	"yetWwnuUlzym+94rma/9Obri1Zyh/8NNHjl8EBa9Ljl2+z/xKbvChnwpQ1vOPTqYt3TWYMGFDEWAJa1p",
-	"HbnSrThZzEO9HKQEbvSG5iIeYMUUbTwDx9LHwZvcZwfnA48HTm1TJFRBmvjSvP9w43krNuExaG7qX6ak",
-	"tGpuAQ7QYdPbDNGl+Kgd/jdMrYyW/CCSrf29V7s7W8cJd0+mqpA6Y++D7Ci+lR78yAmdigaGhwk/ZGZD",
-	"NCGXfdVcdn638IKXHhT0ege44odiZcUfqKRFueIlk5N/wQMZTlK9coYBFhekwcYXfvgySUBLh2XVHFSB",
-	"sXoMM7xsTL7scY+BOpdEgy67tbwl3IFTuw/yqP3s8vv2bPHKTg3fcAULYcuaQaapVvKTTZGN51dZCTed",
-	"EDn5G5VqSdWcYMc8uYK4rJ2UQzV1tCa3JGtp6wopAhrw1YTscrsEvuvv10ItAdyLn+73a16GrUVrO9u9",
-	"Nwf7x729rfcnP/Xen+zsnbza3Xn94zFeDmv4+3PXHPbeHvW2LzB2HvdHXIy81OR5xX4S2TXg3VMdzrPI",
-	"l7uIF02Sys47bGT7o030uLSHshT8GQwOdkrnO6gpKlgRDelKmDZZTF0zEKWWfXVuQk9CnUEer3aroR86",
-	"PKMahEQiAuAJx10jHmoM+g011px8KPR2UzkX6JWOBRMOwi/s74U/IhOK+lj4SEEq/lJsdDiYxUVQ+Kdm",
-	"tLKsaJWjhMu0NaK+pK9mJl5+OU6JWy6+glVJK/BNmpVXkpPHcI72p8X+4FCaWzVH6XtRrYsrwqlFo85z",
-	"h36O0CSJd7x/3N092X97fLL/6uSwu/e6d6G0sxNiS1lq6FKhXGns4vm007yvvJjxbKMFfJMi/Erx11wa",
-	"J/vE6yD9JQujyXGVk9hhrQ2nOyMynClId6YmRUts2ckczVx+koXnc94YOxGoLuS8TWon89KnvDmLEp5z",
-	"LauyfSMTwN72ZfalnWgwL3/jYuFzbK/bMp/sZP45ruqq8132N6yM4CwJnteNFdEI/mkJJWks9gI1y+TU",
-	"Yve/94rxoDorBjL/Bg2UHd998RsKZPE7Pdgcd9/m6AaRsnDMz4mWdf79S1kc0dpkGan4kSocgtj45t/m",
-	"qgyevDg6du7IHUwXj9zN6Xl6xK1q+m/6EN54dOXunOAjVY1hf+1TvMqu4HT91VJDC1l8F/miAGoJwhhI",
-	"RPUyqPhnBNHs0EUqqPxeFw4cJW3TznlEIVb5iSNboVAJSIpEmZT+QZVv2vSzaarSJkiXJQU2sqhW2NRr",
-	"XjBB7ssKyhsXqx6qpSBcAmNnI5WrVYmu/VrZw02mfWtPujQV9aCMbyoftXgYKkeYD9X6l3b+L89jYSUD",
-	"lXLlsEiiUR4e6jBCs7lywMoOvKcvXmCdfDMKtaXZfFVqzBctrU6RtURi5FglxAu20a4Sg4EDAKNm2qjl",
-	"doHoBkD3cEgZ5xgbmxYWv8YzuTKXVTs6dzWlVZvkLWW26gv1kOB6SHD9JkywkNtaEB9fSHR/sWTXEukf",
-	"fUIGjN/l8Z90+mdSGiBQl5GBwe9uqZxfFLTLhCvd/5nCdYDF6cuiHs9Wzfj+BECvffo3nlzpQX1rUiwD",
-	"fiV1di9Le+hLftUjuYFn7OCwt7W/t71TaU9nE+ta+7a263e2cf8ujZcceow08jywzbVSw55Ps5JfjEpz",
-	"lh01Qqn/kkftLhkw7a9nwICD9Im2y58fhM6XEjrfkvHBAuCuiLro0+JFVLyyMlx0oHJ+qw76aeTZRYwZ",
-	"Vw3VUEiIUzGctJGisJP1TH1QWXkhPp+8vnoo51HIvHOvV67GUmObUCPg1mFgB9xifF6Z5WIQRYGN2g2P",
-	"z87cap6CTTvRbrZig5vIdXyrTSJkmrrKXL0TihyI5RzL/hsq06TGpRBjEg2HGFojbYb+LYuZ7qvmpkhw",
-	"uogtwZGqxVBZLS23KZKpoYepNPE5Od8LQ2gAxgp/RVjc1mIfTrh3RZyyvlS13CFTje2qAc1bFwJb3vlV",
-	"WrFhHIJzMT/u3RjYXOmh8Yih2ONBnVV9az4oOP/8YTZDe8v56Ny3lpc8ogP5m8pL8js95CXvU16SQ5DO",
-	"78evXQH1OV7upc7tg1f74NV+ild7Y0XUX9SJvdx7RdVdsYwYPmCz1s4eLfTDUPKf5QJiIyGAeCPl1TEe",
-	"0gIU6Nh+UEIXzdVe7x11d2laBEV+q4UED27ub9LNva1YOZ7wcH4feV/ua8uyRXVf+n+raxYWnUhGySjx",
-	"MapFCucdS9FI+iOdpbkySbN+46r0/1Y5qxs85/yU+XGu1E1k/e+Xkj2uqB5R5KpaRFPZJfXdSSbfRS2h",
-	"Rs1qhewYtUlFJp2nT03Ikd8BT7ugcvWa12+ZnHxJMAPDD4jtANsOgU0akhlvEZ+mYKCzgI4okq3uce/1",
-	"/uH7kx93eofdw60f3yfNzcVnlgii0scZGivvXp0h9zvsribH/fxuKS8eluchJV5R3A+9m3etd7NfHuOr",
-	"SsQV6roN954DckYGiEW5Qvnur9/wWb7ZY8KPWd0HhX0zTGxMmHm+2bNmKXA8z4cHIgTox3Z6W4wEinRH",
-	"FUp0M4V3jRyDNAcJP5+oZmUIITPE9MXQL0Y1keIININ2wp3pyUSlCAPkwZd1QaFgijRzkLgllmKjgepb",
-	"JtF3cDG2aY4PBsot9QJhYPjcJruOqXLBfs+V9fyFS932gyljxTOma2WXc7Eux5yHGrGuCTvO6dMMyRCQ",
-	"3APxkXOVUT6FLuG7YOc1YVcKzXW3mhDxLwHTqMDgL9u4h/RWC1v2yxsT/Jxr2RLLwnbWqK8fs7u21/vt",
-	"uK78XT/tuF3Rbb1QDV0Wiu5WCs/BoVhwP0tb3pfAXmDKi30PUO+xHKduJVwMo1AnY/tBHdvE868wsm/d",
-	"gQnKq9rhC5otEoVlmGNwYvxjUfOVQKLwr1+mun/mL2hyiM9URisbi1eH3j/ZJXmDL3mV9NY1w/T34rxf",
-	"38j+5oLzd9pK/uJBfn+OLi5SQ4kQiVwhhrGwOZ5aV1ktQtMcaZXLvD+al5VrSb8WQkgEaOY5QdvKK0o8",
-	"rDFYCG1cJPwwSklAAuejLY84wuKxjpeVkBTW0gvRlTQPugFkXKZKwi1fzNHw6Ko2D6U8zSqGss3rkg8l",
-	"cjVRwnf69qX6nDoLQjtaBvKF9TRThy+1OmPy6dGcG86ZfFIYp/1Vwjj3KWPyG9QJ99HepMN27xXKOYOW",
-	"xOaFraFVGHkEtR4MMm0CzL6bmz6XSzW0c1MlnjxhKqPFwqycYdcJ+JrGTT1/lNOmr0qwLZbP7MJKJ5I/",
-	"8UQiLLaKxEi6NzZXf05aAuu7SOsYGxsei3DL1XhSzEV/mjubN6so/xM5pDiRQVRt4YHDmf0t2MYj6TkS",
-	"Czs+dQVyo9lBeBtvwLPVm0lXiB+YjgZ1a44JAF6ulEtUuFqSAL1jQ9Dn5F+nDBWPRDhUzKIrVHRwB1Fp",
-	"IQuYozwXeQOPnEhgdRJcMVoGGLzQmUh4wbBybyAzpyLicORbWIu7M2YBIwovzp8hccp3370bISgzfxzt",
-	"Wt99J5IzbdJENJxSIqGU4k/wSwXSvtqbC6emQnEZqvyi2FzgWZT8l0s6lBcKGPG1+mc0eKoqLENc9PfI",
-	"eaQT3DepnPvyxpT8JS41he/bEomdJCJ5e3DUOzxOAh9MeQXCw2uOi8wQ4p3+kHSE+ij7RTanr41fN7CG",
-	"2Jlh5hB047BpmdCpkdhNjQWWO+LQVE5KRBxVK8IHaISxqeJOgzKvyQCm542mzdgsLBkNlVTRCpKQ4+Ly",
-	"08oCdkRC5NkH9O8kIg6hxVX1i7fd2+0d95iAOpyiTlgoXLtplrWICdGv62SiJHIXwciOSen4mBGphUf0",
-	"phZ12pYdEehMvIihOCseBwRcB1lAlFCxgUGjMk3sUfNdIQvVEl2/13ElZIadrd6ZDt+SkeK1F23hD/5m",
-	"aysMElVblckGGgmTbydN4pMo+VWqiBuxKSE34CouOIVlVPqDSpOy+Pl89yzVJ2NbPtMIaHgwle42N2Mj",
-	"4Ww+ciJHDyFMEydQpQxBZhyhi/MJysqLUYIyNtU8O9xg1Gzx8IX7SAIvbE38BtL1ZYpilBfM5oFFYh4k",
-	"sK/4xcBHhNsABVxTqDGGMaoSXheisNP+SDkm/STRExv8SF6QUls1sseNJ1N8iC8gR2o4zyrQ0AV7UaHd",
-	"x9f+EocE/AxLTO/a7FQISGlkV9YRo6lBKAmpnCcMmsYiGFUy7uDvvkMQton8ZaoiQqbjVARVZ9nCGt3v",
-	"lPK6b8djXRRB50p6hxkIsEBvSOQE/uydqpH2gAtwcVAwEfGlzREbRvclPhTEHLGmVMI+TuTTklOy4WeD",
-	"fDlEcAGvQdFpWfAkQ9S6jC3j77HBuB/yHMxyXRBlXCkSBPJUwNScx3rwb9aqaEBUf2KspHGxidd8hT7q",
-	"amNn8drmckVI7w4Pr319BtHzjBJE9lo4LwgIFa9vjdMOPBsaiyCfUZLwp3220RbJYe/o/d5WSdn13Xdc",
-	"Sk5SS7OtxUXoYY+fi8WTzRXhSakYLvTldSFgTUSuYNOmLBrRUZ2bvjhVQ2lEo3obw/oJzGqRiRMbhhJw",
-	"tsY3FB7Rl9iSkFkD1t8pyMEsbYnt3E6Y77AvM9FHODWT0qNxyWOD77hoviEnIM9vasTSa/jplalXXzQ2",
-	"tL2NUkSjMsaTS+LQ7wKk/5rZaZayZMHTSkYjPB7VDmx93ANIWRybgTbajVRgAZT0SJmJEZwl4zjUoAvs",
-	"L9isflNvU6DCX/gK8M4lrybdgLZC0GN2sMBDHDGHdGyW0PN6Ymk2DjdFgnQYKOMQxeF5u12yN2+0sTkG",
-	"NufRRKkUNqMMex8tU5Oqj8iGJtPz+SCSO7mdOTHJpnQHXgnSCuzG2ARLOnRmyOFKCJYt9leuHRij+47g",
-	"na+ICwvX78LS3Gw3BD3pQA7vCjzUxhUedahgg36DrRDHS7xaL/bq5mU1PsCb9hrBgQ0MDiyogms39LHV",
-	"ttK777FVx/gv9WYl0VhGDbKqf6nJmEsLwDQgognfqQCLrA7tFGQgGtz0UOo5U9pT4aNZ0BJ7agYGPhlG",
-	"FBIo6Er8vc91WeKVRgu9IxKyE3fSJBKJNxR3wE1dURDajERSyCFcjvV5kUi48xB/YnMc/vuXRDSQFq20",
-	"UCy4uE6ta+OUAZvmA+bMK7NA3s3qPKqp9JrMrCfOE957Veavc+id8IUqLYNsRhNNIYY7yG1xKlP9QjRk",
-	"llHwo7kpPK6xN/DRfVhovNPhi7SW0MWIoRWFHSr8YjQT/L6CPv5j+PJg+NOWcBNJzE41OKJV4p436LXF",
-	"/VV73q6ME/4qt+OrXHe1XCS81vwdbg3asFe+yUe1r3nbsRxe9475RF3zlgPaStd9EG+2696mPl5j7Ui9",
-	"Xn7dkf6jull1Tyt1d7T9V6sxuYfob6pUj5IDJxWt7pXr51SYRJ+KBbfQR41VXE4kpEv7c1BTxO0tsy4D",
-	"r6HIVh/JGDnEsIZk/bpJajdgtGkn5Cnx7aOOOjfWv/uXi0PlsEFUKkYyG4jpxLdLz7DqI9HGFTLLYKpv",
-	"PBfHE+LiaJIjQWy+RInEiswIKZKt7uF2wkGfVl2DjqeOWDqrmWf2QHwMB1R5CxW7S4g/Uo6VwzgUhXlL",
-	"JTxXy2vakI6VstbMSXmMBK258tzcnQX+befJH+G6C8i40bHyZNph8c9/J4oBvvqdyJlMuvqGaBJx8/z5",
-	"L9WJTbkpaMXQbjoFo0HsHO2LZ082/kLAFgU1P3VKNFTmFHYlWCOSx5UtNQu835PcftBUfpVlzchTPGfW",
-	"nsG3pyBhljk/8fJ6gkDwtAq1hU6lzuZwNfEzNp49+SE2yWH3uHeyu/Nm5xic1/PUjB5xdJOoGwmygFaq",
-	"L/FFRzLtiOTV707g4G3t773aef0Wlj+KjX+j2ohRGeLzZi7H3ytvckF/BYr4u9pcgZO7pc4KWpiHtorr",
-	"9UO+svmpTlNlHhoxljdiXIlJ9NjaN9L4ne/uQAMHZ4M+06J4ysn+mmb5Ol0akackrYpo+Pk5zeqcxL0g",
-	"RPGYuICvRxhfgZlhSw2UYSrqUYcFQOlN73zG5mn04gXl6SNRKIOd7a4JVpFEpmLKdL49frX+PSkeKU7n",
-	"ha+PH8v8DOF93CRXMnUjpYrYyMnEEd//TzZX0ohCfSyaEWYv5LpTIPELlUZi63D3FWLjIntz5OmTYeTc",
-	"zkhLY7TUzmIzQZLnIp+H8ogyEoJVDqSuaGIUvla5EszN02yJg7qbH5tGX+Yp2D16wMKcfP8yBR8iAjOp",
-	"C4IvwuWWxNDsybh97gXWCpPs8zpcj6Dig/CtopChHGA43PnceODWJRsBjaMtm03HxnHYCQxF6l7ATBnV",
-	"NedItnaaqU3q6qQ78He0KimblYJtSo+JjTJpsyOSlODG379//379zZv17e2mj/2IBgMdUdiGLdIE/u6t",
-	"tMbMIh84sgLHhsjzI+GzC4RMBTeQ6ZqIhi4czjnidAWYu8YavKgf6ikbOMNKdSPdwu2ojzGX6hP71dzr",
-	"slHJ6m3gQsUm7D1xOhfJJpHWyyEZwiOb4f5INhOMzzvkloajUMwsGILUdQWjjtXYYlBtia9xwssTlRbs",
-	"SY4mbN0JOAmMfDRrb3DNRWqJcX8yyebNSuDtRKdczxNYzzGhHRunU1VaxEK76lLUOPjh7wtU/SWfP2wY",
-	"+FduZ45SHl08u6Kvsoxy1SU/4F/CG/7/4P+tw//7/2OyuZCnnJeRea7lUIlcFdMcs5t8EsniBEtZSVrv",
-	"R4lo7L/rHh08ckKmaGx643hg8/E0k0Kbvw788lVhA4vkmpuxYUZ16jmmOgXwG3M7AZkwGNCImEeHdykY",
-	"p01lA3ovzlnDXAY2y+wM90hsgjdknaoBe+ewhXzOCW4jMmmjKIGaPEooA0rzAheT9xMT/eM0UJQOcKwC",
-	"if6FFL9MLbYwwd8lSUdM6pYrSHLTlxvX1jk22lGOsiFxiEdObB2K3Vf12+k3TOmBkM9J5nJtDuz8ys3w",
-	"KBeb3VdYgcbvk1qqnpY+HIuzxXTzTLqW2ENZUJNEdbFA9UiyFNB4zmD3S4Q3i81xRTy6IldyTJltcsep",
-	"4KDmn2BsWIqBmonR1KS5SinpFij0wdnh5LzHxtM2bUaURMXof5me9nls72uSYMYmMNLTYiyJNz828AVf",
-	"tJmS34lGcp7hnAo/BlJn01z5/Gwow4PPz0laDDn0p4Wjaq2+NYZ2Pm4nbHovtMxoaWhNweWk4oxMIZzq",
-	"j8jpD9NAQvWk2fGq9cNcsEclGsTSHvnkeYRbgb+vzfktI8FWSmwwD4x6D8HhwrJiHpOvAhlAb1zG8J/8",
-	"IJKXb4/eL/NcN4UEqZyjguI6JvR87YCnCyscxkL39twgy9zQHs5+Zez8fIUnfYhUhvAJ7Q7wxzRc88tU",
-	"oaEKqmKtswZbZm3RcYwqTiBILlmsddZAxYKBC2Z+Z80VYFiAObxsElg3eW4OolGlNEDDrsJmEAy4UHPQ",
-	"XDXpwn7WlC+PCYOyeNx3H+C/1UcJG3Kts/b//h//F4wYYVMVI2WSSRAF1Y0VkZhF8jo1WlCoUU2bRuc1",
-	"aVTRk3EemyftJy/WNzbW208itl6ijSftdjv69//r//SP//P/+eu//Tf/+J//ffTr3/yrf/y3/+zxr//1",
-	"P/z6N/8qin7913/769/8jxH8H4yxVl2fxfU458PDJ/RG84Ijv0WLtL6tna/4OW/hJ7IoZH8E77SJg8B3",
-	"+8t4zShXqOFwnc3R9Xjabj/tw0bA/1L8Q2Hpn62++xCvJRfP/beOLngFf/jl1M3vSh59SZy97oRVc+nu",
-	"wwVYRIuaZ63zog2/ozj1h34pGCE6siCpL3JSL4MeOGT7wc9bNMbTrNCI0Yr/L8FiWSrS9HJdilzBsB0x",
-	"sjMxxpI6UN1UgHQK3gCFxxh3IMjrjXabZeW4GXGzJin9XIl0SlE6TunSX+EP2nyQmU45+EllzHYmyIEh",
-	"q4JLpGEhKfTMfikuBnpwCIdTsUTpbrBPmhQLJuPHY+mk+fxwav4Slj8JVValUUaX2SnowIiz136Sxpr1",
-	"8C44U+18un8Jdy0lt3lVBFZKmdL2iMg1oimGDlVafkx6cKXgpl8lXLva42l1MzUohJ1SFYJ3WmLjCi5s",
-	"Iy5cLpx6haoFS+W7bNXVostcC86WFSki0Uhe945jc0GsJMF2NDs02pFPBwZEGUFoco2bsWIsJxNthmhv",
-	"LPg++EaNsBQ1d6vpe/XCGg+wiq+YKY43FDMbGy7yB+twTi/u7TMusROLh4Dnk4jGPzna34tEsuU+EJDF",
-	"G/5LswPmKmxZb0VjhwYB8Ba8KxmmsIGVl3polN92WB6XqlNdePzBVBexCQa587GZU2nOnF/4X/+3v//3",
-	"//DPH//63/yn//4f/nkzCmUdFVQnetXNMA/+WJtkrqaqr8cy4/iGnToJBjG73Tbnkj+YKeVrDJEtlwfs",
-	"kYPvQa2KsITo0FD4qXE+9KSdGGgqvIlWvROcp97brfWfDh9vHfzw7IfYNBJl+pbLWnCZCiq2DjkPssd9",
-	"eAcf39zkX8m5RIdGc70HnJjYPGu3Q2HhYxRyvPmxx1CbIex+qngggVRFisiVGMNltI0poze2VIhZYSmZ",
-	"GXKcyPBnGYBl9VNzZuDP4H2PT/VwaqcUOKGGA5AaKs+pfrQK++VDMlgjWw+xbIKvhfmy05Byy+0spBQx",
-	"B9iAh/KBtSabU1TMSyeqqp6XuUhOG/LKbAcJTZKBZZusyJvwTZZBzPhugkrrfmz4dGAHP58PLAZXYysa",
-	"LL87ePLVL1OZsUTjgAMcJPqZRkYuLgoDYEjS8qs1cefg5GAWMs802N7kPQXZXNRdVMpQS5j7SNhBbLBr",
-	"iW4ib/URCKt8LDMUaB9kNmXlhWRgfbaNUXrCL4TeTUW1IfyD3TJ+CuqjdoXz9atYy4lrHbxr8GJRsHiH",
-	"Ium7Dyc0p5Ox/HiCuz7hzd/YaIs3+mUo8DWxkelYG+0KPODCqaLkRttkBxXTk0+fwJ3cZLTwDPgECYgT",
-	"3KguNo0n7ajdbjc7YgIuEZ20SDzbeCqSg+773f3u9snx/v7JbvfwdQ9r0eHrNKi0tm/zNGI4GKPEaa7k",
-	"mcP1hjWrxFdchWJRVyqynkR/8eJ7euNIvHhWhjFMKp5F7R9eeAGBo3RiI319N8yiBmp3QfExyYgQCqav",
-	"jzNucBQoNqRkJ8qIMUe2FPrrfsfjJ+TN2dyk0JOfLcbheF4Yn/GCIDYoCcooNHfyeM0OBwwDHXx6vAgo",
-	"aeuwpkF0fU/Sk3YpX2iVwC6rml95gOZpJHTZcT7FEG+akERLyssrf3JyTi+FsZH+lBWPT6HDH0Y28+A8",
-	"41pcBqRSbC6Ny7R8CUMkMn2mBIVFHqIoJbTWFaMoCdq2HUo5cDcY7VdaAmpV8RhfK0IUZCbXXFeuw1/r",
-	"UL+md2VPrc2UND4usapMIBhej0FJrYOMwegEWwB4CVlclRuP6RHn0vzowF2tpN2bc28n4Jt+9c5///hD",
-	"XPxlwYp3nrS2AaJAg4uQ5kj8EAW/q+n1CInTBYcKfvJOAgiPBxbnC9P7dz8iwWl5H4vAsHjVk+fEDW+T",
-	"5pcOSYzlx/VTm87XUbuudZ4+fbHxww8vvv+ccEU1u3t50AITwjZHB6KWGCY7bjIFuy0XR2+OKC+G0Rp2",
-	"OvBebP7P/RBRbCynGjKpjeiZYabdCM1lEa9twR3fbTx5+kzIySTHJrS3R9ti40nreRsE+dFx9/Dl262f",
-	"juK1WrwkNk/abRbhdlpQltb3HmKfvE5JUZZNuXhHNfuBLzCTrhObdZFsHfa6x73tBFubOFEekr4oJkIE",
-	"JkErExTnTuHIrA4kNHl/JEF/gQoCOzw2gvuZsEYTK9zmKxsoRCOB76PSbpFwygyuC2j7OG09xlGDX4Dv",
-	"4bmGCBPAN8gucuPgJ+K/VbAsQeKC9e8nC5eBKYbBeD3UhSPxxx+3AQ6Nh7SZqAwxBLH3w9/MCWsb8rOC",
-	"PTpuKNXlzDcDwxA1X6IPWIrXEn4htNHDOm11D7fRYRNi68fe1k8n+APH1MlDtUZtCixjZJ7vKi6PdmKS",
-	"q4HOMt8xXIXtgWHRrptyVGVVxYknNqK1xJ3g17K2Hzap5kCwT+UKOXdhly3URrTEThnZr/RcYgyr8ppo",
-	"ZrREF4blSuB1nzpYWRJMzsdCfejmwl6a5NoUuBmMBUM3kHstqUCt7+tQgqqLlni3vAyTxp2RQHn1u3AI",
-	"UvCjGb2D7kF7Mo38xlpVI5qDE6nSZuS3r68BEK7QWVZqcJIXvpSFSpZB9NKiBG7qTerJD+8tNK4FbxZt",
-	"Aoe8dtWv1q3LS+1CctIV4DdII+y0wEIFfuUWCp7ttwe7O1vd415SQQcIW5IicjjyT2qesDsbZJBHGxDl",
-	"0T9Tc55xifdZDhB5SKpU5RrkLeq4M23SiI93RCfYn3v/7UNWCkfW3HBUCjxu/yW4P+xfV5n+gM3kIC44",
-	"tAy7RiPwmDYCjOksU5korMVh6UvVTzq+J68UAkiQiO5LLCBg3fTr//4//Pqf/YtmiCCVInyBRM1xXIli",
-	"hig/wpmB9/Eng69p1l4Sycxzn4ckCT/fLDEZ59REL0o0x8pX8pppJjEYsS6Sw97PvcOjZe9TvsY5WbNZ",
-	"VU+6itHhoz/i/CfzEqOMAhkbhF0ngEsYpx45CoEv0r7PmzCwHQycKhgygpVgBBuulJK198AGePi6VLDQ",
-	"t3mqUkQAoBXYeb23f4gL4MX/Mj2LoCDNTZHkSjpr0CeG9Zx3hExB3GinzTACF1CIU43qKPKCaT2dKvho",
-	"JCrgGPQVeJep6oNBlvrrIpA6ZITITGD9VDj+xh+mAiGHuLyn8p4EkMKay1i/eFxAVBMLlVOBsAKVhENV",
-	"FITOfjMnWagdVjmoVKBr3qVfv2St/SW17K9yO96r2pJ3tLa9OsdbQp2rT8GB677K/cQaxtr+0IsV8N8a",
-	"f/4DZ8ANZdunufEenjcP6xaLKex5zVnxcWuu5LW4gG6WF8C7uhOZO3W5j1tNjESlcscsL1q2U/ZrMRRd",
-	"cULgxlQ04rVf/8t/8+u//ntBpTJi40nUbrd//bu/jdei2MRrfTsYKCWetZ6fiblyhcpTOY/XIhGv/eN/",
-	"/y9+/a/+21//l7//9e/+Vvw//8m/+vVv/p7+8PTxxjPx69/9F7/+s38Qz9tw2d/9raAsJLi+lmB6GNo9",
-	"T2NT/RYtsVem0538oFLUPIyiRWFaStq5M9IQ3R2Bi3UV/dDdIf0Qm0bS3TnZ7u7svqdC/ySisquVcABR",
-	"3eHu7nj/fdM3bFV8dEx0YpT30m4vzilRUJvcp9rEGT9p3uTag+4OpebRmhpOEeCoXDHOiIWay3JxGtKI",
-	"/Yky3Z11OHOy0KcZFsEW61xsiCXzY5uqjBIoDjQ0YxNQsCg2PvhDm2qgZn7qm4EQfv1UOrRF8LE+TI1+",
-	"RnfH9yaWs49iM5A6A69cY0PitIjCXc6OFb3b1EwdCALYPgNtqA6A9n0Li8kdLCZbU7o/oizfJLfptK84",
-	"0Z7LQdES2yGJkStnsw/efEHP5qKABgbmCdSBzte80kCIYQ3cmBRuzXQJ7DYtsEw0V1jRzDA/GJCAu9AC",
-	"CuehYolx8a4rbePG2Bo1x6RG0/uknLfm5aalwUweGXz1uNGqLBY2RhaIBLXEcjqAsUOT+g3xGpQPuSVL",
-	"ByeQrmzpOw476Kvj19zVAPfdaUEDdVgGHPAzedVX0Jb1el8bOIPX6Uhb1hJ2gd4mi+Mx/rqy++tHXxhX",
-	"60mqNSQtdWFgUO58KvN4N3ci6En41AdinL0Q9VmAmLlqw+PKPXMp80alMqZs9gF57oMzlphuczsdjmpo",
-	"m6JRx2VvLgVmr3YhPXJiIotRczW3xSe2gz/QVXyDdBVfpif4ixBPrIQDr0Sp8ejI4VL4pteq+NSdv2eN",
-	"Wrn72zcPR/CZ9ABPr3gw3thUD7Q/TL89yJ9bOkuvMdp9Iwfp+oQsuMcuZmNB7lmPTTzQKsPmByZa6VEY",
-	"3Ld2qnEk1Me+mniv3nigHm72paRfDQEHC1WdMqlIfv8H7IonLFRqHEAo24qCXshQUs/fEm3qQQ9vRpXe",
-	"NCxObCRMnfMNHSGFsWY9wOFUkqbsBS5C4VyMdxObTwW8uTwCcgF5/pewNO4C4szdF/HfPEbM/eKMuWfu",
-	"ueeauQMIMZcYil8UAgb8usfs02Mo/9M17dIkwKvcjrH8hHGmmYyBBLQ2ghkYKixgCEpeyEK7QvddS2zR",
-	"5IiLrI4+U5IY+CLf2HRrJR0L1SdDyqbXqk1GKlcRw5RUFRvXG4iGrGoWmWXXUC/NDvdKnC/LoQqlMuz5",
-	"vP1UNGy+LCJvfUCfxoyWKKiytJ47MuolTxWghK5X0Cr1K4AdD6HMnrRvjd2yoVIdYFyw1se4Qsm0SY91",
-	"1hcx4B/hYuxtIuR1R28+k5WMumjwh6RFXI7rRld4/Xo76uqB8X14H4X5lt9ddTP7q7j4ny+btfmgXPEY",
-	"dOrAZtquDNEeqJxYlzril6k0hS7mYqSyNBJj+0Gb4br8oHKJHCSuwH4PJGcXDX/1+kzp4QiL9U6nczFQ",
-	"quxQig3nhuBm7Mxj3BoqpCkZWTyfSD+zDrwLK/6octuMBL1HKWcafjQQrzPk7NEOJ4wsj9yDhmxHhWhg",
-	"q5ojUJhJbvvY2TrWZkoSfKAU/wvTR9UX5dGFLmLjLI5OHGHIV0RVjtTvFDrdEK0F29+4wi2s57/7l3Qp",
-	"laaVV9A0qas5Z9Yi/BaVhBs9Qzvqq0uJaMVR6hvTgM6KRkJ/7BZb1hUJ+Ibj0GwUG+w2ElNsJPNlZ/CU",
-	"R65SbraIA9uQMzmnFB58CgT8yaxzyjUr/B0fZR/bg7CBlpOjhS1k5oRMUUqHp4Wc86l0qqzga/x0+K5J",
-	"dbHLg1EHYQvfZAogPOQG4v9fHUbiXiE2V79vmb2CU79eSq/rVK5ch2iBxSQeMpj1IFdutLocpeuLMehU",
-	"BpNuwOXOLB4mue4ToD/InxSsUNMvCKx3SYM0HY/YNHwv5zMOSjD1UkTj+EYWLk1ospWLVINl+pvNM4ZW",
-	"CzNMrXJYgSLOjJ1xfbYsEGABuy61w6JPl8FfKRpFBG1LxZ3znZHaiGSATmLSKoM/slL4UM6hkfzV2/3j",
-	"3kn3YOfk7eFuIqbGqaK5kLt/3n4aG7ry6Bzyr1gK/NsROfwLdHRJtqgyEGK+DojvQ6gHkEXsJjDiHD0d",
-	"u/F9kQmhIEh3ps2w2RLHGMgzVpzadKmkOqS981e4k25SVOET+Gm/AWl1a5l0XEDa0+4LiR420Jbu3Quk",
-	"D23JC6lcF2RFoHNZBA5FvMxVpBxH9Jwb3Jv4BHjUw8b8LAID57/Uwq7k35dvyQtYB8iorPZmIe6gzcWM",
-	"KuBbIoFdnNRgXReUXFkrZ3OMaPx0+DvSNG7aH2Huo91+/sPTdsL19oXunyHjX5XTB21+7HCJSpiO8+j9",
-	"sUl29n7uHR17DgEnGnWytEeubJEIxDtRQLfkvyFz/LN2mzmLjCrWZzYvRrEpcmUCWgVVtPFw9PaMrOpC",
-	"1xyufauaY+Amb/RXfjp8t8lOCgFisarBJmWeU9m2kivhRnZm6ByDTV/taKkiFfmFmVnDlvXqon88fne1",
-	"yB8nd0sA9rQwXzadEH1zVf4PCPZ3pC2gm6ZCkkC6po745KjUl67/r5k+l1aGbTP3eggmlMRl5BURdhyn",
-	"sVPlVld1faKMvAdVXV/rWH9zxV03fNIuqee63kbF7X2lupVqGBCrVxhPMJ9mBOmJNRbaGsZ0J+QEJuZ3",
-	"hZyvrmf4EmfsLhgg7TttgPz5QcDciSKF28pPEUXzrUqnFVqdhMTVAhp0beQJYfGfy0lSOLjKrebNSFgc",
-	"UGbZ3BPh4jvHppHgf+ykyaY45zSS/VDxGZstcSCHq8Mmx/Q21xVneBue+/tId4mzv0t0l19N+Ny/aFHh",
-	"N+iCBODfP0sCXMRleTqdC0TPJOt7GQdjCJr4XGgiGkQyufGE4Uow4vHCg/C6CKETY1OMpPFJ4AQTKlxK",
-	"OlAqKXnu2wTd6iF8CSreEaqKt27YZqFWSPK6ESCCOofzVOVMSr0iqOpRMJiCJlXVBsixPFPVeFGFLKQg",
-	"GNmJ1aaoA2zu9V53j3d+7p38uL+7vbP3OhENmTnLCfGZ9S3ATuSyrzoVvwcxJfpnvjaG0EGXvOAFNId4",
-	"tO9qlAgnd0tRIlqYhyjRQ5ToNxElOkSx5WXWl1EPbVQPC9Lr67AWXmJtXhpDOlQDhIbDgNEKKRwKkrww",
-	"Jxk/tKVUnwXGA1BCmSqoqPR0OkedVQiJhiqrRcwiX9Bj+Imy+CEa9Q1Ho27tOH/RQBXu/CsHqvDlQqCq",
-	"Ja58mMke0lxyw4aSHRDxA5lUDYvdzkg26tPrJbgi2ntj+4GqEr03idc1qyagPGcAro6PfYlTfxdMr/ad",
-	"Nr0e4mMP8bG7Ky8XjRmjCixMeIx1CStjZ3sKHM+8GPkyBWXSUGnoWR+lK0TimVrpf0VjanQhkjf7e8c/",
-	"cgcm+9AR+OLopLomYj8nM6XOXCLwf/yN73q9n5KIf8MC4DfWpHIOUvFoCv8ViY2nfpxAd8y4SlQIiRCR",
-	"2AJS5QwED5bJw1ZDEmHZN9ZIFHzxI8eetfb00QRrhMQM3F5DJdxOEMsM/r0lus6pwnVEX7rROrIn+AoT",
-	"WlKd+44i0bATZUCm+x8mGRWLMy5VjcOa4hpoA+Jq+PbYCmFHJMbSTGW2XtaAV57NlSXFzzKbIvMuVcCU",
-	"l1C9Z//MVerDa0UrOq+UrZgwF/Hv/mW5Maiqh0o6Y7MAjyoavr7ca8BcEZYVQoNRnf4HFVquME8k8zTi",
-	"OnqYYmZleC0iK4OZFiofu5bY1fJUZ7rQCr9Angrn2yuMLcRcFWIidYpMsIRoHSxvfmYzwie4wAo9ybXp",
-	"64nMRK7GUtP3mvNygIJJp8g3Ui5Hwxd58nvj2sCssTuhGZXPxLeKjX/dc3zcdcrslqASuwAafL7c3dMz",
-	"lQBmy2re91TxDg75McqC6xoK/u63RhdXiSb769+gpLjOHe9AGtxsILq+FHcjGP1tFObv+Vo5UfA2DKCS",
-	"rKuuBS91jap8288f56qv9OQCzsYjZZimTo/lsEbZSGAMxNnYEQd7ryPxTw56ryPxeudVJN6p04NIvHxz",
-	"EInjnVevQP4dbL8K5LSxIbqoJklzJfa3DoNGqvI/EuZdllXZ/AhtGLWEJHyu2DRKwG0s4ItQXTWJDRo1",
-	"qS48FPN5YEEPXO4R7+beexlvigSfgEWbBiYSOKyqPZXeMiDqLczzE9kCyiEYNmBRYi8VgVGKLla6L/SN",
-	"llHsjadCOuGsNdQY6hCdWeYqFZkyw2IU1G4rNs/bT0Wyv3W4WM5fulmBDxsr8HHJz9R8Eztak6Pe4c87",
-	"W72Tt3vdn7s7u92Xu70kNo0lEAvlgNWPFnocQnOA7zYwaGIwD5McKuxXI/5CYwkSXTsxAMu7pP30TQOJ",
-	"BxJk2E7ahgjqsWTnXN7wC1cH1E5YrU+E7Sw/0zLITsSZ/9KQnUv7IfBQ/FEd8kH+BL6jq2kIfsDtcBbx",
-	"wxEwcgWa4oJ4CF3WBN9XlQIPXES/JahG/uolRwcC8eThOFwI1Vh1RBcphjbaz9tPNp49uzqOY+gdPi+E",
-	"l+nfX6a6f+aJu1e6ovsVD29V7cRfwUhfAcIxPGd+U90n97AuAD/jEvTG+uddjuG4OutfqPEkYw5dIcUA",
-	"pbphNo2Wx7NCPweRoqQh4mlr/FQiIT19oRgoiajBDSleHfZ6vj/FsZuFIFjYq/cMLIFFNJSkuSkk0RQV",
-	"7Op7L1LCvUyEDA9XqxPi5ea5q1nxcoa3lBqvLNGSs0XLmD4kye8ExNNDevw6vIGyIibn1xOSN4Hb9KVz",
-	"5LXXWJIjX5aU/hx5+BtEv/32Msxf+kTcdC653LDXRexcnaP9YofgzlgD7a9kDTxAND4kaz8VOfGWlfG1",
-	"Mra56k9zLDde6SK/nPskJ2ZhV3nJh+VINxuqoqc8uMjBRQ7fcImbXPm+1/ORk1QSAPGGKKx4ugE+qhvB",
-	"WctpH4ipUxV4HUxJklKiGO0jJxKjPhbbCDjpRnbmGL0AA64FZmoHCBFkDSJBV31nwnbwWEJPzr8jRpFt",
-	"ITPRwNIpuJliRSe93231etvkWHsXnYal3K5Mx9poV+SysLkTI/kBcSk9GWFsvvvuwLpCm2Hru+/EO4Rv",
-	"TOS0sPArromnpebiA4R/FCM7zbO5+Gt7WvKJYtqiz4lTJaQTUnz3HSeLv/vOc6D4moLKtUxs29BGdA8O",
-	"To533vT+g/29nge9JHr/6pog3HaNYaxCvunZNKMA9EZ0nPBfGHkIOQfPKo3pgWZL7GqsCyNy5Qr31yNH",
-	"T42ELiowpsb6FLcHMo1KENNImFD5YXkbeUIrJfoj1T87F6L3SKdM/nmwf3QsLgVwTZoRom9SwoT7rnWB",
-	"XLlqtrhwAk6A8/Frxz1blc9G9QVyUHAaCYmniIaXggadwB1qjcdLjahU45GrjkRPwqyP9kW607zZEph8",
-	"6ctMmVT6A0YX+zNg8X6VL86+kjTJp0z/DHuwkSsUsi4SuSLEQgw0hbQLoYU44j/uM4nodBKSdVWUQy5+",
-	"GWvn4CXLFwpMDDAI7OOQgqxVu5RMXBhIntlqtYbNUhAqi2O7UGdA1OTN84UL9AdRjLQTM8lwuiE9ZawY",
-	"5Mpn/RoV8VIeetoAhCeL8zsvaPwszsX7kHsYR4UbFyTNo9okhcQanYYUmZzAa9avfuSWPPdUzS0vGD6E",
-	"XuNMqQkOqc2wU01qgkpVzN1mjarszgvaaII6vatBwzDBW4oZlgv0EDK8D/C832wAcEErXMMEvKhM9Bz9",
-	"4Fq0tsTSuq3AYPlql3bO7BSsT33Z3NjmqiV6XshnuZLpXIxlqkI9iytAjfvSPmsUwUsGzO5gXCCbCVp3",
-	"Zl5HWr6gbeYzZO9DgPI3EKD84if2piOUYcNeN0C5WaUKKh2pEqAVAeyI7SfVhTBozbL5y7ZjMQOj1dhc",
-	"uDM9wWRoJ/yRuH0qZulIBuNQg4VrlGgQFLggx5ba2zxwXdXeRv8Uf2h6ph36cyjtpXHpamZzYG/ZiIHN",
-	"+xVvCgzxHExnRf5LbQ7Iek0hI5Y+SECA1mx1RuUPdWciIOuW/iN4N8Q/fDzNsYi4st52MBCusBPn7cdN",
-	"UfBVGoZiQPOKNxT89VXOEBaroyvMFfrEroCPWrTeV0apv5QgvCvWZ/vrWJ/3KUT9EHC+0YDzrauS84YZ",
-	"9masLnz2YHgMelcrycxUOlS5aHD7RYQFNJGPYWHtTSjCCf0pUWzKVQCxXSscikg+ZfPArmMHrKHwDxHo",
-	"k3WsROULIqZ5+ThRfcII79uxOncbhtOwF2sMXy/iwlsv+3gd0hBboMBgbHRRStjU9qdwN+gP0FT4TrIP",
-	"K8UYydoRnkdHrF4ToqTBEAAGCMPClLuj5BZq8HKU7x2JhVd1zYjWMAzcEm8WFpGJ2QlZXRuuGA4f0kd/",
-	"+IPykvlwlednLzFKTmWfaXFgbTbPfRMKflBPDOx8d37SWFWu+VkIIx9WN6Cu+3t26JZENGa5LgplfFAK",
-	"5jGdONGXea5VSpXqTZEp+YFbeSuA7BhFqs8iYp4hvsF7HCqjQsrYhDllEpFlumaOBd5TWE+bZWw9cX+P",
-	"7J9xpIfWUTtCekHiimwupIsNzbwlXoWAF5g9FLeaTLL5uZWAaV9hM0UrNtLC6QqnKj/3RaqgMbFJem8O",
-	"jt+fvOxu/fT2IBEN7SFokMqRvKmSTQlr3ZM//RkhsObUGlC+xlg7h6cdjj6pZDHJwcIo5rBIS8jzkb8/",
-	"VwNFtgxaYFx5VzmHocQ+VQNt4HOKXE0owAtXww9uerruo+rITuKUmEjc7lzAJ0VhJ+uZ+qCyEH8PAJ8Y",
-	"qNfGFTLLUHKg/WX8J58W8FYYdIf1NNgNwauMJbjGC6Ry5BzD9PwvuhSsQrCbI2/E+pkuijXtCM7aX05V",
-	"kSrwXAVuG98UlvCnTxA8aYQ9E6dzjOyWLYNcrE8f/vzHgLX0Te3U7dJIQjh/48lj2p5Jk7z0OdVRwsoG",
-	"2obYVCo1OdoJOz3QgNLbwqxC/yG3yjn46o3QeujJueFoEB6Rl6Zj+wHbMhfZQqsI3U1YwCAIKyRjx6Fl",
-	"od7OCTayvx5TTnAh9qqM5VycKu7DfPFMvNEvO0iY0Zepourr06mbByW58bwMVFPaQZ4iR8Tz51G73Q5/",
-	"tAMe8z/aED/plxU2jrEaWxIBeOxAjuihCd1+TTFAojhcmNyCzrLCwVavHsp/crS/J4JxX2GC3YA34Nya",
-	"6PqXxtec2fwsNgObixft0KLRSD6ue3aQdf4xaVbSBV6cPG8/3eSHh+c68X0rNj8q+WGOA43gv5JmB9Uq",
-	"/sODUokGCfnIzygSW0c/Cz0G647FmM2LSLBFExvCSbGmSWkWBElB5TRRub8KBQPOuZR6T34Qycu3R++X",
-	"dadsIsK6ysHdRZ4mx9F8O+DpwhpVX3nJIMsbV/ClXuI7rt2Mc8SDf3WXCN/sULlptrQAYCug158/aQ+t",
-	"KZ/ZmvJy6ua32o+CwaWl7gIzC536Le89IP5hdWfKorRZ67xow++YAV+3p3+t+oX3kdY6a1UDBu/Hg0ob",
-	"f1mjy4u/2Gh///2LZxeF2Wtjltx5IDaWeVeukIV7XJprF/LiIXkE5mLD9bRWFQsGfjNIURdRt10CBjhG",
-	"qJLCJqKBuDIeAaBM8W5E3z9tY1NfrS5BmqF65LxtAUqFjZgVneJbbLUcwXutXR8tWhbuVW7HVwIdhYuP",
-	"7c22e9ff535jj34bbeJHgWcXrNjSpkbFTBu6IlLw/N0YnRudbnbQVx7tHfY0+WThKTMqMK3g7Ztom6wU",
-	"AAwusUwMgGVM3swjV7LgswCgmH1/pLM0V+aR2xSJX7GdNKEu7r7NMtUvnJgaP/gfS5iRkqU3PMTOTGnI",
-	"TiZK5r4nO7Ezk7BPCO+DeC0jtUS8iAb2F3tHv1rA4Zlomq3Y7IOreR76hC240n3BNERLHBMVpPplKqkw",
-	"yU3Hrsr4rykoAGPCDeBiUmRDu6WaCv/YYUsO/3FUyLzYlvNEpD6jgLSameLAlRjDA+ewKnOyPzF6BEuB",
-	"yDlj76Ck6D6grRz+GKL4NFQjFX8pNjq8JaoVR81oZW/2CsnNAaFPE9wv0Ud9r+SVYKXpanzgzUrv2js9",
-	"CO97JbzRP8a9/JXFNT3rIjNMDitSa0FuTzGaaAelt/5pRhilUEvWdwzHgGPPsYepSVWOrv+mSGgmDEjN",
-	"00m8vODQDRXUUcS7kMNh4Ju3pr9KJhzL4W/FkAuv8iAG7psNB+ftFs03UNWfZr1VQfA2ntRsBpRvCQyd",
-	"iIZTqrT0snlZZe2wqX1GML7eEGH7iceFIVac3vc48c84wKTPb/JUVqf4cDDvn35GM/Z0/pX19IUaus7m",
-	"AhpTG+EoFJyqfCWrirzZbqdjOXwgov18ahH6Sn6b4f9em33WqBnqFO0ExiBTbHtqiT3CB8mVmBr9y5TS",
-	"AZwebjxr/yASX/2aXERnIe9sBf6xvK3a+1Cq9FB1/3nYzA/F9zdcfF/g8b2CgFmRBLjZKnmYz+NcoSZb",
-	"XZF1MC0c9xNRUxVoQUY+5qgQlQiQRkS4wbSGWLSMO4nTyoGnbHmyEocMyvQm6jjxCdeSY98eCcW3UzjJ",
-	"++EalsGVmcaWHr7LaV2YnGGk0MjA4C5FXSjcQvTqWI6GjayruVjk8IGJ5YGJ5TpMLJ+pu26cY0Ve2G/i",
-	"G7jgcJQUKXKIiAOhJ8JIRMilWj/Pf4Ihoqq+wraRUllVbfcLeFDk3etbuK7N3r5pm/2BAeVL9MQ+NEVc",
-	"SbfTIb8JwbZgqF+7LSLklq9MK+xLr5lZuOQUZrZP/j3UvhJNrzidC1kLHXP9JgePMeWDvzNAdnikb2tw",
-	"Ibs9R4cAIZ7B9Ogg0LsaauMWUtWPnK/oR+QI7ENDXo45VaZSHJ7T3pTawnmUuS1GB19McD198YLSW5vE",
-	"xCGM0iDAI5+Y4mUCAT+S2UBMpM5Fg981lP3T+0b+2eH3wiY0TwsrdEYQ9Yy3oYnrtFKoHKT4BUzL/I2v",
-	"qxWumgnnHPjlF141l3Zs7x2vMy7xHaJ2vp+My2GjBikZfrseWtQbdF9CoRD6L3jO3mF9/E7q09jh3xFx",
-	"1dWEj50Z0TjHdY69CL7XI2AalcznKEVSPcCmjgLhoJotsVNQTT6xHhPyUqbNGZJS6FqynduuXKEmHSFN",
-	"PRke3sl3+rL0KLGV4A6fS192A8g3upzfueQ9CoVmhNHEFmziv8JOmmALwRybEPhm6mN4VLIX4RyoYorj",
-	"NKXYjrCVhLL4hM7k+9jykHtkPg/fXJKXmUQQqNiDcqqzTEzkfMztLbLssMBPLcWpNGd+UbgUCe/0L+6s",
-	"B5GiXx65QEelqcxrkaWKuJiwE4Mm6gJxlZ9KqSGp/0w0POdRJ7Bm2Rn1HiPlNnMiUhwL1+0UFrYdndsr",
-	"GObSRubzynbg0ofBko3QMLYCsrXQKjJWY9tk5iYb+Ja0qX8Ct1m7L+xxXcCMYP6EDgqb4qWiNsdyliUY",
-	"F3eQqFQjIFUeeluKUW6nw1Fli5SNEwvPRtuinEDZykebG+kmkU6LWlyKmRVOpxTBGDuVgTToE3cdNnZV",
-	"Hx0eUj79Qp5vvPgOU33j/G6P7ZuW5yFP8oBOdLfZu+nMn6piprDPMLTkXd38+GRH7YtnVPw8L43s+j73",
-	"muBDJ4aq+SqNhh6ZcaBYPF/IuP2JUvEBOei3QZ7tP/8XPzmXxG6Xk+iYxc2Nla6pC+3OM1vb5p7J7aKd",
-	"/loVn7HN96xRK7d6+6vo38+MeT694kF4Y1M90P7w3OVzeq8O22ui37mpk/ZJXPPkFF4TfAudh37NmE5E",
-	"Ic/YWCfXE011RzoptLTYoaIw25lSE45/6RzONWb/GdDL5qKN3kki8koaM5ztTUISYKcLKWaZkncmiZM3",
-	"wCWDuhFb1nhnw0/LDkpcFPSMcsV4pyn+oUTmxdDBhZz1X0Jv3hE34l6IsQfT4bcDM3Vrdsei/e09hytl",
-	"UTzyBwXHdF6p640qMBgEvvBBiYQjUAm1yK1iT690EHJMjSJW9T/5CA9bPF62NiZLKbhrAOrNVRmGd8Fv",
-	"ujGBQI+4YxwL96zsHYPsfvORy8ch28r58Tv5C5FQX1y/zLHKxRLmi5kX/Bv41hRsJ/7SnAuIk9NnHnrq",
-	"hmtsMAJOfyRz2Qc13BGpHurCRSJTRYF5UTeRPgY+mk9GyjjE4mEkHmX6+XxCFPW7VhrPHT20wbrpiCSz",
-	"0nQpaB/Rvw5lofx/v1HFyKbhX9iHw5lL+AFbdwmASGZZKJHEf5CFFJUXH1DcOhFGKeL9HrdEwubOzzKb",
-	"qoQi0YxmhdHqZCzNVGbwZzzKeAlYBBQxGBp81UCbvTqWSof6rkZSaXa3FEflpXmIolaMqd9MUPTuqIRQ",
-	"MD7zR/Ez9MAnILR/SlR0iaKJrhEq5Rer1Z9Pr1B+7tXOygr0zXBJBRKuAhCZqwxTgXR16SOOr1q6HhDj",
-	"ylxzzVlmWMcLKtqrhtpDUfttBI/uc3H6+fTIpwiJyyvU/Qm9LJXRDfl9ODjecZk6taJkVkxNppwTydh+",
-	"UMc2CVTaVeTE+qmLwOQjBN2at1Qn5jmH7tuk+giPXYJ4niWGbkscrr6VOlKXgEByyRjNPLOE3Kr9tEvi",
-	"CPIdq0CeOBfKelshRbLVPdwu6wTAcA622gXsEJ9orL3BGV+lTOu3mAq6ByW1t507uknL44osMJ+aZgIn",
-	"kY9RPWLDfvWKLNKnuj1fK4e02vd4yCB9GSPgfjkJlHn6Iud0yVm8JHp0rSPCxZyfnpCiAWrpqEZJFWNx",
-	"FJnxbdqJfqZkjkyAW2CEh3af+UR5iKOiFBKeB9A3AcFlj1yNE3B1GGt1EumT5cnNppA+IX5yD2TYQ/ro",
-	"mw2WhLTTLQVLrpekiq6HRlN1uh5nVpp1OErpNFMrk1qefIOcDfI1AocIE6xikKMal25cytrcbAn8dsoR",
-	"o+0I9loaYKW4it1OC1dIyln5TJgsKtHyxxtPiOMETodKqRGHEOdRJFvTik3S+6u33d2Tg+77N72940RM",
-	"5NyVPhvXFhPTLEFV1qPmGA53XE6Ot/GaiTHT18KPp9KcgZjXw2mumpvCP/RwZ29r56C7m4hc1R88ybXp",
-	"64nMKs/eFMnLt7u7PT9L7dcIPTsPXzob2ax6fyh+wtUtvxSVSS/8yGqPVCOuG6xursZSG0xO8luWw8ts",
-	"BnNBANLC1jIXCDtasY7Bf4U/i0Ll40shGF6rYhc2jd+DN6gqas+5I/BdD4boMgF8jBzjvu0jnDWMmODW",
-	"umc2apDB6Vibx8zdvn4FGHVYCOY4wV5In9js2wkDbSZEHLFNY26FIZOIOo+KmWUmmCJXalVi/9zta18B",
-	"pPw4V+q2AMZe2fxUp6ky9zCiclzy/5d9XPB1K+dhyR6rHw3ciqvb6uAZI61ymfdHc5FPMwpYsvfkv2DC",
-	"FE8rE7/1fTW/oXyEH/6WUrjh7S5K4t5BLIH6GXhIjFwhe7p47K5/4q7rJGx1j3uv9w/fn/y40zvsHm79",
-	"+H65j1Ax9FcomUsToV0nEr6mokcuyDIu1xoP+caHg3jTGcqFc6hrlW2fdxI/4WBdnr88p66X8eD0pTG2",
-	"EKcqpAMpSnheBCTNlnhDpuAjsAU91wSS/w0GSLC3OsG3TCk/nJ17lUu7y3poRQ7tnU+c1Xf9ipjApXu0",
-	"/VXMtzuK6P1NbXrKSt3Yjv/8/qiFvXpRVgoDG8GZmmKc+QrOFAWk77Az9XAaH8y36yRW7o8fxRG31Qw7",
-	"cqjSgJKGNaObIvklCYkBtT6WOhM2JwjIRl86ta6NU8bpQn9QkYBzI7VxzZY4IEAzocdyuMAf1loauGMr",
-	"8No54etBakXn5Jj6iGg7A40s9AsvCVPVcNkvU4XfFn6Ef65FFSkwlh93lRkWo7XOk3Y7Witgb3bWXJFr",
-	"M1z7880ybeGyrUTxMkpM5BADzvz974HguYdAYOOwe/3p978sDVYuPZmXe1/uPNaXp1SmduJqh5D3wmg0",
-	"Lr2EW3yTEDYQk2N21Nt9ddLdfrOzd7L1Y3fvdS9ptlb4XG98JuIKrhY5fw+q7s54W9yfht1kWcZ7IpWF",
-	"vOLGvUhXndtDq92qa9bj4oSWpJ+q5+bxJJMoNj957BWG7pEqHDX32Ty05RGEphXq40Tnc9GYqHwsYXBC",
-	"0sMaK06OT0/DaNw6F5vGJLfptF9EQk4Lu54ro2bNluhhFtsp5+Di87DKvggLXpXKFsALNepjERs2oFti",
-	"D1sxhDWKJYQ/7qtP+hI7/UixQj6AZb0Z+xyGviXbvAv7hyXZErVZ9j4/yK57baYfoccdFOaENvNXk3QX",
-	"iKvcUpnSlxZXV5Uh8Py6DBGfI0JWC5BDy7UwN5BNsZl6ECAPAuQm86UEwFmRITnt57sgQ1whi6m7EaNn",
-	"6ibg1lsjlEl9fd1yqUKNZQMsiiSDMrNDbdwXliNH9LI3I0lo8AdZ8iBLbtIYwUOFcMK5kv1Cf5AVp+z2",
-	"ZIpTRaHN0D12emimk3VlYPLpykDhuxGifgi4fH06QYToiTJYppcMVXGEw/RolKSKwVxYkiSYgl2SK8OT",
-	"ULv9JtNl9QetOHlupov+6KGM77IyPr8ZaL2qjLS8u1ZW7S3NLlFVNxYABCKJgc19obfCb74pZiOdKdHP",
-	"rFNpJBKYxNtJUqnUfhqb5Gjn9d7bg5PtnaPuy93edtIS8OXXtQkl6DqFD1bM4WR90KnyKgwBez5qBy9Q",
-	"QvFQeUJsLqpPOFq5mW9AeZ3fx19PeV3jEAnEKpwJp4rfbhD6Piqm/QnhLeE58if5ykd4QZlM5Hj9TM1n",
-	"Nk9X55q6dSgra7J5S/TGk2IupqbQGe6R5fUURxM5/smPf5Mbu/qcFfs60654UA2XqoaJHIuz8pOFbVXb",
-	"KtdRD0u3T+iT9Qg4nYDA9rzdDhMAmY6waBvtdgUXLTaNItfjsUo3hcKNaA2Doi3mOUH9KFk4keZ2MsFW",
-	"2q6YwHPgDNkxtnrMRoh3oYtMxQaZkdJ5yI/C2BFcOsGGiMUHZFxV99ZoMPHw72Jgs1SbIdJsnGa2f6bS",
-	"2GA31yzXRUEnmAgrNgWfACGzXMl07rHcGKknV+v9kYIRVqiuc2fsBpTWueP1FXXWFY82KCxauQd9dbdq",
-	"Z/GkU37l04VLXXEVcrg+zO10cl2thRYp3hkJm6WheGIluZkcvqbn3CyHJD5kFfwobHF62wf9ddFW62YZ",
-	"cpwO/RercCH67XKtdqSleygxcqwSUkvPq1pps6LCiAfca6+ny5VXdE45bYrk1Mo8dQnKNO7vxV8IDg5e",
-	"gqHAsSO2wSPEphxCGlaK3LsnjY8J4kgXcA/xPly7MZJWHP62qIP82110wh50x51sgAqn+hqHepXGuLxy",
-	"Z9mpP7BwHCtwizCNC2nJy6P0UHpzDznCr7vfbo4Hg7fSRSmgi30sUFgRaSRwkUifRCV2w2KfrX/ixSTg",
-	"d05VtB9UxUOC59p+yc0e9qCEpsXosU4n67j3llubP6tcDzTHRPYnyuxsiy1rjOoXYmdbFPZMGdFwemhk",
-	"Mc1ViYXjA+GPQEHNCTBGOzdVeRQbOU21Mn0l/rJkahhOMZKRaaQ3TSMujWu2xCtkg64kjE/nYXjhpqd/",
-	"rfpFJFTmVGwybc5q1waBgiAzH+h1Ul+l3SC9GUbTMNtJ0aThAieOjA0nUMWuNmcIeWbBpvX5aArW8KBI",
-	"qQPGLY4L6yPF7v5Wd9dHRjtwPVwQG/hFpWI6QcZQREGeEdiPTNNcOdcsawFl4Z/3yImJdG6GvH4mpRS7",
-	"zDJmuIgNJ9odw9fIwjOAqsq7cs4CZ4XMHP7jGWHN5rnXiw2/nyzHCOsJRghBGvlHt8Sz9gamXCRvk5J7",
-	"Fd4Tb51viueUYukd/ryz1Tt5u9f9ubuz232522OooWKkHWVTfPSpsl1svmKzce1ybE6VGKiiP1oeqtq1",
-	"wx3zThejne2D7g3pjZ3tY3j926oNmBajQ+Wm2VIv/oi2nzZMPYvfScNechaXkeF8E6NcoYbDE/66iehb",
-	"e6ZvoQ/2PgDif13tofrTXBfztc7v/1ArFtBDA58PBaA05XEPh7cbJHhFycCSL6iXyfQ00/1V+mUBVnaZ",
-	"elknqb6u0wvRfYLsJ/k3mZSSqbDVacMrbYrETLMsCAlZrBISSwsF4Lxv4fN2tm+0o9Y/Y4XVFt65dX9c",
-	"kxUbbit8PtBC53fblTbZ+d1zuto46TqRZEGCp5NuUnEggo2R7GwfnLw86b7d3untbfWINibzarzCiR2m",
-	"+tJbFa0LFcbLB4XxoDC+JYXx8isoDBTiFxx5rD33daS0/WTBoWS8twUKIrdmWDeRpRFTc2bAumYzdqiK",
-	"4BjEBoxVqvqJ6hwGeqxgSEe1dyr1jgU3xzletUa441l7o9kSXUQB3WjHZoCAs0IWhRpPCocmsTXeW4jA",
-	"hn3eJtsbeThJjLL5TwJNG7HxHKntCuUiMZjmxQi8hzAmzVw8e/KDSA67x4yl2ttOGBnvUBX5fB3nlHCB",
-	"BAKKcrZJ6gycN+0qj4mNzdJNIYWb4ncdTDPWsJXmJHqHR0ydt9LCviFBuQvTeRCTX0JM3g4U8g9XQeK0",
-	"b6TxEAzubkpL7xibNAidz5CQT1BCVo/xMilpKea6XEz2fMTES0ptfAl+YXO12GPIm068Y8xaWd5Xeuwj",
-	"bYaxabhCZ5l40n7WbIkjxfWPCwKZhJw0cy8sg0wgOUnPEzaPTQIHyeb6j/jnjnipZK7ypNnhcWn1qUSY",
-	"kehHKlcRATwxt5+zYqgMPCKEkBxKR+RK9AdwhXjanxZXyojwmUb8gXtoq/9pjT/SFi4+7Oc/R39aO8X1",
-	"RoOTf/pzbZ/38AvrENf5BCt+rC7KbB34ztdszp3mbrE5BHcu7r/AF4ZxOycamDeIRKbSIWjuidWmcFFs",
-	"GDDXRSEe1US9HiisiZYoKsNntQ4V0Pi+MR4eN1Lyw1zMbH7WiQ3VDHsKJfoTqzff2eIDZ/nUOIT/Rvz5",
-	"ypCmn01TlTbhgHGxcWxQfb98e/Q+2aSJwssOQvTTD+prsoZIu10hRktCmBcxxzNZgJHgpxY8IzJj/JEt",
-	"B9hotmLzI75OI/m4ji8GBxEeU3/Lxqnsn00nkcgVypNIbB39LAh+F6vIPsJ/RX7GsfEv3qQVkUjrrsdK",
-	"TOAT01WRCOsU5hQWZIkdsylkbJzKP8AQBRPRjDV+g/J7hbGet58uGWR1tvSN+oQ86Z3Hvr6Cxn05dfPb",
-	"z3fWcCrCzr8IdmBCgDGrca9xU5BleA0YbFTGsAfPKeGg6lehiNYKSs8H7OtQHNQRw8IK1KTGKk/hCjl3",
-	"zZY4xA65NDa4ian/bX9rp7t70t3a2n+7d5xwsN0nPka2jJ9x9J9iHct8uwg8oLZI3h3u770+OegeHb3b",
-	"R8Y0iq4pwfy45WtoR24WiVCaT/dNb+He2ATMAX+j+mUqM1cb1BowPtBpW3yOZ+WGt44NJQ3W/R8fuY7Y",
-	"aKMQ4bde8JQwmbHCK4pNTRKgFSHBPsqQ4ICkI3t5w6lyC58RwU+Uhs/WEs/aP8SmwrqHy+Y1BHFVetUQ",
-	"Bsgku5OSNMrSGii89aC0KW8E5qz2kM+FlqXR0odAz/11eRabl6vb9joCd2WbYU1urUVrdamzFq3VJMkq",
-	"+ror+EloD66PNFgp85XJh70KYlkUCiY32m2Rqz7IoFZsYpO82d87/vFka//NwW7vuHcyn8/nb94kbI0S",
-	"Yck6rDPqr1Nrpo7502EktkypEQ0EFpmsscH7mh1m1Q3yNigGFH9g+gYiTkxt5FirCbIJzdkBtlOmyjVF",
-	"32JmmezZVM694PGSlR5M822JfdAMfugUHajC4l25UDLPNAgwMs+cFbqIjXbwB3SFTPnmj0oyG1hBtDPx",
-	"dldsoic4y3XBJq1fpMrCxQbGxB7PhjQ4obnvS4iQzTOl5ojw6jK8+CMnBkrBL2yONld0/hzAN/iRN8MN",
-	"xoZqz1mR+OE92bqNqM0ttvKUSCqwRn4VqkIFz8lymbLkbF/MF+K3PJMlbXJZhlFDZKVurdwk7sa3x8q+",
-	"Ec+j+U1vDPdpO4IV0qotscXb4YPMpsoXG8oPspAUZ/Ay2lM3gfkMklcbojFcvl/4oXeW2tRPcMV+40X7",
-	"TZOc3ufjELbXlcyuVQ2PW8yXDwo31W6SyTmW4G5eiMziRnZWIj4haOsq1LhXiExHWaUQ7A3FXnZmRCO3",
-	"mYoQQisE6jhy3sSeeD002Cq3ssD304/azbJ+1mZ3S/moS0454WunX+S0f9WTe7/YPW8XTLooxfnnuWkX",
-	"EoMvU7nriNK8MhCW8GU7cBV6TFIkqSxkB+973JiY4T/964ka/tOhHvzTmTqdNDdPpVMvnkWJeHu4i3R3",
-	"7JY9EW9eilTBZLF/2TolTufgTORKZtkcRQmlCWBsJByu9J8RprJPfoG7UZRlWBguQqFHcatQ+UBGQiT0",
-	"AHyZJjFJ0vjat/gGs2GsCgkvR7RzRkwnsMeEdrFpOKVEQj+8tDJPaUU2hRRjmQ0suDa+yVvlWBswtrkS",
-	"E/1RZQ7+OQCphtXA4JLuvOm+7p286f7u5GDnd73dIypuqvz86rD7pgc/Z5mdRZVgfxuZQx/XPkyTYnkY",
-	"U0+FLGKT4JcmCG7sUUpEps+4/Y+huTv8Lz92X+b5nMuVqYhBMGygxFTfIxebhBY0oYXkSVSBfk5l/4xY",
-	"+2Al/R7AlGCR68lE8dNbYqdg1unYVLmmU6mzuV96TzR9pfIIcJ+FLlahmh5UVuymcE0rj7gn6uShXOGu",
-	"xe6OFMFJgKCragY6N9fRD2P5cf3UpvN1FLNrnacbz57/xZPvP7l4wWeSL/Lc2QCt1hbIPhVPRSWqgjB2",
-	"tol9BrNzlQuWez9CInUkHaU+l7pxRyG9fWNn6q27DJ+vlmkPL/ythQKoJ2Zdm/PAdktKDpZGAgiIbnV9",
-	"zJZv7OHGnEqxAeXMipEaC21aIpmpU6cLb7WMrFHziS1oS02UnWRKZEp+ULFBA6MjpBjoLMPwKFoHBG1J",
-	"DGaM7s1P56Kaluj6Hv2AghYq+yYqj029JhBsipGd5ksVGrGPw+yaVHu2cC9HqycKc37cP4OR26kp8qkD",
-	"qZ78bv2VzWcyT1UK/5WIkZ2UoWm4l1bD3zDJ7cd5S7yjrFds6jQCcPAIYa1sgHrWfiqW4Kp1Q3WmL3LQ",
-	"Rkyd6ixm2FriICQIweD7HuPsT76vYBpEAWQdt6JD/4D6SpeqdoR+u0GEtbe3BTJwpVJF2HO8+2+ncPH6",
-	"jaQPCb+b7ujwUAdePFIZxucUfz/F/F/93H9Gfu+KgKMHOKflDCceW9BLXjsYbIIHguUX4nTuCZqWWw13",
-	"C2q0BqF5/zuKVuDEfkIJ4kLdyAX9BeyCzvjRtYoNXa/Z2RTJQGZOLRbeBFPU39iKjW8HWGhNcOfL+311",
-	"v0CEtctK+69TxHKqBBoihV1Sz7JMJWLz9/yGq0/qD7ktd5cf/7PM9NLj9W7Ffsj1cFQ8uL93z/09VOvV",
-	"dSurX79MIcvFuulUZ5k2w8d9afoqWy1tjqe5cRUKH1I+niMIdrY2U+W4YydBRATlukUSsZ0/G2mucAeH",
-	"IJszaEJsUHiIMaIgVxI6rw57vZbYwmnBDCmvyRVqFYfkeISOCxa/1GQejGx1X4UeKfoOm6FlFw1Feu8l",
-	"/EX+LioanmENXTFSoV5baFfrQsBmhdoIDXgFDIxKEUiTMKnU9E7C3v7J0duXR1uHOwfHO/t7S2t8aQmO",
-	"KiPfqPauPmeV8q5cEy3sida9qIy7rUBXYSeV9aqcaz6G1ypQ+4FKgGs7aNnRZgKui+tPsLQpmweY8LmS",
-	"cEj9Aa9+8k55MASPjZ3wVpxO5xEH8HRfxYbP0Kl0vsClXz5honJtKfQwmeb9EVwk0xRx+fDvmTQUdKci",
-	"CHCeqYoeDrXHaWYzgkMHbmSnWSrAH6e4CB7bXLJClEaMZJ7iIuLfV+FWHvglu9m4NTzjItRK/+Wi8HkI",
-	"bfNbi7JVpeqk/DRXOjznjgNX3q1Wda9QYoM8SxXuNfx3rrRxhcyyznliykwWyiHkjZpgkIn3c8Sg/bOR",
-	"LGKjCzGROkUTfCSp2oD0ZBqV+m8czpxvfpV82ZzDRLpw4dxJk8amlCgt0aVeGs/WV21P4jAVPJrBgyiJ",
-	"tqidqI4/NuHXltgDRZll/mjS2ddOjGVa6cVz0/4IRuO3ByX3jJTcYe/oeP8QXOiTg7eHWz92j3qJaKC4",
-	"sAzNMy9HfuQqKwirrmS6NMd1SJ/ygC++S3pRSOdrPO9Jx82tWb+0m/yuD7Bc4YTx6ZqUX/lztCY3zizb",
-	"ksuUZ67cdKyuYxdzBR572kvswpDiIU9XGZGqsQW5MUcmgEN45AUW7/WNztiUVqe4ktGJc1D3w+g0Dzbn",
-	"RQp0mpvqcmG5Qq059iZtT9yhj/MivQAo4533rbxNOXUjRQhtuZLZOnZfpuqDymCPwjnQA95n2LF6MD2F",
-	"HYT3dUQyVs7JoUq4/cz/eydNIkGVOlTQwwUoGIRzo2M9Vgnpw6S61ZImaj+OT3XIBaR5gkaEaZKRWp2W",
-	"IBy4IVfa4KvwNMBShofQ+f//2Pve5bZxZc9XQflLpBpKsfPn7Fy59oPi2IlnYlvXduZ4arkVQiIkcU0B",
-	"PARkW6fqPMc+0L7YFrobIChTsuzESTzjD/fcjEUCINDo//1rqqXD5j/dWCLA+m9nJ8dMAawPppJkmukp",
-	"LwRrcbnAzroAwjcUbJZpDa0SHGQI9t0NsxTbkM+DzjmRslfbbyqsvWrXtVGF3XBTLjI52Q2SfOxyiKPg",
-	"1JTeAv7BWJpFIaBTw5vtbadQQAcIyE75xxv2e/YOft553cxpRiK7Emd2EcfBHj5a97vleR5aPUYLT+2h",
-	"pHTc7Qf71/62WD6H0vBLUaVMof5XXfzadb+TawUhneVckH+8ffv6HysYFGqgq1mUR49ISPE+TBNvyCZO",
-	"MwFogiS4UxN+JSp3E7jBKvW4G8vzyi3FuCY0UIK9GFoRXwU24V6BfYH4xMFAwVulsMdsb/sIure0kpBB",
-	"fzk775/vf+nvnR/+sZ842FKGMBl8arVs0FowYQA/FCqiENAAYUsnJZfGayO9ADLTLcKnUluGBIxDjX2F",
-	"qe8GjgwjlonTvr4cHv/R/3T4PsEUSGcYoYMut/8shEztQqz9ZPmQ34DbYx2fnLvvxFjasml22+HoFFAo",
-	"er4xru45lrRNQw9Kaj/ghXYODK+wouGlxtD4yxGHq+tx3dM1eEkAnwQ9LLnSlXJHaY2hOzOw9Go3JBDp",
-	"6Ofssn5gs/nPAYuOL0cTtTBo5lVKIjpGwz0FwoglrkakXbbPR9OA7HzE3W2ukiMR2Y1S0m1rL8CnQkK2",
-	"Sm0US9g2LhfQHggO8L9Y8v7z4NPhniVSbyber1U8jXurz3MsY/nPaY1Mq1BTKfhoCoV6FFKzJwkCj/57",
-	"wsshnwigZam8+RvLCrqxB6gNK8BhGwAh6MBJu09BIoPwJbWlvmtddigZWEEzlVo1wOlD4IkmX1gbn7Xn",
-	"xkuow8SJ7XudJJZWJfBH5UN/msAFK1c3lBrV9OuVAbezJfP7nsUOqZgVygg5WvwuFo9W81Bb5A+K2t1l",
-	"4fTpXHbrpu+yRyEzwFwyvVQV4XfSdADJYYEZBuuKJKpX/BvfvWTiieTFbFDYUSflUzHX+Ik/yOjD2+k9",
-	"BJV/XaYMBLgTD19pBkKN/LIA34q2GuRwkDpzm8tvRVU+TbR1+H7/aHByvn+89+eX3/f//HJ4/OXg0+GH",
-	"j5RrAxUfy8+c7n8+a45shndoZQgkCFgCXIgVFU6CgibQIgxfqx8dnO7vw1aOG2J7DVmFWpj2LkusQBpg",
-	"8JCm8Ux+pqiRHtQWVLwXM3vAKIXpY9SirjMtdmu6aKYbgjJOp655ThwWMfF/JcWq5pM/qfPn71tujNSV",
-	"1nbj/mEQxcv0JbVuvLubz7kvhkEXgFzUNckuwxpxH17gmIwL2uVqyKo9nP8r6yN/2s5A93bZf/fawR/d",
-	"ImjkCcCTr8LQLBLmQ3z6IRjW2rrA+1IdUeu6FkLVPUHzvOUM3gAdBbulBjB4VJ0H3rJMM2pUCmJFF3wW",
-	"S9/IFaymXlgmIvyAVZNU1job9I/au467R9VG+0e4jiU0khyKkZoJza4ynQ2t2IFoQ4vjk9aKI2+Cw/Va",
-	"Wez8bS7zI6BF4bp+kMrvdmUVnL4jh6rv6hMpdH4C3O0pVkbvp5n50YxxjZLwErkB+Ei/hnk2+ldPidOE",
-	"bI1yDWrahu6yE+ncnCGYXiGqdtQtzK3rfzrd77+3lsHg5PR8/33SBqhSStlwD4deIKQFqH5iydn+pwN6",
-	"NyE+Pc7GZhpLmh3YZH3JrQT+eCq4VjJh+PZZu2ft9qrtEDbO8oEh4P5TKBZBXyLAXFgmP5yb5c9vDKDY",
-	"5VQ8eJPIBX7pz68X/cVjs3gQay49SeAH4NZV1IuGdwMnQGN8+ZrcxQauFJoJ354JJGlWCsA6TtjngbU2",
-	"3p/88xjzHZhUzM7MFsJQyYtzS+9WZrQfwKVOYHIvIiTY1/FZVMyqh7EIRWAs1/IXmKmZu+xSCT8oRbEU",
-	"N3xk2Fym9ile8jwXObyuyZFfCIf0PbrUXfaHAseskg2sKEA8gDZjnw6+/HFyvg+QC54pTjHuHHR1EDVk",
-	"ZfB0k0nWSvlCL6U/I5bxv5UUdlhC8CKwsTEEtIciV9dsu92LZYdhE4vPA3Tj2w8r2S87rFUhDwLuwaId",
-	"BbAJ7Je31RNv3RPdajx7rr3whc4O/Fple4fzdXYiH/1wuAyEyuOCL9zgmfFSEDohpDm0uGSfBy90LJld",
-	"k+GX9ItVjO0iXmjW2WGlMPNSirQdMTjPfAEZe8G4oZee458wiyczduwKxWHEC5hG4wJczo79uDOgMv9t",
-	"K74EOl00fgwnt9TIbxKCxroFQMKip2miUsClsL/AiGMqoqVdb30esF/eRrATrLPT7rIDegA3ntuhqeYM",
-	"imhxalbk83DYnr2tRuEwxofV5kXH/vpCW4LB4+jstGk2o+zYnwcMsRRXkJRWNL29M7gJ6HUzU3ox3GCi",
-	"+uqU2bgUghCY9dRuJ3jEOEA/WouMFxSOsjNdwdWMgv3F7EpGvxBPwauCswPgCaQVK+IaLzS7tstrDJmo",
-	"0FR6lAIlZX5UgAOnXlW5iwYPUiRVfROX9XFSYGovNPz1CThs/j52iT1Z8EJ/W9OkUlOskGtWUpY1EUTx",
-	"WZ2mcTTPTVbw0lgeMasKqQj+CAUh5jAl4ywXSY8Njj9E7LfB/oeIfTg8sErHP8VwELFUjLJUVNH9WCJy",
-	"U8vKXM+rAWeOeGYqRjkvRephnIK0iUpC77xtV7i9b9nRu1i23uy8brswt0NkqqCVUNdBXNmhGFOuVun4",
-	"vwNcysXYEHoRAEv1Ymk/i/UHA8m0mMAJkeoDLOu3g8MD1roUhfHBgAxMsPlsKHmWtyN2uLcXIB6lrJ+q",
-	"oYhlSyu2f5ONI3ZxNIjYbwcXF9Vr2vWwsk8wVWZCGkyKmyjSEkpBuE2/DT5Ua4ti6QiJhqANrDiGkNix",
-	"D46z6lVRZCMzL0V7N5aD4w9sNJ3Ly9qnAoMpM3vjc8uqcQJzenwWsUn/qB+x0cfTo4jp0w/vIpbt7Q0i",
-	"pt8dnkds+PuH91Esi49/as+q+nYSLrMZfhZNZzdFXByOI2b2L0zE/n1u/zeD/zWHR/tsorBRLbwoUkt5",
-	"gFDMkQYJJiZEtdIsQdCxQk6s9Wopk+1fHB7AxsOjLusPFwHZ8lkqYlktz6FwKeVaCP8x+PWCjXM+0Qi5",
-	"I9L2LhB/pYim1kjNZMeIG4PJMID1b8dNWSAkgt+W9/t4//xsrz/Yf9Xdftk/Pjzavzg/2+lus1yposv6",
-	"bIyFEdCtt6J1nzs0tWqQUROsZQ1UYwL+UvBo5G6EJxaPcRbZxRKpIPQaec3cRQ2kdwM4Gd2q1nWWmin7",
-	"f/+XTUU2mRqmxmhNjLi84tqFRGCTd9nb7Wh7G/6PzWUutA56e7Y9QtrylAR8Fks6qtbrxvd7LIHwaj/w",
-	"2SQIjQa8LLLcyOVyAIyY3WayYGbcI4wl7076p++/4Pzv+4ef/sS60IRA0lD7imXrbcMqduvYTK7lgVGq",
-	"3XNwZBsWgLMWXl8ddHmDnJ2UL1YaLe0uc3XvnrFb/Z4PtcrnRrBkXuZQWpLlAZ8O+jBjhiDWpLnG1REU",
-	"rwlWzAE1hDMrXgD8DSb4XOYas9IIp8+qkFLBU0CNUvltmWu3g8S3LE8NYPVSCkk1OtPrWHuPm08zc7Ly",
-	"pZWVHehQsnnfT9gWWO/3hojBqU8/NQLENDnSn3NjftLcmCdWpo/kXnEBSv6wiuiyQkx66sYwdW9fvXn1",
-	"66/bG3Uh/br0mDuxalDRni281289ar2z2tzTEZO1DhUFB7eJ4KMpZSPaDTvPTC5c/YXSZo8bMVHlIllV",
-	"j3u02HPLuS9THHCg8zufO8v+LR4X3Zw+ARd0m3mdSAHbZTVct53dZ/jxdVfyaOF36p5G6W16t3S4IbHD",
-	"oyso3YXZwcpwvfOsGmlpn37sMSskk/Zqah/AYp4uqdv1b0LnsJPPRH4XkRdEDnUKx79uQt7raRshx3Yp",
-	"8dsn2gPPBhV3xEvouVPz0yWzxR/KiITaSbsmrFXz014sE1f0k7A801A1wkalgI5uPAfv9LXIcwe6bK4V",
-	"u+YLQIDQYOtLaJATy5MyFWUPaoFGQuOVY63wArapg5pzrbxmU2Vw41gL/kL+aF173jUfouIU+1w4qrWg",
-	"3DiMutwhJGbq4LA8KOWrN4Bso2kfTSxzwTEA4qbusgEYTdc8v2RV2zxL0lA5AdEFP5+eWsueuyogABWT",
-	"ysSSfgB3NLWTxJjycAF9kXrB2fGiAPhwaObER6XyYFp2IWoMK7CHg1506PcDUaWcAglU5Q+ty+2oZFHQ",
-	"YmEOsIdcOpEqqZRwKKwxOrULHgpzLYSEA4arT4NoQLWbqSvRZe+IceKRWfscPFpqblirHgSHPqMO9hSt",
-	"cQrJ2+9od1kycvoEK7LRJe4yIn+3eJ7jP3Xg9WrvssTwSUJBelhCLAEd3HdyNXyyEi3kQdwaDD2n+fz3",
-	"XJSLTXg3vHXOJxu/8HcTCk+t17E9mo3aHdeqJi3Z3UMsOKTBVaF3UMiZ7wAXItNCegr88go9Wy1wDTIj",
-	"bkw7bEFnbwhwFHj49XYsq2FYy5TZbCbSXQqJa5aWqigg5hoMEfhbyGiAAkvw6fgC5uEilrcbE1AfbzLO",
-	"XCM5kFZdlqDkgDz5qZIKPEHwQp2zKJkv0MlJtdPwUJjIqYMAe4/9srO9FFQNnPsUx2QtYmky9dqq92y2",
-	"I/SgAZAtFZcv+7ysEAI+i25MA2elSjwZcp1qK7gLPmOUMcpaI65FJ5NaSJ2Z7EpgFTh5mX2+aD1h6WzQ",
-	"P4p8QqhRy9tD4i7ktlguyUupYwkuMbsxhLGGcJBVp4plBbgR7Qyk6wCt6p+ynMyu7QfBI8O2rMKKAmn/",
-	"1cmk0bO/7LmWrGZ//BO6Ya7wdK2xQb6DN+s/TXbONyhpeU/N/a1mXXm2amldkK5KOZyuBiaWy0UwTjb4",
-	"SIEdEcdZXx/zMAb4XBzz1yiO+UZX7f5lMWv8A6zlDPsKDMf7ADJ9O4mn3WWH6P/SLLHHY++RFRdJhIoO",
-	"KVTQ/p0s5HTZqxZ2OG4lORlbp+FoZMr6lvF53u7Gsu91HLp7PkPS6jVrUqwjbEcvBKvpRiv79D7onn6v",
-	"fpp36Qs+CT08n6fRX/MviYr31XbhqeDpfRjI+hYIt/Ox7u2SVvory+aWry/VYkC+t8O6siJ5nlvhrGOZ",
-	"jLwJkezWLD9n0y37k+aEoYOPVk1BNc2FFhckg4LNxUtxq1aPLZfqhb4xqa4rQ4167dRL9rqx3LfSS058",
-	"YivZUmt6jH69jvATWEfbT8k6ei61+yuV2v0gNWuVzXJ3yP1uTazdZR+VqfxMraVoxXKQgkGMIpZBkKLt",
-	"dC9w3Kg8XQ5ydlmlXLmUwabqtlgmll0mTM7zPGLiZiQK0+B1C8drUtakkp27y+CcI/45UeBZj/p6PcpR",
-	"EUDXNTOKFQkG31OjavTlv6sc9uCvr7zwzk+xod/aZ9/iZcawDOtXpbOo0UCKdt35XDUarms5lbO4pt/0",
-	"nap0d23bCn/xgxEIvo/L+CFABDtPD4jg6fqOf9a65L+ts/mxURC+kxv6JZqU96+XvpPL928HLrvsTBhd",
-	"WbxGQZiNtTJ/xdq7Pocmpx4pyHvzDEAyb7HXY3iaLM0fZrl9fx/1/Vt8/rW7NBzxS+eYZpxoaCPTCRT3",
-	"zbWhlRcpdFDe2z5qd9kxupXJyFlpzzTYH7G8nwESOqefsBHSB7VwExuE9rR8NkK+sRFy1BAg+Smdu2tu",
-	"7cMwg+4UfyFgEBoP90ULgrc2ggqiHNhvgBOEc64BCcIU1o1jVavhgJol9jMW0BPAAmq83j8FEFBwsefy",
-	"B2u20M74q1Tbz/QJz8rts3ILyi2F/+w/yhnPN5ez30rHfRi01p0X6ufG1bJrfgRQrSVF/jai1sYux2c4",
-	"rWc4rWc4rZ8TTsvL7mcsrWcsrSeFpfWNcg8egqLlbIlVXrRGBXywuoYlgutaqmuQ58aeTy2z0M4WSyDZ",
-	"CHmSN6GpkBPMXkz8DLNGsTTTueZwYGjFD3qG+/tw4UxthOPRGItsYUyyU38dgHCm/EpYxQffWlmGTT6G",
-	"J+zDc8b9oRGzTTx5/lxws/QTME2eopFfVbkG12lDkx9tjeYb/TLN9CzTawDyGq+2q3bA60ZeKyqgAy1Z",
-	"lTVosFJoa41jccRcmt1YgiaVGXbNfWJjFHYQqO5lZB9rbD3QZX13SVGpUAJqygwTN1ndK99YN4HfXl3a",
-	"x1AK/CT30AuaSi9wmB/hdftpbf+nKM7pHIOiSEoYQjq+15V+oPvA8ElnUqp5cXdUjDehNCAPqrcYb5Nv",
-	"oKqjR3MU52EzXhRWRihr/3NDlfVO+Vx+yApaqr1HaMqiyBdQW+or8auGJSwzEfKhWMJAq2SzK4P/gJ/+",
-	"LWrvH1MQu5Xapa/S6XHjnuve14bEzvnEURhcNCCg4J4F16G5At7dnvHNy5Kju20l4E8JbUDHbIcl41LN",
-	"EpZJlhiFpeZGQW33bYTCyMGZHFywolRXWSpKcDyAHwwhNlDvJQlFOYY8K9E0AOxA1w3YjRAhgsdUXYPB",
-	"PONy4VE0YsnLMrsSXiPfdb1oAeq0FFXtvHeLUH6e/cQu851R/XrHPMt1hA4+qsgK3vDagV1zpqvhW1Yp",
-	"SFJuRMI0X2h2Pc1GU0R0BOeinb+9Sz1OJaCf4LBBwXim79VLlZYvFTu4iKX/giyErbQbi23U6bhaycHF",
-	"l/7g8Mvn008Jm0stAMwAv4gWF36x659OSzu4gM6GeyfHB4cfPp86hEvLwWpr6/mG6gGyqciLqoYlltgh",
-	"eLSwaxwqM2U6S4X26s7OcqtW7JkLjkkiS8BRs3Q5m2sIUR6enbA3r3b+BwNBYsl2rkUPKl3RR4sNkxsB",
-	"RSsQ0VhCfU1ULaCijxHPc0BxhfqB6u+5UpfzgiCLwXJ1QAtslsm5EVU/4FjCZnMNXanAGURJ6lml7DXR",
-	"q2YtVdpzaPuV2eV4n1KXnUCDbGsW4gUDMYXt+mtU7two9i3yBvu6I3RAHlwglCoSTIiWGsVyrT+4vVtb",
-	"c1TbEJ7l89K7swkLB1Z5zTPIkbcEh2dFv4ODLc/hOo9LIbrs5IqcP7DC3irYVbaEukogE8vQq/7DHQZr",
-	"e0XJ48HFqWWc9xW5BxcHpZptYhcfXJyrxxXH9AkrBDHwxCeCSfbEMDTPFbqKxQ2qnF6acObZoOUKgUQf",
-	"39zHIdYEbkmL/19bt7h2qE4jZqcHD1ijSXcZqI8eLlmmy6DIrSoqoF+whF9xw8vEwQ0L3WY8zy5Fl/Vl",
-	"LBGwBv3gpIiDAx0F5ghakxMLXQheslayZ//W2VPSlCrvEaJxFMsZv+nwififr3fevv7H9vZ2xLLZbG7s",
-	"OSRtD+9mSiUnLNk/55NklyWH486xkqIDZYGJw8xHwCvHhmP5evuNF4tDlS66LLmAFQhpOtYK65zAJuke",
-	"k0rLbDx2YFrDUl1rwGtWISM3i2JV49mvQUC+X2U1oqtPsnGddYxVOeNmq7c1zKSl22jLrnart6VNmckJ",
-	"0DS++n8KMXnou4V88KvXYljc991GVgfDLeX716irIZpM5MbWUdtWFKzt9le4koIVC3qhHZVaHmkWgL12",
-	"x5DN1NiwfEeea8cLKtnrrx8raMEPpesY9F6+QPbaZDV08r/A/v7nObGz0Yqt2abv1bWsQURvhgv92Fma",
-	"wElraZqqEJIXWXfBZ/laA/ikELI/OGSpGs19+zHoTlEyIceqHFlZxTX7s3/0CcPdhVAFdQsxSuU6ApvH",
-	"iq+z97/rnhVSpVX4k5tORudBaGCsdSpSNcqtfpAM5zLNBet0sPNJp3oazR2dzbKclzgHYMnFMnNoZDeE",
-	"uuuNhw+KjfIMuuAuGOwAL7IO/gl2YYUkou+/X3aY29U1t6k5pCtNyUeUDvaU78H5FG1v+JzgDlS4Cqtv",
-	"gDtlcqY7ip3rdWn/VZd0yNBAfEL7CuUyaY/OXMN2bXQsftZPO23frn+jpH39VQn7z/G9RvsGYDnnREKO",
-	"7vG/G8N4q1L2sKpVM84+nez1P7l8OVLhC671tSpTYL06m8jOvED/0nBeb+YEngFt7QwmOjOe5b5NP96Q",
-	"IKj2Xyxx5XBJd0WZrSWuR4qsVRP8oCpZ+LYVvNme4FMI1T2FqtQfdDORvhiHs9zocm6EXxg4EGCkO8EH",
-	"+5ol+BtW9yQRdQlwnZtKMZ5rnltzGZ8Lklr5CNstBZUn/fdHh8df9j72jz/sJ+3uCjhBf3F/WlDA55z0",
-	"FViAoMdA27U8p+RL6NX0FSRcJY2F1LMqeWwFKqBVJkgsQVbsLa1rFwqYEj9WhdAMDbPo3SnX3SbVu5li",
-	"t5/Z/d/mBnwQ5huw66+3n5FPrwOx23PpE3yGli/pWi3u1S4XgqvrWe0uO1W5iJg23My1a7woyQ8cSwdq",
-	"WQVowgrATMkArG41UNwjqm3VBD8oV/rveI+f9bx1XdrSb6Pn3Q0aQrpfqkZrcqmtPidKIUfCdT6RaZiJ",
-	"EbhKXAtgrrWA2A/1gR0uqtwFUcayhZVRCcz8MsHCDtfThV2r8lL7WA36UywnhY/ehTi81hArh2mCrEpI",
-	"nrDb8Iu9gqE7b8mJxzbx4cXyAU48toEPL5b3c+K9t+dzJwcy4sa8nJoHue4+nh99gs1/+r670xq1fr3z",
-	"bip4bqb/Xn0/iPxebW+z62mWC5egYUdn5VzqXZYZRFv1+YnQUrtRa/wI0z2m3kgzrKrnpYVnmvE8u/oL",
-	"EMSAvsh+jbQnvjlJAAGAt2n1+eO5Cwn1JZNSnP33J8eSdiHVymWWu/SpLjsVaaYxw4iS6YdzAwzKaR29",
-	"WFJmoYYiTKxeMyqcBInNj8Wvm9H4PwhzKnia0ac/YqWGm6SBsuyPix9CSt/826LaOKG8uUdBPb7VtFPH",
-	"QAU8XeyGZ+1T7yjBsMWZXxNkM7S7rM+WksUI7gP78YiUcYMZy9hvvPTvWwFOWNBBhvUIUlqJyoKlEKm1",
-	"q3xCSKqz38MyqY3g0Bp6PYt2U0ObvPJKMFPy8RiY8OZ3cykdd/NcXNBC0HK6zQApOFjTawJVxkrznnNz",
-	"hWoRtDG3+kxS5enFkhJmXGWJpWqnErSSGb8UVkIkOLhmU2OK3suXuRrxfKq06f26/es2ZbHNy3yrt/US",
-	"bDjao+XlI2ePgqP19ZT+Q4wW+dhKHmvqbfXCbbbbtdSNGj3zEbroKb0xcN8z5w6hKHyV6ht2VERFaSI7",
-	"am6Cma3h0TAnnEE2kSK1E/qcvsB52HPJSlE9aymq1mWnBN9jpmQwJT2++axQiu2L4u2o00wbVS7CQaHK",
-	"uGHM/pKdO3YhvhesVDnkSIHRHIHFrGuLvoXwrmS+aAez0lBNh0Z5nFoYk8mJnWY+mrqUbhdsoSruu6Zx",
-	"gzTMc7QuXnnnwGjNNB+E3/5rnufC2MHw5DXlgFlR7k5FR1jVjYEi2MRcccksr03nudDBpDTeXdOaa9XJ",
-	"xZXIWSZHynlEbgohtWBUUZLVBq7+eOfYfKJZa3C6f3T4+ai9y4Q00JkUWjVC6o0dMhwbLvvtUQ9vL43G",
-	"ithMSdgl7Tr8IO+F38BDIyR46+mFYDL6S8N8p5bVlsFbrDXObqDr2/JCNLbxXADJ26WEB1+6cRq3SsyK",
-	"HOKG1lQbg0CTpmGd/5pno8vO6tXCfZ5ya6amYsznuQkOzofaR9zKuWJxJ7XSGJ2153xkPzVfsOE8nViq",
-	"LSDLHCt0Ioc64G68KDMFZUuloSJKuwxHF8HUNNqKb7Q7PjLVKUAiKh7/6sE6+HAT7zDcZNpkI43Q3HKc",
-	"lTORVpRlSi712O6dt2+b5rGf2bTkEyk6kF/u9khZWcuh5ysrIZ+2aTglhX2rs34v/B3TBvDK/Ehh93YO",
-	"FQWWV0FpV67UJZsXEGr+1xzABvysmbwS2nRwtIY5380XKNtEntuNSbEdrVm3lF02Vbm9e0h8mDM7UUyK",
-	"CTdgbi1PjwM3TP+RBrLX/SqTkw6/EqXVREZKG1AC8sx+pV3iFc/nKIVABBpkA/DBVo8phW6mF1qDtVLG",
-	"Ks/UXTsvhUG4CzxYOOoWuGk0VE9YK4wPszwzmdDhRFIYeK9hAqzbd+0w1Ww2l1bXoIo86oSb+B+SiCWa",
-	"2w2x/zJZoZO2u32AwBPFMoTihJ0g3K0uadWQ/1i4ptIldjWRQqS66i6NWpm7VwH4we0v8FDsBAiEzdfD",
-	"JXlFrabvVND4SxP5iusmNu2LOG9XaAewOTV+9yJsiHlrNlfz2SCDMFkcO5lSjjd9HSVJ4/2onIC+zOTW",
-	"LJRZeHuSD75YTs8nE6Fd8TmI0igo00RS2F1u+SlShCWc1WWqK7Jrpujl/amBw9tdopbRiIzY0B6VG0c4",
-	"IVss+Kzj2uysmJluoZNR06xgWuUphCgl40XRga1lej70r4JGnM5HduOLeTmaci1ieSXKbEyGarTEloKX",
-	"WQsBbizL0POZgP9vp2h7aoH/fIG17H5IXb8BGdQvNXzUvjTlgqUlHwOWBk+hI7YaI6QS91EhSuuZckum",
-	"LM8kFumJGyjf56yYKqNQwJViJLLCdNkxudOsfcavXEIzZUpix1aAYrKTe7AjmtAoJ+BqDM/wyybJeKBK",
-	"kU1kve4jqO4KKvUqK4hKH0ARCItD4C8pD62I8U0T43BlyUMuL1nBF5DCWjsE1irmemp36OzoDFsaMwSv",
-	"Ypk0qlL1SDWLWDpH94Xw7aQ8xBENqcZjLUI+EM54p84+VblguUgnGFcHICRRWpYpUvbb2clxlYzb8jY0",
-	"qIx2tnbku0wSGYacgo8u58VdK3D6KQT1987+YGAitsQNYKWgokqPADnCGVZPRiGbIk4MBGgP4QUgQYyg",
-	"eEbrOczXymZ25MgpGGm5sFZ9KN5G+qpZYRQLaB6fsrDB/LISYVfgTSGY2942Rw+W2YK80/YcNeo5acmv",
-	"ea7BLeR0NphJe7sJnI6ZldkZVlSiBilV6YglZJhO71ux+a7+fiyghtZuDXv1ym62pSa4zO5WLuQI702X",
-	"nQnBTvf774/2Wbz1bp6BQnP7nXgr3Eqcaes///s//z8AAP//",
+	"5L17jxtLdif4VWK4BkS6s0pkPXSlKgxmqCqWxKt6XRZLanVTrgwyg2R2JSN4M5JF8V5r0fPwwo9dbAOz",
+	"tndm2kYv1juLWXiw9qxnYAP+a/xN5s++6u+wiHMi8p1kklVSP9xA6xbJzIgTESdOnDiP3/m2MhCTqeCM",
+	"B7Jy8G1lzKjDfPiz1aUj9V+HyYHvTgNX8MpBpTtmxGcD4TuPJJGBL/iIMB64wYIEdLRNuj6jAXEDQiUR",
+	"U/r1jB2QW8am6qu5G4xJMGZkIKYLshAzMhaes93j7YBwOmESfgxbv2O+dAW3yHzsDsaE3TF/Qea+GzAi",
+	"hrFHiU9dyaRFKHcsMhQ+ofqXHocuKZEuH3lsSz//otUl1Tn1PBZYinh/YZHAp1wOmW+RqZCBRaa+GLoe",
+	"q1mEEscdMRmYTimXc+b3eLVX2d16Nnz6xKk/bTx9ujf4wnmy36vUDgjl+iFCPSmIHIu5JPMxDZLjE3OO",
+	"w5HEEYSLgAzGlI9Yj1cpQfIeSdKnHuUDpkaHtD6SaqZxwhR1it5HktBZMBa+ReyxCGw1FcSeLF6LgNmW",
+	"6rbH9YgeSTL1KK/BdAFBenjYuTSrJCQjgRDb5IpxRy+o3R5undFgMLZJIAhz3IAIv8cd5jG1KNxbQIN6",
+	"4WCFJZ2TauYXVxLFd9RnzgGhhLO5GSdxBJNqMnrcZ8OZZDBu6AmnP5wYNQE1i6jlRsrOBWcx8nxGnTiX",
+	"ABHusMfdQJr1wTE72+SCE0oGinfVBOlf3UARqppQBJp1OySCA4dNPbpgjn7Y6nH1oOAMXhi6vgzCXqjv",
+	"u0wxesWqsPd0MvVY5aCSzz8VqyIHYzahau8Fi6l6Uga+y0eVDx+sStthk6kIGA86moDsHrUDf8ZsMh8z",
+	"ToKxG40HByMD4Yd0q2lVM0x9z2U+8dnXM8UM4VaVdMJ63A67HSy2XrGFTapcBGOXj8icSjON2FngTljt",
+	"kNC+ZDzAuYrPRnoWFK2JMTM+m1QOfog/vLMyc/DBqkypTycs0ILquaC+c0QDNhL+4qsZ8xfZKbngjPTV",
+	"c4dajsAHGKaYKXm1XbEqrnrya2jAqij2qhxUBrrdBIm/5bNh5aDyPzyOhOdj/FU+TlADSwbfdOmokDRv",
+	"AZtYAqMs1KTiRNJREVUBHSUImtD3p4yPgnHlYLduVSYuNx8bVg4TPZ85Ixa0j/PFex9+fSSJ64T9T2kw",
+	"jrp3nYpVUazi+or/1ErFqRkKf0ID9RwPnuxVgB53olY1osblARsxP0bOmeCK4DyKPOaMmE8m6gmLNNTu",
+	"buyQqmS42cSU+VQ9DsJ/PmY+U3u3z0Yul7WiOYTWSo9jd0eNg77X49gpOai3jPr5Y1ow6huZFh9fEbnq",
+	"+Q2pffbs2bM4vc/q9VySDdcWMYbZC5+RNY7wUDp1J26QJUr/SqbMJ1M6Ypo39uv1oln0oKE4RQ4b0pkX",
+	"VA4aalaKJ3G/Xi9L7ZXLByx/Cm3O3ge2Wfepz+5cMZNAfCQyfcIm02AB3BwdJuoZkNZkOPM8Ihd8UDRK",
+	"CQQUCIid2OrHZMLRmPq4B2WW9JdiTiaUL5BF8RgZqBdQuVFalAOHgTk2Ru4d4+o0XLr7ZP5KPFm2Djt7",
+	"q5dBTCaMF8q3Af78Gbn4GEe2an/pCfhl7LOW0iwNfSeuFzC/4KRSOqjLJLKw0uP0S4ptlWYlZ/0t/Z3L",
+	"5Kpjte1U7k120XQabfmzzuEl7oSlUzjVu6WqeqypiQPddCD40PUnzCHVIfUkq5m5LppE3U6extgXwmOU",
+	"R3R16ajUsmZUENCzP5EegpSx90Ep0uZwJ5mwiVBTFVCXS00lex+Q6oBKtuVyybh0A/eOFR78XxeR3KiX",
+	"plnfFpfSHWgeNLtFvyPT6w4qTDBmfvi0Xv9D0hfBGPV4PBsK10G3XY4VFlO2lHCXD8SEhfSx91PGJVvF",
+	"jdBdWS05JCQi6w1c7NaSPXgXLCIIf72nhDn5/okvJll62lcXZG+n8QUZCCe0Rwxmvq+uSIo/75gfMIcM",
+	"fTGxyGw6hXugLNxJ6rml0ii6MV1fHVfUHSgImK9a+p0fNrd+8O7b3Q+/Vclj2JPvd8Xm9AeiDPWBKEn7",
+	"q86btWjPnftuqBM5dBHagpTqRaqggdiBsGsrZjqHJRwasFwyYrffVyznCndGb5kEm0DgL6KTEcwJRNIh",
+	"I1VFYrvVPSHjIJjSqUtSN2qClreatreATaTHfcodMSG3bEGqlFxft48tIumihooWo4MxmCZ0T8ago+7s",
+	"8E70VEiZG2z3+Cu2kIT6eHuasEmf+doepZq4ZdOA7OyRsZj5cpu8cdVFXz06OejxrZwewm+M9aA6YcFY",
+	"OBZR5y202RfOoqYtADJjIelxQuiIutwiMqDBTFrwAlqxWl06spVM8mYOcyzsMjJIBFvGEHJAwO6Bhi1t",
+	"zVIta0vFYT7xlKPsNbQbGvd2dojdPm6dXV50W+dHb29etd7edFrXV61jO6epsevFLT+mNVcSGbieR/wZ",
+	"5+pYDZuvP1O0ZXpon9+cnLZfvOzaeqAdtXJbzWHAfPtAryNVn9QVt4qMprbwhFEuQWCrdoMxDQ4JVd0Q",
+	"++ji/OS0fdS1FTm0L2ZxQySsxkQy706bUEM+NpY4MmbetLbd4yCD5WwwYFIOZx6p7rx/Hy2q4ifFOgfQ",
+	"AA5fkUGG1PWYExqJ9HJgX24gexy782dcIhdsE7XDb5lS3rTxTgl73w0CxgnyIk49nHt0AHd/qq8lsBcs",
+	"IkWP08R8UeKJyChXpcTxxXSqKBOcM2jEIpRI5t8xH0mXAT5hJlz21NE4cYOatv/JmEk4OXtwU0vMA2eq",
+	"XXxfiVakVK3ZgG33+Btti1INojBIGTfmwr+VaphuQKg3V507rrNNTgUfIcGc7Ozvw8WMDgLmy4Me36vX",
+	"0xa3/X598AXbYVu7w4aztTfY39965jylWzvDJ/0Gq9Nng72GkZ1ISCQ8U1Kr8I65v79ak2oPwVhbcFHG",
+	"bY/87bnqXuxRGYA9OWn9ryqBDlePF60u2IPhi2hdUOyppUMxKXxsijlugP4CsxOMOTDHYVBDptQ2bwIm",
+	"b7Rk9/iEOsyYl+OU4c4fA2PSwBi/D1HZm7sSrFShQGjs9Lh92WkdXZwft7vti/Obk2b7tHVsx/wmcD4H",
+	"ZnJics7sKlJNm71Rrvb4hPkjZiFz6sEMxmxwG54a6FlRu1hwRmTApgfYjpir7eeJwa3WZ2KPBwLt3sjV",
+	"eFjkMDE+nM/AeDbCiujHwGqnxU3ca6D+Dl0fcR8Cqa5yDhE3OETXEO9x7fKhDtzCYP0n4g6kM7QfCFGz",
+	"QPJFTPRIaj/JAXpyIh8PunfUvPQ48yRD+2OOC6cWSdSka2Ob2L9tk4naDEqN4IuIVSiZM3rb44qsqv3m",
+	"sV3TYkQ/XdqnkL+btTun+EK0s5e/c88FZ6t3L8hAcPYBj+A2HgvPkWp+PFcGsF/t37Zr2+QNuivCXTsX",
+	"M88hfQabp8e11d5ZWCj+UUqb3bNb38NtwgU8tE2ODG+oCfQWpNo5OSLPGo167YCoiYSd64648I1npmiK",
+	"Ir/Skotjrk2tPaEjVmSecNWPYJ6wYhLLcXwmJbFnU09QB1wH0Iqth8rua8yYzeDJLLFnoAcWURtqiZ/L",
+	"mrLEHQC2QxIIzUGhPwAVpgWjvr3S6v9AVv4zccfyrlfNUKtE3+MwpmorctGlDd5XcJ46Sug+kuENdyLu",
+	"lphOoc/7TO45C94IPxiXs/eCf8rlgSTVGXcDcnZx3n1ZsxJHEq6JkuKbWHzVTC9bh3rpEV3zPEfBJZI/",
+	"NU4WUtVdgxVGfT1n7JZU1b9KY6c+eC7PBHfoopCX1GSUtngkCIxT/Eb1uWQJFE3pFXjTar1KLQAMYNn8",
+	"w9gKpn93qcX9yerpv+AscCdsuWNRyVH11Of3MF7SUY5DRn1L+EztSS2CG4WmVtVA/twt5dx6vV7Cb3Qp",
+	"ZOGk6fCOzzVTX83cwe1Ss/rX6onPblzvMMXoLh8VkeWbBz47aVfuNznM1Q7YJPJMFnvqvingq536CsZa",
+	"TVdAA7muBW1j++RqKxrQk3dYdo3+nzXnGbNPbUPLY0mqlrvpf4ku+atADG6LWF6qHz8jo3fp6IUvZtMi",
+	"etQlZaQe+Lw0LSHncxKyDmNboT3TaK1qf9nLuXwdru761Cm8eQTqx885Nao/4OSV/jIgLXLwAIeTquAs",
+	"qUI/Kg7rgVfu6fQx7r0lEwi/f8Y5RO9YEUGhqeFzkVMurilxUTOcDl8Ws7oWqmWE6E4pIfpBjVtOBZcM",
+	"wwWp00GzrPo0EDxgHP6k06nnDsDW+njqi77HJt/7kVQDi3mw1BuO6uB187R93IzZ6SpWxWEBdb3KQeUx",
+	"m1DXOyCTmQxIHw09W+qr8IIvZ4MxoRjF+s9169sDOGOZ7wtfVg5++G1lwqQE1bWyUUtwZ1D7TRNU+fAO",
+	"mYDJoO1UDir7w53BM9pgX/R3nb3BE/qU1YeN/g7sHnDEVA72YFLdAMxLz6lDzOSFUw0ehYO+R/lt5UPZ",
+	"69AlTjCuT542F/pPJtRTLKCuyD7EkjIP/AEuv6Oe65CqnVkKG8OCyUT4jMgpG7hDd4BukqRJXfGlEiUQ",
+	"rycX92KI59dXb+M8YBxLY0bvFuGAjGSjg4GY8YBURyx4Tge3s2kt4yw6BEss+kUCQiGytrL+Au48ixaw",
+	"KwQ5U7dKvYry0y1js9z4+zB4i/gM4pItcnT1mriTqfAxEu69+ssyz+tgc1fw7HSRqq3WwK6B3RocSjCB",
+	"4dyBNq4bstT9Hq3GaErc7vFOzFmU8LsRyQaCOxJN1dAUHOW6X9XJhC40NQG9ZTW0KMayKWLNZeXmlW5+",
+	"xgPXSzSdnDymHtJpBB4NGF72YybJZUIbI+P40HMH95N8xp0YZ3ZYUy2Y1Op6PqPOgriczOQmPFuP8WxI",
+	"9GeROAPdm06EAGM/aiLgaIg5U5eImB7PyBhIMeAx2QM+oQAjBzjJRNhbcb+tIqXHkzyJuSV0IWN+xqQ7",
+	"/pYtMpsk7ULejFEDQeYUQqyHavzQJOzAIlLS0Q5psmprMvKJ8Puu4zB+L04+ueg8bx8ft87jrAyOPOoo",
+	"EmTg00D4Enb3TDIUXeESbsLXuxFfR2P4ZIx95Y44c9Q27M8C8DxRzxNzYORw8Hha2ped1ln7+uym0/rq",
+	"ut1pHds6leqk02oZyzVkc+gHo3nY4LRNRtR02ExiIsvGS5kfqZERUWk+nFOpFtbJjQXZ5Kzdidb3mk99",
+	"MVAaXN9j5EiP7JOtdVGwygFybTaFR40dAs51RAXcVE3cjxY56eiYZGSP8DGwZ5tcS6bzuJTQQcbBpCl4",
+	"T0kZtepKG+XUu99Kn3dbnfPmaVLXIjPO3k/ZIGAOAQWaiAGYxp1D8vVMBPrENmqlg1GVPlPahZJc7gar",
+	"vR9Xjc3YyBV6JluKiE+pXcVHPKSuN/MZqdpmdmzj46dKboH/fjRiDplxR2k34UhtSzuU5VjMOezNcxGc",
+	"iBm/3348v+jenFxcnye2oJYiSg4NoYcNBOheNOXnIiAnup1PNM3nAu9X6MezMMid9Jkn+AiOQbNB9NCq",
+	"djhwu2Zm80w47tDNy9Tr5rq7IeIBnd066Fn709NZjhAIcRj5vFvw3k69rjZumN2ng1mMLxKzESUG62MC",
+	"LzZ/kJt+qyNK9EkPuo0Jd5JC8w5ncxOApJowwX5OQe4svEl16Eqi0x7PJsVO6G0ynMLW8RS2uvWGceti",
+	"ggGQI5GfKtvjGEcN37iS+Ex97ZTPoCWpBNow9MYNejwQAges4xF2TNhVqYRq9QtJrC3Q7GwvTQZFx9bC",
+	"E9TpCnFK/RG715a9bL49vWge33QvLm5Om50XreTpGUlPYEylCKm1b9T3nu5/8YT0FwGTG2zoRkwj0pdS",
+	"0sKEcnVZxWF9Fs0/MayE5vJIEkgcI1U7M0l27RAPWIxrUUdf+J6MlHyzSSGnWpF+6YMu7arnTiBC8n6L",
+	"lw0cyy4f7n8dhwlJYon4KhMOhBtmk7WMaT/x8RE9wE+n++TFzcXl2ZJRx5LaMbCsqmV6jzvszh0wMveV",
+	"/uAGtW1yns16PgxDlFP4BcYzLzizMOoNQhR7HEV9lGTOxZxUdfJfMoLQlWQkeI45oQQ4g+lePVpCkPhs",
+	"4s4mndBCfD9eTNwkMlr4kNFAqSucMUfGbhR4iMqxO/3Vv1o1ExejgTqcnLzLkZIZ6ZtV7TB9wZxSiRAR",
+	"TAsf14dTBkRFh8kFHzzI0nRaV2/PjwpWJkxEVtyt7XEm9hkDcWe+FP4h5J5iYGkUuYYpq/jEJqIjpkq/",
+	"EPwTi3xzdGfGRgaUK1HtYUy1UseEp27LqYnTRsYoLA5nrsdzps7FKMdATPoyEDzs1g3InIH1ZCLuQtEE",
+	"apma3z4bUQ4WxwWhPutxyMugAfGYuqg9qxOHLiBQ9mrFcujbl7qYuAN2zekddT11Kb0XK121Oq/bR62b",
+	"6/Pm62b7tPn8tJXZ6NId8S2XE7w1KnEGMCeCD93RzGfOJneu2DbXIyLxIX3CDS91d0krkJZimbER5Cb1",
+	"ZV8tMh2MmUN8dzQGid/jVTtnCotdF7UDcilkMPLZ1VenxJn5mE5CxCyA1HfKe9x1NBbP1Bd3rqNU7RDx",
+	"45DodHKj7/iUK7kTAMvFdR0wcKPCA3ktGOJtRq84fMyoF4wXpGp322eti+uubaUs5rv12jZZaVDXSjlk",
+	"iz+IJVLbITGNZD2TYleIM8oXoWPkXmK22W3dnLbP2t2UjBUCg/p0TgwNArVR5SGBiYIt7NGA+b8+bp6u",
+	"GZKmV0IGRnJ4Sn7GZkSdf/5KX0uMM+7lSkFG9ligs4WjnBxfzEbjDXkloN7FLLgYdtRBci9e6V50m6c3",
+	"F9fdm4uTm07zPHnvoiRQfUV+sxDKp88WgjtRNsIE/Gnq/BrDkfXf/vqZtbOza+1+sWPVd59YT/f3rC++",
+	"2Lee1r8gc8Frv17Wzaaeh/gkoOCt0hhGFpGzCRo9MPYAwcAw5IZGcadSp85bhPY4ZwGZCx+fngo/GArP",
+	"FQTFuAVpY5QTRaMz81ht9dz3+MrJPyB2dt1tNNkZQYu2lTC9rsfnPoVsNAxZJS6XAaPONmnRwdjQEDlg",
+	"QjsP2nJdTv7bXzfqv9PYB/MLeDnAXKQ2b4+jgWZCqkZ50Ymm1HHIbIrTPqT+oc584iMiIUd8mEhz77Ox",
+	"q9OJYLl6fAIOrjDPCZhFJ/k1Tb4PmLgSWFkmqkEvuj5bYV9htsYHq3LN6SwYq/NuQIN7qsXX583r7svW",
+	"ebd91EyJbKXCgIVcPJAHqBHfQ2hzcr/5pJfj1OjsA6XhSial8d3g8Q6fIV2NvZ+6WoOZg40NAtXMTMDy",
+	"1Q57XKdkGSUvMntYJhMT1BHqSdNJ+5gE4pZxSDObg+2xSvUf6go0B9A+NKSRGb8Fc6CJd0EGMS7FWsgG",
+	"cjZVu5Y5Z8xxKYAK3I8Xrq4vLy863dbxzVnruN286b69TMhkyTSPY5KyJBifdkDiHUEHG9yD9uPsEQ6N",
+	"wNhIFzEWPpMx7JEkE+hW9Wc2oUG4izmyYYtX7fyJAzN4SB0c4E1198V0o5zMGXOlpjJ9SdZ4XxNS5cJY",
+	"YzGNCtzHU1/RFLgY5oXJnk4zyARMbuk4mpQZxKpgjNTBtxU+8/T9COPkMk+6Tm7QXFpXMEFt32ZbUJf7",
+	"lUvlUf6aejNmXmjOAtFhnM3z4D3wkRZsXblk2CsHp5q59IUzGwSFccc+mMPVI0nsiIDIWT983iLukFC+",
+	"2C7VLSS4lJxXc78pwe3wXDiNvsDNvuyljvBY+ILZmctfQW6+gmf1qx/i8ZY/xABM5DDNFpqYsAvNFOl1",
+	"TC5ImhFiUxFOoRVj/ghAUfR/xAaBGlITVIW8rccF3+JsRAP3jhmNQnuH+1TGAEIgC6mqNJnteP5pY6ee",
+	"RlHDaNJkQkz0v1j4Zj1vnZuzYNxhEjIivk3tcDhJCjhUH2bwyCGRMQjTpj5xQXYdkOeM+swnvVm9vjuA",
+	"x+FPZpMqwn9imA2DlykZCHHrorjJMPBMrubHa6kDaOOsgQPRDeQuGNC8XFbieUR9RyckK0GZlYr0jgZF",
+	"kbu0L4U3C6Ik1FTIdVLkkirEzTmkvyD2iAWxVFWLDMDY0eOee2uogpdkDa91EpB3PYlHScZqofpyB2Ai",
+	"1rQcElsJEFsbDDhzgzHzt8m5sZdqotxAMm+oHYxTTLCV7jcRrCxxmNL9IZIF5kKnUH9ykZ8nDrQY0ItS",
+	"vPImfS25lm7AJsk/lnGe5qEPkfbg+3QBslS3ngm0zo5N6lSnEo+C5l5qytIzA6OxwpQ7zJDC5vKmCKNn",
+	"izdHaJy1QpdPY5tccEZwasBlB0BbjusjDIgMr0FauYGLHkaq9vjIvWOytk3agVKNZxOEPhFTxsHNg0Gl",
+	"6ocYSEDsMlalJhMenIM+ow7c7rB5DBmngwEYe7XTGxUw6ig1HMxDYEBBAgHEwfR6p44ecEQjwgCopj0l",
+	"q0P+Vzo1Rjvt1euE0wmCvTEMrN4mHTZkSsYzHFZ/AV6xg9CnbvV4lGon/Hg6oAFmCAwylwV/hwiBBmki",
+	"hm84pUpp6PGq2n86bigQ0y2P3TEvfPAw/ZpRSBP+NvVlbZucqgkCvAAJS6lusNqddutyR6oDjbM5Af6X",
+	"GvGITWEh1JhCJjkgtointUobrya2CbtpA06atMmATljoSwgz68RgNlFbUMnRsFE0+RssG9XchC56vM8M",
+	"wlsS0OHbCtosMB2A6oN7T5+dITjxQeXjH/3Zd3/3ryvRd5cws5UDNbEf3oXfg+z44bcm2yJ8bRp7PNxk",
+	"Gvmt8sGKXvjZTz7+0V/GXoiaSL/0zqpou0CCeK0jxGk3baZpj41KKx6GQEh8Oqjs1HeebDUaW40nMGno",
+	"1unAb/icy2VAPU+tg8l1xx8mbCJUB3/4F7/4Vz/+7j//3sc//AslkEXgDgHiC58SvjtyOfWMxoTfGtzF",
+	"A4DpsyoBHakhvstMgaUx6GAkP/vFH//049/9zXf/5qcwn2Y69pOTgT3kLeLKSdjZ33QSgKrv/ucf//xv",
+	"f/+TTsLP//YPPv7pX/7if/ovH//8/0L+SO6kBJ/s7hsNEZEgGg0Lk4MO1IDV28ndmXj5aWaHLJtYxp3j",
+	"+FzubO18EWUkffzZTz/+n39PFOV/8georvtB+vk6jOdrkz2NTA/ZNlpW6rnBWaoEPr1jeJ4ZWMicwecv",
+	"8ZAxSNDG3HPI703ObNHCBiLDiO+sihZN0BqulCYFEyXOZ3hPj7NggFcc/Z0nKE/yhvrmDFx+iW8SvKe+",
+	"uaSLCUu+Fudb9flKTXbIr5TPqKc6R+ub4b1QmMWGZlXUiezy0XM0DscvGEfNzjFuwuQYK41GfWtnd29r",
+	"/8kXT5/VK7/i400tenq8DXPF0qN+3jx/Vfnw7kP6ThCeMIVYK95Cm87hLIN0F4RiV38iNiRuK0jqK6ON",
+	"otKGO1cpcRP6vo3vNRI0h0pq/PjKwICHv+nLqusT4TvMPwSHQIhHHCkccLHLUTTMlQfB5RZTtuaAItz/",
+	"EkMKD8dv1+kCt36i/Z16QQdp6ZqLkmxiiA3q61Drkjp5U+moY7RxWkobhPxO0FtCtPo1iE9QlBzFsy92",
+	"8gaRFvJrTVYCliS7KNnekgJ8rb4i5IwyHcXOhbV6CXEwynSCp01m1SMItcRuKb2WXTo6p+nlK2Dy2PGW",
+	"oSMERO4viAOgjQGE6ErM3wNNeUKddTehaTeHvhwCw+MvF5Fd6/AEL7GHCBCzBJZjeeJ07IBda9Ex+Xv1",
+	"iqdu0mZoUbeaJRLiNBJEca5MbQUrPCXiS1p8Hdc7Lu9SnjhQTPkZDTEdXfjCGCqXByJhYE4Xy0gZuELb",
+	"5tJpNRVHWPxwWZRbDcP7aV2y3PYdZpYpVmIm1aRlhlM80Ucx0pMzYexQ5Qc0XXcghqrS51aI+B0fv7aC",
+	"afxwTUTxiLXu+23hwj+c9Xk9vtBTsjFbxC94WR9UOcxsc2NYiRGSviku77C+9ezdtw2r0fhQ7fW2zcen",
+	"H2r/LJeGnAvnt2VLeuwU2mJjC4P3m5UuGQH22PA6m8Rs3HmahqhdaQNO34TLTdp+YtL2iiYtvFDnufbM",
+	"SV7iWJYb78vopr6pKIvzWii8wmatpaIO1jQ6oMxWyMx6inPzuM2KlcYIl3+FRDFxAykUr7AUgjmiXE6o",
+	"NgWH6sE2aZqvYkDVCHeCarXOJ9KN2Ic9buy34F9CI7DdPj+6OGvpZ1vfv2ydX7VsU/8wsieaDqKcLDSI",
+	"gvVX9nifgUHSE3MN249VPSzjJsLbzVzAW3KbXIDpGnw1ceM1MbApxnrd41WwPpPQtjqhC7CvYs+1g9Aq",
+	"bczPVJukV1mgMcQUTdA9ntkeVuX9FnsfMC7dvse2TIk4nNuKFdqa3kVrmrxplL366LixrP5BgwfVOCYG",
+	"3bTUO8E4dEcvNPDO6vfeMurnu6I1xI6BQl2pY5zTohlUR7dBOo8DnRpeNbwbB0OVijkABTXhOk5bb2Ki",
+	"en9VWRZDaPK6l6N8phAoMdXLDSRcP6RlrBtpdVTt/2r4Qcn8Goza88yj8peiid5f4wgtnyUUBqNQrlUx",
+	"J2EuLYNclqMZhudI1FRE+bJDpZilY5f1JZrkUn8qPvVLWLO1lJ+1LwG/JppG8tKwuaZRzCKduIXmfhxC",
+	"Z4G4FDJHJL0ZMxCNbqBLgEIuxkBrPwzQ8k25sLA6lGSM2BjiExIJOWVGCdHg+jqP2g10ZQpOhOcw3zwV",
+	"FT81px0E6goIzQ3PvxSuqiYzrLmAvs6IYiI4BF2HztA49CG2mTjgYzru595HDl0sv5fsrjTnfOKt+Ou3",
+	"tdSc6mlZtrOGJdUJhw1dDWATVysOSRguwHWNyc30iJU3vpRFMUelMNYw0mfBnDEOirW2t2XVIUjrh5Ap",
+	"APxEQLGJOv2Jx+gdk4ibYAfC3lSjiMROaVNA5FFcgXY5ZAzzHqdCYmY3Vl+p19QS2VpChfVNhe+4nPpR",
+	"CTk3MBmSanmZQ6hMrKXqYJt01dUkNA4beBJdmQSlxxIT7LMUtm69jEFhqGGSy2/OdbZ+INZpO/9OHe5D",
+	"jcQMkLD6JAvXr3jPvQmFQoqnkh7QhHb3ZG/VfkmZO5pbP6Bb35Ctd9/LtXAknakbGuq2sr+tXt64y3bD",
+	"fhtl+zGO4BXlAHRbp+Eb4RUv7jtedjw92Yy+0An9qSdiDcPiTtZE9ru/06jX1bf1ZUazmMs8K+dWSveM",
+	"fz3P9Lb+uZ12xK8QEubuV+a4x22sTvr8q33y7E4RYqV2e2JfxNYswccJfoxPeJKbspOZ2u+5oskTg9sO",
+	"o1LwUCik9eOFBuiBdGqs3AwZeLoeVdXutC4vOt0r2yL21WXzzK5ZiGUF6EzJBBLBvcVBGEkMUC2gfQN6",
+	"g4+xgBBfjKHfkLqN/SiVWEdtxgM08XW0fpWJIy6wY+khVKyKGgFasQT1nbhzJ613QFS1hVHpJmnHxF+C",
+	"QqTbVnM2424AtdroHVIRuNP41SdOHZ9Ntu6ojxAwBz+EYtrm/SvzfhfeT5NZsIaaViBV1zAiVTukSy0c",
+	"Eqb+UpThXWbVdJc1Ei6ZgLBM/1rupGI/UbtsjHjpYPLQTlgi4tqYBlc+mheKnijIvYaBEKYPRUgMVTsW",
+	"v5qMaPvwAFayFPkrqYPK9tkVjvKNynnio7agmlA2kj5Fl25/BV3YVoa4fsiWD8wkcspKs/WmDJViHz0W",
+	"0/eSCRHTRT4TKZ1XFwRr1FEFfhuGgipd+CyKEQ1E9FOG3WINrW97j7pd0/4eo3D9Xs147mfzD2m3YnMQ",
+	"Nh4RuGp18lOxBmKai28YFrEy4YOJ6PcwtCOg/ojFHCzrpozo7otpj7xARdJnpXfIZCChgqBUA4mlxzPE",
+	"lnBfr7FhfTZg7l0ReCTAzQA4fuTDCisvlJrKB9vm4QU1pHjVepQ5MArjv/9RueGgpVNXBvfNAosiIZee",
+	"XdhWMSk4gQ8aa5OZ5XuVZjTtrWCxVJaA0t+g5U/HcStUxRXm5l8mu95LQ7wKs6jvoeewjE9/A9k7LF8Q",
+	"LR1puNKOijL4lA2DDYnbZDPj1LYDNslL7lzvqJlQl2uPV4n1WEeXDEqWx1p7zmcceYg5n1erjZthTcpq",
+	"StONz2iC0AwrJ1hn1S6Cpb7fhRUpKX1dXft+a144L4S/AIdRu0CrMROVzRQNtbCiVNENNbIp8wcsTxOE",
+	"lUQri34GHFQTrCETCIgXcdjAnVAvqSIC3rWGUJCknmRmMUOswgLKEOEpsyeTpOnGPSgCNUW3mMFuAArE",
+	"HfPhh5KKYPn9nNoaITul7AgJNogtejykI2enmMUo3gjRKXX/KotW5Yj6TjsKIrzy3EGuKdIdjIlUP+qo",
+	"9VjgIZnO/MGYGkCDgE2IKwFbKUps1gnUGEwWoenkgaOkIrln+VA5gHSh6FHbQzvkLNKA3qI85KquNQ2J",
+	"7OiGV1PtML+Wn8ywVAURBa5bM/5H0sCTiSFKcZnbywqO4sZCLYa5bKCWTElDNsndtZDdb37WZegpoiIv",
+	"Bh7LQQvyhHT5yIQp5WSC0IWG0jStqleYJFU3kOEpVit1ZDkzVtwRLtoUzerQbRRLoalU35bqqIyug+hr",
+	"JrYkNUSQIOikTlIy9dmdK2YyTlK5wYeaTc6NWxNBuZPYW8DjoTM9JM+CcBYYRqBHVDpTKME/RbrTlLo5",
+	"B9RReOWOfNRRkgr1HaDHyV22gOGcRgh527mhMCu1pbKrtvbyhLAdOaIGoRWNgJOP9PEm0+eOz4Yz7mhQ",
+	"a6BNhzBtZNuJ7cxo6yT1LyRaL5i15PaaXfbSJqE3Y114DYQ7uNFMAl00948krmpsRlBRwSmxSB0RdQmd",
+	"UxdQFCnxacBKHtDmrU6u9GiGkWJD4TN3xKNDCWtthZ0qkWWC6KH/Q+IGZkx1jZ0ampbyWdQplGCm9Aaw",
+	"e5XGjwbcqcInjA7GiplcmMT0Vi/HqtBPkQppjtpwvSYMo9ZKTnWMqDKyJKM+pNnYEGtl4jniPaWWeCUL",
+	"G5NQCgPX/CwtKM0ig6QICkVlaBL5YeoE1IAD9a3dRmzTxfA29ioh9IB5tN6IhG8cyUD9L826Oo89jm5Q",
+	"f7a1U6/EVrWxk1kFowjtoB6y+yEOpLG1D7aclR0pUncSHe2lOgLIFCuDWFKmZZivqOX9vJbfmZPFIGeI",
+	"dANaCO/Vd3d31ePrH2l5x9kyb3KUeBm/VKm7DRRtQ1T6KJNep9rbg7HrOT7jttrnqUx7VyIIfR42o36t",
+	"tKXjataPp9anR/YAcIyx++gG10cp/ODC13iEZcCxSoR6hDGdS/AE81InsfZ1SJAVzXa+OMFpzTeUaqCJ",
+	"EyGcHIAfa4OM01Ow7yQzTvNkeDMXBkoXSUlcq8oaAdYLYFprhZaG4SybdbVfc6yiSbCLpRtDNRDhXxgr",
+	"qVqecjvCXBFK2jbXsvatl+yRMKilE7sSGevLZrTrs3tD5RWLmtJukqOxwYVPEeKsqNrjOgatW4ncW5eb",
+	"GB+cNYy+1fYmYrsOxNqaxCoN1nEHgbJWj9tv3759u3V2huaylEPTSoI7uk5oN9A4jykossreTh5fKBJX",
+	"TijMxiv1JITHlXv+Yqr9n8KHHihfXAxBt1gdIQfoPiXXeGWuy8pnDOrHipYiXIoV+LMxjI/lTyYwR0p6",
+	"/pY/lkZMKdNoiOaySlaJwW2ZWXJWt4XHyCUyKsBYFe2pWOUtUhU+6DNwJ6iF0PpYgssC/revL69ana4d",
+	"C0u3j1unrW7L3u5xbQNE3EgMEhwKzxNznRFjq91g6wydiOvt2qF+2mEDj0JpIElsYGgbaypqYvX4wlRd",
+	"s7MhgZdwARJB38Jdn4g5YghKdsd86ukikhMo4gbIj7qU2SNJ5JhOmam8iKF1cu4GgzGARBrKVWMOGwiH",
+	"SWJj5zbSQgNN3NI4RyMBU4IShISFOovA4l6wq4tF5ystVrLLambALK+pI+lKgoDoxH7TPD1tdW1SRWFQ",
+	"s4h91Oy2Xlx03tqkara++rrbfGGTapeOakpcts678ATsKPi50zy/Oml11DN696qvO62j606nfa7eDTer",
+	"+uGr6/bRqxvTTLQ7ofXn18cvgCrcNer5i/NWt33Wugl/Smw/9QT+cmMyw6vxHQetXnUvjl7ZpAq7S9N8",
+	"3EKCHaa+uOxcnLRP1VeJXaMLxMJ+GPmKhU3J7h5HL9xBfhRmVaNWEnnrTmuE4oqkM7zXSOPG5apYFbNI",
+	"FavSbb6oWBWYSfVJr0PFqoRzX7EqsemuWBWcqopVSc5q+IuexIpVgTnDZo/VZz1DEBAanj0Z5jOiAS1r",
+	"UYU+Gtsqki5kjcSEhroYhZW/amXCiMvOGlJTsSrYU4z4fLhgXfOsvBaEKkzOdWtM5Znwc6w/ZwhIq2ur",
+	"AQwAdZTYmh8SKm91gSPEReDsfWATGhDBByzfxKQeKQh7wmJtgUAbo1oBqJ5mE/XOoUaod7Fx1GmoFhG6",
+	"hshKddRMlyYjGnWxzLrUFSzy71I6Gt48VDmoDITvs0FAxsKXjPQhLWJBZECn6Btk89jD1NSkU7sPC+6q",
+	"sU/HPs27i2V6S+Vt7+zlZXjHe1wBrG+ey8xbquNkq7mTBxuifZzDsviLU6ImQ8ZqrN/M7RDTCHJsvyHO",
+	"ejkk7X6Uv7AyViOd6mBex7iFLPP3hZNjqUk7mLMZERZh70GowOU4mf8AklspQzhQMOEo+X+20FMi7Vqp",
+	"Wg0bFNdwxJwf5YUoFJhIxiJn7x9hv+aKlF+1PqqRuF8ns+nWnQgSYjU2yeXj8KEQ9KpFVs8cGxDxqHKH",
+	"kMFR2dzmbD6FbqF07IV6uIsVZLJuUW+Rt+h4FYSyM2E5D/wNPctBfr2D6TrrOZs667FMnr1LT4TeHdEO",
+	"Sm7FiLQ42yFLWWaTx5k4Tl241kskx0Pg8Rsh9JsHyK9Hln8KolirvFBzTwJ3akHZ+FuyELN/kj3FjBCM",
+	"HV079ZWYI+noFNVILqHAANeS+fm06npAFbSR/HPOZMBGo23zRIjDe+byH7kwQWWPdqxCU7m+anWygw7L",
+	"EC01OcBDJdMTj1059egisrque8aXr5uTdXzpkjfTmEKg6MhdEHl3jKatKzalcGihEBtSSDuobFfyLvrG",
+	"HCbNS0aI6XL92k0dz4pTf1slM+COQWworqaoZMu74xkW+mIlkhd9MUe4Yce8dEDsq+ZZS98TrSgyKI4+",
+	"rAFRF+rSbmr7qXsXm4geZ+9dGchDYrfPdMGt562Ti05LN0Z9z2U+cSdT4QdEyzld/VLMl11CejyezFjq",
+	"HhINpWJVUvSY+WrxgXByg9i60TIx/RCptq6Ptl51iMsH3sxhkhxdPtt7pi5PYP63yHX3ZOspmXEIfYPC",
+	"N4tA3zjU9RN+jq82fKGuk9BuyWW/7p7od9QrOI4TEJ0Fy/1SzEOu0yW0qXNA7PPWVbf14oU+ZXV1x0cS",
+	"jDfsPSyRgZe1z5qXl61j24rdxSd0OnX5qHQGaqlF0zRVrAr2aAbYBpYJ2Tt7yPmltN2iLQKCZL5J9K16",
+	"zTK9F8gOJL7l+yg20ilK3mzCi7Jo1G+PoK6xw3wSsPcBGAvBQo7z/0giPIlSq92gdqgrbBub+XwsPAa7",
+	"K09VmjAp9aGe+e1eE6JHFfWwdGrOcChw1XEciBek3mVsmoxTO8vXiFFIKHJ3PITRxMAk+BpHs02OgD69",
+	"NQ32Cdguezwx2YHvTibMqW2TF+4dIzaKPKyGbTus7wZgnHysPg585riBDTBFYv7IVJvRBWF63MbPdriu",
+	"utaU/l4dg/ZhsjSNGoFtPkUvkioXHKOaejxyPmq/drpUC9JVOah8/PPf+/nf/v7HP/4/KmGAwM//+q++",
+	"+/P//eOf/f3HP/qp/vbErPhisVhsn51tOw55+fJgMjmQEs65Pjb2X38aNoZT1lEc04iqPPzsX3z8d/9b",
+	"iNBzrosD/Jf/9N3/+/cf/+zHv/iTP6gsyV3JCZx0R5w5YVFbmApt0lY/HQl+x7h6Hi+La8LBDQqjELqx",
+	"Gj9ht1SDAvnERmfxY3Bnb9a1Xp9iEaCDVhnckqq4jDVLs77UjrMNenaWxJUGpvMN2zVsVNT6I0k8uhCz",
+	"QBveFLfZlvqv+vfsDP5V/zgO/Kv+eflS/TuZQG6+tEkV/YfA6T1u5zCsHR7PB4RCkQBLVxAAlwJdoJyg",
+	"AWLNW0ZZA4nQ4/aW6mrbhoV+DP+Bir8BoZ6nlJqFuvCPoqDKCRhW3QmrEXfEhc+ctLsyIjI5r3slphW3",
+	"Xhk+UfNaxS0aY5QI0nyTRc1RgVcdtulXIDwu0rlWvB6qZx8SIiameTfy9G7P5aG9QAtzX8wP4XtwxtyB",
+	"DbZKOdHAI0TOJhPqL2pwIMhbdzpFW+ySTL80+EwxCltO9RI2EaEoQTlpke/+5d98/Hf/0SI//6sff/d/",
+	"/93Hn/3ku//n98h///F/2ESkJAViiam+Sr6g7uVjMZOUO3KdBe9mX0ogv2WnQp+RkVzFL7Ras8nY48fN",
+	"kh7DgiK+hv1VW4Zm6elTfovahYsVlTXPpEnbL3H9L1aBOkz9m6Me4iUpOxJdASG8RVUBANpR45lxC0Ua",
+	"ul37zDwE+CUhMJyJFQ4kYMP5Yl4uJcKqOP6iMyuAJQpvkx0xX8PqlFXx01UlsvaosCtZ0tQUvdD1Zzws",
+	"z54dBFO6+gbUo46fKoKTUwAHml9BwzA8P1d0Hb/8QUDUHfWyBuSCKYGECTZflo3RqNeBOSJWQxcXfqyV",
+	"z20IeV3MS6yupmzFLPmay5LEH9OAIs1w8lWhFjl+YS7jwP1Ksd8gC0jzf/iiJiM03VYSvBktSTTdOcNL",
+	"b518dg15M8tFS69Y+uB8ADCh5QqylttWSi3WIZHxUNxSDp3SUJHmrC26xuaE4cAVDXQFfVWE4LJyEtAI",
+	"0aIwf206ss1zN65jk2p0A61ZJkg0ArGUrsNKTcqaMaDx83c9byXe5QuKJxSCqYY8dz31BHXSkDkuaMEQ",
+	"q3B09RpmqgYnaWgDSN1Xqx///U9qeTfWP/9J3o116+xsC3Tr5EXVtKIvp6hspS+nGqNVX06zKD2uV6BT",
+	"mJEk2KcPIKO53BoNtpTENAaSTGyqIqhgDa4yKmBkrz5vvWh2269bN+2rG13PoZJnXqHm0m3sHkYvgsIQ",
+	"YEPMNGQnFOuxKwPhLw5i1xJX9rhJQ8KYlMuLq3ZOK5i1FiYxHYT5WkoTw8TSO2aFWUxhbpOxgIQ2xbzB",
+	"5vRZ0gB7rrtpy1YYBXypqYm+04bLbq4WHa2ElfUc0FvGYaLChG4ZK6mxCANYDondq/QqdhJvWA9atas+",
+	"k4pVeVSxKmug6tGKpX0LV1MK8IzNqZCBL6Zj9eFccBydvtyVrNpvnCFw2Z9NlQLR2CGOO3ITwyMATwaX",
+	"8yd4q06iKH/R2KnXU3eCZ/n1bZLgnU+KoDqPofA64wOIes/Z3/Zsivd/R8y5/ZAQgLOp9gTjfLpy4kqZ",
+	"7/NDKCp13OztWPoTloZRnNzNWtKiF9aGc4m3vioiWEmnbvR8WkDFmrIikvIkVtwXuASEG6YZHZ+SSJbC",
+	"2DYez/WKdLSMYzPFwJywLfVTVOxfTQGEyQ6oZFsul2pFFXt7iyQhha7ZcCmM/zHuQt7PC35av67Yugma",
+	"XX/GdP4nuAwEjwFEmLhJThYMbGipZM4tUxFJ+woh3hhFd49DkSOlwrpCW9mmviLLIVzE+9HYZcnkT6Wi",
+	"4/V1TB0oa9/jtulNFyNK1mCy0XzDAovY8WJMNgxk5nn4kjnL3DCpFMv8QKeuVAe5B+kIFqGByTfFMehc",
+	"W08p5QGp6t/AAqiDtvfru5apKN/jOCcyoIuwXoKlp5oLPUrK9Rhr26SJFRLA36E1xAhKDRpbVaVg41yx",
+	"DWKnltWF+3QF4LIpQKXhTUvVfytf5m2DQmzLyqsV7kqlT80CoXhwQD1vAUG+I+5KwxSYQi0TvAqh/VC4",
+	"NEoK52Jpdr8usRLe5gtuHtkqqkXXoNDWBD5+JFVb0dRth4ihRdwhoXxTfJxNEhaNzr/hTsmL/1paXy6L",
+	"P/OJSsolpHxiceK7O+/whSl6iOixsM7w54kd02b7UlRd6Wc/VchZRE3hDBcEYKdQ/iKpWvny8m0lU2y/",
+	"8STNGAeVZ9uNnehy+1IEzFP7/ULSW5rlq4NKY78OanRO3f9kMm18s+yWdte2uTrdD/UJFsI+aPAYjOPk",
+	"d8wPQn+u8dKBYVFMprMAfDSYvZQ+5f/hT1Pne35i7X3Lq5ZQnkscq7EzMjVJVxdkb6fxBRkIR5eXSc1U",
+	"LgTTp663mooVExwq6c+4CxfSSAHT+Z9hkBs0uIrihyjYmi6y7zthtTtA0g/TsZH7vNlkuiVnk/ik/rJq",
+	"vmb1g+yZaVRv/lBzXbLO66cosJZjhXyATbWkuGuh6L2KTopUVOtaaelrZJunj45MTdAiUktWfE3VWJAM",
+	"fHmkGpVXhSeuLltH2xPHFF0LxmxSixuKltC1zFAUAkTG7V0pTatE1dpk7QVdk9aKCtI+aMWF3LKsJ9/v",
+	"5AYUOish18LrovBJ1cS2BmPKSSAAOZR7iygjZuqLO9dhPmTbijmvJQ0G5nDf2V0HQC16//rqOO9BP3cU",
+	"19zFImB2INB82NCFvwoFTdRTY/dZY3tnv5IVNt8L5cz3imSMSFL9qvNmLfwFX6NtFYEQnbjMc8JAy2wI",
+	"mXbEkSn1g6j6H2wgqJUsnAUW+wWDQVgTDWySzFezQ76eMX9hkSkNxoqRMb6kx6fUpxMWMB9fMJ/sQwIV",
+	"eiVAKpoug7kAE7bPMG4YU+dc4OmQYXTkJJjLIYE4Ti0uEwZ3AtKfosciki4gl1MxEJnQqYxoV4oVolpN",
+	"Z2Bf7fEYmebXoeupMQgfExMHgge+8HQEb3KDxGJHY3YvtUf7DOsru07KgJZbXtzQsLz0nhp77tSTsIEw",
+	"OR2opoOAyCnzPJSK9oJRtYB222GTqQjUsbr1ii3s1D7UaLpZMnEa88zcX15dnBP9O6l2To7Ik2f1Ri0C",
+	"3zNrptjrgNiPNTze493H2hKFGc8YuItdwqpDBLliyfhiT6inVpc50K/iyIkrAUNLPQrycjLzAhdYXD2J",
+	"GLVBxNFU9rj9GA1oas1hiqv246HrMTsdPVp5bAyVy3fpsjjfl4x6CPac5CAZgm9H3YnblV3p13J7Ep6T",
+	"Xxn1jvl0xI5yi52eiTuXj7b0M2SgduvU1PazyJABqhTE/DtWRjqS6hPzjawdkl6l3quExRjG2ls1Zp6T",
+	"G4GtdP9cU0v83pCjF98xqa7zBXrkEQgcnbWhRoEUkOrXM8oDN1ioK1R8vLWS8HOFQFWm4RzUt6h/K/do",
+	"yWlLBOzSz0W77UbWV10IFp6OIG2N/PQZWq95OZ86tNJ1J6zQ+rmyCZ9Rz5XMARyDPPi72QQLe0uQSmKo",
+	"dIIBY44kE5fPoIql/gswmuPsmFxLKTynLHZyIAa3pXM07+Il59Z5vmjMYdk1PTDDuObWX24QYTf5d9So",
+	"E0AISsJiqyk06KDJzkl1J75xI+6J7VvzSikeAnXUaQb5Ukbbc9HRAeymOkAmBvwTRWI4Up00kDdhacNt",
+	"RjziimvZEoKxxcyM4Wa1EoIxI1cyPJ3Ym/FNkxp8nJOyXJJe0DxJ3j7uilvG8y1mrgM/Vg4qbPHluP9i",
+	"4F64X15df9NunLtt2Z4E0x8ctZ+0f9Ryh19ts8WX08HumXpEOC8788E34u50x7sdHO177MVJMHjx3mvz",
+	"+vZgx+P9yUnd+f6XXtadGnaZJ5Aupoy3j8mR4JwNAtI+JoF6OK33yxlziNYJ6HSaDm19svt0b70MUkNU",
+	"7gRO6Ihdd06zZ+HMLwDSddUrjyShfSm8WcCM2pbUkMZBMJUHjx+nfJuP6dR9DC3Ix/X+/uDpoM62ngz3",
+	"2dYe3f9i69mwzrbqzr5Tp7vs2bDRWHnMKzKLB7YstAjjbnA4tUrJKJ7L8xcW+fKy9cIiL9on6jh5w/qX",
+	"Vqi+75Oz56Wie8qG6MQQB/NiJyCIrqHYZb9OBmOqFFrmS0vDs3sLIqd0wFKLc0U9NXQdfbO2JzwJX5UP",
+	"qB67OmlAtniBDAeiKQC6qQr4OyHMj4WwcClwtxwUTkjPgFqex3SRW5peh4qEzcSLc5A+G7lcV6OPEVlb",
+	"Yfd7ujwqIq3uJmjMXV5BeTsJE5tvYCiBcBgwXwvBMipaASp/Gn8fbauFFtGcUOGoQG9q6/guH7hT6pGp",
+	"B2c80lvycJ+at0uOb0nliYgQMQtkQDFQweTmuHLJmMuY8ELwf71S07DGbDSG2HLFSS3ikKgoc17wnSco",
+	"KAI+m1LXyTf4xW15ra+um6c3l823Z63zbsUynzvt86P2ZfMUEKcA0qqcja/19Yx6USFd/Bgb6fMZhJW+",
+	"S4xlSRJy/oC0+e8hDX3l50GTfjUYM2fm3dv9md70OY7QFSW/8/wLZep259TrBrdkez3hsdRGv2J7xLzd",
+	"k3iN5lCZTBK0DA//VIxcviH4RVm0i2J8i5UhWdM10KtWwU7kDf8MxvYQ/vimM3E5NvcbiOiCA4tquKWV",
+	"qFBBQJPRagHaPOq2XwMS3/XVZev8uHVcUlQ2B4F7p4i9mkGQMnNAtsQJLKxCnaIy5RNBkqCKuKHpYb0i",
+	"eWNG0nOSF098pVWx90GkGO/U4/ppUh09nfHBOMSMIAGjk1TIYyzzJ9pfYRnHTEBm5BwF4yiVgLmH8Yfg",
+	"oq7OBa8dAgxkn4UR4QmqGqaA50YRA1vZ37I7AJzV3ieB0Xboovz2h/ePaW5Ezq8CHvc6VQA5+6XX9AsL",
+	"6xRk9aqGHslYxGZUiWfKfJ1aahGKtnlfTEx1XMrDGAZdF6vHObszSZrotTU5FBNxB9Gp8JbOE4C6Jab9",
+	"/iJEnnC2STOWY9TjQ4ZwkzxyI0NCe/gQ2v/LcxdC2XbDmcnhtE9R2TALxM6hwmFsb+m9El+2vEPknAVv",
+	"hB+MCyqeU6nOiZKcV/pO57m073pueBfMlvRxJRFzZpR+k+2ynt2U66HliFIYlTbKxojZ5FpkCsfgRCXH",
+	"FqNh2dx3fYawyvcqhZ9cyRxGVCdE2UauuRvkV7iAVqxldfTjbRRYUZjvCgeDvjgLtubqcXQirtZSzi7O",
+	"uy8rVuVNq/WqpH5i6qq/YewWjvfsMDej8xPc3pLDA1rfB0fUd567npdfJAZKFHD2PiB91/NWltFbpxJe",
+	"+cpkn+96VVR7rFhTjk+hzMSf+o7csNZSvCJQMlT0XapcUGZJsNfSWzvGAnmB6KXKw0GfjzAEfiNRZyJ9",
+	"kfjciY5lvFzMAqML5Qh4ShLZMY46qy+mDDKEAfg8GB/qzBvcQJDc4rnGHRVp2UedVrPbOi67v6LHj68v",
+	"T9tHzW4rROs+BiTz163OFfzZfnF+0dEXgvjICqryqCdeKc29QrnjC9fZqtNGf2ewazBSMb0kFsncbewc",
+	"7O4dNOrfqz87wIhkANeu/PAN63/3Vz/9+Ec/e9fjOi337/7mu3/z02pjZ3ev9vEP/+7jn/0t+cW//V9+",
+	"+7v/9d+Sxo5Vr9c//vufVBHJ6rv/+vu1RuNx4wmB9snHP/yLX/yrH3/3n3/v4x/+Bfnu9//1x5/9i4a1",
+	"s7un38opGRQOJTcCjMUgxVxT9yCxnpjfHWbwE4cFCL97SBzmu0qDAwUQr0XvdQoUBq6mHUPaNh0z3Mcj",
+	"r3q99zuNrV7v/Retd9/7rfzYFRkm9mRs6VxXblEjIj4bMKAtPRwTU2sQeScsDq4WvecGGUW6MHsoKIRR",
+	"j/f8SOL8AG6h7qU6nUkIAbo6u6pZmMPf9xm9jeI0tjP3zDXRWYG6VTu8wySk8WaCSk3OHvW8ErVhdNZE",
+	"brUQTJoJoTf05rWI2aWAJDDjDqmGuxmSqh3mQanqqt7YNTivAfHGpKXh4U1G7h1TKkbcBa43PoamCU4o",
+	"CVs3ZWv5gHlelNnX46ZHDEfDWOsyNTmsiogE5dJDIEe2frBi0I9ZmFPjyp/TGHxJOLhoxvTYQV+ZuzKV",
+	"VkqdO7W2EoXqehgKZmy6/N5ysMhz3fRG5nRStROGb9sidsrybUPlDihCUkMIw3jVcjy+ezyOooidlAD5",
+	"PCQ+w/IGPhvOJJPm1IoV4OhxdZ6hPWivXiecQuok+qSY5yxllwc0+SeLCT0MLMrGeZeMO6V1zfsXFPzV",
+	"rNtuVST6UkvNw5KKg1H99rC9aIZTWXjZEu95WzLBK6au6X1M8ulKVpuWcku0k6+QGUZ+qg2V6UyzkPW0",
+	"RraztfNFBB/+JfvRjAS+O01MZ+zZ+jL8ztXludDKm9lC2SR8bRgrLLeo81sRzS2Gb3jPzK11NqbZb+vC",
+	"9G3O9WUYPo9tLqkv2ZJsRK1/f/yTv/n4s5+Sjz/7ycc/+stIv87BmcjV4pqolKneDbSu9nMQOGqmFILa",
+	"AOAlru19OrUNxu2sBFNIDaPY3ZB0KewUOBSW4mwYa2E2C6SxX8YcPWH+YEzzi4IzH/Js5qY6OJqO5zrD",
+	"UvhkAKDRvpgYxOgw8QDUbbAcGfUpqQ0hTxTE8kvmr4bvV08Z0P8yaWSxtctHGclAU+mJiYVqAGUrGCM/",
+	"8ypWtnsx1Ymajk+Hwab39chmvXnaUmwSc1bfHYwJDplMfeHMBsy5L9Gd69PWVWmfYrti6TeQ2MhfniT1",
+	"KeIAPU1FuEEKMJi8BSf+zGNQy/+O+SQwcHcJAR8r4rDk4vw0h2UNaa8NZmJSMIRQiiuCbvG5XPbC9Pyw",
+	"JE0a/b2sppkuJAUv5nboUV7sZpZjd0qmHuWrzcwnnRYWoWudta/PShqaT3wGeFg+m7izCa6+RwsMRlMg",
+	"Newhc7ZM9VCWygYvZzngxaLJWeGID2co5YhX02FD2UKg9mGd8Om5VqQKlwcvET7tvjontNXB2parkDdL",
+	"K6DxRotwa9dBk4m8PamoPvieUMcB04/2hIGRIwCstGoE/FYukjGyGMSgoy7Ouy9vji7OLk9b3daNOolL",
+	"BClrmsMmVwFtXIZjLPJ0FesQ9ZVCYYlL6lL4wVB4rrgvK5kUqyIjfAle1JR08fGiICDd2tLBdMMeU0PK",
+	"5EeVCixN5+98noyZTRJg1rNBZdI61snOyExM/orIX5O6hUsLP6xfAk/Xo1un4tw/uiKFkIhx7Xtrgkvd",
+	"p7ahulMOWAFkNMNFc3IDecJahCMWKK7WybkGcnA+FmZaHAvqncoAA+qjiLhGvV4aFDti/hVw2BuAc5li",
+	"i78KFRLDXWboCmslahSsiEnC1Vu3jmJiLz5EWUW1/g8RhQvS8Tcv/FYNa2k1xSMhbiEDIyBjE+ZGyZyx",
+	"W29B+mAE3I7zxkFF0jvUkmMy44fvIpwqfAm0PIH3LWRycIi0iaR3zCENq16vq/8DxCTURcAYssI6jimF",
+	"06NKPrL3QY45ar1KQqUPlIycTF1OMBOPxW4k/QWxZ5AGBw1BWpwd5vgMqOdhihWk5CXkUcbAloNPHcmi",
+	"LNtGwjWVR09vDYavNPENA3ZIxoKLmSI5p/Sv4N7CeBkNXArs1GRy+DKUwthwdlevzvKhhTJzLUNu+m5e",
+	"IOty95Av+h6b5Bq+OydH5Nne/hdkig8RhwXU1RDKlMhAaYDEHgiHQdEx85j267oyPJGe7JFX7vODHrex",
+	"CcA+HXhQ5oYEguxY9b2nplohdzCcFFxyjySx4Q8NuKpxHgAwZGf/Cb7T41VKBrOAQOqfy0mv8t9//B96",
+	"lZqB5FhAQDYmPccxV3JgRQwgwlJ5igM9Uo9CYaIgF8AXwmzA5Dn3BR+ZOHRwmEL/GKQxZWLqsVwkgqgO",
+	"SCoMXvgIcIL+7yF1vZnPpIUTZ1BmYN4sYz2G+lI4GWoDo9f+wCxRj+/Ut8nrqE0ZiKnEOvFuQMZUajf/",
+	"BIGyKSc79UNip4pA2Ij4KelC15zzXAm+3MEsWCOyN4ajs0kxk6LE9zgYihoRjCUxWxKHpodlazN01TUG",
+	"aRgT5i/u1GuRJyj025MT9z0JxkLiaSOZOnKgvH8gyJhRP4L9MfyXU/7lvSuVAMpzSF2o42Sv/ozYRxfn",
+	"J6fto66tIyJAv0CU44HwPNfRujZY2QbCd/A36vmMOguCtVJJlfY4nmqJMqthwTkorqpOr5ou6oNtQfLs",
+	"AZY3ET5hjhsoPnG5DBhN1xzb27HKXYBhaYrAXE2gU7R/4jUWMRFXjGTuRpIFOTqq3Zfd7qXJfVG7P2F3",
+	"3kv7VYqUnvzK4k0ix8IP63vFEpdBUqp2kmbu59QhRqdZUnoj3ct1p018NmQ+Uxs2FtcQ7+mQ2ADkdADl",
+	"aKKzesQ4890BETydzh17fKWarZ0g5sTRM65RIJYcPUda4GYmDo8XAKcMDZ0Dyomcu8FgTATHm5GRMGLK",
+	"+AE8jk4EtNdpSCYdKNbjI1/MJcBd5BpPKfYXixkB7wSpqm0wpJ5H+nRwSwQnNg4wC1j0unnaPm522xfn",
+	"NyfN9mn5uEhtfL3ptL66bnfgvZNOq3Vz2j5rd29a3z9qtY7h27wers+b192XrfMuxBPBuxed5+3j49Z5",
+	"xaqcX3RvTi6uz9X3Z63uy4vjG/VV8/T04g08bGRJxap0ml3dJ/xy1X5xfn15c9y+aj7Hri6OOvC2eqf9",
+	"4lpT+v3sd19dX3RbV9nvr1qnJzevLyDsE/7utC4vOqrv5mmn1Tx+q7+Ah8PqGS8vTo/b5y8Usc1u68VF",
+	"5+3Ny3ar0+wcvXyrGmqetW4um1dXby466r03nYvzF/Evri6O2s3Tm+bR0cU1hOhA183js/b5zdHL5vmL",
+	"Vjwi9ebyunP0sgmlOlpnl923N8+bR6+uLytW5bL59vSieXzTvbi4OW124L3r86vrS13i+ax13G7edN9e",
+	"4vg6r9tHrZvr8+brZvtUzWHFqnTbZ62L6y5EBV1BfejzbqtzDnFCpuOb9jksdPwrWDSTL3d+cXN1/fzq",
+	"qNO+VLyA33RaV92LjuomPoL2cevs8qLbOj96e/Oqpeb3WgfYpn5on9+cnLZfvOyiM+Do4vy4nWS07kW3",
+	"eXpzcd29uTi56ehp67Su3p4fRZz7Dre3Mxvk+ublrB9+oR2E6CXGAC7AJ8oJoi+PZIuSD2Nkw/y8arIc",
+	"b8KbnkJhy8UFtCqYjVCg6AnOyHTmD8aqXeooVQKhVqYe5Y8kYe+nrr/QWQtEkfz0Sb1hMhyq9mUDqo1e",
+	"Nt6mMeEuG2e51BQjVMFPSQjXR1InKL7qvAHlhwsycblAaN1kj3vPcqMJ8rATYO2KTmxcTrPALqj6/Zm+",
+	"bwUCtaNAkDvmJyIwoqFP0Y93M8GExtX+kJAgMz8J4CG9gAWnkXrzISKsDOevuO2Vd3Qtw0PBAklbLo/y",
+	"eMGb7rK53gmub/BYsnsqzDl/wCIHzrR56Q6CmZ93rN/RgPoG2EfnIDoMMeFCqKJmKbirFTgtBio1zL3w",
+	"GHeoQWkRnECeYwkglyldqHbgS1k7JA2DjZVs8n74LktCJst6oUPjs3qhpaQNk0uMpqsrQ2zmEwQWU/wK",
+	"FqHC+rMRq1LNEwD8SgNKrjunpGow01Qj6jcDVGYqpU5YQNXTtUMdRNzjcMebccmCbQJmdLj2zjlA3mEk",
+	"MNwe5nRxQPqC+k5YNWVAfX8BkeOGNfVNpserNtrIt5FOu7ZNMMBF063k2FjMDaqNZg1QLdXpMxbugJUJ",
+	"LMaJgw1QQsDAc+GK+8JbXStJeCw/oRAM5AYYQsf1QYua99IcZUVu55Di5L5P8YBVAq/oMvZCQbRGgq0U",
+	"L9MDYI/HUz46VMf5kz3Lff38ojOvv3oxEs1ms3l+dT1uXY/Uny31z/Oj5lv13+HJ4OpL9cdR3Wt99bqz",
+	"x1+cj5rNdrPZvG42vz9lX3/zVP3cvLp+fdF5tX/0tt3+pzkBIks5vUnsGJHVKR/97o+mbPS7I3f4u3PW",
+	"n9YM0bZieYiH71V6FShB4DHqp6y/u6l8/+IjMKKpYKZj3LME38rU0AtD9UjVPr04wjD+9vHlTdP88dyu",
+	"QXlrtLZzDEEJ5bpHA+b3eHij0jWW3KBEWH/CRLL8/gSkgU57edPU/30OquhXM3dw+xB1rO4dbF/6FC0s",
+	"8VN4TGzgoPvVKF6jJc4mxWvy2Dta7IfQ5WKss3mofNTI8jj5vX21vXX4+5nwudpOAzEcspiX00Rhbhj7",
+	"rmMwHrrMyDpVKAwLL8WTitAJf51rQ+Tydj6LiIB12NBnMgepekhdL8+0fQTWrjmYm9G7gTXrlJTtQyaU",
+	"ao85cPddkFvGpvpGAJEXcQTjZB3tlbIjbHoNLBgxuIVhrtxJUeOWGXrenHUYdVzOZG48mwxG/mqAm3Tx",
+	"TSDEcdd/LxMJp/s37eXTP2DuNDj26TAoMCqAp2DmMRNNDfb2ROJuPGvSDbSTJhY3n6nQkgsCWTIFYPWd",
+	"LJYSEIvYj6c/f/zT//TxX/79x5/9pFSp6eK8ep0uNhhTf8QiN1dxksSz/ByJNXd0LLbfZOMXloPQC9zV",
+	"KSqpqTfLvrzAaYxFluYsDxUXxOryIUiWp/YHkVj7F532sWzlVF5F7ir1eMQRmM3e47/44//48//vX5Nn",
+	"li7itTojxtLDXTJLDw+pC5awscB8EzmgPPK9QY/xiCly5j4svG6HKSbMLwawVunUWSAucwG934wZKMpq",
+	"RGMx870F+ZHoQ/CDREewGOiNwAwkOSKSYjYJINTa6DYMqUXb4yco7+mgjaaEK620jqzOsEvAFrjgRfaf",
+	"ILQHw4kXmxH1nZkvdBSlJkhLVijQCtbdMZXbmwnFdXV5zt6HaXk58ATsfQBDs0ylHx/vWHF/qDvQOAnf",
+	"KNKrzcvLm277rPWDi/NWzUqav3ThXOp58gBMZrZDF3bobEVrmDsk8bzsKZWBFfm9QwgKRRqaw0hTt9Nn",
+	"CwGBVwafzIMLLXZITGHe8EcDklbdbUSP7NbJubgDqxEQv/NUDXrnGTlhfX9G1WLt1sGsvPMM/XSCh7/F",
+	"WoXqNDgg1JpiDDFWLKCd45opXKkGqsQpFE6oIpQvDgth0MJ5dwOL2GbdbMTuT01JbZscYWlBwDTAfFG0",
+	"QCEKGupjeOVdjfvza3l7U2IgvMOFbB4Tc6ltvVS0PsQFL5LTm9/vwjaWX++e7KP9BkThzn540+tgHvhD",
+	"3+8+2clhamUeoBgxEXNKCZtxNO44+L2Oc92wZvR6N1AnzwlwHDkAYAseEooRGaGVH6Ai3CASEcvt+LuN",
+	"VXb8T3wT/pW+2eIq5G8RiD+LbZCUC9cxAtP1CWdzDFdLKKjfVlzACdu1GtbOu5wKGclNv2YydCL8HQMu",
+	"zeeUXAAcv69nTP+sZisrGYsExVT4QVfdWIL8ZF8NzeXDgxBC2RezNCYfxqIlsyUvL666EMhxBggk5bIl",
+	"tcQ9wsB1sJWmSSy0EufRSaq2osO2iK0Jedg0xfQgQ3qZo1YjzwTv69+VvqDD+TE+WPhEB+xn3aL/GBKH",
+	"NkmQLA7Ogyl1A8m8ITgysA4eTO8jCb+WBG3B9VonPyQAXi1dYypI7L7lqkHeVigO9jPz8EgSeIJUEddI",
+	"z4OFyFSxB2rbq2/PEbWxkYZrsSyxJcw8iU9pcU7L8sTR+DZ7iJSUxLb9zUtN6SAWVRE+GwbcyrIJewm8",
+	"7hIv6AKPZZ9+P2UDtRSA81D2LRGH/yn70tfGEVKeOj9uRyklDUZlm07AaZd4HlUpuQmUtHk1TDdL4ESb",
+	"9YqPNjVZVsgzmamPDyS7mrncKbzllQB84bHVAA3XV61OxapACGVJheNaQqwAlIXA41t4Be5+jGnQrWe0",
+	"vbIRD1nfgigy2IXxEatmJgXMoKZBaTxA6cPqO8kZ/mBVrtwRv55uWJnEOBZd/iN3jUIlVmXO+tIF7K0l",
+	"VUuW3kjgoZIXnmNXTj26MDeeeLGT5SA9+rkPMYLTK3nK6J2udIsFlwMydLFGr1o39TcYZxjCGg5nsgDK",
+	"c80qK3rkeXynlnQ2bXF190qbv5n5dkg9ybJzH720Ah/GPJlLwJROXrGFojMNzXwbfv3DyoBKlwvAwWca",
+	"z6mSvYXdxhrKy5Arg0oWXcX2V8KDhP3ljixVvmJZ8f3yFQfiKZNptSWqPvEQ7W1Swj/ZZGmkse44yvl5",
+	"JIk+kcIazXLW34qOrEcldfllwHoa+XMgPI8NAhkaolWvJsaPhiTldrjaJjQYu57jY9nM9RfkSL2dt8pG",
+	"iq20/Is5L8bzUiMNg1N1thXeoDaBBk9YWdPgfIqO2Gys5Bsc+SeNlSodAFt+nIXD0vHBG9Y/XK9QzRr1",
+	"Z/LrWJTf5Wemek2hUPuNLKyzHk7lGtVbCic6XWMmB+8nL+0UH/ehWI7OBcF7QEnxKWbB8mZ18Z21G36g",
+	"MhCuEiqKyKKJm8l8TdVkY8ZKfmUUiShjc4UhParAtkahfghGyoPDK6qGv761bHkB/dJxoNS/xf2x8rAp",
+	"9CY/uM8vWdhbk5hItIm7/5balWAhHsKPhyu6uQ8vFp62BlssW+OC/KxjLPlO8MHcbGVgqc3AbvTS5OQ+",
+	"weuFI8/fqDjwSr2+/2y3Hm/OpMgZ9qy8uri6bEd3zCs6kTM+Ii2l3PmCuwOZ3eKD3Mxf0ESFgwEaGNQY",
+	"JgbdcjGXJlNwcEv6C1L1WICwnY47cgNpEXtb3ca3MJIlcXFbVsaiufUDuvVNfevZ9ta7bxvWTv3Db63a",
+	"1Q4bUjDv6ckokZQIZD+SmKAnD8mrzpt05Y0UUe++3c2nJJIMRfH7OEeBTx0mSXVoSicSORuMCZUE1swi",
+	"582r4+ZXtUy2QXq2SgugNa97cfGUxjoIJy40wLTPX7euuvq8k5YB4b433nb+Piq+tQfCZ/GCEPkp7FiP",
+	"gHqweZMFd8C6djnrP76a9QkUFHGY594xH8xspAXRIQBKgdnt6iXq9Thg1YAxSSNWQLI7GJmYc5CI/wFI",
+	"G0+MoMVkmvq3FY2kolVhWjmosMWXOz/4/pff0DfPZu0fCffsam/e5vV/CgEb8LBapEpj98mzJ8929548",
+	"29tX/Drre64cd0FmxUvr1BsH9fpBvb5dr9d/AIb6WNov5HYKNZvSVPJ/HP9dPobJ2/IDh2clR4z2FWdC",
+	"cpHO9HsZYvKEkFmbRLYyxCrphQrrzSQZPtc6tJqBzmLrUUiLHjgifiB7peHLU1e2IPDd/izQnxzHRT66",
+	"TM7nigGkZZshJ2odrMVGhGUGiwy2qtSORTAfaotxtf0c8uXVxXlqfp/s7+8+yY2xCxm0ADskXVJI7SpP",
+	"jEbMITOuYw1Wz0OC23PLGUVbGp4EJiHVzskR2d3dfVZLTFRaUpblG51h3D4uljpR1rUF9kyQo0IyYr9o",
+	"dcljOnUf913Pc/nosX5U2oClIVdlYC8X7/HjCw/Ud/q/2zfvfjv3JMMh6dT5wtw/k2ieQ5FJu++KW6Z6",
+	"FlP69YxtBerjlrr4bQVjtgXzst282PqycfHNbm4yX5TMvlKsREvwIUNArmPYQAMAVTG0gxG90+l20ymp",
+	"Tn2XI/BJ8+qo3QYwcjmlAyZToAClxphYrL36syfLVuufbP2PuQW8lqXYJ8ade07O+sXGyPuXk5lSn/Fg",
+	"46BkKfzgwtcZt2U8hhvEXK4OmgwHESeoYDJXnFmhmoQA4twxkBqxN3PDXUSHcTZfHiqYOAh99TwgvNnM",
+	"ZAbb2wVwVrFc9DyJicA3gN52GC8JddJptWAQGEcxZf6Eqsk2o0uC+RHJiqu/rVZe2fvgEquGLa1Uh/OJ",
+	"WSe65icAiyC8R43Mx67HiJrRLZgiUN54OKxEha8N8/LXxgNYB6XDXFRiax0Sb+zygrNVh8R6ANE6zZzF",
+	"UsyT62HFeDQ+oLxd0qWjTyFq1pMVS3b98j3epaMXvphNc4JGhClZml1D/A3RvNTb6jDxXCZJIEx9lQmj",
+	"3BQpgsdLYwTnB5BlXF/3nuF1M5iXSVaMstBTtmyeH8L2FK7Z5uYn00QRnq2ukWsAat/FLC3qCzKmfTeK",
+	"L4kj1Q7G6qrMRyzHW/urwVJJn+9usb8tpszsr7YrPBhQ6/4qJ/Q6TPdA/HY/Vsuv29MkAR1BcLFFGiQQ",
+	"ZLeeqosToEkBFdLkERD49I55q2xImVkOs7azPKhpkaSqFQQIrVFfJTKRFiyILjgxDUitBukziIIyJ1bZ",
+	"2TWxJ0uQR/OiwGE4BbWJcbfqWcrW+y0RFxPSlcd9BQsN7qtfTRfh2iwPYymKF93ENbjCJbh0B0XE5Bbf",
+	"zYlvLJiGT+ZdXn7Qbub8wxfDUzZn0szgc6fNpw57kFI9pX33Q1bKAxOJscY+2CtzE5vX0HFK+36inr9o",
+	"7NSX9f31jAKczqpWEfP3CXHw25SYbizrQrqrsa9hEa9cJ4qGBzfDZvwEKpt5X/cf1swLBxy5sxAIZblH",
+	"EQh8iBB1ZNffvNh0GFf+KeXEK6w2thpP9JzDvgjXQfNqfIkUY5kFPKg8v34bW9eDxgdr09gbvX/LlTHX",
+	"+8BkQGbKmZ8wHdEW0PdR7BX4x8LMae2fM26+Q1JP+ufie/thqLoErM4p84kcU7+QEgQ7BmIf6drWFjHz",
+	"T/7hT9GlaEEqFjfgGJ57ywjlC+0wgvoXIeTB7zT2STVWBtt+DE3YNcTnlEK1lemBfI8MGUu9OGTMrm2n",
+	"pdTDzM+VmhWJI3esGP78N8wX22uLrVUSa1mWYCa+pKTgKtyFV24+9nV/tsA6tZJ53upAfNxvV63T05Jh",
+	"+M9nirgr5nlwKUzJ9HIE6QD4hwx3j48DyYJQp/sGIn5u/QIiGGDbBmYjalmjdk4cW8JUJfAZ3mY42zDQ",
+	"dciwpvLGlnClCy9rIf+NN4Wu+24Yk2bGbmsl0SZqt5AqTABcJw20hH5+TiVxmMdMrTBA+xRg5XCDMDTZ",
+	"igFYGH+3rvxf23AS7w/OF4j15jAQa80g6ts4gRuNMU/90qwdxgon1jVBYojbgGpYnGXiQ09wYwltDfb4",
+	"AylsKC9+I3U2GNpygIndEGAiocbt7Bs1DvIpkhu3Ydi5ckR9h/Rdz0uu+sHOvZEo7idOmyA2Nc4X4sVo",
+	"OFLcHpYuSaJBfDgRvoNwUVrimDItFgpd4ZM6eJQK5W2I9tCoJ/+XRD4uJ1VL7fCoRLrH6B2TpEqxOL1a",
+	"D4ShcWPAb33Kb/WrtZWRT/eDqCgpoqIB+IwOxkweojrguMMh85Hy+GysTXV+sHwJqZW3na4Bl0RDDufv",
+	"qRS6eAyuBfLnyCt3khOXVA6SfDXmOJhfd57WDonHhkEaVkVfRsgbddPf2bdIr2LQkXoVxS07+yFcEjS0",
+	"R47ZAD+aoi8I+oS9Dl0vYL6lS+JJC6rhuDJwB/q+ZOBTthSjqJOZ9AWfyYeCPC+dDVjW8onrey2LBGaY",
+	"KqmWckWmZP5Kf+K0x4J8wuIBS1ST8/NWoyo4UkLooV7TGUJKKuEpEcTcXVYjIDeBC13zuh/E1MoC+kOM",
+	"CzeFHphD2JZqNGmaKs5bLVebYN1yU2ZRYjW4dWbsJ4Dgv0/YQ1GwA6mGERG1zcMJPi92fBHzPoT+B5vg",
+	"N0/3e602zcKkNxfEx5XM5c4GvcWyqxOBfTt7K4M2zKu5RMfLIudJpjsRpCEGBlRmMQYuK1bl+OJNaYCB",
+	"qXpezBFdIKc4c0Hmq65WqqhKp/df2haxFQl2DcLNs8EwpCr8WNKqFrNWj6v9C5CBStpC2+pyO6B8wDyP",
+	"ObXSAPjLd3ERekA0d3ouCqy+0Tqpd7LW2vg6lq6FnVXZwl+KGKYILsXRebQlduV9inZj0M26oT2zqS4D",
+	"vbyWM+qjOaYsLLJwPlOHX6k8rz71FAPlpEtMGSDG6wfI1IOKhnzo+hNIQhyICSMTlye+1peksindaNcK",
+	"99KnNLN4gvJmsaVvdU+qgTMWjMXKkN5z3dZp+EbIFdAI1P7J5Y5yVOhItnuMo5MLB9vkfEY9op71lQj1",
+	"aQAehCnzB3Djxao6GbfjSiZTXcJFJu/evhrxliqy1BSGuTHZsNBC97RAPn4e8XkZjyvOcO69q0nso2bn",
+	"2H6k7tHwGCLMYpBLoxZmEWmzABksBh7Lvd2sXizdQ6lbM40I6wMMCfVZdNUvR9YnCnVWV0BWZkbDB8nA",
+	"E1LJn083t2Xir3Wy9joB2CmGi0RsfNqslKhOyKfYHk2InYT4iO+qpFjI7piUpE2tR4LdsyxXfP48RPSZ",
+	"Psk2D0DDBgpMmcnjsNJo1Ld2dve29p988fRZPTnpWA8f7XJxUV9pfXXdPL25bL4FlMikCN99Uo8L1Mre",
+	"9k5iYbTZtK4rIETFWIIR6utp6bQVo0IP9fSimQNZlTnpc2oa6IpLwkfrH4dnD02hDsYH/mIaZCCJnuyt",
+	"ytWM53nUt55hsivZys33KHHIlzGQbmV/K3fSNZdA1LD3bAD42epB7Vzb2ITbeFgdItIdSqgNIX1PNiMp",
+	"plDkhO5SfvtIkqH7nuni3d6C+EyLiUP1p0cHTBqUToQkZ18rVUI/tE1O1OWFEzuxmWyceFffVwYAi04D",
+	"4jEq0QiMZfAMmnuomFSjlSX/8KfEbEDymDR26nWL+GLGHebUQvBQo8TOoaDNyBfz8IbFuJOKP4jNiF37",
+	"9PywoS5WV0diQ422QCuLLFF72/uVlbsY8tQ/VHu9bfNp70Ptn/3W7/5Oo15X39bNN5XPoeAVKTkmWoW4",
+	"4LuFW3V/QcZUraIdFzVFtSfWR8nOapBLXR2AZbZCh0yVE0XDOc1Tg7S3xsRQN3ThYToxRnTFv/7MYxDP",
+	"nHjPmbHQwQX7CFL1VbdoRnADGdey1oMqfyDVNXRclNJhDyFG2zxz7yz9e+ul8eWLrRCFH6dKiEV1KtQ6",
+	"YYpDHB++dogRlnbELTZYa+3U9NkPvTzrab9LEduL1bJ8WHK18Lcud9T8Ga9rblSSnn8IQyMDnzlugKpM",
+	"Vc0hZyMauHeRdHclmetYfjFX4r/H7aOXraNXN9iMkpJ93YRF7LP2+fWVDT7eO+ZDSSGjM1nEvmydX7Uv",
+	"zm0SLKbugHreQi0mSKqtOyOqDFISwiFoS9lR8+plxao8b56/glLyr9vnL66g0jyUjo8oqlio3FkVIAUq",
+	"t79uASi57l39ddEGtbPVPSpptTyicqz6p/xW9Q8pPeq+cEQBO/JozAa3+m+lZajuXT5TT7T53f/P3rv1",
+	"xpHseWJfJcB9UFVvslTUbbpJHMAlklJzmyJ5SKp75JPHzGBlVFUMsyKqMzJZqnPQhgGvjQVmHwaw4bUx",
+	"s8Y+GLYfbBgw1vYsbMAP+038ONOGv4Lxv0RkZrGKF0kUqRbnYU6rmJeIyIj//f/7KcRwP1DGkeNwYDW6",
+	"FNtFHwN/8w7RNT7ubRV43eI6/xKtvFMyz2afpOXh5mBn7mYYg4Tdtghb8NpoaDMlP6gXEe9bCoIWpnNR",
+	"RID0Vf0y18XsCObCPWRK5iq/pPMdNZ9PPWK/eoSxANpUjiE1LCoKZCjsW3umaVfhmqE5gG+pJjcqCmy3",
+	"4+du4i0X339Ufy3mzE5nSJm+Wk5CGjSzlHT/vigm+yabReJIjtWRLtTvduV7IkY0mFnBlwSnkDOVJzyG",
+	"anByon8Ai+IX3EkDS2BHppD9otYLxLeLU9k/QyJ8Jccr0UqZZzw/t/748Vw29HGqzlUG+9pdROXwD4RF",
+	"dCEp+8iJkS2dGtks9cUGrQCfE6rpKnTPqg4gNhrFC2g1FwmjCjG1eTFqRyIvjWNo+9Logvv/SDOeWwQE",
+	"Idh5qiAgwmgsLI6NU2gmhAQojdON9EQUo9yWQ2Zlt6fYSj2ZkP/biU1s/sk/EZvWnCuDIDGxWUWQEMbJ",
+	"oXYxsD8yO1X5phyrbFM61RFo4nFtNJ+LhYSBAiYTGyFaPxz+hOALY21sjj+3O+L3VNmLi0QQTjg7sPTp",
+	"vU2b3olWvLL2pINlWd14pd2BAR/rsXKFHE/oFo8MslHxyafhecm7d+/erb55s7q1lURCcvWILIR6rx0s",
+	"KNhYMN6177rd1e7aapcqR7777rvVtSerT9dgltSgCZuGNGArMDQ7UXOjyOpUWdre4FvilVTO4pVIxCQU",
+	"4hX6gELEK1OlzqjYBNUv5heWko85LR8fKVtmcPwYNmtDwCPQTssLsHrfWIMMXbBGB3IITj7MURTyTIFx",
+	"NVSJaGEh0VqbDC6n/wS/8QPFk26d0a9LF5EagzEnf0bxHAl4VCTg5khg2vWXBF9KkEsqzy0uTYINrwQW",
+	"83iS29NMjf/pXzlrEoJz+e7Z879o045HM/40U6KcTFS+2octlfRtqhJ4cdCffWmEm+qiPxLWdESPay+8",
+	"BGR6bPy04ptvbC5OVWZhGxU2sGrTYfnmG3wws9c/6z6D0wm++LPu0whL91PMMzIRLIweaZhWxTbSO4W9",
+	"wEvMmGvIkd/HcgN4MnUlIIoifN3k/SovwypejJNrJX+OV57B7l4Xfzjqvdk+OegdHf20f7j1R9g3z7rP",
+	"8C97+8cnr/bf7m398ZekHQn1Ho0IJOg3yl3YomM5qya4jrs0+bG3u7PVO97Z3zt51dvZ3YYT8ay7JpK3",
+	"e723x99v7x3vbPaO+eenInm1f/hyZ2trey8RrUbtBDw5vMq1MafLsujkcPv3b3cOt7eS0HVavxSe/Fwk",
+	"b7aPv9/fOoE59XZ393+id649xV120Hu3u9/bOjne3z/Z7R2+3sa/PYdhHr09ONg/PN7eOnmzvbXTOzl+",
+	"dwB/fQ6z29k73j7c6+2SL/G8Sw872j78cWdz++TtXu/H3s5u7+XudoLeSuCfDWhuB0Q5e/T73dqHp2K8",
+	"dF3kqsjZi8QHH8K/V3vw74RW4Hjnzfb+2+OE3FVv1+fSkFsE5ntYCSQwGSuR6bEu6AgUIwUP9qd/pGRW",
+	"jGbroCiMly5oCfgny6HUBs6rBUcAD22mz1Q2w0c7BDfFazZo8LgfiH+vPviIKfjAohgpeT4DFXXWpnYZ",
+	"hN6DLQ67eIYTMOvegpX055ktRWrh6WiAGDul2huZZaiavUNO5wDPUE+c2nRGnIBoQOAyhNO49rSi9wtL",
+	"FsEPBqsF8LiDVIPzjo/Cpybfb/fYc/LVB+Exyevt46QuwssJfoA+eAbw0tIpOLvWiOQxrf2fkgi/9GNk",
+	"NPwT+6iPU9t3SXu9+h58vuGvIyVTeJh09MKoVtQQhtkjjes/I66EdrQGKsUQl3ijX4rSZMqRaKnG7fAr",
+	"eAwUkh/vV8fy/So8Z/V0ViiXtDdEaeBDGHp6DedOD41Fn2QsM7B7GSSsJgm7OEifz63fi4CJKZVvwN/W",
+	"BTjatC6IoZdNYXSTXDkMxxiRKzexxin66vtBDoRHvV/FaJ+RmX9YCykzwdjLZb9AeBzE2oKdJye6M5Pj",
+	"LPGWJ8w/VwNFRHuglugG+kY4KNjWE2UnYAjBTdZmboOKhOEJY48BPFRGEcXv0dYPzptKbP662BwttnlZ",
+	"zoeaFZGgpcyLkjmLNrMuvHL3JjLb6LFJ5ozgpCNe5nbqVGXf53Cm+RDRbRvetvOXOAVmRUKEWvpPuMrr",
+	"4iXa/CIuu92nfRwX/qdKOgIL6OqVQznCqZ/aYhSRVUf3kt0/pammsanGgAydtJtAE/v5KwO7BcXM0y6Y",
+	"WxUaPRwxm4u1b/l3ugoXMooNdqOgCibEAYzf+e8wvyRYg0n63OZ6qE1sNnPr3Cr9y8+L9i3TUIDpdErP",
+	"cY3DRbfgEXSVHRabZHP/8MgrqJP9w53XO3tHCXzQAgRyC2x3uVpxQ9ODXOQ1SmwS74XIyaQz54kkcEid",
+	"KtZBhsGbKulRCJllbc4g+FHxMHFkoCSwHZEO7SRXg0wPR4VoJfsHoOCPkna1BoSJzzsys1OHcSXwAGTm",
+	"OLhKXy829G3btAea+wlJ6awplClWj2cTPvjJX65yInJ1ZysJG4rnQp2Q4Cnx1iE7DlnYG1powbP8t/9p",
+	"ZMGcwRozjFx5MRKbOVvM7+Lk/SqoKOeS+SYnlQtlBjZHx8OJaa6LQpn12CSINthPRMtYvxrtSCRkLYLJ",
+	"YMjvVemqNmxEwgWM3IRGRdMfw34/E5uG6bQhJJWn8jXgJpK1dcGAIqsC78b3N+tXN+KGPevgSfNmW5sq",
+	"3JtFdUIKY80qzbe2eJUGWKPYXqb7PuDDDvdBbie5VgXxel/uZ/u7K7a34F73EOj4XOWO3O61zlqnixGv",
+	"XGVKOrVqLOJt0l/Ww9BS1c8kY/P6w1KM1Aw//GxdJNvHcphUSp9foVL2Ex458Xr7mATZwVv8j+piarMC",
+	"VWCNikSyk6rxxOJuP1STTM5UmngpfKZmKuU7nGiB1AwAs1FssA8Z5UgtesUDbqN3UWmbSsjLlBSSdKKY",
+	"TVSwJsgSg6kJO4iN9E6Pd5y0GWZqlX+E+bV8gBlbFCLh2a0i5M4DxxvbNtqBBtP5lSJwXClSPYRDzLF+",
+	"1nGteOXp6neDb1+k3W/Xvv32Wf8v0hfP4xWaULIzWN2zRq2+kUV/lIRP9rT7jHoUB+A2YBUngR2l1MXB",
+	"AmFkM6zh3hn4B8DKUd8y3QPD68RmrdOFHVEleHjLpMFkWKfYBfmQ1KQBy+ki8QpMmW3wTpFRES0P2gwg",
+	"wccKWzjAzhDKlGNXef5+ASja0T8rJyK1/ZK5GQtr2xGuZSq8aURPiGITdlF/tvqDmkX0HWGV/VRJ1FJ7",
+	"ihMDpVLsxyIWs8BzgiYvfD5cxLFT2TlMafPoR6HeI4UoMs2M4T/h+HIOT070yvrK006385SQsSnMihYV",
+	"x/0f04zg5+EiOOwef8lFPTcSgYFq5wxtSb82opXwXxKxxioFLObYhCuQ7VQ0hpMT819CBn5HHHJ7Bdp5",
+	"YB0TvzLKvtMZoy2h7x6b05nQKcgL/vDVBvdHAhOAnizG23I13h6Ckow8b09sCjl0HYEVTGAinKlJsV6B",
+	"ZyNGElxbRf8qFl4HnwVpeEWLnuvEqRrYXOFHhCsarEDtEE3EKA9IoyKQQ2sMeHB5C5W1sEVvxCSTYAEV",
+	"AUsxrK+e+252atodsUdhPv8VczVRsgBLYGobuODF1MamNjOSjXicCPIX/+mXzHux5BXB0rdRKcUrovWk",
+	"TVEw0XrajlfE//Of/PfC2djQ8aoseA2GmRyf6mFpSxB8njHEzzQJTH2JaJ3OfLYFX0b4WtL5xYXZOJ3S",
+	"F0l4ZRNQwP4hj/C8cVRzvumxcReeP5Jf/mYOyYK1dop895q+UcLB34SEWpUtzWY+LjwPtRUb3+3e6GVr",
+	"2TyifjVdILm+Qc3EN4PX7gqhZJ7pcAuKCbjU2bFqb8QmaXIdJt6rNtTfwiPaoObyGu1hIhiTE3/0pc92",
+	"QPfHZu511qiO2Kli3fi94HNMMDZJI/a7khRafY+6IlcgP2MjMYKmWR9isBL2mDNy4kY2PIrWaZ1CHzUd",
+	"BWM5VcMSzZyB1FmZK9Evg/lpjaGadaGNK+AVMCWiZocLQH6hPgshR4oKUrBBwqOqgaNKk2I6spmiLgZd",
+	"4Esx3jiRuVOhGifsGvSPMM+GzQusTsC+ndr8DN3VF12w8PsWrgTvPlUyzbRRq/xj0mYxImpBk+fdpxss",
+	"Fat4m/i2E5vvMagDD8LwTtJex8FSrMfb6y0aCKgeFL+kWkifwBxIyUQ+WRwbBBgAI5kzGWBi4o6agF7w",
+	"KWUwO2HMlXX55DuRvHx79C7hIoC6E7AhZOXbUMSMIkN2UAtN1ae84CFkvIY1QMTr16p4SVouWgkxCVB1",
+	"T7pdn1viYrB6zPqvmI6aEo9XQjLSGzBptaikrGE3IO7Ks+7asoeGUT5+a2QJaqCAUamU7nt69X0H5Jgc",
+	"+sQl3Ld2nfvkLLMyPbZ2V+YE9f/syXdX3/eydJh/fU5LevnFOxz1oRuuMaojCou+NfJcairzwHRqOR6D",
+	"NzJfWYNHsmmk+JWvQ3zSF/sjuB7kMFZQvOiPzJ+8lfUXXfgdN6OvM5kL6sNccMH+sAL7fOWPuCGaFlfF",
+	"+bvQ5GrMpaYzkpmS3lVGAZxEZF9QcKMiwUsXHYJd7YqK8jaYvG4pwFB1yWO6752S+cov0TWv5gz9H2/z",
+	"yOGLsCZ7wbHb/4FP2TU25EsZGgO/oIN5R2cNFrxW5lURKzexc92Sk8VM+IthkuBGb2jOI5LWTNHWM3As",
+	"fRy8zZ2+cD7weODQNkRCBc6Jrxz9j9aed2ITXoPmpv65JKXVcAvwAetsepshuhTvtcP/hqFV0ZLvRLK5",
+	"v/dqd2fzOOH+7VQVUmfsfZAdxbfSix85oVPRwvAwIRhNbYgm5LKv2ovO7yZe8NLDEt/sANf8UKys+COV",
+	"tChXvLTp7BMfyHCSmpUzDPE6Jw3WPvHLF0kCWjqs+uegCjxrm4HOFz2TL3u8zVDBC6JBV91a3RLuwKF9",
+	"CfKo++zq+/Zs8cqWhm+4hoWwac0g01Qr+cGmyNrz66yEKydgr6r0jUq1pGpOsGOeXENcNk7KoSodrckd",
+	"yVraukKKgEd+PSG72C6B7/qHlVBLAPfip/vDipdhK9HKztb2m4P94+29zXcnP2y/O9nZO3m1u/P6+2O8",
+	"HNbwDxeuOdx+e7S9dYmx87g/4lr5hSbPK/aTyK4B757qcJ5FvtxFvGiTVHbeYSPbH22ix5U9lKXgz2Bw",
+	"cL1yvoOaooIV0ZKuAoqURenagaq56ux1E3oT6gzyeLVbDj6zziNqgNgkIkAucdw14keNQb+hxpqRD4Xe",
+	"bipnAr3SsWDKU/iF/b3wR+RiUu8LHylIxe/E2joHs7gICv/UjpaWFS1zlHCZNkfUZPfZzMSrL8chcUfQ",
+	"Z7AqaQW+SrPyWnLyGM7RflnsDw6luVNzlL4X1bq4IpxaNOo8e/HHCE2SeMf7x73dk/23xyf7r04Oe3uv",
+	"ty+VdnZCfE0LDV0qlKuMXTyftsz7vi8m8B0X8E2K8CvFX3NpnOwTs4z0l8w9TY7rrOgOa2043RmR4UxB",
+	"ujM1KTpi005maObymyy8n/PG2IlAdSEXbVI7mVU+5e1ZlPCeG1mV3VsZAKJrLLIv7USDefkbFwsfY3vd",
+	"lflkJ7OPcVWXne+qv2FpBGdB8LxprIhW8E8rMFtjsReoXSWn5vFHGg10zoqBzL9CA2XHd1/8hgJZPKcH",
+	"m+P+2xy9qsmxecwviJZV/v1TWRzRyqQsFjXqFA5htHxventZBk9eHh27cOQOyvkjd3t6nl5xp5r+qz6E",
+	"tx5duT8n+Eg1WpU/8yleZldwuv56qaG5LL6LfFEAtQRhDCSiehlU/FMCiXfoIhVUfq8LB46Stun6RUwz",
+	"VvmJI1uhUAlIikSZlP5BlW/a9LMyVWkbpMuCAhtZ1CtsmjUvmCD3ZQXVjfNVD/VSEC6BsdORytWyRNd+",
+	"o+zhNtO+jTddmYp6UMa3lY+aPwy1I8yHavVTO/9X57GwkoFKuXJYJNGqDg91GKHZXDtgVQfe0xcvsE6+",
+	"HYXa0my2LDXmi5aWp8g6IjFyrBLCbFjr1qkJwQGAp2baqMV2gegFSolwSBlpHRub5ha/wXS7NJfVODr3",
+	"NaXVGOQdZbaaC/WQ4HpIcP0mTLCQ25oTH59IdH+yZNcC6R99QAaM5/L4zzr9hZQGCNRFdITwu1so5+cF",
+	"7SLhSvd/pHAdYHH6oqjHs2Uj/nICoDc+/WtPrvWivjUplgG/kjr7Ikt76Et+1iO5hmfs4HB7c39va6fW",
+	"ns4m1o32bWPX72zh/l0YLzn0EH7keWCba62GPS+ziuGQSnMWHTXiyfiUR+0+GTDdz2fAgIP0gbbLLw9C",
+	"51MJna/J+GABcF9EXfRh8SIqXlkaLjpQOc9qHf008uwixoyrh2ooJMSpGE7aSFHYyWqmzlVWXYjvJ6+v",
+	"Gcp5FDLv3OuVq7HU2CbUCrh1GNgBtxjfV2W5GONTYKN2yzNEMLujJ4HUTnTbndjgJnLrvtUmETJNXW2s",
+	"3glFFtZqjFX/DZVpUuNSiDGJlkMMrZE2Qz/LYqr7qr0hEhwuYktwpGo+VNZIy22IpDT0MpUmPifne2EI",
+	"DcBY4a8Ii9uZ78MJ9y6JUzaXqpE7ZLLDXTWgcetCYMs7T6UTG8YhuBDz496Ngc2VHhoPaIs9HtRZ1bfm",
+	"XMH55w+zEdpbLkbnvra85BEdyN9UXpLn9JCX/JLykhyCdH4/fu4KqI/xcq90bh+82gev9kO82lsrov6k",
+	"TuzV3iuq7pplxPABG4129miuH4aS/ywXEBsJ8e1bKa+O8ZAWoEDH9lwJXbSXe7331N2lYRFS/p0WEjy4",
+	"ub9JN/euYuV4wsP5feR9uc8ty+bVfV/m6Sri1j8Gu/rSBg+sRGB8c89VH9A/Pdb8rA+WPtvejEbxiNpc",
+	"yYflDo9+ZsFXrO4sGAedYAd0Klp0yfoc6n+BiA/sGBQ2lbN2JFTmlIfaM7WHthhhky5EUEMntGHcU9Gt",
+	"KhUQ7MG7jzNVtOuIGP55j5oDiZCwAIdE4HTwTOlEkmlXbMo8PfI3ugpSpxipcUckeHHwD105DtFKmafu",
+	"ET3MdQQ8xtVwCHGBAz4DgYst8Wj21HscxUv4vLdZQ9F80S3UT3wdxv+xd26R9LxWVYPA915M4P6YExJk",
+	"eX8C678KBy0vYZqPKTFoTgWXU69ZuhhnEq2kP9JZmiuTtJs3LqsG2qxGdYu7mN8yO86Vukeb+A43Ywi8",
+	"FbAk9S0YvsfCfXhJZY1R00ZfCwZxUyQXYT73hOJ6O2nCUDKyGQREMSmLRbFNFMII9QLbDnGOWpIp+BGu",
+	"qmDcwwCWCursePv1/uG7k+93tg97h5vfv0uIl6b+zgpQWPqwY2vp3csLZvwOu6+1Mn58d1QmE5bnoUKm",
+	"Zsc/tHLft1bufnWMrysRl1jvXbj3Aq47EsLMyxUqf/n8/d/VzB4TnNTytkhso2N7liA0fe93w1Lg8L6P",
+	"FkbI14HoGrYYCRTpjgoW6WbK9hg5BmkOEn42Ue3aI4TMEOIbM0GSHQnSDNoJd6YnE5UiKpjHYtcFZYYo",
+	"8cRGf0cshEoE1bdIou/gYmzRGB8MlDtqDcQ80YVNdhNT5ZL9nivrCYMXRvEOSqaOYIjn2i7n2n12g4ca",
+	"oe8JStLp0wy5UZDrB+HSc5VRepUu4btg57VhVwqdNrzjK7B1aqwYizbuIc1qbst+emOC33MjW2JRFN8a",
+	"9flD+DcOgn09kSz+rh923K4ZxbpUDV2VmerV+lDAoZhzPytb3lfEX2LKi33PV+GhXUu3FD2KQemTsT1X",
+	"xzbxdEwM9N10YILyqjf8g2aLRGEZ9RycGP9a1HwVrjD86+dS98/8BW2O+Jva0yqcgeWZuA92Sd7gJK+T",
+	"7b5h1u6LOO83N7K/ulzdvbaSP3nOz5+jy2tWUSJEIlcIaS5sjqfW1VaLwHVHWuUy749mVSFr0m+EEBIB",
+	"mnlGSNfymhIPS47mQhuXCT9MWhCuyMVoyyOOsHjo80UVZYW1NCG6ksZBN4CMy1TFv+dru1oebNnmobKv",
+	"XYdUt3lT8qFErudN+U7fzdgc0/qc0I4WYf5heV3pcFLLE6gfHs255RTqB4Vxup8ljPMlJVB/gzrhS7Q3",
+	"6bB98QrlgkFLYvPSTvE6qwRi3A8GmTaBdcPNTJ+rJ1vauVKJJ0+Y2Wy+TjNnFgbCwafnpp5OzmnTVxX2",
+	"HstndmGlE8mfeSARpqciMZLujc3VL0lHYLknaR1jY8PPoryrGk+KmeiXubN5u076MZFDihMZzLsKzyPA",
+	"ZJDBNh5JT5la2PGpK5Aq0Q7CbLwBz1YvMpR/x+xUqFtzTADwcqVcscbF05TyjQ0xIZB/nTJzBPJiUW2b",
+	"rjFTwh3ErIekgI7yXOQNPHIigdVJcMVoGeDhhc5EwguG6d6BzJyKiNKVb2Et7s6YFJAY/Th/hjxK33zz",
+	"0wgx2vnjaNf55huRnGmTJqLllBIJVRj8AL/UGC7qrfpwamqMt6HoN4rNJZ5FRYe7ALBgrp4Zp9U/o4en",
+	"qkY6xjXAj5wHPsJ9k8qZr3ZOyV/iynP4vh2R2EkikrcHR9uHx0mgh6quQLYIzXGRKTI+0B+SdaHey36R",
+	"zehr49cNJEJ2aphICN04xDAgsHrkeVRjgdXP+GiqLidenroV4QM0wthUcalAlddkPOOLRtNGbOaWjB6V",
+	"1MFLkpDj4mr02gKui2QXj/QB/TuJiFJsflX94m1t724fbzMffThF62GhcO3KLOsQMapf18lESaQygyc7",
+	"5qjkY0YcNx7gnxAraFuui8Bu5EUMxVnxOCD/AsgCYoiLDTw0qtLEnkQDqy06ouf3Oq6EzLDR3TvT4Vsy",
+	"cYT2oi38wd9sbY1Qpm6rcgVLK2Eu/qRN9DIV3VIdgCc2FQIPXMX157CMSp+rNKl6IS4201O7AqJ0cKGJ",
+	"hhdTJX97IzYSzuYjJ3L0EMIwcQB1BiEkyhK6uJigrE2MEpSxqefZ4QajpvOHL9xHEnhua+I3kK4vUxSj",
+	"vGA2D6QysyCBfQMABj4i3AYo4NpCjTGMUZfwuhCFLfsj5ZgDmERPbPAjeUFKKAtIJjmelPgS30+CTJGe",
+	"ZKSlC/aiQr2ObwUgShn4GZaY5tper/ER05Nd1VaApgaBpqRyljCGIotgVMm4g7/5BjEZJ/LnUkUEVMmp",
+	"CCrWtIU1ur9eyeu+HY91UQSdK2kOUxBgge2UuEr82TtVI+3xV+DioGAiok+cIVSU7kt8KYg5IlGqhX2c",
+	"yMuKYrblR4P0WcR3A9Og6LQseJAhal3FlvH32GDcD2lPprmmMqyaSBBIWwNDcx76xc+sU9OAqP7EWEnj",
+	"YhOv+Ior1NXGTuOVjcWKkOYOL298fcbU9AQzxP1cOC8ICCSzb43TDjwbehYhwKMk4U/7bK0rksPto3d7",
+	"mxWD3zffcGcJSS3NthaXnoU9fiEWTzZXhCelZrjQl9eFgDURuYJNm7JoREd1ZvriVA2lEa36bYzyKTCr",
+	"RSZObBhZxNkG/Vh4RV9ih1JmDVh/pyAHs7QjtnI7YfrTvsxEH9EVTUqvxiWPDc5x3nxDilAeX2nEwmv4",
+	"7bWh1ycaG9reRiliVRrjyW3W3SEb4NSWWcqSBU8rGY3welQ7sPVxDyCDeWwG2mg3UoEUVNIrZSZGcJaM",
+	"41CDLrDdaKP+Tb1NgQp/7ivAnCuaXboBbYWgx+xgjpY8Ykr52Cxg6/Y882wcbogE2XFQxiGoy/NutyJz",
+	"X+tirxxszqOJUilsRhn2PlqmJlXvkRxRphfzQSR3cjt1YpKVdAdeCdIK7MbYBEs6NGrJ4VJEpk32V24c",
+	"GKP7jmDO14SJhut3YWlutzmK3nQgh/cFLW7tGq86VLBBv8LOqOMFXq0Xe03zsh4f4E17g+DAGgYH5lTB",
+	"jft72Wpb6t1vs1XHcFDN3kXRWsQUtKydsc0QbHM4VSCiCe6tAIusifQWZCAa3PRSakFVGsWZNws6Yk9N",
+	"wcAnw4hCAgVdib/3uS5LvNJooa+LhOzEnTSJROINxR1wU5cUhLYjkRRyCJdjfV4kEm5Exp/YHIf//jkR",
+	"LWRJrCwUCy6uU6vaOGXApjnHnHltFEjDWx9HPZXekJnNxHnCe69OBHgBzBe+UK2DmM1oYi3FcAe5LU5l",
+	"ql+IlswyCn60N4SHOfcGProPc324OnyRzgL2KDG0orBDhV+MRoLfV9DHfwxfHgx/2hJuIonorYFOtkzc",
+	"8wa9sbi/bgvstWkDXuV2fJ3rrpeLhGnNfsKtQRv22jf5qPYNbzuWw5veMZuoG95yQFvppi/izXbT29T7",
+	"G6wdqderrzvSf1K3q+5ppe6Ptv9sNSZfIBikqtSj5MBJTat75foxFSbRh0JDzsEqYBWXEwnp0v4M1BRR",
+	"/cusxziMKLLVezJGDjGsIVm/bpDaDZCN2gl56hDKA3XUhWf9+381/6gcNohKxUhmA1FOPHrCFKs+Em1c",
+	"IbMMhvrGU/M8IWqeNjkSRO5NDGmsyIyQzT6vTlODjktHpL31zDN7ID6GA6q8g4rdJdSuJMfKYRyKwryV",
+	"Ep6pxTVtyM5MWWumqD1GvuZcear+9Tk6fue5YOG6S7j50bHy3Pph8S9+J4oBvvpLkTO3fH2GaBIxlsbF",
+	"L7Uem2pT0Iqh3XQKRoPYOdoXz56s/YWALQpqvnRKtLCL7Vm3C18geVzbUlX71yS355rKr7KsHXnG98za",
+	"M/j2FCTMMucHXl1PiCieZaWx0KnU2QyuJrrW1rMn38UmOewdb5/s7rzZOQbn9SJTqwcg3iAmV0IwoZXq",
+	"S5zoSKbrInn1lydw8Db3917tvH4Lyx/Fxs+o8cSoCvF5M5fj77WZXNJfgSL+vjZX4ODuqLOCFuahreJm",
+	"7dGvbH6q01SZh0aMxY0Y1yIWPrb2jTR+57t70MDB2aCPtCiecrK/oVk+T5dG5BmK6yIafn5Oo7ogcS8J",
+	"UTwmavClkYqFTRE11Cm21EAZpqIZdZjDl9/wzmdsnkYvXlCePhKFMgh04dpgFUkkLqdM59vjV6vf+hbz",
+	"01nh6+PHMj9DtC83yZVM3UipIjZyMnHU/v2DzZU0olDvi3aE2Qu56hRI/EKlkdg83H2FUNlI5h55NnV4",
+	"cm6npKUxWmqnsZkg53uRz0J5RBUJwSoHUlc0MApfq1wJpupqd8RB082PTasv8xTsHj1gYU6+f5WCDxGB",
+	"qdQFoZnhcksibPe93z73AmuFSfZZE71LUPFB+FZRyFAOMBzufG48UG2TjYDG0abNyrFxHHYCQ5G6FzBT",
+	"RnXNOTbGn2Zqg7o66Q78Ha1KymalYJvSa2KjTNpeF0lK7APv3r17t/rmzerWVtvHfkSLcc8obMMWaQJ/",
+	"91Zaa2pNJJi3PzampMC7zy4QUB3cQKZrIlq6cDjmiNMVYO4aa/CifqinbOEIa9WNdAu3oz7GXKpP7Ndz",
+	"r4ueSlZvCxcqNmHvidOZSDYSYn0bkiE8shnuj2Qjwfi8Q6p5OArF1IIhSF1X8NSxGlsMqi3wNU54eaLK",
+	"gj3J0YRtOgEngaCTRu0NrplIET2PykrbtcDbiU65nsf/Qgnt2DidqsoiFtrVl0Jiw4s20gfEcNb8hEc0",
+	"O3gAbRj4V26njlIePTy7oq+yjHLVFV3o72CG/xT+3yr8v/8Ak82FPOW8jMxzLYdK5Kooc8xu8kkkixMs",
+	"ZSVpvR8lorX/U+/o4JETMkVj0xvHA5uPy0wKbf5K9SlNaurCBhbJtTdiQ9+Ge46pTgH8xtxOQCYMBvRE",
+	"zKPDXAqGbVTZgObFOWsYy8BmmZ3iHolN8IasUw2c/xy2kM85wW3ELW8UJVCTRwllQGlc4GLyfsLIZGxw",
+	"GChKB/isQnXEDrh7P5cWW5jg75KkIyZ1qxUkuenLjRvrHBvtKEfZkviIR05sHordV83b6TdM6YGQz0nm",
+	"cm0O7PzazfAqF5vdV1iBxvNJLVVPSx+OxdFiunkqXUfsoSxoSKKmWKB6JFkJaDxnsPsloh3G5rgmHl2R",
+	"KzmmzDa541Rw0PBPMDYsxUBNxag0aa5SSrphtVahxwqcHU7Oe6hMbdN2RElUjP5X6Wmfx/a+JglmbAIj",
+	"PS3GciamNj+LDXzBF13hsEDUiVbyfjVVMoVvt8o/UuHHQOqszJXPz4YyPPj8nKTFkEO/LBxVa/WtMbTz",
+	"cTth03uhZUZLQ2sKLicVZ2QK0ZW/V/J8hsMYwX8l7XWvWs9ngj0q0YLdWE4inzyPcCvw97U5zzISbKXE",
+	"BvPAqPcQKzIsK+Yx+SqQATTjKob/5DuRvHx79G6R57ohJEjlHBUU1zGh52sHPFxY4fAsdG8vPGSRG7qN",
+	"o18aO79Y4UkfIpUhfEK7A/wxDdf8XCo0VEFVrKyvwJZZmXcco5oTCJJLFivrK6BiwcAFM399xRVgWIA5",
+	"vGgQWDd5YQyiVWc4QcOuRm4SDLhQc9BeNujCftSQr44Jg7J43Hfn8N/qvYQNubK+8v/9n/83YvRgUxUD",
+	"55JJEAXVjRWRmEXyOjWaU6hRQ5tGFzVpVNOTcR6bJ90nL1bX1la7TyK2XqK1J91uN/qH/+1//sf/5f/6",
+	"9d/923/8L/4u+vWv//U//rt//vjX/+bvf/3rfx1Fv/6bv/n1r/+nCP4PnrFSX5/59bjgw8Mn9EbznCO/",
+	"SYu0uqWdr/i5aOEnsihkfwRz2sCHwHf7XbxilCvUcLjK5uhqXHa7T/uwEfC/FP9QWPpnp+/O45Xk8rH/",
+	"1sFGr+EPvyzd7L7k0RfE2ZtOWD2X7s4vgSab1zwr6y+68DuKU3/oF6IToSMLkvoyJ/Uq6IFDth/8uEVr",
+	"XGaFRshm/H8JFstSkaaX61LkCh67LkZ2KsZYUgeqmwqQTsEboPAY4w4Eeb3W7bKsHLcjbtYkpZ8rkZYU",
+	"peOULv0V/qDNucx0ysFPKmO2U0EODFkVXCINC0mhZ/ZLcTHQg0M4nJolSneDfdKmWDAZPx5LJ81nh6X5",
+	"HSx/EqqsKqOMLrMl6MCIs9d+kMaa1TAXHKl2Pt2/gMqaktu8KgIrpUxle0TkGtEQQ4cqLT8mPbhScMOv",
+	"Eq5d4/W0upkaFMKWVIXgnZbYuIIL24gamwunXqFqwVL5Hlt1jegy14KzZUWKSLSS19vHsbkkVpJgO5od",
+	"Gu3IpwMDooogtLnGzVgxlpOJNkO0N+Z8H5xRKyxFw91q+169sMYDrOIrporjDcXUxoaL/ME6nNHEvX3G",
+	"JXZi/hDweBLR+mdH+3uRSDbdOQFZvOG/tNfBXIUt661o7NAgPO6CdyWjlraw8lIPjfLbDsvjUnWqCw9H",
+	"muoiNsEgdz42cyrNmfML/+v//nf/8Pf/4vGv/+1/9g9//y/aUSjrqKE60VQ3wjj4Y22QuZqqvh7LjOMb",
+	"tnQSDGJ2u23OJX8wUsrXGOJerw7YIwffg1oVYQnRoaHwU+ti6Ek7MdBUeBMtmxOcp+23m6s/HD7ePPju",
+	"2XexaSXK9C2XteAyFVRsHXIeZI/78A6+vr3Bv5JziQ6N5noPODGxedbthsLCxyjkePNjj6E2Q9j9VPFA",
+	"AqmOFJErMYbLaBtTRm9sqRCzRlo0NeQ4keHPMgDL6ktzZuDP4H2PT/WwtCUFTqjhAKSGynOqH63DfvmQ",
+	"DNbINkMsG+BrYb7sNKTccjsNKUXMAbbgpXxgrclmFBXz0omqqmdVLpLThrwyW0FCk2Rg2SZr8iZ8k0UQ",
+	"M76boNa6Hxs+HdjBz+cDi8HV2IoWy+91PPnq51JmLNE44AAHiX6mJyM1H4UBMCRpeWpt3Dk4OBiFzDMN",
+	"tjd5T0E2F00XlTLUEsY+EnYQG+xaopvIW30EwiofywwF2rnMSlZeiNfZZ9sYpSf8QmD+VFQbwj/YLeOH",
+	"oN5rVzhfv4q1nLjWwbsGLxYFi3cokr47P6ExnYzl+xPc9Qlv/tZaV7zRL0OBr4mNTMfaaFfgARdOFRVV",
+	"4gY7qJiefPoE7uQmo7l3wCdIQJzgRnWxaT3pRt1ut70uJuAS0UmLxLO1pyI56L3b3e9tnRzv75/s9g5f",
+	"b2MtOnydFpXW9m2eRgwHY5Q4zZU8c7jesGa1+IqrMa7qWkXWk+gvXnxLM47Ei2dVGMOk4lnU/e6FFxD4",
+	"lPXYSF/fDaNogNpdUnxMMiKEgunr44hbHAWKDSnZiTJizJEthf663/H4CXlztjco9ORHi3E4HhfGZ7wg",
+	"iA1KgioKzZ08XrPDAcNAB58eLwIqFkusaRA935P0pFvJF1olsMvq5lceoHlaCV12nJcY4k0TkmhJdXnt",
+	"T07OaFIYG+mXrHh8Ch3+MLKZB+cZN+IyIJVic2VcpuNLGCKR6TMlKCzyEEWpoLWuGUVJ0LZdp5QDd4PR",
+	"fqUloFYVj/G1JERBZnLDdeU6/JV16tf0ruyptZmSxscllpUJBMPrMSipVZAxGJ1gCwAvIYurduMxveJC",
+	"mh8duOuVtHtz7u0EfNPP3vnvX3+Ii78oWPGT57BugSjQ4CKkOfLARMHvans9QuJ0zqGCn7yTAMLjgdT9",
+	"0vT+/Y9IcFrexyIwLF735Dlxw9uk/alDEmP5fvXUprNV1K4r60+fvlj77rsX335MuKKe3b06aIEJYZuj",
+	"A9FIDJMdNynBbsvF0ZsjyothtIadDrwXm/9z/4goNpZTDZnURmybYabdCM1lEa9swh3frD15+kzIySTH",
+	"JrS3R1ti7UnneRcE+dFx7/Dl280fjuKVRrwkNk+6XRbhtiwoS+t7D7FPXqekKKumXLyjnv3ACUylW4/N",
+	"qkg2D7d7x9tbCbY2caI8JH1RTIQITIJWJijOncKRWR04qfL+SIL+AhUEdnhsBPczzRi1PZWzpQ0UopXA",
+	"91Fpr0g4ZQbXBfINHLYe41ODX4Dz8NRjhAngG2TnqbLwE3m8/ArLEiQuWP9+sHAZmGIYjNdDXTgSf/xx",
+	"W+DQeEibicoQQxB7P/zNnLC2IT8r2KPjhlJdjXwjEI5R8yX6gJV4reAXQhs9rNNm73ALHTYhNr/f3vzh",
+	"BH/gmDp5qNaoDQLjZ9r/Oi6PdmKSq4HOMt8xXIftgceiXVdyVGVZxYnnOaO1xJ3g17KxHzao5kCwT+UK",
+	"OXNhl83VRnTEThXZr/VcYgyrNk00MzqiB4/lSuBVnzpYWhJMzsdcfejG3F6a5NoUuBmMBUM3cP0tqEBt",
+	"7utQgqqLjvhpcRkmPXdKAuXVX4ZDkIIfzegddA/ak2nkN9ayGtEcnEiVtiO/fX0NgHCFzrJKg5O88KUs",
+	"VLIMopcWJVDVb1BPfpi30LgWvFm0CUQN2tW/Wq8pL7ULyUlXgN8gjbBlgYUKPOUOCp6ttwe7O5u94+2k",
+	"hg5Q8T1gRA6f/IOaJezOBhnk0QZEdfTP1IxHXOF9Vg+IPCRVqnIN8hZ13Jk2acTHO6IT7M+9//YhK4VP",
+	"1txwVAk8bv8luD/sX1eZPsdmchAXHFqGXaMReEwbAcZ0lqlMFNbiY+lLNU86zpNXCgEkSET3JRYQsG76",
+	"9f/4H3/9z/9lO0SQKhE+x6noOK5EMUOUH+HMwHz8yeBr2o1JwhEExUZ5SJLws40Kk3FGTfSiQnOsfSWv",
+	"maYSgxGrIjnc/nH78GjRfKppXJA1G3X1pOsYHT76Iy5+Mi8xqiiQsUHYrQdwCePUI0ch8LBu/qo2PNgO",
+	"Bk4VDBnBSjCCDVdJycY8sAEevi4VLPRtnqoUEQBoBXZe7+0f4gJ48b9IzyIoSHtDJLmSzhr0iWE9Z+tC",
+	"piButNNmGIELKJCvAv/Fgmk1LRV8NBIVcAz6CrzLVPXBIEv9dRFIHTJCZCawfiocf+MPU4GQQ1zeU5sn",
+	"AaSw5jLWLx4XEDXEQu1UIKxALeFQFwWhs9/MSBZqh1UOKhXomvfo109Za39FLfur3I736rbkPa1tr4/x",
+	"jlDnmkNw4Lovcz+xhrGxP/R8BfxvuKp9IenXA2fALWXby9x4D8+bh02LxRT2ouas+bgNV/JG1GC3ywvg",
+	"Xd2JzJ262setJ0aiSrljlhct25L9WgxF15wQuDEVrXjl1//q3/76b/5OUKmMWHsSdbvdX//2b+KVKDbx",
+	"St8OBkqJZ53nZ2KmXKHyVM7ilUjEK//4P/zLX//r/+7X//Xvfv3bvxH/73/6r3/967+jPzx9vPZM/Pq3",
+	"/+Wv//zvxfMuXPa3fyMoCwmuryWYHoZ2z9PY1L9FR+xV6XQnz5GFKzaMokVhWkrauTPSEL0dgYt1Hf3Q",
+	"2yH9EJtW0ts52ert7L6jQv8korKrpXAAUdPh7u14/33DN2zVfHRMdGKU98puL84pUVCb3KfGwBk/adbm",
+	"2oPeDqXm0ZoalghwVK0YZ8RCzWW1OC1pxP5Emd7OKpw5WejTDItgi1UuNsSS+bFNVUYJFAcamrEJKFgU",
+	"Gx/8oU01UFM/dIpQ5GWmVk+lQ1sEX+vD1Ohn9HZ8b2I1+ig2A6kz8Mo1NiSWRRTucnasaG6lKR0IAtg+",
+	"A22oDoD2fQeLyR0sJltTuj+iLN8kt2nZV5xoz+Wg6IitkMTIlbPZuTdf0LO5LKCBgXkCdaDzNas1EGJY",
+	"AzcmhVszXQG7lQWWieYKK5oZ5gcDEnAXWkDhPNQsMS7edZVt3Bpbo2aY1Gh7n5Tz1rzctDSYySODrxk3",
+	"WpbFwsbIApGgFlhOB/Ds0KR+S7wG1UvuyNLBAaRLW/qOww767Pg19zXAfX9a0EAdVgEH/Exe9RW0Zb3e",
+	"1wbO4I14/ha0hF2it8nieIy/Lu3++t4XxjV6khoNSQtdGHgodz5VebzbOxH0JnzrAzHOXoj6zEHMXLfh",
+	"cemeuZJ5o1YZUzX7gDz3wRlLxNe5LYejBtqmaDVx2dsLgdnrXUiPnJjIYtRezm3xge3gD3QVXyFdxafp",
+	"Cf4kxBNL4cBrUWo8OnLoljD/fujO37NGLd393duHI/hIeoCn1zwYb2yqB9ofpt8e5M8dnaXXGO2+lYN0",
+	"c0IW3GOXs7Eg96zHJh5olWHzAxOtbFMY3Ld2qnEk1Pu+mniv3nigHm72paRfAwEHC1WdMqlI/vBH7Ion",
+	"LFRqHEAo25qCnstQUs/fAm3qQQ9vR5XeNixObCQMnfMN60IKY81qgMOpJU3ZC5yHwrkc7yY2Hwp4c3UE",
+	"pL2cCuZTWBr3AXHm/ov4rx4j5svijPnC3HPPNXMPEGKuMBQ/KQQM+HWP2afHUP6Ha9qFSYBXuR1j+Qnj",
+	"TDMZAwlobQQzMNRYwBCUvJCFdoXuu47YpMERF1kTfaYiMfBFvrHpNUo65qpPhpRNb1SbjFSuIoYpqSs2",
+	"rjcQLVnXLDLLbqBe2uvcK3GxLIcqlKqw5/PuU9Gy+aKIvPUBfXpmtEBBVaX13JHRLHmqASX0vIJWqV8B",
+	"7HgIZfakfRvsli2V6gDjgrU+xhVKpm16rbO+iAH/CBdjbxMhrzua+VTWMuqixR+SFnExrhtd4fXr3air",
+	"B8b34ZcozDf97mqa2Z/Fxf942azNuXLFY9CpA5tpuzREe6ByYl1aFz+X0hS6mImRytJIjO25NsNVea5y",
+	"iRwkrsB+DyRnFy1/9epU6eEIi/VOy5kYKFV1KMWGc0NwM3bmMW4NFdJUjCyeT6SfWQfehRV/UrltR4Lm",
+	"UcmZln8aiNcpcvZohwNGlkfuQUO2o0K0sFXNESjMJLd97Gwda1OSBB8oxf/C9FF9ovx0oYvYOItPJ44w",
+	"5CuiKkfqdwqdbojWgu1vXOEW1vPf/yu6lErTqitomNTVnDNrEX6LWsKN3qEd9dWlRLTiKPWNaUBnRSuh",
+	"P/aKTeuKBHzDcWg2ig12G4kSG8l82Rm85ZGrlZvN48C25FTOKIUHnwIBfzLrnHLtGn/He9nH9iBsoOXk",
+	"aGELmTkhU5TS4W0h53wqnaoq+Fo/HP7UprrYxcGog7CFbzMFEF5yC/H/zw4j8UUhNte/b5W9glO/Wkmv",
+	"m1Su3IRogcUkHjIY9SBXbrS8HKXnizHoVAaTbsDlziweJrnuE6A/yJ8UrFDTLwisd0GDNB2P2LR8L+cz",
+	"Dkow9VJEz/GNLFya0GYrF6kGq/Q3m2cMrRZGmFrlsAJFnBk75fpsWSDAAnZdaodFny6Dv1I0igjaFoo7",
+	"5zsjtRHJAJ3EpFMFf2St8KEaQyv5/dv94+2T3sHOydvD3USUxqmiPZe7f959Ghu68ugC8q9YCPy7LnL4",
+	"F+joimxRZSDEfB0Q34dQDyCL2E1gxDl6O3bj+yITQkGQ7kybYbsjjjGQZ6w4telCSXVIe+f3uJNuU1Th",
+	"G/htvwFpdWeZdFxA2tPuE4keNtAW7t1LpA9tyUupXOdkRaBzmQcORbzMZaQcR/SeW9yb+AZ41cPG/CgC",
+	"A+e/1Nyu5N8Xb8lLWAfIqKz3ZiHuoM3FlCrgOyKBXZw0YF3nlFxVK2dzjGj8cPiXpGlc2R9h7qPbff7d",
+	"027C9faF7p8h41+d0wdtfuxwiSqYjovo/bFJdvZ+3D469hwCTrSaZGmPXNUiEYh3ooBuyX9D5vhn3S5z",
+	"FhlVrE5tXoxiU+TKBLQKqmjjx9HsGVnVha45XPtOPcfATd7or/xw+NMGOykEiMWqBpuUeUxV20quhBvZ",
+	"qaFzDDZ9vaOljlTkF2ZqDVvWy4v+8fjd1yJ/HNwdAdjTwnzadEL01VX5PyDY35O2gF6aCkkC6YY64oOj",
+	"Up+6/r9h+lxZGbbF3OshmFARl5FXRNhxnMZOlVte1fWBMvILqOr6XMf6qyvuuuWTdkU91802Km7va9Wt",
+	"1MOAWL3CeIJ5mRGkJ9ZYaGsY052QE5iY3xVytrye4VOcsftggHTvtQHyy4OAuRdFCneVnyKK5juVTku0",
+	"OgmJ6wU06NrIE8LiPxeTpHBwlVvN25Gw+ECZZTNPhItzjk0rwf/YSZMNccFpJPuh5jO2O+JADpeHTY5p",
+	"NjcVZ3gbnvsvke4SR3+f6C4/m/D58qJFhd+gcxKAf/8oCXAZl+VpOROInknW9yIOxhA08bnQRLSIZHLt",
+	"CcOVYMTjhQfhdRFCJ8amGEnjk8AJJlS4lHSgVFLx3HcJutVD+BJUvCNUFW/dsM1CrZDkdSNABHUO56nK",
+	"mZR6SVDVo2AwBU2q6g2QY3mm6vGiGllIQTCyE6tN0QTY3Nt+3Tve+XH75Pv93a2dvdeJaMnMWU6IT61v",
+	"AXYil321XvN7EFOif+ZrYwgddMEEL6E5xKN9X6NEOLg7ihLRwjxEiR6iRL+JKNEhii0vsz6NeuiiepiT",
+	"Xp+HtfAKa/PKGNKhGiA0HAaMlkjhUJDkhTnJ+KGtpPo0MB6AEspUQUWlp+UMdVYhJBqqrBYxi3xJj+EH",
+	"yuKHaNRXHI26s+P8SQNVuPOvHajCyYVAVUdc+zCTPaS55IYNJTsg4gcyqVoWu52RbNSn1ytwRbT3xvac",
+	"qhK9N4nXtesmoLxgAC6Pj32KU38fTK/uvTa9HuJjD/Gx+ysv540ZowosTHiMdQlLY2d7ChzPvBj5MgVl",
+	"0lBp6FkfpStE4pla6X9FqzS6EMmb/b3j77kDk33oCHxxdFJdG7Gfk6lSZy4R+D/+xp+2t39IIv4NC4Df",
+	"WJPKGUjFoxL+KxJrT/1zAt0x4ypRISRCRGILSJ0zEDxYJg9bDkmEZd9YI1HwxY8ce9ba00cTrBESM3B7",
+	"DZVwO0EsM/j3jug5pwq3LvrSjVaRPcFXmNCS6tx3FImWnSgDMt3/MMmoWJxxqRoc1hTXQBsQV8O3x9YI",
+	"OyIxlqaU2WpVA157N1eWFD/KrETmXaqAqS6hes/+mavVhzeKVnReK1sxYSzi3/+ramNQVQ+VdMZmDh5V",
+	"tHx9udeAuSIsK4QGozr9cxVarjBPJPM04jp6GGJmZZgWkZXBSAuVj11H7Gp5qjNdaIVfIE+F8+0VxhZi",
+	"pgoxkTpFJlhCtA6WN7+zHeEbXGCFnuTa9PVEZiJXY6npe814OUDBpCXyjVTL0fJFnjxvXBsYNXYntKPq",
+	"nTir2PjpXuDjblJmdwSV2AXQ4Ivl7p6eqQIwW1TzvqeKn+CQH6MsuKmh4O9+a3RxnWiyv/4NSoqb3PET",
+	"SIPbDUQ3l+J+BKO/jsL8PV8rJwrehgFUknXVjeClblCVb/v541z1lZ5cwtl4pAzT1OmxHDYoGwmMgTgb",
+	"18XB3utI/LOD7deReL3zKhI/qdODSLx8cxCJ451Xr0D+HWy9CuS0sSG6qDZJcyX2Nw+DRqrzPxLmXZbV",
+	"2fwIbRi1hCR8rti0KsBtLOCLUF21iQ0aNakuPBTzRWBBD1zuEe9m3nsZb4gE34BFmwYGEjis6j2V3jIg",
+	"6i3M8xPZAsoheGzAosReKgKjFD2sdJ/rG62i2GtPhXTCWWuoMdQhOrPMVSoyZYbFKKjdTmyed5+KZH/z",
+	"cL6cv3KzAh82VuDjkp+p2QZ2tCZH24c/7mxun7zd6/3Y29ntvdzdTmLTWgCxUD2w/tFCj0NoDvDdBgZN",
+	"DOZhkkOF/WrEX2gsQaJrJwZgeVe0n75pIPFAggzbSdsQQT0W7JyrG37h6oDaCav1gbCd1WdaBNmJOPOf",
+	"GrJzYT8EHoo/qUM+yB/Ad3Q9DcEvuBvOIn45AkYuQVOcEw+hy5rg++pS4IGL6LcE1chfveLoQCCePByH",
+	"S6Ea647oPMXQWvd598nas2fXx3EMvcMXhfAi/ftzqftnnrh7qSu6X/PwltVO/B6e9BkgHMN7ZrfVffIF",
+	"1gXgZ1yA3tj8vIsxHJdn/Qs1nmTMoSukGKBUN8ym0fF4VujnIFKUNEQ8bY0fSiSkpy8UAyURNbglxavD",
+	"7W3fn+LYzUIQLOzVewaWwDwaStLeEJJoigp29b0XKeFeJkKGl6vlCfFq89zXrHg1wjtKjdeWaMHZomVM",
+	"H5Lk9wLi6SE9fhPeQFkTk7ObCcnbwG361DnyxjQW5MgXJaU/Rh7+BtFvv74M86c+EbedS6427E0RO5fn",
+	"aD/ZIbg31kD3M1kDDxCND8naD0VOvGNlfKOMba76ZY7lxktd5Jczn+TELOwyL/mwetLthqroLQ8ucnCR",
+	"wzdc4CbXvu/NfOQklQRAvCYKK56ugY/qRnDWctoHonSqBq+DKUlSShSjfeREYtT7YgsBJ93ITh2jF2DA",
+	"tcBM7QAhgqxBJOi670zYDh5L6MnFOWIU2RYyEy0snYKbKVZ0sv2Xm9vbW+RYexedHku5XZmOtdGuyGVh",
+	"cydG8hxxKT0ZYWy++ebAukKbYeebb8RPCN+YyLKw8Cuuiael5uIDhH8UI1vm2Uz8lT2t+EQxbdHnxKkS",
+	"0gkpvvmGk8XffOM5UHxNQe1aJrZtaSN6Bwcnxztvtv/D/b1tD3pJ9P71NUG47QbDWI1807NpRgHojeg4",
+	"4b8w8hByDp5VGtMD7Y7Y1VgXRuTKNe6vR47eGgld1GBMjfUpbg9kGlUgppEwofLD8jbyhFZK9Eeqf3Yh",
+	"RO+RTpn882D/6FhcCeCatCNE36SECfdd6wK5ctV0fuEEnADn49eOe7Zqn43qC+Sg4DQSEk8RDS8FDdYD",
+	"d6g1Hi81olKNR67+JHoTZn20L9It83ZHYPKlLzNlUukPGF3sz4DF+1U+P/pa0iQvmf4Z9mArVyhkXSRy",
+	"RYiFGGgKaRdCC3HEf9xnEtFyEpJ1dZRDLn4Za+dgktWEAhMDPAT2cUhBNqpdKiYuDCRPbb1aw2YpCJX5",
+	"Z7tQZ0DU5O2LhQv0B1GMtBNTyXC6IT1lrBjkymf9WjXxUh162gCEJ4vjuyho/CguxPuQexifCjfOSZpH",
+	"jUEKiTU6LSkyOYFpNq9+5Ba891TNLC8YvoSmcabUBB+pzXC9ntQElaqYu80aVdudl7TRBHV6X4OGYYB3",
+	"FDOsFughZPglwPN+tQHAOa1wAxPwsjLRC/SDK9HKAkvrrgKD1dSu7JzZKVif+rK5sc1VR2x7IZ/lSqYz",
+	"MZapCvUsrgA17kv7rFEELxkwu4NxgWwmaN2ZWRNp+ZK2mY+QvQ8Byt9AgPKTn9jbjlCGDXvTAOVGnSqo",
+	"cqQqgFYEsCO2n1QXwqA1y+Yv247FFIxWY3PhzvQEk6Hr4Y/E7VMzS0cyGIcaLFyjRIugwAU5ttTe5oHr",
+	"6vY2+qf4Q9sz7dCfQ2kvPZeuZjYH9paNGNi8X/OmwBDPwXRW5L80xoCs1xQyYumDBARozdZHVP3QdCYC",
+	"sm7lP4J3Q/zDx2WORcS19baDgXCFnThvP26Igq/S8CgGNK95Q8FfX+YMYbE6usJcoU/sCviqeet9aZT6",
+	"UwnC+2J9dj+P9fklhagfAs63GnC+c1Vy0TDD3ozlhc8eDI9B7xolmZlKhyoXLW6/iLCAJvIxLKy9CUU4",
+	"oT8lik21CiC2G4VDEcmnbBbYdeyANRT+IQJ9soqVqHxBxDQv7yeqTxjhfTtWF27DcBr2Yo3h60VceOtl",
+	"H69DGmILFBiMjS4qCZvafgl3g/4ATYVzkn1YKcZI1o7wPNbF8jUhShoMAWCAMCxMtTsqbqEWL0c170jM",
+	"TdW1I1rD8OCOeDO3iEzMTsjq2nDFcPiQPvrDH5SXzIerPD97hVFyKvtMiwNrs3Hhm1Dwg3piYOe7i4PG",
+	"qnLN70IY+bC6AXXd37NDtySiNc11USjjg1IwjnLiRF/muVYpVaq3RabkObfy1gDZMYrUHEXEPEN8g/c4",
+	"VEaFlLEJY8okIsv0zAwLvEtYT5tlbD1xf4/sn3Gkh9ZRO0J6QeKKbCakiw2NvCNehYAXmD0Ut5pMstmF",
+	"lYBhX2MzRUs20tzpCqcqv/BF6qAxsUm23xwcvzt52dv84e1BIlraQ9AglSN5UxWbEta6J3/+BSGwZtQa",
+	"UE1jrJ3D0w5Hn1SymORgYRQzWKQF5PnI35+rgSJbBi0wrryrncNQYp+qgTbwOUWuJhTghavhB1eervqo",
+	"OrKTOCUmErc7F/BJUdjJaqbOVRbi7wHgEwP12rhCZhlKDrS/jP/kZQGzwqA7rKfBbgheZSzBNV4gVU/O",
+	"MUzP/6JLwSoEuznyRqwf6bxY047grP3lVBWpAs9V4LbxTWEJf/oEwZNG2DNxOsPIbtUyyMX69OEvfgxY",
+	"S9/UTt0urSSE89eePKbtmbTJS59RHSWsbKBtiE2tUpOjnbDTAw0ozRZGFfoPuVXOwVdvhdZDT84NR4Pw",
+	"iLw0HdtzbMucZwutI3S3YQGDIKyRjB2HloVmOyfYyP56TDnBhdirMpYzcaq4D/PFM/FGv1xHwoy+TBVV",
+	"X5+WbhaU5NrzKlBNaQd5ihwRz59H3W43/NEO+Jn/8Zr4Qb+ssXGM1diSCMBjB3JED03o9muLARLF4cLk",
+	"FnSWFQ62ev1Q/rOj/T0RjPsaE+wazIBza6LnJ43TnNr8LDYDm4sX3dCi0Urer3p2kFX+MWnX0gVenDzv",
+	"Pt3gl4f3OvFtJzbfK3k+wweN4L+S9jqqVfyHB6USLRLykR9RJDaPfhR6DNYdizGbF5FgiyY2hJNiTZvS",
+	"LAiSgspponJ/FQoGHHMl9Z58J5KXb4/eLepO2UCEdZWDu4s8TY6j+XbAw4U1qk95wUMWN67gpF7iHFdu",
+	"xznih392lwhndqhcmS0sANgM6PUXT9pDa8pHtqa8LN3sTvtRMLi00F1gZqFTv+W9B8Q/LO9MmZc2K+sv",
+	"uvA7ZsBX7elfqX7hfaSV9ZW6AYP340Gljb+o0eXFX6x1v/32xbPLwuyNZ1bceSA2FnlXrpCFe1yZa5fy",
+	"4iF5BOZiw/W0VjULBn4zSFEXUbddAgY4RqiSwiaihbgyHgGgSvGuRd8+7WJTX6MuQZqheuS8bQFKhY2Y",
+	"JZ3im2y1HMG8Vm6OFi0L9yq342uBjsLFx/Z2272b8/mysUe/jjbxo8CzC1ZsZVOjYqYNXRMpeP5ujc6N",
+	"Tjc76EuP9g57mnyy8JQZFZhW8PYNtE2WCgAGl1gkBsAyJm/mkatY8FkAUMy+P9JZmivzyG2IxK/YTppQ",
+	"F3ffZpnqF06Uxj/8TxXMSMXSG15ip6YyZCcTJXPfk53YqUnYJ4T5IF7LSC0QL6KF/cXe0a8XcHgmmnYn",
+	"Nvvgal6EPmELrnJfMA3REcdEBal+LiUVJrly7OqM/5qCAvBMuAFcTIpsaLdQU+Ef19mSw38cFTIvtuQs",
+	"EanPKCCtZqY4cCXG8MIZrMqM7E+MHsFSIHLO2DsoKboPaCuHP4YoPj2qlYrfibV13hL1iqN2tLQ3e4nk",
+	"5oDQhwnul+ijvlPyWrDSdDW+8Hald2NOD8L7ixLe6B/jXv7M4predZkZJoc1qTUnt0uMJtpB5a1/mBFG",
+	"KdSK9R3DMeDYc+yhNKnK0fXfEAmNhAGpeTiJlxccuqGCOop4F3I4DHzz1vSXyYRjOfytGHJhKg9i4Euz",
+	"4eC83aH5Bqr6w6y3Ogje2pOGzYDyLYFHJ6LllKosvWxWVVk7bGqfEoyvN0TYfuLnwiOWnN53OPCPOMCk",
+	"z2/zVNaH+HAwvzz9jGbs6ewz6+lLNXSTzQU0pjbCUSg4VflSVhV5u91Ox3L4QET78dQi9JX8NsP/vTH7",
+	"rFFT1CnaCYxBptj21BF7hA+SK1Ea/XNJ6QBOD7eedb8Tia9+TS6js5D3tgL/WN5V7X0oVXqouv84bOaH",
+	"4vtbLr4v8PheQ8AsSQLcbpU8jOdxrlCTLa/IOigLx/1E1FQFWpCRjzkqRCUCpBERbjBtIBYt4k7itHLg",
+	"KVucrMRHBmV6G3Wc+IYbybGvj4Ti6ymc5P1wA8vg2kxjCw/f1bQuTM4wUmhkYHCXoi4UbiF6dSxHw0bW",
+	"5VwscvjAxPLAxHITJpaP1F23zrEiL+038Q1ccDgqihQ5RMSB0BNhJCLkUq2f5z/BEFFdX2HbSKWs6rb7",
+	"JTwo8v71LdzUZu/ets3+wIDyKXpiH5oirqXb6ZDfhmCbM9Rv3BYRcsvXphX2pdfMLFxxCjPbJ/8eal+J",
+	"pleczoRshI65fpODx5jywd8ZIDu80rc1uJDdnqFDgBDPYHqsI9C7Gmrj5lLVj5yv6EfkCOxDQ16OGVWm",
+	"Uhye096U2sJxVLktRgefT3A9ffGC0lsbxMQhjNIgwCOfmOJlAgE/ktlATKTORYvnGsr+ab6Rf3f4vbAJ",
+	"jdPCCp0RRD3jbWjiOq0VKgcpfgnTMn/jm2qF62bCOQd+9YXXzaUd2y+O1xmX+B5RO3+ZjMthowYpGX67",
+	"GVrUG3RfQqEQ+i94zn7C+vid1Kexw78j4qprCB87NaJ1gescexF8r0fANKqYz1GKpHqATR0FwkG1O2Kn",
+	"oJp8Yj0m5KVMmzMkpdCNZDu3XblCTdaFNM1keJiT7/Rl6VFhK8EdPpe+6AaQb3Q5z7niPQqFZoTRxBZs",
+	"4r/CTppgC8EMmxD4ZupjeFSxF+EYqGKK4zSV2I6wlYSy+ITO5PvY8pB7ZD4P31ySV5lEEKjYg3Kqs0xM",
+	"5GzM7S2y6rDATy3FqTRnflG4FAnv9BN31oNI0S+PXKCj0lTmNc9SRVxM2IlBA3WBuMoPpdKQ1H8mWp7z",
+	"aD2wZtkp9R4j5TZzIlIcC9ftFBa2G13YKxjm0kbms9p24NKHwYKN0DK2BrI11yoyVmPbZuYmG/iWtGl+",
+	"ArfRuC/scV3AiGD8hA4Km+KlojbHapQVGBd3kKhUIyBVHnpbilFuy+GotkWqxom5d6NtUQ2gauWjzY10",
+	"k0inRS0uxdQKp1OKYIydykAa9Im7Dhu76q8OL6nefinPN158j6m+cXx3x/ZNy/OQJ3lAJ7rf7N105k9V",
+	"MVXYZxha8q5vfnywo/bJMyp+nFdGdn2fe0PwoRND1Xy1RkOPzDhQLJ4vZdz+QKn4gBz02yDP9p//k5+c",
+	"K2K3i0l0zPzmxkrX1IV256ltbHPP5HbZTn+tio/Y5nvWqKVbvftZ9O9HxjyfXvMgvLGpHmh/eO7zOf2i",
+	"Dttrot+5rZP2QVzz5BTeEHwLnYd+w5hORCHP2Fgn1xNNdUc6KbS02KGiMNuZUhOOf+kczjVm/xnQy+ai",
+	"i95JIvJaGjOc7Q1CEmCnCylmmZJ3KomTN8Alg7oRm9Z4Z8MPyw4qXBT0jHLFeKcp/qFC5sXQwaWc9Z9C",
+	"b94TN+KLEGMPpsNvB2bqzuyOefvbew7XyqJ45A8Kjum8Vtcb1WAwCHzhXImEI1AJtcgtY0+vdRByTI0i",
+	"Vs0/+QgPWzxetrYmCym4GwDq7WUZhp+C33RrAoFecc84Fr6wsncMsvvNRy4fh2xr58fv5E9EQn15/TLH",
+	"KudLmC9nXvAz8K0p2E78qTkXECenzzz01A3XWmMEnP5I5rIPanhdpHqoCxeJTBUF5kXdRPoY+Gg2GSnj",
+	"EIuHkXiU6eezCVHU71ppPHf00AbrZl0kmZWmR0H7iP51KAvl//uNKkY2Df/CPhzOXMIP2LpLAEQyy0KJ",
+	"JP6DLKSouviA4taJMEoR7/e4IxI2d36UWakSikQzmhVGq5OxNKXM4M94lPESsAgoYjA0ONVAm439x8lm",
+	"73ArBKfHckbZBZRB2rkSBaMrZKEwpN+f9TO1LpLwy5acwYw5zo6dyTgJ/qHK6tRWUrRgzsUoV5heAMtu",
+	"o5a5YUz6WjpVF+2IwsPWCOnH3KpdkTxujKiaZLuzYCzahdKe+TJUv4nr5arVG+dTTtHcsDEDxRc3p5A8",
+	"nh8FMpn4RAi8bSJnzuc++tLAm4nQc9mU4YAlbYS6PVUheN961v2uLaZIRqIpj7A8ak6jua8xcxrdHUXM",
+	"eWke4uU1s/k3E/6+P8o/tAZM/VH8CI3/AVj8HxL/XmBSRDcIivPEGp0G5TUaDbxsXtprsBEuqYH/1aBA",
+	"c5Vh0peurqIB4+s2KQRswKqqoBEWYQDPS3oX6ib5Q/vCXYQJv+Q2hIuJsA8RElf3IvgTelXSqmnAeBe1",
+	"dGpJcbQoTaacE8nYnqtjmwTS9DpGZvPURWDcE1Zywy9uUjBdwHFuUyWMR6lB5NYKLbkjDpffSr3HC+A+",
+	"uTiQRp5ZwujVftgVRQhFCeqQrTgWqm+wlTXnK0LAqKsbrGFV2RgEN0zqlCpoWhfM2fbyxfYMaRcf01zy",
+	"5QnEDzQQ3+AqXacI8LeYaPwCCrbvOjN5m9bONTmGPjSJeTxS/oA244EctVmSo/xQV+tzZSiX+zsP+clP",
+	"Y3h8WY4J5TU/yTldcBaviE3e6IiwJvzwdCc9oJHsbFVERBafIjO+TTvRz5TMkWdyEwz/0Ew2mygPoFVU",
+	"QsKzTPoWM7jskWswTi4Pki5PUX6wPLndBOUHxGy+ABn2kJz8agM0Ial5RwGam6VAo5thHdUdvceZlWYV",
+	"jlJaZmppytRTu5CDQ/5NYKhh+l4MrNSzHq0rOcHbHYHfTjniSx7BXksDaBn3SNiycIWkjKjPs8qilot5",
+	"vPaEGHTgdKiU2ryIzwBFsjWd2CTbv3/b2z056L17s713nFDkPfiJXLlOPMYEhNrMyWCyxXGzAt7GaybG",
+	"TI4MP55KcwZiXg/LXLU3hH/p4c7e5s5BbzcRuWq+eJJr09cTmdXevSGSl293d7f9KLVfI/QmPTjudGSz",
+	"+v2htA5Xt/pSVIQ/9yOrPVKNuG6wurkaS20w9c2zrB4vsymMBeFtC9vIi2FSqWYdg88MfxaFysdXAny8",
+	"VsUubBq/B29RVTTec0/A4R4M0UUC+BgZ7H1TUThrGKXBrfWF2aiXyuCQxry8ZqUv87SemEUkS2y/mfUz",
+	"JVqXJWjboUkYA+kbS3psvdnLpS9S9DOLiU4ib/fdt+0QYK+PhmBIMEYWCvlHaozSoZZNhguwOziZS98G",
+	"dF7QHKkMhJcq0Fsqk4qxkmZOi1A43p6DkKnDbhPzZcWkJme1YsBJrs61LV1tijPRomVph5YkXN7GBbBY",
+	"vxMJ/7gF+ic0FKal8koLl3kuR47vvvDEoApwlqswx7zMsMBnp4CZqnFFTMR74CI+OcZPYelTOXPYqOiL",
+	"i9g5gfeSlttAxqpBaVL0eLg+ySP3VrHDZjrc13JhBYVPzvhQCKtP32DHfHZp2We9WH1+XYiBzDJQahv1",
+	"1g/QGRwDxpe3pOhLNxIyPcdyJz8Nar/zjBGYwqmCrmJS5v2RpIqqPQ+LOinBWsmszVs8zsdir40ddoym",
+	"ClPYq23liJrUsaXUa1WsUCgcN9nzFCqo+qA6ffiZzxm+wmWaWhlhuQs15jb32sjXxZ+psiUSdvBLUlkZ",
+	"cCdHp8PkXDkO9G6FFcSd5GvGPENTdXWhs0zIqdQF1VU4od5z+10Ok5n7nom/FGyrdawlITnBi9eN+Lzh",
+	"9+hyxFmTBef3pSdfuqySrdoU9IhqU7ckFuSRdRIK3kBQFTJLPHI+LANvGTwkj3iErur0JLONNrsDecJ3",
+	"8rDac7KpthJwny58vRN9Ni8AYUI1uQfnA6VaigzAeGw8Zy/c39ih9EGxQEWnVbEOvq9agIpmIPAm4qkg",
+	"ibZIkBSKJCB1VFDTbl02y7MQsQjPtlkKGqGaP+9ZWfuJOdLggTDYrrC5wHQOZxYYOdgonCr3neIeb+w4",
+	"v9GMLWDN57u4fRIon6utqZuO4oKNKeeLlESrXroTNUpzQjKnoXXqeZSqykanSaUhya8Bsb/oUrxoWS3m",
+	"pszTo0q5X7AfLup4JfNMI2ZH/csWlmA2WkEBd1aiFQ03/VwqpHQ1cqxW1ldgOCtRzRwe2Hwsi5X1FXgQ",
+	"mEvgkK+vuIKJg6NFo8hk8RFjKOyNRnC7XDu1D3BlweqD1X8PrP6a0EKtB3KvZubDP++9kZ+OtXmcqoEs",
+	"s2L1GkxcOG+iycQz5mtj+3Yy87YCcg9u0TM3wyOTiMAriqllMtEiV2qZPLpw+8pn4Lk6zpW6K4zqVzY/",
+	"1WmqzBeYNoVNwXuoggKBr1s7DQv2WPNo4FZcjswC7xhplcu8P5qh20EsApQi8V8wYZbgpRWlzX01u6VC",
+	"J//4O6oNDbO7rDr0HsLRNc/AQ8XVNcoy54/dzU/cTTMBm73j7df7h+9Ovt/ZPuwdbn7/bnEioBbNX6Jk",
+	"rqyw7DmR8DU1PXJJ+eJirfFQyPhwEG+79HHuHOpGc9THncQPOFhXF0ZeUNeLqFRDm0e9e6MLbuq8CEja",
+	"HfGGTMFHYAt6ukJ0cgcD5GhfXsW3SCk/nJ0vqmDuPuuhJYVyP/mQcHPXL0n8XblHu5/FfLunpFBf1aan",
+	"0rNb2/EfD7Ext1cvKz3D7GVwpkosJrmGM0VVJ/fYmXo4jQ/m202qp74cP4ojbstJWuVQpRdy6D8nofpH",
+	"rY6lzrC1WY6VaPWlU6vaOGWcLvS5igScG6mNa3fEAWFiCz2WwzkK6s7CwB1bgTcu/LwZKvPFXIB6j4Ct",
+	"A20QQbU5yWXx/58b4f+xfL+rzLAYraw/6XY/b/iflm0pELRRYiKHmCzm7/8FCJ4vEEt6HHavP/3+l4XB",
+	"yoUn82rvy12Ei8ZrsfWrZ5ogE94Lo6dxTxfc4nEmEIOKHLOj7d1XJ72tNzt7J5vf9/ZebyftzhKf643P",
+	"RFzD1SLn70HV3RtviyFOsNQBsSpgT6SykNfcuJfpqgt7aLlbdcOmOxzQgvRT/dw8nmQSxeYHP3uJoXuk",
+	"Ckf4MDYPyC7EwmCFej/R+Uy0JiofS3g4F2plSua+guM0PI3RV2LTmuQ2LftFJGRZ2NVcGTVtd8Q2FoM4",
+	"5RxcfJGZx3dawFSp5gu8UKPeF7FhA7oj9rDHW1ijWEL44778pC+w048UK+QDWNbbsc/h0Xdkm/dg/7Ak",
+	"W6A2K/isB9n1RZvpR+hxB4U5oc382STdJeIqt9SL8KnF1XVlCLy/KUPEx4iQ5QLk0HLB+y1kU2ymHgTI",
+	"gwC5zXwpFZHWZEhO+/k+yBBXyKJ0t2L0lG4Cbr01QpnUN9EslipUCD3AzicyKDM71MZ9YjlyRJO9HUlC",
+	"D3+QJQ+y5DaNETxUyEiTK9kv9LmsOWV3J1OcKgpthu6x00NTTlaVgcGnSwOFP40I7hAuXy0nSDI0UQbL",
+	"9JKhKo7wMdv0lKRO41NYkiSYgl2QK8OT0Lj9NtNlzRctOXluqov+6KGM78qaVt4MtF61zex319KqvYXZ",
+	"JWrdxAKAwEU4sLnv5lT4zTcYDpI6EyKRwCDeTupV7E9jkxztvN57e3CytXPUe7m7vZV0BHz5VW1CZ4tO",
+	"4YMVMzhZ5zpVXoUh5ut77bDGP6C5UnlCbC6rTzhauplvQXld3MefT3nd4BAJhLufCqeK324Q+ktUTPsT",
+	"guylxkY+ydc+wnPKZCLHq2dqNrV5ujzX1GuiIVuTzTpiezwpZtwo5RaDd71WxdFEjn/wz7/NjV1/z5J9",
+	"nWlXPKiGK1XDRI7FWfXJwrZqbJWbqIeF2yeA4XhozfUA4v282w0DAJmOyNpr3W4NWjs2rSLXY+zrU7gR",
+	"rWFc7fk8J6gfJQsn0txOJoiX0xMTeA+cITuuN5XpIlMxIhnbdBbyo/DsCC6dYEPE/Asyrqp7azSYePh3",
+	"MaDeM2RqPM1s/0ylscGeummui4JOMHEebgg+AaFHj+HAudM1V6v9kYInLFFdF87YLSitC8frM+qsax5t",
+	"UFi0cg/66n7VzuJJ5z7XDxYuTcVVyOHqMLfl5KZaCy1SvDPy7aZYPLGUH1sOX9N7bpPQhl+yrCEQtjjN",
+	"9kF/XbbVelkmCjnktWrS6fvtcqN2pIV7KDFyrBJSS8/rWmmjpsJgHJX2erpYeUUXlNOGSE6tzFOXoExj",
+	"EB/8hXCmYRLMJoWwNy1+QmyqR0jDSpF796TxMUF80iX0tbwPb0mL+MffFfusn91lJ+xBd9zLBqhwqm9w",
+	"qJdpjKsrdxad+gMLx7GG4w7DuITztH6UHkpvvjjO0pvvt9ujUuStdFkK6HIfCxRWRBoJXCTSJ1EFJTPf",
+	"Z+vfmFzCTXgPVUX3QVU8JHhu7Jfc7mEPSqgsRo91OlnFvbfY2vxR5XqgOSayP1FmZ0tsWmNUvxA7W6Kw",
+	"Z8qIltNDI4syVxWQmA+EPwIFNSNUSOLNimIjy1Qr01fidxXZ37DESEamEWQojbg0rt0Rr7RJ64Wr4nQW",
+	"Hi9cefpXql9EQmVOxSbT5qxxbRAoCB92TtNJfZV2i/RmeJqG0U6KNj0u0KrK2HACVexqQyhBFmxan4+m",
+	"YA0/FFlZwbjF58L6SLG7v9nb9ZHRdbgeLogN/KJSUU6QYgzpVaaEjSXTNFfOtataQFn49z0inKYpUsOb",
+	"lFLsMssYpys2nGh3jJElGRaz/mFCzgJHhVhS/uMZYc3GhenFhucnq2eE9QQjhPDT/Ks74ll3DVMukrcJ",
+	"jiO1RAdDt842xHNKsWwf/rizuX3ydq/3Y29nt/dyd5vxRIuRdpRN8dGn2nax+ZLNxrXLsTlVYqCK/mhx",
+	"qGrXDnfMT7oY7Wwd9G5Jb+xsHcP076o2oCxGh8qV2UIv/oi2nzYbBHuF30nDXnIWl5GB2hKjXKGGwxP+",
+	"uonoW3um76AP9ktg2vq82kP1y1wXs5X1P/yxUSyghwY+HwpAaarjHg5vL0jwmpKBJZ9TL5PyNNP9Zfpl",
+	"jjtikXpZJam+qtPLsTu97Cf5N5lUkqmw9WHDlDZEYsosC0JCFsuExMJCATjvm/i+na1b7aj171hitYU5",
+	"d74c12TJhtsMnw+00MXddq1NdnH3nC43TnpOJFmQ4Omkl9QciGBjJDtbBycvT3pvt3a29za3Cacx82qc",
+	"MUwbmvGltyo6lyqMlw8K40FhfE0K4+VnUBgoxC858lh77utIafvJgkPJeC9iYObWDJsmsjSiNGcGrGs2",
+	"Y4eqCI5BbMBYpaqfqEmOpscKHumo9k6l3rHg5jjHq1ZBFD/rrrU7ooeQmGvd2AyQVULIolDjSeHQJLbG",
+	"ewsIwPm8S7Y3/Mwagc1/EmjaiLXnyI5eKBeJQZkXI/AewjNp5OLZk+9Ectg7ZsKEbYb0FMmhKvLZKo6p",
+	"Tn/ms01SZ+C8aVd7TWxsliLOaYnfdVBmrGFrzUk0h0eMWbvUwr4lQbkLw3kQk59CTN4N38l31wHetG+k",
+	"8RAM7n5KS+8YmzQInY+QkE9QQtaP8SIpaSnmulhMbvuIiZeUASkayxHmewx504mfKtBgf1/lsY+0Gcam",
+	"RVDZT7rP2h1xpLj+cU4gk5CTZuaFZZAJJCfpfcLmsUngINlc/wn/vC5eKpmrPGmv83Np9alEmOmmRipX",
+	"EQE8MT28s2KoDLwihJAcSkek2/cHcIl42i+La2VE+Ewj/sAXaKv/eYU/0iYuPuznX6I/r5zieqPByT/9",
+	"0tjn2/iFdYjrfIAVP1aXZbYOfOdrNuNOczffHII7F/dfwNvHuJ0TLcwbRCJT6RA098RqU7goNswp4KIQ",
+	"j2qjXgcNW+M7jarwWaNDBTS+b4yH142UPJ+Jqc3P1mNDNcOeKJT+xOrNd7b4wFleGoccP0gyVXtkIInQ",
+	"hS82jg2q75dvj94lGzRQmOwgRD/9Q31N1nAO/VskIcyLxEKZLMBI8EMLnhGZMf7IVg9Ya3di8z1Op5W8",
+	"X8WJwUFE4PLGLFunsn9WTiKRK5Qnkdg8+lEQ/C5Wkb2H/4r8iGPjJ96mFZFIlqDHSkzgE9NVkQjrFMYU",
+	"FmSBHbMhZGycys/hEQWzTY41foPqe4VnPe8+XfCQ5dnSN+oD8qT3Hur6Ghr3Zelmd5/vbOBUhJ1/GezA",
+	"hABjluNe46Ygy/AGMNiojGEPXlDCQdUvQxFtFJReDNg3oTioI4aFFahJjVWewhVy5todcYgdcmlscBNT",
+	"/9v+5k5v96S3ubn/du844WC7T3yMbBU/4+g/xToW+XYReEBdkfx0uL/3+uSgd3T00z4yAlB0TYl+mefI",
+	"HuKnoR25WSRCaTy9N9tz98YmYA74G9XPpcxc46HWgPGBTtv8ezwdBsw6NpQ0WPV/fOTWxVoXhQjPes5T",
+	"wmTGEq8oNg1JgFaEBPsoQxYzko7s5Q1L5eY+I4KfKA2frSOedb+LTY1hGpfNawjmEWHVEB6QSXYnJWmU",
+	"hTVQeOtBZVPeCsxZ4yUfCy1LT0sfAj1frssz37xc37Y3EbhL2wwbcmslWmlKnZVopSFJlnFUX8NPQntw",
+	"daTBSpktTT7s1RDLolAwudbtilz1QQZ1YhOb5M3+3vH3J5v7bw52t4+3T2az2ezNm8C0Q8xUsM6ov06t",
+	"KZ1ohUYBtkypEQ0EFpmsscH72utiqM+VqeRtUAwo/ur0QK1AgUNOUKCHcjpVrk0UN7EhezaVs0AZxZKV",
+	"Xkzj7Yh90AxNMrDC4l05E63kgs0zZ4UuYqMd/AFdIdNgHvNcY7CCRY2nZQM9wWmuCzZp/SLVFi428Ezs",
+	"8WxJw0Rb3JcQibE9p2RvbeoVL9YjJwZKRcjYheZoe0nnzwF8g+95M9xibKjxniWJH96TnbuI2txhK0+F",
+	"pAJr5FehLlTwnCyWKQvO9hVsgLzlmR5rg8syPPNVZ+kmcbe+PZb2jXiy/K96Y7gP2xGskJZtiU3eDucy",
+	"K5UvNpTnspAUZ/Ay2tNggfmM5FyGuMoX7xd+6c35xves+f/Z+97ltnEl31dB5UukOpTi/Ds7K9f9oDh2",
+	"xjOxrbWdGU9d3gohEZK4pgAuAdnWqTPPcR/ovtgtdDdAUKZk2Y7jeMYf9uzEIgEQaPT//rUIe44/FLnR",
+	"AlfQG23avbqAv93QgD1QKaQLPRHv9g9xHTx5baR2rSp4RE0OBW6a6SLnC0jB3V6LzKKn6rJCfALQ1lWo",
+	"cXuATIdRJe/s9cle6lKyVqlyEQGElnfUkee8DTXx2URCqdzKBN+7X7WHbe1fW90jxaNuuOWIr51+k9v+",
+	"XW/u02rh/7hg0qZi5/cz09b00f+zUeR2AKV5pSMsocf27VNgMXGWpNzwHrz3qlXIyb//uxCTf0+y8b8v",
+	"xbBobw+5Fv98FyXsy/Fn6HJHZtkbdvCBpcIuFuqXoZXywhoTpeB5vqA2wNwgcjQzi0IE9WeIqeyCX9bc",
+	"MFUaFriLgOmh38pnPqCSELFsbG2ZNraLx/EzV+Lr1YaZMNx+XESNeOeFpTGW6Vi2tBAswT98ULxMcUe2",
+	"GWczno8VNDalIm/oc2vttFKwIrsSubb/HFuuBtnA1iTdP+h/2v160D/7Otg/2/18Qs2qqz/vHfcPdu2f",
+	"81xdRrXunNyw5FXtYNroywOfesq4iWUCJ40Q3FCjlLA8O6fyP4Lm7tG/3NgjXpYLSlfGJAZGsIEcQn0v",
+	"dSwT3NAEN5IWEQL9DPnoHLv22Z10NIBtksusKATNDl2lsc1uLEFJo3bYKc/yhdt6jAu0NkuPoA6xq1BN",
+	"B8GOPRSuaTDFExEnz+kKP5rv7gR7BQOjCyUD3pvbyIcZv+oMVbroAJt90Xv7+t37/3jz052TF1wkeZ3l",
+	"TgpomFvAR5g8FVWoCkyqy22oM7i8lrmgqPbDB1KnXGPos9GMO/Hh7Qe7U1/0Tfh8tUi7/+C/mysAa2I6",
+	"mbwObNeQctDoCUAgutX5MTuusIcKc4JkA4yZmamYsUx2WXIphjozTmuZKikWhaIO5oVQRS5YLviFiCUo",
+	"GD3G2TjLc4ENvzNN0JbYwYzQvWl2Sqrpsr6r0fcoaD6zrxBlLOs5gVanmKp52SjQsBW3XV0bc8+W3iVv",
+	"dSEg5kf1M+C5nUtTzqGxe3LW2VPlJS9Tkdr/SthUFZVr2r6Lu+FeKEp1teiy3zHqFct6GwF78aj3uy+A",
+	"erf1ljXgqvV9dqZLcsgkm2vRW46wddnABwitwvcT+Nnf/BRgGkQeZB1IUYN9gHWljaIdoN8eEGHty2OB",
+	"DGyUqmhpjqj/cRIXb19I+hzwe+iKDgd14NgjpmHcJ/n7LcT/6vf+HvG9DQFHB7Cm5g4nDlvQcV41Hm9b",
+	"CwTSL9hw4Ro0NWsNPxbUaA1C8+lXFK3Aib1DCuJS3sia+gIyQS9p6lrGRlbP2dlmyZjnWiwn3nhV1L3Y",
+	"jaUrB1gqTdDX0/tddj8DhLWbUvtvk8QyFAwUEaMa8lmaRCIUfy8eOPukPsljmbs0/W88zxqv1+8r6KHM",
+	"JlPzbP7+eObvseiE+1Zlv36bRJb1smmY5XkmJ69GXI5EvprbnM5LqYMWPih8XI8gS9mZnAtNFTsJICII",
+	"3TdJRHr+5TSjDHdrEOQLAk2IJTAPNgMU5CCgs3e8u9tlO7Asu0KMa1KGWmCQnE7BcIHklxrPsyOrbCR8",
+	"jRSew7Yv2QVFEb+7oX+RewuThi8hh85Mhc/XZpmuVSFAsUJthJb9BHCMcuabJkFQqe2MhMOjrydfPpzs",
+	"HO8PTvePDhtzfHELToKRH1R6h/OsEt7BM9ESTXSfRGbcYzm6jCqC/QruNV3DWyWo/SemANcoqOlqUwOu",
+	"9fknkNqULzxM+EJwe0ndBQ+PvFddDEZjQyW8YsP5IiIHXjYSsaQ7NOTaJbiMqhkKUWYKXQ/FvBxN7UM8",
+	"TQGXD37PuUSnOyZBWOMZs+jtpXY4zaRGkOtAT9U8T5m1x9EvAte25CQQuWRTXqawifD7KtzKgduyh/Vb",
+	"2znWoVa6k4v88SDa5t/NyxZy1aI6mo0uz7XrQJl3q0XdHnBsy89SAbQG/y5FJrXhed673pgy50ZogLwR",
+	"BTiZiJ4jAu2/nHITy8ywgmcpqOBTjtkGKCfTqJJ/M3/nXPErp8cW5CbKjPb3jss0lhVH6bI+1tK4bn1h",
+	"eRK5qezUBB6EQbRl6YR5/LH0f+2yQyso89xdTbz7mWYznga1eHo+mtrR6OutkHuHQu549+T06Nia0F8H",
+	"X453fu6f7CasBexCETTPohr5pQ520O664GljjOsYj3JAD/9IcpFx7XI8n0jFzaNpv0hNjuo9LJe/YXS7",
+	"iuqU7yM1qXCmiSSbhGcp9HwmbqMXUwYeWdoNeqEP8aClKyRLxUxZvrGATgDHdso1Gu/tlc5YVlon20jp",
+	"hDWIp6F0ymedc50AnZcy3C5IV6gVxz6k7gkU+qo06RqgjN+dbeV0yrmeCkRoKwXPO1B9mYoLkVsatfcg",
+	"GxOdQcXqYD60FATv9VgyE1rziUio/Mz9ez9NIoaZOpjQQwko4ITT09NsJhKUh0lIakkbpB/5p3poAuI6",
+	"rUS0y0QlNVwWQxy4CWXawKfQMqymbCfB+0+1dNj8pxtLBFj/5eTokCmA9cFUkkwzPeWFYC0uF9hZF0D4",
+	"hoLNMq2hVYKDDMG+u2GWYhvyedA5J1L2ZutdhbVX7bo2qrAbbspFJifbQZKPXQ5xFJya0lvAPxhLsygE",
+	"dGp4t7XlFAroAAHZKf98x37NPsDPr982c5qRyC7EiV3EYbCHD9b9bnmeu1aP0cJTeygpHXf7zv61vy2W",
+	"z740/FxUKVOo/1UXv3bdb+RaQUhnORfkn+/fv/3nCgaFGuhqFuXRIxJSvPfTxBuyidNMAJogCe7UhF+I",
+	"yt0EbrBKPe7G8rRySzGuCQ2UYC+GVsRXgU24V2BfID5xMFDwVinsMdvbPoLuLa0kZNBfT077p7tf+zun",
+	"+7/tJg62lCFMBp9aLRu0FkwYwA+FiigENEDY0knJpfHaSC+AzHSL8KnUliEB41BjX2Hqu4Ejw4hl4rSv",
+	"r/uHv/U/739MMAXSGUbooMvtfxZCpnYh1n6yfMhvwPWxDo9O3XdiLG3ZNLvucHQKKBQ9XxlX9xxL2qah",
+	"ByW1H/BSOweGV1jR8FJjaPzliMPV9bju6Rq8JIBPgh6WXOlKuaO0xtCdGVh6tRsSiHT0c3ZZP7DZ/OeA",
+	"RceXo4laGDTzKiURHaPhngJhxBJXI9Iu2+WjaUB2PuLuNlfJkYjsRinptrUX4FMhIVulNoolbBuXC2gP",
+	"BAf4nyz5+GXweX/HEqk3E2/XKp7GvdbnOZax/H1aI9Mq1FQKPppCoR6F1OxJgsCjf094OeQTAbQslTd/",
+	"Y1lBN/YAtWEFOGwDIAQdOGn3KUhkEL6kttR3rcv2JQMraKZSqwY4fQg80eQLa+Oz9tx4CXWYOLF9r5PE",
+	"0qoE/qh86E8TuGDl6oZSo5p+vTLgdrJkft+y2CEVs0IZIUeLX8XiwWoeaot8pKjdTRZOn85lu276LnsU",
+	"MgPMJdNLVRF+J00HkBwWmGGwrkiiesW/8d1LJp5IXswGhR11Uj4Wc42f+EhGH95O7yGo/OsyZSDAnXi4",
+	"pxkINfLLAvxF9KJBDgepM9e5/IuoyqeJXux/3D0YHJ3uHu788fXX3T++7h9+3fu8/+lnyrWBio/lZ453",
+	"v5w0RzbDO7QyBBIELAEuxIoKJ0FBE2gRhq/Vj/aOd3dhK8cNsb2GrEItTHubJVYgDTB4SNN4Jj9T1EgP",
+	"agsq3ouZPWCUwvQxalGXmRbbNV000w1BGadT1zwnDouY+L+SYlXzyR/U+fP3LTdG6kpru3H7MIjiZfqK",
+	"Wjfe3M3n1BfDoAtALuqaZJdhjbgPL3BMxgXtcjVk1Q7Of8/6yB+2M9CtXfbfvXbwsVsEjTwBePJVGJpF",
+	"wryLTz8Ew1pbF3hbqiNqXddCqLonaJ63nMEboKNgt9QABo+q88BblmlGjUpBrOiCz2LpG7mC1dQLy0SE",
+	"H7BqkspaJ4P+QXvbcfeo2mj/CNexhEaSQzFSM6HZRaazoRU7EG1ocXzSWnHkTXC4XiuLnb/NZX4AtChc",
+	"1yOp/G5XVsHpO3Ko+q4+kULnJ8DdnmJl9G6amcdmjGuUhFfIDcBHeh/m2ehfPSZOE7I1yjWoaRu6y46k",
+	"c3OGYHqFqNpRtzC3rv/5eLf/0VoGg6Pj092PSRugSillwz0ceoGQFqD6iSUnu5/36N2E+PQ4G5tpLGl2",
+	"YJP1JbcS+OOx4FrJhOHbJ+2etdurtkPYOMsHhoD7T6FYBH2JAHNhmfxwbpY/vzGAYpdT8eBNIhf4pT++",
+	"XvQXj83iQay59CSB74BbV1EvGt4NnACN8eVrchMbuFBoJnx7JpCkWSkA6zhhXwbW2vh49Psh5jswqZid",
+	"mS2EoZIX55bersxoP4BLncDkXkRIsK/js6iYVQ9jEYrAWK7lLzBTM3fZphJ+UIpiKa74yLC5TO1TvOR5",
+	"LnJ4XZMjvxAO6Xt0rrvsNwWOWSUbWFGAeABtxj7vff3t6HQXIBc8U5xi3Dno6iBqyMrg6SaTrJXyhV5K",
+	"f0Ys438pKeywhOBFYGNjCGgPRa4u2Va7F8sOwyYWXwboxrcfVrJ/vGatCnkQcA8W7SiATWD/eF898d49",
+	"0a3Gs+faC1/ovIZfq2zvcL7O68hHPxwuA6HyuOALN3hmvBSETghpDi0u2ZfBSx1LZtdk+Dn9YhVju4iX",
+	"mnVes1KYeSlF2o4YnGe+gIy9YNzQS8/xT5jFkxk7doXiMOIFTKNxAS5nx37cCVCZ/7YVXwKdLho/hpNb",
+	"auQ3CUFj3QIgYdHTNFEp4FLYX2DEMRXR0q63vgzYP95HsBOs87rdZXv0AG48t0NTzRkU0eLUrMjn4bA9",
+	"e1uNwmGMD6vNi4799aW2BIPH0XndptmMsmN/GTDEUlxBUlrR9PbO4Cag181M6cVwg4nqq1Nm41IIQmDW",
+	"U7ud4BHjAP1oLTJeUDjKznQBVzMK9hezKxn9QjwFrwrODoAnkFasiGu81OzSLq8xZKJCU+lBCpSUeawA",
+	"B069qnIXDR6kSKr6Ji7r46TA1F5q+OsTcNj8fewSe7Lghf62pkmlplgh16ykLGsiiOKzOk3jYJ6brOCl",
+	"sTxiVhVSEfwRCkLMYUrGWS6SHhscforYL4PdTxH7tL9nlY7fxXAQsVSMslRU0f1YInJTy8pcz6sBZ454",
+	"ZipGOS9F6mGcgrSJSkK/ft+ucHvfs4MPsWy9e/227cLcDpGpglZCXQdxZYdiTLlapeP/DnApF2ND6EUA",
+	"LNWLpf0s1h8MJNNiAidEqg+wrF/29vdY61wUxgcDMjDB5rOh5Fnejtj+zk6AeJSyfqqGIpYtrdjuVTaO",
+	"2NnBIGK/7J2dVa9p18PKPsFUmQlpMCluokhLKAXhNv0y+FStLYqlIyQagjaw4hhCYsc+OM6qV0WRjcy8",
+	"FO3tWA4OP7HRdC7Pa58KDKbM7I3PLavGCczx4UnEJv2DfsRGPx8fREwff/oQsWxnZxAx/WH/NGLDXz99",
+	"jGJZ/PyH9qyqbyfhMpvhZ9F0dlPE2f44Ymb3zETsX6f2fzP4X7N/sMsmChvVwositZQHCMUcaZBgYkJU",
+	"K80SBB0r5MRar5Yy2e7Z/h5sPDzqsv5wEZAtn6UiltXyHAqXUq6F8G+Dn87YOOcTjZA7Im1vA/FXimhq",
+	"jdRMdoy4MpgMA1j/dtyUBUIi+G15vw93T092+oPdN92tV/3D/YPds9OT190tlitVdFmfjbEwArr1VrTu",
+	"c4emVg0yaoK1rIFqTMBfCh6N3I3wxOIxziK7WCIVhF4jr5m7qIH0bgAno1vVusxSM2X/7/+yqcgmU8PU",
+	"GK2JEZcXXLuQCGzyNnu/FW1twf+xucyF1kFvz7ZHSFuekoDPYklH1Xrb+H6PJRBe7Qc+mwSh0YCXRZYb",
+	"uVwOgBGz20wWzIx7hLHkw1H/+ONXnP9jf//zH1gXmhBIGmpfsWy9b1jFdh2bybU8MEq1ew6ObMMCcNbC",
+	"66uDLm+Qs5PyxUqjpd1lru7dM3ar3/OhVvncCJbMyxxKS7I84NNBH2bMEMSaNNe4OoLiNcGKOaCGcGbF",
+	"C4C/wQRfylxjVhrh9FkVUip4CqhRKr8tc+12kPiW5akBrF5KIalGZ3oda+9h82lmTla+srKyAx1KNu/7",
+	"CdsC6/3eEDE49fHnRoCYJkf6c27MD5ob88TK9JHcKy5AyR9WEV1WiElP3Rim7v2bd29++mlroy6k90uP",
+	"uRGrBhXt2cJ7/daj1jurzT0dMVnrUFFwcJsIPppSNqLdsNPM5MLVXyhtdrgRE1UuklX1uAeLHbec2zLF",
+	"AQc6v/G5k+xf4mHRzekTcEHXmdeRFLBdVsN129l9hh9fdyUPFn6nbmmUXqd3S4cbEjs8uoLSXZgdrAzX",
+	"O8+qkZb26cces0Iyaa+m9gEs5umSul3/JnQOO/lM5DcReUHkUKdw/Osm5L2ethFybJsSv32iPfBsUHFH",
+	"vISeOzU/XTJb/KaMSKidtGvCWjU/7cUycUU/CcszDVUjbFQK6OjGc/BOX4o8d6DL5lKxS74ABAgNtr6E",
+	"BjmxPCpTUfagFmgkNF451govYJs6qDnXyls2VQY3jrXgL+SP1rXnXfMhKk6xz4WjWgvKjcOoyx1CYqYO",
+	"DsuDUr55B8g2mvbRxDIXHAMgbuouG4DRdMnzc1a1zbMkDZUTEF3w8+mptey5qwICUDGpTCzpB3BHUztJ",
+	"jCkPF9AXqRecHS8KgA+HZk58VCoPpmUXosawAns46EWHfj8QVcopkEBV/tC63I5KFgUtFuYAe8ilE6mS",
+	"SgmHwhqjU7vgoTCXQkg4YLj6NIgGVLuZuhBd9oEYJx6Ztc/Bo6XmhrXqQXDoM+pgT9Eap5C8/Y52lyUj",
+	"p0+wIhud4y4j8neL5zn+pw68Xu1tlhg+SShID0uIJaCD+06uhk9WooXciVuDoec0n/+ai3KxCe+Gt075",
+	"ZOMX/m5C4an1OrZHs1G741rVpCW7W4gFhzS4KvQOCjnzHeBCZFpIT4Ff3qBnqwWuQWbElWmHLejsDQGO",
+	"Ag+/3YplNQxrmTKbzUS6TSFxzdJSFQXEXIMhAn8LGQ1QYAk+HV/APFzE8npjAurjTcaZayQH0qrLEpQc",
+	"kCc/VVKBJwheqHMWJfMFOjmpdhoeChM5dRBg77F/vN5aCqoGzn2KY7IWsTSZem3VezbbEXrQAMiWisuX",
+	"fV5WCAGfRTemgbNSJZ4MuU61FdwFnzHKGGWtEdeik0ktpM5MdiGwCpy8zD5ftJ6wdDLoH0Q+IdSo5e0h",
+	"cRdyWyyX5KXUsQSXmN0YwlhDOMiqU8WyAtyIdgbSdYBW9Q9ZTmbX9kjwyLAtq7CiQNrfO5k0evaXPdeS",
+	"1eyP36Eb5gpP1xob5Dt4s/5ssnO+QUnLR2rubzXryrNVS+uCdFXK4XQ1MLFcLoJxssFHCuyIOM76+pi7",
+	"McDn4pi/RnHMN7pqty+LWeMfYC1n2FdgON4HkOnrSTztLttH/5dmiT0ee4+suEgiVHRIoYL272Qhp8te",
+	"tbDDcSvJydg6DkcjU9a3jM/zdjeWfa/j0N3zGZJWr1mTYh1hO3ohWE03Wtmn90739Hv107xJX/BJ6OH5",
+	"PI3+mn9JVLx724XHgqe3YSDrWyBcz8e6tUta6XuWzS1fX6rFgHxvh3VlRfI8t8JZxzIZeRMi2a5Zfs6m",
+	"W/YnzQlDBx+tmoJqmgstLkgGBZuLl+JarR5bLtULfWNSXVaGGvXaqZfsdWO5a6WXnPjEVrKl1vQYvb+O",
+	"8ANYR1tPyTp6LrX7K5XaPZKatcpmuTnkfrMm1u6yn5Wp/EytpWjFcpCCQYwilkGQou10L3DcqDxdDnJ2",
+	"WaVcuZTBpuq2WCaWXSZMzvM8YuJqJArT4HULx2tS1qSSnZvL4Jwj/jlR4FmPur8e5agIoOuaGcWKBIPv",
+	"qVE1+vI/VA578NdXXnjnp9jQb+2zb/EyY1iG9avSWdRoIEW77nyuGg3XtZzKWVzTb/pOVbq5tm2Fv/jO",
+	"CATfx2V8FyCC108PiODp+o5/1Lrkv62z+aFREL6TG/oVmpS3r5e+kcv3rwcuu+xEGF1ZvEZBmI21Mn/F",
+	"2ts+hyanHinIe/MMQDKvsddDeJoszUez3L6/j/r2LT7/2l0aDvi5c0wzTjS0kekEivvm2tDKixQ6KG9t",
+	"H7W77BDdymTkrLRnGuyPWN7OAAmd00/YCOmDWriJDUJ7Wj4bId/YCDloCJD8kM7dNbf2bphBN4q/EDAI",
+	"jYfbogXBWxtBBVEO7DfACcI514AEYQrrxrGq1XBAzRL7GQvoCWABNV7vHwIIKLjYc/nImi20M76XavuF",
+	"PuFZuX1WbkG5pfCf/Y9yxvPN5ey30nHvBq1144X6sXG17JofAFRrSZG/jqi1scvxGU7rGU7rGU7rx4TT",
+	"8rL7GUvrGUvrSWFpfaPcg7ugaDlbYpUXrVEBH6yuYYngupbqEuS5sedTyyy0s8USSDZCnuRNaCrkBLMX",
+	"Ez/DrFEszXSuORwYWvGDnuH+Plw4UxvheDTGIlsYk+zUXwcgnCm/EFbxwbdWlmGTj+EJ+/Cccb9vxGwT",
+	"T54/F9ws/QRMk6do5FdVrsF12tDkR1uj+Ua/SjM9y/QagLzGq+2qHfC6kdeKCuhAS1ZlDRqsFNpa41gc",
+	"MZdmO5agSWWGXXKf2BiFHQSqexnZxxpbD3RZ311SVCqUgJoyw8RVVvfKN9ZN4LdXl/YhlAI/yS30gqbS",
+	"CxzmMbxuP6zt/xTFOZ1jUBRJCUNIx7e60nd0Hxg+6UxKNS9ujorxJpQG5EH1FuNt8g1UdfRojuI8bMaL",
+	"wsoIZe1/bqiy3imfyw9ZQUu19whNWRT5AmpLfSV+1bCEZSZCPhRLGGiVbHZl8J/w079F7f1DCmK3Urv0",
+	"VTo9btxz3fvakNgpnzgKg4sGBBTcs+A6NFfAu9szvnpVcnS3rQT8KaEN6Ji9Zsm4VLOEZZIlRmGpuVFQ",
+	"230doTBycCZ7Z6wo1UWWihIcD+AHQ4gN1HtJQlGOIc9KNA0AO9B1A3YjRIjgMVWXYDDPuFx4FI1Y8rLM",
+	"LoTXyLddL1qAOi1FVTvv3SKUn2c/sct8Z1S/3jHPch2hg48qsoI3vHZg15zpaviWVQqSlBuRMM0Xml1O",
+	"s9EUER3BuWjnb29Tj1MJ6Cc4bFAwnulb9VKl5UvF9s5i6b8gC2Er7cZiG3U6rlayd/a1P9j/+uX4c8Lm",
+	"UgsAM8AvosWFX+z6p9PS9s6gs+HO0eHe/qcvxw7h0nKw2tp6vqF6gGwq8qKqYYkldggeLewah8pMmc5S",
+	"ob2683q5VSv2zAXHJJEl4KhZupzNNYQo90+O2Ls3r/+DgSCxZDvXogeVruijxYbJjYCiFYhoLKG+JqoW",
+	"UNHHiOc5oLhC/UD191yp83lBkMVguTqgBTbL5NyIqh9wLGGzuYauVOAMoiT1rFL2muhVs5Yq7Tm0/crs",
+	"crxPqcuOoEG2NQvxgoGYwnb9NSp3bhT7FnmDfd0ROiD3zhBKFQkmREuNYrnWH9zerq05qm0Iz/J56d3Z",
+	"hIUDq7zkGeTIW4LDs6LfwcGW53Cdx6UQXXZ0Qc4fWGFvFewqW0JdJZCJZehV/+EOg7W9ouRx7+zYMs7b",
+	"ity9s71SzTaxi/fOTtXDimP6hBWCGHjiE8Eke2IYmqcKXcXiClVOL00482zQcoVAoo+vbuMQawK3pMX/",
+	"7xfXuHaoTiNmpwcPWKNJdxmojx4uWabLoMitKiqgX7KEX3DDy8TBDQvdZjzPzkWX9WUsEbAG/eCkiIMD",
+	"HQXmCFqTEwtdCF6yVrJj/9bZUdKUKu8RonEUyxm/6vCJ+F9vX79/+8+tra2IZbPZ3NhzSNoe3s2USk5Y",
+	"snvKJ8k2S/bHnUMlRQfKAhOHmY+AV44Nx/Lt1jsvFocqXXRZcgYrENJ0rBXWOYJN0j0mlZbZeOzAtIal",
+	"utSA16xCRm4WxarGs/dBQL5dZTWiq0+ycZ11jFU54+ZF78Uwk5Zuoxd2tS96L7QpMzkBmsZX/7sQk7u+",
+	"W8g7v3ophsVt321kdTDcUr5/jboaoslEbmwdtb2IgrVd/wpXUrBiQS+1o1LLI80CsNduGLKZGhuW78hz",
+	"7XhBJXv99UMFLfihdB2D3ssXyF6brIZO/hfY3z+fEzsbrdiabfpRXcoaRPRmuNAPnaUJnLSWpqkKIXmR",
+	"dRd8lq81gI8KIfuDfZaq0dy3H4PuFCUTcqzKkZVVXLM/+gefMdxdCFVQtxCjVK4jsHms+Dr5+KvuWSFV",
+	"WoU/uepkdB6EBsZaxyJVo9zqB8lwLtNcsE4HO590qqfR3NHZLMt5iXMAllwsM4dGdkWou954+KTYKM+g",
+	"C+6CwQ7wIuvgn2AXVkgi+v7bZYe5XV1zm5pDutKUfETpYE/5HpxO0faGzwnuQIWrsPoGuFMmZ7qj2Lle",
+	"l/ZfdUmHDA3EJ7SvUC6T9ujMNWzXRsfiF/200/bt+jdK2tf3Sth/ju812jcAyzknEnJ0j/9uDOOtStnD",
+	"qlbNOPt8tNP/7PLlSIUvuNaXqkyB9epsIjvzAv1Lw3m9mRN4BrS1M5jozHiW+zb9eEOCoNp/ssSVwyXd",
+	"FWW2lrgeKLJWTfBIVbLwbSt4sz3BpxCqewpVqY90M5G+GIez3OhyboRfGDgQYKQbwQf7miX4G1b3JBF1",
+	"CXCdm0oxnmueW3MZnwuSWvkI2y0FlSf9jwf7h193fu4fftpN2t0VcIL+4v6woIDPOekrsABBj4G2a3lO",
+	"yZfQq+keJFwljYXUsyp5bAUqoFUmSCxBVuw1rWsbCpgSP1aF0AwNs+jdKdfdJtW7mWK3ntn93+YGfBLm",
+	"G7Dr+9vPyKfXgdjtuPQJPkPLl3StFvdqlwvB1fWsdpcdq1xETBtu5to1XpTkB46lA7WsAjRhBWCmZABW",
+	"txoo7gHVtmqCR8qV/jve42c9b12XtvTb6Hk3g4aQ7peq0ZpcaqvPiVLIkXCdT2QaZmIErhLXAphrLSD2",
+	"Q31gh4sqd0GUsWxhZVQCM79KsLDD9XRhl6o81z5Wg/4Uy0nho7chDq81xMphmiCrEpIn7Db8w17B0J23",
+	"5MRjm/jwYnkHJx7bwIcXy9s58T7a87mRAxlxZV5NzZ1cdz+fHnyGzX/6vrvjGrXe33k3FTw303+tvh9E",
+	"fm+2ttjlNMuFS9Cwo7NyLvU2ywyirfr8RGip3ag1/gzTPaTeSDOsquelhWea8Ty7+AsQxIC+yH6NtCe+",
+	"OUkAAYC3afX547kLCfUlk1Kc/Ndnx5K2IdXKZZa79KkuOxZppjHDiJLph3MDDMppHb1YUmahhiJMrF4z",
+	"KpwEic2PxS+b0fg/CXMseJrRpz9gpYabpIGy7I+LRyGlb/5tUW2cUN7coqAe32raqUOgAp4utsOz9ql3",
+	"lGDY4syvCbIZ2l3WZ0vJYgT3gf14RMq4wYxl7Dde+vetACcs6CDDegQprURlwVKI1NpVPiEk1dnvYZnU",
+	"RnBoDb2eRbupoU1eeSGYKfl4DEx487u5lI67eS4uaCFoOV1ngBQcrOk1gSpjpXnPublCtQjamFt9Jqny",
+	"9GJJCTOussRStVMJWsmMnwsrIRIcXLOpMUXv1atcjXg+Vdr0ftr6aYuy2OZl/qL34hXYcLRHy8tHzh4F",
+	"R+vrKf2HGC3ysZU81tR70Qu32W7XUjdq9MxH6KKn9MbAfc+cO4Si8FWqb9hRERWlieyouQlmtoZHw5xw",
+	"BtlEitRO6HP6AudhzyUrRfWspahal50SfI+ZksGU9Pjms0Ipti+Kt6NOM21UuQgHhSrjhjH7S3bu2IX4",
+	"XrJS5ZAjBUZzBBazri36GsK7kvmiHcxKQzUdGuVxamFMJid2mvlo6lK6XbCFqrhvmsYN0jDPwbp45Y0D",
+	"ozXTfBB++y95ngtjB8OT15QDZkW5OxUdYVU3BopgE3PFJbO8Np3nQgeT0ngN0+6UIs1MZ8TLFE5FID7s",
+	"YpQLTc0o7W+Qd0K/apdpJrISOB/Pc3hL5xlmFdDlg3TUYZbn4VLsaDd+v7lUnVxciJxlcqSca+aqEFIL",
+	"RqUtmagP6/5449h8ollrcLx7sP/loL3NhDTQIhV6RkIOkB0yHBu4zvVR968vjcaK2ExJOC7tdguFQOa2",
+	"pxASwgb0QjAZ/aVhvmPL88vgLdYaZ1fQfm55IRr7iS7g7tmlhBRYunEat0rMihwCmNZmHINklaZhnf8z",
+	"z0bnndWrBcYy5dZeTsWYz3MTHJyP+Y+4FbjF4sZrQ2N01p7zgf3UfMGG83Rir08B6e5YKhQ5+APHekSZ",
+	"KaifKg1Vc9plOLoIpqbRVnyj3fGRqU4BMmLx+FcP1sGHm5iY4SbTJhtpxAiX46ycibSiLFNyqcd277yh",
+	"3TSP/cymJR9J0YFEd7dHygp9Ds1nWQmJvU3DKSnsW531e+HvmDYAnOZHCtvIcyhtsEwTasxypc7ZvICY",
+	"9//MAfXAz5rJC6FNB0drmPPDfIFCVuS53ZgU++KadUvZZlOV27uHxIfJuxPFpJhwA3bf8vQ4cMP0P9NA",
+	"9rpfZHLS4ReitCrRSGkD2kie2a+0S7zg+RzFIchig2wAPtgqVKXQzfRCa7Dm0ljlmbpp56UwiLuBBwtH",
+	"3QJ/kYYyDmsO8mGWZyYTOpxICgPvNUyAAAKuL6eazebSKj1UGkgteRP/QxKxRHO7Ifa/TFbopO1uH0AB",
+	"RbEMMUFhJwgArEvqPSRiFq67dYntVaQQqa7aXKN66O5VgMLQIOUc8AEhE2EX+HBJXmjVFK8Ko39pIl/6",
+	"3cSmfTXp9VLxAL+nxu9ehp05r83mik8bZBBmrWNLVUo2p6+jbG28H5U30te7XJuFUhyvT/LJV+3p+WQi",
+	"tKuCB1EaBfWiSArby71HrYYBTZ/rMtVV+zVT9PL+1FDq7S5R72qEaGzo08qNI5yQLRZ81nH9flbMTLfQ",
+	"yahpVjCt8hRipZLxoujA1jI9H/pXQTVP5yO78cW8HE25FrG8EGU2Jos5WmJLwcushUg7lmXo+UzA/7dT",
+	"tD21wD9fYlG9H1LXb0AGhVQNH7UrTblgacnHAOrBU2jNrcaI7cR9eIryi6bckinLM4nVglaLgxqGYqqM",
+	"QgFXipHICtNlh+TXs4Yiv3CZ1ZSyia1jARPKTu5Rl2hCo5yAqzE8w8+bJOOeKkU2kfUClKDMLCgZrMwx",
+	"qsEARSCsUoG/pDw0Z8ZXTYzD1UcPuTxnBV+Aols7BNYq5npqd+jk4AR7KzNE0WKZNKpS9Ug1i1g6Rz+K",
+	"8H2tPNYSDanGYy1CPhDOeKPxMFW5YLlIJxjgB0QmUVqWKVL2y8nRYZUV3PLGPKiMdrZ25NtdEhmGnIKP",
+	"zufFTStw+ilkF+yc/MbAVm2JKwBtQUWVHgFyhDOsnoxCNkWcGAjQHsJLgKQAeyXTeg7ztbKZHTlyCkZa",
+	"Llg5l6F4G+mLZoVRLKCLfcrCTvfLSoRdgbfJYG572xw9WGYL8k7bc9So56Qlv+S5Bv+U09lgJu0NOPB+",
+	"ZlZmZ1jaiRqkVKUjlpBhOr1vxeY7IICxgGJeuzXszRu72Zaa4DK7W7mQI7w3XXYiBDve7X882GXxiw/z",
+	"DBSa6+/EL8KtxJle/Pl//vz/AQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -817,6 +817,62 @@ type BudgetStatusItem struct {
 // BudgetYearValue defines model for BudgetYearValue.
 type BudgetYearValue = int32
 
+// CardInstallmentSlice Which slice of an installment purchase the item is, or null for an entry that is not one.
+type CardInstallmentSlice struct {
+	// Number The slice's position, 1 for the first (which takes the remainder).
+	Number int32 `json:"number"`
+
+	// Of The purchase's number of months.
+	Of int32 `json:"of"`
+}
+
+// CardStatement One statement of a card's cycle.
+type CardStatement struct {
+	// ClosingDate The day the statement closes (its last day).
+	ClosingDate openapi_types.Date `json:"closingDate"`
+
+	// DueDate The first payment day after the closing day.
+	DueDate openapi_types.Date `json:"dueDate"`
+
+	// From The first day whose entries the statement covers (the day after the previous closing day).
+	From openapi_types.Date `json:"from"`
+
+	// Items The entries and installment slices of the statement, oldest date first.
+	Items []CardStatementItem `json:"items"`
+
+	// Paid Confirmed transfers into the card dated after the closing date cover the total.
+	Paid bool `json:"paid"`
+
+	// To The last day whose entries the statement covers (the closing day).
+	To openapi_types.Date `json:"to"`
+
+	// Total The sum of the items' amounts; negative when refunds pass the spending.
+	Total int64 `json:"total"`
+}
+
+// CardStatementItem defines model for CardStatementItem.
+type CardStatementItem struct {
+	// Amount What the item counts in the statement's total; negative for a refund, 0 while awaiting a rate.
+	Amount int64 `json:"amount"`
+
+	// AwaitingRate A pending foreign purchase still awaiting its exchange rate; it counts 0 until confirmed.
+	AwaitingRate bool `json:"awaitingRate"`
+
+	// Date The entry's date (a purchase's date for each of its installment slices).
+	Date openapi_types.Date `json:"date"`
+
+	// EntryID The entry the item comes from.
+	EntryID int64 `json:"entryId"`
+
+	// Installment Which slice of an installment purchase the item is, or null for an entry that is not one.
+	Installment *CardInstallmentSlice `json:"installment"`
+}
+
+// CardStatementList Statements, newest closing date first.
+//
+// Example: [{"closingDate":"2026-10-31","dueDate":"2026-11-14","from":"2026-10-01","items":[{"amount":33333,"awaitingRate":false,"date":"2026-09-20","entryId":12,"installment":{"number":2,"of":3}},{"amount":-5000,"awaitingRate":false,"date":"2026-10-02","entryId":14,"installment":null},{"amount":12000,"awaitingRate":false,"date":"2026-10-31","entryId":15,"installment":null}],"paid":false,"to":"2026-10-31","total":40333}]
+type CardStatementList = []CardStatement
+
 // Category A category; a top-level one lists its sub-categories in `children` (a sub-category's is empty).
 type Category struct {
 	Children  []SubCategory `json:"children"`
@@ -1474,6 +1530,22 @@ type NetWorthUnit string
 
 // NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
 type NetWorthUnitValue = string
+
+// NextCardBill A card's next bill.
+type NextCardBill struct {
+	ClosingDate openapi_types.Date `json:"closingDate"`
+	DueDate     openapi_types.Date `json:"dueDate"`
+	Total       int64              `json:"total"`
+	WalletID    int64              `json:"walletId"`
+}
+
+// NextCardBills Example: {"cards":[{"closingDate":"2026-10-31","dueDate":"2026-11-14","total":40333,"walletId":3}],"total":40333}
+type NextCardBills struct {
+	Cards []NextCardBill `json:"cards"`
+
+	// Total The sum of the cards' totals.
+	Total int64 `json:"total"`
+}
 
 // NotificationOutcome What a notification did. Open for growth; known values are listed.
 //
@@ -2547,7 +2619,16 @@ type Wallet struct {
 	ManualValuation bool                `json:"manualValuation"`
 	Name            string              `json:"name"`
 	OpeningBalance  int64               `json:"openingBalance"`
-	SortOrder       int32               `json:"sortOrder"`
+
+	// PaymentDay A `CARD`'s payment day (1 to 31), or null for no cycle.
+	PaymentDay *int32 `json:"paymentDay"`
+
+	// PaymentWalletID The wallet a `CARD`'s bills are paid from, or null for no cycle.
+	PaymentWalletID *int64 `json:"paymentWalletId"`
+	SortOrder       int32  `json:"sortOrder"`
+
+	// StatementDay A `CARD`'s statement closing day (1 to 31), or null for no cycle.
+	StatementDay *int32 `json:"statementDay"`
 
 	// Type The kind of wallet as answered; a client must accept other values.
 	Type WalletTypeValue `json:"type"`
@@ -2592,6 +2673,15 @@ type WalletRequest struct {
 	//
 	// Example: 1500000
 	OpeningBalance *Money `json:"openingBalance,omitempty"`
+
+	// PaymentDay The day of the month a `CARD`'s statement is paid, 1 to 31 (the same month-end rule); a statement is due on the first such day after its closing day.
+	PaymentDay *int32 `json:"paymentDay,omitempty"`
+
+	// PaymentWalletID The member's wallet a `CARD`'s bills are paid from; not a `CARD`.
+	PaymentWalletID *int64 `json:"paymentWalletId,omitempty"`
+
+	// StatementDay A `CARD`'s statement closing day of the month, 1 to 31 (a day past a month's end means its last day); with `paymentDay` and `paymentWalletId`.
+	StatementDay *int32 `json:"statementDay,omitempty"`
 
 	// Type The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
 	// `CHECK_CARD` a debit card, `MINUS` an overdraft account, `PENSION` typically a manual-valuation wallet.
@@ -3634,6 +3724,15 @@ type UpdateWalletParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// ListCardStatementsParams defines parameters for ListCardStatements.
+type ListCardStatementsParams struct {
+	// From The earliest closing date to list (included).
+	From *openapi_types.Date `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The latest closing date to list (included).
+	To *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
 }
 
 // ListMembersParams defines parameters for ListMembers.
@@ -4713,6 +4812,13 @@ type ClientInterface interface {
 	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
 	UpdateBudget(ctx context.Context, id BudgetID, params *UpdateBudgetParams, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetNextCardBills The next bill of every card
+	//
+	// For each `CARD` wallet with a statement cycle, in the wallets' order: its oldest closed statement that is not paid (closed: its closing date is before today), else the open statement (the one today falls in, total 0 when it holds nothing yet), with the statement's closing date, due date and total as `listCardStatements` answers them. `total` is the sum of the cards' totals. Cards without a cycle are not listed.
+	//
+	// Corresponds with GET /api/account/card-bills/next (the `GetNextCardBills` operationId).
+	GetNextCardBills(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListCategories The category tree
 	//
 	// Top-level categories in sort order, each with its sub-categories (`children`) in sort order.
@@ -5684,6 +5790,7 @@ type ClientInterface interface {
 	// A new wallet is placed last. A FREE member holds at most 2 wallets of each type (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 	// The account number (1 to 64 characters: digits, letters, spaces and hyphens) is stored encrypted.
 	// Loan fields go together: `loanAmount`, `loanRate`, `loanMethod`, `loanMonths` and `loanStart` are all given or all absent, and `loanPayment` needs them. `currentValue` is required when `manualValuation` is true and ignored otherwise.
+	// A `CARD` wallet may carry its issuer's statement cycle: `statementDay`, `paymentDay` and `paymentWalletId` go together (all three or none; a missing one is 400 naming it), only on a `CARD` (400 naming `/statementDay` otherwise). `paymentWalletId` is another of the member's wallets that is not a `CARD` (another member's, a missing one or a `CARD` is 400 naming `/paymentWalletId`). A wallet that pays a card cannot become a `CARD` (400 naming `/type`) nor be deleted (409) while it does.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5695,6 +5802,7 @@ type ClientInterface interface {
 	// A new wallet is placed last. A FREE member holds at most 2 wallets of each type (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 	// The account number (1 to 64 characters: digits, letters, spaces and hyphens) is stored encrypted.
 	// Loan fields go together: `loanAmount`, `loanRate`, `loanMethod`, `loanMonths` and `loanStart` are all given or all absent, and `loanPayment` needs them. `currentValue` is required when `manualValuation` is true and ignored otherwise.
+	// A `CARD` wallet may carry its issuer's statement cycle: `statementDay`, `paymentDay` and `paymentWalletId` go together (all three or none; a missing one is 400 naming it), only on a `CARD` (400 naming `/statementDay` otherwise). `paymentWalletId` is another of the member's wallets that is not a `CARD` (another member's, a missing one or a `CARD` is 400 naming `/paymentWalletId`). A wallet that pays a card cannot become a `CARD` (400 naming `/type`) nor be deleted (409) while it does.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5721,7 +5829,7 @@ type ClientInterface interface {
 
 	// DeleteWallet Delete a wallet
 	//
-	// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet. Entries with installments move only to a `CARD` wallet (400 otherwise).
+	// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet. Entries with installments move only to a `CARD` wallet (400 otherwise). A wallet a card is paid from (`paymentWalletId`) answers 409 `CONFLICT` until the card is paid from another wallet.
 	//
 	// Corresponds with DELETE /api/account/wallets/{id} (the `DeleteWallet` operationId).
 	DeleteWallet(ctx context.Context, id WalletID, params *DeleteWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5759,6 +5867,17 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/account/wallets/{id}/loan-schedule (the `GetLoanSchedule` operationId).
 	GetLoanSchedule(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCardStatements The statements of a card
+	//
+	// The card's statements by its cycle (`statementDay`, `paymentDay`), newest first; `from` and `to` (both optional, each a closing date, included) keep the statements that close between them.
+	// A statement closes on `statementDay` of a month (a day past the month's end means its last day) and covers the entries dated from the day after the previous closing day (`from`) through its closing day (`to` = `closingDate`). It is due on the first `paymentDay` after its closing day (the same month-end rule).
+	// Its items are the card's confirmed entries of those days: an expense counts its amount; a refund (an income entry on the card that is not a transfer) is listed with its amount negative and reduces the statement it falls in; a transfer out of the card (a cash advance) counts as an expense. An installment purchase of N months puts floor(amount / N) in each of its N statements, starting with the one its date falls in, and the remainder in the first; each slice is an item with `installment: {number, of}`, so the slices of a purchase sum exactly to it. A pending foreign purchase still awaiting its exchange rate is listed with `awaitingRate: true` and amount 0, and counts 0 until it is confirmed; other pending entries count in no statement until confirmed (as in every balance). `total` is the sum of the items' amounts (negative when refunds pass the spending).
+	// A statement is listed when it holds an item, including statements not closed yet that already hold installment slices. `paid` is true when confirmed transfers into the card dated after its closing date cover its total, statements taking the transfers oldest statement first; a statement whose total is 0 or less is paid, and one holding an item awaiting its rate is not.
+	// Another member's wallet or a missing one answers 404. A wallet without a statement cycle (not a `CARD`, or a `CARD` without `statementDay`) answers 400 naming `id`; `from` after `to` answers 400 naming `from`.
+	//
+	// Corresponds with GET /api/account/wallets/{id}/statements (the `ListCardStatements` operationId).
+	ListCardStatements(ctx context.Context, id WalletID, params *ListCardStatementsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListDefaultCategories The default category tree
 	//
@@ -7291,6 +7410,23 @@ func (c *Client) UpdateBudgetWithBody(ctx context.Context, id BudgetID, params *
 // Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
 func (c *Client) UpdateBudget(ctx context.Context, id BudgetID, params *UpdateBudgetParams, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateBudgetRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetNextCardBills The next bill of every card
+//
+// For each `CARD` wallet with a statement cycle, in the wallets' order: its oldest closed statement that is not paid (closed: its closing date is before today), else the open statement (the one today falls in, total 0 when it holds nothing yet), with the statement's closing date, due date and total as `listCardStatements` answers them. `total` is the sum of the cards' totals. Cards without a cycle are not listed.
+//
+// Corresponds with GET /api/account/card-bills/next (the `GetNextCardBills` operationId).
+func (c *Client) GetNextCardBills(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetNextCardBillsRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -9022,6 +9158,7 @@ func (c *Client) ListWallets(ctx context.Context, reqEditors ...RequestEditorFn)
 // A new wallet is placed last. A FREE member holds at most 2 wallets of each type (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 // The account number (1 to 64 characters: digits, letters, spaces and hyphens) is stored encrypted.
 // Loan fields go together: `loanAmount`, `loanRate`, `loanMethod`, `loanMonths` and `loanStart` are all given or all absent, and `loanPayment` needs them. `currentValue` is required when `manualValuation` is true and ignored otherwise.
+// A `CARD` wallet may carry its issuer's statement cycle: `statementDay`, `paymentDay` and `paymentWalletId` go together (all three or none; a missing one is 400 naming it), only on a `CARD` (400 naming `/statementDay` otherwise). `paymentWalletId` is another of the member's wallets that is not a `CARD` (another member's, a missing one or a `CARD` is 400 naming `/paymentWalletId`). A wallet that pays a card cannot become a `CARD` (400 naming `/type`) nor be deleted (409) while it does.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9043,6 +9180,7 @@ func (c *Client) CreateWalletWithBody(ctx context.Context, params *CreateWalletP
 // A new wallet is placed last. A FREE member holds at most 2 wallets of each type (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 // The account number (1 to 64 characters: digits, letters, spaces and hyphens) is stored encrypted.
 // Loan fields go together: `loanAmount`, `loanRate`, `loanMethod`, `loanMonths` and `loanStart` are all given or all absent, and `loanPayment` needs them. `currentValue` is required when `manualValuation` is true and ignored otherwise.
+// A `CARD` wallet may carry its issuer's statement cycle: `statementDay`, `paymentDay` and `paymentWalletId` go together (all three or none; a missing one is 400 naming it), only on a `CARD` (400 naming `/statementDay` otherwise). `paymentWalletId` is another of the member's wallets that is not a `CARD` (another member's, a missing one or a `CARD` is 400 naming `/paymentWalletId`). A wallet that pays a card cannot become a `CARD` (400 naming `/type`) nor be deleted (409) while it does.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9099,7 +9237,7 @@ func (c *Client) ReorderWallets(ctx context.Context, body ReorderWalletsJSONRequ
 
 // DeleteWallet Delete a wallet
 //
-// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet. Entries with installments move only to a `CARD` wallet (400 otherwise).
+// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet. Entries with installments move only to a `CARD` wallet (400 otherwise). A wallet a card is paid from (`paymentWalletId`) answers 409 `CONFLICT` until the card is paid from another wallet.
 //
 // Corresponds with DELETE /api/account/wallets/{id} (the `DeleteWallet` operationId).
 func (c *Client) DeleteWallet(ctx context.Context, id WalletID, params *DeleteWalletParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9178,6 +9316,27 @@ func (c *Client) UpdateWallet(ctx context.Context, id WalletID, params *UpdateWa
 // Corresponds with GET /api/account/wallets/{id}/loan-schedule (the `GetLoanSchedule` operationId).
 func (c *Client) GetLoanSchedule(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetLoanScheduleRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCardStatements The statements of a card
+//
+// The card's statements by its cycle (`statementDay`, `paymentDay`), newest first; `from` and `to` (both optional, each a closing date, included) keep the statements that close between them.
+// A statement closes on `statementDay` of a month (a day past the month's end means its last day) and covers the entries dated from the day after the previous closing day (`from`) through its closing day (`to` = `closingDate`). It is due on the first `paymentDay` after its closing day (the same month-end rule).
+// Its items are the card's confirmed entries of those days: an expense counts its amount; a refund (an income entry on the card that is not a transfer) is listed with its amount negative and reduces the statement it falls in; a transfer out of the card (a cash advance) counts as an expense. An installment purchase of N months puts floor(amount / N) in each of its N statements, starting with the one its date falls in, and the remainder in the first; each slice is an item with `installment: {number, of}`, so the slices of a purchase sum exactly to it. A pending foreign purchase still awaiting its exchange rate is listed with `awaitingRate: true` and amount 0, and counts 0 until it is confirmed; other pending entries count in no statement until confirmed (as in every balance). `total` is the sum of the items' amounts (negative when refunds pass the spending).
+// A statement is listed when it holds an item, including statements not closed yet that already hold installment slices. `paid` is true when confirmed transfers into the card dated after its closing date cover its total, statements taking the transfers oldest statement first; a statement whose total is 0 or less is paid, and one holding an item awaiting its rate is not.
+// Another member's wallet or a missing one answers 404. A wallet without a statement cycle (not a `CARD`, or a `CARD` without `statementDay`) answers 400 naming `id`; `from` after `to` answers 400 naming `from`.
+//
+// Corresponds with GET /api/account/wallets/{id}/statements (the `ListCardStatements` operationId).
+func (c *Client) ListCardStatements(ctx context.Context, id WalletID, params *ListCardStatementsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCardStatementsRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -12063,6 +12222,33 @@ func NewUpdateBudgetRequestWithBody(server string, id BudgetID, params *UpdateBu
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewGetNextCardBillsRequest constructs an http.Request for the GetNextCardBills method
+func NewGetNextCardBillsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/card-bills/next")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -15247,6 +15433,79 @@ func NewGetLoanScheduleRequest(server string, id WalletID) (*http.Request, error
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListCardStatementsRequest constructs an http.Request for the ListCardStatements method
+func NewListCardStatementsRequest(server string, id WalletID, params *ListCardStatementsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/wallets/%s/statements", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -18632,6 +18891,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/account/budgets/{id} (the `UpdateBudget` operationId).
 	UpdateBudgetWithResponse(ctx context.Context, id BudgetID, params *UpdateBudgetParams, body UpdateBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBudgetResponse, error)
 
+	// GetNextCardBillsWithResponse The next bill of every card
+	//
+	// For each `CARD` wallet with a statement cycle, in the wallets' order: its oldest closed statement that is not paid (closed: its closing date is before today), else the open statement (the one today falls in, total 0 when it holds nothing yet), with the statement's closing date, due date and total as `listCardStatements` answers them. `total` is the sum of the cards' totals. Cards without a cycle are not listed.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/card-bills/next (the `GetNextCardBills` operationId).
+	GetNextCardBillsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetNextCardBillsResponse, error)
+
 	// ListCategoriesWithResponse The category tree
 	//
 	// Top-level categories in sort order, each with its sub-categories (`children`) in sort order.
@@ -19665,6 +19933,7 @@ type ClientWithResponsesInterface interface {
 	// A new wallet is placed last. A FREE member holds at most 2 wallets of each type (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 	// The account number (1 to 64 characters: digits, letters, spaces and hyphens) is stored encrypted.
 	// Loan fields go together: `loanAmount`, `loanRate`, `loanMethod`, `loanMonths` and `loanStart` are all given or all absent, and `loanPayment` needs them. `currentValue` is required when `manualValuation` is true and ignored otherwise.
+	// A `CARD` wallet may carry its issuer's statement cycle: `statementDay`, `paymentDay` and `paymentWalletId` go together (all three or none; a missing one is 400 naming it), only on a `CARD` (400 naming `/statementDay` otherwise). `paymentWalletId` is another of the member's wallets that is not a `CARD` (another member's, a missing one or a `CARD` is 400 naming `/paymentWalletId`). A wallet that pays a card cannot become a `CARD` (400 naming `/type`) nor be deleted (409) while it does.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19676,6 +19945,7 @@ type ClientWithResponsesInterface interface {
 	// A new wallet is placed last. A FREE member holds at most 2 wallets of each type (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 	// The account number (1 to 64 characters: digits, letters, spaces and hyphens) is stored encrypted.
 	// Loan fields go together: `loanAmount`, `loanRate`, `loanMethod`, `loanMonths` and `loanStart` are all given or all absent, and `loanPayment` needs them. `currentValue` is required when `manualValuation` is true and ignored otherwise.
+	// A `CARD` wallet may carry its issuer's statement cycle: `statementDay`, `paymentDay` and `paymentWalletId` go together (all three or none; a missing one is 400 naming it), only on a `CARD` (400 naming `/statementDay` otherwise). `paymentWalletId` is another of the member's wallets that is not a `CARD` (another member's, a missing one or a `CARD` is 400 naming `/paymentWalletId`). A wallet that pays a card cannot become a `CARD` (400 naming `/type`) nor be deleted (409) while it does.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19702,7 +19972,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteWalletWithResponse Delete a wallet
 	//
-	// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet. Entries with installments move only to a `CARD` wallet (400 otherwise).
+	// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet. Entries with installments move only to a `CARD` wallet (400 otherwise). A wallet a card is paid from (`paymentWalletId`) answers 409 `CONFLICT` until the card is paid from another wallet.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19746,6 +20016,19 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/account/wallets/{id}/loan-schedule (the `GetLoanSchedule` operationId).
 	GetLoanScheduleWithResponse(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*GetLoanScheduleResponse, error)
+
+	// ListCardStatementsWithResponse The statements of a card
+	//
+	// The card's statements by its cycle (`statementDay`, `paymentDay`), newest first; `from` and `to` (both optional, each a closing date, included) keep the statements that close between them.
+	// A statement closes on `statementDay` of a month (a day past the month's end means its last day) and covers the entries dated from the day after the previous closing day (`from`) through its closing day (`to` = `closingDate`). It is due on the first `paymentDay` after its closing day (the same month-end rule).
+	// Its items are the card's confirmed entries of those days: an expense counts its amount; a refund (an income entry on the card that is not a transfer) is listed with its amount negative and reduces the statement it falls in; a transfer out of the card (a cash advance) counts as an expense. An installment purchase of N months puts floor(amount / N) in each of its N statements, starting with the one its date falls in, and the remainder in the first; each slice is an item with `installment: {number, of}`, so the slices of a purchase sum exactly to it. A pending foreign purchase still awaiting its exchange rate is listed with `awaitingRate: true` and amount 0, and counts 0 until it is confirmed; other pending entries count in no statement until confirmed (as in every balance). `total` is the sum of the items' amounts (negative when refunds pass the spending).
+	// A statement is listed when it holds an item, including statements not closed yet that already hold installment slices. `paid` is true when confirmed transfers into the card dated after its closing date cover its total, statements taking the transfers oldest statement first; a statement whose total is 0 or less is paid, and one holding an item awaiting its rate is not.
+	// Another member's wallet or a missing one answers 404. A wallet without a statement cycle (not a `CARD`, or a `CARD` without `statementDay`) answers 400 naming `id`; `from` after `to` answers 400 naming `from`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/wallets/{id}/statements (the `ListCardStatements` operationId).
+	ListCardStatementsWithResponse(ctx context.Context, id WalletID, params *ListCardStatementsParams, reqEditors ...RequestEditorFn) (*ListCardStatementsResponse, error)
 
 	// ListDefaultCategoriesWithResponse The default category tree
 	//
@@ -22478,6 +22761,89 @@ func (r UpdateBudgetResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateBudgetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetNextCardBillsResponse503Headers the declared response headers of an HTTP 503 response for GetNextCardBills
+type GetNextCardBillsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetNextCardBillsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NextCardBills
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetNextCardBillsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetNextCardBillsResponse) GetJSON200() *NextCardBills {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetNextCardBillsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetNextCardBillsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetNextCardBillsResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetNextCardBillsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetNextCardBillsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetNextCardBillsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetNextCardBillsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetNextCardBillsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetNextCardBillsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -28874,6 +29240,103 @@ func (r GetLoanScheduleResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetLoanScheduleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCardStatementsResponse503Headers the declared response headers of an HTTP 503 response for ListCardStatements
+type ListCardStatementsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListCardStatementsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CardStatementList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCardStatementsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCardStatementsResponse) GetJSON200() *CardStatementList {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListCardStatementsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListCardStatementsResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListCardStatementsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListCardStatementsResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListCardStatementsResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListCardStatementsResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListCardStatementsResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCardStatementsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCardStatementsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCardStatementsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCardStatementsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -36082,6 +36545,21 @@ func (c *ClientWithResponses) UpdateBudgetWithResponse(ctx context.Context, id B
 	return ParseUpdateBudgetResponse(rsp)
 }
 
+// GetNextCardBillsWithResponse The next bill of every card
+//
+// For each `CARD` wallet with a statement cycle, in the wallets' order: its oldest closed statement that is not paid (closed: its closing date is before today), else the open statement (the one today falls in, total 0 when it holds nothing yet), with the statement's closing date, due date and total as `listCardStatements` answers them. `total` is the sum of the cards' totals. Cards without a cycle are not listed.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/card-bills/next (the `GetNextCardBills` operationId).
+func (c *ClientWithResponses) GetNextCardBillsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetNextCardBillsResponse, error) {
+	rsp, err := c.GetNextCardBills(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetNextCardBillsResponse(rsp)
+}
+
 // ListCategoriesWithResponse The category tree
 //
 // Top-level categories in sort order, each with its sub-categories (`children`) in sort order.
@@ -37565,6 +38043,7 @@ func (c *ClientWithResponses) ListWalletsWithResponse(ctx context.Context, reqEd
 // A new wallet is placed last. A FREE member holds at most 2 wallets of each type (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 // The account number (1 to 64 characters: digits, letters, spaces and hyphens) is stored encrypted.
 // Loan fields go together: `loanAmount`, `loanRate`, `loanMethod`, `loanMonths` and `loanStart` are all given or all absent, and `loanPayment` needs them. `currentValue` is required when `manualValuation` is true and ignored otherwise.
+// A `CARD` wallet may carry its issuer's statement cycle: `statementDay`, `paymentDay` and `paymentWalletId` go together (all three or none; a missing one is 400 naming it), only on a `CARD` (400 naming `/statementDay` otherwise). `paymentWalletId` is another of the member's wallets that is not a `CARD` (another member's, a missing one or a `CARD` is 400 naming `/paymentWalletId`). A wallet that pays a card cannot become a `CARD` (400 naming `/type`) nor be deleted (409) while it does.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -37582,6 +38061,7 @@ func (c *ClientWithResponses) CreateWalletWithBodyWithResponse(ctx context.Conte
 // A new wallet is placed last. A FREE member holds at most 2 wallets of each type (400 `FREE_LIMIT_EXCEEDED`); PREMIUM members and administrators have no limit.
 // The account number (1 to 64 characters: digits, letters, spaces and hyphens) is stored encrypted.
 // Loan fields go together: `loanAmount`, `loanRate`, `loanMethod`, `loanMonths` and `loanStart` are all given or all absent, and `loanPayment` needs them. `currentValue` is required when `manualValuation` is true and ignored otherwise.
+// A `CARD` wallet may carry its issuer's statement cycle: `statementDay`, `paymentDay` and `paymentWalletId` go together (all three or none; a missing one is 400 naming it), only on a `CARD` (400 naming `/statementDay` otherwise). `paymentWalletId` is another of the member's wallets that is not a `CARD` (another member's, a missing one or a `CARD` is 400 naming `/paymentWalletId`). A wallet that pays a card cannot become a `CARD` (400 naming `/type`) nor be deleted (409) while it does.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -37626,7 +38106,7 @@ func (c *ClientWithResponses) ReorderWalletsWithResponse(ctx context.Context, bo
 
 // DeleteWalletWithResponse Delete a wallet
 //
-// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet. Entries with installments move only to a `CARD` wallet (400 otherwise).
+// A wallet that entries use answers 409 `CONFLICT` unless `moveTo` names another wallet of the member, to which its entries (and recurring and quick entries) move in the same transaction. Recurring and quick entries of a wallet deleted without `moveTo` lose their wallet. Entries with installments move only to a `CARD` wallet (400 otherwise). A wallet a card is paid from (`paymentWalletId`) answers 409 `CONFLICT` until the card is paid from another wallet.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -37699,6 +38179,25 @@ func (c *ClientWithResponses) GetLoanScheduleWithResponse(ctx context.Context, i
 		return nil, err
 	}
 	return ParseGetLoanScheduleResponse(rsp)
+}
+
+// ListCardStatementsWithResponse The statements of a card
+//
+// The card's statements by its cycle (`statementDay`, `paymentDay`), newest first; `from` and `to` (both optional, each a closing date, included) keep the statements that close between them.
+// A statement closes on `statementDay` of a month (a day past the month's end means its last day) and covers the entries dated from the day after the previous closing day (`from`) through its closing day (`to` = `closingDate`). It is due on the first `paymentDay` after its closing day (the same month-end rule).
+// Its items are the card's confirmed entries of those days: an expense counts its amount; a refund (an income entry on the card that is not a transfer) is listed with its amount negative and reduces the statement it falls in; a transfer out of the card (a cash advance) counts as an expense. An installment purchase of N months puts floor(amount / N) in each of its N statements, starting with the one its date falls in, and the remainder in the first; each slice is an item with `installment: {number, of}`, so the slices of a purchase sum exactly to it. A pending foreign purchase still awaiting its exchange rate is listed with `awaitingRate: true` and amount 0, and counts 0 until it is confirmed; other pending entries count in no statement until confirmed (as in every balance). `total` is the sum of the items' amounts (negative when refunds pass the spending).
+// A statement is listed when it holds an item, including statements not closed yet that already hold installment slices. `paid` is true when confirmed transfers into the card dated after its closing date cover its total, statements taking the transfers oldest statement first; a statement whose total is 0 or less is paid, and one holding an item awaiting its rate is not.
+// Another member's wallet or a missing one answers 404. A wallet without a statement cycle (not a `CARD`, or a `CARD` without `statementDay`) answers 400 naming `id`; `from` after `to` answers 400 naming `from`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/wallets/{id}/statements (the `ListCardStatements` operationId).
+func (c *ClientWithResponses) ListCardStatementsWithResponse(ctx context.Context, id WalletID, params *ListCardStatementsParams, reqEditors ...RequestEditorFn) (*ListCardStatementsResponse, error) {
+	rsp, err := c.ListCardStatements(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCardStatementsResponse(rsp)
 }
 
 // ListDefaultCategoriesWithResponse The default category tree
@@ -40961,6 +41460,80 @@ func ParseUpdateBudgetResponse(rsp *http.Response) (*UpdateBudgetResponse, error
 		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateBudgetResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetNextCardBillsResponse parses an HTTP response from a GetNextCardBillsWithResponse call
+func ParseGetNextCardBillsResponse(rsp *http.Response) (*GetNextCardBillsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetNextCardBillsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NextCardBills
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetNextCardBillsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -47123,6 +47696,94 @@ func ParseGetLoanScheduleResponse(rsp *http.Response) (*GetLoanScheduleResponse,
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetLoanScheduleResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCardStatementsResponse parses an HTTP response from a ListCardStatementsWithResponse call
+func ParseListCardStatementsResponse(rsp *http.Response) (*ListCardStatementsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCardStatementsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CardStatementList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListCardStatementsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

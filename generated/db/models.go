@@ -448,6 +448,9 @@ type Wallet struct {
 	LoanPayment     *int64
 	ManualValuation bool
 	CurrentValue    *int64
+	StatementDay    *int32
+	PaymentDay      *int32
+	PaymentWalletID *int64
 	SortOrder       int32
 	CreatedAt       time.Time
 	Version         int64

@@ -48,14 +48,15 @@ const createWallet = `-- name: CreateWallet :one
 INSERT INTO wallet (
     member_id, name, type, opening_balance, account_number,
     loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment,
-    manual_valuation, current_value, sort_order
+    manual_valuation, current_value, statement_day, payment_day, payment_wallet_id, sort_order
 ) VALUES (
     $1, $2, $3, $4, $5,
     $6, $7, $8, $9, $10, $11,
     $12, $13,
+    $14, $15, $16,
     (SELECT COALESCE(MAX(sort_order), 0) + 1 FROM wallet WHERE member_id = $1)
 )
-RETURNING id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, sort_order, created_at, version
+RETURNING id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, statement_day, payment_day, payment_wallet_id, sort_order, created_at, version
 `
 
 type CreateWalletParams struct {
@@ -72,6 +73,9 @@ type CreateWalletParams struct {
 	LoanPayment     *int64
 	ManualValuation bool
 	CurrentValue    *int64
+	StatementDay    *int32
+	PaymentDay      *int32
+	PaymentWalletID *int64
 }
 
 func (q *Queries) CreateWallet(ctx context.Context, arg CreateWalletParams) (Wallet, error) {
@@ -89,6 +93,9 @@ func (q *Queries) CreateWallet(ctx context.Context, arg CreateWalletParams) (Wal
 		arg.LoanPayment,
 		arg.ManualValuation,
 		arg.CurrentValue,
+		arg.StatementDay,
+		arg.PaymentDay,
+		arg.PaymentWalletID,
 	)
 	var i Wallet
 	err := row.Scan(
@@ -106,6 +113,9 @@ func (q *Queries) CreateWallet(ctx context.Context, arg CreateWalletParams) (Wal
 		&i.LoanPayment,
 		&i.ManualValuation,
 		&i.CurrentValue,
+		&i.StatementDay,
+		&i.PaymentDay,
+		&i.PaymentWalletID,
 		&i.SortOrder,
 		&i.CreatedAt,
 		&i.Version,
@@ -140,7 +150,7 @@ func (q *Queries) DeleteWallet(ctx context.Context, arg DeleteWalletParams) (int
 }
 
 const getWallet = `-- name: GetWallet :one
-SELECT id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, sort_order, created_at, version FROM wallet WHERE member_id = $1 AND id = $2
+SELECT id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, statement_day, payment_day, payment_wallet_id, sort_order, created_at, version FROM wallet WHERE member_id = $1 AND id = $2
 `
 
 type GetWalletParams struct {
@@ -166,6 +176,9 @@ func (q *Queries) GetWallet(ctx context.Context, arg GetWalletParams) (Wallet, e
 		&i.LoanPayment,
 		&i.ManualValuation,
 		&i.CurrentValue,
+		&i.StatementDay,
+		&i.PaymentDay,
+		&i.PaymentWalletID,
 		&i.SortOrder,
 		&i.CreatedAt,
 		&i.Version,
@@ -174,7 +187,7 @@ func (q *Queries) GetWallet(ctx context.Context, arg GetWalletParams) (Wallet, e
 }
 
 const getWalletWithBalance = `-- name: GetWalletWithBalance :one
-SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, w.version, (w.opening_balance + COALESCE((
+SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.statement_day, w.payment_day, w.payment_wallet_id, w.sort_order, w.created_at, w.version, (w.opening_balance + COALESCE((
     SELECT SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END)
     FROM account_entry e
     WHERE e.member_id = $1 AND e.wallet_id = w.id AND NOT e.pending
@@ -211,6 +224,9 @@ func (q *Queries) GetWalletWithBalance(ctx context.Context, arg GetWalletWithBal
 		&i.Wallet.LoanPayment,
 		&i.Wallet.ManualValuation,
 		&i.Wallet.CurrentValue,
+		&i.Wallet.StatementDay,
+		&i.Wallet.PaymentDay,
+		&i.Wallet.PaymentWalletID,
 		&i.Wallet.SortOrder,
 		&i.Wallet.CreatedAt,
 		&i.Wallet.Version,
@@ -220,7 +236,7 @@ func (q *Queries) GetWalletWithBalance(ctx context.Context, arg GetWalletWithBal
 }
 
 const listBackupWallets = `-- name: ListBackupWallets :many
-SELECT id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, sort_order, created_at, version FROM wallet WHERE member_id = $1 ORDER BY sort_order, id
+SELECT id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, statement_day, payment_day, payment_wallet_id, sort_order, created_at, version FROM wallet WHERE member_id = $1 ORDER BY sort_order, id
 `
 
 func (q *Queries) ListBackupWallets(ctx context.Context, memberID int64) ([]Wallet, error) {
@@ -247,6 +263,9 @@ func (q *Queries) ListBackupWallets(ctx context.Context, memberID int64) ([]Wall
 			&i.LoanPayment,
 			&i.ManualValuation,
 			&i.CurrentValue,
+			&i.StatementDay,
+			&i.PaymentDay,
+			&i.PaymentWalletID,
 			&i.SortOrder,
 			&i.CreatedAt,
 			&i.Version,
@@ -293,7 +312,7 @@ func (q *Queries) ListNotifyWallets(ctx context.Context, memberID int64) ([]List
 }
 
 const listWalletsWithBalance = `-- name: ListWalletsWithBalance :many
-SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, w.version, (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
+SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.statement_day, w.payment_day, w.payment_wallet_id, w.sort_order, w.created_at, w.version, (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
 FROM wallet w
 LEFT JOIN (
     SELECT e.wallet_id, SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) AS net
@@ -336,6 +355,9 @@ func (q *Queries) ListWalletsWithBalance(ctx context.Context, memberID int64) ([
 			&i.Wallet.LoanPayment,
 			&i.Wallet.ManualValuation,
 			&i.Wallet.CurrentValue,
+			&i.Wallet.StatementDay,
+			&i.Wallet.PaymentDay,
+			&i.Wallet.PaymentWalletID,
 			&i.Wallet.SortOrder,
 			&i.Wallet.CreatedAt,
 			&i.Wallet.Version,
@@ -352,7 +374,7 @@ func (q *Queries) ListWalletsWithBalance(ctx context.Context, memberID int64) ([
 }
 
 const listWalletsWithBalanceByIDs = `-- name: ListWalletsWithBalanceByIDs :many
-SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.sort_order, w.created_at, w.version, (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
+SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.statement_day, w.payment_day, w.payment_wallet_id, w.sort_order, w.created_at, w.version, (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
 FROM wallet w
 LEFT JOIN (
     SELECT e.wallet_id, SUM(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) AS net
@@ -399,6 +421,9 @@ func (q *Queries) ListWalletsWithBalanceByIDs(ctx context.Context, arg ListWalle
 			&i.Wallet.LoanPayment,
 			&i.Wallet.ManualValuation,
 			&i.Wallet.CurrentValue,
+			&i.Wallet.StatementDay,
+			&i.Wallet.PaymentDay,
+			&i.Wallet.PaymentWalletID,
 			&i.Wallet.SortOrder,
 			&i.Wallet.CreatedAt,
 			&i.Wallet.Version,
@@ -511,9 +536,11 @@ UPDATE wallet SET
     name = $1, type = $2, opening_balance = $3, account_number = $4,
     loan_amount = $5, loan_rate = $6, loan_method = $7,
     loan_months = $8, loan_start = $9, loan_payment = $10,
-    manual_valuation = $11, current_value = $12
-WHERE member_id = $13 AND id = $14
-RETURNING id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, sort_order, created_at, version
+    manual_valuation = $11, current_value = $12,
+    statement_day = $13, payment_day = $14,
+    payment_wallet_id = $15
+WHERE member_id = $16 AND id = $17
+RETURNING id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, statement_day, payment_day, payment_wallet_id, sort_order, created_at, version
 `
 
 type UpdateWalletParams struct {
@@ -529,6 +556,9 @@ type UpdateWalletParams struct {
 	LoanPayment     *int64
 	ManualValuation bool
 	CurrentValue    *int64
+	StatementDay    *int32
+	PaymentDay      *int32
+	PaymentWalletID *int64
 	MemberID        int64
 	ID              int64
 }
@@ -547,6 +577,9 @@ func (q *Queries) UpdateWallet(ctx context.Context, arg UpdateWalletParams) (Wal
 		arg.LoanPayment,
 		arg.ManualValuation,
 		arg.CurrentValue,
+		arg.StatementDay,
+		arg.PaymentDay,
+		arg.PaymentWalletID,
 		arg.MemberID,
 		arg.ID,
 	)
@@ -566,6 +599,9 @@ func (q *Queries) UpdateWallet(ctx context.Context, arg UpdateWalletParams) (Wal
 		&i.LoanPayment,
 		&i.ManualValuation,
 		&i.CurrentValue,
+		&i.StatementDay,
+		&i.PaymentDay,
+		&i.PaymentWalletID,
 		&i.SortOrder,
 		&i.CreatedAt,
 		&i.Version,
@@ -600,6 +636,23 @@ type WalletInUseParams struct {
 
 func (q *Queries) WalletInUse(ctx context.Context, arg WalletInUseParams) (bool, error) {
 	row := q.db.QueryRow(ctx, walletInUse, arg.MemberID, arg.WalletID)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
+}
+
+const walletPaysCards = `-- name: WalletPaysCards :one
+SELECT EXISTS (SELECT 1 FROM wallet WHERE member_id = $1 AND payment_wallet_id = $2::bigint)
+`
+
+type WalletPaysCardsParams struct {
+	MemberID int64
+	WalletID int64
+}
+
+// Whether some card of the member is paid from this wallet.
+func (q *Queries) WalletPaysCards(ctx context.Context, arg WalletPaysCardsParams) (bool, error) {
+	row := q.db.QueryRow(ctx, walletPaysCards, arg.MemberID, arg.WalletID)
 	var exists bool
 	err := row.Scan(&exists)
 	return exists, err

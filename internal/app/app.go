@@ -23,6 +23,7 @@ import (
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/budget"
+	"github.com/nestegg/nestegg/internal/cards"
 	"github.com/nestegg/nestegg/internal/changes"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
@@ -221,6 +222,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		CSV:           csvHandler,
 		Tracing:       tracingOn,
 		Changes:       changes.NewHandler(pool, ledgerHandler),
+		Cards:         cards.NewHandler(pool, o.Clock, cfg.Timezone),
 		Idempotency:   idempotency.New(pool, o.Clock, o.IdempotencyHooks),
 		Heavy:         heavy.NewGate(pool, cfg.HeavyPerReplica),
 	})

@@ -56,8 +56,9 @@ var queryFileArea = map[string]string{
 	"stock": "invest", "invest_trade": "invest", "stock_quote": "invest", "networth": "invest",
 	"post": "board", "comment": "board", "post_vote": "board", "comment_vote": "board", "report": "board",
 	"spam_keyword": "board", "tag_group": "board", "board_image": "board", "post_image": "board",
-	"entry_import":  "csvio",
-	"ledger_change": "changes",
+	"entry_import":   "csvio",
+	"ledger_change":  "changes",
+	"card_statement": "cards",
 }
 
 // crossReads are the reads of another area's tables a query may make, for
@@ -91,6 +92,8 @@ var crossReads = map[[2]string]string{
 	{"comment", "member"}:                  "comments are listed with their authors in one statement",
 	{"post_vote", "member"}:                "recommenders are listed with their names",
 	{"board_image", "member"}:              "an image in use as a profile picture is kept by the cleanup",
+	{"card_statement", "wallet"}:           "a card's statements follow its cycle, read with the card (and every cycle card's entries) in one statement",
+	{"card_statement", "account_entry"}:    "a card's statements are computed from all its entries, read in one statement",
 }
 
 // crossWrites are writes of another area's table a query may make, each

@@ -100,9 +100,18 @@ var makers = map[string]func(m *apitest.Member) int64{
 // refers to. "ids" (reorder) and "moveTo" refer to the operation's own
 // resource.
 var idFields = map[string]string{
-	"walletId": "wallets", "fromWalletId": "wallets", "toWalletId": "wallets",
+	"walletId": "wallets", "fromWalletId": "wallets", "toWalletId": "wallets", "paymentWalletId": "wallets",
 	"categoryId": "categories", "parentId": "categories",
 	"stockId": "invest/stocks",
+}
+
+// invalidForeign are the id fields whose record is another member's or
+// missing alike answers 400 VALIDATION_FAILED naming the field (the contract
+// says so), not 404: a card's paying wallet (issue 45), refused with the
+// same answer whether it is missing, another member's or a CARD, so it
+// reveals nothing either. Each comes with what the body needs besides it.
+var invalidForeign = map[string]map[string]any{
+	"paymentWalletId": {"type": "CARD", "statementDay": 31, "paymentDay": 14},
 }
 
 var pathParam = regexp.MustCompile(`\{[^}/]+\}`)
@@ -241,6 +250,11 @@ func TestEveryLedgerOperationIsolatesMembers(t *testing.T) {
 					body[name] = []int64{idFor(slot)}
 				case kind == "body" && (slot == foreign || body[name] != nil):
 					body[name] = idFor(slot)
+					if slot == foreign {
+						for k, v := range invalidForeign[name] {
+							body[k] = v
+						}
+					}
 				}
 			}
 			if len(query) > 0 {
@@ -253,7 +267,11 @@ func TestEveryLedgerOperationIsolatesMembers(t *testing.T) {
 			res := intruder.m.Do(strings.ToUpper(op.method), path, payload)
 			var p apitest.Problem
 			_ = json.Unmarshal(res.Body, &p)
-			if res.Status != http.StatusNotFound || p.Code != "NOT_FOUND" {
+			if _, field, _ := strings.Cut(foreign, ":"); invalidForeign[field] != nil {
+				if res.Status != http.StatusBadRequest || p.Code != "VALIDATION_FAILED" || len(p.Errors) != 1 || p.Errors[0].Field != "/"+field {
+					t.Errorf("%s with another member's id in %s: %d %s, want 400 VALIDATION_FAILED naming /%s", op.OperationID, foreign, res.Status, res.Body, field)
+				}
+			} else if res.Status != http.StatusNotFound || p.Code != "NOT_FOUND" {
 				t.Errorf("%s with another member's id in %s: %d %s, want 404 NOT_FOUND", op.OperationID, foreign, res.Status, res.Body)
 			}
 			checked++

@@ -2,10 +2,12 @@ package ledger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"sync/atomic"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/oapi-codegen/runtime/types"
 	"github.com/shopspring/decimal"
@@ -123,7 +125,93 @@ func walletParams(c *AccountCrypto, memberID int64, in api.WalletRequest) (db.Cr
 		p.ManualValuation = true
 		p.CurrentValue = in.CurrentValue
 	}
+	if err := cycleParams(&p, in); err != nil {
+		return p, err
+	}
 	return p, nil
+}
+
+// cycleParams checks the shape of a card's statement cycle, whose three
+// fields go together on a CARD wallet; checkPaymentWallet checks the wallet
+// it names.
+func cycleParams(p *db.CreateWalletParams, in api.WalletRequest) error {
+	given := in.StatementDay != nil || in.PaymentDay != nil || in.PaymentWalletID != nil
+	if !given {
+		return nil
+	}
+	for _, f := range []struct {
+		field   string
+		missing bool
+	}{{"/statementDay", in.StatementDay == nil}, {"/paymentDay", in.PaymentDay == nil}, {"/paymentWalletId", in.PaymentWalletID == nil}} {
+		if f.missing {
+			return problem.Invalid(f.field, "statementDay, paymentDay and paymentWalletId go together")
+		}
+	}
+	if p.Type != "CARD" {
+		return problem.Invalid("/statementDay", "only a CARD wallet has a statement cycle")
+	}
+	if *in.StatementDay < 1 || *in.StatementDay > 31 {
+		return problem.Invalid("/statementDay", "must be 1 to 31")
+	}
+	if *in.PaymentDay < 1 || *in.PaymentDay > 31 {
+		return problem.Invalid("/paymentDay", "must be 1 to 31")
+	}
+	p.StatementDay, p.PaymentDay, p.PaymentWalletID = in.StatementDay, in.PaymentDay, in.PaymentWalletID
+	return nil
+}
+
+// errPaymentWallet answers a paying wallet that is missing, another member's
+// or a CARD: a field of the request, not the record the path names.
+var errPaymentWallet = problem.Invalid("/paymentWalletId", "must be one of your wallets that is not a CARD")
+
+// checkPaymentWallet checks the wallet a card is paid from, and
+// checkCardPayer a wallet's change to CARD, under the member's reservation
+// lock: the two go one after the other, so no wallet becomes a CARD while a
+// card is set to be paid from it. self is the wallet being written (0 on
+// create).
+func checkPaymentWallet(ctx context.Context, q *db.Queries, memberID, self int64, p db.CreateWalletParams) error {
+	if p.PaymentWalletID == nil {
+		return nil
+	}
+	if err := LockReservationsTx(ctx, q, memberID); err != nil {
+		return err
+	}
+	if *p.PaymentWalletID == self {
+		return errPaymentWallet
+	}
+	w, err := q.GetWallet(ctx, db.GetWalletParams{MemberID: memberID, ID: *p.PaymentWalletID})
+	if err := database.NoRows(err, errPaymentWallet, fmt.Sprintf("payment wallet %d", *p.PaymentWalletID)); err != nil {
+		return err
+	}
+	if w.Type == "CARD" {
+		return errPaymentWallet
+	}
+	return nil
+}
+
+// checkCardPayer refuses to make a wallet that pays a card a CARD itself.
+func checkCardPayer(ctx context.Context, q *db.Queries, memberID, id int64) error {
+	if err := LockReservationsTx(ctx, q, memberID); err != nil {
+		return err
+	}
+	pays, err := q.WalletPaysCards(ctx, db.WalletPaysCardsParams{MemberID: memberID, WalletID: id})
+	if err != nil {
+		return fmt.Errorf("cards paid from wallet %d: %w", id, err)
+	}
+	if pays {
+		return problem.Invalid("/type", "a card is paid from this wallet; pay it from another wallet first")
+	}
+	return nil
+}
+
+// paymentWalletGone maps the foreign key of a paying wallet deleted between
+// its check and the write.
+func paymentWalletGone(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.ConstraintName == "wallet_payment_wallet_fkey" {
+		return errPaymentWallet
+	}
+	return err
 }
 
 // loanParams checks the loan fields, which go together.
@@ -225,9 +313,12 @@ func CreateWalletTx(ctx context.Context, q *db.Queries, c *AccountCrypto, member
 	if err != nil {
 		return Wallet{}, err
 	}
+	if err := checkPaymentWallet(ctx, q, memberID, 0, params); err != nil {
+		return Wallet{}, err
+	}
 	w, err := q.CreateWallet(ctx, params)
 	if err != nil {
-		return Wallet{}, fmt.Errorf("create wallet: %w", err)
+		return Wallet{}, paymentWalletGone(fmt.Errorf("create wallet: %w", err))
 	}
 	return Wallet{w, w.OpeningBalance}, nil
 }
@@ -291,13 +382,23 @@ func (h *LedgerHandler) UpdateWallet(ctx context.Context, req api.UpdateWalletRe
 			if err := CheckFreeLimit(ctx, q, memberID, caller.HasPremium(), WalletsOfType(p.Type)); err != nil {
 				return Wallet{}, err
 			}
+			if p.Type == "CARD" {
+				if err := checkCardPayer(ctx, q, memberID, req.ID); err != nil {
+					return Wallet{}, err
+				}
+			}
+		}
+		if err := checkPaymentWallet(ctx, q, memberID, req.ID, p); err != nil {
+			return Wallet{}, err
 		}
 		_, err = q.UpdateWallet(ctx, db.UpdateWalletParams{
 			MemberID: memberID, ID: req.ID, Name: p.Name, Type: p.Type, OpeningBalance: p.OpeningBalance,
 			AccountNumber: p.AccountNumber, LoanAmount: p.LoanAmount, LoanRate: p.LoanRate, LoanMethod: p.LoanMethod,
 			LoanMonths: p.LoanMonths, LoanStart: p.LoanStart, LoanPayment: p.LoanPayment,
 			ManualValuation: p.ManualValuation, CurrentValue: p.CurrentValue,
+			StatementDay: p.StatementDay, PaymentDay: p.PaymentDay, PaymentWalletID: p.PaymentWalletID,
 		})
+		err = paymentWalletGone(err)
 		if err := database.NoRows(err, ErrWalletNotFound, fmt.Sprintf("update wallet %d", req.ID)); err != nil {
 			return Wallet{}, err
 		}
@@ -408,6 +509,7 @@ func (c *AccountCrypto) toAPIWallet(w Wallet) (api.Wallet, error) {
 		ID: w.ID, Name: w.Name, Type: w.Type, OpeningBalance: w.OpeningBalance, Balance: w.Balance,
 		SortOrder: w.SortOrder, LoanAmount: w.LoanAmount, LoanMethod: w.LoanMethod, LoanMonths: w.LoanMonths,
 		LoanPayment: w.LoanPayment, ManualValuation: w.ManualValuation, CurrentValue: w.CurrentValue,
+		StatementDay: w.StatementDay, PaymentDay: w.PaymentDay, PaymentWalletID: w.PaymentWalletID,
 	}
 	if w.AccountNumber != nil {
 		plain, err := c.Open(w.MemberID, *w.AccountNumber)

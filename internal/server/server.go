@@ -23,6 +23,7 @@ import (
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
 	"github.com/nestegg/nestegg/internal/budget"
+	"github.com/nestegg/nestegg/internal/cards"
 	"github.com/nestegg/nestegg/internal/changes"
 	"github.com/nestegg/nestegg/internal/csvio"
 	"github.com/nestegg/nestegg/internal/heavy"
@@ -56,6 +57,7 @@ type Server struct {
 	*backup.BackupHandler
 	*csvio.CSVHandler
 	*changes.ChangesHandler
+	*cards.CardsHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -90,6 +92,7 @@ type Deps struct {
 	// no tracing middleware is installed at all.
 	Tracing bool
 	Changes *changes.ChangesHandler
+	Cards   *cards.CardsHandler
 	// Idempotency keeps the answers of requests with an Idempotency-Key;
 	// nil ignores the header.
 	Idempotency *idempotency.Store
@@ -138,6 +141,7 @@ func New(deps Deps) (http.Handler, error) {
 		BackupHandler:       deps.Backup,
 		CSVHandler:          deps.CSV,
 		ChangesHandler:      deps.Changes,
+		CardsHandler:        deps.Cards,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{

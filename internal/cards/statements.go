@@ -1,0 +1,228 @@
+// Package cards answers a credit card's bills: its statements by the
+// issuer's cycle, the installment slices each holds, whether each is paid,
+// and every card's next bill (DECISIONS.md section 10).
+//
+// The computation is pure (Statements, NextBill): rows in, statements out,
+// so the rules are tested without a database. Days are calendar dates as
+// UTC midnight (package calendar).
+package cards
+
+import (
+	"sort"
+	"time"
+
+	"github.com/nestegg/nestegg/internal/calendar"
+	"github.com/nestegg/nestegg/internal/money"
+)
+
+// Cycle is a card's issuer cycle: the day of the month its statement closes
+// and the day it is paid, 1 to 31; a day past a month's end means its last
+// day.
+type Cycle struct {
+	StatementDay, PaymentDay int
+}
+
+// Charge is an entry of the card a statement holds.
+type Charge struct {
+	EntryID int64
+	Date    time.Time
+	// Amount counts in the statement: positive for an expense (a purchase, a
+	// fee, a transfer out of the card), negative for a refund.
+	Amount int64
+	// Months is the number of an installment purchase's months (2 to 24),
+	// 0 or 1 for none.
+	Months int
+	// AwaitingRate marks a pending foreign purchase without its won amount:
+	// listed, counting 0.
+	AwaitingRate bool
+}
+
+// Payment is a confirmed transfer into the card.
+type Payment struct {
+	Date   time.Time
+	Amount int64
+}
+
+// Slice says which slice of an installment purchase an item is.
+type Slice struct {
+	Number, Of int
+}
+
+// Item is what a statement holds of one entry.
+type Item struct {
+	EntryID      int64
+	Date         time.Time
+	Amount       int64
+	Installment  *Slice
+	AwaitingRate bool
+}
+
+// Statement is one statement of a card.
+type Statement struct {
+	Closing, Due, From, To time.Time
+	Total                  int64
+	Paid                   bool
+	Items                  []Item
+}
+
+// period is a statement's index: months since year 0 of its closing date.
+type period int
+
+func (p period) year() int            { return int(p) / 12 }
+func (p period) month() time.Month    { return time.Month(int(p)%12 + 1) }
+func periodOf(t time.Time) period     { return period(t.Year()*12 + int(t.Month()) - 1) }
+func lastDay(y int, m time.Month) int { return calendar.Date(y, m+1, 0).Day() }
+
+// dayIn is day of the month y-m, a day past its end meaning its last day.
+func dayIn(y int, m time.Month, day int) time.Time {
+	return calendar.Date(y, m, min(day, lastDay(y, m)))
+}
+
+// Closing is the closing date of the statement of period p.
+func (c Cycle) closing(p period) time.Time { return dayIn(p.year(), p.month(), c.StatementDay) }
+
+// periodOn is the statement a day falls in: its month's, when the day is on
+// or before that month's closing day, else the next month's.
+func (c Cycle) periodOn(day time.Time) period {
+	p := periodOf(day)
+	if day.After(c.closing(p)) {
+		return p + 1
+	}
+	return p
+}
+
+// Due is the first payment day after a closing day.
+func (c Cycle) Due(closing time.Time) time.Time {
+	d := dayIn(closing.Year(), closing.Month(), c.PaymentDay)
+	if d.After(closing) {
+		return d
+	}
+	next := closing.AddDate(0, 0, 1-closing.Day()).AddDate(0, 1, 0)
+	return dayIn(next.Year(), next.Month(), c.PaymentDay)
+}
+
+// statement is the empty statement of period p.
+func (c Cycle) statement(p period) Statement {
+	closing := c.closing(p)
+	return Statement{Closing: closing, Due: c.Due(closing), From: c.closing(p-1).AddDate(0, 0, 1), To: closing, Paid: true}
+}
+
+// Open is the statement today falls in, empty.
+func (c Cycle) Open(today time.Time) Statement { return c.statement(c.periodOn(today)) }
+
+// Slices splits an installment purchase of amount over months: floor(amount
+// / months) each, the remainder in the first. An amount that is not a
+// purchase in months (months < 2) is one slice.
+func Slices(amount int64, months int) []int64 {
+	if months < 2 {
+		return []int64{amount}
+	}
+	n := int64(months)
+	out := make([]int64, months)
+	for i := range out {
+		out[i] = amount / n
+	}
+	out[0] += amount % n
+	return out
+}
+
+// Statements are the card's statements that hold an item, oldest first,
+// each with its total and whether it is paid. A total that cannot be
+// represented is money.ErrOutOfRange.
+func Statements(c Cycle, charges []Charge, payments []Payment) ([]Statement, error) {
+	byPeriod := map[period]*Statement{}
+	var check money.Checked
+	for _, ch := range charges {
+		first := c.periodOn(ch.Date)
+		slices := Slices(ch.Amount, ch.Months)
+		for i, amount := range slices {
+			p := first + period(i)
+			s := byPeriod[p]
+			if s == nil {
+				st := c.statement(p)
+				s = &st
+				byPeriod[p] = s
+			}
+			it := Item{EntryID: ch.EntryID, Date: ch.Date, Amount: amount, AwaitingRate: ch.AwaitingRate}
+			if ch.AwaitingRate {
+				it.Amount = 0
+			}
+			if len(slices) > 1 {
+				it.Installment = &Slice{Number: i + 1, Of: len(slices)}
+			}
+			s.Items = append(s.Items, it)
+			check.Add(&s.Total, it.Amount)
+		}
+	}
+	if err := check.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]Statement, 0, len(byPeriod))
+	for _, s := range byPeriod {
+		sort.SliceStable(s.Items, func(i, j int) bool {
+			a, b := s.Items[i], s.Items[j]
+			if !a.Date.Equal(b.Date) {
+				return a.Date.Before(b.Date)
+			}
+			return a.EntryID < b.EntryID
+		})
+		out = append(out, *s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Closing.Before(out[j].Closing) })
+	markPaid(out, payments)
+	return out, nil
+}
+
+// markPaid decides which statements are paid: walking them oldest first,
+// each takes what is left of the payments dated after its closing day,
+// earliest first, until its total is covered. A statement that owes nothing
+// is paid and takes nothing; one that holds an item awaiting its rate is not
+// paid (its total is not known yet) though it takes what covers the rest.
+func markPaid(statements []Statement, payments []Payment) {
+	left := make([]Payment, len(payments))
+	copy(left, payments)
+	sort.SliceStable(left, func(i, j int) bool { return left[i].Date.Before(left[j].Date) })
+	for i := range statements {
+		s := &statements[i]
+		owed := s.Total
+		for j := range left {
+			if owed <= 0 {
+				break
+			}
+			if !left[j].Date.After(s.Closing) || left[j].Amount <= 0 {
+				continue
+			}
+			take := min(owed, left[j].Amount)
+			left[j].Amount -= take
+			owed -= take
+		}
+		s.Paid = owed <= 0 && !awaiting(s.Items)
+	}
+}
+
+func awaiting(items []Item) bool {
+	for _, it := range items {
+		if it.AwaitingRate {
+			return true
+		}
+	}
+	return false
+}
+
+// NextBill is a card's next bill: its oldest closed statement that is not
+// paid (closed: its closing day is before today), else the open one, empty
+// when it holds nothing yet. statements are Statements' answer.
+func NextBill(c Cycle, statements []Statement, today time.Time) Statement {
+	for _, s := range statements {
+		if s.Closing.Before(today) && !s.Paid {
+			return s
+		}
+	}
+	open := c.Open(today)
+	for _, s := range statements {
+		if s.Closing.Equal(open.Closing) {
+			return s
+		}
+	}
+	return open
+}
