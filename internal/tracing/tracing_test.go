@@ -199,8 +199,8 @@ func TestProblemQuotesTraceID(t *testing.T) {
 	rc := newReceiver(t)
 	env := tracedEnv(t, rc, "")
 	m := env.NewMember()
-	res := m.Do(http.MethodGet, "/api/fx/rate?from=USD&to=KRW", nil) // no FX provider: 503
-	p := res.WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+	res := m.Do(http.MethodGet, "/api/fx/rate?from=USD&to=KRW", nil) // no FX provider: 503 FX_NOT_CONFIGURED
+	p := res.WantProblem(http.StatusServiceUnavailable, "FX_NOT_CONFIGURED")
 	if id := res.Header.Get("X-Request-ID"); len(id) != 32 || p.RequestID != id {
 		t.Fatalf("problem request id %q, header %q, want one trace id", p.RequestID, id)
 	}
