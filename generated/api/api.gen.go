@@ -26,6 +26,48 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for BackupEntryType.
+const (
+	BackupEntryTypeExpense      BackupEntryType = "expense"
+	BackupEntryTypeExpenseUpper BackupEntryType = "EXPENSE"
+	BackupEntryTypeIncome       BackupEntryType = "income"
+	BackupEntryTypeIncomeUpper  BackupEntryType = "INCOME"
+)
+
+// Valid indicates whether the value is a known member of the BackupEntryType enum.
+func (e BackupEntryType) Valid() bool {
+	switch e {
+	case BackupEntryTypeExpense:
+		return true
+	case BackupEntryTypeExpenseUpper:
+		return true
+	case BackupEntryTypeIncome:
+		return true
+	case BackupEntryTypeIncomeUpper:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BlockReason.
+const (
+	BlockReasonReports BlockReason = "REPORTS"
+	BlockReasonSpam    BlockReason = "SPAM"
+)
+
+// Valid indicates whether the value is a known member of the BlockReason enum.
+func (e BlockReason) Valid() bool {
+	switch e {
+	case BlockReasonReports:
+		return true
+	case BlockReasonSpam:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BoardCategory.
 const (
 	BoardCategoryCommunity BoardCategory = "community"
@@ -41,6 +83,90 @@ func (e BoardCategory) Valid() bool {
 	case BoardCategorySaving:
 		return true
 	case BoardCategoryTips:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BoardCategoryValue.
+const (
+	BoardCategoryValueCommunity BoardCategoryValue = "community"
+	BoardCategoryValueSaving    BoardCategoryValue = "saving"
+	BoardCategoryValueTips      BoardCategoryValue = "tips"
+)
+
+// Valid indicates whether the value is a known member of the BoardCategoryValue enum.
+func (e BoardCategoryValue) Valid() bool {
+	switch e {
+	case BoardCategoryValueCommunity:
+		return true
+	case BoardCategoryValueSaving:
+		return true
+	case BoardCategoryValueTips:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BudgetChangeKind.
+const (
+	BudgetChangeKindBudget BudgetChangeKind = "BUDGET"
+)
+
+// Valid indicates whether the value is a known member of the BudgetChangeKind enum.
+func (e BudgetChangeKind) Valid() bool {
+	switch e {
+	case BudgetChangeKindBudget:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BudgetIncomeChangeKind.
+const (
+	BudgetIncomeChangeKindBudgetIncome BudgetIncomeChangeKind = "BUDGET_INCOME"
+)
+
+// Valid indicates whether the value is a known member of the BudgetIncomeChangeKind enum.
+func (e BudgetIncomeChangeKind) Valid() bool {
+	switch e {
+	case BudgetIncomeChangeKindBudgetIncome:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CategoryChangeKind.
+const (
+	CategoryChangeKindCategory CategoryChangeKind = "CATEGORY"
+)
+
+// Valid indicates whether the value is a known member of the CategoryChangeKind enum.
+func (e CategoryChangeKind) Valid() bool {
+	switch e {
+	case CategoryChangeKindCategory:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeOp.
+const (
+	ChangeOpDelete ChangeOp = "DELETE"
+	ChangeOpUpsert ChangeOp = "UPSERT"
+)
+
+// Valid indicates whether the value is a known member of the ChangeOp enum.
+func (e ChangeOp) Valid() bool {
+	switch e {
+	case ChangeOpDelete:
+		return true
+	case ChangeOpUpsert:
 		return true
 	default:
 		return false
@@ -65,6 +191,24 @@ func (e CsvDecimalSeparator) Valid() bool {
 	}
 }
 
+// Defines values for CsvDuplicateReasonValue.
+const (
+	CsvDuplicateReasonValueImportedBefore CsvDuplicateReasonValue = "IMPORTED_BEFORE"
+	CsvDuplicateReasonValueSameEntry      CsvDuplicateReasonValue = "SAME_ENTRY"
+)
+
+// Valid indicates whether the value is a known member of the CsvDuplicateReasonValue enum.
+func (e CsvDuplicateReasonValue) Valid() bool {
+	switch e {
+	case CsvDuplicateReasonValueImportedBefore:
+		return true
+	case CsvDuplicateReasonValueSameEntry:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CsvEncoding.
 const (
 	CsvEncodingEUCKR CsvEncoding = "EUC-KR"
@@ -77,6 +221,24 @@ func (e CsvEncoding) Valid() bool {
 	case CsvEncodingEUCKR:
 		return true
 	case CsvEncodingUTF8:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvFormatValue.
+const (
+	CsvFormatValueMapped  CsvFormatValue = "MAPPED"
+	CsvFormatValueNestegg CsvFormatValue = "NESTEGG"
+)
+
+// Valid indicates whether the value is a known member of the CsvFormatValue enum.
+func (e CsvFormatValue) Valid() bool {
+	switch e {
+	case CsvFormatValueMapped:
+		return true
+	case CsvFormatValueNestegg:
 		return true
 	default:
 		return false
@@ -128,6 +290,39 @@ func (e CsvThousandsSeparator) Valid() bool {
 	}
 }
 
+// Defines values for DependencyState.
+const (
+	DependencyStateDown DependencyState = "down"
+	DependencyStateUp   DependencyState = "up"
+)
+
+// Valid indicates whether the value is a known member of the DependencyState enum.
+func (e DependencyState) Valid() bool {
+	switch e {
+	case DependencyStateDown:
+		return true
+	case DependencyStateUp:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EntryChangeKind.
+const (
+	EntryChangeKindEntry EntryChangeKind = "ENTRY"
+)
+
+// Valid indicates whether the value is a known member of the EntryChangeKind enum.
+func (e EntryChangeKind) Valid() bool {
+	switch e {
+	case EntryChangeKindEntry:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EntryType.
 const (
 	EntryTypeExpense EntryType = "expense"
@@ -140,6 +335,24 @@ func (e EntryType) Valid() bool {
 	case EntryTypeExpense:
 		return true
 	case EntryTypeIncome:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EntryTypeValue.
+const (
+	EntryTypeValueExpense EntryTypeValue = "expense"
+	EntryTypeValueIncome  EntryTypeValue = "income"
+)
+
+// Valid indicates whether the value is a known member of the EntryTypeValue enum.
+func (e EntryTypeValue) Valid() bool {
+	switch e {
+	case EntryTypeValueExpense:
+		return true
+	case EntryTypeValueIncome:
 		return true
 	default:
 		return false
@@ -167,6 +380,27 @@ func (e LoanMethod) Valid() bool {
 	}
 }
 
+// Defines values for LoanMethodValue.
+const (
+	LoanMethodValueBullet         LoanMethodValue = "BULLET"
+	LoanMethodValueEqualPayment   LoanMethodValue = "EQUAL_PAYMENT"
+	LoanMethodValueEqualPrincipal LoanMethodValue = "EQUAL_PRINCIPAL"
+)
+
+// Valid indicates whether the value is a known member of the LoanMethodValue enum.
+func (e LoanMethodValue) Valid() bool {
+	switch e {
+	case LoanMethodValueBullet:
+		return true
+	case LoanMethodValueEqualPayment:
+		return true
+	case LoanMethodValueEqualPrincipal:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MemberStatus.
 const (
 	MemberStatusActive    MemberStatus = "ACTIVE"
@@ -179,6 +413,24 @@ func (e MemberStatus) Valid() bool {
 	case MemberStatusActive:
 		return true
 	case MemberStatusSuspended:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MemberStatusValue.
+const (
+	MemberStatusValueActive    MemberStatusValue = "ACTIVE"
+	MemberStatusValueSuspended MemberStatusValue = "SUSPENDED"
+)
+
+// Valid indicates whether the value is a known member of the MemberStatusValue enum.
+func (e MemberStatusValue) Valid() bool {
+	switch e {
+	case MemberStatusValueActive:
+		return true
+	case MemberStatusValueSuspended:
 		return true
 	default:
 		return false
@@ -203,6 +455,102 @@ func (e NetWorthUnit) Valid() bool {
 	}
 }
 
+// Defines values for NetWorthUnitValue.
+const (
+	NetWorthUnitValueMonth NetWorthUnitValue = "MONTH"
+	NetWorthUnitValueWeek  NetWorthUnitValue = "WEEK"
+)
+
+// Valid indicates whether the value is a known member of the NetWorthUnitValue enum.
+func (e NetWorthUnitValue) Valid() bool {
+	switch e {
+	case NetWorthUnitValueMonth:
+		return true
+	case NetWorthUnitValueWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NotificationOutcome.
+const (
+	NotificationOutcomeCreated   NotificationOutcome = "CREATED"
+	NotificationOutcomeDeleted   NotificationOutcome = "DELETED"
+	NotificationOutcomeDuplicate NotificationOutcome = "DUPLICATE"
+	NotificationOutcomeIgnored   NotificationOutcome = "IGNORED"
+	NotificationOutcomeReversed  NotificationOutcome = "REVERSED"
+)
+
+// Valid indicates whether the value is a known member of the NotificationOutcome enum.
+func (e NotificationOutcome) Valid() bool {
+	switch e {
+	case NotificationOutcomeCreated:
+		return true
+	case NotificationOutcomeDeleted:
+		return true
+	case NotificationOutcomeDuplicate:
+		return true
+	case NotificationOutcomeIgnored:
+		return true
+	case NotificationOutcomeReversed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OnetimeBudgetChangeKind.
+const (
+	OnetimeBudgetChangeKindOnetimeBudget OnetimeBudgetChangeKind = "ONETIME_BUDGET"
+)
+
+// Valid indicates whether the value is a known member of the OnetimeBudgetChangeKind enum.
+func (e OnetimeBudgetChangeKind) Valid() bool {
+	switch e {
+	case OnetimeBudgetChangeKindOnetimeBudget:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ParsedEntryType.
+const (
+	ParsedEntryTypeExpense ParsedEntryType = "expense"
+	ParsedEntryTypeIncome  ParsedEntryType = "income"
+)
+
+// Valid indicates whether the value is a known member of the ParsedEntryType enum.
+func (e ParsedEntryType) Valid() bool {
+	switch e {
+	case ParsedEntryTypeExpense:
+		return true
+	case ParsedEntryTypeIncome:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ParserName.
+const (
+	ParserNameAi    ParserName = "AI"
+	ParserNameRules ParserName = "RULES"
+)
+
+// Valid indicates whether the value is a known member of the ParserName enum.
+func (e ParserName) Valid() bool {
+	switch e {
+	case ParserNameAi:
+		return true
+	case ParserNameRules:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Plan.
 const (
 	PlanFree    Plan = "FREE"
@@ -215,6 +563,219 @@ func (e Plan) Valid() bool {
 	case PlanFree:
 		return true
 	case PlanPremium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PlanValue.
+const (
+	PlanValueFree    PlanValue = "FREE"
+	PlanValuePremium PlanValue = "PREMIUM"
+)
+
+// Valid indicates whether the value is a known member of the PlanValue enum.
+func (e PlanValue) Valid() bool {
+	switch e {
+	case PlanValueFree:
+		return true
+	case PlanValuePremium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProblemCode.
+const (
+	ProblemCodeAlreadyReported        ProblemCode = "ALREADY_REPORTED"
+	ProblemCodeBusy                   ProblemCode = "BUSY"
+	ProblemCodeCategoryHierarchy      ProblemCode = "CATEGORY_HIERARCHY"
+	ProblemCodeConflict               ProblemCode = "CONFLICT"
+	ProblemCodeDuplicatePurchase      ProblemCode = "DUPLICATE_PURCHASE"
+	ProblemCodeEmptyBackup            ProblemCode = "EMPTY_BACKUP"
+	ProblemCodeFXNotConfigured        ProblemCode = "FX_NOT_CONFIGURED"
+	ProblemCodeForbidden              ProblemCode = "FORBIDDEN"
+	ProblemCodeFreeLimitExceeded      ProblemCode = "FREE_LIMIT_EXCEEDED"
+	ProblemCodeIdempotencyKeyInFlight ProblemCode = "IDEMPOTENCY_KEY_IN_FLIGHT"
+	ProblemCodeIdempotencyKeyReused   ProblemCode = "IDEMPOTENCY_KEY_REUSED"
+	ProblemCodeInternal               ProblemCode = "INTERNAL"
+	ProblemCodeMethodNotAllowed       ProblemCode = "METHOD_NOT_ALLOWED"
+	ProblemCodeNegativeHolding        ProblemCode = "NEGATIVE_HOLDING"
+	ProblemCodeNoRestorablePurchase   ProblemCode = "NO_RESTORABLE_PURCHASE"
+	ProblemCodeNoSubscription         ProblemCode = "NO_SUBSCRIPTION"
+	ProblemCodeNotFound               ProblemCode = "NOT_FOUND"
+	ProblemCodeOCRNotConfigured       ProblemCode = "OCR_NOT_CONFIGURED"
+	ProblemCodePayloadTooLarge        ProblemCode = "PAYLOAD_TOO_LARGE"
+	ProblemCodePreconditionFailed     ProblemCode = "PRECONDITION_FAILED"
+	ProblemCodePremiumRequired        ProblemCode = "PREMIUM_REQUIRED"
+	ProblemCodePurchaseInvalid        ProblemCode = "PURCHASE_INVALID"
+	ProblemCodePurchaseNotActive      ProblemCode = "PURCHASE_NOT_ACTIVE"
+	ProblemCodeQuotesNotConfigured    ProblemCode = "QUOTES_NOT_CONFIGURED"
+	ProblemCodeRateLimited            ProblemCode = "RATE_LIMITED"
+	ProblemCodeResyncRequired         ProblemCode = "RESYNC_REQUIRED"
+	ProblemCodeSamePassword           ProblemCode = "SAME_PASSWORD"
+	ProblemCodeSelfAdminChange        ProblemCode = "SELF_ADMIN_CHANGE"
+	ProblemCodeSelfReport             ProblemCode = "SELF_REPORT"
+	ProblemCodeSelfVote               ProblemCode = "SELF_VOTE"
+	ProblemCodeServiceUnavailable     ProblemCode = "SERVICE_UNAVAILABLE"
+	ProblemCodeSignupDisabled         ProblemCode = "SIGNUP_DISABLED"
+	ProblemCodeSocialAccount          ProblemCode = "SOCIAL_ACCOUNT"
+	ProblemCodeTimeout                ProblemCode = "TIMEOUT"
+	ProblemCodeTotalOutOfRange        ProblemCode = "TOTAL_OUT_OF_RANGE"
+	ProblemCodeUnauthenticated        ProblemCode = "UNAUTHENTICATED"
+	ProblemCodeUnsupportedMediaType   ProblemCode = "UNSUPPORTED_MEDIA_TYPE"
+	ProblemCodeValidationFailed       ProblemCode = "VALIDATION_FAILED"
+	ProblemCodeWrongPassword          ProblemCode = "WRONG_PASSWORD"
+)
+
+// Valid indicates whether the value is a known member of the ProblemCode enum.
+func (e ProblemCode) Valid() bool {
+	switch e {
+	case ProblemCodeAlreadyReported:
+		return true
+	case ProblemCodeBusy:
+		return true
+	case ProblemCodeCategoryHierarchy:
+		return true
+	case ProblemCodeConflict:
+		return true
+	case ProblemCodeDuplicatePurchase:
+		return true
+	case ProblemCodeEmptyBackup:
+		return true
+	case ProblemCodeFXNotConfigured:
+		return true
+	case ProblemCodeForbidden:
+		return true
+	case ProblemCodeFreeLimitExceeded:
+		return true
+	case ProblemCodeIdempotencyKeyInFlight:
+		return true
+	case ProblemCodeIdempotencyKeyReused:
+		return true
+	case ProblemCodeInternal:
+		return true
+	case ProblemCodeMethodNotAllowed:
+		return true
+	case ProblemCodeNegativeHolding:
+		return true
+	case ProblemCodeNoRestorablePurchase:
+		return true
+	case ProblemCodeNoSubscription:
+		return true
+	case ProblemCodeNotFound:
+		return true
+	case ProblemCodeOCRNotConfigured:
+		return true
+	case ProblemCodePayloadTooLarge:
+		return true
+	case ProblemCodePreconditionFailed:
+		return true
+	case ProblemCodePremiumRequired:
+		return true
+	case ProblemCodePurchaseInvalid:
+		return true
+	case ProblemCodePurchaseNotActive:
+		return true
+	case ProblemCodeQuotesNotConfigured:
+		return true
+	case ProblemCodeRateLimited:
+		return true
+	case ProblemCodeResyncRequired:
+		return true
+	case ProblemCodeSamePassword:
+		return true
+	case ProblemCodeSelfAdminChange:
+		return true
+	case ProblemCodeSelfReport:
+		return true
+	case ProblemCodeSelfVote:
+		return true
+	case ProblemCodeServiceUnavailable:
+		return true
+	case ProblemCodeSignupDisabled:
+		return true
+	case ProblemCodeSocialAccount:
+		return true
+	case ProblemCodeTimeout:
+		return true
+	case ProblemCodeTotalOutOfRange:
+		return true
+	case ProblemCodeUnauthenticated:
+		return true
+	case ProblemCodeUnsupportedMediaType:
+		return true
+	case ProblemCodeValidationFailed:
+		return true
+	case ProblemCodeWrongPassword:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProfileChangeKind.
+const (
+	ProfileChangeKindProfile ProfileChangeKind = "PROFILE"
+)
+
+// Valid indicates whether the value is a known member of the ProfileChangeKind enum.
+func (e ProfileChangeKind) Valid() bool {
+	switch e {
+	case ProfileChangeKindProfile:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProviderValue.
+const (
+	ProviderValueIDPA  ProviderValue = "IDP_A"
+	ProviderValueIDPB  ProviderValue = "IDP_B"
+	ProviderValueLocal ProviderValue = "LOCAL"
+)
+
+// Valid indicates whether the value is a known member of the ProviderValue enum.
+func (e ProviderValue) Valid() bool {
+	switch e {
+	case ProviderValueIDPA:
+		return true
+	case ProviderValueIDPB:
+		return true
+	case ProviderValueLocal:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for QuickEntryChangeKind.
+const (
+	QuickEntryChangeKindQuickEntry QuickEntryChangeKind = "QUICK_ENTRY"
+)
+
+// Valid indicates whether the value is a known member of the QuickEntryChangeKind enum.
+func (e QuickEntryChangeKind) Valid() bool {
+	switch e {
+	case QuickEntryChangeKindQuickEntry:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RecurringChangeKind.
+const (
+	RecurringChangeKindRecurring RecurringChangeKind = "RECURRING"
+)
+
+// Valid indicates whether the value is a known member of the RecurringChangeKind enum.
+func (e RecurringChangeKind) Valid() bool {
+	switch e {
+	case RecurringChangeKindRecurring:
 		return true
 	default:
 		return false
@@ -239,6 +800,24 @@ func (e ReportTargetType) Valid() bool {
 	}
 }
 
+// Defines values for ReportTargetTypeValue.
+const (
+	ReportTargetTypeValueComment ReportTargetTypeValue = "COMMENT"
+	ReportTargetTypeValuePost    ReportTargetTypeValue = "POST"
+)
+
+// Valid indicates whether the value is a known member of the ReportTargetTypeValue enum.
+func (e ReportTargetTypeValue) Valid() bool {
+	switch e {
+	case ReportTargetTypeValueComment:
+		return true
+	case ReportTargetTypeValuePost:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Role.
 const (
 	RoleAdmin Role = "ADMIN"
@@ -251,6 +830,69 @@ func (e Role) Valid() bool {
 	case RoleAdmin:
 		return true
 	case RoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RoleValue.
+const (
+	RoleValueAdmin RoleValue = "ADMIN"
+	RoleValueUser  RoleValue = "USER"
+)
+
+// Valid indicates whether the value is a known member of the RoleValue enum.
+func (e RoleValue) Valid() bool {
+	switch e {
+	case RoleValueAdmin:
+		return true
+	case RoleValueUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StockChangeKind.
+const (
+	StockChangeKindStock StockChangeKind = "STOCK"
+)
+
+// Valid indicates whether the value is a known member of the StockChangeKind enum.
+func (e StockChangeKind) Valid() bool {
+	switch e {
+	case StockChangeKindStock:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TagChangeKind.
+const (
+	TagChangeKindTag TagChangeKind = "TAG"
+)
+
+// Valid indicates whether the value is a known member of the TagChangeKind enum.
+func (e TagChangeKind) Valid() bool {
+	switch e {
+	case TagChangeKindTag:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeChangeKind.
+const (
+	TradeChangeKindTrade TradeChangeKind = "TRADE"
+)
+
+// Valid indicates whether the value is a known member of the TradeChangeKind enum.
+func (e TradeChangeKind) Valid() bool {
+	switch e {
+	case TradeChangeKindTrade:
 		return true
 	default:
 		return false
@@ -275,6 +917,39 @@ func (e TradeSide) Valid() bool {
 	}
 }
 
+// Defines values for TradeSideValue.
+const (
+	TradeSideValueBuy  TradeSideValue = "BUY"
+	TradeSideValueSell TradeSideValue = "SELL"
+)
+
+// Valid indicates whether the value is a known member of the TradeSideValue enum.
+func (e TradeSideValue) Valid() bool {
+	switch e {
+	case TradeSideValueBuy:
+		return true
+	case TradeSideValueSell:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferChangeKind.
+const (
+	TransferChangeKindTransfer TransferChangeKind = "TRANSFER"
+)
+
+// Valid indicates whether the value is a known member of the TransferChangeKind enum.
+func (e TransferChangeKind) Valid() bool {
+	switch e {
+	case TransferChangeKindTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for VoteDirection.
 const (
 	VoteDirectionDown VoteDirection = "DOWN"
@@ -287,6 +962,21 @@ func (e VoteDirection) Valid() bool {
 	case VoteDirectionDown:
 		return true
 	case VoteDirectionUp:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WalletChangeKind.
+const (
+	WalletChangeKindWallet WalletChangeKind = "WALLET"
+)
+
+// Valid indicates whether the value is a known member of the WalletChangeKind enum.
+func (e WalletChangeKind) Valid() bool {
+	switch e {
+	case WalletChangeKindWallet:
 		return true
 	default:
 		return false
@@ -332,6 +1022,51 @@ func (e WalletType) Valid() bool {
 	case WalletTypePoint:
 		return true
 	case WalletTypeSavings:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WalletTypeValue.
+const (
+	WalletTypeValueBank      WalletTypeValue = "BANK"
+	WalletTypeValueCard      WalletTypeValue = "CARD"
+	WalletTypeValueCash      WalletTypeValue = "CASH"
+	WalletTypeValueCheckCard WalletTypeValue = "CHECK_CARD"
+	WalletTypeValueEtc       WalletTypeValue = "ETC"
+	WalletTypeValueInvest    WalletTypeValue = "INVEST"
+	WalletTypeValueLoan      WalletTypeValue = "LOAN"
+	WalletTypeValueMinus     WalletTypeValue = "MINUS"
+	WalletTypeValuePension   WalletTypeValue = "PENSION"
+	WalletTypeValuePoint     WalletTypeValue = "POINT"
+	WalletTypeValueSavings   WalletTypeValue = "SAVINGS"
+)
+
+// Valid indicates whether the value is a known member of the WalletTypeValue enum.
+func (e WalletTypeValue) Valid() bool {
+	switch e {
+	case WalletTypeValueBank:
+		return true
+	case WalletTypeValueCard:
+		return true
+	case WalletTypeValueCash:
+		return true
+	case WalletTypeValueCheckCard:
+		return true
+	case WalletTypeValueEtc:
+		return true
+	case WalletTypeValueInvest:
+		return true
+	case WalletTypeValueLoan:
+		return true
+	case WalletTypeValueMinus:
+		return true
+	case WalletTypeValuePension:
+		return true
+	case WalletTypeValuePoint:
+		return true
+	case WalletTypeValueSavings:
 		return true
 	default:
 		return false
@@ -515,7 +1250,7 @@ type BackupEntry struct {
 // became lower case carry, as the same two types. Open, like every enum a response carries
 // (later versions may add values): restore refuses a value it does not know with 400 naming
 // the field.
-type BackupEntryType = string
+type BackupEntryType string
 
 // BackupExpectedIncome The expected income of a month; restored into that month.
 type BackupExpectedIncome struct {
@@ -697,15 +1432,18 @@ type BackupWallet struct {
 	Type WalletTypeValue `json:"type"`
 }
 
+// BlockReason Why a post or comment is blocked (`REPORTS`, `SPAM`).
+type BlockReason string
+
 // BlockReasonValue Why a post or comment is blocked (`REPORTS`, `SPAM`), shown to administrators only: `null`
 // for other callers and when it is not blocked. A client must accept other values.
-type BlockReasonValue = string
+type BlockReasonValue = BlockReason
 
 // BoardCategory A board, as a request names it.
 type BoardCategory string
 
 // BoardCategoryValue A board as answered (`community`, `saving`, `tips`); a client must accept other values.
-type BoardCategoryValue = string
+type BoardCategoryValue string
 
 // Budget defines model for Budget.
 type Budget struct {
@@ -720,6 +1458,24 @@ type Budget struct {
 type BudgetAmountRequest struct {
 	Amount BudgetMoney `json:"amount"`
 }
+
+// BudgetChange A change of a Budget (kind `BUDGET`); `record` is absent for `DELETE`.
+type BudgetChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID         `json:"id"`
+	Kind BudgetChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Budget  `json:"record,omitempty"`
+}
+
+// BudgetChangeKind defines model for BudgetChange.Kind.
+type BudgetChangeKind string
 
 // BudgetChart defines model for BudgetChart.
 type BudgetChart struct {
@@ -758,6 +1514,24 @@ type BudgetIncome struct {
 	Received int64 `json:"received"`
 	Year     int32 `json:"year"`
 }
+
+// BudgetIncomeChange A change of a BudgetIncome (kind `BUDGET_INCOME`); `record` is absent for `DELETE`.
+type BudgetIncomeChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID               `json:"id"`
+	Kind BudgetIncomeChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp      `json:"op"`
+	Record *BudgetIncome `json:"record,omitempty"`
+}
+
+// BudgetIncomeChangeKind defines model for BudgetIncomeChange.Kind.
+type BudgetIncomeChangeKind string
 
 // BudgetIncomeRequest Example: {"amount":3500000,"month":11,"year":2026}
 type BudgetIncomeRequest struct {
@@ -837,6 +1611,26 @@ type Category struct {
 	Type EntryTypeValue `json:"type"`
 }
 
+// CategoryChange A change of a Category (kind `CATEGORY`); `record` is absent for `DELETE`.
+type CategoryChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID           `json:"id"`
+	Kind CategoryChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op ChangeOp `json:"op"`
+
+	// Record A category; a top-level one lists its sub-categories in `children` (a sub-category's is empty).
+	Record *Category `json:"record,omitempty"`
+}
+
+// CategoryChangeKind defines model for CategoryChange.Kind.
+type CategoryChangeKind string
+
 // CategoryRequest Example: {"name":"Food","type":"expense"}
 type CategoryRequest struct {
 	// Name A name, 1 to 50 characters, not only spaces.
@@ -865,49 +1659,23 @@ type CategoryTree struct {
 	Items []Category `json:"items"`
 }
 
-// Change defines model for Change.
+// Change One record's latest change: `kind` says which record schema `record` is, so a client
+// switches on `kind` (a discriminated union in generated SDKs) and reads `record` typed.
+// `record` is present for `UPSERT` (the record as its GET or list item answers it now) and
+// absent for `DELETE`. The kinds grow with the ledger (see "Values added later"): a client
+// skips a change of a kind it does not know and still stores the page's `next`.
 type Change struct {
-	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
-	// `YYYY-MM` for expected income, the member's id for the profile.
-	//
-	//
-	// Example: 42
-	ID string `json:"id"`
-
-	// Kind The kind of record a change is about: `WALLET` (Wallet), `CATEGORY` (Category), `TAG` (Tag),
-	// `ENTRY` (Entry), `TRANSFER` (Transfer), `RECURRING` (Recurring), `QUICK_ENTRY` (QuickEntry),
-	// `BUDGET` (Budget), `ONETIME_BUDGET` (OnetimeBudget), `BUDGET_INCOME` (BudgetIncome),
-	// `STOCK` (Stock), `TRADE` (Trade), `PROFILE` (LedgerProfile). The list grows with the
-	// ledger: a client must accept (and may skip) a kind it does not know.
-	Kind ChangeKind `json:"kind"`
-
-	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone). A client must accept other values.
-	Op ChangeOp `json:"op"`
-
-	// Record The record as its GET (or list item) answers it now, for `UPSERT`; null for `DELETE`.
-	// Which schema it is follows from `kind` (see `ChangeKind`); it is declared as `anyOf` the
-	// record schemas, as the records carry no kind of their own and several would match one
-	// another's shape, so a client switches on `kind` and decodes `record` as that schema.
-	Record *Change_Record `json:"record"`
-}
-
-// Change_Record The record as its GET (or list item) answers it now, for `UPSERT`; null for `DELETE`.
-// Which schema it is follows from `kind` (see `ChangeKind`); it is declared as `anyOf` the
-// record schemas, as the records carry no kind of their own and several would match one
-// another's shape, so a client switches on `kind` and decodes `record` as that schema.
-type Change_Record struct {
 	union json.RawMessage
 }
 
-// ChangeKind The kind of record a change is about: `WALLET` (Wallet), `CATEGORY` (Category), `TAG` (Tag),
-// `ENTRY` (Entry), `TRANSFER` (Transfer), `RECURRING` (Recurring), `QUICK_ENTRY` (QuickEntry),
-// `BUDGET` (Budget), `ONETIME_BUDGET` (OnetimeBudget), `BUDGET_INCOME` (BudgetIncome),
-// `STOCK` (Stock), `TRADE` (Trade), `PROFILE` (LedgerProfile). The list grows with the
-// ledger: a client must accept (and may skip) a kind it does not know.
-type ChangeKind = string
+// ChangeID The record's id within its kind, as a string: the decimal `id` of records that have one,
+// `YYYY-MM` for expected income, the member's id for the profile.
+//
+// Example: 42
+type ChangeID = string
 
-// ChangeOp `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone). A client must accept other values.
-type ChangeOp = string
+// ChangeOp `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+type ChangeOp string
 
 // ChangePage defines model for ChangePage.
 type ChangePage struct {
@@ -1004,14 +1772,14 @@ type CsvDecimalSeparator string
 // CsvDuplicateReasonValue Why a row is a duplicate: `SAME_ENTRY`, an entry of the same date, type, amount and memo
 // exists; `IMPORTED_BEFORE`, an earlier import created this row. A client must accept other
 // values.
-type CsvDuplicateReasonValue = string
+type CsvDuplicateReasonValue string
 
 // CsvEncoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
 type CsvEncoding string
 
 // CsvFormatValue How the file was read: `NESTEGG`, the service's own export format; `MAPPED`, with the
 // mapping. A client must accept other values.
-type CsvFormatValue = string
+type CsvFormatValue string
 
 // CsvImportDuplicate defines model for CsvImportDuplicate.
 type CsvImportDuplicate struct {
@@ -1158,7 +1926,7 @@ type CsvThousandsSeparator string
 type DecimalAmount = string
 
 // DependencyState `up` or `down`; a client must accept other values.
-type DependencyState = string
+type DependencyState string
 
 // DismissRequest Example: {"targetId":42,"targetType":"POST"}
 type DismissRequest struct {
@@ -1209,6 +1977,24 @@ type Entry struct {
 	Type     EntryTypeValue `json:"type"`
 	WalletID *int64         `json:"walletId"`
 }
+
+// EntryChange A change of an Entry (kind `ENTRY`); `record` is absent for `DELETE`.
+type EntryChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID        `json:"id"`
+	Kind EntryChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Entry   `json:"record,omitempty"`
+}
+
+// EntryChangeKind defines model for EntryChange.Kind.
+type EntryChangeKind string
 
 // EntryPage defines model for EntryPage.
 type EntryPage struct {
@@ -1261,7 +2047,7 @@ type EntrySummary struct {
 type EntryType string
 
 // EntryTypeValue Income or expense as answered (`income`, `expense`); a client must accept other values.
-type EntryTypeValue = string
+type EntryTypeValue string
 
 // FXRate defines model for FXRate.
 type FXRate struct {
@@ -1394,7 +2180,7 @@ type LoanInstallment struct {
 type LoanMethod string
 
 // LoanMethodValue How a loan is repaid, as answered; a client must accept other values.
-type LoanMethodValue = string
+type LoanMethodValue string
 
 // LoanSchedule defines model for LoanSchedule.
 type LoanSchedule struct {
@@ -1425,7 +2211,7 @@ type MemberPage struct {
 type MemberStatus string
 
 // MemberStatusValue A member's status as answered (`ACTIVE`, `SUSPENDED`); a client must accept other values.
-type MemberStatusValue = string
+type MemberStatusValue string
 
 // Memo Free text, at most 200 characters.
 //
@@ -1481,12 +2267,12 @@ type NetWorthTrend struct {
 type NetWorthUnit string
 
 // NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
-type NetWorthUnitValue = string
+type NetWorthUnitValue string
 
 // NotificationOutcome What a notification did. Open for growth; known values are listed.
 //
 // Example: CREATED
-type NotificationOutcome = string
+type NotificationOutcome string
 
 // NotificationRequest Example: {"notifKey":"android-0a1b2c3d","postedAt":"2026-11-16T12:34:10+09:00","text":"[Web발신]\n신한카드(1234)승인 홍*동 12,000원(일시불)11/16 12:34 스타벅스 누적1,234,000원"}
 type NotificationRequest struct {
@@ -1500,12 +2286,11 @@ type NotificationRequest struct {
 	Text string `json:"text"`
 }
 
-// NotificationResult defines model for NotificationResult.
+// NotificationResult `entry` is the entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED),
+// as every entry answer gives it; it is absent when IGNORED, and on a DUPLICATE of a
+// cancellation that deleted its payment.
 type NotificationResult struct {
-	// Entry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), as every
-	// entry answer gives it; null when IGNORED, and on a DUPLICATE of a cancellation that
-	// deleted its payment.
-	Entry *Entry `json:"entry"`
+	Entry *Entry `json:"entry,omitempty"`
 
 	// Outcome What a notification did. Open for growth; known values are listed.
 	//
@@ -1521,7 +2306,7 @@ type NotificationResult struct {
 // NullableLoanMethodValue How a loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`), or `null` for a wallet
 // that is not a loan. A client must accept other values; restore refuses values it does not
 // know with 400 naming the field.
-type NullableLoanMethodValue = string
+type NullableLoanMethodValue = LoanMethodValue
 
 // OnetimeBudget defines model for OnetimeBudget.
 type OnetimeBudget struct {
@@ -1536,6 +2321,24 @@ type OnetimeBudget struct {
 	Spent     int64              `json:"spent"`
 	StartDate openapi_types.Date `json:"startDate"`
 }
+
+// OnetimeBudgetChange A change of an OnetimeBudget (kind `ONETIME_BUDGET`); `record` is absent for `DELETE`.
+type OnetimeBudgetChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID                `json:"id"`
+	Kind OnetimeBudgetChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp       `json:"op"`
+	Record *OnetimeBudget `json:"record,omitempty"`
+}
+
+// OnetimeBudgetChangeKind defines model for OnetimeBudgetChange.Kind.
+type OnetimeBudgetChangeKind string
 
 // OnetimeBudgetList defines model for OnetimeBudgetList.
 type OnetimeBudgetList struct {
@@ -1588,12 +2391,12 @@ type ParsedEntry struct {
 // ParsedEntryType The entry type of a draft. Open for growth; known values are listed.
 //
 // Example: expense
-type ParsedEntryType = string
+type ParsedEntryType string
 
 // ParserName Which parser produced a draft. Open for growth; known values are listed.
 //
 // Example: RULES
-type ParserName = string
+type ParserName string
 
 // Password 8 to 128 characters, no composition rules; never truncated.
 type Password = string
@@ -1618,7 +2421,7 @@ type PlanRequest struct {
 }
 
 // PlanValue A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
-type PlanValue = string
+type PlanValue string
 
 // PointHistory defines model for PointHistory.
 type PointHistory struct {
@@ -1720,8 +2523,52 @@ type PostRequest struct {
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
 type Problem struct {
-	// Code A stable code a client can switch on. The list is open: codes are added as the service
-	// grows, so a client must accept a code it does not know (and fall back on `status`).
+	// Code A stable code a client can switch on. Every code the service answers today is listed, with
+	// its usual status and whether sending the same request again can succeed ("retry"). Codes
+	// are added as the service grows (see "Values added later"): treat a code you do not know
+	// by its `status`, and retry it only when the status is 429 or 503 and `Retry-After` is set.
+	//
+	// | code | status | retry | meaning |
+	// | --- | --- | --- | --- |
+	// | `PREMIUM_REQUIRED` | 403 | no | The operation needs PREMIUM: offer the upgrade. |
+	// | `FREE_LIMIT_EXCEEDED` | 400 | no | A FREE plan limit is reached: remove records or upgrade. |
+	// | `VALIDATION_FAILED` | 400 | no | The request is wrong as sent; `errors` names the fields. |
+	// | `UNAUTHENTICATED` | 401 | no | No valid session: sign in again. |
+	// | `FORBIDDEN` | 403 | no | An administrator operation called by another member. |
+	// | `NOT_FOUND` | 404 | no | No such record (or another member's). |
+	// | `METHOD_NOT_ALLOWED` | 405 | no | The path does not take this method. |
+	// | `CONFLICT` | 409 | no | The request contradicts what is stored (a name taken, a record in use): change it first. |
+	// | `RATE_LIMITED` | 429 | after `Retry-After` | A per-member or per-address limit is reached. |
+	// | `SIGNUP_DISABLED` | 403 | no | Sign-up is switched off by the administrators. |
+	// | `OCR_NOT_CONFIGURED` | 503 | no | The service has no OCR provider; retrying does not help. |
+	// | `FX_NOT_CONFIGURED` | 503 | no | The service has no FX provider; retrying does not help. |
+	// | `QUOTES_NOT_CONFIGURED` | 503 | no | The service has no quote provider; retrying does not help. |
+	// | `SELF_VOTE` | 400 | no | A member cannot vote on their own post or comment. |
+	// | `SELF_REPORT` | 400 | no | A member cannot report their own post or comment. |
+	// | `ALREADY_REPORTED` | 409 | no | The member reported this already. |
+	// | `NEGATIVE_HOLDING` | 400 | no | The trade would make a holding negative. |
+	// | `CATEGORY_HIERARCHY` | 400 | no | Categories are two levels deep, a child of its own type. |
+	// | `SAME_PASSWORD` | 400 | no | The new password equals the current one. |
+	// | `WRONG_PASSWORD` | 400 | no | The current password is wrong. |
+	// | `SOCIAL_ACCOUNT` | 400 | no | The account signs in through an identity provider and has no password. |
+	// | `SELF_ADMIN_CHANGE` | 400 | no | An administrator cannot change their own role or status. |
+	// | `DUPLICATE_PURCHASE` | 409 | no | The purchase is already another member's. |
+	// | `EMPTY_BACKUP` | 400 | no | The backup document holds nothing to restore. |
+	// | `PAYLOAD_TOO_LARGE` | 413 | no | The body is over the operation's limit: send less. |
+	// | `UNSUPPORTED_MEDIA_TYPE` | 415 | no | The body's media type is not one the operation takes. |
+	// | `SERVICE_UNAVAILABLE` | 503 | after `Retry-After` | A dependency (PostgreSQL, Redis, a provider) cannot be reached, or the service is at its limit of heavy work. |
+	// | `TIMEOUT` | 503 | after `Retry-After`, later for heavy work | The request ran past its operation's time limit; at once it most likely times out again. |
+	// | `BUSY` | 429 | after `Retry-After` | Another heavy request (backup, restore, CSV, deletion) of the account is running. |
+	// | `INTERNAL` | 500 | once, later | A fault of the service; report `requestId`. |
+	// | `PURCHASE_INVALID` | 400 | no | The store does not know the purchase token. |
+	// | `PURCHASE_NOT_ACTIVE` | 400 | no | The purchase is expired, cancelled or refunded. |
+	// | `NO_SUBSCRIPTION` | 409 | no | The member has no subscription to cancel or resume. |
+	// | `NO_RESTORABLE_PURCHASE` | 404 | no | The store holds no active purchase to restore. |
+	// | `IDEMPOTENCY_KEY_REUSED` | 422 | no | The `Idempotency-Key` was used with another request: use a new key. |
+	// | `IDEMPOTENCY_KEY_IN_FLIGHT` | 409 | after `Retry-After`, same key | The first request with this key is still running. |
+	// | `PRECONDITION_FAILED` | 412 | after a fresh GET | `If-Match` names a version that is no longer current: read the record, reapply, send its `ETag`. |
+	// | `TOTAL_OUT_OF_RANGE` | 422 | no | A total the request would cause is outside the money bounds. |
+	// | `RESYNC_REQUIRED` | 410 | from the empty cursor | The feed cursor can no longer be served: sync again from the start. |
 	//
 	//
 	// Example: VALIDATION_FAILED
@@ -1765,11 +2612,55 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
-// ProblemCode A stable code a client can switch on. The list is open: codes are added as the service
-// grows, so a client must accept a code it does not know (and fall back on `status`).
+// ProblemCode A stable code a client can switch on. Every code the service answers today is listed, with
+// its usual status and whether sending the same request again can succeed ("retry"). Codes
+// are added as the service grows (see "Values added later"): treat a code you do not know
+// by its `status`, and retry it only when the status is 429 or 503 and `Retry-After` is set.
+//
+// | code | status | retry | meaning |
+// | --- | --- | --- | --- |
+// | `PREMIUM_REQUIRED` | 403 | no | The operation needs PREMIUM: offer the upgrade. |
+// | `FREE_LIMIT_EXCEEDED` | 400 | no | A FREE plan limit is reached: remove records or upgrade. |
+// | `VALIDATION_FAILED` | 400 | no | The request is wrong as sent; `errors` names the fields. |
+// | `UNAUTHENTICATED` | 401 | no | No valid session: sign in again. |
+// | `FORBIDDEN` | 403 | no | An administrator operation called by another member. |
+// | `NOT_FOUND` | 404 | no | No such record (or another member's). |
+// | `METHOD_NOT_ALLOWED` | 405 | no | The path does not take this method. |
+// | `CONFLICT` | 409 | no | The request contradicts what is stored (a name taken, a record in use): change it first. |
+// | `RATE_LIMITED` | 429 | after `Retry-After` | A per-member or per-address limit is reached. |
+// | `SIGNUP_DISABLED` | 403 | no | Sign-up is switched off by the administrators. |
+// | `OCR_NOT_CONFIGURED` | 503 | no | The service has no OCR provider; retrying does not help. |
+// | `FX_NOT_CONFIGURED` | 503 | no | The service has no FX provider; retrying does not help. |
+// | `QUOTES_NOT_CONFIGURED` | 503 | no | The service has no quote provider; retrying does not help. |
+// | `SELF_VOTE` | 400 | no | A member cannot vote on their own post or comment. |
+// | `SELF_REPORT` | 400 | no | A member cannot report their own post or comment. |
+// | `ALREADY_REPORTED` | 409 | no | The member reported this already. |
+// | `NEGATIVE_HOLDING` | 400 | no | The trade would make a holding negative. |
+// | `CATEGORY_HIERARCHY` | 400 | no | Categories are two levels deep, a child of its own type. |
+// | `SAME_PASSWORD` | 400 | no | The new password equals the current one. |
+// | `WRONG_PASSWORD` | 400 | no | The current password is wrong. |
+// | `SOCIAL_ACCOUNT` | 400 | no | The account signs in through an identity provider and has no password. |
+// | `SELF_ADMIN_CHANGE` | 400 | no | An administrator cannot change their own role or status. |
+// | `DUPLICATE_PURCHASE` | 409 | no | The purchase is already another member's. |
+// | `EMPTY_BACKUP` | 400 | no | The backup document holds nothing to restore. |
+// | `PAYLOAD_TOO_LARGE` | 413 | no | The body is over the operation's limit: send less. |
+// | `UNSUPPORTED_MEDIA_TYPE` | 415 | no | The body's media type is not one the operation takes. |
+// | `SERVICE_UNAVAILABLE` | 503 | after `Retry-After` | A dependency (PostgreSQL, Redis, a provider) cannot be reached, or the service is at its limit of heavy work. |
+// | `TIMEOUT` | 503 | after `Retry-After`, later for heavy work | The request ran past its operation's time limit; at once it most likely times out again. |
+// | `BUSY` | 429 | after `Retry-After` | Another heavy request (backup, restore, CSV, deletion) of the account is running. |
+// | `INTERNAL` | 500 | once, later | A fault of the service; report `requestId`. |
+// | `PURCHASE_INVALID` | 400 | no | The store does not know the purchase token. |
+// | `PURCHASE_NOT_ACTIVE` | 400 | no | The purchase is expired, cancelled or refunded. |
+// | `NO_SUBSCRIPTION` | 409 | no | The member has no subscription to cancel or resume. |
+// | `NO_RESTORABLE_PURCHASE` | 404 | no | The store holds no active purchase to restore. |
+// | `IDEMPOTENCY_KEY_REUSED` | 422 | no | The `Idempotency-Key` was used with another request: use a new key. |
+// | `IDEMPOTENCY_KEY_IN_FLIGHT` | 409 | after `Retry-After`, same key | The first request with this key is still running. |
+// | `PRECONDITION_FAILED` | 412 | after a fresh GET | `If-Match` names a version that is no longer current: read the record, reapply, send its `ETag`. |
+// | `TOTAL_OUT_OF_RANGE` | 422 | no | A total the request would cause is outside the money bounds. |
+// | `RESYNC_REQUIRED` | 410 | from the empty cursor | The feed cursor can no longer be served: sync again from the start. |
 //
 // Example: VALIDATION_FAILED
-type ProblemCode = string
+type ProblemCode string
 
 // Product A subscription product the store sells.
 type Product struct {
@@ -1829,6 +2720,26 @@ type Profile struct {
 	Role RoleValue `json:"role"`
 }
 
+// ProfileChange A change of a LedgerProfile (kind `PROFILE`); `record` is absent for `DELETE`.
+type ProfileChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID          `json:"id"`
+	Kind ProfileChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op ChangeOp `json:"op"`
+
+	// Record The part of the profile the ledger depends on (kind `PROFILE`, `id` the member's id).
+	Record *LedgerProfile `json:"record,omitempty"`
+}
+
+// ProfileChangeKind defines model for ProfileChange.Kind.
+type ProfileChangeKind string
+
 // ProfileImageRequest Example: {"profileImage":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4nGNgAAIAAAUAAXpeqz8AAAAASUVORK5CYII="}
 type ProfileImageRequest struct {
 	// ProfileImage A `data:image/(png|jpeg|gif|webp);base64,` URL, or "" to clear.
@@ -1837,7 +2748,7 @@ type ProfileImageRequest struct {
 
 // ProviderValue Where the account came from (`LOCAL`, `IDP_A`, `IDP_B`); linking another identity later
 // does not change it. A client must accept other values.
-type ProviderValue = string
+type ProviderValue string
 
 // QuickEntry defines model for QuickEntry.
 type QuickEntry struct {
@@ -1852,6 +2763,24 @@ type QuickEntry struct {
 	Type     EntryTypeValue `json:"type"`
 	WalletID *int64         `json:"walletId"`
 }
+
+// QuickEntryChange A change of a QuickEntry (kind `QUICK_ENTRY`); `record` is absent for `DELETE`.
+type QuickEntryChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID             `json:"id"`
+	Kind QuickEntryChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp    `json:"op"`
+	Record *QuickEntry `json:"record,omitempty"`
+}
+
+// QuickEntryChangeKind defines model for QuickEntryChange.Kind.
+type QuickEntryChangeKind string
 
 // QuickEntryList defines model for QuickEntryList.
 type QuickEntryList struct {
@@ -1956,6 +2885,24 @@ type Recurring struct {
 	WalletID *int64         `json:"walletId"`
 }
 
+// RecurringChange A change of a Recurring (kind `RECURRING`); `record` is absent for `DELETE`.
+type RecurringChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID            `json:"id"`
+	Kind RecurringChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp   `json:"op"`
+	Record *Recurring `json:"record,omitempty"`
+}
+
+// RecurringChangeKind defines model for RecurringChange.Kind.
+type RecurringChangeKind string
+
 // RecurringList defines model for RecurringList.
 type RecurringList struct {
 	Items []Recurring `json:"items"`
@@ -2001,7 +2948,7 @@ type ReorderRequest struct {
 type ReportTargetType string
 
 // ReportTargetTypeValue What a report is about (`POST`, `COMMENT`); a client must accept other values.
-type ReportTargetTypeValue = string
+type ReportTargetTypeValue string
 
 // ReportedItem A reported or blocked post or comment.
 type ReportedItem struct {
@@ -2062,7 +3009,7 @@ type RoleRequest struct {
 }
 
 // RoleValue A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
-type RoleValue = string
+type RoleValue string
 
 // SignUpRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","website":""}
 type SignUpRequest struct {
@@ -2163,6 +3110,24 @@ type Stock struct {
 	Name      string    `json:"name"`
 	WalletID  *int64    `json:"walletId"`
 }
+
+// StockChange A change of a Stock (kind `STOCK`); `record` is absent for `DELETE`.
+type StockChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID        `json:"id"`
+	Kind StockChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Stock   `json:"record,omitempty"`
+}
+
+// StockChangeKind defines model for StockChange.Kind.
+type StockChangeKind string
 
 // StockList defines model for StockList.
 type StockList struct {
@@ -2278,6 +3243,24 @@ type Tag struct {
 	SortOrder int32  `json:"sortOrder"`
 }
 
+// TagChange A change of a Tag (kind `TAG`); `record` is absent for `DELETE`.
+type TagChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID      `json:"id"`
+	Kind TagChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Tag     `json:"record,omitempty"`
+}
+
+// TagChangeKind defines model for TagChange.Kind.
+type TagChangeKind string
+
 // TagGroup defines model for TagGroup.
 type TagGroup struct {
 	// Boards The boards the group applies to; empty means every board.
@@ -2365,6 +3348,24 @@ type Trade struct {
 	StockID int64          `json:"stockId"`
 }
 
+// TradeChange A change of a Trade (kind `TRADE`); `record` is absent for `DELETE`.
+type TradeChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID        `json:"id"`
+	Kind TradeChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Trade   `json:"record,omitempty"`
+}
+
+// TradeChangeKind defines model for TradeChange.Kind.
+type TradeChangeKind string
+
 // TradePage defines model for TradePage.
 type TradePage struct {
 	Items []Trade `json:"items"`
@@ -2395,7 +3396,7 @@ type TradeRequest struct {
 type TradeSide string
 
 // TradeSideValue A buy or a sell, as answered; a client must accept other values.
-type TradeSideValue = string
+type TradeSideValue string
 
 // Transfer defines model for Transfer.
 type Transfer struct {
@@ -2417,6 +3418,24 @@ type Transfer struct {
 	// ToWalletID The wallet of the `income` side.
 	ToWalletID *int64 `json:"toWalletId"`
 }
+
+// TransferChange A change of a Transfer (kind `TRANSFER`); `record` is absent for `DELETE`.
+type TransferChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID           `json:"id"`
+	Kind TransferChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp  `json:"op"`
+	Record *Transfer `json:"record,omitempty"`
+}
+
+// TransferChangeKind defines model for TransferChange.Kind.
+type TransferChangeKind string
 
 // TransferPage defines model for TransferPage.
 type TransferPage struct {
@@ -2514,7 +3533,7 @@ type VoteDirection string
 
 // VoteDirectionValue The caller's vote as answered (`UP`, `DOWN`), or `null` without one (or without a session,
 // or after the vote was cancelled). A client must accept other values.
-type VoteDirectionValue = string
+type VoteDirectionValue = VoteDirection
 
 // VoteRequest Example: {"direction":"UP"}
 type VoteRequest struct {
@@ -2560,6 +3579,24 @@ type Wallet struct {
 	// Type The kind of wallet as answered; a client must accept other values.
 	Type WalletTypeValue `json:"type"`
 }
+
+// WalletChange A change of a Wallet (kind `WALLET`); `record` is absent for `DELETE`.
+type WalletChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID         `json:"id"`
+	Kind WalletChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Wallet  `json:"record,omitempty"`
+}
+
+// WalletChangeKind defines model for WalletChange.Kind.
+type WalletChangeKind string
 
 // WalletList defines model for WalletList.
 type WalletList struct {
@@ -2611,7 +3648,7 @@ type WalletRequest struct {
 type WalletType string
 
 // WalletTypeValue The kind of wallet as answered; a client must accept other values.
-type WalletTypeValue = string
+type WalletTypeValue string
 
 // YearlyStats defines model for YearlyStats.
 type YearlyStats struct {
@@ -4109,23 +5146,31 @@ type CreateUserJSONRequestBody = CreateUserRequest
 // UpdateUserJSONRequestBody defines body for UpdateUser for application/json ContentType.
 type UpdateUserJSONRequestBody = UpdateUserRequest
 
-// AsWallet returns the union data inside the Change_Record as a Wallet
-func (t Change_Record) AsWallet() (Wallet, error) {
-	var body Wallet
+// AsWalletChange returns the union data inside the Change as a WalletChange
+func (t Change) AsWalletChange() (WalletChange, error) {
+	var body WalletChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromWallet overwrites any union data inside the Change_Record as the provided Wallet
-func (t *Change_Record) FromWallet(v Wallet) error {
+// FromWalletChange overwrites any union data inside the Change as the provided WalletChange
+func (t *Change) FromWalletChange(v WalletChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"WALLET"}`))
 	t.union = b
 	return err
 }
 
-// MergeWallet performs a merge with any union data inside the Change_Record, using the provided Wallet
-func (t *Change_Record) MergeWallet(v Wallet) error {
+// MergeWalletChange performs a merge with any union data inside the Change, using the provided WalletChange
+func (t *Change) MergeWalletChange(v WalletChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"WALLET"}`))
 	if err != nil {
 		return err
 	}
@@ -4135,23 +5180,31 @@ func (t *Change_Record) MergeWallet(v Wallet) error {
 	return err
 }
 
-// AsCategory returns the union data inside the Change_Record as a Category
-func (t Change_Record) AsCategory() (Category, error) {
-	var body Category
+// AsCategoryChange returns the union data inside the Change as a CategoryChange
+func (t Change) AsCategoryChange() (CategoryChange, error) {
+	var body CategoryChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromCategory overwrites any union data inside the Change_Record as the provided Category
-func (t *Change_Record) FromCategory(v Category) error {
+// FromCategoryChange overwrites any union data inside the Change as the provided CategoryChange
+func (t *Change) FromCategoryChange(v CategoryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"CATEGORY"}`))
 	t.union = b
 	return err
 }
 
-// MergeCategory performs a merge with any union data inside the Change_Record, using the provided Category
-func (t *Change_Record) MergeCategory(v Category) error {
+// MergeCategoryChange performs a merge with any union data inside the Change, using the provided CategoryChange
+func (t *Change) MergeCategoryChange(v CategoryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"CATEGORY"}`))
 	if err != nil {
 		return err
 	}
@@ -4161,23 +5214,31 @@ func (t *Change_Record) MergeCategory(v Category) error {
 	return err
 }
 
-// AsTag returns the union data inside the Change_Record as a Tag
-func (t Change_Record) AsTag() (Tag, error) {
-	var body Tag
+// AsTagChange returns the union data inside the Change as a TagChange
+func (t Change) AsTagChange() (TagChange, error) {
+	var body TagChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromTag overwrites any union data inside the Change_Record as the provided Tag
-func (t *Change_Record) FromTag(v Tag) error {
+// FromTagChange overwrites any union data inside the Change as the provided TagChange
+func (t *Change) FromTagChange(v TagChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TAG"}`))
 	t.union = b
 	return err
 }
 
-// MergeTag performs a merge with any union data inside the Change_Record, using the provided Tag
-func (t *Change_Record) MergeTag(v Tag) error {
+// MergeTagChange performs a merge with any union data inside the Change, using the provided TagChange
+func (t *Change) MergeTagChange(v TagChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TAG"}`))
 	if err != nil {
 		return err
 	}
@@ -4187,23 +5248,31 @@ func (t *Change_Record) MergeTag(v Tag) error {
 	return err
 }
 
-// AsEntry returns the union data inside the Change_Record as a Entry
-func (t Change_Record) AsEntry() (Entry, error) {
-	var body Entry
+// AsEntryChange returns the union data inside the Change as a EntryChange
+func (t Change) AsEntryChange() (EntryChange, error) {
+	var body EntryChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromEntry overwrites any union data inside the Change_Record as the provided Entry
-func (t *Change_Record) FromEntry(v Entry) error {
+// FromEntryChange overwrites any union data inside the Change as the provided EntryChange
+func (t *Change) FromEntryChange(v EntryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"ENTRY"}`))
 	t.union = b
 	return err
 }
 
-// MergeEntry performs a merge with any union data inside the Change_Record, using the provided Entry
-func (t *Change_Record) MergeEntry(v Entry) error {
+// MergeEntryChange performs a merge with any union data inside the Change, using the provided EntryChange
+func (t *Change) MergeEntryChange(v EntryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"ENTRY"}`))
 	if err != nil {
 		return err
 	}
@@ -4213,23 +5282,31 @@ func (t *Change_Record) MergeEntry(v Entry) error {
 	return err
 }
 
-// AsTransfer returns the union data inside the Change_Record as a Transfer
-func (t Change_Record) AsTransfer() (Transfer, error) {
-	var body Transfer
+// AsTransferChange returns the union data inside the Change as a TransferChange
+func (t Change) AsTransferChange() (TransferChange, error) {
+	var body TransferChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromTransfer overwrites any union data inside the Change_Record as the provided Transfer
-func (t *Change_Record) FromTransfer(v Transfer) error {
+// FromTransferChange overwrites any union data inside the Change as the provided TransferChange
+func (t *Change) FromTransferChange(v TransferChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TRANSFER"}`))
 	t.union = b
 	return err
 }
 
-// MergeTransfer performs a merge with any union data inside the Change_Record, using the provided Transfer
-func (t *Change_Record) MergeTransfer(v Transfer) error {
+// MergeTransferChange performs a merge with any union data inside the Change, using the provided TransferChange
+func (t *Change) MergeTransferChange(v TransferChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TRANSFER"}`))
 	if err != nil {
 		return err
 	}
@@ -4239,23 +5316,31 @@ func (t *Change_Record) MergeTransfer(v Transfer) error {
 	return err
 }
 
-// AsRecurring returns the union data inside the Change_Record as a Recurring
-func (t Change_Record) AsRecurring() (Recurring, error) {
-	var body Recurring
+// AsRecurringChange returns the union data inside the Change as a RecurringChange
+func (t Change) AsRecurringChange() (RecurringChange, error) {
+	var body RecurringChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromRecurring overwrites any union data inside the Change_Record as the provided Recurring
-func (t *Change_Record) FromRecurring(v Recurring) error {
+// FromRecurringChange overwrites any union data inside the Change as the provided RecurringChange
+func (t *Change) FromRecurringChange(v RecurringChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"RECURRING"}`))
 	t.union = b
 	return err
 }
 
-// MergeRecurring performs a merge with any union data inside the Change_Record, using the provided Recurring
-func (t *Change_Record) MergeRecurring(v Recurring) error {
+// MergeRecurringChange performs a merge with any union data inside the Change, using the provided RecurringChange
+func (t *Change) MergeRecurringChange(v RecurringChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"RECURRING"}`))
 	if err != nil {
 		return err
 	}
@@ -4265,23 +5350,31 @@ func (t *Change_Record) MergeRecurring(v Recurring) error {
 	return err
 }
 
-// AsQuickEntry returns the union data inside the Change_Record as a QuickEntry
-func (t Change_Record) AsQuickEntry() (QuickEntry, error) {
-	var body QuickEntry
+// AsQuickEntryChange returns the union data inside the Change as a QuickEntryChange
+func (t Change) AsQuickEntryChange() (QuickEntryChange, error) {
+	var body QuickEntryChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromQuickEntry overwrites any union data inside the Change_Record as the provided QuickEntry
-func (t *Change_Record) FromQuickEntry(v QuickEntry) error {
+// FromQuickEntryChange overwrites any union data inside the Change as the provided QuickEntryChange
+func (t *Change) FromQuickEntryChange(v QuickEntryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"QUICK_ENTRY"}`))
 	t.union = b
 	return err
 }
 
-// MergeQuickEntry performs a merge with any union data inside the Change_Record, using the provided QuickEntry
-func (t *Change_Record) MergeQuickEntry(v QuickEntry) error {
+// MergeQuickEntryChange performs a merge with any union data inside the Change, using the provided QuickEntryChange
+func (t *Change) MergeQuickEntryChange(v QuickEntryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"QUICK_ENTRY"}`))
 	if err != nil {
 		return err
 	}
@@ -4291,23 +5384,31 @@ func (t *Change_Record) MergeQuickEntry(v QuickEntry) error {
 	return err
 }
 
-// AsBudget returns the union data inside the Change_Record as a Budget
-func (t Change_Record) AsBudget() (Budget, error) {
-	var body Budget
+// AsBudgetChange returns the union data inside the Change as a BudgetChange
+func (t Change) AsBudgetChange() (BudgetChange, error) {
+	var body BudgetChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromBudget overwrites any union data inside the Change_Record as the provided Budget
-func (t *Change_Record) FromBudget(v Budget) error {
+// FromBudgetChange overwrites any union data inside the Change as the provided BudgetChange
+func (t *Change) FromBudgetChange(v BudgetChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"BUDGET"}`))
 	t.union = b
 	return err
 }
 
-// MergeBudget performs a merge with any union data inside the Change_Record, using the provided Budget
-func (t *Change_Record) MergeBudget(v Budget) error {
+// MergeBudgetChange performs a merge with any union data inside the Change, using the provided BudgetChange
+func (t *Change) MergeBudgetChange(v BudgetChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"BUDGET"}`))
 	if err != nil {
 		return err
 	}
@@ -4317,23 +5418,31 @@ func (t *Change_Record) MergeBudget(v Budget) error {
 	return err
 }
 
-// AsOnetimeBudget returns the union data inside the Change_Record as a OnetimeBudget
-func (t Change_Record) AsOnetimeBudget() (OnetimeBudget, error) {
-	var body OnetimeBudget
+// AsOnetimeBudgetChange returns the union data inside the Change as a OnetimeBudgetChange
+func (t Change) AsOnetimeBudgetChange() (OnetimeBudgetChange, error) {
+	var body OnetimeBudgetChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromOnetimeBudget overwrites any union data inside the Change_Record as the provided OnetimeBudget
-func (t *Change_Record) FromOnetimeBudget(v OnetimeBudget) error {
+// FromOnetimeBudgetChange overwrites any union data inside the Change as the provided OnetimeBudgetChange
+func (t *Change) FromOnetimeBudgetChange(v OnetimeBudgetChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"ONETIME_BUDGET"}`))
 	t.union = b
 	return err
 }
 
-// MergeOnetimeBudget performs a merge with any union data inside the Change_Record, using the provided OnetimeBudget
-func (t *Change_Record) MergeOnetimeBudget(v OnetimeBudget) error {
+// MergeOnetimeBudgetChange performs a merge with any union data inside the Change, using the provided OnetimeBudgetChange
+func (t *Change) MergeOnetimeBudgetChange(v OnetimeBudgetChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"ONETIME_BUDGET"}`))
 	if err != nil {
 		return err
 	}
@@ -4343,23 +5452,31 @@ func (t *Change_Record) MergeOnetimeBudget(v OnetimeBudget) error {
 	return err
 }
 
-// AsBudgetIncome returns the union data inside the Change_Record as a BudgetIncome
-func (t Change_Record) AsBudgetIncome() (BudgetIncome, error) {
-	var body BudgetIncome
+// AsBudgetIncomeChange returns the union data inside the Change as a BudgetIncomeChange
+func (t Change) AsBudgetIncomeChange() (BudgetIncomeChange, error) {
+	var body BudgetIncomeChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromBudgetIncome overwrites any union data inside the Change_Record as the provided BudgetIncome
-func (t *Change_Record) FromBudgetIncome(v BudgetIncome) error {
+// FromBudgetIncomeChange overwrites any union data inside the Change as the provided BudgetIncomeChange
+func (t *Change) FromBudgetIncomeChange(v BudgetIncomeChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"BUDGET_INCOME"}`))
 	t.union = b
 	return err
 }
 
-// MergeBudgetIncome performs a merge with any union data inside the Change_Record, using the provided BudgetIncome
-func (t *Change_Record) MergeBudgetIncome(v BudgetIncome) error {
+// MergeBudgetIncomeChange performs a merge with any union data inside the Change, using the provided BudgetIncomeChange
+func (t *Change) MergeBudgetIncomeChange(v BudgetIncomeChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"BUDGET_INCOME"}`))
 	if err != nil {
 		return err
 	}
@@ -4369,23 +5486,31 @@ func (t *Change_Record) MergeBudgetIncome(v BudgetIncome) error {
 	return err
 }
 
-// AsStock returns the union data inside the Change_Record as a Stock
-func (t Change_Record) AsStock() (Stock, error) {
-	var body Stock
+// AsStockChange returns the union data inside the Change as a StockChange
+func (t Change) AsStockChange() (StockChange, error) {
+	var body StockChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromStock overwrites any union data inside the Change_Record as the provided Stock
-func (t *Change_Record) FromStock(v Stock) error {
+// FromStockChange overwrites any union data inside the Change as the provided StockChange
+func (t *Change) FromStockChange(v StockChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"STOCK"}`))
 	t.union = b
 	return err
 }
 
-// MergeStock performs a merge with any union data inside the Change_Record, using the provided Stock
-func (t *Change_Record) MergeStock(v Stock) error {
+// MergeStockChange performs a merge with any union data inside the Change, using the provided StockChange
+func (t *Change) MergeStockChange(v StockChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"STOCK"}`))
 	if err != nil {
 		return err
 	}
@@ -4395,23 +5520,31 @@ func (t *Change_Record) MergeStock(v Stock) error {
 	return err
 }
 
-// AsTrade returns the union data inside the Change_Record as a Trade
-func (t Change_Record) AsTrade() (Trade, error) {
-	var body Trade
+// AsTradeChange returns the union data inside the Change as a TradeChange
+func (t Change) AsTradeChange() (TradeChange, error) {
+	var body TradeChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromTrade overwrites any union data inside the Change_Record as the provided Trade
-func (t *Change_Record) FromTrade(v Trade) error {
+// FromTradeChange overwrites any union data inside the Change as the provided TradeChange
+func (t *Change) FromTradeChange(v TradeChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TRADE"}`))
 	t.union = b
 	return err
 }
 
-// MergeTrade performs a merge with any union data inside the Change_Record, using the provided Trade
-func (t *Change_Record) MergeTrade(v Trade) error {
+// MergeTradeChange performs a merge with any union data inside the Change, using the provided TradeChange
+func (t *Change) MergeTradeChange(v TradeChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TRADE"}`))
 	if err != nil {
 		return err
 	}
@@ -4421,23 +5554,31 @@ func (t *Change_Record) MergeTrade(v Trade) error {
 	return err
 }
 
-// AsLedgerProfile returns the union data inside the Change_Record as a LedgerProfile
-func (t Change_Record) AsLedgerProfile() (LedgerProfile, error) {
-	var body LedgerProfile
+// AsProfileChange returns the union data inside the Change as a ProfileChange
+func (t Change) AsProfileChange() (ProfileChange, error) {
+	var body ProfileChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromLedgerProfile overwrites any union data inside the Change_Record as the provided LedgerProfile
-func (t *Change_Record) FromLedgerProfile(v LedgerProfile) error {
+// FromProfileChange overwrites any union data inside the Change as the provided ProfileChange
+func (t *Change) FromProfileChange(v ProfileChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"PROFILE"}`))
 	t.union = b
 	return err
 }
 
-// MergeLedgerProfile performs a merge with any union data inside the Change_Record, using the provided LedgerProfile
-func (t *Change_Record) MergeLedgerProfile(v LedgerProfile) error {
+// MergeProfileChange performs a merge with any union data inside the Change, using the provided ProfileChange
+func (t *Change) MergeProfileChange(v ProfileChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"PROFILE"}`))
 	if err != nil {
 		return err
 	}
@@ -4447,12 +5588,57 @@ func (t *Change_Record) MergeLedgerProfile(v LedgerProfile) error {
 	return err
 }
 
-func (t Change_Record) MarshalJSON() ([]byte, error) {
+func (t Change) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"kind"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t Change) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "BUDGET":
+		return t.AsBudgetChange()
+	case "BUDGET_INCOME":
+		return t.AsBudgetIncomeChange()
+	case "CATEGORY":
+		return t.AsCategoryChange()
+	case "ENTRY":
+		return t.AsEntryChange()
+	case "ONETIME_BUDGET":
+		return t.AsOnetimeBudgetChange()
+	case "PROFILE":
+		return t.AsProfileChange()
+	case "QUICK_ENTRY":
+		return t.AsQuickEntryChange()
+	case "RECURRING":
+		return t.AsRecurringChange()
+	case "STOCK":
+		return t.AsStockChange()
+	case "TAG":
+		return t.AsTagChange()
+	case "TRADE":
+		return t.AsTradeChange()
+	case "TRANSFER":
+		return t.AsTransferChange()
+	case "WALLET":
+		return t.AsWalletChange()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t Change) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
 }
 
-func (t *Change_Record) UnmarshalJSON(b []byte) error {
+func (t *Change) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -35710,957 +36896,1017 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"5P37jyNJkh+I/ysuaoEidyKzyHxUV2VCkFiZzCp25auZzK6pGfZmOBlOMiaD7uxwZ7LYvfXF6LFfrHbv",
-	"cAPopD1Js4s53J4OOkg4SbcSdoH9SfpP9ON0zf9wcDP3eDGCDGZm9Tw0wFQnyQh3c3dzc3N7fOzbykBM",
-	"poIzrmTl4NvKmFGPhfBnq0tH+r8ek4PQnypf8MpBpTtmJGQDEXpPJJEqFHxEGFe+WhBFR9ukGzKqiK8I",
-	"lURM6dczdkBuGZvqr+a+GhM1ZmQgpguyEDMyFoG33eNtRTidMAk/Rq3fsVD6gjtkPvYHY8LuWLgg89BX",
-	"jIhh4lESUl8y6RDKPYcMRUio+aXHoUtKpM9HAdsyz79qdUl1ToOAKUcTHy4cokLK5ZCFDpkKqRwyDcXQ",
-	"D1jNIZR4/ohJZTulXM5Z2OPVXmV368Xw+TOv/rzx/Pne4DPv2X6vUjsglJuHCA2kIHIs5pLMx1Slxyfm",
-	"HIcjiScIF4oMxpSPWI9XKUHynkjSpwHlA6ZHh7Q+kXqmccI0dZreJ5LQmRqL0CHuWChXTwVxJ4svhWKu",
-	"o7vtcTOiJ5JMA8prMF1AkBkedi7tKgnJiBJim1wx7pkFddvDrTOqBmOXKEGY5ysiwh73WMD0ovBgAQ2a",
-	"hYMVlnROqku/+JJovqMh8w4IJZzN7TiJJ5jUk9HjIRvOJINxQ084/dHE6AmoOUQvN1J2LjhLkBcy6iW5",
-	"BIjwhz3uK2nXB8fsbZMLTigZaN7VE2R+9ZUmVDehCbTrdkgEBw6bBnTBPPOw0+P6QcEZvDD0Q6miXmgY",
-	"+kwzesWpsPd0Mg1Y5aCSzz8VpyIHYzaheu+pxVQ/KVXo81Hlwwen0vbYZCoU46pjCFjeo64KZ8wl8zHj",
-	"RI39eDw4GKlEGNGtp1XPMA0Dn4UkZF/PNDNEW1XSCetxN+p2sNh6wxYuqXKhxj4fkTmVdhqxM+VPWO2Q",
-	"0L5kXOFcJWcjOwua1tSYGZ9NKgc/xh++cpbm4INTmdKQTpgyguqloKF3RBUbiXDxxYyFi+UpueCM9PVz",
-	"h0aOwAcYpphpebVdcSq+fvJraMCpaPaqHFQGpt0Uib8XsmHloPJ3n8bC8yn+Kp+mqIElg2+6dFRIWrCA",
-	"TSyBURZ6UnEi6aiIKkVHKYIm9P0p4yM1rhzs1p3KxOf2Y8PJYaKXM2/EVPs4X7z34dcnkvhe1P+UqnHc",
-	"ve9VnIpmFT/U/KdXKknNUIQTqvRzXD3bqwA9/kSvakyNzxUbsTBBzpngmuA8igLmjVhIJvoJhzT07m7s",
-	"kKpkuNnElIVUPw7Cfz5mIdN7t89GPpe1ojmE1kqPY3dHj4O+N+PYKTmod4yG+WNaMBpamZYcXxG5+vl7",
-	"UvvixYsXSXpf1Ou5JFuuLWIMuxe+R9Y4wkPp1J/4apko8yuZspBM6YgZ3tiv14tmMYCGkhR5bEhngaoc",
-	"NPSsFE/ifr1eltornw9Y/hS6nL1Xrl33acjufDGTQHwsMkPCJlO1AG6ODxP9DEhrMpwFAZELPigapQQC",
-	"CgTETmL1EzLhaExD3INymfTXYk4mlC+QRfEYGegXULnRWpQHh4E9Nkb+HeP6NFy5+2T+SjxbtQ47e+uX",
-	"QUwmjBfKtwH+/D1y8TGObN3+MhPw69hnLa1ZWvpO/ECxsOCk0jqozySysNbjzEuabbVmJWf9LfOdz+S6",
-	"Y7XtVR5MdtF0Wm35e53DS9wJK6dwanZLVfdY0xMHuulA8KEfTphHqkMaSFazc100iaadPI2xL0TAKI/p",
-	"6tJRqWVdUkFAz/5EeghSxt6rUqTN4U4yYROhp0pRn0tDJXuvSHVAJdvyuWRc+sq/Y4UH/9dFJDfqpWk2",
-	"t8WVdCvDg3a3mHdkdt1BhVFjFkZPm/U/JH2hxqjH49lQuA6m7XKssJiylYT7fCAmLKKPvZ8yLtk6boTu",
-	"ymrJESExWW/hYreR7MG7YBFB+OsDJczJD09CMVmmp311QfZ2Gp+RgfAie8RgFob6iqT5846FinlkGIqJ",
-	"Q2bTKdwDZeFO0s+tlEbxjen66rii70BKsVC39Ac/bm796Ktvdz/8XiWPYU9+2BX3p1+JMtQrUZL2N523",
-	"G9GeO/fdSCfy6CKyBWnVi1RBA3GVcGtrZjqHJTyqWC4ZidvvG5ZzhTujt0yCTUCFi/hkBHMCkXTISFWT",
-	"2G51T8hYqSmd+iRzoyZoeasZewvYRHo8pNwTE3LLFqRKyfV1+9ghki5qqGgxOhiDacL0ZA06+s4O78RP",
-	"RZT5arvH37CFJDTE29OETfosNPYo3cQtmyqys0fGYhbKbfLW1xd9/ejkoMe3cnqIvrHWg+qEqbHwHKLP",
-	"W2izL7xFzVgA5JKFpMcJoSPqc4dIRdVMOvACWrFaXTpytUwKZh7zHOwyNkioLWsIOSBg90DDlrFm6ZaN",
-	"peIwn3jKUfZa2i2Nezs7xG0ft84uL7qt86N3N29a7246reur1rGb09TYD5KWH9uaL4lUfhCQcMa5Plaj",
-	"5usvNG1LPbTPb05O269ed10z0I5eua3mULHQPTDrSPUnfcWtIqPpLTxhlEsQ2LpdNabqkFDdDXGPLs5P",
-	"TttHXVeTQ/tiljREwmpMJAvujAk14mNriSNjFkxr2z0OMljOBgMm5XAWkOrO+/fxomp+0qxzAA3g8DUZ",
-	"ZEj9gHmRkcgsB/blK9nj2F044xK5YJvoHX7LtPJmjHda2Ie+UowT5EWcejj36ADu/tRcS2AvOESKHqep",
-	"+aIkELFRrkqJF4rpVFMmOGfQiEMokSy8YyGSLhU+YSdc9vTROPFVzdj/ZMIknJ49uKml5oEz3S6+r0Ur",
-	"UqrXbMC2e/ytsUXpBlEYZIwbcxHeSj1MXxEazHXnnu9tk1PBR0gwJzv7+3AxowPFQnnQ43v1etbitt+v",
-	"Dz5jO2xrd9jwtvYG+/tbL7zndGtn+KzfYHX6YrDXsLITCYmFZ0ZqFd4x9/fXa1LtIRhrCy7KuO2RvwNf",
-	"34sDKhXYk9PW/6oW6HD1eNXqgj0YvojXBcWeXjoUkyLEppjnK/QX2J1gzYE5DoMaMqWxeRMweaMlu8cn",
-	"1GPWvJykDHf+GBiTKmv8PkRlb+5LsFJFAqGx0+PuZad1dHF+3O62L85vTprt09axm/CbwPms7OQk5Jzd",
-	"VaSaNXujXO3xCQtHzEHmNIMZjNngNjo10LOid7HgjEjFpgfYjpjr7ReIwa3RZxKPK4F2b+RqPCxymBgf",
-	"zmdgPBthRcxjYLUz4ibpNdB/R66PpA+BVNc5h4ivDtE1xHvcuHyoB7cwWP+JuAPpDO0rIWoOSL6YiZ5I",
-	"4yc5QE9O7ONB946elx5ngWRof8xx4dRiiZp2bWwT9/ddMtGbQasRfBGzCiVzRm97XJNVdd8+dWtGjJin",
-	"S/sU8nezcecUX4h29vJ37rngbP3uBRkIzj7gEdzGYxF4Us9P4EsF+9X9fbe2Td6iuyLatXMxCzzSZ7B5",
-	"etxY7b2Fg+IfpbTdPbv1PdwmXMBD2+TI8oaewGBBqp2TI/Ki0ajXDoieSNi5/oiL0HpmiqYo9iutuDjm",
-	"2tTaEzpiReYJX/8I5gknIbE8L2RSEnc2DQT1wHUArbhmqOyhxozZDJ5cJvYM9MAiaiMt8fuypqxwB4Dt",
-	"kChhOCjyB6DCtGA0dNda/R/Jyn8m7lje9aoZaZXoexwmVG1NLrq0wfsKzlNPC90nMrrhTsTdCtMp9PmQ",
-	"yT1n6q0I1bicvRf8Uz5XklRn3Ffk7OK8+7rmpI4kXBMtxe9j8dUzvWod6qVHdM3zHAWXSP7UOllI1XQN",
-	"Vhj99ZyxW1LV/2qNnYbguTwT3KOLQl7Sk1Ha4pEiMEnxW93niiXQNGVX4G2r9SazADCAVfMPYyuY/t2V",
-	"Fvdn66f/gjPlT9hqx6KWo/qp79/DeElHOQ4Z/S3hM70njQhuFJpadQP5c7eSc+v1egm/0aWQhZNmwju+",
-	"r5n6YuYPblea1b/WT3zvxvUO04zu81ERWaF94Hsn7cr/Joe52opNYs9ksafumwK+2qmvYaz1dCmq5KYW",
-	"tHvbJ9db0YCevMOya/X/ZXOeNfvU7ml5LEnVajf9r9Elf6XE4LaI5aX+8Xtk9C4dvQrFbFpEj76kjPQD",
-	"3y9NK8j5PgnZhLGdyJ5ptVa9v9zVXL4JV3dD6hXePJT+8fucGt0fcPJafxmQFjt4gMNJVXCWVqGfFIf1",
-	"wCsPdPpY996KCYTfv8c5RO9YEUGRqeH7IqdcXFPqomY5Hb4sZnUjVMsI0Z1SQvSDHrecCi4ZhgtSr4Nm",
-	"Wf1pILhiHP6k02ngD8DW+nQain7AJj/4idQDS3iw9Bue7uDL5mn7uJmw01WciscU9YPKQeUpm1A/OCCT",
-	"mVSkj4aeLf1VdMGXs8GYUIxi/Qem9e0BnLEsDEUoKwc//rYyYVKC6lq5V0twZ9D7zRBU+fAVMgGTqu1V",
-	"Dir7w53BC9pgn/V3vb3BM/qc1YeN/g7sHnDEVA72YFJ9Beall9QjdvKiqQaPwkE/oPy28qHsdegSJxjX",
-	"J0+bi/wnExpoFtBX5BBiSVkA/gCf39HA90jVXVoKF8OCyUSEjMgpG/hDf4BukrRJXfOlFiUQrycXD2KI",
-	"l9dX75I8YB1LY0bvFtGArGSjg4GYcUWqI6Ze0sHtbFpbchYdgiUW/SKKUIisrWy+gDsv4gXsCkHO9K3S",
-	"rKL8dMvYLDf+PgzeISGDuGSHHF19SfzJVIQYCfde/+XY502wuS/48nSRqqvXwK2B3RocSjCB0dyBNm4a",
-	"cvT9Hq3GaErc7vFOwlmU8rsRyQaCexJN1dAUHOWmX93JhC4MNYreshpaFBPZFInmluXmlWl+xpUfpJpO",
-	"Tx7TD5k0goAqhpf9hElyldDGyDg+DPzBwySfdScmmR3W1AgmvbpByKi3ID4nM3kfnq0neDYi+nuROAPT",
-	"m0mEAGM/aiLgaEg4U1eImB5fkjGQYsATsgd8QgojBzhZirB3kn5bTUqPp3kSc0voQib8jGl3/C1bLG2S",
-	"rAv5foyqBJlTCLEe6vFDk7ADi0jJRjtkyaptyMgnIuz7nsf4gzj55KLzsn183DpPsjI48qinSZAqpEqE",
-	"Enb3TDIUXdES3oevd2O+jsfwyRj7yh9x5ult2J8p8DzRIBBzYORo8Hhauped1ln7+uym0/riut1pHbsm",
-	"leqk02pZyzVkc5gH43m4x2mbjqjpsJnERJZ7L2V+pMaSiMry4ZxKvbBebizIfc7anXh9r/k0FAOtwfUD",
-	"Ro7MyD7ZWhcFqxwg1y6n8OixQ8C5iaiAm6qN+zEiJxsdk47sESEG9myTa8lMHpcWOsg4mDQF72kpo1dd",
-	"a6OcBg9b6fNuq3PePE3rWmTG2fspGyjmEVCgiRiAadw7JF/PhDIntlUrPYyqDJnWLrTk8u+x2vtJ1diO",
-	"jVyhZ7KlifiU2lVyxEPqB7OQkaprZ8e1Pn6q5Rb470cj5pEZ97R2E43UdYxDWY7FnMPePBfqRMz4w/bj",
-	"+UX35uTi+jy1BY0U0XJoCD3cQ4DuxVN+LhQ5Me18omk+F3i/Qj+eg0HupM8CwUdwDNoNYoZWdaOBuzU7",
-	"m2fC84d+XqZeN9fdDREP6Ow2Qc/Gn57NcoRAiMPY592C93bqdb1xo+w+E8xifZGYjSgxWB8TeLH5g9z0",
-	"WxNRYk560G1suJMUhnc4m9sAJN2EDfbzCnJn4U1qQldSnfb4clLshN6mwylcE0/h6ltvFLcuJhgAORL5",
-	"qbI9jnHU8I0vScj01175DFqSSaCNQm981eNKCBywiUfYsWFXpRKq9S8ktbZAs7e9MhkUHVuLQFCvK8Qp",
-	"DUfsQVv2svnu9KJ5fNO9uLg5bXZetdKnZyw9gTG1IqTXvlHfe77/2TPSXygm77GhGwmNyFxKSQsTyvVl",
-	"FYf1vWj+qWGlNJcnkkDiGKm6S5Pk1g7xgMW4Fn30Re/JWMm3mxRyqjXplyHo0r5+7gQiJB+2eMuBY8vL",
-	"h/vfxGFCklgqvsqGA+GGuc9aJrSf5PiIGeCn033y4uaS8mzFqBNJ7RhYVjUyvcc9ducPGJmHWn/wVW2b",
-	"nC9nPR9GIcoZ/ALrmRecORj1BiGKPY6iPk4y52JOqib5Lx1B6EsyEjzHnFACnMF2rx8tIUhCNvFnk05k",
-	"IX4YL6ZuEkta+JBRpdUVzpgnEzcKPETl2J/+5l+tmqmL0UAfTl7e5UjLjOzNqnaYvWBOqUSICGaEjx/C",
-	"KQOiosPkgg8eZWk6rat350cFKxMlImvuNvY4G/uMgbizUIrwEHJPMbA0jlzDlFV84j6iI6FKvxL8E4t8",
-	"e3QvjY0MKNeiOsCYaq2OiUDfljMTZ4yMcVgczlyP50ydj1GOSkz6UgkedesrMmdgPZmIu0g0gVqm57fP",
-	"RpSDxXFBaMh6HPIyqCIB0xe1F3Xi0QUEyl6tWQ5z+9IXE3/Arjm9o36gL6UPYqWrVufL9lHr5vq8+WWz",
-	"fdp8edpa2ujSH/EtnxO8NWpxBjAngg/90Sxk3n3uXIltbkZEkkP6hBtemu7SViAjxZbGRpCb9Jd9vch0",
-	"MGYeCf3RGCR+j1fdnCksdl3UDsilkGoUsqsvTok3CzGdhIiZgtR3ynvc9wwWzzQUd76nVe0I8eOQmHRy",
-	"q++ElGu5o4DlkroOGLhR4YG8FgzxtqPXHD5mNFDjBam63fZZ6+K66zoZi/luvbZN1hrUjVIO2eKPYok0",
-	"dkhMI9nMpNgV4ozyReQYeZCYbXZbN6fts3Y3I2OFwKA+kxNDldIbVR4SmCjYwgFVLPztcfN07ZAMvRIy",
-	"MNLD0/IzMSP6/AvX+loSnPEgVwoycsCUyRaOc3JCMRuN78krigYXM3Ux7OiD5EG80r3oNk9vLq67Nxcn",
-	"N53mefreRYnSfcV+swjKp88WgntxNsIE/Gn6/BrDkfVf/+MLZ2dn19n9bMep7z5znu/vOZ99tu88r39G",
-	"5oLXfrusm00zD8lJQMFbpQmMLCJnEzR6YOwBgoFhyA2N406lSZ13CO1xzhSZixCfnopQDUXgC4Ji3IG0",
-	"McqJptGbBay2fu57fO3kHxB3ed1dNNlZQYu2lSi9rsfnIYVsNAxZJT6XilFvm7ToYGxpiB0wkZ0Hbbk+",
-	"J//1Pzbqf9DYB/MLeDnAXKQ3b4+jgWZCqlZ5MYmm1PPIbIrTPqThocl84iMiIUd8mEpz77Oxb9KJYLl6",
-	"fAIOrijPCZjFJPk1bb4PmLhSWFk2qsEsujlbYV9htsYHp3LN6UyN9Xk3oOqBavH1efO6+7p13m0fNTMi",
-	"W6swYCEXj+QBaiT3ENqc/G8+6eU4Mzr3QGu4kklpfTd4vMNnSFdj76e+0WDmYGODQDU7E7B8tcMeNylZ",
-	"VsmLzR6OzcQEdYQG0nbSPiZK3DIOaWZzsD1WqflDX4HmANqHhjQy47dgDrTxLsgg1qVYi9hAzqZ61zLv",
-	"jHk+BVCBh/HC1fXl5UWn2zq+OWsdt5s33XeXKZksmeFxTFKWBOPTDkiyI+jgHveg/SR7REMjMDbSRYyF",
-	"78kY9kSSCXSr+7Ob0CLcJRzZsMWrbv7EgRk8og4O8Ka++2K6UU7mjL1SU5m9JBu8rwmpcmGtsZhGBe7j",
-	"aahpUj6GeWGyp9dUSwGTWyaOJmMGcSoYI3XwbYXPAnM/wji5pSd9LzdoLqsr2KC2b5db0Jf7tUsVUP4l",
-	"DWbMvtCcKdFhnM3z4D3wkRZsXbli2GsHp5u5DIU3G6jCuOMQzOH6kTR2hCJy1o+ed4g/JJQvtkt1Cwku",
-	"JefV3m9KcDs8F01jKHCzr3qpIwIWvWB35upXkJuv4Fnz6odkvOWPMQATOcywhSEm6sIwRXYd0wuSZYTE",
-	"VERT6CSYPwZQFP2fsIHSQ2qCqpC39bjgW5yNqPLvmNUojHe4T2UCIASykKpak9lO5p82dupZFDWMJk0n",
-	"xMT/S4Rv1vPWuTlT4w6TkBHxbWaHw0lSwKHmMINHDolMQJg2zYkLsuuAvGQ0ZCHpzer13QE8Dn8yl1QR",
-	"/hPDbBi8TMlAiFsfxc0SA8/ken68liaANskaOBDTQO6CAc2rZSWeRzT0TEKyFpTLUpHeUVUUuUv7UgQz",
-	"FSehZkKu0yKXVCFuziP9BXFHTCVSVR0yAGNHjwf+raUKXpI1vNZJQN4NJB4lS1YL3Zc/ABOxoeWQuFqA",
-	"uMZgwJmvxizcJufWXmqI8pVkwdA4GKeYYCv9b2JYWeIxrftDJAvMhUmh/uQiP08cGDFgFqV45W36Wnot",
-	"fcUm6T9WcZ7hoQ+x9hCGdAGy1LS+FGi9PDZpUp1KPAqae6kpy84MjMaJUu4wQwqby5sijJ4t3hyRcdaJ",
-	"XD6NbXLBGcGpAZcdAG15fogwIDK6BhnlBi56GKna4yP/jsnaNmkrrRrPJgh9IqaMg5sHg0r1DwmQgMRl",
-	"rEptJjw4B0NGPbjdYfMYMk4HAzD2Gqc3KmDU02o4mIfAgIIEAoiD7fVOHz3giEaEAVBNe1pWR/yvdWqM",
-	"dtqr1wmnEwR7YxhYvU06bMi0jGc4rP4CvGIHkU/d6fE41U6EyXRAC8ygLDKXA39HCIEWaSKBbzilWmno",
-	"8arefyZuSInpVsDuWBA9eJh9zSqkKX+b/rK2TU71BAFegISl1DdY40679bkn9YHG2ZwA/0uDeMSmsBB6",
-	"TBGTHBBXJNNapYtXE9eG3bQBJ026ZEAnLPIlRJl1YjCb6C2o5WjUKJr8LZaNbm5CFz3eZxbhLQ3o8G0F",
-	"bRaYDkDNwb1nzs4InPig8vFP//y7v/knlfi7S5jZyoGe2A9fRd+D7PjxtzbbInptmng82mQG+a3ywYlf",
-	"+MXPPv7pv0u8EDeRfekrp2LsAinijY6QpN22maU9MSqjeFgCIfHpoLJT33m21WhsNZ7BpKFbpwO/4XM+",
-	"l4oGgV4Hm+uOP0zYROgO/uQvf/WPf/rdf/qjj3/yl1ogC+UPAeILnxKhP/I5DazGhN9a3MUDgOlzKoqO",
-	"9BC/WpoCx2DQwUh+8at//vOPf/NX3/2zn8N82unYT08G9pC3iGsnYWf/vpMAVH33P/30l3/9x590En75",
-	"1//045/9u1/9///zx7/4P5E/0jspxSe7+1ZDRCSIRsPB5KADPWD9dnp3pl5+vrRDVk0s495xci53tnY+",
-	"izOSPv7i5x//j78lmvJ/8U9RXQ9V9vk6jOdrmz2NTA/ZNkZWmrnBWaqokN4xPM8sLGTO4POXeMgYJGhj",
-	"7jnk96ZntmhhlVhixK+cihFN0BqulCEFEyXOZ3hPT7KgwiuO+S4QlKd5Q39zBi6/1Dcp3tPfXNLFhKVf",
-	"S/Kt/nylJzviV8pnNNCdo/XN8l4kzBJDcyr6RPb56CUah5MXjKNm5xg3YXqMlUajvrWzu7e1/+yz5y/q",
-	"ld/w8WYWPTvehr1imVG/bJ6/qXz46kP2ThCdMIVYK8HCmM7hLIN0F4Ri138iNiRuK0jqK6ONotKGO1cr",
-	"cRP6vo3vNVI0R0pq8vhaggGPfjOXVT8kIvRYeAgOgQiPOFY44GKXo2jYKw+Cyy2mbMMBxbj/JYYUHY7f",
-	"btIFbv1U+zv1gg6y0jUXJdnGEFvU16HRJU3yptZRx2jjdLQ2CPmdoLdEaPUbEJ+iKD2KF5/t5A0iK+Q3",
-	"mqwULMnyoiz3lhbgG/UVI2eU6ShxLmzUS4SDUaYTPG2WVj2GUEvtltJr2aWjc5pdvgImTxxvS3REgMj9",
-	"BfEAtFFBiK7E/D3QlCfU23QT2nZz6MshMDr+chHZjQ5P8BJ7iAAxK2A5VidOJw7YjRYdk7/Xr3jmJm2H",
-	"FndrWCIlTmNBlOTKzFZwolMiuaTF13Gz4/Iu5akDxZafMRDT8YUviqHyuRIpA3O2WEbGwBXZNldOq604",
-	"wpKHy6Lcaljez+qS5bbvcGmZEiVmMk06djjFE32UID09E9YOVX5A000HYqkqfW5FiN/J8RsrmMEPN0QU",
-	"j9jovt8WLvzjWZ834wszJfdmi+QFb9kHVQ4z294Y1mKEZG+Kqzusb7346tuG02h8qPZ62/bj8w+1v59L",
-	"Q86F89uyJT12Cm2xiYXB+81al4wAe2x0nU1jNu48z0LUrrUBZ2/C5SZtPzVpe0WTFl2o81x79iQvcSzL",
-	"e+/L+KZ+X1GW5LVIeEXNOitFHaxpfEDZrbA06xnOzeM2J1EaI1r+NRLFxg1kULyiUgj2iPI5ocYUHKkH",
-	"26Rpv0oAVSPcCarVJp/INOIe9ri134J/CY3Abvv86OKsZZ5t/fCydX7Vcm39w9ieaDuIc7LQIArWX9nj",
-	"fQYGyUDMDWw/VvVwrJsIbzdzAW/JbXIBpmvw1SSN18TCpljrdY9XwfpMItvqhC7Avoo91w4iq7Q1P1Nj",
-	"kl5ngcYQUzRB9/jS9nAq77fYe8W49PsB27Il4nBuK05ka/oqXtP0TaPs1cfEjS3rH1Q9qsYxseimpd5R",
-	"48gdvTDAO+vfe8domO+KNhA7Fgp1rY5xTotmUB/dFuk8CXRqedXybhIMVWrmABTUlOs4a71JiOr9dWVZ",
-	"LKHp616O8plBoMRUL19JuH5Ix1o3suqo3v/V6IOW+TUYdRDYR+WvRRN9uMYRWT5LKAxWodyoYk7KXFoG",
-	"uSxHM4zOkbipmPJVh0oxSycu6ys0yZX+VHzq17BmGyk/G18Cfks0jfSl4f6aRjGLdJIWmodxCJ0pcSlk",
-	"jkh6O2YgGn1lSoBCLsbAaD8M0PJtubCoOpRkjLgY4hMRCTllVgkx4Pomj9pXpjIFJyLwWGifiouf2tMO",
-	"AnUFhOZG518GV9WQGdVcQF9nTDERHIKuI2doEvoQ20wd8Akd9/veRx5drL6X7K4153zirfjbt7X0nJpp",
-	"WbWzhiXVCY8NfQNgk1QrDkkULsBNjcn76RFrb3wZi2KOSmGtYaTP1JwxDoq1sbctq0OQ1g8hUwD4iYBi",
-	"E336k4DROyYRN8FVwr2vRhGLndKmgNijuAbtcsgY5j1OhcTMbqy+Uq/pJXKNhIrqm4rQ8zkN4xJyvrIZ",
-	"knp5mUeoTK2l7mCbdPXVJDIOW3gSU5kEpccKE+yLDLZuvYxBYWhgkstvzk22vhKbtJ1/p472oUFiBkhY",
-	"c5JF61e8595GQiHDU2kPaEq7e7a3br9kzB3NrR/RrW/I1lc/yLVwpJ2p9zTUbS3/tn55ky7be/bbKNuP",
-	"dQSvKQdg2jqN3oiueEnf8arj6dn96Iuc0J96IjYwLO4sm8j+8A8a9br+tr7KaJZwmS/LubXSfcm/nmd6",
-	"2/zczjri1wgJe/crc9zjNtYnff7VPn12ZwhxMrs9tS8Sa5bi4xQ/Jic8zU3Lk5nZ77miKRCD2w6jUvBI",
-	"KGT144UB6IF0aqzcDBl4ph5V1e20Li863SvXIe7VZfPMrTmIZQXoTOkEEsGDxUEUSQxQLaB9A3pDiLGA",
-	"EF+Mod+Quo39aJXYRG0mAzTxdbR+lYkjLrBjmSFUnIoeAVqxBA29pHMnq3dAVLWDUek2acfGX4JCZNrW",
-	"czbjvoJabfQOqVD+NHn1SVLHZ5OtOxoiBMzBj6GYtn3/yr7fhfezZBasoaEVSDU1jEjVjejSC4eE6b80",
-	"ZXiXWTfdZY2EKyYgKtO/kTup2E/ULhsjXjqYPLITloi4tqbBtY/mhaKnCnJvYCCE6UMRkkDVTsSvpiPa",
-	"PjyClSxD/lrqoLL98grH+UblPPFxW1BNaDmSPkOXaX8NXdjWEnH9iC0fmUnklJVm6/syVIZ9zFhs3ysm",
-	"REwX+UykdV5TEKxRRxX4XRQKqnXhszhGVIn4pyV2SzS0ue097nZD+3uCws17teN5mM0/ot1JzEHUeEzg",
-	"utXJT8UaiGkuvmFUxMqGD6ai36PQDkXDEUs4WDZNGTHdF9Mee4GKpM9a75DNQEIFQasGEkuPLxFbwn29",
-	"wYYN2YD5d0XgkQA3A+D4sQ8rqrxQaiofbZtHF9SI4nXrUebAKIz//h/KDQctnfpSPTQLLI6EXHl2YVvF",
-	"pOAEPmqszdIsP6g0o21vDYtlsgS0/gYtfzqOW6MqrjE3/zrZ9UEa4lWURf0APYct+fTvIXuH5QuiZSMN",
-	"19pRUQafsqG6J3H32cw4tW3FJnnJnZsdNRPqc+PxKrEem+iSqmR5rI3nfMaRh5j3/Wq1STOsTVnNaLrJ",
-	"GU0RusTKKdZZt4tgqR92YUVKSl9XN77f2hfOC+EvwGHULtBq7EQtZ4pGWlhRqug9NbIpCwcsTxOElUQr",
-	"i3kGHFQTrCGjBMSLeGzgT2iQVhEB79pAKEhSTzOzmCFWYQFliPC0tCfTpJnGAygCNUW3mMVuAArEHQvh",
-	"h5KKYPn9nNkaETtl7AgpNkgsejKkI2en2MUo3gjxKfXwKotOZZWZLY5IT3KbXnSoZoFwnXGKkclBcgdj",
-	"P/BCxl1SXUpB8iWic+aB1pjXSh8BV7N+MucoK/0fAacmsVHvsa+kCNVFaIBayqAGlLCBR87uFUAreTHl",
-	"WBQwIsiJZzuP0ey05muQJgPvRAgvJ/PZuUco/ikcfOlQ/Dz52MzNjzfo0SIkKxPpcwXBZp6djVZopX9i",
-	"1axDVdYcO0MqC3DlxtANxImBVn3Uy1NuR1g9saTSt5EatFkUXErTyEa8plJ5Vs1oN2QPxhApFjWl749H",
-	"YwuYmSHEWwNn7nsWxlCL3FufW+cHztqBKaYPBzFxfQ+CEGzEqclivIMIAqfH3Xfv3r3bOjtDPSJj6XHS",
-	"qDe+Bw8lKkBkMBoqezt5fKFJXDuhMBtv9JPgNyz3/MXUGIZECD1QvrgYQs72etchpD2XXOO1QYBrn7Hp",
-	"kGtaihP21gBzJZIfVz+ZSsYsaRJZ/Vg2lbRMo1Ga6zpZJQa3ZWbJW98WHiOXyKiQ31+0pxIlCUhVhFij",
-	"VW/cWoQ5irUJHOB/9/ryqtXpuol4Hfe4ddrqttztHn8LYd4GUAe9p0MRBGJuQgVdvRtcE7oYc71bOzRP",
-	"e2wQUMBMl8QFhnax2Iwh1owvymGwOxsyGwgXIBHMJdIPiZgjuIpkdyykgamuM4HqFgCJY2o8PJFEjumU",
-	"2ZI06HOUc18NxoCeYynXjXlsIDwmiYudu0gLVYa4lQ5gKwEzghKEhIM6i8CqB7Cri0XnGyNWlpfVzoBd",
-	"Xltgx5cEkSKJ+7Z5etrquqSKwqDmEPeo2W29uui8c0nVbn39dbf5yiXVLh3VtLhsnXfhCdhR8HOneX51",
-	"0uroZ8zu1V93WkfXnU77XL8bbVb9wxfX7aM3N7aZeHdC6y+vj18BVbhr9PMX561u+6x1E/2U2n76Cfzl",
-	"xqbMVJM7Dlq96l4cvXFJFXaXofm4hQR7TH9x2bk4aZ/qr1K7xlTOgv0wCjUL21qGPY7miYN893TVwPkQ",
-	"eetPa4TiimRTXzbIb8HlqjgVu0gVp9Jtvqo4FZhJ/cmsQ8WpRHNfcSqJ6a44FZyqilNJz2r0i5nEilOB",
-	"OcNmj/VnM0PgKY/OniXms6IBoxnj0iU0sVUkXcgaSQgNfTGKSiLUysRXlJ01pKbiVLCnBPH5OGqmGER5",
-	"LQhVmJzr1pjKMxHmhECcIVKXKToB+VHU02JrfkiovDXI75gwxtl75RKqiOADtp0bKa0fKfAHYRULJbCi",
-	"iF4BKCvhEv3OoYHu9LFx1GmoEREGXHmtOmqny5ARj7pYZl0aaN/8u5QJE7IPVQ4qAxGGbKDIWISSkT7E",
-	"iy2IVHSKRhM2TzxMbbEOvfuwEpke+3Qc0ry72FJvmYSWnb281Jdkj2sQR+1zS/OW6Tjdau7kwYbAmu+Z",
-	"QeAvXgmw2iwV9s3cDjG+Kse4GAFQloMY7MeBXWuN2NkYMPs6GnSXmb8vvBxLTdbythwq5hD2HoQKXI7T",
-	"gWEgubUyhAMFE46W/2cLMyUSC9avjSi8B+qwJ+b8KM92W2AiGYucvX+E/dorUn45z7h4zH6dzKZbd0Kl",
-	"xGpikssHKEGFvHWLrJ85tuiKMaSxkOqobNLHcqCZaaG0UVo/3EVo7ez0XfBgkbfoeBUEPO4I5xh/eyIh",
-	"KjEfCHa6yXrOpt5mLJNn7zITYXZHvIPSWzEmLcl2yFKO3eRJJk5SF631CsnxGEClVgj97iGVmpHln4Io",
-	"1iqv9NwT5U8dqKd5SxZi9neWTzErBBNH1059bTJm1myvG8klFBjgWrIwn1YDlG7quf4DzqRio9G2fSIC",
-	"KDvz+U98mKCyRzvCc1eur1qd5UFH+OwrTQ7wUMm47WNfTgO6iK2um57x5QHFl2bfYoFPEwqBpiN3QeTd",
-	"MZq2rtiUwqGFQmxIIR6rsl3Ju+hbc5i0L1khZuqYohdGJsOF9d9OydDgYxAbmqspKtny7niGFRBYiaju",
-	"UMwRh82zLx0Q96p51jL3xLiOawqWzSBFLfSl3RY90fcuNhE9zt77UslD4rbPTCWCl62Ti07LNEbDwGch",
-	"8SdTESpi5JwpCyTmqy4hPZ6M8i51D4mHUnEqGXrsfLX4QHi53r1uvEzMPESqreujrTcd4vNBMPOYJEeX",
-	"L/Ze6MsTmP8dct092XpOZhx8goAIvlDmxqGvn/BzcrXhC32dhHZLLvt198S8o1/BcZyA6CxY7tdiHnGd",
-	"qS1IvQPinreuuq1Xr8wpa8rePJFgvGHvYYks7pZ71ry8bB27TuIuPqHTqc9HpUPzSy2aoaniVLBHO8A2",
-	"sEzE3suHXFhK2y3aIiBI5vcJS9CvObb3AtmBxGNF8pzYzWA24UXhhfq3J1DwzWMhUey9AmMhWMhx/p9I",
-	"zNscQm3s2qEpPWht5vOxCBjsrjxVacKkNIf60m8PmhAzqriHlVNzhkOBq46HNWtpcJmYJgO8mcPXCN5C",
-	"KHI3mANN6ojRw9N8jaPZJkdAn9maNikUbJc9nppsFfqTCfNq2+SVf8eIiyIPywS6Huv7WKv6qf44CJnn",
-	"Kxfyt8X8iYXhNkjZPe7iZzdaVwPCb77Xx6B7mMbs1iNw7af4RVLlgmOYQY/Hzkfj185iWCNdlYPKx7/4",
-	"o1/+9R9//Of/eyWCtv3lf/wP3/3F//bxz//245/+3Hx7Yld8sVgsts/Otj2PvH59MJkcSAnnXB8b+y8/",
-	"jxrDKetojmnE8Le/+Icf/9X/GqUunxvU1P/877/7f/7245//9Ff/4p9WVgT1ZW8IWOiIeVG1L5gKY9LW",
-	"Px0Jfse4fh4vixviZAwKoxC6CfDzqFtqsqVD4qKz+Cm4s+/XtVmfYhGgT2BMU/Y5qeIy1hzD+tI4zu7R",
-	"s01RztFdqLKd37Ndy0ZFrT+RJKALMVPG8Ka5zXX0f/W/Z2fwr/7H8+Bf/c/r1/rfyQSSlqRLqug/BE7v",
-	"cTeHYd3oeD4gFNBTHQOtCi4FukA5QRWCcDpWWQOJ0OPulu5q24WFfgr/gVJoitAg0ErNAgtSR4ALEzCs",
-	"+hNWI/6Ii5B5WXdlTGR6XvdKTCtuvTJ8oue1ils0wSgx1uN9FjVHBV532GZfAcybWOda83qknn1IiZiE",
-	"5t3I07sDn0f2AiPMQzE/hO/BGXMHNtgq5cRkZBI5m0xouKjBgSBv/ekUbbErQqCzWbnF8BQ5sM5sIiJR",
-	"gnLSId/9o7/6+K/+rUN++R9++t3/9Tcff/Gz7/7vPyL//af/5j4iJS0QS0z1VfoFfS8fi5mk3JObLHh3",
-	"+aUUJMbyVJgzMpar+IVRa+4z9uRxs6LHCGk5NHhoesvQZXr6lN+iduFjqTnDM1nS9ktc/4tVoA7T/+ao",
-	"h3hJWh6JgYaNblFVQMbz9Hhm3EGRhm7XPrMPQWJnhJgBo0AntJoLPQ0yl+WXGdsLF51ZQb52dJvsiPkG",
-	"VqdlFT8Lt7tsj4q6kiVNTfEL3XDGo7qVy4NgWle/B/Wo42fQwXOQwaH5NTQMo/NzTdfJyx8ERN3RYNmA",
-	"XDAl05Dd+Wy+KiS/Ua8Dc8Sshi4u/FgrDQ8d87qYl1hdQ9maWQoNl6WJP6aKIs1w8lWhSCN+YS/jwP1a",
-	"sS/D8llMEOT/6EVDRmS6raR4M16SeLpzhpfdOvnsGvHmMhetvGKZg/MRsqxXK8hGbjsZtdiERCZDcUs5",
-	"dEpj6NiztugamxOGA1c00BXMVRGCy8pJQCtEi0LojenItc/d+J5LqvENtObYINEY3Uf6iLW+dlI2jAFN",
-	"nr+beSvxLl+AKluIMhXx3PU0ENTL5hL7oAVDrMLR1ZcwUzU4SSMbQOa+Wv34r39Wy7ux/sXP8m6sW2dn",
-	"W6Bbpy+qthVzOUVlK3s5NeBV5nK6nL7sBwU6hR1Jin36gL6Uy63xYEtJTGsgWYpN1QQVrMHVkgoY26vP",
-	"W6+a3faXrZv21Y0Buq3kmVeovXRbu4fViwAxF2yISw25KcV67EslwsVB4lriyx63mRIYk3J5cdXOaYUM",
-	"oJ6ioopN4AJn64ZrTQwhsO6gQnjIhjOIPjCNmitXZFPMG2xOnyUNsOemm7ZsRVHAl4aa+DtjuOzmatHx",
-	"SjjLngN6yzhMVJTpIhNYw4sogOWQuL1Kr+KmgdjMoHW7+jOpOJUnFaeyAdwIrTjGt3A1pYBb05wKqUIx",
-	"HesP54Lj6MzlrmQ5U+sMgcv+bKoViMYO8fyRnxoeAdwGuJw/w1t1Gl7us8ZOvZ65E7zIB/5Ooxo9K8Iw",
-	"OoaKlIwPIOo9Z3+7syne/z0x5+5jYqPMpsYTjPPpy4kvZb7PD3P09XGzt+OYT4iZrTm5u2xJi1/YOM81",
-	"2fq6iGAtnbrx80u1VeOfnJikPImV9AWuQCeEaUbHJ1SkTnOH9Xhuhl7cso7NDAPHtc9tFVQ9BRAmO6CS",
-	"bflc6hXV7B0s0oQUumajpbD+x6QLeT8v+GnzggvLK0rn1Fc+H3Xy7X3hjJH5GA3ojMwFT2TO2bhJThYM",
-	"bGhWBusd64/4VlSUGH2FEG+MorvHAf3dlGTHK+k01GR5hItkPwbUgVhoeRKi+dFcX8fUg3qfPe7a3gxK",
-	"exqc3kXzDVMOcZMo9S4MZBYE+JI9y3xJ6mTGlR8g/jl06kt9kAeQjuAQqizGA46BKhPco5hUpGp+Awug",
-	"Cdrer+86ttRmj+OcSEUXEZCsY6aaCzNKys0Ya9ukidCx4O8wGmKMMQGNrYNvvXeu2D1ip1YVzPh0lTHu",
-	"Xxu4XGGM8vUv7lGhYlXdicJdqfWpmRKaBwc0CBYQ5DvivrRMQWCDyxSvQmg/VHSyhh7YYhAfkx91ZrGn",
-	"o9t8wc1jubxU0TUosjWBjx9JNVY0fdshYpisUX8Ppr1PwqLV+e+5U/Liv1YW3lhOzP1EtTZSUj61OOtK",
-	"0sMUPUb0WFSA7fuJHTNm+1JUXZlnP1XIWUxN4QwXBGBn4E9iqVr5/PJdpUy13cqL7cZOfLl9LRQL9H6/",
-	"kPSWLvPVQaWxXwc1Oqcgan75WE3cbml3bZvr0/3QnGBGUyBTBKs0cZz8joUq8udaLx0YFsVkOlPgo8Hs",
-	"pewp/9/+LHO+5yfWPrTuVAnlucSxmjgjM5N0dUH2dhqfkYHwDO52ZqbyrEGfvBBVJlZMcCgxOuM+XEhj",
-	"Bczkf0ZBbtDgOoofo5JVtvpo6EVlQABiNErHRu4LZpPplpxNkpP66yqGtawfLJ+ZVvXmjzXXJQtgfYrK",
-	"EzlWyEfYVCuqXhWK3qv4pMhEtW6Ulr5Btnn26FgqllREaslSWBnwWcnAl0eqcd0peOLqsnW0PfFsNQo1",
-	"ZpNa0lC0gq5VhqIIOSdp78poWiXKeaVBaU2xLieu1PWoULS59apOftjJDShcFRqDcVnRdVGEpGpjW9WY",
-	"cqIEQCrxYBFnxExDced7LIRsWzHntbTBICoxvlsGdcmiI8TvX18d5z0Y5o7imvtYHcFVAs2HDVMRoVDQ",
-	"xD01dl80tqESelbY/CCSMz8okjEiTfWbztuN8BdCnA+Ylrz9c+KzwIsCLZdDyIwjjkxpqOKyKLCBoIic",
-	"8BZYBQ0MBlGxCLBJslDPDvl6xsKFQ6ZUjTUjY3xJj09pSCdMsRBfsJ/cQwKly6SCS4/pUs0FmLBDhnHD",
-	"mDrnA09HDGMiJ8FcDgnESWpxmTC4s6oXU9PjEEkXkMupGYhM6FTGtGvFyodb4HQG9tUeT5Bpfx36gR6D",
-	"CDExcSC4CkVgInjTGyQRO5qwe+k92mdYeM73Mga03LqLlobVNUn02HOnnkQNRMnpQDUdKCKnLAhQKroL",
-	"RvUCum2PTaZC6WN16w1buJl9aGDGlsnEacwzc39+dXFOzO+k2jk5Is9e1Bu1GF/VrplmrwPiPjV1Op7u",
-	"PjWWKMx4xsBd7BJWHSLINUsmF3tCA726zIN+NUdOfCn1K/pRkJeTWaB8YHH9JIJ3qZijqexx9yka0PSa",
-	"wxRX3adDP2BuNnq08tQaKlfv0lVxvq8ZDRAFL81BMkIljLsTt2u7Mq/l9iQCL79k1B0L6Ygd5VaBOhN3",
-	"Ph9tmWfIQO/WqS164pAhA1QpiPn3nCXpSKrP7Deydkh6lXqvEqHUjo23aswCLzcCW+v+uaaW5L0hRy++",
-	"Y1Jf5wv0yCMQOCZrQ48CKSDVr2eUK18t9BUqOd5aSYyyQqAq2/AyLVdx/07u0ZLTllDsMvQHrAi0EKyv",
-	"pkIWPO1E2EtWfoYMrde8nE8dWun6E1Zo/VzbRMho4EvmAY5BzqJczSZY8VCCVBJDrRMMGPMkmfh8BuV9",
-	"zF8AXpdkx/RaShF4ZUHllBjcls7RvEvW4tjk+aIxR/UozMAs49pbf7lBRN3k31HjTgAhKI0XqKfQzF6m",
-	"c1LdSW7cmHsS+9a+UoqHQB31mipfyhh7Ljo6gN10B8jEgH+iSYxGapIG8iYsa7hdEo+44ka2RGBsCTNj",
-	"tFmdlGBckitLPJ3am8lNkxl8kpOWuSS7oHmSvH3cFbeM51vMfA9+rBxU2OLzcf/VwL/wP7+6/qbdOPfb",
-	"sj1R0x8dtZ+1f9Lyh19ss8Xn08HumX5EeK8788E34u50J7gdHO0H7NWJGrx6H7R5fXuwE/D+5KTu/fDz",
-	"YNmdGnWZJ5Aupoy3j8mR4JwNFGkfE6Ufzur9csY8YnQCOp1mQ1uf7T7f2yyD1BKVO4ETOmLXndPls3AW",
-	"BvnD8PUrTyShfSmCmWJWbUtrSGOlpvLg6dOMb/MpnfpPoQX5tN7fHzwf1NnWs+E+29qj+59tvRjW2Vbd",
-	"2/fqdJe9GDYaa495TWbxwFaFFmHcDQ6nVikZxXN5/sohn1+2XjnkVftEHydvWf/SidT3fXL2slR0T9kQ",
-	"nQTiYF7sBATRNTS77NfJYEy1QstC6YBDFq6WckoHLLM4VzTQQzfRNxt7wtPwVblMkrw6GUC2JHKwB9EU",
-	"AN1UBfydCObHQVi4DLhbDgonpGdcYa3ZRW7NThMqEjWTRC0mfTbyuSnTmSCytsbu93x1VERW3U3RmLu8",
-	"gvJ2bL4sNjCUQDhULDRCsIyKFtWSS89bI8oJxLBetK0WWkRzQoXjymWZrRP6fOBPaUCmAZzxSG/Jw31q",
-	"3y45vhWQvDEhYqakohioYHNz4DgvGnMZEx63dbvMSk2j4lvxGBLLlSS1iEPianV5wXeBoKAIhGxKfS/f",
-	"4Je05bW+uG6e3lw23521zrsVx37utM+P2pfNU0CcAkircja+1tczGsQVxvBjYqQvZxBW+lVqLCuSkPMH",
-	"ZMx/j2noKz8PhvSrwZh5s+DB7s/sps9xhK6phZjnXyhT0DCnkCG4JdubCY+VNvo12yPh7Z4ki9dFymSa",
-	"IGcFTOmpGPn8nuAXZdEuivEt1oZkTTdAr1oHO5E3/DMY22P445vexOfY3O8gogsOLC5ukVWiIgUBTUbr",
-	"BWjzqNv+EpD4rq8uW+fHreOSorI5UP6dJvZqBkHKzAPZkiSwsDxfhsqMTwRJgvKKlqbH9YrkjRlJz0le",
-	"PAm1VsXeq1gx3qkn9dO0Ono644NxhBlBFKOTTMhjIvMn3l9RfZulgMzYOQrGUSoBcw/jD8FFXZ0LXjsE",
-	"GMg+iyLCU1Q1bGWjxyqAu7wDwFkdfBIYbY8uym9/eP+Y5kbk/CbgcW9SHoWzX3uxk6gqdkFWr27oiUxE",
-	"bMZltKcsNKmlDqFom4ca/ugRpTyKYSDV+dgfjHscC29jFgV4bW0OxUTcYU12/ZbJE2BU7zPTfn8RIU9A",
-	"5dQ4x6jHhwzhJnnsRoaE9ughtP+X5y5TEjeamRxO+xQlX5aB2HmyOr4PeXewV5LLlneInDP1VoRqXFAK",
-	"kkp9TpTkvNJ3usCnfT/wo7tg5oaLKCZizqzSb7NdNrObcjO0HFEKozJG2QQx97kW2QrpOFHpsSVoWDX3",
-	"3ZAhrPKDaoSmVzKHEfUJUbaRa+6r/AoX0IqzqsBoso0CKwoLfeFh0BdnamuuH0cn4not5ezivPu64lTe",
-	"tlpvSuontuDkW8Zu4XhfHub96PwEt7f08DStiSyCi5my50vOpqEklXHgafl3MWWQdQlg0mp8aLIZkChI",
-	"GAh8a+KPNZejTqvZbR2XpTl+/Pj68rR91Oy2IgTkY0CH/rLVuYI/26/OLzpGyUqOrKDSiX7ijdaGKpR7",
-	"ofC9rTpt9HcGuxZ3EkP2E9Gh3cbOwe7eQaP+g/qLA4zyBMDiyo/fsv53/+HnH//0F1/1uEl1/Ju/+u6f",
-	"/bza2Nndq338k7/5+Od/TX71L//n3//uf/mXpLHj1Ov1j//6Z1VEB/ruv/xxrdF42nhGoH3y8U/+8lf/",
-	"+Kff/ac/+vgnf0m+++N/8vEX/7Dh7OzumbdyyrBEQ8mNqmEJmCbfYsmn1hNzZqOsaOIxhZCmh8Rjoa9P",
-	"RThUUdV8b9JKMBgwa2w39r6EMTQZzdLrvd9pbPV67z9rffWD38uPB5BRssSSfZKbahh6RMTW41wajo1T",
-	"tCinE5YErIrf89WSclKYkaEKoamTPT+ROD+ABWd6qU5nEsIqrs6uag7mRfdDRm9j3/f2ku6+IeIlUJcr",
-	"MFP7IL/ILbN5UDQIStTbMJHouRUYMBEhgjMwm9chdpdCdvaMe6Qa7WZIVPVYAHXRqmZj10AGAoqITfVB",
-	"gUhG/h2Ugk+6Fc3Gx3AfwQklUesoYAeUD1gQxNlSPW57xBAfjF8tU+fAqYhYUK487nJk6wcnAae3DB1p",
-	"3aNzmoCEiAYXz5gZO5wBc19mUvWod6fXVqJQ3Swv3Y7NMUyxEoDv3DR9LxMlqbopY6K+h2esiS5UQ4DC",
-	"DjWEhUuWyENFvMeTyHTYSQngxEMSMoSMD9lwJpm0p1aiqEGP6/MM79h79TrhFNLR0M7PAm8luzyiGTVd",
-	"oOWTFvRfH5PNuHdc2r3y4CJtv5lFAp2KRP9UqXlYUcUtLhYYtRfPcCazabmeYN6WTPHKY9RVzlYHum95",
-	"rFQ7q4sXPy8oXhyxntHIdrZ2PoshmT9nP5kRFfrT1HQmnq1XPkWh4+XEZmNsKCxhZ3IGESErgRn3wGyY",
-	"TTam3W+bQp/dn+vLMHwe21zSULIVGV5G//74L/7q4y9+Tj7+4mcf//Tfxfp1Tu5+rhbXRKVM927hSo3t",
-	"mMBRM6USi7aGXkrb+3RqG4zbW5ugnhlGsQk3babdKTDSrsQusBaY5cj6xn4ZE9+EhYMx5aoo7kCEZD42",
-	"WeBojpubrDURkgEA8YZiYlF4o2BuULfhNm7Vp7Q2hDxREB8tWbgeEl0/ZYHUy6TmJNYuH7lhCe7HTEzC",
-	"/Q2UrWGM/GyWWAvX76L664V0qO57X4/tgPdPBUlMYs7q+4MxwSGTaSi82YB5DyW6c33auirtp2lXHPMG",
-	"Ehv7INOkPkdsleeZqCFIqwQzouAknAVavUQbs7IQYikBnwDGX3Fxfp7Dspa0Ly0OXVowRPB0awIZ8blc",
-	"9sKU56jMRxZRe3a/OsqDwir6lwHlxa47OfanZBpQvt50d9JpYWGv1ln7+qyk8e4kZIAxFLKJP5vg6ge0",
-	"wGA0BVKjHpbOlqkZykrZEOQsB7xYNDlrnJvRDGWcm3o6XCgFB9Q+rmMzO9eaVOFz9RohqR6qc0JbHawX",
-	"uA7NsLQCmmy0CAt0E4SO2IKeiZSC7wn1PDD9GO8CGDkU4E9VYzCtctFhscUgAcdzcd59fXN0cXZ52uq2",
-	"bvRJXCLw09AcNbkOvOAyGmOR96BYh6ivFQorzPyXIlRDEfjioaxk01byEDaEokEJXjSUdPHxosAK09rK",
-	"wXSjHjNDWso5KRWsl82J+H6yEO6TVLCZDWopVH6TiPeliclfEflbUgtuJZj+5mXFTI2vTap4/Q9X+A2C",
-	"26/DYEPAnofUi9N3ygErgOFluGhebnBEVN9txJTmapPwaGHc5mNhp8VzoIakVBikHEcZNer10kDDMfOv",
-	"gRi+B+CRLWD3m1B1Ltpllq6o/pxBFoqZJFq9TWvTpfbiY5Sq0+v/GJGNIB1/90Ia9bBWVqg7EuIWotoV",
-	"GdvQIUrmjN0GC9IHI+B2kjcOKpLeoZackBk//irG/sGXQMsTeN9CJgeHSJtIesc80nDq9br+P8D2AdY8",
-	"xuUU1sbLKJwB1fKRvVc55qjNqrOUPlCW5GTmcoLZTSxxI+kviDuD1CJoCFKN3ChvYkCDANNWIM0pJY+W",
-	"DGw5mL+xLFpm21i4ZnKT6a3FRZU2vmHADslYcDHTJOeUUxU8WFgvo4WggJ2aTrhdhfyWGM7u+tVZPbRI",
-	"Zm5kyM3ezQtkXe4eCkU/YJNcw3fn5Ii82Nv/jEzxIeIxRX0DS0uJVFoDJO5AeAwKOdnHjF/Xl9GJ9GyP",
-	"vPFfHvS4i00AnuQggNIhRAmy49T3ntsKcNzDED1wyT2RxIU/DIilyZ0HEIad/Wf4To9XKRnMFIF0Kp+T",
-	"XuW///Tf9Co1C3OwgCBXTCRN4ljkQDXYJPOV8hQHeqQfhWIvKhcUFcJswOQ5DwUf2dhecJhC/xikMWVi",
-	"GrDc7O64tkImtFiECBqB/u8h9YNZyKSDE2eRO2DeHGs9hpo9OBl6A6PX/sAuUY/v1LfJl3GbUompxNrb",
-	"viJjKo2bf4Lgw5STnfohcTPA+i6iKEq6MHW8oDS9XuyZ2iBaMoFNcp8CEUXJxEmACT0iGEtqtiQOzQzL",
-	"NWboqm8N0jAmzAnbqddiT1Dktycn/nuixkLiaSOZPnKgZLoSZMxoGEOpWP7LKanx3pdaAOU5pC70cbJX",
-	"f0Hco4vzk9P2Udc1ERGgXyBy7EAEge8ZXRusbFDoHn6jAVZ0x/qTpEp7HE+1VOnKqIgXFKzUp1fNFErB",
-	"tiAh8QBLRoiQMM9Xmk98LhWj2TpOeztOuQswLE0RQKYNdIr3T7JuHSY3ipHM3UiyIO9Bt/u62720+QR6",
-	"96fszntZv0qR0pNfrblJ5FiEUc2kRDIoSErdTtrM/ZJ6xOo0K8oZZHu57rRJyIYsZHrDJuIakj0dEhfA",
-	"cQ6gxEd8Vo8YZ6E/IIJnU2QTj69Vs40TxJ44ZsZNZv2Ko+fICNylicPjBQD/IkPngHIi574ajIngeDOy",
-	"EkZMGT+Ax9GJgPY6A3NjAsV6fBSKuQQIgVzjKcX+EjEj4J3AqutDGgSkTwe3RHDi4gCXQWC+bJ62j5vd",
-	"9sX5zUmzfVo+LtIYX286rS+u2x1476TTat2cts/a3ZvWD49arWP4Nq+H6/Pmdfd167wL8UTw7kXnZfv4",
-	"uHVecSrnF92bk4vrc/39Wav7+uL4Rn/VPD29eAsPW1lScSqdZtf0Cb9ctV+dX1/eHLevmi+xq4ujDryt",
-	"32m/ujaU/nD5uy+uL7qtq+Xvr1qnJzdfXkDYJ/zdaV1edHTfzdNOq3n8znwBD0cVCV5fnB63z19pYpvd",
-	"1quLzrub1+1Wp9k5ev1ON9Q8a91cNq+u3l509HtvOxfnr5JfXF0ctZunN82jo4trCNGBrpvHZ+3zm6PX",
-	"zfNXrWRE6s3ldefodRPKH7TOLrvvbl42j95cX1acymXz3elF8/ime3Fxc9rswHvX51fXl6Zs7lnruN28",
-	"6b67xPF1vmwftW6uz5tfNtuneg4rTqXbPmtdXHchKugKau6ed1udc4gTsh3ftM9hoZNfwaLZHKTzi5ur",
-	"65dXR532peYF/KbTuupedHQ3yRG0j1tnlxfd1vnRu5s3LT2/1ybANvND+/zm5LT96nUXnQFHF+fH7TSj",
-	"dS+6zdObi+vuzcXJTcdMW6d19e78KObcr3B7e7NBrm9ezvrRF8ZBiF5iDOACzJflXPcN0EFR8mGMbJTz",
-	"VE2XOE150zPIVrlYa04FI7wLFD3BGZnOwsFYt0s9rUogfMU0oPyJJOz91A8XJhKcaJKfP6s3bNR41b1s",
-	"QAXHy8a7LM7WZeMsl5pi1B/4KQ2L+USapK83nbeg/HBBJj4XCFea7nHvRW40QV4+Oqxd0YmNy2kX2AdV",
-	"vz8z9y0lUDtSgtyxMBWBEQ99in68mwkmia33h0QE2flJgbmYBSw4jfSbjxFhZTl/zW2vvKNrFcYEFp3Z",
-	"8nmcGwnedJ/NzU7wQ4txsbynojzeRwSO96bNS3+gZmHesX5HFQ0tWIrJ6/IY4mxF8C/NUhBCa7AvLPyk",
-	"EQcDGjDuUYt8ITiB3LES4BhTutDtwJeydkgaFm8o3eTDMDNWhEyW9UJHxmf9QktLGyZXGE3Xo+3fzycI",
-	"LKb5FSxChTU9Y1alhicATJMqSq47p6Rqcah0I/o3C/5kq09OmKL66dqhCSLucbjjzbhkapuAGR2uvXMO",
-	"MGIYCQy3hzldHJC+oKEXVaIY0DBcQOS4ZU1zk+nxqos28m2k061tEwxwMXRrOTYWc4sUYlgDVEt9+oyF",
-	"P2BlAotx4mADlBAw8FyiIHuwvv6MCFh+khYYyG2yvYnrgxYN72U5yondzhHF6X2f4QGnBAbMZeKFgmiN",
-	"FFtpXqYHwB5Pp3x0qI/zZ3uO/+XLi868/ubVSDSbzeb51fW4dT3Sf7b0Py+Pmu/0f4cng6vP9R9H9aD1",
-	"xZedPf7qfNRstpvN5nWz+cMp+/qb5/rn5tX1lxedN/tH79rtv5cTILKS05vETRBZnfLRH/5kykZ/OPKH",
-	"fzhn/WnNEu1qlod4+F6lVwFY94DRMGP93c3kUBcfgTFNBTOd4J4VmEG2LlkUqkeq7unFEYbxt48vb5r2",
-	"j5duDUoGo7WdYwhKJNcDqljY49GNytSt8VWJsP6UiWT1/QlIA5328qZp/vsSVNEvZv7g9jFqAz042L70",
-	"KVpYNqXwmLiHg+43oyCIkTj3KQiSx97xYj+GLpdgnfuHyseNrI6T39vX29uEv5+JkOvtNBDDIUt4OW0U",
-	"5j1j300MxmOXbtgE2d+y8EqMnhjx7bcZbz+Xt/NZRCjWYcOQyRz03yH1gzzT9hFYu+ZgbkbvBtYB01K2",
-	"D5lQuj3mwd13QW4Zm5obAUReJFFh07WJ18qOqOkN8DXE4BaGuXYnxY07duh5c9Zh1PM5k7nxbFKNwvWg",
-	"IdmChkCI52/+3lIknOnftpdP/4D5U3Uc0qEqMCqAp2AWMBtNDfb2VOJuMmvSV8ZJk4ibX6p6kQusVzIF",
-	"YP2dLJESkIjYT6Y/f/yzf//xH/3tx1/8rFT5XhtLUFj7YzCm4YjFbq7iJIkX+TkSG+7oRGy/rWVUCLFv",
-	"FrhrUlQyU2+XfXXRyASLrMxZHmouSNQ6Q+ChQO8PIrGeKjrtE9nKmbyK3FXq8ZgjMJu9x3/1z//tL//f",
-	"f0JeOKYw0vqMGMcMd8UsPT5MKVjCxgLzTeSA8tj3Bj0mI6bImf+4kKUdppkwH2B9o3KUMyUuc0GS344Z",
-	"KMp6RGMxC4MF+YnoQ/CDREewGJiNwCzMM6I8YjYJoH666DaMqEXb4ycomeihjaaEK620jqzPsEvAFrjg",
-	"RfYfFdmD4cRLzIj+zs4XOooyE2QkKxS9BOvumMrt+wnFTXV5zt5HaXk58ATsvYKhObZ6Soh3rKQ/1B8Y",
-	"nIRvNOnV5uXlTbd91vrRxXmr5qTNX6YYKQ0CeQAmM9ejCzdytqI1zB+SZF72lErlxH7vCIJCk4bmMNI0",
-	"7fTZQkDglcV8CuBCix0SW+w0+tECT1V3G/Eju3VyLu7AagTE7zzXg955QU5YP5xRvVi7dTAr77xAP53g",
-	"0W+JVqHiBw4ItaYEQ4w1CxjnuGEKX+qBanEKYPRVhEfFYSG0VDTvvnKIa9fNRTz0zJTUtskRlmsDTAPM",
-	"F0ULFCJLoT6GV971AFu/lbc3LQaiO1zE5gkxl9nWK0XrY1zwYjl9//td1Mbq692zfbTfgCjc2Y9ueh3M",
-	"A3/s+90nOzls/cEDFCM2Yk4rYTOOxh0Pvzdxrvesw7vZDdTLcwIcxw4A2IKHhGJERmTlB6gIX8UiYrUd",
-	"f7exzo7/iW/Cv9E3W1yF/C0C8WeJDZJx4XpWYPoh4WyO4WopBfXbiu/JysGPd52Gs/NVTtWB9KbfMBk6",
-	"Ff6OAZf2c0YuADba1zNmftaztSwZiwRFpgZ8ETRXCA9CCGVfzLI4ZxiLls6WhMr2TuXo4gwQSMplSxqJ",
-	"e4SB62ArzZJYaCXOo5NUXU2H6xDXEPK4aYrZQUb0Mk+vRp4JPjS/a33BhPNjfLAIiQnYX3aL/o+QOHSf",
-	"BMni4DyYUl9JFgzBkYG1xWB6n0j4tSRoC67XJvkhCni1dN0eldp9q1WDvK1QHOxn5+GJJPAEqdqq9DAP",
-	"DiJTJR6oba+/PcfUJkYarcWqxJYo8yQ5pcU5LasTR5Pb7DFSUlLb9ncvNaWDWFRF+GwYcCvLJuylMJBL",
-	"vGCK5pV9+v2UDfRSAM5D2bdEEv6n7EtfW0dIeerCpB2llDQYlW06BVFc4nlUpeR94Hntq3Eh+yT2rl2v",
-	"5Ggzk+VEPLM09cmBLK9mLneKYDW6eigCth6g4fqq1ak4FQihLKlwXEuIFQCofTy+RVDg7seYBtP6krZX",
-	"NuJh2bcgigx2UXzEupnJADPoadAaD1D6uPpOeoY/OJUrf8Svp/es9mAdiz7/ib9B8QenMmd96QP21opK",
-	"ECtvJPBQyQvPsS+nAV3YG0+ygMRqkB7z3IcEwdmVPGX0zlQPxSK2igx9rHuq103/DcYZhrCGw5ksgPLc",
-	"sHKFGXke3+klnU1bXN+9suZvZr8d0kCy5bmPX1qDD2OfzCVgSidv2ELTKTP930Zf/7gyoNLnArDFmcFz",
-	"qizfwm4TDeVlyJVBJYuvYvtr4UGi/nJHlikJsKqgeXkU92TKZFZtiRH9H6O9+5RFTzdZGmmsO45zfp5I",
-	"Yk6kqO6tnPW34iPrSUldfhWwnkH+HIggYAMlI0O07tXG+NGIpNwO19uEBmM/8EIsRbj5ghzpt/NW2Uqx",
-	"tZZ/MefFeF56pFFwqsm2whvUfZDlU1bWLDifpiMxG2v5Bkf+SWOlSgfAlh9n4bBMfPA9a8ptVvxjg5oe",
-	"+bUByu/yM1sRpFCo/U4WK9kMp3KDihiFE52t25GD95OXdoqPh1CAxOSC4D2gpPgUM7W6WVPQZOOGH6ly",
-	"ma+FiiayaOJmMl9TtdmYiTJKS4pEnLG5xpAeV7XaoPg5BCPlweEVVRjf3Fq2uih56ThQGt7i/lh72BR6",
-	"kx/d55culmxITCXaJN1/K+1KsBCP4cfDFb2/Dy8RnrYBW6xa44L8rOP1Rd3Vqtrqa45HXJqc3Cd4vXDk",
-	"+RsVB16p1/df7NaTzdkUOcuelTcXV5ft+I55RSdyxkekpZW7UHB/IJe3+CA38xc0UeFhgAYGNUaJQbdc",
-	"zKXNFBzckv6CVAOmELbT80e+kg5xt/VtfAsjWVIXt1VlLJpbP6Jb39S3XmxvffVtw9mpf/i9dbvaY0MK",
-	"5j0zGSWSEoHsJxIT9OQhedN5m628kSHqq2938ymJJUNR/D7OkQqpxySpDm05OiJngzGhksCaOeS8eXXc",
-	"/KK2lG2Qna3SAmjD615SPGWxDqKJiwww7fMvW1ddc95Jx4JwPxhvO38fFd/alQhZsiBEfgo71iOgAWze",
-	"dMEdsK5dzvpPr2Z9AgVFPBb4dywEMxtpQXQIgFJgdrt+iQY9Dlg1YEwyiBWQ7A5GJuYdpOJ/ANImECNo",
-	"MZ2m/m3FIKkYVZhigfidH/3w82/o2xez9k+Ef3a1N2/z+t+DgA14WC9SpbH77MWzF7t7z17s7Wt+nfUD",
-	"X46htH2qtE69cVCvH9Tr2/V6/UdgqE+k/UJup9CzKW119KfJ3+VTmLytUHl8WXIkaF9zJqQX6cy8t0RM",
-	"nhCya5PKVoZYJbNQUb2ZNMPnWofWM9BZYj0KaTEDR8QPZK8sfHnmyqZU6PdnynzyPB/56DI9n2sGkJVt",
-	"lpy4dbAWWxG2NFhksHWldhyC+VBbjOvt55HPry7OM/P7bH9/91lujF3EoAXYIdmSQnpXBWI0Yh6ZcRNr",
-	"sH4eUtyeW84o3tLwJDAJqXZOjsju7u6LWmqispKyLN+YDOP2cbHUibOuHbBnghwVkhH3VatLntKp/7Tv",
-	"B4HPR0/No9IFLA25LgN7tXhPHl94oH5l/rt989Xv555kOCSTOl+Y+2cTzXMosmn3XXHLdM9iSr+esS2l",
-	"P27pi9+WGrMtmJft5sXW542Lb3Zzk/niZPa1YiVegg9LBOQ6hi00AFCVQDsY0TuTbjedkuo09DkCnzSv",
-	"jtptACOXUzpgMgMKUGqMqcXaq794tmq1/s7W/y+3gNeqFPvUuHPPyVm/2Bj58HIyUxoyru4dlCxFqC5C",
-	"k3FbxmN4j5jL9UGT0SCSBBVM5pozK1KTEECcexZSI/FmbriL6DDO5qtDBVMHYaifB4Q3l9nMYHe7AM4q",
-	"kYueJzER+AbQ2w6TJaFOOq0WDALjKKYsnFA92XZ0aTA/Illx9bf1yit7r0z9/pWV6nA+MetEYnAvAIsg",
-	"vEeNzMd+wIie0S2YIlDeeDSsVIWve+blb4wHsAlKh72oJNY6It7a5QVn6w6JzQCiTZo5S6SYp9fDSfBo",
-	"ckB5u6RLR59C1GwmK1bs+tV7vEtHr0Ixm+YEjQhqHGvLa4i/IZqXflsfJoHPJFHC1leZMMptkSJ4vDRG",
-	"cH4A2ZLr68EzvGkG8yrJilEWZspWzfNj2J6iNbu/+ck2UYRnS40X1gDUfpWwtOgvyJj2/Ti+JIlUOxjr",
-	"qzIfsRxv7W8GS6V9vrvF/raEMrO/3q7waECt++uc0Jsw3SPx28NYLb9uT5MoOoLgYoc0iBJkt56pi6PQ",
-	"pIAKafoIUCG9Y8E6G9LSLEdZ28s8aGiRpGoUBAit0V+lMpEWTMUXnIQGpFeD9BlEQdkTq+zs2tiTFcij",
-	"eVHgMJyC2sS4W80sLdf7LREXE9GVx30FCw3uq99MF+HGLA9jKYoXvY9rcI1LcOUOionJLb6bE99YMA2f",
-	"zLu8+qC9n/MPX4xO2ZxJs4PPnbaQeuxRSvWU9t0PWSkPTCzGGvtgr8xNbN5Axynt+4l7/qyxU1/V99cz",
-	"CnA661pFzN9nxMNvM2K6saoL6a/HvoZFvPK9OBoe3Az34ydQ2ez7pv+oZl404NidhUAoqz2KQOBjhKgj",
-	"u/7uxabDuPJPKS9ZYbWx1Xhm5hz2RbQOhleTS6QZyy7gQeXl9bvEuh40Pjj3jb0x+7dcGXOzD2wG5FI5",
-	"8xNmItoUfR/HXoF/LMqcNv456+Y7JPW0fy65tx+HqkvA6pyykMgxDQspQbBjIPaJqW3tEDv/5L/9GboU",
-	"HUjF4hYcI/BvGaF8YRxGUP8igjz4g8Y+qSbKYLtPoQm3hvicUui2lnogPyBDxjIvDhlza9tZKfU483Ol",
-	"Z0XiyD0ngT//DQvF9sZia53EWpUluBRfUlJwFe7CKz8f+7o/W2CdWsmCYH0gPu63q9bpackw/JczTdwV",
-	"CwK4FGZkejmCTAD8Y4a7J8eBZEGo00MDEb9v/QIiGGDbKrsRjazROyeJLWGrEoQMbzOc3TPQdciwpvK9",
-	"LeFaF17VQv4bbwtd990oJs2O3TVKokv0biFVmAC4TlpoCfP8nErisYDZWmGA9inAyuGrKDTZSQBYWH+3",
-	"qfxfu+ckPhycT4nN5lCJjWYQ9W2cwHuNMU/9MqwdxQqn1jVFYoTbgGpYkmWSQ09xYwltDfb4IylsKC9+",
-	"J3U2GNpqgIndCGAipcbt7Fs1DvIp0hu3Ydm5ckRDj/T9IEiv+sHOg5EoHiZOmyA2Dc4X4sUYOFLcHo4p",
-	"SWJAfDgRoYdwUUbi2DItDgpdEZI6eJQK5W2E9tCop/+XRj4uJ1VL7fC4RHrA6B2TpEqxOL1eD4Sh8RPA",
-	"b33Kb82rtbWRTw+DqCgpouIBhIwOxkweojrg+cMhC5Hy5GxsTHV+sHwJqZW3na4Bl8RADufvqQy6eAKu",
-	"BfLnyBt/khOXVA6SfD3mOJhfd57XDknAhioLq2IuI+Stvunv7DukV7HoSL2K5pad/QguCRraI8dsgB9t",
-	"0RcEfcJeh36gWOiYknjSgWo4vlT+wNyXLHzKlmYUfTKTvuAz+ViQ56WzActaPnF9r2WRwIxSJfVSrsmU",
-	"zF/pT5z2WJBPWDxgiWpyft5qXAVHSgg9NGs6Q0hJLTwlgpj7q2oE5CZwoWve9IOYWsuA/hDjwm2hB+YR",
-	"tqUbTZumivNWy9Um2LTclF2URA1ukxn7CSD4HxL2UBTsQKpRRETt/uEE3y92fBHzPob+B5vgd0/3+1Jv",
-	"moVNby6IjyuZy70c9JbIrk4F9u3srQ3asK/mEp0si5wnme6EykIMDKhcxhi4rDiV44u3pQEGpvp5MUd0",
-	"gZzizAWZr6ZaqaYqm95/6TrE1SS4NQg3Xw6GIVURJpJWjZh1elzvX4AM1NIW2taX2wHlAxYEzKuVBsBf",
-	"vYuL0APiuTNzUWD1jddJv7NsrU2uY+la2MsqW/RLEcMUwaV4Jo+2xK58SNFuDLrZNLRnNjVloFfXckZ9",
-	"NMeUhUUWzmf68CuV59WngWagnHSJKQPEePMAmQZQ0ZAP/XACSYgDMWFk4vPU1+aSVDalG+1a0V76lGaW",
-	"QFDeLLb0re9JN3DG1FisDek9N22dRm9EXAGNQO2fXO4oR4WJZHvAODq5cLBNzmc0IPrZUIvQkCrwIExZ",
-	"OIAbL1bVWXI7rmUy3SVcZPLu7esRb6kmS09hlBuzHBZa6J4WyMcvYz4vwSyfIpTX5P1uEsuboT3erUkK",
-	"ncyuT7F6YrlTHJzixOQCpTlsefIzm7ZYOD1GaJIRc/ePTsIGCuxcaVlZaTTqWzu7e1v7zz57/qKenkYs",
-	"lo5Gm6QcqLS+uG6e3lw23wGEYHp/7z6rJ3dbZW97JzXVxqZWN/D4caUONUJlLsu6WwkqzFBPL5o5eEZL",
-	"x0AO4L0pxyNCNA1xePbQVnFgfBAupmoJr+bZ3rpEvmQSQH3rBWZCkq3cZIASJ0AZ69nW8m/lxGBzBX4J",
-	"e88GAK6sHzSel3vb9xqPe8DEB0uJMyWi79n9SEqcNjlxnZTfPpFk6L9nprJzsCAhm+I7h/rPgA6YtBCO",
-	"iFfNvtbnjHlom5xozZYTN7WZXJx43yizA8DMpooEjEq0EGKNNAv1HZ1a1XhlyX/7M2I3IHlKGjv1ukNC",
-	"MeMe82oRsqTVcOZQ7WQUinmkfjPuZZzTiRlxa5+eH+55UNeJEqShR1twZMdmir3t/craXQxJzB+qvd62",
-	"/bT3ofb3f+8P/6BRr+tv6/abyvdx+hfZjW0oA/HBsQdXrv6CjKleRTcpaooKE2wOobysXqy0gwPQ1cYK",
-	"w0q85OJzLx8UWM/Xrc+h/rn1eeTGBBD3qNk5BvR5KAjv+QrPiqqvJOFsRJV/F28fX5K5iaQVc72/etw9",
-	"et06enODzWg27JsmHOKetc+vr1zwsNyxEAp62EPJIe5l6/yqfXHuErWY+vpCvSCUICts3VlesDglmIxs",
-	"7qlHzavXFafysnn+Bgo5f9k+f3UFdZ6hcHNMUcXB09OpAClQN/nLFkACm971XxdtONdb3aOSNoMjKse6",
-	"f6xyjgH1WsU6ooDcdjRmg1vztxbjunt9h9Ld8zss1H6p796ga10KH7SwlhrAtTurQ5ZY3E8VXvEJ5/mD",
-	"U3nHaBgsHiXgeHOoIbkZwhciJ+Uhe5XGIloweq9MIHivEIIoGs6yiNB3HDaYhb5aXOmxmAwORkMWrsg7",
-	"lXQSG/4hW9QBuzIylTQJ7QJL3TM2JQMhbn3kKpgzkLfQSzy4sVKQ7GLaPYJXlvu/SnYLFuv+AgoWb82m",
-	"kRMiEOjyeq3U9IIHC4dc0Qm78hX7e6f0PZYl42DXhE4irdv4CW4MDTFxdOq/0SL7A3DSUCDUCFcUi5Gn",
-	"X4d6/lCGmtFJxanMwsCMTx48fZrxRTz12B0LNF/L5Zx426CeRBm5RJ5IMhYzycYi8KyrrxqBV0SxLDG2",
-	"XuyF63EfxItWXKRDOFNkLkI1rjkknHFpgKVn3Fcm+wYjf+8EpOMj6DP677BcK4T19ThUVyc0cj8gnXLs",
-	"T4kah2I2MjWRRR8SGadTvGBs93iP/92/S44Ev2McIBp6fAtS9A1KBSZr0FAv6ZyFR3TCgiMq2TaBM9RE",
-	"Jpp9kVuuC0qR9ziBIuVOtkI5+QLj6mCSEEAFRqdVKew3rTRJUu1VGjvbEBRR71Vq25rgrj9hUtHJFF+x",
-	"efmHcTVnL2rPfffu3buts7Ot42PXgerEC9wv7L0v9YQOQzHR9DZe1Ov6VlhHv+2LFy+2Gjtbuw09SkyP",
-	"0kyDJ2A1qo8qSUJPRfWYBV7t0LzSq3h00as4pIdCoVfBBSSkV5kzdouuXjh+wbpXWPpH+vTpFROzQG8/",
-	"A1pzSHQTkkit5RHB9RpBfRw9R5d0pG9ReoxE0VtG3CkdMZdUwY3fqMG0u9L/Rn9nGiQ79WQ9rTo+hMeY",
-	"ptn9FsSzQ3RTDtEvOwScHh9c6BQBT1gYCpgaF9LNEKrh6TQU/YBNfvATKbiLYAov9vY/qyHHUz2KfsDI",
-	"/8fe3/U2kqx5YvhXCeimyP6nWFS9TTeFA/xZEqta0ypJR1J1nfbJY2WIGSTjKBnBzkgWi+fsMQx4bSww",
-	"ezGADa+NmTX2wrB9YcOAsbZnYQO+2G/iy5k2/BWM5yUiMylSL1WlktSluZjTRWVGRkZGPO/P7zedTFS+",
-	"3octlfRtqhJ4cNCffWmEm+miPxLWtESXM59eAjI5LX5a8c03NhenKrOwjQobOG3psHzzDQ7M3NHP2s/g",
-	"dIKz86z9NMLC2RSj/EzDCLNHEpR10UNylbAXeIkZ8QgZqvuY7IORqSYYMcyQyv/DOi/DOl6ML9dI/hyv",
-	"PYPd3RG/P+q+6Z0cdI+O3u0fbv8B9s2z9jP8y97+8cmr/bd723/4S9KMhPqARgTSYxvlzm3RsZyXL9jB",
-	"XZr82N3d2e4e7+zvnbzq7uz24EQ8a2+I5O1e9+3x9729452t7jH//FQkr/YPX+5sb/f2EtGoZS5h5PAo",
-	"18SMCsuik8Peb9/uHPa2k9DzVb0URn4ukje94+/3t0/gnbq7u/vv6JkbT3GXHXR/2t3vbp8c7++f7HYP",
-	"X/fwb89hmkdvDw72D4972ydvets73ZPjnw7gr8/h7Xb2jnuHe93dBHft8zYNdtQ7/HFnq3fydq/7Y3dn",
-	"t/tytwdvI9LA/hiwlA6I8PHot7uVD0+lMGlH5KrI55QKwoEP4d/rXfh3QitwvPOmt//2OKFmcm/X59Ig",
-	"0xYWPoaVQPqAsRKZHuuCjkAxUjCwP/0jJbNiNO+AojBeuqAl4EeWQ6kNnFcLjgAe2kyfqWyOQzuEFsRr",
-	"NmnyuB+I/ao6+YgJsMCiGCn5fg4q6qxJxeoIfAVbHHbxHF/AdLwFK+nPczsVqYXR0QAxdkaZb5llqJp9",
-	"vRedAzxDXXFq0zkxcqEBgcsQTuPG05JcKyxZBD8YzNXhcQepBucdh8JRk+97XfacfO4vDJO87h0nVRE+",
-	"neAH6INnAA+dOgVn1xqRPKa1/1MS4Zd+jHxif6J9lTxObd8lzU75Pfh8w19HSqYwmHT0wKiSUgzT7JLG",
-	"9Z8RV0I7WgOVYgxBvNEvxdRkypFoKeft8Ct4BAKSHx/Wx/LDOoyzfjovlEuam2Jq4EMYGr2CMqWHxqJP",
-	"MpYZ2L0M0VORhG2cpM+mVO9FuLKUkqfwt44o8qmidUEEq2wGs5vkyoGw1kbkyk2scYq++n6QA2GoD+sY",
-	"TjEy84M1kLAOjL1c9gsEp0CkG9h5cqJbcznOEm95wvvnaqCI5grUEt1A3wgnBdt6ouwEDCG4ydrMbVKJ",
-	"Howw9gicQ2UUEWwebf/gvKnE5q+LzdFym5flfMgYiwQtZV6UzFm0mXXhlbs3kdlGj02yYAQnLfEytzOn",
-	"Svs+hzPNh4hu2/S2nb/EKTArEqKz0X/CVe6Il2jzi3jabj/t47zwP1XSEli+Us3b5whmfGqLUURWHd1L",
-	"dv+MXjWNTTkH5Mej3QSa2L+/MrBbUMw8bYO5VWJBwxGzudj4ln+nq3Aho9hgLTiqYOr3xUCj/w6LS4IV",
-	"UKTPba6H2sRmK7fOrdO//HvRvmUQeDCdTmkcVztcdAseQVfaYbFJtvYPj7yCOtk/3Hm9s3eUwActQCA3",
-	"wHaX6yUzKw3kIq9RYpN4L0ROJq0FTySBQ+pU0QEZBk8qpUchZJY1OUTrZ8XTxJmBksBmIDq0k1wNMj0c",
-	"FaKR7B+Agj9KmuUaECI178jMzhzGlcADkJkjbcVfLzb0bZu0B+r7CSmhrCmUKdaP5xM++Mnv1jnTs76z",
-	"nYQNxe9CfUjgKfHWITsOOZBrWmjJWP7bvxtZMGewwgMjV16MxGbBFvO7OPmwDirKuWSxxUDlQpmBzdHx",
-	"cGKW66JQphObBLG++oloGOtXoxmJhKxFMBkM+b0qXdeGjUi4gHFT0Kio+2PYbWNiUzOdNoWk4jC+BtxE",
-	"srbOGVBkVeDd+Px69dhmXLNnHYy0aLY1qb60XtIipDDWrNP7Vhav1AAbFNvLdN8HfNjhPsjtJNeqIFbd",
-	"i/1sf3fJtRTc6y7CjL5XuSO3e6O10WpjxCtXmZJOrRuLaHf0l06YWqr6mWRkTH9YkBUdPvy8I5LesRwm",
-	"pdLnR6iU/YRHTrzuHZMgO3iL/1FeTE0OoAqsUZFIdlI1nljc7Ydqksm5ShMvhc/UXKV8hxMNkJoB3jGK",
-	"DXYBohypRK94wk30LkptUwp5mZJCkk4U84kK1gRZYvBqwg5iI73T4x0nbYaZWucf4f0aPsCMBcKR8Nwy",
-	"ETJXgeONRdPNQELn/EoRNKUUqR7CIeamFdZxjXjt6fp3g29fpO1vN7799ln/r9IXz+M1eqFkZ7C+Z41a",
-	"fyOL/igJn+xp+xl1CA3AbcAaKoIaSamGmgXCyGZYQbkz8APAylHXIN0D02vFZqPVhh1RZqJ4y6TBZOhQ",
-	"7IJ8SCqRhuV0kXgFpkwPvFPkM0PLgzYDSPCxwgJqsDOEMtOxKz1/vwAU7eifTScitf0pM6MV1jYjXMtU",
-	"eNOIRohiE3ZRf77+g5pH9B1hlf2rkqil4nAnBkql2A1BHEKBZQBNXvh8uIhjp7L38EpbRz8K9QEJ/JDn",
-	"YQz/CceXkyRyotc6a09b7dZTwqWlMCtaVBz3f0xvBD8Pl4HRdvlLLqt4lwjLUTlnaEv6tRGNhP+SiA1W",
-	"KWAxxyZcgVyDojadnHi3EjLwW+KQi5vRzgPrmNhNUfadzhnrBH332JzOhU5BXvCHLze4PxLw34Gqwdty",
-	"FdYMAnKLPGtGbAo5dC2BRR9gIpypSdEpoWsRoQSuLaN/JQemg8+CJJiiQeM6caoGNlf4EeGKGidHM0QT",
-	"McoD0qgI1KwaAx5cP0B1A2zRGzHJJFhARUAyC+urF76bnZlmS+xRmM9/xVxNlCzAEpjZGipvMbOxqbwZ",
-	"yUY8TgS4if/0S+a9WPKKYOmbqJTiNdF40qQomGg8bcZr4v/+j/874Wxs6HiVFrwGw0yOT/Vwaqcg+Dxe",
-	"v3/TJPBkJaJxOvfZFnwYodtI5xcX3sbplL5IwiubgAL2gzzC88ZRzcWWo9pdeP5IfvmbOSQL1topsk1r",
-	"+kYJB38TEmpl50U293HhRaCb2Phe01onScPmEXWL6AKprQ1qpkCGXoCMVjLPdLgFxQRc6uxYNTdjk9SZ",
-	"xhLvVRuqLucZbVJrZ4V0LBGMiIc/+sJDO6D7Y7PwOGtUS+yUsW78XkQyngc94nclKbTqHnVFrkB+xkZi",
-	"BE2zPsRgJewxZ+TEjWwYitapQ6GPio6CuZyq4RTNnIHU2TRXoj8N5qc1hipGhTaugEfAKxExMlwA8gv1",
-	"WQg5UlSQgg0ShionjipNitnIZopqiHWBD8V440TmToVyh7Br0D/CPBuWDrM6Aft2ZvMzdFdftMHC71u4",
-	"Erz7VMk000at849Jk8WIqARNnrefbrJULONt4ttWbL7HoA4MhOGdpNkhKnz82dvrDZoIqB4Uv6RaSJ/A",
-	"O5CSiXyyODbY3gtGMmcywMTEHTUBveBTymB29m2IIjvx7Ml3Inn59ugnqr6uOwGbQpa+DUXMKDJkB5XQ",
-	"VPWVlwxCxmtYA8Sbfa2Kl6TlorUQkwBV96Td9rklrrapxqz/yGSwlHi8FBCNnoBJq2U1OzW7AVEPnrU3",
-	"Vg0aZvn4rZFTUAMFzEqldN/Ty+87IMfk0Ccu4b6Nq9wn55mV6bG1uzInoO1nT767/L6XU4f51+e0pBdf",
-	"vMNRH7rhCrM6orDoWyPfS021K5hOnY7H4I0sQKfSkawbKX7lqwB79MX+AK4HOYwlECb6I4snb63zog2/",
-	"42b0xTMLQX14F1yw36/BPl/7A26IusVVMm4uNblq71LRGclcSe8qowBOIrIvKLhRUlClyw7BrnZFSTgZ",
-	"TF63Et6jvOQx3feTkvnaX6IrXs0Z+j/c5JHDB2HR65Jjt/8Dn7IrbMiXMrTl3KODeUtnDRZcyFAEWNKa",
-	"1pEr3YqTxTzUy0FK4EZvaC7iAVZM0cYzcCx9HLzJfXZwPvB44NQ2RUIVpIkvzfsPN563YhMeg+am/nlK",
-	"SqvmFuAAHTa9zRBdig/a4X/D1MpoyXci2drfe7W7s3WccPdkqgqpM/Y+yI7iW+nBj5zQqWhgeJjwQ2Y2",
-	"RBNy2VfNZed3Cy946UFBr3eAK34oVlb8gUpalCteMjn5ZzyQ4STVK2cYYHFBGmx85ocvkwS0dFhWzUEV",
-	"GKvHMMPLxuTLHvcYqHNJNOiyW8tbwh04tfsgj9rPLr9vzxav7NTwDVewELasGWSaaiU/2hTZeH6VlXDT",
-	"CZGTv1GpllTNCXbMkyuIy9pJOVRTR2tyS7KWtq6QIqABX03ILrdL4Lv+fi3UEsC9+Ol+v+Zl2Fq0trPd",
-	"e3Owf9zb2/rp5IfeTyc7eyevdndef3+Ml8Ma/v7cNYe9t0e97QuMncf9ERcjLzV5XrGfRHYNePdUh/Ms",
-	"8uUu4kWTpLLzDhvZ/mgTPS7toSwFfwaDg53S+Q5qigpWREO6EqZNFlPXDESpZV+dm9CTUGeQx6vdauiH",
-	"Ds+oBiGRiAB4wnHXiIcag35DjTUnHwq93VTOBXqlY8GEg/AL+3vhj8iEoj4UPlKQit+IjQ4Hs7gICv/U",
-	"jFaWFa1ylHCZtkbUl/TFzMTLL8cpccvFF7AqaQW+SrPySnLyGM7R/rTYHxxKc6vmKH0vqnVxRTi1aNR5",
-	"7tBPEZok8Y73j7u7J/tvj0/2X50cdvde9y6UdnZCbClLDV0qlCuNXTyfdpr3lRcznm20gG9ShF8p/ppL",
-	"42SfeB2kv2RhNDmuchI7rLXhdGdEhjMF6c7UpGiJLTuZo5nLT7LwfM4bYycC1YWct0ntZF76lDdnUcJz",
-	"rmVVtm9kAtjbvsy+tBMN5uWvXCx8iu11W+aTncw/xVVddb7L/oaVEZwlwfO6sSIawT8toSSNxV6gZpmc",
-	"Wuz+914xHlRnxUDmX6GBsuO7L35FgSx+pweb4+7bHN0gUhaO+TnRss6/fy6LI1qbLCMVP1KFQxAb3/zb",
-	"XJXBkxdHx84duYPp4pG7OT1Pj7hVTf9VH8Ibj67cnRN8pKox7C99ilfZFZyuv1pqaCGL7yJfFEAtQRgD",
-	"iaheBhX/jCCaHbpIBZXf68KBo6Rt2jmPKMQqP3FkKxQqAUmRKJPSP6jyTZt+Nk1V2gTpsqTARhbVCpt6",
-	"zQsmyH1ZQXnjYtVDtRSES2DsbKRytSrRtV8re7jJtG/tSZemoh6U8U3loxYPQ+UI86Fa/9zO/+V5LKxk",
-	"oFKuHBZJNMrDQx1GaDZXDljZgff0xQusk29GobY0m69KjfmipdUpspZIjByrhHjBNtpVYjBwAGDUTBu1",
-	"3C4Q3QDoHg4p4xxjY9PC4td4JlfmsmpH566mtGqTvKXMVn2hHhJcDwmuX4UJFnJbC+LjM4nuz5bsWiL9",
-	"o4/IgPG7PP6zTv9CSgME6jIyMPjdLZXzi4J2mXCl+z9RuA6wOH1Z1OPZqhnfnwDotU//xpMrPahvTYpl",
-	"wK+kzu5laQ99yS96JDfwjB0c9rb297Z3Ku3pbGJda9/Wdv3ONu7fpfGSQ4+RRp4HtrlWatjzaVbyi1Fp",
-	"zrKjRij1n/Oo3SUDpv3lDBhwkD7SdvnLg9D5XELnazI+WADcFVEXfVy8iIpXVoaLDlTOb9VBP408u4gx",
-	"46qhGgoJcSqGkzZSFHaynqn3KisvxOeT11cP5TwKmXfu9crVWGpsE2oE3DoM7IBbjM8rs1wMoiiwUbvh",
-	"8dmZW81TsGkn2s1WbHATuY5vtUmETFNXmat3QpEDsZxj2X9DZZrUuBRiTKLhEENrpM3Qv2Ux033V3BQJ",
-	"ThexJThStRgqq6XlNkUyNfQwlSY+J+d7YQgNwFjhrwiL21rswwn3rohT1peqljtkqrFdNaB560Jgyzu/",
-	"Sis2jENwLubHvRsDmys9NB4xFHs8qLOqb817BeefP8xmaG85H5372vKSR3Qgf1V5SX6nh7zkfcpLcgjS",
-	"+f34pSugPsXLvdS5ffBqH7zaj/Fqb6yI+rM6sZd7r6i6K5YRwwds1trZo4V+GEr+s1xAbCQEEG+kvDrG",
-	"Q1qAAh3b90roorna672j7i5Ni6DIb7WQ4MHN/VW6ubcVK8cTHs7vI+/LfWlZtqjuS/9vdc3CohPJKBkl",
-	"Pka1SOG8YykaSX+kszRXJmnWb1yV/t8qZ3WD55yfMj/OlbqJrP/9UrLHFdUjilxVi2gqu6S+O8nku6gl",
-	"1KhZrZAdozapyKTz9KkJOfI74GkXVK5e8/otk5MvCWZg+AGxHWDbIbBJQzLjLeLTFAx0FtARRbLVPe69",
-	"3j/86eT7nd5h93Dr+5+S5ubiM0sEUenjDI2Vd6/OkPsddleT435+t5QXD8vzkBKvKO6H3s271rvZL4/x",
-	"VSXiCnXdhnvPATkjA8SiXKF895dv+Czf7DHhx6zug8K+GSY2Jsw83+xZsxQ4nufDAxEC9GM7vS1GAkW6",
-	"owolupnCu0aOQZqDhJ9PVLMyhJAZYvpi6BejmkhxBJpBO+HO9GSiUoQB8uDLuqBQMEWaOUjcEkux0UD1",
-	"LZPoO7gY2zTHBwPllnqBMDB8bpNdx1S5YL/nynr+wqVu+8GUseIZ07Wyy7lYl2POQ41Y14Qd5/RphmQI",
-	"SO6B+Mi5yiifQpfwXbDzmrArhea6W02I+JeAaVRg8Jdt3EN6q4Ut+/mNCX7OtWyJZWE7a9SXj9ld2+v9",
-	"elxX/q4fd9yu6LZeqIYuC0V3K4Xn4FAsuJ+lLe9LYC8w5cW+B6j3WI5TtxIuhlGok7F9r45t4vlXGNm3",
-	"7sAE5VXt8AXNFonCMswxODH+saj5SiBR+NfPU90/8xc0OcRnKqOVjcWrQ+8f7ZK8wZe8SnrrmmH6e3He",
-	"r29kf3XB+TttJX/2IL8/RxcXqaFEiESuEMNY2BxPrausFqFpjrTKZd4fzcvKtaRfCyEkAjTznKBt5RUl",
-	"HtYYLIQ2LhJ+GKUkIIHz0ZZHHGHxWMfLSkgKa+mF6EqaB90AMi5TJeGWL+ZoeHRVm4dSnmYVQ9nmdcmH",
-	"ErmaKOE7fftSfU6dBaEdLQP5wnqaqcOXWp0x+fhozg3nTD4qjNP+ImGc+5Qx+RXqhPtob9Jhu/cK5ZxB",
-	"S2LzwtbQKow8gloPBpk2AWbfzU2fy6Ua2rmpEk+eMJXRYmFWzrDrBHxN46aeP8pp01cl2BbLZ3ZhpRPJ",
-	"n3kiERZbRWIk3Rubq78kLYH1XaR1jI0Nj0W45Wo8KeaiP82dzZtVlP+JHFKcyCCqtvDA4cz+FmzjkfQc",
-	"iYUdn7oCudHsILyNN+DZ6s2kK8R3TEeDujXHBAAvV8olKlwtSYDesSHoc/KvU4aKRyIcKmbRFSo6uIOo",
-	"tJAFzFGei7yBR04ksDoJrhgtAwxe6EwkvGBYuTeQmVMRcTjyLazF3RmzgBGFF+fPkDjlm2/ejRCUmT+O",
-	"dq1vvhHJmTZpIhpOKZFQSvEH+KUCaV/tzYVTU6G4DFV+UWwu8CxK/sslHcoLBYz4Wv0zGjxVFZYhLvp7",
-	"5DzSCe6bVM59eWNK/hKXmsL3bYnEThKRvD046h0eJ4EPprwC4eE1x0VmCPFOf0g6Qn2Q/SKb09fGrxtY",
-	"Q+zMMHMIunHYtEzo1EjspsYCyx1xaConJSKOqhXhAzTC2FRxp0GZ12QA0/NG02ZsFpaMhkqqaAVJyHFx",
-	"+WllATsiIfLsA/p3EhGH0OKq+sXb7u32jntMQB1OUScsFK7dNMtaxITo13UyURK5i2Bkx6R0fMyI1MIj",
-	"elOLOm3Ljgh0Jl7EUJwVjwMCroMsIEqo2MCgUZkm9qj5rpCFaomu3+u4EjLDzlbvTIdvyUjx2ou28Ad/",
-	"s7UVBomqrcpkA42EybeTJvFJlPwqVcSN2JSQG3AVF5zCMir9XqVJWfx8vnuW6pOxLZ9pBDQ8mEp3m5ux",
-	"kXA2HzmRo4cQpokTqFKGIDOO0MX5BGXlxShBGZtqnh1uMGq2ePjCfSSBF7YmfgPp+jJFMcoLZvPAIjEP",
-	"EthX/GLgI8JtgAKuKdQYwxhVCa8LUdhpf6Qck36S6IkNfiQvSKmtGtnjxpMpPsQXkCM1nGcVaOiCvajQ",
-	"7uNrf4lDAn6GJaZ3bXYqBKQ0sivriNHUIJSEVM4TBk1jEYwqGXfwN98gCNtE/jxVESHTcSqCqrNsYY3u",
-	"d0p53bfjsS6KoHMlvcMMBFigNyRyAn/2TtVIe8AFuDgomIj40uaIDaP7Eh8KYo5YUyphHyfyackp2fCz",
-	"Qb4cIriA16DotCx4kiFqXcaW8ffYYNwPeQ5muS6IMq4UCQJ5KmBqzmM9+DdrVTQgqj8xVtK42MRrvkIf",
-	"dbWxs3htc7kipHeHh9e+PoPoeUYJInstnBcEhIrXt8ZpB54NjUWQzyhJ+NM+22iL5LB39NPeVknZ9c03",
-	"XEpOUkuzrcVF6GGPn4vFk80V4UmpGC705XUhYE1ErmDTpiwa0VGdm744VUNpRKN6G8P6CcxqkYkTG4YS",
-	"cLbGNxQe0ZfYkpBZA9bfKcjBLG2J7dxOmO+wLzPRRzg1k9Kjccljg++4aL4hJyDPb2rE0mv46ZWpV180",
-	"NrS9jVJEozLGk0vi0O8CpP+a2WmWsmTB00pGIzwe1Q5sfdwDSFkcm4E22o1UYAGU9EiZiRGcJeM41KAL",
-	"7C/YrH5Tb1Ogwl/4CvDOJa8m3YC2QtBjdrDAQxwxh3RsltDzemJpNg43RYJ0GCjjEMXhebtdsjdvtLE5",
-	"Bjbn0USpFDajDHsfLVOTqg/IhibT8/kgkju5nTkxyaZ0B14J0grsxtgESzp0ZsjhSgiWLfZXrh0Yo/uO",
-	"4J2viAsL1+/C0txsNwQ96UAO7wo81MYVHnWoYIN+ha0Qx0u8Wi/26uZlNT7Am/YawYENDA4sqIJrN/Sx",
-	"1bbSu++xVcf4L/VmJdFYRg2yqn+pyZhLC8A0IKIJ36kAi6wO7RRkIBrc9FDqOVPaU+GjWdASe2oGBj4Z",
-	"RhQSKOhK/L3PdVnilUYLvSMSshN30iQSiTcUd8BNXVEQ2oxEUsghXI71eZFIuPMQf2JzHP7750Q0kBat",
-	"tFAsuLhOrWvjlAGb5j3mzCuzQN7N6jyqqfSazKwnzhPee1Xmr3PonfCFKi2DbEYTTSGGO8htcSpT/UI0",
-	"ZJZR8KO5KTyusTfw0X1YaLzT4Yu0ltDFiKEVhR0q/GI0E/y+gj7+Y/jyYPjTlnATScxONTiiVeKeN+i1",
-	"xf1Ve96ujBP+Krfjq1x3tVwkvNb8HW4N2rBXvslHta9527EcXveO+URd85YD2krXfRBvtuvepj5cY+1I",
-	"vV5+3ZH+k7pZdU8rdXe0/RerMbmH6G+qVI+SAycVre6V66dUmEQfiwW30EeNVVxOJKRL+3NQU8TtLbMu",
-	"A6+hyFYfyBg5xLCGZP26SWo3YLRpJ+Qp8e2jjjo31r//V4tD5bBBVCpGMhuI6cS3S8+w6iPRxhUyy2Cq",
-	"bzwXxxPi4miSI0FsvkSJxIrMCCmSre7hdsJBn1Zdg46njlg6q5ln9kB8DAdUeQsVu0uIP1KOlcM4FIV5",
-	"SyU8V8tr2pCOlbLWzEl5jAStufLc3J0F/m3nyR/hugvIuNGx8mTaYfHPfyeKAb76nciZTLr6hmgScfP8",
-	"+S/ViU25KWjF0G46BaNB7Bzti2dPNv5KwBYFNT91SjRU5hR2JVgjkseVLTULvN+T3L7XVH6VZc3IUzxn",
-	"1p7Bt6cgYZY5P/HyeoJA8LQKtYVOpc7mcDXxMzaePfkuNslh97h3srvzZucYnNfz1IwecXSTqBsJsoBW",
-	"qi/xRUcy7Yjk1e9O4OBt7e+92nn9FpY/io1/o9qIURni82Yux98rb3JBfwWK+LvaXIGTu6XOClqYh7aK",
-	"6/VDvrL5qU5TZR4aMZY3YlyJSfTY2jfS+J3v7kADB2eDPtGieMrJ/ppm+TJdGpGnJK2KaPj5Oc3qnMS9",
-	"IETxmLiAr0cYX4GZYUsNlGEq6lGHBUDpTe98xuZp9OIF5ekjUSiDne2uCVaRRKZiynS+PX61/i0pHilO",
-	"54Wvjx/L/AzhfdwkVzJ1I6WK2MjJxBHf/w82V9KIQn0omhFmL+S6UyDxC5VGYutw9xVi4yJ7c+Tpk2Hk",
-	"3M5IS2O01M5iM0GS5yKfh/KIMhKCVQ6krmhiFL5WuRLMzdNsiYO6mx+bRl/mKdg9esDCnHz/MgUfIgIz",
-	"qQuCL8LllsTQ7Mm4fe4F1gqT7PM6XI+g4oPwraKQoRxgONz53Hjg1iUbAY2jLZtNx8Zx2AkMRepewEwZ",
-	"1TXnSLZ2mqlN6uqkO/B3tCopm5WCbUqPiY0yabMjkpTgxn/66aef1t+8Wd/ebvrYj2gw0BGFbdgiTeDv",
-	"3kprzCzygSMrcGyIPD8SPrtAyFRwA5muiWjowuGcI05XgLlrrMGL+qGesoEzrFQ30i3cjvoYc6k+sV/N",
-	"vS4blazeBi5UbMLeE6dzkWwSab0ckiE8shnuj2Qzwfi8Q25pOArFzIIhSF1XMOpYjS0G1Zb4Gie8PFFp",
-	"wZ7kaMLWnYCTwMhHs/YG11yklhj3J5Ns3qwE3k50yvU8gfUcE9qxcTpVpUUstKsuRY2DH/6+QNVf8vnD",
-	"hoF/5XbmKOXRxbMr+irLKFdd8gP+Bt7w/wf/bx3+3/8fk82FPOW8jMxzLYdK5KqY5pjd5JNIFidYykrS",
-	"ej9KRGP/Xffo4JETMkVj0xvHA5uPp5kU2vwx8MtXhQ0skmtuxoYZ1annmOoUwG/M7QRkwmBAI7bEHm7S",
-	"2hGp71cqAMpVbHi+uAHgs0jE3YrNceXceoJ9UefXb9QMZwxaSjFQMzGamjRXKWWDArc7WOGcNfagbdqm",
-	"zajk6a/kTZdT9mN3EimQQHofG2K9FxeT3m9WKP05cRjqw0DWc/YQfeFllP/M6z+B3SEzWhpaU/CFqGog",
-	"U4jz+UCZv9bD2a8M6p4vPaQPkcrg19PuAEdBwzU/TxVaUCDD1jprsGXWFj2aqOKdwJGSxVpnDWQ/WF5g",
-	"f3bWXAEaD+y0ZZPAgr5zcxCNKtY+WhwVmP1gWYRkeHPVpAv7SVO+PFgJUuxx372H/1YfJGzItc7a//t/",
-	"/F8wYoTdPgzhSLoqCjoFS/UwveGFfbQg6aOamI/Oi/ioIsDjPDZP2k9erG9srLefRKxWo40n7XY7+sf/",
-	"9X/6p//5//zl3/3bf/rP/z765W/+9T/9u3/++Jf/+h9++Zt/HUW//Ju//eVv/scI/g/GWKuuz+J6nHMu",
-	"4RN6a27Bw9yiRVrf1s6Xopw3PRNZFLI/gnfaxEHgu/0mXjPKFWo4XGc7aT2etttP+7AR8L8U/1BY+mer",
-	"797Ha8nFc/+1w95dwVF7OXXzu5LgXRIArnsH1SSve38BSM6i5lnrvGjD7yhO/aFfipKHHhZI6ou8p8t6",
-	"4g/RpCvnLRrjaVZoBA/F/5dgFSdVD3q5LkWuYNiOGNmZGGOtF6huqow5BTOV4jbcEB/k9Ua7zbJy3Iy4",
-	"i5CUfq5EOqXwEeca6a/wB23ey0ynHJWj+lo7E2RZk1XBtbuwkBQTZYcJFwNdC8RpqZhIdDfYJ00KUpLx",
-	"40Fe0nx+ODW/geVPQvlPaa7RZXYKOjDitKqfpLFmPbwLzlQ7n4deQqpKWVdeFYElPKa0PSKy2WmKoXWS",
-	"lh+j8VzCtulXCdeu9nha3UwNCmGnlB731nRsXMEVV0TSyhU9r1C1YA13l626WtiTi5TZsiJFJBrJ695x",
-	"bC5w4hPsk7JDox05G2BAlK5tk4uvjBVjOZloM0R7Y8EoxzdqhKWo+QFN30QW1niA5WXFTLEjXMxsbLj6",
-	"HKzDOb24t8+49kssHgKeTyIaf320vxeJZMu9J4SFN/yXZgfMVdiy3orG1gFChi14VzJ+XgNLAvXQKL/t",
-	"sG4rVae68MB4qS5iEwxy54MGp9KcOb/wv/xvf/+P//AvHv/y3/yn//gP/6IZhXqDCtwQvepmmAd/rE0y",
-	"V1PV12OZseNtp06CQcz+oM25Fg1mSokEQyzA5QF75OB7UA8dLGFstOO4SON8TEQ7MdBUERKteic4T723",
-	"W+s/HD7eOvju2XexaSTK9C3XW+AyFVQFHILxZI/7uAM+vrnJv5LXgw6N5kIEODGxedZuh4q3xyjkePNj",
-	"85s2Q9j9lIongVSFMMiVGMNltI0p1TS2VCFYoc+YGeowIMOfZQDWe0/NmYE/g1s4PtXDqZ2SR0+V8CA1",
-	"VJ5TYWMVj8rHCrB4s+77b4KvhYmc05ALyu0s5LowOdWAh/KBtSabU7jGSycq952XSTLOZ/HKbAcJTZKB",
-	"ZZusyJvwTZZhn/gy90pPeWz4dGBrOZ8PrFJWYysaLL87ePLVz1OZsURjTxgOEv1MIyNJVGw4PCYKy6/W",
-	"xJ2Dk4NZyDzTYHuT9xRkc1F3USl1KmHuI2EHscF2GrqJvNVHIKzyscxQoL2X2ZSVF7JU9dk2RukJvxCs",
-	"NFV7hrgEtnH4KagP2hXOF1ZikSGudfCuwYtFweIdiqTv3p/QnE7G8sMJ7vqEN39joy3e6Jeh8tTERqZj",
-	"bbQr8IALp4qStGuTHVTMmz19Andy98vCM+ATJCBOcKO62DSetKN2u93siAm4RHTSIvFs46lIDro/7e53",
-	"t0+O9/dPdruHr3sJeuX8qf1+Lcm/MDMsur6z40m7PAy0tmBEVG2FPACcNBK67DifYqAsTej4JeXllT85",
-	"OaeybnTk+1OWkj4RCX8Y2cxDnIxrQQQ4QrG5NIjQ8ongSGT6TAny4R9c/hKg6Iouf4KGWIcCt9xTQ31W",
-	"tARU8O+Rklb402TT1fwsrmZe61DXm/e7Tq3NlDTeiV6VbA1WwmOQqOtwINCVZnWFl5B5ULnxmB5xLlmK",
-	"3sbVCoO97fF2Ao7UF++f9o8/xMVf5lm/89SfDdD0GuzZNEf4/Cg4CU0v9Mg0WrD+4Sdv0YKMeeDCvTBJ",
-	"evfdZ05uescZY7hVt5PD37xNmp/bfx7LD+unNp2vo2Jc6zx9+mLju+9efPspvnU1R3a5h41pNZujtVtL",
-	"r5HRMZmCkZGLozdHlF3A0AJbyHgvtlDnfogoNpbj4pnURvTMMNNuhLadiNe24I5vNp48fSbkZJJjK8/b",
-	"o22x8aT1vA2C/Oi4e/jy7dYPR/FazbmPzZN2m0W4nRaU6/IdXNhtrFNSlGVrI95RDdXjC8yk68RmXSRb",
-	"h73ucW87wQYRTjeG1BmKiRAuSNAkAsW5UziyAQOVR94fSdBfoILAaIyN4K4QrHTDOqH5yjJ00Ujg+6i0",
-	"WyRY20bDBsxynLYe46jBiMX38Iwt1Fnt2wwXGUbwE/HfKoiAIHHBVPWThcseOY4c66EuHIk//rgNsL49",
-	"MMhEZYjEhhX0/mZO+9mQ5RLsfnBbni5nvhl4WqiFDR2WUryWTeyhGRnWaat7uI3ehRBb3/e2fjjBHzgA",
-	"TO6UNWpTYDEYsyVX0U20E5NcDXSW+b7LKvgJDIt23ZRDAKvy9p4ehtYSd4Jfy9p+2KTMrWAHwBVy7sIu",
-	"W8gwt8ROGYaudK5hwKXymmhmtEQXhuV6ynUf515ZWEmW8kKV3ebCXprk2hS4GYwFQzdQJC2p46vv61DI",
-	"p4uWeLe8mI3GnZFAefW7cAhScPoYA4HuQXsyjfzGWlVpl4PHo9Jm5Levz6QKV+gsKzU4yQtfEECFnyB6",
-	"aVECw+8mdTaH9xYa14I3izaBiVu76lfr1uWldiGT5grwG6QRdlpgupdfuYWCZ/vtwe7OVve4l1R6rMOW",
-	"pPARjvyDmifsewUZ5Hu2RXn0z9ScZ1yiJpYDRB7YJ1W5BnmLOu5MmzTi4x3RCfbn3n/7kELBkTW3bZQC",
-	"j5soCTQNu4BVpt9jSy6IC46Dwq7RCN+kjQBjOstUJgprcVj6UvWTju/JK4Vt+CSi+9L0VZaxbvrlf/8f",
-	"fvnP/mUzhDtKEb5AReU4CEIBLpQf4czA+/iTwdc0ay+JlNC5T5qRhJ9vlsh2c2pFFiUmXuUrec00k+g5",
-	"r4vksPdj7/Bo2fuUr3FO1mxW1ZOuIh34UIU4/8m8xChDFsYGYdcJLfrGqUeO4rWL5NnzJgxsBwOnCm68",
-	"ZyUYwYYrpWTtPbCNGL4uZdf7Nk9Vin3UtAI7r/f2D3EBvPhfpmcRWqG5KZJcSWcN+sSwnvOOkCmIG+20",
-	"GUbgAgpxqlEdRV4wradTBR+NRAUcg74C7zJVfTDIUn9dBFKHjBCZCaxCCcff+MNUIHALF0lU3pNgJlhz",
-	"GesXj8swamKhciqwObsSHa+KgtAfbeYkC7XDlLxKBbrmXfr1c1YsX1IR/Cq3472qLXlHK4Src7wl7K76",
-	"FBy47qvcT6wEq+0PvVhH/LWxkD8gr99QaniaG+/hefOwbrGYwp7XnBUft+ZKXotR5WbR1b2rO5G5U5f7",
-	"uNUoflQqd0xJomU7Zb8Wy1srTgjcmIpGvPbLf/lvf/k3fy+orkNsPIna7fYvf/e38VoUm3itbwcDpcSz",
-	"1vMzMVeuUHkq5/FaJOK1f/rv/+Uv/9V/+8v/8ve//N3fiv/nP/nXv/zN39Mfnj7eeCZ++bv/4pd//g/i",
-	"eRsu+7u/FZQyA9fXEtgJA2TnaWyq36Il9srcr5PvVYqah7GIKExLGSZ3RhqiuyNwsa6iH7o7pB9i00i6",
-	"Oyfb3Z3dn6hcOomoRmhlU3VUd7i7O95/3/RtLxUfHbNyGOW9tGeGEyAU1Cb3qTZxRqGZNzlR3t2hPDJa",
-	"U8MpwsSUK8bpm1AgWC5OQxqxP1Gmu7MOZ04W+jRDnJBinSvjsPB4bFOVYSOYdKChucObgkWx8cEf2lQD",
-	"NfNT3wy02uun0qEtgo/1YWr0M7o7vsOrnH0Um4HUGXjlGtu6pkUU7nJ2rOjdpmbqQBDA9hloQ0lr2vct",
-	"LMl1sJhsTen+iFJSk9ym077irHAuB0VLbIckRq6czd578wU9m4sCGhiYp9Z4Ol/zShsWhjVwY1K4NdMl",
-	"PNa0wJrGXGFdKIOlYEAC7kILKJyHiiVGxb/SlbZxY2yNmmNSo+l9Uk6y8nLT0mDaiQy+etwIoV2XAJFg",
-	"e1mBeDpLLKcDGDu0+t4QOnz5kFuydHAC6crGqOOwg744CshdDXDfnUYeUIdlwAE/k1d9BW1Zr/e1gTN4",
-	"nb6eZY01F+htsjge468re2i+91Vctc6OWlvHUhcGBuX+kTKPd3Mngp6ET32gF9kLUZ8FoI6rto2t3DOX",
-	"8hdUyjjKlgmQ5z44Y4kvNLfT4aiGWSgadXTr5lJ462ovxyMnJrIYNVczBHxkU+0D6P9XCPr/eTorPwt8",
-	"/0pQ5UqUGo+OHLoVFPAfu/P3rFErd3/75pu6PxFk/ekVD8Ybm+qB9ofp1weccktn6TVGu2/kIF2f1gL3",
-	"2MWcFsjg6RFeB1plWKnPdBU9CoP7Bjk1joT60FcT79UbD3fCLZOU9KvhiGBVpVMmFcnv/4C9xYQoSVXu",
-	"CAhaUdALGUpqUFuiTT103M2o0psGF4mNhKlzvqEjpDDWrAdQkUrSlL3ARUCRi1FDYvOxsCGXR0AuoCD/",
-	"HJbGXcDtuPsi/qtH2rhfzBv3zD33jB13AGfjEkPxswJpgF/3mH16DOV/vKZdmgR4ldsxlp8wWi9D2pOA",
-	"1kYwjn2FSwmhnQtZaFfovmuJLZocMTrVMTxKKHhf5Bubbq2kY6H6ZEjZ9Fq1yUjlKmKwh6pi43oD0ZBV",
-	"zSKz7Brqpdnhwv7zZTlUoVSGPZ+3n4qGzZdF5K0P6NOY0RIFVcJkcPtAveSJWu5nErHrWUGr1K8AlueH",
-	"MnvSvjWOwIZKdQDDwFof4wol0yY91llfxIB/hIuxEYfwqx29+UxWMuqiwR+SFnE5OhZd4fXr7airB97s",
-	"4X0U5lt+d9XN7C/i4n+6bNbmvXLFY9CpA5tpuzJEe6By4q7piJ+n0hS6mIuRytJIjO17bYbr8r3KJTI5",
-	"uAL7PZDiWjT81eszpYcjLNY7nc7FQCHXNSEfxYZzQ3AztpEhqgnLvQqvhWdl6GfWgXdhxZ9UbpuRoPco",
-	"5UzDjwbidYbMJ9rhhJErjxumkDOmEA3sq3Iqy8BFyW0f2zDH2kxJgg+U4n9h+qj6ojy60EVsnMXRiWkJ",
-	"WV+oylH8PLWFCm1ZCC2CvVpc4RbW89//K7qUStPKK2ia1IKbM/cLfotKwo2eoR01gaVEV+Eo9Y1pQGdF",
-	"I6E/dost64oEfMNxaDaKDXYbianB3jEuO4OnPHKVcrNFNM2GnMk5pfDgUyC0TWadU65ZYUH4IPvYHoTd",
-	"npwcLWwhMydkilI6PC3knE+lU2UFX+OHw3dNqotdHow6CFv4JlMA4SE3EP//4pgH9wr3tvp9y+wVnPr1",
-	"Unpdp3LlOnD1LCbxkMGsB7lyo9XlKF1fjEGnMph0Ay53ZvEwyXWfYNFB/qRghZp+QZCnS7p56XjEpuFb",
-	"L59xUIIJbCIaxzeycGlCk61cJGwr099snjFAVZhhapXDChRxZuyM67NlgWgAyBmnHRZ9ugz+StEoorla",
-	"Ku6c74zURiQDdBKTVhn8kZXCh3IOjeS3b/ePeyfdg52Tt4e7iZgap4rmQu7+eftpbOjKo3P4qWIpfGpH",
-	"5PAv0NElZZ3KQIj5OiC+D3EJQBaxm8C4XfR0bB33RSbUsi/dmTbDZkscYyDPWHFq0/lydnncO7/FnXST",
-	"ogqfwE/7FUirW8uk4wLSnnafSfSwgbZ0714gfWhLXkiIuSArAinGIvwiog6uojY4oufc4N7EJ8CjHjbm",
-	"J8HAO/+lFnYl/758S16A3U5GZbU3C0HybC5mVAHfEgns4qQGjrmg5MpaOZtjROOHw9+RpnHT/ghzH+32",
-	"8++ethOuty90/wx506rMKGjzY4dLVGJKnMdAj02ys/dj7+jYI7E70ahTTj1yZYtEoC+JAi8V/w35t5+1",
-	"28z8YlSxPrN5MYpNkSsToBWooo2Ho7dnfEoXuuZw7VvVHAM3eaO/8sPhu012Ugi9iVUNNinznMq2lVwJ",
-	"N7IzQ+cYbPpqR0sVVscvzMwatqxXF/3j8burRf44uVuCAaeF+bzphOirq/J/wAG/I20B3TQVkgTSNXXE",
-	"R0elPnf9f830ubQybJsZrEMwoaR/Iq+IgM44jZ0qt7qq6yNl5D2o6vpSx/qrK+664ZN2ST3X9TYqbu8r",
-	"1a1Uw4BYvcLgd/k0I/xJrLHQ1jAyNiEnML25K+R8dT3D5zhjd8EAad9pA+QvDwLmThQp3FZ+iohub1U6",
-	"rdDqJCSuFtCgayNPq4n/XE414Rn3qdW8GQmLA8osm3s6UXzn2DQS/I+dNNkU55xGsh8qPmOzJQ7kcHXY",
-	"5Jje5rriDG/Dc38fSQNx9neJNPCLCZ/7Fy0q/AZdkAD8+ydJgIsYAU+nc4FQj2R9L2OyC0ETnwtNRIOo",
-	"+jaeMFwJRjxeeMRYFyF0YmyKkTQ+CZxgQoVLSQdKJSVbeJtwRj3eLOGaO0JV8dYN2yzUCkleNwJEUOdw",
-	"nqqcqX1XBFU9CgYTeaSq2gA5lmeqGi+qMFsUhHk6sdpUg1Rtkez1XnePd37snXy/v7u9s/c6EQ2ZOcsJ",
-	"8Zn1LcBO5LKvOhW/BzEl+me+NiY2pc9Te8ELyOLwaN/VKBFO7paiRLQwD1GihyjRryJKdIhiy8usz6Me",
-	"kCN+UXp9Ge63S6zNS2NIh2qA0HAYMFohhUNBkhfmJOOHtpTqswDPD0ooUwUVlZ5O56izCiHRUGW1iFnk",
-	"C3oMP1IWP0SjvuJo1K0d588aqMKdf+VAFb5cCFS1xJUPM9lDmktu2FCyA2IpIJOqYbHbGSkbfXq9BFdE",
-	"e29s31NVovcm8bpm1QSU5wzA1fGxz3Hq74Lp1b7TptdDfOwhPnZ35eWiMWNUgYUJj7EuYWXsbE+B45kX",
-	"I1+moEwaKg09RaF0hUg83yX9r2hMjS5E8mZ/7/h77sBkHzoCXxydVNdE7OdkptSZSwT+j7/xXa/3QxLx",
-	"b1gA/MaaVM5BKh5N4b8isfHUjxNIYxlXiQohESISW0CqBHfgwTLT1WpIIiz7xhqJgi9+5Niz1p6El2CN",
-	"kJiB22tmTLZPlCj495boOqcK1xF96UbryJ7gK0xoSXXuO4pEw06UAZnuf5hkVCzOuFQ1JmCKa6ANiKvh",
-	"22PLcvhmJMbSTGW2XtaAV57NlSXFjzKbIn8pVcCUl1C9Z//MVerDa0UrOq+UrZgwF/Hv/1W5Maiqh0o6",
-	"Y7MAjyoavr7ca8BcEZYVQoNRnf57FVquME8k8zTiOnqYYmZleK2S775Q+di1xK6WpzrThVb4BfJUON9e",
-	"YWwh5qoQE6lT0ZAe0TpY3vzMZoRPcIFbd5Jr09cTmYlcjaWm7zXn5QAFk04zVVuOhi/y5PfGtYFZY3dC",
-	"MyqfiW8VG/+651iN68TDLUEldgE0+Hy5u+cSKgHMltW876niHRzyY5QF1zUU/N1vjS6uEk32179BSXGd",
-	"O96BNLjZQHR9Ke5GMPrrKMzf87VyouBtGEAlWVddC17qGlX5tp8/zlVf6ckFBINHyjCnmh7LYY1fkMAY",
-	"iGCwIw72Xkfirw96ryPxeudVJN6p04NIvHxzEInjnVevQP4dbL+KSpJ24jZqkjRXYn/rMGikKlkhYd5l",
-	"WZV6jtCGUUtIwueKTaME3MYCvgjVVZOoi1GT6sJDMZ8HFvTA5R7xbu69l/GmSPAJWLRpYCKBcKnaU+kt",
-	"A+KJwjw/kS2gHIJhAxYl9lIRGKXoYqX7Qt9oGcXeeCqkE85aQ42hDtGZZa5SkSkzLEZB7bZi87z9VCT7",
-	"W4eL5fylmxXIm7ECH5f8TM03saM1Oeod/riz1Tt5u9f9sbuz232520ti01gCsVAOWP1oocchNAf4bgOD",
-	"JgbzMMmhwn41ItszliDRtRMDsLxLjkrfNJB4IEGG7aRtiKAeS3bO5Q2/cHVA7YTV+kjYzvIzLYPsRJz5",
-	"zw3ZubQfAg/Fn9QhH+SP4Du6mobgB9wOZxE/HAEjV6ApLoiH0GVN8H1VKfDARfRrgmrkr15ydCAQTx6O",
-	"w4VQjVVHdJFiaKP9vP1k49mzq+M4ht7h80J4mf79ear7Z55leqUrul/x8FbVTvwWRvoCEI7hOfOb6j65",
-	"h3UB+BmXoDfWP+9yDMfVWf9CjScZE74KKQYo1Q2zabQ8nhX6OYgUJQ2xJFvjpxIJ6ekLxUBJRA1uSPHq",
-	"sNfz/SmO3SwEwcJevWdgCSyioSTNTSGJpqhgV997kRLuZdZeeLhanRAvN89dzYqXM7yl1HhliZacLVrG",
-	"9CFJficgnh7S49fhDZQVMTm/npC8Cdymz50jr73Gkhz5sqT0p8jDXyH67deXYf7cJ+Kmc8nlhr0uYufq",
-	"HO1nOwR3xhpofyFr4AGi8SFZ+7HIibesjK+Vsc1Vf5pjufFKF/nl3Cc5MQu7yks+LEe62VAVPeXBRQ4u",
-	"cviGS9zkyve9no+cpJIAiDdEYcXTDfBR3QjOWk77QEydqsDrYEqSlBLFaB85kRj1odhGwEk3sjPH6AUY",
-	"cC0wUztAiCBrEAm66jsTtoPHEnpy/h0ximwLmYkGlk7BzRQrOun9bqvX2ybH2rvoNCzldmU61ka7IpeF",
-	"zZ0YyfeIS+nJCGPzzTcH1hXaDFvffCPeIXxjIqeFhV9xTTwtNRcfIPyjGNlpns3FH+1pySeKaYs+J06V",
-	"kE5I8c03nCz+5hvPgeJrCirXMrFtQxvRPTg4Od550/sP9vd6HvSS6P2ra4Jw2zWGsQr5pmfTjALQG9Fx",
-	"wn9h5CHkHDyrNKYHmi2xq7EujMiVK9xfjxw9NRK6qMCYGutT3B7INCpBTCNhQuWH5W3kCa2U6I9U/+xc",
-	"iN4jnTL558H+0bG4FMA1aUaIvkkJE+671gVy5arZ4sIJOAHOx68d92xVPhvVF8hBwWkkJJ4iGl4KGnQC",
-	"d6g1Hi81olKNR646Ej0Jsz7aF+lO82ZLYPKlLzNlUukPGF3sz4DF+1W+OPtK0iSfMv0z7MFGrlDIukjk",
-	"ihALMdAU0i6EFuKI/7jPJKLTSUjWVVEOufhlrJ2DlyxfKDAxwCCwj0MKslbtUjJxYSB5ZqvVGjZLQags",
-	"ju1CnQFRkzfPFy7QH0Qx0k7MJMPphvSUsWKQK5/1a1TES3noaQMQnizO77yg8bM4F+9D7mEcFW5ckDSP",
-	"apMUEmt0GlJkcgKvWb/6kVvy3FM1t7xg+BB6jTOlJjikNsNONakJKlUxd5s1qrI7L2ijCer0rgYNwwRv",
-	"KWZYLtBDyPA+wPN+tQHABa1wDRPwojLRc/SDa9HaEkvrtgKD5atd2jmzU7A+9WVzY5urluh5IZ/lSqZz",
-	"MZapCvUsrgA17kv7rFEELxkwu4NxgWwmaN2ZeR1p+YK2mU+QvQ8Byl9BgPKzn9ibjlCGDXvdAOVmlSqo",
-	"dKRKgFYEsCO2n1QXwqA1y+Yv247FDIxWY3PhzvQEk6Gd8Efi9qmYpSMZjEMNFq5RokFQ4IIcW2pv88B1",
-	"VXsb/VP8oemZdujPobSXxqWrmc2BvWUjBjbvV7wpMMRzMJ0V+S+1OSDrNYWMWPogAQFas9UZlT/UnYmA",
-	"rFv6j+DdEP/w8TTHIuLKetvBQLjCTpy3HzdFwVdpGIoBzSveUPDXVzlDWKyOrjBX6BO7Aj5q0XpfGaX+",
-	"XILwrlif7S9jfd6nEPVDwPlGA863rkrOG2bYm7G68NmD4THoXa0kM1PpUOWiwe0XERbQRD6GhbU3oQgn",
-	"9KdEsSlXAcR2rXAoIvmUzQO7jh2whsI/RKBP1rESlS+ImOblw0T1CSO8b8fq3G0YTsNerDF8vYgLb73s",
-	"43VIQ2yBAoOx0UUpYVPbn8LdoD9AU+E7yT6sFGMka0d4Hh2xek2IkgZDABggDAtT7o6SW6jBy1G+dyQW",
-	"XtU1I1rDMHBLvFlYRCZmJ2R1bbhiOHxIH/3hD8pL5sNVnp+9xCg5lX2mxYG12Tz3TSj4QT0xsPPd+Ulj",
-	"VbnmZyGMfFjdgLru79mhWxLRmOW6KJTxQSmYx3TiRF/muVYpVao3Rabke27lrQCyYxSpPouIeYb4Bu9x",
-	"qIwKKWMT5pRJRJbpmjkWeE9hPW2WsfXE/T2yf8aRHlpH7QjpBYkrsrmQLjY085Z4FQJeYPZQ3Goyyebn",
-	"VgKmfYXNFK3YSAunK5yq/NwXqYLGxCbpvTk4/unkZXfrh7cHiWhoD0GDVI7kTZVsSljrnvz5LwiBNafW",
-	"gPI1xto5PO1w9Ekli0kOFkYxh0VaQp6P/P25GiiyZdAC48q7yjkMJfapGmgDn1PkakIBXrgafnDT03Uf",
-	"VUd2EqfEROJ25wI+KQo7Wc/Ue5WF+HsA+MRAvTaukFmGkgPtL+M/+bSAt8KgO6ynwW4IXmUswTVeIJUj",
-	"5xim53/RpWAVgt0ceSPWz3RRrGlHcNb+cqqKVIHnKnDb+KawhD99guBJI+yZOJ1jZLdsGeRiffrw5z8G",
-	"rKVvaqdul0YSwvkbTx7T9kya5KXPqY4SVjbQNsSmUqnJ0U7Y6YEGlN4WZhX6D7lVzsFXb4TWQ0/ODUeD",
-	"8Ii8NB3b99iWucgWWkXobsICBkFYIRk7Di0L9XZOsJH99ZhygguxV2Us5+JUcR/mi2fijX7ZQcKMvkwV",
-	"VV+fTt08KMmN52WgmtIO8hQ5Ip4/j9rtdvijHfCY/9GG+EG/rLBxjNXYkgjAYwdyRA9N6PZrigESxeHC",
-	"5BZ0lhUOtnr1UP710f6eCMZ9hQl2A96Ac2ui618aX3Nm87PYDGwuXrRDi0Yj+bDu2UHW+cekWUkXeHHy",
-	"vP10kx8enuvEt63YfK/k+zkONIL/SpodVKv4Dw9KJRok5CM/o0hsHf0o9BisOxZjNi8iwRZNbAgnxZom",
-	"pVkQJAWV00Tl/ioUDDjnUuo9+U4kL98e/bSsO2UTEdZVDu4u8jQ5jubbAU8X1qj6yksGWd64gi/1Et9x",
-	"7WacIx78i7tE+GaHyk2zpQUAWwG9/vxJe2hN+cTWlJdTN7/VfhQMLi11F5hZ6NRvee8B8Q+rO1MWpc1a",
-	"50UbfscM+Lo9/aPqF95HWuusVQ0YvB8PKm38ZY0uL/5qo/3tty+eXRRmr41ZcueB2FjmXblCFu5xaa5d",
-	"yIuH5BGYiw3X01pVLBj4zSBFXUTddgkY4BihSgqbiAbiyngEgDLFuxF9+7SNTX21ugRphuqR87YFKBU2",
-	"YlZ0im+x1XIE77V2fbRoWbhXuR1fCXQULj62N9vuXX+f+409+nW0iR8Fnl2wYkubGhUzbeiKSMHzd2N0",
-	"bnS62UFfebR32NPkk4WnzKjAtIK3b6JtslIAMLjEMjEAljF5M49cyYLPAoBi9v2RztJcmUduUyR+xXbS",
-	"hLq4+zbLVL9wYmr84H8qYUZKlt7wEDszpSE7mSiZ+57sxM5Mwj4hvA/itYzUEvEiGthf7B39agGHZ6Jp",
-	"tmKzD67meegTtuBK9wXTEC1xTFSQ6ueppMIkNx27KuO/pqAAjAk3gItJkQ3tlmoq/GOHLTn8x1Eh82Jb",
-	"zhOR+owC0mpmigNXYgwPnMOqzMn+xOgRLAUi54y9g5Ki+4C2cvhjiOLTUI1U/EZsdHhLVCuOmtHK3uwV",
-	"kpsDQh8nuF+ij/qTkleClaar8YE3K71r7/QgvO+V8Eb/GPfyFxbX9KyLzDA5rEitBbk9xWiiHZTe+scZ",
-	"YZRCLVnfMRwDjj3HHqYmVTm6/psioZkwIDVPJ/HygkM3VFBHEe9CDoeBb96a/iqZcCyHvxZDLrzKgxi4",
-	"bzYcnLdbNN9AVX+c9VYFwdt4UrMZUL4lMHQiGk6p0tLL5mWVtcOm9hnB+HpDhO0nHheGWHF6f8KJf8IB",
-	"Jn1+k6eyOsWHg3n/9DOasafzL6ynL9TQdTYX0JjaCEeh4FTlK1lV5M12Ox3L4QMR7adTi9BX8tsM//fa",
-	"7LNGzVCnaCcwBpli21NL7BE+SK7E1Oifp5QO4PRw41n7O5H46tfkIjoLeWcr8I/lbdXeh1Klh6r7T8Nm",
-	"fii+v+Hi+wKP7xUEzIokwM1WycN8HucKNdnqiqyDaeG4n4iaqkALMvIxR4WoRIA0IsINpjXEomXcSZxW",
-	"Djxly5OVOGRQpjdRx4lPuJYc+/pIKL6ewkneD9ewDK7MNLb08F1O68LkDCOFRgYGdynqQuEWolfHcjRs",
-	"ZF3NxSKHD0wsD0ws12Fi+UTddeMcK/LCfhPfwAWHo6RIkUNEHAg9EUYiQi7V+nn+EwwRVfUVto2Uyqpq",
-	"u1/AgyLvXt/CdW329k3b7A8MKJ+jJ/ahKeJKup0O+U0ItgVD/dptESG3fGVaYV96zczCJacws33y76H2",
-	"lWh6xelcyFromOs3OXiMKR/8nQGywyN9W4ML2e05OgQI8QymRweB3tVQG7eQqn7kfEU/IkdgHxrycsyp",
-	"MpXi8Jz2ptQWzqPMbTE6+GKC6+mLF5Te2iQmDmGUBgEe+cQULxMI+JHMBmIidS4a/K6h7J/eN/LPDr8X",
-	"NqF5WlihM4KoZ7wNTVynlULlIMUvYFrmb3xdrXDVTDjnwC+/8Kq5tGN773idcYnvELXz/WRcDhs1SMnw",
-	"2/XQot6g+xIKhdB/wXP2Duvjd1Kfxg7/joirriZ87MyIxjmuc+xF8L0eAdOoZD5HKZLqATZ1FAgH1WyJ",
-	"nYJq8on1mJCXMm3OkJRC15Lt3HblCjXpCGnqyfDwTr7Tl6VHia0Ed/hc+rIbQL7R5fzOJe9RKDQjjCa2",
-	"YBP/FXbSBFsI5tiEwDdTH8Ojkr0I50AVUxynKcV2hK0klMUndCbfx5aH3CPzefjmkrzMJIJAxR6UU51l",
-	"YiLnY25vkWWHBX5qKU6lOfOLwqVIeKd/cWc9iBT98sgFOipNZV6LLFXExYSdGDRRF4ir/FRKDUn9Z6Lh",
-	"OY86gTXLzqj3GCm3mROR4li4bqewsO3o3F7BMJc2Mp9XtgOXPgyWbISGsRWQrYVWkbEa2yYzN9nAt6RN",
-	"/RO4zdp9YY/rAmYE8yd0UNgULxW1OZazLMG4uINEpRoBqfLQ21KMcjsdjipbpGycWHg22hblBMpWPtrc",
-	"SDeJdFrU4lLMrHA6pQjG2KkMpEGfuOuwsav66PCQ8ukX8nzjxXeY6hvnd3ts37Q8D3mSB3Siu83eTWf+",
-	"VBUzhX2GoSXv6ubHRztqnz2j4ud5aWTX97nXBB86MVTNV2k09MiMA8Xi+ULG7Y+Uig/IQb8O8mz/+T/7",
-	"ybkkdrucRMcsbm6sdE1daHee2do290xuF+3016r4hG2+Z41audXbX0T/fmLM8+kVD8Ibm+qB9ofnLp/T",
-	"e3XYXhP9zk2dtI/imien8JrgW+g89GvGdCIKecbGOrmeaKo70kmhpcUOFYXZzpSacPxL53CuMfvPgF42",
-	"F230ThKRV9KY4WxvEpIAO11IMcuUvDNJnLwBLhnUjdiyxjsbflp2UOKioGeUK8Y7TfEPJTIvhg4u5Kz/",
-	"HHrzjrgR90KMPZgOvx6YqVuzOxbtb+85XCmL4pE/KDim80pdb1SBwSDwhfdKJByBSqhFbhV7eqWDkGNq",
-	"FLGq/8lHeNji8bK1MVlKwV0DUG+uyjC8C37TjQkEesQd41i4Z2XvGGT3m49cPg7ZVs6P38mfiYT64vpl",
-	"jlUuljBfzLzg38C3pmA78efmXECcnD7z0FM3XGODEXD6I5nLPqjhjkj1UBcuEpkqCsyLuon0MfDRfDJS",
-	"xiEWDyPxKNPP5xOiqN+10nju6KEN1k1HJJmVpktB+4j+dSgL5f/7jSpGNg3/wj4czlzCD9i6SwBEMstC",
-	"iST+gyykqLz4gOLWiTBKEe/3uCUSNnd+lNlUJRSJZjQrjFYnY2mmMoM/41HGS8AioIjB0OCrBtrs1bFU",
-	"OtR3NZJKs7ulOCovzUMUtWJM/WqCondHJYSC8Zk/ip+gBz4Cof1joqJLFE10jVApv1it/nx6hfJzr3ZW",
-	"VqBvhksqkHAVgMhcZZgKpKtLH3F81dL1gBhX5pprzjLDOl5Q0V411B6K2m8jeHSfi9PPp0c+RkhcXqHu",
-	"T+hlqYxuyO/DwfGOy9SpFSWzYmoy5ZxIxva9OrZJoNKuIifWT10EJh8h6Na8pToxzzl03ybVR3jsEsTz",
-	"LDF0W+Jw9a3UkboEBJJLxmjmmSXkVu2nXRJHkO9YBfLEuVDW2wopkq3u4XZZJwCGc7DVLmCH+Ehj7Q3O",
-	"+CplWr/GVNA9KKm97dzRTVoeV2SB+dg0EziJfIzqERv2q1dkkT7W7flSOaTVvsdDBunzGAH3y0mgzNNn",
-	"OadLzuIl0aNrHREu5vz4hBQNUEtHNUqqGIujyIxv0070MyVzZALcAiM8tPvMJ8pDHBWlkPA8gL4JCC57",
-	"5GqcgKvDWKuTSB8tT242hfQR8ZN7IMMe0kdfbbAkpJ1uKVhyvSRVdD00mqrT9Tiz0qzDUUqnmVqZ1PLk",
-	"G+RskK8ROESYYBWDHNW4dONS1uZmS+C3U44YbUew19IAK8VV7HZauEJSzspnwmRRiZY/3nhCHCdwOlRK",
-	"jTiEOI8i2ZpWbJLeb992d08Ouj+96e0dJ2Ii56702bi2mJhmCaqyHjXHcLjjcnK8jddMjJm+Fn48leYM",
-	"xLweTnPV3BT+oYc7e1s7B93dROSq/uBJrk1fT2RWefamSF6+3d3t+Vlqv0bo2Xn40tnIZtX7Q/ETrm75",
-	"pahMeuFHVnukGnHdYHVzNZbaYHKS37IcXmYzmAsCkBa2lrlA2NGKdQz+K/xZFCofXwrB8FoVu7Bp/B68",
-	"QVVRe84dge96MESXCeBj5Bj3bR/hrGHEBLfWPbNRgwxOx9o8Zu729SvAqMNCMMcJ9kL6xGbfThhoMyHi",
-	"iG0acysMmUTUeVTMLDPBFLlSqxL7525f+wIg5ce5UrcFMPbK5qc6TZW5hxGV45L/v+zjgq9bOQ9L9lj9",
-	"aOBWXN1WB88YaZXLvD+ai3yaUcCSvSf/BROmeFqZ+K3vq/kN5SP88LeUwg1vd1ES9w5iCdTPwENi5ArZ",
-	"08Vjd/0Td10nYat73Hu9f/jTyfc7vcPu4db3Py33ESqG/golc2kitOtEwtdU9MgFWcblWuMh3/hwEG86",
-	"Q7lwDnWtsu3TTuJHHKzL85fn1PUyHpy+NMYW4lSFdCBFCc+LgKTZEm/IFHwEtqDnmkDyv8EACfZWJ/iW",
-	"KeWHs3Ovcml3WQ+tyKG984mz+q5fERO4dI+2v4j5dkcRvb+qTU9ZqRvb8Z/eH7WwVy/KSmFgIzhTU4wz",
-	"X8GZooD0HXamHk7jg/l2ncTK/fGjOOK2mmFHDlUaUNKwZnRTJD8nITGg1sdSZ8LmBAHZ6Eun1rVxyjhd",
-	"6PcqEnBupDau2RIHBGgm9FgOF/jDWksDd2wFXjsnfD1IreicHFMfEG1noJGFfuElYaoaLvt5qvDbwo/w",
-	"z7WoIgXG8sOuMsNitNZ50m5HawXszc6aK3Jthmt/uVmmLVy2lSheRomJHGLAmb//PRA89xAIbBx2rz/9",
-	"/pelwcqlJ/Ny78udx/rylMrUTlztEPJeGI3GpZdwi28SwgZicsyOeruvTrrbb3b2Tra+7+697iXN1gqf",
-	"643PRFzB1SLn70HV3Rlvi/vTsJssy3hPpLKQV9y4F+mqc3totVt1zXpcnNCS9FP13DyeZBLF5kePvcLQ",
-	"PVKFo+Y+m4e2PILQtEJ9mOh8LhoTlY8lDE5Ielhjxcnx6WkYjVvnYtOY5Dad9otIyGlh13Nl1KzZEj3M",
-	"YjvlHFx8HlbZF2HBq1LZAnihRn0oYsMGdEvsYSuGsEaxhPDHffVJX2KnHylWyAewrDdjn8PQt2Sbd2H/",
-	"sCRbojbL3ucH2XWvzfQj9LiDwpzQZv5iku4CcZVbKlP63OLqqjIEnl+XIeJTRMhqAXJouRbmBrIpNlMP",
-	"AuRBgNxkvpQAOCsyJKf9fBdkiCtkMXU3YvRM3QTcemuEMqmvr1suVaixbIBFkWRQZnaojfvMcuSIXvZm",
-	"JAkN/iBLHmTJTRojeKgQTjhXsl/o97LilN2eTHGqKLQZusdOD810sq4MTD5dGSh8N0LUDwGXr08niBA9",
-	"UQbL9JKhKo5wmB6NklQxmAtLkgRTsEtyZXgSarffZLqs/qAVJ8/NdNEfPZTxXVbG5zcDrVeVkZZ318qq",
-	"vaXZJarqxgKAQCQxsLkv9Fb4zTfFbKQzJfqZdSqNRAKTeDtJKpXaT2OTHO283nt7cLK9c9R9udvbTloC",
-	"vvy6NqEEXafwwYo5nKz3OlVehSFgzwft4AVKKB4qT4jNRfUJRys38w0or/P7+Mspr2scIoFYhTPhVPHr",
-	"DULfR8W0PyG8JTxH/iRf+QgvKJOJHK+fqfnM5unqXFO3DmVlTTZvid54UszF1BQ6wz2yvJ7iaCLHP/jx",
-	"b3JjV5+zYl9n2hUPquFS1TCRY3FWfrKwrWpb5TrqYen2CX2yHgGnExDYnrfbYQIg0xEWbaPdruCixaZR",
-	"5Ho8VummULgRrWFQtMU8J6gfJQsn0txOJthK2xUTeA6cITvGVo/ZCPEudJGp2CAzUjoP+VEYO4JLJ9gQ",
-	"sfiAjKvq3hoNJh7+XQxslmozRJqN08z2z1QaG+zmmuW6KOgEE2HFpuATIGSWK5nOPZYbI/Xkar0/UjDC",
-	"CtV17ozdgNI6d7y+oM664tEGhUUr96Cv7lbtLJ50yq98vHCpK65CDteHuZ1Orqu10CLFOyNhszQUT6wk",
-	"N5PD1/Scm+WQxIesgh+FLU5v+6C/Ltpq3SxDjtOh/2IVLkS/Xa7VjrR0DyVGjlVCaul5VSttVlQY8YB7",
-	"7fV0ufKKzimnTZGcWpmnLkGZxv29+AvBwcFLMBQ4dsQ2eITYlENIw0qRe/ek8TFBHOkC7iHeh2s3RtKK",
-	"w98WdZB/u4tO2IPuuJMNUOFUX+NQr9IYl1fuLDv1BxaOYwVuEaZxIS15eZQeSm/uIUf4dffbzfFg8Fa6",
-	"KAV0sY8FCisijQQuEumTqMRuWOyz9U+8mAT8zqmK9oOqeEjwXNsvudnDHpTQtBg91ulkHffecmvzR5Xr",
-	"geaYyP5EmZ1tsWWNUf1C7GyLwp4pIxpOD40sprkqsXB8IPwRKKg5AcZo56Yqj2Ijp6lWpq/Eb0qmhuEU",
-	"IxmZRnrTNOLSuGZLvEI26ErC+HQehhduevpH1S8ioTKnYpNpc1a7NggUBJl5T6+T+irtBunNMJqG2U6K",
-	"Jg0XOHFkbDiBKna1OUPIMws2rc9HU7CGB0VKHTBucVxYHyl297e6uz4y2oHr4YLYwC8qFdMJMoYiCvKM",
-	"wH5kmubKuWZZCygL/7xHTkykczPk9TMppdhlljHDRWw40e4YvkYWngFUVd6VcxY4K2Tm8B/PCGs2z71e",
-	"bPj9ZDlGWE8wQgjSyD+6JZ61NzDlInmblNyr8J5463xTPKcUS+/wx52t3snbve6P3Z3d7svdHkMNFSPt",
-	"KJvio0+V7WLzFZuNa5djc6rEQBX90fJQ1a4d7ph3uhjtbB90b0hv7Gwfw+vfVm3AtBgdKjfNlnrxR7T9",
-	"tGHqWfxOGvaSs7iMDOebGOUKNRye8NdNRN/aM30LfbD3ARD/y2oP1Z/mupivdX7/h1qxgB4a+HwoAKUp",
-	"j3s4vN0gwStKBpZ8Qb1MpqeZ7q/SLwuwssvUyzpJ9XWdXojuE2Q/yb/JpJRMha1OG15pUyRmmmVBSMhi",
-	"lZBYWigA530Ln7ezfaMdtf4ZK6y28M6t++OarNhwW+HzgRY6v9uutMnO757T1cZJ14kkCxI8nXSTigMR",
-	"bIxkZ/vg5OVJ9+32Tm9vq0e0MZlX4xVO7DDVl96qaF2oMF4+KIwHhfE1KYyXX0BhoBC/4Mhj7bmvI6Xt",
-	"JwsOJeO9LVAQuTXDuoksjZiaMwPWNZuxQ1UExyA2YKxS1U9U5zDQYwVDOqq9U6l3LLg5zvGqNcIdz9ob",
-	"zZboIgroRjs2AwScFbIo1HhSODSJrfHeQgQ27PM22d7Iw0lilM1/EmjaiI3nSG1XKBeJwTQvRuA9hDFp",
-	"5uLZk+9Ectg9ZizV3nbCyHiHqsjn6zinhAskEFCUs01SZ+C8aVd5TGxslm4KKdwUv+tgmrGGrTQn0Ts8",
-	"Yuq8lRb2DQnKXZjOg5j8HGLydqCQv7sKEqd9I42HYHB3U1p6x9ikQeh8goR8ghKyeoyXSUlLMdflYrLn",
-	"IyZeUmrjS/ALm6vFHkPedOIdY9bK8r7SYx9pM4xNwxU6y8ST9rNmSxwprn9cEMgk5KSZe2EZZALJSXqe",
-	"sHlsEjhINtd/wj93xEslc5UnzQ6PS6tPJcKMRD9SuYoI4Im5/ZwVQ2XgESGE5FA6IleiP4ArxNP+tLhS",
-	"RoTPNOIP3ENb/c9r/JG2cPFhP/8l+vPaKa43Gpz8019q+7yHX1iHuM5HWPFjdVFm68B3vmZz7jR3i80h",
-	"uHNx/wW+MIzbOdHAvEEkMpUOQXNPrDaFi2LDgLkuCvGoJur1QGFNtERRGT6rdaiAxveN8fC4kZLv52Jm",
-	"87NObKhm2FMo0Z9YvfnOFh84y6fGIfw34s9XhjT9bJqqtAkHjIuNY4Pq++Xbo5+STZoovOwgRD/9oL4m",
-	"a4i02xVitCSEeRFzPJMFGAl+asEzIjPGH9lygI1mKzbf4+s0kg/r+GJwEOEx9bdsnMr+2XQSiVyhPInE",
-	"1tGPguB3sYrsA/xX5GccG//iTVoRibTueqzEBD4xXRWJsE5hTmFBltgxm0LGxqn8PQxRMBHNWOM3KL9X",
-	"GOt5++mSQVZnS9+oj8iT3nns6yto3JdTN7/9fGcNpyLs/ItgByYEGLMa9xo3BVmG14DBRmUMe/CcEg6q",
-	"fhWKaK2g9HzAvg7FQR0xLKxATWqs8hSukHPXbIlD7JBLY4ObmPrf9rd2ursn3a2t/bd7xwkH233iY2TL",
-	"+BlH/ynWscy3i8ADaovk3eH+3uuTg+7R0bt9ZEyj6JoSzI9bvoZ25GaRCKX5dN/0Fu6NTcAc8Deqn6cy",
-	"c7VBrQHjA522xed4Vm5469hQ0mDd//GR64iNNgoRfusFTwmTGSu8otjUJAFaERLsowwJDkg6spc3nCq3",
-	"8BkR/ERp+Gwt8az9XWwqrHu4bF5DEFelVw1hgEyyOylJoyytgcJbD0qb8kZgzmoP+VRoWRotfQj03F+X",
-	"Z7F5ubptryNwV7YZ1uTWWrRWlzpr0VpNkqyir7uCn4T24PpIg5UyX5l82KsglkWhYHKj3Ra56oMMasUm",
-	"Nsmb/b3j70+29t8c7PaOeyfz+Xz+5k3C1igRlqzDOqP+OrVm6pg/HUZiy5Qa0UBgkckaG7yv2WFW3SBv",
-	"g2JA8QembyDixNRGjrWaIJvQnB1gO2WqXFP0LWaWyZ5N5dwLHi9Z6cE035bYB83gh07RgSos3pULJfNM",
-	"gwAj88xZoYvYaAd/QFfIlG/+qCSzgRVEOxNvd8UmeoKzXBds0vpFqixcbGBM7PFsSIMTmvu+hAjZPFNq",
-	"jgivLsOLP3JioBT8wuZoc0XnzwF8g+95M9xgbKj2nBWJH96TrduI2txiK0+JpAJr5FehKlTwnCyXKUvO",
-	"9sV8IX7LM1nSJpdlGDVEVurWyk3ibnx7rOwb8TyaX/XGcB+3I1ghrdoSW7wd3stsqnyxoXwvC0lxBi+j",
-	"PXUTmM8gebUhGsPl+4UfemepTf0EV+w3XrRfNcnpfT4OYXtdyexa1fC4xXz5oHBT7SaZnGMJ7uaFyCxu",
-	"ZGcl4hOCtq5CjXuFyHSUVQrB3lDsZWdGNHKbqQghtEKgjiPnTeyJ10ODrXIrC3w//qjdLOtnbXa3lI+6",
-	"5JQTvnb6WU77Fz2594vd83bBpItSnH+am3YhMfgylbuOKM0rA2EJX7YDV6HHJEWSykJ28L7HjYkZ/rM/",
-	"TtTwnw314J/N1OmkuXkqnXrxLErE28NdpLtjt+yJePNSpAomi/3L1ilxOgdnIlcyy+YoSihNAGMj4XCl",
-	"/4wwlX3yC9yNoizDwnARCj2KW4XKBzISIqEH4Ms0iUmSxte+xTeYDWNVSHg5op0zYjqBPSa0i03DKSUS",
-	"+uGllXlKK7IppBjLbGDBtfFN3irH2oCxzZWY6A8qc/DPAUg1rAYGl3TnTfd17+RN93cnBzu/6+0eUXFT",
-	"5edXh903Pfg5y+wsqgT728gc+rj2YZoUy8OYeipkEZsEvzRBcGOPUiIyfcbtfwzN3eF/+bH7Ms/nXK5M",
-	"RQyCYQMlpvoeudgktKAJLSRPogr0cyr7Z8TaByvp9wCmBItcTyaKn94SOwWzTsemyjWdSp3N/dJ7oukr",
-	"lUeA+yx0sQrV9KCyYjeFa1p5xD1RJw/lCnctdnekCE4CBF1VM9C5uY5+GMsP66c2na+jmF3rPN149vyv",
-	"nnz70cULPpN8kefOBmi1tkD2qXgqKlEVhLGzTewzmJ2rXLDc+xESqSPpKPW51I07CuntGztTb91l+Hy1",
-	"THt44a8tFEA9MevanAe2W1JysDQSQEB0q+tjtnxjDzfmVIoNKGdWjNRYaNMSyUydOl14q2VkjZpPbEFb",
-	"aqLsJFMiU/K9ig0aGB0hxUBnGYZH0TogaEtiMGN0b346F9W0RNf36AcUtFDZN1F5bOo1gWBTjOw0X6rQ",
-	"iH0cZtek2rOFezlaPVGY8+P+GYzcTk2RTx1I9eR3669sPpN5qlL4r0SM7KQMTcO9tBr+hkluP8xb4h1l",
-	"vWJTpxGAg0cIa2UD1LP2U7EEV60bqjN9kYM2YupUZzHD1hIHIUEIBt+3GGd/8m0F0yAKIOu4FR36B9RX",
-	"ulS1I/TbDSKsvb0tkIErlSrCnuPdfzuFi9dvJH1I+N10R4eHOvDikcowPqX4+ynm/+rn/hPye1cEHD3A",
-	"OS1nOPHYgl7y2sFgEzwQLL8Qp3NP0LTcarhbUKM1CM3731G0Aif2I0oQF+pGLugvYBd0xo+uVWzoes3O",
-	"pkgGMnNqsfAmmKL+xlZsfDvAQmuCO1/e76v7BSKsXVbaf50illMl0BAp7JJ6lmUqEZu/5zdcfVJ/yG25",
-	"u/z4H2Wmlx6vdyv2Q66Ho+LB/b177u+hWq+uW1n9+nkKWS7WTac6y7QZPu5L01fZamlzPM2Nq1D4kPLx",
-	"HEGws7WZKscdOwkiIijXLZKI7fzZSHOFOzgE2ZxBE2KDwkOMEQW5ktB5ddjrtcQWTgtmSHlNrlCrOCTH",
-	"I3RcsPilJvNgZKv7KvRI0XfYDC27aCjSey/hL/J3UdHwDGvoipEK9dpCu1oXAjYr1EZowCtgYFSKQJqE",
-	"SaWmdxL29k+O3r482jrcOTje2d9bWuNLS3BUGflGtXf1OauUd+WaaGFPtO5FZdxtBboKO6msV+Vc8zG8",
-	"VoHad1QCXNtBy442E3BdXH+CpU3ZPMCEz5WEQ+oPePWTd8qDIXhs7IS34nQ6jziAp/sqNnyGTqXzBS79",
-	"8gkTlWtLoYfJNO+P4CKZpojLh3/PpKGgOxVBgPNMVfRwqD1OM5sRHDpwIzvNUgH+OMVF8NjmkhWiNGIk",
-	"8xQXEf++CrfywC/Zzcat4RkXoVb6LxeFz0Nom19blK0qVSflp7nS4Tl3HLjybrWqe4USG+RZqnCv4b9z",
-	"pY0rZJZ1zhNTZrJQDiFv1ASDTLyfIwbtn41kERtdiInUKZrgI0nVBqQn06jUf+Nw5nzzq+TL5hwm0oUL",
-	"506aNDalRGmJLvXSeLa+ansSh6ng0QweREm0Re1EdfyxCb+2xB4oyizzR5POvnZiLNNKL56b9kcwGr89",
-	"KLlnpOQOe0fH+4fgQp8cvD3c+r571EtEA8WFZWieeTnyI1dZQVh1JdOlOa5D+pQHfPFd0otCOl/jeU86",
-	"bm7N+qXd5Hd9gOUKJ4xP16T8yp+iNblxZtmWXKY8c+WmY3Udu5gr8NjTXmIXhhQPebrKiFSNLciNOTIB",
-	"HMIjL7B4r290xqa0OsWVjE6cg7ofRqd5sDkvUqDT3FSXC8sVas2xN2l74g59nBfpBUAZ77xv5W3KqRsp",
-	"QmjLlczWsfsyVe9VBnsUzoEe8D7DjtWD6SnsILyvI5Kxck4OVcLtZ/7fO2kSCarUoYIeLkDBIJwbHeux",
-	"SkgfJtWtljRR+3F8qkMuIM0TNCJMk4zU6rQE4cANudIGX4WnAZYyPITOP/fSEflPKzYEsP7XR/t7wiKs",
-	"D5WSaCfcSE6UaEgzJ2ZdBOE7VWKsnUOqBA8ZQry71SrFJtbzUHBOpeJJ+1mJtVeuuivsBBa8yOfaDDcr",
-	"RT4wHZYo9Ggub8H4YGyK+UQhU8OzdtsbFMgAgdUpL56JH/RL/PPG0+WSpq/0e3UEk9irrOGNsd8tPudj",
-	"u8d44il8lJQ/d/Oj42tfLZbPjinkmSpLpsj+Kw9+7bhfKrUqKZ3FWpAXz58/fbFCQJEFulpEBfSIhA3v",
-	"nTQJjmziLROEJkgqZ2oo36sy3IRhsNI8bsXmuAxLCekYDZRhL05BxZeJTTxX6F8QPnFloMpduYLPDKe9",
-	"j+wtjaQqoE+OjrvHvZPu1vHOj73Ew5YKgsmQI7Cy0WqhggF6UeyIIkADgi0d5tIUwRrpVCAz/SRCKTUI",
-	"JBQcdhA6TAMbOAmM2CTe+jrZ2fuxu7uznVAJpHeMKECXwX9OlElhIuA/gRwKC3B+rL39Y/+elEtbdM3O",
-	"Bxy9Afr/sfe9zW3bSr9fBeM3kaaU4qTNvT3y3BeKYyduY1vHdlp3Lu+EsAhJvKYAHgK0rc70czwf6Pli",
-	"z2B3AYIyJcv557j1i9PTWiQAAov9v7+Foucb4+qeY0nbdOFBSe0HPNPOgeEVVjS81AQafznicHU9rnu6",
-	"Bi8J4JOghyVXulbuKK0xdGcGll7jhgQiHf2cfTYMbDb/OWDR8eVoohYGzbxaSUTHaLinQBixxNWItM/2",
-	"+HgWkJ2PuLvNVXIsIrtRSrptHQT4VEjIVqmNYgnbxuUC2gPBAf6LJW8+jN4f7Foi9Wbi/VrF07i3+jzH",
-	"Mpa/zxpkWoeaSsHHMyjUo5CaPUkQePTfU15e8KkAWpbKm7+xrKEbB4DasAIctgUQgg6ctPsUJDIIX1Jb",
-	"mrvWZweSgRU0V6lVA5w+BJ5o8oV18Vl7bryEOkyc2L7XS2JpVQJ/VD70pwlcsHZ1Q6lRQ79eGXA7XTK/",
-	"71nskIp5oYyQ48WvYvHVah4ai3ygqN1dFs6QzmWnafouexQyA8wl00tVEX4nTQ+QHBaYYbCuSKJ+xb/x",
-	"zUsmHklezAaFHU1SPhGVxk98IKMPb6f3ENT+dZkyEOBOPHymGQg18ssCfCvaapHDQerMbS6/FdX5NNHW",
-	"wZu9w9Hx2d7R7h8ff9374+PB0cf99wdv31GuDVR8LD9zsvfhtD2yGd6hlSGQIGAJcCFWVDgJCppAhzB8",
-	"rX60f7K3B1s5aYnttWQVamG6OyyxAmmEwUOaxjP5uaJGelBbUPNezOwBoxSmj1GLus602GnoopluCco4",
-	"nbrhOXFYxMT/lRSrmk9+p86ff265MVJX2tiN+4dBFC/T59S68e5uPme+GAZdAHLR1CT7DGvEfXiBYzIu",
-	"aJerIat2cf7PrI/8bjsD3dtl/81rBx+6RdDYE4AnX4WhWSTMT/Hph2BYa+sC70t1RK3rWgjV9wTN844z",
-	"eAN0FOyWGsDgUXUeeMsyzahRKYgVXfB5LH0jV7CaBmGZiPAD1k1SWed0NDzs7jjuHtUb7R/hOpbQSPJC",
-	"jNVcaHaV6ezCih2INnQ4PmmtOPImOFyvlcXOX+YyfwW0KFzXA6n8bldWwek7cqj7rj6SQudHwN0eY2X0",
-	"XpqZh2aMa5SE58gNwEf6Ocyz1b96QpwmZGuUa9DQNnSfHUvn5gzB9ApRt6PuYG7d8P3J3vCNtQxGxydn",
-	"e2+SLkCVUsqGezj0AiEtQPUTS0733u/Tuwnx6Uk2MbNY0uzAJptL7iTwxxPBtZIJw7dPuwNrt9dth7Bx",
-	"lg8MAfefQbEI+hIB5sIy+YvKLH9+awDFLqfmwZtELvBLv3+96G8em8WDWHPpSQJ/Am5dTb1oeLdwAjTG",
-	"l6/JXWzgSqGZ8OWZQJJmpQCs44R9GFlr483x70eY78CkYnZmthCGSl6cW3qnNqP9AC51ApN7ESHBvo7P",
-	"omJWP4xFKAJjuZa/wEzt3GWHSvhBKYqluOFjwyqZ2qd4yfNc5PC6Jkd+IRzS9/hS99lvChyzSrawogDx",
-	"ANqMvd//+Nvx2R5ALnimOMO4c9DVQTSQlcHTTSZZJ+ULvZT+jFjGfyop7LCE4EVgYxMIaF+IXF2z7e4g",
-	"lj2GTSw+jNCNbz+sZD+8YJ0aeRBwDxbdKIBNYD+8qp945Z7o1+PZcx2EL/RewK91tnc4X+9F5KMfDpeB",
-	"UHlc8IUbPDNeCkInhDSHDpfsw+iZjiWzazL8kn6xirFdxDPNei9YKUxVSpF2IwbnmS8gYy8YN/TSc/wT",
-	"ZvFkxo5doziMeQHTaFyAy9mxH3cKVOa/bcWXQKeL1o/h5JYa+01C0Fi3AEhY9DRNVAq4FPYXGHFCRbS0",
-	"650PI/bDqwh2gvVedPtsnx7Ajed2aKo5gyJanJoVeRUOO7C31SgcxviwWlX07K/PtCUYPI7eiy7NZpQd",
-	"+8OIIZbiCpLSiqa3dwY3Ab1uZkYvhhtMVF+fMpuUQhACs57Z7QSPGAfoR2uR8YLCUXamK7iaUbC/mF3J",
-	"6BfiKXhVcHYAPIG0YkVc45lm13Z5rSETFZpKX6VASZmHCnDg1Ksqd9HgQYqkqm/isj5OCkztmYa/PgKH",
-	"zT/HLrEnC17oL2ua1GqKFXLtSsqyJoIoPqvTNA6r3GQFL43lEfO6kIrgj1AQYg5TMslykQzY6OhtxH4Z",
-	"7b2N2NuDfat0/C4uRhFLxThLRR3djyUiN3WszPW8GnDmiGemYpzzUqQexilIm6gl9ItX3Rq39xU7fB3L",
-	"zk8vfuy6MLdDZKqhlVDXQVzZCzGhXK3S8X8HuJSLiSH0IgCWGsTSfhYbjkaSaTGFEyLVB1jWL/sH+6xz",
-	"KQrjgwEZmGDV/ELyLO9G7GB3N0A8StkwVRcilh2t2N5NNonY+eEoYr/sn5/Xr2nXw8o+wVSZCWkwKW6q",
-	"SEsoBeE2/TJ6W68tiqUjJBqCNrDmGEJixz44zrpXRZGNTVWK7k4sR0dv2XhWycvGpwKDKTN743PLqnEC",
-	"c3J0GrHp8HAYsfG7k8OI6ZO3ryOW7e6OIqZfH5xF7OLXt2+iWBbv/tCeVQ3tJFxmc/wsms5uijg/mETM",
-	"7J2biP15Zv+ZwT/NweEemypsVAsvitRSHiAUc6RBgokJUa00SxB0rJBTa71aymR75wf7sPHwqMv6w0VA",
-	"tnyWiljWy3MoXEq5FsK/jX4+Z5OcTzVC7oi0uwPEXyuiqTVSM9kz4sZgMgxg/dtxUxYIieC35f0+2js7",
-	"3R2O9l72t58Pjw4O987PTl/0t1muVNFnQzbBwgjo1lvTus8dmlk1yKgp1rIGqjEBfyl4NHI3whOLxziL",
-	"7GKJVBB6jbxm7qIG0rsFnIxuVec6S82M/fd/sZnIpjPD1AStiTGXV1y7kAhs8g57tR1tb8P/WCVzoXXQ",
-	"27PrEdKWpyTgs1jSUXV+bH1/wBIIrw4Dn02C0GjAyyLLjVwuB8CI2W0mC2bOPcJY8vp4ePLmI87/Znjw",
-	"/g+sC00IJA21r1h2XrWsYqeJzeRaHhilugMHR7ZhATjr4PXVQZc3yNlJ+WKl0dLtM1f37hm71e/5hVZ5",
-	"ZQRLqjKH0pIsD/h00IcZMwSxJs01ro6geE2wogLUEM6seAHwN5jgQ5lrzEojnD6rQkoFTwE1SuW3pdJu",
-	"B4lvWZ4awOqlFJJqdaY3sfa+bj7N3MnK51ZW9qBDyeZ9P2FbYL3fGiIGpz553woQ0+ZIf8qN+U5zYx5Z",
-	"mT6Se80FKPnDKqLLCjHpqRvD1L16+dPLn3/e3qgL6eelx9yJVYOK9nzhvX7rUeud1eaejphsdKgoOLhN",
-	"BB/PKBvRbthZZnLh6i+UNrvciKkqF8mqetzDxa5bzn2Z4ogDnd/53Gn2p/i66Ob0Cbig28zrWArYLqvh",
-	"uu3sP8GPr7uShwu/U/c0Sm/Tu6XDDYkdHl1B6S7MDlaG651n1UhL+/TjgFkhmXRXU/sIFvN4Sd2ufxM6",
-	"h518IvK7iLwgcmhSOP51E/JeT9sIObZDid8+0R54Nqi4Y15Cz52Gny6ZL35TRiTUTto1Ya2bnw5imbii",
-	"n4TlmYaqETYuBXR04zl4p69FnjvQZXOt2DVfAAKEBltfQoOcWB6XqSgHUAs0FhqvHOuEF7BLHdSca+VH",
-	"NlMGN4514C/kj9aN513zISpOsc+Fo1oLyo3DqMsdQmKmDg7Lg1K+/AmQbTTto4llLjgGQNzUfTYCo+ma",
-	"55esbptnSRoqJyC64OfTM2vZc1cFBKBiUplY0g/gjqZ2khhTvlhAX6RBcHa8KAA+HJo58XGpPJiWXYia",
-	"wArs4aAXHfr9QFQpp0ACVflD63I7KlkUtFiYA+whl06kSiolvBDWGJ3ZBV8Icy2EhAOGq0+DaEC1m6sr",
-	"0WeviXHikVn7HDxaqjKs0wyCQ59RB3uK1jiF5O13dPssGTt9ghXZ+BJ3GZG/OzzP8V914PXq7rDE8GlC",
-	"QXpYQiwBHdx3cjV8uhIt5JO4NRh6TvP5dyXKxSa8G94649ONX/inCYXH1uvYHs1G7Y4bVZOW7O4hFhzS",
-	"4KrQOyjkzHeAC5FpIT0FfnmJnq0OuAaZETemG7agszcEOAo8/ON2LOthWMeU2Xwu0h0KiWuWlqooIOYa",
-	"DBH4W8hogAJL8On4AuaLRSxvNyagPt5knLlGciCt+ixByQF58jMlFXiC4IUmZ1EyX6CTk2qn4aEwkVMH",
-	"AfYB++HF9lJQNXDuUxyTdYilydRrq96z2Y3QgwZAtlRcvuzzskII+Cy6MQ2clSrxZMh1qq3gLvicUcYo",
-	"64y5Fr1MaiF1ZrIrgVXg5GX2+aLNhKXT0fAw8gmhRi1vD4m7kNtiuSQvpY4luMTsxhDGGsJB1p0qlhXg",
-	"VrQzkK4jtKq/y3Iyu7YHgkeGbVmFFQXS/rOTSaMnf9lTLVnD/vgdumGu8HStsUG+gTfrrzY75wuUtLyh",
-	"5v5Ws649W420LkhXpRxOVwMTy+UiGCcbfKTAjojjrK+P+TQG+FQc8/cojvlCV+3+ZTFr/AOs4wz7GgzH",
-	"+wAyfTuJp9tnB+j/0iyxx2PvkRUXSYSKDilU0P6dLOR02asWdjjuJDkZWyfhaGTK+pbxed7tx3LodRy6",
-	"ez5D0uo1a1KsI2xHLwRr6EYr+/R+0j39Vv0079IXfBJ6eD6Po7/m3xIV77PtwhPB0/swkPUtEG7nY93b",
-	"Ja30Z5bNLV9fqsWAfG+HdWVFcpVb4axjmYy9CZHsNCw/Z9Mt+5MqwtDBR+umoJrmQosLkkHB5uKluFWr",
-	"x5ZL9ULfmFTXtaFGvXaaJXv9WO5Z6SWnPrGVbKk1PUY/X0f4Dqyj7cdkHT2V2v2dSu0eSM1aZbPcHXK/",
-	"WxPr9tk7ZWo/U2cpWrEcpGAQo4hlEKToOt0LHDcqT5eDnH1WK1cuZbCtui2WiWWXCZNVnkdM3IxFYVq8",
-	"buF4bcqaVLJ3dxmcc8Q/JQo86VGfr0c5KgLounZGsSLB4FtqVK2+/Ne1wx789bUX3vkpNvRb++xbvMwY",
-	"lmHDunQWNRpI0W46n+tGw00tp3YWN/SboVOV7q5tW+Ev/mQEgm/jMv4UIIIXjw+I4PH6jr/XuuR/rLP5",
-	"a6MgfCM39HM0Ke9fL30nlx/eDlz22akwurZ4jYIwG+tk/op1d3wOTU49UpD35hmAZN5ir0fwNFmaD2a5",
-	"fXsf9f1bfP69uzQc8kvnmGacaGgj0wkU9821oZUXKXRQ3ts+6vbZEbqVychZac+02B+xvJ8BEjqnH7ER",
-	"MgS1cBMbhPa0fDJCvrARctgSIPkunbtrbu2nYQbdKf5CwCA0Hu6LFgRvbQQVRDmwXwAnCOdcAxKEKawb",
-	"x6pWwwG1S+wnLKBHgAXUer2/CyCg4GJX8oE1W2hn/Fmq7Qf6hCfl9km5BeWWwn/2X8o5zzeXs19Kx/00",
-	"aK07L9T3jatl1/wVQLWWFPnbiFobuxyf4LSe4LSe4LS+TzgtL7ufsLSesLQeFZbWF8o9+BQULWdLrPKi",
-	"tSrgo9U1LBFc11Jdgzw39nwamYV2tlgCyUbIk7wJTYWcYPZi4meYNYqlmc41hwNDK37QM9zfLxbO1EY4",
-	"Ho2xyA7GJHvN1wEIZ8avhFV88K2VZdjkY3jEPjxn3B8YMd/Ek+fPBTdLPwLT5DEa+XWVa3CdNjT50dZo",
-	"v9HP00zPM70GIK/1artqB7xu5LWiAjrQklXZgAYrhbbWOBZHVNLsxBI0qcywa+4TG6Owg0B9LyP7WGvr",
-	"gT4bukuKSoUSUFNmmLjJml751roJ/Pb60n4NpcBPcg+9oK30Aod5CK/bd2v7P0ZxTucYFEVSwhDS8b2u",
-	"9Ce6Dwyf9qalqoq7o2K8DaUBeVCzxXiXfAN1HT2aozgPm/OisDJCWfufG6qsd8rn8kNW0FLtPUJTFkW+",
-	"gNpSX4lfNyxhmYmQD8USBlolm10Z/Fv89C9Re/81BbFbqV36Kp0eN+6p7n1tSOyMTx2FwUUDAgruWXAd",
-	"2ivg3e2Z3DwvObrbVgL+lNAGdMJesGRSqnnCMskSo7DU3Cio7b6NUBg5OJP9c1aU6ipLRQmOB/CDIcQG",
-	"6r0koSjHkGclmgaAHei6AbsRIkTwmKlrMJjnXC48ikYseVlmV8Jr5DuuFy1AnZairp33bhHKz7Of2Ge+",
-	"M6pf74RnuY7QwUcVWcEbXjuwa850PXzHKgVJyo1ImOYLza5n2XiGiI7gXLTzd3eox6kE9BMcNigYz/S9",
-	"eqnS8qVi++ex9F+QhbCVdmOxjTodVyfZP/84HB18/HDyPmGV1ALADPCLaHHhF7v+6bS0/XPobLh7fLR/",
-	"8PbDiUO4tByssbaBb6geIJuKvKhrWGKJHYLHC7vGC2VmTGep0F7debHcqhV75oJjksgScNQsXc4rDSHK",
-	"g9Nj9tPLF/+bgSCxZFtpMYBKV/TRYsPkVkDRGkQ0llBfE9ULqOljzPMcUFyhfqD+e67UZVUQZDFYrg5o",
-	"gc0zWRlR9wOOJWw219CVCpxBlKSe1cpeG71q1lGlPYeuX5ldjvcp9dkxNMi2ZiFeMBBT2K6/QeXOjWLf",
-	"Im+wrztCB+T+OUKpIsGEaKlRLNf6g7s7jTVHjQ3hWV6V3p1NWDiwymueQY68JTg8K/odHGx5Dtd5UgrR",
-	"Z8dX5PyBFQ5Wwa6yJdRVAplYhl71H+4wWLsrSh73z08s47yvyN0/3y/VfBO7eP/8TH1dcUyfsEIQA098",
-	"JJhkjwxD80yhq1jcoMrppQlnng1arhBI9MnNfRxibeCWtPj/u3WLa4fqNGJ2evCANZp0n4H66OGSZboM",
-	"itypowL6GUv4FTe8TBzcsNBdxvPsUvTZUMYSAWvQD06KODjQUWCOoTU5sdCF4CXrJLv2b71dJU2p8gEh",
-	"GkexnPObHp+K//Pji1c//q/t7e2IZfN5Zew5JF0P72ZKJacs2Tvj02SHJQeT3pGSogdlgYnDzEfAK8eG",
-	"Y/nj9k9eLF6odNFnyTmsQEjTs1ZY7xg2SQ+YVFpmk4kD07oo1bUGvGYVMnKzKFY1nv0cBOT7VVYjuvo0",
-	"mzRZx0SVc262BlsXmbR0G23Z1W4NtrQpMzkFmsZX/38hpp/6biE/+dVrcVHc991WVgfDLeX7N6irJZpM",
-	"5MbWUdtWFKzt9le4koIVC3qmHZVaHmkWgL12x5Dt1NiyfEeea8cLKtmbrx8paMEPpesY9F6+QPbaZA10",
-	"8r/B/v71lNjZasU2bNM36lo2IKI3w4X+2lmawEkbaZqqEJIXWX/B5/laA/i4EHI4OmCpGle+/Rh0pyiZ",
-	"kBNVjq2s4pr9MTx8j+HuQqiCuoUYpXIdgc1jxdfpm1/1wAqp0ir8yU0vo/MgNDDWORGpGudWP0guKpnm",
-	"gvV62PmkVz+N5o7O5lnOS5wDsORimTk0shtC3fXGw1vFxnkGXXAXDHaAF1kP/wS7sEIS0fffLzvM7eqa",
-	"29Qe0pWm5GNKB3vM9+BshrY3fE5wB2pchdU3wJ0yOdMdxVZ6Xdp/3SUdMjQQn9C+QrlM2qMzN7BdWx2L",
-	"H/TjTtu3698oaV9/VsL+U3yv1b4BWM6KSMjRPf53axhvVcoeVrVqxtn7493he5cvRyp8wbW+VmUKrFdn",
-	"U9mrCvQvXVTNZk7gGdDWzmCiN+dZ7tv04w0Jgmr/Yokrh0v6K8psLXF9pchaPcEDVcnCt63gzfYEH0Oo",
-	"7jFUpT7QzUT6YhzOcqPLuRF+YeBAgJHuBB8capbgb1jdk0TUJcB1birFpNI8t+YyPhcktfIxtlsKKk+G",
-	"bw4Pjj7uvhsevd1Luv0VcIL+4n63oIBPOekrsABBj4G2a3lOyZfQq+kzSLhOGgupZ1Xy2ApUQKtMkFiC",
-	"rNhbWtcOFDAlfqwaoRkaZtG7M677bap3O8VuP7H7f8wNeCvMF2DXn28/I59eB2K369In+BwtX9K1Otyr",
-	"XS4E19Szun12onIRMW24qbRrvCjJDxxLB2pZB2jCCsBMyQCsbjVQ3FdU2+oJHihX+p94j5/0vHVd2tIv",
-	"o+fdDRpCul+qxmtyqa0+J0ohx8J1PpFpmIkRuEpcC2CutYDYD/WBvVjUuQuijGUHK6MSmPl5goUdrqcL",
-	"u1blpfaxGvSnWE4KH70DcXitIVYO0wRZlZA8YbfhB3sFQ3fekhOPbeLDi+UnOPHYBj68WN7PiffGns+d",
-	"HMiIG/N8Zj7Jdffu7PA9bP7j992dNKj18513M8FzM/tz9f0g8nu5vc2uZ1kuXIKGHZ2VldQ7LDOIturz",
-	"E6GldqvW+A6m+5p6I82wqp6XFp5pxvPs6m9AECP6Ivs10p745iQBBADeptXnj+cuJNSXTEtx+u/3jiXt",
-	"QKqVyyx36VN9diLSTGOGESXTX1QGGJTTOgaxpMxCDUWYWL1mVDgJEpsfi1+3o/G/FeZE8DSjT/+KlRpu",
-	"khbKsj8uHoSUvvi3RY1xQnlzj4J6fKttp46ACni62AnP2qfeUYJhhzO/Jshm6PbZkC0lixHcB/bjESnj",
-	"BjOWsd946d+3ApywoIMM6zGktBKVBUshUuvW+YSQVGe/h2VSG8GhNfR6Fu2mhjZ55ZVgpuSTCTDhze/m",
-	"Ujru5rm4oIWg5XSbAVJwsKHXBKqMleYD5+YK1SJoY271maTO04slJcy4yhJL1U4l6CRzfimshEhwcM1m",
-	"xhSD589zNeb5TGkz+Hn7523KYqvKfGuw9RxsONqj5eUjZ4+Co/X1lP5DjBb5xEoea+ptDcJtttu11I0a",
-	"PfMRuugpvTFw3zPnDqEofJ3qG3ZUREVpKnuqMsHM1vBomRPOIJtKkdoJfU5f4DwcuGSlqJm1FNXrslOC",
-	"7zFTMpiSHt98VijF9kXxdtRZpo0qF+GgUGXcMuZwyc6duBDfM1aqHHKkwGiOwGLWjUXfQnhXMl90g1lp",
-	"qLZDozxOLYzJ5NROU41nLqXbBVuoivuuadwgLfMcrotX3jkwWjPtB+G3/5rnuTB2MDx5TTlgVpS7U9ER",
-	"VnVjoAg2MVdcMstr0yoXOpiUxrtrWnOterm4EjnL5Fg5j8hNIaQWjCpKssbA9R/vHJtPNeuMTvYODz4c",
-	"dneYkAY6k0KrRki9sUOGY8Nlvz3qwe2l0VgRmysJu6Rdhx/kvfAbeGiEBG89vRBMRn9pme/EstoyeIt1",
-	"JtkNdH1bXojGNp4LIHm7lPDgSzdO61aJeZFD3NCaahMQaNK0rPM/VTa+7K1eLdznGbdmaiomvMpNcHA+",
-	"1D7mVs4VizuplcborT3nQ/up+YJdVOnUUm0BWeZYoRM51AF340WZKShbKg0VUdplOLoIpqbRVnyj3fGx",
-	"qU8BElHx+FcP1sOH23iH4SbTJhtrhOaWk6yci7SmLFNyqSd277x92zaP/cy2JR9L0YP8crdHyspaDj1f",
-	"WQn5tG3DKSnsW731e+HvmDaAV+ZHCru3c6gosLwKSrtypS5ZVUCo+T8VgA34WTN5JbTp4Wgtc76uFijb",
-	"RJ7bjUmxHa1Zt5QdNlO5vXtIfJgzO1VMiik3YG4tT48Dt0z/jgay1/0qk9MevxKl1UTGShtQAvLMfqVd",
-	"4hXPK5RCIAINsgH4YKvHlEK30wutwVopE5Vn6q6dl8Ig3AUeLBx1B9w0GqonrBXGL7I8M5nQ4URSGHiv",
-	"ZQKs23ftMNV8Xkmra1BFHnXCTfwPScQSze2G2H8zWaGTrrt9gMATxTKE4oSdINytPmnVkP9YuKbSJXY1",
-	"kUKkuu4ujVqZu1cB+MHtL/BQ7AQIhM3XwyV5Ra2h79TQ+EsT+YrrNjbtizhvV2gHsDkNfvcsbIh5azZX",
-	"89kigzBZHDuZUo43fR0lSeP9qJ2Avszk1iyUWXh7kre+WE5X06nQrvgcRGkUlGkiKewst/wUKcISzpsy",
-	"1RXZtVP08v40wOHtLlHLaERGbGmPyo0jnJAtFnzec212VsxMt9DJqFlWMK3yFEKUkvGi6MHWMl1d+FdB",
-	"I06rsd34oirHM65FLK9EmU3IUI2W2FLwMusgwI1lGbqaC/h/O0XXUwv85zOsZfdD6uYNyKB+qeWj9qQp",
-	"Fywt+QSwNHgKHbHVBCGVuI8KUVrPjFsyZXkmsUhP3ED5PmfFTBmFAq4UY5EVps+OyJ1m7TN+5RKaKVMS",
-	"O7YCFJOd3IMd0YRGOQHXYHiGX7ZJxn1Vimwqm3UfQXVXUKlXW0FU+gCKQFgcAn9JeWhFTG7aGIcrS77g",
-	"8pIVfAEprI1DYJ2i0jO7Q6eHp9jSmCF4FcukUbWqR6pZxNIK3RfCt5PyEEc0pJpMtAj5QDjjnTr7TOWC",
-	"5SKdYlwdgJBEaVmmSNkvp8dHdTJux9vQoDLa2bqR7zJJZBhyCj6+rIq7VuD0Uwjq757+xsBE7IgbwEpB",
-	"RZUeAXKEM6yfjEI2RZwYCNAewjNAghhD8YzWFczXyeZ25MgpGGm5sFZ9KN7G+qpdYRQLaB6fsrDB/LIS",
-	"YVfgTSGY2942Rw+W2YK80/YcNeo5acmvea7BLeR0NphJe7sJnI6ZldkZVlSiBilV6YglZJhO71ux+a7+",
-	"fiKghtZuDXv50m62pSa4zO5WLuQY702fnQrBTvaGbw73WLz1uspAobn9TrwVbiXOtPXX//vrfwIAAP//",
+	"5P37j2NJdh+I/ythfgUUU3Mzi/mqrsqE8TUrk1nFrnw1yezqmmEpGeQNknfyMoJ9I5hZ7O5ajB9ayNIu",
+	"dgCvrbU9EmaxWi+8sLGSVzYkQD/Z/4l/nK75HxZxTsR9X/KSmVU9MxpgqpPkvREnIk6cOHEen/NtZSAm",
+	"U8EZV7Jy8G1lzKjLAviz0aEj/V+XyUHgTZUneOWg0hkzErCBCNxHkkgVCD4ijCtPzYmioy3SCRhVxFOE",
+	"SiKm9OsZOyA3jE31V3eeGhM1ZmQgpnMyFzMyFr671eVNRTidMAk/hq3fskB6gjvkbuwNxoTdsmBO7gJP",
+	"MSKGsUdJQD3JpEModx0yFAGh5pcuhy4pkR4f+WzTPP+i0SHVO+r7TDma+GDuEBVQLocscMhUSOWQaSCG",
+	"ns82HEKJ642YVLZTyuUdC7q82q3sbj4bPn3i1p5uP326N/jMfbLfrWwcEMrNQ4T6UhA5FneS3I2pSo5P",
+	"3HEcjiSuIFwoMhhTPmJdXqUEyXskSZ/6lA+YHh3S+kjqmcYJ09Rpeh9JQmdqLAKH9MZC9fRUkN5k/qVQ",
+	"rOfobrvcjOiRJFOf8g2YLiDIDA87l3aVhGRECbFF2oy7ZkF7zeHmGVWDcY8oQZjrKSKCLneZz/SicH8O",
+	"DZqFgxWW9I5UM794kmi+owFzDwglnN3ZcRJXMKkno8sDNpxJBuOGnnD6w4nRE7DhEL3cSNm54CxGXsCo",
+	"G+cSIMIbdrmnpF0fHLO7RS44oWSgeVdPkPnVU5pQ3YQm0K7bIREcOGzq0zlzzcNOl+sHBWfwwtALpAp7",
+	"oUHgMc3oFafC3tHJ1GeVg0o+/1ScihyM2YTqvafmU/2kVIHHR5X3751K02WTqVCMq5YhILtHeyqYsR65",
+	"GzNO1NiLxoODkUoEId16WvUM08D3WEAC9vVMM0O4VSWdsC7vhd0O5puv2LxHqlyoscdH5I5KO43YmfIm",
+	"bOOQ0L5kXOFcxWcjPQua1sSYGZ9NKgc/wR/eOpk5eO9UpjSgE6aMoHouaOAeUcVGIph/MWPBPDslF5yR",
+	"vn7u0MgR+ADDFDMtr7YqTsXTT34NDTgVzV6Vg8rAtJsg8fcCNqwcVP5/jyPh+Rh/lY8T1MCSwTcdOiok",
+	"zZ/DJpbAKHM9qTiRdFRElaKjBEET+u6U8ZEaVw52a05l4nH7cdvJYaLnM3fEVPM4X7z34ddHknhu2P+U",
+	"qnHUvedWnIpmFS/Q/KdXKk7NUAQTqvRzXD3ZqwA93kSvakSNxxUbsSBGzpngmuA8inzmjlhAJvoJh2zr",
+	"3b29Q6qS4WYTUxZQ/TgI/7sxC5jeu3028rjcKJpDaK30OHZ39DjoOzOOnZKDesNokD+mOaOBlWnx8RWR",
+	"q59fk9pnz549i9P7rFbLJdlybRFj2L3wCVnjCA+lU2/iqSxR5lcyZQGZ0hEzvLFfqxXNog8NxSly2ZDO",
+	"fFU52NazUjyJ+7VaWWrbHh+w/CnscfZO9ey6TwN264mZBOIjkRkQNpmqOXBzdJjoZ0Bak+HM94mc80HR",
+	"KCUQUCAgdmKrH5MJR2Ma4B6UWdJfijsyoXyOLIrHyEC/gMqN1qJcOAzssTHybhnXp+HC3SfzV+LJonXY",
+	"2Vu+DGIyYbxQvg3w50/Ixcc4smX7y0zAD7HPGlqztPSdeL5iQcFJpXVQj0lkYa3HmZc022rNSs76m+Y7",
+	"j8llx2rTrdyb7KLptNryJ53DS9wJC6dwanZLVfe4oScOdNOB4EMvmDCXVIfUl2zDznXRJJp28jTGvhA+",
+	"ozyiq0NHpZY1o4KAnv2R9BCkjL1TpUi7gzvJhE2EnipFPS4NleydItUBlWzT45Jx6SnvlhUe/F8Xkbxd",
+	"K02zuS0upFsZHrS7xbwj0+sOKowasyB82qz/IekLNUY9Hs+GwnUwbZdjhfmULSTc4wMxYSF97N2UccmW",
+	"cSN0V1ZLDgmJyHoNF7uVZA/eBYsIwl/vKWFOvjoJxCRLT7N9QfZ2tj8jA+GG9ojBLAj0FUnz5y0LFHPJ",
+	"MBATh8ymU7gHysKdpJ9bKI2iG9NV+7ii70BKsUC39Ac/qW/++O23u+9/r5LHsCdfdcT69CtRhnolStL+",
+	"qvV6Jdpz574T6kQunYe2IK16kSpoID0lehtLZjqHJVyqWC4ZsdvvK5ZzhTujN0yCTUAF8+hkBHMCkXTI",
+	"SFWT2Gx0TshYqSmdeiR1oyZoedsw9hawiXR5QLkrJuSGzUmVkqur5rFDJJ1voKLF6GAMpgnTkzXo6Ds7",
+	"vBM9FVLmqa0uf8XmktAAb08TNumzwNijdBM3bKrIzh4Zi1kgt8hrT1/09aOTgy7fzOkh/MZaD6oTpsbC",
+	"dYg+b6HNvnDnG8YCIDMWki4nhI6oxx0iFVUz6cALaMVqdOiop2WSP3OZ62CXkUFCbVpDyAEBuwcatow1",
+	"S7dsLBWH+cRTjrLX0m5p3NvZIb3mcePs8qLTOD96c/2q8ea61bhqN457OU2NPT9u+bGteZJI5fk+CWac",
+	"62M1bL72TNOW6aF5fn1y2nzxstMzA23pldusDxULegdmHan+pK+4VWQ0vYUnjHIJAlu3q8ZUHRKquyG9",
+	"o4vzk9PmUaenyaF9MYsbImE1JpL5t8aEGvKxtcSRMfOnG1tdDjJYzgYDJuVw5pPqzrt30aJqftKscwAN",
+	"4PA1GWRIPZ+5oZHILAf25SnZ5dhdMOMSuWCL6B1+w7TyZox3WtgHnlKME+RFnHo49+gA7v7UXEtgLzhE",
+	"ii6nifmixBeRUa5KiRuI6VRTJjhn0IhDKJEsuGUBki4VPmEnXHb10Tjx1Iax/8mYSTg5e3BTS8wDZ7pd",
+	"fF+LVqRUr9mAbXX5a2OL0g2iMEgZN+5EcCP1MD1FqH+nO3c9d4ucCj5CgjnZ2d+HixkdKBbIgy7fq9XS",
+	"Frf9fm3wGdthm7vDbXdzb7C/v/nMfUo3d4ZP+tusRp8N9rat7ERCIuGZklqFd8z9/eWaVHMIxtqCizJu",
+	"e+Rv39P3Yp9KBfbkpPW/qgU6XD1eNDpgD4YvonVBsaeXDsWkCLAp5noK/QV2J1hzYI7DYAOZ0ti8CZi8",
+	"0ZLd5RPqMmtejlOGO38MjEmVNX4forJ350mwUoUCYXuny3uXrcbRxflxs9O8OL8+qTdPG8e9mN8Ezmdl",
+	"Jycm5+yuItW02RvlapdPWDBiDjKnGcxgzAY34amBnhW9iwVnRCo2PcB2xJ3efr4Y3Bh9Jva4Emj3Rq7G",
+	"wyKHifHhfAbGsxFWxDwGVjsjbuJeA/136PqI+xBIdZlziHjqEF1DvMuNy4e6cAuD9Z+IW5DO0L4SYsMB",
+	"yRcx0SNp/CQH6MmJfDzo3tHz0uXMlwztjzkunI1IoiZdG1uk9/s9MtGbQasRfB6xCiV3jN50uSar2nv9",
+	"uLdhxIh5urRPIX83G3dO8YVoZy9/554LzpbvXpCB4OwDHsFtPBa+K/X8+J5UsF97v9/b2CKv0V0R7to7",
+	"MfNd0mewebrcWO3duYPiH6W03T27tT3cJlzAQ1vkyPKGnkB/TqqtkyPybHu7tnFA9ETCzvVGXATWM1M0",
+	"RZFfacHFMdem1pzQESsyT3j6RzBPODGJ5boBk5L0ZlNfUBdcB9BKzwyV3deYMZvBk1liz0APLKI21BI/",
+	"lTVlgTsAbIdECcNBoT8AFaY5o0FvqdX/gaz8Z+KW5V2v6qFWib7HYUzV1uSiSxu8r+A8dbXQfSTDG+5E",
+	"3C4wnUKf95ncc6Zei0CNy9l7wT/lcSVJdcY9Rc4uzjsvN5zEkYRroqX4OhZfPdOL1qFWekRXPM9RcInk",
+	"T62ThVRN12CF0V/fMXZDqvpfrbHTADyXZ4K7dF7IS3oySls8EgTGKX6t+1ywBJqm9Aq8bjRepRYABrBo",
+	"/mFsBdO/u9Di/mT59F9wprwJW+xY1HJUP/XpPYyXdJTjkNHfEj7Te9KI4O1CU6tuIH/uFnJurVYr4Te6",
+	"FLJw0kx4x6eaqS9m3uBmoVn9a/3EJzeut5hmdI+PisgK7AOfnLS2900OczUVm0SeyWJP3TcFfLVTW8JY",
+	"y+lSVMlVLWhr2yeXW9GAnrzDsmP1/6w5z5p9Nta0PJakarGb/gd0ybeVGNwUsbzUP35CRu/Q0YtAzKZF",
+	"9OhLykg/8GlpWkDOpyRkFcZ2Qnum1Vr1/uot5vJVuLoTULfw5qH0j59yanR/wMlL/WVAWuTgAQ4nVcFZ",
+	"UoV+VBzWA6/c0+lj3XsLJhB+/4RziN6xIoJCU8OnIqdcXFPiomY5Hb4sZnUjVMsI0Z1SQvS9HrecCi4Z",
+	"hgtSt4VmWf1pILhiHP6k06nvDcDW+ngaiL7PJj/6qdQDi3mw9Buu7uDL+mnzuB6z01WcissU9fzKQeUx",
+	"m1DPPyCTmVSkj4aeTf1VeMGXs8GYUIxi/Uem9a0BnLEsCEQgKwc/+bYyYVKC6lpZqyW4M+j9ZgiqvH+L",
+	"TMCkarqVg8r+cGfwjG6zz/q77t7gCX3KasPt/g7sHnDEVA72YFI9Beal59QldvLCqQaPwkHfp/ym8r7s",
+	"degSJxjXJ0+bC/0nE+prFtBX5ABiSZkP/gCP31Lfc0m1l1mKHoYFk4kIGJFTNvCG3gDdJEmTuuZLLUog",
+	"Xk/O78UQz6/ab+I8YB1LY0Zv5+GArGSjg4GYcUWqI6ae08HNbLqRcRYdgiUW/SKKUIisray+gDvPogXs",
+	"CEHO9K3SrKL8eMtYLzf+PgzeIQGDuGSHHLW/JN5kKgKMhHun/3Ls8ybY3BM8O12k2tNr0NsAuzU4lGAC",
+	"w7kDbdw05Oj7PVqN0ZS41eWtmLMo4Xcjkg0EdyWaqqEpOMpNv7qTCZ0bahS9YRtoUYxlU8Say8rNtml+",
+	"xpXnJ5pOTh7TD5k0Ap8qhpf9mElykdDGyDg+9L3B/SSfdSfGmR3W1Agmvbp+wKg7Jx4nM7kOz9ZiPBsS",
+	"/UkkzsD0ZhIhwNiPmgg4GmLO1AUipsszMgZSDHhM9oBPSGHkACeZCHsn7rfVpHR5kicxt4TOZczPmHTH",
+	"37B5ZpOkXcjrMaoS5I5CiPVQjx+ahB1YREo62iFN1saKjHwigr7nuozfi5NPLlrPm8fHjfM4K4Mjj7qa",
+	"BKkCqkQgYXfPJEPRFS7hOny9G/F1NIaPxthtb8SZq7dhf6bA80R9X9wBI4eDx9Oyd9lqnDWvzq5bjS+u",
+	"mq3Gcc+kUp20Gg1ruYZsDvNgNA9rnLbJiJoWm0lMZFl7KfMjNTIiKs2Hd1TqhXVzY0HWOWt3ovW94tNA",
+	"DLQG1/cZOTIj+2hrXRSscoBcm03h0WOHgHMTUQE3VRv3Y0ROOjomGdkjAgzs2SJXkpk8Li10kHEwaQre",
+	"01JGr7rWRjn177fS551G67x+mtS1yIyzd1M2UMwloEATMQDTuHtIvp4JZU5sq1a6GFUZMK1daMnlrbHa",
+	"+3HV2I6NtNEz2dBEfEztKj7iIfX8WcBItWdnp2d9/FTLLfDfj0bMJTPuau0mHGnPMQ5lORZ3HPbmuVAn",
+	"Ysbvtx/PLzrXJxdX54ktaKSIlkND6GENAboXTfm5UOTEtPORpvlc4P0K/XgOBrmTPvMFH8ExaDeIGVq1",
+	"Fw68t2Fn80y43tDLy9Tr5Lq7IeIBnd0m6Nn409NZjhAIcRj5vBvw3k6tpjdumN1nglmsLxKzESUG62MC",
+	"LzZ/kJt+ayJKzEkPuo0Nd5LC8A5ndzYASTdhg/3cgtxZeJOa0JVEp12eTYqd0JtkOEXPxFP09K03jFsX",
+	"EwyAHIn8VNkuxzhq+MaTJGD6a7d8Bi1JJdCGoTee6nIlBA7YxCPs2LCrUgnV+heSWFug2d1amAyKjq25",
+	"L6jbEeKUBiN2ry17WX9zelE/vu5cXFyf1lsvGsnTM5KewJhaEdJrv13be7r/2RPSnysm19jQ2zGNyFxK",
+	"SQMTyvVlFYf1STT/xLASmssjSSBxjFR7mUnqbRziAYtxLfroC9+TkZJvNynkVGvSLwPQpT393AlESN5v",
+	"8bKBY9nlw/1v4jAhSSwRX2XDgXDDrLOWMe0nPj5iBvjxdJ+8uLm4PFsw6lhSOwaWVY1M73KX3XoDRu4C",
+	"rT94amOLnGezng/DEOUUfoH1zAvOHIx6gxDFLkdRHyWZc3FHqib5LxlB6EkyEjzHnFACnMF2rx8tIUgC",
+	"NvFmk1ZoIb4fLyZuEhktfMio0uoKZ8yVsRsFHqJy7E1/869W9cTFaKAPJzfvcqRlRvpmtXGYvmBOqUSI",
+	"CGaEjxfAKQOiosXknA8eZGlajfab86OClQkTkTV3G3ucjX3GQNxZIEVwCLmnGFgaRa5hyio+sY7oiKnS",
+	"LwT/yCLfHt2ZsZEB5VpU+xhTrdUx4evbcmrijJExCovDmevynKnzMMpRiUlfKsHDbj1F7hhYTybiNhRN",
+	"oJbp+e2zEeVgcZwTGrAuh7wMqojP9EXtWY24dA6Bsu0ly2FuX/pi4g3YFae31PP1pfRerNRutL5sHjWu",
+	"r87rX9abp/Xnp43MRpfeiG96nOCtUYszgDkRfOiNZgFz17lzxba5GRGJD+kjbnhpuktagYwUy4yNIDfp",
+	"L/t6kelgzFwSeKMxSPwur/ZyprDYdbFxQC6FVKOAtb84Je4swHQSImYKUt8p73LPNVg800Dceq5WtUPE",
+	"j0Ni0smtvhNQruWOApaL6zpg4EaFB/JaMMTbjl5z+JhRX43npNrrNM8aF1ednpOymO/WNrbIUoO6Ucoh",
+	"W/xBLJHGDolpJKuZFDtCnFE+Dx0j9xKz9U7j+rR51uykZKwQGNRncmKoUnqjykMCEwVb2KeKBb89bp6O",
+	"HZKhV0IGRnJ4Wn7GZkSff8FSX0uMM+7lSkFG9pky2cJRTk4gZqPxmryiqH8xUxfDlj5I7sUrnYtO/fT6",
+	"4qpzfXFy3aqfJ+9dlCjdV+Q3C6F8+mwuuBtlI0zAn6bPrzEcWf/1r545Ozu7zu5nO05t94nzdH/P+eyz",
+	"fedp7TNyJ/jGb5d1s27mIT4JKHirNIaRReRsgkYPjD1AMDAMuaFR3Kk0qfMOoV3OmSJ3IsCnpyJQQ+F7",
+	"gqAYdyBtjHKiaXRnPttYPvddvnTyD0gvu+49NNlZQYu2lTC9rsvvAgrZaBiySjwuFaPuFmnQwdjSEDlg",
+	"QjsP2nI9Tv7rX23X/mB7H8wv4OUAc5HevF2OBpoJqVrlxSSaUtclsylO+5AGhybziY+IhBzxYSLNvc/G",
+	"nkknguXq8gk4uMI8J2AWk+RXt/k+YOJKYGXZqAaz6OZshX2F2RrvncoVpzM11ufdgKp7qsVX5/WrzsvG",
+	"ead5VE+JbK3CgIVcPJAHaDu+h9Dm5H3zUS/HqdH1DrSGK5mU1neDxzt8hnQ19m7qGQ3mDmxsEKhmZwKW",
+	"b+Owy01KllXyIrOHYzMxQR2hvrSdNI+JEjeMQ5rZHdgeq9T8oa9AdwDah4Y0MuM3YA608S7IINaluBGy",
+	"gZxN9a5l7hlzPQqgAvfjhfbV5eVFq9M4vj5rHDfr1503lwmZLJnhcUxSlgTj0w5IvCPoYI170H6cPcKh",
+	"ERgb6SDGwicyhj2SZALd6v7sJrQIdzFHNmzxai9/4sAMHlIHB3hd330x3Sgnc8ZeqalMX5IN3teEVLmw",
+	"1lhMowL38TTQNCkPw7ww2dOtq0zA5KaJo0mZQZwKxkgdfFvhM9/cjzBOLvOk5+YGzaV1BRvU9m22BX25",
+	"X7pUPuVfUn/G7Av1mRItxtldHrwHPtKArSsXDHvp4HQzl4FwZwNVGHccgDlcP5LEjlBEzvrh8w7xhoTy",
+	"+VapbiHBpeS82vtNCW6H58JpDARu9kUvtYTPwhfszlz8CnJzG541r76Px1v+BAMwkcMMWxhiwi4MU6TX",
+	"MbkgaUaITUU4hU6M+SMARdH/KRsoPaQ6qAp5W48LvsnZiCrvllmNwniH+1TGAEIgC6mqNZmteP7p9k4t",
+	"jaKG0aTJhJjof7HwzVreOtdnatxiEjIivk3tcDhJCjjUHGbwyCGRMQjTujlxQXYdkOeMBiwg3VmttjuA",
+	"x+FP1iNVhP/EMBsGL1MyEOLGQ3GTYeCZXM6PV9IE0MZZAwdiGshdMKB5sazE84gGrklI1oIyKxXpLVVF",
+	"kbu0L4U/U1ESairkOilySRXi5lzSn5PeiKlYqqpDBmDs6HLfu7FUwUtyA691EpB3fYlHScZqofvyBmAi",
+	"NrQckp4WID1jMODMU2MWbJFzay81RHlKMn9oHIxTTLCV3jcRrCxxmdb9IZIF5sKkUH90kZ8nDowYMItS",
+	"vPI2fS25lp5ik+QfizjP8ND7SHsIAjoHWWpazwRaZ8cmTapTiUdBcy81ZemZgdE4YcodZkhhc3lThNGz",
+	"xZsjNM46octne4tccEZwasBlB0BbrhcgDIgMr0FGuYGLHkaqdvnIu2VyY4s0lVaNZxOEPhFTxsHNg0Gl",
+	"+ocYSEDsMlalNhMenIMBoy7c7rB5DBmngwEYe43TGxUw6mo1HMxDYEBBAgHEwfZ6q48ecEQjwgCopl0t",
+	"q0P+1zo1Rjvt1WqE0wmCvTEMrN4iLTZkWsYzHFZ/Dl6xg9Cn7nR5lGongng6oAVmUBaZy4G/Q4RAizQR",
+	"wzecUq00dHlV7z8TN6TEdNNnt8wPHzxMv2YV0oS/TX+5sUVO9QQBXoCEpdQ3WONOu/G4K/WBxtkdAf6X",
+	"BvGITWEh9JhCJjkgPRFPa5U9vJr0bNhNE3DSZI8M6ISFvoQws04MZhO9BbUcDRtFk7/FstHNTei8y/vM",
+	"IrwlAR2+raDNAtMBqDm498zZGYITH1Q+/Mmfff+3/6wSfXcJM1s50BP7/m34PciOn3xrsy3C16axx8NN",
+	"ZpDfKu+d6IVf/vzDn/yH2AtRE+mX3joVYxdIEG90hDjtts007bFRGcXDEgiJTweVndrOk83t7c3tJzBp",
+	"6NZpwW/4nMelor6v18HmuuMPEzYRuoM//otf/9Offf+f/vDDH/+FFshCeUOA+MKnROCNPE59qzHhtxZ3",
+	"8QBg+pyKoiM9xLeZKXAMBh2M5Je//pe/+PC3f/39v/gFzKedjv3kZGAPeYu4dBJ29tedBKDq+//pZ7/6",
+	"mz/6qJPwq7/55x/+9D/8+n/8zx/+/P9E/kjupASf7O5bDRGRILa3HUwOOtAD1m8nd2fi5aeZHbJoYhl3",
+	"j+NzubO581mUkfThl7/48H/8HdGU/6t/jup6oNLP12A8X9vsaWR6yLYxstLMDc5SRQX0luF5ZmEhcwaf",
+	"v8RDxiBBG3PPIb83ObNFC6tEhhHfOhUjmqA1XClDCiZKnM/wnh5nQYVXHPOdLyhP8ob+5gxcfolvEryn",
+	"v7mk8wlLvhbnW/25rSc75FfKZ9TXnaP1zfJeKMxiQ3Mq+kT2+Og5GofjF4yjeusYN2FyjJXt7drmzu7e",
+	"5v6Tz54+q1V+w8ebWvT0eLftFcuM+nn9/FXl/dv36TtBeMIUYq34c2M6h7MM0l0Qil3/idiQuK0gqa+M",
+	"NopKG+5crcRN6LsmvredoDlUUuPHVwYGPPzNXFa9gIjAZcEhOARCPOJI4YCLXY6iYa88CC43n7IVBxTh",
+	"/pcYUng4frtKF7j1E+3v1Ao6SEvXXJRkG0NsUV+HRpc0yZtaRx2jjdPR2iDkd4LeEqLVr0B8gqLkKJ59",
+	"tpM3iLSQX2myErAk2UXJ9pYU4Cv1FSFnlOkodi6s1EuIg1GmEzxtMqseQagldkvptezQ0TlNL18Bk8eO",
+	"twwdISByf05cAG1UEKIrMX8PNOUJdVfdhLbdHPpyCAyPv1xEdqPDE7zEHiJAzAJYjsWJ07EDdqVFx+Tv",
+	"5SueuknboUXdGpZIiNNIEMW5MrUVnPCUiC9p8XXc7Li8S3niQLHlZwzEdHThC2OoPK5EwsCcLpaRMnCF",
+	"ts2F02orjrD44TIvtxqW99O6ZLntO8wsU6zETKpJxw6neKKPYqQnZ8LaocoPaLrqQCxVpc+tEPE7Pn5j",
+	"BTP44YaI4hEb3ffbwoV/OOvzanxhpmRttohf8LI+qHKY2fbGsBQjJH1TXNxhbfPZ22+3ne3t99Vud8t+",
+	"fPp+4/+fS0POhfPbsiU9dgptsbGFwfvNUpeMAHtseJ1NYjbuPE1D1C61AadvwuUmbT8xaXtFkxZeqPNc",
+	"e/YkL3Esy7X3ZXRTX1eUxXktFF5hs85CUQdrGh1QditkZj3FuXnc5sRKY4TLv0Si2LiBFIpXWArBHlEe",
+	"J9SYgkP1YIvU7VcxoGqEO0G12uQTmUZ6h11u7bfgX0IjcK95fnRx1jDPNr66bJy3Gz1b/zCyJ9oOopws",
+	"NIiC9Vd2eZ+BQdIXdwa2H6t6ONZNhLebOwFvyS1yAaZr8NXEjdfEwqZY63WXV8H6TELb6oTOwb6KPW8c",
+	"hFZpa36mxiS9zAKNIaZogkYLqKkCh9NXcWLmJJylilMxM5QtEudU3m3qBjZvaYC5LAc/MUupX4tagq+u",
+	"plPwnprv8ePbiDuSd5aylygTgZbVZKh6UN1lYnFSS72jxqFje24gfJa/94bRIN+pbcB6LKjqUm3lnBbN",
+	"oF4mi5keh0y1XG93QRxWVWo2AzzVhBM6bQeKCf39ZQVeLKHJi2OOGpvCssSkMU9JuMhIx9pJ0oqtliTV",
+	"8IM+PTZg1L5vH5U/iE57f90ltKGWUD2sarpS7Z2E4bUMBlqOjhmeSFFTEeWLjqdilo5d+xfopAs9s/jU",
+	"D7BmK6lRK18nfkt0luT1Y32dpZhFWnFbz/04hM6UuBQyRyS9HjMQjZ4yxUQhq2Ng9CgGuPu28FhYZ0oy",
+	"RnoYLBQSCdlpVp0xMP0mI9tTpsYFJ8J3WWCfisqo2tMOQn4FBPmG518KodWQGVZvQK9pRDERHMK3Q7dq",
+	"HEQR20RVIastf+p95NL54hvO7lLD0Efeir99W0vPqZmWRTtrWFKdcNnQM1A4cbXikISBB9xUq1xPj1h6",
+	"d0zZJnNUCmtXI32m7hjjoKIby11WHQKAAAi+AuhQhCab6NOf+IzeMokIDD0leutqFJHYKW1UiHyTS3Az",
+	"h4xhBuVUSMwRxzoutQ29RD0jocJKqSJwPU6DqBidp2yupV5e5hIqE2upO9giHX3JCc3MFujE1DhB6bHA",
+	"mPsshdJbK2OaGBrA5fKbc5Wtr8QqbeffzsN9aDCdAVzWnGTh+hXvudehUEjxVNKXmtDunuwt2y8pw0l9",
+	"88d08xuy+fZHubaSpFt2TZPfZva35csbd/6u2e922X6sS3lJYQHT1mn4RnjFi3uhFx1PT9ajL3Rnf+yJ",
+	"WMFEuZM1tn33B9u1mv62tsj8FnO+Z+XcUume8dTnGfFWP7fTLv0lQsLe/coc97iN9Umff7VPnt0pQpzU",
+	"bk/si9iaJfg4wY/xCU9yU3YyU/s9VzT5YnDTYlTmefJej+cG5QdysrH8M6TxmaJW1V6rcXnR6rR7Dum1",
+	"L+tnCE9sbVDmx4pT0b+VNDe1AFpMD7Q9pRO0J0VEhpLr/pQ6CN0FYFTJfBnB/flBGDgNyDRwRQCwigBD",
+	"HyGcGiPdIVMd+9F6uwlSjcej4uto7Eua6VJT5Og+3y7bN3reRmLThqfEllBPlqCBG/dupdUlCCt3MCzf",
+	"Zi3ZANT46ulZnHFPQbE6eosdK28qSy7kUez9tn2/A++nySxYVUMrkGqKOJFqL6RLLyUSpv/SlOEVbNkC",
+	"fLoxhlaw0i63Yl9as2wcfemA+9ACWiIq3Ro9lz6aF66fKFq+gukTpg+FYwx5PBbjm4z6e/8A9r8U+Uup",
+	"OxrbPPY06xqUNrhL4bOkeuPpm8Xzq+MXjY7m1R5q4aa+qDQBE6R33DhtdBo59w9vqVaDBDWPNYm6O5gx",
+	"w+3YcUnWNsz7Fk7Tcr1eTE2EjgjccrOemXAg2UG2EdPFEx/kbK0oGa5cmEjUFpS6yqZ5pOgz7S+hC9vK",
+	"ENcP5cED7045ZaXlybo7ObVvzVhs3wsmREzn+btXX6NMtbrtGt6q3oRxyvp6dRYFMCsR/ZTZ57GGVnfn",
+	"RN2u6NKJUbh6r3Y893MjhbQ7sTkIG48IXLY6+XmCAzHNBd8MK6zZ2NZEakYYd6RooIVe6LNbNZ/JdF9M",
+	"e+RYLBL7Sx2ONj0O1TmtyEmsi58htkRsxQobNmAD5t0WIZsCFhJUbojcomFZkFJT+WDbPLR5hBQvW49V",
+	"TkQTJZA4F6+NM/+HOh5N/yudkoYTP+5ZaWN/1z0x8f0yilRh7sjfK8c7tHTqSXXfDNIoinqhaoFtFZOC",
+	"E/igcXqZWb5XWVfb3hIWS2UY6XsNtPzxOG7JFWqJg+mHZNd73ZzaIQLDPdRQloniWeNoHJYvppiOUl7q",
+	"OcEj8pQN1ZrErbOZcWqbik3yEsNX0wQm1OPGx11iPVZR9VXJ0norz/mMIw8x99NeOuKOF5vunrqIxGc0",
+	"QWiGlROss2wXwVLfz5CDlJQ246xs97EvnBdC54CLuFmgdNqJymaZh0pyUZr5mgrzlAUDlqeow0qigdI8",
+	"A0rjBOtPKQERYi4beBPqJzV4wMo38CuS1JLMLGaIc1pAGaLDZfZkkjTTuA8F5KboCLe4L0CBuGUB/FBS",
+	"Ty+/n1NbI2SnlH0twQaxRY8HceXsFLsYxRshOqXuX6HVqSyyUEfZLHFu04sOlXAQ6jdKTzT5i73B2PPd",
+	"gPEeqWbSFz2JyL55gFfmtdJHQHvWj+crpqX/A2BcxTbqGvtKikBdBAbkqQziSAmvVxjesgCkKS8fBQuK",
+	"hgQ50WznMZqd1nJ3SPu0vT8e1TuNFxetNz/A1dF2XdZtYNnnY90YI/5c/bZo381X400K9YkQbg50hbNG",
+	"LtUpaB/JXKq8Q6qeC3BiFlcEZCESSq40Xs2hvtI2WegWXjTrUFY7xxaXSONeKJ10A1Fmt9Xh9fKUE0tW",
+	"WS+pea+ki64WfJxQ97L5DLE5WTSjnYDdGwSqWN6XvsQXybQLHoPiweKURsodkJ7erj0sVohh/CYqzyAw",
+	"xaScrQ0Evs8ul3eeGowBx8i2UqXE9XTPE49TBSWtPAHApCPGWQBftY9fmfg3k1ljO9DDcbe6PC5XpwGL",
+	"BOvVZbvR6phwOkNlVLtD70+oZaznJ4TmxRIe0F+X50lpgPVF8KFRYJNfYjcWiMPtVuBMknGcp25l4yA+",
+	"GzfeVEaVk+D0gDMjk16jh44FFk04LoTaIR5aj7N3qof++9hMChO0NZ0ajdG42Za5nDjAdCWNjiUMgOGb",
+	"4ZmzhGfDFxrnneKnQXKFj16cNzrNs8b14qEkkj3Cdy9bFyfN08YCZMmh50fD+OKqefTqeiFtUapA+Far",
+	"cXTVajXPXxRiUdqg6fCVdufi6FWx1BSDm/DRTv3FgsD76LFW/bhwnFC8Pf7oefuk0VrwNARbhi+8rp+e",
+	"Fs88BiGZh6NT19z98JRHDIiLIYDSLI9oChsrJwlLPh5N17In4+u7tNXkbC17PM0Ly57P8NuyFxI7YNnD",
+	"ebumXAcJAbDslThHl5hPt2y7yf0LsDihZry4sJLnWkB1fSpoHjVRSHj8Y1izudaTnudCELPNWDN4KrcQ",
+	"gex0ee/NmzdvNs/O0CqRcus5SfxNz4WHYrXoUmhxlb2dPAUn1Lsz48o97jzIFQlPSH1qb5DYcaZP4LCY",
+	"DWCJ22cTUXPYdMWp4GslrxRXU8kgJPCY+UyhLwrpzwfBNJV8ymtAoaxJ33fHVJ6JIEezOUOYRVMxCJJb",
+	"qTvXR/4hofLGlO3AbF84WglVRPAB28pNTtGPFPhLsQSRElgOSi8C1ATqEf3OocFd9rDx8ESH9TLI+EtV",
+	"UTtdhoxo1MWq3qXBZc+/R5nITPtQ5aAyEEHABoqMRSAZ6UOI7pxIRadotWJ3sYeprbSkFRYsI6nHPh0H",
+	"NO8eluktlUO4s5eXbRjvcYlQsM9l5i3VcbLV3MkDnQ2FSWoQ+ItbAmk8TYV9M7dDjBbNse6G6MHl8GH7",
+	"yVjahfI8HdFqX0eLepb5+8LNMZWlTZ/ZwFeHsHcQAQkX42SYa5WCBmwLeIINTSvpZ3MzJRIF09Ig7jUg",
+	"411xx4/yjOcFNqqxyNn7R9ivPVXyazFHlb/2a2Q23bwVCmNAs5NcPnISypsuW2T9zLGFxo3w6IVUR2Xz",
+	"7LJBsqaF0l4B/XAH6yJkb57+PG/R8fSEYgohSD3+9khCjHU+ivd0lfWcTd3VWCbP4GgmwuyOaAclt2JE",
+	"WpztkKUcu8njTBynLlzrBZLjIVCmrRD63YOZNiPLPwVRrFVe6Lknyps6UAz5hszF7B9kTzErBGNH105t",
+	"af572m+iG8klFBjgSrIgn1ZT5cIU4/5HnEnFRqMt+0SILnnm8Z96MEFlj3asrVC5ajda2UGHxTUWXp7g",
+	"oZKpMseenPp0HllcVz3jy1eDyMy+LeQwjSkEmo7cBZG3x3gbaLMpDaylxWVDCvGKla1KXiUWe4OQ9iUr",
+	"xEwRanSDJdIA9N9OSUX7GMSG5mqKSra8PZ5h+RpWIkclEHcIounalw5Ir10/a6AJpBcV4U5gahqYv/mU",
+	"OWHFKu7qK47ocvbOk0oekl7zzJSRed44uWg1TGM08D0WEG8yFYEiRs6Zmm7iblHKSpfn5axE1FacSqrL",
+	"kpPYphOTL+lUmhMs1fMcUHnsnDb4QLi5LthOtJTMPESqjaujzVctff3zZy6T5Ojy2d6zjS1SB6uiQ646",
+	"J5tPyYyD4xZKPsyVuZVwofDnxCVMf1FxKthu2TtY58S8o1/BcZyAeC1giZfiLuRMUzyWugekd95odxov",
+	"XpiT2NQ1eyQJVHV6B8togRV7Z/XLy8ZxzwmNo11ubJErJyOZbitOBRstOexzlIT6NaizZoeOCxtujuwR",
+	"GZTSlYs2GIihu3WiSvRrju29QPIg8Y0gQKGTjoz2ZxNeFLyrf3sEtT5dFhDF3ilSNeYHszKPJCbaa6Xc",
+	"UxuHpuqsNVLcjYXPYG/mKVoTJqVRCTK/3WtCzKiiHhZOzVlk8KYuliun/mVsmgzmcg7HI24Xocj3YNkx",
+	"aXRGi09yPI5mixwBfWbT2ix+wGHt8sRkq8CbTJi7sUVeeLeM9FBgYoXYnsv6ngKosMf64yBgrqd6ALgh",
+	"7h7ZCgymSEKX9/BzL1xXU3/FfK8P0d5hslyDHkHPfopeJFUuOEaJhN4OEdiwhHT5AqSrclD58Od/+Ku/",
+	"+aMP//J/r4So5r/6q7/8/s//tw9/9ncf/uQX5tsTu+Lz+Xy+dXa25brk5cuDyeRASjgl+9jYf/lF2BhO",
+	"WUtzzHaEfP7Lf/zh3/yvIdaEsSf/6j//x+//n7/78Gc/+/W/+ueVBTGZWc+W9EacuWGhR5gKA5+ifzoS",
+	"/JZx/TxeNVcENhoUBpF0YnUvwm6pgbcISA/dzI8hGmG9rs36FIsAfX4jroTHSRWXccMxrC+NpXKNni2m",
+	"RI7mQ5XtfM12LRsVtQ4uyrmYKWO209zWc/R/9b9nZ/Cv/sd14V/9z8uX+t/JBNI1ZY9U0WALnN7lvRyG",
+	"7YUH9wGhAJztGFRtrfO4dI5ygirEX3asqgcSoct7m7qrrR4s9GP4D1TBVIT6vlaJ5moMxY4tQs4ELLPe",
+	"hG0Qb8RFwNy0fTgiMjmveyWmFbdeGT7R81rFLRpjlAjmd51FzVGglx226VcApCzSxpa8Hipu7xMiJqa3",
+	"b+dp7b7HQ2uDEeaBuDuE7yWhfXELFtwq5cSk0BM5m0xoMN+AA0HeeFr3WAIznYZRKMYTykH0ZxMRihKU",
+	"kw75/p/89Yd/8+8d8qu//Nn3/9fffvjlz7//v/+Q/Pef/bt1REpSIJaY6nbyBX2rH4uZpNyVqyx4J/tS",
+	"AsMoOxXmjIzkKn5h1Jp1xh4/bhb0GILs22gAvWVolp4+5TeoXXhYZdTwTJq0/RLGg2IVCKEKctRDvGJl",
+	"R2JQwcM7WBVAUV09nhl3UKTdiZnvkj6zD0FKewhxBKPAsAp1J/Q0yFyWzzK2G8xbswKAjfAu2hJ3K9is",
+	"sip+Gmk9a80Ku5IlDVXRC51gxsOSxdlBMK2rr0E96vipwhA5RSGg+SU0DMPzc0nX8WshhFLdUj9rfi6Y",
+	"kmnAbj12tyijYrtWA+aIWA0dZPhxo3RlgIjXxV2J1TWULZmlwHBZkvhjqijSDCdfFerz4hf2mg7crxX7",
+	"MiyfBnFC/g9fNGSEht9KgjejJYmmO2d46a2Tz64hb2a5aOEVyxycDwAesVhBNnLbSanFJpgyHkldyh1U",
+	"GvTMnrVF19icWAK4ooGuYK6K4M0vJwGtEC3KgDBGpZ597tpze6Qa3UA3HBteGsGxSQ/LbCydlBWjR+Pn",
+	"72q+TrzLFwCKF8IChjx3NfUFddOZ+h5owRDscNT+EmZqA07S0AaQuq9WP/zbn2/k3Vj//Od5N9bNs7NN",
+	"0K2TF1XbirmcorKVvpwatEFzOc2CA3h+gU5hR5Jgnz7A5eVyazTYUhLTGkgyUa2aoII1aGdUwMjafd54",
+	"Ue80v2xcN9vXFsE7z7xC7aXb2j2sXgQhnWBdzDTUSyjWY08qEcwPYtcST3a5TXTBoJbLi3YzpxUygFK6",
+	"iio2gQuctOCpnjSYhbfMAeih4QxiF0yjaVNk3mBz+ixto8RumjJCMb801ETfGcNlJ1eLjlbCyfod6A3j",
+	"MFFhopKMwczPw/CXQ9LrVrqVXhI50wxat6s/k4pTeVRxKiuAENGKYzwT7SkFoLH6VEgViOlYfzgXHEdn",
+	"LnclK1lbVwpc9mdTrUBs7xDXG3mJ4RFARYHL+RO8VSfxQD/b3qnVUneCZ/k1H5IwdE+KQOeOoRgx4wOI",
+	"l8/Z373ZFO//rrjjvRVRoWZT4youHXsFs6+f17R5cuJJme9ERFAMfQLt7TjmE1ZQ0MzdyRrXohdWzlyO",
+	"t74sQFILrE70fKbSdvSTE5GUJ8TizsUFCLMw8+hJlUSyFICsdaGuhkDfsJ7SFE9zwjb1T1FNbD0FNIBc",
+	"R8k2PS4ZR1Hgz5OEFPp6w6WwDs24T3o/L5pq9fI72RWld9RTHh+18k2AwYyRuzHa1Bm5EzyWC2kj3DmZ",
+	"MzCrWbGsN7E34pthiXp0PgKoLErzLodaIFqrhdrw+pY6DTRZLuEi3o9BUSG20AgJ0CJpbrRj6kL15y7v",
+	"2d5MzY5kqZIeWnSYckgvXrMEsg4gzQdessebJ0mNzLjyfKyGAZ16Up/tPoSEOoQqC6qCY6DKRAtBukXV",
+	"/AZGQZObsF/bdWzh5S7HOZGKzkMwcMdMNRdmlJSbMW5skTrCf4MLxCiNEagLNLYMgnvt7L81grEWlU/6",
+	"eHWS1q8UX65MUvlqSGvUK1pUhahwV2oVa6aE5sEB9f05BA6PuCctUxDY4DLBq4fEU1jfz9p+YItBwE1+",
+	"GJutHxBe8AsuI9lig0U3o9D8BEEDSKoxrOkLEBFDh3hDQvm6qeDrpKDaa8CaOyUvoGxhGaZsqvVHqryU",
+	"kPKJxYnv7rzDN56zsDh5lhN41qbOYuzJp8+bxSiSclqWwdf+SBmzpgDp6umy8OJDhACGJVA/TQCg8Z6U",
+	"oqptnv1YcYMRNYUzXBBFnwIRik6yyueXbypl6t1Xnm1t70Q2hpdCMV/L2AtJb2h2Lx9UtvdrcJvJKUme",
+	"X8BdE7db2mve5FqjOjRag9HOyBRBnk0wLr9lgQrd6tZZCvZdMZnOFLjKQIPLaFb/7U9TOlV+ZvR9Kz+W",
+	"uLCUUGVieklqktoXZG9n+zMyEK7J50zNVJ5R7qOXgkwF/AkORb5n3AO7QKT0mrynMFIRGlxG8UPUkkzX",
+	"/w7csHwWoF4fxoU+Jf5sMt2Us0l8Un+ocpRZnSyrp9jrDn+ouS5ZgvJjVGzKMQY/wKZaUHeyUPS2o5Mi",
+	"FZq8Eq7ACnAB6aMjnftfSGrJYpQp9HPJwKVKqlHlR3iifdk42pq4toqTGrNJIlNvAV0rFVR8Gye/IFQ0",
+	"W1AziYpuymU6Ua3MVbHQH3I0J1+1ciM+F8UuYeBceHkXAana0GU1ppwoAZBl3J9HCU/TQNx6Lgv0G664",
+	"4xtJ84099nd2y6CaWeCL6P2r9nHeg0HuKK64h/WGekqgfXfb1BgqFEFRT9u7z7a3dvYrWTH0o1AC/ahI",
+	"+ogk1a9ar1eC1ghwPmBa8nbWicd8N4yEzcb4GU8pmdJARYXGYGtBgVfhzrFCKZhvwvJLYDRmgZ4d8vWM",
+	"BXOHTKkaaxbHAKAun9KATphiAb5gP/UOCRQDlQquoKZLdSdiqBSOyYz0gNtDhjGhreDPoH0xU3FqcZkw",
+	"+raqF1PT4xBJ5xt6IJqByIROZUS7Vrk8uJNPZwpxLGJk2l+Hnq/HIALMOx0IrgLhm+Dr5AaJBffGrJB6",
+	"9/YZFoX13JQ5M7cmsqVhcZUvPfbcqSdhA2HxW6CaDhSRU+b7KC97c0b1AvaaLptMhdIH7uYrNu+l9qGB",
+	"8cuSidOYd1f9vH1xTszvpNo6OSJPntW2NyJ4abtmmr0OSO+xqXz1ePexsQsieghGVmOXsOoQ/K9ZMr7Y",
+	"E+rr1WUu9Ks5cuJJqV/Rj4Ikncx85QGL6ycRHE9FHE1ll/ceozlTrzlMcbX3eOj5rJcO7608tmbjxbt0",
+	"USD2S0Z9RJlMcpAMUT+j7sTN0q7Ma7k9Cd/NL8J4ywI6Yke5dRXPxK3HR5vmGTLQu3Vqy4g5ZMgAtQ3S",
+	"NVwnIx1J9Yn9Rm4ckm6l1q2EIN1j404cM9/NDZHXt4Jcw1f8RpGjMd8yqZhbpGEegcAxSTl6FEgBqX49",
+	"o1x5aq4vV/HxbpTEACwEgrMNZ2lpR/07uUdLTltCscvAG7AiUFCwhZuak/C0E8JqWfkZMPQl8HJBD9BK",
+	"x5uwQlv00iYCRn1PMhdgJ3IWpT2bYA1hCVJJDLVOMGDMlWTi8RkUzDN/AThknB2TaymF75YFbVRicFM6",
+	"Bfc2Xt1qleeLxhxWeDIDs4xr7QHlBhF2k397jToBzIwkHicdhedHqnNS3Ylv3Ih7YvvWvlKKh0BRdesq",
+	"X8oY6zq6nYDddAfIxACJpUkMR2qyOvImLG1Gz4hHXHEjW0Kww5jRN9ysTkIwZuRKhqcTezO+aVKDj3NS",
+	"lkvSC5onyZvHHXHDeL4tzXPhx8pBhc0/H/dfDLwL7/P21TfN7XOvKZsTNf3xUfNJ86cNb/jFFpt/Ph3s",
+	"nulHhPuydTf4Rtye7vg3g6N9n704UYMX7/wmr20Ndnzen5zU3K8+97PO7bDLPIF0MWW8eUyOBOdsoEjz",
+	"mCj9cFrvlzPmEqMT0Ok0HXv8ZPfp3moJwpao3Amc0BG7ap1mz8JZ4OcPw5sgehjtS+HPFLNqW1JDGis1",
+	"lQePH6c8zY/p1HsMLcjHtf7+4OmgxjafDPfZ5h7d/2zz2bDGNmvuvluju+zZcHt76TGvySwe2KLYLwyM",
+	"wuFsVEqGWV2ev3DI55eNFw550TzRx8lr1r90QvV9n5w9LxV+VTaGKgYmmRfcAlGO25pd9mtkMKZaoWWB",
+	"dMA9DldLOaUDllqcNvX10E141MpxCUiTwU3KZ5L41clAFMVx7lwIdwEwP+OwMSBrWvf23F4a7igH5Rby",
+	"Z9pYvX2eWwXbxPKEzcRRwUmfjTxuCl/HiNxYYhF8ujhGJa3uJmjMXV5BeTMybBYbGEqAVyoWGCFYRkUL",
+	"q7Mm5207TNrEuGu0uhbaSnNiuaNaoKmtE3h84E2pT6Y+nPFIb8nDfWrfLjm+BZDXESFipqSiGDZik6fg",
+	"OC8acxnjHreVMM1KTcNyltEYYssVJ7WIQ6L6r3nRkb6goAgEbEo9N98UGLeLNb64qp9eX9bfnDXOOxXH",
+	"fm41z4+al/VTwHAErL6SbsyvZ9SPanbix9hIn88g7vdtYiwL8sfzB2QMgyuaAH/YobYHY+bO/Hs7UtNC",
+	"IseluqQacZ6nokxJ4ZxSwuDgbK4mbBZa+5dsp1iswiRePjZUPpMEOQsQa0/FyONrYqGUBT8phjtZGlA3",
+	"XQHMbBkKSd7wz2BsD+HZr7sTj2Nzv4MAPziwqNhMWukKFQo0MS0XuPWjTvPLRsWptK/al43z49JAFPWB",
+	"8m4B6nUGUecGiiJOYGGl2RSVKe8KkgS1gy1NK/tXPsKwcjJVTwKtobF3KlKyd2pxXTep2p7O+GAc4Sor",
+	"RiepYNZYmle098JaVJlQ28gFC4ZWKgGeESNLwRFevRN845BM6Jz0WRj+n6Bq21Yhe6jy9NndAS5x/6Og",
+	"rbt0Xl40wPvHNDfu5zcBtn2VUkac/eCFiWysnCxI4dYNPZKxWNzwBbBN4+HpEIp2/kBMbAVGysNICVIF",
+	"KPYu5+zWZuSib9gmzEzELcQdw1smKYRRvc9M+/15CDMCJcOjhLIuHzJEJuWRsxrQC8KH0JdQnrtMwfpw",
+	"ZnI47WOUZ8ri9XMo0xTbW2avxJct74A5Z+q1CNS4oKoulfoMKcl5pe+Hvkf7nu+F98rUbRkha8QdsxcI",
+	"m9q0mg2Wm6HliFIYlTHwxohZ54plxmgmKjm2GA2L5r4TMIzcvFe55eRK5jCiPiHKNnLFPZVfjQZacRbV",
+	"ao63UWCRYYEnXAwt40xt3unH0SG5XIM5uzjvvKw4ldeNxquSh7yt3fuasRs43rPDXI/O9W6CDzKCWNbI",
+	"xUzZUydnK1GSyDBxtVS8mDJIvIXKD2p8aLJXbk2thwCLQaETISzD02rUO43jilM5vro8bR7VO40QR/sY",
+	"qgZ82Wi14c/mi/OLFqpgkTYUvV8m7S7MG4/wDyz8tv62pY8HCX82EVUmMysFJXb0E6+0flWh3A2E527W",
+	"6HZ/Z7BrQU8xvSMW1drZ3jnY3TvYrv2o9uwAo1MBLbvyk9es//1f/uLDn/zybZebTNm//evv/8Uvqts7",
+	"u3sbH/74bz/82d+QX//r//n3v/9f/jXZ3nFqtdqHf/vzKoJLff9f/mhje/vx9hMC7ZMPf/wXv/6nP/v+",
+	"P/3hhz/+C/L9H/2zD7/8x9vOzu6eeSun/k84lNyYHxZD+fJce+rHeQFTrsOkeuIyhXi6h8RlgafPWTim",
+	"UXl9Z1KQMIgx7Qow1siYqTYea9PtvtvZ3ux2333WePuj38uPVpBhYk3GesoNer0eEbHFkjPDsfGVFmJ3",
+	"wuJ4Z9F7nsqoO4XZO6oQFz3e8yOJ8wMgg6aX6nQmIeijfdbecDCtvh8wehN55rcyt4EV4VaBulwRnNgH",
+	"tgJ5KosTUk161m2HiSchooXZrQ6x2xoS9GfcJdVw+0Ousot7klSNJNhwupxKgyRjEm9ATJKRd8u0MIek",
+	"mygFApjKSAwMLBKcUBL2AuK3yweUD5jvx9LkbM8YTIQxtDlRP8zmBpbKDxCRLF14TuaI3/dODHQxC09q",
+	"fbR3NAYcEo47mlTj14XD486TqexN6t7qoUmUnKuhF9ixLYRnPDdNrmUfJdVewsypL/UpO6f+Cg2dvQ0E",
+	"DYzXv0TNvcvjuIXYSQnAzUMSMCxHELDhTDJpD7RYJaIuh1JEcCnfq9UIp5CZiE4G5rvJTPnSNltHD+Lt",
+	"sgXRR91IbJovcwyaifIlDwRPsnayI+PucWmPz73rMv5m1gV1KhJdZqXmYUHhxqg+aNheNMOp1LdsCdG8",
+	"jZpX6mZZXlriHevuTNaj+gES1VIFscppxMmt8rEy15K9rJHBlmjgIQrepyhau2Reop3FVeWfFlSVDwWE",
+	"UZZ3Nnc+i6DaP2c/nREVeNME08eerVU+RgX6LD6BsSwVlrU0qb9GY4nQIO+ZYLWK+LRScVVQw/VlUxmx",
+	"lMc2lzSQbEHSoLkaffhXf/3hl78gH3758w9/8h+iq08OBEeugl1HfRkKIxogYuNEIKAmTKnEatqBm1DE",
+	"P55GDeN2l+JMpIZRbK9P2uR3CizyCyFIrLktm5KxvV/GnjthgT4cVFHAigjI3diAOaDt9c4kQoqADABi",
+	"OxATi68dZgHATQjEtFV5kxos8kRBYL1kwfJSCfopW2ChTLZXbO3yAVgyQF5mYmJxE0DZEsbIT5DqhJcr",
+	"/S4ak9yADtV6Zpi8TKJociOD8LrZRbHpzeELbzAmOBlkGgh3NmDu/YZTb1acSuvqtNFODgS/KufC83QT",
+	"M59JM4DIdZ0k/yliLD1NBadBXi9YmAUngW5H65e3LCDKQgkmjoNYeY0FFpCnOQxuSfvS4lEmxUgIU7kk",
+	"Xhafy2VGxDkIiwWlkfVn65XDxxdzO/QpL/b4yrE3JVOf8uVW3ZNWA0DIWo2z5tVZSR3wJGCANRawiTeb",
+	"4Or7tMDyNwVSwx4yJ9HUDGWhJPFzlgNeLJqcJT7xcIZSPnE9HfqmbKhd2R/+YNMpPK5eImTdfTVXaKuF",
+	"avcytNPSamy80SKs4FXgeiKnSypQD743ZZCr1iEFFjAF+HTVCGyvXHBiZCuKYXNdnHdeXh9dnF3qi9a1",
+	"Ps9LxB0bmsMmlyGZXIZjLHI4FWsitaXCYoFn6FIEaih8T9yXlWzWVB7cjlDUL8GLhpIOPl4Up2NaWziY",
+	"TthjakiZlKdSsaLplJxPkwSzTk7LatbHTKbGKgkXmYnJXxH5W1JpcmGxjdWLFpoKgqvUCPx7V1YSciuu",
+	"An9F9K77VKPUN9MBK4DpZrhobm48TVg9csSU5mqTb2sxHe/Gwk6L60CFWqkwRj4KTNuu1UoDkUfMvwSC",
+	"fA30M1se8zehpmW4yyxdYXVLAzMWMUm4eqtWvkzsxYcohKnX/yECZUE6/u5FyOphLax/eSTEDSRVKDK2",
+	"0WaU3DF2489JH0yJW3HeOKhIeos6ckxm/ORtBEqFL4GWJ/AehkwOLrEmkfSWuWTbqdVq+v+A4Qm1KDCU",
+	"q7DyZkrh9KmWj+ydyjFqrVa9qfSBkpGTqUsLJtex2E2lPye9GWS2QUOQ6dYL03YG1Pcxawqy7BLyKGOm",
+	"y8EEj2RRlm0j4ZpKjac3FjdZ2uCXATskY8HFTJOcU6xZcH9uXc8WAQV2ajLfexEMZGw4u8tXZ/HQQpm5",
+	"kjk4fWcvkHW5eygQfZ9Ncs3nrZMj8mxv/zMyxYeIyxT1DGw1JVJpDZD0BsJlUOjNPmac/p4MT6Qne+SV",
+	"9/ygy3vYBLiXBj6UFiJKkB2ntvfU1o7kLkZ1glP2kSQ9+MMg2hroBsAA2dl/gu90eZWSwUwRyObzOOlW",
+	"/vvP/l23smFRNuYQF415zHEYlZyYAYtxsFCe4kCP9KNQDErlIiRDDBYYTu8CwUc2HBxc5tA/RuFMmZj6",
+	"LBdcIKq9kopGFwFilmBMxJB6/ixg0sGJs8AxMG+OtUFDTS+cDL2BMaTjwC5Rl+/UtsiXUZtSianEyv6e",
+	"ImMqTQzIBMHJKSc7tUPSSxXe6CGkqqRzU+fP9yR48wcztUKAbQwaZ50CMkW57HF8Ez0iGEtitiQOzQyr",
+	"Z4zZVc+atWFMmJK4U9uI/ElhxAY58d4RNRYSTxvJ9JEzAnkuyJjRIELysfyXU3LnnSe1AMpza13o42Sv",
+	"9oz0ji7OT06bR50eGpZRv8D4mIHwfc81ujZY3wYicPE36geMunOC1W1JlXY5nmqJwrhhkT8oh6tPrw1T",
+	"SAnbgnzYAywpIwLCXE9BbA+XitF0nbe9HafcBRiWpggt10ayRfsnXtcSc2vFSOZuJFmQRqPbfdnpXNr0",
+	"FL37Ez6LvbR3pkjpya8FXydyLIKwplosFxkkpW4n6SJ5Tl1idZoF5U7SvVy1miRgQxYwvWFjkS3xng5J",
+	"D7CZDqAEUHRWjxhngTcggqcztGOPL1WzjSvFnjhmxg2ww4Kj58gI3MzE4fECSJShAXRAOZF3nhqMieBb",
+	"pAGOW3gkHu9nwcYR2syTxvmAtXy7gCc2kzPAdcGkJO5qAQEGVWnw28OdEIJYwS4GAmaDAWMuqXYrAVPB",
+	"vFvZ2CJ6GLLLacCMpdDgO1maRlBxCRK9uwACwqxJ0aeKBd3KxgFRUK+d4oDmYkZcEQLMd3l/DvFuPSS6",
+	"h1oLEKB3XhLAzQzMk2Rv55neoPu1XTxAW/qFzfoQgLQ8SSTTYqjLv8Nev7Ovfmea/o5MGOV6Rr7TD21u",
+	"bpKcf/VP1mJ93Wp8cdVsNY575DuyV9sl3xEuyHdwjdUnLZ4vHLBkzCsHRAwRB5uR2XQUUJdtmUZPWo3G",
+	"9WnzrNm5bnx11Ggc23Zrtt060c+gKd33JhhhGOiTkIGEmohbZqSW1FOR6uDL+mnzuN5pXpxfn9Sbp5nm",
+	"O7FDw5PmKKd64rg6TJ8UYTCZtM1fndevOi8b5x0I8TONb9vGz4XBHpNMSk/wAygyA3cGzW7hJFy0njeP",
+	"jxvnqSmt86Q+G5tfUMBBS6c8XhbCNnl+0bk+ubg6NxTtxSiSs8HYHhlVrTInGngkN2wbZ43Oy4vja91U",
+	"/fT04rUd3n587gABzcbggcUcZTim0dqmosPsOzjdciYfkdJcb6AkeqdDRJqwBC3Y453owPM4mUm2cWBD",
+	"oTxjK7G9tuodw1yG9B3dM+bgJ3eKZrMpCzajUAT9yWCOZNjOtt9uvji/urw+brbrz08zG6LtjfjmbArj",
+	"AJnG9Ak3tFEPyZuKbfLiqAUTries+eLKbLP95DazQkcrOVyQi6NWCO1yiPtab+hwUcbMn4as9tXKzZ98",
+	"Vbr1L64uOo32yj2g5l62k3bj9OT6y4tOIyMozOoNKNfv3OpGIaSYeQEEy8PFUQTEWHISDbYalxetzpIm",
+	"A6j4srzF+mmrUT9+Yxq1nJFge9Mwtggx7/pChcpbuIltOaeXF6fHzfMXOaJLbxlmql9O9OajZIwulChJ",
+	"1O7Beqfx4qL15vpls9Gqt45evkm1FyVkgktf3Qnis1vmS+IyNtX7DircaS0HMDvvOGo4dhrrZ43ry3q7",
+	"/fqilSdlObsj1sNO2Ncz6huIRAicAVBK29Tr1sX5i0Vt2XfC9qzoDom5OGrWT6/rR0cXV+ednBbCcrje",
+	"iEvUNAMxG40J5cRzGSLThYBJ+mw1zGq7THBP/fiseX599LJ+/iLDlmkhbnjJyKyIlwLhQ2gOntC2+TB8",
+	"/PryqnX0st5u5DDTdBYMxlRiCqS5AKTFum2wcXbZeXP9vH706uoyZ176dHAzmxJXDGYAna65KYz3wSL0",
+	"IJVtc5f1N6cX9ePrzsXF9Wm9ZYa/ndjuABzpSUScU3E94ZERrgd4lfKZjJ2s7atL3D7XZ43jZv268+bS",
+	"tL6fbv2RPnBcj2IkjgkvF5wle4MDREYL1/qyedS4vjqvf1lvnmoRHomqokPCDUtokeqlkGoUsPYXpw5p",
+	"MdeTeotYltmw69xn9tiAoPi40ogmFL2X8IQRQ32HvJ2TOxHcWDI7zbPGxVVnIWkOapmg8kctpA7YgHII",
+	"r8PNG1sBSKgBCgAh1hoFwLTjezfMn8MjEpJyE4rL86v2m6UHq+FDpMsSU0U+cyw7OeSo/aWDmR+e4Bv2",
+	"KmW3qT58Z1wrqrbv5nmn0Tqvn+LEaB7WhNuZ0GsFhefCay/O+aGV4b3wOtoLWdlssOvmOWiNObsDkxDC",
+	"YwkyDlR8AwLYWqZBUKEQDCHbZnzzsndTDzD4TFIMg+s3Fv2L9I7zi+v21fP2Uat5qRXb4tPFiCw564eX",
+	"Lyh3AI1jy3I2YbF2W41256Kl90JK3uxlp8GKBkIBaiE+CWkp0TxunF1edBrnR2+uXzX0wXjVtjrZTrzl",
+	"DCYuZNXMZGjsMNxkVu9A/wQ5nHfkhs2LumueX5+cNl+8jOmfubsIboQ3bG6IQUuQZdnIvqefAO3U8/00",
+	"W162GkcX58fN9I1jeyfslJJhwOSYvGh0iCZ2uHlG1WBsLxmU3LJAhslQIMyIL/hI6yF47hnLDBqatCoM",
+	"de+nU3/uoCCFm2SjQ0chc3cuOvXT64urzvXFyXUrPKei2a9jcaSEFQ31igGdIXeKmYLCRVHcaF/MeHQZ",
+	"ajXab86PkhfEbc3rYbIhRpQOZoEUgZ1kfdc23+jrdzTYvjH9uAdEzvnAXNHDtiCwGbqOhUelL6kVp5Jz",
+	"xaw4lcy9sOJUUpc5/a69mVWcSnilqjiV7NWo4lTsJafiVOI3j4pTSV0UKk4lq+fr3r7KfperUusmrRZs",
+	"/0Zds+JU0sqnJj2lSGpiM9qgbiiuwlWcSlIP0w8k1CrbdVz7iWcRhyKk4lTiakfFqWTUBpj+vBMfOsmc",
+	"1BWnYg5GSNVqa+rtiaCbT4ny+FeRMIZFTYhS/CZHCOrmc2VYzg+htME4vbQ40KRnNiOkWSd2TzJqNo9d",
+	"SwT+mYi/ljXkORAKeKrP+sa7AWMufBf5BU6o58NXV5zO1FirwbYY94kI+p7rMg6FUdWJ3vl6J8A9/1yo",
+	"uu+LO3jySPCh7w2UHhNV2Bv8oG/Es+mxJ2kfe7k4ap0LpZ/3RjND31fpb77Qt0OZ/rbN/CF41vFPrMWp",
+	"uR/V35a5V2lizT3IhpY5FesVfemxgAaD8Vw3QifsMor/fa0vE7HPbTHwqF8PsSx1nwBQZfKzYunsl+YY",
+	"1Eyvxd1z0HQ0L9C5L6jbEeKUBvDOFZezKRJ6ptVXUyq0jbrKFae31MNALKfS8SZMzBQAwElNMaCRcYCE",
+	"s102w+rr9hu9MBYI6Vy0Y4oAfNGCY1r3EKM6dgS/YvMWm5l0/MTXTX7ie6OxwrDSgeCul2AgiJ27mKmL",
+	"YctMUItpKR6y4lu0EbuzQW6aSEJnwYh0ZcS+gDKXvi+z6Wor1D5C8zlm0odYS9WYqvhIJhM7Uuj8ufUi",
+	"nAoiSxR4C/WNJNSSqOtKC8E79anWxEH9mxsECqJJfvqktm3RKqq9y+0ziB3efpOuFXC5fZZLTTFyOfyU",
+	"LPrzSBqwqVet11Z3nHhcYDGmZI97z3ITW/IwNWHtitw+uJx2gT3wF/dnxmmvBKozSmidKJEMFA19ijLu",
+	"eoLgVMuDakOC7PwkAKnNAha4NPSbD5HsZzl/SchA+WjpRTi5WNl80+MRXhukb3jszuwEL7A3reyeCrEF",
+	"H7AUqTutX3oDNQvyfEO3VNHAAj4bPKmMRaZeCgZ9CX6vLaFjxMGA+oy71KL3Ck4As6oEwO+UznU78KXc",
+	"OCTbFnwh2eT9cH8X5FiXTXEIIxj1Cw24bMoFkXfL67euF1gOLKb5FcKKClDH4qxKDU9AQSCqKLlqnZKq",
+	"xdLXjYDPxgDY65uamCkyYYrqpzcODRZBl4MLbcYlU1sEYjHBQHTHwTWIgAJwxbuj8wPSFzRwQ3fjgAYB",
+	"+ugsaxp3eJdXexhouYV09ja2CGZUGbq1HBuLO4t2bFgDfJ769BkLb8DQqb58xs0GKCFg4LlwxQPhL69o",
+	"LnyWDw4FSoUFADUpptCi4b00RzlR7kJIcXLfp3jAKYFjbYRcqZR4ksAPTwOAf/pUeNNzyYQdK84/VvZ7",
+	"Elx9jez3y9jaFWRlJXa4Fiv0AHbq4ykfHWrN6sme4335/KJ1V3v1YiTq9Xr9vH01blyN9J8N/c/zo/ob",
+	"/d/hyaD9uf7jqOY3vviytcdfnI/q9Wa9Xr+q17+asq+/eap/rrevvrxovdo/etNs/sOcRLCFQqdOejEi",
+	"q1M++u6nUzb6buQNv7tj/emGJbqnpQ8Yc7uVbgUMaj6jQSqaczcFo1msjUQ0Fcx0bCMvgKC3ptIwgZdU",
+	"e6cXRwjM0jy+vK7bP55r/vc9jtGzxqIWHrEYsMBDI2foXC0B1JIEWYHe4YJ8eV03/31ecgecigFcbZrH",
+	"l+bV57Abvph5g5ul2dqfAkWltLZTWDC98DhfIxr/N6MUuDkZ1ikFnsf70WKXk/nR81bgf3HVPHp1/UMV",
+	"6o71XpLtY+z9sWR/rIs1BH/09kNcg+K0rH33iRpZjHayt6/FsQExORMBhD0NxHDIYlkmNs9+TQQTkwP3",
+	"0DWdVyn5a6XK8vM/hFr4bS3Emytu8llEKNZi4HfJ8uwQjVY5petcBjlZkpkYlQE4REK3LrTHXDAbzckN",
+	"Y1NzmYbMt3hRuI1EisRScR42vQIkthjcwDCX7qSocccOPW/OWoy6HmcyN58YPN9LiToOveVtRZUB0nO9",
+	"1d/LZCKb/m17+fQPmDdVxwEdqgJ7HPi6Zj6zyBfgVUsgY8ZrsXnKBMnH0E8y5bBz6+qUBHJZbs6IAbvE",
+	"cFfi+KIf/vQ/fvgnf/fhlz8v016Yy1VYFHwwpsGIRWkGxVA3z/KRblbc0TGEFiRuQYVds8AdAzSUmnq7",
+	"7Avvu3EWWQgKOtRcoM/XEfckc02tAF/vDyLZlAaQ+9qfx+FAU+g4uavU5RFHIFxsl//6X/77X/2//4w8",
+	"c2qISbsc18gxw10wSw9fpQyMyGOBqEFyQHmU+wA9xjNWyZn3sBXLWkwzYX591VVuAXSmxGVujcTXJmJc",
+	"j2gsZoE/Jz8VfYj4k5iIIwZmIzBb5RFjyxETCGLBe5i2EVKLZvtsSsi9LyMumjdLpDKUvrboM+wSwHsv",
+	"eJHpVIWuFDjxYjOiv7PzheHyqQkyknXGleeDY2RM5dZ6QnHV6xVn70JwtRz8X/ZOwdAcWzw9MEFFsXwU",
+	"b2CAiL/RpFfrl5fXneZZ48cX540NJ2k5RnYYUt+XB2Bt7rl03guTXdCQ7A1JHBl1SqVyoryjEONZk4aW",
+	"ZFI37fTZXEDiqy3T4IMBAjskNook/NHWiqjubkeP7NbIubgFgysQv/NUD3rnGTlh/WBG9WLt1sAjs/MM",
+	"3tIP2d9irULBbxwQak0xhhjTKDbRMIUnIZqSuRgZWDUxOTAsrAYRzrunHNKz69bDcqipKYEsjcl0plsW",
+	"3KD+ofEWi0GgPoYmiuU1MX4rL9RaDITX6pDNY2Iuta0XitZyd+7wcXvlbjWOrlqt5vmLH+DCHfZd8rod",
+	"HSMf67Yd9bDGZTt8+SHu2jFK1r5qh20svmk/2UfTJ5xKO/vhpbuF8LcPfdX+aIf4FqkDzx6gRLfJ41of",
+	"nnHcBC5+byAfilI+H9QY4Oa5Mo8jNyZIw0NCMTkx9FUCbjYEGxtpvdgbubu9zBv5kY0Sv9FGBlyF/C0C",
+	"qdixDZIKRHHt2eUFELcKjyfuCloKavG062w7O29z6j8nN/2K6KIJJBjEHrCfU3IBKst8PWPmZz1b2UOq",
+	"SFBMRaA6+vKo8tEzTQkTE44Nx4OYpavEYERsElDw8qLdgWjLM8BuL+lQw8PvCPN0QNqnSSx0sOTRSao9",
+	"TUfPIT1DyMpIfg87DubqVco7rMMUIxEQg3iTyVvKHMN/H7C11sEQLM5fhyn1lGT+MEz0MNP7SMKvJTHs",
+	"cb1WgVBSwMPNshc7ldiVi1WGvC1SnA9v5wGSSpTPSBWLP5h5cLCiR+yBja3lBo6I2thIw7VYhP0UgjPF",
+	"p7QY9mkxtmJ8mz0EalNi2/7uoTdhZCmLatSkoJEAk0KWxbRLVJYs8YLW3lZ4+t2UDfRSAGxy2bdEHGe/",
+	"7EtfW19VeeqCuKmrlDQYlW06UfixxPOoYsl1ih7aV0NEtkRFQ7te8dGmJssJeSYz9fGBZFczlzuFv7ie",
+	"bSB8thzb+KrdaFWcCuQ/lDzAryREQkHsOB7fwi+IoMGILdN6RgssG8+Vdf+IIptqGP21bGZSmMZ6GrQm",
+	"BJSurAc9xCS2vRG/mq5Zddt6hD3+U2+FItxO5Y71pQelLxZU5F54f4GHSl6Pjj059enc3o/ihbwXY+Sb",
+	"597HCE6v7ymjtyY7a4vUSV8oMvR8H4t6UfgbrGoMURCGM1lQ5GzFCuJm5HnciMkiDY65Iqkltd8OqS9Z",
+	"du6jl5YArtsncwmY0skrNtd0ylT/N+HXP6kMqPS4gDquzKTFVbJ3tptYQ3nQcmWKgkQXt/2luNphf7kj",
+	"S5VfzpzOsRrK5SvmxrEG08pMVD35IdrL4A9nCycsHPMKhT4AbMC89UgSc06BKVzrsnLW34wOskclNfxF",
+	"dW1M0bSB8H02UFEFP92rjWumIUm5HS63IAGOQ8D4egtypN/OW2UrxZa6bMQdLy6noUcaBuQbmDK8V61T",
+	"xTdhHk/XxtF0xGZjKd/gyD9q3GHpoP/y4ywclsmJyI9ZWOohWa3Q+gr10/PrMJff5We2+nqhUPudLAy/",
+	"WpmoFaqPF050ukZ6DlB+Hl4jPh5AsXeT/4a3g5LiU8zU4mZN8fiVG15oQS51v4Hd52mhooksmriZzNdU",
+	"LYxhpX3VvmycHzeOs3plBHW4xOzeZwH2lSHVNJFPnRjc5NWXcfM96WvY0OIpmutnkE1ocIP7Y+lhUxgG",
+	"8ODOWpimUPoaEhPJhXG/7UJrEyxEOQcsPGqdr+3OxdGrH8DxCv2WvL0hk30shyu2voazFV58CEeroWBt",
+	"J2sslHOFnbhoWxWkAR+zgTcBnMwgiYcdC4PwJmxNYH6zG3JSbOH1wpHny0YceKVW23+2W4s3ZzOxrUSo",
+	"vLpoXzaja32bTuSMj0hD69OB4N5AZqXqIBelFJR/iz6aBKkD6B9pE9IHN6Q/J1WfKSw95nojT0mH9LZ6",
+	"DultYtRX4q68qKZ6ffPHdPOb2uazrc233247O7X3v7dMkLoMwI7CySiR+w5kP5KYBy4PyavW63QZ+BRR",
+	"b7/dzackEsZFuUk4RwBWJ0kVbspQTRCwKKkksGYOOa+3j+tfbGQyqdKzVVrmr3jDjp8IaVzmcOJCS1jz",
+	"/MtGu2NUDOnYsqP3rjCav4+KDSVKBCxetjwfbherZ1MfNm+itiaaOS9n/cftWZ9AdXuX+d4tC8DeaWB4",
+	"AfcUUICgVep3OeDqg1XPoGsDPC5Y+5h7kIiVA/xaX4ygxSR89LcVg/pubh+0clBh8893fvzV59/Q189m",
+	"zZ8K76y9d9fktX8IwU3wsF6kyvbuk2dPnu3uPXm2t6/5ddb3PTnugMyKQq2fdGrbB7XaQa22VavVfgwe",
+	"kzgQxoEWBno25WNjHHwc/10+hsnbDJTLs5IjRvuSMyG5SGfmvQwxeULIrk0SyMuUytcLBcXyU9tmu8Ag",
+	"t5yBzmLrUUiLGTjqIMhe6YKtqVuyUoHXnynzyUXAEOpfJudzyQDSss2SE7XuWPje2IEWDRYZLDfuM0a9",
+	"QzDXc5Nxvf1c8nn74jw1v0/293ef5MajhgxagHOuUr0BhrUYjZhLZtwEgyyfhwS354heHtvS8CQwCam2",
+	"To7I7u7us43ERKUlZVm+MUAWzeNiqROBezhgQgY5KiQjvReNDnlMp97jvuf7Hh89No/KHmB6y2VAH4vF",
+	"e/z4wgP1rfnv1vXb3889yXBIBqGlMK/Z4pnkUGTRXTrihumexZR+PWObAAu4qe/am2rMNhEbr36x+fn2",
+	"xTe7uYnKEWbKUrESLcH7DAG5HvoEWGEMVGdEb00q8XRKqtPA4wjSXm8fNZtQUFVO6YDJFPZMqTEmFmuv",
+	"9uzJotX6B5v/w9sf/d5qSC6Jceeek7N+sf3Xu6c1DioJM67WDuCXIlAXgQF2KOO6XSM+eXmAcTiIOEEF",
+	"k7nkzArVJCyCyl2L3BR7MzfuSLQYZ3eLYzkTB2Ggnwco1R6zABS9rYLSGzHIkzyJifCBUGnGgobAvRkw",
+	"6PUgMKBlyoIJ5YBAjKNLYfzKlM1pJVAVzt6pSzqfMK4KCY02LWZoSQyEB/wqRJHaIHdjz2dEz+gmTBEo",
+	"bzwcVlTVZG1KV4edWQUMyl5UYmsdEm9dIYKzZYfEasUsDZoJiyGZJNfDifFofEB5u6RDRx9D1KwmKxbs",
+	"+sV7vENLpgB0aBj836n/EGH/nXrZgH+9Ih/L8qTbXsPu1KGjF4GYTXOCpAQ1LuPsVsHfsMCLfluf2b7H",
+	"JFHCFu6fMMqlyYOBx0uXjcwPmMw4de/NyKviXCw6wDCqyEzZonl+CBNfuGbrW/lsE0UlDqmJLzA1C9/G",
+	"DFr6CzKmfS+Kp4oXLxyMqe8zvW/f5pQk/E1gqWQ0w26xJzmmM+4vN988WO2+/WXhFasw3QPx2/1Y7ZxO",
+	"csW4oiMIsnfINlGC7NZAn6ADtGMiir4/N3p/8qRVAb1l/jJTXWaWQyCJLA8aWiSpGj0MQsmw9EssOXLO",
+	"VHSPjCmaejVIn0HUn1UMys6ujapaUIwuLxsChpO/g81uNbOU2YhlIr5CuvK4r2ChwTH7m+n8XpnlYSxF",
+	"8dHrOL2XOLsX7qCImOzk5sfzFkzDR4ubWHzQrufWxhfDUzZn0uzgc6ctoG6eE2uNEuVlo1KGrJSjKxJj",
+	"2/tgFs7FWlhBxyntYot6/mx7p7ao769nFBDZlrWKlQmeEBe/TYnp7UVdSG95OVRYxLbnRtkf4M1Zj59A",
+	"ZbPvm/4du5jhgCOvIWIzLfaVA4ElbypQLsneVVr14x8CChL6LXtfgR300W4s0Po6dxb94kNkwRgKfufS",
+	"X2Bc+YoBirKYe8qwOYiikPWNeIjvCr2X7Z45qDy/ehPbSgfb7511A/mMyKS+fzGsHPxkGTQTCBmbfP02",
+	"7Y85YSY8VtF3USAnlinzeMLzbB3Yh6SW9DzHxenDUHUJYOdTFhA5pkEhJVtRTbVHElMVHGLnn/y3P0Vn",
+	"uQNygluIJN+7YYTyuXGFQhX6EPjmD7b3SXWvVrNFW3uPoYneBgKcS6HbyvRAfkSGjKVeHDLW29hKHwwP",
+	"Mz9tPSsSR+46sSrQ37BAbK18Uiw7JBYlKGeC1UqeFYW7sO3lV6DtzwDahUItgeW5Prjf2o3T05Ki+/ls",
+	"joUifJDfqWO0HEEmx2bFjJoHIBViKe8b6fyp1bx4ZUCzOY380bspjjpkK+kGplgcZ2tG0g8ZAy/L2n4f",
+	"fSVZ1EL+G68LA1U6YdCrHXvP6Oo9AsWbqjABcKu3oEPm+TsqsQCbKbYFEOoCjE2eCnMfnBi0kY3uwIwg",
+	"9Av+IEi6Sqw2h0qsNIN47cEJXGuMeVqwYe0wGSGxrgkSQ0Qf1IbjLBMfeoIbSyjNsMdL683wdEx1Pm+f",
+	"NFo/jPYMXZdXoFGWfUQdGjtYT42Gdx9IkzZ0/C4q0zC0xaBDuyHoUEK/3tm3+jVkzSWl57aVKZUjGrik",
+	"7/l+cusd7Nwbneh+Z1odzi4Dw2nKGSNEKcoox1QANBh7nIjARTRHI/YPzaZ08OQTAanB/iw89EIEoO1a",
+	"8n/Jmh7ljrZSYjaqJ+gzesskqVIysOuBKHFeDJe1T/mNeXVjabDl/WCLSp4T0QCw1Ks8RD3N9aDuPVD+",
+	"/7H3br2NJHue2FcJcA0U2ZtkUXWbbgkHNktiVWtbJelIqq5TPjyrDDGDZBwlI9gZSbF4ZttYwGtjgdmH",
+	"AWx4bMyssQ/G2g82DBhrexY24If5Jvs404a/gvG/RGQmL7pUlapUXZqHOV1UZmRkZMT//v/9yqtx41mv",
+	"bom6hupYdZxeI1YVMzisPlMLvDklCC/skhY/6PGKUsjrke1czaaDqYhH3za2RKoG+SLUFnuJ4o3OR+LR",
+	"00j0ah68sFeD3fLoaUAzxIGeiB3Vp38OGJiFMBnpqQOd5iqLBMMLREjArF2u++zIekitJmwUMI/EmTVT",
+	"97HIfK7d833dLAB939duncAMDfHwKa/oh1/9pW+5uX1N1/j6F3bkq6zGLAC5SMaqQ1ZV/02nhPgMwtMR",
+	"PY++jP1qZZsuVQPxcwjycpmqCsvqjKcwU4lQTRi0GqZdj05wPdatgpjtUXSTVEExA49/cAvkUh9SabWu",
+	"vkrUQxFW4/0rmD4tK9K6zfsx7D88BL8+2+9HODRzD2KxpiT3mogdy3W2JQyNSi3xoydX1on5W1dO2uZq",
+	"R8NE1rRjXNh8EV6mL90yvsxhLartHLy5Ni7KBK63MwJFqcxiTdSJ8A3SFJUxzGoR2uUwjkQMU4gb2OGy",
+	"XH8n6jYrQROwmI16Bs4vIvqCtMWxZ9IVzOaNG/MJFcsRwSz+cNX5hjUa2ib/WP0ovD5rQvTFt4OHLofW",
+	"y9/2skO58MxFMy78Zd0mWgeflTCCwjVO6nj+I3cSXnuiQZBTUdpNKwyR7DYhbAV++qr3Ixt1RYyReKz2",
+	"p6AQr9XheyZT2FQrurYmCkle+AIxSadO9K0Z6GyM7ed9O1ZirE3lZ3acrgvmQQHHcL5uM/6VWmk660Ow",
+	"Vz8JBiDG5qs2xD6PtRfuCLsCB0Gmy5W743qz4ILaD3iPo5UI7h1jpjIVcG0GYjWTOaZ7JirroxdMHJJL",
+	"afkrNxk8Ep2bVb781SD1EqYFSxha9Jar09eWb1jax8+LfX6NzXIbHQWM+HCTloKFuRentTzDaOHUV7Z6",
+	"6XNXdnBlJ5Y/UHWHLS/+wqFdL5yuFxyla31o9E1nb6978hkCo/Tga1oKLHxvKyjKw79HSJTu/Bg1k34O",
+	"7102SQOsCTpWlVRtY6PdfPT4SfPpsz/79rt2df8iNBpH0MoCuNb97evO3ulh5y0CAFcF6+Nn7bKYqz1p",
+	"ParscQ5wtplKqGA1y4dkWS/KjGZpFvyqewedFcCCS/p3BTkQU03ajOJ0Bq/d8oxXyvSz+SRfgoh79uSq",
+	"Ru5yE1i7+R11wovmymawa6je64Qym8t/u57+6VwCGabeqT4SUcCFnIt872DrxsfV7IVGv4YyD/N79n5T",
+	"Kqn5FQXn0pw/cGKg36lEcMOOyNSE7tmC/0xlXzmPpUzcHuonUPB8UUu8ADfDiLhymGJaeM2eRR/5RWQu",
+	"UiUdhWuJitnTogRzoV58WfF3fyX8ARQPxcajdjsSmZ2aRCWNAPHsTcsZMsMNMzsLvpAyyUIJR2lF4sbt",
+	"74f3tJDaIrdiA952ja1UxIyetJ7WrjzFCGLxc73Xa/l/Pfm58R//R//sn2602/Br2/9S+xRm17ogvi/4",
+	"AW2tcG2Qz2sk4SvGZVGzjsTp5hwHy3bdpUkJxJa8saV2KaHBer23GrUf1gvtHDsICaiVlTMi3u4c7ZDt",
+	"I/qZSnROuqKucyeMGspcXxTHRzsx4xJ/O4Pz1TPx9vfd7R9OaRjYhmc8RCTiV7v7r49jTHddqAzJz7xS",
+	"ikR82N0/3j3Yj0U+n+i+TNO5kIK2QvPC7wUPDVaJMGx3jr+vRbXnnf0falHtuPPj7v7L41pUg0nA/4QZ",
+	"1SLSnlENp1KLaoQGUotq/HT4r4Nd1Ovdk+1rmmXb0o3g+dKcw/Ox0wds222JYKnbI9U/5/8GMQ6PB+cV",
+	"Hm8uFFIDHCrjyMg9tBrN327eR0Nv0Xi/xsf9gCKkX/VSvlUyS+cfpdfi5viB7mawnQSHuAqu89oAg3Ml",
+	"36vXFO9biysYXmdZCIH7qvrTTOfzY3gXbl5TMlPZJcgGTo6LPA/iEUToctG2dQyZYrGLCNla+9aea9q3",
+	"uGYo0fEpxcuN8hw9Hx53G29Zfv5x+bGYoDibC6eHpjmdhJxTainD+X2eTw5MOo/EsRyrY52r3+zJd0QS",
+	"azCMjQ8Jdj2nhU55DsXk5ET/AErhZ9xJA0tgViaX/bzUhMS3izPZPwerJFdyXItq0yzl93ObDx8upJ4e",
+	"JupCpbCv3TLqih8QFtGFDNgDJ0Z26tTIponP7NYDPFKoHysAc4uka89oPHVgGrlIGJWLmc3yUSMS2dQ4",
+	"5pCYGp1z4yE1PVxYBHwhfgdK107gqDosr+0Zp9IUwY0420TzdCM9Efkos9PhiNO7Z9gqP5mQC9PqmZ75",
+	"R/9IbFtzoQyCAPVME0FgGAeJ+tRkBp90prJtOVbptnSqJVBLc4Uwn4uV5KkCXqZnhKj/cPQGwTXG2tgM",
+	"f260xG+pvhUXiSC68O3AWKPnVs0yJ+q92sajFtbAtHu1RgsmfKLHyuVyPKFbPPLLlujLVJlEZshzSH+M",
+	"3759+7b56lVzZyeOQN9iql7mQr3TDhZ0kNkxzHfju3Yb/M42pem/++675saj5uMNeEvqDIVNQzq2Lg3p",
+	"B+1EyRImA1ylSWOLb+nVEjnv1SLRI6HQq9EHFKJXmyl1Tpl9VPAYuF1LxOi0fHis7DSF48ewaFsChnDC",
+	"gR0prIFvhGyFsEaHcgh+GryjyOW5EvFEDlUs6li1sdHAZY+d/hP8xgOKR+0yu2mbLiJFCXOO/xzFcyRg",
+	"qEjAzZHAHNfPMT6UILVUlllcmhg7bQkM6OEks2epGv/jPzprYoLr+e7J0z9r0I6X8BZnqRLTyURlzT5s",
+	"qbhvExXDg4OG7ksj3Ezn/ZGwpiU6nOj2ElBRJyV+WvHNNzYTZyq1sI1yK/w3o8PyzTc4ML4bfMQncDrB",
+	"nXrSfhxhAXuCSR0mxYbZIw9aU3SRXy3sBV5ixtQDIxFnSSNTbT4Ck8LXjd81eRmaeDG+XD3+817tCezu",
+	"TfH7486r7ulh5/j4zcHRzh9g3zxpP8G/7B+cnL44eL2/84ef40Yk1Ds0U+C51ii3tEXHcl684Cbu0vjH",
+	"zt7uTudk92D/9EVnd68LJ+JJe0PEr/c7r0++7+6f7G53TvjnxyJ+cXD0fHdnp7sfi3olUQ0jh0e5BibQ",
+	"WBadHnV/+3r3qLsTh3bX8qUw8lMRv+qefH+wcwrv1NnbO3hDz9x4jLvssPN276Czc3pycHC61zl62cW/",
+	"PYVpHr8+PDw4OununL7q7ux2Tk/eHsJfn8Lb7e6fdI/2O3sx7tqnbRrsuHv04+529/T1fufHzu5e5/le",
+	"F95GJIGLO6D1HRL99vFv90ofniqfkk2RqTybU+YPBz6Cfzc78O+YVuBk91X34PVJTHAl3nPIpEHeUyw2",
+	"DiuBTEFjJVI91jkdgXykYGB/+kdKpvlovgmKwnjpgpaAH1kOpTZwXi24GnhoU32u0jkO7RAvGK/Zosnj",
+	"fiAu0vLkI6YjBYtipOTFHFTUeYOaRhBaEbY47OI5voDZ9DaypD/P7VQkFkZHA8TYGRU6yDRF1ezL++gc",
+	"4BnqiDObzIkfFQ0IXIZwGjceF1SnYcki+MFgahaPO0g1OO84FI4af9/tsG/mU71hmPhl9yQui/DpBD9A",
+	"HwxmeOjUKTi71oj4Ia39n+IIv/RDZHf9E+2r+GFi+y5ubBbfg883/HWkZAKDSUcPjEoZ5DDNDmlc/xlx",
+	"JbSjNVAJRinEK/1cTE2qHImWYt4Ov4LHuCH58a45lu+aME7zbJ4rFze2xNTAhzA0egnHUA+NRa9nLFOw",
+	"exkEriQJ2zhJnygr34uAmAnlyuFvmyLPporWBTES0xnMbpIpzApoIzLlJtY45UBW40gwY6ooCmEJCT+k",
+	"ysty7VgSw2M24ZsUiQZtXK5kIuohCYGpioFSOLDPQUQixlI4+rPxL11Bp2uglC/T6cKMNFkOiFcnDibK",
+	"dA53xeNWu/XYG0/oZDohk8QT+fYM6b1+ap1K0EYuFEBfZgj9T5ZTDP4cC4j4P/zzf0uBF8GODfj4pB62",
+	"QfNFQva4RvCBEzG4sLwH7SSOxH/45/+W3mGojCKi9uOdHxwBC+h8kzEGEt9OC6Y1SZq+NS6X4Dlo0zMv",
+	"bYTqFy5qpjpXmUzBXLNg6Anwq4/RRG6JDu+RsZzje83ZPy4vBshWo2aC9VwPgQajUFEKc7AZfjDyyQnW",
+	"AOQYG4oXKgNfAA5YpiQupd/LtGOkE70anoBeLeoZ2itUJIyWR0v8AD6QFDGbNbE4y6TpjwpLjkyILSqP",
+	"Kz0Avk7xFLBjNZ1rp5AZg8RZKNzcWpZx35+cHIqYJALX0RXD85qwYbPVM+5cT3j7llNvxR380euEM6bT",
+	"lLGk4FFghMG+MOpdHperTkA69kyxmf3RRl2AcWLtRGL70zF2FKEsd8vrPMM+omLTwpZJ4CDDloGtBrY6",
+	"mjzSzP0mQ+h7DIXh1sPvXUcZK0p6rrRl4x9hnvVGTGbrQTAVgrR518SYrpGplzd1fAPwBzPZzxEhDeEW",
+	"QTnJiW7N5TiNvXMKciFTA0VkuLBodAOJcZRb8Jkmyk7AV4KbrE3dFhVtwwhjj7xfPWheILCH7HrmeLVb",
+	"zJIg1BCJGJ1plpupsygydO7tf+9FsxvfM/GCnxy3xPPMzpwqQgAZqH3eg3Tblnf//CWwh3smJnJL/Sdc",
+	"5U3xHMMCojdttx/3cV74nypuCSxoLFdykSQ7s/koIseP7qXQwIxeNemZYg5IaE6yF/anf39lQKGgJfK4",
+	"DR5ZwQEDWthmYuNb/p2uwoWMegZbtPC8k9jAbIf/DotLgjWxZPLbTA9B1G1n1rkm/cu/F6k2Jn8C7+qM",
+	"xnEV/Uu3oJZ2havWM/H2wdGxt2FPD452X+7uH8fwQXPkDgf3XjadmkjaODSQi7zR2TOxD1TIyaS1EKyI",
+	"QY87lW+CmQNPKgyMXMg0bXCeyM+Kp4kzAzsS+3bp8E8yNUj1cJSLenxwCD7Acdwo1oCYaHhHpnbmMLit",
+	"TK5l6khf8dcDiQ7ftkF7oLqfkDjWmlyZvAmag/XV75qcbm7u7sRhQ/G7UMtwqnLHW4ekGBhdVUN1xVj+",
+	"278ZWdZKaYrhcy9GembBXfO7OH7XBMnnXLzY+acyoczAZhibcGKW6TxXZrNnYgSc7ceibqxfjUYkYnIo",
+	"UUpTaEwlTW3Yz4QLGLwP/Y5qyAYbY03PVLyrLSGpXJivGarckUO25GOR44F34/Or9cRbvYrL62CkRc+u",
+	"QR0H1SJHMB2sadL7lhavMBI3KMGQ6r6PCXNM7jCzk0yrXCJz6eWhOH93wbwaInAdxLpnW6C2WXvUarfa",
+	"GBHPVKqkU01jEXKZ/gLGDugar0Yd6tSItRDoL7IxvCY0YAuGntlMVU09UAhnOnE9g8EX7dxUiSePGyB2",
+	"lTyHg+0fg0Y/GBEhh6CHGMzaRIeESkzQJYmtUQeDGP0XsvcwOIBGUD0uF+bgIQrUTP6XAFvIXgl2RJb+",
+	"XGl8hF8CqX3x028982TpRmKbrAx9UOahXLyS+CeLX0uUHjyPRFVG444c/o3jPd6aJer2RLt+psfa0PZH",
+	"BvuRDDZvHdYMjRI4TTqB59gJRYZAJJR8AfQM4a4HjleZ/NiZzhSHdeGBlWinSXyeR7yir7eJjriPM4Vp",
+	"FLawMDIDNVE8mxl/+NGwF7fES4sD8S5oobH/fL5Tftl6I8YjvPRjDso37rjyxqg32Oz3fhDGYQZYY42Z",
+	"eJ7MFmUBpA8UevsXFwdszoq1B1Nu+Un+4J0MGPqlBfuS/nB6xC8K2nJojWJX1rtc3n6Fz2ZssS51TR3Y",
+	"VGC9UD7mMfeLhRc5aAb/deuwNP76MwXvSI5gg0Dc+G/iN7/5DR5mikLGZdB3KjVusTtYeJLLrfKivvty",
+	"/+CouxMRXMHO68M9jIehTQ7T4RpvWcGpx75yJICmCojGlqi8Mqm3S152QPG0GHzOgTYqicVDEMA6paA/",
+	"+FT4JWjTokmtXeGFRCL+Bs80m9A3dUa9T02eR/yuqd7lyjh9lqpm4a7iFK/2WCtrfzDNscEcrpKZU0lA",
+	"bg4/Yc0AC4qdEJI7zmVOYpBL9FD8yP75dFIM0dgsGeSwKmTJkcivv8SAVAzuwEKCOF50gn38L164cFu6",
+	"UbxV8oBxxB6mgHs18c9ED9PA+J//4Z//WxBtnhlkLmbwXzF5RXHpkyeZnTAJoMvdFmglcMD7djyRGa5y",
+	"cJJKy11MFtntzYXK2JviR9QvGnFLvC47cI49RvLS8Dg5pUSvtiKCUfO+Rykf1thcLUZIoPoYEEafYXAM",
+	"EnIbBQ2mM3Ko6/FyGT5+0AXGfN4Ga0q0QXbgYtH6wqfm44HR/eozFoYPEi1eHBRPDJN6i3p8eHDM0P1c",
+	"dvEwo7/FDVjHlOBkRsqvsAYzHMODJYIQlBXev2Z2zTlKgUD8SNu17hEYogLNgsRFvLu/ffAKA1nd3x12",
+	"94+7oN1Q3KeJysLorlEJrZAywxqxMb4kHQm0f7aCN8TuvXReMvmYX+UsF88gfQyb6IErBztnHrncUny5",
+	"1TMbrQ00xtjO4iXDFfOeC349jB5tirh7IodxEaRle08lHAt84MTL7gl9vMPX+B/FxQQEAWLLGhWJeDdR",
+	"44lF1+NITVI5B0nKLvG5moNtiHc4UQcXNsjjqGcQPQmdulK1AU94McZWeNwyoeiAdGx78h10QODV8JtJ",
+	"H9j0iS5thqlq8o/wfnVfcoQ7JRKe9jsSE+vySEzIgmqwwQLKhleKyGqkSPQQVAkDe7C0r/dqj5vfDb59",
+	"lrS/3fj22yf9P0uePe3V6IXi3UFz3xrVfCXz/igOn+xx+wmhqKBawq1OqLgJtTizmTuyKTY47g78ACzB",
+	"+HjQ9HBHoHle1Cay/Z6E+M0m5Zop50dnBfdyJF6AwutmmUW8fdaFuBnAnR4r7G+2E2UKC78Sz61TdhrU",
+	"Rvk85tY2vGsQxBiOEPVM2EX9efMHNY/oO8Iq+1clv7fqZwR690D1iuYBfD5cxLFT6QW80vbxj0K9m9gs",
+	"p8M3hv8EX4rL5uRE1zZr6IUQUxWVxVREEr0R/DxcRU/lo7SrGtIlIsiWzhnG/kMssB7zX2Kxwf69k2PV",
+	"M+GKSyQkJWRa4oh7jzHoBsIBxQeJnrM5w/Ji1LZnzuZCg8Q0/OGLDe6PBPx3EJs+sFaiLiZqh8hTF/dM",
+	"LoeuJbD/AmTbuZrkmwWZFYLplkSxpuAzaSsHn8XinXUa14kzNbCgl/mKCjFyI1R/YFYepBGa7ShnNCao",
+	"uaKcKsk5A2PEJJXa9EweuA3C+uqF72ZnptES++So+K+YqYmSuRP1fGYrPF35zPZM6c1INpLJSCkN+Kdf",
+	"smBoYBYLlr6BEYJeTdQfNahqQdQfN3o1MG+Esz1Dx6sIp6IdKsdneji1UxB8njTVv2nsZZmLRf1s7pUV",
+	"PoxseOn84sLbOJ3QF4l5ZeMtcO15kAd43th8XUQEqdzFQXAG6SOQHyqhERJLmCbWafpGMRfrxCTUCmCE",
+	"dO7reBYxmXvG43FVgB7qNovIsdA5O0KgmfhmsLRcLpTMUh1uQTEBlzo7Vo2tnolt2fl2sc+CGmr+5hlt",
+	"kcHQz1VC/ji+MXJk4I++B9AO6P6eWXgcOHBit6hNItPZ5rA5gh7xu5IUWnmPujxTID97Bj14os+XDGaC",
+	"EQ4jJ25kw1C0TpuUqi7pKJjLmRpOMeY0kDqdZkr0pyEWaI0hi67spiiT+IQ4yC/UZyEAQ/kgSg5LGKqY",
+	"OKo0n22k0E6OD0ULcgL+SCiAD7sGg9VYF4k5FlYnY0lpcswdPGv3jFN9C1fW43fNRMkk1UY1+ce4wWJE",
+	"lJLcT9uPt1gqFvUR4ttWz3yPSXgYCNPx4OjAZCk374OndZoIqB4Uv6RaSJ/AO5CSiXz5cM+gqwpmPVee",
+	"5XCuYEdNQC/4ImMpaM5FqO/RdyJ+/vr4LbtNlYjsFti6PtBMFQ6UybeDUilB+ZVXDEKRxLAGyED1UuXk",
+	"7tWiWsghg6p71G77WkDuvyjXGP3RUTE8eadXYvfTE7DIcFUXR8VuQLTIJ+2NdYOGWT58beQU1EAOs1IJ",
+	"3ff46vsOKUp85AtN4b6N69wn56mVyYm1ezIj6r0nj767+r7nU4f1sk9pSS+/eJdTcHTDNWZ1TGUsr428",
+	"kJq6GbD8dToey2y+SKZER7JqpPiVL3NB0Bf7Q1Tz0fuCGgeDw4snr7b5rA2/42b07RQLRVjwLrhgv6/B",
+	"Pq/9ATdE1eIiYbzW5Kq8S0lnxHMlfd4CBXAckX1BmaZg1+hk1SHY0y5nNUAcVmTyurWwqMUlD+m+t0pm",
+	"tZ+ja17NFdV/uM0jhw/CNsgVx+7gBz5l19iQz2VAzfiCDuZnOmuw4EKGtrCzsKmqJCtuzcn6OaqBJ7Ma",
+	"3BVu9IbmInVFyRStPwHH0tctNRgGB84HHg+c2paIqacw9s1a/3TjaatnwmPQ3NQ/TUlpVdwCHGCTTW8z",
+	"RJfinaa4OEytSF19J+Ltg/0Xe7vbJzGXIiUqlzpl74PsKL6VHvzACZ2IOubqKXA8syGakMm+aqw6v9t4",
+	"wXPPX3OzA1zyQ7ES/g/UgqBc/twm8498IMNJqnY6MBfIgjTY+MgPXyUJaOmw0ZaDKjBWl4nHVo3Jlz3s",
+	"MqfMimjQVbcWt4Q7cGpfgjxqP7n6vn2bv7BTwzdcw0LYtmaQauqee29TZOPpdVbCTSdgr6rklUq0pP4+",
+	"sGMeXUNcVk7KkZo6WpPPJGtp6wopAnHV9YTsarsEvuvva6H2G+7FT/f7mpdhtai2u9N9dXhw0t3ffnv6",
+	"Q/ft6e7+6Yu93ZffI2oCruHvl6456r4+7u5cYuw87I+4PXWlyfOC/SSya8C7p76JJ1FIFzxrkFR23mEj",
+	"2x9tooeFPZQmmAXTmcs3C+c7qClqMBB16Qp4e5lPXcOHfEoQN25CT0KdQR6vduuRGTd5RhWEx1gEPFKO",
+	"u0Y81Bj0G2qsOflQ6O0mci7QKx37HDD8wv5e+CNyI6t3uY8UJOI3YmOTg1nctIJ/akRr20DWOUo+TZ/l",
+	"n9JMvPpynBI34X8Cq5JW4Ks0K68lJ0/gHB1M84PBEcK/fD4RSd8r1KP6U4tGHR6CDxSaJPFODk46e6cH",
+	"r09OD16cHnX2X3YvlXZ2QvzJKw1dyqkXxi6eTzvN+sqLGcOHP4dvkodfKf6aSeNkn5hepb9kYTQ5ViWH",
+	"0GFvBNeeRWQ4U5DuXE3ylti2kzmaufwky3W3Kh1QST3l9JZtUjuZFz7l7VmU8JwbWZXtW5kAwsytsi/t",
+	"RIN5+SsXCx9ie30u88lO5h/iqq4730U/+toIzorgedVYEfXgnxZ0G8YiOkSjSE4tAvF5rxgPqrNiILOv",
+	"0EDZ9d3yv6JAFr/Tvc1x922OThApC8d8SbQ0+fePZXFEtck0XwWskDsscPRwUI11GTx5eXRs6cgdTheP",
+	"3O3peXrEZ9X0X/UhvPXoyt05wceqHMP+1Kd4nV3B6frrpYYWsvgu8kUBBOGAMZCI6mVQ8c+Ixsqhi5RT",
+	"uzSWGqtM22RzGdyXVX7syFbIFRamx8ok9A+qfNOmn04TlTRAuqwosJF5ucKmWvOCCXJfVlDcuFj1UC4F",
+	"4RIYi9Wx6xJdlZ4Dd5tp38qTrkxF3Svj28pHLR6G0hHmQ9X82M7/1XksrGSgUq4M+xnqxeEhRAg0m0sH",
+	"rEBMefzsGTYtNqJQW5rO16XGfNHS+hRZS8RGjlVMFPYb7TKHPTgAMGqqjVptF4hOaE4Ih5RpiBCIYmHx",
+	"y8j363NZlaNzV1NalUl+psxWdaHuE1z3Ca5fhQkWclsL4uMjie6PluxaIf2j98iA8bs8/HOd/ExKAwTq",
+	"Kt56+N2tlPOLgnaVcKX7P1C4DrA4fVXU48m6GX85AdAbn/6NR9d6UN+aBMuAX0idfpGlPfQlP+mR3MAz",
+	"dnjU3T7Y39ktwYmxiXWjfVvZ9bs7uH9XxkuOPGo2eR7YDFmqYc+macHLTqU5q44akch9zKN2lwyY9qcz",
+	"YMBBek/b5ed7ofOxhM7XZHywALgroi56v3gRFa+sDRcdqozfahP9NPLsIkYRL4dqKCTEqRhO2kiR20kz",
+	"VRcqLS7E55PXVw3lPAiZd+71ytRYamwTqgckcwzsgFuMzyuyXAyrLxA1p+7p07ip3tPUayfajVbP4CZy",
+	"m77VJhYySVxprt4JRZirYo5F/w2VaVLjUogxibpDzOMRAnLQW+Yz3VeNLRHjdLHhnyNVi6GySlpuS8RT",
+	"Qw9TBE1ACFvUC0PQTMYKf0VY3NZiH064d02csrpUldwhNwPvqQHNW+cC8Yf4VVo9w6BQSzE/7t0Y2Ezp",
+	"ofFABNjjQZ1V3DGuEv4wW6G9ZTk697XlJY/pQP6q8pL8Tvd5yS8pL8khSOf346eugPoQL/dK5/beq733",
+	"at/Hq721IuqP6sRe7b2i6i5ZRgwfsFVpZ48W+mEo+c9yAYEqkVKqnvDqGA9pAQp0bC+U0Hljvdd7R91d",
+	"mhaRU33WQoJ7N/dX6eZ+rlg54aHJooVMet7PTyrLFtV94f+tr1lYdCIZJaPAxygXKSw7lqIe90c6TTJl",
+	"4kb1xnXp/+1iVrd4zj2q4kmm1G1k/b8sJXtSUj0ihyUptmZpl1R3J5l8l7WEGjWrFLJj1CYRqXQ5YY2K",
+	"mBz5XfC0Cd296vV7HMcVwQwMPyC2A2w7gpeWItEDRCTJRZwz6mxAsxfxduek+/Lg6O3p97vdo87R9vdv",
+	"48bW4jMLxgfp4wz1tXevz5D7HXZXk+N+fp8pLx6W5z4lXlLc972bd613s18c4+tKxDXqug33LhHvIGHg",
+	"olyhfPenb/gs3uwh4ces74PCvhkKDDJmnm/2rFgKHM/z4YEIgSSxnd7mI4Ei3VGFEt1M4V0krkCqAxDi",
+	"jdIQAWRxJDmqiaS3oBm0Q0TbiUoQBsiT5eicQsEUaeYgccFgUQlegOpbJdF3cTF2aI73Bspn6gUiVNLF",
+	"TXYTU+WS/Z4ptEpxw69y2w+nzO3FAPulXc7FuhxzHmrkJiLsOKfPUiSvQ/xUJKvIVEr5FLqE74Kd14Bd",
+	"KTTX3WpiMLsCTKNEW7Zq4x7RWy1s2Y9vTPBzbmRLrArbWaM+fczuxl7v1+O68nd9v+N2Tbf1UjV0VSi6",
+	"Uyo8B4diwf0sbHlfAnuJKS8OPKGYx3KcurVwMUwJEo/thTqxcUCQJxy3qgMTlFe5wxc0WyRyy5wT4MT4",
+	"x6LmK4BE4V8/TXX/3F/Q4BCfKY1WNBavD72/t0vyCl/yOumtG4bpv4jzfnMj+6sLzt9pK/mjB/n9Obq8",
+	"SA0lQiQyRXjcNsNT60qrRWiaI60ymfVH86JyLe5XQgixAM08J2hbeU2JhzUGC6GNy4QfRikJSGA52sJE",
+	"FgHreFUJSW4tvRBdSfNgLojZSKeqIEj2xRx1j65qs1DK0yhjKNusKvlQIpcTJXynb1+qzmlzQWhHq0C+",
+	"sJ5m6vCl1mdM3j+ac8s5k/cK47Q/SRjnS8qY/Ap1wpdob9Jh++IVypJBS2Lz0tbQMow8gloPBqk2AWbf",
+	"zU2fy6WYhurRI6aeXSzMyhh2nYCvmRvG8/06bfqqANti+cwurHQi/nOeSITFVpEYSffKZurnuCWwvou0",
+	"jrE9w2MRbrkaT/K56E8zZ7NGGeV/IocUJzKIqi08cDizdQfbeCQ9p31ux2cuRy5rOwhvEwh2DGNou1x8",
+	"x9yAqFszTADwciVcosLVkgTo3TMEfU7+dcJQ8chKSMUsukQdDncQ9TGyNjP3BXkDgWwTV4yWAQbPdSpi",
+	"XjCs3BvI1KmIqTrpFtbi7pxZm4krlfNnyGL3zTdvRgjKzB9Hu9Y33wTqKadUYBOLVnGIlTDuy826cIyi",
+	"ngk6ONT9RZe5GlHRoLzcsrxQ0Rj1jMtt/5wGT5iDpFQF+MB56BPcSImc+3rHhBworj2FD74ViMFSZ3sG",
+	"yY7JU+LXLbFHtZAmSsSvD4+7RydxIDcqRkNsec1BlRniw/Ptm0K9k/08ndNWwa0RKEfszDDtCPqA2PFM",
+	"0NbI4q3GxPODQzPdFbJ4lE0QH90RhuhvMe0VkqKMfrpscW31zMLy0lAV7rWC6IxrV0uLvSniPZQHzLoW",
+	"R8QGufgF/OJ59i5MwoUjuFlh6SLGrBYR3/uVnUyURB5KGNsxBzmfUuLE8IDg1OFOu3pTBDYUL6EoTIun",
+	"CfHaQZQQvWfPwKBRkWX2oPsul7lCwls6KrgWMs2J2o988fA1GWhee8kY/uBvtrZEQFE2dZmroB6fyVTC",
+	"YW8QHUVBz1IG7OiZArEDruJ6VVhIpS9UEhe108vNt1TejF39zEKg4cFU+dvY6hkJJ/mBExk6GGGaOIEy",
+	"4wjRMut8Ob9ZejHKb/ZMOU0PNxg1Wzyq4T4S4AubE7+BdH2ZoBTmBbNZIKGYBwHuC4YxbhLhNkD52BBq",
+	"jFGQsoLQucjttD8i3vAgqEiOzb0cpq5sZAIeT6b4EF9/jjS/npSgrnN2wkK3kC8dJgoK+BmWmN61sVmQ",
+	"CfDIrihDRkuFQBYSOY8Zc40lOGp03MHffEOUb/KnqYoI2I4zGVTcZXNrdH+zEPd9Ox7rPA8qW9I7zECE",
+	"BTZ75rrms3emRtrjNVTIoCPivp0jtIzuS2ZrkjmRrpSiRk5kUwMnFY9v3c8G6XaIHwNeg4LbMudJhqB3",
+	"EZrG33sGw4ZIkzDLdE70v4VIEEhzAVNzHirCv1mrpEBRe4qxksb1TK/mC/xR1Rs769W2VutRend4eOXr",
+	"MwafJ6TALBESxXgTQ2aI2eW0y5EYUCOcnvKShD/tk422iI+6x2/3twv61W++4Up0klqaTTWuYQ97fCmU",
+	"TyZbhCelZPfQl9c5kcdlCjZtwqIR/dy56YszNZRG1Mu3MSqgwKQYWUg9w0gEzlboisIj+hI7GlJrwHg8",
+	"AzmYJi2x4+npUtuXqegjGptJ6NG45D2D77ho/SG/M89vasTKa/jppamXX9RTuRuliIVljCeXxKHfBcSt",
+	"Z6dpwpIFTyvZnPB4VDuw9XEPOP0nsE8G2mg3UoHRWdIjZSpGcJaM40iFzrE9Yav8Tb1VQdR+1a8A7zyW",
+	"6cBiOwbdwOSRfDdyKpY5eCPmW+uZeMk7QWsIeTzJttwSMbJpoIxDEIin7bao+2TYRht7a2BzHk+USmAz",
+	"yrD30bA1iXqHZGoyWU4nkdxBFtNJOqU78EpvUvZMMMRDY4ccrkVw2WZ358ZxNbrvGN75mrCycP0eLM3t",
+	"NlPQkw7l8K6gS21c41FHCjboV9hJcbLCKfZir2pelsMLvGlvEFvYwNjCgiq4cT8gW21rgwNdtuoYPqba",
+	"6yTqq5hF1rU/NRiyaQHXBkQ0wUPlYJFVkaGCDESDmx5KLWtKozjzZkFL7KsZGPhkGFFEIacr8fc+l3WJ",
+	"Fxot9E0Rk524izzO3lDcBS93TT1pIxJxLodwec7ksdy4iD+xOQ7//VMs6siqVlgoFhxip5raOGXAprnA",
+	"lHtpFkjAXJ5HORNfkZnVvHvMe69MHLYE/glfqNRxyGY0sRxitITcFqdS1c9FXaYpxU4aW8LDInsDH92H",
+	"hb49Hb5IawXbjBhakdsh0XTSTPD7Cvr4D+HLg+FPW8JNJBFDVdCM1ol73qA3FvfXbZm7Nsz4i8yOr3Pd",
+	"9VKZyC9MRMC0Ya99kw+K3/C2Ezm86R3zibrhLYe0lW76IN5sN71NvbvB2pF6vfq6Y/0ndbvqnlbq7mj7",
+	"T1ai8gWCx6lCPUoOnJS0uleuH1KgEr0vlNxCGzYWgTkRky7tz0FN2UwPtZFph3HbUGSrd2SMHGFYQ7J+",
+	"3SK1GyDeCgZ7CmwujfV3f7U4VAYbRCViJNOBmE58t/UMi0ZibVwu0xSm+spTeTwiKo8GORJEBkyMSqzI",
+	"jJAi3u4c7cQc9GlVNeh46ojks5y4Zg/Ex3BAlbdQsbs4MLc7jENRULhQwnO1uiQO2Vwp6c2UlifI75op",
+	"cXjUfbX7+hW4RC+Oul0ffnGeOxKuw9jbk/ZjEfPVhWePjtUbxsQLi7/8nSgG+OJ3ImMu6vIboknEvffL",
+	"X2qzZ4pNQSuGdtMZGA1i9/hAPHm08WfIuw1qfuqUqKvUKWxqsEbED0tbysP3STHJ7IWm6q00bUSeITq1",
+	"9hy+PQUJ09T5iRfXE4KCZ2WoLHQidTqHq4nesf7k0Xc9Ex91Trqne7uvdk/AeV1mdvSApVvE/EiIB7RS",
+	"fYkvOpLJpohf/O4UDt72wf6L3ZevYfmjnvFvVBkxKkJ83szlCHzpTS5pz0ARf1d7M3Byn6kxgxbmvivj",
+	"Zu2UL2x2ppNEmfs+jtV9HNciIj2x9pU0fue7O9D/wdmgD7QoHnOtQEWzfJomj8gzmpZFNPz8lGa1JHEv",
+	"CVE8JCrhm/HNl1Bq2FIDZZiIatRhAY96yzufPfM4evaM0vyRyJXBxnjXAKtIItEx5Tpfn7xofkuKR4qz",
+	"ee7L68cyO0d0IDfJlEzcSKm8Z+Rk4oSdKCN+sJmSRuTqXd6IMHshm06BxM9VEonto70XCK2L5M+RZ1+G",
+	"kTM7Iy2N0VI765kJckTn2TxUVxSRECySIHVFE6PwtcqUYGqfRkscVt38nqn3ZZaA3aMHLMzJ9y8S9iEi",
+	"MJM6J/QjXG5JBM+ey9vnXmCtkE97XkX7EVS7EL5VFDKUAwyHO58dD9S8ZCOgcbRt0+nYOA47gaFIzQ+Y",
+	"KaOy6Ay52s5StUVNoXQH/o5WJWWzErBN6TE9o0zS2BRxQmjlb9++fdt89aq5s9PwsR9RZ5wkCtuwRRrD",
+	"372VVp9ZpBNHUuGeIe79SPjsAgFbwQ1kusairnOHc444XQHmrrEGL+qHcsw6zrBUHEm3cDfrQ8yl+tR+",
+	"Ofe6alSyeuu4UD0T9p44m4t4izjv5ZAM4ZFNcX/EWzHG5x1SU8NRyGcWDEFq2oJRx2psMai2wtc45eWJ",
+	"Cgv2NEMTtuoEnAZCP5q1N7jmIrFE2D+ZpPNGKfB2qhMuBwqk6ZjQ7hmnE1VYxEK78lJUKPzh7wtM//B2",
+	"MABtGPhXZmeOUh4dPLuir9KUctUFveBv4A3/Mfy/Jvy//wSTzbk847yMzDIth0pkKp9mmN3kk0gWJ1jK",
+	"StJ6P4hF/eBN5/jwgRMyQWPTG8cDm42nqRTa/DHQ05eFDSySa2z1DBOyU8sy1SmA35jZCciEwYBGbIl9",
+	"3KSVI1Ldr1Q/lKme4fniBoDPIhG2q2dOSufW8/OLKj1/vWI4Y9BSioGaidHUJJlKKBsUqOHBCuesscd8",
+	"0zZpRAXNfylvuprxH5ubSIEEzvyeIdJ8cTlnPmyHgdTpNFM+cRjKy0DWc/YQfeH+NHco4WBGhj4J5j6x",
+	"mTvXMqWloTUFX4iqBlKFMKH3jPu1Ls5+bVB3uXKRPkQig19PuwMcBQ3X/DRVaEGBDKtt1mDL1BY9mqjk",
+	"ncCRknltswayHywvsD83ay4HjQd22qpJYD3g0hxEvQzVjxZHCaU/WBYhGd5YN+ncftCUrw5WghR72HcX",
+	"8N/qnYQNWdus/X//1/8DI0bYLMQIkKSroqBTsLAP0xte2EcLkj6qiPloWcRHJQHey3rmUfvRs+bGRrP9",
+	"KGK1Gm08arfb0d//7//LP/yv//cv//7f/cN/9TfRL3/xr//h3/+Lh7/8d3/7y1/86yj65d/85S9/8T9H",
+	"8H8wRq28PovrseRcwif01tyCh7lNi9Tc0c6XoiybnrHMc9kfwTtt4SDw3X7TqxnlcjUcNtlOavam7fbj",
+	"PmwE/C/FP+SW/tnqu4teLb587r921LxrOGrPp25+VxK8KwLAVe+gnOR1F5dg7Cxqntrmszb8juLUH/qV",
+	"IHvoYYGkvsx7uqql/ghNumLeoj6eprlG7FH8fzHWcVL1oJfrUmQKht0UIzsTY6z1AtVNlTFnYKZS3Ib7",
+	"6YO83mi3WVaOGxGX1pLSz5RIphQ+4lwj/RX+oM2FTHXCUTmqsLUzQZY1WRVc6QsLSTFRdphwMdC1QJiX",
+	"kolEd4N90qAgJRk/HiMmyeZHU/MbWP44lP8U5hpdZqegAyNOq/pJGmua4V1wptr5PPQKTlbKuvKqCCzh",
+	"MYXtEZHNTlMMnZe0/BiN5xK2Lb9KuHaVx9PqpmqQCzul9Li3prF4miquiOOVK3peoGrBEvAOW3WVsCeX",
+	"KbNlRYpI1OOX3ZOeucSJj7Hs2w6NduRsgAFRuLYNLr4yVozlZKLNEO2NBaMc36gelqLiBzR8D1pY4wGW",
+	"l+UzxY5wPrM9w7XqYB3O6cW9fca1X2LxEPB8YlH/J8cH+5GIt90FATS84r80NsFchS3rrWjsPCBg2Zx3",
+	"JcPv1bEkUA+N8tsO67YSdaZzj6uX6LxngkHufNDgTJpz5xf+l//jb/7+b//lw1/++//i7//2XzaiUG9Q",
+	"QiuiV90K8+CPtUXmaqL6eixTdrzt1EkwiNkftBnXosFMKZFgiES4OGAPHHwPasGDJewZ7TguUl+OiWgn",
+	"BpoqQqJ17wTnqft6u/nD0cPtw++efNcz9ViZvuV6C1ymnKqAQzCe7HEfd8DHN7b4V/J60KHRXIgAJ6Zn",
+	"nrTboeLtIQo53vzYO6fNEHY/peJJIJUREDIlxnAZbWNKNY0tVQiW2DdmhrpLyPBnGYD13lNzbuDP4BaO",
+	"z/Rwaqfk0VMtPEgNlWVU2FiGs/KxAizerPr+W+BrYSLnLOSCMjsLuS5MTtXhoXxgrUnnFK7x0onKfedF",
+	"kozzWbwyO0FCk2Rg2SZL8iZ8k1XQKb7MvdSS3jN8OrAznc8HVimrsRV1lt+bePLVT1OZskRjTxgOEv1M",
+	"IyPHVM9weEzkll+tgTsHJwezkFmqwfYm7ynI5rzqolLqVMLcR8IOega7cegm8lYfgLDKxjJFgXYh0ykr",
+	"LyS56rNtjNITfiFUaqr2DHEJbOTwU1DvtMudL6zEIkNc6+BdgxeLgsU7FHHfXZzSnE7H8t0p7vqYN399",
+	"oy1e6eeh8tT0jEzG2miX4wEXTuUF59cWO6iYN3v8CO7kXpmFZ8AniEGc4EZ1PVN/1I7a7XZjU0zAJaKT",
+	"FoknG49FfNh5u3fQ2Tk9OTg43escvezG6JXzp/b7teAOw8yw6PjOjkft4jDQ2oIRUbYVsoCPUo/pspNs",
+	"ioGyJKbjFxeXl/7k5JzKutGR709ZSvpEJPxhZFOPkDKuBBHgCPXMlUGElk8ERyLV50qQD3/v8hf4Rtd0",
+	"+WM0xDYpcMs9NdRpRUtABf8eaGmNP002XcXP4mrm2iY1zXm/68zaVEnjneh1ydZgJTwEidqEA4GuNKsr",
+	"vITMg9KNJ/SIpWQpehvXKwz2tsfrCThSn7z92j/+CBd/lWf9xjOH1kHTa7BnkwzR96PgJDS80CPTaMH6",
+	"h5+8RQsy5p5K99Ik6d13nzm56R1njOGW3U4Of/M2aXxs/3ks3zXPbDJvomKsbT5+/Gzju++effshvnU5",
+	"R3a1h41pNZuhtVtJr5HRMZmCkZGJ41fHlF3A0AJbyHgvdmBnfoioZyzHxVOpjeiaYardCG070attwx3f",
+	"bDx6/ETIySTDVp7Xxzti41HraRsE+fFJ5+j56+0fjnu1inPfM4/abRbhdppTrst3cGGzsk5IURatjXhH",
+	"OVSPLzCTbrNnmiLePup2Tro7MTaIcLoxpM5QTIRwQYwmESjO3dyRDRiYQLL+SIL+AhUERmPPCO4KwUo3",
+	"rBOary1DF/UYvo9KOnmMtW00bIA8x2nrMY4ajFh8D0/4Qo3Zvs1wkaAEPxH/rQQoCBIXTFU/WbjsgePI",
+	"sR7q3JH4449bB+vb44pMVIpAblhB72/mtJ8NWS7B7ge35eli5luB5oVa2NBhKcRr0QMf2pFhnbY7Rzvo",
+	"XQix/X13+4dT/IEDwOROWaO2BBaDMdlyGRxFOzHJ1ECnqe+7LGOnwLBo1005BLAub+/ZZWgtcSf4tazs",
+	"hy3K3Ap2AFwu5y7ssoUMc0vsFmHoUucaBlxKr4lmRkt0YFiup2z6OPfawkqylBeq7LYW9tIk0ybHzWAs",
+	"GLqBYWlFHV91X4dCPp23xJvVxWw07owEyovfhUOQgNPHEAp0D9qTSeQ31rpKuww8HpU0Ir99fSZVuFyn",
+	"aaHBSV74ggAq/ATRS4sSCIK3qLM5vLfQuBa8WbQJRN7alb9apyovtQuZNJeD3yCNsNMc0738yi0UPDuv",
+	"D/d2tzsn3bjUYx22JIWPcOQf1Dxm3yvIIN+zLYqjf67mPOMCdLEYIPK4QInKNMhb1HHn2iQRH++ITrA/",
+	"9/7bhxQKjqy5baMQeNxESZhr2AWsUn2BLbkgLjgOCrtGI/qTNgKM6TRVqcitxWHpS1VPOr4nrxQ24pOI",
+	"7kvTV2nKuumX//N/+uW//FeNEO4oRPgCk5XjIAgFuFB+hDMD7+NPBl/TqLwkMkpnPmlGEn6+VQDjzakV",
+	"WRSQeqWv5DXTTKLn3BTxUffH7tHxqvcpXmNJ1myV1ZMuYx34UIVY/mReYhQhC2ODsNsMLfrGqQeO4rWL",
+	"3NvzBgxsBwOncm68ZyUYwYYrpGTlPbCNGL4uZdf7NktUgn3UtAK7L/cPjnABvPhfpWe5mLuxJeJMSWcN",
+	"esWwovNNIRMQONppM4zACRTiTKNCirxoaiZTBZ+NhAUchL4C/zJRfTDJEn9dBHKHzBCZCqxDCQLA+OOU",
+	"I/ILl0mU3pSgJlh3GeuXjwsxKoKhdC6wPbsUHy8Lg9AhbeYkDbXDpLxKBDrnHfr1Y9YsX1ET/CKz4/2y",
+	"NXlHa4TLc/xM4F/VKThw3tc5oFgLVtkferGS+GujMb+Hbr+l5PA0M97H8wZi1WYxuV3WnSUvt+JM3oiS",
+	"5Xbh2b2zO5GZU1d7ueU4flSod0xKom07Zc8WC1xLbgjcmIh6r/bLf/Pvfvk3fyOoskNsPIra7fYvf/2X",
+	"vVrUM71a3w4GSoknrafnYq5crrJEznu1SPRq//A//qtf/tv/4Zf/7W9++eu/FP/vf/6vf/mLv6E/PH64",
+	"8UT88tf/9S//4m/F0zZc9td/KShpBs6vJbgTRtjOkp4pf4uW2C+yv05eqAQ1D6MRUaCWckzunDREZ1fg",
+	"Yl1HP3R2ST/0TD3u7J7udHb33lLBdBxRldDatuqo6nJ3dr0Hv+UbX0peOublMM57ZdcMp0AorE0OVGXi",
+	"jEMzb3CqvLNLmWS0p4ZTBIopVowTOKFEsFicujTiYKJMZ7cJZ07m+ixFpJC8ybVxWHo8tolKsRVMOtDQ",
+	"3ONN4aKe8eEf2lQDNfNT3wq83M0z6dAWwcf6QDV6Gp1d3+NVzD7qmYHUKfjlGhu7pnkU7nJ2rOjdpmbq",
+	"QBDA9hloQ2lr2vctLMp1sJgFhBglpSaZTaZ9xXnhTA7yltgJaYxMOZteePMFfZvLQhoYmqfmeDpf81Ij",
+	"FgY2cGNSwDXVBUDWNMeqxkxhZSjDpWBIAu5CCyich5IlRuW/0hXWcX1sjZpjWqPhvVJOs/Jy09Jg4okM",
+	"vmrkCLFhV0CRYINZjog6KyynQxg7NPveErx88ZDPZOngBJK1rVEnYQd9chyQuxrivjutPKAOi5ADfiav",
+	"+nLasl7vawNn8CadPataay7R22RxPMRf13bRfO/ruCq9HZXGjpUuDAzKHSRFJu/2TgQ9CZ96z0+yH+I+",
+	"C1Ad120cW7tnriRAKBVyFE0TIM99eMYS4Whmp8NRBbVQ1Kvw2I2V+Njlbo4HTkxkPmqspxh4z7bae9aA",
+	"r5A14OP0Vn4U/P+1qMylODUeHTl0azjk33fn71uj1u7+9u23dX8gSvvjax6MVzbRA+0P068POuUznaWX",
+	"GO++lYN0c14M3GOXk2IgBajHeB1olWKtPvNddCkQ7lvk1DgS6l1fTbxXbzzgCTdNUtqvgiSCdZVOmUTE",
+	"v/8DdhcTpiTVuSMkaElBL+QoqUVthTb14HG3o0pvG16kZyRMnTMOm0IKY00zwIqU0qbsBS5CilyOG9Iz",
+	"7wsccnUE5BIO849hadwF5I67L+K/eqyNL4u64wtzzz3lxx1A2rjCUPyoUBrg1z1knx5D+e+vaVcmAV5k",
+	"dowFKIzXy6D2JKC1EYxkXyJjQnDnXOba5brvWmKbJkeUUFUUjwIM3pf59kynUtSxUH8ypHx6pd5kpDIV",
+	"MdxDWbFxxYGoy7JmkWl6A/XS2OTS/uXCHKpRKsKeT9uPRd1mqyLy1gf0acxohYIqgDK4gaBa9ERN9zOJ",
+	"6PWsoFXiVwAL9EOhPWnfCslgXSU6wGFgtY9xuZJJgx7rrC9jwD/CxdiKQwjWjt58JksZdVHnD0mLuBof",
+	"i67w+vXzqKt74u3hlyjMt/3uqprZn8TF/3DZrM2FcvlD0KkDm2q7NkR7qDKBVDeb4qepNLnO52Kk0iQS",
+	"Y3uhzbApL1QmkcvB5djxgRzZou6vbs6UHo6wXO9sOhcDhWTZhH3UM5wbgpuxkQxxTVjulZgtPC9DP7UO",
+	"vAsr/qQy24gEvUchZ+p+NBCvM+Q+0Q4njGR73DKFvDG5qGNnlVNpCi5KZvvYiDnWZkoSfKAU/wvTR+UX",
+	"5dGFznvGWRydqJqQ94XqHMVPU5ur0JiF4CLYrcU1bmE9/+6v6FIqTiuuoGlSE27G7C/4LUoJN3qGdtQG",
+	"lhBhhaPUN6YBnRX1mP7Yybety2PwDceh3ahnsN9ITA12j3HhGTzlgSsVnC3iadblTM4phQefAsFtUuuc",
+	"co0SD8I72ccGIez35ORobnOZOiETlNLhaSHnfCadKmr46j8cvWlQZezqYNRh2MK3mQIID7mF+P8nRz34",
+	"opBvy9+3yF7BqW8W0usmlSs3AaxnMYmHDGY9yJQbrS9H6fhiDDqVwaQbcMEzi4dJpvsEjA7yJwEr1PRz",
+	"Aj1d0c9Lx6Nn6r758gkHJZjCJqJxfCsLlyY02MpFxrci/c3mGUNUhRkmVjmsQBHnxs64QlvmiAeApHPa",
+	"YdmnS+GvFI0ioquV4s753khtRDxAJzFuFcEfWSp8KOZQj3/7+uCke9o53D19fbQXi6lxKm8s5O6fth/3",
+	"DF15vISgKlYCqG6KDP4FOrrgvFMpCDFfB8T3eVo3wW4CI3fR07F53BeZUNO+dOfaDBstcYKBPGPFmU3m",
+	"q+npce/8FnfSbYoqfAI/7VcgrT5bJh0XkPa0+0iihw20lXv3EulDW/JSRs0FWRFoMRYBGBF3cB25wTE9",
+	"5xb3Jj4BHnW/MT8ICN75L7WwK/n31VvyEvR2MirL3VkIk2czMaMK+JaIYRfHFXjMBSVX1MrZDCMaPxz9",
+	"jjSNm/ZHmPtot59+97gdc719rvvnyJxW5kZBmx97XKICVWIZBb1n4t39H7vHJx6L3Yl6lXTqgSuaJAKB",
+	"SRSYqfhvSOD9pN1m7hej8ubMZvmoZ/JMmQCuQBVtPBy9PSNUutA3h2vfKucYuM0b/ZUfjt5ssZNC+E2s",
+	"arBNmedUNK5kSriRnRk6x2DTl3taysA6fmFm1rBlvb7oH4/fXS3yx8l9JiBwWpiPm06Ivroq/3sk8DvS",
+	"FtBJEiFJIN1QR7x3VOpj1/9XTJ8rK8N2mAI7BBMKAijyigjqjNPYiXLrq7reU0Z+AVVdn+pYf3XFXbd8",
+	"0q6o57rZRsXtfa26lXIYEKtXGP4um6aEQIk1FtoaxsYm7ARmQ3e5nK+vZ/gYZ+wuGCDtO22A/HwvYO5E",
+	"kcLnyk8R1e1nlU5rtDoJiesFNOjayBNr4j9Xk014zn1qNm9EwuKAMk3nnlAU37ln6jH+x24Sb4klp5Hs",
+	"h5LP2GiJQzlcHzY5obe5qTjD2/Dcf4m0gTj7u0Qb+MmEz5cXLcr9Bl2QAPz7B0mAyzgBz6ZzgWCPZH2v",
+	"4rILQROfC41Fncj6Nh4xYAlGPJ55zFgXIXhiz+QjaXwSOMaECpeSDpSKC77wNiGNesRZQjZ3hKvirRu2",
+	"WagVkrxuBIigzuEsURmT+64JqnocDKbySFS5AXIsz1U5XlTitsgJ9XRitSkHqdoi3u++7Jzs/tg9/f5g",
+	"b2d3/2Us6jJ1lhPiM+tbgJ3IZF9tlvwexJTon/vamJ4pfJ7KC15CF4dH+65GiXBynylKRAtzHyW6jxL9",
+	"KqJERyi2vMz6OOoBWeIXpdenYX+7wtq8MoZ0pAYIDocBozVSOBQkeWFOMn5oC6k+CwD9oIRSlVNR6dl0",
+	"jjorFxINVVaLmEW+pMfwPWXxfTTqK45Gfbbj/FEDVbjzrx2owpcLgaqWuPZhJntIc8kNG0p2QDwFZFLV",
+	"LXY7I2mjT68X8Ipo743tBVUlem8Sr2uUTUC5ZACuj499jFN/F0yv9p02ve7jY/fxsbsrLxeNGaNyLEx4",
+	"iHUJa2Nn+woczywf+TIFZZJQaehJCqXLRewZL+l/RX1qdC7iVwf7J99zByb70BH44uikugaiP8czpc5d",
+	"LPB//I1vut0f4oh/wwLgV9Ykcg5S8XgK/xWJjcd+nEAby7hKVAiJIJHYAlKmuAMPlrmu1kMSYdk31kjk",
+	"fPEDx5619jS8BGuE1AzcXjNjun0iRcG/t0THOZW7TdGXbtRE/gRfYUJLqjPfUSTqdqIMyHT/wySlYnHG",
+	"papwAVNcA21AXA3fHluUwzciMZZmKtNmUQNeejZXluQ/ynSKDKZUAVNcQvWe/XNXqg+vFK3orFS2YsJc",
+	"xN/9VbExqKqHSjp7ZgEgVdR9fbnXgJkiLCuEBqM6/QsVWq4wTySzJOI6ephiamV4rYLxPlfZ2LXEnpZn",
+	"OtW5VvgFskQ4315hbC7mKhcTqRNRlx7TOlje/MxGhE9wgV13kmnT1xOZikyNpabvNeflAAWTTFNVWY66",
+	"L/Lk98a1gVljd0IjKp6Jb9Uz/nWXeI2r1MMtQSV2ATZ4udzdswkVAGarat73Vf4GDvkJyoKbGgr+7tdG",
+	"59eJJvvrX6GkuMkdb0Aa3G4guroUdyMY/XUU5u/7WjmR8zYMoJKsq24EL3WDqnzbzx5mqq/05BKKwWNl",
+	"mFVNj+WwwjBIYAxEMbgpDvdfRuKfHHZfRuLl7otIvFFnh5F4/uowEie7L16A/DvceREVNO3EbtQgaa7E",
+	"wfZR0EhlukLCvEvTMvkcoQ2jlpCEz9Uz9QJyGwv4IlRXDSIvRk2qcw/GvAws6KHLPeLd3Hsv4y0R4xOw",
+	"aNPARALlUrmn0lsGxBSFeX6iW0A5BMMGLErspSIwStHBSveFvtEiir3xWEgnnLWGGkMdojPLTCUiVWaY",
+	"j4LabfXM0/ZjER9sHy2W8xduVqBvxgp8XPJzNd/Cjtb4uHv04+529/T1fufHzu5e5/leN+6Z+gqIhWLA",
+	"8kcLPQ6hOcB3Gxg0MZiJSQ4V9qsR3Z6xBIqunRiA5V2wVPqmgdgDCTJsJ21DBPVYsXOubviFqwNqJ6zW",
+	"e8J2Fp9pFWQnIs1/bMjOlf0QeCj+pI74IL8H49H1NAQ/4POwFvHDETByDZrigngIXdYE31eWAvdsRL8m",
+	"qEb+6gVLBwLxZOE4XArVWHZEF0mGNtpP2482njy5Po5j6B1eFsKr9O9PU90/9zzTa13Rg5KHt6524rcw",
+	"0ieAcAzPmd9W98kXWBeAn3EFemP1867GcFyf9c/VeJIy5auQYoBS3TCfRsvjWaGfg0hR0hBPsjV+KpGQ",
+	"nsBQDJRE1OC6FC+Oul3fn+LYzUIQLOzVewKWwCIaStzYEpKIinJ29b0XKeFe5u2Fh6v1CfFi89zVrHgx",
+	"w8+UGi8t0YqzRcuY3CfJ7wTE0316/CbMgbIkJuc3E5K3gdv0sXPklddYkSNflZT+EHn4K0S//foyzB/7",
+	"RNx2LrnYsDdF7Fyfo/1oh+DOWAPtT2QN3EM03idr3xc58TMr4xtlbDPVn2ZYbrzWRX4+90lOzMKu85KP",
+	"ipFuN1RFT7l3kYOLHL7hCje59H1v5iPHiSQA4g2RW/F4A3xUN4KzltE+EFOnSvA6mJIkpUQx2gdOxEa9",
+	"y3cQcNKN7MwxegEGXHPM1A4QIsgaRIIu+86E7eCxhB4tvyNGkW0uU1HH0im4mWJFp93fbXe7O+RYexed",
+	"hqXcrkzG2miXZzK3mRMjeYG4lJ6MsGe++ebQulybYeubb8QbhG+M5TS38CuuiSem5uIDhH8UIzvN0rn4",
+	"oz0rGEUxbdHnxKkS0gkpvvmGk8XffOM5UHxNQelapratayM6h4enJ7uvuv/pwX7Xg14SwX95TRBuu8Iw",
+	"VqLf9HyaUQB6I0JO+C+MPIScg+eVxvRAoyX2NNaFEb1yifvrgaOnRkLnJRhTY32K2wOZRgWIaSRMqPyw",
+	"vI08oZUS/ZHqny+F6D3SKdN/Hh4cn4grAVzjRoTom5Qw4b5rnSNbrpotLpyAE+B8/Npxz1bps1F9gRzk",
+	"nEZC4iki4qWgwWZgD7XG46VGVKrxwJVHoidh1kf7It1p1mgJTL70ZapMIv0Bo4v9GbB4v8oWZ19KmmRT",
+	"JoCGPVjPFApZF4lMEWIhBppC2oXQQhwxIPeZRHQ6Ccm6MsohF7+MtXPwksULBSYGGAT2cUhBVqpdCiYu",
+	"DCTPbLlaw6YJCJXFsV2oMyBy8sZy4QL9QeQj7cRMMpxuSE8ZKwaZ8lm/ekm8FIeeNgDhyeL8lgWNn8VS",
+	"vA/Zh3FUuHFB0jyoTFJIrNGpS5HKCbxm9eoHbsVzz9Tc8oLhQ+g1zpWa4JDaDDfLSU1QqYq526xRpd15",
+	"SRtNUKd3NWgYJviZYobFAt2HDL8EeN6vNgC4oBVuYAJeVia6RD9Yi2orLK3PFRgsXu3KzpndnPWpL5sb",
+	"20y1RNcL+TRTMpmLsUxUqGdxOahxX9pnjSJ4yYDZHYwLZDNB687Mq0jLl7TNfIDsvQ9Q/goClB/9xN52",
+	"hDJs2JsGKLfKVEGFI1UAtCKAHbH9JDoXBq1ZNn/ZdsxnYLQamwl3rieYDN0MfyRun5JZOpLBONRg4Rol",
+	"6gQFLsixpfY2D1xXtrfRP8UfGp5ph/4cSntpXLqa2RzYWzZiYLN+yZsCQzwD01mR/1KZA7JeU8iIpQ8S",
+	"EKA1W55R8UPVmQjIuoX/CN4N8Q+fTDMsIi6ttx0MhMvtxHn7cUvkfJWGoRjQvOQNBX99nTOExeroCnOF",
+	"PrEr4KMWrfe1UeqPJQjvivXZ/jTW55cUor4PON9qwPmzq5Jlwwx7M9YXPnswPAa9q5RkpioZqkzUuf0i",
+	"wgKayMewsPYmFOGE/pSoZ4pVALFdKRyKSD6l88CuYwesofAPEeiTJlai8gUR07y8m6g+YYT37Vgt3Ybh",
+	"NOzFGsPXi7jw1ss+XockxBYoMNgzOi8kbGL7U7gb9AdoKnwn2YeVYoxk7QjPY1OsXxOipMEQAAYIw8IU",
+	"u6PgFqrzchTvHYmFV3WNiNYwDNwSrxYWkYnZCVldG64YDh/SR3/4g/KS+XCV52cvMErOZJ9pcWBttpa+",
+	"CQU/qCcGdr5bnjRWlWt+FsLIh9UNqOv+nl26JRb1WabzXBkflIJ5TCdO9GWWaZVQpXpDpEpecCtvCZAd",
+	"o0jVWUTMM8Q3eI9DpVRI2TNhTqlEZJmOmWOB9xTW06YpW0/c3yP75xzpoXXUjpBekLginQvpeoZm3hIv",
+	"QsALzB6KW00m6XxpJWDa19hM0ZqNtHC6wqnKlr5IGTSmZ+Luq8OTt6fPO9s/vD6MRV17CBqkciRvqmBT",
+	"wlr3+M9/RgisObUGFK8x1s7haYejTypZTDKwMPI5LNIK8nzk78/UQJEtgxYYV96VzmEosU/UQBv4nCJT",
+	"EwrwwtXwg5ueNX1UHdlJnBITidudC/ikyO2kmaoLlYb4ewD4xEC9Ni6XaYqSA+0v4z/5NIe3wqA7rKfB",
+	"bgheZSzBNV4gFSNnGKbnf9GlYBWC3Rx5I9bPdFGsaUdw1v5yqopUgecqcNv4prCYP32M4Ekj7Jk4m2Nk",
+	"t2gZ5GJ9+vDLHwPW0je1U7dLPQ7h/I1HD2l7xg3y0udURwkrG2gbeqZUqcnRTtjpgQaU3hZmFfoPuVXO",
+	"wVevh9ZDT84NR4PwiLw0HdsLbMtcZAstI3Q3YAGDICyRjJ2EloVqOyfYyP56TDnBhdirMpZzcaa4D/PZ",
+	"E/FKP99Ewoy+TBRVX59N3TwoyY2nRaCa0g7yDDkinj6N2u12+KMd8Jj/2Yb4QT8vsXGM1diSCMBjB3JE",
+	"D03o9muIARLF4cJkFnSWFQ62evlQ/pPjg30RjPsSE+wGvAHn1kTHvzS+5sxm5z0zsJl41g4tGvX4XdOz",
+	"gzT5x7hRShd4cfK0/XiLHx6e68S3rZ75XsmLOQ40gv+KG5uoVvEfHpRK1EnIR35Gkdg+/lHoMVh3LMZs",
+	"lkeCLZqeIZwUaxqUZkGQFFROE5X5q1Aw4JwLqffoOxE/f338dlV3yhYirKsM3F3kaXIczbcDni6sUfmV",
+	"VwyyunEFX+o5vmPtdpwjHvyTu0T4ZkfKTdOVBQDbAb1++aTdt6Z8YGvK86mbf9Z+FAwurXQXmFnozG95",
+	"7wHxD+s7UxalTW3zWRt+xwx40579UfVz7yPVNmtlAwbvx4NKG39Vo8uzP9tof/vtsyeXhdkrYxbceSA2",
+	"VnlXLpe5e1iYa5fy4iF5BOZiw/W0ViULBn4zSFEXUbddDAY4Rqji3MaijrgyHgGgSPFuRN8+bmNTX6Uu",
+	"QZqheuC8bQFKhY2YNZ3i22y1HMN71W6OFi1z9yKz42uBjsLFJ/Z2272r7/NlY49+HW3ix4FnF6zYwqZG",
+	"xUwbuiRS8PzdGp0bnW520Nce7V32NPlk4SkzKjCt4O1baJusFQAMLrFKDIBlTN7MA1ew4LMAoJh9f6TT",
+	"JFPmgdsSsV+x3SSmLu6+TVPVz52YGj/4nwqYkYKlNzzEzkxhyE4mSma+Jzu2MxOzTwjvg3gtI7VCvIg6",
+	"9hd7R79cwOGZaBqtnjkAV3MZ+oQtuMJ9wTRES5wQFaT6aSqpMMlNx67M+K8pKABjwg3gYlJkQ7uVmgr/",
+	"uMmWHP7jOJdZviPnsUh8RgFpNVPFgSsxhgfOYVXmZH9i9AiWApFzxt5BSdB9QFs5/DFE8WmoeiJ+IzY2",
+	"eUuUK44a0dre7DWSmwNC7ye4n6OP+lbJa8FK09X4wNuV3pV3uhfeX5TwRv8Y9/InFtf0rMvMMDksSa0F",
+	"uT3FaKIdFN76+xlhlEItWN8xHAOOPccepiZRGbr+WyKmmTAgNU8n9vKCQzdUUEcR71wOh4Fv3pr+Oplw",
+	"Ioe/FkMuvMq9GPjSbDg4b5/RfANV/X7WWxkEb+NRxWZA+RbD0LGoO6UKSy+dF1XWDpvaZwTj6w0Rtp94",
+	"XBhizel9ixP/gANM+vw2T2V5ivcH88vTz2jGns0/sZ6+VENX2VxAY2ojHIWCE5WtZVWRt9vtdCKH90S0",
+	"H04tQl/JbzP83xuzzxo1Q52incAYZIJtTy2xT/ggmRJTo3+aUjqA08P1J+3vROyrX+PL6Czkna3AP5Gf",
+	"q/Y+lCrdV91/GDbzffH9LRff53h8ryFg1iQBbrdKHubzMFOoydZXZB1Oc8f9RNRUBVqQkY85KkQlAqQR",
+	"EW4wqSAWreJO4rRy4ClbnazEIYMyvY06TnzCjeTY10dC8fUUTvJ+uIFlcG2msZWH72paFyZnGCk0MjC4",
+	"S1EXCrcQvTqWo2Ej63ouFjm8Z2K5Z2K5CRPLB+quW+dYkZf2m/gGLjgcBUWKHCLiQOiJMBIRcqnWz/Of",
+	"YIiorK+wbaRQVmXb/RIeFHn3+hZuarO3b9tmv2dA+Rg9sfdNEdfS7XTIb0OwLRjqN26LCLnla9MK+9Jr",
+	"ZhYuOIWZ7ZN/D7WvRNMrzuZCVkLHXL/JwWNM+eDvDJAdHunbGlzIbs/RIUCIZzA9NhHoXQ21cQup6gfO",
+	"V/QjcgT2oSEvx5wqUykOz2lvSm3hPIrcFqODLya4Hj97RumtLWLiEEZpEOCRT0zxMoGAH8l0ICZSZ6LO",
+	"7xrK/ul9I//s8HtuY5qnhRU6J4h6xtvQxHVaKlQOUvwSpmX+xjfVCtfNhHMO/OoLr5tLO7FfHK8zLvEd",
+	"onb+MhmXw0YNUjL8djO0qFfovoRCIfRf8Jy9wfr43cSnscO/I+KqqwgfOzOivsR1jr0IvtcjYBoVzOco",
+	"RRI9wKaOHOGgGi2xm1NNPrEeE/JSqs05klLoSrKd265criabQppqMjy8k+/0ZelRYCvBHT6XvuoGkG90",
+	"Ob9zwXsUCs0Io4kt2Nh/hd0kxhaCOTYh8M3Ux/CgYC/COVDFFMdpCrEdYSsJZfEJncn3sWUh98h8Hr65",
+	"JCsyiSBQsQflTKepmMj5mNtbZNFhgZ9aijNpzv2icCkS3ulf3FkPIkW/PHCBjkpTmdciSxVxMWEnBk3U",
+	"BeIqP5VCQ1L/mah7zqPNwJplZ9R7jJTbzIlIcSxctzNY2Ha0tFcwzKWNzOal7cClD4MVG6FubAlka6FV",
+	"ZKzGtsHMTTbwLWlT/QRuq3Jf2OM6hxnB/AkdFDbFc0VtjsUsCzAu7iBRiUZAqiz0tuSjzE6Ho9IWKRon",
+	"Fp6NtkUxgaKVjzY30k0inRa1uOQzK5xOKIIxdioFadAn7jps7Co/OjykePqlPN948R2m+sb5fT62b1qe",
+	"+zzJPTrR3WbvpjN/pvKZwj7D0JJ3ffPjvR21j55R8fO8MrLr+9wrgg+dGKrmKzUaemTGgWLxfCnj9ntK",
+	"xXvkoF8Hebb//B/95FwRu11NomMWNzdWuiYutDvPbGWbeya3y3b6S5V/wDbft0at3ertT6J/PzDm+fia",
+	"B+GVTfRA+8Nzl8/pF3XYXhL9zm2dtPfimien8IbgW+g89CvGdCxyec7GOrmeaKo70kmhpcUOFYXZzpWa",
+	"cPxLZ3CuMfvPgF42E230TmKRldKY4WxvEZIAO11IMcuUvDNJnLwBLhnUjdi2xjsbflp2UOCioGeUKcY7",
+	"TfAPBTIvhg4u5az/GHrzjrgRX4QYuzcdfj0wU5/N7li0v73ncK0sikf+oOCYzkp1vVEJBoPAFy6UiDkC",
+	"FVOL3Dr29FIHIcfUKGJV/ZOP8LDF42VrfbKSgrsCoN5Yl2F4E/ymWxMI9Ig7xrHwhZW9Y5Ddbz5y+Thk",
+	"Wzo/fid/JBLqy+uXOVa5WMJ8OfOCfwPfmoLtxB+bcwFxcvrMQ0/dcPUNRsDpj2Qm+6CGN0Wihzp3kUhV",
+	"nmNe1E2kj4GP5pORMg6xeBiJR5l+Np8QRf2elcZzRw9tsG42RZxaaToUtI/oX0cyV/6/X6l8ZJPwL+zD",
+	"4cwl/ICtuwRAJNM0lEjiP8hCioqLDyluHQujFPF+j1siZnPnR5lOVUyRaEazwmh1PJZmKlP4Mx5lvAQs",
+	"AooYDA2+aqDNXh9LpUN9VyOpNLvPFEflpbmPopaMqV9NUPTuqIRQMD7zR/ED9MB7ILS/T1R0haKJbhAq",
+	"5Rer1J9Pr1F+7tXO2gr0rXBJCRKuBBCZqRRTgXR14SOOr1u6HhDjilxzxVlmWMdLKtrLhtp9UfvnCB59",
+	"ycXpy+mR9xESV1eo+xN6VSqjE/L7cHC84zJ1ak3JrJiaVDkn4rG9UCc2DlTaZeTE6qmLwOQjBN2Kt1Ql",
+	"5llC921QfYTHLkE8zwJDtyWO1t9KHakrQCC5ZIxmnlpCbtV+2gVxBPmOZSBPnAtlva2QIt7uHO0UdQJg",
+	"OAdb7RJ2iPc01l7hjK9TpvVrTAV9ASW1nzt3dJuWxzVZYN43zQROIh+jasSG/eo1WaT3dXs+VQ5pve9x",
+	"n0H6OEbAl+UkUObpo5zTFWfxiujRjY4IF3O+f0KKBqiko+oFVYzFUWTKt2kn+qmSGTIBboMRHtp95hPl",
+	"IY7yQkh4HkDfBASXPXAVTsD1Yaz1SaT3lie3m0J6j/jJFyDD7tNHX22wJKSdPlOw5GZJquhmaDRlp+th",
+	"aqVpwlFKpqlam9Ty5BvkbJCvEThEmGAVgxzluHT9StbmRkvgt1OOGG1HsNeSACvFVex2mrtcUs7KZ8Jk",
+	"XoqWP9x4RBwncDpUQo04hDiPItmaVs/E3d++7uydHnbevurun8RiIueu8Nm4tpiYZgmqsho1x3C443Jy",
+	"vI3XTIyZvhZ+PJPmHMS8Hk4z1dgS/qFHu/vbu4edvVhkqvrgSaZNX09kWnr2loifv97b6/pZar9G6Nl5",
+	"+NLZyKbl+0PxE65u8aWoTHrhR1Z7pBpx3WB1MzWW2mBykt+yGF6mM5gLApDmtpK5QNjRknUM/iv8WeQq",
+	"G18JwfBS5XuwafwevEVVUXnOHYHvujdEVwngE+QY920f4axhxAS31hdmowYZnIy1ecjc7c1rwKjDQjDH",
+	"CfZC+sRm304YaDMm4ogdGnM7DBlH1HmUzywzweSZUusS+0u31z4BSPlJptTnAhh7YbMznSTKfIERlZOC",
+	"/7/o44KvWzoPK/ZY9WjgVlzfVgfPGGmVyaw/motsmlLAkr0n/wVjpnham/it7qv5LeUj/PCfKYUb3u6y",
+	"JO4dxBKonoH7xMg1sqeLx+7mJ+6mTsJ256T78uDo7en3u92jztH2929X+wglQ3+NkrkyEdpxIuZrSnrk",
+	"kizjaq1xn2+8P4i3naFcOIe6Utn2YSfxPQ7W1fnLJXW9igenL42xuThTIR1IUcJlERA3WuIVmYIPwBb0",
+	"XBNI/jcYIMHe+gTfKqV8f3a+qFzaXdZDa3Job3zirLrr18QErtyj7U9ivt1RRO+vatNTVurWdvyH90ct",
+	"7NXLslIY2AjO1BTjzNdwpiggfYedqfvTeG++3SSx8uX4URxxW8+wI4cqCShpWDO6JeKf4pAYUM2x1Kmw",
+	"GUFA1vvSqaY2Thmnc32hIgHnRmrjGi1xSIBmQo/lcIE/rLUycMdW4I1zwjeD1IqW5Jh6h2g7A40s9Asv",
+	"CVPVcNlPU4XfFn6Ef9aikhQYy3d7ygzzUW3zUbsd1XLYm5s1l2faDGs/3y7TFi7bWhQvo8REDjHgzN//",
+	"CxA8XyAQ2DjsXn/6/S8rg5UrT+bV3pdbxvrylMrUTlzuEPJeGI3GpZdwi28SwgZicsyOu3svTjs7r3b3",
+	"T7e/7+y/7MaN1hqf65XPRFzD1SLn717V3Rlvi/vTsJssTXlPJDKX19y4l+mqpT203q26YT0uTmhF+ql8",
+	"bh5OUoli873HXmPoHqvcUXOfzUJbHkFoWqHeTXQ2F/WJysYSBickPayx4uT49CyMxq1zPVOfZDaZ9vNI",
+	"yGlum5kyatZoiS5msZ1yDi5ehlX2RVjwqlS2AF6oUe/ynmEDuiX2sRVDWKNYQvjjvv6kr7DTjxUr5ENY",
+	"1tuxz2Hoz2Sbd2D/sCRboTaL3ud72fVFm+nH6HEHhTmhzfzJJN0l4iqzVKb0scXVdWUIPL8qQ8SHiJD1",
+	"AuTIci3MLWRTbKruBci9ALnNfCkBcJZkSEb7+S7IEJfLfOpuxeiZugm49dYIZRJfX7daqlBj2QCLIsmg",
+	"TO1QG/eR5cgxveztSBIa/F6W3MuS2zRG8FAhnHCmZD/XF7LklH0+meJUnmszdA+dHprppKkMTD5ZGyh8",
+	"M0LUDwGXN6cTRIieKINlevFQ5cc4TJdGicsYzLklSYIp2BW5MjwJldtvM11WfdCak+dmOu+P7sv4rirj",
+	"85uB1qvMSMu7a23V3srsElV1YwFAIJIY2MwXeiv85ltiNtKpEv3UOpVEIoZJvJ7EpUrtxz0TH+++3H99",
+	"eLqze9x5vtfdiVsCvnxTm1CCrhP4YPkcTtaFTpRXYQjY8047eIECiofKE3rmsvqE47Wb+RaU1/I+/nTK",
+	"6waHSCBW4Uw4lf96g9BfomI6mBDeEp4jf5KvfYQXlMlEjpvnaj6zWbI+19SpQllZk85bojue5HMxNblO",
+	"cY+srqc4nsjxD37829zY5ees2depdvm9arhSNUzkWJwXnyxsq8pWuYl6WLl9Qp+sR8DZDAhsT9vtMAGQ",
+	"6QiLttFul3DReqaeZ3o8VsmWULgRrWFQtMU8J6gfJXMnksxOJthK2xETeA6cITvGVo/ZCPEudJ6qnkFm",
+	"pGQe8qMwdgSXTrAhYvEBKVfVvTYaTDz8uxjYNNFmiDQbZ6ntn6ukZ7Cba5bpPKcTTIQVW4JPgJBppmQy",
+	"91hujNSTqWZ/pGCENapr6YzdgtJaOl6fUGdd82iDwqKVu9dXd6t2Fk865VfeX7hUFVcuh81hZqeTm2ot",
+	"tEjxzkjYNAnFE2vJzeTwJT3ndjkk8SHr4Edhi9Pb3uuvy7ZaJ02R43Tov1iJC9Fvlxu1I63cQ7GRYxWT",
+	"Wnpa1kpbJRVGPOBeez1erbyiJeW0JeIzK7PExSjTuL8XfyE4OHgJhgLHjtg6j9AzxRDSsFLk3j1pfEwQ",
+	"R7qEe4j3Ye3WSFpx+M9FHeTf7rITdq877mQDVDjVNzjU6zTG1ZU7q079oYXjWIJbhGlcSkteHKX70psv",
+	"kCP8pvvt9ngweCtdlgK63McChRWRRgIXifRJVGA3LPbZ+ideTgJ+51RF+15V3Cd4buyX3O5hD0pomo8e",
+	"6mTSxL232tr8UWV6oDkmcjBRZndHbFtjVD8Xuzsit+fKiLrTQyPzaaYKLBwfCH8ACmpOgDHauanKop6R",
+	"00Qr01fiNwVTw3CKkYxUI71pEnFpXKMlXiAbdClhfDYPwws3Pfuj6ueRUKlTPZNqc165NggUBJm5oNdJ",
+	"fJV2nfRmGE3DbCd5g4YLnDiyZziBKva0OUfIMws2rc9HU7CGB0VKHTBucVxYHyn2DrY7ez4yugnXwwU9",
+	"A7+oREwnyBiKKMgzAvuRSZIp5xpFLaDM/fMeODGRzs2Q188klGKXacoMFz3DiXbH8DUy9wygqvSunLPA",
+	"WSEzh/94RliztfR6PcPvJ4sxwnqCEUKQRv7RLfGkvYEpF8nbpOBehffEW+db4imlWLpHP+5ud09f73d+",
+	"7OzudZ7vdRlqKB9pR9kUH30qbRebrdlsXLvcM2dKDFTeH60OVe3Z4a55o/PR7s5h55b0xu7OCbz+56oN",
+	"mOajI+Wm6Uov/pi2nzZMPYvfScNechaXkeF8Y6NcrobDU/66sehbe64/Qx/slwCI/2m1h+pPM53Pa5u/",
+	"/0OlWEAPDXw+FIDSFMc9HN5OkOAlJQNLvqBeJtOzVPfX6ZcFWNlV6qVJUr2pk0vRfYLsJ/k3mRSSKbfl",
+	"acMrbYnYTNM0CAmZrxMSKwsF4Lxv4/N2d261o9Y/Y43VFt659eW4Jms23Hb4fKCFlnfbtTbZ8u45W2+c",
+	"dJyI0yDBk0knLjkQwcaId3cOT5+fdl7v7Hb3t7tEG5N6NV7ixA5Tfe6titalCuP5vcK4Vxhfk8J4/gkU",
+	"BgrxS4481p77OlLafjLnUDLe2wIFkVkzrJrI0oipOTdgXbMZO1R5cAx6BoxVqvqJqhwGeqxgSEe1dyrx",
+	"jgU3xzletXq440l7o9ESHUQB3Wj3zAABZ4XMczWe5A5NYmu8txCBDfu0TbY38nCSGGXznwSaNmLjKVLb",
+	"5cpFYjDN8hF4D2FMmrl48ug7ER91ThhLtbsTMzLekcqzeRPnFHOBBAKKcrZJ6hScN+1Kj+kZmyZb4v9n",
+	"73u328aRfF8Fx18inaEU599sj3zuB8WxE/fEttZ2utPn8p4QEiGJGwrgEqBtzU4/x32g+2L3oKoAgjIl",
+	"/0ncjrv9YWc7FgmAQKH+16840xWc67TKScIGxUn4Dc+odd5aDfueGOVHu5wnNvk92OTDQCH/4yZInOqQ",
+	"SwfBoH9MbukMY5l6pvMNHPIlcMjwGrdxSYU+13Y2uec8Jo5TZtKl4BtVitUaQyI69ith1vL6vdpin2dy",
+	"FsuONlmes5fbr7t9dioo/3GFISOT43LpmKXnCcgncT6mylgm9iKpMvsX/DxgbwUvRZl0BzQu7j6mCBMS",
+	"/VyUIkKAJ+rtpxWbCWmn8C4kDdwReiW6C7iGPR1X5kYREbrTgD/wCHX1/9miQ9qFzbf0/Hv0P1tj2G9Q",
+	"OOlPvzfofA9OOPN+nTto8QuxKbI1cpWv+ZIqzfVqcQhQLtCf7xcGfjvNOhA3iFgu0pmV3IXKpNFRLAkw",
+	"V0feH9UFue5bWGNboqh2nzUqVKzEd4Xxdrq54OdLdqHKr4NYYs6wa6GEP5F4c5UtznFWVlID/DfgzwdD",
+	"yklepSLt2gtGycaxBPH99tPpb8kOLtR+7NR7P92gLidrBm23g8ZoiXfzAuZ4zo1VEtzSvGWEaoy7svUA",
+	"L7r9WH6Az+kklz34MHsR7TTNr+yM+eRrVUSsFMBPIrZ7+gtD+F3IIru0/xW5FcfSfXgXd4RDW/dsIVhh",
+	"jxifipjfJ78mvyEteswO47HUojy3QxhqRLPI4Azq8/Jjvdl+1TLI+mjpobhDnPSHx76+gcR9W+nlw8c7",
+	"GzgVnvI3wQ4UCBizHvcaiAI1w1vAYIMwtjR4RQh7Ub8ORbSRUHrVYd+E4sCKGGJWVkxmkOXJtOFL3e2z",
+	"E6iQS2MJRIz1b8e7B8OPX4a7u8efjs4Scra7wMdc1f4z8v6jr6PNtousBbTNkl9Pjo/efxkNT09/PYaO",
+	"aehdE4z649afkWk0s5CF4nqGh3sr78bSYw64F8V/VzzXjUGVtMoHGG2r87iu3ParY4lBg5778ZkesBfb",
+	"wEToq1csJQhmrLGKYtngBKBFcKsf5dDgALkjWXmzSuiVYwTwE5HZY+uz19v/iGXQdQ+2zUkI7FXpRIMf",
+	"IOdkTnKUKK05UPDqqNYp7wXmrDHJt0LL4mjpk6Pn8Zo8q8XLIdnehuGuLTNs8K2taKvJdbairQYnWde+",
+	"7gZ2EuiDvXlmtZTl2uDDUYBYFvmEyRfb26wUE8uD+rGMZXJ4fHT24cvu8eHo497Z3pflcrk8PExIG8WG",
+	"JT27zyC/xkpWmvqn25FIM8VCNMuwUGWNJbzXHVBXXc9vvWAA9mdVX9+IE0IbJeRqWt4E6uwUyilTobts",
+	"oiCyjPpsypeO8TjOihPjevvs2EoGN3QKBpRR8FbJBC/zzDIwVM+0YpmJZabtD2AKyfrLn9XNbOwOgp4J",
+	"r2uzA5bgRZkZUmndJgUbF0s7JtR4driEBS1dXUIE3TxTLI7wn879hz/TbCqE/Qupo901lT8jewYfiBju",
+	"0TfUmGdN4Idosv8QXpsHLOWpkVTsHrldCJkK3JN2ntJytzf3C3EkT82SdigtQ4oZdKXuryUSfe/ksbZu",
+	"xPXR/EsThr4bRZBAWkcSu0QO5zyvhEs25OfccPQzOB7tWjdZ9dly3kxiG8N2eqFJf9jWpm6Ba+iNNu1P",
+	"3eT0MV8HT143UrvWFTzuUr98K3DTTBc5X0IK7s5GZBY9Vxc14hOAtq5DjdsHZDqMKnlnr0/2UheSdUqV",
+	"iwggtLyjjjznXaiJz2YSSuXWJvje/ardb9fPxuoeKB51zS1HfO30u9z2P/TmPq7ung8LJm1qdv5tZtrG",
+	"xuBtIrcHKM1rHWEJPXZgnwKLibMk5YYP4L3nnULO/v1fhZj9e5ZN/30hxkV3Z8y1+PvrKGGfTj5Cuzsy",
+	"y16yw7csFXaxUL+stGDjpTUmSsHzfAmsBMMEdmxoOBzUnyGmsgt+WXPD1GlY4C4Cpod+K5/5gEpCxLKp",
+	"tWW62EkSx89cia9XGxbCcPtx2HZOsqqwNMYyHcuOFoIl+Ie3ipcp7sgO42zB86mypo0r8hYl5AYsVClY",
+	"kV2KXNt/Ti1Xg2xga5IeHA7f7305HH7+Mjr4vPfxFJObgj/vnwwP9+yf81xdRIGzfxs6hz5vHEwXfXng",
+	"U08ZN7FM4KQRghtqlBKWZ1+p/I+guQf0Lzf2hJflktKVMYmBEWwgh1DfMx3LBDc0wY2kRYRAP2M++Ypd",
+	"++xOOhqAkKAps6IQNHufHRjqOh3LsNd0yrN86bbeNZq+UXqENZ9ZZtahmo6CHbsvXNNgikciTp7SFX40",
+	"392pQDgJy+hCyYD35jbyYcEve2OVLnvAZrcGr168fvMfL3+6c/KCiyRvstxJAQ1zC/gEk6eiGlWBSXWx",
+	"A3UGF1cyFxTVfvhA6pxrDH22mnGnPrx9b3fqk74On68Rafcf/FdzBWBNTC+TV4HtWlIOWj0BCES3Pj9m",
+	"1xX2UGFOkGyAMTMzFwuWyT5LLsRYZ8ZpLXMlxbJQBkmqEKrIBcsFPxexBAVjwDibZnkO7lHQDhDaEjuY",
+	"Ebo3zU5JNX02dDX6HgXNZ/YVooxlMyfQ6hRzVZWtAg27j9vVdTH3bOVd8lYXAmJ+VD8DnttKmrLSlqsn",
+	"n3v7qrzgZSpS+18Jm6uidk3bd3E33AtFqS6XffYrRr1i2WwjYC8eIqzVBVCvt1+xFly1oc/OdEkOmWSV",
+	"FoPVCFufjXyA0Cp8P4Gf/eVPAaZB5EHWgRQ12AdYV9oq2gH67R4R1j49FMjAjVIVLc0R9T9M4uLtC0mf",
+	"An73XdHhoA4ce8Q0jG9J/n4F8b/mvf+G+N4NAUdHsKb2DicOW9BxXjWd7lgLBNIv2HjpGjS1aw0/FtRo",
+	"A0Lz8VcUrcGJvUMK4kreyIb6AjJBL2jqRsZG1szZ2WHJlOdarCbeeFXUvdiPpSsHWClN0FfT+112PwOE",
+	"tetS+2+TxDIWDBQRo1ryWdpEIhR/L+85+6Q5yUOZuzT9LzzPWq/Xr2voocxmc/Nk/v545u+J6IX7Vme/",
+	"fp9Els2yaZzleSZnzydcTkS+ntucVaXUQQsfFD6uR5Cl7ExWQlPFTgKICEIPTRKRnn8xzyjD3RoE+ZJA",
+	"E2IJzIMtAAU5COjsn+zt9dkuLMuuEOOalKEWGCRnczBcIPmlwfPsyCqbCF8jheew40t2QVHE727pX+Te",
+	"wqThC8ihM3Ph87VZphtVCFCs0BihYz8BHKOc+aZJEFTqOiPh6PjL6ae3p7snB6Ozg+Oj1hxf3ILTYOR7",
+	"ld7hPOuEd/BMtEIT/UeRGfdQji6jimC/gntN1/BWCWr/wBTgBgW1XW1qwLU5/wRSm/KlhwlfCm4vqbvg",
+	"4ZEP6ovBaGyohFdsXC0jcuBlExFLukNjrl2Cy6SeoRBlptD1UFTlZG4f4mkKuHzwe84lOt0xCcIaz5hF",
+	"by+1w2kmNYJcB3quqjxl1h5Hvwhc25KTQOSSzXmZwibC7+twK0duy+7Xb23n2IRa6U4u8seDaJt/NS9b",
+	"yFWL+mhudHmuXAfKvFsv6vaBY1t+lgqgNfh3KTKpDc/zwdXGlDk3QgPkjSjAyUT0HBFo/8Wcm1hmhhU8",
+	"S0EFn3PMNkA5mUa1/Fv4O+eKXzk9tiQ3UWa0v3dcprGsOUqfDbGWxnXrC8uTyE1lpybwIAyirUonzOOP",
+	"pf9rnx1ZQZnn7mri3c80W/A0qMXT1WRuR6Ovt0LuNQq5k73Ts+MTa0J/GX062f0wPN1LWAfYhSJonmU9",
+	"8jMd7KDddcHT1hjXCR7liB7+keQi49rleD6SipsH036RmhzVe1guf8PodhX1KX+L1KTCmTaSbBOepdDV",
+	"QtxGL6YMPLK0W/RCH+JBS1dIloqFsnxjCZ0ATuyUGzTe2yudsay1TnYjpRPWIB6H0imfdM5NArQqZbhd",
+	"kK7QKI69T90TKPR5adINQBm/OtvK6ZSVngtEaCsFz3tQfZmKc5FbGrX3IJsSnUHF6qgaWwqC9wYsWQit",
+	"+UwkVH7m/n2QJhHDTB1M6KEEFHDC6flZthAJysMkJLWkC9KP/FMDNAFxnVYi2mWikhouiyEO3IwybeBT",
+	"aBlWU7aT4P2nWjps/tOPJQKs/3x6fMQUwPpgKkmmmZ7zQrAOl0vsrAsgfGPBFpnW0CrBQYZg390wS7EL",
+	"+TzonBMpe7n9usbaq3ddG1XYDTflMpOznSDJxy6HOApOTekt4B+MpVkWAjo1vN7edgoFdICA7JS/v2b/",
+	"zN7Czy9etXOaicjOxaldxFGwh/fW/W51nrtWj9HCU3soKR13987+tb8sls+BNPyrqFOmUP+rL37jul/L",
+	"tYKQzmouyN/fvHn19zUMCjXQ9SzKo0ckpHgfpIk3ZBOnmQA0QRLcqRk/F7W7CdxgtXrcj+VZ7ZZiXBMa",
+	"KMFejK2IrwObcK/AvkB84mCg4K1S2GO2t30C3Vs6Scigv5yeDc/2vgx3zw5+2UscbClDmAw+t1o2aC2Y",
+	"MIAfChVRCGiAsKWzkkvjtZFBAJnpFuFTqS1DAsahpr7C1HcDR4YRy8RpX18Ojn4Zfjx4l2AKpDOM0EGX",
+	"2/8shEztQqz9ZPmQ34CrYx0dn7nvxFjaqml21eHoFFAoer40ru45lrRNYw9Kaj/gmXYODK+wouGlptD4",
+	"yxGHq+tx3dM1eEkAnwQ9LLnStXJHaY2hOzOw9Bo3JBDp6Ofss2Fgs/nPAYuOr0YTtTBo5tVKIjpGwz0F",
+	"woglrkakfbbHJ/OA7HzE3W2ukhMR2Y1S0m3rIMCnQkK2Sm0US9g2LpfQHggO8B8sefdp9PFg1xKpNxNv",
+	"1yqexr3S5zmWsfx13iDTOtRUCj6ZQ6EehdTsSYLAo3/PeDnmMwG0LJU3f2NZQzcOALVhDThsCyAEHThp",
+	"9ylIZBC+pLY0d63PDiQDK2ihUqsGOH0IPNHkC+vis/bceAl1mDixfa+XxNKqBP6ofOhPE7hg7eqGUqOG",
+	"fr024Ha6Yn7fstghFYtCGSEny3+K5b3VPDQW+UBRu+ssnCGdy07T9F31KGQGmEumV6oi/E6aHiA5LDHD",
+	"YFORRP2Kf+MPL5l4JHkxNyjsaJLyiag0fuIDGX14O72HoPavy5SBAHfi4RvNQKiRXxXgW9FWixwOUmeu",
+	"cvmtqM6nibYO3u0djo7P9o52f/vyz73fvhwcfdn/ePD+A+XaQMXH6jMne59O2yOb4R1aGwIJApYAF2JF",
+	"hZOgoAl0CMPX6kf7J3t7sJXTltheS1ahFqa7wxIrkEYYPKRpPJNfKGqkB7UFNe/FzB4wSmH6GLWoi0yL",
+	"nYYumumWoIzTqRueE4dFTPxfSbGu+eQP6vz565YbI3Wljd24fRhE8TJ9Tq0br+/mc+aLYdAFIJdNTbLP",
+	"sEbchxc4JuOCdrkesmoX5//G+sgftjPQrV32f3jt4EO3CJp4AvDkqzA0i4R5F59+CIa1sS7wtlRH1Lqp",
+	"hVB9T9A87ziDN0BHwW6pAQweVeeBtyzTjBqVgljRBV/E0jdyBatpEJaJCD9g3SSVdU5Hw8PujuPuUb3R",
+	"/hGuYwmNJMdiohZCs/NMZ2MrdiDa0OH4pLXiyJvgcL3WFjt/n8t8D2hRuK4HUvndrqyD03fkUPddfSSF",
+	"zo+Auz3Gyui9NDMPzRg3KAnPkRuAj/RbmGerf/WEOE3I1ijXoKFt6D47ls7NGYLpFaJuR93B3Lrhx5O9",
+	"4TtrGYyOT8723iVdgCqllA33cOgFQlqA6ieWnO593Kd3E+LT02xq5rGk2YFNNpfcSeCPJ4JrJROGb592",
+	"B9Zur9sOYeMsHxgC7j+HYhH0JQLMhWXy48qsfn5rAMUup+bBN4lc4Jf++HrRnzw2iwex4dKTBL4Dbl1N",
+	"vWh4t3ACNMZXr8l1bOBcoZnw/ZlAkmalAKzjhH0aWWvj3fGvR5jvwKRidma2FIZKXpxbeqc2o/0ALnUC",
+	"k3sRIcG+js+iYlY/jEUoAmO5lr/ATO3cZYdK+EEpiqW45BPDKpnap3jJ81zk8LomR34hHNL35Kvus18U",
+	"OGaVbGFFAeIBtBn7uP/ll+OzPYBc8ExxjnHnoKuDaCArg6ebTLJOypd6Jf0ZsYz/paSwwxKCF4GNTSGg",
+	"PRa5umDb3UEsewybWHwaoRvffljJ/vaCdWrkQcA9WHajADaB/e1N/cQb90S/Hs+e6yB8ofcCfq2zvcP5",
+	"ei8iH/1wuAyEyuOCL9zgmfFSEDohpDl0uGSfRs90LJldk+Ff6RerGNtFPNOs94KVwlSlFGk3YnCe+RIy",
+	"9oJxQy89xz9hFk9m7Ng1isOEFzCNxgW4nB37cadAZf7b1nwJdLpo/RhObqmJ3yQEjXULgIRFT9NEpYBL",
+	"YX+BEadUREu73vk0Yn97E8FOsN6Lbp/t0wO48dwOTTVnUESLU7Mir8JhB/a2GoXDGB9Wq4qe/fWZtgSD",
+	"x9F70aXZjLJjfxoxxFJcQ1Ja0fT2zuAmoNfNzOnFcIOJ6utTZtNSCEJg1nO7neAR4wD9aC0yXlA4ys50",
+	"DlczCvYXsysZ/UI8Ba8Kzg6AJ5BWrIhrPNPswi6vNWSiQlPpXgqUlHmoAAdOva5yFw0epEiq+iYu6+Ok",
+	"wNSeafjrI3DY/HXsEnuy4IX+vqZJraZYIdeupKxqIojisz5N47DKTVbw0lgesagLqQj+CAUh5jAl0ywX",
+	"yYCNjt5H7OfR3vuIvT/Yt0rHr2I8ilgqJlkq6uh+LBG5qWNlrufVgDNHPDMVk5yXIvUwTkHaRC2hX7zp",
+	"1ri9b9jh21h2Xr941XVhbofIVEMroa6DuLJjMaVcrdLxfwe4lIupIfQiAJYaxNJ+FhuORpJpMYMTItUH",
+	"WNbP+wf7rPNVFMYHAzIwwarFWPIs70bsYHc3QDxK2TBVYxHLjlZs7zKbRuzz4ShiP+9//ly/pl0PK/sE",
+	"U2UmpMGkuJkiLaEUhNv08+h9vbYolo6QaAjawJpjCIkd++A4614VRTYxVSm6O7EcHb1nk3klvzY+FRhM",
+	"mdkbn1tWjROYk6PTiM2Gh8OITT6cHEZMn7x/G7Fsd3cUMf324Cxi43++fxfFsvjwm/asamgn4TJb4GfR",
+	"dHZTxOeDacTM3mcTsX+d2f/N4H/NweEemylsVAsvitRSHiAUc6RBgokJUa00SxB0rJAza71aymR7nw/2",
+	"YePhUZf1h4uAbPksFbGsl+dQuJRyLYR/Gf30mU1zPtMIuSPS7g4Qf62IptZIzWTPiEuDyTCA9W/HTVkg",
+	"JILfVvf7aO/sdHc42nvZ334+PDo43Pt8dvqiv81ypYo+G7IpFkZAt96a1n3u0NyqQUbNsJY1UI0J+EvB",
+	"o5G7EZ5YPMZZZBdLpILQa+Q1cxc1kN4t4GR0qzoXWWrm7P/9XzYX2WxumJqiNTHh8pxrFxKBTd5hb7aj",
+	"7W34P1bJXGgd9PbseoS01SkJ+CyWdFSdV63vD1gC4dVh4LNJEBoNeFlkuZHL5QAYMbvNZMEsuEcYS94e",
+	"D0/efcH53w0PPv6GdaEJgaSh9hXLzpuWVew0sZlcywOjVHfg4MhuWADOOnh9ddDlDXJ2Ur5ca7R0+8zV",
+	"vXvGbvV7PtYqr4xgSVXmUFqS5QGfDvowY4Yg1qS5xtURFK8JVlSAGsKZFS8A/gYTfCpzjVlphNNnVUip",
+	"4CmgRqn8tlTa7SDxLctTA1i9lEJSrc70Jtbe/ebTLJysfG5lZQ86lNy87ydsC6z3j4aIwalPPrYCxLQ5",
+	"0p9yY37Q3JhHVqaP5F5zAUr+sIroqkJMeuqNYerevHz98qeftm/UhfTb0mOuxapBRXux9F6/zaj1zmpz",
+	"T0dMNjpUFBzcJoJP5pSNaDfsLDO5cPUXSptdbsRMlctkXT3u4XLXLee2THHEgc6vfe40+5e4X3Rz+gRc",
+	"0FXmdSwFbJfVcN129p/gxzddycOl36lbGqVX6d3S4Q2JHR5dQ+kuzA5WhuudZ9VIS/v044BZIZl011P7",
+	"CBbzeEndrv8mdA47+UTk1xF5QeTQpHD8603IezNtI+TYDiV++0R74Nmg4k54CT13Gn66ZLH8RRmRUDtp",
+	"14S1bn46iGXiin4SlmcaqkbYpBTQ0Y3n4J2+EHnuQJfNhWIXfAkIEBpsfQkNcmJ5XKaiHEAt0ERovHKs",
+	"E17ALnVQc66VV2yuDG4c68BfyB+tG8+75kNUnGKfC0e1FpQbh1GXO4TETB0clgelfPkakG007aOJZS44",
+	"BkDc1H02AqPpgudfWd02z5I0VE5AdMHPp+fWsueuCghAxaQysaQfwB1N7SQxpjxeQl+kQXB2vCgAPhya",
+	"OfFJqTyYll2ImsIK7OGgFx36/UBUKadAAlX5Q+tyOypZFLRYmAPsIZdOpEoqJRwLa4zO7YLHwlwIIeGA",
+	"4erTIBpQ7RbqXPTZW2KceGTWPgePlqoM6zSD4NBn1MGeojVOIXn7Hd0+SyZOn2BFNvmKu4zI3x2e5/if",
+	"OvB6dXdYYvgsoSA9LCGWgA7uO7kaPluLFnInbg2GntN8/rMS5fImvBveOuOzG7/wVxMKj63XsT2aG7U7",
+	"blRNWrK7hVhwSIPrQu+gkDPfAS5EpoX0FPjlJXq2OuAaZEZcmm7Ygs7eEOAo8PCr7VjWw7COKbPFQqQ7",
+	"FBLXLC1VUUDMNRgi8LeQ0QAFluDT8QXM42UsrzYmoD7eZJy5RnIgrfosQckBefJzJRV4guCFJmdRMl+i",
+	"k5Nqp+GhMJFTBwH2Afvbi+2VoGrg3Kc4JusQS5Op11a9Z7MboQcNgGypuHzV52WFEPBZdGMaOCtV4smQ",
+	"61RbwV3wBaOMUdaZcC16mdRC6sxk5wKrwMnL7PNFmwlLp6PhYeQTQo1a3R4SdyG3xXJJXkodS3CJ2Y0h",
+	"jDWEg6w7VawqwK1oZyBdR2hV/5DlZHZtDwSPDNuyDisKpP03J5NGT/6yp1qyhv3xK3TDXOPp2mCD/AHe",
+	"rN/b7JzvUNLyjpr7W8269mw10rogXZVyOF0NTCxXi2CcbPCRAjsijrO5PuZuDPCpOObPURzzna7a7cti",
+	"NvgHWMcZ9jUYjvcBZPpqEk+3zw7Q/6VZYo/H3iMrLpIIFR1SqKD9O1nI6apXLexw3ElyMrZOwtHIlPUt",
+	"4/O824/l0Os4dPd8hqTVazakWEfYjl4I1tCN1vbpvdM9/aP6aV6nL/gk9PB8Hkd/zT8lKt4324Ungqe3",
+	"YSCbWyBczce6tUta6W8sm1u9vlSLAfneDuvKiuQqt8JZxzKZeBMi2WlYfs6mW/UnVYShg4/WTUE1zYUW",
+	"FySDgs3FS3GlVo+tluqFvjGpLmpDjXrtNEv2+rHcs9JLznxiK9lSG3qMfruO8ANYR9uPyTp6KrX7M5Xa",
+	"PZCatc5muT7kfr0m1u2zD8rUfqbOSrRiNUjBIEYRyyBI0XW6FzhuVJ6uBjn7rFauXMpgW3VbLBPLLhMm",
+	"qzyPmLiciMK0eN3C8dqUNalk7/oyOOeIf0oUeNKjvl2PclQE0HXtjGJNgsEfqVG1+vLf1g578NfXXnjn",
+	"p7ih39pn3+JlxrAMG9als6jRQIp20/lcNxpuajm1s7ih3wydqnR9bdsaf/GdEQj+GJfxXYAIXjw+IILH",
+	"6zv+UeuS/7LO5vtGQfiD3NDP0aS8fb30tVx+eDVw2Wenwuja4jUKwmysk/kr1t3xOTQ59UhB3ptnAJJ5",
+	"hb0ewdNkaT6Y5fbH+6hv3+Lzz92l4ZB/dY5pxomGbmQ6geJ+c21o7UUKHZS3to+6fXaEbmUyctbaMy32",
+	"RyxvZ4CEzulHbIQMQS28iQ1Ce1o+GSHf2Qg5bAmQ/JDO3Q239m6YQdeKvxAwCI2H26IFwVs3ggqiHNjv",
+	"gBOEc24ACcIU1hvHqtbDAbVL7CcsoEeABdR6vX8IIKDgYlfygTVbaGf8TartJ/qEJ+X2SbkF5ZbCf/Y/",
+	"ygXPby5nv5eOezdorWsv1I+Nq2XXfA+gWiuK/FVErRu7HJ/gtJ7gtJ7gtH5MOC0vu5+wtJ6wtB4VltZ3",
+	"yj24C4qWsyXWedFaFfDR+hqWCK5rqS5Anht7Po3MQjtbLIFkI+RJ3oSmQk4wezHxM8waxdJM55rDgaEV",
+	"P+gZ7u/jpTO1EY5HYyyygzHJXvN1AMKZ83NhFR98a20ZNvkYHrEPzxn3B0YsbuLJ8+eCm6UfgWnyGI38",
+	"uso1uE43NPnR1mi/0c/TTC8yvQEgr/Vqu2oHvG7ktaICOtCSVdmABiuFttY4FkdU0uzEEjSpzLAL7hMb",
+	"o7CDQH0vI/tYa+uBPhu6S4pKhRJQU2aYuMyaXvnWugn89vrS3odS4Ce5hV7QVnqBwzyE1+2Htf0fozin",
+	"cwyKIilhCOn4Vlf6ju4Dw2e9Wamq4vqoGG9DaUAe1Gwx3iXfQF1Hj+YozsMWvCisjFDW/ueGKuud8rn6",
+	"kBW0VHuP0JRFkS+httRX4tcNS1hmIuRDsYSB1slmVwb/Hj/9e9Te36cgdiu1S1+n0+PGPdW9bwyJnfGZ",
+	"ozC4aEBAwT0LrkN7Bby7PdPL5yVHd9tawJ8S2oBO2QuWTEu1SFgmWWIUlpobBbXdVxEKIwdnsv+ZFaU6",
+	"z1JRguMB/GAIsYF6L0koyjHkWYmmAWAHum7AboQIETzm6gIM5gWXS4+iEUteltm58Br5jutFC1Cnpahr",
+	"571bhPLz7Cf2me+M6tc75VmuI3TwUUVW8IbXDuyaM10P37FKQZJyIxKm+VKzi3k2mSOiIzgX7fzdHepx",
+	"KgH9BIcNCsYzfateqrR8qdj+51j6L8hC2Eq7sdhGnY6rk+x//jIcHXz5dPIxYZXUAsAM8ItoceEXu/7p",
+	"tLT9z9DZcPf4aP/g/acTh3BpOVhjbQPfUD1ANhV5UdewxBI7BE+Wdo1jZeZMZ6nQXt15sdqqFXvmgmOS",
+	"yBJw1CxdLioNIcqD02P2+uWL/2AgSCzZVloMoNIVfbTYMLkVULQGEY0l1NdE9QJq+pjwPAcUV6gfqP+e",
+	"K/W1KgiyGCxXB7TAFpmsjKj7AccSNptr6EoFziBKUs9qZa+NXjXrqNKeQ9evzC7H+5T67BgaZFuzEC8Y",
+	"iCls19+gcudGsW+RN9jXHaEDcv8zQqkiwYRoqVEsN/qDuzuNNUeNDeFZXpXenU1YOLDKC55BjrwlODwr",
+	"+h0cbHkO13laCtFnx+fk/IEVDtbBrrIV1FUCmViFXvUf7jBYu2tKHvc/n1jGeVuRu/95v1SLm9jF+5/P",
+	"1P2KY/qENYIYeOIjwSR7ZBiaZwpdxeISVU4vTTjzbNByhUCiTy9v4xBrA7ekxf/vrStcO1SnEbPTgwds",
+	"0KT7DNRHD5cs01VQ5E4dFdDPWMLPueFl4uCGhe4ynmdfRZ8NZSwRsAb94KSIgwMdBeYEWpMTC10KXrJO",
+	"smv/1ttV0pQqHxCicRTLBb/s8Zn4X69evHn19+3t7Yhli0Vl7DkkXQ/vZkolZyzZO+OzZIclB9PekZKi",
+	"B2WBicPMR8Arx4Zj+Wr7tReLY5Uu+yz5DCsQ0vSsFdY7hk3SAyaVltl06sC0xqW60IDXrEJGbpbFusaz",
+	"34KAfLvKakRXn2XTJuuYqnLBzdZga5xJS7fRll3t1mBLmzKTM6BpfPW/CjG767uFvPOrF2Jc3PbdVlYH",
+	"w63k+zeoqyWaTOTGNlHbVhSs7epXuJKCNQt6ph2VWh5ploC9ds2Q7dTYsnxHnhvHCyrZm68fKWjBD6Xr",
+	"GPRevUD22mQNdPI/wf7+/pTY2WrFNmzTd+pCNiCib4YLfd9ZmsBJG2maqhCSF1l/yRf5RgP4uBByODpg",
+	"qZpUvv0YdKcomZBTVU6srOKa/TY8/Ijh7kKogrqFGKVyHYHNY8XX6bt/6oEVUqVV+JPLXkbnQWhgrHMi",
+	"UjXJrX6QjCuZ5oL1etj5pFc/jeaOzhZZzkucA7DkYpk5NLJLQt31xsN7xSZ5Bl1wlwx2gBdZD/8Eu7BG",
+	"EtH33y47zO3qhtvUHtKVpuQTSgd7zPfgbI62N3xOcAdqXIX1N8CdMjnTHcVWelPaf90lHTI0EJ/QvkK5",
+	"TNqjMzewXVsdi5/0407bt+u/UdK+/qaE/af4Xqt9A7CcFZGQo3v8d2sYb13KHla1asbZx+Pd4UeXL0cq",
+	"fMG1vlBlCqxXZzPZqwr0L42rZjMn8Axoa2cw0VvwLPdt+vGGBEG1f7DElcMl/TVltpa47imyVk/wQFWy",
+	"8G1reLM9wccQqnsMVakPdDORvhiHs7zR5bwRfmHgQICRrgUfHGqW4G9Y3ZNE1CXAdW4qxbTSPLfmMj4X",
+	"JLXyCbZbCipPhu8OD46+7H4YHr3fS7r9NXCC/uL+sKCATznpa7AAQY+Btmt5TsmX0KvpG0i4ThoLqWdd",
+	"8tgaVECrTJBYgqzYK1rXDhQwJX6sGqEZGmbRu3Ou+22qdzvFbj+x+7/MDXgvzHdg199uPyOf3gRit+vS",
+	"J/gCLV/StTrcq10uBNfUs7p9dqJyETFtuKm0a7woyQ8cSwdqWQdowgrATMkArG49UNw9qm31BA+UK/1X",
+	"vMdPet6mLm3p99HzrgcNId0vVZMNudRWnxOlkBPhOp/INMzECFwlrgUw11pA7If6wI6Xde6CKGPZwcqo",
+	"BGZ+nmBhh+vpwi5U+VX7WA36UywnhY/egTi81hArh2mCrEpInrDb8Dd7BUN33ooTj93EhxfLOzjx2A18",
+	"eLG8nRPvnT2fazmQEZfm+dzcyXX34ezwI2z+4/fdnTSo9dudd3PBczP/1/r7QeT3cnubXcyzXLgEDTs6",
+	"Kyupd1hmEG3V5ydCS+1WrfEDTHefeiPNsK6elxaeacbz7PxPQBAj+iL7NdKe+M1JAggAvE3rzx/PXUio",
+	"L5mV4vQ/PzqWtAOpVi6z3KVP9dmJSDONGUaUTD+uDDAop3UMYkmZhRqKMLF6zahwEiQ2Pxa/aEfjfy/M",
+	"ieBpRp9+j5UabpIWyrI/Lh+ElL77t0WNcUJ5c4uCenyrbaeOgAp4utwJz9qn3lGCYYczvybIZuj22ZCt",
+	"JIsR3Af24xEp4wYzlrHfeOnftwKcsKCDDOsJpLQSlQVLIVLr1vmEkFRnv4dlUhvBoTX0ZhbtpoY2eeW5",
+	"YKbk0ykw4ZvfzZV03Jvn4oIWgpbTVQZIwcGGXhOoMlaaD5ybK1SLoI251WeSOk8vlpQw4ypLLFU7laCT",
+	"LPhXYSVEgoNrNjemGDx/nqsJz+dKm8FP2z9tUxZbVeZbg63nYMPRHq0uHzl7FBytr6f0H2K0yKdW8lhT",
+	"b2sQbrPdrpVu1OiZj9BFT+mNgfueOXcIReHrVN+woyIqSjPZU5UJZraGR8uccAbZTIrUTuhz+gLn4cAl",
+	"K0XNrKWoXpedEnyPmZLBlPT4zWeFUmxfFG9HnWfaqHIZDgpVxi1jDlfs3KkL8T1jpcohRwqM5ggsZt1Y",
+	"9BWEdyXzZTeYlYZqOzTK49TCmEzO7DTVZO5Sul2whaq4r5vGDdIyz+GmeOW1A6M1034QfvsveJ4LYwfD",
+	"k9eUA2ZFuTsVHWFVNwaKYBNzxSWzvDatcqGDSWm866Y1F6qXi3ORs0xOlPOIXBZCasGooiRrDFz/8dqx",
+	"+Uyzzuhk7/Dg02F3hwlpoDMptGqE1Bs7ZDg2XParox5cXRqNFbGFkrBL2nX4Qd4Lv4GHRkjw1tMLwWT0",
+	"l5b5TiyrLYO3WGeaXULXt9WFaGzjuQSSt0sJD75047RulVgUOcQNrak2BYEmTcs6/7vKJl9761cL93nO",
+	"rZmaiimvchMcnA+1T7iVc8XyWmqlMXobz/nQfmq+ZOMqnVmqLSDLHCt0Ioc64G68KDMFZUuloSJKuwxH",
+	"F8HUNNqab7Q7PjH1KUAiKh7/+sF6+HAb7zDcZNpkE43Q3HKalQuR1pRlSi711O6dt2/b5rGf2bbkYyl6",
+	"kF/u9khZWcuh5ysrIZ+2bTglhX2rt3kv/B3TBvDK/Ehh93YOFQWWV0FpV67UV1YVEGr+7wrABvysmTwX",
+	"2vRwtJY531ZLlG0iz+3GpNiO1mxayg6bq9zePSQ+zJmdKSbFjBswt1anx4Fbpv9AA9nrfp7JWY+fi9Jq",
+	"IhOlDSgBeWa/0i7xnOcVSiEQgQbZAHyw1WNKodvphdZgrZSpyjN13c5LYRDuAg8WjroDbhoN1RPWCuPj",
+	"LM9MJnQ4kRQG3muZAOv2XTtMtVhU0uoaVJFHnXAT/0MSsURzuyH2v0xW6KTrbh8g8ESxDKE4YScId6tP",
+	"WjXkPxauqXSJXU2kEKmuu0ujVubuVQB+cPULPBQ7AQJh8/VwSV5Ra+g7NTT+ykS+4rqNTfsizqsV2gFs",
+	"ToPfPQsbYl6ZzdV8tsggTBbHTqaU401fR0nSeD9qJ6AvM7kyC2UWXp3kvS+W09VsJrQrPgdRGgVlmkgK",
+	"O6stP0WKsISLpkx1RXbtFL26Pw1weLtL1DIakRFb2qNy4wgnZIsFX/Rcm501M9MtdDJqnhVMqzyFEKVk",
+	"vCh6sLVMV2P/KmjEaTWxG19U5WTOtYjluSizKRmq0QpbCl5mHQS4sSxDVwsB/99O0fXUAv98hrXsfkjd",
+	"vAEZ1C+1fNSeNOWSpSWfApYGT6EjtpoipBL3USFK65lzS6YszyQW6YlLKN/nrJgro1DAlWIissL02RG5",
+	"06x9xs9dQjNlSmLHVoBispN7sCOa0Cgn4BoMz/CvbZJxX5Uim8lm3UdQ3RVU6tVWEJU+gCIQFofAX1Ie",
+	"WhHTyzbG4cqSx1x+ZQVfQgpr4xBYp6j03O7Q6eEptjRmCF7FMmlUreqRahaxtEL3hfDtpDzEEQ2pplMt",
+	"Qj4Qznitzj5XuWC5SGcYVwcgJFFalilS9vPp8VGdjNvxNjSojHa2buS7TBIZhpyCT75WxXUrcPopBPV3",
+	"T39hYCJ2xCVgpaCiSo8AOcIZ1k9GIZsiTgwEaA/hGSBBTKB4RusK5utkCzty5BSMtFxaqz4UbxN93q4w",
+	"iiU0j09Z2GB+VYmwK/CmEMxtb5ujB8tsQd5pe44a9Zy05Bc81+AWcjobzKS93QROx8zK7AwrKlGDlKp0",
+	"xBIyTKf3rdl8V38/FVBDa7eGvXxpN9tSE1xmdyuXcoL3ps9OhWAne8N3h3ss3npbZaDQXH0n3gq3Emfa",
+	"+v3//P7/AwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
