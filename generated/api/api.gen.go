@@ -26,6 +26,48 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for BackupEntryType.
+const (
+	BackupEntryTypeExpense      BackupEntryType = "expense"
+	BackupEntryTypeExpenseUpper BackupEntryType = "EXPENSE"
+	BackupEntryTypeIncome       BackupEntryType = "income"
+	BackupEntryTypeIncomeUpper  BackupEntryType = "INCOME"
+)
+
+// Valid indicates whether the value is a known member of the BackupEntryType enum.
+func (e BackupEntryType) Valid() bool {
+	switch e {
+	case BackupEntryTypeExpense:
+		return true
+	case BackupEntryTypeExpenseUpper:
+		return true
+	case BackupEntryTypeIncome:
+		return true
+	case BackupEntryTypeIncomeUpper:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BlockReason.
+const (
+	BlockReasonReports BlockReason = "REPORTS"
+	BlockReasonSpam    BlockReason = "SPAM"
+)
+
+// Valid indicates whether the value is a known member of the BlockReason enum.
+func (e BlockReason) Valid() bool {
+	switch e {
+	case BlockReasonReports:
+		return true
+	case BlockReasonSpam:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BoardCategory.
 const (
 	BoardCategoryCommunity BoardCategory = "community"
@@ -41,6 +83,90 @@ func (e BoardCategory) Valid() bool {
 	case BoardCategorySaving:
 		return true
 	case BoardCategoryTips:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BoardCategoryValue.
+const (
+	BoardCategoryValueCommunity BoardCategoryValue = "community"
+	BoardCategoryValueSaving    BoardCategoryValue = "saving"
+	BoardCategoryValueTips      BoardCategoryValue = "tips"
+)
+
+// Valid indicates whether the value is a known member of the BoardCategoryValue enum.
+func (e BoardCategoryValue) Valid() bool {
+	switch e {
+	case BoardCategoryValueCommunity:
+		return true
+	case BoardCategoryValueSaving:
+		return true
+	case BoardCategoryValueTips:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BudgetChangeKind.
+const (
+	BudgetChangeKindBudget BudgetChangeKind = "BUDGET"
+)
+
+// Valid indicates whether the value is a known member of the BudgetChangeKind enum.
+func (e BudgetChangeKind) Valid() bool {
+	switch e {
+	case BudgetChangeKindBudget:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BudgetIncomeChangeKind.
+const (
+	BudgetIncomeChangeKindBudgetIncome BudgetIncomeChangeKind = "BUDGET_INCOME"
+)
+
+// Valid indicates whether the value is a known member of the BudgetIncomeChangeKind enum.
+func (e BudgetIncomeChangeKind) Valid() bool {
+	switch e {
+	case BudgetIncomeChangeKindBudgetIncome:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CategoryChangeKind.
+const (
+	CategoryChangeKindCategory CategoryChangeKind = "CATEGORY"
+)
+
+// Valid indicates whether the value is a known member of the CategoryChangeKind enum.
+func (e CategoryChangeKind) Valid() bool {
+	switch e {
+	case CategoryChangeKindCategory:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeOp.
+const (
+	ChangeOpDelete ChangeOp = "DELETE"
+	ChangeOpUpsert ChangeOp = "UPSERT"
+)
+
+// Valid indicates whether the value is a known member of the ChangeOp enum.
+func (e ChangeOp) Valid() bool {
+	switch e {
+	case ChangeOpDelete:
+		return true
+	case ChangeOpUpsert:
 		return true
 	default:
 		return false
@@ -65,6 +191,24 @@ func (e CsvDecimalSeparator) Valid() bool {
 	}
 }
 
+// Defines values for CsvDuplicateReasonValue.
+const (
+	CsvDuplicateReasonValueImportedBefore CsvDuplicateReasonValue = "IMPORTED_BEFORE"
+	CsvDuplicateReasonValueSameEntry      CsvDuplicateReasonValue = "SAME_ENTRY"
+)
+
+// Valid indicates whether the value is a known member of the CsvDuplicateReasonValue enum.
+func (e CsvDuplicateReasonValue) Valid() bool {
+	switch e {
+	case CsvDuplicateReasonValueImportedBefore:
+		return true
+	case CsvDuplicateReasonValueSameEntry:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CsvEncoding.
 const (
 	CsvEncodingEUCKR CsvEncoding = "EUC-KR"
@@ -77,6 +221,24 @@ func (e CsvEncoding) Valid() bool {
 	case CsvEncodingEUCKR:
 		return true
 	case CsvEncodingUTF8:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvFormatValue.
+const (
+	CsvFormatValueMapped  CsvFormatValue = "MAPPED"
+	CsvFormatValueNestegg CsvFormatValue = "NESTEGG"
+)
+
+// Valid indicates whether the value is a known member of the CsvFormatValue enum.
+func (e CsvFormatValue) Valid() bool {
+	switch e {
+	case CsvFormatValueMapped:
+		return true
+	case CsvFormatValueNestegg:
 		return true
 	default:
 		return false
@@ -128,6 +290,39 @@ func (e CsvThousandsSeparator) Valid() bool {
 	}
 }
 
+// Defines values for DependencyState.
+const (
+	DependencyStateDown DependencyState = "down"
+	DependencyStateUp   DependencyState = "up"
+)
+
+// Valid indicates whether the value is a known member of the DependencyState enum.
+func (e DependencyState) Valid() bool {
+	switch e {
+	case DependencyStateDown:
+		return true
+	case DependencyStateUp:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EntryChangeKind.
+const (
+	EntryChangeKindEntry EntryChangeKind = "ENTRY"
+)
+
+// Valid indicates whether the value is a known member of the EntryChangeKind enum.
+func (e EntryChangeKind) Valid() bool {
+	switch e {
+	case EntryChangeKindEntry:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EntryType.
 const (
 	EntryTypeExpense EntryType = "expense"
@@ -140,6 +335,24 @@ func (e EntryType) Valid() bool {
 	case EntryTypeExpense:
 		return true
 	case EntryTypeIncome:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EntryTypeValue.
+const (
+	EntryTypeValueExpense EntryTypeValue = "expense"
+	EntryTypeValueIncome  EntryTypeValue = "income"
+)
+
+// Valid indicates whether the value is a known member of the EntryTypeValue enum.
+func (e EntryTypeValue) Valid() bool {
+	switch e {
+	case EntryTypeValueExpense:
+		return true
+	case EntryTypeValueIncome:
 		return true
 	default:
 		return false
@@ -167,6 +380,27 @@ func (e LoanMethod) Valid() bool {
 	}
 }
 
+// Defines values for LoanMethodValue.
+const (
+	LoanMethodValueBullet         LoanMethodValue = "BULLET"
+	LoanMethodValueEqualPayment   LoanMethodValue = "EQUAL_PAYMENT"
+	LoanMethodValueEqualPrincipal LoanMethodValue = "EQUAL_PRINCIPAL"
+)
+
+// Valid indicates whether the value is a known member of the LoanMethodValue enum.
+func (e LoanMethodValue) Valid() bool {
+	switch e {
+	case LoanMethodValueBullet:
+		return true
+	case LoanMethodValueEqualPayment:
+		return true
+	case LoanMethodValueEqualPrincipal:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MemberStatus.
 const (
 	MemberStatusActive    MemberStatus = "ACTIVE"
@@ -179,6 +413,24 @@ func (e MemberStatus) Valid() bool {
 	case MemberStatusActive:
 		return true
 	case MemberStatusSuspended:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MemberStatusValue.
+const (
+	MemberStatusValueActive    MemberStatusValue = "ACTIVE"
+	MemberStatusValueSuspended MemberStatusValue = "SUSPENDED"
+)
+
+// Valid indicates whether the value is a known member of the MemberStatusValue enum.
+func (e MemberStatusValue) Valid() bool {
+	switch e {
+	case MemberStatusValueActive:
+		return true
+	case MemberStatusValueSuspended:
 		return true
 	default:
 		return false
@@ -203,6 +455,102 @@ func (e NetWorthUnit) Valid() bool {
 	}
 }
 
+// Defines values for NetWorthUnitValue.
+const (
+	NetWorthUnitValueMonth NetWorthUnitValue = "MONTH"
+	NetWorthUnitValueWeek  NetWorthUnitValue = "WEEK"
+)
+
+// Valid indicates whether the value is a known member of the NetWorthUnitValue enum.
+func (e NetWorthUnitValue) Valid() bool {
+	switch e {
+	case NetWorthUnitValueMonth:
+		return true
+	case NetWorthUnitValueWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NotificationOutcome.
+const (
+	NotificationOutcomeCreated   NotificationOutcome = "CREATED"
+	NotificationOutcomeDeleted   NotificationOutcome = "DELETED"
+	NotificationOutcomeDuplicate NotificationOutcome = "DUPLICATE"
+	NotificationOutcomeIgnored   NotificationOutcome = "IGNORED"
+	NotificationOutcomeReversed  NotificationOutcome = "REVERSED"
+)
+
+// Valid indicates whether the value is a known member of the NotificationOutcome enum.
+func (e NotificationOutcome) Valid() bool {
+	switch e {
+	case NotificationOutcomeCreated:
+		return true
+	case NotificationOutcomeDeleted:
+		return true
+	case NotificationOutcomeDuplicate:
+		return true
+	case NotificationOutcomeIgnored:
+		return true
+	case NotificationOutcomeReversed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OnetimeBudgetChangeKind.
+const (
+	OnetimeBudgetChangeKindOnetimeBudget OnetimeBudgetChangeKind = "ONETIME_BUDGET"
+)
+
+// Valid indicates whether the value is a known member of the OnetimeBudgetChangeKind enum.
+func (e OnetimeBudgetChangeKind) Valid() bool {
+	switch e {
+	case OnetimeBudgetChangeKindOnetimeBudget:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ParsedEntryType.
+const (
+	ParsedEntryTypeExpense ParsedEntryType = "expense"
+	ParsedEntryTypeIncome  ParsedEntryType = "income"
+)
+
+// Valid indicates whether the value is a known member of the ParsedEntryType enum.
+func (e ParsedEntryType) Valid() bool {
+	switch e {
+	case ParsedEntryTypeExpense:
+		return true
+	case ParsedEntryTypeIncome:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ParserName.
+const (
+	ParserNameAi    ParserName = "AI"
+	ParserNameRules ParserName = "RULES"
+)
+
+// Valid indicates whether the value is a known member of the ParserName enum.
+func (e ParserName) Valid() bool {
+	switch e {
+	case ParserNameAi:
+		return true
+	case ParserNameRules:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Plan.
 const (
 	PlanFree    Plan = "FREE"
@@ -215,6 +563,219 @@ func (e Plan) Valid() bool {
 	case PlanFree:
 		return true
 	case PlanPremium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PlanValue.
+const (
+	PlanValueFree    PlanValue = "FREE"
+	PlanValuePremium PlanValue = "PREMIUM"
+)
+
+// Valid indicates whether the value is a known member of the PlanValue enum.
+func (e PlanValue) Valid() bool {
+	switch e {
+	case PlanValueFree:
+		return true
+	case PlanValuePremium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProblemCode.
+const (
+	ProblemCodeAlreadyReported        ProblemCode = "ALREADY_REPORTED"
+	ProblemCodeBusy                   ProblemCode = "BUSY"
+	ProblemCodeCategoryHierarchy      ProblemCode = "CATEGORY_HIERARCHY"
+	ProblemCodeConflict               ProblemCode = "CONFLICT"
+	ProblemCodeDuplicatePurchase      ProblemCode = "DUPLICATE_PURCHASE"
+	ProblemCodeEmptyBackup            ProblemCode = "EMPTY_BACKUP"
+	ProblemCodeFXNotConfigured        ProblemCode = "FX_NOT_CONFIGURED"
+	ProblemCodeForbidden              ProblemCode = "FORBIDDEN"
+	ProblemCodeFreeLimitExceeded      ProblemCode = "FREE_LIMIT_EXCEEDED"
+	ProblemCodeIdempotencyKeyInFlight ProblemCode = "IDEMPOTENCY_KEY_IN_FLIGHT"
+	ProblemCodeIdempotencyKeyReused   ProblemCode = "IDEMPOTENCY_KEY_REUSED"
+	ProblemCodeInternal               ProblemCode = "INTERNAL"
+	ProblemCodeMethodNotAllowed       ProblemCode = "METHOD_NOT_ALLOWED"
+	ProblemCodeNegativeHolding        ProblemCode = "NEGATIVE_HOLDING"
+	ProblemCodeNoRestorablePurchase   ProblemCode = "NO_RESTORABLE_PURCHASE"
+	ProblemCodeNoSubscription         ProblemCode = "NO_SUBSCRIPTION"
+	ProblemCodeNotFound               ProblemCode = "NOT_FOUND"
+	ProblemCodeOCRNotConfigured       ProblemCode = "OCR_NOT_CONFIGURED"
+	ProblemCodePayloadTooLarge        ProblemCode = "PAYLOAD_TOO_LARGE"
+	ProblemCodePreconditionFailed     ProblemCode = "PRECONDITION_FAILED"
+	ProblemCodePremiumRequired        ProblemCode = "PREMIUM_REQUIRED"
+	ProblemCodePurchaseInvalid        ProblemCode = "PURCHASE_INVALID"
+	ProblemCodePurchaseNotActive      ProblemCode = "PURCHASE_NOT_ACTIVE"
+	ProblemCodeQuotesNotConfigured    ProblemCode = "QUOTES_NOT_CONFIGURED"
+	ProblemCodeRateLimited            ProblemCode = "RATE_LIMITED"
+	ProblemCodeResyncRequired         ProblemCode = "RESYNC_REQUIRED"
+	ProblemCodeSamePassword           ProblemCode = "SAME_PASSWORD"
+	ProblemCodeSelfAdminChange        ProblemCode = "SELF_ADMIN_CHANGE"
+	ProblemCodeSelfReport             ProblemCode = "SELF_REPORT"
+	ProblemCodeSelfVote               ProblemCode = "SELF_VOTE"
+	ProblemCodeServiceUnavailable     ProblemCode = "SERVICE_UNAVAILABLE"
+	ProblemCodeSignupDisabled         ProblemCode = "SIGNUP_DISABLED"
+	ProblemCodeSocialAccount          ProblemCode = "SOCIAL_ACCOUNT"
+	ProblemCodeTimeout                ProblemCode = "TIMEOUT"
+	ProblemCodeTotalOutOfRange        ProblemCode = "TOTAL_OUT_OF_RANGE"
+	ProblemCodeUnauthenticated        ProblemCode = "UNAUTHENTICATED"
+	ProblemCodeUnsupportedMediaType   ProblemCode = "UNSUPPORTED_MEDIA_TYPE"
+	ProblemCodeValidationFailed       ProblemCode = "VALIDATION_FAILED"
+	ProblemCodeWrongPassword          ProblemCode = "WRONG_PASSWORD"
+)
+
+// Valid indicates whether the value is a known member of the ProblemCode enum.
+func (e ProblemCode) Valid() bool {
+	switch e {
+	case ProblemCodeAlreadyReported:
+		return true
+	case ProblemCodeBusy:
+		return true
+	case ProblemCodeCategoryHierarchy:
+		return true
+	case ProblemCodeConflict:
+		return true
+	case ProblemCodeDuplicatePurchase:
+		return true
+	case ProblemCodeEmptyBackup:
+		return true
+	case ProblemCodeFXNotConfigured:
+		return true
+	case ProblemCodeForbidden:
+		return true
+	case ProblemCodeFreeLimitExceeded:
+		return true
+	case ProblemCodeIdempotencyKeyInFlight:
+		return true
+	case ProblemCodeIdempotencyKeyReused:
+		return true
+	case ProblemCodeInternal:
+		return true
+	case ProblemCodeMethodNotAllowed:
+		return true
+	case ProblemCodeNegativeHolding:
+		return true
+	case ProblemCodeNoRestorablePurchase:
+		return true
+	case ProblemCodeNoSubscription:
+		return true
+	case ProblemCodeNotFound:
+		return true
+	case ProblemCodeOCRNotConfigured:
+		return true
+	case ProblemCodePayloadTooLarge:
+		return true
+	case ProblemCodePreconditionFailed:
+		return true
+	case ProblemCodePremiumRequired:
+		return true
+	case ProblemCodePurchaseInvalid:
+		return true
+	case ProblemCodePurchaseNotActive:
+		return true
+	case ProblemCodeQuotesNotConfigured:
+		return true
+	case ProblemCodeRateLimited:
+		return true
+	case ProblemCodeResyncRequired:
+		return true
+	case ProblemCodeSamePassword:
+		return true
+	case ProblemCodeSelfAdminChange:
+		return true
+	case ProblemCodeSelfReport:
+		return true
+	case ProblemCodeSelfVote:
+		return true
+	case ProblemCodeServiceUnavailable:
+		return true
+	case ProblemCodeSignupDisabled:
+		return true
+	case ProblemCodeSocialAccount:
+		return true
+	case ProblemCodeTimeout:
+		return true
+	case ProblemCodeTotalOutOfRange:
+		return true
+	case ProblemCodeUnauthenticated:
+		return true
+	case ProblemCodeUnsupportedMediaType:
+		return true
+	case ProblemCodeValidationFailed:
+		return true
+	case ProblemCodeWrongPassword:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProfileChangeKind.
+const (
+	ProfileChangeKindProfile ProfileChangeKind = "PROFILE"
+)
+
+// Valid indicates whether the value is a known member of the ProfileChangeKind enum.
+func (e ProfileChangeKind) Valid() bool {
+	switch e {
+	case ProfileChangeKindProfile:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProviderValue.
+const (
+	ProviderValueIDPA  ProviderValue = "IDP_A"
+	ProviderValueIDPB  ProviderValue = "IDP_B"
+	ProviderValueLocal ProviderValue = "LOCAL"
+)
+
+// Valid indicates whether the value is a known member of the ProviderValue enum.
+func (e ProviderValue) Valid() bool {
+	switch e {
+	case ProviderValueIDPA:
+		return true
+	case ProviderValueIDPB:
+		return true
+	case ProviderValueLocal:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for QuickEntryChangeKind.
+const (
+	QuickEntryChangeKindQuickEntry QuickEntryChangeKind = "QUICK_ENTRY"
+)
+
+// Valid indicates whether the value is a known member of the QuickEntryChangeKind enum.
+func (e QuickEntryChangeKind) Valid() bool {
+	switch e {
+	case QuickEntryChangeKindQuickEntry:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RecurringChangeKind.
+const (
+	RecurringChangeKindRecurring RecurringChangeKind = "RECURRING"
+)
+
+// Valid indicates whether the value is a known member of the RecurringChangeKind enum.
+func (e RecurringChangeKind) Valid() bool {
+	switch e {
+	case RecurringChangeKindRecurring:
 		return true
 	default:
 		return false
@@ -239,6 +800,24 @@ func (e ReportTargetType) Valid() bool {
 	}
 }
 
+// Defines values for ReportTargetTypeValue.
+const (
+	ReportTargetTypeValueComment ReportTargetTypeValue = "COMMENT"
+	ReportTargetTypeValuePost    ReportTargetTypeValue = "POST"
+)
+
+// Valid indicates whether the value is a known member of the ReportTargetTypeValue enum.
+func (e ReportTargetTypeValue) Valid() bool {
+	switch e {
+	case ReportTargetTypeValueComment:
+		return true
+	case ReportTargetTypeValuePost:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Role.
 const (
 	RoleAdmin Role = "ADMIN"
@@ -251,6 +830,69 @@ func (e Role) Valid() bool {
 	case RoleAdmin:
 		return true
 	case RoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RoleValue.
+const (
+	RoleValueAdmin RoleValue = "ADMIN"
+	RoleValueUser  RoleValue = "USER"
+)
+
+// Valid indicates whether the value is a known member of the RoleValue enum.
+func (e RoleValue) Valid() bool {
+	switch e {
+	case RoleValueAdmin:
+		return true
+	case RoleValueUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StockChangeKind.
+const (
+	StockChangeKindStock StockChangeKind = "STOCK"
+)
+
+// Valid indicates whether the value is a known member of the StockChangeKind enum.
+func (e StockChangeKind) Valid() bool {
+	switch e {
+	case StockChangeKindStock:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TagChangeKind.
+const (
+	TagChangeKindTag TagChangeKind = "TAG"
+)
+
+// Valid indicates whether the value is a known member of the TagChangeKind enum.
+func (e TagChangeKind) Valid() bool {
+	switch e {
+	case TagChangeKindTag:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeChangeKind.
+const (
+	TradeChangeKindTrade TradeChangeKind = "TRADE"
+)
+
+// Valid indicates whether the value is a known member of the TradeChangeKind enum.
+func (e TradeChangeKind) Valid() bool {
+	switch e {
+	case TradeChangeKindTrade:
 		return true
 	default:
 		return false
@@ -275,6 +917,39 @@ func (e TradeSide) Valid() bool {
 	}
 }
 
+// Defines values for TradeSideValue.
+const (
+	TradeSideValueBuy  TradeSideValue = "BUY"
+	TradeSideValueSell TradeSideValue = "SELL"
+)
+
+// Valid indicates whether the value is a known member of the TradeSideValue enum.
+func (e TradeSideValue) Valid() bool {
+	switch e {
+	case TradeSideValueBuy:
+		return true
+	case TradeSideValueSell:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferChangeKind.
+const (
+	TransferChangeKindTransfer TransferChangeKind = "TRANSFER"
+)
+
+// Valid indicates whether the value is a known member of the TransferChangeKind enum.
+func (e TransferChangeKind) Valid() bool {
+	switch e {
+	case TransferChangeKindTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for VoteDirection.
 const (
 	VoteDirectionDown VoteDirection = "DOWN"
@@ -287,6 +962,21 @@ func (e VoteDirection) Valid() bool {
 	case VoteDirectionDown:
 		return true
 	case VoteDirectionUp:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WalletChangeKind.
+const (
+	WalletChangeKindWallet WalletChangeKind = "WALLET"
+)
+
+// Valid indicates whether the value is a known member of the WalletChangeKind enum.
+func (e WalletChangeKind) Valid() bool {
+	switch e {
+	case WalletChangeKindWallet:
 		return true
 	default:
 		return false
@@ -332,6 +1022,51 @@ func (e WalletType) Valid() bool {
 	case WalletTypePoint:
 		return true
 	case WalletTypeSavings:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WalletTypeValue.
+const (
+	WalletTypeValueBank      WalletTypeValue = "BANK"
+	WalletTypeValueCard      WalletTypeValue = "CARD"
+	WalletTypeValueCash      WalletTypeValue = "CASH"
+	WalletTypeValueCheckCard WalletTypeValue = "CHECK_CARD"
+	WalletTypeValueEtc       WalletTypeValue = "ETC"
+	WalletTypeValueInvest    WalletTypeValue = "INVEST"
+	WalletTypeValueLoan      WalletTypeValue = "LOAN"
+	WalletTypeValueMinus     WalletTypeValue = "MINUS"
+	WalletTypeValuePension   WalletTypeValue = "PENSION"
+	WalletTypeValuePoint     WalletTypeValue = "POINT"
+	WalletTypeValueSavings   WalletTypeValue = "SAVINGS"
+)
+
+// Valid indicates whether the value is a known member of the WalletTypeValue enum.
+func (e WalletTypeValue) Valid() bool {
+	switch e {
+	case WalletTypeValueBank:
+		return true
+	case WalletTypeValueCard:
+		return true
+	case WalletTypeValueCash:
+		return true
+	case WalletTypeValueCheckCard:
+		return true
+	case WalletTypeValueEtc:
+		return true
+	case WalletTypeValueInvest:
+		return true
+	case WalletTypeValueLoan:
+		return true
+	case WalletTypeValueMinus:
+		return true
+	case WalletTypeValuePension:
+		return true
+	case WalletTypeValuePoint:
+		return true
+	case WalletTypeValueSavings:
 		return true
 	default:
 		return false
@@ -515,7 +1250,7 @@ type BackupEntry struct {
 // became lower case carry, as the same two types. Open, like every enum a response carries
 // (later versions may add values): restore refuses a value it does not know with 400 naming
 // the field.
-type BackupEntryType = string
+type BackupEntryType string
 
 // BackupExpectedIncome The expected income of a month; restored into that month.
 type BackupExpectedIncome struct {
@@ -697,15 +1432,18 @@ type BackupWallet struct {
 	Type WalletTypeValue `json:"type"`
 }
 
+// BlockReason Why a post or comment is blocked (`REPORTS`, `SPAM`).
+type BlockReason string
+
 // BlockReasonValue Why a post or comment is blocked (`REPORTS`, `SPAM`), shown to administrators only: `null`
 // for other callers and when it is not blocked. A client must accept other values.
-type BlockReasonValue = string
+type BlockReasonValue = BlockReason
 
 // BoardCategory A board, as a request names it.
 type BoardCategory string
 
 // BoardCategoryValue A board as answered (`community`, `saving`, `tips`); a client must accept other values.
-type BoardCategoryValue = string
+type BoardCategoryValue string
 
 // Budget defines model for Budget.
 type Budget struct {
@@ -720,6 +1458,24 @@ type Budget struct {
 type BudgetAmountRequest struct {
 	Amount BudgetMoney `json:"amount"`
 }
+
+// BudgetChange A change of a Budget (kind `BUDGET`); `record` is absent for `DELETE`.
+type BudgetChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID         `json:"id"`
+	Kind BudgetChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Budget  `json:"record,omitempty"`
+}
+
+// BudgetChangeKind defines model for BudgetChange.Kind.
+type BudgetChangeKind string
 
 // BudgetChart defines model for BudgetChart.
 type BudgetChart struct {
@@ -758,6 +1514,24 @@ type BudgetIncome struct {
 	Received int64 `json:"received"`
 	Year     int32 `json:"year"`
 }
+
+// BudgetIncomeChange A change of a BudgetIncome (kind `BUDGET_INCOME`); `record` is absent for `DELETE`.
+type BudgetIncomeChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID               `json:"id"`
+	Kind BudgetIncomeChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp      `json:"op"`
+	Record *BudgetIncome `json:"record,omitempty"`
+}
+
+// BudgetIncomeChangeKind defines model for BudgetIncomeChange.Kind.
+type BudgetIncomeChangeKind string
 
 // BudgetIncomeRequest Example: {"amount":3500000,"month":11,"year":2026}
 type BudgetIncomeRequest struct {
@@ -893,6 +1667,26 @@ type Category struct {
 	Type EntryTypeValue `json:"type"`
 }
 
+// CategoryChange A change of a Category (kind `CATEGORY`); `record` is absent for `DELETE`.
+type CategoryChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID           `json:"id"`
+	Kind CategoryChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op ChangeOp `json:"op"`
+
+	// Record A category; a top-level one lists its sub-categories in `children` (a sub-category's is empty).
+	Record *Category `json:"record,omitempty"`
+}
+
+// CategoryChangeKind defines model for CategoryChange.Kind.
+type CategoryChangeKind string
+
 // CategoryRequest Example: {"name":"Food","type":"expense"}
 type CategoryRequest struct {
 	// Name A name, 1 to 50 characters, not only spaces.
@@ -921,49 +1715,23 @@ type CategoryTree struct {
 	Items []Category `json:"items"`
 }
 
-// Change defines model for Change.
+// Change One record's latest change: `kind` says which record schema `record` is, so a client
+// switches on `kind` (a discriminated union in generated SDKs) and reads `record` typed.
+// `record` is present for `UPSERT` (the record as its GET or list item answers it now) and
+// absent for `DELETE`. The kinds grow with the ledger (see "Values added later"): a client
+// skips a change of a kind it does not know and still stores the page's `next`.
 type Change struct {
-	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
-	// `YYYY-MM` for expected income, the member's id for the profile.
-	//
-	//
-	// Example: 42
-	ID string `json:"id"`
-
-	// Kind The kind of record a change is about: `WALLET` (Wallet), `CATEGORY` (Category), `TAG` (Tag),
-	// `ENTRY` (Entry), `TRANSFER` (Transfer), `RECURRING` (Recurring), `QUICK_ENTRY` (QuickEntry),
-	// `BUDGET` (Budget), `ONETIME_BUDGET` (OnetimeBudget), `BUDGET_INCOME` (BudgetIncome),
-	// `STOCK` (Stock), `TRADE` (Trade), `PROFILE` (LedgerProfile). The list grows with the
-	// ledger: a client must accept (and may skip) a kind it does not know.
-	Kind ChangeKind `json:"kind"`
-
-	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone). A client must accept other values.
-	Op ChangeOp `json:"op"`
-
-	// Record The record as its GET (or list item) answers it now, for `UPSERT`; null for `DELETE`.
-	// Which schema it is follows from `kind` (see `ChangeKind`); it is declared as `anyOf` the
-	// record schemas, as the records carry no kind of their own and several would match one
-	// another's shape, so a client switches on `kind` and decodes `record` as that schema.
-	Record *Change_Record `json:"record"`
-}
-
-// Change_Record The record as its GET (or list item) answers it now, for `UPSERT`; null for `DELETE`.
-// Which schema it is follows from `kind` (see `ChangeKind`); it is declared as `anyOf` the
-// record schemas, as the records carry no kind of their own and several would match one
-// another's shape, so a client switches on `kind` and decodes `record` as that schema.
-type Change_Record struct {
 	union json.RawMessage
 }
 
-// ChangeKind The kind of record a change is about: `WALLET` (Wallet), `CATEGORY` (Category), `TAG` (Tag),
-// `ENTRY` (Entry), `TRANSFER` (Transfer), `RECURRING` (Recurring), `QUICK_ENTRY` (QuickEntry),
-// `BUDGET` (Budget), `ONETIME_BUDGET` (OnetimeBudget), `BUDGET_INCOME` (BudgetIncome),
-// `STOCK` (Stock), `TRADE` (Trade), `PROFILE` (LedgerProfile). The list grows with the
-// ledger: a client must accept (and may skip) a kind it does not know.
-type ChangeKind = string
+// ChangeID The record's id within its kind, as a string: the decimal `id` of records that have one,
+// `YYYY-MM` for expected income, the member's id for the profile.
+//
+// Example: 42
+type ChangeID = string
 
-// ChangeOp `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone). A client must accept other values.
-type ChangeOp = string
+// ChangeOp `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+type ChangeOp string
 
 // ChangePage defines model for ChangePage.
 type ChangePage struct {
@@ -1060,14 +1828,14 @@ type CsvDecimalSeparator string
 // CsvDuplicateReasonValue Why a row is a duplicate: `SAME_ENTRY`, an entry of the same date, type, amount and memo
 // exists; `IMPORTED_BEFORE`, an earlier import created this row. A client must accept other
 // values.
-type CsvDuplicateReasonValue = string
+type CsvDuplicateReasonValue string
 
 // CsvEncoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
 type CsvEncoding string
 
 // CsvFormatValue How the file was read: `NESTEGG`, the service's own export format; `MAPPED`, with the
 // mapping. A client must accept other values.
-type CsvFormatValue = string
+type CsvFormatValue string
 
 // CsvImportDuplicate defines model for CsvImportDuplicate.
 type CsvImportDuplicate struct {
@@ -1214,7 +1982,7 @@ type CsvThousandsSeparator string
 type DecimalAmount = string
 
 // DependencyState `up` or `down`; a client must accept other values.
-type DependencyState = string
+type DependencyState string
 
 // DismissRequest Example: {"targetId":42,"targetType":"POST"}
 type DismissRequest struct {
@@ -1265,6 +2033,24 @@ type Entry struct {
 	Type     EntryTypeValue `json:"type"`
 	WalletID *int64         `json:"walletId"`
 }
+
+// EntryChange A change of an Entry (kind `ENTRY`); `record` is absent for `DELETE`.
+type EntryChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID        `json:"id"`
+	Kind EntryChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Entry   `json:"record,omitempty"`
+}
+
+// EntryChangeKind defines model for EntryChange.Kind.
+type EntryChangeKind string
 
 // EntryPage defines model for EntryPage.
 type EntryPage struct {
@@ -1317,7 +2103,7 @@ type EntrySummary struct {
 type EntryType string
 
 // EntryTypeValue Income or expense as answered (`income`, `expense`); a client must accept other values.
-type EntryTypeValue = string
+type EntryTypeValue string
 
 // FXRate defines model for FXRate.
 type FXRate struct {
@@ -1450,7 +2236,7 @@ type LoanInstallment struct {
 type LoanMethod string
 
 // LoanMethodValue How a loan is repaid, as answered; a client must accept other values.
-type LoanMethodValue = string
+type LoanMethodValue string
 
 // LoanSchedule defines model for LoanSchedule.
 type LoanSchedule struct {
@@ -1481,7 +2267,7 @@ type MemberPage struct {
 type MemberStatus string
 
 // MemberStatusValue A member's status as answered (`ACTIVE`, `SUSPENDED`); a client must accept other values.
-type MemberStatusValue = string
+type MemberStatusValue string
 
 // Memo Free text, at most 200 characters.
 //
@@ -1537,7 +2323,7 @@ type NetWorthTrend struct {
 type NetWorthUnit string
 
 // NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
-type NetWorthUnitValue = string
+type NetWorthUnitValue string
 
 // NextCardBill A card's next bill.
 type NextCardBill struct {
@@ -1558,7 +2344,7 @@ type NextCardBills struct {
 // NotificationOutcome What a notification did. Open for growth; known values are listed.
 //
 // Example: CREATED
-type NotificationOutcome = string
+type NotificationOutcome string
 
 // NotificationRequest Example: {"notifKey":"android-0a1b2c3d","postedAt":"2026-11-16T12:34:10+09:00","text":"[Web발신]\n신한카드(1234)승인 홍*동 12,000원(일시불)11/16 12:34 스타벅스 누적1,234,000원"}
 type NotificationRequest struct {
@@ -1572,12 +2358,11 @@ type NotificationRequest struct {
 	Text string `json:"text"`
 }
 
-// NotificationResult defines model for NotificationResult.
+// NotificationResult `entry` is the entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED),
+// as every entry answer gives it; it is absent when IGNORED, and on a DUPLICATE of a
+// cancellation that deleted its payment.
 type NotificationResult struct {
-	// Entry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), as every
-	// entry answer gives it; null when IGNORED, and on a DUPLICATE of a cancellation that
-	// deleted its payment.
-	Entry *Entry `json:"entry"`
+	Entry *Entry `json:"entry,omitempty"`
 
 	// Outcome What a notification did. Open for growth; known values are listed.
 	//
@@ -1593,7 +2378,7 @@ type NotificationResult struct {
 // NullableLoanMethodValue How a loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`), or `null` for a wallet
 // that is not a loan. A client must accept other values; restore refuses values it does not
 // know with 400 naming the field.
-type NullableLoanMethodValue = string
+type NullableLoanMethodValue = LoanMethodValue
 
 // OnetimeBudget defines model for OnetimeBudget.
 type OnetimeBudget struct {
@@ -1608,6 +2393,24 @@ type OnetimeBudget struct {
 	Spent     int64              `json:"spent"`
 	StartDate openapi_types.Date `json:"startDate"`
 }
+
+// OnetimeBudgetChange A change of an OnetimeBudget (kind `ONETIME_BUDGET`); `record` is absent for `DELETE`.
+type OnetimeBudgetChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID                `json:"id"`
+	Kind OnetimeBudgetChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp       `json:"op"`
+	Record *OnetimeBudget `json:"record,omitempty"`
+}
+
+// OnetimeBudgetChangeKind defines model for OnetimeBudgetChange.Kind.
+type OnetimeBudgetChangeKind string
 
 // OnetimeBudgetList defines model for OnetimeBudgetList.
 type OnetimeBudgetList struct {
@@ -1660,12 +2463,12 @@ type ParsedEntry struct {
 // ParsedEntryType The entry type of a draft. Open for growth; known values are listed.
 //
 // Example: expense
-type ParsedEntryType = string
+type ParsedEntryType string
 
 // ParserName Which parser produced a draft. Open for growth; known values are listed.
 //
 // Example: RULES
-type ParserName = string
+type ParserName string
 
 // Password 8 to 128 characters, no composition rules; never truncated.
 type Password = string
@@ -1690,7 +2493,7 @@ type PlanRequest struct {
 }
 
 // PlanValue A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
-type PlanValue = string
+type PlanValue string
 
 // PointHistory defines model for PointHistory.
 type PointHistory struct {
@@ -1792,8 +2595,52 @@ type PostRequest struct {
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
 type Problem struct {
-	// Code A stable code a client can switch on. The list is open: codes are added as the service
-	// grows, so a client must accept a code it does not know (and fall back on `status`).
+	// Code A stable code a client can switch on. Every code the service answers today is listed, with
+	// its usual status and whether sending the same request again can succeed ("retry"). Codes
+	// are added as the service grows (see "Values added later"): treat a code you do not know
+	// by its `status`, and retry it only when the status is 429 or 503 and `Retry-After` is set.
+	//
+	// | code | status | retry | meaning |
+	// | --- | --- | --- | --- |
+	// | `PREMIUM_REQUIRED` | 403 | no | The operation needs PREMIUM: offer the upgrade. |
+	// | `FREE_LIMIT_EXCEEDED` | 400 | no | A FREE plan limit is reached: remove records or upgrade. |
+	// | `VALIDATION_FAILED` | 400 | no | The request is wrong as sent; `errors` names the fields. |
+	// | `UNAUTHENTICATED` | 401 | no | No valid session: sign in again. |
+	// | `FORBIDDEN` | 403 | no | An administrator operation called by another member. |
+	// | `NOT_FOUND` | 404 | no | No such record (or another member's). |
+	// | `METHOD_NOT_ALLOWED` | 405 | no | The path does not take this method. |
+	// | `CONFLICT` | 409 | no | The request contradicts what is stored (a name taken, a record in use): change it first. |
+	// | `RATE_LIMITED` | 429 | after `Retry-After` | A per-member or per-address limit is reached. |
+	// | `SIGNUP_DISABLED` | 403 | no | Sign-up is switched off by the administrators. |
+	// | `OCR_NOT_CONFIGURED` | 503 | no | The service has no OCR provider; retrying does not help. |
+	// | `FX_NOT_CONFIGURED` | 503 | no | The service has no FX provider; retrying does not help. |
+	// | `QUOTES_NOT_CONFIGURED` | 503 | no | The service has no quote provider; retrying does not help. |
+	// | `SELF_VOTE` | 400 | no | A member cannot vote on their own post or comment. |
+	// | `SELF_REPORT` | 400 | no | A member cannot report their own post or comment. |
+	// | `ALREADY_REPORTED` | 409 | no | The member reported this already. |
+	// | `NEGATIVE_HOLDING` | 400 | no | The trade would make a holding negative. |
+	// | `CATEGORY_HIERARCHY` | 400 | no | Categories are two levels deep, a child of its own type. |
+	// | `SAME_PASSWORD` | 400 | no | The new password equals the current one. |
+	// | `WRONG_PASSWORD` | 400 | no | The current password is wrong. |
+	// | `SOCIAL_ACCOUNT` | 400 | no | The account signs in through an identity provider and has no password. |
+	// | `SELF_ADMIN_CHANGE` | 400 | no | An administrator cannot change their own role or status. |
+	// | `DUPLICATE_PURCHASE` | 409 | no | The purchase is already another member's. |
+	// | `EMPTY_BACKUP` | 400 | no | The backup document holds nothing to restore. |
+	// | `PAYLOAD_TOO_LARGE` | 413 | no | The body is over the operation's limit: send less. |
+	// | `UNSUPPORTED_MEDIA_TYPE` | 415 | no | The body's media type is not one the operation takes. |
+	// | `SERVICE_UNAVAILABLE` | 503 | after `Retry-After` | A dependency (PostgreSQL, Redis, a provider) cannot be reached, or the service is at its limit of heavy work. |
+	// | `TIMEOUT` | 503 | after `Retry-After`, later for heavy work | The request ran past its operation's time limit; at once it most likely times out again. |
+	// | `BUSY` | 429 | after `Retry-After` | Another heavy request (backup, restore, CSV, deletion) of the account is running. |
+	// | `INTERNAL` | 500 | once, later | A fault of the service; report `requestId`. |
+	// | `PURCHASE_INVALID` | 400 | no | The store does not know the purchase token. |
+	// | `PURCHASE_NOT_ACTIVE` | 400 | no | The purchase is expired, cancelled or refunded. |
+	// | `NO_SUBSCRIPTION` | 409 | no | The member has no subscription to cancel or resume. |
+	// | `NO_RESTORABLE_PURCHASE` | 404 | no | The store holds no active purchase to restore. |
+	// | `IDEMPOTENCY_KEY_REUSED` | 422 | no | The `Idempotency-Key` was used with another request: use a new key. |
+	// | `IDEMPOTENCY_KEY_IN_FLIGHT` | 409 | after `Retry-After`, same key | The first request with this key is still running. |
+	// | `PRECONDITION_FAILED` | 412 | after a fresh GET | `If-Match` names a version that is no longer current: read the record, reapply, send its `ETag`. |
+	// | `TOTAL_OUT_OF_RANGE` | 422 | no | A total the request would cause is outside the money bounds. |
+	// | `RESYNC_REQUIRED` | 410 | from the empty cursor | The feed cursor can no longer be served: sync again from the start. |
 	//
 	//
 	// Example: VALIDATION_FAILED
@@ -1837,11 +2684,55 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
-// ProblemCode A stable code a client can switch on. The list is open: codes are added as the service
-// grows, so a client must accept a code it does not know (and fall back on `status`).
+// ProblemCode A stable code a client can switch on. Every code the service answers today is listed, with
+// its usual status and whether sending the same request again can succeed ("retry"). Codes
+// are added as the service grows (see "Values added later"): treat a code you do not know
+// by its `status`, and retry it only when the status is 429 or 503 and `Retry-After` is set.
+//
+// | code | status | retry | meaning |
+// | --- | --- | --- | --- |
+// | `PREMIUM_REQUIRED` | 403 | no | The operation needs PREMIUM: offer the upgrade. |
+// | `FREE_LIMIT_EXCEEDED` | 400 | no | A FREE plan limit is reached: remove records or upgrade. |
+// | `VALIDATION_FAILED` | 400 | no | The request is wrong as sent; `errors` names the fields. |
+// | `UNAUTHENTICATED` | 401 | no | No valid session: sign in again. |
+// | `FORBIDDEN` | 403 | no | An administrator operation called by another member. |
+// | `NOT_FOUND` | 404 | no | No such record (or another member's). |
+// | `METHOD_NOT_ALLOWED` | 405 | no | The path does not take this method. |
+// | `CONFLICT` | 409 | no | The request contradicts what is stored (a name taken, a record in use): change it first. |
+// | `RATE_LIMITED` | 429 | after `Retry-After` | A per-member or per-address limit is reached. |
+// | `SIGNUP_DISABLED` | 403 | no | Sign-up is switched off by the administrators. |
+// | `OCR_NOT_CONFIGURED` | 503 | no | The service has no OCR provider; retrying does not help. |
+// | `FX_NOT_CONFIGURED` | 503 | no | The service has no FX provider; retrying does not help. |
+// | `QUOTES_NOT_CONFIGURED` | 503 | no | The service has no quote provider; retrying does not help. |
+// | `SELF_VOTE` | 400 | no | A member cannot vote on their own post or comment. |
+// | `SELF_REPORT` | 400 | no | A member cannot report their own post or comment. |
+// | `ALREADY_REPORTED` | 409 | no | The member reported this already. |
+// | `NEGATIVE_HOLDING` | 400 | no | The trade would make a holding negative. |
+// | `CATEGORY_HIERARCHY` | 400 | no | Categories are two levels deep, a child of its own type. |
+// | `SAME_PASSWORD` | 400 | no | The new password equals the current one. |
+// | `WRONG_PASSWORD` | 400 | no | The current password is wrong. |
+// | `SOCIAL_ACCOUNT` | 400 | no | The account signs in through an identity provider and has no password. |
+// | `SELF_ADMIN_CHANGE` | 400 | no | An administrator cannot change their own role or status. |
+// | `DUPLICATE_PURCHASE` | 409 | no | The purchase is already another member's. |
+// | `EMPTY_BACKUP` | 400 | no | The backup document holds nothing to restore. |
+// | `PAYLOAD_TOO_LARGE` | 413 | no | The body is over the operation's limit: send less. |
+// | `UNSUPPORTED_MEDIA_TYPE` | 415 | no | The body's media type is not one the operation takes. |
+// | `SERVICE_UNAVAILABLE` | 503 | after `Retry-After` | A dependency (PostgreSQL, Redis, a provider) cannot be reached, or the service is at its limit of heavy work. |
+// | `TIMEOUT` | 503 | after `Retry-After`, later for heavy work | The request ran past its operation's time limit; at once it most likely times out again. |
+// | `BUSY` | 429 | after `Retry-After` | Another heavy request (backup, restore, CSV, deletion) of the account is running. |
+// | `INTERNAL` | 500 | once, later | A fault of the service; report `requestId`. |
+// | `PURCHASE_INVALID` | 400 | no | The store does not know the purchase token. |
+// | `PURCHASE_NOT_ACTIVE` | 400 | no | The purchase is expired, cancelled or refunded. |
+// | `NO_SUBSCRIPTION` | 409 | no | The member has no subscription to cancel or resume. |
+// | `NO_RESTORABLE_PURCHASE` | 404 | no | The store holds no active purchase to restore. |
+// | `IDEMPOTENCY_KEY_REUSED` | 422 | no | The `Idempotency-Key` was used with another request: use a new key. |
+// | `IDEMPOTENCY_KEY_IN_FLIGHT` | 409 | after `Retry-After`, same key | The first request with this key is still running. |
+// | `PRECONDITION_FAILED` | 412 | after a fresh GET | `If-Match` names a version that is no longer current: read the record, reapply, send its `ETag`. |
+// | `TOTAL_OUT_OF_RANGE` | 422 | no | A total the request would cause is outside the money bounds. |
+// | `RESYNC_REQUIRED` | 410 | from the empty cursor | The feed cursor can no longer be served: sync again from the start. |
 //
 // Example: VALIDATION_FAILED
-type ProblemCode = string
+type ProblemCode string
 
 // Product A subscription product the store sells.
 type Product struct {
@@ -1901,6 +2792,26 @@ type Profile struct {
 	Role RoleValue `json:"role"`
 }
 
+// ProfileChange A change of a LedgerProfile (kind `PROFILE`); `record` is absent for `DELETE`.
+type ProfileChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID          `json:"id"`
+	Kind ProfileChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op ChangeOp `json:"op"`
+
+	// Record The part of the profile the ledger depends on (kind `PROFILE`, `id` the member's id).
+	Record *LedgerProfile `json:"record,omitempty"`
+}
+
+// ProfileChangeKind defines model for ProfileChange.Kind.
+type ProfileChangeKind string
+
 // ProfileImageRequest Example: {"profileImage":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4nGNgAAIAAAUAAXpeqz8AAAAASUVORK5CYII="}
 type ProfileImageRequest struct {
 	// ProfileImage A `data:image/(png|jpeg|gif|webp);base64,` URL, or "" to clear.
@@ -1909,7 +2820,7 @@ type ProfileImageRequest struct {
 
 // ProviderValue Where the account came from (`LOCAL`, `IDP_A`, `IDP_B`); linking another identity later
 // does not change it. A client must accept other values.
-type ProviderValue = string
+type ProviderValue string
 
 // QuickEntry defines model for QuickEntry.
 type QuickEntry struct {
@@ -1924,6 +2835,24 @@ type QuickEntry struct {
 	Type     EntryTypeValue `json:"type"`
 	WalletID *int64         `json:"walletId"`
 }
+
+// QuickEntryChange A change of a QuickEntry (kind `QUICK_ENTRY`); `record` is absent for `DELETE`.
+type QuickEntryChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID             `json:"id"`
+	Kind QuickEntryChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp    `json:"op"`
+	Record *QuickEntry `json:"record,omitempty"`
+}
+
+// QuickEntryChangeKind defines model for QuickEntryChange.Kind.
+type QuickEntryChangeKind string
 
 // QuickEntryList defines model for QuickEntryList.
 type QuickEntryList struct {
@@ -2028,6 +2957,24 @@ type Recurring struct {
 	WalletID *int64         `json:"walletId"`
 }
 
+// RecurringChange A change of a Recurring (kind `RECURRING`); `record` is absent for `DELETE`.
+type RecurringChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID            `json:"id"`
+	Kind RecurringChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp   `json:"op"`
+	Record *Recurring `json:"record,omitempty"`
+}
+
+// RecurringChangeKind defines model for RecurringChange.Kind.
+type RecurringChangeKind string
+
 // RecurringList defines model for RecurringList.
 type RecurringList struct {
 	Items []Recurring `json:"items"`
@@ -2073,7 +3020,7 @@ type ReorderRequest struct {
 type ReportTargetType string
 
 // ReportTargetTypeValue What a report is about (`POST`, `COMMENT`); a client must accept other values.
-type ReportTargetTypeValue = string
+type ReportTargetTypeValue string
 
 // ReportedItem A reported or blocked post or comment.
 type ReportedItem struct {
@@ -2134,7 +3081,7 @@ type RoleRequest struct {
 }
 
 // RoleValue A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
-type RoleValue = string
+type RoleValue string
 
 // SignUpRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","website":""}
 type SignUpRequest struct {
@@ -2235,6 +3182,24 @@ type Stock struct {
 	Name      string    `json:"name"`
 	WalletID  *int64    `json:"walletId"`
 }
+
+// StockChange A change of a Stock (kind `STOCK`); `record` is absent for `DELETE`.
+type StockChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID        `json:"id"`
+	Kind StockChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Stock   `json:"record,omitempty"`
+}
+
+// StockChangeKind defines model for StockChange.Kind.
+type StockChangeKind string
 
 // StockList defines model for StockList.
 type StockList struct {
@@ -2350,6 +3315,24 @@ type Tag struct {
 	SortOrder int32  `json:"sortOrder"`
 }
 
+// TagChange A change of a Tag (kind `TAG`); `record` is absent for `DELETE`.
+type TagChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID      `json:"id"`
+	Kind TagChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Tag     `json:"record,omitempty"`
+}
+
+// TagChangeKind defines model for TagChange.Kind.
+type TagChangeKind string
+
 // TagGroup defines model for TagGroup.
 type TagGroup struct {
 	// Boards The boards the group applies to; empty means every board.
@@ -2437,6 +3420,24 @@ type Trade struct {
 	StockID int64          `json:"stockId"`
 }
 
+// TradeChange A change of a Trade (kind `TRADE`); `record` is absent for `DELETE`.
+type TradeChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID        `json:"id"`
+	Kind TradeChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Trade   `json:"record,omitempty"`
+}
+
+// TradeChangeKind defines model for TradeChange.Kind.
+type TradeChangeKind string
+
 // TradePage defines model for TradePage.
 type TradePage struct {
 	Items []Trade `json:"items"`
@@ -2467,7 +3468,7 @@ type TradeRequest struct {
 type TradeSide string
 
 // TradeSideValue A buy or a sell, as answered; a client must accept other values.
-type TradeSideValue = string
+type TradeSideValue string
 
 // Transfer defines model for Transfer.
 type Transfer struct {
@@ -2489,6 +3490,24 @@ type Transfer struct {
 	// ToWalletID The wallet of the `income` side.
 	ToWalletID *int64 `json:"toWalletId"`
 }
+
+// TransferChange A change of a Transfer (kind `TRANSFER`); `record` is absent for `DELETE`.
+type TransferChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID           `json:"id"`
+	Kind TransferChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp  `json:"op"`
+	Record *Transfer `json:"record,omitempty"`
+}
+
+// TransferChangeKind defines model for TransferChange.Kind.
+type TransferChangeKind string
 
 // TransferPage defines model for TransferPage.
 type TransferPage struct {
@@ -2586,7 +3605,7 @@ type VoteDirection string
 
 // VoteDirectionValue The caller's vote as answered (`UP`, `DOWN`), or `null` without one (or without a session,
 // or after the vote was cancelled). A client must accept other values.
-type VoteDirectionValue = string
+type VoteDirectionValue = VoteDirection
 
 // VoteRequest Example: {"direction":"UP"}
 type VoteRequest struct {
@@ -2641,6 +3660,24 @@ type Wallet struct {
 	// Type The kind of wallet as answered; a client must accept other values.
 	Type WalletTypeValue `json:"type"`
 }
+
+// WalletChange A change of a Wallet (kind `WALLET`); `record` is absent for `DELETE`.
+type WalletChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID         `json:"id"`
+	Kind WalletChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Wallet  `json:"record,omitempty"`
+}
+
+// WalletChangeKind defines model for WalletChange.Kind.
+type WalletChangeKind string
 
 // WalletList defines model for WalletList.
 type WalletList struct {
@@ -2701,7 +3738,7 @@ type WalletRequest struct {
 type WalletType string
 
 // WalletTypeValue The kind of wallet as answered; a client must accept other values.
-type WalletTypeValue = string
+type WalletTypeValue string
 
 // YearlyStats defines model for YearlyStats.
 type YearlyStats struct {
@@ -4208,23 +5245,31 @@ type CreateUserJSONRequestBody = CreateUserRequest
 // UpdateUserJSONRequestBody defines body for UpdateUser for application/json ContentType.
 type UpdateUserJSONRequestBody = UpdateUserRequest
 
-// AsWallet returns the union data inside the Change_Record as a Wallet
-func (t Change_Record) AsWallet() (Wallet, error) {
-	var body Wallet
+// AsWalletChange returns the union data inside the Change as a WalletChange
+func (t Change) AsWalletChange() (WalletChange, error) {
+	var body WalletChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromWallet overwrites any union data inside the Change_Record as the provided Wallet
-func (t *Change_Record) FromWallet(v Wallet) error {
+// FromWalletChange overwrites any union data inside the Change as the provided WalletChange
+func (t *Change) FromWalletChange(v WalletChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"WALLET"}`))
 	t.union = b
 	return err
 }
 
-// MergeWallet performs a merge with any union data inside the Change_Record, using the provided Wallet
-func (t *Change_Record) MergeWallet(v Wallet) error {
+// MergeWalletChange performs a merge with any union data inside the Change, using the provided WalletChange
+func (t *Change) MergeWalletChange(v WalletChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"WALLET"}`))
 	if err != nil {
 		return err
 	}
@@ -4234,23 +5279,31 @@ func (t *Change_Record) MergeWallet(v Wallet) error {
 	return err
 }
 
-// AsCategory returns the union data inside the Change_Record as a Category
-func (t Change_Record) AsCategory() (Category, error) {
-	var body Category
+// AsCategoryChange returns the union data inside the Change as a CategoryChange
+func (t Change) AsCategoryChange() (CategoryChange, error) {
+	var body CategoryChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromCategory overwrites any union data inside the Change_Record as the provided Category
-func (t *Change_Record) FromCategory(v Category) error {
+// FromCategoryChange overwrites any union data inside the Change as the provided CategoryChange
+func (t *Change) FromCategoryChange(v CategoryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"CATEGORY"}`))
 	t.union = b
 	return err
 }
 
-// MergeCategory performs a merge with any union data inside the Change_Record, using the provided Category
-func (t *Change_Record) MergeCategory(v Category) error {
+// MergeCategoryChange performs a merge with any union data inside the Change, using the provided CategoryChange
+func (t *Change) MergeCategoryChange(v CategoryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"CATEGORY"}`))
 	if err != nil {
 		return err
 	}
@@ -4260,23 +5313,31 @@ func (t *Change_Record) MergeCategory(v Category) error {
 	return err
 }
 
-// AsTag returns the union data inside the Change_Record as a Tag
-func (t Change_Record) AsTag() (Tag, error) {
-	var body Tag
+// AsTagChange returns the union data inside the Change as a TagChange
+func (t Change) AsTagChange() (TagChange, error) {
+	var body TagChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromTag overwrites any union data inside the Change_Record as the provided Tag
-func (t *Change_Record) FromTag(v Tag) error {
+// FromTagChange overwrites any union data inside the Change as the provided TagChange
+func (t *Change) FromTagChange(v TagChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TAG"}`))
 	t.union = b
 	return err
 }
 
-// MergeTag performs a merge with any union data inside the Change_Record, using the provided Tag
-func (t *Change_Record) MergeTag(v Tag) error {
+// MergeTagChange performs a merge with any union data inside the Change, using the provided TagChange
+func (t *Change) MergeTagChange(v TagChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TAG"}`))
 	if err != nil {
 		return err
 	}
@@ -4286,23 +5347,31 @@ func (t *Change_Record) MergeTag(v Tag) error {
 	return err
 }
 
-// AsEntry returns the union data inside the Change_Record as a Entry
-func (t Change_Record) AsEntry() (Entry, error) {
-	var body Entry
+// AsEntryChange returns the union data inside the Change as a EntryChange
+func (t Change) AsEntryChange() (EntryChange, error) {
+	var body EntryChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromEntry overwrites any union data inside the Change_Record as the provided Entry
-func (t *Change_Record) FromEntry(v Entry) error {
+// FromEntryChange overwrites any union data inside the Change as the provided EntryChange
+func (t *Change) FromEntryChange(v EntryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"ENTRY"}`))
 	t.union = b
 	return err
 }
 
-// MergeEntry performs a merge with any union data inside the Change_Record, using the provided Entry
-func (t *Change_Record) MergeEntry(v Entry) error {
+// MergeEntryChange performs a merge with any union data inside the Change, using the provided EntryChange
+func (t *Change) MergeEntryChange(v EntryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"ENTRY"}`))
 	if err != nil {
 		return err
 	}
@@ -4312,23 +5381,31 @@ func (t *Change_Record) MergeEntry(v Entry) error {
 	return err
 }
 
-// AsTransfer returns the union data inside the Change_Record as a Transfer
-func (t Change_Record) AsTransfer() (Transfer, error) {
-	var body Transfer
+// AsTransferChange returns the union data inside the Change as a TransferChange
+func (t Change) AsTransferChange() (TransferChange, error) {
+	var body TransferChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromTransfer overwrites any union data inside the Change_Record as the provided Transfer
-func (t *Change_Record) FromTransfer(v Transfer) error {
+// FromTransferChange overwrites any union data inside the Change as the provided TransferChange
+func (t *Change) FromTransferChange(v TransferChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TRANSFER"}`))
 	t.union = b
 	return err
 }
 
-// MergeTransfer performs a merge with any union data inside the Change_Record, using the provided Transfer
-func (t *Change_Record) MergeTransfer(v Transfer) error {
+// MergeTransferChange performs a merge with any union data inside the Change, using the provided TransferChange
+func (t *Change) MergeTransferChange(v TransferChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TRANSFER"}`))
 	if err != nil {
 		return err
 	}
@@ -4338,23 +5415,31 @@ func (t *Change_Record) MergeTransfer(v Transfer) error {
 	return err
 }
 
-// AsRecurring returns the union data inside the Change_Record as a Recurring
-func (t Change_Record) AsRecurring() (Recurring, error) {
-	var body Recurring
+// AsRecurringChange returns the union data inside the Change as a RecurringChange
+func (t Change) AsRecurringChange() (RecurringChange, error) {
+	var body RecurringChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromRecurring overwrites any union data inside the Change_Record as the provided Recurring
-func (t *Change_Record) FromRecurring(v Recurring) error {
+// FromRecurringChange overwrites any union data inside the Change as the provided RecurringChange
+func (t *Change) FromRecurringChange(v RecurringChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"RECURRING"}`))
 	t.union = b
 	return err
 }
 
-// MergeRecurring performs a merge with any union data inside the Change_Record, using the provided Recurring
-func (t *Change_Record) MergeRecurring(v Recurring) error {
+// MergeRecurringChange performs a merge with any union data inside the Change, using the provided RecurringChange
+func (t *Change) MergeRecurringChange(v RecurringChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"RECURRING"}`))
 	if err != nil {
 		return err
 	}
@@ -4364,23 +5449,31 @@ func (t *Change_Record) MergeRecurring(v Recurring) error {
 	return err
 }
 
-// AsQuickEntry returns the union data inside the Change_Record as a QuickEntry
-func (t Change_Record) AsQuickEntry() (QuickEntry, error) {
-	var body QuickEntry
+// AsQuickEntryChange returns the union data inside the Change as a QuickEntryChange
+func (t Change) AsQuickEntryChange() (QuickEntryChange, error) {
+	var body QuickEntryChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromQuickEntry overwrites any union data inside the Change_Record as the provided QuickEntry
-func (t *Change_Record) FromQuickEntry(v QuickEntry) error {
+// FromQuickEntryChange overwrites any union data inside the Change as the provided QuickEntryChange
+func (t *Change) FromQuickEntryChange(v QuickEntryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"QUICK_ENTRY"}`))
 	t.union = b
 	return err
 }
 
-// MergeQuickEntry performs a merge with any union data inside the Change_Record, using the provided QuickEntry
-func (t *Change_Record) MergeQuickEntry(v QuickEntry) error {
+// MergeQuickEntryChange performs a merge with any union data inside the Change, using the provided QuickEntryChange
+func (t *Change) MergeQuickEntryChange(v QuickEntryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"QUICK_ENTRY"}`))
 	if err != nil {
 		return err
 	}
@@ -4390,23 +5483,31 @@ func (t *Change_Record) MergeQuickEntry(v QuickEntry) error {
 	return err
 }
 
-// AsBudget returns the union data inside the Change_Record as a Budget
-func (t Change_Record) AsBudget() (Budget, error) {
-	var body Budget
+// AsBudgetChange returns the union data inside the Change as a BudgetChange
+func (t Change) AsBudgetChange() (BudgetChange, error) {
+	var body BudgetChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromBudget overwrites any union data inside the Change_Record as the provided Budget
-func (t *Change_Record) FromBudget(v Budget) error {
+// FromBudgetChange overwrites any union data inside the Change as the provided BudgetChange
+func (t *Change) FromBudgetChange(v BudgetChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"BUDGET"}`))
 	t.union = b
 	return err
 }
 
-// MergeBudget performs a merge with any union data inside the Change_Record, using the provided Budget
-func (t *Change_Record) MergeBudget(v Budget) error {
+// MergeBudgetChange performs a merge with any union data inside the Change, using the provided BudgetChange
+func (t *Change) MergeBudgetChange(v BudgetChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"BUDGET"}`))
 	if err != nil {
 		return err
 	}
@@ -4416,23 +5517,31 @@ func (t *Change_Record) MergeBudget(v Budget) error {
 	return err
 }
 
-// AsOnetimeBudget returns the union data inside the Change_Record as a OnetimeBudget
-func (t Change_Record) AsOnetimeBudget() (OnetimeBudget, error) {
-	var body OnetimeBudget
+// AsOnetimeBudgetChange returns the union data inside the Change as a OnetimeBudgetChange
+func (t Change) AsOnetimeBudgetChange() (OnetimeBudgetChange, error) {
+	var body OnetimeBudgetChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromOnetimeBudget overwrites any union data inside the Change_Record as the provided OnetimeBudget
-func (t *Change_Record) FromOnetimeBudget(v OnetimeBudget) error {
+// FromOnetimeBudgetChange overwrites any union data inside the Change as the provided OnetimeBudgetChange
+func (t *Change) FromOnetimeBudgetChange(v OnetimeBudgetChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"ONETIME_BUDGET"}`))
 	t.union = b
 	return err
 }
 
-// MergeOnetimeBudget performs a merge with any union data inside the Change_Record, using the provided OnetimeBudget
-func (t *Change_Record) MergeOnetimeBudget(v OnetimeBudget) error {
+// MergeOnetimeBudgetChange performs a merge with any union data inside the Change, using the provided OnetimeBudgetChange
+func (t *Change) MergeOnetimeBudgetChange(v OnetimeBudgetChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"ONETIME_BUDGET"}`))
 	if err != nil {
 		return err
 	}
@@ -4442,23 +5551,31 @@ func (t *Change_Record) MergeOnetimeBudget(v OnetimeBudget) error {
 	return err
 }
 
-// AsBudgetIncome returns the union data inside the Change_Record as a BudgetIncome
-func (t Change_Record) AsBudgetIncome() (BudgetIncome, error) {
-	var body BudgetIncome
+// AsBudgetIncomeChange returns the union data inside the Change as a BudgetIncomeChange
+func (t Change) AsBudgetIncomeChange() (BudgetIncomeChange, error) {
+	var body BudgetIncomeChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromBudgetIncome overwrites any union data inside the Change_Record as the provided BudgetIncome
-func (t *Change_Record) FromBudgetIncome(v BudgetIncome) error {
+// FromBudgetIncomeChange overwrites any union data inside the Change as the provided BudgetIncomeChange
+func (t *Change) FromBudgetIncomeChange(v BudgetIncomeChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"BUDGET_INCOME"}`))
 	t.union = b
 	return err
 }
 
-// MergeBudgetIncome performs a merge with any union data inside the Change_Record, using the provided BudgetIncome
-func (t *Change_Record) MergeBudgetIncome(v BudgetIncome) error {
+// MergeBudgetIncomeChange performs a merge with any union data inside the Change, using the provided BudgetIncomeChange
+func (t *Change) MergeBudgetIncomeChange(v BudgetIncomeChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"BUDGET_INCOME"}`))
 	if err != nil {
 		return err
 	}
@@ -4468,23 +5585,31 @@ func (t *Change_Record) MergeBudgetIncome(v BudgetIncome) error {
 	return err
 }
 
-// AsStock returns the union data inside the Change_Record as a Stock
-func (t Change_Record) AsStock() (Stock, error) {
-	var body Stock
+// AsStockChange returns the union data inside the Change as a StockChange
+func (t Change) AsStockChange() (StockChange, error) {
+	var body StockChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromStock overwrites any union data inside the Change_Record as the provided Stock
-func (t *Change_Record) FromStock(v Stock) error {
+// FromStockChange overwrites any union data inside the Change as the provided StockChange
+func (t *Change) FromStockChange(v StockChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"STOCK"}`))
 	t.union = b
 	return err
 }
 
-// MergeStock performs a merge with any union data inside the Change_Record, using the provided Stock
-func (t *Change_Record) MergeStock(v Stock) error {
+// MergeStockChange performs a merge with any union data inside the Change, using the provided StockChange
+func (t *Change) MergeStockChange(v StockChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"STOCK"}`))
 	if err != nil {
 		return err
 	}
@@ -4494,23 +5619,31 @@ func (t *Change_Record) MergeStock(v Stock) error {
 	return err
 }
 
-// AsTrade returns the union data inside the Change_Record as a Trade
-func (t Change_Record) AsTrade() (Trade, error) {
-	var body Trade
+// AsTradeChange returns the union data inside the Change as a TradeChange
+func (t Change) AsTradeChange() (TradeChange, error) {
+	var body TradeChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromTrade overwrites any union data inside the Change_Record as the provided Trade
-func (t *Change_Record) FromTrade(v Trade) error {
+// FromTradeChange overwrites any union data inside the Change as the provided TradeChange
+func (t *Change) FromTradeChange(v TradeChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TRADE"}`))
 	t.union = b
 	return err
 }
 
-// MergeTrade performs a merge with any union data inside the Change_Record, using the provided Trade
-func (t *Change_Record) MergeTrade(v Trade) error {
+// MergeTradeChange performs a merge with any union data inside the Change, using the provided TradeChange
+func (t *Change) MergeTradeChange(v TradeChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TRADE"}`))
 	if err != nil {
 		return err
 	}
@@ -4520,23 +5653,31 @@ func (t *Change_Record) MergeTrade(v Trade) error {
 	return err
 }
 
-// AsLedgerProfile returns the union data inside the Change_Record as a LedgerProfile
-func (t Change_Record) AsLedgerProfile() (LedgerProfile, error) {
-	var body LedgerProfile
+// AsProfileChange returns the union data inside the Change as a ProfileChange
+func (t Change) AsProfileChange() (ProfileChange, error) {
+	var body ProfileChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromLedgerProfile overwrites any union data inside the Change_Record as the provided LedgerProfile
-func (t *Change_Record) FromLedgerProfile(v LedgerProfile) error {
+// FromProfileChange overwrites any union data inside the Change as the provided ProfileChange
+func (t *Change) FromProfileChange(v ProfileChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"PROFILE"}`))
 	t.union = b
 	return err
 }
 
-// MergeLedgerProfile performs a merge with any union data inside the Change_Record, using the provided LedgerProfile
-func (t *Change_Record) MergeLedgerProfile(v LedgerProfile) error {
+// MergeProfileChange performs a merge with any union data inside the Change, using the provided ProfileChange
+func (t *Change) MergeProfileChange(v ProfileChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"PROFILE"}`))
 	if err != nil {
 		return err
 	}
@@ -4546,12 +5687,57 @@ func (t *Change_Record) MergeLedgerProfile(v LedgerProfile) error {
 	return err
 }
 
-func (t Change_Record) MarshalJSON() ([]byte, error) {
+func (t Change) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"kind"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t Change) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "BUDGET":
+		return t.AsBudgetChange()
+	case "BUDGET_INCOME":
+		return t.AsBudgetIncomeChange()
+	case "CATEGORY":
+		return t.AsCategoryChange()
+	case "ENTRY":
+		return t.AsEntryChange()
+	case "ONETIME_BUDGET":
+		return t.AsOnetimeBudgetChange()
+	case "PROFILE":
+		return t.AsProfileChange()
+	case "QUICK_ENTRY":
+		return t.AsQuickEntryChange()
+	case "RECURRING":
+		return t.AsRecurringChange()
+	case "STOCK":
+		return t.AsStockChange()
+	case "TAG":
+		return t.AsTagChange()
+	case "TRADE":
+		return t.AsTradeChange()
+	case "TRANSFER":
+		return t.AsTransferChange()
+	case "WALLET":
+		return t.AsWalletChange()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t Change) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
 }
 
-func (t *Change_Record) UnmarshalJSON(b []byte) error {
+func (t *Change) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -36185,1000 +37371,1064 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"5L17jxtLdif4VWK4BkS6s0pkPXSlKgxmqCqWxKt6XRZLanVTrgwyg2R2JSN4M5JF8V5r0fPwwo9dbAOz",
-	"tndm2kYv1juLWXiw9qxnYAP+a/xN5s++6u+wiHMi8p1kklVSP9xA6xbJzIgTESdOnDiP3/m2MhCTqeCM",
-	"B7Jy8G1lzKjDfPiz1aUj9V+HyYHvTgNX8MpBpTtmxGcD4TuPJJGBL/iIMB64wYIEdLRNuj6jAXEDQiUR",
-	"U/r1jB2QW8am6qu5G4xJMGZkIKYLshAzMhaes93j7YBwOmESfgxbv2O+dAW3yHzsDsaE3TF/Qea+GzAi",
-	"hrFHiU9dyaRFKHcsMhQ+ofqXHocuKZEuH3lsSz//otUl1Tn1PBZYinh/YZHAp1wOmW+RqZCBRaa+GLoe",
-	"q1mEEscdMRmYTimXc+b3eLVX2d16Nnz6xKk/bTx9ujf4wnmy36vUDgjl+iFCPSmIHIu5JPMxDZLjE3OO",
-	"w5HEEYSLgAzGlI9Yj1cpQfIeSdKnHuUDpkaHtD6SaqZxwhR1it5HktBZMBa+ReyxCGw1FcSeLF6LgNmW",
-	"6rbH9YgeSTL1KK/BdAFBenjYuTSrJCQjgRDb5IpxRy+o3R5undFgMLZJIAhz3IAIv8cd5jG1KNxbQIN6",
-	"4WCFJZ2TauYXVxLFd9RnzgGhhLO5GSdxBJNqMnrcZ8OZZDBu6AmnP5wYNQE1i6jlRsrOBWcx8nxGnTiX",
-	"ABHusMfdQJr1wTE72+SCE0oGinfVBOlf3UARqppQBJp1OySCA4dNPbpgjn7Y6nH1oOAMXhi6vgzCXqjv",
-	"u0wxesWqsPd0MvVY5aCSzz8VqyIHYzahau8Fi6l6Uga+y0eVDx+sStthk6kIGA86moDsHrUDf8ZsMh8z",
-	"ToKxG40HByMD4Yd0q2lVM0x9z2U+8dnXM8UM4VaVdMJ63A67HSy2XrGFTapcBGOXj8icSjON2FngTljt",
-	"kNC+ZDzAuYrPRnoWFK2JMTM+m1QOfog/vLMyc/DBqkypTycs0ILquaC+c0QDNhL+4qsZ8xfZKbngjPTV",
-	"c4dajsAHGKaYKXm1XbEqrnrya2jAqij2qhxUBrrdBIm/5bNh5aDyPzyOhOdj/FU+TlADSwbfdOmokDRv",
-	"AZtYAqMs1KTiRNJREVUBHSUImtD3p4yPgnHlYLduVSYuNx8bVg4TPZ85Ixa0j/PFex9+fSSJ64T9T2kw",
-	"jrp3nYpVUazi+or/1ErFqRkKf0ID9RwPnuxVgB53olY1osblARsxP0bOmeCK4DyKPOaMmE8m6gmLNNTu",
-	"buyQqmS42cSU+VQ9DsJ/PmY+U3u3z0Yul7WiOYTWSo9jd0eNg77X49gpOai3jPr5Y1ow6huZFh9fEbnq",
-	"+Q2pffbs2bM4vc/q9VySDdcWMYbZC5+RNY7wUDp1J26QJUr/SqbMJ1M6Ypo39uv1oln0oKE4RQ4b0pkX",
-	"VA4aalaKJ3G/Xi9L7ZXLByx/Cm3O3ge2Wfepz+5cMZNAfCQyfcIm02AB3BwdJuoZkNZkOPM8Ihd8UDRK",
-	"CQQUCIid2OrHZMLRmPq4B2WW9JdiTiaUL5BF8RgZqBdQuVFalAOHgTk2Ru4d4+o0XLr7ZP5KPFm2Djt7",
-	"q5dBTCaMF8q3Af78Gbn4GEe2an/pCfhl7LOW0iwNfSeuFzC/4KRSOqjLJLKw0uP0S4ptlWYlZ/0t/Z3L",
-	"5Kpjte1U7k120XQabfmzzuEl7oSlUzjVu6WqeqypiQPddCD40PUnzCHVIfUkq5m5LppE3U6extgXwmOU",
-	"R3R16ajUsmZUENCzP5EegpSx90Ep0uZwJ5mwiVBTFVCXS00lex+Q6oBKtuVyybh0A/eOFR78XxeR3KiX",
-	"plnfFpfSHWgeNLtFvyPT6w4qTDBmfvi0Xv9D0hfBGPV4PBsK10G3XY4VFlO2lHCXD8SEhfSx91PGJVvF",
-	"jdBdWS05JCQi6w1c7NaSPXgXLCIIf72nhDn5/okvJll62lcXZG+n8QUZCCe0Rwxmvq+uSIo/75gfMIcM",
-	"fTGxyGw6hXugLNxJ6rml0ii6MV1fHVfUHSgImK9a+p0fNrd+8O7b3Q+/Vclj2JPvd8Xm9AeiDPWBKEn7",
-	"q86btWjPnftuqBM5dBHagpTqRaqggdiBsGsrZjqHJRwasFwyYrffVyznCndGb5kEm0DgL6KTEcwJRNIh",
-	"I1VFYrvVPSHjIJjSqUtSN2qClreatreATaTHfcodMSG3bEGqlFxft48tIumihooWo4MxmCZ0T8ago+7s",
-	"8E70VEiZG2z3+Cu2kIT6eHuasEmf+doepZq4ZdOA7OyRsZj5cpu8cdVFXz06OejxrZwewm+M9aA6YcFY",
-	"OBZR5y202RfOoqYtADJjIelxQuiIutwiMqDBTFrwAlqxWl06spVM8mYOcyzsMjJIBFvGEHJAwO6Bhi1t",
-	"zVIta0vFYT7xlKPsNbQbGvd2dojdPm6dXV50W+dHb29etd7edFrXV61jO6epsevFLT+mNVcSGbieR/wZ",
-	"5+pYDZuvP1O0ZXpon9+cnLZfvOzaeqAdtXJbzWHAfPtAryNVn9QVt4qMprbwhFEuQWCrdoMxDQ4JVd0Q",
-	"++ji/OS0fdS1FTm0L2ZxQySsxkQy706bUEM+NpY4MmbetLbd4yCD5WwwYFIOZx6p7rx/Hy2q4ifFOgfQ",
-	"AA5fkUGG1PWYExqJ9HJgX24gexy782dcIhdsE7XDb5lS3rTxTgl73w0CxgnyIk49nHt0AHd/qq8lsBcs",
-	"IkWP08R8UeKJyChXpcTxxXSqKBOcM2jEIpRI5t8xH0mXAT5hJlz21NE4cYOatv/JmEk4OXtwU0vMA2eq",
-	"XXxfiVakVK3ZgG33+Btti1INojBIGTfmwr+VaphuQKg3V507rrNNTgUfIcGc7Ozvw8WMDgLmy4Me36vX",
-	"0xa3/X598AXbYVu7w4aztTfY39965jylWzvDJ/0Gq9Nng72GkZ1ISCQ8U1Kr8I65v79ak2oPwVhbcFHG",
-	"bY/87bnqXuxRGYA9OWn9ryqBDlePF60u2IPhi2hdUOyppUMxKXxsijlugP4CsxOMOTDHYVBDptQ2bwIm",
-	"b7Rk9/iEOsyYl+OU4c4fA2PSwBi/D1HZm7sSrFShQGjs9Lh92WkdXZwft7vti/Obk2b7tHVsx/wmcD4H",
-	"ZnJics7sKlJNm71Rrvb4hPkjZiFz6sEMxmxwG54a6FlRu1hwRmTApgfYjpir7eeJwa3WZ2KPBwLt3sjV",
-	"eFjkMDE+nM/AeDbCiujHwGqnxU3ca6D+Dl0fcR8Cqa5yDhE3OETXEO9x7fKhDtzCYP0n4g6kM7QfCFGz",
-	"QPJFTPRIaj/JAXpyIh8PunfUvPQ48yRD+2OOC6cWSdSka2Ob2L9tk4naDEqN4IuIVSiZM3rb44qsqv3m",
-	"sV3TYkQ/XdqnkL+btTun+EK0s5e/c88FZ6t3L8hAcPYBj+A2HgvPkWp+PFcGsF/t37Zr2+QNuivCXTsX",
-	"M88hfQabp8e11d5ZWCj+UUqb3bNb38NtwgU8tE2ODG+oCfQWpNo5OSLPGo167YCoiYSd64648I1npmiK",
-	"Ir/Skotjrk2tPaEjVmSecNWPYJ6wYhLLcXwmJbFnU09QB1wH0Iqth8rua8yYzeDJLLFnoAcWURtqiZ/L",
-	"mrLEHQC2QxIIzUGhPwAVpgWjvr3S6v9AVv4zccfyrlfNUKtE3+MwpmorctGlDd5XcJ46Sug+kuENdyLu",
-	"lphOoc/7TO45C94IPxiXs/eCf8rlgSTVGXcDcnZx3n1ZsxJHEq6JkuKbWHzVTC9bh3rpEV3zPEfBJZI/",
-	"NU4WUtVdgxVGfT1n7JZU1b9KY6c+eC7PBHfoopCX1GSUtngkCIxT/Eb1uWQJFE3pFXjTar1KLQAMYNn8",
-	"w9gKpn93qcX9yerpv+AscCdsuWNRyVH11Of3MF7SUY5DRn1L+EztSS2CG4WmVtVA/twt5dx6vV7Cb3Qp",
-	"ZOGk6fCOzzVTX83cwe1Ss/rX6onPblzvMMXoLh8VkeWbBz47aVfuNznM1Q7YJPJMFnvqvingq536CsZa",
-	"TVdAA7muBW1j++RqKxrQk3dYdo3+nzXnGbNPbUPLY0mqlrvpf4ku+atADG6LWF6qHz8jo3fp6IUvZtMi",
-	"etQlZaQe+Lw0LSHncxKyDmNboT3TaK1qf9nLuXwdru761Cm8eQTqx885Nao/4OSV/jIgLXLwAIeTquAs",
-	"qUI/Kg7rgVfu6fQx7r0lEwi/f8Y5RO9YEUGhqeFzkVMurilxUTOcDl8Ws7oWqmWE6E4pIfpBjVtOBZcM",
-	"wwWp00GzrPo0EDxgHP6k06nnDsDW+njqi77HJt/7kVQDi3mw1BuO6uB187R93IzZ6SpWxWEBdb3KQeUx",
-	"m1DXOyCTmQxIHw09W+qr8IIvZ4MxoRjF+s9169sDOGOZ7wtfVg5++G1lwqQE1bWyUUtwZ1D7TRNU+fAO",
-	"mYDJoO1UDir7w53BM9pgX/R3nb3BE/qU1YeN/g7sHnDEVA72YFLdAMxLz6lDzOSFUw0ehYO+R/lt5UPZ",
-	"69AlTjCuT542F/pPJtRTLKCuyD7EkjIP/AEuv6Oe65CqnVkKG8OCyUT4jMgpG7hDd4BukqRJXfGlEiUQ",
-	"rycX92KI59dXb+M8YBxLY0bvFuGAjGSjg4GY8YBURyx4Tge3s2kt4yw6BEss+kUCQiGytrL+Au48ixaw",
-	"KwQ5U7dKvYry0y1js9z4+zB4i/gM4pItcnT1mriTqfAxEu69+ssyz+tgc1fw7HSRqq3WwK6B3RocSjCB",
-	"4dyBNq4bstT9Hq3GaErc7vFOzFmU8LsRyQaCOxJN1dAUHOW6X9XJhC40NQG9ZTW0KMayKWLNZeXmlW5+",
-	"xgPXSzSdnDymHtJpBB4NGF72YybJZUIbI+P40HMH95N8xp0YZ3ZYUy2Y1Op6PqPOgriczOQmPFuP8WxI",
-	"9GeROAPdm06EAGM/aiLgaIg5U5eImB7PyBhIMeAx2QM+oQAjBzjJRNhbcb+tIqXHkzyJuSV0IWN+xqQ7",
-	"/pYtMpsk7ULejFEDQeYUQqyHavzQJOzAIlLS0Q5psmprMvKJ8Puu4zB+L04+ueg8bx8ft87jrAyOPOoo",
-	"EmTg00D4Enb3TDIUXeESbsLXuxFfR2P4ZIx95Y44c9Q27M8C8DxRzxNzYORw8Hha2ped1ln7+uym0/rq",
-	"ut1pHds6leqk02oZyzVkc+gHo3nY4LRNRtR02ExiIsvGS5kfqZERUWk+nFOpFtbJjQXZ5Kzdidb3mk99",
-	"MVAaXN9j5EiP7JOtdVGwygFybTaFR40dAs51RAXcVE3cjxY56eiYZGSP8DGwZ5tcS6bzuJTQQcbBpCl4",
-	"T0kZtepKG+XUu99Kn3dbnfPmaVLXIjPO3k/ZIGAOAQWaiAGYxp1D8vVMBPrENmqlg1GVPlPahZJc7gar",
-	"vR9Xjc3YyBV6JluKiE+pXcVHPKSuN/MZqdpmdmzj46dKboH/fjRiDplxR2k34UhtSzuU5VjMOezNcxGc",
-	"iBm/3348v+jenFxcnye2oJYiSg4NoYcNBOheNOXnIiAnup1PNM3nAu9X6MezMMid9Jkn+AiOQbNB9NCq",
-	"djhwu2Zm80w47tDNy9Tr5rq7IeIBnd066Fn709NZjhAIcRj5vFvw3k69rjZumN2ng1mMLxKzESUG62MC",
-	"LzZ/kJt+qyNK9EkPuo0Jd5JC8w5ncxOApJowwX5OQe4svEl16Eqi0x7PJsVO6G0ynMLW8RS2uvWGceti",
-	"ggGQI5GfKtvjGEcN37iS+Ex97ZTPoCWpBNow9MYNejwQAges4xF2TNhVqYRq9QtJrC3Q7GwvTQZFx9bC",
-	"E9TpCnFK/RG715a9bL49vWge33QvLm5Om50XreTpGUlPYEylCKm1b9T3nu5/8YT0FwGTG2zoRkwj0pdS",
-	"0sKEcnVZxWF9Fs0/MayE5vJIEkgcI1U7M0l27RAPWIxrUUdf+J6MlHyzSSGnWpF+6YMu7arnTiBC8n6L",
-	"lw0cyy4f7n8dhwlJYon4KhMOhBtmk7WMaT/x8RE9wE+n++TFzcXl2ZJRx5LaMbCsqmV6jzvszh0wMveV",
-	"/uAGtW1yns16PgxDlFP4BcYzLzizMOoNQhR7HEV9lGTOxZxUdfJfMoLQlWQkeI45oQQ4g+lePVpCkPhs",
-	"4s4mndBCfD9eTNwkMlr4kNFAqSucMUfGbhR4iMqxO/3Vv1o1ExejgTqcnLzLkZIZ6ZtV7TB9wZxSiRAR",
-	"TAsf14dTBkRFh8kFHzzI0nRaV2/PjwpWJkxEVtyt7XEm9hkDcWe+FP4h5J5iYGkUuYYpq/jEJqIjpkq/",
-	"EPwTi3xzdGfGRgaUK1HtYUy1UseEp27LqYnTRsYoLA5nrsdzps7FKMdATPoyEDzs1g3InIH1ZCLuQtEE",
-	"apma3z4bUQ4WxwWhPutxyMugAfGYuqg9qxOHLiBQ9mrFcujbl7qYuAN2zekddT11Kb0XK121Oq/bR62b",
-	"6/Pm62b7tPn8tJXZ6NId8S2XE7w1KnEGMCeCD93RzGfOJneu2DbXIyLxIX3CDS91d0krkJZimbER5Cb1",
-	"ZV8tMh2MmUN8dzQGid/jVTtnCotdF7UDcilkMPLZ1VenxJn5mE5CxCyA1HfKe9x1NBbP1Bd3rqNU7RDx",
-	"45DodHKj7/iUK7kTAMvFdR0wcKPCA3ktGOJtRq84fMyoF4wXpGp322eti+uubaUs5rv12jZZaVDXSjlk",
-	"iz+IJVLbITGNZD2TYleIM8oXoWPkXmK22W3dnLbP2t2UjBUCg/p0TgwNArVR5SGBiYIt7NGA+b8+bp6u",
-	"GZKmV0IGRnJ4Sn7GZkSdf/5KX0uMM+7lSkFG9ligs4WjnBxfzEbjDXkloN7FLLgYdtRBci9e6V50m6c3",
-	"F9fdm4uTm07zPHnvoiRQfUV+sxDKp88WgjtRNsIE/Gnq/BrDkfXf/vqZtbOza+1+sWPVd59YT/f3rC++",
-	"2Lee1r8gc8Frv17Wzaaeh/gkoOCt0hhGFpGzCRo9MPYAwcAw5IZGcadSp85bhPY4ZwGZCx+fngo/GArP",
-	"FQTFuAVpY5QTRaMz81ht9dz3+MrJPyB2dt1tNNkZQYu2lTC9rsfnPoVsNAxZJS6XAaPONmnRwdjQEDlg",
-	"QjsP2nJdTv7bXzfqv9PYB/MLeDnAXKQ2b4+jgWZCqkZ50Ymm1HHIbIrTPqT+oc584iMiIUd8mEhz77Ox",
-	"q9OJYLl6fAIOrjDPCZhFJ/k1Tb4PmLgSWFkmqkEvuj5bYV9htsYHq3LN6SwYq/NuQIN7qsXX583r7svW",
-	"ebd91EyJbKXCgIVcPJAHqBHfQ2hzcr/5pJfj1OjsA6XhSial8d3g8Q6fIV2NvZ+6WoOZg40NAtXMTMDy",
-	"1Q57XKdkGSUvMntYJhMT1BHqSdNJ+5gE4pZxSDObg+2xSvUf6go0B9A+NKSRGb8Fc6CJd0EGMS7FWsgG",
-	"cjZVu5Y5Z8xxKYAK3I8Xrq4vLy863dbxzVnruN286b69TMhkyTSPY5KyJBifdkDiHUEHG9yD9uPsEQ6N",
-	"wNhIFzEWPpMx7JEkE+hW9Wc2oUG4izmyYYtX7fyJAzN4SB0c4E1198V0o5zMGXOlpjJ9SdZ4XxNS5cJY",
-	"YzGNCtzHU1/RFLgY5oXJnk4zyARMbuk4mpQZxKpgjNTBtxU+8/T9COPkMk+6Tm7QXFpXMEFt32ZbUJf7",
-	"lUvlUf6aejNmXmjOAtFhnM3z4D3wkRZsXblk2CsHp5q59IUzGwSFccc+mMPVI0nsiIDIWT983iLukFC+",
-	"2C7VLSS4lJxXc78pwe3wXDiNvsDNvuyljvBY+ILZmctfQW6+gmf1qx/i8ZY/xABM5DDNFpqYsAvNFOl1",
-	"TC5ImhFiUxFOoRVj/ghAUfR/xAaBGlITVIW8rccF3+JsRAP3jhmNQnuH+1TGAEIgC6mqNJnteP5pY6ee",
-	"RlHDaNJkQkz0v1j4Zj1vnZuzYNxhEjIivk3tcDhJCjhUH2bwyCGRMQjTpj5xQXYdkOeM+swnvVm9vjuA",
-	"x+FPZpMqwn9imA2DlykZCHHrorjJMPBMrubHa6kDaOOsgQPRDeQuGNC8XFbieUR9RyckK0GZlYr0jgZF",
-	"kbu0L4U3C6Ik1FTIdVLkkirEzTmkvyD2iAWxVFWLDMDY0eOee2uogpdkDa91EpB3PYlHScZqofpyB2Ai",
-	"1rQcElsJEFsbDDhzgzHzt8m5sZdqotxAMm+oHYxTTLCV7jcRrCxxmNL9IZIF5kKnUH9ykZ8nDrQY0ItS",
-	"vPImfS25lm7AJsk/lnGe5qEPkfbg+3QBslS3ngm0zo5N6lSnEo+C5l5qytIzA6OxwpQ7zJDC5vKmCKNn",
-	"izdHaJy1QpdPY5tccEZwasBlB0BbjusjDIgMr0FauYGLHkaq9vjIvWOytk3agVKNZxOEPhFTxsHNg0Gl",
-	"6ocYSEDsMlalJhMenIM+ow7c7rB5DBmngwEYe7XTGxUw6ig1HMxDYEBBAgHEwfR6p44ecEQjwgCopj0l",
-	"q0P+Vzo1Rjvt1euE0wmCvTEMrN4mHTZkSsYzHFZ/AV6xg9CnbvV4lGon/Hg6oAFmCAwylwV/hwiBBmki",
-	"hm84pUpp6PGq2n86bigQ0y2P3TEvfPAw/ZpRSBP+NvVlbZucqgkCvAAJS6lusNqddutyR6oDjbM5Af6X",
-	"GvGITWEh1JhCJjkgtointUobrya2CbtpA06atMmATljoSwgz68RgNlFbUMnRsFE0+RssG9XchC56vM8M",
-	"wlsS0OHbCtosMB2A6oN7T5+dITjxQeXjH/3Zd3/3ryvRd5cws5UDNbEf3oXfg+z44bcm2yJ8bRp7PNxk",
-	"Gvmt8sGKXvjZTz7+0V/GXoiaSL/0zqpou0CCeK0jxGk3baZpj41KKx6GQEh8Oqjs1HeebDUaW40nMGno",
-	"1unAb/icy2VAPU+tg8l1xx8mbCJUB3/4F7/4Vz/+7j//3sc//AslkEXgDgHiC58SvjtyOfWMxoTfGtzF",
-	"A4DpsyoBHakhvstMgaUx6GAkP/vFH//049/9zXf/5qcwn2Y69pOTgT3kLeLKSdjZ33QSgKrv/ucf//xv",
-	"f/+TTsLP//YPPv7pX/7if/ovH//8/0L+SO6kBJ/s7hsNEZEgGg0Lk4MO1IDV28ndmXj5aWaHLJtYxp3j",
-	"+FzubO18EWUkffzZTz/+n39PFOV/8georvtB+vk6jOdrkz2NTA/ZNlpW6rnBWaoEPr1jeJ4ZWMicwecv",
-	"8ZAxSNDG3HPI703ObNHCBiLDiO+sihZN0BqulCYFEyXOZ3hPj7NggFcc/Z0nKE/yhvrmDFx+iW8SvKe+",
-	"uaSLCUu+Fudb9flKTXbIr5TPqKc6R+ub4b1QmMWGZlXUiezy0XM0DscvGEfNzjFuwuQYK41GfWtnd29r",
-	"/8kXT5/VK7/i400tenq8DXPF0qN+3jx/Vfnw7kP6ThCeMIVYK95Cm87hLIN0F4RiV38iNiRuK0jqK6ON",
-	"otKGO1cpcRP6vo3vNRI0h0pq/PjKwICHv+nLqusT4TvMPwSHQIhHHCkccLHLUTTMlQfB5RZTtuaAItz/",
-	"EkMKD8dv1+kCt36i/Z16QQdp6ZqLkmxiiA3q61Drkjp5U+moY7RxWkobhPxO0FtCtPo1iE9QlBzFsy92",
-	"8gaRFvJrTVYCliS7KNnekgJ8rb4i5IwyHcXOhbV6CXEwynSCp01m1SMItcRuKb2WXTo6p+nlK2Dy2PGW",
-	"oSMERO4viAOgjQGE6ErM3wNNeUKddTehaTeHvhwCw+MvF5Fd6/AEL7GHCBCzBJZjeeJ07IBda9Ex+Xv1",
-	"iqdu0mZoUbeaJRLiNBJEca5MbQUrPCXiS1p8Hdc7Lu9SnjhQTPkZDTEdXfjCGCqXByJhYE4Xy0gZuELb",
-	"5tJpNRVHWPxwWZRbDcP7aV2y3PYdZpYpVmIm1aRlhlM80Ucx0pMzYexQ5Qc0XXcghqrS51aI+B0fv7aC",
-	"afxwTUTxiLXu+23hwj+c9Xk9vtBTsjFbxC94WR9UOcxsc2NYiRGSviku77C+9ezdtw2r0fhQ7fW2zcen",
-	"H2r/LJeGnAvnt2VLeuwU2mJjC4P3m5UuGQH22PA6m8Rs3HmahqhdaQNO34TLTdp+YtL2iiYtvFDnufbM",
-	"SV7iWJYb78vopr6pKIvzWii8wmatpaIO1jQ6oMxWyMx6inPzuM2KlcYIl3+FRDFxAykUr7AUgjmiXE6o",
-	"NgWH6sE2aZqvYkDVCHeCarXOJ9KN2Ic9buy34F9CI7DdPj+6OGvpZ1vfv2ydX7VsU/8wsieaDqKcLDSI",
-	"gvVX9nifgUHSE3MN249VPSzjJsLbzVzAW3KbXIDpGnw1ceM1MbApxnrd41WwPpPQtjqhC7CvYs+1g9Aq",
-	"bczPVJukV1mgMcQUTdA9ntkeVuX9FnsfMC7dvse2TIk4nNuKFdqa3kVrmrxplL366LixrP5BgwfVOCYG",
-	"3bTUO8E4dEcvNPDO6vfeMurnu6I1xI6BQl2pY5zTohlUR7dBOo8DnRpeNbwbB0OVijkABTXhOk5bb2Ki",
-	"en9VWRZDaPK6l6N8phAoMdXLDSRcP6RlrBtpdVTt/2r4Qcn8Goza88yj8peiid5f4wgtnyUUBqNQrlUx",
-	"J2EuLYNclqMZhudI1FRE+bJDpZilY5f1JZrkUn8qPvVLWLO1lJ+1LwG/JppG8tKwuaZRzCKduIXmfhxC",
-	"Z4G4FDJHJL0ZMxCNbqBLgEIuxkBrPwzQ8k25sLA6lGSM2BjiExIJOWVGCdHg+jqP2g10ZQpOhOcw3zwV",
-	"FT81px0E6goIzQ3PvxSuqiYzrLmAvs6IYiI4BF2HztA49CG2mTjgYzru595HDl0sv5fsrjTnfOKt+Ou3",
-	"tdSc6mlZtrOGJdUJhw1dDWATVysOSRguwHWNyc30iJU3vpRFMUelMNYw0mfBnDEOirW2t2XVIUjrh5Ap",
-	"APxEQLGJOv2Jx+gdk4ibYAfC3lSjiMROaVNA5FFcgXY5ZAzzHqdCYmY3Vl+p19QS2VpChfVNhe+4nPpR",
-	"CTk3MBmSanmZQ6hMrKXqYJt01dUkNA4beBJdmQSlxxIT7LMUtm69jEFhqGGSy2/OdbZ+INZpO/9OHe5D",
-	"jcQMkLD6JAvXr3jPvQmFQoqnkh7QhHb3ZG/VfkmZO5pbP6Bb35Ctd9/LtXAknakbGuq2sr+tXt64y3bD",
-	"fhtl+zGO4BXlAHRbp+Eb4RUv7jtedjw92Yy+0An9qSdiDcPiTtZE9ru/06jX1bf1ZUazmMs8K+dWSveM",
-	"fz3P9Lb+uZ12xK8QEubuV+a4x22sTvr8q33y7E4RYqV2e2JfxNYswccJfoxPeJKbspOZ2u+5oskTg9sO",
-	"o1LwUCik9eOFBuiBdGqs3AwZeLoeVdXutC4vOt0r2yL21WXzzK5ZiGUF6EzJBBLBvcVBGEkMUC2gfQN6",
-	"g4+xgBBfjKHfkLqN/SiVWEdtxgM08XW0fpWJIy6wY+khVKyKGgFasQT1nbhzJ613QFS1hVHpJmnHxF+C",
-	"QqTbVnM2424AtdroHVIRuNP41SdOHZ9Ntu6ojxAwBz+EYtrm/SvzfhfeT5NZsIaaViBV1zAiVTukSy0c",
-	"Eqb+UpThXWbVdJc1Ei6ZgLBM/1rupGI/UbtsjHjpYPLQTlgi4tqYBlc+mheKnijIvYaBEKYPRUgMVTsW",
-	"v5qMaPvwAFayFPkrqYPK9tkVjvKNynnio7agmlA2kj5Fl25/BV3YVoa4fsiWD8wkcspKs/WmDJViHz0W",
-	"0/eSCRHTRT4TKZ1XFwRr1FEFfhuGgipd+CyKEQ1E9FOG3WINrW97j7pd0/4eo3D9Xs147mfzD2m3YnMQ",
-	"Nh4RuGp18lOxBmKai28YFrEy4YOJ6PcwtCOg/ojFHCzrpozo7otpj7xARdJnpXfIZCChgqBUA4mlxzPE",
-	"lnBfr7FhfTZg7l0ReCTAzQA4fuTDCisvlJrKB9vm4QU1pHjVepQ5MArjv/9RueGgpVNXBvfNAosiIZee",
-	"XdhWMSk4gQ8aa5OZ5XuVZjTtrWCxVJaA0t+g5U/HcStUxRXm5l8mu95LQ7wKs6jvoeewjE9/A9k7LF8Q",
-	"LR1puNKOijL4lA2DDYnbZDPj1LYDNslL7lzvqJlQl2uPV4n1WEeXDEqWx1p7zmcceYg5n1erjZthTcpq",
-	"StONz2iC0AwrJ1hn1S6Cpb7fhRUpKX1dXft+a144L4S/AIdRu0CrMROVzRQNtbCiVNENNbIp8wcsTxOE",
-	"lUQri34GHFQTrCETCIgXcdjAnVAvqSIC3rWGUJCknmRmMUOswgLKEOEpsyeTpOnGPSgCNUW3mMFuAArE",
-	"HfPhh5KKYPn9nNoaITul7AgJNogtejykI2enmMUo3gjRKXX/KotW5Yj6TjsKIrzy3EGuKdIdjIlUP+qo",
-	"9VjgIZnO/MGYGkCDgE2IKwFbKUps1gnUGEwWoenkgaOkIrln+VA5gHSh6FHbQzvkLNKA3qI85KquNQ2J",
-	"7OiGV1PtML+Wn8ywVAURBa5bM/5H0sCTiSFKcZnbywqO4sZCLYa5bKCWTElDNsndtZDdb37WZegpoiIv",
-	"Bh7LQQvyhHT5yIQp5WSC0IWG0jStqleYJFU3kOEpVit1ZDkzVtwRLtoUzerQbRRLoalU35bqqIyug+hr",
-	"JrYkNUSQIOikTlIy9dmdK2YyTlK5wYeaTc6NWxNBuZPYW8DjoTM9JM+CcBYYRqBHVDpTKME/RbrTlLo5",
-	"B9RReOWOfNRRkgr1HaDHyV22gOGcRgh527mhMCu1pbKrtvbyhLAdOaIGoRWNgJOP9PEm0+eOz4Yz7mhQ",
-	"a6BNhzBtZNuJ7cxo6yT1LyRaL5i15PaaXfbSJqE3Y114DYQ7uNFMAl00948krmpsRlBRwSmxSB0RdQmd",
-	"UxdQFCnxacBKHtDmrU6u9GiGkWJD4TN3xKNDCWtthZ0qkWWC6KH/Q+IGZkx1jZ0ampbyWdQplGCm9Aaw",
-	"e5XGjwbcqcInjA7GiplcmMT0Vi/HqtBPkQppjtpwvSYMo9ZKTnWMqDKyJKM+pNnYEGtl4jniPaWWeCUL",
-	"G5NQCgPX/CwtKM0ig6QICkVlaBL5YeoE1IAD9a3dRmzTxfA29ioh9IB5tN6IhG8cyUD9L826Oo89jm5Q",
-	"f7a1U6/EVrWxk1kFowjtoB6y+yEOpLG1D7aclR0pUncSHe2lOgLIFCuDWFKmZZivqOX9vJbfmZPFIGeI",
-	"dANaCO/Vd3d31ePrH2l5x9kyb3KUeBm/VKm7DRRtQ1T6KJNep9rbg7HrOT7jttrnqUx7VyIIfR42o36t",
-	"tKXjataPp9anR/YAcIyx++gG10cp/ODC13iEZcCxSoR6hDGdS/AE81InsfZ1SJAVzXa+OMFpzTeUaqCJ",
-	"EyGcHIAfa4OM01Ow7yQzTvNkeDMXBkoXSUlcq8oaAdYLYFprhZaG4SybdbVfc6yiSbCLpRtDNRDhXxgr",
-	"qVqecjvCXBFK2jbXsvatl+yRMKilE7sSGevLZrTrs3tD5RWLmtJukqOxwYVPEeKsqNrjOgatW4ncW5eb",
-	"GB+cNYy+1fYmYrsOxNqaxCoN1nEHgbJWj9tv3759u3V2huaylEPTSoI7uk5oN9A4jykossreTh5fKBJX",
-	"TijMxiv1JITHlXv+Yqr9n8KHHihfXAxBt1gdIQfoPiXXeGWuy8pnDOrHipYiXIoV+LMxjI/lTyYwR0p6",
-	"/pY/lkZMKdNoiOaySlaJwW2ZWXJWt4XHyCUyKsBYFe2pWOUtUhU+6DNwJ6iF0PpYgssC/revL69ana4d",
-	"C0u3j1unrW7L3u5xbQNE3EgMEhwKzxNznRFjq91g6wydiOvt2qF+2mEDj0JpIElsYGgbaypqYvX4wlRd",
-	"s7MhgZdwARJB38Jdn4g5YghKdsd86ukikhMo4gbIj7qU2SNJ5JhOmam8iKF1cu4GgzGARBrKVWMOGwiH",
-	"SWJj5zbSQgNN3NI4RyMBU4IShISFOovA4l6wq4tF5ystVrLLambALK+pI+lKgoDoxH7TPD1tdW1SRWFQ",
-	"s4h91Oy2Xlx03tqkara++rrbfGGTapeOakpcts678ATsKPi50zy/Oml11DN696qvO62j606nfa7eDTer",
-	"+uGr6/bRqxvTTLQ7ofXn18cvgCrcNer5i/NWt33Wugl/Smw/9QT+cmMyw6vxHQetXnUvjl7ZpAq7S9N8",
-	"3EKCHaa+uOxcnLRP1VeJXaMLxMJ+GPmKhU3J7h5HL9xBfhRmVaNWEnnrTmuE4oqkM7zXSOPG5apYFbNI",
-	"FavSbb6oWBWYSfVJr0PFqoRzX7EqsemuWBWcqopVSc5q+IuexIpVgTnDZo/VZz1DEBAanj0Z5jOiAS1r",
-	"UYU+Gtsqki5kjcSEhroYhZW/amXCiMvOGlJTsSrYU4z4fLhgXfOsvBaEKkzOdWtM5Znwc6w/ZwhIq2ur",
-	"AQwAdZTYmh8SKm91gSPEReDsfWATGhDBByzfxKQeKQh7wmJtgUAbo1oBqJ5mE/XOoUaod7Fx1GmoFhG6",
-	"hshKddRMlyYjGnWxzLrUFSzy71I6Gt48VDmoDITvs0FAxsKXjPQhLWJBZECn6Btk89jD1NSkU7sPC+6q",
-	"sU/HPs27i2V6S+Vt7+zlZXjHe1wBrG+ey8xbquNkq7mTBxuifZzDsviLU6ImQ8ZqrN/M7RDTCHJsvyHO",
-	"ejkk7X6Uv7AyViOd6mBex7iFLPP3hZNjqUk7mLMZERZh70GowOU4mf8AklspQzhQMOEo+X+20FMi7Vqp",
-	"Wg0bFNdwxJwf5YUoFJhIxiJn7x9hv+aKlF+1PqqRuF8ns+nWnQgSYjU2yeXj8KEQ9KpFVs8cGxDxqHKH",
-	"kMFR2dzmbD6FbqF07IV6uIsVZLJuUW+Rt+h4FYSyM2E5D/wNPctBfr2D6TrrOZs667FMnr1LT4TeHdEO",
-	"Sm7FiLQ42yFLWWaTx5k4Tl241kskx0Pg8Rsh9JsHyK9Hln8KolirvFBzTwJ3akHZ+FuyELN/kj3FjBCM",
-	"HV079ZWYI+noFNVILqHAANeS+fm06npAFbSR/HPOZMBGo23zRIjDe+byH7kwQWWPdqxCU7m+anWygw7L",
-	"EC01OcBDJdMTj1059egisrque8aXr5uTdXzpkjfTmEKg6MhdEHl3jKatKzalcGihEBtSSDuobFfyLvrG",
-	"HCbNS0aI6XL92k0dz4pTf1slM+COQWworqaoZMu74xkW+mIlkhd9MUe4Yce8dEDsq+ZZS98TrSgyKI4+",
-	"rAFRF+rSbmr7qXsXm4geZ+9dGchDYrfPdMGt562Ti05LN0Z9z2U+cSdT4QdEyzld/VLMl11CejyezFjq",
-	"HhINpWJVUvSY+WrxgXByg9i60TIx/RCptq6Ptl51iMsH3sxhkhxdPtt7pi5PYP63yHX3ZOspmXEIfYPC",
-	"N4tA3zjU9RN+jq82fKGuk9BuyWW/7p7od9QrOI4TEJ0Fy/1SzEOu0yW0qXNA7PPWVbf14oU+ZXV1x0cS",
-	"jDfsPSyRgZe1z5qXl61j24rdxSd0OnX5qHQGaqlF0zRVrAr2aAbYBpYJ2Tt7yPmltN2iLQKCZL5J9K16",
-	"zTK9F8gOJL7l+yg20ilK3mzCi7Jo1G+PoK6xw3wSsPcBGAvBQo7z/0giPIlSq92gdqgrbBub+XwsPAa7",
-	"K09VmjAp9aGe+e1eE6JHFfWwdGrOcChw1XEciBek3mVsmoxTO8vXiFFIKHJ3PITRxMAk+BpHs02OgD69",
-	"NQ32Cdguezwx2YHvTibMqW2TF+4dIzaKPKyGbTus7wZgnHysPg585riBDTBFYv7IVJvRBWF63MbPdriu",
-	"utaU/l4dg/ZhsjSNGoFtPkUvkioXHKOaejxyPmq/drpUC9JVOah8/PPf+/nf/v7HP/4/KmGAwM//+q++",
-	"+/P//eOf/f3HP/qp/vbErPhisVhsn51tOw55+fJgMjmQEs65Pjb2X38aNoZT1lEc04iqPPzsX3z8d/9b",
-	"iNBzrosD/Jf/9N3/+/cf/+zHv/iTP6gsyV3JCZx0R5w5YVFbmApt0lY/HQl+x7h6Hi+La8LBDQqjELqx",
-	"Gj9ht1SDAvnERmfxY3Bnb9a1Xp9iEaCDVhnckqq4jDVLs77UjrMNenaWxJUGpvMN2zVsVNT6I0k8uhCz",
-	"QBveFLfZlvqv+vfsDP5V/zgO/Kv+eflS/TuZQG6+tEkV/YfA6T1u5zCsHR7PB4RCkQBLVxAAlwJdoJyg",
-	"AWLNW0ZZA4nQ4/aW6mrbhoV+DP+Bir8BoZ6nlJqFuvCPoqDKCRhW3QmrEXfEhc+ctLsyIjI5r3slphW3",
-	"Xhk+UfNaxS0aY5QI0nyTRc1RgVcdtulXIDwu0rlWvB6qZx8SIiameTfy9G7P5aG9QAtzX8wP4XtwxtyB",
-	"DbZKOdHAI0TOJhPqL2pwIMhbdzpFW+ySTL80+EwxCltO9RI2EaEoQTlpke/+5d98/Hf/0SI//6sff/d/",
-	"/93Hn/3ku//n98h///F/2ESkJAViiam+Sr6g7uVjMZOUO3KdBe9mX0ogv2WnQp+RkVzFL7Ras8nY48fN",
-	"kh7DgiK+hv1VW4Zm6elTfovahYsVlTXPpEnbL3H9L1aBOkz9m6Me4iUpOxJdASG8RVUBANpR45lxC0Ua",
-	"ul37zDwE+CUhMJyJFQ4kYMP5Yl4uJcKqOP6iMyuAJQpvkx0xX8PqlFXx01UlsvaosCtZ0tQUvdD1Zzws",
-	"z54dBFO6+gbUo46fKoKTUwAHml9BwzA8P1d0Hb/8QUDUHfWyBuSCKYGECTZflo3RqNeBOSJWQxcXfqyV",
-	"z20IeV3MS6yupmzFLPmay5LEH9OAIs1w8lWhFjl+YS7jwP1Ksd8gC0jzf/iiJiM03VYSvBktSTTdOcNL",
-	"b518dg15M8tFS69Y+uB8ADCh5QqylttWSi3WIZHxUNxSDp3SUJHmrC26xuaE4cAVDXQFfVWE4LJyEtAI",
-	"0aIwf206ss1zN65jk2p0A61ZJkg0ArGUrsNKTcqaMaDx83c9byXe5QuKJxSCqYY8dz31BHXSkDkuaMEQ",
-	"q3B09RpmqgYnaWgDSN1Xqx///U9qeTfWP/9J3o116+xsC3Tr5EXVtKIvp6hspS+nGqNVX06zKD2uV6BT",
-	"mJEk2KcPIKO53BoNtpTENAaSTGyqIqhgDa4yKmBkrz5vvWh2269bN+2rG13PoZJnXqHm0m3sHkYvgsIQ",
-	"YEPMNGQnFOuxKwPhLw5i1xJX9rhJQ8KYlMuLq3ZOK5i1FiYxHYT5WkoTw8TSO2aFWUxhbpOxgIQ2xbzB",
-	"5vRZ0gB7rrtpy1YYBXypqYm+04bLbq4WHa2ElfUc0FvGYaLChG4ZK6mxCANYDondq/QqdhJvWA9atas+",
-	"k4pVeVSxKmug6tGKpX0LV1MK8IzNqZCBL6Zj9eFccBydvtyVrNpvnCFw2Z9NlQLR2CGOO3ITwyMATwaX",
-	"8yd4q06iKH/R2KnXU3eCZ/n1bZLgnU+KoDqPofA64wOIes/Z3/Zsivd/R8y5/ZAQgLOp9gTjfLpy4kqZ",
-	"7/NDKCp13OztWPoTloZRnNzNWtKiF9aGc4m3vioiWEmnbvR8WkDFmrIikvIkVtwXuASEG6YZHZ+SSJbC",
-	"2DYez/WKdLSMYzPFwJywLfVTVOxfTQGEyQ6oZFsul2pFFXt7iyQhha7ZcCmM/zHuQt7PC35av67Yugma",
-	"XX/GdP4nuAwEjwFEmLhJThYMbGipZM4tUxFJ+woh3hhFd49DkSOlwrpCW9mmviLLIVzE+9HYZcnkT6Wi",
-	"4/V1TB0oa9/jtulNFyNK1mCy0XzDAovY8WJMNgxk5nn4kjnL3DCpFMv8QKeuVAe5B+kIFqGByTfFMehc",
-	"W08p5QGp6t/AAqiDtvfru5apKN/jOCcyoIuwXoKlp5oLPUrK9Rhr26SJFRLA36E1xAhKDRpbVaVg41yx",
-	"DWKnltWF+3QF4LIpQKXhTUvVfytf5m2DQmzLyqsV7kqlT80CoXhwQD1vAUG+I+5KwxSYQi0TvAqh/VC4",
-	"NEoK52Jpdr8usRLe5gtuHtkqqkXXoNDWBD5+JFVb0dRth4ihRdwhoXxTfJxNEhaNzr/hTsmL/1paXy6L",
-	"P/OJSsolpHxiceK7O+/whSl6iOixsM7w54kd02b7UlRd6Wc/VchZRE3hDBcEYKdQ/iKpWvny8m0lU2y/",
-	"8STNGAeVZ9uNnehy+1IEzFP7/ULSW5rlq4NKY78OanRO3f9kMm18s+yWdte2uTrdD/UJFsI+aPAYjOPk",
-	"d8wPQn+u8dKBYVFMprMAfDSYvZQ+5f/hT1Pne35i7X3Lq5ZQnkscq7EzMjVJVxdkb6fxBRkIR5eXSc1U",
-	"LgTTp663mooVExwq6c+4CxfSSAHT+Z9hkBs0uIrihyjYmi6y7zthtTtA0g/TsZH7vNlkuiVnk/ik/rJq",
-	"vmb1g+yZaVRv/lBzXbLO66cosJZjhXyATbWkuGuh6L2KTopUVOtaaelrZJunj45MTdAiUktWfE3VWJAM",
-	"fHmkGpVXhSeuLltH2xPHFF0LxmxSixuKltC1zFAUAkTG7V0pTatE1dpk7QVdk9aKCtI+aMWF3LKsJ9/v",
-	"5AYUOish18LrovBJ1cS2BmPKSSAAOZR7iygjZuqLO9dhPmTbijmvJQ0G5nDf2V0HQC16//rqOO9BP3cU",
-	"19zFImB2INB82NCFvwoFTdRTY/dZY3tnv5IVNt8L5cz3imSMSFL9qvNmLfwFX6NtFYEQnbjMc8JAy2wI",
-	"mXbEkSn1g6j6H2wgqJUsnAUW+wWDQVgTDWySzFezQ76eMX9hkSkNxoqRMb6kx6fUpxMWMB9fMJ/sQwIV",
-	"eiVAKpoug7kAE7bPMG4YU+dc4OmQYXTkJJjLIYE4Ti0uEwZ3AtKfosciki4gl1MxEJnQqYxoV4oVolpN",
-	"Z2Bf7fEYmebXoeupMQgfExMHgge+8HQEb3KDxGJHY3YvtUf7DOsru07KgJZbXtzQsLz0nhp77tSTsIEw",
-	"OR2opoOAyCnzPJSK9oJRtYB222GTqQjUsbr1ii3s1D7UaLpZMnEa88zcX15dnBP9O6l2To7Ik2f1Ri0C",
-	"3zNrptjrgNiPNTze493H2hKFGc8YuItdwqpDBLliyfhiT6inVpc50K/iyIkrAUNLPQrycjLzAhdYXD2J",
-	"GLVBxNFU9rj9GA1oas1hiqv246HrMTsdPVp5bAyVy3fpsjjfl4x6CPac5CAZgm9H3YnblV3p13J7Ep6T",
-	"Xxn1jvl0xI5yi52eiTuXj7b0M2SgduvU1PazyJABqhTE/DtWRjqS6hPzjawdkl6l3quExRjG2ls1Zp6T",
-	"G4GtdP9cU0v83pCjF98xqa7zBXrkEQgcnbWhRoEUkOrXM8oDN1ioK1R8vLWS8HOFQFWm4RzUt6h/K/do",
-	"yWlLBOzSz0W77UbWV10IFp6OIG2N/PQZWq95OZ86tNJ1J6zQ+rmyCZ9Rz5XMARyDPPi72QQLe0uQSmKo",
-	"dIIBY44kE5fPoIql/gswmuPsmFxLKTynLHZyIAa3pXM07+Il59Z5vmjMYdk1PTDDuObWX24QYTf5d9So",
-	"E0AISsJiqyk06KDJzkl1J75xI+6J7VvzSikeAnXUaQb5Ukbbc9HRAeymOkAmBvwTRWI4Up00kDdhacNt",
-	"RjziimvZEoKxxcyM4Wa1EoIxI1cyPJ3Ym/FNkxp8nJOyXJJe0DxJ3j7uilvG8y1mrgM/Vg4qbPHluP9i",
-	"4F64X15df9NunLtt2Z4E0x8ctZ+0f9Ryh19ts8WX08HumXpEOC8788E34u50x7sdHO177MVJMHjx3mvz",
-	"+vZgx+P9yUnd+f6XXtadGnaZJ5Aupoy3j8mR4JwNAtI+JoF6OK33yxlziNYJ6HSaDm19svt0b70MUkNU",
-	"7gRO6Ihdd06zZ+HMLwDSddUrjyShfSm8WcCM2pbUkMZBMJUHjx+nfJuP6dR9DC3Ix/X+/uDpoM62ngz3",
-	"2dYe3f9i69mwzrbqzr5Tp7vs2bDRWHnMKzKLB7YstAjjbnA4tUrJKJ7L8xcW+fKy9cIiL9on6jh5w/qX",
-	"Vqi+75Oz56Wie8qG6MQQB/NiJyCIrqHYZb9OBmOqFFrmS0vDs3sLIqd0wFKLc0U9NXQdfbO2JzwJX5UP",
-	"qB67OmlAtniBDAeiKQC6qQr4OyHMj4WwcClwtxwUTkjPgFqex3SRW5peh4qEzcSLc5A+G7lcV6OPEVlb",
-	"Yfd7ujwqIq3uJmjMXV5BeTsJE5tvYCiBcBgwXwvBMipaASp/Gn8fbauFFtGcUOGoQG9q6/guH7hT6pGp",
-	"B2c80lvycJ+at0uOb0nliYgQMQtkQDFQweTmuHLJmMuY8ELwf71S07DGbDSG2HLFSS3ikKgoc17wnSco",
-	"KAI+m1LXyTf4xW15ra+um6c3l823Z63zbsUynzvt86P2ZfMUEKcA0qqcja/19Yx6USFd/Bgb6fMZhJW+",
-	"S4xlSRJy/oC0+e8hDX3l50GTfjUYM2fm3dv9md70OY7QFSW/8/wLZep259TrBrdkez3hsdRGv2J7xLzd",
-	"k3iN5lCZTBK0DA//VIxcviH4RVm0i2J8i5UhWdM10KtWwU7kDf8MxvYQ/vimM3E5NvcbiOiCA4tquKWV",
-	"qFBBQJPRagHaPOq2XwMS3/XVZev8uHVcUlQ2B4F7p4i9mkGQMnNAtsQJLKxCnaIy5RNBkqCKuKHpYb0i",
-	"eWNG0nOSF098pVWx90GkGO/U4/ppUh09nfHBOMSMIAGjk1TIYyzzJ9pfYRnHTEBm5BwF4yiVgLmH8Yfg",
-	"oq7OBa8dAgxkn4UR4QmqGqaA50YRA1vZ37I7AJzV3ieB0Xboovz2h/ePaW5Ezq8CHvc6VQA5+6XX9AsL",
-	"6xRk9aqGHslYxGZUiWfKfJ1aahGKtnlfTEx1XMrDGAZdF6vHObszSZrotTU5FBNxB9Gp8JbOE4C6Jab9",
-	"/iJEnnC2STOWY9TjQ4ZwkzxyI0NCe/gQ2v/LcxdC2XbDmcnhtE9R2TALxM6hwmFsb+m9El+2vEPknAVv",
-	"hB+MCyqeU6nOiZKcV/pO57m073pueBfMlvRxJRFzZpR+k+2ynt2U66HliFIYlTbKxojZ5FpkCsfgRCXH",
-	"FqNh2dx3fYawyvcqhZ9cyRxGVCdE2UauuRvkV7iAVqxldfTjbRRYUZjvCgeDvjgLtubqcXQirtZSzi7O",
-	"uy8rVuVNq/WqpH5i6qq/YewWjvfsMDej8xPc3pLDA1rfB0fUd567npdfJAZKFHD2PiB91/NWltFbpxJe",
-	"+cpkn+96VVR7rFhTjk+hzMSf+o7csNZSvCJQMlT0XapcUGZJsNfSWzvGAnmB6KXKw0GfjzAEfiNRZyJ9",
-	"kfjciY5lvFzMAqML5Qh4ShLZMY46qy+mDDKEAfg8GB/qzBvcQJDc4rnGHRVp2UedVrPbOi67v6LHj68v",
-	"T9tHzW4rROs+BiTz163OFfzZfnF+0dEXgvjICqryqCdeKc29QrnjC9fZqtNGf2ewazBSMb0kFsncbewc",
-	"7O4dNOrfqz87wIhkANeu/PAN63/3Vz/9+Ec/e9fjOi337/7mu3/z02pjZ3ev9vEP/+7jn/0t+cW//V9+",
-	"+7v/9d+Sxo5Vr9c//vufVBHJ6rv/+vu1RuNx4wmB9snHP/yLX/yrH3/3n3/v4x/+Bfnu9//1x5/9i4a1",
-	"s7un38opGRQOJTcCjMUgxVxT9yCxnpjfHWbwE4cFCL97SBzmu0qDAwUQr0XvdQoUBq6mHUPaNh0z3Mcj",
-	"r3q99zuNrV7v/Retd9/7rfzYFRkm9mRs6VxXblEjIj4bMKAtPRwTU2sQeScsDq4WvecGGUW6MHsoKIRR",
-	"j/f8SOL8AG6h7qU6nUkIAbo6u6pZmMPf9xm9jeI0tjP3zDXRWYG6VTu8wySk8WaCSk3OHvW8ErVhdNZE",
-	"brUQTJoJoTf05rWI2aWAJDDjDqmGuxmSqh3mQanqqt7YNTivAfHGpKXh4U1G7h1TKkbcBa43PoamCU4o",
-	"CVs3ZWv5gHlelNnX46ZHDEfDWOsyNTmsiogE5dJDIEe2frBi0I9ZmFPjyp/TGHxJOLhoxvTYQV+ZuzKV",
-	"VkqdO7W2EoXqehgKZmy6/N5ysMhz3fRG5nRStROGb9sidsrybUPlDihCUkMIw3jVcjy+ezyOooidlAD5",
-	"PCQ+w/IGPhvOJJPm1IoV4OhxdZ6hPWivXiecQuok+qSY5yxllwc0+SeLCT0MLMrGeZeMO6V1zfsXFPzV",
-	"rNtuVST6UkvNw5KKg1H99rC9aIZTWXjZEu95WzLBK6au6X1M8ulKVpuWcku0k6+QGUZ+qg2V6UyzkPW0",
-	"RraztfNFBB/+JfvRjAS+O01MZ+zZ+jL8ztXludDKm9lC2SR8bRgrLLeo81sRzS2Gb3jPzK11NqbZb+vC",
-	"9G3O9WUYPo9tLqkv2ZJsRK1/f/yTv/n4s5+Sjz/7ycc/+stIv87BmcjV4pqolKneDbSu9nMQOGqmFILa",
-	"AOAlru19OrUNxu2sBFNIDaPY3ZB0KewUOBSW4mwYa2E2C6SxX8YcPWH+YEzzi4IzH/Js5qY6OJqO5zrD",
-	"UvhkAKDRvpgYxOgw8QDUbbAcGfUpqQ0hTxTE8kvmr4bvV08Z0P8yaWSxtctHGclAU+mJiYVqAGUrGCM/",
-	"8ypWtnsx1Ymajk+Hwab39chmvXnaUmwSc1bfHYwJDplMfeHMBsy5L9Gd69PWVWmfYrti6TeQ2MhfniT1",
-	"KeIAPU1FuEEKMJi8BSf+zGNQy/+O+SQwcHcJAR8r4rDk4vw0h2UNaa8NZmJSMIRQiiuCbvG5XPbC9Pyw",
-	"JE0a/b2sppkuJAUv5nboUV7sZpZjd0qmHuWrzcwnnRYWoWudta/PShqaT3wGeFg+m7izCa6+RwsMRlMg",
-	"Newhc7ZM9VCWygYvZzngxaLJWeGID2co5YhX02FD2UKg9mGd8Om5VqQKlwcvET7tvjontNXB2parkDdL",
-	"K6DxRotwa9dBk4m8PamoPvieUMcB04/2hIGRIwCstGoE/FYukjGyGMSgoy7Ouy9vji7OLk9b3daNOolL",
-	"BClrmsMmVwFtXIZjLPJ0FesQ9ZVCYYlL6lL4wVB4rrgvK5kUqyIjfAle1JR08fGiICDd2tLBdMMeU0PK",
-	"5EeVCixN5+98noyZTRJg1rNBZdI61snOyExM/orIX5O6hUsLP6xfAk/Xo1un4tw/uiKFkIhx7Xtrgkvd",
-	"p7ahulMOWAFkNMNFc3IDecJahCMWKK7WybkGcnA+FmZaHAvqncoAA+qjiLhGvV4aFDti/hVw2BuAc5li",
-	"i78KFRLDXWboCmslahSsiEnC1Vu3jmJiLz5EWUW1/g8RhQvS8Tcv/FYNa2k1xSMhbiEDIyBjE+ZGyZyx",
-	"W29B+mAE3I7zxkFF0jvUkmMy44fvIpwqfAm0PIH3LWRycIi0iaR3zCENq16vq/8DxCTURcAYssI6jimF",
-	"06NKPrL3QY45ar1KQqUPlIycTF1OMBOPxW4k/QWxZ5AGBw1BWpwd5vgMqOdhihWk5CXkUcbAloNPHcmi",
-	"LNtGwjWVR09vDYavNPENA3ZIxoKLmSI5p/Sv4N7CeBkNXArs1GRy+DKUwthwdlevzvKhhTJzLUNu+m5e",
-	"IOty95Av+h6b5Bq+OydH5Nne/hdkig8RhwXU1RDKlMhAaYDEHgiHQdEx85j267oyPJGe7JFX7vODHrex",
-	"CcA+HXhQ5oYEguxY9b2nplohdzCcFFxyjySx4Q8NuKpxHgAwZGf/Cb7T41VKBrOAQOqfy0mv8t9//B96",
-	"lZqB5FhAQDYmPccxV3JgRQwgwlJ5igM9Uo9CYaIgF8AXwmzA5Dn3BR+ZOHRwmEL/GKQxZWLqsVwkgqgO",
-	"SCoMXvgIcIL+7yF1vZnPpIUTZ1BmYN4sYz2G+lI4GWoDo9f+wCxRj+/Ut8nrqE0ZiKnEOvFuQMZUajf/",
-	"BIGyKSc79UNip4pA2Ij4KelC15zzXAm+3MEsWCOyN4ajs0kxk6LE9zgYihoRjCUxWxKHpodlazN01TUG",
-	"aRgT5i/u1GuRJyj025MT9z0JxkLiaSOZOnKgvH8gyJhRP4L9MfyXU/7lvSuVAMpzSF2o42Sv/ozYRxfn",
-	"J6fto66tIyJAv0CU44HwPNfRujZY2QbCd/A36vmMOguCtVJJlfY4nmqJMqthwTkorqpOr5ou6oNtQfLs",
-	"AZY3ET5hjhsoPnG5DBhN1xzb27HKXYBhaYrAXE2gU7R/4jUWMRFXjGTuRpIFOTqq3Zfd7qXJfVG7P2F3",
-	"3kv7VYqUnvzK4k0ix8IP63vFEpdBUqp2kmbu59QhRqdZUnoj3ct1p018NmQ+Uxs2FtcQ7+mQ2ADkdADl",
-	"aKKzesQ4890BETydzh17fKWarZ0g5sTRM65RIJYcPUda4GYmDo8XAKcMDZ0Dyomcu8FgTATHm5GRMGLK",
-	"+AE8jk4EtNdpSCYdKNbjI1/MJcBd5BpPKfYXixkB7wSpqm0wpJ5H+nRwSwQnNg4wC1j0unnaPm522xfn",
-	"NyfN9mn5uEhtfL3ptL66bnfgvZNOq3Vz2j5rd29a3z9qtY7h27wers+b192XrfMuxBPBuxed5+3j49Z5",
-	"xaqcX3RvTi6uz9X3Z63uy4vjG/VV8/T04g08bGRJxap0ml3dJ/xy1X5xfn15c9y+aj7Hri6OOvC2eqf9",
-	"4lpT+v3sd19dX3RbV9nvr1qnJzevLyDsE/7utC4vOqrv5mmn1Tx+q7+Ah8PqGS8vTo/b5y8Usc1u68VF",
-	"5+3Ny3ar0+wcvXyrGmqetW4um1dXby466r03nYvzF/Evri6O2s3Tm+bR0cU1hOhA183js/b5zdHL5vmL",
-	"Vjwi9ebyunP0sgmlOlpnl923N8+bR6+uLytW5bL59vSieXzTvbi4OW124L3r86vrS13i+ax13G7edN9e",
-	"4vg6r9tHrZvr8+brZvtUzWHFqnTbZ62L6y5EBV1BfejzbqtzDnFCpuOb9jksdPwrWDSTL3d+cXN1/fzq",
-	"qNO+VLyA33RaV92LjuomPoL2cevs8qLbOj96e/Oqpeb3WgfYpn5on9+cnLZfvOyiM+Do4vy4nWS07kW3",
-	"eXpzcd29uTi56ehp67Su3p4fRZz7Dre3Mxvk+ublrB9+oR2E6CXGAC7AJ8oJoi+PZIuSD2Nkw/y8arIc",
-	"b8KbnkJhy8UFtCqYjVCg6AnOyHTmD8aqXeooVQKhVqYe5Y8kYe+nrr/QWQtEkfz0Sb1hMhyq9mUDqo1e",
-	"Nt6mMeEuG2e51BQjVMFPSQjXR1InKL7qvAHlhwsycblAaN1kj3vPcqMJ8rATYO2KTmxcTrPALqj6/Zm+",
-	"bwUCtaNAkDvmJyIwoqFP0Y93M8GExtX+kJAgMz8J4CG9gAWnkXrzISKsDOevuO2Vd3Qtw0PBAklbLo/y",
-	"eMGb7rK53gmub/BYsnsqzDl/wCIHzrR56Q6CmZ93rN/RgPoG2EfnIDoMMeFCqKJmKbirFTgtBio1zL3w",
-	"GHeoQWkRnECeYwkglyldqHbgS1k7JA2DjZVs8n74LktCJst6oUPjs3qhpaQNk0uMpqsrQ2zmEwQWU/wK",
-	"FqHC+rMRq1LNEwD8SgNKrjunpGow01Qj6jcDVGYqpU5YQNXTtUMdRNzjcMebccmCbQJmdLj2zjlA3mEk",
-	"MNwe5nRxQPqC+k5YNWVAfX8BkeOGNfVNpserNtrIt5FOu7ZNMMBF063k2FjMDaqNZg1QLdXpMxbugJUJ",
-	"LMaJgw1QQsDAc+GK+8JbXStJeCw/oRAM5AYYQsf1QYua99IcZUVu55Di5L5P8YBVAq/oMvZCQbRGgq0U",
-	"L9MDYI/HUz46VMf5kz3Lff38ojOvv3oxEs1ms3l+dT1uXY/Uny31z/Oj5lv13+HJ4OpL9cdR3Wt99bqz",
-	"x1+cj5rNdrPZvG42vz9lX3/zVP3cvLp+fdF5tX/0tt3+pzkBIks5vUnsGJHVKR/97o+mbPS7I3f4u3PW",
-	"n9YM0bZieYiH71V6FShB4DHqp6y/u6l8/+IjMKKpYKZj3LME38rU0AtD9UjVPr04wjD+9vHlTdP88dyu",
-	"QXlrtLZzDEEJ5bpHA+b3eHij0jWW3KBEWH/CRLL8/gSkgU57edPU/30OquhXM3dw+xB1rO4dbF/6FC0s",
-	"8VN4TGzgoPvVKF6jJc4mxWvy2Dta7IfQ5WKss3mofNTI8jj5vX21vXX4+5nwudpOAzEcspiX00Rhbhj7",
-	"rmMwHrrMyDpVKAwLL8WTitAJf51rQ+Tydj6LiIB12NBnMgepekhdL8+0fQTWrjmYm9G7gTXrlJTtQyaU",
-	"ao85cPddkFvGpvpGAJEXcQTjZB3tlbIjbHoNLBgxuIVhrtxJUeOWGXrenHUYdVzOZG48mwxG/mqAm3Tx",
-	"TSDEcdd/LxMJp/s37eXTP2DuNDj26TAoMCqAp2DmMRNNDfb2ROJuPGvSDbSTJhY3n6nQkgsCWTIFYPWd",
-	"LJYSEIvYj6c/f/zT//TxX/79x5/9pFSp6eK8ep0uNhhTf8QiN1dxksSz/ByJNXd0LLbfZOMXloPQC9zV",
-	"KSqpqTfLvrzAaYxFluYsDxUXxOryIUiWp/YHkVj7F532sWzlVF5F7ir1eMQRmM3e47/44//48//vX5Nn",
-	"li7itTojxtLDXTJLDw+pC5awscB8EzmgPPK9QY/xiCly5j4svG6HKSbMLwawVunUWSAucwG934wZKMpq",
-	"RGMx870F+ZHoQ/CDREewGOiNwAwkOSKSYjYJINTa6DYMqUXb4yco7+mgjaaEK620jqzOsEvAFrjgRfaf",
-	"ILQHw4kXmxH1nZkvdBSlJkhLVijQCtbdMZXbmwnFdXV5zt6HaXk58ATsfQBDs0ylHx/vWHF/qDvQOAnf",
-	"KNKrzcvLm277rPWDi/NWzUqav3ThXOp58gBMZrZDF3bobEVrmDsk8bzsKZWBFfm9QwgKRRqaw0hTt9Nn",
-	"CwGBVwafzIMLLXZITGHe8EcDklbdbUSP7NbJubgDqxEQv/NUDXrnGTlhfX9G1WLt1sGsvPMM/XSCh7/F",
-	"WoXqNDgg1JpiDDFWLKCd45opXKkGqsQpFE6oIpQvDgth0MJ5dwOL2GbdbMTuT01JbZscYWlBwDTAfFG0",
-	"QCEKGupjeOVdjfvza3l7U2IgvMOFbB4Tc6ltvVS0PsQFL5LTm9/vwjaWX++e7KP9BkThzn540+tgHvhD",
-	"3+8+2clhamUeoBgxEXNKCZtxNO44+L2Oc92wZvR6N1AnzwlwHDkAYAseEooRGaGVH6Ai3CASEcvt+LuN",
-	"VXb8T3wT/pW+2eIq5G8RiD+LbZCUC9cxAtP1CWdzDFdLKKjfVlzACdu1GtbOu5wKGclNv2YydCL8HQMu",
-	"zeeUXAAcv69nTP+sZisrGYsExVT4QVfdWIL8ZF8NzeXDgxBC2RezNCYfxqIlsyUvL666EMhxBggk5bIl",
-	"tcQ9wsB1sJWmSSy0EufRSaq2osO2iK0Jedg0xfQgQ3qZo1YjzwTv69+VvqDD+TE+WPhEB+xn3aL/GBKH",
-	"NkmQLA7Ogyl1A8m8ITgysA4eTO8jCb+WBG3B9VonPyQAXi1dYypI7L7lqkHeVigO9jPz8EgSeIJUEddI",
-	"z4OFyFSxB2rbq2/PEbWxkYZrsSyxJcw8iU9pcU7L8sTR+DZ7iJSUxLb9zUtN6SAWVRE+GwbcyrIJewm8",
-	"7hIv6AKPZZ9+P2UDtRSA81D2LRGH/yn70tfGEVKeOj9uRyklDUZlm07AaZd4HlUpuQmUtHk1TDdL4ESb",
-	"9YqPNjVZVsgzmamPDyS7mrncKbzllQB84bHVAA3XV61OxapACGVJheNaQqwAlIXA41t4Be5+jGnQrWe0",
-	"vbIRD1nfgigy2IXxEatmJgXMoKZBaTxA6cPqO8kZ/mBVrtwRv55uWJnEOBZd/iN3jUIlVmXO+tIF7K0l",
-	"VUuW3kjgoZIXnmNXTj26MDeeeLGT5SA9+rkPMYLTK3nK6J2udIsFlwMydLFGr1o39TcYZxjCGg5nsgDK",
-	"c80qK3rkeXynlnQ2bXF190qbv5n5dkg9ybJzH720Ah/GPJlLwJROXrGFojMNzXwbfv3DyoBKlwvAwWca",
-	"z6mSvYXdxhrKy5Arg0oWXcX2V8KDhP3ljixVvmJZ8f3yFQfiKZNptSWqPvEQ7W1Swj/ZZGmkse44yvl5",
-	"JIk+kcIazXLW34qOrEcldfllwHoa+XMgPI8NAhkaolWvJsaPhiTldrjaJjQYu57jY9nM9RfkSL2dt8pG",
-	"iq20/Is5L8bzUiMNg1N1thXeoDaBBk9YWdPgfIqO2Gys5Bsc+SeNlSodAFt+nIXD0vHBG9Y/XK9QzRr1",
-	"Z/LrWJTf5Wemek2hUPuNLKyzHk7lGtVbCic6XWMmB+8nL+0UH/ehWI7OBcF7QEnxKWbB8mZ18Z21G36g",
-	"MhCuEiqKyKKJm8l8TdVkY8ZKfmUUiShjc4UhParAtkahfghGyoPDK6qGv761bHkB/dJxoNS/xf2x8rAp",
-	"9CY/uM8vWdhbk5hItIm7/5balWAhHsKPhyu6uQ8vFp62BlssW+OC/KxjLPlO8MHcbGVgqc3AbvTS5OQ+",
-	"weuFI8/fqDjwSr2+/2y3Hm/OpMgZ9qy8uri6bEd3zCs6kTM+Ii2l3PmCuwOZ3eKD3Mxf0ESFgwEaGNQY",
-	"JgbdcjGXJlNwcEv6C1L1WICwnY47cgNpEXtb3ca3MJIlcXFbVsaiufUDuvVNfevZ9ta7bxvWTv3Db63a",
-	"1Q4bUjDv6ckokZQIZD+SmKAnD8mrzpt05Y0UUe++3c2nJJIMRfH7OEeBTx0mSXVoSicSORuMCZUE1swi",
-	"582r4+ZXtUy2QXq2SgugNa97cfGUxjoIJy40wLTPX7euuvq8k5YB4b433nb+Piq+tQfCZ/GCEPkp7FiP",
-	"gHqweZMFd8C6djnrP76a9QkUFHGY594xH8xspAXRIQBKgdnt6iXq9Thg1YAxSSNWQLI7GJmYc5CI/wFI",
-	"G0+MoMVkmvq3FY2kolVhWjmosMWXOz/4/pff0DfPZu0fCffsam/e5vV/CgEb8LBapEpj98mzJ8929548",
-	"29tX/Drre64cd0FmxUvr1BsH9fpBvb5dr9d/AIb6WNov5HYKNZvSVPJ/HP9dPobJ2/IDh2clR4z2FWdC",
-	"cpHO9HsZYvKEkFmbRLYyxCrphQrrzSQZPtc6tJqBzmLrUUiLHjgifiB7peHLU1e2IPDd/izQnxzHRT66",
-	"TM7nigGkZZshJ2odrMVGhGUGiwy2qtSORTAfaotxtf0c8uXVxXlqfp/s7+8+yY2xCxm0ADskXVJI7SpP",
-	"jEbMITOuYw1Wz0OC23PLGUVbGp4EJiHVzskR2d3dfVZLTFRaUpblG51h3D4uljpR1rUF9kyQo0IyYr9o",
-	"dcljOnUf913Pc/nosX5U2oClIVdlYC8X7/HjCw/Ud/q/2zfvfjv3JMMh6dT5wtw/k2ieQ5FJu++KW6Z6",
-	"FlP69YxtBerjlrr4bQVjtgXzst282PqycfHNbm4yX5TMvlKsREvwIUNArmPYQAMAVTG0gxG90+l20ymp",
-	"Tn2XI/BJ8+qo3QYwcjmlAyZToAClxphYrL36syfLVuufbP2PuQW8lqXYJ8ade07O+sXGyPuXk5lSn/Fg",
-	"46BkKfzgwtcZt2U8hhvEXK4OmgwHESeoYDJXnFmhmoQA4twxkBqxN3PDXUSHcTZfHiqYOAh99TwgvNnM",
-	"ZAbb2wVwVrFc9DyJicA3gN52GC8JddJptWAQGEcxZf6Eqsk2o0uC+RHJiqu/rVZe2fvgEquGLa1Uh/OJ",
-	"WSe65icAiyC8R43Mx67HiJrRLZgiUN54OKxEha8N8/LXxgNYB6XDXFRiax0Sb+zygrNVh8R6ANE6zZzF",
-	"UsyT62HFeDQ+oLxd0qWjTyFq1pMVS3b98j3epaMXvphNc4JGhClZml1D/A3RvNTb6jDxXCZJIEx9lQmj",
-	"3BQpgsdLYwTnB5BlXF/3nuF1M5iXSVaMstBTtmyeH8L2FK7Z5uYn00QRnq2ukWsAat/FLC3qCzKmfTeK",
-	"L4kj1Q7G6qrMRyzHW/urwVJJn+9usb8tpszsr7YrPBhQ6/4qJ/Q6TPdA/HY/Vsuv29MkAR1BcLFFGiQQ",
-	"ZLeeqosToEkBFdLkERD49I55q2xImVkOs7azPKhpkaSqFQQIrVFfJTKRFiyILjgxDUitBukziIIyJ1bZ",
-	"2TWxJ0uQR/OiwGE4BbWJcbfqWcrW+y0RFxPSlcd9BQsN7qtfTRfh2iwPYymKF93ENbjCJbh0B0XE5Bbf",
-	"zYlvLJiGT+ZdXn7Qbub8wxfDUzZn0szgc6fNpw57kFI9pX33Q1bKAxOJscY+2CtzE5vX0HFK+36inr9o",
-	"7NSX9f31jAKczqpWEfP3CXHw25SYbizrQrqrsa9hEa9cJ4qGBzfDZvwEKpt5X/cf1swLBxy5sxAIZblH",
-	"EQh8iBB1ZNffvNh0GFf+KeXEK6w2thpP9JzDvgjXQfNqfIkUY5kFPKg8v34bW9eDxgdr09gbvX/LlTHX",
-	"+8BkQGbKmZ8wHdEW0PdR7BX4x8LMae2fM26+Q1JP+ufie/thqLoErM4p84kcU7+QEgQ7BmIf6drWFjHz",
-	"T/7hT9GlaEEqFjfgGJ57ywjlC+0wgvoXIeTB7zT2STVWBtt+DE3YNcTnlEK1lemBfI8MGUu9OGTMrm2n",
-	"pdTDzM+VmhWJI3esGP78N8wX22uLrVUSa1mWYCa+pKTgKtyFV24+9nV/tsA6tZJ53upAfNxvV63T05Jh",
-	"+M9nirgr5nlwKUzJ9HIE6QD4hwx3j48DyYJQp/sGIn5u/QIiGGDbBmYjalmjdk4cW8JUJfAZ3mY42zDQ",
-	"dciwpvLGlnClCy9rIf+NN4Wu+24Yk2bGbmsl0SZqt5AqTABcJw20hH5+TiVxmMdMrTBA+xRg5XCDMDTZ",
-	"igFYGH+3rvxf23AS7w/OF4j15jAQa80g6ts4gRuNMU/90qwdxgon1jVBYojbgGpYnGXiQ09wYwltDfb4",
-	"AylsKC9+I3U2GNpygIndEGAiocbt7Bs1DvIpkhu3Ydi5ckR9h/Rdz0uu+sHOvZEo7idOmyA2Nc4X4sVo",
-	"OFLcHpYuSaJBfDgRvoNwUVrimDItFgpd4ZM6eJQK5W2I9tCoJ/+XRD4uJ1VL7fCoRLrH6B2TpEqxOL1a",
-	"D4ShcWPAb33Kb/WrtZWRT/eDqCgpoqIB+IwOxkweojrguMMh85Hy+GysTXV+sHwJqZW3na4Bl0RDDufv",
-	"qRS6eAyuBfLnyCt3khOXVA6SfDXmOJhfd57WDonHhkEaVkVfRsgbddPf2bdIr2LQkXoVxS07+yFcEjS0",
-	"R47ZAD+aoi8I+oS9Dl0vYL6lS+JJC6rhuDJwB/q+ZOBTthSjqJOZ9AWfyYeCPC+dDVjW8onrey2LBGaY",
-	"KqmWckWmZP5Kf+K0x4J8wuIBS1ST8/NWoyo4UkLooV7TGUJKKuEpEcTcXVYjIDeBC13zuh/E1MoC+kOM",
-	"CzeFHphD2JZqNGmaKs5bLVebYN1yU2ZRYjW4dWbsJ4Dgv0/YQ1GwA6mGERG1zcMJPi92fBHzPoT+B5vg",
-	"N0/3e602zcKkNxfEx5XM5c4GvcWyqxOBfTt7K4M2zKu5RMfLIudJpjsRpCEGBlRmMQYuK1bl+OJNaYCB",
-	"qXpezBFdIKc4c0Hmq65WqqhKp/df2haxFQl2DcLNs8EwpCr8WNKqFrNWj6v9C5CBStpC2+pyO6B8wDyP",
-	"ObXSAPjLd3ERekA0d3ouCqy+0Tqpd7LW2vg6lq6FnVXZwl+KGKYILsXRebQlduV9inZj0M26oT2zqS4D",
-	"vbyWM+qjOaYsLLJwPlOHX6k8rz71FAPlpEtMGSDG6wfI1IOKhnzo+hNIQhyICSMTlye+1peksindaNcK",
-	"99KnNLN4gvJmsaVvdU+qgTMWjMXKkN5z3dZp+EbIFdAI1P7J5Y5yVOhItnuMo5MLB9vkfEY9op71lQj1",
-	"aQAehCnzB3Djxao6GbfjSiZTXcJFJu/evhrxliqy1BSGuTHZsNBC97RAPn4e8XkZjyvOcO69q0nso2bn",
-	"2H6k7tHwGCLMYpBLoxZmEWmzABksBh7Lvd2sXizdQ6lbM40I6wMMCfVZdNUvR9YnCnVWV0BWZkbDB8nA",
-	"E1LJn083t2Xir3Wy9joB2CmGi0RsfNqslKhOyKfYHk2InYT4iO+qpFjI7piUpE2tR4LdsyxXfP48RPSZ",
-	"Psk2D0DDBgpMmcnjsNJo1Ld2dve29p988fRZPTnpWA8f7XJxUV9pfXXdPL25bL4FlMikCN99Uo8L1Mre",
-	"9k5iYbTZtK4rIETFWIIR6utp6bQVo0IP9fSimQNZlTnpc2oa6IpLwkfrH4dnD02hDsYH/mIaZCCJnuyt",
-	"ytWM53nUt55hsivZys33KHHIlzGQbmV/K3fSNZdA1LD3bAD42epB7Vzb2ITbeFgdItIdSqgNIX1PNiMp",
-	"plDkhO5SfvtIkqH7nuni3d6C+EyLiUP1p0cHTBqUToQkZ18rVUI/tE1O1OWFEzuxmWyceFffVwYAi04D",
-	"4jEq0QiMZfAMmnuomFSjlSX/8KfEbEDymDR26nWL+GLGHebUQvBQo8TOoaDNyBfz8IbFuJOKP4jNiF37",
-	"9PywoS5WV0diQ422QCuLLFF72/uVlbsY8tQ/VHu9bfNp70Ptn/3W7/5Oo15X39bNN5XPoeAVKTkmWoW4",
-	"4LuFW3V/QcZUraIdFzVFtSfWR8nOapBLXR2AZbZCh0yVE0XDOc1Tg7S3xsRQN3ThYToxRnTFv/7MYxDP",
-	"nHjPmbHQwQX7CFL1VbdoRnADGdey1oMqfyDVNXRclNJhDyFG2zxz7yz9e+ul8eWLrRCFH6dKiEV1KtQ6",
-	"YYpDHB++dogRlnbELTZYa+3U9NkPvTzrab9LEduL1bJ8WHK18Lcud9T8Ga9rblSSnn8IQyMDnzlugKpM",
-	"Vc0hZyMauHeRdHclmetYfjFX4r/H7aOXraNXN9iMkpJ93YRF7LP2+fWVDT7eO+ZDSSGjM1nEvmydX7Uv",
-	"zm0SLKbugHreQi0mSKqtOyOqDFISwiFoS9lR8+plxao8b56/glLyr9vnL66g0jyUjo8oqlio3FkVIAUq",
-	"t79uASi57l39ddEGtbPVPSpptTyicqz6p/xW9Q8pPeq+cEQBO/JozAa3+m+lZajuXT5TT7T53f/P3rv1",
-	"xpHseWJfJcB9UFVvslTUbbpJHMAlklJzmyJ5SKp75JPHzGBlVFUMsyKqMzJZqnPQhgGvjQVmHwaw4bUx",
-	"s8Y+GLYfbBgw1vYsbMAP+038ONOGv4Lxv0RkZrGKF0kUqRbnYU6rmJeIyIj//f/7KcRwP1DGkeNwYDW6",
-	"FNtFHwN/8w7RNT7ubRV43eI6/xKtvFMyz2afpOXh5mBn7mYYg4Tdtghb8NpoaDMlP6gXEe9bCoIWpnNR",
-	"RID0Vf0y18XsCObCPWRK5iq/pPMdNZ9PPWK/eoSxANpUjiE1LCoKZCjsW3umaVfhmqE5gG+pJjcqCmy3",
-	"4+du4i0X339Ufy3mzE5nSJm+Wk5CGjSzlHT/vigm+yabReJIjtWRLtTvduV7IkY0mFnBlwSnkDOVJzyG",
-	"anByon8Ai+IX3EkDS2BHppD9otYLxLeLU9k/QyJ8Jccr0UqZZzw/t/748Vw29HGqzlUG+9pdROXwD4RF",
-	"dCEp+8iJkS2dGtks9cUGrQCfE6rpKnTPqg4gNhrFC2g1FwmjCjG1eTFqRyIvjWNo+9Logvv/SDOeWwQE",
-	"Idh5qiAgwmgsLI6NU2gmhAQojdON9EQUo9yWQ2Zlt6fYSj2ZkP/biU1s/sk/EZvWnCuDIDGxWUWQEMbJ",
-	"oXYxsD8yO1X5phyrbFM61RFo4nFtNJ+LhYSBAiYTGyFaPxz+hOALY21sjj+3O+L3VNmLi0QQTjg7sPTp",
-	"vU2b3olWvLL2pINlWd14pd2BAR/rsXKFHE/oFo8MslHxyafhecm7d+/erb55s7q1lURCcvWILIR6rx0s",
-	"KNhYMN6177rd1e7aapcqR7777rvVtSerT9dgltSgCZuGNGArMDQ7UXOjyOpUWdre4FvilVTO4pVIxCQU",
-	"4hX6gELEK1OlzqjYBNUv5heWko85LR8fKVtmcPwYNmtDwCPQTssLsHrfWIMMXbBGB3IITj7MURTyTIFx",
-	"NVSJaGEh0VqbDC6n/wS/8QPFk26d0a9LF5EagzEnf0bxHAl4VCTg5khg2vWXBF9KkEsqzy0uTYINrwQW",
-	"83iS29NMjf/pXzlrEoJz+e7Z879o045HM/40U6KcTFS+2octlfRtqhJ4cdCffWmEm+qiPxLWdESPay+8",
-	"BGR6bPy04ptvbC5OVWZhGxU2sGrTYfnmG3wws9c/6z6D0wm++LPu0whL91PMMzIRLIweaZhWxTbSO4W9",
-	"wEvMmGvIkd/HcgN4MnUlIIoifN3k/SovwypejJNrJX+OV57B7l4Xfzjqvdk+OegdHf20f7j1R9g3z7rP",
-	"8C97+8cnr/bf7m398ZekHQn1Ho0IJOg3yl3YomM5qya4jrs0+bG3u7PVO97Z3zt51dvZ3YYT8ay7JpK3",
-	"e723x99v7x3vbPaO+eenInm1f/hyZ2trey8RrUbtBDw5vMq1MafLsujkcPv3b3cOt7eS0HVavxSe/Fwk",
-	"b7aPv9/fOoE59XZ393+id649xV120Hu3u9/bOjne3z/Z7R2+3sa/PYdhHr09ONg/PN7eOnmzvbXTOzl+",
-	"dwB/fQ6z29k73j7c6+2SL/G8Sw872j78cWdz++TtXu/H3s5u7+XudoLeSuCfDWhuB0Q5e/T73dqHp2K8",
-	"dF3kqsjZi8QHH8K/V3vw74RW4Hjnzfb+2+OE3FVv1+fSkFsE5ntYCSQwGSuR6bEu6AgUIwUP9qd/pGRW",
-	"jGbroCiMly5oCfgny6HUBs6rBUcAD22mz1Q2w0c7BDfFazZo8LgfiH+vPviIKfjAohgpeT4DFXXWpnYZ",
-	"hN6DLQ67eIYTMOvegpX055ktRWrh6WiAGDul2huZZaiavUNO5wDPUE+c2nRGnIBoQOAyhNO49rSi9wtL",
-	"FsEPBqsF8LiDVIPzjo/Cpybfb/fYc/LVB+Exyevt46QuwssJfoA+eAbw0tIpOLvWiOQxrf2fkgi/9GNk",
-	"NPwT+6iPU9t3SXu9+h58vuGvIyVTeJh09MKoVtQQhtkjjes/I66EdrQGKsUQl3ijX4rSZMqRaKnG7fAr",
-	"eAwUkh/vV8fy/So8Z/V0ViiXtDdEaeBDGHp6DedOD41Fn2QsM7B7GSSsJgm7OEifz63fi4CJKZVvwN/W",
-	"BTjatC6IoZdNYXSTXDkMxxiRKzexxin66vtBDoRHvV/FaJ+RmX9YCykzwdjLZb9AeBzE2oKdJye6M5Pj",
-	"LPGWJ8w/VwNFRHuglugG+kY4KNjWE2UnYAjBTdZmboOKhOEJY48BPFRGEcXv0dYPzptKbP662BwttnlZ",
-	"zoeaFZGgpcyLkjmLNrMuvHL3JjLb6LFJ5ozgpCNe5nbqVGXf53Cm+RDRbRvetvOXOAVmRUKEWvpPuMrr",
-	"4iXa/CIuu92nfRwX/qdKOgIL6OqVQznCqZ/aYhSRVUf3kt0/pammsanGgAydtJtAE/v5KwO7BcXM0y6Y",
-	"WxUaPRwxm4u1b/l3ugoXMooNdqOgCibEAYzf+e8wvyRYg0n63OZ6qE1sNnPr3Cr9y8+L9i3TUIDpdErP",
-	"cY3DRbfgEXSVHRabZHP/8MgrqJP9w53XO3tHCXzQAgRyC2x3uVpxQ9ODXOQ1SmwS74XIyaQz54kkcEid",
-	"KtZBhsGbKulRCJllbc4g+FHxMHFkoCSwHZEO7SRXg0wPR4VoJfsHoOCPkna1BoSJzzsys1OHcSXwAGTm",
-	"OLhKXy829G3btAea+wlJ6awplClWj2cTPvjJX65yInJ1ZysJG4rnQp2Q4Cnx1iE7DlnYG1powbP8t/9p",
-	"ZMGcwRozjFx5MRKbOVvM7+Lk/SqoKOeS+SYnlQtlBjZHx8OJaa6LQpn12CSINthPRMtYvxrtSCRkLYLJ",
-	"YMjvVemqNmxEwgWM3IRGRdMfw34/E5uG6bQhJJWn8jXgJpK1dcGAIqsC78b3N+tXN+KGPevgSfNmW5sq",
-	"3JtFdUIKY80qzbe2eJUGWKPYXqb7PuDDDvdBbie5VgXxel/uZ/u7K7a34F73EOj4XOWO3O61zlqnixGv",
-	"XGVKOrVqLOJt0l/Ww9BS1c8kY/P6w1KM1Aw//GxdJNvHcphUSp9foVL2Ex458Xr7mATZwVv8j+piarMC",
-	"VWCNikSyk6rxxOJuP1STTM5UmngpfKZmKuU7nGiB1AwAs1FssA8Z5UgtesUDbqN3UWmbSsjLlBSSdKKY",
-	"TVSwJsgSg6kJO4iN9E6Pd5y0GWZqlX+E+bV8gBlbFCLh2a0i5M4DxxvbNtqBBtP5lSJwXClSPYRDzLF+",
-	"1nGteOXp6neDb1+k3W/Xvv32Wf8v0hfP4xWaULIzWN2zRq2+kUV/lIRP9rT7jHoUB+A2YBUngR2l1MXB",
-	"AmFkM6zh3hn4B8DKUd8y3QPD68RmrdOFHVEleHjLpMFkWKfYBfmQ1KQBy+ki8QpMmW3wTpFRES0P2gwg",
-	"wccKWzjAzhDKlGNXef5+ASja0T8rJyK1/ZK5GQtr2xGuZSq8aURPiGITdlF/tvqDmkX0HWGV/VRJ1FJ7",
-	"ihMDpVLsxyIWs8BzgiYvfD5cxLFT2TlMafPoR6HeI4UoMs2M4T/h+HIOT070yvrK006385SQsSnMihYV",
-	"x/0f04zg5+EiOOwef8lFPTcSgYFq5wxtSb82opXwXxKxxioFLObYhCuQ7VQ0hpMT819CBn5HHHJ7Bdp5",
-	"YB0TvzLKvtMZoy2h7x6b05nQKcgL/vDVBvdHAhOAnizG23I13h6Ckow8b09sCjl0HYEVTGAinKlJsV6B",
-	"ZyNGElxbRf8qFl4HnwVpeEWLnuvEqRrYXOFHhCsarEDtEE3EKA9IoyKQQ2sMeHB5C5W1sEVvxCSTYAEV",
-	"AUsxrK+e+252atodsUdhPv8VczVRsgBLYGobuODF1MamNjOSjXicCPIX/+mXzHux5BXB0rdRKcUrovWk",
-	"TVEw0XrajlfE//Of/PfC2djQ8aoseA2GmRyf6mFpSxB8njHEzzQJTH2JaJ3OfLYFX0b4WtL5xYXZOJ3S",
-	"F0l4ZRNQwP4hj/C8cVRzvumxcReeP5Jf/mYOyYK1dop895q+UcLB34SEWpUtzWY+LjwPtRUb3+3e6GVr",
-	"2TyifjVdILm+Qc3EN4PX7gqhZJ7pcAuKCbjU2bFqb8QmaXIdJt6rNtTfwiPaoObyGu1hIhiTE3/0pc92",
-	"QPfHZu511qiO2Kli3fi94HNMMDZJI/a7khRafY+6IlcgP2MjMYKmWR9isBL2mDNy4kY2PIrWaZ1CHzUd",
-	"BWM5VcMSzZyB1FmZK9Evg/lpjaGadaGNK+AVMCWiZocLQH6hPgshR4oKUrBBwqOqgaNKk2I6spmiLgZd",
-	"4Esx3jiRuVOhGifsGvSPMM+GzQusTsC+ndr8DN3VF12w8PsWrgTvPlUyzbRRq/xj0mYxImpBk+fdpxss",
-	"Fat4m/i2E5vvMagDD8LwTtJex8FSrMfb6y0aCKgeFL+kWkifwBxIyUQ+WRwbBBgAI5kzGWBi4o6agF7w",
-	"KWUwO2HMlXX55DuRvHx79C7hIoC6E7AhZOXbUMSMIkN2UAtN1ae84CFkvIY1QMTr16p4SVouWgkxCVB1",
-	"T7pdn1viYrB6zPqvmI6aEo9XQjLSGzBptaikrGE3IO7Ks+7asoeGUT5+a2QJaqCAUamU7nt69X0H5Jgc",
-	"+sQl3Ld2nfvkLLMyPbZ2V+YE9f/syXdX3/eydJh/fU5LevnFOxz1oRuuMaojCou+NfJcairzwHRqOR6D",
-	"NzJfWYNHsmmk+JWvQ3zSF/sjuB7kMFZQvOiPzJ+8lfUXXfgdN6OvM5kL6sNccMH+sAL7fOWPuCGaFlfF",
-	"+bvQ5GrMpaYzkpmS3lVGAZxEZF9QcKMiwUsXHYJd7YqK8jaYvG4pwFB1yWO6752S+cov0TWv5gz9H2/z",
-	"yOGLsCZ7wbHb/4FP2TU25EsZGgO/oIN5R2cNFrxW5lURKzexc92Sk8VM+IthkuBGb2jOI5LWTNHWM3As",
-	"fRy8zZ2+cD7weODQNkRCBc6Jrxz9j9aed2ITXoPmpv65JKXVcAvwAetsepshuhTvtcP/hqFV0ZLvRLK5",
-	"v/dqd2fzOOH+7VQVUmfsfZAdxbfSix85oVPRwvAwIRhNbYgm5LKv2ovO7yZe8NLDEt/sANf8UKys+COV",
-	"tChXvLTp7BMfyHCSmpUzDPE6Jw3WPvHLF0kCWjqs+uegCjxrm4HOFz2TL3u8zVDBC6JBV91a3RLuwKF9",
-	"CfKo++zq+/Zs8cqWhm+4hoWwac0g01Qr+cGmyNrz66yEKydgr6r0jUq1pGpOsGOeXENcNk7KoSodrckd",
-	"yVraukKKgEd+PSG72C6B7/qHlVBLAPfip/vDipdhK9HKztb2m4P94+29zXcnP2y/O9nZO3m1u/P6+2O8",
-	"HNbwDxeuOdx+e7S9dYmx87g/4lr5hSbPK/aTyK4B757qcJ5FvtxFvGiTVHbeYSPbH22ix5U9lKXgz2Bw",
-	"cL1yvoOaooIV0ZKuAoqURenagaq56ux1E3oT6gzyeLVbDj6zziNqgNgkIkAucdw14keNQb+hxpqRD4Xe",
-	"bipnAr3SsWDKU/iF/b3wR+RiUu8LHylIxe/E2joHs7gICv/UjpaWFS1zlHCZNkfUZPfZzMSrL8chcUfQ",
-	"Z7AqaQW+SrPyWnLyGM7RflnsDw6luVNzlL4X1bq4IpxaNOo8e/HHCE2SeMf7x73dk/23xyf7r04Oe3uv",
-	"ty+VdnZCfE0LDV0qlKuMXTyftsz7vi8m8B0X8E2K8CvFX3NpnOwTs4z0l8w9TY7rrOgOa2043RmR4UxB",
-	"ujM1KTpi005maObymyy8n/PG2IlAdSEXbVI7mVU+5e1ZlPCeG1mV3VsZAKJrLLIv7USDefkbFwsfY3vd",
-	"lflkJ7OPcVWXne+qv2FpBGdB8LxprIhW8E8rMFtjsReoXSWn5vFHGg10zoqBzL9CA2XHd1/8hgJZPKcH",
-	"m+P+2xy9qsmxecwviJZV/v1TWRzRyqQsFjXqFA5htHxventZBk9eHh27cOQOyvkjd3t6nl5xp5r+qz6E",
-	"tx5duT8n+Eg1WpU/8yleZldwuv56qaG5LL6LfFEAtQRhDCSiehlU/FMCiXfoIhVUfq8LB46Stun6RUwz",
-	"VvmJI1uhUAlIikSZlP5BlW/a9LMyVWkbpMuCAhtZ1CtsmjUvmCD3ZQXVjfNVD/VSEC6BsdORytWyRNd+",
-	"o+zhNtO+jTddmYp6UMa3lY+aPwy1I8yHavVTO/9X57GwkoFKuXJYJNGqDg91GKHZXDtgVQfe0xcvsE6+",
-	"HYXa0my2LDXmi5aWp8g6IjFyrBLCbFjr1qkJwQGAp2baqMV2gegFSolwSBlpHRub5ha/wXS7NJfVODr3",
-	"NaXVGOQdZbaaC/WQ4HpIcP0mTLCQ25oTH59IdH+yZNcC6R99QAaM5/L4zzr9hZQGCNRFdITwu1so5+cF",
-	"7SLhSvd/pHAdYHH6oqjHs2Uj/nICoDc+/WtPrvWivjUplgG/kjr7Ikt76Et+1iO5hmfs4HB7c39va6fW",
-	"ns4m1o32bWPX72zh/l0YLzn0EH7keWCba62GPS+ziuGQSnMWHTXiyfiUR+0+GTDdz2fAgIP0gbbLLw9C",
-	"51MJna/J+GABcF9EXfRh8SIqXlkaLjpQOc9qHf008uwixoyrh2ooJMSpGE7aSFHYyWqmzlVWXYjvJ6+v",
-	"Gcp5FDLv3OuVq7HU2CbUCrh1GNgBtxjfV2W5GONTYKN2yzNEMLujJ4HUTnTbndjgJnLrvtUmETJNXW2s",
-	"3glFFtZqjFX/DZVpUuNSiDGJlkMMrZE2Qz/LYqr7qr0hEhwuYktwpGo+VNZIy22IpDT0MpUmPifne2EI",
-	"DcBY4a8Ii9uZ78MJ9y6JUzaXqpE7ZLLDXTWgcetCYMs7T6UTG8YhuBDz496Ngc2VHhoPaIs9HtRZ1bfm",
-	"XMH55w+zEdpbLkbnvra85BEdyN9UXpLn9JCX/JLykhyCdH4/fu4KqI/xcq90bh+82gev9kO82lsrov6k",
-	"TuzV3iuq7pplxPABG4129miuH4aS/ywXEBsJ8e1bKa+O8ZAWoEDH9lwJXbSXe7331N2lYRFS/p0WEjy4",
-	"ub9JN/euYuV4wsP5feR9uc8ty+bVfV/m6Sri1j8Gu/rSBg+sRGB8c89VH9A/Pdb8rA+WPtvejEbxiNpc",
-	"yYflDo9+ZsFXrO4sGAedYAd0Klp0yfoc6n+BiA/sGBQ2lbN2JFTmlIfaM7WHthhhky5EUEMntGHcU9Gt",
-	"KhUQ7MG7jzNVtOuIGP55j5oDiZCwAIdE4HTwTOlEkmlXbMo8PfI3ugpSpxipcUckeHHwD105DtFKmafu",
-	"ET3MdQQ8xtVwCHGBAz4DgYst8Wj21HscxUv4vLdZQ9F80S3UT3wdxv+xd26R9LxWVYPA915M4P6YExJk",
-	"eX8C678KBy0vYZqPKTFoTgWXU69ZuhhnEq2kP9JZmiuTtJs3LqsG2qxGdYu7mN8yO86Vukeb+A43Ywi8",
-	"FbAk9S0YvsfCfXhJZY1R00ZfCwZxUyQXYT73hOJ6O2nCUDKyGQREMSmLRbFNFMII9QLbDnGOWpIp+BGu",
-	"qmDcwwCWCursePv1/uG7k+93tg97h5vfv0uIl6b+zgpQWPqwY2vp3csLZvwOu6+1Mn58d1QmE5bnoUKm",
-	"Zsc/tHLft1bufnWMrysRl1jvXbj3Aq47EsLMyxUqf/n8/d/VzB4TnNTytkhso2N7liA0fe93w1Lg8L6P",
-	"FkbI14HoGrYYCRTpjgoW6WbK9hg5BmkOEn42Ue3aI4TMEOIbM0GSHQnSDNoJd6YnE5UiKpjHYtcFZYYo",
-	"8cRGf0cshEoE1bdIou/gYmzRGB8MlDtqDcQ80YVNdhNT5ZL9nivrCYMXRvEOSqaOYIjn2i7n2n12g4ca",
-	"oe8JStLp0wy5UZDrB+HSc5VRepUu4btg57VhVwqdNrzjK7B1aqwYizbuIc1qbst+emOC33MjW2JRFN8a",
-	"9flD+DcOgn09kSz+rh923K4ZxbpUDV2VmerV+lDAoZhzPytb3lfEX2LKi33PV+GhXUu3FD2KQemTsT1X",
-	"xzbxdEwM9N10YILyqjf8g2aLRGEZ9RycGP9a1HwVrjD86+dS98/8BW2O+Jva0yqcgeWZuA92Sd7gJK+T",
-	"7b5h1u6LOO83N7K/ulzdvbaSP3nOz5+jy2tWUSJEIlcIaS5sjqfW1VaLwHVHWuUy749mVSFr0m+EEBIB",
-	"mnlGSNfymhIPS47mQhuXCT9MWhCuyMVoyyOOsHjo80UVZYW1NCG6ksZBN4CMy1TFv+dru1oebNnmobKv",
-	"XYdUt3lT8qFErudN+U7fzdgc0/qc0I4WYf5heV3pcFLLE6gfHs255RTqB4Vxup8ljPMlJVB/gzrhS7Q3",
-	"6bB98QrlgkFLYvPSTvE6qwRi3A8GmTaBdcPNTJ+rJ1vauVKJJ0+Y2Wy+TjNnFgbCwafnpp5OzmnTVxX2",
-	"HstndmGlE8mfeSARpqciMZLujc3VL0lHYLknaR1jY8PPoryrGk+KmeiXubN5u076MZFDihMZzLsKzyPA",
-	"ZJDBNh5JT5la2PGpK5Aq0Q7CbLwBz1YvMpR/x+xUqFtzTADwcqVcscbF05TyjQ0xIZB/nTJzBPJiUW2b",
-	"rjFTwh3ErIekgI7yXOQNPHIigdVJcMVoGeDhhc5EwguG6d6BzJyKiNKVb2Et7s6YFJAY/Th/hjxK33zz",
-	"0wgx2vnjaNf55huRnGmTJqLllBIJVRj8AL/UGC7qrfpwamqMt6HoN4rNJZ5FRYe7ALBgrp4Zp9U/o4en",
-	"qkY6xjXAj5wHPsJ9k8qZr3ZOyV/iynP4vh2R2EkikrcHR9uHx0mgh6quQLYIzXGRKTI+0B+SdaHey36R",
-	"zehr49cNJEJ2aphICN04xDAgsHrkeVRjgdXP+GiqLidenroV4QM0wthUcalAlddkPOOLRtNGbOaWjB6V",
-	"1MFLkpDj4mr02gKui2QXj/QB/TuJiFJsflX94m1t724fbzMffThF62GhcO3KLOsQMapf18lESaQygyc7",
-	"5qjkY0YcNx7gnxAraFuui8Bu5EUMxVnxOCD/AsgCYoiLDTw0qtLEnkQDqy06ouf3Oq6EzLDR3TvT4Vsy",
-	"cYT2oi38wd9sbY1Qpm6rcgVLK2Eu/qRN9DIV3VIdgCc2FQIPXMX157CMSp+rNKl6IS4201O7AqJ0cKGJ",
-	"hhdTJX97IzYSzuYjJ3L0EMIwcQB1BiEkyhK6uJigrE2MEpSxqefZ4QajpvOHL9xHEnhua+I3kK4vUxSj",
-	"vGA2D6QysyCBfQMABj4i3AYo4NpCjTGMUZfwuhCFLfsj5ZgDmERPbPAjeUFKKAtIJjmelPgS30+CTJGe",
-	"ZKSlC/aiQr2ObwUgShn4GZaY5tper/ER05Nd1VaApgaBpqRyljCGIotgVMm4g7/5BjEZJ/LnUkUEVMmp",
-	"CCrWtIU1ur9eyeu+HY91UQSdK2kOUxBgge2UuEr82TtVI+3xV+DioGAiok+cIVSU7kt8KYg5IlGqhX2c",
-	"yMuKYrblR4P0WcR3A9Og6LQseJAhal3FlvH32GDcD2lPprmmMqyaSBBIWwNDcx76xc+sU9OAqP7EWEnj",
-	"YhOv+Ior1NXGTuOVjcWKkOYOL298fcbU9AQzxP1cOC8ICCSzb43TDjwbehYhwKMk4U/7bK0rksPto3d7",
-	"mxWD3zffcGcJSS3NthaXnoU9fiEWTzZXhCelZrjQl9eFgDURuYJNm7JoREd1ZvriVA2lEa36bYzyKTCr",
-	"RSZObBhZxNkG/Vh4RV9ih1JmDVh/pyAHs7QjtnI7YfrTvsxEH9EVTUqvxiWPDc5x3nxDilAeX2nEwmv4",
-	"7bWh1ycaG9reRiliVRrjyW3W3SEb4NSWWcqSBU8rGY3welQ7sPVxDyCDeWwG2mg3UoEUVNIrZSZGcJaM",
-	"41CDLrDdaKP+Tb1NgQp/7ivAnCuaXboBbYWgx+xgjpY8Ykr52Cxg6/Y882wcbogE2XFQxiGoy/NutyJz",
-	"X+tirxxszqOJUilsRhn2PlqmJlXvkRxRphfzQSR3cjt1YpKVdAdeCdIK7MbYBEs6NGrJ4VJEpk32V24c",
-	"GKP7jmDO14SJhut3YWlutzmK3nQgh/cFLW7tGq86VLBBv8LOqOMFXq0Xe03zsh4f4E17g+DAGgYH5lTB",
-	"jft72Wpb6t1vs1XHcFDN3kXRWsQUtKydsc0QbHM4VSCiCe6tAIusifQWZCAa3PRSakFVGsWZNws6Yk9N",
-	"wcAnw4hCAgVdib/3uS5LvNJooa+LhOzEnTSJROINxR1wU5cUhLYjkRRyCJdjfV4kEm5Exp/YHIf//jkR",
-	"LWRJrCwUCy6uU6vaOGXApjnHnHltFEjDWx9HPZXekJnNxHnCe69OBHgBzBe+UK2DmM1oYi3FcAe5LU5l",
-	"ql+IlswyCn60N4SHOfcGProPc324OnyRzgL2KDG0orBDhV+MRoLfV9DHfwxfHgx/2hJuIonorYFOtkzc",
-	"8wa9sbi/bgvstWkDXuV2fJ3rrpeLhGnNfsKtQRv22jf5qPYNbzuWw5veMZuoG95yQFvppi/izXbT29T7",
-	"G6wdqderrzvSf1K3q+5ppe6Ptv9sNSZfIBikqtSj5MBJTat75foxFSbRh0JDzsEqYBWXEwnp0v4M1BRR",
-	"/cusxziMKLLVezJGDjGsIVm/bpDaDZCN2gl56hDKA3XUhWf9+381/6gcNohKxUhmA1FOPHrCFKs+Em1c",
-	"IbMMhvrGU/M8IWqeNjkSRO5NDGmsyIyQzT6vTlODjktHpL31zDN7ID6GA6q8g4rdJdSuJMfKYRyKwryV",
-	"Ep6pxTVtyM5MWWumqD1GvuZcear+9Tk6fue5YOG6S7j50bHy3Pph8S9+J4oBvvpLkTO3fH2GaBIxlsbF",
-	"L7Uem2pT0Iqh3XQKRoPYOdoXz56s/YWALQpqvnRKtLCL7Vm3C18geVzbUlX71yS355rKr7KsHXnG98za",
-	"M/j2FCTMMucHXl1PiCieZaWx0KnU2QyuJrrW1rMn38UmOewdb5/s7rzZOQbn9SJTqwcg3iAmV0IwoZXq",
-	"S5zoSKbrInn1lydw8Db3917tvH4Lyx/Fxs+o8cSoCvF5M5fj77WZXNJfgSL+vjZX4ODuqLOCFuahreJm",
-	"7dGvbH6q01SZh0aMxY0Y1yIWPrb2jTR+57t70MDB2aCPtCiecrK/oVk+T5dG5BmK6yIafn5Oo7ogcS8J",
-	"UTwmavClkYqFTRE11Cm21EAZpqIZdZjDl9/wzmdsnkYvXlCePhKFMgh04dpgFUkkLqdM59vjV6vf+hbz",
-	"01nh6+PHMj9DtC83yZVM3UipIjZyMnHU/v2DzZU0olDvi3aE2Qu56hRI/EKlkdg83H2FUNlI5h55NnV4",
-	"cm6npKUxWmqnsZkg53uRz0J5RBUJwSoHUlc0MApfq1wJpupqd8RB082PTasv8xTsHj1gYU6+f5WCDxGB",
-	"qdQFoZnhcksibPe93z73AmuFSfZZE71LUPFB+FZRyFAOMBzufG48UG2TjYDG0abNyrFxHHYCQ5G6FzBT",
-	"RnXNOTbGn2Zqg7o66Q78Ha1KymalYJvSa2KjTNpeF0lK7APv3r17t/rmzerWVtvHfkSLcc8obMMWaQJ/",
-	"91Zaa2pNJJi3PzampMC7zy4QUB3cQKZrIlq6cDjmiNMVYO4aa/CifqinbOEIa9WNdAu3oz7GXKpP7Ndz",
-	"r4ueSlZvCxcqNmHvidOZSDYSYn0bkiE8shnuj2Qjwfi8Q6p5OArF1IIhSF1X8NSxGlsMqi3wNU54eaLK",
-	"gj3J0YRtOgEngaCTRu0NrplIET2PykrbtcDbiU65nsf/Qgnt2DidqsoiFtrVl0Jiw4s20gfEcNb8hEc0",
-	"O3gAbRj4V26njlIePTy7oq+yjHLVFV3o72CG/xT+3yr8v/8Ak82FPOW8jMxzLYdK5Kooc8xu8kkkixMs",
-	"ZSVpvR8lorX/U+/o4JETMkVj0xvHA5uPy0wKbf5K9SlNaurCBhbJtTdiQ9+Ge46pTgH8xtxOQCYMBvRE",
-	"zKPDXAqGbVTZgObFOWsYy8BmmZ3iHolN8IasUw2c/xy2kM85wW3ELW8UJVCTRwllQGlc4GLyfsLIZGxw",
-	"GChKB/isQnXEDrh7P5cWW5jg75KkIyZ1qxUkuenLjRvrHBvtKEfZkviIR05sHordV83b6TdM6YGQz0nm",
-	"cm0O7PzazfAqF5vdV1iBxvNJLVVPSx+OxdFiunkqXUfsoSxoSKKmWKB6JFkJaDxnsPsloh3G5rgmHl2R",
-	"KzmmzDa541Rw0PBPMDYsxUBNxag0aa5SSrphtVahxwqcHU7Oe6hMbdN2RElUjP5X6Wmfx/a+JglmbAIj",
-	"PS3GciamNj+LDXzBF13hsEDUiVbyfjVVMoVvt8o/UuHHQOqszJXPz4YyPPj8nKTFkEO/LBxVa/WtMbTz",
-	"cTth03uhZUZLQ2sKLicVZ2QK0ZW/V/J8hsMYwX8l7XWvWs9ngj0q0YLdWE4inzyPcCvw97U5zzISbKXE",
-	"BvPAqPcQKzIsK+Yx+SqQATTjKob/5DuRvHx79G6R57ohJEjlHBUU1zGh52sHPFxY4fAsdG8vPGSRG7qN",
-	"o18aO79Y4UkfIpUhfEK7A/wxDdf8XCo0VEFVrKyvwJZZmXcco5oTCJJLFivrK6BiwcAFM399xRVgWIA5",
-	"vGgQWDd5YQyiVWc4QcOuRm4SDLhQc9BeNujCftSQr44Jg7J43Hfn8N/qvYQNubK+8v/9n/83YvRgUxUD",
-	"55JJEAXVjRWRmEXyOjWaU6hRQ5tGFzVpVNOTcR6bJ90nL1bX1la7TyK2XqK1J91uN/qH/+1//sf/5f/6",
-	"9d/923/8L/4u+vWv//U//rt//vjX/+bvf/3rfx1Fv/6bv/n1r/+nCP4PnrFSX5/59bjgw8Mn9EbznCO/",
-	"SYu0uqWdr/i5aOEnsihkfwRz2sCHwHf7XbxilCvUcLjK5uhqXHa7T/uwEfC/FP9QWPpnp+/O45Xk8rH/",
-	"1sFGr+EPvyzd7L7k0RfE2ZtOWD2X7s4vgSab1zwr6y+68DuKU3/oF6IToSMLkvoyJ/Uq6IFDth/8uEVr",
-	"XGaFRshm/H8JFstSkaaX61LkCh67LkZ2KsZYUgeqmwqQTsEboPAY4w4Eeb3W7bKsHLcjbtYkpZ8rkZYU",
-	"peOULv0V/qDNucx0ysFPKmO2U0EODFkVXCINC0mhZ/ZLcTHQg0M4nJolSneDfdKmWDAZPx5LJ81nh6X5",
-	"HSx/EqqsKqOMLrMl6MCIs9d+kMaa1TAXHKl2Pt2/gMqaktu8KgIrpUxle0TkGtEQQ4cqLT8mPbhScMOv",
-	"Eq5d4/W0upkaFMKWVIXgnZbYuIIL24gamwunXqFqwVL5Hlt1jegy14KzZUWKSLSS19vHsbkkVpJgO5od",
-	"Gu3IpwMDooogtLnGzVgxlpOJNkO0N+Z8H5xRKyxFw91q+169sMYDrOIrporjDcXUxoaL/ME6nNHEvX3G",
-	"JXZi/hDweBLR+mdH+3uRSDbdOQFZvOG/tNfBXIUt661o7NAgPO6CdyWjlraw8lIPjfLbDsvjUnWqCw9H",
-	"muoiNsEgdz42cyrNmfML/+v//nf/8Pf/4vGv/+1/9g9//y/aUSjrqKE60VQ3wjj4Y22QuZqqvh7LjOMb",
-	"tnQSDGJ2u23OJX8wUsrXGOJerw7YIwffg1oVYQnRoaHwU+ti6Ek7MdBUeBMtmxOcp+23m6s/HD7ePPju",
-	"2XexaSXK9C2XteAyFVRsHXIeZI/78A6+vr3Bv5JziQ6N5noPODGxedbthsLCxyjkePNjj6E2Q9j9VPFA",
-	"AqmOFJErMYbLaBtTRm9sqRCzRlo0NeQ4keHPMgDL6ktzZuDP4H2PT/WwtCUFTqjhAKSGynOqH63DfvmQ",
-	"DNbINkMsG+BrYb7sNKTccjsNKUXMAbbgpXxgrclmFBXz0omqqmdVLpLThrwyW0FCk2Rg2SZr8iZ8k0UQ",
-	"M76boNa6Hxs+HdjBz+cDi8HV2IoWy+91PPnq51JmLNE44AAHiX6mJyM1H4UBMCRpeWpt3Dk4OBiFzDMN",
-	"tjd5T0E2F00XlTLUEsY+EnYQG+xaopvIW30EwiofywwF2rnMSlZeiNfZZ9sYpSf8QmD+VFQbwj/YLeOH",
-	"oN5rVzhfv4q1nLjWwbsGLxYFi3cokr47P6ExnYzl+xPc9Qlv/tZaV7zRL0OBr4mNTMfaaFfgARdOFRVV",
-	"4gY7qJiefPoE7uQmo7l3wCdIQJzgRnWxaT3pRt1ut70uJuAS0UmLxLO1pyI56L3b3e9tnRzv75/s9g5f",
-	"b2MtOnydFpXW9m2eRgwHY5Q4zZU8c7jesGa1+IqrMa7qWkXWk+gvXnxLM47Ei2dVGMOk4lnU/e6FFxD4",
-	"lPXYSF/fDaNogNpdUnxMMiKEgunr44hbHAWKDSnZiTJizJEthf663/H4CXlztjco9ORHi3E4HhfGZ7wg",
-	"iA1KgioKzZ08XrPDAcNAB58eLwIqFkusaRA935P0pFvJF1olsMvq5lceoHlaCV12nJcY4k0TkmhJdXnt",
-	"T07OaFIYG+mXrHh8Ch3+MLKZB+cZN+IyIJVic2VcpuNLGCKR6TMlKCzyEEWpoLWuGUVJ0LZdp5QDd4PR",
-	"fqUloFYVj/G1JERBZnLDdeU6/JV16tf0ruyptZmSxscllpUJBMPrMSipVZAxGJ1gCwAvIYurduMxveJC",
-	"mh8duOuVtHtz7u0EfNPP3vnvX3+Ii78oWPGT57BugSjQ4CKkOfLARMHvans9QuJ0zqGCn7yTAMLjgdT9",
-	"0vT+/Y9IcFrexyIwLF735Dlxw9uk/alDEmP5fvXUprNV1K4r60+fvlj77rsX335MuKKe3b06aIEJYZuj",
-	"A9FIDJMdNynBbsvF0ZsjyothtIadDrwXm/9z/4goNpZTDZnURmybYabdCM1lEa9swh3frD15+kzIySTH",
-	"JrS3R1ti7UnneRcE+dFx7/Dl280fjuKVRrwkNk+6XRbhtiwoS+t7D7FPXqekKKumXLyjnv3ACUylW4/N",
-	"qkg2D7d7x9tbCbY2caI8JH1RTIQITIJWJijOncKRWR04qfL+SIL+AhUEdnhsBPczzRi1PZWzpQ0UopXA",
-	"91Fpr0g4ZQbXBfINHLYe41ODX4Dz8NRjhAngG2TnqbLwE3m8/ArLEiQuWP9+sHAZmGIYjNdDXTgSf/xx",
-	"W+DQeEibicoQQxB7P/zNnLC2IT8r2KPjhlJdjXwjEI5R8yX6gJV4reAXQhs9rNNm73ALHTYhNr/f3vzh",
-	"BH/gmDp5qNaoDQLjZ9r/Oi6PdmKSq4HOMt8xXIftgceiXVdyVGVZxYnnOaO1xJ3g17KxHzao5kCwT+UK",
-	"OXNhl83VRnTEThXZr/VcYgyrNk00MzqiB4/lSuBVnzpYWhJMzsdcfejG3F6a5NoUuBmMBUM3cP0tqEBt",
-	"7utQgqqLjvhpcRkmPXdKAuXVX4ZDkIIfzegddA/ak2nkN9ayGtEcnEiVtiO/fX0NgHCFzrJKg5O88KUs",
-	"VLIMopcWJVDVb1BPfpi30LgWvFm0CUQN2tW/Wq8pL7ULyUlXgN8gjbBlgYUKPOUOCp6ttwe7O5u94+2k",
-	"hg5Q8T1gRA6f/IOaJezOBhnk0QZEdfTP1IxHXOF9Vg+IPCRVqnIN8hZ13Jk2acTHO6IT7M+9//YhK4VP",
-	"1txwVAk8bv8luD/sX1eZPsdmchAXHFqGXaMReEwbAcZ0lqlMFNbiY+lLNU86zpNXCgEkSET3JRYQsG76",
-	"9f/4H3/9z/9lO0SQKhE+x6noOK5EMUOUH+HMwHz8yeBr2o1JwhEExUZ5SJLws40Kk3FGTfSiQnOsfSWv",
-	"maYSgxGrIjnc/nH78GjRfKppXJA1G3X1pOsYHT76Iy5+Mi8xqiiQsUHYrQdwCePUI0ch8LBu/qo2PNgO",
-	"Bk4VDBnBSjCCDVdJycY8sAEevi4VLPRtnqoUEQBoBXZe7+0f4gJ48b9IzyIoSHtDJLmSzhr0iWE9Z+tC",
-	"piButNNmGIELKJCvAv/Fgmk1LRV8NBIVcAz6CrzLVPXBIEv9dRFIHTJCZCawfiocf+MPU4GQQ1zeU5sn",
-	"AaSw5jLWLx4XEDXEQu1UIKxALeFQFwWhs9/MSBZqh1UOKhXomvfo109Za39FLfur3I736rbkPa1tr4/x",
-	"jlDnmkNw4Lovcz+xhrGxP/R8BfxvuKp9IenXA2fALWXby9x4D8+bh02LxRT2ouas+bgNV/JG1GC3ywvg",
-	"Xd2JzJ262setJ0aiSrljlhct25L9WgxF15wQuDEVrXjl1//q3/76b/5OUKmMWHsSdbvdX//2b+KVKDbx",
-	"St8OBkqJZ53nZ2KmXKHyVM7ilUjEK//4P/zLX//r/+7X//Xvfv3bvxH/73/6r3/967+jPzx9vPZM/Pq3",
-	"/+Wv//zvxfMuXPa3fyMoCwmuryWYHoZ2z9PY1L9FR+xV6XQnz5GFKzaMokVhWkrauTPSEL0dgYt1Hf3Q",
-	"2yH9EJtW0ts52ert7L6jQv8korKrpXAAUdPh7u14/33DN2zVfHRMdGKU98puL84pUVCb3KfGwBk/adbm",
-	"2oPeDqXm0ZoalghwVK0YZ8RCzWW1OC1pxP5Emd7OKpw5WejTDItgi1UuNsSS+bFNVUYJFAcamrEJKFgU",
-	"Gx/8oU01UFM/dIpQ5GWmVk+lQ1sEX+vD1Ohn9HZ8b2I1+ig2A6kz8Mo1NiSWRRTucnasaG6lKR0IAtg+",
-	"A22oDoD2fQeLyR0sJltTuj+iLN8kt2nZV5xoz+Wg6IitkMTIlbPZuTdf0LO5LKCBgXkCdaDzNas1EGJY",
-	"AzcmhVszXQG7lQWWieYKK5oZ5gcDEnAXWkDhPNQsMS7edZVt3Bpbo2aY1Gh7n5Tz1rzctDSYySODrxk3",
-	"WpbFwsbIApGgFlhOB/Ds0KR+S7wG1UvuyNLBAaRLW/qOww767Pg19zXAfX9a0EAdVgEH/Exe9RW0Zb3e",
-	"1wbO4I14/ha0hF2it8nieIy/Lu3++t4XxjV6khoNSQtdGHgodz5VebzbOxH0JnzrAzHOXoj6zEHMXLfh",
-	"cemeuZJ5o1YZUzX7gDz3wRlLxNe5LYejBtqmaDVx2dsLgdnrXUiPnJjIYtRezm3xge3gD3QVXyFdxafp",
-	"Cf4kxBNL4cBrUWo8OnLoljD/fujO37NGLd393duHI/hIeoCn1zwYb2yqB9ofpt8e5M8dnaXXGO2+lYN0",
-	"c0IW3GOXs7Eg96zHJh5olWHzAxOtbFMY3Ld2qnEk1Pu+mniv3nigHm72paRfAwEHC1WdMqlI/vBH7Ion",
-	"LFRqHEAo25qCnstQUs/fAm3qQQ9vR5XeNixObCQMnfMN60IKY81qgMOpJU3ZC5yHwrkc7yY2Hwp4c3UE",
-	"pL2cCuZTWBr3AXHm/ov4rx4j5svijPnC3HPPNXMPEGKuMBQ/KQQM+HWP2afHUP6Ha9qFSYBXuR1j+Qnj",
-	"TDMZAwlobQQzMNRYwBCUvJCFdoXuu47YpMERF1kTfaYiMfBFvrHpNUo65qpPhpRNb1SbjFSuIoYpqSs2",
-	"rjcQLVnXLDLLbqBe2uvcK3GxLIcqlKqw5/PuU9Gy+aKIvPUBfXpmtEBBVaX13JHRLHmqASX0vIJWqV8B",
-	"7HgIZfakfRvsli2V6gDjgrU+xhVKpm16rbO+iAH/CBdjbxMhrzua+VTWMuqixR+SFnExrhtd4fXr3air",
-	"B8b34ZcozDf97mqa2Z/Fxf942azNuXLFY9CpA5tpuzREe6ByYl1aFz+X0hS6mImRytJIjO25NsNVea5y",
-	"iRwkrsB+DyRnFy1/9epU6eEIi/VOy5kYKFV1KMWGc0NwM3bmMW4NFdJUjCyeT6SfWQfehRV/UrltR4Lm",
-	"UcmZln8aiNcpcvZohwNGlkfuQUO2o0K0sFXNESjMJLd97Gwda1OSBB8oxf/C9FF9ovx0oYvYOItPJ44w",
-	"5CuiKkfqdwqdbojWgu1vXOEW1vPf/yu6lErTqitomNTVnDNrEX6LWsKN3qEd9dWlRLTiKPWNaUBnRSuh",
-	"P/aKTeuKBHzDcWg2ig12G4kSG8l82Rm85ZGrlZvN48C25FTOKIUHnwIBfzLrnHLtGn/He9nH9iBsoOXk",
-	"aGELmTkhU5TS4W0h53wqnaoq+Fo/HP7UprrYxcGog7CFbzMFEF5yC/H/zw4j8UUhNte/b5W9glO/Wkmv",
-	"m1Su3IRogcUkHjIY9SBXbrS8HKXnizHoVAaTbsDlziweJrnuE6A/yJ8UrFDTLwisd0GDNB2P2LR8L+cz",
-	"Dkow9VJEz/GNLFya0GYrF6kGq/Q3m2cMrRZGmFrlsAJFnBk75fpsWSDAAnZdaodFny6Dv1I0igjaFoo7",
-	"5zsjtRHJAJ3EpFMFf2St8KEaQyv5/dv94+2T3sHOydvD3USUxqmiPZe7f959Ghu68ugC8q9YCPy7LnL4",
-	"F+joimxRZSDEfB0Q34dQDyCL2E1gxDl6O3bj+yITQkGQ7kybYbsjjjGQZ6w4telCSXVIe+f3uJNuU1Th",
-	"G/htvwFpdWeZdFxA2tPuE4keNtAW7t1LpA9tyUupXOdkRaBzmQcORbzMZaQcR/SeW9yb+AZ41cPG/CgC",
-	"A+e/1Nyu5N8Xb8lLWAfIqKz3ZiHuoM3FlCrgOyKBXZw0YF3nlFxVK2dzjGj8cPiXpGlc2R9h7qPbff7d",
-	"027C9faF7p8h41+d0wdtfuxwiSqYjovo/bFJdvZ+3D469hwCTrSaZGmPXNUiEYh3ooBuyX9D5vhn3S5z",
-	"FhlVrE5tXoxiU+TKBLQKqmjjx9HsGVnVha45XPtOPcfATd7or/xw+NMGOykEiMWqBpuUeUxV20quhBvZ",
-	"qaFzDDZ9vaOljlTkF2ZqDVvWy4v+8fjd1yJ/HNwdAdjTwnzadEL01VX5PyDY35O2gF6aCkkC6YY64oOj",
-	"Up+6/r9h+lxZGbbF3OshmFARl5FXRNhxnMZOlVte1fWBMvILqOr6XMf6qyvuuuWTdkU91802Km7va9Wt",
-	"1MOAWL3CeIJ5mRGkJ9ZYaGsY052QE5iY3xVytrye4VOcsftggHTvtQHyy4OAuRdFCneVnyKK5juVTku0",
-	"OgmJ6wU06NrIE8LiPxeTpHBwlVvN25Gw+ECZZTNPhItzjk0rwf/YSZMNccFpJPuh5jO2O+JADpeHTY5p",
-	"NjcVZ3gbnvsvke4SR3+f6C4/m/D58qJFhd+gcxKAf/8oCXAZl+VpOROInknW9yIOxhA08bnQRLSIZHLt",
-	"CcOVYMTjhQfhdRFCJ8amGEnjk8AJJlS4lHSgVFLx3HcJutVD+BJUvCNUFW/dsM1CrZDkdSNABHUO56nK",
-	"mZR6SVDVo2AwBU2q6g2QY3mm6vGiGllIQTCyE6tN0QTY3Nt+3Tve+XH75Pv93a2dvdeJaMnMWU6IT61v",
-	"AXYil321XvN7EFOif+ZrYwgddMEEL6E5xKN9X6NEOLg7ihLRwjxEiR6iRL+JKNEhii0vsz6NeuiiepiT",
-	"Xp+HtfAKa/PKGNKhGiA0HAaMlkjhUJDkhTnJ+KGtpPo0MB6AEspUQUWlp+UMdVYhJBqqrBYxi3xJj+EH",
-	"yuKHaNRXHI26s+P8SQNVuPOvHajCyYVAVUdc+zCTPaS55IYNJTsg4gcyqVoWu52RbNSn1ytwRbT3xvac",
-	"qhK9N4nXtesmoLxgAC6Pj32KU38fTK/uvTa9HuJjD/Gx+ysv540ZowosTHiMdQlLY2d7ChzPvBj5MgVl",
-	"0lBp6FkfpStE4pla6X9FqzS6EMmb/b3j77kDk33oCHxxdFJdG7Gfk6lSZy4R+D/+xp+2t39IIv4NC4Df",
-	"WJPKGUjFoxL+KxJrT/1zAt0x4ypRISRCRGILSJ0zEDxYJg9bDkmEZd9YI1HwxY8ce9ba00cTrBESM3B7",
-	"DZVwO0EsM/j3jug5pwq3LvrSjVaRPcFXmNCS6tx3FImWnSgDMt3/MMmoWJxxqRoc1hTXQBsQV8O3x9YI",
-	"OyIxlqaU2WpVA157N1eWFD/KrETmXaqAqS6hes/+mavVhzeKVnReK1sxYSzi3/+ramNQVQ+VdMZmDh5V",
-	"tHx9udeAuSIsK4QGozr9cxVarjBPJPM04jp6GGJmZZgWkZXBSAuVj11H7Gp5qjNdaIVfIE+F8+0VxhZi",
-	"pgoxkTpFJlhCtA6WN7+zHeEbXGCFnuTa9PVEZiJXY6npe814OUDBpCXyjVTL0fJFnjxvXBsYNXYntKPq",
-	"nTir2PjpXuDjblJmdwSV2AXQ4Ivl7p6eqQIwW1TzvqeKn+CQH6MsuKmh4O9+a3RxnWiyv/4NSoqb3PET",
-	"SIPbDUQ3l+J+BKO/jsL8PV8rJwrehgFUknXVjeClblCVb/v541z1lZ5cwtl4pAzT1OmxHDYoGwmMgTgb",
-	"18XB3utI/LOD7deReL3zKhI/qdODSLx8cxCJ451Xr0D+HWy9CuS0sSG6qDZJcyX2Nw+DRqrzPxLmXZbV",
-	"2fwIbRi1hCR8rti0KsBtLOCLUF21iQ0aNakuPBTzRWBBD1zuEe9m3nsZb4gE34BFmwYGEjis6j2V3jIg",
-	"6i3M8xPZAsoheGzAosReKgKjFD2sdJ/rG62i2GtPhXTCWWuoMdQhOrPMVSoyZYbFKKjdTmyed5+KZH/z",
-	"cL6cv3KzAh82VuDjkp+p2QZ2tCZH24c/7mxun7zd6/3Y29ntvdzdTmLTWgCxUD2w/tFCj0NoDvDdBgZN",
-	"DOZhkkOF/WrEX2gsQaJrJwZgeVe0n75pIPFAggzbSdsQQT0W7JyrG37h6oDaCav1gbCd1WdaBNmJOPOf",
-	"GrJzYT8EHoo/qUM+yB/Ad3Q9DcEvuBvOIn45AkYuQVOcEw+hy5rg++pS4IGL6LcE1chfveLoQCCePByH",
-	"S6Ea647oPMXQWvd598nas2fXx3EMvcMXhfAi/ftzqftnnrh7qSu6X/PwltVO/B6e9BkgHMN7ZrfVffIF",
-	"1gXgZ1yA3tj8vIsxHJdn/Qs1nmTMoSukGKBUN8ym0fF4VujnIFKUNEQ8bY0fSiSkpy8UAyURNbglxavD",
-	"7W3fn+LYzUIQLOzVewaWwDwaStLeEJJoigp29b0XKeFeJkKGl6vlCfFq89zXrHg1wjtKjdeWaMHZomVM",
-	"H5Lk9wLi6SE9fhPeQFkTk7ObCcnbwG361DnyxjQW5MgXJaU/Rh7+BtFvv74M86c+EbedS6427E0RO5fn",
-	"aD/ZIbg31kD3M1kDDxCND8naD0VOvGNlfKOMba76ZY7lxktd5Jczn+TELOwyL/mwetLthqroLQ8ucnCR",
-	"wzdc4CbXvu/NfOQklQRAvCYKK56ugY/qRnDWctoHonSqBq+DKUlSShSjfeREYtT7YgsBJ93ITh2jF2DA",
-	"tcBM7QAhgqxBJOi670zYDh5L6MnFOWIU2RYyEy0snYKbKVZ0sv2Xm9vbW+RYexedHku5XZmOtdGuyGVh",
-	"cydG8hxxKT0ZYWy++ebAukKbYeebb8RPCN+YyLKw8Cuuiael5uIDhH8UI1vm2Uz8lT2t+EQxbdHnxKkS",
-	"0gkpvvmGk8XffOM5UHxNQe1aJrZtaSN6Bwcnxztvtv/D/b1tD3pJ9P71NUG47QbDWI1807NpRgHojeg4",
-	"4b8w8hByDp5VGtMD7Y7Y1VgXRuTKNe6vR47eGgld1GBMjfUpbg9kGlUgppEwofLD8jbyhFZK9Eeqf3Yh",
-	"RO+RTpn882D/6FhcCeCatCNE36SECfdd6wK5ctV0fuEEnADn49eOe7Zqn43qC+Sg4DQSEk8RDS8FDdYD",
-	"d6g1Hi81olKNR67+JHoTZn20L9It83ZHYPKlLzNlUukPGF3sz4DF+1U+P/pa0iQvmf4Z9mArVyhkXSRy",
-	"RYiFGGgKaRdCC3HEf9xnEtFyEpJ1dZRDLn4Za+dgktWEAhMDPAT2cUhBNqpdKiYuDCRPbb1aw2YpCJX5",
-	"Z7tQZ0DU5O2LhQv0B1GMtBNTyXC6IT1lrBjkymf9WjXxUh162gCEJ4vjuyho/CguxPuQexifCjfOSZpH",
-	"jUEKiTU6LSkyOYFpNq9+5Ba891TNLC8YvoSmcabUBB+pzXC9ntQElaqYu80aVdudl7TRBHV6X4OGYYB3",
-	"FDOsFughZPglwPN+tQHAOa1wAxPwsjLRC/SDK9HKAkvrrgKD1dSu7JzZKVif+rK5sc1VR2x7IZ/lSqYz",
-	"MZapCvUsrgA17kv7rFEELxkwu4NxgWwmaN2ZWRNp+ZK2mY+QvQ8Byt9AgPKTn9jbjlCGDXvTAOVGnSqo",
-	"cqQqgFYEsCO2n1QXwqA1y+Yv247FFIxWY3PhzvQEk6Hr4Y/E7VMzS0cyGIcaLFyjRIugwAU5ttTe5oHr",
-	"6vY2+qf4Q9sz7dCfQ2kvPZeuZjYH9paNGNi8X/OmwBDPwXRW5L80xoCs1xQyYumDBARozdZHVP3QdCYC",
-	"sm7lP4J3Q/zDx2WORcS19baDgXCFnThvP26Igq/S8CgGNK95Q8FfX+YMYbE6usJcoU/sCviqeet9aZT6",
-	"UwnC+2J9dj+P9fklhagfAs63GnC+c1Vy0TDD3ozlhc8eDI9B7xolmZlKhyoXLW6/iLCAJvIxLKy9CUU4",
-	"oT8lik21CiC2G4VDEcmnbBbYdeyANRT+IQJ9soqVqHxBxDQv7yeqTxjhfTtWF27DcBr2Yo3h60VceOtl",
-	"H69DGmILFBiMjS4qCZvafgl3g/4ATYVzkn1YKcZI1o7wPNbF8jUhShoMAWCAMCxMtTsqbqEWL0c170jM",
-	"TdW1I1rD8OCOeDO3iEzMTsjq2nDFcPiQPvrDH5SXzIerPD97hVFyKvtMiwNrs3Hhm1Dwg3piYOe7i4PG",
-	"qnLN70IY+bC6AXXd37NDtySiNc11USjjg1IwjnLiRF/muVYpVaq3RabkObfy1gDZMYrUHEXEPEN8g/c4",
-	"VEaFlLEJY8okIsv0zAwLvEtYT5tlbD1xf4/sn3Gkh9ZRO0J6QeKKbCakiw2NvCNehYAXmD0Ut5pMstmF",
-	"lYBhX2MzRUs20tzpCqcqv/BF6qAxsUm23xwcvzt52dv84e1BIlraQ9AglSN5UxWbEta6J3/+BSGwZtQa",
-	"UE1jrJ3D0w5Hn1SymORgYRQzWKQF5PnI35+rgSJbBi0wrryrncNQYp+qgTbwOUWuJhTghavhB1eervqo",
-	"OrKTOCUmErc7F/BJUdjJaqbOVRbi7wHgEwP12rhCZhlKDrS/jP/kZQGzwqA7rKfBbgheZSzBNV4gVU/O",
-	"MUzP/6JLwSoEuznyRqwf6bxY047grP3lVBWpAs9V4LbxTWEJf/oEwZNG2DNxOsPIbtUyyMX69OEvfgxY",
-	"S9/UTt0urSSE89eePKbtmbTJS59RHSWsbKBtiE2tUpOjnbDTAw0ozRZGFfoPuVXOwVdvhdZDT84NR4Pw",
-	"iLw0HdtzbMucZwutI3S3YQGDIKyRjB2HloVmOyfYyP56TDnBhdirMpYzcaq4D/PFM/FGv1xHwoy+TBVV",
-	"X5+WbhaU5NrzKlBNaQd5ihwRz59H3W43/NEO+Jn/8Zr4Qb+ssXGM1diSCMBjB3JED03o9muLARLF4cLk",
-	"FnSWFQ62ev1Q/rOj/T0RjPsaE+wazIBza6LnJ43TnNr8LDYDm4sX3dCi0Urer3p2kFX+MWnX0gVenDzv",
-	"Pt3gl4f3OvFtJzbfK3k+wweN4L+S9jqqVfyHB6USLRLykR9RJDaPfhR6DNYdizGbF5FgiyY2hJNiTZvS",
-	"LAiSgspponJ/FQoGHHMl9Z58J5KXb4/eLepO2UCEdZWDu4s8TY6j+XbAw4U1qk95wUMWN67gpF7iHFdu",
-	"xznih392lwhndqhcmS0sANgM6PUXT9pDa8pHtqa8LN3sTvtRMLi00F1gZqFTv+W9B8Q/LO9MmZc2K+sv",
-	"uvA7ZsBX7elfqX7hfaSV9ZW6AYP340Gljb+o0eXFX6x1v/32xbPLwuyNZ1bceSA2FnlXrpCFe1yZa5fy",
-	"4iF5BOZiw/W0VjULBn4zSFEXUbddAgY4RqiSwiaihbgyHgGgSvGuRd8+7WJTX6MuQZqheuS8bQFKhY2Y",
-	"JZ3im2y1HMG8Vm6OFi0L9yq342uBjsLFx/Z2272b8/mysUe/jjbxo8CzC1ZsZVOjYqYNXRMpeP5ujc6N",
-	"Tjc76EuP9g57mnyy8JQZFZhW8PYNtE2WCgAGl1gkBsAyJm/mkatY8FkAUMy+P9JZmivzyG2IxK/YTppQ",
-	"F3ffZpnqF06Uxj/8TxXMSMXSG15ip6YyZCcTJXPfk53YqUnYJ4T5IF7LSC0QL6KF/cXe0a8XcHgmmnYn",
-	"Nvvgal6EPmELrnJfMA3REcdEBal+LiUVJrly7OqM/5qCAvBMuAFcTIpsaLdQU+Ef19mSw38cFTIvtuQs",
-	"EanPKCCtZqY4cCXG8MIZrMqM7E+MHsFSIHLO2DsoKboPaCuHP4YoPj2qlYrfibV13hL1iqN2tLQ3e4nk",
-	"5oDQhwnul+ijvlPyWrDSdDW+8Hald2NOD8L7ixLe6B/jXv7M4predZkZJoc1qTUnt0uMJtpB5a1/mBFG",
-	"KdSK9R3DMeDYc+yhNKnK0fXfEAmNhAGpeTiJlxccuqGCOop4F3I4DHzz1vSXyYRjOfytGHJhKg9i4Euz",
-	"4eC83aH5Bqr6w6y3Ogje2pOGzYDyLYFHJ6LllKosvWxWVVk7bGqfEoyvN0TYfuLnwiOWnN53OPCPOMCk",
-	"z2/zVNaH+HAwvzz9jGbs6ewz6+lLNXSTzQU0pjbCUSg4VflSVhV5u91Ox3L4QET78dQi9JX8NsP/vTH7",
-	"rFFT1CnaCYxBptj21BF7hA+SK1Ea/XNJ6QBOD7eedb8Tia9+TS6js5D3tgL/WN5V7X0oVXqouv84bOaH",
-	"4vtbLr4v8PheQ8AsSQLcbpU8jOdxrlCTLa/IOigLx/1E1FQFWpCRjzkqRCUCpBERbjBtIBYt4k7itHLg",
-	"KVucrMRHBmV6G3Wc+IYbybGvj4Ti6ymc5P1wA8vg2kxjCw/f1bQuTM4wUmhkYHCXoi4UbiF6dSxHw0bW",
-	"5VwscvjAxPLAxHITJpaP1F23zrEiL+038Q1ccDgqihQ5RMSB0BNhJCLkUq2f5z/BEFFdX2HbSKWs6rb7",
-	"JTwo8v71LdzUZu/ets3+wIDyKXpiH5oirqXb6ZDfhmCbM9Rv3BYRcsvXphX2pdfMLFxxCjPbJ/8eal+J",
-	"pleczoRshI65fpODx5jywd8ZIDu80rc1uJDdnqFDgBDPYHqsI9C7Gmrj5lLVj5yv6EfkCOxDQ16OGVWm",
-	"Uhye096U2sJxVLktRgefT3A9ffGC0lsbxMQhjNIgwCOfmOJlAgE/ktlATKTORYvnGsr+ab6Rf3f4vbAJ",
-	"jdPCCp0RRD3jbWjiOq0VKgcpfgnTMn/jm2qF62bCOQd+9YXXzaUd2y+O1xmX+B5RO3+ZjMthowYpGX67",
-	"GVrUG3RfQqEQ+i94zn7C+vid1Kexw78j4qprCB87NaJ1gescexF8r0fANKqYz1GKpHqATR0FwkG1O2Kn",
-	"oJp8Yj0m5KVMmzMkpdCNZDu3XblCTdaFNM1keJiT7/Rl6VFhK8EdPpe+6AaQb3Q5z7niPQqFZoTRxBZs",
-	"4r/CTppgC8EMmxD4ZupjeFSxF+EYqGKK4zSV2I6wlYSy+ITO5PvY8pB7ZD4P31ySV5lEEKjYg3Kqs0xM",
-	"5GzM7S2y6rDATy3FqTRnflG4FAnv9BN31oNI0S+PXKCj0lTmNc9SRVxM2IlBA3WBuMoPpdKQ1H8mWp7z",
-	"aD2wZtkp9R4j5TZzIlIcC9ftFBa2G13YKxjm0kbms9p24NKHwYKN0DK2BrI11yoyVmPbZuYmG/iWtGl+",
-	"ArfRuC/scV3AiGD8hA4Km+KlojbHapQVGBd3kKhUIyBVHnpbilFuy+GotkWqxom5d6NtUQ2gauWjzY10",
-	"k0inRS0uxdQKp1OKYIydykAa9Im7Dhu76q8OL6nefinPN158j6m+cXx3x/ZNy/OQJ3lAJ7rf7N105k9V",
-	"MVXYZxha8q5vfnywo/bJMyp+nFdGdn2fe0PwoRND1Xy1RkOPzDhQLJ4vZdz+QKn4gBz02yDP9p//k5+c",
-	"K2K3i0l0zPzmxkrX1IV256ltbHPP5HbZTn+tio/Y5nvWqKVbvftZ9O9HxjyfXvMgvLGpHmh/eO7zOf2i",
-	"Dttrot+5rZP2QVzz5BTeEHwLnYd+w5hORCHP2Fgn1xNNdUc6KbS02KGiMNuZUhOOf+kczjVm/xnQy+ai",
-	"i95JIvJaGjOc7Q1CEmCnCylmmZJ3KomTN8Alg7oRm9Z4Z8MPyw4qXBT0jHLFeKcp/qFC5sXQwaWc9Z9C",
-	"b94TN+KLEGMPpsNvB2bqzuyOefvbew7XyqJ45A8Kjum8Vtcb1WAwCHzhXImEI1AJtcgtY0+vdRByTI0i",
-	"Vs0/+QgPWzxetrYmCym4GwDq7WUZhp+C33RrAoFecc84Fr6wsncMsvvNRy4fh2xr58fv5E9EQn15/TLH",
-	"KudLmC9nXvAz8K0p2E78qTkXECenzzz01A3XWmMEnP5I5rIPanhdpHqoCxeJTBUF5kXdRPoY+Gg2GSnj",
-	"EIuHkXiU6eezCVHU71ppPHf00AbrZl0kmZWmR0H7iP51KAvl//uNKkY2Df/CPhzOXMIP2LpLAEQyy0KJ",
-	"JP6DLKSouviA4taJMEoR7/e4IxI2d36UWakSikQzmhVGq5OxNKXM4M94lPESsAgoYjA0ONVAm439x8lm",
-	"73ArBKfHckbZBZRB2rkSBaMrZKEwpN+f9TO1LpLwy5acwYw5zo6dyTgJ/qHK6tRWUrRgzsUoV5heAMtu",
-	"o5a5YUz6WjpVF+2IwsPWCOnH3KpdkTxujKiaZLuzYCzahdKe+TJUv4nr5arVG+dTTtHcsDEDxRc3p5A8",
-	"nh8FMpn4RAi8bSJnzuc++tLAm4nQc9mU4YAlbYS6PVUheN961v2uLaZIRqIpj7A8ak6jua8xcxrdHUXM",
-	"eWke4uU1s/k3E/6+P8o/tAZM/VH8CI3/AVj8HxL/XmBSRDcIivPEGp0G5TUaDbxsXtprsBEuqYH/1aBA",
-	"c5Vh0peurqIB4+s2KQRswKqqoBEWYQDPS3oX6ib5Q/vCXYQJv+Q2hIuJsA8RElf3IvgTelXSqmnAeBe1",
-	"dGpJcbQoTaacE8nYnqtjmwTS9DpGZvPURWDcE1Zywy9uUjBdwHFuUyWMR6lB5NYKLbkjDpffSr3HC+A+",
-	"uTiQRp5ZwujVftgVRQhFCeqQrTgWqm+wlTXnK0LAqKsbrGFV2RgEN0zqlCpoWhfM2fbyxfYMaRcf01zy",
-	"5QnEDzQQ3+AqXacI8LeYaPwCCrbvOjN5m9bONTmGPjSJeTxS/oA244EctVmSo/xQV+tzZSiX+zsP+clP",
-	"Y3h8WY4J5TU/yTldcBaviE3e6IiwJvzwdCc9oJHsbFVERBafIjO+TTvRz5TMkWdyEwz/0Ew2mygPoFVU",
-	"QsKzTPoWM7jskWswTi4Pki5PUX6wPLndBOUHxGy+ABn2kJz8agM0Ial5RwGam6VAo5thHdUdvceZlWYV",
-	"jlJaZmppytRTu5CDQ/5NYKhh+l4MrNSzHq0rOcHbHYHfTjniSx7BXksDaBn3SNiycIWkjKjPs8qilot5",
-	"vPaEGHTgdKiU2ryIzwBFsjWd2CTbv3/b2z056L17s713nFDkPfiJXLlOPMYEhNrMyWCyxXGzAt7GaybG",
-	"TI4MP55KcwZiXg/LXLU3hH/p4c7e5s5BbzcRuWq+eJJr09cTmdXevSGSl293d7f9KLVfI/QmPTjudGSz",
-	"+v2htA5Xt/pSVIQ/9yOrPVKNuG6wurkaS20w9c2zrB4vsymMBeFtC9vIi2FSqWYdg88MfxaFysdXAny8",
-	"VsUubBq/B29RVTTec0/A4R4M0UUC+BgZ7H1TUThrGKXBrfWF2aiXyuCQxry8ZqUv87SemEUkS2y/mfUz",
-	"JVqXJWjboUkYA+kbS3psvdnLpS9S9DOLiU4ib/fdt+0QYK+PhmBIMEYWCvlHaozSoZZNhguwOziZS98G",
-	"dF7QHKkMhJcq0Fsqk4qxkmZOi1A43p6DkKnDbhPzZcWkJme1YsBJrs61LV1tijPRomVph5YkXN7GBbBY",
-	"vxMJ/7gF+ic0FKal8koLl3kuR47vvvDEoApwlqswx7zMsMBnp4CZqnFFTMR74CI+OcZPYelTOXPYqOiL",
-	"i9g5gfeSlttAxqpBaVL0eLg+ySP3VrHDZjrc13JhBYVPzvhQCKtP32DHfHZp2We9WH1+XYiBzDJQahv1",
-	"1g/QGRwDxpe3pOhLNxIyPcdyJz8Nar/zjBGYwqmCrmJS5v2RpIqqPQ+LOinBWsmszVs8zsdir40ddoym",
-	"ClPYq23liJrUsaXUa1WsUCgcN9nzFCqo+qA6ffiZzxm+wmWaWhlhuQs15jb32sjXxZ+psiUSdvBLUlkZ",
-	"cCdHp8PkXDkO9G6FFcSd5GvGPENTdXWhs0zIqdQF1VU4od5z+10Ok5n7nom/FGyrdawlITnBi9eN+Lzh",
-	"9+hyxFmTBef3pSdfuqySrdoU9IhqU7ckFuSRdRIK3kBQFTJLPHI+LANvGTwkj3iErur0JLONNrsDecJ3",
-	"8rDac7KpthJwny58vRN9Ni8AYUI1uQfnA6VaigzAeGw8Zy/c39ih9EGxQEWnVbEOvq9agIpmIPAm4qkg",
-	"ibZIkBSKJCB1VFDTbl02y7MQsQjPtlkKGqGaP+9ZWfuJOdLggTDYrrC5wHQOZxYYOdgonCr3neIeb+w4",
-	"v9GMLWDN57u4fRIon6utqZuO4oKNKeeLlESrXroTNUpzQjKnoXXqeZSqykanSaUhya8Bsb/oUrxoWS3m",
-	"pszTo0q5X7AfLup4JfNMI2ZH/csWlmA2WkEBd1aiFQ03/VwqpHQ1cqxW1ldgOCtRzRwe2Hwsi5X1FXgQ",
-	"mEvgkK+vuIKJg6NFo8hk8RFjKOyNRnC7XDu1D3BlweqD1X8PrP6a0EKtB3KvZubDP++9kZ+OtXmcqoEs",
-	"s2L1GkxcOG+iycQz5mtj+3Yy87YCcg9u0TM3wyOTiMAriqllMtEiV2qZPLpw+8pn4Lk6zpW6K4zqVzY/",
-	"1WmqzBeYNoVNwXuoggKBr1s7DQv2WPNo4FZcjswC7xhplcu8P5qh20EsApQi8V8wYZbgpRWlzX01u6VC",
-	"J//4O6oNDbO7rDr0HsLRNc/AQ8XVNcoy54/dzU/cTTMBm73j7df7h+9Ovt/ZPuwdbn7/bnEioBbNX6Jk",
-	"rqyw7DmR8DU1PXJJ+eJirfFQyPhwEG+79HHuHOpGc9THncQPOFhXF0ZeUNeLqFRDm0e9e6MLbuq8CEja",
-	"HfGGTMFHYAt6ukJ0cgcD5GhfXsW3SCk/nJ0vqmDuPuuhJYVyP/mQcHPXL0n8XblHu5/FfLunpFBf1aan",
-	"0rNb2/EfD7Ext1cvKz3D7GVwpkosJrmGM0VVJ/fYmXo4jQ/m202qp74cP4ojbstJWuVQpRdy6D8nofpH",
-	"rY6lzrC1WY6VaPWlU6vaOGWcLvS5igScG6mNa3fEAWFiCz2WwzkK6s7CwB1bgTcu/LwZKvPFXIB6j4Ct",
-	"A20QQbU5yWXx/58b4f+xfL+rzLAYraw/6XY/b/iflm0pELRRYiKHmCzm7/8FCJ4vEEt6HHavP/3+l4XB",
-	"yoUn82rvy12Ei8ZrsfWrZ5ogE94Lo6dxTxfc4nEmEIOKHLOj7d1XJ72tNzt7J5vf9/ZebyftzhKf643P",
-	"RFzD1SLn70HV3RtviyFOsNQBsSpgT6SykNfcuJfpqgt7aLlbdcOmOxzQgvRT/dw8nmQSxeYHP3uJoXuk",
-	"Ckf4MDYPyC7EwmCFej/R+Uy0JiofS3g4F2plSua+guM0PI3RV2LTmuQ2LftFJGRZ2NVcGTVtd8Q2FoM4",
-	"5RxcfJGZx3dawFSp5gu8UKPeF7FhA7oj9rDHW1ijWEL44778pC+w048UK+QDWNbbsc/h0Xdkm/dg/7Ak",
-	"W6A2K/isB9n1RZvpR+hxB4U5oc382STdJeIqt9SL8KnF1XVlCLy/KUPEx4iQ5QLk0HLB+y1kU2ymHgTI",
-	"gwC5zXwpFZHWZEhO+/k+yBBXyKJ0t2L0lG4Cbr01QpnUN9EslipUCD3AzicyKDM71MZ9YjlyRJO9HUlC",
-	"D3+QJQ+y5DaNETxUyEiTK9kv9LmsOWV3J1OcKgpthu6x00NTTlaVgcGnSwOFP40I7hAuXy0nSDI0UQbL",
-	"9JKhKo7wMdv0lKRO41NYkiSYgl2QK8OT0Lj9NtNlzRctOXluqov+6KGM78qaVt4MtF61zex319KqvYXZ",
-	"JWrdxAKAwEU4sLnv5lT4zTcYDpI6EyKRwCDeTupV7E9jkxztvN57e3CytXPUe7m7vZV0BHz5VW1CZ4tO",
-	"4YMVMzhZ5zpVXoUh5ut77bDGP6C5UnlCbC6rTzhauplvQXld3MefT3nd4BAJhLufCqeK324Q+ktUTPsT",
-	"guylxkY+ydc+wnPKZCLHq2dqNrV5ujzX1GuiIVuTzTpiezwpZtwo5RaDd71WxdFEjn/wz7/NjV1/z5J9",
-	"nWlXPKiGK1XDRI7FWfXJwrZqbJWbqIeF2yeA4XhozfUA4v282w0DAJmOyNpr3W4NWjs2rSLXY+zrU7gR",
-	"rWFc7fk8J6gfJQsn0txOJoiX0xMTeA+cITuuN5XpIlMxIhnbdBbyo/DsCC6dYEPE/Asyrqp7azSYePh3",
-	"MaDeM2RqPM1s/0ylscGeummui4JOMHEebgg+AaFHj+HAudM1V6v9kYInLFFdF87YLSitC8frM+qsax5t",
-	"UFi0cg/66n7VzuJJ5z7XDxYuTcVVyOHqMLfl5KZaCy1SvDPy7aZYPLGUH1sOX9N7bpPQhl+yrCEQtjjN",
-	"9kF/XbbVelkmCjnktWrS6fvtcqN2pIV7KDFyrBJSS8/rWmmjpsJgHJX2erpYeUUXlNOGSE6tzFOXoExj",
-	"EB/8hXCmYRLMJoWwNy1+QmyqR0jDSpF796TxMUF80iX0tbwPb0mL+MffFfusn91lJ+xBd9zLBqhwqm9w",
-	"qJdpjKsrdxad+gMLx7GG4w7DuITztH6UHkpvvjjO0pvvt9ujUuStdFkK6HIfCxRWRBoJXCTSJ1EFJTPf",
-	"Z+vfmFzCTXgPVUX3QVU8JHhu7Jfc7mEPSqgsRo91OlnFvbfY2vxR5XqgOSayP1FmZ0tsWmNUvxA7W6Kw",
-	"Z8qIltNDI4syVxWQmA+EPwIFNSNUSOLNimIjy1Qr01fidxXZ37DESEamEWQojbg0rt0Rr7RJ64Wr4nQW",
-	"Hi9cefpXql9EQmVOxSbT5qxxbRAoCB92TtNJfZV2i/RmeJqG0U6KNj0u0KrK2HACVexqQyhBFmxan4+m",
-	"YA0/FFlZwbjF58L6SLG7v9nb9ZHRdbgeLogN/KJSUU6QYgzpVaaEjSXTNFfOtataQFn49z0inKYpUsOb",
-	"lFLsMssYpys2nGh3jJElGRaz/mFCzgJHhVhS/uMZYc3GhenFhucnq2eE9QQjhPDT/Ks74ll3DVMukrcJ",
-	"jiO1RAdDt842xHNKsWwf/rizuX3ydq/3Y29nt/dyd5vxRIuRdpRN8dGn2nax+ZLNxrXLsTlVYqCK/mhx",
-	"qGrXDnfMT7oY7Wwd9G5Jb+xsHcP076o2oCxGh8qV2UIv/oi2nzYbBHuF30nDXnIWl5GB2hKjXKGGwxP+",
-	"uonoW3um76AP9ktg2vq82kP1y1wXs5X1P/yxUSyghwY+HwpAaarjHg5vL0jwmpKBJZ9TL5PyNNP9Zfpl",
-	"jjtikXpZJam+qtPLsTu97Cf5N5lUkqmw9WHDlDZEYsosC0JCFsuExMJCATjvm/i+na1b7aj171hitYU5",
-	"d74c12TJhtsMnw+00MXddq1NdnH3nC43TnpOJFmQ4Omkl9QciGBjJDtbBycvT3pvt3a29za3Cacx82qc",
-	"MUwbmvGltyo6lyqMlw8K40FhfE0K4+VnUBgoxC858lh77utIafvJgkPJeC9iYObWDJsmsjSiNGcGrGs2",
-	"Y4eqCI5BbMBYpaqfqEmOpscKHumo9k6l3rHg5jjHq1ZBFD/rrrU7ooeQmGvd2AyQVULIolDjSeHQJLbG",
-	"ewsIwPm8S7Y3/Mwagc1/EmjaiLXnyI5eKBeJQZkXI/AewjNp5OLZk+9Ectg7ZsKEbYb0FMmhKvLZKo6p",
-	"Tn/ms01SZ+C8aVd7TWxsliLOaYnfdVBmrGFrzUk0h0eMWbvUwr4lQbkLw3kQk59CTN4N38l31wHetG+k",
-	"8RAM7n5KS+8YmzQInY+QkE9QQtaP8SIpaSnmulhMbvuIiZeUASkayxHmewx504mfKtBgf1/lsY+0Gcam",
-	"RVDZT7rP2h1xpLj+cU4gk5CTZuaFZZAJJCfpfcLmsUngINlc/wn/vC5eKpmrPGmv83Np9alEmOmmRipX",
-	"EQE8MT28s2KoDLwihJAcSkek2/cHcIl42i+La2VE+Ewj/sAXaKv/eYU/0iYuPuznX6I/r5zieqPByT/9",
-	"0tjn2/iFdYjrfIAVP1aXZbYOfOdrNuNOczffHII7F/dfwNvHuJ0TLcwbRCJT6RA098RqU7goNswp4KIQ",
-	"j2qjXgcNW+M7jarwWaNDBTS+b4yH142UPJ+Jqc3P1mNDNcOeKJT+xOrNd7b4wFleGoccP0gyVXtkIInQ",
-	"hS82jg2q75dvj94lGzRQmOwgRD/9Q31N1nAO/VskIcyLxEKZLMBI8EMLnhGZMf7IVg9Ya3di8z1Op5W8",
-	"X8WJwUFE4PLGLFunsn9WTiKRK5Qnkdg8+lEQ/C5Wkb2H/4r8iGPjJ96mFZFIlqDHSkzgE9NVkQjrFMYU",
-	"FmSBHbMhZGycys/hEQWzTY41foPqe4VnPe8+XfCQ5dnSN+oD8qT3Hur6Ghr3Zelmd5/vbOBUhJ1/GezA",
-	"hABjluNe46Ygy/AGMNiojGEPXlDCQdUvQxFtFJReDNg3oTioI4aFFahJjVWewhVy5todcYgdcmlscBNT",
-	"/9v+5k5v96S3ubn/du844WC7T3yMbBU/4+g/xToW+XYReEBdkfx0uL/3+uSgd3T00z4yAlB0TYl+mefI",
-	"HuKnoR25WSRCaTy9N9tz98YmYA74G9XPpcxc46HWgPGBTtv8ezwdBsw6NpQ0WPV/fOTWxVoXhQjPes5T",
-	"wmTGEq8oNg1JgFaEBPsoQxYzko7s5Q1L5eY+I4KfKA2frSOedb+LTY1hGpfNawjmEWHVEB6QSXYnJWmU",
-	"hTVQeOtBZVPeCsxZ4yUfCy1LT0sfAj1frssz37xc37Y3EbhL2wwbcmslWmlKnZVopSFJlnFUX8NPQntw",
-	"daTBSpktTT7s1RDLolAwudbtilz1QQZ1YhOb5M3+3vH3J5v7bw52t4+3T2az2ezNm8C0Q8xUsM6ov06t",
-	"KZ1ohUYBtkypEQ0EFpmsscH72utiqM+VqeRtUAwo/ur0QK1AgUNOUKCHcjpVrk0UN7EhezaVs0AZxZKV",
-	"Xkzj7Yh90AxNMrDC4l05E63kgs0zZ4UuYqMd/AFdIdNgHvNcY7CCRY2nZQM9wWmuCzZp/SLVFi428Ezs",
-	"8WxJw0Rb3JcQibE9p2RvbeoVL9YjJwZKRcjYheZoe0nnzwF8g+95M9xibKjxniWJH96TnbuI2txhK0+F",
-	"pAJr5FehLlTwnCyWKQvO9hVsgLzlmR5rg8syPPNVZ+kmcbe+PZb2jXiy/K96Y7gP2xGskJZtiU3eDucy",
-	"K5UvNpTnspAUZ/Ay2tNggfmM5FyGuMoX7xd+6c35xves+f/Z+97ltnEl31dB5UukOpTi/Ds7K9f9oDh2",
-	"xjOxrbWdGU9d3gohEZK4pgAuAdnWqTPPcR/ovtgtdDdAUKZk2Y7jeMYf9uzEIgEQaPT//rUIe44/FLnR",
-	"AlfQG23avbqAv93QgD1QKaQLPRHv9g9xHTx5baR2rSp4RE0OBW6a6SLnC0jB3V6LzKKn6rJCfALQ1lWo",
-	"cXuATIdRJe/s9cle6lKyVqlyEQGElnfUkee8DTXx2URCqdzKBN+7X7WHbe1fW90jxaNuuOWIr51+k9v+",
-	"XW/u02rh/7hg0qZi5/cz09b00f+zUeR2AKV5pSMsocf27VNgMXGWpNzwHrz3qlXIyb//uxCTf0+y8b8v",
-	"xbBobw+5Fv98FyXsy/Fn6HJHZtkbdvCBpcIuFuqXoZXywhoTpeB5vqA2wNwgcjQzi0IE9WeIqeyCX9bc",
-	"MFUaFriLgOmh38pnPqCSELFsbG2ZNraLx/EzV+Lr1YaZMNx+XESNeOeFpTGW6Vi2tBAswT98ULxMcUe2",
-	"GWczno8VNDalIm/oc2vttFKwIrsSubb/HFuuBtnA1iTdP+h/2v160D/7Otg/2/18Qs2qqz/vHfcPdu2f",
-	"81xdRrXunNyw5FXtYNroywOfesq4iWUCJ40Q3FCjlLA8O6fyP4Lm7tG/3NgjXpYLSlfGJAZGsIEcQn0v",
-	"dSwT3NAEN5IWEQL9DPnoHLv22Z10NIBtksusKATNDl2lsc1uLEFJo3bYKc/yhdt6jAu0NkuPoA6xq1BN",
-	"B8GOPRSuaTDFExEnz+kKP5rv7gR7BQOjCyUD3pvbyIcZv+oMVbroAJt90Xv7+t37/3jz052TF1wkeZ3l",
-	"TgpomFvAR5g8FVWoCkyqy22oM7i8lrmgqPbDB1KnXGPos9GMO/Hh7Qe7U1/0Tfh8tUi7/+C/mysAa2I6",
-	"mbwObNeQctDoCUAgutX5MTuusIcKc4JkA4yZmamYsUx2WXIphjozTmuZKikWhaIO5oVQRS5YLviFiCUo",
-	"GD3G2TjLc4ENvzNN0JbYwYzQvWl2Sqrpsr6r0fcoaD6zrxBlLOs5gVanmKp52SjQsBW3XV0bc8+W3iVv",
-	"dSEg5kf1M+C5nUtTzqGxe3LW2VPlJS9Tkdr/SthUFZVr2r6Lu+FeKEp1teiy3zHqFct6GwF78aj3uy+A",
-	"erf1ljXgqvV9dqZLcsgkm2vRW46wddnABwitwvcT+Nnf/BRgGkQeZB1IUYN9gHWljaIdoN8eEGHty2OB",
-	"DGyUqmhpjqj/cRIXb19I+hzwe+iKDgd14NgjpmHcJ/n7LcT/6vf+HvG9DQFHB7Cm5g4nDlvQcV41Hm9b",
-	"CwTSL9hw4Ro0NWsNPxbUaA1C8+lXFK3Aib1DCuJS3sia+gIyQS9p6lrGRlbP2dlmyZjnWiwn3nhV1L3Y",
-	"jaUrB1gqTdDX0/tddj8DhLWbUvtvk8QyFAwUEaMa8lmaRCIUfy8eOPukPsljmbs0/W88zxqv1+8r6KHM",
-	"JlPzbP7+eObvseiE+1Zlv36bRJb1smmY5XkmJ69GXI5EvprbnM5LqYMWPih8XI8gS9mZnAtNFTsJICII",
-	"3TdJRHr+5TSjDHdrEOQLAk2IJTAPNgMU5CCgs3e8u9tlO7Asu0KMa1KGWmCQnE7BcIHklxrPsyOrbCR8",
-	"jRSew7Yv2QVFEb+7oX+RewuThi8hh85Mhc/XZpmuVSFAsUJthJb9BHCMcuabJkFQqe2MhMOjrydfPpzs",
-	"HO8PTvePDhtzfHELToKRH1R6h/OsEt7BM9ESTXSfRGbcYzm6jCqC/QruNV3DWyWo/SemANcoqOlqUwOu",
-	"9fknkNqULzxM+EJwe0ndBQ+PvFddDEZjQyW8YsP5IiIHXjYSsaQ7NOTaJbiMqhkKUWYKXQ/FvBxN7UM8",
-	"TQGXD37PuUSnOyZBWOMZs+jtpXY4zaRGkOtAT9U8T5m1x9EvAte25CQQuWRTXqawifD7KtzKgduyh/Vb",
-	"2znWoVa6k4v88SDa5t/NyxZy1aI6mo0uz7XrQJl3q0XdHnBsy89SAbQG/y5FJrXhed673pgy50ZogLwR",
-	"BTiZiJ4jAu2/nHITy8ywgmcpqOBTjtkGKCfTqJJ/M3/nXPErp8cW5CbKjPb3jss0lhVH6bI+1tK4bn1h",
-	"eRK5qezUBB6EQbRl6YR5/LH0f+2yQyso89xdTbz7mWYznga1eHo+mtrR6OutkHuHQu549+T06Nia0F8H",
-	"X453fu6f7CasBexCETTPohr5pQ520O664GljjOsYj3JAD/9IcpFx7XI8n0jFzaNpv0hNjuo9LJe/YXS7",
-	"iuqU7yM1qXCmiSSbhGcp9HwmbqMXUwYeWdoNeqEP8aClKyRLxUxZvrGATgDHdso1Gu/tlc5YVlon20jp",
-	"hDWIp6F0ymedc50AnZcy3C5IV6gVxz6k7gkU+qo06RqgjN+dbeV0yrmeCkRoKwXPO1B9mYoLkVsatfcg",
-	"GxOdQcXqYD60FATv9VgyE1rziUio/Mz9ez9NIoaZOpjQQwko4ITT09NsJhKUh0lIakkbpB/5p3poAuI6",
-	"rUS0y0QlNVwWQxy4CWXawKfQMqymbCfB+0+1dNj8pxtLBFj/5eTokCmA9cFUkkwzPeWFYC0uF9hZF0D4",
-	"hoLNMq2hVYKDDMG+u2GWYhvyedA5J1L2ZutdhbVX7bo2qrAbbspFJifbQZKPXQ5xFJya0lvAPxhLsygE",
-	"dGp4t7XlFAroAAHZKf98x37NPsDPr982c5qRyC7EiV3EYbCHD9b9bnmeu1aP0cJTeygpHXf7zv61vy2W",
-	"z740/FxUKVOo/1UXv3bdb+RaQUhnORfkn+/fv/3nCgaFGuhqFuXRIxJSvPfTxBuyidNMAJogCe7UhF+I",
-	"yt0EbrBKPe7G8rRySzGuCQ2UYC+GVsRXgU24V2BfID5xMFDwVinsMdvbPoLuLa0kZNBfT077p7tf+zun",
-	"+7/tJg62lCFMBp9aLRu0FkwYwA+FiigENEDY0knJpfHaSC+AzHSL8KnUliEB41BjX2Hqu4Ejw4hl4rSv",
-	"r/uHv/U/739MMAXSGUbooMvtfxZCpnYh1n6yfMhvwPWxDo9O3XdiLG3ZNLvucHQKKBQ9XxlX9xxL2qah",
-	"ByW1H/BSOweGV1jR8FJjaPzliMPV9bju6Rq8JIBPgh6WXOlKuaO0xtCdGVh6tRsSiHT0c3ZZP7DZ/OeA",
-	"RceXo4laGDTzKiURHaPhngJhxBJXI9Iu2+WjaUB2PuLuNlfJkYjsRinptrUX4FMhIVulNoolbBuXC2gP",
-	"BAf4nyz5+GXweX/HEqk3E2/XKp7GvdbnOZax/H1aI9Mq1FQKPppCoR6F1OxJgsCjf094OeQTAbQslTd/",
-	"Y1lBN/YAtWEFOGwDIAQdOGn3KUhkEL6kttR3rcv2JQMraKZSqwY4fQg80eQLa+Oz9tx4CXWYOLF9r5PE",
-	"0qoE/qh86E8TuGDl6oZSo5p+vTLgdrJkft+y2CEVs0IZIUeLX8XiwWoeaot8pKjdTRZOn85lu276LnsU",
-	"MgPMJdNLVRF+J00HkBwWmGGwrkiiesW/8d1LJp5IXswGhR11Uj4Wc42f+EhGH95O7yGo/OsyZSDAnXi4",
-	"pxkINfLLAvxF9KJBDgepM9e5/IuoyqeJXux/3D0YHJ3uHu788fXX3T++7h9+3fu8/+lnyrWBio/lZ453",
-	"v5w0RzbDO7QyBBIELAEuxIoKJ0FBE2gRhq/Vj/aOd3dhK8cNsb2GrEItTHubJVYgDTB4SNN4Jj9T1EgP",
-	"agsq3ouZPWCUwvQxalGXmRbbNV000w1BGadT1zwnDouY+L+SYlXzyR/U+fP3LTdG6kpru3H7MIjiZfqK",
-	"Wjfe3M3n1BfDoAtALuqaZJdhjbgPL3BMxgXtcjVk1Q7Of8/6yB+2M9CtXfbfvXbwsVsEjTwBePJVGJpF",
-	"wryLTz8Ew1pbF3hbqiNqXddCqLonaJ63nMEboKNgt9QABo+q88BblmlGjUpBrOiCz2LpG7mC1dQLy0SE",
-	"H7BqkspaJ4P+QXvbcfeo2mj/CNexhEaSQzFSM6HZRaazoRU7EG1ocXzSWnHkTXC4XiuLnb/NZX4AtChc",
-	"1yOp/G5XVsHpO3Ko+q4+kULnJ8DdnmJl9G6amcdmjGuUhFfIDcBHeh/m2ehfPSZOE7I1yjWoaRu6y46k",
-	"c3OGYHqFqNpRtzC3rv/5eLf/0VoGg6Pj092PSRugSillwz0ceoGQFqD6iSUnu5/36N2E+PQ4G5tpLGl2",
-	"YJP1JbcS+OOx4FrJhOHbJ+2etdurtkPYOMsHhoD7T6FYBH2JAHNhmfxwbpY/vzGAYpdT8eBNIhf4pT++",
-	"XvQXj83iQay59CSB74BbV1EvGt4NnACN8eVrchMbuFBoJnx7JpCkWSkA6zhhXwbW2vh49Psh5jswqZid",
-	"mS2EoZIX55bersxoP4BLncDkXkRIsK/js6iYVQ9jEYrAWK7lLzBTM3fZphJ+UIpiKa74yLC5TO1TvOR5",
-	"LnJ4XZMjvxAO6Xt0rrvsNwWOWSUbWFGAeABtxj7vff3t6HQXIBc8U5xi3Dno6iBqyMrg6SaTrJXyhV5K",
-	"f0Ys438pKeywhOBFYGNjCGgPRa4u2Va7F8sOwyYWXwboxrcfVrJ/vGatCnkQcA8W7SiATWD/eF898d49",
-	"0a3Gs+faC1/ovIZfq2zvcL7O68hHPxwuA6HyuOALN3hmvBSETghpDi0u2ZfBSx1LZtdk+Dn9YhVju4iX",
-	"mnVes1KYeSlF2o4YnGe+gIy9YNzQS8/xT5jFkxk7doXiMOIFTKNxAS5nx37cCVCZ/7YVXwKdLho/hpNb",
-	"auQ3CUFj3QIgYdHTNFEp4FLYX2DEMRXR0q63vgzYP95HsBOs87rdZXv0AG48t0NTzRkU0eLUrMjn4bA9",
-	"e1uNwmGMD6vNi4799aW2BIPH0XndptmMsmN/GTDEUlxBUlrR9PbO4Cag181M6cVwg4nqq1Nm41IIQmDW",
-	"U7ud4BHjAP1oLTJeUDjKznQBVzMK9hezKxn9QjwFrwrODoAnkFasiGu81OzSLq8xZKJCU+lBCpSUeawA",
-	"B069qnIXDR6kSKr6Ji7r46TA1F5q+OsTcNj8fewSe7Lghf62pkmlplgh16ykLGsiiOKzOk3jYJ6brOCl",
-	"sTxiVhVSEfwRCkLMYUrGWS6SHhscforYL4PdTxH7tL9nlY7fxXAQsVSMslRU0f1YInJTy8pcz6sBZ454",
-	"ZipGOS9F6mGcgrSJSkK/ft+ucHvfs4MPsWy9e/227cLcDpGpglZCXQdxZYdiTLlapeP/DnApF2ND6EUA",
-	"LNWLpf0s1h8MJNNiAidEqg+wrF/29vdY61wUxgcDMjDB5rOh5Fnejtj+zk6AeJSyfqqGIpYtrdjuVTaO",
-	"2NnBIGK/7J2dVa9p18PKPsFUmQlpMCluokhLKAXhNv0y+FStLYqlIyQagjaw4hhCYsc+OM6qV0WRjcy8",
-	"FO3tWA4OP7HRdC7Pa58KDKbM7I3PLavGCczx4UnEJv2DfsRGPx8fREwff/oQsWxnZxAx/WH/NGLDXz99",
-	"jGJZ/PyH9qyqbyfhMpvhZ9F0dlPE2f44Ymb3zETsX6f2fzP4X7N/sMsmChvVwositZQHCMUcaZBgYkJU",
-	"K80SBB0r5MRar5Yy2e7Z/h5sPDzqsv5wEZAtn6UiltXyHAqXUq6F8G+Dn87YOOcTjZA7Im1vA/FXimhq",
-	"jdRMdoy4MpgMA1j/dtyUBUIi+G15vw93T092+oPdN92tV/3D/YPds9OT190tlitVdFmfjbEwArr1VrTu",
-	"c4emVg0yaoK1rIFqTMBfCh6N3I3wxOIxziK7WCIVhF4jr5m7qIH0bgAno1vVusxSM2X/7/+yqcgmU8PU",
-	"GK2JEZcXXLuQCGzyNnu/FW1twf+xucyF1kFvz7ZHSFuekoDPYklH1Xrb+H6PJRBe7Qc+mwSh0YCXRZYb",
-	"uVwOgBGz20wWzIx7hLHkw1H/+ONXnP9jf//zH1gXmhBIGmpfsWy9b1jFdh2bybU8MEq1ew6ObMMCcNbC",
-	"66uDLm+Qs5PyxUqjpd1lru7dM3ar3/OhVvncCJbMyxxKS7I84NNBH2bMEMSaNNe4OoLiNcGKOaCGcGbF",
-	"C4C/wQRfylxjVhrh9FkVUip4CqhRKr8tc+12kPiW5akBrF5KIalGZ3oda+9h82lmTla+srKyAx1KNu/7",
-	"CdsC6/3eEDE49fHnRoCYJkf6c27MD5ob88TK9JHcKy5AyR9WEV1WiElP3Rim7v2bd29++mlroy6k90uP",
-	"uRGrBhXt2cJ7/daj1jurzT0dMVnrUFFwcJsIPppSNqLdsNPM5MLVXyhtdrgRE1UuklX1uAeLHbec2zLF",
-	"AQc6v/G5k+xf4mHRzekTcEHXmdeRFLBdVsN129l9hh9fdyUPFn6nbmmUXqd3S4cbEjs8uoLSXZgdrAzX",
-	"O8+qkZb26cces0Iyaa+m9gEs5umSul3/JnQOO/lM5DcReUHkUKdw/Osm5L2ethFybJsSv32iPfBsUHFH",
-	"vISeOzU/XTJb/KaMSKidtGvCWjU/7cUycUU/CcszDVUjbFQK6OjGc/BOX4o8d6DL5lKxS74ABAgNtr6E",
-	"BjmxPCpTUfagFmgkNF451govYJs6qDnXyls2VQY3jrXgL+SP1rXnXfMhKk6xz4WjWgvKjcOoyx1CYqYO",
-	"DsuDUr55B8g2mvbRxDIXHAMgbuouG4DRdMnzc1a1zbMkDZUTEF3w8+mptey5qwICUDGpTCzpB3BHUztJ",
-	"jCkPF9AXqRecHS8KgA+HZk58VCoPpmUXosawAns46EWHfj8QVcopkEBV/tC63I5KFgUtFuYAe8ilE6mS",
-	"SgmHwhqjU7vgoTCXQkg4YLj6NIgGVLuZuhBd9oEYJx6Ztc/Bo6XmhrXqQXDoM+pgT9Eap5C8/Y52lyUj",
-	"p0+wIhud4y4j8neL5zn+pw68Xu1tlhg+SShID0uIJaCD+06uhk9WooXciVuDoec0n/+ai3KxCe+Gt075",
-	"ZOMX/m5C4an1OrZHs1G741rVpCW7W4gFhzS4KvQOCjnzHeBCZFpIT4Ff3qBnqwWuQWbElWmHLejsDQGO",
-	"Ag+/3YplNQxrmTKbzUS6TSFxzdJSFQXEXIMhAn8LGQ1QYAk+HV/APFzE8npjAurjTcaZayQH0qrLEpQc",
-	"kCc/VVKBJwheqHMWJfMFOjmpdhoeChM5dRBg77F/vN5aCqoGzn2KY7IWsTSZem3VezbbEXrQAMiWisuX",
-	"fV5WCAGfRTemgbNSJZ4MuU61FdwFnzHKGGWtEdeik0ktpM5MdiGwCpy8zD5ftJ6wdDLoH0Q+IdSo5e0h",
-	"cRdyWyyX5KXUsQSXmN0YwlhDOMiqU8WyAtyIdgbSdYBW9Q9ZTmbX9kjwyLAtq7CiQNrfO5k0evaXPdeS",
-	"1eyP36Eb5gpP1xob5Dt4s/5ssnO+QUnLR2rubzXryrNVS+uCdFXK4XQ1MLFcLoJxssFHCuyIOM76+pi7",
-	"McDn4pi/RnHMN7pqty+LWeMfYC1n2FdgON4HkOnrSTztLttH/5dmiT0ee4+suEgiVHRIoYL272Qhp8te",
-	"tbDDcSvJydg6DkcjU9a3jM/zdjeWfa/j0N3zGZJWr1mTYh1hO3ohWE03Wtmn90739Hv107xJX/BJ6OH5",
-	"PI3+mn9JVLx724XHgqe3YSDrWyBcz8e6tUta6XuWzS1fX6rFgHxvh3VlRfI8t8JZxzIZeRMi2a5Zfs6m",
-	"W/YnzQlDBx+tmoJqmgstLkgGBZuLl+JarR5bLtULfWNSXVaGGvXaqZfsdWO5a6WXnPjEVrKl1vQYvb+O",
-	"8ANYR1tPyTp6LrX7K5XaPZKatcpmuTnkfrMm1u6yn5Wp/EytpWjFcpCCQYwilkGQou10L3DcqDxdDnJ2",
-	"WaVcuZTBpuq2WCaWXSZMzvM8YuJqJArT4HULx2tS1qSSnZvL4Jwj/jlR4FmPur8e5agIoOuaGcWKBIPv",
-	"qVE1+vI/VA578NdXXnjnp9jQb+2zb/EyY1iG9avSWdRoIEW77nyuGg3XtZzKWVzTb/pOVbq5tm2Fv/jO",
-	"CATfx2V8FyCC108PiODp+o5/1Lrkv62z+aFREL6TG/oVmpS3r5e+kcv3rwcuu+xEGF1ZvEZBmI21Mn/F",
-	"2ts+hyanHinIe/MMQDKvsddDeJoszUez3L6/j/r2LT7/2l0aDvi5c0wzTjS0kekEivvm2tDKixQ6KG9t",
-	"H7W77BDdymTkrLRnGuyPWN7OAAmd00/YCOmDWriJDUJ7Wj4bId/YCDloCJD8kM7dNbf2bphBN4q/EDAI",
-	"jYfbogXBWxtBBVEO7DfACcI514AEYQrrxrGq1XBAzRL7GQvoCWABNV7vHwIIKLjYc/nImi20M76XavuF",
-	"PuFZuX1WbkG5pfCf/Y9yxvPN5ey30nHvBq1144X6sXG17JofAFRrSZG/jqi1scvxGU7rGU7rGU7rx4TT",
-	"8rL7GUvrGUvrSWFpfaPcg7ugaDlbYpUXrVEBH6yuYYngupbqEuS5sedTyyy0s8USSDZCnuRNaCrkBLMX",
-	"Ez/DrFEszXSuORwYWvGDnuH+Plw4UxvheDTGIlsYk+zUXwcgnCm/EFbxwbdWlmGTj+EJ+/Cccb9vxGwT",
-	"T54/F9ws/QRMk6do5FdVrsF12tDkR1uj+Ua/SjM9y/QagLzGq+2qHfC6kdeKCuhAS1ZlDRqsFNpa41gc",
-	"MZdmO5agSWWGXXKf2BiFHQSqexnZxxpbD3RZ311SVCqUgJoyw8RVVvfKN9ZN4LdXl/YhlAI/yS30gqbS",
-	"CxzmMbxuP6zt/xTFOZ1jUBRJCUNIx7e60nd0Hxg+6UxKNS9ujorxJpQG5EH1FuNt8g1UdfRojuI8bMaL",
-	"wsoIZe1/bqiy3imfyw9ZQUu19whNWRT5AmpLfSV+1bCEZSZCPhRLGGiVbHZl8J/w079F7f1DCmK3Urv0",
-	"VTo9btxz3fvakNgpnzgKg4sGBBTcs+A6NFfAu9szvnpVcnS3rQT8KaEN6Ji9Zsm4VLOEZZIlRmGpuVFQ",
-	"230doTBycCZ7Z6wo1UWWihIcD+AHQ4gN1HtJQlGOIc9KNA0AO9B1A3YjRIjgMVWXYDDPuFx4FI1Y8rLM",
-	"LoTXyLddL1qAOi1FVTvv3SKUn2c/sct8Z1S/3jHPch2hg48qsoI3vHZg15zpaviWVQqSlBuRMM0Xml1O",
-	"s9EUER3BuWjnb29Tj1MJ6Cc4bFAwnulb9VKl5UvF9s5i6b8gC2Er7cZiG3U6rlayd/a1P9j/+uX4c8Lm",
-	"UgsAM8AvosWFX+z6p9PS9s6gs+HO0eHe/qcvxw7h0nKw2tp6vqF6gGwq8qKqYYkldggeLewah8pMmc5S",
-	"ob2683q5VSv2zAXHJJEl4KhZupzNNYQo90+O2Ls3r/+DgSCxZDvXogeVruijxYbJjYCiFYhoLKG+JqoW",
-	"UNHHiOc5oLhC/UD191yp83lBkMVguTqgBTbL5NyIqh9wLGGzuYauVOAMoiT1rFL2muhVs5Yq7Tm0/crs",
-	"crxPqcuOoEG2NQvxgoGYwnb9NSp3bhT7FnmDfd0ROiD3zhBKFQkmREuNYrnWH9zerq05qm0Iz/J56d3Z",
-	"hIUDq7zkGeTIW4LDs6LfwcGW53Cdx6UQXXZ0Qc4fWGFvFewqW0JdJZCJZehV/+EOg7W9ouRx7+zYMs7b",
-	"ity9s71SzTaxi/fOTtXDimP6hBWCGHjiE8Eke2IYmqcKXcXiClVOL00482zQcoVAoo+vbuMQawK3pMX/",
-	"7xfXuHaoTiNmpwcPWKNJdxmojx4uWabLoMitKiqgX7KEX3DDy8TBDQvdZjzPzkWX9WUsEbAG/eCkiIMD",
-	"HQXmCFqTEwtdCF6yVrJj/9bZUdKUKu8RonEUyxm/6vCJ+F9vX79/+8+tra2IZbPZ3NhzSNoe3s2USk5Y",
-	"snvKJ8k2S/bHnUMlRQfKAhOHmY+AV44Nx/Lt1jsvFocqXXRZcgYrENJ0rBXWOYJN0j0mlZbZeOzAtIal",
-	"utSA16xCRm4WxarGs/dBQL5dZTWiq0+ycZ11jFU54+ZF78Uwk5Zuoxd2tS96L7QpMzkBmsZX/7sQk7u+",
-	"W8g7v3ophsVt321kdTDcUr5/jboaoslEbmwdtb2IgrVd/wpXUrBiQS+1o1LLI80CsNduGLKZGhuW78hz",
-	"7XhBJXv99UMFLfihdB2D3ssXyF6brIZO/hfY3z+fEzsbrdiabfpRXcoaRPRmuNAPnaUJnLSWpqkKIXmR",
-	"dRd8lq81gI8KIfuDfZaq0dy3H4PuFCUTcqzKkZVVXLM/+gefMdxdCFVQtxCjVK4jsHms+Dr5+KvuWSFV",
-	"WoU/uepkdB6EBsZaxyJVo9zqB8lwLtNcsE4HO590qqfR3NHZLMt5iXMAllwsM4dGdkWou954+KTYKM+g",
-	"C+6CwQ7wIuvgn2AXVkgi+v7bZYe5XV1zm5pDutKUfETpYE/5HpxO0faGzwnuQIWrsPoGuFMmZ7qj2Lle",
-	"l/ZfdUmHDA3EJ7SvUC6T9ujMNWzXRsfiF/200/bt+jdK2tf3Sth/ju812jcAyzknEnJ0j/9uDOOtStnD",
-	"qlbNOPt8tNP/7PLlSIUvuNaXqkyB9epsIjvzAv1Lw3m9mRN4BrS1M5jozHiW+zb9eEOCoNp/ssSVwyXd",
-	"FWW2lrgeKLJWTfBIVbLwbSt4sz3BpxCqewpVqY90M5G+GIez3OhyboRfGDgQYKQbwQf7miX4G1b3JBF1",
-	"CXCdm0oxnmueW3MZnwuSWvkI2y0FlSf9jwf7h193fu4fftpN2t0VcIL+4v6woIDPOekrsABBj4G2a3lO",
-	"yZfQq+keJFwljYXUsyp5bAUqoFUmSCxBVuw1rWsbCpgSP1aF0AwNs+jdKdfdJtW7mWK3ntn93+YGfBLm",
-	"G7Dr+9vPyKfXgdjtuPQJPkPLl3StFvdqlwvB1fWsdpcdq1xETBtu5to1XpTkB46lA7WsAjRhBWCmZABW",
-	"txoo7gHVtmqCR8qV/jve42c9b12XtvTb6Hk3g4aQ7peq0ZpcaqvPiVLIkXCdT2QaZmIErhLXAphrLSD2",
-	"Q31gh4sqd0GUsWxhZVQCM79KsLDD9XRhl6o81z5Wg/4Uy0nho7chDq81xMphmiCrEpIn7Db8w17B0J23",
-	"5MRjm/jwYnkHJx7bwIcXy9s58T7a87mRAxlxZV5NzZ1cdz+fHnyGzX/6vrvjGrXe33k3FTw303+tvh9E",
-	"fm+2ttjlNMuFS9Cwo7NyLvU2ywyirfr8RGip3ag1/gzTPaTeSDOsquelhWea8Ty7+AsQxIC+yH6NtCe+",
-	"OUkAAYC3afX547kLCfUlk1Kc/Ndnx5K2IdXKZZa79KkuOxZppjHDiJLph3MDDMppHb1YUmahhiJMrF4z",
-	"KpwEic2PxS+b0fg/CXMseJrRpz9gpYabpIGy7I+LRyGlb/5tUW2cUN7coqAe32raqUOgAp4utsOz9ql3",
-	"lGDY4syvCbIZ2l3WZ0vJYgT3gf14RMq4wYxl7Dde+vetACcs6CDDegQprURlwVKI1NpVPiEk1dnvYZnU",
-	"RnBoDb2eRbupoU1eeSGYKfl4DEx487u5lI67eS4uaCFoOV1ngBQcrOk1gSpjpXnPublCtQjamFt9Jqny",
-	"9GJJCTOussRStVMJWsmMnwsrIRIcXLOpMUXv1atcjXg+Vdr0ftr6aYuy2OZl/qL34hXYcLRHy8tHzh4F",
-	"R+vrKf2HGC3ysZU81tR70Qu32W7XUjdq9MxH6KKn9MbAfc+cO4Si8FWqb9hRERWlieyouQlmtoZHw5xw",
-	"BtlEitRO6HP6AudhzyUrRfWspahal50SfI+ZksGU9Pjms0Ipti+Kt6NOM21UuQgHhSrjhjH7S3bu2IX4",
-	"XrJS5ZAjBUZzBBazri36GsK7kvmiHcxKQzUdGuVxamFMJid2mvlo6lK6XbCFqrhvmsYN0jDPwbp45Y0D",
-	"ozXTfBB++y95ngtjB8OT15QDZkW5OxUdYVU3BopgE3PFJbO8Np3nQgeT0ngN0+6UIs1MZ8TLFE5FID7s",
-	"YpQLTc0o7W+Qd0K/apdpJrISOB/Pc3hL5xlmFdDlg3TUYZbn4VLsaDd+v7lUnVxciJxlcqSca+aqEFIL",
-	"RqUtmagP6/5449h8ollrcLx7sP/loL3NhDTQIhV6RkIOkB0yHBu4zvVR968vjcaK2ExJOC7tdguFQOa2",
-	"pxASwgb0QjAZ/aVhvmPL88vgLdYaZ1fQfm55IRr7iS7g7tmlhBRYunEat0rMihwCmNZmHINklaZhnf8z",
-	"z0bnndWrBcYy5dZeTsWYz3MTHJyP+Y+4FbjF4sZrQ2N01p7zgf3UfMGG83Rir08B6e5YKhQ5+APHekSZ",
-	"KaifKg1Vc9plOLoIpqbRVnyj3fGRqU4BMmLx+FcP1sGHm5iY4SbTJhtpxAiX46ycibSiLFNyqcd277yh",
-	"3TSP/cymJR9J0YFEd7dHygp9Ds1nWQmJvU3DKSnsW531e+HvmDYAnOZHCtvIcyhtsEwTasxypc7ZvICY",
-	"9//MAfXAz5rJC6FNB0drmPPDfIFCVuS53ZgU++KadUvZZlOV27uHxIfJuxPFpJhwA3bf8vQ4cMP0P9NA",
-	"9rpfZHLS4ReitCrRSGkD2kie2a+0S7zg+RzFIchig2wAPtgqVKXQzfRCa7Dm0ljlmbpp56UwiLuBBwtH",
-	"3QJ/kYYyDmsO8mGWZyYTOpxICgPvNUyAAAKuL6eazebSKj1UGkgteRP/QxKxRHO7Ifa/TFbopO1uH0AB",
-	"RbEMMUFhJwgArEvqPSRiFq67dYntVaQQqa7aXKN66O5VgMLQIOUc8AEhE2EX+HBJXmjVFK8Ko39pIl/6",
-	"3cSmfTXp9VLxAL+nxu9ehp05r83mik8bZBBmrWNLVUo2p6+jbG28H5U30te7XJuFUhyvT/LJV+3p+WQi",
-	"tKuCB1EaBfWiSArby71HrYYBTZ/rMtVV+zVT9PL+1FDq7S5R72qEaGzo08qNI5yQLRZ81nH9flbMTLfQ",
-	"yahpVjCt8hRipZLxoujA1jI9H/pXQTVP5yO78cW8HE25FrG8EGU2Jos5WmJLwcushUg7lmXo+UzA/7dT",
-	"tD21wD9fYlG9H1LXb0AGhVQNH7UrTblgacnHAOrBU2jNrcaI7cR9eIryi6bckinLM4nVglaLgxqGYqqM",
-	"QgFXipHICtNlh+TXs4Yiv3CZ1ZSyia1jARPKTu5Rl2hCo5yAqzE8w8+bJOOeKkU2kfUClKDMLCgZrMwx",
-	"qsEARSCsUoG/pDw0Z8ZXTYzD1UcPuTxnBV+Aols7BNYq5npqd+jk4AR7KzNE0WKZNKpS9Ug1i1g6Rz+K",
-	"8H2tPNYSDanGYy1CPhDOeKPxMFW5YLlIJxjgB0QmUVqWKVL2y8nRYZUV3PLGPKiMdrZ25NtdEhmGnIKP",
-	"zufFTStw+ilkF+yc/MbAVm2JKwBtQUWVHgFyhDOsnoxCNkWcGAjQHsJLgKQAeyXTeg7ztbKZHTlyCkZa",
-	"Llg5l6F4G+mLZoVRLKCLfcrCTvfLSoRdgbfJYG572xw9WGYL8k7bc9So56Qlv+S5Bv+U09lgJu0NOPB+",
-	"ZlZmZ1jaiRqkVKUjlpBhOr1vxeY7IICxgGJeuzXszRu72Zaa4DK7W7mQI7w3XXYiBDve7X882GXxiw/z",
-	"DBSa6+/EL8KtxJle/Pl//vz/AQAA//8=",
+	"5P17jyNJlh+IfhUT7wDJmPaIZLyyKiMgXDEjGJmsjFeRjMrObqaCRrqR9A6nGcvNPCLZVXXReszFaGYX",
+	"24BW0krqGfRiZ7XQQsJK2pEwA8xf2m+iP7uyv8PCzjHzt5NO5qO6Rw10VpB0NztmduzYsfP4nW9qIzGb",
+	"C864krWjb2pTRl0WwJ+tHp3o/7pMjgJvrjzBa0e13pSRgI1E4D6SRKpA8AlhXHlqQRSd7JBewKginiJU",
+	"EjGnX4fsiNwxNtdfPXhqStSUkZGYL8hChGQqfHenz9uKcDpjEn6MWr9ngfQEd8jD1BtNCbtnwYI8BJ5i",
+	"RIwTj5KAepJJh1DuOmQsAkLNL30OXVIiPT7x2bZ5/nmrR+oP1PeZcjTxwcIhKqBcjlngkLmQyiHzQIw9",
+	"n205hBLXmzCpbKeUywcW9Hm9X9vffjr+/Inb+Hz3888PRp+5Tw77ta0jQrl5iFBfCiKn4kGShylV6fGJ",
+	"B47DkcQVhAtFRlPKJ6zP65QgeY8kGVKf8hHTo0NaH0k90zhhmjpN7yNJaKimInDIYCrUQE8FGcwWXwnF",
+	"Bo7uts/NiB5JMvcp34LpAoLM8LBzaVdJSEaUEDuky7hrFnTQHm9fUDWaDogShLmeIiLoc5f5TC8K9xfQ",
+	"oFk4WGFJH0g994snieY7GjD3iFDC2YMdJ3EFk3oy+jxg41AyGDf0hNMfTYyegC2H6OVGyi4FZwnyAkbd",
+	"JJcAEd64zz0l7frgmN0dcsUJJSPNu3qCzK+e0oTqJjSBdt2OieDAYXOfLphrHnb6XD8oOIMXxl4gVdQL",
+	"DQKPaUavOTX2ls7mPqsd1Yr5p+bU5GjKZlTvPbWY6yelCjw+qX33nVNru2w2F4px1TEE5PfoQAUhG5CH",
+	"KeNETb14PDgYqUQQ0a2nVc8wDXyPBSRgX4eaGaKtKumM9fkg6na02H7JFgNS50JNPT4hD1TaacTOlDdj",
+	"W8eEDiXjCucqORvZWdC0psbMeDirHf0Uf3jj5ObgO6c2pwGdMWUE1TNBA/eEKjYRweLLkAWL/JRccUaG",
+	"+rljI0fgAwxThFpe7dScmqef/BoacGqavWpHtZFpN0XiHwRsXDuq/X8ex8LzMf4qH6eogSWDb3p0Ukqa",
+	"v4BNLIFRFnpScSLppIwqRScpgmb07TnjEzWtHe03nNrM4/bjrlPARM9Cd8JU+7RYvA/h10eSeG7U/5yq",
+	"ady959acmmYVL9D8p1cqSc1YBDOq9HNcPTmoAT3eTK9qTI3HFZuwIEHOheCa4CKKfOZOWEBm+gmH7Ord",
+	"vbtH6pLhZhNzFlD9OAj/hykLmN67QzbxuNwqm0NorfI49vf0OOhbM469ioN6zWhQPKYFo4GVacnxlZGr",
+	"n9+Q2qdPnz5N0vu00Sgk2XJtGWPYvfAJWeMED6Vzb+apPFHmVzJnAZnTCTO8cdholM2iDw0lKXLZmIa+",
+	"qh3t6lkpn8TDRqMqtV2Pj1jxFA44e6sGdt3nAbv3RCiB+FhkBoTN5moB3BwfJvoZkNZkHPo+kQs+Khul",
+	"BAJKBMReYvUTMuFkSgPcgzJP+gvxQGaUL5BF8RgZ6RdQudFalAuHgT02Jt494/o0XLr7ZPFKPFm2DnsH",
+	"q5dBzGaMl8q3Ef78Cbn4FEe2an+ZCfgh9llLa5aWvjPPVywoOam0DuoxiSys9TjzkmZbrVnJcLhtvvOY",
+	"XHWstt3ae5NdNp1WW/6kc3iNO2HpFM7NbqnrHrf0xIFuOhJ87AUz5pL6mPqSbdm5LptE006RxjgUwmeU",
+	"x3T16KTSsuZUENCzP5IegpSxt6oSaQ9wJ5mxmdBTpajHpaGSvVWkPqKSbXtcMi495d2z0oP/6zKSdxuV",
+	"aTa3xaV0K8ODdreYd2R23UGFUVMWRE+b9T8mQ6GmqMfj2VC6DqbtaqywmLOlhHt8JGYsoo+9nTMu2Spu",
+	"hO6qaskRITFZr+Bit5bswbtgGUH463tKmLMfnwVilqen3b0iB3u7n5GRcCN7xCgMAn1F0vx5zwLFXDIO",
+	"xMwh4XwO90BZupP0c0ulUXxjuume1vQdSCkW6Jb+/k+b2z95883+d39QK2LYsx/3xOb0K1GFeiUq0v6y",
+	"82ot2gvnvhfpRC5dRLYgrXqROmggAyUGWytmuoAlXKpYIRmJ2+9LVnCFu6B3TIJNQAWL+GQEcwKRdMxI",
+	"XZPYbvXOyFSpOZ17JHOjJmh52zL2FrCJ9HlAuStm5I4tSJ2Sm5v2qUMkXWyhosXoaAqmCdOTNejoOzu8",
+	"Ez8VUeapnT5/yRaS0ABvTzM2G7LA2KN0E3dsrsjeAZmKMJA75JWnL/r60dlRn28X9BB9Y60H9RlTU+E6",
+	"RJ+30OZQuIstYwGQOQtJnxNCJ9TjDpGKqlA68AJasVo9OhlomeSHLnMd7DI2SKhtawg5ImD3QMOWsWbp",
+	"lo2l4riYeMpR9lraLY0He3tk0D5tXVxf9VqXJ69vX7Ze33ZaN93W6aCgqannJy0/tjVPEqk83ydByLk+",
+	"VqPmG081bbke2pe3Z+ft5y96AzPQjl657eZYsWBwZNaR6k/6iltHRtNbeMYolyCwdbtqStUxobobMji5",
+	"ujw7b5/0BpocOhRh0hAJqzGTzL83JtSIj60ljkyZP9/a6XOQwTIcjZiU49An9b23b+NF1fykWecIGsDh",
+	"azLImHo+cyMjkVkO7MtTss+xuyDkErlgh+gdfse08maMd1rYB55SjBPkRZx6OPfoCO7+1FxLYC84RIo+",
+	"p6n5osQXsVGuTokbiPlcUyY4Z9CIQyiRLLhnAZIuFT5hJ1z29dE489SWsf/JhEk4PXtwU0vNA2e6XXxf",
+	"i1akVK/ZiO30+Stji9INojDIGDceRHAn9TA9Raj/oDt3PXeHnAs+QYI52Ts8hIsZHSkWyKM+P2g0sha3",
+	"w2Fj9BnbY9v74113+2B0eLj91P2cbu+Nnwx3WYM+HR3sWtmJhMTCMyO1Su+Yh4erNan2GIy1JRdl3PbI",
+	"376n78U+lQrsyWnrf10LdLh6PG/1wB4MX8TrgmJPLx2KSRFgU8z1FPoL7E6w5sACh8EWMqWxeRMweaMl",
+	"u89n1GXWvJykDHf+FBiTKmv8PkZl78GTYKWKBMLuXp8Prjutk6vL03avfXV5e9Zsn7dOBwm/CZzPyk5O",
+	"Qs7ZXUXqWbM3ytU+n7FgwhxkTjOY0ZSN7qJTAz0rehcLzohUbH6E7YgHvf18Mboz+kzicSXQ7o1cjYdF",
+	"ARPjw8UMjGcjrIh5DKx2RtwkvQb678j1kfQhkPoq5xDx1DG6hnifG5cPdeEWBus/E/cgnaF9JcSWA5Iv",
+	"ZqJH0vhJjtCTE/t40L2j56XPmS8Z2h8LXDhbsURNuzZ2yOAPB2SmN4NWI/giZhVKHhi963NNVn3w6vFg",
+	"y4gR83Rln0LxbjbunPIL0d5B8c69FJyt3r0gA8HZBzyC23gqfFfq+fE9qWC/Dv5wsLVDXqG7Itq1DyL0",
+	"XTJksHn63Fjt3YWD4h+ltN09+40D3CZcwEM75MTyhp5Af0HqnbMT8nR3t7F1RPREws71JlwE1jNTNkWx",
+	"X2nJxbHQptae0QkrM094+kcwTzgJieW6AZOSDMK5L6gLrgNoZWCGyt7XmBGG8GSe2AvQA8uojbTET2VN",
+	"WeIOANshUcJwUOQPQIVpwWgwWGn1/0BW/gtxz4quV81Iq0Tf4zihamty0aUN3ldwnrpa6D6S0Q13Ju6X",
+	"mE6hz/eZ3EumXolATavZe8E/5XElST3kniIXV5e9F1tO6kjCNdFSfBOLr57pZevQqDyiG17kKLhG8ufW",
+	"yULqpmuwwuivHxi7I3X9r9bYaQCeywvBXboo5SU9GZUtHikCkxS/0n0uWQJNU3YFXrVaLzMLAANYNv8w",
+	"tpLp319qcX+yevqvOFPejC13LGo5qp/69B7GazopcMjobwkP9Z40Ini31NSqGyieu6Wc22g0KviNroUs",
+	"nTQT3vGpZurL0BvdLTWrf62f+OTG9Q7TjO7xSRlZgX3gk5PW9X5ewFxtxWaxZ7LcU/fzEr7aa6xgrNV0",
+	"Karkuha0je2Tq61oQE/RYdmz+n/enGfNPlsbWh4rUrXcTf8DuuS7Sozuylhe6h8/IaP36OR5IMJ5GT36",
+	"kjLRD3xampaQ8ykJWYexncieabVWvb8Gy7l8Ha7uBdQtvXko/eOnnBrdH3DySn8ZkBY7eIDDSV1wllah",
+	"H5WH9cAr7+n0se69JRMIv3/COUTvWBlBkanhU5FTLa4pdVGznA5flrO6EapVhOheJSH6nR63nAsuGYYL",
+	"UreDZln9aSS4Yhz+pPO5743A1vp4Hoihz2Y/+pnUA0t4sPQbru7gq+Z5+7SZsNPVnJrLFPX82lHtMZtR",
+	"zz8is1AqMkRDz7b+Krrgy3A0JRSjWP+eaX1nBGcsCwIRyNrRT7+pzZiUoLrWNmoJ7gx6vxmCat+9QSZg",
+	"UrXd2lHtcLw3ekp32WfDffdg9IR+zhrj3eEe7B5wxNSODmBSPQXmpWfUJXbyoqkGj8LR0Kf8rvZd1evQ",
+	"NU4wrk+RNhf5T2bU1yygr8gBxJIyH/wBHr+nvueS+iC3FAMMCyYzETAi52zkjb0RuknSJnXNl1qUQLye",
+	"XLwXQzy76b5O8oB1LE0ZvV9EA7KSjY5GIuSK1CdMPaOju3C+lXMWHYMlFv0iilCIrK2tv4B7T+MF7AlB",
+	"LvSt0qyi/HjL2Kw2/iEM3iEBg7hkh5x0vyLebC4CjIR7q/9y7PMm2NwTPD9dpD7QazDYArs1OJRgAqO5",
+	"A23cNOTo+z1ajdGUuNPnnYSzKOV3I5KNBHclmqqhKTjKTb+6kxldGGoUvWNbaFFMZFMkmsvLza5pPuTK",
+	"81NNpyeP6YdMGoFPFcPLfsIkuUxoY2QcH/ve6P0kn3UnJpkd1tQIJr26fsCouyAeJ6HchGcbCZ6NiP4k",
+	"EmdkejOJEGDsR00EHA0JZ+oSEdPnORkDKQY8IXvAJ6QwcoCTXIS9k/TbalL6PM2TmFtCFzLhZ0y74+/Y",
+	"IrdJsi7kzRhVCfJAIcR6rMcPTcIOLCMlG+2QJWtrTUY+E8HQc13G34uTz646z9qnp63LJCuDI4+6mgSp",
+	"AqpEIGF3h5Kh6IqWcBO+3o/5Oh7DR2PsrjfhzNXbcBgq8DxR3xcPwMjR4PG0HFx3Whftm4vbTuvLm3an",
+	"dTowqVRnnVbLWq4hm8M8GM/DBqdtOqKmw0KJiSwbL2VxpEZORGX58IFKvbBuYSzIJmftXry+N3weiJHW",
+	"4IY+IydmZB9trcuCVY6Qa/MpPHrsEHBuIirgpmrjfozIyUbHpCN7RICBPTvkRjKTx6WFDjIOJk3Be1rK",
+	"6FXX2iin/vut9GWv1blsnqd1LRJy9nbORoq5BBRoIkZgGnePydehUObEtmqli1GVAdPahZZc3garfZhU",
+	"je3YSBc9ky1NxMfUrpIjHlPPDwNG6gM7OwPr46daboH/fjJhLgm5q7WbaKQDxziU5VQ8cNibl0KdiZC/",
+	"3368vOrdnl3dXKa2oJEiWg6NoYcNBOhBPOWXQpEz085HmuZLgfcr9OM5GOROhswXfALHoN0gZmj1QTTw",
+	"wZadzQvhemOvKFOvV+juhogHdHaboGfjT89mOUIgxHHs827Be3uNht64UXafCWaxvkjMRpQYrI8JvNj8",
+	"UWH6rYkoMSc96DY23EkKwzucPdgAJN2EDfZzS3Jn4U1qQldSnfZ5Pil2Ru/S4RQDE08x0LfeKG5dzDAA",
+	"ciKKU2X7HOOo4RtPkoDpr93qGbQkk0Abhd54qs+VEDhgE4+wZ8OuKiVU619Iam2BZndnaTIoOrYWvqBu",
+	"T4hzGkzYe23Z6+br86vm6W3v6ur2vNl53kqfnrH0BMbUipBe+93GweeHnz0hw4VicoMNvZvQiMyllLQw",
+	"oVxfVnFYn0TzTw0rpbk8kgQSx0h9kJukwdYxHrAY16KPvug9GSv5dpNCTrUm/ToAXdrTz51BhOT7LV4+",
+	"cCy/fLj/TRwmJIml4qtsOBBumE3WMqH9JMdHzAA/nu5TFDeXlGdLRp1IasfAsrqR6X3usntvxMhDoPUH",
+	"T23tkMt81vNxFKKcwS+wnnnBmYNRbxCi2Oco6uMkcy4eSN0k/6UjCD1JJoIXmBMqgDPY7vWjFQRJwGZe",
+	"OOtEFuL348XUTSKnhY8ZVVpd4Yy5MnGjwENUTr357/7Vqpm6GI304eQWXY60zMjerLaOsxfMOZUIEcGM",
+	"8PECOGVAVHSYXPDRB1maTqv7+vKkZGWiRGTN3cYeZ2OfMRA3DKQIjiH3FANL48g1TFnFJzYRHQlV+rng",
+	"H1nk26M7NzYyolyLah9jqrU6Jnx9W85MnDEyxmFxOHN9XjB1HkY5KjEbSiV41K2nyAMD68lM3EeiCdQy",
+	"Pb9DNqEcLI4LQgPW55CXQRXxmb6oPW0Qly4gULa7YjnM7UtfTLwRu+H0nnq+vpS+Fyt1W52v2iet25vL",
+	"5lfN9nnz2Xkrt9GlN+HbHid4a9TiDGBOBB97kzBg7iZ3rsQ2NyMiySF9xA0vTXdpK5CRYrmxEeQm/eVQ",
+	"LzIdTZlLAm8yBYnf5/VBwRSWuy62jsi1kGoSsO6X58QNA0wnISJUkPpOeZ97rsHimQfi3nO1qh0hfhwT",
+	"k05u9Z2Aci13FLBcUtcBAzcqPJDXgiHedvSaw6eM+mq6IPVBr33RurrpDZyMxXy/sbVDVhrUjVIO2eIf",
+	"xBJp7JCYRrKeSbEnxAXli8gx8l5ittlr3Z63L9q9jIwVAoP6TE4MVUpvVHlMYKJgC/tUseD3x83Ts0My",
+	"9ErIwEgPT8vPxIzo8y9Y6WtJcMZ7uVKQkX2mTLZwnJMTiHAy3ZBXFPWvQnU17uiD5L14pXfVa57fXt30",
+	"bq/ObjvNy/S9ixKl+4r9ZhGUz5AtBHfjbIQZ+NP0+TWFI+u//senzt7evrP/2Z7T2H/ifH544Hz22aHz",
+	"eeMz8iD41u+XdbNp5iE5CSh46zSBkUVkOEOjB8YeIBgYhtzQOO5UmtR5h9A+50yRBxHg03MRqLHwPUFQ",
+	"jDuQNkY50TS6oc+2Vs99n6+c/CMyyK/7AE12VtCibSVKr+vzh4BCNhqGrBKPS8Wou0NadDS1NMQOmMjO",
+	"g7Zcj5P/+h93G39/9xDML+DlAHOR3rx9jgaaGalb5cUkmlLXJeEcp31Mg2OT+cQnREKO+DiV5j5kU8+k",
+	"E8Fy9fkMHFxRnhMwi0nya9p8HzBxpbCybFSDWXRztsK+wmyN75zaDaehmurzbkTVe6rFN5fNm96L1mWv",
+	"fdLMiGytwoCFXHwgD9Bucg+hzcn7+Ue9HGdGNzjSGq5kUlrfDR7v8BnS1djbuWc0mAewsUGgmp0JWL6t",
+	"4z43KVlWyYvNHo7NxAR1hPrSdtI+JUrcMQ5pZg9ge6xT84e+Aj0AaB8a0kjI78AcaONdkEGsS3ErYgMZ",
+	"zvWuZe4Fcz0KoALvxwvdm+vrq06vdXp70TptN297r69TMlkyw+OYpCwJxqcdkWRH0MEG96DDJHtEQyMw",
+	"NtJDjIVPZAx7JMkMutX92U1oEe4SjmzY4vVB8cSBGTyiDg7wpr77YrpRQeaMvVJTmb0kG7yvGalzYa2x",
+	"mEYF7uN5oGlSHoZ5YbKn21S5gMltE0eTMYM4NYyROvqmxkPf3I8wTi73pOcWBs1ldQUb1PZNvgV9uV+5",
+	"VD7lX1E/ZPaFZqhEh3H2UATvgY+0YOvKJcNeOTjdzHUg3HCkSuOOAzCH60fS2BGKyHAYPe8Qb0woX+xU",
+	"6hYSXCrOq73fVOB2eC6axkDgZl/2Ukf4LHrB7szlryA3d+FZ8+p3yXjLn2IAJnKYYQtDTNSFYYrsOqYX",
+	"JMsIiamIptBJMH8MoCiGP2MjpYfUBFWhaOtxwbc5m1Dl3TOrURjv8JDKBEAIZCHVtSazk8w/3d1rZFHU",
+	"MJo0nRAT/y8RvtkoWudmqKYdJiEj4pvMDoeTpIRDzWEGjxwTmYAwbZoTF2TXEXnGaMAC0g8bjf0RPA5/",
+	"sgGpI/wnhtkweJmSkRB3HoqbHAOHcjU/3kgTQJtkDRyIaaBwwYDm5bISzyMauCYhWQvKvFSk91SVRe7S",
+	"oRR+qOIk1EzIdVrkkjrEzblkuCCDCVOJVFWHjMDY0ee+d2epgpfkFl7rJCDv+hKPkpzVQvfljcBEbGg5",
+	"JgMtQAbGYMCZp6Ys2CGX1l5qiPKUZP7YOBjnmGArvZ/HsLLEZVr3h0gWmAuTQv3RRX6RODBiwCxK+crb",
+	"9LX0WnqKzdJ/LOM8w0PfxdpDENAFyFLTei7QOj82aVKdKjwKmnulKcvODIzGiVLuMEMKmyuaIoyeLd8c",
+	"kXHWiVw+uzvkijOCUwMuOwDacr0AYUBkdA0yyg1c9DBStc8n3j2TWzukrbRqHM4Q+kTMGQc3DwaV6h8S",
+	"IAGJy1id2kx4cA4GjLpwu8PmMWScjkZg7DVOb1TAqKvVcDAPgQEFCQQQB9vrvT56wBGNCAOgmva1rI74",
+	"X+vUGO100GgQTmcI9sYwsHqHdNiYaRnPcFjDBXjFjiKfutPncaqdCJLpgBaYQVlkLgf+jhACLdJEAt9w",
+	"TrXS0Od1vf9M3JAS822f3TM/evA4+5pVSFP+Nv3l1g451xMEeAESllLfYI077c7jrtQHGmcPBPhfGsQj",
+	"NoeF0GOKmOSIDEQyrVUO8GoysGE3bcBJkwMyojMW+RKizDoxCmd6C2o5GjWKJn+LZaObm9FFnw+ZRXhL",
+	"Azp8U0ObBaYDUHNwH5izMwInPqq9+9M/+/6v/3Et/u4aZrZ2pCf2uzfR9yA7fvqNzbaIXpsnHo82mUF+",
+	"q33nxC/8+pfv/vTfJV6Im8i+9MapGbtAinijIyRpt21maU+MyigelkBIfDqq7TX2nmzv7m7vPoFJQ7dO",
+	"B37D5zwuFfV9vQ421x1/mLGZ0B38yV/89h/94vv/9Efv/uQvtEAWyhsDxBc+JQJv4nHqW40Jv7W4i0cA",
+	"0+fUFJ3oIb7JTYFjMOhgJL/+7T/71bu//svv/+mvYD7tdBymJwN7KFrElZOwd7jpJABV3/8Pv/jNX/3x",
+	"R52E3/zVP3n3L/7db/////ndn//vyB/pnZTik/1DqyEiEsTuroPJQUd6wPrt9O5Mvfx5bocsm1jG3dPk",
+	"XO5t730WZyS9+/Wv3v1vf0M05f/8n6C6Hqjs8w0Yz9c2exqZHrJtjKw0c4OzVFMBvWd4nllYyILBFy/x",
+	"mDFI0Mbcc8jvTc9s2cIqkWPEN07NiCZoDVfKkIKJEpch3tOTLKjwimO+8wXlad7Q31yAyy/1TYr39DfX",
+	"dDFj6deSfKs/d/VkR/xKeUh93Tla3yzvRcIsMTSnpk9kj0+eoXE4ecE4aXZOcROmx1jb3W1s7+0fbB8+",
+	"+ezzp43a7/h4M4ueHe+uvWKZUT9rXr6sfffmu+ydIDphSrFW/IUxncNZBukuCMWu/0RsSNxWkNRXRRtF",
+	"pQ13rlbiZvRtG9/bTdEcKanJ4ysHAx79Zi6rXkBE4LLgGBwCER5xrHDAxa5A0bBXHgSXW8zZmgOKcf8r",
+	"DCk6HL9Zpwvc+qn29xolHWSlayFKso0htqivY6NLmuRNraNO0cbpaG0Q8jtBb4nQ6tcgPkVRehRPP9sr",
+	"GkRWyK81WSlYkvyi5HtLC/C1+oqRM6p0lDgX1uolwsGo0gmeNrlVjyHUUrul8lr26OSSZpevhMkTx1uO",
+	"jggQebggLoA2KgjRlZi/B5ryjLrrbkLbbgF9BQRGx18hIrvR4QleYo8RIGYJLMfyxOnEAbvWomPy9+oV",
+	"z9yk7dDibg1LpMRpLIiSXJnZCk50SiSXtPw6bnZc0aU8daDY8jMGYjq+8EUxVB5XImVgzhbLyBi4Itvm",
+	"0mm1FUdY8nBZVFsNy/tZXbLa9h3nlilRYibTpGOHUz7RJwnS0zNh7VDVBzRfdyCWqsrnVoT4nRy/sYIZ",
+	"/HBDRPmIje77TenCfzjr83p8YaZkY7ZIXvDyPqhqmNn2xrASIyR7U1zeYWP76Ztvdp3d3e/q/f6O/fj5",
+	"d1v/30IaCi6c31Qt6bFXaotNLAzeb1a6ZATYY6PrbBqzce/zLETtShtw9iZcbdIOU5N2UDZp0YW6yLVn",
+	"T/IKx7LceF/GN/VNRVmS1yLhFTXrLBV1sKbxAWW3Qm7WM5xbxG1OojRGtPwrJIqNG8igeEWlEOwR5XFC",
+	"jSk4Ug92SNN+lQCqRrgTVKtNPpFpZHDc59Z+C/4lNAIP2pcnVxct82zrx9ety25rYOsfxvZE20Gck4UG",
+	"UbD+yj4fMjBI+uLBwPZjVQ/HuonwdvMg4C25Q67AdA2+mqTxmljYFGu97vM6WJ9JZFud0QXYV7HnraPI",
+	"Km3Nz9SYpFdZoDHEFE3QaAE1VeBw+mpOwpyEs1RzamaG8kXinNrbbd3A9j0NMJfl6KdmKfVrcUvw1c18",
+	"Dt5T8z1+fBNzR/rOUvUSZSLQ8poMVR9Ud5lZnNRK76hp5NheGAif1e+9ZjQodmobsB4LqrpSW7mkZTOo",
+	"l8lipichUy3X212QhFWVms0ATzXlhM7agRJC/3BVgRdLaPriWKDGZrAsMWnMUxIuMtKxdpKsYqslST36",
+	"oE+PLRi179tH5Q+i076/7hLZUCuoHlY1Xav2TsrwWgUDrUDHjE6kuKmY8mXHUzlLJ679S3TSpZ5ZfOoH",
+	"WLO11Ki1rxO/JzpL+vqxuc5SziKdpK3n/TiEhkpcC1kgkl5NGYhGT5liopDVMTJ6FAPcfVt4LKozJRkj",
+	"AwwWioiE7DSrzhiYfpOR7SlT44IT4bsssE/FZVTtaQchvwKCfKPzL4PQasiMqjeg1zSmmAgO4duRWzUJ",
+	"oohtoqqQ15Y/9T5y6WL5DWd/pWHoI2/F37+tpefUTMuynTWuqE64bOwZKJykWnFMosADbqpVbqZHrLw7",
+	"ZmyTBSqFtauRIVMPjHFQ0Y3lLq8OAUAABF8BdChCk8306U98Ru+ZRASGgRKDTTWKWOxUNirEvskVuJlj",
+	"xjCDci4k5ohjHZfGll6igZFQUaVUEbgep0FcjM5TNtdSLy9zCZWptdQd7JCevuREZmYLdGJqnKD0WGLM",
+	"fZpB6W1UMU2MDeBy9c25ztZXYp22i2/n0T40mM4ALmtOsmj9yvfcq0goZHgq7UtNaXdPDlbtl4zhpLn9",
+	"E7r9c7L95keFtpK0W3ZDk992/rfVy5t0/m7Y727VfqxLeUVhAdPWefRGdMVLeqGXHU9PNqMvcmd/7IlY",
+	"w0S5lze2ffv3dxsN/W1jmfkt4XzPy7mV0j3nqS8y4q1/bmdd+iuEhL37VTnucRvrk774ap8+uzOEOJnd",
+	"ntoXiTVL8XGKH5MTnuam/GRm9nuhaPLF6K7DqCzy5L2aLgzKD+RkY/lnSOMzRa3qg07r+qrT6w4cMuhe",
+	"Ny8QntjaoMyPNaemf6tobuoAtJgeaHdOZ2hPiomMJNf7U+ogdBeAUaXzZQT3F0dR4DQg08AVAcAqAgx9",
+	"hHBqjHSHTHXsR+vtJkg1GY+Kr6OxL22my0yRo/t8s2rf6HmbiG0bnpJYQj1ZggZu0ruVVZcgrNzBsHyb",
+	"tWQDUJOrp2cx5J6CYnX0HjtW3lxWXMiTxPtd+34P3s+SWbKqhlYg1RRxIvVBRJdeSiRM/6UpwyvYqgX4",
+	"dGOMrGCVXW7lvrR21Tj6ygH3kQW0QlS6NXqufLQoXD9VtHwN0ydMHwrHBPJ4IsY3HfX33Qew/2XIX0nd",
+	"ydTmsWdZ16C0wV0KnyX1O0/fLJ7dnD5v9TSvDlALN/VFpQmYIIPT1nmr1yq4f3grtRokqH2qSdTdwYwZ",
+	"bseOK7K2Yd43cJpW6/VqbiJ0ROBWm/XchAPJDrKNmC+f+KBga8XJcNXCROK2oNRVPs0jQ59pfwVd2FaO",
+	"uGEkDz7w7pRzVlmebLqTM/vWjMX2vWRCxHxRvHv1NcpUq9tt4K3qdRSnrK9XF3EAsxLxT7l9nmhofXdO",
+	"3O2aLp0Ehev3asfzfm6kiHYnMQdR4zGBq1anOE9wJOaF4JtRhTUb25pKzYjijhQNtNCLfHbr5jOZ7stp",
+	"jx2LZWJ/pcPRpsehOqcVOYl18XPEVoitWGPDBmzEvPsyZFPAQoLKDbFbNCoLUmkqP9g2j2weEcWr1mOd",
+	"E9FECaTOxVvjzP+hjkfT/1qnpOHEj3tW2tjfTU9MfL+KIlWaO/LfleMdWjr3pHrfDNI4inqpaoFtlZOC",
+	"E/hB4/Rys/xeZV1teytYLJNhpO810PLH47gVV6gVDqYfkl3f6+bUjRAY3kMNZbkong2OxnH1YorZKOWV",
+	"nhM8Is/ZWG1I3CabGae2rdisKDF8PU1gRj1ufNwV1mMdVV9VLK239pyHHHmIuZ/20pF0vNh098xFJDmj",
+	"KUJzrJxinVW7CJb6/Qw5SEllM87adh/7wmUpdA64iNslSqedqHyWeaQkl6WZb6gwz1kwYkWKOqwkGijN",
+	"M6A0zrD+lBIQIeaykTejflqDB6x8A78iSSPNzCJEnNMSyhAdLrcn06SZxn0oIDdHR7jFfQEKxD0L4IeK",
+	"enr1/ZzZGhE7ZexrKTZILHoyiKtgp9jFKN8I8Sn1/hVandoJDdx2HIDc9b1RoV3fG02J1D+ajJdE0DKZ",
+	"h8FoSi0YimIz4knAZYtBEQz4AoaPxkhcRcBKmSyQsBhmC1ByND16exgXvEN2obcYw6Bu6tQDCAYG3uip",
+	"dlmwVZwItVQFESXBGnb8j6SFNhRjlOKysJcVHMWtT0qMC9lAL5mWhmxWuGsBGcT+jLe8EUVE9cXIZwVI",
+	"Y76QHp/YwMSCLDK6MDC8tlX9CpOk7ikZnWJblY4sN2TlHeGizdGRBt3G0VOGSv1tpY6q6DqI3GijyTJD",
+	"BAmCYSlpSuYBu/dEKJMkVRt8pNkUGEQMEZS7qb0FPB6Fz0TkORDABsNQZkSVswxT/FOmO82pV3BAnUQW",
+	"kTgqJU5wo4EL9LiFy6YYzmmMrrlTGPy2UluqumprL08E+VMgahCW1Qo4+cgcbzJ77gRsHHLXAOIDbSZo",
+	"cSPTW2JnxlsnrX8h0WbBnCW31/yyV7bYvZqaoo0g3MFxbpNv47l/JHFVEzOCigpOiUMaiMZN6AP1AIGV",
+	"koAqVvGAtm91CqVHM4oNHYuAeRMeH0pYpy/qVIssm4AD/R8TT9kxNQzucmT5K2ZRt1SC2bI9wO51mjwa",
+	"cKeKgDA6mmpm8mASs1u9GqtCP2UqpD1qo/WaMYxTrTjVCaKqyJKc+pBlY0usk4vgSvaUWeKVLGxNQhn8",
+	"bPuzdKCsk1RpERSJysgk8tPMCWjAShrb+7uJTZfA6jmoRbAl9tHGbix8kygo+n9Z1jUYGElklMbT7b1G",
+	"LbGqu3u5VbCK0B7qIfvfJUF4tg/BlrOyI03qXqqjg0xHALfk5NCOqrQM8xW3fFjU8ht7sljUHZFtwAjh",
+	"g8b+/r5+fP0jreg4WxaIESdtJy9V+m4DBR+xokWMwmFgOgajqee7AeMDvc8zKB2exAIWRbiu5rXKlo5u",
+	"OEzCcmRH9gGgXBP30Q2uj1IE6iowWKZVgPUqBHdFUdxLsEiL0q6xbn5EkBPPdrE4wWmt5iqxT1s3yUmz",
+	"13p+1Xn9A3hIbNdVo2Ms+3wsx0jMn+s7Rey7xdZqgxR0JoRbgNDmbAAZcA5GtjRkQNFB2izE8TOLm7rb",
+	"VrXErBc3utY2WRr9uGzWtdAsME2n0YqWSifdQAxgZE3VenmqiSV7T6toYF7L5Lpejl3KqplP203MybIZ",
+	"7QXsvbFOy+V9ZV9VmUy74gnESazBbqTcERno7TrAmtxoODHJJwZoNCHlbAlMCPHrc/ngqdEU4DptK3VK",
+	"XE/3PPM43AlD7gnA358wzgL4qnv60qR5mARy24EejrvT50m5Og9YLFhvrrutTs9kjRgq4xJ1en/qsxv1",
+	"X1uBAivVQX99XiSloXoFYmxOApvjnTDMQ7pZvwZnkkzCmfZrW0fJ2bjz5jIuEAqnB5wZuSxyPXS8n5is",
+	"M7AvIOzvgLO3aoBhqomZFCY3YT43hlETTbYqsooDGm3at17Bzx29GZ05K3g2eqF12St/GiRX9OjVZavX",
+	"vmjdLh9KKqc5eve6c3XWPm8tAVAfe348jC9v2icvb5fSFmfERm91Wic3nU778nkp5LrNDYxe6fauTl6W",
+	"S00xuose7TWfL8kvjR/rNE9Lx9kLqMuSj152z1qdJU+D9SZ64VXz/Lx85jHW3jwcn7rGxYGnPEKdXY3h",
+	"ArQ6cD9qrJokrPh4PF2rnkyu78pW07O16vEsL6x6Psdvq15I7YBVDxftmmodpATAqleSHF1hPt2q7ab3",
+	"L6A/Rprx8vqhnmvrBulTQfOoCbbH4x+z94z3igw8F3L1LDCDgQ28h0Q7p88Hr1+/fr19cYHOt0z0mpOG",
+	"mffcyAthEOczoMi1g70iBSfSu3PjKjzuPEiJjk5IfWpvkcRxpk/gqGYjlMyxz6aSQ7DpmlPD1ypeKW7m",
+	"kkHmyynzmcKQK6S/GOvdFKysrgFFsiZ7351SeSGCAs3mAtHETWFMwHCh7kIf+ceEyjtTnQ5BbeBoJVQR",
+	"wUes2ManHykJC8RKm0qgkVcvApS+HBD9zrEpL+Jh49GJDutlCkCtVEXtdBky4lGXq3rXpvxQ8T3KJCDZ",
+	"h2pHtZEIAjZSZCoCycgQMtEWRCo6R+cse0g8TG1BUa2wYLV0Pfb5NKBF97BcbxmojL2DIlCNZI8rhIJ9",
+	"LjdvmY7TrRZOHuhsKEyybjEvuhquyJ/Lme3Nm4UdYlJUgfE9KpJRrQzCMJ0ytlSeZxO37OsYOJJn/qFw",
+	"C0xlWQ9/Pr/LIewtJPrAxTidzVUH15ayderBhqaV9IuFmRKJgmllruIGlZFc8cBPimJESmxUU1Gw90+w",
+	"X3uqKOuT2jsgUxEGWKYuLnB72CDhfPteKEx1yk9y9QQhqOK/apH1M6e2AkRcdklIdVIVTiKfC2ZaqBz8",
+	"oh/uYfmv/M3TXxQtOp6eUDMsqsWEv6FrXxUXq5mvs57h3F2PZYoMjmYizO6Id1B6K8akJdkOWcqxmzzJ",
+	"xEnqorVeIjk+RDEVK4T+9lVTMSMrPgVRrNWe67knyptr1qP8jixE+Hfyp5gVgomja6+xEuYpGx6kGykk",
+	"FBjgRrKgmFZTzK2GauXf40wqNpns2CciEPULj//MgwmqerRjCbHaTbfVyQ86qiG39PIED1XMCD/15Nyn",
+	"i9jiuu4ZX73oWd7zaOqVzRMKgaajcEHk/SneBrpsTgNraXHZmEJaTm2nVlRw0N4gpH3JCjGt+D+SNk4g",
+	"qXLrv52KivYpiA3N1RSVbHl/GmKVRlYhFTsQD4gV79qXjsig27xooQlk4MShWUnoeINmvZgzJyrMyl19",
+	"xRF9zt56UsljMmhfmGqJz1pnV52WaYwGvscC4s3mIlDEyDlTulg8LMvM7vOi1OyY2ppTy3RZcRK7dGZg",
+	"QZxae4YVKZ8B+KSd0xYfCbcw0rAXLyUzD5F66+Zk+2VHX//80GWSnFw/PXi6tUOaYFV0yE3vbPtzEnKI",
+	"T4TKZgtlbiVcKPw5dQnTX9ScGrZb9Q7WOzPv6FdwHGcgXktY4oV4iDiTIPgMdY/I4LLV7bWePzcnsSnf",
+	"+0gSKF76FpbR4ocPLprX163TgRMZR/vc2CLXzrk33dacGjZacdiXKAn1a1BO2A4dFzbaHPkjMqikK5dt",
+	"MBBDD5sET+vXHNt7ieRB4ltBgEInmwDohzNelqOmf3sEJe1dFhDF3ipSN+YHszKPJOJJaaXcU1vH6JuO",
+	"jBQPU+Ez2JtFitaMSWlUgtxv7zUhZlRxD0un5iI2eFPXhXBP6l8npsnGJOQ5HuFpCUW+T0ag2hCmFMfj",
+	"aHbICdBnNq0Fq4JyA32emmwVeLMZc7d2yHPvnpEBCswBRMAOXDb0FCDiPtYfRwFzPTUAXDnx8MgWGjO1",
+	"wPp8gJ8H0bqaMoPme32IDo7TVcn0CAb2U/wiqXPBMSgt8naIwIYlZKt0IV21o9q7P/+j3/zVH7/7Z/9r",
+	"LYrv+M1//A/f//n/8u7P/ubdn/7KfHtmV3yxWCx2Li52XJe8eHE0mx1JCafkEBv7L7+KGsMp62iO2Y0L",
+	"/Pz6H7z7V/9zBKlm7Mm/+c///vv/62/e/dkvfvvP/0ltSepRQdyrN+HMjeqZw1QYlED904ng94zr5/Gq",
+	"uSZ+56g0iKSXKO8WdUsNiltABuhmfgzRCJt1bdanXASYmGMGd6w6LuOWY1hfGkvlBj27S8KCle18w3Yt",
+	"G5W1Di7KhQiVMdtpbhs4+r/634sL+Ff/47rwr/7nxQv972wGqCRyQOposAVO7/NBAcMOooP7iFCoD+OY",
+	"4jFa53HpAuUEVVhmxLGqHkiEPh9s6652BrDQj+E/UOxdEer7WiVaqClEO9qY2BlYZr0Z2yLehIuAuVn7",
+	"cExkel4PKkwrbr0qfKLntY5bNMEocTWLTRa1QIFeddhmX4HoxlgbW/F6pLh9lxIxCb19t0hr9z0eWRuM",
+	"MA/EwzF8Lwkdinuw4NYpJwYpishwNqPBYgsOBHnnad1jRTWVLFpYOWxmQeEqNhORKEE56ZDv/+FfvvtX",
+	"/9Yhv/kPv/j+//jrd7/+5ff/5x+R//aLf7OJSEkLxApT3U2/oG/1UxFKyl25zoL38i+loDrzU2HOyFiu",
+	"4hdGrdlk7MnjZkmPUS0pGw2gtwzN0zOk/A61Cw+L6RueyZJ2WMF4UK4CISJXgXqIV6z8SEzxm+gOVgfs",
+	"f1ePJ+QOirQHEfouGTL7ECA3RUieNtRbSQDzDMRDtYwWp+YGi05YgiMX3UU74mENm1Vexc8WFMpbs6Ku",
+	"ZEVDVfxCLwj5yE5sfhBM6+obUI86fqb+WUHtM2h+BQ3j6Pxc0XXyWgihVPfUz5ufS6YE8l3Yw7Jkmt1G",
+	"A5gjZjV0kOHHreqpKRGvi4cKq2soWzFLgeGyNPGnVFGkGU6++tDXmxi+sNd04H6t2G+QxGX4P3rRkBEZ",
+	"fmsp3oyXJJ7uguFlt04xu0a8meeipVcsc3B+AIy05QqykdtORi02wZTJSOpK7qDK2L72rC27xhbEEsAV",
+	"DXQFc1UEb341CWiFaFmWhjEqDexzt547IPX4Brrl2PDSGHVYei6rNClrRo8mz9/1fJ14ly+pm1OKfh3x",
+	"3M3cF9TNAlJ5oAVDsMNJ9yuYqS04SSMbQOa+Wn/3r3+5VXRj/fNfFt1Yty8utkG3Tl9UbSvmcorKVvZy",
+	"akC1zeU0j4Hl+SU6hR1Jin2GgApdyK3xYCtJTGsgyUW1aoJK1qCbUwFja/dl63mz1/6qddvu3tpCNUXm",
+	"FWov3dbuYfUiCOkE62KuoUFKsZ56UolgcZS4lniyz20WGQa1XF912wWtYNJhlIN2FKXbQcQo5AXfMydK",
+	"QotS07aypsiiwRb0WdlGid20ZVys59pQE39nDJe9Qi06Xgkn73egd4zDREX5+DJRTWkRhb8ck0G/1q8N",
+	"0gDxZtC6Xf2Z1Jzao5pTWwNrk9Yc45nozing6TbnQqpAzKf6w6XgODpzuWuWmGyamqbtKF3QulLgsh/O",
+	"tQKxu0dcb+KlhkcA/A8u50/wVp2Gvf9sd6/RyNwJnhaXNkujLT8pw1Y+ZZqrGB9BvHzB/h6Ec7z/u+KB",
+	"D9YEPw3nxlVcOfYKZl8/r2nz5MyTstiJiNhv+gQ62HPMJywUppm7lzeuxS+sDdCTbH1VgKQWWL34+azM",
+	"SjTlxCQVCbGkc3FJIQWYefSkSiJZpk6CdaGuV2ipZT2lGZ7mhG3rnwh13YBJeUz0FNAAID0k2/a4ZBxF",
+	"gb9IE1Lq642Wwjo0kz7pw6JoqvWrTK6bctsLQmYyesGLIHgC8sNGuHOyYGBWy6Tnbtv6eMb5CLUTUJr3",
+	"OZS801qtJ4zhbR5oslzCRbIfAxaYTufVWjveaKfU3SFtJft8YHszpenSFfkGaNFhyiGDZGk+yDqANB94",
+	"yR5vXpQmjEXfoFNP6rPdh5BQh1BlM4hxDCZ72qRb1M1vYBQ0uQmHjX0sTQNeAJwTqegiqnnjmKnmwoyS",
+	"cjPGrR3SxCo34AIxSmOMXQiNrao0s3H23wbBWMuqhH68cqD5fKLKQM6VqoFWL/q5QVnOZcU2S3elVrFC",
+	"JTQPjqjvLyBweMI9aZkCk+JlilchGx7KWMdp/lwsxWswZbKiC37JZSRfU7vsZhSZnyBoAEk1hjV9ASJi",
+	"7BBvTCjfFPFokxRUew3YcKcUBZQtrTaaRxT6SAVGU1I+tTjJ3V10+CZzFpYnz3ICz9rUWYw9+fR5sxhF",
+	"Uk3LMmVkPlLGrKmzv366LLz4IUIAo0r/nyYA0HhPKlHVNc9+rLjBmJrSGS6Jos9gZcYnWe2L69e1DCLC",
+	"7vbuk+xmPKo93dndi20ML4RivpaxV5Le0fxePqrtHjbgNoNi9qd6f96zZOxjnKEaC6j9yl7zNtca1bHR",
+	"GiLwFAPBhMG4/J4FKnKrW2cp2HfFbB4qcJWBBpfTrP6ff5HRqYozo9+3wHmFC0sFVSahl2QmqXtFDvZ2",
+	"PyMj4Zp8zsxMFQKZfeyK55mAP8HJnAUk5B7YBWKl1+Q9RZGK0OAqij9EyfRM/DwN3KhKLBR3OU4KfUr8",
+	"cDbfluEsOak/VNX1vE6W11PsdYd/qLmuWGn9YxQmLTAGf4BNtaS8eqno7cYnRSY0eS1cgTXgArJHRzb3",
+	"v5TUijXXM0V+JAOXKqnHBc7hie5162Rn5tpipWrKZqlMvSV0rVU3/E2S/JJQ0Xzd+HTxH1MV3olLwq9b",
+	"8udDjubsx53CiE93JaRhdHkXAanb0GU1pZwoAci83F/ECU/zQNx7Lgv0G6544Ftp84099vf21wEojN+/",
+	"6Z4WPRgUjuKGe1hWc6AE2nd3TSnNUhEU97S7/3R3Z++wlhdDP4ok0I/KpI9IU/2y82otaI3AoNmVgXyd",
+	"ecx3o0jYfIyf8ZSSOQ1UXE8XttYOaZKhcBdYiB/MN1GVUTAas0DPDvk6ZMHCIXOqpprFMQCoz+c0oDOm",
+	"WIAv2E+DYwI17yVAltou1YNIoFI4JjPSA26PGMaEtoI/gw5FqJLU4jJh9C0gaWp6HCLpYksPRDMQmdG5",
+	"jGnXKheixs1DhTgWCTLtr2PP12MQAeadjgRXgfBN8HV6gySCexNWSL17h4xQghOdNmcWsUREw/Jitnrs",
+	"hVNPogaAd43WqQI6UkTOme+jvBwsGNULOGi7bDYXSh+42y/ZYpDZhwatOk8mTmPRXfWL7tUlMb+Teufs",
+	"hDx52tjdisEt7Zpp9joig8cGfvLx/mNjF0T0EIysxi5h1SH4X7NkcrFn1Nery1zoV3PkzJOAUacfBUk6",
+	"C33lAYvrJxEDWsUcTWWfDx6jOVOvOUxxffB47PlskA3vrT22ZuPlu3RZIPYLRn0EU09zkIzA7ePuxN3K",
+	"rsxrhT0J3y2uNX7PAjphJ4Xlwy/Evccn2+YZMtK7dW6r5TpkzAC1DdI1XCcnHUn9if1Gbh2Tfq3Rr0W1",
+	"aKbGnThlvlsYIq9vBYWGr+SNokBjvmdSMbdMwzwBgWOScvQokAJS/zqkXHlqoS9XyfFuVYR3LAWCsw0X",
+	"oCrG/TuFR0tBW0Kx66AQTboX28JNaXV4OoaMtvIzYOhL4NWCHqCVnjdjpbbolU0EjPqeZC7AThTBS4Yz",
+	"gBYnEqSSGGudYMSYK8nM4yHUhTZ/AQZ6kh3TaymF71bFJldidFc5Bfc+WcR1nefLxhwVMjUDs4xr7QHV",
+	"BhF1U3x7jTsBzIw07DydROdHpnNS30tu3Jh7EvvWvlKJh0BRdZuqWMoY6zq6nYDddAfIxACJpUmMRmqy",
+	"OoomLGtGz4lHXHEjWyKww4TRN9qsTkow5uRKjqdTezO5aTKDT3JSnkuyC1okydunPXHHeLEtzXPhx9pR",
+	"jS2+mA6fj7wr74vuzc/bu5deW7Znav6Tk/aT9s9a3vjLHbb4Yj7av9CPCPdF52H0c3F/vuffjU4Offb8",
+	"TI2ev/XbvLEz2vP5cHbWcH/8hZ93bkddFgmkqznj7VNyIjhnI0Xap0Tph7N6vwyZS4xOQOfzbOzxk/3P",
+	"D9ZLELZEFU7gjE7YTec8fxaGQQlQtTdD9DA6lMIPFbNqW1pDmio1l0ePH2c8zY/p3HsMLcjHjeHh6PNR",
+	"g20/GR+y7QN6+Nn203GDbTfcQ7dB99nT8e7uymNek1k+sGWxXxgYhcPZqlUMs7q+fO6QL65bzx3yvH2m",
+	"j5NXbHjtROr7Ibl4Vin8qmoMVQJMsii4BaIcdzW7HDbIaEq1QssC6ZjyB/6CyDkdsczidKmvh27Co9aO",
+	"S0CaDG5SScGCxNXJQBQlce5cCHcBMD/jsDEga1r39txBFu6oAOUW8megOvYpXRQlJzMTyxM1kyx+Q4Zs",
+	"4nGJmVsJIrdWWAQ/Xx6jklV3UzQWLq+gvJ2GYS42MFQAr1QsMEKwiopWUvUiW98Cra6lttKCWO645H1m",
+	"6wQeH3lz6pO5D2c80lvxcJ/btyuOb0lll5gQESqpKIaN2OQpTy4ZcxXjXlRcw6zUPKraHo8hsVxJUss4",
+	"xJSHL0y3psQXFBSBgM2p5xabApN2sdaXN83z2+vm64vWZa/m2M+d9uVJ+7p5DhiOgNVX0Y35dUj9uDQ9",
+	"fkyM9FkIcb9vUmNZkj9ePCBjGFzTBPjDDrU7mjI39N/bkZoVEgUuVT1lzXUir2YRS63qOblg1l/aXk/Y",
+	"LLX2r9hOiVgFQ3NqtFmCltWnOBcTj2+IhVIV/KQc7mRlQN18DTCzVSgkRcO/gLF9CM9+0515HJv7Wwjw",
+	"gwOLaypmla5IoUAT02qB2zzptb9q1Zxa96Z73bo8rQxE0Rwp7x6gXkOIOjdQFEkCSwRpjsqMdwVJ0tpW",
+	"RNPa/pWPMKyCTNWzQGto7K2Kley9RlLXTau25yEfTWNcZcXoLBPMmkjzivdeVHI1F2obu2DB0EolwDNi",
+	"ZCk4wusPgm8dkxldkCGLwv9TVO3aYrsbxSVs53/L7w5wifsfBW3dpYvqogHeP6WFcT+/C7Dt61Ts5OwH",
+	"r78ZFcEqSeHWDT2SiVjcuGrWnAUmj9ghFO38gZjZQuOUR5ESpoZdn3N2bzNy0TdsE2Zm4h7ijuEtkxQC",
+	"NYZs+8NFBDPi7pBmIqGsz8cMkUl57KwG9ILoIfQlVOcuhHfuRTNTwGkfowppHq+fQzXSxN4yeyW5bEUH",
+	"zCVTr0SgptfCK4TplPoMqch5le+HvkeHnu9F98p8+S1PEvHA7AXCpjatZ4PlZmgFohRGZQy8CWI2uWLZ",
+	"Ik84UemxJWhYNve9gGHkZnruwUFXXdqlV7KAEfUJUbWRG+6p4mo00IpjiVs2rBtehs0xZ4EnXAwt40xt",
+	"P+jH0SG5WoO5uLrsvag5tVet1suKh/yF2UOvGLuD4z0/zM3o3Owm+GFG8Fad0MB95vl+cZkngAXn7K0i",
+	"Q8/3VxbCXKeWZfXagp/uQlZWPbBct05OoczFvgau3LBaWrKmVzpM9U2m4FduSbDXyhs+wQJFiQeVCjxC",
+	"n48w5WEjAWijjJH4wolOZDhdhcpqSAVin5JUNpSrT/CrOYMkcahSoqbHJtPq3tQlCbBwGTq8opJRnVaz",
+	"1zqtObXTm+vz9kmz14ow30+hwsVXrU4X/mw/v7zq4HUh1tzj96ukiEYYBzFWh4WK1992tCoj4c82IiDh",
+	"Dk6MtKQclH7ipb4L1Ch3A+G52w26O9wb7VuAXkxFSkRg93b3jvYPjnYbP2o8PcJIakB2r/30FRt+/x9+",
+	"9e5Pf/2mz01W91//5ff/9Ff13b39g613f/LX7/7sr8hv/+X/+Iff/0//kuzuOY1G492//mUdgdC+/y9/",
+	"vLW7+3j3CYH2ybs/+Yvf/qNffP+f/ujdn/wF+f6P//G7X/+DXWdv/8C8VVCrKhpKYXwaSyDSea5lzSQv",
+	"IDxABABBXKYQ+/mYuCzwtE4IKiVetN6adDkMuM26rYzlPOFWSMaF9ftv93a3+/23n7Xe/OgPiiNrZJQE",
+	"lrP0c1NpQY+IBGzEgLbscGwssIWDnrEkNl/8nqdyqnlpppkqxfBP9vxI4vwAIKbppT4PJQQodS+6Ww5C",
+	"QAwDRu/iKJKd3M11TWhgoG6VdOgwCVnguYxjSIsaWBczJklF6CtmtzrEbmsAkwi5S+rR9oe8ehf3JKkb",
+	"SbDl9DmVBvXIJInBkU4m3j3TigckiMXpOsBURmJgEJzghJKoF1AV+nxE+Yj5fiKl0/aMgW8Y710QocZs",
+	"HmulXBYRy9Kl50SB+P3OSQCE5qF0bTzBA02A3ETjjifVxCCAovPgyUymMXXv9dAkSs71kDbs2JZCiV6a",
+	"Jjey5ZP6IGWSHzhkkLHJ66/QKD/YQoBLrAmAAfx4svd5EmMTO6kADntMAoalMwI2DiWT9kBLVM3qcyib",
+	"BQakg0aDcApZtOgQY76bRnWo7F9w9CDerFoQfdRNxLb5ssD4niq184GgdDZOzGXcraycvn8N0SUOPWOi",
+	"AyhkOWdcZUtmQ8nuOat8i4VnKxIs0b1baR6WFBmNcjPj9uIZzqRpInmrHIdFZZlW5VCm3rGu+XTttB8g",
+	"qTJTvK3a7S29VT5WlmW6lw2yLVMN2ILT7+ObyVC0cXnHVDvFurIVN58bq3Q2eTESEEZZ3tve+ywuK/AF",
+	"+1lIVODNU0yfeLaxDJl3dXExNOnnBF0eS8NYQUtLsJo0daOxxMil75kMuI74tFJxXQDOzWVTFbFUxDbX",
+	"NJBsSYKruRq9++d/+e7XvyLvfv3Ld3/67+KrTwFcTKGC3UR9GYp4GtBs4/AioCbMKURDAnRTUhH/eBo1",
+	"jNtdiYmSGUa5byntP9or8R4thcuxpuF8+tDuYRXfw4wF+nBQZcFVIiAPUwM8gn6CB5O0KwIyAjj4QMws",
+	"FnyUsQI3IRDTVuVNa7DIEyVJIJIFq8t66KdsMZAqmYmJtSsGC8qBzpmJScT4AGUrGKM4ma8XXa70u2j4",
+	"dAM6VpuZYYqy3uLJjZ0Xm2bCJaa3gC+80ZTgZJB5INxwxNz3G06zXXNqnZvzVjc9EPyqmrvZ002EPpNm",
+	"AHGYRZr8zxEP7PNMICXkoIM3RHAS6Ha0fnnPAqIs7GXqOEiUglliAfm8gMEtaV9Z7NS0GIkgVVfEduNz",
+	"hcyImBxRYatsFYiqt4dsOTp4sbBDn/Ly6AQ59eZk7lO+2gNx1mkBYF6nddG+uaioA54FDHDxAjbzwhmu",
+	"vk9LLH9zIDXqIXcSzc1QlkoSv2A54MWyyVkRvxHNUCZ+Q0+HvikbateO3fhg0yk8rl4gvOL7aq7QVgfV",
+	"7lXIvJXV2GSjZbjW60BLxQ7CTFApfG9Kdtet8xQsYAqwFOsxMGS1QNrYVpTAkbu67L24Pbm6uNYXrVt9",
+	"nleIkTc0R02uQt25jsZY5hwt10QaK4XFEi/mtQjUWPieeF9Wshl+ZR6aCrxoKOnh42UxZaa1pYPpRT1m",
+	"hpRLz6sU15xNH/s0CVub5F+tZ33MZRWtkxyUm5jiFZG/J1VRlxaGWb/Apql2uU49y//uSqBCHtBN4K+J",
+	"NPc+lVP1zXTESiDlGS6aWxj7FVU6nTCludrkhlv80YepsNPiOlBNWSrM54iDKHcbjcqg+THzr4DL3wCp",
+	"z5Zy/V2ovxrtMktXVInVQOLFTBKt3rpVWlN78UMUbdXr/yGCukE6/u2L5tbDWlqr9USIO0gAUmRqIyMp",
+	"eWDszl+QIZgSd5K8cVST9B515ITM+OmbGEANXwItT+A9DJkcXGJtIuk9c8mu02g09P8BbxbqpmDYYWmV",
+	"2IzC6VMtH9lbVWDUWq/SWOUDJScnM5cWTARliZvKcEEGIWRhQkOQlTmIUsxG1Pcxww8yQlPyKGemK8Cv",
+	"j2VRnm1j4ZqBcaB3FuNb2uCXETsmU8FFqEkuKCwuuL+wrmeL1gM7NY1NsAyyNDGc/dWrs3xokcxcyxyc",
+	"vbOXyLrCPRSIoc9mhebzztkJeXpw+BmZ40PEZYp6BmKdEqm0BkgGI+EyKEpoHzNOf09GJ9KTA/LSe3bU",
+	"5wNsAtxLIx/KYBElyJ7TOPjc1jnlLkYgg1P2kSQD+MOgLxuYEcCr2Tt8gu/0eZ2SUagIZJ56nPRr/+0X",
+	"/6Zf27KIMAuI4cec+yTkT0HMgMXjWCpPcaAn+lEoXKYK0bwhBgsMpw+B4BObugAuc+gfo3DmTMyxskMe",
+	"tC+qE5TJnBAB4utgTMSYen4YMOngxFmQI5g3x9qgof4cTobewBjScWSXqM/3Gjvkq7hNqcRcb48RADRO",
+	"qTQxIDME0qec7DWOySBTJGaA8L+SLkxNSt+T4M0fhWqNYPAEjNMmxY7KcBeSWDx6RDCW1GxJHJoZ1sAY",
+	"s+ueNWvDmDB9dq+xFfuToogNcua9JWoqJJ42kukjZwLyXJApo0GMOmX5r6A81FtPagFU5Na60sfJQeMp",
+	"GZxcXZ6dt096AzQso36B8TEj4fuea3RtsL6NRODib9QPGHUXBCsxkzrtczzVUkWco4KUULpZn15bpugX",
+	"tgW520dY/kgEhLmegtgeLhWj2ZqEB3tOtQswLE0ZsrONZIv3T7IGK+aBi4ks3EiyJOVLt/ui17u2qVR6",
+	"96d8FgdZ70yZ0mMFd9bYJ6ciiOr/JfLmQVLqdtIukmfUJVanWVKaJ9vLTadNAjZmAdMbNhHZkuzpmAwA",
+	"R+wIylXFZ/WEcRZ4IyJ4Fk0g8fhKNdu4UuyJY2bcgJAsOXpOjMDNTRweL4CaGhlAR5QT+eCp0ZQIvkNa",
+	"4LiFR5LxfhYYH2H4PGmcD1h3ug/Yd6EMAYMIE+i4qwUEGFSlqTUQ7YQIcA12MRAQjkaMuaTerwVMBYt+",
+	"bWuH6GHIPqcBM5ZCg0VmaZpAdTAAJegDYA2zJkWfKhb0a1tHROktDPj7LiMLERJXRMUQ+ny4gHi3ARI9",
+	"QK0FCNA7Lw02aAbmSXKw91Rv0MPGPh6gHf3CdnMMoG+eJJJpMdTn32Kv39pXvzVNf0tmjHI9I9/qh7a3",
+	"t0nBv/ona7G+7bS+vGl3WqcD8i05aOyTbwkX5Fu4xuqTFs8XDrhH5pUjIsaI2c5IOJ8E1GU7ptGzTqt1",
+	"e96+aPduWz8+abVObbsN226T6GfQlO57M4wwDPRJyEBCzcQ9M1JL6qnIdPBV87x92uy1ry5vz5rt81zz",
+	"vcSh4UlzlFM9cVwdZ0+KKJhM2uZvLps3vRetyx6E+JnGd23jl8Lg5EkmpSf4ERREgjuDZrdoEq46z9qn",
+	"p63LzJQ2eVqfTcwvKOCgpVOeLGFim7y86t2eXd1cGooOEhTJcDS1R0Zdq8ypBh7JLdvGRav34ur0VjfV",
+	"PD+/emWHd5icO0DrszF4YDFHGY4p37ap+DD7Fk63gslHVD/XGymJ3ukIPSkqlwz2eCc+8DxOQsm2jmwo",
+	"lGdsJbbXTrNnmMuQvqd7RryI9E7RbDZnwXYciqA/GXycHNvZ9rvt55c317en7W7z2XluQ3S9Cd8O5zAO",
+	"kGlMn3BjG/WQvqnYJq9OOjDhesLaz2/MNjtMbzMrdLSSwwW5OulEMETHuK/1ho4WZcr8ecRqP167+bMf",
+	"V279y5urXqu7dg+ouVftpNs6P7v96qrXygkKs3ojyvU797pRCClmXgDB8nBxFAExlpxUg53W9VWnt6LJ",
+	"AKoTrW6xed5pNU9fm0YtZ6TY3jSMLULMu75QofIWbWJbeuzF1flp+/J5gejSW4aZSq0zvfkomaILJU5o",
+	"tnuw2Ws9v+q8vn3RbnWanZMXrzPtxcnD4NJXD4L47J75kriMzfW+g2qMWssBfNkHjhqOncbmRev2utnt",
+	"vrrqFElZzh6I9bAT9nVIfQPnCYEzAKBqm3rVubp8vqwt+07UnhXdETFXJ+3m+W3z5OTq5rJX0EJUutmb",
+	"cImaZiDCyZRQTjyXIYpiBO6lz1bDrLbLFPc0Ty/al7cnL5qXz3NsmRXihpeMzIp5KRA+hObgCW2bj8LH",
+	"b69vOicvmt1WATPNw2A0pRLTdc0FICvWbYOti+ve69tnzZOXN9cF8zKko7twTlwxCgHmX3NTFO+jbzkm",
+	"Ets2d918fX7VPL3tXV3dnjc7Zvi7qe0OIKeeRHREldQTHhnheoRXKZ/JxMnavbnG7XN70TptN297r69N",
+	"64fZ1h/pA8f1KEbimPBywVm6NzhAZLxwna/aJ63bm8vmV832uRbhsagqOyTcqNwbqV8LqSYB63557pAO",
+	"cz2pt4hlmS27zkNmjw0Iik8qjWhC0XsJTxgx1nfI+wV5EMGdJbPXvmhd3fSWkuaglgkqf9xC5oANKIfw",
+	"Oty8iRWAhBqgANCMrVEATDu+d8f8BTwiIYE8pbg8u+m+XnmwGj5EuiwxdeQzx7KTQ066XzmY+eEJvmWv",
+	"Unab6sM35FpRtX23L3utzmXzHCdG87Am3M6EXisokhhde3HOj60MH0TX0UHEymaD3bYvQWss2B2YhBAd",
+	"S5BxoJIbEIABcw2CCoXAHfk2k5uXvZ17gBdpkmIYXL+xQGWsd1xe3XZvnnVPOu1rrdiWny5GZMlwGF2+",
+	"oDQHNI4ty3DGEu12Wt3eVUfvhYy8OchPgxUNhAIsSHISslKifdq6uL7qtS5PXt++bOmD8aZrdbK9ZMs5",
+	"/GbIqgllZOww3GRW70j/BPnGD+SOLcq6a1/enp23n79I6J+FuwhuhHdsYYhBS5Bl2di+p58A7dTz/Sxb",
+	"XndaJ1eXp+3sjWN3L+qUknHA5JQ8b/WIJna8fUHVaGovGZTcs0BGyVAgzIgv+ETrIXjuGcsMGpq0Kqz3",
+	"EZ3P/YWDghRukq0enUTM3bvqNc9vr256t1dnt53onIpnv4lZrSkrGuoVIxoid4pQQZGtOG50KEIeX4Y6",
+	"re7ry5P0BXFX83qUbIgRpaMwkCKwk6zv2uYbff2OBzs0ph/3iMgFH5kretQWBDZD14nwqOwltebUCq6Y",
+	"NaeWuxfWnFrmMqfftTezmlOLrlQ1p5a/GtWcmr3k1Jxa8uZRc2qZi0LNqeX1fN3bj/PfFarUukmrBdu/",
+	"UdesObWs8qlJzyiSmticNqgbSqpwNaeW1sP0Aym1ynad1H6SWcSRCKk5taTaUXNqObUBpr/oxIdOcid1",
+	"zamZgxFStbqaensi6OYzojz5VSyMYVFTohS/KRCCuvlCGVbwQyRtME4vKw406bnNCGnWqd2TjpotYtcK",
+	"gX8m4q9jDXkOhAKe67O+9XbEmAvfxX6BM+r58NUNp6GaajXYFo4/E8HQc13GoYivOtM7X+8EuOdfCtX0",
+	"ffEAT54IPva9kdJjogp7gx/0jTicn3qSDrGXq5POpVD6eW8SGvp+nP3mS307lNlvu8wfg2cd/8S6sZr7",
+	"Uf3tmHuVJtbcg2xomVOzXtEXHgtoMJoudCN0xq7j+N9X+jKR+NwVI4/6zQh3VfcJYGomPyuRzn5tjkHN",
+	"9FrcPQNNR/MCXfiCuj0hzmkA79xwGc6R0Autvpqytl3UVW44vaceBmI5tZ43YyJUAFYoNcWAnMcBTcB2",
+	"2UZnR+IbvTAWtOtSdBOKAHzRgWNa95CgOnEEv2SLDgtNOn7q6zY/873JVGFY6Uhw10sxEMTOXYXqatwx",
+	"E9RhWopHrPgGbcRuOCpME0npLBiRrozYF1CS1UcAhox7r3qdLjSfYyZ9hAtWT6iKj2Q6sSNTSaKwtolT",
+	"QxSUEm+hvpFEWhJ1XWnhouc+1Zo4qH8Lg5ZCNMmfP2nsWmSV+uB69wJih3dfZ+taXO9eFFJTjrIPP6UL",
+	"VD2SBhjtZeeV1R1nHhdYOCzd48HTwsSWIvxXWLsytw8up11gD/zFw9A47ZVAdUYJrROlkoHioc9Rxt3O",
+	"EEhtdVBtRJCdnxR4ulnAEpeGfvNDJPtZzl8RMlA9WnoZpjNW4d/2eIwtCOkbHnswO8EL7E0rv6ciHMwP",
+	"WDbXnTevvZEKgyLf0D1VNLDg5Ab7LGeRaVaC7F+BNW3LPUXoLj7jLrVI04ITwFerAEY9pwvdDnwpt47J",
+	"rgVfSDf5fhjVS3Ksq6Y4RBGM+oUWXDblksi71bWGNwssBxbT/AphRSUIeUlWpYYnoHgVVZTcdM5J3dZ9",
+	"0I2Az8YUW9A3NREqMmOK6qe3jg0WQZ+DCy3kkqkdArGYYCB64OAaREABuOI90MURGQoauJG7cUSDAH10",
+	"ljWNO7zP6wMMtNxBOgdbOwQzqgzdWo5NxYNF5jasAT5PffpMhTdi6FRfPeNmA1QQMPBctOKB8FdX3xc+",
+	"KwYyA6XCgtWaFFNo0fBelqOcOHchoji97zM84FTAXDdCrlJKPElh3WfB6j99KrzpuWLCjhXnHyv7PV0I",
+	"YIPs9+vE2pVkZaV2uBYr9Ah26uM5nxxrzerJgeN99eyq89B4+Xwims1m87J7M23dTPSfLf3Ps5Pma/3f",
+	"8dmo+4X+46Tht778qnPAn19Oms12s9m8aTZ/PGdf//xz/XOze/PVVefl4cnrdvvvFiSCLRU6TTJIEFmf",
+	"88m3P5uzybcTb/ztAxvOtyzRAy19wJjbr/VrYFDzGQ0y0Zz7GcjXcm0kpqlkphMbeUm5BGsqjRJ4SX1w",
+	"fnWCwCzt0+vbpv3jmeZ/3+MYPWssatERiwELPDJyRs7VCkAtaZAV6B0uyNe3TfPfZxV3wLkYwdWmfXpt",
+	"Xn0Gu+HL0BvdrczW/hQoKpW1ndLi/qXH+QbR+L8bZevNybBJ2foi3o8Xu5rMj5+3Av/Lm/bJy9sfqqh8",
+	"oveKbJ9g748l+xNdbCD447c/xDUoScvGd5+4keVoJweHWhwbEJMLEUDY00iMxyyRZWLz7DdEMDE5cB+6",
+	"/vg65amtVFl9/kdQC7+vRaMLxU0xiwjFOgz8LnmeHaPRqqDMossgJ0syE6MyAodI5NaF9pgLZqMFuWNs",
+	"bi7TkPmWLGC4lUqRWCnOo6bXgG8XozsY5sqdFDfu2KEXzVmHUdfjTBbmE4PneyVRp5G3vKuoMkB6rrf+",
+	"e7lMZNO/ba+Y/hHz5uo0oGNVYo8DX1foM4t8AV61FDJmsm6gp0yQfAL9JFe6vbAGVEUgl9XmjASwSwJ3",
+	"JYkv+u5f/Pt3//Bv3v36l1XaWwJ6a6DZRlMaTFicZlAOdfO0GOlmzR2dQGixULml1aDNAvcM0FBm6u2y",
+	"L73vJllkKSjoWHOBPl8n3JPMNXUtfL0/iGRzGkDu63CRhAPNoOMUrlKfxxyBcLF9/tt/9m9/83//Y/LU",
+	"aSAm7WpcI8cMd8ksffiKemBEngpEDZIjyuPcB+gxmbFKLrwPW12vwzQTFtcCXucWQEMlrgvreb4yEeN6",
+	"RFMRBv6C/EwMIeJPYiKOGJmNwGxFUowtR0wgiAUfYNpGRC2a7fMpIe99GXHRvFkhlaHytUWfYdcA3nvF",
+	"y0ynKnKlwImXmBH9nZ0vDJfPTJCRrCFXng+OkSmVO5sJxXWvV5y9jcDVCvB/2VsFQ3Nsof/ABBUl8lG8",
+	"kQEi/rkmvd68vr7ttS9aP7m6bG05acsxssOY+r48AmvzwKWLQZTsgoZkb0ySyKhzKpUT5x1FGM+aNLQk",
+	"k6ZpZ8gWAhJfbUkRHwwQ2CGxUSTRj7auSX1/N35kv0EuxT0YXIH4vc/1oPeekjM2DEKqF2u/AR6Zvafw",
+	"ln7I/pZoFYrT44BQa0owxJTGsYmGKTwJ0ZTMxcjAuonJgWFh5ZJo3j3lkIFdtwGW7s1MCWRpzOahbllw",
+	"g/qHxlssXIL6GJooVoPy/15eqLUYiK7VEZsnxFxmWy8VrdXu3NHj9srdaZ3cdDrty+c/wIU76rvidTs+",
+	"Rj7WbTvuYYPLdvTyh7hrJyjZ+KodtbH8pv3kEE2fcCrtHUaX7g7C337oq/ZHO8R3SBN49ggluk0e1/pw",
+	"yHETuPi9gXwoS/n8oMYAt8iVeRq7MUEaHhOKyYmRrxJwsyHY2Ejr5d7I/d1V3siPbJT4nTYy4CoUbxFI",
+	"xU5skEwgimvPLi+AuFV4PHVX0FJQi6d9Z9fZe1NQqzy96ddEF00hwSD2gP2ckQtQBenrkJmf9WzlD6ky",
+	"QTEXgerpy6MqRs80JUxMODYcDyLMVjTCiNg0oOD1VbcH0ZYXgN1e0aGGh98J5umAtM+SWOpgKaKT1Aea",
+	"joFDBoaQtZH8Puw4mKtXqeiwjlKMREAM4k0ubyl3DP/3gK21CYZgef46TKmnJPPHUaKHmd5HEn6tiGGP",
+	"67UOhJICHm5Xvdip1K5crjIUbZHyfHg7D5BUonxG6lj8wcyDgxU9Eg9s7aw2cMTUJkYarcUy7KcInCk5",
+	"peWwT8uxFZPb7EOgNqW27d8+9CaMLGVxjZoMNBJgUsiqmHapKqgVXtDa2xpPv52zkV4KgE2u+pZI4uxX",
+	"felr66uqTl2QNHVVkgaTqk2nipRWeB5VLLlJgU77aoTIlqq+adcrOdrMZDkRz+SmPjmQ/GoWcqfwl9de",
+	"DoTPVmMb33RbnZpTg/yHigf4jYRIKIgdx+Nb+CURNBixZVrPaYFV47ny7h9RZlONor9WzUwG01hPg9aE",
+	"gNK19aAPMYldb8Jv5htWiLceYY//zFujYLxTe2BD6UHpiyXV45feX+ChitejU0/Ofbqw96Nk0fnlGPnm",
+	"ue8SBGfX95zRe5OdtUOaZCgUGXu+j0W9KPwNVjWGKAjjUJYUOVuz2r0ZeRE3YrJIi2OuSGZJ7bdj6kuW",
+	"n/v4pRWA6/bJQgLmdPaSLTSd2YKXd9HXP62NqPS4gJrDzKTF1fJ3trtEQ0XQclWKgsQXt8OVuNpRf4Uj",
+	"y5QKz53OiXrf1as7J7EGs8pMXOn7Q7SXwx/OF05YOuY1Cn0A2IB565Ek5pwCU7jWZWU43I4PskcVNfxl",
+	"dW1M0bSR8H02UnEFP92rjWumEUmFHa62IAGOQ8D4Zgtyot8uWmUrxVa6bMQDLy+noUcaBeQbmDK8V21S",
+	"cDVlHs/WxtF0JGZjJd/gyD9q3GHloP/q4ywdlsmJKI5ZWOkhSQiJKikf1Wv9F9cMr77LsfzzMqFWgV6o",
+	"IF+pQF71gdn69NWUbc6qspQS65eJWqNSfulEZ+v5FwDlF+E14uNadfS4yX/D20FF8SlCtbxZLSONBFmr",
+	"4Q9UXNvTQkUTWTZxoSzWVC2MYa17071uXZ62TvN6ZQx1uMLsPmQB9pUj1TRRTJ0Y3RXVl3GLPekb2NCS",
+	"KZqbZ5DNaHCH+2PlYVMaBvDBnbUwTZH0NSSmkguTftul1iZYiGoOWHjUOl+7vauTlz+A4xX6rXh7Qyb7",
+	"WA5XbH0DZyu8+CEcrYaCjZ2siVDONXbism1VkgZ8ykbeDHAygzQediIMwpuxDYH5zW4oSLGF10tHXiwb",
+	"ceC1RuPw6X4j2ZzNxLYSofbyqnvdjq/1XTqTIZ+QltanA8G9kcxL1VEhSiko/xZ9NA1SB9A/0iakj+7I",
+	"cEHqPlNYesz1Jp6SDhnsDBwy2Maor9RdeVlN9eb2T+j2zxvbT3e233yz6+w1vvuDVYLUZQB2FE1Ghdx3",
+	"IPuRxDxweUxedl5ly8BniHrzzX4xJbEwLstNwjkCsDpJ6nBThmqCgEVJJYE1c8hls3va/HIrl0mVna3K",
+	"Mn/NG3byRMjiMkcTF1nC2pdftbo9o2JIx5Ydfe8Ko8X7qNxQokTAkmXLi+F2sXo29WHzpmpropnzOhw+",
+	"7oZDAtXtXeZ79ywAe6eB4QXcU0ABglap3+eAqw9WPYOuDfC4YO1j7lEqVg7wa30xgRbT8NHf1Azqu7l9",
+	"0NpRjS2+2PvJj7/4OX31NGz/THgX3YOHNm/8XQhugof1ItV29588ffJ0/+DJ04NDza/h0PfktAcyKw61",
+	"ftJr7B41GkeNxk6j0fgJeEySQBhHWhjo2ZSPjXHwcfJ3+RgmbztQLs9LjgTtK86E9CJdmPdyxBQJIbs2",
+	"aSAvUypfLxQUy89sm90Sg9xqBrpIrEcpLWbgqIMge2ULtmZuyUoF3jBU5pOLgCHUv07P54oBZGWbJSdu",
+	"3bHwvYkDLR4sMlhh3GeCeodgruc243r7ueSL7tVlZn6fHB7uPymMR40YtATnXGV6AwxrMZkwl4TcBIOs",
+	"nocUtxeIXp7Y0vAkMAmpd85OyP7+/tOt1ERlJWVVvjFAFu3TcqkTg3s4YEIGOSokI4PnrR55TOfe46Hn",
+	"+x6fPDaPygFgestVQB/LxXvy+MID9Y35787tmz8sPMlwSAahpTSv2eKZFFBk0V164o7pnsWcfh2ybYAF",
+	"3NZ37W01ZduIjde82v5i9+rn+4WJyjFmykqxEi/BdzkCCj30KbDCBKjOhN6bVOL5nNTngccRpL3ZPWm3",
+	"oaCqnNMRkxnsmUpjTC3WQePpk2Wr9Xe2/39vfvQH6yG5pMZdeE6Gw3L7r/ee1jioJMy42jiAX4pAXQUG",
+	"2KGK63aD+OTVAcbRIJIElUzmijMrUpOwCCp3LXJT4s3CuCPRYZw9LI/lTB2EgX4eoFQHzAJQDHZKSm8k",
+	"IE+KJCbCB0KlGQsaAvdmwKDXg8CAljkLZpQDAjGOLoPxKzM2p7VAVTh7q67pYsa4KiU03rSYoSUxEB7w",
+	"qxBFaos8TD2fET2j2zBFoLzxaFhxVZONKV0fdmYdMCh7UUmsdUS8dYUIzlYdEusVszRoJiyBZJJeDyfB",
+	"o8kBFe2SHp18DFGznqxYsuuX7/EerZgC0KNR8H+v+UOE/feaVQP+9Yp8LMuTbnsDu1OPTp4HIpwXBEkJ",
+	"alzG+a2Cv2GBF/22PrN9j0mihC3cP2OUS5MHA49XLhtZHDCZc+q+NyOvi3Ox7ADDqCIzZcvm+UOY+KI1",
+	"29zKZ5soK3FITXyBqVn4JmHQ0l+QKR16cTxVsnjhaEp9n+l9+6agJOHvAkuloxn2yz3JCZ3xcLX55oPV",
+	"7jtcFV6xDtN9IH57P1a7pLNCMa7oBILsHbJLlCD7DdAn6AjtmIii7y+M3p8+aVVA75m/ylSXm+UISCLP",
+	"g4YWSf5f9t6tN44kzxf7KgEeA6rqk1UqSpSmxcLALpGUmtsUySGp7pGnZpXByihWLLMiqjOyWKqZ08YC",
+	"PjYOsOdhARteG7trnAdj7QcbBoxjew9swA/7TfZxtw1/BeN/icjMupBFipSobs7DtJiVl7j+43/9/Wqs",
+	"h2EqGVG/lIojpyov7MiSogmzIU4VZv15xWDV0fVZVZeQ0S2qhsDuLN7BvFt5lOY24ioZX6Fdi1bfkonG",
+	"wOz9DH5fe8ljX5blR98k6H1FsPvSHVQ0Zn5wF+fzLhmGO8ubuPygvVlYmx4Mp+yCQfOdXzhsmUwWBbFu",
+	"QFG+alZKX60U6CrE2PozdAsvxFq4ho6zcoit+PKv1p+0Lvv2D2OJiGxXvZWYCZ6LhK7OiOn1yz7h9NV0",
+	"qDiJxzopqj8wmnOz9YQqm3+evx/5yQwdLqKGhM10eawcG7iipYJ0Sd5WOepsfw4oSPzuqvYK7qA7s1jw",
+	"7TexWeDB26iC4Rb87MpfsF+LFQMSZaXwFC9zFEVh6bN4KO8K2Mt+z2yuvXz7rrSVNtd/jG6ayMciU6bp",
+	"QX9t83dXQTOhkPHF17+fjce8Upwem8sPRSIn0ZRpU4k8+wB2W7SqkeeyOL2dVh0i2PlIZcINZLa0Jc2C",
+	"U+2Ro1KFSPjxF//wVxQsj1BOGA+RlOpzJaSZcigUWegD8M2frj8TtY1Wy5O2xo/xFXGdAM6dhXfNfUH8",
+	"S9FXaubBvlJxvTl7MNzO+BzDqDjqeRKVWKD/oDLbvPZJcdUhcVmB8lyy2opnxdJdeKwXM9CejhHaRSKX",
+	"wNW1PrTfjnf29lYU3S/HUyKKSFF+zxyjqzWIa2yuWVFzC03FXMqPzXT+1GpemRmQNyfLH9hNZdQhz6Sb",
+	"MVmcUTfMpO8rhVGWG8d9wCS57A2Ln/h+aaLKSUh69X2PWVePBZI31XAA0Kr3oEN8/0Q6ImBjsi2EULfo",
+	"bNJ5qH2IStBGPruDKoIoLvhZkHRze70xzO21RpDMHhrAG/VxkRbMSzsUI1TmtdLEgOhD2nB5yZS7XlmN",
+	"KyjNuMdX1pvx7pLqvH/8aufo82jP+OnVFWiSZXeoQ9MHbqZG47O3pElzO36OyjR27XLQoacBdKiiXz95",
+	"5vVrrJqrSs91L1PWtmSWiFOdptWtt/nko9GJPu5M6+DZxTCcTGdMEKUkoyJmAGSMPSNslhCaI4v9Nm/K",
+	"iE4+m4kW7s+lh15AAFpvVf9X5fRY7WhbScwWfIKpkhfKiZoUPT8fhBKnS7isp9Kc86P1K5MtPw62aMVz",
+	"ougAUb26NulpiUbee2x5eTSu3erFJVErHB2LttNbxKpiBofFe2qGN6cE4YVV0uJbPVyQCrka2c7VbDoY",
+	"injydb0tUtXPZ6G22EoU3+t8IJ48i0R3zYMXdtdgtTx5FtAM8UUbYlv16M8+A7MQJiN9ta/TXGWRYHiB",
+	"CAmYtct1jw1ZD6nVgIUC6pE4tWbsbovMZ+Wa71WjADS/b90ygRkK4mEqr6iHXzzTd1zcvqRqfHmHHdkq",
+	"izELQC6SsuqQVdXP6ZgQn0F4OqLn0ZexXy0s06VsIP4OQV7OU1VhWp3xFGYqEaoBL626aZejE6zGulUQ",
+	"sz2JrhMqKFrg8Q/ugFzqYzKtluVXiVpIwqrfPIPp07IiLVu8t6H/4Sb4+el+38GmmXoQiyUpuSsidszn",
+	"2ZYwNCq5xE82rswT848ubLTN1baGhiwpx7iw+Sy8TE+6eXyZw7Vobfvg+5VxUUZwv50QKEqlFUu8ToRv",
+	"kKZ4GEOrZqFdDuNIxNCEuI4VLvP5d6JmsxI0AYvZqGtg/yKiL0hbfPdEuoLZvH5tPqFiOCJoxe+v2t8w",
+	"Rme2wRerk8Ljs8RFX8wdfHTetV6e28s25cw3Z9W48MuyRbQMPithBIUVdupw+h1XEq7c0CDIKSntuhmG",
+	"SHabELYCf31R/0hHXeBjJB6r/TEciCtV+J7KFBbVgqqtkUKSF75BjNKxEz1r+jobYvl5zw6VGGpTucyG",
+	"06pgHuRwDPvrLv1fqZWms9wFe/WX4AXE2HzVgtjnd+2FJ8KqwJcg0+XC1bFaKzih9iP6cbQQwb1jzFim",
+	"Au7NQKxmMsdwz0hlPbSCiUNyLix/5SKDT6Jxs8iWvxqkXkKzYAhDid58dvrS9A1L6/hlsc5XyUigEV5o",
+	"i3VEvNU52o4fgW2NtxEoPCWBrddDMSO7CkRv2kvVQovn6sniL6xkScuiYacIQCUzVZj/qzXrjiouwCxU",
+	"q4xouFH0UutA/tzd2K5SBsIwHdepA5lZcIWILQ9bNCOqK/KptEcrYqciPsq7qioW5nfMjKSdmY/Kcp9f",
+	"csvPn9X833Sv935/39nb2zn5DL5v+vCKyiCfr3fl9+bX38DrTU/eRlqsb8ONM2PpBUv8ylU9ZG19vdV4",
+	"8nSj8ez5r75+0aqudkS/Yydp+Yxd2/nN287e+8POO8R4rp6dT5+3yifZ2kbzSWVHsA+7xWxRBXFdfkbG",
+	"0+yx0Ci1gru6d9BZgB05p2It4H9iNlGbkSvW4L1tT2qmTC+bjvI5FMDnG1fV6pfr/FqNFwR2IBoL6/1W",
+	"0K5W8VY35n9bTcXoXIIKpz6oHnKNwI0cbr6xP339dpW3QmlbQV8L7Xt+syaVNLkFNQXSnD9yoq8/qERw",
+	"TZbIFMvnNvwzlT3lPFw20beoH0CH45ua4hVYkkbElc0U08BrNh57SCEjc5Eq6cgjT2zbnvkmaIS1YmbF",
+	"P/yV8BtQPBbrT1qtSGR2bBKV1AOKt7ceJkj+d5bZSTB3lUlmsnRKIxLX73493FAJboEusg69XaIOF27B",
+	"jeaztSt3MeKU/Fjrdpv+r40f6//xf/Sv/nS91YKrLX9l7VNo1su0S5/TBae1wrFByraBhFmMy6JmGU/X",
+	"9Wks5lX3S+NOCB96hfLuAylluo+y4lzonxw688Ud61Qf6uTQRzRg/WbjVGGhReW5ZKxCtBH3EUK1wGfJ",
+	"p6NzV1Zvr8clcks2Q4girWQ8tLF4xN/z0SgtH20QlKevNEMSfxyBECs4vWCeqPaqTOBSb1Pqd1yslhhd",
+	"5/HM8MW3PT3XMzsupVRZrpYt5g2BiUc13PZDCHxh7h6PP6rmopepROekytRgDI06k7m+KKS7dmLCRUZ2",
+	"AuK/a+Ktb3a2vn1PrwEpecqviET8Znf/7XGMAfcLlSH9oteZIhEf7uwf7x7sxyKfjnRPpukUJhMlVePC",
+	"iyoPTljxcW51jr9Zi9Zedva/XYvWjjvf7e6/Pl6L1qAR8J/QorWIlLtoDZuyFq0RHtFatMZfh38d7KLa",
+	"uXOytaLVsCXdAL4vzTl8H2sNwVDbkgjXvDVQvXP+N2gZ8HltxnDHrrlQSE5yqIwji+3QarTldvIe2iGz",
+	"lugKk/sRaZA/66F8p2SWTm+l2uv6CKbuesDBBMi6CDB4ZYjTqZI3qnbH55Yim4buzAshkO+qN850Pj2G",
+	"vnD5rJKZyi7BVsGz1UeaERElQo8ALVvHoE0WjyLki+5Ze65p3eKYocKBXyk6N8hzNMz5vVv4yPz3j8uf",
+	"xRDp6VQ4fWYa41GIeqeWciy+yfPRgUmnkTiWQ3Wsc/XrPfmBaKoNBtLwI8Hs5MD0e25D0Tg50t+CzvIj",
+	"rqS+JTg9k8teXiqD5MfFqeydw2GWKzlci9bGWcr9c5uPH88Evx8n6kKlsK7dPO6TfyEMogsx+EdODOzY",
+	"qYFNE59bUgsAbSGDtYDsLtI+ukbjroNz00XCqFxMbJYP6pHIxsYxi83Y6JxLn+nsvbAIOUUMM5QwMoKt",
+	"6jDBv2ucQkUkxLupnW6gRyIfZHZ8NmAt4BTBOkYjsrCbXdM1/+JfiC1rLpRBGLKuaSAMFSOxUaUsaDip",
+	"nahsSw5VuiWdagpUIrlGgffFQvpmAZ3pGiFq3x59j/A+Q21shpfrTfEbyrDHQSKQQOwd2BL03arV4ESt",
+	"u7b+pIlZeK3uWr0JDT7RQ+VyORzRIx57qi16MlUmkRkyrdKP8bt379413rxpbG/HkZCcLCRzoT5oBwMK",
+	"Why0d/1Fq9VorTdalCj04sWLxvqTxtN16CXVpsOioTO2Jg2dD9qJkqFGeq1Kk3qbH+muJXLaXYtEl4RC",
+	"d40mUIju2kSpc8otwgMeQ0dLqWCdlo+PlR2nsP0YmLEt4BWoCWY56NVvrEG+VBijQ3mmEgK8Erk8V6C+",
+	"nalY1DBvbL1OKp3Tf4Br/ELxpFXmV27RTXRQQpvjP6J4jgS8KhLwcCQwyv5jjB8lUD+VZRaHJsZaf4Ij",
+	"ezzK7Gmqhv/yz5w1MQGGvdh49qs6rXg0FE5TJcajkcoaPVhScc8mKoYPhxO6J41wE533BsKapuhwqo2X",
+	"gIpquXFqxVdf2UycqtTCMsqt8HNGm+Wrr/DF2DeYxA3YnWDtb7SeRlhCk2BYmWn5ofXIxNgQO8jwGNYC",
+	"DzGjeoKSiK2kN1N1EEIjw+zGHxo8DA28GTtXi//YXduA1b0pfnfcebPz/rBzfPz9wdH272HdbLQ28Jf9",
+	"g5P3rw7e7m///se4Hgn1AdUU+K41ys0t0aGcFh3cxFUaf9fZ293unOwe7L9/1dnd24EdsdFaF/Hb/c7b",
+	"k2929k92tzonfPmpiF8dHL3c3d7e2Y9FrZIqA28On3J1DOGzLHp/tPObt7tHO9txKLgv3wpvfibiNzsn",
+	"3xxsv4c+dfb2Dr6nb64/xVV22Hm3d9DZfn9ycPB+r3P0egd/ewbNPH57eHhwdLKz/f7NzvZu5/3Ju0P4",
+	"9Rn0bnf/ZOdov7NH1sqzFr3seOfou92tnfdv9zvfdXb3Oi/3dmK0h9RImQQllscLPbQuP8vU8W/2ShNP",
+	"uZfJpshUnrGdii8+gr8bHfg7phE42X2zc/D2JCaD2FsOmTRkeIGBEEYCucqGSqR6qHPaAvlAwYv97h8o",
+	"meaD6SYcFMZLF9QE/JvlmdQG9qsFUwM3barPVTrFVztELMd72tR4XA/EhlxufMSEyKBRDJS8mMIRdV6n",
+	"sjUEd4UlDqt4ih0wm15HlvTz1I5FYuHtqIAYO6FUK5mmeDR7k5/2Ae6hjji1yZQYmlGBwGEIu3H9aUG2",
+	"HIYsggsGk0Nwu4NUg/2Or8K3xt/sdNg288km4TXx652TuCzCxyOcgB4ozPDRsVOwd60R8WMa+z/EEc70",
+	"Y+SX/gNbwY8T23NxfbOYD97f8OtAyQReJh19MCrlsIRmdujE9dOII6EdjYFK0Ikm3uiXYmxS5Ui0FO12",
+	"OAseZYvkx4fGUH5owHsap9NcubjeFmMDE2Ho7SUkVX1mLFo9Q5mC3sswlCVJ2MJG+lB9+VmE5E0oWwd+",
+	"2xRgytO4IEprOoHWjTKFQSttRKbcyBqnHMhqfBO0mHIag9dMwoVUeVmuHUti+MwmzEkRB9PG5UomohZi",
+	"ZBhJ6yuFL/YhskjEmIxLPxvf6Qo+Zh2lfJnQG1qkSXNAxExxMFKmc7grnjZbzadeeUIj0wmZJJ5KvGvo",
+	"3Oul1qkEdeTiAOjJDMlHSHOKwZ5jARH/45//HfkFBRs2YOPT8bAFJ18kZJezlB85EYMJy2vQjuJI/OOf",
+	"/x314UwZWB0qEcfb3zqCNtH5JqOcJL6gH1RrkjQ9a1wuwXLQpmte2wiPX7ipkepcZTIFdc2CoifArj5G",
+	"FbkpOrxGhnKK/ZqyfVweDJCtRk0En3NdhDqNQk47tMFmOGFkkxOwCsgxVhQvVAa2AGywTEkcSr+WacVI",
+	"J7pruAO6a1HX0FqhMgXUPJriW7CBpIhZrYnFaSZNb1BocqRCtClBt/QBmJ3iK6DHatrXTiE3D4mzkDre",
+	"npdx35ycHIqYJAJn8hav5zFhxabdNe5cj3j5liPDxRM86TVCOtRpymh28ClQwmBdGPUhj8t5byAdu6ZY",
+	"zH5r41mAYQztRGJ7Y/Qekix38+M8wUrGYtHCkklgI8OSgaUGujqqPNJM/SJD8g10heHSw/muoYwVpXOu",
+	"tGTj76CdtXpMautBUBWCtPnQwJCDkamXNzXsAdiDmezliNGIgK9wOMmRbk7lMI29cQpyIVN9RXTcMGj0",
+	"AIlxlFswTSNlR2ArwUPWpq5NZSPwhqHn/qhuNC8Q2EJ2XXO82CxmSRCyGEWMxjTLzdRZFBk69/q/t6LZ",
+	"jO+aeMZOjpviZWYnThUugAyOfV6D9Fjbm3/+FljDXRMTva7+A47ypniJbgHRHbdaT3vYLvynipsCU6rL",
+	"uaQkyU5tPojI8KNnyTUwoa4mXVO0AaQey15Yn77/ysCBgprI0xZYZAULFZzCNhPrX/N1ugsHMuoaLBLF",
+	"/U5iA4MIfh5mhwSz8knlt5k+A1G3lVnnGvSX7xcdbUw/B9bVKb3HVc5fegRPaVeYal0Tbx0cHXsd9v3B",
+	"0e7r3f3jGCY0h+1QA/NeNpwaSVo49CIXeaWza2LvqJCjUXPGWRHDOe5UvglqDnypUDByIdO0zmFM3ypu",
+	"JrYM9EhEDqDNP8pUP9Vng1zU4oNDsAGO43oxBsSFxSsytROHzm1lci1TxxEemj2Q6DC3dVoD1fWE1NXW",
+	"5MrkDTg5+Lz6bYOzIRq723FYUNwXAi1IVe546ZAUA6WrqqgueJef++8Hlk+lNEX3uRcjXTNjrvlVHH9o",
+	"gORzLp6tPVaZUKZvM/RNODHJdJ4rs9k1MUJe92JRM9aPRj0SMRmUKKXJNaaShjZsZ8INDB+KdkfVZYOl",
+	"+aZrKtZVW0gqWOB7zlTuyCCbs7HI8MCn8fvVioZ2t2LyOnjTrGVXp5qnapo1qA7WNKi/pcErlMR1CjCk",
+	"uud9wuyTO8zsKNMql8idfLkrzj9dcD8HD1wH2TZYF1jbXHvSbDVb6BHPVKqkUw1jEfSdfgFlB84af4w6",
+	"PFMjPoXg/CIdw5+EBnTBULWfqaqqBwfCqU5c16DzRTs3VmLjaR3ErpLnsLH9Z1DpByUixBD0GTqzNtEg",
+	"oQwoNElia9RBP0b7hfQ9dA6gElSLy3ljuIkCOZy/EoBT2SrBmuzSz5XSa7hy5Elvi0u/8dy3pQeJ77by",
+	"6oMyE+7sncSAW1wtkQpxOxJVeRvXBPI19vd4bZZij4l2vUwPtaHlDya3GMig89ZgzFApgd2kE/iOHZFn",
+	"CERCyRZAyxCeeuR4lMmOnehMsVsXPljxdprEx3nEG5q9TTTEvZ8pNKPQhYWRGRwTxbeZc4w/DWuxLV5b",
+	"fBGvgiYq+y+n2+XO1uoxbuG5izkcvnHHlRdGrc5qv7eD0A/TxyoPTBThxrQpCiC9o9Drvzg4oHNWtD1o",
+	"ctM38ltvZMCrX1vQL+mH90fcUTgtz6xRbMp6k8vrrzBtxhbjUtOEAUElHjPZjZ71oxh4kcPJ4Ge3BkPj",
+	"7z9V0EcyBOsEI8m/iV//+te4mckLGZdpJ6jYocnmYGFJzoN1iNru6/2Do53tiABTtt8e7qE/DHVyaA5X",
+	"mcgKUwYiWyAFPYXH621R6TIdb5d0tk/+tBhszr42KonFYxDAOiWnP9hUOBO0aFGl1q6wQiIRf4V7mlXo",
+	"6xqj3qYmyyP+0FAfcmWcPk1VozBXsYlXW6yVsT8Y5whxAXfJzKkkYMeHS5jSwoJiO7jkjnOZkxjkDFIU",
+	"P7J3Ph4Vr6hvlhRyGBXS5Ejk116jQyoGc2AmQBzPGsHe/xfP3Lgl3SBulyxgfGMXQ8DdNfGvRBfDwPjP",
+	"f/zzvwPR5rmJpmIC/4rJKopLU55kdsQ0pC53bTiVwADv2eFIZjjKwUgqDXfRWAu6r7lQGVtT/InaRT1u",
+	"irdlA86xxUhWGm4np5Tori3wYKx526MUD6tvLhYjJFC9Dwi9z/BydBJyIRe9TGdkUNfi+UIgnNAUibmk",
+	"C9dwgJcUiYDswMGi8cUsHNoe6N2vfmPm9UGixbMvxR1zpMiqrsWHB8dMHsJpF48z+i2uwzimBGg1UH6E",
+	"Najh6B4sURShrPD2NfP7TlEKBOpZWq41jwETFXg6JC7i3f2tgzfoyNr57eHO/vEOnG4o7tNEZeHtrl5x",
+	"rdBhhimMQ+wkbQnUf9rBGmLzXjovmbzPr7KXi2/QeQyLiNOO2Nk58dwJlvzLza55ldmhQI1MkBrJzhRc",
+	"ahiDYVGEwzIekqRFHSjcw9BKZddQ11R8Q2SPnLIu1uCT50zmigOJMC1iIjOjzRkIxQ4Y2UhWYLh1NU8V",
+	"5OqblMCDBRNoNW51jrY9AZeoxeWMLJiQUl5UBEbBTFYUqCiBgsavIn7b4z/q5MfH4YWO1+X8/dCiBqab",
+	"PUb3TpsWSC9XCelfLi6iryAWC39OjVdsyIJFq2pYx1doVBR2QVcC0z4ZU3wOJnaj9aJdCmOFaAbspLfH",
+	"7+C/u9s7bw4PTnb2t969/3bn3fvd/fev9nZff3OCA/HqtxjP2TrYf7X7+u0RhnTi37w9ONk5nv2hDccM",
+	"xhpKLvngKNl48oK/WUR0u4Z8WRS9XD1U2+ya9eY6Ggis+/M2xq56axolCno0N0W8cyLP4iJwwGtOJeyf",
+	"fuQETBdO3OFb/EdxM8EjwVFqjYIRS9RwZNEcPoLpmCoaelQV1RQWOT7hRO3U5oOgI0Rdg5iC6GgoZcBw",
+	"g2f9voUXSCbksZKO7SF+goQ2dA3liPTOdh981eYsVQ2+CP2r+TQ4lF6RyNm+iMTIujwSI9Lq66xEgwLE",
+	"I0UUblIk+gzUG85I5LmtddeeNl70v36etL5e//rrjd6vkufPumvUoXi339i3RjXeyLw3iMOUPW1tELYY",
+	"qkoofgkrPiHgDza9BjbFsv/dvn8Bn6ossql5uCLQZCzSUNmmTIJPcZPyHygOTfIb5WskXoEStpNlFllo",
+	"WD/DxTCSmRwqRP2wI2UKq7MSY6gt2LNgMFhb9+ZqOFrxDVHXhFXUmza+VdOI5hFG2XeVfDFV2zfz9l8g",
+	"QEeVFaaPRIJT6QV0aev4O6E+jGyW04EwhH+Cfc+ZxnKk1zbX0DIm/kZK1aoILOoRXD5bRNroIweLYFok",
+	"4qqX9hnGowp5FvMvsVhnn5OTQ9U14Y5LTm0KEjbFESNyoCMYhAYeaXQcnk4ZrB4jCV1zOhUaTnHDE18s",
+	"cL8lME3ZH+Xe2Vsi9CfCo8gT+ndNLs9cU2CBG5y352qUbxYUjwgxX1IPNJ16pEE5mBaLT9bovU6cqr4F",
+	"XZHvGJ82iifrISMJM0VAGqEpiXJGY9IEF+FQ8Q1HBY0YpVKbrskD408YXz0zb3Zi6k2xT8azn8VMjZSE",
+	"8zKf2Ap7ZT6xXVPqGclGMmMozAZ/+iELyi9GVmHo6+i16q6J2pM6ZdKI2tN6dw1UbuFs19D2Klz8aBvJ",
+	"4ak+G9sxCD5PJe57GntZ5mJRO516BQo/RnaldH5woTdOJzQjMY9s3BYyCMRHuN/YpJrFyao8xYEZhq4l",
+	"6DtK6xIS0+pG1mmao5gTyGISakVOdzr1uWWzTAVd41EqK/BHNZtFZOzqnI1zOJn4YdD+XS6UzFIdHkEx",
+	"Abc6O1T1dtfEtuwQcrE/ZA1BonCLFukozByFF31lvO3T810z8zlrVFPsFvlyZM7ZHBZHOEf8qqQDrbxG",
+	"XZ4pkJ9dg14luITnIaoM6HUzcuQGNryKxmmT0idKZxS05VSdjVGB7UudjjMleuPgn7bGkJVRNp2VSXyS",
+	"BsgvPM+CU5BilJSwIOFVRcPxSPMRcHI35vhRtGpGYCOHmqGwajCAgrm6GPfj42QoKXUD41nPW13jVM/C",
+	"nbX4QyNRMkm1UQ2+GNdZjIhS4sWz1tM2S8WSWvZ1s2u+wcSQWlDb6pvYWMoX8Q79GjUEjh4Uv3S00HkC",
+	"faBDJvIp7V2D7hMwNTkbEtR2XFEjOBd84rsU1ObC/RwURLaBy1GCNpgLPvhBWTeUXWL7pfSWcpcXvIS8",
+	"22EMkJfxtcrJBbEWrYW8BjjqnrRaPj+VS9bKeW9/5qh+iDwmVzLa0Bcw8XVR4VtFb0AM5Y3W+rKXhlY+",
+	"fmvkGI6BHLX9hJ57evVzhxS5OPLJz/Dc+irPyWlqZXJi7Z7MiJB248mLq597OXaYw/2MhvTym3c5LEwP",
+	"rNCqY0qtemvkhdRUjIIp2ePhUGbTufof3JJVJcWPfJkhiWbs99GajygVhHEYsJjdeWubz1twHRejr4aZ",
+	"SQyEvuCA/W4N1vna73FBVDUuEsZLVa5KX0pnRjxV0sfSUADHEekXFP0Meo1OFm2CPe1yPgaI2ZFUXrcU",
+	"LLy45TE9907JbO3HaMW7Ocv/93e55fBDWDm+YNsdfMu7bIUF+VIGLKkvaGN+pr0GA14qRjsNi6pKPeaW",
+	"7KwfozWwZBZDnsODXtGcJXQqqaK1DTAsfS5dncHhYH/g9sCmtUVMZdixr2/90/Vnza4Jn0F1U/8wpkOr",
+	"YhbgCzZZ9TZnaFKwCwabVoRTX4h462D/1d7u1knM6XGJyqVO2fogPYofpQ8/ckInoob5IxTMmNjgTchk",
+	"T9UX7d8tvOGlZ3W73gYu2aFYnfF7KotRLn9pk+ktb8iwk6rVN8yQNSMN1m/544skAQ0dYhOwUwXetcN0",
+	"nIveybc93mGmtQXeoKseLR4JT2DTvgR51Nq4+rl9m7+yY8MPrKAhbFnTTzVVdN5YFVl/tspIuPEI9FWV",
+	"vFGJllRzCnrMkxXEZWWnHKmxozH5TLKWlq6QItA5riZkF+slMK+/Wwv1CPAsTt3v1rwMW4vWlvqK8XYY",
+	"w9/N3XO08/Z4Z/sSZedxb8AV/QtVnldsJ5FeA9Y9OYg3ohDCel4nqey8wUa6P+pEjwt9KE0wMqszl28W",
+	"xnc4pqjoRdSkK0hfZD52de/yKQG/uRF9Cc8Msni1W45XvMktquAexyKgdLPfNeJXDeF8wxNrSjYUWruJ",
+	"nAq0Soc+oAJX2N4LP8J1JHhmT0Eifi3WN9mZxYVU+FM9WlqatMxQ8qkjWf4p1cSrb8cmMW7JJ9AqaQR+",
+	"kWrlSnLyBPbRwTg/6B8hYtbnE5E0XyFH2u9aVOpwE3yk0CSJd3Jw0tl7f/D25P3Bq/dHnf3XO5dKOztC",
+	"rWqxokt5HoWyi/vTjrOeR+/AXGz0G8Gc5OEq+V8zaZzsEf+59LfMvE0OVckgdFivw/mQESnO5KQ7V6O8",
+	"KbbsaIpqLn/Jci64SvtU5kFx5nmd1I6mhU15dxolfOdaWmXrThqA4KuL9Es70qBe/szFwsfoXp9LfbKj",
+	"6ceYqsv2d4GRsNSDs8B5XlVWRC3YpwUJlbGIWFIvglOz8LQVmB9nRV9mv0AFZdcjOPyMHFncpwed4/7r",
+	"HJ0Ciqm6zedES4Ov35bGEa2NxvkisI/cYdKtzx2qL4vgycu9Y3Nb7nA8u+Xu7pynT3zWk/4XvQnv3Lty",
+	"f3bwsaoAqn3iXbxMr+Bw/WqhoZkovot8UgDBiqAPJKJ8GTz4J0Tu6NBEyqmEH9PfVaZtsjkPec9HfuxI",
+	"V8gVFkvEyiT0B2W+adNLx4lK6iBdFiTYyLycYVPNecEAuU8rKB6czXoop4JwCozFjO1lga5KHYy7y7Bv",
+	"5UtXhqIeDuO7ikfNbobSFuZN1bht4//qOBZmMlAqV4aZzrVi8xBKCarNpQ1WoPg8ff4cC2nrUcgtTafL",
+	"QmM+aWl5iKwpYiOHKiZkyfVWC0kEZQ+z8C15FlJt1GK9QHRCwUzYpEzOh+AoM4Nf5oNZHsuqbJ37GtKq",
+	"NPIzRbaqA/UQ4HoIcP0sVLAQ25oRH7ckum8t2LVA+kc3iIBxX7CShA4NEKjzx8c2XncL5fysoF0kXOn5",
+	"jxSufUxOX+T12FjW4i/HAXrt3b/+ZKUP9ayh0qRXUqdfZGoPzeQn3ZLruMcOj3a2Dva3d0sQd6xiXWvd",
+	"Vlb97jau34X+kiNPNECWBxbolnLYs3GqQp42peYs2mpErXqbW+0+KTCtT6fAgIF0Q93lxwehc1tC55ek",
+	"fLAAuC+iLrqZv4iSV5a6iw5Vxr3aRDuNLLuIke3LrhpyCXEohoM2UuR21EjVhUqLG/H7ZPVVXTmPQuSd",
+	"a70yNZQay4RqAV0fHTtgFuP3iigXM5EIRHKqeVJRBnrgZgvtRKve7BpcRG7Tl9rEQiaJK7XVG6EIvVa0",
+	"sai/oTRNKlwKPiZRc4jDPUCQGOplPtE9VW+LGJuLIBTsqZp1lVXCcm0Rjw19TBFcBqG+US0MwYUZK/wd",
+	"YXCbs3U44dklfsrqUFVih1ygvqf61G6dC8TE4q40u4aByuZ8fly70beZ0mfGg2NgjQdVVjGKgUp4Ytqh",
+	"vGXeO/dLi0se04b8WcUluU8PcckvKS7JLkjn1+OnzoD6GCv3SuP2wap9sGpvYtXeWRL1rRqxV1uveHSX",
+	"NCOGD2hXytmjmXoYCv6zXEDwVGThqyU8OsZDWsABOrQXSui8vtzqvafmLjWL+Pw+ayLBg5n7szRzP5ev",
+	"nJCSZFFCJj2x8ieVZbPH/Qzc0aUFHpiJwCxsjNxQMIh4RrxpDzR91r0ZjeIRlbmSDcsVHh4lLzyZM1sb",
+	"wQ7oRNTols0ZbsIcER/YMMhtIqf1SKjUKQ/Xb0ovrTFLB92IoOFOaMPcKaJVZCog2IM3H6cqr5cRMfz7",
+	"HlUbEiGtIjaJ0KvhndKJONUu35JZclzBmwpALMOmiPHmYB+68TB4K2WWuEf0MtcU8BpX4jLAAQ74DIQ+",
+	"vMSi2VcfsBUvYXrvMoei+qE7yJ/4ZSj/J964hf1YzqpBTjkvJnB9zAgJ0rxvQfsv3EHLU5hmfUoMmlPA",
+	"5ZRzlub9TKIW9wY6TTJl4nr1wWXZQFtFq+5wFXvg35NMqXu0iD/jYixAE2FIykswzMfCdXhJZo1Rk0pd",
+	"CzpxE6RAJThsEZNfbzeJPQFJ1QnooYYX+DZRCCPUCyw7YkCQItF9BCjKRZwzMHogXIHj7GTn9cHRu/ff",
+	"7O4cdY62vnkXE3tu+ZsFKZH0bsfa0qeXJ8z4FXZfc2V8+z5TmkwYnocMmZIe/1DKfd9KuXvFNl5VIi7R",
+	"3lvw7Bw3HHLazsoVSn/59PXfRc8eE5zU8rJILKNjfZYgNH3td0VTYPe+9xZGiHWM6Bo2HwgU6Y4SFulh",
+	"ivYgtxKy8YAQr5deEXCAB5KDHDKn1yA22bkejVSCqGCez03nFBmiwBMr/QXJUsWXCUffIom+i4OxTW18",
+	"UFA+U2kgAWfPLrLrqCqXrPdMoVaKC36RF+9wzPSTzAFTWuWcu89m8JlG+jyCknT6NEV+VYT4Rj6lTKUU",
+	"XqVb+ClYeXVYlUInFev4CmydErPmooV7RL2aWbK3r0zwd66lSyzy4lujPr0L/9pOsF+OJ4vn9WbbbUUv",
+	"1qXH0FWRqU6pDgUMihnzs9DlfUb8Jaq8OPCclx7adeyWokcxa1U8tBfqxMaB5IRgHasGTDi8ygX/cLJF",
+	"IrdMiwRGjP8snnwFrjD89cNY9879DXX2+JvS2wqcgeWRuBubJG+wk6tEu68Ztfsi9vv1lexfXKzuXmvJ",
+	"tx7z8/vo8pxVlAiRyBRRRtgMd60rjRaB6w60ymTWG0yLRNa4V3EhxAJO5ikhXcsVJR6mHM24Ni4Tfhi0",
+	"IFyReW8Lcy0F6PNFGWW5tdQhupPawaQRk4FOVcHh73O7ah5s2WYhs69ehlS3WVXyoUQux035SV/NWG3T",
+	"5ozQjhZh/mF63dhhp5YHUG/uzbnjEOqN3DitT+LG+ZICqD/DM+FL1Ddps33xB8qcQkti89JK8TKrBGLc",
+	"9/upNoF1w01Nj7MnmSnxyRNmR5/N08yYhYFw8Jm+zFPSO216qsDeY/nMJqx0Iv4jNyTC8FQkBtK9sZn6",
+	"MW4KTPekU8fYruF3UdxVDUf5VPTGmbNZvUz6MZJn5CcyGHcVnkcAKVBKuvFAEkVp1+R2eOpya+gs9L0J",
+	"HHCGIfVdLl4wfS2erRkGAHi4Es5Y4+RpCvl2DTEhkH2dMHMEEudSbpvORWIVGd7wBLHzGzGSjumZAq0S",
+	"8UHjiNEwwMtznYqYBwzDvX2ZOhUxmzQ9wqe4OycQNKbz5vgZEq1+9dX3A8Ro58nRrvnVV4Ed0SkVCC+j",
+	"RTSXJcqLcu0+bKOoa8IZHNKAo8tMjajAK5hHMJhJcI66xuW2d04vT5gmq5QU/Mh5JCRcSImc+vTnhAwo",
+	"TkWHCW8H7srU2a5BPn6ylLi7JYLDJjIZivjt4fHO0Ukc+PeKtyHVhGanCvJT+cc3hfoge3k6paWCSyMw",
+	"ENmJYRYitAERAIGQ7h2sKjUkKjp8NTMyIqlPWQXx3h1hiKEdw14hKMpgyPMaV7trZoaXXlWhBy24ODmV",
+	"vTTYmyLeQ3nAxKBxRITFszPgB88TTGIQLmzBzQqRJJE6NgWS/fqRHY2URKpkeDcW9/eCbUoUOZ4fgAAv",
+	"aFVvikCO5CUUuWlxNyF9A4gSYifrGnhpVESZPQcHJmsgJzttFRwLmebEPku2eJhN5p3QXjKGH/zD1pb4",
+	"aMqqLifA1OJTmUrY7HVipynYmsr4PV1TAPjAXZy+DgOp9IVK4qKUYr4Wn6odEOSD81Q0fJgKAertrpGw",
+	"kx85kaGBEZqJDSgTECHPltD5fHyz1DGKb3ZNOUwPDxg1md2q4TkS4DOLE+dAup5MUArzgNkscNJMgwD3",
+	"9QPoN4lwGaB8rAs1RC9I+YDQucjtuDdQGCUIgork2NTLYQJpQLL64WiMH/HlKMhE7zlKajpnIyyk+/hK",
+	"AmKkgcswxNTX+mbBLcJvdkVVAmoqhLmSyGnMEIwswfFExxX81VfESip/GKuIcC45kkG5nja3Rvc2C3Hf",
+	"s8OhzvNwZEvqwwREGC1hlTDVid97p2qgPXwL3BzOp4jo2aeINKV7kgkFZU4cTCWvkRPZ2MBOxe1b861B",
+	"9i2iy4FukHNb5tzI4PQuXNN4vWvQbYisKZNMUxZXSSQIZL2BpjmPHON71iwdoHh6iqGSxnVNd80nbOFR",
+	"b+yku9ZefI5S3+HjldlnSE7PT4NRIuSN8iqGzBDCz2mXI3etRnRN5SUJT+3GekvERzvH7/a3Cobwr77i",
+	"whSSWppVNc5cC2t8zpVPKluEO6Wk99DM65z4TTMFizZh0Yh27tT0xKk6k0bUyo8xSKjAoBhpSF3DwCTO",
+	"VtjLwid6EgucUmtAeTwFOZgmTbHtGVRT25Op6CE4o0no0zjkXYN9nNX+YNx9+8ZGLLyHv15qermjXUPL",
+	"2yhFpExD3LnVtD2if7XjNGHJgruVdE74PB47sPRxDTj9B9BP+tpoN1DOu28lfVKmYgB7yTj2VOgcq5Xa",
+	"5Tn1WgWxz1ZnAfo8lGnfYnUWPcD8xvw00v6WaeIjpgTtmnjOOkFtCKmmSbdsixjJdVDGISbMs1ZL1Hww",
+	"bL2FpXawOI9HSiWwGGVY+6jYmkR9QG5FmcyHk0juINH2KB3TE3inVym7Jijioc5Lni0FdNpic+fafjV6",
+	"7hj6vCLKNNy/B0Nzt7VV9KVDeXZfwObWV/jUkYIF+gssrDpZYBR7sVdVL8vuBV601/AtrKNvYeYouHZ5",
+	"MGttS50DO6zVMZpUtfRR1BYRDS2rhqwzgtsMzBWIaEKLy0EjqwLFBRmICjd9lCpYlUZx5tWCpthXE1Dw",
+	"STEij0JOd+L1Hqd1iVcaNfRNEU88nW8kYq8o7oKVuySftB6JOJdncHvO/OZcx4yXWB2Hf/8QixqSLBYa",
+	"igWD2KmGNk4Z0GkuMOReagUMT6Ud5Uh8RWZW4+4xr70yj+AcFjDMUKkAmdVoIj1FbwmZLU6lqpeLmkxT",
+	"8p3U28KjpHsFH82HmTJeHWakuYB8SpxZkdszYpKmluD8Cpr8xzDzoPjTknAjSTxxFXCzZeKeF+i1xf2q",
+	"FbQrsw68yuxwlftWC2UiBT7xTdOCXfkh7xS/5mMn8uy6T0xH6pqPHNJSuu6HeLFd9zH14RpjR8fr1fcd",
+	"6z+ouz3uaaTuz2n/yVJUvkAsSVUcj5IdJ6VT3R+uH5OgEt0UWXIGlQGTwJyI6SztIcu9zfSZNjLtMIwj",
+	"imz1gZSRI3RrSD5f23TsBsTH4I/j1Pm5d/3DX82+KoMFohIxkGlfjEcefGGCSSOxNi6XaQpNfeOZfZ4Q",
+	"s0+dDAniBieCNT7IjJDVMrFm9QQdjh1x/pYD12yBeB8OHOVNPNhdTNVOcqgc+qHIKVwcwlO1OCUOyZ0p",
+	"6M0MtydI95wpcXi082b37RswiV4d7ex494vzVLJwH/reNlpPRcx3F5Y9Glbfc0lWGPz5eSIf4Kvfioyp",
+	"6cs9RJWIoTjmZ2qza4pFQSOGetMpKA1i9/hAbDxZ/5WAJQrH/NgpUcMiuI1WC2YgflxaUkX12CizF5qy",
+	"t9K0HnnC+NTac5h7chKmqfMNL+4nQBVP0lIZ6ETqdAp3E9trbePJi66JjzonO+/3dt/snoDxOk/06vGL",
+	"20QESwAoNFI9iR0dyGRTxK9++x423tbB/qvd129h+KOu8T2qvDEqXHxezWUPfKknl5RnoIi/r7UZ2LjP",
+	"VJhBA/NQlXG96upXNjvVSaLMQx3H4jqOlXiJT6x9I41f+e4e1H9wNOgjNYqnnCtQOVk+TZFH5AmOyyIa",
+	"Lj+jVs1J3EtcFI+JWXypp2JhTUUJtIo1NTgME1H1OszA07e98dk1T6PnzynMH4lcGcTJcHXQiiTynlOs",
+	"8+3Jq8bXvkL9dJr79PqhzM4RLMyNMiUTN1Aq7xo5GjmqHv/WZkoakasPeT3C6IVsOAUSP1dJJLaO9l4h",
+	"0jZywUeejB3enNkJndLoLbWTrhkhZXyeTUN2ReEJwSQJOq6oYeS+VpkSzPRVb4rDqpnfNbWezBLQe3Sf",
+	"hTnZ/kXAPngEJlLnBIaGwy2J792XjvvYC4wV0utPq+BfgnIXwlxFIULZR3e489HxwNRNOgIqR1s2HQ+N",
+	"Y7cTKIpU/ICRMkqLzrCu/jRVbSoKpSfwOmqVFM1KQDelz3SNMkl9U8QJkRe8e/fuXePNm8b2dt37fkSN",
+	"YdPIbcMaaQy/ey2tNrEmEkz73zVmTI53H10gnDt4gFTXWNR07rDNEYcrQN011uBNvZCOWcMWlpIj6RGu",
+	"Zn2MsVQf2i/HXhe9lbTeGg5U14S1J06nIm7HRBp3RorwwKa4PuJ2jP55h0z1sBXyiQVFkIq24K1DNbTo",
+	"VFtga7zn4YkKDfZ9hips1Qh4H/g9qdVe4ZqKBMH3KCu1XnK8vdcJpwP5KxTQ7hqnE1VoxEK78lBIrJfR",
+	"RnqHGPaa3/CIegcvoAUDf2V24ijk0cG9K3oqTSlWXbCN/hp6+C/h/xrwf/8JBptzecpxGZllWp4pkal8",
+	"nGF0k3ciaZygKStJ4/0oFrWD7zvHh4+ckAkqm1457ttsOE6l0ObPVI/CpKYsbGCQXL3dNTQ3XLJMeQpg",
+	"N2Z2BDKh36c3Yhwd+pIz6qNK+9QvjllDW/o2Te0E10jXBGvIOlWhCchgCfmYEzxG1PRGUQA1fhRTBJTa",
+	"BSYmryf0THYNNgNFaR/flaum2AVz74exxQoo+F2SdMSgbjGCJDd9tnJlnLtGO4pR1iS+4pETW0di71X1",
+	"cbqGIT0Q8hnJXM7OgZVfehg+5bpm7xUmsHF/EkvJ19K7Y7G1GG6eSNcU+ygLKpKoKhYoF00WAhr3Gax+",
+	"iWCJXXNSEo8uz5QcUmSbzHFKOKjYJ+gblqKvJmIwNkmmEgq6YbJXrjGDygfnPdKmtkk9oiAqev+L8LSP",
+	"Y3tbkwQz1pDROS2GciomNjvvGpjB5y3hML/UiVr8oZEomcDcNfgiJX70pU7HmfLx2ZDFB9PPQVp0OfTG",
+	"ucODBFpkaOXjcsKa+VzLlIaGxhRMTkrOSBWCM3+j5MUUmzGAf8X1TX+0XkwFW1SiBqtxPIp88DzCpcDz",
+	"azPuZSRYS+kajAPjuYdQk2FYMY7Jd4EMoB4XPvwnL0T88u3xu0WWa1tIkMoZHlCcx4SWr+1zc2GEw7vQ",
+	"vJ17ySIzdAdbv9R3Pp8gShORyOA+odUB9piGe34YK1RU4ahY21yDJbM2azhGJSMQJJfM1zbX4IgFBRfU",
+	"/M01l4NiAerwokZg2uVcG0StTJCCil2JGyUocCHnoL6s0bn9qCZf7ROGw+Jxz13Av9UHCQtybXPt//u/",
+	"/h+E+MGaLMbdJZUgCkc35k9iFMmfqdHMgRpVTtNo/iSNSudkN+uaJ60nzxvr643Wk4i1l2j9SavViv7p",
+	"f/9f/vl//b9/+g///p//q7+JfvqLv/3n//CvH//03/39T3/xt1H007/7y5/+4n+O4H/wjrXy+MyOx5wN",
+	"D1PoleYZQ36LBqmxrZ3P+JnX8GOZ57I3gD618SUwb7/urhnlcnV21mB1tNEdt1pPe7AQ8F+KL+SW/mz2",
+	"3EV3Lb687T93rNIV7OGXYze9L3H0BX72qhFWjqW7i0uQzWZPnrXN5y24juLUb/qF4EZoyIKkvsxIvQq5",
+	"4Ij1B99uURuO01wj4jP+X4zpspSk6eW6FJmC126KgZ2IIabUwdFNCUinYA2Qe4xhC4K8Xm+1WFYO6xFn",
+	"MNOhnymRjMlLxyFd+hV+0OZCpjph5yclMtuJIAOGtApOqIaBJNcz26U4GGjBIZpOSROlp0E/qZMvmJQf",
+	"D8WTZNOjsfk1DH8csqwKpYxus2M4AyOOXvtGGmsaoS/YUu18uH8BEzYFt3lUBGZKmUL3iMg0oiaGAlca",
+	"fgx6cKZg248Sjl3l8zS6qernwo4pC8EbLZijToltxKzNiVOv8GjBTPsOa3UV7zJng7NmRQeRqMWvd066",
+	"5hJfSYzZ9fbMaEc2HSgQhQehzjluxoqhHI20OUN9Y8b2wR7VwlBUzK26L/ULY9zHLL58otjfkE9s13BJ",
+	"AGiHU+q41884xU7MbgJuTyxqf3J8sB+JeMtdEA7GG/6lvgnqKixZr0VjgQfBeee8Khn0tIaZl/rMKL/s",
+	"MD0uUac692imic67JijkzvtmTqU5d37gf/o//uaf/v7fPP7pv/8v/unv/009CmkdJVAo6mo7tIMnq03q",
+	"aqJ6eihT9m/YsZOgELPZbTNO+YOWUrzGEHV7scEeOZgPqnSEIUSDhtxPtXnXk3airynxJlrWJ9hPO2+3",
+	"Gt8ePd46fLHxomtqsTI9y2ktOEw5JVuHmAfp4969g5+vt/kqGZdo0GjO94Ad0zUbrVZILHyMQo4XP5Yo",
+	"anMGq58yHkgglYEmMiWGcBstY4roDS0lYpY4jyaGDCdS/FkGYFr92Jwb+Bms7+GpPhvbMTlOqOQApIbK",
+	"MsofLaOGeZcM5shWXSxtsLUwXnYaQm6ZnYSQIsYAa/BR3rDWpFPyinnpRFnV0yIWyWFDHpntIKFJMrBs",
+	"kyV5E+ZkEUKNryYoVf53De8OBADg/YHJ4GpoRY3l9ybufPXDWKYs0djhABuJLtObkdmP3ADokrTctTqu",
+	"HGwctEJmqQbdm6ynIJvzqolKEWoJbR8I2+8aLHqih8hafQTCKhvKFAXahUzHfHgh3GePdWOUnnCFuAAo",
+	"qTa4f7BexjdBfdAudz5/FXM5cayDdQ1WLAoWb1DEPXfxntr0fig/vMdVH/Pir623xBv9MiT4mq6RyVAb",
+	"7XLc4MKpvGBabLOBiuHJp0/gSS5JmvkGTEEM4gQXquua2pNW1Gq16ptiBCYR7bRIbKw/FfFh593eQWf7",
+	"/cnBwfu9ztHrHcxFh9mpUWptz2ZJxGgyRonTTMlzh+MNY1byr7gSYasuZWQ9iX71/GvqcSSebxRuDJOI",
+	"jaj14rkXEPiWza6RPr8bWlHBxLsk+ZhkRHAF0+xji2vsBeoaOmRHyoghe7YU2ut+xeMU8uKst8n15FuL",
+	"fjhuF/pnvCDoGpQEhReaK3n8yQ4bDB0dvHu8CChIMDGnQXR8TdKTViFfaJRALyurX1lA9qnFdNtJNkYX",
+	"bxKTRIuL20s/OTmlTqFvpDfmg8eH0OGHgU09ts+w4pcBqdQ1V/plmj6FIRKpPleC3CIPXpQCmWtFL0qM",
+	"uu0mhRy4GozWKw0Blap4iLAlLgpSkyumK+fhr21Suac3ZU+tTZU03i+xLE0gKF6P4ZBqgIxB7wRrAHgL",
+	"aVylB0/oE3NhfjTgVktp9+rc2xHYpp8cOMB//ggHf5Gz4ntPgV0DUaDBREgypJGJgt1V9+cIidMZgwou",
+	"eSMBhMcDJ/yl4f3775HgsLz3RaBbvGzJc+CGl0n9tl0SQ/mhcWqTaQNP17XNp0+fr7948fzrj3FXlKO7",
+	"VzstMCBsMzQgKoFh0uNGY9DbMnH85pjiYuitYaMDn0XsgMy/Iuoay6GGVGojdsxZqt0A1WXRXduCJ75a",
+	"f/J0Q8jRKMMitLfH22L9SfNZCwT58Unn6OXbrW+Pu2sVf0nXPGm1WITbcU5RWl97iGX2OqGDsijKxSfK",
+	"0Q/swES6za5piHjraKdzsrMdY2kTB8pD0BfFRPDAxKhlwsG5mztSqwOlVdYbSDi/4AgCPbxrBNczTRn0",
+	"PZHTpQUUohbD/Kikk8ccMoP7AncHNlsP8a3BLsB+eOYyghTwBbKzTFs4RR5uv4DCBIkL2r9vLNwGqhg6",
+	"4/WZzh2JP57cGhg0HhFnpFKEIMTaD/8wB6xtiM8Ktui4oFQXLW8HvjIqvkQbsBCvBXpDKKSHcdrqHG2j",
+	"wSbE1jc7W9++xwvsUycL1RrVJix/QwmbZVgf7cQoU32dpr5iuIz6A69FvW7MXpVlGSeeJo3GEleCH8vK",
+	"emhTzoFgm8rlcurCKpvJjWiK3cKzX6q5RB9WqZuoZjRFB17LmcANHzpYmhJMxsdMfmh7Zi2NMm1yXAzG",
+	"gqIbqAIXZKBW13VIQdV5U3y/OA2T3jshgfLqt2ETJGBHM/gHPYP6ZBL5hbUsRzQDI1Il9cgvX58DIFyu",
+	"07Q4wUle+FQWSlkG0UuDEpju21STH/otNI4FLxZtAs+DduVZ61TlpXYhOOlysBukEXacY6ICd7mJgmf7",
+	"7eHe7lbnZCcuoQMUdBHokcM3f6umMZuzQQZ5tAFRbP1zNeUWF3ChxQsij2iVqEyDvMUz7lybJOLtHdEO",
+	"9vvez32ISuGbNRccFQKPy38JLRDr11WqL7CYHMQFu5Zh1WjELdNGgDKdpioVubX4Wpqp6k7HfvJIIYQE",
+	"ieiexAQCPpt++j//p5/+y39bDx6kQoTPUDI69iuRzxDlR9gz0B+/M/ieeqWTsAXhYKM4JEn4abuAdJxS",
+	"Eb0owCBLs+RPpolEZ0RDxEc73+0cHS/qT9GNOVnTLh9PuozS4b0/Yn7KvMQovEDGBmG3GcAljFOPHLnA",
+	"w7j5u+rwYtvvO5UzZAQfghEsuEJKVvqBBfAwu5Sw0LNZohJEAKAR2H29f3CEA+DF/6JzlssQ6m0RZ0o6",
+	"a9AqhhGdbgqZgMDRTpuzCIxAgYQX+BeLpkYyVjBtJCxgI/QU2JeJ6oFKlvj7IpA7pIbIVGAGVRAAxm+n",
+	"HDGLOMGn1FMCSeGzy1g/fJxCVBEMpX2BwAKlkENZGITafjMlaagd5jmoRKBx3qGrt5ltf0U2+6vMDvfL",
+	"2uQ9zW4vt/EzwdZVm+DAeF9mgGIWY2V96Nkc+J9xXvtC1rAH0oE7irePM+NtPK8gVnUWk9v5s7Nk5VaM",
+	"yWtxi90tsYA3dkcyc+pqK7ccGomK4x3jvKjbjtmyRWd0yQyBBxNR66799N/8+5/+3d8ISpYR60+iVqv1",
+	"01//ZXct6pruWs/2+0qJjeazczFVLldZIqfdtUh01/75f/y3P/23/8NP/9vf/PTXfyn+3//8b3/6i7+h",
+	"H54+Xt8QP/31f/3Tv/578awFt/31XwqKQ4Lxawmoh7Hhs6RrynPRFPtFQN3JC6Tx6hrG0SJHLYXt3Dmd",
+	"EJ1dgYO1yvnQ2aXzoWtqcWf3/XZnd+8dpfrHESVeLQUEiKomd2fXW/BtX7JVstIx1Il+3ivrvTiqRG5t",
+	"MqAqDWcEpWmdsw86uxScR33qbIwQR8WIcUwsZF0Wg1OTRhyMlOnsNmDPyVyfppgGmzc43RCT5oc2USmF",
+	"UByc0IxOQO6irvHuH1pUfTXxTScfRTZOVeNUOtRF8LPeUY2WRmfXVycWrY+6pi91Cna5xpLEcR6Fp5wd",
+	"Kurb2IwdCAJYPn1tKBOA1n0T08kdDGYBfkdxvlFmk3FPcag9k/28KbZDGCNTzqYXXn1B2+Yylwa65gnW",
+	"gfbXtFRCiI4NXJjkcE11Ae02zjFRNFOY08xAP+iSgKdQAwr7oaSJcfquK7Tj2tAaNcWwRt1bpRy55uGm",
+	"ocFYHil8Vc/RsjgWlkbmiAW1QHM6hHeHMvU7IkYoPvKZNB1sQLK0qO8krKBPjmBzX13c96cIDY7DwuWA",
+	"0+SPvpyWrD/3tYE9eC2iwAVFYZec26RxPMarS+u/vvGpcZWqpEpJ0kITBl7KtU9FJO/udgR9Cb/6wKyz",
+	"H/w+MyAzq5Y8Ll0zV1J3lHJjinIfkOfePWOJOTuz47NBBW9T1KrA7vWFyO7lOqRHToxkPqgvJ8e4YUH4",
+	"A9/FL5Dv4naqgm+FuWIpnnjJT41bR565JdTBN135+9aopau/dfeABB/JL/B0xY3xxia6r/1m+vmB/nym",
+	"vfQa/d13spGuz+iCa+xyOhckr/XoxH2tUix/YKaWHXKE++JONYyE+tBTI2/VGw/Vw+W+FParYOBgqqpT",
+	"JhHx736PdfGEhkqlAwhmWzqgZ2KUVPW34DT1sId3c5TeNTBO10hoOkccNoUUxppGAMQphU3ZCpwFw7kc",
+	"8aZrbgp5c7UHpL6cS+Y2NI37gDlz/0X8Lx4l5ssinfnCzHNPVnMPMGKuUBRvFQQG7LrHbNOjK//mJ+3C",
+	"IMCrzA4xAYWRppmOgQS0NoI5GEo0YghLnstcu1z3XFNsUeOIzKyKP1PQGPg0367pVJI6ZvJPziieXsk3",
+	"GahMRQxUUj7YOONA1GT5ZJFpeo3jpb7J1RLziTmUo1S4PZ+1noqazRZ55K136NM7owUHVJFczzUZ1aSn",
+	"ElRCxx/QKvEjgDUPIdGeTt8KPWZNJToAuWC2j3G5kkmdPuusT2PAH+FmrG4i7HVHPZ/IUkRd1HgiaRAX",
+	"I7vRHf58/TzH1QNl/NmXKMy3/OqqqtmfxMT/eNmszYVy+WM4U/s21Xapi/ZQZQJJmjbFD2Npcp1PxUCl",
+	"SSSG9kKbs4a8UJlEFhKXY8UHsruLmr+7MVH6bIDpeqfjqegrVdQodQ3HhuBhrM1j5BpKpCk4WTyjSC+1",
+	"DqwLK/6gMluPBPWjkDM1/zYQrxNk7dEOG4w0kVyFhoxHuahhsZojWJhRZntY2zrUZkwSvK8U/4Xho3JH",
+	"+e1C513jLL6dSMaQsYjyHKniKdS6IV4LFsBxjlsYz3/4K7qVktOKO6iZVNecMW8RzkUp4Ebf0I4q6xKi",
+	"WnEU+sYwoLOiFtOPnXzLujwG23AYyo26BuuNxBhLyXziGXzlkSslnM0iwdbkRE4phAdTgZA/qXVOuXqJ",
+	"weOD7GGBEJbQcnA0t7lMnZAJSunwtRBzPpVOFTl8tW+Pvq9TZuxiZ9RhWMJ3GQIIH7kD//8nB5L4ojCb",
+	"y/NbRK9g1zcK6XWdzJXrUC2wmMRNBq3uZ8oNlqejdHwyBu3KoNL1OeGZxcMo0z2C9Af5k4AWano5wfUu",
+	"KJGm7dE1NV/NucFOCSZfiug9vpSFUxPqrOUiV2ER/mb1jMHVQgsTqxxmoIhzYyecoS1zhFjAukvtMO3T",
+	"pfAreaOIom2huHO+NlIbEffRSIybhfNHlhIfijbU4t+8PTjZed853H3/9mgvFmPjVF6fid0/az3tGrrz",
+	"eA77VyyE/t0UGfwFZ3TB1qhSEGI+D4if84SEgs0Expyjr2M9vk8yIRwE6c61Oas3xQk68owVpzZZKKmO",
+	"aO38BlfSXYoq/AJ/7WcgrT5bJB0HkNa0uyXRwwrawrV7ifShJXkpF+yMrAiELrPQoYiYuYyW45i+c4dr",
+	"E78An3pYmB9FYeD8TM2sSr6+eElewjtASmW5OguRB20mJpQB3xQxrOK4Auw6c8gVuXI2Q4/Gt0e/pZPG",
+	"jXsDjH20Ws9ePG3FnG+f6945cv6VWX1Q58cal6gA6pjH7++aeHf/u53jE88i4EStSpf2yBVFEoF6Jwr4",
+	"lvwbUs9vtFrMWmRU3pjYLB90TZ4pE/AqKKONX0e9Z2xVF+rmcOyb5RgDl3mjvfLt0fdtNlIIEouPGixT",
+	"5jYVhSuZEm5gJ4b2Mej05ZqWMlaRH5iJNaxZL0/6x+13X5P8sXGfCcKeBuZ2wwnRLy7L/wHD/p6UBXSS",
+	"REgSSNc8I27slbrt/P+K6nNlZtg2k7cHZ0JBXUZWEaHHcRg7UW55VtcNZeQXkNX1qbb1Ly6564532hX5",
+	"XNdbqLi8V8pbKbsBMXuFEQWzcUqgnphjoa1hVHfCTmAef5fL6fJ8htvYY/dBAWndawXkxwcBcy+SFD5X",
+	"fIpImj+rdFpyqpOQWM2hQfdGnhIW/1xMk8LOVS42r0fC4gtlmk49FS72uWtqMf5jN4nbYs5oJP2hZDPW",
+	"m+JQni13m5xQb64rzvAx3PdfIuEltv4+EV5+MuHz5XmLcr9AZyQAX/8oCXAZm+XpeCoQP5O070UsjMFp",
+	"4mOhsagRzeT6EwYsQY/Hcw/D6yIET+yafCCNDwLHGFDhVNK+UnHBdN8i8FYP4ktg8Y5wVbx2wzoLlUKS",
+	"1Y0AEVQ5nCUqY1rqJU5Vj4PBJDSJKhdADuW5KvuLSnQhOQHJjqw2eRVic3/ndedk97ud998c7G3v7r+O",
+	"RU2mznJAfGJ9CbATmeypzZLdg5gSvXOfG0P4oAs6eAnRIW7t++olwsZ9Ji8RDcyDl+jBS/Sz8BIdodjy",
+	"Mut2jocWHg8z0uvT8BZeoW1e6UM6Un0Eh0OH0RIpHBKSvDAnGX9mC6k+CZwHcAilKqek0tPxFM+sXEhU",
+	"VPlYxCjyJTWGN5TFD96oX7A36rNt51t1VOHKX9lRhZ0LjqqmWHkzkz6kOeWGFSXbJ+oHUqlqFqudkW7U",
+	"h9cLeEXU94b2grISvTWJ99XLKqCcUwCX+8duY9ffB9Wrda9Vrwf/2IN/7P7Ky1llxqgcExMeY17CUt/Z",
+	"vgLDM8sHPk1BmSRkGnreR+lyEXuuVvqvqI2NzkX85mD/5BuuwGQbOgJbHI1UV0f053ii1LmLBf7HP/j9",
+	"zs63ccTXMAH4jTWJnIJUPB7DvyKx/tS/JxAeM64SJUIiSCSWgJRZA8GCZfqw5ZBEmPaNORI53/zIsWWt",
+	"PYE0wRohNQOX11AKtxPEM4O/N0XHOZW7TdGTbtBA/gSfYUJDqjNfUSRqdqQMyHR/YZRSsjjjUlVYrMmv",
+	"gTogjoYvjy1RdkRiKM1Ypo0iB7z0bc4syb+T6Ri5dykDpriF8j17566UH15JWtFZKW3FhLaIf/irYmFQ",
+	"Vg+ldHbNDECqqPn8cn8CZoqwrBAajPL0L1QoucI4kcySiPPooYmplaFbRFcGLc1VNnRNsaflqU51rhXO",
+	"QJYI58srjM3FVOViJHWCXLCEaR00b/5mPcIvuMALPcq06emRTEWmhlLTfE15OOCAScbIOFIMR80neXK/",
+	"cWyg1VidUI+Kb2KvusZ3d46Ru0qa3RSUYhdgg+fT3T1BUwFgtijnfV/l38MmP0FZcF1FwT/91uh8FW+y",
+	"v/8NSorrPPE9SIO7dURXh+J+OKN/GYn5+z5XTuS8DAOoJJ9V14KXukZWvu1ljzPVU3p0CWvjsTJMVKeH",
+	"8qxC2khgDMTauCkO919H4k8Od15H4vXuq0h8r04PI/HyzWEkTnZfvQL5d7j9KtDTdg0RRtVJmitxsHUU",
+	"TqQyAyRh3qVpmc+P0IbxlJCEz9U1tQJyGxP4Ijyu6sQHjSepzj0Y8zywoIcu94h3U2+9DNsixi9g0qaB",
+	"hgQWq3JNpdcMiHwL4/xEt4ByCF4bsCixlorAKEUHM91n6kYLL/b6UyGdcNYaKgx1iM4sM5WIVJmzfBCO",
+	"3WbXPGs9FfHB1tFsOn9hZgVGbMzAxyE/V9M2VrTGxztH3+1u7bx/u9/5rrO713m5txN3TW0BxELxwvKk",
+	"hRqHUBzgqw0MqhjMxCTPFNarEYOhsQSKrp3og+ZdEH/6ooHYAwkybCctQwT1WLByri74hbsDaieM1g1h",
+	"O4tpWgTZiUjztw3ZubAeAjfFH9QRb+QbMB6tdkLwBz4PaxF/HAEjl6ApzoiHUGVN8H1lKfDARvRzgmrk",
+	"WS9YOhCIJwvb4VKoxrIhOksytN561nqyvrGxOo5jqB2eF8KLzt8fxrp37qm7l5qiByULb1nuxG/gTZ8A",
+	"wjF8Z3pX1SdfYF4ATuMC9Mbq9C7GcFwe9c/VcJQyi66Qoo9S3TCfRtPjWaGdg0hR0hD1tDW+KZGQnsBQ",
+	"9JVE1OCaFK+OdnZ8fYpjMwtBsLBWbwM0gVk0lLjeFpKIinI29b0VKeFZpkKGj6vlAfFi8dzXqHjRws8U",
+	"Gi8N0YK9RcOYPATJ7wXE00N4/DrMgbIkJqfXE5J3gdt02zHySjcWxMgXBaU/Rh7+DNFvf3kR5tveEXcd",
+	"Sy4W7HURO5fHaG9tE9wbbaD1ibSBB4jGh2DtTZETP/NhfK2IbaZ64wzTjZeayC+nPsiJUdhlVvJR8aa7",
+	"dVXRVx5M5GAihzlcYCaX5vd6NnKcSAIgXhe5FU/XwUZ1A9hrGa0DMXaqBK+DIUk6lMhH+8iJ2KgP+TYC",
+	"TrqBnThGL0CHa46R2j5CBFmDSNBl25mwHTyW0JP5PqIX2eYyFTVMnYKHyVf0fue3Wzs722RYexOdXkux",
+	"XZkMtdEuz2RuMycG8gJxKT0ZYdd89dWhdbk2Z82vvhLfI3xjLMe5has4Jp6YmpMPEP5RDOw4S6fiz+xp",
+	"wSiKYYseB06VkE5I8dVXHCz+6ivPgeJzCkr3MrVtTRvROTx8f7L7Zuc/Pdjf8aCXRPBfHhOE264wjJXo",
+	"Nz2fZhSA3oiQE/6FnocQc/C80hgeqDfFnsa8MKJXLnF/PXL01UjovARjaqwPcXsg06gAMY2ECZkflpeR",
+	"J7RSojdQvfM5F71HOmX6z8OD4xNxJYBrXI8QfZMCJlx3rXNky1WT2YETsAOc9187rtkqTRvlF8h+zmEk",
+	"JJ4iIl5yGmwG9lBrPF5qRKkaj1z5TfQljPpon6Q7zupNgcGXnkyVSaTfYHSz3wMWn1fZbOtLQZNszATQ",
+	"sAZrmUIh6yKRKUIsREdTCLsQWogjBuQek4iORyFYV0Y55OSXoXYOOll0KDAxwEtgHYcQZCXbpWDiQkfy",
+	"xJazNWyagFCZfbcLeQZETl6fT1ygH0Q+0E5MJMPphvCUsaKfKR/1q5XES7HpaQEQniy2b17Q+FbM+fuQ",
+	"fRjfCg/OSJpHlUYKiTk6NSlSOYJuVu9+5BZ891RNLQ8YfoS6ca7UCF+pzdlmOagJR6pi7jZrVGl1XlJG",
+	"E47T++o0DA38TD7DYoAeXIZfAjzvL9YBOHMqXEMFvCxNdI5+cC1aW6BpfS7HYNG1KytndnM+T33a3NBm",
+	"qil2vJBPMyWTqRjKRIV8FpfDMe5T+6xRBC8ZMLuDcoFsJqjdmWkVafmSspmPkL0PDsqfgYPy1nfsXXso",
+	"w4K9roOyXaYKKgypAqAVAeyI7SfRuTCozbL6y7pjPgGl1dhMuHM9wmDoZviRuH1KaulABuVQg4ZrlKgR",
+	"FLggw5bK2zxwXVnfRvsUL9Q90w79HFJ76b10N7M5sLVsRN9mvZI1BYp4BqqzIvul0gZkvSaXEUsfJCBA",
+	"bbbcouJC1ZgIyLqF/QjWDfEPn4wzTCIujbft94XL7ch5/bEtcr5Lw6sY0LxkDQV7fZkxhMnqaApzhj6x",
+	"K+CnZrX3pV7q2xKE90X7bH0a7fNLclE/OJzv1OH82Y+SecUMazOWJz57MDwGvaukZKYqOVOZqHH5RYQJ",
+	"NJH3YWHuTUjCCfUpUdcUowBiu5I4FJF8SqeBXcf2+YTCHyI4TxqYico3REzz8mGkeoQR3rNDNfcYutOw",
+	"FmsIsxdx4q2XfTwOSfAtkGOwa3ReSNjE9sbwNJwfcFJhn2QPRooxkrUjPI9NsXxMiJIGXQDoIAwDU6yO",
+	"gluoxsNR9DsSM1119YjGMLy4Kd7MDCITsxOyujacMRwm0nt/eEJ5yLy7yvOzFxglp7LHtDgwNu25OSHn",
+	"B9XEwMp3843GrHLN30IY+TC6AXXdP7NLj8SiNsl0nivjnVLQjvHIiZ7MMq0SylSvi1TJCy7lLQGyoxep",
+	"2oqIeYb4AW9xqJQSKbsmtCmViCzTMVNM8B7DeNo0Ze2J63tk75w9PTSO2hHSCxJXpFMhXddQy5viVXB4",
+	"gdpDfqvRKJ3OjQQ0e4XFFC1ZSDO7K+yqbG5GyqAxXRPvvDk8eff+ZWfr27eHsahpD0GDVI5kTRVsSpjr",
+	"Hv/xR4TAmlJpQNGNoXYOdztsfTqSxSgDDSOfwiAtIM9H/v5M9RXpMqiBceZdaR+GFPtE9bWB6RSZGpGD",
+	"F+6GC2582vBedWQncUqMJC53TuCTIrejRqouVBr87wHgEx312rhcpilKDtS/jJ/ycQ69Qqc7jKfBagge",
+	"ZUzBNV4gFW/O0E3Pf9GtoBWC3hx5Jda3dFasaUdw1v52yopUgecqcNv4orCYpz5G8KQB1kycTtGzW5QM",
+	"crI+Tfz8ZMBY+qJ2qnapxcGdv/7kMS3PuE5W+pTyKGFkA21D15QyNdnbCSs90IBSb6FVof6QS+UczHot",
+	"lB56cm7YGoRH5KXp0F5gWeYsW2gZobsOAxgEYYlk7CSULFTLOUFH9vdjyAluxFqVoZyKU8V1mM83xBv9",
+	"chMJM3oyUZR9fTp203BIrj8rHNUUdpCnyBHx7FnUarXCj7bP7/zP1sW3+mWJjWOohpZEAG47kCP6zIRq",
+	"v7roI1EcDkxm4cyywsFSL2/KPzk+2BdBuS8xwa5DDzi2Jjq+09jNic3Ou6ZvM/G8FUo0avGHhmcHafDF",
+	"uF4KF3hx8qz1tM0fD9914utm13yj5MUUXzSAf8X1TTxW8Q8PSiVqJOQj36JIbB1/J/QQtDsWYzbLI8Ea",
+	"TdcQToo1dQqzIEgKHk4jlfm7UDBgmwup9+SFiF++PX63qDqljQjrKgNzF3maHHvzbZ+bC2NU7vKClywu",
+	"XMFOvcQ+rt2NccQv/+QmEfbsSLlxujABYCug18/vtIfSlI8sTXk5dtPPWo+CzqWF5gIzC536Je8tIL6w",
+	"vDJlVtqsbT5vwXWMgDfs6Z+pXu5tpLXNtbICg8/jRqWFv6jQ5fmv1ltff/184zI3e+WdBXceiI1F1pXL",
+	"Ze4eF+rapbx4SB6BsdhwP41VSYOBawYp6iKqtotBAUcPVZzbWNQQV8YjABQh3vXo66ctLOqr5CVIc6Ye",
+	"Oa9bwKHCSsySSvEt1lqOoV9r10eLlrl7ldnhSqCjcPOJvdty72p/vmzs0V9Gmfhx4NkFLbbQqfFgpgVd",
+	"Eim4/+6Mzo12NxvoS7f2LluavLNwlxkVmFbw8TbqJksFAINLLBIDoBmTNfPIFSz4LADIZ98b6DTJlHnk",
+	"2iL2I7abxFTF3bNpqnq5E2PjX/6HAmakYOkNH7ETUyiyo5GSma/Jju3ExGwTQn8Qr2WgFogXUcP6Ym/o",
+	"lxM4PBNNvdk1B2BqzkOfsAZXmC8YhmiKE6KCVD+MJSUmufHQlRn/NTkF4J3wAJiY5NnQbuFJhT9usiaH",
+	"fxznMsu35TQWiY8oIK1mqthxJYbwwSmMypT0T/QewVAgcs7QGygJmg+oK4cfgxefXlVLxK/F+iYviXLG",
+	"UT1aWpu9RHKzQ+hmgvsl2qjvlFwJVpruxg/erfSu9OlBeH9RwhvtY1zLn1hc07cuU8PkWUlqzcjtMXoT",
+	"bb+w1m+mhFEItWB9R3cMGPbsexibRGVo+rdFTC1hQGpuTuzlBbtuKKGOPN65PDsLfPPW9JbJhBN59nNR",
+	"5EJXHsTAl6bDwX77jOobHNU3097KIHjrTyo6A8q3GF4di5pTqtD00mmRZe2wqH1CML5eEWH9id8Lr1iy",
+	"e99hwz9iA9N5fpe7stzEh4355Z3PqMaeTj/xOX3pCV1lc4ETUxvhyBWcqGwpq4q822qnE3n2QET78dQi",
+	"NEt+meF/r80+a9QEzxTtBPogEyx7aop9wgfJlBgb/cOYwgEcHq5ttF6I2Ge/xpfRWch7m4F/Ij9X7n1I",
+	"VXrIuv84bOaH5Ps7Tr7PcfuuIGCWBAHuNkse2vM4U3iSLc/IOhznjuuJqKgKTkFGPmavEKUI0ImIcINJ",
+	"BbFoEXcSh5UDT9niYCW+Mhymd5HHiV+4lhz75ZFQ/HISJ3k9XEMzWJlpbOHmu5rWhckZBgqVDHTukteF",
+	"3C1Er47paFjIupyLRZ49MLE8MLFch4nlI8+uO+dYkZfWm/gCLtgcBUWKPEPEgVATYSQi5FKun+c/QRdR",
+	"+bzCspHisCrr7pfwoMj7V7dwXZ29ddc6+wMDym3UxD4URax0ttMmvwvBNqOoX7ssIsSWV6YV9qnXzCxc",
+	"cAoz2ydfD7mvRNMrTqdCVlzHnL/JzmMM+eB1BsgOn/RlDS5Et6doECDEM6gemwj0rs60cTOh6kfOZ/Qj",
+	"cgTWoSEvx5QyU8kPz2FvCm1hO4rYFqODzwa4nj5/TuGtNjFxCKM0CPDIB6Z4mEDAD2TaFyOpM1Hjvoa0",
+	"f+pv5L8druc2pnZaGKFzgqhnvA1NXKelROUgxS9hWuY5vu6psGoknGPgV9+4aiztxH5xvM44xPeI2vnL",
+	"ZFwOCzVIyXDtemhRb9B8CYlCaL/gPvse8+N3Ex/GDn9HxFVXET52YkRtjuscaxF8rUfANCqYz1GKJLqP",
+	"RR05wkHVm2I3p5x8Yj0m5KVUm3MkpdCVYDuXXblcjTaFNNVgeOiTr/Rl6VFgK8ETPpa+6AGQb3Q797ng",
+	"PQqJZoTRxBps7GdhN4mxhGCKRQj8MNUxPCrYi7ANlDHFfppCbEdYSkJRfEJn8nVsWYg9Mp+HLy7Jikgi",
+	"CFSsQTnVaSpGcjrk8hZZVFjgVEtxKs25HxRORcInfced9SBSdOWRC3RUmtK8ZlmqiIsJKzGooS4QV/mm",
+	"FCck1Z+Jmuc82gysWXZCtcdIuc2ciOTHwnE7hYFtRXNrBd1c2shsWloOnPrQX7AQasaWQLZmSkWGamjr",
+	"zNxkA9+SNtUpcO3Kc2GN6xxaBO0ndFBYFC8VlTkWrSzAuLiCRCUaAamyUNuSDzI7PhuUlkhRODHzbdQt",
+	"igYUpXy0uJFuEum0qMQln1jhdEIejKFTKUiDHnHXYWFX+dPhI8XXL+X5xpvvMdU3tu/zsX3T8DzESR7Q",
+	"ie43ezft+VOVTxTWGYaSvNXVjxsbarceUfHtvNKz6+vcK4IPjRjK5isVGnpkxr5i8Xwp4/YNpeIDctDP",
+	"gzzbT/+t75wrfLeLSXTM7OLGTNfEhXLnia0sc8/kdtlKf63yj1jm+9aopUu99UnO34/0eT5dcSO8sYnu",
+	"a7957vM+/aI222ui37mrnXYjrnkyCq8JvoXGQ6+iTMcil+esrJPpiaq6ozMplLTYM0VutnOlRuz/0hns",
+	"a4z+M6CXzUQLrZNYZKUwZtjbbUISYKMLKWaZknciiZM3wCXDcSO2rPHGhm+W7Re4KGgZZYrxThP8oUDm",
+	"RdfBpZz1t3Fu3hMz4osQYw+qw88HZuqz6R2z+re3HFaKonjkD3KO6ayU1xuVYDAIfOFCiZg9UDGVyC1j",
+	"Ty9VELJPjTxW1Z+8h4c1Hi9ba6OFFNwVAPX6sgjD98FuujOBQJ+4ZxwLX1jaOzrZ/eIjk49dtqX941fy",
+	"LZFQX56/zL7K2RTmy5kXfA98aQqWE9825wLi5PSYh56q4WrrjIDTG8hM9uAY3hSJPtO5i0Sq8hzjom4k",
+	"vQ98MB0NlHGIxcNIPMr0sumIKOr3rDSeO/rMBu1mU8SplaZDTvuI/jqSufL/fqPygU3CX1iHw5FLuICl",
+	"uwRAJNM0pEjiH6QhRcXNh+S3joVRini/h00Rs7rznUzHKiZPNKNZobc6Hkozlin8jFsZbwGNgDwGZwa7",
+	"Gmizsf443uocbQfn9FBOKbqAMkg7N0bB6HKZK3Tp96a9VG2KOFzZllPoMfvZsTIZO8EXiqhOaSRFDfqc",
+	"DzKF4QXQ7NqlyA1j0pfCqTqvR+QetkZI3+Za6Y74caVFRSfrzQVt0S6k9symofpFXE5XLb44G3KKZpqN",
+	"ESi+udqF+PFsK5DJxAdC4GsjOXU+9tGTBr5MhJ7LugwbLK4j1O2pCs772kbrRV1MkIxEUxxhudecWnNf",
+	"febUus/kMeehefCXl9Tmn437+/4c/qE0YOK34kec+DfA4r+J/3uBShFdwynOHatUGoxXKDTwsnlprUE7",
+	"3FIC/ytBgWYqxaAv3V14A4arFikEbMAiq6DiFmEAz0tqF8oq+UP5wudwE37JZQjzgbCbCImraxH8Dr0q",
+	"aFVVYLyJOnZqSXK0GJtUOSfiob1QJzYOpOlljMzqrotAuSes5IpdXKVgmsNxrlMmjEepQeTWAi25KY6W",
+	"P0q1xwvgPjk5kFqeWsLo1b7ZBUUIeQnKkK3YFspvsIU25zNCQKkrK6xhVFkZBDNM6oQyaGpz6mx9+WB7",
+	"hrT511SHfHkA8YYK4hscpVWSAH+OgcYvIGH7c0cm71LbWZFj6KZBzJOB8hu06g9kr82SGOVNTa1PFaFc",
+	"bu88xCdvR/H4sgwTimveyj5dsBev8E1ea4vwSXjzcCe9oBLsrBVERBbfIlN+TDvRS5XMkGdyCxT/UEw2",
+	"HSkPoJUXQsKzTPoSM7jtkaswTi53ki4PUd5YntxtgPIGPpsvQIY9BCd/sQ6aENT8TA6a64VAo+thHZUN",
+	"vceplaYBWykZp2ppyNRTu5CBQ/ZNYKhh+l50rJSjHrUrOcHrTYFzpxzxJQ9grSUBtIxrJOw4d7mkiKiP",
+	"s8q8FIt5vP6EGHRgd6iEyryIzwBFsjXNrol3fvO2s/f+sPPuzc7+SUye92AncuY68RgTEGo1JoPBFsfF",
+	"CvgYj5kYMjkyXDyV5hzEvD4bZ6reFv6jR7v7W7uHnb1YZKr64VGmTU+PZFr6dlvEL9/u7e34Vmo/RmhN",
+	"enDcycCm5edDah2ObjFTlIQ/c5GPPToacdxgdDM1lNpg6Jt7WbxephNoC8Lb5rYSF8OgUkk7BpsZfha5",
+	"yoZXAny8VvkeLBq/Bu/wqKh8556Awz0ooosE8Aky2PuiorDX0EuDS+sL01EvlcEhjHl5zkpPZkk5MItI",
+	"llh+M+2lStQuC9DWQ5EwOtLbS2psvdrLqS9S9FKLgU4ib/fVt/XgYC+3hmBI0EcWEvkHaojSoRRNhhuw",
+	"OjieCd8GdF44ORIZCC9VoLdUJhFDJc3MKULueHsBQqYMu03MlwWTmpyWkgFHmbrQduxKXZyKGg1LPZQk",
+	"4fBWboDB+rWI+eI2nD+hoDAZK39o4TDPxMjx23NvDEcB9rIBfczGKSb47ObQUzUsiIl4Dczjk6P/FIY+",
+	"kVOHhYo+uYiNE/gunXJtZKzqj02CFg/nJ3nk3sJ3WA2H+1wuzKDwwRnvCuHj0xfYMZ9dMu7xuVhMv85F",
+	"X6YpHGrtcukHnBnsA8aP16ToSTcQMrnAdCffDSq/84wRGMIpnK5iNM56A0kZVfseFnU0Bm0ltTarcTsf",
+	"i/06Vtgxmip0Yb+0lCMqUseSUn+qYoZC7rjInrtQQNWHo9O7n3mf4SdcqqmUEYY7V0Mucy+1fFP8kTJb",
+	"ImH7P8aFlgFPsnc6dM6Nh4HeLbeCuJN8zphnaCruznWaCjmROqe8CifUBy6/y6AzM/MZ+1tBt9rEXBKS",
+	"Ezx4rYj3G85Hiz3OmjQ4vy49+dJlmWzFoqBXFIu6JjEhj7STkPAGgiqXaeyR82EYeMngJnnELXRFpSep",
+	"bbTYHcgTfpKbVZ+RTaWRgOd07vOdaNq8AIQOleQe7A+UagkyAOO28Zy98HxlhdKEYoKKTopkHfxeMQAF",
+	"zUDgTcRdQRJtkSDJFUlAqqigot2ybJbnwWMR3m3TBE6Eov+8ZmXpEnOkwQuhsS1hM4HhHI4sMHKwUdhV",
+	"rjvFNV5ZcX6hGZvDmM9WcfsgUDaTW1NWHcWcjilnk5RErZy6E1VSc0Iwp3LqlOMoRZaNTuLihCS7BsT+",
+	"olvxpmW5mFsyS/5/9t52u20cyR++FRx/iXSGUpy32R777AfFkRPP+G1tp5M+yz0mJEIS1hTAIUDbmp2+",
+	"jueCnhv7H1QBICiTsp3Esd2tDzvbsUgABAr1Xr86rYT7Df3hpoxntMg4YHaEJ6slwmx0vADub0Qb3Lz0",
+	"z5JBS1dB52xja8MsZyMK1OGJLOZUb2xtmIGMumQM8q0NpW3j4KhpFRnV37EGLe+1gofttRMcwK0Jq2ut",
+	"/wlo/QHTAqln+F6g5pt/PnklP51z8TJlE1pmuneHTlzw3dgmE+6Yy40dy3zhdAXoPfgBx9zxQyYRglfo",
+	"K2mbieqCsTZ+dOP1jZ/Q5+qsYOyxMKp3ZTHiacrEMwybGqKwNFRBgZjTDW5DA43VrwaQYjsyi5ljxllB",
+	"i/FsAWYHdhHAEIk7wcR2CW7NKK3T1eKBEp3c8I+UG+q/blV26BOEo6vfgXXG1R3SMpev3f1v3H0jATuD",
+	"s+HHo5Pfzj/tDU8GJzuffmsOBATe/BYhc2uG5UCRxD4TyJEV6YvNUmOdyLi+iA+d+rh0D3mtOOr7buI3",
+	"XKzbEyNviOumVqq+zCOs3tg0ZuoyC0i6fXKAquALowu6doVg5E4m0KO9PYuvSSiv786zSph7ynKoJVHu",
+	"i3MJ16m+JfB3K41u/hT17Yk2hfpTET2mnj0YxX8/xMYSra5KPYPopTemSkgmuYMxhVknT9iYWt/Gtfp2",
+	"n+yp52NHWY9be5NWOmXpjRj6PxOf/cN6c8ozKG2mc0Y6Y6pYjwvFhOKaX7KImHtDuVDdPjlGTGzC53S6",
+	"1IK63+i4s1rgvRM/74fKfDMWwK4BsHXCBSCo1j+yzf//z5r7f06v95mY6tnG1uvNzZ/r/sdtawWCFozk",
+	"dArBYnv+z4DxPEMs6bmnXnf73V8anZWNN/N260vdhIuGZ6H0ayDqIBPOCsPRbE2XecXhTAAGFRpmp8P9",
+	"3fPBh4O9w/OdT4PDj8Ok22+xuQ5cJOIOphYaf2tR92SsLQtxAqkOgFVhaCKlmt6RcFfJqhs01G5W3bPo",
+	"DhbUEH4K783LPKPANr957BZF95RphfgwsvDILtiFQRJ2nfNiQTo5K+bUDG4TtTJGC5fBMfKjWfSVWHTy",
+	"QqblWEeEllr2CibYVbdPhpAMophS5uGbnXlcpYX5VMz5MlaoYNc6FlaB7pNDqPEmUjDLIdx1b7/pDXr6",
+	"KbMC+dhs68Po52boR9LNB4Z+LCdrEJsVfNaadz1rNf0ULG4vMHMk5p/G6Vawq0JiLcKPZld35SFm/joP",
+	"Id/DQtoZyIm0Ce8PEE2RGVszkDUDech4KSaRBjykQHp+CjxEaapL9SBKT6lyY9ZLQZhIXRFNM1fBROgJ",
+	"VD6hQpnJKRfqB/ORU/zYh+EkOPial6x5yUMqI3CpoCNNwehY80saGGWPx1MU05qLqXqp+FSUeY8Js/i0",
+	"1VH4ZYZwh+bxXplDk6GcCUjTS6ZMn8IwQxwlCdv4aImcBEKwDbEyuAm11x8yXFafqOXmqSuux7N1Gt+t",
+	"Oa2WGHC/AmJ21NWatdcYXcLSTUgA8L0IJ7Jw1ZwMznzbwkFiZUJEErOIz3mYxf4mFsnp3sfDz8fnH/ZO",
+	"B+/3hx+SPjEn3+PCV7bw1ByYXpibdclT5kQYYL5ecwU5/h7NFdMTYrEqP+G0lZgfQHjdpOOfJ7zucYkI",
+	"wN1fEcX0H9cJ/RwF01GOkL1Y2Ghv8p2v8JIwyem8d8EWV7JI22NNgzoashTZok+G81wvbKGUagbv+sj0",
+	"aU7n/3DjPyRhh/O00HXGlV6LhltFQ07n5KI6Mk9WNVK5j3hoJB8PhuOgNbc8iPe7zU2/AMPTAVn71eZm",
+	"AK0di44u+Bzq+hgQohQWV3s5zmnED6NakbSQeQ54OQOSm3nMHZLzsKiM64zFgGQs04WPj5qxI/NoDgUR",
+	"yxNkNqvus+BGxYPfyQRrz6BT4yiT4wuWxgJq6q4KrjXeYOx5uE3sDfA1ehYO3Fa6Fqw3njEzQovounHH",
+	"HkBo3bheP1Fm3fFqG4GFO7eWV08rdxZuuq1z/WbmUhdcmk5700KW+X2lFmik8Gbkyk0heaK1PzadfsR5",
+	"HrKhjZ2krSDQkDh+7Vp+rSK1QZYRTad2r+rt9B253KscqZGGEkHnLEGx9C6UStuBCDPrqKTXm2bhFd0Q",
+	"TtskGUlapCoBnmZBfOAviDNtPsJ2kwLYm44dIRbVEFRYoWhr96hwPkEYaUX7WkuHDyRF3PCP1X3Wfd2q",
+	"G7aWHU+yAMrf6ntc6jaJcXvmTtOtP5bmOgY47mYZK3qehldpnXrz7HqW3p/eHq6VoiWlVSGg1TaWEVgR",
+	"SiRjIqE8iSoomeU6WzdjsqI34RMUFZtrUbEO8NzbLnnYy+6FUKlnL3ma94D2mrXNX1nBJ9z6RI5yJvY+",
+	"kB0pBBtrsveBaHnBBOkoPhVUlwWrgMScI/yFEVALRIXEvllRLGiZcibGjPxn1exvWoInI+MAMpRGNjWu",
+	"2ye7XKRh4ioZLfzwRJWj/2VjHRGWKRaLjIuL2rOeoQB82CV+TuqytDsoN/1o3Kw2110czrdVpbGwAVSy",
+	"zwWiBEmj07p4NDpr7KDQldUotzCu2R9K9o92BvvOM7plnjcPxML8haWkzKHFGLRXuUJsLJqmBVOqW+UC",
+	"Uu3me4E4TVfQGl6kGGKnWWZxumJhA+3KYmRRC4sZHoyPWcCqAEvKHZ4gUmzf+LxY2O+j1Rh+P40Sgvhp",
+	"buo+ebv5CkIu1JIJrCOV2A4GX11sk3cYYhme/Lq3Mzz/fDj4dbC3P3i/P7R4onrGFUZTnPcpIBdZtBCb",
+	"zV2OxYiRCdPjWbOral9O98QXrmd7H44HDyQ39j6cmc9/rNyAUs9OmCqzRiv+FMmPi22EvYJz4oaWlIRt",
+	"tEBtiWBKs+n03J5uQsZSXvBHqIN9Dp22fq70YOOy4HqxsfXf/1NLFuBTYY4PGCAV1XX3l3fgOXggZMyW",
+	"L4mXvBxlfNwmX5Z6RzSJlx5y9R5PV2N3Ot6P/C/PK86kZbhs80nbJBFllnkmQXUbk2hMFDD3fQfm2/vw",
+	"oBW1bo4Wrc1/c//5mCYtBLfjj89IoZvUdiciu0k9o3blZKBIknkOnuaDJDAgvI6R7H04Pn9/Pvj8YW94",
+	"uDNEnMbMiXGLYVqTjO+dVtFfKTDerwXGWmD8mQTG+58gMICJr7jykHvu8kiR/Ki2rmR4FzAwCymmdRWZ",
+	"ClKKC2G0a6vGTpn2hkEsjLKKWT9RvTkanzMzpMLcO5Y6w8IWxym7axVE8dvNV90+GQAk5qvNWEygqwSh",
+	"WrN5rhWoxFI4awEAON9tou5t/mwlglX/kaFxQV69g+7omqmITMpCz4z14MfElZO3r/9GkpPBmW2YMLSQ",
+	"niQ5YbpY9GBNYfszF22iPDPGG1fBNLGQWQo4pyWc66TMrIQNipPwG15YzNpWDfuBGOW+Wc6aTf4INvk4",
+	"/U7+dhfgTXlAhYNgUE+TWzrDWKSe6XwHh3wNHDK8xk1cUqLPtZlNDp3HxHFKjxQN6QjLNYaW6MiXCjTY",
+	"vVdZ7DMuprHoIFT268233T45ZTb/cYkhI5OjYuGYpecJyCdxPiKLWCTmIsmC/wt+3iLvGS1YkXS37Li4",
+	"+5gibNtNzVjBIgR4su3hlSRTJswU3oWkgDtCu313AVvY01Gp7xQRsXca8Aeeoa7+fxv2kHZg8w09/x79",
+	"38YI9hsUTvun32t0PoQT5t6v8w1a/Jytimwdu8rXbGErzdVycQhQLtCfx9sHv50iHYgbRCRj6dRI7lxy",
+	"oVUUC9tTQEXeH9UFuW4kbNDvNKrcZ7UKFSPxXWG8mW7G6OWCXMniYisWmDPsGoXiT1a8ucoW5zgrSqGg",
+	"xw80mQqG9E0iuHbJxrEA8f3+8+lvyTYu1HzsxHs/3aAuJ2u6hP5NEu/mhcZCGdVGSXBL85YRqjHuylYD",
+	"vOr2Y/EJPqeTXPfgw8xFBODy2ld2RnR8UeYRKRjwk4jsnP5KEH4XssiuzX9FbsWxcB/exR2h0CyBzxnJ",
+	"zRHjUxHx++TX5DekQY/ZJjQWihWXZghtu03OOZxBdV5+rHebbxoGaY+WHrBviJM+eajrO0jc96VaPH68",
+	"s4ZT4Sl/FexAjoAx7bjXQBSoGd4DBhuEsaHBG0LYi/o2FNFaQulNh30digMrYiyzMmKSQ5YnUZouVLdP",
+	"TqBCLo0FEDHWvx3t7A32zwc7O0efD88S62x3gY+ZrPxn1vuPvo4m2y4yFtAmSb6cHB1+PD8enJ5+OYKO",
+	"AOhdY2RcFgV0D3GfwRWaWchCcT2Dg+HSu7HwmAPuRfbPkmaqNqgURvkAo215HtcOw3x1LDBo0HM/vlBb",
+	"5NUmMBH71UuWEgQzWqyiWNQ4AWgR1OhHGXQxQ+5orbxpydTSMQL4CePm2Prk7ebfYhF0mIZtcxLC9hGx",
+	"osEPkFFrTlKUKI05UPDqcaVTPgjMWW2S74WWxdHStaPn+Zo8y8XLIdneh+G2lhnW+NZGtFHnOhvRRo2T",
+	"tPWovoOdBPpgb8aNlrJoDT4cBohlkU+YfLW5SQo2NjyoH4tYJAdHh2efzneODo73h2fD88VisTg48J12",
+	"sDOV2WeQXyMpSkU6vlDAaqZYiGYYFqqssYD3ultkyi+ZqPitFwzA/sL2QB3fAgeNIN8eSvGUqS62uIkF",
+	"6rMpXfiWUZaz4sS43j45MpKh3gxMS3irsI1WCmLVMyUJ17HgyvwAppCodR5zvcbMDuqgT8s2WIJXBddW",
+	"pXWbFGxcLMyYUOPZocI22rJ1CRGZy0sM9gafXvXFeqHIhLEIOnaBOtptqfw5NmfwyRLDA/qGavO0BH4s",
+	"TfYfw2vziKU8FZKK2SO3CyFTgXvSzFMa7vYt3QAtydv2WNs2LcN1vuq3Eol6cPJorRtxzfL/1IShvo0i",
+	"rEBqI4kdSw6XNCuZSzakl1RT9DM4Hu3aYBn1GZpzCexV3kwvdtL79xs/lIKFPccfitzsAlvozW7ad3UB",
+	"f3NHA/ZAppAu9Ey820/iOnjyupPa1VbwiJocCtyUqzyjC0jB3V6JzKJm8qpCfALQ1jbUuF1ApsOoknf2",
+	"+mQveSVIp5AZiwBCyzvqrOe8CzXxfCqgVK41wffbr9rDtvavre6R4lG33HLE105/yG3/qTf3ebXwf1ww",
+	"aV2x8+8z01b00f+9UeT2AKW51RGW2Mf2zFNgMVGSpFTTLXjvZScX03//b86m/57yyb+v2Cjvbo+oYn99",
+	"GyXk88k+dLmzZtlrcvCepMwsFuqXoZXywhgTBaNZtrBtgKlG5GiiFzkL6s8QU9kFv4y5oas0LHAXAdND",
+	"v5XPfEAlISJ8YmyZLraLx/G5K/H1asOcaWo+LrKNeMvc0BjhKhYdxRhJ8A/vJS1S3JFtQsmcZhMJjU1t",
+	"kTf0uTV2WsFIzq9Zpsw/J4arQTawMUn3DgYfh+cHg6/nx3tfh/untll19efdk8HB0Pw5y+RVVOvOSTVJ",
+	"XtYOpou+PPCpp4TqWCRw0gjBDTVKCcn4hS3/s9DcW/ZfbuwxLYqFTVfGJAZiYQMphPpeqFgkuKEJbqRd",
+	"RAj0M6LjC+zaZ3bS0QC2SS54njM7O3SVxja7sQAlzbbDTinPFm7rMS7QuVt6hO0Q24Zqehzs2EPhmgZT",
+	"PBNxsk5XeGq+u1PsFQyMLpQMeG/uIx/m9Lo3kumiB2x2Y+vNq7fv/uP1L9+cvOAiyassd6uAhrkFdIzJ",
+	"U1GFqkCEvNqGOoOrG5kL0tZ++EDqjCoMfTaacac+vP1gd+qzug2frxZp9x/8Z3MFYE1Mj4ubwHYNKQeN",
+	"ngAEomvPj9lxhT22MCdINsCYmZ6xOeGiT5IrNlJcO61lJgVb5NJ2MM+ZzDNGMkYvWSxAwdgilEx4ljFs",
+	"+M2VhbbEDmYW3dvObpNq+mTgavQ9CprP7MtZEYt6TqDRKWayLBoFGrbiNqvrYu7Z0rvWW50ziPnZ+hnw",
+	"3JZCFyU0dk++9nZlcUWLlKXmvxIyk3nlmjbv4m64F/JCXi/65AtGvWJRbyNgLp7t/e4LoN5uviENuGoD",
+	"n53pkhy4IKViW8sRtj459gFCo/D9An72178EmAaRB1kHUlRgH2BdaaNoB+i3B0RY+/xYIAN3SlU0NGep",
+	"/3ESF+9fSLoO+D10RYeDOnDsEdMwvif5+w3E/+r3/jvie3cEHD2GNTV3OHHYgo7zyslk21ggkH5BRgvX",
+	"oKlZa3haUKM1CM3nX1HUghP7DSmIS3kjK+oLrAl6ZaeuZWzwes7ONkkmNFNsOfHGq6LuxX4sXDnAUmmC",
+	"upne77L7CSCs3Zbaf58klhEjoIho2ZDP0iQSofh78cDZJ/VJHsvctdP/SjPeeL2+tNBDwaczvTZ/n575",
+	"e8J64b5V2a8/JpFltWwa8SzjYvpyTMWYZe3c5qwshApa+KDwcT2CDGVzUTJlK3YSQERgaqCTyOr5VzNu",
+	"M9yNQZAtLGhCLIB5kDmgIAcBnd2T4bBPdmBZZoUY17QZaoFBcjYDwwWSX2o8z4ws+Zj5Gik8h21fsguK",
+	"In53Q/8i9xYmDV9BDp2eMZ+vTbiqVSFAsUJthI75BHCMUuKbJkFQqeuMhMOj89PP7093TvaOz/aODhtz",
+	"fHELToORH1R6h/O0Ce/gmWiJJvrPIjPusRxdWubBfgX32l7DeyWo/Q1TgGsU1HS1bQOu1fknkNqULTxM",
+	"+IJRc0ndBQ+PfKu6GMSODZXwkozKRWQdeHzMYmHv0Igql+AyrmbIWcEluh7yshjPzEM0TQGXD37PqECn",
+	"OyZBGOMZs+jNpXY4zVaNsK4DNZNllhJjj6NfBK5tQa1ApILMaJHCJsLvbbiVx27LHtZvbeZYhVrpTi7y",
+	"x4Nom382L1vIVfPqaO50eW5cB5t51y7qdoFjG36WMqA1+HfBuFCaZtnWzcaUGdVMAeQNy8HJZOk5sqD9",
+	"VzOqY8E1ySlPQQWfUcw2QDmZRpX8m/s754pfqX1sYd1EXCt/76hIY1FxlD4ZYC2N69YXlidZN5WZ2oIH",
+	"YRBtWTphHn8s/F/75NAIyixzVxPvPldkTtOgFk+V45kZzX69EXJvUcidDE/Pjk6MCX1+/Plk59PgdJiQ",
+	"DrALaaF5FtXIL1Swg2bXGU0bY1wneJTH9uGnJBcJVS7H85lU3Dya9ovU5Kjew3L5G2ZvV16d8vdITVs4",
+	"00SSTcKzYKqcs/voxTYDz1raDXqhD/GgpcsESdlcGr6xgE4AJ2bKFRrv/ZXOWFRaJ7mT0glrYM9D6RRr",
+	"nXOVAC0LEW4XpCvUimMfUvcECn1Z6HQFUMYXZ1s5nbJUM4YIbQWjWQ+qL1N2yTJDo+Ye8ImlM6hYPS5H",
+	"hoLgvS2SzJlSdMoSW37m/r2XJhHBTB1M6LEJKOCEU7MzPmcJysMkJLWkC9LP+qe20ATEdRqJaJaJSmq4",
+	"LII4cFObaQOfYpdhNGUzCd5/W0uHzX/6sUCA9b+fHh0SCbA+mErCFVEzmjPSoWKBnXUBhG/EyJwrBa0S",
+	"HGQI9t0NsxS7kM+DzjmWktebbyusvWrXlZa52XBdLLiYbgdJPmY5lqPg1Da9BfyDsdCLnEGnhrebm06h",
+	"gA4QkJ3y17fkH/w9/PzqTTOnGTN+yU7NIg6DPXyw7nfL83xr9ZhdeGoOJbXH3f1m/9qfFstnT2h6waqU",
+	"KdT/qotfu+63cq0gpLOcC/LXd+/e/LWFQaEG2s6iPHpEYhXvvTTxhmziNBOAJkiCOzWll6xyN4EbrFKP",
+	"+7E4q9xShCqLBmphL0ZGxFeBTbhXYF8gPnEwUPBWwcwxm9s+hu4tnSRk0OenZ4Oz4flg52zv12HiYEsJ",
+	"wmTQmdGyQWvBhAH8UKiIQkADhC2dFlRor41sBZCZbhE+ldowJGAccuIrTH03cGQYsUic9nW+d/jrYH/v",
+	"Q4IpkM4wQgddZv4zZyI1CzH2k+FDfgNujnV4dOa+E2Npy6bZTYejU0Ch6Plau7rnWNhtGnlQUvMBL5Rz",
+	"YHiFFQ0vOYHGX444XF2P656uwEsC+CToYcmkqpQ7m9YYujMDS692QwKRjn7OPhkENpv/HLDo6HI0UTGN",
+	"Zl6lJKJjNNxTIIxY4GpY2idDOp4FZOcj7m5zpRizyGyUFG5btwJ8KiRko9RGsYBto2IB7YHgAP9Gkg+f",
+	"j/f3dgyRejPxfq3i7bg3+jzHIhZfZjUyrUJNBaPjGRTq2ZCaOUkQePbfU1qM6JQBLQvpzd9YVNCNW4Da",
+	"0AIO2wAIYQ/cavcpSGQQvlZtqe9an+wJAlbQXKZGDXD6EHiirS+si8+ac6MF1GHixOa9XhILoxL4o/Kh",
+	"P2XBBStXN5Qa1fTr1oDb6ZL5fc9ih5TNc6mZGC/+wRYPVvNQW+QjRe1us3AG9ly266bvskeBa2AuXC1V",
+	"Rfid1D1AclhghsGqIonqFf/GTy+ZeCZ5MXco7KiT8gkrFX7iIxl9eDu9h6Dyr4uUgAB34uE7zUCokV8W",
+	"4BvRRoMcDlJnbnL5jajKp4k29j4MD46PzoaHO7+d/2P42/ne4fnu/t7HTzbXBio+lp85GX4+bY5shneo",
+	"NQQSBCwBLsSICidBQRPoWAxfox/tngyHsJWThtheQ1ahYrq7TRIjkI4xeGin8Ux+Lm0jPagtqHgvZvaA",
+	"UQrTx6hFXXHFtmu6KFcNQRmnU9c8Jw6L2PJ/KVhb88kn6vz585YbI3Wltd24fxhE0iJ9aVs33t7N58wX",
+	"w6ALQCzqmmSfYI24Dy9QTMYF7bIdsmoH5//O+sgn2xno3i77n147+NgtgsaeADz5SgzNImF+i08/BMNa",
+	"WRd4X6qz1LqqhVB1T9A87ziDN0BHwW6pAQyerc4DbxlXxDYqBbGicjqPhW/kClbTVlgmwvyAVZNU0jk9",
+	"Hhx0tx13j6qN9o9QFQtoJDliYzlnilxyxUdG7EC0oUPxSWPFWW+Cw/VqLXb+MZf5AdCicF2PpPK7XWmD",
+	"03fkUPVdfSaFzs+Auz3HyuhhyvVjM8YVSsJL5AbgI/0e5tnoXz2xnCZkazbXoKZtqD45Es7NGYLp5axq",
+	"R93B3LrB/slw8MFYBsdHJ2fDD0kXoEptyoZ7OPQCIS1A9RNJTof7u/bdxPLpCZ/oWSzs7MAm60vuJPDH",
+	"E0aVFAnBt0+7W8Zur9oOYeMsHxgC7j+DYhH0JQLMhWHyo1Ivf35jAMUsp+LBd4lc4Jc+fb3oDx6bxYNY",
+	"cemtBP4G3LqKetHwbuAEaIwvX5Pb2MClRDPhxzOBJOUFA6zjhHw+NtbGh6Mvh5jvQIQkZmayYNqWvDi3",
+	"9HZlRvsBXOoEJvciQoJ5HZ9Fxax6GItQGMZyDX+BmZq5y7Yt4QelKBbsmo41KUVqnqIFzTKWwevKOvJz",
+	"5pC+xxeqT36V4JiVooEVBYgH0GZsf/f816OzIUAueKY4w7hz0NWB1ZCVwdNtTbJOShdqKf0ZsYz/JQUz",
+	"w1oELws2NoGA9ohl8opsdrdi0SPYxOLzMbrxzYcV5C+vSKdCHgTcg0U3CmATyF/eVU+8c0/0q/HMuW6F",
+	"L/Rewa9Vtnc4X+9V5KMfDpfBovK44AvVeGa0YBadENIcOlSQz8cvVCyIWZOmF/YXoxibRbxQpPeKFEyX",
+	"hWBpNyJwntkCMvaCcUMvPcU/YRYP12bsCsVhTHOYRuECXM6O+bhToDL/bS1fAp0uGj+GWrfU2G8Sgsa6",
+	"BUDCoqdpS6WAS2F+gREntojW7nrn8zH5y7sIdoL0XnX7ZNc+gBtPzdC25gyKaHFqkmdlOOyWua1a4jDa",
+	"h9XKvGd+faEMweBx9F517WxamrE/HxPEUmwhKSXt9ObO4Cag103P7IvhBluqr06ZTArGLAKzmpntBI8Y",
+	"BehHY5HR3IajzEyXcDWjYH8xu5LYXyxPwauCswPgCaQVS8s1XihyZZbXGDKRoan0IAVKUj9WgAOnbqvc",
+	"RYMHKdJWfVsu6+OkwNReKPjrM3DY/HnsEnOy4IX+saZJpaYYIdespCxrIoji056mcVBmmue00IZHzKtC",
+	"Kgt/hIIQc5iSCc9YskWODz9G5O/Hw48R+bi3a5SOL2x0HJGUjXnKquh+LBC5qWNkrufVgDNneWbKxhkt",
+	"WOphnIK0iUpCv3rXrXB735GD97HovH31puvC3A6RqYJWQl0HcWVHbGJztQrH/x3gUsYm2qIXAbDUVizM",
+	"Z5HB8bEgik3hhKzqAyzr77t7u6RzwXLtgwEcTLByPhKUZ92I7O3sBIhHKRmkcsRi0VGSDK/5JCJfD44j",
+	"8vfdr1+r15TrYWWeILLgTGhMiptKqyUUzOI2/f34Y7W2KBaOkOwQdgMrjsEEduyD46x6VeR8rMuCdbdj",
+	"cXz4kYxnpbiofSowmIKbG58ZVo0T6JPD04hMBweDiIw/nRxERJ18fB8RvrNzHBH1fu8sIqN/fPwQxSL/",
+	"9JvyrGpgJqGCz/Gz7HRmU9jXvUlE9PCrjsi/zsz/cvhfvXcwJFOJjWrhRZYaygOEYoo0aGFiQlQrRRIE",
+	"HcvF1FivhjLJ8OveLmw8POqy/nARkC3PUxaLankOhUtK10L41+NfvpJJRqcKIXdY2t0G4q8U0dQYqVz0",
+	"NLvWmAwDWP9m3JQEQiL4bXm/D4dnpzuD4+Hr/ubLweHewfDr2emr/ibJpMz7ZEAmWBgB3XorWve5QzOj",
+	"Bmk5xVrWQDW2wF8SHo3cjfDE4jHOIrNYSyoIvWa9Zu6iBtK7AZzM3qrOFU/1jPz//x+ZMT6daSInaE2M",
+	"qbikyoVEYJO3ybvNaHMT/o+UImNKBb09ux4hbXlKC3wWC3tUnTeN72+RBMKrg8BnkyA0GvCyyHAjl8sB",
+	"MGJmm60FM6ceYSx5fzQ4+XCO838Y7O3/hnWhiQVJQ+0rFp13DavYrmMzuZYHWsruloMju2MBOOng9VVB",
+	"lzfI2UnpotVo6faJq3v3jN3o93SkZFZqRpKyyKC0hGcBnw76MGOGINakucbVERSvMZKXgBpCiREvAP4G",
+	"E3wuMoVZaRanz6iQQsJTQI1C+m0pldtBy7cMTw1g9VIbkmp0ptex9h42n2buZOVLIyt70KHk7n0/YVtg",
+	"vT8bIganPtlvBIhpcqSvc2OeaG7MMyvTR3KvuIBN/jCK6LJCbPXUO8PUvXv99vUvv2zeqQvp96XH3IpV",
+	"g4r2fOG9fqtR653V5p6OiKh1qMgpuE0YHc9sNqLZsDOuM+bqL6TSO1SzqSwWSVs97sFixy3nvkzxmAKd",
+	"3/rcKf8Xe1h0c/sJuKCbzOtIMNguo+G67eyv4cdXXcmDhd+pexqlN+nd0OEdiR0ebaF0F2YHK8P1zjNq",
+	"pKF9++MWMUIy6bZT+zEs5vmSuln/XegcdnJN5LcReW7JoU7h+Ne7kPdq2kbIsW2b+O0T7YFng4o7pgX0",
+	"3Kn56ZL54lepWWLbSbsmrFXz061YJK7oJyEZV1A1QsYFg45uNAPv9BXLMge6rK8kuaILQIBQYOsLaJAT",
+	"i6MiZcUW1AKNmcIrRzrhBezaDmrOtfKGzKTGjSMd+Iv1R6va8675kC1OMc+FoxoLyo1DbJc7hMRMHRyW",
+	"B6V8/RaQbZTdRx2LjFEMgLip++QYjKYrml2Qqm2eIWmonIDogp9PzYxlT10VEICKCaljYX8Ad7RtJ4kx",
+	"5dEC+iJtBWdH8xzgw6GZEx0X0oNpmYXICazAHA560aHfD0SVMhtIsFX+0LrcjGotCrtYmAPsIZdOJAtb",
+	"SjhixhidmQWPmL5iTMABw9W3gyhAtZvLS9Yn7y3jxCMz9jl4tGSpSaceBIc+ow72FK1xG5I339Htk2Ts",
+	"9AmS8/EF7jIif3doluF/qsDr1d0miabTxAbpYQmxAHRw38lV02krWsg3cWsw9Jzm818lKxZ34d3w1hmd",
+	"3vmFP5tQeG69js3R3Kndca1q0pDdPcSCQxpsC72DQk58B7gQmRbSU+CX1+jZ6oBrkGh2rbthCzpzQ4Cj",
+	"wMNvNmNRDUM6uuDzOUu3bUhckbSQeQ4x12CIwN9ijQYosASfji9gHi1icbMxge3jbY0z10gOpFWfJCg5",
+	"IE9+JoUETxC8UOcsUmQLdHLa2ml4KEzkVEGAfYv85dXmUlA1cO7bOCbpWJYmUq+tes9mN0IPGgDZ2uLy",
+	"ZZ+XEULAZ9GNqeGsZIEnY12nygjunM6JzRglnTFVrMeFYkJxzS8ZVoFbL7PPF60nLJ0eDw4inxCq5fL2",
+	"WHEXclssl6SFULEAl5jZGIuxhnCQVaeKZQW4Ee0MpOsxWtVPspzMrO2R4JFhW9qwokDaf3cyabT2l61r",
+	"yWr2xxfohtni6Vphg/wEb9bvTXbODyhp+WCb+xvNuvJs1dK6IF3V5nC6GphYLBfBONngIwVmRBxndX3M",
+	"tzHAdXHMH6M45gddtfuXxazwD5COM+wrMBzvA+DqZhJPt0/20P+lSGKOx9wjIy6SCBUdq1BB+3drIafL",
+	"XrWww3EnyayxdRKOZk1Z3zI+y7r9WAy8jmPvns+QNHrNihTrCNvRM0ZqulFrn95vuqc/q5/mbfqCT0IP",
+	"z+d59Nf8Q6LifbddeMJoeh8GsroFws18rHu7pKX6zrK55etrazEg39thXRmRXGZGOKtYJGNvQiTbNcvP",
+	"2XTL/qTSYujgo1VTUGXnQosLkkHB5qIFu1GrR5ZL9ULfmJBXlaFme+3US/b6sRga6SWmPrHV2lIreox+",
+	"v47wBKyjzedkHa1L7f5IpXaPpGa12Sy3h9xv18S6ffJJ6srP1FmKViwHKQjEKGIRBCm6TvcCx43M0uUg",
+	"Z59UypVLGWyqbotFYthlQkSZZRFh12OW6wavWzhek7ImpOjdXgbnHPHrRIG1HvX9epSjIoCua2YULQkG",
+	"P1OjavTlv68c9uCvr7zwzk9xR7+1z77Fy4xhGTKoSmdRo4EU7brzuWo0XNdyKmdxTb8ZOFXp9tq2Fn/x",
+	"NyMQ/ByX8bcAEbx6fkAEz9d3/FTrkv+0zuaHRkH4SW7ol2hS3r9e+lYuP7gZuOyTU6ZVZfFqCWE20uH+",
+	"inW3fQ5NZnukIO/NOIBk3mCvh/C0tTQfzXL7+T7q+7f4/GN3aTigF84xTailoTuZTqC4310bar1IoYPy",
+	"3vZRt08O0a1sjZxWe6bB/ojF/QyQ0Dn9jI2QAaiFd7FB7J4WayPkBxshBw0Bkifp3F1xa78NM+hW8RcC",
+	"BqHxcF+0IHjrTlBBNgf2B+AE4ZwrQIIwhfXOsap2OKBmib3GAnoGWECN1/tJAAEFF7sUj6zZQjvj71Jt",
+	"P9tPWCu3a+UWlFsb/jP/Ucxpdnc5+6N03G+D1rr1Qj1tXC2z5gcA1VpS5G8iat3Z5biG01rDaa3htJ4m",
+	"nJaX3WssrTWW1rPC0vpBuQffgqLlbIk2L1qjAn7cXsMSwXUt5BXIc23Op5ZZaGaLBZBshDzJm9C2kBPM",
+	"Xkz8DLNGsTTTueZwYGjFD3qG+/to4UxthONRGIvsYEyyV38dgHBm9JIZxQffai3Dtj6GZ+zDc8b9nmbz",
+	"u3jy/LngZqlnYJo8RyO/qnINrtMdTX60NZpv9MuUqzlXKwDyGq+2q3bA62a9VraADrRkWdSgwQqmjDWO",
+	"xRGl0NuxAE2Ka3JFfWJjFHYQqO5lZB5rbD3QJwN3SVGpkAxqyjRh17zulW+sm8Bvry7tQygFfpJ76AVN",
+	"pRc4zGN43Z6s7f8cxbk9x6Ao0iYMIR3f60p/o/tA02lvWsgyvz0qRptQGpAH1VuMd61voKqjR3MU5yFz",
+	"mudGRkhj/1NtK+ud8rn8kBG0tvYeoSnzPFtAbamvxK8alhCuI+RDsYCB2mSzK4P/iJ/+I2rvH1IQu5Wa",
+	"pbfp9Lhx67r3lSGxMzp1FAYXDQgouGfBdWiugHe3Z3L9sqDobmsF/CmgDeiEvCLJpJDzhHBBEi2x1FxL",
+	"qO2+iVAYOTiT3a8kL+QlT1kBjgfwgyHEBuq9VkLZHEPKCzQNADvQdQN2I0SI4DGTV2Awz6lYeBSNWNCi",
+	"4JfMa+TbrhctQJ0WrKqd924Rm59nPrFPfGdUv94J5ZmK0MFnK7KCN7x2YNbMVTV8xygFSUo1S4iiC0Wu",
+	"Znw8Q0RHcC6a+bvbtsepAPQTHDYoGOfqXr1U7fKFJLtfY+G/gIewlWZjsY26Pa5Osvv1fHC8d/75ZD8h",
+	"pVAMwAzwi+ziwi92/dPt0na/QmfDnaPD3b2Pn08cwqXhYLW1bfmG6gGyKcvyqoYlFtgheLwwaxxJPSOK",
+	"p0x5defVcqtW7JkLjklLloCjZuhyXioIUe6dHpG3r1/9BwFBYsi2VGwLKl3RR4sNkxsBRSsQ0VhAfU1U",
+	"LaCijzHNMkBxhfqB6u+ZlBdlbiGLwXJ1QAtkzkWpWdUPOBaw2VRBVypwBtkkdV4pe030qkhHFuYcun5l",
+	"Zjnep9QnR9Ag25iFeMFATGG7/hqVOzeKect6g33dETogd78ilCoSTIiWGsVipT+4u11bc1TbEMqzsvDu",
+	"bIuFA6u8ohxy5A3B4VnZ38HBlmVwnScFY31ydGmdP7DCrTbYVbKEumpBJpahV/2HOwzWbkvJ4+7XE8M4",
+	"7ytyd7/uFnJ+F7t49+uZfFhxbD+hRRADT3wmmGTPDEPzTKKrmF2jyumlCSWeDRquEEj0yfV9HGJN4JZ2",
+	"8f+9cYNrh+o0YnZ68IAVmnSfgPro4ZJFugyK3KmiAuoFSegl1bRIHNwwU11CM37B+mQgYoGANegHt4o4",
+	"ONBRYI6hNblloQtGC9JJdszfejtS6EJmWxbROIrFnF736JT955tX7978dXNzMyJ8Pi+1OYek6+HddCHF",
+	"lCTDMzpNtkmyN+kdSsF6UBaYOMx8BLxybDgWbzbferE4kumiT5KvsAImdM9YYb0j2CS1RYRUgk8mDkxr",
+	"VMgrBXjNMmTkepG3NZ79HgTk+1VWI7r6lE/qrGMiiznVG1sbIy4M3UYbZrUbWxtKF1xMgabx1f/N2fRb",
+	"383FN796xUb5fd9tZHUw3FK+f426GqLJltzIKmrbiIK13fwKV1LQsqAXylGp4ZF6AdhrtwzZTI0Ny3fk",
+	"uXK8oJK9/vqhhBb8ULqOQe/lC2SuDa+hk/8B9vf3dWJnoxVbs00/yCtRg4i+Gy70Q2dpAietpWnKnAma",
+	"8/6CzrOVBvBRzsTgeI+kclz69mPQnaIgTExkMTayiiry2+BgH8PdOZO57RaipcxUBDaPEV+nH/6htoyQ",
+	"KozCn1z3uD0PiwZGOicslePM6AfJqBRpxkivh51PetXTaO4oPucZLXAOwJKLBXdoZNcWddcbDx8lGWcc",
+	"uuAuCOwAzXkP/wS70CKJ7PffLzvM7eqK29Qc0hW6oGObDvac78HZDG1v+JzgDlS4Cu03wJ2ydaY7ii3V",
+	"qrT/qks6ZGggPqF5xeYyKY/OXMN2bXQsflbPO23frP9OSfvquxL21/G9RvsGYDlLS0KO7vHfjWG8tpQ9",
+	"rGpVhJL9o53BvsuXsyp8TpW6kkUKrFfxqeiVOfqXRmW9mRN4BpSxMwjrzSnPfJt+vCFBUO1vJHHlcEm/",
+	"pczWENcDRdaqCR6pSha+rYU3mxN8DqG651CV+kg3E+mLUDjLO13OO+EXBg4EGOlW8MGBIgn+htU9SWS7",
+	"BLjOTQWblIpmxlzG54KkVjrGdktB5cngw8He4fnOp8Hhx2HS7bfACfqL+2RBAdc56S1YgKDHQNu1LLPJ",
+	"l9Cr6TtIuEoaC6mnLXmsBRXQKBNWLEFW7A2taxsKmBI/VoXQDA2z7LszqvpNqnczxW6u2f2f5gZ8ZPoH",
+	"sOvvt5+RT68Csdtx6RN0jpav1bU61KtdLgRX17O6fXIiMxYRpakulWu8KKwfOBYO1LIK0IQVgFyKAKyu",
+	"HSjuAdW2aoJHypX+M97jtZ63qktb+mP0vNtBQ6zul8rxilxqo8+xgokxc51PRBpmYgSuEtcCmCrFIPZj",
+	"+8COFlXuAiti0cHKqARmfplgYYfr6UKuZHGhfKwG/SmGk8JHb0McXimIlcM0QVYlJE+YbfiLuYKhO2/J",
+	"iUfu4sOLxTc48cgdfHixuJ8T74M5n1s5kGbX+uVMf5Pr7tPZwT5s/vP33Z3UqPX7nXczRjM9+1f7/bDk",
+	"93pzk1zNeMZcgoYZnRSlUNuEa0Rb9fmJ0FK7UWv8BNM9pN5oZ2ir57UL54rQjF/+AQji2H6R+RphTvzu",
+	"JAEEAN6m9vPHc2cC6kumBTv9r33HkrYh1cpllrv0qT45YSlXmGFkk+lHpQYG5bSOrVjYzEIFRZhYvaZl",
+	"OAkSmx+LXjWj8X9k+oTRlNtPf8BKDTdJA2WZHxePQko//Nui2jihvLlHQT2+1bRTh0AFNF1sh2ftU+9s",
+	"gmGHEr8myGbo9smALCWLWbgP7MfDUkI1Zixjv/HCv28EuMWCDjKsx5DSaqksWIoltW6VTwhJdeZ7CBdK",
+	"MwqtoVezaDc1tMkrLhnRBZ1MgAnf/W4upePePRcXtBC0nG4yQBscrOk1gSpjpPmWc3OFahG0MTf6TFLl",
+	"6cXCJsy4yhJD1U4l6CRzesGMhEhwcEVmWudbL19mckyzmVR665fNXzZtFltZZBtbGy/BhrN7tLx85OxR",
+	"cLS+ntJ/iFYsmxjJY0y9ja1wm812LXWjRs98hC56m94YuO+Jc4fYKHyV6ht2VERFaSp6stTBzMbwaJgT",
+	"zoBPBUvNhD6nL3AebrlkpaietRRV6zJTgu+RSxFMaR+/+6xQiu2L4s2oM660LBbhoFBl3DDmYMnOnbgQ",
+	"3wtSyAxypMBojsBiVrVF30B4lyJbdINZ7VBNh2bzOBXTmoupmaYcz1xKtwu22Cru26ZxgzTMc7AqXnnr",
+	"wGjNNB+E3/4rmmVMm8Hw5JXNATOi3J2KirCqGwNFsImZpIIYXpuWGVPBpHa8hml3CpZy3RvTIoVTYYgP",
+	"uxhnTNlmlOY3yDuxvyqXacZ4AZyPZhm8pTKOWQX28kE66ohnWbgUM9qt36+vZC9jlywjXIylc81c50wo",
+	"RmxpC2f1Yd0fbx2bThXpHJ8MD/Y+H3S3CRMaWqRCz0jIATJDhmMD17k56t7NpdmxIjKXAo5Lud1CIcDd",
+	"9uRMQNjAvhBMZv/SMN+J4flF8BbpTPg1tJ9bXojCfqILuHtmKSEFFm6cxq1i8zyDAKaxGScgWYVuWOc/",
+	"Sz6+6LWvFhjLjBp7OWUTWmY6ODgf8x9TI3Dzxa3Xxo7RW3nOB+ZTswUZlenUXJ8c0t2xVChy8AeO9bCC",
+	"S6ifKrSt5jTLcHQRTG1Ha/lGs+NjXZ0CZMTi8bcP1sOHm5iYpporzccKMcLFhBdzllaUpQsq1MTsnTe0",
+	"m+Yxn9m05CPBepDo7vZIGqFPofksKSCxt2k4KZh5q7d6L/wdUxqA0/xIYRt5CqUNhmlCjVkm5QUpc4h5",
+	"/7ME1AM/KxeXTOkejtYw5/tygUKWZZnZmBT74upVS9kmM5mZu4fEh8m7U0kEm1INdt/y9Dhww/Sf7EDm",
+	"ul9yMe3RS1YYlWgslQZtJOPmK80SL2lWojgEWayRDcAHG4WqYKqZXuwajLk0kRmXt+28YBpxN/Bg4ag7",
+	"4C9SUMZhzEE64hnXnKlwIsE0vNcwAQIIuL6ccj4vhVF6bGmgbcmb+B+SiCSKmg0x/6V5rpKuu30ABRTF",
+	"IsQEhZ2wAGB9q95DImbuulsX2F5FMJaqqs01qofuXgUoDA1SzgEfWGQi7AIfLskLrZriVWH0L03kS7+b",
+	"2LSvJr1ZKh7g99T43YuwM+eN2VzxaYMMwqx1bKlqk83t19lsbbwflTfS17vcmMWmON6c5KOv2lPldMqU",
+	"q4IHURoF9aJICtvLvUeNhgFNn+sy1VX7NVP08v7UUOrNLtne1QjR2NCnlWpHOCFbzOm85/r9tMxsb6GT",
+	"UTOeEyWzFGKlgtA878HWElWO/Kugmqfl2Gx8XhbjGVUsFpes4BNrMUdLbCl4mXQQacewDFXOGfx/M0XX",
+	"Uwv88wUW1fshVf0GcCikavioodDFgqQFnQCoB02hNbecILYT9eEpm180o4ZMScYFVgsaLQ5qGPKZ1BIF",
+	"XMHGjOe6Tw6tX88YivTSZVbblE1sHQuYUGZyj7pkJ9TSCbgaw9P0okky7sqC8amoF6AEZWZByWBljtka",
+	"DFAEwioV+EtKQ3Nmct3EOFx99IiKC5LTBSi6tUMgnbxUM7NDpwen2FuZIIoW4ULLStWzqllE0hL9KMz3",
+	"tfJYS3ZIOZkoFvKBcMZbjYeZzBjJWDrFAD8gMrHCsEyWkr+fHh1WWcEdb8yDymhm60a+3aUlw5BT0PFF",
+	"md+2AqefQnbBzumvBGzVDrsG0BZUVO0jQI5whtWTUcimLCcGAjSH8AIgKcBe4UqVMF+Hz83IkVMw0mJB",
+	"ilKE4m2sLpsVRraALvYpCTvdLysRZgXeJoO5zW1z9GCYLcg7Zc5RoZ6TFvSKZgr8U05ng5mUN+DA+8mN",
+	"zOZY2okapJCFI5aQYTq9r2XzHRDAhEExr9ka8vq12WxDTXCZ3a1ciDHemz45ZYycDAcfDoYk3nhfclBo",
+	"br4Tb4RbiTNt/P4/v/+/AAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

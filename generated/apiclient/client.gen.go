@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,6 +18,48 @@ import (
 	"github.com/oapi-codegen/runtime"
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
+
+// Defines values for BackupEntryType.
+const (
+	BackupEntryTypeExpense      BackupEntryType = "expense"
+	BackupEntryTypeExpenseUpper BackupEntryType = "EXPENSE"
+	BackupEntryTypeIncome       BackupEntryType = "income"
+	BackupEntryTypeIncomeUpper  BackupEntryType = "INCOME"
+)
+
+// Valid indicates whether the value is a known member of the BackupEntryType enum.
+func (e BackupEntryType) Valid() bool {
+	switch e {
+	case BackupEntryTypeExpense:
+		return true
+	case BackupEntryTypeExpenseUpper:
+		return true
+	case BackupEntryTypeIncome:
+		return true
+	case BackupEntryTypeIncomeUpper:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BlockReason.
+const (
+	BlockReasonReports BlockReason = "REPORTS"
+	BlockReasonSpam    BlockReason = "SPAM"
+)
+
+// Valid indicates whether the value is a known member of the BlockReason enum.
+func (e BlockReason) Valid() bool {
+	switch e {
+	case BlockReasonReports:
+		return true
+	case BlockReasonSpam:
+		return true
+	default:
+		return false
+	}
+}
 
 // Defines values for BoardCategory.
 const (
@@ -33,6 +76,90 @@ func (e BoardCategory) Valid() bool {
 	case BoardCategorySaving:
 		return true
 	case BoardCategoryTips:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BoardCategoryValue.
+const (
+	BoardCategoryValueCommunity BoardCategoryValue = "community"
+	BoardCategoryValueSaving    BoardCategoryValue = "saving"
+	BoardCategoryValueTips      BoardCategoryValue = "tips"
+)
+
+// Valid indicates whether the value is a known member of the BoardCategoryValue enum.
+func (e BoardCategoryValue) Valid() bool {
+	switch e {
+	case BoardCategoryValueCommunity:
+		return true
+	case BoardCategoryValueSaving:
+		return true
+	case BoardCategoryValueTips:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BudgetChangeKind.
+const (
+	BudgetChangeKindBudget BudgetChangeKind = "BUDGET"
+)
+
+// Valid indicates whether the value is a known member of the BudgetChangeKind enum.
+func (e BudgetChangeKind) Valid() bool {
+	switch e {
+	case BudgetChangeKindBudget:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BudgetIncomeChangeKind.
+const (
+	BudgetIncomeChangeKindBudgetIncome BudgetIncomeChangeKind = "BUDGET_INCOME"
+)
+
+// Valid indicates whether the value is a known member of the BudgetIncomeChangeKind enum.
+func (e BudgetIncomeChangeKind) Valid() bool {
+	switch e {
+	case BudgetIncomeChangeKindBudgetIncome:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CategoryChangeKind.
+const (
+	CategoryChangeKindCategory CategoryChangeKind = "CATEGORY"
+)
+
+// Valid indicates whether the value is a known member of the CategoryChangeKind enum.
+func (e CategoryChangeKind) Valid() bool {
+	switch e {
+	case CategoryChangeKindCategory:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChangeOp.
+const (
+	ChangeOpDelete ChangeOp = "DELETE"
+	ChangeOpUpsert ChangeOp = "UPSERT"
+)
+
+// Valid indicates whether the value is a known member of the ChangeOp enum.
+func (e ChangeOp) Valid() bool {
+	switch e {
+	case ChangeOpDelete:
+		return true
+	case ChangeOpUpsert:
 		return true
 	default:
 		return false
@@ -57,6 +184,24 @@ func (e CsvDecimalSeparator) Valid() bool {
 	}
 }
 
+// Defines values for CsvDuplicateReasonValue.
+const (
+	CsvDuplicateReasonValueImportedBefore CsvDuplicateReasonValue = "IMPORTED_BEFORE"
+	CsvDuplicateReasonValueSameEntry      CsvDuplicateReasonValue = "SAME_ENTRY"
+)
+
+// Valid indicates whether the value is a known member of the CsvDuplicateReasonValue enum.
+func (e CsvDuplicateReasonValue) Valid() bool {
+	switch e {
+	case CsvDuplicateReasonValueImportedBefore:
+		return true
+	case CsvDuplicateReasonValueSameEntry:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CsvEncoding.
 const (
 	CsvEncodingEUCKR CsvEncoding = "EUC-KR"
@@ -69,6 +214,24 @@ func (e CsvEncoding) Valid() bool {
 	case CsvEncodingEUCKR:
 		return true
 	case CsvEncodingUTF8:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CsvFormatValue.
+const (
+	CsvFormatValueMapped  CsvFormatValue = "MAPPED"
+	CsvFormatValueNestegg CsvFormatValue = "NESTEGG"
+)
+
+// Valid indicates whether the value is a known member of the CsvFormatValue enum.
+func (e CsvFormatValue) Valid() bool {
+	switch e {
+	case CsvFormatValueMapped:
+		return true
+	case CsvFormatValueNestegg:
 		return true
 	default:
 		return false
@@ -120,6 +283,39 @@ func (e CsvThousandsSeparator) Valid() bool {
 	}
 }
 
+// Defines values for DependencyState.
+const (
+	DependencyStateDown DependencyState = "down"
+	DependencyStateUp   DependencyState = "up"
+)
+
+// Valid indicates whether the value is a known member of the DependencyState enum.
+func (e DependencyState) Valid() bool {
+	switch e {
+	case DependencyStateDown:
+		return true
+	case DependencyStateUp:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EntryChangeKind.
+const (
+	EntryChangeKindEntry EntryChangeKind = "ENTRY"
+)
+
+// Valid indicates whether the value is a known member of the EntryChangeKind enum.
+func (e EntryChangeKind) Valid() bool {
+	switch e {
+	case EntryChangeKindEntry:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EntryType.
 const (
 	EntryTypeExpense EntryType = "expense"
@@ -132,6 +328,24 @@ func (e EntryType) Valid() bool {
 	case EntryTypeExpense:
 		return true
 	case EntryTypeIncome:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EntryTypeValue.
+const (
+	EntryTypeValueExpense EntryTypeValue = "expense"
+	EntryTypeValueIncome  EntryTypeValue = "income"
+)
+
+// Valid indicates whether the value is a known member of the EntryTypeValue enum.
+func (e EntryTypeValue) Valid() bool {
+	switch e {
+	case EntryTypeValueExpense:
+		return true
+	case EntryTypeValueIncome:
 		return true
 	default:
 		return false
@@ -159,6 +373,27 @@ func (e LoanMethod) Valid() bool {
 	}
 }
 
+// Defines values for LoanMethodValue.
+const (
+	LoanMethodValueBullet         LoanMethodValue = "BULLET"
+	LoanMethodValueEqualPayment   LoanMethodValue = "EQUAL_PAYMENT"
+	LoanMethodValueEqualPrincipal LoanMethodValue = "EQUAL_PRINCIPAL"
+)
+
+// Valid indicates whether the value is a known member of the LoanMethodValue enum.
+func (e LoanMethodValue) Valid() bool {
+	switch e {
+	case LoanMethodValueBullet:
+		return true
+	case LoanMethodValueEqualPayment:
+		return true
+	case LoanMethodValueEqualPrincipal:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MemberStatus.
 const (
 	MemberStatusActive    MemberStatus = "ACTIVE"
@@ -171,6 +406,24 @@ func (e MemberStatus) Valid() bool {
 	case MemberStatusActive:
 		return true
 	case MemberStatusSuspended:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MemberStatusValue.
+const (
+	MemberStatusValueActive    MemberStatusValue = "ACTIVE"
+	MemberStatusValueSuspended MemberStatusValue = "SUSPENDED"
+)
+
+// Valid indicates whether the value is a known member of the MemberStatusValue enum.
+func (e MemberStatusValue) Valid() bool {
+	switch e {
+	case MemberStatusValueActive:
+		return true
+	case MemberStatusValueSuspended:
 		return true
 	default:
 		return false
@@ -195,6 +448,102 @@ func (e NetWorthUnit) Valid() bool {
 	}
 }
 
+// Defines values for NetWorthUnitValue.
+const (
+	NetWorthUnitValueMonth NetWorthUnitValue = "MONTH"
+	NetWorthUnitValueWeek  NetWorthUnitValue = "WEEK"
+)
+
+// Valid indicates whether the value is a known member of the NetWorthUnitValue enum.
+func (e NetWorthUnitValue) Valid() bool {
+	switch e {
+	case NetWorthUnitValueMonth:
+		return true
+	case NetWorthUnitValueWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NotificationOutcome.
+const (
+	NotificationOutcomeCreated   NotificationOutcome = "CREATED"
+	NotificationOutcomeDeleted   NotificationOutcome = "DELETED"
+	NotificationOutcomeDuplicate NotificationOutcome = "DUPLICATE"
+	NotificationOutcomeIgnored   NotificationOutcome = "IGNORED"
+	NotificationOutcomeReversed  NotificationOutcome = "REVERSED"
+)
+
+// Valid indicates whether the value is a known member of the NotificationOutcome enum.
+func (e NotificationOutcome) Valid() bool {
+	switch e {
+	case NotificationOutcomeCreated:
+		return true
+	case NotificationOutcomeDeleted:
+		return true
+	case NotificationOutcomeDuplicate:
+		return true
+	case NotificationOutcomeIgnored:
+		return true
+	case NotificationOutcomeReversed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OnetimeBudgetChangeKind.
+const (
+	OnetimeBudgetChangeKindOnetimeBudget OnetimeBudgetChangeKind = "ONETIME_BUDGET"
+)
+
+// Valid indicates whether the value is a known member of the OnetimeBudgetChangeKind enum.
+func (e OnetimeBudgetChangeKind) Valid() bool {
+	switch e {
+	case OnetimeBudgetChangeKindOnetimeBudget:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ParsedEntryType.
+const (
+	ParsedEntryTypeExpense ParsedEntryType = "expense"
+	ParsedEntryTypeIncome  ParsedEntryType = "income"
+)
+
+// Valid indicates whether the value is a known member of the ParsedEntryType enum.
+func (e ParsedEntryType) Valid() bool {
+	switch e {
+	case ParsedEntryTypeExpense:
+		return true
+	case ParsedEntryTypeIncome:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ParserName.
+const (
+	ParserNameAi    ParserName = "AI"
+	ParserNameRules ParserName = "RULES"
+)
+
+// Valid indicates whether the value is a known member of the ParserName enum.
+func (e ParserName) Valid() bool {
+	switch e {
+	case ParserNameAi:
+		return true
+	case ParserNameRules:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Plan.
 const (
 	PlanFree    Plan = "FREE"
@@ -207,6 +556,219 @@ func (e Plan) Valid() bool {
 	case PlanFree:
 		return true
 	case PlanPremium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PlanValue.
+const (
+	PlanValueFree    PlanValue = "FREE"
+	PlanValuePremium PlanValue = "PREMIUM"
+)
+
+// Valid indicates whether the value is a known member of the PlanValue enum.
+func (e PlanValue) Valid() bool {
+	switch e {
+	case PlanValueFree:
+		return true
+	case PlanValuePremium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProblemCode.
+const (
+	ProblemCodeAlreadyReported        ProblemCode = "ALREADY_REPORTED"
+	ProblemCodeBusy                   ProblemCode = "BUSY"
+	ProblemCodeCategoryHierarchy      ProblemCode = "CATEGORY_HIERARCHY"
+	ProblemCodeConflict               ProblemCode = "CONFLICT"
+	ProblemCodeDuplicatePurchase      ProblemCode = "DUPLICATE_PURCHASE"
+	ProblemCodeEmptyBackup            ProblemCode = "EMPTY_BACKUP"
+	ProblemCodeFXNotConfigured        ProblemCode = "FX_NOT_CONFIGURED"
+	ProblemCodeForbidden              ProblemCode = "FORBIDDEN"
+	ProblemCodeFreeLimitExceeded      ProblemCode = "FREE_LIMIT_EXCEEDED"
+	ProblemCodeIdempotencyKeyInFlight ProblemCode = "IDEMPOTENCY_KEY_IN_FLIGHT"
+	ProblemCodeIdempotencyKeyReused   ProblemCode = "IDEMPOTENCY_KEY_REUSED"
+	ProblemCodeInternal               ProblemCode = "INTERNAL"
+	ProblemCodeMethodNotAllowed       ProblemCode = "METHOD_NOT_ALLOWED"
+	ProblemCodeNegativeHolding        ProblemCode = "NEGATIVE_HOLDING"
+	ProblemCodeNoRestorablePurchase   ProblemCode = "NO_RESTORABLE_PURCHASE"
+	ProblemCodeNoSubscription         ProblemCode = "NO_SUBSCRIPTION"
+	ProblemCodeNotFound               ProblemCode = "NOT_FOUND"
+	ProblemCodeOCRNotConfigured       ProblemCode = "OCR_NOT_CONFIGURED"
+	ProblemCodePayloadTooLarge        ProblemCode = "PAYLOAD_TOO_LARGE"
+	ProblemCodePreconditionFailed     ProblemCode = "PRECONDITION_FAILED"
+	ProblemCodePremiumRequired        ProblemCode = "PREMIUM_REQUIRED"
+	ProblemCodePurchaseInvalid        ProblemCode = "PURCHASE_INVALID"
+	ProblemCodePurchaseNotActive      ProblemCode = "PURCHASE_NOT_ACTIVE"
+	ProblemCodeQuotesNotConfigured    ProblemCode = "QUOTES_NOT_CONFIGURED"
+	ProblemCodeRateLimited            ProblemCode = "RATE_LIMITED"
+	ProblemCodeResyncRequired         ProblemCode = "RESYNC_REQUIRED"
+	ProblemCodeSamePassword           ProblemCode = "SAME_PASSWORD"
+	ProblemCodeSelfAdminChange        ProblemCode = "SELF_ADMIN_CHANGE"
+	ProblemCodeSelfReport             ProblemCode = "SELF_REPORT"
+	ProblemCodeSelfVote               ProblemCode = "SELF_VOTE"
+	ProblemCodeServiceUnavailable     ProblemCode = "SERVICE_UNAVAILABLE"
+	ProblemCodeSignupDisabled         ProblemCode = "SIGNUP_DISABLED"
+	ProblemCodeSocialAccount          ProblemCode = "SOCIAL_ACCOUNT"
+	ProblemCodeTimeout                ProblemCode = "TIMEOUT"
+	ProblemCodeTotalOutOfRange        ProblemCode = "TOTAL_OUT_OF_RANGE"
+	ProblemCodeUnauthenticated        ProblemCode = "UNAUTHENTICATED"
+	ProblemCodeUnsupportedMediaType   ProblemCode = "UNSUPPORTED_MEDIA_TYPE"
+	ProblemCodeValidationFailed       ProblemCode = "VALIDATION_FAILED"
+	ProblemCodeWrongPassword          ProblemCode = "WRONG_PASSWORD"
+)
+
+// Valid indicates whether the value is a known member of the ProblemCode enum.
+func (e ProblemCode) Valid() bool {
+	switch e {
+	case ProblemCodeAlreadyReported:
+		return true
+	case ProblemCodeBusy:
+		return true
+	case ProblemCodeCategoryHierarchy:
+		return true
+	case ProblemCodeConflict:
+		return true
+	case ProblemCodeDuplicatePurchase:
+		return true
+	case ProblemCodeEmptyBackup:
+		return true
+	case ProblemCodeFXNotConfigured:
+		return true
+	case ProblemCodeForbidden:
+		return true
+	case ProblemCodeFreeLimitExceeded:
+		return true
+	case ProblemCodeIdempotencyKeyInFlight:
+		return true
+	case ProblemCodeIdempotencyKeyReused:
+		return true
+	case ProblemCodeInternal:
+		return true
+	case ProblemCodeMethodNotAllowed:
+		return true
+	case ProblemCodeNegativeHolding:
+		return true
+	case ProblemCodeNoRestorablePurchase:
+		return true
+	case ProblemCodeNoSubscription:
+		return true
+	case ProblemCodeNotFound:
+		return true
+	case ProblemCodeOCRNotConfigured:
+		return true
+	case ProblemCodePayloadTooLarge:
+		return true
+	case ProblemCodePreconditionFailed:
+		return true
+	case ProblemCodePremiumRequired:
+		return true
+	case ProblemCodePurchaseInvalid:
+		return true
+	case ProblemCodePurchaseNotActive:
+		return true
+	case ProblemCodeQuotesNotConfigured:
+		return true
+	case ProblemCodeRateLimited:
+		return true
+	case ProblemCodeResyncRequired:
+		return true
+	case ProblemCodeSamePassword:
+		return true
+	case ProblemCodeSelfAdminChange:
+		return true
+	case ProblemCodeSelfReport:
+		return true
+	case ProblemCodeSelfVote:
+		return true
+	case ProblemCodeServiceUnavailable:
+		return true
+	case ProblemCodeSignupDisabled:
+		return true
+	case ProblemCodeSocialAccount:
+		return true
+	case ProblemCodeTimeout:
+		return true
+	case ProblemCodeTotalOutOfRange:
+		return true
+	case ProblemCodeUnauthenticated:
+		return true
+	case ProblemCodeUnsupportedMediaType:
+		return true
+	case ProblemCodeValidationFailed:
+		return true
+	case ProblemCodeWrongPassword:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProfileChangeKind.
+const (
+	ProfileChangeKindProfile ProfileChangeKind = "PROFILE"
+)
+
+// Valid indicates whether the value is a known member of the ProfileChangeKind enum.
+func (e ProfileChangeKind) Valid() bool {
+	switch e {
+	case ProfileChangeKindProfile:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProviderValue.
+const (
+	ProviderValueIDPA  ProviderValue = "IDP_A"
+	ProviderValueIDPB  ProviderValue = "IDP_B"
+	ProviderValueLocal ProviderValue = "LOCAL"
+)
+
+// Valid indicates whether the value is a known member of the ProviderValue enum.
+func (e ProviderValue) Valid() bool {
+	switch e {
+	case ProviderValueIDPA:
+		return true
+	case ProviderValueIDPB:
+		return true
+	case ProviderValueLocal:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for QuickEntryChangeKind.
+const (
+	QuickEntryChangeKindQuickEntry QuickEntryChangeKind = "QUICK_ENTRY"
+)
+
+// Valid indicates whether the value is a known member of the QuickEntryChangeKind enum.
+func (e QuickEntryChangeKind) Valid() bool {
+	switch e {
+	case QuickEntryChangeKindQuickEntry:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RecurringChangeKind.
+const (
+	RecurringChangeKindRecurring RecurringChangeKind = "RECURRING"
+)
+
+// Valid indicates whether the value is a known member of the RecurringChangeKind enum.
+func (e RecurringChangeKind) Valid() bool {
+	switch e {
+	case RecurringChangeKindRecurring:
 		return true
 	default:
 		return false
@@ -231,6 +793,24 @@ func (e ReportTargetType) Valid() bool {
 	}
 }
 
+// Defines values for ReportTargetTypeValue.
+const (
+	ReportTargetTypeValueComment ReportTargetTypeValue = "COMMENT"
+	ReportTargetTypeValuePost    ReportTargetTypeValue = "POST"
+)
+
+// Valid indicates whether the value is a known member of the ReportTargetTypeValue enum.
+func (e ReportTargetTypeValue) Valid() bool {
+	switch e {
+	case ReportTargetTypeValueComment:
+		return true
+	case ReportTargetTypeValuePost:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Role.
 const (
 	RoleAdmin Role = "ADMIN"
@@ -243,6 +823,69 @@ func (e Role) Valid() bool {
 	case RoleAdmin:
 		return true
 	case RoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RoleValue.
+const (
+	RoleValueAdmin RoleValue = "ADMIN"
+	RoleValueUser  RoleValue = "USER"
+)
+
+// Valid indicates whether the value is a known member of the RoleValue enum.
+func (e RoleValue) Valid() bool {
+	switch e {
+	case RoleValueAdmin:
+		return true
+	case RoleValueUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StockChangeKind.
+const (
+	StockChangeKindStock StockChangeKind = "STOCK"
+)
+
+// Valid indicates whether the value is a known member of the StockChangeKind enum.
+func (e StockChangeKind) Valid() bool {
+	switch e {
+	case StockChangeKindStock:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TagChangeKind.
+const (
+	TagChangeKindTag TagChangeKind = "TAG"
+)
+
+// Valid indicates whether the value is a known member of the TagChangeKind enum.
+func (e TagChangeKind) Valid() bool {
+	switch e {
+	case TagChangeKindTag:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeChangeKind.
+const (
+	TradeChangeKindTrade TradeChangeKind = "TRADE"
+)
+
+// Valid indicates whether the value is a known member of the TradeChangeKind enum.
+func (e TradeChangeKind) Valid() bool {
+	switch e {
+	case TradeChangeKindTrade:
 		return true
 	default:
 		return false
@@ -267,6 +910,39 @@ func (e TradeSide) Valid() bool {
 	}
 }
 
+// Defines values for TradeSideValue.
+const (
+	TradeSideValueBuy  TradeSideValue = "BUY"
+	TradeSideValueSell TradeSideValue = "SELL"
+)
+
+// Valid indicates whether the value is a known member of the TradeSideValue enum.
+func (e TradeSideValue) Valid() bool {
+	switch e {
+	case TradeSideValueBuy:
+		return true
+	case TradeSideValueSell:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferChangeKind.
+const (
+	TransferChangeKindTransfer TransferChangeKind = "TRANSFER"
+)
+
+// Valid indicates whether the value is a known member of the TransferChangeKind enum.
+func (e TransferChangeKind) Valid() bool {
+	switch e {
+	case TransferChangeKindTransfer:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for VoteDirection.
 const (
 	VoteDirectionDown VoteDirection = "DOWN"
@@ -279,6 +955,21 @@ func (e VoteDirection) Valid() bool {
 	case VoteDirectionDown:
 		return true
 	case VoteDirectionUp:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WalletChangeKind.
+const (
+	WalletChangeKindWallet WalletChangeKind = "WALLET"
+)
+
+// Valid indicates whether the value is a known member of the WalletChangeKind enum.
+func (e WalletChangeKind) Valid() bool {
+	switch e {
+	case WalletChangeKindWallet:
 		return true
 	default:
 		return false
@@ -324,6 +1015,51 @@ func (e WalletType) Valid() bool {
 	case WalletTypePoint:
 		return true
 	case WalletTypeSavings:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WalletTypeValue.
+const (
+	WalletTypeValueBank      WalletTypeValue = "BANK"
+	WalletTypeValueCard      WalletTypeValue = "CARD"
+	WalletTypeValueCash      WalletTypeValue = "CASH"
+	WalletTypeValueCheckCard WalletTypeValue = "CHECK_CARD"
+	WalletTypeValueEtc       WalletTypeValue = "ETC"
+	WalletTypeValueInvest    WalletTypeValue = "INVEST"
+	WalletTypeValueLoan      WalletTypeValue = "LOAN"
+	WalletTypeValueMinus     WalletTypeValue = "MINUS"
+	WalletTypeValuePension   WalletTypeValue = "PENSION"
+	WalletTypeValuePoint     WalletTypeValue = "POINT"
+	WalletTypeValueSavings   WalletTypeValue = "SAVINGS"
+)
+
+// Valid indicates whether the value is a known member of the WalletTypeValue enum.
+func (e WalletTypeValue) Valid() bool {
+	switch e {
+	case WalletTypeValueBank:
+		return true
+	case WalletTypeValueCard:
+		return true
+	case WalletTypeValueCash:
+		return true
+	case WalletTypeValueCheckCard:
+		return true
+	case WalletTypeValueEtc:
+		return true
+	case WalletTypeValueInvest:
+		return true
+	case WalletTypeValueLoan:
+		return true
+	case WalletTypeValueMinus:
+		return true
+	case WalletTypeValuePension:
+		return true
+	case WalletTypeValuePoint:
+		return true
+	case WalletTypeValueSavings:
 		return true
 	default:
 		return false
@@ -507,7 +1243,7 @@ type BackupEntry struct {
 // became lower case carry, as the same two types. Open, like every enum a response carries
 // (later versions may add values): restore refuses a value it does not know with 400 naming
 // the field.
-type BackupEntryType = string
+type BackupEntryType string
 
 // BackupExpectedIncome The expected income of a month; restored into that month.
 type BackupExpectedIncome struct {
@@ -689,15 +1425,18 @@ type BackupWallet struct {
 	Type WalletTypeValue `json:"type"`
 }
 
+// BlockReason Why a post or comment is blocked (`REPORTS`, `SPAM`).
+type BlockReason string
+
 // BlockReasonValue Why a post or comment is blocked (`REPORTS`, `SPAM`), shown to administrators only: `null`
 // for other callers and when it is not blocked. A client must accept other values.
-type BlockReasonValue = string
+type BlockReasonValue = BlockReason
 
 // BoardCategory A board, as a request names it.
 type BoardCategory string
 
 // BoardCategoryValue A board as answered (`community`, `saving`, `tips`); a client must accept other values.
-type BoardCategoryValue = string
+type BoardCategoryValue string
 
 // Budget defines model for Budget.
 type Budget struct {
@@ -712,6 +1451,24 @@ type Budget struct {
 type BudgetAmountRequest struct {
 	Amount BudgetMoney `json:"amount"`
 }
+
+// BudgetChange A change of a Budget (kind `BUDGET`); `record` is absent for `DELETE`.
+type BudgetChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID         `json:"id"`
+	Kind BudgetChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Budget  `json:"record,omitempty"`
+}
+
+// BudgetChangeKind defines model for BudgetChange.Kind.
+type BudgetChangeKind string
 
 // BudgetChart defines model for BudgetChart.
 type BudgetChart struct {
@@ -750,6 +1507,24 @@ type BudgetIncome struct {
 	Received int64 `json:"received"`
 	Year     int32 `json:"year"`
 }
+
+// BudgetIncomeChange A change of a BudgetIncome (kind `BUDGET_INCOME`); `record` is absent for `DELETE`.
+type BudgetIncomeChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID               `json:"id"`
+	Kind BudgetIncomeChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp      `json:"op"`
+	Record *BudgetIncome `json:"record,omitempty"`
+}
+
+// BudgetIncomeChangeKind defines model for BudgetIncomeChange.Kind.
+type BudgetIncomeChangeKind string
 
 // BudgetIncomeRequest Example: {"amount":3500000,"month":11,"year":2026}
 type BudgetIncomeRequest struct {
@@ -885,6 +1660,26 @@ type Category struct {
 	Type EntryTypeValue `json:"type"`
 }
 
+// CategoryChange A change of a Category (kind `CATEGORY`); `record` is absent for `DELETE`.
+type CategoryChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID           `json:"id"`
+	Kind CategoryChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op ChangeOp `json:"op"`
+
+	// Record A category; a top-level one lists its sub-categories in `children` (a sub-category's is empty).
+	Record *Category `json:"record,omitempty"`
+}
+
+// CategoryChangeKind defines model for CategoryChange.Kind.
+type CategoryChangeKind string
+
 // CategoryRequest Example: {"name":"Food","type":"expense"}
 type CategoryRequest struct {
 	// Name A name, 1 to 50 characters, not only spaces.
@@ -913,49 +1708,23 @@ type CategoryTree struct {
 	Items []Category `json:"items"`
 }
 
-// Change defines model for Change.
+// Change One record's latest change: `kind` says which record schema `record` is, so a client
+// switches on `kind` (a discriminated union in generated SDKs) and reads `record` typed.
+// `record` is present for `UPSERT` (the record as its GET or list item answers it now) and
+// absent for `DELETE`. The kinds grow with the ledger (see "Values added later"): a client
+// skips a change of a kind it does not know and still stores the page's `next`.
 type Change struct {
-	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
-	// `YYYY-MM` for expected income, the member's id for the profile.
-	//
-	//
-	// Example: 42
-	ID string `json:"id"`
-
-	// Kind The kind of record a change is about: `WALLET` (Wallet), `CATEGORY` (Category), `TAG` (Tag),
-	// `ENTRY` (Entry), `TRANSFER` (Transfer), `RECURRING` (Recurring), `QUICK_ENTRY` (QuickEntry),
-	// `BUDGET` (Budget), `ONETIME_BUDGET` (OnetimeBudget), `BUDGET_INCOME` (BudgetIncome),
-	// `STOCK` (Stock), `TRADE` (Trade), `PROFILE` (LedgerProfile). The list grows with the
-	// ledger: a client must accept (and may skip) a kind it does not know.
-	Kind ChangeKind `json:"kind"`
-
-	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone). A client must accept other values.
-	Op ChangeOp `json:"op"`
-
-	// Record The record as its GET (or list item) answers it now, for `UPSERT`; null for `DELETE`.
-	// Which schema it is follows from `kind` (see `ChangeKind`); it is declared as `anyOf` the
-	// record schemas, as the records carry no kind of their own and several would match one
-	// another's shape, so a client switches on `kind` and decodes `record` as that schema.
-	Record *Change_Record `json:"record"`
-}
-
-// Change_Record The record as its GET (or list item) answers it now, for `UPSERT`; null for `DELETE`.
-// Which schema it is follows from `kind` (see `ChangeKind`); it is declared as `anyOf` the
-// record schemas, as the records carry no kind of their own and several would match one
-// another's shape, so a client switches on `kind` and decodes `record` as that schema.
-type Change_Record struct {
 	union json.RawMessage
 }
 
-// ChangeKind The kind of record a change is about: `WALLET` (Wallet), `CATEGORY` (Category), `TAG` (Tag),
-// `ENTRY` (Entry), `TRANSFER` (Transfer), `RECURRING` (Recurring), `QUICK_ENTRY` (QuickEntry),
-// `BUDGET` (Budget), `ONETIME_BUDGET` (OnetimeBudget), `BUDGET_INCOME` (BudgetIncome),
-// `STOCK` (Stock), `TRADE` (Trade), `PROFILE` (LedgerProfile). The list grows with the
-// ledger: a client must accept (and may skip) a kind it does not know.
-type ChangeKind = string
+// ChangeID The record's id within its kind, as a string: the decimal `id` of records that have one,
+// `YYYY-MM` for expected income, the member's id for the profile.
+//
+// Example: 42
+type ChangeID = string
 
-// ChangeOp `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone). A client must accept other values.
-type ChangeOp = string
+// ChangeOp `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+type ChangeOp string
 
 // ChangePage defines model for ChangePage.
 type ChangePage struct {
@@ -1052,14 +1821,14 @@ type CsvDecimalSeparator string
 // CsvDuplicateReasonValue Why a row is a duplicate: `SAME_ENTRY`, an entry of the same date, type, amount and memo
 // exists; `IMPORTED_BEFORE`, an earlier import created this row. A client must accept other
 // values.
-type CsvDuplicateReasonValue = string
+type CsvDuplicateReasonValue string
 
 // CsvEncoding The file's encoding (EUC-KR includes CP949). Absent, UTF-8 unless the bytes are not UTF-8.
 type CsvEncoding string
 
 // CsvFormatValue How the file was read: `NESTEGG`, the service's own export format; `MAPPED`, with the
 // mapping. A client must accept other values.
-type CsvFormatValue = string
+type CsvFormatValue string
 
 // CsvImportDuplicate defines model for CsvImportDuplicate.
 type CsvImportDuplicate struct {
@@ -1206,7 +1975,7 @@ type CsvThousandsSeparator string
 type DecimalAmount = string
 
 // DependencyState `up` or `down`; a client must accept other values.
-type DependencyState = string
+type DependencyState string
 
 // DismissRequest Example: {"targetId":42,"targetType":"POST"}
 type DismissRequest struct {
@@ -1257,6 +2026,24 @@ type Entry struct {
 	Type     EntryTypeValue `json:"type"`
 	WalletID *int64         `json:"walletId"`
 }
+
+// EntryChange A change of an Entry (kind `ENTRY`); `record` is absent for `DELETE`.
+type EntryChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID        `json:"id"`
+	Kind EntryChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Entry   `json:"record,omitempty"`
+}
+
+// EntryChangeKind defines model for EntryChange.Kind.
+type EntryChangeKind string
 
 // EntryPage defines model for EntryPage.
 type EntryPage struct {
@@ -1309,7 +2096,7 @@ type EntrySummary struct {
 type EntryType string
 
 // EntryTypeValue Income or expense as answered (`income`, `expense`); a client must accept other values.
-type EntryTypeValue = string
+type EntryTypeValue string
 
 // FXRate defines model for FXRate.
 type FXRate struct {
@@ -1442,7 +2229,7 @@ type LoanInstallment struct {
 type LoanMethod string
 
 // LoanMethodValue How a loan is repaid, as answered; a client must accept other values.
-type LoanMethodValue = string
+type LoanMethodValue string
 
 // LoanSchedule defines model for LoanSchedule.
 type LoanSchedule struct {
@@ -1473,7 +2260,7 @@ type MemberPage struct {
 type MemberStatus string
 
 // MemberStatusValue A member's status as answered (`ACTIVE`, `SUSPENDED`); a client must accept other values.
-type MemberStatusValue = string
+type MemberStatusValue string
 
 // Memo Free text, at most 200 characters.
 //
@@ -1529,7 +2316,7 @@ type NetWorthTrend struct {
 type NetWorthUnit string
 
 // NetWorthUnitValue The period of a net-worth point, as answered; a client must accept other values.
-type NetWorthUnitValue = string
+type NetWorthUnitValue string
 
 // NextCardBill A card's next bill.
 type NextCardBill struct {
@@ -1550,7 +2337,7 @@ type NextCardBills struct {
 // NotificationOutcome What a notification did. Open for growth; known values are listed.
 //
 // Example: CREATED
-type NotificationOutcome = string
+type NotificationOutcome string
 
 // NotificationRequest Example: {"notifKey":"android-0a1b2c3d","postedAt":"2026-11-16T12:34:10+09:00","text":"[Web발신]\n신한카드(1234)승인 홍*동 12,000원(일시불)11/16 12:34 스타벅스 누적1,234,000원"}
 type NotificationRequest struct {
@@ -1564,12 +2351,11 @@ type NotificationRequest struct {
 	Text string `json:"text"`
 }
 
-// NotificationResult defines model for NotificationResult.
+// NotificationResult `entry` is the entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED),
+// as every entry answer gives it; it is absent when IGNORED, and on a DUPLICATE of a
+// cancellation that deleted its payment.
 type NotificationResult struct {
-	// Entry The entry created (CREATED, REVERSED), found (DUPLICATE) or deleted (DELETED), as every
-	// entry answer gives it; null when IGNORED, and on a DUPLICATE of a cancellation that
-	// deleted its payment.
-	Entry *Entry `json:"entry"`
+	Entry *Entry `json:"entry,omitempty"`
 
 	// Outcome What a notification did. Open for growth; known values are listed.
 	//
@@ -1585,7 +2371,7 @@ type NotificationResult struct {
 // NullableLoanMethodValue How a loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`), or `null` for a wallet
 // that is not a loan. A client must accept other values; restore refuses values it does not
 // know with 400 naming the field.
-type NullableLoanMethodValue = string
+type NullableLoanMethodValue = LoanMethodValue
 
 // OnetimeBudget defines model for OnetimeBudget.
 type OnetimeBudget struct {
@@ -1600,6 +2386,24 @@ type OnetimeBudget struct {
 	Spent     int64              `json:"spent"`
 	StartDate openapi_types.Date `json:"startDate"`
 }
+
+// OnetimeBudgetChange A change of an OnetimeBudget (kind `ONETIME_BUDGET`); `record` is absent for `DELETE`.
+type OnetimeBudgetChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID                `json:"id"`
+	Kind OnetimeBudgetChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp       `json:"op"`
+	Record *OnetimeBudget `json:"record,omitempty"`
+}
+
+// OnetimeBudgetChangeKind defines model for OnetimeBudgetChange.Kind.
+type OnetimeBudgetChangeKind string
 
 // OnetimeBudgetList defines model for OnetimeBudgetList.
 type OnetimeBudgetList struct {
@@ -1652,12 +2456,12 @@ type ParsedEntry struct {
 // ParsedEntryType The entry type of a draft. Open for growth; known values are listed.
 //
 // Example: expense
-type ParsedEntryType = string
+type ParsedEntryType string
 
 // ParserName Which parser produced a draft. Open for growth; known values are listed.
 //
 // Example: RULES
-type ParserName = string
+type ParserName string
 
 // Password 8 to 128 characters, no composition rules; never truncated.
 type Password = string
@@ -1682,7 +2486,7 @@ type PlanRequest struct {
 }
 
 // PlanValue A membership plan as answered (`FREE`, `PREMIUM`); a client must accept other values.
-type PlanValue = string
+type PlanValue string
 
 // PointHistory defines model for PointHistory.
 type PointHistory struct {
@@ -1784,8 +2588,52 @@ type PostRequest struct {
 // `detail` is clipped to 2,048 bytes and each field's `field` and `message` to 256 bytes
 // (a cut ends in "…"), as they may quote the request.
 type Problem struct {
-	// Code A stable code a client can switch on. The list is open: codes are added as the service
-	// grows, so a client must accept a code it does not know (and fall back on `status`).
+	// Code A stable code a client can switch on. Every code the service answers today is listed, with
+	// its usual status and whether sending the same request again can succeed ("retry"). Codes
+	// are added as the service grows (see "Values added later"): treat a code you do not know
+	// by its `status`, and retry it only when the status is 429 or 503 and `Retry-After` is set.
+	//
+	// | code | status | retry | meaning |
+	// | --- | --- | --- | --- |
+	// | `PREMIUM_REQUIRED` | 403 | no | The operation needs PREMIUM: offer the upgrade. |
+	// | `FREE_LIMIT_EXCEEDED` | 400 | no | A FREE plan limit is reached: remove records or upgrade. |
+	// | `VALIDATION_FAILED` | 400 | no | The request is wrong as sent; `errors` names the fields. |
+	// | `UNAUTHENTICATED` | 401 | no | No valid session: sign in again. |
+	// | `FORBIDDEN` | 403 | no | An administrator operation called by another member. |
+	// | `NOT_FOUND` | 404 | no | No such record (or another member's). |
+	// | `METHOD_NOT_ALLOWED` | 405 | no | The path does not take this method. |
+	// | `CONFLICT` | 409 | no | The request contradicts what is stored (a name taken, a record in use): change it first. |
+	// | `RATE_LIMITED` | 429 | after `Retry-After` | A per-member or per-address limit is reached. |
+	// | `SIGNUP_DISABLED` | 403 | no | Sign-up is switched off by the administrators. |
+	// | `OCR_NOT_CONFIGURED` | 503 | no | The service has no OCR provider; retrying does not help. |
+	// | `FX_NOT_CONFIGURED` | 503 | no | The service has no FX provider; retrying does not help. |
+	// | `QUOTES_NOT_CONFIGURED` | 503 | no | The service has no quote provider; retrying does not help. |
+	// | `SELF_VOTE` | 400 | no | A member cannot vote on their own post or comment. |
+	// | `SELF_REPORT` | 400 | no | A member cannot report their own post or comment. |
+	// | `ALREADY_REPORTED` | 409 | no | The member reported this already. |
+	// | `NEGATIVE_HOLDING` | 400 | no | The trade would make a holding negative. |
+	// | `CATEGORY_HIERARCHY` | 400 | no | Categories are two levels deep, a child of its own type. |
+	// | `SAME_PASSWORD` | 400 | no | The new password equals the current one. |
+	// | `WRONG_PASSWORD` | 400 | no | The current password is wrong. |
+	// | `SOCIAL_ACCOUNT` | 400 | no | The account signs in through an identity provider and has no password. |
+	// | `SELF_ADMIN_CHANGE` | 400 | no | An administrator cannot change their own role or status. |
+	// | `DUPLICATE_PURCHASE` | 409 | no | The purchase is already another member's. |
+	// | `EMPTY_BACKUP` | 400 | no | The backup document holds nothing to restore. |
+	// | `PAYLOAD_TOO_LARGE` | 413 | no | The body is over the operation's limit: send less. |
+	// | `UNSUPPORTED_MEDIA_TYPE` | 415 | no | The body's media type is not one the operation takes. |
+	// | `SERVICE_UNAVAILABLE` | 503 | after `Retry-After` | A dependency (PostgreSQL, Redis, a provider) cannot be reached, or the service is at its limit of heavy work. |
+	// | `TIMEOUT` | 503 | after `Retry-After`, later for heavy work | The request ran past its operation's time limit; at once it most likely times out again. |
+	// | `BUSY` | 429 | after `Retry-After` | Another heavy request (backup, restore, CSV, deletion) of the account is running. |
+	// | `INTERNAL` | 500 | once, later | A fault of the service; report `requestId`. |
+	// | `PURCHASE_INVALID` | 400 | no | The store does not know the purchase token. |
+	// | `PURCHASE_NOT_ACTIVE` | 400 | no | The purchase is expired, cancelled or refunded. |
+	// | `NO_SUBSCRIPTION` | 409 | no | The member has no subscription to cancel or resume. |
+	// | `NO_RESTORABLE_PURCHASE` | 404 | no | The store holds no active purchase to restore. |
+	// | `IDEMPOTENCY_KEY_REUSED` | 422 | no | The `Idempotency-Key` was used with another request: use a new key. |
+	// | `IDEMPOTENCY_KEY_IN_FLIGHT` | 409 | after `Retry-After`, same key | The first request with this key is still running. |
+	// | `PRECONDITION_FAILED` | 412 | after a fresh GET | `If-Match` names a version that is no longer current: read the record, reapply, send its `ETag`. |
+	// | `TOTAL_OUT_OF_RANGE` | 422 | no | A total the request would cause is outside the money bounds. |
+	// | `RESYNC_REQUIRED` | 410 | from the empty cursor | The feed cursor can no longer be served: sync again from the start. |
 	//
 	//
 	// Example: VALIDATION_FAILED
@@ -1829,11 +2677,55 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
-// ProblemCode A stable code a client can switch on. The list is open: codes are added as the service
-// grows, so a client must accept a code it does not know (and fall back on `status`).
+// ProblemCode A stable code a client can switch on. Every code the service answers today is listed, with
+// its usual status and whether sending the same request again can succeed ("retry"). Codes
+// are added as the service grows (see "Values added later"): treat a code you do not know
+// by its `status`, and retry it only when the status is 429 or 503 and `Retry-After` is set.
+//
+// | code | status | retry | meaning |
+// | --- | --- | --- | --- |
+// | `PREMIUM_REQUIRED` | 403 | no | The operation needs PREMIUM: offer the upgrade. |
+// | `FREE_LIMIT_EXCEEDED` | 400 | no | A FREE plan limit is reached: remove records or upgrade. |
+// | `VALIDATION_FAILED` | 400 | no | The request is wrong as sent; `errors` names the fields. |
+// | `UNAUTHENTICATED` | 401 | no | No valid session: sign in again. |
+// | `FORBIDDEN` | 403 | no | An administrator operation called by another member. |
+// | `NOT_FOUND` | 404 | no | No such record (or another member's). |
+// | `METHOD_NOT_ALLOWED` | 405 | no | The path does not take this method. |
+// | `CONFLICT` | 409 | no | The request contradicts what is stored (a name taken, a record in use): change it first. |
+// | `RATE_LIMITED` | 429 | after `Retry-After` | A per-member or per-address limit is reached. |
+// | `SIGNUP_DISABLED` | 403 | no | Sign-up is switched off by the administrators. |
+// | `OCR_NOT_CONFIGURED` | 503 | no | The service has no OCR provider; retrying does not help. |
+// | `FX_NOT_CONFIGURED` | 503 | no | The service has no FX provider; retrying does not help. |
+// | `QUOTES_NOT_CONFIGURED` | 503 | no | The service has no quote provider; retrying does not help. |
+// | `SELF_VOTE` | 400 | no | A member cannot vote on their own post or comment. |
+// | `SELF_REPORT` | 400 | no | A member cannot report their own post or comment. |
+// | `ALREADY_REPORTED` | 409 | no | The member reported this already. |
+// | `NEGATIVE_HOLDING` | 400 | no | The trade would make a holding negative. |
+// | `CATEGORY_HIERARCHY` | 400 | no | Categories are two levels deep, a child of its own type. |
+// | `SAME_PASSWORD` | 400 | no | The new password equals the current one. |
+// | `WRONG_PASSWORD` | 400 | no | The current password is wrong. |
+// | `SOCIAL_ACCOUNT` | 400 | no | The account signs in through an identity provider and has no password. |
+// | `SELF_ADMIN_CHANGE` | 400 | no | An administrator cannot change their own role or status. |
+// | `DUPLICATE_PURCHASE` | 409 | no | The purchase is already another member's. |
+// | `EMPTY_BACKUP` | 400 | no | The backup document holds nothing to restore. |
+// | `PAYLOAD_TOO_LARGE` | 413 | no | The body is over the operation's limit: send less. |
+// | `UNSUPPORTED_MEDIA_TYPE` | 415 | no | The body's media type is not one the operation takes. |
+// | `SERVICE_UNAVAILABLE` | 503 | after `Retry-After` | A dependency (PostgreSQL, Redis, a provider) cannot be reached, or the service is at its limit of heavy work. |
+// | `TIMEOUT` | 503 | after `Retry-After`, later for heavy work | The request ran past its operation's time limit; at once it most likely times out again. |
+// | `BUSY` | 429 | after `Retry-After` | Another heavy request (backup, restore, CSV, deletion) of the account is running. |
+// | `INTERNAL` | 500 | once, later | A fault of the service; report `requestId`. |
+// | `PURCHASE_INVALID` | 400 | no | The store does not know the purchase token. |
+// | `PURCHASE_NOT_ACTIVE` | 400 | no | The purchase is expired, cancelled or refunded. |
+// | `NO_SUBSCRIPTION` | 409 | no | The member has no subscription to cancel or resume. |
+// | `NO_RESTORABLE_PURCHASE` | 404 | no | The store holds no active purchase to restore. |
+// | `IDEMPOTENCY_KEY_REUSED` | 422 | no | The `Idempotency-Key` was used with another request: use a new key. |
+// | `IDEMPOTENCY_KEY_IN_FLIGHT` | 409 | after `Retry-After`, same key | The first request with this key is still running. |
+// | `PRECONDITION_FAILED` | 412 | after a fresh GET | `If-Match` names a version that is no longer current: read the record, reapply, send its `ETag`. |
+// | `TOTAL_OUT_OF_RANGE` | 422 | no | A total the request would cause is outside the money bounds. |
+// | `RESYNC_REQUIRED` | 410 | from the empty cursor | The feed cursor can no longer be served: sync again from the start. |
 //
 // Example: VALIDATION_FAILED
-type ProblemCode = string
+type ProblemCode string
 
 // Product A subscription product the store sells.
 type Product struct {
@@ -1893,6 +2785,26 @@ type Profile struct {
 	Role RoleValue `json:"role"`
 }
 
+// ProfileChange A change of a LedgerProfile (kind `PROFILE`); `record` is absent for `DELETE`.
+type ProfileChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID          `json:"id"`
+	Kind ProfileChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op ChangeOp `json:"op"`
+
+	// Record The part of the profile the ledger depends on (kind `PROFILE`, `id` the member's id).
+	Record *LedgerProfile `json:"record,omitempty"`
+}
+
+// ProfileChangeKind defines model for ProfileChange.Kind.
+type ProfileChangeKind string
+
 // ProfileImageRequest Example: {"profileImage":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAC0lEQVR4nGNgAAIAAAUAAXpeqz8AAAAASUVORK5CYII="}
 type ProfileImageRequest struct {
 	// ProfileImage A `data:image/(png|jpeg|gif|webp);base64,` URL, or "" to clear.
@@ -1901,7 +2813,7 @@ type ProfileImageRequest struct {
 
 // ProviderValue Where the account came from (`LOCAL`, `IDP_A`, `IDP_B`); linking another identity later
 // does not change it. A client must accept other values.
-type ProviderValue = string
+type ProviderValue string
 
 // QuickEntry defines model for QuickEntry.
 type QuickEntry struct {
@@ -1916,6 +2828,24 @@ type QuickEntry struct {
 	Type     EntryTypeValue `json:"type"`
 	WalletID *int64         `json:"walletId"`
 }
+
+// QuickEntryChange A change of a QuickEntry (kind `QUICK_ENTRY`); `record` is absent for `DELETE`.
+type QuickEntryChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID             `json:"id"`
+	Kind QuickEntryChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp    `json:"op"`
+	Record *QuickEntry `json:"record,omitempty"`
+}
+
+// QuickEntryChangeKind defines model for QuickEntryChange.Kind.
+type QuickEntryChangeKind string
 
 // QuickEntryList defines model for QuickEntryList.
 type QuickEntryList struct {
@@ -2020,6 +2950,24 @@ type Recurring struct {
 	WalletID *int64         `json:"walletId"`
 }
 
+// RecurringChange A change of a Recurring (kind `RECURRING`); `record` is absent for `DELETE`.
+type RecurringChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID            `json:"id"`
+	Kind RecurringChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp   `json:"op"`
+	Record *Recurring `json:"record,omitempty"`
+}
+
+// RecurringChangeKind defines model for RecurringChange.Kind.
+type RecurringChangeKind string
+
 // RecurringList defines model for RecurringList.
 type RecurringList struct {
 	Items []Recurring `json:"items"`
@@ -2065,7 +3013,7 @@ type ReorderRequest struct {
 type ReportTargetType string
 
 // ReportTargetTypeValue What a report is about (`POST`, `COMMENT`); a client must accept other values.
-type ReportTargetTypeValue = string
+type ReportTargetTypeValue string
 
 // ReportedItem A reported or blocked post or comment.
 type ReportedItem struct {
@@ -2126,7 +3074,7 @@ type RoleRequest struct {
 }
 
 // RoleValue A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
-type RoleValue = string
+type RoleValue string
 
 // SignUpRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","website":""}
 type SignUpRequest struct {
@@ -2227,6 +3175,24 @@ type Stock struct {
 	Name      string    `json:"name"`
 	WalletID  *int64    `json:"walletId"`
 }
+
+// StockChange A change of a Stock (kind `STOCK`); `record` is absent for `DELETE`.
+type StockChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID        `json:"id"`
+	Kind StockChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Stock   `json:"record,omitempty"`
+}
+
+// StockChangeKind defines model for StockChange.Kind.
+type StockChangeKind string
 
 // StockList defines model for StockList.
 type StockList struct {
@@ -2342,6 +3308,24 @@ type Tag struct {
 	SortOrder int32  `json:"sortOrder"`
 }
 
+// TagChange A change of a Tag (kind `TAG`); `record` is absent for `DELETE`.
+type TagChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID      `json:"id"`
+	Kind TagChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Tag     `json:"record,omitempty"`
+}
+
+// TagChangeKind defines model for TagChange.Kind.
+type TagChangeKind string
+
 // TagGroup defines model for TagGroup.
 type TagGroup struct {
 	// Boards The boards the group applies to; empty means every board.
@@ -2429,6 +3413,24 @@ type Trade struct {
 	StockID int64          `json:"stockId"`
 }
 
+// TradeChange A change of a Trade (kind `TRADE`); `record` is absent for `DELETE`.
+type TradeChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID        `json:"id"`
+	Kind TradeChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Trade   `json:"record,omitempty"`
+}
+
+// TradeChangeKind defines model for TradeChange.Kind.
+type TradeChangeKind string
+
 // TradePage defines model for TradePage.
 type TradePage struct {
 	Items []Trade `json:"items"`
@@ -2459,7 +3461,7 @@ type TradeRequest struct {
 type TradeSide string
 
 // TradeSideValue A buy or a sell, as answered; a client must accept other values.
-type TradeSideValue = string
+type TradeSideValue string
 
 // Transfer defines model for Transfer.
 type Transfer struct {
@@ -2481,6 +3483,24 @@ type Transfer struct {
 	// ToWalletID The wallet of the `income` side.
 	ToWalletID *int64 `json:"toWalletId"`
 }
+
+// TransferChange A change of a Transfer (kind `TRANSFER`); `record` is absent for `DELETE`.
+type TransferChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID           `json:"id"`
+	Kind TransferChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp  `json:"op"`
+	Record *Transfer `json:"record,omitempty"`
+}
+
+// TransferChangeKind defines model for TransferChange.Kind.
+type TransferChangeKind string
 
 // TransferPage defines model for TransferPage.
 type TransferPage struct {
@@ -2578,7 +3598,7 @@ type VoteDirection string
 
 // VoteDirectionValue The caller's vote as answered (`UP`, `DOWN`), or `null` without one (or without a session,
 // or after the vote was cancelled). A client must accept other values.
-type VoteDirectionValue = string
+type VoteDirectionValue = VoteDirection
 
 // VoteRequest Example: {"direction":"UP"}
 type VoteRequest struct {
@@ -2633,6 +3653,24 @@ type Wallet struct {
 	// Type The kind of wallet as answered; a client must accept other values.
 	Type WalletTypeValue `json:"type"`
 }
+
+// WalletChange A change of a Wallet (kind `WALLET`); `record` is absent for `DELETE`.
+type WalletChange struct {
+	// ID The record's id within its kind, as a string: the decimal `id` of records that have one,
+	// `YYYY-MM` for expected income, the member's id for the profile.
+	//
+	//
+	// Example: 42
+	ID   ChangeID         `json:"id"`
+	Kind WalletChangeKind `json:"kind"`
+
+	// Op `UPSERT` (the record is as `record` says) or `DELETE` (a tombstone: no `record`).
+	Op     ChangeOp `json:"op"`
+	Record *Wallet  `json:"record,omitempty"`
+}
+
+// WalletChangeKind defines model for WalletChange.Kind.
+type WalletChangeKind string
 
 // WalletList defines model for WalletList.
 type WalletList struct {
@@ -2693,7 +3731,7 @@ type WalletRequest struct {
 type WalletType string
 
 // WalletTypeValue The kind of wallet as answered; a client must accept other values.
-type WalletTypeValue = string
+type WalletTypeValue string
 
 // YearlyStats defines model for YearlyStats.
 type YearlyStats struct {
@@ -4200,23 +5238,31 @@ type CreateUserJSONRequestBody = CreateUserRequest
 // UpdateUserJSONRequestBody defines body for UpdateUser for application/json ContentType.
 type UpdateUserJSONRequestBody = UpdateUserRequest
 
-// AsWallet returns the union data inside the Change_Record as a Wallet
-func (t Change_Record) AsWallet() (Wallet, error) {
-	var body Wallet
+// AsWalletChange returns the union data inside the Change as a WalletChange
+func (t Change) AsWalletChange() (WalletChange, error) {
+	var body WalletChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromWallet overwrites any union data inside the Change_Record as the provided Wallet
-func (t *Change_Record) FromWallet(v Wallet) error {
+// FromWalletChange overwrites any union data inside the Change as the provided WalletChange
+func (t *Change) FromWalletChange(v WalletChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"WALLET"}`))
 	t.union = b
 	return err
 }
 
-// MergeWallet performs a merge with any union data inside the Change_Record, using the provided Wallet
-func (t *Change_Record) MergeWallet(v Wallet) error {
+// MergeWalletChange performs a merge with any union data inside the Change, using the provided WalletChange
+func (t *Change) MergeWalletChange(v WalletChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"WALLET"}`))
 	if err != nil {
 		return err
 	}
@@ -4226,23 +5272,31 @@ func (t *Change_Record) MergeWallet(v Wallet) error {
 	return err
 }
 
-// AsCategory returns the union data inside the Change_Record as a Category
-func (t Change_Record) AsCategory() (Category, error) {
-	var body Category
+// AsCategoryChange returns the union data inside the Change as a CategoryChange
+func (t Change) AsCategoryChange() (CategoryChange, error) {
+	var body CategoryChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromCategory overwrites any union data inside the Change_Record as the provided Category
-func (t *Change_Record) FromCategory(v Category) error {
+// FromCategoryChange overwrites any union data inside the Change as the provided CategoryChange
+func (t *Change) FromCategoryChange(v CategoryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"CATEGORY"}`))
 	t.union = b
 	return err
 }
 
-// MergeCategory performs a merge with any union data inside the Change_Record, using the provided Category
-func (t *Change_Record) MergeCategory(v Category) error {
+// MergeCategoryChange performs a merge with any union data inside the Change, using the provided CategoryChange
+func (t *Change) MergeCategoryChange(v CategoryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"CATEGORY"}`))
 	if err != nil {
 		return err
 	}
@@ -4252,23 +5306,31 @@ func (t *Change_Record) MergeCategory(v Category) error {
 	return err
 }
 
-// AsTag returns the union data inside the Change_Record as a Tag
-func (t Change_Record) AsTag() (Tag, error) {
-	var body Tag
+// AsTagChange returns the union data inside the Change as a TagChange
+func (t Change) AsTagChange() (TagChange, error) {
+	var body TagChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromTag overwrites any union data inside the Change_Record as the provided Tag
-func (t *Change_Record) FromTag(v Tag) error {
+// FromTagChange overwrites any union data inside the Change as the provided TagChange
+func (t *Change) FromTagChange(v TagChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TAG"}`))
 	t.union = b
 	return err
 }
 
-// MergeTag performs a merge with any union data inside the Change_Record, using the provided Tag
-func (t *Change_Record) MergeTag(v Tag) error {
+// MergeTagChange performs a merge with any union data inside the Change, using the provided TagChange
+func (t *Change) MergeTagChange(v TagChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TAG"}`))
 	if err != nil {
 		return err
 	}
@@ -4278,23 +5340,31 @@ func (t *Change_Record) MergeTag(v Tag) error {
 	return err
 }
 
-// AsEntry returns the union data inside the Change_Record as a Entry
-func (t Change_Record) AsEntry() (Entry, error) {
-	var body Entry
+// AsEntryChange returns the union data inside the Change as a EntryChange
+func (t Change) AsEntryChange() (EntryChange, error) {
+	var body EntryChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromEntry overwrites any union data inside the Change_Record as the provided Entry
-func (t *Change_Record) FromEntry(v Entry) error {
+// FromEntryChange overwrites any union data inside the Change as the provided EntryChange
+func (t *Change) FromEntryChange(v EntryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"ENTRY"}`))
 	t.union = b
 	return err
 }
 
-// MergeEntry performs a merge with any union data inside the Change_Record, using the provided Entry
-func (t *Change_Record) MergeEntry(v Entry) error {
+// MergeEntryChange performs a merge with any union data inside the Change, using the provided EntryChange
+func (t *Change) MergeEntryChange(v EntryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"ENTRY"}`))
 	if err != nil {
 		return err
 	}
@@ -4304,23 +5374,31 @@ func (t *Change_Record) MergeEntry(v Entry) error {
 	return err
 }
 
-// AsTransfer returns the union data inside the Change_Record as a Transfer
-func (t Change_Record) AsTransfer() (Transfer, error) {
-	var body Transfer
+// AsTransferChange returns the union data inside the Change as a TransferChange
+func (t Change) AsTransferChange() (TransferChange, error) {
+	var body TransferChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromTransfer overwrites any union data inside the Change_Record as the provided Transfer
-func (t *Change_Record) FromTransfer(v Transfer) error {
+// FromTransferChange overwrites any union data inside the Change as the provided TransferChange
+func (t *Change) FromTransferChange(v TransferChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TRANSFER"}`))
 	t.union = b
 	return err
 }
 
-// MergeTransfer performs a merge with any union data inside the Change_Record, using the provided Transfer
-func (t *Change_Record) MergeTransfer(v Transfer) error {
+// MergeTransferChange performs a merge with any union data inside the Change, using the provided TransferChange
+func (t *Change) MergeTransferChange(v TransferChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TRANSFER"}`))
 	if err != nil {
 		return err
 	}
@@ -4330,23 +5408,31 @@ func (t *Change_Record) MergeTransfer(v Transfer) error {
 	return err
 }
 
-// AsRecurring returns the union data inside the Change_Record as a Recurring
-func (t Change_Record) AsRecurring() (Recurring, error) {
-	var body Recurring
+// AsRecurringChange returns the union data inside the Change as a RecurringChange
+func (t Change) AsRecurringChange() (RecurringChange, error) {
+	var body RecurringChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromRecurring overwrites any union data inside the Change_Record as the provided Recurring
-func (t *Change_Record) FromRecurring(v Recurring) error {
+// FromRecurringChange overwrites any union data inside the Change as the provided RecurringChange
+func (t *Change) FromRecurringChange(v RecurringChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"RECURRING"}`))
 	t.union = b
 	return err
 }
 
-// MergeRecurring performs a merge with any union data inside the Change_Record, using the provided Recurring
-func (t *Change_Record) MergeRecurring(v Recurring) error {
+// MergeRecurringChange performs a merge with any union data inside the Change, using the provided RecurringChange
+func (t *Change) MergeRecurringChange(v RecurringChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"RECURRING"}`))
 	if err != nil {
 		return err
 	}
@@ -4356,23 +5442,31 @@ func (t *Change_Record) MergeRecurring(v Recurring) error {
 	return err
 }
 
-// AsQuickEntry returns the union data inside the Change_Record as a QuickEntry
-func (t Change_Record) AsQuickEntry() (QuickEntry, error) {
-	var body QuickEntry
+// AsQuickEntryChange returns the union data inside the Change as a QuickEntryChange
+func (t Change) AsQuickEntryChange() (QuickEntryChange, error) {
+	var body QuickEntryChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromQuickEntry overwrites any union data inside the Change_Record as the provided QuickEntry
-func (t *Change_Record) FromQuickEntry(v QuickEntry) error {
+// FromQuickEntryChange overwrites any union data inside the Change as the provided QuickEntryChange
+func (t *Change) FromQuickEntryChange(v QuickEntryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"QUICK_ENTRY"}`))
 	t.union = b
 	return err
 }
 
-// MergeQuickEntry performs a merge with any union data inside the Change_Record, using the provided QuickEntry
-func (t *Change_Record) MergeQuickEntry(v QuickEntry) error {
+// MergeQuickEntryChange performs a merge with any union data inside the Change, using the provided QuickEntryChange
+func (t *Change) MergeQuickEntryChange(v QuickEntryChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"QUICK_ENTRY"}`))
 	if err != nil {
 		return err
 	}
@@ -4382,23 +5476,31 @@ func (t *Change_Record) MergeQuickEntry(v QuickEntry) error {
 	return err
 }
 
-// AsBudget returns the union data inside the Change_Record as a Budget
-func (t Change_Record) AsBudget() (Budget, error) {
-	var body Budget
+// AsBudgetChange returns the union data inside the Change as a BudgetChange
+func (t Change) AsBudgetChange() (BudgetChange, error) {
+	var body BudgetChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromBudget overwrites any union data inside the Change_Record as the provided Budget
-func (t *Change_Record) FromBudget(v Budget) error {
+// FromBudgetChange overwrites any union data inside the Change as the provided BudgetChange
+func (t *Change) FromBudgetChange(v BudgetChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"BUDGET"}`))
 	t.union = b
 	return err
 }
 
-// MergeBudget performs a merge with any union data inside the Change_Record, using the provided Budget
-func (t *Change_Record) MergeBudget(v Budget) error {
+// MergeBudgetChange performs a merge with any union data inside the Change, using the provided BudgetChange
+func (t *Change) MergeBudgetChange(v BudgetChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"BUDGET"}`))
 	if err != nil {
 		return err
 	}
@@ -4408,23 +5510,31 @@ func (t *Change_Record) MergeBudget(v Budget) error {
 	return err
 }
 
-// AsOnetimeBudget returns the union data inside the Change_Record as a OnetimeBudget
-func (t Change_Record) AsOnetimeBudget() (OnetimeBudget, error) {
-	var body OnetimeBudget
+// AsOnetimeBudgetChange returns the union data inside the Change as a OnetimeBudgetChange
+func (t Change) AsOnetimeBudgetChange() (OnetimeBudgetChange, error) {
+	var body OnetimeBudgetChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromOnetimeBudget overwrites any union data inside the Change_Record as the provided OnetimeBudget
-func (t *Change_Record) FromOnetimeBudget(v OnetimeBudget) error {
+// FromOnetimeBudgetChange overwrites any union data inside the Change as the provided OnetimeBudgetChange
+func (t *Change) FromOnetimeBudgetChange(v OnetimeBudgetChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"ONETIME_BUDGET"}`))
 	t.union = b
 	return err
 }
 
-// MergeOnetimeBudget performs a merge with any union data inside the Change_Record, using the provided OnetimeBudget
-func (t *Change_Record) MergeOnetimeBudget(v OnetimeBudget) error {
+// MergeOnetimeBudgetChange performs a merge with any union data inside the Change, using the provided OnetimeBudgetChange
+func (t *Change) MergeOnetimeBudgetChange(v OnetimeBudgetChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"ONETIME_BUDGET"}`))
 	if err != nil {
 		return err
 	}
@@ -4434,23 +5544,31 @@ func (t *Change_Record) MergeOnetimeBudget(v OnetimeBudget) error {
 	return err
 }
 
-// AsBudgetIncome returns the union data inside the Change_Record as a BudgetIncome
-func (t Change_Record) AsBudgetIncome() (BudgetIncome, error) {
-	var body BudgetIncome
+// AsBudgetIncomeChange returns the union data inside the Change as a BudgetIncomeChange
+func (t Change) AsBudgetIncomeChange() (BudgetIncomeChange, error) {
+	var body BudgetIncomeChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromBudgetIncome overwrites any union data inside the Change_Record as the provided BudgetIncome
-func (t *Change_Record) FromBudgetIncome(v BudgetIncome) error {
+// FromBudgetIncomeChange overwrites any union data inside the Change as the provided BudgetIncomeChange
+func (t *Change) FromBudgetIncomeChange(v BudgetIncomeChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"BUDGET_INCOME"}`))
 	t.union = b
 	return err
 }
 
-// MergeBudgetIncome performs a merge with any union data inside the Change_Record, using the provided BudgetIncome
-func (t *Change_Record) MergeBudgetIncome(v BudgetIncome) error {
+// MergeBudgetIncomeChange performs a merge with any union data inside the Change, using the provided BudgetIncomeChange
+func (t *Change) MergeBudgetIncomeChange(v BudgetIncomeChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"BUDGET_INCOME"}`))
 	if err != nil {
 		return err
 	}
@@ -4460,23 +5578,31 @@ func (t *Change_Record) MergeBudgetIncome(v BudgetIncome) error {
 	return err
 }
 
-// AsStock returns the union data inside the Change_Record as a Stock
-func (t Change_Record) AsStock() (Stock, error) {
-	var body Stock
+// AsStockChange returns the union data inside the Change as a StockChange
+func (t Change) AsStockChange() (StockChange, error) {
+	var body StockChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromStock overwrites any union data inside the Change_Record as the provided Stock
-func (t *Change_Record) FromStock(v Stock) error {
+// FromStockChange overwrites any union data inside the Change as the provided StockChange
+func (t *Change) FromStockChange(v StockChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"STOCK"}`))
 	t.union = b
 	return err
 }
 
-// MergeStock performs a merge with any union data inside the Change_Record, using the provided Stock
-func (t *Change_Record) MergeStock(v Stock) error {
+// MergeStockChange performs a merge with any union data inside the Change, using the provided StockChange
+func (t *Change) MergeStockChange(v StockChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"STOCK"}`))
 	if err != nil {
 		return err
 	}
@@ -4486,23 +5612,31 @@ func (t *Change_Record) MergeStock(v Stock) error {
 	return err
 }
 
-// AsTrade returns the union data inside the Change_Record as a Trade
-func (t Change_Record) AsTrade() (Trade, error) {
-	var body Trade
+// AsTradeChange returns the union data inside the Change as a TradeChange
+func (t Change) AsTradeChange() (TradeChange, error) {
+	var body TradeChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromTrade overwrites any union data inside the Change_Record as the provided Trade
-func (t *Change_Record) FromTrade(v Trade) error {
+// FromTradeChange overwrites any union data inside the Change as the provided TradeChange
+func (t *Change) FromTradeChange(v TradeChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TRADE"}`))
 	t.union = b
 	return err
 }
 
-// MergeTrade performs a merge with any union data inside the Change_Record, using the provided Trade
-func (t *Change_Record) MergeTrade(v Trade) error {
+// MergeTradeChange performs a merge with any union data inside the Change, using the provided TradeChange
+func (t *Change) MergeTradeChange(v TradeChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"TRADE"}`))
 	if err != nil {
 		return err
 	}
@@ -4512,23 +5646,31 @@ func (t *Change_Record) MergeTrade(v Trade) error {
 	return err
 }
 
-// AsLedgerProfile returns the union data inside the Change_Record as a LedgerProfile
-func (t Change_Record) AsLedgerProfile() (LedgerProfile, error) {
-	var body LedgerProfile
+// AsProfileChange returns the union data inside the Change as a ProfileChange
+func (t Change) AsProfileChange() (ProfileChange, error) {
+	var body ProfileChange
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromLedgerProfile overwrites any union data inside the Change_Record as the provided LedgerProfile
-func (t *Change_Record) FromLedgerProfile(v LedgerProfile) error {
+// FromProfileChange overwrites any union data inside the Change as the provided ProfileChange
+func (t *Change) FromProfileChange(v ProfileChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"PROFILE"}`))
 	t.union = b
 	return err
 }
 
-// MergeLedgerProfile performs a merge with any union data inside the Change_Record, using the provided LedgerProfile
-func (t *Change_Record) MergeLedgerProfile(v LedgerProfile) error {
+// MergeProfileChange performs a merge with any union data inside the Change, using the provided ProfileChange
+func (t *Change) MergeProfileChange(v ProfileChange) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"kind":"PROFILE"}`))
 	if err != nil {
 		return err
 	}
@@ -4538,12 +5680,57 @@ func (t *Change_Record) MergeLedgerProfile(v LedgerProfile) error {
 	return err
 }
 
-func (t Change_Record) MarshalJSON() ([]byte, error) {
+func (t Change) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"kind"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t Change) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "BUDGET":
+		return t.AsBudgetChange()
+	case "BUDGET_INCOME":
+		return t.AsBudgetIncomeChange()
+	case "CATEGORY":
+		return t.AsCategoryChange()
+	case "ENTRY":
+		return t.AsEntryChange()
+	case "ONETIME_BUDGET":
+		return t.AsOnetimeBudgetChange()
+	case "PROFILE":
+		return t.AsProfileChange()
+	case "QUICK_ENTRY":
+		return t.AsQuickEntryChange()
+	case "RECURRING":
+		return t.AsRecurringChange()
+	case "STOCK":
+		return t.AsStockChange()
+	case "TAG":
+		return t.AsTagChange()
+	case "TRADE":
+		return t.AsTradeChange()
+	case "TRANSFER":
+		return t.AsTransferChange()
+	case "WALLET":
+		return t.AsWalletChange()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t Change) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
 }
 
-func (t *Change_Record) UnmarshalJSON(b []byte) error {
+func (t *Change) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -4903,13 +6090,14 @@ type ClientInterface interface {
 	// under that id, and ignores one it does not hold). Then pass each answer's `next` as `since`
 	// until `hasMore` is false, store `next`, and ask again later with it.
 	//
-	// **What a change is.** `kind` (see `ChangeKind`: wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, budgets, one-time budgets, expected income, stocks, trades and
-	// the profile's month start day) and `id` name the record. `op` `UPSERT` carries the record as
+	// **What a change is.** `kind` (see `Change`, one schema per kind: wallets, categories, tags,
+	// entries, transfers, recurring and quick entries, budgets, one-time budgets, expected income,
+	// stocks, trades and the profile's month start day) and `id` name the record; `kind` also
+	// says which schema `record` is. `op` `UPSERT` carries the record as
 	// it is now in `record`: exactly what that record's own GET answers, or its list item where
 	// it has no GET (categories: the tree node, with `children` for a top-level category;
 	// expected income: the `BudgetIncome` of that month; the profile: `LedgerProfile`, the
-	// month start day). `op` `DELETE` is a tombstone: `record` is null. Each record appears at
+	// month start day). `op` `DELETE` is a tombstone: `record` is absent. Each record appears at
 	// most once in the feed, at its latest change: a record changed twice since a cursor comes
 	// once, with its current state. A change that alters another record's answer is that
 	// record's change too: an entry changes its wallet (`balance`), its transfer, the expected
@@ -5097,7 +6285,7 @@ type ClientInterface interface {
 	// - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
 	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
-	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+	// - `IGNORED`: nothing was created (`entry` absent); `reason` says why: advertising, a
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
 	//
@@ -5137,7 +6325,7 @@ type ClientInterface interface {
 	// - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
 	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
-	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+	// - `IGNORED`: nothing was created (`entry` absent); `reason` says why: advertising, a
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
 	//
@@ -7611,13 +8799,14 @@ func (c *Client) UpdateCategory(ctx context.Context, id CategoryID, params *Upda
 // under that id, and ignores one it does not hold). Then pass each answer's `next` as `since`
 // until `hasMore` is false, store `next`, and ask again later with it.
 //
-// **What a change is.** `kind` (see `ChangeKind`: wallets, categories, tags, entries, transfers,
-// recurring and quick entries, budgets, one-time budgets, expected income, stocks, trades and
-// the profile's month start day) and `id` name the record. `op` `UPSERT` carries the record as
+// **What a change is.** `kind` (see `Change`, one schema per kind: wallets, categories, tags,
+// entries, transfers, recurring and quick entries, budgets, one-time budgets, expected income,
+// stocks, trades and the profile's month start day) and `id` name the record; `kind` also
+// says which schema `record` is. `op` `UPSERT` carries the record as
 // it is now in `record`: exactly what that record's own GET answers, or its list item where
 // it has no GET (categories: the tree node, with `children` for a top-level category;
 // expected income: the `BudgetIncome` of that month; the profile: `LedgerProfile`, the
-// month start day). `op` `DELETE` is a tombstone: `record` is null. Each record appears at
+// month start day). `op` `DELETE` is a tombstone: `record` is absent. Each record appears at
 // most once in the feed, at its latest change: a record changed twice since a cursor comes
 // once, with its current state. A change that alters another record's answer is that
 // record's change too: an entry changes its wallet (`balance`), its transfer, the expected
@@ -7865,7 +9054,7 @@ func (c *Client) ImportEntriesWithBody(ctx context.Context, params *ImportEntrie
 //   - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 //     amount, currency, wallet and memo (no category: the expense's is an expense category)
 //     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
-//   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+//   - `IGNORED`: nothing was created (`entry` absent); `reason` says why: advertising, a
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
 //
@@ -7915,7 +9104,7 @@ func (c *Client) CreateEntryFromNotificationWithBody(ctx context.Context, params
 //   - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 //     amount, currency, wallet and memo (no category: the expense's is an expense category)
 //     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
-//   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+//   - `IGNORED`: nothing was created (`entry` absent); `reason` says why: advertising, a
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
 //
@@ -18990,13 +20179,14 @@ type ClientWithResponsesInterface interface {
 	// under that id, and ignores one it does not hold). Then pass each answer's `next` as `since`
 	// until `hasMore` is false, store `next`, and ask again later with it.
 	//
-	// **What a change is.** `kind` (see `ChangeKind`: wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, budgets, one-time budgets, expected income, stocks, trades and
-	// the profile's month start day) and `id` name the record. `op` `UPSERT` carries the record as
+	// **What a change is.** `kind` (see `Change`, one schema per kind: wallets, categories, tags,
+	// entries, transfers, recurring and quick entries, budgets, one-time budgets, expected income,
+	// stocks, trades and the profile's month start day) and `id` name the record; `kind` also
+	// says which schema `record` is. `op` `UPSERT` carries the record as
 	// it is now in `record`: exactly what that record's own GET answers, or its list item where
 	// it has no GET (categories: the tree node, with `children` for a top-level category;
 	// expected income: the `BudgetIncome` of that month; the profile: `LedgerProfile`, the
-	// month start day). `op` `DELETE` is a tombstone: `record` is null. Each record appears at
+	// month start day). `op` `DELETE` is a tombstone: `record` is absent. Each record appears at
 	// most once in the feed, at its latest change: a record changed twice since a cursor comes
 	// once, with its current state. A change that alters another record's answer is that
 	// record's change too: an entry changes its wallet (`balance`), its transfer, the expected
@@ -19190,7 +20380,7 @@ type ClientWithResponsesInterface interface {
 	// - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
 	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
-	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+	// - `IGNORED`: nothing was created (`entry` absent); `reason` says why: advertising, a
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
 	//
@@ -19230,7 +20420,7 @@ type ClientWithResponsesInterface interface {
 	// - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 	//   amount, currency, wallet and memo (no category: the expense's is an expense category)
 	//   offsets it (`entry`), keyed by the cancellation so it too is recorded once.
-	// - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+	// - `IGNORED`: nothing was created (`entry` absent); `reason` says why: advertising, a
 	//   billing, payment-due or limit notice, a declined payment, no approval or no amount in
 	//   the text, or a cancellation that matches no expense.
 	//
@@ -36704,13 +37894,14 @@ func (c *ClientWithResponses) UpdateCategoryWithResponse(ctx context.Context, id
 // under that id, and ignores one it does not hold). Then pass each answer's `next` as `since`
 // until `hasMore` is false, store `next`, and ask again later with it.
 //
-// **What a change is.** `kind` (see `ChangeKind`: wallets, categories, tags, entries, transfers,
-// recurring and quick entries, budgets, one-time budgets, expected income, stocks, trades and
-// the profile's month start day) and `id` name the record. `op` `UPSERT` carries the record as
+// **What a change is.** `kind` (see `Change`, one schema per kind: wallets, categories, tags,
+// entries, transfers, recurring and quick entries, budgets, one-time budgets, expected income,
+// stocks, trades and the profile's month start day) and `id` name the record; `kind` also
+// says which schema `record` is. `op` `UPSERT` carries the record as
 // it is now in `record`: exactly what that record's own GET answers, or its list item where
 // it has no GET (categories: the tree node, with `children` for a top-level category;
 // expected income: the `BudgetIncome` of that month; the profile: `LedgerProfile`, the
-// month start day). `op` `DELETE` is a tombstone: `record` is null. Each record appears at
+// month start day). `op` `DELETE` is a tombstone: `record` is absent. Each record appears at
 // most once in the feed, at its latest change: a record changed twice since a cursor comes
 // once, with its current state. A change that alters another record's answer is that
 // record's change too: an entry changes its wallet (`balance`), its transfer, the expected
@@ -36940,7 +38131,7 @@ func (c *ClientWithResponses) ImportEntriesWithBodyWithResponse(ctx context.Cont
 //   - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 //     amount, currency, wallet and memo (no category: the expense's is an expense category)
 //     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
-//   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+//   - `IGNORED`: nothing was created (`entry` absent); `reason` says why: advertising, a
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
 //
@@ -36986,7 +38177,7 @@ func (c *ClientWithResponses) CreateEntryFromNotificationWithBodyWithResponse(ct
 //   - `REVERSED`: a cancellation matched a confirmed expense; a pending `income` of the same
 //     amount, currency, wallet and memo (no category: the expense's is an expense category)
 //     offsets it (`entry`), keyed by the cancellation so it too is recorded once.
-//   - `IGNORED`: nothing was created (`entry` null); `reason` says why: advertising, a
+//   - `IGNORED`: nothing was created (`entry` absent); `reason` says why: advertising, a
 //     billing, payment-due or limit notice, a declined payment, no approval or no amount in
 //     the text, or a cancellation that matches no expense.
 //

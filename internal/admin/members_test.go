@@ -136,7 +136,7 @@ func TestRoleChangeReachesTheMembersSessions(t *testing.T) {
 	user.Do(http.MethodGet, "/api/admin/members", nil).WantProblem(http.StatusForbidden, "FORBIDDEN")
 	var m api.AdminMember
 	admin.Do(http.MethodPut, memberPath(user.ID, "/role"), api.SetMemberRoleJSONRequestBody{Role: api.RoleAdmin}).Want(http.StatusOK).JSON(&m)
-	if m.ID != user.ID || m.Role != string(api.RoleAdmin) {
+	if m.ID != user.ID || m.Role != api.RoleValueAdmin {
 		t.Fatalf("answered %+v, want member %d as ADMIN", m, user.ID)
 	}
 	if got := sessionOf(t, user).Role; got != "ADMIN" {
@@ -147,7 +147,7 @@ func TestRoleChangeReachesTheMembersSessions(t *testing.T) {
 	// An administrator demoted by another loses access on the next request.
 	other.Do(http.MethodGet, "/api/admin/members", nil).Want(http.StatusOK)
 	admin.Do(http.MethodPut, memberPath(other.ID, "/role"), api.SetMemberRoleJSONRequestBody{Role: api.RoleUser}).Want(http.StatusOK).JSON(&m)
-	if m.Role != string(api.RoleUser) {
+	if m.Role != api.RoleValueUser {
 		t.Fatalf("role %q after demotion", m.Role)
 	}
 	other.Do(http.MethodGet, "/api/admin/members", nil).WantProblem(http.StatusForbidden, "FORBIDDEN")
@@ -250,7 +250,7 @@ func TestAdministratorCannotChangeOrDeleteThemselves(t *testing.T) {
 	if len(page.Items) != 1 {
 		t.Fatalf("%d members, want the administrator alone", len(page.Items))
 	}
-	if m := page.Items[0]; m.ID != admin.ID || m.Role != string(api.RoleAdmin) || m.Status != "ACTIVE" || m.Plan != "FREE" {
+	if m := page.Items[0]; m.ID != admin.ID || m.Role != api.RoleValueAdmin || m.Status != "ACTIVE" || m.Plan != "FREE" {
 		t.Fatalf("administrator now %+v", m)
 	}
 	if n := countSessions(t, env, admin.ID); n != 1 {
@@ -318,7 +318,7 @@ func TestConcurrentChangesOfOneMember(t *testing.T) {
 
 	var u api.User
 	admin.Do(http.MethodGet, fmt.Sprintf("/api/users/%d", user.ID), nil).Want(http.StatusOK).JSON(&u)
-	if !slices.Contains(plans, string(u.Plan)) || u.PlanExpiresAt != nil || u.Role != string(api.RoleAdmin) {
+	if !slices.Contains(plans, string(u.Plan)) || u.PlanExpiresAt != nil || u.Role != api.RoleValueAdmin {
 		t.Fatalf("member ended as %s (expiry %v) %s; want a plan that was sent, no expiry, ADMIN", u.Plan, u.PlanExpiresAt, u.Role)
 	}
 }

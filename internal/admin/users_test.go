@@ -23,7 +23,7 @@ func TestUsersCreateReadUpdateDelete(t *testing.T) {
 		Email: "New.User@Nestegg.test", Password: "a fine password", Name: "  New User ",
 	}).Want(http.StatusCreated).JSON(&created)
 	if created.Email == nil || *created.Email != "new.user@nestegg.test" || created.Name != "New User" ||
-		created.Role != string(api.RoleUser) || created.Plan != "FREE" || created.PlanExpiresAt != nil {
+		created.Role != api.RoleValueUser || created.Plan != "FREE" || created.PlanExpiresAt != nil {
 		t.Fatalf("created %+v", created)
 	}
 	newUser := env.LogIn("new.user@nestegg.test", "a fine password")
@@ -33,7 +33,7 @@ func TestUsersCreateReadUpdateDelete(t *testing.T) {
 	admin.Do(http.MethodPost, "/api/users", api.CreateUserJSONRequestBody{
 		Email: "staff@nestegg.test", Password: "another password", Name: "Staff", Role: &staffRole,
 	}).Want(http.StatusCreated).JSON(&staff)
-	if staff.Role != string(api.RoleAdmin) {
+	if staff.Role != api.RoleValueAdmin {
 		t.Fatalf("role %s, want ADMIN", staff.Role)
 	}
 
@@ -53,7 +53,7 @@ func TestUsersCreateReadUpdateDelete(t *testing.T) {
 	var updated api.User
 	admin.Do(http.MethodPut, userPath(created.ID), api.UpdateUserJSONRequestBody{Email: "Renamed@Nestegg.test", Name: " Renamed "}).
 		Want(http.StatusOK).JSON(&updated)
-	if *updated.Email != "renamed@nestegg.test" || updated.Name != "Renamed" || updated.Role != string(api.RoleUser) {
+	if *updated.Email != "renamed@nestegg.test" || updated.Name != "Renamed" || updated.Role != api.RoleValueUser {
 		t.Fatalf("updated %+v", updated)
 	}
 	if u := sessionOfClient(t, newUser); u.Name != "Renamed" {

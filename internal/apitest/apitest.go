@@ -226,11 +226,6 @@ func forbidExtraProperties(doc *openapi3.T) {
 			return
 		}
 		seen[s] = true
-		// A response enum is open to clients (x-extensible-enum), but this
-		// service must answer only the values its contract lists today.
-		if known, ok := s.Extensions["x-extensible-enum"].([]any); ok && len(s.Enum) == 0 {
-			s.Enum = known
-		}
 		// A nullable wrapper of references (type: object, allOf, anyOf or
 		// oneOf of $refs) has no properties of its own: the referenced
 		// schemas are closed.

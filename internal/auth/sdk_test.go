@@ -94,7 +94,7 @@ func TestAdministrationThroughTheGeneratedClient(t *testing.T) {
 		t.Fatalf("list members: %v %s", err, page.Body)
 	}
 	plan, err := api.SetMemberPlanWithResponse(ctx, target.ID, apiclient.SetMemberPlanJSONRequestBody{Plan: apiclient.PlanPremium}, as)
-	if err != nil || plan.JSON200 == nil || plan.JSON200.Plan != string(apiclient.PlanPremium) || plan.JSON200.PlanExpiresAt != nil {
+	if err != nil || plan.JSON200 == nil || plan.JSON200.Plan != apiclient.PlanValuePremium || plan.JSON200.PlanExpiresAt != nil {
 		t.Fatalf("set plan: %v %s", err, plan.Body)
 	}
 	self, err := api.SetMemberRoleWithResponse(ctx, admin.ID, apiclient.SetMemberRoleJSONRequestBody{Role: apiclient.RoleUser}, as)

@@ -75,7 +75,7 @@ func NewHandler(d Deps) *BillingHandler {
 // toSubscription maps a member's plan fields to the wire's Subscription.
 func toSubscription(m db.Member) api.Subscription {
 	s := api.Subscription{
-		Plan: m.Plan, ExpiresAt: m.PlanExpiresAt, AutoRenew: m.PlanAutoRenew, ProductID: m.PlanProduct,
+		Plan: api.PlanValue(m.Plan), ExpiresAt: m.PlanExpiresAt, AutoRenew: m.PlanAutoRenew, ProductID: m.PlanProduct,
 	}
 	if m.PlanAutoRenew && m.PlanExpiresAt != nil {
 		s.NextPaymentAt = m.PlanExpiresAt

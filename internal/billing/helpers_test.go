@@ -59,7 +59,7 @@ func sessionPlan(t *testing.T, c *apitest.Client) string {
 	t.Helper()
 	var u api.User
 	c.Do(http.MethodGet, "/api/auth/session", nil).Want(http.StatusOK).JSON(&u)
-	return u.Plan
+	return string(u.Plan)
 }
 
 func purchaseCount(t *testing.T, env *apitest.Env, memberID int64) int {

@@ -45,11 +45,11 @@ func toComment(r commentRow, v viewer, myVote string, now time.Time, showBlocked
 		out.Body = &body
 	}
 	if myVote != "" {
-		out.MyVote = &myVote
+		out.MyVote = (*api.VoteDirectionValue)(&myVote)
 	}
 	if r.postTitle != "" {
 		title, category := r.postTitle, r.postCategory
-		out.PostTitle, out.PostCategory = &title, &category
+		out.PostTitle, out.PostCategory = &title, (*api.BoardCategoryValue)(&category)
 	}
 	return out
 }

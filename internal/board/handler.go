@@ -102,5 +102,5 @@ func shownReason(reason *string, v viewer) *api.BlockReasonValue {
 	if !v.admin {
 		return nil
 	}
-	return reason
+	return (*api.BlockReasonValue)(reason)
 }

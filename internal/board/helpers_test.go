@@ -3,6 +3,7 @@ package board_test
 import (
 	"fmt"
 	"net/http"
+	"reflect"
 	"testing"
 
 	"github.com/nestegg/nestegg/generated/api"
@@ -58,6 +59,10 @@ func ids(posts []api.Post) []int64 {
 func deref[T any](p *T) any {
 	if p == nil {
 		return nil
+	}
+	// An enum (a named string type) compares with a plain string.
+	if v := reflect.ValueOf(*p); v.Kind() == reflect.String {
+		return v.String()
 	}
 	return *p
 }

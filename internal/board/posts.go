@@ -39,7 +39,7 @@ func toPost(r postRow, v viewer, myVote string, now time.Time) api.Post {
 	p := r.post
 	out := api.Post{
 		ID:           p.ID,
-		Category:     p.Category,
+		Category:     api.BoardCategoryValue(p.Category),
 		Title:        p.Title,
 		Body:         p.Body,
 		Tags:         p.Tags,
@@ -56,7 +56,7 @@ func toPost(r postRow, v viewer, myVote string, now time.Time) api.Post {
 		UpdatedAt:    p.UpdatedAt,
 	}
 	if myVote != "" {
-		out.MyVote = &myVote
+		out.MyVote = (*api.VoteDirectionValue)(&myVote)
 	}
 	return out
 }

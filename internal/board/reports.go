@@ -139,19 +139,19 @@ func ListReports(ctx context.Context, q *db.Queries, v viewer, p paging) (api.Re
 	for _, r := range posts {
 		pp := r.Post
 		byKey[fmt.Sprint("POST", pp.ID)] = api.ReportedItem{
-			TargetType: string(api.ReportTargetTypePost), TargetID: pp.ID, PostID: pp.ID,
-			Category: pp.Category, Title: pp.Title, Body: pp.Body,
+			TargetType: api.ReportTargetTypeValue(string(api.ReportTargetTypePost)), TargetID: pp.ID, PostID: pp.ID,
+			Category: api.BoardCategoryValue(pp.Category), Title: pp.Title, Body: pp.Body,
 			Author:      v.author(pp.MemberID, r.AuthorName, r.AuthorAvatar),
-			ReportCount: pp.ReportCount, Blocked: pp.BlockReason != nil, BlockReason: pp.BlockReason, CreatedAt: pp.CreatedAt,
+			ReportCount: pp.ReportCount, Blocked: pp.BlockReason != nil, BlockReason: (*api.BlockReasonValue)(pp.BlockReason), CreatedAt: pp.CreatedAt,
 		}
 	}
 	for _, r := range comments {
 		c := r.Comment
 		byKey[fmt.Sprint("COMMENT", c.ID)] = api.ReportedItem{
-			TargetType: string(api.ReportTargetTypeComment), TargetID: c.ID, PostID: c.PostID,
-			Category: r.PostCategory, Title: r.PostTitle, Body: c.Body,
+			TargetType: api.ReportTargetTypeValue(string(api.ReportTargetTypeComment)), TargetID: c.ID, PostID: c.PostID,
+			Category: api.BoardCategoryValue(r.PostCategory), Title: r.PostTitle, Body: c.Body,
 			Author:      v.author(c.MemberID, r.AuthorName, r.AuthorAvatar),
-			ReportCount: c.ReportCount, Blocked: c.BlockReason != nil, BlockReason: c.BlockReason, CreatedAt: c.CreatedAt,
+			ReportCount: c.ReportCount, Blocked: c.BlockReason != nil, BlockReason: (*api.BlockReasonValue)(c.BlockReason), CreatedAt: c.CreatedAt,
 		}
 	}
 	items := make([]api.ReportedItem, 0, len(targets))

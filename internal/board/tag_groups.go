@@ -16,7 +16,19 @@ const (
 )
 
 func toTagGroup(id int64, name string, tags, boards []string) api.TagGroup {
-	return api.TagGroup{ID: id, Name: name, Tags: tags, Boards: boards}
+	return api.TagGroup{ID: id, Name: name, Tags: tags, Boards: boardValues(boards)}
+}
+
+// boardValues types a group's boards for the answer (nil stays nil).
+func boardValues(boards []string) []api.BoardCategoryValue {
+	if boards == nil {
+		return nil
+	}
+	out := make([]api.BoardCategoryValue, len(boards))
+	for i, b := range boards {
+		out[i] = api.BoardCategoryValue(b)
+	}
+	return out
 }
 
 // ListBoardTagGroups answers the groups of a board, or every group.

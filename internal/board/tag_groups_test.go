@@ -20,7 +20,7 @@ func TestTagGroups(t *testing.T) {
 	admin.Do(http.MethodPost, "/api/admin/tag-groups", api.TagGroupRequest{
 		Name: "Saving", Tags: []string{" budget", "budget", "challenge"}, Boards: []api.BoardCategory{"saving", "tips", "saving"},
 	}).Want(http.StatusCreated).JSON(&saving)
-	if saving.Name != "Saving" || !slices.Equal(saving.Tags, []string{"budget", "challenge"}) || !slices.Equal(saving.Boards, []string{"saving", "tips"}) {
+	if saving.Name != "Saving" || !slices.Equal(saving.Tags, []string{"budget", "challenge"}) || !slices.Equal(saving.Boards, []api.BoardCategoryValue{api.BoardCategoryValueSaving, api.BoardCategoryValueTips}) {
 		t.Fatalf("created %+v", saving)
 	}
 	admin.Do(http.MethodPost, "/api/admin/tag-groups", api.TagGroupRequest{Name: "Everywhere", Tags: []string{"hello"}, Boards: []api.BoardCategory{}}).
@@ -49,7 +49,7 @@ func TestTagGroups(t *testing.T) {
 	admin.Do(http.MethodPut, fmt.Sprintf("/api/admin/tag-groups/%d", saving.ID), api.TagGroupRequest{
 		Name: "Community", Tags: []string{}, Boards: []api.BoardCategory{"community"},
 	}).Want(http.StatusOK).JSON(&updated)
-	if updated.Name != "Community" || !slices.Equal(updated.Boards, []string{"community"}) {
+	if updated.Name != "Community" || !slices.Equal(updated.Boards, []api.BoardCategoryValue{api.BoardCategoryValueCommunity}) {
 		t.Fatalf("updated %+v", updated)
 	}
 	if got := groups("?category=saving"); !slices.Equal(got, []int64{all.ID}) {

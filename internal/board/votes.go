@@ -109,7 +109,7 @@ func voteTx(ctx context.Context, q *db.Queries, s voteStore, voterID, authorID i
 	}
 	res := api.VoteResult{Up: up, Down: down}
 	if mine != "" {
-		res.MyVote = &mine
+		res.MyVote = (*api.VoteDirectionValue)(&mine)
 	}
 	return res, nil
 }

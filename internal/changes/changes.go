@@ -60,12 +60,6 @@ const (
 	KindProfile       = "PROFILE"
 )
 
-// Ops of a change.
-const (
-	OpUpsert = "UPSERT"
-	OpDelete = "DELETE"
-)
-
 // ChangesHandler serves GET /api/account/changes.
 type ChangesHandler struct {
 	pool   *pgxpool.Pool
@@ -212,9 +206,11 @@ func (h *ChangesHandler) PageTx(ctx context.Context, q *db.Queries, memberID int
 	}
 	out := api.ChangePage{Changes: make([]api.Change, 0, len(rows)), HasMore: hasMore}
 	for _, r := range rows {
-		c := api.Change{Kind: r.Kind, ID: recordID(r.Kind, r.RecordID), Op: OpDelete}
-		if rec, ok := records[key{r.Kind, r.RecordID}]; ok {
-			c.Op, c.Record = OpUpsert, rec
+		c, ok := records[key{r.Kind, r.RecordID}]
+		if !ok {
+			if c, err = tombstone(r.Kind, recordID(r.Kind, r.RecordID)); err != nil {
+				return api.ChangePage{}, err
+			}
 		}
 		out.Changes = append(out.Changes, c)
 		at.seq = r.Seq

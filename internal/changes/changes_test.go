@@ -3,7 +3,6 @@ package changes_test
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -45,8 +44,8 @@ func TestFeedAnswersRecordsAsTheirGETsAndTombstones(t *testing.T) {
 	e := lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 3), 300, w.ID))
 	m.Do(http.MethodPut, fmt.Sprintf("/api/account/entries/%d", e.ID), lt.Expense(lt.Date(2026, 11, 4), 400, w.ID)).Want(http.StatusOK)
 	next := page(t, m.Client, first.Next, 100)
-	kinds := map[string]api.Change{}
-	for _, c := range next.Changes {
+	kinds := map[string]typed{}
+	for _, c := range typedChanges(t, next) {
 		if _, dup := kinds[c.Kind+c.ID]; dup {
 			t.Fatalf("%s %s twice in one page", c.Kind, c.ID)
 		}
@@ -55,17 +54,20 @@ func TestFeedAnswersRecordsAsTheirGETsAndTombstones(t *testing.T) {
 	var gotWallet, wantWallet api.Wallet
 	m.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d", w.ID), nil).Want(http.StatusOK).JSON(&wantWallet)
 	wc, ok := kinds[fmt.Sprintf("WALLET%d", w.ID)]
-	if !ok || wc.Op != "UPSERT" {
+	if !ok || wc.Op != api.ChangeOpUpsert {
 		t.Fatalf("no wallet change after its entry changed: %+v", next.Changes)
 	}
-	raw, _ := json.Marshal(wc.Record)
-	if err := json.Unmarshal(raw, &gotWallet); err != nil || gotWallet.Balance != 600 || gotWallet != wantWallet {
-		t.Fatalf("wallet in the feed %+v, its GET %+v (%v)", gotWallet, wantWallet, err)
+	if got, ok := wc.Record.(*api.Wallet); ok {
+		gotWallet = *got
+	}
+	if gotWallet.Balance != 600 || gotWallet != wantWallet {
+		t.Fatalf("wallet in the feed %+v, its GET %+v", gotWallet, wantWallet)
 	}
 	ec := kinds[fmt.Sprintf("ENTRY%d", e.ID)]
 	var gotEntry, wantEntry api.Entry
-	raw, _ = json.Marshal(ec.Record)
-	_ = json.Unmarshal(raw, &gotEntry)
+	if got, ok := ec.Record.(*api.Entry); ok {
+		gotEntry = *got
+	}
 	m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).Want(http.StatusOK).JSON(&wantEntry)
 	if gotEntry.Amount != 400 || !gotEntry.CreatedAt.Equal(wantEntry.CreatedAt) || gotEntry.Date != wantEntry.Date {
 		t.Fatalf("entry in the feed %+v, its GET %+v", gotEntry, wantEntry)
@@ -73,13 +75,13 @@ func TestFeedAnswersRecordsAsTheirGETsAndTombstones(t *testing.T) {
 
 	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).Want(http.StatusNoContent)
 	last := page(t, m.Client, next.Next, 100)
-	var tomb *api.Change
-	for i, c := range last.Changes {
+	var tomb *typed
+	for _, c := range typedChanges(t, last) {
 		if c.Kind == "ENTRY" && c.ID == fmt.Sprint(e.ID) {
-			tomb = &last.Changes[i]
+			tomb = &c
 		}
 	}
-	if tomb == nil || tomb.Op != "DELETE" || tomb.Record != nil {
+	if tomb == nil || tomb.Op != api.ChangeOpDelete || tomb.Record != nil {
 		t.Fatalf("no tombstone for the deleted entry: %+v", last.Changes)
 	}
 	if again := page(t, m.Client, last.Next, 100); len(again.Changes) != 0 || again.Next != last.Next {
@@ -123,8 +125,8 @@ func TestFeedAnswersResyncAfterRestore(t *testing.T) {
 	m.Do(http.MethodGet, "/api/account/changes?since="+cur, nil).WantProblem(http.StatusGone, "RESYNC_REQUIRED")
 	fresh := page(t, m.Client, "", 100)
 	n := map[string]int{}
-	for _, c := range fresh.Changes {
-		if c.Op != "UPSERT" {
+	for _, c := range typedChanges(t, fresh) {
+		if c.Op != api.ChangeOpUpsert {
 			t.Fatalf("a tombstone after a restore: %+v", c)
 		}
 		n[c.Kind]++
@@ -150,8 +152,8 @@ func TestFeedPruneJobRemovesOldTombstones(t *testing.T) {
 	}
 	m.Do(http.MethodGet, "/api/account/changes?since="+old, nil).WantProblem(http.StatusGone, "RESYNC_REQUIRED")
 	page(t, m.Client, recent, 100)
-	for _, c := range page(t, m.Client, "", 100).Changes {
-		if c.Op == "DELETE" {
+	for _, c := range typedChanges(t, page(t, m.Client, "", 100)) {
+		if c.Op == api.ChangeOpDelete {
 			t.Fatalf("a pruned tombstone is still served: %+v", c)
 		}
 	}
@@ -175,8 +177,8 @@ func syncAll(t *testing.T, c *apitest.Client, since string, limit int, kind stri
 		}
 		var p api.ChangePage
 		res.Want(http.StatusOK).JSON(&p)
-		for _, ch := range p.Changes {
-			if ch.Kind == kind && ch.Op == "UPSERT" {
+		for _, ch := range typedChanges(t, p) {
+			if ch.Kind == kind && ch.Op == api.ChangeOpUpsert {
 				upserts++
 			}
 		}
@@ -533,13 +535,9 @@ func TestFeedReadsExpectedIncomesWithoutAStatementPerMonth(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := map[string]api.BudgetIncome{}
-		for _, c := range p.Changes {
-			if c.Kind == changes.KindBudgetIncome {
-				in, err := c.Record.AsBudgetIncome()
-				if err != nil {
-					t.Fatal(err)
-				}
-				got[c.ID] = in
+		for _, c := range typedChanges(t, p) {
+			if in, ok := c.Record.(*api.BudgetIncome); ok {
+				got[c.ID] = *in
 			}
 		}
 		return len(rec.Sent), got

@@ -64,12 +64,16 @@ func (r *replica) syncE(limit int) error {
 		if err := json.Unmarshal(res.Body, &page); err != nil {
 			return err
 		}
-		for _, ch := range page.Changes {
+		list, err := typedChangesE(page)
+		if err != nil {
+			return err
+		}
+		for _, ch := range list {
 			if r.data[ch.Kind] == nil {
 				r.data[ch.Kind] = map[string]any{}
 			}
 			switch ch.Op {
-			case "UPSERT":
+			case api.ChangeOpUpsert:
 				raw, err := json.Marshal(ch.Record)
 				if err != nil {
 					return err
@@ -79,7 +83,7 @@ func (r *replica) syncE(limit int) error {
 					return err
 				}
 				r.data[ch.Kind][ch.ID] = v
-			case "DELETE":
+			case api.ChangeOpDelete:
 				delete(r.data[ch.Kind], ch.ID)
 			default:
 				return fmt.Errorf("op %q", ch.Op)

@@ -105,7 +105,7 @@ func buildTree(rows []db.AccountCategory) []api.Category {
 }
 
 func toAPICategory(c db.AccountCategory, children []db.AccountCategory) api.Category {
-	out := api.Category{ID: c.ID, Name: c.Name, Type: c.Type, ParentID: c.ParentID, SortOrder: c.SortOrder, Children: []api.SubCategory{}}
+	out := api.Category{ID: c.ID, Name: c.Name, Type: api.EntryTypeValue(c.Type), ParentID: c.ParentID, SortOrder: c.SortOrder, Children: []api.SubCategory{}}
 	for _, ch := range children {
 		out.Children = append(out.Children, toAPISubCategory(ch))
 	}
@@ -113,7 +113,7 @@ func toAPICategory(c db.AccountCategory, children []db.AccountCategory) api.Cate
 }
 
 func toAPISubCategory(c db.AccountCategory) api.SubCategory {
-	return api.SubCategory{ID: c.ID, Name: c.Name, Type: c.Type, ParentID: c.ParentID, SortOrder: c.SortOrder}
+	return api.SubCategory{ID: c.ID, Name: c.Name, Type: api.EntryTypeValue(c.Type), ParentID: c.ParentID, SortOrder: c.SortOrder}
 }
 
 // ownCategory loads a category a request names (nil for none).

@@ -255,7 +255,7 @@ func TestFreshInstallImportsTheSeededDefaultCategories(t *testing.T) {
 	types := map[string]int{}
 	for _, c := range tree.Items {
 		byName[c.Name] = c
-		types[c.Type]++
+		types[string(c.Type)]++
 		for _, ch := range c.Children {
 			if ch.Type != c.Type {
 				t.Fatalf("%s/%s has type %s under a %s parent", c.Name, ch.Name, ch.Type, c.Type)
@@ -267,7 +267,7 @@ func TestFreshInstallImportsTheSeededDefaultCategories(t *testing.T) {
 			t.Fatalf("the seeded tree has no %s: %v", name, tree.Items)
 		}
 	}
-	if types[string(api.EntryTypeExpense)] < 10 || types[string(api.EntryTypeIncome)] < 2 || byName["급여"].Type != string(api.EntryTypeIncome) {
+	if types[string(api.EntryTypeExpense)] < 10 || types[string(api.EntryTypeIncome)] < 2 || byName["급여"].Type != api.EntryTypeValueIncome {
 		t.Fatalf("top-level types %v", types)
 	}
 	food := byName["식비"]

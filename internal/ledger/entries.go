@@ -750,7 +750,7 @@ func (h *LedgerHandler) ListEntries(ctx context.Context, req api.ListEntriesRequ
 // ToAPIEntry maps an entry to the wire.
 func ToAPIEntry(e Entry) api.Entry {
 	out := api.Entry{
-		ID: e.ID, Date: types.Date{Time: e.EntryDate}, Type: e.Type, Amount: e.Amount,
+		ID: e.ID, Date: types.Date{Time: e.EntryDate}, Type: api.EntryTypeValue(e.Type), Amount: e.Amount,
 		WalletID: e.WalletID, CategoryID: e.CategoryID, Memo: e.Memo, Tags: e.Tags, Currency: e.Currency,
 		InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, AwaitingRate: e.AwaitingRate,
 		TransferID: e.TransferID, CreatedAt: e.CreatedAt,

@@ -133,7 +133,7 @@ func (h *LedgerHandler) GetLoanSchedule(ctx context.Context, req api.GetLoanSche
 		return nil, err
 	}
 	var c money.Checked
-	out := api.LoanSchedule{WalletID: w.ID, Method: l.Method, LoanAmount: l.Amount, Items: make([]api.LoanInstallment, len(rows))}
+	out := api.LoanSchedule{WalletID: w.ID, Method: api.LoanMethodValue(l.Method), LoanAmount: l.Amount, Items: make([]api.LoanInstallment, len(rows))}
 	for i, r := range rows {
 		c.Add(&out.TotalInterest, r.Interest)
 		out.Items[i] = api.LoanInstallment{

@@ -48,7 +48,7 @@ func QuickEntryInputFrom(in api.QuickEntryRequest, premium bool) (QuickEntryInpu
 }
 
 func toAPIQuickEntry(e db.QuickEntry) api.QuickEntry {
-	return api.QuickEntry{ID: e.ID, Name: e.Name, Type: e.Type, Amount: e.Amount, WalletID: e.WalletID, CategoryID: e.CategoryID, Memo: e.Memo, Tags: e.Tags}
+	return api.QuickEntry{ID: e.ID, Name: e.Name, Type: api.EntryTypeValue(e.Type), Amount: e.Amount, WalletID: e.WalletID, CategoryID: e.CategoryID, Memo: e.Memo, Tags: e.Tags}
 }
 
 // ListQuickEntries answers the member's quick entries, oldest first.

@@ -110,7 +110,7 @@ func (h *LedgerHandler) today() time.Time { return h.clock.Now().In(h.loc) }
 
 func toAPIRecurring(r db.Recurring, today time.Time) api.Recurring {
 	out := api.Recurring{
-		ID: r.ID, Name: r.Name, Type: r.Type, Amount: r.Amount, WalletID: r.WalletID, CategoryID: r.CategoryID, Day: r.Day, Memo: r.Memo,
+		ID: r.ID, Name: r.Name, Type: api.EntryTypeValue(r.Type), Amount: r.Amount, WalletID: r.WalletID, CategoryID: r.CategoryID, Day: r.Day, Memo: r.Memo,
 		NextDate: types.Date{Time: nextDate(r, today)}, AutoPost: r.AutoPost,
 	}
 	if r.LastPostedOn.Valid {

@@ -506,8 +506,8 @@ func (h *LedgerHandler) ReorderWallets(ctx context.Context, req api.ReorderWalle
 // toAPIWallet maps a wallet to the wire, opening its account number.
 func (c *AccountCrypto) toAPIWallet(w Wallet) (api.Wallet, error) {
 	out := api.Wallet{
-		ID: w.ID, Name: w.Name, Type: w.Type, OpeningBalance: w.OpeningBalance, Balance: w.Balance,
-		SortOrder: w.SortOrder, LoanAmount: w.LoanAmount, LoanMethod: w.LoanMethod, LoanMonths: w.LoanMonths,
+		ID: w.ID, Name: w.Name, Type: api.WalletTypeValue(w.Type), OpeningBalance: w.OpeningBalance, Balance: w.Balance,
+		SortOrder: w.SortOrder, LoanAmount: w.LoanAmount, LoanMethod: (*api.NullableLoanMethodValue)(w.LoanMethod), LoanMonths: w.LoanMonths,
 		LoanPayment: w.LoanPayment, ManualValuation: w.ManualValuation, CurrentValue: w.CurrentValue,
 		StatementDay: w.StatementDay, PaymentDay: w.PaymentDay, PaymentWalletID: w.PaymentWalletID,
 	}

@@ -272,7 +272,7 @@ func truncate(s string, n int) string {
 // UserOf maps the signed-in member a session loaded to the wire's User.
 func UserOf(p *session.Principal) api.User {
 	return api.User{
-		ID: p.MemberID, Email: p.Email, Name: p.Name, Role: p.Role, Plan: p.Plan, PlanExpiresAt: p.PlanExpiresAt,
+		ID: p.MemberID, Email: p.Email, Name: p.Name, Role: api.RoleValue(p.Role), Plan: api.PlanValue(p.Plan), PlanExpiresAt: p.PlanExpiresAt,
 	}
 }
 
@@ -280,7 +280,7 @@ func UserOf(p *session.Principal) api.User {
 func ToUser(m db.Member) api.User {
 	return api.User{
 		ID: m.ID, Email: m.Email, Name: m.Name,
-		Role: m.Role, Plan: m.Plan, PlanExpiresAt: m.PlanExpiresAt,
+		Role: api.RoleValue(m.Role), Plan: api.PlanValue(m.Plan), PlanExpiresAt: m.PlanExpiresAt,
 	}
 }
 
@@ -288,8 +288,8 @@ func ToUser(m db.Member) api.User {
 func ToProfile(m db.Member) api.Profile {
 	return api.Profile{
 		ID: m.ID, Email: m.Email, Name: m.Name,
-		Role: m.Role, Plan: m.Plan, PlanExpiresAt: m.PlanExpiresAt,
-		Points: m.Points, Provider: m.Provider,
+		Role: api.RoleValue(m.Role), Plan: api.PlanValue(m.Plan), PlanExpiresAt: m.PlanExpiresAt,
+		Points: m.Points, Provider: api.ProviderValue(m.Provider),
 		IDPAPicture: m.IdpAPicture, ProfileImage: m.ProfileImage,
 		MonthStartDay: int32(m.MonthStartDay),
 	}
@@ -299,10 +299,10 @@ func ToProfile(m db.Member) api.Profile {
 func ToAdmin(m db.Member) api.AdminMember {
 	return api.AdminMember{
 		ID: m.ID, Email: m.Email, Name: m.Name,
-		Role: m.Role, Status: m.Status,
-		Plan: m.Plan, PlanExpiresAt: m.PlanExpiresAt,
+		Role: api.RoleValue(m.Role), Status: api.MemberStatusValue(m.Status),
+		Plan: api.PlanValue(m.Plan), PlanExpiresAt: m.PlanExpiresAt,
 		PlanProduct: m.PlanProduct, PlanAutoRenew: m.PlanAutoRenew,
-		Provider: m.Provider, Points: m.Points, CreatedAt: m.CreatedAt,
+		Provider: api.ProviderValue(m.Provider), Points: m.Points, CreatedAt: m.CreatedAt,
 	}
 }
 

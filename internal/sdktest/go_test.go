@@ -2,6 +2,7 @@ package sdktest_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -53,9 +54,9 @@ func TestGoMemberScenario(t *testing.T) {
 	var expenseCat, incomeCat int64
 	for _, c := range cats.JSON200.Items {
 		switch {
-		case c.Type == string(apiclient.EntryTypeExpense) && expenseCat == 0:
+		case c.Type == apiclient.EntryTypeValueExpense && expenseCat == 0:
 			expenseCat = c.ID
-		case c.Type == string(apiclient.EntryTypeIncome) && incomeCat == 0:
+		case c.Type == apiclient.EntryTypeValueIncome && incomeCat == 0:
 			incomeCat = c.ID
 		}
 	}
@@ -98,7 +99,7 @@ func TestGoMemberScenario(t *testing.T) {
 		t.Fatalf("budget as FREE: %v %d %s", err, gated.StatusCode(), gated.Body)
 	}
 	bought, err := api.VerifyStorePurchaseWithResponse(ctx, &apiclient.VerifyStorePurchaseParams{}, apiclient.VerifyStorePurchaseJSONRequestBody{ProductID: "premium_monthly", PurchaseToken: "test-go-1"}, me)
-	if err != nil || bought.JSON200 == nil || bought.JSON200.Plan != string(apiclient.PlanPremium) {
+	if err != nil || bought.JSON200 == nil || bought.JSON200.Plan != apiclient.PlanValuePremium {
 		t.Fatalf("test-mode purchase: %v %s", err, bought.Body)
 	}
 	budget, err := api.CreateBudgetWithResponse(ctx, &apiclient.CreateBudgetParams{}, budgetReq, me)
@@ -138,6 +139,57 @@ func TestGoMemberScenario(t *testing.T) {
 	}
 	if last := worth.JSON200.Points[len(worth.JSON200.Points)-1]; last.Assets-last.Liabilities != 100000+3000000-12000 {
 		t.Fatalf("net worth today: %s", worth.Body)
+	}
+
+	// The changes feed, as an offline client syncs it: switch on the kind,
+	// and each record arrives as its own type.
+	sync := func(since *string) (map[string]apiclient.ChangeOp, *apiclient.Wallet, *apiclient.Entry, string) {
+		t.Helper()
+		feed, err := api.ListChangesWithResponse(ctx, &apiclient.ListChangesParams{Since: since}, me)
+		if err != nil || feed.JSON200 == nil {
+			t.Fatalf("changes: %v %s", err, feed.Body)
+		}
+		ops := map[string]apiclient.ChangeOp{}
+		var wallet *apiclient.Wallet
+		var entry *apiclient.Entry
+		for _, c := range feed.JSON200.Changes {
+			v, err := c.ValueByDiscriminator()
+			if err != nil {
+				continue // a kind this client does not know yet: skip it
+			}
+			switch ch := v.(type) {
+			case apiclient.WalletChange:
+				ops["wallet "+ch.ID] = ch.Op
+				if ch.Record != nil && ch.Record.ID == cashID {
+					wallet = ch.Record
+				}
+			case apiclient.EntryChange:
+				ops["entry "+ch.ID] = ch.Op
+				if ch.Record != nil && ch.Record.ID == salary.JSON201.ID {
+					entry = ch.Record
+				}
+			case apiclient.TransferChange:
+				ops["transfer "+ch.ID] = ch.Op
+			}
+		}
+		return ops, wallet, entry, feed.JSON200.Next
+	}
+	ops, wallet, entry, next := sync(nil)
+	if wallet == nil || wallet.Type != apiclient.WalletTypeValueCash || wallet.Balance != 100000+3000000-12000 {
+		t.Fatalf("the cash wallet in the feed: %+v", wallet)
+	}
+	if entry == nil || entry.Type != apiclient.EntryTypeValueIncome || entry.Amount != 3000000 {
+		t.Fatalf("the salary in the feed: %+v", entry)
+	}
+	if ops[fmt.Sprint("transfer ", transfer.JSON201.ID)] != apiclient.ChangeOpUpsert {
+		t.Fatalf("the transfer is not in the feed: %v", ops)
+	}
+	gone, err := api.DeleteEntryWithResponse(ctx, lunch.JSON201.ID, &apiclient.DeleteEntryParams{}, me)
+	if err != nil || gone.StatusCode() != http.StatusNoContent {
+		t.Fatalf("delete the lunch: %v %s", err, gone.Body)
+	}
+	if ops, _, _, _ = sync(&next); ops[fmt.Sprint("entry ", lunch.JSON201.ID)] != apiclient.ChangeOpDelete {
+		t.Fatalf("no tombstone of the lunch: %v", ops)
 	}
 
 	post, err := api.CreatePostWithResponse(ctx, &apiclient.CreatePostParams{}, apiclient.CreatePostJSONRequestBody{

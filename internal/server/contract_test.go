@@ -92,7 +92,7 @@ func TestListedProblemCodesAreDefinedAndDeclared(t *testing.T) {
 	t.Parallel()
 	doc, ops := contractOps(t)
 	known := map[string]bool{}
-	for _, c := range doc.Components.Schemas["ProblemCode"].Value.Extensions["x-extensible-enum"].([]any) {
+	for _, c := range doc.Components.Schemas["ProblemCode"].Value.Enum {
 		known[c.(string)] = true
 	}
 	listed := 0
@@ -116,6 +116,18 @@ func TestListedProblemCodesAreDefinedAndDeclared(t *testing.T) {
 	}
 	if listed == 0 {
 		t.Fatal("no operation lists a problem code")
+	}
+}
+
+// Every problem code has its row (status, retry) in ProblemCode's table.
+func TestEveryProblemCodeSaysWhetherToRetry(t *testing.T) {
+	t.Parallel()
+	doc, _ := contractOps(t)
+	s := doc.Components.Schemas["ProblemCode"].Value
+	for _, c := range s.Enum {
+		if !strings.Contains(s.Description, fmt.Sprintf("| `%s` |", c)) {
+			t.Errorf("ProblemCode %s has no row in the description's table", c)
+		}
 	}
 }
 

@@ -125,6 +125,43 @@ async function main(): Promise<void> {
   const last = worth.data.points[worth.data.points.length - 1];
   check(last !== undefined && last.assets - last.liabilities === 100000 + 3000000 - 12000, "net worth today", worth.data);
 
+  step = "the changes feed";
+  // An offline client's sync: switch on `kind`, and `record` is that kind's
+  // type (no cast); a kind this client does not know is skipped.
+  async function sync(since?: string) {
+    const feed = await api.GET("/api/account/changes", { params: { query: { since } } });
+    check(feed.response.status === 200 && feed.data !== undefined, `changes answered ${feed.response.status}`, feed.error);
+    const ops = new Map<string, Schemas["ChangeOp"]>();
+    let wallet: Schemas["Wallet"] | undefined;
+    let entry: Schemas["Entry"] | undefined;
+    for (const change of feed.data.changes) {
+      switch (change.kind) {
+        case "WALLET":
+          ops.set(`wallet ${change.id}`, change.op);
+          if (change.record?.id === cash.data?.id) wallet = change.record;
+          break;
+        case "ENTRY":
+          ops.set(`entry ${change.id}`, change.op);
+          if (change.record?.id === salary.data?.id) entry = change.record;
+          break;
+        case "TRANSFER":
+          ops.set(`transfer ${change.id}`, change.op);
+          break;
+        default:
+          break; // other kinds, and kinds added later
+      }
+    }
+    return { ops, wallet, entry, next: feed.data.next };
+  }
+  const first = await sync();
+  check(first.wallet?.type === "CASH" && first.wallet.balance === 100000 + 3000000 - 12000, "the cash wallet in the feed", first.wallet);
+  check(first.entry?.type === "income" && first.entry.amount === 3000000, "the salary in the feed", first.entry);
+  check(first.ops.get(`transfer ${transfer.data.id}`) === "UPSERT", "the transfer in the feed", [...first.ops]);
+  const gone = await api.DELETE("/api/account/entries/{id}", { params: { path: { id: lunch.data.id } } });
+  check(gone.response.status === 204, `deleting the lunch answered ${gone.response.status}`, gone.error);
+  const later = await sync(first.next);
+  check(later.ops.get(`entry ${lunch.data.id}`) === "DELETE", "a tombstone of the lunch", [...later.ops]);
+
   step = "a post";
   const post = await api.POST("/api/board/posts", {
     body: { category: "community", title: "Hello from the TypeScript app", body: "First budget done." },
