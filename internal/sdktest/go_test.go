@@ -1,9 +1,15 @@
 package sdktest_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"mime/multipart"
 	"net/http"
+	"strings"
 	"testing"
 
 	openapi_types "github.com/oapi-codegen/runtime/types"
@@ -141,48 +147,117 @@ func TestGoMemberScenario(t *testing.T) {
 		t.Fatalf("net worth today: %s", worth.Body)
 	}
 
-	// The changes feed, as an offline client syncs it: switch on the kind,
-	// and each record arrives as its own type.
+	// ETags: a GET's ETag, If-None-Match answers 304 for the copy held, an
+	// edit with If-Match of the version held works once, then that version is
+	// stale and the edit answers 412 with the current ETag.
+	read, err := api.GetEntryWithResponse(ctx, salary.JSON201.ID, &apiclient.GetEntryParams{}, me)
+	if err != nil || read.JSON200 == nil || read.Headers200 == nil || read.Headers200.ETag == nil || *read.Headers200.ETag == "" {
+		t.Fatalf("get the salary with its ETag: %v %d %s", err, read.StatusCode(), read.Body)
+	}
+	etag := *read.Headers200.ETag
+	same, err := api.GetEntryWithResponse(ctx, salary.JSON201.ID, &apiclient.GetEntryParams{IfNoneMatch: &etag}, me)
+	if err != nil || same.StatusCode() != http.StatusNotModified || len(same.Body) != 0 {
+		t.Fatalf("If-None-Match of the ETag held: %v %d %s", err, same.StatusCode(), same.Body)
+	}
+	edit := apiclient.UpdateEntryJSONRequestBody{
+		Date: today, Type: apiclient.EntryTypeIncome, Amount: ptr[int64](3000000), WalletID: &cashID, CategoryID: &incomeCat, Memo: ptr("salary (November)"),
+	}
+	edited, err := api.UpdateEntryWithResponse(ctx, salary.JSON201.ID, &apiclient.UpdateEntryParams{IfMatch: &etag}, edit, me)
+	if err != nil || edited.JSON200 == nil || edited.Headers200 == nil || edited.Headers200.ETag == nil || *edited.Headers200.ETag == etag {
+		t.Fatalf("edit with If-Match of the version held: %v %d %s", err, edited.StatusCode(), edited.Body)
+	}
+	edit.Memo = ptr("salary (stale)")
+	stale, err := api.UpdateEntryWithResponse(ctx, salary.JSON201.ID, &apiclient.UpdateEntryParams{IfMatch: &etag}, edit, me)
+	if err != nil || stale.ApplicationProblemJSON412 == nil || stale.ApplicationProblemJSON412.Code != "PRECONDITION_FAILED" ||
+		stale.HTTPResponse.Header.Get("ETag") != *edited.Headers200.ETag {
+		t.Fatalf("edit with a stale If-Match: %v %d %s", err, stale.StatusCode(), stale.Body)
+	}
+	changed, err := api.GetEntryWithResponse(ctx, salary.JSON201.ID, &apiclient.GetEntryParams{IfNoneMatch: &etag}, me)
+	if err != nil || changed.JSON200 == nil || changed.JSON200.Memo != "salary (November)" {
+		t.Fatalf("If-None-Match of an old ETag reads the record: %v %d %s", err, changed.StatusCode(), changed.Body)
+	}
+
+	// Idempotency-Key: a retry with the same key and body answers the first
+	// answer again, marked Idempotent-Replayed, and creates nothing.
+	coffee := apiclient.CreateEntryJSONRequestBody{
+		Date: today, Type: apiclient.EntryTypeExpense, Amount: ptr[int64](4500), WalletID: &cashID, CategoryID: &expenseCat, Memo: ptr("coffee"),
+	}
+	key := "go-coffee-0b5c8c0e-6f5e-4a57"
+	first, err := api.CreateEntryWithResponse(ctx, &apiclient.CreateEntryParams{IdempotencyKey: &key}, coffee, me)
+	if err != nil || first.JSON201 == nil || (first.Headers201 != nil && first.Headers201.IdempotentReplayed != nil) {
+		t.Fatalf("a keyed create: %v %d %s", err, first.StatusCode(), first.Body)
+	}
+	retry, err := api.CreateEntryWithResponse(ctx, &apiclient.CreateEntryParams{IdempotencyKey: &key}, coffee, me)
+	if err != nil || retry.JSON201 == nil || retry.JSON201.ID != first.JSON201.ID || retry.Headers201 == nil ||
+		retry.Headers201.IdempotentReplayed == nil || *retry.Headers201.IdempotentReplayed != "true" {
+		t.Fatalf("the retry of a keyed create: %v %d %s", err, retry.StatusCode(), retry.Body)
+	}
+	if retry.Headers201.ETag == nil || first.Headers201 == nil || first.Headers201.ETag == nil || *retry.Headers201.ETag != *first.Headers201.ETag {
+		t.Fatalf("the replay carries the first ETag: %+v %+v", first.Headers201, retry.Headers201)
+	}
+	coffees, err := api.ListEntriesWithResponse(ctx, &apiclient.ListEntriesParams{Year: &year, Month: &month, Q: ptr("coffee")}, me)
+	if err != nil || coffees.JSON200 == nil || coffees.JSON200.Total != 1 {
+		t.Fatalf("one coffee after the retry: %v %s", err, coffees.Body)
+	}
+
+	// The changes feed, as an offline client syncs it: page with next until
+	// hasMore is false, switch on the kind, and each record arrives as its own
+	// type; a DELETE has no record.
 	sync := func(since *string) (map[string]apiclient.ChangeOp, *apiclient.Wallet, *apiclient.Entry, string) {
 		t.Helper()
-		feed, err := api.ListChangesWithResponse(ctx, &apiclient.ListChangesParams{Since: since}, me)
-		if err != nil || feed.JSON200 == nil {
-			t.Fatalf("changes: %v %s", err, feed.Body)
-		}
 		ops := map[string]apiclient.ChangeOp{}
 		var wallet *apiclient.Wallet
 		var entry *apiclient.Entry
-		for _, c := range feed.JSON200.Changes {
-			v, err := c.ValueByDiscriminator()
-			if err != nil {
-				continue // a kind this client does not know yet: skip it
+		for pages := 1; ; pages++ {
+			feed, err := api.ListChangesWithResponse(ctx, &apiclient.ListChangesParams{Since: since, Limit: ptr[int32](3)}, me)
+			if err != nil || feed.JSON200 == nil {
+				t.Fatalf("changes: %v %s", err, feed.Body)
 			}
-			switch ch := v.(type) {
-			case apiclient.WalletChange:
-				ops["wallet "+ch.ID] = ch.Op
-				if ch.Record != nil && ch.Record.ID == cashID {
-					wallet = ch.Record
+			if pages > 100 {
+				t.Fatalf("the feed does not end: %s", feed.Body)
+			}
+			if len(feed.JSON200.Changes) > 3 {
+				t.Fatalf("a page of more than its limit: %s", feed.Body)
+			}
+			for _, c := range feed.JSON200.Changes {
+				v, err := c.ValueByDiscriminator()
+				if err != nil {
+					continue // a kind this client does not know yet: skip it
 				}
-			case apiclient.EntryChange:
-				ops["entry "+ch.ID] = ch.Op
-				if ch.Record != nil && ch.Record.ID == salary.JSON201.ID {
-					entry = ch.Record
+				switch ch := v.(type) {
+				case apiclient.WalletChange:
+					ops["wallet "+ch.ID] = ch.Op
+					if ch.Record != nil && ch.Record.ID == cashID {
+						wallet = ch.Record
+					}
+				case apiclient.EntryChange:
+					ops["entry "+ch.ID] = ch.Op
+					if (ch.Op == apiclient.ChangeOpDelete) != (ch.Record == nil) {
+						t.Fatalf("entry change %s: op %s with record %+v", ch.ID, ch.Op, ch.Record)
+					}
+					if ch.Record != nil && ch.Record.ID == salary.JSON201.ID {
+						entry = ch.Record
+					}
+				case apiclient.TransferChange:
+					ops["transfer "+ch.ID] = ch.Op
 				}
-			case apiclient.TransferChange:
-				ops["transfer "+ch.ID] = ch.Op
+			}
+			next := feed.JSON200.Next
+			since = &next
+			if !feed.JSON200.HasMore {
+				return ops, wallet, entry, next
 			}
 		}
-		return ops, wallet, entry, feed.JSON200.Next
 	}
 	ops, wallet, entry, next := sync(nil)
-	if wallet == nil || wallet.Type != apiclient.WalletTypeValueCash || wallet.Balance != 100000+3000000-12000 {
+	if wallet == nil || wallet.Type != apiclient.WalletTypeValueCash || wallet.Balance != 100000+3000000-12000-4500 {
 		t.Fatalf("the cash wallet in the feed: %+v", wallet)
 	}
-	if entry == nil || entry.Type != apiclient.EntryTypeValueIncome || entry.Amount != 3000000 {
+	if entry == nil || entry.Type != apiclient.EntryTypeValueIncome || entry.Amount != 3000000 || entry.Memo != "salary (November)" {
 		t.Fatalf("the salary in the feed: %+v", entry)
 	}
-	if ops[fmt.Sprint("transfer ", transfer.JSON201.ID)] != apiclient.ChangeOpUpsert {
-		t.Fatalf("the transfer is not in the feed: %v", ops)
+	if ops[fmt.Sprint("transfer ", transfer.JSON201.ID)] != apiclient.ChangeOpUpsert || ops[fmt.Sprint("entry ", first.JSON201.ID)] != apiclient.ChangeOpUpsert {
+		t.Fatalf("the transfer or the coffee is not in the feed: %v", ops)
 	}
 	gone, err := api.DeleteEntryWithResponse(ctx, lunch.JSON201.ID, &apiclient.DeleteEntryParams{}, me)
 	if err != nil || gone.StatusCode() != http.StatusNoContent {
@@ -190,6 +265,52 @@ func TestGoMemberScenario(t *testing.T) {
 	}
 	if ops, _, _, _ = sync(&next); ops[fmt.Sprint("entry ", lunch.JSON201.ID)] != apiclient.ChangeOpDelete {
 		t.Fatalf("no tombstone of the lunch: %v", ops)
+	}
+
+	// Backup and restore (PREMIUM, bought above): the document a backup
+	// answers restores the same ledger.
+	backup, err := api.GetBackupWithResponse(ctx, me)
+	if err != nil || backup.JSON200 == nil || len(backup.JSON200.Wallets) != 2 || len(backup.JSON200.Transfers) != 1 {
+		t.Fatalf("backup: %v %d %s", err, backup.StatusCode(), backup.Body)
+	}
+	restored, err := api.RestoreBackupWithResponse(ctx, *backup.JSON200, me)
+	if err != nil || restored.JSON200 == nil || restored.JSON200.Wallets != 2 || restored.JSON200.Transfers != 1 ||
+		int(restored.JSON200.Entries) < len(backup.JSON200.Entries) || int(restored.JSON200.Categories) == 0 {
+		t.Fatalf("restore: %v %d %s", err, restored.StatusCode(), restored.Body)
+	}
+	after, err := api.ListWalletsWithResponse(ctx, me)
+	if err != nil || after.JSON200 == nil {
+		t.Fatalf("wallets after the restore: %v %s", err, after.Body)
+	}
+	byName := map[string]int64{}
+	for _, w := range after.JSON200.Items {
+		byName[w.Name] = w.Balance
+	}
+	if len(byName) != 2 || byName["Cash"] != 100000+3000000-12000-4500 || byName["Card"] != 12000 {
+		t.Fatalf("balances after the restore: %s", after.Body)
+	}
+
+	// An image for a post: multipart, the field "file", a PNG.
+	var pngBytes, form bytes.Buffer
+	pixel := image.NewRGBA(image.Rect(0, 0, 1, 1))
+	pixel.Set(0, 0, color.RGBA{R: 0x2e, G: 0x8b, B: 0x57, A: 0xff})
+	if err := png.Encode(&pngBytes, pixel); err != nil {
+		t.Fatal(err)
+	}
+	mw := multipart.NewWriter(&form)
+	part, err := mw.CreateFormFile("file", "pixel.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := part.Write(pngBytes.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	img, err := api.UploadBoardImageWithBodyWithResponse(ctx, &apiclient.UploadBoardImageParams{}, mw.FormDataContentType(), &form, me)
+	if err != nil || img.JSON201 == nil || !strings.HasPrefix(img.JSON201.URL, "http") {
+		t.Fatalf("image upload: %v %d %s", err, img.StatusCode(), img.Body)
 	}
 
 	post, err := api.CreatePostWithResponse(ctx, &apiclient.CreatePostParams{}, apiclient.CreatePostJSONRequestBody{
