@@ -10,6 +10,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	openapi_types "github.com/oapi-codegen/runtime/types"
@@ -200,6 +201,50 @@ func TestGoMemberScenario(t *testing.T) {
 		t.Fatalf("one coffee after the retry: %v %s", err, coffees.Body)
 	}
 
+	// A burst of one keyed create, as a client retrying on a flaky network:
+	// one original; every other answer is its replay or, while the first
+	// still runs, 409 IDEMPOTENCY_KEY_IN_FLIGHT with Retry-After, decoded as
+	// the contract's Problem; one entry is made.
+	tea := coffee
+	tea.Memo = ptr("tea")
+	burstKey := "go-tea-9f0e0d5d0a3e"
+	burst := make([]*apiclient.CreateEntryResponse, 20)
+	var wg sync.WaitGroup
+	for i := range burst {
+		wg.Go(func() {
+			res, err := api.CreateEntryWithResponse(ctx, &apiclient.CreateEntryParams{IdempotencyKey: &burstKey}, tea, me)
+			if err != nil {
+				t.Errorf("burst create %d: %v", i, err)
+				return
+			}
+			burst[i] = res
+		})
+	}
+	wg.Wait()
+	originals, replays, inFlight := 0, 0, 0
+	for _, res := range burst {
+		switch {
+		case res == nil:
+		case res.JSON201 != nil && (res.Headers201 == nil || res.Headers201.IdempotentReplayed == nil):
+			originals++
+		case res.JSON201 != nil:
+			replays++
+		case res.ApplicationProblemJSON409 != nil && res.ApplicationProblemJSON409.Code == apiclient.ProblemCodeIdempotencyKeyInFlight &&
+			res.HTTPResponse.Header.Get("Retry-After") != "":
+			inFlight++
+		default:
+			t.Errorf("a burst create answered %d %s", res.StatusCode(), res.Body)
+		}
+	}
+	if originals != 1 {
+		t.Fatalf("a burst of one keyed create: %d originals, %d replays, %d in flight", originals, replays, inFlight)
+	}
+	t.Logf("a burst of one keyed create: 1 original, %d replays, %d in flight", replays, inFlight)
+	teas, err := api.ListEntriesWithResponse(ctx, &apiclient.ListEntriesParams{Year: &year, Month: &month, Q: ptr("tea")}, me)
+	if err != nil || teas.JSON200 == nil || teas.JSON200.Total != 1 {
+		t.Fatalf("one tea after the burst: %v %s", err, teas.Body)
+	}
+
 	// The changes feed, as an offline client syncs it: page with next until
 	// hasMore is false, switch on the kind, and each record arrives as its own
 	// type; a DELETE has no record.
@@ -250,7 +295,7 @@ func TestGoMemberScenario(t *testing.T) {
 		}
 	}
 	ops, wallet, entry, next := sync(nil)
-	if wallet == nil || wallet.Type != apiclient.WalletTypeValueCash || wallet.Balance != 100000+3000000-12000-4500 {
+	if wallet == nil || wallet.Type != apiclient.WalletTypeValueCash || wallet.Balance != 100000+3000000-12000-4500-4500 { // salary, groceries, coffee, tea
 		t.Fatalf("the cash wallet in the feed: %+v", wallet)
 	}
 	if entry == nil || entry.Type != apiclient.EntryTypeValueIncome || entry.Amount != 3000000 || entry.Memo != "salary (November)" {
@@ -286,7 +331,7 @@ func TestGoMemberScenario(t *testing.T) {
 	for _, w := range after.JSON200.Items {
 		byName[w.Name] = w.Balance
 	}
-	if len(byName) != 2 || byName["Cash"] != 100000+3000000-12000-4500 || byName["Card"] != 12000 {
+	if len(byName) != 2 || byName["Cash"] != 100000+3000000-12000-4500-4500 || byName["Card"] != 12000 {
 		t.Fatalf("balances after the restore: %s", after.Body)
 	}
 

@@ -176,6 +176,27 @@ async function main(): Promise<void> {
   const coffees = await api.GET("/api/account/entries", { params: { query: { year, month, q: "coffee" } } });
   check(coffees.response.status === 200 && coffees.data?.total === 1, "one coffee after the retry", coffees.data ?? coffees.error);
 
+  // A burst of one keyed create, as a client retrying on a flaky network:
+  // one original; every other answer is its replay or, while the first still
+  // runs, 409 IDEMPOTENCY_KEY_IN_FLIGHT with Retry-After; one entry is made.
+  const tea: Schemas["EntryRequest"] = { ...coffee, memo: "tea" };
+  const burstKey = "ts-tea-0d5d0a3e9f11";
+  const burst = await Promise.all(Array.from({ length: 20 }, () =>
+    api.POST("/api/account/entries", { params: { header: { "Idempotency-Key": burstKey } }, body: tea })));
+  let originals = 0, replays = 0, inFlight = 0;
+  for (const r of burst) {
+    if (r.response.status === 201) {
+      if (r.response.headers.get("Idempotent-Replayed") === "true") replays++; else originals++;
+    } else if (r.response.status === 409 && r.error?.code === "IDEMPOTENCY_KEY_IN_FLIGHT" && r.response.headers.get("Retry-After") !== null) {
+      inFlight++;
+    } else {
+      check(false, `a burst create answered ${r.response.status}`, r.error);
+    }
+  }
+  check(originals === 1, `a burst of one keyed create: ${originals} originals, ${replays} replays, ${inFlight} in flight`);
+  const teas = await api.GET("/api/account/entries", { params: { query: { year, month, q: "tea" } } });
+  check(teas.response.status === 200 && teas.data?.total === 1, "one tea after the burst", teas.data ?? teas.error);
+
   step = "the changes feed";
   // An offline client's sync: page with `next` until `hasMore` is false,
   // switch on `kind`, and `record` is that kind's type (no cast); a kind this
@@ -212,7 +233,7 @@ async function main(): Promise<void> {
     }
   }
   const first = await sync();
-  check(first.wallet?.type === "CASH" && first.wallet.balance === 100000 + 3000000 - 12000 - 4500, "the cash wallet in the feed", first.wallet);
+  check(first.wallet?.type === "CASH" && first.wallet.balance === 100000 + 3000000 - 12000 - 4500 - 4500, "the cash wallet in the feed", first.wallet);
   check(first.entry?.type === "income" && first.entry.amount === 3000000 && first.entry.memo === "salary (November)", "the salary in the feed", first.entry);
   check(first.ops.get(`transfer ${transfer.data.id}`) === "UPSERT", "the transfer in the feed", [...first.ops]);
   check(first.ops.get(`entry ${keyed.data.id}`) === "UPSERT", "the coffee in the feed", [...first.ops]);
@@ -232,7 +253,7 @@ async function main(): Promise<void> {
   const after = await api.GET("/api/account/wallets");
   check(after.response.status === 200 && after.data !== undefined, `wallets after the restore answered ${after.response.status}`, after.error);
   const byName = new Map(after.data.items.map((w: Schemas["Wallet"]) => [w.name, w.balance] as const));
-  check(byName.size === 2 && byName.get("Cash") === 100000 + 3000000 - 12000 - 4500 && byName.get("Card") === 12000, "balances after the restore", after.data);
+  check(byName.size === 2 && byName.get("Cash") === 100000 + 3000000 - 12000 - 4500 - 4500 && byName.get("Card") === 12000, "balances after the restore", after.data);
 
   step = "an image";
   // Multipart, the field "file": a 1x1 PNG. Sent to the server itself, not
