@@ -84,15 +84,11 @@ func writeTx(ctx context.Context, pool *pgxpool.Pool, memberID int64, fn func(q 
 
 // writeTxV is writeTx for work that answers a value.
 func writeTxV[T any](ctx context.Context, pool *pgxpool.Pool, memberID int64, fn func(q *db.Queries) (T, error)) (T, error) {
-	var out T
-	err := writeTx(ctx, pool, memberID, func(q *db.Queries) error {
-		var err error
-		out, err = fn(q)
-		return err
+	return database.InTxV(ctx, pool, func(q *db.Queries) (T, error) {
+		if err := LockLedgerSharedTx(ctx, q, memberID); err != nil {
+			var zero T
+			return zero, err
+		}
+		return fn(q)
 	})
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return out, nil
 }
