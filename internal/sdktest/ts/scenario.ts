@@ -197,6 +197,15 @@ async function main(): Promise<void> {
   const teas = await api.GET("/api/account/entries", { params: { query: { year, month, q: "tea" } } });
   check(teas.response.status === 200 && teas.data?.total === 1, "one tea after the burst", teas.data ?? teas.error);
 
+  step = "an ignored notification";
+  // An advertisement is ignored: the answer has no entry (absent, not null),
+  // which Prism checks against the contract as it passes.
+  const ad = await api.POST("/api/account/entries/notification", {
+    body: { text: "(광고)[신한카드] 11월 혜택 안내! 스타벅스 30% 할인 이벤트 무료수신거부 080-000-0000" },
+  });
+  check(ad.response.status === 200 && ad.data?.outcome === "IGNORED" && ad.data.entry === undefined && !("entry" in ad.data),
+    "an advertisement is ignored without an entry", ad.data ?? ad.error);
+
   step = "the changes feed";
   // An offline client's sync: page with `next` until `hasMore` is false,
   // switch on `kind`, and `record` is that kind's type (no cast); a kind this
