@@ -127,6 +127,14 @@ type BudgetOnetime struct {
 	Version    int64
 }
 
+type CardBillPayment struct {
+	MemberID    int64
+	WalletID    int64
+	ClosingDate time.Time
+	TransferID  *int64
+	CreatedAt   time.Time
+}
+
 type Comment struct {
 	ID          int64
 	PostID      int64

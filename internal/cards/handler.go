@@ -94,8 +94,8 @@ func (h *CardsHandler) GetNextCardBills(ctx context.Context, _ api.GetNextCardBi
 
 // card is a cycle card with its statements, oldest first.
 type card struct {
-	walletID   int64
-	cycle      Cycle
+	walletID, paymentWalletID int64
+	cycle                     Cycle
 	statements []Statement
 }
 
@@ -137,7 +137,7 @@ func cardStatements(ctx context.Context, q *db.Queries, memberID int64, walletID
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, card{walletID: c.ID, cycle: cycle, statements: statements})
+		out = append(out, card{walletID: c.ID, paymentWalletID: c.PaymentWalletID, cycle: cycle, statements: statements})
 	}
 	return out, nil
 }

@@ -62,7 +62,10 @@ type Statement struct {
 	Closing, Due, From, To time.Time
 	Total                  int64
 	Paid                   bool
-	Items                  []Item
+	// Owed is what the payments into the card leave of Total (0 when they
+	// cover it).
+	Owed  int64
+	Items []Item
 }
 
 // period is a statement's index: months since year 0 of its closing date.
@@ -196,6 +199,7 @@ func markPaid(statements []Statement, payments []Payment) {
 			left[j].Amount -= take
 			owed -= take
 		}
+		s.Owed = max(owed, 0)
 		s.Paid = owed <= 0 && !awaiting(s.Items)
 	}
 }
