@@ -96,7 +96,7 @@ func (h *CardsHandler) GetNextCardBills(ctx context.Context, _ api.GetNextCardBi
 type card struct {
 	walletID, paymentWalletID int64
 	cycle                     Cycle
-	statements []Statement
+	statements                []Statement
 }
 
 // cardStatements reads the entries of the member's cycle cards (one card's
