@@ -1176,6 +1176,20 @@ type BackupBudget struct {
 	CategoryParent *BackupRef `json:"categoryParent"`
 }
 
+// BackupCardCycle defines model for BackupCardCycle.
+type BackupCardCycle struct {
+	// PaymentDay Example: 25
+	PaymentDay int32 `json:"paymentDay"`
+
+	// PaymentWallet The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	PaymentWallet BackupName `json:"paymentWallet"`
+
+	// StatementDay Example: 15
+	StatementDay int32 `json:"statementDay"`
+}
+
 // BackupCategory defines model for BackupCategory.
 type BackupCategory struct {
 	// Name The name of a record of the document, which other records refer to.
@@ -1399,7 +1413,10 @@ type BackupTransfer struct {
 type BackupWallet struct {
 	AccountNumber *string `json:"accountNumber"`
 	CurrentValue  *int64  `json:"currentValue"`
-	LoanAmount    *int64  `json:"loanAmount"`
+
+	// Cycle A CARD wallet's statement cycle (`statementDay`, `paymentDay` and the paying wallet by its name in this document); absent or null for none. Documents written before contract 2.1 have none. A restore sets the cycles once every wallet exists, with the checks `updateWallet` makes (a field error names `/wallets/{i}/cycle/...`).
+	Cycle      *BackupCardCycle `json:"cycle,omitempty"`
+	LoanAmount *int64           `json:"loanAmount"`
 
 	// LoanMethod How a loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`), or `null` for a wallet
 	// that is not a loan. A client must accept other values; restore refuses values it does not

@@ -526,3 +526,28 @@ func (c *AccountCrypto) toAPIWallet(w Wallet) (api.Wallet, error) {
 	}
 	return out, nil
 }
+
+// SetCardCycleTx gives the member's CARD wallet id its statement cycle,
+// with the checks an update makes (the days 1 to 31; the paying wallet the
+// member's, not a CARD, not itself): a restore sets cycles once every
+// wallet of the document exists, whatever their order. Errors name the
+// fields as WalletRequest does.
+func SetCardCycleTx(ctx context.Context, q *db.Queries, memberID, id int64, statementDay, paymentDay int32, paymentWalletID int64) error {
+	p := db.CreateWalletParams{Type: "CARD"}
+	if err := cycleParams(&p, api.WalletRequest{StatementDay: &statementDay, PaymentDay: &paymentDay, PaymentWalletID: &paymentWalletID}); err != nil {
+		return err
+	}
+	if err := checkPaymentWallet(ctx, q, memberID, id, p); err != nil {
+		return err
+	}
+	n, err := q.SetWalletCycle(ctx, db.SetWalletCycleParams{
+		MemberID: memberID, ID: id, StatementDay: statementDay, PaymentDay: paymentDay, PaymentWalletID: paymentWalletID,
+	})
+	if err != nil {
+		return paymentWalletGone(err)
+	}
+	if n == 0 {
+		return problem.Invalid("/statementDay", "only a CARD wallet has a statement cycle")
+	}
+	return nil
+}
