@@ -827,6 +827,20 @@ CREATE TABLE public.card_bill_payment (
 );
 
 --
+-- Name: card_cycle_past; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.card_cycle_past (
+    member_id bigint NOT NULL,
+    wallet_id bigint NOT NULL,
+    until_date date NOT NULL,
+    statement_day integer NOT NULL,
+    payment_day integer NOT NULL,
+    CONSTRAINT card_cycle_past_payment_day_check CHECK (((payment_day >= 1) AND (payment_day <= 31))),
+    CONSTRAINT card_cycle_past_statement_day_check CHECK (((statement_day >= 1) AND (statement_day <= 31)))
+);
+
+--
 -- Name: comment; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1697,6 +1711,13 @@ ALTER TABLE ONLY public.budget
 
 ALTER TABLE ONLY public.card_bill_payment
     ADD CONSTRAINT card_bill_payment_pkey PRIMARY KEY (member_id, wallet_id, closing_date);
+
+--
+-- Name: card_cycle_past card_cycle_past_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_cycle_past
+    ADD CONSTRAINT card_cycle_past_pkey PRIMARY KEY (member_id, wallet_id, until_date);
 
 --
 -- Name: comment comment_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2911,6 +2932,20 @@ ALTER TABLE ONLY public.card_bill_payment
 
 ALTER TABLE ONLY public.card_bill_payment
     ADD CONSTRAINT card_bill_payment_member_id_wallet_id_fkey FOREIGN KEY (member_id, wallet_id) REFERENCES public.wallet(member_id, id) ON DELETE CASCADE;
+
+--
+-- Name: card_cycle_past card_cycle_past_member_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_cycle_past
+    ADD CONSTRAINT card_cycle_past_member_id_fkey FOREIGN KEY (member_id) REFERENCES public.member(id) ON DELETE CASCADE;
+
+--
+-- Name: card_cycle_past card_cycle_past_member_id_wallet_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_cycle_past
+    ADD CONSTRAINT card_cycle_past_member_id_wallet_id_fkey FOREIGN KEY (member_id, wallet_id) REFERENCES public.wallet(member_id, id) ON DELETE CASCADE;
 
 --
 -- Name: comment comment_member_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -63,3 +63,17 @@ WHERE member_id = @member_id AND transfer_id = @transfer_id::bigint;
 -- key-shares its row) and keeps new ones out until the confirmation
 -- commits, so the statement is read with every payment into it.
 SELECT id FROM wallet WHERE member_id = @member_id AND id = @id FOR UPDATE;
+
+-- name: ListCardCyclePast :many
+-- The past cycles of the member's cards (of one card when wallet_id is
+-- given), each card's oldest first.
+SELECT wallet_id, until_date, statement_day, payment_day FROM card_cycle_past
+WHERE member_id = @member_id AND (sqlc.narg(wallet_id)::bigint IS NULL OR wallet_id = sqlc.narg(wallet_id)::bigint)
+ORDER BY wallet_id, until_date;
+
+-- name: AddCardCyclePast :exec
+INSERT INTO card_cycle_past (member_id, wallet_id, until_date, statement_day, payment_day)
+VALUES (@member_id, @wallet_id, @until_date, @statement_day, @payment_day);
+
+-- name: DeleteCardCyclePast :exec
+DELETE FROM card_cycle_past WHERE member_id = @member_id AND wallet_id = @wallet_id;

@@ -310,6 +310,20 @@ CREATE TABLE card_bill_payment (
 -- A transfer's proposal, by the transfer (its confirmation, the cascade).
 CREATE UNIQUE INDEX card_bill_payment_transfer_idx ON card_bill_payment (member_id, transfer_id) WHERE transfer_id IS NOT NULL;
 
+-- The cycles a card had before its cycle was edited (internal/cards):
+-- editing the cycle moves only statements not yet paid, so the statements
+-- closing on or before until_date, paid when the edit came, keep the cycle
+-- they were made under. Cleared with the card's cycle.
+CREATE TABLE card_cycle_past (
+    member_id     bigint  NOT NULL REFERENCES member (id) ON DELETE CASCADE,
+    wallet_id     bigint  NOT NULL,
+    until_date    date    NOT NULL,
+    statement_day integer NOT NULL CHECK (statement_day BETWEEN 1 AND 31),
+    payment_day   integer NOT NULL CHECK (payment_day BETWEEN 1 AND 31),
+    PRIMARY KEY (member_id, wallet_id, until_date),
+    FOREIGN KEY (member_id, wallet_id) REFERENCES wallet (member_id, id) ON DELETE CASCADE
+);
+
 -- ensure_member_tags makes each name one of the member's tags (new ones
 -- last, in the given order) and answers all of them, in tag order; the
 -- statement that creates an entry with tags (CreateTaggedEntryChecked)
@@ -374,6 +388,7 @@ $$;
 -- +goose Down
 DROP FUNCTION retry_statement(text);
 DROP FUNCTION ensure_member_tags(bigint, text[]);
+DROP TABLE card_cycle_past;
 DROP TABLE card_bill_payment;
 DROP TABLE account_entry_import;
 DROP TABLE notification_key;

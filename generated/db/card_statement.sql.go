@@ -10,6 +10,30 @@ import (
 	"time"
 )
 
+const addCardCyclePast = `-- name: AddCardCyclePast :exec
+INSERT INTO card_cycle_past (member_id, wallet_id, until_date, statement_day, payment_day)
+VALUES ($1, $2, $3, $4, $5)
+`
+
+type AddCardCyclePastParams struct {
+	MemberID     int64
+	WalletID     int64
+	UntilDate    time.Time
+	StatementDay int32
+	PaymentDay   int32
+}
+
+func (q *Queries) AddCardCyclePast(ctx context.Context, arg AddCardCyclePastParams) error {
+	_, err := q.db.Exec(ctx, addCardCyclePast,
+		arg.MemberID,
+		arg.WalletID,
+		arg.UntilDate,
+		arg.StatementDay,
+		arg.PaymentDay,
+	)
+	return err
+}
+
 const claimCardBill = `-- name: ClaimCardBill :execrows
 INSERT INTO card_bill_payment (member_id, wallet_id, closing_date)
 VALUES ($1, $2, $3)
@@ -30,6 +54,20 @@ func (q *Queries) ClaimCardBill(ctx context.Context, arg ClaimCardBillParams) (i
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const deleteCardCyclePast = `-- name: DeleteCardCyclePast :exec
+DELETE FROM card_cycle_past WHERE member_id = $1 AND wallet_id = $2
+`
+
+type DeleteCardCyclePastParams struct {
+	MemberID int64
+	WalletID int64
+}
+
+func (q *Queries) DeleteCardCyclePast(ctx context.Context, arg DeleteCardCyclePastParams) error {
+	_, err := q.db.Exec(ctx, deleteCardCyclePast, arg.MemberID, arg.WalletID)
+	return err
 }
 
 const getCardBillOfTransfer = `-- name: GetCardBillOfTransfer :one
@@ -89,6 +127,51 @@ func (q *Queries) GetCardCycle(ctx context.Context, arg GetCardCycleParams) (Get
 		&i.PaymentDay,
 	)
 	return i, err
+}
+
+const listCardCyclePast = `-- name: ListCardCyclePast :many
+SELECT wallet_id, until_date, statement_day, payment_day FROM card_cycle_past
+WHERE member_id = $1 AND ($2::bigint IS NULL OR wallet_id = $2::bigint)
+ORDER BY wallet_id, until_date
+`
+
+type ListCardCyclePastParams struct {
+	MemberID int64
+	WalletID *int64
+}
+
+type ListCardCyclePastRow struct {
+	WalletID     int64
+	UntilDate    time.Time
+	StatementDay int32
+	PaymentDay   int32
+}
+
+// The past cycles of the member's cards (of one card when wallet_id is
+// given), each card's oldest first.
+func (q *Queries) ListCardCyclePast(ctx context.Context, arg ListCardCyclePastParams) ([]ListCardCyclePastRow, error) {
+	rows, err := q.db.Query(ctx, listCardCyclePast, arg.MemberID, arg.WalletID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListCardCyclePastRow{}
+	for rows.Next() {
+		var i ListCardCyclePastRow
+		if err := rows.Scan(
+			&i.WalletID,
+			&i.UntilDate,
+			&i.StatementDay,
+			&i.PaymentDay,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const listCardStatementEntries = `-- name: ListCardStatementEntries :many

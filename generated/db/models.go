@@ -135,6 +135,14 @@ type CardBillPayment struct {
 	CreatedAt   time.Time
 }
 
+type CardCyclePast struct {
+	MemberID     int64
+	WalletID     int64
+	UntilDate    time.Time
+	StatementDay int32
+	PaymentDay   int32
+}
+
 type Comment struct {
 	ID          int64
 	PostID      int64

@@ -192,6 +192,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	csvHandler := csvio.NewHandler(pool, o.Clock, cfg.Timezone)
 	csvHandler.OnEntryWritten(budgetHandler.MonthComplete)
 	ledgerHandler.UseRates(a.FX, cfg.BaseCurrency)
+	ledgerHandler.OnCycleChange(cards.KeepPaidStatementsTx)
 	images := board.NewImageStore(o.Clock, cfg.Timezone, board.ImageLimits{
 		Daily: cfg.BoardImageDailyLimit, MaxPixels: int64(cfg.ImageMaxPixels), MaxFrames: cfg.ImageMaxFrames,
 	})

@@ -37,7 +37,7 @@ var tableArea = map[string]string{
 	"post": "board", "post_total": "board", "comment": "board", "post_vote": "board", "comment_vote": "board",
 	"report": "board", "spam_keyword": "board", "tag_group": "board", "tag_group_board": "board",
 	"board_image": "board", "post_image": "board", "image_upload_day": "board",
-	"account_entry_import": "csvio", "card_bill_payment": "cards",
+	"account_entry_import": "csvio", "card_bill_payment": "cards", "card_cycle_past": "cards",
 	"ledger_change": "changes", "ledger_change_epoch": "changes",
 }
 

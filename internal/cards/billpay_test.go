@@ -261,3 +261,82 @@ func TestBillsProposedOnceUnderParallelRuns(t *testing.T) {
 		}
 	}
 }
+
+func closings(t *testing.T, m *apitest.Member, card int64) []string {
+	t.Helper()
+	var out []string
+	for _, s := range statements(t, m, card, "") {
+		out = append(out, fmt.Sprintf("%s..%s due %s total %d paid %v", s.From, s.ClosingDate, s.DueDate, s.Total, s.Paid))
+	}
+	return out
+}
+
+func setCycle(t *testing.T, m *apitest.Member, card api.Wallet, statementDay, paymentDay int32, payFrom int64) {
+	t.Helper()
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/wallets/%d", card.ID), cycleCard(card.Name, statementDay, paymentDay, payFrom)).Want(http.StatusOK)
+}
+
+// TestEditingTheCycleMovesOnlyUnpaidStatements: the statements paid when
+// the cycle is edited keep their dates; the rest follow the new cycle from
+// the day after the last paid one; editing again keeps the same paid run;
+// clearing the cycle forgets it.
+func TestEditingTheCycleMovesOnlyUnpaidStatements(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	bank := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 1_000_000)
+	card := createWallet(t, m, cycleCard("Card", 15, 25, bank.ID))
+	for _, e := range []struct {
+		day    int
+		month  time.Month
+		amount int64
+	}{{10, 9, 100}, {10, 10, 200}, {20, 10, 300}, {10, 11, 400}, {16, 11, 50}} {
+		lt.Entry(m.Client, lt.Expense(lt.Date(2026, e.month, e.day), e.amount, card.ID))
+	}
+	// 300 on 10-20 pays the statements closing 09-15 (100) and 10-15 (200).
+	m.Do(http.MethodPost, "/api/account/transfers", api.TransferRequest{
+		Date: lt.Date(2026, 10, 20), Amount: 300, FromWalletID: bank.ID, ToWalletID: card.ID,
+	}).Want(http.StatusCreated)
+	want := func(what string, lines ...string) {
+		t.Helper()
+		got := closings(t, m, card.ID)
+		if fmt.Sprint(got) != fmt.Sprint(lines) {
+			t.Errorf("%s:\n got %q\nwant %q", what, got, lines)
+		}
+	}
+	// Newest first.
+	want("before the edit",
+		"2026-11-16..2026-12-15 due 2026-12-25 total 50 paid false",
+		"2026-10-16..2026-11-15 due 2026-11-25 total 700 paid false",
+		"2026-09-16..2026-10-15 due 2026-10-25 total 200 paid true",
+		"2026-08-16..2026-09-15 due 2026-09-25 total 100 paid true")
+
+	setCycle(t, m, card, 31, 14, bank.ID)
+	want("closing on the 31st",
+		"2026-11-01..2026-11-30 due 2026-12-14 total 450 paid false",
+		"2026-10-16..2026-10-31 due 2026-11-14 total 300 paid false",
+		"2026-09-16..2026-10-15 due 2026-10-25 total 200 paid true",
+		"2026-08-16..2026-09-15 due 2026-09-25 total 100 paid true")
+
+	setCycle(t, m, card, 20, 5, bank.ID)
+	want("closing on the 20th",
+		"2026-10-21..2026-11-20 due 2026-12-05 total 450 paid false",
+		"2026-10-16..2026-10-20 due 2026-11-05 total 300 paid false",
+		"2026-09-16..2026-10-15 due 2026-10-25 total 200 paid true",
+		"2026-08-16..2026-09-15 due 2026-09-25 total 100 paid true")
+
+	// Cleared and set again: the paid run is forgotten with the cycle.
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/wallets/%d", card.ID), api.WalletRequest{Name: "Card", Type: api.WalletTypeCard}).Want(http.StatusOK)
+	setCycle(t, m, card, 20, 5, bank.ID)
+	want("set again on the 20th",
+		"2026-10-21..2026-11-20 due 2026-12-05 total 450 paid false",
+		"2026-09-21..2026-10-20 due 2026-11-05 total 500 paid false",
+		"2026-08-21..2026-09-20 due 2026-10-05 total 100 paid true")
+	// Changing only the paying wallet moves nothing.
+	cash := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	setCycle(t, m, card, 20, 5, cash.ID)
+	want("paid from cash",
+		"2026-10-21..2026-11-20 due 2026-12-05 total 450 paid false",
+		"2026-09-21..2026-10-20 due 2026-11-05 total 500 paid false",
+		"2026-08-21..2026-09-20 due 2026-10-05 total 100 paid true")
+}

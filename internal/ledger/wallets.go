@@ -14,6 +14,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -390,6 +391,13 @@ func (h *LedgerHandler) UpdateWallet(ctx context.Context, req api.UpdateWalletRe
 		}
 		if err := checkPaymentWallet(ctx, q, memberID, req.ID, p); err != nil {
 			return Wallet{}, err
+		}
+		if h.cycleHook != nil && old.StatementDay != nil && old.PaymentDay != nil &&
+			(p.StatementDay == nil || *p.StatementDay != *old.StatementDay || *p.PaymentDay != *old.PaymentDay) {
+			today := calendar.Day(h.clock.Now(), h.loc)
+			if err := h.cycleHook(ctx, q, memberID, req.ID, p.StatementDay == nil, today); err != nil {
+				return Wallet{}, err
+			}
 		}
 		_, err = q.UpdateWallet(ctx, db.UpdateWalletParams{
 			MemberID: memberID, ID: req.ID, Name: p.Name, Type: p.Type, OpeningBalance: p.OpeningBalance,
