@@ -3738,10 +3738,10 @@ type WalletRequest struct {
 	// PaymentDay The day of the month a `CARD`'s statement is paid, 1 to 31 (the same month-end rule); a statement is due on the first such day after its closing day.
 	PaymentDay *int32 `json:"paymentDay,omitempty"`
 
-	// PaymentWalletID The member's wallet a `CARD`'s bills are paid from; not a `CARD`.
+	// PaymentWalletID The member's wallet a `CARD`'s bills are paid from; not a `CARD`. On the payment day an hourly job proposes each due, unpaid statement's bill as a pending transfer of what it still owes from this wallet to the card, dated the due day, once per statement (a proposal deleted is not made again; one is made at most 31 days after the due day); the member confirms it (`POST /api/account/transfers/{id}/confirm`) or records the payment by hand.
 	PaymentWalletID *int64 `json:"paymentWalletId,omitempty"`
 
-	// StatementDay A `CARD`'s statement closing day of the month, 1 to 31 (a day past a month's end means its last day); with `paymentDay` and `paymentWalletId`.
+	// StatementDay A `CARD`'s statement closing day of the month, 1 to 31 (a day past a month's end means its last day); with `paymentDay` and `paymentWalletId`. Changing `statementDay` or `paymentDay` moves only statements not yet paid — the closed statements paid when the change is made, from the oldest on, keep their dates and due days, and the new cycle starts the day after the last of them; removing the cycle forgets that.
 	StatementDay *int32 `json:"statementDay,omitempty"`
 
 	// Type The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
