@@ -109,7 +109,7 @@ func proposeTx(ctx context.Context, q *db.Queries, memberID int64, today time.Ti
 	if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
 		return 0, err
 	}
-	cards, err := cardStatements(ctx, q, memberID, nil)
+	cards, err := cardStatements(ctx, q, memberID, nil, false)
 	if err != nil {
 		return 0, err
 	}
@@ -117,7 +117,7 @@ func proposeTx(ctx context.Context, q *db.Queries, memberID int64, today time.Ti
 	proposed := 0
 	for _, c := range cards {
 		for _, s := range c.statements {
-			if s.Due.After(today) || s.Due.Before(oldest) || s.Paid || s.Owed <= 0 || awaiting(s.Items) {
+			if s.Due.After(today) || s.Due.Before(oldest) || s.Paid || s.Owed <= 0 || s.awaiting {
 				continue
 			}
 			n, err := q.ClaimCardBill(ctx, db.ClaimCardBillParams{MemberID: memberID, WalletID: c.walletID, ClosingDate: s.Closing})
@@ -182,7 +182,7 @@ func checkBillUnpaid(ctx context.Context, q *db.Queries, memberID, transferID in
 	if _, err := q.LockCardForBill(ctx, db.LockCardForBillParams{MemberID: memberID, ID: bill.WalletID}); err != nil {
 		return fmt.Errorf("lock card %d: %w", bill.WalletID, err)
 	}
-	cards, err := cardStatements(ctx, q, memberID, &bill.WalletID)
+	cards, err := cardStatements(ctx, q, memberID, &bill.WalletID, false)
 	if err != nil || len(cards) == 0 {
 		return err // the card lost its cycle: no statement to pay twice
 	}

@@ -46,7 +46,7 @@ func (h *CardsHandler) ListCardStatements(ctx context.Context, req api.ListCardS
 		if w.Type != "CARD" || w.StatementDay == nil || w.PaymentDay == nil {
 			return nil, problem.Invalid("id", "the wallet has no statement cycle (a CARD with statementDay)")
 		}
-		cards, err := cardStatements(ctx, q, memberID, &w.ID)
+		cards, err := cardStatements(ctx, q, memberID, &w.ID, true)
 		if err != nil || len(cards) == 0 {
 			return nil, err
 		}
@@ -72,7 +72,7 @@ func (h *CardsHandler) GetNextCardBills(ctx context.Context, _ api.GetNextCardBi
 	today := calendar.Day(h.clock.Now(), h.loc)
 	out := api.GetNextCardBills200JSONResponse{Cards: []api.NextCardBill{}}
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
-		cards, err := cardStatements(ctx, q, memberID, nil)
+		cards, err := cardStatements(ctx, q, memberID, nil, false)
 		if err != nil {
 			return err
 		}
@@ -108,7 +108,7 @@ func KeepPaidStatementsTx(ctx context.Context, q *db.Queries, memberID, walletID
 	if cleared {
 		return q.DeleteCardCyclePast(ctx, db.DeleteCardCyclePastParams{MemberID: memberID, WalletID: walletID})
 	}
-	cards, err := cardStatements(ctx, q, memberID, &walletID)
+	cards, err := cardStatements(ctx, q, memberID, &walletID, false)
 	if err != nil || len(cards) == 0 {
 		return err
 	}
@@ -129,7 +129,7 @@ func KeepPaidStatementsTx(ctx context.Context, q *db.Queries, memberID, walletID
 // cardStatements reads the entries of the member's cycle cards (one card's
 // when walletID is set) in one statement and computes each card's
 // statements, the cards in the wallets' order.
-func cardStatements(ctx context.Context, q *db.Queries, memberID int64, walletID *int64) ([]card, error) {
+func cardStatements(ctx context.Context, q *db.Queries, memberID int64, walletID *int64, items bool) ([]card, error) {
 	cards, err := q.ListCycleCards(ctx, memberID)
 	if err != nil {
 		return nil, fmt.Errorf("cycle cards of member %d: %w", memberID, err)
@@ -168,7 +168,7 @@ func cardStatements(ctx context.Context, q *db.Queries, memberID int64, walletID
 			continue
 		}
 		sc := Schedule{Past: past[c.ID], Current: Cycle{StatementDay: int(c.StatementDay), PaymentDay: int(c.PaymentDay)}}
-		statements, err := sc.Statements(charges[c.ID], payments[c.ID])
+		statements, err := sc.Statements(charges[c.ID], payments[c.ID], items)
 		if err != nil {
 			return nil, err
 		}

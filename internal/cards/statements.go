@@ -66,6 +66,9 @@ type Statement struct {
 	// cover it).
 	Owed  int64
 	Items []Item
+	// awaiting: an item awaits its rate (the statement's total is not
+	// known yet), kept when the items are not.
+	awaiting bool
 }
 
 // period is a statement's index: months since year 0 of its closing date.
@@ -183,13 +186,15 @@ func (sc Schedule) Open(today time.Time) Statement { return sc.statement(sc.clos
 // Statements are the card's statements that hold an item, oldest first,
 // each with its total and whether it is paid, under one cycle.
 func Statements(c Cycle, charges []Charge, payments []Payment) ([]Statement, error) {
-	return Schedule{Current: c}.Statements(charges, payments)
+	return Schedule{Current: c}.Statements(charges, payments, true)
 }
 
 // Statements are the card's statements that hold an item, oldest first,
-// each with its total and whether it is paid. A total that cannot be
+// each with its total and whether it is paid, and its items when items is
+// set (the bills and the forecast need only the totals: years of
+// installment slices are not built for them). A total that cannot be
 // represented is money.ErrOutOfRange.
-func (sc Schedule) Statements(charges []Charge, payments []Payment) ([]Statement, error) {
+func (sc Schedule) Statements(charges []Charge, payments []Payment, items bool) ([]Statement, error) {
 	byClosing := map[time.Time]*Statement{}
 	var check money.Checked
 	for _, ch := range charges {
@@ -205,15 +210,19 @@ func (sc Schedule) Statements(charges []Charge, payments []Payment) ([]Statement
 				s = &st
 				byClosing[closing] = s
 			}
-			it := Item{EntryID: ch.EntryID, Date: ch.Date, Amount: amount, AwaitingRate: ch.AwaitingRate}
 			if ch.AwaitingRate {
-				it.Amount = 0
+				amount = 0
+				s.awaiting = true
 			}
+			check.Add(&s.Total, amount)
+			if !items {
+				continue
+			}
+			it := Item{EntryID: ch.EntryID, Date: ch.Date, Amount: amount, AwaitingRate: ch.AwaitingRate}
 			if len(slices) > 1 {
 				it.Installment = &Slice{Number: i + 1, Of: len(slices)}
 			}
 			s.Items = append(s.Items, it)
-			check.Add(&s.Total, it.Amount)
 		}
 	}
 	if err := check.Err(); err != nil {
@@ -274,17 +283,8 @@ func markPaid(statements []Statement, payments []Payment) {
 			owed -= take
 		}
 		s.Owed = max(owed, 0)
-		s.Paid = owed <= 0 && !awaiting(s.Items)
+		s.Paid = owed <= 0 && !s.awaiting
 	}
-}
-
-func awaiting(items []Item) bool {
-	for _, it := range items {
-		if it.AwaitingRate {
-			return true
-		}
-	}
-	return false
 }
 
 // NextBill is a card's next bill under one cycle (Schedule.NextBill).
