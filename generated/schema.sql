@@ -815,6 +815,32 @@ ALTER TABLE public.budget_onetime ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTI
 );
 
 --
+-- Name: card_bill_payment; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.card_bill_payment (
+    member_id bigint NOT NULL,
+    wallet_id bigint NOT NULL,
+    closing_date date NOT NULL,
+    transfer_id bigint,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: card_cycle_past; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.card_cycle_past (
+    member_id bigint NOT NULL,
+    wallet_id bigint NOT NULL,
+    until_date date NOT NULL,
+    statement_day integer NOT NULL,
+    payment_day integer NOT NULL,
+    CONSTRAINT card_cycle_past_payment_day_check CHECK (((payment_day >= 1) AND (payment_day <= 31))),
+    CONSTRAINT card_cycle_past_statement_day_check CHECK (((statement_day >= 1) AND (statement_day <= 31)))
+);
+
+--
 -- Name: comment; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1680,6 +1706,20 @@ ALTER TABLE ONLY public.budget
     ADD CONSTRAINT budget_pkey PRIMARY KEY (id);
 
 --
+-- Name: card_bill_payment card_bill_payment_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_bill_payment
+    ADD CONSTRAINT card_bill_payment_pkey PRIMARY KEY (member_id, wallet_id, closing_date);
+
+--
+-- Name: card_cycle_past card_cycle_past_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_cycle_past
+    ADD CONSTRAINT card_cycle_past_pkey PRIMARY KEY (member_id, wallet_id, until_date);
+
+--
 -- Name: comment comment_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2082,6 +2122,12 @@ CREATE INDEX budget_onetime_category_idx ON public.budget_onetime USING btree (m
 CREATE INDEX budget_onetime_member_idx ON public.budget_onetime USING btree (member_id, start_date);
 
 --
+-- Name: card_bill_payment_transfer_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX card_bill_payment_transfer_idx ON public.card_bill_payment USING btree (member_id, transfer_id) WHERE (transfer_id IS NOT NULL);
+
+--
 -- Name: comment_member_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2308,6 +2354,12 @@ CREATE INDEX transfer_fee_entry_idx ON public.transfer USING btree (fee_entry_id
 --
 
 CREATE INDEX transfer_member_date_idx ON public.transfer USING btree (member_id, transfer_date DESC, id DESC);
+
+--
+-- Name: wallet_cycle_card_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX wallet_cycle_card_idx ON public.wallet USING btree (member_id) WHERE (statement_day IS NOT NULL);
 
 --
 -- Name: wallet_member_type_idx; Type: INDEX; Schema: public; Owner: -
@@ -2859,6 +2911,41 @@ ALTER TABLE ONLY public.budget_onetime
 
 ALTER TABLE ONLY public.budget_onetime
     ADD CONSTRAINT budget_onetime_member_id_fkey FOREIGN KEY (member_id) REFERENCES public.member(id) ON DELETE CASCADE;
+
+--
+-- Name: card_bill_payment card_bill_payment_member_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_bill_payment
+    ADD CONSTRAINT card_bill_payment_member_id_fkey FOREIGN KEY (member_id) REFERENCES public.member(id) ON DELETE CASCADE;
+
+--
+-- Name: card_bill_payment card_bill_payment_member_id_transfer_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_bill_payment
+    ADD CONSTRAINT card_bill_payment_member_id_transfer_id_fkey FOREIGN KEY (member_id, transfer_id) REFERENCES public.transfer(member_id, id) ON DELETE SET NULL (transfer_id);
+
+--
+-- Name: card_bill_payment card_bill_payment_member_id_wallet_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_bill_payment
+    ADD CONSTRAINT card_bill_payment_member_id_wallet_id_fkey FOREIGN KEY (member_id, wallet_id) REFERENCES public.wallet(member_id, id) ON DELETE CASCADE;
+
+--
+-- Name: card_cycle_past card_cycle_past_member_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_cycle_past
+    ADD CONSTRAINT card_cycle_past_member_id_fkey FOREIGN KEY (member_id) REFERENCES public.member(id) ON DELETE CASCADE;
+
+--
+-- Name: card_cycle_past card_cycle_past_member_id_wallet_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_cycle_past
+    ADD CONSTRAINT card_cycle_past_member_id_wallet_id_fkey FOREIGN KEY (member_id, wallet_id) REFERENCES public.wallet(member_id, id) ON DELETE CASCADE;
 
 --
 -- Name: comment comment_member_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

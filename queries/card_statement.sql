@@ -1,6 +1,7 @@
 -- The cards area reads a card's cycle (wallet) and its entries
 -- (account_entry) to compute its statements; it writes neither
--- (internal/app/ownership_test.go crossReads gives the reasons).
+-- (internal/app/ownership_test.go crossReads gives the reasons). It owns
+-- card_bill_payment, the bills its payment-day job proposed.
 
 -- name: GetCardCycle :one
 -- A wallet of the member with its statement cycle (all null for none).
@@ -10,7 +11,8 @@ WHERE member_id = @member_id AND id = @id;
 
 -- name: ListCycleCards :many
 -- The member's CARD wallets with a statement cycle, in the wallets' order.
-SELECT id, statement_day::integer AS statement_day, payment_day::integer AS payment_day
+SELECT id, statement_day::integer AS statement_day, payment_day::integer AS payment_day,
+    payment_wallet_id::bigint AS payment_wallet_id
 FROM wallet
 WHERE member_id = @member_id AND type = 'CARD' AND statement_day IS NOT NULL
 ORDER BY sort_order, id;
@@ -30,3 +32,48 @@ WHERE e.member_id = @member_id
   AND (sqlc.narg(wallet_id)::bigint IS NULL OR e.wallet_id = sqlc.narg(wallet_id)::bigint)
   AND (NOT e.pending OR e.awaiting_rate)
 ORDER BY e.wallet_id, e.entry_date, e.id;
+
+-- name: ListCycleCardMembers :many
+-- The members with a cycle card, after the keyset, a batch at a time (the
+-- payment-day job).
+SELECT DISTINCT member_id FROM wallet
+WHERE statement_day IS NOT NULL AND member_id > @after::bigint
+ORDER BY member_id
+LIMIT @lim;
+
+-- name: ClaimCardBill :execrows
+-- Claims the proposal of one statement's bill: 0 rows when it was proposed
+-- already.
+INSERT INTO card_bill_payment (member_id, wallet_id, closing_date)
+VALUES (@member_id, @wallet_id, @closing_date)
+ON CONFLICT DO NOTHING;
+
+-- name: SetCardBillTransfer :exec
+UPDATE card_bill_payment SET transfer_id = @transfer_id::bigint
+WHERE member_id = @member_id AND wallet_id = @wallet_id AND closing_date = @closing_date;
+
+-- name: GetCardBillOfTransfer :one
+-- The statement a proposed bill payment is for.
+SELECT wallet_id, closing_date FROM card_bill_payment
+WHERE member_id = @member_id AND transfer_id = @transfer_id::bigint;
+
+-- name: LockCardForBill :one
+-- Holds a card while a bill payment into it is confirmed: FOR UPDATE waits
+-- for the transactions writing entries on the card (their foreign key
+-- key-shares its row) and keeps new ones out until the confirmation
+-- commits, so the statement is read with every payment into it.
+SELECT id FROM wallet WHERE member_id = @member_id AND id = @id FOR UPDATE;
+
+-- name: ListCardCyclePast :many
+-- The past cycles of the member's cards (of one card when wallet_id is
+-- given), each card's oldest first.
+SELECT wallet_id, until_date, statement_day, payment_day FROM card_cycle_past
+WHERE member_id = @member_id AND (sqlc.narg(wallet_id)::bigint IS NULL OR wallet_id = sqlc.narg(wallet_id)::bigint)
+ORDER BY wallet_id, until_date;
+
+-- name: AddCardCyclePast :exec
+INSERT INTO card_cycle_past (member_id, wallet_id, until_date, statement_day, payment_day)
+VALUES (@member_id, @wallet_id, @until_date, @statement_day, @payment_day);
+
+-- name: DeleteCardCyclePast :exec
+DELETE FROM card_cycle_past WHERE member_id = @member_id AND wallet_id = @wallet_id;

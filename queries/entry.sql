@@ -123,11 +123,18 @@ DELETE FROM account_entry WHERE member_id = @member_id AND id = @id;
 -- name: ConfirmEntry :one
 -- Confirms a pending entry; was_pending is false when it was confirmed
 -- already (a retried confirmation), which changes nothing. An entry awaiting
--- its exchange rate is not confirmed here (no row): ConfirmEntryAtRate does.
+-- its exchange rate is not confirmed here (no row): ConfirmEntryAtRate does;
+-- nor is a transfer's side (no row): the transfer is confirmed whole.
 UPDATE account_entry SET pending = false
 FROM (SELECT o.id, o.pending FROM account_entry o WHERE o.member_id = @member_id AND o.id = @id FOR UPDATE) AS old
-WHERE account_entry.id = old.id AND NOT account_entry.awaiting_rate
+WHERE account_entry.id = old.id AND NOT account_entry.awaiting_rate AND account_entry.transfer_id IS NULL
 RETURNING sqlc.embed(account_entry), old.pending AS was_pending;
+
+-- name: ConfirmTransferSides :execrows
+-- Confirms both sides of a pending transfer (a card bill payment the job
+-- made); 0 rows when they were confirmed already.
+UPDATE account_entry SET pending = false
+WHERE member_id = @member_id AND transfer_id = @transfer_id::bigint AND pending;
 
 -- name: ConfirmEntryAtRate :one
 -- Confirms an entry that awaited its exchange rate, with the won amount at

@@ -11,6 +11,11 @@ SELECT * FROM transfer WHERE member_id = @member_id AND id = @id FOR UPDATE;
 UPDATE transfer SET transfer_date = @transfer_date, amount = @amount, memo = @memo, fee_entry_id = sqlc.narg(fee_entry_id)
 WHERE member_id = @member_id AND id = @id;
 
+-- name: RaiseTransferVersion :exec
+-- Raises a transfer's version when something its answer shows changed
+-- outside its row (its sides confirmed).
+UPDATE transfer SET amount = amount WHERE member_id = @member_id AND id = @id;
+
 -- name: DeleteTransfer :execrows
 DELETE FROM transfer WHERE member_id = @member_id AND id = @id;
 
@@ -21,7 +26,7 @@ DELETE FROM transfer WHERE member_id = @member_id;
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
-    fe.id AS fee_entry_id, fe.amount AS fee
+    fe.id AS fee_entry_id, fe.amount AS fee, f.pending
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
@@ -33,7 +38,7 @@ WHERE t.member_id = @member_id AND t.id = @id;
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
-    fe.id AS fee_entry_id, fe.amount AS fee
+    fe.id AS fee_entry_id, fe.amount AS fee, f.pending
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
@@ -54,13 +59,15 @@ WHERE member_id = @member_id
 -- name: ListBackupTransfers :many
 -- One page of the member's transfers with the wallets of their two sides,
 -- by date then as they were made, after the keyset (after_date, after_id);
--- the first page starts before every transfer.
+-- the first page starts before every transfer. A pending transfer (a card
+-- bill payment proposed, not confirmed) is a proposal, not a record: it is
+-- left out, and the payment-day job proposes it again after a restore.
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.fee_entry_id,
     f.wallet_id AS from_wallet_id, i.wallet_id AS to_wallet_id
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
-WHERE t.member_id = @member_id
+WHERE t.member_id = @member_id AND NOT f.pending
   AND (t.transfer_date, t.id) > (@after_date::date, @after_id::bigint)
 ORDER BY t.transfer_date, t.id
 LIMIT @batch_size;
@@ -90,7 +97,7 @@ WHERE t.member_id = @member_id AND t.id = f.transfer_id;
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
-    fe.id AS fee_entry_id, fe.amount AS fee
+    fe.id AS fee_entry_id, fe.amount AS fee, f.pending
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'

@@ -129,3 +129,9 @@ LEFT JOIN (
     GROUP BY e.wallet_id
 ) b ON b.wallet_id = w.id
 WHERE w.member_id = @member_id AND w.id = ANY(@ids::bigint[]);
+
+-- name: SetWalletCycle :execrows
+-- Gives a CARD its statement cycle (a restore, once every wallet exists).
+UPDATE wallet SET statement_day = @statement_day::integer, payment_day = @payment_day::integer,
+    payment_wallet_id = @payment_wallet_id::bigint
+WHERE member_id = @member_id AND id = @id AND type = 'CARD';

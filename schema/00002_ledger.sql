@@ -44,6 +44,8 @@ CREATE TABLE wallet (
 );
 -- Finds the cards a wallet pays (its deletion, its change of type).
 CREATE INDEX wallet_payment_wallet_idx ON wallet (member_id, payment_wallet_id) WHERE payment_wallet_id IS NOT NULL;
+-- The payment-day job walks the members with cycle cards.
+CREATE INDEX wallet_cycle_card_idx ON wallet (member_id) WHERE statement_day IS NOT NULL;
 -- The free limit counts a member's wallets of one type.
 CREATE INDEX wallet_member_type_idx ON wallet (member_id, type);
 
@@ -290,6 +292,38 @@ CREATE TABLE account_entry_import (
 );
 CREATE INDEX account_entry_import_entry_idx ON account_entry_import (entry_id);
 
+-- The card bills the payment-day job proposed (internal/cards): one row per
+-- card statement, claimed before its pending transfer is made, so a
+-- statement gets one proposal whatever runs the job (replicas, retries).
+-- The member's deleting the proposal keeps the claim (transfer_id NULL): a
+-- declined bill is not proposed again.
+CREATE TABLE card_bill_payment (
+    member_id    bigint      NOT NULL REFERENCES member (id) ON DELETE CASCADE,
+    wallet_id    bigint      NOT NULL,
+    closing_date date        NOT NULL,
+    transfer_id  bigint,
+    created_at   timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (member_id, wallet_id, closing_date),
+    FOREIGN KEY (member_id, wallet_id) REFERENCES wallet (member_id, id) ON DELETE CASCADE,
+    FOREIGN KEY (member_id, transfer_id) REFERENCES transfer (member_id, id) ON DELETE SET NULL (transfer_id)
+);
+-- A transfer's proposal, by the transfer (its confirmation, the cascade).
+CREATE UNIQUE INDEX card_bill_payment_transfer_idx ON card_bill_payment (member_id, transfer_id) WHERE transfer_id IS NOT NULL;
+
+-- The cycles a card had before its cycle was edited (internal/cards):
+-- editing the cycle moves only statements not yet paid, so the statements
+-- closing on or before until_date, paid when the edit came, keep the cycle
+-- they were made under. Cleared with the card's cycle.
+CREATE TABLE card_cycle_past (
+    member_id     bigint  NOT NULL REFERENCES member (id) ON DELETE CASCADE,
+    wallet_id     bigint  NOT NULL,
+    until_date    date    NOT NULL,
+    statement_day integer NOT NULL CHECK (statement_day BETWEEN 1 AND 31),
+    payment_day   integer NOT NULL CHECK (payment_day BETWEEN 1 AND 31),
+    PRIMARY KEY (member_id, wallet_id, until_date),
+    FOREIGN KEY (member_id, wallet_id) REFERENCES wallet (member_id, id) ON DELETE CASCADE
+);
+
 -- ensure_member_tags makes each name one of the member's tags (new ones
 -- last, in the given order) and answers all of them, in tag order; the
 -- statement that creates an entry with tags (CreateTaggedEntryChecked)
@@ -354,6 +388,8 @@ $$;
 -- +goose Down
 DROP FUNCTION retry_statement(text);
 DROP FUNCTION ensure_member_tags(bigint, text[]);
+DROP TABLE card_cycle_past;
+DROP TABLE card_bill_payment;
 DROP TABLE account_entry_import;
 DROP TABLE notification_key;
 DROP TABLE budget_onetime;

@@ -1176,6 +1176,20 @@ type BackupBudget struct {
 	CategoryParent *BackupRef `json:"categoryParent"`
 }
 
+// BackupCardCycle defines model for BackupCardCycle.
+type BackupCardCycle struct {
+	// PaymentDay Example: 25
+	PaymentDay int32 `json:"paymentDay"`
+
+	// PaymentWallet The name of a record of the document, which other records refer to.
+	//
+	// Example: 신한카드
+	PaymentWallet BackupName `json:"paymentWallet"`
+
+	// StatementDay Example: 15
+	StatementDay int32 `json:"statementDay"`
+}
+
 // BackupCategory defines model for BackupCategory.
 type BackupCategory struct {
 	// Name The name of a record of the document, which other records refer to.
@@ -1399,7 +1413,10 @@ type BackupTransfer struct {
 type BackupWallet struct {
 	AccountNumber *string `json:"accountNumber"`
 	CurrentValue  *int64  `json:"currentValue"`
-	LoanAmount    *int64  `json:"loanAmount"`
+
+	// Cycle A CARD wallet's statement cycle (`statementDay`, `paymentDay` and the paying wallet by its name in this document); absent or null for none. Documents written before contract 2.1 have none. A restore sets the cycles once every wallet exists, with the checks `updateWallet` makes (a field error names `/wallets/{i}/cycle/...`).
+	Cycle      *BackupCardCycle `json:"cycle,omitempty"`
+	LoanAmount *int64           `json:"loanAmount"`
 
 	// LoanMethod How a loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`), or `null` for a wallet
 	// that is not a loan. A client must accept other values; restore refuses values it does not
@@ -3478,7 +3495,13 @@ type Transfer struct {
 	FromWalletID *int64 `json:"fromWalletId"`
 	ID           int64  `json:"id"`
 	Memo         string `json:"memo"`
-	ToEntryID    int64  `json:"toEntryId"`
+
+	// Pending True for a card bill payment the payment-day job proposed (its two entries are pending, so it moves no balance and pays no statement) until the member confirms it (`POST /api/account/transfers/{id}/confirm`) or deletes it. Transfers a member records are never pending. Editing a pending transfer keeps it pending.
+	//
+	//
+	// Example: false
+	Pending   bool  `json:"pending"`
+	ToEntryID int64 `json:"toEntryId"`
 
 	// ToWalletID The wallet of the `income` side.
 	ToWalletID *int64 `json:"toWalletId"`
@@ -3715,10 +3738,10 @@ type WalletRequest struct {
 	// PaymentDay The day of the month a `CARD`'s statement is paid, 1 to 31 (the same month-end rule); a statement is due on the first such day after its closing day.
 	PaymentDay *int32 `json:"paymentDay,omitempty"`
 
-	// PaymentWalletID The member's wallet a `CARD`'s bills are paid from; not a `CARD`.
+	// PaymentWalletID The member's wallet a `CARD`'s bills are paid from; not a `CARD`. On the payment day an hourly job proposes each due, unpaid statement's bill as a pending transfer of what it still owes from this wallet to the card, dated the due day, once per statement (a proposal deleted is not made again; one is made at most 31 days after the due day); the member confirms it (`POST /api/account/transfers/{id}/confirm`) or records the payment by hand.
 	PaymentWalletID *int64 `json:"paymentWalletId,omitempty"`
 
-	// StatementDay A `CARD`'s statement closing day of the month, 1 to 31 (a day past a month's end means its last day); with `paymentDay` and `paymentWalletId`.
+	// StatementDay A `CARD`'s statement closing day of the month, 1 to 31 (a day past a month's end means its last day); with `paymentDay` and `paymentWalletId`. Changing `statementDay` or `paymentDay` moves only statements not yet paid — the closed statements paid when the change is made, from the oldest on, keep their dates and due days, and the new cycle starts the day after the last of them; removing the cycle forgets that.
 	StatementDay *int32 `json:"statementDay,omitempty"`
 
 	// Type The kind of wallet, as a request sets it. `CARD` is a credit card (its negative balance is what is owed),
@@ -6965,6 +6988,14 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
 	UpdateTransfer(ctx context.Context, id TransferID, params *UpdateTransferParams, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ConfirmTransfer Confirm a pending card bill payment
+	//
+	// Confirms a pending transfer: the card bill payment the payment-day job proposed on a card's `paymentDay` (from the card's `paymentWalletId` to the card, for what its closed statement still owed, dated its due day). From now on both its entries count in balances and the payment pays the statement. Confirming a confirmed transfer changes nothing.
+	// A statement is never paid twice: when confirmed transfers into the card (one the member recorded by hand, say) already cover the statement this payment was proposed for, the answer is 409 `CONFLICT` and the payment stays pending (delete it). A pending transfer's entries cannot be confirmed one by one (`POST /api/account/entries/{id}/confirm` on either answers 409 `CONFLICT`).
+	//
+	// Corresponds with POST /api/account/transfers/{id}/confirm (the `ConfirmTransfer` operationId).
+	ConfirmTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWallets List wallets with balances
 	//
@@ -10315,6 +10346,24 @@ func (c *Client) UpdateTransferWithBody(ctx context.Context, id TransferID, para
 // Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
 func (c *Client) UpdateTransfer(ctx context.Context, id TransferID, params *UpdateTransferParams, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateTransferRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ConfirmTransfer Confirm a pending card bill payment
+//
+// Confirms a pending transfer: the card bill payment the payment-day job proposed on a card's `paymentDay` (from the card's `paymentWalletId` to the card, for what its closed statement still owed, dated its due day). From now on both its entries count in balances and the payment pays the statement. Confirming a confirmed transfer changes nothing.
+// A statement is never paid twice: when confirmed transfers into the card (one the member recorded by hand, say) already cover the statement this payment was proposed for, the answer is 409 `CONFLICT` and the payment stays pending (delete it). A pending transfer's entries cannot be confirmed one by one (`POST /api/account/entries/{id}/confirm` on either answers 409 `CONFLICT`).
+//
+// Corresponds with POST /api/account/transfers/{id}/confirm (the `ConfirmTransfer` operationId).
+func (c *Client) ConfirmTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewConfirmTransferRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -16289,6 +16338,40 @@ func NewUpdateTransferRequestWithBody(server string, id TransferID, params *Upda
 	return req, nil
 }
 
+// NewConfirmTransferRequest constructs an http.Request for the ConfirmTransfer method
+func NewConfirmTransferRequest(server string, id TransferID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/transfers/%s/confirm", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListWalletsRequest constructs an http.Request for the ListWallets method
 func NewListWalletsRequest(server string) (*http.Request, error) {
 	var err error
@@ -21108,6 +21191,16 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /api/account/transfers/{id} (the `UpdateTransfer` operationId).
 	UpdateTransferWithResponse(ctx context.Context, id TransferID, params *UpdateTransferParams, body UpdateTransferJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateTransferResponse, error)
+
+	// ConfirmTransferWithResponse Confirm a pending card bill payment
+	//
+	// Confirms a pending transfer: the card bill payment the payment-day job proposed on a card's `paymentDay` (from the card's `paymentWalletId` to the card, for what its closed statement still owed, dated its due day). From now on both its entries count in balances and the payment pays the statement. Confirming a confirmed transfer changes nothing.
+	// A statement is never paid twice: when confirmed transfers into the card (one the member recorded by hand, say) already cover the statement this payment was proposed for, the answer is 409 `CONFLICT` and the payment stays pending (delete it). A pending transfer's entries cannot be confirmed one by one (`POST /api/account/entries/{id}/confirm` on either answers 409 `CONFLICT`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/account/transfers/{id}/confirm (the `ConfirmTransfer` operationId).
+	ConfirmTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*ConfirmTransferResponse, error)
 
 	// ListWalletsWithResponse List wallets with balances
 	//
@@ -29694,6 +29787,110 @@ func (r UpdateTransferResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateTransferResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ConfirmTransferResponse409Headers the declared response headers of an HTTP 409 response for ConfirmTransfer
+type ConfirmTransferResponse409Headers struct {
+	RetryAfter *int
+}
+
+// ConfirmTransferResponse503Headers the declared response headers of an HTTP 503 response for ConfirmTransfer
+type ConfirmTransferResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ConfirmTransferResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Transfer
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ConfirmTransferResponse409Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ConfirmTransferResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ConfirmTransferResponse) GetJSON200() *Transfer {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ConfirmTransferResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ConfirmTransferResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ConfirmTransferResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ConfirmTransferResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ConfirmTransferResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ConfirmTransferResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ConfirmTransferResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ConfirmTransferResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ConfirmTransferResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ConfirmTransferResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ConfirmTransferResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -39214,6 +39411,22 @@ func (c *ClientWithResponses) UpdateTransferWithResponse(ctx context.Context, id
 	return ParseUpdateTransferResponse(rsp)
 }
 
+// ConfirmTransferWithResponse Confirm a pending card bill payment
+//
+// Confirms a pending transfer: the card bill payment the payment-day job proposed on a card's `paymentDay` (from the card's `paymentWalletId` to the card, for what its closed statement still owed, dated its due day). From now on both its entries count in balances and the payment pays the statement. Confirming a confirmed transfer changes nothing.
+// A statement is never paid twice: when confirmed transfers into the card (one the member recorded by hand, say) already cover the statement this payment was proposed for, the answer is 409 `CONFLICT` and the payment stays pending (delete it). A pending transfer's entries cannot be confirmed one by one (`POST /api/account/entries/{id}/confirm` on either answers 409 `CONFLICT`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/account/transfers/{id}/confirm (the `ConfirmTransfer` operationId).
+func (c *ClientWithResponses) ConfirmTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*ConfirmTransferResponse, error) {
+	rsp, err := c.ConfirmTransfer(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConfirmTransferResponse(rsp)
+}
+
 // ListWalletsWithResponse List wallets with balances
 //
 // The member's wallets in their sort order, each with its live `balance`: the opening balance plus the confirmed income minus the confirmed expense of its entries (pending entries count in no balance).
@@ -48175,6 +48388,104 @@ func ParseUpdateTransferResponse(rsp *http.Response) (*UpdateTransferResponse, e
 		response.Headers412 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateTransferResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseConfirmTransferResponse parses an HTTP response from a ConfirmTransferWithResponse call
+func ParseConfirmTransferResponse(rsp *http.Response) (*ConfirmTransferResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ConfirmTransferResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Transfer
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 409:
+		var headers ConfirmTransferResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 503:
+		var headers ConfirmTransferResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -10,6 +10,89 @@ import (
 	"time"
 )
 
+const addCardCyclePast = `-- name: AddCardCyclePast :exec
+INSERT INTO card_cycle_past (member_id, wallet_id, until_date, statement_day, payment_day)
+VALUES ($1, $2, $3, $4, $5)
+`
+
+type AddCardCyclePastParams struct {
+	MemberID     int64
+	WalletID     int64
+	UntilDate    time.Time
+	StatementDay int32
+	PaymentDay   int32
+}
+
+func (q *Queries) AddCardCyclePast(ctx context.Context, arg AddCardCyclePastParams) error {
+	_, err := q.db.Exec(ctx, addCardCyclePast,
+		arg.MemberID,
+		arg.WalletID,
+		arg.UntilDate,
+		arg.StatementDay,
+		arg.PaymentDay,
+	)
+	return err
+}
+
+const claimCardBill = `-- name: ClaimCardBill :execrows
+INSERT INTO card_bill_payment (member_id, wallet_id, closing_date)
+VALUES ($1, $2, $3)
+ON CONFLICT DO NOTHING
+`
+
+type ClaimCardBillParams struct {
+	MemberID    int64
+	WalletID    int64
+	ClosingDate time.Time
+}
+
+// Claims the proposal of one statement's bill: 0 rows when it was proposed
+// already.
+func (q *Queries) ClaimCardBill(ctx context.Context, arg ClaimCardBillParams) (int64, error) {
+	result, err := q.db.Exec(ctx, claimCardBill, arg.MemberID, arg.WalletID, arg.ClosingDate)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const deleteCardCyclePast = `-- name: DeleteCardCyclePast :exec
+DELETE FROM card_cycle_past WHERE member_id = $1 AND wallet_id = $2
+`
+
+type DeleteCardCyclePastParams struct {
+	MemberID int64
+	WalletID int64
+}
+
+func (q *Queries) DeleteCardCyclePast(ctx context.Context, arg DeleteCardCyclePastParams) error {
+	_, err := q.db.Exec(ctx, deleteCardCyclePast, arg.MemberID, arg.WalletID)
+	return err
+}
+
+const getCardBillOfTransfer = `-- name: GetCardBillOfTransfer :one
+SELECT wallet_id, closing_date FROM card_bill_payment
+WHERE member_id = $1 AND transfer_id = $2::bigint
+`
+
+type GetCardBillOfTransferParams struct {
+	MemberID   int64
+	TransferID int64
+}
+
+type GetCardBillOfTransferRow struct {
+	WalletID    int64
+	ClosingDate time.Time
+}
+
+// The statement a proposed bill payment is for.
+func (q *Queries) GetCardBillOfTransfer(ctx context.Context, arg GetCardBillOfTransferParams) (GetCardBillOfTransferRow, error) {
+	row := q.db.QueryRow(ctx, getCardBillOfTransfer, arg.MemberID, arg.TransferID)
+	var i GetCardBillOfTransferRow
+	err := row.Scan(&i.WalletID, &i.ClosingDate)
+	return i, err
+}
+
 const getCardCycle = `-- name: GetCardCycle :one
 
 SELECT id, type, statement_day, payment_day
@@ -31,7 +114,8 @@ type GetCardCycleRow struct {
 
 // The cards area reads a card's cycle (wallet) and its entries
 // (account_entry) to compute its statements; it writes neither
-// (internal/app/ownership_test.go crossReads gives the reasons).
+// (internal/app/ownership_test.go crossReads gives the reasons). It owns
+// card_bill_payment, the bills its payment-day job proposed.
 // A wallet of the member with its statement cycle (all null for none).
 func (q *Queries) GetCardCycle(ctx context.Context, arg GetCardCycleParams) (GetCardCycleRow, error) {
 	row := q.db.QueryRow(ctx, getCardCycle, arg.MemberID, arg.ID)
@@ -43,6 +127,51 @@ func (q *Queries) GetCardCycle(ctx context.Context, arg GetCardCycleParams) (Get
 		&i.PaymentDay,
 	)
 	return i, err
+}
+
+const listCardCyclePast = `-- name: ListCardCyclePast :many
+SELECT wallet_id, until_date, statement_day, payment_day FROM card_cycle_past
+WHERE member_id = $1 AND ($2::bigint IS NULL OR wallet_id = $2::bigint)
+ORDER BY wallet_id, until_date
+`
+
+type ListCardCyclePastParams struct {
+	MemberID int64
+	WalletID *int64
+}
+
+type ListCardCyclePastRow struct {
+	WalletID     int64
+	UntilDate    time.Time
+	StatementDay int32
+	PaymentDay   int32
+}
+
+// The past cycles of the member's cards (of one card when wallet_id is
+// given), each card's oldest first.
+func (q *Queries) ListCardCyclePast(ctx context.Context, arg ListCardCyclePastParams) ([]ListCardCyclePastRow, error) {
+	rows, err := q.db.Query(ctx, listCardCyclePast, arg.MemberID, arg.WalletID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListCardCyclePastRow{}
+	for rows.Next() {
+		var i ListCardCyclePastRow
+		if err := rows.Scan(
+			&i.WalletID,
+			&i.UntilDate,
+			&i.StatementDay,
+			&i.PaymentDay,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const listCardStatementEntries = `-- name: ListCardStatementEntries :many
@@ -107,17 +236,53 @@ func (q *Queries) ListCardStatementEntries(ctx context.Context, arg ListCardStat
 	return items, nil
 }
 
+const listCycleCardMembers = `-- name: ListCycleCardMembers :many
+SELECT DISTINCT member_id FROM wallet
+WHERE statement_day IS NOT NULL AND member_id > $1::bigint
+ORDER BY member_id
+LIMIT $2
+`
+
+type ListCycleCardMembersParams struct {
+	After int64
+	Lim   int32
+}
+
+// The members with a cycle card, after the keyset, a batch at a time (the
+// payment-day job).
+func (q *Queries) ListCycleCardMembers(ctx context.Context, arg ListCycleCardMembersParams) ([]int64, error) {
+	rows, err := q.db.Query(ctx, listCycleCardMembers, arg.After, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var member_id int64
+		if err := rows.Scan(&member_id); err != nil {
+			return nil, err
+		}
+		items = append(items, member_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listCycleCards = `-- name: ListCycleCards :many
-SELECT id, statement_day::integer AS statement_day, payment_day::integer AS payment_day
+SELECT id, statement_day::integer AS statement_day, payment_day::integer AS payment_day,
+    payment_wallet_id::bigint AS payment_wallet_id
 FROM wallet
 WHERE member_id = $1 AND type = 'CARD' AND statement_day IS NOT NULL
 ORDER BY sort_order, id
 `
 
 type ListCycleCardsRow struct {
-	ID           int64
-	StatementDay int32
-	PaymentDay   int32
+	ID              int64
+	StatementDay    int32
+	PaymentDay      int32
+	PaymentWalletID int64
 }
 
 // The member's CARD wallets with a statement cycle, in the wallets' order.
@@ -130,7 +295,12 @@ func (q *Queries) ListCycleCards(ctx context.Context, memberID int64) ([]ListCyc
 	items := []ListCycleCardsRow{}
 	for rows.Next() {
 		var i ListCycleCardsRow
-		if err := rows.Scan(&i.ID, &i.StatementDay, &i.PaymentDay); err != nil {
+		if err := rows.Scan(
+			&i.ID,
+			&i.StatementDay,
+			&i.PaymentDay,
+			&i.PaymentWalletID,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
@@ -139,4 +309,46 @@ func (q *Queries) ListCycleCards(ctx context.Context, memberID int64) ([]ListCyc
 		return nil, err
 	}
 	return items, nil
+}
+
+const lockCardForBill = `-- name: LockCardForBill :one
+SELECT id FROM wallet WHERE member_id = $1 AND id = $2 FOR UPDATE
+`
+
+type LockCardForBillParams struct {
+	MemberID int64
+	ID       int64
+}
+
+// Holds a card while a bill payment into it is confirmed: FOR UPDATE waits
+// for the transactions writing entries on the card (their foreign key
+// key-shares its row) and keeps new ones out until the confirmation
+// commits, so the statement is read with every payment into it.
+func (q *Queries) LockCardForBill(ctx context.Context, arg LockCardForBillParams) (int64, error) {
+	row := q.db.QueryRow(ctx, lockCardForBill, arg.MemberID, arg.ID)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
+const setCardBillTransfer = `-- name: SetCardBillTransfer :exec
+UPDATE card_bill_payment SET transfer_id = $1::bigint
+WHERE member_id = $2 AND wallet_id = $3 AND closing_date = $4
+`
+
+type SetCardBillTransferParams struct {
+	TransferID  int64
+	MemberID    int64
+	WalletID    int64
+	ClosingDate time.Time
+}
+
+func (q *Queries) SetCardBillTransfer(ctx context.Context, arg SetCardBillTransferParams) error {
+	_, err := q.db.Exec(ctx, setCardBillTransfer,
+		arg.TransferID,
+		arg.MemberID,
+		arg.WalletID,
+		arg.ClosingDate,
+	)
+	return err
 }

@@ -40,7 +40,7 @@ func (q *Queries) ClearEntryTags(ctx context.Context, entryID int64) error {
 const confirmEntry = `-- name: ConfirmEntry :one
 UPDATE account_entry SET pending = false
 FROM (SELECT o.id, o.pending FROM account_entry o WHERE o.member_id = $1 AND o.id = $2 FOR UPDATE) AS old
-WHERE account_entry.id = old.id AND NOT account_entry.awaiting_rate
+WHERE account_entry.id = old.id AND NOT account_entry.awaiting_rate AND account_entry.transfer_id IS NULL
 RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version, old.pending AS was_pending
 `
 
@@ -56,7 +56,8 @@ type ConfirmEntryRow struct {
 
 // Confirms a pending entry; was_pending is false when it was confirmed
 // already (a retried confirmation), which changes nothing. An entry awaiting
-// its exchange rate is not confirmed here (no row): ConfirmEntryAtRate does.
+// its exchange rate is not confirmed here (no row): ConfirmEntryAtRate does;
+// nor is a transfer's side (no row): the transfer is confirmed whole.
 func (q *Queries) ConfirmEntry(ctx context.Context, arg ConfirmEntryParams) (ConfirmEntryRow, error) {
 	row := q.db.QueryRow(ctx, confirmEntry, arg.MemberID, arg.ID)
 	var i ConfirmEntryRow
@@ -135,6 +136,26 @@ func (q *Queries) ConfirmEntryAtRate(ctx context.Context, arg ConfirmEntryAtRate
 		&i.Version,
 	)
 	return i, err
+}
+
+const confirmTransferSides = `-- name: ConfirmTransferSides :execrows
+UPDATE account_entry SET pending = false
+WHERE member_id = $1 AND transfer_id = $2::bigint AND pending
+`
+
+type ConfirmTransferSidesParams struct {
+	MemberID   int64
+	TransferID int64
+}
+
+// Confirms both sides of a pending transfer (a card bill payment the job
+// made); 0 rows when they were confirmed already.
+func (q *Queries) ConfirmTransferSides(ctx context.Context, arg ConfirmTransferSidesParams) (int64, error) {
+	result, err := q.db.Exec(ctx, confirmTransferSides, arg.MemberID, arg.TransferID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 type CopyEntriesParams struct {

@@ -127,6 +127,22 @@ type BudgetOnetime struct {
 	Version    int64
 }
 
+type CardBillPayment struct {
+	MemberID    int64
+	WalletID    int64
+	ClosingDate time.Time
+	TransferID  *int64
+	CreatedAt   time.Time
+}
+
+type CardCyclePast struct {
+	MemberID     int64
+	WalletID     int64
+	UntilDate    time.Time
+	StatementDay int32
+	PaymentDay   int32
+}
+
 type Comment struct {
 	ID          int64
 	PostID      int64

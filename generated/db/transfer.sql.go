@@ -104,7 +104,7 @@ const getTransfer = `-- name: GetTransfer :one
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
-    fe.id AS fee_entry_id, fe.amount AS fee
+    fe.id AS fee_entry_id, fe.amount AS fee, f.pending
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
@@ -129,6 +129,7 @@ type GetTransferRow struct {
 	ToWalletID   *int64
 	FeeEntryID   *int64
 	Fee          *int64
+	Pending      bool
 }
 
 func (q *Queries) GetTransfer(ctx context.Context, arg GetTransferParams) (GetTransferRow, error) {
@@ -146,6 +147,7 @@ func (q *Queries) GetTransfer(ctx context.Context, arg GetTransferParams) (GetTr
 		&i.ToWalletID,
 		&i.FeeEntryID,
 		&i.Fee,
+		&i.Pending,
 	)
 	return i, err
 }
@@ -156,7 +158,7 @@ SELECT t.id, t.transfer_date, t.amount, t.memo, t.fee_entry_id,
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
-WHERE t.member_id = $1
+WHERE t.member_id = $1 AND NOT f.pending
   AND (t.transfer_date, t.id) > ($2::date, $3::bigint)
 ORDER BY t.transfer_date, t.id
 LIMIT $4
@@ -181,7 +183,9 @@ type ListBackupTransfersRow struct {
 
 // One page of the member's transfers with the wallets of their two sides,
 // by date then as they were made, after the keyset (after_date, after_id);
-// the first page starts before every transfer.
+// the first page starts before every transfer. A pending transfer (a card
+// bill payment proposed, not confirmed) is a proposal, not a record: it is
+// left out, and the payment-day job proposes it again after a restore.
 func (q *Queries) ListBackupTransfers(ctx context.Context, arg ListBackupTransfersParams) ([]ListBackupTransfersRow, error) {
 	rows, err := q.db.Query(ctx, listBackupTransfers,
 		arg.MemberID,
@@ -271,7 +275,7 @@ const listTransfers = `-- name: ListTransfers :many
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
-    fe.id AS fee_entry_id, fe.amount AS fee
+    fe.id AS fee_entry_id, fe.amount AS fee, f.pending
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
@@ -303,6 +307,7 @@ type ListTransfersRow struct {
 	ToWalletID   *int64
 	FeeEntryID   *int64
 	Fee          *int64
+	Pending      bool
 }
 
 // One page of transfers, newest date first.
@@ -333,6 +338,7 @@ func (q *Queries) ListTransfers(ctx context.Context, arg ListTransfersParams) ([
 			&i.ToWalletID,
 			&i.FeeEntryID,
 			&i.Fee,
+			&i.Pending,
 		); err != nil {
 			return nil, err
 		}
@@ -348,7 +354,7 @@ const listTransfersByIDs = `-- name: ListTransfersByIDs :many
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
-    fe.id AS fee_entry_id, fe.amount AS fee
+    fe.id AS fee_entry_id, fe.amount AS fee, f.pending
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
@@ -373,6 +379,7 @@ type ListTransfersByIDsRow struct {
 	ToWalletID   *int64
 	FeeEntryID   *int64
 	Fee          *int64
+	Pending      bool
 }
 
 // These transfers with their sides (the changes feed renders a page's
@@ -398,6 +405,7 @@ func (q *Queries) ListTransfersByIDs(ctx context.Context, arg ListTransfersByIDs
 			&i.ToWalletID,
 			&i.FeeEntryID,
 			&i.Fee,
+			&i.Pending,
 		); err != nil {
 			return nil, err
 		}
@@ -433,6 +441,22 @@ func (q *Queries) LockTransfer(ctx context.Context, arg LockTransferParams) (Tra
 		&i.Version,
 	)
 	return i, err
+}
+
+const raiseTransferVersion = `-- name: RaiseTransferVersion :exec
+UPDATE transfer SET amount = amount WHERE member_id = $1 AND id = $2
+`
+
+type RaiseTransferVersionParams struct {
+	MemberID int64
+	ID       int64
+}
+
+// Raises a transfer's version when something its answer shows changed
+// outside its row (its sides confirmed).
+func (q *Queries) RaiseTransferVersion(ctx context.Context, arg RaiseTransferVersionParams) error {
+	_, err := q.db.Exec(ctx, raiseTransferVersion, arg.MemberID, arg.ID)
+	return err
 }
 
 const setTransferFees = `-- name: SetTransferFees :execrows

@@ -531,6 +531,35 @@ func (q *Queries) ReorderWallets(ctx context.Context, arg ReorderWalletsParams) 
 	return err
 }
 
+const setWalletCycle = `-- name: SetWalletCycle :execrows
+UPDATE wallet SET statement_day = $1::integer, payment_day = $2::integer,
+    payment_wallet_id = $3::bigint
+WHERE member_id = $4 AND id = $5 AND type = 'CARD'
+`
+
+type SetWalletCycleParams struct {
+	StatementDay    int32
+	PaymentDay      int32
+	PaymentWalletID int64
+	MemberID        int64
+	ID              int64
+}
+
+// Gives a CARD its statement cycle (a restore, once every wallet exists).
+func (q *Queries) SetWalletCycle(ctx context.Context, arg SetWalletCycleParams) (int64, error) {
+	result, err := q.db.Exec(ctx, setWalletCycle,
+		arg.StatementDay,
+		arg.PaymentDay,
+		arg.PaymentWalletID,
+		arg.MemberID,
+		arg.ID,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const updateWallet = `-- name: UpdateWallet :one
 UPDATE wallet SET
     name = $1, type = $2, opening_balance = $3, account_number = $4,

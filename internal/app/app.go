@@ -192,6 +192,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	csvHandler := csvio.NewHandler(pool, o.Clock, cfg.Timezone)
 	csvHandler.OnEntryWritten(budgetHandler.MonthComplete)
 	ledgerHandler.UseRates(a.FX, cfg.BaseCurrency)
+	ledgerHandler.OnCycleChange(cards.KeepPaidStatementsTx)
 	images := board.NewImageStore(o.Clock, cfg.Timezone, board.ImageLimits{
 		Daily: cfg.BoardImageDailyLimit, MaxPixels: int64(cfg.ImageMaxPixels), MaxFrames: cfg.ImageMaxFrames,
 	})
@@ -234,7 +235,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	a.Jobs = jobs.NewRunner(pool, o.Clock, store.CleanupJob(), auth.CleanupJob(pool), guard.CleanupJob(),
 		billing.ExpiryJob(pool), billingHandler.RenewalJob(), intake.CleanupJob(pool),
 		meter.CleanupJob(), a.FX.CleanupJob(), board.ImageCleanupJob(pool, cfg.Timezone),
-		ledger.RecurringPostJob(pool, cfg.Timezone), changes.PruneJob(pool),
+		ledger.RecurringPostJob(pool, cfg.Timezone), cards.BillPaymentJob(pool, cfg.Timezone), changes.PruneJob(pool),
 		idempotency.CleanupJob(pool))
 	return a, nil
 }

@@ -37,8 +37,8 @@ var tableArea = map[string]string{
 	"post": "board", "post_total": "board", "comment": "board", "post_vote": "board", "comment_vote": "board",
 	"report": "board", "spam_keyword": "board", "tag_group": "board", "tag_group_board": "board",
 	"board_image": "board", "post_image": "board", "image_upload_day": "board",
-	"account_entry_import": "csvio",
-	"ledger_change":        "changes", "ledger_change_epoch": "changes",
+	"account_entry_import": "csvio", "card_bill_payment": "cards", "card_cycle_past": "cards",
+	"ledger_change": "changes", "ledger_change_epoch": "changes",
 }
 
 // queryFileArea is the area each query file belongs to: the owner of the

@@ -145,6 +145,14 @@ func (h *BackupHandler) readHead(s *Stream, month calendar.Month) error {
 		s.walletName[w.ID] = bw.Name
 		doc.Wallets = append(doc.Wallets, bw)
 	}
+	// A card's cycle names its paying wallet, which may come after it.
+	for i, w := range wallets {
+		if w.StatementDay != nil && w.PaymentDay != nil && w.PaymentWalletID != nil {
+			doc.Wallets[i].Cycle = &api.BackupCardCycle{
+				StatementDay: *w.StatementDay, PaymentDay: *w.PaymentDay, PaymentWallet: s.walletName[*w.PaymentWalletID],
+			}
+		}
+	}
 
 	tags, err := ledger.ListTagsTx(ctx, q, memberID)
 	if err != nil {

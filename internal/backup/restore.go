@@ -218,6 +218,28 @@ func (r *restorer) restoreWallets(ctx context.Context, doc *document) error {
 		}
 		r.wallets[created.Name] = created.Wallet
 	}
+	// Cycles once every wallet exists: a card may name a wallet after it.
+	for i, w := range doc.Wallets {
+		if w.Cycle == nil {
+			continue
+		}
+		at := fmt.Sprintf("/wallets/%d/cycle", i)
+		payer, ok := r.wallets[strings.TrimSpace(w.Cycle.PaymentWallet)]
+		if !ok {
+			return problem.Invalid(at+"/paymentWallet", "names no wallet of the document")
+		}
+		card := r.wallets[strings.TrimSpace(w.Name)]
+		if card.Type != "CARD" {
+			return problem.Invalid(at+"/statementDay", "only a CARD wallet has a statement cycle")
+		}
+		err := ledger.SetCardCycleTx(ctx, r.q, r.memberID, card.ID, w.Cycle.StatementDay, w.Cycle.PaymentDay, payer.ID)
+		if pe, isProblem := problem.As(err); isProblem && len(pe.Fields) == 1 && pe.Fields[0].Field == "/paymentWalletId" {
+			return problem.Invalid(at+"/paymentWallet", "must name a wallet of the document that is not a CARD nor this card")
+		}
+		if err != nil {
+			return under(at, err)
+		}
+	}
 	return nil
 }
 

@@ -46,7 +46,7 @@ func (h *CardsHandler) ListCardStatements(ctx context.Context, req api.ListCardS
 		if w.Type != "CARD" || w.StatementDay == nil || w.PaymentDay == nil {
 			return nil, problem.Invalid("id", "the wallet has no statement cycle (a CARD with statementDay)")
 		}
-		cards, err := cardStatements(ctx, q, memberID, &w.ID)
+		cards, err := cardStatements(ctx, q, memberID, &w.ID, true)
 		if err != nil || len(cards) == 0 {
 			return nil, err
 		}
@@ -72,13 +72,13 @@ func (h *CardsHandler) GetNextCardBills(ctx context.Context, _ api.GetNextCardBi
 	today := calendar.Day(h.clock.Now(), h.loc)
 	out := api.GetNextCardBills200JSONResponse{Cards: []api.NextCardBill{}}
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
-		cards, err := cardStatements(ctx, q, memberID, nil)
+		cards, err := cardStatements(ctx, q, memberID, nil, false)
 		if err != nil {
 			return err
 		}
 		var check money.Checked
 		for _, c := range cards {
-			next := NextBill(c.cycle, c.statements, today)
+			next := c.schedule.NextBill(c.statements, today)
 			out.Cards = append(out.Cards, api.NextCardBill{
 				WalletID: c.walletID, ClosingDate: types.Date{Time: next.Closing}, DueDate: types.Date{Time: next.Due}, Total: next.Total,
 			})
@@ -94,15 +94,42 @@ func (h *CardsHandler) GetNextCardBills(ctx context.Context, _ api.GetNextCardBi
 
 // card is a cycle card with its statements, oldest first.
 type card struct {
-	walletID   int64
-	cycle      Cycle
-	statements []Statement
+	walletID, paymentWalletID int64
+	schedule                  Schedule
+	statements                []Statement
+}
+
+// KeepPaidStatementsTx runs before a card's cycle is edited (the ledger's
+// cycle hook, inside the wallet's update): the statements paid so far keep
+// the cycle they were made under, recorded as a past cycle up to the last
+// of them (PaidThrough), so the edit moves only statements not yet paid.
+// A cleared cycle clears the past ones too.
+func KeepPaidStatementsTx(ctx context.Context, q *db.Queries, memberID, walletID int64, cleared bool, today time.Time) error {
+	if cleared {
+		return q.DeleteCardCyclePast(ctx, db.DeleteCardCyclePastParams{MemberID: memberID, WalletID: walletID})
+	}
+	cards, err := cardStatements(ctx, q, memberID, &walletID, false)
+	if err != nil || len(cards) == 0 {
+		return err
+	}
+	c := cards[0]
+	through := PaidThrough(c.statements, today)
+	if through.IsZero() {
+		return nil
+	}
+	if n := len(c.schedule.Past); n > 0 && !through.After(c.schedule.Past[n-1].Until) {
+		return nil
+	}
+	return q.AddCardCyclePast(ctx, db.AddCardCyclePastParams{
+		MemberID: memberID, WalletID: walletID, UntilDate: through,
+		StatementDay: int32(c.schedule.Current.StatementDay), PaymentDay: int32(c.schedule.Current.PaymentDay),
+	})
 }
 
 // cardStatements reads the entries of the member's cycle cards (one card's
 // when walletID is set) in one statement and computes each card's
 // statements, the cards in the wallets' order.
-func cardStatements(ctx context.Context, q *db.Queries, memberID int64, walletID *int64) ([]card, error) {
+func cardStatements(ctx context.Context, q *db.Queries, memberID int64, walletID *int64, items bool) ([]card, error) {
 	cards, err := q.ListCycleCards(ctx, memberID)
 	if err != nil {
 		return nil, fmt.Errorf("cycle cards of member %d: %w", memberID, err)
@@ -110,6 +137,14 @@ func cardStatements(ctx context.Context, q *db.Queries, memberID int64, walletID
 	rows, err := q.ListCardStatementEntries(ctx, db.ListCardStatementEntriesParams{MemberID: memberID, WalletID: walletID})
 	if err != nil {
 		return nil, fmt.Errorf("card entries of member %d: %w", memberID, err)
+	}
+	pasts, err := q.ListCardCyclePast(ctx, db.ListCardCyclePastParams{MemberID: memberID, WalletID: walletID})
+	if err != nil {
+		return nil, fmt.Errorf("past card cycles of member %d: %w", memberID, err)
+	}
+	past := map[int64][]Segment{}
+	for _, p := range pasts {
+		past[p.WalletID] = append(past[p.WalletID], Segment{Until: p.UntilDate, Cycle: Cycle{StatementDay: int(p.StatementDay), PaymentDay: int(p.PaymentDay)}})
 	}
 	charges := map[int64][]Charge{}
 	payments := map[int64][]Payment{}
@@ -132,12 +167,12 @@ func cardStatements(ctx context.Context, q *db.Queries, memberID int64, walletID
 		if walletID != nil && c.ID != *walletID {
 			continue
 		}
-		cycle := Cycle{StatementDay: int(c.StatementDay), PaymentDay: int(c.PaymentDay)}
-		statements, err := Statements(cycle, charges[c.ID], payments[c.ID])
+		sc := Schedule{Past: past[c.ID], Current: Cycle{StatementDay: int(c.StatementDay), PaymentDay: int(c.PaymentDay)}}
+		statements, err := sc.Statements(charges[c.ID], payments[c.ID], items)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, card{walletID: c.ID, cycle: cycle, statements: statements})
+		out = append(out, card{walletID: c.ID, paymentWalletID: c.PaymentWalletID, schedule: sc, statements: statements})
 	}
 	return out, nil
 }

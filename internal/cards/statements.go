@@ -62,7 +62,13 @@ type Statement struct {
 	Closing, Due, From, To time.Time
 	Total                  int64
 	Paid                   bool
-	Items                  []Item
+	// Owed is what the payments into the card leave of Total (0 when they
+	// cover it).
+	Owed  int64
+	Items []Item
+	// awaiting: an item awaits its rate (the statement's total is not
+	// known yet), kept when the items are not.
+	awaiting bool
 }
 
 // period is a statement's index: months since year 0 of its closing date.
@@ -126,39 +132,104 @@ func Slices(amount int64, months int) []int64 {
 	return out
 }
 
+// Segment is a cycle a card had before its cycle was edited: it decides
+// the statements closing on or before Until (a closing day of that cycle),
+// which were paid when the edit came (DECISIONS.md section 10: editing the
+// cycle moves only statements not yet paid).
+type Segment struct {
+	Until time.Time
+	Cycle Cycle
+}
+
+// Schedule is a card's statement closings: its past cycles, oldest first,
+// then its current cycle for everything after the last of them.
+type Schedule struct {
+	Past    []Segment
+	Current Cycle
+}
+
+// cycleAt is the cycle that decides day, and the last closing before its
+// segment (zero for the first segment).
+func (sc Schedule) cycleAt(day time.Time) (Cycle, time.Time) {
+	var before time.Time
+	for _, seg := range sc.Past {
+		if !day.After(seg.Until) {
+			return seg.Cycle, before
+		}
+		before = seg.Until
+	}
+	return sc.Current, before
+}
+
+// closingOn is the closing day of the statement day falls in.
+func (sc Schedule) closingOn(day time.Time) time.Time {
+	c, _ := sc.cycleAt(day)
+	return c.closing(c.periodOn(day))
+}
+
+// next is the closing day after closing.
+func (sc Schedule) next(closing time.Time) time.Time { return sc.closingOn(closing.AddDate(0, 0, 1)) }
+
+// statement is the empty statement closing on closing.
+func (sc Schedule) statement(closing time.Time) Statement {
+	c, before := sc.cycleAt(closing)
+	prev := c.closing(c.periodOn(closing) - 1)
+	if !before.IsZero() && prev.Before(before) {
+		prev = before
+	}
+	return Statement{Closing: closing, Due: c.Due(closing), From: prev.AddDate(0, 0, 1), To: closing, Paid: true}
+}
+
+// Open is the statement today falls in, empty.
+func (sc Schedule) Open(today time.Time) Statement { return sc.statement(sc.closingOn(today)) }
+
 // Statements are the card's statements that hold an item, oldest first,
-// each with its total and whether it is paid. A total that cannot be
-// represented is money.ErrOutOfRange.
+// each with its total and whether it is paid, under one cycle.
 func Statements(c Cycle, charges []Charge, payments []Payment) ([]Statement, error) {
-	byPeriod := map[period]*Statement{}
+	return Schedule{Current: c}.Statements(charges, payments, true)
+}
+
+// Statements are the card's statements that hold an item, oldest first,
+// each with its total and whether it is paid, and its items when items is
+// set (the bills and the forecast need only the totals: years of
+// installment slices are not built for them). A total that cannot be
+// represented is money.ErrOutOfRange.
+func (sc Schedule) Statements(charges []Charge, payments []Payment, items bool) ([]Statement, error) {
+	byClosing := map[time.Time]*Statement{}
 	var check money.Checked
 	for _, ch := range charges {
-		first := c.periodOn(ch.Date)
+		closing := sc.closingOn(ch.Date)
 		slices := Slices(ch.Amount, ch.Months)
 		for i, amount := range slices {
-			p := first + period(i)
-			s := byPeriod[p]
+			if i > 0 {
+				closing = sc.next(closing)
+			}
+			s := byClosing[closing]
 			if s == nil {
-				st := c.statement(p)
+				st := sc.statement(closing)
 				s = &st
-				byPeriod[p] = s
+				byClosing[closing] = s
+			}
+			if ch.AwaitingRate {
+				amount = 0
+				s.awaiting = true
+			}
+			check.Add(&s.Total, amount)
+			if !items {
+				continue
 			}
 			it := Item{EntryID: ch.EntryID, Date: ch.Date, Amount: amount, AwaitingRate: ch.AwaitingRate}
-			if ch.AwaitingRate {
-				it.Amount = 0
-			}
 			if len(slices) > 1 {
 				it.Installment = &Slice{Number: i + 1, Of: len(slices)}
 			}
 			s.Items = append(s.Items, it)
-			check.Add(&s.Total, it.Amount)
 		}
 	}
 	if err := check.Err(); err != nil {
 		return nil, err
 	}
-	out := make([]Statement, 0, len(byPeriod))
-	for _, s := range byPeriod {
+	out := make([]Statement, 0, len(byClosing))
+	for _, s := range byClosing {
 		sort.SliceStable(s.Items, func(i, j int) bool {
 			a, b := s.Items[i], s.Items[j]
 			if !a.Date.Equal(b.Date) {
@@ -171,6 +242,21 @@ func Statements(c Cycle, charges []Charge, payments []Payment) ([]Statement, err
 	sort.Slice(out, func(i, j int) bool { return out[i].Closing.Before(out[j].Closing) })
 	markPaid(out, payments)
 	return out, nil
+}
+
+// PaidThrough is the closing day of the last statement of the paid run
+// that starts the card's history: every closed statement up to it is paid
+// (zero when the oldest closed statement is not). Editing the cycle keeps
+// the statements up to it where they are.
+func PaidThrough(statements []Statement, today time.Time) time.Time {
+	var through time.Time
+	for _, s := range statements {
+		if !s.Closing.Before(today) || !s.Paid {
+			break
+		}
+		through = s.Closing
+	}
+	return through
 }
 
 // markPaid decides which statements are paid: walking them oldest first,
@@ -196,29 +282,26 @@ func markPaid(statements []Statement, payments []Payment) {
 			left[j].Amount -= take
 			owed -= take
 		}
-		s.Paid = owed <= 0 && !awaiting(s.Items)
+		s.Owed = max(owed, 0)
+		s.Paid = owed <= 0 && !s.awaiting
 	}
 }
 
-func awaiting(items []Item) bool {
-	for _, it := range items {
-		if it.AwaitingRate {
-			return true
-		}
-	}
-	return false
+// NextBill is a card's next bill under one cycle (Schedule.NextBill).
+func NextBill(c Cycle, statements []Statement, today time.Time) Statement {
+	return Schedule{Current: c}.NextBill(statements, today)
 }
 
 // NextBill is a card's next bill: its oldest closed statement that is not
 // paid (closed: its closing day is before today), else the open one, empty
 // when it holds nothing yet. statements are Statements' answer.
-func NextBill(c Cycle, statements []Statement, today time.Time) Statement {
+func (sc Schedule) NextBill(statements []Statement, today time.Time) Statement {
 	for _, s := range statements {
 		if s.Closing.Before(today) && !s.Paid {
 			return s
 		}
 	}
-	open := c.Open(today)
+	open := sc.Open(today)
 	for _, s := range statements {
 		if s.Closing.Equal(open.Closing) {
 			return s

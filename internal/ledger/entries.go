@@ -547,6 +547,10 @@ func (h *LedgerHandler) confirmAtRate(ctx context.Context, q *db.Queries, member
 	if err != nil {
 		return db.ConfirmEntryRow{}, err
 	}
+	if e.TransferID != nil {
+		// A pending transfer (a card bill payment) is confirmed whole.
+		return db.ConfirmEntryRow{}, errTransferEntry(*e.TransferID)
+	}
 	if !e.AwaitingRate || e.Currency == nil {
 		// Confirmed or given an amount since the first statement.
 		return h.confirm(ctx, memberID, id)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/rates"
@@ -32,7 +33,19 @@ type LedgerHandler struct {
 	// (UseRates); nil refuses such an entry.
 	rates *rates.Cache
 	base  string
+	// cycleHook runs before a card's statement cycle is edited or
+	// cleared, in the update's transaction; nil runs nothing.
+	cycleHook CycleHook
 }
+
+// CycleHook runs before a CARD's statement cycle is edited (cleared: it is
+// removed) inside the wallet update's transaction; an error refuses the
+// update. today is the service's day.
+type CycleHook func(ctx context.Context, q *db.Queries, memberID, walletID int64, cleared bool, today time.Time) error
+
+// OnCycleChange sets the hook run before a card's cycle changes (the cards
+// area keeps the statements already paid where they are).
+func (h *LedgerHandler) OnCycleChange(f CycleHook) { h.cycleHook = f }
 
 // UseRates lets a foreign entry given with neither amount nor exchange rate
 // take the FX rate of its date from rateCache, into base (BASE_CURRENCY).

@@ -150,3 +150,10 @@ func EntriesForExportTx(ctx context.Context, q *db.Queries, arg db.ListEntriesFo
 func CountEntriesByKeyTx(ctx context.Context, q *db.Queries, arg db.CountEntriesByKeyParams) ([]db.CountEntriesByKeyRow, error) {
 	return q.CountEntriesByKey(ctx, arg)
 }
+
+// ConfirmTransferSidesTx confirms both sides of a pending transfer and
+// answers how many it confirmed (0: confirmed already). The caller holds the
+// transfer's row lock.
+func ConfirmTransferSidesTx(ctx context.Context, q *db.Queries, memberID, transferID int64) (int64, error) {
+	return q.ConfirmTransferSides(ctx, db.ConfirmTransferSidesParams{MemberID: memberID, TransferID: transferID})
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -391,6 +392,13 @@ func (h *LedgerHandler) UpdateWallet(ctx context.Context, req api.UpdateWalletRe
 		if err := checkPaymentWallet(ctx, q, memberID, req.ID, p); err != nil {
 			return Wallet{}, err
 		}
+		if h.cycleHook != nil && old.StatementDay != nil && old.PaymentDay != nil &&
+			(p.StatementDay == nil || *p.StatementDay != *old.StatementDay || *p.PaymentDay != *old.PaymentDay) {
+			today := calendar.Day(h.clock.Now(), h.loc)
+			if err := h.cycleHook(ctx, q, memberID, req.ID, p.StatementDay == nil, today); err != nil {
+				return Wallet{}, err
+			}
+		}
 		_, err = q.UpdateWallet(ctx, db.UpdateWalletParams{
 			MemberID: memberID, ID: req.ID, Name: p.Name, Type: p.Type, OpeningBalance: p.OpeningBalance,
 			AccountNumber: p.AccountNumber, LoanAmount: p.LoanAmount, LoanRate: p.LoanRate, LoanMethod: p.LoanMethod,
@@ -525,4 +533,29 @@ func (c *AccountCrypto) toAPIWallet(w Wallet) (api.Wallet, error) {
 		out.LoanStart = &types.Date{Time: w.LoanStart.Time}
 	}
 	return out, nil
+}
+
+// SetCardCycleTx gives the member's CARD wallet id its statement cycle,
+// with the checks an update makes (the days 1 to 31; the paying wallet the
+// member's, not a CARD, not itself): a restore sets cycles once every
+// wallet of the document exists, whatever their order. Errors name the
+// fields as WalletRequest does.
+func SetCardCycleTx(ctx context.Context, q *db.Queries, memberID, id int64, statementDay, paymentDay int32, paymentWalletID int64) error {
+	p := db.CreateWalletParams{Type: "CARD"}
+	if err := cycleParams(&p, api.WalletRequest{StatementDay: &statementDay, PaymentDay: &paymentDay, PaymentWalletID: &paymentWalletID}); err != nil {
+		return err
+	}
+	if err := checkPaymentWallet(ctx, q, memberID, id, p); err != nil {
+		return err
+	}
+	n, err := q.SetWalletCycle(ctx, db.SetWalletCycleParams{
+		MemberID: memberID, ID: id, StatementDay: statementDay, PaymentDay: paymentDay, PaymentWalletID: paymentWalletID,
+	})
+	if err != nil {
+		return paymentWalletGone(err)
+	}
+	if n == 0 {
+		return problem.Invalid("/statementDay", "only a CARD wallet has a statement cycle")
+	}
+	return nil
 }

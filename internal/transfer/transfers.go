@@ -58,6 +58,10 @@ type Input struct {
 	From, To ledger.EntryInput
 	// Fee is 0 for none.
 	Fee int64
+	// Pending makes both sides pending: a card bill payment proposed for
+	// the member to confirm (ConfirmTx). Only the cards' payment-day job
+	// sets it.
+	Pending bool
 }
 
 // Transfer is a transfer with its entries and wallets (read from its
@@ -111,6 +115,7 @@ func CreateTx(ctx context.Context, q *db.Queries, memberID int64, in Input) (Tra
 	// fires the entries' triggers a second time.
 	for _, side := range []ledger.EntryInput{in.From, in.To} {
 		side.TransferID = &t.ID
+		side.Pending = in.Pending
 		if _, err := ledger.CreateEntryTx(ctx, q, memberID, side); err != nil {
 			return Transfer{}, err
 		}
@@ -223,6 +228,31 @@ func updateFee(ctx context.Context, q *db.Queries, memberID int64, old *int64, i
 		return nil, err
 	}
 	return &fee.ID, nil
+}
+
+// ConfirmTx confirms a pending transfer (both its sides) and answers it;
+// a confirmed one is answered unchanged. check runs first, with the
+// transfer's row locked, and may refuse the confirmation. The caller holds
+// the member's ledger lock, shared.
+func ConfirmTx(ctx context.Context, q *db.Queries, memberID, id int64, check func(Transfer) error) (Transfer, error) {
+	if _, err := q.LockTransfer(ctx, db.LockTransferParams{MemberID: memberID, ID: id}); err != nil {
+		return Transfer{}, database.NoRows(err, ErrTransferNotFound, fmt.Sprintf("transfer %d", id))
+	}
+	t, err := getTx(ctx, q, memberID, id)
+	if err != nil || !t.Pending {
+		return t, err
+	}
+	if err := check(t); err != nil {
+		return Transfer{}, err
+	}
+	if _, err := ledger.ConfirmTransferSidesTx(ctx, q, memberID, id); err != nil {
+		return Transfer{}, fmt.Errorf("confirm sides of transfer %d: %w", id, err)
+	}
+	// The answer shows pending: its version (ETag) moves with it.
+	if err := q.RaiseTransferVersion(ctx, db.RaiseTransferVersionParams{MemberID: memberID, ID: id}); err != nil {
+		return Transfer{}, fmt.Errorf("version of transfer %d: %w", id, err)
+	}
+	return getTx(ctx, q, memberID, id)
 }
 
 // DeleteTx deletes a transfer; its sides go with it (foreign key cascade),
@@ -372,6 +402,10 @@ func toAPI(t Transfer) api.Transfer {
 	return api.Transfer{
 		ID: t.ID, Date: types.Date{Time: t.TransferDate}, Amount: t.Amount, Memo: t.Memo,
 		FromWalletID: t.FromWalletID, ToWalletID: t.ToWalletID, FromEntryID: t.FromEntryID, ToEntryID: t.ToEntryID,
-		FeeEntryID: t.FeeEntryID, Fee: t.Fee, CreatedAt: t.CreatedAt,
+		FeeEntryID: t.FeeEntryID, Fee: t.Fee, CreatedAt: t.CreatedAt, Pending: t.Pending,
 	}
 }
+
+// ToAPI is a transfer as the contract answers it (the cards area answers
+// the bill payments it confirms).
+func ToAPI(t Transfer) api.Transfer { return toAPI(t) }
