@@ -359,6 +359,36 @@ func (e EntryTypeValue) Valid() bool {
 	}
 }
 
+// Defines values for ForecastSource.
+const (
+	ForecastSourceCARDBILL       ForecastSource = "CARD_BILL"
+	ForecastSourceEXPECTEDINCOME ForecastSource = "EXPECTED_INCOME"
+	ForecastSourceLOAN           ForecastSource = "LOAN"
+	ForecastSourceONETIMEBUDGET  ForecastSource = "ONETIME_BUDGET"
+	ForecastSourcePENDING        ForecastSource = "PENDING"
+	ForecastSourceRECURRING      ForecastSource = "RECURRING"
+)
+
+// Valid indicates whether the value is a known member of the ForecastSource enum.
+func (e ForecastSource) Valid() bool {
+	switch e {
+	case ForecastSourceCARDBILL:
+		return true
+	case ForecastSourceEXPECTEDINCOME:
+		return true
+	case ForecastSourceLOAN:
+		return true
+	case ForecastSourceONETIMEBUDGET:
+		return true
+	case ForecastSourcePENDING:
+		return true
+	case ForecastSourceRECURRING:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for LoanMethod.
 const (
 	LoanMethodBullet         LoanMethod = "BULLET"
@@ -1551,6 +1581,29 @@ type BudgetMoney = int64
 // BudgetMonthValue defines model for BudgetMonthValue.
 type BudgetMonthValue = int32
 
+// BudgetPace The pace of a month's budgets (`getBudgetPace`).
+//
+// Example: {"items":[{"budget":300000,"categoryId":4,"overOn":"2026-11-28","projected":336000,"spent":160000},{"budget":100000,"categoryId":9,"overOn":null,"projected":45000,"spent":20000}]}
+type BudgetPace struct {
+	Items []BudgetPaceItem `json:"items"`
+}
+
+// BudgetPaceItem One budget's pace.
+type BudgetPaceItem struct {
+	// Budget The budget's amount.
+	Budget     int64 `json:"budget"`
+	CategoryID int64 `json:"categoryId"`
+
+	// OverOn The day the budget is (or was) passed at this pace; null when it is not passed in the month.
+	OverOn *openapi_types.Date `json:"overOn"`
+
+	// Projected spent + floor(spent × days left ÷ days elapsed) + the recurring expenses still due in the month.
+	Projected int64 `json:"projected"`
+
+	// Spent The category's confirmed expenses of the month so far.
+	Spent int64 `json:"spent"`
+}
+
 // BudgetRequest Example: {"amount":300000,"categoryId":12,"month":11,"year":2026}
 type BudgetRequest struct {
 	Amount     BudgetMoney      `json:"amount"`
@@ -2145,6 +2198,77 @@ type FieldError struct {
 	// Example: /email
 	Pointer *string `json:"pointer,omitempty"`
 }
+
+// Forecast A cash-flow forecast (`getForecast`).
+//
+// Example: {"belowZero":[],"days":[{"balance":1000000,"date":"2026-11-16","movements":[]},{"balance":940000,"date":"2026-11-17","movements":[{"amount":-60000,"date":"2026-11-17","source":"RECURRING","sourceId":7,"walletId":2}]},{"balance":899667,"date":"2026-11-18","movements":[{"amount":-40333,"date":"2026-11-18","source":"CARD_BILL","sourceId":3,"walletId":2}]}],"from":"2026-11-16","lowest":{"balance":899667,"date":"2026-11-18"},"to":"2026-11-18"}
+type Forecast struct {
+	// BelowZero The money-held wallets whose balance goes below 0, in the wallets' order.
+	BelowZero []ForecastBelowZero `json:"belowZero"`
+
+	// Days Every day from `from` through `to`, in order.
+	Days []ForecastDay `json:"days"`
+
+	// From Day 1, today.
+	From openapi_types.Date `json:"from"`
+
+	// Lowest The lowest point of a forecast.
+	Lowest ForecastPoint `json:"lowest"`
+
+	// To The last day of the forecast.
+	To openapi_types.Date `json:"to"`
+}
+
+// ForecastBelowZero A wallet whose projected balance goes below 0.
+type ForecastBelowZero struct {
+	// Balance Its balance at the end of that day.
+	Balance int64 `json:"balance"`
+
+	// Date The first day its end-of-day balance is below 0.
+	Date     openapi_types.Date `json:"date"`
+	WalletID int64              `json:"walletId"`
+}
+
+// ForecastDay One day of a forecast.
+type ForecastDay struct {
+	// Balance The projected balance of the money held (every wallet but CARD and LOAN wallets, with the movements without a wallet) at the end of the day.
+	Balance int64              `json:"balance"`
+	Date    openapi_types.Date `json:"date"`
+
+	// Movements The day's projected movements.
+	Movements []ForecastMovement `json:"movements"`
+}
+
+// ForecastMovement One projected movement of money.
+//
+// Example: {"amount":-40333,"date":"2026-12-14","source":"CARD_BILL","sourceId":3,"walletId":2}
+type ForecastMovement struct {
+	// Amount Positive money in, negative money out.
+	Amount int64              `json:"amount"`
+	Date   openapi_types.Date `json:"date"`
+
+	// Source Where a projected movement comes from (see `getForecast`). Values may be added in a minor version; skip an unknown one.
+	//
+	// Example: RECURRING
+	Source ForecastSource `json:"source"`
+
+	// SourceID What it comes from: the recurring entry (RECURRING), the card wallet (CARD_BILL), the loan's wallet (LOAN), the ledger month as yyyymm (EXPECTED_INCOME), the entry (PENDING), the one-time budget (ONETIME_BUDGET).
+	SourceID int64 `json:"sourceId"`
+
+	// WalletID The wallet it moves; null when it has no natural wallet (expected income, a one-time budget, a loan payment), when it counts in the total only.
+	WalletID *int64 `json:"walletId"`
+}
+
+// ForecastPoint The lowest point of a forecast.
+type ForecastPoint struct {
+	Balance int64              `json:"balance"`
+	Date    openapi_types.Date `json:"date"`
+}
+
+// ForecastSource Where a projected movement comes from (see `getForecast`). Values may be added in a minor version; skip an unknown one.
+//
+// Example: RECURRING
+type ForecastSource string
 
 // Health defines model for Health.
 type Health struct {
@@ -4078,6 +4202,15 @@ type UpdateOnetimeBudgetParams struct {
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
+// GetBudgetPaceParams defines parameters for GetBudgetPace.
+type GetBudgetPaceParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
+
 // GetBudgetStatusParams defines parameters for GetBudgetStatus.
 type GetBudgetStatusParams struct {
 	// Year The year of the ledger month.
@@ -4315,6 +4448,12 @@ type UpdateEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetForecastParams defines parameters for GetForecast.
+type GetForecastParams struct {
+	// Days How many days the forecast covers, today included (1 to 92, default 30).
+	Days *int32 `form:"days,omitempty" json:"days,omitempty"`
 }
 
 // CreateStockParams defines parameters for CreateStock.
@@ -5777,6 +5916,9 @@ type ServerInterface interface {
 	// UpdateOnetimeBudget Replace a one-time budget
 	// (PUT /api/account/budgets/onetime/{id})
 	UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID, params UpdateOnetimeBudgetParams)
+	// GetBudgetPace Each budget's pace through a month
+	// (GET /api/account/budgets/pace)
+	GetBudgetPace(w http.ResponseWriter, r *http.Request, params GetBudgetPaceParams)
 	// GetBudgetStatus A month's budget status
 	// (GET /api/account/budgets/status)
 	GetBudgetStatus(w http.ResponseWriter, r *http.Request, params GetBudgetStatusParams)
@@ -5843,6 +5985,9 @@ type ServerInterface interface {
 	// ConfirmEntry Confirm a pending entry
 	// (POST /api/account/entries/{id}/confirm)
 	ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	// GetForecast The cash-flow forecast of the days ahead
+	// (GET /api/account/forecast)
+	GetForecast(w http.ResponseWriter, r *http.Request, params GetForecastParams)
 	// GetPortfolio Portfolio
 	// (GET /api/account/invest/portfolio)
 	GetPortfolio(w http.ResponseWriter, r *http.Request)
@@ -6588,6 +6733,52 @@ func (siw *ServerInterfaceWrapper) UpdateOnetimeBudget(w http.ResponseWriter, r 
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateOnetimeBudget(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBudgetPace operation middleware
+func (siw *ServerInterfaceWrapper) GetBudgetPace(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBudgetPaceParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBudgetPace(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7544,6 +7735,39 @@ func (siw *ServerInterfaceWrapper) ConfirmEntry(w http.ResponseWriter, r *http.R
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ConfirmEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetForecast operation middleware
+func (siw *ServerInterfaceWrapper) GetForecast(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetForecastParams
+
+	// ------------- Optional query parameter "days" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "days", r.URL.Query(), &params.Days, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "days"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "days", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetForecast(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -11453,6 +11677,8 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}/loan-schedule", wrapper.GetLoanSchedule)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}/statements", wrapper.ListCardStatements)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/card-bills/next", wrapper.GetNextCardBills)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/forecast", wrapper.GetForecast)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/budgets/pace", wrapper.GetBudgetPace)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/categories", wrapper.ListCategories)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/categories", wrapper.CreateCategory)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/categories/reorder", wrapper.ReorderCategories)
@@ -13312,6 +13538,143 @@ type UpdateOnetimeBudget503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateOnetimeBudget503ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPaceRequestObject struct {
+	Params GetBudgetPaceParams
+}
+
+type GetBudgetPaceResponseObject interface {
+	VisitGetBudgetPaceResponse(w http.ResponseWriter) error
+}
+
+type GetBudgetPace200JSONResponse BudgetPace
+
+func (response GetBudgetPace200JSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace400ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace401ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace403ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace413ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace422ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace500ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace503ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -16618,6 +16981,127 @@ type ConfirmEntry503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response ConfirmEntry503ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecastRequestObject struct {
+	Params GetForecastParams
+}
+
+type GetForecastResponseObject interface {
+	VisitGetForecastResponse(w http.ResponseWriter) error
+}
+
+type GetForecast200JSONResponse Forecast
+
+func (response GetForecast200JSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecast400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetForecast400ApplicationProblemPlusJSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecast401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetForecast401ApplicationProblemPlusJSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecast413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetForecast413ApplicationProblemPlusJSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecast422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetForecast422ApplicationProblemPlusJSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecast500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetForecast500ApplicationProblemPlusJSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecast503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetForecast503ApplicationProblemPlusJSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -32622,6 +33106,9 @@ type StrictServerInterface interface {
 	// UpdateOnetimeBudget Replace a one-time budget
 	// (PUT /api/account/budgets/onetime/{id})
 	UpdateOnetimeBudget(ctx context.Context, request UpdateOnetimeBudgetRequestObject) (UpdateOnetimeBudgetResponseObject, error)
+	// GetBudgetPace Each budget's pace through a month
+	// (GET /api/account/budgets/pace)
+	GetBudgetPace(ctx context.Context, request GetBudgetPaceRequestObject) (GetBudgetPaceResponseObject, error)
 	// GetBudgetStatus A month's budget status
 	// (GET /api/account/budgets/status)
 	GetBudgetStatus(ctx context.Context, request GetBudgetStatusRequestObject) (GetBudgetStatusResponseObject, error)
@@ -32688,6 +33175,9 @@ type StrictServerInterface interface {
 	// ConfirmEntry Confirm a pending entry
 	// (POST /api/account/entries/{id}/confirm)
 	ConfirmEntry(ctx context.Context, request ConfirmEntryRequestObject) (ConfirmEntryResponseObject, error)
+	// GetForecast The cash-flow forecast of the days ahead
+	// (GET /api/account/forecast)
+	GetForecast(ctx context.Context, request GetForecastRequestObject) (GetForecastResponseObject, error)
 	// GetPortfolio Portfolio
 	// (GET /api/account/invest/portfolio)
 	GetPortfolio(ctx context.Context, request GetPortfolioRequestObject) (GetPortfolioResponseObject, error)
@@ -33398,6 +33888,32 @@ func (sh *strictHandler) UpdateOnetimeBudget(w http.ResponseWriter, r *http.Requ
 	}
 }
 
+// GetBudgetPace operation middleware
+func (sh *strictHandler) GetBudgetPace(w http.ResponseWriter, r *http.Request, params GetBudgetPaceParams) {
+	var request GetBudgetPaceRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBudgetPace(ctx, request.(GetBudgetPaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBudgetPace")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBudgetPaceResponseObject); ok {
+		if err := validResponse.VisitGetBudgetPaceResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetBudgetStatus operation middleware
 func (sh *strictHandler) GetBudgetStatus(w http.ResponseWriter, r *http.Request, params GetBudgetStatusParams) {
 	var request GetBudgetStatusRequestObject
@@ -34021,6 +34537,32 @@ func (sh *strictHandler) ConfirmEntry(w http.ResponseWriter, r *http.Request, id
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ConfirmEntryResponseObject); ok {
 		if err := validResponse.VisitConfirmEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetForecast operation middleware
+func (sh *strictHandler) GetForecast(w http.ResponseWriter, r *http.Request, params GetForecastParams) {
+	var request GetForecastRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetForecast(ctx, request.(GetForecastRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetForecast")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetForecastResponseObject); ok {
+		if err := validResponse.VisitGetForecastResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -37371,1064 +37913,1116 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"5P17jyNJlh+IfhUT7wDJmPaIZLyyKiMgXDEjGJmsjFeRjMrObqaCRrqR9A6nGcvNPCLZVXXReszFaGYX",
-	"24BW0krqGfRiZ7XQQsJK2pEwA8xf2m+iP7uyv8PCzjHzt5NO5qO6Rw10VpB0NztmduzYsfP4nW9qIzGb",
-	"C864krWjb2pTRl0WwJ+tHp3o/7pMjgJvrjzBa0e13pSRgI1E4D6SRKpA8AlhXHlqQRSd7JBewKginiJU",
-	"EjGnX4fsiNwxNtdfPXhqStSUkZGYL8hChGQqfHenz9uKcDpjEn6MWr9ngfQEd8jD1BtNCbtnwYI8BJ5i",
-	"RIwTj5KAepJJh1DuOmQsAkLNL30OXVIiPT7x2bZ5/nmrR+oP1PeZcjTxwcIhKqBcjlngkLmQyiHzQIw9",
-	"n205hBLXmzCpbKeUywcW9Hm9X9vffjr+/Inb+Hz3888PRp+5Tw77ta0jQrl5iFBfCiKn4kGShylV6fGJ",
-	"B47DkcQVhAtFRlPKJ6zP65QgeY8kGVKf8hHTo0NaH0k90zhhmjpN7yNJaKimInDIYCrUQE8FGcwWXwnF",
-	"Bo7uts/NiB5JMvcp34LpAoLM8LBzaVdJSEaUEDuky7hrFnTQHm9fUDWaDogShLmeIiLoc5f5TC8K9xfQ",
-	"oFk4WGFJH0g994snieY7GjD3iFDC2YMdJ3EFk3oy+jxg41AyGDf0hNMfTYyegC2H6OVGyi4FZwnyAkbd",
-	"JJcAEd64zz0l7frgmN0dcsUJJSPNu3qCzK+e0oTqJjSBdt2OieDAYXOfLphrHnb6XD8oOIMXxl4gVdQL",
-	"DQKPaUavOTX2ls7mPqsd1Yr5p+bU5GjKZlTvPbWY6yelCjw+qX33nVNru2w2F4px1TEE5PfoQAUhG5CH",
-	"KeNETb14PDgYqUQQ0a2nVc8wDXyPBSRgX4eaGaKtKumM9fkg6na02H7JFgNS50JNPT4hD1TaacTOlDdj",
-	"W8eEDiXjCucqORvZWdC0psbMeDirHf0Uf3jj5ObgO6c2pwGdMWUE1TNBA/eEKjYRweLLkAWL/JRccUaG",
-	"+rljI0fgAwxThFpe7dScmqef/BoacGqavWpHtZFpN0XiHwRsXDuq/X8ex8LzMf4qH6eogSWDb3p0Ukqa",
-	"v4BNLIFRFnpScSLppIwqRScpgmb07TnjEzWtHe03nNrM4/bjrlPARM9Cd8JU+7RYvA/h10eSeG7U/5yq",
-	"ady959acmmYVL9D8p1cqSc1YBDOq9HNcPTmoAT3eTK9qTI3HFZuwIEHOheCa4CKKfOZOWEBm+gmH7Ord",
-	"vbtH6pLhZhNzFlD9OAj/hykLmN67QzbxuNwqm0NorfI49vf0OOhbM469ioN6zWhQPKYFo4GVacnxlZGr",
-	"n9+Q2qdPnz5N0vu00Sgk2XJtGWPYvfAJWeMED6Vzb+apPFHmVzJnAZnTCTO8cdholM2iDw0lKXLZmIa+",
-	"qh3t6lkpn8TDRqMqtV2Pj1jxFA44e6sGdt3nAbv3RCiB+FhkBoTN5moB3BwfJvoZkNZkHPo+kQs+Khul",
-	"BAJKBMReYvUTMuFkSgPcgzJP+gvxQGaUL5BF8RgZ6RdQudFalAuHgT02Jt494/o0XLr7ZPFKPFm2DnsH",
-	"q5dBzGaMl8q3Ef78Cbn4FEe2an+ZCfgh9llLa5aWvjPPVywoOam0DuoxiSys9TjzkmZbrVnJcLhtvvOY",
-	"XHWstt3ae5NdNp1WW/6kc3iNO2HpFM7NbqnrHrf0xIFuOhJ87AUz5pL6mPqSbdm5LptE006RxjgUwmeU",
-	"x3T16KTSsuZUENCzP5IegpSxt6oSaQ9wJ5mxmdBTpajHpaGSvVWkPqKSbXtcMi495d2z0oP/6zKSdxuV",
-	"aTa3xaV0K8ODdreYd2R23UGFUVMWRE+b9T8mQ6GmqMfj2VC6DqbtaqywmLOlhHt8JGYsoo+9nTMu2Spu",
-	"hO6qaskRITFZr+Bit5bswbtgGUH463tKmLMfnwVilqen3b0iB3u7n5GRcCN7xCgMAn1F0vx5zwLFXDIO",
-	"xMwh4XwO90BZupP0c0ulUXxjuume1vQdSCkW6Jb+/k+b2z95883+d39QK2LYsx/3xOb0K1GFeiUq0v6y",
-	"82ot2gvnvhfpRC5dRLYgrXqROmggAyUGWytmuoAlXKpYIRmJ2+9LVnCFu6B3TIJNQAWL+GQEcwKRdMxI",
-	"XZPYbvXOyFSpOZ17JHOjJmh52zL2FrCJ9HlAuStm5I4tSJ2Sm5v2qUMkXWyhosXoaAqmCdOTNejoOzu8",
-	"Ez8VUeapnT5/yRaS0ABvTzM2G7LA2KN0E3dsrsjeAZmKMJA75JWnL/r60dlRn28X9BB9Y60H9RlTU+E6",
-	"RJ+30OZQuIstYwGQOQtJnxNCJ9TjDpGKqlA68AJasVo9OhlomeSHLnMd7DI2SKhtawg5ImD3QMOWsWbp",
-	"lo2l4riYeMpR9lraLY0He3tk0D5tXVxf9VqXJ69vX7Ze33ZaN93W6aCgqannJy0/tjVPEqk83ydByLk+",
-	"VqPmG081bbke2pe3Z+ft5y96AzPQjl657eZYsWBwZNaR6k/6iltHRtNbeMYolyCwdbtqStUxobobMji5",
-	"ujw7b5/0BpocOhRh0hAJqzGTzL83JtSIj60ljkyZP9/a6XOQwTIcjZiU49An9b23b+NF1fykWecIGsDh",
-	"azLImHo+cyMjkVkO7MtTss+xuyDkErlgh+gdfse08maMd1rYB55SjBPkRZx6OPfoCO7+1FxLYC84RIo+",
-	"p6n5osQXsVGuTokbiPlcUyY4Z9CIQyiRLLhnAZIuFT5hJ1z29dE489SWsf/JhEk4PXtwU0vNA2e6XXxf",
-	"i1akVK/ZiO30+Stji9INojDIGDceRHAn9TA9Raj/oDt3PXeHnAs+QYI52Ts8hIsZHSkWyKM+P2g0sha3",
-	"w2Fj9BnbY9v74113+2B0eLj91P2cbu+Nnwx3WYM+HR3sWtmJhMTCMyO1Su+Yh4erNan2GIy1JRdl3PbI",
-	"376n78U+lQrsyWnrf10LdLh6PG/1wB4MX8TrgmJPLx2KSRFgU8z1FPoL7E6w5sACh8EWMqWxeRMweaMl",
-	"u89n1GXWvJykDHf+FBiTKmv8PkZl78GTYKWKBMLuXp8Prjutk6vL03avfXV5e9Zsn7dOBwm/CZzPyk5O",
-	"Qs7ZXUXqWbM3ytU+n7FgwhxkTjOY0ZSN7qJTAz0rehcLzohUbH6E7YgHvf18Mboz+kzicSXQ7o1cjYdF",
-	"ARPjw8UMjGcjrIh5DKx2RtwkvQb678j1kfQhkPoq5xDx1DG6hnifG5cPdeEWBus/E/cgnaF9JcSWA5Iv",
-	"ZqJH0vhJjtCTE/t40L2j56XPmS8Z2h8LXDhbsURNuzZ2yOAPB2SmN4NWI/giZhVKHhi963NNVn3w6vFg",
-	"y4gR83Rln0LxbjbunPIL0d5B8c69FJyt3r0gA8HZBzyC23gqfFfq+fE9qWC/Dv5wsLVDXqG7Itq1DyL0",
-	"XTJksHn63Fjt3YWD4h+ltN09+40D3CZcwEM75MTyhp5Af0HqnbMT8nR3t7F1RPREws71JlwE1jNTNkWx",
-	"X2nJxbHQptae0QkrM094+kcwTzgJieW6AZOSDMK5L6gLrgNoZWCGyt7XmBGG8GSe2AvQA8uojbTET2VN",
-	"WeIOANshUcJwUOQPQIVpwWgwWGn1/0BW/gtxz4quV81Iq0Tf4zihamty0aUN3ldwnrpa6D6S0Q13Ju6X",
-	"mE6hz/eZ3EumXolATavZe8E/5XElST3kniIXV5e9F1tO6kjCNdFSfBOLr57pZevQqDyiG17kKLhG8ufW",
-	"yULqpmuwwuivHxi7I3X9r9bYaQCeywvBXboo5SU9GZUtHikCkxS/0n0uWQJNU3YFXrVaLzMLAANYNv8w",
-	"tpLp319qcX+yevqvOFPejC13LGo5qp/69B7GazopcMjobwkP9Z40Ini31NSqGyieu6Wc22g0KviNroUs",
-	"nTQT3vGpZurL0BvdLTWrf62f+OTG9Q7TjO7xSRlZgX3gk5PW9X5ewFxtxWaxZ7LcU/fzEr7aa6xgrNV0",
-	"Karkuha0je2Tq61oQE/RYdmz+n/enGfNPlsbWh4rUrXcTf8DuuS7Sozuylhe6h8/IaP36OR5IMJ5GT36",
-	"kjLRD3xampaQ8ykJWYexncieabVWvb8Gy7l8Ha7uBdQtvXko/eOnnBrdH3DySn8ZkBY7eIDDSV1wllah",
-	"H5WH9cAr7+n0se69JRMIv3/COUTvWBlBkanhU5FTLa4pdVGznA5flrO6EapVhOheJSH6nR63nAsuGYYL",
-	"UreDZln9aSS4Yhz+pPO5743A1vp4Hoihz2Y/+pnUA0t4sPQbru7gq+Z5+7SZsNPVnJrLFPX82lHtMZtR",
-	"zz8is1AqMkRDz7b+Krrgy3A0JRSjWP+eaX1nBGcsCwIRyNrRT7+pzZiUoLrWNmoJ7gx6vxmCat+9QSZg",
-	"UrXd2lHtcLw3ekp32WfDffdg9IR+zhrj3eEe7B5wxNSODmBSPQXmpWfUJXbyoqkGj8LR0Kf8rvZd1evQ",
-	"NU4wrk+RNhf5T2bU1yygr8gBxJIyH/wBHr+nvueS+iC3FAMMCyYzETAi52zkjb0RuknSJnXNl1qUQLye",
-	"XLwXQzy76b5O8oB1LE0ZvV9EA7KSjY5GIuSK1CdMPaOju3C+lXMWHYMlFv0iilCIrK2tv4B7T+MF7AlB",
-	"LvSt0qyi/HjL2Kw2/iEM3iEBg7hkh5x0vyLebC4CjIR7q/9y7PMm2NwTPD9dpD7QazDYArs1OJRgAqO5",
-	"A23cNOTo+z1ajdGUuNPnnYSzKOV3I5KNBHclmqqhKTjKTb+6kxldGGoUvWNbaFFMZFMkmsvLza5pPuTK",
-	"81NNpyeP6YdMGoFPFcPLfsIkuUxoY2QcH/ve6P0kn3UnJpkd1tQIJr26fsCouyAeJ6HchGcbCZ6NiP4k",
-	"EmdkejOJEGDsR00EHA0JZ+oSEdPnORkDKQY8IXvAJ6QwcoCTXIS9k/TbalL6PM2TmFtCFzLhZ0y74+/Y",
-	"IrdJsi7kzRhVCfJAIcR6rMcPTcIOLCMlG+2QJWtrTUY+E8HQc13G34uTz646z9qnp63LJCuDI4+6mgSp",
-	"AqpEIGF3h5Kh6IqWcBO+3o/5Oh7DR2PsrjfhzNXbcBgq8DxR3xcPwMjR4PG0HFx3Whftm4vbTuvLm3an",
-	"dTowqVRnnVbLWq4hm8M8GM/DBqdtOqKmw0KJiSwbL2VxpEZORGX58IFKvbBuYSzIJmftXry+N3weiJHW",
-	"4IY+IydmZB9trcuCVY6Qa/MpPHrsEHBuIirgpmrjfozIyUbHpCN7RICBPTvkRjKTx6WFDjIOJk3Be1rK",
-	"6FXX2iin/vut9GWv1blsnqd1LRJy9nbORoq5BBRoIkZgGnePydehUObEtmqli1GVAdPahZZc3garfZhU",
-	"je3YSBc9ky1NxMfUrpIjHlPPDwNG6gM7OwPr46daboH/fjJhLgm5q7WbaKQDxziU5VQ8cNibl0KdiZC/",
-	"3368vOrdnl3dXKa2oJEiWg6NoYcNBOhBPOWXQpEz085HmuZLgfcr9OM5GOROhswXfALHoN0gZmj1QTTw",
-	"wZadzQvhemOvKFOvV+juhogHdHaboGfjT89mOUIgxHHs827Be3uNht64UXafCWaxvkjMRpQYrI8JvNj8",
-	"UWH6rYkoMSc96DY23EkKwzucPdgAJN2EDfZzS3Jn4U1qQldSnfZ5Pil2Ru/S4RQDE08x0LfeKG5dzDAA",
-	"ciKKU2X7HOOo4RtPkoDpr93qGbQkk0Abhd54qs+VEDhgE4+wZ8OuKiVU619Iam2BZndnaTIoOrYWvqBu",
-	"T4hzGkzYe23Z6+br86vm6W3v6ur2vNl53kqfnrH0BMbUipBe+93GweeHnz0hw4VicoMNvZvQiMyllLQw",
-	"oVxfVnFYn0TzTw0rpbk8kgQSx0h9kJukwdYxHrAY16KPvug9GSv5dpNCTrUm/ToAXdrTz51BhOT7LV4+",
-	"cCy/fLj/TRwmJIml4qtsOBBumE3WMqH9JMdHzAA/nu5TFDeXlGdLRp1IasfAsrqR6X3usntvxMhDoPUH",
-	"T23tkMt81vNxFKKcwS+wnnnBmYNRbxCi2Oco6uMkcy4eSN0k/6UjCD1JJoIXmBMqgDPY7vWjFQRJwGZe",
-	"OOtEFuL348XUTSKnhY8ZVVpd4Yy5MnGjwENUTr357/7Vqpm6GI304eQWXY60zMjerLaOsxfMOZUIEcGM",
-	"8PECOGVAVHSYXPDRB1maTqv7+vKkZGWiRGTN3cYeZ2OfMRA3DKQIjiH3FANL48g1TFnFJzYRHQlV+rng",
-	"H1nk26M7NzYyolyLah9jqrU6Jnx9W85MnDEyxmFxOHN9XjB1HkY5KjEbSiV41K2nyAMD68lM3EeiCdQy",
-	"Pb9DNqEcLI4LQgPW55CXQRXxmb6oPW0Qly4gULa7YjnM7UtfTLwRu+H0nnq+vpS+Fyt1W52v2iet25vL",
-	"5lfN9nnz2Xkrt9GlN+HbHid4a9TiDGBOBB97kzBg7iZ3rsQ2NyMiySF9xA0vTXdpK5CRYrmxEeQm/eVQ",
-	"LzIdTZlLAm8yBYnf5/VBwRSWuy62jsi1kGoSsO6X58QNA0wnISJUkPpOeZ97rsHimQfi3nO1qh0hfhwT",
-	"k05u9Z2Aci13FLBcUtcBAzcqPJDXgiHedvSaw6eM+mq6IPVBr33RurrpDZyMxXy/sbVDVhrUjVIO2eIf",
-	"xBJp7JCYRrKeSbEnxAXli8gx8l5ittlr3Z63L9q9jIwVAoP6TE4MVUpvVHlMYKJgC/tUseD3x83Ts0My",
-	"9ErIwEgPT8vPxIzo8y9Y6WtJcMZ7uVKQkX2mTLZwnJMTiHAy3ZBXFPWvQnU17uiD5L14pXfVa57fXt30",
-	"bq/ObjvNy/S9ixKl+4r9ZhGUz5AtBHfjbIQZ+NP0+TWFI+u//senzt7evrP/2Z7T2H/ifH544Hz22aHz",
-	"eeMz8iD41u+XdbNp5iE5CSh46zSBkUVkOEOjB8YeIBgYhtzQOO5UmtR5h9A+50yRBxHg03MRqLHwPUFQ",
-	"jDuQNkY50TS6oc+2Vs99n6+c/CMyyK/7AE12VtCibSVKr+vzh4BCNhqGrBKPS8Wou0NadDS1NMQOmMjO",
-	"g7Zcj5P/+h93G39/9xDML+DlAHOR3rx9jgaaGalb5cUkmlLXJeEcp31Mg2OT+cQnREKO+DiV5j5kU8+k",
-	"E8Fy9fkMHFxRnhMwi0nya9p8HzBxpbCybFSDWXRztsK+wmyN75zaDaehmurzbkTVe6rFN5fNm96L1mWv",
-	"fdLMiGytwoCFXHwgD9Bucg+hzcn7+Ue9HGdGNzjSGq5kUlrfDR7v8BnS1djbuWc0mAewsUGgmp0JWL6t",
-	"4z43KVlWyYvNHo7NxAR1hPrSdtI+JUrcMQ5pZg9ge6xT84e+Aj0AaB8a0kjI78AcaONdkEGsS3ErYgMZ",
-	"zvWuZe4Fcz0KoALvxwvdm+vrq06vdXp70TptN297r69TMlkyw+OYpCwJxqcdkWRH0MEG96DDJHtEQyMw",
-	"NtJDjIVPZAx7JMkMutX92U1oEe4SjmzY4vVB8cSBGTyiDg7wpr77YrpRQeaMvVJTmb0kG7yvGalzYa2x",
-	"mEYF7uN5oGlSHoZ5YbKn21S5gMltE0eTMYM4NYyROvqmxkPf3I8wTi73pOcWBs1ldQUb1PZNvgV9uV+5",
-	"VD7lX1E/ZPaFZqhEh3H2UATvgY+0YOvKJcNeOTjdzHUg3HCkSuOOAzCH60fS2BGKyHAYPe8Qb0woX+xU",
-	"6hYSXCrOq73fVOB2eC6axkDgZl/2Ukf4LHrB7szlryA3d+FZ8+p3yXjLn2IAJnKYYQtDTNSFYYrsOqYX",
-	"JMsIiamIptBJMH8MoCiGP2MjpYfUBFWhaOtxwbc5m1Dl3TOrURjv8JDKBEAIZCHVtSazk8w/3d1rZFHU",
-	"MJo0nRAT/y8RvtkoWudmqKYdJiEj4pvMDoeTpIRDzWEGjxwTmYAwbZoTF2TXEXnGaMAC0g8bjf0RPA5/",
-	"sgGpI/wnhtkweJmSkRB3HoqbHAOHcjU/3kgTQJtkDRyIaaBwwYDm5bISzyMauCYhWQvKvFSk91SVRe7S",
-	"oRR+qOIk1EzIdVrkkjrEzblkuCCDCVOJVFWHjMDY0ee+d2epgpfkFl7rJCDv+hKPkpzVQvfljcBEbGg5",
-	"JgMtQAbGYMCZp6Ys2CGX1l5qiPKUZP7YOBjnmGArvZ/HsLLEZVr3h0gWmAuTQv3RRX6RODBiwCxK+crb",
-	"9LX0WnqKzdJ/LOM8w0PfxdpDENAFyFLTei7QOj82aVKdKjwKmnulKcvODIzGiVLuMEMKmyuaIoyeLd8c",
-	"kXHWiVw+uzvkijOCUwMuOwDacr0AYUBkdA0yyg1c9DBStc8n3j2TWzukrbRqHM4Q+kTMGQc3DwaV6h8S",
-	"IAGJy1id2kx4cA4GjLpwu8PmMWScjkZg7DVOb1TAqKvVcDAPgQEFCQQQB9vrvT56wBGNCAOgmva1rI74",
-	"X+vUGO100GgQTmcI9sYwsHqHdNiYaRnPcFjDBXjFjiKfutPncaqdCJLpgBaYQVlkLgf+jhACLdJEAt9w",
-	"TrXS0Od1vf9M3JAS822f3TM/evA4+5pVSFP+Nv3l1g451xMEeAESllLfYI077c7jrtQHGmcPBPhfGsQj",
-	"NoeF0GOKmOSIDEQyrVUO8GoysGE3bcBJkwMyojMW+RKizDoxCmd6C2o5GjWKJn+LZaObm9FFnw+ZRXhL",
-	"Azp8U0ObBaYDUHNwH5izMwInPqq9+9M/+/6v/3Et/u4aZrZ2pCf2uzfR9yA7fvqNzbaIXpsnHo82mUF+",
-	"q33nxC/8+pfv/vTfJV6Im8i+9MapGbtAinijIyRpt21maU+MyigelkBIfDqq7TX2nmzv7m7vPoFJQ7dO",
-	"B37D5zwuFfV9vQ421x1/mLGZ0B38yV/89h/94vv/9Efv/uQvtEAWyhsDxBc+JQJv4nHqW40Jv7W4i0cA",
-	"0+fUFJ3oIb7JTYFjMOhgJL/+7T/71bu//svv/+mvYD7tdBymJwN7KFrElZOwd7jpJABV3/8Pv/jNX/3x",
-	"R52E3/zVP3n3L/7db/////ndn//vyB/pnZTik/1DqyEiEsTuroPJQUd6wPrt9O5Mvfx5bocsm1jG3dPk",
-	"XO5t730WZyS9+/Wv3v1vf0M05f/8n6C6Hqjs8w0Yz9c2exqZHrJtjKw0c4OzVFMBvWd4nllYyILBFy/x",
-	"mDFI0Mbcc8jvTc9s2cIqkWPEN07NiCZoDVfKkIKJEpch3tOTLKjwimO+8wXlad7Q31yAyy/1TYr39DfX",
-	"dDFj6deSfKs/d/VkR/xKeUh93Tla3yzvRcIsMTSnpk9kj0+eoXE4ecE4aXZOcROmx1jb3W1s7+0fbB8+",
-	"+ezzp43a7/h4M4ueHe+uvWKZUT9rXr6sfffmu+ydIDphSrFW/IUxncNZBukuCMWu/0RsSNxWkNRXRRtF",
-	"pQ13rlbiZvRtG9/bTdEcKanJ4ysHAx79Zi6rXkBE4LLgGBwCER5xrHDAxa5A0bBXHgSXW8zZmgOKcf8r",
-	"DCk6HL9Zpwvc+qn29xolHWSlayFKso0htqivY6NLmuRNraNO0cbpaG0Q8jtBb4nQ6tcgPkVRehRPP9sr",
-	"GkRWyK81WSlYkvyi5HtLC/C1+oqRM6p0lDgX1uolwsGo0gmeNrlVjyHUUrul8lr26OSSZpevhMkTx1uO",
-	"jggQebggLoA2KgjRlZi/B5ryjLrrbkLbbgF9BQRGx18hIrvR4QleYo8RIGYJLMfyxOnEAbvWomPy9+oV",
-	"z9yk7dDibg1LpMRpLIiSXJnZCk50SiSXtPw6bnZc0aU8daDY8jMGYjq+8EUxVB5XImVgzhbLyBi4Itvm",
-	"0mm1FUdY8nBZVFsNy/tZXbLa9h3nlilRYibTpGOHUz7RJwnS0zNh7VDVBzRfdyCWqsrnVoT4nRy/sYIZ",
-	"/HBDRPmIje77TenCfzjr83p8YaZkY7ZIXvDyPqhqmNn2xrASIyR7U1zeYWP76Ztvdp3d3e/q/f6O/fj5",
-	"d1v/30IaCi6c31Qt6bFXaotNLAzeb1a6ZATYY6PrbBqzce/zLETtShtw9iZcbdIOU5N2UDZp0YW6yLVn",
-	"T/IKx7LceF/GN/VNRVmS1yLhFTXrLBV1sKbxAWW3Qm7WM5xbxG1OojRGtPwrJIqNG8igeEWlEOwR5XFC",
-	"jSk4Ug92SNN+lQCqRrgTVKtNPpFpZHDc59Z+C/4lNAIP2pcnVxct82zrx9ety25rYOsfxvZE20Gck4UG",
-	"UbD+yj4fMjBI+uLBwPZjVQ/HuonwdvMg4C25Q67AdA2+mqTxmljYFGu97vM6WJ9JZFud0QXYV7HnraPI",
-	"Km3Nz9SYpFdZoDHEFE3QaAE1VeBw+mpOwpyEs1RzamaG8kXinNrbbd3A9j0NMJfl6KdmKfVrcUvw1c18",
-	"Dt5T8z1+fBNzR/rOUvUSZSLQ8poMVR9Ud5lZnNRK76hp5NheGAif1e+9ZjQodmobsB4LqrpSW7mkZTOo",
-	"l8lipichUy3X212QhFWVms0ATzXlhM7agRJC/3BVgRdLaPriWKDGZrAsMWnMUxIuMtKxdpKsYqslST36",
-	"oE+PLRi179tH5Q+i076/7hLZUCuoHlY1Xav2TsrwWgUDrUDHjE6kuKmY8mXHUzlLJ679S3TSpZ5ZfOoH",
-	"WLO11Ki1rxO/JzpL+vqxuc5SziKdpK3n/TiEhkpcC1kgkl5NGYhGT5liopDVMTJ6FAPcfVt4LKozJRkj",
-	"AwwWioiE7DSrzhiYfpOR7SlT44IT4bsssE/FZVTtaQchvwKCfKPzL4PQasiMqjeg1zSmmAgO4duRWzUJ",
-	"oohtoqqQ15Y/9T5y6WL5DWd/pWHoI2/F37+tpefUTMuynTWuqE64bOwZKJykWnFMosADbqpVbqZHrLw7",
-	"ZmyTBSqFtauRIVMPjHFQ0Y3lLq8OAUAABF8BdChCk8306U98Ru+ZRASGgRKDTTWKWOxUNirEvskVuJlj",
-	"xjCDci4k5ohjHZfGll6igZFQUaVUEbgep0FcjM5TNtdSLy9zCZWptdQd7JCevuREZmYLdGJqnKD0WGLM",
-	"fZpB6W1UMU2MDeBy9c25ztZXYp22i2/n0T40mM4ALmtOsmj9yvfcq0goZHgq7UtNaXdPDlbtl4zhpLn9",
-	"E7r9c7L95keFtpK0W3ZDk992/rfVy5t0/m7Y727VfqxLeUVhAdPWefRGdMVLeqGXHU9PNqMvcmd/7IlY",
-	"w0S5lze2ffv3dxsN/W1jmfkt4XzPy7mV0j3nqS8y4q1/bmdd+iuEhL37VTnucRvrk774ap8+uzOEOJnd",
-	"ntoXiTVL8XGKH5MTnuam/GRm9nuhaPLF6K7DqCzy5L2aLgzKD+RkY/lnSOMzRa3qg07r+qrT6w4cMuhe",
-	"Ny8QntjaoMyPNaemf6tobuoAtJgeaHdOZ2hPiomMJNf7U+ogdBeAUaXzZQT3F0dR4DQg08AVAcAqAgx9",
-	"hHBqjHSHTHXsR+vtJkg1GY+Kr6OxL22my0yRo/t8s2rf6HmbiG0bnpJYQj1ZggZu0ruVVZcgrNzBsHyb",
-	"tWQDUJOrp2cx5J6CYnX0HjtW3lxWXMiTxPtd+34P3s+SWbKqhlYg1RRxIvVBRJdeSiRM/6UpwyvYqgX4",
-	"dGOMrGCVXW7lvrR21Tj6ygH3kQW0QlS6NXqufLQoXD9VtHwN0ydMHwrHBPJ4IsY3HfX33Qew/2XIX0nd",
-	"ydTmsWdZ16C0wV0KnyX1O0/fLJ7dnD5v9TSvDlALN/VFpQmYIIPT1nmr1yq4f3grtRokqH2qSdTdwYwZ",
-	"bseOK7K2Yd43cJpW6/VqbiJ0ROBWm/XchAPJDrKNmC+f+KBga8XJcNXCROK2oNRVPs0jQ59pfwVd2FaO",
-	"uGEkDz7w7pRzVlmebLqTM/vWjMX2vWRCxHxRvHv1NcpUq9tt4K3qdRSnrK9XF3EAsxLxT7l9nmhofXdO",
-	"3O2aLp0Ehev3asfzfm6kiHYnMQdR4zGBq1anOE9wJOaF4JtRhTUb25pKzYjijhQNtNCLfHbr5jOZ7stp",
-	"jx2LZWJ/pcPRpsehOqcVOYl18XPEVoitWGPDBmzEvPsyZFPAQoLKDbFbNCoLUmkqP9g2j2weEcWr1mOd",
-	"E9FECaTOxVvjzP+hjkfT/1qnpOHEj3tW2tjfTU9MfL+KIlWaO/LfleMdWjr3pHrfDNI4inqpaoFtlZOC",
-	"E/hB4/Rys/xeZV1teytYLJNhpO810PLH47gVV6gVDqYfkl3f6+bUjRAY3kMNZbkong2OxnH1YorZKOWV",
-	"nhM8Is/ZWG1I3CabGae2rdisKDF8PU1gRj1ufNwV1mMdVV9VLK239pyHHHmIuZ/20pF0vNh098xFJDmj",
-	"KUJzrJxinVW7CJb6/Qw5SEllM87adh/7wmUpdA64iNslSqedqHyWeaQkl6WZb6gwz1kwYkWKOqwkGijN",
-	"M6A0zrD+lBIQIeaykTejflqDB6x8A78iSSPNzCJEnNMSyhAdLrcn06SZxn0oIDdHR7jFfQEKxD0L4IeK",
-	"enr1/ZzZGhE7ZexrKTZILHoyiKtgp9jFKN8I8Sn1/hVandoJDdx2HIDc9b1RoV3fG02J1D+ajJdE0DKZ",
-	"h8FoSi0YimIz4knAZYtBEQz4AoaPxkhcRcBKmSyQsBhmC1ByND16exgXvEN2obcYw6Bu6tQDCAYG3uip",
-	"dlmwVZwItVQFESXBGnb8j6SFNhRjlOKysJcVHMWtT0qMC9lAL5mWhmxWuGsBGcT+jLe8EUVE9cXIZwVI",
-	"Y76QHp/YwMSCLDK6MDC8tlX9CpOk7ikZnWJblY4sN2TlHeGizdGRBt3G0VOGSv1tpY6q6DqI3GijyTJD",
-	"BAmCYSlpSuYBu/dEKJMkVRt8pNkUGEQMEZS7qb0FPB6Fz0TkORDABsNQZkSVswxT/FOmO82pV3BAnUQW",
-	"kTgqJU5wo4EL9LiFy6YYzmmMrrlTGPy2UluqumprL08E+VMgahCW1Qo4+cgcbzJ77gRsHHLXAOIDbSZo",
-	"cSPTW2JnxlsnrX8h0WbBnCW31/yyV7bYvZqaoo0g3MFxbpNv47l/JHFVEzOCigpOiUMaiMZN6AP1AIGV",
-	"koAqVvGAtm91CqVHM4oNHYuAeRMeH0pYpy/qVIssm4AD/R8TT9kxNQzucmT5K2ZRt1SC2bI9wO51mjwa",
-	"cKeKgDA6mmpm8mASs1u9GqtCP2UqpD1qo/WaMYxTrTjVCaKqyJKc+pBlY0usk4vgSvaUWeKVLGxNQhn8",
-	"bPuzdKCsk1RpERSJysgk8tPMCWjAShrb+7uJTZfA6jmoRbAl9tHGbix8kygo+n9Z1jUYGElklMbT7b1G",
-	"LbGqu3u5VbCK0B7qIfvfJUF4tg/BlrOyI03qXqqjg0xHALfk5NCOqrQM8xW3fFjU8ht7sljUHZFtwAjh",
-	"g8b+/r5+fP0jreg4WxaIESdtJy9V+m4DBR+xokWMwmFgOgajqee7AeMDvc8zKB2exAIWRbiu5rXKlo5u",
-	"OEzCcmRH9gGgXBP30Q2uj1IE6iowWKZVgPUqBHdFUdxLsEiL0q6xbn5EkBPPdrE4wWmt5iqxT1s3yUmz",
-	"13p+1Xn9A3hIbNdVo2Ms+3wsx0jMn+s7Rey7xdZqgxR0JoRbgNDmbAAZcA5GtjRkQNFB2izE8TOLm7rb",
-	"VrXErBc3utY2WRr9uGzWtdAsME2n0YqWSifdQAxgZE3VenmqiSV7T6toYF7L5Lpejl3KqplP203MybIZ",
-	"7QXsvbFOy+V9ZV9VmUy74gnESazBbqTcERno7TrAmtxoODHJJwZoNCHlbAlMCPHrc/ngqdEU4DptK3VK",
-	"XE/3PPM43AlD7gnA358wzgL4qnv60qR5mARy24EejrvT50m5Og9YLFhvrrutTs9kjRgq4xJ1en/qsxv1",
-	"X1uBAivVQX99XiSloXoFYmxOApvjnTDMQ7pZvwZnkkzCmfZrW0fJ2bjz5jIuEAqnB5wZuSxyPXS8n5is",
-	"M7AvIOzvgLO3aoBhqomZFCY3YT43hlETTbYqsooDGm3at17Bzx29GZ05K3g2eqF12St/GiRX9OjVZavX",
-	"vmjdLh9KKqc5eve6c3XWPm8tAVAfe348jC9v2icvb5fSFmfERm91Wic3nU778nkp5LrNDYxe6fauTl6W",
-	"S00xuose7TWfL8kvjR/rNE9Lx9kLqMuSj152z1qdJU+D9SZ64VXz/Lx85jHW3jwcn7rGxYGnPEKdXY3h",
-	"ArQ6cD9qrJokrPh4PF2rnkyu78pW07O16vEsL6x6Psdvq15I7YBVDxftmmodpATAqleSHF1hPt2q7ab3",
-	"L6A/Rprx8vqhnmvrBulTQfOoCbbH4x+z94z3igw8F3L1LDCDgQ28h0Q7p88Hr1+/fr19cYHOt0z0mpOG",
-	"mffcyAthEOczoMi1g70iBSfSu3PjKjzuPEiJjk5IfWpvkcRxpk/gqGYjlMyxz6aSQ7DpmlPD1ypeKW7m",
-	"kkHmyynzmcKQK6S/GOvdFKysrgFFsiZ7351SeSGCAs3mAtHETWFMwHCh7kIf+ceEyjtTnQ5BbeBoJVQR",
-	"wUes2ManHykJC8RKm0qgkVcvApS+HBD9zrEpL+Jh49GJDutlCkCtVEXtdBky4lGXq3rXpvxQ8T3KJCDZ",
-	"h2pHtZEIAjZSZCoCycgQMtEWRCo6R+cse0g8TG1BUa2wYLV0Pfb5NKBF97BcbxmojL2DIlCNZI8rhIJ9",
-	"LjdvmY7TrRZOHuhsKEyybjEvuhquyJ/Lme3Nm4UdYlJUgfE9KpJRrQzCMJ0ytlSeZxO37OsYOJJn/qFw",
-	"C0xlWQ9/Pr/LIewtJPrAxTidzVUH15ayderBhqaV9IuFmRKJgmllruIGlZFc8cBPimJESmxUU1Gw90+w",
-	"X3uqKOuT2jsgUxEGWKYuLnB72CDhfPteKEx1yk9y9QQhqOK/apH1M6e2AkRcdklIdVIVTiKfC2ZaqBz8",
-	"oh/uYfmv/M3TXxQtOp6eUDMsqsWEv6FrXxUXq5mvs57h3F2PZYoMjmYizO6Id1B6K8akJdkOWcqxmzzJ",
-	"xEnqorVeIjk+RDEVK4T+9lVTMSMrPgVRrNWe67knyptr1qP8jixE+Hfyp5gVgomja6+xEuYpGx6kGykk",
-	"FBjgRrKgmFZTzK2GauXf40wqNpns2CciEPULj//MgwmqerRjCbHaTbfVyQ86qiG39PIED1XMCD/15Nyn",
-	"i9jiuu4ZX73oWd7zaOqVzRMKgaajcEHk/SneBrpsTgNraXHZmEJaTm2nVlRw0N4gpH3JCjGt+D+SNk4g",
-	"qXLrv52KivYpiA3N1RSVbHl/GmKVRlYhFTsQD4gV79qXjsig27xooQlk4MShWUnoeINmvZgzJyrMyl19",
-	"xRF9zt56UsljMmhfmGqJz1pnV52WaYwGvscC4s3mIlDEyDlTulg8LMvM7vOi1OyY2ppTy3RZcRK7dGZg",
-	"QZxae4YVKZ8B+KSd0xYfCbcw0rAXLyUzD5F66+Zk+2VHX//80GWSnFw/PXi6tUOaYFV0yE3vbPtzEnKI",
-	"T4TKZgtlbiVcKPw5dQnTX9ScGrZb9Q7WOzPv6FdwHGcgXktY4oV4iDiTIPgMdY/I4LLV7bWePzcnsSnf",
-	"+0gSKF76FpbR4ocPLprX163TgRMZR/vc2CLXzrk33dacGjZacdiXKAn1a1BO2A4dFzbaHPkjMqikK5dt",
-	"MBBDD5sET+vXHNt7ieRB4ltBgEInmwDohzNelqOmf3sEJe1dFhDF3ipSN+YHszKPJOJJaaXcU1vH6JuO",
-	"jBQPU+Ez2JtFitaMSWlUgtxv7zUhZlRxD0un5iI2eFPXhXBP6l8npsnGJOQ5HuFpCUW+T0ag2hCmFMfj",
-	"aHbICdBnNq0Fq4JyA32emmwVeLMZc7d2yHPvnpEBCswBRMAOXDb0FCDiPtYfRwFzPTUAXDnx8MgWGjO1",
-	"wPp8gJ8H0bqaMoPme32IDo7TVcn0CAb2U/wiqXPBMSgt8naIwIYlZKt0IV21o9q7P/+j3/zVH7/7Z/9r",
-	"LYrv+M1//A/f//n/8u7P/ubdn/7KfHtmV3yxWCx2Li52XJe8eHE0mx1JCafkEBv7L7+KGsMp62iO2Y0L",
-	"/Pz6H7z7V/9zBKlm7Mm/+c///vv/62/e/dkvfvvP/0ltSepRQdyrN+HMjeqZw1QYlED904ng94zr5/Gq",
-	"uSZ+56g0iKSXKO8WdUsNiltABuhmfgzRCJt1bdanXASYmGMGd6w6LuOWY1hfGkvlBj27S8KCle18w3Yt",
-	"G5W1Di7KhQiVMdtpbhs4+r/634sL+Ff/47rwr/7nxQv972wGqCRyQOposAVO7/NBAcMOooP7iFCoD+OY",
-	"4jFa53HpAuUEVVhmxLGqHkiEPh9s6652BrDQj+E/UOxdEer7WiVaqClEO9qY2BlYZr0Z2yLehIuAuVn7",
-	"cExkel4PKkwrbr0qfKLntY5bNMEocTWLTRa1QIFeddhmX4HoxlgbW/F6pLh9lxIxCb19t0hr9z0eWRuM",
-	"MA/EwzF8Lwkdinuw4NYpJwYpishwNqPBYgsOBHnnad1jRTWVLFpYOWxmQeEqNhORKEE56ZDv/+FfvvtX",
-	"/9Yhv/kPv/j+//jrd7/+5ff/5x+R//aLf7OJSEkLxApT3U2/oG/1UxFKyl25zoL38i+loDrzU2HOyFiu",
-	"4hdGrdlk7MnjZkmPUS0pGw2gtwzN0zOk/A61Cw+L6RueyZJ2WMF4UK4CISJXgXqIV6z8SEzxm+gOVgfs",
-	"f1ePJ+QOirQHEfouGTL7ECA3RUieNtRbSQDzDMRDtYwWp+YGi05YgiMX3UU74mENm1Vexc8WFMpbs6Ku",
-	"ZEVDVfxCLwj5yE5sfhBM6+obUI86fqb+WUHtM2h+BQ3j6Pxc0XXyWgihVPfUz5ufS6YE8l3Yw7Jkmt1G",
-	"A5gjZjV0kOHHreqpKRGvi4cKq2soWzFLgeGyNPGnVFGkGU6++tDXmxi+sNd04H6t2G+QxGX4P3rRkBEZ",
-	"fmsp3oyXJJ7uguFlt04xu0a8meeipVcsc3B+AIy05QqykdtORi02wZTJSOpK7qDK2L72rC27xhbEEsAV",
-	"DXQFc1UEb341CWiFaFmWhjEqDexzt547IPX4Brrl2PDSGHVYei6rNClrRo8mz9/1fJ14ly+pm1OKfh3x",
-	"3M3cF9TNAlJ5oAVDsMNJ9yuYqS04SSMbQOa+Wn/3r3+5VXRj/fNfFt1Yty8utkG3Tl9UbSvmcorKVvZy",
-	"akC1zeU0j4Hl+SU6hR1Jin2GgApdyK3xYCtJTGsgyUW1aoJK1qCbUwFja/dl63mz1/6qddvu3tpCNUXm",
-	"FWov3dbuYfUiCOkE62KuoUFKsZ56UolgcZS4lniyz20WGQa1XF912wWtYNJhlIN2FKXbQcQo5AXfMydK",
-	"QotS07aypsiiwRb0WdlGid20ZVys59pQE39nDJe9Qi06Xgkn73egd4zDREX5+DJRTWkRhb8ck0G/1q8N",
-	"0gDxZtC6Xf2Z1Jzao5pTWwNrk9Yc45nozing6TbnQqpAzKf6w6XgODpzuWuWmGyamqbtKF3QulLgsh/O",
-	"tQKxu0dcb+KlhkcA/A8u50/wVp2Gvf9sd6/RyNwJnhaXNkujLT8pw1Y+ZZqrGB9BvHzB/h6Ec7z/u+KB",
-	"D9YEPw3nxlVcOfYKZl8/r2nz5MyTstiJiNhv+gQ62HPMJywUppm7lzeuxS+sDdCTbH1VgKQWWL34+azM",
-	"SjTlxCQVCbGkc3FJIQWYefSkSiJZpk6CdaGuV2ipZT2lGZ7mhG3rnwh13YBJeUz0FNAAID0k2/a4ZBxF",
-	"gb9IE1Lq642Wwjo0kz7pw6JoqvWrTK6bctsLQmYyesGLIHgC8sNGuHOyYGBWy6Tnbtv6eMb5CLUTUJr3",
-	"OZS801qtJ4zhbR5oslzCRbIfAxaYTufVWjveaKfU3SFtJft8YHszpenSFfkGaNFhyiGDZGk+yDqANB94",
-	"yR5vXpQmjEXfoFNP6rPdh5BQh1BlM4hxDCZ72qRb1M1vYBQ0uQmHjX0sTQNeAJwTqegiqnnjmKnmwoyS",
-	"cjPGrR3SxCo34AIxSmOMXQiNrao0s3H23wbBWMuqhH68cqD5fKLKQM6VqoFWL/q5QVnOZcU2S3elVrFC",
-	"JTQPjqjvLyBweMI9aZkCk+JlilchGx7KWMdp/lwsxWswZbKiC37JZSRfU7vsZhSZnyBoAEk1hjV9ASJi",
-	"7BBvTCjfFPFokxRUew3YcKcUBZQtrTaaRxT6SAVGU1I+tTjJ3V10+CZzFpYnz3ICz9rUWYw9+fR5sxhF",
-	"Uk3LMmVkPlLGrKmzv366LLz4IUIAo0r/nyYA0HhPKlHVNc9+rLjBmJrSGS6Jos9gZcYnWe2L69e1DCLC",
-	"7vbuk+xmPKo93dndi20ML4RivpaxV5Le0fxePqrtHjbgNoNi9qd6f96zZOxjnKEaC6j9yl7zNtca1bHR",
-	"GiLwFAPBhMG4/J4FKnKrW2cp2HfFbB4qcJWBBpfTrP6ff5HRqYozo9+3wHmFC0sFVSahl2QmqXtFDvZ2",
-	"PyMj4Zp8zsxMFQKZfeyK55mAP8HJnAUk5B7YBWKl1+Q9RZGK0OAqij9EyfRM/DwN3KhKLBR3OU4KfUr8",
-	"cDbfluEsOak/VNX1vE6W11PsdYd/qLmuWGn9YxQmLTAGf4BNtaS8eqno7cYnRSY0eS1cgTXgArJHRzb3",
-	"v5TUijXXM0V+JAOXKqnHBc7hie5162Rn5tpipWrKZqlMvSV0rVU3/E2S/JJQ0Xzd+HTxH1MV3olLwq9b",
-	"8udDjubsx53CiE93JaRhdHkXAanb0GU1pZwoAci83F/ECU/zQNx7Lgv0G6544Ftp84099vf21wEojN+/",
-	"6Z4WPRgUjuKGe1hWc6AE2nd3TSnNUhEU97S7/3R3Z++wlhdDP4ok0I/KpI9IU/2y82otaI3AoNmVgXyd",
-	"ecx3o0jYfIyf8ZSSOQ1UXE8XttYOaZKhcBdYiB/MN1GVUTAas0DPDvk6ZMHCIXOqpprFMQCoz+c0oDOm",
-	"WIAv2E+DYwI17yVAltou1YNIoFI4JjPSA26PGMaEtoI/gw5FqJLU4jJh9C0gaWp6HCLpYksPRDMQmdG5",
-	"jGnXKheixs1DhTgWCTLtr2PP12MQAeadjgRXgfBN8HV6gySCexNWSL17h4xQghOdNmcWsUREw/Jitnrs",
-	"hVNPogaAd43WqQI6UkTOme+jvBwsGNULOGi7bDYXSh+42y/ZYpDZhwatOk8mTmPRXfWL7tUlMb+Teufs",
-	"hDx52tjdisEt7Zpp9joig8cGfvLx/mNjF0T0EIysxi5h1SH4X7NkcrFn1Nery1zoV3PkzJOAUacfBUk6",
-	"C33lAYvrJxEDWsUcTWWfDx6jOVOvOUxxffB47PlskA3vrT22ZuPlu3RZIPYLRn0EU09zkIzA7ePuxN3K",
-	"rsxrhT0J3y2uNX7PAjphJ4Xlwy/Evccn2+YZMtK7dW6r5TpkzAC1DdI1XCcnHUn9if1Gbh2Tfq3Rr0W1",
-	"aKbGnThlvlsYIq9vBYWGr+SNokBjvmdSMbdMwzwBgWOScvQokAJS/zqkXHlqoS9XyfFuVYR3LAWCsw0X",
-	"oCrG/TuFR0tBW0Kx66AQTboX28JNaXV4OoaMtvIzYOhL4NWCHqCVnjdjpbbolU0EjPqeZC7AThTBS4Yz",
-	"gBYnEqSSGGudYMSYK8nM4yHUhTZ/AQZ6kh3TaymF71bFJldidFc5Bfc+WcR1nefLxhwVMjUDs4xr7QHV",
-	"BhF1U3x7jTsBzIw07DydROdHpnNS30tu3Jh7EvvWvlKJh0BRdZuqWMoY6zq6nYDddAfIxACJpUmMRmqy",
-	"OoomLGtGz4lHXHEjWyKww4TRN9qsTkow5uRKjqdTezO5aTKDT3JSnkuyC1okydunPXHHeLEtzXPhx9pR",
-	"jS2+mA6fj7wr74vuzc/bu5deW7Znav6Tk/aT9s9a3vjLHbb4Yj7av9CPCPdF52H0c3F/vuffjU4Offb8",
-	"TI2ev/XbvLEz2vP5cHbWcH/8hZ93bkddFgmkqznj7VNyIjhnI0Xap0Tph7N6vwyZS4xOQOfzbOzxk/3P",
-	"D9ZLELZEFU7gjE7YTec8fxaGQQlQtTdD9DA6lMIPFbNqW1pDmio1l0ePH2c8zY/p3HsMLcjHjeHh6PNR",
-	"g20/GR+y7QN6+Nn203GDbTfcQ7dB99nT8e7uymNek1k+sGWxXxgYhcPZqlUMs7q+fO6QL65bzx3yvH2m",
-	"j5NXbHjtROr7Ibl4Vin8qmoMVQJMsii4BaIcdzW7HDbIaEq1QssC6ZjyB/6CyDkdsczidKmvh27Co9aO",
-	"S0CaDG5SScGCxNXJQBQlce5cCHcBMD/jsDEga1r39txBFu6oAOUW8megOvYpXRQlJzMTyxM1kyx+Q4Zs",
-	"4nGJmVsJIrdWWAQ/Xx6jklV3UzQWLq+gvJ2GYS42MFQAr1QsMEKwiopWUvUiW98Cra6lttKCWO645H1m",
-	"6wQeH3lz6pO5D2c80lvxcJ/btyuOb0lll5gQESqpKIaN2OQpTy4ZcxXjXlRcw6zUPKraHo8hsVxJUss4",
-	"xJSHL0y3psQXFBSBgM2p5xabApN2sdaXN83z2+vm64vWZa/m2M+d9uVJ+7p5DhiOgNVX0Y35dUj9uDQ9",
-	"fkyM9FkIcb9vUmNZkj9ePCBjGFzTBPjDDrU7mjI39N/bkZoVEgUuVT1lzXUir2YRS63qOblg1l/aXk/Y",
-	"LLX2r9hOiVgFQ3NqtFmCltWnOBcTj2+IhVIV/KQc7mRlQN18DTCzVSgkRcO/gLF9CM9+0515HJv7Wwjw",
-	"gwOLaypmla5IoUAT02qB2zzptb9q1Zxa96Z73bo8rQxE0Rwp7x6gXkOIOjdQFEkCSwRpjsqMdwVJ0tpW",
-	"RNPa/pWPMKyCTNWzQGto7K2Kley9RlLXTau25yEfTWNcZcXoLBPMmkjzivdeVHI1F2obu2DB0EolwDNi",
-	"ZCk4wusPgm8dkxldkCGLwv9TVO3aYrsbxSVs53/L7w5wifsfBW3dpYvqogHeP6WFcT+/C7Dt61Ts5OwH",
-	"r78ZFcEqSeHWDT2SiVjcuGrWnAUmj9ghFO38gZjZQuOUR5ESpoZdn3N2bzNy0TdsE2Zm4h7ijuEtkxQC",
-	"NYZs+8NFBDPi7pBmIqGsz8cMkUl57KwG9ILoIfQlVOcuhHfuRTNTwGkfowppHq+fQzXSxN4yeyW5bEUH",
-	"zCVTr0SgptfCK4TplPoMqch5le+HvkeHnu9F98p8+S1PEvHA7AXCpjatZ4PlZmgFohRGZQy8CWI2uWLZ",
-	"Ik84UemxJWhYNve9gGHkZnruwUFXXdqlV7KAEfUJUbWRG+6p4mo00IpjiVs2rBtehs0xZ4EnXAwt40xt",
-	"P+jH0SG5WoO5uLrsvag5tVet1suKh/yF2UOvGLuD4z0/zM3o3Owm+GFG8Fad0MB95vl+cZkngAXn7K0i",
-	"Q8/3VxbCXKeWZfXagp/uQlZWPbBct05OoczFvgau3LBaWrKmVzpM9U2m4FduSbDXyhs+wQJFiQeVCjxC",
-	"n48w5WEjAWijjJH4wolOZDhdhcpqSAVin5JUNpSrT/CrOYMkcahSoqbHJtPq3tQlCbBwGTq8opJRnVaz",
-	"1zqtObXTm+vz9kmz14ow30+hwsVXrU4X/mw/v7zq4HUh1tzj96ukiEYYBzFWh4WK1992tCoj4c82IiDh",
-	"Dk6MtKQclH7ipb4L1Ch3A+G52w26O9wb7VuAXkxFSkRg93b3jvYPjnYbP2o8PcJIakB2r/30FRt+/x9+",
-	"9e5Pf/2mz01W91//5ff/9Ff13b39g613f/LX7/7sr8hv/+X/+Iff/0//kuzuOY1G492//mUdgdC+/y9/",
-	"vLW7+3j3CYH2ybs/+Yvf/qNffP+f/ujdn/wF+f6P//G7X/+DXWdv/8C8VVCrKhpKYXwaSyDSea5lzSQv",
-	"IDxABABBXKYQ+/mYuCzwtE4IKiVetN6adDkMuM26rYzlPOFWSMaF9ftv93a3+/23n7Xe/OgPiiNrZJQE",
-	"lrP0c1NpQY+IBGzEgLbscGwssIWDnrEkNl/8nqdyqnlpppkqxfBP9vxI4vwAIKbppT4PJQQodS+6Ww5C",
-	"QAwDRu/iKJKd3M11TWhgoG6VdOgwCVnguYxjSIsaWBczJklF6CtmtzrEbmsAkwi5S+rR9oe8ehf3JKkb",
-	"SbDl9DmVBvXIJInBkU4m3j3TigckiMXpOsBURmJgEJzghJKoF1AV+nxE+Yj5fiKl0/aMgW8Y710QocZs",
-	"HmulXBYRy9Kl50SB+P3OSQCE5qF0bTzBA02A3ETjjifVxCCAovPgyUymMXXv9dAkSs71kDbs2JZCiV6a",
-	"Jjey5ZP6IGWSHzhkkLHJ66/QKD/YQoBLrAmAAfx4svd5EmMTO6kADntMAoalMwI2DiWT9kBLVM3qcyib",
-	"BQakg0aDcApZtOgQY76bRnWo7F9w9CDerFoQfdRNxLb5ssD4niq184GgdDZOzGXcraycvn8N0SUOPWOi",
-	"AyhkOWdcZUtmQ8nuOat8i4VnKxIs0b1baR6WFBmNcjPj9uIZzqRpInmrHIdFZZlW5VCm3rGu+XTttB8g",
-	"qTJTvK3a7S29VT5WlmW6lw2yLVMN2ILT7+ObyVC0cXnHVDvFurIVN58bq3Q2eTESEEZZ3tve+ywuK/AF",
-	"+1lIVODNU0yfeLaxDJl3dXExNOnnBF0eS8NYQUtLsJo0daOxxMil75kMuI74tFJxXQDOzWVTFbFUxDbX",
-	"NJBsSYKruRq9++d/+e7XvyLvfv3Ld3/67+KrTwFcTKGC3UR9GYp4GtBs4/AioCbMKURDAnRTUhH/eBo1",
-	"jNtdiYmSGUa5byntP9or8R4thcuxpuF8+tDuYRXfw4wF+nBQZcFVIiAPUwM8gn6CB5O0KwIyAjj4QMws",
-	"FnyUsQI3IRDTVuVNa7DIEyVJIJIFq8t66KdsMZAqmYmJtSsGC8qBzpmJScT4AGUrGKM4ma8XXa70u2j4",
-	"dAM6VpuZYYqy3uLJjZ0Xm2bCJaa3gC+80ZTgZJB5INxwxNz3G06zXXNqnZvzVjc9EPyqmrvZ002EPpNm",
-	"AHGYRZr8zxEP7PNMICXkoIM3RHAS6Ha0fnnPAqIs7GXqOEiUglliAfm8gMEtaV9Z7NS0GIkgVVfEduNz",
-	"hcyImBxRYatsFYiqt4dsOTp4sbBDn/Ly6AQ59eZk7lO+2gNx1mkBYF6nddG+uaioA54FDHDxAjbzwhmu",
-	"vk9LLH9zIDXqIXcSzc1QlkoSv2A54MWyyVkRvxHNUCZ+Q0+HvikbateO3fhg0yk8rl4gvOL7aq7QVgfV",
-	"7lXIvJXV2GSjZbjW60BLxQ7CTFApfG9Kdtet8xQsYAqwFOsxMGS1QNrYVpTAkbu67L24Pbm6uNYXrVt9",
-	"nleIkTc0R02uQt25jsZY5hwt10QaK4XFEi/mtQjUWPieeF9Wshl+ZR6aCrxoKOnh42UxZaa1pYPpRT1m",
-	"hpRLz6sU15xNH/s0CVub5F+tZ33MZRWtkxyUm5jiFZG/J1VRlxaGWb/Apql2uU49y//uSqBCHtBN4K+J",
-	"NPc+lVP1zXTESiDlGS6aWxj7FVU6nTCludrkhlv80YepsNPiOlBNWSrM54iDKHcbjcqg+THzr4DL3wCp",
-	"z5Zy/V2ovxrtMktXVInVQOLFTBKt3rpVWlN78UMUbdXr/yGCukE6/u2L5tbDWlqr9USIO0gAUmRqIyMp",
-	"eWDszl+QIZgSd5K8cVST9B515ITM+OmbGEANXwItT+A9DJkcXGJtIuk9c8mu02g09P8BbxbqpmDYYWmV",
-	"2IzC6VMtH9lbVWDUWq/SWOUDJScnM5cWTARliZvKcEEGIWRhQkOQlTmIUsxG1Pcxww8yQlPyKGemK8Cv",
-	"j2VRnm1j4ZqBcaB3FuNb2uCXETsmU8FFqEkuKCwuuL+wrmeL1gM7NY1NsAyyNDGc/dWrs3xokcxcyxyc",
-	"vbOXyLrCPRSIoc9mhebzztkJeXpw+BmZ40PEZYp6BmKdEqm0BkgGI+EyKEpoHzNOf09GJ9KTA/LSe3bU",
-	"5wNsAtxLIx/KYBElyJ7TOPjc1jnlLkYgg1P2kSQD+MOgLxuYEcCr2Tt8gu/0eZ2SUagIZJ56nPRr/+0X",
-	"/6Zf27KIMAuI4cec+yTkT0HMgMXjWCpPcaAn+lEoXKYK0bwhBgsMpw+B4BObugAuc+gfo3DmTMyxskMe",
-	"tC+qE5TJnBAB4utgTMSYen4YMOngxFmQI5g3x9qgof4cTobewBjScWSXqM/3Gjvkq7hNqcRcb48RADRO",
-	"qTQxIDME0qec7DWOySBTJGaA8L+SLkxNSt+T4M0fhWqNYPAEjNMmxY7KcBeSWDx6RDCW1GxJHJoZ1sAY",
-	"s+ueNWvDmDB9dq+xFfuToogNcua9JWoqJJ42kukjZwLyXJApo0GMOmX5r6A81FtPagFU5Na60sfJQeMp",
-	"GZxcXZ6dt096AzQso36B8TEj4fuea3RtsL6NRODib9QPGHUXBCsxkzrtczzVUkWco4KUULpZn15bpugX",
-	"tgW520dY/kgEhLmegtgeLhWj2ZqEB3tOtQswLE0ZsrONZIv3T7IGK+aBi4ks3EiyJOVLt/ui17u2qVR6",
-	"96d8FgdZ70yZ0mMFd9bYJ6ciiOr/JfLmQVLqdtIukmfUJVanWVKaJ9vLTadNAjZmAdMbNhHZkuzpmAwA",
-	"R+wIylXFZ/WEcRZ4IyJ4Fk0g8fhKNdu4UuyJY2bcgJAsOXpOjMDNTRweL4CaGhlAR5QT+eCp0ZQIvkNa",
-	"4LiFR5LxfhYYH2H4PGmcD1h3ug/Yd6EMAYMIE+i4qwUEGFSlqTUQ7YQIcA12MRAQjkaMuaTerwVMBYt+",
-	"bWuH6GHIPqcBM5ZCg0VmaZpAdTAAJegDYA2zJkWfKhb0a1tHROktDPj7LiMLERJXRMUQ+ny4gHi3ARI9",
-	"QK0FCNA7Lw02aAbmSXKw91Rv0MPGPh6gHf3CdnMMoG+eJJJpMdTn32Kv39pXvzVNf0tmjHI9I9/qh7a3",
-	"t0nBv/ona7G+7bS+vGl3WqcD8i05aOyTbwkX5Fu4xuqTFs8XDrhH5pUjIsaI2c5IOJ8E1GU7ptGzTqt1",
-	"e96+aPduWz8+abVObbsN226T6GfQlO57M4wwDPRJyEBCzcQ9M1JL6qnIdPBV87x92uy1ry5vz5rt81zz",
-	"vcSh4UlzlFM9cVwdZ0+KKJhM2uZvLps3vRetyx6E+JnGd23jl8Lg5EkmpSf4ERREgjuDZrdoEq46z9qn",
-	"p63LzJQ2eVqfTcwvKOCgpVOeLGFim7y86t2eXd1cGooOEhTJcDS1R0Zdq8ypBh7JLdvGRav34ur0VjfV",
-	"PD+/emWHd5icO0DrszF4YDFHGY4p37ap+DD7Fk63gslHVD/XGymJ3ukIPSkqlwz2eCc+8DxOQsm2jmwo",
-	"lGdsJbbXTrNnmMuQvqd7RryI9E7RbDZnwXYciqA/GXycHNvZ9rvt55c317en7W7z2XluQ3S9Cd8O5zAO",
-	"kGlMn3BjG/WQvqnYJq9OOjDhesLaz2/MNjtMbzMrdLSSwwW5OulEMETHuK/1ho4WZcr8ecRqP167+bMf",
-	"V279y5urXqu7dg+ouVftpNs6P7v96qrXygkKs3ojyvU797pRCClmXgDB8nBxFAExlpxUg53W9VWnt6LJ",
-	"AKoTrW6xed5pNU9fm0YtZ6TY3jSMLULMu75QofIWbWJbeuzF1flp+/J5gejSW4aZSq0zvfkomaILJU5o",
-	"tnuw2Ws9v+q8vn3RbnWanZMXrzPtxcnD4NJXD4L47J75kriMzfW+g2qMWssBfNkHjhqOncbmRev2utnt",
-	"vrrqFElZzh6I9bAT9nVIfQPnCYEzAKBqm3rVubp8vqwt+07UnhXdETFXJ+3m+W3z5OTq5rJX0EJUutmb",
-	"cImaZiDCyZRQTjyXIYpiBO6lz1bDrLbLFPc0Ty/al7cnL5qXz3NsmRXihpeMzIp5KRA+hObgCW2bj8LH",
-	"b69vOicvmt1WATPNw2A0pRLTdc0FICvWbYOti+ve69tnzZOXN9cF8zKko7twTlwxCgHmX3NTFO+jbzkm",
-	"Ets2d918fX7VPL3tXV3dnjc7Zvi7qe0OIKeeRHREldQTHhnheoRXKZ/JxMnavbnG7XN70TptN297r69N",
-	"64fZ1h/pA8f1KEbimPBywVm6NzhAZLxwna/aJ63bm8vmV832uRbhsagqOyTcqNwbqV8LqSYB63557pAO",
-	"cz2pt4hlmS27zkNmjw0Iik8qjWhC0XsJTxgx1nfI+wV5EMGdJbPXvmhd3fSWkuaglgkqf9xC5oANKIfw",
-	"Oty8iRWAhBqgANCMrVEATDu+d8f8BTwiIYE8pbg8u+m+XnmwGj5EuiwxdeQzx7KTQ066XzmY+eEJvmWv",
-	"Unab6sM35FpRtX23L3utzmXzHCdG87Am3M6EXisokhhde3HOj60MH0TX0UHEymaD3bYvQWss2B2YhBAd",
-	"S5BxoJIbEIABcw2CCoXAHfk2k5uXvZ17gBdpkmIYXL+xQGWsd1xe3XZvnnVPOu1rrdiWny5GZMlwGF2+",
-	"oDQHNI4ty3DGEu12Wt3eVUfvhYy8OchPgxUNhAIsSHISslKifdq6uL7qtS5PXt++bOmD8aZrdbK9ZMs5",
-	"/GbIqgllZOww3GRW70j/BPnGD+SOLcq6a1/enp23n79I6J+FuwhuhHdsYYhBS5Bl2di+p58A7dTz/Sxb",
-	"XndaJ1eXp+3sjWN3L+qUknHA5JQ8b/WIJna8fUHVaGovGZTcs0BGyVAgzIgv+ETrIXjuGcsMGpq0Kqz3",
-	"EZ3P/YWDghRukq0enUTM3bvqNc9vr256t1dnt53onIpnv4lZrSkrGuoVIxoid4pQQZGtOG50KEIeX4Y6",
-	"re7ry5P0BXFX83qUbIgRpaMwkCKwk6zv2uYbff2OBzs0ph/3iMgFH5kretQWBDZD14nwqOwltebUCq6Y",
-	"NaeWuxfWnFrmMqfftTezmlOLrlQ1p5a/GtWcmr3k1Jxa8uZRc2qZi0LNqeX1fN3bj/PfFarUukmrBdu/",
-	"UdesObWs8qlJzyiSmticNqgbSqpwNaeW1sP0Aym1ynad1H6SWcSRCKk5taTaUXNqObUBpr/oxIdOcid1",
-	"zamZgxFStbqaensi6OYzojz5VSyMYVFTohS/KRCCuvlCGVbwQyRtME4vKw406bnNCGnWqd2TjpotYtcK",
-	"gX8m4q9jDXkOhAKe67O+9XbEmAvfxX6BM+r58NUNp6GaajXYFo4/E8HQc13GoYivOtM7X+8EuOdfCtX0",
-	"ffEAT54IPva9kdJjogp7gx/0jTicn3qSDrGXq5POpVD6eW8SGvp+nP3mS307lNlvu8wfg2cd/8S6sZr7",
-	"Uf3tmHuVJtbcg2xomVOzXtEXHgtoMJoudCN0xq7j+N9X+jKR+NwVI4/6zQh3VfcJYGomPyuRzn5tjkHN",
-	"9FrcPQNNR/MCXfiCuj0hzmkA79xwGc6R0Autvpqytl3UVW44vaceBmI5tZ43YyJUAFYoNcWAnMcBTcB2",
-	"2UZnR+IbvTAWtOtSdBOKAHzRgWNa95CgOnEEv2SLDgtNOn7q6zY/873JVGFY6Uhw10sxEMTOXYXqatwx",
-	"E9RhWopHrPgGbcRuOCpME0npLBiRrozYF1CS1UcAhox7r3qdLjSfYyZ9hAtWT6iKj2Q6sSNTSaKwtolT",
-	"QxSUEm+hvpFEWhJ1XWnhouc+1Zo4qH8Lg5ZCNMmfP2nsWmSV+uB69wJih3dfZ+taXO9eFFJTjrIPP6UL",
-	"VD2SBhjtZeeV1R1nHhdYOCzd48HTwsSWIvxXWLsytw8up11gD/zFw9A47ZVAdUYJrROlkoHioc9Rxt3O",
-	"EEhtdVBtRJCdnxR4ulnAEpeGfvNDJPtZzl8RMlA9WnoZpjNW4d/2eIwtCOkbHnswO8EL7E0rv6ciHMwP",
-	"WDbXnTevvZEKgyLf0D1VNLDg5Ab7LGeRaVaC7F+BNW3LPUXoLj7jLrVI04ITwFerAEY9pwvdDnwpt47J",
-	"rgVfSDf5fhjVS3Ksq6Y4RBGM+oUWXDblksi71bWGNwssBxbT/AphRSUIeUlWpYYnoHgVVZTcdM5J3dZ9",
-	"0I2Az8YUW9A3NREqMmOK6qe3jg0WQZ+DCy3kkqkdArGYYCB64OAaREABuOI90MURGQoauJG7cUSDAH10",
-	"ljWNO7zP6wMMtNxBOgdbOwQzqgzdWo5NxYNF5jasAT5PffpMhTdi6FRfPeNmA1QQMPBctOKB8FdX3xc+",
-	"KwYyA6XCgtWaFFNo0fBelqOcOHchoji97zM84FTAXDdCrlJKPElh3WfB6j99KrzpuWLCjhXnHyv7PV0I",
-	"YIPs9+vE2pVkZaV2uBYr9Ah26uM5nxxrzerJgeN99eyq89B4+Xwims1m87J7M23dTPSfLf3Ps5Pma/3f",
-	"8dmo+4X+46Tht778qnPAn19Oms12s9m8aTZ/PGdf//xz/XOze/PVVefl4cnrdvvvFiSCLRU6TTJIEFmf",
-	"88m3P5uzybcTb/ztAxvOtyzRAy19wJjbr/VrYFDzGQ0y0Zz7GcjXcm0kpqlkphMbeUm5BGsqjRJ4SX1w",
-	"fnWCwCzt0+vbpv3jmeZ/3+MYPWssatERiwELPDJyRs7VCkAtaZAV6B0uyNe3TfPfZxV3wLkYwdWmfXpt",
-	"Xn0Gu+HL0BvdrczW/hQoKpW1ndLi/qXH+QbR+L8bZevNybBJ2foi3o8Xu5rMj5+3Av/Lm/bJy9sfqqh8",
-	"oveKbJ9g748l+xNdbCD447c/xDUoScvGd5+4keVoJweHWhwbEJMLEUDY00iMxyyRZWLz7DdEMDE5cB+6",
-	"/vg65amtVFl9/kdQC7+vRaMLxU0xiwjFOgz8LnmeHaPRqqDMossgJ0syE6MyAodI5NaF9pgLZqMFuWNs",
-	"bi7TkPmWLGC4lUqRWCnOo6bXgG8XozsY5sqdFDfu2KEXzVmHUdfjTBbmE4PneyVRp5G3vKuoMkB6rrf+",
-	"e7lMZNO/ba+Y/hHz5uo0oGNVYo8DX1foM4t8AV61FDJmsm6gp0yQfAL9JFe6vbAGVEUgl9XmjASwSwJ3",
-	"JYkv+u5f/Pt3//Bv3v36l1XaWwJ6a6DZRlMaTFicZlAOdfO0GOlmzR2dQGixULml1aDNAvcM0FBm6u2y",
-	"L73vJllkKSjoWHOBPl8n3JPMNXUtfL0/iGRzGkDu63CRhAPNoOMUrlKfxxyBcLF9/tt/9m9/83//Y/LU",
-	"aSAm7WpcI8cMd8ksffiKemBEngpEDZIjyuPcB+gxmbFKLrwPW12vwzQTFtcCXucWQEMlrgvreb4yEeN6",
-	"RFMRBv6C/EwMIeJPYiKOGJmNwGxFUowtR0wgiAUfYNpGRC2a7fMpIe99GXHRvFkhlaHytUWfYdcA3nvF",
-	"y0ynKnKlwImXmBH9nZ0vDJfPTJCRrCFXng+OkSmVO5sJxXWvV5y9jcDVCvB/2VsFQ3Nsof/ABBUl8lG8",
-	"kQEi/rkmvd68vr7ttS9aP7m6bG05acsxssOY+r48AmvzwKWLQZTsgoZkb0ySyKhzKpUT5x1FGM+aNLQk",
-	"k6ZpZ8gWAhJfbUkRHwwQ2CGxUSTRj7auSX1/N35kv0EuxT0YXIH4vc/1oPeekjM2DEKqF2u/AR6Zvafw",
-	"ln7I/pZoFYrT44BQa0owxJTGsYmGKTwJ0ZTMxcjAuonJgWFh5ZJo3j3lkIFdtwGW7s1MCWRpzOahbllw",
-	"g/qHxlssXIL6GJooVoPy/15eqLUYiK7VEZsnxFxmWy8VrdXu3NHj9srdaZ3cdDrty+c/wIU76rvidTs+",
-	"Rj7WbTvuYYPLdvTyh7hrJyjZ+KodtbH8pv3kEE2fcCrtHUaX7g7C337oq/ZHO8R3SBN49ggluk0e1/pw",
-	"yHETuPi9gXwoS/n8oMYAt8iVeRq7MUEaHhOKyYmRrxJwsyHY2Ejr5d7I/d1V3siPbJT4nTYy4CoUbxFI",
-	"xU5skEwgimvPLi+AuFV4PHVX0FJQi6d9Z9fZe1NQqzy96ddEF00hwSD2gP2ckQtQBenrkJmf9WzlD6ky",
-	"QTEXgerpy6MqRs80JUxMODYcDyLMVjTCiNg0oOD1VbcH0ZYXgN1e0aGGh98J5umAtM+SWOpgKaKT1Aea",
-	"joFDBoaQtZH8Puw4mKtXqeiwjlKMREAM4k0ubyl3DP/3gK21CYZgef46TKmnJPPHUaKHmd5HEn6tiGGP",
-	"67UOhJICHm5Xvdip1K5crjIUbZHyfHg7D5BUonxG6lj8wcyDgxU9Eg9s7aw2cMTUJkYarcUy7KcInCk5",
-	"peWwT8uxFZPb7EOgNqW27d8+9CaMLGVxjZoMNBJgUsiqmHapKqgVXtDa2xpPv52zkV4KgE2u+pZI4uxX",
-	"felr66uqTl2QNHVVkgaTqk2nipRWeB5VLLlJgU77aoTIlqq+adcrOdrMZDkRz+SmPjmQ/GoWcqfwl9de",
-	"DoTPVmMb33RbnZpTg/yHigf4jYRIKIgdx+Nb+CURNBixZVrPaYFV47ny7h9RZlONor9WzUwG01hPg9aE",
-	"gNK19aAPMYldb8Jv5htWiLceYY//zFujYLxTe2BD6UHpiyXV45feX+ChitejU0/Ofbqw96Nk0fnlGPnm",
-	"ue8SBGfX95zRe5OdtUOaZCgUGXu+j0W9KPwNVjWGKAjjUJYUOVuz2r0ZeRE3YrJIi2OuSGZJ7bdj6kuW",
-	"n/v4pRWA6/bJQgLmdPaSLTSd2YKXd9HXP62NqPS4gJrDzKTF1fJ3trtEQ0XQclWKgsQXt8OVuNpRf4Uj",
-	"y5QKz53OiXrf1as7J7EGs8pMXOn7Q7SXwx/OF05YOuY1Cn0A2IB565Ek5pwCU7jWZWU43I4PskcVNfxl",
-	"dW1M0bSR8H02UnEFP92rjWumEUmFHa62IAGOQ8D4Zgtyot8uWmUrxVa6bMQDLy+noUcaBeQbmDK8V21S",
-	"cDVlHs/WxtF0JGZjJd/gyD9q3GHloP/q4ywdlsmJKI5ZWOkhSQiJKikf1Wv9F9cMr77LsfzzMqFWgV6o",
-	"IF+pQF71gdn69NWUbc6qspQS65eJWqNSfulEZ+v5FwDlF+E14uNadfS4yX/D20FF8SlCtbxZLSONBFmr",
-	"4Q9UXNvTQkUTWTZxoSzWVC2MYa17071uXZ62TvN6ZQx1uMLsPmQB9pUj1TRRTJ0Y3RXVl3GLPekb2NCS",
-	"KZqbZ5DNaHCH+2PlYVMaBvDBnbUwTZH0NSSmkguTftul1iZYiGoOWHjUOl+7vauTlz+A4xX6rXh7Qyb7",
-	"WA5XbH0DZyu8+CEcrYaCjZ2siVDONXbism1VkgZ8ykbeDHAygzQediIMwpuxDYH5zW4oSLGF10tHXiwb",
-	"ceC1RuPw6X4j2ZzNxLYSofbyqnvdjq/1XTqTIZ+QltanA8G9kcxL1VEhSiko/xZ9NA1SB9A/0iakj+7I",
-	"cEHqPlNYesz1Jp6SDhnsDBwy2Maor9RdeVlN9eb2T+j2zxvbT3e233yz6+w1vvuDVYLUZQB2FE1Ghdx3",
-	"IPuRxDxweUxedl5ly8BniHrzzX4xJbEwLstNwjkCsDpJ6nBThmqCgEVJJYE1c8hls3va/HIrl0mVna3K",
-	"Mn/NG3byRMjiMkcTF1nC2pdftbo9o2JIx5Ydfe8Ko8X7qNxQokTAkmXLi+F2sXo29WHzpmpropnzOhw+",
-	"7oZDAtXtXeZ79ywAe6eB4QXcU0ABglap3+eAqw9WPYOuDfC4YO1j7lEqVg7wa30xgRbT8NHf1Azqu7l9",
-	"0NpRjS2+2PvJj7/4OX31NGz/THgX3YOHNm/8XQhugof1ItV29588ffJ0/+DJ04NDza/h0PfktAcyKw61",
-	"ftJr7B41GkeNxk6j0fgJeEySQBhHWhjo2ZSPjXHwcfJ3+RgmbztQLs9LjgTtK86E9CJdmPdyxBQJIbs2",
-	"aSAvUypfLxQUy89sm90Sg9xqBrpIrEcpLWbgqIMge2ULtmZuyUoF3jBU5pOLgCHUv07P54oBZGWbJSdu",
-	"3bHwvYkDLR4sMlhh3GeCeodgruc243r7ueSL7tVlZn6fHB7uPymMR40YtATnXGV6AwxrMZkwl4TcBIOs",
-	"nocUtxeIXp7Y0vAkMAmpd85OyP7+/tOt1ERlJWVVvjFAFu3TcqkTg3s4YEIGOSokI4PnrR55TOfe46Hn",
-	"+x6fPDaPygFgestVQB/LxXvy+MID9Y35787tmz8sPMlwSAahpTSv2eKZFFBk0V164o7pnsWcfh2ybYAF",
-	"3NZ37W01ZduIjde82v5i9+rn+4WJyjFmykqxEi/BdzkCCj30KbDCBKjOhN6bVOL5nNTngccRpL3ZPWm3",
-	"oaCqnNMRkxnsmUpjTC3WQePpk2Wr9Xe2/39vfvQH6yG5pMZdeE6Gw3L7r/ee1jioJMy42jiAX4pAXQUG",
-	"2KGK63aD+OTVAcbRIJIElUzmijMrUpOwCCp3LXJT4s3CuCPRYZw9LI/lTB2EgX4eoFQHzAJQDHZKSm8k",
-	"IE+KJCbCB0KlGQsaAvdmwKDXg8CAljkLZpQDAjGOLoPxKzM2p7VAVTh7q67pYsa4KiU03rSYoSUxEB7w",
-	"qxBFaos8TD2fET2j2zBFoLzxaFhxVZONKV0fdmYdMCh7UUmsdUS8dYUIzlYdEusVszRoJiyBZJJeDyfB",
-	"o8kBFe2SHp18DFGznqxYsuuX7/EerZgC0KNR8H+v+UOE/feaVQP+9Yp8LMuTbnsDu1OPTp4HIpwXBEkJ",
-	"alzG+a2Cv2GBF/22PrN9j0mihC3cP2OUS5MHA49XLhtZHDCZc+q+NyOvi3Ox7ADDqCIzZcvm+UOY+KI1",
-	"29zKZ5soK3FITXyBqVn4JmHQ0l+QKR16cTxVsnjhaEp9n+l9+6agJOHvAkuloxn2yz3JCZ3xcLX55oPV",
-	"7jtcFV6xDtN9IH57P1a7pLNCMa7oBILsHbJLlCD7DdAn6AjtmIii7y+M3p8+aVVA75m/ylSXm+UISCLP",
-	"g4YWSf5f9t6tN44kzxf7KgEeA6rqk1UqSpSmxcLALpGUmtsUySGp7pGnZpXByihWLLMiqjOyWKqZ08YC",
-	"PjYOsOdhARteG7trnAdj7QcbBoxjew9swA/7TfZxtw1/BeN/icjMupBFipSobs7DtJiVl7j+43/9/Wqs",
-	"h2EqGVG/lIojpyov7MiSogmzIU4VZv15xWDV0fVZVZeQ0S2qhsDuLN7BvFt5lOY24ioZX6Fdi1bfkonG",
-	"wOz9DH5fe8ljX5blR98k6H1FsPvSHVQ0Zn5wF+fzLhmGO8ubuPygvVlYmx4Mp+yCQfOdXzhsmUwWBbFu",
-	"QFG+alZKX60U6CrE2PozdAsvxFq4ho6zcoit+PKv1p+0Lvv2D2OJiGxXvZWYCZ6LhK7OiOn1yz7h9NV0",
-	"qDiJxzopqj8wmnOz9YQqm3+evx/5yQwdLqKGhM10eawcG7iipYJ0Sd5WOepsfw4oSPzuqvYK7qA7s1jw",
-	"7TexWeDB26iC4Rb87MpfsF+LFQMSZaXwFC9zFEVh6bN4KO8K2Mt+z2yuvXz7rrSVNtd/jG6ayMciU6bp",
-	"QX9t83dXQTOhkPHF17+fjce8Upwem8sPRSIn0ZRpU4k8+wB2W7SqkeeyOL2dVh0i2PlIZcINZLa0Jc2C",
-	"U+2Ro1KFSPjxF//wVxQsj1BOGA+RlOpzJaSZcigUWegD8M2frj8TtY1Wy5O2xo/xFXGdAM6dhXfNfUH8",
-	"S9FXaubBvlJxvTl7MNzO+BzDqDjqeRKVWKD/oDLbvPZJcdUhcVmB8lyy2opnxdJdeKwXM9CejhHaRSKX",
-	"wNW1PrTfjnf29lYU3S/HUyKKSFF+zxyjqzWIa2yuWVFzC03FXMqPzXT+1GpemRmQNyfLH9hNZdQhz6Sb",
-	"MVmcUTfMpO8rhVGWG8d9wCS57A2Ln/h+aaLKSUh69X2PWVePBZI31XAA0Kr3oEN8/0Q6ImBjsi2EULfo",
-	"bNJ5qH2IStBGPruDKoIoLvhZkHRze70xzO21RpDMHhrAG/VxkRbMSzsUI1TmtdLEgOhD2nB5yZS7XlmN",
-	"KyjNuMdX1pvx7pLqvH/8aufo82jP+OnVFWiSZXeoQ9MHbqZG47O3pElzO36OyjR27XLQoacBdKiiXz95",
-	"5vVrrJqrSs91L1PWtmSWiFOdptWtt/nko9GJPu5M6+DZxTCcTGdMEKUkoyJmAGSMPSNslhCaI4v9Nm/K",
-	"iE4+m4kW7s+lh15AAFpvVf9X5fRY7WhbScwWfIKpkhfKiZoUPT8fhBKnS7isp9Kc86P1K5MtPw62aMVz",
-	"ougAUb26NulpiUbee2x5eTSu3erFJVErHB2LttNbxKpiBofFe2qGN6cE4YVV0uJbPVyQCrka2c7VbDoY",
-	"injydb0tUtXPZ6G22EoU3+t8IJ48i0R3zYMXdtdgtTx5FtAM8UUbYlv16M8+A7MQJiN9ta/TXGWRYHiB",
-	"CAmYtct1jw1ZD6nVgIUC6pE4tWbsbovMZ+Wa71WjADS/b90ygRkK4mEqr6iHXzzTd1zcvqRqfHmHHdkq",
-	"izELQC6SsuqQVdXP6ZgQn0F4OqLn0ZexXy0s06VsIP4OQV7OU1VhWp3xFGYqEaoBL626aZejE6zGulUQ",
-	"sz2JrhMqKFrg8Q/ugFzqYzKtluVXiVpIwqrfPIPp07IiLVu8t6H/4Sb4+el+38GmmXoQiyUpuSsidszn",
-	"2ZYwNCq5xE82rswT848ubLTN1baGhiwpx7iw+Sy8TE+6eXyZw7Vobfvg+5VxUUZwv50QKEqlFUu8ToRv",
-	"kKZ4GEOrZqFdDuNIxNCEuI4VLvP5d6JmsxI0AYvZqGtg/yKiL0hbfPdEuoLZvH5tPqFiOCJoxe+v2t8w",
-	"Rme2wRerk8Ljs8RFX8wdfHTetV6e28s25cw3Z9W48MuyRbQMPithBIUVdupw+h1XEq7c0CDIKSntuhmG",
-	"SHabELYCf31R/0hHXeBjJB6r/TEciCtV+J7KFBbVgqqtkUKSF75BjNKxEz1r+jobYvl5zw6VGGpTucyG",
-	"06pgHuRwDPvrLv1fqZWms9wFe/WX4AXE2HzVgtjnd+2FJ8KqwJcg0+XC1bFaKzih9iP6cbQQwb1jzFim",
-	"Au7NQKxmMsdwz0hlPbSCiUNyLix/5SKDT6Jxs8iWvxqkXkKzYAhDid58dvrS9A1L6/hlsc5XyUigEV5o",
-	"i3VEvNU52o4fgW2NtxEoPCWBrddDMSO7CkRv2kvVQovn6sniL6xkScuiYacIQCUzVZj/qzXrjiouwCxU",
-	"q4xouFH0UutA/tzd2K5SBsIwHdepA5lZcIWILQ9bNCOqK/KptEcrYqciPsq7qioW5nfMjKSdmY/Kcp9f",
-	"csvPn9X833Sv935/39nb2zn5DL5v+vCKyiCfr3fl9+bX38DrTU/eRlqsb8ONM2PpBUv8ylU9ZG19vdV4",
-	"8nSj8ez5r75+0aqudkS/Yydp+Yxd2/nN287e+8POO8R4rp6dT5+3yifZ2kbzSWVHsA+7xWxRBXFdfkbG",
-	"0+yx0Ci1gru6d9BZgB05p2It4H9iNlGbkSvW4L1tT2qmTC+bjvI5FMDnG1fV6pfr/FqNFwR2IBoL6/1W",
-	"0K5W8VY35n9bTcXoXIIKpz6oHnKNwI0cbr6xP339dpW3QmlbQV8L7Xt+syaVNLkFNQXSnD9yoq8/qERw",
-	"TZbIFMvnNvwzlT3lPFw20beoH0CH45ua4hVYkkbElc0U08BrNh57SCEjc5Eq6cgjT2zbnvkmaIS1YmbF",
-	"P/yV8BtQPBbrT1qtSGR2bBKV1AOKt7ceJkj+d5bZSTB3lUlmsnRKIxLX73493FAJboEusg69XaIOF27B",
-	"jeaztSt3MeKU/Fjrdpv+r40f6//xf/Sv/nS91YKrLX9l7VNo1su0S5/TBae1wrFByraBhFmMy6JmGU/X",
-	"9Wks5lX3S+NOCB96hfLuAylluo+y4lzonxw688Ud61Qf6uTQRzRg/WbjVGGhReW5ZKxCtBH3EUK1wGfJ",
-	"p6NzV1Zvr8clcks2Q4girWQ8tLF4xN/z0SgtH20QlKevNEMSfxyBECs4vWCeqPaqTOBSb1Pqd1yslhhd",
-	"5/HM8MW3PT3XMzsupVRZrpYt5g2BiUc13PZDCHxh7h6PP6rmopepROekytRgDI06k7m+KKS7dmLCRUZ2",
-	"AuK/a+Ktb3a2vn1PrwEpecqviET8Znf/7XGMAfcLlSH9oteZIhEf7uwf7x7sxyKfjnRPpukUJhMlVePC",
-	"iyoPTljxcW51jr9Zi9Zedva/XYvWjjvf7e6/Pl6L1qAR8J/QorWIlLtoDZuyFq0RHtFatMZfh38d7KLa",
-	"uXOytaLVsCXdAL4vzTl8H2sNwVDbkgjXvDVQvXP+N2gZ8HltxnDHrrlQSE5yqIwji+3QarTldvIe2iGz",
-	"lugKk/sRaZA/66F8p2SWTm+l2uv6CKbuesDBBMi6CDB4ZYjTqZI3qnbH55Yim4buzAshkO+qN850Pj2G",
-	"vnD5rJKZyi7BVsGz1UeaERElQo8ALVvHoE0WjyLki+5Ze65p3eKYocKBXyk6N8hzNMz5vVv4yPz3j8uf",
-	"xRDp6VQ4fWYa41GIeqeWciy+yfPRgUmnkTiWQ3Wsc/XrPfmBaKoNBtLwI8Hs5MD0e25D0Tg50t+CzvIj",
-	"rqS+JTg9k8teXiqD5MfFqeydw2GWKzlci9bGWcr9c5uPH88Evx8n6kKlsK7dPO6TfyEMogsx+EdODOzY",
-	"qYFNE59bUgsAbSGDtYDsLtI+ukbjroNz00XCqFxMbJYP6pHIxsYxi83Y6JxLn+nsvbAIOUUMM5QwMoKt",
-	"6jDBv2ucQkUkxLupnW6gRyIfZHZ8NmAt4BTBOkYjsrCbXdM1/+JfiC1rLpRBGLKuaSAMFSOxUaUsaDip",
-	"nahsSw5VuiWdagpUIrlGgffFQvpmAZ3pGiFq3x59j/A+Q21shpfrTfEbyrDHQSKQQOwd2BL03arV4ESt",
-	"u7b+pIlZeK3uWr0JDT7RQ+VyORzRIx57qi16MlUmkRkyrdKP8bt379413rxpbG/HkZCcLCRzoT5oBwMK",
-	"Why0d/1Fq9VorTdalCj04sWLxvqTxtN16CXVpsOioTO2Jg2dD9qJkqFGeq1Kk3qbH+muJXLaXYtEl4RC",
-	"d40mUIju2kSpc8otwgMeQ0dLqWCdlo+PlR2nsP0YmLEt4BWoCWY56NVvrEG+VBijQ3mmEgK8Erk8V6C+",
-	"nalY1DBvbL1OKp3Tf4Br/ELxpFXmV27RTXRQQpvjP6J4jgS8KhLwcCQwyv5jjB8lUD+VZRaHJsZaf4Ij",
-	"ezzK7Gmqhv/yz5w1MQGGvdh49qs6rXg0FE5TJcajkcoaPVhScc8mKoYPhxO6J41wE533BsKapuhwqo2X",
-	"gIpquXFqxVdf2UycqtTCMsqt8HNGm+Wrr/DF2DeYxA3YnWDtb7SeRlhCk2BYmWn5ofXIxNgQO8jwGNYC",
-	"DzGjeoKSiK2kN1N1EEIjw+zGHxo8DA28GTtXi//YXduA1b0pfnfcebPz/rBzfPz9wdH272HdbLQ28Jf9",
-	"g5P3rw7e7m///se4Hgn1AdUU+K41ys0t0aGcFh3cxFUaf9fZ293unOwe7L9/1dnd24EdsdFaF/Hb/c7b",
-	"k2929k92tzonfPmpiF8dHL3c3d7e2Y9FrZIqA28On3J1DOGzLHp/tPObt7tHO9txKLgv3wpvfibiNzsn",
-	"3xxsv4c+dfb2Dr6nb64/xVV22Hm3d9DZfn9ycPB+r3P0egd/ewbNPH57eHhwdLKz/f7NzvZu5/3Ju0P4",
-	"9Rn0bnf/ZOdov7NH1sqzFr3seOfou92tnfdv9zvfdXb3Oi/3dmK0h9RImQQllscLPbQuP8vU8W/2ShNP",
-	"uZfJpshUnrGdii8+gr8bHfg7phE42X2zc/D2JCaD2FsOmTRkeIGBEEYCucqGSqR6qHPaAvlAwYv97h8o",
-	"meaD6SYcFMZLF9QE/JvlmdQG9qsFUwM3barPVTrFVztELMd72tR4XA/EhlxufMSEyKBRDJS8mMIRdV6n",
-	"sjUEd4UlDqt4ih0wm15HlvTz1I5FYuHtqIAYO6FUK5mmeDR7k5/2Ae6hjji1yZQYmlGBwGEIu3H9aUG2",
-	"HIYsggsGk0Nwu4NUg/2Or8K3xt/sdNg288km4TXx652TuCzCxyOcgB4ozPDRsVOwd60R8WMa+z/EEc70",
-	"Y+SX/gNbwY8T23NxfbOYD97f8OtAyQReJh19MCrlsIRmdujE9dOII6EdjYFK0Ikm3uiXYmxS5Ui0FO12",
-	"OAseZYvkx4fGUH5owHsap9NcubjeFmMDE2Ho7SUkVX1mLFo9Q5mC3sswlCVJ2MJG+lB9+VmE5E0oWwd+",
-	"2xRgytO4IEprOoHWjTKFQSttRKbcyBqnHMhqfBO0mHIag9dMwoVUeVmuHUti+MwmzEkRB9PG5UomohZi",
-	"ZBhJ6yuFL/YhskjEmIxLPxvf6Qo+Zh2lfJnQG1qkSXNAxExxMFKmc7grnjZbzadeeUIj0wmZJJ5KvGvo",
-	"3Oul1qkEdeTiAOjJDMlHSHOKwZ5jARH/45//HfkFBRs2YOPT8bAFJ18kZJezlB85EYMJy2vQjuJI/OOf",
-	"/x314UwZWB0qEcfb3zqCNtH5JqOcJL6gH1RrkjQ9a1wuwXLQpmte2wiPX7ipkepcZTIFdc2CoifArj5G",
-	"FbkpOrxGhnKK/ZqyfVweDJCtRk0En3NdhDqNQk47tMFmOGFkkxOwCsgxVhQvVAa2AGywTEkcSr+WacVI",
-	"J7pruAO6a1HX0FqhMgXUPJriW7CBpIhZrYnFaSZNb1BocqRCtClBt/QBmJ3iK6DHatrXTiE3D4mzkDre",
-	"npdx35ycHIqYJAJn8hav5zFhxabdNe5cj3j5liPDxRM86TVCOtRpymh28ClQwmBdGPUhj8t5byAdu6ZY",
-	"zH5r41mAYQztRGJ7Y/Qekix38+M8wUrGYtHCkklgI8OSgaUGujqqPNJM/SJD8g10heHSw/muoYwVpXOu",
-	"tGTj76CdtXpMautBUBWCtPnQwJCDkamXNzXsAdiDmezliNGIgK9wOMmRbk7lMI29cQpyIVN9RXTcMGj0",
-	"AIlxlFswTSNlR2ArwUPWpq5NZSPwhqHn/qhuNC8Q2EJ2XXO82CxmSRCyGEWMxjTLzdRZFBk69/q/t6LZ",
-	"jO+aeMZOjpviZWYnThUugAyOfV6D9Fjbm3/+FljDXRMTva7+A47ypniJbgHRHbdaT3vYLvynipsCU6rL",
-	"uaQkyU5tPojI8KNnyTUwoa4mXVO0AaQey15Yn77/ysCBgprI0xZYZAULFZzCNhPrX/N1ugsHMuoaLBLF",
-	"/U5iA4MIfh5mhwSz8knlt5k+A1G3lVnnGvSX7xcdbUw/B9bVKb3HVc5fegRPaVeYal0Tbx0cHXsd9v3B",
-	"0e7r3f3jGCY0h+1QA/NeNpwaSVo49CIXeaWza2LvqJCjUXPGWRHDOe5UvglqDnypUDByIdO0zmFM3ypu",
-	"JrYM9EhEDqDNP8pUP9Vng1zU4oNDsAGO43oxBsSFxSsytROHzm1lci1TxxEemj2Q6DC3dVoD1fWE1NXW",
-	"5MrkDTg5+Lz6bYOzIRq723FYUNwXAi1IVe546ZAUA6WrqqgueJef++8Hlk+lNEX3uRcjXTNjrvlVHH9o",
-	"gORzLp6tPVaZUKZvM/RNODHJdJ4rs9k1MUJe92JRM9aPRj0SMRmUKKXJNaaShjZsZ8INDB+KdkfVZYOl",
-	"+aZrKtZVW0gqWOB7zlTuyCCbs7HI8MCn8fvVioZ2t2LyOnjTrGVXp5qnapo1qA7WNKi/pcErlMR1CjCk",
-	"uud9wuyTO8zsKNMql8idfLkrzj9dcD8HD1wH2TZYF1jbXHvSbDVb6BHPVKqkUw1jEfSdfgFlB84af4w6",
-	"PFMjPoXg/CIdw5+EBnTBULWfqaqqBwfCqU5c16DzRTs3VmLjaR3ErpLnsLH9Z1DpByUixBD0GTqzNtEg",
-	"oQwoNElia9RBP0b7hfQ9dA6gElSLy3ljuIkCOZy/EoBT2SrBmuzSz5XSa7hy5Elvi0u/8dy3pQeJ77by",
-	"6oMyE+7sncSAW1wtkQpxOxJVeRvXBPI19vd4bZZij4l2vUwPtaHlDya3GMig89ZgzFApgd2kE/iOHZFn",
-	"CERCyRZAyxCeeuR4lMmOnehMsVsXPljxdprEx3nEG5q9TTTEvZ8pNKPQhYWRGRwTxbeZc4w/DWuxLV5b",
-	"fBGvgiYq+y+n2+XO1uoxbuG5izkcvnHHlRdGrc5qv7eD0A/TxyoPTBThxrQpCiC9o9Drvzg4oHNWtD1o",
-	"ctM38ltvZMCrX1vQL+mH90fcUTgtz6xRbMp6k8vrrzBtxhbjUtOEAUElHjPZjZ71oxh4kcPJ4Ge3BkPj",
-	"7z9V0EcyBOsEI8m/iV//+te4mckLGZdpJ6jYocnmYGFJzoN1iNru6/2Do53tiABTtt8e7qE/DHVyaA5X",
-	"mcgKUwYiWyAFPYXH621R6TIdb5d0tk/+tBhszr42KonFYxDAOiWnP9hUOBO0aFGl1q6wQiIRf4V7mlXo",
-	"6xqj3qYmyyP+0FAfcmWcPk1VozBXsYlXW6yVsT8Y5whxAXfJzKkkYMeHS5jSwoJiO7jkjnOZkxjkDFIU",
-	"P7J3Ph4Vr6hvlhRyGBXS5Ejk116jQyoGc2AmQBzPGsHe/xfP3Lgl3SBulyxgfGMXQ8DdNfGvRBfDwPjP",
-	"f/zzvwPR5rmJpmIC/4rJKopLU55kdsQ0pC53bTiVwADv2eFIZjjKwUgqDXfRWAu6r7lQGVtT/InaRT1u",
-	"irdlA86xxUhWGm4np5Tori3wYKx526MUD6tvLhYjJFC9Dwi9z/BydBJyIRe9TGdkUNfi+UIgnNAUibmk",
-	"C9dwgJcUiYDswMGi8cUsHNoe6N2vfmPm9UGixbMvxR1zpMiqrsWHB8dMHsJpF48z+i2uwzimBGg1UH6E",
-	"Najh6B4sURShrPD2NfP7TlEKBOpZWq41jwETFXg6JC7i3f2tgzfoyNr57eHO/vEOnG4o7tNEZeHtrl5x",
-	"rdBhhimMQ+wkbQnUf9rBGmLzXjovmbzPr7KXi2/QeQyLiNOO2Nk58dwJlvzLza55ldmhQI1MkBrJzhRc",
-	"ahiDYVGEwzIekqRFHSjcw9BKZddQ11R8Q2SPnLIu1uCT50zmigOJMC1iIjOjzRkIxQ4Y2UhWYLh1NU8V",
-	"5OqblMCDBRNoNW51jrY9AZeoxeWMLJiQUl5UBEbBTFYUqCiBgsavIn7b4z/q5MfH4YWO1+X8/dCiBqab",
-	"PUb3TpsWSC9XCelfLi6iryAWC39OjVdsyIJFq2pYx1doVBR2QVcC0z4ZU3wOJnaj9aJdCmOFaAbspLfH",
-	"7+C/u9s7bw4PTnb2t969/3bn3fvd/fev9nZff3OCA/HqtxjP2TrYf7X7+u0RhnTi37w9ONk5nv2hDccM",
-	"xhpKLvngKNl48oK/WUR0u4Z8WRS9XD1U2+ya9eY6Ggis+/M2xq56axolCno0N0W8cyLP4iJwwGtOJeyf",
-	"fuQETBdO3OFb/EdxM8EjwVFqjYIRS9RwZNEcPoLpmCoaelQV1RQWOT7hRO3U5oOgI0Rdg5iC6GgoZcBw",
-	"g2f9voUXSCbksZKO7SF+goQ2dA3liPTOdh981eYsVQ2+CP2r+TQ4lF6RyNm+iMTIujwSI9Lq66xEgwLE",
-	"I0UUblIk+gzUG85I5LmtddeeNl70v36etL5e//rrjd6vkufPumvUoXi339i3RjXeyLw3iMOUPW1tELYY",
-	"qkoofgkrPiHgDza9BjbFsv/dvn8Bn6ossql5uCLQZCzSUNmmTIJPcZPyHygOTfIb5WskXoEStpNlFllo",
-	"WD/DxTCSmRwqRP2wI2UKq7MSY6gt2LNgMFhb9+ZqOFrxDVHXhFXUmza+VdOI5hFG2XeVfDFV2zfz9l8g",
-	"QEeVFaaPRIJT6QV0aev4O6E+jGyW04EwhH+Cfc+ZxnKk1zbX0DIm/kZK1aoILOoRXD5bRNroIweLYFok",
-	"4qqX9hnGowp5FvMvsVhnn5OTQ9U14Y5LTm0KEjbFESNyoCMYhAYeaXQcnk4ZrB4jCV1zOhUaTnHDE18s",
-	"cL8lME3ZH+Xe2Vsi9CfCo8gT+ndNLs9cU2CBG5y352qUbxYUjwgxX1IPNJ16pEE5mBaLT9bovU6cqr4F",
-	"XZHvGJ82iifrISMJM0VAGqEpiXJGY9IEF+FQ8Q1HBY0YpVKbrskD408YXz0zb3Zi6k2xT8azn8VMjZSE",
-	"8zKf2Ap7ZT6xXVPqGclGMmMozAZ/+iELyi9GVmHo6+i16q6J2pM6ZdKI2tN6dw1UbuFs19D2Klz8aBvJ",
-	"4ak+G9sxCD5PJe57GntZ5mJRO516BQo/RnaldH5woTdOJzQjMY9s3BYyCMRHuN/YpJrFyao8xYEZhq4l",
-	"6DtK6xIS0+pG1mmao5gTyGISakVOdzr1uWWzTAVd41EqK/BHNZtFZOzqnI1zOJn4YdD+XS6UzFIdHkEx",
-	"Abc6O1T1dtfEtuwQcrE/ZA1BonCLFukozByFF31lvO3T810z8zlrVFPsFvlyZM7ZHBZHOEf8qqQDrbxG",
-	"XZ4pkJ9dg14luITnIaoM6HUzcuQGNryKxmmT0idKZxS05VSdjVGB7UudjjMleuPgn7bGkJVRNp2VSXyS",
-	"BsgvPM+CU5BilJSwIOFVRcPxSPMRcHI35vhRtGpGYCOHmqGwajCAgrm6GPfj42QoKXUD41nPW13jVM/C",
-	"nbX4QyNRMkm1UQ2+GNdZjIhS4sWz1tM2S8WSWvZ1s2u+wcSQWlDb6pvYWMoX8Q79GjUEjh4Uv3S00HkC",
-	"faBDJvIp7V2D7hMwNTkbEtR2XFEjOBd84rsU1ObC/RwURLaBy1GCNpgLPvhBWTeUXWL7pfSWcpcXvIS8",
-	"22EMkJfxtcrJBbEWrYW8BjjqnrRaPj+VS9bKeW9/5qh+iDwmVzLa0Bcw8XVR4VtFb0AM5Y3W+rKXhlY+",
-	"fmvkGI6BHLX9hJ57evVzhxS5OPLJz/Dc+irPyWlqZXJi7Z7MiJB248mLq597OXaYw/2MhvTym3c5LEwP",
-	"rNCqY0qtemvkhdRUjIIp2ePhUGbTufof3JJVJcWPfJkhiWbs99GajygVhHEYsJjdeWubz1twHRejr4aZ",
-	"SQyEvuCA/W4N1vna73FBVDUuEsZLVa5KX0pnRjxV0sfSUADHEekXFP0Meo1OFm2CPe1yPgaI2ZFUXrcU",
-	"LLy45TE9907JbO3HaMW7Ocv/93e55fBDWDm+YNsdfMu7bIUF+VIGLKkvaGN+pr0GA14qRjsNi6pKPeaW",
-	"7KwfozWwZBZDnsODXtGcJXQqqaK1DTAsfS5dncHhYH/g9sCmtUVMZdixr2/90/Vnza4Jn0F1U/8wpkOr",
-	"YhbgCzZZ9TZnaFKwCwabVoRTX4h462D/1d7u1knM6XGJyqVO2fogPYofpQ8/ckInoob5IxTMmNjgTchk",
-	"T9UX7d8tvOGlZ3W73gYu2aFYnfF7KotRLn9pk+ktb8iwk6rVN8yQNSMN1m/544skAQ0dYhOwUwXetcN0",
-	"nIveybc93mGmtQXeoKseLR4JT2DTvgR51Nq4+rl9m7+yY8MPrKAhbFnTTzVVdN5YFVl/tspIuPEI9FWV",
-	"vFGJllRzCnrMkxXEZWWnHKmxozH5TLKWlq6QItA5riZkF+slMK+/Wwv1CPAsTt3v1rwMW4vWlvqK8XYY",
-	"w9/N3XO08/Z4Z/sSZedxb8AV/QtVnldsJ5FeA9Y9OYg3ohDCel4nqey8wUa6P+pEjwt9KE0wMqszl28W",
-	"xnc4pqjoRdSkK0hfZD52de/yKQG/uRF9Cc8Msni1W45XvMktquAexyKgdLPfNeJXDeF8wxNrSjYUWruJ",
-	"nAq0Soc+oAJX2N4LP8J1JHhmT0Eifi3WN9mZxYVU+FM9WlqatMxQ8qkjWf4p1cSrb8cmMW7JJ9AqaQR+",
-	"kWrlSnLyBPbRwTg/6B8hYtbnE5E0XyFH2u9aVOpwE3yk0CSJd3Jw0tl7f/D25P3Bq/dHnf3XO5dKOztC",
-	"rWqxokt5HoWyi/vTjrOeR+/AXGz0G8Gc5OEq+V8zaZzsEf+59LfMvE0OVckgdFivw/mQESnO5KQ7V6O8",
-	"KbbsaIpqLn/Jci64SvtU5kFx5nmd1I6mhU15dxolfOdaWmXrThqA4KuL9Es70qBe/szFwsfoXp9LfbKj",
-	"6ceYqsv2d4GRsNSDs8B5XlVWRC3YpwUJlbGIWFIvglOz8LQVmB9nRV9mv0AFZdcjOPyMHFncpwed4/7r",
-	"HJ0Ciqm6zedES4Ov35bGEa2NxvkisI/cYdKtzx2qL4vgycu9Y3Nb7nA8u+Xu7pynT3zWk/4XvQnv3Lty",
-	"f3bwsaoAqn3iXbxMr+Bw/WqhoZkovot8UgDBiqAPJKJ8GTz4J0Tu6NBEyqmEH9PfVaZtsjkPec9HfuxI",
-	"V8gVFkvEyiT0B2W+adNLx4lK6iBdFiTYyLycYVPNecEAuU8rKB6czXoop4JwCozFjO1lga5KHYy7y7Bv",
-	"5UtXhqIeDuO7ikfNbobSFuZN1bht4//qOBZmMlAqV4aZzrVi8xBKCarNpQ1WoPg8ff4cC2nrUcgtTafL",
-	"QmM+aWl5iKwpYiOHKiZkyfVWC0kEZQ+z8C15FlJt1GK9QHRCwUzYpEzOh+AoM4Nf5oNZHsuqbJ37GtKq",
-	"NPIzRbaqA/UQ4HoIcP0sVLAQ25oRH7ckum8t2LVA+kc3iIBxX7CShA4NEKjzx8c2XncL5fysoF0kXOn5",
-	"jxSufUxOX+T12FjW4i/HAXrt3b/+ZKUP9ayh0qRXUqdfZGoPzeQn3ZLruMcOj3a2Dva3d0sQd6xiXWvd",
-	"Vlb97jau34X+kiNPNECWBxbolnLYs3GqQp42peYs2mpErXqbW+0+KTCtT6fAgIF0Q93lxwehc1tC55ek",
-	"fLAAuC+iLrqZv4iSV5a6iw5Vxr3aRDuNLLuIke3LrhpyCXEohoM2UuR21EjVhUqLG/H7ZPVVXTmPQuSd",
-	"a70yNZQay4RqAV0fHTtgFuP3iigXM5EIRHKqeVJRBnrgZgvtRKve7BpcRG7Tl9rEQiaJK7XVG6EIvVa0",
-	"sai/oTRNKlwKPiZRc4jDPUCQGOplPtE9VW+LGJuLIBTsqZp1lVXCcm0Rjw19TBFcBqG+US0MwYUZK/wd",
-	"YXCbs3U44dklfsrqUFVih1ygvqf61G6dC8TE4q40u4aByuZ8fly70beZ0mfGg2NgjQdVVjGKgUp4Ytqh",
-	"vGXeO/dLi0se04b8WcUluU8PcckvKS7JLkjn1+OnzoD6GCv3SuP2wap9sGpvYtXeWRL1rRqxV1uveHSX",
-	"NCOGD2hXytmjmXoYCv6zXEDwVGThqyU8OsZDWsABOrQXSui8vtzqvafmLjWL+Pw+ayLBg5n7szRzP5ev",
-	"nJCSZFFCJj2x8ieVZbPH/Qzc0aUFHpiJwCxsjNxQMIh4RrxpDzR91r0ZjeIRlbmSDcsVHh4lLzyZM1sb",
-	"wQ7oRNTols0ZbsIcER/YMMhtIqf1SKjUKQ/Xb0ovrTFLB92IoOFOaMPcKaJVZCog2IM3H6cqr5cRMfz7",
-	"HlUbEiGtIjaJ0KvhndKJONUu35JZclzBmwpALMOmiPHmYB+68TB4K2WWuEf0MtcU8BpX4jLAAQ74DIQ+",
-	"vMSi2VcfsBUvYXrvMoei+qE7yJ/4ZSj/J964hf1YzqpBTjkvJnB9zAgJ0rxvQfsv3EHLU5hmfUoMmlPA",
-	"5ZRzlub9TKIW9wY6TTJl4nr1wWXZQFtFq+5wFXvg35NMqXu0iD/jYixAE2FIykswzMfCdXhJZo1Rk0pd",
-	"CzpxE6RAJThsEZNfbzeJPQFJ1QnooYYX+DZRCCPUCyw7YkCQItF9BCjKRZwzMHogXIHj7GTn9cHRu/ff",
-	"7O4cdY62vnkXE3tu+ZsFKZH0bsfa0qeXJ8z4FXZfc2V8+z5TmkwYnocMmZIe/1DKfd9KuXvFNl5VIi7R",
-	"3lvw7Bw3HHLazsoVSn/59PXfRc8eE5zU8rJILKNjfZYgNH3td0VTYPe+9xZGiHWM6Bo2HwgU6Y4SFulh",
-	"ivYgtxKy8YAQr5deEXCAB5KDHDKn1yA22bkejVSCqGCez03nFBmiwBMr/QXJUsWXCUffIom+i4OxTW18",
-	"UFA+U2kgAWfPLrLrqCqXrPdMoVaKC36RF+9wzPSTzAFTWuWcu89m8JlG+jyCknT6NEV+VYT4Rj6lTKUU",
-	"XqVb+ClYeXVYlUInFev4CmydErPmooV7RL2aWbK3r0zwd66lSyzy4lujPr0L/9pOsF+OJ4vn9WbbbUUv",
-	"1qXH0FWRqU6pDgUMihnzs9DlfUb8Jaq8OPCclx7adeyWokcxa1U8tBfqxMaB5IRgHasGTDi8ygX/cLJF",
-	"IrdMiwRGjP8snnwFrjD89cNY9879DXX2+JvS2wqcgeWRuBubJG+wk6tEu68Ztfsi9vv1lexfXKzuXmvJ",
-	"tx7z8/vo8pxVlAiRyBRRRtgMd60rjRaB6w60ymTWG0yLRNa4V3EhxAJO5ikhXcsVJR6mHM24Ni4Tfhi0",
-	"IFyReW8Lcy0F6PNFGWW5tdQhupPawaQRk4FOVcHh73O7ah5s2WYhs69ehlS3WVXyoUQux035SV/NWG3T",
-	"5ozQjhZh/mF63dhhp5YHUG/uzbnjEOqN3DitT+LG+ZICqD/DM+FL1Ddps33xB8qcQkti89JK8TKrBGLc",
-	"9/upNoF1w01Nj7MnmSnxyRNmR5/N08yYhYFw8Jm+zFPSO216qsDeY/nMJqx0Iv4jNyTC8FQkBtK9sZn6",
-	"MW4KTPekU8fYruF3UdxVDUf5VPTGmbNZvUz6MZJn5CcyGHcVnkcAKVBKuvFAEkVp1+R2eOpya+gs9L0J",
-	"HHCGIfVdLl4wfS2erRkGAHi4Es5Y4+RpCvl2DTEhkH2dMHMEEudSbpvORWIVGd7wBLHzGzGSjumZAq0S",
-	"8UHjiNEwwMtznYqYBwzDvX2ZOhUxmzQ9wqe4OycQNKbz5vgZEq1+9dX3A8Ro58nRrvnVV4Ed0SkVCC+j",
-	"RTSXJcqLcu0+bKOoa8IZHNKAo8tMjajAK5hHMJhJcI66xuW2d04vT5gmq5QU/Mh5JCRcSImc+vTnhAwo",
-	"TkWHCW8H7srU2a5BPn6ylLi7JYLDJjIZivjt4fHO0Ukc+PeKtyHVhGanCvJT+cc3hfoge3k6paWCSyMw",
-	"ENmJYRYitAERAIGQ7h2sKjUkKjp8NTMyIqlPWQXx3h1hiKEdw14hKMpgyPMaV7trZoaXXlWhBy24ODmV",
-	"vTTYmyLeQ3nAxKBxRITFszPgB88TTGIQLmzBzQqRJJE6NgWS/fqRHY2URKpkeDcW9/eCbUoUOZ4fgAAv",
-	"aFVvikCO5CUUuWlxNyF9A4gSYifrGnhpVESZPQcHJmsgJzttFRwLmebEPku2eJhN5p3QXjKGH/zD1pb4",
-	"aMqqLifA1OJTmUrY7HVipynYmsr4PV1TAPjAXZy+DgOp9IVK4qKUYr4Wn6odEOSD81Q0fJgKAertrpGw",
-	"kx85kaGBEZqJDSgTECHPltD5fHyz1DGKb3ZNOUwPDxg1md2q4TkS4DOLE+dAup5MUArzgNkscNJMgwD3",
-	"9QPoN4lwGaB8rAs1RC9I+YDQucjtuDdQGCUIgork2NTLYQJpQLL64WiMH/HlKMhE7zlKajpnIyyk+/hK",
-	"AmKkgcswxNTX+mbBLcJvdkVVAmoqhLmSyGnMEIwswfFExxX81VfESip/GKuIcC45kkG5nja3Rvc2C3Hf",
-	"s8OhzvNwZEvqwwREGC1hlTDVid97p2qgPXwL3BzOp4jo2aeINKV7kgkFZU4cTCWvkRPZ2MBOxe1b861B",
-	"9i2iy4FukHNb5tzI4PQuXNN4vWvQbYisKZNMUxZXSSQIZL2BpjmPHON71iwdoHh6iqGSxnVNd80nbOFR",
-	"b+yku9ZefI5S3+HjldlnSE7PT4NRIuSN8iqGzBDCz2mXI3etRnRN5SUJT+3GekvERzvH7/a3Cobwr77i",
-	"whSSWppVNc5cC2t8zpVPKluEO6Wk99DM65z4TTMFizZh0Yh27tT0xKk6k0bUyo8xSKjAoBhpSF3DwCTO",
-	"VtjLwid6EgucUmtAeTwFOZgmTbHtGVRT25Op6CE4o0no0zjkXYN9nNX+YNx9+8ZGLLyHv15qermjXUPL",
-	"2yhFpExD3LnVtD2if7XjNGHJgruVdE74PB47sPRxDTj9B9BP+tpoN1DOu28lfVKmYgB7yTj2VOgcq5Xa",
-	"5Tn1WgWxz1ZnAfo8lGnfYnUWPcD8xvw00v6WaeIjpgTtmnjOOkFtCKmmSbdsixjJdVDGISbMs1ZL1Hww",
-	"bL2FpXawOI9HSiWwGGVY+6jYmkR9QG5FmcyHk0juINH2KB3TE3inVym7Jijioc5Lni0FdNpic+fafjV6",
-	"7hj6vCLKNNy/B0Nzt7VV9KVDeXZfwObWV/jUkYIF+gssrDpZYBR7sVdVL8vuBV601/AtrKNvYeYouHZ5",
-	"MGttS50DO6zVMZpUtfRR1BYRDS2rhqwzgtsMzBWIaEKLy0EjqwLFBRmICjd9lCpYlUZx5tWCpthXE1Dw",
-	"STEij0JOd+L1Hqd1iVcaNfRNEU88nW8kYq8o7oKVuySftB6JOJdncHvO/OZcx4yXWB2Hf/8QixqSLBYa",
-	"igWD2KmGNk4Z0GkuMOReagUMT6Ud5Uh8RWZW4+4xr70yj+AcFjDMUKkAmdVoIj1FbwmZLU6lqpeLmkxT",
-	"8p3U28KjpHsFH82HmTJeHWakuYB8SpxZkdszYpKmluD8Cpr8xzDzoPjTknAjSTxxFXCzZeKeF+i1xf2q",
-	"FbQrsw68yuxwlftWC2UiBT7xTdOCXfkh7xS/5mMn8uy6T0xH6pqPHNJSuu6HeLFd9zH14RpjR8fr1fcd",
-	"6z+ouz3uaaTuz2n/yVJUvkAsSVUcj5IdJ6VT3R+uH5OgEt0UWXIGlQGTwJyI6SztIcu9zfSZNjLtMIwj",
-	"imz1gZSRI3RrSD5f23TsBsTH4I/j1Pm5d/3DX82+KoMFohIxkGlfjEcefGGCSSOxNi6XaQpNfeOZfZ4Q",
-	"s0+dDAniBieCNT7IjJDVMrFm9QQdjh1x/pYD12yBeB8OHOVNPNhdTNVOcqgc+qHIKVwcwlO1OCUOyZ0p",
-	"6M0MtydI95wpcXi082b37RswiV4d7ex494vzVLJwH/reNlpPRcx3F5Y9Glbfc0lWGPz5eSIf4Kvfioyp",
-	"6cs9RJWIoTjmZ2qza4pFQSOGetMpKA1i9/hAbDxZ/5WAJQrH/NgpUcMiuI1WC2YgflxaUkX12CizF5qy",
-	"t9K0HnnC+NTac5h7chKmqfMNL+4nQBVP0lIZ6ETqdAp3E9trbePJi66JjzonO+/3dt/snoDxOk/06vGL",
-	"20QESwAoNFI9iR0dyGRTxK9++x423tbB/qvd129h+KOu8T2qvDEqXHxezWUPfKknl5RnoIi/r7UZ2LjP",
-	"VJhBA/NQlXG96upXNjvVSaLMQx3H4jqOlXiJT6x9I41f+e4e1H9wNOgjNYqnnCtQOVk+TZFH5AmOyyIa",
-	"Lj+jVs1J3EtcFI+JWXypp2JhTUUJtIo1NTgME1H1OszA07e98dk1T6PnzynMH4lcGcTJcHXQiiTynlOs",
-	"8+3Jq8bXvkL9dJr79PqhzM4RLMyNMiUTN1Aq7xo5GjmqHv/WZkoakasPeT3C6IVsOAUSP1dJJLaO9l4h",
-	"0jZywUeejB3enNkJndLoLbWTrhkhZXyeTUN2ReEJwSQJOq6oYeS+VpkSzPRVb4rDqpnfNbWezBLQe3Sf",
-	"hTnZ/kXAPngEJlLnBIaGwy2J792XjvvYC4wV0utPq+BfgnIXwlxFIULZR3e489HxwNRNOgIqR1s2HQ+N",
-	"Y7cTKIpU/ICRMkqLzrCu/jRVbSoKpSfwOmqVFM1KQDelz3SNMkl9U8QJkRe8e/fuXePNm8b2dt37fkSN",
-	"YdPIbcMaaQy/ey2tNrEmEkz73zVmTI53H10gnDt4gFTXWNR07rDNEYcrQN011uBNvZCOWcMWlpIj6RGu",
-	"Zn2MsVQf2i/HXhe9lbTeGg5U14S1J06nIm7HRBp3RorwwKa4PuJ2jP55h0z1sBXyiQVFkIq24K1DNbTo",
-	"VFtga7zn4YkKDfZ9hips1Qh4H/g9qdVe4ZqKBMH3KCu1XnK8vdcJpwP5KxTQ7hqnE1VoxEK78lBIrJfR",
-	"RnqHGPaa3/CIegcvoAUDf2V24ijk0cG9K3oqTSlWXbCN/hp6+C/h/xrwf/8JBptzecpxGZllWp4pkal8",
-	"nGF0k3ciaZygKStJ4/0oFrWD7zvHh4+ckAkqm1457ttsOE6l0ObPVI/CpKYsbGCQXL3dNTQ3XLJMeQpg",
-	"N2Z2BDKh36c3Yhwd+pIz6qNK+9QvjllDW/o2Te0E10jXBGvIOlWhCchgCfmYEzxG1PRGUQA1fhRTBJTa",
-	"BSYmryf0THYNNgNFaR/flaum2AVz74exxQoo+F2SdMSgbjGCJDd9tnJlnLtGO4pR1iS+4pETW0di71X1",
-	"cbqGIT0Q8hnJXM7OgZVfehg+5bpm7xUmsHF/EkvJ19K7Y7G1GG6eSNcU+ygLKpKoKhYoF00WAhr3Gax+",
-	"iWCJXXNSEo8uz5QcUmSbzHFKOKjYJ+gblqKvJmIwNkmmEgq6YbJXrjGDygfnPdKmtkk9oiAqev+L8LSP",
-	"Y3tbkwQz1pDROS2GciomNjvvGpjB5y3hML/UiVr8oZEomcDcNfgiJX70pU7HmfLx2ZDFB9PPQVp0OfTG",
-	"ucODBFpkaOXjcsKa+VzLlIaGxhRMTkrOSBWCM3+j5MUUmzGAf8X1TX+0XkwFW1SiBqtxPIp88DzCpcDz",
-	"azPuZSRYS+kajAPjuYdQk2FYMY7Jd4EMoB4XPvwnL0T88u3xu0WWa1tIkMoZHlCcx4SWr+1zc2GEw7vQ",
-	"vJ17ySIzdAdbv9R3Pp8gShORyOA+odUB9piGe34YK1RU4ahY21yDJbM2azhGJSMQJJfM1zbX4IgFBRfU",
-	"/M01l4NiAerwokZg2uVcG0StTJCCil2JGyUocCHnoL6s0bn9qCZf7ROGw+Jxz13Av9UHCQtybXPt//u/",
-	"/h+E+MGaLMbdJZUgCkc35k9iFMmfqdHMgRpVTtNo/iSNSudkN+uaJ60nzxvr643Wk4i1l2j9SavViv7p",
-	"f/9f/vl//b9/+g///p//q7+JfvqLv/3n//CvH//03/39T3/xt1H007/7y5/+4n+O4H/wjrXy+MyOx5wN",
-	"D1PoleYZQ36LBqmxrZ3P+JnX8GOZ57I3gD618SUwb7/urhnlcnV21mB1tNEdt1pPe7AQ8F+KL+SW/mz2",
-	"3EV3Lb687T93rNIV7OGXYze9L3H0BX72qhFWjqW7i0uQzWZPnrXN5y24juLUb/qF4EZoyIKkvsxIvQq5",
-	"4Ij1B99uURuO01wj4jP+X4zpspSk6eW6FJmC126KgZ2IIabUwdFNCUinYA2Qe4xhC4K8Xm+1WFYO6xFn",
-	"MNOhnymRjMlLxyFd+hV+0OZCpjph5yclMtuJIAOGtApOqIaBJNcz26U4GGjBIZpOSROlp0E/qZMvmJQf",
-	"D8WTZNOjsfk1DH8csqwKpYxus2M4AyOOXvtGGmsaoS/YUu18uH8BEzYFt3lUBGZKmUL3iMg0oiaGAlca",
-	"fgx6cKZg248Sjl3l8zS6qernwo4pC8EbLZijToltxKzNiVOv8GjBTPsOa3UV7zJng7NmRQeRqMWvd066",
-	"5hJfSYzZ9fbMaEc2HSgQhQehzjluxoqhHI20OUN9Y8b2wR7VwlBUzK26L/ULY9zHLL58otjfkE9s13BJ",
-	"AGiHU+q41884xU7MbgJuTyxqf3J8sB+JeMtdEA7GG/6lvgnqKixZr0VjgQfBeee8Khn0tIaZl/rMKL/s",
-	"MD0uUac692imic67JijkzvtmTqU5d37gf/o//uaf/v7fPP7pv/8v/unv/009CmkdJVAo6mo7tIMnq03q",
-	"aqJ6eihT9m/YsZOgELPZbTNO+YOWUrzGEHV7scEeOZgPqnSEIUSDhtxPtXnXk3airynxJlrWJ9hPO2+3",
-	"Gt8ePd46fLHxomtqsTI9y2ktOEw5JVuHmAfp4969g5+vt/kqGZdo0GjO94Ad0zUbrVZILHyMQo4XP5Yo",
-	"anMGq58yHkgglYEmMiWGcBstY4roDS0lYpY4jyaGDCdS/FkGYFr92Jwb+Bms7+GpPhvbMTlOqOQApIbK",
-	"MsofLaOGeZcM5shWXSxtsLUwXnYaQm6ZnYSQIsYAa/BR3rDWpFPyinnpRFnV0yIWyWFDHpntIKFJMrBs",
-	"kyV5E+ZkEUKNryYoVf53De8OBADg/YHJ4GpoRY3l9ybufPXDWKYs0djhABuJLtObkdmP3ADokrTctTqu",
-	"HGwctEJmqQbdm6ynIJvzqolKEWoJbR8I2+8aLHqih8hafQTCKhvKFAXahUzHfHgh3GePdWOUnnCFuAAo",
-	"qTa4f7BexjdBfdAudz5/FXM5cayDdQ1WLAoWb1DEPXfxntr0fig/vMdVH/Pir623xBv9MiT4mq6RyVAb",
-	"7XLc4MKpvGBabLOBiuHJp0/gSS5JmvkGTEEM4gQXquua2pNW1Gq16ptiBCYR7bRIbKw/FfFh593eQWf7",
-	"/cnBwfu9ztHrHcxFh9mpUWptz2ZJxGgyRonTTMlzh+MNY1byr7gSYasuZWQ9iX71/GvqcSSebxRuDJOI",
-	"jaj14rkXEPiWza6RPr8bWlHBxLsk+ZhkRHAF0+xji2vsBeoaOmRHyoghe7YU2ut+xeMU8uKst8n15FuL",
-	"fjhuF/pnvCDoGpQEhReaK3n8yQ4bDB0dvHu8CChIMDGnQXR8TdKTViFfaJRALyurX1lA9qnFdNtJNkYX",
-	"bxKTRIuL20s/OTmlTqFvpDfmg8eH0OGHgU09ts+w4pcBqdQ1V/plmj6FIRKpPleC3CIPXpQCmWtFL0qM",
-	"uu0mhRy4GozWKw0Blap4iLAlLgpSkyumK+fhr21Suac3ZU+tTZU03i+xLE0gKF6P4ZBqgIxB7wRrAHgL",
-	"aVylB0/oE3NhfjTgVktp9+rc2xHYpp8cOMB//ggHf5Gz4ntPgV0DUaDBREgypJGJgt1V9+cIidMZgwou",
-	"eSMBhMcDJ/yl4f3775HgsLz3RaBbvGzJc+CGl0n9tl0SQ/mhcWqTaQNP17XNp0+fr7948fzrj3FXlKO7",
-	"VzstMCBsMzQgKoFh0uNGY9DbMnH85pjiYuitYaMDn0XsgMy/Iuoay6GGVGojdsxZqt0A1WXRXduCJ75a",
-	"f/J0Q8jRKMMitLfH22L9SfNZCwT58Unn6OXbrW+Pu2sVf0nXPGm1WITbcU5RWl97iGX2OqGDsijKxSfK",
-	"0Q/swES6za5piHjraKdzsrMdY2kTB8pD0BfFRPDAxKhlwsG5mztSqwOlVdYbSDi/4AgCPbxrBNczTRn0",
-	"PZHTpQUUohbD/Kikk8ccMoP7AncHNlsP8a3BLsB+eOYyghTwBbKzTFs4RR5uv4DCBIkL2r9vLNwGqhg6",
-	"4/WZzh2JP57cGhg0HhFnpFKEIMTaD/8wB6xtiM8Ktui4oFQXLW8HvjIqvkQbsBCvBXpDKKSHcdrqHG2j",
-	"wSbE1jc7W9++xwvsUycL1RrVJix/QwmbZVgf7cQoU32dpr5iuIz6A69FvW7MXpVlGSeeJo3GEleCH8vK",
-	"emhTzoFgm8rlcurCKpvJjWiK3cKzX6q5RB9WqZuoZjRFB17LmcANHzpYmhJMxsdMfmh7Zi2NMm1yXAzG",
-	"gqIbqAIXZKBW13VIQdV5U3y/OA2T3jshgfLqt2ETJGBHM/gHPYP6ZBL5hbUsRzQDI1Il9cgvX58DIFyu",
-	"07Q4wUle+FQWSlkG0UuDEpju21STH/otNI4FLxZtAs+DduVZ61TlpXYhOOlysBukEXacY6ICd7mJgmf7",
-	"7eHe7lbnZCcuoQMUdBHokcM3f6umMZuzQQZ5tAFRbP1zNeUWF3ChxQsij2iVqEyDvMUz7lybJOLtHdEO",
-	"9vvez32ISuGbNRccFQKPy38JLRDr11WqL7CYHMQFu5Zh1WjELdNGgDKdpioVubX4Wpqp6k7HfvJIIYQE",
-	"ieiexAQCPpt++j//p5/+y39bDx6kQoTPUDI69iuRzxDlR9gz0B+/M/ieeqWTsAXhYKM4JEn4abuAdJxS",
-	"Eb0owCBLs+RPpolEZ0RDxEc73+0cHS/qT9GNOVnTLh9PuozS4b0/Yn7KvMQovEDGBmG3GcAljFOPHLnA",
-	"w7j5u+rwYtvvO5UzZAQfghEsuEJKVvqBBfAwu5Sw0LNZohJEAKAR2H29f3CEA+DF/6JzlssQ6m0RZ0o6",
-	"a9AqhhGdbgqZgMDRTpuzCIxAgYQX+BeLpkYyVjBtJCxgI/QU2JeJ6oFKlvj7IpA7pIbIVGAGVRAAxm+n",
-	"HDGLOMGn1FMCSeGzy1g/fJxCVBEMpX2BwAKlkENZGITafjMlaagd5jmoRKBx3qGrt5ltf0U2+6vMDvfL",
-	"2uQ9zW4vt/EzwdZVm+DAeF9mgGIWY2V96Nkc+J9xXvtC1rAH0oE7irePM+NtPK8gVnUWk9v5s7Nk5VaM",
-	"yWtxi90tsYA3dkcyc+pqK7ccGomK4x3jvKjbjtmyRWd0yQyBBxNR66799N/8+5/+3d8ISpYR60+iVqv1",
-	"01//ZXct6pruWs/2+0qJjeazczFVLldZIqfdtUh01/75f/y3P/23/8NP/9vf/PTXfyn+3//8b3/6i7+h",
-	"H54+Xt8QP/31f/3Tv/578awFt/31XwqKQ4Lxawmoh7Hhs6RrynPRFPtFQN3JC6Tx6hrG0SJHLYXt3Dmd",
-	"EJ1dgYO1yvnQ2aXzoWtqcWf3/XZnd+8dpfrHESVeLQUEiKomd2fXW/BtX7JVstIx1Il+3ivrvTiqRG5t",
-	"MqAqDWcEpWmdsw86uxScR33qbIwQR8WIcUwsZF0Wg1OTRhyMlOnsNmDPyVyfppgGmzc43RCT5oc2USmF",
-	"UByc0IxOQO6irvHuH1pUfTXxTScfRTZOVeNUOtRF8LPeUY2WRmfXVycWrY+6pi91Cna5xpLEcR6Fp5wd",
-	"Kurb2IwdCAJYPn1tKBOA1n0T08kdDGYBfkdxvlFmk3FPcag9k/28KbZDGCNTzqYXXn1B2+Yylwa65gnW",
-	"gfbXtFRCiI4NXJjkcE11Ae02zjFRNFOY08xAP+iSgKdQAwr7oaSJcfquK7Tj2tAaNcWwRt1bpRy55uGm",
-	"ocFYHil8Vc/RsjgWlkbmiAW1QHM6hHeHMvU7IkYoPvKZNB1sQLK0qO8krKBPjmBzX13c96cIDY7DwuWA",
-	"0+SPvpyWrD/3tYE9eC2iwAVFYZec26RxPMarS+u/vvGpcZWqpEpJ0kITBl7KtU9FJO/udgR9Cb/6wKyz",
-	"H/w+MyAzq5Y8Ll0zV1J3lHJjinIfkOfePWOJOTuz47NBBW9T1KrA7vWFyO7lOqRHToxkPqgvJ8e4YUH4",
-	"A9/FL5Dv4naqgm+FuWIpnnjJT41bR565JdTBN135+9aopau/dfeABB/JL/B0xY3xxia6r/1m+vmB/nym",
-	"vfQa/d13spGuz+iCa+xyOhckr/XoxH2tUix/YKaWHXKE++JONYyE+tBTI2/VGw/Vw+W+FParYOBgqqpT",
-	"JhHx736PdfGEhkqlAwhmWzqgZ2KUVPW34DT1sId3c5TeNTBO10hoOkccNoUUxppGAMQphU3ZCpwFw7kc",
-	"8aZrbgp5c7UHpL6cS+Y2NI37gDlz/0X8Lx4l5ssinfnCzHNPVnMPMGKuUBRvFQQG7LrHbNOjK//mJ+3C",
-	"IMCrzA4xAYWRppmOgQS0NoI5GEo0YghLnstcu1z3XFNsUeOIzKyKP1PQGPg0367pVJI6ZvJPziieXsk3",
-	"GahMRQxUUj7YOONA1GT5ZJFpeo3jpb7J1RLziTmUo1S4PZ+1noqazRZ55K136NM7owUHVJFczzUZ1aSn",
-	"ElRCxx/QKvEjgDUPIdGeTt8KPWZNJToAuWC2j3G5kkmdPuusT2PAH+FmrG4i7HVHPZ/IUkRd1HgiaRAX",
-	"I7vRHf58/TzH1QNl/NmXKMy3/OqqqtmfxMT/eNmszYVy+WM4U/s21Xapi/ZQZQJJmjbFD2Npcp1PxUCl",
-	"SSSG9kKbs4a8UJlEFhKXY8UHsruLmr+7MVH6bIDpeqfjqegrVdQodQ3HhuBhrM1j5BpKpCk4WTyjSC+1",
-	"DqwLK/6gMluPBPWjkDM1/zYQrxNk7dEOG4w0kVyFhoxHuahhsZojWJhRZntY2zrUZkwSvK8U/4Xho3JH",
-	"+e1C513jLL6dSMaQsYjyHKniKdS6IV4LFsBxjlsYz3/4K7qVktOKO6iZVNecMW8RzkUp4Ebf0I4q6xKi",
-	"WnEU+sYwoLOiFtOPnXzLujwG23AYyo26BuuNxBhLyXziGXzlkSslnM0iwdbkRE4phAdTgZA/qXVOuXqJ",
-	"weOD7GGBEJbQcnA0t7lMnZAJSunwtRBzPpVOFTl8tW+Pvq9TZuxiZ9RhWMJ3GQIIH7kD//8nB5L4ojCb",
-	"y/NbRK9g1zcK6XWdzJXrUC2wmMRNBq3uZ8oNlqejdHwyBu3KoNL1OeGZxcMo0z2C9Af5k4AWano5wfUu",
-	"KJGm7dE1NV/NucFOCSZfiug9vpSFUxPqrOUiV2ER/mb1jMHVQgsTqxxmoIhzYyecoS1zhFjAukvtMO3T",
-	"pfAreaOIom2huHO+NlIbEffRSIybhfNHlhIfijbU4t+8PTjZed853H3/9mgvFmPjVF6fid0/az3tGrrz",
-	"eA77VyyE/t0UGfwFZ3TB1qhSEGI+D4if84SEgs0Expyjr2M9vk8yIRwE6c61Oas3xQk68owVpzZZKKmO",
-	"aO38BlfSXYoq/AJ/7WcgrT5bJB0HkNa0uyXRwwrawrV7ifShJXkpF+yMrAiELrPQoYiYuYyW45i+c4dr",
-	"E78An3pYmB9FYeD8TM2sSr6+eElewjtASmW5OguRB20mJpQB3xQxrOK4Auw6c8gVuXI2Q4/Gt0e/pZPG",
-	"jXsDjH20Ws9ePG3FnG+f6945cv6VWX1Q58cal6gA6pjH7++aeHf/u53jE88i4EStSpf2yBVFEoF6Jwr4",
-	"lvwbUs9vtFrMWmRU3pjYLB90TZ4pE/AqKKONX0e9Z2xVF+rmcOyb5RgDl3mjvfLt0fdtNlIIEouPGixT",
-	"5jYVhSuZEm5gJ4b2Mej05ZqWMlaRH5iJNaxZL0/6x+13X5P8sXGfCcKeBuZ2wwnRLy7L/wHD/p6UBXSS",
-	"REgSSNc8I27slbrt/P+K6nNlZtg2k7cHZ0JBXUZWEaHHcRg7UW55VtcNZeQXkNX1qbb1Ly6564532hX5",
-	"XNdbqLi8V8pbKbsBMXuFEQWzcUqgnphjoa1hVHfCTmAef5fL6fJ8htvYY/dBAWndawXkxwcBcy+SFD5X",
-	"fIpImj+rdFpyqpOQWM2hQfdGnhIW/1xMk8LOVS42r0fC4gtlmk49FS72uWtqMf5jN4nbYs5oJP2hZDPW",
-	"m+JQni13m5xQb64rzvAx3PdfIuEltv4+EV5+MuHz5XmLcr9AZyQAX/8oCXAZm+XpeCoQP5O070UsjMFp",
-	"4mOhsagRzeT6EwYsQY/Hcw/D6yIET+yafCCNDwLHGFDhVNK+UnHBdN8i8FYP4ktg8Y5wVbx2wzoLlUKS",
-	"1Y0AEVQ5nCUqY1rqJU5Vj4PBJDSJKhdADuW5KvuLSnQhOQHJjqw2eRVic3/ndedk97ud998c7G3v7r+O",
-	"RU2mznJAfGJ9CbATmeypzZLdg5gSvXOfG0P4oAs6eAnRIW7t++olwsZ9Ji8RDcyDl+jBS/Sz8BIdodjy",
-	"Mut2jocWHg8z0uvT8BZeoW1e6UM6Un0Eh0OH0RIpHBKSvDAnGX9mC6k+CZwHcAilKqek0tPxFM+sXEhU",
-	"VPlYxCjyJTWGN5TFD96oX7A36rNt51t1VOHKX9lRhZ0LjqqmWHkzkz6kOeWGFSXbJ+oHUqlqFqudkW7U",
-	"h9cLeEXU94b2grISvTWJ99XLKqCcUwCX+8duY9ffB9Wrda9Vrwf/2IN/7P7Ky1llxqgcExMeY17CUt/Z",
-	"vgLDM8sHPk1BmSRkGnreR+lyEXuuVvqvqI2NzkX85mD/5BuuwGQbOgJbHI1UV0f053ii1LmLBf7HP/j9",
-	"zs63ccTXMAH4jTWJnIJUPB7DvyKx/tS/JxAeM64SJUIiSCSWgJRZA8GCZfqw5ZBEmPaNORI53/zIsWWt",
-	"PYE0wRohNQOX11AKtxPEM4O/N0XHOZW7TdGTbtBA/gSfYUJDqjNfUSRqdqQMyHR/YZRSsjjjUlVYrMmv",
-	"gTogjoYvjy1RdkRiKM1Ypo0iB7z0bc4syb+T6Ri5dykDpriF8j17566UH15JWtFZKW3FhLaIf/irYmFQ",
-	"Vg+ldHbNDECqqPn8cn8CZoqwrBAajPL0L1QoucI4kcySiPPooYmplaFbRFcGLc1VNnRNsaflqU51rhXO",
-	"QJYI58srjM3FVOViJHWCXLCEaR00b/5mPcIvuMALPcq06emRTEWmhlLTfE15OOCAScbIOFIMR80neXK/",
-	"cWyg1VidUI+Kb2KvusZ3d46Ru0qa3RSUYhdgg+fT3T1BUwFgtijnfV/l38MmP0FZcF1FwT/91uh8FW+y",
-	"v/8NSorrPPE9SIO7dURXh+J+OKN/GYn5+z5XTuS8DAOoJJ9V14KXukZWvu1ljzPVU3p0CWvjsTJMVKeH",
-	"8qxC2khgDMTauCkO919H4k8Od15H4vXuq0h8r04PI/HyzWEkTnZfvQL5d7j9KtDTdg0RRtVJmitxsHUU",
-	"TqQyAyRh3qVpmc+P0IbxlJCEz9U1tQJyGxP4Ijyu6sQHjSepzj0Y8zywoIcu94h3U2+9DNsixi9g0qaB",
-	"hgQWq3JNpdcMiHwL4/xEt4ByCF4bsCixlorAKEUHM91n6kYLL/b6UyGdcNYaKgx1iM4sM5WIVJmzfBCO",
-	"3WbXPGs9FfHB1tFsOn9hZgVGbMzAxyE/V9M2VrTGxztH3+1u7bx/u9/5rrO713m5txN3TW0BxELxwvKk",
-	"hRqHUBzgqw0MqhjMxCTPFNarEYOhsQSKrp3og+ZdEH/6ooHYAwkybCctQwT1WLByri74hbsDaieM1g1h",
-	"O4tpWgTZiUjztw3ZubAeAjfFH9QRb+QbMB6tdkLwBz4PaxF/HAEjl6ApzoiHUGVN8H1lKfDARvRzgmrk",
-	"WS9YOhCIJwvb4VKoxrIhOksytN561nqyvrGxOo5jqB2eF8KLzt8fxrp37qm7l5qiByULb1nuxG/gTZ8A",
-	"wjF8Z3pX1SdfYF4ATuMC9Mbq9C7GcFwe9c/VcJQyi66Qoo9S3TCfRtPjWaGdg0hR0hD1tDW+KZGQnsBQ",
-	"9JVE1OCaFK+OdnZ8fYpjMwtBsLBWbwM0gVk0lLjeFpKIinI29b0VKeFZpkKGj6vlAfFi8dzXqHjRws8U",
-	"Gi8N0YK9RcOYPATJ7wXE00N4/DrMgbIkJqfXE5J3gdt02zHySjcWxMgXBaU/Rh7+DNFvf3kR5tveEXcd",
-	"Sy4W7HURO5fHaG9tE9wbbaD1ibSBB4jGh2DtTZETP/NhfK2IbaZ64wzTjZeayC+nPsiJUdhlVvJR8aa7",
-	"dVXRVx5M5GAihzlcYCaX5vd6NnKcSAIgXhe5FU/XwUZ1A9hrGa0DMXaqBK+DIUk6lMhH+8iJ2KgP+TYC",
-	"TrqBnThGL0CHa46R2j5CBFmDSNBl25mwHTyW0JP5PqIX2eYyFTVMnYKHyVf0fue3Wzs722RYexOdXkux",
-	"XZkMtdEuz2RuMycG8gJxKT0ZYdd89dWhdbk2Z82vvhLfI3xjLMe5has4Jp6YmpMPEP5RDOw4S6fiz+xp",
-	"wSiKYYseB06VkE5I8dVXHCz+6ivPgeJzCkr3MrVtTRvROTx8f7L7Zuc/Pdjf8aCXRPBfHhOE264wjJXo",
-	"Nz2fZhSA3oiQE/6FnocQc/C80hgeqDfFnsa8MKJXLnF/PXL01UjovARjaqwPcXsg06gAMY2ECZkflpeR",
-	"J7RSojdQvfM5F71HOmX6z8OD4xNxJYBrXI8QfZMCJlx3rXNky1WT2YETsAOc9187rtkqTRvlF8h+zmEk",
-	"JJ4iIl5yGmwG9lBrPF5qRKkaj1z5TfQljPpon6Q7zupNgcGXnkyVSaTfYHSz3wMWn1fZbOtLQZNszATQ",
-	"sAZrmUIh6yKRKUIsREdTCLsQWogjBuQek4iORyFYV0Y55OSXoXYOOll0KDAxwEtgHYcQZCXbpWDiQkfy",
-	"xJazNWyagFCZfbcLeQZETl6fT1ygH0Q+0E5MJMPphvCUsaKfKR/1q5XES7HpaQEQniy2b17Q+FbM+fuQ",
-	"fRjfCg/OSJpHlUYKiTk6NSlSOYJuVu9+5BZ891RNLQ8YfoS6ca7UCF+pzdlmOagJR6pi7jZrVGl1XlJG",
-	"E47T++o0DA38TD7DYoAeXIZfAjzvL9YBOHMqXEMFvCxNdI5+cC1aW6BpfS7HYNG1KytndnM+T33a3NBm",
-	"qil2vJBPMyWTqRjKRIV8FpfDMe5T+6xRBC8ZMLuDcoFsJqjdmWkVafmSspmPkL0PDsqfgYPy1nfsXXso",
-	"w4K9roOyXaYKKgypAqAVAeyI7SfRuTCozbL6y7pjPgGl1dhMuHM9wmDoZviRuH1KaulABuVQg4ZrlKgR",
-	"FLggw5bK2zxwXVnfRvsUL9Q90w79HFJ76b10N7M5sLVsRN9mvZI1BYp4BqqzIvul0gZkvSaXEUsfJCBA",
-	"bbbcouJC1ZgIyLqF/QjWDfEPn4wzTCIujbft94XL7ch5/bEtcr5Lw6sY0LxkDQV7fZkxhMnqaApzhj6x",
-	"K+CnZrX3pV7q2xKE90X7bH0a7fNLclE/OJzv1OH82Y+SecUMazOWJz57MDwGvaukZKYqOVOZqHH5RYQJ",
-	"NJH3YWHuTUjCCfUpUdcUowBiu5I4FJF8SqeBXcf2+YTCHyI4TxqYico3REzz8mGkeoQR3rNDNfcYutOw",
-	"FmsIsxdx4q2XfTwOSfAtkGOwa3ReSNjE9sbwNJwfcFJhn2QPRooxkrUjPI9NsXxMiJIGXQDoIAwDU6yO",
-	"gluoxsNR9DsSM1119YjGMLy4Kd7MDCITsxOyujacMRwm0nt/eEJ5yLy7yvOzFxglp7LHtDgwNu25OSHn",
-	"B9XEwMp3843GrHLN30IY+TC6AXXdP7NLj8SiNsl0nivjnVLQjvHIiZ7MMq0SylSvi1TJCy7lLQGyoxep",
-	"2oqIeYb4AW9xqJQSKbsmtCmViCzTMVNM8B7DeNo0Ze2J63tk75w9PTSO2hHSCxJXpFMhXddQy5viVXB4",
-	"gdpDfqvRKJ3OjQQ0e4XFFC1ZSDO7K+yqbG5GyqAxXRPvvDk8eff+ZWfr27eHsahpD0GDVI5kTRVsSpjr",
-	"Hv/xR4TAmlJpQNGNoXYOdztsfTqSxSgDDSOfwiAtIM9H/v5M9RXpMqiBceZdaR+GFPtE9bWB6RSZGpGD",
-	"F+6GC2582vBedWQncUqMJC53TuCTIrejRqouVBr87wHgEx312rhcpilKDtS/jJ/ycQ69Qqc7jKfBagge",
-	"ZUzBNV4gFW/O0E3Pf9GtoBWC3hx5Jda3dFasaUdw1v52yopUgecqcNv4orCYpz5G8KQB1kycTtGzW5QM",
-	"crI+Tfz8ZMBY+qJ2qnapxcGdv/7kMS3PuE5W+pTyKGFkA21D15QyNdnbCSs90IBSb6FVof6QS+UczHot",
-	"lB56cm7YGoRH5KXp0F5gWeYsW2gZobsOAxgEYYlk7CSULFTLOUFH9vdjyAluxFqVoZyKU8V1mM83xBv9",
-	"chMJM3oyUZR9fTp203BIrj8rHNUUdpCnyBHx7FnUarXCj7bP7/zP1sW3+mWJjWOohpZEAG47kCP6zIRq",
-	"v7roI1EcDkxm4cyywsFSL2/KPzk+2BdBuS8xwa5DDzi2Jjq+09jNic3Ou6ZvM/G8FUo0avGHhmcHafDF",
-	"uF4KF3hx8qz1tM0fD9914utm13yj5MUUXzSAf8X1TTxW8Q8PSiVqJOQj36JIbB1/J/QQtDsWYzbLI8Ea",
-	"TdcQToo1dQqzIEgKHk4jlfm7UDBgmwup9+SFiF++PX63qDqljQjrKgNzF3maHHvzbZ+bC2NU7vKClywu",
-	"XMFOvcQ+rt2NccQv/+QmEfbsSLlxujABYCug18/vtIfSlI8sTXk5dtPPWo+CzqWF5gIzC536Je8tIL6w",
-	"vDJlVtqsbT5vwXWMgDfs6Z+pXu5tpLXNtbICg8/jRqWFv6jQ5fmv1ltff/184zI3e+WdBXceiI1F1pXL",
-	"Ze4eF+rapbx4SB6BsdhwP41VSYOBawYp6iKqtotBAUcPVZzbWNQQV8YjABQh3vXo66ctLOqr5CVIc6Ye",
-	"Oa9bwKHCSsySSvEt1lqOoV9r10eLlrl7ldnhSqCjcPOJvdty72p/vmzs0V9Gmfhx4NkFLbbQqfFgpgVd",
-	"Eim4/+6Mzo12NxvoS7f2LluavLNwlxkVmFbw8TbqJksFAINLLBIDoBmTNfPIFSz4LADIZ98b6DTJlHnk",
-	"2iL2I7abxFTF3bNpqnq5E2PjX/6HAmakYOkNH7ETUyiyo5GSma/Jju3ExGwTQn8Qr2WgFogXUcP6Ym/o",
-	"lxM4PBNNvdk1B2BqzkOfsAZXmC8YhmiKE6KCVD+MJSUmufHQlRn/NTkF4J3wAJiY5NnQbuFJhT9usiaH",
-	"fxznMsu35TQWiY8oIK1mqthxJYbwwSmMypT0T/QewVAgcs7QGygJmg+oK4cfgxefXlVLxK/F+iYviXLG",
-	"UT1aWpu9RHKzQ+hmgvsl2qjvlFwJVpruxg/erfSu9OlBeH9RwhvtY1zLn1hc07cuU8PkWUlqzcjtMXoT",
-	"bb+w1m+mhFEItWB9R3cMGPbsexibRGVo+rdFTC1hQGpuTuzlBbtuKKGOPN65PDsLfPPW9JbJhBN59nNR",
-	"5EJXHsTAl6bDwX77jOobHNU3097KIHjrTyo6A8q3GF4di5pTqtD00mmRZe2wqH1CML5eEWH9id8Lr1iy",
-	"e99hwz9iA9N5fpe7stzEh4355Z3PqMaeTj/xOX3pCV1lc4ETUxvhyBWcqGwpq4q822qnE3n2QET78dQi",
-	"NEt+meF/r80+a9QEzxTtBPogEyx7aop9wgfJlBgb/cOYwgEcHq5ttF6I2Ge/xpfRWch7m4F/Ij9X7n1I",
-	"VXrIuv84bOaH5Ps7Tr7PcfuuIGCWBAHuNkse2vM4U3iSLc/IOhznjuuJqKgKTkFGPmavEKUI0ImIcINJ",
-	"BbFoEXcSh5UDT9niYCW+Mhymd5HHiV+4lhz75ZFQ/HISJ3k9XEMzWJlpbOHmu5rWhckZBgqVDHTukteF",
-	"3C1Er47paFjIupyLRZ49MLE8MLFch4nlI8+uO+dYkZfWm/gCLtgcBUWKPEPEgVATYSQi5FKun+c/QRdR",
-	"+bzCspHisCrr7pfwoMj7V7dwXZ29ddc6+wMDym3UxD4URax0ttMmvwvBNqOoX7ssIsSWV6YV9qnXzCxc",
-	"cAoz2ydfD7mvRNMrTqdCVlzHnL/JzmMM+eB1BsgOn/RlDS5Et6doECDEM6gemwj0rs60cTOh6kfOZ/Qj",
-	"cgTWoSEvx5QyU8kPz2FvCm1hO4rYFqODzwa4nj5/TuGtNjFxCKM0CPDIB6Z4mEDAD2TaFyOpM1Hjvoa0",
-	"f+pv5L8druc2pnZaGKFzgqhnvA1NXKelROUgxS9hWuY5vu6psGoknGPgV9+4aiztxH5xvM44xPeI2vnL",
-	"ZFwOCzVIyXDtemhRb9B8CYlCaL/gPvse8+N3Ex/GDn9HxFVXET52YkRtjuscaxF8rUfANCqYz1GKJLqP",
-	"RR05wkHVm2I3p5x8Yj0m5KVUm3MkpdCVYDuXXblcjTaFNNVgeOiTr/Rl6VFgK8ETPpa+6AGQb3Q797ng",
-	"PQqJZoTRxBps7GdhN4mxhGCKRQj8MNUxPCrYi7ANlDHFfppCbEdYSkJRfEJn8nVsWYg9Mp+HLy7Jikgi",
-	"CFSsQTnVaSpGcjrk8hZZVFjgVEtxKs25HxRORcInfced9SBSdOWRC3RUmtK8ZlmqiIsJKzGooS4QV/mm",
-	"FCck1Z+Jmuc82gysWXZCtcdIuc2ciOTHwnE7hYFtRXNrBd1c2shsWloOnPrQX7AQasaWQLZmSkWGamjr",
-	"zNxkA9+SNtUpcO3Kc2GN6xxaBO0ndFBYFC8VlTkWrSzAuLiCRCUaAamyUNuSDzI7PhuUlkhRODHzbdQt",
-	"igYUpXy0uJFuEum0qMQln1jhdEIejKFTKUiDHnHXYWFX+dPhI8XXL+X5xpvvMdU3tu/zsX3T8DzESR7Q",
-	"ie43ezft+VOVTxTWGYaSvNXVjxsbarceUfHtvNKz6+vcK4IPjRjK5isVGnpkxr5i8Xwp4/YNpeIDctDP",
-	"gzzbT/+t75wrfLeLSXTM7OLGTNfEhXLnia0sc8/kdtlKf63yj1jm+9aopUu99UnO34/0eT5dcSO8sYnu",
-	"a7957vM+/aI222ui37mrnXYjrnkyCq8JvoXGQ6+iTMcil+esrJPpiaq6ozMplLTYM0VutnOlRuz/0hns",
-	"a4z+M6CXzUQLrZNYZKUwZtjbbUISYKMLKWaZknciiZM3wCXDcSO2rPHGhm+W7Re4KGgZZYrxThP8oUDm",
-	"RdfBpZz1t3Fu3hMz4osQYw+qw88HZuqz6R2z+re3HFaKonjkD3KO6ayU1xuVYDAIfOFCiZg9UDGVyC1j",
-	"Ty9VELJPjTxW1Z+8h4c1Hi9ba6OFFNwVAPX6sgjD98FuujOBQJ+4ZxwLX1jaOzrZ/eIjk49dtqX941fy",
-	"LZFQX56/zL7K2RTmy5kXfA98aQqWE9825wLi5PSYh56q4WrrjIDTG8hM9uAY3hSJPtO5i0Sq8hzjom4k",
-	"vQ98MB0NlHGIxcNIPMr0sumIKOr3rDSeO/rMBu1mU8SplaZDTvuI/jqSufL/fqPygU3CX1iHw5FLuICl",
-	"uwRAJNM0pEjiH6QhRcXNh+S3joVRini/h00Rs7rznUzHKiZPNKNZobc6Hkozlin8jFsZbwGNgDwGZwa7",
-	"Gmizsf443uocbQfn9FBOKbqAMkg7N0bB6HKZK3Tp96a9VG2KOFzZllPoMfvZsTIZO8EXiqhOaSRFDfqc",
-	"DzKF4QXQ7NqlyA1j0pfCqTqvR+QetkZI3+Za6Y74caVFRSfrzQVt0S6k9symofpFXE5XLb44G3KKZpqN",
-	"ESi+udqF+PFsK5DJxAdC4GsjOXU+9tGTBr5MhJ7LugwbLK4j1O2pCs772kbrRV1MkIxEUxxhudecWnNf",
-	"febUus/kMeehefCXl9Tmn437+/4c/qE0YOK34kec+DfA4r+J/3uBShFdwynOHatUGoxXKDTwsnlprUE7",
-	"3FIC/ytBgWYqxaAv3V14A4arFikEbMAiq6DiFmEAz0tqF8oq+UP5wudwE37JZQjzgbCbCImraxH8Dr0q",
-	"aFVVYLyJOnZqSXK0GJtUOSfiob1QJzYOpOlljMzqrotAuSes5IpdXKVgmsNxrlMmjEepQeTWAi25KY6W",
-	"P0q1xwvgPjk5kFqeWsLo1b7ZBUUIeQnKkK3YFspvsIU25zNCQKkrK6xhVFkZBDNM6oQyaGpz6mx9+WB7",
-	"hrT511SHfHkA8YYK4hscpVWSAH+OgcYvIGH7c0cm71LbWZFj6KZBzJOB8hu06g9kr82SGOVNTa1PFaFc",
-	"bu88xCdvR/H4sgwTimveyj5dsBev8E1ea4vwSXjzcCe9oBLsrBVERBbfIlN+TDvRS5XMkGdyCxT/UEw2",
-	"HSkPoJUXQsKzTPoSM7jtkaswTi53ki4PUd5YntxtgPIGPpsvQIY9BCd/sQ6aENT8TA6a64VAo+thHZUN",
-	"vceplaYBWykZp2ppyNRTu5CBQ/ZNYKhh+l50rJSjHrUrOcHrTYFzpxzxJQ9grSUBtIxrJOw4d7mkiKiP",
-	"s8q8FIt5vP6EGHRgd6iEyryIzwBFsjXNrol3fvO2s/f+sPPuzc7+SUye92AncuY68RgTEGo1JoPBFsfF",
-	"CvgYj5kYMjkyXDyV5hzEvD4bZ6reFv6jR7v7W7uHnb1YZKr64VGmTU+PZFr6dlvEL9/u7e34Vmo/RmhN",
-	"enDcycCm5edDah2ObjFTlIQ/c5GPPToacdxgdDM1lNpg6Jt7WbxephNoC8Lb5rYSF8OgUkk7BpsZfha5",
-	"yoZXAny8VvkeLBq/Bu/wqKh8556Awz0ooosE8Aky2PuiorDX0EuDS+sL01EvlcEhjHl5zkpPZkk5MItI",
-	"llh+M+2lStQuC9DWQ5EwOtLbS2psvdrLqS9S9FKLgU4ib/fVt/XgYC+3hmBI0EcWEvkHaojSoRRNhhuw",
-	"OjieCd8GdF44ORIZCC9VoLdUJhFDJc3MKULueHsBQqYMu03MlwWTmpyWkgFHmbrQduxKXZyKGg1LPZQk",
-	"4fBWboDB+rWI+eI2nD+hoDAZK39o4TDPxMjx23NvDEcB9rIBfczGKSb47ObQUzUsiIl4Dczjk6P/FIY+",
-	"kVOHhYo+uYiNE/gunXJtZKzqj02CFg/nJ3nk3sJ3WA2H+1wuzKDwwRnvCuHj0xfYMZ9dMu7xuVhMv85F",
-	"X6YpHGrtcukHnBnsA8aP16ToSTcQMrnAdCffDSq/84wRGMIpnK5iNM56A0kZVfseFnU0Bm0ltTarcTsf",
-	"i/06Vtgxmip0Yb+0lCMqUseSUn+qYoZC7rjInrtQQNWHo9O7n3mf4SdcqqmUEYY7V0Mucy+1fFP8kTJb",
-	"ImH7P8aFlgFPsnc6dM6Nh4HeLbeCuJN8zphnaCruznWaCjmROqe8CifUBy6/y6AzM/MZ+1tBt9rEXBKS",
-	"Ezx4rYj3G85Hiz3OmjQ4vy49+dJlmWzFoqBXFIu6JjEhj7STkPAGgiqXaeyR82EYeMngJnnELXRFpSep",
-	"bbTYHcgTfpKbVZ+RTaWRgOd07vOdaNq8AIQOleQe7A+UagkyAOO28Zy98HxlhdKEYoKKTopkHfxeMQAF",
-	"zUDgTcRdQRJtkSDJFUlAqqigot2ybJbnwWMR3m3TBE6Eov+8ZmXpEnOkwQuhsS1hM4HhHI4sMHKwUdhV",
-	"rjvFNV5ZcX6hGZvDmM9WcfsgUDaTW1NWHcWcjilnk5RErZy6E1VSc0Iwp3LqlOMoRZaNTuLihCS7BsT+",
-	"olvxpmW5mFsyS/5/9t52u20cyR++FRx/iXSGUpy32R777AfFkRPP+G1tp5M+yz0mJEIS1hTAIUDbmp2+",
-	"jueCnhv7H1QBICiTsp3Esd2tDzvbsUgABAr1Xr86rYT7Df3hpoxntMg4YHaEJ6slwmx0vADub0Qb3Lz0",
-	"z5JBS1dB52xja8MsZyMK1OGJLOZUb2xtmIGMumQM8q0NpW3j4KhpFRnV37EGLe+1gofttRMcwK0Jq2ut",
-	"/wlo/QHTAqln+F6g5pt/PnklP51z8TJlE1pmuneHTlzw3dgmE+6Yy40dy3zhdAXoPfgBx9zxQyYRglfo",
-	"K2mbieqCsTZ+dOP1jZ/Q5+qsYOyxMKp3ZTHiacrEMwybGqKwNFRBgZjTDW5DA43VrwaQYjsyi5ljxllB",
-	"i/FsAWYHdhHAEIk7wcR2CW7NKK3T1eKBEp3c8I+UG+q/blV26BOEo6vfgXXG1R3SMpev3f1v3H0jATuD",
-	"s+HHo5Pfzj/tDU8GJzuffmsOBATe/BYhc2uG5UCRxD4TyJEV6YvNUmOdyLi+iA+d+rh0D3mtOOr7buI3",
-	"XKzbEyNviOumVqq+zCOs3tg0ZuoyC0i6fXKAquALowu6doVg5E4m0KO9PYuvSSiv786zSph7ynKoJVHu",
-	"i3MJ16m+JfB3K41u/hT17Yk2hfpTET2mnj0YxX8/xMYSra5KPYPopTemSkgmuYMxhVknT9iYWt/Gtfp2",
-	"n+yp52NHWY9be5NWOmXpjRj6PxOf/cN6c8ozKG2mc0Y6Y6pYjwvFhOKaX7KImHtDuVDdPjlGTGzC53S6",
-	"1IK63+i4s1rgvRM/74fKfDMWwK4BsHXCBSCo1j+yzf//z5r7f06v95mY6tnG1uvNzZ/r/sdtawWCFozk",
-	"dArBYnv+z4DxPEMs6bmnXnf73V8anZWNN/N260vdhIuGZ6H0ayDqIBPOCsPRbE2XecXhTAAGFRpmp8P9",
-	"3fPBh4O9w/OdT4PDj8Ok22+xuQ5cJOIOphYaf2tR92SsLQtxAqkOgFVhaCKlmt6RcFfJqhs01G5W3bPo",
-	"DhbUEH4K783LPKPANr957BZF95RphfgwsvDILtiFQRJ2nfNiQTo5K+bUDG4TtTJGC5fBMfKjWfSVWHTy",
-	"QqblWEeEllr2CibYVbdPhpAMophS5uGbnXlcpYX5VMz5MlaoYNc6FlaB7pNDqPEmUjDLIdx1b7/pDXr6",
-	"KbMC+dhs68Po52boR9LNB4Z+LCdrEJsVfNaadz1rNf0ULG4vMHMk5p/G6Vawq0JiLcKPZld35SFm/joP",
-	"Id/DQtoZyIm0Ce8PEE2RGVszkDUDech4KSaRBjykQHp+CjxEaapL9SBKT6lyY9ZLQZhIXRFNM1fBROgJ",
-	"VD6hQpnJKRfqB/ORU/zYh+EkOPial6x5yUMqI3CpoCNNwehY80saGGWPx1MU05qLqXqp+FSUeY8Js/i0",
-	"1VH4ZYZwh+bxXplDk6GcCUjTS6ZMn8IwQxwlCdv4aImcBEKwDbEyuAm11x8yXFafqOXmqSuux7N1Gt+t",
-	"Oa2WGHC/AmJ21NWatdcYXcLSTUgA8L0IJ7Jw1ZwMznzbwkFiZUJEErOIz3mYxf4mFsnp3sfDz8fnH/ZO",
-	"B+/3hx+SPjEn3+PCV7bw1ByYXpibdclT5kQYYL5ecwU5/h7NFdMTYrEqP+G0lZgfQHjdpOOfJ7zucYkI",
-	"wN1fEcX0H9cJ/RwF01GOkL1Y2Ghv8p2v8JIwyem8d8EWV7JI22NNgzoashTZok+G81wvbKGUagbv+sj0",
-	"aU7n/3DjPyRhh/O00HXGlV6LhltFQ07n5KI6Mk9WNVK5j3hoJB8PhuOgNbc8iPe7zU2/AMPTAVn71eZm",
-	"AK0di44u+Bzq+hgQohQWV3s5zmnED6NakbSQeQ54OQOSm3nMHZLzsKiM64zFgGQs04WPj5qxI/NoDgUR",
-	"yxNkNqvus+BGxYPfyQRrz6BT4yiT4wuWxgJq6q4KrjXeYOx5uE3sDfA1ehYO3Fa6Fqw3njEzQovounHH",
-	"HkBo3bheP1Fm3fFqG4GFO7eWV08rdxZuuq1z/WbmUhdcmk5700KW+X2lFmik8Gbkyk0heaK1PzadfsR5",
-	"HrKhjZ2krSDQkDh+7Vp+rSK1QZYRTad2r+rt9B253KscqZGGEkHnLEGx9C6UStuBCDPrqKTXm2bhFd0Q",
-	"TtskGUlapCoBnmZBfOAviDNtPsJ2kwLYm44dIRbVEFRYoWhr96hwPkEYaUX7WkuHDyRF3PCP1X3Wfd2q",
-	"G7aWHU+yAMrf6ntc6jaJcXvmTtOtP5bmOgY47mYZK3qehldpnXrz7HqW3p/eHq6VoiWlVSGg1TaWEVgR",
-	"SiRjIqE8iSoomeU6WzdjsqI34RMUFZtrUbEO8NzbLnnYy+6FUKlnL3ma94D2mrXNX1nBJ9z6RI5yJvY+",
-	"kB0pBBtrsveBaHnBBOkoPhVUlwWrgMScI/yFEVALRIXEvllRLGiZcibGjPxn1exvWoInI+MAMpRGNjWu",
-	"2ye7XKRh4ioZLfzwRJWj/2VjHRGWKRaLjIuL2rOeoQB82CV+TuqytDsoN/1o3Kw2110czrdVpbGwAVSy",
-	"zwWiBEmj07p4NDpr7KDQldUotzCu2R9K9o92BvvOM7plnjcPxML8haWkzKHFGLRXuUJsLJqmBVOqW+UC",
-	"Uu3me4E4TVfQGl6kGGKnWWZxumJhA+3KYmRRC4sZHoyPWcCqAEvKHZ4gUmzf+LxY2O+j1Rh+P40Sgvhp",
-	"buo+ebv5CkIu1JIJrCOV2A4GX11sk3cYYhme/Lq3Mzz/fDj4dbC3P3i/P7R4onrGFUZTnPcpIBdZtBCb",
-	"zV2OxYiRCdPjWbOral9O98QXrmd7H44HDyQ39j6cmc9/rNyAUs9OmCqzRiv+FMmPi22EvYJz4oaWlIRt",
-	"tEBtiWBKs+n03J5uQsZSXvBHqIN9Dp22fq70YOOy4HqxsfXf/1NLFuBTYY4PGCAV1XX3l3fgOXggZMyW",
-	"L4mXvBxlfNwmX5Z6RzSJlx5y9R5PV2N3Ot6P/C/PK86kZbhs80nbJBFllnkmQXUbk2hMFDD3fQfm2/vw",
-	"oBW1bo4Wrc1/c//5mCYtBLfjj89IoZvUdiciu0k9o3blZKBIknkOnuaDJDAgvI6R7H04Pn9/Pvj8YW94",
-	"uDNEnMbMiXGLYVqTjO+dVtFfKTDerwXGWmD8mQTG+58gMICJr7jykHvu8kiR/Ki2rmR4FzAwCymmdRWZ",
-	"ClKKC2G0a6vGTpn2hkEsjLKKWT9RvTkanzMzpMLcO5Y6w8IWxym7axVE8dvNV90+GQAk5qvNWEygqwSh",
-	"WrN5rhWoxFI4awEAON9tou5t/mwlglX/kaFxQV69g+7omqmITMpCz4z14MfElZO3r/9GkpPBmW2YMLSQ",
-	"niQ5YbpY9GBNYfszF22iPDPGG1fBNLGQWQo4pyWc66TMrIQNipPwG15YzNpWDfuBGOW+Wc6aTf4INvk4",
-	"/U7+dhfgTXlAhYNgUE+TWzrDWKSe6XwHh3wNHDK8xk1cUqLPtZlNDp3HxHFKjxQN6QjLNYaW6MiXCjTY",
-	"vVdZ7DMuprHoIFT268233T45ZTb/cYkhI5OjYuGYpecJyCdxPiKLWCTmIsmC/wt+3iLvGS1YkXS37Li4",
-	"+5gibNtNzVjBIgR4su3hlSRTJswU3oWkgDtCu313AVvY01Gp7xQRsXca8Aeeoa7+fxv2kHZg8w09/x79",
-	"38YI9hsUTvun32t0PoQT5t6v8w1a/Jytimwdu8rXbGErzdVycQhQLtCfx9sHv50iHYgbRCRj6dRI7lxy",
-	"oVUUC9tTQEXeH9UFuW4kbNDvNKrcZ7UKFSPxXWG8mW7G6OWCXMniYisWmDPsGoXiT1a8ucoW5zgrSqGg",
-	"xw80mQqG9E0iuHbJxrEA8f3+8+lvyTYu1HzsxHs/3aAuJ2u6hP5NEu/mhcZCGdVGSXBL85YRqjHuylYD",
-	"vOr2Y/EJPqeTXPfgw8xFBODy2ld2RnR8UeYRKRjwk4jsnP5KEH4XssiuzX9FbsWxcB/exR2h0CyBzxnJ",
-	"zRHjUxHx++TX5DekQY/ZJjQWihWXZghtu03OOZxBdV5+rHebbxoGaY+WHrBviJM+eajrO0jc96VaPH68",
-	"s4ZT4Sl/FexAjoAx7bjXQBSoGd4DBhuEsaHBG0LYi/o2FNFaQulNh30digMrYiyzMmKSQ5YnUZouVLdP",
-	"TqBCLo0FEDHWvx3t7A32zwc7O0efD88S62x3gY+ZrPxn1vuPvo4m2y4yFtAmSb6cHB1+PD8enJ5+OYKO",
-	"AOhdY2RcFgV0D3GfwRWaWchCcT2Dg+HSu7HwmAPuRfbPkmaqNqgURvkAo215HtcOw3x1LDBo0HM/vlBb",
-	"5NUmMBH71UuWEgQzWqyiWNQ4AWgR1OhHGXQxQ+5orbxpydTSMQL4CePm2Prk7ebfYhF0mIZtcxLC9hGx",
-	"osEPkFFrTlKUKI05UPDqcaVTPgjMWW2S74WWxdHStaPn+Zo8y8XLIdneh+G2lhnW+NZGtFHnOhvRRo2T",
-	"tPWovoOdBPpgb8aNlrJoDT4cBohlkU+YfLW5SQo2NjyoH4tYJAdHh2efzneODo73h2fD88VisTg48J12",
-	"sDOV2WeQXyMpSkU6vlDAaqZYiGYYFqqssYD3ultkyi+ZqPitFwzA/sL2QB3fAgeNIN8eSvGUqS62uIkF",
-	"6rMpXfiWUZaz4sS43j45MpKh3gxMS3irsI1WCmLVMyUJ17HgyvwAppCodR5zvcbMDuqgT8s2WIJXBddW",
-	"pXWbFGxcLMyYUOPZocI22rJ1CRGZy0sM9gafXvXFeqHIhLEIOnaBOtptqfw5NmfwyRLDA/qGavO0BH4s",
-	"TfYfw2vziKU8FZKK2SO3CyFTgXvSzFMa7vYt3QAtydv2WNs2LcN1vuq3Eol6cPJorRtxzfL/1IShvo0i",
-	"rEBqI4kdSw6XNCuZSzakl1RT9DM4Hu3aYBn1GZpzCexV3kwvdtL79xs/lIKFPccfitzsAlvozW7ad3UB",
-	"f3NHA/ZAppAu9Ey820/iOnjyupPa1VbwiJocCtyUqzyjC0jB3V6JzKJm8qpCfALQ1jbUuF1ApsOoknf2",
-	"+mQveSVIp5AZiwBCyzvqrOe8CzXxfCqgVK41wffbr9rDtvavre6R4lG33HLE105/yG3/qTf3ebXwf1ww",
-	"aV2x8+8z01b00f+9UeT2AKW51RGW2Mf2zFNgMVGSpFTTLXjvZScX03//b86m/57yyb+v2Cjvbo+oYn99",
-	"GyXk88k+dLmzZtlrcvCepMwsFuqXoZXywhgTBaNZtrBtgKlG5GiiFzkL6s8QU9kFv4y5oas0LHAXAdND",
-	"v5XPfEAlISJ8YmyZLraLx/G5K/H1asOcaWo+LrKNeMvc0BjhKhYdxRhJ8A/vJS1S3JFtQsmcZhMJjU1t",
-	"kTf0uTV2WsFIzq9Zpsw/J4arQTawMUn3DgYfh+cHg6/nx3tfh/untll19efdk8HB0Pw5y+RVVOvOSTVJ",
-	"XtYOpou+PPCpp4TqWCRw0gjBDTVKCcn4hS3/s9DcW/ZfbuwxLYqFTVfGJAZiYQMphPpeqFgkuKEJbqRd",
-	"RAj0M6LjC+zaZ3bS0QC2SS54njM7O3SVxja7sQAlzbbDTinPFm7rMS7QuVt6hO0Q24Zqehzs2EPhmgZT",
-	"PBNxsk5XeGq+u1PsFQyMLpQMeG/uIx/m9Lo3kumiB2x2Y+vNq7fv/uP1L9+cvOAiyassd6uAhrkFdIzJ",
-	"U1GFqkCEvNqGOoOrG5kL0tZ++EDqjCoMfTaacac+vP1gd+qzug2frxZp9x/8Z3MFYE1Mj4ubwHYNKQeN",
-	"ngAEomvPj9lxhT22MCdINsCYmZ6xOeGiT5IrNlJcO61lJgVb5NJ2MM+ZzDNGMkYvWSxAwdgilEx4ljFs",
-	"+M2VhbbEDmYW3dvObpNq+mTgavQ9CprP7MtZEYt6TqDRKWayLBoFGrbiNqvrYu7Z0rvWW50ziPnZ+hnw",
-	"3JZCFyU0dk++9nZlcUWLlKXmvxIyk3nlmjbv4m64F/JCXi/65AtGvWJRbyNgLp7t/e4LoN5uviENuGoD",
-	"n53pkhy4IKViW8sRtj459gFCo/D9An72178EmAaRB1kHUlRgH2BdaaNoB+i3B0RY+/xYIAN3SlU0NGep",
-	"/3ESF+9fSLoO+D10RYeDOnDsEdMwvif5+w3E/+r3/jvie3cEHD2GNTV3OHHYgo7zyslk21ggkH5BRgvX",
-	"oKlZa3haUKM1CM3nX1HUghP7DSmIS3kjK+oLrAl6ZaeuZWzwes7ONkkmNFNsOfHGq6LuxX4sXDnAUmmC",
-	"upne77L7CSCs3Zbaf58klhEjoIho2ZDP0iQSofh78cDZJ/VJHsvctdP/SjPeeL2+tNBDwaczvTZ/n575",
-	"e8J64b5V2a8/JpFltWwa8SzjYvpyTMWYZe3c5qwshApa+KDwcT2CDGVzUTJlK3YSQERgaqCTyOr5VzNu",
-	"M9yNQZAtLGhCLIB5kDmgIAcBnd2T4bBPdmBZZoUY17QZaoFBcjYDwwWSX2o8z4ws+Zj5Gik8h21fsguK",
-	"In53Q/8i9xYmDV9BDp2eMZ+vTbiqVSFAsUJthI75BHCMUuKbJkFQqeuMhMOj89PP7093TvaOz/aODhtz",
-	"fHELToORH1R6h/O0Ce/gmWiJJvrPIjPusRxdWubBfgX32l7DeyWo/Q1TgGsU1HS1bQOu1fknkNqULTxM",
-	"+IJRc0ndBQ+PfKu6GMSODZXwkozKRWQdeHzMYmHv0Igql+AyrmbIWcEluh7yshjPzEM0TQGXD37PqECn",
-	"OyZBGOMZs+jNpXY4zVaNsK4DNZNllhJjj6NfBK5tQa1ApILMaJHCJsLvbbiVx27LHtZvbeZYhVrpTi7y",
-	"x4Nom382L1vIVfPqaO50eW5cB5t51y7qdoFjG36WMqA1+HfBuFCaZtnWzcaUGdVMAeQNy8HJZOk5sqD9",
-	"VzOqY8E1ySlPQQWfUcw2QDmZRpX8m/s754pfqX1sYd1EXCt/76hIY1FxlD4ZYC2N69YXlidZN5WZ2oIH",
-	"YRBtWTphHn8s/F/75NAIyixzVxPvPldkTtOgFk+V45kZzX69EXJvUcidDE/Pjk6MCX1+/Plk59PgdJiQ",
-	"DrALaaF5FtXIL1Swg2bXGU0bY1wneJTH9uGnJBcJVS7H85lU3Dya9ovU5Kjew3L5G2ZvV16d8vdITVs4",
-	"00SSTcKzYKqcs/voxTYDz1raDXqhD/GgpcsESdlcGr6xgE4AJ2bKFRrv/ZXOWFRaJ7mT0glrYM9D6RRr",
-	"nXOVAC0LEW4XpCvUimMfUvcECn1Z6HQFUMYXZ1s5nbJUM4YIbQWjWQ+qL1N2yTJDo+Ye8ImlM6hYPS5H",
-	"hoLgvS2SzJlSdMoSW37m/r2XJhHBTB1M6LEJKOCEU7MzPmcJysMkJLWkC9LP+qe20ATEdRqJaJaJSmq4",
-	"LII4cFObaQOfYpdhNGUzCd5/W0uHzX/6sUCA9b+fHh0SCbA+mErCFVEzmjPSoWKBnXUBhG/EyJwrBa0S",
-	"HGQI9t0NsxS7kM+DzjmWktebbyusvWrXlZa52XBdLLiYbgdJPmY5lqPg1Da9BfyDsdCLnEGnhrebm06h",
-	"gA4QkJ3y17fkH/w9/PzqTTOnGTN+yU7NIg6DPXyw7nfL83xr9ZhdeGoOJbXH3f1m/9qfFstnT2h6waqU",
-	"KdT/qotfu+63cq0gpLOcC/LXd+/e/LWFQaEG2s6iPHpEYhXvvTTxhmziNBOAJkiCOzWll6xyN4EbrFKP",
-	"+7E4q9xShCqLBmphL0ZGxFeBTbhXYF8gPnEwUPBWwcwxm9s+hu4tnSRk0OenZ4Oz4flg52zv12HiYEsJ",
-	"wmTQmdGyQWvBhAH8UKiIQkADhC2dFlRor41sBZCZbhE+ldowJGAccuIrTH03cGQYsUic9nW+d/jrYH/v",
-	"Q4IpkM4wQgddZv4zZyI1CzH2k+FDfgNujnV4dOa+E2Npy6bZTYejU0Ch6Plau7rnWNhtGnlQUvMBL5Rz",
-	"YHiFFQ0vOYHGX444XF2P656uwEsC+CToYcmkqpQ7m9YYujMDS692QwKRjn7OPhkENpv/HLDo6HI0UTGN",
-	"Zl6lJKJjNNxTIIxY4GpY2idDOp4FZOcj7m5zpRizyGyUFG5btwJ8KiRko9RGsYBto2IB7YHgAP9Gkg+f",
-	"j/f3dgyRejPxfq3i7bg3+jzHIhZfZjUyrUJNBaPjGRTq2ZCaOUkQePbfU1qM6JQBLQvpzd9YVNCNW4Da",
-	"0AIO2wAIYQ/cavcpSGQQvlZtqe9an+wJAlbQXKZGDXD6EHiirS+si8+ac6MF1GHixOa9XhILoxL4o/Kh",
-	"P2XBBStXN5Qa1fTr1oDb6ZL5fc9ih5TNc6mZGC/+wRYPVvNQW+QjRe1us3AG9ly266bvskeBa2AuXC1V",
-	"Rfid1D1AclhghsGqIonqFf/GTy+ZeCZ5MXco7KiT8gkrFX7iIxl9eDu9h6Dyr4uUgAB34uE7zUCokV8W",
-	"4BvRRoMcDlJnbnL5jajKp4k29j4MD46PzoaHO7+d/2P42/ne4fnu/t7HTzbXBio+lp85GX4+bY5shneo",
-	"NQQSBCwBLsSICidBQRPoWAxfox/tngyHsJWThtheQ1ahYrq7TRIjkI4xeGin8Ux+Lm0jPagtqHgvZvaA",
-	"UQrTx6hFXXHFtmu6KFcNQRmnU9c8Jw6L2PJ/KVhb88kn6vz585YbI3Wltd24fxhE0iJ9aVs33t7N58wX",
-	"w6ALQCzqmmSfYI24Dy9QTMYF7bIdsmoH5//O+sgn2xno3i77n147+NgtgsaeADz5SgzNImF+i08/BMNa",
-	"WRd4X6qz1LqqhVB1T9A87ziDN0BHwW6pAQyerc4DbxlXxDYqBbGicjqPhW/kClbTVlgmwvyAVZNU0jk9",
-	"Hhx0tx13j6qN9o9QFQtoJDliYzlnilxyxUdG7EC0oUPxSWPFWW+Cw/VqLXb+MZf5AdCicF2PpPK7XWmD",
-	"03fkUPVdfSaFzs+Auz3HyuhhyvVjM8YVSsJL5AbgI/0e5tnoXz2xnCZkazbXoKZtqD45Es7NGYLp5axq",
-	"R93B3LrB/slw8MFYBsdHJ2fDD0kXoEptyoZ7OPQCIS1A9RNJTof7u/bdxPLpCZ/oWSzs7MAm60vuJPDH",
-	"E0aVFAnBt0+7W8Zur9oOYeMsHxgC7j+DYhH0JQLMhWHyo1Ivf35jAMUsp+LBd4lc4Jc+fb3oDx6bxYNY",
-	"cemtBP4G3LqKetHwbuAEaIwvX5Pb2MClRDPhxzOBJOUFA6zjhHw+NtbGh6Mvh5jvQIQkZmayYNqWvDi3",
-	"9HZlRvsBXOoEJvciQoJ5HZ9Fxax6GItQGMZyDX+BmZq5y7Yt4QelKBbsmo41KUVqnqIFzTKWwevKOvJz",
-	"5pC+xxeqT36V4JiVooEVBYgH0GZsf/f816OzIUAueKY4w7hz0NWB1ZCVwdNtTbJOShdqKf0ZsYz/JQUz",
-	"w1oELws2NoGA9ohl8opsdrdi0SPYxOLzMbrxzYcV5C+vSKdCHgTcg0U3CmATyF/eVU+8c0/0q/HMuW6F",
-	"L/Rewa9Vtnc4X+9V5KMfDpfBovK44AvVeGa0YBadENIcOlSQz8cvVCyIWZOmF/YXoxibRbxQpPeKFEyX",
-	"hWBpNyJwntkCMvaCcUMvPcU/YRYP12bsCsVhTHOYRuECXM6O+bhToDL/bS1fAp0uGj+GWrfU2G8Sgsa6",
-	"BUDCoqdpS6WAS2F+gREntojW7nrn8zH5y7sIdoL0XnX7ZNc+gBtPzdC25gyKaHFqkmdlOOyWua1a4jDa",
-	"h9XKvGd+faEMweBx9F517WxamrE/HxPEUmwhKSXt9ObO4Cag103P7IvhBluqr06ZTArGLAKzmpntBI8Y",
-	"BehHY5HR3IajzEyXcDWjYH8xu5LYXyxPwauCswPgCaQVS8s1XihyZZbXGDKRoan0IAVKUj9WgAOnbqvc",
-	"RYMHKdJWfVsu6+OkwNReKPjrM3DY/HnsEnOy4IX+saZJpaYYIdespCxrIoji056mcVBmmue00IZHzKtC",
-	"Kgt/hIIQc5iSCc9YskWODz9G5O/Hw48R+bi3a5SOL2x0HJGUjXnKquh+LBC5qWNkrufVgDNneWbKxhkt",
-	"WOphnIK0iUpCv3rXrXB735GD97HovH31puvC3A6RqYJWQl0HcWVHbGJztQrH/x3gUsYm2qIXAbDUVizM",
-	"Z5HB8bEgik3hhKzqAyzr77t7u6RzwXLtgwEcTLByPhKUZ92I7O3sBIhHKRmkcsRi0VGSDK/5JCJfD44j",
-	"8vfdr1+r15TrYWWeILLgTGhMiptKqyUUzOI2/f34Y7W2KBaOkOwQdgMrjsEEduyD46x6VeR8rMuCdbdj",
-	"cXz4kYxnpbiofSowmIKbG58ZVo0T6JPD04hMBweDiIw/nRxERJ18fB8RvrNzHBH1fu8sIqN/fPwQxSL/",
-	"9JvyrGpgJqGCz/Gz7HRmU9jXvUlE9PCrjsi/zsz/cvhfvXcwJFOJjWrhRZYaygOEYoo0aGFiQlQrRRIE",
-	"HcvF1FivhjLJ8OveLmw8POqy/nARkC3PUxaLankOhUtK10L41+NfvpJJRqcKIXdY2t0G4q8U0dQYqVz0",
-	"NLvWmAwDWP9m3JQEQiL4bXm/D4dnpzuD4+Hr/ubLweHewfDr2emr/ibJpMz7ZEAmWBgB3XorWve5QzOj",
-	"Bmk5xVrWQDW2wF8SHo3cjfDE4jHOIrNYSyoIvWa9Zu6iBtK7AZzM3qrOFU/1jPz//x+ZMT6daSInaE2M",
-	"qbikyoVEYJO3ybvNaHMT/o+UImNKBb09ux4hbXlKC3wWC3tUnTeN72+RBMKrg8BnkyA0GvCyyHAjl8sB",
-	"MGJmm60FM6ceYSx5fzQ4+XCO838Y7O3/hnWhiQVJQ+0rFp13DavYrmMzuZYHWsruloMju2MBOOng9VVB",
-	"lzfI2UnpotVo6faJq3v3jN3o93SkZFZqRpKyyKC0hGcBnw76MGOGINakucbVERSvMZKXgBpCiREvAP4G",
-	"E3wuMoVZaRanz6iQQsJTQI1C+m0pldtBy7cMTw1g9VIbkmp0ptex9h42n2buZOVLIyt70KHk7n0/YVtg",
-	"vT8bIganPtlvBIhpcqSvc2OeaG7MMyvTR3KvuIBN/jCK6LJCbPXUO8PUvXv99vUvv2zeqQvp96XH3IpV",
-	"g4r2fOG9fqtR653V5p6OiKh1qMgpuE0YHc9sNqLZsDOuM+bqL6TSO1SzqSwWSVs97sFixy3nvkzxmAKd",
-	"3/rcKf8Xe1h0c/sJuKCbzOtIMNguo+G67eyv4cdXXcmDhd+pexqlN+nd0OEdiR0ebaF0F2YHK8P1zjNq",
-	"pKF9++MWMUIy6bZT+zEs5vmSuln/XegcdnJN5LcReW7JoU7h+Ne7kPdq2kbIsW2b+O0T7YFng4o7pgX0",
-	"3Kn56ZL54lepWWLbSbsmrFXz061YJK7oJyEZV1A1QsYFg45uNAPv9BXLMge6rK8kuaILQIBQYOsLaJAT",
-	"i6MiZcUW1AKNmcIrRzrhBezaDmrOtfKGzKTGjSMd+Iv1R6va8675kC1OMc+FoxoLyo1DbJc7hMRMHRyW",
-	"B6V8/RaQbZTdRx2LjFEMgLip++QYjKYrml2Qqm2eIWmonIDogp9PzYxlT10VEICKCaljYX8Ad7RtJ4kx",
-	"5dEC+iJtBWdH8xzgw6GZEx0X0oNpmYXICazAHA560aHfD0SVMhtIsFX+0LrcjGotCrtYmAPsIZdOJAtb",
-	"SjhixhidmQWPmL5iTMABw9W3gyhAtZvLS9Yn7y3jxCMz9jl4tGSpSaceBIc+ow72FK1xG5I339Htk2Ts",
-	"9AmS8/EF7jIif3doluF/qsDr1d0miabTxAbpYQmxAHRw38lV02krWsg3cWsw9Jzm818lKxZ34d3w1hmd",
-	"3vmFP5tQeG69js3R3Kndca1q0pDdPcSCQxpsC72DQk58B7gQmRbSU+CX1+jZ6oBrkGh2rbthCzpzQ4Cj",
-	"wMNvNmNRDUM6uuDzOUu3bUhckbSQeQ4x12CIwN9ijQYosASfji9gHi1icbMxge3jbY0z10gOpFWfJCg5",
-	"IE9+JoUETxC8UOcsUmQLdHLa2ml4KEzkVEGAfYv85dXmUlA1cO7bOCbpWJYmUq+tes9mN0IPGgDZ2uLy",
-	"ZZ+XEULAZ9GNqeGsZIEnY12nygjunM6JzRglnTFVrMeFYkJxzS8ZVoFbL7PPF60nLJ0eDw4inxCq5fL2",
-	"WHEXclssl6SFULEAl5jZGIuxhnCQVaeKZQW4Ee0MpOsxWtVPspzMrO2R4JFhW9qwokDaf3cyabT2l61r",
-	"yWr2xxfohtni6Vphg/wEb9bvTXbODyhp+WCb+xvNuvJs1dK6IF3V5nC6GphYLBfBONngIwVmRBxndX3M",
-	"tzHAdXHMH6M45gddtfuXxazwD5COM+wrMBzvA+DqZhJPt0/20P+lSGKOx9wjIy6SCBUdq1BB+3drIafL",
-	"XrWww3EnyayxdRKOZk1Z3zI+y7r9WAy8jmPvns+QNHrNihTrCNvRM0ZqulFrn95vuqc/q5/mbfqCT0IP",
-	"z+d59Nf8Q6LifbddeMJoeh8GsroFws18rHu7pKX6zrK55etrazEg39thXRmRXGZGOKtYJGNvQiTbNcvP",
-	"2XTL/qTSYujgo1VTUGXnQosLkkHB5qIFu1GrR5ZL9ULfmJBXlaFme+3US/b6sRga6SWmPrHV2lIreox+",
-	"v47wBKyjzedkHa1L7f5IpXaPpGa12Sy3h9xv18S6ffJJ6srP1FmKViwHKQjEKGIRBCm6TvcCx43M0uUg",
-	"Z59UypVLGWyqbotFYthlQkSZZRFh12OW6wavWzhek7ImpOjdXgbnHPHrRIG1HvX9epSjIoCua2YULQkG",
-	"P1OjavTlv68c9uCvr7zwzk9xR7+1z77Fy4xhGTKoSmdRo4EU7brzuWo0XNdyKmdxTb8ZOFXp9tq2Fn/x",
-	"NyMQ/ByX8bcAEbx6fkAEz9d3/FTrkv+0zuaHRkH4SW7ol2hS3r9e+lYuP7gZuOyTU6ZVZfFqCWE20uH+",
-	"inW3fQ5NZnukIO/NOIBk3mCvh/C0tTQfzXL7+T7q+7f4/GN3aTigF84xTailoTuZTqC4310bar1IoYPy",
-	"3vZRt08O0a1sjZxWe6bB/ojF/QyQ0Dn9jI2QAaiFd7FB7J4WayPkBxshBw0Bkifp3F1xa78NM+hW8RcC",
-	"BqHxcF+0IHjrTlBBNgf2B+AE4ZwrQIIwhfXOsap2OKBmib3GAnoGWECN1/tJAAEFF7sUj6zZQjvj71Jt",
-	"P9tPWCu3a+UWlFsb/jP/Ucxpdnc5+6N03G+D1rr1Qj1tXC2z5gcA1VpS5G8iat3Z5biG01rDaa3htJ4m",
-	"nJaX3WssrTWW1rPC0vpBuQffgqLlbIk2L1qjAn7cXsMSwXUt5BXIc23Op5ZZaGaLBZBshDzJm9C2kBPM",
-	"Xkz8DLNGsTTTueZwYGjFD3qG+/to4UxthONRGIvsYEyyV38dgHBm9JIZxQffai3Dtj6GZ+zDc8b9nmbz",
-	"u3jy/LngZqlnYJo8RyO/qnINrtMdTX60NZpv9MuUqzlXKwDyGq+2q3bA62a9VraADrRkWdSgwQqmjDWO",
-	"xRGl0NuxAE2Ka3JFfWJjFHYQqO5lZB5rbD3QJwN3SVGpkAxqyjRh17zulW+sm8Bvry7tQygFfpJ76AVN",
-	"pRc4zGN43Z6s7f8cxbk9x6Ao0iYMIR3f60p/o/tA02lvWsgyvz0qRptQGpAH1VuMd61voKqjR3MU5yFz",
-	"mudGRkhj/1NtK+ud8rn8kBG0tvYeoSnzPFtAbamvxK8alhCuI+RDsYCB2mSzK4P/iJ/+I2rvH1IQu5Wa",
-	"pbfp9Lhx67r3lSGxMzp1FAYXDQgouGfBdWiugHe3Z3L9sqDobmsF/CmgDeiEvCLJpJDzhHBBEi2x1FxL",
-	"qO2+iVAYOTiT3a8kL+QlT1kBjgfwgyHEBuq9VkLZHEPKCzQNADvQdQN2I0SI4DGTV2Awz6lYeBSNWNCi",
-	"4JfMa+TbrhctQJ0WrKqd924Rm59nPrFPfGdUv94J5ZmK0MFnK7KCN7x2YNbMVTV8xygFSUo1S4iiC0Wu",
-	"Znw8Q0RHcC6a+bvbtsepAPQTHDYoGOfqXr1U7fKFJLtfY+G/gIewlWZjsY26Pa5Osvv1fHC8d/75ZD8h",
-	"pVAMwAzwi+ziwi92/dPt0na/QmfDnaPD3b2Pn08cwqXhYLW1bfmG6gGyKcvyqoYlFtgheLwwaxxJPSOK",
-	"p0x5defVcqtW7JkLjklLloCjZuhyXioIUe6dHpG3r1/9BwFBYsi2VGwLKl3RR4sNkxsBRSsQ0VhAfU1U",
-	"LaCijzHNMkBxhfqB6u+ZlBdlbiGLwXJ1QAtkzkWpWdUPOBaw2VRBVypwBtkkdV4pe030qkhHFuYcun5l",
-	"Zjnep9QnR9Ag25iFeMFATGG7/hqVOzeKect6g33dETogd78ilCoSTIiWGsVipT+4u11bc1TbEMqzsvDu",
-	"bIuFA6u8ohxy5A3B4VnZ38HBlmVwnScFY31ydGmdP7DCrTbYVbKEumpBJpahV/2HOwzWbkvJ4+7XE8M4",
-	"7ytyd7/uFnJ+F7t49+uZfFhxbD+hRRADT3wmmGTPDEPzTKKrmF2jyumlCSWeDRquEEj0yfV9HGJN4JZ2",
-	"8f+9cYNrh+o0YnZ68IAVmnSfgPro4ZJFugyK3KmiAuoFSegl1bRIHNwwU11CM37B+mQgYoGANegHt4o4",
-	"ONBRYI6hNblloQtGC9JJdszfejtS6EJmWxbROIrFnF736JT955tX7978dXNzMyJ8Pi+1OYek6+HddCHF",
-	"lCTDMzpNtkmyN+kdSsF6UBaYOMx8BLxybDgWbzbferE4kumiT5KvsAImdM9YYb0j2CS1RYRUgk8mDkxr",
-	"VMgrBXjNMmTkepG3NZ79HgTk+1VWI7r6lE/qrGMiiznVG1sbIy4M3UYbZrUbWxtKF1xMgabx1f/N2fRb",
-	"383FN796xUb5fd9tZHUw3FK+f426GqLJltzIKmrbiIK13fwKV1LQsqAXylGp4ZF6AdhrtwzZTI0Ny3fk",
-	"uXK8oJK9/vqhhBb8ULqOQe/lC2SuDa+hk/8B9vf3dWJnoxVbs00/yCtRg4i+Gy70Q2dpAietpWnKnAma",
-	"8/6CzrOVBvBRzsTgeI+kclz69mPQnaIgTExkMTayiiry2+BgH8PdOZO57RaipcxUBDaPEV+nH/6htoyQ",
-	"KozCn1z3uD0PiwZGOicslePM6AfJqBRpxkivh51PetXTaO4oPucZLXAOwJKLBXdoZNcWddcbDx8lGWcc",
-	"uuAuCOwAzXkP/wS70CKJ7PffLzvM7eqK29Qc0hW6oGObDvac78HZDG1v+JzgDlS4Cu03wJ2ydaY7ii3V",
-	"qrT/qks6ZGggPqF5xeYyKY/OXMN2bXQsflbPO23frP9OSfvquxL21/G9RvsGYDlLS0KO7vHfjWG8tpQ9",
-	"rGpVhJL9o53BvsuXsyp8TpW6kkUKrFfxqeiVOfqXRmW9mRN4BpSxMwjrzSnPfJt+vCFBUO1vJHHlcEm/",
-	"pczWENcDRdaqCR6pSha+rYU3mxN8DqG651CV+kg3E+mLUDjLO13OO+EXBg4EGOlW8MGBIgn+htU9SWS7",
-	"BLjOTQWblIpmxlzG54KkVjrGdktB5cngw8He4fnOp8Hhx2HS7bfACfqL+2RBAdc56S1YgKDHQNu1LLPJ",
-	"l9Cr6TtIuEoaC6mnLXmsBRXQKBNWLEFW7A2taxsKmBI/VoXQDA2z7LszqvpNqnczxW6u2f2f5gZ8ZPoH",
-	"sOvvt5+RT68Csdtx6RN0jpav1bU61KtdLgRX17O6fXIiMxYRpakulWu8KKwfOBYO1LIK0IQVgFyKAKyu",
-	"HSjuAdW2aoJHypX+M97jtZ63qktb+mP0vNtBQ6zul8rxilxqo8+xgokxc51PRBpmYgSuEtcCmCrFIPZj",
-	"+8COFlXuAiti0cHKqARmfplgYYfr6UKuZHGhfKwG/SmGk8JHb0McXimIlcM0QVYlJE+YbfiLuYKhO2/J",
-	"iUfu4sOLxTc48cgdfHixuJ8T74M5n1s5kGbX+uVMf5Pr7tPZwT5s/vP33Z3UqPX7nXczRjM9+1f7/bDk",
-	"93pzk1zNeMZcgoYZnRSlUNuEa0Rb9fmJ0FK7UWv8BNM9pN5oZ2ir57UL54rQjF/+AQji2H6R+RphTvzu",
-	"JAEEAN6m9vPHc2cC6kumBTv9r33HkrYh1cpllrv0qT45YSlXmGFkk+lHpQYG5bSOrVjYzEIFRZhYvaZl",
-	"OAkSmx+LXjWj8X9k+oTRlNtPf8BKDTdJA2WZHxePQko//Nui2jihvLlHQT2+1bRTh0AFNF1sh2ftU+9s",
-	"gmGHEr8myGbo9smALCWLWbgP7MfDUkI1Zixjv/HCv28EuMWCDjKsx5DSaqksWIoltW6VTwhJdeZ7CBdK",
-	"MwqtoVezaDc1tMkrLhnRBZ1MgAnf/W4upePePRcXtBC0nG4yQBscrOk1gSpjpPmWc3OFahG0MTf6TFLl",
-	"6cXCJsy4yhJD1U4l6CRzesGMhEhwcEVmWudbL19mckyzmVR665fNXzZtFltZZBtbGy/BhrN7tLx85OxR",
-	"cLS+ntJ/iFYsmxjJY0y9ja1wm812LXWjRs98hC56m94YuO+Jc4fYKHyV6ht2VERFaSp6stTBzMbwaJgT",
-	"zoBPBUvNhD6nL3AebrlkpaietRRV6zJTgu+RSxFMaR+/+6xQiu2L4s2oM660LBbhoFBl3DDmYMnOnbgQ",
-	"3wtSyAxypMBojsBiVrVF30B4lyJbdINZ7VBNh2bzOBXTmoupmaYcz1xKtwu22Cru26ZxgzTMc7AqXnnr",
-	"wGjNNB+E3/4rmmVMm8Hw5JXNATOi3J2KirCqGwNFsImZpIIYXpuWGVPBpHa8hml3CpZy3RvTIoVTYYgP",
-	"uxhnTNlmlOY3yDuxvyqXacZ4AZyPZhm8pTKOWQX28kE66ohnWbgUM9qt36+vZC9jlywjXIylc81c50wo",
-	"RmxpC2f1Yd0fbx2bThXpHJ8MD/Y+H3S3CRMaWqRCz0jIATJDhmMD17k56t7NpdmxIjKXAo5Lud1CIcDd",
-	"9uRMQNjAvhBMZv/SMN+J4flF8BbpTPg1tJ9bXojCfqILuHtmKSEFFm6cxq1i8zyDAKaxGScgWYVuWOc/",
-	"Sz6+6LWvFhjLjBp7OWUTWmY6ODgf8x9TI3Dzxa3Xxo7RW3nOB+ZTswUZlenUXJ8c0t2xVChy8AeO9bCC",
-	"S6ifKrSt5jTLcHQRTG1Ha/lGs+NjXZ0CZMTi8bcP1sOHm5iYpporzccKMcLFhBdzllaUpQsq1MTsnTe0",
-	"m+Yxn9m05CPBepDo7vZIGqFPofksKSCxt2k4KZh5q7d6L/wdUxqA0/xIYRt5CqUNhmlCjVkm5QUpc4h5",
-	"/7ME1AM/KxeXTOkejtYw5/tygUKWZZnZmBT74upVS9kmM5mZu4fEh8m7U0kEm1INdt/y9Dhww/Sf7EDm",
-	"ul9yMe3RS1YYlWgslQZtJOPmK80SL2lWojgEWayRDcAHG4WqYKqZXuwajLk0kRmXt+28YBpxN/Bg4ag7",
-	"4C9SUMZhzEE64hnXnKlwIsE0vNcwAQIIuL6ccj4vhVF6bGmgbcmb+B+SiCSKmg0x/6V5rpKuu30ABRTF",
-	"IsQEhZ2wAGB9q95DImbuulsX2F5FMJaqqs01qofuXgUoDA1SzgEfWGQi7AIfLskLrZriVWH0L03kS7+b",
-	"2LSvJr1ZKh7g99T43YuwM+eN2VzxaYMMwqx1bKlqk83t19lsbbwflTfS17vcmMWmON6c5KOv2lPldMqU",
-	"q4IHURoF9aJICtvLvUeNhgFNn+sy1VX7NVP08v7UUOrNLtne1QjR2NCnlWpHOCFbzOm85/r9tMxsb6GT",
-	"UTOeEyWzFGKlgtA878HWElWO/Kugmqfl2Gx8XhbjGVUsFpes4BNrMUdLbCl4mXQQacewDFXOGfx/M0XX",
-	"Uwv88wUW1fshVf0GcCikavioodDFgqQFnQCoB02hNbecILYT9eEpm180o4ZMScYFVgsaLQ5qGPKZ1BIF",
-	"XMHGjOe6Tw6tX88YivTSZVbblE1sHQuYUGZyj7pkJ9TSCbgaw9P0okky7sqC8amoF6AEZWZByWBljtka",
-	"DFAEwioV+EtKQ3Nmct3EOFx99IiKC5LTBSi6tUMgnbxUM7NDpwen2FuZIIoW4ULLStWzqllE0hL9KMz3",
-	"tfJYS3ZIOZkoFvKBcMZbjYeZzBjJWDrFAD8gMrHCsEyWkr+fHh1WWcEdb8yDymhm60a+3aUlw5BT0PFF",
-	"md+2AqefQnbBzumvBGzVDrsG0BZUVO0jQI5whtWTUcimLCcGAjSH8AIgKcBe4UqVMF+Hz83IkVMw0mJB",
-	"ilKE4m2sLpsVRraALvYpCTvdLysRZgXeJoO5zW1z9GCYLcg7Zc5RoZ6TFvSKZgr8U05ng5mUN+DA+8mN",
-	"zOZY2okapJCFI5aQYTq9r2XzHRDAhEExr9ka8vq12WxDTXCZ3a1ciDHemz45ZYycDAcfDoYk3nhfclBo",
-	"br4Tb4RbiTNt/P4/v/+/AAAA//8=",
+	"5P37j2M5lh+I/yv86msgFe4bUYpXVmYEFmtlhCJTnfEqhaKys0vpEEOXkm7HFam6pCJSXZVA+zGL8cwu",
+	"tgGvPWu7Z9CLnfXCCxtre8feGWB+8vwn/rEr+39Y8ByS9y1dKR89M26gs0LSveQheXh4eB6f811tICZT",
+	"wRlXsnbwXW3MqM8i+LPVpSP9X5/JQRRMVSB47aDWHTMSsYGI/EeSSBUJPiKMq0DNiaKjLdKNGFUkUIRK",
+	"Iqb02xk7IHeMTfVXD4EaEzVmZCCmczIXMzIWob/V421FOJ0wCT+61u9ZJAPBPfIwDgZjwu5ZNCcPUaAY",
+	"EcPEoySigWTSI5T7HhmKiFDzS49Dl5TIgI9Ctmmef97qkvoDDUOmPE18NPeIiiiXQxZ5ZCqk8sg0EsMg",
+	"ZBseocQPRkwq2ynl8oFFPV7v1XY3nw6fPPYbT7afPNkbfOk/3u/VNg4I5eYhQkMpiByLB0kexlSlxyce",
+	"OA5HEl8QLhQZjCkfsR6vU4LkPZLkloaUD5geHdL6SOqZxgnT1Gl6H0lCZ2osIo/0x0L19VSQ/mT+tVCs",
+	"7+lue9yM6JEk05DyDZguIMgMDzuXdpWEZEQJsUWuGPfNgvbbw80zqgbjPlGCMD9QREQ97rOQ6UXh4Rwa",
+	"NAsHKyzpA6nnfgkk0XxHI+YfEEo4e7DjJL5gUk9Gj0dsOJMMxg094fS7idETsOERvdxI2bngLEFexKif",
+	"5BIgIhj2eKCkXR8cs79FLjihZKB5V0+Q+TVQmlDdhCbQrtshERw4bBrSOfPNw16P6wcFZ/DCMIikcr3Q",
+	"KAqYZvSaV2Nv6WQastpBrZh/al5NDsZsQvXeU/OpflKqKOCj2rt3Xq3ts8lUKMZVxxCQ36N9Fc1YnzyM",
+	"GSdqHMTjwcFIJSJHt55WPcM0CgMWkYh9O9PM4LaqpBPW433X7WC++ZLN+6TOhRoHfEQeqLTTiJ2pYMI2",
+	"Dgm9lYwrnKvkbGRnQdOaGjPjs0nt4Bv84Y2Xm4N3Xm1KIzphygiqZ4JG/hFVbCSi+VczFs3zU3LBGbnV",
+	"zx0aOQIfYJhipuXVVs2rBfrJb6EBr6bZq3ZQG5h2UyT+nYgNawe1//8XsfD8An+VX6SogSWDb7p0VEpa",
+	"OIdNLIFR5npScSLpqIwqRUcpgib07SnjIzWuHew2vNok4PbjtlfARM9m/oip9nGxeL+FXx9JEviu/ylV",
+	"47j7wK95Nc0qQaT5T69UkpqhiCZU6ee4erxXA3qCiV7VmJqAKzZiUYKcM8E1wUUUhcwfsYhM9BMe2da7",
+	"e3uH1CXDzSamLKL6cRD+D2MWMb13b9ko4HKjbA6htcrj2N3R46BvzTh2Kg7qNaNR8ZjmjEZWpiXHV0au",
+	"fn5Nap8+ffo0Se/TRqOQZMu1ZYxh98JnZI0jPJROg0mg8kSZX8mURWRKR8zwxn6jUTaLITSUpMhnQzoL",
+	"Ve1gW89K+STuNxpVqb0K+IAVT2Gfs7eqb9d9GrH7QMwkEB+LzIiwyVTNgZvjw0Q/A9KaDGdhSOScD8pG",
+	"KYGAEgGxk1j9hEw4GtMI96DMk/5CPJAJ5XNkUTxGBvoFVG60FuXDYWCPjVFwz7g+DRfuPlm8Eo8XrcPO",
+	"3vJlEJMJ46XybYA/f0YuPsaRLdtfZgJ+F/uspTVLS99JECoWlZxUWgcNmEQW1nqceUmzrdas5Ox203wX",
+	"MLnsWG37tQ8mu2w6rbb8WefwEnfCwimcmt1S1z1u6IkD3XQg+DCIJswn9SENJduwc102iaadIo3xVoiQ",
+	"UR7T1aWjSsuaU0FAz/5EeghSxt6qSqQ9wJ1kwiZCT5WiAZeGSvZWkfqASrYZcMm4DFRwz0oP/m/LSN5u",
+	"VKbZ3BYX0q0MD9rdYt6R2XUHFUaNWeSeNut/SG6FGqMej2dD6TqYtquxwnzKFhIe8IGYMEcfeztlXLJl",
+	"3AjdVdWSHSExWa/gYreS7MG7YBlB+OsHSpiTn5xEYpKnp311QfZ2tr8kA+E7e8RgFkX6iqT5855Fivlk",
+	"GImJR2bTKdwDZelO0s8tlEbxjen66rim70BKsUi39Pe/aW7+9M13u+/+Tq2IYU9+0hXr069EFeqVqEj7",
+	"y86rlWgvnPuu04l8One2IK16kTpoIH0l+htLZrqAJXyqWCEZidvvS1ZwhTujd0yCTUBF8/hkBHMCkXTI",
+	"SF2T2G51T8hYqSmdBiRzoyZoedsw9hawifR4RLkvJuSOzUmdkuvr9rFHJJ1voKLF6GAMpgnTkzXo6Ds7",
+	"vBM/5SgL1FaPv2RzSWiEt6cJm9yyyNijdBN3bKrIzh4Zi1kkt8irQF/09aOTgx7fLOjBfWOtB/UJU2Ph",
+	"e0Sft9DmrfDnG8YCIHMWkh4nhI5owD0iFVUz6cELaMVqdemor2VSOPOZ72GXsUFCbVpDyAEBuwcatow1",
+	"S7dsLBWHxcRTjrLX0m5p3NvZIf32cevs8qLbOj96ffOy9fqm07q+ah33C5oaB2HS8mNbCySRKghDEs04",
+	"18eqa77xVNOW66F9fnNy2n7+ots3A+3oldtsDhWL+gdmHan+pK+4dWQ0vYUnjHIJAlu3q8ZUHRKquyH9",
+	"o4vzk9P2UbevyaG3YpY0RMJqTCQL740J1fGxtcSRMQunG1s9DjJYzgYDJuVwFpL6ztu38aJqftKscwAN",
+	"4PA1GWRIg5D5zkhklgP7CpTscewumnGJXLBF9A6/Y1p5M8Y7LeyjQCnGCfIiTj2ce3QAd39qriWwFzwi",
+	"RY/T1HxREorYKFenxI/EdKopE5wzaMQjlEgW3bMISZcKn7ATLnv6aJwEasPY/2TCJJyePbippeaBM90u",
+	"vq9FK1Kq12zAtnr8lbFF6QZRGGSMGw8iupN6mIEiNHzQnfuBv0VOBR8hwZzs7O/DxYwOFIvkQY/vNRpZ",
+	"i9v+bWPwJdthm7vDbX9zb7C/v/nUf0I3d4aPb7dZgz4d7G1b2YmExMIzI7VK75j7+8s1qfYQjLUlF2Xc",
+	"9sjfYaDvxSGVCuzJaet/XQt0uHo8b3XBHgxfxOuCYk8vHYpJEWFTzA8U+gvsTrDmwAKHwQYypbF5EzB5",
+	"oyW7xyfUZ9a8nKQMd/4YGJMqa/w+RGXvIZBgpXICYXunx/uXndbRxflxu9u+OL85abZPW8f9hN8Ezmdl",
+	"Jych5+yuIvWs2Rvlao9PWDRiHjKnGcxgzAZ37tRAz4rexYIzIhWbHmA74kFvv1AM7ow+k3hcCbR7I1fj",
+	"YVHAxPhwMQPj2QgrYh4Dq50RN0mvgf7buT6SPgRSX+YcIoE6RNcQ73Hj8qE+3MJg/SfiHqQztK+E2PBA",
+	"8sVM9EgaP8kBenJiHw+6d/S89DgLJUP7Y4ELZyOWqGnXxhbp/90+mejNoNUIPo9ZhZIHRu96XJNV77/6",
+	"or9hxIh5urJPoXg3G3dO+YVoZ694554LzpbvXpCB4OwDHsFtPBahL/X8hIFUsF/7f7e/sUVeobvC7doH",
+	"MQt9cstg8/S4sdr7cw/FP0ppu3t2G3u4TbiAh7bIkeUNPYHhnNQ7J0fk6fZ2Y+OA6ImEnRuMuIisZ6Zs",
+	"imK/0oKLY6FNrT2hI1Zmngj0j2Ce8BISy/cjJiXpz6ahoD64DqCVvhkq+1BjxmwGT+aJPQM9sIxapyV+",
+	"LmvKAncA2A6JEoaDnD8AFaY5o1F/qdX/I1n5z8Q9K7peNZ1Wib7HYULV1uSiSxu8r+A89bXQfSTdDXci",
+	"7heYTqHPD5ncc6ZeiUiNq9l7wT8VcCVJfcYDRc4uzrsvNrzUkYRroqX4OhZfPdOL1qFReUTXvMhRcInk",
+	"T62ThdRN12CF0V8/MHZH6vpfrbHTCDyXZ4L7dF7KS3oyKls8UgQmKX6l+1ywBJqm7Aq8arVeZhYABrBo",
+	"/mFsJdO/u9Di/nj59F9wpoIJW+xY1HJUP/X5PYyXdFTgkNHfEj7Te9KI4O1SU6tuoHjuFnJuo9Go4De6",
+	"FLJ00kx4x+eaqa9mweBuoVn9W/3EZzeud5hm9ICPysiK7AOfnbSr4OcFzNVWbBJ7Jss9dT8v4audxhLG",
+	"Wk6XokquakFb2z653IoG9BQdll2r/+fNedbss7Gm5bEiVYvd9L9Dl/yVEoO7MpaX+sfPyOhdOnoeidm0",
+	"jB59SRnpBz4vTQvI+ZyErMLYnrNnWq1V76/+Yi5fhau7EfVLbx5K//g5p0b3B5y81F8GpMUOHuBwUhec",
+	"pVXoR+VhPfDKBzp9rHtvwQTC759xDtE7VkaQMzV8LnKqxTWlLmqW0+HLclY3QrWKEN2pJETf6XHLqeCS",
+	"Ybgg9TtoltWfBoIrxuFPOp2GwQBsrV9MI3EbssmPfib1wBIeLP2Grzv4unnaPm4m7HQ1r+YzRYOwdlD7",
+	"gk1oEB6QyUwqcouGnk39lbvgy9lgTChGsf490/rWAM5YFkUikrWDb76rTZiUoLrW1moJ7gx6vxmCau/e",
+	"IBMwqdp+7aC2P9wZPKXb7MvbXX9v8Jg+YY3h9u0O7B5wxNQO9mBSAwXmpWfUJ3by3FSDR+HgNqT8rvau",
+	"6nXoEicY16dIm3P+kwkNNQvoK3IEsaQsBH9AwO9pGPik3s8tRR/DgslERIzIKRsEw2CAbpK0SV3zpRYl",
+	"EK8n5x/EEM+ur14necA6lsaM3s/dgKxko4OBmHFF6iOmntHB3Wy6kXMWHYIlFv0iilCIrK2tvoA7T+MF",
+	"7ApBzvSt0qyi/HTL2Kw2/lsYvEciBnHJHjm6+poEk6mIMBLurf7Ls8+bYPNA8Px0kXpfr0F/A+zW4FCC",
+	"CXRzB9q4acjT93u0GqMpcavHOwlnUcrvRiQbCO5LNFVDU3CUm351JxM6N9Qoesc20KKYyKZINJeXm1em",
+	"+RlXQZhqOj15TD9k0ghCqhhe9hMmyUVCGyPj+DAMBh8m+aw7McnssKZGMOnVDSNG/TkJOJnJdXi2keBZ",
+	"R/RnkTgD05tJhABjP2oi4GhIOFMXiJgez8kYSDHgCdkDPiGFkQOc5CLsvaTfVpPS42mexNwSOpcJP2Pa",
+	"HX/H5rlNknUhr8eoSpAHCiHWQz1+aBJ2YBkp2WiHLFkbKzLyiYhuA99n/IM4+eSi86x9fNw6T7IyOPKo",
+	"r0mQKqJKRBJ290wyFF1uCdfh692Yr+MxfDLGvgpGnPl6G97OFHieaBiKB2BkN3g8LfuXndZZ+/rsptP6",
+	"6rrdaR33TSrVSafVspZryOYwD8bzsMZpm46o6bCZxESWtZeyOFIjJ6KyfPhApV5YvzAWZJ2zdide32s+",
+	"jcRAa3C3ISNHZmSfbK3LglUOkGvzKTx67BBwbiIq4KZq436MyMlGx6Qje0SEgT1b5Foyk8elhQ4yDiZN",
+	"wXtayuhV19oop+GHrfR5t9U5b56mdS0y4+ztlA0U8wko0EQMwDTuH5JvZ0KZE9uqlT5GVUZMaxdacgVr",
+	"rPZ+UjW2YyNX6JlsaSI+pXaVHPGQBuEsYqTet7PTtz5+quUW+O9HI+aTGfe1duNG2veMQ1mOxQOHvXku",
+	"1ImY8Q/bj+cX3ZuTi+vz1BY0UkTLoSH0sIYA3Yun/FwocmLa+UTTfC7wfoV+PA+D3MktCwUfwTFoN4gZ",
+	"Wr3vBt7fsLN5JvxgGBRl6nUL3d0Q8YDObhP0bPzp2SxHCIQ4jH3eLXhvp9HQG9dl95lgFuuLxGxEicH6",
+	"mMCLzR8Upt+aiBJz0oNuY8OdpDC8w9mDDUDSTdhgP78kdxbepCZ0JdVpj+eTYif0Lh1O0TfxFH1963Vx",
+	"62KCAZAjUZwq2+MYRw3fBJJETH/tV8+gJZkEWhd6E6geV0LggE08wo4Nu6qUUK1/Iam1BZr9rYXJoOjY",
+	"moeC+l0hTmk0Yh+0ZS+br08vmsc33YuLm9Nm53krfXrG0hMYUytCeu23G3tP9r98TG7nisk1NvR2QiMy",
+	"l1LSwoRyfVnFYX0WzT81rJTm8kgSSBwj9X5ukvobh3jAYlyLPvrcezJW8u0mhZxqTfplBLp0oJ87gQjJ",
+	"D1u8fOBYfvlw/5s4TEgSS8VX2XAg3DDrrGVC+0mOj5gBfjrdpyhuLinPFow6kdSOgWV1I9N73Gf3wYCR",
+	"h0jrD4Ha2CLn+aznQxeinMEvsJ55wZmHUW8QotjjKOrjJHMuHkjdJP+lIwgDSUaCF5gTKoAz2O71oxUE",
+	"ScQmwWzScRbiD+PF1E0ip4UPGVVaXeGM+TJxo8BDVI6D6V//q1UzdTEa6MPJL7ocaZmRvVltHGYvmFMq",
+	"ESKCGeETRHDKgKjoMDnng4+yNJ3W1evzo5KVcYnImruNPc7GPmMg7iySIjqE3FMMLI0j1zBlFZ9YR3Qk",
+	"VOnngn9ikW+P7tzYyIByLapDjKnW6pgI9W05M3HGyBiHxeHM9XjB1AUY5ajE5FYqwV23gSIPDKwnE3Hv",
+	"RBOoZXp+b9mIcrA4zgmNWI9DXgZVJGT6ova0QXw6h0DZqyXLYW5f+mISDNg1p/c0CPWl9INY6arV+bp9",
+	"1Lq5Pm9+3WyfNp+dtnIbXQYjvhlwgrdGLc4A5kTwYTCaRcxf586V2OZmRCQ5pE+44aXpLm0FMlIsNzaC",
+	"3KS/vNWLTAdj5pMoGI1B4vd4vV8wheWui40DcimkGkXs6qtT4s8iTCchYqYg9Z3yHg98g8UzjcR94GtV",
+	"2yF+HBKTTm71nYhyLXcUsFxS1wEDNyo8kNeCId529JrDx4yGajwn9X63fda6uO72vYzFfLexsUWWGtSN",
+	"Ug7Z4h/FEmnskJhGsppJsSvEGeVz5xj5IDHb7LZuTttn7W5GxgqBQX0mJ4YqpTeqPCQwUbCFQ6pY9DfH",
+	"zdO1QzL0SsjASA9Py8/EjOjzL1rqa0lwxge5UpCRQ6ZMtnCckxOJ2Wi8Jq8oGl7M1MWwow+SD+KV7kW3",
+	"eXpzcd29uTi56TTP0/cuSpTuK/abOSifWzYX3I+zESbgT9Pn1xiOrP/yH556Ozu73u6XO15j97H3ZH/P",
+	"+/LLfe9J40vyIPjG3yzrZtPMQ3ISUPDWaQIji8jZBI0eGHuAYGAYckPjuFNpUuc9QnucM0UeRIRPT0Wk",
+	"hiIMBEEx7kHaGOVE0+jPQraxfO57fOnkH5B+ft37aLKzghZtKy69rscfIgrZaBiySgIuFaP+FmnRwdjS",
+	"EDtgnJ0HbbkBJ//lP2w3/v72PphfwMsB5iK9eXscDTQTUrfKi0k0pb5PZlOc9iGNDk3mEx8RCTniw1Sa",
+	"+y0bByadCJarxyfg4HJ5TsAsJsmvafN9wMSVwsqyUQ1m0c3ZCvsKszXeebVrTmdqrM+7AVUfqBZfnzev",
+	"uy9a5932UTMjsrUKAxZy8ZE8QNvJPYQ2p+Dnn/RynBld/0BruJJJaX03eLzDZ0hXY2+ngdFgHsDGBoFq",
+	"diZg+TYOe9ykZFklLzZ7eDYTE9QRGkrbSfuYKHHHOKSZPYDtsU7NH/oK9ACgfWhIIzN+B+ZAG++CDGJd",
+	"ihuODeRsqnct88+YH1AAFfgwXri6vry86HRbxzdnreN286b7+jIlkyUzPI5JypJgfNoBSXYEHaxxD9pP",
+	"socbGoGxkS5iLHwmY9gjSSbQre7PbkKLcJdwZMMWr/eLJw7M4I46OMCb+u6L6UYFmTP2Sk1l9pJs8L4m",
+	"pM6FtcZiGhW4j6eRpkkFGOaFyZ5+U+UCJjdNHE3GDOLVMEbq4Lsan4XmfoRxcrknA78waC6rK9igtu/y",
+	"LejL/dKlCin/moYzZl9ozpToMM4eiuA98JEWbF25YNhLB6ebuYyEPxuo0rjjCMzh+pE0doQicnbrnvdI",
+	"MCSUz7cqdQsJLhXn1d5vKnA7POemMRK42Re91BEhcy/Ynbn4FeTmK3jWvPouGW/5DQZgIocZtjDEuC4M",
+	"U2TXMb0gWUZITIWbQi/B/DGAorj9GRsoPaQmqApFW48LvsnZiKrgnlmNwniHb6lMAIRAFlJdazJbyfzT",
+	"7Z1GFkUNo0nTCTHx/xLhm42idW7O1LjDJGREfJfZ4XCSlHCoOczgkUMiExCmTXPiguw6IM8YjVhEerNG",
+	"Y3cAj8OfrE/qCP+JYTYMXqZkIMRdgOImx8AzuZwfr6UJoE2yBg7ENFC4YEDzYlmJ5xGNfJOQrAVlXirS",
+	"e6rKInfprRThTMVJqJmQ67TIJXWIm/PJ7Zz0R0wlUlU9MgBjR4+HwZ2lCl6SG3itk4C8G0o8SnJWC91X",
+	"MAATsaHlkPS1AOkbgwFngRqzaIucW3upISpQkoVD42CcYoKtDH4ew8oSn2ndHyJZYC5MCvUnF/lF4sCI",
+	"AbMo5Stv09fSaxkoNkn/sYjzDA+9i7WHKKJzkKWm9VygdX5s0qQ6VXgUNPdKU5adGRiN51LuMEMKmyua",
+	"IoyeLd8czjjrOZfP9ha54Izg1IDLDoC2/CBCGBDprkFGuYGLHkaq9vgouGdyY4u0lVaNZxOEPhFTxsHN",
+	"g0Gl+ocESEDiMlanNhMenIMRoz7c7rB5DBmngwEYe43TGxUw6ms1HMxDYEBBAgHEwfZ6r48ecEQjwgCo",
+	"pj0tqx3/a50ao532Gg3C6QTB3hgGVm+RDhsyLeMZDut2Dl6xA+dT93o8TrUTUTId0AIzKIvM5cHfDiHQ",
+	"Ik0k8A2nVCsNPV7X+8/EDSkx3QzZPQvdg4fZ16xCmvK36S83tsipniDAC5CwlPoGa9xpdwH3pT7QOHsg",
+	"wP/SIB6xKSyEHpNjkgPSF8m0VtnHq0nfht20ASdN9smATpjzJbjMOjGYTfQW1HLUNYomf4tlo5ub0HmP",
+	"3zKL8JYGdPiuhjYLTAeg5uDeM2enAyc+qL3/wz/+4S/+cS3+7hJmtnagJ/bdG/c9yI5vvrPZFu61aeJx",
+	"t8kM8lvtnRe/8Otfvv/Df5t4IW4i+9Ibr2bsAinijY6QpN22maU9MSqjeFgCIfHpoLbT2Hm8ub29uf0Y",
+	"Jg3dOh34DZ8LuFQ0DPU62Fx3/GHCJkJ38Ad/+tt/9Isf/uPvvf+DP9UCWahgCBBf+JSIglHAaWg1JvzW",
+	"4i4eAEyfV1N0pIf4JjcFnsGgg5H8+rf/7Ffv/+LPfvinv4L5tNOxn54M7KFoEZdOws7+upMAVP3wP/7i",
+	"N3/++590En7z5//k/R/929/+D//p/Z/8H8gf6Z2U4pPdfashIhLE9raHyUEHesD67fTuTL38JLdDFk0s",
+	"4/5xci53Nne+jDOS3v/6V+//978kmvJ//k9QXY9U9vkGjOdbmz2NTA/ZNkZWmrnBWaqpiN4zPM8sLGTB",
+	"4IuXeMgYJGhj7jnk96Zntmxhlcgx4huvZkQTtIYrZUjBRInzGd7Tkyyo8IpjvgsF5Wne0N+cgcsv9U2K",
+	"9/Q3l3Q+YenXknyrP1/pyXb8SvmMhrpztL5Z3nPCLDE0r6ZP5ICPnqFxOHnBOGp2jnETpsdY295ubO7s",
+	"7m3uP/7yydNG7a/5eDOLnh3vtr1imVE/a56/rL178y57J3AnTCnWSjg3pnM4yyDdBaHY9Z+IDYnbCpL6",
+	"qmijqLThztVK3IS+beN72ymanZKaPL5yMODuN3NZDSIiIp9Fh+AQcHjEscIBF7sCRcNeeRBcbj5lKw4o",
+	"xv2vMCR3OH63She49VPt7zRKOshK10KUZBtDbFFfh0aXNMmbWkcdo43T09og5HeC3uLQ6lcgPkVRehRP",
+	"v9wpGkRWyK80WSlYkvyi5HtLC/CV+oqRM6p0lDgXVurF4WBU6QRPm9yqxxBqqd1SeS27dHROs8tXwuSJ",
+	"4y1HhwNEvp0TH0AbFYToSszfA015Qv1VN6Ftt4C+AgLd8VeIyG50eIKX2EMEiFkAy7E4cTpxwK606Jj8",
+	"vXzFMzdpO7S4W8MSKXEaC6IkV2a2gudOieSSll/HzY4rupSnDhRbfsZATMcXPhdDFXAlUgbmbLGMjIHL",
+	"2TYXTqutOMKSh8u82mpY3s/qktW27zC3TIkSM5kmPTuc8ok+SpCenglrh6o+oOmqA7FUVT63HOJ3cvzG",
+	"Cmbwww0R5SM2uu93pQv/8azPq/GFmZK12SJ5wcv7oKphZtsbw1KMkOxNcXGHjc2nb77b9ra339V7vS37",
+	"8cm7jf++kIaCC+d3VUt67JTaYhMLg/ebpS4ZAfZYd51NYzbuPMlC1C61AWdvwtUmbT81aXtlk+Yu1EWu",
+	"PXuSVziW5dr7Mr6pryvKkrzmhJdr1lso6mBN4wPKboXcrGc4t4jbvERpDLf8SySKjRvIoHi5Ugj2iAo4",
+	"ocYU7NSDLdK0XyWAqhHuBNVqk09kGukf9ri134J/CY3A/fb50cVZyzzb+sll6/yq1bf1D2N7ou0gzslC",
+	"gyhYf2WP3zIwSIbiwcD2Y1UPz7qJ8HbzIOAtuUUuwHQNvpqk8ZpY2BRrve7xOlifibOtTugc7KvY88aB",
+	"s0pb8zM1JullFmgMMUUTNFpATRU4nL6alzAn4SzVvJqZoXyROK/2dlM3sHlPI8xlOfjGLKV+LW4Jvrqe",
+	"TsF7ar7Hj29i7kjfWapeokwEWl6Toeqj6i4Ti5Na6R01do7tuYHwWf7ea0ajYqe2AeuxoKpLtZVzWjaD",
+	"epksZnoSMtVyvd0FSVhVqdkM8FRTTuisHSgh9PeXFXixhKYvjgVqbAbLEpPGAiXhIiM9ayfJKrZaktTd",
+	"B316bMCow9A+Kn8nOu2H6y7OhlpB9bCq6Uq1d1KG1yoYaAU6pjuR4qZiyhcdT+Usnbj2L9BJF3pm8anf",
+	"wZqtpEatfJ34G6KzpK8f6+ss5SzSSdp6PoxD6EyJSyELRNKrMQPRGChTTBSyOgZGj2KAu28Lj7k6U5Ix",
+	"0sdgIUckZKdZdcbA9JuM7ECZGheciNBnkX0qLqNqTzsI+RUQ5OvOvwxCqyHTVW9Ar2lMMREcwredWzUJ",
+	"oohtoqqQ15Y/9z7y6XzxDWd3qWHoE2/Fv3lbS8+pmZZFO2tYUZ3w2TAwUDhJteKQuMADbqpVrqdHLL07",
+	"ZmyTBSqFtauRW6YeGOOgohvLXV4dAoAACL4C6FCEJpvo05+EjN4ziQgMfSX662oUsdipbFSIfZNLcDOH",
+	"jGEG5VRIzBHHOi6NDb1EfSOhXKVUEfkBp1FcjC5QNtdSLy/zCZWptdQdbJGuvuQ4M7MFOjE1TlB6LDDm",
+	"Ps2g9DaqmCaGBnC5+uZcZesrsUrbxbdztw8NpjOAy5qTzK1f+Z575YRChqfSvtSUdvd4b9l+yRhOmps/",
+	"pZs/J5tvflRoK0m7Zdc0+W3mf1u+vEnn75r9blftx7qUlxQWMG2dujfcFS/phV50PD1ejz7nzv7UE7GC",
+	"iXInb2z7/u9vNxr628Yi81vC+Z6Xc0ule85TX2TEW/3czrr0lwgJe/erctzjNtYnffHVPn12ZwjxMrs9",
+	"tS8Sa5bi4xQ/Jic8zU35yczs90LRFIrBXYdRWeTJezWeG5QfyMnG8s+QxmeKWtX7ndblRad71fdI/+qy",
+	"eYbwxNYGZX6seTX9W0VzUwegxfRAr6Z0gvakmEgnuT6cUg+huwCMKp0vI3g4P3CB04BMA1cEAKuIMPQR",
+	"wqkx0h0y1bEfrbebINVkPCq+jsa+tJkuM0We7vPNsn2j520kNm14SmIJ9WQJGvlJ71ZWXYKwcg/D8m3W",
+	"kg1ATa6ensUZDxQUq6P32LEKprLiQh4l3r+y73fh/SyZJatqaAVSTREnUu87uvRSImH6L00ZXsGWLcDn",
+	"G6OzglV2uZX70tpV4+grB9w7C2iFqHRr9Fz6aFG4fqpo+QqmT5g+FI4J5PFEjG866u/dR7D/ZchfSt3R",
+	"2OaxZ1nXoLTBXQqfJfW7QN8snl0fP291Na/2UQs39UWlCZgg/ePWaavbKrh/BEu1GiSofaxJ1N3BjBlu",
+	"x44rsrZh3jdwmlbr9WJqInRE5Feb9dyEA8keso2YLp74qGBrxclw1cJE4rag1FU+zSNDn2l/CV3YVo64",
+	"WycPPvLulFNWWZ6su5Mz+9aMxfa9YELEdF68e/U1ylSr227greq1i1PW16uzOIBZifin3D5PNLS6Oyfu",
+	"dkWXToLC1Xu14/kwN5Kj3UvMgWs8JnDZ6hTnCQ7EtBB801VYs7GtqdQMF3ekaKSFnvPZrZrPZLovpz12",
+	"LJaJ/aUOR5seh+qcVuQk1sXPEVshtmKFDRuxAQvuy5BNAQsJKjfEblFXFqTSVH60be5sHo7iZeuxyolo",
+	"ogRS5+KNceb/ro5H0/9Kp6ThxE97VtrY33VPTHy/iiJVmjvy35TjHVo6DaT60AzSOIp6oWqBbZWTghP4",
+	"UeP0crP8QWVdbXuXdFASrDClg2SMxyPpjpA6pEK71/vp9Hg30d/EStRuJlNJ34/2vJq4Z9EFT6b+PEEx",
+	"8TOQ+7WD3d3H8J7RmbYf49Uhbni7oOGnccMmiytucG8/2R7kFBQki6zDMnom2opNPph1XEMFBcQSVUX1",
+	"8uSF6m1JLIdeUPcqbqSKZ9PKV1o794Wh5hQroJl4kkCSOsLvbAAyDqCpIfqQHp7xdWSsN+ZB4+PKH7NV",
+	"rZkJrsiSCuxBfkSGoRBRHT/91R8BFCUJ2VCRv/p/8QML6VQyf4P8yGbpWueviXMxBUD8GSsnuHwq3VWh",
+	"QO2Is31iDcT1mipNJgUZYn3HlbW6pC0gc4lITqBb9HKuXnKUFWxjkGCf7mRbwtdLHNm/y2Pxgyw0Vw7p",
+	"5QOuuywXLbiGCj6sXrQ1mw2x1EOLqvgpG6o1iVvnBMCpLT4DVr1xTGjATSzNKnKiwrOqYgnPled8xpGH",
+	"mP95jRtJB6+F1cjJqnhGU4TmWDnFOst2kT2lP8BgjJRUPltXPoztC+elEF0QitL2F6kMzM+jWbjLeBmc",
+	"xZoX8ymLBoWHHp7C4Agxz4ByOsE6d0pAJKrPBsGEhmlLAdTkMDBPkjTSzCxmiKdcQhmiUOb2ZJo003gI",
+	"hSqnGHBj8aWAAn06wg+rnvurHtiOnTJ2/BQbJBY9GSxasFPsYpRvhPiU+vBK0F7tiEZ+O050uAqDQaH/",
+	"MBiMidQ/msy6RHIEmc6iwZha0CXFJiSQgP8Yg68YkBcMU48R/4oA3DLZZrNiOD9A49L06O1hQn08sg29",
+	"xVgpdQzuRrAdVBf1VPss2ihOuFyogoiSoDA7/kfSQqiKIUpxWdjLEo7i1vcthoVsoJdMS0M2Kdy1gEBk",
+	"f8bb5IBi5Yb5ICy4wAxCIQM+sgHQ5VeIuFX9CpOkHijpTrGNSkeWP2PlHeGiTdFhD93GUZqGSv1tpY6q",
+	"6DqIEGujVjNDBAmC4W9pSqYRuw/ETCZJqjZ4p9kUGF4NEZT7qb0FPO5uF448DwJlYRjKjKhyNnOKf8p0",
+	"pykNCg6oI3fviaPf4kRaGvlAj1+4bIrhnMYovluFQbZLtaWqq7by8jhosQJRg/DPVsDJR+Z4k9lzJ2LD",
+	"GfdN4Q2gzQRHr3UZTOzMeOuk9S8k2iyYt8DUkV/2yp6BV2NTHBaEOwTo2CT/eO4fSVzVxIygooJT4pEG",
+	"ov4T+kADQHqmJKKKVTyg7VudQunRdDHoQxGxYMTjQwnNAa5TLbJsoh/0f0gCZcfUMPju7n5fzKJ+qQSz",
+	"5cGA3es0eTTgThURYXQw1swUwCRmt3o1VoV+ylRIe9S69ZowjIevONUJoqrIkpz6kGVjS6yXixRN9pRZ",
+	"4qUsbE3PGZx++7P0oHycVGkR5ESlM4l8kzkBjWW0sbm7ndh0CUywvZqDR7KPNrZj4ZtEW9L/y7KuwdpJ",
+	"IjA1nm7uNGqJVd3eya2CVYR2UA/ZfZcE+9pEG+vSjjSpO6mO9jIdAaybl0NVq9IyzFfc8n5Ry2/syWLR",
+	"vUS2ASOE9xq7u7v68dWPtKLjbFHAVwwOkbxU6bsNFJbFyjkx2o+BA+oPxkHoR4z39T7PoAEFEgvlFOFH",
+	"m9cqWzquZrdJ+J/syD4CZHTiPrrG9VGKSF1EBjO5CoBnhSBSly2yAPO4CN4BhExMkBfPdrE4wWmt5pK1",
+	"T1t37FGz23p+0Xn9O/DE2q6rRuFZ9vlUDtiYP1d3vtp3i63VBpHsRAi/AAnSWwOa5BSMbGlokqKDtFmI",
+	"F2oWN3W3rWqJWS0+faVtsjDKetGsa6FZYJpOo6ItlE66gRgozZqq9fJUE0v2nlbRwLySyXW1XN6UVTMP",
+	"D5CYk0Uz2o3YB2Mql8v7yo7NMpl2wRPItiFVoCDBswekr7drH2v/o+HEJLkZQOOElLOldiGUuMflQ6AG",
+	"Y4AFtq3UKfED3fMk4HAnnPFAQJ2PEeMsgq+ujl+adDIDVGE70MPxt3o8KVenEYsF6/XlVavTNdlphsq4",
+	"FKben/rsRv3XVrrBipjQX48XSWmokoNYvqPIYkkkDPOQ1tqrwZkkk7DJvdrGQXI27oKpjAsRw+kBZ0YO",
+	"rUIPHe8nJrsV7AsIL97n7K3qYzh8YiaFyYGaTo1h1EStLovg5IB6nY7hqRBP4950Z84SnnUvtM675U+D",
+	"5HKPXpy3uu2z1s3ioaSwE9y7l52Lk/Zpa0GhhmEQxsP46rp99PJmIW1x5r17q9M6uu502ufPS0s7WDe0",
+	"e+Wqe3H0slxqisGde7TbfL4gjz1+rNM8Lh1nN6I+Sz56fnXS6ix4Gqw37oVXzdPT8pnHnB7zcHzqGhcH",
+	"nvIIqXgxhAvQ8gQh11g1SVjx8Xi6lj2ZXN+lraZna9njWV5Y9nyO35a9kNoByx4u2jXVOkgJgGWvJDm6",
+	"wnz6VdtN718IHHKa8eI6xYFv65PpU0HzqEnqweMfs4SN94r0Ax9ygi0AjIEnvYeEXq/H+69fv369eXaG",
+	"zrdMlKyXLmcR+M4LYSpbZMDXa3s7RQqO07tz4yo87gKAXnAnpD61N0jiONMnsKsNC6W57LOpJDRsuubV",
+	"8LWKV4rrqWSQYXfMQqYwtBPpL64pYQrjVteAnKzJ3nfHVJ6JqECzOcOqBaYAL2BFUX+uj/xDQuWdqYKJ",
+	"4FlwtBKqiOAY0lWQVMnelsUBYUVfJdDIqxcBSuz2iX7n0JQxCrBxd6LDeplCc0tVUTtdhox41OWq3qUp",
+	"c1Z8jzKJjvah2kFtIKKIDRQZi0gycgsZr3MiFZ2ic5Y9JB6mtnCxVlg4e2ARjH06jmjRPSzXWwaSZ2ev",
+	"CLwn2eMSoWCfy81bpuN0q4WTBzobCpOsWyxwV8MlkW05s715s7BDTL4sML67YjzVyq3cplNTF8rzbIKo",
+	"fR0DR/LMfyv8AlNZ1sOfzyP1CHsLCYVwMU5njdbBtaUkwYGCDU0r6WdzMyUSBdPSKMI1KrD54oEfFcWI",
+	"lNioxqJg7x9hv/ZUUdYntbNHxmIWYTnMuJD2foPMppv3QmFKZX6Sqycizr8WaqkxQD9zbCvNxOXdhFRH",
+	"VWFr8jmnpoXKwS/64S6WGczfPMN50aLj6Qm1CV3NN/wNXfuquCjWdJX1nE391VimyOBoJsLsjngHpbdi",
+	"TFqS7ZClPLvJk0ycpM6t9QLJ8TGKNlkh9LevapMZWfEpiGKt9lzPPVHBVLMe5XdkLmb/v/wpZoVg4uja",
+	"aSyFk8uGB+lGCgkFBriWLCqm1RSNrKFa+fc4k4qNRlv2CVes4SzgPwtggqoe7ViqsHZ91erkB+1qVS68",
+	"PMFDFZEnjgM5Dek8triuesZXL66Y9zyauojThEKg6ShcEHl/jLeBKzalkbW0+GxIIf2vtlUrKmxqbxDS",
+	"vmSFmFb8XeR/Kqte/+1VVLSPQWxorqaoZMv74xlWg2UVIB8i8YA1KXz70gHpXzXPWmgC6XtxaFayRIVB",
+	"zZ9PmecKQHNfX3FEj7O3gVTykPTbZ6Yq67PWyUWnZRqjURiwiASTqYgUMXLOlEgXD4sQIHq8CAIiprbm",
+	"1TJdVpzEKzox8ENerT3ByrfPAOTWzmmLD4RfGGnYjZeSmYdIvXV9tPmyo69/4cxnkhxdPt17urFFmmBV",
+	"9Mh192TzCZlxiE+E7Iu5MrcSLhT+nLqE6S9qXg3brXoH656Yd/QrOI4TEK8lLPFCPDjOJAhyRf0D0j9v",
+	"XXVbz5+bk9iUCX8kCRRJfgvLaOsU9M+al5et477njKM9bmyRK2N7mG5rXg0brTjsc5SE+jUoW26Hjgvr",
+	"Nkf+iIwq6cplGwzE0MM6wdP6Nc/2XiJ5kPhWFKHQySYah7MJL8uF1b89kmTMqM8iothbBRk+YJLAlXkk",
+	"EbdOK+WB2jhE37QzUjyMRchgbxYpWhMmpVEJcr990ISYUcU9LJyas9jgTX0fwj1peJmYJhuTkOd4hMEm",
+	"FPk+GYFqQ5hSHI+j2SJHQJ/ZtBYUD8qa9HhqslUUTCbM39giz4N7RvooMPsQAdv32W2gAHn7C/1xEDE/",
+	"UH3ArxQPj2xBQ1NzsMf7+Lnv1tWUMzXf60O0f5iufqhH0Lef4hdJnQuOQWnO2yEiG5aQrQaIdNUOau//",
+	"5Pd+8+e///6f/W81F9/xm//w73/4k//1/R//5fs//JX59sSu+Hw+n2+dnW35Pnnx4mAyOZASTslbbOw/",
+	"/8o1hlPW0RyzHRcS+/U/eP8v/xcH3Wjsyb/5T//uh//7L9//8S9++8//SW1B6lFB3Gsw4sy3RxZOhUEj",
+	"1T8dCX7PuH4er5or4gQPSoNIkulhrltq0CIj0kc38xcQjbBe12Z9ykWAiTlmcMeq4zJueIb1pbFUrtGz",
+	"vyAsWNnO12zXslFZ6+CinIuZMmY7zW19T/9X/3t2Bv/qf3wf/tX/vHih/51MAP1I9kkdDbbA6T3eL2DY",
+	"vju4DwiFOlSeSePTOo9P5ygnqMJyRp5V9UAi9Hh/U3e11YeF/gL+o2ULVYSGoVaJ5moM0Y42JnYCltlg",
+	"wjZIMOIiYn7WPhwTmZ7XvQrTiluvCp/oea3jFk0wSlw1Z51FLVCglx222VcgujHWxpa87hS3dykRk9Db",
+	"t4u09jDgztpghHkkHg7he0norbgHC26dcmIQ6YicTSY0mm/AgSDvAq17LKnalEUlLIfnLSiQxybCiRKU",
+	"kx754R/+2ft/+W888pt//4sf/s+/eP/rX/7wf/0e+a+/+NfriJS0QKww1VfpF/StfixmknJfrrLg3fxL",
+	"KUjg/FSYMzKWq/iFUWvWGXvyuFnQo6tZZ6MB9JaheXpuKb9D7SKAgnaWZ7Kk7VcwHpSrQIj8V6Ae4hUr",
+	"PxJTZMvdwepQY8TX45lxD0Xag5iFPrll9iFAiHOIwTbUW0kADY7EQ7WMFq/mR/POrASv0t1FO+JhBZtV",
+	"XsXPFi7LW7NcV7KioSp+oRvN+MBObH4QTOvqa1CPOn6mzmJBjUVofgkNQ3d+Luk6eS2EUKp7GubNzyVT",
+	"Avku7GFRMs12owHMEbMaOsjw40b11BTH6+KhwuoaypbMUmS4LE38MVUUaYaTr34b6k0MX9hrOnC/VuzX",
+	"SOIy/O9eNGQ4w28txZvxksTTXTC87NYpZlfHm3kuWnjFMgfnR8BiXIqfoOW2l1GLTTBlMpK6kjuoMoa4",
+	"PWvLrrEFsQRwRQNdwVwVwZtfTQJaIVqWpWGMSn373E3g90k9voFueDa8NEY3l4HPKk3KitGjyfN3NV8n",
+	"3uVL6nOVouw7nruehoL6WeC7ALRgCHY4uvoaZmoDTlJnA8jcV+vv/9UvN4purH/yy6Ib6+bZ2Sbo1umL",
+	"qm3FXE5R2cpeTg14v7mc5rH2grBEp7AjSbHPLaDPF3JrPNhKEtMaSHJRrZqgkjW4yqmAsbX7vPW82W1/",
+	"3bppX93YglhF5hVqL93W7mH1IgjpBOtirqF+SrEeB1KJaH6QuJYEssdtFhkGtVxeXLULWsGkQ5eDduDS",
+	"7SBiFPKC75nnktBcatpG1hRZNNiCPivbKLGbtoyLgl0aauLvjOGyW6hFxyvh5f0O9I5xmCiXjy8TVdvm",
+	"LvzlkPR7tV6tny5EYQat29WfSc2rPap5tRUwfWnNM56JqykF3O7mVEgVielYfzgXHEdnLnfNEpNNU9O0",
+	"6dIFrSsFLvuzqVYgtneIH4yC1PAIgIzC5fwx3qrT5TW+3N5pNDJ3gqfFJRTTqO6PyzDcj5nmKsYHEC9f",
+	"sL/7syne/33xwPsrgizPpsZVXDn2CmZfP69pC+QkkLLYiYgYkwD9teOZT1iQUDN3N29ci19YGaAn2fqy",
+	"AEktsLrx81mZlWjKi0kqEmJJ5+KCgi0w8+hJlUSyTD0W60JdraBby3pKMzzNCdvUPxHq+xGT8pDoKaAR",
+	"QHpIthlwyTiKgnCeJqTU1+uWwjo0kz7p/aJoqtWr2a6actuNZsxk9IIXQfAE5IeNcOdkzsCslknP3bR1",
+	"OI3zEWq0oDTvcSitqbXaQBjD2zTSZPmEi2Q/BpQ0nc6rtXa80Y6pv0XaSvZ43/ZmSmCmK3/20aLDlEf6",
+	"yRKgkHUAaT7wkj3eApcmjMUlodNA6rM9hJBQj1BlM4hxDCZ72qRb1M1vYBQ0uQn7jV0sgQVeAJwTqejc",
+	"1dbyzFRzYUZJuRnjxhZpYjUtcIEYpTGBUKYbW1bRau3svzWCsRZVI/50ZYfz+USVAeMrVR2uXlx4jfK/",
+	"i4r6lu5KrWLNlNA8OKBhOIfA4REPpGUKTIqXKV6FbHgolx+n+XOxEK/BlONzF/ySy0i+dn/ZzciZnyBo",
+	"AEk1hjV9ASJi6JFgSChfF/FonRRUew1Yc6cUBZQtrGqcRxT6RIWMU1I+tTjJ3V10+CZzFhYnz3ICz9rU",
+	"WYw9+fx5sxhFUk3LMuWqPlHGLLa+RrosvPgxQgANBZ8rANB4TypRdWWe/VRxgzE1pTNcEkWfwcqMT7La",
+	"jy9f1zKICNub24+zm/Gg9nRreye2MbwQioVaxl5Iekfze/mgtr3fgNsMitlv9P68Z8nYxzhDNRZQu5W9",
+	"5m2uNapDozU48BQDwYTBuPyeRcq51a2zFOy7YjKdKXCVgQaX06z+6o8yOlVxZvS6AM0rIIpWUGUSeklm",
+	"kq4uyN7O9pdkIHyTz5mZqUIgs8SFs7n50zff7b4rvF2ureJkAv4EJ1MWkRkPwC4QK70m78lFKkKDyyi2",
+	"V+Tt1BX5SdkVuVBJysTP0yiJl8vDOJ8euS+cTaabcjZJTmq5d3VnL7HAO6soYFUKIuZ1sryeYq87/GPN",
+	"9X6+yFwhTtUnKIBcYAz+CJuquFBkKSpBSvrnzrfVcAVWgAvIHh3Z3P9SUq2xIytSsShFZJk9U0xMMnCp",
+	"knooHqBqmnni6rJ1tDXxbVFkNWaTVKbeAroWKTIOZjVpdsxot8vHkCkyhrT04cYMv69cWuxjjubkJ53C",
+	"iE9/KaShu7yLiNRt6LIaU06UAGReHs7jhKdpJO4Dn0X6DV888DQKfwypv7sKQGH8/vXVcdGDUeEornmA",
+	"5Xv7SqB9d9uU7C0VQXFP27tPt7d29mt5MfQjJ4F+VCZ9RJrql51XK0FrRAbNrgzk6yRgoe8iYfMxfsZT",
+	"SqY0UnHdbthaW6RJboU/J0PdBphvXDVjMBqzSM8O+XbGorlHplSNNYtjAFCPT2lEJ0yxCF+wn/qHhCoy",
+	"geKJcdSQehAJVArPZEYGwO2OYUxoK/gz6K2YqSS1uEwYfQtImpoej0g639AD0QxEJnQqY9q1yoWocdOZ",
+	"QhyLBJn212EQ6jGICPNOB4KrSIQm+Dq9QRLBvQkrpN69t4xQghOdNmcWsYSjYXHRbD32wqknrgHgXaN1",
+	"qogOFJFTFoYoL/tzRvUC9ts+m0yF0gfu5ks2z1TDsGjVeTJxGovuqj++ujgn5ndS75wckcdPG9sbMbil",
+	"XTPNXgek/4WBn/xi9wtjF0T0EIysxi5h1SH4X7NkcrEnNNSry3zoV3PkJJCAUacfBUk6mYUqABbXTyIG",
+	"tIo5msoe73+B5ky95jDF9f4XwyBk/Wx4b+0LazZevEsXBWKfiIgNqFTFAGpyvDkMxQNoxfoprFdi38lV",
+	"K7lloXj4KYtE7eCbN1CS3dQusfVot636X3Shmoh7RPjTb0NlEvva073it77MvJUAzntc/oYUs0i3mkD/",
+	"sF9q1ejLpJ608y5NyZOnTx8//jLf7pNySgDxrvgNR8lRs3N886x9epqiZDdLyZsMQKGZOK1v4ApWoPNd",
+	"CpzPfpXJkIvXsTCEUXA23xxrUWzLzSN2q+mejASTBBohDc+GWJhHH2G0beXQIctszxxNBbYN5LRcnBzE",
+	"+OnjHi+xWPhejSMxG43hfAXi1qPnmBZaWYrhiY/pnGx7qHtUwgGNl7QKLXENx4oVCex+rkDLghMfZt3R",
+	"6iXYZpGkeVbOXE0bgons5KqiFDJWQcWeuOx1RutV0jVhfDaM+zgZVOWgp8svH/4SiGsIKldSt74phpv6",
+	"o+03SBG+lAEWXtWWXHQShmbTvJ2ZReuiGbpQMTN8Q1NcU3Hmu+OiZYxr6rA5ATlSx3hcs/y3M0W0SIRj",
+	"8PSieW6FR5yeRpy0zQXwbuTWmK2xxMvDzmJxX3IT0ae7G7t7fGVJc2beXIoal1nsJImLFt61X7j6+RG4",
+	"TIPM6b/wxNtBfN3VTryqxk4bguMSZbwYq9oFH33s9bdDqbaIV/j0u+RoC+G4AbTaAjsfZGthobfFKS4b",
+	"XozQbvZO3c2s+TEUlMcJaXW9newvibo0Wo+dz+fzyYTUWz+5bB11W8cGTs48bfq+bJ0fxz0Ljv5gW4as",
+	"noZ826g46UlpVxq1HyhgQZmpZTamknBBOFWziIZunDksJ5olVn+lJ8eaJTc812YaCh28C2AyWMsvWbxL",
+	"E0I6LhyCTJLgkUX71lVbLjjv4Ug2AVXVZffH2x6LJdOiUV25bZXdHCzSd9cCeRTvF5MTmL6jEAPsONGn",
+	"MTP4jpAyMQm4iMg9iyR4yOVdMCWUkxnHEJdMXF3yupAUX3pH1bxaZtfUvJrZKnkgxDfJS1yy2ZyQecFo",
+	"iLWu0osmXe2xuCFxt3QdzGtF8/9ChDbyICN071lER+xIFF0Sz8R9wEeb5hkyEJrrWETkmEbMI0MGoNqQ",
+	"Te97OeMVqT+238iNQ9KrNXo1V5J4bKI9tX5QmME8EH5x+nLS4VPg0LhnUjG/zAFwBPYgg5mgRyGNhvLt",
+	"jHIVqDn5qz8iyfFWlXGlON224QLQ+7h/r9DyV9CWUOwyCsp0MROqBFBmPoGn44o+1rwVMQz14tVi0qGV",
+	"bjBhpaFCS5uIGA0DyXxABSxC/59NoPITkWA0EkMtBgaM+VLv4ZnUjGb+ghJVSXZMr6UUoV+1dJQSg7vK",
+	"CEn3NJxRG269yvNlY/7aPmAGZhl3tZqjrpti52LcCUAapquC0ZFT1TOdk/pOcuPG3JPYt/aVSjwEfgS/",
+	"qYqljAl+wqhAYDfdATIxIBZrEt1ITdJ90YRlo5xy4hFX3MgWh0WfiMlxm9VLCcacXMnxdGpvJjdNZvBJ",
+	"TspzSXZBiyR5+7gr7hgvDnUIfPixdlBj8x+Pb58Pgovgx1fXP29vnwdt2Z6o6U+P2o/bP2sFw6+22PzH",
+	"08HumX5E+C86D4Ofi/vTnfBucLQfsucnavD8bdjmja3BTshvJycN/yc/DvPWJNdlkUC6mDLePiZHgnM2",
+	"UKR9TJR+OOuWkTPmE2OypdNpNjX08e6TvdXwmyxRhRM4oSN23TnNn4WzqKSOUDBBcGd6K0U4U8xa1dMG",
+	"7LFSU3nwxReZQOAv6DT4AlqQXzRu9wdPBg22+Xi4zzb36P6Xm0+HDbbZ8Pf9Bt1lT4fb20uPeU1m+cAW",
+	"peZg3goOZ6NWMQvm8vy5R3582XrukeftE32cvGK3l57zruyTs2eVsmOqprgksP6Lcg8gCW1bs8t+gwzG",
+	"NKIDxSLpmep04ZzIKR2wzOJc0VAP3WSvrBw2jjQZWNuyMuCxZ8sgyCbvYT5kIwDWuomnMxjYfQ9xbDNo",
+	"tAVFSOAqd6VoVGzNQR061UzqDnjLRgGXqEQniNxYErDxZHEKQdYbkaKxcHkF5e10lZxi/2+F2gKKRUYI",
+	"VlHRSooSZssPYlBMaShLQaot3jALtk4U8EEwpSGZhnDGI70VD/epfbvi+BYU3owJETMlFcWofottEcgF",
+	"Y65iknS1D81K2QlJjiGxXElSyzjkjKmx8IvRsMzFPpAkYlMa+MWRGsnLXeur6+bpzWXz9VnrvKtvc/i5",
+	"0z4/al82TwFiH6DUK0aZfjuj4aUbJH5MjPTZDNIy36TGsgDeq3hAJm5jxQiN3+1QrwZj5s/CD45zzQqJ",
+	"Al+MnrLmKokxE8dSy3pOLpgNZ22vJmw+koXf0JwabZagReUDT8Uo4GtCVVbFpixHo1ya7zRdAWt6GUhk",
+	"0fDPYGwfI/C66U8Cjs39LcRfxYHFJe+zSpdTKNDEtFzgNo+67a9bNa92dX112To/rowT2Byo4B4qccwg",
+	"KdggBSYJLBGkOSozwW9Ikta2HE0rh799gmEVOEpPIq2hsbcqVrJ3GkldN63ans74YBy7zhSjk0yuYQKF",
+	"I957Z4KzeWEmZBwhC3EwVAJ6Pib+QZxy/UHwjUNrcrXOmBRVEACv+10rbHwz/1t+d0DEcvhJimHZiINq",
+	"pf70+yUBA38dqmph/f9qEocztVKtruXBCMkrSLV6vrZGcWl4iho/kolUybio8ZRFxkPkEYphWJGYGB8R",
+	"uJttXCyWGO9xzu4tYBKG7lo8g4m4N34E7tucfSgBa9u/df7swN8izQTeR48PGRaO4HEsMYDLuYcw1Ks6",
+	"d2H1na6bmQJOg/C5NWA9TdgdMom3rJya5o9UUTUXJxIvW9EBc87UKxGpsfNqZbwQUp8hH9dJ5dXCgN4G",
+	"YeDulQXuWEnEA7MXCIs8sZoNlpuhFYhSGJUx8CaIWeeKZWvw4kSlx5agYdHcdyOGiXXpuQc3YnVpl17J",
+	"AkbUJ0TVRq55oIqLhUIrniVu0bCueRl04pRFgfDRQ8qZ2nzQj6PbdLkGc3Zx3n1R82qvWq2XFQ/5M7OH",
+	"XjF2B8d7fpjr0bneTfDjjOCtOqKR/ywIw+IgUqjaxNlbRW6DMCyonJus0lxh07rSzd+tUPr9813Iyoq7",
+	"l+vWySmUudTEyJdrFrNOllxOZxG+ydRjzi0J9lp5wydYoCgvvFL9fejzEQZbrCUAbRIoEl840QkAiouZ",
+	"shpSgdinJAVW4esT/GLKAMMLikiq8aEBwrg3ZSMjrCuNDi9X0bfTanZbxzWvdnx9edo+anZbriTXMRQg",
+	"/LrVuYI/28/PLzp4XYg19/j9Kgg+DoIuhlK0lbz0tx2tykj4s40AtbiDEyMtqdarn3ip7wI1yv1IBP5m",
+	"g27f7gx2bf0URIpIhCV3t3cOdvcOths/ajw9wERXKLxV++YVu/3h3//q/R/++k2PG9Ctv/izH/7pr+rb",
+	"O7t7G+//4C/e//Gfk9/+i//p7/7wP/8Lsr3jNRqN9//ql3XEqf7hP//+xvb2F9uPCbRP3v/Bn/72H/3i",
+	"h//4e+//4E/JD7//j9//+h9sezu7e+atglLCbiiFQXssARgeuOjBJC8gepvD5yM+U1ia55D4LAq0Tggq",
+	"JV603ho0E8yHzLqtjOU84VZIpu30em93tjd7vbdftt786O8UJz5Ih9GRs/RzUwhPj4hEbMCAtuxwbKqm",
+	"rdYzYUno9Pi9IB8rXAoEokpLrCV7fiRxfqBegemlPp1JyB+5Orva8BCh7zZi9C6OItnK3VxXrNwC1C2T",
+	"Dh0mAaQrBwgFUXB962LGmDgHjml2q0fstgasvxn3Sd1tf4A983FPkrqRBBtej1NpQGkNhgcc6WQU3DOt",
+	"eAB+R4ymAExlJAbmKAlOKHG9gKrQ4wPKBywME4g7tmfMS8J03IIEImZhhipBDYhYli48JwrE7zsvUb8h",
+	"X+nExhM80AQGqRt3PKkmBgEUnYdAZoCgqH+vhyZRcq4GhGjHtrDSw7lpci1bPqn3Uyb5vkf6GZu8/gqN",
+	"8v0NrD+AJdswvxpP9h5PlkDATirU7jgkEcPKhhEbziST9kBLFDXuQUAcGpD2Gg3CKYAcoUOMhX4adK+y",
+	"f8HTg3izbEH0UTcSm+bLAuN7qhLqR0I6XRs3iXG/snJaGamoNHRsgUPPmOigUo2cMq4O45hokB5CKwNT",
+	"VvkWC89WJFiie3edUNHAj+Nu4sBY1148wxkUHSRvmeOwqGruMoib1DvWNZ+O6PwdYN7kQ0oraIjprfKp",
+	"QHDSvawBhpNq4DSQ6kN9MxmK1q6+n2qnWFe24uaJsUpnsWWcgHCJETtfxlXffsx+NiMqCqYppk8821hU",
+	"OGV57Wc06ecEXR7q0FhB7WMO0cPGipoIeaOxxIUlPhCrZRXxaaXiqvUR1pdNVcRSEdtc0kiyBfhD5mr0",
+	"/p//2ftf/4q8//Uv3//hv42vPgVonoUKdhP1Zd27rWlkHF4E1IQphWhISBZJKuKfTqOGcftLISszwyj3",
+	"LaX9Rzsl3qOFaKbWNJxHd9jer+J7mLBIHw6qLLhKRORhbPLP0E/wYDCVREQGUK0rEhNbqssBCsBNCMS0",
+	"VXnTGizyREmOvmTR8qqL+ilbq7EKcExi7YqxXHOY4GZiEjE+QNkSxijGWum6y5V+Fw2ffkSHaj0zTBEo",
+	"STy5sfNiXaCSxPQW8EUwGBOcDDKNhD8bMP/DhtNs17xa5/q0dZVJJYGvqrmbA93ELGTSDCAOs0iT/wTh",
+	"mp9kAikBIgy8IYKTSLej9ct7FhFlqxKkjoNEpc4FFpAnBQxuSfvalrZIixFX8WJJbDc+V8iMCJno6g5n",
+	"i/RVvT1kq4XDi4UdhpSXRyfIcTAl05Dy5R6Ik04L8ow6rbP29VlFHfAkYgBbHrFJMJvg6oe0xPI3BVJd",
+	"D7mTaGqGslCShAXLAS+WTc6S+A03Q5n4DT0d+qZsqF05duOjTacIuHqB6PcfqrlCWx1Uu5cVTqmsxiYb",
+	"LSs7tAryb+wgzObl6u9Nxl3dOk/BAqYA6r4e4/ZXC6SNbUUJmO+L8+6Lm6OLs0t90brR53mFGHlDs2ty",
+	"GSjqpRtjmXO0XBNpLBUWC7yYlyJSQxEG4kNZyWb4lXloKvCioaSLj5fFlJnWFg6m63rMDCmXnlcprjmb",
+	"PvZ5ErbWyb9azfqYyypaJTkoNzHFK1J0vTb17JeFPOJT79KV8pddRONHnQnPltwvrPNk67UvrNu5sEdB",
+	"I9+Eb81dnwOsKH9UxGcl0mcN0eiLB75KF2NRlJNqLN8Pgb4aGMx5qcjOHhmLWYQQGIQqEjL99X6DzKab",
+	"90Lh8Zaf0eoQ6ZAwFIUrAoFP5l8LtfSGoZ85DiL0nrll0TfTASup+MVw0fzC2K8LHkJJz/6IKc3VBrrL",
+	"lod4GAs7Lb5HOIMMecjniIMotxuNyvAcMfMvqWa2BpB6oMJig+9sugozzab+avxaZIt1u8zSZXakQyyP",
+	"mcStXryj06IhHkByZ2T2Im4Cz8qg5LZLDsmxWZlU+xhB3SAd//ZFc+thFSv8KGxrR0LcQQKQImMbGUnJ",
+	"A2N34dzAZ2wleeOgJuk96sgJmfHNmxjfGl8CLU/gPQyZHFxibSLpPfPJttdoNPT/oRwIYjRAwFEeoswc",
+	"ChmFM6RaPrK3qsCotVoh6MoHSk5OZi4tmAjKEjeV2znpzyALExqCrMy+SzEb0DDEDD/ICE3Jo5yZrqC8",
+	"WCyL8mwbC9cMjAO9syWYpA1+GbBDMhZczDTJ4Gj0tUIrFZSyQqBn63q2YKqwU9PYBIsqSiSGs7t8dRYP",
+	"zcnMlczB2Tt7iawr3EORuA3ZpNB83jk5Ik/39r8kU3yI+EzRwFTAokQqrQGS/kD4DGrG28eM0z+Q7kR6",
+	"vEdeBs8OeryPTYB7aRBClWKiBNnxGntPyO1cAYP5GIEMTtlHkvThD1Mcx6BAApzozv5jfKfH65QMZopA",
+	"5mnASa/2X3/xr3u1DQvYOYcYfsy5TyKyFsQMWDyOhfIUB3qkH4W60qqw2BLEYIHh9CESfGRTF8BlDv1j",
+	"FM6UiSkW3stjqrsyrpnMCREh/CnGRAxpEM4iJj2cOItBC/PmkAsBIBAnQ29gDOk4sEvU4zsNwJixbUol",
+	"pnp7DJiFJ8IYkAnWOaOc7DQOST9Tw7OP1VkknUssFhQGErz5g5laIRg8gbK7Ti3aMtyFJFSqHhGMJTVb",
+	"EodmhtU3xux6YM3aMCZMn91pbMT+JBexQU6Ct0QB8J/mV8n0kTMCeS7ImNEoBgW2/FdQvfdtILUAKnJr",
+	"XejjZK/xlPSPLs5PTttH3T4allG/wPiYgQjDwDe6NljfBiLy8TcaRoz6cwKdSFKnPW5gryzGCJ3ELjMY",
+	"BZxeG6YmM7YFudsHWJ1WRIT5AUBbBVwqRrMl4/d2vGoXYFiaMgAtG8kW7x/L2pJF95gHLkaycCPJkpQv",
+	"3e6LbvfSplLp3Z/yWexlvTNlSo8V3FljnxyLyJVnT+TNg6TU7aRdJM+oT6xOs6ByaraX606bRGzIIqY3",
+	"bCKyJdnTIekDzPMBVBOOz+oR4ywKBkTwLJpA4vGlarZxpdgTx8y4ASFZcPQcGYGbmzg8XqCohTOADign",
+	"8iFQgzERfIsgNio8koz3s3XLECU9kMb5gLiLPYAmn8kZYBBhAh33tYAAg6o0peDcTnB42LCLgYDZYMCY",
+	"T+q9WsRUNO/VNraIHobscRpZbC4DFW1pGkHxZgAl6NUMlhc+GFLFol5t44AovYWhPJrPyFzMiC9crboe",
+	"v0VUzj4S3UetBQjQOy+NBW8GFkiyt/NUb9D9xi4eoB39wmZzCJjcgSSSaTHU499jr9/bV783TX9PJoxy",
+	"PSPf64c2NzdJwb/6J2uxvum0vrpud1rHffI92Wvsku8JF+R7uMbqkxbPFw64R+aVAyKGWFKLkdl0FFGf",
+	"bZlGTzqt1s1p+6zdvWn95KjVOrbtNmy7TaKfQVN6GEwwwjDSJyEDCTUR98xILamnItPB183T9nGz2744",
+	"vzlptk9zzXcTh0YgzVFO9cRxdZg9KVwwmbTNX583r7svWuddCPEzjW/bxs+FgTGXTMpA8AOoVwt3Bs1u",
+	"bhIuOs/ax8et88yUNnlan03MLyjgoKVTnqwwaZs8v+jenFxcnxuK9hIUydlgbI+MulaZUw08khu2jbNW",
+	"98XF8Y1uqnl6evHKDm8/OXcApm5j8MBijjIcU75tU/Fh9j2cbgWTj6DrfjAApGYMEjQQYHWKGONgj/fi",
+	"Ay/gZCbZxoENhQqMrcT22ml2DXMZ0nd0z4gXkd4pms2mLNqMQxH0J4OPk2M72/5V+/n59eXNcfuq+ew0",
+	"tyGughHfnE1hHCDTmD7hhjbqIX1TsU1eHHVgwvWEtZ9fm222n95mVugYVMmLo46DITrEfa03tFuUMQun",
+	"jtV+snLzJz+p3PpX1xfd1tXKPaDmXrWTq9bpyc3XF91WTlCY1RtQrt+5141CSDELIgiWh4ujiIix5KQa",
+	"7LQuLzrdJU1GUDx2eYvN006refzaNGo5I8X2pmFsEWLe9YUKlTe3iW1l6BcXp8ft8+cFoktvGUYeoOzo",
+	"RG8+SsboQokTmu0ebHZbzy86r29etFudZufoxetMe3HyMLj01YMgIbtnoSQ+Y1O976BYvtZyoPzHA0cN",
+	"x05j86x1c9m8unp10SmSspw9EOthJ+zbGQ1NtQUInIH6FrapV52L8+eL2rLvuPas6HbEXBy1m6c3zaOj",
+	"i+vzbkELtgC4FsgGRBUh1ykngc8QRdGBe+mz1TCr7TLFPc3js/b5zdGL5vnzHFtmhbjhJSOzYl6KRAih",
+	"OXhC2+Zd+PjN5XXn6EXzqlXATNNZNBhTiem65gKQFeu2wdbZZff1zbPm0cvry4J5uaWDu9mU+GIwA9xS",
+	"zU0u3kffckwktm3usvn69KJ5fNO9uLg5bXbM8LdT2x1qUAQS0RFVUk94ZITrAV6lQiYTJ+vV9SVun5uz",
+	"1nG7edN9fWla38+2/kgfOH5AMRLHhJcLztK9wQEi44XrfN0+at1cnze/brZPtQiPRVXZIeG7atykfimk",
+	"GkXs6qtTj3SYH0gPoV+BZTbsOt8ye2xAUHxSaUQTit5LeMKIob5D3s/Jg4juLJnd9lnr4rq7kDQPtUxQ",
+	"+eMWMgdsBCjCEjtMrgAk1AAFUGzGGgXAtBMGdyycwyMSEshTisuz66vXSw9Ww4dIlyWmjnzmWXbyyNHV",
+	"1x5mfgSCb9irlN2m+vCdca2o2r7b591W57x5ihOjeVgTbmdCrxXUsHfXXpzzQyvD++462nesbDbYTfsc",
+	"tMaC3YFJCO5YgowDldyAAAyYaxBUKATuyLeZ3Lzs7TQAvEiTFMPg+h2x4Yz7sd5xfnFzdf3s6qjTvtSK",
+	"bfnpYkSWnN26yxdUToTGsWU5m7BEu53WVfeio/dCRt7s5afBigZCARYkOQlZKdE+bp1dXnRb50evb162",
+	"9MF4fWV1sp1ky7nyOpBVM5PO2GG4yazegf4J8o0fyB2bl3XXPr85OW0/f5HQPwt3EdwI79jcEIOWIMuy",
+	"sX1PPwHaaRCGWba87LSOLs6P29kbx/aO65SSYcTkmDxvdYkmdrh5RtVgbC8Z1II9kzhXhoSCj7Qeguee",
+	"scwY3HUR+Xof0ek0nHsoSOEm2erSkWPu7kW3eXpzcd29uTi56bhzKp79poEQT1rRUK8Y0Blyp5gpqIEc",
+	"x43eihmPL0Od1tXr86P0BXFb87pLNsSI0sEskiKyk6zv2uYbff2OB3trTD/+AZFzPjBXdNcWBDZD14nw",
+	"qOwltebVCq6YNa+WuxfWvFrmMqfftTezmldzV6qaV8tfjWpezV5yal4tefOoebXMRaHm1fJ6vu7tJ/nv",
+	"ClVq3aTVgu3fqGvWvFpW+dSkZxRJAAfPaoO6oaQKV/NqaT1MP5BSq2zXSe0nmUXsREjNqyXVjppXy6kN",
+	"MP1FJz50kjupa17NHIyQqnWlqbcngm4+I8qTX8XCGBY1JUrxmwIhqJsvlGEFPzhpg3F6WXGgSc9tRkiz",
+	"Tu2edNRsEbtWCPwzEX8da8jzIBTwVJ/1rbcDxnz4LvYLnNAghK+uOZ2psVaDByZd+0REt4HvM73bzoU6",
+	"0Ttf7wS4558L1QxD8QBPHgk+DIOB0mOiCnuDH/SNeDY9DiS9xV4ujjrnQunng9HM0PeT7Ddf6duhzH57",
+	"xcIheNbxzw6c6pr7Uf3tmHuVJtbcg2xomVezXtEXAYtoNBjPdSN0wi7j+N9X+jKR+HwlBgENmw53VfcJ",
+	"YGomPyuRzn5pjkHN9FrcPQNNR/MCnYeC+l0hTmkE71xzOZsioWdafe2ikfUKdZVrTu9pgIFYXq0bTJiY",
+	"KQArlJpiQM7jgCZgu2yjsyPxjV4YC9p1Lq4SigB80YFjWveQoDpxBL9k8w6bmXT81NdtfhIGo7HCsNKB",
+	"4H6QYiCInbuYqYthx0xQh2kp7ljxDdqI/dmgME0kpbNgRLoyYl/rHoCxXgDTUb2MMprPMZPe4YLVE6ri",
+	"I5lO7MgU+issPenVEAWlxFuobyROS6K+Ly1c9DSE+ieg/s0NWgrRJD953Ni2yCr1/uX2GcQOb7/Olh28",
+	"3D4rpKYcZR9+StcPfiQNMNrLziurO2L5Cf11use9p4WJLUX4r7B2ZW4fXE67wAH4i29nxmmvBKozSmid",
+	"KJUMFA99ijLuZoJAasuDah1Bdn5S4OlmAUtcGvrNj5HsZzl/SchA9WjpRZjOMhhx5m8GPMYWhPSNgD2Y",
+	"nRBE9qaV31MOB3MpQH71kD1/2rwMBmoWFfmG7qmikQUnN9hnOYtMsxJk/xKsaVuN16G7hIz71CJNC04A",
+	"X60CGPWUznU78KXcOCTbFnwh3eSHYVQvyLGumuLgIhj1Cy24bMoFkXdL53fNwHJgMc2vEFZUgpCXZFVq",
+	"eAJqC1NFyXXnlNRt3QfdCPhsTLEFW2xtwhTVT28cGiyCHgcX2oxLprYIxGKCgeiBg2sQAQXgivdA5wfk",
+	"VtDId+7GAY0i9NFZ1jTu8B6v9zHQcgvp7G9sEcyoMnRrOTYWDxaZ27AG+Dz16TMWwYChU335jJsNUEHA",
+	"wHNuxSMRLo186YiQFQOZgVJhwWpNiim0aHgvy1FenLvgKE7v+wwPeBUw142Qq5QST1JY91mw+s+fCm96",
+	"rpiwY8X5p8p+TxcCWCP7/TKxdiVZWakdrsUKPYCd+sWUjw61ZvV4zwu+fnbReWi8fD4SzWazeX51PW5d",
+	"j/SfLf3Ps6Pma/3f4cng6sf6j6NG2Prq684ef34+ajbbzWbzutn8yZR9+/Mn+ufm1fXXF52X+0ev2+3/",
+	"riARbKHQaZJ+gsj6lI++/9mUjb4fBcPvH9jtdMMS3dfSB4y5vVqvBga1kNEoE825m4F8LddGYppKZjqx",
+	"kReUS7CmUpfAS+r904sjBGZpH1/eNO0fzzT/hwHH6FljUXNHLAYscGfkdM7VCkAtaZAV6B0uyJc3TfPf",
+	"ZxV3wKkYwNWmfXxpXn0Gu+GrWTC4W5qt/TlQVCprOxMDj1wKDpCPA1o9Gr9CtrRLZXZnwkI0wRVLBiYx",
+	"UbJ510nkwSQeCsyMGW4R78eLXU3mx89bgf/Vdfvo5U3rvNt5/TsQ+oneK7J9gr0/lexPdLGG4I/f/hjX",
+	"oCQta9994kYWo53s7WtxbEBMzkQEYU8DMRyyRJaJzbNfE8HE5MAtly+rQY5YEbKoa0BhT0iV5ee/g1ow",
+	"4mbRG106OgcmXVXYLJUzq8xEMdZJWtwUs4hQrMPA75Ln2SEarQrKLPrMlo3HGJUBOEScWxfaYz6Yjebk",
+	"jrGpuUxD5luygOFGKkViqTh3Ta8A3y4GdzDMpTspbtyzQy+asw6jfsCZLMwnBs/3UqKOnbf8SlFlgPT8",
+	"YPX3cpnIpn/bXjH9AxZM1XFEh6rEHge+rlnILPIFeNVSyJiZOr4YJJ9AP8kybHENqIpALsvNGQlglwTu",
+	"ShJf9P0f/bv3//Av3//6l1XaWwB6a6DZBmMajVicZlAOdfO0GOlmxR2dQGixULl+GWKRWeCuARrKTL1d",
+	"9oX33SSLLAQFHWou0OfriAeS+aauRaj3B5FsSiPIfb2dJ+FAM+g4havU4zFHIFxsj//2n/2b3/w//5g8",
+	"9RqISbsc18gzw10wSx+/oh4YkccCUYPkgPI49wF6TGaskrPg41bX69hy4x94C6AzJS4L63m+MhHjekRj",
+	"MYvCOfmZuIWIP4mJOGJgNgKzFUkxttwUIYcqz5i24ahFs30+JeSDLyM+mjcrpDJUvraEUL5bKuZf8DLT",
+	"qXKuFDjxEjOiv7PzheHymQkyknXGVRCCY2RM5dZ6QnHV6xVnbx24WgH+L3urYGieyTAQkQkqSuSjBAMD",
+	"RPxzTXq9eXl5022ftX56cd7a8NKWY2SHIQ1DeQDW5r5P532X7IKG5GBIksioUyqVF+cdOYxnTRpakknT",
+	"tHPL5gISX21JkRAMENghsVEk7kdb16S+ux0/stsg5+IeDK5A/M4TPeidp+SE3UYzqhdrtwEemZ2n8JZ+",
+	"yP6WaHVDk4UDQq0pwRBjGscmGqYIJERTMh8jA+smJgeGhZVL3LwHyiN9u259LN2bmRLI0phMZ7plwQ3q",
+	"HxpvsXAJ6mNoolgOyv838kKtxYC7Vjs2T4i5zLZeKFqr3bnd4/bK7WrF/w4u3HGd+mrX7fgY+VS37biH",
+	"NS7b7uWPcddOULL2Vdu1sfim/XgfTZ9wKu3su0t3B+FvP/ZV+5Md4lukCTx7gBLdJo9rfXjGcRP4+L2B",
+	"fChL+fyoxgC/yJV5HLsxQRoeEorJic5XCbjZEGxspPVib+Tu9jJv5Cc2Svy1NjLgKhRvEUjFTmyQTCCK",
+	"b8+uIIK4VXg8dVfQUlCLp11v29t5U1CrPL3pV0QXTSHBIPaA/ZyRC1AF6dsZMz/r2cofUmWCYioi1dWX",
+	"R1WMnmlKmJhwbDgexCxb0QgjYtOAgpcXV12ItjwD7PaKDjU8/I4wTwekfZbEUgdLEZ2k3td09D3SN4Ss",
+	"jOT3ccfBfL1KRYe1SzESETGIN7m8pdwx/N8CttY6GILl+eswpYGSLBy6RA8zvY8k/FoRwx7XaxUIJQU8",
+	"3K56sVOpXblYZSjaIuX58HYeIKlEhYzUsfiDmQcPK3okHtjYWm7giKlNjNStxSLsJwfOlJzSctinxdiK",
+	"yW32MVCbUtv2bx96E0aWsrhGTQYaCTApZFVMu1QV1AovaO1thaffTtlALwXAJld9SyRx9qu+9K31VVWn",
+	"LkqauipJg1HVplNFSis8jyqWXKdAp33VIbKlqm/a9UqONjNZnuOZ3NQnB5JfzULuFOHi2suRCNlybOPr",
+	"q1an5tUg/6HiAX4tIRIKYsfx+BZhSQQNRmyZ1nNaYNV4rrz7R5TZVF3017KZyWAa62nQmhBQurIe9DEm",
+	"8SoY8evpmhXirUc44D8LVigY79Ue2K0MoPTFgurxC+8v8FDF69FxIKchndv7UbLo/GKMfPPcuwTB2fU9",
+	"ZfTeZGdtkSa5FYoMgzDEol4U/garGkMUhOFMlhQ5W7HavRl5ETdiskiLY65IZkntt0MaSpaf+/ilJYDr",
+	"9slCAqZ08pLNNZ3Zgpd37utvagMqAy6g5jAzaXG1/J3tLtFQEbRclaIg8cVtfymutuuvcGSZUuG50zlR",
+	"77t6deck1mBWmYkrfX+M9nL4w/nCCQvHvEKhDwAbMG89ksScU2AK17qsnN1uxgfZo4oa/qK6NqZo2kCE",
+	"IRuouIKf7tXGNVNHUmGHyy1IgOMQMb7eghzpt4tW2UqxpS4b8cDLy2nokbqAfANThveqdQqupszj2do4",
+	"mo7EbCzlGxz5J407rBz0X32cpcMyORHFMQtLPSQJIVEl5aN6rf/imuHVdzmWf14k1CrQCxXkKxXIqz4w",
+	"W5++mrLNWVWWUmL1MlErVMovnehsPf8CoPwivEZ8XKuOATf5b3g7qCg+xUwtblbLSCNBVmr4IxXXDrRQ",
+	"0USWTdxMFmuqFsawdnV9ddk6P24d5/XKGOpwidn9lkXYV45U00QxdWJwV1Rfxi/2pK9hQ0umaK6fQTah",
+	"0R3uj6WHTWkYwEd31sI0OelrSEwlFyb9tgutTbAQ1Ryw8Kh1vl51L45e/g4cr9BvxdsbMtmncrhi62s4",
+	"W+HFj+FoNRSs7WRNhHKusBMXbauSNOBjNggmgJMZpfGwE2EQwYStCcxvdkNBii28XjryYtmIA681GvtP",
+	"dxvJ5mwmtpUItZcXV5ft+Fp/RSdyxkekpfXp6P9j721740jyPLGvEq5bQFU9WaXigzStKgzsEllSc1oi",
+	"OSTVPdqpXmawMorMUVZEdUaWqOq5Pizgs3HA3osFbHhs7K5xL4y1X9gwYJx9e7ABv5hvsi932/BXOPwf",
+	"IjKyHsgiJUrqbu2LnVYxMzIe//F//P2MTod2UaoOl6KUovLv0EerIHUI/WNdQfrwlTibiXqmCqIeS9Lz",
+	"tLCRiFtxJOImZX1VbOWrONV7zT+Xze/azUet5jd/2Ig229//2XWCNFEIduQnY43ad+z2PUt14LYrvjz6",
+	"ep4Gfq5T3/xha3lPSmG8qjaJ5gjB6qyoo6WMbIKIRSmtwDWLxH7veLf3m8ZCJdX8bK0t829oYYc3wjwu",
+	"s5847wnb2/+qf3zCKoaNHO3oWzOMLj9Hqx0lhclVSFu+HG6X2LNlhoe3wq1Jbs7D6dn94+mZQHb7RGXp",
+	"a5Wjv5NheBH3FFGAsFWZDTTi6qNXj9G1ER4XvX0q6VRy5RC/NjPn2GIVPvoPNUZ9Z+tD1jo1Nfv15p//",
+	"9tffya8fTfd+b9Lnx9uXe7r9K0xuwodhkWobWw8fPXy0tf3w0fYD2K/Tsyy1Fycos8pU64cn7Y1Ou91p",
+	"t1vtdvvPMWISAmF0QBjAbNr77By8H/7d3sfJa+ZFohclR9D3a+6E6iI95/cWOrNMCLm1qQJ5MVU+LBSS",
+	"5c8dm40VDrnrN9DzYD1W9oUHTjoIba95wtY5K7ko8vRsWvC/EgIMkdlhdT6vGcC8bHPdKVuPHHxvcKGV",
+	"g6UNtjTvM+h9JKjWs6k0HL9E/Pr4YH9ufh8+eLD1cGk+qt+gK3DOi7mvIYa1OT9XiZhqTga5fh4qu32J",
+	"6NXBkcYncZOI+tGTHbG1tfWoUZmoeUm57r5hIIu93dVSpwT3iNCFjHLUWCXip/0TcV9O0vtnaZal+vw+",
+	"P2pjxPS21wF9XC3ew+uLLtRv+H9bp998tvQmoyExQsvKumaHZ7KkRw7d5cS8UvBlM5HfTlUTYQGbYGs3",
+	"iwvVJGy83kHz1xsH320tLVQuMVOuFSvlEny/0IGlEfoKWGEAqnMuX3Mp8WQi6pM81QTS3jve2dtDQlU7",
+	"kUNl57Bn1hpjZbG2248eXrVa/1nzX33ziz+7GZJLZdxL78np2Wr/b/qW3jhkEla6uHUCvzV5cZAzsMM6",
+	"odtb5Cdfn2DsBxF2aMVkXnNneTWJSFB14pCbgjeX5h2ZI6XV5dW5nJWLMIfnEUo1Vg6AIm6toN4IIE+W",
+	"SUyCD0SmGQcagnYzYtDDICihZaLysdSIQEyjm8P4tXM+pxuBqmj1pjiUs7HSxcqOloeWKrQsJcIjfhWh",
+	"SDXE5UWaKQEz2sQpQuVN+2GVrCa37unNYWduAgblDJVgrX3nXSjEaHXdJXEzMktGM1EBkkl1PaJgj4YD",
+	"WnZKTuT5XYiam8mKK0791Wf8RK5ZAnAiffL/Se9DpP2f9NZN+IcVuSvPE7R9C7/TiTx/mpvpZEmSlJEc",
+	"Ml48KvQ3IniBt+HOzlJlRWEccf9YSW25DgYfX5s2cnnC5EJQ96038k1xLq66wCiriKfsqnl+Fy4+v2a3",
+	"9/K5JlZRHErOL2DOwm8Chxb8IC7kWVrmU4XkhcMLmWUKzu03SygJP4YtVc1m2FodSQ50xgfXu2/eGXff",
+	"g+vSK26y6d7Rfnu7rbYvx0vFeCHPMck+EhuiMGKrjfqEHJIfk1D0sxnr/dWbtsjla5Vd56pbmGUPJLG4",
+	"B7kvVtRZD8NUMqJ+CYojZ6oo7chA0YTVEGcKs/6cYrDu7LqsqivI6JZVQ+Bwlp9gPq08SwsHcZ2ML9+v",
+	"ZbtvxUJjYPbjDH7feMvjWFblR98m6H1NsPvKE1R2ZnFyl+fzrpiGO8ubuPqivV1Ym170t+ySSXODXzpt",
+	"uUyWBbFuQVG+blbKSK0V6CrF2MYDdAsvxVq4gY6zdoit/PIvNzbbV33726lERLbrWiVmgocioV/nxPTG",
+	"VZ+w6fV0qLiIx2lSVn9gNOd2+wlVNvc+fz9yi+kHXEYNCZvp6lg5dnBNSwXpkpytctTb/RBQkPjdde0V",
+	"PEF3ZrFg67exWeDFd1EFwz34yZW/4LiWKwYkyoLwFG9zFEV+67N4CE8FnGV3Zjq1xy9eBkeps/F9dNtE",
+	"PhaZMssORrXO766DZkIh44qvv5mPxzxRnB5byDdlIifRlKW6Enl2AeyuaFcjz6E4fTe9OkSw84nKhb2Q",
+	"+cqetEpOtXuWShUi4eZf/OmPFCyPUE5oB5GUpa+UkHrGoVBkoffAN3+x8UDUt9ttR9oa38cm4gYBnFsD",
+	"bS18QfxCjJSae3GkVNxozV8M72Z+jmFWLI08iQIW6O9Ublo3vimuuySuKlBeSFZb865YeQqP0+UMtGdT",
+	"hHaRyCVwfa0Pnbfj/rNna4rux9MZEUVkKL/nrtH1OsQ1NjesqHkHXcVcyrfNdH7fal7IDMiHk+UPnKYQ",
+	"dcgx6eZMFqfVLTPpR0phlOXWcR8wSa5qYfkbX69MVDnxSa9u7DHr6rFA8qY6TgBa9Q50iJ+/lJYI2Jhs",
+	"CyHUDTqb0sLXPkQBtJHL7qCKIIoLfhAk3cLcbA4Lc6MZJLOHJvBWY1ymBfPW9sUIlXWtdNEj+pA2HG6Z",
+	"cOiV3biG0oxnfG29GZ8OVOf94yf9ow+jPeOn11egSZbdoQ5NH7idGo3vviNNmvvxU1SmcWhXgw5tedCh",
+	"in69+cDp11g1V5WeG06m1HZknoizNMuqR6+z+dboRG93p/Xw7mIYTqYzJohSklERMwAyxp4WJk8IzZHF",
+	"fpcPZUQ3n8lFG8/nykvPIwBttKv/V+X0WO9qW0vMlnyCmZKvlRV1KYZuPQglLg1wWc+kfsWvNq5Ntnw7",
+	"2KI174lyAET1arukpyUp8t5jz8PZuHGvl5dErXF1LDtOLxCrihkclp+pOd6cAMILq6TFl+l4SSrkemQ7",
+	"17PpYChi8/NGV2RqVMxDbbGVKL5Oiwux+SASg5oDLxzUYLdsPvBohtjQtthVQ/rniIFZCJORvjpKs0Ll",
+	"kWB4gQgJmFNbpEM2ZB2kVhM2CqhH4szoqX1XZD5r13yvGwWg9X1hVwlMXxAPS3lNPfzylb7j4vYVVeOr",
+	"B2zJVlmOWQBykZRVi6yqbk2nhPgMwtMSPU96FfvV0jJdygbi7xDk5SJVFabVaUdhphKhmtBo1U27Gp1g",
+	"PdatkphtM7pJqKDsgcM/uANyqbfJtFqVXyXqPgmrcfsMpvfLirRq874L/Q8PwU9P9/sKDs3MgVisSMld",
+	"E7FjMc82wNCo5BJvbl+bJ+ZeXdppU6jdFDqyohzjtSnm4WWG0i7iyxzWotruwddr46JM4HlzSaAolV6s",
+	"8DoRvkGW4WUMvZqHdjmMIxFDF+IGVrgs5t+JuskDaAIWs9FAw/lFRF+Qttj2pbQls3njxnxC5XRE0Itv",
+	"rjvfMEfnpsk/VheF52eFi75cO/jooms9XNurDuXcN+fVOP+XVZtoFXxWwggKa5zU8ewrriRcu6NekFNS",
+	"2k0zDJHsNiFsBf76svGRjrrEx0g8VvtTuBDXqvA9kxlsqiVVWxOFJC/8gJhkUyuGRo/SfIzl50MzVmKc",
+	"6srPbDitC+ZBDkd/vu7S/5UZqXurXbDXfwkaIMbm6zbEPrf1zL/hdwU2gkyXS3fHer3ghNq3GMfRUgT3",
+	"ntZTmQl4NgexmssCwz0TlQ/RCiYOyYWw/LWbDD6Jxs0yW/56kHoJ3YIp9CV6i9npK9M3DO3jx+U+Xycj",
+	"gWZ4qS3WE/FO72g3vge2NT5GoPCUBLbR8MWM7CoQw9kwU0stnusXi7+wliUty46dIQCVzFVp/q/XrTuq",
+	"uACzUK0zo/5BMcyMBflzd3O7ThkIw3TcpA5kbsOVIjactmhOVFfkU3BGK2KnIj7CU1UVC4snZk7Szq1H",
+	"ZbsvbrnV9896/m961nm/v+49e9Y/+QC+b/rwmsog36935ffm5m/h9aY330VarOvDrTNjqYEVfuWqHlLb",
+	"2Gg3N7e2mw8e/vLzR+3qbkf0O3aShndsrf+bF71np4e9l4jxXL07tx62w5ustt3arJwI9mG3mS2qJK4r",
+	"zsl4mr8WmkEveKjPDnpLsCMXVKwl/E/MJmpycsVqfLbrSM2UHuazSbGAAvhw+7pa/bDOr918RGAHorm0",
+	"3m8N7Wodb3Vz8W/rqRi9K1Dh1Bs1RK4ReJDDzbf2p2+8W+WtVNrW0Nd8/x7erkuBJrekpkDqV/esGKVv",
+	"VCK4JkvkiuVzF/4zk0NlHVw20beob0GH44da4glYklrElcMU08SnbDwOkUJGFiJT0pJHnti2HfON1wjr",
+	"5cqKP/1RuAMo7ouNzXY7ErmZ6kQlDY/i7ayHSyT/O8/NpTd3lU7msnSCGYkbd78fbqkEt0EX2YDRrlCH",
+	"S7fgdutB7dpTjDgl39cHg5b71/b3jf/8z/7lX2y02/Br2/1Sex+a9Srt0uV0wW2tcG6Qsu1CwirGoahZ",
+	"xdN1cxqLRdX9yrgTwodeo7y7QEpI9xEqzqX+yaEzV9yxQfWhVo5dRAP2bz7NFBZaVN5LpspHG/EcIVQL",
+	"fJZ8OmlhQ/X2Zlwi78hm8FGktYyHLhaPuGfeGqXlrQ2CcPmCFZL4xwkIsZLTC9aJaq9CApdGl1K/43K3",
+	"xOg6j+emL37Xy3Mzs+NKSpXVatly3hBYeFTDzciHwJfm7vH8o2ouhrlK0oJUmTrMoVbnskhfl9I9teKS",
+	"i4zMJYj/gY53vujvfHlKzYCUPOMmIhE/39t/cRxjwP21ypF+0elMkYgP+/vHewf7sShmk3Qos2wGi4mS",
+	"qvnaiSoHTljxce70jr+oRbXHvf0va1HtuPfV3v7T41pUg07A//ge1SJS7qIadqUW1QiPqBbV+OvwXwd7",
+	"qHb2T3bWtBp2pL2A70v9Cr6PtYZgqO1IhGveuVDDV/zfoGXA51M9hSf29GuF5CSHSluy2A5NirZcvxii",
+	"HTJvia6xuG+RBvmTnsqXSubZ7J1Ue90cwdTeDDiYAFmXAQavDXE6U/JW1e743kpkUz+cRSEE8l0Np3la",
+	"zI5hLFw+q2Su8iuwVfBudZFmRESJ0CNA29YyaJPBqwj5oofGvEpp3+KcocKBXykHd1EUaJhzuzv4yuL3",
+	"j8PPYoj0bCZseq6b04mPemeGciy+KIrJgc5mkTiWY3WcFupXz+QboqnWGEjDj3izkwPTp9yHsnNykn4J",
+	"Osv3uJNGhuD0dCGHRVAGya+LMzl8BZdZoeS4FtWmecbjs5379+eC3/cT9VplsK/tIu6TaxAm0foY/D0r",
+	"LszUqguTJS63pO4B2nwGawnZXaZ9DHSKpw7uTRsJrQpxafLiohGJfKots9hMdVpw6TPdva8NQk4Rwwwl",
+	"jEzgqFpM8B9oq1AR8fFu6qe9SCeiuMjN9PyCtYAzBOuYTMjCbg30QP+LfyF2jH6tNMKQDXQTYagYiY0q",
+	"ZUHDycylynfkWGU70qqWQCWSaxT4XCylbxYwmIEWov7l0dcI7zNOtcnx50ZL/IYy7HGSCCQQRwe2BH23",
+	"ajVYUR/UNjZbmIXXHtQaLejwSTpWtpDjCb3isKe6YigzpROZI9Mq/TF++fLly+bz583d3TgSkpOFZCHU",
+	"m9TChIIWB/3deNRuN9sbzTYlCj169Ki5sdnc2oBRUm06bBq6Y+tS0/2QWhEYaqTXqixpdPmVQS2Rs0Et",
+	"EgMSCoMaLaAQg9qlUq8otwgveAwdraSCtam8f6zMNIPjx8CMXQFNoCaYF6BXPzca+VJhjg7luUoI8EoU",
+	"8pUC9e1cxaKOeWMbDVLpbPod/MYNis12yK/cpofoooQ+x39A8RwJaCoS8HIkMMr+fYwfJVA/lecGpybG",
+	"Wn+CI7s/yc1Zpsa/+L01OibAsEfbD37ZoB2PhsJZpsR0MlF5cwhbKh6aRMXwYX9DD6UW9jIthhfC6Jbo",
+	"caqNk4CKarlxacVnn5lcnKnMwDYqjHBrRofls8+wYRwbLOI2nE6w9rfbWxGW0CQYVmZafug9MjE2RR8Z",
+	"Hv1e4ClmVE9QErGX1DJVByE0Mqxu/KbJ09DEh3Fw9fgPg9o27O6O+N1x73n/9LB3fPz1wdHuN7Bvttvb",
+	"+Jf9g5PTJwcv9ne/+T5uREK9QTUFvmu0sgtbdCxn5QA7uEvjr3rP9nZ7J3sH+6dPenvP+nAittsbIn6x",
+	"33tx8kV//2Rvp3fCP2+J+MnB0eO93d3+fizqlVQZaNl/yjYwhM+y6PSo/5sXe0f93dgX3IePQssPRPy8",
+	"f/LFwe4pjKn37NnB1/TNjS3cZYe9l88OerunJwcHp896R0/7+LcH0M3jF4eHB0cn/d3T5/3dvd7pyctD",
+	"+OsDGN3e/kn/aL/3jKyVB21q7Lh/9NXeTv/0xX7vq97es97jZ/0Y7SE1UTpBieXwQg+NLc5zdfybZ8HC",
+	"U+5l0hG5KnK2U7HhI/h3swf/jmkGTvae9w9enMRkEDvLIZeaDC8wEPxMIFfZWIksHacFHYHiQkHD7vRf",
+	"KJkVF7MOXBTaSRfUBFzL8lymGs6rAVMDD22WvlLZDJu2iFiOz3Sp87gfiA057HzEhMigUVwo+XoGV9Sr",
+	"BpWtIbgrbHHYxTMcgO44HVnSn2dmKhIDraMCos0lpVrJLMOr2Zn8dA7wDPXEmUlmxNCMCgROgz+NG1sl",
+	"2bKfsgh+0JgcgscdpBqcd2wKW42/6PfYNnPJJr6Z+Gn/JA5F+HSCCzAEhRk+OrUKzq7RIr5Pc/9dHOFK",
+	"30d+6e/YCr6fmKGNG51yPfh8w18vlEygMWnpg1GQw+K72aMb1y0jzkRqaQ5Ugk408Tx9LKY6U5ZES9lv",
+	"i6vgULZIfrxpjuWbJrTTPJsVysaNrphqWAhNrQdIqum5Nmj1jGUGei/DUAaSsI2ddKH68F2E5E0oWwf+",
+	"1hFgytO8IEprdgm9m+QKg1apFrmyE6OtsiCrsSXoMeU0eq+ZhB8y5WR5alkSw2c6sCZlHCzVtlAyEXUf",
+	"I8NI2kgpbNiFyCIRYzIu/Vm7QVfwMRso5UNCb+hRSpoDImaKg4nSvcM9sdVqt7ac8oRGphUySRyV+EDT",
+	"vTfMjFUJ6sjlBTCUOZKPkOYUgz3HAiL+x7/8e/ILCjZswMan62EHbr5IyAFnKd+zIgYTlvegmcSR+Me/",
+	"/Hsaw7nSsDtUIo53v7QEbZIWHUY5SVxBP6jWJGmGRttCguWQ6oF+aiK8fuGhZpYWKpcZqGsGFD0BdvUx",
+	"qsgt0eM9MpYzHNeM7eNwMkC2anUp+J4bINRp5HPaoQ8mxwUjm5yAVUCOsaL4WuVgC8ABy5XEqXR7mXaM",
+	"tGJQwxMwqEUDTXuFyhRQ82iJL8EGkiJmtSYWZ7nUw4tSkyMVoksJusEHYHXKr4Aem9K5tgq5eUic+dTx",
+	"7qKM++Lk5FDEJBE4k7dsnueEFZvuQNtX6YS3bxgZLt/gRa8T0mGaZYxmB58CJQz2hVZvijjMewPpONDl",
+	"ZnZHG+8CDGOkViRmOEXvIclyuzjPl1jJWG5a2DIJHGTYMrDVQFdHlUfqmdtkSL6BrjDcerjedZSxIrjn",
+	"gi0bfwX9rDdiUlsPvKrgpc2bJoYctMycvKnjCMAezOWwQIxGBHyFy0lO0tZMjrPYGacgF3I1UkTHDZNG",
+	"L5AYR7kFyzRRZgK2ErxkTGa7VDYCLYwd90f1oDmBwBayHejj5WYxSwKfxShiNKZZbmbWoMhIC6f/Oyua",
+	"zfiBjufs5LglHufm0qrSBZDDtc97kF7rOvPPPQJ7eKBjotdNv8NZ7ojH6BYQg2m7vTXEfuF/qrglMKU6",
+	"zCUlSXZmiouIDD96l1wDlzTUZKDLPoDUY9kL+9ONX2m4UFAT2WqDRVayUMEtbHKx8Tn/Tk/hREYDjUWi",
+	"eN5JbGAQwa3D/JRgVj6p/CZPz0HU7eTG2ib9y42LrjamnwPr6ozasZX7l17BW9qWptpAxzsHR8dOhz09",
+	"ONp7urd/HMOCFnAc6mDey6ZVE0kbhxqykVM6Bzp2jgo5mbTmnBUx3ONWFR1Qc+BLpYJRCJllDQ5jul5x",
+	"N7FnoEcicgAd/kmuRll6flGIenxwCDbAcdwo54C4sHhHZubSonNb6SKVmeUID60eSHRY2wbtgep+Qupq",
+	"owuliybcHHxf/bbJ2RDNvd3YbygeC4EWZKqwvHVIioHSVVVUl7Tl1v7rC8O3Upah+9yJkYGeM9fcLo7f",
+	"NEHyWRvP1x6rXCg9Mjn6Jqy4zNOiULoz0DFCXg9jUdfGzUYjEjEZlCilyTWmkmaq2c6EBxg+FO2OqssG",
+	"S/P1QFesq66QVLDAz5yrwpJBtmBjkeGBb+P3qxUN3UHF5LXQ0rxl16Cap2qaNagORjdpvMHklUriBgUY",
+	"snTofMLskzvMzSRPVSGRO/lqV5x7u+R+9h64HrJtsC5Q69Q2W+1WGz3iucqUtKqpDYK+019A2YG7xl2j",
+	"Fu/UiG8huL9Ix3A3oQZd0Fft56qq6sGFcJYmdqDR+ZJaO1Vie6sBYlfJV3Cw3WdQ6QclwscQ0nN0ZnXQ",
+	"IKEMKDRJYqPVwShG+4X0PXQOoBJUj8O8MTxEnhzO/eKBU9kqwZrs4M+V0mv45ciR3pY//cZx3wYvEt9t",
+	"pemDkAl3/kliwC1/DUiFuB+JqrTGNYH8G/t7nDZLsccktcM8Haeatj+Y3OJCep23DnOGSgmcpjSB75gJ",
+	"eYZAJAS2AFqG8NY9y7NMduxlmit268IHK95Onbg4j3hOq9dBQ9z5mXw3Sl1YaJnDNVF+mznH+NOwF7vi",
+	"qcGGeBe0UNl/PNsNB1tvxHiEF34s4PKNezbcGPUGq/3ODkI/zAirPDBRhDvTpSiAdI5Cp//i5IDOWdH2",
+	"oMst18kvnZEBTT81oF/SH06PeKBwW54brdiUdSaX019h2bQp56WeEgYElXjMZTc61o9y4kUBN4Nb3TpM",
+	"jXv+TMEYyRBsEIwk/0386le/wsNMXsg4pJ2gYocWm4OlJbkI1iHqe0/3D476uxEBpuy+OHyG/jDUyaE7",
+	"XGUiK0wZiGyBFPQUHm90RWXIdL1dMdgR+dNisDlHqVZJLO6DAE4zcvqDTYUrQZsWVerUllZIJOLP8Eyz",
+	"Cn1TY9TZ1GR5xG+a6k2htE3PMtUszVXs4vUWa2XuD6YFQlzAUzK3KvHY8f4nTGlhQbHrXXLHhSxIDHIG",
+	"KYofOXw1nZRNNDqBQg6zQpocifz6U3RIxWAOzAWI43kj2Pn/4rkHd6S9iLuBBYwtDjAEPKiJfykGGAbG",
+	"//zHv/x7EG2Om2gmLuG/YrKK4mDJk9xMmIbUFrYLtxIY4EMznsgcZ9kbScF0l501oPvq1ypna4o/UX/d",
+	"iFviRWjAWbYYyUrD42SVEoPaEg9GzdkeQTys0VkuRkigOh8Qep+hcXQSciEXNZbmZFDX48VCIFzQDIm5",
+	"pPW/4QSvKBIB2YGTRfOLWTh0PNC7X/3GXPNeosXzjeKJOVJkVdfjw4NjJg/htIv7Of0tbsA8ZgRodaHc",
+	"DKeghqN7MKAoQlnh7Gvm952hFPDUs7Rd6w4DJirxdEhcxHv7OwfP0ZHV/+1hf/+4D7cbivssUblv3TYq",
+	"rhW6zDCFcYyDpCOB+k/XW0Ns3kvrJJPz+VXOcvkNuo9hE3HaETs7Lx13giH/cmugn+RmLFAjE6RGsjMF",
+	"txrGYFgU4bRMxyRpUQfyzzC0UugaGuiKb4jskTPWxZp885zLQnEgEZZFXMpcp/ochGIPjGwkK9Dcu7qj",
+	"CrKNDiXwYMEEWo07vaNdR8Al6nGYkQULEuRFRWAUzGVFgYriKWjcLuLW7v8hTb6/7xu0vC8Xn4ceNTHd",
+	"7D66d7q0QYaFSkj/snEZfQWxWPpz6rxjfRYsWlXjBjaRoqKwB7oSmPbJlOJzsLDb7UfdIIzloxlwkl4c",
+	"v4T/3dvtPz88OOnv77w8/bL/8nRv//TJs72nX5zgRDz5LcZzdg72n+w9fXGEIZ34Ny8OTvrH83/owjWD",
+	"sYbAJe8dJdubj/ibZUR3oMmXRdHL9UO1rYHeaG2ggcC6Px9jHKqzplGioEezI+L+iTyPy8AB7zmVsH/6",
+	"nhWwXLhwhy/wP8qHCR4JrlKjFcxYosYTg+bwESzHTNHUo6qoZrDJ8Q0r6memuPA6QjTQiCmIjoYgA4Y7",
+	"PO/3Lb1AMiGPlbRsD/EbJLRhaChHpHO2u+Brqs8z1eQfYXx1lwaH0isSBdsXkZgYW0RiQlp9g5VoUIB4",
+	"pojCTYokPQf1hjMSeW3rg9pW89Ho84dJ+/ONzz/fHv4yefhgUKMBxXuj5r7RqvlcFsOL2C/ZVnubsMVQ",
+	"VULxS1jxCQF/sOl1YTIs+98buQb4VmWRTd3DHYEmY5mGyjZl4n2KHcp/oDg0yW+Ur5F4AkpYP88NstCw",
+	"foabYSJzOVaI+mEmSpdWZyXGUF9yZsFgMKbhzFV/tWIL0UD7XTScNb9Us4jWEWbZDZV8MVXbN3f2nydA",
+	"R5UVlo9EglXZaxjSzvFXQr2ZmLygC2EM/wn2PWcay0la69TQMib+RkrVqggsGhH8fL6MtNFFDpbBtEjE",
+	"VQ/OGcajSnkW819iscE+JyvHaqD9E1fc2hQkbIkjRuRARzAIDbzS6Do8mzFYPUYSBvpsJlK4xTUvfLnB",
+	"3ZHANGV3lTtnb0DoT4RHkSP0H+hCntuWwAI3uG9fqUnRKSkeEWI+UA9SuvVIg7KwLAbfrFO7VpypkQFd",
+	"kZ+YnjXLNxs+IwkzRUAaoSmJcibFpAkuwqHiG44KajHJZKoHuvCMP35+07l1M5e60RL7ZDy7VczVREm4",
+	"L4tLU2GvLC7NQAcjI9lIZgyF2eCfbsq88ouRVZj6BnqtBjVR32xQJo2obzUGNVC5hTUDTcerdPGjbSTH",
+	"Z+n51ExB8DkqcTfS2MkyG4v62cwpUPgxsiuldZMLo7FpQisS88zGXSG9QLyH541NqnmcrMpbHJhh6FqC",
+	"vqO0LiExrW5ibEprFHMCWUxCrczpzmYut2yeqWCgHUplBf6obvKIjN20YOMcbiZ+GbR/Wwgl8yz1r6CY",
+	"gEetGatGd6BjEzqEbOwuWU2QKNyjZToKM0fhj64y3ozo/YGe+5zRqiX2ynw5MudMAZvD3yNuV9KFFu5R",
+	"W+QK5OdAo1cJfsL7EFUG9LppObEXxjdF89Sh9IngjoK+nKnzKSqwI5lm01yJ4dT7p43WZGWEprPSiUvS",
+	"APmF95l3ClKMkhIWJDRVdhyvNBcBJ3djgR9Fq2YCNrKvGfK7BgMomKuLcT++TsaSUjcwnvWwPdBWDQ08",
+	"WY/fNBMlkyzVqsk/xg0WIyJIvHjQ3uqyVAzUss9bA/0FJobUvdrW6GBnKV/EOfTr1BG4elD80tVC9wmM",
+	"gS6ZyKW0DzS6T8DU5GxIUNtxR03gXnCJ71JQn0v3s1cQ2QYOowRdMBdc8IOybii7xIyC9JZwyEsaIe+2",
+	"nwPkZXyqCnJB1KKaz2uAq26z3Xb5qVyyFua9/d5S/RB5TK5ltKEvYOLrssK3it6AGMrb7Y1Vjfpe3n+h",
+	"5RSugQK1/YTe27r+vUOKXBy55Gd4b2Od9+QsMzI5MeaZzImQdnvz0fXvPZ5azOF+QFN69cN7HBamF9bo",
+	"1TGlVr3Q8rVMqRgFU7Kn47HMZwv1P3gkq0qKm/mQIYlW7Juo5iJKJWEcBizmT16t87ANv+NmdNUwc4mB",
+	"MBacsN/VYJ/XvsENUdW4SBivVLkqYwnujHimpIuloQCOI9IvKPrp9Zo0WXYInqW24GuAmB1J5bUrwcLL",
+	"R+7Tey+VzGvfR2s+zVn+39zlkcMPYeX4kmN38CWfsjU25GPpsaR+RAfzA501mPCgGO3Mb6oq9ZhdcbK+",
+	"j2pgySyHPIcXnaI5T+gUqKL1bTAsXS5dg8Hh4Hzg8cCudUVMZdixq2/9i40HrYH2n0F1M/12SpdWxSzA",
+	"BjqseutzNCnYBYNdK8Opj0S8c7D/5NnezknM6XGJKmSasfVBehS/Sh++Z0WaiDrmj1Aw49J4b0Iuh6qx",
+	"7Pzu4AOPHavbzQ5wYIdidcY3VBajbPHYJLN3fCD9SapW3zBD1pw02HjHH18mCWjqEJuAnSrQVp/pOJe1",
+	"yY/d7zPT2hJv0HWvlq/4N7BrPwZ51N6+/r19UzwxU80vrKEh7Bg9ylKq6Ly1KrLxYJ2ZsNMJ6Ksqea6S",
+	"VFLNKegxm2uIy8pJOVJTS3PygWQtbV0hhadzXE/ILtdLYF1/V/P1CPAuLt3vak6G1aLaSl8xPg5z+LuF",
+	"Z476L477u1coO/eHF1zRv1TlecJ2Euk1YN2Tg3g78iGshw2SytYZbKT7o050v9SHsgQjs2lui05pfPtr",
+	"iopeRF3akvRFFlPbcC6fAPjNTuhLeGeQxZva1XjFHe5RBfc4Fh6lm/2uETc1hvsNb6wZ2VBo7SZyJtAq",
+	"HbuACvzC9p7/I/yOBM/sKUjEr8RGh51ZXEiFf2pEK0uTVhlKLnUkL96nmnj949glxi15D1olzcDPUq1c",
+	"S06ewDk6mBYHoyNEzPpwIpLWy+dIu1OLSh0egrcUmiTxTg5Oes9OD16cnB48OT3q7T/tXyntzAS1quWK",
+	"LuV5lMounk8zzYcOvQNzsdFvBGtS+F/J/5pLbeWQ+M+le2SuNTlWgUFosV6H8yEjUpzJSfdKTYqW2DGT",
+	"Gaq5/CXDueAqG1GZB8WZF3VSM5mVNuXdaZTwnRtple076QCCry7TL80kBfXyJy4W3kb3+lDqk5nM3sZU",
+	"XXW+S4yElR6cJc7zqrIi6t4+LUmotEHEkkYZnJqHp63A/FgjRjL/GSooew7B4SfkyOIxfdI5Pn6do1dC",
+	"MVWP+YJoafLv70rjiGqTabEM7KOwmHTrcocaqyJ48mrv2MKRO5zOH7m7u+fpEx/0pv9ZH8I79658PCf4",
+	"WFUA1d7zKV6lV3C4fr3Q0FwU30YuKYBgRdAHElG+DF78l0TuaNFEKqiEH9PfVZ6apLMIec9XfmxJVygU",
+	"FkvESif0D8p8S/UwmyYqaYB0WZJgI4sww6aa84IBcpdWUL44n/UQpoJwCozBjO1Vga5KHYy9y7Bv5UvX",
+	"hqI+XcZ3FY+aPwzBEeZD1XzXxv/1cSzMZKBUrhwznevl4SGUElSbgwNWovhsPXyIhbSNyOeWZrNVoTGX",
+	"tLQ6RNYSsZZjFROy5Ea7jSSCcohZ+IY8C1mq1XK9QPR8wYw/pEzOh+Aoc5Mf8sGsjmVVjs7HGtKqdPID",
+	"RbaqE/UpwPUpwPWTUMF8bGtOfLwj0f3Ogl1LpH90iwgYjwUrSejSAIG6eH3s4u92qZyfF7TLhCu9/5bC",
+	"dYTJ6cu8HturevzjcYDe+PRvbK71oaHRVJr0RKbZjzK1h1byvR7JDTxjh0f9nYP93b0A4o5VrBvt28qu",
+	"39vF/bvUX3LkiAbI8sAC3SCHPZ9myudpU2rOsqNG1Krv8qh9TApM+/0pMGAg3VJ3+f6T0HlXQufnpHyw",
+	"APhYRF10O3/RRA7VlUk16P2pxoYrRSbz+TOpLg08zC3uoIFHJqGoc3VL3IgYHT9095BbiUJSoh7jP+PO",
+	"XFKNdy1x2If5DqQozKSZqdcqKxvEsSI2WTHvOLqHKP/xuYsHHTNuG76CMbAxl5yVzBaYGQD2NQp1LrmB",
+	"GRT1eJKb36MHMC5Db46dvEwXnUhrFTch/btg5h9oxHAI2hG/4gn5hRhlxuR1+tef/kjwWEhl/qf/QP9Q",
+	"mZxYlTTEL+YL0oJSQDdxjA0wVZUpbIndoCWRT3XJkO+8nFQyScNirGmDXHT0P96RFwVdpEbM2OS5uZzD",
+	"qKZWHf1E16cPuMJ69H8wrEjZYn3JJDUi/zL5Rc6nWsxU6QH0A5t7Oy2WzlEyVQ2sHVzyBwpDmiHjXisb",
+	"oYcm4cm4aoi++mrhk750z+kMbg/XycG5uIMbtId8pZRBHDAYc126f8HAMf/C5bRwSS/BXvFeZ1eogLOS",
+	"cfmUP2+4KXmDdjhNuvTPhuvkDiwByikRHHV3GFacZD4VwVHhDYXyB+vTGt3SFRVU78JD1Q1mNDl/3dGh",
+	"T6fZjA6bOz02xcov/Movlq8IcdacMWY4k6jAz25gnmbcAcoEB51q13BY4SGrnPyfYdT9UA5/YjF3HNGn",
+	"iPvHr6/1S0UG67Sx8JMktfxgaX6UO7xSATtUOXc51KJWq04VUVNfrRLZZQqRT3xkgZ2rsUyxSrvuyY1Q",
+	"0oG0p0vXazpMBCemdMPOiUVW/lIr2nCd4J6wHS9HhUwSG/TVxQAQ+bbsY1n+TFUyVDdeXvB1izQoF4jR",
+	"x1rcZTpUja5wN1PqzPWFS6iSFdUV8VTTxxShlRHoLpUiE1qrNsI94Se3NV8G7d9dESauTlUldYvxgZ6p",
+	"EfU7LQRCkvJQWgPNOLELtymXzoJkT8+1wyazrLemHkQK9FBcmK6vLl4Mjv7cLigyA35aVxSP6dMl9WNK",
+	"C2NV0rr9+L5vprcJMlwbW/gUVPgUVLhNUOHOatjeaQzh+uABXt2BZsToTd2K5R/NlSNT7iXLBcSuRxLk",
+	"esKzox2iGFygY/NaibRorA46fKTRBuoW0Sl/0DzOT1GGn2SU4UOlKhBQpSwtUDr671uWzV/3c2iT14cC",
+	"mASXgbNKAjdHSDwbgqbPujeDgd0LIwFcYOtAiv2bBZPlkucsTUSdHunMUUMX6NFkwwAdeI1IqIzdggi/",
+	"VzZaZ5I09vSNZJZZkWqmrhPtMlEUsbac+ThTRSMEJHPt3at2JEIPIXaJyEOgTWlFnKW22JF5clyB+/Q4",
+	"eOOWiPFhbx/a6bh0/OaJvUeN2ZaAZmxAJYUT7J2+RP6wwqLZV2+wF49hee8yhbX6oTtIX/15KP8nzriF",
+	"8xgmNSOlrxMTuD/mhARp3u9A+y/dQaszyOd9SoxZWKIVhinji34mUY+HF2mW5ErHjeqLq5Kxd8pe3eEu",
+	"drwLJ7lSH9Em/oCbscSshikJt6Bfj6X78IrEZq0uK2XFGENPMD5GbCQiJr/eXhI7/reqE9AxPSzxbaIQ",
+	"RqQ92HZEQCVFko4QH7IQccG8NJ7vDq6zk/7Tg6OXp1/s9Y96RztfvIwb3flvlpyQ0rkd6yvfXp2v7HbY",
+	"x5qq7Pr3gbKU/fR8SlAO9PhPSDofG5LOsDzG60rEFdp7G95doOatRbVFuULZx+8ffqcc2X1C81yNSoEo",
+	"BqzPEoK5g96paArs3nfewgipJhDczBQXAkW6pXoRepmiPUhtiWSIIMQbQRM+C+FCWh9fp5shtch5M1EJ",
+	"grI6Ot20oMgQBZ5Y6S85Liu+TLj6lkn0PZyMXerjJwXlAyEzEG/J/Ca7iapyxX7PFWqluOGXefEOp8z+",
+	"zRR8wS7n0kk2g89TZC8mJG+bnmVIb48MK0hnmauMwqv0CL8FO68Bu1KkScU6vgbaMCA2X7Zxj2hUc1v2",
+	"3SsT/J0b6RLLvPhGq/fvwr+xE+zn48nidb3dcVvTi3XlNXRdZKoXlAGDQTFnfpa6vCtIvEKVFweOctyl",
+	"503tSvBOJg2Nx+a1OjGx55gjVO2qAeMvrxBvCW62SBSG0/PAiHGfxZuvTFGDf307TYev3AMN9vjroLUS",
+	"5ml1JO7WJslzHOQ60e4bRu1+FOf95kr2zy5W91Frye885ufO0dUlQygRIpErYuwyOZ5aG8wWcRtcpCqX",
+	"+fBiVtYRxcOKCyEWcDPPiGhErinxMOVozrVxlfDDoAXBui16W5jq0jPPLMsoK4yhAdGT1A/m7Lq8SDOf",
+	"9Rz53K6647owuS+saISMNiavSj6UyJWMaXpzedJ0Z05oR8sglzG9boo1BsXqAOrtvTl3HEK9lRun/V7c",
+	"OD+mAOpP8E74MeqbdNh+9BfKgkJLYvNKoJ6Q1AsphkajLNWe9MzO9JCzJ5moenOz0Vmap5kzCRbREDF7",
+	"LDPsx1gLUUIfs3xmE1ZaEf+BOxJheCoSF9I+N7n6Pm4JTPekW0ebgea2KO6qxpNiJobT3Jq8EXKuTeQ5",
+	"+Yk0xl2Fo3FCBrpAN76QxBA/0IUZn9nCaLoL3Wg8Ba9mRiNbiEdtKvDAuzXHAABPV8IZa5w8TSHfgSYi",
+	"KrKvEybuOtcm59y2tBCJUWR4wxsNvNA0FndQnMuzWsbI14gzRtMAjRdpJmKeMAz3jmRmVSSIqJFe4Vvc",
+	"viIMWiJmdfEz5Ln/7LOvsdbHLU5qW5995smprVKebzxaxjIeMI6F0ElwjKKB9newTwOOrjI1ohIuahFA",
+	"ai7BORpoW5jhK2o8YZbSICn4nnVAlLiREjlz6c8JGVCuNsfkSddTh2fWDLSFZSZLiYcb8Eu3kEhaxC8O",
+	"j/tHJ7GnPy5bQ6avlJ0qSA/qXu8I9UYOi2xGWwW3hieANJeaSSDRBkT8KSIasrCr1JiYgLFprlxDTsVQ",
+	"BXHeHaFNojjPoAyKcpHVosbVHei56aWmKuzsJRU6p7IHk90R8TOUB8zLHmOivyPjKlfATZ7j98YgnD+C",
+	"nQqPN3FqtwSWV7iZnUyUzK0AWYNQREizxaeUGAodPRPhjdGu7gjPTekkFLlpqVhLsighctiBhkajMsrs",
+	"6jExWaMleu6oUJFcVhD5P9nifjWZ9it1ktH/wb1sTEAHGKq6nABTj89kJuGwN4gcsCTLDOETB7rET4Sn",
+	"OH0dJlKlrytFo4tQSFTtgBhrnKeSFr7artEdaAknGWs98cS4bmIHQv5HpDkVabEY3wwGRvHNgQ7D9PCC",
+	"VpfzR9W/RwJ8bnPiGkg7lAlKYZ4wk3tKwJkX4K5+AP0mEW4DlI8NocboBQkviLQQhZkOLxRGCbygIjk2",
+	"c3KYMLKwknE8meJHXDkKXD+eIq6eFmyE+XQfV0lAhIDwM0wxjbXRKanduGVbViWgpkKQd4mcxYyAzRL8",
+	"hIqGrck/+4xI4eW3UxURzDhHMijX0xRGp8NOKe6HZjxOi8Jf2ZLGcAkijLawSphpzp29M3WROvQ8eNjf",
+	"TxHy/+oZAn2mQ8l8zrIgCszAa2SxCFjy8a273iD5KbEVwjDIuS0L7qR3epeuafx9oNFtiKR1l3lKWVyB",
+	"SBBIOghdsw64z42sFVygeHuKsZLaDvSg5hK28KrX5nJQ6y6/R2ns8PHK6jMiuqMHxCgR0nY6FUPmiKBs",
+	"UwuGEbVF/D0oSXhptzfaIj7qH7/c3zk96v/mxd5Rfzf+7LOOKxQHqZWyqsaZa36PL7jySWWL8KQEeg+t",
+	"fFoQvXyuYNMmLBrRzp3poThT51KLevgaY7QLDIqRhjTQjAtnTYU81n9iKLHAKTMalMczkINZ0hK7jsA+",
+	"M0OZiSFiY+uEPo1TPtC+ZjzU/mDeXf/CuvLwGf560PVwoANN21srRZyYYzy51bQ9Yt830yxhyYKnlXRO",
+	"+DxeO7D1cQ/Y9DvQT0apTu2Fss59K+mTMhMXcJa0ZU9FWmC1UjdcU6dVUP10dRVgzGOZjQxWZ9ELEZGe",
+	"89tm5C8kWvyIGdkHOl6wTlAbgkGybtkVMXIbooxDSL4H7baou2DYRhtL7WBzHk+USmAzSr/3UbHViXqD",
+	"1NYyWQwnkdzJzaUVk2xKb+CTTqUcaK+I+zoveb4ST3OHzZ0b+9XovWMY85okH/D8M5iau62toi8dyvOP",
+	"pfx3Y41PHSnYoD/DwqqTJUaxE3tV9TJ0L/CmvYFvYQN9C3NXwY3RWVhrW+kc6JdYEXAwq6WPor6M53FV",
+	"NWSDAXTnUEZBRBNYbwEaWRWnt1sBQKGPUgWrSlGcObWgJfbVpbJOMSKPQkFP4u9DTusST1LU0DsiJj1x",
+	"L4kjETtFcQ+s3BX5pI1IxIU8h8cxvS8SMdcx40+sjsN/fxuLOnJclxqKAYPYqmaqrdKg07zGkHvQC5ie",
+	"Sj/CSHxFZlbj7jHvvZDGeYGKAVYoKEBmNZo459FbQmaLVZkaFqIus4x8J41uBdAjdXb1XBlv6lektYT7",
+	"U5wbUZhzhStGPcH1FbT492HlQfGnLWEnkmh6K9iyq8Q9b9Abi/t1K2jXJn16kpvxOs+tF8qEYc2+xq1B",
+	"G3btl5xT/Iavncjzm74xm6gbvnJIW+mmH+LNdtPX1JsbzB1dr9c/d5x+p+72uqeZ+nhu+/eWovIjhPIO",
+	"oJQkO06CW91drm+ToBLdFth7DpUBk8CsiBlKagbXlMnT81TLrMco2iiy1RtSRo7QrSH5fu3StesBt70/",
+	"jlPnF9r60x/nm8phg6hEXMhsJKYTB75wiUkjcaptIbMMuvrcEStuErFigwyJbEb+Sl1eZFrIaplYq3qD",
+	"jqe2IN+uXMiKcT4cuMpbeLHbmKqd5FhZ9EORU7i8hGdqeUocvMtBb7RfWuIEfoHGDo/6z/dePAeT6MlR",
+	"v+/cL9Yx+cNz6Hvbbm+JmJ8uLXs0rL7mkiw/+YvrRD7AJ78VOag/cyNElYihOBZXqjPQ5aagGUO96QyU",
+	"BrF3fCC2Nzd+KWCLwjU/tUrUsQhuu92GFYjvB1uqrB6b5OZ1StlbWdaIBprSBzJjXsHak5Mwy6zrePk8",
+	"Aao4jrzKRBO81pPfMtl+fXvz0UDHR72T/umzved7J2C8LvLsO/qILvHwEwAKzdRQ4kAvZNIR8ZPfnsLB",
+	"2znYf7L39AVMfzTQbkSVFqPSxefUXPbAByO5ojwDRfzHWpuBnftAhRk0MZ+qMm5WXf3E5Gdpkij9qY5j",
+	"eR3H9uajdVQL81xqt/PtR1D/wdGgt9QotjhXoHKzvJ8iD57539VCEQ0/P6BeLUjcK1wU99UbVxSy1FOx",
+	"tKYiAK1iTY3wM6tehzl2oK4zPgd6K3r4kML8kSiURpwM2wCtSIqd468ExTpfnDxpfu4q1M9mhUuvH8v8",
+	"FYKF2UmuZGIvlCoGWk4mlqrHvzS5kloU6k3RiDB6IZtWgcQvVBKJnaNnT5DoRCidUAxckGgSBHCqKKaQ",
+	"m8uBnqjcQW5ydkXpCcEkCbquqGPkvla5Eky02miJw6qZP9D1ocwT0HvSEQtzsv0D+ErnEbiUaUFgaDjd",
+	"+HDDl4672AvM1UDjtyvgXwwH6tcq8hHKEbrDrYuOe0Bg0hFQOdox2XSsLbudQFGk4geMlFFadI519WeZ",
+	"6lJRKL2Bv6NWSdGsJHFwuWqglU4aHREnxB318uXLl83nz5u7uw3n+xF1hk0jtw1rpDH83Wlp9UujIyHF",
+	"5YXJ1EDrKTneXXSBcO7gBVJdY1FPC4t9jjhcAequNhofGvp0zDr2MEiOpFe4mvU+xlJdaD+MvS5rlbTe",
+	"Ok7UQPu9J85mIu7GxNl7Torwhclwf8TdGP3zVpzJ4Ss4CsWlAUWQirag1bEaG3SqLbE1Tnl6olKDPc1R",
+	"ha0aAaeeXp167RSumUgQfI+yUhuB4+00TTgdyP1CAe2BtmmiSo1YpDacCon1MqmWziGGo+YW7tHooAHa",
+	"MPCv3FxaCnn08OyKocoyilWXZO+/ghH+Av5fE/7ff4HB5kKecVxG5nkqz5XIVTHNMbrJJ5E0TtCUlaT5",
+	"vheL+sHXvePDe1bIBJVNpxyPTD6eZlKk+vdqSGFSHQobmCTb6A40rQ2XLFOeAtiNuZmATBiNqEWMo8NY",
+	"CkZ9VNmIxsUxa+jLyGSZucQ9MtDeGjJWVViacthCLuYEr6GRA49jADW+F1MElPoFJibvJ/RMDjR2A0Xp",
+	"CNsqVEvsgbn37dRgBRT8XZJ0xKBuOYMkN122cmWeBzq1FKOsS2zinhU7R+LZk+rr9BuG9EDI5yRzOTsH",
+	"dn7wMnzKDvSzJ5jAxuNJDCVfS+eOxd5iuPlS2pbYR1lQkURVsUC5aLIU0HjOYPdLBEsc6JNAPNoiV3JM",
+	"kW0yxynhoGKfoG9YipG6FBdTneQqoaAbJnsVKWZQueC8Q9pMTdKIKIiK3v8yPO3i2FWkdqwho3tajOVM",
+	"XJr81UDDCj5sC4v5pVbU4zfNRMkE1q7JP1Lix0im2TRXLj7rs/hg+TlIiy6H4bSweJFAjzTtfNxOWDNf",
+	"pDKjqaE5BZOTkjMyhdwYXyj5eobduID/ihsdd7W+ngm2qEQdduN0ErngeYRbgdfX5DzKSLCWMtAYB8Z7",
+	"D6Em/bRiHJOfAhlAIy59+JuPRPz4xfHLZZZrV0iQyjleUJzHhJavGXF3YYZ9W2jeLjSyzAztY+9X+s4X",
+	"E0RLEGxecNodYI+l8My3U4WKKlwVtU4Ntkxt3nCMAiMQJJcsap0aXLGg4IKa36nZAhQLUIeXdcJhm1f7",
+	"IOohPx0qdgE1nVfgfM5BY1WnC/NWXb7eJwyXxf2hfQ3/rd5I2JC1Tu3//7//X4T4wZosxt0llSDyVzfm",
+	"T2IUyd2p0dyFGlVu02jxJo2Ce3KQD/Rme/Nhc2Oj2d6MWHuJNjbb7Xb0T//n//bP//v/88N//Pf//N/8",
+	"bfTDX/3dP//Hf33/h//hH374q7+Loh/+3V//8Ff/awT/B23UwvmZn48FGx6W0CnNc4b8Dk1Scze1LuNn",
+	"UcOPZVHI4QWMqYuNwLr9alDTyhbq/LzJ6mgTUeGHsBEIH55/KAz9szW0rwe1+Oq+/9SxStewhx9P7exj",
+	"iaMv8bNXjbAwlm5fX4FsNn/z1DoP2/A7ilN36JeCG6EhC5L6KiP1OuSCI9YfXL9FfTzNihQRn/H/xZgu",
+	"S0maTq5LkStotiMuzKUYY0odXN2UgHQG1gC5xxi2wMvrjXabZeW44agY6NLPlUim5KXjkC79Ff6Q6tcy",
+	"SxN2flIis7kUZMCQVsEJ1TCR5HpmuxQnAy04RNMJNFF6G/STBvmCSflxUDxJPjua6l/B9Mc+y6pUyugx",
+	"M4U7MOLoteukNrrpx4I9Ta0L97u0uyDXkILbPCsCM6V0qXtEZBpRF32BK00/Bj04U7DrZgnnrvJ5ml3k",
+	"DzFTykJwRgvmqFNiG2rGlhOnnuDVgpn2PdbqKt5lzgZnzYouIlGPn/ZPBvoKX0mM2fXmXKeWbDpQIEoP",
+	"QoNz3LQRYzmZpPoc9Y052wdHVPdTUTG3Gq7Uz8/xCLP4ikvF/obi0gw0lwSAdjijgTv9jFPsxPwh4P7E",
+	"ov7r44P9SMQ79jXhYDznvzQ6oK4Stwhp0VjgQXDeBe9KxwWEmZfpuVZu22F6XKLO0sKhmSZpMdBeIbfO",
+	"N3Mm9SvrJv6H/+tv/+kf/s39H/7H/+qf/uHfNCKf1hGAQtFQu74fvFhdUlcTNUzHMmP/hplaCQoxm90m",
+	"55Q/6CnFazRs2G5wwO5ZWA+qdIQpRIOG3E/1RddTasUopcSbaNWY4Dz1X+w0vzy6v3P4aPvRQNdjpYeG",
+	"01pwmgpKti7JR1Afd+4d/Hyjy7+WTDGcoUMnZqC3222fWHgfhRxvfixRTPU57H7KeCCBFAJN5EqM4THa",
+	"xhTRGxtKxAwoJy81GU6k+LMMwLT6qX6l4c9gfY/P0vOpmZLjhEoOQGqoPKf80RA1zLlkMEe26mLpgq2F",
+	"8bIzH3LLzaUPKWIMsA4f5QNrdDYjr5iTTpRVPStjkRw25JnZ9RKaJAPLNhnIG78myxBqXDVBUPk/0Hw6",
+	"EACAzwcmg6uxEXWW3x08+erbqcxYorHDAemN8GdqGYmVyQ2ALknDQ2vgzsHOQS+IWcdZT142F1UTlSLU",
+	"Evp+IcxooLHoiV4ia/UeCKt8LDMUaK9lNuXLC+E+PU0SSE/4hbgAKKnWu3+wXsZ1Qb1JbWFd/irmcuJc",
+	"e+sarFgULM6giIf29Sn16XQs35ziro9589c32uJ5+tgn+OqBlsk41akt8IALq4qSXajLBiqGJ7c24U0u",
+	"SZr7BixBDOIEN6od6PpmO2q3242OmIBJRCctEtsbWyI+7L18dtDbPT05ODh91jt62sdcdFidOqXWDk2e",
+	"RIwmo5U4y5V8ZXG+Yc4C/4oN+PLTICNrM/rlw89pxJF4uF26MXQitqP2o4dOQGArnYGWLr8belHBxLsi",
+	"+ZhkhHcF0+pjj+vsBRpoumQnSosxe7YU2utux+MS8uZsdMn15HqLfjjuF/pnnCAYaJQEpReaK3nczQ4H",
+	"DB0dfHqcCCg5yDGnQfRcTdJmu5QvNEugl4XqV+6RfeoxPXaST9HFm8Qk0eLy8eBPVs5oUOgbGU754nEh",
+	"dPjDhckcts+44pcBqTTQ1/plWi6FIRJZ+koJcot88qKUyFxrelFi1G07FHLgajDarzQFVKriIMJWuChI",
+	"Ta6YrpyHX+tQuaczZc+MyZTUzi+xKk3AK1734ZJqgoxB7wRrAPgIaVzBiyf0iYUwPxpw66W0O3XuxQRs",
+	"0/cOHOA+f4STv8xZgVWwlxJu8ByDS1IkOdLIRN7uarh7hHnnqgYV/OSMBBAeP3kClLcL73/8HgkOyztf",
+	"BLrFQ0ueAze8TRrv2iUxlm+aZyaZNfF2rXW2th5uPHr08PO3cVeE0d3rnRYYEDY5GhCVwDDpcZMp6G25",
+	"OH5+THEx9Naw0YHvInZA7pqIBtpwqCGTqRZ9fZ6l9gLVZTGo7cAbn21sbm0LOZnkWIT24nhXbGy2HrRB",
+	"kB+f9I4ev9j58nhQq/hLBnqz3WYRbqYFRWld7SGW2acJXZRlUS6+EUY/cACX0nYGuininaN+76S/G3cC",
+	"gksf9EUx4T0wMWqZcHHuFZbUak9plQ8vJNxfcAWBHj7QguuZZgz6TuSmywsoRD0mss1eEXPIDJ7z3B3Y",
+	"7XSMrXq7AMfhmMsIUsAVyM4zbeESObj9EgoTJC5o/66z8JgnGk3P08KS+OPFrYNB4xBxJipDCEKs/XAv",
+	"c8Da+PisYIuOC0rTsuddz1dGxZdoA5bitURv8IX0ME87vaNdNNiE2Pmiv/PlKf7APnWyUI1WXcLy15Sw",
+	"GcL6pFZMcjVKs8xVDIeoP9As6nVT9qqsyjhxNGk0l7gT3FxW9kOXcg4E21S2kDPrd9lcbkRL7JWe/aDm",
+	"En1YwTBRzWiJHjTLmcBNFzpYmRJMxsdcfmh3bi9N8lQXuBm0AUXXUwUuyUCt7mufgpoWLfH18jRMaveS",
+	"BMqT3/pDkIAdzeAf9A7qk0nkNtaqHNEcjEiVNCK3fV0OAJMT+xuc5IVLZaGUZRC9NCkuqaPdpZp8P26R",
+	"4lzwZkm153kIqW3BAqvIy9T64KQtwG6QWphpgYkKPOQWCp7dF4fP9nZ6J/04QAco6SLQI4ctf6lmMZuz",
+	"XgY5tAFRHv1XasY9LuFCywYih2iVqDwFeYt33KtUJxEf74hOsDv3bu19VApbTrngqBR4XP5LaIFYv66y",
+	"9DUWk4O4YNcy7JoUcctSLUCZzjKVicIYbJZWqnrScZw8UwghQSJ6KDGBgO+mH/7D//LDf/1vG96DFHAU",
+	"VykZLfuVyGeI8sOfGRiPOxn8TKMySDiCcLFRHJIk/KxbQjrOqIhelGCQwSq5m+lSojOiKeKj/lf9o+Nl",
+	"4ymHsSBruuH1lIYoHc77IxaXzEmM0gukjRd2HQ8uoa26Z8kF7ufNPdWAhs1oZFXBkBF8CUaw4UopWRkH",
+	"FsDD6lLCwtDkCfJIu62/93T/4AgnwIn/ZfcslyE0uiLOlbRGo1UMMzrrCJmAwEltqs8jMAIFEl7gv1g0",
+	"NZOpgmUjYQEHYajAvkzUEFSyxD0XgdwhNURmAjOovADQ7jgViFnECT7BSAkkhe8ubdz0cQpRRTAE5wKB",
+	"BYKQQygMfG2/npE0TC3mOahEoHHeo1/fZbb9NdnsT3Iz3g+1yY80uz3s4weCrat2wYLxvsoAxSzGyv5I",
+	"53Pgf8J57UtZwz6RDtxRvH2aa2fjOQWxqrPowizenYGVWzEmb8QtdrfEAs7Yncjcquut3DA0EpXXO8Z5",
+	"UbedsmWLzujADIEXE1Ef1H747/79D//ubwUly4iNzajdbv/wN389qEUDPagNzWiklNhuPXglZsoWKk/k",
+	"bFCLxKD2z//zv/3hv/+ffvg//vaHv/lr8f/9l3/3w1/9Lf1h6/7Gtvjhb/7bH/71P4gHbXjsb/5aUBwS",
+	"jF9DQD2MDZ8nAx2uRUvslwF1K18jjddAM44WOWopbGdf0Q3R2xM4WevcD709uh8Guh739k53e3vPXlKq",
+	"fxxR4tVKQICoanL39pwF33UlW4GVjqFO9PNeW+/FUSVya5MBVek4IyjNGpx90Nuj4DzqU+dThDgqZ4xj",
+	"Yj7rspycutTiYKJ0b68JZ04W6VmGabBFk9MNMWl+bBKVUQjFwg3N6ATkLhpo5/6hTTVSl67r5KPIp5lq",
+	"nkmLugh+1jmq0dLo7bnqxLL30UCPZJqBXZ5iSeK0iPxb1owVjW2qpxYEAWyfUaopE4D2fQvTyS1MZgl+",
+	"R3G+SW6S6VBxqD2Xo6Ildn0YI1fWZK+d+oK2zVUuDXTNE6wDna9ZUEKIjg3cmORwzdIS2m1aYKJorjCn",
+	"mYF+0CUBb6EG5M9DoIlx+q4tteP62Gg1w7BGw1mlHLnm6aapwVgeKXxVz9GqOBaWRhaIBbVEczqEtn2Z",
+	"+h0RI5Qf+UCaDnYgWVnUd+J30HtHsPlYXdwfTxEaXIelywGXyV19BW1Zd++nGs7gjYgClxSFXXFvk8Zx",
+	"H39dWf/1hUuNq1QlVUqSlpow0CjXPpWRvLs7EfQl/OonZp197/eZA5lZt+Rx5Z65lrojyI0py31Anjv3",
+	"jCHm7NxMzy8qeJuiXgV2byxFdg/rkO5ZMZHFRWM1OcYtC8I/8V38DPku3k1V8DthrliJJx74qfHoyHO7",
+	"gjr4tjt/32i1cve37x6Q4C35BbbWPBjPTZKOUneYfnqgPx/oLD1Ff/edHKSbM7rgHruazgXJax068ShV",
+	"GZY/MFNLnxzhrrhTjSOh3gzVxFn12kH1cLkvhf0qGDiYqmqVTkT8u2+wLp7QUKl0AMFsgwt6LkZJVX9L",
+	"blMHe3g3V+ldA+MMtISuc8ShI6TQRjc9IE4QNmUrcB4M52rEm4G+LeTN9R6QxmoumXehaXwMmDMfv4j/",
+	"2aPE/LhIZ35k5rkjq/kIMGKuURTfKQgM2HX32aZHV/7tb9qlQYAnuRljAgojTTMdAwnoVAvmYAhoxBCW",
+	"vJBFaot0aFtihzpHZGZV/JmSxsCl+Q50r5LUMZd/ck7x9Eq+yYXKVcRAJeHFxhkHoi7Dm0Vm2Q2ul0aH",
+	"qyUWE3MoR6l0ez5ob4m6yZd55I1z6FOb0ZILqkyu55qMatJTAJXQcxe0StwMYM2DT7Sn27dCj1lXSeqB",
+	"XDDbR9tCyaRBn7XGpTHgH+FhrG4i7HVLI7+UQURd1HkhaRKXI7vRE+5+/TDX1SfK+PMfozDfcburqma/",
+	"FxP/7WXzyORqKO1q1+yunImzGUonImTAmFAd/t/GVXjhzmSIEznDAqgZp5pOcvN7qklUOmmaUROaYtHs",
+	"0TkxrhNmiZossRExaSUS9P+yGbB1MKOSC6MMYoZPTMqB38JnzXJG3bkRZyozl+I7lZvWQD/Hr12oLOmw",
+	"lcZZVWdgnxBEKVonzw56+7Fvqy5dOq3rPdX3qTMQc6kv2j1Ls8xGaE1IzWlYi0+BiEimWO8DU75RbRZn",
+	"PfjJ4/a4zhDEjOs40ky5oCFYHmaikNPevY9sDTTWuWuuQX9LuA9+crs0+USWAn9FVnys3bvU4RpwuqDD",
+	"+7hnhSc/CkdSmEJmYT9cE24PUPdbA324uNKiHlszzZGPji4o+ude4mvQHOzYDImgcO82Opydt/Pi6Ghv",
+	"/2nsm9lL4o4j/Qrw0WaNDo06KE9EK3nuMXcMLlOdkPpRXuj4P3jrScLAR0SExNWnumlqRA7tnTA0XqvI",
+	"Z+o5YKHItezwcns67BkeLmMRx+r35ozKSLmklHLPqbK/6g1gBYNosqQV8WF/f5cmZ8mEOCI2yyDASAXF",
+	"33QELbnizyEu0PxUsao0LcyhsUWMAFbcB9oH5YgolRDO3+njvWfPlixXkPXecGcXmb3cRuKcGK7uGM6G",
+	"WRUVGE8gpodeKkvleMWF1KIt6jAXcI52ZJ4cuzZtHBwrkjdYwlh+FBqjQ4LsNA55LcB0ETZLhyoo0GRK",
+	"MDwQFBF3sboyY38iZ5RFyQnitMOmVKgO8wxSplxuaYvKE6zpwjNTjYP2605HPXQTlREVzTjPOIl1/kiQ",
+	"YBQIj5kqGl5bDbcRwQ4m0yF7g5zMJKnIeIecVsGyw30h2Ju0F0gAL2wDFqzlRsDaY5zxciPQX+9ZfNqL",
+	"W1GPz1XxzEh9zL/EDcaZrBzqyJ/CLktyhxpcWRkcQkALAdtsmmXU+/5vD/s7J/3d0739nYPn/WUDIYhE",
+	"TqqwYjabzcbjSKjWeUtstjcfbjjqzjkWNeSFQPkctoA7/Uydp9rOj8bM0W/NcbZF4SBwBKLnKDw8mIcH",
+	"tqj0xLsyHW2fqyBn6UdzUUqZ+TnwghdPc1VY8TkmOIAQIMKjWHobgPeOg6nE7ekFczEvS7uUOU/4iZSe",
+	"S4rO/DHBzh/s90/2nvdPH7/Yfdo/WTKGOXY+NM1I6FDVM+zHuWcIQZLHhBXoSFfoz5d1M2GNGEmPRUmK",
+	"TLvBeC0wazqbuRQsK3I1lile/ZjOVadRMRslLjdjy2BrKXEtIi1h6fElQM1RZkxex/7fx8YaXh0rC73x",
+	"awkKvxLKpiwhIMFnp2NfCFCYytR05/dd1zmgVSUfjW/asvgas4a8CuGKTbQsprnMShrGauONwDmAjmoU",
+	"wVx9EygkAVS9yatqIEjF8oobXoARAw+51ZpM8+GFdHj3IPswmYwrxkHBJFpBbVjpBTW0NdAxqbGxK/Ry",
+	"2VWhilvqVUSki+eMCugJ5wFuoEZLxLhJ/lzlJmavPC4cfq8J36sWjpWatdMWz42ybqdFZTeYMm0abALU",
+	"d/ktlD6sBLkyBb6fuC2XYObnA5vGgwZmeh8lgC/VoeIFOSzgXlLnKsdrzynEOW4r9tQzk73I1SRXVmnU",
+	"fXy5+aaIFwkZvOKYFi1ntPA1jLxpjzYjKh0ARc7hwYZ4CA77AF9dETB94qyta+rNfT4M7nmca35TDOFo",
+	"g6nDuXmkQ4i676TjdttqI1iex6rbaq8oS5czu7woHd7wwHmpLrY2a1FtLN+k4+m41nm0GdXGqaZ/bPja",
+	"dV6btTD1bu9I8RP5kZCq/WzY0YbSXjRHcHr9jmRFlXAaL5QMWVS8e+EmCWY3oEBL9Wtli/sTkxcjk6Vm",
+	"pRvjUOUCOaY74tup1EVakKiNQP6m+rwpX6tcIomqLRCwwl7A7VJ3TzcvVXp+gdWGZ9OZGKlAgx9ovkDg",
+	"ZYQWYuBdqgMqKWUdIeowMxaUJIMuCLT9YBylm7TuWoPZvUTS4dRihxuITUsgOkjYXIg6inNLqLaT3AwR",
+	"mmuc6ikpESOl+F9oV4cD5dZFWgy0Ndh6oLlRmSYBtnjxjnCziN/DJXp+Pv/0R3qUauvKJ6ibBMuWM+0y",
+	"rkWQL0zfSC0BAyXEFGvJnMIsZmtEPaY/9oodMB0bLUHRXsxeHmiESxFTRMJxdXPwlXs2qJebJ7Kpy0vn",
+	"2YKlQMTizFirbCMgIIVbZ6AZAYxzu1FZsEIm6GT2X/PKxBnc+r4Esf7l0dcNUi2WXw2HfgvfZQaj/8gd",
+	"pC++dxzMH5XwDNe3TL6FU98spddNCm9uISbxkEGvR7myF6uraXquloROpY9Ijbhem8XDJE+HpeWZpLZI",
+	"9bAgtqElCG90PAa67sCotjmngrmj2b3rkDi4sqLBrguTs1XJOhdFlxgb3vcwMcpiAQ3aiFxgLgtEiETY",
+	"KPRAGmEz+Csl03g33KK484ppqkU8whg3qHZfe7EVVJ34PtTj37w4OOmf9g73Tl8cPYvFVFuwPqulBw/a",
+	"WwNNTx4vUBeJpcxFHZHDv9CYMxSIhCsBhJjzk/N7iFUJsoijnAyZT19HN5+rkSEYR2lfpfq80RInaLxr",
+	"I85MslRSHdHe+Q3upLsUVfgF/tpPQFp9sEIAnEDa0/YdiR6OLy3du1dIH9qSKzW0k0VZ4eNL88wnSPix",
+	"ilX0mL5zh3sTvwCf+rQx34qB0bqVmtuV/PvyLXkFbSIplfNhQwSroQL+lohhF8cVXpq5S64s9TM5JmR8",
+	"efRbumnQ0yGtiNvtB4+22jHDBRTp8JXKG60KKTHq/AjREZU4o4v0gwMd7+1/1T8+CcOKFbZ379cOmYMj",
+	"T8/BfwPjW2y320y6rFXRvDR5cTHQRa60h9ukgjxujkbPAQrrYX9w7lthiiQ7BNBe+fLo6y4bKYTozVcN",
+	"oqxxn0rcjVwJe2EuNZ1j0OlDSI4QatlNzKXRrFmvxizA4/exYhRg5z4QAx9NzLvNhox+diAFnyj4PhJU",
+	"g16SCEkC6YZ3xK2Tat41fEFF9bm2sI2qhGzpTCiZ18kqIvB7zsJPlF1dlHZLGfkjKEp7X8f6Z1ebdscn",
+	"7ZpytJttVNzea5XdhG5ALL5hQoR8mhEnCZaIpEYzKR1BP9LxwlKZ1eUY7+KMfQwKSPujVkC+/yRgPooa",
+	"iw+VXotZ9x9WOq241UlIrOfQoGcjoRWG7vGfy1le2bnKWHmNSBhsUGYZlughHQqMeaDrMf7HXhJ3xYLR",
+	"SPpDYDM2WuJQnq92m5zQaG4qzvA1PPdP0qxQee376Np3oB/rPHecfqfutkQYe0/d+TiS8t+b8PnxeYsK",
+	"t0HnJAD//lYS4PsrvEpnU0yYsoq07yVenNJp4mKhsahTguzGJuOtosfjoWMRshEmmw40ZptyEDjGgArn",
+	"mo+UikXdJXO0iXvGcRAR150lWFin3bDOQkhOZHUjviUBn+UJpXUpvcqp6mA8mUM3USF+01i+UqG/KGA7",
+	"LYgHxyXcBwwh+/2nvZO9r/qnXxw842w/mVnDAfFL4xDMrMjlUHUCuwchMYevXGkP0ZssGWBjtZcIj/bH",
+	"6iXCzn0gLxFNzCcv0Scv0U/CS3SEYsvJrHdzPbTxepiTXuuW1N6RD4nGca0P6UiNENseHUYrpLBPSHLC",
+	"nGT8uSmlepnlDZdQpgqqiT2bzvDOKoTkKge8FjGKfAVE0i1l8Sdv1M/YG/XBjvM7dVThzl/bUYWD846q",
+	"llj7MJM+lHLKDStKZkTMlaRS1Q2CtZ0ZrPOg8HrJDoH6HqWiI6MBWZP4XCNUAeWCArjaP/YuTv3HoHq1",
+	"P2rV65N/7JN/7OOVl/PKjFYFJibcx7yElb6zfQWGZ15cuDQFpROfacjWN+bsxVSOGruy1PpUp4WInx/s",
+	"n3zBAFJsQ0dgi6ORahtIXhVfKvXKxgL/x734db//ZRzxb5gA/NzoRGKh0vFUY2ncxpZrZ75+kQuiCsWQ",
+	"G66610XtmP18NaIypn1jjkTBD9+zbFmn1rVsuNpmoLl8yVVQUV0c/r0letaqwnYoYx/pH32tOE5pmvvi",
+	"meXl4TiCanV4qlzhryvuiXy1aKWgdSz1VGbNMgc8+DZnlhRfyWyq4migKQOmfITyPYevbJAfXklaSfMg",
+	"bUWXhUZ/+mO5MSirh1I6B3qO30XUXX65uwFzRSXBiGzuSrA9YgzGiWSeRJxHj0W+RvphEds69LRQ+di2",
+	"xLNUnqVZWqQKVyAP6ve0KcRMcelxiSHgNW/+ZiPCL7jVGuhJnuphOpFZUNNH1CxpXpazhtNRd0merqKR",
+	"S2WpOqFRlrTSqAbaDbclDquQrlQn54opW4JS7Dzr0WK6u+OXLvHXl+W876viazjkJygLbqoouLdf6LRY",
+	"x5vsnn+OkuImb3wN0uBuHdHVqfhU1fQecYxdrpwoeBt6Tgy+q+6qeMkM8/u5Gqp0UqzOxT9Wmnn207E8",
+	"V6Je0u0TlmSMXMsdcbj/NBK/Puw/jcTTvSeR+FqdHUbi8fPDSJzsPXkC8u9w90nkqKAHmviuG4Jr/A92",
+	"jvyNFBAyMmR/lqF/+Fxj4RGRJeEtIQlefKDrJWMYJvBFeF01ELafbtK0cFxSi7wIjnnNAfbPnPUy7ooY",
+	"v+CL6UsS7hASymkGxB2OcX5ii0Q5BM16Kg2spSIuDdHDTPc52KvSi72xJaQV1hhNuFYWyaVkrhKRKX1e",
+	"XPhrtzXQD9pbIj7YOZpP5y/NLDe/DB0AU/5KzboIyBUf94++2tvpn77Y733V23vWe/ysHw90fQlCZNlg",
+	"uGi+xsEXB7hqA40qBhNJy3OF9WpY9Q29QE631IoRaN5+6L5oIHY8CMw6QtsQMUmX7Jzr8crgaU86ArN1",
+	"S9aRcpmWMY4gUd67ZhxZWg+Bh+I7dcQH+RaEzevdEPyBD0O6zB9HvosVZBBz4sFjAhD7QCgFPpEp/5SY",
+	"JnjVS5JRh5DEx+FKponQEJ3nSN5oP2hvbmxvr09D4aHPFoXwsvv322k6fNV06GyrTNGDwMJblTvxG2jp",
+	"PTBQ+O/M7qr65EeYF4DLuIR8orq8yykoVkf9CzWeZJifg0UeI5TqmulAWw6OG+0chNSQOsHCOqNdVyIh",
+	"BcOyipGSSHpUl+LJUb/v6lOsQ1yS51yrtw2awDyYa4xIWsizHIJXgRUp4V1xpoYGyaK0Wh0QLzfPxxoV",
+	"L3v4gULjwRQtOVs0jcmnIPlHgVD9KTy+nn8YNy0iLDgxObuZkLwL2Ol3HSOvDGNJjHxZUPpt5OFPkLzn",
+	"5xdhftcn4q5jyeWGvSnhyOoY7Ts7BB+NNtB+T9rAJ4aJT8Ha2xI/fODL+EYRW49uuNpEfjxzQU6Mwq6y",
+	"ko/Klu7WVUVf+WQiexO5CsJcNZOD9b2ZjRwnkviTEHpwawNsVHsBZ83hz06tqqJcizpdSuSjvWdFrNWb",
+	"Yhf5MuyFubSMXoAO1wIjtSOECDIaiaxC25mwHRyW0ObiGNGLjIiedUydgpfJV3Ta/+1Ov79LhrUz0alZ",
+	"iu3KZJzq1Ba5LExuxYV8jbQa6LZGT/hnnx0S6nXrs8/E18g+EWBap+gGqAfJB8heIS7MNM9mCM5N5T12",
+	"AV4cEbo/+4yDxZ995ihcXU5B8Ow9hhhPtegdHp6e7D3v//nBfr8RIHQuondXCdI9skQiYH+fm3wWeaC3",
+	"sRobQqVFz4OPOeDvqaXwQKMlnqWYF4ZR7pC6HIHOC2gxLQKgVW1ciNvxsEQlB0sktM/8MLyNHB+3EsML",
+	"NXy14KJ3ILmEdB8fHhyfiGv5Z+JGhOQhFDDhuuu0gE2m1eUCajmcAOv815ZrtkJUeMwvkKOCw0iIzYmO",
+	"Gq7j6rj/CNDhIw+GH7REX8KoT+qSdKd5oyUw+DKUmdKJdAeMHnZnwOD7Kp/vfRA0yaeazhjswXquUMja",
+	"SOSKEAvR0eTDLoQWYkViLjVskOEF5X+4YF2IcsjJL+PUWhhkOSBPJAmNEPSy63CY7VISiaMj+dKE2Rom",
+	"S0CozLdtfZ4BA84vJi4w8H1xkVpx6fCcfXhKGzHKlYv61QPxUh562gBEh8Ng5vOCxvViwd+HyMfYKrw4",
+	"J2nuVTopJObo1KXI5ASGWX36nl3y3TM1Mzxh+BEaxiulJg6UvxMGNeFKVUw9b7QKducVZTT+Ov1YnYa+",
+	"gx/IZ1hO0CeX4Y+BXehn6wCcuxVuoAJelSb6Ve/Z3m4vtCGi2hJN60M5BsuhXVs5s1fwferS5sYmVy3R",
+	"d0KescvHMlE+n8UWcI271D5k/CiMKSnHvHKBZKyo3ek5UoMrymbeQvZ+clD+BByU7/zE3rWH0m/Ymzoo",
+	"uyHTcWlIlQCtCGBHZMVJWjD5Bau/ju3kEpRWbXJhX6UTDIZ2/B+J2iBQSy+kVw5T0HC1EnWCAhdk2FJ5",
+	"mwOuC/VttE/xh4YjCqY/+9ReapeeZiYMtpa1GJl8GFhToIjnoDorsl8qfSiMkMzfEzL7oDYb9qj8oWpM",
+	"eGTd0n4E6waTmcTJNMck4jkyJluYiSd16oqCn0qJBwMBzQNryNvrq4whootjUrfiwpFD4qfmtfeVXup3",
+	"JQg/Fu2z/X60zx+Ti/qTw/lOHc4f/CpZVMywNmN14rMDw2PQu0pKJrNc1bn8IsIEmsj5sDD3xifh+PqU",
+	"aKDLWQCxXUkcikg+ZTNPDmxGnplQFxfRPGET0U0O9DImrvA1dKdhLRYTJFLirZN9PA+J9y2QY3Cg06KU",
+	"sIkZTpGKKCXLHcckhzBTjJGcWsLz6IjVc0KMuugCQAehn5hyd5TUyHWejnLc0TzVl21ENIe+4ZZ4PjeJ",
+	"BNbByOqeT84vpPP+hLRlpbtqoB2PmcMoOZNDZvWFuekurAk5P6gmBna+Xew0ZpWn/C2Ekfez61HX3Tt7",
+	"9Eos6pd5WhRKO6cU9GM6sWIo8zxVCWWqN0Sm5Gsu5Q0A2dGLVO1FxDTJ/IKzOFRGiZQD7fuUSUSW6ekZ",
+	"JnhPYT5NlrH2xPU9cviqQiBHpFHas2xJO9DU85Z44h1eoPaQ32oyIcqrykxAt9fYTNGKjTR3uvypyhdW",
+	"JASNGei4//zw5OXp497Oly8OY1FPHQQNEoGRNVWSQWOue/yH7xECa0alAeUwxqm1eNrh6NOVLCY5aBgF",
+	"0k7FC9ZrjERiuRopJtU0ZeZdcA59in2iRqmG5RS5mpCDF56GH+z0rOm86shOYpWYSNzunMAnRWEmzUy9",
+	"Vpn3v3uAT3TUB7SRqElK7ZZ8WsCo0OnOPKER4jMgl5wZgT7NAqlsOUc3Pf+LHgWtEPTmyCmxrqfzYi21",
+	"BGftHqesSOVpuj23jSsKi3npkTMNyXSQ67a4NEHJICfr08IvLoYj1SK2MZUloh57d/7G5n3annGDrPQZ",
+	"5VHCzHrahoEOMjXZ2wk73XNc0mihV77+kEvlLKx6yV1GO49q8QmPyEnTsXmNZZmukh4bBkU8QOhG1jcv",
+	"CAOO9BNfslAt5wQd2T2PISd4EGtVxnImzhTXYT7cFs/Txx0kzBjKhPlpz6Z25i/JjQelo5rCDvIMOSIe",
+	"PIja7bb/oxlxm/9qQ3yZPg7YOMZqbEgE4LEDOZKea1/t1xAjZFLEickNkkQLC1s9PJS/Pj7YF165Z9MO",
+	"ZmwDRsCxNdFzg8ZhXpr81UCPTC4etn2JRj1+03TsIE3+MW4E4QInTh60t7r8cf9dKz5vDfQXSr6eYUMX",
+	"8F9xo4PXKv7DgVKJOgn5yPUoEjvHX4l0DNodizGTF5FgjWagCSfF6AaFWRAkBS+nicrdUygYsM8BId0j",
+	"ET9+cfxyWXVKFxHWVQ7mriTSTfLmmxF3F+YoHPKSRpYXruCgHuMYa3djHHHj790kwpEdKTvNliYA7Hj0",
+	"+sWT9qk05S1LUx5P7eyD1qOgc2mpucDMQmduyzsLiH9YXZkyL21qnYdt+B0j4E1z9ns1LJyNVOvUQgUG",
+	"38eDSht/WaHLw19utD///OH2VW72Spsl9T+IjWXWlS1kYe+X6tqVvHhIHkHUzO55mqtAg4HfNFLURVRt",
+	"F4MCjh6quDCxqCOujEMAKEO8G9HnW22iiw3zEqQ+V/es0y3gUmElZkWl+A5rLccwrtrN0aJlYZ/kZrwW",
+	"6Cg8fGLutty7Op4fN/boz6NM/NilqFjQYkudGi9m2tCBSMHzd2d0bnS62UBfebT32NLkk4WnTCvPtIKv",
+	"d1E3WSkAGFximRgAzZismXtWxJRQFDsBwOTVF2mW5Erfs10Ruxlz3MtiaLJMDQsrpto1/l0JMxL5VBD/",
+	"ESQbd4rsZKJk7mqyY3OpY7YJYTyI13KhlogXUcf6Ymfohwkcjomm0RroAzA1F6FPWIMrzRcMQ7TECVFB",
+	"Eukymg7TseegdC+jEwPZe5mrWlP1+LKbCv/YYU0O/3FcyLzYlbNYJC6igLSamWLHlRjDB2cwKzPSP9F7",
+	"BFOByDljZ6AkaD6gruz/6L341FQ9Eb8SGx3eEmHGUSNaWZu9QnKzQ+h2gvsx2qgvlVwLVpqexg/erfSu",
+	"jOmT8P5RCW+0j3Evv2dxTd+6Sg2T54HUmpPbSDiOvmVnrd9OCaMQKjpLSMJfGjLs2fcwRfZ+MP27Iqae",
+	"MCA1dyd28oJdN5RQRx7vQp6fs7icYeBxhUw4kec/FUXOD+WTGPix6XBw3j6g+gZX9e20txAEb2OzojOg",
+	"fIuh6VjUrVKlppfNyixri0XtlwTj6xQR1p+4XWhixel9iR1/iwNM9/ldnsqwi58O5o/vfkY19mz2n9h7",
+	"2+22cSRv/FZw/CXSGUpx3ubpts9+UBwn7Rm/re10p8+jPSEsQhLWFMAhQDua3b6O/wX9b+w5qCqApEzK",
+	"sh3Hdrc+7E5HJgEQKNR7/eoHy+mlErrezcVJTKmYQVdwIvLWrir8Yaudzvhk3Yj2/q1F8JQ8mcH/3rr7",
+	"rBJXIFOkYeCDTKDsqc8OER8kF6xQ8l8FhgMoPNx5u/kzi332a7ysnQV/shn4Z/yxcu9DqtI66/5+2Mzr",
+	"5PsHTr63cH1XYDAtQYCHzZJ363mZC5Bk7RlZx4U1VE+ERVVOChLyMXmFMEUAJSLADSY1xKKm3kkUVg59",
+	"ypqDlTBkEKYPkccJM9yKj/31mlD8dRIniR5uoRms3Gms8fLd3NaFmjNMBSgZ4NxFrwu6W7C9OqSjQSFr",
+	"ey8WPll3Yll3YrlNJ5Z7yq4H77HCl9ab+AIudznKFil8AogDoSZCcUDIxVw/3/8EXERVeQVlI6Wwquru",
+	"S/qg8KdXt3BbnX3zoXX2dQeU71ETuy6KWEm24yV/CMa2oKjfuiwixJZXbivsU6+ps3DZU5i6fdLvIfcV",
+	"2/Sy8znjNdcx5W+S8xhCPvA7AWSHKX1ZgwnR7TkYBADx7FSPLQB6FxOpzEKo+oXxGf2AHAF1aNCXY46Z",
+	"qeiHp7A3hrZgHWVsi9DBFwNcb/7+dwxvbWMnDqaEdAw88oEp2ibH4Kc8HbOMy5x16FtD2j9+b+TnDr9b",
+	"HeM6tduhC4SoJ7wNib1OK4nKgYsv6bRMZ3xbqbBqJJxi4Dc/uGos7Uw/u77OsMVPqLXz8+y4HAg1cMnw",
+	"2+3Qog7AfAmJQmC/wD37DfLj9xIfxg7/jrBXXY356CvFOtd6nUMtgq/1CJhGZedz4CKJHENRhwU4qG6f",
+	"7VnMyceux4i8lEp1AU0pZC3YTmVXxopsi3FVD4aHb/KVvsQ9Smwl94aPpTe94PgbPk7fXPY9ColmiNFE",
+	"GmzsT2EviaGEYA5FCPQy1jG8KLsXwRowY4r8NCXbjqCUBKP4iM7k69jyEHukfh6+uCQvI4mOoUINyrlM",
+	"U5bx+YzKW3hZYQFHzdk5Vxd+UygVCd70H260B5HCX16Y0I5KYprXYpcq7MUElRi4UBMaV/mllBIS689Y",
+	"x/c82gpds/QV1h5Dy23qiYh+LNi3c7exm9E1WgE3l1Q8n1fIgVIfxg2E0FG6ArK1UCoyEzPdpc5NOvRb",
+	"kqp+BGa79l6gcWnditz6ER3UEcV7gWWO5SpLMC6qIBGJBECqPNS22Gmui8m0QiJl4cTC3KBblAsoS/mQ",
+	"uKHdJLTTwhIXe6WZkQl6MGZGpI4bjLB3HRR2VacOk5SzL+3zDQ8/4VbfsL7H6/aN27OOk6zRiZ529268",
+	"8+fCXgmoMwwleaurH3c21L57RMWv80bPrq9zrzE+MGIwm69SaOiRGceC2PPSjtt35Ipr5KA/R/Nsf/zf",
+	"/ebc4LttbqKjFokbMl0TE8qdr3SNzH0nt2WU/knYe5D5oVaildQ3f4j8vafP882KF+FAJ3Is/eV5yvf0",
+	"WV22T9h+56Fu2p16zaNReEvwLTAeRjVlOmaWX5CyjqYnqOoGZVIoadETgW62CyEy8n/J3N1riP4ToJfO",
+	"2SZYJzHLK2HMcLe3EUmAjC5oMUstea849uQNcMlO3LAdrbyx4ZelxyUuClhGuSC80wT+UCLzgutgac/6",
+	"7yE3n4gZ8SzY2Fp1+PPATD2a3rGof3vLYaUoikf+QOeYzCt5vVEFBgPBFy4Fi8kDFWOJXFv39EoFIfnU",
+	"0GNV/5P38JDG43lrJ2tswV0DUO+2RRh+C3bTgzEEnOKJ9Vh4Zmnv4GT3xIcmH7lsK/fHU/J3akK9PH+Z",
+	"fJWLKczLOy/4L/ClKVBO/L17LgBOzoj60GM1XOcVIeCMpjznIyeGt1giJ9KaiKXCWoiLmox7H/h0nk2F",
+	"MoDFQ0g8Qo3yeYYt6vc1V7539EQH7WaLxanmaoBO+wj/dcKt8P99IOxUJ+FfUIdDkUv3A5TuIgART9OQ",
+	"Ign/QA0pKh8+Rr91zJQQ2Pd71mcxqTu/8rQQMXqiCc0KvNXxjKuCp+7PcJXhEacRoMdgouBTQ9tsqD+O",
+	"dwYnH4JzesbnGF0AHiSNKYAxGsutAJf+aD5KxRaLwy8f+Nx9MfnZoTIZPoJ+KKM6lZ1kHffNdpoLCC84",
+	"zW67ErkhTPpKOFXaboTuYa0Y92vuVJ6IX9ZWVH5kt9+wFmlCas9iGqon4mq6ajnjYsgpWlg2RKDo4fon",
+	"xC8XVwGdTHwgxM2W8bnxsY8RV25mbOjZ9snugsVdgLo9F8F533m7+XOXXUEzEolxhHavOa7mqfrMcXWP",
+	"5DGnrVn7yytq85/G/f10hH8oDbjyV/EeEv8OWPx38X83qBTRLZzi9GG1SoNihUIDz5tbaw22wyMV8L8K",
+	"FGguUgj64tOlN2C2apFCwAYsswpqbhEC8FxSu1BVydflC4/hJnzOZQjXA2F3YRI31yL4G3pT0KquwHgT",
+	"tTCiJTmaFSoVxrB4pi/FmY5D0/QqRmb91kVOuUes5JpdXG/BdA3HuYuZMB6lBpBbS7TkPjtpfxVrjxvg",
+	"Pik5EFeeasTolX7ZZYsQ9BJUIVthLZjfoEttzmeEOKWuqrCGXSVl0JlhXCaYQdO5ps522zfbd0i7Pkx9",
+	"y9sDiHdUEA9gl1ZJAvwzBhqfQcL2Y0cmH1LbWbHH0F2DmGdT4S9o3R9IXpuWGOVdTa0fFaFst3fW8cnv",
+	"o3g8L8ME45rf5Z423MUbfJO3uiIkCe8e7sQBasHOTtmISMMoPKXXpGGjVPAc+kzuOMU/FJPNM+EBtGzJ",
+	"JHyXSV9i5h57YWodJ9udpO0hyjvzk4cNUN7BZ/MMeNg6OPmXddCEoOYjOWhuFwKNbod1VDX0Xqaaq567",
+	"SkmRitaQqW/tggYO2jehQw217wXHSjXq0bmxJ3i3z+DshMF+yVNHa0kALaMaCV1YYzlGRH2cldtKLObl",
+	"q9fYQcfdDpFgmRf2MwCWrFV/qOLd//w82P96PPj9YPfwLEbPe7ATKXMd+xgjEGo9JgPBFkPFCvAa7Rmb",
+	"UXNk9+M5VxeOzctJkYvuNvOTnuwd7uwdD/Zjlov6xFku1UhmPK3Mvc3i95/393f9KqXfI7AmPTju1VSn",
+	"1fdDah3sbnlSmIS/8COJPRSNsG9ud3Mx41JB6Ju+shyep1duLQBva3UtLgZBpYp27Gxm92dmRT67EeDj",
+	"k7D7jmg8DT6gqKjN80TA4daKaBMDPoMO9r6oKNw18NIAaT0zHXUpDw5hzOU5KyOeJ9XALCBZQvnNfJQK",
+	"1lkWoO2GImFwpG+31Nh6tZdSXzgbpRoCndi83VffdoODvboahCEBH1lI5J+KGXCHSjTZPQDVwfFC+Dag",
+	"8zrJkfDQ8FKE9pZCJWwmuFqQIuiO15eOyVRht7HzZdlJjc8ryYBZLi6lLkzlE+esg9vSDSVJsL21B9xm",
+	"/QeL6ccPTv6EgsKkEF5owTYvxMhh7msjBlEAX9lz35gXKST47Fn3pWJWNiYiGriOTw7+U7f1CZ8bKFT0",
+	"yUVknLh5UcptQ8eqcaESsHgoP8kj95a+w3o43OdyQQaFD854VwiJT19gR/3skmJEcrE8fmnZmKepE2rb",
+	"1dIPJzPIBwyTdzgbcTNlPLmEdCf/GVh+5ztGQAindLqyrMhHU44ZVYceFjUrnLaSap13aJ0v2WEXKuwI",
+	"TdV9wmGFlCMsUoeSUi9VIUPBGiqyp08ooeqD6PTuZ7pnMIVJJZYyuu22YkZl7pWVb7H/wcyWiOnxH3Gp",
+	"Zbg3yTsdPs4Us9DezWqGvZN8zpjv0FQ+bWWaMn7FpcW8CsPENyq/y93HLJxn7B91utUW5JIgn6DN24zo",
+	"vsF5bJLHWaIG5+nSN19alslWEgUOURJ1h0NCHmonIeHNMSrL09gj57ttIJKBS/KCVmjKSk9U25DYjeMn",
+	"9CYtq7vAmyo74d6T1uc74bF5Bug+qML33P0ArpZAB2C4Nr5nr3u/RqF4oJCgIpMyWQfmKzegbDMQ+ibC",
+	"rUCO1sRIrEAOiBUVWLRb5c38Ingswtg6TZxEKL+faJZXfqIeaW5At9hNpnMG4RyKLBBysBLwqVR3CjRe",
+	"ozhPaEpbt+eLVdw+CJQv5NZUVUd2Tcfki0lKrFNN3YlqqTkhmFOTOtU4SpllI5O4lJBo1zi23/QoPNSW",
+	"i7nD8+S0FO7X9IfrMl7wPJWA2VE9WasRZqMTBHB/I9qQ7qV/FQJauio+ExtbG245G1FFHR7rfMbtxtaG",
+	"G8ipS84g39owlhoHR02rSLm9xxqsvtUKHrbXTuUAbkxYXWv9T0DrrzAtkHqO71XUfPfPJ6/kJzOpXiZi",
+	"zIvU9lboxAXfjW0y4Y753NiRzuZeV4Degx9wzJ0wZBwheIW90tRM1OZCtPGja69v/IA+V2e5EI+FUf1R",
+	"5+cySYR6hmFTRxREQyUUiDvdym1ooLH61QBSbEdmcXNMpch5PprOwezALgIYIvEnGFOX4NaM0jpdzR8o",
+	"0ckP/0i5oeHrlmWHPkE4uvodWGdcrZCWuXjtbn/jbhsJ2Bmc7X46Ovn96y97uyeDk51ffm8OBFS8+S1C",
+	"5sYMy4FhMT1TkSNL0hebpcY6kXF9ER869XHhHspacdT9buIdLtbNiZHXxHVTK9VQ5lGt3th0ZuoiC4i7",
+	"fXaAquALpwv6doVg5I7H0KO9PYuvSSiv786zSph7ynKoJVHuN+8SrlN9S+DvRhrd/CHq2xNtCvWXInpM",
+	"PXswir8/xMYCrS5LPYPoZTCmCkgmWcGYwqyTJ2xMrW/jWn27TfbU87GjyOPW3qSVT0RyLYb+rzhk/4je",
+	"jMsUSpv5TLDOiBvRk8oIZaSVlyJi7t5wqUy3z44RE5vJGZ8stKDuNzruSAu8deLn7VCZr8cCxDcAbB1L",
+	"BQiq9Y9s8///q+b+n/Fv+0JN7HRj6/Xm5o91/+O2tQJBK8EyPoFgMZ3/M2A8zxBLehao199+/0ujs7Lx",
+	"Zt5sfZnrcNHwLJR+DVQdZMJbYTga1XS5VzzOBGBQoWF2urv/8evgw8He4dedXwaHn3bjbr/F5jrwkYgV",
+	"TC00/tai7slYWwRxAqkOgFXhaCLhlq9IuMtk1TUaajerbll0BwtqCD9V783LLOXANu88douieyqsQXwY",
+	"nQdkF+zCoJn4lsl8zjqZyGfcDU6JWqnguc/gOA+jEfrKUHWyXCfFyEaMF1b3cqHEVbfPdiEZxAhj3MPX",
+	"O/P4Sgv3qZjz5axQJb7ZoSIFus8OocabaSWIQ/jr3n7TG/T0U0EC+dht68Po527oR9LNB45+iJM1iM0S",
+	"PmvNu561mn4KFncQmBkS8w/jdEvYVa6xFuF7s6tVeYibv85D2H1YSDsDOdGU8P4A0RSdijUDWTOQh4yX",
+	"YhJphYfkSM9PgYcYy21hHkTpKUzmzHqtmFCJL6Jp5iqYCD2GyidUKFM9kcp8Zz5yih/7MJwEB1/zkjUv",
+	"eUhlBC4VdKTJBR9ZeckrRtnj8RQjrJVqYl4aOVFF1hPKLT5pdRT+NkW4Q/d4r8igyVAmFKTpxRNhT2GY",
+	"XRwlrrbxsRo5CYRgG2JlcBNqrz9kuKw+UcvNM1fSjqbrNL4bc1qJGHC/KsTsqas1a68xuoSlm5AAEHoR",
+	"jnXuqzkFnPk2wUFiZULEYreIz1k1i/3NUMWne58OPx9//bB3Oni/v/sh7jN38j2pQmWLTNyB2bm7WZcy",
+	"EV6EAebrN2kgxz+guWJ6wlAty084bSXmBxBe1+n4xwmvW1wiBnD3V8wI++d1Qj9HwXSUIWQvFjbSTV75",
+	"Ci8Ik4zPehdifqXzpD3WNKijIWuVzvtsd5bZORVKmWbwrk/CnmZ89k8//kMSdnWeFrpOpbFr0XCjaMj4",
+	"jF2URxbIqkYqtxEPjeQTwHA8tOZWAPF+t7kZFuB4OiBrv9rcrEBrD1XH5nIGdX0CCFErwtVejHM68SO4",
+	"NSzJdZYBXs6AZW4ed4f0rFpUJm0qhoBkrJN5iI+6sSP3aAYFEYsTpJRV91lJp+LB39kYa8+gU+N5qkcX",
+	"IhkqqKm7yqW1eIOx5+E2oxsQavQIDpwqXXPRG02FG6FFdF27Yw8gtK5drx8os1a82k5g4c6t5dXTyp2F",
+	"m051rndmLnXBZfmkN8l1kd1WaoFGCm9GvtwUkida+2PzySec5yEb2tAkbQWBjsTxa9fyaxmpDdKUWT6h",
+	"vaq30/fkcqtypEYaihWfiRjF0ruqVNquiDC3jlJ6vWkWXtE14bTN4nPN88TEwNMIxAd+QZxp9xHUTQpg",
+	"bzo0wlCVQ3BFQpFq97jyPkEYaUn7WqLDB5IifvjH6j7rv27ZDVvLjidZABVu9S0udZvEuDlzp+nWH2t3",
+	"HSs47m4ZS3qeVq/SOvXm2fUsvT29PVwrRSKlZSGg5TaWE1gRSiRnIqE8iUoomcU6Wz9jvKQ34RMUFZtr",
+	"UbEO8NzaLnnYyx6EUGGnL2WS9YD2mrXNX0Uux5J8IkeZUHsf2I5WSows2/vArL4QinWMnChui1yUQGLe",
+	"Ef7CCag5okJi36xoqHiRSKFGgv1H2exvUoAnI5UAMpRElBrX7bOPUiXVxFV2Pg/DM1Oc/7cY2YiJ1Iih",
+	"SqW6qD0bGArAh13i5yQ+S7uDcjOMJt1qM9vF4UJbVT5UFEBl+1IhSpB2Oq2PR6OzhgaFrqxOuYVx3f5w",
+	"tn+0M9j3ntEt97x7YKjcLyJhRQYtxqC9yhViY/EkyYUx3TIXkFs/3wvEabqC1vAqwRA7T1PC6RoqCrQb",
+	"wsjiBItZPZgQs4BVAZaUPzzFtNq+9nlDRd/HyzHCfjolBPHT/NR99nbzFYRcOJEJrCPR2A4GX51vs3cY",
+	"Ytk9+XVvZ/fr58PBr4O9/cH7/V3CE7VTaTCa4r1PFXLReQuxUe7yUJ0LNhZ2NG12Ve3ryZ76Tdrp3ofj",
+	"wQPJjb0PZ+7zHys3oLDTE2GKtNGKP0Xyk2obYa/gnKSjJaNhGwmoLVbCWDGZfKXTjdlI6wv5CHWwz6HT",
+	"1o+VHmJU5NLON7b+73/VkgXkRLnjAwbIVXndw+UdBA5eETJuyxfES1acp3LUJl8Wekc0iZcecvWeTJZj",
+	"d3rej/wvy0rOZHV12e6TtlmsijQNTILbNibRmCjg7vsOzLf34UErav0cLVpb+Ob+8zFNWghuJxyfk0LX",
+	"qW0lIrtOPeftysnAsDgNHDzJBnHFgAg6Rrz34fjr+6+Dzx/2dg93dhGnMfVinDBMa5Lxvdcq+ksFxvu1",
+	"wFgLjL+SwHj/AwQGMPElVx5yz30eKZIft+RKhncBAzPXalJXkblihbpQTrsmNXYibDAMhsopq5j1E9Wb",
+	"o8mZcEMazL0TiTcsqDjO0K6VEMVvN191+2wAkJivNodqDF0lGLdWzDJrQCXWylsLAMD5bhN1b/czSQRS",
+	"/5GhScVevYPu6FaYiI2L3E6d9RDGxJWzt69/ZvHJ4IwaJuwSpCeLT4TN5z1YU7X9mY82cZk6402ayjRD",
+	"pdMEcE4LONdxkZKErRQn4Te8IMzaVg37gRjlvlvOmk1+Dzb5OP1Ofl4FeFMfcOUhGMzT5JbeMFZJYDr3",
+	"4JCvgUNWr3ETl9Toc21mk7veY+I5ZUCKhnSExRpDIjr2Wwka7N8rLfapVJOh6iBU9uvNt90+OxWU/7jA",
+	"kJHJcTX3zDLwBOSTOB/T+VDF7iLpXP4b/rzF3gueizzubtG4uPuYIkztpqYiFxECPFF7eKPZRCg3RXAh",
+	"GeCO0G7fX8AW9nRU2JUiInSnAX/gGerq/7NBh7QDm+/o+Y/ofzbOYb9B4aSf/qjR+S6csAx+nTto8TOx",
+	"LLJ17Ctf0zlVmpvF4hCgXKC/gLcPfjvDOhA3iFgqkomT3JmWyppoqKingImCP6oLct1J2Eq/06h0n9Uq",
+	"VJzE94Xxbrqp4JdzdqXzi62hwpxh3ygU/0TizVe2eMdZXigDPX6gyVRlyNAkQlqfbDxUIL7ffz79Pd7G",
+	"hbqPHQfvpx/U52RNFtC/WRzcvNBYKOXWKQl+acEyQjXGX9lygFfd/lD9Ap/Tib/14MPcRQTg8tpXds75",
+	"6KLIIpYL4CcR2zn9lSH8LmSRfXP/FfkVD5X/8C7uCIdmCXImWOaOGJ+KWNinsKawIQ16zDbjQ2VEfumG",
+	"sNRtcibhDMrzCmO923zTMEh7tPRA3CFO+uShrleQuO8LM3/8eGcNpyJQ/jLYgQwBY9pxr4EoUDO8BQw2",
+	"CGNHg9eEcBD1bSiitYTS6w77OhQHVsQQs3JiUkKWJzOWz023z06gQi4ZKiBirH872tkb7H8d7OwcfT48",
+	"i8nZ7gMfU136z8j7j76OJtsuchbQJot/Ozk6/PT1eHB6+tsRdARA75pgoyLPoXuI/wxp0MxCForrGRzs",
+	"Lrw7VAFzwL8o/lXw1NQG1copH2C0Lc7j22G4rx4qDBr0/B9fmC32ahOYCH31gqUEwYwWq2ioapwAtAju",
+	"9KMUupghdyQrb1IIs3CMAH4ipDu2Pnu7+fNQVTpMw7Z5CUF9REg0hAFSTuYkR4nSmAMFrx6XOuWDwJzV",
+	"JrkvtCyOlqwdPc/X5FksXq6S7W0YbmuZYY1vbUQbda6zEW3UOElbj+oV7CTQB3tT6bSUeWvw4bCCWBaF",
+	"hMlXm5ssFyPHg/pDNVTxwdHh2S9fd44Ojvd3z3a/zufz+cFB6LSDnancPoP8OteqMKwTCgVIM8VCNMew",
+	"UGUdKnivu8Um8lKokt8GwQDsr9oeqBNa4KARFNpDGZkI08UWN0OF+mzC56FlFHFWnBjX22dHTjLUm4FZ",
+	"DW/l1GglZ6SeGc2kHSpp3B/AFFK1zmO+15jbQVvp07INluBVLi2ptH6TKhs3VG5MqPHscEWNtqguIWIz",
+	"fYnB3sqnl32xXhg2FiKCjl2gjnZbKn+O3Rn8QsTwgL6h2jwtgR+iyf5jeG0esZSnRFJxe+R3ocpU4J40",
+	"85SGu31DN0AieWqPtU1pGb7zVb+VSMyDk0dr3Yhvlv+XJgxzN4oggdRGEjtEDpc8LYRPNuSX3HL0M3ge",
+	"7dtgOfUZmnMp7FXeTC806e37jR9qJao9xx+K3GiBLfRGm3avLuBvVjRgD3QC6ULPxLv9JK5DIK+V1K62",
+	"gkfU5FDgJtJkKZ9DCu72UmQWM9VXJeITgLa2ocZ9BGQ6jCoFZ29I9tJXinVynYoIILSCo448512oiZcT",
+	"BaVyrQm+d79qD9vav7a6R4pH3XDLEV87+S63/Yfe3OfVwv9xwaRtyc7vZ6Yt6aP/R6PI7QFKc6sjLKbH",
+	"9txTYDFxFifc8i1472UnU5P//e9MTP53Isf/eyXOs+72OTfi72+jmH0+2Ycud2SWvWYH71ki3GKhfhla",
+	"Kc+dMZELnqZzagPMLSJHMzvPRKX+DDGVffDLmRu2TMMCdxEwPfRbhcwHVBIiJsfOluliu3gcX/oS36A2",
+	"zITl7uMiasRbZI7GmDRD1TFCsBh/eK95nuCObDPOZjwda2hsSkXe0OfW2Wm5YJn8JlLj/jl2XA2ygZ1J",
+	"uncw+LT79WDw5evx3pfd/VNqVl3+/PFkcLDrfk5TfRXVunNyy+KXtYPpoi8PfOoJ43aoYjhphOCGGqWY",
+	"pfKCyv8ImnuL/uXHHvE8n1O6MiYxMIIN5BDqe2GGKsYNjXEjaRFVoJ9zPrrArn1uJz0NYJvkXGaZoNmh",
+	"qzS22R0qUNKoHXbCZTr3W49xgc5q6RHUIbYN1fS4smMPhWtameKZiJN1usJT892dYq9gYHRVyYD35jby",
+	"Yca/9c51Mu8Bm93YevPq7bv/8/qnOycv+EjyMsudFNBqbgEfYfJUVKIqMKWvtqHO4Opa5oKm2o8QSJ1y",
+	"g6HPRjPuNIS3H+xOfTY34fPVIu3hg/9qrgCsielJdR3YriHloNETgEB07fkxO76whwpzKskGGDOzUzFj",
+	"UvVZfCXOjbRea5lqJeaZpg7mmdBZKlgq+KUYKlAwthhnY5mmAht+S0PQltjBjNC9aXZKqumzga/RDyho",
+	"IbMvE/lQ1XMCnU4x1UXeKNCwFbdbXRdzzxbeJW91JiDmR/Uz4LktlM0LaOwef+l91PkVzxORuP+K2VRn",
+	"pWvavYu74V/Icv1t3me/YdRrqOptBNzFo97voQDq7eYb1oCrNgjZmT7JQSpWGLG1GGHrs+MQIHQK30/g",
+	"Z3/9UwXTIAog60CKBuwDrCttFO0A/faACGufHwtkYKVURUdzRP2Pk7h4+0LSdcDvoSs6PNSBZ4+YhnGf",
+	"5O83EP+r3/t7xPdWBBw9hjU1dzjx2IKe8+rxeNtZIJB+wc7nvkFTs9bwtKBGaxCaz7+iqAUn9g4piAt5",
+	"I0vqC8gEvaKpaxkbsp6zs83iMU+NWEy8Caqof7E/VL4cYKE0wVxP7/fZ/QwQ1m5K7b9NEsu5YKCIWN2Q",
+	"z9IkEqH4e/7A2Sf1SR7L3KXpf+WpbLxev7XQQy4nU7s2f5+e+XsietV9K7Nfv08iy3LZdC7TVKrJyxFX",
+	"I5G2c5uzIlem0sIHhY/vEeQoW6pCGKrYiQERQZiBjSPS86+mkjLcnUGQzgk0YaiAebAZoCBXAjofT3Z3",
+	"+2wHluVWiHFNylCrGCRnUzBcIPmlxvPcyFqORKiRwnPYDiW7oCjidzf0L/JvYdLwFeTQ2akI+dpMmloV",
+	"AhQr1EbouE8AxyhnoWkSBJW63kg4PPp6+vn96c7J3vHZ3tFhY44vbsFpZeQHld7VedqEd+WZaIEm+s8i",
+	"M+6xHF1WZ5X9qtxruoa3SlD7GVOAaxTUdLWpAdfy/BNIbUrnASZ8Lri7pP6CV498q7wYjMaGSnjNzot5",
+	"RA48ORJDRXfonBuf4DIqZ8hELjW6HrIiH03dQzxJAJcP/p5yhU53TIJwxjNm0btL7XGaSY0g14GZ6iJN",
+	"mLPH0S8C1zbnJBC5YlOeJ7CJ8Pc23Mpjv2UP67d2cyxDrfQnF4XjQbTNv5qXrcpVs/JoVro8164DZd61",
+	"i7qPwLEdP0sE0Br8OxdSGcvTdOt6Y8qUW2EA8kZk4GQieo4ItP9qyu1QScsyLhNQwaccsw1QTiZRKf9m",
+	"4c754ldOj83JTSStCfeOq2SoSo7SZwOspfHd+qrlSeSmclMTeBAG0RalE+bxD1X4tc8OnaBMU3818e5L",
+	"w2Y8qdTimWI0daPR1zsh9xaF3Mnu6dnRiTOhvx5/Ptn5ZXC6G7MOsAtN0DzzcuQXprKDbtcFTxpjXCd4",
+	"lMf08FOSi4wbn+P5TCpuHk37RWryVB9gucINo9uVlad8H6lJhTNNJNkkPHNhipm4jV5MGXhkaTfohSHE",
+	"g5auUCwRM+34xhw6AZy4KZdovLdXOoeq1DrZSkonrEE8D6VTrXXOZQK0yFV1uyBdoVYc+5C6J1Doy9wm",
+	"S4AyfvO2ldcpCzMViNCWC572oPoyEZcidTTq7oEcE51Bxepxce4oCN7bYvFMGMMnIqbyM//vvSSOGGbq",
+	"YEIPJaCAE85Mz+RMxCgP4yqpxV2QfuSf2kITENfpJKJbJiqp1WUxxIGbUKYNfAotw2nKbhK8/1RLh81/",
+	"+kOFAOv/OD06ZBpgfTCVRBpmpjwTrMPVHDvrAgjfuWAzaQy0SvCQIdh3t5ql2IV8HnTOiYS93nxbYu2V",
+	"u26sztyG23wu1WS7kuTjlkMcBaem9BbwDw6VnWcCOjW83dz0CgV0gIDslL+/Zf+U7+HPr940c5qRkJfi",
+	"1C3isLKHD9b9bnGeu1aP0cITdygJHXf3zv61vyyWz56y/EKUKVOo/5UXv3bdb+RalZDOYi7I39+9e/P3",
+	"FgaFGmg7iwroETEp3ntJHAzZ2GsmAE0QV+7UhF+K0t0EbrBSPe4P1VnplmLcEBoowV6cOxFfBjbhXoF9",
+	"gfjElYEqb+XCHbO77SPo3tKJqwz66+nZ4Gz362DnbO/X3djDljKEyeBTp2WD1oIJA/ihUBGFgAYIWzrJ",
+	"ubJBG9mqQGb6RYRUaseQgHHocagwDd3AkWEMVey1r697h78O9vc+xJgC6Q0jdNCl7j8zoRK3EGc/OT4U",
+	"NuD6WIdHZ/47MZa2aJpddzh6BRSKnr9ZX/c8VLRN5wGU1H3AC+MdGEFhRcNLj6HxlycOX9fju6cb8JIA",
+	"Pgl6WFJtSuWO0hqr7syKpVe7IRWRjn7OPhtUbLbwOWDR8cVoohEWzbxSSUTHaHVPgTCGClcjkj7b5aNp",
+	"hexCxN1vrlYjEbmN0spv61YFnwoJ2Sm10VDBtnE1h/ZAcIA/s/jD5+P9vR1HpMFMvF2reBr3Wp/noRqq",
+	"36Y1Mi1DTbngoykU6lFIzZ0kCDz694Tn53wigJaVDubvUJXQjVuA2tACDtsACEEHTtp9AhIZhC+pLfVd",
+	"67M9xcAKmunEqQFeHwJPNPnCuvisOzeeQx0mTuze68VD5VSCcFQh9GcIXLB0dUOpUU2/bg24nS6Y37cs",
+	"dkjELNNWqNH8n2L+YDUPtUU+UtTuJgtnQOeyXTd9Fz0K0gJzkWahKiLspO0BksMcMwyWFUmUr4Q3fnjJ",
+	"xDPJi1mhsKNOyieiMPiJj2T04e0MHoLSv64SBgLci4d7moFQI78owDeijQY5XEmduc7lN6Iynyba2Puw",
+	"e3B8dLZ7uPP713/u/v517/Drx/29T79Qrg1UfCw+c7L7+bQ5slm9Q60hkErAEuBCnKjwEhQ0gQ5h+Dr9",
+	"6OPJ7i5s5bghtteQVWiE7W6z2AmkYwwe0jSByc80NdKD2oKS92JmDxilMP0QtagracR2TReVpiEo43Xq",
+	"mufEYxET/9dKtDWffKLOn79uuTFSV1LbjduHQTTPk5fUuvHmbj5noRgGXQBqXtck+wxrxEN4gWMyLmiX",
+	"7ZBVOzj/Pesjn2xnoFu77H947eBjtwgaBQII5KsxNIuEeReffhUMa2ld4G2pjqh1WQuh8p6ged7xBm8F",
+	"HQW7pVZg8Kg6D7xl0jBqVApixWR8NlShkStYTVvVMhERBiybpLLO6fHgoLvtuXtUbnR4hJuhgkaS52Kk",
+	"Z8KwS2nkuRM7EG3ocHzSWXHkTfC4Xq3Fzt/nMj8AWhSu65FUfr8rbXD6nhzKvqvPpND5GXC351gZvZtI",
+	"+9iMcYmS8BK5AfhI78M8G/2rJ8RpqmyNcg1q2obpsyPl3ZxVML1MlO2oO5hbN9g/2R18cJbB8dHJ2e6H",
+	"uAtQpZSy4R+ueoGQFqD6icWnu/sf6d2Y+PRYju10qGh2YJP1JXdi+PFEcKNVzPDt0+6Ws9vLtkPYOCsE",
+	"hoD7T6FYBH2JAHPhmPx5YRc/vzGA4pZT8uBVIhf4pU9fL/qTx2bxIJZcepLAd8CtK6kXDe8GToDG+OI1",
+	"uYkNXGo0E74/E4gTmQvAOo7Z52NnbXw4+u0Q8x2Y0szNzObCUsmLd0tvl2Z0GMCnTmByLyIkuNfxWVTM",
+	"yoexCEVgLNfxF5ipmbtsUwk/KEVDJb7xkWWFStxTPOdpKlJ43ZAjPxMe6Xt0YfrsVw2OWa0aWFEF8QDa",
+	"jO1//Prr0dkuQC4EpjjFuHOlq4OoISuDp5tMsk7C52Yh/RmxjP+tlXDDEoIXgY2NIaB9LlJ9xTa7W0PV",
+	"Y9jE4vMxuvHdh+Xsb69Yp0QeBNyDeTeqwCawv70rn3jnn+iX47lz3aq+0HsFfy2zvavz9V5FIfrhcRkI",
+	"lccHX7jFM+O5IHRCSHPocMU+H78wQ8Xcmiy/oL84xdgt4oVhvVcsF7bIlUi6EYPzTOeQsVcZt+ql5/gT",
+	"ZvFI68YuURxGPINpDC7A5+y4jzsFKgvf1vIl0Omi8WM4uaVGYZMQNNYvABIWA00TlQIuhfsLjDimIlra",
+	"9c7nY/a3dxHsBOu96vbZR3oAN567oanmDIpocWqWpUV12C13W63GYWwIqxVZz/31hXEEg8fRe9Wl2ax2",
+	"Y38+Zoil2EJSRtP07s7gJqDXzU7pxeoGE9WXp8zGuRCEwGymbjvBI8YB+tFZZDyjcJSb6RKuZlTZX8yu",
+	"ZPQX4il4VXB2ADyBtGJNXOOFYVdueY0hE101lR6kQEnbxwpw4NRtlbto8CBFUtU3cdkQJwWm9sLAr8/A",
+	"YfPXsUvcyYIX+vuaJqWa4oRcs5KyqIkgik97msZBkVqZ8dw6HjErC6kI/ggFIeYwxWOZiniLHR9+itg/",
+	"jnc/RezT3kendPwmzo8jloiRTEQZ3R8qRG7qOJkbeDXgzBHPTMQo5blIAoxTJW2ilNCv3nVL3N537OD9",
+	"UHXevnrT9WFuj8hUQiuhroO4sudiTLlauef/HnApFWNL6EUALLU1VO6z2OD4WDEjJnBCpPoAy/rHx72P",
+	"rHMhMhuCARJMsGJ2rrhMuxHb29mpIB4lbJDoczFUHaPZ7jc5jtiXg+OI/ePjly/la8b3sHJPMJ1LoSwm",
+	"xU00aQm5INymfxx/KtcWDZUnJBqCNrDkGEJhxz44zrJXRSZHtshFd3uojg8/sdG0UBe1TwUGk0t341PH",
+	"qnECe3J4GrHJ4GAQsdEvJwcRMyef3kdM7uwcR8y83zuL2Pk/P32Ihir75XcTWNXATcKVnOFn0XRuU8SX",
+	"vXHE7O4XG7F/n7n/L+H/272DXTbR2KgWXhSJozxAKOZIgwQTU0W1MixG0LFMTZz16iiT7X7Z+wgbD4/6",
+	"rD9cBGTLy0QMVbk8j8KltW8h/OvxT1/YOOUTg5A7IuluA/GXimjijFSpelZ8s5gMA1j/btyEVYRE5W+L",
+	"+324e3a6Mzjefd3ffDk43DvY/XJ2+qq/yVKtsz4bsDEWRkC33pLWQ+7Q1KlBVk+wlrWiGhPwl4ZHI38j",
+	"ArEEjLPILZZIBaHXyGvmL2pFejeAk9Gt6lzJxE7Z////samQk6lleozWxIirS258SAQ2eZu924w2N+H/",
+	"WKFSYUylt2c3IKQtTknAZ0NFR9V50/j+FoshvDqo+GxihEYDXhY5buRzOQBGzG0zWTAzHhDG4vdHg5MP",
+	"X3H+D4O9/d+xLjQmkDTUvoaq865hFdt1bCbf8sBq3d3ycGQrFoCzDl5fU+nyBjk7CZ+3Gi3dPvN174Gx",
+	"O/2enxudFlawuMhTKC2RaYVPV/owY4Yg1qT5xtURFK8JlhWAGsKZEy8A/gYTfM5Tg1lphNPnVEil4Smg",
+	"RqXDthTG7yDxLcdTK7B6CYWkGp3pday9h82nmXlZ+dLJyh50KFm97ydsC6z3R0PE4NQn+40AMU2O9HVu",
+	"zBPNjXlmZfpI7iUXoOQPp4guKsSkp64MU/fu9dvXP/20uVIX0vulx9yIVYOK9mwevH7LUeu91eafjpiq",
+	"dajIOLhNBB9NKRvRbdiZtKnw9Rfa2B1uxUTn87itHvdgvuOXc1umeMyBzm987lT+Wzwsujl9Ai7oOvM6",
+	"UgK2y2m4fjv7a/jxZVfyYB526pZG6XV6d3S4IrHDoy2U7sPsYGX43nlOjXS0T3/cYk5Ixt12aj+GxTxf",
+	"UnfrX4XOYSfXRH4TkWdEDnUKx19XIe/ltI2QY9uU+B0S7YFng4o74jn03Kn56eLZ/FdtRUztpH0T1rL5",
+	"6dZQxb7oJ2apNFA1wka5gI5uPAXv9JVIUw+6bK80u+JzQIAwYOsraJAzVEd5IvItqAUaCYNXjnWqF7BL",
+	"HdS8a+UNm2qLG8c68Av5o03ted98iIpT3HPVUZ0F5cdh1OUOITETD4cVQClfvwVkG0P7aIcqFRwDIH7q",
+	"PjsGo+mKpxesbJvnSBoqJyC6EOYzU2fZc18FBKBiStuhoj+AO5raSWJM+XwOfZG2KmfHswzgw6GZEx/l",
+	"OoBpuYXoMazAHQ560aHfD0SVUgokUJU/tC53o5JFQYuFOcAe8ulEOqdSwnPhjNGpW/C5sFdCKDhguPo0",
+	"iAFUu5m+FH32nhgnHpmzz8GjpQvLOvUgOPQZ9bCnaI1TSN59R7fP4pHXJ1gmRxe4y4j83eFpiv9pKl6v",
+	"7jaLLZ/EFKSHJQwVoIOHTq6WT1rRQu7ErcHQ85rPfxYin6/Cu+GtMz5Z+YW/mlB4br2O3dGs1O64VjXp",
+	"yO4WYsEjDbaF3kEhZ6EDXBWZFtJT4C+v0bPVAdcgs+Kb7VZb0LkbAhwFHn6zOVTlMKxjczmbiWSbQuKG",
+	"JbnOMoi5Voao+FvIaIACS/DphALm8/lQXW9MQH28yTjzjeRAWvVZjJID8uSnWmnwBMELdc6iVTpHJyfV",
+	"TsND1UROUwmwb7G/vdpcCKpWnPsUx2QdYmkqCdpq8Gx2I/SgAZAtFZcv+rycEAI+i25MC2elczwZcp0a",
+	"J7gzPmOUMco6I25ETyojlJFWXgqsAicvc8gXrScsnR4PDqKQEGr14vaQuKtyWyyX5LkyQwUuMbcxhLGG",
+	"cJBlp4pFBbgR7Qyk6zFa1U+ynMyt7ZHgkWFb2rCiQNrfO5k0WvvL1rVkNfvjN+iG2eLpWmKD/ABv1h9N",
+	"ds53KGn5QM39nWZderZqaV2Qrko5nL4GZqgWi2C8bAiRAjcijrO8PuZuDHBdHPPnKI75Tlft9mUxS/wD",
+	"rOMN+xIMJ/gApLmexNPtsz30fxkWu+Nx98iJizhCRYcUKmj/ThZysuhVq3Y47sQpGVsn1dHIlA0t49O0",
+	"2x+qQdBx6O6FDEmn1yxJsY6wHb0QrKYbtfbpvdM9/VH9NG/SF0ISevV8nkd/zT8lKt697cITwZPbMJDl",
+	"LRCu52Pd2iWtzT3L5havL9ViQL63x7pyIrlInXA2QxWPggkRb9csP2/TLfqTCsLQwUfLpqCG5kKLC5JB",
+	"webiubhWq8cWS/WqvjGlr0pDjXrt1Ev2+kO166SXmoTEVrKllvQYvb+O8ASso83nZB2tS+3+TKV2j6Rm",
+	"tdksN4fcb9bEun32i7aln6mzEK1YDFIwiFEMVSVI0fW6FzhudJosBjn7rFSufMpgU3XbUMWOXcZMFWka",
+	"MfFtJDLb4HWrjtekrCmtejeXwXlH/DpRYK1H3V+P8lQE0HXNjKIlweBHalSNvvz3pcMe/PWlF977KVb0",
+	"W4fsW7zMGJZhg7J0FjUaSNGuO5/LRsN1Lad0Ftf0m4FXlW6ubWvxF98ZgeDHuIzvAkTw6vkBETxf3/FT",
+	"rUv+yzqbHxoF4Qe5oV+iSXn7eukbufzgeuCyz06FNaXFazWE2VhHhivW3Q45NCn1SEHem0oAybzGXg/h",
+	"abI0H81y+/E+6tu3+Pxzd2k44BfeMc040dBKphMo7qtrQ60XqeqgvLV91O2zQ3Qrk5HTas802B9DdTsD",
+	"pOqcfsZGyADUwlVsENrTfG2EfGcj5KAhQPIknbtLbu3dMINuFH9VwCA0Hm6LFgRvrQQVRDmw3wEnCOdc",
+	"AhKEKawrx6ra4YCaJfYaC+gZYAE1Xu8nAQRUudiFemTNFtoZ30u1/UyfsFZu18otKLcU/nP/kc94urqc",
+	"/V467t2gtW68UE8bV8ut+QFAtRYU+euIWiu7HNdwWms4rTWc1tOE0wqye42ltcbSelZYWt8p9+AuKFre",
+	"lmjzojUq4MftNSwRXNdcX4E8t+58apmFbrahApKNkCcFE5oKOcHsxcTPatYolmZ61xwODK34Qc/wv5/P",
+	"vamNcDwGY5EdjEn26q8DEM6UXwqn+OBbrWXY5GN4xj48b9zvWTFbxZMXzgU3yzwD0+Q5GvlllWvlOq1o",
+	"8qOt0XyjXybSzKRZApDXeLV9tQNeN/JaUQEdaMk6r0GD5cI4axyLIwplt4cKNClp2RUPiY1RtYNAeS8j",
+	"91hj64E+G/hLikqFFlBTZpn4Jute+ca6Cfz28tI+hFIQJrmFXtBUeoHDPIbX7cna/s9RnNM5VooiKWEI",
+	"6fhWV/qO7gPLJ71Jrovs5qgYb0JpQB5UbzHeJd9AWUeP5ijOw2Y8y5yM0M7+55Yq673yufiQE7RUe4/Q",
+	"lFmWzqG2NFTilw1LmLQR8qGhgoHaZLMvg/+En/49au8fUhD7lbqlt+n0uHHruvelIbEzPvEUBhcNCKhy",
+	"zyrXobkC3t+e8beXOUd3WyvgTw5tQMfsFYvHuZ7FTCoWW42l5lZDbfd1hMLIw5l8/MKyXF/KROTgeAA/",
+	"GEJsoN5LEopyDLnM0TQA7EDfDdiPECGCx1RfgcE842oeUDSGiue5vBRBI9/2vWgB6jQXZe18cItQfp77",
+	"xD4LnVHDesdcpiZCBx9VZFXeCNqBW7M05fAdpxTECbciZobPDbuaytEUER3Buejm725Tj1MF6Cc4bKVg",
+	"XJpb9VKl5SvNPn4ZqvAFsgpb6TYW26jTcXXij1++Do73vn4+2Y9ZoYwAMAP8Ilpc9Yt9/3Ra2scv0Nlw",
+	"5+jw496nzyce4dJxsNratkJD9QqyqUizsoZlqLBD8Gju1niu7ZQZmQgT1J1Xi61asWcuOCaJLAFHzdHl",
+	"rDAQotw7PWJvX7/6PwwEiSPbwogtqHRFHy02TG4EFC1BRIcK6muicgElfYx4mgKKK9QPlL+nWl8UGUEW",
+	"g+XqgRbYTKrCirIf8FDBZnMDXanAGURJ6rJU9pro1bCOzt05dMPK3HKCT6nPjqBBtjML8YKBmMJ2/TUq",
+	"924U9xZ5g0PdETogP35BKFUkmCpaajRUS/3B3e3amqPahnCZFnlwZxMWDqzyikvIkXcEh2dFfwcHW5rC",
+	"dR7nQvTZ0SU5f2CFW22wq2wBdZVAJhahV8OHewzWbkvJ48cvJ45x3lbkfvzyMdezVezij1/O9MOKY/qE",
+	"FkEMPPGZYJI9MwzNM42uYvENVc4gTTgLbNBxhYpEH3+7jUOsCdySFv9/N65x7ao6jZidATxgiSbdZ6A+",
+	"BrhklSyCInfKqIB5wWJ+yS3PYw83LEyX8VReiD4bqKFCwBr0g5MiDg50FJgjaE1OLHQueM468Y77rbej",
+	"lc11ukWIxtFQzfi3Hp+I/3jz6t2bv29ubkZMzmaFdecQdwO8m821mrB494xP4m0W7417h1qJHpQFxh4z",
+	"HwGvPBseqjebb4NYPNfJvM/iL7ACoWzPWWG9I9gks8WUNkqOxx5M6zzXVwbwmnWVkdt51tZ49j4IyLer",
+	"rEZ09Ykc11nHWOczbje2Ns6lcnQbbbjVbmxtGJtLNQGaxlf/OxOTu76bqTu/eiXOs9u+28jqYLiFfP8a",
+	"dTVEk4nc2DJq24gqa7v+Fb6koGVBL4ynUscj7Ryw124YspkaG5bvyXPpeJVK9vrrhxpa8EPpOga9Fy+Q",
+	"uzayhk7+J9jfP9aJnY1WbM02/aCvVA0iejVc6IfO0gROWkvT1JlQPJP9OZ+lSw3go0yowfEeS/SoCO3H",
+	"oDtFzoQa63zkZBU37PfBwT6GuzOhM+oWYrVOTQQ2jxNfpx/+abackMqdwh9/60k6D0IDY50TkehR6vSD",
+	"+LxQSSpYr4edT3rl02juGDmTKc9xDsCSGyrp0ci+EepuMB4+aTZKJXTBnTPYAZ7JHv4Eu9Aiiej7b5cd",
+	"5nd1yW1qDukqm/MRpYM953twNkXbGz6ncgdKXIX2G+BPmZzpnmILsyztv+ySDhkaiE/oXqFcJhPQmWvY",
+	"ro2Oxc/meaftu/WvlLRv7pWwv47vNdo3AMtZEAl5usd/N4bx2lL2sKrVMM72j3YG+z5fjlT4jBtzpfME",
+	"WK+RE9UrMvQvnRf1Zk7gGTDOzmCiN+MyDW368YZUgmo/s9iXw8X9ljJbR1wPFFkrJ3ikKln4thbe7E7w",
+	"OYTqnkNV6iPdTKQvxuEsV7qcK+EXVhwIMNKN4IMDw2L8G1b3xBF1CfCdm3IxLgxPnbmMz1WSWvkI2y1V",
+	"Kk8GHw72Dr/u/DI4/LQbd/stcILh4j5ZUMB1TnoLFiDoMdB2LU0p+RJ6Nd2DhMuksSr1tCWPtaACOmWC",
+	"xBJkxV7TurahgCkOY5UIzdAwi96dctNvUr2bKXZzze7/Mjfgk7DfgV3f335GPr0MxG7Hp0/wGVq+pGt1",
+	"eFC7fAiurmd1++xEpyJixnJbGN94UZEfeKg8qGUZoKlWAEqtKmB17UBxD6i2lRM8Uq70X/Eer/W8ZV3a",
+	"ku+j590MGkK6X6JHS3KpnT4ncqFGwnc+UUk1E6PiKvEtgLkxAmI/1Af2fF7mLoh8qDpYGRXDzC9jLOzw",
+	"PV3Ylc4vTIjVoD/FcVL46G2IwxsDsXKYppJVCckTbhv+5q5g1Z234MRjq/jwhuoOTjy2gg9vqG7nxPvg",
+	"zudGDmTFN/tyau/kuvvl7GAfNv/5++5OatR6f+fdVPDUTv/dfj+I/F5vbrKrqUyFT9Bwo7O8UGabSYto",
+	"qyE/EVpqN2qNv8B0D6k30gxt9by0cGkYT+Xln4AgjumL3Ncod+KrkwQQAHib2s8fz10oqC+Z5OL0P/c9",
+	"S9qGVCufWe7Tp/rsRCTSYIYRJdOfFxYYlNc6toaKMgsNFGFi9ZrV1UmQ2MJY/KoZjf+TsCeCJ5I+/QEr",
+	"NfwkDZTl/jh/FFL67t8W1capyptbFNTjW007dQhUwJP5dvWsQ+odJRh2OAtrgmyGbp8N2EKyGMF9YD8e",
+	"kTBuMWMZ+43n4X0nwAkLupJhPYKUVqKyylKI1LplPiEk1bnvYVIZKzi0hl7Oov3U0CYvvxTM5nw8Bia8",
+	"+t1cSMddPRcXtBC0nK4zQAoO1vSaiirjpPmWd3NV1SJoY+70mbjM0xsqSpjxlSWOqr1K0Iln/EI4CRHj",
+	"4IZNrc22Xr5M9YinU23s1k+bP21SFluRpxtbGy/BhqM9Wlw+cvaocrShnjJ8iDUiHTvJ40y9ja3qNrvt",
+	"WuhGjZ75CF30lN5Ycd8z7w6hKHyZ6lvtqIiK0kT1dGErMzvDo2FOOAM5USJxE4acvorzcMsnK0X1rKWo",
+	"XJebEnyPUqvKlPT46rNCKXYoinejTqWxOp9XB4Uq44YxBwt27tiH+F6wXKeQIwVGcwQWs6kt+hrCu1bp",
+	"vFuZlYZqOjTK4zTCWqkmbppiNPUp3T7YQlXcN03jB2mY52BZvPLGgdGaaT6IsP1XPE2FdYPhyRvKAXOi",
+	"3J+KibCqGwNFsImp5oo5XpsUqTCVSWm8hml3cpFI2xvxPIFTEYgPOx+lwlAzSvc3yDuhvxqfaSZkDpyP",
+	"pym8ZVKJWQV0+SAd9VymaXUpbrTW79dKzBmfCp5sYTZ973zeS/icjbiZ9sapvnKmjBhxE8rc/FYhCoFO",
+	"ExwlIsDa0ZSdF8lEWEfUfCRCsxG3ZzOt7LSyNj/2Tcdjr3QvFZciZVKNtPccfcuEMoJR5Y0U9a/2P944",
+	"Np8Y1jk+2T3Y+3zQ3WZCWejgCi0tIUXJDVkdG5ji9VH3ri+Nxorww6mxKxwmyijpTy8TCqIa9EJlMvql",
+	"Yb4TJ5LyylusM5bfoDve4kIMtjudA2twS6lekNyP07hVYpalEF91Ju0YBL+yDev8VyFHF7321QLfm3Jn",
+	"zidizIvUVg4upCSMuNMHsvmNt5rG6C095wP3qemcCNJAzbWv04o8OoPnjCKXGsq7ckvFpm4Zni4qU9No",
+	"Ld/odnxky1OAhF08/vbBevhwE4+13Epj5cgghLkay3wmkpKybM6VGbu9C36ApnncZzYt+UiJHuTh+z3S",
+	"Tifh0BuX5ZB33DScVsK91Vu+F+GOGQu4bmGkapd7DpUXjqdDCVyq9QUrMmAX/yoAlCHMKtWlMLaHozXM",
+	"+b6Yow4g0tRtTIJte+2ypWwDD3PUD8SHucUTzZSYcAtm6eL0OHDD9L/QQO66X0o16fFLkTuNbaSNBWUp",
+	"le4r3RIveVqgtAZVwSIbgA92+l4uTDO90BqcNTfWqdQ37bwSFmFB8GDhqDvgzjJQZeKsVX4uU2mlMNWJ",
+	"lLDwXsMEiG/g24bq2axQTiejykXqGByHP8QRiw13G+L+y8rMxF1/+wCpKBqqKmQp7AThk/XJ+oA80cw3",
+	"386x+4sSIjFlF27UXv29qoBENAhhj8tAwEnYpL66pCBTa3ph2UJgYaJQmd7EpkOx6/VK9gq8UI3fvag2",
+	"Dr02m6+NbZBBmFSPHV8pF56+jpLJ8X6UztJQjnNtFsrAvD7Jp1BUaIrJRBhfpA+iNKqUsyIpbC+2RnUK",
+	"EPSkrstUX4zYTNGL+1MD0Xe7RK21EUGyoY0st55wqmwx47Oeb0fUMjPdQi+jpjJjxqk93E3AeJb1YGuZ",
+	"Kc7Dq2A5JMXIbXxW5KMpN2KoLkUux2TQRwtsqfIy6yAQkGMZppgJ+F83RTdQC/zzBdb8hyFN/QZIqPNq",
+	"+KhdZfM5S3I+BswRnkDncD1G6CkeomeU/jTljkxZKhUWMzolE0ossqm2GgVcLkZCZrbPDsnt6OxYfukT",
+	"vymjFDvbAmSVmzyAQtGEVnsBV2N4ll80ScaPOhdyour1MZUquEpFY2ktUokIKALVIhr4JeFVa2v8rYlx",
+	"+PLtc64uWMbnoIfXDoF1ssJM3Q6dHpxi62eGIF9MKqtLVY9Us4glBbp5RGi7FaCgaEg9HhtR5QPVGW+0",
+	"baY6FSwVyQTzDwAwSuSOZYqE/eP06LBMWu4EXwOojG62bhS6cRIZVjkFH10U2U0r8PopJD/snP7KwJTu",
+	"iG+AKYOKKj0C5AhnWD4ZVdkUcWIgQHcILwAxA8wpaUwB83XkzI0ceQUjyecsL1RVvI3MZbPCKObQZD9h",
+	"1Ub8i0qEW0EwGWFud9s8PThmC/LORGBHwTKSnF/x1ID7zOtsMJMJ9iU4Z6WT2RIrT1GDVDr3xFJlmF7v",
+	"a9l8j1MwFlBr7LaGvX7tNttRE1xmfyvnaoT3ps9OhWAnu4MPB7tsuPG+kKDQXH9nuFHdSpxp44//+uP/",
+	"BQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
