@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/oapi-codegen/runtime/types"
+
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
@@ -279,4 +281,173 @@ func TestForecastEachSourceAlone(t *testing.T) {
 			t.Errorf("after posting: %v", got)
 		}
 	})
+}
+
+// TestForecastEverySourceTogether: one member with every source; the last
+// day's balance is today's total of the money held plus every movement that
+// moves it, and each source answers its own movements.
+func TestForecastEverySourceTogether(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	other := env.NewMember(apitest.AsPremium())
+	bank := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 2_000_000)
+	cash := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 50_000)
+	card := createWallet(t, m, cycleCard("Card", 15, 25, bank.ID))
+	method := api.LoanMethodEqualPrincipal
+	createWallet(t, m, api.WalletRequest{Name: "Loan", Type: api.WalletTypeLoan, LoanAmount: lt.Ptr[int64](600_000), LoanRate: lt.Ptr("3.5"),
+		LoanMethod: &method, LoanMonths: lt.Ptr[int32](24), LoanStart: lt.Ptr(lt.Date(2026, 1, 10))})
+	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 3), 45_000, card.ID))
+	inst := lt.Expense(lt.Date(2026, 11, 4), 100_000, card.ID)
+	inst.InstallmentMonths = lt.Ptr[int32](6)
+	lt.Entry(m.Client, inst)
+	recurring(t, m, api.RecurringRequest{Name: "Rent", Type: api.EntryTypeExpense, Amount: 700_000, WalletID: &bank.ID, Day: 25})
+	recurring(t, m, api.RecurringRequest{Name: "Phone", Type: api.EntryTypeExpense, Amount: 55_000, WalletID: &card.ID, Day: 5})
+	pendingEntry(t, env, m, cash.ID, "expense", 12_000, "2026-11-18")
+	m.Do(http.MethodPut, "/api/account/budgets/income", api.BudgetIncomeRequest{Year: 2026, Month: 12, Amount: 3_500_000}).Want(http.StatusOK)
+	m.Do(http.MethodPost, "/api/account/budgets/onetime", api.OnetimeBudgetRequest{
+		Name: "Holidays", Amount: 300_000, StartDate: lt.Date(2026, 12, 20), EndDate: lt.Date(2027, 1, 3),
+	}).Want(http.StatusCreated)
+	// Another member's data is none of this forecast's.
+	ob := lt.Wallet(other.Client, "Theirs", api.WalletTypeBank, 9_999)
+	recurring(t, other, api.RecurringRequest{Name: "Theirs", Type: api.EntryTypeExpense, Amount: 1, WalletID: &ob.ID, Day: 20})
+
+	f := forecastOf(t, m, "?days=92")
+	sources := map[api.ForecastSource]int{}
+	var sum int64
+	for _, mv := range movements(f) {
+		sources[mv.source]++
+		if mv.walletID == ob.ID {
+			t.Errorf("another member's movement %v", mv)
+		}
+		if mv.walletID != card.ID { // a card's movements move no money held
+			sum += mv.amount
+		}
+	}
+	for _, s := range []api.ForecastSource{api.ForecastSourceRECURRING, api.ForecastSourceCARDBILL, api.ForecastSourceLOAN,
+		api.ForecastSourceEXPECTEDINCOME, api.ForecastSourcePENDING, api.ForecastSourceONETIMEBUDGET} {
+		if sources[s] == 0 {
+			t.Errorf("no %s movement in %v", s, sources)
+		}
+	}
+	if last := f.Days[len(f.Days)-1].Balance; last != 2_050_000+sum {
+		t.Errorf("last day %d, today's 2,050,000 plus every movement %d", last, 2_050_000+sum)
+	}
+	// The other member's forecast holds only their own.
+	of := forecastOf(t, other, "")
+	for _, mv := range movements(of) {
+		if mv.walletID != ob.ID {
+			t.Errorf("other member sees %v", mv)
+		}
+	}
+	if of.Days[0].Balance != 9_999 {
+		t.Errorf("other member's day 1 %d", of.Days[0].Balance)
+	}
+}
+
+// TestForecastBadInput: days outside 1 to 92 or not a number is a 400
+// problem naming days.
+func TestForecastBadInput(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	for _, q := range []string{"?days=0", "?days=93", "?days=-1", "?days=abc", "?days=1.5", "?days=99999999999"} {
+		p := m.Raw().Do(http.MethodGet, "/api/account/forecast"+q, nil).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+		named := false
+		for _, e := range p.Errors {
+			named = named || e.Field == "days"
+		}
+		if !named {
+			t.Errorf("%s names %+v", q, p.Errors)
+		}
+	}
+	if f := forecastOf(t, m, "?days=1"); len(f.Days) != 1 || f.From != f.To {
+		t.Errorf("one day: %+v", f)
+	}
+	if f := forecastOf(t, m, "?days=92"); len(f.Days) != 92 {
+		t.Errorf("92 days: %d", len(f.Days))
+	}
+	env.Client().Do(http.MethodGet, "/api/account/forecast", nil).WantProblem(http.StatusUnauthorized, "UNAUTHENTICATED")
+}
+
+// TestBudgetPaceThroughTheAPI, with month start day 5: ledger month 2026-11
+// runs 11-05..12-04; on 11-16, 12 days elapsed (11-05..11-16) and 18 left
+// (11-17..12-04). Food: 24,000 spent (a sub-category's 6,000 included) →
+// 2,000 a day, 36,000 ahead, plus a 10,000 recurring expense on 12-01 =
+// 70,000; its budget of 50,000 is passed on 11-30 (24,000 + 2,000 × 14 =
+// 52,000; 11-29 makes 50,000, not past it). Travel: 80,000 spent, over its
+// 60,000 since 11-08. Books: not passed (null).
+func TestBudgetPaceThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	m.Do(http.MethodPut, "/api/auth/profile", api.UpdateProfileRequest{Name: "Payday", MonthStartDay: lt.Ptr[int32](5)}).Want(http.StatusOK)
+	bank := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
+	food := lt.Category(m.Client, "Food", api.EntryTypeExpense, nil)
+	snacks := lt.Category(m.Client, "Snacks", api.EntryTypeExpense, &food.ID)
+	travel := lt.Category(m.Client, "Travel", api.EntryTypeExpense, nil)
+	books := lt.Category(m.Client, "Books", api.EntryTypeExpense, nil)
+	spend := func(date types.Date, amount, category int64) {
+		e := lt.Expense(date, amount, bank.ID)
+		e.CategoryID = &category
+		lt.Entry(m.Client, e)
+	}
+	spend(lt.Date(2026, 11, 4), 99_000, food.ID) // the month before
+	spend(lt.Date(2026, 11, 6), 18_000, food.ID)
+	spend(lt.Date(2026, 11, 7), 6_000, snacks.ID)
+	spend(lt.Date(2026, 11, 8), 80_000, travel.ID)
+	spend(lt.Date(2026, 11, 9), 1_200, books.ID)
+	recurring(t, m, api.RecurringRequest{Name: "Delivery", Type: api.EntryTypeExpense, Amount: 10_000, WalletID: &bank.ID, CategoryID: &food.ID, Day: 1})
+	for _, b := range []struct {
+		category, amount int64
+	}{{food.ID, 50_000}, {travel.ID, 60_000}, {books.ID, 30_000}} {
+		m.Do(http.MethodPost, "/api/account/budgets", api.BudgetRequest{CategoryID: b.category, Year: 2026, Month: 11, Amount: b.amount}).Want(http.StatusCreated)
+	}
+	var pace api.BudgetPace
+	m.Do(http.MethodGet, "/api/account/budgets/pace?year=2026&month=11", nil).Want(http.StatusOK).JSON(&pace)
+	byCategory := map[int64]api.BudgetPaceItem{}
+	for _, it := range pace.Items {
+		byCategory[it.CategoryID] = it
+	}
+	over := func(it api.BudgetPaceItem) string {
+		if it.OverOn == nil {
+			return "null"
+		}
+		return it.OverOn.String()
+	}
+	if it := byCategory[food.ID]; it.Budget != 50_000 || it.Spent != 24_000 || it.Projected != 70_000 || over(it) != "2026-11-30" {
+		t.Errorf("food %+v over %s", it, over(it))
+	}
+	if it := byCategory[travel.ID]; it.Spent != 80_000 || it.Projected != 80_000+80_000*18/12 || over(it) != "2026-11-08" {
+		t.Errorf("travel %+v over %s", it, over(it))
+	}
+	if it := byCategory[books.ID]; it.Spent != 1_200 || it.Projected != 1_200+1_200*18/12 || over(it) != "null" {
+		t.Errorf("books %+v over %s", it, over(it))
+	}
+	if len(pace.Items) != 3 {
+		t.Errorf("items %+v", pace.Items)
+	}
+
+	// A month without budgets answers no items; bad months are 400s naming
+	// their parameter; a FREE member gets the budgets' 403.
+	m.Do(http.MethodGet, "/api/account/budgets/pace?year=2027&month=3", nil).Want(http.StatusOK).JSON(&pace)
+	if len(pace.Items) != 0 {
+		t.Errorf("no budgets: %+v", pace.Items)
+	}
+	for _, q := range []struct{ query, field string }{
+		{"year=2026&month=0", "month"}, {"year=2026&month=13", "month"}, {"year=1899&month=1", "year"},
+		{"year=abc&month=1", "year"}, {"year=2026", "month"}, {"month=1", "year"},
+	} {
+		p := m.Raw().Do(http.MethodGet, "/api/account/budgets/pace?"+q.query, nil).WantProblem(http.StatusBadRequest, "VALIDATION_FAILED")
+		named := false
+		for _, e := range p.Errors {
+			named = named || e.Field == q.field
+		}
+		if !named {
+			t.Errorf("%s names %+v, want %s", q.query, p.Errors, q.field)
+		}
+	}
+	free := env.NewMember()
+	free.Do(http.MethodGet, "/api/account/budgets/status?year=2026&month=11", nil).WantProblem(http.StatusForbidden, "PREMIUM_REQUIRED")
+	free.Do(http.MethodGet, "/api/account/budgets/pace?year=2026&month=11", nil).WantProblem(http.StatusForbidden, "PREMIUM_REQUIRED")
 }
