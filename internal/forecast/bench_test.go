@@ -20,14 +20,15 @@ import (
 // history (loadtest.SeedHistory, 6 entries a day: about 11,000), 10 cards
 // with a statement cycle paid from a bank, each with two purchases a week
 // for five years (one in five in 2 to 24 months' installments, about 5,200
-// card entries), and 50 recurring entries; then ANALYZE.
+// card entries) and every past bill paid, and 50 recurring entries; then
+// ANALYZE.
 func seedHeavyMember(tb testing.TB, env *apitest.Env, m *apitest.Member) {
 	tb.Helper()
 	today := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)
 	if _, err := loadtest.SeedHistory(context.Background(), env.Pool, m.ID, 5, 6, today); err != nil {
 		tb.Fatal(err)
 	}
-	env.Exec(`INSERT INTO wallet (member_id, name, type, opening_balance, sort_order) VALUES ($1, 'Pay bank', 'BANK', 50000000, 10)`, m.ID)
+	env.Exec(`INSERT INTO wallet (member_id, name, type, opening_balance, sort_order) VALUES ($1, 'Pay bank', 'BANK', 10000000000, 10)`, m.ID)
 	env.Exec(`INSERT INTO wallet (member_id, name, type, statement_day, payment_day, payment_wallet_id, sort_order)
 		SELECT $1, 'Card ' || i, 'CARD', 1 + (i * 3) % 31, 1 + (i * 7 + 10) % 28,
 		       (SELECT id FROM wallet WHERE member_id = $1 AND name = 'Pay bank'), 10 + i
@@ -37,6 +38,20 @@ func seedHeavyMember(tb testing.TB, env *apitest.Env, m *apitest.Member) {
 		       CASE WHEN k % 5 = 0 THEN 2 + k % 23 END
 		FROM wallet w, generate_series(0, 606) k
 		WHERE w.member_id = $1 AND w.name LIKE 'Card %'`, m.ID)
+	// Members pay their bills: a transfer from the bank into each card on
+	// the 28th of every past month, more than a month's bill (a statement
+	// takes the oldest payment dated after it closes), so every closed
+	// statement is paid but the last.
+	env.Exec(`WITH t AS (
+			INSERT INTO transfer (member_id, transfer_date, amount)
+			SELECT $1, (DATE '2021-12-28' + make_interval(months => k))::date, 10000000
+			FROM generate_series(0, 58) k, generate_series(1, 10) c
+			RETURNING id, transfer_date, amount),
+		n AS (SELECT id, transfer_date, amount, row_number() OVER (PARTITION BY transfer_date ORDER BY id) AS c FROM t)
+		INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date, transfer_id)
+		SELECT $1, w.id, s.type, n.amount, n.transfer_date, n.id
+		FROM n CROSS JOIN (VALUES ('expense'), ('income')) s (type)
+		JOIN wallet w ON w.member_id = $1 AND w.name = CASE WHEN s.type = 'expense' THEN 'Pay bank' ELSE 'Card ' || n.c END`, m.ID)
 	env.Exec(`INSERT INTO recurring (member_id, name, type, amount, wallet_id, day, next_month)
 		SELECT $1, 'r' || i, CASE WHEN i % 10 = 0 THEN 'income' ELSE 'expense' END, 10000 + i * 100,
 		       (SELECT id FROM wallet WHERE member_id = $1 AND name = 'Pay bank'), 1 + i % 31, DATE '2026-12-01'
