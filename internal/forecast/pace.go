@@ -36,7 +36,7 @@ type PaceItem struct {
 // projected = spent + floor(spent × days left ÷ days elapsed) + the
 // category's recurring expenses due from today through the month's last day
 // (not posted yet); overOn is the day spending passed the budget when it
-// already has, else the first day from tomorrow on when spent + floor(spent
+// already has, else the first day from today on when spent + floor(spent
 // × k ÷ elapsed) (k days after today) + the recurring expenses due by then
 // passes it. A total that cannot be represented is a 422 naming it.
 func Pace(m calendar.Month, today time.Time, budgets []PaceBudget, recs []Recurring) ([]PaceItem, error) {
