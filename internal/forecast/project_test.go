@@ -213,9 +213,9 @@ func TestPaceArithmetic(t *testing.T) {
 	recs := []Recurring{
 		{ID: 1, Amount: 10_000, CategoryID: ptr[int64](7), Day: 20, AutoPost: true, NextMonth: day("2026-11-01")}, // due 11-20
 		{ID: 2, Amount: 5_000, CategoryID: ptr[int64](70), ParentID: ptr[int64](7), Day: 16, AutoPost: false},     // a sub-category, due today
-		{ID: 3, Amount: 1_000, CategoryID: ptr[int64](7), Day: 10, AutoPost: false},                                // 11-10: past
-		{ID: 4, Amount: 9_000, CategoryID: ptr[int64](7), Day: 18, Income: true},                                   // income: no
-		{ID: 5, Amount: 8_000, CategoryID: ptr[int64](8), Day: 18, AutoPost: true, NextMonth: day("2026-12-01")},   // posted already
+		{ID: 3, Amount: 1_000, CategoryID: ptr[int64](7), Day: 10, AutoPost: false},                               // 11-10: past
+		{ID: 4, Amount: 9_000, CategoryID: ptr[int64](7), Day: 18, Income: true},                                  // income: no
+		{ID: 5, Amount: 8_000, CategoryID: ptr[int64](8), Day: 18, AutoPost: true, NextMonth: day("2026-12-01")},  // posted already
 	}
 	budgets := []PaceBudget{
 		// 46,000 spent in 23 days: 2,000 a day, 16,000 in the 8 left, plus
