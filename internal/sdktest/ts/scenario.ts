@@ -266,8 +266,8 @@ async function main(): Promise<void> {
 
   step = "the next card bill";
   // The restored card gets its issuer's cycle (it closes on the 28th, is
-  // paid on the 14th from the cash wallet); its next bill is the open
-  // statement, which holds the card's spending of this cycle.
+  // paid on the 14th from the cash wallet) and an expense; its next bill is
+  // the open statement, which holds it.
   const restoredCash = after.data.items.find((w: Schemas["Wallet"]) => w.name === "Cash");
   const restoredCard = after.data.items.find((w: Schemas["Wallet"]) => w.name === "Card");
   check(restoredCash !== undefined && restoredCard !== undefined, "the restored wallets by name", after.data);
@@ -277,11 +277,15 @@ async function main(): Promise<void> {
   });
   check(cycled.response.status === 200 && cycled.data !== undefined, `card cycle answered ${cycled.response.status}`, cycled.error);
   check(cycled.data.statementDay === 28 && cycled.data.paymentWalletId === restoredCash.id, "the card's cycle reads back", cycled.data);
+  const dinner = await api.POST("/api/account/entries", {
+    body: { date: day, type: "expense", amount: 25000, walletId: restoredCard.id, memo: "dinner" },
+  });
+  check(dinner.response.status === 201, `a card expense answered ${dinner.response.status}`, dinner.error);
   const next = await api.GET("/api/account/card-bills/next");
   check(next.response.status === 200 && next.data !== undefined, `next bills answered ${next.response.status}`, next.error);
-  check(next.data.cards.length === 1 && next.data.cards[0].walletId === restoredCard.id, "one card's next bill", next.data);
   const bill = next.data.cards[0];
-  check(next.data.total === bill.total && bill.total > 0 && bill.dueDate > bill.closingDate && bill.closingDate >= day, "the next bill is the open statement, due after it closes", next.data);
+  check(next.data.cards.length === 1 && bill !== undefined && bill.walletId === restoredCard.id, "one card's next bill", next.data);
+  check(next.data.total === bill.total && bill.total >= 25000 && bill.dueDate > bill.closingDate && bill.closingDate >= day, "the next bill is the open statement, due after it closes", next.data);
 
   step = "a forecast";
   // 92 days from today: the bill leaves the cash wallet on its due date
@@ -290,15 +294,18 @@ async function main(): Promise<void> {
   const forecast = await api.GET("/api/account/forecast", { params: { query: { days: 92 } } });
   check(forecast.response.status === 200 && forecast.data !== undefined, `forecast answered ${forecast.response.status}`, forecast.error);
   const f = forecast.data;
-  check(f.from === day && f.days.length === 92 && f.days[0].date === day && f.to === f.days[91].date, "a 92-day window from today", f);
+  const firstDay = f.days[0];
+  const lastDay = f.days[f.days.length - 1];
+  check(firstDay !== undefined && lastDay !== undefined, "the forecast has days", f);
+  check(f.from === day && f.days.length === 92 && firstDay.date === day && f.to === lastDay.date, "a 92-day window from today", f);
   const moves = f.days.flatMap((d: Schemas["ForecastDay"]) => d.movements);
   const billMove = moves.find((m: Schemas["ForecastMovement"]) => m.source === "CARD_BILL");
   check(billMove !== undefined && billMove.walletId === restoredCash.id && billMove.amount === -bill.total &&
     billMove.date === bill.dueDate && billMove.sourceId === restoredCard.id, "the bill leaves the paying wallet on its due date", moves);
   const held = moves.filter((m: Schemas["ForecastMovement"]) => m.walletId !== restoredCard.id)
     .reduce((sum: number, m: Schemas["ForecastMovement"]) => sum + m.amount, 0);
-  check(f.days[91].balance === restoredCash.balance + held, "the last day is today's money held plus every movement", f);
-  check(f.lowest.balance <= f.days[0].balance && f.belowZero.length === 0, "the lowest point, nothing below zero", f);
+  check(lastDay.balance === restoredCash.balance + held, "the last day is today's money held plus every movement", f);
+  check(f.lowest.balance <= firstDay.balance && f.belowZero.length === 0, "the lowest point, nothing below zero", f);
 
   step = "an image";
   // Multipart, the field "file": a 1x1 PNG. Sent to the server itself, not
