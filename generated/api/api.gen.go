@@ -359,6 +359,36 @@ func (e EntryTypeValue) Valid() bool {
 	}
 }
 
+// Defines values for ForecastSource.
+const (
+	ForecastSourceCARDBILL       ForecastSource = "CARD_BILL"
+	ForecastSourceEXPECTEDINCOME ForecastSource = "EXPECTED_INCOME"
+	ForecastSourceLOAN           ForecastSource = "LOAN"
+	ForecastSourceONETIMEBUDGET  ForecastSource = "ONETIME_BUDGET"
+	ForecastSourcePENDING        ForecastSource = "PENDING"
+	ForecastSourceRECURRING      ForecastSource = "RECURRING"
+)
+
+// Valid indicates whether the value is a known member of the ForecastSource enum.
+func (e ForecastSource) Valid() bool {
+	switch e {
+	case ForecastSourceCARDBILL:
+		return true
+	case ForecastSourceEXPECTEDINCOME:
+		return true
+	case ForecastSourceLOAN:
+		return true
+	case ForecastSourceONETIMEBUDGET:
+		return true
+	case ForecastSourcePENDING:
+		return true
+	case ForecastSourceRECURRING:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for LoanMethod.
 const (
 	LoanMethodBullet         LoanMethod = "BULLET"
@@ -1568,6 +1598,29 @@ type BudgetMoney = int64
 // BudgetMonthValue defines model for BudgetMonthValue.
 type BudgetMonthValue = int32
 
+// BudgetPace The pace of a month's budgets (`getBudgetPace`).
+//
+// Example: {"items":[{"budget":300000,"categoryId":4,"overOn":"2026-11-28","projected":336000,"spent":160000},{"budget":100000,"categoryId":9,"overOn":null,"projected":45000,"spent":20000}]}
+type BudgetPace struct {
+	Items []BudgetPaceItem `json:"items"`
+}
+
+// BudgetPaceItem One budget's pace.
+type BudgetPaceItem struct {
+	// Budget The budget's amount.
+	Budget     int64 `json:"budget"`
+	CategoryID int64 `json:"categoryId"`
+
+	// OverOn The day the budget is (or was) passed at this pace; null when it is not passed in the month.
+	OverOn *openapi_types.Date `json:"overOn"`
+
+	// Projected spent + floor(spent × days left ÷ days elapsed) + the recurring expenses still due in the month.
+	Projected int64 `json:"projected"`
+
+	// Spent The category's confirmed expenses of the month so far.
+	Spent int64 `json:"spent"`
+}
+
 // BudgetRequest Example: {"amount":300000,"categoryId":12,"month":11,"year":2026}
 type BudgetRequest struct {
 	Amount     BudgetMoney      `json:"amount"`
@@ -2162,6 +2215,77 @@ type FieldError struct {
 	// Example: /email
 	Pointer *string `json:"pointer,omitempty"`
 }
+
+// Forecast A cash-flow forecast (`getForecast`).
+//
+// Example: {"belowZero":[],"days":[{"balance":1000000,"date":"2026-11-16","movements":[]},{"balance":940000,"date":"2026-11-17","movements":[{"amount":-60000,"date":"2026-11-17","source":"RECURRING","sourceId":7,"walletId":2}]},{"balance":899667,"date":"2026-11-18","movements":[{"amount":-40333,"date":"2026-11-18","source":"CARD_BILL","sourceId":3,"walletId":2}]}],"from":"2026-11-16","lowest":{"balance":899667,"date":"2026-11-18"},"to":"2026-11-18"}
+type Forecast struct {
+	// BelowZero The money-held wallets whose balance goes below 0, in the wallets' order.
+	BelowZero []ForecastBelowZero `json:"belowZero"`
+
+	// Days Every day from `from` through `to`, in order.
+	Days []ForecastDay `json:"days"`
+
+	// From Day 1, today.
+	From openapi_types.Date `json:"from"`
+
+	// Lowest The lowest point of a forecast.
+	Lowest ForecastPoint `json:"lowest"`
+
+	// To The last day of the forecast.
+	To openapi_types.Date `json:"to"`
+}
+
+// ForecastBelowZero A wallet whose projected balance goes below 0.
+type ForecastBelowZero struct {
+	// Balance Its balance at the end of that day.
+	Balance int64 `json:"balance"`
+
+	// Date The first day its end-of-day balance is below 0.
+	Date     openapi_types.Date `json:"date"`
+	WalletID int64              `json:"walletId"`
+}
+
+// ForecastDay One day of a forecast.
+type ForecastDay struct {
+	// Balance The projected balance of the money held (every wallet but CARD and LOAN wallets, with the movements without a wallet) at the end of the day.
+	Balance int64              `json:"balance"`
+	Date    openapi_types.Date `json:"date"`
+
+	// Movements The day's projected movements.
+	Movements []ForecastMovement `json:"movements"`
+}
+
+// ForecastMovement One projected movement of money.
+//
+// Example: {"amount":-40333,"date":"2026-12-14","source":"CARD_BILL","sourceId":3,"walletId":2}
+type ForecastMovement struct {
+	// Amount Positive money in, negative money out.
+	Amount int64              `json:"amount"`
+	Date   openapi_types.Date `json:"date"`
+
+	// Source Where a projected movement comes from (see `getForecast`). Values may be added in a minor version; skip an unknown one.
+	//
+	// Example: RECURRING
+	Source ForecastSource `json:"source"`
+
+	// SourceID What it comes from: the recurring entry (RECURRING), the card wallet (CARD_BILL), the loan's wallet (LOAN), the ledger month as yyyymm (EXPECTED_INCOME), the entry (PENDING), the one-time budget (ONETIME_BUDGET).
+	SourceID int64 `json:"sourceId"`
+
+	// WalletID The wallet it moves; null when it has no natural wallet (expected income, a one-time budget, a loan payment), when it counts in the total only.
+	WalletID *int64 `json:"walletId"`
+}
+
+// ForecastPoint The lowest point of a forecast.
+type ForecastPoint struct {
+	Balance int64              `json:"balance"`
+	Date    openapi_types.Date `json:"date"`
+}
+
+// ForecastSource Where a projected movement comes from (see `getForecast`). Values may be added in a minor version; skip an unknown one.
+//
+// Example: RECURRING
+type ForecastSource string
 
 // Health defines model for Health.
 type Health struct {
@@ -4101,6 +4225,15 @@ type UpdateOnetimeBudgetParams struct {
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
+// GetBudgetPaceParams defines parameters for GetBudgetPace.
+type GetBudgetPaceParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
+
 // GetBudgetStatusParams defines parameters for GetBudgetStatus.
 type GetBudgetStatusParams struct {
 	// Year The year of the ledger month.
@@ -4338,6 +4471,12 @@ type UpdateEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetForecastParams defines parameters for GetForecast.
+type GetForecastParams struct {
+	// Days How many days the forecast covers, today included (1 to 92, default 30).
+	Days *int32 `form:"days,omitempty" json:"days,omitempty"`
 }
 
 // CreateStockParams defines parameters for CreateStock.
@@ -5800,6 +5939,9 @@ type ServerInterface interface {
 	// UpdateOnetimeBudget Replace a one-time budget
 	// (PUT /api/account/budgets/onetime/{id})
 	UpdateOnetimeBudget(w http.ResponseWriter, r *http.Request, id OnetimeBudgetID, params UpdateOnetimeBudgetParams)
+	// GetBudgetPace Each budget's pace through a month
+	// (GET /api/account/budgets/pace)
+	GetBudgetPace(w http.ResponseWriter, r *http.Request, params GetBudgetPaceParams)
 	// GetBudgetStatus A month's budget status
 	// (GET /api/account/budgets/status)
 	GetBudgetStatus(w http.ResponseWriter, r *http.Request, params GetBudgetStatusParams)
@@ -5866,6 +6008,9 @@ type ServerInterface interface {
 	// ConfirmEntry Confirm a pending entry
 	// (POST /api/account/entries/{id}/confirm)
 	ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	// GetForecast The cash-flow forecast of the days ahead
+	// (GET /api/account/forecast)
+	GetForecast(w http.ResponseWriter, r *http.Request, params GetForecastParams)
 	// GetPortfolio Portfolio
 	// (GET /api/account/invest/portfolio)
 	GetPortfolio(w http.ResponseWriter, r *http.Request)
@@ -6614,6 +6759,52 @@ func (siw *ServerInterfaceWrapper) UpdateOnetimeBudget(w http.ResponseWriter, r 
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateOnetimeBudget(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBudgetPace operation middleware
+func (siw *ServerInterfaceWrapper) GetBudgetPace(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBudgetPaceParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBudgetPace(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7570,6 +7761,39 @@ func (siw *ServerInterfaceWrapper) ConfirmEntry(w http.ResponseWriter, r *http.R
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ConfirmEntry(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetForecast operation middleware
+func (siw *ServerInterfaceWrapper) GetForecast(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetForecastParams
+
+	// ------------- Optional query parameter "days" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "days", r.URL.Query(), &params.Days, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "days"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "days", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetForecast(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -11505,6 +11729,8 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}/loan-schedule", wrapper.GetLoanSchedule)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/wallets/{id}/statements", wrapper.ListCardStatements)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/card-bills/next", wrapper.GetNextCardBills)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/forecast", wrapper.GetForecast)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/budgets/pace", wrapper.GetBudgetPace)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/categories", wrapper.ListCategories)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/categories", wrapper.CreateCategory)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/categories/reorder", wrapper.ReorderCategories)
@@ -13365,6 +13591,143 @@ type UpdateOnetimeBudget503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response UpdateOnetimeBudget503ApplicationProblemPlusJSONResponse) VisitUpdateOnetimeBudgetResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPaceRequestObject struct {
+	Params GetBudgetPaceParams
+}
+
+type GetBudgetPaceResponseObject interface {
+	VisitGetBudgetPaceResponse(w http.ResponseWriter) error
+}
+
+type GetBudgetPace200JSONResponse BudgetPace
+
+func (response GetBudgetPace200JSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace400ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace401ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace403ApplicationProblemPlusJSONResponse struct {
+	PremiumRequiredApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace403ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace413ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace422ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace500ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBudgetPace503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetPace503ApplicationProblemPlusJSONResponse) VisitGetBudgetPaceResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -16671,6 +17034,127 @@ type ConfirmEntry503ApplicationProblemPlusJSONResponse struct {
 }
 
 func (response ConfirmEntry503ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecastRequestObject struct {
+	Params GetForecastParams
+}
+
+type GetForecastResponseObject interface {
+	VisitGetForecastResponse(w http.ResponseWriter) error
+}
+
+type GetForecast200JSONResponse Forecast
+
+func (response GetForecast200JSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecast400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetForecast400ApplicationProblemPlusJSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecast401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetForecast401ApplicationProblemPlusJSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecast413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetForecast413ApplicationProblemPlusJSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecast422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetForecast422ApplicationProblemPlusJSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecast500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetForecast500ApplicationProblemPlusJSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetForecast503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetForecast503ApplicationProblemPlusJSONResponse) VisitGetForecastResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -32815,6 +33299,9 @@ type StrictServerInterface interface {
 	// UpdateOnetimeBudget Replace a one-time budget
 	// (PUT /api/account/budgets/onetime/{id})
 	UpdateOnetimeBudget(ctx context.Context, request UpdateOnetimeBudgetRequestObject) (UpdateOnetimeBudgetResponseObject, error)
+	// GetBudgetPace Each budget's pace through a month
+	// (GET /api/account/budgets/pace)
+	GetBudgetPace(ctx context.Context, request GetBudgetPaceRequestObject) (GetBudgetPaceResponseObject, error)
 	// GetBudgetStatus A month's budget status
 	// (GET /api/account/budgets/status)
 	GetBudgetStatus(ctx context.Context, request GetBudgetStatusRequestObject) (GetBudgetStatusResponseObject, error)
@@ -32881,6 +33368,9 @@ type StrictServerInterface interface {
 	// ConfirmEntry Confirm a pending entry
 	// (POST /api/account/entries/{id}/confirm)
 	ConfirmEntry(ctx context.Context, request ConfirmEntryRequestObject) (ConfirmEntryResponseObject, error)
+	// GetForecast The cash-flow forecast of the days ahead
+	// (GET /api/account/forecast)
+	GetForecast(ctx context.Context, request GetForecastRequestObject) (GetForecastResponseObject, error)
 	// GetPortfolio Portfolio
 	// (GET /api/account/invest/portfolio)
 	GetPortfolio(ctx context.Context, request GetPortfolioRequestObject) (GetPortfolioResponseObject, error)
@@ -33594,6 +34084,32 @@ func (sh *strictHandler) UpdateOnetimeBudget(w http.ResponseWriter, r *http.Requ
 	}
 }
 
+// GetBudgetPace operation middleware
+func (sh *strictHandler) GetBudgetPace(w http.ResponseWriter, r *http.Request, params GetBudgetPaceParams) {
+	var request GetBudgetPaceRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBudgetPace(ctx, request.(GetBudgetPaceRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBudgetPace")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBudgetPaceResponseObject); ok {
+		if err := validResponse.VisitGetBudgetPaceResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetBudgetStatus operation middleware
 func (sh *strictHandler) GetBudgetStatus(w http.ResponseWriter, r *http.Request, params GetBudgetStatusParams) {
 	var request GetBudgetStatusRequestObject
@@ -34217,6 +34733,32 @@ func (sh *strictHandler) ConfirmEntry(w http.ResponseWriter, r *http.Request, id
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ConfirmEntryResponseObject); ok {
 		if err := validResponse.VisitConfirmEntryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetForecast operation middleware
+func (sh *strictHandler) GetForecast(w http.ResponseWriter, r *http.Request, params GetForecastParams) {
+	var request GetForecastRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetForecast(ctx, request.(GetForecastRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetForecast")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetForecastResponseObject); ok {
+		if err := validResponse.VisitGetForecastResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -37593,1078 +38135,1129 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"5L17jyNJcif4VXx5AoqpicxivqqrMrG4ZWUyq9iVryaZXV0zrE06GU4yJoPu7HCPzGJ312H2oYNWusMN",
-	"sCfpdnckzOF0e9iDFiftaRcSoL/2vsn+OV3zHQ5u5h7vIINZj56RBpjqJBnhbu5ubm5uj599WxuJ2Vxw",
-	"xpWsHXxbmzLqsgD+bPXoRP/XZXIUeHPlCV47qPWmjARsJAL3gSRSBYJPCOPKUwui6GSL9AJGFfEUoZKI",
-	"Of06ZAfkhrG5/urOU1OipoyMxHxBFiIkU+G7W33eVoTTGZPwY9T6LQukJ7hD7qbeaErYLQsW5C7wFCNi",
-	"nHiUBNSTTDqEctchYxEQan7pc+iSEunxic82zfPPWj1Sv6O+z5SjiQ8WDlEB5XLMAofMhVQOmQdi7Pls",
-	"wyGUuN6ESWU7pVzesaDP6/3a7uaT8eNHbuPx9uPHe6PP3Ef7/drGAaHcPESoLwWRU3Enyd2UqvT4xB3H",
-	"4UjiCsKFIqMp5RPW53VKkLwHkgypT/mI6dEhrQ+knmmcME2dpveBJDRUUxE4ZDAVaqCnggxmiy+FYgNH",
-	"d9vnZkQPJJn7lG/AdAFBZnjYubSrJCQjSogt0mXcNQs6aI83z6gaTQdECcJcTxER9LnLfKYXhfsLaNAs",
-	"HKywpHeknvvFk0TzHQ2Ye0Ao4ezOjpO4gkk9GX0esHEoGYwbesLpjyZGT8CGQ/RyI2XngrMEeQGjbpJL",
-	"gAhv3OeeknZ9cMzuFrnghJKR5l09QeZXT2lCdROaQLtuh0Rw4LC5TxfMNQ87fa4fFJzBC2MvkCrqhQaB",
-	"xzSj15wae0Nnc5/VDmrF/FNzanI0ZTOq955azPWTUgUen9TevnVqbZfN5kIxrjqGgPweHaggZANyN2Wc",
-	"qKkXjwcHI5UIIrr1tOoZpoHvsYAE7OtQM0O0VSWdsT4fRN2OFpsv2GJA6lyoqccn5I5KO43YmfJmbOOQ",
-	"0KFkXOFcJWcjOwua1tSYGQ9ntYOf4A+vndwcvHVqcxrQGVNGUD0VNHCPqGITESy+CFmwyE/JBWdkqJ87",
-	"NHIEPsAwRajl1VbNqXn6ya+hAaem2at2UBuZdlMk/k7AxrWD2n/3MBaeD/FX+TBFDSwZfNOjk1LS/AVs",
-	"YgmMstCTihNJJ2VUKTpJETSjb04Zn6hp7WC34dRmHrcft50CJnoauhOm2sfF4n0Ivz6QxHOj/udUTePu",
-	"Pbfm1DSreIHmP71SSWrGIphRpZ/j6tFeDejxZnpVY2o8rtiEBQlyzgTXBBdR5DN3wgIy0084ZFvv7u0d",
-	"UpcMN5uYs4Dqx0H4301ZwPTeHbKJx+VG2RxCa5XHsbujx0HfmHHsVBzUK0aD4jEtGA2sTEuOr4xc/fw9",
-	"qX3y5MmTJL1PGo1Cki3XljGG3QufkDWO8FA69WaeyhNlfiVzFpA5nTDDG/uNRtks+tBQkiKXjWnoq9rB",
-	"tp6V8kncbzSqUtv1+IgVT+GAszdqYNd9HrBbT4QSiI9FZkDYbK4WwM3xYaKfAWlNxqHvE7ngo7JRSiCg",
-	"REDsJFY/IROOpjTAPSjzpD8Xd2RG+QJZFI+RkX4BlRutRblwGNhjY+LdMq5Pw6W7TxavxKNl67Czt3oZ",
-	"xGzGeKl8G+HPn5CLj3Fkq/aXmYAfYp+1tGZp6TvxfMWCkpNK66Aek8jCWo8zL2m21ZqVDIeb5juPyVXH",
-	"atutvTfZZdNpteVPOoeXuBOWTuHc7Ja67nFDTxzopiPBx14wYy6pj6kv2Yad67JJNO0UaYxDIXxGeUxX",
-	"j04qLWtOBQE9+yPpIUgZe6MqkXYHd5IZmwk9VYp6XBoq2RtF6iMq2abHJePSU94tKz34vy4jebtRmWZz",
-	"W1xKtzI8aHeLeUdm1x1UGDVlQfS0Wf9DMhRqino8ng2l62DarsYKizlbSrjHR2LGIvrYmznjkq3iRuiu",
-	"qpYcERKT9RIudmvJHrwLlhGEv76nhDn56iQQszw97e4F2dvZ/oyMhBvZI0ZhEOgrkubPWxYo5pJxIGYO",
-	"CedzuAfK0p2kn1sqjeIb01X3uKbvQEqxQLf0T3/S3Pzx62933/5OrYhhT77qifvTr0QV6pWoSPuLzsu1",
-	"aC+c+16kE7l0EdmCtOpF6qCBDJQYbKyY6QKWcKlihWQkbr8vWMEV7ozeMAk2ARUs4pMRzAlE0jEjdU1i",
-	"u9U7IVOl5nTukcyNmqDlbcPYW8Am0ucB5a6YkRu2IHVKrq7axw6RdLGBihajoymYJkxP1qCj7+zwTvxU",
-	"RJmntvr8BVtIQgO8Pc3YbMgCY4/STdywuSI7e2QqwkBukZeevujrR2cHfb5Z0EP0jbUe1GdMTYXrEH3e",
-	"QptD4S42jAVA5iwkfU4InVCPO0QqqkLpwAtoxWr16GSgZZIfusx1sMvYIKE2rSHkgIDdAw1bxpqlWzaW",
-	"isNi4ilH2WtptzTu7eyQQfu4dXZ50WudH726ftF6dd1pXXVbx4OCpqaen7T82NY8SaTyfJ8EIef6WI2a",
-	"bzzRtOV6aJ9fn5y2nz3vDcxAO3rlNptjxYLBgVlHqj/pK24dGU1v4RmjXILA1u2qKVWHhOpuyODo4vzk",
-	"tH3UG2hy6FCESUMkrMZMMv/WmFAjPraWODJl/nxjq89BBstwNGJSjkOf1HfevIkXVfOTZp0DaACHr8kg",
-	"Y+r5zI2MRGY5sC9PyT7H7oKQS+SCLaJ3+A3Typsx3mlhH3hKMU6QF3Hq4dyjI7j7U3Mtgb3gECn6nKbm",
-	"ixJfxEa5OiVuIOZzTZngnEEjDqFEsuCWBUi6VPiEnXDZ10fjzFMbxv4nEybh9OzBTS01D5zpdvF9LVqR",
-	"Ur1mI7bV5y+NLUo3iMIgY9y4E8GN1MP0FKH+ne7c9dwtcir4BAnmZGd/Hy5mdKRYIA/6fK/RyFrc9oeN",
-	"0Wdsh23ujrfdzb3R/v7mE/cx3dwZPxpuswZ9MtrbtrITCYmFZ0Zqld4x9/dXa1LtMRhrSy7KuO2Rv31P",
-	"34t9KhXYk9PW/7oW6HD1eNbqgT0YvojXBcWeXjoUkyLAppjrKfQX2J1gzYEFDoMNZEpj8yZg8kZLdp/P",
-	"qMuseTlJGe78KTAmVdb4fYjK3p0nwUoVCYTtnT4fXHZaRxfnx+1e++L8+qTZPm0dDxJ+EziflZ2chJyz",
-	"u4rUs2ZvlKt9PmPBhDnInGYwoykb3USnBnpW9C4WnBGp2PwA2xF3evv5YnRj9JnE40qg3Ru5Gg+LAibG",
-	"h4sZGM9GWBHzGFjtjLhJeg3035HrI+lDIPVVziHiqUN0DfE+Ny4f6sItDNZ/Jm5BOkP7SogNByRfzEQP",
-	"pPGTHKAnJ/bxoHtHz0ufM18ytD8WuHA2Yomadm1skcHvDshMbwatRvBFzCqU3DF60+earPrg5cPBhhEj",
-	"5unKPoXi3WzcOeUXop294p17LjhbvXtBBoKzD3gEt/FU+K7U8+N7UsF+HfzuYGOLvER3RbRr70Tou2TI",
-	"YPP0ubHauwsHxT9Kabt7dht7uE24gIe2yJHlDT2B/oLUOydH5Mn2dmPjgOiJhJ3rTbgIrGembIpiv9KS",
-	"i2OhTa09oxNWZp7w9I9gnnASEst1AyYlGYRzX1AXXAfQysAMlb2vMSMM4ck8sWegB5ZRG2mJn8qassQd",
-	"ALZDooThoMgfgArTgtFgsNLq/4Gs/GfilhVdr5qRVom+x3FC1dbkoksbvK/gPHW10H0goxvuTNwuMZ1C",
-	"n+8zuedMvRSBmlaz94J/yuNKknrIPUXOLs57zzec1JGEa6Kl+H0svnqml61Do/KIrniRo+ASyZ9bJwup",
-	"m67BCqO/vmPshtT1v1pjpwF4Ls8Ed+milJf0ZFS2eKQITFL8Uve5ZAk0TdkVeNlqvcgsAAxg2fzD2Eqm",
-	"f3epxf3R6um/4Ex5M7bcsajlqH7q03sYL+mkwCGjvyU81HvSiODtUlOrbqB47pZybqPRqOA3uhSydNJM",
-	"eMenmqkvQm90s9Ss/rV+4pMb1ztMM7rHJ2VkBfaBT05a1/umgLnais1iz2S5p+6bEr7aaaxgrNV0Kark",
-	"uha0e9snV1vRgJ6iw7Jn9f+8Oc+afTbuaXmsSNVyN/0P6JLvKjG6KWN5qX/8hIzeo5NngQjnZfToS8pE",
-	"P/BpaVpCzqckZB3GdiJ7ptVa9f4aLOfydbi6F1C39Oah9I+fcmp0f8DJK/1lQFrs4AEOJ3XBWVqFflAe",
-	"1gOvvKfTx7r3lkwg/P4J5xC9Y2UERaaGT0VOtbim1EXNcjp8Wc7qRqhWEaI7lYToWz1uORdcMgwXpG4H",
-	"zbL600hwxTj8Sedz3xuBrfXhPBBDn81+9FOpB5bwYOk3XN3Bl83T9nEzYaerOTWXKer5tYPaQzajnn9A",
-	"ZqFUZIiGnk39VXTBl+FoSihGsf4T0/rWCM5YFgQikLWDn3xbmzEpQXWt3asluDPo/WYIqr19jUzApGq7",
-	"tYPa/nhn9IRus8+Gu+7e6BF9zBrj7eEO7B5wxNQO9mBSPQXmpafUJXbyoqkGj8LB0Kf8pva26nXoEicY",
-	"16dIm4v8JzPqaxbQV+QAYkmZD/4Aj99S33NJfZBbigGGBZOZCBiRczbyxt4I3SRpk7rmSy1KIF5PLt6L",
-	"IZ5edV8lecA6lqaM3i6iAVnJRkcjEXJF6hOmntLRTTjfyDmLDsESi34RRShE1tbWX8CdJ/EC9oQgZ/pW",
-	"aVZRfrxlbFYb/xAG75CAQVyyQ466XxJvNhcBRsK90X859nkTbO4Jnp8uUh/oNRhsgN0aHEowgdHcgTZu",
-	"GnL0/R6txmhK3OrzTsJZlPK7EclGgrsSTdXQFBzlpl/dyYwuDDWK3rANtCgmsikSzeXlZtc0H3Ll+amm",
-	"05PH9EMmjcCniuFlP2GSXCa0MTKOj31v9H6Sz7oTk8wOa2oEk15dP2DUXRCPk1Deh2cbCZ6NiP4kEmdk",
-	"ejOJEGDsR00EHA0JZ+oSEdPnORkDKQY8IXvAJ6QwcoCTXIS9k/TbalL6PM2TmFtCFzLhZ0y742/YIrdJ",
-	"si7k+zGqEuSOQoj1WI8fmoQdWEZKNtohS9bGmox8IoKh57qMvxcnn1x0nraPj1vnSVYGRx51NQlSBVSJ",
-	"QMLuDiVD0RUt4X34ejfm63gMH42xu96EM1dvw2GowPNEfV/cASNHg8fTcnDZaZ21r86uO60vrtqd1vHA",
-	"pFKddFota7mGbA7zYDwP9zht0xE1HRZKTGS591IWR2rkRFSWD++o1AvrFsaC3Oes3YnX94rPAzHSGtzQ",
-	"Z+TIjOyjrXVZsMoBcm0+hUePHQLOTUQF3FRt3I8ROdnomHRkjwgwsGeLXElm8ri00EHGwaQpeE9LGb3q",
-	"Whvl1H+/lT7vtTrnzdO0rkVCzt7M2Ugxl4ACTcQITOPuIfk6FMqc2FatdDGqMmBau9CSy7vHau8nVWM7",
-	"NtJFz2RLE/ExtavkiMfU88OAkfrAzs7A+vipllvgv59MmEtC7mrtJhrpwDEOZTkVdxz25rlQJyLk77cf",
-	"zy961ycXV+epLWikiJZDY+jhHgJ0L57yc6HIiWnnI03zucD7FfrxHAxyJ0PmCz6BY9BuEDO0+iAa+GDD",
-	"zuaZcL2xV5Sp1yt0d0PEAzq7TdCz8adnsxwhEOIw9nm34L2dRkNv3Ci7zwSzWF8kZiNKDNbHBF5s/qAw",
-	"/dZElJiTHnQbG+4kheEdzu5sAJJuwgb7uSW5s/AmNaErqU77PJ8UO6M36XCKgYmnGOhbbxS3LmYYADkR",
-	"xamyfY5x1PCNJ0nA9Ndu9QxakkmgjUJvPNXnSggcsIlH2LFhV5USqvUvJLW2QLO7tTQZFB1bC19QtyfE",
-	"KQ0m7L227GXz1elF8/i6d3FxfdrsPGulT89YegJjakVIr/12Y+/x/mePyHChmLzHht5OaETmUkpamFCu",
-	"L6s4rE+i+aeGldJcHkgCiWOkPshN0mDjEA9YjGvRR1/0noyVfLtJIadak34ZgC7t6edOIELy/RYvHziW",
-	"Xz7c/yYOE5LEUvFVNhwIN8x91jKh/STHR8wAP57uUxQ3l5RnS0adSGrHwLK6kel97rJbb8TIXaD1B09t",
-	"bJHzfNbzYRSinMEvsJ55wZmDUW8QotjnKOrjJHMu7kjdJP+lIwg9SSaCF5gTKoAz2O71oxUEScBmXjjr",
-	"RBbi9+PF1E0ip4WPGVVaXeGMuTJxo8BDVE69+W/+1aqZuhiN9OHkFl2OtMzI3qw2DrMXzDmVCBHBjPDx",
-	"AjhlQFR0mFzw0QdZmk6r++r8qGRlokRkzd3GHmdjnzEQNwykCA4h9xQDS+PINUxZxSfuIzoSqvQzwT+y",
-	"yLdHd25sZES5FtU+xlRrdUz4+racmThjZIzD4nDm+rxg6jyMclRiNpRK8KhbT5E7BtaTmbiNRBOoZXp+",
-	"h2xCOVgcF4QGrM8hL4Mq4jN9UXvSIC5dQKBsd8VymNuXvph4I3bF6S31fH0pfS9W6rY6X7aPWtdX580v",
-	"m+3T5tPTVm6jS2/CNz1O8NaoxRnAnAg+9iZhwNz73LkS29yMiCSH9BE3vDTdpa1ARorlxkaQm/SXQ73I",
-	"dDRlLgm8yRQkfp/XBwVTWO662Dggl0KqScC6X5wSNwwwnYSIUEHqO+V97rkGi2ceiFvP1ap2hPhxSEw6",
-	"udV3Asq13FHAckldBwzcqPBAXguGeNvRaw6fMuqr6YLUB732WeviqjdwMhbz3cbGFllpUDdKOWSLfxBL",
-	"pLFDYhrJeibFnhBnlC8ix8h7idlmr3V92j5r9zIyVggM6jM5MVQpvVHlIYGJgi3sU8WC3x43T88OydAr",
-	"IQMjPTwtPxMzos+/YKWvJcEZ7+VKQUb2mTLZwnFOTiDCyfSevKKofxGqi3FHHyTvxSu9i17z9Priqnd9",
-	"cXLdaZ6n712UKN1X7DeLoHyGbCG4G2cjzMCfps+vKRxZ//Wvnjg7O7vO7mc7TmP3kfN4f8/57LN953Hj",
-	"M3In+MZvl3WzaeYhOQkoeOs0gZFFZDhDowfGHiAYGIbc0DjuVJrUeYfQPudMkTsR4NNzEaix8D1BUIw7",
-	"kDZGOdE0uqHPNlbPfZ+vnPwDMsiv+wBNdlbQom0lSq/r87uAQjYahqwSj0vFqLtFWnQ0tTTEDpjIzoO2",
-	"XI+T//pX241/ur0P5hfwcoC5SG/ePkcDzYzUrfJiEk2p65JwjtM+psGhyXziEyIhR3ycSnMfsqln0olg",
-	"ufp8Bg6uKM8JmMUk+TVtvg+YuFJYWTaqwSy6OVthX2G2xlundsVpqKb6vBtR9Z5q8dV586r3vHXeax81",
-	"MyJbqzBgIRcfyAO0ndxDaHPyvvmol+PM6AYHWsOVTErru8HjHT5Duhp7M/eMBnMHNjYIVLMzAcu3cdjn",
-	"JiXLKnmx2cOxmZigjlBf2k7ax0SJG8YhzewObI91av7QV6A7AO1DQxoJ+Q2YA228CzKIdSluRGwgw7ne",
-	"tcw9Y65HAVTg/Xihe3V5edHptY6vz1rH7eZ179VlSiZLZngck5Qlwfi0A5LsCDq4xz1oP8ke0dAIjI30",
-	"EGPhExnDHkgyg251f3YTWoS7hCMbtnh9UDxxYAaPqIMDvKnvvphuVJA5Y6/UVGYvyQbva0bqXFhrLKZR",
-	"gft4HmialIdhXpjs6TZVLmBy08TRZMwgTg1jpA6+rfHQN/cjjJPLPem5hUFzWV3BBrV9m29BX+5XLpVP",
-	"+ZfUD5l9oRkq0WGc3RXBe+AjLdi6csmwVw5ON3MZCDccqdK44wDM4fqRNHaEIjIcRs87xBsTyhdblbqF",
-	"BJeK82rvNxW4HZ6LpjEQuNmXvdQRPotesDtz+SvIzV141rz6Nhlv+RMMwEQOM2xhiIm6MEyRXcf0gmQZ",
-	"ITEV0RQ6CeaPARTF8KdspPSQmqAqFG09LvgmZxOqvFtmNQrjHR5SmQAIgSykutZktpL5p9s7jSyKGkaT",
-	"phNi4v8lwjcbRevcDNW0wyRkRHyb2eFwkpRwqDnM4JFDIhMQpk1z4oLsOiBPGQ1YQPpho7E7gsfhTzYg",
-	"dYT/xDAbBi9TMhLixkNxk2PgUK7mxytpAmiTrIEDMQ0ULhjQvFxW4nlEA9ckJGtBmZeK9JaqsshdOpTC",
-	"D1WchJoJuU6LXFKHuDmXDBdkMGEqkarqkBEYO/rc924sVfCS3MBrnQTkXV/iUZKzWui+vBGYiA0th2Sg",
-	"BcjAGAw489SUBVvk3NpLDVGekswfGwfjHBNspfdNDCtLXKZ1f4hkgbkwKdQfXeQXiQMjBsyilK+8TV9L",
-	"r6Wn2Cz9xzLOMzz0NtYegoAuQJaa1nOB1vmxSZPqVOFR0NwrTVl2ZmA0TpRyhxlS2FzRFGH0bPnmiIyz",
-	"TuTy2d4iF5wRnBpw2QHQlusFCAMio2uQUW7gooeRqn0+8W6Z3NgibaVV43CG0Cdizji4eTCoVP+QAAlI",
-	"XMbq1GbCg3MwYNSF2x02jyHjdDQCY69xeqMCRl2thoN5CAwoSCCAONheb/XRA45oRBgA1bSvZXXE/1qn",
-	"xminvUaDcDpDsDeGgdVbpMPGTMt4hsMaLsArdhD51J0+j1PtRJBMB7TADMoicznwd4QQaJEmEviGc6qV",
-	"hj6v6/1n4oaUmG/67Jb50YOH2desQpryt+kvN7bIqZ4gwAuQsJT6BmvcaTced6U+0Di7I8D/0iAesTks",
-	"hB5TxCQHZCCSaa1ygFeTgQ27aQNOmhyQEZ2xyJcQZdaJUTjTW1DL0ahRNPlbLBvd3Iwu+nzILMJbGtDh",
-	"2xraLDAdgJqDe8+cnRE48UHt3R/+6fd/+y9r8XeXMLO1Az2xb19H34Ps+Mm3Ntsiem2eeDzaZAb5rfbW",
-	"iV/45c/f/eFfJF6Im8i+9NqpGbtAinijIyRpt21maU+MyigelkBIfDqo7TR2Hm1ub29uP4JJQ7dOB37D",
-	"5zwuFfV9vQ421x1/mLGZ0B38wZ//+l/87Pv/9Hvv/uDPtUAWyhsDxBc+JQJv4nHqW40Jv7W4iwcA0+fU",
-	"FJ3oIb7OTYFjMOhgJL/89R/94t3f/vX3//oXMJ92OvbTk4E9FC3iyknY2b/vJABV3/9PP/vV3/z+R52E",
-	"X/3Nv3r3J3/x6//xP7/7s/8T+SO9k1J8srtvNUREgtjedjA56EAPWL+d3p2plx/ndsiyiWXcPU7O5c7m",
-	"zmdxRtK7X/7i3f/xd0RT/sf/CtX1QGWfb8B4vrbZ08j0kG1jZKWZG5ylmgroLcPzzMJCFgy+eInHjEGC",
-	"NuaeQ35vembLFlaJHCO+dmpGNEFruFKGFEyUOA/xnp5kQYVXHPOdLyhP84b+5gxcfqlvUrynv7mkixlL",
-	"v5bkW/25qyc74lfKQ+rrztH6ZnkvEmaJoTk1fSJ7fPIUjcPJC8ZRs3OMmzA9xtr2dmNzZ3dvc//RZ4+f",
-	"NGq/4ePNLHp2vNv2imVG/bR5/qL29vXb7J0gOmFKsVb8hTGdw1kG6S4Ixa7/RGxI3FaQ1FdFG0WlDXeu",
-	"VuJm9E0b39tO0RwpqcnjKwcDHv1mLqteQETgsuAQHAIRHnGscMDFrkDRsFceBJdbzNmaA4px/ysMKToc",
-	"v12nC9z6qfZ3GiUdZKVrIUqyjSG2qK9jo0ua5E2to07RxulobRDyO0FvidDq1yA+RVF6FE8+2ykaRFbI",
-	"rzVZKViS/KLke0sL8LX6ipEzqnSUOBfW6iXCwajSCZ42uVWPIdRSu6XyWvbo5Jxml6+EyRPHW46OCBB5",
-	"uCAugDYqCNGVmL8HmvKMuutuQttuAX0FBEbHXyEiu9HhCV5iDxEgZgksx/LE6cQBu9aiY/L36hXP3KTt",
-	"0OJuDUukxGksiJJcmdkKTnRKJJe0/DpudlzRpTx1oNjyMwZiOr7wRTFUHlciZWDOFsvIGLgi2+bSabUV",
-	"R1jycFlUWw3L+1ldstr2HeeWKVFiJtOkY4dTPtFHNHCPFiO/wD40R23jmC5Sjq6d/WUcvLuShU2zhifX",
-	"mjGpqGJFNG2/F02Z+Uz14iSnIUv8smmNOSI9q9a8V33U83X5w1JVWR2IgNST02CMiwaW3RBRPmJzpfi2",
-	"dD99OKP+etvNTMm9d1vy3px37VWDIrcXsZXQK9kL+PIOG5tPXn+77Wxvv633+1v24+O3G/99IQ0F9/hv",
-	"q1ZK2Sk1cScWBq+NKz1dAszckZUgDYW58ziL/LvStJ41MFSbtP3UpO2VTVpkpyjymFoFqYK2I++9L2MD",
-	"yH1PiCSvRWdC1Kyz9ASBNY3PfbsVcrOe4dwibnMSFUei5V8hUWw4RgYcLaowYU9+jxNqLOyR1rVFmvar",
-	"BP43osjgbcWkaZlGBod9bs3i4LZD2/qgfX50cdYyz7a+umydd1sDW1YyNtPaDuJUN7Qzg1Fd9vmQgZ3X",
-	"F3emGgIWS3Gs9w0vjXcC3pJb5AI8AuACS/oEiEWjsU6BPq+DUZ9EJusZXYDZGnveOIiM/daqT42lf5Vh",
-	"HyN30bKPhmVTXA+nr+YkrHQ4SzWnZmYoX3vPqb3Z1A1s3tIAU4QOfmKWUr8WtwRfXc3n4JQ23+PH1zF3",
-	"pK+CVe+mJrAvryBS9UFVwpmFn630jppG8QILg4y0+r1XjAbFsQIGA8li1a5UAs9p2QzqZbJQ9EkkWsv1",
-	"dhck0WqlZjOAqU359rPmtYTQ319VN8cSmr6PF9wOMhChmIvnKQn3Q+lY81P2vqAlST36oE+PDRi179tH",
-	"5Q9yVXh/3SUyTVdQPaxqulZJo5Q9uwq0XIGOGZ1IcVMx5cuOp3KWTlhTluikSx3e+NQPsGZrqVFrXyd+",
-	"S3SW9PXj/jpLOYt0kia09+MQGipxKWSBSHo5ZSAaPWVqtEKyzMjoUQzKGdh6blH5LskYGWAMVkQkJP1Z",
-	"dcZUPzCJ7p4ypUM4Eb7LAvtUXJ3WnnYQSS0gdjo6/zLAt4bMqCgGOqNjiongEBUfeauT2JTYJqoKeW35",
-	"U+8jF60E72Os+Mhb8bdva7lgBoFpWbazxhXVCZeNPYMwlFQrDkkUz8FNEdD76REr744Zk2+BSmHNlWTI",
-	"1B1jHFR0YxDNq0OAuwAxbYDIiohvM336E5/RWyYR2GKgxOC+GkUsdiobFWKX7wo40jFjmJg6FxJT77E8",
-	"TmNDL9HASKioAK0IXI/TIK7x5ymbwqqXl7mEytRa6g62SE9fciLrvcWPMaVjUHossZE/yYAfN6qYJsYG",
-	"x7r65lxn6yuxTtvFt/NoHxqobMDsNSdZtH7ley62p2Z4Ku2iTml3j/ZW7ZeM4aS5+WO6+Q3ZfP2jQltJ",
-	"2tt9T5PfZv631cs7siZs6vsXY4g/qOJttbbvt6/z+WJHzc5xDBoTGYUJdEXqg6SZeOCQQWwnHkSRanO6",
-	"QLQHiMIbLuBEBSHomdL6VnJsJMs3p4UfOS4zMYwEVwEdKbKztU2m9JaZF6LTnUhMW2RINdYKM9YEQxR7",
-	"40klnUSRKAwIHIRzzZjIVgOCeVh1i5+KEFnoBRw8NNLw4bfe24fQ0cOtra3BRlFk7Nt0/MM9eWS7Ck8k",
-	"oypW1NYwbZ1Gb0TX8WQgxjJV4tH96IsiOj72RKxhTt7JG0a/+6fbjYb+trHMVJqIP8mfSStP4lywSpHB",
-	"dX0dKxvVskKg23t6FdUM94bWyorNMGk9K0OIk5HMqX2RWLMUH6f4MTnhaW7KT2ZGNhceI74Y3XQYlUXO",
-	"7JfThQG6AlgCrIAOmaymrlt90GldXnR6XS0Ku5fNM0TotvZC82PNqenfKpoGO4CupwfandMZ2v5iIqNT",
-	"5v0pdRC9DvDY0iljgvuLgyh3AMCZ4DoHeC0BRv9CRgEmewBYA/ajpbCJ006GZOPraJhNm1QzU+ToPl+v",
-	"2jd63iZi00ZoJZZQT5bQB1zi0pU94iCzwsHMFJu4Z2Owk6unZzHknoJ6jfQWO1beXFZcyKPE+137fg/e",
-	"z5JZsqqGViDV1DEj9UFEl15KJEz/pSnD6/KqBfh0Y4wslpXdo+V+z3bVVJLKOSeRtbpCYoY1UK98tChj",
-	"JVW3fw0zNUwfCscE+H4izD0d+Pr2A9hqM+SvpO5oaqEcsqxrgArh3ovPkvqNp2+BT6+On7V6mlcHeGMy",
-	"JXaliRkig+PWaavXKrgreiu1GiSofaxJ1N3BjBlux44rsrZh3tdwmlbr9WJugtRE4Fab9dyEA8kOso2Y",
-	"L5/4oGBrxfmg1SKl4rag2ls+0ylDn2l/BV3YVo64YSQPPvDulHNWWZ7cdydn9q0Zi+17yYSI+aJ49+or",
-	"rynYuN3AG/CrKFRfX4XP4hh+JeKfcvs80dD6rre42zXdbwkK1+/Vjuf9XH4R7U5iDqLGYwJXrU5xquxI",
-	"zAvxZ6Migza8O5WdFIXeKRpooRf5V9dN6TPdl9MeO4HLxP5K57DNEEV1TitykqlCYivEwayxYQM2Yt5t",
-	"GbgvwIFB8ZLYhR1Vxqk0lR9sm0f2qYjiVeuxzoloIjpS5+K1Cbz4oY5H0/9ap6ThxI97Vtrw9/uemPh+",
-	"FUWqNH3qH1SQBLR06kn1vknUcSLBUtUC2yonBSfwg8ZU5mb5vSob2/ZWsFgmyU7fa6Dlj8dxK65QK5yB",
-	"PyS7vtfNqRuBkLyHGspyEVf3OBrH1euJZgP1V3q58Ig8ZWN1T+Lus5lxatuKzYqwEdbTBGbU4yYeocJ6",
-	"rKPqq4rVJdee85AjDzH30146kk4yi/iQuYgkZzRFaI6VU6yzahfBUr+fIQcpqWzGWdvuY184L0WPAnd+",
-	"u0TptBOVB1qIlOQypIV7KsxzFoxYkaIOK4kGSvMMKI0zLMGmBETzuWzkzaif1uChXIRBIJKkkWZmESLU",
-	"bwllCJCY25Np0kzjPtRQnGPQgoU+AgrELQvgh4p6evX9nNkaETtl7GspNkgsejLgrmCn2MUo3wjxKfX+",
-	"RYqd2hEN3HYcLN71vVGhXd8bTYnUP5qkr0SAOZmHwWhKLR6QYjPiSSflSrX4IxjqG4PRFWGLZTJ2wmKk",
-	"OQCK0vTo7WHCJRyyDb3FMB51DJBFHBgMktJT7bJgozgXcKkKIkoCa+z4H0iL7inGKMVlYS8rOIpbn5QY",
-	"F7KBXrKu9X8XleNlCYc53PJGFIsKLEY+KwDb84X0+MQGkRYkUtKFQaKO3PC+kEySuqdkdIptVDqy3JCV",
-	"d4SLZnz50G0c6Wao1N9W6qiKroPgpTbyLzNEkCAYQpSmZB6wW0+EMklStcFHmk2BQcQQQbmb2lvA41Go",
-	"U0SeA8GGMAxlRlQ50TbFP2W605x6BQfUUWQRiSOI4hxPGrhAj1u4bIrhnMYAs1uFgYortaWqq7b28kSo",
-	"VwWiBpGJrYCTD8zxJrPnTsDGIXdNTQigzQSY3sv0ltiZ8dZJ619ItFkwZ8ntNb/slS12L6embikId3Cc",
-	"2/zzeO4fSFzVxIygooJT4pAGAtITekc9ACGmJKCKVTyg7VudQunRjOJ4xyJg3oTHhxKWqow61SLLJktB",
-	"/4fEU3ZMDQM9Hln+ilnULZVgtnIVsHudJo8G3KkiIIyOppqZPJjE7FavxqrQT5kKaY/aaL1mDGOKK051",
-	"gqgqsiSnPmTZ2BLr5KLtkj1llnglC1uTUAZC3v4sHahsJlVaBEWiMjKJ/CRzAhq8nsbm7nZi0yXgqvZq",
-	"EXKPfbSxHQvfJBCQ/l+WdQ0MTBIcqPFkc6dRS6zq9k5uFawitIN6yO7bJA7V5j7YclZ2pEndSXW0l+kI",
-	"EMecHOBXlZZhvuKW94tafm1PFgs8JbINGCG819jd3dWPr3+kFR1nywIxYtyC5KVK322g5ikWdYmBaAxS",
-	"zWA09Xw3YHyg93kGqMaTWMOlCNrYvFbZ0tENh0lkmuzIPgCaceI+eo/roxSBuggMnG8VbMkKwV1RxP0S",
-	"ON6iFHkQMjFBTjzbxeIEp7Waq8Q+bd0kR81e69lF59UP4CGxXVeNjrHs87EcIzF/ru8Use8WW6sNWNaJ",
-	"EG4BSKFzD3iHUzCypeEdig7SZiGUZUGYcGVLzHpxo2ttk6XRj8tmXQvNAtN0GrBrqXTSDcQYXtZUrZen",
-	"mliy97SKBua1TK7r5UOmrJr5FOvEnCyb0V7A3hvut1zeV/ZVlcm0C54AXfWpAgUJnj0gA71dB1iWHg0n",
-	"JlHIYO0mpJytAgshfn0u7zw1mkKIu22lTonr6Z5nHoc7Ycg9ASUoJoyzAL7qHr8wKTkm2d92oIfjbvV5",
-	"Uq7OAxYL1qvLbqvTMxk+hsq4SqPen/rsRv3XFmHBYo3QX58XSWko4IIws5PA5uMnDPOQGtivwZkkk4i+",
-	"/drGQXI2bry5jGvkwukBZ0Yu418PHe8nJkMQ8xYA+XrA2Rs1wDDVxEwKk0cynxvDqIkmWxVZxQGQOe1b",
-	"r+Dnjt6MzpwVPBu90DrvlT8Nkit69OK81Wufta6XDyWVfx69e9m5OGmftpbUEBh7fjyML67aRy+ul9IW",
-	"Zy9Hb3VaR1edTvv8WWnVAZvHGb3S7V0cvSiXmmJ0Ez3aaz5bkgscP9ZpHpeOsxdQlyUfPe+etDpLngbr",
-	"TfTCy+bpafnMY6y9eTg+dY2LA095RPurkP6TaayaJKz4eDxdq55Mru/KVtOzterxLC+sej7Hb6teSO2A",
-	"VQ8X7ZpqHaQEwKpXkhxdYT7dqu2m9y8AoEaa8fISup5rS2fpU0HzqAm2x+MfMy2N94oMPBfyKi2IhkHO",
-	"vIWkSKfPB69evXq1eXaGzrdM9JqTrrTguZEXwhRdyOCC1/Z2ihScSO/OjavwuPMgfT06IfWpvUESx5k+",
-	"gaOypVA1yj6bSg7BpmtODV+reKW4mksGmS/HzGcKQ66Q/uJyB6Zma3UNKJI12fvulMozERRoNmcIqG9q",
-	"wwLeDnUX+sg/JFTemAKNCEAERyuhClLyim18+pGSsEAsNqsEGnn1IkD11wHR7xyaCjseNh6d6LBepgba",
-	"SlXUTpchIx51uap3aSpwFd+jTAKSfah2UBuJIGAjRaYikIwMIRNtQaSic3TOsrvEw9TW1NUKC2d3LICx",
-	"z6cBLbqH5XrLwJrs7BUBoCR7XCEU7HO5ect0nG61cPJAZ0NhknWLedHVcEX+XM5sb94s7BCTogqM71Gd",
-	"mGqVQIbplLGl8jybuGVfx8CRPPMPhVtgKst6+PP5XQ5hbyDRBy7G6WyuOri2lCQ4ULChaSX9bGGmRKJg",
-	"WpmreI/iYK6440dFMSIlNqqpKNj7R9ivPVWU9Unt7JGpCAOs1BjXeN5vkHC+eSsUpjrlJ7l6gtDiS6FW",
-	"GgP0M8e2CEpceUxIdVQV+iOfC2ZaqBz8oh/uYQW8/M3TXxQtOp6eUDYvKkeGv6FrXxXXa5qvs56YTr0G",
-	"yxQZHM1EmN0R76D0VoxJS7IdspRjN3mSiZPURWu9RHJ8iHpCVgj9/SsoZEZWfAqiWKs903NPlDfXrEf5",
-	"DVmI8B/lTzErBBNH105jJSRXNjxIN1JIKDDAlWRBMa2mnmEN1cp/wplUbDLZsk9EdQTOPP5TDyao6tGO",
-	"VfRqV91WJz/oqIzi0ssTPFQxI/zYk3OfLmKL67pnfPW6f3nPoynZN08oBJqOwgWRt8d4G+iyOQ2spcVl",
-	"YwppObWtWlHNTXuDkPYlK8S04v9A2jiBpMqt/3YqKtrHIDY0V1NUsuXtcYiFSlmFVOxA3GG5BNe+dEAG",
-	"3eZZC00gAycOzUpWTzCA7os5c6LaxNzVVxzR5whacUgG7TNTMPRp6+Si0zKN0cD3WEC82VwEihg5Z6p3",
-	"i7tlmdl9XpSaHVNbc2qZLitOYpfODISLU2vPsCjrU0DxsHPa4iPhFkYa9uKlZOYhUm9dHW2+6Ojrnx+6",
-	"TJKjyyd7Tza2SBOsig656p1sPiYhh/hEKO63UOZWwoXCn1OXMP1Fzalhu1XvYL0T845+BcdxAuK1hCWe",
-	"i7uIMwkCBVH3gAzOW91e69kzcxKbCtYPJIH6vW9gGS2E/uCseXnZOh7EkCV9bmyRa+fcm25rTg0brTjs",
-	"c5SE+jWoqG2HjgsbbY78ERlU0pXLNhiIobv7BE/r1xzbe4nkQeJbQYBCJ5sA6IczXpajpn97IAnW2CeK",
-	"vVGkbswPZmUeGNgbrZR7auMQfdORkeJuKnwGe7NI0ZoxKY1KkPvtvSbEjCruYenUnMUGb+q6EO5J/cvE",
-	"NNmYhDzHI5Qwocj3yQhUG8KU4ngczRY5AvrMprXAYlBxo89Tk60CbzZj7sYWeebdMjJAgTmACNiBy4ae",
-	"Akyih/rjKGCupwaAEiTuHthae6YcXp8P7gzkj11XU2nTfK8P0cFhujCfHsHAfopfJHUuOAalRd4OEdiw",
-	"hGyhOqSrdlB792e/96u/+f13f/S/16L4jl/91V9+/2f/27s//bt3f/gL8+2JXfHFYrHYOjvbcl3y/PnB",
-	"bHYgJZySQ2zsv/wiagynrKM5ZjuucfXLf/bu3/6vEfydsSf/6j//x+//n79796c/+/Uf/6vaktSjgrhX",
-	"b8KZG5X0h6kwiI76pyPBbxnXz+NVc02s1VFpEEkvUeEw6pYaxL2ADNDN/BCiEe7XtVmfchFgYo4Z3LHq",
-	"uIwbjmF9aSyV9+jZXRIWrGzn92zXslFZ6+CiXIhQGbOd5raBo/+r/z07g3/1P64L/+p/nj/X/85mgEoi",
-	"B6SOBlvg9D4fFDDsIDq4DwiFEkmOqZ+kdR6XLlBOUIWVdhyr6oFE6PPBpu5qawAL/RD+o2ULVYT6vlaJ",
-	"FmoK0Y42JnYGlllvxjaIN+EiYG7WPhwTmZ7XvQrTiluvCp/oea3jFk0wSlzQ5T6LWqBArzpss69AdGOs",
-	"ja14PVLc3qZETEJv3y7S2n2PR9YGI8wDcXcI30tCh+IWLLh1yolBiiIynM1osNiAA0HeeFr3WFFQKIsW",
-	"Vg5xWlC7jc1EJEpQTjrk+3/+1+/+7X9wyK/+8mff/19/++6XP//+//498t9+9u/vI1LSArHCVHfTL+hb",
-	"/VSEknJXrrPgvfxLKVjV/FSYMzKWqxEwoBaw9xl78rhZ0mNUTs1GA+gtQ/P0DCm/Qe3Cg1prlmeypO1X",
-	"MB6Uq0CIyFWgHuIVKz8SU/8puoPVoU6Dq8cTcgdF2p0IfZcMmX0IkJsi1FUb6q0kAK8G4q5aRotTc4NF",
-	"JyzBkYvuoh1xt4bNKq/iZ2tq5a1ZUVeyoqEqfqEXhHxkJzY/CABhvAf1qONnSgAWlP+D5lfQMI7OzxVd",
-	"J6+FEEp1S/28+blkSiDfhd0tS6bZbjSAOWJWQwcZftyonpoS8bq4q7C6hrIVsxQYLksTf0wVRZrh5KsP",
-	"fb2J4Qt7TQfu14r9PZK4DP9HLxoyIsNvLcWb8ZLE010wvOzWKWbXiDfzXLT0imUOzg+AkbZcQTZy28mo",
-	"xSaYMhlJXckdVBmH2Z61ZdfYglgCuKKBrmCuiuDNryYBrRAty9IwRqWBfe7acwekHt9ANxwbXhojREvP",
-	"ZZUmZc3o0eT5u56vE+/yJTWOSpHKI567mvuCullAKg+0YAh2OOp+CTO1ASdpZAPI3Ffr7/7dzzeKbqx/",
-	"9vOiG+vm2dkm6Nbpi6ptxVxOUdnKXk4NALq5nOYxsDy/RKewI0mxzxAQvAu5NR5sJYlpDSS5qFZNUMka",
-	"dHMqYGztPm89a/baX7au291rW1SoyLxC7aXb2j2sXgQhnWBdzDU0SCnWU08qESwOEtcST/a5zSLDoJbL",
-	"i267oBVMOoxy0A6idDuIGIW84FvmREloUWraRtYUWTTYgj4r2yixm7aMCytdGmri74zhsleoRccr4eT9",
-	"DvSGcZioKB9fJipfLaLwl0My6Nf6tUEazN8MWrerP5OaU3tQc2prYG3SmmM8E905BTzd5lxIFYj5VH84",
-	"FxxHZy53zRKTTVPTtBmlC1pXClz2w7lWILZ3iOtNvNTwCID/weX8Ed6q0yUKPtveaTQyd4InxWXo0mjL",
-	"j8qwlY+Z5irGRxAvX7C/B+Ec7/+uuOODNcFPw7lxFVeOvYLZ189r2jw586QsdiIi9ps+gfZ2HPMJi7pp",
-	"5u7ljWvxC2sD9CRbXxUgqQVWL34+K7MSTTkxSUVCLOlcXFL0AmYePamSSJapaWFdqOsVxWpZT2mGpzlh",
-	"m/onQl03YFIeEj0FNABID8k2PS4ZR1HgL9KElPp6o6WwDs2kT3q/KJpq/Yqg66bc9oKQmYxe8CIInoD8",
-	"sBHunCwYmNUy6bmbtpahcT5CnQuU5n0O5Qm1VusJY3ibB5osl3CR7MeABabTebXWjjfaKXW3SFvJPh/Y",
-	"3kwZwXT1xAFadJhyyCBZRhGyDiDNB16yx5sXpQljgT7o1JP6bPchJNQhVNkMYhyDyZ426RZ18xsYBU1u",
-	"wn5j17GFC/oc50QquojqEzlmqrkwo6TcjHFjizSxIhG4QIzSGGMXQmOrqgLdO/vvHsFYyyq6frzSrfl8",
-	"ospAzpUqt1Yv0HqPEqrLCqOW7kqtYoVKaB4cUd9fQODwhHvSMgUmxcsUr0I2PFRyj9P8uViK12BKmkUX",
-	"/JLLSL6sfNnNKDI/QdAAkmoMa/oCRMTYId6YUH5fxKP7pKDaa8A9d0pRQNnSyrB5RKGPVAw2JeVTi5Pc",
-	"3UWHbzJnYXnyLCfwrE2dxdiTT583i1Ek1bQsU/LnI2XMYuv3SJeFFz9ECKCh4FMFABrvSSWquubZjxU3",
-	"GFNTOsMlUfQZrMz4JKt9fvmqlkFE2N7cfpTdjAe1J1vbO7GN4blQzNcy9kLSG5rfywe17f0G3GZQzP5E",
-	"789blox9jDNUYwG1W9lr3uZaozo0WkMEnmIgmDAYl9+yQEVudessBfuumM1DBa4y0OBymtX/9ycZnao4",
-	"M/p9i9FXuLBUUGUSeklmkroXZG9n+zMyEq7J58zMVCGQ2ceuTp8J+BOczFlAQu6BXSBWek3eUxSpCA2u",
-	"ovhDlLfPxM/TwI0q+kJxl8Ok0KfED2fzTRnOkpP6Q1XIz+tkeT3FXnf4h5rrilXxP0YR2QJj8AfYVEtK",
-	"4ZeK3m58UmRCk9fCFVgDLiB7dGRz/0tJrVgfP1PkB8rCeYrU42L08ET3snW0NXNtYVk1ZbNUpt4Sutaq",
-	"8f46SX5JqGi+xn+6+I+p4O/E5fvXLfnzIUdz8lWnMOLTXQlpGF3eRUDqNnRZTSknSgAyL/cXccLTPBC3",
-	"nssCArUD7/hG2nxjj/2d3XUACuP3r7rHRQ8GhaO44h6WQB0ogfbdbVP2tFQExT1t7z7Z3trZr+XF0I8i",
-	"CfSjMukj0lS/6LxcC1ojMGh2ZSBfJx7z3SgSNh/jZzylZE4DFdc+hq21RZpkKNyFqZPoyURFWDAas0DP",
-	"Dvk6ZMHCIXOqpprFMQCoz+c0oDOmWIAv2E+DQ0IVmUFRszhqSN2JBCqFYzIjPeD2iGFMaCv4M+hQhCpJ",
-	"LS4TRt8CkqamxyGSLjb0QDQDkRmdy5h2rXIhatw8VIhjkSDT/jr2fD0GEWDeKdSpFL4Jvk5vkERwb8IK",
-	"qXfvkBFKcKLT5swilohoWF54WI+9cOpJ1ADwrtE6sbqmnDPfR3k5WDCqF3DQdtlsLpQ+cDdfsMUgsw8N",
-	"WnWeTJzGorvq592Lc2J+J/XOyRF59KSxvRGDW9o10+x1QAYPDfzkw92Hxi6I6CEYWY1dwqpD8L9myeRi",
-	"z6ivV5e50K/myJknAaNOPwqSdBb6ygMW108iBrSKOZrKPh88RHNmVNa0Png49nw2yIb31h5as/HyXbos",
-	"EPs5oz6Cqac5SEbg9nF34mZlV+a1wp6E7xbXhb9lAZ2wo8JS72fi1uOTTfMMGendOreVjR0yZoDaBuka",
-	"rpOTjqT+yH4jNw5Jv9bo16JaNFPjTpwy3y0Mkde3gkLDV/JGUaAx3zKpmFumYR6BwDFJOXoUSAGpfx1S",
-	"rjy10Jer5Hg3KsI7lgLB2YYLUBXj/p3Co6WgLaHYZVCIJt2LbeGmDD48HUNGW/kZMPQl8GpBD9BKz5ux",
-	"Ulv0yiYCRn1PMhdgJ4rgJcMZQIsTCVJJjLVOMGLMlWTm8RBqeJu/AAM9yY7ptZTCd6tikysxuqmcgnub",
-	"LOK6zvNlY44KmZqBWca19oBqg4i6Kb69xp0AZkYadp5OovMj0zmp7yQ3bsw9iX1rX6nEQ6Couk1VLGWM",
-	"dR3dTsBuugNkYoDE0iRGIzVZHUUTljWj58QjrriRLRHYYcLoG21WJyUYc3Ilx9OpvZncNJnBJzkpzyXZ",
-	"BS2S5O3jnrhhvNiW5rnwY+2gxhafT4fPRt6F93n36pv29rnXlu2Zmv/4qP2o/dOWN/5iiy0+n492z/Qj",
-	"wn3euRt9I25Pd/yb0dG+z56dqNGzN36bN7ZGOz4fzk4a7lef+3nndtRlkUC6mDPePiZHgnM2UqR9TJR+",
-	"OKv3y5C5xOgEdD7Pxh4/2n28t16CsCWqcAJndMKuOqf5szAMSoCqvRmih9GhFH6omFXb0hrSVKm5PHj4",
-	"MONpfkjn3kNoQT5sDPdHj0cNtvlovM829+j+Z5tPxg222XD33QbdZU/G29srj3lNZvnAlsV+YWAUDmej",
-	"VjHM6vL8mUM+v2w9c8iz9ok+Tl6y4aUTqe/75OxppfCrqjFUCTDJouAWiHLc1uyy3yCjKdUKLQukY8of",
-	"+Asi53TEMovTpb4eugmPWjsuAWkyuEklBQsSVycDUZTEuXMh3AXA/IzDxoCsad3bcwdZuKMClFvIn4Hq",
-	"2Md0UZSczEwsT9RMsvgNGbKJxyVmbiWI3FhhEXy8PEYlq+6maCxcXkF5Ow3DXGxgqABeqVhghGAVFa2k",
-	"6kW2vgVaXUttpQWx3HHJ+8zWCTw+8ubUJ3Mfznikt+LhPrdvVxzfksouMSEiVFJRDBuxyVOeXDLmKsa9",
-	"qLiGWal5VLU9HkNiuZKklnGIKQ9fmG5NiS8oKAIBm1PPLTYFJu1irS+umqfXl81XZ63zXs2xnzvt86P2",
-	"ZfMUMBwBq6+iG/PrkPpxaXr8mBjp0xDifl+nxrIkf7x4QMYwuKYJ8Icdanc0ZW7ov7cjNSskClyqesqa",
-	"60RezSKWWtVzcsGsv7S9nrBZau1fsZ0SsQqG5tRoswQtq09xKiYevycWSlXwk3K4k5UBdfM1wMxWoZAU",
-	"Df8MxvYhPPtNd+ZxbO7vIcAPDiyuqZhVuiKFAk1MqwVu86jX/rJVc2rdq+5l6/y4MhBFc6S8W4B6DSHq",
-	"3EBRJAksEaQ5KjPeFSRJa1sRTWv7Vz7CsAoyVU8CraGxNypWsncaSV03rdqehnw0jXGVFaOzTDBrIs0r",
-	"3ntRydVcqG3sggVDK5UAz4iRpeAIr98JvnFIZnRBhiwK/09RtW2L7d4rLmEz/1t+d4BL3P8oaOsuXVQX",
-	"DfD+MS2M+/lNgG1fp2InZz94/c2oCFZJCrdu6IFMxOLGVbPmLDB5xA6haOcPxMwWGqc8ipQwNez6nLNb",
-	"m5GLvmGbMDMTtxB3DG+ZpBCoMWTbHy4imBF3izQTCWV9PmaITMpjZzWgF0QPoS+hOnchvHMvmpkCTvsY",
-	"VUjzeP0cqpEm9pbZK8llKzpgzpl6KQI1vRReIUyn1GdIRc6rfD/0PTr0fC+6V+bLb3mSiDtmLxA2tWk9",
-	"Gyw3QysQpTAqY+BNEHOfK5Yt8oQTlR5bgoZlc98LGEZupuceHHTVpV16JQsYUZ8QVRu54p4qrkYDrTiW",
-	"uGXDuuJl2BxzFnjCxdAyztTmnX4cHZKrNZizi/Pe85pTe9lqvah4yJ+ZPfSSsRs43vPDvB+d97sJfpgR",
-	"vFFHNHCfer5fXOYJYME5e6PI0PP9lYUw16llWb224Ke7kJVVDyzXrZNTKHOxr4Er71ktLVnTKx2m+jpT",
-	"8Cu3JNhr5Q2fYIGixINKBR6hzweY8nAvAWijjJH4wolOZDhdhMpqSAVin5JUNpSrT/CLOYMkcahSoqaH",
-	"JtPq1tQlCbBwGTq8opJRnVaz1zquObXjq8vT9lGz14ow34+hwsWXrU4X/mw/O7/o4HUh1tzj96ukiEYY",
-	"BzFWh4WK1992tCoj4c82IiDhDk6MtKQclH7ihb4L1Ch3A+G5mw26PdwZ7VqAXkxFSkRg97Z3Dnb3DrYb",
-	"P2o8OcBIakB2r/3kJRt+/5e/ePeHv3zd5yar+2//+vt//Yv69s7u3sa7P/jbd3/6N+TX/+Z//t3v/5d/",
-	"Q7Z3nEaj8e7f/byOQGjf/5ff39jefrj9iED75N0f/Pmv/8XPvv9Pv/fuD/6cfP/7//LdL//ZtrOzu2fe",
-	"KqhVFQ2lMD6NJRDpPNeyZpIXEB4gAoAgLlOI/XxIXBZ4WicElRIvWm9MuhwG3GbdVsZynnArJOPC+v03",
-	"O9ub/f6bz1qvf/Q7xZE1MkoCy1n6uam0oEdEAjZiQFt2ODYW2MJBz1gSmy9+z1M51bw000yVYvgne34g",
-	"cX4AENP0Up+HEgKUumfdDQchIIYBozdxFMlW7ua6JjQwULdKOnSYhCzwXMYxpEUNrIsZk6Qi9BWzWx1i",
-	"tzWASYTcJfVo+0NevYt7ktSNJNhw+pxKg3pkksTgSCcT75ZpxQMSxOJ0HWAqIzEwCE5wQknUC6gKfT6i",
-	"fMR8P5HSaXvGwDeM9y6IUGM2j7VSLouIZenSc6JA/L51EgCheShdG09wRxMgN9G440k1MQig6Nx5MpNp",
-	"TN1bPTSJknM9pA07tqVQouemyXvZ8kl9kDLJDxwyyNjk9VdolB9sIMAl1gTAAH482fs8ibGJnVQAhz0k",
-	"AcPSGQEbh5JJe6Alqmb1OZTNAgPSXqNBOIUsWnSIMd9NozpU9i84ehCvVy2IPuomYtN8WWB8T5Xa+UBQ",
-	"OvdOzGXcraycvn8N0SUOPWOiAyhkOWdcZUtmQ8nuOat8i4VnKxIs0b1baR6WFBmNcjPj9uIZzqRpInmr",
-	"HIdFZZlW5VCm3rGu+XTttB8gqTJTvK3a7S29VT5WlmW6l3tkW6YasAWn38c3k6Ho3uUdU+0U68pW3Dw2",
-	"Vuls8mIkIIyyvLO581lcVuBz9tOQqMCbp5g+8WxjGTLv6uJiaNLPCbo8loaxgpaWYDVp6kZjiZFL3zMZ",
-	"cB3xaaXiugCc95dNVcRSEdtc0kCyJQmu5mr07o//+t0vf0He/fLn7/7wL+KrTwFcTKGC3UR9GYp4GtBs",
-	"4/AioCbMKURDAnRTUhH/eBo1jNtdiYmSGUa5byntP9op8R4thcuxpuF8+tD2fhXfw4wF+nBQZcFVIiB3",
-	"UwM8gn6CO5O0KwIyAjj4QMwsFnyUsQI3IRDTVuVNa7DIEyVJIJIFq8t66KdsMZAqmYmJtSsGC8qBzpmJ",
-	"ScT4AGUrGKM4ma8XXa70u2j4dAM6VvczwxRlvcWTGzsv7psJl5jeAr7wRlOCk0HmgXDDEXPfbzjNds2p",
-	"da5OW930QPCrau5mTzcR+kyaAcRhFmnyHyMe2ONMICXkoIM3RHAS6Ha0fnnLAqIs7GXqOEiUglliAXlc",
-	"wOCWtC8tdmpajESQqitiu/G5QmZETI6osFW2CkTV20O2HB28WNihT3l5dIKcenMy9ylf7YE46bQAMK/T",
-	"OmtfnVXUAU8CBrh4AZt54QxX36cllr85kBr1kDuJ5mYoSyWJX7Ac8GLZ5KyI34hmKBO/oadD35QNtWvH",
-	"bnyw6RQeV88RXvF9NVdoq4Nq9ypk3spqbLLRMlzrdaClYgdhJqgUvjclu+vWeQoWMAVYivUYGLJaIG1s",
-	"K0rgyF2c955fH12cXeqL1rU+zyvEyBuaoyZXoe5cRmMsc46WayKNlcJiiRfzUgRqLHxPvC8r2Qy/Mg9N",
-	"BV40lPTw8bKYMtPa0sH0oh4zQ8ql51WKa86mj32ahK375F+tZ33MZRWtkxyUm5jiFZG/JVVRlxaGWb/A",
-	"pql2uU49y39wJVAhD+gq8NdEmnufyqn6ZjpiJZDyDBfNLYz9iiqdTpjSXG1ywy3+6N1U2GlxHaimLBXm",
-	"c8RBlNuNRmXQ/Jj5V8Dl3wOpz5Zy/U2ovxrtMktXVInVQOLFTBKt3rpVWlN78UMUbdXr/yGCukE6/v2L",
-	"5tbDWlqr9UiIG0gAUmRqIyMpuWPsxl+QIZgSt5K8cVCT9BZ15ITM+MnrGEANXwItT+A9DJkcXGJtIukt",
-	"c8m202g09P8BbxbqpmDYYWmV2IzC6VMtH9kbVWDUWq/SWOUDJScnM5cWTARliZvKcEEGIWRhQkOQlTmI",
-	"UsxG1Pcxww8yQlPyKGemK8Cvj2VRnm1j4ZqBcaA3FuNb2uCXETskU8FFqEkuKCwuuL+wrmeL1gM7NY1N",
-	"sAyyNDGc3dWrs3xokcxcyxycvbOXyLrCPRSIoc9mhebzzskRebK3/xmZ40PEZYp6BmKdEqm0BkgGI+Ey",
-	"KEpoHzNOf09GJ9KjPfLCe3rQ5wNsAtxLIx/KYBElyI7T2Hts65xyFyOQwSn7QJIB/GHQlw3MCODV7Ow/",
-	"wnf6vE7JKFQEMk89Tvq1//azf9+vbVhEmAXE8GPOfRLypyBmwOJxLJWnONAj/SgULlOFaN4QgwWG07tA",
-	"8IlNXQCXOfSPUThzJuZY2SEP2hfVCcpkTogA8XUwJmJMPT8MmHRw4izIEcybY23QUH8OJ0NvYAzpOLBL",
-	"1Oc7jS3yZdymVGKut8cIABqnVJoYkBkC6VNOdhqHZJApEjNA+F9JF6Ympe9J8OaPQrVGMHgCxuk+xY7K",
-	"cBeSWDx6RDCW1GxJHJoZ1sAYs+ueNWvDmDB9dqexEfuToogNcuK9IWoqJJ42kukjZwLyXJApo0GMOmX5",
-	"r6A81BtPagFU5Na60MfJXuMJGRxdnJ+cto96AzQso36B8TEj4fuea3RtsL6NRODib9QPGHUXBCsxkzrt",
-	"czzVUkWco4KUULpZn14bpugXtgW52wdY/kgEhLmegtgeLhWj2ZqEeztOtQswLE0ZsrONZIv3T7IGK+aB",
-	"i4ks3EiyJOVLt/u817u0qVR696d8FntZ70yZ0mMFd9bYJ6ciiOr/JfLmQVLqdtIukqfUJVanWVKaJ9vL",
-	"VadNAjZmAdMbNhHZkuzpkAwAR+wAylXFZ/WEcRZ4IyJ4Fk0g8fhKNdu4UuyJY2bcgJAsOXqOjMDNTRwe",
-	"L4CaGhlAR5QTeeep0ZQIvkVa4LiFR5LxfhYYH2H4PGmcD1h3ug/Yd6EMAYMIE+i4qwUEGFSlqTUQ7YQI",
-	"cA12MRAQjkaMuaTerwVMBYt+bWOL6GHIPqcBM5ZCg0VmaZpAdTAAJegDYA2zJkWfKhb0axsHROktDPj7",
-	"LiMLERJXRMUQ+ny4gHi3ARI9QK0FCNA7Lw02aAbmSbK380Rv0P3GLh6gHf3CZnMMoG+eJJJpMdTn32Gv",
-	"39lXvzNNf0dmjHI9I9/phzY3N0nBv/ona7G+7rS+uGp3WscD8h3Za+yS7wgX5Du4xuqTFs8XDrhH5pUD",
-	"IsaI2c5IOJ8E1GVbptGTTqt1fdo+a/euW18dtVrHtt2GbbdJ9DNoSve9GUYYBvokZCChZuKWGakl9VRk",
-	"Oviyedo+bvbaF+fXJ832aa75XuLQ8KQ5yqmeOK4OsydFFEwmbfNX582r3vPWeQ9C/Ezj27bxc2Fw8iST",
-	"0hP8AAoiwZ1Bs1s0CRedp+3j49Z5ZkqbPK3PJuYXFHDQ0ilPljCxTZ5f9K5PLq7ODUV7CYpkOJraI6Ou",
-	"VeZUAw/khm3jrNV7fnF8rZtqnp5evLTD20/OHaD12Rg8sJijDMeUb9tUfJh9B6dbweQjqp/rjZRE73SE",
-	"nhSVSwZ7vBMfeB4noWQbBzYUyjO2Ettrp9kzzGVI39E9I15EeqdoNpuzYDMORdCfDD5Oju1s+932s/Or",
-	"y+vjdrf59DS3IbrehG+GcxgHyDSmT7ixjXpI31RskxdHHZhwPWHtZ1dmm+2nt5kVOlrJ4YJcHHUiGKJD",
-	"3Nd6Q0eLMmX+PGK1r9Zu/uSryq1/cXXRa3XX7gE196qddFunJ9dfXvRaOUFhVm9EuX7nVjcKIcXMCyBY",
-	"Hi6OIiDGkpNqsNO6vOj0VjQZQHWi1S02Tzut5vEr06jljBTbm4axRYh51xcqVN6iTWxLjz2/OD1unz8r",
-	"EF16yzBTqXWmNx8lU3ShxAnNdg82e61nF51X18/brU6zc/T8Vaa9OHkYXPrqThCf3TJfEpexud53UI1R",
-	"azmAL3vHUcOx09g8a11fNrvdlxedIinL2R2xHnbCvg6pb+A8IXAGAFRtUy87F+fPlrVl34nas6I7Iubi",
-	"qN08vW4eHV1cnfcKWohKN3sTLlHTDEQ4mRLKiecyRFGMwL302WqY1XaZ4p7m8Vn7/ProefP8WY4ts0Lc",
-	"8JKRWTEvBcKH0Bw8oW3zUfj49eVV5+h5s9sqYKZ5GIymVGK6rrkAZMW6bbB1dtl7df20efTi6rJgXoZ0",
-	"dBPOiStGIcD8a26K4n30LcdEYtvmLpuvTi+ax9e9i4vr02bHDH87td0B5NSTiI6oknrCAyNcD/Aq5TOZ",
-	"OFm7V5e4fa7PWsft5nXv1aVpfT/b+gN94LgexUgcE14uOEv3BgeIjBeu82X7qHV9dd78stk+1SI8FlVl",
-	"h4QblXsj9Ush1SRg3S9OHdJhrif1FrEss2HXecjssQFB8UmlEU0oei/hCSPG+g55uyB3IrixZPbaZ62L",
-	"q95S0hzUMkHlj1vIHLAB5RBeh5s3sQKQUAMUAJqxNQqAacf3bpi/gEckJJCnFJenV91XKw9Ww4dIlyWm",
-	"jnzmWHZyyFH3SwczPzzBN+xVym5TffiGXCuqtu/2ea/VOW+e4sRoHtaE25nQawVFEqNrL875oZXhg+g6",
-	"OohY2Wyw6/Y5aI0FuwOTEKJjCTIOVHIDAjBgrkFQoRC4I99mcvOyN3MP8CJNUgyD6zcWqIz1jvOL6+7V",
-	"0+5Rp32pFdvy08WILBkOo8sXlOaAxrFlGc5Yot1Oq9u76Oi9kJE3e/lpsKKBUIAFSU5CVkq0j1tnlxe9",
-	"1vnRq+sXLX0wXnWtTraTbDmH3wxZNaGMjB2Gm8zqHeifIN/4jtywRVl37fPrk9P2s+cJ/bNwF8GN8IYt",
-	"DDFoCbIsG9v39BOgnXq+n2XLy07r6OL8uJ29cWzvRJ1SMg6YnJJnrR7RxI43z6gaTe0lg5JbFsgoGQqE",
-	"GfEFn2g9BM89Y5lBQ5NWhfU+ovO5v3BQkMJNstWjk4i5exe95un1xVXv+uLkuhOdU/HsNzGrNWVFQ71i",
-	"REPkThEqKLIVx40ORcjjy1Cn1X11fpS+IG5rXo+SDTGidBQGUgR2kvVd23yjr9/xYIfG9OMeELngI3NF",
-	"j9qCwGboOhEelb2k1pxawRWz5tRy98KaU8tc5vS79mZWc2rRlarm1PJXo5pTs5ecmlNL3jxqTi1zUag5",
-	"tbyer3v7Kv9doUqtm7RasP0bdc2aU8sqn5r0jCKpic1pg7qhpApXc2ppPUw/kFKrbNdJ7SeZRRyJkJpT",
-	"S6odNaeWUxtg+otOfOgkd1LXnJo5GCFVq6uptyeCbj4jypNfxcIYFjUlSvGbAiGomy+UYQU/RNIG4/Sy",
-	"4kCTntuMkGad2j3pqNkidq0Q+Gci/jrWkOdAKOCpPutbb0aMufBd7Bc4oZ4PX11xGqqpVoNt4fgTEQw9",
-	"12UciviqE73z9U6Ae/65UE3fF3fw5JHgY98bKT0mqrA3+EHfiMP5sSfpEHu5OOqcC6Wf9yahoe+r7Ddf",
-	"6NuhzH7bZf4YPOv4J9aN1dyP6m/H3Ks0seYeZEPLnJr1ij73WECD0XShG6EzdhnH/77Ul4nE564YedRv",
-	"Rriruk8AUzP5WYl09ktzDGqm1+LuKWg6mhfowhfU7QlxSgN454rLcI6Enmn11ZS17aKucsXpLfUwEMup",
-	"9bwZE6ECsEKpKQbkPA5oArbLNjo7Et/ohbGgXeeim1AE4IsOHNO6hwTViSP4BVt0WGjS8VNft/mJ702m",
-	"CsNKR4K7XoqBIHbuIlQX446ZoA7TUjxixddoI3bDUWGaSEpnwYh0ZcS+gJKsPgIwZNx71et0ofkcM+kj",
-	"XLB6QlV8INOJHZlKEoW1TZwaoqCUeAv1jSTSkqjrSgsXPfep1sRB/VsYtBSiSX78qLFtkVXqg8vtM4gd",
-	"3n6VrWtxuX1WSE05yj78lC5Q9UAaYLQXnZdWd5x5XGDhsHSPe08KE1uK8F9h7crcPricdoE98BcPQ+O0",
-	"VwLVGSW0TpRKBoqHPkcZdz1DILXVQbURQXZ+UuDpZgFLXBr6zQ+R7Gc5f0XIQPVo6WWYzliFf9PjMbYg",
-	"pG947M7sBC+wN638nopwMD9g2Vx33rz0RioMinxDt1TRwIKTG+yznEWmWQmyfwXWtC33FKG7+Iy71CJN",
-	"C04AX60CGPWcLnQ78KXcOCTbFnwh3eT7YVQvybGumuIQRTDqF1pw2ZRLIu9W1xq+X2A5sJjmVwgrKkHI",
-	"S7IqNTwBxauoouSqc0rqtu6DbgR8NqbYgr6piVCRGVNUP71xaLAI+hxcaCGXTG0RiMUEA9EdB9cgAgrA",
-	"Fe+OLg7IUNDAjdyNIxoE6KOzrGnc4X1eH2Cg5RbSOdjYIphRZejWcmwq7iwyt2EN8Hnq02cqvBFDp/rq",
-	"GTcboIKAgeeiFQ+Ev7r6vvBZMZAZKBUWrNakmEKLhveyHOXEuQsRxel9n+EBpwLmuhFylVLiSQrrPgtW",
-	"/+lT4U3PFRN2rDj/WNnv6UIA98h+v0ysXUlWVmqHa7FCD2CnPpzzyaHWrB7tOd6XTy86d40Xzyai2Ww2",
-	"z7tX09bVRP/Z0v88PWq+0v8dn4y6n+s/jhp+64svO3v82fmk2Ww3m82rZvOrOfv6m8f652b36suLzov9",
-	"o1ft9j8uSARbKnSaZJAgsj7nk+9+OmeT7ybe+Ls7NpxvWKIHWvqAMbdf69fAoOYzGmSiOXczkK/l2khM",
-	"U8lMJzbyknIJ1lQaJfCS+uD04giBWdrHl9dN+8dTzf++xzF61ljUoiMWAxZ4ZOSMnKsVgFrSICvQO1yQ",
-	"L6+b5r9PK+6AUzGCq037+NK8+hR2wxehN7pZma39KVBUKms7pcX9S4/ze0Tj/2aUrTcnw33K1hfxfrzY",
-	"1WR+/LwV+F9ctY9eXP9QReUTvVdk+wR7fyzZn+jiHoI/fvtDXIOStNz77hM3shztZG9fi2MDYnImAgh7",
-	"GonxmCWyTGye/T0RTEwO3IeuP75OeWorVVaf/xHUwm9r0ehCcVPMIkKxDgO/S55nx2i0Kiiz6DLIyZLM",
-	"xKiMwCESuXWhPeaC2WhBbhibm8s0ZL4lCxhupFIkVorzqOk14NvF6AaGuXInxY07duhFc9Zh1PU4k4X5",
-	"xOD5XknUceQt7yqqDJCe663/Xi4T2fRv2yumf8S8uToO6FiV2OPA1xX6zCJfgFcthYyZrBvoKRMkn0A/",
-	"yZVuL6wBVRHIZbU5IwHsksBdSeKLvvuT//jun//du1/+vEp7S0BvDTTbaEqDCYvTDMqhbp4UI92suaMT",
-	"CC0WKre0GrRZ4J4BGspMvV32pffdJIssBQUday7Q5+uEe5K5pq6Fr/cHkWxOA8h9HS6ScKAZdJzCVerz",
-	"mCMQLrbPf/1H/+FX/++/JE+cBmLSrsY1csxwl8zSh6+oB0bkqUDUIDmiPM59gB6TGavkzPuw1fU6TDNh",
-	"cS3gdW4BNFTisrCe50sTMa5HNBVh4C/IT8UQIv4kJuKIkdkIzFYkxdhyxASCWPABpm1E1KLZPp8S8t6X",
-	"ERfNmxVSGSpfW/QZdgngvRe8zHSqIlcKnHiJGdHf2fnCcPnMBBnJGnLl+eAYmVK5dT+huO71irM3Ebha",
-	"Af4ve6NgaI4t9B+YoKJEPoo3MkDE32jS683Ly+te+6z144vz1oaTthwjO4yp78sDsDYPXLoYRMkuaEj2",
-	"xiSJjDqnUjlx3lGE8axJQ0syaZp2hmwhIPHVlhTxwQCBHRIbRRL9aOua1He340d2G+Rc3ILBFYjfeawH",
-	"vfOEnLBhEFK9WLsN8MjsPIG39EP2t0SrUJweB4RaU4IhpjSOTTRM4UmIpmQuRgbWTUwODAsrl0Tz7imH",
-	"DOy6DbB0b2ZKIEtjNg91y4Ib1D803mLhEtTH0ESxGpT/t/JCrcVAdK2O2Dwh5jLbeqlorXbnjh63V+5O",
-	"6+iq02mfP/sBLtxR3xWv2/Ex8rFu23EP97hsRy9/iLt2gpJ7X7WjNpbftB/to+kTTqWd/ejS3UH42w99",
-	"1f5oh/gWaQLPHqBEt8njWh8OOW4CF783kA9lKZ8f1BjgFrkyj2M3JkjDQ0IxOTHyVQJuNgQbG2m93Bu5",
-	"u73KG/mRjRK/0UYGXIXiLQKp2IkNkglEce3Z5QUQtwqPp+4KWgpq8bTrbDs7rwtqlac3/ZrooikkGMQe",
-	"sJ8zcgGqIH0dMvOznq38IVUmKOYiUD19eVTF6JmmhIkJx4bjQYTZikYYEZsGFLy86PYg2vIMsNsrOtTw",
-	"8DvCPB2Q9lkSSx0sRXSS+kDTMXDIwBCyNpLfhx0Hc/UqFR3WUYqRCIhBvMnlLeWO4X8I2Fr3wRAsz1+H",
-	"KfWUZP44SvQw0/tAwq8VMexxvdaBUFLAw+2qFzuV2pXLVYaiLVKeD2/nAZJKlM9IHYs/mHlwsKJH4oGN",
-	"rdUGjpjaxEijtViG/RSBMyWntBz2aTm2YnKbfQjUptS2/fuH3oSRpSyuUZOBRgJMClkV0y5VBbXCC1p7",
-	"W+PpN3M20ksBsMlV3xJJnP2qL31tfVXVqQuSpq5K0mBStelUkdIKz6OKJe9ToNO+GiGypapv2vVKjjYz",
-	"WU7EM7mpTw4kv5qF3Cn85bWXA+Gz1djGV91Wp+bUIP+h4gF+JSESCmLH8fgWfkkEDUZsmdZzWmDVeK68",
-	"+0eU2VSj6K9VM5PBNNbToDUhoHRtPehDTGLXm/Cr+T0rxFuPsMd/6q1RMN6p3bGh9KD0xZLq8UvvL/BQ",
-	"xevRsSfnPl3Y+1Gy6PxyjHzz3NsEwdn1PWX01mRnbZEmGQpFxp7vY1EvCn+DVY0hCsI4lCVFztasdm9G",
-	"XsSNmCzS4pgrkllS++2Y+pLl5z5+aQXgun2ykIA5nb1gC01ntuDlTfT1T2ojKj0uoOYwM2lxtfyd7SbR",
-	"UBG0XJWiIPHFbX8lrnbUX+HIMqXCc6dzot539erOSazBrDITV/r+EO3l8IfzhROWjnmNQh8ANmDeeiCJ",
-	"OafAFK51WRkON+OD7EFFDX9ZXRtTNG0kfJ+NVFzBT/dq45ppRFJhh6stSIDjEDB+vwU50m8XrbKVYitd",
-	"NuKOl5fT0CONAvINTBneq+5TcDVlHs/WxtF0JGZjJd/gyD9q3GHloP/q4ywdlsmJKI5ZWOkhSQiJKikf",
-	"1Wv9F9cMr77LsfzzMqFWgV6oIF+pQF71gdn69NWUbc6qspQS65eJWqNSfulEZ+v5FwDlF+E14uNadfS4",
-	"yX/D20FF8SlCtbxZLSONBFmr4Q9UXNvTQkUTWTZxoSzWVC2MYa171b1snR+3jvN6ZQx1uMLsPmQB9pUj",
-	"1TRRTJ0Y3RTVl3GLPen3sKElUzTvn0E2o8EN7o+Vh01pGMAHd9bCNEXS15CYSi5M+m2XWptgIao5YOFR",
-	"63zt9i6OXvwAjlfot+LtDZnsYzlcsfV7OFvhxQ/haDUU3NvJmgjlXGMnLttWJWnAx2zkzQAnM0jjYSfC",
-	"ILwZuycwv9kNBSm28HrpyItlIw681mjsP9ltJJuzmdhWItReXHQv2/G1vktnMuQT0tL6dCC4N5J5qToq",
-	"RCkF5d+ij6ZB6gD6R9qE9NENGS5I3WcKS4+53sRT0iGDrYFDBpsY9ZW6Ky+rqd7c/DHd/Kax+WRr8/W3",
-	"285O4+3vrBKkLgOwo2gyKuS+A9kPJOaBy0PyovMyWwY+Q9Trb3eLKYmFcVluEs4RgNVJUoebMlQTBCxK",
-	"KgmsmUPOm93j5hcbuUyq7GxVlvlr3rCTJ0IWlzmauMgS1j7/stXtGRVDOrbs6HtXGC3eR+WGEiUClixb",
-	"Xgy3i9WzqQ+bN1VbE82cl+HwYTccEqhu7zLfu2UB2DsNDC/gngIKELRK/T4HXH2w6hl0bYDHBWsfcw9S",
-	"sXKAX+uLCbSYho/+tmZQ383tg9YOamzx+c6Pv/r8G/rySdj+qfDOunt3bd74xxDcBA/rRapt7z568ujJ",
-	"7t6jJ3v7ml/Doe/JaQ9kVhxq/ajX2D5oNA4aja1Go/Fj8JgkgTAOtDDQsykfGuPgw+Tv8iFM3magXJ6X",
-	"HAnaV5wJ6UU6M+/liCkSQnZt0kBeplS+Xigolp/ZNtslBrnVDHSWWI9SWszAUQdB9soWbM3ckpUKvGGo",
-	"zCcXAUOof5mezxUDyMo2S07cumPhexMHWjxYZLDCuM8E9Q7BXM9NxvX2c8nn3YvzzPw+2t/ffVQYjxox",
-	"aAnOucr0BhjWYjJhLgm5CQZZPQ8pbi8QvTyxpeFJYBJS75wckd3d3ScbqYnKSsqqfGOALNrH5VInBvdw",
-	"wIQMclRIRgbPWj3ykM69h0PP9z0+eWgelQPA9JargD6Wi/fk8YUH6mvz363r179beJLhkAxCS2les8Uz",
-	"KaDIorv0xA3TPYs5/TpkmwALuKnv2ptqyjYRG695sfn59sU3u4WJyjFmykqxEi/B2xwBhR76FFhhAlRn",
-	"Qm9NKvF8TurzwOMI0t7sHrXbUFBVzumIyQz2TKUxphZrr/Hk0bLV+keb/8PrH/3OekguqXEXnpPhsNz+",
-	"672nNQ4qCTOu7h3AL0WgLgID7FDFdXuP+OTVAcbRIJIElUzmijMrUpOwCCp3LXJT4s3CuCPRYZzdLY/l",
-	"TB2EgX4eoFQHzAJQDLZKSm8kIE+KJCbCB0KlGQsaAvdmwKDXg8CAljkLZpQDAjGOLoPxKzM2p7VAVTh7",
-	"oy7pYsa4KiU03rSYoSUxEB7wqxBFaoPcTT2fET2jmzBFoLzxaFhxVZN7U7o+7Mw6YFD2opJY64h46woR",
-	"nK06JNYrZmnQTFgCySS9Hk6CR5MDKtolPTr5GKJmPVmxZNcv3+M9WjEFoPf/s/duvXEke57YVwlwDaiq",
-	"J6tUlCidFgsHdomk1JymSB6S6j7yqTPKYGUUK4ZZEdUZWSzVmW1jAK+NBWYfBvDCY2NmjH0wxn6wYcBY",
-	"27OwAT/MN5nHmTb8FRb/S0Rm1oUsUqREdfM8nBaz8hLXf/yvv58Myf8nnc+R9n/SWTXhH2bkrjxP8O4b",
-	"+J1O5NnrzI5HC5KkrOSQ8fxWod+I4AWehjM71cqJ3Hri/qGSxnEdDN6+Mm3k4oTJuaDuRy/k6+JcXHaA",
-	"UVYRD9ll43wbLr4wZzf38vlXLKM4lJxfwJyFvy85tOCCGMhTXeRTlckLewOZpgr27e8XUBLehyVVzWZ4",
-	"ujySXNIZn13tvrk17r5nV6VXXGfR3dJ6+7ilti+HC8V4Ls8wyT4S6yK34mkL9QnZIz8moeinU9b7qydt",
-	"nskLlV7lqpsb5QAkMb8GuS1O1FgPw1Qyon4pFUdOVV7YkSVFE2ZDnCrM+vOKwaqj67OqLiGjW1QNgd1Z",
-	"vIN5t/IozW3EVTK+QrsWrb4lE42B2fsZ/L72kse+LMuPvknQ+4pg96U7qGjM/OAuzuddMgx3ljdx+UF7",
-	"s7A2PRhO2QWD5ju/cNgymSwKYt2AonzVrJS+WinQVYix9WfoFl6ItXANHWflEFvx5V+tP2ld9u0fxhIR",
-	"2a56KzETPBcJXZ0R0+uXfcLpq+lQcRKPdVJUf2A052brCVU2/zx/P/KTGTpcRA0Jm+nyWDk2cEVLBemS",
-	"vK1y1Nn+HFCQ+N1V7RXcQXdmseDbb2KzwIO3UQXDLfjZlb9gvxYrBiTKSuEpXuYoisLSZ/FQ3hWwl/2e",
-	"2Vx7+fZdaSttrv8Y3TSRj0WmTNOD/trm766CZkIh44uvfz8bj3mlOD02lx+KRE6iKdOmEnn2Aey2aFUj",
-	"z2VxejutOkSw85HKhBvIbGlLmgWn2iNHpQqR8OMv/uGvKFgeoZwwHiIp1edKSDPlUCiy0Afgmz9ZfyZq",
-	"G62WJ22NH+Mr4joBnDsL75r7gvgj0Vdq5sG+UnG9OXsw3M74HMOoOOp5EpVYoP+gMtu89klx1SFxWYHy",
-	"XLLaimfF0l14rBcz0J6OEdpFIpfA1bU+tN+Od/b2VhTdL8dTIopIUX7PHKOrNYhrbK5ZUXMLTcVcyo/N",
-	"dP7Ual6ZGZA3J8sf2E1l1CHPpJsxWZxRN8yk7yuFUZYbx33AJLnsDYuf+H5pospJSHr1fY9ZV48FkjfV",
-	"cADQqvegQ3z/RDoiYGOyLYRQt+hs0nmofYhK0EY+u4Mqgigu+FmQdBm1Ywk7PBchyywRpzpNxYic+cS8",
-	"Qf9uJJKhQTI7sk4logZ9zie2qPnIlEcHiVBw4+ggSLI4lalECBGTwBuJdS2XuYJ31xnkqnBWiJ41fZ0N",
-	"EW+ekAQoDs4Yzo9DPePjP9PJj4/59rgO8oGmiFJzQu61kAWjKFEhQ3ONulCZb3RT7CQ6R8jngHLiv4PY",
-	"ldgaf3M1RwfrrBYF1HJ7vcWb22stXbI3aeXeaHEtMj9YpoQqkMqGqjQxQCmRGVLeq+WuV8RAWe4VC3PJ",
-	"6YSDv7LpQlNVWC/7x692jj6PAYOfXt2GoePkDs0Y+sDNLBl89paMGW7Hz9Gewa5djvv0NOA+VUycJ8+8",
-	"iYOFi9UDbN2L9bUtL6Crm3DzyUcDRH2cWtFB9YGRUJlRmlBiSVpFLHMZ5tAImyUEqMknb5s3ZUTKh81E",
-	"C/fnUr0jgDCtt6r/q9KqrKZdrCRwC0rHVEk41GrlAxOB+nQJGvdUmnN+tH5lvuvHIUeteGIUHSC2Xdcm",
-	"VTnRfRCa2PLyaFy71Yur0lY4RBZtp7cIF8YkGov31Ax1UQlFDQvVxbd6uCAbdTW+o6sJjTAa9OTreluk",
-	"qp/Pop2xoS6+1/lAPHkWie6ax4/srsFqefIsAEriizbEturRn33GxiFYTPpqX6e5yiLBCA8R6k7a5brH",
-	"vgSPataAhQLqjzi1Zuxui09p5bL7VQMxNL9v3TKBGTAJYCqvgCRYPNN3jC+wpHB/eYcdmYuLYSNALpK9",
-	"4JDY1s/p2JUUVmRI0pcRkC2slCblnr9DqKPzbGGY2Wg8i5xKhGrAS6ue8uUAEasRnxXceE+i60RrihZ4",
-	"CIo74Pf6mGS3ZSluohby4Oo3TyL7tMRUyxbvbeh/uAl+frrfd7Bpph5HZElW9IqgKfOpziUYk0o695ON",
-	"K1P1/KMLG21zta2hIUsqYi5sPovw05NuHuLncC1a2z74fmVomhHcbyeES1NpxRLHH0FMpCkextCqWXSd",
-	"wzgSMTQhrmOR0XwKpKjZrIQOwWI26hrYvwiqDNIW3z2RriCXr1+b0qkYjgha8fur9jeM0Zlt8MXqpPD4",
-	"LImSFHMHH52PbpTn9rJNOfPNWTUu/LJsES1DMEsYxGKFnTqcfsfFnCs3NAhyygu8bpIn8g0nBG/BX1/U",
-	"P9JRF7h5yQ21P4YDcaUia3aALSicGynk2fEeslE6dt79hQgAPTtUYqhN5TIbTqviqZDPN+yvu3RBplaa",
-	"znIv+NVfghcQafZVC2Kf37UXngirAl+CZKMLV8dqreCc5o/ox9FCEP2OMWOZCrg3A7GayRwjbiOV9dAK",
-	"JhrPucyIKxcZfBKNm0W2/NU8ARKaBUMYqiTn/ZlLM2gsreOXxTpfJSmERnihLdYR8VbnaDt+5II/GnH5",
-	"KQ9vvR7qSdlVIHrTXqoWWjxXTxZ/YSVLWhYNO0UMMHR8e/N/tWbdUdFLcKlfNaLhRtFLrQP5c3dju0ol",
-	"DiOlXKcUZ2bBFSK2PGzRjKiuyKfSHq2InYr4KO+qqliY3zEzknZmPirLfX7JLT9/VvN/073e+/19Z29v",
-	"5+Qz+L7pwysqg3y+3pXfm19/A683PXkbmcm+DTdOTqYXLPErV/WQtfX1VuPJ043Gs+e/+vpFq7raEYCQ",
-	"naTlM3Zt5zdvO3vvDzvvEGa7enY+fd4qn2RrG80nlR3BPuwWE3YV3IH5GRlPs8dCo9QK7ureQWcBfOec",
-	"irWAgosJXW1GrliD97Y9r5wyvWw6yueAGJ9vXAWXUC61bDVeEN6EaCwsuVxBu1rFW92Y/201FaNzCTCf",
-	"+qB6SPcCN3LE/8b+9PXbVd4KpW0FfS207/nNmlTS5BaUdUhz/siJvv6gEsFlcSJTLJ/b8M9U9pTziOXE",
-	"oKN+AB2Ob2qKV2BJGhFXNlNMA6/ZeOwhi4/MRaqkI488EZ578qGgEdaKmRX/8FfCb0DxWKw/abUikdmx",
-	"SVRSD0Dq3nqYIP/iWWYnwdxVJplJlCqNSFy/+/VwQyW4BbrIOvR2iTpcuAU3ms/WrtzFCBXzY63bbfq/",
-	"Nn6s/6f/yb/8k/VWC662/JW1T6FZL9MufVodnNYKxwZZ8wYSZjEui5plVGnXZxKZV90vjTshgusVyrsP",
-	"pJQZV8qKc6F/cujM19esU4muk0Mf0YD1m41ThbUuleeSsQrRRtxHiJYDnyWfjs5dWb29Hp3LLdkMIYq0",
-	"kvHQxvodf09THJhyDg51zVSIeigbh7l6krGKxNjg68JI8Zeq7D0hr8X2xQRLh3LhcrjNTpTzcUwdms0w",
-	"hHDMRsj9RvEJmIFETiNhjU8fDRNUk9w6mYasKS5QGspECXkmtWl7zGS6xGmhT9fhra7kmuMP1du3lSTk",
-	"gyrl4eV99tH4RB9th5V3TWljSPxxBGdHwWYH24OqDsvURfU2FT3ExSaNMWIRz6zauClQr8aTodzsGD2p",
-	"5ccpmYvK3fyNRcEZLrp//PN/S+skxRSx0m34s88qDJT5NO9RETe3aQKHgTVRmS0YFhwFOnkduCiEyIya",
-	"kHUKX8sYELiQAQX1Io7pEI5zztnDhuCTfZudKXxU5rctJa5n/V5KrrTcOljMIATyB61B2OScibEwi5fX",
-	"I1qIopepROekUWOOn1FnMtcXhZIBYoHLDe0EtJCuibe+2dn69j29Bg7rU35FJOI3u/tvj2PM+7hQGRKx",
-	"etU9EvHhzv7x7sF+LPLpSPdkmk5hceOB2bjwJ6aHKa242rc6x9+sRWsvO/vfrkVrx53vdvdfH69Fa9AI",
-	"+E9o0VpENka0hk1Zi9YImWwtWuOvw78OdtH62TnZWtF43ZJuAN+X5hy+j1XHDj4sEbh9a6B65/xvUHbh",
-	"89qM4Y5dc6GQpuhQGUeOg0Or0aWwk/fQHJ51iKwwuR+REP2zHsp3Smbp9FbqPq+PZeyuByFO0MyLoMNX",
-	"BjueKnkj3At8binGcejOvBCC8071xpnOp8fQFy6kVzJT2SUoS6ji+YQHxEaK0DFFy9YxfJvFAwbPgp61",
-	"55rWLY4Z6r34laJzgzxH/xC/dwsfmf/+cfmzGKk/nQqnz0xjPAonS2op1eebPB8dmHQaiWM5VMc6V7/e",
-	"kx+IsN5gPBc/ErwfnB/xnttQNE6O9LegOv+IK6lvCVjT5LKXlwqi+XFxKnvncLjnSg7XorVxlnL/3Obj",
-	"xzM5GI8TdaFSWNduHgHOv5BSmGWhkg7s2KmBTROf4lQLUI0hl70A7y+yj7pG467Dkz0SRuViYrN8UI9E",
-	"NjaO+azGRucMgkC6yIVF8DnimqLjfARblQ7zrnEK9eGQdkHtdAMNakBmx2cD1opOEbZnNCJHT7NruuZf",
-	"/AuxZc2FMghI2DUNBKRjTEaqmQdFO7UTlW3JoUq3pFNNgbYMVyvxvlhI5C6gM10jRO3bo+8R6Guojc3w",
-	"cr0pfkO1NjhIBBeKvctIbcnUjPHqRK27tv6kicmgre5avQkNPtFD5XI5HNEjHoWuLXoyVSaRQQ3KlIjf",
-	"vXv3rvHmTWN7O46E5Jw1mQv1QTsYUFCooL3rL1qtRmu90aJ8tRcvXjTWnzSerkMvCaUCFg2dsTVp6HzQ",
-	"TpT8BWReqTSpt/mR7loip921SHRJKHTXaAKF6K5NlDqnFDc84DGCuZQU2mn5+FjZcQrbjyFa2wJe4Uib",
-	"A/PujTXInAxjdCjPVELQdyKX5woU1DMVixoqkOt1UnGd/gNc4xeKJ60y03qLbqKDEtoc/xmK50jAqyIB",
-	"D0cCkz1+jPGjBO+psszi0MSI+kHAhI9HmT1N1fCP/tRZExN04IuNZ7+q04pHe/U0VWI8Gqms0YMlFfds",
-	"omL4cDihe9IIN9F5byCsaYoOGydeAipSsnFqxVdf2UycqtTCMsqt8HNGm+Wrr/DF2DeYxI2ISxw2Wk+p",
-	"JiPB7AZ43ykCSZ0iJ2tD7CDXa1gLPMSM74sWVg+TnODNwdAbI1Nn/KHBw9DAm7FztfjPumsbsLo3xe+O",
-	"O2923h92jo+/Pzja/j2sm43WBv6yf3Dy/tXB2/3t3/8Y1yOhPqCagpaAUW5uiQ7ltOjgJq7S+LvO3u52",
-	"52T3YP/9q87u3g7siI3Wuojf7nfennyzs3+yu9U54ctPRfzq4Ojl7vb2zn4sapWMLXhz+JRDKzFmWfT+",
-	"aOc3b3ePdrbjAL1RvhXe/EzEb3ZOvjnYfg996uztHXxP31x/iqvssPNu76Cz/f7k4OD9Xufo9Q7+9gya",
-	"efz28PDg6GRn+/2bne3dzvuTd4fw6zPo3e7+yc7RfmePrLdnLXrZ8c7Rd7tbO+/f7ne+6+zudV7u7cRo",
-	"Hyow8FFieeTgQ+vys0wd/2avNPGUApxsikzlGZtK+OIj+LvRgb/JTo5Pdt/sHLw9ickv4y2HTBoyRMFA",
-	"CCOBrIVDJVI91DltgXyg4MV+9w+UTPPBdBMOCuOlC2oC/s3oFoD9ii4F3LSpPlfpFF/tkLuAXQfYeFwP",
-	"xItebnzE1OigUQyUvJjCEXVepwJWhHmGJQ6reIodMJteR5b089SORWLh7aiAGDuhjD+Zpng0e88T7QPc",
-	"Qx1xapMpcbWjAoHDEHbj+tOCdj0MWQQXDHpBcLuDVKOKKZtM8a3xNzsdts18zlN4Tfx65yQui/DxCCeg",
-	"BwozfHTsFOxda0T8mMb+D3GEM/0Ymeb/wF6Bx4ntubi+WcwH72/4daBkgiVUjj4YlVKpQjM7dOL6acSR",
-	"0I7GQCXoyxVv9EsxNqlyJFqKdjucBY+3R/LjQ2MoPzTgPY3Taa5cXG+LsYGJMPT2EqayPjMWrZ6hTEHv",
-	"ZUDakiRsYSN9xkj5WQTnTihpDH7bFGDK07ggXnM6gdaNMoWxU21EptzIGqccyGp8E7SYUmuD81bChVR5",
-	"Wa4dS2L4zCbMSRGO1cblSiaiFkK1GNDtK4Uv9pHaSMSYE04/G9/pClJuHaV8mdofWqRJc0DsXHEwUqZz",
-	"uCueNlvNp155QiPTCZkkcL5KFAd07nlXDtiX4QDoyQxL/khzisGeYwER/+Of/x25pwUbNmDj0/GwBSdf",
-	"JGSXk+UfORGDCctr0I7iSPzjn/8d9eFMGVgdKhHH2986AjnS+SbjHSUe2gNUa5I0PWtcLsFy0KZrXtsI",
-	"j1+4qZHqXGUyBXXNgqInwK4+RhW5KTq8RoZyiv2asn1cHgyQrUZNBJ9zXQQ9joJzFNpgM5wwsskJYgnk",
-	"GCuKFyoDWwA2WKYkDqVfy7RipBPdNdwB3bWoa2itULUMah5N8S3YQFLErNbE4jSTpjcoNDlSIdqUJ176",
-	"AMxO8RXQYzXta6eQpYvEWahgaM/LuG9OTg7JOzh2nFBevJ7HhBWbdte4cz3i5VtOUCie4EmvEeapTlPG",
-	"tSRfLK0Loz7kcTn9EqRj1xSL2W9tPAswmqadSGxvjN5UkuVufpwnWNNcLFpYMglsZFgysNRAV0eVR5qp",
-	"X2RIw4OuMFx6ON81lLGidM6Vlmz8HbSzVo9JbT0IqkKQNh8aGPkyMvXypoY9AHswk70c0VrRmw2Hkxzp",
-	"5lQO09gbpyAXMtVXRMwPg0YPkBhHuQXTNFJ2lFLVbW5t6tpUvYSeUM8CVN1oXiCwhey65nixWcySICTT",
-	"ihiNaZabqbMoMnTu9X9vRbMZ3zXxjJ0cN8XLzE6cKlwAGRz7vAbpsbY3//wtsIa7Jiaibf0HHOVN8RLd",
-	"AqI7brWe9rBd+E8VNwVm9pdTmkmSndp8EJHhR8+Sa2BCXU26pmgDSD2WvbA+ff+VSXzE4mmL4hf+mIRT",
-	"2GZi/etWOa6BAxl1DZaL434nsYGxLD8Ps0OCxSGk8ttMn4Go28qscw36y/eLjjYmogTr6pTe4yrnLz2C",
-	"p7QrTLWuibcOjo69Dvv+4Gj39e7+cQwTiuXRNTDvZcOpkaSFQy9ykVc6uyb2jgo5GjVnnBUxnONO5Zug",
-	"5sCXCgUjFzJN6xxN963iZmLLQI9EDBHa/KNM9VN9NshFLT44BBvgOK4XY0CseLwiUztx6NxWJtcydRxo",
-	"pNkDiQ5zW6c1UF1PSGJvTa5M3oCTg8+r3zY4Kaexux2HBcV9oQBFqnLHS4ekGChdVUV1wbv83H8/sHwq",
-	"pSm6z70Y6ZoZc82v4vhDAySfc/EsCoHKhDJ9m6FvwolJpvNcmc2uiRH8vheLmrF+NOqRiMmgRClNrjGV",
-	"NLRhOxNuYCBhtDuqLhsE6TBdU7Gu2kJS3QzfgwEXNMjmbCwyPPBp/H61sKbdrZi8Dt40a9nVqfSumu0P",
-	"qoM1DepvafAKJXGdAgyp7nmfMPvkDjM7yrTKJbKoX+6K808XLPDBA9dB3h3WBdY21540W80WesQzlSrp",
-	"VMNYpH+gX0DZgbPGH6MOz9SITyE4v0jH8CehAV0w4HdkqqrqwYFwqhPXNeh80c6Nldh4Wgexq+Q5bGz/",
-	"GVT6QYkIMQR9hs6sTTRIKBEPTZLYGnXQj9F+IX0PnQOoBNXicvoibqJAE+mvBAhltkoQJKD0cwUBAK4c",
-	"efrr4tJvPAt26UFivq68+qDMiT17J3FhF1dL9GLcjkRV3salqXyN/T1em6VYbKJdL9NDbWj5Y4R+IIPO",
-	"W4MxQ6UEdpNO4Dt2RJ4hEAklWwAtQ3jqkeNRJjt2ojMVkClc1dtpEh/nEW9o9jbREPd+ptCMQhcWRmZw",
-	"TBTf5rA/fxrWYlu8tvgiXgVNVPZfTrfLna3VKXo8dzGHwzfuuPLCqNVZ7fd2EPph+lhshFFpbkybogDS",
-	"Owq9/ouDAzpnRduDJjd9I7/1Rga8+rUF/ZJ+eH/EHYXT8swaxaasN7m8/grTZmwxLjVNaDBUaTSTZOv5",
-	"f4qBFzmcDH52azA0/v5ThYAjaAjWCVCWfxO//vWvcTOTFzIuE9BQzU2TzcHCkpyH7RG13df7B0c72xFB",
-	"J22/PdxDfxjq5NAcLnaSFc4cytbIQ+p9vS0qXabj7ZLO9smfFoPN2ddGJbF4DAJYp+T0B5sKZ4IWLarU",
-	"2hVWSCTir3BPswp9XWPU29RkecQfGupDrozTp6lqFOYqNvFqi7Uy9gfjHDFX4C6ZOZUEFolwCTOrWFBs",
-	"B5fccS5zEoOcyIziR/bOx6PiFfXNkkIOo8JANSjya6/RIRWDOTATII5njWDv/4tnbtySbhC3SxYwvrGL",
-	"IeDumviXoothYPznP/7534Fo8yxlUzGBf8VkFcWlKU8yO+IEIZe7NpxKYID37HAkMxzlYCSVhrtorMVk",
-	"nguVsTXFn6hd1OOmeFs24BxbjGSl4XZySonu2gIPxpq3PUrxsPrmYjFCAtX7gND7DC9HJyHXE9LLdEYG",
-	"dS2er0fDCU2Rok+6cA0HeEmtEsgOHCwaX0wGo+2B3v3qN2ZeHyRaPPtS3DFHiqzqRZlRGf0W12EcU4K2",
-	"Gyg/whrUcHQPlsjKUFZ4+5qZvqcoBQIJNS3XmgcligpkLRIX8e7+1sEbdGTt/PZwZ/94B043FPdporLw",
-	"dlevuFboMMNM2iF2krYE6j/tYA2xeS+dl0ze51fZy8U36DyGRcRpWOzsnHgWFUv+5WbXvMrsUKBGJkiN",
-	"ZGcKLjWMwbAowmEZD0nSog4U7mGQtbJrqGsqviGyR05ZF2vwyXMmc8WBRJgWMZGZ0eYMhGIHjGykLTHc",
-	"uponDXP1TUrgwfwmtBq3OkfbnopP1KqpXlEl0SsCo2AmSwxUlEBG5VcRv42y64pcL16X8/dDixqY9fgY",
-	"3TttWiC9XCWkf7m4iL6CWCz8OTVesSEZG62qYR1foVFR2AVdCUz7ZEzxOZjYjdaLdimMFaIZsJPeHr+D",
-	"/+5u77w5PDjZ2d969/7bnXfvd/ffv9rbff3NCQ7Eq99iPGfrYP/V7uu3RxjSiX/z9uBk53j2hzYcMxhr",
-	"KLnkg6Nk48kL/mYR0e0a8mVR9HL1UG2za9ab62ggsO7P2xi76q1plCjo0dwU8c6JPIuLwAGvOZWwf/qR",
-	"EzBdOHGHb/Efxc2E1wVHqTUKRixRw5FFc/gIpmOqaOhRVVRTWOT4hBO1U5sPgo4QdQ2ii6KjoZQBww2e",
-	"9fsWXiCZkMdKOraH+AkS2tA1lCPSO9t98FWbs1Q1+CL0r+bT4FB6RSENNhIj6/JIjEirr7MSDQoQjxSR",
-	"OUqR6DMVsgn93Na6a08bL/pfP09aX69//fVG71fJ82fdNepQvNtv7FujGm9k3hvEYcqetjYomRJVJRS/",
-	"xBqRTEXJYzCwKaJP7Pb9C/hUZZFNzcMVgSZjkQ3NNmUSfIqblP9AcWiS3yhfI/EKlLCdLLPIR8X6GS6G",
-	"kczkUCH4jB0pU1idlRhDbcGeBYPB2ro3V8PRim+Iuiasot608a2aRjSPMMq+q1EpV9Tbvpm3/wLsIKqs",
-	"MH0kEpxKL6BLW8ffCfVhZLOcDoQh/BPse054lyO9trmGljExuVKqVkVgUY/g8tki+lYfOViEFiSRYaG0",
-	"zzAeVcizmH+JxTr7nJwcqq4Jd1xyalOQsCmOOIcZHcEgNPBIo+PwdMq0FRhJ6JrTqdBwihue+GKB+y2B",
-	"2fL+KPfOXn8Bi3AzKk7GoAEIYHnmmgLrLOG8PVejfLMge0WyiZJ6oOnUIw3KwbRYfLJG73XiVPUt6Ip8",
-	"x/i0UTxZDxlJmCkC0ghNSZQzGpMmuBaMasA4KmjEKJXadE0euL/C+OqZebMTU2+KfTKe/SxmaqQknJf5",
-	"xFZ4bPOJ7ZpSz0g2khlDYTb40w9ZUH4xsgpDX0evVXdN1J7UKZNG1J7Wu2ugcgtnu4a2V+HiR9tIDk/1",
-	"2diOXQXYknoah2z3WNROp16Bwo+RXSmdH1zojdMJzUjMIxu3hQwC8RHuNzapZuHaKk9xYIZBrKmogNK6",
-	"hMS0upF1muYo5gSymIRakeOeTn1u2SxnSdd4vNoKClfNZhEZuzpn4xxOJn4YtH+XCyWzVIdHUEzArc4O",
-	"Vb3dNbEtO4Rc7A9ZQ8g83KJFOgpzyOFFD9Bg+/R818x8zhrVFLtFvhyZczaHxRHOEb8q6UArr1GXZwrk",
-	"Z9egVwku4XmIKgN63YwcuYENr6Jx2qT0idIZBW05VWdjVGD7UqfjTIneOPinrTFkZZRNZ18tMlAov/A8",
-	"C05BilFSwoKEVxUNxyPNR8DJ3ZjjR9GqGYGNHErXwqrBAArm6mLcj4+ToaTUDYxnPW91jVM9C3fW4g+N",
-	"RMkk1UY1+GJcZzEiSokXz1pP2ywVS2rZ182u+QYTQ2pBbatvYmMpX8Q79GvUEDh6UPzS0ULnCfSBDpnI",
-	"p7R3DbpPwNTkbEhQ23FFjeBc8InvUlCbC/dzUBDZBi5HCdpgLvjgB2XdUHaJ7ZfSW8pdXvAS8m6HMUCG",
-	"1tcqJxfEWrQW8hrgqHvSavn8VK6cLOe9/amjMjbymFzJbUVfwMTXRfWXFb0B0dQ3WuvLXhpa+fitkWM4",
-	"BnLU9hN67unVzx1S5OLIJz/Dc+urPCenqZXJibV7MiNq6o0nL65+7uXYYQ73MxrSy2/e5bAwPbBCq44p",
-	"teqtkRdSUzEKpmSPh0OZTefK0HBLVpUUP/JlrjSasd9Haz6iVFBHYsBiduetbT5vwXVcjL4aZiYxEPqC",
-	"A/a7NVjna7/HBVHVuEgYL1W5Kn0pnRnxVEkfS0MBHEekX1D0M+g1Olm0Cfa0y/kYII5XUnndUtqA4pbH",
-	"9Nw7JbO1H6MV7+Ys/9/f5ZbDDyGAwYJtd/At77IVFuRLGSDNvqCN+Zn2Ggx4qTjvNCyqKgmhW7KzfozW",
-	"wJJZTH4AD3pFc5baraSK1jbAsPS5dHXGKIT9gdsDm9YWMaEBxL7M+k/WnzW7JnwG1U39w5gOrYpZgC/Y",
-	"ZNXbnKFJwS4YbFoRTn0h4q2D/Vd7u1snMafHJSqXOmXrg/QofpQ+/MgJnYga5o9QMGNigzchkz1VX7R/",
-	"t/CGl57f8XobuGSHYnXG76ksRrn8pU2mt7whw06qVt8wV96MNFi/5Y8vkgQ0dFjzyk4VeNcOE/Mueiff",
-	"9niHORcXeIOuerR4JDyBTfsS5FFr4+rn9m3+yo4NP7CChrBlTT/VVNF5Y1Vk/dkqI+HGI9BXVfJGJVpS",
-	"zSnoMU9WEJeVnXKkxo7G5DPJWlq6QopA7LqakF2sl8C8/m4t1CPAszh1v1vzMmwtWlvqK8bbYQx/N3fP",
-	"0c7b453tS5Sdx70BA0ssVHlesZ1Eeg1Y9+Qg3ohCCOt5naSy8wYb6f6oEz0u9CGqrUbn4GZhfIdjiope",
-	"RE26gv5J5mNX9y6fEv6gK2gwOmxga7ccNnuTW1SB345FAItnv2vErxrC+YYn1pRsKLR2EzkVaJUOfUAF",
-	"rrC9F36kmvAPufcUJOLXYn2TnVlcSIU/1aOlpUnLDCWfOpLln1JNvPp2bBLD53wCrZJG4BepVq4kJ09g",
-	"Hx2M84P+EQK3fT4RSfMVcqT9rkWlDjfBRwpNkngnByedvfcHb0/eH7x6f9TZf71zqbSzI9SqFiu6lOdR",
-	"KLu4P+0463kQGczFRr8RzEkerpL/NZPGSXRjoTeTbpl5mxyqkkHosF6H8yEjUpzJSXeuRnlTbNnRlDiB",
-	"6EuWc8FV2qcyD4ozz+ukdjQtbMq70yjhO9fSKlt30gDEAF6kX9qRBvXyZy4WPkb3+lzqkx1NP8ZUXba/",
-	"C4yEpR6cBc7zqrIiasE+LejojEXEknoRnJpFSa6gTTkr+jL7BSooux7B4WfkyOI+Pegc91/n6BTQVNVt",
-	"PidaGnz9tjSOaG00zheBfeQOk2597lB9WQRPXu4dm9tyh+PZLXd35zx94rOe9L/oTXjn3pX7s4OPVQVg",
-	"7hPv4mV6BYfrVwsNzUTxXeSTAghWBH0gEeXL4ME/IZpXhyZSTiX8mP6uMm2TzXnmBT7yY0e6Qq6wWCJW",
-	"JqE/KPNNm146TlRSB+myIMFG5uUMm2rOCwbIfVpB8eBs1kM5FYRTYCxmbC8LdFXqYNxdhn0rX7oyFPVw",
-	"GN9VPGp2M5S2MG+qxm0b/1fHsTCTgVK5Msx0rhWbh1BKUG0ubbACxefp8+dYSFuPQm5pOl0WGvNJS8tD",
-	"ZE0RGzlUMSFtrrdayGUpe5iFb8mzkGqjFusFohMKZsImZY5IBEeZGfwyLdHyWFZl69zXkFalkZ8pslUd",
-	"qIcA10OA62ehgoXY1oz4uCXRfWvBrgXSP7pBBIz7gpUkdGiAQJ0/PraZ2n2RnJ8VtIuEKz3/kcK1j8np",
-	"i7weG8ta/OU4QK+9+9efrPShnjVUmvRK6vSLTO2hmfykW3Id99jh0c7Wwf72bgnijlWsa63byqrf3cb1",
-	"u9BfcuT5LsjywALdUg57Nk5VyNOm1JxFW40Yfm9zq90nBab16RQYMJBuqLv8+CB0bkvo/JKUDxYA90XU",
-	"RTfzF1HyylJ30aHKuFebaKeRZRd5NoySq4ZcQhyK4aCNFLkdNVJ1odLiRvw+WX1VV86jEHnnWq9MDaXG",
-	"MqFaQNdHxw6Yxfi9IsrFhDgCkZxqntvWMylQs4V2olVvdg0uIrfpS21iIZPEldrqjVCEXivaWNTfUJom",
-	"FS4FH5OoOcThHiBIDPUyn+ieqrdFjM1FEAr2VM26yiphubaIx4Y+pggug1DfqBaG4MKMFf6OMLjN2Tqc",
-	"8OwSP2V1qCqxQy5Q31N9arfOBWJicVeaXcNAZXM+P67d6NtM6TPjwTGwxoMqqxjFQCU8Me1Q3jLvnful",
-	"xSWPaUP+rOKS3KeHuOSXFJdkF6Tz6/FTZ0B9jJV7pXH7YNU+WLU3sWrvLIn6Vo3Yq61XPLpLmhHDB7Qr",
-	"5ezRTD0MBf9ZLiB4KpJB1hIeHeMhLeAAHdoLJXReX2713lNzl5pFtJKfNZHgwcz9WZq5n8tXTkhJsigh",
-	"k57f+5PKstnjfgbu6NICD8xEYBY2Rm4oGEQ8Q+C0B5o+696MRvGIylzJhuUKj1n2PUo0YO5FJOKr0S2b",
-	"MxSZOSI+sGGQ20RO65FQqVMert+U+R2ZpYNuRNBwJ7Rh7hTRKjIVEOzBm49TldfLiBglmspyQyKm+ss9",
-	"ejW8UzoRp9rlWzJLjit4UwGIZdgUMd4c7EM3HgZvpcwS94he5poCXuNKXAZEBujxGQh9eIlFs68+YCte",
-	"wvTeZQ5F9UN3kD/xy1D+T7xxi1Sopawa5JTzYgLXx4yQIM37FrT/wh20PIVp1qfEoDkFXE45Z2nezyRq",
-	"cW+g0yRTJq5XH1yWDbRVtOoOV7EH/j3JlLpHi/gzLsYCNBGGpLwEw3wsXIeXZNYgE2qprgWduAmynxIc",
-	"tojJr7ebxJ6ApOoE9FDDC3ybKIQR6gWWHTEgSJHoPgIU5SLOGRg9EK7AcXay8/rg6N37b3Z3jjpHW9+8",
-	"i4nEufzNgpRIerdjbenTyxNm/Aq7r7kyvn2fKU0mDM9DhkxJj38o5b5vpdy9YhuvKhGXaO8teHaOGw45",
-	"bWflCqW/fPr676JnjwlOanlZJJbRsT5LEJq+9ruiKbB733sLiUQb0TVsPhAo0h0lLNLDFO1BbiVk4wEh",
-	"Xi9TrHsc4IHkIIfM6TWITXauRyOVICqY53PTOUWGKPDESn9BslTxZcLRt0ii7+JgbFMbHxSUz1QaSMDZ",
-	"s4vsOqrKJes9U6iV4oJf5MU7HDP9JHPAlFY55+6zGXymkT6PoCSdPk2RX5W54xEsL6XwKt3CT8HKq8Oq",
-	"FDqpWMdXYOuUmDUXLdwj6tXMkr19ZYK/cy1dYpEX3xr16V3413aC/XI8WTyvN9tuK3qxLj2GropMdUp1",
-	"KGBQzJifhS7vM+IvUeXFgee89NCuY7cUPYpZq+KhvVAnNg4kJwTrWDVgwuFVLviHky0SuWVaJDBi/Gfx",
-	"5CtwheGvH8a6d+5vqLPH35TeVuAMLI/E3dgkeYOdXCXafc2o3Rex36+vZP/iYnX3Wku+9Zif30eX56yi",
-	"RIhEpogywma4a11ptAhcd6BVJrPeYFokssa9igshFnAyTwnpWq4o8TDlaMa1cZnww6AF4YrMe1uYaylA",
-	"ny/KKMutpQ7RndQOJo2YDHSqCg5/n9tV82DLNguZffUypLrNqpIPJXI5bspP+mrGaps2Z4R2tAjzD9Pr",
-	"xg47tTyAenNvzh2HUG/kxml9EjfOlxRA/RmeCV+ivkmb7Ys/UOYUWhKbl1aKl1klEOO+30+1Cawbbmp6",
-	"nD3JTIlPnjA7+myeZsYsDISDz/RlnpLeadNTBfYey2c2YaUT8Z9xQyIMT0ViIN0bm6kf46bAdE86dYzt",
-	"Gn4XxV3VcJRPRW+cOZvVy6QfI3lGfiKDcVfheQSQAqWkGw8kUZR2TW6Hpy63hs5C35vAAWcYUt/l4gXT",
-	"1+LZmmEAgIcr4Yw1Tp6mkG/XEBMC2dcJM0cgcS7ltulcJFaR4Q1PEDu/ESPpmJ4p0CoRHzSOGA0DvDzX",
-	"qYh5wDDc25epUxGzSdMjfIq7cwJBYzpvjp8h0epXX30/QIx2nhztml99FdgRnVKB8DJaRHNZorwo1+7D",
-	"Noq6JpzBIQ04uszUiAq8gnkEg5kE56hrXG575/TyhGmySknBj5xHQsKFlMipT39OyIDiVHSY8Hbgrkyd",
-	"7Rrk4ydLibtbIjhsIpOhiN8eHu8cncSBf694G1JNaHaqID+Vf3xTqA+yl6dTWiq4NAIDkZ0YZiFCGxAB",
-	"EAjp3sGqUkOiosNXMyMjkvqUVRDv3RGGGNox7BWCogyGPK9xtbtmZnjpVRV60IKLk1PZS4O9KeI9lAdM",
-	"DBpHRFg8OwN+8DzBJAbhwhbcrBBJEqljUyDZrx/Z0UhJpEqGd2Nxfy/YpkSR4/kBCPCCVvWmCORIXkKR",
-	"mxZ3E9I3gCghdrKugZdGRZTZc3BgsgZystNWwbGQaU7ss2SLh9lk3gntJWP4wT9sbYmPpqzqcgJMLT6V",
-	"qYTNXid2moKtqYzf0zUFgA/cxenrMJBKX6gkLkop5mvxqdoBQT44T0XDh6kQoN7uGgk7+ZETGRoYoZnY",
-	"gDIBEfJsCZ3PxzdLHaP4ZteUw/TwgFGT2a0aniMBPrM4cQ6k68kEpTAPmM0CJ800CHBfP4B+kwiXAcrH",
-	"ulBD9IKUDwidi9yOewOFUYIgqEiOTb0cJpAGJKsfjsb4EV+Ogkz0nqOkpnM2wkK6j68kIEYauAxDTH2t",
-	"bxbcIvxmV1QloKZCmCuJnMYMwcgSHE90XMFffUWspPKHsYoI55IjGZTraXNrdG+zEPc9OxzqPA9HtqQ+",
-	"TECE0RJWCVOd+L13qgbaw7fAzeF8ioiefYpIU7onmVBQ5sTBVPIaOZGNDexU3L413xpk3yK6HOgGObdl",
-	"zo0MTu/CNY3XuwbdhsiaMsk0ZXGVRIJA1htomvPIMb5nzdIBiqenGCppXNd013zCFh71xk66a+3F5yj1",
-	"HT5emX2G5PT8NBglQt4or2LIDCH8nHY5ctdqRNdUXpLw1G6st0R8tHP8bn+rYAj/6isuTCGppVlV48y1",
-	"sMbnXPmkskW4U0p6D828zonfNFOwaBMWjWjnTk1PnKozaUSt/BiDhAoMipGG1DUMTOJshb0sfKInscAp",
-	"tQaUx1OQg2nSFNueQTW1PZmKHoIzmoQ+jUPeNdjHWe0Pxt23b2zEwnv466WmlzvaNbS8jVJEyjTEnVtN",
-	"2yP6VztOE5YsuFtJ54TP47EDSx/XgNN/AP2kr412A+W8+1bSJ2UqBrCXjGNPhc6xWqldnlOvVRD7bHUW",
-	"oM9DmfYtVmfRA8xvzE8j7W+ZJj5iStCuieesE9SGkGqadMu2iJFcB2UcYsI8a7VEzQfD1ltYageL83ik",
-	"VAKLUYa1j4qtSdQH5FaUyXw4ieQOEm2P0jE9gXd6lbJrgiIe6rzk2VJApy02d67tV6PnjqHPK6JMw/17",
-	"MDR3W1tFXzqUZ/cFbG59hU8dKVigv8DCqpMFRrEXe1X1suxe4EV7Dd/COvoWZo6Ca5cHs9a21Dmww1od",
-	"o0lVSx9FbRHR0LJqyDojuM3AXIGIJrS4HDSyKlBckIGocNNHqYJVaRRnXi1oin01AQWfFCPyKOR0J17v",
-	"cVqXeKVRQ98U8cTT+UYi9oriLli5S/JJ65GIc3kGt+fMb851zHiJ1XH49w+xqCHJYqGhWDCInWpo45QB",
-	"neYCQ+6lVsDwVNpRjsRXZGY17h7z2ivzCM5hAcMMlQqQWY0m0lP0lpDZ4lSqermoyTQl30m9LTxKulfw",
-	"0XyYKePVYUaaC8inxJkVuT0jJmlqCc6voMl/DDMPij8tCTeSxBNXATdbJu55gV5b3K9aQbsy68CrzA5X",
-	"uW+1UCZS4BPfNC3YlR/yTvFrPnYiz677xHSkrvnIIS2l636IF9t1H1MfrjF2dLxefd+x/oO62+OeRur+",
-	"nPafLEXlC8SSVMXxKNlxUjrV/eH6MQkq0U2RJWdQGTAJzImYztIestzbTJ9pI9MOwziiyFYfSBk5QreG",
-	"5PO1TcduQHwM/jhOnZ971z/81eyrMlggKhEDmfbFeOTBFyaYNBJr43KZptDUN57Z5wkx+9TJkCBucCJY",
-	"44PMCFktE2tWT9Dh2BHnbzlwzRaI9+HAUd7Eg93FVO0kh8qhH4qcwsUhPFWLU+KQ3JmC3sxwe4J0z5kS",
-	"h0c7b3bfvgGT6NXRzo53vzhPJQv3oe9to/VUxHx3YdmjYfU9l2SFwZ+fJ/IBvvqtyJiavtxDVIkYimN+",
-	"pja7plgUNGKoN52C0iB2jw/ExpP1XwlYonDMj50SNSyC22i1YAbix6UlVVSPjTJ7oSl7K03rkSeMT609",
-	"h7knJ2GaOt/w4n4CVPEkLZWBTqROp3A3sb3WNp686Jr4qHOy835v983uCRiv80SvHr+4TUSwBIBCI9WT",
-	"2NGBTDZF/Oq372HjbR3sv9p9/RaGP+oa36PKG6PCxefVXPbAl3pySXkGivj7WpuBjftMhRk0MA9VGder",
-	"rn5ls1OdJMo81HEsruNYiZf4xNo30viV7+5B/QdHgz5So3jKuQKVk+XTFHlEnuC4LKLh8jNq1ZzEvcRF",
-	"8ZiYxZd6KhbWVJRAq1hTg8MwEVWvwww8fdsbn13zNHr+nML8kciVQZwMVwetSCLvOcU63568anztK9RP",
-	"p7lPrx/K7BzBwtwoUzJxA6XyrpGjkaPq8W9tpqQRufqQ1yOMXsiGUyDxc5VEYuto7xUibSMXfOTJ2OHN",
-	"mZ3QKY3eUjvpmhFSxufZNGRXFJ4QTJKg44oaRu5rlSnBTF/1pjismvldU+vJLAG9R/dZmJPtXwTsg0dg",
-	"InVOYGg43JL43n3puI+9wFghvf60Cv4lKHchzFUUIpR9dIc7Hx0PTN2kI6BytGXT8dA4djuBokjFDxgp",
-	"o7ToDOvqT1PVpqJQegKvo1ZJ0awEdFP6TNcok9Q3RZwQecG7d+/eNd68aWxv173vR9QYNo3cNqyRxvC7",
-	"19JqE2siwbT/XWPG5Hj30QXCuYMHSHWNRU3nDtsccbgC1F1jDd7UC+mYNWxhKTmSHuFq1scYS/Wh/XLs",
-	"ddFbSeut4UB1TVh74nQq4nZMpHFnpAgPbIrrI27H6J93yFQPWyGfWFAEqWgL3jpUQ4tOtQW2xnsenqjQ",
-	"YN9nqMJWjYD3gd+TWu0VrqlIEHyPslLrJcfbe51wOpC/QgHtrnE6UYVGLLQrD4XEehltpHeIYa/5DY+o",
-	"d/ACWjDwV2YnjkIeHdy7oqfSlGLVBdvor6GHfwT/14D/+88w2JzLU47LyCzT8kyJTOXjDKObvBNJ4wRN",
-	"WUka70exqB183zk+fOSETFDZ9Mpx32bDcSqFNn+qehQmNWVhA4Pk6u2uobnhkmXKUwC7MbMjkAn9Pr0R",
-	"4+jQl5xRH1Xap35xzBra0rdpaie4RromWEPWqQpNQAZLyMec4DGipjeKAqjxo5gioNQuMDF5PaFnsmuw",
-	"GShK+/iuXDXFLph7P4wtVkDB75KkIwZ1ixEkuemzlSvj3DXaUYyyJvEVj5zYOhJ7r6qP0zUM6YGQz0jm",
-	"cnYOrPzSw/Ap1zV7rzCBjfuTWEq+lt4di63FcPNEuqbYR1lQkURVsUC5aLIQ0LjPYPVLBEvsmpOSeHR5",
-	"puSQIttkjlPCQcU+Qd+wFH01EYOxSTKVUNANk71yjRlUPjjvkTa1TeoRBVHR+1+Ep30c29uaJJixhozO",
-	"aTGUUzGx2XnXwAw+bwmH+aVO1OIPjUTJBOauwRcp8aMvdTrOlI/Phiw+mH4O0qLLoTfOHR4k0CJDKx+X",
-	"E9bM51qmNDQ0pmByUnJGqhCc+RslL6bYjAH8K65v+qP1YirYohI1WI3jUeSD5xEuBZ5fm3EvI8FaStdg",
-	"HBjPPYSaDMOKcUy+C2QA9bjw4T95IeKXb4/fLbJc20KCVM7wgOI8JrR8bZ+bCyMc3oXm7dxLFpmhO9j6",
-	"pb7z+QRRmohEBvcJrQ6wxzTc88NYoaIKR8Xa5hosmbVZwzEqGYEguWS+trkGRywouKDmb665HBQLUIcX",
-	"NQLTLufaIGplghRU7ErcKEGBCzkH9WWNzu1HNflqnzAcFo977gL+rT5IWJBrm2v////9/yLED9ZkMe4u",
-	"qQRROLoxfxKjSP5MjWYO1KhymkbzJ2lUOie7Wdc8aT153lhfb7SeRKy9ROtPWq1W9E//x//6z//b//PT",
-	"f/j3//zf/E3001/87T//h3/1+Kf//u9/+ou/jaKf/t1f/vQX/0sE/4N3rJXHZ3Y85mx4mEKvNM8Y8ls0",
-	"SI1t7XzGz7yGH8s8l70B9KmNL4F5+3V3zSiXq7OzBqujje641Xrag4WA/1J8Ibf0Z7PnLrpr8eVt/7lj",
-	"la5gD78cu+l9iaMv8LNXjbByLN1dXIJsNnvyrG0+b8F1FKd+0y8EN0JDFiT1ZUbqVcgFR6w/+HaL2nCc",
-	"5hoRn/H/YkyXpSRNL9elyBS8dlMM7EQMMaUOjm5KQDoFa4DcYwxbEOT1eqvFsnJYjziDmQ79TIlkTF46",
-	"DunSr/CDNhcy1Qk7PymR2U4EGTCkVXBCNQwkuZ7ZLsXBQAsO0XRKmig9DfpJnXzBpPx4KJ4kmx6Nza9h",
-	"+OOQZVUoZXSbHcMZGHH02jfSWNMIfcGWaufD/QuYsCm4zaMiMFPKFLpHRKYRNTEUuNLwY9CDMwXbfpRw",
-	"7Cqfp9FNVT8XdkxZCN5owRx1SmwjZm1OnHqFRwtm2ndYq6t4lzkbnDUrOohELX69c9I1l/hKYsyut2dG",
-	"O7LpQIEoPAh1znEzVgzlaKTNGeobM7YP9qgWhqJibtV9qV8Y4z5m8eUTxf6GfGK7hksCQDucUse9fsYp",
-	"dmJ2E3B7YlH74+OD/UjEW+6CcDDe8C/1TVBXYcl6LRoLPAjOO+dVyaCnNcy81GdG+WWH6XGJOtW5RzNN",
-	"dN41QSF33jdzKs258wP/0//5N//09//68U//w3/1T3//r+tRSOsogUJRV9uhHTxZbVJXE9XTQ5myf8OO",
-	"nQSFmM1um3HKH7SU4jWGqNuLDfbIwXxQpSMMIRo05H6qzbuetBN9TYk30bI+wX7aebvV+Pbo8dbhi40X",
-	"XVOLlelZTmvBYcop2TrEPEgf9+4d/Hy9zVfJuESDRnO+B+yYrtlotUJi4WMUcrz4sURRmzNY/ZTxQAKp",
-	"DDSRKTGE22gZU0RvaCkRs8R5NDFkOJHizzIA0+rH5tzAz2B9D0/12diOyXFCJQcgNVSWUf5oGTXMu2Qw",
-	"R7bqYmmDrYXxstMQcsvsJIQUMQZYg4/yhrUmnZJXzEsnyqqeFrFIDhvyyGwHCU2SgWWbLMmbMCeLEGp8",
-	"NUGp8r9reHcgAADvD0wGV0Mraiy/N3Hnqx/GMmWJxg4H2Eh0md6MzH7kBkCXpOWu1XHlYOOgFTJLNeje",
-	"ZD0F2ZxXTVSKUEto+0DYftdg0RM9RNbqIxBW2VCmKNAuZDrmwwvhPnusG6P0hCvEBUBJtcH9g/Uyvgnq",
-	"g3a58/mrmMuJYx2sa7BiUbB4gyLuuYv31Kb3Q/nhPa76mBd/bb0l3uiXIcHXdI1Mhtpol+MGF07lBdNi",
-	"mw1UDE8+fQJPcknSzDdgCmIQJ7hQXdfUnrSiVqtV3xQjMIlop0ViY/2piA877/YOOtvvTw4O3u91jl7v",
-	"YC46zE6NUmt7NksiRpMxSpxmSp47HG8Ys5J/xZUIW3UpI+tJ9KvnX1OPI/F8o3BjmERsRK0Xz72AwLds",
-	"do30+d3Qigom3iXJxyQjgiuYZh9bXGMvUNfQITtSRgzZs6XQXvcrHqeQF2e9Ta4n31r0w3G70D/jBUHX",
-	"oCQovNBcyeNPdthg6Ojg3eNFQEGCiTkNouNrkp60CvlCowR6WVn9ygKyTy2m206yMbp4k5gkWlzcXvrJ",
-	"ySl1Cn0jvTEfPD6EDj8MbOqxfYYVvwxIpa650i/T9CkMkUj1uRLkFnnwohTIXCt6UWLUbTcp5MDVYLRe",
-	"aQioVMVDhC1xUZCaXDFdOQ9/bZPKPb0pe2ptqqTxfollaQJB8XoMh1QDZAx6J1gDwFtI4yo9eEKfmAvz",
-	"owG3Wkq7V+fejsA2/eTAAf7zRzj4i5wV33sK7BqIAg0mQpIhjUwU7K66P0dInM4YVHDJGwkgPB444S8N",
-	"799/jwSH5b0vAt3iZUueAze8TOq37ZIYyg+NU5tMG3i6rm0+ffp8/cWL519/jLuiHN292mmBAWGboQFR",
-	"CQyTHjcag96WieM3xxQXQ28NGx34LGIHZP4VUddYDjWkUhuxY85S7QaoLovu2hY88dX6k6cbQo5GGRah",
-	"vT3eFutPms9aIMiPTzpHL99ufXvcXav4S7rmSavFItyOc4rS+tpDLLPXCR2URVEuPlGOfmAHJtJtdk1D",
-	"xFtHO52Tne0YS5s4UB6CvigmggcmRi0TDs7d3JFaHSitst5AwvkFRxDo4V0juJ5pyqDviZwuLaAQtRjm",
-	"RyWdPOaQGdwXuDuw2XqIbw12AfbDM5cRpIAvkJ1l2sIp8nD7BRQmSFzQ/n1j4TZQxdAZr8907kj88eTW",
-	"wKDxiDgjlSIEIdZ++Ic5YG1DfFawRccFpbpoeTvwlVHxJdqAhXgt0BtCIT2M01bnaBsNNiG2vtnZ+vY9",
-	"XmCfOlmo1qg2YfkbStgsw/poJ0aZ6us09RXDZdQfeC3qdWP2qizLOPE0aTSWuBL8WFbWQ5tyDgTbVC6X",
-	"UxdW2UxuRFPsFp79Us0l+rBK3UQ1oyk68FrOBG740MHSlGAyPmbyQ9sza2mUaZPjYjAWFN1AFbggA7W6",
-	"rkMKqs6b4vvFaZj03gkJlFe/DZsgATuawT/oGdQnk8gvrGU5ohkYkSqpR375+hwA4XKdpsUJTvLCp7JQ",
-	"yjKIXhqUwHTfppr80G+hcSx4sWgTeB60K89apyovtQvBSZeD3SCNsOMcExW4y00UPNtvD/d2tzonO3EJ",
-	"HaCgi0CPHL75WzWN2ZwNMsijDYhi65+rKbe4gAstXhB5RKtEZRrkLZ5x59okEW/viHaw3/d+7kNUCt+s",
-	"ueCoEHhc/ktogVi/rlJ9gcXkIC7YtQyrRiNumTYClOk0VanIrcXX0kxVdzr2k0cKISRIRPckJhDw2fTT",
-	"//U///Rf/5t68CAVInyGktGxX4l8hig/wp6B/vidwffUK52ELQgHG8UhScJP2wWk45SK6EUBBlmaJX8y",
-	"TSQ6IxoiPtr5bufoeFF/im7MyZp2+XjSZZQO7/0R81PmJUbhBTI2CLvNAC5hnHrkyAUexs3fVYcX237f",
-	"qZwhI/gQjGDBFVKy0g8sgIfZpYSFns0SlSACAI3A7uv9gyMcAC/+F52zXIZQb4s4U9JZg1YxjOh0U8gE",
-	"BI522pxFYAQKJLzAv1g0NZKxgmkjYQEboafAvkxUD1SyxN8XgdwhNUSmAjOoggAwfjvliFnECT6lnhJI",
-	"Cp9dxvrh4xSiimAo7QsEFiiFHMrCINT2mylJQ+0wz0ElAo3zDl29zWz7K7LZX2V2uF/WJu9pdnu5jZ8J",
-	"tq7aBAfG+zIDFLMYK+tDz+bA/4zz2heyhj2QDtxRvH2cGW/jeQWxqrOY3M6fnSUrt2JMXotb7G6JBbyx",
-	"O5KZU1dbueXQSFQc7xjnRd12zJYtOqNLZgg8mIhad+2n//bf//Tv/kZQsoxYfxK1Wq2f/vovu2tR13TX",
-	"erbfV0psNJ+di6lyucoSOe2uRaK79s//07/56b/7H3/63//mp7/+S/H//Zd/+9Nf/A398PTx+ob46a//",
-	"7U//6u/Fsxbc9td/KSgOCcavJaAexobPkq4pz0VT7BcBdScvkMaraxhHixy1FLZz53RCdHYFDtYq50Nn",
-	"l86HrqnFnd33253dvXeU6h9HlHi1FBAgqprcnV1vwbd9yVbJSsdQJ/p5r6z34qgSubXJgKo0nBGUpnXO",
-	"PujsUnAe9amzMUIcFSPGMbGQdVkMTk0acTBSprPbgD0nc32aYhps3uB0Q0yaH9pEpRRCcXBCMzoBuYu6",
-	"xrt/aFH11cQ3nXwU2ThVjVPpUBfBz3pHNVoanV1fnVi0PuqavtQp2OUaSxLHeRSecnaoqG9jM3YgCGD5",
-	"9LWhTABa901MJ3cwmAX4HcX5RplNxj3FofZM9vOm2A5hjEw5m1549QVtm8tcGuiaJ1gH2l/TUgkhOjZw",
-	"YZLDNdUFtNs4x0TRTGFOMwP9oEsCnkINKOyHkibG6buu0I5rQ2vUFMMadW+VcuSah5uGBmN5pPBVPUfL",
-	"4lhYGpkjFtQCzekQ3h3K1O+IGKH4yGfSdLABydKivpOwgj45gs19dXHfnyI0OA4LlwNOkz/6clqy/tzX",
-	"BvbgtYgCFxSFXXJuk8bxGK8urf/6xqfGVaqSKiVJC00YeCnXPhWRvLvbEfQl/OoDs85+8PvMgMysWvK4",
-	"dM1cSd1Ryo0pyn1Annv3jCXm7MyOzwYVvE1RqwK71xciu5frkB45MZL5oL6cHOOGBeEPfBe/QL6L26kK",
-	"vhXmiqV44iU/NW4deeaWUAffdOXvW6OWrv7W3QMSfCS/wNMVN8Ybm+i+9pvp5wf685n20mv0d9/JRro+",
-	"owuuscvpXJC81qMT97VKsfyBmVp2yBHuizvVMBLqQ0+NvFVvPFQPl/tS2K+CgYOpqk6ZRMS/+z3WxRMa",
-	"KpUOIJht6YCeiVFS1d+C09TDHt7NUXrXwDhdI6HpHHHYFFIYaxoBEKcUNmUrcBYM53LEm665KeTN1R6Q",
-	"+nIumdvQNO4D5sz9F/G/eJSYL4t05gszzz1ZzT3AiLlCUbxVEBiw6x6zTY+u/JuftAuDAK8yO8QEFEaa",
-	"ZjoGEtDaCOZgKNGIISx5LnPtct1zTbFFjSMysyr+TEFj4NN8u6ZTSeqYyT85o3h6Jd9koDIVMVBJ+WDj",
-	"jANRk+WTRabpNY6X+iZXS8wn5lCOUuH2fNZ6Kmo2W+SRt96hT++MFhxQRXI912RUk55KUAkdf0CrxI8A",
-	"1jyERHs6fSv0mDWV6ADkgtk+xuVKJnX6rLM+jQF/hJuxuomw1x31fCJLEXVR44mkQVyM7EZ3+PP18xxX",
-	"D5TxZ1+iMN/yq6uqZn8SE//jZbM2F8rlj+FM7dtU26Uu2kOVCSRp2hQ/jKXJdT4VA5UmkRjaC23OGvJC",
-	"ZRJZSFyOFR/I7i5q/u7GROmzAabrnY6noq9UUaPUNRwbgoexNo+RayiRpuBk8YwivdQ6sC6s+IPKbD0S",
-	"1I9CztT820C8TpC1RztsMNJEchUaMh7loobFao5gYUaZ7WFt61CbMUnwvlL8F4aPyh3ltwudd42z+HYi",
-	"GUPGIspzpIqnUOuGeC1YAMc5bmE8/+Gv6FZKTivuoGZSXXPGvEU4F6WAG31DO6qsS4hqxVHoG8OAzopa",
-	"TD928i3r8hhsw2EoN+oarDcSYywl84ln8JVHrpRwNosEW5MTOaUQHkwFQv6k1jnl6iUGjw+yhwVCWELL",
-	"wdHc5jJ1QiYopcPXQsz5VDpV5PDVvj36vk6ZsYudUYdhCd9lCCB85A78/58cSOKLwmwuz28RvYJd3yik",
-	"13UyV65DtcBiEjcZtLqfKTdYno7S8ckYtCuDStfnhGcWD6NM9wjSH+RPAlqo6eUE17ugRJq2R9fUfDXn",
-	"BjslmHwpovf4UhZOTaizlotchUX4m9UzBlcLLUyscpiBIs6NnXCGtswRYgHrLrXDtE+Xwq/kjSKKtoXi",
-	"zvnaSG1E3EcjMW4Wzh9ZSnwo2lCLf/P24GTnfedw9/3bo71YjI1TeX0mdv+s9bRr6M7jOexfsRD6d1Nk",
-	"8Bec0QVbo0pBiPk8IH7OExIKNhMYc46+jvX4PsmEcBCkO9fmrN4UJ+jIM1ac2mShpDqitfMbXEl3Karw",
-	"C/y1n4G0+myRdBxAWtPulkQPK2gL1+4l0oeW5KVcsDOyIhC6zEKHImLmMlqOY/rOHa5N/AJ86mFhfhSF",
-	"gfMzNbMq+friJXkJ7wApleXqLEQetJmYUAZ8U8SwiuMKsOvMIVfkytkMPRrfHv2WTho37g0w9tFqPXvx",
-	"tBVzvn2ue+fI+Vdm9UGdH2tcogKoYx6/v2vi3f3vdo5PPIuAE7UqXdojVxRJBOqdKOBb8m9IPb/RajFr",
-	"kVF5Y2KzfNA1eaZMwKugjDZ+HfWesVVdqJvDsW+WYwxc5o32yrdH37fZSCFILD5qsEyZ21QUrmRKuIGd",
-	"GNrHoNOXa1rKWEV+YCbWsGa9POkft999TfLHxn0mCHsamNsNJ0S/uCz/Bwz7e1IW0EkSIUkgXfOMuLFX",
-	"6rbz/yuqz5WZYdtM3h6cCQV1GVlFhB7HYexEueVZXTeUkV9AVten2ta/uOSuO95pV+RzXW+h4vJeKW+l",
-	"7AbE7BVGFMzGKYF6Yo6FtoZR3Qk7gXn8XS6ny/MZbmOP3QcFpHWvFZAfHwTMvUhS+FzxKSJp/qzSacmp",
-	"TkJiNYcG3Rt5Slj8czFNCjtXudi8HgmLL5RpOvVUuNjnrqnF+I/dJG6LOaOR9IeSzVhvikN5ttxtckK9",
-	"ua44w8dw33+JhJfY+vtEePnJhM+X5y3K/QKdkQB8/aMkwGVslqfjqUD8TNK+F7EwBqeJj4XGokY0k+tP",
-	"GLAEPR7PPQyvixA8sWvygTQ+CBxjQIVTSftKxQXTfYvAWz2IL4HFO8JV8doN6yxUCklWNwJEUOVwlqiM",
-	"aamXOFU9DgaT0CSqXAA5lOeq7C8q0YXkBCQ7strkVYjN/Z3XnZPd73bef3Owt727/zoWNZk6ywHxifUl",
-	"wE5ksqc2S3YPYkr0zn1uDOGDLujgJUSHuLXvq5cIG/eZvEQ0MA9eogcv0c/CS3SEYsvLrNs5Hlp4PMxI",
-	"r0/DW3iFtnmlD+lI9REcDh1GS6RwSEjywpxk/JktpPokcB7AIZSqnJJKT8dTPLNyIVFR5WMRo8iX1Bje",
-	"UBY/eKN+wd6oz7adb9VRhSt/ZUcVdi44qppi5c1M+pDmlBtWlGyfqB9IpapZrHZGulEfXi/gFVHfG9oL",
-	"ykr01iTeVy+rgHJOAVzuH7uNXX8fVK/WvVa9HvxjD/6x+ysvZ5UZo3JMTHiMeQlLfWf7CgzPLB/4NAVl",
-	"kpBp6HkfpctF7Lla6b+iNjY6F/Gbg/2Tb7gCk23oCGxxNFJdHdGf44lS5y4W+B//4Pc7O9/GEV/DBOA3",
-	"1iRyClLxeAz/isT6U/+eQHjMuEqUCIkgkVgCUmYNBAuW6cOWQxJh2jfmSOR88yPHlrX2BNIEa4TUDFxe",
-	"QyncThDPDP7eFB3nVO42RU+6QQP5E3yGCQ2pznxFkajZkTIg0/2FUUrJ4oxLVWGxJr8G6oA4Gr48tkTZ",
-	"EYmhNGOZNooc8NK3ObMk/06mY+TepQyY4hbK9+ydu1J+eCVpRWeltBUT2iL+4a+KhUFZPZTS2TUzAKmi",
-	"5vPL/QmYKcKyQmgwytO/UKHkCuNEMksizqOHJqZWhm4RXRm0NFfZ0DXFnpanOtW5VjgDWSKcL68wNhdT",
-	"lYuR1AlywRKmddC8+Zv1CL/gAi/0KNOmp0cyFZkaSk3zNeXhgAMmGSPjSDEcNZ/kyf3GsYFWY3VCPSq+",
-	"ib3qGt/dOUbuKml2U1CKXYANnk939wRNBYDZopz3fZV/D5v8BGXBdRUF//Rbo/NVvMn+/jcoKa7zxPcg",
-	"De7WEV0divvhjP5lJObv+1w5kfMyDKCSfFZdC17qGln5tpc9zlRP6dElrI3HyjBRnR7KswppI4ExEGvj",
-	"pjjcfx2JPz7ceR2J17uvIvG9Oj2MxMs3h5E42X31CuTf4farQE/bNUQYVSdprsTB1lE4kcoMkIR5l6Zl",
-	"Pj9CG8ZTQhI+V9fUCshtTOCL8LiqEx80nqQ692DM88CCHrrcI95NvfUybIsYv4BJmwYaElisyjWVXjMg",
-	"8i2M8xPdAsoheG3AosRaKgKjFB3MdJ+pGy282OtPhXTCWWuoMNQhOrPMVCJSZc7yQTh2m13zrPVUxAdb",
-	"R7Pp/IWZFRixMQMfh/xcTdtY0Rof7xx9t7u18/7tfue7zu5e5+XeTtw1tQUQC8ULy5MWahxCcYCvNjCo",
-	"YjATkzxTWK9GDIbGEii6dqIPmndB/OmLBmIPJMiwnbQMEdRjwcq5uuAX7g6onTBaN4TtLKZpEWQnIs3f",
-	"NmTnwnoI3BR/UEe8kW/AeLTaCcEf+DysRfxxBIxcgqY4Ix5ClTXB95WlwAMb0c8JqpFnvWDpQCCeLGyH",
-	"S6Eay4boLMnQeutZ68n6xsbqOI6hdnheCC86f38Y6965p+5eaooelCy8ZbkTv4E3fQIIx/Cd6V1Vn3yB",
-	"eQE4jQvQG6vTuxjDcXnUP1fDUcosukKKPkp1w3waTY9nhXYOIkVJQ9TT1vimREJ6AkPRVxJRg2tSvDra",
-	"2fH1KY7NLATBwlq9DdAEZtFQ4npbSCIqytnU91akhGeZChk+rpYHxIvFc1+j4kULP1NovDREC/YWDWPy",
-	"ECS/FxBPD+Hx6zAHypKYnF5PSN4FbtNtx8gr3VgQI18UlP4YefgzRL/95UWYb3tH3HUsuViw10XsXB6j",
-	"vbVNcG+0gdYn0gYeIBofgrU3RU78zIfxtSK2meqNM0w3Xmoiv5z6ICdGYZdZyUfFm+7WVUVfeTCRg4kc",
-	"5nCBmVya3+vZyHEiCYB4XeRWPF0HG9UNYK9ltA7E2KkSvA6GJOlQIh/tIydioz7k2wg46QZ24hi9AB2u",
-	"OUZq+wgRZA0iQZdtZ8J28FhCT+b7iF5km8tU1DB1Ch4mX9H7nd9u7exsk2HtTXR6LcV2ZTLURrs8k7nN",
-	"nBjIC8Sl9GSEXfPVV4fW5dqcNb/6SnyP8I2xHOcWruKYeGJqTj5A+EcxsOMsnYo/tacFoyiGLXocOFVC",
-	"OiHFV19xsPirrzwHis8pKN3L1LY1bUTn8PD9ye6bnf/8YH/Hg14SwX95TBBuu8IwVqLf9HyaUQB6I0JO",
-	"+Bd6HkLMwfNKY3ig3hR7GvPCiF65xP31yNFXI6HzEoypsT7E7YFMowLENBImZH5YXkae0EqJ3kD1zudc",
-	"9B7plOk/Dw+OT8SVAK5xPUL0TQqYcN21zpEtV01mB07ADnDef+24Zqs0bZRfIPs5h5GQeIqIeMlpsBnY",
-	"Q63xeKkRpWo8cuU30Zcw6qN9ku44qzcFBl96MlUmkX6D0c1+D1h8XmWzrS8FTbIxE0DDGqxlCoWsi0Sm",
-	"CLEQHU0h7EJoIY4YkHtMIjoehWBdGeWQk1+G2jnoZNGhwMQAL4F1HEKQlWyXgokLHckTW87WsGkCQmX2",
-	"3S7kGRA5eX0+cYF+EPlAOzGRDKcbwlPGin6mfNSvVhIvxaanBUB4sti+eUHjWzHn70P2YXwrPDgjaR5V",
-	"Gikk5ujUpEjlCLpZvfuRW/DdUzW1PGD4EerGuVIjfKU2Z5vloCYcqYq526xRpdV5SRlNOE7vq9MwNPAz",
-	"+QyLAXpwGX4J8Ly/WAfgzKlwDRXwsjTROfrBtWhtgab1uRyDRdeurJzZzfk89WlzQ5upptjxQj7NlEym",
-	"YigTFfJZXA7HuE/ts0YRvGTA7A7KBbKZoHZnplWk5UvKZj5C9j44KH8GDspb37F37aEMC/a6Dsp2mSqo",
-	"MKQKgFYEsCO2n0TnwqA2y+ov6475BJRWYzPhzvUIg6Gb4Ufi9imppQMZlEMNGq5RokZQ4IIMWypv88B1",
-	"ZX0b7VO8UPdMO/RzSO2l99LdzObA1rIRfZv1StYUKOIZqM6K7JdKG5D1mlxGLH2QgAC12XKLigtVYyIg",
-	"6xb2I1g3xD98Ms4wibg03rbfFy63I+f1x7bI+S4Nr2JA85I1FOz1ZcYQJqujKcwZ+sSugJ+a1d6Xeqlv",
-	"SxDeF+2z9Wm0zy/JRf3gcL5Th/NnP0rmFTOszVie+OzB8Bj0rpKSmarkTGWixuUXESbQRN6Hhbk3IQkn",
-	"1KdEXVOMAojtSuJQRPIpnQZ2HdvnEwp/iOA8aWAmKt8QMc3Lh5HqEUZ4zw7V3GPoTsNarCHMXsSJt172",
-	"8TgkwbdAjsGu0XkhYRPbG8PTcH7ASYV9kj0YKcZI1o7wPDbF8jEhShp0AaCDMAxMsToKbqEaD0fR70jM",
-	"dNXVIxrD8OKmeDMziEzMTsjq2nDGcJhI7/3hCeUh8+4qz89eYJScyh7T4sDYtOfmhJwfVBMDK9/NNxqz",
-	"yjV/C2Hkw+gG1HX/zC49EovaJNN5rox3SkE7xiMnejLLtEooU70uUiUvuJS3BMiOXqRqKyLmGeIHvMWh",
-	"Ukqk7JrQplQiskzHTDHBewzjadOUtSeu75G9c/b00DhqR0gvSFyRToV0XUMtb4pXweEFag/5rUajdDo3",
-	"EtDsFRZTtGQhzeyusKuyuRkpg8Z0Tbzz5vDk3fuXna1v3x7GoqY9BA1SOZI1VbApYa57/Gc/IgTWlEoD",
-	"im4MtXO422Hr05EsRhloGPkUBmkBeT7y92eqr0iXQQ2MM+9K+zCk2Ceqrw1Mp8jUiBy8cDdccOPThveq",
-	"IzuJU2IkcblzAp8UuR01UnWh0uB/DwCf6KjXxuUyTVFyoP5l/JSPc+gVOt1hPA1WQ/AoYwqu8QKpeHOG",
-	"bnr+i24FrRD05sgrsb6ls2JNO4Kz9rdTVqQKPFeB28YXhcU89TGCJw2wZuJ0ip7domSQk/Vp4ucnA8bS",
-	"F7VTtUstDu789SePaXnGdbLSp5RHCSMbaBu6ppSpyd5OWOmBBpR6C60K9YdcKudg1muh9NCTc8PWIDwi",
-	"L02H9gLLMmfZQssI3XUYwCAISyRjJ6FkoVrOCTqyvx9DTnAj1qoM5VScKq7DfL4h3uiXm0iY0ZOJouzr",
-	"07GbhkNy/VnhqKawgzxFjohnz6JWqxV+tH1+53+xLr7VL0tsHEM1tCQCcNuBHNFnJlT71UUfieJwYDIL",
-	"Z5YVDpZ6eVP+8fHBvgjKfYkJdh16wLE10fGdxm5ObHbeNX2bieetUKJRiz80PDtIgy/G9VK4wIuTZ62n",
-	"bf54+K4TXze75hslL6b4ogH8K65v4rGKf3hQKlEjIR/5FkVi6/g7oYeg3bEYs1keCdZouoZwUqypU5gF",
-	"QVLwcBqpzN+FggHbXEi9Jy9E/PLt8btF1SltRFhXGZi7yNPk2Jtv+9xcGKNylxe8ZHHhCnbqJfZx7W6M",
-	"I375JzeJsGdHyo3ThQkAWwG9fn6nPZSmfGRpysuxm37WehR0Li00F5hZ6NQveW8B8YXllSmz0mZt83kL",
-	"rmMEvGFP/1T1cm8jrW2ulRUYfB43Ki38RYUuz3+13vr66+cbl7nZK+8suPNAbCyyrlwuc/e4UNcu5cVD",
-	"8giMxYb7aaxKGgxcM0hRF1G1XQwKOHqo4tzGooa4Mh4BoAjxrkdfP21hUV8lL0GaM/XIed0CDhVWYpZU",
-	"im+x1nIM/Vq7Plq0zN2rzA5XAh2Fm0/s3ZZ7V/vzZWOP/jLKxI8Dzy5osYVOjQczLeiSSMH9d2d0brS7",
-	"2UBfurV32dLknYW7zKjAtIKPt1E3WSoAGFxikRgAzZismUeuYMFnAUA++95Ap0mmzCPXFrEfsd0kpiru",
-	"nk1T1cudGBv/8j8UMCMFS2/4iJ2YQpEdjZTMfE12bCcmZpsQ+oN4LQO1QLyIGtYXe0O/nMDhmWjqza45",
-	"AFNzHvqENbjCfMEwRFOcEBWk+mEsKTHJjYeuzPivySkA74QHwMQkz4Z2C08q/HGTNTn84ziXWb4tp7FI",
-	"fEQBaTVTxY4rMYQPTmFUpqR/ovcIhgKRc4beQEnQfEBdOfwYvPj0qloifi3WN3lJlDOO6tHS2uwlkpsd",
-	"QjcT3C/RRn2n5Eqw0nQ3fvBupXelTw/C+4sS3mgf41r+xOKavnWZGibPSlJrRm6P0Zto+4W1fjMljEKo",
-	"Bes7umPAsGffw9gkKkPTvy1iagkDUnNzYi8v2HVDCXXk8c7l2Vngm7emt0wmnMizn4siF7ryIAa+NB0O",
-	"9ttnVN/gqL6Z9lYGwVt/UtEZUL7F8OpY1JxShaaXTossa4dF7ROC8fWKCOtP/F54xZLd+w4b/hEbmM7z",
-	"u9yV5SY+bMwv73xGNfZ0+onP6UtP6CqbC5yY2ghHruBEZUtZVeTdVjudyLMHItqPpxahWfLLDP97bfZZ",
-	"oyZ4pmgn0AeZYNlTU+wTPkimxNjoH8YUDuDwcG2j9ULEPvs1vozOQt7bDPwT+bly70Oq0kPW/cdhMz8k",
-	"399x8n2O23cFAbMkCHC3WfLQnseZwpNseUbW4Th3XE9ERVVwCjLyMXuFKEWATkSEG0wqiEWLuJM4rBx4",
-	"yhYHK/GV4TC9izxO/MK15Ngvj4Til5M4yevhGprBykxjCzff1bQuTM4wUKhkoHOXvC7kbiF6dUxHw0LW",
-	"5Vws8uyBieWBieU6TCwfeXbdOceKvLTexBdwweYoKFLkGSIOhJoIIxEhl3L9PP8JuojK5xWWjRSHVVl3",
-	"v4QHRd6/uoXr6uytu9bZHxhQbqMm9qEoYqWznTb5XQi2GUX92mURIba8Mq2wT71mZuGCU5jZPvl6yH0l",
-	"ml5xOhWy4jrm/E12HmPIB68zQHb4pC9rcCG6PUWDACGeQfXYRKB3daaNmwlVP3I+ox+RI7AODXk5ppSZ",
-	"Sn54DntTaAvbUcS2GB18NsD19PlzCm+1iYlDGKVBgEc+MMXDBAJ+INO+GEmdiRr3NaT9U38j/+1wPbcx",
-	"tdPCCJ0TRD3jbWjiOi0lKgcpfgnTMs/xdU+FVSPhHAO/+sZVY2kn9ovjdcYhvkfUzl8m43JYqEFKhmvX",
-	"Q4t6g+ZLSBRC+wX32feYH7+b+DB2+DsirrqK8LETI2pzXOdYi+BrPQKmUcF8jlIk0X0s6sgRDqreFLs5",
-	"5eQT6zEhL6XanCMpha4E27nsyuVqtCmkqQbDQ598pS9LjwJbCZ7wsfRFD4B8o9u5zwXvUUg0I4wm1mBj",
-	"Pwu7SYwlBFMsQuCHqY7hUcFehG2gjCn20xRiO8JSEoriEzqTr2PLQuyR+Tx8cUlWRBJBoGINyqlOUzGS",
-	"0yGXt8iiwgKnWopTac79oHAqEj7pO+6sB5GiK49coKPSlOY1y1JFXExYiUENdYG4yjelOCGp/kzUPOfR",
-	"ZmDNshOqPUbKbeZEJD8WjtspDGwrmlsr6ObSRmbT0nLg1If+goVQM7YEsjVTKjJUQ1tn5iYb+Ja0qU6B",
-	"a1eeC2tc59AiaD+hg8KieKmozLFoZQHGxRUkKtEISJWF2pZ8kNnx2aC0RIrCiZlvo25RNKAo5aPFjXST",
-	"SKdFJS75xAqnE/JgDJ1KQRr0iLsOC7vKnw4fKb5+Kc833nyPqb6xfZ+P7ZuG5yFO8oBOdL/Zu2nPn6p8",
-	"orDOMJTkra5+3NhQu/WIim/nlZ5dX+deEXxoxFA2X6nQ0CMz9hWL50sZt28oFR+Qg34e5Nl++m9951zh",
-	"u11MomNmFzdmuiYulDtPbGWZeya3y1b6a5V/xDLft0YtXeqtT3L+fqTP8+mKG+GNTXRf+81zn/fpF7XZ",
-	"XhP9zl3ttBtxzZNReE3wLTQeehVlOha5PGdlnUxPVNUdnUmhpMWeKXKznSs1Yv+XzmBfY/SfAb1sJlpo",
-	"ncQiK4Uxw95uE5IAG11IMcuUvBNJnLwBLhmOG7FljTc2fLNsv8BFQcsoU4x3muAPBTIvug4u5ay/jXPz",
-	"npgRX4QYe1Adfj4wU59N77hc//ao35jb9FEydaFvc8sDkMsA7em/v1k4uiouspKPqpFIwoQfZXZkHUGE",
-	"B17wmO/C2r9aQISa+bXiRPW/R0WaPzpoUny5y2WusA0uhxbZiUo8QCBiAo0VAwS+go8ZO4H2zNkiwUNV",
-	"8TKWugX/JUEfvoiiG0YKXVOlAssgt708Z0AkrJQsGqydB36UmnFrNslfN/8qV6BN4ejX8HwoAvnBl3c6",
-	"FQMk73NyWg84i73ACFx8HlG2fO/gaAoT1rdZVCWfnUkOmBscl8Po+NVSY5BYnSPNwewielQadmmMzcWp",
-	"KnUZenY6xf+sDH+PPIUYI1uSzrA4FZmeLh2Sn+XAOSmZylExEPffEP1UbqTPle3KqMeFGJwTfJ/AlbPg",
-	"NPB+pJVi6h4HikIlOitVeUQlUCSC4rlQImYJGJOsn41ShJBEsWE5wkLxi+pP3t/P9q/f9rXRDK9BOWDD",
-	"X6ovizd/H7xod7Zb6RP3jHHnCyuCwpCrX3zkAOSjtbRp/Eq+xpa5rATq8moWjlzNFrRczsPje+ALFRFc",
-	"4rYZeBA1jTa3r42urTMeWm8gM9kD7W1TJPpM5y4SqcpzzJJxI+l1lcF0NFDGITIb47Ip08umoxwR1/as",
-	"NGQfO3Fmg627KeLUStOhEG5Efx3JXPl/v1H5wCbhL6zK5DwWuIBADgRHJ9M0JMzjH2QvR8XNhyQ0Y2GU",
-	"Ssgab4qYjd/vZDpWMcUlGdsQdaF4KM1YpvAzbmW8BexD8h+fGewq2sETjYg7HRFvdY62Q6hyKKcUa0YZ",
-	"pJ0bo2AsNKHetJeqTRGHK6CdRlVdFTsxp56WRlLUoM/5IFMYbAY7v12K4zNDSSm5Ruf1iIKFqCBzm2ul",
-	"O+LHlRYVnaw3F7RFu5DoOVuU4BdxuXih+OJsAkI002zMR+Cbq12IH8+2AhU+HxaHr6HazJHwoO0Rjsni",
-	"LsMGi+sIfH6qQii3ttF6URcTpKbSFFVeHkOl1tzXCCq17jPFT3loHqKnJbX3ZxMMvT+HfygUm/it+BEn",
-	"/g2YWW4SDV2gUkTXCJFyxyp1Z+MVys68bF5aedYOt5SgYEvA0JlKMQWI7i58w8NVS9YCUmyRY1Zxkhfe",
-	"i2WVbGWV/KGY7XMEjb7korT5tIibCImrK9P8Dr0qhaGqwHgTdezUEt+SGJtUOSfiob1QJxZhnlWhjPHL",
-	"KrsuAuWekPMrdnGVkG8O1b9OeZEeswxxvAvs/KY4Wv4oIVEsAH/mVHFqeWoJsV37ZheEUeQlKAN4Y1so",
-	"280W2pzPDwSlrqywhlFlZRCdjzqhfMranDpbXz7Yni9z/jXVIV+eTnJDBfENjtIqKeE/x7STL6B853Pn",
-	"qdyltrMi49xNU1pOBspv0Ko/kL02SzJWbmpqfap8leX2zkO2yu0oHl+WYUJZLreyTxfsxSt8k9faInwS",
-	"3jz5hV5QSX2pFbR0Ft8iU35MO9FLlcyQdXgLFP9QWjwdKQ+nmBdCwnMO+4JjuO2Rq/APL3eSLk9YubE8",
-	"udt0lRv4bL4AGfaQqvKLddCEFJfP5KC5XkJMdD3ku7Kh9zi10jRgKyXjVC0NmXqiLzJwyL4J2SlM5o6O",
-	"lXLUoyaFG8BS8DXHY8dY4al0Oaed4NwpR+z5A1hrSYCw5Io5O85dLiki6uOsMi/FYh6vPyE+NdgdKqGi",
-	"X2K3QZFsTbNr4p3fvO3svT/svHuzs38SlxJWsDyc6piI1Z5gsasxGQy2OC5dw8d4zMSQqfLh4qk05yDm",
-	"9dk4U/W28B892t3f2j3s7MUiU9UPjzJtenok09K32yJ++XZvb8e3UvsxQmvSJ5dMBjYtPx8SrXF0i5mi",
-	"kqyZi3zs0dGI4wajm6mh1AZD3/+RvbfdbhtH8odvBcdfIp2hFOdttkc++0Fx5MQzflvb6aTPco8JiZCE",
-	"NQVwCNC2Zqev47mg58b+B1UACMqkbCdxbHf7w852LBIAgUK916/sV1bD0+zSrAXAzrWsxcUgqBRox8Zm",
-	"Nj8TzSBPaj3c00em9wzROBq8R1FRm+eRQIU+K6JNDNiQLFwVzJ9ydw28NEBaT0xHXcuDfRhzfc6KzQKs",
-	"niZjjNlCgJZ01gVoux4yAhzpWy2IC07ttakvFNIIDWcw4jDyWAxd72APV4OgVOAj82Vdc7ZYSeuDBwAr",
-	"IlkJ33qsdiM5UurbHzPf7JiJlCwYFStSBN3x8sIwmbAJA6Y5Vn016TJIDc8LdsFlqYJPXJIObkvXF6i6",
-	"VMrqAbNZ/0kS+8cPRv748vK0ZE5owTavxMhh7msjelEAX9kz31iUGST47GrzpWxRtamzNHC9WwX4T83W",
-	"p3SpoGzdJRdZ48TMi1JuC/oXTkuRgsVj85McjnvlO6yHw10CF2RQuOCMc4VY8enKrW1307ScsJWkUMI1",
-	"mdIsM0JtKywENDLD+oAxg5OSCVVzQtMLSHdyn4HF2K5/EIRwKqcryctiMqeYUXXgQLLz0mgrmZRFx67z",
-	"JTnoQr21xdY2n3AQkHKEkCUAMOCkKmQoaGUhV+wnVI1LvOh07md7z2AKlXEsbDfbrdnCgp4EKx+Q/8PM",
-	"lojI6e9JpWWYN6132n+cKhe+2aeWBDvpuZwx16+vehoSf+kl5RrzKhRhV7YYuzAfs3KeiXvU6FYDyCVB",
-	"PmE3bzOy9w3OY9N6nDlqcI4uXSu+dZlsFVHgEBVRdygk5KF24hPeDKPSNEtcHxWzDZZk4JK8sCtUVd0/",
-	"qm1I7MrwE/umXVb3esqx2wnzHtcu3wmPzTFA80EB3zP3w6ZbL11YxGUWm/drFIoHCgkqPK2SdW6Z14wc",
-	"rYmRaGazmKG+DiEcQt5Mz73Hwo8ts9RIhOr7Lc3S4E+2Y6YZ0Cx2k8iCQDjHRhYsjrxg8KkWhQBovEZx",
-	"jtCE1GbPVzE9XBCoWMmtCVVHck3HpKtJSqQTpu5EtdQcH8ypSZ0wjlJl2fA0qSQk2jWG7Tc9Cg+15WJu",
-	"0yI9qYT7Nf3huoxntMg4IDiFJ6slgi51vADub0Qb3Lz0z5JBg29BF2xjsGGWsxEF6vBUFguqNwYbZiCj",
-	"LhmDfLChtG0jHzWtIqP6O9ag5Z1WcL+d14IDuDFh9VnrfwRaf8C0QOoZvheo+eafj17JTxdcvEzZlJaZ",
-	"7t2iLyN8NzZNhjvmcmMnMl86XQE60X7AMbf9kEmEUEb6UtrW0rpgrI0fXXt94yd0PTwtGHuojgU7shjz",
-	"NGXiCYZNDVFYGqqAoczpBrehgcbqVwNIsR2ny8wx56ygxWS+BLMDe8pgiMSdYGJ7xrdmlNbpanlPiU5u",
-	"+AfKDfVfty479BGCk9bvwHPG1S3SMlev3d1v3F0jAdvD09HHw+Pfzj7tjo6Hx9uffmsOBATe/BYhc2OG",
-	"5VCRxD4TyJE16YvNUuM5kfH5It536uPKPeS14qjvu4nfcLFuToy8Jq6bGmtXRb1B9camMVNXWUDS7ZN9",
-	"VAVfGF3QNa8FI3c6ZROsXWrJ4msSys9350klzD1mOdSSKPfFuYTrVN8S+LuRRjd/ivr2SFsE/qmIHlPP",
-	"7o3ivx9waYVW16WeQfTSG1MlJJPcwpjCrJNHbEw938Zn9e0u2VNPx46yHrf2lt10xtJrMfR/Jj77h/UW",
-	"lGdQ2kwXjHQmVLEeF4oJxTW/YIBcoikXqtsnR9ghgfAFnVmdLmNTTWSp+42OO6sF3jnx824Y/ddjAewK",
-	"4LunXACedv0j2/z//6y5/xf0ao+JmZ5vDF5vbv5c9z9uW2tbAMFITmcQLLbn/wQYzxPsLLDw1Otuv/tL",
-	"o7Oy8WbebH2p680D4Fko/RqKOsiEs8IsFBPWdJlXHM4EIBKiYXYy2ts5G37Y3z042/40PPg4Srr9Fptr",
-	"30UibmFqofH3LOoejbVlIU4g1QGwKgxNpFTTWxLuOll1jYbazao7Ft3BghrCT+G9eZlnVNwdDi8Yu0XR",
-	"PWFaIT6MLDyyC/bkkYRd5bxYkk7OigU1g9tErYzRwmVwjP1oFn0lFp28kGk50RGhpZa9ggl22e2TESSD",
-	"KKaUefh6nzZXaWE+FXO+jBUq2JWOhVWg++QAaryJFMxyCHfd2296g55+wqxAPjLbej/6uRn6gXTzoaEf",
-	"y8la8Nhw359515NW00/A4vYCM0di/mmcbg27KiTWIvxodnVbHmLmr/MQ8j0spJ2BHEub8H4P0RSZsWcG",
-	"8sxA7jNeikmkAQ8pkJ4fAw9RmupS3YvSU6rcmPVSECZSV0TTzFUwEXoKlU+oUGZyxoX6wXzkBD/2fjgJ",
-	"Dv7MS555yX0qI3CpoD9ZwehE8wsaGGUPx1MU05qLmXqp+EyUeY8Js/i01VH4ZY5wh+bxXplDy7mcCUjT",
-	"S2ZMn8AwIxwlCZu6aYmcBEKwDbEyuAm11+8zXFafqOXmqUuuJ/PnNL4bc1otMeB+BcTsqKs1a68xuoSl",
-	"m5AA4DvTTmXhqjkZnPmWhYPEyoSIJGYRn/Mwi/1NLJKT3Y8Hn4/OPuyeDN/vjT4kfWJOvseFr2zhqTkw",
-	"vTQ364KnzIkwwHy94gpy/D2aK6YnxGJdfsJJKzHfg/C6Tsc/T3jd4RIRaH5ySRTTf1wn9FMUTIc5QvZi",
-	"YaO9ybe+wivCJKeL3jlbXsoibY81DetoyFJkyz4ZLXK9tIVSqhm86yPTJzld/MONf5+EHc7TQtcZV/pZ",
-	"NNwoGnK6IOfVkXmyqpHKXcRDI/l4MBwHrTnwIN7vNjf9AgxPB2TtV5ubAbR2LDq64Auo62NAiFJYXO3V",
-	"OKcRP4xqRdJC5jng5QxJbuYxd0guwqIyrjMWA5KxhCYcGB81Y0fm0RwKIlYnyGxW3WfBjYoHv5Mp1p5B",
-	"395xJifnLI0F1NRdFlxrvMHYAXeL2Bvga/QsHLitdC1YbzJnZoQW0XXtjt2D0Lp2vX6izLrl1TYCC3fu",
-	"WV49rtxZuOm2zvWbmUtdcGk6680KWeZ3lVqgkcKbkSs3heSJtgqlUzr7iPPcZ7cZO0lbQaAhcfzaZ/m1",
-	"jtSGWUY0ndm9Cpu9VORyp3KkRhpKBF2wBMXSu1AqbQUizKyjkl5vmoVXdE04bZFkLGmRqgR4mgXxgb8g",
-	"zrT5CNtbEGBvOnaEWFRDUGGFoq3do8L5BGGkNc3MLR3ekxRxwz9UL3L3detu2LPseJQFUP5W3+FSt0mM",
-	"mzN3mm79kTTXMcBxN8tY0wE7vErPqTdProP13ent/hrrWlJaFwJab2MZgRWhRDImEsqTqIKSWa2zdTMm",
-	"azrVPkJRsfksKp4DPHe2S+73snshVOr5S57mPaC9Zm3zV1bwKbc+kcOcid0PZFsKwSaa7H4gWp4zQTqK",
-	"zwTVZcEqIDHnCH9hBNQSUSGxb1YUC1qmnIkJI/9ZNfubleDJyDiADKWRTY3r9skOF2mYuErGSz88UeX4",
-	"f9lER4RlisUi4+K89qxnKAAfdoGfk7os7Q7KTT8aN6vNdReH8022aSxsAJXscYEoQdLotC4ejc4aOyj0",
-	"6MaurIW8MPtDyd7h9nDPeUYH5nnzQCzMX1hKyhxajEF7lUvExqJpWjClulUuINVuvheI02RMU+CeEGKn",
-	"WWZxumJhA+3KYmRRC4sZHoyPWcCqAEvKHZ4gUmxd+7xY2O+j1Rh+P40Sgvhpbuo+ebv5CkIu1JIJrCOV",
-	"2A4GX11ukXcYYhkd/7q7PTr7fDD8dbi7N3y/N7J4otBjFqIpzvsUkIssWojN5i7HYszIlOnJvNlVtSdn",
-	"u+IL1/PdD0fDe5Ibux9Ozec/VG5AqefHTJVZoxV/guTHxRbCXsE5cUNLSsI2WqC2RDCl2Wx2Zk83IRMp",
-	"z/kD1ME+hU5bP1d6sElZcL3cGPz3/9SSBfhMmOMDBkhFdd395R16Dh4IGbPlK+IlL8cZn7TJl/ZWs168",
-	"9JCr93i6HrvT8X7kf3lecSYtw2WbT9oiiSizzDMJqtuYRGOigLnv2zDf7od7rah1c7Robf6b+0/HNGkh",
-	"uG1/fEYKXae2WxHZdeoZtysnQ0WSzHPwNB8mgQHhdYxk98PR2fuz4ecPu6OD7RHiNGZOjFsM05pkfO+0",
-	"iv5agfH+WWA8C4w/k8B4/xMEBjDxNVcecs9dHimSH9XWlQzvAgZmIcWsriJTQUpxLox2bdXYGdPeMIiF",
-	"UVYx6yeqN0fjC2aGVJh7x1JnWNjiOGV3rYIofrv5qtsnQ4DEfLUZiyl0lSBUa7bItQKVWApnLQAA57tN",
-	"1L3Nn61EsOo/MjQuyKt30B1dMxWRaVnoubEe/Ji4cvL29d9Icjw8tQ0TRhbSkyTHTBfLHqwpbH/mok2U",
-	"Z8Z44yqYJhYySwHntIRznZaZlbBBcRJ+wwuLWduqYd8To9wzy3lmkz+CTT5Mv5O/3QZ4U+5T4SAY1OPk",
-	"ls4wFqlnOt/BIV8DhwyvcROXlOhzbWaTI+cxcZzSI0VDOsJqjaElOvKlAg1271UW+5yLWSw6CJX9evNt",
-	"t09OmM1/XGHIyOSoWDpm6XkC8kmcj8giFom5SLLg/4KfB+Q9owUrku7Ajou7jynCtt3UnBUsQoAn2x5e",
-	"STJjwkzhXUgKuCO023cXsIU9HZb6VhERe6cBf+AJ6ur/t2EPaRs239Dz79H/bYxhv0HhtH/6vUbnIzhh",
-	"7v0636DFL9i6yNaRq3zNlrbSXK0WhwDlAv15vH3w2ynSgbhBRDKWzozkziUXWkWxsD0FVOT9UV2Q60bC",
-	"Bv1Oo8p9VqtQMRLfFcab6eaMXizJpSzOB7HAnGHXKBR/suLNVbY4x1lRCgU9fqDJVDCkbxLBtUs2jgWI",
-	"7/efT35LtnCh5mOn3vvpBnU5WbMV9G+SeDcvNBbKqDZKgluat4xQjXFXthrgVbcfi0/wOZ3kqgcfZi4i",
-	"AJfXvrIzppPzMo9IwYCfRGT75FeC8LuQRXZl/ityK46F+/Au7giFZgl8wUhujhifiojfJ78mvyENeswW",
-	"obFQrLgwQ2jbbXLB4Qyq8/Jjvdt80zBIe7R0n31DnPTRQ13fQuK+L9Xy4eOdNZwKT/nrYAdyBIxpx70G",
-	"okDN8A4w2CCMDQ1eE8Je1LehiNYSSq877OtQHFgRY5mVEZMcsjyJ0nSpun1yDBVyaSyAiLH+7XB7d7h3",
-	"NtzePvx8cJpYZ7sLfMxl5T+z3n/0dTTZdpGxgDZJ8uX48ODj2dHw5OTLIXQEQO8aI5OyKKB7iPsMrtDM",
-	"QhaK6xnuj1bejYXHHHAvsn+WNFO1QaUwygcYbavzuHYY5qtjgUGDnvvxhRqQV5vAROxXr1hKEMxosYpi",
-	"UeMEoEVQox9l0MUMuaO18mYlUyvHCOAnjJtj65O3m3+LRdBhGrbNSQjbR8SKBj9ARq05SVGiNOZAwatH",
-	"lU55LzBntUm+F1oWR0ufHT1P1+RZLV4OyfYuDLe1zLDGtzaijTrX2Yg2apykrUf1Lewk0Ad7c260lGVr",
-	"8OEgQCyLfMLkq81NUrCJ4UH9WMQi2T88OP10tn24f7Q3Oh2dLZfL5f6+77SDnanMPoP8GktRKtLxhQJW",
-	"M8VCNMOwUGWNBbzXHZAZv2Ci4rdeMAD7C9sDdXwLHDSCfHsoxVOmutjiJhaoz6Z06VtGWc6KE+N6++TQ",
-	"SIZ6MzAt4a3CNlopiFXPlCRcx4Ir8wOYQqLWecz1GjM7qIM+LVtgCV4WXFuV1m1SsHGxMGNCjWeHCtto",
-	"y9YlRGQhLzDYG3x61RfrhSJTxiLo2AXqaLel8ufInMEnSwz36BuqzdMS+LE02X8Ir80DlvJUSCpmj9wu",
-	"hEwF7kkzT2m42zd0A7Qkb9tjbdm0DNf5qt9KJOreyaO1bsQ1y/9TE4b6NoqwAqmNJLYtOVzQrGQu2ZBe",
-	"UE3Rz+B4tGuDZdRnaM4lsFd5M73YSe/eb/xAChb2HL8vcrMLbKE3u2nf1QX8zS0N2H2ZQrrQE/FuP4rr",
-	"4MnrVmpXW8EjanIocFOu8owuIQV3ay0yi5rLywrxCUBb21DjdgCZDqNK3tnrk73kpSCdQmYsAggt76iz",
-	"nvMu1MTzmYBSudYE32+/avfb2r+2ugeKR91wyxFfO/0ht/2n3tyn1cL/YcGkdcXOv89MW9NH//dGkdsD",
-	"lOZWR1hiH9s1T4HFREmSUk0H8N7LTi5m//7fnM3+PePTf1+ycd7dGlPF/vo2Ssjn4z3ocmfNstdk/z1J",
-	"mVks1C9DK+WlMSYKRrNsadsAU43I0UQvcxbUnyGmsgt+GXNDV2lY4C4Cpod+K5/5gEpCRPjU2DJdbBeP",
-	"43NX4uvVhgXT1HxcZBvxlrmhMcJVLDqKMZLgH95LWqS4I1uEkgXNphIam9oib+hza+y0gpGcX7FMmX9O",
-	"DVeDbGBjku7uDz+OzvaHX8+Odr+O9k5ss+rqzzvHw/2R+XOWycuo1p2TapK8rB1MF3154FNPCdWxSOCk",
-	"EYIbapQSkvFzW/5nobkH9l9u7AktiqVNV8YkBmJhAymE+l6oWCS4oQlupF1ECPQzppNz7NpndtLRALZJ",
-	"LnieMzs7dJXGNruxACXNtsNOKc+WbusxLtC5XXqE7RDbhmp6FOzYfeGaBlM8EXHynK7w2Hx3J9grGBhd",
-	"KBnw3txFPizoVW8s02UP2OzG4M2rt+/+4/Uv35y84CLJ6yx3q4CGuQV0gslTUYWqQIS83II6g8trmQvS",
-	"1n74QOqcKgx9NppxJz68fW936rO6CZ+vFmn3H/xncwVgTUyPi+vAdg0pB42eAASia8+P2XaFPbYwJ0g2",
-	"wJiZnrMF4aJPkks2Vlw7rWUuBVvm0nYwz5nMM0YyRi9YLEDBGBBKpjzLGDb85spCW2IHM4vubWe3STV9",
-	"MnQ1+h4FzWf25ayIRT0n0OgUc1kWjQINW3Gb1XUx92zlXeutzhnE/Gz9DHhuS6GLEhq7J197O7K4pEXK",
-	"UvNfCZnLvHJNm3dxN9wLeSGvln3yBaNesai3ETAXz/Z+9wVQbzffkAZctaHPznRJDlyQUrHBaoStT458",
-	"gNAofL+An/31LwGmQeRB1oEUFdgHWFfaKNoB+u0eEdY+PxTIwK1SFQ3NWep/mMTFuxeSPgf87ruiw0Ed",
-	"OPaIaRjfk/z9BuJ/9Xv/HfG9WwKOHsGamjucOGxBx3nldLplLBBIvyDjpWvQ1Kw1PC6o0RqE5tOvKGrB",
-	"if2GFMSVvJE19QXWBL20U9cyNng9Z2eLJFOaKbaaeONVUfdiPxauHGClNEFdT+932f0EENZuSu2/SxLL",
-	"mBFQRLRsyGdpEolQ/L285+yT+iQPZe7a6X+lGW+8Xl9a6KHgs7l+Nn8fn/l7zHrhvlXZrz8mkWW9bBrz",
-	"LONi9nJCxYRl7dzmtCyEClr4oPBxPYIMZXNRMmUrdhJARGBqqJPI6vmXc24z3I1BkC0taEIsgHmQBaAg",
-	"BwGdnePRqE+2YVlmhRjXtBlqgUFyOgfDBZJfajzPjCz5hPkaKTyHLV+yC4oifndD/yL3FiYNX0IOnZ4z",
-	"n69NuKpVIUCxQm2EjvkEcIxS4psmQVCp64yEg8Ozk8/vT7aPd49Odw8PGnN8cQtOgpHvVXqH87QJ7+CZ",
-	"aIUm+k8iM+6hHF1a5sF+BffaXsM7Jaj9DVOAaxTUdLVtA671+SeQ2pQtPUz4klFzSd0FD498UF0MYseG",
-	"SnhJxuUysg48PmGxsHdoTJVLcJlUM+Ss4BJdD3lZTObmIZqmgMsHv2dUoNMdkyCM8YxZ9OZSO5xmq0ZY",
-	"14GayzJLibHH0S8C17agViBSQea0SGET4fc23Mojt2X367c2c6xDrXQnF/njQbTNP5uXLeSqeXU0t7o8",
-	"166DzbxrF3U7wLENP0sZ0Br8u2BcKE2zbHC9MWVGNVMAecNycDJZeo4saP/lnOpYcE1yylNQwecUsw1Q",
-	"TqZRJf8W/s654ldqH1taNxHXyt87KtJYVBylT4ZYS+O69YXlSdZNZaa24EEYRFuVTpjHHwv/1z45MIIy",
-	"y9zVxLvPFVnQNKjFU+VkbkazX2+E3FsUcsejk9PDY2NCnx19Pt7+NDwZJaQD7EJaaJ5lNfILFeyg2XVG",
-	"08YY1zEe5ZF9+DHJRUKVy/F8IhU3D6b9IjU5qvewXP6G2duVV6f8PVLTFs40kWST8CyYKhfsLnqxzcCz",
-	"lnaDXuhDPGjpMkFStpCGbyyhE8CxmXKNxnt3pTMWldZJbqV0whrY01A6xbPOuU6AloUItwvSFWrFsfep",
-	"ewKFvix0ugYo44uzrZxOWao5Q4S2gtGsB9WXKbtgmaFRcw/41NIZVKwelWNDQfDegCQLphSdscSWn7l/",
-	"76ZJRDBTBxN6bAIKOOHU/JQvWILyMAlJLemC9LP+qQGagLhOIxHNMlFJDZdFEAduZjNt4FPsMoymbCbB",
-	"+29r6bD5Tz8WCLD+95PDAyIB1gdTSbgiak5zRjpULLGzLoDwjRlZcKWgVYKDDMG+u2GWYhfyedA5x1Ly",
-	"evNthbVX7brSMjcbroslF7OtIMnHLMdyFJzapreAfzAWepkz6NTwdnPTKRTQAQKyU/76lvyDv4efX71p",
-	"5jQTxi/YiVnEQbCH99b9bnWeb60eswtPzaGk9ri73+xf+9Ni+ewKTc9ZlTKF+l918WvX/UauFYR0VnNB",
-	"/vru3Zu/tjAo1EDbWZRHj0is4r2bJt6QTZxmAtAESXCnZvSCVe4mcINV6nE/FqeVW4pQZdFALezF2Ij4",
-	"KrAJ9wrsC8QnDgYK3iqYOWZz2yfQvaWThAz67OR0eDo6G26f7v46ShxsKUGYDDo3WjZoLZgwgB8KFVEI",
-	"aICwpbOCCu21kUEAmekW4VOpDUMCxiGnvsLUdwNHhhGLxGlfZ7sHvw73dj8kmALpDCN00GXmP3MmUrMQ",
-	"Yz8ZPuQ34PpYB4en7jsxlrZqml13ODoFFIqer7Sre46F3aaxByU1H/BCOQeGV1jR8JJTaPzliMPV9bju",
-	"6Qq8JIBPgh6WTKpKubNpjaE7M7D0ajckEOno5+yTYWCz+c8Bi46uRhMV02jmVUoiOkbDPQXCiAWuhqV9",
-	"MqKTeUB2PuLuNleKCYvMRknhtnUQ4FMhIRulNooFbBsVS2gPBAf4N5J8+Hy0t7ttiNSbiXdrFW/Hvdbn",
-	"ORax+DKvkWkVaioYncyhUM+G1MxJgsCz/57RYkxnDGhZSG/+xqKCbhwAakMLOGwDIIQ9cKvdpyCRQfha",
-	"taW+a32yKwhYQQuZGjXA6UPgiba+sC4+a86NFlCHiROb93pJLIxK4I/Kh/6UBResXN1QalTTr1sDbicr",
-	"5vcdix1StsilZmKy/Adb3lvNQ22RDxS1u8nCGdpz2aqbvqseBa6BuXC1UhXhd1L3AMlhiRkG64okqlf8",
-	"Gz+9ZOKJ5MXcorCjTsrHrFT4iQ9k9OHt9B6Cyr8uUgIC3ImH7zQDoUZ+VYBvRBsNcjhInbnO5TeiKp8m",
-	"2tj9MNo/OjwdHWz/dvaP0W9nuwdnO3u7Hz/ZXBuo+Fh95nj0+aQ5shneodYQSBCwBLgQIyqcBAVNoGMx",
-	"fI1+tHM8GsFWThtiew1ZhYrp7hZJjEA6wuChncYz+YW0jfSgtqDivZjZA0YpTB+jFnXJFduq6aJcNQRl",
-	"nE5d85w4LGLL/6Vgbc0nH6nz589bbozUldZ24+5hEEmL9KVt3XhzN59TXwyDLgCxrGuSfYI14j68QDEZ",
-	"F7TLdsiqbZz/O+sjH21noDu77H967eBDtwiaeALw5CsxNIuE+S0+/RAMa21d4F2pzlLruhZC1T1B87zj",
-	"DN4AHQW7pQYweLY6D7xlXBHbqBTEisrpIha+kStYTYOwTIT5AasmqaRzcjTc72457h5VG+0foSoW0Ehy",
-	"zCZywRS54IqPjdiBaEOH4pPGirPeBIfr1Vrs/GMu8z2gReG6Hkjld7vSBqfvyKHqu/pECp2fAHd7ipXR",
-	"o5Trh2aMa5SEl8gNwEf6Pcyz0b96bDlNyNZsrkFN21B9ciicmzME08tZ1Y66g7l1w73j0fCDsQyODo9P",
-	"Rx+SLkCV2pQN93DoBUJagOonkpyM9nbsu4nl01M+1fNY2NmBTdaX3Engj8eMKikSgm+fdAfGbq/aDmHj",
-	"LB8YAu4/h2IR9CUCzIVh8uNSr35+YwDFLKfiwbeJXOCXPn696A8em8WDWHPprQT+Bty6inrR8G7gBGiM",
-	"r16Tm9jAhUQz4cczgSTlBQOs44R8PjLWxofDLweY70CEJGZmsmTalrw4t/RWZUb7AVzqBCb3IkKCeR2f",
-	"RcWsehiLUBjGcg1/gZmaucuWLeEHpSgW7IpONClFap6iBc0ylsHryjryc+aQvifnqk9+leCYlaKBFQWI",
-	"B9BmbG/n7NfD0xFALnimOMe4c9DVgdWQlcHTbU2yTkqXaiX9GbGM/yUFM8NaBC8LNjaFgPaYZfKSbHYH",
-	"segRbGLx+Qjd+ObDCvKXV6RTIQ8C7sGyGwWwCeQv76on3rkn+tV45lwH4Qu9V/Brle0dztd7Ffnoh8Nl",
-	"sKg8LvhCNZ4ZLZhFJ4Q0hw4V5PPRCxULYtak6bn9xSjGZhEvFOm9IgXTZSFY2o0InGe2hIy9YNzQS0/x",
-	"T5jFw7UZu0JxmNAcplG4AJezYz7uBKjMf1vLl0Cni8aPodYtNfGbhKCxbgGQsOhp2lIp4FKYX2DEqS2i",
-	"tbve+XxE/vIugp0gvVfdPtmxD+DGUzO0rTmDIlqcmuRZGQ47MLdVSxxG+7BamffMry+UIRg8jt6rrp1N",
-	"SzP25yOCWIotJKWknd7cGdwE9LrpuX0x3GBL9dUpk2nBmEVgVnOzneARowD9aCwymttwlJnpAq5mFOwv",
-	"ZlcS+4vlKXhVcHYAPIG0Ymm5xgtFLs3yGkMmMjSV7qVASeqHCnDg1G2Vu2jwIEXaqm/LZX2cFJjaCwV/",
-	"fQIOmz+PXWJOFrzQP9Y0qdQUI+SalZRVTQRRfNrTNPbLTPOcFtrwiEVVSGXhj1AQYg5TMuUZSwbk6OBj",
-	"RP5+NPoYkY+7O0bp+MLGRxFJ2YSnrIruxwKRmzpG5npeDThzlmembJLRgqUexilIm6gk9Kt33Qq39x3Z",
-	"fx+LzttXb7ouzO0QmSpoJdR1EFd2zKY2V6tw/N8BLmVsqi16EQBLDWJhPosMj44EUWwGJ2RVH2BZf9/Z",
-	"3SGdc5ZrHwzgYIKVi7GgPOtGZHd7O0A8SskwlWMWi46SZHTFpxH5un8Ukb/vfP1avaZcDyvzBJEFZ0Jj",
-	"UtxMWi2hYBa36e9HH6u1RbFwhGSHsBtYcQwmsGMfHGfVqyLnE10WrLsVi6ODj2QyL8V57VOBwRTc3PjM",
-	"sGqcQB8fnERkNtwfRmTy6Xg/Iur44/uI8O3to4io97unERn/4+OHKBb5p9+UZ1VDMwkVfIGfZaczm8K+",
-	"7k4jokdfdUT+dWr+l8P/6t39EZlJbFQLL7LUUB4gFFOkQQsTE6JaKZIg6FguZsZ6NZRJRl93d2Dj4VGX",
-	"9YeLgGx5nrJYVMtzKFxSuhbCvx798pVMMzpTCLnD0u4WEH+liKbGSOWip9mVxmQYwPo346YkEBLBb6v7",
-	"fTA6PdkeHo1e9zdfDg9290dfT09e9TdJJmXeJ0MyxcII6NZb0brPHZobNUjLGdayBqqxBf6S8GjkboQn",
-	"Fo9xFpnFWlJB6DXrNXMXNZDeDeBk9lZ1Lnmq5+T////InPHZXBM5RWtiQsUFVS4kApu8Rd5tRpub8H+k",
-	"FBlTKujt2fUIaatTWuCzWNij6rxpfH9AEgivDgOfTYLQaMDLIsONXC4HwIiZbbYWzIJ6hLHk/eHw+MMZ",
-	"zv9huLv3G9aFJhYkDbWvWHTeNaxiq47N5FoeaCm7AwdHdssCcNLB66uCLm+Qs5PSZavR0u0TV/fuGbvR",
-	"7+lYyazUjCRlkUFpCc8CPh30YcYMQaxJc42rIyheYyQvATWEEiNeAPwNJvhcZAqz0ixOn1EhhYSngBqF",
-	"9NtSKreDlm8ZnhrA6qU2JNXoTK9j7d1vPs3CycqXRlb2oEPJ7ft+wrbAen82RAxOfbzXCBDT5Eh/zo15",
-	"pLkxT6xMH8m94gI2+cMooqsKsdVTbw1T9+7129e//LJ5qy6k35cecyNWDSrai6X3+q1HrXdWm3s6IqLW",
-	"oSKn4DZhdDK32Yhmw065zpirv5BKb1PNZrJYJm31uPvLbbecuzLFIwp0fuNzJ/xf7H7Rze0n4IKuM69D",
-	"wWC7jIbrtrP/DD++7kruL/1O3dEovU7vhg5vSezwaAuluzA7WBmud55RIw3t2x8HxAjJpNtO7UewmKdL",
-	"6mb9t6Fz2MlnIr+JyHNLDnUKx7/ehrzX0zZCjm3ZxG+faA88G1TcCS2g507NT5cslr9KzRLbTto1Ya2a",
-	"nw5ikbiin4RkXEHVCJkUDDq60Qy805csyxzosr6U5JIuAQFCga0voEFOLA6LlBUDqAWaMIVXjnTCC9i1",
-	"HdSca+UNmUuNG0c68Bfrj1a1513zIVucYp4LRzUWlBuH2C53CImZOjgsD0r5+i0g2yi7jzoWGaMYAHFT",
-	"98kRGE2XNDsnVds8Q9JQOQHRBT+fmhvLnroqIAAVE1LHwv4A7mjbThJjyuMl9EUaBGdH8xzgw6GZE50U",
-	"0oNpmYXIKazAHA560aHfD0SVMhtIsFX+0LrcjGotCrtYmAPsIZdOJAtbSjhmxhidmwWPmb5kTMABw9W3",
-	"gyhAtVvIC9Yn7y3jxCMz9jl4tGSpSaceBIc+ow72FK1xG5I339Htk2Ti9AmS88k57jIif3doluF/qsDr",
-	"1d0iiaazxAbpYQmxAHRw38lV01krWsg3cWsw9Jzm818lK5a34d3w1imd3fqFP5tQeGq9js3R3Krdca1q",
-	"0pDdHcSCQxpsC72DQk58B7gQmRbSU+CX1+jZ6oBrkGh2pbthCzpzQ4CjwMNvNmNRDUM6uuCLBUu3bEhc",
-	"kbSQeQ4x12CIwN9ijQYosASfji9gHi9jcb0xge3jbY0z10gOpFWfJCg5IE9+LoUETxC8UOcsUmRLdHLa",
-	"2ml4KEzkVEGAfUD+8mpzJagaOPdtHJN0LEsTqddWvWezG6EHDYBsbXH5qs/LCCHgs+jG1HBWssCTsa5T",
-	"ZQR3ThfEZoySzoQq1uNCMaG45hcMq8Ctl9nni9YTlk6OhvuRTwjVcnV7rLgLuS2WS9JCqFiAS8xsjMVY",
-	"QzjIqlPFqgLciHYG0vUIrepHWU5m1vZA8MiwLW1YUSDtvzuZNHr2lz3XktXsjy/QDbPF07XGBvkJ3qzf",
-	"m+ycH1DS8sE29zeadeXZqqV1QbqqzeF0NTCxWC2CcbLBRwrMiDjO+vqYb2OAz8Uxf4zimB901e5eFrPG",
-	"P0A6zrCvwHC8D4Cr60k83T7ZRf+XIok5HnOPjLhIIlR0rEIF7d+thZyuetXCDsedJLPG1nE4mjVlfcv4",
-	"LOv2YzH0Oo69ez5D0ug1a1KsI2xHzxip6UatfXq/6Z7+rH6aN+kLPgk9PJ+n0V/zD4mK99124TGj6V0Y",
-	"yPoWCNfzse7skpbqO8vmVq+vrcWAfG+HdWVEcpkZ4axikUy8CZFs1Sw/Z9Ot+pNKi6GDj1ZNQZWdCy0u",
-	"SAYFm4sW7FqtHlkt1Qt9Y0JeVoaa7bVTL9nrx2JkpJeY+cRWa0ut6TH6/TrCI7CONp+SdfRcavdHKrV7",
-	"IDWrzWa5OeR+sybW7ZNPUld+ps5KtGI1SEEgRhGLIEjRdboXOG5klq4GOfukUq5cymBTdVssEsMuEyLK",
-	"LIsIu5qwXDd43cLxmpQ1IUXv5jI454h/ThR41qO+X49yVATQdc2MoiXB4GdqVI2+/PeVwx789ZUX3vkp",
-	"bum39tm3eJkxLEOGVeksajSQol13PleNhutaTuUsruk3Q6cq3Vzb1uIv/mYEgp/jMv4WIIJXTw+I4On6",
-	"jh9rXfKf1tl83ygIP8kN/RJNyrvXS9/I5YfXA5d9csK0qixeLSHMRjrcX7Huls+hyWyPFOS9GQeQzGvs",
-	"9QCetpbmg1luP99HffcWn3/sLg379Nw5pgm1NHQr0wkU99trQ60XKXRQ3tk+6vbJAbqVrZHTas802B+x",
-	"uJsBEjqnn7ARMgS18DY2iN3T4tkI+cFGyH5DgORROnfX3Npvwwy6UfyFgEFoPNwVLQjeuhVUkM2B/QE4",
-	"QTjnGpAgTGG9dayqHQ6oWWI/YwE9ASygxuv9KICAgotdigfWbKGd8Xeptp/tJzwrt8/KLSi3Nvxn/qNY",
-	"0Oz2cvZH6bjfBq1144V63LhaZs33AKq1oshfR9S6tcvxGU7rGU7rGU7rccJpedn9jKX1jKX1pLC0flDu",
-	"wbegaDlbos2L1qiAH7XXsERwXQt5CfJcm/OpZRaa2WIBJBshT/ImtC3kBLMXEz/DrFEszXSuORwYWvGD",
-	"nuH+Pl46UxvheBTGIjsYk+zVXwcgnDm9YEbxwbday7Ctj+EJ+/Cccb+r2eI2njx/LrhZ6gmYJk/RyK+q",
-	"XIPrdEuTH22N5hv9MuVqwdUagLzGq+2qHfC6Wa+VLaADLVkWNWiwgiljjWNxRCn0VixAk+KaXFKf2BiF",
-	"HQSqexmZxxpbD/TJ0F1SVCokg5oyTdgVr3vlG+sm8NurS3sfSoGf5A56QVPpBQ7zEF63R2v7P0Vxbs8x",
-	"KIq0CUNIx3e60t/oPtB01psVssxvjorRJpQG5EH1FuNd6xuo6ujRHMV5yILmuZER0tj/VNvKeqd8rj5k",
-	"BK2tvUdoyjzPllBb6ivxq4YlhOsI+VAsYKA22ezK4D/ip/+I2vv7FMRupWbpbTo9btxz3fvakNgpnTkK",
-	"g4sGBBTcs+A6NFfAu9szvXpZUHS3tQL+FNAGdEpekWRayEVCuCCJllhqriXUdl9HKIwcnMnOV5IX8oKn",
-	"rADHA/jBEGID9V4roWyOIeUFmgaAHei6AbsRIkTwmMtLMJgXVCw9ikYsaFHwC+Y18i3XixagTgtW1c57",
-	"t4jNzzOf2Ce+M6pf75TyTEXo4LMVWcEbXjswa+aqGr5jlIIkpZolRNGlIpdzPpkjoiM4F8383S3b41QA",
-	"+gkOGxSMc3WnXqp2+UKSna+x8F/AQ9hKs7HYRt0eVyfZ+Xo2PNo9+3y8l5BSKAZgBvhFdnHhF7v+6XZp",
-	"O1+hs+H24cHO7sfPxw7h0nCw2toGvqF6gGzKsryqYYkFdgieLM0ax1LPieIpU17debXaqhV75oJj0pIl",
-	"4KgZulyUCkKUuyeH5O3rV/9BQJAYsi0VG0ClK/posWFyI6BoBSIaC6iviaoFVPQxoVkGKK5QP1D9PZPy",
-	"vMwtZDFYrg5ogSy4KDWr+gHHAjabKuhKBc4gm6TOK2WviV4V6cjCnEPXr8wsx/uU+uQQGmQbsxAvGIgp",
-	"bNdfo3LnRjFvWW+wrztCB+TOV4RSRYIJ0VKjWKz1B3e3amuOahtCeVYW3p1tsXBglZeUQ468ITg8K/s7",
-	"ONiyDK7ztGCsTw4vrPMHVjhog10lK6irFmRiFXrVf7jDYO22lDzufD02jPOuInfn604hF7exi3e+nsr7",
-	"Fcf2E1oEMfDEJ4JJ9sQwNE8luorZFaqcXppQ4tmg4QqBRJ9e3cUh1gRuaRf/3xvXuHaoTiNmpwcPWKNJ",
-	"9wmojx4uWaSroMidKiqgXpCEXlBNi8TBDTPVJTTj56xPhiIWCFiDfnCriIMDHQXmBFqTWxa6ZLQgnWTb",
-	"/K23LYUuZDawiMZRLBb0qkdn7D/fvHr35q+bm5sR4YtFqc05JF0P76YLKWYkGZ3SWbJFkt1p70AK1oOy",
-	"wMRh5iPglWPDsXiz+daLxbFMl32SfIUVMKF7xgrrHcImqQERUgk+nTowrXEhLxXgNcuQketl3tZ49nsQ",
-	"kO9WWY3o6jM+rbOOqSwWVG8MNsZcGLqNNsxqNwYbShdczICm8dX/zdnsW9/NxTe/esnG+V3fbWR1MNxK",
-	"vn+NuhqiyZbcyDpq24iCtV3/CldS0LKgF8pRqeGRegnYazcM2UyNDct35Ll2vKCSvf76gYQW/FC6jkHv",
-	"1Qtkrg2voZP/Afb39+fEzkYrtmabfpCXogYRfTtc6PvO0gROWkvTlDkTNOf9JV1kaw3gw5yJ4dEuSeWk",
-	"9O3HoDtFQZiYymJiZBVV5Lfh/h6Gu3Mmc9stREuZqQhsHiO+Tj78Qw2MkCqMwp9c9bg9D4sGRjrHLJWT",
-	"zOgHybgUacZIr4edT3rV02juKL7gGS1wDsCSiwV3aGRXFnXXGw8fJZlkHLrgLgnsAM15D/8Eu9Aiiez3",
-	"3y07zO3qmtvUHNIVuqATmw72lO/B6Rxtb/ic4A5UuArtN8CdsnWmO4ot1bq0/6pLOmRoID6hecXmMimP",
-	"zlzDdm10LH5WTztt36z/Vkn76rsS9p/je432DcBylpaEHN3jvxvDeG0pe1jVqggle4fbwz2XL2dV+Jwq",
-	"dSmLFFiv4jPRK3P0L43LejMn8AwoY2cQ1ltQnvk2/XhDgqDa30jiyuGSfkuZrSGue4qsVRM8UJUsfFsL",
-	"bzYn+BRCdU+hKvWBbibSF6Fwlre6nLfCLwwcCDDSjeCDQ0US/A2re5LIdglwnZsKNi0VzYy5jM8FSa10",
-	"gu2WgsqT4Yf93YOz7U/Dg4+jpNtvgRP0F/fRggI+56S3YAGCHgNt17LMJl9Cr6bvIOEqaSyknrbksRZU",
-	"QKNMWLEEWbHXtK4tKGBK/FgVQjM0zLLvzqnqN6nezRS7+czu/zQ34CPTP4Bdf7/9jHx6HYjdtkufoAu0",
-	"fK2u1aFe7XIhuLqe1e2TY5mxiChNdalc40Vh/cCxcKCWVYAmrADkUgRgde1AcfeotlUTPFCu9J/xHj/r",
-	"eeu6tKU/Rs+7GTTE6n6pnKzJpTb6HCuYmDDX+USkYSZG4CpxLYCpUgxiP7YP7HhZ5S6wIhYdrIxKYOaX",
-	"CRZ2uJ4u5FIW58rHatCfYjgpfPQWxOGVglg5TBNkVULyhNmGv5grGLrzVpx45DY+vFh8gxOP3MKHF4u7",
-	"OfE+mPO5kQNpdqVfzvU3ue4+ne7vweY/fd/dcY1av995N2c00/N/td8PS36vNzfJ5ZxnzCVomNFJUQq1",
-	"RbhGtFWfnwgttRu1xk8w3X3qjXaGtnpeu3CuCM34xR+AII7sF5mvEebEb08SQADgbWo/fzx3JqC+ZFaw",
-	"k//acyxpC1KtXGa5S5/qk2OWcoUZRjaZflxqYFBO6xjEwmYWKijCxOo1LcNJkNj8WPSyGY3/I9PHjKbc",
-	"fvo9Vmq4SRooy/y4fBBS+uHfFtXGCeXNHQrq8a2mnToAKqDpcis8a596ZxMMO5T4NUE2Q7dPhmQlWczC",
-	"fWA/HpYSqjFjGfuNF/59I8AtFnSQYT2BlFZLZcFSLKl1q3xCSKoz30O4UJpRaA29nkW7qaFNXnHBiC7o",
-	"dApM+PZ3cyUd9/a5uKCFoOV0nQHa4GBNrwlUGSPNB87NFapF0Mbc6DNJlacXC5sw4ypLDFU7laCTLOg5",
-	"MxIiwcEVmWudD16+zOSEZnOp9OCXzV82bRZbWWQbg42XYMPZPVpdPnL2KDhaX0/pP0Qrlk2N5DGm3sYg",
-	"3GazXSvdqNEzH6GL3qY3Bu574twhNgpfpfqGHRVRUZqJnix1MLMxPBrmhDPgM8FSM6HP6QuchwOXrBTV",
-	"s5aial1mSvA9cimCKe3jt58VSrF9UbwZdc6VlsUyHBSqjBvGHK7YuVMX4ntBCplBjhQYzRFYzKq26GsI",
-	"71Jky24wqx2q6dBsHqdiWnMxM9OUk7lL6XbBFlvFfdM0bpCGefbXxStvHBitmeaD8Nt/SbOMaTMYnryy",
-	"OWBGlLtTURFWdWOgCDYxk1QQw2vTMmMqmNSO1zDtdsFSrnsTWqRwKgzxYZeTjCnbjNL8Bnkn9lflMs0Y",
-	"L4Dz0SyDt1TGMavAXj5IRx3zLAuXYka78fv1pexl7IJlhIuJdK6Zq5wJxYgtbeGsPqz7441j05kinaPj",
-	"0f7u5/3uFmFCQ4tU6BkJOUBmyHBs4DrXR929vjQ7VkQWUsBxKbdbKAS4256cCQgb2BeCyexfGuY7Njy/",
-	"CN4inSm/gvZzqwtR2E90CXfPLCWkwMKN07hVbJFnEMA0NuMUJKvQDev8Z8kn57321QJjmVNjL6dsSstM",
-	"BwfnY/4TagRuvrzx2tgxemvPed98arYk4zKdmeuTQ7o7lgpFDv7AsR5WcAn1U4W21ZxmGY4ugqntaC3f",
-	"aHZ8oqtTgIxYPP72wXr4cBMT01RzpflEIUa4mPJiwdKKsnRBhZqavfOGdtM85jOblnwoWA8S3d0eSSP0",
-	"KTSfJQUk9jYNJwUzb/XW74W/Y0oDcJofKWwjT6G0wTBNqDHLpDwnZQ4x73+WgHrgZ+Xigindw9Ea5nxf",
-	"LlHIsiwzG5NiX1y9bilbZC4zc/eQ+DB5dyaJYDOqwe5bnR4Hbpj+kx3IXPcLLmY9esEKoxJNpNKgjWTc",
-	"fKVZ4gXNShSHIIs1sgH4YKNQFUw104tdgzGXpjLj8qadF0wj7gYeLBx1B/xFCso4jDlIxzzjmjMVTiSY",
-	"hvcaJkAAAdeXUy4WpTBKjy0NtC15E/9DEpFEUbMh5r80z1XSdbcPoICiWISYoLATFgCsb9V7SMTMXXfr",
-	"AturCMZSVbW5RvXQ3asAhaFByjngA4tMhF3gwyV5oVVTvCqM/pWJfOl3E5v21aTXS8UD/J4av3sRdua8",
-	"NpsrPm2QQZi1ji1VbbK5/TqbrY33o/JG+nqXa7PYFMfrk3z0VXuqnM2YclXwIEqjoF4USWFrtfeo0TCg",
-	"6XNdprpqv2aKXt2fGkq92SXbuxohGhv6tFLtCCdkizld9Fy/n5aZ7S10MmrOc6JklkKsVBCa5z3YWqLK",
-	"sX8VVPO0nJiNz8tiMqeKxeKCFXxqLeZohS0FL5MOIu0YlqHKBYP/b6boemqBf77Aono/pKrfAA6FVA0f",
-	"NRK6WJK0oFMA9aAptOaWU8R2oj48ZfOL5tSQKcm4wGpBo8VBDUM+l1qigCvYhPFc98mB9esZQ5FeuMxq",
-	"m7KJrWMBE8pM7lGX7IRaOgFXY3ianjdJxh1ZMD4T9QKUoMwsKBmszDFbgwGKQFilAn9JaWjOTK+aGIer",
-	"jx5TcU5yugRFt3YIpJOXam526GT/BHsrE0TRIlxoWal6VjWLSFqiH4X5vlYea8kOKadTxUI+EM54o/Ew",
-	"lxkjGUtnGOAHRCZWGJbJUvL3k8ODKiu44415UBnNbN3It7u0ZBhyCjo5L/ObVuD0U8gu2D75lYCt2mFX",
-	"ANqCiqp9BMgRzrB6MgrZlOXEQIDmEF4AJAXYK1ypEubr8IUZOXIKRlosSVGKULxN1EWzwsiW0MU+JWGn",
-	"+1UlwqzA22Qwt7ltjh4MswV5p8w5KtRz0oJe0kyBf8rpbDCT8gYceD+5kdkcSztRgxSycMQSMkyn97Vs",
-	"vgMCmDIo5jVbQ16/NpttqAkus7uVSzHBe9MnJ4yR49Hww/6IxBvvSw4KzfV34o1wK3Gmjd//5/f/FwAA",
-	"//8=",
+	"5P37j2M7kh+I/yv86muglO6TWcpX3apMLNaqTGWV+ubrKpW3uvqqnGLqUNLpPCJ1D6nMUt9bQPsxi/HM",
+	"LrYBrz1ru2fQi531wgsba3vH3hlgfvL8J/6xb/X/sGAEyfOWjlSPnhk30HVT0jlkkAwGI4IRn/iuNhCT",
+	"qeCMK1k7+K42ZtRnEfzZ6tKR/q/P5CAKpioQvHZQ644ZidhARP4jSaSKBB8RxlWg5kTR0RbpRowqEihC",
+	"JRFT+u2MHZA7xqb6q4dAjYkaMzIQ0zmZixkZi9Df6vG2IpxOmIQfXev3LJKB4B55GAeDMWH3LJqThyhQ",
+	"jIhh4lES0UAy6RHKfY8MRUSo+aXHoUtKZMBHIds0z79odUn9gYYhU54mPpp7REWUyyGLPDIVUnlkGolh",
+	"ELINj1DiByMmle2UcvnAoh6v92q7m8+GT5/4jafbT5/uDb7wn+z3ahsHhHLzEKGhFESOxYMkD2Oq0uMT",
+	"DxyHI4kvCBeKDMaUj1iP1ylB8h5JcktDygdMjw5pfST1TOOEaeo0vY8koTM1FpFH+mOh+noqSH8y/1oo",
+	"1vd0tz1uRvRIkmlI+QZMFxBkhoedS7tKQjKihNgiV4z7ZkH77eHmGVWDcZ8oQZgfKCKiHvdZyPSi8HAO",
+	"DZqFgxWW9IHUc78Ekmi+oxHzDwglnD3YcRJfMKkno8cjNpxJBuOGnnD63cToCdjwiF5upOxccJYgL2LU",
+	"T3IJEBEMezxQ0q4PjtnfIhecUDLQvKsnyPwaKE2obkITaNftkAgOHDYN6Zz55mGvx/WDgjN4YRhEUrle",
+	"aBQFTDN6zauxt3QyDVntoFbMPzWvJgdjNqF676n5VD8pVRTwUe3dO6/W9tlkKhTjqmMIyO/RvopmrE8e",
+	"xowTNQ7i8eBgpBKRo1tPq55hGoUBi0jEvp1pZnBbVdIJ6/G+63Yw3/ySzfukzoUaB3xEHqi004idqWDC",
+	"Ng4JvZWMK5yr5GxkZ0HTmhoz47NJ7eAb/OGNl5uDd15tSiM6YcoIqueCRv4RVWwkovlXMxbN81NywRm5",
+	"1c8dGjkCH2CYYqbl1VbNqwX6yW+hAa+m2at2UBuYdlMk/p2IDWsHtf//41h4PsZf5eMUNbBk8E2XjkpJ",
+	"C+ewiSUwylxPKk4kHZVRpegoRdCEvj1lfKTGtYPdhlebBNx+3PYKmOj5zB8x1T4uFu+38OsjSQLf9T+l",
+	"ahx3H/g1r6ZZJYg0/+mVSlIzFNGEKv0cV0/2akBPMNGrGlMTcMVGLEqQcya4JriIopD5IxaRiX7CI9t6",
+	"d2/vkLpkuNnElEVUPw7C/2HMIqb37i0bBVxulM0htFZ5HLs7ehz0rRnHTsVBvWY0Kh7TnNHIyrTk+MrI",
+	"1c+vSe2zZ8+eJel91mgUkmy5towx7F74jKxxhIfSaTAJVJ4o8yuZsohM6YgZ3thvNMpmMYSGkhT5bEhn",
+	"oaodbOtZKZ/E/UajKrVXAR+w4insc/ZW9e26TyN2H4iZBOJjkRkRNpmqOXBzfJjoZ0Bak+EsDImc80HZ",
+	"KCUQUCIgdhKrn5AJR2Ma4R6UedJfigcyoXyOLIrHyEC/gMqN1qJ8OAzssTEK7hnXp+HC3SeLV+LJonXY",
+	"2Vu+DGIyYbxUvg3w58/Ixcc4smX7y0zA72KftbRmaek7CULFopKTSuugAZPIwlqPMy9pttWalZzdbprv",
+	"AiaXHattv/bBZJdNp9WWP+scXuJOWDiFU7Nb6rrHDT1xoJsOBB8G0YT5pD6koWQbdq7LJtG0U6Qx3goR",
+	"Mspjurp0VGlZcyoI6NmfSA9BythbVYm0B7BJJmwi9FQpGnBpqGRvFakPqGSbAZeMy0AF96z04P+2jOTt",
+	"RmWajbW4kG5leNDuFvOOzK47qDBqzCL3tFn/Q3Ir1Bj1eDwbStfBtF2NFeZTtpDwgA/EhDn62Nsp45It",
+	"40borqqW7AiJyXoFht1KsgdtwTKC8NcPlDAnPzmJxCRPT/vqguztbH9BBsJ3/ojBLIq0iaT5855Fivlk",
+	"GImJR2bTKdiBsnQn6ecWSqPYYrq+Oq5pG0gpFumW/v43zc2fvvlu993fqRUx7MlPumJ9+pWoQr0SFWn/",
+	"svNqJdoL577rdCKfzp0vSKtepA4aSF+J/saSmS5gCZ8qVkhGwvr9khWYcGf0jknwCahoHp+M4E4gkg4Z",
+	"qWsS263uCRkrNaXTgGQsaoKetw3jbwGfSI9HlPtiQu7YnNQpub5uH3tE0vkGKlqMDsbgmjA9WYeOttnh",
+	"nfgpR1mgtnr8SzaXhEZoPU3Y5JZFxh+lm7hjU0V29shYzCK5RV4F2tDXj04OenyzoAf3jfUe1CdMjYXv",
+	"EX3eQpu3wp9vGA+AzHlIepwQOqIB94hUVM2kBy+gF6vVpaO+lknhzGe+h13GDgm1aR0hBwT8HujYMt4s",
+	"3bLxVBwWE085yl5Lu6Vxb2eH9NvHrbPLi27r/Oj1zZet1zed1vVV67hf0NQ4CJOeH9taIIlUQRiSaMa5",
+	"PlZd841nmrZcD+3zm5PT9ouX3b4ZaEev3GZzqFjUPzDrSPUnbeLWkdH0Fp4wyiUIbN2uGlN1SKjuhvSP",
+	"Ls5PTttH3b4mh96KWdIRCasxkSy8Ny5Ux8fWE0fGLJxubPU4yGA5GwyYlMNZSOo7b9/Gi6r5SbPOATSA",
+	"w9dkkCENQuY7J5FZDuwrULLHsbtoxiVywRbRO/yOaeXNOO+0sI8CpRgnyIs49XDu0QHY/tSYJbAXPCJF",
+	"j9PUfFESitgpV6fEj8R0qikTnDNoxCOUSBbdswhJlwqfsBMue/ponARqw/j/ZMIlnJ49sNRS88CZbhff",
+	"16IVKdVrNmBbPf7K+KJ0gygMMs6NBxHdST3MQBEaPujO/cDfIqeCj5BgTnb298EwowPFInnQ43uNRtbj",
+	"tn/bGHzBdtjm7nDb39wb7O9vPvOf0s2d4ZPbbdagzwZ721Z2IiGx8MxIrVIbc39/uSbVHoKztsRQxm2P",
+	"/B0G2i4OqVTgT057/+taoIPp8aLVBX8wfBGvC4o9vXQoJkWETTE/UHhfYHeCdQcWXBhsIFManzcBlzd6",
+	"snt8Qn1m3ctJynDnj4ExqbLO70NU9h4CCV4qJxC2d3q8f9lpHV2cH7e77Yvzm5Nm+7R13E/cm8D5rOzk",
+	"JOSc3VWknnV7o1zt8QmLRsxD5jSDGYzZ4M6dGnizonex4IxIxaYH2I540NsvFIM7o88kHlcC/d7I1XhY",
+	"FDAxPlzMwHg2woqYx8BrZ8RN8tZA/+2uPpJ3CKS+7HKIBOoQr4Z4j5srH+qDFQbrPxH3IJ2hfSXEhgeS",
+	"L2aiR9LckxzgTU58x4PXO3peepyFkqH/seAKZyOWqOmrjS3S/7t9MtGbQasRfB6zCiUPjN71uCar3n/1",
+	"uL9hxIh5uvKdQvFuNtc55QbRzl7xzj0XnC3fvSAD4bIPeAS38ViEvtTzEwZSwX7t/93+xhZ5hdcVbtc+",
+	"iFnok1sGm6fHjdfen3so/lFK292z29jDbcIFPLRFjixv6AkM56TeOTkiz7a3GxsHRE8k7NxgxEVkb2bK",
+	"pii+V1pgOBb61NoTOmJl7olA/wjuCS8hsXw/YlKS/mwaCurD1QG00jdDZR/qzJjN4Mk8sWegB5ZR67TE",
+	"z+VNWXAdAL5DooThIHcfgArTnNGov9Tr/5G8/GfinhWZV02nVeLd4zChamty8Uobbl/h8tTXQveRdBbu",
+	"RNwvcJ1Cnx8yuedMvRKRGlfz98L9VMCVJPUZDxQ5uzjvvtzwUkcSromW4ut4fPVML1qHRuURXfOii4JL",
+	"JH9qL1lI3XQNXhj99QNjd6Su/9UaO43g5vJMcJ/OS3lJT0Zlj0eKwCTFr3SfC5ZA05RdgVet1peZBYAB",
+	"LJp/GFvJ9O8u9Lg/WT79F5ypYMIWXyxqOaqf+vw3jJd0VHAho78lfKb3pBHB26WuVt1A8dwt5NxGo1Hh",
+	"3uhSyNJJM+Edn2umvpoFg7uFbvVv9ROf3bneYZrRAz4qIyuyD3x20q6CnxcwV1uxSXwzWX5T9/MSvtpp",
+	"LGGs5XQpquSqHrS1/ZPLvWhAT9Fh2bX6f96dZ90+G2t6HitStfia/nd4JX+lxOCujOWl/vEzMnqXjl5E",
+	"YjYto0cbKSP9wOelaQE5n5OQVRjbc/5Mq7Xq/dVfzOWrcHU3on6p5aH0j59zanR/wMlL78uAtPiCBzic",
+	"1AVnaRX6UXlYD7zygZc+9npvwQTC759xDvF2rIwg52r4XORUi2tKGWqW0+HLclY3QrWKEN2pJETf6XHL",
+	"qeCSYbgg9TvoltWfBoIrxuFPOp2GwQB8rY+nkbgN2eRHP5N6YIkbLP2Grzv4unnaPm4m/HQ1r+YzRYOw",
+	"dlB7zCY0CA/IZCYVuUVHz6b+yhn4cjYYE4pRrH/PtL41gDOWRZGIZO3gm+9qEyYlqK61tVoCm0HvN0NQ",
+	"7d0bZAImVduvHdT2hzuDZ3SbfXG76+8NntCnrDHcvt2B3QMXMbWDPZjUQIF76Tn1iZ08N9Vwo3BwG1J+",
+	"V3tX1Ry6xAnG9SnS5tz9yYSGmgW0iRxBLCkL4T4g4Pc0DHxS7+eWoo9hwWQiIkbklA2CYTDAa5K0S13z",
+	"pRYlEK8n5x/EEM+vr14necBeLI0ZvZ+7AVnJRgcDMeOK1EdMPaeDu9l0I3dZdAieWLwXUYRCZG1t9QXc",
+	"eRYvYFcIcqatSrOK8tMtY7Pa+G9h8B6JGMQle+To6msSTKYiwki4t/ovzz5vgs0DwfPTRep9vQb9DfBb",
+	"w4USTKCbO9DGTUOetu/Ra4yuxK0e7yQui1L3bkSygeC+RFc1NAVHuelXdzKhc0ONondsAz2KiWyKRHN5",
+	"uXllmp9xFYSpptOTx/RDJo0gpIqhsZ9wSS4S2hgZx4dhMPgwyWevE5PMDmtqBJNe3TBi1J+TgJOZXIdn",
+	"GwmedUR/FokzML2ZRAhw9qMmAhcNicvUBSKmx3MyBlIMeEL2wJ2QwsgBTnIR9l7y3laT0uNpnsTcEjqX",
+	"iXvG9HX8HZvnNkn2Cnk9RlWCPFAIsR7q8UOTsAPLSMlGO2TJ2liRkU9EdBv4PuMfxMknF53n7ePj1nmS",
+	"leEij/qaBKkiqkQkYXfPJEPR5ZZwHb7ejfk6HsMnY+yrYMSZr7fh7UzBzRMNQ/EAjOwGj6dl/7LTOmtf",
+	"n910Wl9dtzut475JpTrptFrWcw3ZHObBeB7WOG3TETUdNpOYyLL2UhZHauREVJYPH6jUC+sXxoKsc9bu",
+	"xOt7zaeRGGgN7jZk5MiM7JOtdVmwygFybT6FR48dAs5NRAVYqjbux4icbHRMOrJHRBjYs0WuJTN5XFro",
+	"IONg0hS8p6WMXnWtjXIafthKn3dbnfPmaVrXIjPO3k7ZQDGfgAJNxABc4/4h+XYmlDmxrVrpY1RlxLR2",
+	"oSVXsMZq7ydVYzs2coU3ky1NxKfUrpIjHtIgnEWM1Pt2dvr2jp9quQX396MR88mM+1q7cSPte+ZCWY7F",
+	"A4e9eS7UiZjxD9uP5xfdm5OL6/PUFjRSRMuhIfSwhgDdi6f8XChyYtr5RNN8LtC+wns8D4PcyS0LBR/B",
+	"MWg3iBlave8G3t+ws3km/GAYFGXqdQuvuyHiAS+7TdCzuU/PZjlCIMRhfOfdgvd2Gg29cV12nwlmsXeR",
+	"mI0oMVgfE3ix+YPC9FsTUWJOetBtbLiTFIZ3OHuwAUi6CRvs55fkzsKb1ISupDrt8XxS7ITepcMp+iae",
+	"oq+tXhe3LiYYADkSxamyPY5x1PBNIEnE9Nd+9QxakkmgdaE3gepxJQQO2MQj7Niwq0oJ1foXklpboNnf",
+	"WpgMihdb81BQvyvEKY1G7IO27GXz9elF8/ime3Fxc9rsvGilT89YegJjakVIr/12Y+/p/hdPyO1cMbnG",
+	"ht5OaETGKCUtTCjXxioO67No/qlhpTSXR5JA4hip93OT1N84xAMW41r00efek7GSbzcp5FRr0i8j0KUD",
+	"/dwJREh+2OLlA8fyy4f738RhQpJYKr7KhgPhhllnLRPaT3J8xAzw0+k+RXFzSXm2YNSJpHYMLKsbmd7j",
+	"PrsPBow8RFp/CNTGFjnPZz0fuhDlDH6BvZkXnHkY9QYhij2Ooj5OMufigdRN8l86gjCQZCR4gTuhAjiD",
+	"7V4/WkGQRGwSzCYd5yH+MF5MWRI5LXzIqNLqCmfMlwmLAg9ROQ6mf/1Nq2bKMBrow8kvMo60zMhaVhuH",
+	"WQNzSiVCRDAjfIIIThkQFR0m53zwUZam07p6fX5UsjIuEVlzt/HH2dhnDMSdRVJEh5B7ioGlceQapqzi",
+	"E+uIjoQq/ULwTyzy7dGdGxsZUK5FdYgx1VodE6G2ljMTZ5yMcVgczlyPF0xdgFGOSkxupRLcdRso8sDA",
+	"ezIR9040gVqm5/eWjSgHj+Oc0Ij1OORlUEVCpg21Zw3i0zkEyl4tWQ5jfWnDJBiwa07vaRBqo/SDWOmq",
+	"1fm6fdS6uT5vft1snzafn7ZyG10GI74ZcIJWoxZnAHMi+DAYzSLmr2NzJba5GRFJDukTbnhpukt7gYwU",
+	"y42NIDfpL2/1ItPBmPkkCkZjkPg9Xu8XTGH51cXGAbkUUo0idvXVKfFnEaaTEDFTkPpOeY8HvsHimUbi",
+	"PvC1qu0QPw6JSSe3+k5EuZY7ClguqeuAgxsVHshrwRBvO3rN4WNGQzWek3q/2z5rXVx3+17GY77b2Ngi",
+	"Sx3qRimHbPGP4ok0fkhMI1nNpdgV4ozyubsY+SAx2+y2bk7bZ+1uRsYKgUF9JieGKqU3qjwkMFGwhUOq",
+	"WPQ355qna4dk6JWQgZEenpafiRnR51+09K4lwRkfdJWCjBwyZbKF45ycSMxG4zV5RdHwYqYuhh19kHwQ",
+	"r3Qvus3Tm4vr7s3FyU2neZ62uyhRuq/43sxB+dyyueB+nI0wgfs0fX6N4cj6L//hmbezs+vtfrHjNXaf",
+	"eE/397wvvtj3nja+IA+Cb/zN8m42zTwkJwEFb50mMLKInE3Q6YGxBwgGhiE3NI47lSZ13iO0xzlT5EFE",
+	"+PRURGoowkAQFOMepI1RTjSN/ixkG8vnvseXTv4B6efXvY8uOyto0bfi0ut6/CGikI2GIask4FIx6m+R",
+	"Fh2MLQ3xBYzz86AvN+Dkv/yH7cbf394H9wvccoC7SG/eHkcHzYTUrfJiEk2p75PZFKd9SKNDk/nER0RC",
+	"jvgwleZ+y8aBSSeC5erxCVxwuTwnYBaT5Ne0+T7g4kphZdmoBrPo5myFfYXZGu+82jWnMzXW592Aqg9U",
+	"i6/Pm9fdl63zbvuomRHZWoUBD7n4SDdA28k9hD6n4Oef1DjOjK5/oDVcyaS0dzd4vMNnSFdjb6eB0WAe",
+	"wMcGgWp2JmD5Ng573KRkWSUvdnt4NhMT1BEaSttJ+5goccc4pJk9gO+xTs0f2gR6ANA+dKSRGb8Dd6CN",
+	"d0EGsVeKG44N5Gyqdy3zz5gfUAAV+DBeuLq+vLzodFvHN2et43bzpvv6MiWTJTM8jknKkmB82gFJdgQd",
+	"rGEH7SfZww2NwNhIFzEWPpMz7JEkE+hW92c3oUW4S1xkwxav94snDtzgjjo4wJva9sV0o4LMGWtSU5k1",
+	"kg3e14TUubDeWEyjguvjaaRpUgGGeWGyp99UuYDJTRNHk3GDeDWMkTr4rsZnobGPME4u92TgFwbNZXUF",
+	"G9T2Xb4FbdwvXaqQ8q9pOGP2heZMiQ7j7KEI3gMfacHWlQuGvXRwupnLSPizgSqNO47AHa4fSWNHKCJn",
+	"t+55jwRDQvl8q1K3kOBScV6tfVOB2+E5N42RwM2+6KWOCJl7we7Mxa8gN1/Bs+bVd8l4y28wABM5zLCF",
+	"IcZ1YZgiu47pBckyQmIq3BR6CeaPARTF7c/YQOkhNUFVKNp6XPBNzkZUBffMahTmdviWygRACGQh1bUm",
+	"s5XMP93eaWRR1DCaNJ0QE/8vEb7ZKFrn5kyNO0xCRsR3mR0OJ0kJh5rDDB45JDIBYdo0Jy7IrgPynNGI",
+	"RaQ3azR2B/A4/Mn6pI7wnxhmw+BlSgZC3AUobnIMPJPL+fFamgDaJGvgQEwDhQsGNC+WlXge0cg3Ccla",
+	"UOalIr2nqixyl95KEc5UnISaCblOi1xSh7g5n9zOSX/EVCJV1SMDcHb0eBjcWargJbmBZp0E5N1Q4lGS",
+	"81rovoIBuIgNLYekrwVI3zgMOAvUmEVb5Nz6Sw1RgZIsHJoLxikm2Mrg5zGsLPGZ1v0hkgXmwqRQf3KR",
+	"XyQOjBgwi1K+8jZ9Lb2WgWKT9B+LOM/w0LtYe4giOgdZalrPBVrnxyZNqlOFR0FzrzRl2ZmB0Xgu5Q4z",
+	"pLC5oinC6NnyzeGcs5678tneIhecEZwauLIDoC0/iBAGRDozyCg3YOhhpGqPj4J7Jje2SFtp1Xg2QegT",
+	"MWUcrnkwqFT/kAAJSBhjdWoz4eFyMGLUB+sOm8eQcToYgLPXXHqjAkZ9rYaDewgcKEgggDjYXu/10QMX",
+	"0YgwAKppT8tqx/9ap8Zop71Gg3A6QbA3hoHVW6TDhkzLeIbDup3DrdiBu1P3ejxOtRNRMh3QAjMoi8zl",
+	"wd8OIdAiTSTwDadUKw09Xtf7z8QNKTHdDNk9C92Dh9nXrEKaum/TX25skVM9QYAXIGEptQVrrtPuAu5L",
+	"faBx9kCA/6VBPGJTWAg9JsckB6Qvkmmtso+mSd+G3bQBJ032yYBOmLtLcJl1YjCb6C2o5ahrFF3+FstG",
+	"Nzeh8x6/ZRbhLQ3o8F0NfRaYDkDNwb1nzk4HTnxQe/+Hf/zDX/zjWvzdJcxs7UBP7Ls37nuQHd98Z7Mt",
+	"3GvTxONukxnkt9o7L37h1798/4f/NvFC3ET2pTdezfgFUsQbHSFJu20zS3tiVEbxsARC4tNBbaex82Rz",
+	"e3tz+wlMGl7rdOA3fC7gUtEw1Otgc93xhwmbCN3BH/zpb//RL374j7/3/g/+VAtkoYIhQHzhUyIKRgGn",
+	"odWY8FuLu3gAMH1eTdGRHuKb3BR4BoMORvLr3/6zX73/iz/74Z/+CubTTsd+ejKwh6JFXDoJO/vrTgJQ",
+	"9cP/+Ivf/Pnvf9JJ+M2f/5P3f/Rvf/s//Kf3f/J/IH+kd1KKT3b3rYaISBDb2x4mBx3oAeu307sz9fLT",
+	"3A5ZNLGM+8fJudzZ3Pkizkh6/+tfvf/f/5Joyv/5P0F1PVLZ5xswnm9t9jQyPWTbGFlp5gZnqaYies/w",
+	"PLOwkAWDL17iIWOQoI2555Dfm57ZsoVVIseIb7yaEU3QGq6UIQUTJc5naKcnWVChiWO+CwXlad7Q35zB",
+	"lV/qmxTv6W8u6XzC0q8l+VZ/vtKT7fiV8hkNdefofbO854RZYmheTZ/IAR89R+dw0sA4anaOcROmx1jb",
+	"3m5s7uzube4/+eLps0btr/l4M4ueHe+2NbHMqJ83z7+svXvzLmsTuBOmFGslnBvXOZxlkO6CUOz6T8SG",
+	"xG0FSX1VtFFU2nDnaiVuQt+28b3tFM1OSU0eXzkYcPebMVaDiIjIZ9EhXAg4POJY4QDDrkDRsCYPgsvN",
+	"p2zFAcW4/xWG5A7H71bpArd+qv2dRkkHWelaiJJsY4gt6uvQ6JImeVPrqGP0cXpaG4T8TtBbHFr9CsSn",
+	"KEqP4tkXO0WDyAr5lSYrBUuSX5R8b2kBvlJfMXJGlY4S58JKvTgcjCqd4GmTW/UYQi21WyqvZZeOzml2",
+	"+UqYPHG85ehwgMi3c+IDaKOCEF2J+XugKU+ov+omtO0W0FdAoDv+ChHZjQ5P0Ig9RICYBbAcixOnEwfs",
+	"SouOyd/LVzxjSduhxd0alkiJ01gQJbkysxU8d0okl7TcHDc7rsgoTx0otvyMgZiODT4XQxVwJVIO5myx",
+	"jIyDy/k2F06rrTjCkofLvNpqWN7P6pLVtu8wt0yJEjOZJj07nPKJPqKRfzQfhAX+oSlqG8d0nrro2tlf",
+	"xMG7S1nYNGt4cqUZk4oqVkTT9gfRlJnPVC9echqyxC+a1pgj0rNq3XvVRz1dlT8sVZXVAQeknpwG41w0",
+	"sOyGiPIRG5Piu9L99PGc+qttNzMla++2pN2cv9qrBkVuDbGl0CtZA3xxh43NZ2++2/a2t9/Ve70t+/Hp",
+	"u43/vpCGAjv+u6qVUnZKXdyJhUGzcelNlwA3t/MSpKEwd55mkX+XutazDoZqk7afmrS9sklzfoqiG1Or",
+	"IFXQduTa+zJ2gKx7QiR5zZ0Jrllv4QkCaxqf+3Yr5GY9w7lF3OYlKo645V8iUWw4RgYczVWYsCd/wAk1",
+	"HnandW2Rpv0qgf+NKDJorZg0LdNI/7DHrVscru3Qt95vnx9dnLXMs62fXLbOr1p9W1YydtPaDuJUN/Qz",
+	"g1Nd9vgtAz9vKB5MNQQsluLZ2zc0Gh8EvCW3yAXcCMAVWPJOgFg0Gnsp0ON1cOoT57Ke0Dm4rbHnjQPn",
+	"7LdefWo8/csc+xi5i559dCyb4no4fTUv4aXDWap5NTND+dp7Xu3tpm5g855GmCJ08I1ZSv1a3BJ8dT2d",
+	"wqW0+R4/vom5I20KVrVNTWBfXkGk6qOqhBMLP1vpHTV28QJzg4y0/L3XjEbFsQIGA8li1S5VAs9p2Qzq",
+	"ZbJQ9EkkWsv1dhck0WqlZjOAqU3d7Wfdawmhv7+sbo4lNG2PF1gHGYhQzMULlAT7UHrW/ZS1F7QkqbsP",
+	"+vTYgFGHoX1U/k5MhQ/XXZxruoLqYVXTlUoapfzZVaDlCnRMdyLFTcWULzqeylk64U1ZoJMuvPDGp34H",
+	"a7aSGrWyOfE3RGdJmx/r6yzlLNJJutA+jEPoTIlLIQtE0qsxA9EYKFOjFZJlBkaPYlDOwNZzc+W7JGOk",
+	"jzFYjkhI+rPqjKl+YBLdA2VKh3AiQp9F9qm4Oq097SCSWkDstDv/MsC3hkxXFAMvo2OKieAQFe9uq5PY",
+	"lNgmqgp5bflz7yMfvQQf4qz4xFvxb97W8sENAtOyaGcNK6oTPhsGBmEoqVYcEhfPwU0R0PX0iKW2Y8bl",
+	"W6BSWHcluWXqgTEOKrpxiObVIcBdgJg2QGRFxLeJPv1JyOg9kwhs0Veiv65GEYudyk6F+Mp3CRzpkDFM",
+	"TJ0Kian3WB6nsaGXqG8klCtAKyI/4DSKa/wFyqaw6uVlPqEytZa6gy3S1UaO895b/BhTOgalxwIf+bMM",
+	"+HGjimtiaHCsq2/OVba+Equ0XWydu31ooLIBs9ecZG79yvdc7E/N8FT6ijql3T3ZW7ZfMo6T5uZP6ebP",
+	"yeabHxX6StK33Wu6/Dbzvy1f3oF1YdMwvBhC/EGV21br+373Jp8vdtTsHMegMc4pTKArUu8n3cR9j/Rj",
+	"P3HfRapN6RzRHiAK73YOJyoIwcCU1reSYyNZvjkt/MhxmYthILiK6ECRna1tMqb3zLzgTnciMW2RIdVY",
+	"K8x4EwxR7G0glfQSRaIwILA/m2rGRLbqE8zDqlv8VITIwlvA/mMjDR9/F7x7DB093tra6m8URca+S8c/",
+	"rMkj21V4IhlVsaS2hmnr1L3hzPFkIMYiVeLJevS5iI5PPREruJN38o7R7//+dqOhv20scpUm4k/yZ9LS",
+	"kzgXrFLkcF1dx8pGtSwR6NZOr6Ka4d7QWlmxGyatZ2UI8TKSObUvEmuW4uMUPyYnPM1N+cnMyObCYyQU",
+	"g7sOo7LoMvvVeG6ArgCWACugQyarqetW73dalxed7pUWhVeXzTNE6Lb+QvNjzavp3yq6BjuArqcHejWl",
+	"E/T9xUS6U+bDKfUQvQ7w2NIpY4KH8wOXOwDgTGDOAV5LhNG/kFGAyR4A1oD9aCls4rSTIdn4Ojpm0y7V",
+	"zBR5us83y/aNnreR2LQRWokl1JMl9AGXMLqyRxxkVniYmWIT92wMdnL19CzOeKCgXiO9x45VMJUVF/Io",
+	"8f6Vfb8L72fJLFlVQyuQauqYkXrf0aWXEgnTf2nK0FxetgCfb4zOY1n5erT83rNdNZWkcs6J81ZXSMyw",
+	"DuqljxZlrKTq9q/gpobpQ+GYAN9PhLmnA1/ffQRfbYb8pdQdjS2UQ5Z1DVAh2L34LKnfBdoKfH59/KLV",
+	"1bzaR4vJlNiVJmaI9I9bp61uq8BWDJZqNUhQ+1iTqLuDGTPcjh1XZG3DvG/gNK3W68XUBKmJyK8267kJ",
+	"B5I9ZBsxXTzxUcHWivNBq0VKxW1Btbd8plOGPtP+ErqwrRxxt04efOTdKaessjxZdydn9q0Zi+17wYSI",
+	"6bx492qT1xRs3G6gBfzaheprU/gsjuFXIv4pt88TDa1+9RZ3u+L1W4LC1Xu14/mwKz9Hu5eYA9d4TOCy",
+	"1SlOlR2IaSH+rCsyaMO7U9lJLvRO0UgLPXe/umpKn+m+nPb4ErhM7C+9HLYZoqjOaUVOMlVIbIU4mBU2",
+	"bMQGLLgvA/cFODAoXhJfYbvKOJWm8qNtc+efchQvW49VTkQT0ZE6F29M4MXv6ng0/a90ShpO/LRnpQ1/",
+	"X/fExPerKFKl6VP/TQVJQEungVQfmkQdJxIsVC2wrXJScAI/akxlbpY/qLKxbe+SDkoCS6Z0kIzHeSTd",
+	"EVIHNAD3ej+NEOEm+ptYidrNJOtp+2jPq4l7Fl3wZPbbUxQTPwO5XzvY3X0C7xmdafsJmg5xw9sFDT+L",
+	"GzaJjHGDe/vJ9iCtpiBfah2W0TPRVmzywazjGiqooZcorKuXJy9Ub0vibvSCuldxI1U8m1Y2ae3cF2Zb",
+	"UCwCaGJ/AknqiEC1AeBQACiIXnc9PHMvlfHemAfNfWT+mK3qzUxwRZZUYA/yIzIMhYjq+Omv/gjQWEnI",
+	"hor81f+LH1hIp5L5G+RHNlHdXtSbmCRTA8efsXKCy6fSmQoFakec8BZrIK7XVHU+KcgQS5yurNUlfQEZ",
+	"IyI5gW7Ry7l6yVFWsI1Bgn26k20JXy8JOvhdHosf5KG5cmBHH2Duslxk5xoq+LB63eJsQtDS23RUxU/Z",
+	"UK1J3DonAE5t8RmwqsUxoQE3cU+ryIkKz6qKVWxXnvMZRx5i/ud1biQv4y2yTE5WxTOaIjTHyinWWbaL",
+	"7Cn9AQ5jpKTy2bryYWxfOC9FqYOwoba/SGVgfh7QxRnjZYguaxrmUxYNCg89PIXhIsQ8A8rpBEs9KgFR",
+	"wz4bBBMapj0FUJbGIJ1J0kgzs5ghpHgJZQjEmtuTadJM4yHUap1icJSFWAMK9OkIP6x67q96YDt2yvjx",
+	"U2yQWPRkYG/BTrGLUb4R4lPqw4uhe7UjGvntOCnlKgwGhfeHwWBMpP7RJJcmElnIdBYNxtTijik2IYH0",
+	"UiEbFucIUwpi0MsiDMNMZuCsGNESAOk0PXp7mLAsj2xDbzFcUB0D8RFvCtVFPdU+izaKc44XqiCiJIDP",
+	"jv+RtCjCYohSXBb2soSjuL37FsNCNtBLdmXjbIpNljgwB6zJAcXiJfNBWGDADEIhAz6ywerlJkQi3CcU",
+	"WuetB0q6U2yj0pHlz1h5R7hoJmYIuo0jag2V+ttKHVXRdRAk2UYYZ4YIEgRDFdOUTCN2H4iZTJJUbfBO",
+	"sylwvBoiKPdTewt43FkXjjwPgpphGMqMqHJCf4p/ynSnKQ0KDqgjZ/fEkYpxLjmNfKDHL1w2xXBOYyDr",
+	"rcKA6KXaUtVVW3l5HLpegahBBHQr4OQjc7zJ7LkTseGM+6b2DNBmAtnXMgYTOzPeOmn9C4k2C+YtcHXk",
+	"l73yzcCrsamPDMIdAnQszkU8948krmpiRlBRwSnxSAMLXxD6QAMAO6ckoopVPKDtW51C6dF0+QJDEbFg",
+	"xONDCd0BrlMtsmxSJvR/SAJlx9QwJQ6cfV/Mon6pBLMV8oDd6zR5NOBOFRFhdDDWzBTAJGa3ejVWhX7K",
+	"VEh71Lr1mjDMXag41QmiqsiSnPqQZWNLrJeL6k32lFnipSxsXc+ZUhX2Z+lBBUWp0iLIiUrnEvkmcwIa",
+	"z2hjc3c7sekSsHh7NYcQZh9tbMfCNwk4pv+XZV0DN5UEIWs829xp1BKrur2TWwWrCO2gHrL7Lol3t4k+",
+	"1qUdaVJ3Uh3tZToCZEMvByxYpWWYr7jl/aKW39iTxQLciWwDRgjvNXZ3d/Xjqx9pRcfZooCvGB8laVRp",
+	"2wZqK2PxqBjwyiBi9QfjIPQjxvt6n2cAsQKJtaKKINTNa5U9HVez2yQCVnZkHwE1PWGPrmE+ShGpi8jA",
+	"hlfBsK0QROoyexbAfhdBcYCQiQny4tkuFic4rdWuZO3T9jr2qNltvbjovP4d3MTarqtG4Vn2+VQXsDF/",
+	"rn75at8t9lYbUL4TIfwCMFRvDRiZU3CypWFkig7SZiFkbkE6QmVPzGrx6Sttk4VR1otmXQvNAtd0Ghhw",
+	"oXTSDcRYgdZVrZenmliydlpFB/NKLtfV8q5TXs08lENiThbNaDdiHwwrXi7vK19slsm0C54Adw6pAgUJ",
+	"nj0gfb1d+0RCFi04TkxCosH0Tkg5W20aQol7XD4EajCGVBrbSp0SP9A9TwIONuGMBwJK3YwYZxF8dXX8",
+	"pUn9M6AitgM9HH+rx5NydRqxWLBeX161Ol2TSWiojKvB6v2pz27Uf22xJywKC/31eJGUhkJRCGc9iizu",
+	"R8IxDynIvRqcSTKJHN6rbRwkZ+MumMq4FjecHnBm5JBF9NDRPjGZyJgfBQj7fc7eqj6GwydmUph8tenU",
+	"OEZN1OqyCE4OwO/pGJ4K8TTuTXfmLOFZ90LrvFv+NEgu9+jFeavbPmvdLB5KCufCvXvZuThpn7YW1CoZ",
+	"BmE8jK+u20df3iykLUZJcG91WkfXnU77/EVpdRN7De1euepeHH1ZLjXF4M492m2+WIA5ED/WaR6XjrMb",
+	"UZ8lHz2/Oml1FjwN3hv3wqvm6Wn5zGNOj3k4PnXNFQee8ogqWiHNMNNYNUlY8fF4upY9mVzfpa2mZ2vZ",
+	"41leWPZ8jt+WvZDaAcseLto11TpICYBlryQ5usJ8+lXbTe9fCBxymvHiUt2Bb0v06VNB86hJ6sHjHzO6",
+	"ze0V6Qc+5G9bsB6D0HsPyddej/dfv379evPsDC/fMlGyXrqiS+C7WwhT3CVTf6C2t1Ok4Di9OzeuwuMu",
+	"AJgMd0LqU3uDJI4zfQK78shQnc4+m0pCw6ZrXg1fq2hSXE8lgwy7YxYyhaGdSH9xWRVTG7q6BuRkTdbe",
+	"HVN5JqICzeYMC3eYGtSA60X9uT7yDwmVd6YQLAKdwdFKqILU32Ifn36kJA4Ii1orgU5evQhQZbpP9DuH",
+	"ppJXgI27Ex3Wy9RaXKqK2ukyZMSjLlf1Lk2lv2I7yiQ62odqB7WBiCI2UGQsIsnILWS8zolUdIqXs+wh",
+	"8TC1tbu1wsLZA4tg7NNxRIvssFxvGfiknb0ioKVkj0uEgn0uN2+ZjtOtFk4e6GwoTLLXYoEzDZdEtuXc",
+	"9ubNwg4x+bLA+e7qUVWrOHSbTk1dKM+zCaL2dQwcyTP/rfALXGXZG/58HqlH2FtIKATDOJ01WoerLSUJ",
+	"DhR8aFpJP5ubKZEomJZGEa5RhNAXD/yoKEakxEc1FgV7/wj7taeKsndSO3tkLGYRVoSNa8nvN8hsunkv",
+	"FKZU5ie5eiLi/GuhljoD9DPHtthSXOFQSHVUFWIon3NqWqgc/KIf7mKlzbzlGc6LFh1PTyjP6coe4m94",
+	"ta+K68JNV1lPhG1YgWWKHI5mIszuiHdQeivGpCXZDlnKs5s8ycRJ6txaL5AcH6NumRVCf/sKl5mRFZ+C",
+	"KNZqL/TcExVMNetRfkfmYvb/y59iVggmjq6dxlLov2x4kG6kkFBggGvJomJaTd3UGqqVf48zqdhotGWf",
+	"cPVKzgL+swAmqOrRjtU6a9dXrU5+0K5c60LjCR6qiDxxHMhpSOexx3XVM756fdH8zaMpDTpNKASajsIF",
+	"kffHaA1csSmNrKfFZ0MK6X+1rVpRbV9rQUj7khViWvF3kf+prHr9t1dR0T4GsaG5mqKSLe+PZ1gQmVWA",
+	"fIjEA5Zl8e1LB6R/1TxroQuk78WhWckqLaZwxHzKPFcDnfvaxBE9juA4h6TfPjOFiZ+3Ti46LdMYjcKA",
+	"RSSYTEWkiJFzmGEQiYdFCBA9XgQBEVNb82qZLitO4hWdGKgor9aeYPHn54AWZOe0xQfCL4w07MZLycxD",
+	"pN66Ptr8sqPNv3DmM0mOLp/tPdvYIk3wKnrkunuy+ZTMOMQnQvbFXBmrhAuFP6eMMP1Fzathu1VtsO6J",
+	"eUe/guM4AfFawhIvxYPjTIKAZNQ/IP3z1lW39eKFOYlNpfxHkkCd8LewjLZUR/+seXnZOu7H0Eg9bnyR",
+	"K2N7mG5rXg0brTjsc5SE+jWo3G+HjgvrNkf+iIwq6cplGwzE0MM6wdP6Nc/2XiJ5kPhWFKHQySYah7MJ",
+	"L8uF1b89kmTMqM8iothbBRk+4JLAlXlk4LW0Uh6ojUO8m3ZOioexCBnszSJFa8KkNCpB7rcPmhAzqriH",
+	"hVNzFju8qe9DuCcNLxPTZGMS8hyPkOWEIt8nI1BtCFOK43E0W+QI6DOb1gIYQmWfHk9NtoqCyYT5G1vk",
+	"RXDPSB8FZh8iYPs+uw0UYJ891h8HEfMD1Qc0MvHwyNb0NGU3e7z/YKDF7Lqair7me32I9g/TBUD1CPr2",
+	"U/wiqXPBMSjN3XaIyIYlZAtiIl21g9r7P/m93/z577//Z/9bzcV3/OY//Psf/uR/ff/Hf/n+D39lvj2x",
+	"Kz6fz+dbZ2dbvk9evjyYTA6khFPyFhv7z79yjeGUdTTHbMe19H79D97/y//FwWwaf/Jv/tO/++H//sv3",
+	"f/yL3/7zf1JbkHpUEPcajDjz7ZGFU2GQY/VPR4LfM66fR1NzRUznQWkQSTI9zHVLDbJnRPp4zfwYohHW",
+	"69qsT7kIMDHHDGysOi7jhmdYXxpP5Ro9+wvCgpXtfM12LRuVtQ5XlHMxU8Ztp7mt7+n/6n/PzuBf/Y/v",
+	"w7/6n5cv9b+TCaAfyT6po8MWOL3H+wUM23cH9wGhUIrNM2l8Wufx6RzlBFVY0cuzqh5IhB7vb+qutvqw",
+	"0I/hP1q2UEVoGGqVaK7GEO1oY2In4JkNJmyDBCMuIuZn/cMxkel53aswrbj1qvCJntc6btEEo8SFo9ZZ",
+	"1AIFetlhm30FohtjbWzJ605xe5cSMQm9fbtIaw8D7rwNRphH4uEQvpeE3op78ODWKScGkY7I2WRCo/kG",
+	"HAjyLtC6x5LCZVlUwnIo5YIakWwinChBOemRH/7hn73/l//GI7/597/44f/8i/e//uUP/9fvkf/6i3+9",
+	"jkhJC8QKU32VfkFb9WMxk5T7cpUF7+ZfSsE356fCnJGxXHUApFrArjP25HGzoEdXttFGA+gtQ/P03FJ+",
+	"h9pFADUdLc9kSduv4DwoV4EQ+a9APUQTKz8SU2fO2WB1qAfj6/HMuIci7UHMQp/cMvsQIMQ5dGcb6q0k",
+	"ADxH4qFaRotX86N5Z1aCV+ls0Y54WMFnlVfxs7X78t4s15Ws6KiKX+hGMz6wE5sfBIC9rkE96viZUqMF",
+	"ZUah+SU0DN35uaTrpFkIoVT3NMy7n0umBPJd2MOiZJrtRgOYI2Y1vCDDjxvVU1Mcr4uHCqtrKFsyS5Hh",
+	"sjTxx1RRpBlOvvptqDcxfGHNdOB+rdivkcRl+N+9aMhwjt9aijfjJYmnu2B42a1TzK6ON/NctNDEMgfn",
+	"R8BiXIqfoOW2l1GLTTBlMpK60nVQZbx3e9aWmbEFsQRgooGuYExFuM2vJgGtEC3L0jBOpb597ibw+6Qe",
+	"W6Abng0vjZHoZeCzSpOyYvRo8vxd7a4TbfmSWmqlFREcz11PQ0H9LPBdAFowBDscXX0NM7UBJ6nzAWTs",
+	"1fr7f/XLjSKL9U9+WWSxbp6dbYJunTZUbSvGOEVlK2ucmkILxjjNY+0FYYlOYUeSYp9bqBRQyK3xYCtJ",
+	"TOsgyUW1aoJK1uAqpwLG3u7z1otmt/1166Z9dWOLlxW5V6g1uq3fw+pFENIJ3sVcQ/2UYj0OpBLR/CBh",
+	"lgSyx20WGQa1XF5ctQtawaRDl4N24NLtIGIU8oLvmeeS0Fxq2kbWFVk02II+K/sosZu2jAu4XRpq4u+M",
+	"47JbqEXHK+Hl7x3oHeMwUS4fXyYq7M1d+Msh6fdqvVo/XTTEDFq3qz+Tmld7VPNqK2D60ppnbiauphRw",
+	"u5tTIVUkpmP94VxwHJ0x7polLpumpmnTpQvaqxQw9mdTrUBs7xA/GAWp4REAGQXj/Ala1elSKF9s7zQa",
+	"GZvgWXG5yzSq+5MyDPdjprmK8QHEyxfs7/5siva/Lx54f0WQ5dnUXBVXjr2C2dfPa9oCOQmkLL5ERIxJ",
+	"gP7a8cwnLB6pmbubd67FL6wM0JNsfVmApBZY3fj5rMxKNOXFJBUJseTl4oLiOjDzeJMqiWSZ2jn2CnW1",
+	"4nste1Oa4WlO2Kb+iVDfj5iUh0RPAY0A0kOyzYBLxlEUhPM0IaV3vW4p7IVm8k56vyiaavXKw6um3Haj",
+	"GTMZvXCLIHgC8sNGuHMyZ+BWy6TnbtqaqebyEerpoDTvcSiDqrXaQBjH2zTSZPmEi2Q/BpQ0nc6rtXa0",
+	"aMfU3yJtJXu8b3sz5UrTVVr76NFhyiP9ZLlWyDqANB94yR5vgUsTxkKg0Gkg9dkeQkioR6iyGcQ4BpM9",
+	"bdIt6uY3cAqa3IT9xq5nC6T0OM6JVHTu6qB5Zqq5MKOk3IxxY4s0sfIZXIEYpTGBUKYbW1Z9bO3svzWC",
+	"sRZVjv50JaLz+USVAeMrVYiuXgh6jVLNiwowl+5KrWLNlNA8OKBhOIfA4REPpGUKTIqXKV6FbHilN1ac",
+	"5s/FQrwGUzrRGfglxkhsti+zjJz7CYIGkFTjWNMGEBFDjwRDQvm6iEfrpKBaM2DNnVIUULawAnUeUegT",
+	"FZ1OSfnU4iR3d9Hhm8xZWJw8ywk8a1NnMfbk8+fNYhRJNS3LlBb7RBmz2Poa6bLw4scIATQUfK4AQHN7",
+	"UomqK/Psp4objKkpneGSKPoMVmZ8ktV+fPm6lkFE2N7cfpLdjAe1Z1vbO7GP4aVQLNQy9kLSO5rfywe1",
+	"7f0GWDMoZr/R+/OeJWMf4wzVWEDtVr41b3OtUR0arcGBpxgIJgzG5fcsUu5a3V6Wgn9XTKYzBVdloMHl",
+	"NKu/+qOMTlWcGb0uQPMKiKIVVJmEXpKZpKsLsrez/QUZCN/kc2ZmqhDILGFwNjd/+ua73XeF1uXaKk4m",
+	"4E9wMmURmfEA/AKx0mvynlykIjS4jGJrIm+nTOSnZSZyoZKUiZ+nURIvl4dxPj1yXzibTDflbJKc1PLb",
+	"1Z29xALvrKKAVSlemdfJ8nqKNXf4x5rr/XyRuUKcqk9QrLrAGfwRNlVxUc9SVIKU9M+db6vhCqwAF5A9",
+	"OrK5/6WkWmdHVqRiUYrIMnummBiUnwwUqYfiAaqmmSeuLltHWxPfFrBWYzZJZeotoGuRIuNgVpNux4x2",
+	"u3wMmSJjSEsfLGb4feXSYh9zNCc/6RRGfPpLIQ2d8S4iUrehy2pMOVECkHl5OI8TnqaRuA98FhGoUfrA",
+	"0yj8MaT+7ioAhfH711fHRQ9GhaO45gGWWu4rgf7dbVNeuVQExT1t7z7b3trZr+XF0I+cBPpRmfQRaaq/",
+	"7LxaCVojMmh2ZSBfJwELfRcJm4/xMzelZEojFddYh621RZrkVvhzU481kInK0+A0ZpGeHfLtjEVzj0yp",
+	"GmsWxwCgHp/SiE6YYhG+YD/1DwlVZALFE+OoIfUgEqgUnsmMDIDbHcOY0Fa4z6C3YqaS1OIyYfQtIGlq",
+	"ejwi6XxDD0QzEJnQqYxp1yoXosZNZwpxLBJk2l+HQajHICLMO4V6uCI0wdfpDZII7k14IfXuvWWEEpzo",
+	"tDuziCUcDYsLnOuxF049cQ0A7xqtE6v4yikLQ5SX/TmjegH7bZ9NpkLpA3fzSzbPVMOwaNV5MnEai2zV",
+	"H19dnBPzO6l3To7Ik2eN7Y0Y3NKumWavA9J/bOAnH+8+Nn5BRA/ByGrsElYdgv81SyYXe0JDvbrMh341",
+	"R04CCRh1+lGQpJNZqAJgcf0kYkCrmKOp7PH+Y3RnuvLJ9f7jYRCyfja8t/bYuo0X79JFgdgnImIDKlUx",
+	"gJocbw5D8QBasX4K65XYd3LVSm5ZKB5+yiJRO/jmDZTPN7VLbD3abav+FxlUE3GPCH/6bahMYl97tlf8",
+	"1heZtxLAeU/K35BiFulWE+gf9kutGn2R1JN23qUpefrs2ZMnX+TbfVpOCSDeFb/hKDlqdo5vnrdPT1OU",
+	"7GYpeZMBKDQTp/UNXMEKdL5LgfPZrzIZcvE6FoYwCs7mm2Mtik0xbIPdaronI8EkgUZIw7MhFubRRxht",
+	"Wzl0yDLbc0dTgW8DOS0XJwcxfvq4RyMWTlGixpGYjcZwvgJx69FzTAu9LMXwxMd0TrY91D0q4YDGS1qF",
+	"lriGY8WKBHY/V6BlwYkPs+5o9RJss0jSPC9nrqYNwUR2clVRChmroGJPXPY6o/Uq6ZowdzaM+zgZVOWg",
+	"p8uND38JxDUElSupW98Uw0390fYbpAhfygALTbUlhk7C0WyatzOzaF00QxcqZoZvaIprKs58d1y0jHFN",
+	"HTYnIEfqqTL9tzNFtEiEY/D0onluhUeicr+TtrkA3o3cGrM1lnh52Fks7kssEX26u7G7x1eWNGfmzaWo",
+	"cZnFTpK4aOFd+4Wrnx+ByzTInP4LT7wdxNdd7cSr6uy0ITguUcaLsapd8NHHXn87lGqLeIVPv0uOthCO",
+	"G0CrLbDzQbYWFt62OMVlw4sR2s3eqbuZNT+GgvI4Ia2ut5P9JVGXRuux8/l8PpmQeusnl62jbuvYwMmZ",
+	"p03fl63z47hnwfE+2JYhq6ch3zYqTnpS2pVG7QcKWFBmapmNqSRcEE7VLKKhG2cOy4lmidVf6cmxbskN",
+	"z7WZhkKH2wVwGax1L1m8SxNCOi4cgkyS4JFF+9ZVWy447+FINgFV1WX3x9seiyXTolFduW2V3Rws0rZr",
+	"gTyK94vJCUzbKMQAO070acwMviOkTEwCLiJyzyIJN+TyLpgSysmMY4hLJq4uaS4kxZfeUTWvltk1Na9m",
+	"tkoeCPFN0ohLNpsTMi8ZDbHWVXrRpKs9Fjck7paug3mtaP5fitBGHmSE7j2L6IgdiSIj8UzcB3y0aZ4h",
+	"A6G5jkVEjmnEPDJkAKoN2fS+l3NekfoT+43cOCS9WqNXcyWJxybaU+sHhRnMA+EXpy8nL3wKLjTumVTM",
+	"L7sAOAJ/kMFM0KOQRkP5dka5CtSc/NUfkeR4q8q4Upxu23AB6H3cv1fo+StoSyh2GQVlupgJVQIoM5/A",
+	"03FFH+veihiGevFqMenQSjeYsNJQoaVNRIyGgWQ+oAIWof/PJlD5iUhwGomhFgMDxnyp9/BMakYzf0GJ",
+	"qiQ7ptdSitCvWjpKicFdZYSkexrOqA23XuX5sjF/bR8wA7OMu1rNUddN8eVi3AlAGqargtGRU9UznZP6",
+	"TnLjxtyT2Lf2lUo8BPcIflMVSxkT/IRRgcBuugNkYkAs1iS6kZqk+6IJy0Y55cQjrriRLQ6LPhGT4zar",
+	"lxKMObmS4+nU3kxumszgk5yU55LsghZJ8vZxV9wxXhzqEPjwY+2gxuY/Ht++GAQXwY+vrn/e3j4P2rI9",
+	"UdOfHrWftH/WCoZfbbH5j6eD3TP9iPBfdh4GPxf3pzvh3eBoP2QvTtTgxduwzRtbg52Q305OGv5Pfhzm",
+	"vUmuyyKBdDFlvH1MjgTnbKBI+5go/XD2WkbOmE+My5ZOp9nU0Ce7T/dWw2+yRBVO4ISO2HXnNH8WzqKS",
+	"OkLBBMGd6a0U4Uwx61VPO7DHSk3lwePHmUDgx3QaPIYW5OPG7f7g6aDBNp8M99nmHt3/YvPZsME2G/6+",
+	"36C77Nlwe3vpMa/JLB/YotQczFvB4WzUKmbBXJ6/8MiPL1svPPKifaKPk1fs9tJztyv75Ox5peyYqiku",
+	"Caz/otwDSELb1uyy3yCDMY3oQLFIeqY6XTgnckoHLLM4VzTUQzfZKyuHjSNNBta2rAx4fLNlEGSTdpgP",
+	"2QiAtW7i6QwGdt9DHNsMGm1BERIw5a4UjYq9OahDp5pJ2YC3bBRwiUp0gsiNJQEbTxenEGRvI1I0Fi6v",
+	"oLydrpJTfP9bobaAYpERglVUtJKihNnygxgUUxrKUpBqixZmwdaJAj4IpjQk0xDOeKS34uE+tW9XHN+C",
+	"wpsxIWKmpKIY1W+xLQK5YMxVXJKu9qFZKTshyTEklitJahmHnDE1Fn4xGpYx7ANJIjalgV8cqZE07lpf",
+	"XTdPby6br89a511tzeHnTvv8qH3ZPAWIfYBSrxhl+u2MhpdukPgxMdLnM0jLfJMaywJ4r+IBmbiNFSM0",
+	"frdDvRqMmT8LPzjONSskCu5i9JQ1V0mMmTiWWtZzcsFsOGt7NWHzkTz8hubUaLMELSofeCpGAV8TqrIq",
+	"NmU5GuXSfKfpCljTy0Aii4Z/BmP7GIHXTX8ScGzubyH+Kg4sLnmfVbqcQoEupuUCt3nUbX/dqnm1q+ur",
+	"y9b5cWWcwOZABfdQiWMGScEGKTBJYIkgzVGZCX5DkrS25WhaOfztEwyr4KL0JNIaGnurYiV7p5HUddOq",
+	"7emMD8bx1ZlidJLJNUygcMR770xwNi/MhIwjZCEOhkpAz8fEP4hTrj8IvnFoXa72MiZFFQTA637XChvf",
+	"zP+W3x0QsRx+kmJYNuKgWqk//X5JwMBfh6paWP+/msThTK1Uq2t5MELSBKlWz9fWKC4NT1HjRzKRKhkX",
+	"NZ6yyNwQeYRiGFYkJuaOCK6bbVwslhjvcc7uLWAShu5aPIOJuDf3CNy3OftQAta2f+vuswN/izQTeB89",
+	"PmRYOILHscQALucewlCv6tyF1Xe6bmYKOA3C59aA9TRhd8gk3rJyapo/UkXVXJxIvGxFB8w5U69EpMbu",
+	"VitzCyH1GfJxL6m8WhjQ2yAMnF1ZcB0riXhg1oCwyBOr+WC5GVqBKIVRGQdvgph1TCxbgxcnKj22BA2L",
+	"5r4bMUysS889XCNWl3bplSxgRH1CVG3kmgequFgotOJZ4hYN65qXQSdOWRQIH29IOVObD/pxvDZdrsGc",
+	"XZx3X9a82qtW68uKh/yZ2UOvGLuD4z0/zPXoXM8S/DgjeKuOaOQ/D8KwOIgUqjZx9laR2yAMCyrnJqs0",
+	"V9i0rnTzdyuUfv98BllZcfdy3To5hTKXmhj5cs1i1smSy+kswjeZesy5JcFeK2/4BAsU5YVXqr8PfT7C",
+	"YIu1BKBNAkXiCyc6AUBxMVNWQyoQ+5SkwCp8fYJfTBlgeEERSTU+NEAY96ZsZIR1pfHCy1X07bSa3dZx",
+	"zasdX1+eto+a3ZYryXUMBQi/bnWu4M/2i/OLDpoLseYev18FwcdB0MVQiraSl/62o1UZCX+2EaAWd3Bi",
+	"pCXVevUTX2pboEa5H4nA32zQ7dudwa6tn4JIEYmw5O72zsHu3sF240eNZweY6AqFt2rfvGK3P/z7X73/",
+	"w1+/6XEDuvUXf/bDP/1VfXtnd2/j/R/8xfs//nPy23/xP/3dH/7nf0G2d7xGo/H+X/2yjjjVP/zn39/Y",
+	"3n68/YRA++T9H/zpb//RL374j7/3/g/+lPzw+//4/a//wba3s7tn3iooJeyGUhi0xxKA4YGLHkzyAqK3",
+	"OXw+4jOFpXkOic+iQOuEoFKiofXWoJlgPmT22sp4zhPXCsm0nV7v7c72Zq/39ovWmx/9neLEB+kwOnKe",
+	"fm4K4ekRkYgNGNCWHY5N1bTVeiYsCZ0evxfkY4VLgUBUaYm1ZM+PJM4P1CswvdSnMwn5I1dnVxseIvTd",
+	"RozexVEkWznLdcXKLUDdMunQYRJAunKAUBAF17dXzBgT58AxzW71iN3WgPU34z6pu+0PsGc+7klSN5Jg",
+	"w+txKg0orcHwgCOdjIJ7phUPwO+I0RSAqYzEwBwlwQklrhdQFXp8QPmAhWECccf2jHlJmI5bkEDELMxQ",
+	"JagBEcvShedEgfh95yXqN+Qrndh4ggeawCB1444n1cQggKLzEMgMEBT17/XQJErO1YAQ7dgWVno4N02u",
+	"5csn9X7KJd/3SD/jk9dfoVO+v4H1B7BkG+ZX48ne48kSCNhJhdodhyRiWNkwYsOZZNIeaImixj0IiEMH",
+	"0l6jQTgFkCO8EGOhnwbdq3y/4OlBvFm2IPqoG4lN82WB8z1VCfUjIZ2ujZvEuF9ZOa2MVFQaOrbgQs+4",
+	"6KBSjZwyrg7jmGiQHkIrA1NW2YqFZysSLPF6d51Q0cCP427iwFjXXjzDGRQdJG/ZxWFR1dxlEDepd+zV",
+	"fDqi83eAeZMPKa2gIaa3yqcCwUn3sgYYTqqB00CqD72byVC0dvX9VDvFurIVN0+NVzqLLeMEhEuM2Pki",
+	"rvr2Y/azGVFRME0xfeLZxqLCKctrP6NLPyfo8lCHxgtqH3OIHjZW1ETIG40lLizxgVgtq4hPKxVXrY+w",
+	"vmyqIpaK2OaSRpItwB8yptH7f/5n73/9K/L+1798/4f/NjZ9CtA8CxXsJurLundb08hceBFQE6YUoiEh",
+	"WSSpiH86jRrG7S+FrMwMo/xuKX1/tFNye7QQzdS6hvPoDtv7Ve4eJizSh4MqC64SEXkYm/wzvCd4MJhK",
+	"IiIDqNYViYkt1eUABcASAjFtVd60Bos8UZKjL1m0vOqifsrWaqwCHJNYu2Is1xwmuJmYRIwPULaEMYqx",
+	"VrrOuNLvouPTj+hQreeGKQIliSc3vrxYF6gkMb0FfBEMxgQng0wj4c8GzP+w4TTbNa/WuT5tXWVSSeCr",
+	"atfNgW5iFjJpBhCHWaTJf4pwzU8zgZQAEQa3IYKTSLej9ct7FhFlqxKkjoNEpc4FHpCnBQxuSfvalrZI",
+	"ixFX8WJJbDc+V8iMCJno6g5ni/RVtR6y1cLhxcIOQ8rLoxPkOJiSaUj58huIk04L8ow6rbP29VlFHfAk",
+	"YgBbHrFJMJvg6oe0xPM3BVJdD7mTaGqGslCShAXLAS+WTc6S+A03Q5n4DT0d2lI21K4cu/HRplMEXL1E",
+	"9PsP1VyhrQ6q3csKp1RWY5ONlpUdWgX5N74gzObl6u9Nxl3dXp6CB0wB1H09xu2vFkgb+4oSMN8X592X",
+	"N0cXZ5fa0LrR53mFGHlDs2tyGSjqpRtj2eVouSbSWCosFtxiXopIDUUYiA9lJZvhV3ZDU4EXDSVdfLws",
+	"psy0tnAwXddjZki59LxKcc3Z9LHPk7C1Tv7Vat7HXFbRKslBuYkpXpEi89rUs18W8ohPvUtXyl9miMaP",
+	"OheeLblfWOfJ1mtfWLdzYY+CRr4J35q7PgdYUf6oiM9KpM8aotEXD3yVLsaiKCfVeL4fAm0aGMx5qcjO",
+	"HhmLWYQQGIQqEjL99X6DzKab90Lh8Zaf0eoQ6ZAwFIUrAoFP5l8LtdTC0M8cBxHenrll0ZbpgJVU/GK4",
+	"aH5h7NcFD6GkZ3/ElOZqA91ly0M8jIWdFt8jnEGGPORzxEGU241GZXiOmPmXVDNbA0g9UGGxw3c2XYWZ",
+	"ZlN/NX4t8sW6XWbpMjvSIZbHTOJWL97RadEQDyC5MzJ7ETeBZ2VQctslh+TYrEyqfYygbpCOf/uiufWw",
+	"ihV+FLa1IyHuIAFIkbGNjKTkgbG7cG7gM7aSvHFQk/QedeSEzPjmTYxvjS+BlifQDkMmhyuxNpH0nvlk",
+	"22s0Gvr/UA4EMRog4CgPUWYOhYzCGVItH9lbVeDUWq0QdOUDJScnM0YLJoKyhKVyOyf9GWRhQkOQldl3",
+	"KWYDGoaY4QcZoSl5lHPTFZQXi2VRnm1j4ZqBcaB3tgSTtMEvA3ZIxoKLmSYZLhp9rdBKBaWsEOjZXj1b",
+	"MFXYqWlsgkUVJRLD2V2+OouH5mTmSu7grM1eIusK91AkbkM2KXSfd06OyLO9/S/IFB8iPlM0MBWwKJFK",
+	"a4CkPxA+g5rx9jFz6R9IdyI92SNfBs8PeryPTcD10iCEKsVECbLjNfaektu5AgbzMQIZLmUfSdKHP0xx",
+	"HIMCCXCiO/tP8J0er1MymCkCmacBJ73af/3Fv+7VNixg5xxi+DHnPonIWhAzYPE4FspTHOiRfhTqSqvC",
+	"YksQgwWO04dI8JFNXYArc+gfo3CmTEyx8F4eU92Vcc1kTogI4U8xJmJIg3AWMenhxFkMWpg3h1wIAIE4",
+	"GXoDY0jHgV2iHt9pAMaMbVMqMdXbY8AsPBHGgEywzhnlZKdxSPqZGp59rM4i6VxisaAwkHCbP5ipFYLB",
+	"Eyi769SiLcNdSEKl6hHBWFKzJXFoZlh948yuB9atDWPC9NmdxkZ8n+QiNshJ8JYoAP7T/CqZPnJGIM8F",
+	"GTMaxaDAlv8Kqve+DaQWQEXXWhf6ONlrPCP9o4vzk9P2UbePjmXULzA+ZiDCMPCNrg3et4GIfPyNhhGj",
+	"/pxAJ5LUaY8b2CuLMUIn8ZUZjAJOrw1TkxnbgtztA6xOKyLC/ACgrQIuFaPZkvF7O141AxiWpgxAy0ay",
+	"xfvHsrZk0T3mgYuRLNxIsiTlS7f7stu9tKlUeven7iz2srczZUqPFdxZZ58ci8iVZ0/kzYOk1O2kr0ie",
+	"U59YnWZB5dRsL9edNonYkEVMb9hEZEuyp0PSB5jnA6gmHJ/VI8ZZFAyI4Fk0gcTjS9Vsc5ViTxwz4waE",
+	"ZMHRc2QEbm7i8HiBohbOATqgnMiHQA3GRPAtgtio8Egy3s/WLUOU9ECaywfEXewBNPlMzgCDCBPouK8F",
+	"BDhUpSkF53aCw8OGXQwEzAYDxnxS79UipqJ5r7axRfQwZI/TyGJzGahoS9MIijcDKEGvZrC88MGQKhb1",
+	"ahsHROktDOXRfEbmYkZ84WrV9fgtonL2keg+ai1AgN55aSx4M7BAkr2dZ3qD7jd28QDt6Bc2m0PA5A4k",
+	"kUyLoR7/Hnv93r76vWn6ezJhlOsZ+V4/tLm5SQr+1T9Zj/VNp/XVdbvTOu6T78leY5d8T7gg34MZq09a",
+	"PF844B6ZVw6IGGJJLUZm01FEfbZlGj3ptFo3p+2zdvem9ZOjVuvYttuw7TaJfgZd6WEwwQjDSJ+EDCTU",
+	"RNwzI7WknopMB183T9vHzW774vzmpNk+zTXfTRwagTRHOdUTx9Vh9qRwwWTSNn993rzuvmyddyHEzzS+",
+	"bRs/FwbGXDIpA8EPoF4t2Aya3dwkXHSet4+PW+eZKW3ytD6bmF9QwEFLpzxZYdI2eX7RvTm5uD43FO0l",
+	"KJKzwdgeGXWtMqcaeCQ3bBtnre7Li+Mb3VTz9PTilR3efnLuAEzdxuCBxxxlOKZ826biw+x7ON0KJh9B",
+	"1/1gAEjNGCRoIMDqFDHGwR/vxQdewMlMso0DGwoVGF+J7bXT7BrmMqTv6J4RLyK9UzSbTVm0GYci6E8G",
+	"HyfHdrb9q/aL8+vLm+P2VfP5aW5DXAUjvjmbwjhApjF9wg1t1EPaUrFNXhx1YML1hLVfXJtttp/eZlbo",
+	"GFTJi6OOgyE6xH2tN7RblDELp47VfrJy8yc/qdz6V9cX3dbVyj2g5l61k6vW6cnN1xfdVk5QmNUbUK7f",
+	"udeNQkgxCyIIlgfDUUTEeHJSDXZalxed7pImIygeu7zF5mmn1Tx+bRq1nJFie9Mwtggx79qgQuXNbWJb",
+	"Gfrlxelx+/xFgejSW4aRByg7OtGbj5IxXqHECc12Dza7rRcXndc3L9utTrNz9PJ1pr04eRiu9NWDICG7",
+	"Z6EkPmNTve+gWL7WcqD8xwNHDcdOY/OsdXPZvLp6ddEpkrKcPRB7w07YtzMammoLEDgD9S1sU686F+cv",
+	"FrVl33HtWdHtiLk4ajdPb5pHRxfX592CFmwBcC2QDYgqQq5TTgKfIYqiA/fSZ6thVttlinuax2ft85uj",
+	"l83zFzm2zApxw0tGZsW8FIkQQnPwhLbNu/Dxm8vrztHL5lWrgJmms2gwphLTdY0BkBXrtsHW2WX39c3z",
+	"5tGX15cF83JLB3ezKfHFYAa4pZqbXLyPtnJMJLZt7rL5+vSieXzTvbi4OW12zPC3U9sdalAEEtERVVJP",
+	"eGSE6wGaUiGTiZP16voSt8/NWeu43bzpvr40re9nW3+kDxw/oBiJY8LLBWfp3uAAkfHCdb5uH7Vurs+b",
+	"Xzfbp1qEx6Kq7JDwXTVuUr8UUo0idvXVqUc6zA+kh9CvwDIbdp1vmT02ICg+qTSiC0XvJTxhxFDbkPdz",
+	"8iCiO0tmt33WurjuLiTNQy0TVP64hcwBGwGKsMQOkysACTVAARSbsU4BcO2EwR0L5/CIhATylOLy/Prq",
+	"9dKD1fAh0mWJqSOfeZadPHJ09bWHmR+B4BvWlLLbVB++M64VVdt3+7zb6pw3T3FiNA9rwu1M6LWCGvbO",
+	"7MU5P7QyvO/M0b5jZbPBbtrnoDUW7A5MQnDHEmQcqOQGBGDAXIOgQiFwR77N5OZlb6cB4EWapBgG5nfE",
+	"hjPux3rH+cXN1fXzq6NO+1IrtuWnixFZcnbrjC+onAiNY8tyNmGJdjutq+5FR++FjLzZy0+DFQ2EAixI",
+	"chKyUqJ93Dq7vOi2zo9e33zZ0gfj9ZXVyXaSLefK60BWzUw6Z4fhJrN6B/onyDd+IHdsXtZd+/zm5LT9",
+	"4mVC/yzcRWAR3rG5IQY9QZZlY/+efgK00yAMs2x52WkdXZwft7MWx/aO65SSYcTkmLxodYkmdrh5RtVg",
+	"bI0MasGeSZwrQ0LBR1oPwXPPeGYM7rqIfL2P6HQazj0UpGBJtrp05Ji7e9Ftnt5cXHdvLk5uOu6cime/",
+	"aSDEk1401CsGdIbcKWYKaiDHcaO3YsZjY6jTunp9fpQ2ELc1r7tkQ4woHcwiKSI7ydrWNt9o8zse7K1x",
+	"/fgHRM75wJjori0IbIauE+FRWSO15tUKTMyaV8vZhTWvljHm9LvWMqt5NWdS1bxa3jSqeTVr5NS8WtLy",
+	"qHm1jKFQ82p5PV/39pP8d4UqtW7SasH2b9Q1a14tq3xq0jOKJICDZ7VB3VBShat5tbQeph9IqVW266T2",
+	"k8widiKk5tWSakfNq+XUBpj+ohMfOsmd1DWvZg5GSNW60tTbE0E3nxHlya9iYQyLmhKl+E2BENTNF8qw",
+	"gh+ctME4vaw40KTnNiOkWad2TzpqtohdKwT+mYi/jnXkeRAKeKrP+tbbAWM+fBffC5zQIISvrjmdqbFW",
+	"gwcmXftERLeB7zO9286FOtE7X+8EsPPPhWqGoXiAJ48EH4bBQOkxUYW9wQ/aIp5NjwNJb7GXi6POuVD6",
+	"+WA0M/T9JPvNV9o6lNlvr1g4hJt1/LMDp7rmflR/O8au0sQaO8iGlnk1eyv6MmARjQbjuW6ETthlHP/7",
+	"ShsTic9XYhDQsOlwV3WfAKZm8rMS6eyX5hjUTK/F3XPQdDQv0HkoqN8V4pRG8M41l7MpEnqm1dcuOlmv",
+	"UFe55vSeBhiI5dW6wYSJmQKwQqkpBuQ8DmgCtss2XnYkvtELY0G7zsVVQhGALzpwTOseElQnjuAv2bzD",
+	"ZiYdP/V1m5+EwWisMKx0ILgfpBgIYucuZupi2DET1GFaijtWfIM+Yn82KEwTSeksGJGujNjXugdgrBfA",
+	"dFQvo4zuc8ykd7hg9YSq+EimEzsyhf4KS096NURBKbkt1BaJ05Ko70sLFz0Nof4JqH9zg5ZCNMlPnzS2",
+	"LbJKvX+5fQaxw9uvs2UHL7fPCqkpR9mHn9L1gx9JA4z2ZeeV1R2x/IT+Ot3j3rPCxJYi/FdYu7JrH1xO",
+	"u8AB3BffzsylvRKoziihdaJUMlA89CnKuJsJAqktD6p1BNn5SYGnmwUsudLQb36MZD/L+UtCBqpHSy/C",
+	"dJbBiDN/M+AxtiCkbwTsweyEILKWVn5PORzMpQD51UP2/GnzMhioWVR0N3RPFY0sOLnBPst5ZJqVIPuX",
+	"YE3barwO3SVk3KcWaVpwAvhqFcCop3Su24Ev5cYh2bbgC+kmPwyjekGOddUUBxfBqF9ogbEpF0TeLZ3f",
+	"NQPLgcU0v0JYUQlCXpJVqeEJqC1MFSXXnVNSt3UfdCNwZ2OKLdhiaxOmqH5649BgEfQ4XKHNuGRqi0As",
+	"JjiIHjhcDSKgAJh4D3R+QG4FjXx33TigUYR3dJY1zXV4j9f7GGi5hXT2N7YIZlQZurUcG4sHi8xtWAPu",
+	"PPXpMxbBgOGl+vIZNxuggoCB59yKRyJcGvnSESErBjIDpcKC1ZoUU2jR8F6Wo7w4d8FRnN73GR7wKmCu",
+	"GyFXKSWepLDus2D1nz8V3vRcMWHHivNPlf2eLgSwRvb7ZWLtSrKyUjtcixV6ADv18ZSPDrVm9WTPC75+",
+	"ftF5aHz5YiSazWbz/Op63Loe6T9b+p/nR83X+r/Dk8HVj/UfR42w9dXXnT3+4nzUbLabzeZ1s/mTKfv2",
+	"50/1z82r668vOl/uH71ut/+7gkSwhUKnSfoJIutTPvr+Z1M2+n4UDL9/YLfTDUt0X0sfcOb2ar0aONRC",
+	"RqNMNOduBvK1XBuJaSqZ6cRGXlAuwbpKXQIvqfdPL44QmKV9fHnTtH881/wfBhyjZ41HzR2xGLDAnZPT",
+	"Xa5WAGpJg6xA72AgX940zX+fV9wBp2IApk37+NK8+hx2w1ezYHC3NFv7c6CoVNZ2JgYeuRQcIB8HtHo0",
+	"foVsaZfK7M6EhWiCK5YMTGKiZPOuk8iDSTwUmBkz3CLejxe7msyPn7cC/6vr9tGXN63zbuf170DoJ3qv",
+	"yPYJ9v5Usj/RxRqCP377Y5hBSVrWtn3iRhajnezta3FsQEzORARhTwMxHLJElonNs18TwcTkwC2XL6tB",
+	"jlgRsqhrQGFPSJXl57+DWjDiZtEbXTo6ByZdVdgslTOrzEQx1kla3BSziFCsw+DeJc+zQ3RaFZRZ9Jkt",
+	"G48xKgO4EHHXutAe88FtNCd3jE2NMQ2Zb8kChhupFIml4tw1vQJ8uxjcwTCX7qS4cc8OvWjOOoz6AWey",
+	"MJ8Ybr6XEnXsbsuvFFUGSM8PVn8vl4ls+rftFdM/YMFUHUd0qEr8cXDXNQuZRb6AW7UUMmamji8GySfQ",
+	"T7IMW1wDqiKQy3J3RgLYJYG7ksQXff9H/+79P/zL97/+ZZX2FoDeGmi2wZhGIxanGZRD3TwrRrpZcUcn",
+	"EFosVK5fhlhkFrhrgIYyU2+XfaG9m2SRhaCgQ80F+nwd8UAy39S1CPX+IJJNaQS5r7fzJBxoBh2ncJV6",
+	"POYIhIvt8d/+s3/zm//nH5NnXgMxaZfjGnlmuAtm6eNX1AMn8lggapAcUB7nPkCPyYxVchZ83Op6HVtu",
+	"/AOtADpT4rKwnucrEzGuRzQWsyick5+JW4j4k5iIIwZmIzBbkRRjy00RcqjyjGkbjlp02+dTQj7YGPHR",
+	"vVkhlaGy2RJC+W6pmH/By1ynyl2lwImXmBH9nZ0vDJfPTJCRrDOughAuRsZUbq0nFFc1rzh768DVCvB/",
+	"2VsFQ/NMhoGITFBRIh8lGBgg4p9r0uvNy8ubbvus9dOL89aGl/YcIzsMaRjKA/A2930677tkF3QkB0OS",
+	"REadUqm8OO/IYTxr0tCTTJqmnVs2F5D4akuKhOCAwA6JjSJxP9q6JvXd7fiR3QY5F/fgcAXid57qQe88",
+	"IyfsNppRvVi7DbiR2XkGb+mH7G+JVjc0WTgg1JoSDDGmcWyiYYpAQjQl8zEysG5icmBYWLnEzXugPNK3",
+	"69bH0r2ZKYEsjcl0plsW3KD+ofMWC5egPoYuiuWg/H8jDWotBpxZ7dg8IeYy23qhaK1mc7vHrcntasX/",
+	"DgzuuE59NXM7PkY+lbUd97CGse1e/hi2doKStU1t18ZiS/vJPro+4VTa2XdGdwfhbz+2qf3JDvEt0gSe",
+	"PUCJbpPHtT4847gJfPzeQD6UpXx+VGeAX3SVeRxfY4I0PCQUkxPdXSXgZkOwsZHWi28jd7eX3UZ+YqfE",
+	"X2snA65C8RaBVOzEBskEovj27AoiiFuFx1O2gpaCWjztetvezpuCWuXpTb8iumgKCQaxB+znjFyAKkjf",
+	"zpj5Wc9W/pAqExRTEamuNh5VMXqmKWFiwrHheBCzbEUjjIhNAwpeXlx1IdryDLDbK16o4eF3hHk6IO2z",
+	"JJZesBTRSep9TUffI31DyMpIfh93HMzXq1R0WLsUIxERg3iTy1vKHcP/LWBrrYMhWJ6/DlMaKMnCoUv0",
+	"MNP7SMKvFTHscb1WgVBSwMPtqoadSu3KxSpD0RYpz4e38wBJJSpkpI7FH8w8eFjRI/HAxtZyB0dMbWKk",
+	"bi0WYT85cKbklJbDPi3GVkxus4+B2pTatn/70JswspTFNWoy0EiASSGrYtqlqqBWeEFrbys8/XbKBnop",
+	"ADa56lsiibNf9aVv7V1VdeqipKurkjQYVW06VaS0wvOoYsl1CnTaVx0iW6r6pl2v5Ggzk+U5nslNfXIg",
+	"+dUs5E4RLq69HImQLcc2vr5qdWpeDfIfKh7g1xIioSB2HI9vEZZE0GDElmk9pwVWjefKX/+IMp+qi/5a",
+	"NjMZTGM9DVoTAkpX1oM+xiReBSN+PV2zQry9EQ74z4IVCsZ7tQd2KwMofbGgevxC+wUeqmgeHQdyGtK5",
+	"tY+SRecXY+Sb594lCM6u7ymj9yY7a4s0ya1QZBiEIRb1ovA3eNUYoiAMZ7KkyNmK1e7NyIu4EZNFWhxz",
+	"RTJLar8d0lCy/NzHLy0BXLdPFhIwpZMv2VzTmS14eee+/qY2oDLgAmoOM5MWV8vbbHeJhoqg5aoUBYkN",
+	"t/2luNquv8KRZUqF507nRL3v6tWdk1iDWWUmrvT9MdrL4Q/nCycsHPMKhT4AbMC89UgSc06BK1zrsnJ2",
+	"uxkfZI8qaviL6tqYomkDEYZsoOIKfrpXG9dMHUmFHS73IAGOQ8T4egtypN8uWmUrxZZe2YgHXl5OQ4/U",
+	"BeQbmDK0q9YpuJpyj2dr42g6ErOxlG9w5J807rBy0H/1cZYOy+REFMcsLL0hSQiJKikf1Wv9F9cMr77L",
+	"sfzzIqFWgV6oIF+pQF71gdn69NWUbc6qspQSq5eJWqFSfulEZ+v5FwDlF+E14uNadQy4yX9D66Ci+BQz",
+	"tbhZLSONBFmp4Y9UXDvQQkUTWTZxM1msqf5/7L1bbxxJni/2VcJ1FlBVT1axeJGmVcTALpElNUcSySGp",
+	"1minepnByigyh1kR1RlZoqrn9MECPjYOsOdhAR94bOyucR6MtR9sGDCOffbABvww32Qfd9vwVzD+l4iM",
+	"rAtvIiV1t/Zhp1XMjIzrP/7X38/BGNYOXx3u93a3e9vzemUJdXiF2/1E5fStua5yE4t7Zwbni/hlksWR",
+	"9Fv40MISzdtXkI1kfk7n48rLZmkawJ0Ha3GavPTlLlaKC8O47aXeJlyI6wVg8VEXfD082tt6/hECr/jd",
+	"a1pvtMnuK+BKrd8i2Iov3kWglXtw6yBrkMp5g5N42bFaUga8rQbpCHEy8yoedpAGkY7ULYH5+TQsKLHF",
+	"15eOfLFspIHX2u2Hj9fbYXOuEttJhNrzvcP9ndKsP5QjO9Gnogf6dG50OrDzUnWwEKUUlX+HPloFqUPo",
+	"H+sK0gfn4mQq6pkqiHosSU/TwkYibsWRiJuU9VWxlS/jVO82/1w2v2s3H7ea3/xhNVprf/9nVwnSRCHY",
+	"kZ+Ma9S+Y7cfWKoDt5vi+cHrWRr4mU5984f1xT0phfGy2iSaIwSrs6KOljKyCSIWpbQC1ywSu93D7e5v",
+	"GnOVVLOzdW2Zf0MLO7wRZnGZ/cR5T9jO7te9wyNWMWzkaEffm2F08Tla7igpTK5C2vLFcLvEni0zPLwV",
+	"bk1yc+5PTlYOJycC2e0TlaVvVY7+TobhRdxTRAHCVmXW14irj149RtdGeFz09qmkU8mVQ/zazJxii1X4",
+	"6D/UGPWdrQ9Z69TU9Ndrf/7bX38nXz+e7PzepC8PNy52dPtXmNyED8Mi1VbXHz1+9Hh949HjjYewXycn",
+	"WWrPjlBmlanWj47aq512u9Nut9rt9p9jxCQEwuiAMIDZtCvsHFwJ/25XcPKaeZHoeckR9P2KO6G6SC/5",
+	"vbnOLBJCbm2qQF5MlQ8LhWT5M8dmdYlD7uoN9DJYj6V94YGTDkLba5awdcZKLoo8PZkU/K+EAENktl+d",
+	"zysGMCvbXHfK1iMH3xtcaOVgaYMtzPsMeh8JqvVsKg3HLxG/PtzbnZnfRw8frj9amI/qN+gSnPNi5muI",
+	"YW1OT1UiJpqTQa6eh8puXyB6dXCk8UncJKJ+8HRLrK+vP25UJmpWUl533zCQxc72cqlTgntE6EJGOWqs",
+	"EvGz3pFYkeN05STNslSfrvCjNkZMb3sV0Mfl4j28vuhC/Yb/t3X8zRcLbzIaEiO0LK1rdngmC3rk0F2O",
+	"zLmCL5ux/HaimggL2ARbu1mcqSZh43X3mr9e3ftufWGhcomZcqVYKZfg+7kOLIzQV8AKA1CdU/mWS4nH",
+	"Y1Ef56kmkPbu4dbODhKq2rEcKDuDPXOtMVYWa6P9+NFlq/WfNf/VN7/4s5shuVTGvfCenJws9/+m7+mN",
+	"QyZhpYtbJ/Bbkxd7OQM7XCd0e4v85KsTjP0gwg4tmcwr7iyvJhEJqk4cclPw5sK8I3OgtLq4PJezchHm",
+	"8DxCqcbKAVDErSXUGwHkySKJSfCByDTjQEPQbkYMehgEJbSMVT6SGhGIaXQzGL92xud0I1AVrd4V+3I6",
+	"UrpY2tHy0FKFlqVEeMSvIhSphrg4SzMlYEabOEWovGk/rJLV5NY9vTnszE3AoJyhEqy177wLhRitrrok",
+	"bkZmyWgmKkAyqa5HFOzRcECLTsmRPL0PUXMzWXHJqb/8jB/Ja5YAHEmf/H/U/Rhp/0fd6yb8w4rcl+cJ",
+	"2r6F3+lInj7LzWS8IEnKSA4Zzx8V+hsRvMDbcGdnqbKiMI64f6SktlwHg49fmzZyccLkXFD3vTfyTXEu",
+	"LrvAKKuIp+yyeb4LF59fs9t7+VwTyygOJecXMGfhN4FDC34QZ/IkLfOpQvLCwZnMMgXn9psFlISfwpaq",
+	"ZjOsL48kBzrjw6vdN3fG3ffwqvSKm2y6O9pv77fVduVooRgv5Ckm2UdiVRRGrLdRn5AD8mMSin42Zb2/",
+	"etMWuXyrsqtcdXOz7IEk5vcg98WKOuthmEpG1C9BceRUFaUdGSiasBriRGHWn1MMrju7LqvqEjK6RdUQ",
+	"OJzFJ5hPK8/S3EG8TsaX79ei3bdkoTEw+2kGv2+85XEsy/KjbxP0viLYfekJKjszP7mL83mXTMO95U1c",
+	"ftHeLqxNL/pbdsGkucEvnLZcJouCWLegKL9uVspQXSvQVYqx1YfoFl6ItXADHefaIbbyy79cXWtf9u1v",
+	"JxIR2a5qlZgJHomEfp0R06uXfcKmV9Oh4iIepklZ/YHRnNvtJ1TZ3Pv8/cgtph9wGTUkbKbLY+XYwWta",
+	"KkiX5GyVg+72x4CCxO9e117BE3RvFgu2fhubBV68iyoY7sFPrvwFx7VYMSBRFoSneJujKPJbn8VDeCrg",
+	"LLsz06k9efUmOEqd1e+j2ybysciUWbY3rHV+dxU0EwoZV3z9zWw85qni9NhCvisTOYmmLNWVyLMLYG+K",
+	"djXyHIrTu+nVPoKdj1Uu7JnMl/akVXKqPbBUqhAJN//iT3+kYHmEckI7iKQsPVdC6imHQpGF3gPf/MXq",
+	"Q1HfaLcdaWu8gk3EDQI4twbamvuC+IUYKjXz4lCpuNGavRjuZn4OYVYsjTyJAhbo71RuWje+Ka66JC4r",
+	"UJ5LVrvmXbH0FB6mixloTyYI7SKRS+DqWh86b4e9Fy+uKbqfTKZEFJGh/J65Rq/XIa6xuWFFzR10FXMp",
+	"3zfT+UOreSEzIB9Olj9wmkLUIcekmzNZnFa3zKQfKoVRllvHfcAkuayFxW+8XpqocuSTXt3YY9bVY4Hk",
+	"TXWcALTqHegQP38hLRGwMdkWQqgbdDalha99iAJoI5fdQRVBFBf8KEi6jNqxhB2ei5BlnoiTNMvEmJz5",
+	"xLxB/91MJEOD5GZsrEpEHcZcXJiy5iNXDh0kQsGNs4MgyeJEZhIhRHQCLRLrWiELBW03GOSqdFaIgdHD",
+	"NB8h3jwhCVAcnDGcV3w948of0uT7FX48boB8oCWi1Byfey1kyShKVMjQXa3eqtx1uiV6SVog5LNHOXHf",
+	"QexK7I17uJqjg3VWiwJqhbnZ5i3MjbYu2Zu0c2+1uRaZHyxTfBVI5UBVuuihlMgMCc9qOPSKGAjlXrkx",
+	"l9xOOPnXNl1oqUrrZffwae/g4xgw+Onr2zB0ndyjGUMfuJ0lg+/ekTHD/fgp2jM4tMtxn9Y97lPFxFl7",
+	"6EwcLFysXmCrTqzXtpyArh7Cztp7A0S9n1rRRfWBkVCZUZpQYklaRSxzGeZQC5MnBKjJN+8mH8qIlA+T",
+	"izaez6V6hwdhWm1X/69Kq3I97eJaArekdMyUhEutHl6YCNSXBtC4J1Kf86uNK/Nd3w856po3RjkAYtu1",
+	"m6QqJ+kQhCb2PJyNG/d6cVXaNS6RRcfpFcKFMYnG4jM1Q10UoKhhobp4no4WZKNej+/oakIjjAatfdnY",
+	"FJkaFrNoZ2yoi9dpcSbWHkaiX3P4kf0a7Ja1hx5QEhvaENtqQP8cMjYOwWLSV4dpVqg8EozwEKHulNoi",
+	"HbAvwaGaNWGjgPojToye2LviU7p22f11AzG0vq/sMoHpMQlgKa+AJFi80veML7CkcH/5gC2Zi4thI0Au",
+	"kr1gkdjWrenEBgorMiSllxGQLayUJuWev0Ooo/NsYZjZqB2LnEqEakKjVU/5coCI6xGfldx4a9FNojVl",
+	"DxwExT3we71PstuyFDdR93lwjdsnkX1YYqplm/cu9D88BD893e9rODRThyOyJCv6mqAp86nOAYxJJZ17",
+	"bePKVD336sJOm0Jtp9CRJRUxb00xi/AzkHYe4me/FtW2915fG5pmDM+bC8KlqfRiieOPICayDC9j6NUs",
+	"us5+HIkYuhA3sMhoPgVS1E0eoEOwmI36Gs4vgiqDtMW2L6QtyeUbN6Z0Kqcjgl58c9X5hjk6NU3+sboo",
+	"PD9LoiTl2sFH56Mb4dpedihnvjmrxvm/LNtEyxDMEgaxuMZJHU2/5mLOa3fUC3LKC7xpkifyDScEb8Ff",
+	"XzQ+0lEXuHnJDbU7gQvxWkXW7ABbUDg3Vsiz4zxk42xinfsLEQAGZqTEKNWVn9lwui6eCvl8/fm6Txdk",
+	"ZqTuLveCX/0laIBIs6/aELvc1gv/ht8V2AiSjS7cHdfrBec0v8c4DhaC6He1nshMwLM5iNVcFhhxG6t8",
+	"gFYw0XjOZUZcucngk2jcLLLlr+YJkNAtmEJfJTnvz1yaQWNoHz8p9/l1kkJohhfaYl0Rb3UPtuMH1vuj",
+	"EZef8vBWG76elF0FYjAdZGqhxXP1YvEXrmVJy7JjJ4gBho5vZ/5fr1v3VPTiXepXzah/UAwyY0H+3N/c",
+	"XqcSh5FSblKKM7PhShEbTls0I6or8ik4oxWxUxEf4amqioX5EzMjaWfWo7Ld57fc8vvnev5vetZ5v193",
+	"X7zoHX0E3zd9+JrKIN+v9+X35uZv4fWmN+8iM9n14dbJydTAEr9yVQ+pra62m2vrG82Hj3755eN2dbcj",
+	"ACE7ScM7ttb7zavui+P97huE2a7eneuP2uFNVttorVVOBPuw20zYVXIHFqdkPM1eC82gFzzUF3vdBfCd",
+	"cyrWAgouJnQ1ObliNT676XjllB7k03ExB8T4aOMquISw1LLdfEx4E6K5sOTyGtrVdbzVzfm/XU/F6F4C",
+	"zKfeqQHSvcCDHPG/tT999W6Vt1Jpu4a+5vv36HZdCjS5BWUdUp8/sGKYvlOJ4LI4kSuWz5vwn5kcKOsQ",
+	"y4lBR30LOhw/1BJPwZLUIq4cppgmPmXjcYAsPrIQmZKWPPJEeO7Ih7xGWC9XVvzpj8IdQLEiVtfa7Ujk",
+	"ZqITlTQ8kLqzHi6Qf/E0Nxfe3FU6mUmUCmYkbtz/frilEtwGXWQVRrtEHS7dghuth7UrTzFCxXxf7/db",
+	"7l8b3zf+8z/7l3+x2m7Dr233S+1DaNbLtEuXVge3tcK5Qda8MwmrGIeiZhlV2s2ZROZV90vjTojgeoXy",
+	"7gIpIeNKqDiX+ieHzlx9zSqV6Fo5chEN2L/5JFNY61J5L5koH23Ec4RoOfBZ8umkhQ3V25vRudyRzeCj",
+	"SNcyHjaxfsc90xJ7OszBoaHpClEPZeMwV08yUZGYaGzOzxR/qcre4/NazFBcYOlQIWwBj5kLZV0cM/Xd",
+	"ZhhCuGYj5H6j+ASsQCKnkTDapY/6BapL7p3MfNYUFyiNZKKEPJWp3nSYyfQTp4Wur0KrNnDN8Ycam3eV",
+	"JOSCKuH08jl7b3yi97bDwlMTHAyJfxzD3VGy2cHxoKrDkLqosUlFD3F5SGOMWMQzuzZuCdSr8WYIux2j",
+	"JzV8nZK5qNzNPVgWnOGm+8e//He0TzJMEQsewz+7rEJPmU/rHpVxc5MlcBkYHYVswbDhKNDJ+8BGPkSm",
+	"1QVZp/C1nAGBSxlQUi/inI7gOuecPewIvjk0+anCV2Vx11LiZtbvpeRKy62DxQxCIH/QGoRDzpkYC7N4",
+	"eT+ihSgGuUrSgjRqzPHT6lQW6dtSyQCxwOWG5gK0kL6Ot77qbT0/pmbgsj7hJiIRv9zZfXUYY97HW5Uj",
+	"EatT3SMR7/d2D3f2dmNRTMfpQGbZFDY3XpjNt+7GdDClFVf7Vvfwq1pUe9LdfV6Laofdr3d2nx3Wohp0",
+	"Av7H96gWkY0R1bArtahGyGS1qMZfh//a20Hrp3e0dU3jdUvaM/i+1Ofwfaw6tvBhicDtW2dqcM7/Dcou",
+	"fD7VE3hiR79VSFO0r7Qlx8G+SdGl0CsGaA7POkSusbjvkRD9k57KN0rm2fRO6j5vjmVsbwYhTtDMi6DD",
+	"rw12PFXyVrgX+N5SjGM/nHkhBPedGkzytJgewli4kF7JXOWXoCyhiucSHhAbKULHFG1by/BtBi8YvAsG",
+	"xpyntG9xzlDvxa+UgzsrCvQPcbtb+Mr89w/Dz2Kk/mQqbHqqm5Oxv1kyQ6k+XxXFeE9n00gcypE6TAv1",
+	"qxfyHRHWa4zn4ke894PzI465D2Xn5Dh9Dqrz97iThoaANXUhB0VQEM2vixM5OIfLvVByVItqkzzj8dnO",
+	"yspMDsZKot6qDPa1nUeAcw1SCrMsVdIzM7HqzGSJS3Gqe6hGn8tegveX2Ud9neKpw5s9EloV4sLkxVkj",
+	"EvlEW+azmui0YBAE0kXeGgSfI64pus7HcFTpMu9rq1Af9mkX1E97loIakJvJ6RlrRScI2zMek6On1dd9",
+	"/S/+hdgy+q3SCEjY100EpGNMRqqZB0U7Mxcq35IjlW1Jq1oCbRmuVuJzsZDIXcBg+lqI+vOD1wj0NUq1",
+	"yfHnRkv8hmptcJIILhRHl5PakqsZ49WKer+2utbCZNB2v9ZoQYeP0pGyhRyN6RWHQrcpBjJTOpFeDcqV",
+	"iN+8efOm+fJlc3s7joTknDVZCPUutTChoFBBf1cft9vN9mqzTflqjx8/bq6uNddXYZSEUgGbhu7YutR0",
+	"P6RWBP4CMq9UljQ2+ZV+LZHTfi0SfRIK/RotoBD92oVS55Tihhc8RjCXkkLbVK4cKjPJ4PgxROumgCYs",
+	"aXNg3r00GpmTYY725alKCPpOFPJcgYJ6qmJRRwVytUEqrk2/g9+4QbHWDpnW2/QQXZTQ5/gPKJ4jAU1F",
+	"Al6OBCZ7fB/jRwneU+W5wamJEfWDgAlXxrk5ydToF7+3RscEHfh44+EvG7Tj0V49yZSYjMcqbw5gS8UD",
+	"k6gYPuxv6IHUwl6kxeBMGN0SXTZOnARUpGTj0oovvjC5OFGZgW1UGOHWjA7LF19gwzg2WMSNiEscNtrr",
+	"VJORYHYDtHeCQFInyMnaFD3kevV7gaeY8X3RwhpgkhO07A29CTJ1xu+aPA1NfBgHV4//0K9twO7uiN8d",
+	"dl/2jve7h4ev9w62v4F9s9HewL/s7h0dP917tbv9zfdxIxLqHaopaAloZee26EhOywF2cJfGX3df7Gx3",
+	"j3b2do+fdnde9OBEbLRXRfxqt/vq6Kve7tHOVveIf14X8dO9gyc729u93VjUKxlb0LL/lEUrMWZZdHzQ",
+	"+82rnYPeduyhN8JHoeWHIn7ZO/pqb/sYxtR98WLvNX1zdR132X73zYu97vbx0d7e8YvuwbMe/u0hdPPw",
+	"1f7+3sFRb/v4ZW97p3t89GYf/voQRreze9Q72O2+IOvtYZsaO+wdfL2z1Tt+tdv9urvzovvkRS9G+1CB",
+	"gY8SyyEH7xtbnObq8DcvgoWnFOCkI3JV5GwqYcMH8O9mF/5NdnJ8tPOyt/fqKCa/jLMccqnJEAUDwc8E",
+	"shaOlMjSUVrQESjOFDTsTv+ZkllxNu3ARaGddEFNwLWMbgE4r+hSwEObpecqm2LTFrkL2HWAncf9QLzo",
+	"YecjpkYHjeJMybdTuKLOG1TAijDPsMVhF09xALrjdGRJf56aiUgMtI4KiDYXlPEnswyvZud5onOAZ6gr",
+	"TkwyJa52VCBwGvxpXF0vadf9lEXwg0YvCB53kGpUMWWSKbYaf9Xrsm3mcp58M/Gz3lEcivDJGBdgAAoz",
+	"fHRiFZxdo0W8QnP/XRzhSq8g0/x37BVYSczAxo1OuR58vuGvZ0omWEJl6YNRkErlu9mlG9ctI85EamkO",
+	"VIK+XPEyfSImOlOWREvZb4ur4PD2SH68a47kuya00zyZFsrGjU0x0bAQmloPMJXTU23Q6hnJDPReBqQN",
+	"JGEbO+kyRsJ3EZw7oaQx+FtHgClP84J4zdkF9G6cK4ydplrkyo6NtsqCrMaWoMeUWuudtxJ+yJST5all",
+	"SQyf6cCalOHYVNtCyUTUfagWA7pDpbBhF6mNRIw54fRn7QZdQcptoJQPqf2hRylpDoidK/bGSnf3d8R6",
+	"q91ad8oTGplWyCSB+1WiOKB7z7lywL70F8BA5ljyR5pTDPYcC4j4H//y78k9LdiwARufroctuPkiIfuc",
+	"LP/AihhMWN6DZhxH4h//8u9pDKdKw+5QiTjcfm4J5CgtOox3lDhoD1CtSdIMjLaFBMsh1X39zER4/cJD",
+	"zSwtVC4zUNcMKHoC7OpDVJFbost7ZCSnOK4p28fhZIBs1epC8D3XR9DjyDtHoQ8mxwUjm5wglkCOsaL4",
+	"VuVgC8ABy5XEqXR7mXaMtKJfwxPQr0V9TXuFqmVQ82iJ52ADSRGzWhOLk1zqwVmpyZEKsUl54sEHYHXK",
+	"r4Aem9K5tgpZukic+QqGzXkZ99XR0T55ByeWE8rL5nlOWLHZ7Gt7no55+4YJCuUbvOh1wjxNs4xxLckX",
+	"S/tCq3dFHKZfgnTs63Izu6ONdwFG01IrEjOYoDeVZLmdn+cLrGkuNy1smQQOMmwZ2Gqgq6PKI/XUbTKk",
+	"4UFXGG49XO86ylgR3HPBlo2/hn7WGzGprXteVfDS5l0TI19aZk7e1HEEYA/mclAgWit6s+FykuO0NZWj",
+	"LHbGKciFXA0VEfPDpNELJMZRbsEyjZUZZ1R1WxiT2U2qXkJPqGMBqh40JxDYQrZ9fbjYLGZJ4JNpRYzG",
+	"NMvNzBoUGWnh9H9nRbMZ39fxjJ0ct8ST3FxYVboAcrj2eQ/Sa5vO/HOPwB7u65iIttPvcJY74gm6BUR/",
+	"0m6vD7Bf+J8qbgnM7A9TmkmSnZjiLCLDj94l18AFDTXp67IPIPVY9sL+dONXOnERi/U2xS/cNQm3sMnF",
+	"6pftMK6BExn1NZaL43knsYGxLLcOs1OCxSGk8ps8PQVRt5Uba5v0LzcuutqYiBKsqxNqx1buX3oFb2lb",
+	"mmp9HW/tHRw6HfZ472Dn2c7uYQwLiuXRdTDvZdOqsaSNQw3ZyCmdfR07R4Ucj1szzooY7nGrig6oOfCl",
+	"UsEohMyyBkfTXa+4m9gz0CMRQ4QO/zhXwyw9PStEPd7bBxvgMG6Uc0CseLwjM3Nh0bmtdJHKzHKgkVYP",
+	"JDqsbYP2QHU/IYm90YXSRRNuDr6vftvkpJzmznbsNxSPhQIUmSosbx2SYqB0VRXVBW25tX99ZvhWyjJ0",
+	"nzsx0tcz5prbxfG7Jkg+a+NZFAKVC6WHJkffhBUXeVoUSnf6Okbw+0Es6tq42WhEIiaDEqU0ucZU0kw1",
+	"25nwAAMJo91RddkgSIfu64p1tSkk1c3wMxhwQYNszsYiwwPfxu9XC2s2+xWT10JLs5Zdg0rvqtn+oDoY",
+	"3aTxBpNXKomrFGDI0oHzCbNPbj834zxVhUQW9ctdce7tkgXee+C6yLvDukCtU1trtVtt9IjnKlPSqqY2",
+	"SP9AfwFlB+4ad41avFMjvoXg/iIdw92EGnRBj9+Rq6qqBxfCSZrYvkbnS2rtRImN9QaIXSXP4WC7z6DS",
+	"D0qEjyGkp+jM6qBBQol4aJLERqu9YYz2C+l76BxAJageh+mLeIg8TaT7xUMos1WCIAHBnysIAPDLgaO/",
+	"Ln/6jWPBDl4k5utK03shJ/bsk8SFXf4a0ItxPxJVaY1LU/k39vc4bZZisUlqB3k6SjVtf4zQn0mv89Zh",
+	"zlApgdOUJvAdMybPEIiEwBZAyxDeemB5lsmOvUhz5ZEpbNXbqRMX5xEvafU6aIg7P5PvRqkLCy1zuCbK",
+	"b3PYnz8Ne3FTPDPYEO+CFir7T6bb4WDrDYoez/1YwOUbd224MeoNVvudHYR+mCEWG2FUmjuzSVEA6RyF",
+	"Tv/FyQGds6LtQZdbrpPPnZEBTT8zoF/SH44PeKBwW54ardiUdSaX019h2bQp56WeEhoMVRrNJNk6/p9y",
+	"4kUBN4Nb3TpMjXv+RCHgCBqCDQKU5b+JX/3qV3iYyQsZhwQ0VHPTYnOwtCTnYXtEfefZ7t5Bbzsi6KTt",
+	"V/sv0B+GOjl0h4udZIUzh7I1Cp9639gUlSHT9XbJYIfkT4vB5hymWiWxWAEBnGbk9AebCleCNi2q1Kkt",
+	"rZBIxF/gmWYV+qbGqLOpyfKI3zXVu0Jpm55kqlmaq9jFqy3WytzvTQrEXIGnZG5V4lkk/E+YWcWCYtu7",
+	"5A4LWZAY5ERmFD9ycD4Zl000OoFCDrPCQDUo8uvP0CEVgzkwEyCOZ41g5/+LZx7ckvYs3gwsYGyxjyHg",
+	"fk38S9HHMDD+5z/+5d+DaHMsZVNxAf8Vk1UUB0ue5GbMCUK2sJtwK4EBPjCjscxxlr2RFEx32VmDyTxv",
+	"Vc7WFH+i/rYRt8Sr0ICzbDGSlYbHySol+rUFHoyasz2CeFijs1iMkEB1PiD0PkPj6CTkekJqLM3JoK7H",
+	"8/VouKAZUvRJ63/DCV5SqwSyAyeL5heTweh4oHe/+o2Z5r1Ei2cbxRNzoMiqXpQZldPf4gbMY0bQdmfK",
+	"zXAKaji6BwOyMpQVzr5mpu8pSgFPQk3bte5AiaISWYvERbyzu7X3Eh1Zvd/u93YPe3C7objPEpX71m2j",
+	"4lqhywwzaUc4SDoSqP9semuIzXtpnWRyPr/KWS6/QfcxbCJOw2Jn54VjUTHkX2719dPcjARqZILUSHam",
+	"4FbDGAyLIpyWyYgkLepA/hkGWQtdQ31d8Q2RPXLCuliTb55TWSgOJMKyiAuZ61SfglDsgpGNtCWae1d3",
+	"pGG20aEEHsxvQqtxq3uw7aj4RL2a6hVVEr0iMApmssRARfFkVG4XcWuUXVfmevG+nH8eetTErMcVdO9s",
+	"0gYZFCoh/cvGZfQVxGLpz6nzjvXJ2GhVjRrYRIqKwg7oSmDaJxOKz8HCbrQfbwZhLB/NgJP06vAN/O/O",
+	"du/l/t5Rb3frzfHz3pvjnd3jpy92nn11hBPx9LcYz9na23268+zVAYZ04t+82jvqHc7+YROuGYw1BC55",
+	"7yjZWHvM3ywjun1NviyKXl4/VNvq69XWKhoIrPvzMcahOmsaJQp6NDsi7h3J07gMHPCeUwn7px9YAcuF",
+	"C7f/Cv+jfJjwuuAqNVrBjCVqNDZoDh/AckwVTT2qimoKmxzfsKJ+YoozryNEfY3oouhoCDJguMOzft/S",
+	"CyQT8lhJy/YQv0FCG4aGckQ6Z7sLvqb6NFNN/hHGV3dpcCi9Ip8GG4mxsUUkxqTVN1iJBgWIZ4rIHKVI",
+	"0lPlswnd2tb7tfXm4+GXj5L2l6tffrkx+GXy6GG/RgOKd4bNXaNV86UsBmexX7L19gYlU6KqhOKXWCOS",
+	"qQg8BmcmQ/SJnaFrgG9VFtnUPdwRaDKW2dBsUybep9ih/AeKQ5P8RvkaiaeghPXy3CAfFetnuBnGMpcj",
+	"heAzZqx0aXVWYgz1BWcWDAZjGs5c9VcrthD1td9Fg2nzuZpGtI4wy26oUZAr6mzf3Nl/HnYQVVZYPhIJ",
+	"VmVvYUhbh18L9W5s8oIuhBH8J9j3nPAux2mtU0PLmJhcKVWrIrBoRPDz6SL6Vhc5WIQWJJFhIThnGI8q",
+	"5VnMf4nFKvucrBypvvZPXHJrU5CwJQ44hxkdwSA08Eqj6/BkyrQVGEno65OpSOEW17zw5QZ3RwKz5d1V",
+	"7py97gcsws2pOBmDBiCA5altCayzhPv2XI2LTkn2imQTgXqQ0q1HGpSFZTH4Zp3ateJEDQ3oivzE5KRZ",
+	"vtnwGUmYKQLSCE1JlDMpJk1wLRjVgHFUUItxJlPd14Xn/vLzm86sm7nQjZbYJePZrWKuxkrCfVlcmAqP",
+	"bXFh+joYGclGMmMozAb/dFPmlV+MrMLUN9Br1a+J+lqDMmlEfb3Rr4HKLazpazpepYsfbSM5OklPJ2Zi",
+	"K8CWNNLYZ7vHon4ydQoUfozsSmnd5MJobJrQisQ8s/GmkF4gPsDzxibVLFxb5S0OzDCINRUVUFqXkJhW",
+	"NzY2pTWKOYEsJqFW5rhnU5dbNstZ0tcOr7aCwlU3eUTGblqwcQ43E78M2r8thJJ5lvpXUEzAo9aMVGOz",
+	"r2MTOoRs7C5ZTcg83KNFOgpzyOGPDqDBDOn9vp75nNGqJXbKfDky50wBm8PfI25X0oUW7lFb5ArkZ1+j",
+	"Vwl+wvsQVQb0umk5tmfGN0Xz1KH0ieCOgr6cqNMJKrBDmWaTXInBxPunjdZkZYSms6sWOVMov/A+805B",
+	"ilFSwoKEpsqO45XmIuDkbizwo2jVjMFG9qVrftdgAAVzdTHux9fJSFLqBsazHrX72qqBgSfr8btmomSS",
+	"pVo1+ce4wWJEBIkXD9vrmywVA7Xsy1Zff4WJIXWvtjU62FnKF3EO/Tp1BK4eFL90tdB9AmOgSyZyKe19",
+	"je4TMDU5GxLUdtxRY7gXXOK7FNTn0v3sFUS2gcMowSaYCy74QVk3lF1ihkF6SzjkBY2Qd9vPATK0PlMF",
+	"uSBqUc3nNcBVt9Zuu/xUrpwM895+b6mMjTwmV3Jb0Rcw8XVR/WVFb0A09Y326rJGfS9XXmk5gWugQG0/",
+	"offWr35vnyIXBy75Gd5bvc57cpoZmRwZ80LmRE29sfb46veeTCzmcD+kKb384R0OC9ML1+jVIaVWvdLy",
+	"rUypGAVTsiejkcync2VoeCSrSoqb+ZArjVbsm6jmIkoldSQGLGZPXq3zqA2/42Z01TAziYEwFpyw39Vg",
+	"n9e+wQ1R1bhIGC9VuSpjCe6MeKqki6WhAI4j0i8o+un1mjRZdAhepLbga4A4XknltUtpA8pHVui9N0rm",
+	"te+jaz7NWf7f3OeRww8hgMGCY7f3nE/ZNTbkE+khzX5EB/MjnTWY8KA478RvqioJoV1ysr6PamDJLCY/",
+	"gBedojlL7RaoovUNMCxdLl2DMQrhfODxwK5tipjQAGJXZv0Xqw9bfe0/g+pm+u2ELq2KWYANdFj11qdo",
+	"UrALBrtWhlMfi3hrb/fpi52to5jT4xJVyDRj64P0KH6VPvzAijQRdcwfoWDGhfHehFwOVGPR+d3CB544",
+	"fsebHeDADsXqjG+oLEbZ4olJpnd8IP1JqlbfMFfejDRYveOPL5IENHVY88pOFWirx8S8i9rkx1Z6zLm4",
+	"wBt01avlK/4N7NqPQR61N65+b9cUT81E8wvX0BC2jB5mKVV03loVWX14nZmwkzHoqyp5qZJUUs0p6DFr",
+	"1xCXlZNyoCaW5uQjyVraukIKT+x6PSG7WC+Bdf1dzdcjwLu4dL+rORlWi2pLfcX4OMzh7+aeOei9Ouxt",
+	"X6LsrAzOGFhiocrzlO0k0mvAuicH8UbkQ1iPGiSVrTPYSPdHnWil1Ieothqdg53S+PbXFBW9iLq0Jf2T",
+	"LCa24Vw+Af6gLWkwumxgp3Y5bHaHe1SB346FB4tnv2vETY3gfsMba0o2FFq7iZwKtEpHLqACv7C95/9I",
+	"NeHvCucpSMSvxGqHnVlcSIV/akRLS5OWGUoudSQvPqSaePXj2CWGz/kAWiXNwM9SrbyWnDyCc7Q3KfaG",
+	"Bwjc9vFEJK2Xz5F2pxaVOjwE7yk0SeId7R11XxzvvTo63nt6fNDdfda7VNqZMWpVixVdyvMolV08n2aS",
+	"DxyIDOZio98I1qTwv5L/NZfaSnRjoTeTHplpTY5UYBBarNfhfMiIFGdy0p2rcdESW2Y8JU4g+pLhXHCV",
+	"DanMg+LM8zqpGU9Lm/L+NEr4zo20yva9dAAxgBfpl2acgnr5ExcL76N7fSz1yYyn72OqLjvfJUbCUg/O",
+	"Aud5VVkRdW+flnR02iBiSaMMTs2iJFfQpqwRQ5n/DBWUHYfg8BNyZPGYPuscn77O0S2hqarHfE60NPn3",
+	"u9I4otp4UiwC+ygsJt263KHGsgievNw7Nnfk9iezR+7+7nn6xEe96X/Wh/DevSufzgk+VBWAuQ98ipfp",
+	"FRyuv15oaCaKbyOXFECwIugDiShfBi/+C6J5tWgiFVTCj+nvKk9N0plnXuArP7akKxQKiyVipRP6B2W+",
+	"pXqQTRKVNEC6LEiwkUWYYVPNecEAuUsrKF+czXoIU0E4BcZgxvayQFelDsbeZ9i38qUrQ1GfL+P7ikfN",
+	"HobgCPOhat618X91HAszGSiVK8dM53p5eAilBNXm4ICVKD7rjx5hIW0j8rml2XRZaMwlLS0PkbVErOVI",
+	"xYS0udpuI5elHGAWviHPQpZqtVgvEF1fMOMPKXNEIjjKzOSHtETLY1mVo/OphrQqnfxIka3qRH0OcH0O",
+	"cP0kVDAf25oRH3ckuu8s2LVA+ke3iIDxWLCShC4NEKjz18c2U7svkvOzgnaRcKX331O4DjE5fZHXY2NZ",
+	"j388DtAbn/7VtWt9aGA0lSY9lWn2o0ztoZX8oEdyFc/Y/kFva293eyeAuGMV60b7trLrd7Zx/y70lxw4",
+	"vguyPLBAN8hhzyeZ8nnalJqz6KgRw+9dHrVPSYFpfzgFBgykW+ou338WOncldH5OygcLgE9F1EW38xeN",
+	"5UBdmlSD3p9qbLhSZDKbP5Pq0sDD3OIOGnhkEoo6V7fEjcgxagTuHnIrUUhK1GP8Z9yZSarxriUO+zD/",
+	"gxSFGTcz9VZlZYM4VsQmK2YdRw8Q5T8+dfGgQ8Ztw1cwBjbikrOSYAUzA8C+RqHOJTcwg6Iej3Pze/QA",
+	"xmXozZHkl+miY2mt4iakfxfM/D2NGA5BO+JXPCG/EMPMmLxO//rTHwkeCxn1//Qf6R8qk2Orkob4xWxB",
+	"WlAK6CaOsQEmqjKFLbEdtCTyiS4JJ5yXk0omaViMNW2QEpH+xzvyoqCL1IgZmTw3FzMY1dSqo+PY9OkD",
+	"rrAe/R8MK1K2WF8wSY3Iv0x+kdOJRsYN5wH0A5t5Oy0WzlEyUQ2sHVzwBwpDmgHjXivryV5MZWoWDNFX",
+	"X8190pfuOZ3B7eE6OTjnd3CD9pCvlDKIAwZjrkv3L+aNKSltuKSXYK94r7MrVMBZybh8yp833JS8QTuc",
+	"Jl36Z8N1cgeWAOWUCI66OwxLTjKfiuCo8IZC+YP1aY3N0hUVVO/CQ7zB8HlNnt/Lzg0znuDzS47P4v0g",
+	"Thg+nPll4Gc3Rk9878lbyjNPZWw4wvC8VYTAzzAAvy8HP7HwO47oc/D901fdeqVOgyXbWANKQlt+tIw/",
+	"SiNeqovtq5y7HCpUy7WoiqipL9eO7CLdyOdAsuzO1UimWLBd9zxHKOlA8NP965UepiYUE7psZ8Qi64Gp",
+	"FW24WXBP2I6Xo0ImiQ366sIBCIJb9rGshKaCGSohL+/6ukVGlDOE62OF7iIdqMamcJdU6iz3ufuokiC1",
+	"KeKJpo8pAi4j/F2qSibgVm2Ee8JPbmu2Itq/uyRiXJ2qShYXQwW9UEPqd1oIRCflobT6miFj5y5WrqIF",
+	"yZ6eagdTZlmFTT2eFKikuDCbvtB4Pk76c7ugyCL4aV1RPKbPl9SPKUOMVUnr9uOHvpneJ95wZZjhc3zh",
+	"c3zhNvGFeytnu9NwwtVxBLy6A82IgZw2K06AaKYymdIwWS4gjD3SctcTnh3twMXgAh2Zt0qkRWN5/OET",
+	"DTxQt4jg+6OmdH4OOPwkAw4fK2uBMCtlaYHS0f/Qsmz2up8Bnrw6KsB8uIyhVXK5Oa7m6QA0fda9GRfs",
+	"QRgU4FrbWR5kcot5z1maiDo90pkhKy/QucmGAXr0GpFQGXsIEYkvYNpmvjR2/Q1lllmRamaxE+0yZxRh",
+	"t5z5OFVFI8QmCwjDw45ETLpcOB4RaFNaEWepLbZknhxWkD89JN6oJWJ82NuHdjIqfcB5Yh9QY7YloBkb",
+	"sEoRLbPz/xIPxBKLZle9w148geW9z2zW6ofuIZP156H8HznjFknpg/xmZPd1YgL3x4yQIM37DrT/0h20",
+	"PJl81qfE8IUlcGGYPT7vZxL1eHCWZkmudNyovrgsL3ur7NU97mJHwXCUK/UJbeKPuBlL+GqYknAL+vVY",
+	"uA8vyXFGTvqgwhjD6QmGyoiYRMTk19tJYkcFV3UCOtKHBb5NFMIIugfbjriopEjSIUJFFiIumKLGU9/B",
+	"dXbUe7Z38Ob4q53eQfdg66s3cWNz9pslPaR0bsf60reXpy67HfapZi27/n2khGU/PZ9zlQM9/jOozqcG",
+	"qjMoj/F1JeIS7b0N786x9Nai2rxcoUTkD4/EU45shYA9lwNUIKAB67MEZu5QeCqaArv3nbcwQtYJxDkz",
+	"xZlAkW6pdIRepmgPslwiLyII8UbQhE9IOJPWx9fpZkgt0t+MVYL4rI5ZNy0oMkSBJ1b6S7rLii8Trr5F",
+	"En0HJ2Ob+vhZQflIIA1EYTK7yW6iqlyy33OFWilu+EVevP0JE4EzG1+wy7mKks3g0xSJjAnU26YnGTLd",
+	"I9kKMlvmKqPwKj3Cb8HOa8CuFGlSsY6vQDkMOM4XbdwDGtXMlr17ZYK/cyNdYpEX32j14V34N3aC/Xw8",
+	"Wbyutztu1/RiXXoNXRWZ6gYVwWBQzJifpS7vahMvUeXFnmMfd5l6E7sUx5P5Q+OReauOTOzp5ghgu2rA",
+	"+MsrhF6Cmy0SheFMPTBi3Gfx5itT1OBf307Swbl7oMEefx20ViI+LY/E3dokeYmDvE60+4ZRux/Feb+5",
+	"kv2zi9V90lryncf83Dm6vHoIJUIkckXkXSbHU2uD2SKag7NU5TIfnE3LkqJ4UHEhxAJu5ilxjshrSjxM",
+	"OZpxbVwm/DBoQQhv894WZr30JDSLMsoKY2hA9CT1g+m7Ls7SzCdARz63q+5oL0zuaywaIbmNyauSDyVy",
+	"JXma3lycP92ZEdrRIvRlTK+bYLlBsTyAentvzj2HUG/lxml/EDfOjymA+hO8E36M+iYdth/9hTKn0JLY",
+	"vBSzJ+T3Qrah4TBLtec/s1M94OxJ5qxeW2t0FuZp5syHRYxETCTLVRGxTfVAlSjILJ/ZhJVWxH/gjkQY",
+	"norEmbQvTa6+j1sC0z3p1tGmr7ktiruq0biYisEktyZvhPRrY3lKfiKNcVfhGJ2QjC7Qjc8kkcX3dWFG",
+	"J7Ywmu5CNxrPxquZ3MgW4nGbqjvwbs0xAMDTlXDGGidPU8i3r4mTiuzrhDm8TrXJObctLURiFBne8EYD",
+	"LzSNxR0U5/IElzFSN+KM0TRA40WaiZgnDMO9Q5lZFQnibKRX+Ba35wRHSxytLn6GlPdffPEay37c4qS2",
+	"9cUXnqfaKuWpx6NFhOMB+ViIogTHKOprfwf7NODoMlMjKpGj5rGkZhKco762hRmcU+MJE5YGScEPrMOk",
+	"xI2UyKlLf07IgHK1OSZPNj2LeGZNX1tYZrKUeLgB1XQLOaVF/Gr/sHdwFHsm5LI1JP1K2amCTKHu9Y5Q",
+	"7+SgyKa0VXBreC5Ic6GZDxJtQISiIs4hC7tKjYgUGJvmIjakVwxVEOfdEdokivMMyqAo11vNa1ybfT0z",
+	"vdRUhai9ZEXnVPZgsjsifoHygCnaY0z0d7xc5Qq4yXNU3xiE80ewU6H0JnrtlsDyCjez47GSuRUgaxCV",
+	"CBm3+JQSWaFjaiLoMdrVHeFpKp2EIjctniYk0gJRQjyxfQ2NRmWU2ZVmYrJGS3TdUaF6uQwRi5wt7leT",
+	"GcBSJxn9H9zLxgTMgKGqywkw9fhEZhIOe4N4AkvezBBJsa9LKEV4itPXYSJV+rZSPzqPikTVDgi3xnkq",
+	"aeEL7xqbfS3hJGPZJ54Y103sQEgFiYynIi3m45vBwCi+2ddhmB5e0Opi9qj690iAz2xOXANpBzJBKcwT",
+	"ZnLPDjj1AtzVD6DfJMJtgPKxIdQIvSDhBZEWojCTwZnCKIEXVCTHpk4OE1wWFjWOxhP8iCtHgevHs8XV",
+	"04KNMJ/u4yoJiBsQfoYpprE2OiXLG7dsy6oE1FQI/S6R05jBsFmCH1H9sDX5F18QP7z8dqIiQhznSAbl",
+	"eprC6HTQKcX9wIxGaVH4K1vSGC5AhNEWVgmTzrmzd6LOUgekBw/7+ylCKmA9RczPdCCZ2lkWxIYZeI0s",
+	"1gNLPr511xvkQSXiQhgGObdlwZ30Tu/SNY2/9zW6DZG/7iJPKYsrEAkC+Qeha9Zh+LmRtYILFG9PMVJS",
+	"277u11zCFl712lz0a5uL71EaO3y8svoMju6YAjFKhAyeTsWQOYIp29SCYURtEZUPShJe2o3VtogPeodv",
+	"dreOD3q/ebVz0NuOv/ii42rGQWqlrKpx5prf43OufFLZIjwpgd5DK58WxDSfK9i0CYtGtHOneiBO1KnU",
+	"oh6+xnDtAoNipCH1NUPEWVPhkfWfGEgscMqMBuXxBORglrTEtuOyz8xAZmKAMNk6oU/jlPe1Lx8PtT+Y",
+	"d9e/sMQ8fMbX6PquhwPta9reWimixxzhya2m7RERv5lkCUsWPK2kc8Ln8dqBrY97wKbfgX4yTHVqz5R1",
+	"7ltJn5SZOIOzpC17KtICq5U2wzV1WgWVUldXAcY8ktnQYHUWvRAR/zm/bYb+QqLFj5icva/jOesEtSEY",
+	"JOuWmyJGmkOUcYjO97DdFnUXDFttY6kdbM7DsVIJbEbp9z4qtjpR75DlWibz4SSSO7m5sGKcTegNfNKp",
+	"lH3tFXFf5yVPl0JrbrG5c2O/Gr13CGO+Jt8HPP8CpuZ+a6voS/vy9FMp/129xqcOFGzQn2Fh1dECo9iJ",
+	"vap6GboXeNPewLewir6FmavgxkAtrLUtdQ70StgIOJjV0kdRX0T5uKwassFYujOAoyCiCbe3AI2sCtm7",
+	"WcFCoY9SBatKUZw5taAldtWFsk4xIo9CQU/i7wNO6xJPU9TQOyImPXEniSMRO0VxB6zcJfmkjUjEhTyF",
+	"xzG9LxIx1zHjT6yOw39/G4s60l2XGooBg9iqZqqt0qDTvMWQe9ALmJ5KP8JIfEVmVuPuMe+9kNF5jpUB",
+	"VigoQGY1mujn0VtCZotVmRoUoi6zjHwnjc0Ktkfq7OqZMt7Ur0hrAQ2oODWiMKcKV4x6gusraPFXYOVB",
+	"8actYceSGHsrMLPLxD1v0BuL++tW0F6b/+lpbkbXee56oUwY1vQ1bg3asNd+yTnFb/jakTy96RvTsbrh",
+	"K/u0lW76Id5sN31NvbvB3NH1evVzh+l36n6ve5qpT+e2/2ApKj9CVO8AVUmy4yS41d3l+j4JKtFtMb5n",
+	"UBkwCcyKmFGlpnBNmTw9TbXMugyojSJbvSNl5ADdGpLv1026dj32tvfHcer8XFt/+uNsUzlsEJWIM5kN",
+	"xWTswBcuMGkkTrUtZJZBV186jsU14lhskCGRTclfqcuLTAtZLRNrVW/Q0cQW5NuVc1kxzocDV3kLL3Yb",
+	"U7WTHCmLfihyCpeX8FQtTomDdznojfZLSxzBL9DY/kHv5c6rl2ASPT3o9Zz7xTpSf3gOfW8b7XUR89Ol",
+	"ZY+G1WsuyfKTP79O5AN8+luRg/ozM0JUiRiKY36lOn1dbgqaMdSbTkBpEDuHe2JjbfWXArYoXPMTq0Qd",
+	"i+A22m1YgXgl2FJl9dg4N29Tyt7KskbU15Q+kBlzDmtPTsIss67j5fMEqOLo8ioTncg0m8LTxLtf31h7",
+	"3NfxQfeod/xi5+XOERiv85T7jklikyj5CQCFZmogcaBnMumI+Olvj+Hgbe3tPt159gqmP+prN6JKi1Hp",
+	"4nNqLnvgg5FcUp6BIv5Trc3Azn2kwgyamM9VGTerrn5q8pM0SZT+XMexuI5jY+3xdVQL81Jqt/PtJ1D/",
+	"wdGg99Qo1jlXoHKzfJgiD57539VCEQ0/P6RezUncS1wUK+qdKwpZ6KlYWFMRgFaxpkZQmlWvwwxR0KYz",
+	"Pvt6PXr0iML8kSiURpwM2wCtSIqtw68FxTpfHT1tfukq1E+mhUuvH8n8HMHC7DhXMrFnShV9LcdjS9Xj",
+	"z02upBaFelc0IoxeyKZVIPELlURi6+DFU+Q8EUonFAMXJJoEYZ0qiink5qKvxyp36JucXVF6QjBJgq4r",
+	"6hi5r1WuBHOuNlpiv2rm93V9IPME9J50yMKcbP8AvtJ5BC5kWhAYGk43PtzwpeMu9gJz1df47Qr4FyOD",
+	"+rWKfIRyiO5w66LjHhuYdARUjrZMNhlpy24nUBSp+AEjZZQWnWNd/UmmNqkolN7A31GrpGhWkjjkXNXX",
+	"SieNjogTopF68+bNm+bLl83t7Ybz/Yg6w6aR24Y10hj+7rS0+oXRkZDi4sxkqq/1hBzvLrpAOHfwAqmu",
+	"sainhcU+RxyuAHVXG40PDXw6Zh17GCRH0itczbqCsVQX2g9jr4taJa23jhPV137viZOpiDdjou89JUX4",
+	"zGS4P+LNGP3zVpzIwTkcheLCgCJIRVvQ6kiNDDrVFtgaxzw9UanBHueowlaNgGPPtE69dgrXVCQIvkdZ",
+	"qY3A8XacJpwO5H6hgHZf2zRRpUYsUhtOhcR6mVRL5xDDUXMLD2h00ABtGPhXbi4shTy6eHbFQGUZxapL",
+	"3vdfwQh/Af+vCf/vv8BgcyFPOC4j8zyVp0rkqpjkGN3kk0gaJ2jKStJ8P4hFfe9193D/gRUyQWXTKcdD",
+	"k48mmRSp/r0aUJhUh8IGJsk2Nvua1oZLlilPAezG3IxBJgyH1CLG0WEsBaM+qmxI4+KYNfRlaLLMXOAe",
+	"6WtvDRmrKoRNOWwhF3OC19DIgccxgBo/iCkCSv0CE5P3E3om+xq7gaJ0iG0VqiV2wNz7dmKwAgr+Lkk6",
+	"YlC3nEGSmy5buTLPfZ1ailHWJTbxwIqtA/HiafV1+g1DeiDkc5K5nJ0DOz94GT5l+/rFU0xg4/EkhpKv",
+	"pXPHYm8x3HwhbUvsoiyoSKKqWKBcNFkKaDxnsPslgiX29VEgHm2RKzmiyDaZ45RwULFP0DcsxVBdiLOJ",
+	"TnKVUNANk72KFDOoXHDeIW2mJmlEFERF738ZnnZx7CpoO9aQ0T0tRnIqLkx+3tewgo/awmJ+qRX1+F0z",
+	"UTKBtWvyj5T4MZRpNsmVi8/6LD5Yfg7SosthMCksXiTQI007H7cT1swXqcxoamhOweSk5IxMIU3GV0q+",
+	"nWI3zuC/4kbHXa1vp4ItKlGH3TgZRy54HuFW4PU1OY8yEqyl9DXGgfHeQ6hJP60Yx+SnQAbQiEsf/tpj",
+	"ET95dfhmkeW6KSRI5RwvKM5jQsvXDLm7MMO+LTRv5xpZZIb2sPdLfefzCaIlHjYvOO0OsMdSeObbiUJF",
+	"Fa6KWqcGW6Y2azhGgREIkksWtU4NrlhQcEHN79RsAYoFqMOLOuFgzqt9EPWQqg4Vu4ClzitwPuegsazT",
+	"hXmvLl/tE4bLYmVg38J/q3cSNmStU/v//q//ByF+sCaLcXdJJYj81Y35kxhFcndqNHOhRpXbNJq/SaPg",
+	"nuznfb3WXnvUXF1tttci1l6i1bV2ux390//xv/7z//Z///Cf/sM//zd/G/3wV3/3z//pX6/88N//ww9/",
+	"9XdR9MO//+sf/up/ieD/oI1aOD+z8zFnw8MSOqV5xpDfoklqbqfWZfzMa/ixLAo5OIMxbWIjsG6/6te0",
+	"soU6PW2yOtpEgPgBbASCiucfCkP/bA3s234tvrzvP3Ws0mvYw08mdvqpxNEX+NmrRlgYS7dvL0E2m715",
+	"ap1Hbfgdxak79AvBjdCQBUl9mZF6FXLBAesPrt+iPppkRYqIz/j/YkyXpSRNJ9elyBU02xFn5kKMMKUO",
+	"rm5KQDoBa4DcYwxb4OX1arvNsnLUcKwMdOnnSiQT8tJxSJf+Cn9I9VuZpQk7PymR2VwIMmBIq+CEaphI",
+	"cj2zXYqTgRYcoukEmii9DfpJg3zBpPw4KJ4knx5M9K9g+mOfZVUqZfSYmcAdGHH02nVSG930Y8GeptaF",
+	"+13aXZBrSMFtnhWBmVK61D0iMo2oi77AlaYfgx6cKbjpZgnnrvJ5ml2kEjETykJwRgvmqFNiG2rGlhOn",
+	"nuLVgpn2XdbqKt5lzgZnzYouIlGPn/WO+voSX0mM2fXmVKeWbDpQIEoPQoNz3LQRIzkep/oU9Y0Z2wdH",
+	"VPdTUTG3Gq7Uz8/xELP4igvF/obiwvQ1lwSAdjilgTv9jFPsxOwh4P7Eov7rw73dSMRb9i3hYLzkvzQ6",
+	"oK4SzQhp0VjgQXDeBe9KRwuEmZfpqVZu22F6XKJO0sKhmSZp0ddeIbfON3Mi9bl1E//D//m3//QP/2bl",
+	"h//hv/qnf/g3jcindQSgUDTUTd8PXqxNUlcTNUhHMmP/hplYCQoxm90m55Q/6CnFazRs2M3ggD2wsB5U",
+	"6QhTiAYNuZ/q866n1IphSok30bIxwXnqvdpqPj9Y2dp/vPG4r+ux0gPDaS04TQUlW5fkI6iPO/cOfr6x",
+	"yb+WpDGcoUMnpq832m2fWLiCQo43P5YopvoUdj9lPJBACoEmciVG8BhtY4rojQwlYgbskxeaDCdS/FkG",
+	"YFr9RJ9r+DNY36OT9HRiJuQ4oZIDkBoqzyl/NEQNcy4ZzJGtulg2wdbCeNmJD7nl5sKHFDEGWIeP8oE1",
+	"OpuSV8xJJ8qqnpaxSA4b8sxsewlNkoFlmwzkjV+TRQg1rpogqPzvaz4dCADA5wOTwdXIiDrL7w6efPXt",
+	"RGYs0djhgExH+DO1jBzL5AZAl6ThoTVw52DnoBdEsuOsJy+bi6qJShFqCX0/E2bY11j0RC+RtfoAhFU+",
+	"khkKtLcym/DlhXCfnjEJpCf8QlwAlFTr3T9YL+O6oN6ltrAufxVzOXGuvXUNViwKFmdQxAP79pj6dDyS",
+	"745x18e8+eurbfEyfeITfHVfy2SU6tQWeMCFVUVJNLTJBiqGJ9fX4E0uSZr5BixBDOIEN6rt6/paO2q3",
+	"242OGINJRCctEhur6yLe7755sdfdPj7a2zt+0T141sNcdFidOqXWDkyeRIwmo5U4yZU8tzjfMGeBf8UG",
+	"1PlpkJG1Fv3y0Zc04kg82ijdGDoRG1H78SMnILCVTl9Ll98Nvahg4l2SfEwywruCafWxx3X2AvU1XbJj",
+	"pcWIPVsK7XW343EJeXM2Nsn15HqLfjjuF/pnnCDoa5QEpReaK3nczQ4HDB0dfHqcCCjpyDGnQXRdTdJa",
+	"u5QvNEugl4XqV+6RfeoxPXaUT9DFm8Qk0eLy8eBPVk5pUOgbGUz44nEhdPjDmckcts+o4pcBqdTXV/pl",
+	"Wi6FIRJZeq4EuUU+e1FKZK5relFi1G07FHLgajDarzQFVKriIMKWuChITa6YrpyHX+tQuaczZU+MyZTU",
+	"zi+xLE3AK14rcEk1Qcagd4I1AHyENK7gxSP6xFyYHw2466W0O3Xu1Rhs0w8OHOA+f4CTv8hZgVWwFxJu",
+	"8ByDS1IkOdLIRN7uarh7hCnoqgYV/OSMBBAeP3kClPcL73/6HgkOyztfBLrFQ0ueAze8TRp37ZIYyXfN",
+	"E5NMm3i71jrr649WHz9+9OX7uCvC6O7VTgsMCJscDYhKYJj0uPEE9LZcHL48pLgYemvY6MB3ETsgd01E",
+	"fW041JDJVIuePs1Se4bqsujXtuCNL1bX1jeEHI9zLEJ7dbgtVtdaD9sgyA+PugdPXm09P+zXKv6Svl5r",
+	"t1mEm0lBUVpXe4hl9mlCF2VZlItvhNEPHMCFtJ2+bop466DXPeptx52A69IHfVFMeA9MjFomXJw7hSW1",
+	"2lNa5YMzCfcXXEGgh/e14HqmKYO+E8/p4gIKUY+Jd7NbxBwyg+c8dwd2Ox1hq94uwHE45jKCFHAFsrNM",
+	"W7hEDm6/hMIEiQvav+ssPOY5R9PTtLAk/nhx62DQOEScscoQghBrP9zLHLA2Pj4r2KLjgtK07Pmm5yuj",
+	"4ku0AUvxWqI3+EJ6mKet7sE2GmxCbH3V23p+jD+wT50sVKPVJmH5a0rYDGF9UivGuRqmWeYqhkPUH2gW",
+	"9boJe1WWZZw4mjSaS9wJbi4r+2GTcg4E21S2kFPrd9lMbkRL7JSe/aDmEn1YwTBRzWiJLjTLmcBNFzpY",
+	"mhJMxsdMfujmzF4a56kucDNoA4qupwpckIFa3dc+BTUtWuL14jRMaveCBMrT3/pDkIAdzeAf9A7qk0nk",
+	"NtayHNEcjEiVNCK3fV0OAPMU+xuc5IVLZaGUZRC9NCkuqaO9STX5ftwixbngzZJqz/MQstyCBVaRl6n1",
+	"wUlbgN0gtTCTAhMVeMgtFDzbr/Zf7Gx1j3pxgA5Q0kWgRw5bfq6mMZuzXgY5tAFRHv1zNeUel3ChZQOR",
+	"Q7RKVJ6CvMU77jzVScTHO6IT7M69W3sflcKWUy44KgUel/8SWiDWr6ssfYvF5CAu2LUMuyZF3LJUC1Cm",
+	"s0xlojAGm6WVqp50HCfPFEJIkIgeSEwg4Lvph//4P//wX//bhvcgBXTFVUpGy34l8hmi/PBnBsbjTgY/",
+	"06gMEo4gXGwUhyQJP90sIR2nVEQvSjDIYJXczXQh0RnRFPFB7+veweGi8ZTDmJM1m+H1lIYoHc77I+aX",
+	"zEmM0gukjRd2HQ8uoa16YMkF7ufNPdWAhs1waFXBkBF8CUaw4UopWRkHFsDD6lLCwsDkCVJKu62/82x3",
+	"7wAnwIn/RfcslyE0NkWcK2mNRqsYZnTaETIBgZPaVJ9GYAQKJLzAf7FoaiYTBctGwgIOwkCBfZmoAahk",
+	"iXsuArlDaojMBGZQeQGg3XEqELOIE3yCkRJICt9d2rjp4xSiimAIzgUCCwQhh1AY+Np+PSVpmFrMc1CJ",
+	"QOO8S7/eZbb9FdnsT3Mz2g21yU80uz3s40eCrat2wYLxvswAxSzGyv5IZ3Pgf8J57QtZwz6TDtxTvH2S",
+	"a2fjOQWxqrPowszfnYGVWzEmb8Qtdr/EAs7YHcvcqqut3DA0EpXXO8Z5UbedsGWLzujADIEXE1Hv1374",
+	"b//DD//+bwUly4jVtajdbv/wN3/dr0V93a8NzHColNhoPTwXU2ULlSdy2q9Fol/75//p3/7w3/2PP/zv",
+	"f/vD3/y1+H//y7/74a/+lv6wvrK6IX74m3/3w7/+B/GwDY/9zV8LikOC8WsIqIex4fOkr8O1aIndMqBu",
+	"5Vuk8eprxtEiRy2F7ew53RDdHYGTdZ37obtD90Nf1+PuzvF2d+fFG0r1jyNKvFoKCBBVTe7ujrPgN13J",
+	"VmClY6gT/bxX1ntxVInc2mRAVTrOCErTBmcfdHcoOI/61OkEIY7KGeOYmM+6LCenLrXYGyvd3WnCmZNF",
+	"epJhGmzR5HRDTJofmURlFEKxcEMzOgG5i/rauX9oUw3Vhes6+SjySaaaJ9KiLoKfdY5qtDS6O646sex9",
+	"1NdDmWZgl6dYkjgpIv+WNSNFY5voiQVBANtnmGrKBKB938J0cguTWYLfUZxvnJtkMlAcas/lsGiJbR/G",
+	"yJU12VunvqBtc5lLA13zBOtA52salBCiYwM3Jjlcs7SEdpsUmCiaK8xpZqAfdEnAW6gB+fMQaGKcvmtL",
+	"7bg+MlpNMazRcFYpR655umlqMJZHCl/Vc7QsjoWlkQViQS3QnPahbV+mfk/ECOVHPpKmgx1Ilhb1Hfkd",
+	"9MERbD5VF/enU4QG12HpcsBlcldfQVvW3fuphjN4I6LABUVhl9zbpHGs4K9L67++cqlxlaqkSknSQhMG",
+	"GuXapzKSd38ngr6EX/3MrLPr/T4zIDPXLXlcumeupO4IcmPKch+Q5849Y4g5OzeT07MK3qaoV4HdGwuR",
+	"3cM6pAdWjGVx1lhOjnHLgvDPfBc/Q76Lu6kKvhPmiqV44oGfGo+OPLVLqINvu/N3jVZLd3/7/gEJ3pNf",
+	"YP2aB+OlSdJh6g7TTw/05yOdpWfo776Xg3RzRhfcY5fTuSB5rUMnHqYqw/IHZmrpkSPcFXeqUSTUu4Ea",
+	"O6teO6geLvelsF8FAwdTVa3SiYh/9w3WxRMaKpUOIJhtcEHPxCip6m/BbepgD+/nKr1vYJy+ltB1jjh0",
+	"hBTa6KYHxAnCpmwFzoLhXI5409e3hby52gPSWM4lcxeaxqeAOfPpi/ifPUrMj4t05kdmnjuymk8AI+YK",
+	"RfFOQWDArlthmx5d+be/aRcGAZ7mZoQJKIw0zXQMJKBTLZiDIaARQ1jyQhapLdKBbYkt6hyRmVXxZ0oa",
+	"A5fm29fdSlLHTP7JKcXTK/kmZypXEQOVhBcbZxyIugxvFpllN7heGh2ulphPzKEcpdLt+bC9LuomX+SR",
+	"N86hT21GCy6oMrmeazKqSU8BVELXXdAqcTOANQ8+0Z5u3wo9Zl0lqQdywWwfbQslkwZ91hqXxoB/hIex",
+	"uomw1y2N/EIGEXVR54WkSVyM7EZPuPv141xXnynjT3+MwnzL7a6qmv1BTPz3l81Dk6uBtMtds9tyKk6m",
+	"KJ2IkAFjQnX4f6uX4YU7kyFO5BQLoKacajrOze+pJlHppGmGTWiKRbNH58S4TpglarLERsSklUjQ/8tm",
+	"wNbBjEoujDKIGT42KQd+C581yxl1p0acqMxciO9Ublp9/RK/dqaypMNWGmdVnYB9QhClaJ282Ovuxr6t",
+	"unTptK73VN+nTkDMpb5o9yTNMhuhNSE1p2HNPwUiIplgvQ9M+Wq1WZz14CeP2+M6QxAzruNIM+WChmB5",
+	"mLFCTnv3PrI10FhnrrkG/S3hPvjJ3aTJJ7IU+Cuy4mPt3oUO14DTBR3exwMrPPlROJLCFDIL++GacHuA",
+	"ut/q6/35lRb12JpJjnx0dEHRP3cSX4PmYMemSASFe7fR4ey8rVcHBzu7z2LfzE4SdxzpV4CPNm10aNRB",
+	"eSJayTOPuWNwkeqE1I/yQsf/wVtPEgY+IiIkrj7VTVMjcmjvhKHxVkU+U88BC0WuZYeX29Vhz/BwGYs4",
+	"Vr83J1RGyiWllHtOlf1VbwArGESTJa2I93u72zQ5CybEEbFZBgFGKij+piNoyRV/DnGBZqeKVaVJYfaN",
+	"LWIEsOI+0D4oR0SphHD+jp/svHixYLmCrPeGO7vI7OU2EufEcHXHYDrIqqjAeAIxPfRCWSrHK86kFm1R",
+	"h7mAc7Ql8+TQtWnj4FiRvMESxvKj0BgdEmSncchrAaaLsFk6UEGBJlOC4YGgiLiL1ZUZ+2M5pSxKThCn",
+	"HTahQnWYZ5Ay5XJLW1SeYE0XnploHLRfdzrqoZuojKhoxnnGSazzR4IEo0B4TFXR8NpquI0IdjCZDNgb",
+	"5GQmSUXGO+S0CpYd7gvB3qS9QAJ4bhuwYC03AtYe44yXG4H++sDi017cinp8qooXRupD/iVuMM5k5VBH",
+	"/hRusiR3qMGVlcEhBLQQsM0mWUa97/12v7d11Ns+3tnd2nvZWzQQgkjkpAorptPpdDSKhGqdtsRae+3R",
+	"qqPunGFRQ14IlM9hC7jTT9Rpqu3saMwM/dYMZ1sUDgJHILqOwsODeXhgi0pPvCvT0fa5CnKWfjQXpZSZ",
+	"nQMvePE0V4UVn2OCAwgBIjyKpbcBeO84mErcnl4wF7OydJMy5wk/kdJzSdGZPSbY+b3d3tHOy97xk1fb",
+	"z3pHC8Yww86HphkJHap6hv048wwhSPKYsAId6Qr9+bJuJqwRQ+mxKEmRaTcYrwVmTWdTl4JlRa5GMsWr",
+	"H9O56jQqZqPE5WZsGWwtJa5FpCUsPb4EqDnMjMnr2P8VbKzh1bGy0Bu/lqDwK6FsyhICEnx2MvKFAIWp",
+	"TM3m7L7bdA5oVclH45u2LL7GrCGvQrhiEy2LSS6zkoax2ngjcA6goxpFMFffBApJAFVv8qoaCFKxvOIG",
+	"Z2DEwENutcaTfHAmHd49yD5MJuOKcVAwiVZQG1Z6QQ1t9XVMamzsCr1cdlWo4pZ6FRHp4jmjAnrCeYAb",
+	"qNESMW6SP1e5idkrjwuH32vC96qFY6Vm7bTFU6Os22lR2Q2mTJsEmwD1XX4LpQ8rQa5Mge8nbsslmPn5",
+	"wKbxoIGZ3kMJ4Et1qHhBDgq4l9SpyvHacwpxjtuKPfXMZC9yNc6VVRp1H19uvibieUIGrzimRcsZLXwN",
+	"I2/a47WISgdAkXN4sCEegsM+wFeXBEyfOmvrinpznw+Dex7nmt8UAzjaYOpwbh7pEKLuO+m43dbbCJbn",
+	"serW20vK0uXULi5Khzc8cF6qi/W1WlQbyXfpaDKqdR6vRbVRqukfq752ndfmWph6t3ek+In8REjVfjbs",
+	"aANpz5pDOL1+R7KiSjiNZ0qGLCrevXCTBLMbUKCl+q2yxcrY5MXQZKlZ6sbYV7lAjumO+HYidZEWJGoj",
+	"kL+pPm3KtyqXSKJqCwSssGdwu9Td080LlZ6eYbXhyWQqhirQ4PuaLxB4GaGFGHiX6oBKSllHiDrIjAUl",
+	"yaALAm0/GEfpJq271mB2L5B0OLXY4QZi0xKIDhI2F6KO4twSqu04NwOE5hqlekJKxFAp/hfa1eFAuXWR",
+	"Fn1tDbYeaG5UpkmALV68I9ws4vdwiZ6fzz/9kR6l2rryCeomwbLlTLuMaxHkC9M3UkvAQAkxxVoypzCL",
+	"2RpRj+mP3WILTMdGS1C0F7OX+xrhUsQEkXBc3Rx85YEN6uVmiWzq8sJ5tmApELE4M9Yq2wgISOHW6WtG",
+	"AOPcblQWrJAJOpn917wycQK3vi9BrD8/eN0g1WLx1bDvt/B9ZjD6j9xD+uIHx8H8UQnPcH3L5Fs49c1S",
+	"et2k8OYWYhIPGfR6mCt7tryaputqSehU+ojUkOu1WTyM83RQWp5JaotUDwpiG1qA8EbHo6/rDoxqg3Mq",
+	"mDua3bsOiYMrKxrsujA5W5Wsc1F0ibHhfQ8ToywW0KCNyAXmskCESISNQg+kETaDv1IyjXfDzYs7r5im",
+	"WsRDjHGDavfai62g6sT3oR7/5tXeUe+4u79z/OrgRSwm2oL1WS09eNhe72t68nCOukgsZC7qiBz+hcac",
+	"oUAkXAkgxJyfnN9DrEqQRRzlZMh8+jq6+VyNDME4Snue6tNGSxyh8a6NODHJQkl1QHvnN7iT7lNU4Rf4",
+	"az8BafXRCgFwAmlP2zsSPRxfWrh3L5E+tCWXamhH87LCx5dmmU+Q8GMZq+ghfece9yZ+AT71eWO+FwOj",
+	"dSs1syv598Vb8hLaRFIqZ8OGCFZDBfwtEcMujiu8NDOXXFnqZ3JMyHh+8Fu6adDTIa2I2+2Hj9fbMcMF",
+	"FOngXOWNVoWUGHV+hOiISpzRefrBvo53dr/uHR6FYcUK27v3a4fMwZGn5+C/gfEtNtptJl3WqmhemLw4",
+	"6+siV9rDbVJBHjdHo+cAhfWwPzj3rTBFkh0CaK88P3i9yUYKIXrzVYMoa9ynEncjV8KemQtN5xh0+hCS",
+	"I4RadhNzYTRr1ssxC/D4faoYBdi5j8TARxNzt9mQ0c8OpOAzBd8ngmrQTRIhSSDd8I64dVLNXcMXVFSf",
+	"KwvbqErIls6EknmdrCICv+cs/ETZ5UVpt5SRP4KitA91rH92tWn3fNKuKEe72UbF7X2tspvQDYjFN0yI",
+	"kE8y4iTBEpHUaCalI+hHOl5YKrO8HOMuztinoIC0P2kF5PvPAuaTqLH4WOm1mHX/caXTkludhMT1HBr0",
+	"bCS0wtA9/nMxyys7VxkrrxEJgw3KLMMSPaRDgTH3dT3G/9hJ4k0xZzSS/hDYjI2W2Jeny90mRzSam4oz",
+	"fA3P/dM0K1Re+z668h3ox3WeO0y/U/dbIoy9p+58Gkn5H0z4/Pi8RYXboDMSgH9/Lwnw/SVepZMJJkxZ",
+	"Rdr3Ai9O6TRxsdBY1ClBdnWN8VbR4/HIsQjZCJNN+xqzTTkIHGNAhXPNh0rFou6SOdrEPeM4iIjrzhIs",
+	"rNNuWGchJCeyuhHfkoDP8oTSupRe5lR1MJ7MoZuoEL9pJM9V6C8K2E4L4sFxCfcBQ8hu71n3aOfr3vFX",
+	"ey84209m1nBA/MI4BDMrcjlQncDuQUjMwbkr7SF6kwUDbCz3EuHR/lS9RNi5j+Qloon57CX67CX6SXiJ",
+	"DlBsOZl1N9dDG6+HGel13ZLae/Ih0Tiu9CEdqCFi26PDaIkU9glJTpiTjD81pVQvs7zhEspUQTWxJ5Mp",
+	"3lmFkFzlgNciRpEvgUi6pSz+7I36GXujPtpxvlNHFe78azuqcHDeUdUS1z7MpA+lnHLDipIZEnMlqVR1",
+	"g2BtJwbrPCi8XrJDoL5HqejIaEDWJD7XCFVAOacALveP3cWp/xRUr/YnrXp99o999o99uvJyVpnRqsDE",
+	"hBXMS1jqO9tVYHjmxZlLU1A68ZmGbH1jzl5M5aixK0utT3RaiPjl3u7RVwwgxTZ0BLY4Gqm2geRV8YVS",
+	"5zYW+D/uxde93vM44t8wAfil0YnEQqXDicbSuNV1185s/SIXRBWKITdcda+L2jH7+XJEZUz7xhyJgh9+",
+	"YNmyTq1r2XC1TV9z+ZKroKK6OPx7S3StVYXtUMY+0j/6WnGc0jT3xTOLy8NxBNXq8FS5wl9X3BP5atFK",
+	"QetI6onMmmUOePBtziwpvpbZRMVRX1MGTPkI5XsOzm2QH15JWknzIG1Fl4VGf/pjuTEoq4dSOvt6ht9F",
+	"1F1+ubsBc0UlwYhs7kqwPWIMxolknkScR49Fvkb6YRHbOvS0UPnItsSLVJ6kWVqkClcgD+r3tCnEVHHp",
+	"cYkh4DVv/mYjwi+41errcZ7qQTqWWVDTR9QsaV6Ws4bTUXdJnq6ikUtlqTqhUZa00qj62g23JfarkK5U",
+	"J+eKKVuCUuw869F8urvjly7x1xflvO+q4jUc8iOUBTdVFNzbr3RaXMeb7J5/iZLiJm+8Bmlwv47o6lR8",
+	"rmr6gDjGLldOFLwNPScG31X3VbxkBvlKrgYqHRfLc/EPlWae/XQkT5Wol3T7hCUZI9dyR+zvPovEr/d7",
+	"zyLxbOdpJF6rk/1IPHm5H4mjnadPQf7tbz+NHBV0XxPfdUNwjf/e1oG/kQJCRobszzL0D59qLDwisiS8",
+	"JSTBi/d1vWQMwwS+CK+rBsL2002aFo5Lap4XwTGvOcD+qbNeRpsixi/4YvqShDuEhHKaAXGHY5yf2CJR",
+	"DkGznkoDa6mIS0N0MdN9Bvaq9GKvrgtphTVGE66VRXIpmatEZEqfFmf+2m319cP2uoj3tg5m0/lLM8vN",
+	"L0MHwJSfq+kmAnLFh72Dr3e2esevdrtfd3dedJ+86MV9XV+AEFk2GC6ar3HwxQGu2kCjisFE0vJUYb0a",
+	"Vn1DL5DTLbViCJq3H7ovGogdDwKzjtA2REzSBTvnarwyeNqTjsBs3ZJ1pFymRYwjSJR314wjC+sh8FB8",
+	"pw74IN+CsPl6NwR/4OOQLvPHke9iCRnEjHjwmADEPhBKgc9kyj8lpgle9ZJk1CEk8XG4lGkiNERnOZJX",
+	"2w/ba6sbG9enofDQZ/NCeNH9++0kHZw3HTrbMlN0L7DwluVO/AZa+gAMFP470/uqPvkR5gXgMi4gn6gu",
+	"72IKiuVR/0KNxhnm52CRxxClumY60JaD40Y7ByE1pE6wsM5o15VISMGwrGKoJJIe1aV4etDrufoU6xCX",
+	"5CnX6m2AJjAL5hojkhbyLIfgVWBFSnhXnKiBQbIorZYHxMvN86lGxcsefqTQeDBFC84WTWPyOUj+SSBU",
+	"fw6PX88/jJsWERacmJzeTEjeB+z0XcfIK8NYECNfFJR+H3n4EyTv+flFmO/6RNx3LLncsDclHFkeo72z",
+	"Q/DJaAPtD6QNfGaY+BysvS3xw0e+jG8UsfXohstN5CdTF+TEKOwyK/mgbOl+XVX0lc8msjeRqyDMVTM5",
+	"WN+b2chxIok/CaEH11fBRrVncNYc/uzEqirKtajTpUQ+2gdWxFq9K7aRL8OemQvL6AXocC0wUjtEiCCj",
+	"kcgqtJ0J28FhCa3NjxG9yIjoWcfUKXiZfEXHvd9u9XrbZFg7E52apdiuTEapTm2Ry8LkVpzJt0irgW5r",
+	"9IR/8cU+oV63vvhCvEb2iQDTOkU3QD1IPkD2CnFmJnk2RXBuKu+xc/DiiND9xRccLP7iC0fh6nIKgmcf",
+	"MMR4qkV3f//4aOdl78/3dnuNAKFzHr27SpDukSUSAfv71OTTyAO9jdTIECoteh58zAF/Ty2FBxot8SLF",
+	"vDCMcofU5Qh0XkCLaREArWrjQtyOhyUqOVgioX3mh+Ft5Pi4lRicqcH5nIvegeQS0n28v3d4JK7kn4kb",
+	"EZKHUMCE667TAjaZVhdzqOVwAqzzX1uu2QpR4TG/QA4LDiMhNic6ariOq+P+I0CHjzwYftASfQmjPqlL",
+	"0p3kjZbA4MtAZkon0h0wetidAYPvq3y290HQJJ9oOmOwB+u5QiFrI5ErQixER5MPuxBaiBWJudCwQQZn",
+	"lP/hgnUhyiEnv4xSa2GQ5YA8kSQ0QtDLrsNhtktJJI6O5AsTZmuYLAGhMtu29XkGDDg/n7jAwPfFWWrF",
+	"hcNz9uEpbcQwVy7qVw/ES3noaQMQHQ6Dmc8KGteLOX8fIh9jq/DijKR5UOmkkJijU5cik2MYZvXpB3bB",
+	"d0/U1PCE4UdoGOdKjR0ofycMasKVqph63mgV7M5Lymj8dfqpOg19Bz+Sz7CcoM8uwx8Du9DP1gE4cyvc",
+	"QAW8LE306+6Lne1uaENEtQWa1sdyDJZDu7JyZqfg+9SlzY1Mrlqi54Q8Y5ePZKJ8Post4Bp3qX3I+FEY",
+	"U1KOeeUCyVhRu9MzpAaXlM28h+z97KD8CTgo7/zE3reH0m/YmzooN0Om49KQKgFaEcCOyIqTtGDyC1Z/",
+	"HdvJBSit2uTCnqdjDIZ2/B+J2iBQS8+kVw5T0HC1EnWCAhdk2FJ5mwOuC/VttE/xh4YjCqY/+9Reapee",
+	"ZiYMtpa1GJp8EFhToIjnoDorsl8qfSiMkMzfEzL7oDYb9qj8oWpMeGTd0n4E6waTmcTRJMck4hkyJluY",
+	"sSd12hQFP5USDwYCmgfWkLfXlxlDRBfHpG7FmSOHxE/Nau9LvdR3JQg/Fe2z/WG0zx+Ti/qzw/leHc4f",
+	"/SqZV8ywNmN54rMDw2PQu0pKJrNc1bn8IsIEmsj5sDD3xifh+PqUqK/LWQCxXUkcikg+ZVNPDmyGnplQ",
+	"F2fRLGET0U329SImrvA1dKdhLRYTJFLirZN9PA+J9y2QY7Cv06KUsIkZTJCKKCXLHcckBzBTjJGcWsLz",
+	"6Ijlc0KMuugCQAehn5hyd5TUyHWejnLc0SzVl21ENIe+4ZZ4OTOJBNbByOqeT84vpPP+hLRlpbuqrx2P",
+	"mcMoOZEDZvWFudmcWxNyflBNDOx8O99pzCpP+VsII+9n16Ouu3d26JVY1C/ytCiUdk4p6MdkbMVA5nmq",
+	"EspUb4hMybdcyhsAsqMXqdqLiGmS+QVncaiMEin72vcpk4gs09VTTPCewHyaLGPtiet75OC8QiBHpFHa",
+	"s2xJ29fU85Z46h1eoPaQ32o8JsqrykxAt6+xmaIlG2nmdPlTlc+tSAga09dx7+X+0ZvjJ92t56/2Y1FP",
+	"HQQNEoGRNVWSQWOue/yH7xECa0qlAeUwRqm1eNrh6NOVLMY5aBgF0k7Fc9ZrjERiuRoqJtU0ZeZdcA59",
+	"in2ihqmG5RS5GpODF56GH+zkpOm86shOYpUYS9zunMAnRWHGzUy9VZn3v3uAT3TUB7SRqElK7ZZ8UsCo",
+	"0OnOPKER4jMgl5wZgj7NAqlsOUc3Pf+LHgWtEPTmyCmxrqezYi21BGftHqesSOVpuj23jSsKi3npkTMN",
+	"yXSQ67a4MEHJICfr08LPL4Yj1SK2MZUloh57d/7q2gptz7hBVvqU8ihhZj1tQ18HmZrs7YSd7jkuabTQ",
+	"K19/yKVyFla95C6jnUe1+IRH5KTpyLzFskxXSY8NgyIeIHQj65sXhAFH+pEvWaiWc4KO7J7HkBM8iLUq",
+	"IzkVJ4rrMB9tiJfpkw4SZgxkwvy0JxM79Zfk6sPSUU1hB3mCHBEPH0btdtv/0Qy5zX+1Kp6nTwI2jpEa",
+	"GRIBeOxAjqSn2lf7NcQQmRRxYnKDJNHCwlYPD+WvD/d2hVfu2bSDGVuFEXBsTXTdoHGYFyY/7+uhycWj",
+	"ti/RqMfvmo4dpMk/xo0gXODEycP2+iZ/3H/Xii9bff2Vkm+n2NAZ/Ffc6OC1iv9woFSiTkI+cj2KxNbh",
+	"1yIdgXbHYszkRSRYo+lrwkkxukFhFgRJwctprHL3FAoG7HNASPdYxE9eHb5ZVJ2yiQjrKgdzVxLpJnnz",
+	"zZC7C3MUDnlBI4sLV3BQT3CMtfsxjrjxD24S4cgOlJ1kCxMAtjx6/fxJ+1ya8p6lKU8mdvpR61HQubTQ",
+	"XGBmoRO35Z0FxD8sr0yZlTa1zqM2/I4R8KY5+b0aFM5GqnVqoQKD7+NBpY2/qNDl0S9X219++WjjMjd7",
+	"pc2S+h/ExiLryhaysCulunYpLx6SRxA1s3ue5irQYOA3jRR1EVXbxaCAo4cqLkws6ogr4xAAyhDvavTl",
+	"epvoYsO8BKlP1QPrdAu4VFiJWVIpvsVayyGMq3ZztGhZ2Kf/P3v/ut02juWNw7eC5S+R1lCKc+qn217z",
+	"QXGclLvjw9hOVWo9elYIiZDEMQWwCdCOeqav472g98b+C3tvgKBMyrIdx3aVPsx0RSZx4sY+798u1Hwt",
+	"0FH78Ll62HLv+n6eN/bon6NM/MylqGirxVY6NQhmJOiApcD9e7B2bni7yUBvvdoHZGnSzYJbJoXvtAKv",
+	"74Ju0soACFyiiQ1YzRitmReaxZhQFDsGQM2rZ2mWFEK+0Lssdifmei+zscoyMTaaldIN/q8KZiTyqSB+",
+	"Emg27hTZPBe8cDXZsbqSMdmEdj+A1zITDeyFdaC+2Bn6YQKH60TT7Q/lsTU1r0OfkAZXmS8Qhuizc2wF",
+	"iU2XwXQo574HpXsZnBjQvZd6VUusHm+SVPDHHdLk4B9nhhfmA1/ELHERBWirmQlyXLG5nXBhT2WB+id4",
+	"j+xRAHLO3BkoCZgPoCv7P3ovPg7VSdh/slc7RBJhxlE3aq3NbuHc5BC6G+N+Dzbq74KvBSuNT8OED8u9",
+	"a3vaMO9nxbzBPgZa/snsGudapYbxacC1lvg2NBwH37Kz1u+mhGEIFZwlyOGvFBr25HsooXu/Nf13WYwr",
+	"IUBqWk7s+AW5bjChDj3ehk+nxC4XEHhs4QnnfPpHUeT8VjZs4LnpcPa+PaL6ZkX13bS3EATv1euazgD8",
+	"LbZDx6yjhag0vWxRZVlrKGq/Qhhfp4iQ/kTj2iFabu/vsPB7XGCU5w95K8Mlbi7m85PPoMaOFj9ZTq+U",
+	"0PVuLlZippJpdAUnomjtqsIfttrpnE83jWjv31oEv5IjM/jfW3efleIKZEqqGfggEyh76rMjxAcpBCtl",
+	"+s8SwwEUHu683f4bi132a7yqnQV/shn45/yxcu99qtIm6/5+2Myb5PsHTr43cH3XYDAtQYCHzZK363lZ",
+	"CJBk7RlZJ6XRVE+ERVVWChLyMXmFMEUAJSLADSY1xKKm3kkUVvZ9ypqDlTCkF6YPkccJM9yKj/35mlD8",
+	"eRIniR5uoRms3Wms8fLd3NaFmjPMBCgZ4NxFrwu6W7C9OqSjQSFrey8WPt10Ytl0YrlNJ5Z7yq4H77HC",
+	"V9abuAIuezmqFil8CogDviZCckDIxVw/1/8EXEShvIKykUpYhbr7ij4o/OnVLdxWZ99+aJ190wHlR9TE",
+	"booi1pLteMkfgrEtKeq3LovwseW12wq71GvqLFz1FKZun/S7z33FNr1stGC85jqm/E1yHkPIB34ngGw/",
+	"pStr0D66vQCDACCereqxA0DvYppKvRSqfqFdRj8gR0AdGvTlWGBmKvrhKeyNoS1YRxXbInTw5QDXm7/8",
+	"BcNbu9iJg0mRWgYeucAUHZNl8DOeTVjO04J1aK8+7R/3G7m5/e9GxbhOZU/oAiHqCW8jxV6nQaKy5+Ir",
+	"Oi3TN76tVFg3Ek4x8JsfXDeWdq6eXV9nOOIn1Nr5eXZc9oTquaT/7XZoUYdgvvhEIbBf4J79BvnxB4kL",
+	"Y/t/R9irrsZ81JVknWu9zqEWwdV6eEyjqvM5cJEknUBRhwE4qG6fHRjMyceux4i8lKXyAppSpLVgO5Vd",
+	"aSPyHcZlPRju9+QqfYl7VNhK9g0XS296wfI3fJz2XPU98olmiNFEGmzsvsJBEkMJwQKKEOhlrGN4UXUv",
+	"gjVgxhT5aSq2HUEpCUbxEZ3J1bEVPvZI/TxccUlRRRItQ4UalFGaZSznizmVt/CqwgI+NWcjLi/coVAq",
+	"ErzpNq6VA5HCX15o344qxTSv5S5V2IsJKjFwodo3rnJLqSQk1p+xjut5tOO7ZqkrrD2GltvUExH9WHBu",
+	"I3uw29E1WgE3Vyp5sQjIgVIfJg2E0JEqANlaKhWZi7nqUucm5fstpbL+CfRu7T1P46mxK7LrR3RQSxTv",
+	"BZY5VquswLiogkQkKQBSFb62xcwKVU5nAYlUhRNLc4NuUS2gKuVD4oZ2k9BOC0tczJViOk3QgzHXIrPc",
+	"YIy966CwK5zaT1LNvrLPNzz8hFt9w/oer9s3Hs8mTrJBJ3ra3bvxzo+EuRJQZ+hL8tZXP+5sqP3wiIpb",
+	"542eXVfnXmN8YMRgNl9QaOiQGSeC2PPKjtt35Iob5KA/RvNs9/l/+M25wXfb3ERHLhM3ZLom2pc7X6ka",
+	"mbtObqso/ZMw9yDzIyVFK6lv/xT5e0+f55s1L8KhStJJ6i7PU76nz+qyfcL2Ow910+7Uax6NwluCb4Hx",
+	"MK4p0zEz/IKUdTQ9QVXXKJN8SYuaCnSzXQiRk/8rLey9hug/AXqpgm2DdRKzIghj+ru9i0gCZHRBi1lq",
+	"yXvFsSevh0u24obtKemMDbcsNalwUcAyKgThnSbwhwqZF1wHK3vW/wi5+UTMiGfBxjaqwx8HZurR9I7V",
+	"+rdD/Ybcpnvx1Ebf5p4DIOce2tPNv1M5umoussBH1Us4YsLnhcqVRohw3xc8pqeg9q/jEaGW/lpzorq/",
+	"R1WaPzhoMhhcG24ErEEbuyJ1JRIHEAiYQKUggMCPdjKprux6rtki3kNV8zIG27L/i4zezwis254UuKaC",
+	"AkvPtx0/J0AkqJSsFpxqB/zIU8Kt2UF/3fWhdIU2BaffAflQBfK9L2+0YDNo3qf5outxFse+I3A1PaBs",
+	"ud1Z0eQ/2EQVUb357FJywLXD0caejqOWDoHEpgbaHCwT0Yvg2LmUyrCRCLZsdzZawP+sDX8PfQohRtaS",
+	"ztCcioxvB0LyUQTOeWAqR9VBPH1D9Ge5kR4r25VQjys2eI3x/QRXToM0cH6ktWLqDgcKQyVpEVR5RAEo",
+	"EkLxXAoWEweMkdcvRyl8SKK6sBRhwfhF/U/O30/2r7v2nXypr0EYsKGZum3x5t+8F+3BbitO8cQ67jyz",
+	"IigIuTriQwcgidbg0jhKvsWVWVUCtbqahSJXywUtq/vwuB24QkUAl/jRHXgANQ0vt6uN7rwiPLTxjBd8",
+	"bLW3HZak09ToiGXCGMiS0Tl3uspskc+E1IDMRrhsQo6LRW4Ace2z4hLtY82mytu6OyzOFJcDDOFG+K9T",
+	"boT770NhZirx/4KqTMpjsT8AkAPC0fEs8wnz8A+0l6Pq4RNkmjGTQiRojfdZTMbvrzwrRYxxScI2BF0o",
+	"nnNZ8sz+Ga4yPGLtQ/QfTyVsFezgqxQQdwYs3hucfvChyjlfYKwZeFCqdQmMsdKExotxJnZY7H+x2mlU",
+	"11VhE9fU0+AkWcfu2cwKAcFma+fvBnF86lASJNekphthsBAUZFpzJ3gifllbUbXJbr9hLan2iZ7LRQmO",
+	"iMPihWrG5QSEaGnZkI9AD9e3EL9cXgUofC4sbmcDtZki4V7bQxyT5i3bCxZ3Afh8JHwot/N2+29ddgWt",
+	"qVKMKrfHUHE1TzWCiqt7pPgpHc0mehqovX+YYOjTEf6+UOzKXcV7SPw7dGa5SzS0QaWIbhEipY3V6s7K",
+	"NcrOHG9urTzb9Y8EULABMHQhMkgBwqcr3/B83ZI1jxRb5ZjVnOSV96Ktki1UyTfFbI8RNHrORWnX0yLu",
+	"wiRurkxzN/SmFIa6AuNM1FKLFt8SK2UmtGbxXF2KcwUwz6JSxmiw2q2LrHKPyPk1u7jekO8aqn8X8yId",
+	"ZhngeFfY+X122v4qIlE0gD9TqjiuPFOI2J66ZVcNo9BLEAJ4w1ow201V2pzLD7RKXaiw+lMlZRCcj2mC",
+	"+ZSda+pst/2wXb/M68PUj7w9neSOCuIhnNI6KeF/xLSTZ1C+89h5Kg+p7azZce6uKS3nM+EuaN0fSF6b",
+	"loyVu5paPytfpd3e2WSr/BjF43kZJpjl8kPuacNdvME3easrQpLw7skvOEAt9aVTtaVTMArP6LVUs3Em",
+	"eAFdh/es4u9Lixe5cHCKpmISruewKzi2j73Qtf7D7U7S9oSVO/OTh01XuYPP5hnwsE2qyp/WQeNTXB7J",
+	"QXO7hJjodsh3oaH3MlNc9uxVSspMtIZMXaMvNHDQvvHZKdTMHRwrYdSjw5meWVJwNcelJqzwjGtDaSfw",
+	"7YTG7vkzS2uJh7CkijlVGm04RkRdnJWbIBbz8tVr7Kdmb4dIsOgXu9sAS1ayP5Tx/n99GXz+djL4/XD/",
+	"6DwOElagPBzrmLCrPcJi12MyEGzRVLoGr9GZsTm1yrc/jri8sGw+nZaF6O4yN+npwdHewcngc8wKUZ84",
+	"L1I5TnOeBXPvsvj9l8+f990qU3dGYE265JKrmcrC932iNZxu9aWwJGvpRxJ7KBrh3OzpFmLOUwmhb9pl",
+	"NTzPruxaAOzcqFpcDIJKgXZsbWb7Z2YE5Emthnv6JMxnSzSOBh9QVNTmeSJQoRtFtIkBW5KFq4L5U+6u",
+	"gZcGSOuZ6agrebAPY67OWaEswOppNsKYLQRoWWdVgLbrISPAkb7bgrjg1F5KfeGQRmg5gxWHkcdi6HoH",
+	"e7gaBKUCH5kv65qJ+VJaHzwAWBHxUvjWY7VbyZFw3/5Y+GbHQiZsLrhckiLojleXlsmETRgwzbHqq8kX",
+	"QWp4XojLVJU62OKCdfBYur5A1aVSVg/Yw/pPFtOPH6z88eXlSSmc0IJjXoqRw9zXRvSiAHbZs3ssygwS",
+	"fA6M3amYV23qiAaud6sA/6k9+oQvNJStu+QiMk7svCjldqF/4aSUCVg8lJ/kcNwr32E9HO4SuCCDwgVn",
+	"nCuExKcrt6bupkk5FktJoSw1bMKzzAq13bAQ0MoM8gFjBidnY65njCeXkO7ktoHF2K5/EIRwKqcry8ti",
+	"POOYUXXkQLLz0mormVJFh9b5kh11od6asLXtFo4CUo4QsgQABpxUhQwFowlyhbZQNS7xotO5n+mewRQ6",
+	"S7Gw3R63EXMCPQlWvsP+BzNbIqYm/44rLcO+Sd5pvzldzn2zT6MYdtJzOWOuX1/1NCT+8iueGsyr0Ex8",
+	"p2Lswm5m6XvG7lGrW+1ALgnyCTq87YjuG3yPbfI4p6jBObp0rfhWZbJVRIFDVETd4ZCQh9qJT3izjMrw",
+	"LHZ9VOwxEMnAJXlBK9RV3T+qbUjs2vITepOW1b2ecuxOwr6XGpfvhJ/NMUC7oYDv2ftB6dYLFxZxmcX2",
+	"/RqF4geFBJU0qZJ11sxrRo7WxEiMoCxmqK9DCIeQN/ML77HwY6sssRKh2j/RLA9+oo6ZdkC72G2mCgbh",
+	"HIosEI68FLBVQiEAGq9RnCM0qYw982VMDxcEKpZya0LVkV3TMflykhLrhKk7US01xwdzalInjKNUWTZp",
+	"ElcSEu0ay/abHoWH2nIx93iRnFXC/Zr+cF3GC15kKSA4hV/WKARd6ngB3N+KtlL70j9LAQ2+JZ+LrZ0t",
+	"u5ytKFCHJ6qYc7O1s2UHsuqSNch3trShNvJR0yoybu6xBqNutYKH7bwWfIAbE1Y3Wv8T0PoDpgVSz/K9",
+	"QM23/3zySn4yT+XLREx4mZneGn0ZYd/YNBnumMuNHat84XQF6ET7Acfc80PGEUIZmStFraVNIUQbP7r2",
+	"+tZP6Hp4XgjxWB0LPqpilCaJkM8wbGqJgmioAoayXze4DQ00Vr8aQIrtOF12jlkqCl6MZwswO7CnDIZI",
+	"3BeMqWd8a0Zpna4WD5To5IZ/pNxQv7tV2aFPEJy0fgc2GVdrpGUuX7vb37jbRgL2Buf7n45Pf//2y8H+",
+	"6eB075ffmwMBgTe/RcjcmGE50CymZwI5siJ9sVlqbBIZNxfxoVMfl+5hWiuOut9NvMPFujkx8pq4bmqs",
+	"XRX1BtUb29ZMXWYBcbfPDlEVfGF1Qde8FozcyUSMsXapJYuvSShv7s6zSph7ynKoJVHuN+cSrlN9S+Dv",
+	"Rhrd/inq2xNtEfinInpMPXswir8/4NISra5KPYPopTemSkgmWcOYwqyTJ2xMbW7jRn27TfbU87GjyOPW",
+	"3rKbT0VyLYb+z9hn/4jenKcZlDbzuWCdMdeil0otpE5NeikAucTwVOpun51ghwSWzvmUdLpMTAxTpek3",
+	"Ou5IC7x14uftMPqvxwLEd4DvnqQS8LTrm2zz//+z5v6f8++fhZya2dbO6+3tn+v+x2NrbQsgBcv5FILF",
+	"9P2fAeN5hp0F5p563e13vzQ6Kxtv5s3Wl77ePACehdKvgayDTDgrjKCYsKbLvuJwJgCREA2zs/3PH78N",
+	"PhweHH3b+2Vw9Gk/7vZbbK5DF4lYw9RC428j6p6MtUUQJ5DqAFgVliYSbviahLtKVl2joXaz6pZFd7Cg",
+	"hvBTeG9e5hmXt4fDC8ZuUXTPhNGID6MKj+yCPXkUE9/ztFiwTi6KObeDU6JWJnjhMjhGfjRCXxnKTl6o",
+	"pBybiPHSqF4hpLjq9tk+JINoobV9+HqfNldpYbeKOV/WCpXiuxlKUqD77AhqvJmSgjiEu+7tN71BTz8T",
+	"JJBP7LE+jH5uh34k3Xxg6Yc4WQseG577hnc9azX9DCxuLzBzJOafxulWsKtCYS3Cj2ZX6/IQO3+dh7D7",
+	"sJB2BnKqKOH9AaIpKhMbBrJhIA8ZL8Uk0oCHFEjPT4GHaMNNqR9E6Sl1bs16JZmQiSuiaeYqmAg9gcon",
+	"VCgzNU2l/sF85Aw3+zCcBAff8JINL3lIZQQuFfQnKwQfm/SSB0bZ4/EULYxJ5VS/1OlUlnlPSLv4pNVR",
+	"+NsM4Q7t470yh5ZzuZCQphdPhTmDYfZxlDhs6mYUchIIwTbEyuAm1F5/yHBZfaKWm6evUjOebdL4bsxp",
+	"JWLA8wqI2VFXa9ZeY3QJSzchAcB3pp2owlVzCvjmuwQHiZUJEYvtIr7kYRb7m6GMzw4+HX05+fbh4Gzw",
+	"/vP+h7jP7JfvpdJXtqSJ/WBmYW/WZZoIJ8IA8/V7qiHH36O5YnrCUK7KTzhrJeYHEF7X6fjnCa9bXCIG",
+	"zU+umBbmj+uEfo6C6ThHyF4sbKSbvPYVXhImOZ/3LsTiShVJe6xpUEdDVjJb9Nn+PDcLKpTSzeBdn4Q5",
+	"y/n8H278hyTscJ4Wus5SbTai4UbRkPM5u6g+mSerGqncRjw0ko8Hw3HQmjsexPvd9rZfgOXpgKz9ans7",
+	"gNYeyo4p0jnU9QkgRCUJV3s5zmnFj+BGs6RQeQ54OQOW23nsHVLzsKgsNZkYApKxgiYcGB+1Y0f20RwK",
+	"IpYnyCir7otMrYoHf2cTrD2Dvr2jTI0vRDKUUFN3VaTG4A3GDri7jG6Ar9EjOHCqdC1EbzwTdoQW0XXt",
+	"jj2A0Lp2vX6izFrzaluBhSe3kVdPK3cWbjrVud6ZudQFl+HT3rRQZX5bqQUaKbwZuXJTSJ5oq1A659NP",
+	"OM9DdpuhSdoKAi2J42438msVqQ2yjBk+pbMKm71U5HKrcqRGGooln4sYxdK7UCrtBiLMrqOSXm+ahVd0",
+	"TTjtsnikeJHoGHgagfjAL4gzbTdBvQUB9qZDIwxlNQSXJBSpdo9L5xOEkVY0Myc6fCAp4oZ/rF7kbner",
+	"bthGdjzJAih/q29xqdskxs2ZO023/kTZ6xjguNtlrOiAHV6lTerNs+tgfXt6e7jGukRKq0JAq20sK7Ai",
+	"lEjWREJ5ElVQMst1tm7GeEWn2icoKrY3omIT4Lm1XfKwl90LodLMXqZJ3gPaa9Y2fxVFOknJJ3KcC3nw",
+	"ge0pKcXYsIMPzKgLIVlHp1PJTVmICkjMOcJfWAG1QFRI7JsVDSUvk1TIsWD/WTX7m5bgychSABlKIkqN",
+	"6/bZx1QmYeIqGy388EyXo/8WYxMxkWkxlFkqL2rPeoYC8GGXuJ3EZWl3UG760VK72tx0cTjfZJsPJQVQ",
+	"2edUIkqQsjqti0ejs4YGhR7d2JW1UJf2fDj7fLw3+Ow8ozv2efvAUNpfRMLKHFqMQXuVK8TG4klSCK27",
+	"VS4gN26+F4jTZE1T4J4QYudZRjhdQ0mBdk0YWZxgMcMP42MWsCrAknIfTzIld69tbyhpf7waw5+nVUIQ",
+	"P81N3Wdvt19ByIUTmcA6EoXtYPDVxS57hyGW/dNfD/b2v305Gvw6OPg8eP95n/BEoccsRFOc9ykgF1W0",
+	"EBvlLg/lSLCJMONZs6vqs5oeyN9SMzv4cDJ4ILlx8OHcbv+xcgNKMzsVuswarfgzJL9U7iLsFXyn1NKS",
+	"VnCMBNQWS6GNmE6/0deN2Vipi/QR6mCfQ6etnys9xLgsUrPY2vm//6+WLJBOpf18wAC5rK67v7wDz8ED",
+	"IWOPfEm85OUoS8dt8qW91awXLz3k6r00WY3d6Xg/8r88rziTUeGy7ZZ2WSzLLPNMgps2JtGYKGDv+x7M",
+	"d/DhQStq3RwtWpvfc//5mCYtBLfnP5+VQtepbS0iu049o3blZKBZnHkOnuSDODAgvI4RH3w4+fb+2+DL",
+	"h4P9o719xGnMnBgnDNOaZHzvtIr+SoHxfiMwNgLjzyQw3v8EgQFMfMWVh9xzl0eK5McNuZLhXcDALJSc",
+	"1lVkLlkpL6TVrkmNnQrjDYOhtMoqZv1E9eZo6VzYITXm3onEGRZUHKfp1CqI4rfbr7p9NgBIzFfbQzmB",
+	"rhKMGyPmudGgEivprAUA4Hy3jbq3/ZkkAqn/yNBSyV69g+7oRuiITcrCzKz14MfElbO3r//G4tPBOTVM",
+	"2CdITxafClMserCmsP2ZizbxNLPGW6qDaYZSZQngnJbwXSdlRhI2KE7CPbwgzNpWDfuBGOVnu5wNm/wR",
+	"bPJx+p38bR3gTXXIpYNg0E+TWzrDWCae6dyDQ74GDhle4yYuqdDn2swm953HxHFKjxQN6QjLNYZEdOy3",
+	"CjTYvVdZ7LNUToeyg1DZr7ffdvvsTFD+4xJDRibH5cIxS88TkE/ifEwVQxnbi6SK9F/w5x32XvBCFHF3",
+	"h8bF08cUYWo3NROFiBDgidrDa8WmQtopvAtJA3eEdvvuArawp+PSrBURoTsN+APPUFf/ny36SHtw+Jae",
+	"/x39z9YIzhsUTvrp3zU634cvnHq/zh20+LlYFdk6cZWv2YIqzfVycQhQLtCfx9sHv51mHYgbRCwTydRK",
+	"7lyl0uhoKKmngI68P6oLct1K2KDfaVS5z2oVKlbiu8J4O91M8MsFu1LFxc5QYs6waxSKfyLx5ipbnOOs",
+	"KKWGHj/QZCoY0jeJSI1LNh5KEN/vv5z9Hu/iQu1mJ9776QZ1OVnTJfRvFns3LzQWyrixSoJbmreMUI1x",
+	"V7Ya4FW3P5S/wHY68fcebMxeRAAur+2yM+LjizKPWCGAn0Rs7+xXhvC7kEX23f5X5FY8lG7jXTwRDs0S",
+	"0rlguf3E+FTE/Dn5NfkDadBjdhkfSi2KSzuEoW6T8xS+QfW9/Fjvtt80DNIeLT0Ud4iTPnmo6zUk7vtS",
+	"Lx4/3lnDqfCUvwp2IEfAmHbcayAK1AxvAYMNwtjS4DUh7EV9G4poLaH0usO+DsWBFTHErKyYTCHLk2nD",
+	"F7rbZ6dQIZcMJRAx1r8d7x0MPn8b7O0dfzk6j8nZ7gIfM1X5z8j7j76OJtsushbQNot/Oz0++vTtZHB2",
+	"9tsxdARA75pg47IooHuI20aq0cxCForrGRzuL707lB5zwL0o/lnyTNcGVdIqH2C0Lc/j2mHYXQ8lBg16",
+	"7o8v9A57tQ1MhHa9ZClBMKPFKhrKGicALYJb/SiDLmbIHcnKm5ZCL31GAD8Rqf1sffZ2+29DGXSYhmNz",
+	"EoL6iJBo8ANknMxJjhKlMQcKXj2pdMoHgTmrTXJfaFkcLdk4ep6vybNcvByS7W0YbmuZYY1vbUVbda6z",
+	"FW3VOElbj+o17CTQB3uz1Gopi9bgw1GAWBb5hMlX29usEGPLg/pDOZTx4fHR+S/f9o4PTz7vn+9/WywW",
+	"i8ND32kHO1PZcwb5NVKy1KzjCwVIM8VCNMuwUGUdSnivu8Om6aWQFb/1ggHYX9geqONb4KAR5NtD6TQR",
+	"uostboYS9dmEL3zLKOKsODGut8+OrWSoNwMzCt4qqNFKwUg904qlZihTbf8AppCsdR5zvcbsCZqgT8su",
+	"WIJXRWpIpXWHFBzcUNoxocazwyU12qK6hIjN1SUGe4OtV32xXmg2ESKCjl2gjnZbKn9O7Df4hYjhAX1D",
+	"tXlaAj9Ek/3H8No8YilPhaRiz8idQshU4J4085SGu31DN0AieWqPtUtpGa7zVb+VSPSDk0dr3Yhrlv+n",
+	"Jgx9N4oggdRGEntEDpc8K4VLNuSX3HD0Mzge7dpgWfUZmnNJ7FXeTC806e37jR8pKcKe4w9FbrTAFnqj",
+	"Q7tXF/A3axqwhyqBdKFn4t1+EtfBk9daaldbwSNqcihwk1TnGV9ACu7uSmQWPVNXFeITgLa2ocZ9BGQ6",
+	"jCp5Z69P9lJXknUKlYkIILS8o448512oiU+nEkrlWhN8737VHra1f211jxSPuuGWI7528kNu+0+9uc+r",
+	"hf/jgkmbip3fz0xb0Uf/340itwcoza2OsJgeO7BPgcXEWZxww3fgvZedXE7/979zMf3faTr53ysxyru7",
+	"I67FX95GMfty+hm63JFZ9podvmeJsIuF+mVopbywxkQheJYtqA0wN4gczcwiF0H9GWIqu+CXNTdMlYYF",
+	"7iJgeui38pkPqCRELJ1YW6aL7eJx/NSV+Hq1YS4Mt5uLqBFvmVsaY6keyo4WgsX4w3vFiwRPZJdxNufZ",
+	"REFjUyryhj631k4rBMvT7yLT9p8Ty9UgG9iapAeHg0/73w4HX7+dHHzd/3xGzaqrnz+eDg737c9Zpq6i",
+	"WndOblj8svZhuujLA596wrgZyhi+NEJwQ41SzLL0gsr/CJp7h/7lxh7zolhQujImMTCCDeQQ6nuhhzLG",
+	"A43xIGkRIdDPiI8vsGufPUlHA9gmuUjzXNDs0FUa2+wOJShp1A474Wm2cEePcYHOeukR1CG2DdX0JDix",
+	"h8I1DaZ4JuJkk67w1Hx3Z9grGBhdKBnw3txGPsz5995IJYsesNmtnTev3r77P6//eufkBRdJXmW5kwIa",
+	"5hbwMSZPRRWqApPqahfqDK6uZS4oqv3wgdQZ1xj6bDTjznx4+8Hu1Bd9Ez5fLdLuN/xncwVgTUwvldeB",
+	"7RpSDho9AQhE154fs+cKe6gwJ0g2wJiZmYk5S2WfxVdipFPjtJaZkmKRK+pgnguVZ4Jlgl+KoQQFY4dx",
+	"NkmzTGDD71QTtCV2MCN0b5qdkmr6bOBq9D0Kms/sy0UxlPWcQKtTzFRZNAo0bMVtV9fF3LOld8lbnQuI",
+	"+VH9DHhuS2mKEhq7x197H1VxxYtEJPa/YjZTeeWatu/iabgX8kJ9X/TZbxj1Gsp6GwF78aj3uy+Aerv9",
+	"hjXgqg18dqZLckglK7XYWY6w9dmJDxBahe+v4Gd//dcA0yDyIOtAihrsA6wrbRTtAP32gAhrXx4LZGCt",
+	"VEVLc0T9j5O4ePtC0k3A76ErOhzUgWOPmIZxn+TvNxD/q9/7e8T31gQcPYE1NXc4cdiCjvOqyWTXWiCQ",
+	"fsFGC9egqVlreFpQozUIzedfUdSCE3uHFMSlvJEV9QVkgl7R1LWMjbSes7PL4gnPtFhOvPGqqHuxP5Su",
+	"HGCpNEFfT+932f0MENZuSu2/TRLLSDBQRIxqyGdpEolQ/L144OyT+iSPZe7S9L/yLG28Xr+10EORTmdm",
+	"Y/4+PfP3VPTCc6uyX39MIstq2TRKsyyV05djLscia+c252UhddDCB4WP6xFkKTuVpdBUsRMDIoLQAxNH",
+	"pOdfzVLKcLcGQbYg0IShBObB5oCCHAR0Pp7u7/fZHizLrhDjmpShFhgk5zMwXCD5pcbz7MgqHQtfI4Xf",
+	"YdeX7IKiiPtu6F/k3sKk4SvIoTMz4fO1WaprVQhQrFAboWO3AI5RznzTJAgqdZ2RcHT87ezL+7O904OT",
+	"84Pjo8YcXzyCs2DkB5Xe4Txtwjt4Jlqiif6zyIx7LEeXUXlwXsG9pmt4qwS1v2EKcI2Cmq42NeBanX8C",
+	"qU3ZwsOELwS3l9Rd8PCT71QXg9HYUAmv2KhcROTAS8diKOkOjbh2CS7jaoZcFKlC10NeFuOZfYgnCeDy",
+	"wd8zLtHpjkkQ1njGLHp7qR1OM6kR5DrQM1VmCbP2OPpF4NoWnAQil2zGiwQOEf7ehlt54o7sYf3Wdo5V",
+	"qJXuy0X+8yDa5p/NyxZy1bz6NGtdnmvXgTLv2kXdR+DYlp8lAmgN/l2IVGrDs2znemPKjBuhAfJG5OBk",
+	"InqOCLT/asbNUKaG5TxNQAWfccw2QDmZRJX8m/s754pfOT22IDdRarS/d1wmQ1lxlD4bYC2N69YXlieR",
+	"m8pOTeBBGERblk6Yxz+U/tc+O7KCMsvc1cS7n2o250lQi6fL8cyORru3Qu4tCrnT/bPz41NrQn87+XK6",
+	"98vgbD9mHWAXiqB5FtXIL3RwgvbUBU8aY1yn+ClP6OGnJBcZ1y7H85lU3Dya9ovU5Kjew3L5G0a3K6++",
+	"8n2kJhXONJFkk/AshC7n4jZ6MWXgkaXdoBf6EA9aukKyRMyV5RsL6ARwaqdcofHeXukcykrrZGspnbAG",
+	"8TyUTrnROVcJ0LKQ4XFBukKtOPYhdU+g0JeFSVYAZfzmbCunU5Z6JhChrRA860H1ZSIuRWZp1N6DdEJ0",
+	"BhWrJ+XIUhC8t8PiudCaT0VM5Wfu3wdJHDHM1MGEHkpAASecnp2ncxGjPIxDUou7IP3IP7WDJiCu00pE",
+	"u0xUUsNlMcSBm1KmDWyFlmE1ZTsJ3n+qpcPmP/2hRID1v58dHzEFsD6YSpJqpmc8F6zD5QI76wII30iw",
+	"eao1tEpwkCHYdzfMUuxCPg8650TCXm+/rbD2qlPXRuX2wE2xSOV0N0jyscshjoJTU3oL+AeH0ixyAZ0a",
+	"3m5vO4UCOkBAdspf3rJ/pO/hz6/eNHOasUgvxZldxFFwhg/W/W55nrtWj9HCE/tREvrc3Tv71/60WD4H",
+	"0vALUaVMof5XXfzadb+RawUhneVckL+8e/fmLy0MCjXQdhbl0SNiUrwPktgbsrHTTACaIA7u1JRfisrd",
+	"BG6wSj3uD+V55ZZiXBMaKMFejKyIrwKbcK/AvkB84mCg4K1C2M9sb/sYurd04pBBfzs7H5zvfxvsnR/8",
+	"uh872FKGMBl8ZrVs0FowYQA3ChVRCGiAsKXTgkvjtZGdADLTLcKnUluGBIxDTXyFqe8GjgxjKGOnfX07",
+	"OPp18PngQ4wpkM4wQgddZv8zFzKxC7H2k+VD/gCuj3V0fO72ibG0ZdPsusPRKaBQ9PzduLrnoaRjGnlQ",
+	"UruBF9o5MLzCioaXmkDjL0ccrq7HdU/X4CUBfBL0sGRKV8odpTWG7szA0qvdkECko5+zzwaBzea3AxYd",
+	"X44mamHQzKuURHSMhmcKhDGUuBqR9Nk+H88CsvMRd3e4So5FZA9KSXesOwE+FRKyVWqjoYRj43IB7YHg",
+	"A/6NxR++nHw+2LNE6s3E27WKp3Gv9XkeyqH8bVYj0yrUVAg+nkGhHoXU7JcEgUf/nvJixKcCaFkqb/4O",
+	"ZQXduAOoDS3gsA2AEPTBSbtPQCKD8CW1pX5qfXYgGVhBc5VYNcDpQ+CJJl9YF5+1340XUIeJE9v3evFQ",
+	"WpXAfyof+tMELli5uqHUqKZftwbczpbM71sWOyRinisj5HjxD7F4sJqH2iIfKWp3k4UzoO+yWzd9lz0K",
+	"qQHmkuqlqgh/kqYHSA4LzDBYVSRRveLf+OklE88kL2aNwo46KZ+KUuMWH8now9vpPQSVf10mDAS4Ew/3",
+	"NAOhRn5ZgG9FWw1yOEiduc7lt6IqnybaOviwf3hyfL5/tPf7t3/s//7t4Ojbx88Hn36hXBuo+Fh+5nT/",
+	"y1lzZDO8Q60hkCBgCXAhVlQ4CQqaQIcwfK1+9PF0fx+OctIQ22vIKtTCdHdZbAXSCQYPaRrP5OeKGulB",
+	"bUHFezGzB4xSmH6IWtRVqsVuTRdNdUNQxunUNc+JwyIm/q+kaGs++USdP3/ecmOkrqR2GrcPgyheJC+p",
+	"dePN3XzOfTEMugDkoq5J9hnWiPvwAsdkXNAu2yGr9nD+e9ZHPtnOQLd22f/02sHHbhE09gTgyVdhaBYJ",
+	"8y4+/RAMa2Vd4G2pjqh1VQuh6p6ged5xBm+AjoLdUgMYPKrOA29Zqhk1KgWxonM+H0rfyBWspp2wTET4",
+	"AasmqaxzdjI47O467h5VB+0f4XoooZHkSIzVXGh2mep0ZMUORBs6HJ+0Vhx5ExyuV2ux84+5zA+AFoXr",
+	"eiSV351KG5y+I4eq7+ozKXR+BtztOVZG7yepeWzGuEJJeIncAHyk92Gejf7VU+I0IVujXIOatqH77Fg6",
+	"N2cIppeLqh11B3PrBp9P9wcfrGVwcnx6vv8h7gJUKaVsuIdDLxDSAlQ/sfhs//NHejcmPj1JJ2Y2lDQ7",
+	"sMn6kjsx/HgquFYyZvj2WXfH2u1V2yFsnOUDQ8D9Z1Asgr5EgLmwTH5UmuXtNwZQ7HIqHrxO5AJ3+vT1",
+	"oj94bBY/xIpLTxL4Drh1FfWi4d3ACdAYX74mN7GBS4Vmwo9nAnGSFgKwjmP25cRaGx+OfzvCfAcmFbMz",
+	"s4UwVPLi3NK7lRntB3CpE5jciwgJ9nV8FhWz6mEsQhEYy7X8BWZq5i67VMIPStFQiu98bFgpE/sUL3iW",
+	"iQxe1+TIz4VD+h5f6D77VYFjVskGVhQgHkCbsc8fv/16fL4PkAueKc4w7hx0dRA1ZGXwdJNJ1kn4Qi+l",
+	"PyOW8b+UFHZYQvAisLEJBLRHIlNXbLu7M5Q9hk0svpygG99urGD/8Yp1KuRBwD1YdKMANoH9x7vqiXfu",
+	"iX41nv2uO+ELvVfw1yrbO5yv9yry0Q+Hy0CoPC74wg1+M14IQieENIcOl+zLyQs9lMyuyfAL+otVjO0i",
+	"XmjWe8UKYcpCiqQbMfie2QIy9oJxQy89x58wiyc1duwKxWHMc5hG4wJczo7d3BlQmd9by06g00XjZji5",
+	"pcb+kBA01i0AEhY9TROVAi6F/QuMOKEiWjr1zpcT9h/vIjgJ1nvV7bOP9AAePLdDU80ZFNHi1CzPynDY",
+	"HXtbjcJhjA+rlXnP/vWFtgSDn6P3qkuzGWXH/nLCEEuxhaS0ountncFDQK+bmdGL4QET1VdfmU0KIQiB",
+	"Wc/scYJHjAP0o7XIeE7hKDvTJVzNKDhfzK5k9BfiKXhVcHYAPIG0YkVc44VmV3Z5jSETFZpKD1KgpMxj",
+	"BThw6rbKXTR4kCKp6pu4rI+TAlN7oeHXZ+Cw+fPYJfbLghf6x5omlZpihVyzkrKsiSCKT3uaxmGZmTTn",
+	"hbE8Yl4VUhH8EQpCzGGKJ2km4h12cvQpYn8/2f8UsU8HH63S8ZsYnUQsEeM0EVV0fygRualjZa7n1YAz",
+	"RzwzEeOMFyLxME5B2kQloV+961a4ve/Y4fuh7Lx99abrwtwOkamCVkJdB3FlR2JCuVqF4/8OcCkTE0Po",
+	"RQAstTOUdltscHIimRZT+EKk+gDL+vvHg4+scyFy44MBKZhg5XwkeZp1I3awtxcgHiVskKiRGMqOVmz/",
+	"ezqJ2NfDk4j9/ePXr9Vr2vWwsk8wVaRCGkyKmyrSEgpBuE1/P/lUrS0aSkdINAQdYMUxhMSOffA5q14V",
+	"eTo2ZSG6u0N5cvSJjWelvKhtFRhMkdobn1lWjROY06OziE0Hh4OIjX85PYyYPv30PmLp3t5JxPT7g/OI",
+	"jf7x6UM0lPkvv2vPqgZ2Ei7TOW6LprOHIr4eTCJm9r+aiP3r3P7/FP6/OTjcZ1OFjWrhRZFYygOEYo40",
+	"SDAxIaqVZjGCjuVyaq1XS5ls/+vBRzh4eNRl/eEiIFs+TcRQVstzKFxKuRbCv5789SubZHyqEXJHJN1d",
+	"IP5KEU2skZrKnhHfDSbDANa/HTdhgZAI/rZ83kf752d7g5P91/3tl4Ojg8P9r+dnr/rbLFMq77MBm2Bh",
+	"BHTrrWjd5w7NrBpk1BRrWQPVmIC/FDwauRvhicVjnEV2sUQqCL1GXjN3UQPp3QBORreqc5UmZsb+//8/",
+	"NhPpdGaYmqA1MebykmsXEoFD3mXvtqPtbfg/VspMaB309ux6hLTlKQn4bCjpU3XeNL6/w2IIrw4Cn02M",
+	"0GjAyyLLjVwuB8CI2WMmC2bOPcJY/P54cPrhG87/YXDw+XesC40JJA21r6HsvGtYxW4dm8m1PDBKdXcc",
+	"HNmaBeCsg9dXB13eIGcn4YtWo6XbZ67u3TN2q9/zkVZZaQSLyyKD0pI0C/h00IcZMwSxJs01ro6geE2w",
+	"vATUEM6seAHwN5jgS5FpzEojnD6rQkoFTwE1SuWPpdTuBIlvWZ4awOolFJJqdKbXsfYeNp9m7mTlSysr",
+	"e9ChZP2+n3AssN6fDRGDU59+bgSIaXKkb3JjnmhuzDMr00dyr7gAJX9YRXRZISY9dW2Yunev377+61+3",
+	"1+pCer/0mBuxalDRni+81281ar2z2tzTEZO1DhU5B7eJ4OMZZSPaAztPTSZc/YXSZo8bMVXFIm6rxz1c",
+	"7Lnl3JYpnnCg8xufO0v/JR4W3Zy2gAu6zryOpYDjshquO87+Bn581ZU8XPiTuqVRep3eLR2uSezwaAul",
+	"uzA7WBmud55VIy3t0x93mBWScbed2k9gMc+X1O3616FzOMkNkd9E5DmRQ53C8dd1yHs1bSPk2C4lfvtE",
+	"e+DZoOKOeQE9d2p+uni++FUZEVM7adeEtWp+ujOUsSv6iVmWaqgaYeNCQEc3noF3+kpkmQNdNleKXfEF",
+	"IEBosPUlNMgZyuMiEcUO1AKNhcYrxzrhBexSBzXnWnnDZsrgwbEO/EL+aF173jUfouIU+1w4qrWg3DiM",
+	"utwhJGbi4LA8KOXrt4Bso+kczVBmgmMAxE3dZydgNF3x7IJVbfMsSUPlBEQX/Hx6Zi177qqAAFRMKjOU",
+	"9AdwR1M7SYwpjxbQF2kn+HY8zwE+HJo58XGhPJiWXYiawArsx0EvOvT7gahSRoEEqvKH1uV2VLIoaLEw",
+	"B9hDLp1IFVRKOBLWGJ3ZBY+EuRJCwgeGq0+DaEC1m6tL0WfviXHiJ7P2OXi0VGlYpx4Ehz6jDvYUrXEK",
+	"ydt9dPssHjt9guXp+AJPGZG/OzzL8D914PXq7rLY8GlMQXpYwlACOrjv5Gr4tBUt5E7cGgw9p/n8VymK",
+	"xTq8G94659O1X/izCYXn1uvYfpq12h3XqiYt2d1CLDikwbbQOyjkzHeAC5FpIT0F/vIaPVsdcA0yI76b",
+	"btiCzt4Q4Cjw8JvtoayGYR1TpPO5SHYpJK5ZUqg8h5hrMETgbyGjAQoswafjC5hHi6G83piA+niTceYa",
+	"yYG06rMYJQfkyc+UVOAJghfqnEXJbIFOTqqdhofCRE4dBNh32H+82l4KqgbOfYpjsg6xNJl4bdV7NrsR",
+	"etAAyJaKy5d9XlYIAZ9FN6aBb6UK/DLkOtVWcOd8zihjlHXGXIteKrWQOjXppcAqcPIy+3zResLS2cng",
+	"MPIJoUYtHw+Ju5DbYrkkL6QeSnCJ2YMhjDWEg6w6VSwrwI1oZyBdT9CqfpLlZHZtjwSPDMfShhUF0v7e",
+	"yaTRxl+2qSWr2R+/QTfMFk/XChvkJ3iz/t1k5/yAkpYP1NzfataVZ6uW1gXpqpTD6WpghnK5CMbJBh8p",
+	"sCPiOKvrY+7GADfFMX+M4pgfdNVuXxazwj/AOs6wr8BwvA8g1deTeLp9doD+L81i+3nsPbLiIo5Q0SGF",
+	"Ctq/k4WcLHvVwg7HnTgjY+s0HI1MWd8yPsu6/aEceB2H7p7PkLR6zYoU6wjb0QvBarpRa5/eO93Tn9VP",
+	"8yZ9wSehh9/nefTX/EOi4t3bLjwVPLkNA1ndAuF6PtatXdJK37Nsbvn6Ui0G5Hs7rCsrksvMCmc9lPHY",
+	"mxDxbs3yczbdsj+pJAwdfLRqCqppLrS4IBkUbC5eiGu1emy5VC/0jUl1VRlq1GunXrLXH8p9K73k1Ce2",
+	"ki21osfo/XWEJ2AdbT8n62hTavdHKrV7JDWrzWa5OeR+sybW7bNflKn8TJ2laMVykIJBjGIogyBF1+le",
+	"4LhRWbIc5OyzSrlyKYNN1W1DGVt2GTNZZlnExPexyE2D1y0cr0lZk0r2bi6Dc474TaLARo+6vx7lqAig",
+	"65oZRUuCwc/UqBp9+e8rhz346ysvvPNTrOm39tm3eJkxLMMGVeksajSQol13PleNhutaTuUsruk3A6cq",
+	"3Vzb1uIvvjMCwc9xGd8FiODV8wMieL6+46dal/yndTY/NArCT3JDv0ST8vb10jdy+cH1wGWfnQmjK4vX",
+	"KAizsU7qr1h31+fQZNQjBXlvlgJI5jX2egRPk6X5aJbbz/dR377F5x+7S8Mhv3COacaJhtYynUBxX18b",
+	"ar1IoYPy1vZRt8+O0K1MRk6rPdNgfwzl7QyQ0Dn9jI2QAaiF69ggdKbFxgj5wUbIYUOA5Ek6d1fc2rth",
+	"Bt0o/kLAIDQebosWBG+tBRVEObA/ACcI51wBEoQprGvHqtrhgJol9gYL6BlgATVe7ycBBBRc7FI+smYL",
+	"7Yzvpdp+oS1slNuNcgvKLYX/7H8Uc56tL2d/lI57N2itGy/U08bVsmt+AFCtJUX+OqLW2i7HDZzWBk5r",
+	"A6f1NOG0vOzeYGltsLSeFZbWD8o9uAuKlrMl2rxojQr4SXsNSwTXtVBXIM+N/T61zEI721ACyUbIk7wJ",
+	"TYWcYPZi4meYNYqlmc41hwNDK37QM9zvo4UztRGOR2MssoMxyV79dQDCmfFLYRUffKu1DJt8DM/Yh+eM",
+	"+wMj5ut48vx3wcPSz8A0eY5GflXlGlynNU1+tDWab/TLJNXzVK8AyGu82q7aAa8bea2ogA60ZFXUoMEK",
+	"oa01jsURpTS7QwmaVGrYFfeJjVHYQaC6l5F9rLH1QJ8N3CVFpUIJqCkzTHxP6175xroJ3Ht1aR9CKfCT",
+	"3EIvaCq9wGEew+v2ZG3/5yjO6TsGRZGUMIR0fKsrfUf3geHT3rRQZX5zVIw3oTQgD6q3GO+Sb6Cqo0dz",
+	"FOdhc57nVkYoa/9zQ5X1TvlcfsgKWqq9R2jKPM8WUFvqK/GrhiUsNRHyoaGEgdpksyuD/4Rb/xG19w8p",
+	"iN1K7dLbdHo8uE3d+8qQ2DmfOgqDiwYEFNyz4Do0V8C72zP5/rLg6G5rBfwpoA3ohL1i8aRQ85ilksVG",
+	"Yam5UVDbfR2hMHJwJh+/srxQl2kiCnA8gB8MITZQ7yUJRTmGPC3QNADsQNcN2I0QIYLHTF2BwTzncuFR",
+	"NIaSF0V6KbxGvut60QLUaSGq2nnvFqH8PLvFPvOdUf16JzzNdIQOPqrICt7w2oFdc6qr4TtWKYgTbkTM",
+	"NF9odjVLxzNEdATnop2/u0s9TiWgn+CwQcF4qm/VS5WWLxX7+HUo/Q7SELbSHiy2UafP1Yk/fv02ODn4",
+	"9uX0c8xKqQWAGeCOaHHhjl3/dFrax6/Q2XDv+Ojjwacvpw7h0nKw2tp2fEP1ANlUZHlVwzKU2CF4vLBr",
+	"HCkzYzpNhPbqzqvlVq3YMxcck0SWgKNm6XJeaghRHpwds7evX/0fBoLEkm2pxQ5UuqKPFhsmNwKKViCi",
+	"Qwn1NVG1gIo+xjzLAMUV6geq3zOlLsqcIIvBcnVAC2yeytKIqh/wUMJhcw1dqcAZREnqaaXsNdGrZh1V",
+	"2O/Q9Suzy/E+pT47hgbZ1izECwZiCtv116jcuVHsW+QN9nVH6ID8+BWhVJFgQrTUaChX+oO7u7U1R7UD",
+	"4WlWFt6dTVg4sMornkKOvCU4/Fb0d3CwZRlc50khRJ8dX5LzB1a40wa7ypZQVwlkYhl61W/cYbB2W0oe",
+	"P349tYzztiL349ePhZqvYxd//HquHlYc0xZaBDHwxGeCSfbMMDTPFbqKxXdUOb004cyzQcsVAok++X4b",
+	"h1gTuCUt/v9uXePaoTqNmJ0ePGCFJt1noD56uGSZLIMid6qogH7BYn7JDS9iBzcsdJfxLL0QfTaQQ4mA",
+	"NegHJ0UcHOgoMMfQmpxY6ELwgnXiPftbb09JU6hshxCNo6Gc8+89PhX/+ebVuzd/2d7ejlg6n5fGfoe4",
+	"6+HdTKHklMX753wa77L4YNI7UlL0oCwwdpj5CHjl2PBQvtl+68XiSCWLPou/wgqEND1rhfWO4ZD0DpNK",
+	"y3QycWBao0JdacBrViEjN4u8rfHsfRCQb1dZjejq03RSZx0TVcy52drZGqXS0m20ZVe7tbOlTZHKKdA0",
+	"vvrfuZje9d1c3vnVKzHKb/tuI6uD4Zby/WvU1RBNJnJjq6htKwrWdn0XrqSgZUEvtKNSyyPNArDXbhiy",
+	"mRoblu/Ic+V4QSV7/fUjBS34oXQdg97LF8hem7SGTv4HON9/bxI7G63Ymm36QV3JGkT0erjQD52lCZy0",
+	"lqapciF5nvYXfJ6tNICPcyEHJwcsUePStx+D7hQFE3KiirGVVVyz3weHnzHcnQuVU7cQo1SmI7B5rPg6",
+	"+/APvWOFVGEV/vh7L6XvQWhgrHMqEjXOrH4Qj0qZZIL1etj5pFc9jeaOTudpxgucA7DkhjJ1aGTfCXXX",
+	"Gw+fFBtnKXTBXTA4AZ6nPfwJTqFFEtH+b5cd5k51xW1qDulKU/AxpYM953twPkPbG7YT3IEKV6H9Briv",
+	"TM50R7GlXpX2X3VJhwwNxCe0r1Auk/bozDVs10bH4hf9vNP27frXStrX90rY38T3Gu0bgOUsiYQc3eO/",
+	"G8N4bSl7WNWqGWefj/cGn12+HKnwOdf6ShUJsF6dTmWvzNG/NCrrzZzAM6CtncFEb87TzLfpxxsSBNX+",
+	"xmJXDhf3W8psLXE9UGStmuCRqmRhby282X7B5xCqew5VqY90M5G+GIdvudblXAu/MHAgwEg3gg8ONIvx",
+	"b1jdE0fUJcB1birEpNQ8s+YyPhcktfIxtlsKKk8GHw4Pjr7t/TI4+rQfd/stcIL+4j5ZUMBNTnoLFiDo",
+	"MdB2Lcso+RJ6Nd2DhKuksZB62pLHWlABrTJBYgmyYq9pXbtQwBT7sSqEZmiYRe/OuO43qd7NFLu9Yfd/",
+	"mhvwSZgfwK7vbz8jn14FYrfn0if4HC1f0rU63KtdLgRX17O6fXaqMhExbbgptWu8KMkPPJQO1LIK0IQV",
+	"gKmSAVhdO1DcA6pt1QSPlCv9Z7zHGz1vVZe25MfoeTeDhpDul6jxilxqq8+JQsixcJ1PZBJmYgSuEtcC",
+	"mGstIPZDfWBHiyp3QRRD2cHKqBhmfhljYYfr6cKuVHGhfawG/SmWk8KmdyEOrzXEymGaIKsSkifsMfyH",
+	"vYKhO2/JicfW8eEN5R2ceGwNH95Q3s6J98F+nxs5kBHfzcuZuZPr7pfzw89w+M/fd3dao9b7O+9mgmdm",
+	"9q/2+0Hk93p7m13N0ky4BA07OitKqXdZahBt1ecnQkvtRq3xF5juIfVGmqGtnpcWnmrGs/TyD0AQJ7Qj",
+	"uxtpv/j6JAEEAN6m9u+P311IqC+ZFuLsvz47lrQLqVYus9ylT/XZqUhSjRlGlEw/Kg0wKKd17AwlZRZq",
+	"KMLE6jWjwkmQ2PxY/KoZjf+TMKeCJylt/QErNdwkDZRl/7h4FFL64XuLauOE8uYWBfX4VtNJHQEV8GSx",
+	"G35rn3pHCYYdzvyaIJuh22cDtpQsRnAf2I9HJIwbzFjGfuOFf98KcMKCDjKsx5DSSlQWLIVIrVvlE0JS",
+	"nd0PS6U2gkNr6NUs2k0NbfKKS8FMwScTYMLr382ldNz1c3FBC0HL6ToDpOBgTa8JVBkrzXecmytUi6CN",
+	"udVn4ipPbygpYcZVlliqdipBJ57zC2ElRIyDazYzJt95+TJTY57NlDY7f93+6zZlsZVFtrWz9RJsODqj",
+	"5eUjZ4+CT+vrKf1GjBbZxEoea+pt7YTHbI9rqRs1euYjdNFTemPgvmfOHUJR+CrVN+yoiIrSVPZUaYKZ",
+	"reHRMCd8g3QqRWIn9Dl9gfNwxyUrRfWspahal50SfI+pksGU9Pj6s0Ipti+Kt6POUm1UsQgHhSrjhjEH",
+	"S3buxIX4XrBCZZAjBUZzBBazri36GsK7ktmiG8xKQzV9NMrj1MKYVE7tNOV45lK6XbCFqrhvmsYN0jDP",
+	"4ap45Y0DozXT/CH88V/xLBPGDoZfXlMOmBXl7qvoCKu6MVAEh5gpLpnltUmZCR1MSuM1TLtXiCQ1vTEv",
+	"EvgqAvFhF+NMaGpGaf8GeSf0V+0yzURaAOfjWQZv6SzFrAK6fJCOOkqzLFyKHa11/0qKBeMzwZMdzKbv",
+	"jRa9hC/YmOtZb5KpK2vKiDHXvszNHRWiEKgswVEiAqwdz9ioTKbCWKLmY+GbjdgzmytpZsHa3Ng3fR5z",
+	"pXqZuBQZS+VYOc/R91xILRhV3qSivmv3441j86lmnZPT/cODL4fdXSakgQ6u0NISUpTskOHYwBSvj3pw",
+	"fWk0VoQbp8au8DFRRqXu6+VCQlSDXggmo18a5ju1IqkI3mKdSfoduuMtL0Rju9MFsAa7lPCCFG6cxqMS",
+	"8zyD+Ko1aScg+KVpWOc/y3R80WtfLfC9GbfmfCImvMxM8OF8SsKYW30gX9x4q2mM3srvfGi3mi2IIDXU",
+	"XLs6rcihMzjOKIpUQXlXYajY1C7D0UUwNY3Wskd74mNTfQVI2MXP3z5YDx9u4rGGm1SbdKwRwlxO0mIu",
+	"koqyTMGlntiz836ApnnsNpuWfCxFD/Lw3Rkpq5Nw6I3LCsg7bhpOSWHf6q0+C3/HtAFcNz9S2OWeQ+WF",
+	"5elQApcpdcHKHNjFP0sAZfCzpvJSaNPD0RrmfF8uUAcQWWYPJsG2vWbVUnaBh1nqB+LD3OKpYlJMuQGz",
+	"dHl6HLhh+l9oIHvdL1M57fFLUViNbay0AWUpS+0u7RIveVaitAZVwSAbgA1bfa8QupleaA3WmpuoLFU3",
+	"nbwUBmFB8MPCp+6AO0tDlYm1VvkozVKTCh1OJIWB9xomQHwD1zZUzeeltDoZVS5Sx+DY/yGOWKy5PRD7",
+	"XybNddx1tw+QiqKhDCFL4SQIn6xP1gfkieau+XaB3V+kEImuunCj9uruVQAS0SCEHS4DASdhk/pwSV6m",
+	"1vTCqoXA0kS+Mr2JTfti1+uV7AG8UI3fvQgbh16bzdXGNsggTKrHjq+UC0+7o2RyvB+Vs9SX41ybhTIw",
+	"r0/yyRcV6nI6FdoV6YMojYJyViSF3eXWqFYBgp7UdZnqihGbKXr5fGog+vaUqLU2Ikg2tJHlxhFOyBZz",
+	"Pu+5dkQtM9MtdDJqluZMW7WH2wkYz/MeHC3T5ci/CpZDUo7twedlMZ5xLYbyUhTphAz6aIktBS+zDgIB",
+	"WZahy7mA/7VTdD21wD9fYM2/H1LXb0AKdV4Nm9qXpliwpOATwBzhCXQOVxOEnuI+ekbpTzNuyZRlqcRi",
+	"RqtkQolFPlNGoYArxFikuemzI3I7WjuWX7rEb8ooxc62AFllJ/egUDShUU7A1Rie4RdNkvGjKkQ6lfX6",
+	"mKAKLqhorKxFKhEBRSAsooFfEh5aW5PvTYzDlW+PuLxgOV+AHl77CKyTl3pmT+js8AxbPzME+WKpNKpS",
+	"9Ug1i1hSoptH+LZbHgqKhlSTiRYhHwhnvNG2malMsEwkU8w/AMAoUViWKRL297PjoyppueN9DaAy2tm6",
+	"ke/GSWQYcgo+vijzm1bg9FNIftg7+5WBKd0R3wFTBhVVegTIEb5h9WQUsinixECA9iO8AMQMMKdSrUuY",
+	"r5PO7ciRUzCSYsGKUobibawvmxVGsYAm+wkLG/EvKxF2Bd5khLntbXP0YJktyDsdgR0Fy0gKfsUzDe4z",
+	"p7PBTNrbl+CcTa3MTrHyFDVIqQpHLCHDdHpfy+E7nIKJgFpjezTs9Wt72Jaa4DK7W7mQY7w3fXYmBDvd",
+	"H3w43GfDrfdlCgrN9XeGW+FR4kxb//5///7/AgAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

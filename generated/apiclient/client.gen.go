@@ -352,6 +352,36 @@ func (e EntryTypeValue) Valid() bool {
 	}
 }
 
+// Defines values for ForecastSource.
+const (
+	ForecastSourceCARDBILL       ForecastSource = "CARD_BILL"
+	ForecastSourceEXPECTEDINCOME ForecastSource = "EXPECTED_INCOME"
+	ForecastSourceLOAN           ForecastSource = "LOAN"
+	ForecastSourceONETIMEBUDGET  ForecastSource = "ONETIME_BUDGET"
+	ForecastSourcePENDING        ForecastSource = "PENDING"
+	ForecastSourceRECURRING      ForecastSource = "RECURRING"
+)
+
+// Valid indicates whether the value is a known member of the ForecastSource enum.
+func (e ForecastSource) Valid() bool {
+	switch e {
+	case ForecastSourceCARDBILL:
+		return true
+	case ForecastSourceEXPECTEDINCOME:
+		return true
+	case ForecastSourceLOAN:
+		return true
+	case ForecastSourceONETIMEBUDGET:
+		return true
+	case ForecastSourcePENDING:
+		return true
+	case ForecastSourceRECURRING:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for LoanMethod.
 const (
 	LoanMethodBullet         LoanMethod = "BULLET"
@@ -1561,6 +1591,29 @@ type BudgetMoney = int64
 // BudgetMonthValue defines model for BudgetMonthValue.
 type BudgetMonthValue = int32
 
+// BudgetPace The pace of a month's budgets (`getBudgetPace`).
+//
+// Example: {"items":[{"budget":300000,"categoryId":4,"overOn":"2026-11-28","projected":336000,"spent":160000},{"budget":100000,"categoryId":9,"overOn":null,"projected":45000,"spent":20000}]}
+type BudgetPace struct {
+	Items []BudgetPaceItem `json:"items"`
+}
+
+// BudgetPaceItem One budget's pace.
+type BudgetPaceItem struct {
+	// Budget The budget's amount.
+	Budget     int64 `json:"budget"`
+	CategoryID int64 `json:"categoryId"`
+
+	// OverOn The day the budget is (or was) passed at this pace; null when it is not passed in the month.
+	OverOn *openapi_types.Date `json:"overOn"`
+
+	// Projected spent + floor(spent × days left ÷ days elapsed) + the recurring expenses still due in the month.
+	Projected int64 `json:"projected"`
+
+	// Spent The category's confirmed expenses of the month so far.
+	Spent int64 `json:"spent"`
+}
+
 // BudgetRequest Example: {"amount":300000,"categoryId":12,"month":11,"year":2026}
 type BudgetRequest struct {
 	Amount     BudgetMoney      `json:"amount"`
@@ -2155,6 +2208,77 @@ type FieldError struct {
 	// Example: /email
 	Pointer *string `json:"pointer,omitempty"`
 }
+
+// Forecast A cash-flow forecast (`getForecast`).
+//
+// Example: {"belowZero":[],"days":[{"balance":1000000,"date":"2026-11-16","movements":[]},{"balance":940000,"date":"2026-11-17","movements":[{"amount":-60000,"date":"2026-11-17","source":"RECURRING","sourceId":7,"walletId":2}]},{"balance":899667,"date":"2026-11-18","movements":[{"amount":-40333,"date":"2026-11-18","source":"CARD_BILL","sourceId":3,"walletId":2}]}],"from":"2026-11-16","lowest":{"balance":899667,"date":"2026-11-18"},"to":"2026-11-18"}
+type Forecast struct {
+	// BelowZero The money-held wallets whose balance goes below 0, in the wallets' order.
+	BelowZero []ForecastBelowZero `json:"belowZero"`
+
+	// Days Every day from `from` through `to`, in order.
+	Days []ForecastDay `json:"days"`
+
+	// From Day 1, today.
+	From openapi_types.Date `json:"from"`
+
+	// Lowest The lowest point of a forecast.
+	Lowest ForecastPoint `json:"lowest"`
+
+	// To The last day of the forecast.
+	To openapi_types.Date `json:"to"`
+}
+
+// ForecastBelowZero A wallet whose projected balance goes below 0.
+type ForecastBelowZero struct {
+	// Balance Its balance at the end of that day.
+	Balance int64 `json:"balance"`
+
+	// Date The first day its end-of-day balance is below 0.
+	Date     openapi_types.Date `json:"date"`
+	WalletID int64              `json:"walletId"`
+}
+
+// ForecastDay One day of a forecast.
+type ForecastDay struct {
+	// Balance The projected balance of the money held (every wallet but CARD and LOAN wallets, with the movements without a wallet) at the end of the day.
+	Balance int64              `json:"balance"`
+	Date    openapi_types.Date `json:"date"`
+
+	// Movements The day's projected movements.
+	Movements []ForecastMovement `json:"movements"`
+}
+
+// ForecastMovement One projected movement of money.
+//
+// Example: {"amount":-40333,"date":"2026-12-14","source":"CARD_BILL","sourceId":3,"walletId":2}
+type ForecastMovement struct {
+	// Amount Positive money in, negative money out.
+	Amount int64              `json:"amount"`
+	Date   openapi_types.Date `json:"date"`
+
+	// Source Where a projected movement comes from (see `getForecast`). Values may be added in a minor version; skip an unknown one.
+	//
+	// Example: RECURRING
+	Source ForecastSource `json:"source"`
+
+	// SourceID What it comes from: the recurring entry (RECURRING), the card wallet (CARD_BILL), the loan's wallet (LOAN), the ledger month as yyyymm (EXPECTED_INCOME), the entry (PENDING), the one-time budget (ONETIME_BUDGET).
+	SourceID int64 `json:"sourceId"`
+
+	// WalletID The wallet it moves; null when it has no natural wallet (expected income, a one-time budget, a loan payment), when it counts in the total only.
+	WalletID *int64 `json:"walletId"`
+}
+
+// ForecastPoint The lowest point of a forecast.
+type ForecastPoint struct {
+	Balance int64              `json:"balance"`
+	Date    openapi_types.Date `json:"date"`
+}
+
+// ForecastSource Where a projected movement comes from (see `getForecast`). Values may be added in a minor version; skip an unknown one.
+//
+// Example: RECURRING
+type ForecastSource string
 
 // Health defines model for Health.
 type Health struct {
@@ -4094,6 +4218,15 @@ type UpdateOnetimeBudgetParams struct {
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 }
 
+// GetBudgetPaceParams defines parameters for GetBudgetPace.
+type GetBudgetPaceParams struct {
+	// Year The year of the ledger month.
+	Year BudgetYear `form:"year" json:"year"`
+
+	// Month The ledger month, 1 to 12 (see the operation for where it begins).
+	Month BudgetMonth `form:"month" json:"month"`
+}
+
 // GetBudgetStatusParams defines parameters for GetBudgetStatus.
 type GetBudgetStatusParams struct {
 	// Year The year of the ledger month.
@@ -4331,6 +4464,12 @@ type UpdateEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+}
+
+// GetForecastParams defines parameters for GetForecast.
+type GetForecastParams struct {
+	// Days How many days the forecast covers, today included (1 to 92, default 30).
+	Days *int32 `form:"days,omitempty" json:"days,omitempty"`
 }
 
 // CreateStockParams defines parameters for CreateStock.
@@ -5987,6 +6126,16 @@ type ClientInterface interface {
 	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
 	UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetBudgetPace Each budget's pace through a month
+	//
+	// For each budget of the ledger month `year`/`month`, in category order: its amount (`budget`), what its category spent so far (`spent`: its confirmed expenses in the month, a top-level category counting its sub-categories', as `getBudgetStatus` counts them), the month-end spend at the current pace (`projected`) and the day the budget is passed at that pace (`overOn`).
+	// `projected` = spent + floor(spent × days left ÷ days elapsed) + the category's recurring expenses still due in the month. Days elapsed run from the month's first day through today (today included), days left from tomorrow through the month's last day; a month already over has no days left (`projected` = spent), a month not begun yet has none elapsed (`projected` = its recurring expenses due). Recurring expenses due: the occurrences, dated today through the month's last day, of the recurring expense entries of the category (or of its sub-categories) that are not posted yet (a posted one is a pending entry, which counts nowhere until it is confirmed).
+	// `overOn`: for a category already over (`spent` > `budget`), the day its confirmed expenses passed the budget (today or earlier); otherwise the first day from today on when spent + floor(spent × days after today ÷ days elapsed) + the recurring expenses due by that day passes `budget`; `null` when the budget is not passed in the month at that pace.
+	// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+	//
+	// Corresponds with GET /api/account/budgets/pace (the `GetBudgetPace` operationId).
+	GetBudgetPace(ctx context.Context, params *GetBudgetPaceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetBudgetStatus A month's budget status
 	//
 	// Per budget: its amount, what its category spent in the month (a top-level category counts its sub-categories' spending), the remainder (negative when overspent) and the percent used (`null` when the amount is 0).
@@ -6466,6 +6615,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
 	ConfirmEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetForecast The cash-flow forecast of the days ahead
+	//
+	// Day by day from today (day 1, in the service time zone) through `days` days, the projected end-of-day balance of the money the member holds, each day's projected movements, the lowest point and the wallets that go below zero.
+	// Money held: every wallet but `CARD` and `LOAN` wallets (a card's balance is a debt paid by its bills, a loan's is a debt paid by its schedule). Day 1's balance is today's balance of those wallets as the wallet list answers it (opening balance plus every confirmed entry) plus day 1's movements; each later day adds its own movements, so the last day's `balance` is today's total plus every movement of the answer.
+	// Projected movements (`source`, with `sourceId` naming what they come from):
+	// - `RECURRING` (`sourceId`: the recurring entry): each occurrence of a recurring entry in the window on its day (a day past a month's end is its last day), income positive, expense negative, on its wallet. An occurrence the posting job has already posted as a pending entry counts once, as `PENDING` (the recurring entry's months up to its posting cursor are posted); a recurring entry with `autoPost` off counts every occurrence.
+	// - `CARD_BILL` (`sourceId`: the card wallet): every statement of a card with a cycle that is not paid and owes more than 0 (as `listCardStatements` answers it, the open statement and later ones holding installment slices included), its total taken out of the card's paying wallet on its due date; a bill already past its due date and still unpaid counts on day 1. A pending transfer into the card (a bill payment not confirmed yet) counts as `PENDING` and reduces the card's bills, oldest first, so the payment counts once.
+	// - `LOAN` (`sourceId`: the loan's wallet): each instalment of a wallet's loan schedule (`getLoanSchedule`) dated in the window, negative; a loan has no paying wallet, so `walletId` is null.
+	// - `EXPECTED_INCOME` (`sourceId`: the ledger month as yyyymm, e.g. 202612): the expected income of each ledger month that begins in the window, on the member's month start day, `walletId` null. A month without its own expected income takes the latest earlier month's.
+	// - `PENDING` (`sourceId`: the entry): every pending entry with a known amount (one awaiting its rate counts nowhere yet) on its date, on its wallet; one dated before today counts on day 1.
+	// - `ONETIME_BUDGET` (`sourceId`: the one-time budget): what is left of a one-time budget (its amount less its confirmed spending so far, never below 0) spread evenly over its remaining days (today or its start, whichever is later, through its end): floor(left / days) each day and the remainder on the first, so the slices sum exactly to what is left; `walletId` null; only the days in the window are listed.
+	// A movement with no natural wallet (`walletId` null) counts in the total only. A movement on a `CARD` or `LOAN` wallet (a recurring charge or pending purchase on a card) is listed but moves no money held.
+	// `lowest` is the day with the lowest `balance` (the earliest of equal ones). `belowZero` names each money-held wallet whose projected balance goes below 0, with the first such day and its balance that day (a wallet already below 0 today is listed with day 1).
+	// Every amount is an exact integer; a balance or sum that cannot be represented answers 422 `TOTAL_OUT_OF_RANGE` naming it. `days` out of 1 to 92, or not a number, answers 400 naming `days`.
+	//
+	// Corresponds with GET /api/account/forecast (the `GetForecast` operationId).
+	GetForecast(ctx context.Context, params *GetForecastParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPortfolio Portfolio
 	//
@@ -8564,6 +8731,26 @@ func (c *Client) UpdateOnetimeBudget(ctx context.Context, id OnetimeBudgetID, pa
 	return c.Client.Do(req)
 }
 
+// GetBudgetPace Each budget's pace through a month
+//
+// For each budget of the ledger month `year`/`month`, in category order: its amount (`budget`), what its category spent so far (`spent`: its confirmed expenses in the month, a top-level category counting its sub-categories', as `getBudgetStatus` counts them), the month-end spend at the current pace (`projected`) and the day the budget is passed at that pace (`overOn`).
+// `projected` = spent + floor(spent × days left ÷ days elapsed) + the category's recurring expenses still due in the month. Days elapsed run from the month's first day through today (today included), days left from tomorrow through the month's last day; a month already over has no days left (`projected` = spent), a month not begun yet has none elapsed (`projected` = its recurring expenses due). Recurring expenses due: the occurrences, dated today through the month's last day, of the recurring expense entries of the category (or of its sub-categories) that are not posted yet (a posted one is a pending entry, which counts nowhere until it is confirmed).
+// `overOn`: for a category already over (`spent` > `budget`), the day its confirmed expenses passed the budget (today or earlier); otherwise the first day from today on when spent + floor(spent × days after today ÷ days elapsed) + the recurring expenses due by that day passes `budget`; `null` when the budget is not passed in the month at that pace.
+// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+//
+// Corresponds with GET /api/account/budgets/pace (the `GetBudgetPace` operationId).
+func (c *Client) GetBudgetPace(ctx context.Context, params *GetBudgetPaceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBudgetPaceRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetBudgetStatus A month's budget status
 //
 // Per budget: its amount, what its category spent in the month (a top-level category counts its sub-categories' spending), the remainder (negative when overspent) and the percent used (`null` when the amount is 0).
@@ -9334,6 +9521,34 @@ func (c *Client) UpdateEntry(ctx context.Context, id EntryID, params *UpdateEntr
 // Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
 func (c *Client) ConfirmEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewConfirmEntryRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetForecast The cash-flow forecast of the days ahead
+//
+// Day by day from today (day 1, in the service time zone) through `days` days, the projected end-of-day balance of the money the member holds, each day's projected movements, the lowest point and the wallets that go below zero.
+// Money held: every wallet but `CARD` and `LOAN` wallets (a card's balance is a debt paid by its bills, a loan's is a debt paid by its schedule). Day 1's balance is today's balance of those wallets as the wallet list answers it (opening balance plus every confirmed entry) plus day 1's movements; each later day adds its own movements, so the last day's `balance` is today's total plus every movement of the answer.
+// Projected movements (`source`, with `sourceId` naming what they come from):
+// - `RECURRING` (`sourceId`: the recurring entry): each occurrence of a recurring entry in the window on its day (a day past a month's end is its last day), income positive, expense negative, on its wallet. An occurrence the posting job has already posted as a pending entry counts once, as `PENDING` (the recurring entry's months up to its posting cursor are posted); a recurring entry with `autoPost` off counts every occurrence.
+// - `CARD_BILL` (`sourceId`: the card wallet): every statement of a card with a cycle that is not paid and owes more than 0 (as `listCardStatements` answers it, the open statement and later ones holding installment slices included), its total taken out of the card's paying wallet on its due date; a bill already past its due date and still unpaid counts on day 1. A pending transfer into the card (a bill payment not confirmed yet) counts as `PENDING` and reduces the card's bills, oldest first, so the payment counts once.
+// - `LOAN` (`sourceId`: the loan's wallet): each instalment of a wallet's loan schedule (`getLoanSchedule`) dated in the window, negative; a loan has no paying wallet, so `walletId` is null.
+// - `EXPECTED_INCOME` (`sourceId`: the ledger month as yyyymm, e.g. 202612): the expected income of each ledger month that begins in the window, on the member's month start day, `walletId` null. A month without its own expected income takes the latest earlier month's.
+// - `PENDING` (`sourceId`: the entry): every pending entry with a known amount (one awaiting its rate counts nowhere yet) on its date, on its wallet; one dated before today counts on day 1.
+// - `ONETIME_BUDGET` (`sourceId`: the one-time budget): what is left of a one-time budget (its amount less its confirmed spending so far, never below 0) spread evenly over its remaining days (today or its start, whichever is later, through its end): floor(left / days) each day and the remainder on the first, so the slices sum exactly to what is left; `walletId` null; only the days in the window are listed.
+// A movement with no natural wallet (`walletId` null) counts in the total only. A movement on a `CARD` or `LOAN` wallet (a recurring charge or pending purchase on a card) is listed but moves no money held.
+// `lowest` is the day with the lowest `balance` (the earliest of equal ones). `belowZero` names each money-held wallet whose projected balance goes below 0, with the first such day and its balance that day (a wallet already below 0 today is listed with day 1).
+// Every amount is an exact integer; a balance or sum that cannot be represented answers 422 `TOTAL_OUT_OF_RANGE` naming it. `days` out of 1 to 92, or not a number, answers 400 naming `days`.
+//
+// Corresponds with GET /api/account/forecast (the `GetForecast` operationId).
+func (c *Client) GetForecast(ctx context.Context, params *GetForecastParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetForecastRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -13296,6 +13511,64 @@ func NewUpdateOnetimeBudgetRequestWithBody(server string, id OnetimeBudgetID, pa
 	return req, nil
 }
 
+// NewGetBudgetPaceRequest constructs an http.Request for the GetBudgetPace method
+func NewGetBudgetPaceRequest(server string, params *GetBudgetPaceParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/budgets/pace")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetBudgetStatusRequest constructs an http.Request for the GetBudgetStatus method
 func NewGetBudgetStatusRequest(server string, params *GetBudgetStatusParams) (*http.Request, error) {
 	var err error
@@ -14521,6 +14794,60 @@ func NewConfirmEntryRequest(server string, id EntryID) (*http.Request, error) {
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetForecastRequest constructs an http.Request for the GetForecast method
+func NewGetForecastRequest(server string, params *GetForecastParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/account/forecast")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Days != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "days", *params.Days, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -20124,6 +20451,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /api/account/budgets/onetime/{id} (the `UpdateOnetimeBudget` operationId).
 	UpdateOnetimeBudgetWithResponse(ctx context.Context, id OnetimeBudgetID, params *UpdateOnetimeBudgetParams, body UpdateOnetimeBudgetJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOnetimeBudgetResponse, error)
 
+	// GetBudgetPaceWithResponse Each budget's pace through a month
+	//
+	// For each budget of the ledger month `year`/`month`, in category order: its amount (`budget`), what its category spent so far (`spent`: its confirmed expenses in the month, a top-level category counting its sub-categories', as `getBudgetStatus` counts them), the month-end spend at the current pace (`projected`) and the day the budget is passed at that pace (`overOn`).
+	// `projected` = spent + floor(spent × days left ÷ days elapsed) + the category's recurring expenses still due in the month. Days elapsed run from the month's first day through today (today included), days left from tomorrow through the month's last day; a month already over has no days left (`projected` = spent), a month not begun yet has none elapsed (`projected` = its recurring expenses due). Recurring expenses due: the occurrences, dated today through the month's last day, of the recurring expense entries of the category (or of its sub-categories) that are not posted yet (a posted one is a pending entry, which counts nowhere until it is confirmed).
+	// `overOn`: for a category already over (`spent` > `budget`), the day its confirmed expenses passed the budget (today or earlier); otherwise the first day from today on when spent + floor(spent × days after today ÷ days elapsed) + the recurring expenses due by that day passes `budget`; `null` when the budget is not passed in the month at that pace.
+	// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/budgets/pace (the `GetBudgetPace` operationId).
+	GetBudgetPaceWithResponse(ctx context.Context, params *GetBudgetPaceParams, reqEditors ...RequestEditorFn) (*GetBudgetPaceResponse, error)
+
 	// GetBudgetStatusWithResponse A month's budget status
 	//
 	// Per budget: its amount, what its category spent in the month (a top-level category counts its sub-categories' spending), the remainder (negative when overspent) and the percent used (`null` when the amount is 0).
@@ -20629,6 +20968,26 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
 	ConfirmEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*ConfirmEntryResponse, error)
+
+	// GetForecastWithResponse The cash-flow forecast of the days ahead
+	//
+	// Day by day from today (day 1, in the service time zone) through `days` days, the projected end-of-day balance of the money the member holds, each day's projected movements, the lowest point and the wallets that go below zero.
+	// Money held: every wallet but `CARD` and `LOAN` wallets (a card's balance is a debt paid by its bills, a loan's is a debt paid by its schedule). Day 1's balance is today's balance of those wallets as the wallet list answers it (opening balance plus every confirmed entry) plus day 1's movements; each later day adds its own movements, so the last day's `balance` is today's total plus every movement of the answer.
+	// Projected movements (`source`, with `sourceId` naming what they come from):
+	// - `RECURRING` (`sourceId`: the recurring entry): each occurrence of a recurring entry in the window on its day (a day past a month's end is its last day), income positive, expense negative, on its wallet. An occurrence the posting job has already posted as a pending entry counts once, as `PENDING` (the recurring entry's months up to its posting cursor are posted); a recurring entry with `autoPost` off counts every occurrence.
+	// - `CARD_BILL` (`sourceId`: the card wallet): every statement of a card with a cycle that is not paid and owes more than 0 (as `listCardStatements` answers it, the open statement and later ones holding installment slices included), its total taken out of the card's paying wallet on its due date; a bill already past its due date and still unpaid counts on day 1. A pending transfer into the card (a bill payment not confirmed yet) counts as `PENDING` and reduces the card's bills, oldest first, so the payment counts once.
+	// - `LOAN` (`sourceId`: the loan's wallet): each instalment of a wallet's loan schedule (`getLoanSchedule`) dated in the window, negative; a loan has no paying wallet, so `walletId` is null.
+	// - `EXPECTED_INCOME` (`sourceId`: the ledger month as yyyymm, e.g. 202612): the expected income of each ledger month that begins in the window, on the member's month start day, `walletId` null. A month without its own expected income takes the latest earlier month's.
+	// - `PENDING` (`sourceId`: the entry): every pending entry with a known amount (one awaiting its rate counts nowhere yet) on its date, on its wallet; one dated before today counts on day 1.
+	// - `ONETIME_BUDGET` (`sourceId`: the one-time budget): what is left of a one-time budget (its amount less its confirmed spending so far, never below 0) spread evenly over its remaining days (today or its start, whichever is later, through its end): floor(left / days) each day and the remainder on the first, so the slices sum exactly to what is left; `walletId` null; only the days in the window are listed.
+	// A movement with no natural wallet (`walletId` null) counts in the total only. A movement on a `CARD` or `LOAN` wallet (a recurring charge or pending purchase on a card) is listed but moves no money held.
+	// `lowest` is the day with the lowest `balance` (the earliest of equal ones). `belowZero` names each money-held wallet whose projected balance goes below 0, with the first such day and its balance that day (a wallet already below 0 today is listed with day 1).
+	// Every amount is an exact integer; a balance or sum that cannot be represented answers 422 `TOTAL_OUT_OF_RANGE` naming it. `days` out of 1 to 92, or not a number, answers 400 naming `days`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/account/forecast (the `GetForecast` operationId).
+	GetForecastWithResponse(ctx context.Context, params *GetForecastParams, reqEditors ...RequestEditorFn) (*GetForecastResponse, error)
 
 	// GetPortfolioWithResponse Portfolio
 	//
@@ -23724,6 +24083,103 @@ func (r UpdateOnetimeBudgetResponse) ContentType() string {
 	return ""
 }
 
+// GetBudgetPaceResponse503Headers the declared response headers of an HTTP 503 response for GetBudgetPace
+type GetBudgetPaceResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBudgetPaceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BudgetPace
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBudgetPaceResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBudgetPaceResponse) GetJSON200() *BudgetPace {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBudgetPaceResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBudgetPaceResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetBudgetPaceResponse) GetApplicationProblemJSON403() *PremiumRequired {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetBudgetPaceResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetBudgetPaceResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetBudgetPaceResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBudgetPaceResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBudgetPaceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBudgetPaceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBudgetPaceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBudgetPaceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetBudgetStatusResponse503Headers the declared response headers of an HTTP 503 response for GetBudgetStatus
 type GetBudgetStatusResponse503Headers struct {
 	RetryAfter *int
@@ -26085,6 +26541,96 @@ func (r ConfirmEntryResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ConfirmEntryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetForecastResponse503Headers the declared response headers of an HTTP 503 response for GetForecast
+type GetForecastResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetForecastResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Forecast
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetForecastResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetForecastResponse) GetJSON200() *Forecast {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetForecastResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetForecastResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetForecastResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetForecastResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetForecastResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetForecastResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetForecastResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetForecastResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetForecastResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetForecastResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -37869,6 +38415,24 @@ func (c *ClientWithResponses) UpdateOnetimeBudgetWithResponse(ctx context.Contex
 	return ParseUpdateOnetimeBudgetResponse(rsp)
 }
 
+// GetBudgetPaceWithResponse Each budget's pace through a month
+//
+// For each budget of the ledger month `year`/`month`, in category order: its amount (`budget`), what its category spent so far (`spent`: its confirmed expenses in the month, a top-level category counting its sub-categories', as `getBudgetStatus` counts them), the month-end spend at the current pace (`projected`) and the day the budget is passed at that pace (`overOn`).
+// `projected` = spent + floor(spent × days left ÷ days elapsed) + the category's recurring expenses still due in the month. Days elapsed run from the month's first day through today (today included), days left from tomorrow through the month's last day; a month already over has no days left (`projected` = spent), a month not begun yet has none elapsed (`projected` = its recurring expenses due). Recurring expenses due: the occurrences, dated today through the month's last day, of the recurring expense entries of the category (or of its sub-categories) that are not posted yet (a posted one is a pending entry, which counts nowhere until it is confirmed).
+// `overOn`: for a category already over (`spent` > `budget`), the day its confirmed expenses passed the budget (today or earlier); otherwise the first day from today on when spent + floor(spent × days after today ÷ days elapsed) + the recurring expenses due by that day passes `budget`; `null` when the budget is not passed in the month at that pace.
+// A month is the member's ledger month: with `monthStartDay` d on the profile, month m of year y runs from day d of m to the day before day d of the next month (d = 1: the calendar month), in the service time zone.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/budgets/pace (the `GetBudgetPace` operationId).
+func (c *ClientWithResponses) GetBudgetPaceWithResponse(ctx context.Context, params *GetBudgetPaceParams, reqEditors ...RequestEditorFn) (*GetBudgetPaceResponse, error) {
+	rsp, err := c.GetBudgetPace(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBudgetPaceResponse(rsp)
+}
+
 // GetBudgetStatusWithResponse A month's budget status
 //
 // Per budget: its amount, what its category spent in the month (a top-level category counts its sub-categories' spending), the remainder (negative when overspent) and the percent used (`null` when the amount is 0).
@@ -38553,6 +39117,32 @@ func (c *ClientWithResponses) ConfirmEntryWithResponse(ctx context.Context, id E
 		return nil, err
 	}
 	return ParseConfirmEntryResponse(rsp)
+}
+
+// GetForecastWithResponse The cash-flow forecast of the days ahead
+//
+// Day by day from today (day 1, in the service time zone) through `days` days, the projected end-of-day balance of the money the member holds, each day's projected movements, the lowest point and the wallets that go below zero.
+// Money held: every wallet but `CARD` and `LOAN` wallets (a card's balance is a debt paid by its bills, a loan's is a debt paid by its schedule). Day 1's balance is today's balance of those wallets as the wallet list answers it (opening balance plus every confirmed entry) plus day 1's movements; each later day adds its own movements, so the last day's `balance` is today's total plus every movement of the answer.
+// Projected movements (`source`, with `sourceId` naming what they come from):
+// - `RECURRING` (`sourceId`: the recurring entry): each occurrence of a recurring entry in the window on its day (a day past a month's end is its last day), income positive, expense negative, on its wallet. An occurrence the posting job has already posted as a pending entry counts once, as `PENDING` (the recurring entry's months up to its posting cursor are posted); a recurring entry with `autoPost` off counts every occurrence.
+// - `CARD_BILL` (`sourceId`: the card wallet): every statement of a card with a cycle that is not paid and owes more than 0 (as `listCardStatements` answers it, the open statement and later ones holding installment slices included), its total taken out of the card's paying wallet on its due date; a bill already past its due date and still unpaid counts on day 1. A pending transfer into the card (a bill payment not confirmed yet) counts as `PENDING` and reduces the card's bills, oldest first, so the payment counts once.
+// - `LOAN` (`sourceId`: the loan's wallet): each instalment of a wallet's loan schedule (`getLoanSchedule`) dated in the window, negative; a loan has no paying wallet, so `walletId` is null.
+// - `EXPECTED_INCOME` (`sourceId`: the ledger month as yyyymm, e.g. 202612): the expected income of each ledger month that begins in the window, on the member's month start day, `walletId` null. A month without its own expected income takes the latest earlier month's.
+// - `PENDING` (`sourceId`: the entry): every pending entry with a known amount (one awaiting its rate counts nowhere yet) on its date, on its wallet; one dated before today counts on day 1.
+// - `ONETIME_BUDGET` (`sourceId`: the one-time budget): what is left of a one-time budget (its amount less its confirmed spending so far, never below 0) spread evenly over its remaining days (today or its start, whichever is later, through its end): floor(left / days) each day and the remainder on the first, so the slices sum exactly to what is left; `walletId` null; only the days in the window are listed.
+// A movement with no natural wallet (`walletId` null) counts in the total only. A movement on a `CARD` or `LOAN` wallet (a recurring charge or pending purchase on a card) is listed but moves no money held.
+// `lowest` is the day with the lowest `balance` (the earliest of equal ones). `belowZero` names each money-held wallet whose projected balance goes below 0, with the first such day and its balance that day (a wallet already below 0 today is listed with day 1).
+// Every amount is an exact integer; a balance or sum that cannot be represented answers 422 `TOTAL_OUT_OF_RANGE` naming it. `days` out of 1 to 92, or not a number, answers 400 naming `days`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/account/forecast (the `GetForecast` operationId).
+func (c *ClientWithResponses) GetForecastWithResponse(ctx context.Context, params *GetForecastParams, reqEditors ...RequestEditorFn) (*GetForecastResponse, error) {
+	rsp, err := c.GetForecast(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetForecastResponse(rsp)
 }
 
 // GetPortfolioWithResponse Portfolio
@@ -42566,6 +43156,94 @@ func ParseUpdateOnetimeBudgetResponse(rsp *http.Response) (*UpdateOnetimeBudgetR
 	return response, nil
 }
 
+// ParseGetBudgetPaceResponse parses an HTTP response from a GetBudgetPaceWithResponse call
+func ParseGetBudgetPaceResponse(rsp *http.Response) (*GetBudgetPaceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBudgetPaceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BudgetPace
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PremiumRequired
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetBudgetPaceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetBudgetStatusResponse parses an HTTP response from a GetBudgetStatusWithResponse call
 func ParseGetBudgetStatusResponse(rsp *http.Response) (*GetBudgetStatusResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -44836,6 +45514,87 @@ func ParseConfirmEntryResponse(rsp *http.Response) (*ConfirmEntryResponse, error
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers ConfirmEntryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetForecastResponse parses an HTTP response from a GetForecastWithResponse call
+func ParseGetForecastResponse(rsp *http.Response) (*GetForecastResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetForecastResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Forecast
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetForecastResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

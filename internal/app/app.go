@@ -33,6 +33,7 @@ import (
 	"github.com/nestegg/nestegg/internal/external/fx"
 	"github.com/nestegg/nestegg/internal/external/ocr"
 	"github.com/nestegg/nestegg/internal/external/quote"
+	"github.com/nestegg/nestegg/internal/forecast"
 	"github.com/nestegg/nestegg/internal/heavy"
 	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/intake"
@@ -224,6 +225,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Tracing:       tracingOn,
 		Changes:       changes.NewHandler(pool, ledgerHandler),
 		Cards:         cards.NewHandler(pool, o.Clock, cfg.Timezone),
+		Forecast:      forecast.NewHandler(pool, o.Clock, cfg.Timezone),
 		Idempotency:   idempotency.New(pool, o.Clock, o.IdempotencyHooks),
 		Heavy:         heavy.NewGate(pool, cfg.HeavyPerReplica),
 	})

@@ -59,6 +59,7 @@ var queryFileArea = map[string]string{
 	"entry_import":   "csvio",
 	"ledger_change":  "changes",
 	"card_statement": "cards",
+	"forecast":       "forecast",
 }
 
 // crossReads are the reads of another area's tables a query may make, for
@@ -94,6 +95,15 @@ var crossReads = map[[2]string]string{
 	{"board_image", "member"}:              "an image in use as a profile picture is kept by the cleanup",
 	{"card_statement", "wallet"}:           "a card's statements follow its cycle, read with the card (and every cycle card's entries) in one statement",
 	{"card_statement", "account_entry"}:    "a card's statements are computed from all its entries, read in one statement",
+	{"forecast", "wallet"}:                 "the forecast starts from every wallet's balance, type, paying wallet and loan terms, read in one statement",
+	{"forecast", "wallet_net"}:             "today's balances come from the ledger's rollup (its 'total' rows) in the same statement, whatever the history",
+	{"forecast", "wallet_net_delta"}:       "the rollup's nets not folded yet are added in the same statement",
+	{"forecast", "recurring"}:              "every recurring entry's occurrences are projected, read in one statement",
+	{"forecast", "account_category"}:       "recurring expenses, one-time budgets and budget pace fold sub-categories into their parents in the same statement",
+	{"forecast", "account_entry"}:          "pending entries are projected on their dates; one-time budgets and budget pace sum confirmed expenses in one statement",
+	{"forecast", "budget_onetime"}:         "one-time budgets are spread over their remaining days",
+	{"forecast", "budget_income"}:          "expected monthly income is projected on the member's month start day",
+	{"forecast", "budget"}:                 "budget pace reads the month's budgets with their daily spending in one statement",
 }
 
 // crossWrites are writes of another area's table a query may make, each

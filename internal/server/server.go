@@ -26,6 +26,7 @@ import (
 	"github.com/nestegg/nestegg/internal/cards"
 	"github.com/nestegg/nestegg/internal/changes"
 	"github.com/nestegg/nestegg/internal/csvio"
+	"github.com/nestegg/nestegg/internal/forecast"
 	"github.com/nestegg/nestegg/internal/heavy"
 	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/intake"
@@ -58,6 +59,7 @@ type Server struct {
 	*csvio.CSVHandler
 	*changes.ChangesHandler
 	*cards.CardsHandler
+	*forecast.ForecastHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -93,6 +95,8 @@ type Deps struct {
 	Tracing bool
 	Changes *changes.ChangesHandler
 	Cards   *cards.CardsHandler
+	// Forecast answers the cash-flow forecast and the budgets' pace.
+	Forecast *forecast.ForecastHandler
 	// Idempotency keeps the answers of requests with an Idempotency-Key;
 	// nil ignores the header.
 	Idempotency *idempotency.Store
@@ -142,6 +146,7 @@ func New(deps Deps) (http.Handler, error) {
 		CSVHandler:          deps.CSV,
 		ChangesHandler:      deps.Changes,
 		CardsHandler:        deps.Cards,
+		ForecastHandler:     deps.Forecast,
 	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{

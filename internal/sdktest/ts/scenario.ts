@@ -264,6 +264,49 @@ async function main(): Promise<void> {
   const byName = new Map(after.data.items.map((w: Schemas["Wallet"]) => [w.name, w.balance] as const));
   check(byName.size === 2 && byName.get("Cash") === 100000 + 3000000 - 12000 - 4500 - 4500 && byName.get("Card") === 12000, "balances after the restore", after.data);
 
+  step = "the next card bill";
+  // The restored card gets its issuer's cycle (it closes on the 28th, is
+  // paid on the 14th from the cash wallet) and an expense; its next bill is
+  // the open statement, which holds it.
+  const restoredCash = after.data.items.find((w: Schemas["Wallet"]) => w.name === "Cash");
+  const restoredCard = after.data.items.find((w: Schemas["Wallet"]) => w.name === "Card");
+  check(restoredCash !== undefined && restoredCard !== undefined, "the restored wallets by name", after.data);
+  const cycled = await api.PUT("/api/account/wallets/{id}", {
+    params: { path: { id: restoredCard.id } },
+    body: { name: "Card", type: "CARD", statementDay: 28, paymentDay: 14, paymentWalletId: restoredCash.id },
+  });
+  check(cycled.response.status === 200 && cycled.data !== undefined, `card cycle answered ${cycled.response.status}`, cycled.error);
+  check(cycled.data.statementDay === 28 && cycled.data.paymentWalletId === restoredCash.id, "the card's cycle reads back", cycled.data);
+  const dinner = await api.POST("/api/account/entries", {
+    body: { date: day, type: "expense", amount: 25000, walletId: restoredCard.id, memo: "dinner" },
+  });
+  check(dinner.response.status === 201, `a card expense answered ${dinner.response.status}`, dinner.error);
+  const next = await api.GET("/api/account/card-bills/next");
+  check(next.response.status === 200 && next.data !== undefined, `next bills answered ${next.response.status}`, next.error);
+  const bill = next.data.cards[0];
+  check(next.data.cards.length === 1 && bill !== undefined && bill.walletId === restoredCard.id, "one card's next bill", next.data);
+  check(next.data.total === bill.total && bill.total >= 25000 && bill.dueDate > bill.closingDate && bill.closingDate >= day, "the next bill is the open statement, due after it closes", next.data);
+
+  step = "a forecast";
+  // 92 days from today: the bill leaves the cash wallet on its due date
+  // (CARD_BILL), the card's own balance is no money held, and the last
+  // day's balance is today's cash plus every movement of money held.
+  const forecast = await api.GET("/api/account/forecast", { params: { query: { days: 92 } } });
+  check(forecast.response.status === 200 && forecast.data !== undefined, `forecast answered ${forecast.response.status}`, forecast.error);
+  const f = forecast.data;
+  const firstDay = f.days[0];
+  const lastDay = f.days[f.days.length - 1];
+  check(firstDay !== undefined && lastDay !== undefined, "the forecast has days", f);
+  check(f.from === day && f.days.length === 92 && firstDay.date === day && f.to === lastDay.date, "a 92-day window from today", f);
+  const moves = f.days.flatMap((d: Schemas["ForecastDay"]) => d.movements);
+  const billMove = moves.find((m: Schemas["ForecastMovement"]) => m.source === "CARD_BILL");
+  check(billMove !== undefined && billMove.walletId === restoredCash.id && billMove.amount === -bill.total &&
+    billMove.date === bill.dueDate && billMove.sourceId === restoredCard.id, "the bill leaves the paying wallet on its due date", moves);
+  const held = moves.filter((m: Schemas["ForecastMovement"]) => m.walletId !== restoredCard.id)
+    .reduce((sum: number, m: Schemas["ForecastMovement"]) => sum + m.amount, 0);
+  check(lastDay.balance === restoredCash.balance + held, "the last day is today's money held plus every movement", f);
+  check(f.lowest.balance <= firstDay.balance && f.belowZero.length === 0, "the lowest point, nothing below zero", f);
+
   step = "an image";
   // Multipart, the field "file": a 1x1 PNG. Sent to the server itself, not
   // through Prism: its proxy holds a body as text and forwards the PNG's

@@ -1,0 +1,5 @@
+package forecast
+
+// MemberForecast is memberForecast for the external tests, which count the
+// statements it sends.
+var MemberForecast = memberForecast
