@@ -316,6 +316,24 @@ func (e EntryChangeKind) Valid() bool {
 	}
 }
 
+// Defines values for EntrySummaryTotalValue.
+const (
+	EntrySummaryTotalValueExpense EntrySummaryTotalValue = "expense"
+	EntrySummaryTotalValueIncome  EntrySummaryTotalValue = "income"
+)
+
+// Valid indicates whether the value is a known member of the EntrySummaryTotalValue enum.
+func (e EntrySummaryTotalValue) Valid() bool {
+	switch e {
+	case EntrySummaryTotalValueExpense:
+		return true
+	case EntrySummaryTotalValueIncome:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EntryType.
 const (
 	EntryTypeExpense EntryType = "expense"
@@ -2088,9 +2106,34 @@ type EntryRequest struct {
 
 // EntrySummary defines model for EntrySummary.
 type EntrySummary struct {
+	// Expense The confirmed expense of the selection, transfers excluded. Held at
+	// 9,223,372,036,854,775,807 when beyond what an amount can hold (`outOfRange` then names
+	// `expense`), never wrapped.
+	//
+	//
+	// Example: 1875000
 	Expense int64 `json:"expense"`
-	Income  int64 `json:"income"`
+
+	// Income The confirmed income of the selection, transfers excluded. Held at
+	// 9,223,372,036,854,775,807 when beyond what an amount can hold (`outOfRange` then names
+	// `income`), never wrapped.
+	//
+	//
+	// Example: 3200000
+	Income int64 `json:"income"`
+
+	// OutOfRange The totals of this summary that are beyond what an amount can hold, and so are not the
+	// exact figure; absent when both are exact. Only a ledger stored before such writes were
+	// refused (or a `from`/`to` range of many months) can hold one: the page's items are
+	// answered all the same.
+	//
+	//
+	// Example: ["income"]
+	OutOfRange *[]EntrySummaryTotalValue `json:"outOfRange,omitempty"`
 }
+
+// EntrySummaryTotalValue A total of the entry list's summary (`income`, `expense`); a client must accept other values.
+type EntrySummaryTotalValue string
 
 // EntryType Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 type EntryType string
@@ -3620,11 +3663,25 @@ type VoteResult struct {
 type Wallet struct {
 	AccountNumber *string `json:"accountNumber"`
 
-	// Balance Opening balance plus confirmed income minus confirmed expense.
-	Balance      int64  `json:"balance"`
-	CurrentValue *int64 `json:"currentValue"`
-	ID           int64  `json:"id"`
-	LoanAmount   *int64 `json:"loanAmount"`
+	// Balance Opening balance plus confirmed income minus confirmed expense. When that is beyond what an
+	// amount can hold (±9,223,372,036,854,775,807 won: only a ledger stored before such writes
+	// were refused holds one), `balanceOutOfRange` is true and `balance` is held at the nearest
+	// end of that range, never wrapped: show it as out of range, not as a figure.
+	//
+	//
+	// Example: 1500000
+	Balance int64 `json:"balance"`
+
+	// BalanceOutOfRange True when the balance is beyond what an amount can hold (`balance` is then held at
+	// ±9,223,372,036,854,775,807); absent otherwise. The wallet is answered all the same, here,
+	// in the wallet list and in the changes feed, so its member can reach the entries behind it.
+	//
+	//
+	// Example: true
+	BalanceOutOfRange *bool  `json:"balanceOutOfRange,omitempty"`
+	CurrentValue      *int64 `json:"currentValue"`
+	ID                int64  `json:"id"`
+	LoanAmount        *int64 `json:"loanAmount"`
 
 	// LoanMethod How a loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`), or `null` for a wallet
 	// that is not a loan. A client must accept other values; restore refuses values it does not
@@ -6132,7 +6189,7 @@ type ClientInterface interface {
 	// ListEntries List entries of a period
 	//
 	// Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
-	// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
+	// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. A total beyond what an amount can hold is held at the bound and named in `summary.outOfRange`: the items are answered whatever the totals. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
 	//
 	// Corresponds with GET /api/account/entries (the `ListEntries` operationId).
 	ListEntries(ctx context.Context, params *ListEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8851,7 +8908,7 @@ func (c *Client) ListChanges(ctx context.Context, params *ListChangesParams, req
 // ListEntries List entries of a period
 //
 // Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
-// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
+// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. A total beyond what an amount can hold is held at the bound and named in `summary.outOfRange`: the items are answered whatever the totals. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
 //
 // Corresponds with GET /api/account/entries (the `ListEntries` operationId).
 func (c *Client) ListEntries(ctx context.Context, params *ListEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -20223,7 +20280,7 @@ type ClientWithResponsesInterface interface {
 	// ListEntriesWithResponse List entries of a period
 	//
 	// Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
-	// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
+	// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. A total beyond what an amount can hold is held at the bound and named in `summary.outOfRange`: the items are answered whatever the totals. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -24886,7 +24943,7 @@ type CreateEntryResponse struct {
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
-	ApplicationProblemJSON422 *IdempotencyKeyReused
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -24944,7 +25001,7 @@ func (r CreateEntryResponse) GetApplicationProblemJSON415() *UnsupportedMediaTyp
 }
 
 // GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
-func (r CreateEntryResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+func (r CreateEntryResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
 	return r.ApplicationProblemJSON422
 }
 
@@ -25121,6 +25178,8 @@ type ImportEntriesResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *Busy
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -25161,6 +25220,11 @@ func (r ImportEntriesResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r ImportEntriesResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ImportEntriesResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -25773,6 +25837,8 @@ type UpdateEntryResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -25834,6 +25900,11 @@ func (r UpdateEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r UpdateEntryResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UpdateEntryResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -25910,6 +25981,8 @@ type ConfirmEntryResponse struct {
 	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -25952,6 +26025,11 @@ func (r ConfirmEntryResponse) GetApplicationProblemJSON409() *Conflict {
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r ConfirmEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ConfirmEntryResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -28149,6 +28227,8 @@ type RestoreBackupResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *Busy
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -28189,6 +28269,11 @@ func (r RestoreBackupResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r RestoreBackupResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -29289,7 +29374,7 @@ type CreateTransferResponse struct {
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
-	ApplicationProblemJSON422 *IdempotencyKeyReused
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -29338,7 +29423,7 @@ func (r CreateTransferResponse) GetApplicationProblemJSON415() *UnsupportedMedia
 }
 
 // GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
-func (r CreateTransferResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+func (r CreateTransferResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
 	return r.ApplicationProblemJSON422
 }
 
@@ -29614,6 +29699,8 @@ type UpdateTransferResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -29659,6 +29746,11 @@ func (r UpdateTransferResponse) GetApplicationProblemJSON413() *PayloadTooLarge 
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r UpdateTransferResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UpdateTransferResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -37944,7 +38036,7 @@ func (c *ClientWithResponses) ListChangesWithResponse(ctx context.Context, param
 // ListEntriesWithResponse List entries of a period
 //
 // Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
-// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
+// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. A total beyond what an amount can hold is held at the bound and named in `summary.outOfRange`: the items are answered whatever the totals. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -43575,7 +43667,7 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
-		var dest IdempotencyKeyReused
+		var dest TotalOutOfRange
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -43813,6 +43905,13 @@ func ParseImportEntriesResponse(rsp *http.Response) (*ImportEntriesResponse, err
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Busy
@@ -44442,6 +44541,13 @@ func ParseUpdateEntryResponse(rsp *http.Response) (*UpdateEntryResponse, error) 
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -44576,6 +44682,13 @@ func ParseConfirmEntryResponse(rsp *http.Response) (*ConfirmEntryResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
@@ -46737,6 +46850,13 @@ func ParseRestoreBackupResponse(rsp *http.Response) (*RestoreBackupResponse, err
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Busy
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47810,7 +47930,7 @@ func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, e
 		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
-		var dest IdempotencyKeyReused
+		var dest TotalOutOfRange
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -48135,6 +48255,13 @@ func ParseUpdateTransferResponse(rsp *http.Response) (*UpdateTransferResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
