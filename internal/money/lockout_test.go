@@ -120,10 +120,12 @@ func TestStoredTotalsPastInt64NeverLockTheMemberOut(t *testing.T) {
 
 	// Once back within range, the totals are exact and unflagged.
 	env.Exec(`DELETE FROM account_entry WHERE id IN (SELECT id FROM account_entry WHERE member_id = $1 AND type = 'income' LIMIT 1000)`, m.ID)
+	month = api.EntryPage{}
 	m.Do(http.MethodGet, "/api/account/entries?year=2026&month=11", nil).Want(http.StatusOK).JSON(&month)
 	if month.Summary.OutOfRange != nil || month.Summary.Income != 8_999*bound || month.Summary.Expense != bound {
 		t.Fatalf("summary after the deletions %+v", month.Summary)
 	}
+	got = api.Wallet{}
 	m.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d", bank.ID), nil).Want(http.StatusOK).JSON(&got)
 	if got.BalanceOutOfRange != nil || got.Balance != 8_998*bound {
 		t.Fatalf("wallet after the deletions %+v", got)
