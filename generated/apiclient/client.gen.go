@@ -6180,6 +6180,11 @@ type ClientInterface interface {
 	// finishes unless a removal happens while it runs; the cursor carries where its sync began. A malformed cursor, or a cursor of another member, is 400
 	// `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
 	//
+	// **Totals beyond what an amount can hold** (a ledger stored before such writes were
+	// refused): a wallet is answered with its balance held at the bound and `balanceOutOfRange`
+	// true, so the feed goes on past it. 422 `TOTAL_OUT_OF_RANGE` remains only for a page holding
+	// a one-time budget whose `spent` or an expected income whose `received` cannot be carried.
+	//
 	// **Speed**: a page is one indexed read of the member's change rows plus one read per kind
 	// of record on the page.
 	//
@@ -8888,6 +8893,11 @@ func (c *Client) UpdateCategory(ctx context.Context, id CategoryID, params *Upda
 // never needs them (it holds nothing they would delete): a first sync, at any page size,
 // finishes unless a removal happens while it runs; the cursor carries where its sync began. A malformed cursor, or a cursor of another member, is 400
 // `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
+//
+// **Totals beyond what an amount can hold** (a ledger stored before such writes were
+// refused): a wallet is answered with its balance held at the bound and `balanceOutOfRange`
+// true, so the feed goes on past it. 422 `TOTAL_OUT_OF_RANGE` remains only for a page holding
+// a one-time budget whose `spent` or an expected income whose `received` cannot be carried.
 //
 // **Speed**: a page is one indexed read of the member's change rows plus one read per kind
 // of record on the page.
@@ -20268,6 +20278,11 @@ type ClientWithResponsesInterface interface {
 	// never needs them (it holds nothing they would delete): a first sync, at any page size,
 	// finishes unless a removal happens while it runs; the cursor carries where its sync began. A malformed cursor, or a cursor of another member, is 400
 	// `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
+	//
+	// **Totals beyond what an amount can hold** (a ledger stored before such writes were
+	// refused): a wallet is answered with its balance held at the bound and `balanceOutOfRange`
+	// true, so the feed goes on past it. 422 `TOTAL_OUT_OF_RANGE` remains only for a page holding
+	// a one-time budget whose `spent` or an expected income whose `received` cannot be carried.
 	//
 	// **Speed**: a page is one indexed read of the member's change rows plus one read per kind
 	// of record on the page.
@@ -38039,6 +38054,11 @@ func (c *ClientWithResponses) UpdateCategoryWithResponse(ctx context.Context, id
 // never needs them (it holds nothing they would delete): a first sync, at any page size,
 // finishes unless a removal happens while it runs; the cursor carries where its sync began. A malformed cursor, or a cursor of another member, is 400
 // `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
+//
+// **Totals beyond what an amount can hold** (a ledger stored before such writes were
+// refused): a wallet is answered with its balance held at the bound and `balanceOutOfRange`
+// true, so the feed goes on past it. 422 `TOTAL_OUT_OF_RANGE` remains only for a page holding
+// a one-time budget whose `spent` or an expected income whose `received` cannot be carried.
 //
 // **Speed**: a page is one indexed read of the member's change rows plus one read per kind
 // of record on the page.
