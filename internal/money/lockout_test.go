@@ -300,3 +300,37 @@ func TestParallelWritesCannotTogetherPassTheBound(t *testing.T) {
 		}
 	}
 }
+
+// TestWalletWritesAndDeletionsPastTheBoundAreRefused: a wallet's opening
+// balance, a deletion of an expense and a wallet's deletion with moveTo
+// move balances too: each that would pass int64 is refused, nothing
+// written.
+func TestWalletWritesAndDeletionsPastTheBoundAreRefused(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember(apitest.AsPremium())
+	bank := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
+	insertIncomes(env, m, bank.ID, 9_223)
+	p := m.Do(http.MethodPost, "/api/account/wallets", api.WalletRequest{Name: "More", Type: api.WalletTypeBank, OpeningBalance: lt.Ptr[int64](bound)}).
+		WantProblem(http.StatusUnprocessableEntity, "TOTAL_OUT_OF_RANGE")
+	if !strings.Contains(p.Detail, "net worth") {
+		t.Fatalf("detail %q", p.Detail)
+	}
+	spent := lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 3), bound, bank.ID))
+	lt.Entry(m.Client, lt.Income(lt.Date(2026, 12, 4), bound/2, bank.ID)) // the bank at 9,222.5 × 10^15
+	p = m.Do(http.MethodDelete, fmt.Sprintf("/api/account/entries/%d", spent.ID), nil).
+		WantProblem(http.StatusUnprocessableEntity, "TOTAL_OUT_OF_RANGE")
+	if !strings.Contains(p.Detail, "balance of wallet") {
+		t.Fatalf("detail %q", p.Detail)
+	}
+	// A wallet whose entries would take the bank past the bound.
+	cash := lt.Wallet(m.Client, "Cash", api.WalletTypeCash, 0)
+	env.Exec(`INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date) VALUES ($1, $2, 'income', $3, '2026-11-05')`, m.ID, cash.ID, int64(bound))
+	p = m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d?moveTo=%d", cash.ID, bank.ID), nil).
+		WantProblem(http.StatusUnprocessableEntity, "TOTAL_OUT_OF_RANGE")
+	if !strings.Contains(p.Detail, "balance of wallet") {
+		t.Fatalf("detail %q", p.Detail)
+	}
+	m.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d", cash.ID), nil).Want(http.StatusOK)
+	wantAnswers(t, m)
+}
