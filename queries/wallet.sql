@@ -135,3 +135,27 @@ WHERE w.member_id = @member_id AND w.id = ANY(@ids::bigint[]);
 UPDATE wallet SET statement_day = @statement_day::integer, payment_day = @payment_day::integer,
     payment_wallet_id = @payment_wallet_id::bigint
 WHERE member_id = @member_id AND id = @id AND type = 'CARD';
+
+-- name: LockMemberLedgerTotals :exec
+-- The member's totals lock, exclusive, held to the commit: the write check
+-- (ledger.CheckTotalsTx) takes it after the write and before reading the
+-- totals, so two writes of the member check one after the other, the second
+-- seeing what the first committed: together they cannot pass the bound.
+-- It is the last lock of its transaction (database.LockOrder); its holder
+-- only reads, then commits.
+SELECT pg_advisory_xact_lock(hashtextextended('ledger_total:' || @member_id::bigint, 0));
+
+-- name: ListWalletBalancesForCheck :many
+-- Every wallet's balance as the write check needs it, from the rollup
+-- (wallet_net's total and the nets not folded yet), so its cost is the
+-- member's wallets and pending deltas, not the length of their history.
+-- Each part is numeric: the sum is exact whatever it is.
+SELECT w.id, w.name, w.manual_valuation, w.current_value,
+       (w.opening_balance::numeric + COALESCE(t.net, 0) + COALESCE((
+            SELECT SUM(d.net) FROM wallet_net_delta d WHERE d.member_id = @member_id AND d.wallet_id = w.id
+       ), 0))::numeric AS balance
+FROM wallet w
+LEFT JOIN wallet_net t
+       ON t.member_id = w.member_id AND t.period = 'total' AND t.start = '-infinity' AND t.wallet_id = w.id
+WHERE w.member_id = @member_id
+ORDER BY w.id;

@@ -316,6 +316,24 @@ func (e EntryChangeKind) Valid() bool {
 	}
 }
 
+// Defines values for EntrySummaryTotalValue.
+const (
+	EntrySummaryTotalValueExpense EntrySummaryTotalValue = "expense"
+	EntrySummaryTotalValueIncome  EntrySummaryTotalValue = "income"
+)
+
+// Valid indicates whether the value is a known member of the EntrySummaryTotalValue enum.
+func (e EntrySummaryTotalValue) Valid() bool {
+	switch e {
+	case EntrySummaryTotalValueExpense:
+		return true
+	case EntrySummaryTotalValueIncome:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EntryType.
 const (
 	EntryTypeExpense EntryType = "expense"
@@ -2158,9 +2176,34 @@ type EntryRequest struct {
 
 // EntrySummary defines model for EntrySummary.
 type EntrySummary struct {
+	// Expense The confirmed expense of the selection, transfers excluded. Held at
+	// 9,223,372,036,854,775,807 when beyond what an amount can hold (`outOfRange` then names
+	// `expense`), never wrapped.
+	//
+	//
+	// Example: 1875000
 	Expense int64 `json:"expense"`
-	Income  int64 `json:"income"`
+
+	// Income The confirmed income of the selection, transfers excluded. Held at
+	// 9,223,372,036,854,775,807 when beyond what an amount can hold (`outOfRange` then names
+	// `income`), never wrapped.
+	//
+	//
+	// Example: 3200000
+	Income int64 `json:"income"`
+
+	// OutOfRange The totals of this summary that are beyond what an amount can hold, and so are not the
+	// exact figure; absent when both are exact. Only a ledger stored before such writes were
+	// refused (or a `from`/`to` range of many months) can hold one: the page's items are
+	// answered all the same.
+	//
+	//
+	// Example: ["income"]
+	OutOfRange *[]EntrySummaryTotalValue `json:"outOfRange,omitempty"`
 }
+
+// EntrySummaryTotalValue A total of the entry list's summary (`income`, `expense`); a client must accept other values.
+type EntrySummaryTotalValue string
 
 // EntryType Income or expense, as a request sets it (lower case, as SPEC.md writes them).
 type EntryType string
@@ -3767,11 +3810,25 @@ type VoteResult struct {
 type Wallet struct {
 	AccountNumber *string `json:"accountNumber"`
 
-	// Balance Opening balance plus confirmed income minus confirmed expense.
-	Balance      int64  `json:"balance"`
-	CurrentValue *int64 `json:"currentValue"`
-	ID           int64  `json:"id"`
-	LoanAmount   *int64 `json:"loanAmount"`
+	// Balance Opening balance plus confirmed income minus confirmed expense. When that is beyond what an
+	// amount can hold (±9,223,372,036,854,775,807 won: only a ledger stored before such writes
+	// were refused holds one), `balanceOutOfRange` is true and `balance` is held at the nearest
+	// end of that range, never wrapped: show it as out of range, not as a figure.
+	//
+	//
+	// Example: 1500000
+	Balance int64 `json:"balance"`
+
+	// BalanceOutOfRange True when the balance is beyond what an amount can hold (`balance` is then held at
+	// ±9,223,372,036,854,775,807); absent otherwise. The wallet is answered all the same, here,
+	// in the wallet list and in the changes feed, so its member can reach the entries behind it.
+	//
+	//
+	// Example: true
+	BalanceOutOfRange *bool  `json:"balanceOutOfRange,omitempty"`
+	CurrentValue      *int64 `json:"currentValue"`
+	ID                int64  `json:"id"`
+	LoanAmount        *int64 `json:"loanAmount"`
 
 	// LoanMethod How a loan is repaid (`EQUAL_PAYMENT`, `EQUAL_PRINCIPAL`, `BULLET`), or `null` for a wallet
 	// that is not a loan. A client must accept other values; restore refuses values it does not
@@ -6295,6 +6352,11 @@ type ClientInterface interface {
 	// finishes unless a removal happens while it runs; the cursor carries where its sync began. A malformed cursor, or a cursor of another member, is 400
 	// `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
 	//
+	// **Totals beyond what an amount can hold** (a ledger stored before such writes were
+	// refused): a wallet is answered with its balance held at the bound and `balanceOutOfRange`
+	// true, so the feed goes on past it. 422 `TOTAL_OUT_OF_RANGE` remains only for a page holding
+	// a one-time budget whose `spent` or an expected income whose `received` cannot be carried.
+	//
 	// **Speed**: a page is one indexed read of the member's change rows plus one read per kind
 	// of record on the page.
 	//
@@ -6304,7 +6366,7 @@ type ClientInterface interface {
 	// ListEntries List entries of a period
 	//
 	// Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
-	// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
+	// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. A total beyond what an amount can hold is held at the bound and named in `summary.outOfRange`: the items are answered whatever the totals. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
 	//
 	// Corresponds with GET /api/account/entries (the `ListEntries` operationId).
 	ListEntries(ctx context.Context, params *ListEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9050,6 +9112,11 @@ func (c *Client) UpdateCategory(ctx context.Context, id CategoryID, params *Upda
 // finishes unless a removal happens while it runs; the cursor carries where its sync began. A malformed cursor, or a cursor of another member, is 400
 // `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
 //
+// **Totals beyond what an amount can hold** (a ledger stored before such writes were
+// refused): a wallet is answered with its balance held at the bound and `balanceOutOfRange`
+// true, so the feed goes on past it. 422 `TOTAL_OUT_OF_RANGE` remains only for a page holding
+// a one-time budget whose `spent` or an expected income whose `received` cannot be carried.
+//
 // **Speed**: a page is one indexed read of the member's change rows plus one read per kind
 // of record on the page.
 //
@@ -9069,7 +9136,7 @@ func (c *Client) ListChanges(ctx context.Context, params *ListChangesParams, req
 // ListEntries List entries of a period
 //
 // Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
-// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
+// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. A total beyond what an amount can hold is held at the bound and named in `summary.outOfRange`: the items are answered whatever the totals. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
 //
 // Corresponds with GET /api/account/entries (the `ListEntries` operationId).
 func (c *Client) ListEntries(ctx context.Context, params *ListEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -20634,6 +20701,11 @@ type ClientWithResponsesInterface interface {
 	// finishes unless a removal happens while it runs; the cursor carries where its sync began. A malformed cursor, or a cursor of another member, is 400
 	// `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
 	//
+	// **Totals beyond what an amount can hold** (a ledger stored before such writes were
+	// refused): a wallet is answered with its balance held at the bound and `balanceOutOfRange`
+	// true, so the feed goes on past it. 422 `TOTAL_OUT_OF_RANGE` remains only for a page holding
+	// a one-time budget whose `spent` or an expected income whose `received` cannot be carried.
+	//
 	// **Speed**: a page is one indexed read of the member's change rows plus one read per kind
 	// of record on the page.
 	//
@@ -20645,7 +20717,7 @@ type ClientWithResponsesInterface interface {
 	// ListEntriesWithResponse List entries of a period
 	//
 	// Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
-	// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
+	// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. A total beyond what an amount can hold is held at the bound and named in `summary.outOfRange`: the items are answered whatever the totals. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -25435,7 +25507,7 @@ type CreateEntryResponse struct {
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
-	ApplicationProblemJSON422 *IdempotencyKeyReused
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -25493,7 +25565,7 @@ func (r CreateEntryResponse) GetApplicationProblemJSON415() *UnsupportedMediaTyp
 }
 
 // GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
-func (r CreateEntryResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+func (r CreateEntryResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
 	return r.ApplicationProblemJSON422
 }
 
@@ -25670,6 +25742,8 @@ type ImportEntriesResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *Busy
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -25710,6 +25784,11 @@ func (r ImportEntriesResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r ImportEntriesResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ImportEntriesResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -26091,6 +26170,8 @@ type DeleteEntryResponse struct {
 	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -26131,6 +26212,11 @@ func (r DeleteEntryResponse) GetApplicationProblemJSON412() *PreconditionFailed 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r DeleteEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r DeleteEntryResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -26322,6 +26408,8 @@ type UpdateEntryResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -26383,6 +26471,11 @@ func (r UpdateEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r UpdateEntryResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UpdateEntryResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -26459,6 +26552,8 @@ type ConfirmEntryResponse struct {
 	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *TooManyRequests
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -26501,6 +26596,11 @@ func (r ConfirmEntryResponse) GetApplicationProblemJSON409() *Conflict {
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r ConfirmEntryResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ConfirmEntryResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -28788,6 +28888,8 @@ type RestoreBackupResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationProblemJSON429 *Busy
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -28828,6 +28930,11 @@ func (r RestoreBackupResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r RestoreBackupResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -29928,7 +30035,7 @@ type CreateTransferResponse struct {
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
-	ApplicationProblemJSON422 *IdempotencyKeyReused
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -29977,7 +30084,7 @@ func (r CreateTransferResponse) GetApplicationProblemJSON415() *UnsupportedMedia
 }
 
 // GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
-func (r CreateTransferResponse) GetApplicationProblemJSON422() *IdempotencyKeyReused {
+func (r CreateTransferResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
 	return r.ApplicationProblemJSON422
 }
 
@@ -30043,6 +30150,8 @@ type DeleteTransferResponse struct {
 	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -30076,6 +30185,11 @@ func (r DeleteTransferResponse) GetApplicationProblemJSON412() *PreconditionFail
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r DeleteTransferResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r DeleteTransferResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -30253,6 +30367,8 @@ type UpdateTransferResponse struct {
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
 	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -30298,6 +30414,11 @@ func (r UpdateTransferResponse) GetApplicationProblemJSON413() *PayloadTooLarge 
 // GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
 func (r UpdateTransferResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
 	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UpdateTransferResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -30765,6 +30886,8 @@ type DeleteWalletResponse struct {
 	ApplicationProblemJSON412 *PreconditionFailed
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationProblemJSON500 *Internal
 	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -30805,6 +30928,11 @@ func (r DeleteWalletResponse) GetApplicationProblemJSON412() *PreconditionFailed
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r DeleteWalletResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
 	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r DeleteWalletResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
 }
 
 // GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -38688,6 +38816,11 @@ func (c *ClientWithResponses) UpdateCategoryWithResponse(ctx context.Context, id
 // finishes unless a removal happens while it runs; the cursor carries where its sync began. A malformed cursor, or a cursor of another member, is 400
 // `VALIDATION_FAILED` naming `since`; `limit` is 1 to 500 (default 100).
 //
+// **Totals beyond what an amount can hold** (a ledger stored before such writes were
+// refused): a wallet is answered with its balance held at the bound and `balanceOutOfRange`
+// true, so the feed goes on past it. 422 `TOTAL_OUT_OF_RANGE` remains only for a page holding
+// a one-time budget whose `spent` or an expected income whose `received` cannot be carried.
+//
 // **Speed**: a page is one indexed read of the member's change rows plus one read per kind
 // of record on the page.
 //
@@ -38705,7 +38838,7 @@ func (c *ClientWithResponses) ListChangesWithResponse(ctx context.Context, param
 // ListEntriesWithResponse List entries of a period
 //
 // Entries of one calendar month (`year` and `month`, in the service time zone) or of a date range (`from` to `to`, both included); the current month when neither is given. Newest date first, then newest created. Filters: `walletId`, `categoryId` (with its sub-categories), `tag`, `type`, `pending`, `transfer`, `q` (text in the memo, case-insensitive). A `walletId` or `categoryId` that is not the member's answers 404.
-// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
+// `summary` holds the confirmed income and expense of every entry the filters select (all pages); pending entries and transfers count in neither. A total beyond what an amount can hold is held at the bound and named in `summary.outOfRange`: the items are answered whatever the totals. `year` and `month` go together and exclude `from`/`to`; a range spans at most 366 days.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -44466,7 +44599,7 @@ func ParseCreateEntryResponse(rsp *http.Response) (*CreateEntryResponse, error) 
 		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
-		var dest IdempotencyKeyReused
+		var dest TotalOutOfRange
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -44704,6 +44837,13 @@ func ParseImportEntriesResponse(rsp *http.Response) (*ImportEntriesResponse, err
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Busy
@@ -45100,6 +45240,13 @@ func ParseDeleteEntryResponse(rsp *http.Response) (*DeleteEntryResponse, error) 
 		}
 		response.ApplicationProblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45333,6 +45480,13 @@ func ParseUpdateEntryResponse(rsp *http.Response) (*UpdateEntryResponse, error) 
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45467,6 +45621,13 @@ func ParseConfirmEntryResponse(rsp *http.Response) (*ConfirmEntryResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
@@ -47709,6 +47870,13 @@ func ParseRestoreBackupResponse(rsp *http.Response) (*RestoreBackupResponse, err
 		}
 		response.ApplicationProblemJSON415 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest Busy
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -48782,7 +48950,7 @@ func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, e
 		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
-		var dest IdempotencyKeyReused
+		var dest TotalOutOfRange
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -48898,6 +49066,13 @@ func ParseDeleteTransferResponse(rsp *http.Response) (*DeleteTransferResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -49107,6 +49282,13 @@ func ParseUpdateTransferResponse(rsp *http.Response) (*UpdateTransferResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -49596,6 +49778,13 @@ func ParseDeleteWalletResponse(rsp *http.Response) (*DeleteWalletResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal

@@ -311,6 +311,56 @@ func (q *Queries) ListNotifyWallets(ctx context.Context, memberID int64) ([]List
 	return items, nil
 }
 
+const listWalletBalancesForCheck = `-- name: ListWalletBalancesForCheck :many
+SELECT w.id, w.name, w.manual_valuation, w.current_value,
+       (w.opening_balance::numeric + COALESCE(t.net, 0) + COALESCE((
+            SELECT SUM(d.net) FROM wallet_net_delta d WHERE d.member_id = $1 AND d.wallet_id = w.id
+       ), 0))::numeric AS balance
+FROM wallet w
+LEFT JOIN wallet_net t
+       ON t.member_id = w.member_id AND t.period = 'total' AND t.start = '-infinity' AND t.wallet_id = w.id
+WHERE w.member_id = $1
+ORDER BY w.id
+`
+
+type ListWalletBalancesForCheckRow struct {
+	ID              int64
+	Name            string
+	ManualValuation bool
+	CurrentValue    *int64
+	Balance         decimal.Decimal
+}
+
+// Every wallet's balance as the write check needs it, from the rollup
+// (wallet_net's total and the nets not folded yet), so its cost is the
+// member's wallets and pending deltas, not the length of their history.
+// Each part is numeric: the sum is exact whatever it is.
+func (q *Queries) ListWalletBalancesForCheck(ctx context.Context, memberID int64) ([]ListWalletBalancesForCheckRow, error) {
+	rows, err := q.db.Query(ctx, listWalletBalancesForCheck, memberID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListWalletBalancesForCheckRow{}
+	for rows.Next() {
+		var i ListWalletBalancesForCheckRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.ManualValuation,
+			&i.CurrentValue,
+			&i.Balance,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listWalletsWithBalance = `-- name: ListWalletsWithBalance :many
 SELECT w.id, w.member_id, w.name, w.type, w.opening_balance, w.account_number, w.loan_amount, w.loan_rate, w.loan_method, w.loan_months, w.loan_start, w.loan_payment, w.manual_valuation, w.current_value, w.statement_day, w.payment_day, w.payment_wallet_id, w.sort_order, w.created_at, w.version, (w.opening_balance + COALESCE(b.net, 0))::numeric AS balance
 FROM wallet w
@@ -471,6 +521,21 @@ SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' || $1::bigint, 0)
 // key is LockMemberLedger's, and CreateEntryChecked takes it too.
 func (q *Queries) LockMemberLedgerShared(ctx context.Context, memberID int64) error {
 	_, err := q.db.Exec(ctx, lockMemberLedgerShared, memberID)
+	return err
+}
+
+const lockMemberLedgerTotals = `-- name: LockMemberLedgerTotals :exec
+SELECT pg_advisory_xact_lock(hashtextextended('ledger_total:' || $1::bigint, 0))
+`
+
+// The member's totals lock, exclusive, held to the commit: the write check
+// (ledger.CheckTotalsTx) takes it after the write and before reading the
+// totals, so two writes of the member check one after the other, the second
+// seeing what the first committed: together they cannot pass the bound.
+// It is the last lock of its transaction (database.LockOrder); its holder
+// only reads, then commits.
+func (q *Queries) LockMemberLedgerTotals(ctx context.Context, memberID int64) error {
+	_, err := q.db.Exec(ctx, lockMemberLedgerTotals, memberID)
 	return err
 }
 

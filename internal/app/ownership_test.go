@@ -82,6 +82,7 @@ var crossReads = map[[2]string]string{
 	{"transfer", "account_entry"}:          "a transfer is answered with its two sides' wallets in one statement",
 	{"wallet", "transfer"}:                 "a wallet's deletion names the transfers that use it",
 	{"entry", "transfer"}:                  "an edit of a fee entry locks the transfer it is the fee of first (lock order: transfer, then entry)",
+	{"entry", "member"}:                    "the write check of totals (issue 42) finds a day's ledger month by the member's month start day in the same statement",
 	{"budget_onetime", "account_category"}: "one-time budgets are listed with their categories in one statement",
 	{"category", "budget"}:                 "a category's type change or deletion names the budgets that use it, in one statement",
 	{"category", "budget_onetime"}:         "a category's type change or deletion names the one-time budgets that use it",

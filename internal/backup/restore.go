@@ -191,6 +191,12 @@ func (r *restorer) run(ctx context.Context, doc *document) (Counts, error) {
 			return Counts{}, err
 		}
 	}
+	// A document whose balances, month totals or net worth pass int64 (a
+	// backup of a ledger stored before the write check, say) is refused
+	// whole: restored, it would lock its member out of reads.
+	if err := ledger.CheckAllTotalsTx(ctx, r.q, r.memberID); err != nil {
+		return Counts{}, err
+	}
 	return Counts{
 		Wallets: len(doc.Wallets), Tags: len(r.tags), Categories: len(doc.Categories), Entries: doc.entryCount,
 		Transfers: len(doc.Transfers), Recurring: len(doc.Recurring), Budgets: len(doc.Budgets),

@@ -355,6 +355,8 @@ func (im *importer) write(ctx context.Context, rows []*resolved) error {
 		transfers[r.transfer] = append(transfers[r.transfer], r)
 	}
 	var marks []db.CopyImportedRowsParams
+	// What the rows move, for the write check at the end.
+	var moved ledger.Totals
 	if len(plain) > 0 {
 		params := make([]db.CopyEntriesParams, len(plain))
 		for i, r := range plain {
@@ -379,6 +381,7 @@ func (im *importer) write(ctx context.Context, rows []*resolved) error {
 		}
 		for i, r := range plain {
 			marks = append(marks, db.CopyImportedRowsParams{MemberID: im.memberID, RowHash: r.hash, EntryID: ids[i]})
+			moved.Move(r.walletID, r.typ, r.amount, r.date, false, false)
 		}
 	}
 	for _, id := range order {
@@ -397,6 +400,13 @@ func (im *importer) write(ctx context.Context, rows []*resolved) error {
 		marks = append(marks,
 			db.CopyImportedRowsParams{MemberID: im.memberID, RowHash: from.hash, EntryID: t.FromEntryID},
 			db.CopyImportedRowsParams{MemberID: im.memberID, RowHash: to.hash, EntryID: t.ToEntryID})
+		moved.Move(from.walletID, from.typ, from.amount, from.date, true, false)
+		moved.Move(to.walletID, to.typ, to.amount, to.date, true, false)
+	}
+	// A file whose rows would take a balance, a month's total or net worth
+	// beyond int64 is refused whole (422 naming the total).
+	if err := ledger.CheckTotalsTx(ctx, im.q, im.memberID, &moved); err != nil {
+		return err
 	}
 	if _, err := im.q.CopyImportedRows(ctx, marks); err != nil {
 		return fmt.Errorf("record imported rows of member %d: %w", im.memberID, err)

@@ -64,6 +64,10 @@ package database
 //     its deletion.
 //  4. board: post, then comment, then vote and report rows (the triggers
 //     keeping the counters update post and comment rows after these).
+//  5. the member's totals lock ("ledger_total:" id, exclusive, issue 42):
+//     the write check (ledger.CheckTotalsTx) takes it after every statement
+//     of a write that moved money and before reading the totals; its holder
+//     only reads and commits, so it waits for nothing a waiter holds.
 //
 // The Idempotency-Key lock (issue 22) is the first statement of a request's
 // transaction but is only tried (pg_try_advisory_xact_lock, 409 when taken),
@@ -74,4 +78,4 @@ package database
 //
 // Advisory locks that are not per member (sign-up and sign-in throttles,
 // default categories, jobs) are taken alone, with no row lock held.
-const LockOrder = "ledger (shared by writes, exclusive by restore and deletion), member, member advisory, stock, trade, transfer, wallet, category, entry, wallet_net, post, comment, vote"
+const LockOrder = "ledger (shared by writes, exclusive by restore and deletion), member, member advisory, stock, trade, transfer, wallet, category, entry, wallet_net, post, comment, vote, ledger_total"

@@ -355,11 +355,17 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	}
 	in.ProbeNewDay = h.mayCompleteToday(p.MonthStartDay, in.Date)
 	// One statement, which takes the member's ledger lock (shared) before
-	// its checks: no transaction needed, as the foreign keys catch a
-	// wallet or category deleted in between (refGone); but the request's
-	// transaction when it has an Idempotency-Key.
-	e, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
-		return CreateEntryTx(ctx, q, p.MemberID, in)
+	// its checks (the foreign keys catch a wallet or category deleted in
+	// between: refGone); then, when the entry moves money, the write check
+	// of the totals it moved (totals.go), in the same transaction.
+	e, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
+		e, err := CreateEntryTx(ctx, q, p.MemberID, in)
+		if err != nil {
+			return Entry{}, err
+		}
+		var moved Totals
+		moved.Entry(nil, &e.AccountEntry)
+		return e, CheckTotalsTx(ctx, q, p.MemberID, &moved)
 	})
 	if err != nil {
 		return nil, err
@@ -436,6 +442,11 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 		if err != nil {
 			return Entry{}, err
 		}
+		var moved Totals
+		moved.Entry(&old, &row)
+		if err := CheckTotalsTx(ctx, q, p.MemberID, &moved); err != nil {
+			return Entry{}, err
+		}
 		if feeOf != 0 && row.Amount != old.Amount {
 			// The transfer answers its fee: a new amount is a new
 			// version of the transfer too, so a stale If-Match on it
@@ -480,8 +491,13 @@ func (h *LedgerHandler) DeleteEntry(ctx context.Context, req api.DeleteEntryRequ
 		if old.TransferID != nil {
 			return errTransferEntry(*old.TransferID)
 		}
-		_, err = q.DeleteEntry(ctx, db.DeleteEntryParams{MemberID: memberID, ID: req.ID})
-		return err
+		if _, err = q.DeleteEntry(ctx, db.DeleteEntryParams{MemberID: memberID, ID: req.ID}); err != nil {
+			return err
+		}
+		// Deleting an expense raises its wallet's balance.
+		var moved Totals
+		moved.Entry(&old, nil)
+		return CheckTotalsTx(ctx, q, memberID, &moved)
 	})
 	if err != nil {
 		return nil, err
@@ -518,7 +534,13 @@ func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRe
 // member's ledger lock (pgx.ErrNoRows: none such of the member).
 func (h *LedgerHandler) confirm(ctx context.Context, memberID, id int64) (db.ConfirmEntryRow, error) {
 	return writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.ConfirmEntryRow, error) {
-		return q.ConfirmEntry(ctx, db.ConfirmEntryParams{MemberID: memberID, ID: id})
+		row, err := q.ConfirmEntry(ctx, db.ConfirmEntryParams{MemberID: memberID, ID: id})
+		if err != nil || !row.WasPending {
+			return row, err
+		}
+		var moved Totals
+		moved.Entry(nil, &row.AccountEntry)
+		return row, CheckTotalsTx(ctx, q, memberID, &moved)
 	})
 }
 
@@ -570,10 +592,16 @@ func (h *LedgerHandler) confirmAtRate(ctx context.Context, q *db.Queries, member
 	// The rate was looked up with no transaction open; the write takes
 	// the ledger lock as every write does.
 	done, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.AccountEntry, error) {
-		return q.ConfirmEntryAtRate(ctx, db.ConfirmEntryAtRateParams{
+		row, err := q.ConfirmEntryAtRate(ctx, db.ConfirmEntryAtRateParams{
 			MemberID: memberID, ID: id, Amount: amount, ExchangeRate: decimal.NullDecimal{Decimal: r.Rate, Valid: true},
 			Currency: e.Currency, OriginalAmount: e.OriginalAmount, EntryDate: e.EntryDate,
 		})
+		if err != nil {
+			return row, err
+		}
+		var moved Totals
+		moved.Entry(nil, &row)
+		return row, CheckTotalsTx(ctx, q, memberID, &moved)
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return db.ConfirmEntryRow{}, problem.Conflict(problem.CodeConflict, fmt.Sprintf("entry %d changed while its exchange rate was looked up: confirm it again", id))
@@ -611,6 +639,9 @@ type EntryFilter struct {
 type EntryList struct {
 	Items                  []Entry
 	Total, Income, Expense int64
+	// IncomeExact and ExpenseExact are false for a total beyond int64
+	// (held at the bound, money.Held): the page is answered all the same.
+	IncomeExact, ExpenseExact bool
 }
 
 // ListEntriesTx answers a page of entries in three queries whatever its size:
@@ -643,11 +674,11 @@ func ListEntriesTx(ctx context.Context, q *db.Queries, memberID int64, f EntryFi
 	if err != nil {
 		return EntryList{}, err
 	}
-	var c money.Checked
-	out := EntryList{Items: make([]Entry, len(rows)), Total: sum.Total, Income: c.Won(sum.Income), Expense: c.Won(sum.Expense)}
-	if err := c.Err(); err != nil {
-		return EntryList{}, err
-	}
+	// A total beyond int64 is held and flagged, not a 422: the member must
+	// reach the entries behind it (issue 42).
+	out := EntryList{Items: make([]Entry, len(rows)), Total: sum.Total}
+	out.Income, out.IncomeExact = money.Held(sum.Income)
+	out.Expense, out.ExpenseExact = money.Held(sum.Expense)
 	for i, r := range rows {
 		out.Items[i] = Entry{AccountEntry: r, Tags: tags[r.ID]}
 	}
@@ -744,6 +775,16 @@ func (h *LedgerHandler) ListEntries(ctx context.Context, req api.ListEntriesRequ
 	out := entryPageAnswer{
 		Items: make([]api.Entry, len(list.Items)), Page: f.Page, Size: f.Size, Total: list.Total,
 		Summary: api.EntrySummary{Income: list.Income, Expense: list.Expense},
+	}
+	var beyond []api.EntrySummaryTotalValue
+	if !list.IncomeExact {
+		beyond = append(beyond, api.EntrySummaryTotalValueIncome)
+	}
+	if !list.ExpenseExact {
+		beyond = append(beyond, api.EntrySummaryTotalValueExpense)
+	}
+	if beyond != nil {
+		out.Summary.OutOfRange = &beyond
 	}
 	for i, e := range list.Items {
 		out.Items[i] = ToAPIEntry(e)

@@ -50,6 +50,19 @@ func appendEntryPage(b []byte, p api.EntryPage) []byte {
 	b = strconv.AppendInt(b, p.Summary.Expense, 10)
 	b = append(b, `,"income":`...)
 	b = strconv.AppendInt(b, p.Summary.Income, 10)
+	if o := p.Summary.OutOfRange; o != nil {
+		// The values are the contract's enum: nothing to escape.
+		b = append(b, `,"outOfRange":[`...)
+		for i, v := range *o {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '"')
+			b = append(b, v...)
+			b = append(b, '"')
+		}
+		b = append(b, ']')
+	}
 	b = append(b, `},"total":`...)
 	b = strconv.AppendInt(b, p.Total, 10)
 	return append(b, "}\n"...)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
-	"github.com/nestegg/nestegg/internal/money"
 )
 
 // The changes feed (internal/changes) renders a page's records of each kind
@@ -21,11 +20,9 @@ func (h *LedgerHandler) WalletsByID(ctx context.Context, q *db.Queries, memberID
 	}
 	out := make(map[int64]api.Wallet, len(rows))
 	for _, r := range rows {
-		balance, ok := money.FromDecimal(r.Balance)
-		if !ok {
-			return nil, money.ErrOutOfRange
-		}
-		if out[r.Wallet.ID], err = h.crypto.toAPIWallet(Wallet{r.Wallet, balance}); err != nil {
+		// A balance beyond int64 is held and flagged, never a 422: the
+		// feed must reach every record after it (issue 42).
+		if out[r.Wallet.ID], err = h.crypto.toAPIWallet(withBalance(r.Wallet, r.Balance)); err != nil {
 			return nil, err
 		}
 	}

@@ -36,6 +36,11 @@ import (
 //     without making every other write wait. A shared holder asking for the
 //     exclusive "ledger:" key would wait for itself to leave (two of them
 //     deadlock); a key of its own avoids that upgrade.
+//   - A write that moves money (an entry's create, edit, deletion or
+//     confirmation, a transfer's, a CSV import, a restore) ends with the
+//     write check (totals.go): the member's totals lock ("ledger_total:" id)
+//     exclusively, last, then reads of the totals, then the commit. Writes
+//     that move money check one after the other; the rest never take it.
 
 // LockLedgerTx takes the member's ledger lock exclusively for the
 // transaction: restore and account deletion only.

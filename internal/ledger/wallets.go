@@ -88,6 +88,18 @@ func CheckFreeLimit(ctx context.Context, q *db.Queries, memberID int64, unlimite
 type Wallet struct {
 	db.Wallet
 	Balance int64
+	// BalanceOutOfRange says the balance is beyond int64 (a ledger stored
+	// before the write check): Balance is then held at the nearest end of
+	// the range (money.Held) and the answer flags it.
+	BalanceOutOfRange bool
+}
+
+// withBalance is w with its balance summed as numeric, held and flagged
+// when beyond int64: a wallet is answered whatever its balance (issue 42),
+// here, in the list and in the changes feed.
+func withBalance(w db.Wallet, sum decimal.Decimal) Wallet {
+	balance, exact := money.Held(sum)
+	return Wallet{Wallet: w, Balance: balance, BalanceOutOfRange: !exact}
 }
 
 // walletParams checks a wallet request and turns it into the stored fields
@@ -280,11 +292,7 @@ func (h *LedgerHandler) ListWallets(ctx context.Context, _ api.ListWalletsReques
 	}
 	items := make([]api.Wallet, len(rows))
 	for i, r := range rows {
-		balance, ok := money.FromDecimal(r.Balance)
-		if !ok {
-			return nil, money.ErrOutOfRange
-		}
-		if items[i], err = h.crypto.toAPIWallet(Wallet{r.Wallet, balance}); err != nil {
+		if items[i], err = h.crypto.toAPIWallet(withBalance(r.Wallet, r.Balance)); err != nil {
 			return nil, err
 		}
 	}
@@ -298,7 +306,13 @@ func (h *LedgerHandler) CreateWallet(ctx context.Context, req api.CreateWalletRe
 		if err := CheckFreeLimit(ctx, q, p.MemberID, p.HasPremium(), WalletsOfType(string(req.Body.Type))); err != nil {
 			return Wallet{}, err
 		}
-		return CreateWalletTx(ctx, q, h.crypto, p.MemberID, *req.Body)
+		var w Wallet
+		// Its opening balance or current value counts in net worth.
+		err := CheckWalletWriteTx(ctx, q, p.MemberID, func() (err error) {
+			w, err = CreateWalletTx(ctx, q, h.crypto, p.MemberID, *req.Body)
+			return err
+		})
+		return w, err
 	})
 	if err != nil {
 		return nil, err
@@ -321,7 +335,7 @@ func CreateWalletTx(ctx context.Context, q *db.Queries, c *AccountCrypto, member
 	if err != nil {
 		return Wallet{}, paymentWalletGone(fmt.Errorf("create wallet: %w", err))
 	}
-	return Wallet{w, w.OpeningBalance}, nil
+	return Wallet{Wallet: w, Balance: w.OpeningBalance}, nil
 }
 
 // GetWallet answers one wallet with its balance.
@@ -340,13 +354,9 @@ func getWallet(ctx context.Context, q *db.Queries, memberID, id int64) (Wallet, 
 		return Wallet{}, err
 	}
 	// The balance is summed as numeric, so an out-of-range balance is an
-	// answer here rather than an aborted transaction (UpdateWallet reads it
-	// inside its own).
-	balance, ok := money.FromDecimal(r.Balance)
-	if !ok {
-		return Wallet{}, money.ErrOutOfRange
-	}
-	return Wallet{r.Wallet, balance}, nil
+	// answer here (held and flagged) rather than an aborted transaction
+	// (UpdateWallet reads it inside its own).
+	return withBalance(r.Wallet, r.Balance), nil
 }
 
 // ownWallet loads a wallet a request names (nil for none): another member's
@@ -399,15 +409,19 @@ func (h *LedgerHandler) UpdateWallet(ctx context.Context, req api.UpdateWalletRe
 				return Wallet{}, err
 			}
 		}
-		_, err = q.UpdateWallet(ctx, db.UpdateWalletParams{
-			MemberID: memberID, ID: req.ID, Name: p.Name, Type: p.Type, OpeningBalance: p.OpeningBalance,
-			AccountNumber: p.AccountNumber, LoanAmount: p.LoanAmount, LoanRate: p.LoanRate, LoanMethod: p.LoanMethod,
-			LoanMonths: p.LoanMonths, LoanStart: p.LoanStart, LoanPayment: p.LoanPayment,
-			ManualValuation: p.ManualValuation, CurrentValue: p.CurrentValue,
-			StatementDay: p.StatementDay, PaymentDay: p.PaymentDay, PaymentWalletID: p.PaymentWalletID,
+		// A new opening balance or current value moves the balance and net
+		// worth: the write check around the UPDATE.
+		err = CheckWalletWriteTx(ctx, q, memberID, func() error {
+			_, err := q.UpdateWallet(ctx, db.UpdateWalletParams{
+				MemberID: memberID, ID: req.ID, Name: p.Name, Type: p.Type, OpeningBalance: p.OpeningBalance,
+				AccountNumber: p.AccountNumber, LoanAmount: p.LoanAmount, LoanRate: p.LoanRate, LoanMethod: p.LoanMethod,
+				LoanMonths: p.LoanMonths, LoanStart: p.LoanStart, LoanPayment: p.LoanPayment,
+				ManualValuation: p.ManualValuation, CurrentValue: p.CurrentValue,
+				StatementDay: p.StatementDay, PaymentDay: p.PaymentDay, PaymentWalletID: p.PaymentWalletID,
+			})
+			return database.NoRows(paymentWalletGone(err), ErrWalletNotFound, fmt.Sprintf("update wallet %d", req.ID))
 		})
-		err = paymentWalletGone(err)
-		if err := database.NoRows(err, ErrWalletNotFound, fmt.Sprintf("update wallet %d", req.ID)); err != nil {
+		if err != nil {
 			return Wallet{}, err
 		}
 		return getWallet(ctx, q, memberID, req.ID)
@@ -447,46 +461,56 @@ var walletDeleted atomic.Pointer[func(walletID int64)]
 func (h *LedgerHandler) DeleteWallet(ctx context.Context, req api.DeleteWalletRequestObject) (api.DeleteWalletResponseObject, error) {
 	memberID := caller(ctx).MemberID
 	err := writeTx(ctx, h.pool, memberID, func(q *db.Queries) error {
-		if _, err := ownWallet(ctx, q, memberID, &req.ID); err != nil {
-			return err
+		if req.Params.MoveTo == nil {
+			return h.deleteWalletTx(ctx, q, memberID, req)
 		}
-		if req.Params.MoveTo != nil {
-			if *req.Params.MoveTo == req.ID {
-				return problem.Invalid("moveTo", "must be another wallet")
-			}
-			to, err := ownWallet(ctx, q, memberID, req.Params.MoveTo)
-			if err != nil {
-				return err
-			}
-			if err := installmentsMayLeave(ctx, q, memberID, req.ID, to.Type, "moveTo"); err != nil {
-				return err
-			}
-			err = q.MoveWalletEntries(ctx, db.MoveWalletEntriesParams{MemberID: memberID, WalletID: &req.ID, ToWalletID: req.Params.MoveTo})
-			if err != nil {
-				return refGone(err, fmt.Sprintf("move entries of wallet %d", req.ID))
-			}
-		} else {
-			used, err := q.WalletInUse(ctx, db.WalletInUseParams{MemberID: memberID, WalletID: &req.ID})
-			if err != nil {
-				return fmt.Errorf("wallet %d in use: %w", req.ID, err)
-			}
-			if used {
-				return problem.Conflict(problem.CodeConflict, "entries use this wallet: name a moveTo wallet for them")
-			}
-		}
-		if err := q.MoveWalletTemplates(ctx, db.MoveWalletTemplatesParams{MemberID: memberID, WalletID: &req.ID, ToWalletID: req.Params.MoveTo}); err != nil {
-			return refGone(err, fmt.Sprintf("move templates of wallet %d", req.ID))
-		}
-		_, err := q.DeleteWallet(ctx, db.DeleteWalletParams{MemberID: memberID, ID: req.ID})
-		if hold := walletDeleted.Load(); err == nil && hold != nil {
-			(*hold)(req.ID)
-		}
-		return inUse(err, "the wallet")
+		// Entries moved to another wallet move its balance: the write
+		// check around the deletion.
+		return CheckWalletWriteTx(ctx, q, memberID, func() error { return h.deleteWalletTx(ctx, q, memberID, req) })
 	})
 	if err != nil {
 		return nil, err
 	}
 	return api.DeleteWallet204Response{}, nil
+}
+
+// deleteWalletTx is DeleteWallet's write, in its transaction.
+func (h *LedgerHandler) deleteWalletTx(ctx context.Context, q *db.Queries, memberID int64, req api.DeleteWalletRequestObject) error {
+	if _, err := ownWallet(ctx, q, memberID, &req.ID); err != nil {
+		return err
+	}
+	if req.Params.MoveTo != nil {
+		if *req.Params.MoveTo == req.ID {
+			return problem.Invalid("moveTo", "must be another wallet")
+		}
+		to, err := ownWallet(ctx, q, memberID, req.Params.MoveTo)
+		if err != nil {
+			return err
+		}
+		if err := installmentsMayLeave(ctx, q, memberID, req.ID, to.Type, "moveTo"); err != nil {
+			return err
+		}
+		err = q.MoveWalletEntries(ctx, db.MoveWalletEntriesParams{MemberID: memberID, WalletID: &req.ID, ToWalletID: req.Params.MoveTo})
+		if err != nil {
+			return refGone(err, fmt.Sprintf("move entries of wallet %d", req.ID))
+		}
+	} else {
+		used, err := q.WalletInUse(ctx, db.WalletInUseParams{MemberID: memberID, WalletID: &req.ID})
+		if err != nil {
+			return fmt.Errorf("wallet %d in use: %w", req.ID, err)
+		}
+		if used {
+			return problem.Conflict(problem.CodeConflict, "entries use this wallet: name a moveTo wallet for them")
+		}
+	}
+	if err := q.MoveWalletTemplates(ctx, db.MoveWalletTemplatesParams{MemberID: memberID, WalletID: &req.ID, ToWalletID: req.Params.MoveTo}); err != nil {
+		return refGone(err, fmt.Sprintf("move templates of wallet %d", req.ID))
+	}
+	_, err := q.DeleteWallet(ctx, db.DeleteWalletParams{MemberID: memberID, ID: req.ID})
+	if hold := walletDeleted.Load(); err == nil && hold != nil {
+		(*hold)(req.ID)
+	}
+	return inUse(err, "the wallet")
 }
 
 // ReorderWallets puts the listed wallets first, in the given order.
@@ -525,6 +549,9 @@ func (c *AccountCrypto) toAPIWallet(w Wallet) (api.Wallet, error) {
 			return api.Wallet{}, fmt.Errorf("wallet %d: %w", w.ID, err)
 		}
 		out.AccountNumber = &plain
+	}
+	if w.BalanceOutOfRange {
+		out.BalanceOutOfRange = ptr(true)
 	}
 	if w.LoanRate.Valid {
 		out.LoanRate = ptr(w.LoanRate.Decimal.String())

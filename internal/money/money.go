@@ -139,3 +139,18 @@ func FromSQL(err error) error {
 	}
 	return err
 }
+
+// Held is d rounded to whole won when that fits an int64 (exact true), else
+// the nearest end of int64's range (exact false): what an answer that must be
+// given whatever the total (a wallet in the changes feed, the entry list's
+// summary) carries, with a flag saying the figure is not exact (issue 42).
+// Never a wrapped number.
+func Held(d decimal.Decimal) (v int64, exact bool) {
+	if v, ok := FromDecimal(d); ok {
+		return v, true
+	}
+	if d.IsNegative() {
+		return math.MinInt64, false
+	}
+	return math.MaxInt64, false
+}

@@ -3,6 +3,7 @@ package money_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/nestegg/nestegg/generated/api"
@@ -52,12 +53,19 @@ func ledgerOfHugeMonth(t *testing.T, env *apitest.Env, m *apitest.Member, n int)
 // TestTotalsBeyondInt64AnswerTheStableProblem is issue 18's probe: 10,000
 // restored entries of 10^15 made wallets, the month list, statistics, the
 // budgets and the trend answer 500 ("bigint out of range"). Each total is
-// 10^19 now answers 422 TOTAL_OUT_OF_RANGE, never 500, never wrapped.
+// 10^19 now answers 422 TOTAL_OUT_OF_RANGE, never 500, never wrapped;
+// since issue 42 wallets and the month list answer, the total held and flagged.
 func TestTotalsBeyondInt64AnswerTheStableProblem(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
 	for _, path := range ledgerOfHugeMonth(t, env, m, 10_000) {
+		if answered[path[:strings.IndexAny(path+"?", "?")]] || strings.HasPrefix(path, "/api/account/wallets/") {
+			// Issue 42: wallets and the month list answer whatever their
+			// totals, held at the bound and flagged (lockout_test.go).
+			m.Do(http.MethodGet, path, nil).Want(http.StatusOK)
+			continue
+		}
 		m.Do(http.MethodGet, path, nil).WantProblem(http.StatusUnprocessableEntity, "TOTAL_OUT_OF_RANGE")
 	}
 	// A write whose answer carries such a total is not applied.
@@ -68,6 +76,10 @@ func TestTotalsBeyondInt64AnswerTheStableProblem(t *testing.T) {
 		t.Fatalf("expected income after the refused write: %d, %v; want %d", stored, err, int64(bound))
 	}
 }
+
+// answered are the reads that answer whatever the totals they carry (issue
+// 42), the totals held at the bound and flagged.
+var answered = map[string]bool{"/api/account/wallets": true, "/api/account/entries": true}
 
 // TestTotalsJustWithinInt64AreExact: 9,000 entries of 10^15 each way total
 // 9×10^18, which int64 holds: every read answers the exact value.

@@ -345,7 +345,12 @@ func (h *TransferHandler) CreateTransfer(ctx context.Context, req api.CreateTran
 		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
 			return Transfer{}, err
 		}
-		return CreateTx(ctx, q, memberID, in)
+		t, err := CreateTx(ctx, q, memberID, in)
+		if err != nil {
+			return Transfer{}, err
+		}
+		// The balances, month and net worth it moved stay within int64.
+		return t, ledger.CheckTotalsTx(ctx, q, memberID, moveTotals(nil, &t))
 	})
 	if err != nil {
 		return nil, err
@@ -375,7 +380,20 @@ func (h *TransferHandler) UpdateTransfer(ctx context.Context, req api.UpdateTran
 		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
 			return Transfer{}, err
 		}
-		return UpdateTx(ctx, q, memberID, req.ID, in)
+		// The transfer as it was, under its lock (UpdateTx takes it again),
+		// for what the write moves.
+		if _, err := q.LockTransfer(ctx, db.LockTransferParams{MemberID: memberID, ID: req.ID}); err != nil {
+			return Transfer{}, database.NoRows(err, ErrTransferNotFound, fmt.Sprintf("transfer %d", req.ID))
+		}
+		old, err := getTx(ctx, q, memberID, req.ID)
+		if err != nil {
+			return Transfer{}, err
+		}
+		t, err := UpdateTx(ctx, q, memberID, req.ID, in)
+		if err != nil {
+			return Transfer{}, err
+		}
+		return t, ledger.CheckTotalsTx(ctx, q, memberID, moveTotals(&old, &t))
 	})
 	if err != nil {
 		return nil, err
@@ -391,7 +409,18 @@ func (h *TransferHandler) DeleteTransfer(ctx context.Context, req api.DeleteTran
 		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
 			return err
 		}
-		return DeleteTx(ctx, q, memberID, req.ID)
+		if _, err := q.LockTransfer(ctx, db.LockTransferParams{MemberID: memberID, ID: req.ID}); err != nil {
+			return database.NoRows(err, ErrTransferNotFound, fmt.Sprintf("transfer %d", req.ID))
+		}
+		old, err := getTx(ctx, q, memberID, req.ID)
+		if err != nil {
+			return err
+		}
+		if err := DeleteTx(ctx, q, memberID, req.ID); err != nil {
+			return err
+		}
+		// Deleting a transfer out of a wallet raises its balance.
+		return ledger.CheckTotalsTx(ctx, q, memberID, moveTotals(&old, nil))
 	}); err != nil {
 		return nil, err
 	}
