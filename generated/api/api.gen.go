@@ -110,6 +110,45 @@ func (e BoardCategoryValue) Valid() bool {
 	}
 }
 
+// Defines values for BookInvitationRole.
+const (
+	BookInvitationRoleEDITOR BookInvitationRole = "EDITOR"
+	BookInvitationRoleVIEWER BookInvitationRole = "VIEWER"
+)
+
+// Valid indicates whether the value is a known member of the BookInvitationRole enum.
+func (e BookInvitationRole) Valid() bool {
+	switch e {
+	case BookInvitationRoleEDITOR:
+		return true
+	case BookInvitationRoleVIEWER:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BookRole.
+const (
+	BookRoleEDITOR BookRole = "EDITOR"
+	BookRoleOWNER  BookRole = "OWNER"
+	BookRoleVIEWER BookRole = "VIEWER"
+)
+
+// Valid indicates whether the value is a known member of the BookRole enum.
+func (e BookRole) Valid() bool {
+	switch e {
+	case BookRoleEDITOR:
+		return true
+	case BookRoleOWNER:
+		return true
+	case BookRoleVIEWER:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BudgetChangeKind.
 const (
 	BudgetChangeKindBudget BudgetChangeKind = "BUDGET"
@@ -1445,6 +1484,123 @@ type BoardCategory string
 // BoardCategoryValue A board as answered (`community`, `saving`, `tips`); a client must accept other values.
 type BoardCategoryValue string
 
+// Book A household book as the caller sees it.
+//
+// Example: {"id":7,"members":[{"memberId":42,"name":"Minji","role":"OWNER","weight":1},{"memberId":57,"name":"Jun","role":"EDITOR","weight":1}],"monthStartDay":1,"name":"Home","role":"OWNER"}
+type Book struct {
+	// ID The book's id, sent as `X-Book-Id` to act in it.
+	ID int64 `json:"id"`
+
+	// Members The current members, longest-standing first.
+	Members []BookMember `json:"members"`
+
+	// MonthStartDay The day (1 to 28) the book's ledger month begins.
+	MonthStartDay int32 `json:"monthStartDay"`
+
+	// Name The book's name.
+	Name string `json:"name"`
+
+	// Role A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+	//
+	// Example: EDITOR
+	Role BookRole `json:"role"`
+}
+
+// BookInvitation An invitation code, shown once.
+//
+// Example: {"code":"K7QH2MZP4XW9RT3D","expiresAt":"2026-11-23T01:00:00Z","role":"EDITOR"}
+type BookInvitation struct {
+	// Code The single-use code the invitee sends to `joinBook`.
+	Code string `json:"code"`
+
+	// ExpiresAt When the code stops working (7 days after it was made).
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Role The role an invitation gives (an OWNER is made by a role change, not invited).
+	//
+	// Example: EDITOR
+	Role BookInvitationRole `json:"role"`
+}
+
+// BookInvitationRequest What an invitation gives.
+//
+// Example: {"role":"EDITOR"}
+type BookInvitationRequest struct {
+	// Role The role an invitation gives (an OWNER is made by a role change, not invited).
+	//
+	// Example: EDITOR
+	Role *BookInvitationRole `json:"role,omitempty"`
+}
+
+// BookInvitationRole The role an invitation gives (an OWNER is made by a role change, not invited).
+//
+// Example: EDITOR
+type BookInvitationRole string
+
+// BookList The caller's household books, oldest first.
+//
+// Example: {"items":[{"id":7,"members":[{"memberId":42,"name":"Minji","role":"OWNER","weight":1}],"monthStartDay":1,"name":"Home","role":"OWNER"}]}
+type BookList struct {
+	// Items The books.
+	Items []Book `json:"items"`
+}
+
+// BookMember A current member of a household book.
+//
+// Example: {"memberId":42,"name":"Minji","role":"OWNER","weight":1}
+type BookMember struct {
+	// MemberID The member's id.
+	MemberID int64 `json:"memberId"`
+
+	// Name The member's display name.
+	Name string `json:"name"`
+
+	// Role A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+	//
+	// Example: EDITOR
+	Role BookRole `json:"role"`
+
+	// Weight The member's weight in the settlement's shares (1 unless an OWNER set it).
+	Weight int32 `json:"weight"`
+}
+
+// BookMemberRequest A member's new role and settlement weight.
+//
+// Example: {"role":"EDITOR","weight":2}
+type BookMemberRequest struct {
+	// Role A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+	//
+	// Example: EDITOR
+	Role BookRole `json:"role"`
+
+	// Weight The member's weight in the settlement's shares.
+	Weight int32 `json:"weight"`
+}
+
+// BookRequest A new household book.
+//
+// Example: {"name":"Home"}
+type BookRequest struct {
+	// Name The book's name (1 to 50 characters).
+	Name string `json:"name"`
+}
+
+// BookRole A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+//
+// Example: EDITOR
+type BookRole string
+
+// BookUpdateRequest A household book's name and month start day.
+//
+// Example: {"monthStartDay":25,"name":"Home"}
+type BookUpdateRequest struct {
+	// MonthStartDay The day (1 to 28) the book's ledger month begins.
+	MonthStartDay int32 `json:"monthStartDay"`
+
+	// Name The book's name (1 to 50 characters).
+	Name string `json:"name"`
+}
+
 // Budget defines model for Budget.
 type Budget struct {
 	Amount     int64 `json:"amount"`
@@ -2011,9 +2167,17 @@ type Entry struct {
 	// `currency` and `originalAmount` are set, `exchangeRate` is null and `amount` is 0 until
 	// the rate is filled in, at confirmation at the latest (confirming answers 503, and the
 	// entry stays pending, while no rate can be had). Always false for a confirmed entry.
-	AwaitingRate      bool               `json:"awaitingRate"`
-	CategoryID        *int64             `json:"categoryId"`
-	CreatedAt         time.Time          `json:"createdAt"`
+	AwaitingRate bool      `json:"awaitingRate"`
+	CategoryID   *int64    `json:"categoryId"`
+	CreatedAt    time.Time `json:"createdAt"`
+
+	// CreatedBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	CreatedBy         MemberRef          `json:"createdBy"`
 	Currency          *string            `json:"currency"`
 	Date              openapi_types.Date `json:"date"`
 	ExchangeRate      *string            `json:"exchangeRate"`
@@ -2021,6 +2185,14 @@ type Entry struct {
 	InstallmentMonths *int32             `json:"installmentMonths"`
 	Memo              string             `json:"memo"`
 	OriginalAmount    *string            `json:"originalAmount"`
+
+	// PaidBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	PaidBy MemberRef `json:"paidBy"`
 
 	// Pending True while an automatically recognised entry awaits confirmation; it then counts in no total.
 	Pending bool     `json:"pending"`
@@ -2084,6 +2256,10 @@ type EntryRequest struct {
 
 	// OriginalAmount The amount in `currency`, as a decimal string.
 	OriginalAmount *string `json:"originalAmount,omitempty"`
+
+	// PaidBy Who paid, a member id of the book (absent: the writer on create, unchanged on
+	// update; in a personal ledger only the owner's id). Another id is 400 naming `paidBy`.
+	PaidBy *int64 `json:"paidBy,omitempty"`
 
 	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
 	Tags *TagNames `json:"tags,omitempty"`
@@ -2205,6 +2381,14 @@ type ImageUpload struct {
 	File openapi_types.File `json:"file"`
 }
 
+// JoinBookRequest An invitation code to accept.
+//
+// Example: {"code":"K7QH2MZP4XW9RT3D"}
+type JoinBookRequest struct {
+	// Code The code an OWNER of the book shared.
+	Code string `json:"code"`
+}
+
 // LedgerName A name, 1 to 50 characters, not only spaces.
 //
 // Example: Salary account
@@ -2261,6 +2445,22 @@ type MemberPage struct {
 	Page  int32         `json:"page"`
 	Size  int32         `json:"size"`
 	Total int64         `json:"total"`
+}
+
+// MemberRef A member a record names (who wrote it, who paid it), with their display name. A member
+// who left the book or deleted their account is `former: true` with `name` "former member"
+// and their id kept.
+//
+// Example: {"former":false,"memberId":42,"name":"Minji"}
+type MemberRef struct {
+	// Former True when the member is no longer in the book.
+	Former bool `json:"former"`
+
+	// MemberID The member's id.
+	MemberID int64 `json:"memberId"`
+
+	// Name The member's display name, or "former member".
+	Name string `json:"name"`
 }
 
 // MemberStatus A member's status, as a request sets it.
@@ -3083,6 +3283,72 @@ type RoleRequest struct {
 // RoleValue A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
 type RoleValue string
 
+// Settlement Who paid what of a ledger month of a household book, and the fewest payments that settle it.
+//
+// Example: {"members":[{"balance":30000,"former":false,"memberId":42,"name":"Minji","paid":90000,"share":60000},{"balance":-30000,"former":false,"memberId":57,"name":"Jun","paid":30000,"share":60000}],"month":11,"payments":[{"amount":30000,"fromMemberId":57,"toMemberId":42}],"settled":false,"settledAt":null,"settledBy":null,"total":120000,"year":2026}
+type Settlement struct {
+	// Members Every member with a share or a payment, by member id.
+	Members []SettlementMember `json:"members"`
+
+	// Month The ledger month (1 to 12).
+	Month int32 `json:"month"`
+
+	// Payments The payments that settle every balance, in the order the rule finds them.
+	Payments []SettlementPayment `json:"payments"`
+
+	// Settled Whether an OWNER marked the month settled.
+	Settled bool `json:"settled"`
+
+	// SettledAt When it was marked settled; null when it is not.
+	SettledAt *time.Time `json:"settledAt"`
+
+	// SettledBy The OWNER who marked it settled; null when it is not.
+	SettledBy *int64 `json:"settledBy"`
+
+	// Total The month's expenses.
+	Total int64 `json:"total"`
+
+	// Year The year of the ledger month.
+	Year int32 `json:"year"`
+}
+
+// SettlementMember One member's part in a month's settlement.
+//
+// Example: {"balance":30000,"former":false,"memberId":42,"name":"Minji","paid":90000,"share":60000}
+type SettlementMember struct {
+	// Balance paid − share; positive is owed to the member, negative owed by them.
+	Balance int64 `json:"balance"`
+
+	// Former True when the member is no longer in the book (share 0).
+	Former bool `json:"former"`
+
+	// MemberID The member's id.
+	MemberID int64 `json:"memberId"`
+
+	// Name The member's display name, or "former member".
+	Name string `json:"name"`
+
+	// Paid What the member paid of the month's expenses.
+	Paid int64 `json:"paid"`
+
+	// Share The member's share of the month's expenses.
+	Share int64 `json:"share"`
+}
+
+// SettlementPayment One payment that settles the month.
+//
+// Example: {"amount":30000,"fromMemberId":57,"toMemberId":42}
+type SettlementPayment struct {
+	// Amount How much, in won.
+	Amount int64 `json:"amount"`
+
+	// FromMemberID Who pays.
+	FromMemberID int64 `json:"fromMemberId"`
+
+	// ToMemberID Who is paid.
+	ToMemberID int64 `json:"toMemberId"`
+}
+
 // SignUpRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","website":""}
 type SignUpRequest struct {
 	// Email An e-mail address; compared case-insensitively.
@@ -3472,8 +3738,16 @@ type TradeSideValue string
 
 // Transfer defines model for Transfer.
 type Transfer struct {
-	Amount    int64              `json:"amount"`
-	CreatedAt time.Time          `json:"createdAt"`
+	Amount    int64     `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreatedBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	CreatedBy MemberRef          `json:"createdBy"`
 	Date      openapi_types.Date `json:"date"`
 
 	// Fee The current amount of the fee entry; null when there is none.
@@ -3485,7 +3759,15 @@ type Transfer struct {
 	FromWalletID *int64 `json:"fromWalletId"`
 	ID           int64  `json:"id"`
 	Memo         string `json:"memo"`
-	ToEntryID    int64  `json:"toEntryId"`
+
+	// PaidBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	PaidBy    MemberRef `json:"paidBy"`
+	ToEntryID int64     `json:"toEntryId"`
 
 	// ToWalletID The wallet of the `income` side.
 	ToWalletID *int64 `json:"toWalletId"`
@@ -3535,6 +3817,10 @@ type TransferRequest struct {
 	//
 	// Example: Lunch with the team
 	Memo *Memo `json:"memo,omitempty"`
+
+	// PaidBy Who paid, a member id of the book (absent: the writer; in a personal ledger only the
+	// owner's id). Another id is 400 naming `paidBy`.
+	PaidBy *int64 `json:"paidBy,omitempty"`
 
 	// ToWalletID The wallet the money reaches; must differ from fromWalletId.
 	ToWalletID int64 `json:"toWalletId"`
@@ -3755,6 +4041,12 @@ type BoardCategoryQuery = BoardCategory
 // BoardTagQuery defines model for BoardTagQuery.
 type BoardTagQuery = string
 
+// BookID defines model for BookId.
+type BookID = int64
+
+// BookPathID defines model for BookPathID.
+type BookPathID = int64
+
 // BudgetID defines model for BudgetID.
 type BudgetID = int64
 
@@ -3785,8 +4077,14 @@ type DefaultCategoryID = int64
 // EntryCategoryFilter defines model for EntryCategoryFilter.
 type EntryCategoryFilter = int64
 
+// EntryCreatedByFilter defines model for EntryCreatedByFilter.
+type EntryCreatedByFilter = int64
+
 // EntryID defines model for EntryID.
 type EntryID = int64
+
+// EntryPaidByFilter defines model for EntryPaidByFilter.
+type EntryPaidByFilter = int64
 
 // EntryPendingFilter defines model for EntryPendingFilter.
 type EntryPendingFilter = bool
@@ -3976,6 +4274,20 @@ type Unauthenticated = Problem
 // (a cut ends in "…"), as they may quote the request.
 type UnsupportedMediaType = Problem
 
+// GetBackupParams defines parameters for GetBackup.
+type GetBackupParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
 // ListBudgetsParams defines parameters for ListBudgets.
 type ListBudgetsParams struct {
 	// Year The year of the ledger month.
@@ -3983,6 +4295,17 @@ type ListBudgetsParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateBudgetParams defines parameters for CreateBudget.
@@ -4004,6 +4327,17 @@ type CreateBudgetParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetBudgetChartParams defines parameters for GetBudgetChart.
@@ -4016,6 +4350,31 @@ type GetBudgetChartParams struct {
 
 	// Months How many months the chart shows, ending with the given one.
 	Months *ChartMonths `form:"months,omitempty" json:"months,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// CopyBudgetsParams defines parameters for CopyBudgets.
+type CopyBudgetsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetBudgetIncomeParams defines parameters for GetBudgetIncome.
@@ -4025,6 +4384,45 @@ type GetBudgetIncomeParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// PutBudgetIncomeParams defines parameters for PutBudgetIncome.
+type PutBudgetIncomeParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListOnetimeBudgetsParams defines parameters for ListOnetimeBudgets.
+type ListOnetimeBudgetsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateOnetimeBudgetParams defines parameters for CreateOnetimeBudget.
@@ -4046,6 +4444,17 @@ type CreateOnetimeBudgetParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteOnetimeBudgetParams defines parameters for DeleteOnetimeBudget.
@@ -4061,6 +4470,17 @@ type DeleteOnetimeBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateOnetimeBudgetParams defines parameters for UpdateOnetimeBudget.
@@ -4076,6 +4496,17 @@ type UpdateOnetimeBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetBudgetStatusParams defines parameters for GetBudgetStatus.
@@ -4085,6 +4516,17 @@ type GetBudgetStatusParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteBudgetParams defines parameters for DeleteBudget.
@@ -4100,6 +4542,17 @@ type DeleteBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateBudgetParams defines parameters for UpdateBudget.
@@ -4115,6 +4568,45 @@ type UpdateBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// GetNextCardBillsParams defines parameters for GetNextCardBills.
+type GetNextCardBillsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListCategoriesParams defines parameters for ListCategories.
+type ListCategoriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateCategoryParams defines parameters for CreateCategory.
@@ -4136,6 +4628,45 @@ type CreateCategoryParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ImportDefaultCategoriesParams defines parameters for ImportDefaultCategories.
+type ImportDefaultCategoriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ReorderCategoriesParams defines parameters for ReorderCategories.
+type ReorderCategoriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteCategoryParams defines parameters for DeleteCategory.
@@ -4154,6 +4685,17 @@ type DeleteCategoryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateCategoryParams defines parameters for UpdateCategory.
@@ -4169,6 +4711,17 @@ type UpdateCategoryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListChangesParams defines parameters for ListChanges.
@@ -4178,6 +4731,17 @@ type ListChangesParams struct {
 
 	// Limit Changes per page, 1 to 500.
 	Limit *ChangesLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListEntriesParams defines parameters for ListEntries.
@@ -4215,11 +4779,28 @@ type ListEntriesParams struct {
 	// Q Only entries whose memo contains this text (case-insensitive).
 	Q *EntryTextFilter `form:"q,omitempty" json:"q,omitempty"`
 
+	// CreatedBy Only entries written by this member (a member id of the book; in a personal ledger, the owner).
+	CreatedBy *EntryCreatedByFilter `form:"createdBy,omitempty" json:"createdBy,omitempty"`
+
+	// PaidBy Only entries paid by this member (a member id of the book; in a personal ledger, the owner).
+	PaidBy *EntryPaidByFilter `form:"paidBy,omitempty" json:"paidBy,omitempty"`
+
 	// Page Page number, from 1.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateEntryParams defines parameters for CreateEntry.
@@ -4241,6 +4822,17 @@ type CreateEntryParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ExportEntriesParams defines parameters for ExportEntries.
@@ -4250,12 +4842,34 @@ type ExportEntriesParams struct {
 
 	// To The last day of the period (not before `from`, at most 3,660 days after it).
 	To openapi_types.Date `form:"to" json:"to"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ImportEntriesParams defines parameters for ImportEntries.
 type ImportEntriesParams struct {
 	// DryRun `true`: only answer the report, write nothing.
 	DryRun *bool `form:"dryRun,omitempty" json:"dryRun,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateEntryFromNotificationParams defines parameters for CreateEntryFromNotification.
@@ -4277,6 +4891,31 @@ type CreateEntryFromNotificationParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// CountPendingEntriesParams defines parameters for CountPendingEntries.
+type CountPendingEntriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteEntryParams defines parameters for DeleteEntry.
@@ -4292,6 +4931,17 @@ type DeleteEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetEntryParams defines parameters for GetEntry.
@@ -4300,6 +4950,17 @@ type GetEntryParams struct {
 	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
 	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateEntryParams defines parameters for UpdateEntry.
@@ -4315,6 +4976,31 @@ type UpdateEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ConfirmEntryParams defines parameters for ConfirmEntry.
+type ConfirmEntryParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateStockParams defines parameters for CreateStock.
@@ -4443,6 +5129,20 @@ type GetNetWorthTrendParams struct {
 	Weeks *NetWorthWeeks `form:"weeks,omitempty" json:"weeks,omitempty"`
 }
 
+// ListQuickEntriesParams defines parameters for ListQuickEntries.
+type ListQuickEntriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
 // CreateQuickEntryParams defines parameters for CreateQuickEntry.
 type CreateQuickEntryParams struct {
 	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
@@ -4462,6 +5162,17 @@ type CreateQuickEntryParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteQuickEntryParams defines parameters for DeleteQuickEntry.
@@ -4477,6 +5188,17 @@ type DeleteQuickEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateQuickEntryParams defines parameters for UpdateQuickEntry.
@@ -4492,6 +5214,31 @@ type UpdateQuickEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListRecurringsParams defines parameters for ListRecurrings.
+type ListRecurringsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateRecurringParams defines parameters for CreateRecurring.
@@ -4513,6 +5260,17 @@ type CreateRecurringParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteRecurringParams defines parameters for DeleteRecurring.
@@ -4528,6 +5286,17 @@ type DeleteRecurringParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateRecurringParams defines parameters for UpdateRecurring.
@@ -4543,6 +5312,31 @@ type UpdateRecurringParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// RestoreBackupParams defines parameters for RestoreBackup.
+type RestoreBackupParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetCategoryStatsParams defines parameters for GetCategoryStats.
@@ -4552,6 +5346,17 @@ type GetCategoryStatsParams struct {
 
 	// To The last day of the range (included).
 	To StatsTo `form:"to" json:"to"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetMonthlyStatsParams defines parameters for GetMonthlyStats.
@@ -4561,6 +5366,17 @@ type GetMonthlyStatsParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetTagStatsParams defines parameters for GetTagStats.
@@ -4570,12 +5386,48 @@ type GetTagStatsParams struct {
 
 	// To The last day of the range (included).
 	To StatsTo `form:"to" json:"to"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetYearlyStatsParams defines parameters for GetYearlyStats.
 type GetYearlyStatsParams struct {
 	// Year The year.
 	Year StatsYear `form:"year" json:"year"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListTagsParams defines parameters for ListTags.
+type ListTagsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateTagParams defines parameters for CreateTag.
@@ -4597,6 +5449,31 @@ type CreateTagParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ReorderTagsParams defines parameters for ReorderTags.
+type ReorderTagsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteTagParams defines parameters for DeleteTag.
@@ -4612,6 +5489,17 @@ type DeleteTagParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateTagParams defines parameters for UpdateTag.
@@ -4627,6 +5515,17 @@ type UpdateTagParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListTransfersParams defines parameters for ListTransfers.
@@ -4648,6 +5547,17 @@ type ListTransfersParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateTransferParams defines parameters for CreateTransfer.
@@ -4669,6 +5579,17 @@ type CreateTransferParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteTransferParams defines parameters for DeleteTransfer.
@@ -4684,6 +5605,17 @@ type DeleteTransferParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetTransferParams defines parameters for GetTransfer.
@@ -4692,6 +5624,17 @@ type GetTransferParams struct {
 	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
 	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateTransferParams defines parameters for UpdateTransfer.
@@ -4707,6 +5650,31 @@ type UpdateTransferParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListWalletsParams defines parameters for ListWallets.
+type ListWalletsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateWalletParams defines parameters for CreateWallet.
@@ -4728,6 +5696,31 @@ type CreateWalletParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ReorderWalletsParams defines parameters for ReorderWallets.
+type ReorderWalletsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteWalletParams defines parameters for DeleteWallet.
@@ -4746,6 +5739,17 @@ type DeleteWalletParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetWalletParams defines parameters for GetWallet.
@@ -4754,6 +5758,17 @@ type GetWalletParams struct {
 	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
 	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateWalletParams defines parameters for UpdateWallet.
@@ -4769,6 +5784,31 @@ type UpdateWalletParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// GetLoanScheduleParams defines parameters for GetLoanSchedule.
+type GetLoanScheduleParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListCardStatementsParams defines parameters for ListCardStatements.
@@ -4778,6 +5818,17 @@ type ListCardStatementsParams struct {
 
 	// To The latest closing date to list (included).
 	To *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListMembersParams defines parameters for ListMembers.
@@ -5033,6 +6084,33 @@ type ListBoardTagGroupsParams struct {
 	Category *BoardCategoryQuery `form:"category,omitempty" json:"category,omitempty"`
 }
 
+// UnsettleBookMonthParams defines parameters for UnsettleBookMonth.
+type UnsettleBookMonthParams struct {
+	// Year The year of the book's ledger month.
+	Year int32 `form:"year" json:"year"`
+
+	// Month The month (1 to 12) of the book's ledger month (its own month start day).
+	Month int32 `form:"month" json:"month"`
+}
+
+// GetBookSettlementParams defines parameters for GetBookSettlement.
+type GetBookSettlementParams struct {
+	// Year The year of the book's ledger month.
+	Year int32 `form:"year" json:"year"`
+
+	// Month The month (1 to 12) of the book's ledger month (its own month start day).
+	Month int32 `form:"month" json:"month"`
+}
+
+// SettleBookMonthParams defines parameters for SettleBookMonth.
+type SettleBookMonthParams struct {
+	// Year The year of the book's ledger month.
+	Year int32 `form:"year" json:"year"`
+
+	// Month The month (1 to 12) of the book's ledger month (its own month start day).
+	Month int32 `form:"month" json:"month"`
+}
+
 // GetFXRateParams defines parameters for GetFXRate.
 type GetFXRateParams struct {
 	// From ISO 4217 code of the currency converted from, upper case.
@@ -5238,6 +6316,21 @@ type VotePostJSONRequestBody = VoteRequest
 
 // DismissReportsJSONRequestBody defines body for DismissReports for application/json ContentType.
 type DismissReportsJSONRequestBody = DismissRequest
+
+// CreateBookJSONRequestBody defines body for CreateBook for application/json ContentType.
+type CreateBookJSONRequestBody = BookRequest
+
+// JoinBookJSONRequestBody defines body for JoinBook for application/json ContentType.
+type JoinBookJSONRequestBody = JoinBookRequest
+
+// UpdateBookJSONRequestBody defines body for UpdateBook for application/json ContentType.
+type UpdateBookJSONRequestBody = BookUpdateRequest
+
+// CreateBookInvitationJSONRequestBody defines body for CreateBookInvitation for application/json ContentType.
+type CreateBookInvitationJSONRequestBody = BookInvitationRequest
+
+// UpdateBookMemberJSONRequestBody defines body for UpdateBookMember for application/json ContentType.
+type UpdateBookMemberJSONRequestBody = BookMemberRequest
 
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = CreateUserRequest
@@ -5746,7 +6839,7 @@ func (t *Change) UnmarshalJSON(b []byte) error {
 type ServerInterface interface {
 	// GetBackup The member's whole ledger as one document
 	// (GET /api/account/backup)
-	GetBackup(w http.ResponseWriter, r *http.Request)
+	GetBackup(w http.ResponseWriter, r *http.Request, params GetBackupParams)
 	// ListBudgets List a month's budgets
 	// (GET /api/account/budgets)
 	ListBudgets(w http.ResponseWriter, r *http.Request, params ListBudgetsParams)
@@ -5758,16 +6851,16 @@ type ServerInterface interface {
 	GetBudgetChart(w http.ResponseWriter, r *http.Request, params GetBudgetChartParams)
 	// CopyBudgets Copy a month's budgets
 	// (POST /api/account/budgets/copy)
-	CopyBudgets(w http.ResponseWriter, r *http.Request)
+	CopyBudgets(w http.ResponseWriter, r *http.Request, params CopyBudgetsParams)
 	// GetBudgetIncome A month's expected income
 	// (GET /api/account/budgets/income)
 	GetBudgetIncome(w http.ResponseWriter, r *http.Request, params GetBudgetIncomeParams)
 	// PutBudgetIncome Set a month's expected income
 	// (PUT /api/account/budgets/income)
-	PutBudgetIncome(w http.ResponseWriter, r *http.Request)
+	PutBudgetIncome(w http.ResponseWriter, r *http.Request, params PutBudgetIncomeParams)
 	// ListOnetimeBudgets List one-time budgets
 	// (GET /api/account/budgets/onetime)
-	ListOnetimeBudgets(w http.ResponseWriter, r *http.Request)
+	ListOnetimeBudgets(w http.ResponseWriter, r *http.Request, params ListOnetimeBudgetsParams)
 	// CreateOnetimeBudget Create a one-time budget
 	// (POST /api/account/budgets/onetime)
 	CreateOnetimeBudget(w http.ResponseWriter, r *http.Request, params CreateOnetimeBudgetParams)
@@ -5788,19 +6881,19 @@ type ServerInterface interface {
 	UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID, params UpdateBudgetParams)
 	// GetNextCardBills The next bill of every card
 	// (GET /api/account/card-bills/next)
-	GetNextCardBills(w http.ResponseWriter, r *http.Request)
+	GetNextCardBills(w http.ResponseWriter, r *http.Request, params GetNextCardBillsParams)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
-	ListCategories(w http.ResponseWriter, r *http.Request)
+	ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams)
 	// CreateCategory Create a category
 	// (POST /api/account/categories)
 	CreateCategory(w http.ResponseWriter, r *http.Request, params CreateCategoryParams)
 	// ImportDefaultCategories Copy the default categories
 	// (POST /api/account/categories/import)
-	ImportDefaultCategories(w http.ResponseWriter, r *http.Request)
+	ImportDefaultCategories(w http.ResponseWriter, r *http.Request, params ImportDefaultCategoriesParams)
 	// ReorderCategories Reorder categories
 	// (PUT /api/account/categories/reorder)
-	ReorderCategories(w http.ResponseWriter, r *http.Request)
+	ReorderCategories(w http.ResponseWriter, r *http.Request, params ReorderCategoriesParams)
 	// DeleteCategory Delete a category
 	// (DELETE /api/account/categories/{id})
 	DeleteCategory(w http.ResponseWriter, r *http.Request, id CategoryID, params DeleteCategoryParams)
@@ -5830,7 +6923,7 @@ type ServerInterface interface {
 	ParseEntryText(w http.ResponseWriter, r *http.Request)
 	// CountPendingEntries Number of pending entries
 	// (GET /api/account/entries/pending/count)
-	CountPendingEntries(w http.ResponseWriter, r *http.Request)
+	CountPendingEntries(w http.ResponseWriter, r *http.Request, params CountPendingEntriesParams)
 	// DeleteEntry Delete an entry
 	// (DELETE /api/account/entries/{id})
 	DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID, params DeleteEntryParams)
@@ -5842,7 +6935,7 @@ type ServerInterface interface {
 	UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID, params UpdateEntryParams)
 	// ConfirmEntry Confirm a pending entry
 	// (POST /api/account/entries/{id}/confirm)
-	ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID, params ConfirmEntryParams)
 	// GetPortfolio Portfolio
 	// (GET /api/account/invest/portfolio)
 	GetPortfolio(w http.ResponseWriter, r *http.Request)
@@ -5881,7 +6974,7 @@ type ServerInterface interface {
 	RecognizeReceipt(w http.ResponseWriter, r *http.Request)
 	// ListQuickEntries List quick entries
 	// (GET /api/account/quick-entries)
-	ListQuickEntries(w http.ResponseWriter, r *http.Request)
+	ListQuickEntries(w http.ResponseWriter, r *http.Request, params ListQuickEntriesParams)
 	// CreateQuickEntry Create a quick entry
 	// (POST /api/account/quick-entries)
 	CreateQuickEntry(w http.ResponseWriter, r *http.Request, params CreateQuickEntryParams)
@@ -5893,7 +6986,7 @@ type ServerInterface interface {
 	UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID, params UpdateQuickEntryParams)
 	// ListRecurrings List recurring entries
 	// (GET /api/account/recurrings)
-	ListRecurrings(w http.ResponseWriter, r *http.Request)
+	ListRecurrings(w http.ResponseWriter, r *http.Request, params ListRecurringsParams)
 	// CreateRecurring Create a recurring entry
 	// (POST /api/account/recurrings)
 	CreateRecurring(w http.ResponseWriter, r *http.Request, params CreateRecurringParams)
@@ -5905,7 +6998,7 @@ type ServerInterface interface {
 	UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID, params UpdateRecurringParams)
 	// RestoreBackup Replace the member's ledger with a backup
 	// (POST /api/account/restore)
-	RestoreBackup(w http.ResponseWriter, r *http.Request)
+	RestoreBackup(w http.ResponseWriter, r *http.Request, params RestoreBackupParams)
 	// GetCategoryStats Statistics by category over a range
 	// (GET /api/account/stats/categories)
 	GetCategoryStats(w http.ResponseWriter, r *http.Request, params GetCategoryStatsParams)
@@ -5920,13 +7013,13 @@ type ServerInterface interface {
 	GetYearlyStats(w http.ResponseWriter, r *http.Request, params GetYearlyStatsParams)
 	// ListTags List tags
 	// (GET /api/account/tags)
-	ListTags(w http.ResponseWriter, r *http.Request)
+	ListTags(w http.ResponseWriter, r *http.Request, params ListTagsParams)
 	// CreateTag Create a tag
 	// (POST /api/account/tags)
 	CreateTag(w http.ResponseWriter, r *http.Request, params CreateTagParams)
 	// ReorderTags Reorder tags
 	// (POST /api/account/tags/reorder)
-	ReorderTags(w http.ResponseWriter, r *http.Request)
+	ReorderTags(w http.ResponseWriter, r *http.Request, params ReorderTagsParams)
 	// DeleteTag Delete a tag
 	// (DELETE /api/account/tags/{id})
 	DeleteTag(w http.ResponseWriter, r *http.Request, id TagID, params DeleteTagParams)
@@ -5950,13 +7043,13 @@ type ServerInterface interface {
 	UpdateTransfer(w http.ResponseWriter, r *http.Request, id TransferID, params UpdateTransferParams)
 	// ListWallets List wallets with balances
 	// (GET /api/account/wallets)
-	ListWallets(w http.ResponseWriter, r *http.Request)
+	ListWallets(w http.ResponseWriter, r *http.Request, params ListWalletsParams)
 	// CreateWallet Create a wallet
 	// (POST /api/account/wallets)
 	CreateWallet(w http.ResponseWriter, r *http.Request, params CreateWalletParams)
 	// ReorderWallets Reorder wallets
 	// (PUT /api/account/wallets/reorder)
-	ReorderWallets(w http.ResponseWriter, r *http.Request)
+	ReorderWallets(w http.ResponseWriter, r *http.Request, params ReorderWalletsParams)
 	// DeleteWallet Delete a wallet
 	// (DELETE /api/account/wallets/{id})
 	DeleteWallet(w http.ResponseWriter, r *http.Request, id WalletID, params DeleteWalletParams)
@@ -5968,7 +7061,7 @@ type ServerInterface interface {
 	UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID, params UpdateWalletParams)
 	// GetLoanSchedule The repayment schedule of a loan wallet
 	// (GET /api/account/wallets/{id}/loan-schedule)
-	GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID)
+	GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID, params GetLoanScheduleParams)
 	// ListCardStatements The statements of a card
 	// (GET /api/account/wallets/{id}/statements)
 	ListCardStatements(w http.ResponseWriter, r *http.Request, id WalletID, params ListCardStatementsParams)
@@ -6164,6 +7257,45 @@ type ServerInterface interface {
 	// ListBoardTagGroups Tag groups of a board
 	// (GET /api/board/tag-groups)
 	ListBoardTagGroups(w http.ResponseWriter, r *http.Request, params ListBoardTagGroupsParams)
+	// ListBooks The caller's household books
+	// (GET /api/books)
+	ListBooks(w http.ResponseWriter, r *http.Request)
+	// CreateBook Create a household book
+	// (POST /api/books)
+	CreateBook(w http.ResponseWriter, r *http.Request)
+	// JoinBook Accept an invitation to a household book
+	// (POST /api/books/join)
+	JoinBook(w http.ResponseWriter, r *http.Request)
+	// DeleteBook Delete a household book
+	// (DELETE /api/books/{id})
+	DeleteBook(w http.ResponseWriter, r *http.Request, id BookPathID)
+	// GetBook Get a household book
+	// (GET /api/books/{id})
+	GetBook(w http.ResponseWriter, r *http.Request, id BookPathID)
+	// UpdateBook Rename a household book and set its month start day
+	// (PUT /api/books/{id})
+	UpdateBook(w http.ResponseWriter, r *http.Request, id BookPathID)
+	// CreateBookInvitation Invite someone to a household book
+	// (POST /api/books/{id}/invitations)
+	CreateBookInvitation(w http.ResponseWriter, r *http.Request, id BookPathID)
+	// RevokeBookInvitation Revoke an invitation
+	// (DELETE /api/books/{id}/invitations/{code})
+	RevokeBookInvitation(w http.ResponseWriter, r *http.Request, id BookPathID, code string)
+	// RemoveBookMember Remove a member, or leave
+	// (DELETE /api/books/{id}/members/{memberId})
+	RemoveBookMember(w http.ResponseWriter, r *http.Request, id BookPathID, memberID int64)
+	// UpdateBookMember Change a member's role and settlement weight
+	// (PUT /api/books/{id}/members/{memberId})
+	UpdateBookMember(w http.ResponseWriter, r *http.Request, id BookPathID, memberID int64)
+	// UnsettleBookMonth Undo marking a month settled
+	// (DELETE /api/books/{id}/settlement)
+	UnsettleBookMonth(w http.ResponseWriter, r *http.Request, id BookPathID, params UnsettleBookMonthParams)
+	// GetBookSettlement Who owes whom for a month of the book
+	// (GET /api/books/{id}/settlement)
+	GetBookSettlement(w http.ResponseWriter, r *http.Request, id BookPathID, params GetBookSettlementParams)
+	// SettleBookMonth Mark a month settled
+	// (PUT /api/books/{id}/settlement)
+	SettleBookMonth(w http.ResponseWriter, r *http.Request, id BookPathID, params SettleBookMonthParams)
 	// GetFXRate Today's exchange rate of a currency pair
 	// (GET /api/fx/rate)
 	GetFXRate(w http.ResponseWriter, r *http.Request, params GetFXRateParams)
@@ -6211,8 +7343,35 @@ type MiddlewareFunc func(http.Handler) http.Handler
 // GetBackup operation middleware
 func (siw *ServerInterfaceWrapper) GetBackup(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBackupParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetBackup(w, r)
+		siw.Handler.GetBackup(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6257,6 +7416,27 @@ func (siw *ServerInterfaceWrapper) ListBudgets(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ListBudgets(w, r, params)
 	}))
@@ -6295,6 +7475,25 @@ func (siw *ServerInterfaceWrapper) CreateBudget(w http.ResponseWriter, r *http.R
 		}
 
 		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -6357,6 +7556,27 @@ func (siw *ServerInterfaceWrapper) GetBudgetChart(w http.ResponseWriter, r *http
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetBudgetChart(w, r, params)
 	}))
@@ -6371,8 +7591,35 @@ func (siw *ServerInterfaceWrapper) GetBudgetChart(w http.ResponseWriter, r *http
 // CopyBudgets operation middleware
 func (siw *ServerInterfaceWrapper) CopyBudgets(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CopyBudgetsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CopyBudgets(w, r)
+		siw.Handler.CopyBudgets(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6417,6 +7664,27 @@ func (siw *ServerInterfaceWrapper) GetBudgetIncome(w http.ResponseWriter, r *htt
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetBudgetIncome(w, r, params)
 	}))
@@ -6431,8 +7699,35 @@ func (siw *ServerInterfaceWrapper) GetBudgetIncome(w http.ResponseWriter, r *htt
 // PutBudgetIncome operation middleware
 func (siw *ServerInterfaceWrapper) PutBudgetIncome(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params PutBudgetIncomeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.PutBudgetIncome(w, r)
+		siw.Handler.PutBudgetIncome(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6445,8 +7740,35 @@ func (siw *ServerInterfaceWrapper) PutBudgetIncome(w http.ResponseWriter, r *htt
 // ListOnetimeBudgets operation middleware
 func (siw *ServerInterfaceWrapper) ListOnetimeBudgets(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListOnetimeBudgetsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListOnetimeBudgets(w, r)
+		siw.Handler.ListOnetimeBudgets(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6483,6 +7805,25 @@ func (siw *ServerInterfaceWrapper) CreateOnetimeBudget(w http.ResponseWriter, r 
 		}
 
 		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -6536,6 +7877,25 @@ func (siw *ServerInterfaceWrapper) DeleteOnetimeBudget(w http.ResponseWriter, r 
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteOnetimeBudget(w, r, id, params)
 	}))
@@ -6586,6 +7946,25 @@ func (siw *ServerInterfaceWrapper) UpdateOnetimeBudget(w http.ResponseWriter, r 
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateOnetimeBudget(w, r, id, params)
 	}))
@@ -6630,6 +8009,27 @@ func (siw *ServerInterfaceWrapper) GetBudgetStatus(w http.ResponseWriter, r *htt
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
 		}
 		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
 	}
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -6679,6 +8079,25 @@ func (siw *ServerInterfaceWrapper) DeleteBudget(w http.ResponseWriter, r *http.R
 		}
 
 		params.IfMatch = &IfMatch
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -6732,6 +8151,25 @@ func (siw *ServerInterfaceWrapper) UpdateBudget(w http.ResponseWriter, r *http.R
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateBudget(w, r, id, params)
 	}))
@@ -6746,8 +8184,35 @@ func (siw *ServerInterfaceWrapper) UpdateBudget(w http.ResponseWriter, r *http.R
 // GetNextCardBills operation middleware
 func (siw *ServerInterfaceWrapper) GetNextCardBills(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetNextCardBillsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetNextCardBills(w, r)
+		siw.Handler.GetNextCardBills(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6760,8 +8225,35 @@ func (siw *ServerInterfaceWrapper) GetNextCardBills(w http.ResponseWriter, r *ht
 // ListCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCategoriesParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListCategories(w, r)
+		siw.Handler.ListCategories(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6801,6 +8293,25 @@ func (siw *ServerInterfaceWrapper) CreateCategory(w http.ResponseWriter, r *http
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.CreateCategory(w, r, params)
 	}))
@@ -6815,8 +8326,35 @@ func (siw *ServerInterfaceWrapper) CreateCategory(w http.ResponseWriter, r *http
 // ImportDefaultCategories operation middleware
 func (siw *ServerInterfaceWrapper) ImportDefaultCategories(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ImportDefaultCategoriesParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ImportDefaultCategories(w, r)
+		siw.Handler.ImportDefaultCategories(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6829,8 +8367,35 @@ func (siw *ServerInterfaceWrapper) ImportDefaultCategories(w http.ResponseWriter
 // ReorderCategories operation middleware
 func (siw *ServerInterfaceWrapper) ReorderCategories(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReorderCategoriesParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ReorderCategories(w, r)
+		siw.Handler.ReorderCategories(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6892,6 +8457,25 @@ func (siw *ServerInterfaceWrapper) DeleteCategory(w http.ResponseWriter, r *http
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteCategory(w, r, id, params)
 	}))
@@ -6942,6 +8526,25 @@ func (siw *ServerInterfaceWrapper) UpdateCategory(w http.ResponseWriter, r *http
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateCategory(w, r, id, params)
 	}))
@@ -6986,6 +8589,27 @@ func (siw *ServerInterfaceWrapper) ListChanges(w http.ResponseWriter, r *http.Re
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
 		}
 		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
 	}
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -7151,6 +8775,32 @@ func (siw *ServerInterfaceWrapper) ListEntries(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// ------------- Optional query parameter "createdBy" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "createdBy", r.URL.Query(), &params.CreatedBy, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "createdBy"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "createdBy", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "paidBy" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "paidBy", r.URL.Query(), &params.PaidBy, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "paidBy"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "paidBy", Err: err})
+		}
+		return
+	}
+
 	// ------------- Optional query parameter "page" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
@@ -7175,6 +8825,27 @@ func (siw *ServerInterfaceWrapper) ListEntries(w http.ResponseWriter, r *http.Re
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
 		}
 		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
 	}
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -7215,6 +8886,25 @@ func (siw *ServerInterfaceWrapper) CreateEntry(w http.ResponseWriter, r *http.Re
 		}
 
 		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -7264,6 +8954,27 @@ func (siw *ServerInterfaceWrapper) ExportEntries(w http.ResponseWriter, r *http.
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ExportEntries(w, r, params)
 	}))
@@ -7295,6 +9006,27 @@ func (siw *ServerInterfaceWrapper) ImportEntries(w http.ResponseWriter, r *http.
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "dryRun", Err: err})
 		}
 		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
 	}
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -7338,6 +9070,25 @@ func (siw *ServerInterfaceWrapper) CreateEntryFromNotification(w http.ResponseWr
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.CreateEntryFromNotification(w, r, params)
 	}))
@@ -7366,8 +9117,35 @@ func (siw *ServerInterfaceWrapper) ParseEntryText(w http.ResponseWriter, r *http
 // CountPendingEntries operation middleware
 func (siw *ServerInterfaceWrapper) CountPendingEntries(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CountPendingEntriesParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CountPendingEntries(w, r)
+		siw.Handler.CountPendingEntries(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7413,6 +9191,25 @@ func (siw *ServerInterfaceWrapper) DeleteEntry(w http.ResponseWriter, r *http.Re
 		}
 
 		params.IfMatch = &IfMatch
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -7466,6 +9263,25 @@ func (siw *ServerInterfaceWrapper) GetEntry(w http.ResponseWriter, r *http.Reque
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetEntry(w, r, id, params)
 	}))
@@ -7516,6 +9332,25 @@ func (siw *ServerInterfaceWrapper) UpdateEntry(w http.ResponseWriter, r *http.Re
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateEntry(w, r, id, params)
 	}))
@@ -7542,8 +9377,32 @@ func (siw *ServerInterfaceWrapper) ConfirmEntry(w http.ResponseWriter, r *http.R
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ConfirmEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ConfirmEntry(w, r, id)
+		siw.Handler.ConfirmEntry(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8012,8 +9871,35 @@ func (siw *ServerInterfaceWrapper) RecognizeReceipt(w http.ResponseWriter, r *ht
 // ListQuickEntries operation middleware
 func (siw *ServerInterfaceWrapper) ListQuickEntries(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListQuickEntriesParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListQuickEntries(w, r)
+		siw.Handler.ListQuickEntries(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8050,6 +9936,25 @@ func (siw *ServerInterfaceWrapper) CreateQuickEntry(w http.ResponseWriter, r *ht
 		}
 
 		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -8103,6 +10008,25 @@ func (siw *ServerInterfaceWrapper) DeleteQuickEntry(w http.ResponseWriter, r *ht
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteQuickEntry(w, r, id, params)
 	}))
@@ -8153,6 +10077,25 @@ func (siw *ServerInterfaceWrapper) UpdateQuickEntry(w http.ResponseWriter, r *ht
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateQuickEntry(w, r, id, params)
 	}))
@@ -8167,8 +10110,35 @@ func (siw *ServerInterfaceWrapper) UpdateQuickEntry(w http.ResponseWriter, r *ht
 // ListRecurrings operation middleware
 func (siw *ServerInterfaceWrapper) ListRecurrings(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListRecurringsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListRecurrings(w, r)
+		siw.Handler.ListRecurrings(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8205,6 +10175,25 @@ func (siw *ServerInterfaceWrapper) CreateRecurring(w http.ResponseWriter, r *htt
 		}
 
 		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -8258,6 +10247,25 @@ func (siw *ServerInterfaceWrapper) DeleteRecurring(w http.ResponseWriter, r *htt
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteRecurring(w, r, id, params)
 	}))
@@ -8308,6 +10316,25 @@ func (siw *ServerInterfaceWrapper) UpdateRecurring(w http.ResponseWriter, r *htt
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateRecurring(w, r, id, params)
 	}))
@@ -8322,8 +10349,35 @@ func (siw *ServerInterfaceWrapper) UpdateRecurring(w http.ResponseWriter, r *htt
 // RestoreBackup operation middleware
 func (siw *ServerInterfaceWrapper) RestoreBackup(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RestoreBackupParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.RestoreBackup(w, r)
+		siw.Handler.RestoreBackup(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8366,6 +10420,27 @@ func (siw *ServerInterfaceWrapper) GetCategoryStats(w http.ResponseWriter, r *ht
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
 		}
 		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
 	}
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -8414,6 +10489,27 @@ func (siw *ServerInterfaceWrapper) GetMonthlyStats(w http.ResponseWriter, r *htt
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetMonthlyStats(w, r, params)
 	}))
@@ -8460,6 +10556,27 @@ func (siw *ServerInterfaceWrapper) GetTagStats(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetTagStats(w, r, params)
 	}))
@@ -8493,6 +10610,27 @@ func (siw *ServerInterfaceWrapper) GetYearlyStats(w http.ResponseWriter, r *http
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetYearlyStats(w, r, params)
 	}))
@@ -8507,8 +10645,35 @@ func (siw *ServerInterfaceWrapper) GetYearlyStats(w http.ResponseWriter, r *http
 // ListTags operation middleware
 func (siw *ServerInterfaceWrapper) ListTags(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListTagsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListTags(w, r)
+		siw.Handler.ListTags(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8548,6 +10713,25 @@ func (siw *ServerInterfaceWrapper) CreateTag(w http.ResponseWriter, r *http.Requ
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.CreateTag(w, r, params)
 	}))
@@ -8562,8 +10746,35 @@ func (siw *ServerInterfaceWrapper) CreateTag(w http.ResponseWriter, r *http.Requ
 // ReorderTags operation middleware
 func (siw *ServerInterfaceWrapper) ReorderTags(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReorderTagsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ReorderTags(w, r)
+		siw.Handler.ReorderTags(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8609,6 +10820,25 @@ func (siw *ServerInterfaceWrapper) DeleteTag(w http.ResponseWriter, r *http.Requ
 		}
 
 		params.IfMatch = &IfMatch
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -8659,6 +10889,25 @@ func (siw *ServerInterfaceWrapper) UpdateTag(w http.ResponseWriter, r *http.Requ
 		}
 
 		params.IfMatch = &IfMatch
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -8760,6 +11009,27 @@ func (siw *ServerInterfaceWrapper) ListTransfers(w http.ResponseWriter, r *http.
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ListTransfers(w, r, params)
 	}))
@@ -8798,6 +11068,25 @@ func (siw *ServerInterfaceWrapper) CreateTransfer(w http.ResponseWriter, r *http
 		}
 
 		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -8851,6 +11140,25 @@ func (siw *ServerInterfaceWrapper) DeleteTransfer(w http.ResponseWriter, r *http
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteTransfer(w, r, id, params)
 	}))
@@ -8898,6 +11206,25 @@ func (siw *ServerInterfaceWrapper) GetTransfer(w http.ResponseWriter, r *http.Re
 		}
 
 		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -8951,6 +11278,25 @@ func (siw *ServerInterfaceWrapper) UpdateTransfer(w http.ResponseWriter, r *http
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateTransfer(w, r, id, params)
 	}))
@@ -8965,8 +11311,35 @@ func (siw *ServerInterfaceWrapper) UpdateTransfer(w http.ResponseWriter, r *http
 // ListWallets operation middleware
 func (siw *ServerInterfaceWrapper) ListWallets(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListWalletsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListWallets(w, r)
+		siw.Handler.ListWallets(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -9006,6 +11379,25 @@ func (siw *ServerInterfaceWrapper) CreateWallet(w http.ResponseWriter, r *http.R
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.CreateWallet(w, r, params)
 	}))
@@ -9020,8 +11412,35 @@ func (siw *ServerInterfaceWrapper) CreateWallet(w http.ResponseWriter, r *http.R
 // ReorderWallets operation middleware
 func (siw *ServerInterfaceWrapper) ReorderWallets(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReorderWalletsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ReorderWallets(w, r)
+		siw.Handler.ReorderWallets(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -9083,6 +11502,25 @@ func (siw *ServerInterfaceWrapper) DeleteWallet(w http.ResponseWriter, r *http.R
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteWallet(w, r, id, params)
 	}))
@@ -9130,6 +11568,25 @@ func (siw *ServerInterfaceWrapper) GetWallet(w http.ResponseWriter, r *http.Requ
 		}
 
 		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -9183,6 +11640,25 @@ func (siw *ServerInterfaceWrapper) UpdateWallet(w http.ResponseWriter, r *http.R
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateWallet(w, r, id, params)
 	}))
@@ -9209,8 +11685,32 @@ func (siw *ServerInterfaceWrapper) GetLoanSchedule(w http.ResponseWriter, r *htt
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetLoanScheduleParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetLoanSchedule(w, r, id)
+		siw.Handler.GetLoanSchedule(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -9262,6 +11762,27 @@ func (siw *ServerInterfaceWrapper) ListCardStatements(w http.ResponseWriter, r *
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
 		}
 		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
 	}
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -11002,6 +13523,422 @@ func (siw *ServerInterfaceWrapper) ListBoardTagGroups(w http.ResponseWriter, r *
 	handler.ServeHTTP(w, r)
 }
 
+// ListBooks operation middleware
+func (siw *ServerInterfaceWrapper) ListBooks(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListBooks(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateBook operation middleware
+func (siw *ServerInterfaceWrapper) CreateBook(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateBook(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// JoinBook operation middleware
+func (siw *ServerInterfaceWrapper) JoinBook(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.JoinBook(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteBook operation middleware
+func (siw *ServerInterfaceWrapper) DeleteBook(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteBook(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBook operation middleware
+func (siw *ServerInterfaceWrapper) GetBook(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBook(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateBook operation middleware
+func (siw *ServerInterfaceWrapper) UpdateBook(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateBook(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateBookInvitation operation middleware
+func (siw *ServerInterfaceWrapper) CreateBookInvitation(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateBookInvitation(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RevokeBookInvitation operation middleware
+func (siw *ServerInterfaceWrapper) RevokeBookInvitation(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "code" -------------
+	var code string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "code", r.PathValue("code"), &code, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "code", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RevokeBookInvitation(w, r, id, code)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemoveBookMember operation middleware
+func (siw *ServerInterfaceWrapper) RemoveBookMember(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "memberId" -------------
+	var memberID int64
+
+	err = runtime.BindStyledParameterWithOptions("simple", "memberId", r.PathValue("memberId"), &memberID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "memberId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemoveBookMember(w, r, id, memberID)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateBookMember operation middleware
+func (siw *ServerInterfaceWrapper) UpdateBookMember(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "memberId" -------------
+	var memberID int64
+
+	err = runtime.BindStyledParameterWithOptions("simple", "memberId", r.PathValue("memberId"), &memberID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "memberId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateBookMember(w, r, id, memberID)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UnsettleBookMonth operation middleware
+func (siw *ServerInterfaceWrapper) UnsettleBookMonth(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UnsettleBookMonthParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UnsettleBookMonth(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBookSettlement operation middleware
+func (siw *ServerInterfaceWrapper) GetBookSettlement(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBookSettlementParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBookSettlement(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SettleBookMonth operation middleware
+func (siw *ServerInterfaceWrapper) SettleBookMonth(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SettleBookMonthParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SettleBookMonth(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetFXRate operation middleware
 func (siw *ServerInterfaceWrapper) GetFXRate(w http.ResponseWriter, r *http.Request) {
 
@@ -11563,6 +14500,19 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.GetTransfer)
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.UpdateTransfer)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/changes", wrapper.ListChanges)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/books", wrapper.ListBooks)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/books", wrapper.CreateBook)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/books/join", wrapper.JoinBook)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/books/{id}", wrapper.DeleteBook)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/books/{id}", wrapper.GetBook)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/books/{id}", wrapper.UpdateBook)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/books/{id}/invitations", wrapper.CreateBookInvitation)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/books/{id}/invitations/{code}", wrapper.RevokeBookInvitation)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/books/{id}/members/{memberId}", wrapper.RemoveBookMember)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/books/{id}/members/{memberId}", wrapper.UpdateBookMember)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/books/{id}/settlement", wrapper.UnsettleBookMonth)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/books/{id}/settlement", wrapper.GetBookSettlement)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/books/{id}/settlement", wrapper.SettleBookMonth)
 
 	return m
 }
@@ -11642,6 +14592,7 @@ type UnauthenticatedApplicationProblemPlusJSONResponse Problem
 type UnsupportedMediaTypeApplicationProblemPlusJSONResponse Problem
 
 type GetBackupRequestObject struct {
+	Params GetBackupParams
 }
 
 type GetBackupResponseObject interface {
@@ -11658,6 +14609,22 @@ func (response GetBackup200JSONResponse) VisitGetBackupResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup400ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11690,6 +14657,22 @@ func (response GetBackup403ApplicationProblemPlusJSONResponse) VisitGetBackupRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup404ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11830,6 +14813,22 @@ func (response ListBudgets403ApplicationProblemPlusJSONResponse) VisitListBudget
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets404ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12158,6 +15157,22 @@ func (response GetBudgetChart403ApplicationProblemPlusJSONResponse) VisitGetBudg
 	return err
 }
 
+type GetBudgetChart404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart404ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetBudgetChart413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -12226,7 +15241,8 @@ func (response GetBudgetChart503ApplicationProblemPlusJSONResponse) VisitGetBudg
 }
 
 type CopyBudgetsRequestObject struct {
-	Body *CopyBudgetsJSONRequestBody
+	Params CopyBudgetsParams
+	Body   *CopyBudgetsJSONRequestBody
 }
 
 type CopyBudgetsResponseObject interface {
@@ -12291,6 +15307,22 @@ func (response CopyBudgets403ApplicationProblemPlusJSONResponse) VisitCopyBudget
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets404ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12432,6 +15464,22 @@ func (response GetBudgetIncome403ApplicationProblemPlusJSONResponse) VisitGetBud
 	return err
 }
 
+type GetBudgetIncome404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome404ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetBudgetIncome413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -12500,7 +15548,8 @@ func (response GetBudgetIncome503ApplicationProblemPlusJSONResponse) VisitGetBud
 }
 
 type PutBudgetIncomeRequestObject struct {
-	Body *PutBudgetIncomeJSONRequestBody
+	Params PutBudgetIncomeParams
+	Body   *PutBudgetIncomeJSONRequestBody
 }
 
 type PutBudgetIncomeResponseObject interface {
@@ -12565,6 +15614,22 @@ func (response PutBudgetIncome403ApplicationProblemPlusJSONResponse) VisitPutBud
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome404ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12653,6 +15718,7 @@ func (response PutBudgetIncome503ApplicationProblemPlusJSONResponse) VisitPutBud
 }
 
 type ListOnetimeBudgetsRequestObject struct {
+	Params ListOnetimeBudgetsParams
 }
 
 type ListOnetimeBudgetsResponseObject interface {
@@ -12669,6 +15735,22 @@ func (response ListOnetimeBudgets200JSONResponse) VisitListOnetimeBudgetsRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets400ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12701,6 +15783,22 @@ func (response ListOnetimeBudgets403ApplicationProblemPlusJSONResponse) VisitLis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets404ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13396,6 +16494,22 @@ func (response GetBudgetStatus403ApplicationProblemPlusJSONResponse) VisitGetBud
 	return err
 }
 
+type GetBudgetStatus404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus404ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetBudgetStatus413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -13799,6 +16913,7 @@ func (response UpdateBudget503ApplicationProblemPlusJSONResponse) VisitUpdateBud
 }
 
 type GetNextCardBillsRequestObject struct {
+	Params GetNextCardBillsParams
 }
 
 type GetNextCardBillsResponseObject interface {
@@ -13819,6 +16934,22 @@ func (response GetNextCardBills200JSONResponse) VisitGetNextCardBillsResponse(w 
 	return err
 }
 
+type GetNextCardBills400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills400ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetNextCardBills401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -13831,6 +16962,22 @@ func (response GetNextCardBills401ApplicationProblemPlusJSONResponse) VisitGetNe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBills404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills404ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13903,6 +17050,7 @@ func (response GetNextCardBills503ApplicationProblemPlusJSONResponse) VisitGetNe
 }
 
 type ListCategoriesRequestObject struct {
+	Params ListCategoriesParams
 }
 
 type ListCategoriesResponseObject interface {
@@ -13923,6 +17071,22 @@ func (response ListCategories200JSONResponse) VisitListCategoriesResponse(w http
 	return err
 }
 
+type ListCategories400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListCategories400ApplicationProblemPlusJSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListCategories401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -13935,6 +17099,22 @@ func (response ListCategories401ApplicationProblemPlusJSONResponse) VisitListCat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListCategories404ApplicationProblemPlusJSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14059,6 +17239,22 @@ func (response CreateCategory401ApplicationProblemPlusJSONResponse) VisitCreateC
 	return err
 }
 
+type CreateCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory403ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateCategory404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -14178,6 +17374,7 @@ func (response CreateCategory503ApplicationProblemPlusJSONResponse) VisitCreateC
 }
 
 type ImportDefaultCategoriesRequestObject struct {
+	Params ImportDefaultCategoriesParams
 }
 
 type ImportDefaultCategoriesResponseObject interface {
@@ -14198,6 +17395,22 @@ func (response ImportDefaultCategories200JSONResponse) VisitImportDefaultCategor
 	return err
 }
 
+type ImportDefaultCategories400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDefaultCategories400ApplicationProblemPlusJSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ImportDefaultCategories401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -14210,6 +17423,38 @@ func (response ImportDefaultCategories401ApplicationProblemPlusJSONResponse) Vis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDefaultCategories403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDefaultCategories403ApplicationProblemPlusJSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDefaultCategories404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDefaultCategories404ApplicationProblemPlusJSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14266,7 +17511,8 @@ func (response ImportDefaultCategories503ApplicationProblemPlusJSONResponse) Vis
 }
 
 type ReorderCategoriesRequestObject struct {
-	Body *ReorderCategoriesJSONRequestBody
+	Params ReorderCategoriesParams
+	Body   *ReorderCategoriesJSONRequestBody
 }
 
 type ReorderCategoriesResponseObject interface {
@@ -14309,6 +17555,22 @@ func (response ReorderCategories401ApplicationProblemPlusJSONResponse) VisitReor
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories403ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14441,6 +17703,22 @@ func (response DeleteCategory401ApplicationProblemPlusJSONResponse) VisitDeleteC
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory403ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14616,6 +17894,22 @@ func (response UpdateCategory401ApplicationProblemPlusJSONResponse) VisitUpdateC
 	return err
 }
 
+type UpdateCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory403ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateCategory404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -14787,6 +18081,22 @@ func (response ListChanges401ApplicationProblemPlusJSONResponse) VisitListChange
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges404ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15317,6 +18627,22 @@ func (response ExportEntries403ApplicationProblemPlusJSONResponse) VisitExportEn
 	return err
 }
 
+type ExportEntries404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries404ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ExportEntries413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -15454,6 +18780,22 @@ func (response ImportEntries403ApplicationProblemPlusJSONResponse) VisitImportEn
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries404ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15621,6 +18963,22 @@ func (response CreateEntryFromNotification403ApplicationProblemPlusJSONResponse)
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification404ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15868,6 +19226,7 @@ func (response ParseEntryText503ApplicationProblemPlusJSONResponse) VisitParseEn
 }
 
 type CountPendingEntriesRequestObject struct {
+	Params CountPendingEntriesParams
 }
 
 type CountPendingEntriesResponseObject interface {
@@ -15888,6 +19247,22 @@ func (response CountPendingEntries200JSONResponse) VisitCountPendingEntriesRespo
 	return err
 }
 
+type CountPendingEntries400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CountPendingEntries400ApplicationProblemPlusJSONResponse) VisitCountPendingEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CountPendingEntries401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -15900,6 +19275,22 @@ func (response CountPendingEntries401ApplicationProblemPlusJSONResponse) VisitCo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CountPendingEntries404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CountPendingEntries404ApplicationProblemPlusJSONResponse) VisitCountPendingEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16000,6 +19391,22 @@ func (response DeleteEntry401ApplicationProblemPlusJSONResponse) VisitDeleteEntr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry403ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16474,7 +19881,8 @@ func (response UpdateEntry503ApplicationProblemPlusJSONResponse) VisitUpdateEntr
 }
 
 type ConfirmEntryRequestObject struct {
-	ID EntryID `json:"id"`
+	ID     EntryID `json:"id"`
+	Params ConfirmEntryParams
 }
 
 type ConfirmEntryResponseObject interface {
@@ -16523,6 +19931,22 @@ func (response ConfirmEntry401ApplicationProblemPlusJSONResponse) VisitConfirmEn
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry403ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18451,6 +21875,7 @@ func (response RecognizeReceipt503ApplicationProblemPlusJSONResponse) VisitRecog
 }
 
 type ListQuickEntriesRequestObject struct {
+	Params ListQuickEntriesParams
 }
 
 type ListQuickEntriesResponseObject interface {
@@ -18471,6 +21896,22 @@ func (response ListQuickEntries200JSONResponse) VisitListQuickEntriesResponse(w 
 	return err
 }
 
+type ListQuickEntries400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListQuickEntries400ApplicationProblemPlusJSONResponse) VisitListQuickEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListQuickEntries401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -18483,6 +21924,22 @@ func (response ListQuickEntries401ApplicationProblemPlusJSONResponse) VisitListQ
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListQuickEntries404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListQuickEntries404ApplicationProblemPlusJSONResponse) VisitListQuickEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18790,6 +22247,22 @@ func (response DeleteQuickEntry401ApplicationProblemPlusJSONResponse) VisitDelet
 	return err
 }
 
+type DeleteQuickEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry403ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteQuickEntry404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -19061,6 +22534,7 @@ func (response UpdateQuickEntry503ApplicationProblemPlusJSONResponse) VisitUpdat
 }
 
 type ListRecurringsRequestObject struct {
+	Params ListRecurringsParams
 }
 
 type ListRecurringsResponseObject interface {
@@ -19081,6 +22555,22 @@ func (response ListRecurrings200JSONResponse) VisitListRecurringsResponse(w http
 	return err
 }
 
+type ListRecurrings400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListRecurrings400ApplicationProblemPlusJSONResponse) VisitListRecurringsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListRecurrings401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -19093,6 +22583,22 @@ func (response ListRecurrings401ApplicationProblemPlusJSONResponse) VisitListRec
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRecurrings404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListRecurrings404ApplicationProblemPlusJSONResponse) VisitListRecurringsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19213,6 +22719,22 @@ func (response CreateRecurring401ApplicationProblemPlusJSONResponse) VisitCreate
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring403ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19384,6 +22906,22 @@ func (response DeleteRecurring401ApplicationProblemPlusJSONResponse) VisitDelete
 	return err
 }
 
+type DeleteRecurring403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring403ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteRecurring404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -19536,6 +23074,22 @@ func (response UpdateRecurring401ApplicationProblemPlusJSONResponse) VisitUpdate
 	return err
 }
 
+type UpdateRecurring403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring403ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateRecurring404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -19639,7 +23193,8 @@ func (response UpdateRecurring503ApplicationProblemPlusJSONResponse) VisitUpdate
 }
 
 type RestoreBackupRequestObject struct {
-	Body *RestoreBackupJSONRequestBody
+	Params RestoreBackupParams
+	Body   *RestoreBackupJSONRequestBody
 }
 
 type RestoreBackupResponseObject interface {
@@ -19704,6 +23259,22 @@ func (response RestoreBackup403ApplicationProblemPlusJSONResponse) VisitRestoreB
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup404ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19864,6 +23435,22 @@ func (response GetCategoryStats403ApplicationProblemPlusJSONResponse) VisitGetCa
 	return err
 }
 
+type GetCategoryStats404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats404ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetCategoryStats413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -19997,6 +23584,22 @@ func (response GetMonthlyStats403ApplicationProblemPlusJSONResponse) VisitGetMon
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats404ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20138,6 +23741,22 @@ func (response GetTagStats403ApplicationProblemPlusJSONResponse) VisitGetTagStat
 	return err
 }
 
+type GetTagStats404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats404ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetTagStats413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -20275,6 +23894,22 @@ func (response GetYearlyStats403ApplicationProblemPlusJSONResponse) VisitGetYear
 	return err
 }
 
+type GetYearlyStats404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats404ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetYearlyStats413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -20343,6 +23978,7 @@ func (response GetYearlyStats503ApplicationProblemPlusJSONResponse) VisitGetYear
 }
 
 type ListTagsRequestObject struct {
+	Params ListTagsParams
 }
 
 type ListTagsResponseObject interface {
@@ -20359,6 +23995,22 @@ func (response ListTags200JSONResponse) VisitListTagsResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTags400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListTags400ApplicationProblemPlusJSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20391,6 +24043,22 @@ func (response ListTags403ApplicationProblemPlusJSONResponse) VisitListTagsRespo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTags404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListTags404ApplicationProblemPlusJSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20531,6 +24199,22 @@ func (response CreateTag403ApplicationProblemPlusJSONResponse) VisitCreateTagRes
 	return err
 }
 
+type CreateTag404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag404ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateTag409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -20634,7 +24318,8 @@ func (response CreateTag503ApplicationProblemPlusJSONResponse) VisitCreateTagRes
 }
 
 type ReorderTagsRequestObject struct {
-	Body *ReorderTagsJSONRequestBody
+	Params ReorderTagsParams
+	Body   *ReorderTagsJSONRequestBody
 }
 
 type ReorderTagsResponseObject interface {
@@ -21188,6 +24873,22 @@ func (response ListTransfers401ApplicationProblemPlusJSONResponse) VisitListTran
 	return err
 }
 
+type ListTransfers404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListTransfers404ApplicationProblemPlusJSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTransfers413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -21304,6 +25005,22 @@ func (response CreateTransfer401ApplicationProblemPlusJSONResponse) VisitCreateT
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer403ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21471,6 +25188,22 @@ func (response DeleteTransfer401ApplicationProblemPlusJSONResponse) VisitDeleteT
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransfer403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer403ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21769,6 +25502,22 @@ func (response UpdateTransfer401ApplicationProblemPlusJSONResponse) VisitUpdateT
 	return err
 }
 
+type UpdateTransfer403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer403ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateTransfer404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -21872,6 +25621,7 @@ func (response UpdateTransfer503ApplicationProblemPlusJSONResponse) VisitUpdateT
 }
 
 type ListWalletsRequestObject struct {
+	Params ListWalletsParams
 }
 
 type ListWalletsResponseObject interface {
@@ -21892,6 +25642,22 @@ func (response ListWallets200JSONResponse) VisitListWalletsResponse(w http.Respo
 	return err
 }
 
+type ListWallets400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListWallets400ApplicationProblemPlusJSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListWallets401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -21904,6 +25670,22 @@ func (response ListWallets401ApplicationProblemPlusJSONResponse) VisitListWallet
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWallets404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListWallets404ApplicationProblemPlusJSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22044,6 +25826,38 @@ func (response CreateWallet401ApplicationProblemPlusJSONResponse) VisitCreateWal
 	return err
 }
 
+type CreateWallet403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet403ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet404ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateWallet409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -22147,7 +25961,8 @@ func (response CreateWallet503ApplicationProblemPlusJSONResponse) VisitCreateWal
 }
 
 type ReorderWalletsRequestObject struct {
-	Body *ReorderWalletsJSONRequestBody
+	Params ReorderWalletsParams
+	Body   *ReorderWalletsJSONRequestBody
 }
 
 type ReorderWalletsResponseObject interface {
@@ -22190,6 +26005,22 @@ func (response ReorderWallets401ApplicationProblemPlusJSONResponse) VisitReorder
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets403ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22322,6 +26153,22 @@ func (response DeleteWallet401ApplicationProblemPlusJSONResponse) VisitDeleteWal
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet403ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22655,6 +26502,22 @@ func (response UpdateWallet401ApplicationProblemPlusJSONResponse) VisitUpdateWal
 	return err
 }
 
+type UpdateWallet403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet403ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateWallet404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -22774,7 +26637,8 @@ func (response UpdateWallet503ApplicationProblemPlusJSONResponse) VisitUpdateWal
 }
 
 type GetLoanScheduleRequestObject struct {
-	ID WalletID `json:"id"`
+	ID     WalletID `json:"id"`
+	Params GetLoanScheduleParams
 }
 
 type GetLoanScheduleResponseObject interface {
@@ -31198,6 +35062,1850 @@ func (response ListBoardTagGroups503ApplicationProblemPlusJSONResponse) VisitLis
 	return err
 }
 
+type ListBooksRequestObject struct {
+}
+
+type ListBooksResponseObject interface {
+	VisitListBooksResponse(w http.ResponseWriter) error
+}
+
+type ListBooks200JSONResponse BookList
+
+func (response ListBooks200JSONResponse) VisitListBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBooks400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListBooks400ApplicationProblemPlusJSONResponse) VisitListBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBooks401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListBooks401ApplicationProblemPlusJSONResponse) VisitListBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBooks413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListBooks413ApplicationProblemPlusJSONResponse) VisitListBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBooks500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListBooks500ApplicationProblemPlusJSONResponse) VisitListBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBooks503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListBooks503ApplicationProblemPlusJSONResponse) VisitListBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookRequestObject struct {
+	Body *CreateBookJSONRequestBody
+}
+
+type CreateBookResponseObject interface {
+	VisitCreateBookResponse(w http.ResponseWriter) error
+}
+
+type CreateBook201JSONResponse Book
+
+func (response CreateBook201JSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook400ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook401ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook409ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook413ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook415ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook500ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook503ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBookRequestObject struct {
+	Body *JoinBookJSONRequestBody
+}
+
+type JoinBookResponseObject interface {
+	VisitJoinBookResponse(w http.ResponseWriter) error
+}
+
+type JoinBook200JSONResponse Book
+
+func (response JoinBook200JSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook400ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook401ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook404ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook409ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook413ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook415ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook500ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook503ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBookRequestObject struct {
+	ID BookPathID `json:"id"`
+}
+
+type DeleteBookResponseObject interface {
+	VisitDeleteBookResponse(w http.ResponseWriter) error
+}
+
+type DeleteBook204Response struct {
+}
+
+func (response DeleteBook204Response) VisitDeleteBookResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteBook400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook400ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBook401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook401ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBook403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook403ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBook404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook404ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBook413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook413ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBook500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook500ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBook503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook503ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookRequestObject struct {
+	ID BookPathID `json:"id"`
+}
+
+type GetBookResponseObject interface {
+	VisitGetBookResponse(w http.ResponseWriter) error
+}
+
+type GetBook200JSONResponse Book
+
+func (response GetBook200JSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBook400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBook400ApplicationProblemPlusJSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBook401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBook401ApplicationProblemPlusJSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBook404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBook404ApplicationProblemPlusJSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBook413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBook413ApplicationProblemPlusJSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBook500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBook500ApplicationProblemPlusJSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBook503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBook503ApplicationProblemPlusJSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookRequestObject struct {
+	ID   BookPathID `json:"id"`
+	Body *UpdateBookJSONRequestBody
+}
+
+type UpdateBookResponseObject interface {
+	VisitUpdateBookResponse(w http.ResponseWriter) error
+}
+
+type UpdateBook200JSONResponse Book
+
+func (response UpdateBook200JSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook400ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook401ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook403ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook404ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook413ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook415ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook500ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook503ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitationRequestObject struct {
+	ID   BookPathID `json:"id"`
+	Body *CreateBookInvitationJSONRequestBody
+}
+
+type CreateBookInvitationResponseObject interface {
+	VisitCreateBookInvitationResponse(w http.ResponseWriter) error
+}
+
+type CreateBookInvitation201JSONResponse BookInvitation
+
+func (response CreateBookInvitation201JSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation400ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation401ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation403ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation404ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation413ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation415ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation500ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation503ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitationRequestObject struct {
+	ID   BookPathID `json:"id"`
+	Code string     `json:"code"`
+}
+
+type RevokeBookInvitationResponseObject interface {
+	VisitRevokeBookInvitationResponse(w http.ResponseWriter) error
+}
+
+type RevokeBookInvitation204Response struct {
+}
+
+func (response RevokeBookInvitation204Response) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type RevokeBookInvitation400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation400ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitation401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation401ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitation403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation403ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitation404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation404ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitation413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation413ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitation500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation500ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitation503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation503ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMemberRequestObject struct {
+	ID       BookPathID `json:"id"`
+	MemberID int64      `json:"memberId"`
+}
+
+type RemoveBookMemberResponseObject interface {
+	VisitRemoveBookMemberResponse(w http.ResponseWriter) error
+}
+
+type RemoveBookMember204Response struct {
+}
+
+func (response RemoveBookMember204Response) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type RemoveBookMember400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember400ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMember401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember401ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMember403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember403ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMember404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember404ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMember413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember413ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMember500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember500ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMember503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember503ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMemberRequestObject struct {
+	ID       BookPathID `json:"id"`
+	MemberID int64      `json:"memberId"`
+	Body     *UpdateBookMemberJSONRequestBody
+}
+
+type UpdateBookMemberResponseObject interface {
+	VisitUpdateBookMemberResponse(w http.ResponseWriter) error
+}
+
+type UpdateBookMember200JSONResponse Book
+
+func (response UpdateBookMember200JSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember400ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember401ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember403ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember404ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember409ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember413ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember415ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember500ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember503ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonthRequestObject struct {
+	ID     BookPathID `json:"id"`
+	Params UnsettleBookMonthParams
+}
+
+type UnsettleBookMonthResponseObject interface {
+	VisitUnsettleBookMonthResponse(w http.ResponseWriter) error
+}
+
+type UnsettleBookMonth200JSONResponse Settlement
+
+func (response UnsettleBookMonth200JSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth400ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth401ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth403ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth404ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth413ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth422ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth500ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth503ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlementRequestObject struct {
+	ID     BookPathID `json:"id"`
+	Params GetBookSettlementParams
+}
+
+type GetBookSettlementResponseObject interface {
+	VisitGetBookSettlementResponse(w http.ResponseWriter) error
+}
+
+type GetBookSettlement200JSONResponse Settlement
+
+func (response GetBookSettlement200JSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement400ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement401ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement404ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement413ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement422ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement500ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement503ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonthRequestObject struct {
+	ID     BookPathID `json:"id"`
+	Params SettleBookMonthParams
+}
+
+type SettleBookMonthResponseObject interface {
+	VisitSettleBookMonthResponse(w http.ResponseWriter) error
+}
+
+type SettleBookMonth200JSONResponse Settlement
+
+func (response SettleBookMonth200JSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth400ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth401ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth403ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth404ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth413ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth422ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth500ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth503ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetFXRateRequestObject struct {
 	Params GetFXRateParams
 }
@@ -33009,6 +38717,45 @@ type StrictServerInterface interface {
 	// ListBoardTagGroups Tag groups of a board
 	// (GET /api/board/tag-groups)
 	ListBoardTagGroups(ctx context.Context, request ListBoardTagGroupsRequestObject) (ListBoardTagGroupsResponseObject, error)
+	// ListBooks The caller's household books
+	// (GET /api/books)
+	ListBooks(ctx context.Context, request ListBooksRequestObject) (ListBooksResponseObject, error)
+	// CreateBook Create a household book
+	// (POST /api/books)
+	CreateBook(ctx context.Context, request CreateBookRequestObject) (CreateBookResponseObject, error)
+	// JoinBook Accept an invitation to a household book
+	// (POST /api/books/join)
+	JoinBook(ctx context.Context, request JoinBookRequestObject) (JoinBookResponseObject, error)
+	// DeleteBook Delete a household book
+	// (DELETE /api/books/{id})
+	DeleteBook(ctx context.Context, request DeleteBookRequestObject) (DeleteBookResponseObject, error)
+	// GetBook Get a household book
+	// (GET /api/books/{id})
+	GetBook(ctx context.Context, request GetBookRequestObject) (GetBookResponseObject, error)
+	// UpdateBook Rename a household book and set its month start day
+	// (PUT /api/books/{id})
+	UpdateBook(ctx context.Context, request UpdateBookRequestObject) (UpdateBookResponseObject, error)
+	// CreateBookInvitation Invite someone to a household book
+	// (POST /api/books/{id}/invitations)
+	CreateBookInvitation(ctx context.Context, request CreateBookInvitationRequestObject) (CreateBookInvitationResponseObject, error)
+	// RevokeBookInvitation Revoke an invitation
+	// (DELETE /api/books/{id}/invitations/{code})
+	RevokeBookInvitation(ctx context.Context, request RevokeBookInvitationRequestObject) (RevokeBookInvitationResponseObject, error)
+	// RemoveBookMember Remove a member, or leave
+	// (DELETE /api/books/{id}/members/{memberId})
+	RemoveBookMember(ctx context.Context, request RemoveBookMemberRequestObject) (RemoveBookMemberResponseObject, error)
+	// UpdateBookMember Change a member's role and settlement weight
+	// (PUT /api/books/{id}/members/{memberId})
+	UpdateBookMember(ctx context.Context, request UpdateBookMemberRequestObject) (UpdateBookMemberResponseObject, error)
+	// UnsettleBookMonth Undo marking a month settled
+	// (DELETE /api/books/{id}/settlement)
+	UnsettleBookMonth(ctx context.Context, request UnsettleBookMonthRequestObject) (UnsettleBookMonthResponseObject, error)
+	// GetBookSettlement Who owes whom for a month of the book
+	// (GET /api/books/{id}/settlement)
+	GetBookSettlement(ctx context.Context, request GetBookSettlementRequestObject) (GetBookSettlementResponseObject, error)
+	// SettleBookMonth Mark a month settled
+	// (PUT /api/books/{id}/settlement)
+	SettleBookMonth(ctx context.Context, request SettleBookMonthRequestObject) (SettleBookMonthResponseObject, error)
 	// GetFXRate Today's exchange rate of a currency pair
 	// (GET /api/fx/rate)
 	GetFXRate(ctx context.Context, request GetFXRateRequestObject) (GetFXRateResponseObject, error)
@@ -33084,8 +38831,10 @@ type strictHandler struct {
 }
 
 // GetBackup operation middleware
-func (sh *strictHandler) GetBackup(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) GetBackup(w http.ResponseWriter, r *http.Request, params GetBackupParams) {
 	var request GetBackupRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetBackup(ctx, request.(GetBackupRequestObject))
@@ -33193,8 +38942,10 @@ func (sh *strictHandler) GetBudgetChart(w http.ResponseWriter, r *http.Request, 
 }
 
 // CopyBudgets operation middleware
-func (sh *strictHandler) CopyBudgets(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CopyBudgets(w http.ResponseWriter, r *http.Request, params CopyBudgetsParams) {
 	var request CopyBudgetsRequestObject
+
+	request.Params = params
 
 	var body CopyBudgetsJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -33250,8 +39001,10 @@ func (sh *strictHandler) GetBudgetIncome(w http.ResponseWriter, r *http.Request,
 }
 
 // PutBudgetIncome operation middleware
-func (sh *strictHandler) PutBudgetIncome(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) PutBudgetIncome(w http.ResponseWriter, r *http.Request, params PutBudgetIncomeParams) {
 	var request PutBudgetIncomeRequestObject
+
+	request.Params = params
 
 	var body PutBudgetIncomeJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -33281,8 +39034,10 @@ func (sh *strictHandler) PutBudgetIncome(w http.ResponseWriter, r *http.Request)
 }
 
 // ListOnetimeBudgets operation middleware
-func (sh *strictHandler) ListOnetimeBudgets(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListOnetimeBudgets(w http.ResponseWriter, r *http.Request, params ListOnetimeBudgetsParams) {
 	var request ListOnetimeBudgetsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListOnetimeBudgets(ctx, request.(ListOnetimeBudgetsRequestObject))
@@ -33486,8 +39241,10 @@ func (sh *strictHandler) UpdateBudget(w http.ResponseWriter, r *http.Request, id
 }
 
 // GetNextCardBills operation middleware
-func (sh *strictHandler) GetNextCardBills(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) GetNextCardBills(w http.ResponseWriter, r *http.Request, params GetNextCardBillsParams) {
 	var request GetNextCardBillsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetNextCardBills(ctx, request.(GetNextCardBillsRequestObject))
@@ -33510,8 +39267,10 @@ func (sh *strictHandler) GetNextCardBills(w http.ResponseWriter, r *http.Request
 }
 
 // ListCategories operation middleware
-func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	var request ListCategoriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListCategories(ctx, request.(ListCategoriesRequestObject))
@@ -33567,8 +39326,10 @@ func (sh *strictHandler) CreateCategory(w http.ResponseWriter, r *http.Request, 
 }
 
 // ImportDefaultCategories operation middleware
-func (sh *strictHandler) ImportDefaultCategories(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ImportDefaultCategories(w http.ResponseWriter, r *http.Request, params ImportDefaultCategoriesParams) {
 	var request ImportDefaultCategoriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ImportDefaultCategories(ctx, request.(ImportDefaultCategoriesRequestObject))
@@ -33591,8 +39352,10 @@ func (sh *strictHandler) ImportDefaultCategories(w http.ResponseWriter, r *http.
 }
 
 // ReorderCategories operation middleware
-func (sh *strictHandler) ReorderCategories(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ReorderCategories(w http.ResponseWriter, r *http.Request, params ReorderCategoriesParams) {
 	var request ReorderCategoriesRequestObject
+
+	request.Params = params
 
 	var body ReorderCategoriesJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -33891,8 +39654,10 @@ func (sh *strictHandler) ParseEntryText(w http.ResponseWriter, r *http.Request) 
 }
 
 // CountPendingEntries operation middleware
-func (sh *strictHandler) CountPendingEntries(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CountPendingEntries(w http.ResponseWriter, r *http.Request, params CountPendingEntriesParams) {
 	var request CountPendingEntriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.CountPendingEntries(ctx, request.(CountPendingEntriesRequestObject))
@@ -34003,10 +39768,11 @@ func (sh *strictHandler) UpdateEntry(w http.ResponseWriter, r *http.Request, id 
 }
 
 // ConfirmEntry operation middleware
-func (sh *strictHandler) ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+func (sh *strictHandler) ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID, params ConfirmEntryParams) {
 	var request ConfirmEntryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ConfirmEntry(ctx, request.(ConfirmEntryRequestObject))
@@ -34372,8 +40138,10 @@ func (sh *strictHandler) RecognizeReceipt(w http.ResponseWriter, r *http.Request
 }
 
 // ListQuickEntries operation middleware
-func (sh *strictHandler) ListQuickEntries(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListQuickEntries(w http.ResponseWriter, r *http.Request, params ListQuickEntriesParams) {
 	var request ListQuickEntriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListQuickEntries(ctx, request.(ListQuickEntriesRequestObject))
@@ -34490,8 +40258,10 @@ func (sh *strictHandler) UpdateQuickEntry(w http.ResponseWriter, r *http.Request
 }
 
 // ListRecurrings operation middleware
-func (sh *strictHandler) ListRecurrings(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListRecurrings(w http.ResponseWriter, r *http.Request, params ListRecurringsParams) {
 	var request ListRecurringsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListRecurrings(ctx, request.(ListRecurringsRequestObject))
@@ -34608,8 +40378,10 @@ func (sh *strictHandler) UpdateRecurring(w http.ResponseWriter, r *http.Request,
 }
 
 // RestoreBackup operation middleware
-func (sh *strictHandler) RestoreBackup(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) RestoreBackup(w http.ResponseWriter, r *http.Request, params RestoreBackupParams) {
 	var request RestoreBackupRequestObject
+
+	request.Params = params
 
 	var body RestoreBackupJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -34743,8 +40515,10 @@ func (sh *strictHandler) GetYearlyStats(w http.ResponseWriter, r *http.Request, 
 }
 
 // ListTags operation middleware
-func (sh *strictHandler) ListTags(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListTags(w http.ResponseWriter, r *http.Request, params ListTagsParams) {
 	var request ListTagsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListTags(ctx, request.(ListTagsRequestObject))
@@ -34800,8 +40574,10 @@ func (sh *strictHandler) CreateTag(w http.ResponseWriter, r *http.Request, param
 }
 
 // ReorderTags operation middleware
-func (sh *strictHandler) ReorderTags(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ReorderTags(w http.ResponseWriter, r *http.Request, params ReorderTagsParams) {
 	var request ReorderTagsRequestObject
+
+	request.Params = params
 
 	var body ReorderTagsJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -35039,8 +40815,10 @@ func (sh *strictHandler) UpdateTransfer(w http.ResponseWriter, r *http.Request, 
 }
 
 // ListWallets operation middleware
-func (sh *strictHandler) ListWallets(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListWallets(w http.ResponseWriter, r *http.Request, params ListWalletsParams) {
 	var request ListWalletsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListWallets(ctx, request.(ListWalletsRequestObject))
@@ -35096,8 +40874,10 @@ func (sh *strictHandler) CreateWallet(w http.ResponseWriter, r *http.Request, pa
 }
 
 // ReorderWallets operation middleware
-func (sh *strictHandler) ReorderWallets(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ReorderWallets(w http.ResponseWriter, r *http.Request, params ReorderWalletsParams) {
 	var request ReorderWalletsRequestObject
+
+	request.Params = params
 
 	var body ReorderWalletsJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -35215,10 +40995,11 @@ func (sh *strictHandler) UpdateWallet(w http.ResponseWriter, r *http.Request, id
 }
 
 // GetLoanSchedule operation middleware
-func (sh *strictHandler) GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID) {
+func (sh *strictHandler) GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID, params GetLoanScheduleParams) {
 	var request GetLoanScheduleRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetLoanSchedule(ctx, request.(GetLoanScheduleRequestObject))
@@ -37075,6 +42856,382 @@ func (sh *strictHandler) ListBoardTagGroups(w http.ResponseWriter, r *http.Reque
 	}
 }
 
+// ListBooks operation middleware
+func (sh *strictHandler) ListBooks(w http.ResponseWriter, r *http.Request) {
+	var request ListBooksRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListBooks(ctx, request.(ListBooksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListBooks")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListBooksResponseObject); ok {
+		if err := validResponse.VisitListBooksResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateBook operation middleware
+func (sh *strictHandler) CreateBook(w http.ResponseWriter, r *http.Request) {
+	var request CreateBookRequestObject
+
+	var body CreateBookJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateBook(ctx, request.(CreateBookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateBook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateBookResponseObject); ok {
+		if err := validResponse.VisitCreateBookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// JoinBook operation middleware
+func (sh *strictHandler) JoinBook(w http.ResponseWriter, r *http.Request) {
+	var request JoinBookRequestObject
+
+	var body JoinBookJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.JoinBook(ctx, request.(JoinBookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "JoinBook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(JoinBookResponseObject); ok {
+		if err := validResponse.VisitJoinBookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteBook operation middleware
+func (sh *strictHandler) DeleteBook(w http.ResponseWriter, r *http.Request, id BookPathID) {
+	var request DeleteBookRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteBook(ctx, request.(DeleteBookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteBook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteBookResponseObject); ok {
+		if err := validResponse.VisitDeleteBookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBook operation middleware
+func (sh *strictHandler) GetBook(w http.ResponseWriter, r *http.Request, id BookPathID) {
+	var request GetBookRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBook(ctx, request.(GetBookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBookResponseObject); ok {
+		if err := validResponse.VisitGetBookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateBook operation middleware
+func (sh *strictHandler) UpdateBook(w http.ResponseWriter, r *http.Request, id BookPathID) {
+	var request UpdateBookRequestObject
+
+	request.ID = id
+
+	var body UpdateBookJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateBook(ctx, request.(UpdateBookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateBook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateBookResponseObject); ok {
+		if err := validResponse.VisitUpdateBookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateBookInvitation operation middleware
+func (sh *strictHandler) CreateBookInvitation(w http.ResponseWriter, r *http.Request, id BookPathID) {
+	var request CreateBookInvitationRequestObject
+
+	request.ID = id
+
+	var body CreateBookInvitationJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		if !errors.Is(err, io.EOF) {
+			sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+			return
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateBookInvitation(ctx, request.(CreateBookInvitationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateBookInvitation")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateBookInvitationResponseObject); ok {
+		if err := validResponse.VisitCreateBookInvitationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RevokeBookInvitation operation middleware
+func (sh *strictHandler) RevokeBookInvitation(w http.ResponseWriter, r *http.Request, id BookPathID, code string) {
+	var request RevokeBookInvitationRequestObject
+
+	request.ID = id
+	request.Code = code
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RevokeBookInvitation(ctx, request.(RevokeBookInvitationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RevokeBookInvitation")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RevokeBookInvitationResponseObject); ok {
+		if err := validResponse.VisitRevokeBookInvitationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemoveBookMember operation middleware
+func (sh *strictHandler) RemoveBookMember(w http.ResponseWriter, r *http.Request, id BookPathID, memberID int64) {
+	var request RemoveBookMemberRequestObject
+
+	request.ID = id
+	request.MemberID = memberID
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveBookMember(ctx, request.(RemoveBookMemberRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveBookMember")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemoveBookMemberResponseObject); ok {
+		if err := validResponse.VisitRemoveBookMemberResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateBookMember operation middleware
+func (sh *strictHandler) UpdateBookMember(w http.ResponseWriter, r *http.Request, id BookPathID, memberID int64) {
+	var request UpdateBookMemberRequestObject
+
+	request.ID = id
+	request.MemberID = memberID
+
+	var body UpdateBookMemberJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateBookMember(ctx, request.(UpdateBookMemberRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateBookMember")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateBookMemberResponseObject); ok {
+		if err := validResponse.VisitUpdateBookMemberResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UnsettleBookMonth operation middleware
+func (sh *strictHandler) UnsettleBookMonth(w http.ResponseWriter, r *http.Request, id BookPathID, params UnsettleBookMonthParams) {
+	var request UnsettleBookMonthRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UnsettleBookMonth(ctx, request.(UnsettleBookMonthRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UnsettleBookMonth")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UnsettleBookMonthResponseObject); ok {
+		if err := validResponse.VisitUnsettleBookMonthResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBookSettlement operation middleware
+func (sh *strictHandler) GetBookSettlement(w http.ResponseWriter, r *http.Request, id BookPathID, params GetBookSettlementParams) {
+	var request GetBookSettlementRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBookSettlement(ctx, request.(GetBookSettlementRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBookSettlement")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBookSettlementResponseObject); ok {
+		if err := validResponse.VisitGetBookSettlementResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SettleBookMonth operation middleware
+func (sh *strictHandler) SettleBookMonth(w http.ResponseWriter, r *http.Request, id BookPathID, params SettleBookMonthParams) {
+	var request SettleBookMonthRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SettleBookMonth(ctx, request.(SettleBookMonthRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SettleBookMonth")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SettleBookMonthResponseObject); ok {
+		if err := validResponse.VisitSettleBookMonthResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetFXRate operation middleware
 func (sh *strictHandler) GetFXRate(w http.ResponseWriter, r *http.Request, params GetFXRateParams) {
 	var request GetFXRateRequestObject
@@ -37371,1064 +43528,1144 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"5P17jyNJlh+IfhUT7wDJmPaIZLyyKiMgXDEjGJmsjFeRjMrObqaCRrqR9A6nGcvNPCLZVXXReszFaGYX",
-	"24BW0krqGfRiZ7XQQsJK2pEwA8xf2m+iP7uyv8PCzjHzt5NO5qO6Rw10VpB0NztmduzYsfP4nW9qIzGb",
-	"C864krWjb2pTRl0WwJ+tHp3o/7pMjgJvrjzBa0e13pSRgI1E4D6SRKpA8AlhXHlqQRSd7JBewKginiJU",
-	"EjGnX4fsiNwxNtdfPXhqStSUkZGYL8hChGQqfHenz9uKcDpjEn6MWr9ngfQEd8jD1BtNCbtnwYI8BJ5i",
-	"RIwTj5KAepJJh1DuOmQsAkLNL30OXVIiPT7x2bZ5/nmrR+oP1PeZcjTxwcIhKqBcjlngkLmQyiHzQIw9",
-	"n205hBLXmzCpbKeUywcW9Hm9X9vffjr+/Inb+Hz3888PRp+5Tw77ta0jQrl5iFBfCiKn4kGShylV6fGJ",
-	"B47DkcQVhAtFRlPKJ6zP65QgeY8kGVKf8hHTo0NaH0k90zhhmjpN7yNJaKimInDIYCrUQE8FGcwWXwnF",
-	"Bo7uts/NiB5JMvcp34LpAoLM8LBzaVdJSEaUEDuky7hrFnTQHm9fUDWaDogShLmeIiLoc5f5TC8K9xfQ",
-	"oFk4WGFJH0g994snieY7GjD3iFDC2YMdJ3EFk3oy+jxg41AyGDf0hNMfTYyegC2H6OVGyi4FZwnyAkbd",
-	"JJcAEd64zz0l7frgmN0dcsUJJSPNu3qCzK+e0oTqJjSBdt2OieDAYXOfLphrHnb6XD8oOIMXxl4gVdQL",
-	"DQKPaUavOTX2ls7mPqsd1Yr5p+bU5GjKZlTvPbWY6yelCjw+qX33nVNru2w2F4px1TEE5PfoQAUhG5CH",
-	"KeNETb14PDgYqUQQ0a2nVc8wDXyPBSRgX4eaGaKtKumM9fkg6na02H7JFgNS50JNPT4hD1TaacTOlDdj",
-	"W8eEDiXjCucqORvZWdC0psbMeDirHf0Uf3jj5ObgO6c2pwGdMWUE1TNBA/eEKjYRweLLkAWL/JRccUaG",
-	"+rljI0fgAwxThFpe7dScmqef/BoacGqavWpHtZFpN0XiHwRsXDuq/X8ex8LzMf4qH6eogSWDb3p0Ukqa",
-	"v4BNLIFRFnpScSLppIwqRScpgmb07TnjEzWtHe03nNrM4/bjrlPARM9Cd8JU+7RYvA/h10eSeG7U/5yq",
-	"ady959acmmYVL9D8p1cqSc1YBDOq9HNcPTmoAT3eTK9qTI3HFZuwIEHOheCa4CKKfOZOWEBm+gmH7Ord",
-	"vbtH6pLhZhNzFlD9OAj/hykLmN67QzbxuNwqm0NorfI49vf0OOhbM469ioN6zWhQPKYFo4GVacnxlZGr",
-	"n9+Q2qdPnz5N0vu00Sgk2XJtGWPYvfAJWeMED6Vzb+apPFHmVzJnAZnTCTO8cdholM2iDw0lKXLZmIa+",
-	"qh3t6lkpn8TDRqMqtV2Pj1jxFA44e6sGdt3nAbv3RCiB+FhkBoTN5moB3BwfJvoZkNZkHPo+kQs+Khul",
-	"BAJKBMReYvUTMuFkSgPcgzJP+gvxQGaUL5BF8RgZ6RdQudFalAuHgT02Jt494/o0XLr7ZPFKPFm2DnsH",
-	"q5dBzGaMl8q3Ef78Cbn4FEe2an+ZCfgh9llLa5aWvjPPVywoOam0DuoxiSys9TjzkmZbrVnJcLhtvvOY",
-	"XHWstt3ae5NdNp1WW/6kc3iNO2HpFM7NbqnrHrf0xIFuOhJ87AUz5pL6mPqSbdm5LptE006RxjgUwmeU",
-	"x3T16KTSsuZUENCzP5IegpSxt6oSaQ9wJ5mxmdBTpajHpaGSvVWkPqKSbXtcMi495d2z0oP/6zKSdxuV",
-	"aTa3xaV0K8ODdreYd2R23UGFUVMWRE+b9T8mQ6GmqMfj2VC6DqbtaqywmLOlhHt8JGYsoo+9nTMu2Spu",
-	"hO6qaskRITFZr+Bit5bswbtgGUH463tKmLMfnwVilqen3b0iB3u7n5GRcCN7xCgMAn1F0vx5zwLFXDIO",
-	"xMwh4XwO90BZupP0c0ulUXxjuume1vQdSCkW6Jb+/k+b2z95883+d39QK2LYsx/3xOb0K1GFeiUq0v6y",
-	"82ot2gvnvhfpRC5dRLYgrXqROmggAyUGWytmuoAlXKpYIRmJ2+9LVnCFu6B3TIJNQAWL+GQEcwKRdMxI",
-	"XZPYbvXOyFSpOZ17JHOjJmh52zL2FrCJ9HlAuStm5I4tSJ2Sm5v2qUMkXWyhosXoaAqmCdOTNejoOzu8",
-	"Ez8VUeapnT5/yRaS0ABvTzM2G7LA2KN0E3dsrsjeAZmKMJA75JWnL/r60dlRn28X9BB9Y60H9RlTU+E6",
-	"RJ+30OZQuIstYwGQOQtJnxNCJ9TjDpGKqlA68AJasVo9OhlomeSHLnMd7DI2SKhtawg5ImD3QMOWsWbp",
-	"lo2l4riYeMpR9lraLY0He3tk0D5tXVxf9VqXJ69vX7Ze33ZaN93W6aCgqannJy0/tjVPEqk83ydByLk+",
-	"VqPmG081bbke2pe3Z+ft5y96AzPQjl657eZYsWBwZNaR6k/6iltHRtNbeMYolyCwdbtqStUxobobMji5",
-	"ujw7b5/0BpocOhRh0hAJqzGTzL83JtSIj60ljkyZP9/a6XOQwTIcjZiU49An9b23b+NF1fykWecIGsDh",
-	"azLImHo+cyMjkVkO7MtTss+xuyDkErlgh+gdfse08maMd1rYB55SjBPkRZx6OPfoCO7+1FxLYC84RIo+",
-	"p6n5osQXsVGuTokbiPlcUyY4Z9CIQyiRLLhnAZIuFT5hJ1z29dE489SWsf/JhEk4PXtwU0vNA2e6XXxf",
-	"i1akVK/ZiO30+Stji9INojDIGDceRHAn9TA9Raj/oDt3PXeHnAs+QYI52Ts8hIsZHSkWyKM+P2g0sha3",
-	"w2Fj9BnbY9v74113+2B0eLj91P2cbu+Nnwx3WYM+HR3sWtmJhMTCMyO1Su+Yh4erNan2GIy1JRdl3PbI",
-	"376n78U+lQrsyWnrf10LdLh6PG/1wB4MX8TrgmJPLx2KSRFgU8z1FPoL7E6w5sACh8EWMqWxeRMweaMl",
-	"u89n1GXWvJykDHf+FBiTKmv8PkZl78GTYKWKBMLuXp8Prjutk6vL03avfXV5e9Zsn7dOBwm/CZzPyk5O",
-	"Qs7ZXUXqWbM3ytU+n7FgwhxkTjOY0ZSN7qJTAz0rehcLzohUbH6E7YgHvf18Mboz+kzicSXQ7o1cjYdF",
-	"ARPjw8UMjGcjrIh5DKx2RtwkvQb678j1kfQhkPoq5xDx1DG6hnifG5cPdeEWBus/E/cgnaF9JcSWA5Iv",
-	"ZqJH0vhJjtCTE/t40L2j56XPmS8Z2h8LXDhbsURNuzZ2yOAPB2SmN4NWI/giZhVKHhi963NNVn3w6vFg",
-	"y4gR83Rln0LxbjbunPIL0d5B8c69FJyt3r0gA8HZBzyC23gqfFfq+fE9qWC/Dv5wsLVDXqG7Itq1DyL0",
-	"XTJksHn63Fjt3YWD4h+ltN09+40D3CZcwEM75MTyhp5Af0HqnbMT8nR3t7F1RPREws71JlwE1jNTNkWx",
-	"X2nJxbHQptae0QkrM094+kcwTzgJieW6AZOSDMK5L6gLrgNoZWCGyt7XmBGG8GSe2AvQA8uojbTET2VN",
-	"WeIOANshUcJwUOQPQIVpwWgwWGn1/0BW/gtxz4quV81Iq0Tf4zihamty0aUN3ldwnrpa6D6S0Q13Ju6X",
-	"mE6hz/eZ3EumXolATavZe8E/5XElST3kniIXV5e9F1tO6kjCNdFSfBOLr57pZevQqDyiG17kKLhG8ufW",
-	"yULqpmuwwuivHxi7I3X9r9bYaQCeywvBXboo5SU9GZUtHikCkxS/0n0uWQJNU3YFXrVaLzMLAANYNv8w",
-	"tpLp319qcX+yevqvOFPejC13LGo5qp/69B7GazopcMjobwkP9Z40Ini31NSqGyieu6Wc22g0KviNroUs",
-	"nTQT3vGpZurL0BvdLTWrf62f+OTG9Q7TjO7xSRlZgX3gk5PW9X5ewFxtxWaxZ7LcU/fzEr7aa6xgrNV0",
-	"Karkuha0je2Tq61oQE/RYdmz+n/enGfNPlsbWh4rUrXcTf8DuuS7Sozuylhe6h8/IaP36OR5IMJ5GT36",
-	"kjLRD3xampaQ8ykJWYexncieabVWvb8Gy7l8Ha7uBdQtvXko/eOnnBrdH3DySn8ZkBY7eIDDSV1wllah",
-	"H5WH9cAr7+n0se69JRMIv3/COUTvWBlBkanhU5FTLa4pdVGznA5flrO6EapVhOheJSH6nR63nAsuGYYL",
-	"UreDZln9aSS4Yhz+pPO5743A1vp4Hoihz2Y/+pnUA0t4sPQbru7gq+Z5+7SZsNPVnJrLFPX82lHtMZtR",
-	"zz8is1AqMkRDz7b+Krrgy3A0JRSjWP+eaX1nBGcsCwIRyNrRT7+pzZiUoLrWNmoJ7gx6vxmCat+9QSZg",
-	"UrXd2lHtcLw3ekp32WfDffdg9IR+zhrj3eEe7B5wxNSODmBSPQXmpWfUJXbyoqkGj8LR0Kf8rvZd1evQ",
-	"NU4wrk+RNhf5T2bU1yygr8gBxJIyH/wBHr+nvueS+iC3FAMMCyYzETAi52zkjb0RuknSJnXNl1qUQLye",
-	"XLwXQzy76b5O8oB1LE0ZvV9EA7KSjY5GIuSK1CdMPaOju3C+lXMWHYMlFv0iilCIrK2tv4B7T+MF7AlB",
-	"LvSt0qyi/HjL2Kw2/iEM3iEBg7hkh5x0vyLebC4CjIR7q/9y7PMm2NwTPD9dpD7QazDYArs1OJRgAqO5",
-	"A23cNOTo+z1ajdGUuNPnnYSzKOV3I5KNBHclmqqhKTjKTb+6kxldGGoUvWNbaFFMZFMkmsvLza5pPuTK",
-	"81NNpyeP6YdMGoFPFcPLfsIkuUxoY2QcH/ve6P0kn3UnJpkd1tQIJr26fsCouyAeJ6HchGcbCZ6NiP4k",
-	"EmdkejOJEGDsR00EHA0JZ+oSEdPnORkDKQY8IXvAJ6QwcoCTXIS9k/TbalL6PM2TmFtCFzLhZ0y74+/Y",
-	"IrdJsi7kzRhVCfJAIcR6rMcPTcIOLCMlG+2QJWtrTUY+E8HQc13G34uTz646z9qnp63LJCuDI4+6mgSp",
-	"AqpEIGF3h5Kh6IqWcBO+3o/5Oh7DR2PsrjfhzNXbcBgq8DxR3xcPwMjR4PG0HFx3Whftm4vbTuvLm3an",
-	"dTowqVRnnVbLWq4hm8M8GM/DBqdtOqKmw0KJiSwbL2VxpEZORGX58IFKvbBuYSzIJmftXry+N3weiJHW",
-	"4IY+IydmZB9trcuCVY6Qa/MpPHrsEHBuIirgpmrjfozIyUbHpCN7RICBPTvkRjKTx6WFDjIOJk3Be1rK",
-	"6FXX2iin/vut9GWv1blsnqd1LRJy9nbORoq5BBRoIkZgGnePydehUObEtmqli1GVAdPahZZc3garfZhU",
-	"je3YSBc9ky1NxMfUrpIjHlPPDwNG6gM7OwPr46daboH/fjJhLgm5q7WbaKQDxziU5VQ8cNibl0KdiZC/",
-	"3368vOrdnl3dXKa2oJEiWg6NoYcNBOhBPOWXQpEz085HmuZLgfcr9OM5GOROhswXfALHoN0gZmj1QTTw",
-	"wZadzQvhemOvKFOvV+juhogHdHaboGfjT89mOUIgxHHs827Be3uNht64UXafCWaxvkjMRpQYrI8JvNj8",
-	"UWH6rYkoMSc96DY23EkKwzucPdgAJN2EDfZzS3Jn4U1qQldSnfZ5Pil2Ru/S4RQDE08x0LfeKG5dzDAA",
-	"ciKKU2X7HOOo4RtPkoDpr93qGbQkk0Abhd54qs+VEDhgE4+wZ8OuKiVU619Iam2BZndnaTIoOrYWvqBu",
-	"T4hzGkzYe23Z6+br86vm6W3v6ur2vNl53kqfnrH0BMbUipBe+93GweeHnz0hw4VicoMNvZvQiMyllLQw",
-	"oVxfVnFYn0TzTw0rpbk8kgQSx0h9kJukwdYxHrAY16KPvug9GSv5dpNCTrUm/ToAXdrTz51BhOT7LV4+",
-	"cCy/fLj/TRwmJIml4qtsOBBumE3WMqH9JMdHzAA/nu5TFDeXlGdLRp1IasfAsrqR6X3usntvxMhDoPUH",
-	"T23tkMt81vNxFKKcwS+wnnnBmYNRbxCi2Oco6uMkcy4eSN0k/6UjCD1JJoIXmBMqgDPY7vWjFQRJwGZe",
-	"OOtEFuL348XUTSKnhY8ZVVpd4Yy5MnGjwENUTr357/7Vqpm6GI304eQWXY60zMjerLaOsxfMOZUIEcGM",
-	"8PECOGVAVHSYXPDRB1maTqv7+vKkZGWiRGTN3cYeZ2OfMRA3DKQIjiH3FANL48g1TFnFJzYRHQlV+rng",
-	"H1nk26M7NzYyolyLah9jqrU6Jnx9W85MnDEyxmFxOHN9XjB1HkY5KjEbSiV41K2nyAMD68lM3EeiCdQy",
-	"Pb9DNqEcLI4LQgPW55CXQRXxmb6oPW0Qly4gULa7YjnM7UtfTLwRu+H0nnq+vpS+Fyt1W52v2iet25vL",
-	"5lfN9nnz2Xkrt9GlN+HbHid4a9TiDGBOBB97kzBg7iZ3rsQ2NyMiySF9xA0vTXdpK5CRYrmxEeQm/eVQ",
-	"LzIdTZlLAm8yBYnf5/VBwRSWuy62jsi1kGoSsO6X58QNA0wnISJUkPpOeZ97rsHimQfi3nO1qh0hfhwT",
-	"k05u9Z2Aci13FLBcUtcBAzcqPJDXgiHedvSaw6eM+mq6IPVBr33RurrpDZyMxXy/sbVDVhrUjVIO2eIf",
-	"xBJp7JCYRrKeSbEnxAXli8gx8l5ittlr3Z63L9q9jIwVAoP6TE4MVUpvVHlMYKJgC/tUseD3x83Ts0My",
-	"9ErIwEgPT8vPxIzo8y9Y6WtJcMZ7uVKQkX2mTLZwnJMTiHAy3ZBXFPWvQnU17uiD5L14pXfVa57fXt30",
-	"bq/ObjvNy/S9ixKl+4r9ZhGUz5AtBHfjbIQZ+NP0+TWFI+u//senzt7evrP/2Z7T2H/ifH544Hz22aHz",
-	"eeMz8iD41u+XdbNp5iE5CSh46zSBkUVkOEOjB8YeIBgYhtzQOO5UmtR5h9A+50yRBxHg03MRqLHwPUFQ",
-	"jDuQNkY50TS6oc+2Vs99n6+c/CMyyK/7AE12VtCibSVKr+vzh4BCNhqGrBKPS8Wou0NadDS1NMQOmMjO",
-	"g7Zcj5P/+h93G39/9xDML+DlAHOR3rx9jgaaGalb5cUkmlLXJeEcp31Mg2OT+cQnREKO+DiV5j5kU8+k",
-	"E8Fy9fkMHFxRnhMwi0nya9p8HzBxpbCybFSDWXRztsK+wmyN75zaDaehmurzbkTVe6rFN5fNm96L1mWv",
-	"fdLMiGytwoCFXHwgD9Bucg+hzcn7+Ue9HGdGNzjSGq5kUlrfDR7v8BnS1djbuWc0mAewsUGgmp0JWL6t",
-	"4z43KVlWyYvNHo7NxAR1hPrSdtI+JUrcMQ5pZg9ge6xT84e+Aj0AaB8a0kjI78AcaONdkEGsS3ErYgMZ",
-	"zvWuZe4Fcz0KoALvxwvdm+vrq06vdXp70TptN297r69TMlkyw+OYpCwJxqcdkWRH0MEG96DDJHtEQyMw",
-	"NtJDjIVPZAx7JMkMutX92U1oEe4SjmzY4vVB8cSBGTyiDg7wpr77YrpRQeaMvVJTmb0kG7yvGalzYa2x",
-	"mEYF7uN5oGlSHoZ5YbKn21S5gMltE0eTMYM4NYyROvqmxkPf3I8wTi73pOcWBs1ldQUb1PZNvgV9uV+5",
-	"VD7lX1E/ZPaFZqhEh3H2UATvgY+0YOvKJcNeOTjdzHUg3HCkSuOOAzCH60fS2BGKyHAYPe8Qb0woX+xU",
-	"6hYSXCrOq73fVOB2eC6axkDgZl/2Ukf4LHrB7szlryA3d+FZ8+p3yXjLn2IAJnKYYQtDTNSFYYrsOqYX",
-	"JMsIiamIptBJMH8MoCiGP2MjpYfUBFWhaOtxwbc5m1Dl3TOrURjv8JDKBEAIZCHVtSazk8w/3d1rZFHU",
-	"MJo0nRAT/y8RvtkoWudmqKYdJiEj4pvMDoeTpIRDzWEGjxwTmYAwbZoTF2TXEXnGaMAC0g8bjf0RPA5/",
-	"sgGpI/wnhtkweJmSkRB3HoqbHAOHcjU/3kgTQJtkDRyIaaBwwYDm5bISzyMauCYhWQvKvFSk91SVRe7S",
-	"oRR+qOIk1EzIdVrkkjrEzblkuCCDCVOJVFWHjMDY0ee+d2epgpfkFl7rJCDv+hKPkpzVQvfljcBEbGg5",
-	"JgMtQAbGYMCZp6Ys2CGX1l5qiPKUZP7YOBjnmGArvZ/HsLLEZVr3h0gWmAuTQv3RRX6RODBiwCxK+crb",
-	"9LX0WnqKzdJ/LOM8w0PfxdpDENAFyFLTei7QOj82aVKdKjwKmnulKcvODIzGiVLuMEMKmyuaIoyeLd8c",
-	"kXHWiVw+uzvkijOCUwMuOwDacr0AYUBkdA0yyg1c9DBStc8n3j2TWzukrbRqHM4Q+kTMGQc3DwaV6h8S",
-	"IAGJy1id2kx4cA4GjLpwu8PmMWScjkZg7DVOb1TAqKvVcDAPgQEFCQQQB9vrvT56wBGNCAOgmva1rI74",
-	"X+vUGO100GgQTmcI9sYwsHqHdNiYaRnPcFjDBXjFjiKfutPncaqdCJLpgBaYQVlkLgf+jhACLdJEAt9w",
-	"TrXS0Od1vf9M3JAS822f3TM/evA4+5pVSFP+Nv3l1g451xMEeAESllLfYI077c7jrtQHGmcPBPhfGsQj",
-	"NoeF0GOKmOSIDEQyrVUO8GoysGE3bcBJkwMyojMW+RKizDoxCmd6C2o5GjWKJn+LZaObm9FFnw+ZRXhL",
-	"Azp8U0ObBaYDUHNwH5izMwInPqq9+9M/+/6v/3Et/u4aZrZ2pCf2uzfR9yA7fvqNzbaIXpsnHo82mUF+",
-	"q33nxC/8+pfv/vTfJV6Im8i+9MapGbtAinijIyRpt21maU+MyigelkBIfDqq7TX2nmzv7m7vPoFJQ7dO",
-	"B37D5zwuFfV9vQ421x1/mLGZ0B38yV/89h/94vv/9Efv/uQvtEAWyhsDxBc+JQJv4nHqW40Jv7W4i0cA",
-	"0+fUFJ3oIb7JTYFjMOhgJL/+7T/71bu//svv/+mvYD7tdBymJwN7KFrElZOwd7jpJABV3/8Pv/jNX/3x",
-	"R52E3/zVP3n3L/7db/////ndn//vyB/pnZTik/1DqyEiEsTuroPJQUd6wPrt9O5Mvfx5bocsm1jG3dPk",
-	"XO5t730WZyS9+/Wv3v1vf0M05f/8n6C6Hqjs8w0Yz9c2exqZHrJtjKw0c4OzVFMBvWd4nllYyILBFy/x",
-	"mDFI0Mbcc8jvTc9s2cIqkWPEN07NiCZoDVfKkIKJEpch3tOTLKjwimO+8wXlad7Q31yAyy/1TYr39DfX",
-	"dDFj6deSfKs/d/VkR/xKeUh93Tla3yzvRcIsMTSnpk9kj0+eoXE4ecE4aXZOcROmx1jb3W1s7+0fbB8+",
-	"+ezzp43a7/h4M4ueHe+uvWKZUT9rXr6sfffmu+ydIDphSrFW/IUxncNZBukuCMWu/0RsSNxWkNRXRRtF",
-	"pQ13rlbiZvRtG9/bTdEcKanJ4ysHAx79Zi6rXkBE4LLgGBwCER5xrHDAxa5A0bBXHgSXW8zZmgOKcf8r",
-	"DCk6HL9Zpwvc+qn29xolHWSlayFKso0htqivY6NLmuRNraNO0cbpaG0Q8jtBb4nQ6tcgPkVRehRPP9sr",
-	"GkRWyK81WSlYkvyi5HtLC/C1+oqRM6p0lDgX1uolwsGo0gmeNrlVjyHUUrul8lr26OSSZpevhMkTx1uO",
-	"jggQebggLoA2KgjRlZi/B5ryjLrrbkLbbgF9BQRGx18hIrvR4QleYo8RIGYJLMfyxOnEAbvWomPy9+oV",
-	"z9yk7dDibg1LpMRpLIiSXJnZCk50SiSXtPw6bnZc0aU8daDY8jMGYjq+8EUxVB5XImVgzhbLyBi4Itvm",
-	"0mm1FUdY8nBZVFsNy/tZXbLa9h3nlilRYibTpGOHUz7RJwnS0zNh7VDVBzRfdyCWqsrnVoT4nRy/sYIZ",
-	"/HBDRPmIje77TenCfzjr83p8YaZkY7ZIXvDyPqhqmNn2xrASIyR7U1zeYWP76Ztvdp3d3e/q/f6O/fj5",
-	"d1v/30IaCi6c31Qt6bFXaotNLAzeb1a6ZATYY6PrbBqzce/zLETtShtw9iZcbdIOU5N2UDZp0YW6yLVn",
-	"T/IKx7LceF/GN/VNRVmS1yLhFTXrLBV1sKbxAWW3Qm7WM5xbxG1OojRGtPwrJIqNG8igeEWlEOwR5XFC",
-	"jSk4Ug92SNN+lQCqRrgTVKtNPpFpZHDc59Z+C/4lNAIP2pcnVxct82zrx9ety25rYOsfxvZE20Gck4UG",
-	"UbD+yj4fMjBI+uLBwPZjVQ/HuonwdvMg4C25Q67AdA2+mqTxmljYFGu97vM6WJ9JZFud0QXYV7HnraPI",
-	"Km3Nz9SYpFdZoDHEFE3QaAE1VeBw+mpOwpyEs1RzamaG8kXinNrbbd3A9j0NMJfl6KdmKfVrcUvw1c18",
-	"Dt5T8z1+fBNzR/rOUvUSZSLQ8poMVR9Ud5lZnNRK76hp5NheGAif1e+9ZjQodmobsB4LqrpSW7mkZTOo",
-	"l8lipichUy3X212QhFWVms0ATzXlhM7agRJC/3BVgRdLaPriWKDGZrAsMWnMUxIuMtKxdpKsYqslST36",
-	"oE+PLRi179tH5Q+i076/7hLZUCuoHlY1Xav2TsrwWgUDrUDHjE6kuKmY8mXHUzlLJ679S3TSpZ5ZfOoH",
-	"WLO11Ki1rxO/JzpL+vqxuc5SziKdpK3n/TiEhkpcC1kgkl5NGYhGT5liopDVMTJ6FAPcfVt4LKozJRkj",
-	"AwwWioiE7DSrzhiYfpOR7SlT44IT4bsssE/FZVTtaQchvwKCfKPzL4PQasiMqjeg1zSmmAgO4duRWzUJ",
-	"oohtoqqQ15Y/9T5y6WL5DWd/pWHoI2/F37+tpefUTMuynTWuqE64bOwZKJykWnFMosADbqpVbqZHrLw7",
-	"ZmyTBSqFtauRIVMPjHFQ0Y3lLq8OAUAABF8BdChCk8306U98Ru+ZRASGgRKDTTWKWOxUNirEvskVuJlj",
-	"xjCDci4k5ohjHZfGll6igZFQUaVUEbgep0FcjM5TNtdSLy9zCZWptdQd7JCevuREZmYLdGJqnKD0WGLM",
-	"fZpB6W1UMU2MDeBy9c25ztZXYp22i2/n0T40mM4ALmtOsmj9yvfcq0goZHgq7UtNaXdPDlbtl4zhpLn9",
-	"E7r9c7L95keFtpK0W3ZDk992/rfVy5t0/m7Y727VfqxLeUVhAdPWefRGdMVLeqGXHU9PNqMvcmd/7IlY",
-	"w0S5lze2ffv3dxsN/W1jmfkt4XzPy7mV0j3nqS8y4q1/bmdd+iuEhL37VTnucRvrk774ap8+uzOEOJnd",
-	"ntoXiTVL8XGKH5MTnuam/GRm9nuhaPLF6K7DqCzy5L2aLgzKD+RkY/lnSOMzRa3qg07r+qrT6w4cMuhe",
-	"Ny8QntjaoMyPNaemf6tobuoAtJgeaHdOZ2hPiomMJNf7U+ogdBeAUaXzZQT3F0dR4DQg08AVAcAqAgx9",
-	"hHBqjHSHTHXsR+vtJkg1GY+Kr6OxL22my0yRo/t8s2rf6HmbiG0bnpJYQj1ZggZu0ruVVZcgrNzBsHyb",
-	"tWQDUJOrp2cx5J6CYnX0HjtW3lxWXMiTxPtd+34P3s+SWbKqhlYg1RRxIvVBRJdeSiRM/6UpwyvYqgX4",
-	"dGOMrGCVXW7lvrR21Tj6ygH3kQW0QlS6NXqufLQoXD9VtHwN0ydMHwrHBPJ4IsY3HfX33Qew/2XIX0nd",
-	"ydTmsWdZ16C0wV0KnyX1O0/fLJ7dnD5v9TSvDlALN/VFpQmYIIPT1nmr1yq4f3grtRokqH2qSdTdwYwZ",
-	"bseOK7K2Yd43cJpW6/VqbiJ0ROBWm/XchAPJDrKNmC+f+KBga8XJcNXCROK2oNRVPs0jQ59pfwVd2FaO",
-	"uGEkDz7w7pRzVlmebLqTM/vWjMX2vWRCxHxRvHv1NcpUq9tt4K3qdRSnrK9XF3EAsxLxT7l9nmhofXdO",
-	"3O2aLp0Ehev3asfzfm6kiHYnMQdR4zGBq1anOE9wJOaF4JtRhTUb25pKzYjijhQNtNCLfHbr5jOZ7stp",
-	"jx2LZWJ/pcPRpsehOqcVOYl18XPEVoitWGPDBmzEvPsyZFPAQoLKDbFbNCoLUmkqP9g2j2weEcWr1mOd",
-	"E9FECaTOxVvjzP+hjkfT/1qnpOHEj3tW2tjfTU9MfL+KIlWaO/LfleMdWjr3pHrfDNI4inqpaoFtlZOC",
-	"E/hB4/Rys/xeZV1teytYLJNhpO810PLH47gVV6gVDqYfkl3f6+bUjRAY3kMNZbkong2OxnH1YorZKOWV",
-	"nhM8Is/ZWG1I3CabGae2rdisKDF8PU1gRj1ufNwV1mMdVV9VLK239pyHHHmIuZ/20pF0vNh098xFJDmj",
-	"KUJzrJxinVW7CJb6/Qw5SEllM87adh/7wmUpdA64iNslSqedqHyWeaQkl6WZb6gwz1kwYkWKOqwkGijN",
-	"M6A0zrD+lBIQIeaykTejflqDB6x8A78iSSPNzCJEnNMSyhAdLrcn06SZxn0oIDdHR7jFfQEKxD0L4IeK",
-	"enr1/ZzZGhE7ZexrKTZILHoyiKtgp9jFKN8I8Sn1/hVandoJDdx2HIDc9b1RoV3fG02J1D+ajJdE0DKZ",
-	"h8FoSi0YimIz4knAZYtBEQz4AoaPxkhcRcBKmSyQsBhmC1ByND16exgXvEN2obcYw6Bu6tQDCAYG3uip",
-	"dlmwVZwItVQFESXBGnb8j6SFNhRjlOKysJcVHMWtT0qMC9lAL5mWhmxWuGsBGcT+jLe8EUVE9cXIZwVI",
-	"Y76QHp/YwMSCLDK6MDC8tlX9CpOk7ikZnWJblY4sN2TlHeGizdGRBt3G0VOGSv1tpY6q6DqI3GijyTJD",
-	"BAmCYSlpSuYBu/dEKJMkVRt8pNkUGEQMEZS7qb0FPB6Fz0TkORDABsNQZkSVswxT/FOmO82pV3BAnUQW",
-	"kTgqJU5wo4EL9LiFy6YYzmmMrrlTGPy2UluqumprL08E+VMgahCW1Qo4+cgcbzJ77gRsHHLXAOIDbSZo",
-	"cSPTW2JnxlsnrX8h0WbBnCW31/yyV7bYvZqaoo0g3MFxbpNv47l/JHFVEzOCigpOiUMaiMZN6AP1AIGV",
-	"koAqVvGAtm91CqVHM4oNHYuAeRMeH0pYpy/qVIssm4AD/R8TT9kxNQzucmT5K2ZRt1SC2bI9wO51mjwa",
-	"cKeKgDA6mmpm8mASs1u9GqtCP2UqpD1qo/WaMYxTrTjVCaKqyJKc+pBlY0usk4vgSvaUWeKVLGxNQhn8",
-	"bPuzdKCsk1RpERSJysgk8tPMCWjAShrb+7uJTZfA6jmoRbAl9tHGbix8kygo+n9Z1jUYGElklMbT7b1G",
-	"LbGqu3u5VbCK0B7qIfvfJUF4tg/BlrOyI03qXqqjg0xHALfk5NCOqrQM8xW3fFjU8ht7sljUHZFtwAjh",
-	"g8b+/r5+fP0jreg4WxaIESdtJy9V+m4DBR+xokWMwmFgOgajqee7AeMDvc8zKB2exAIWRbiu5rXKlo5u",
-	"OEzCcmRH9gGgXBP30Q2uj1IE6iowWKZVgPUqBHdFUdxLsEiL0q6xbn5EkBPPdrE4wWmt5iqxT1s3yUmz",
-	"13p+1Xn9A3hIbNdVo2Ms+3wsx0jMn+s7Rey7xdZqgxR0JoRbgNDmbAAZcA5GtjRkQNFB2izE8TOLm7rb",
-	"VrXErBc3utY2WRr9uGzWtdAsME2n0YqWSifdQAxgZE3VenmqiSV7T6toYF7L5Lpejl3KqplP203MybIZ",
-	"7QXsvbFOy+V9ZV9VmUy74gnESazBbqTcERno7TrAmtxoODHJJwZoNCHlbAlMCPHrc/ngqdEU4DptK3VK",
-	"XE/3PPM43AlD7gnA358wzgL4qnv60qR5mARy24EejrvT50m5Og9YLFhvrrutTs9kjRgq4xJ1en/qsxv1",
-	"X1uBAivVQX99XiSloXoFYmxOApvjnTDMQ7pZvwZnkkzCmfZrW0fJ2bjz5jIuEAqnB5wZuSxyPXS8n5is",
-	"M7AvIOzvgLO3aoBhqomZFCY3YT43hlETTbYqsooDGm3at17Bzx29GZ05K3g2eqF12St/GiRX9OjVZavX",
-	"vmjdLh9KKqc5eve6c3XWPm8tAVAfe348jC9v2icvb5fSFmfERm91Wic3nU778nkp5LrNDYxe6fauTl6W",
-	"S00xuose7TWfL8kvjR/rNE9Lx9kLqMuSj152z1qdJU+D9SZ64VXz/Lx85jHW3jwcn7rGxYGnPEKdXY3h",
-	"ArQ6cD9qrJokrPh4PF2rnkyu78pW07O16vEsL6x6Psdvq15I7YBVDxftmmodpATAqleSHF1hPt2q7ab3",
-	"L6A/Rprx8vqhnmvrBulTQfOoCbbH4x+z94z3igw8F3L1LDCDgQ28h0Q7p88Hr1+/fr19cYHOt0z0mpOG",
-	"mffcyAthEOczoMi1g70iBSfSu3PjKjzuPEiJjk5IfWpvkcRxpk/gqGYjlMyxz6aSQ7DpmlPD1ypeKW7m",
-	"kkHmyynzmcKQK6S/GOvdFKysrgFFsiZ7351SeSGCAs3mAtHETWFMwHCh7kIf+ceEyjtTnQ5BbeBoJVQR",
-	"wUes2ManHykJC8RKm0qgkVcvApS+HBD9zrEpL+Jh49GJDutlCkCtVEXtdBky4lGXq3rXpvxQ8T3KJCDZ",
-	"h2pHtZEIAjZSZCoCycgQMtEWRCo6R+cse0g8TG1BUa2wYLV0Pfb5NKBF97BcbxmojL2DIlCNZI8rhIJ9",
-	"LjdvmY7TrRZOHuhsKEyybjEvuhquyJ/Lme3Nm4UdYlJUgfE9KpJRrQzCMJ0ytlSeZxO37OsYOJJn/qFw",
-	"C0xlWQ9/Pr/LIewtJPrAxTidzVUH15ayderBhqaV9IuFmRKJgmllruIGlZFc8cBPimJESmxUU1Gw90+w",
-	"X3uqKOuT2jsgUxEGWKYuLnB72CDhfPteKEx1yk9y9QQhqOK/apH1M6e2AkRcdklIdVIVTiKfC2ZaqBz8",
-	"oh/uYfmv/M3TXxQtOp6eUDMsqsWEv6FrXxUXq5mvs57h3F2PZYoMjmYizO6Id1B6K8akJdkOWcqxmzzJ",
-	"xEnqorVeIjk+RDEVK4T+9lVTMSMrPgVRrNWe67knyptr1qP8jixE+Hfyp5gVgomja6+xEuYpGx6kGykk",
-	"FBjgRrKgmFZTzK2GauXf40wqNpns2CciEPULj//MgwmqerRjCbHaTbfVyQ86qiG39PIED1XMCD/15Nyn",
-	"i9jiuu4ZX73oWd7zaOqVzRMKgaajcEHk/SneBrpsTgNraXHZmEJaTm2nVlRw0N4gpH3JCjGt+D+SNk4g",
-	"qXLrv52KivYpiA3N1RSVbHl/GmKVRlYhFTsQD4gV79qXjsig27xooQlk4MShWUnoeINmvZgzJyrMyl19",
-	"xRF9zt56UsljMmhfmGqJz1pnV52WaYwGvscC4s3mIlDEyDlTulg8LMvM7vOi1OyY2ppTy3RZcRK7dGZg",
-	"QZxae4YVKZ8B+KSd0xYfCbcw0rAXLyUzD5F66+Zk+2VHX//80GWSnFw/PXi6tUOaYFV0yE3vbPtzEnKI",
-	"T4TKZgtlbiVcKPw5dQnTX9ScGrZb9Q7WOzPv6FdwHGcgXktY4oV4iDiTIPgMdY/I4LLV7bWePzcnsSnf",
-	"+0gSKF76FpbR4ocPLprX163TgRMZR/vc2CLXzrk33dacGjZacdiXKAn1a1BO2A4dFzbaHPkjMqikK5dt",
-	"MBBDD5sET+vXHNt7ieRB4ltBgEInmwDohzNelqOmf3sEJe1dFhDF3ipSN+YHszKPJOJJaaXcU1vH6JuO",
-	"jBQPU+Ez2JtFitaMSWlUgtxv7zUhZlRxD0un5iI2eFPXhXBP6l8npsnGJOQ5HuFpCUW+T0ag2hCmFMfj",
-	"aHbICdBnNq0Fq4JyA32emmwVeLMZc7d2yHPvnpEBCswBRMAOXDb0FCDiPtYfRwFzPTUAXDnx8MgWGjO1",
-	"wPp8gJ8H0bqaMoPme32IDo7TVcn0CAb2U/wiqXPBMSgt8naIwIYlZKt0IV21o9q7P/+j3/zVH7/7Z/9r",
-	"LYrv+M1//A/f//n/8u7P/ubdn/7KfHtmV3yxWCx2Li52XJe8eHE0mx1JCafkEBv7L7+KGsMp62iO2Y0L",
-	"/Pz6H7z7V/9zBKlm7Mm/+c///vv/62/e/dkvfvvP/0ltSepRQdyrN+HMjeqZw1QYlED904ng94zr5/Gq",
-	"uSZ+56g0iKSXKO8WdUsNiltABuhmfgzRCJt1bdanXASYmGMGd6w6LuOWY1hfGkvlBj27S8KCle18w3Yt",
-	"G5W1Di7KhQiVMdtpbhs4+r/634sL+Ff/47rwr/7nxQv972wGqCRyQOposAVO7/NBAcMOooP7iFCoD+OY",
-	"4jFa53HpAuUEVVhmxLGqHkiEPh9s6652BrDQj+E/UOxdEer7WiVaqClEO9qY2BlYZr0Z2yLehIuAuVn7",
-	"cExkel4PKkwrbr0qfKLntY5bNMEocTWLTRa1QIFeddhmX4HoxlgbW/F6pLh9lxIxCb19t0hr9z0eWRuM",
-	"MA/EwzF8Lwkdinuw4NYpJwYpishwNqPBYgsOBHnnad1jRTWVLFpYOWxmQeEqNhORKEE56ZDv/+FfvvtX",
-	"/9Yhv/kPv/j+//jrd7/+5ff/5x+R//aLf7OJSEkLxApT3U2/oG/1UxFKyl25zoL38i+loDrzU2HOyFiu",
-	"4hdGrdlk7MnjZkmPUS0pGw2gtwzN0zOk/A61Cw+L6RueyZJ2WMF4UK4CISJXgXqIV6z8SEzxm+gOVgfs",
-	"f1ePJ+QOirQHEfouGTL7ECA3RUieNtRbSQDzDMRDtYwWp+YGi05YgiMX3UU74mENm1Vexc8WFMpbs6Ku",
-	"ZEVDVfxCLwj5yE5sfhBM6+obUI86fqb+WUHtM2h+BQ3j6Pxc0XXyWgihVPfUz5ufS6YE8l3Yw7Jkmt1G",
-	"A5gjZjV0kOHHreqpKRGvi4cKq2soWzFLgeGyNPGnVFGkGU6++tDXmxi+sNd04H6t2G+QxGX4P3rRkBEZ",
-	"fmsp3oyXJJ7uguFlt04xu0a8meeipVcsc3B+AIy05QqykdtORi02wZTJSOpK7qDK2L72rC27xhbEEsAV",
-	"DXQFc1UEb341CWiFaFmWhjEqDexzt547IPX4Brrl2PDSGHVYei6rNClrRo8mz9/1fJ14ly+pm1OKfh3x",
-	"3M3cF9TNAlJ5oAVDsMNJ9yuYqS04SSMbQOa+Wn/3r3+5VXRj/fNfFt1Yty8utkG3Tl9UbSvmcorKVvZy",
-	"akC1zeU0j4Hl+SU6hR1Jin2GgApdyK3xYCtJTGsgyUW1aoJK1qCbUwFja/dl63mz1/6qddvu3tpCNUXm",
-	"FWov3dbuYfUiCOkE62KuoUFKsZ56UolgcZS4lniyz20WGQa1XF912wWtYNJhlIN2FKXbQcQo5AXfMydK",
-	"QotS07aypsiiwRb0WdlGid20ZVys59pQE39nDJe9Qi06Xgkn73egd4zDREX5+DJRTWkRhb8ck0G/1q8N",
-	"0gDxZtC6Xf2Z1Jzao5pTWwNrk9Yc45nozing6TbnQqpAzKf6w6XgODpzuWuWmGyamqbtKF3QulLgsh/O",
-	"tQKxu0dcb+KlhkcA/A8u50/wVp2Gvf9sd6/RyNwJnhaXNkujLT8pw1Y+ZZqrGB9BvHzB/h6Ec7z/u+KB",
-	"D9YEPw3nxlVcOfYKZl8/r2nz5MyTstiJiNhv+gQ62HPMJywUppm7lzeuxS+sDdCTbH1VgKQWWL34+azM",
-	"SjTlxCQVCbGkc3FJIQWYefSkSiJZpk6CdaGuV2ipZT2lGZ7mhG3rnwh13YBJeUz0FNAAID0k2/a4ZBxF",
-	"gb9IE1Lq642Wwjo0kz7pw6JoqvWrTK6bctsLQmYyesGLIHgC8sNGuHOyYGBWy6Tnbtv6eMb5CLUTUJr3",
-	"OZS801qtJ4zhbR5oslzCRbIfAxaYTufVWjveaKfU3SFtJft8YHszpenSFfkGaNFhyiGDZGk+yDqANB94",
-	"yR5vXpQmjEXfoFNP6rPdh5BQh1BlM4hxDCZ72qRb1M1vYBQ0uQmHjX0sTQNeAJwTqegiqnnjmKnmwoyS",
-	"cjPGrR3SxCo34AIxSmOMXQiNrao0s3H23wbBWMuqhH68cqD5fKLKQM6VqoFWL/q5QVnOZcU2S3elVrFC",
-	"JTQPjqjvLyBweMI9aZkCk+JlilchGx7KWMdp/lwsxWswZbKiC37JZSRfU7vsZhSZnyBoAEk1hjV9ASJi",
-	"7BBvTCjfFPFokxRUew3YcKcUBZQtrTaaRxT6SAVGU1I+tTjJ3V10+CZzFpYnz3ICz9rUWYw9+fR5sxhF",
-	"Uk3LMmVkPlLGrKmzv366LLz4IUIAo0r/nyYA0HhPKlHVNc9+rLjBmJrSGS6Jos9gZcYnWe2L69e1DCLC",
-	"7vbuk+xmPKo93dndi20ML4RivpaxV5Le0fxePqrtHjbgNoNi9qd6f96zZOxjnKEaC6j9yl7zNtca1bHR",
-	"GiLwFAPBhMG4/J4FKnKrW2cp2HfFbB4qcJWBBpfTrP6ff5HRqYozo9+3wHmFC0sFVSahl2QmqXtFDvZ2",
-	"PyMj4Zp8zsxMFQKZfeyK55mAP8HJnAUk5B7YBWKl1+Q9RZGK0OAqij9EyfRM/DwN3KhKLBR3OU4KfUr8",
-	"cDbfluEsOak/VNX1vE6W11PsdYd/qLmuWGn9YxQmLTAGf4BNtaS8eqno7cYnRSY0eS1cgTXgArJHRzb3",
-	"v5TUijXXM0V+JAOXKqnHBc7hie5162Rn5tpipWrKZqlMvSV0rVU3/E2S/JJQ0Xzd+HTxH1MV3olLwq9b",
-	"8udDjubsx53CiE93JaRhdHkXAanb0GU1pZwoAci83F/ECU/zQNx7Lgv0G6544Ftp84099vf21wEojN+/",
-	"6Z4WPRgUjuKGe1hWc6AE2nd3TSnNUhEU97S7/3R3Z++wlhdDP4ok0I/KpI9IU/2y82otaI3AoNmVgXyd",
-	"ecx3o0jYfIyf8ZSSOQ1UXE8XttYOaZKhcBdYiB/MN1GVUTAas0DPDvk6ZMHCIXOqpprFMQCoz+c0oDOm",
-	"WIAv2E+DYwI17yVAltou1YNIoFI4JjPSA26PGMaEtoI/gw5FqJLU4jJh9C0gaWp6HCLpYksPRDMQmdG5",
-	"jGnXKheixs1DhTgWCTLtr2PP12MQAeadjgRXgfBN8HV6gySCexNWSL17h4xQghOdNmcWsUREw/Jitnrs",
-	"hVNPogaAd43WqQI6UkTOme+jvBwsGNULOGi7bDYXSh+42y/ZYpDZhwatOk8mTmPRXfWL7tUlMb+Teufs",
-	"hDx52tjdisEt7Zpp9joig8cGfvLx/mNjF0T0EIysxi5h1SH4X7NkcrFn1Nery1zoV3PkzJOAUacfBUk6",
-	"C33lAYvrJxEDWsUcTWWfDx6jOVOvOUxxffB47PlskA3vrT22ZuPlu3RZIPYLRn0EU09zkIzA7ePuxN3K",
-	"rsxrhT0J3y2uNX7PAjphJ4Xlwy/Evccn2+YZMtK7dW6r5TpkzAC1DdI1XCcnHUn9if1Gbh2Tfq3Rr0W1",
-	"aKbGnThlvlsYIq9vBYWGr+SNokBjvmdSMbdMwzwBgWOScvQokAJS/zqkXHlqoS9XyfFuVYR3LAWCsw0X",
-	"oCrG/TuFR0tBW0Kx66AQTboX28JNaXV4OoaMtvIzYOhL4NWCHqCVnjdjpbbolU0EjPqeZC7AThTBS4Yz",
-	"gBYnEqSSGGudYMSYK8nM4yHUhTZ/AQZ6kh3TaymF71bFJldidFc5Bfc+WcR1nefLxhwVMjUDs4xr7QHV",
-	"BhF1U3x7jTsBzIw07DydROdHpnNS30tu3Jh7EvvWvlKJh0BRdZuqWMoY6zq6nYDddAfIxACJpUmMRmqy",
-	"OoomLGtGz4lHXHEjWyKww4TRN9qsTkow5uRKjqdTezO5aTKDT3JSnkuyC1okydunPXHHeLEtzXPhx9pR",
-	"jS2+mA6fj7wr74vuzc/bu5deW7Znav6Tk/aT9s9a3vjLHbb4Yj7av9CPCPdF52H0c3F/vuffjU4Offb8",
-	"TI2ev/XbvLEz2vP5cHbWcH/8hZ93bkddFgmkqznj7VNyIjhnI0Xap0Tph7N6vwyZS4xOQOfzbOzxk/3P",
-	"D9ZLELZEFU7gjE7YTec8fxaGQQlQtTdD9DA6lMIPFbNqW1pDmio1l0ePH2c8zY/p3HsMLcjHjeHh6PNR",
-	"g20/GR+y7QN6+Nn203GDbTfcQ7dB99nT8e7uymNek1k+sGWxXxgYhcPZqlUMs7q+fO6QL65bzx3yvH2m",
-	"j5NXbHjtROr7Ibl4Vin8qmoMVQJMsii4BaIcdzW7HDbIaEq1QssC6ZjyB/6CyDkdsczidKmvh27Co9aO",
-	"S0CaDG5SScGCxNXJQBQlce5cCHcBMD/jsDEga1r39txBFu6oAOUW8megOvYpXRQlJzMTyxM1kyx+Q4Zs",
-	"4nGJmVsJIrdWWAQ/Xx6jklV3UzQWLq+gvJ2GYS42MFQAr1QsMEKwiopWUvUiW98Cra6lttKCWO645H1m",
-	"6wQeH3lz6pO5D2c80lvxcJ/btyuOb0lll5gQESqpKIaN2OQpTy4ZcxXjXlRcw6zUPKraHo8hsVxJUss4",
-	"xJSHL0y3psQXFBSBgM2p5xabApN2sdaXN83z2+vm64vWZa/m2M+d9uVJ+7p5DhiOgNVX0Y35dUj9uDQ9",
-	"fkyM9FkIcb9vUmNZkj9ePCBjGFzTBPjDDrU7mjI39N/bkZoVEgUuVT1lzXUir2YRS63qOblg1l/aXk/Y",
-	"LLX2r9hOiVgFQ3NqtFmCltWnOBcTj2+IhVIV/KQc7mRlQN18DTCzVSgkRcO/gLF9CM9+0515HJv7Wwjw",
-	"gwOLaypmla5IoUAT02qB2zzptb9q1Zxa96Z73bo8rQxE0Rwp7x6gXkOIOjdQFEkCSwRpjsqMdwVJ0tpW",
-	"RNPa/pWPMKyCTNWzQGto7K2Kley9RlLXTau25yEfTWNcZcXoLBPMmkjzivdeVHI1F2obu2DB0EolwDNi",
-	"ZCk4wusPgm8dkxldkCGLwv9TVO3aYrsbxSVs53/L7w5wifsfBW3dpYvqogHeP6WFcT+/C7Dt61Ts5OwH",
-	"r78ZFcEqSeHWDT2SiVjcuGrWnAUmj9ghFO38gZjZQuOUR5ESpoZdn3N2bzNy0TdsE2Zm4h7ijuEtkxQC",
-	"NYZs+8NFBDPi7pBmIqGsz8cMkUl57KwG9ILoIfQlVOcuhHfuRTNTwGkfowppHq+fQzXSxN4yeyW5bEUH",
-	"zCVTr0SgptfCK4TplPoMqch5le+HvkeHnu9F98p8+S1PEvHA7AXCpjatZ4PlZmgFohRGZQy8CWI2uWLZ",
-	"Ik84UemxJWhYNve9gGHkZnruwUFXXdqlV7KAEfUJUbWRG+6p4mo00IpjiVs2rBtehs0xZ4EnXAwt40xt",
-	"P+jH0SG5WoO5uLrsvag5tVet1suKh/yF2UOvGLuD4z0/zM3o3Owm+GFG8Fad0MB95vl+cZkngAXn7K0i",
-	"Q8/3VxbCXKeWZfXagp/uQlZWPbBct05OoczFvgau3LBaWrKmVzpM9U2m4FduSbDXyhs+wQJFiQeVCjxC",
-	"n48w5WEjAWijjJH4wolOZDhdhcpqSAVin5JUNpSrT/CrOYMkcahSoqbHJtPq3tQlCbBwGTq8opJRnVaz",
-	"1zqtObXTm+vz9kmz14ow30+hwsVXrU4X/mw/v7zq4HUh1tzj96ukiEYYBzFWh4WK1992tCoj4c82IiDh",
-	"Dk6MtKQclH7ipb4L1Ch3A+G52w26O9wb7VuAXkxFSkRg93b3jvYPjnYbP2o8PcJIakB2r/30FRt+/x9+",
-	"9e5Pf/2mz01W91//5ff/9Ff13b39g613f/LX7/7sr8hv/+X/+Iff/0//kuzuOY1G492//mUdgdC+/y9/",
-	"vLW7+3j3CYH2ybs/+Yvf/qNffP+f/ujdn/wF+f6P//G7X/+DXWdv/8C8VVCrKhpKYXwaSyDSea5lzSQv",
-	"IDxABABBXKYQ+/mYuCzwtE4IKiVetN6adDkMuM26rYzlPOFWSMaF9ftv93a3+/23n7Xe/OgPiiNrZJQE",
-	"lrP0c1NpQY+IBGzEgLbscGwssIWDnrEkNl/8nqdyqnlpppkqxfBP9vxI4vwAIKbppT4PJQQodS+6Ww5C",
-	"QAwDRu/iKJKd3M11TWhgoG6VdOgwCVnguYxjSIsaWBczJklF6CtmtzrEbmsAkwi5S+rR9oe8ehf3JKkb",
-	"SbDl9DmVBvXIJInBkU4m3j3TigckiMXpOsBURmJgEJzghJKoF1AV+nxE+Yj5fiKl0/aMgW8Y710QocZs",
-	"HmulXBYRy9Kl50SB+P3OSQCE5qF0bTzBA02A3ETjjifVxCCAovPgyUymMXXv9dAkSs71kDbs2JZCiV6a",
-	"Jjey5ZP6IGWSHzhkkLHJ66/QKD/YQoBLrAmAAfx4svd5EmMTO6kADntMAoalMwI2DiWT9kBLVM3qcyib",
-	"BQakg0aDcApZtOgQY76bRnWo7F9w9CDerFoQfdRNxLb5ssD4niq184GgdDZOzGXcraycvn8N0SUOPWOi",
-	"AyhkOWdcZUtmQ8nuOat8i4VnKxIs0b1baR6WFBmNcjPj9uIZzqRpInmrHIdFZZlW5VCm3rGu+XTttB8g",
-	"qTJTvK3a7S29VT5WlmW6lw2yLVMN2ILT7+ObyVC0cXnHVDvFurIVN58bq3Q2eTESEEZZ3tve+ywuK/AF",
-	"+1lIVODNU0yfeLaxDJl3dXExNOnnBF0eS8NYQUtLsJo0daOxxMil75kMuI74tFJxXQDOzWVTFbFUxDbX",
-	"NJBsSYKruRq9++d/+e7XvyLvfv3Ld3/67+KrTwFcTKGC3UR9GYp4GtBs4/AioCbMKURDAnRTUhH/eBo1",
-	"jNtdiYmSGUa5byntP9or8R4thcuxpuF8+tDuYRXfw4wF+nBQZcFVIiAPUwM8gn6CB5O0KwIyAjj4QMws",
-	"FnyUsQI3IRDTVuVNa7DIEyVJIJIFq8t66KdsMZAqmYmJtSsGC8qBzpmJScT4AGUrGKM4ma8XXa70u2j4",
-	"dAM6VpuZYYqy3uLJjZ0Xm2bCJaa3gC+80ZTgZJB5INxwxNz3G06zXXNqnZvzVjc9EPyqmrvZ002EPpNm",
-	"AHGYRZr8zxEP7PNMICXkoIM3RHAS6Ha0fnnPAqIs7GXqOEiUglliAfm8gMEtaV9Z7NS0GIkgVVfEduNz",
-	"hcyImBxRYatsFYiqt4dsOTp4sbBDn/Ly6AQ59eZk7lO+2gNx1mkBYF6nddG+uaioA54FDHDxAjbzwhmu",
-	"vk9LLH9zIDXqIXcSzc1QlkoSv2A54MWyyVkRvxHNUCZ+Q0+HvikbateO3fhg0yk8rl4gvOL7aq7QVgfV",
-	"7lXIvJXV2GSjZbjW60BLxQ7CTFApfG9Kdtet8xQsYAqwFOsxMGS1QNrYVpTAkbu67L24Pbm6uNYXrVt9",
-	"nleIkTc0R02uQt25jsZY5hwt10QaK4XFEi/mtQjUWPieeF9Wshl+ZR6aCrxoKOnh42UxZaa1pYPpRT1m",
-	"hpRLz6sU15xNH/s0CVub5F+tZ33MZRWtkxyUm5jiFZG/J1VRlxaGWb/Apql2uU49y//uSqBCHtBN4K+J",
-	"NPc+lVP1zXTESiDlGS6aWxj7FVU6nTCludrkhlv80YepsNPiOlBNWSrM54iDKHcbjcqg+THzr4DL3wCp",
-	"z5Zy/V2ovxrtMktXVInVQOLFTBKt3rpVWlN78UMUbdXr/yGCukE6/u2L5tbDWlqr9USIO0gAUmRqIyMp",
-	"eWDszl+QIZgSd5K8cVST9B515ITM+OmbGEANXwItT+A9DJkcXGJtIuk9c8mu02g09P8BbxbqpmDYYWmV",
-	"2IzC6VMtH9lbVWDUWq/SWOUDJScnM5cWTARliZvKcEEGIWRhQkOQlTmIUsxG1Pcxww8yQlPyKGemK8Cv",
-	"j2VRnm1j4ZqBcaB3FuNb2uCXETsmU8FFqEkuKCwuuL+wrmeL1gM7NY1NsAyyNDGc/dWrs3xokcxcyxyc",
-	"vbOXyLrCPRSIoc9mhebzztkJeXpw+BmZ40PEZYp6BmKdEqm0BkgGI+EyKEpoHzNOf09GJ9KTA/LSe3bU",
-	"5wNsAtxLIx/KYBElyJ7TOPjc1jnlLkYgg1P2kSQD+MOgLxuYEcCr2Tt8gu/0eZ2SUagIZJ56nPRr/+0X",
-	"/6Zf27KIMAuI4cec+yTkT0HMgMXjWCpPcaAn+lEoXKYK0bwhBgsMpw+B4BObugAuc+gfo3DmTMyxskMe",
-	"tC+qE5TJnBAB4utgTMSYen4YMOngxFmQI5g3x9qgof4cTobewBjScWSXqM/3Gjvkq7hNqcRcb48RADRO",
-	"qTQxIDME0qec7DWOySBTJGaA8L+SLkxNSt+T4M0fhWqNYPAEjNMmxY7KcBeSWDx6RDCW1GxJHJoZ1sAY",
-	"s+ueNWvDmDB9dq+xFfuToogNcua9JWoqJJ42kukjZwLyXJApo0GMOmX5r6A81FtPagFU5Na60sfJQeMp",
-	"GZxcXZ6dt096AzQso36B8TEj4fuea3RtsL6NRODib9QPGHUXBCsxkzrtczzVUkWco4KUULpZn15bpugX",
-	"tgW520dY/kgEhLmegtgeLhWj2ZqEB3tOtQswLE0ZsrONZIv3T7IGK+aBi4ks3EiyJOVLt/ui17u2qVR6",
-	"96d8FgdZ70yZ0mMFd9bYJ6ciiOr/JfLmQVLqdtIukmfUJVanWVKaJ9vLTadNAjZmAdMbNhHZkuzpmAwA",
-	"R+wIylXFZ/WEcRZ4IyJ4Fk0g8fhKNdu4UuyJY2bcgJAsOXpOjMDNTRweL4CaGhlAR5QT+eCp0ZQIvkNa",
-	"4LiFR5LxfhYYH2H4PGmcD1h3ug/Yd6EMAYMIE+i4qwUEGFSlqTUQ7YQIcA12MRAQjkaMuaTerwVMBYt+",
-	"bWuH6GHIPqcBM5ZCg0VmaZpAdTAAJegDYA2zJkWfKhb0a1tHROktDPj7LiMLERJXRMUQ+ny4gHi3ARI9",
-	"QK0FCNA7Lw02aAbmSXKw91Rv0MPGPh6gHf3CdnMMoG+eJJJpMdTn32Kv39pXvzVNf0tmjHI9I9/qh7a3",
-	"t0nBv/ona7G+7bS+vGl3WqcD8i05aOyTbwkX5Fu4xuqTFs8XDrhH5pUjIsaI2c5IOJ8E1GU7ptGzTqt1",
-	"e96+aPduWz8+abVObbsN226T6GfQlO57M4wwDPRJyEBCzcQ9M1JL6qnIdPBV87x92uy1ry5vz5rt81zz",
-	"vcSh4UlzlFM9cVwdZ0+KKJhM2uZvLps3vRetyx6E+JnGd23jl8Lg5EkmpSf4ERREgjuDZrdoEq46z9qn",
-	"p63LzJQ2eVqfTcwvKOCgpVOeLGFim7y86t2eXd1cGooOEhTJcDS1R0Zdq8ypBh7JLdvGRav34ur0VjfV",
-	"PD+/emWHd5icO0DrszF4YDFHGY4p37ap+DD7Fk63gslHVD/XGymJ3ukIPSkqlwz2eCc+8DxOQsm2jmwo",
-	"lGdsJbbXTrNnmMuQvqd7RryI9E7RbDZnwXYciqA/GXycHNvZ9rvt55c317en7W7z2XluQ3S9Cd8O5zAO",
-	"kGlMn3BjG/WQvqnYJq9OOjDhesLaz2/MNjtMbzMrdLSSwwW5OulEMETHuK/1ho4WZcr8ecRqP167+bMf",
-	"V279y5urXqu7dg+ouVftpNs6P7v96qrXygkKs3ojyvU797pRCClmXgDB8nBxFAExlpxUg53W9VWnt6LJ",
-	"AKoTrW6xed5pNU9fm0YtZ6TY3jSMLULMu75QofIWbWJbeuzF1flp+/J5gejSW4aZSq0zvfkomaILJU5o",
-	"tnuw2Ws9v+q8vn3RbnWanZMXrzPtxcnD4NJXD4L47J75kriMzfW+g2qMWssBfNkHjhqOncbmRev2utnt",
-	"vrrqFElZzh6I9bAT9nVIfQPnCYEzAKBqm3rVubp8vqwt+07UnhXdETFXJ+3m+W3z5OTq5rJX0EJUutmb",
-	"cImaZiDCyZRQTjyXIYpiBO6lz1bDrLbLFPc0Ty/al7cnL5qXz3NsmRXihpeMzIp5KRA+hObgCW2bj8LH",
-	"b69vOicvmt1WATPNw2A0pRLTdc0FICvWbYOti+ve69tnzZOXN9cF8zKko7twTlwxCgHmX3NTFO+jbzkm",
-	"Ets2d918fX7VPL3tXV3dnjc7Zvi7qe0OIKeeRHREldQTHhnheoRXKZ/JxMnavbnG7XN70TptN297r69N",
-	"64fZ1h/pA8f1KEbimPBywVm6NzhAZLxwna/aJ63bm8vmV832uRbhsagqOyTcqNwbqV8LqSYB63557pAO",
-	"cz2pt4hlmS27zkNmjw0Iik8qjWhC0XsJTxgx1nfI+wV5EMGdJbPXvmhd3fSWkuaglgkqf9xC5oANKIfw",
-	"Oty8iRWAhBqgANCMrVEATDu+d8f8BTwiIYE8pbg8u+m+XnmwGj5EuiwxdeQzx7KTQ066XzmY+eEJvmWv",
-	"Unab6sM35FpRtX23L3utzmXzHCdG87Am3M6EXisokhhde3HOj60MH0TX0UHEymaD3bYvQWss2B2YhBAd",
-	"S5BxoJIbEIABcw2CCoXAHfk2k5uXvZ17gBdpkmIYXL+xQGWsd1xe3XZvnnVPOu1rrdiWny5GZMlwGF2+",
-	"oDQHNI4ty3DGEu12Wt3eVUfvhYy8OchPgxUNhAIsSHISslKifdq6uL7qtS5PXt++bOmD8aZrdbK9ZMs5",
-	"/GbIqgllZOww3GRW70j/BPnGD+SOLcq6a1/enp23n79I6J+FuwhuhHdsYYhBS5Bl2di+p58A7dTz/Sxb",
-	"XndaJ1eXp+3sjWN3L+qUknHA5JQ8b/WIJna8fUHVaGovGZTcs0BGyVAgzIgv+ETrIXjuGcsMGpq0Kqz3",
-	"EZ3P/YWDghRukq0enUTM3bvqNc9vr256t1dnt53onIpnv4lZrSkrGuoVIxoid4pQQZGtOG50KEIeX4Y6",
-	"re7ry5P0BXFX83qUbIgRpaMwkCKwk6zv2uYbff2OBzs0ph/3iMgFH5kretQWBDZD14nwqOwltebUCq6Y",
-	"NaeWuxfWnFrmMqfftTezmlOLrlQ1p5a/GtWcmr3k1Jxa8uZRc2qZi0LNqeX1fN3bj/PfFarUukmrBdu/",
-	"UdesObWs8qlJzyiSmticNqgbSqpwNaeW1sP0Aym1ynad1H6SWcSRCKk5taTaUXNqObUBpr/oxIdOcid1",
-	"zamZgxFStbqaensi6OYzojz5VSyMYVFTohS/KRCCuvlCGVbwQyRtME4vKw406bnNCGnWqd2TjpotYtcK",
-	"gX8m4q9jDXkOhAKe67O+9XbEmAvfxX6BM+r58NUNp6GaajXYFo4/E8HQc13GoYivOtM7X+8EuOdfCtX0",
-	"ffEAT54IPva9kdJjogp7gx/0jTicn3qSDrGXq5POpVD6eW8SGvp+nP3mS307lNlvu8wfg2cd/8S6sZr7",
-	"Uf3tmHuVJtbcg2xomVOzXtEXHgtoMJoudCN0xq7j+N9X+jKR+NwVI4/6zQh3VfcJYGomPyuRzn5tjkHN",
-	"9FrcPQNNR/MCXfiCuj0hzmkA79xwGc6R0Autvpqytl3UVW44vaceBmI5tZ43YyJUAFYoNcWAnMcBTcB2",
-	"2UZnR+IbvTAWtOtSdBOKAHzRgWNa95CgOnEEv2SLDgtNOn7q6zY/873JVGFY6Uhw10sxEMTOXYXqatwx",
-	"E9RhWopHrPgGbcRuOCpME0npLBiRrozYF1CS1UcAhox7r3qdLjSfYyZ9hAtWT6iKj2Q6sSNTSaKwtolT",
-	"QxSUEm+hvpFEWhJ1XWnhouc+1Zo4qH8Lg5ZCNMmfP2nsWmSV+uB69wJih3dfZ+taXO9eFFJTjrIPP6UL",
-	"VD2SBhjtZeeV1R1nHhdYOCzd48HTwsSWIvxXWLsytw8up11gD/zFw9A47ZVAdUYJrROlkoHioc9Rxt3O",
-	"EEhtdVBtRJCdnxR4ulnAEpeGfvNDJPtZzl8RMlA9WnoZpjNW4d/2eIwtCOkbHnswO8EL7E0rv6ciHMwP",
-	"WDbXnTevvZEKgyLf0D1VNLDg5Ab7LGeRaVaC7F+BNW3LPUXoLj7jLrVI04ITwFerAEY9pwvdDnwpt47J",
-	"rgVfSDf5fhjVS3Ksq6Y4RBGM+oUWXDblksi71bWGNwssBxbT/AphRSUIeUlWpYYnoHgVVZTcdM5J3dZ9",
-	"0I2Az8YUW9A3NREqMmOK6qe3jg0WQZ+DCy3kkqkdArGYYCB64OAaREABuOI90MURGQoauJG7cUSDAH10",
-	"ljWNO7zP6wMMtNxBOgdbOwQzqgzdWo5NxYNF5jasAT5PffpMhTdi6FRfPeNmA1QQMPBctOKB8FdX3xc+",
-	"KwYyA6XCgtWaFFNo0fBelqOcOHchoji97zM84FTAXDdCrlJKPElh3WfB6j99KrzpuWLCjhXnHyv7PV0I",
-	"YIPs9+vE2pVkZaV2uBYr9Ah26uM5nxxrzerJgeN99eyq89B4+Xwims1m87J7M23dTPSfLf3Ps5Pma/3f",
-	"8dmo+4X+46Tht778qnPAn19Oms12s9m8aTZ/PGdf//xz/XOze/PVVefl4cnrdvvvFiSCLRU6TTJIEFmf",
-	"88m3P5uzybcTb/ztAxvOtyzRAy19wJjbr/VrYFDzGQ0y0Zz7GcjXcm0kpqlkphMbeUm5BGsqjRJ4SX1w",
-	"fnWCwCzt0+vbpv3jmeZ/3+MYPWssatERiwELPDJyRs7VCkAtaZAV6B0uyNe3TfPfZxV3wLkYwdWmfXpt",
-	"Xn0Gu+HL0BvdrczW/hQoKpW1ndLi/qXH+QbR+L8bZevNybBJ2foi3o8Xu5rMj5+3Av/Lm/bJy9sfqqh8",
-	"oveKbJ9g748l+xNdbCD447c/xDUoScvGd5+4keVoJweHWhwbEJMLEUDY00iMxyyRZWLz7DdEMDE5cB+6",
-	"/vg65amtVFl9/kdQC7+vRaMLxU0xiwjFOgz8LnmeHaPRqqDMossgJ0syE6MyAodI5NaF9pgLZqMFuWNs",
-	"bi7TkPmWLGC4lUqRWCnOo6bXgG8XozsY5sqdFDfu2KEXzVmHUdfjTBbmE4PneyVRp5G3vKuoMkB6rrf+",
-	"e7lMZNO/ba+Y/hHz5uo0oGNVYo8DX1foM4t8AV61FDJmsm6gp0yQfAL9JFe6vbAGVEUgl9XmjASwSwJ3",
-	"JYkv+u5f/Pt3//Bv3v36l1XaWwJ6a6DZRlMaTFicZlAOdfO0GOlmzR2dQGixULml1aDNAvcM0FBm6u2y",
-	"L73vJllkKSjoWHOBPl8n3JPMNXUtfL0/iGRzGkDu63CRhAPNoOMUrlKfxxyBcLF9/tt/9m9/83//Y/LU",
-	"aSAm7WpcI8cMd8ksffiKemBEngpEDZIjyuPcB+gxmbFKLrwPW12vwzQTFtcCXucWQEMlrgvreb4yEeN6",
-	"RFMRBv6C/EwMIeJPYiKOGJmNwGxFUowtR0wgiAUfYNpGRC2a7fMpIe99GXHRvFkhlaHytUWfYdcA3nvF",
-	"y0ynKnKlwImXmBH9nZ0vDJfPTJCRrCFXng+OkSmVO5sJxXWvV5y9jcDVCvB/2VsFQ3Nsof/ABBUl8lG8",
-	"kQEi/rkmvd68vr7ttS9aP7m6bG05acsxssOY+r48AmvzwKWLQZTsgoZkb0ySyKhzKpUT5x1FGM+aNLQk",
-	"k6ZpZ8gWAhJfbUkRHwwQ2CGxUSTRj7auSX1/N35kv0EuxT0YXIH4vc/1oPeekjM2DEKqF2u/AR6Zvafw",
-	"ln7I/pZoFYrT44BQa0owxJTGsYmGKTwJ0ZTMxcjAuonJgWFh5ZJo3j3lkIFdtwGW7s1MCWRpzOahbllw",
-	"g/qHxlssXIL6GJooVoPy/15eqLUYiK7VEZsnxFxmWy8VrdXu3NHj9srdaZ3cdDrty+c/wIU76rvidTs+",
-	"Rj7WbTvuYYPLdvTyh7hrJyjZ+KodtbH8pv3kEE2fcCrtHUaX7g7C337oq/ZHO8R3SBN49ggluk0e1/pw",
-	"yHETuPi9gXwoS/n8oMYAt8iVeRq7MUEaHhOKyYmRrxJwsyHY2Ejr5d7I/d1V3siPbJT4nTYy4CoUbxFI",
-	"xU5skEwgimvPLi+AuFV4PHVX0FJQi6d9Z9fZe1NQqzy96ddEF00hwSD2gP2ckQtQBenrkJmf9WzlD6ky",
-	"QTEXgerpy6MqRs80JUxMODYcDyLMVjTCiNg0oOD1VbcH0ZYXgN1e0aGGh98J5umAtM+SWOpgKaKT1Aea",
-	"joFDBoaQtZH8Puw4mKtXqeiwjlKMREAM4k0ubyl3DP/3gK21CYZgef46TKmnJPPHUaKHmd5HEn6tiGGP",
-	"67UOhJICHm5Xvdip1K5crjIUbZHyfHg7D5BUonxG6lj8wcyDgxU9Eg9s7aw2cMTUJkYarcUy7KcInCk5",
-	"peWwT8uxFZPb7EOgNqW27d8+9CaMLGVxjZoMNBJgUsiqmHapKqgVXtDa2xpPv52zkV4KgE2u+pZI4uxX",
-	"felr66uqTl2QNHVVkgaTqk2nipRWeB5VLLlJgU77aoTIlqq+adcrOdrMZDkRz+SmPjmQ/GoWcqfwl9de",
-	"DoTPVmMb33RbnZpTg/yHigf4jYRIKIgdx+Nb+CURNBixZVrPaYFV47ny7h9RZlONor9WzUwG01hPg9aE",
-	"gNK19aAPMYldb8Jv5htWiLceYY//zFujYLxTe2BD6UHpiyXV45feX+ChitejU0/Ofbqw96Nk0fnlGPnm",
-	"ue8SBGfX95zRe5OdtUOaZCgUGXu+j0W9KPwNVjWGKAjjUJYUOVuz2r0ZeRE3YrJIi2OuSGZJ7bdj6kuW",
-	"n/v4pRWA6/bJQgLmdPaSLTSd2YKXd9HXP62NqPS4gJrDzKTF1fJ3trtEQ0XQclWKgsQXt8OVuNpRf4Uj",
-	"y5QKz53OiXrf1as7J7EGs8pMXOn7Q7SXwx/OF05YOuY1Cn0A2IB565Ek5pwCU7jWZWU43I4PskcVNfxl",
-	"dW1M0bSR8H02UnEFP92rjWumEUmFHa62IAGOQ8D4Zgtyot8uWmUrxVa6bMQDLy+noUcaBeQbmDK8V21S",
-	"cDVlHs/WxtF0JGZjJd/gyD9q3GHloP/q4ywdlsmJKI5ZWOkhSQiJKikf1Wv9F9cMr77LsfzzMqFWgV6o",
-	"IF+pQF71gdn69NWUbc6qspQS65eJWqNSfulEZ+v5FwDlF+E14uNadfS4yX/D20FF8SlCtbxZLSONBFmr",
-	"4Q9UXNvTQkUTWTZxoSzWVC2MYa17071uXZ62TvN6ZQx1uMLsPmQB9pUj1TRRTJ0Y3RXVl3GLPekb2NCS",
-	"KZqbZ5DNaHCH+2PlYVMaBvDBnbUwTZH0NSSmkguTftul1iZYiGoOWHjUOl+7vauTlz+A4xX6rXh7Qyb7",
-	"WA5XbH0DZyu8+CEcrYaCjZ2siVDONXbism1VkgZ8ykbeDHAygzQediIMwpuxDYH5zW4oSLGF10tHXiwb",
-	"ceC1RuPw6X4j2ZzNxLYSofbyqnvdjq/1XTqTIZ+QltanA8G9kcxL1VEhSiko/xZ9NA1SB9A/0iakj+7I",
-	"cEHqPlNYesz1Jp6SDhnsDBwy2Maor9RdeVlN9eb2T+j2zxvbT3e233yz6+w1vvuDVYLUZQB2FE1Ghdx3",
-	"IPuRxDxweUxedl5ly8BniHrzzX4xJbEwLstNwjkCsDpJ6nBThmqCgEVJJYE1c8hls3va/HIrl0mVna3K",
-	"Mn/NG3byRMjiMkcTF1nC2pdftbo9o2JIx5Ydfe8Ko8X7qNxQokTAkmXLi+F2sXo29WHzpmpropnzOhw+",
-	"7oZDAtXtXeZ79ywAe6eB4QXcU0ABglap3+eAqw9WPYOuDfC4YO1j7lEqVg7wa30xgRbT8NHf1Azqu7l9",
-	"0NpRjS2+2PvJj7/4OX31NGz/THgX3YOHNm/8XQhugof1ItV29588ffJ0/+DJ04NDza/h0PfktAcyKw61",
-	"ftJr7B41GkeNxk6j0fgJeEySQBhHWhjo2ZSPjXHwcfJ3+RgmbztQLs9LjgTtK86E9CJdmPdyxBQJIbs2",
-	"aSAvUypfLxQUy89sm90Sg9xqBrpIrEcpLWbgqIMge2ULtmZuyUoF3jBU5pOLgCHUv07P54oBZGWbJSdu",
-	"3bHwvYkDLR4sMlhh3GeCeodgruc243r7ueSL7tVlZn6fHB7uPymMR40YtATnXGV6AwxrMZkwl4TcBIOs",
-	"nocUtxeIXp7Y0vAkMAmpd85OyP7+/tOt1ERlJWVVvjFAFu3TcqkTg3s4YEIGOSokI4PnrR55TOfe46Hn",
-	"+x6fPDaPygFgestVQB/LxXvy+MID9Y35787tmz8sPMlwSAahpTSv2eKZFFBk0V164o7pnsWcfh2ybYAF",
-	"3NZ37W01ZduIjde82v5i9+rn+4WJyjFmykqxEi/BdzkCCj30KbDCBKjOhN6bVOL5nNTngccRpL3ZPWm3",
-	"oaCqnNMRkxnsmUpjTC3WQePpk2Wr9Xe2/39vfvQH6yG5pMZdeE6Gw3L7r/ee1jioJMy42jiAX4pAXQUG",
-	"2KGK63aD+OTVAcbRIJIElUzmijMrUpOwCCp3LXJT4s3CuCPRYZw9LI/lTB2EgX4eoFQHzAJQDHZKSm8k",
-	"IE+KJCbCB0KlGQsaAvdmwKDXg8CAljkLZpQDAjGOLoPxKzM2p7VAVTh7q67pYsa4KiU03rSYoSUxEB7w",
-	"qxBFaos8TD2fET2j2zBFoLzxaFhxVZONKV0fdmYdMCh7UUmsdUS8dYUIzlYdEusVszRoJiyBZJJeDyfB",
-	"o8kBFe2SHp18DFGznqxYsuuX7/EerZgC0KNR8H+v+UOE/feaVQP+9Yp8LMuTbnsDu1OPTp4HIpwXBEkJ",
-	"alzG+a2Cv2GBF/22PrN9j0mihC3cP2OUS5MHA49XLhtZHDCZc+q+NyOvi3Ox7ADDqCIzZcvm+UOY+KI1",
-	"29zKZ5soK3FITXyBqVn4JmHQ0l+QKR16cTxVsnjhaEp9n+l9+6agJOHvAkuloxn2yz3JCZ3xcLX55oPV",
-	"7jtcFV6xDtN9IH57P1a7pLNCMa7oBILsHbJLlCD7DdAn6AjtmIii7y+M3p8+aVVA75m/ylSXm+UISCLP",
-	"g4YWSf5f9t6tN44kzxf7KgEeA6rqk1UqSpSmxcLALpGUmtsUySGp7pGnZpXByihWLLMiqjOyWKqZ08YC",
-	"PjYOsOdhARteG7trnAdj7QcbBoxjew9swA/7TfZxtw1/BeN/icjMupBFipSobs7DtJiVl7j+43/9/Wqs",
-	"h2EqGVG/lIojpyov7MiSogmzIU4VZv15xWDV0fVZVZeQ0S2qhsDuLN7BvFt5lOY24ioZX6Fdi1bfkonG",
-	"wOz9DH5fe8ljX5blR98k6H1FsPvSHVQ0Zn5wF+fzLhmGO8ubuPygvVlYmx4Mp+yCQfOdXzhsmUwWBbFu",
-	"QFG+alZKX60U6CrE2PozdAsvxFq4ho6zcoit+PKv1p+0Lvv2D2OJiGxXvZWYCZ6LhK7OiOn1yz7h9NV0",
-	"qDiJxzopqj8wmnOz9YQqm3+evx/5yQwdLqKGhM10eawcG7iipYJ0Sd5WOepsfw4oSPzuqvYK7qA7s1jw",
-	"7TexWeDB26iC4Rb87MpfsF+LFQMSZaXwFC9zFEVh6bN4KO8K2Mt+z2yuvXz7rrSVNtd/jG6ayMciU6bp",
-	"QX9t83dXQTOhkPHF17+fjce8Upwem8sPRSIn0ZRpU4k8+wB2W7SqkeeyOL2dVh0i2PlIZcINZLa0Jc2C",
-	"U+2Ro1KFSPjxF//wVxQsj1BOGA+RlOpzJaSZcigUWegD8M2frj8TtY1Wy5O2xo/xFXGdAM6dhXfNfUH8",
-	"S9FXaubBvlJxvTl7MNzO+BzDqDjqeRKVWKD/oDLbvPZJcdUhcVmB8lyy2opnxdJdeKwXM9CejhHaRSKX",
-	"wNW1PrTfjnf29lYU3S/HUyKKSFF+zxyjqzWIa2yuWVFzC03FXMqPzXT+1GpemRmQNyfLH9hNZdQhz6Sb",
-	"MVmcUTfMpO8rhVGWG8d9wCS57A2Ln/h+aaLKSUh69X2PWVePBZI31XAA0Kr3oEN8/0Q6ImBjsi2EULfo",
-	"bNJ5qH2IStBGPruDKoIoLvhZkHRze70xzO21RpDMHhrAG/VxkRbMSzsUI1TmtdLEgOhD2nB5yZS7XlmN",
-	"KyjNuMdX1pvx7pLqvH/8aufo82jP+OnVFWiSZXeoQ9MHbqZG47O3pElzO36OyjR27XLQoacBdKiiXz95",
-	"5vVrrJqrSs91L1PWtmSWiFOdptWtt/nko9GJPu5M6+DZxTCcTGdMEKUkoyJmAGSMPSNslhCaI4v9Nm/K",
-	"iE4+m4kW7s+lh15AAFpvVf9X5fRY7WhbScwWfIKpkhfKiZoUPT8fhBKnS7isp9Kc86P1K5MtPw62aMVz",
-	"ougAUb26NulpiUbee2x5eTSu3erFJVErHB2LttNbxKpiBofFe2qGN6cE4YVV0uJbPVyQCrka2c7VbDoY",
-	"injydb0tUtXPZ6G22EoU3+t8IJ48i0R3zYMXdtdgtTx5FtAM8UUbYlv16M8+A7MQJiN9ta/TXGWRYHiB",
-	"CAmYtct1jw1ZD6nVgIUC6pE4tWbsbovMZ+Wa71WjADS/b90ygRkK4mEqr6iHXzzTd1zcvqRqfHmHHdkq",
-	"izELQC6SsuqQVdXP6ZgQn0F4OqLn0ZexXy0s06VsIP4OQV7OU1VhWp3xFGYqEaoBL626aZejE6zGulUQ",
-	"sz2JrhMqKFrg8Q/ugFzqYzKtluVXiVpIwqrfPIPp07IiLVu8t6H/4Sb4+el+38GmmXoQiyUpuSsidszn",
-	"2ZYwNCq5xE82rswT848ubLTN1baGhiwpx7iw+Sy8TE+6eXyZw7Vobfvg+5VxUUZwv50QKEqlFUu8ToRv",
-	"kKZ4GEOrZqFdDuNIxNCEuI4VLvP5d6JmsxI0AYvZqGtg/yKiL0hbfPdEuoLZvH5tPqFiOCJoxe+v2t8w",
-	"Rme2wRerk8Ljs8RFX8wdfHTetV6e28s25cw3Z9W48MuyRbQMPithBIUVdupw+h1XEq7c0CDIKSntuhmG",
-	"SHabELYCf31R/0hHXeBjJB6r/TEciCtV+J7KFBbVgqqtkUKSF75BjNKxEz1r+jobYvl5zw6VGGpTucyG",
-	"06pgHuRwDPvrLv1fqZWms9wFe/WX4AXE2HzVgtjnd+2FJ8KqwJcg0+XC1bFaKzih9iP6cbQQwb1jzFim",
-	"Au7NQKxmMsdwz0hlPbSCiUNyLix/5SKDT6Jxs8iWvxqkXkKzYAhDid58dvrS9A1L6/hlsc5XyUigEV5o",
-	"i3VEvNU52o4fgW2NtxEoPCWBrddDMSO7CkRv2kvVQovn6sniL6xkScuiYacIQCUzVZj/qzXrjiouwCxU",
-	"q4xouFH0UutA/tzd2K5SBsIwHdepA5lZcIWILQ9bNCOqK/KptEcrYqciPsq7qioW5nfMjKSdmY/Kcp9f",
-	"csvPn9X833Sv935/39nb2zn5DL5v+vCKyiCfr3fl9+bX38DrTU/eRlqsb8ONM2PpBUv8ylU9ZG19vdV4",
-	"8nSj8ez5r75+0aqudkS/Yydp+Yxd2/nN287e+8POO8R4rp6dT5+3yifZ2kbzSWVHsA+7xWxRBXFdfkbG",
-	"0+yx0Ci1gru6d9BZgB05p2It4H9iNlGbkSvW4L1tT2qmTC+bjvI5FMDnG1fV6pfr/FqNFwR2IBoL6/1W",
-	"0K5W8VY35n9bTcXoXIIKpz6oHnKNwI0cbr6xP339dpW3QmlbQV8L7Xt+syaVNLkFNQXSnD9yoq8/qERw",
-	"TZbIFMvnNvwzlT3lPFw20beoH0CH45ua4hVYkkbElc0U08BrNh57SCEjc5Eq6cgjT2zbnvkmaIS1YmbF",
-	"P/yV8BtQPBbrT1qtSGR2bBKV1AOKt7ceJkj+d5bZSTB3lUlmsnRKIxLX73493FAJboEusg69XaIOF27B",
-	"jeaztSt3MeKU/Fjrdpv+r40f6//xf/Sv/nS91YKrLX9l7VNo1su0S5/TBae1wrFByraBhFmMy6JmGU/X",
-	"9Wks5lX3S+NOCB96hfLuAylluo+y4lzonxw688Ud61Qf6uTQRzRg/WbjVGGhReW5ZKxCtBH3EUK1wGfJ",
-	"p6NzV1Zvr8clcks2Q4girWQ8tLF4xN/z0SgtH20QlKevNEMSfxyBECs4vWCeqPaqTOBSb1Pqd1yslhhd",
-	"5/HM8MW3PT3XMzsupVRZrpYt5g2BiUc13PZDCHxh7h6PP6rmopepROekytRgDI06k7m+KKS7dmLCRUZ2",
-	"AuK/a+Ktb3a2vn1PrwEpecqviET8Znf/7XGMAfcLlSH9oteZIhEf7uwf7x7sxyKfjnRPpukUJhMlVePC",
-	"iyoPTljxcW51jr9Zi9Zedva/XYvWjjvf7e6/Pl6L1qAR8J/QorWIlLtoDZuyFq0RHtFatMZfh38d7KLa",
-	"uXOytaLVsCXdAL4vzTl8H2sNwVDbkgjXvDVQvXP+N2gZ8HltxnDHrrlQSE5yqIwji+3QarTldvIe2iGz",
-	"lugKk/sRaZA/66F8p2SWTm+l2uv6CKbuesDBBMi6CDB4ZYjTqZI3qnbH55Yim4buzAshkO+qN850Pj2G",
-	"vnD5rJKZyi7BVsGz1UeaERElQo8ALVvHoE0WjyLki+5Ze65p3eKYocKBXyk6N8hzNMz5vVv4yPz3j8uf",
-	"xRDp6VQ4fWYa41GIeqeWciy+yfPRgUmnkTiWQ3Wsc/XrPfmBaKoNBtLwI8Hs5MD0e25D0Tg50t+CzvIj",
-	"rqS+JTg9k8teXiqD5MfFqeydw2GWKzlci9bGWcr9c5uPH88Evx8n6kKlsK7dPO6TfyEMogsx+EdODOzY",
-	"qYFNE59bUgsAbSGDtYDsLtI+ukbjroNz00XCqFxMbJYP6pHIxsYxi83Y6JxLn+nsvbAIOUUMM5QwMoKt",
-	"6jDBv2ucQkUkxLupnW6gRyIfZHZ8NmAt4BTBOkYjsrCbXdM1/+JfiC1rLpRBGLKuaSAMFSOxUaUsaDip",
-	"nahsSw5VuiWdagpUIrlGgffFQvpmAZ3pGiFq3x59j/A+Q21shpfrTfEbyrDHQSKQQOwd2BL03arV4ESt",
-	"u7b+pIlZeK3uWr0JDT7RQ+VyORzRIx57qi16MlUmkRkyrdKP8bt379413rxpbG/HkZCcLCRzoT5oBwMK",
-	"Why0d/1Fq9VorTdalCj04sWLxvqTxtN16CXVpsOioTO2Jg2dD9qJkqFGeq1Kk3qbH+muJXLaXYtEl4RC",
-	"d40mUIju2kSpc8otwgMeQ0dLqWCdlo+PlR2nsP0YmLEt4BWoCWY56NVvrEG+VBijQ3mmEgK8Erk8V6C+",
-	"nalY1DBvbL1OKp3Tf4Br/ELxpFXmV27RTXRQQpvjP6J4jgS8KhLwcCQwyv5jjB8lUD+VZRaHJsZaf4Ij",
-	"ezzK7Gmqhv/yz5w1MQGGvdh49qs6rXg0FE5TJcajkcoaPVhScc8mKoYPhxO6J41wE533BsKapuhwqo2X",
-	"gIpquXFqxVdf2UycqtTCMsqt8HNGm+Wrr/DF2DeYxA3YnWDtb7SeRlhCk2BYmWn5ofXIxNgQO8jwGNYC",
-	"DzGjeoKSiK2kN1N1EEIjw+zGHxo8DA28GTtXi//YXduA1b0pfnfcebPz/rBzfPz9wdH272HdbLQ28Jf9",
-	"g5P3rw7e7m///se4Hgn1AdUU+K41ys0t0aGcFh3cxFUaf9fZ293unOwe7L9/1dnd24EdsdFaF/Hb/c7b",
-	"k2929k92tzonfPmpiF8dHL3c3d7e2Y9FrZIqA28On3J1DOGzLHp/tPObt7tHO9txKLgv3wpvfibiNzsn",
-	"3xxsv4c+dfb2Dr6nb64/xVV22Hm3d9DZfn9ycPB+r3P0egd/ewbNPH57eHhwdLKz/f7NzvZu5/3Ju0P4",
-	"9Rn0bnf/ZOdov7NH1sqzFr3seOfou92tnfdv9zvfdXb3Oi/3dmK0h9RImQQllscLPbQuP8vU8W/2ShNP",
-	"uZfJpshUnrGdii8+gr8bHfg7phE42X2zc/D2JCaD2FsOmTRkeIGBEEYCucqGSqR6qHPaAvlAwYv97h8o",
-	"meaD6SYcFMZLF9QE/JvlmdQG9qsFUwM3barPVTrFVztELMd72tR4XA/EhlxufMSEyKBRDJS8mMIRdV6n",
-	"sjUEd4UlDqt4ih0wm15HlvTz1I5FYuHtqIAYO6FUK5mmeDR7k5/2Ae6hjji1yZQYmlGBwGEIu3H9aUG2",
-	"HIYsggsGk0Nwu4NUg/2Or8K3xt/sdNg288km4TXx652TuCzCxyOcgB4ozPDRsVOwd60R8WMa+z/EEc70",
-	"Y+SX/gNbwY8T23NxfbOYD97f8OtAyQReJh19MCrlsIRmdujE9dOII6EdjYFK0Ikm3uiXYmxS5Ui0FO12",
-	"OAseZYvkx4fGUH5owHsap9NcubjeFmMDE2Ho7SUkVX1mLFo9Q5mC3sswlCVJ2MJG+lB9+VmE5E0oWwd+",
-	"2xRgytO4IEprOoHWjTKFQSttRKbcyBqnHMhqfBO0mHIag9dMwoVUeVmuHUti+MwmzEkRB9PG5UomohZi",
-	"ZBhJ6yuFL/YhskjEmIxLPxvf6Qo+Zh2lfJnQG1qkSXNAxExxMFKmc7grnjZbzadeeUIj0wmZJJ5KvGvo",
-	"3Oul1qkEdeTiAOjJDMlHSHOKwZ5jARH/45//HfkFBRs2YOPT8bAFJ18kZJezlB85EYMJy2vQjuJI/OOf",
-	"/x314UwZWB0qEcfb3zqCNtH5JqOcJL6gH1RrkjQ9a1wuwXLQpmte2wiPX7ipkepcZTIFdc2CoifArj5G",
-	"FbkpOrxGhnKK/ZqyfVweDJCtRk0En3NdhDqNQk47tMFmOGFkkxOwCsgxVhQvVAa2AGywTEkcSr+WacVI",
-	"J7pruAO6a1HX0FqhMgXUPJriW7CBpIhZrYnFaSZNb1BocqRCtClBt/QBmJ3iK6DHatrXTiE3D4mzkDre",
-	"npdx35ycHIqYJAJn8hav5zFhxabdNe5cj3j5liPDxRM86TVCOtRpymh28ClQwmBdGPUhj8t5byAdu6ZY",
-	"zH5r41mAYQztRGJ7Y/Qekix38+M8wUrGYtHCkklgI8OSgaUGujqqPNJM/SJD8g10heHSw/muoYwVpXOu",
-	"tGTj76CdtXpMautBUBWCtPnQwJCDkamXNzXsAdiDmezliNGIgK9wOMmRbk7lMI29cQpyIVN9RXTcMGj0",
-	"AIlxlFswTSNlR2ArwUPWpq5NZSPwhqHn/qhuNC8Q2EJ2XXO82CxmSRCyGEWMxjTLzdRZFBk69/q/t6LZ",
-	"jO+aeMZOjpviZWYnThUugAyOfV6D9Fjbm3/+FljDXRMTva7+A47ypniJbgHRHbdaT3vYLvynipsCU6rL",
-	"uaQkyU5tPojI8KNnyTUwoa4mXVO0AaQey15Yn77/ysCBgprI0xZYZAULFZzCNhPrX/N1ugsHMuoaLBLF",
-	"/U5iA4MIfh5mhwSz8knlt5k+A1G3lVnnGvSX7xcdbUw/B9bVKb3HVc5fegRPaVeYal0Tbx0cHXsd9v3B",
-	"0e7r3f3jGCY0h+1QA/NeNpwaSVo49CIXeaWza2LvqJCjUXPGWRHDOe5UvglqDnypUDByIdO0zmFM3ypu",
-	"JrYM9EhEDqDNP8pUP9Vng1zU4oNDsAGO43oxBsSFxSsytROHzm1lci1TxxEemj2Q6DC3dVoD1fWE1NXW",
-	"5MrkDTg5+Lz6bYOzIRq723FYUNwXAi1IVe546ZAUA6WrqqgueJef++8Hlk+lNEX3uRcjXTNjrvlVHH9o",
-	"gORzLp6tPVaZUKZvM/RNODHJdJ4rs9k1MUJe92JRM9aPRj0SMRmUKKXJNaaShjZsZ8INDB+KdkfVZYOl",
-	"+aZrKtZVW0gqWOB7zlTuyCCbs7HI8MCn8fvVioZ2t2LyOnjTrGVXp5qnapo1qA7WNKi/pcErlMR1CjCk",
-	"uud9wuyTO8zsKNMql8idfLkrzj9dcD8HD1wH2TZYF1jbXHvSbDVb6BHPVKqkUw1jEfSdfgFlB84af4w6",
-	"PFMjPoXg/CIdw5+EBnTBULWfqaqqBwfCqU5c16DzRTs3VmLjaR3ErpLnsLH9Z1DpByUixBD0GTqzNtEg",
-	"oQwoNElia9RBP0b7hfQ9dA6gElSLy3ljuIkCOZy/EoBT2SrBmuzSz5XSa7hy5Elvi0u/8dy3pQeJ77by",
-	"6oMyE+7sncSAW1wtkQpxOxJVeRvXBPI19vd4bZZij4l2vUwPtaHlDya3GMig89ZgzFApgd2kE/iOHZFn",
-	"CERCyRZAyxCeeuR4lMmOnehMsVsXPljxdprEx3nEG5q9TTTEvZ8pNKPQhYWRGRwTxbeZc4w/DWuxLV5b",
-	"fBGvgiYq+y+n2+XO1uoxbuG5izkcvnHHlRdGrc5qv7eD0A/TxyoPTBThxrQpCiC9o9Drvzg4oHNWtD1o",
-	"ctM38ltvZMCrX1vQL+mH90fcUTgtz6xRbMp6k8vrrzBtxhbjUtOEAUElHjPZjZ71oxh4kcPJ4Ge3BkPj",
-	"7z9V0EcyBOsEI8m/iV//+te4mckLGZdpJ6jYocnmYGFJzoN1iNru6/2Do53tiABTtt8e7qE/DHVyaA5X",
-	"mcgKUwYiWyAFPYXH621R6TIdb5d0tk/+tBhszr42KonFYxDAOiWnP9hUOBO0aFGl1q6wQiIRf4V7mlXo",
-	"6xqj3qYmyyP+0FAfcmWcPk1VozBXsYlXW6yVsT8Y5whxAXfJzKkkYMeHS5jSwoJiO7jkjnOZkxjkDFIU",
-	"P7J3Ph4Vr6hvlhRyGBXS5Ejk116jQyoGc2AmQBzPGsHe/xfP3Lgl3SBulyxgfGMXQ8DdNfGvRBfDwPjP",
-	"f/zzvwPR5rmJpmIC/4rJKopLU55kdsQ0pC53bTiVwADv2eFIZjjKwUgqDXfRWAu6r7lQGVtT/InaRT1u",
-	"irdlA86xxUhWGm4np5Tori3wYKx526MUD6tvLhYjJFC9Dwi9z/BydBJyIRe9TGdkUNfi+UIgnNAUibmk",
-	"C9dwgJcUiYDswMGi8cUsHNoe6N2vfmPm9UGixbMvxR1zpMiqrsWHB8dMHsJpF48z+i2uwzimBGg1UH6E",
-	"Najh6B4sURShrPD2NfP7TlEKBOpZWq41jwETFXg6JC7i3f2tgzfoyNr57eHO/vEOnG4o7tNEZeHtrl5x",
-	"rdBhhimMQ+wkbQnUf9rBGmLzXjovmbzPr7KXi2/QeQyLiNOO2Nk58dwJlvzLza55ldmhQI1MkBrJzhRc",
-	"ahiDYVGEwzIekqRFHSjcw9BKZddQ11R8Q2SPnLIu1uCT50zmigOJMC1iIjOjzRkIxQ4Y2UhWYLh1NU8V",
-	"5OqblMCDBRNoNW51jrY9AZeoxeWMLJiQUl5UBEbBTFYUqCiBgsavIn7b4z/q5MfH4YWO1+X8/dCiBqab",
-	"PUb3TpsWSC9XCelfLi6iryAWC39OjVdsyIJFq2pYx1doVBR2QVcC0z4ZU3wOJnaj9aJdCmOFaAbspLfH",
-	"7+C/u9s7bw4PTnb2t969/3bn3fvd/fev9nZff3OCA/HqtxjP2TrYf7X7+u0RhnTi37w9ONk5nv2hDccM",
-	"xhpKLvngKNl48oK/WUR0u4Z8WRS9XD1U2+ya9eY6Ggis+/M2xq56axolCno0N0W8cyLP4iJwwGtOJeyf",
-	"fuQETBdO3OFb/EdxM8EjwVFqjYIRS9RwZNEcPoLpmCoaelQV1RQWOT7hRO3U5oOgI0Rdg5iC6GgoZcBw",
-	"g2f9voUXSCbksZKO7SF+goQ2dA3liPTOdh981eYsVQ2+CP2r+TQ4lF6RyNm+iMTIujwSI9Lq66xEgwLE",
-	"I0UUblIk+gzUG85I5LmtddeeNl70v36etL5e//rrjd6vkufPumvUoXi339i3RjXeyLw3iMOUPW1tELYY",
-	"qkoofgkrPiHgDza9BjbFsv/dvn8Bn6ossql5uCLQZCzSUNmmTIJPcZPyHygOTfIb5WskXoEStpNlFllo",
-	"WD/DxTCSmRwqRP2wI2UKq7MSY6gt2LNgMFhb9+ZqOFrxDVHXhFXUmza+VdOI5hFG2XeVfDFV2zfz9l8g",
-	"QEeVFaaPRIJT6QV0aev4O6E+jGyW04EwhH+Cfc+ZxnKk1zbX0DIm/kZK1aoILOoRXD5bRNroIweLYFok",
-	"4qqX9hnGowp5FvMvsVhnn5OTQ9U14Y5LTm0KEjbFESNyoCMYhAYeaXQcnk4ZrB4jCV1zOhUaTnHDE18s",
-	"cL8lME3ZH+Xe2Vsi9CfCo8gT+ndNLs9cU2CBG5y352qUbxYUjwgxX1IPNJ16pEE5mBaLT9bovU6cqr4F",
-	"XZHvGJ82iifrISMJM0VAGqEpiXJGY9IEF+FQ8Q1HBY0YpVKbrskD408YXz0zb3Zi6k2xT8azn8VMjZSE",
-	"8zKf2Ap7ZT6xXVPqGclGMmMozAZ/+iELyi9GVmHo6+i16q6J2pM6ZdKI2tN6dw1UbuFs19D2Klz8aBvJ",
-	"4ak+G9sxCD5PJe57GntZ5mJRO516BQo/RnaldH5woTdOJzQjMY9s3BYyCMRHuN/YpJrFyao8xYEZhq4l",
-	"6DtK6xIS0+pG1mmao5gTyGISakVOdzr1uWWzTAVd41EqK/BHNZtFZOzqnI1zOJn4YdD+XS6UzFIdHkEx",
-	"Abc6O1T1dtfEtuwQcrE/ZA1BonCLFukozByFF31lvO3T810z8zlrVFPsFvlyZM7ZHBZHOEf8qqQDrbxG",
-	"XZ4pkJ9dg14luITnIaoM6HUzcuQGNryKxmmT0idKZxS05VSdjVGB7UudjjMleuPgn7bGkJVRNp2VSXyS",
-	"BsgvPM+CU5BilJSwIOFVRcPxSPMRcHI35vhRtGpGYCOHmqGwajCAgrm6GPfj42QoKXUD41nPW13jVM/C",
-	"nbX4QyNRMkm1UQ2+GNdZjIhS4sWz1tM2S8WSWvZ1s2u+wcSQWlDb6pvYWMoX8Q79GjUEjh4Uv3S00HkC",
-	"faBDJvIp7V2D7hMwNTkbEtR2XFEjOBd84rsU1ObC/RwURLaBy1GCNpgLPvhBWTeUXWL7pfSWcpcXvIS8",
-	"22EMkJfxtcrJBbEWrYW8BjjqnrRaPj+VS9bKeW9/5qh+iDwmVzLa0Bcw8XVR4VtFb0AM5Y3W+rKXhlY+",
-	"fmvkGI6BHLX9hJ57evVzhxS5OPLJz/Dc+irPyWlqZXJi7Z7MiJB248mLq597OXaYw/2MhvTym3c5LEwP",
-	"rNCqY0qtemvkhdRUjIIp2ePhUGbTufof3JJVJcWPfJkhiWbs99GajygVhHEYsJjdeWubz1twHRejr4aZ",
-	"SQyEvuCA/W4N1vna73FBVDUuEsZLVa5KX0pnRjxV0sfSUADHEekXFP0Meo1OFm2CPe1yPgaI2ZFUXrcU",
-	"LLy45TE9907JbO3HaMW7Ocv/93e55fBDWDm+YNsdfMu7bIUF+VIGLKkvaGN+pr0GA14qRjsNi6pKPeaW",
-	"7KwfozWwZBZDnsODXtGcJXQqqaK1DTAsfS5dncHhYH/g9sCmtUVMZdixr2/90/Vnza4Jn0F1U/8wpkOr",
-	"YhbgCzZZ9TZnaFKwCwabVoRTX4h462D/1d7u1knM6XGJyqVO2fogPYofpQ8/ckInoob5IxTMmNjgTchk",
-	"T9UX7d8tvOGlZ3W73gYu2aFYnfF7KotRLn9pk+ktb8iwk6rVN8yQNSMN1m/544skAQ0dYhOwUwXetcN0",
-	"nIveybc93mGmtQXeoKseLR4JT2DTvgR51Nq4+rl9m7+yY8MPrKAhbFnTTzVVdN5YFVl/tspIuPEI9FWV",
-	"vFGJllRzCnrMkxXEZWWnHKmxozH5TLKWlq6QItA5riZkF+slMK+/Wwv1CPAsTt3v1rwMW4vWlvqK8XYY",
-	"w9/N3XO08/Z4Z/sSZedxb8AV/QtVnldsJ5FeA9Y9OYg3ohDCel4nqey8wUa6P+pEjwt9KE0wMqszl28W",
-	"xnc4pqjoRdSkK0hfZD52de/yKQG/uRF9Cc8Msni1W45XvMktquAexyKgdLPfNeJXDeF8wxNrSjYUWruJ",
-	"nAq0Soc+oAJX2N4LP8J1JHhmT0Eifi3WN9mZxYVU+FM9WlqatMxQ8qkjWf4p1cSrb8cmMW7JJ9AqaQR+",
-	"kWrlSnLyBPbRwTg/6B8hYtbnE5E0XyFH2u9aVOpwE3yk0CSJd3Jw0tl7f/D25P3Bq/dHnf3XO5dKOztC",
-	"rWqxokt5HoWyi/vTjrOeR+/AXGz0G8Gc5OEq+V8zaZzsEf+59LfMvE0OVckgdFivw/mQESnO5KQ7V6O8",
-	"KbbsaIpqLn/Jci64SvtU5kFx5nmd1I6mhU15dxolfOdaWmXrThqA4KuL9Es70qBe/szFwsfoXp9LfbKj",
-	"6ceYqsv2d4GRsNSDs8B5XlVWRC3YpwUJlbGIWFIvglOz8LQVmB9nRV9mv0AFZdcjOPyMHFncpwed4/7r",
-	"HJ0Ciqm6zedES4Ov35bGEa2NxvkisI/cYdKtzx2qL4vgycu9Y3Nb7nA8u+Xu7pynT3zWk/4XvQnv3Lty",
-	"f3bwsaoAqn3iXbxMr+Bw/WqhoZkovot8UgDBiqAPJKJ8GTz4J0Tu6NBEyqmEH9PfVaZtsjkPec9HfuxI",
-	"V8gVFkvEyiT0B2W+adNLx4lK6iBdFiTYyLycYVPNecEAuU8rKB6czXoop4JwCozFjO1lga5KHYy7y7Bv",
-	"5UtXhqIeDuO7ikfNbobSFuZN1bht4//qOBZmMlAqV4aZzrVi8xBKCarNpQ1WoPg8ff4cC2nrUcgtTafL",
-	"QmM+aWl5iKwpYiOHKiZkyfVWC0kEZQ+z8C15FlJt1GK9QHRCwUzYpEzOh+AoM4Nf5oNZHsuqbJ37GtKq",
-	"NPIzRbaqA/UQ4HoIcP0sVLAQ25oRH7ckum8t2LVA+kc3iIBxX7CShA4NEKjzx8c2XncL5fysoF0kXOn5",
-	"jxSufUxOX+T12FjW4i/HAXrt3b/+ZKUP9ayh0qRXUqdfZGoPzeQn3ZLruMcOj3a2Dva3d0sQd6xiXWvd",
-	"Vlb97jau34X+kiNPNECWBxbolnLYs3GqQp42peYs2mpErXqbW+0+KTCtT6fAgIF0Q93lxwehc1tC55ek",
-	"fLAAuC+iLrqZv4iSV5a6iw5Vxr3aRDuNLLuIke3LrhpyCXEohoM2UuR21EjVhUqLG/H7ZPVVXTmPQuSd",
-	"a70yNZQay4RqAV0fHTtgFuP3iigXM5EIRHKqeVJRBnrgZgvtRKve7BpcRG7Tl9rEQiaJK7XVG6EIvVa0",
-	"sai/oTRNKlwKPiZRc4jDPUCQGOplPtE9VW+LGJuLIBTsqZp1lVXCcm0Rjw19TBFcBqG+US0MwYUZK/wd",
-	"YXCbs3U44dklfsrqUFVih1ygvqf61G6dC8TE4q40u4aByuZ8fly70beZ0mfGg2NgjQdVVjGKgUp4Ytqh",
-	"vGXeO/dLi0se04b8WcUluU8PcckvKS7JLkjn1+OnzoD6GCv3SuP2wap9sGpvYtXeWRL1rRqxV1uveHSX",
-	"NCOGD2hXytmjmXoYCv6zXEDwVGThqyU8OsZDWsABOrQXSui8vtzqvafmLjWL+Pw+ayLBg5n7szRzP5ev",
-	"nJCSZFFCJj2x8ieVZbPH/Qzc0aUFHpiJwCxsjNxQMIh4RrxpDzR91r0ZjeIRlbmSDcsVHh4lLzyZM1sb",
-	"wQ7oRNTols0ZbsIcER/YMMhtIqf1SKjUKQ/Xb0ovrTFLB92IoOFOaMPcKaJVZCog2IM3H6cqr5cRMfz7",
-	"HlUbEiGtIjaJ0KvhndKJONUu35JZclzBmwpALMOmiPHmYB+68TB4K2WWuEf0MtcU8BpX4jLAAQ74DIQ+",
-	"vMSi2VcfsBUvYXrvMoei+qE7yJ/4ZSj/J964hf1YzqpBTjkvJnB9zAgJ0rxvQfsv3EHLU5hmfUoMmlPA",
-	"5ZRzlub9TKIW9wY6TTJl4nr1wWXZQFtFq+5wFXvg35NMqXu0iD/jYixAE2FIykswzMfCdXhJZo1Rk0pd",
-	"CzpxE6RAJThsEZNfbzeJPQFJ1QnooYYX+DZRCCPUCyw7YkCQItF9BCjKRZwzMHogXIHj7GTn9cHRu/ff",
-	"7O4cdY62vnkXE3tu+ZsFKZH0bsfa0qeXJ8z4FXZfc2V8+z5TmkwYnocMmZIe/1DKfd9KuXvFNl5VIi7R",
-	"3lvw7Bw3HHLazsoVSn/59PXfRc8eE5zU8rJILKNjfZYgNH3td0VTYPe+9xZGiHWM6Bo2HwgU6Y4SFulh",
-	"ivYgtxKy8YAQr5deEXCAB5KDHDKn1yA22bkejVSCqGCez03nFBmiwBMr/QXJUsWXCUffIom+i4OxTW18",
-	"UFA+U2kgAWfPLrLrqCqXrPdMoVaKC36RF+9wzPSTzAFTWuWcu89m8JlG+jyCknT6NEV+VYT4Rj6lTKUU",
-	"XqVb+ClYeXVYlUInFev4CmydErPmooV7RL2aWbK3r0zwd66lSyzy4lujPr0L/9pOsF+OJ4vn9WbbbUUv",
-	"1qXH0FWRqU6pDgUMihnzs9DlfUb8Jaq8OPCclx7adeyWokcxa1U8tBfqxMaB5IRgHasGTDi8ygX/cLJF",
-	"IrdMiwRGjP8snnwFrjD89cNY9879DXX2+JvS2wqcgeWRuBubJG+wk6tEu68Ztfsi9vv1lexfXKzuXmvJ",
-	"tx7z8/vo8pxVlAiRyBRRRtgMd60rjRaB6w60ymTWG0yLRNa4V3EhxAJO5ikhXcsVJR6mHM24Ni4Tfhi0",
-	"IFyReW8Lcy0F6PNFGWW5tdQhupPawaQRk4FOVcHh73O7ah5s2WYhs69ehlS3WVXyoUQux035SV/NWG3T",
-	"5ozQjhZh/mF63dhhp5YHUG/uzbnjEOqN3DitT+LG+ZICqD/DM+FL1Ddps33xB8qcQkti89JK8TKrBGLc",
-	"9/upNoF1w01Nj7MnmSnxyRNmR5/N08yYhYFw8Jm+zFPSO216qsDeY/nMJqx0Iv4jNyTC8FQkBtK9sZn6",
-	"MW4KTPekU8fYruF3UdxVDUf5VPTGmbNZvUz6MZJn5CcyGHcVnkcAKVBKuvFAEkVp1+R2eOpya+gs9L0J",
-	"HHCGIfVdLl4wfS2erRkGAHi4Es5Y4+RpCvl2DTEhkH2dMHMEEudSbpvORWIVGd7wBLHzGzGSjumZAq0S",
-	"8UHjiNEwwMtznYqYBwzDvX2ZOhUxmzQ9wqe4OycQNKbz5vgZEq1+9dX3A8Ro58nRrvnVV4Ed0SkVCC+j",
-	"RTSXJcqLcu0+bKOoa8IZHNKAo8tMjajAK5hHMJhJcI66xuW2d04vT5gmq5QU/Mh5JCRcSImc+vTnhAwo",
-	"TkWHCW8H7srU2a5BPn6ylLi7JYLDJjIZivjt4fHO0Ukc+PeKtyHVhGanCvJT+cc3hfoge3k6paWCSyMw",
-	"ENmJYRYitAERAIGQ7h2sKjUkKjp8NTMyIqlPWQXx3h1hiKEdw14hKMpgyPMaV7trZoaXXlWhBy24ODmV",
-	"vTTYmyLeQ3nAxKBxRITFszPgB88TTGIQLmzBzQqRJJE6NgWS/fqRHY2URKpkeDcW9/eCbUoUOZ4fgAAv",
-	"aFVvikCO5CUUuWlxNyF9A4gSYifrGnhpVESZPQcHJmsgJzttFRwLmebEPku2eJhN5p3QXjKGH/zD1pb4",
-	"aMqqLifA1OJTmUrY7HVipynYmsr4PV1TAPjAXZy+DgOp9IVK4qKUYr4Wn6odEOSD81Q0fJgKAertrpGw",
-	"kx85kaGBEZqJDSgTECHPltD5fHyz1DGKb3ZNOUwPDxg1md2q4TkS4DOLE+dAup5MUArzgNkscNJMgwD3",
-	"9QPoN4lwGaB8rAs1RC9I+YDQucjtuDdQGCUIgork2NTLYQJpQLL64WiMH/HlKMhE7zlKajpnIyyk+/hK",
-	"AmKkgcswxNTX+mbBLcJvdkVVAmoqhLmSyGnMEIwswfFExxX81VfESip/GKuIcC45kkG5nja3Rvc2C3Hf",
-	"s8OhzvNwZEvqwwREGC1hlTDVid97p2qgPXwL3BzOp4jo2aeINKV7kgkFZU4cTCWvkRPZ2MBOxe1b861B",
-	"9i2iy4FukHNb5tzI4PQuXNN4vWvQbYisKZNMUxZXSSQIZL2BpjmPHON71iwdoHh6iqGSxnVNd80nbOFR",
-	"b+yku9ZefI5S3+HjldlnSE7PT4NRIuSN8iqGzBDCz2mXI3etRnRN5SUJT+3GekvERzvH7/a3Cobwr77i",
-	"whSSWppVNc5cC2t8zpVPKluEO6Wk99DM65z4TTMFizZh0Yh27tT0xKk6k0bUyo8xSKjAoBhpSF3DwCTO",
-	"VtjLwid6EgucUmtAeTwFOZgmTbHtGVRT25Op6CE4o0no0zjkXYN9nNX+YNx9+8ZGLLyHv15qermjXUPL",
-	"2yhFpExD3LnVtD2if7XjNGHJgruVdE74PB47sPRxDTj9B9BP+tpoN1DOu28lfVKmYgB7yTj2VOgcq5Xa",
-	"5Tn1WgWxz1ZnAfo8lGnfYnUWPcD8xvw00v6WaeIjpgTtmnjOOkFtCKmmSbdsixjJdVDGISbMs1ZL1Hww",
-	"bL2FpXawOI9HSiWwGGVY+6jYmkR9QG5FmcyHk0juINH2KB3TE3inVym7Jijioc5Lni0FdNpic+fafjV6",
-	"7hj6vCLKNNy/B0Nzt7VV9KVDeXZfwObWV/jUkYIF+gssrDpZYBR7sVdVL8vuBV601/AtrKNvYeYouHZ5",
-	"MGttS50DO6zVMZpUtfRR1BYRDS2rhqwzgtsMzBWIaEKLy0EjqwLFBRmICjd9lCpYlUZx5tWCpthXE1Dw",
-	"STEij0JOd+L1Hqd1iVcaNfRNEU88nW8kYq8o7oKVuySftB6JOJdncHvO/OZcx4yXWB2Hf/8QixqSLBYa",
-	"igWD2KmGNk4Z0GkuMOReagUMT6Ud5Uh8RWZW4+4xr70yj+AcFjDMUKkAmdVoIj1FbwmZLU6lqpeLmkxT",
-	"8p3U28KjpHsFH82HmTJeHWakuYB8SpxZkdszYpKmluD8Cpr8xzDzoPjTknAjSTxxFXCzZeKeF+i1xf2q",
-	"FbQrsw68yuxwlftWC2UiBT7xTdOCXfkh7xS/5mMn8uy6T0xH6pqPHNJSuu6HeLFd9zH14RpjR8fr1fcd",
-	"6z+ouz3uaaTuz2n/yVJUvkAsSVUcj5IdJ6VT3R+uH5OgEt0UWXIGlQGTwJyI6SztIcu9zfSZNjLtMIwj",
-	"imz1gZSRI3RrSD5f23TsBsTH4I/j1Pm5d/3DX82+KoMFohIxkGlfjEcefGGCSSOxNi6XaQpNfeOZfZ4Q",
-	"s0+dDAniBieCNT7IjJDVMrFm9QQdjh1x/pYD12yBeB8OHOVNPNhdTNVOcqgc+qHIKVwcwlO1OCUOyZ0p",
-	"6M0MtydI95wpcXi082b37RswiV4d7ex494vzVLJwH/reNlpPRcx3F5Y9Glbfc0lWGPz5eSIf4Kvfioyp",
-	"6cs9RJWIoTjmZ2qza4pFQSOGetMpKA1i9/hAbDxZ/5WAJQrH/NgpUcMiuI1WC2YgflxaUkX12CizF5qy",
-	"t9K0HnnC+NTac5h7chKmqfMNL+4nQBVP0lIZ6ETqdAp3E9trbePJi66JjzonO+/3dt/snoDxOk/06vGL",
-	"20QESwAoNFI9iR0dyGRTxK9++x423tbB/qvd129h+KOu8T2qvDEqXHxezWUPfKknl5RnoIi/r7UZ2LjP",
-	"VJhBA/NQlXG96upXNjvVSaLMQx3H4jqOlXiJT6x9I41f+e4e1H9wNOgjNYqnnCtQOVk+TZFH5AmOyyIa",
-	"Lj+jVs1J3EtcFI+JWXypp2JhTUUJtIo1NTgME1H1OszA07e98dk1T6PnzynMH4lcGcTJcHXQiiTynlOs",
-	"8+3Jq8bXvkL9dJr79PqhzM4RLMyNMiUTN1Aq7xo5GjmqHv/WZkoakasPeT3C6IVsOAUSP1dJJLaO9l4h",
-	"0jZywUeejB3enNkJndLoLbWTrhkhZXyeTUN2ReEJwSQJOq6oYeS+VpkSzPRVb4rDqpnfNbWezBLQe3Sf",
-	"hTnZ/kXAPngEJlLnBIaGwy2J792XjvvYC4wV0utPq+BfgnIXwlxFIULZR3e489HxwNRNOgIqR1s2HQ+N",
-	"Y7cTKIpU/ICRMkqLzrCu/jRVbSoKpSfwOmqVFM1KQDelz3SNMkl9U8QJkRe8e/fuXePNm8b2dt37fkSN",
-	"YdPIbcMaaQy/ey2tNrEmEkz73zVmTI53H10gnDt4gFTXWNR07rDNEYcrQN011uBNvZCOWcMWlpIj6RGu",
-	"Zn2MsVQf2i/HXhe9lbTeGg5U14S1J06nIm7HRBp3RorwwKa4PuJ2jP55h0z1sBXyiQVFkIq24K1DNbTo",
-	"VFtga7zn4YkKDfZ9hips1Qh4H/g9qdVe4ZqKBMH3KCu1XnK8vdcJpwP5KxTQ7hqnE1VoxEK78lBIrJfR",
-	"RnqHGPaa3/CIegcvoAUDf2V24ijk0cG9K3oqTSlWXbCN/hp6+C/h/xrwf/8JBptzecpxGZllWp4pkal8",
-	"nGF0k3ciaZygKStJ4/0oFrWD7zvHh4+ckAkqm1457ttsOE6l0ObPVI/CpKYsbGCQXL3dNTQ3XLJMeQpg",
-	"N2Z2BDKh36c3Yhwd+pIz6qNK+9QvjllDW/o2Te0E10jXBGvIOlWhCchgCfmYEzxG1PRGUQA1fhRTBJTa",
-	"BSYmryf0THYNNgNFaR/flaum2AVz74exxQoo+F2SdMSgbjGCJDd9tnJlnLtGO4pR1iS+4pETW0di71X1",
-	"cbqGIT0Q8hnJXM7OgZVfehg+5bpm7xUmsHF/EkvJ19K7Y7G1GG6eSNcU+ygLKpKoKhYoF00WAhr3Gax+",
-	"iWCJXXNSEo8uz5QcUmSbzHFKOKjYJ+gblqKvJmIwNkmmEgq6YbJXrjGDygfnPdKmtkk9oiAqev+L8LSP",
-	"Y3tbkwQz1pDROS2GciomNjvvGpjB5y3hML/UiVr8oZEomcDcNfgiJX70pU7HmfLx2ZDFB9PPQVp0OfTG",
-	"ucODBFpkaOXjcsKa+VzLlIaGxhRMTkrOSBWCM3+j5MUUmzGAf8X1TX+0XkwFW1SiBqtxPIp88DzCpcDz",
-	"azPuZSRYS+kajAPjuYdQk2FYMY7Jd4EMoB4XPvwnL0T88u3xu0WWa1tIkMoZHlCcx4SWr+1zc2GEw7vQ",
-	"vJ17ySIzdAdbv9R3Pp8gShORyOA+odUB9piGe34YK1RU4ahY21yDJbM2azhGJSMQJJfM1zbX4IgFBRfU",
-	"/M01l4NiAerwokZg2uVcG0StTJCCil2JGyUocCHnoL6s0bn9qCZf7ROGw+Jxz13Av9UHCQtybXPt//u/",
-	"/h+E+MGaLMbdJZUgCkc35k9iFMmfqdHMgRpVTtNo/iSNSudkN+uaJ60nzxvr643Wk4i1l2j9SavViv7p",
-	"f/9f/vl//b9/+g///p//q7+JfvqLv/3n//CvH//03/39T3/xt1H007/7y5/+4n+O4H/wjrXy+MyOx5wN",
-	"D1PoleYZQ36LBqmxrZ3P+JnX8GOZ57I3gD618SUwb7/urhnlcnV21mB1tNEdt1pPe7AQ8F+KL+SW/mz2",
-	"3EV3Lb687T93rNIV7OGXYze9L3H0BX72qhFWjqW7i0uQzWZPnrXN5y24juLUb/qF4EZoyIKkvsxIvQq5",
-	"4Ij1B99uURuO01wj4jP+X4zpspSk6eW6FJmC126KgZ2IIabUwdFNCUinYA2Qe4xhC4K8Xm+1WFYO6xFn",
-	"MNOhnymRjMlLxyFd+hV+0OZCpjph5yclMtuJIAOGtApOqIaBJNcz26U4GGjBIZpOSROlp0E/qZMvmJQf",
-	"D8WTZNOjsfk1DH8csqwKpYxus2M4AyOOXvtGGmsaoS/YUu18uH8BEzYFt3lUBGZKmUL3iMg0oiaGAlca",
-	"fgx6cKZg248Sjl3l8zS6qernwo4pC8EbLZijToltxKzNiVOv8GjBTPsOa3UV7zJng7NmRQeRqMWvd066",
-	"5hJfSYzZ9fbMaEc2HSgQhQehzjluxoqhHI20OUN9Y8b2wR7VwlBUzK26L/ULY9zHLL58otjfkE9s13BJ",
-	"AGiHU+q41884xU7MbgJuTyxqf3J8sB+JeMtdEA7GG/6lvgnqKixZr0VjgQfBeee8Khn0tIaZl/rMKL/s",
-	"MD0uUac692imic67JijkzvtmTqU5d37gf/o//uaf/v7fPP7pv/8v/unv/009CmkdJVAo6mo7tIMnq03q",
-	"aqJ6eihT9m/YsZOgELPZbTNO+YOWUrzGEHV7scEeOZgPqnSEIUSDhtxPtXnXk3airynxJlrWJ9hPO2+3",
-	"Gt8ePd46fLHxomtqsTI9y2ktOEw5JVuHmAfp4969g5+vt/kqGZdo0GjO94Ad0zUbrVZILHyMQo4XP5Yo",
-	"anMGq58yHkgglYEmMiWGcBstY4roDS0lYpY4jyaGDCdS/FkGYFr92Jwb+Bms7+GpPhvbMTlOqOQApIbK",
-	"MsofLaOGeZcM5shWXSxtsLUwXnYaQm6ZnYSQIsYAa/BR3rDWpFPyinnpRFnV0yIWyWFDHpntIKFJMrBs",
-	"kyV5E+ZkEUKNryYoVf53De8OBADg/YHJ4GpoRY3l9ybufPXDWKYs0djhABuJLtObkdmP3ADokrTctTqu",
-	"HGwctEJmqQbdm6ynIJvzqolKEWoJbR8I2+8aLHqih8hafQTCKhvKFAXahUzHfHgh3GePdWOUnnCFuAAo",
-	"qTa4f7BexjdBfdAudz5/FXM5cayDdQ1WLAoWb1DEPXfxntr0fig/vMdVH/Pir623xBv9MiT4mq6RyVAb",
-	"7XLc4MKpvGBabLOBiuHJp0/gSS5JmvkGTEEM4gQXquua2pNW1Gq16ptiBCYR7bRIbKw/FfFh593eQWf7",
-	"/cnBwfu9ztHrHcxFh9mpUWptz2ZJxGgyRonTTMlzh+MNY1byr7gSYasuZWQ9iX71/GvqcSSebxRuDJOI",
-	"jaj14rkXEPiWza6RPr8bWlHBxLsk+ZhkRHAF0+xji2vsBeoaOmRHyoghe7YU2ut+xeMU8uKst8n15FuL",
-	"fjhuF/pnvCDoGpQEhReaK3n8yQ4bDB0dvHu8CChIMDGnQXR8TdKTViFfaJRALyurX1lA9qnFdNtJNkYX",
-	"bxKTRIuL20s/OTmlTqFvpDfmg8eH0OGHgU09ts+w4pcBqdQ1V/plmj6FIRKpPleC3CIPXpQCmWtFL0qM",
-	"uu0mhRy4GozWKw0Blap4iLAlLgpSkyumK+fhr21Suac3ZU+tTZU03i+xLE0gKF6P4ZBqgIxB7wRrAHgL",
-	"aVylB0/oE3NhfjTgVktp9+rc2xHYpp8cOMB//ggHf5Gz4ntPgV0DUaDBREgypJGJgt1V9+cIidMZgwou",
-	"eSMBhMcDJ/yl4f3775HgsLz3RaBbvGzJc+CGl0n9tl0SQ/mhcWqTaQNP17XNp0+fr7948fzrj3FXlKO7",
-	"VzstMCBsMzQgKoFh0uNGY9DbMnH85pjiYuitYaMDn0XsgMy/Iuoay6GGVGojdsxZqt0A1WXRXduCJ75a",
-	"f/J0Q8jRKMMitLfH22L9SfNZCwT58Unn6OXbrW+Pu2sVf0nXPGm1WITbcU5RWl97iGX2OqGDsijKxSfK",
-	"0Q/swES6za5piHjraKdzsrMdY2kTB8pD0BfFRPDAxKhlwsG5mztSqwOlVdYbSDi/4AgCPbxrBNczTRn0",
-	"PZHTpQUUohbD/Kikk8ccMoP7AncHNlsP8a3BLsB+eOYyghTwBbKzTFs4RR5uv4DCBIkL2r9vLNwGqhg6",
-	"4/WZzh2JP57cGhg0HhFnpFKEIMTaD/8wB6xtiM8Ktui4oFQXLW8HvjIqvkQbsBCvBXpDKKSHcdrqHG2j",
-	"wSbE1jc7W9++xwvsUycL1RrVJix/QwmbZVgf7cQoU32dpr5iuIz6A69FvW7MXpVlGSeeJo3GEleCH8vK",
-	"emhTzoFgm8rlcurCKpvJjWiK3cKzX6q5RB9WqZuoZjRFB17LmcANHzpYmhJMxsdMfmh7Zi2NMm1yXAzG",
-	"gqIbqAIXZKBW13VIQdV5U3y/OA2T3jshgfLqt2ETJGBHM/gHPYP6ZBL5hbUsRzQDI1Il9cgvX58DIFyu",
-	"07Q4wUle+FQWSlkG0UuDEpju21STH/otNI4FLxZtAs+DduVZ61TlpXYhOOlysBukEXacY6ICd7mJgmf7",
-	"7eHe7lbnZCcuoQMUdBHokcM3f6umMZuzQQZ5tAFRbP1zNeUWF3ChxQsij2iVqEyDvMUz7lybJOLtHdEO",
-	"9vvez32ISuGbNRccFQKPy38JLRDr11WqL7CYHMQFu5Zh1WjELdNGgDKdpioVubX4Wpqp6k7HfvJIIYQE",
-	"ieiexAQCPpt++j//p5/+y39bDx6kQoTPUDI69iuRzxDlR9gz0B+/M/ieeqWTsAXhYKM4JEn4abuAdJxS",
-	"Eb0owCBLs+RPpolEZ0RDxEc73+0cHS/qT9GNOVnTLh9PuozS4b0/Yn7KvMQovEDGBmG3GcAljFOPHLnA",
-	"w7j5u+rwYtvvO5UzZAQfghEsuEJKVvqBBfAwu5Sw0LNZohJEAKAR2H29f3CEA+DF/6JzlssQ6m0RZ0o6",
-	"a9AqhhGdbgqZgMDRTpuzCIxAgYQX+BeLpkYyVjBtJCxgI/QU2JeJ6oFKlvj7IpA7pIbIVGAGVRAAxm+n",
-	"HDGLOMGn1FMCSeGzy1g/fJxCVBEMpX2BwAKlkENZGITafjMlaagd5jmoRKBx3qGrt5ltf0U2+6vMDvfL",
-	"2uQ9zW4vt/EzwdZVm+DAeF9mgGIWY2V96Nkc+J9xXvtC1rAH0oE7irePM+NtPK8gVnUWk9v5s7Nk5VaM",
-	"yWtxi90tsYA3dkcyc+pqK7ccGomK4x3jvKjbjtmyRWd0yQyBBxNR66799N/8+5/+3d8ISpYR60+iVqv1",
-	"01//ZXct6pruWs/2+0qJjeazczFVLldZIqfdtUh01/75f/y3P/23/8NP/9vf/PTXfyn+3//8b3/6i7+h",
-	"H54+Xt8QP/31f/3Tv/578awFt/31XwqKQ4Lxawmoh7Hhs6RrynPRFPtFQN3JC6Tx6hrG0SJHLYXt3Dmd",
-	"EJ1dgYO1yvnQ2aXzoWtqcWf3/XZnd+8dpfrHESVeLQUEiKomd2fXW/BtX7JVstIx1Il+3ivrvTiqRG5t",
-	"MqAqDWcEpWmdsw86uxScR33qbIwQR8WIcUwsZF0Wg1OTRhyMlOnsNmDPyVyfppgGmzc43RCT5oc2USmF",
-	"UByc0IxOQO6irvHuH1pUfTXxTScfRTZOVeNUOtRF8LPeUY2WRmfXVycWrY+6pi91Cna5xpLEcR6Fp5wd",
-	"Kurb2IwdCAJYPn1tKBOA1n0T08kdDGYBfkdxvlFmk3FPcag9k/28KbZDGCNTzqYXXn1B2+Yylwa65gnW",
-	"gfbXtFRCiI4NXJjkcE11Ae02zjFRNFOY08xAP+iSgKdQAwr7oaSJcfquK7Tj2tAaNcWwRt1bpRy55uGm",
-	"ocFYHil8Vc/RsjgWlkbmiAW1QHM6hHeHMvU7IkYoPvKZNB1sQLK0qO8krKBPjmBzX13c96cIDY7DwuWA",
-	"0+SPvpyWrD/3tYE9eC2iwAVFYZec26RxPMarS+u/vvGpcZWqpEpJ0kITBl7KtU9FJO/udgR9Cb/6wKyz",
-	"H/w+MyAzq5Y8Ll0zV1J3lHJjinIfkOfePWOJOTuz47NBBW9T1KrA7vWFyO7lOqRHToxkPqgvJ8e4YUH4",
-	"A9/FL5Dv4naqgm+FuWIpnnjJT41bR565JdTBN135+9aopau/dfeABB/JL/B0xY3xxia6r/1m+vmB/nym",
-	"vfQa/d13spGuz+iCa+xyOhckr/XoxH2tUix/YKaWHXKE++JONYyE+tBTI2/VGw/Vw+W+FParYOBgqqpT",
-	"JhHx736PdfGEhkqlAwhmWzqgZ2KUVPW34DT1sId3c5TeNTBO10hoOkccNoUUxppGAMQphU3ZCpwFw7kc",
-	"8aZrbgp5c7UHpL6cS+Y2NI37gDlz/0X8Lx4l5ssinfnCzHNPVnMPMGKuUBRvFQQG7LrHbNOjK//mJ+3C",
-	"IMCrzA4xAYWRppmOgQS0NoI5GEo0YghLnstcu1z3XFNsUeOIzKyKP1PQGPg0367pVJI6ZvJPziieXsk3",
-	"GahMRQxUUj7YOONA1GT5ZJFpeo3jpb7J1RLziTmUo1S4PZ+1noqazRZ55K136NM7owUHVJFczzUZ1aSn",
-	"ElRCxx/QKvEjgDUPIdGeTt8KPWZNJToAuWC2j3G5kkmdPuusT2PAH+FmrG4i7HVHPZ/IUkRd1HgiaRAX",
-	"I7vRHf58/TzH1QNl/NmXKMy3/OqqqtmfxMT/eNmszYVy+WM4U/s21Xapi/ZQZQJJmjbFD2Npcp1PxUCl",
-	"SSSG9kKbs4a8UJlEFhKXY8UHsruLmr+7MVH6bIDpeqfjqegrVdQodQ3HhuBhrM1j5BpKpCk4WTyjSC+1",
-	"DqwLK/6gMluPBPWjkDM1/zYQrxNk7dEOG4w0kVyFhoxHuahhsZojWJhRZntY2zrUZkwSvK8U/4Xho3JH",
-	"+e1C513jLL6dSMaQsYjyHKniKdS6IV4LFsBxjlsYz3/4K7qVktOKO6iZVNecMW8RzkUp4Ebf0I4q6xKi",
-	"WnEU+sYwoLOiFtOPnXzLujwG23AYyo26BuuNxBhLyXziGXzlkSslnM0iwdbkRE4phAdTgZA/qXVOuXqJ",
-	"weOD7GGBEJbQcnA0t7lMnZAJSunwtRBzPpVOFTl8tW+Pvq9TZuxiZ9RhWMJ3GQIIH7kD//8nB5L4ojCb",
-	"y/NbRK9g1zcK6XWdzJXrUC2wmMRNBq3uZ8oNlqejdHwyBu3KoNL1OeGZxcMo0z2C9Af5k4AWano5wfUu",
-	"KJGm7dE1NV/NucFOCSZfiug9vpSFUxPqrOUiV2ER/mb1jMHVQgsTqxxmoIhzYyecoS1zhFjAukvtMO3T",
-	"pfAreaOIom2huHO+NlIbEffRSIybhfNHlhIfijbU4t+8PTjZed853H3/9mgvFmPjVF6fid0/az3tGrrz",
-	"eA77VyyE/t0UGfwFZ3TB1qhSEGI+D4if84SEgs0Expyjr2M9vk8yIRwE6c61Oas3xQk68owVpzZZKKmO",
-	"aO38BlfSXYoq/AJ/7WcgrT5bJB0HkNa0uyXRwwrawrV7ifShJXkpF+yMrAiELrPQoYiYuYyW45i+c4dr",
-	"E78An3pYmB9FYeD8TM2sSr6+eElewjtASmW5OguRB20mJpQB3xQxrOK4Auw6c8gVuXI2Q4/Gt0e/pZPG",
-	"jXsDjH20Ws9ePG3FnG+f6945cv6VWX1Q58cal6gA6pjH7++aeHf/u53jE88i4EStSpf2yBVFEoF6Jwr4",
-	"lvwbUs9vtFrMWmRU3pjYLB90TZ4pE/AqKKONX0e9Z2xVF+rmcOyb5RgDl3mjvfLt0fdtNlIIEouPGixT",
-	"5jYVhSuZEm5gJ4b2Mej05ZqWMlaRH5iJNaxZL0/6x+13X5P8sXGfCcKeBuZ2wwnRLy7L/wHD/p6UBXSS",
-	"REgSSNc8I27slbrt/P+K6nNlZtg2k7cHZ0JBXUZWEaHHcRg7UW55VtcNZeQXkNX1qbb1Ly6564532hX5",
-	"XNdbqLi8V8pbKbsBMXuFEQWzcUqgnphjoa1hVHfCTmAef5fL6fJ8htvYY/dBAWndawXkxwcBcy+SFD5X",
-	"fIpImj+rdFpyqpOQWM2hQfdGnhIW/1xMk8LOVS42r0fC4gtlmk49FS72uWtqMf5jN4nbYs5oJP2hZDPW",
-	"m+JQni13m5xQb64rzvAx3PdfIuEltv4+EV5+MuHz5XmLcr9AZyQAX/8oCXAZm+XpeCoQP5O070UsjMFp",
-	"4mOhsagRzeT6EwYsQY/Hcw/D6yIET+yafCCNDwLHGFDhVNK+UnHBdN8i8FYP4ktg8Y5wVbx2wzoLlUKS",
-	"1Y0AEVQ5nCUqY1rqJU5Vj4PBJDSJKhdADuW5KvuLSnQhOQHJjqw2eRVic3/ndedk97ud998c7G3v7r+O",
-	"RU2mznJAfGJ9CbATmeypzZLdg5gSvXOfG0P4oAs6eAnRIW7t++olwsZ9Ji8RDcyDl+jBS/Sz8BIdodjy",
-	"Mut2jocWHg8z0uvT8BZeoW1e6UM6Un0Eh0OH0RIpHBKSvDAnGX9mC6k+CZwHcAilKqek0tPxFM+sXEhU",
-	"VPlYxCjyJTWGN5TFD96oX7A36rNt51t1VOHKX9lRhZ0LjqqmWHkzkz6kOeWGFSXbJ+oHUqlqFqudkW7U",
-	"h9cLeEXU94b2grISvTWJ99XLKqCcUwCX+8duY9ffB9Wrda9Vrwf/2IN/7P7Ky1llxqgcExMeY17CUt/Z",
-	"vgLDM8sHPk1BmSRkGnreR+lyEXuuVvqvqI2NzkX85mD/5BuuwGQbOgJbHI1UV0f053ii1LmLBf7HP/j9",
-	"zs63ccTXMAH4jTWJnIJUPB7DvyKx/tS/JxAeM64SJUIiSCSWgJRZA8GCZfqw5ZBEmPaNORI53/zIsWWt",
-	"PYE0wRohNQOX11AKtxPEM4O/N0XHOZW7TdGTbtBA/gSfYUJDqjNfUSRqdqQMyHR/YZRSsjjjUlVYrMmv",
-	"gTogjoYvjy1RdkRiKM1Ypo0iB7z0bc4syb+T6Ri5dykDpriF8j17566UH15JWtFZKW3FhLaIf/irYmFQ",
-	"Vg+ldHbNDECqqPn8cn8CZoqwrBAajPL0L1QoucI4kcySiPPooYmplaFbRFcGLc1VNnRNsaflqU51rhXO",
-	"QJYI58srjM3FVOViJHWCXLCEaR00b/5mPcIvuMALPcq06emRTEWmhlLTfE15OOCAScbIOFIMR80neXK/",
-	"cWyg1VidUI+Kb2KvusZ3d46Ru0qa3RSUYhdgg+fT3T1BUwFgtijnfV/l38MmP0FZcF1FwT/91uh8FW+y",
-	"v/8NSorrPPE9SIO7dURXh+J+OKN/GYn5+z5XTuS8DAOoJJ9V14KXukZWvu1ljzPVU3p0CWvjsTJMVKeH",
-	"8qxC2khgDMTauCkO919H4k8Od15H4vXuq0h8r04PI/HyzWEkTnZfvQL5d7j9KtDTdg0RRtVJmitxsHUU",
-	"TqQyAyRh3qVpmc+P0IbxlJCEz9U1tQJyGxP4Ijyu6sQHjSepzj0Y8zywoIcu94h3U2+9DNsixi9g0qaB",
-	"hgQWq3JNpdcMiHwL4/xEt4ByCF4bsCixlorAKEUHM91n6kYLL/b6UyGdcNYaKgx1iM4sM5WIVJmzfBCO",
-	"3WbXPGs9FfHB1tFsOn9hZgVGbMzAxyE/V9M2VrTGxztH3+1u7bx/u9/5rrO713m5txN3TW0BxELxwvKk",
-	"hRqHUBzgqw0MqhjMxCTPFNarEYOhsQSKrp3og+ZdEH/6ooHYAwkybCctQwT1WLByri74hbsDaieM1g1h",
-	"O4tpWgTZiUjztw3ZubAeAjfFH9QRb+QbMB6tdkLwBz4PaxF/HAEjl6ApzoiHUGVN8H1lKfDARvRzgmrk",
-	"WS9YOhCIJwvb4VKoxrIhOksytN561nqyvrGxOo5jqB2eF8KLzt8fxrp37qm7l5qiByULb1nuxG/gTZ8A",
-	"wjF8Z3pX1SdfYF4ATuMC9Mbq9C7GcFwe9c/VcJQyi66Qoo9S3TCfRtPjWaGdg0hR0hD1tDW+KZGQnsBQ",
-	"9JVE1OCaFK+OdnZ8fYpjMwtBsLBWbwM0gVk0lLjeFpKIinI29b0VKeFZpkKGj6vlAfFi8dzXqHjRws8U",
-	"Gi8N0YK9RcOYPATJ7wXE00N4/DrMgbIkJqfXE5J3gdt02zHySjcWxMgXBaU/Rh7+DNFvf3kR5tveEXcd",
-	"Sy4W7HURO5fHaG9tE9wbbaD1ibSBB4jGh2DtTZETP/NhfK2IbaZ64wzTjZeayC+nPsiJUdhlVvJR8aa7",
-	"dVXRVx5M5GAihzlcYCaX5vd6NnKcSAIgXhe5FU/XwUZ1A9hrGa0DMXaqBK+DIUk6lMhH+8iJ2KgP+TYC",
-	"TrqBnThGL0CHa46R2j5CBFmDSNBl25mwHTyW0JP5PqIX2eYyFTVMnYKHyVf0fue3Wzs722RYexOdXkux",
-	"XZkMtdEuz2RuMycG8gJxKT0ZYdd89dWhdbk2Z82vvhLfI3xjLMe5has4Jp6YmpMPEP5RDOw4S6fiz+xp",
-	"wSiKYYseB06VkE5I8dVXHCz+6ivPgeJzCkr3MrVtTRvROTx8f7L7Zuc/Pdjf8aCXRPBfHhOE264wjJXo",
-	"Nz2fZhSA3oiQE/6FnocQc/C80hgeqDfFnsa8MKJXLnF/PXL01UjovARjaqwPcXsg06gAMY2ECZkflpeR",
-	"J7RSojdQvfM5F71HOmX6z8OD4xNxJYBrXI8QfZMCJlx3rXNky1WT2YETsAOc9187rtkqTRvlF8h+zmEk",
-	"JJ4iIl5yGmwG9lBrPF5qRKkaj1z5TfQljPpon6Q7zupNgcGXnkyVSaTfYHSz3wMWn1fZbOtLQZNszATQ",
-	"sAZrmUIh6yKRKUIsREdTCLsQWogjBuQek4iORyFYV0Y55OSXoXYOOll0KDAxwEtgHYcQZCXbpWDiQkfy",
-	"xJazNWyagFCZfbcLeQZETl6fT1ygH0Q+0E5MJMPphvCUsaKfKR/1q5XES7HpaQEQniy2b17Q+FbM+fuQ",
-	"fRjfCg/OSJpHlUYKiTk6NSlSOYJuVu9+5BZ891RNLQ8YfoS6ca7UCF+pzdlmOagJR6pi7jZrVGl1XlJG",
-	"E47T++o0DA38TD7DYoAeXIZfAjzvL9YBOHMqXEMFvCxNdI5+cC1aW6BpfS7HYNG1KytndnM+T33a3NBm",
-	"qil2vJBPMyWTqRjKRIV8FpfDMe5T+6xRBC8ZMLuDcoFsJqjdmWkVafmSspmPkL0PDsqfgYPy1nfsXXso",
-	"w4K9roOyXaYKKgypAqAVAeyI7SfRuTCozbL6y7pjPgGl1dhMuHM9wmDoZviRuH1KaulABuVQg4ZrlKgR",
-	"FLggw5bK2zxwXVnfRvsUL9Q90w79HFJ76b10N7M5sLVsRN9mvZI1BYp4BqqzIvul0gZkvSaXEUsfJCBA",
-	"bbbcouJC1ZgIyLqF/QjWDfEPn4wzTCIujbft94XL7ch5/bEtcr5Lw6sY0LxkDQV7fZkxhMnqaApzhj6x",
-	"K+CnZrX3pV7q2xKE90X7bH0a7fNLclE/OJzv1OH82Y+SecUMazOWJz57MDwGvaukZKYqOVOZqHH5RYQJ",
-	"NJH3YWHuTUjCCfUpUdcUowBiu5I4FJF8SqeBXcf2+YTCHyI4TxqYico3REzz8mGkeoQR3rNDNfcYutOw",
-	"FmsIsxdx4q2XfTwOSfAtkGOwa3ReSNjE9sbwNJwfcFJhn2QPRooxkrUjPI9NsXxMiJIGXQDoIAwDU6yO",
-	"gluoxsNR9DsSM1119YjGMLy4Kd7MDCITsxOyujacMRwm0nt/eEJ5yLy7yvOzFxglp7LHtDgwNu25OSHn",
-	"B9XEwMp3843GrHLN30IY+TC6AXXdP7NLj8SiNsl0nivjnVLQjvHIiZ7MMq0SylSvi1TJCy7lLQGyoxep",
-	"2oqIeYb4AW9xqJQSKbsmtCmViCzTMVNM8B7DeNo0Ze2J63tk75w9PTSO2hHSCxJXpFMhXddQy5viVXB4",
-	"gdpDfqvRKJ3OjQQ0e4XFFC1ZSDO7K+yqbG5GyqAxXRPvvDk8eff+ZWfr27eHsahpD0GDVI5kTRVsSpjr",
-	"Hv/xR4TAmlJpQNGNoXYOdztsfTqSxSgDDSOfwiAtIM9H/v5M9RXpMqiBceZdaR+GFPtE9bWB6RSZGpGD",
-	"F+6GC2582vBedWQncUqMJC53TuCTIrejRqouVBr87wHgEx312rhcpilKDtS/jJ/ycQ69Qqc7jKfBagge",
-	"ZUzBNV4gFW/O0E3Pf9GtoBWC3hx5Jda3dFasaUdw1v52yopUgecqcNv4orCYpz5G8KQB1kycTtGzW5QM",
-	"crI+Tfz8ZMBY+qJ2qnapxcGdv/7kMS3PuE5W+pTyKGFkA21D15QyNdnbCSs90IBSb6FVof6QS+UczHot",
-	"lB56cm7YGoRH5KXp0F5gWeYsW2gZobsOAxgEYYlk7CSULFTLOUFH9vdjyAluxFqVoZyKU8V1mM83xBv9",
-	"chMJM3oyUZR9fTp203BIrj8rHNUUdpCnyBHx7FnUarXCj7bP7/zP1sW3+mWJjWOohpZEAG47kCP6zIRq",
-	"v7roI1EcDkxm4cyywsFSL2/KPzk+2BdBuS8xwa5DDzi2Jjq+09jNic3Ou6ZvM/G8FUo0avGHhmcHafDF",
-	"uF4KF3hx8qz1tM0fD9914utm13yj5MUUXzSAf8X1TTxW8Q8PSiVqJOQj36JIbB1/J/QQtDsWYzbLI8Ea",
-	"TdcQToo1dQqzIEgKHk4jlfm7UDBgmwup9+SFiF++PX63qDqljQjrKgNzF3maHHvzbZ+bC2NU7vKClywu",
-	"XMFOvcQ+rt2NccQv/+QmEfbsSLlxujABYCug18/vtIfSlI8sTXk5dtPPWo+CzqWF5gIzC536Je8tIL6w",
-	"vDJlVtqsbT5vwXWMgDfs6Z+pXu5tpLXNtbICg8/jRqWFv6jQ5fmv1ltff/184zI3e+WdBXceiI1F1pXL",
-	"Ze4eF+rapbx4SB6BsdhwP41VSYOBawYp6iKqtotBAUcPVZzbWNQQV8YjABQh3vXo66ctLOqr5CVIc6Ye",
-	"Oa9bwKHCSsySSvEt1lqOoV9r10eLlrl7ldnhSqCjcPOJvdty72p/vmzs0V9Gmfhx4NkFLbbQqfFgpgVd",
-	"Eim4/+6Mzo12NxvoS7f2LluavLNwlxkVmFbw8TbqJksFAINLLBIDoBmTNfPIFSz4LADIZ98b6DTJlHnk",
-	"2iL2I7abxFTF3bNpqnq5E2PjX/6HAmakYOkNH7ETUyiyo5GSma/Jju3ExGwTQn8Qr2WgFogXUcP6Ym/o",
-	"lxM4PBNNvdk1B2BqzkOfsAZXmC8YhmiKE6KCVD+MJSUmufHQlRn/NTkF4J3wAJiY5NnQbuFJhT9usiaH",
-	"fxznMsu35TQWiY8oIK1mqthxJYbwwSmMypT0T/QewVAgcs7QGygJmg+oK4cfgxefXlVLxK/F+iYviXLG",
-	"UT1aWpu9RHKzQ+hmgvsl2qjvlFwJVpruxg/erfSu9OlBeH9RwhvtY1zLn1hc07cuU8PkWUlqzcjtMXoT",
-	"bb+w1m+mhFEItWB9R3cMGPbsexibRGVo+rdFTC1hQGpuTuzlBbtuKKGOPN65PDsLfPPW9JbJhBN59nNR",
-	"5EJXHsTAl6bDwX77jOobHNU3097KIHjrTyo6A8q3GF4di5pTqtD00mmRZe2wqH1CML5eEWH9id8Lr1iy",
-	"e99hwz9iA9N5fpe7stzEh4355Z3PqMaeTj/xOX3pCV1lc4ETUxvhyBWcqGwpq4q822qnE3n2QET78dQi",
-	"NEt+meF/r80+a9QEzxTtBPogEyx7aop9wgfJlBgb/cOYwgEcHq5ttF6I2Ge/xpfRWch7m4F/Ij9X7n1I",
-	"VXrIuv84bOaH5Ps7Tr7PcfuuIGCWBAHuNkse2vM4U3iSLc/IOhznjuuJqKgKTkFGPmavEKUI0ImIcINJ",
-	"BbFoEXcSh5UDT9niYCW+Mhymd5HHiV+4lhz75ZFQ/HISJ3k9XEMzWJlpbOHmu5rWhckZBgqVDHTukteF",
-	"3C1Er47paFjIupyLRZ49MLE8MLFch4nlI8+uO+dYkZfWm/gCLtgcBUWKPEPEgVATYSQi5FKun+c/QRdR",
-	"+bzCspHisCrr7pfwoMj7V7dwXZ29ddc6+wMDym3UxD4URax0ttMmvwvBNqOoX7ssIsSWV6YV9qnXzCxc",
-	"cAoz2ydfD7mvRNMrTqdCVlzHnL/JzmMM+eB1BsgOn/RlDS5Et6doECDEM6gemwj0rs60cTOh6kfOZ/Qj",
-	"cgTWoSEvx5QyU8kPz2FvCm1hO4rYFqODzwa4nj5/TuGtNjFxCKM0CPDIB6Z4mEDAD2TaFyOpM1Hjvoa0",
-	"f+pv5L8druc2pnZaGKFzgqhnvA1NXKelROUgxS9hWuY5vu6psGoknGPgV9+4aiztxH5xvM44xPeI2vnL",
-	"ZFwOCzVIyXDtemhRb9B8CYlCaL/gPvse8+N3Ex/GDn9HxFVXET52YkRtjuscaxF8rUfANCqYz1GKJLqP",
-	"RR05wkHVm2I3p5x8Yj0m5KVUm3MkpdCVYDuXXblcjTaFNNVgeOiTr/Rl6VFgK8ETPpa+6AGQb3Q797ng",
-	"PQqJZoTRxBps7GdhN4mxhGCKRQj8MNUxPCrYi7ANlDHFfppCbEdYSkJRfEJn8nVsWYg9Mp+HLy7Jikgi",
-	"CFSsQTnVaSpGcjrk8hZZVFjgVEtxKs25HxRORcInfced9SBSdOWRC3RUmtK8ZlmqiIsJKzGooS4QV/mm",
-	"FCck1Z+Jmuc82gysWXZCtcdIuc2ciOTHwnE7hYFtRXNrBd1c2shsWloOnPrQX7AQasaWQLZmSkWGamjr",
-	"zNxkA9+SNtUpcO3Kc2GN6xxaBO0ndFBYFC8VlTkWrSzAuLiCRCUaAamyUNuSDzI7PhuUlkhRODHzbdQt",
-	"igYUpXy0uJFuEum0qMQln1jhdEIejKFTKUiDHnHXYWFX+dPhI8XXL+X5xpvvMdU3tu/zsX3T8DzESR7Q",
-	"ie43ezft+VOVTxTWGYaSvNXVjxsbarceUfHtvNKz6+vcK4IPjRjK5isVGnpkxr5i8Xwp4/YNpeIDctDP",
-	"gzzbT/+t75wrfLeLSXTM7OLGTNfEhXLnia0sc8/kdtlKf63yj1jm+9aopUu99UnO34/0eT5dcSO8sYnu",
-	"a7957vM+/aI222ui37mrnXYjrnkyCq8JvoXGQ6+iTMcil+esrJPpiaq6ozMplLTYM0VutnOlRuz/0hns",
-	"a4z+M6CXzUQLrZNYZKUwZtjbbUISYKMLKWaZknciiZM3wCXDcSO2rPHGhm+W7Re4KGgZZYrxThP8oUDm",
-	"RdfBpZz1t3Fu3hMz4osQYw+qw88HZuqz6R2z+re3HFaKonjkD3KO6ayU1xuVYDAIfOFCiZg9UDGVyC1j",
-	"Ty9VELJPjTxW1Z+8h4c1Hi9ba6OFFNwVAPX6sgjD98FuujOBQJ+4ZxwLX1jaOzrZ/eIjk49dtqX941fy",
-	"LZFQX56/zL7K2RTmy5kXfA98aQqWE9825wLi5PSYh56q4WrrjIDTG8hM9uAY3hSJPtO5i0Sq8hzjom4k",
-	"vQ98MB0NlHGIxcNIPMr0sumIKOr3rDSeO/rMBu1mU8SplaZDTvuI/jqSufL/fqPygU3CX1iHw5FLuICl",
-	"uwRAJNM0pEjiH6QhRcXNh+S3joVRini/h00Rs7rznUzHKiZPNKNZobc6Hkozlin8jFsZbwGNgDwGZwa7",
-	"Gmizsf443uocbQfn9FBOKbqAMkg7N0bB6HKZK3Tp96a9VG2KOFzZllPoMfvZsTIZO8EXiqhOaSRFDfqc",
-	"DzKF4QXQ7NqlyA1j0pfCqTqvR+QetkZI3+Za6Y74caVFRSfrzQVt0S6k9symofpFXE5XLb44G3KKZpqN",
-	"ESi+udqF+PFsK5DJxAdC4GsjOXU+9tGTBr5MhJ7LugwbLK4j1O2pCs772kbrRV1MkIxEUxxhudecWnNf",
-	"febUus/kMeehefCXl9Tmn437+/4c/qE0YOK34kec+DfA4r+J/3uBShFdwynOHatUGoxXKDTwsnlprUE7",
-	"3FIC/ytBgWYqxaAv3V14A4arFikEbMAiq6DiFmEAz0tqF8oq+UP5wudwE37JZQjzgbCbCImraxH8Dr0q",
-	"aFVVYLyJOnZqSXK0GJtUOSfiob1QJzYOpOlljMzqrotAuSes5IpdXKVgmsNxrlMmjEepQeTWAi25KY6W",
-	"P0q1xwvgPjk5kFqeWsLo1b7ZBUUIeQnKkK3YFspvsIU25zNCQKkrK6xhVFkZBDNM6oQyaGpz6mx9+WB7",
-	"hrT511SHfHkA8YYK4hscpVWSAH+OgcYvIGH7c0cm71LbWZFj6KZBzJOB8hu06g9kr82SGOVNTa1PFaFc",
-	"bu88xCdvR/H4sgwTimveyj5dsBev8E1ea4vwSXjzcCe9oBLsrBVERBbfIlN+TDvRS5XMkGdyCxT/UEw2",
-	"HSkPoJUXQsKzTPoSM7jtkaswTi53ki4PUd5YntxtgPIGPpsvQIY9BCd/sQ6aENT8TA6a64VAo+thHZUN",
-	"vceplaYBWykZp2ppyNRTu5CBQ/ZNYKhh+l50rJSjHrUrOcHrTYFzpxzxJQ9grSUBtIxrJOw4d7mkiKiP",
-	"s8q8FIt5vP6EGHRgd6iEyryIzwBFsjXNrol3fvO2s/f+sPPuzc7+SUye92AncuY68RgTEGo1JoPBFsfF",
-	"CvgYj5kYMjkyXDyV5hzEvD4bZ6reFv6jR7v7W7uHnb1YZKr64VGmTU+PZFr6dlvEL9/u7e34Vmo/RmhN",
-	"enDcycCm5edDah2ObjFTlIQ/c5GPPToacdxgdDM1lNpg6Jt7WbxephNoC8Lb5rYSF8OgUkk7BpsZfha5",
-	"yoZXAny8VvkeLBq/Bu/wqKh8556Awz0ooosE8Aky2PuiorDX0EuDS+sL01EvlcEhjHl5zkpPZkk5MItI",
-	"llh+M+2lStQuC9DWQ5EwOtLbS2psvdrLqS9S9FKLgU4ib/fVt/XgYC+3hmBI0EcWEvkHaojSoRRNhhuw",
-	"OjieCd8GdF44ORIZCC9VoLdUJhFDJc3MKULueHsBQqYMu03MlwWTmpyWkgFHmbrQduxKXZyKGg1LPZQk",
-	"4fBWboDB+rWI+eI2nD+hoDAZK39o4TDPxMjx23NvDEcB9rIBfczGKSb47ObQUzUsiIl4Dczjk6P/FIY+",
-	"kVOHhYo+uYiNE/gunXJtZKzqj02CFg/nJ3nk3sJ3WA2H+1wuzKDwwRnvCuHj0xfYMZ9dMu7xuVhMv85F",
-	"X6YpHGrtcukHnBnsA8aP16ToSTcQMrnAdCffDSq/84wRGMIpnK5iNM56A0kZVfseFnU0Bm0ltTarcTsf",
-	"i/06Vtgxmip0Yb+0lCMqUseSUn+qYoZC7rjInrtQQNWHo9O7n3mf4SdcqqmUEYY7V0Mucy+1fFP8kTJb",
-	"ImH7P8aFlgFPsnc6dM6Nh4HeLbeCuJN8zphnaCruznWaCjmROqe8CifUBy6/y6AzM/MZ+1tBt9rEXBKS",
-	"Ezx4rYj3G85Hiz3OmjQ4vy49+dJlmWzFoqBXFIu6JjEhj7STkPAGgiqXaeyR82EYeMngJnnELXRFpSep",
-	"bbTYHcgTfpKbVZ+RTaWRgOd07vOdaNq8AIQOleQe7A+UagkyAOO28Zy98HxlhdKEYoKKTopkHfxeMQAF",
-	"zUDgTcRdQRJtkSDJFUlAqqigot2ybJbnwWMR3m3TBE6Eov+8ZmXpEnOkwQuhsS1hM4HhHI4sMHKwUdhV",
-	"rjvFNV5ZcX6hGZvDmM9WcfsgUDaTW1NWHcWcjilnk5RErZy6E1VSc0Iwp3LqlOMoRZaNTuLihCS7BsT+",
-	"olvxpmW5mFsyS/5/9t52u20cyR++FRx/iXSGUpy32R777AfFkRPP+G1tp5M+yz0mJEIS1hTAIUDbmp2+",
-	"jueCnhv7H1QBICiTsp3Esd2tDzvbsUgABAr1Xr86rYT7Df3hpoxntMg4YHaEJ6slwmx0vADub0Qb3Lz0",
-	"z5JBS1dB52xja8MsZyMK1OGJLOZUb2xtmIGMumQM8q0NpW3j4KhpFRnV37EGLe+1gofttRMcwK0Jq2ut",
-	"/wlo/QHTAqln+F6g5pt/PnklP51z8TJlE1pmuneHTlzw3dgmE+6Yy40dy3zhdAXoPfgBx9zxQyYRglfo",
-	"K2mbieqCsTZ+dOP1jZ/Q5+qsYOyxMKp3ZTHiacrEMwybGqKwNFRBgZjTDW5DA43VrwaQYjsyi5ljxllB",
-	"i/FsAWYHdhHAEIk7wcR2CW7NKK3T1eKBEp3c8I+UG+q/blV26BOEo6vfgXXG1R3SMpev3f1v3H0jATuD",
-	"s+HHo5Pfzj/tDU8GJzuffmsOBATe/BYhc2uG5UCRxD4TyJEV6YvNUmOdyLi+iA+d+rh0D3mtOOr7buI3",
-	"XKzbEyNviOumVqq+zCOs3tg0ZuoyC0i6fXKAquALowu6doVg5E4m0KO9PYuvSSiv786zSph7ynKoJVHu",
-	"i3MJ16m+JfB3K41u/hT17Yk2hfpTET2mnj0YxX8/xMYSra5KPYPopTemSkgmuYMxhVknT9iYWt/Gtfp2",
-	"n+yp52NHWY9be5NWOmXpjRj6PxOf/cN6c8ozKG2mc0Y6Y6pYjwvFhOKaX7KImHtDuVDdPjlGTGzC53S6",
-	"1IK63+i4s1rgvRM/74fKfDMWwK4BsHXCBSCo1j+yzf//z5r7f06v95mY6tnG1uvNzZ/r/sdtawWCFozk",
-	"dArBYnv+z4DxPEMs6bmnXnf73V8anZWNN/N260vdhIuGZ6H0ayDqIBPOCsPRbE2XecXhTAAGFRpmp8P9",
-	"3fPBh4O9w/OdT4PDj8Ok22+xuQ5cJOIOphYaf2tR92SsLQtxAqkOgFVhaCKlmt6RcFfJqhs01G5W3bPo",
-	"DhbUEH4K783LPKPANr957BZF95RphfgwsvDILtiFQRJ2nfNiQTo5K+bUDG4TtTJGC5fBMfKjWfSVWHTy",
-	"QqblWEeEllr2CibYVbdPhpAMophS5uGbnXlcpYX5VMz5MlaoYNc6FlaB7pNDqPEmUjDLIdx1b7/pDXr6",
-	"KbMC+dhs68Po52boR9LNB4Z+LCdrEJsVfNaadz1rNf0ULG4vMHMk5p/G6Vawq0JiLcKPZld35SFm/joP",
-	"Id/DQtoZyIm0Ce8PEE2RGVszkDUDech4KSaRBjykQHp+CjxEaapL9SBKT6lyY9ZLQZhIXRFNM1fBROgJ",
-	"VD6hQpnJKRfqB/ORU/zYh+EkOPial6x5yUMqI3CpoCNNwehY80saGGWPx1MU05qLqXqp+FSUeY8Js/i0",
-	"1VH4ZYZwh+bxXplDk6GcCUjTS6ZMn8IwQxwlCdv4aImcBEKwDbEyuAm11x8yXFafqOXmqSuux7N1Gt+t",
-	"Oa2WGHC/AmJ21NWatdcYXcLSTUgA8L0IJ7Jw1ZwMznzbwkFiZUJEErOIz3mYxf4mFsnp3sfDz8fnH/ZO",
-	"B+/3hx+SPjEn3+PCV7bw1ByYXpibdclT5kQYYL5ecwU5/h7NFdMTYrEqP+G0lZgfQHjdpOOfJ7zucYkI",
-	"wN1fEcX0H9cJ/RwF01GOkL1Y2Ghv8p2v8JIwyem8d8EWV7JI22NNgzoashTZok+G81wvbKGUagbv+sj0",
-	"aU7n/3DjPyRhh/O00HXGlV6LhltFQ07n5KI6Mk9WNVK5j3hoJB8PhuOgNbc8iPe7zU2/AMPTAVn71eZm",
-	"AK0di44u+Bzq+hgQohQWV3s5zmnED6NakbSQeQ54OQOSm3nMHZLzsKiM64zFgGQs04WPj5qxI/NoDgUR",
-	"yxNkNqvus+BGxYPfyQRrz6BT4yiT4wuWxgJq6q4KrjXeYOx5uE3sDfA1ehYO3Fa6Fqw3njEzQovounHH",
-	"HkBo3bheP1Fm3fFqG4GFO7eWV08rdxZuuq1z/WbmUhdcmk5700KW+X2lFmik8Gbkyk0heaK1PzadfsR5",
-	"HrKhjZ2krSDQkDh+7Vp+rSK1QZYRTad2r+rt9B253KscqZGGEkHnLEGx9C6UStuBCDPrqKTXm2bhFd0Q",
-	"TtskGUlapCoBnmZBfOAviDNtPsJ2kwLYm44dIRbVEFRYoWhr96hwPkEYaUX7WkuHDyRF3PCP1X3Wfd2q",
-	"G7aWHU+yAMrf6ntc6jaJcXvmTtOtP5bmOgY47mYZK3qehldpnXrz7HqW3p/eHq6VoiWlVSGg1TaWEVgR",
-	"SiRjIqE8iSoomeU6WzdjsqI34RMUFZtrUbEO8NzbLnnYy+6FUKlnL3ma94D2mrXNX1nBJ9z6RI5yJvY+",
-	"kB0pBBtrsveBaHnBBOkoPhVUlwWrgMScI/yFEVALRIXEvllRLGiZcibGjPxn1exvWoInI+MAMpRGNjWu",
-	"2ye7XKRh4ioZLfzwRJWj/2VjHRGWKRaLjIuL2rOeoQB82CV+TuqytDsoN/1o3Kw2110czrdVpbGwAVSy",
-	"zwWiBEmj07p4NDpr7KDQldUotzCu2R9K9o92BvvOM7plnjcPxML8haWkzKHFGLRXuUJsLJqmBVOqW+UC",
-	"Uu3me4E4TVfQGl6kGGKnWWZxumJhA+3KYmRRC4sZHoyPWcCqAEvKHZ4gUmzf+LxY2O+j1Rh+P40Sgvhp",
-	"buo+ebv5CkIu1JIJrCOV2A4GX11sk3cYYhme/Lq3Mzz/fDj4dbC3P3i/P7R4onrGFUZTnPcpIBdZtBCb",
-	"zV2OxYiRCdPjWbOral9O98QXrmd7H44HDyQ39j6cmc9/rNyAUs9OmCqzRiv+FMmPi22EvYJz4oaWlIRt",
-	"tEBtiWBKs+n03J5uQsZSXvBHqIN9Dp22fq70YOOy4HqxsfXf/1NLFuBTYY4PGCAV1XX3l3fgOXggZMyW",
-	"L4mXvBxlfNwmX5Z6RzSJlx5y9R5PV2N3Ot6P/C/PK86kZbhs80nbJBFllnkmQXUbk2hMFDD3fQfm2/vw",
-	"oBW1bo4Wrc1/c//5mCYtBLfjj89IoZvUdiciu0k9o3blZKBIknkOnuaDJDAgvI6R7H04Pn9/Pvj8YW94",
-	"uDNEnMbMiXGLYVqTjO+dVtFfKTDerwXGWmD8mQTG+58gMICJr7jykHvu8kiR/Ki2rmR4FzAwCymmdRWZ",
-	"ClKKC2G0a6vGTpn2hkEsjLKKWT9RvTkanzMzpMLcO5Y6w8IWxym7axVE8dvNV90+GQAk5qvNWEygqwSh",
-	"WrN5rhWoxFI4awEAON9tou5t/mwlglX/kaFxQV69g+7omqmITMpCz4z14MfElZO3r/9GkpPBmW2YMLSQ",
-	"niQ5YbpY9GBNYfszF22iPDPGG1fBNLGQWQo4pyWc66TMrIQNipPwG15YzNpWDfuBGOW+Wc6aTf4INvk4",
-	"/U7+dhfgTXlAhYNgUE+TWzrDWKSe6XwHh3wNHDK8xk1cUqLPtZlNDp3HxHFKjxQN6QjLNYaW6MiXCjTY",
-	"vVdZ7DMuprHoIFT268233T45ZTb/cYkhI5OjYuGYpecJyCdxPiKLWCTmIsmC/wt+3iLvGS1YkXS37Li4",
-	"+5gibNtNzVjBIgR4su3hlSRTJswU3oWkgDtCu313AVvY01Gp7xQRsXca8Aeeoa7+fxv2kHZg8w09/x79",
-	"38YI9hsUTvun32t0PoQT5t6v8w1a/Jytimwdu8rXbGErzdVycQhQLtCfx9sHv50iHYgbRCRj6dRI7lxy",
-	"oVUUC9tTQEXeH9UFuW4kbNDvNKrcZ7UKFSPxXWG8mW7G6OWCXMniYisWmDPsGoXiT1a8ucoW5zgrSqGg",
-	"xw80mQqG9E0iuHbJxrEA8f3+8+lvyTYu1HzsxHs/3aAuJ2u6hP5NEu/mhcZCGdVGSXBL85YRqjHuylYD",
-	"vOr2Y/EJPqeTXPfgw8xFBODy2ld2RnR8UeYRKRjwk4jsnP5KEH4XssiuzX9FbsWxcB/exR2h0CyBzxnJ",
-	"zRHjUxHx++TX5DekQY/ZJjQWihWXZghtu03OOZxBdV5+rHebbxoGaY+WHrBviJM+eajrO0jc96VaPH68",
-	"s4ZT4Sl/FexAjoAx7bjXQBSoGd4DBhuEsaHBG0LYi/o2FNFaQulNh30digMrYiyzMmKSQ5YnUZouVLdP",
-	"TqBCLo0FEDHWvx3t7A32zwc7O0efD88S62x3gY+ZrPxn1vuPvo4m2y4yFtAmSb6cHB1+PD8enJ5+OYKO",
-	"AOhdY2RcFgV0D3GfwRWaWchCcT2Dg+HSu7HwmAPuRfbPkmaqNqgURvkAo215HtcOw3x1LDBo0HM/vlBb",
-	"5NUmMBH71UuWEgQzWqyiWNQ4AWgR1OhHGXQxQ+5orbxpydTSMQL4CePm2Prk7ebfYhF0mIZtcxLC9hGx",
-	"osEPkFFrTlKUKI05UPDqcaVTPgjMWW2S74WWxdHStaPn+Zo8y8XLIdneh+G2lhnW+NZGtFHnOhvRRo2T",
-	"tPWovoOdBPpgb8aNlrJoDT4cBohlkU+YfLW5SQo2NjyoH4tYJAdHh2efzneODo73h2fD88VisTg48J12",
-	"sDOV2WeQXyMpSkU6vlDAaqZYiGYYFqqssYD3ultkyi+ZqPitFwzA/sL2QB3fAgeNIN8eSvGUqS62uIkF",
-	"6rMpXfiWUZaz4sS43j45MpKh3gxMS3irsI1WCmLVMyUJ17HgyvwAppCodR5zvcbMDuqgT8s2WIJXBddW",
-	"pXWbFGxcLMyYUOPZocI22rJ1CRGZy0sM9gafXvXFeqHIhLEIOnaBOtptqfw5NmfwyRLDA/qGavO0BH4s",
-	"TfYfw2vziKU8FZKK2SO3CyFTgXvSzFMa7vYt3QAtydv2WNs2LcN1vuq3Eol6cPJorRtxzfL/1IShvo0i",
-	"rEBqI4kdSw6XNCuZSzakl1RT9DM4Hu3aYBn1GZpzCexV3kwvdtL79xs/lIKFPccfitzsAlvozW7ad3UB",
-	"f3NHA/ZAppAu9Ey820/iOnjyupPa1VbwiJocCtyUqzyjC0jB3V6JzKJm8qpCfALQ1jbUuF1ApsOoknf2",
-	"+mQveSVIp5AZiwBCyzvqrOe8CzXxfCqgVK41wffbr9rDtvavre6R4lG33HLE105/yG3/qTf3ebXwf1ww",
-	"aV2x8+8z01b00f+9UeT2AKW51RGW2Mf2zFNgMVGSpFTTLXjvZScX03//b86m/57yyb+v2Cjvbo+oYn99",
-	"GyXk88k+dLmzZtlrcvCepMwsFuqXoZXywhgTBaNZtrBtgKlG5GiiFzkL6s8QU9kFv4y5oas0LHAXAdND",
-	"v5XPfEAlISJ8YmyZLraLx/G5K/H1asOcaWo+LrKNeMvc0BjhKhYdxRhJ8A/vJS1S3JFtQsmcZhMJjU1t",
-	"kTf0uTV2WsFIzq9Zpsw/J4arQTawMUn3DgYfh+cHg6/nx3tfh/untll19efdk8HB0Pw5y+RVVOvOSTVJ",
-	"XtYOpou+PPCpp4TqWCRw0gjBDTVKCcn4hS3/s9DcW/ZfbuwxLYqFTVfGJAZiYQMphPpeqFgkuKEJbqRd",
-	"RAj0M6LjC+zaZ3bS0QC2SS54njM7O3SVxja7sQAlzbbDTinPFm7rMS7QuVt6hO0Q24Zqehzs2EPhmgZT",
-	"PBNxsk5XeGq+u1PsFQyMLpQMeG/uIx/m9Lo3kumiB2x2Y+vNq7fv/uP1L9+cvOAiyassd6uAhrkFdIzJ",
-	"U1GFqkCEvNqGOoOrG5kL0tZ++EDqjCoMfTaacac+vP1gd+qzug2frxZp9x/8Z3MFYE1Mj4ubwHYNKQeN",
-	"ngAEomvPj9lxhT22MCdINsCYmZ6xOeGiT5IrNlJcO61lJgVb5NJ2MM+ZzDNGMkYvWSxAwdgilEx4ljFs",
-	"+M2VhbbEDmYW3dvObpNq+mTgavQ9CprP7MtZEYt6TqDRKWayLBoFGrbiNqvrYu7Z0rvWW50ziPnZ+hnw",
-	"3JZCFyU0dk++9nZlcUWLlKXmvxIyk3nlmjbv4m64F/JCXi/65AtGvWJRbyNgLp7t/e4LoN5uviENuGoD",
-	"n53pkhy4IKViW8sRtj459gFCo/D9An72178EmAaRB1kHUlRgH2BdaaNoB+i3B0RY+/xYIAN3SlU0NGep",
-	"/3ESF+9fSLoO+D10RYeDOnDsEdMwvif5+w3E/+r3/jvie3cEHD2GNTV3OHHYgo7zyslk21ggkH5BRgvX",
-	"oKlZa3haUKM1CM3nX1HUghP7DSmIS3kjK+oLrAl6ZaeuZWzwes7ONkkmNFNsOfHGq6LuxX4sXDnAUmmC",
-	"upne77L7CSCs3Zbaf58klhEjoIho2ZDP0iQSofh78cDZJ/VJHsvctdP/SjPeeL2+tNBDwaczvTZ/n575",
-	"e8J64b5V2a8/JpFltWwa8SzjYvpyTMWYZe3c5qwshApa+KDwcT2CDGVzUTJlK3YSQERgaqCTyOr5VzNu",
-	"M9yNQZAtLGhCLIB5kDmgIAcBnd2T4bBPdmBZZoUY17QZaoFBcjYDwwWSX2o8z4ws+Zj5Gik8h21fsguK",
-	"In53Q/8i9xYmDV9BDp2eMZ+vTbiqVSFAsUJthI75BHCMUuKbJkFQqeuMhMOj89PP7093TvaOz/aODhtz",
-	"fHELToORH1R6h/O0Ce/gmWiJJvrPIjPusRxdWubBfgX32l7DeyWo/Q1TgGsU1HS1bQOu1fknkNqULTxM",
-	"+IJRc0ndBQ+PfKu6GMSODZXwkozKRWQdeHzMYmHv0Igql+AyrmbIWcEluh7yshjPzEM0TQGXD37PqECn",
-	"OyZBGOMZs+jNpXY4zVaNsK4DNZNllhJjj6NfBK5tQa1ApILMaJHCJsLvbbiVx27LHtZvbeZYhVrpTi7y",
-	"x4Nom382L1vIVfPqaO50eW5cB5t51y7qdoFjG36WMqA1+HfBuFCaZtnWzcaUGdVMAeQNy8HJZOk5sqD9",
-	"VzOqY8E1ySlPQQWfUcw2QDmZRpX8m/s754pfqX1sYd1EXCt/76hIY1FxlD4ZYC2N69YXlidZN5WZ2oIH",
-	"YRBtWTphHn8s/F/75NAIyixzVxPvPldkTtOgFk+V45kZzX69EXJvUcidDE/Pjk6MCX1+/Plk59PgdJiQ",
-	"DrALaaF5FtXIL1Swg2bXGU0bY1wneJTH9uGnJBcJVS7H85lU3Dya9ovU5Kjew3L5G2ZvV16d8vdITVs4",
-	"00SSTcKzYKqcs/voxTYDz1raDXqhD/GgpcsESdlcGr6xgE4AJ2bKFRrv/ZXOWFRaJ7mT0glrYM9D6RRr",
-	"nXOVAC0LEW4XpCvUimMfUvcECn1Z6HQFUMYXZ1s5nbJUM4YIbQWjWQ+qL1N2yTJDo+Ye8ImlM6hYPS5H",
-	"hoLgvS2SzJlSdMoSW37m/r2XJhHBTB1M6LEJKOCEU7MzPmcJysMkJLWkC9LP+qe20ATEdRqJaJaJSmq4",
-	"LII4cFObaQOfYpdhNGUzCd5/W0uHzX/6sUCA9b+fHh0SCbA+mErCFVEzmjPSoWKBnXUBhG/EyJwrBa0S",
-	"HGQI9t0NsxS7kM+DzjmWktebbyusvWrXlZa52XBdLLiYbgdJPmY5lqPg1Da9BfyDsdCLnEGnhrebm06h",
-	"gA4QkJ3y17fkH/w9/PzqTTOnGTN+yU7NIg6DPXyw7nfL83xr9ZhdeGoOJbXH3f1m/9qfFstnT2h6waqU",
-	"KdT/qotfu+63cq0gpLOcC/LXd+/e/LWFQaEG2s6iPHpEYhXvvTTxhmziNBOAJkiCOzWll6xyN4EbrFKP",
-	"+7E4q9xShCqLBmphL0ZGxFeBTbhXYF8gPnEwUPBWwcwxm9s+hu4tnSRk0OenZ4Oz4flg52zv12HiYEsJ",
-	"wmTQmdGyQWvBhAH8UKiIQkADhC2dFlRor41sBZCZbhE+ldowJGAccuIrTH03cGQYsUic9nW+d/jrYH/v",
-	"Q4IpkM4wQgddZv4zZyI1CzH2k+FDfgNujnV4dOa+E2Npy6bZTYejU0Ch6Plau7rnWNhtGnlQUvMBL5Rz",
-	"YHiFFQ0vOYHGX444XF2P656uwEsC+CToYcmkqpQ7m9YYujMDS692QwKRjn7OPhkENpv/HLDo6HI0UTGN",
-	"Zl6lJKJjNNxTIIxY4GpY2idDOp4FZOcj7m5zpRizyGyUFG5btwJ8KiRko9RGsYBto2IB7YHgAP9Gkg+f",
-	"j/f3dgyRejPxfq3i7bg3+jzHIhZfZjUyrUJNBaPjGRTq2ZCaOUkQePbfU1qM6JQBLQvpzd9YVNCNW4Da",
-	"0AIO2wAIYQ/cavcpSGQQvlZtqe9an+wJAlbQXKZGDXD6EHiirS+si8+ac6MF1GHixOa9XhILoxL4o/Kh",
-	"P2XBBStXN5Qa1fTr1oDb6ZL5fc9ih5TNc6mZGC/+wRYPVvNQW+QjRe1us3AG9ly266bvskeBa2AuXC1V",
-	"Rfid1D1AclhghsGqIonqFf/GTy+ZeCZ5MXco7KiT8gkrFX7iIxl9eDu9h6Dyr4uUgAB34uE7zUCokV8W",
-	"4BvRRoMcDlJnbnL5jajKp4k29j4MD46PzoaHO7+d/2P42/ne4fnu/t7HTzbXBio+lp85GX4+bY5shneo",
-	"NQQSBCwBLsSICidBQRPoWAxfox/tngyHsJWThtheQ1ahYrq7TRIjkI4xeGin8Ux+Lm0jPagtqHgvZvaA",
-	"UQrTx6hFXXHFtmu6KFcNQRmnU9c8Jw6L2PJ/KVhb88kn6vz585YbI3Wltd24fxhE0iJ9aVs33t7N58wX",
-	"w6ALQCzqmmSfYI24Dy9QTMYF7bIdsmoH5//O+sgn2xno3i77n147+NgtgsaeADz5SgzNImF+i08/BMNa",
-	"WRd4X6qz1LqqhVB1T9A87ziDN0BHwW6pAQyerc4DbxlXxDYqBbGicjqPhW/kClbTVlgmwvyAVZNU0jk9",
-	"Hhx0tx13j6qN9o9QFQtoJDliYzlnilxyxUdG7EC0oUPxSWPFWW+Cw/VqLXb+MZf5AdCicF2PpPK7XWmD",
-	"03fkUPVdfSaFzs+Auz3HyuhhyvVjM8YVSsJL5AbgI/0e5tnoXz2xnCZkazbXoKZtqD45Es7NGYLp5axq",
-	"R93B3LrB/slw8MFYBsdHJ2fDD0kXoEptyoZ7OPQCIS1A9RNJTof7u/bdxPLpCZ/oWSzs7MAm60vuJPDH",
-	"E0aVFAnBt0+7W8Zur9oOYeMsHxgC7j+DYhH0JQLMhWHyo1Ivf35jAMUsp+LBd4lc4Jc+fb3oDx6bxYNY",
-	"cemtBP4G3LqKetHwbuAEaIwvX5Pb2MClRDPhxzOBJOUFA6zjhHw+NtbGh6Mvh5jvQIQkZmayYNqWvDi3",
-	"9HZlRvsBXOoEJvciQoJ5HZ9Fxax6GItQGMZyDX+BmZq5y7Yt4QelKBbsmo41KUVqnqIFzTKWwevKOvJz",
-	"5pC+xxeqT36V4JiVooEVBYgH0GZsf/f816OzIUAueKY4w7hz0NWB1ZCVwdNtTbJOShdqKf0ZsYz/JQUz",
-	"w1oELws2NoGA9ohl8opsdrdi0SPYxOLzMbrxzYcV5C+vSKdCHgTcg0U3CmATyF/eVU+8c0/0q/HMuW6F",
-	"L/Rewa9Vtnc4X+9V5KMfDpfBovK44AvVeGa0YBadENIcOlSQz8cvVCyIWZOmF/YXoxibRbxQpPeKFEyX",
-	"hWBpNyJwntkCMvaCcUMvPcU/YRYP12bsCsVhTHOYRuECXM6O+bhToDL/bS1fAp0uGj+GWrfU2G8Sgsa6",
-	"BUDCoqdpS6WAS2F+gREntojW7nrn8zH5y7sIdoL0XnX7ZNc+gBtPzdC25gyKaHFqkmdlOOyWua1a4jDa",
-	"h9XKvGd+faEMweBx9F517WxamrE/HxPEUmwhKSXt9ObO4Cag103P7IvhBluqr06ZTArGLAKzmpntBI8Y",
-	"BehHY5HR3IajzEyXcDWjYH8xu5LYXyxPwauCswPgCaQVS8s1XihyZZbXGDKRoan0IAVKUj9WgAOnbqvc",
-	"RYMHKdJWfVsu6+OkwNReKPjrM3DY/HnsEnOy4IX+saZJpaYYIdespCxrIoji056mcVBmmue00IZHzKtC",
-	"Kgt/hIIQc5iSCc9YskWODz9G5O/Hw48R+bi3a5SOL2x0HJGUjXnKquh+LBC5qWNkrufVgDNneWbKxhkt",
-	"WOphnIK0iUpCv3rXrXB735GD97HovH31puvC3A6RqYJWQl0HcWVHbGJztQrH/x3gUsYm2qIXAbDUVizM",
-	"Z5HB8bEgik3hhKzqAyzr77t7u6RzwXLtgwEcTLByPhKUZ92I7O3sBIhHKRmkcsRi0VGSDK/5JCJfD44j",
-	"8vfdr1+r15TrYWWeILLgTGhMiptKqyUUzOI2/f34Y7W2KBaOkOwQdgMrjsEEduyD46x6VeR8rMuCdbdj",
-	"cXz4kYxnpbiofSowmIKbG58ZVo0T6JPD04hMBweDiIw/nRxERJ18fB8RvrNzHBH1fu8sIqN/fPwQxSL/",
-	"9JvyrGpgJqGCz/Gz7HRmU9jXvUlE9PCrjsi/zsz/cvhfvXcwJFOJjWrhRZYaygOEYoo0aGFiQlQrRRIE",
-	"HcvF1FivhjLJ8OveLmw8POqy/nARkC3PUxaLankOhUtK10L41+NfvpJJRqcKIXdY2t0G4q8U0dQYqVz0",
-	"NLvWmAwDWP9m3JQEQiL4bXm/D4dnpzuD4+Hr/ubLweHewfDr2emr/ibJpMz7ZEAmWBgB3XorWve5QzOj",
-	"Bmk5xVrWQDW2wF8SHo3cjfDE4jHOIrNYSyoIvWa9Zu6iBtK7AZzM3qrOFU/1jPz//x+ZMT6daSInaE2M",
-	"qbikyoVEYJO3ybvNaHMT/o+UImNKBb09ux4hbXlKC3wWC3tUnTeN72+RBMKrg8BnkyA0GvCyyHAjl8sB",
-	"MGJmm60FM6ceYSx5fzQ4+XCO838Y7O3/hnWhiQVJQ+0rFp13DavYrmMzuZYHWsruloMju2MBOOng9VVB",
-	"lzfI2UnpotVo6faJq3v3jN3o93SkZFZqRpKyyKC0hGcBnw76MGOGINakucbVERSvMZKXgBpCiREvAP4G",
-	"E3wuMoVZaRanz6iQQsJTQI1C+m0pldtBy7cMTw1g9VIbkmp0ptex9h42n2buZOVLIyt70KHk7n0/YVtg",
-	"vT8bIganPtlvBIhpcqSvc2OeaG7MMyvTR3KvuIBN/jCK6LJCbPXUO8PUvXv99vUvv2zeqQvp96XH3IpV",
-	"g4r2fOG9fqtR653V5p6OiKh1qMgpuE0YHc9sNqLZsDOuM+bqL6TSO1SzqSwWSVs97sFixy3nvkzxmAKd",
-	"3/rcKf8Xe1h0c/sJuKCbzOtIMNguo+G67eyv4cdXXcmDhd+pexqlN+nd0OEdiR0ebaF0F2YHK8P1zjNq",
-	"pKF9++MWMUIy6bZT+zEs5vmSuln/XegcdnJN5LcReW7JoU7h+Ne7kPdq2kbIsW2b+O0T7YFng4o7pgX0",
-	"3Kn56ZL54lepWWLbSbsmrFXz061YJK7oJyEZV1A1QsYFg45uNAPv9BXLMge6rK8kuaILQIBQYOsLaJAT",
-	"i6MiZcUW1AKNmcIrRzrhBezaDmrOtfKGzKTGjSMd+Iv1R6va8675kC1OMc+FoxoLyo1DbJc7hMRMHRyW",
-	"B6V8/RaQbZTdRx2LjFEMgLip++QYjKYrml2Qqm2eIWmonIDogp9PzYxlT10VEICKCaljYX8Ad7RtJ4kx",
-	"5dEC+iJtBWdH8xzgw6GZEx0X0oNpmYXICazAHA560aHfD0SVMhtIsFX+0LrcjGotCrtYmAPsIZdOJAtb",
-	"SjhixhidmQWPmL5iTMABw9W3gyhAtZvLS9Yn7y3jxCMz9jl4tGSpSaceBIc+ow72FK1xG5I339Htk2Ts",
-	"9AmS8/EF7jIif3doluF/qsDr1d0miabTxAbpYQmxAHRw38lV02krWsg3cWsw9Jzm818lKxZ34d3w1hmd",
-	"3vmFP5tQeG69js3R3Kndca1q0pDdPcSCQxpsC72DQk58B7gQmRbSU+CX1+jZ6oBrkGh2rbthCzpzQ4Cj",
-	"wMNvNmNRDUM6uuDzOUu3bUhckbSQeQ4x12CIwN9ijQYosASfji9gHi1icbMxge3jbY0z10gOpFWfJCg5",
-	"IE9+JoUETxC8UOcsUmQLdHLa2ml4KEzkVEGAfYv85dXmUlA1cO7bOCbpWJYmUq+tes9mN0IPGgDZ2uLy",
-	"ZZ+XEULAZ9GNqeGsZIEnY12nygjunM6JzRglnTFVrMeFYkJxzS8ZVoFbL7PPF60nLJ0eDw4inxCq5fL2",
-	"WHEXclssl6SFULEAl5jZGIuxhnCQVaeKZQW4Ee0MpOsxWtVPspzMrO2R4JFhW9qwokDaf3cyabT2l61r",
-	"yWr2xxfohtni6Vphg/wEb9bvTXbODyhp+WCb+xvNuvJs1dK6IF3V5nC6GphYLBfBONngIwVmRBxndX3M",
-	"tzHAdXHMH6M45gddtfuXxazwD5COM+wrMBzvA+DqZhJPt0/20P+lSGKOx9wjIy6SCBUdq1BB+3drIafL",
-	"XrWww3EnyayxdRKOZk1Z3zI+y7r9WAy8jmPvns+QNHrNihTrCNvRM0ZqulFrn95vuqc/q5/mbfqCT0IP",
-	"z+d59Nf8Q6LifbddeMJoeh8GsroFws18rHu7pKX6zrK55etrazEg39thXRmRXGZGOKtYJGNvQiTbNcvP",
-	"2XTL/qTSYujgo1VTUGXnQosLkkHB5qIFu1GrR5ZL9ULfmJBXlaFme+3US/b6sRga6SWmPrHV2lIreox+",
-	"v47wBKyjzedkHa1L7f5IpXaPpGa12Sy3h9xv18S6ffJJ6srP1FmKViwHKQjEKGIRBCm6TvcCx43M0uUg",
-	"Z59UypVLGWyqbotFYthlQkSZZRFh12OW6wavWzhek7ImpOjdXgbnHPHrRIG1HvX9epSjIoCua2YULQkG",
-	"P1OjavTlv68c9uCvr7zwzk9xR7+1z77Fy4xhGTKoSmdRo4EU7brzuWo0XNdyKmdxTb8ZOFXp9tq2Fn/x",
-	"NyMQ/ByX8bcAEbx6fkAEz9d3/FTrkv+0zuaHRkH4SW7ol2hS3r9e+lYuP7gZuOyTU6ZVZfFqCWE20uH+",
-	"inW3fQ5NZnukIO/NOIBk3mCvh/C0tTQfzXL7+T7q+7f4/GN3aTigF84xTailoTuZTqC4310bar1IoYPy",
-	"3vZRt08O0a1sjZxWe6bB/ojF/QyQ0Dn9jI2QAaiFd7FB7J4WayPkBxshBw0Bkifp3F1xa78NM+hW8RcC",
-	"BqHxcF+0IHjrTlBBNgf2B+AE4ZwrQIIwhfXOsap2OKBmib3GAnoGWECN1/tJAAEFF7sUj6zZQjvj71Jt",
-	"P9tPWCu3a+UWlFsb/jP/Ucxpdnc5+6N03G+D1rr1Qj1tXC2z5gcA1VpS5G8iat3Z5biG01rDaa3htJ4m",
-	"nJaX3WssrTWW1rPC0vpBuQffgqLlbIk2L1qjAn7cXsMSwXUt5BXIc23Op5ZZaGaLBZBshDzJm9C2kBPM",
-	"Xkz8DLNGsTTTueZwYGjFD3qG+/to4UxthONRGIvsYEyyV38dgHBm9JIZxQffai3Dtj6GZ+zDc8b9nmbz",
-	"u3jy/LngZqlnYJo8RyO/qnINrtMdTX60NZpv9MuUqzlXKwDyGq+2q3bA62a9VraADrRkWdSgwQqmjDWO",
-	"xRGl0NuxAE2Ka3JFfWJjFHYQqO5lZB5rbD3QJwN3SVGpkAxqyjRh17zulW+sm8Bvry7tQygFfpJ76AVN",
-	"pRc4zGN43Z6s7f8cxbk9x6Ao0iYMIR3f60p/o/tA02lvWsgyvz0qRptQGpAH1VuMd61voKqjR3MU5yFz",
-	"mudGRkhj/1NtK+ud8rn8kBG0tvYeoSnzPFtAbamvxK8alhCuI+RDsYCB2mSzK4P/iJ/+I2rvH1IQu5Wa",
-	"pbfp9Lhx67r3lSGxMzp1FAYXDQgouGfBdWiugHe3Z3L9sqDobmsF/CmgDeiEvCLJpJDzhHBBEi2x1FxL",
-	"qO2+iVAYOTiT3a8kL+QlT1kBjgfwgyHEBuq9VkLZHEPKCzQNADvQdQN2I0SI4DGTV2Awz6lYeBSNWNCi",
-	"4JfMa+TbrhctQJ0WrKqd924Rm59nPrFPfGdUv94J5ZmK0MFnK7KCN7x2YNbMVTV8xygFSUo1S4iiC0Wu",
-	"Znw8Q0RHcC6a+bvbtsepAPQTHDYoGOfqXr1U7fKFJLtfY+G/gIewlWZjsY26Pa5Osvv1fHC8d/75ZD8h",
-	"pVAMwAzwi+ziwi92/dPt0na/QmfDnaPD3b2Pn08cwqXhYLW1bfmG6gGyKcvyqoYlFtgheLwwaxxJPSOK",
-	"p0x5defVcqtW7JkLjklLloCjZuhyXioIUe6dHpG3r1/9BwFBYsi2VGwLKl3RR4sNkxsBRSsQ0VhAfU1U",
-	"LaCijzHNMkBxhfqB6u+ZlBdlbiGLwXJ1QAtkzkWpWdUPOBaw2VRBVypwBtkkdV4pe030qkhHFuYcun5l",
-	"Zjnep9QnR9Ag25iFeMFATGG7/hqVOzeKect6g33dETogd78ilCoSTIiWGsVipT+4u11bc1TbEMqzsvDu",
-	"bIuFA6u8ohxy5A3B4VnZ38HBlmVwnScFY31ydGmdP7DCrTbYVbKEumpBJpahV/2HOwzWbkvJ4+7XE8M4",
-	"7ytyd7/uFnJ+F7t49+uZfFhxbD+hRRADT3wmmGTPDEPzTKKrmF2jyumlCSWeDRquEEj0yfV9HGJN4JZ2",
-	"8f+9cYNrh+o0YnZ68IAVmnSfgPro4ZJFugyK3KmiAuoFSegl1bRIHNwwU11CM37B+mQgYoGANegHt4o4",
-	"ONBRYI6hNblloQtGC9JJdszfejtS6EJmWxbROIrFnF736JT955tX7978dXNzMyJ8Pi+1OYek6+HddCHF",
-	"lCTDMzpNtkmyN+kdSsF6UBaYOMx8BLxybDgWbzbferE4kumiT5KvsAImdM9YYb0j2CS1RYRUgk8mDkxr",
-	"VMgrBXjNMmTkepG3NZ79HgTk+1VWI7r6lE/qrGMiiznVG1sbIy4M3UYbZrUbWxtKF1xMgabx1f/N2fRb",
-	"383FN796xUb5fd9tZHUw3FK+f426GqLJltzIKmrbiIK13fwKV1LQsqAXylGp4ZF6AdhrtwzZTI0Ny3fk",
-	"uXK8oJK9/vqhhBb8ULqOQe/lC2SuDa+hk/8B9vf3dWJnoxVbs00/yCtRg4i+Gy70Q2dpAietpWnKnAma",
-	"8/6CzrOVBvBRzsTgeI+kclz69mPQnaIgTExkMTayiiry2+BgH8PdOZO57RaipcxUBDaPEV+nH/6htoyQ",
-	"KozCn1z3uD0PiwZGOicslePM6AfJqBRpxkivh51PetXTaO4oPucZLXAOwJKLBXdoZNcWddcbDx8lGWcc",
-	"uuAuCOwAzXkP/wS70CKJ7PffLzvM7eqK29Qc0hW6oGObDvac78HZDG1v+JzgDlS4Cu03wJ2ydaY7ii3V",
-	"qrT/qks6ZGggPqF5xeYyKY/OXMN2bXQsflbPO23frP9OSfvquxL21/G9RvsGYDlLS0KO7vHfjWG8tpQ9",
-	"rGpVhJL9o53BvsuXsyp8TpW6kkUKrFfxqeiVOfqXRmW9mRN4BpSxMwjrzSnPfJt+vCFBUO1vJHHlcEm/",
-	"pczWENcDRdaqCR6pSha+rYU3mxN8DqG651CV+kg3E+mLUDjLO13OO+EXBg4EGOlW8MGBIgn+htU9SWS7",
-	"BLjOTQWblIpmxlzG54KkVjrGdktB5cngw8He4fnOp8Hhx2HS7bfACfqL+2RBAdc56S1YgKDHQNu1LLPJ",
-	"l9Cr6TtIuEoaC6mnLXmsBRXQKBNWLEFW7A2taxsKmBI/VoXQDA2z7LszqvpNqnczxW6u2f2f5gZ8ZPoH",
-	"sOvvt5+RT68Csdtx6RN0jpav1bU61KtdLgRX17O6fXIiMxYRpakulWu8KKwfOBYO1LIK0IQVgFyKAKyu",
-	"HSjuAdW2aoJHypX+M97jtZ63qktb+mP0vNtBQ6zul8rxilxqo8+xgokxc51PRBpmYgSuEtcCmCrFIPZj",
-	"+8COFlXuAiti0cHKqARmfplgYYfr6UKuZHGhfKwG/SmGk8JHb0McXimIlcM0QVYlJE+YbfiLuYKhO2/J",
-	"iUfu4sOLxTc48cgdfHixuJ8T74M5n1s5kGbX+uVMf5Pr7tPZwT5s/vP33Z3UqPX7nXczRjM9+1f7/bDk",
-	"93pzk1zNeMZcgoYZnRSlUNuEa0Rb9fmJ0FK7UWv8BNM9pN5oZ2ir57UL54rQjF/+AQji2H6R+RphTvzu",
-	"JAEEAN6m9vPHc2cC6kumBTv9r33HkrYh1cpllrv0qT45YSlXmGFkk+lHpQYG5bSOrVjYzEIFRZhYvaZl",
-	"OAkSmx+LXjWj8X9k+oTRlNtPf8BKDTdJA2WZHxePQko//Nui2jihvLlHQT2+1bRTh0AFNF1sh2ftU+9s",
-	"gmGHEr8myGbo9smALCWLWbgP7MfDUkI1Zixjv/HCv28EuMWCDjKsx5DSaqksWIoltW6VTwhJdeZ7CBdK",
-	"MwqtoVezaDc1tMkrLhnRBZ1MgAnf/W4upePePRcXtBC0nG4yQBscrOk1gSpjpPmWc3OFahG0MTf6TFLl",
-	"6cXCJsy4yhJD1U4l6CRzesGMhEhwcEVmWudbL19mckyzmVR665fNXzZtFltZZBtbGy/BhrN7tLx85OxR",
-	"cLS+ntJ/iFYsmxjJY0y9ja1wm812LXWjRs98hC56m94YuO+Jc4fYKHyV6ht2VERFaSp6stTBzMbwaJgT",
-	"zoBPBUvNhD6nL3AebrlkpaietRRV6zJTgu+RSxFMaR+/+6xQiu2L4s2oM660LBbhoFBl3DDmYMnOnbgQ",
-	"3wtSyAxypMBojsBiVrVF30B4lyJbdINZ7VBNh2bzOBXTmoupmaYcz1xKtwu22Cru26ZxgzTMc7AqXnnr",
-	"wGjNNB+E3/4rmmVMm8Hw5JXNATOi3J2KirCqGwNFsImZpIIYXpuWGVPBpHa8hml3CpZy3RvTIoVTYYgP",
-	"uxhnTNlmlOY3yDuxvyqXacZ4AZyPZhm8pTKOWQX28kE66ohnWbgUM9qt36+vZC9jlywjXIylc81c50wo",
-	"RmxpC2f1Yd0fbx2bThXpHJ8MD/Y+H3S3CRMaWqRCz0jIATJDhmMD17k56t7NpdmxIjKXAo5Lud1CIcDd",
-	"9uRMQNjAvhBMZv/SMN+J4flF8BbpTPg1tJ9bXojCfqILuHtmKSEFFm6cxq1i8zyDAKaxGScgWYVuWOc/",
-	"Sz6+6LWvFhjLjBp7OWUTWmY6ODgf8x9TI3Dzxa3Xxo7RW3nOB+ZTswUZlenUXJ8c0t2xVChy8AeO9bCC",
-	"S6ifKrSt5jTLcHQRTG1Ha/lGs+NjXZ0CZMTi8bcP1sOHm5iYpporzccKMcLFhBdzllaUpQsq1MTsnTe0",
-	"m+Yxn9m05CPBepDo7vZIGqFPofksKSCxt2k4KZh5q7d6L/wdUxqA0/xIYRt5CqUNhmlCjVkm5QUpc4h5",
-	"/7ME1AM/KxeXTOkejtYw5/tygUKWZZnZmBT74upVS9kmM5mZu4fEh8m7U0kEm1INdt/y9Dhww/Sf7EDm",
-	"ul9yMe3RS1YYlWgslQZtJOPmK80SL2lWojgEWayRDcAHG4WqYKqZXuwajLk0kRmXt+28YBpxN/Bg4ag7",
-	"4C9SUMZhzEE64hnXnKlwIsE0vNcwAQIIuL6ccj4vhVF6bGmgbcmb+B+SiCSKmg0x/6V5rpKuu30ABRTF",
-	"IsQEhZ2wAGB9q95DImbuulsX2F5FMJaqqs01qofuXgUoDA1SzgEfWGQi7AIfLskLrZriVWH0L03kS7+b",
-	"2LSvJr1ZKh7g99T43YuwM+eN2VzxaYMMwqx1bKlqk83t19lsbbwflTfS17vcmMWmON6c5KOv2lPldMqU",
-	"q4IHURoF9aJICtvLvUeNhgFNn+sy1VX7NVP08v7UUOrNLtne1QjR2NCnlWpHOCFbzOm85/r9tMxsb6GT",
-	"UTOeEyWzFGKlgtA878HWElWO/Kugmqfl2Gx8XhbjGVUsFpes4BNrMUdLbCl4mXQQacewDFXOGfx/M0XX",
-	"Uwv88wUW1fshVf0GcCikavioodDFgqQFnQCoB02hNbecILYT9eEpm180o4ZMScYFVgsaLQ5qGPKZ1BIF",
-	"XMHGjOe6Tw6tX88YivTSZVbblE1sHQuYUGZyj7pkJ9TSCbgaw9P0okky7sqC8amoF6AEZWZByWBljtka",
-	"DFAEwioV+EtKQ3Nmct3EOFx99IiKC5LTBSi6tUMgnbxUM7NDpwen2FuZIIoW4ULLStWzqllE0hL9KMz3",
-	"tfJYS3ZIOZkoFvKBcMZbjYeZzBjJWDrFAD8gMrHCsEyWkr+fHh1WWcEdb8yDymhm60a+3aUlw5BT0PFF",
-	"md+2AqefQnbBzumvBGzVDrsG0BZUVO0jQI5whtWTUcimLCcGAjSH8AIgKcBe4UqVMF+Hz83IkVMw0mJB",
-	"ilKE4m2sLpsVRraALvYpCTvdLysRZgXeJoO5zW1z9GCYLcg7Zc5RoZ6TFvSKZgr8U05ng5mUN+DA+8mN",
-	"zOZY2okapJCFI5aQYTq9r2XzHRDAhEExr9ka8vq12WxDTXCZ3a1ciDHemz45ZYycDAcfDoYk3nhfclBo",
-	"br4Tb4RbiTNt/P4/v/+/AAAA//8=",
+	"5P37byNLlh+I/yvx5ddAUe6UinrVQ8JizZKoKnbpdSmq6lY3y2KIGSSzlYzgzQhKxb63gPZjFuOZXWwD",
+	"XnvWds+gFzvrhRdj7Ix3bMwA85P3P/GPfav/h0WcExH5JpOqx52eaaDrimRmxImIEydOnMfnfFsbiMlU",
+	"cMaVrO19Wxsz6rMI/mx16Uj/12dyEAVTFQhe26t1x4xEbCAi/4EkUkWCjwjjKlBzouhog3QjRhUJFKGS",
+	"iCn9Zsb2yA1jU/3VXaDGRI0ZGYjpnMzFjIxF6G/0eFsRTidMwo+u9VsWyUBwj9yNg8GYsFsWzcldFChG",
+	"xDDxKIloIJn0COW+R4YiItT80uPQJSUy4KOQrZvnn7e6pH5Hw5ApTxMfzT2iIsrlkEUemQqpPDKNxDAI",
+	"2ZpHKPGDEZPKdkq5vGNRj9d7te31p8Mnj/zGk80nT3YGj/1Hu73a2h6h3DxEaCgFkWNxJ8ndmKr0+MQd",
+	"x+FI4gvChSKDMeUj1uN1SpC8B5Jc05DyAdOjQ1ofSD3TOGGaOk3vA0noTI1F5JH+WKi+ngrSn8xfCcX6",
+	"nu62x82IHkgyDSlfg+kCgszwsHNpV0lIRpQQG+SCcd8saL89XD+hajDuEyUI8wNFRNTjPguZXhQezqFB",
+	"s3CwwpLekXrul0ASzXc0Yv4eoYSzOztO4gsm9WT0eMSGM8lg3NATTr+bGD0Bax7Ry42UnQrOEuRFjPpJ",
+	"LgEigmGPB0ra9cEx+xvkjBNKBpp39QSZXwOlCdVNaALtuu0TwYHDpiGdM9887PW4flBwBi8Mg0gq1wuN",
+	"ooBpRq95NfaOTqYhq+3Vivmn5tXkYMwmVO89NZ/qJ6WKAj6qvX/v1do+m0yFYlx1DAH5PdpX0Yz1yd2Y",
+	"caLGQTweHIxUInJ062nVM0yjMGARidg3M80MbqtKOmE93nfdDubrL9m8T+pcqHHAR+SOSjuN2JkKJmxt",
+	"n9BrybjCuUrORnYWNK2pMTM+m9T2foo/vPVyc/Deq01pRCdMGUH1TNDIP6CKjUQ0/2rGonl+Ss44I9f6",
+	"uX0jR+ADDFPMtLzaqHm1QD/5DTTg1TR71fZqA9NuisR/ELFhba/2/38YC8+H+Kt8mKIGlgy+6dJRKWnh",
+	"HDaxBEaZ60nFiaSjMqoUHaUImtB3x4yP1Li2t93wapOA24+bXgETPRPipu0XC/exmEmm5TK5FuIGeEBM",
+	"WUT1I4QOlCQBJ/X+QzoNHuonZH9tgzRhsfdQuOsNGmkxwyIpOA17PGT+SItW9o4OVDjXG9bOPDSxQc4j",
+	"Fregv3sgiX2LynS7kQiZJiJQPU7DUNzJDdKMqcXnNLNrkUrJYBZFmhMnbHKN/F7nmgfIz0TAme+RkA2V",
+	"RyI2EbfM96w480G0oNDgt4Fi/prhYEl2Gjukf3rWvTo6uzw97AOJVG8IFpluNJkodrQ82ye0x1+1W69b",
+	"nQfSHGFxW9ukf3TWedY+PGyd9lEsS4FykJJrOriZTTUpEYONS67nhPK5FjTXM72pevzs9Wmrs0Haequ5",
+	"aTjvtE7alydkyKiaRUySodBzRbT0gxfMQeCRYcQYCYOJ/mUgZlzpletx3ZJHgnjjkxs2l4RGLL0cgRYy",
+	"FFcSqeeCTEXAFT5M72jkg/Q7s3wk8Q1z6vlsENpWUf8g9YDfMqkmemd5hDNF7kSkxh5R7J2CPiI2YMFU",
+	"9fiURvp0t4tDdhoNfTToXaRVDi0DUY5r/soIn8dmd2Gv8fb6el3vkPW2n9pkQxFNqKrt1QKuHu3UYJsF",
+	"Ey2s4k0WcMVGLHK77Jyqcfuwyk7TM+lvFFE3pWoc0xZoorSYDiIt+7WU/CgiZ/6IqTISr+FXR9qXIudE",
+	"cC27iihCoUAm+gmPbOqDfnOL1CVjGVGl9cC7MYuYXv5rNgq4XCsTp9Ba5XFsb+lx0HdmHFsVB/WG0ah4",
+	"THNGI6veJMdXRq5+/p7UPn369GmS3qeNRiHJ9gArYwx7LH5B1jhA/fRYC6o8UeZXLbrIlI6Y4Y3dRqNs",
+	"FkHipTa4z4Z0Fqra3qaelfJJ3G00qlJ7EfABK57CPmfvVN+u+zRit4GYSSA+1p4iwiZTNQdujvVK/Qwo",
+	"bmQ4C0Mi53xQNkoJBJToCluJ1U+oBwdjGuEelHnSX4g7MqF8jixqjmb9At5z9IXKB73QapCj4JZxrRgv",
+	"3H2yeCUeLVqHrZ3lyyAm+hApZWP8+Qty8SGObNn+MhPwQ+yzlr5kWvqOglCxqERp1dfRgElkYX2lMy9p",
+	"ttXKhJxdr5vvAiaXadgfedoi2XCD859Vo1srYopxrVEB/UZDrFP7V+Db7alP6H2t6lCn1jr9FM6dO86i",
+	"tdTxvbNVMl5L48cPt4x7rJ3gi7LMOQ2qTvyUBv4XnvUpUPfxU36O4m3hMKdGBNb1vK65a8RA8GEQTZhP",
+	"6kMaSrZm56NsZ5h2iiwC10KEjPKYri4dVZr63BUT7Cif6Z6JlLF3qtp2BJvThE2EnipFA7gnaCq10l8f",
+	"UMnWAy4Zl4EKblmpNvdNGcmbjco0G2vgQrqV2WlWBJp3ZHbdgVPhbmifNuu/T66FGuMdBQ/80nUwbVdj",
+	"hfmULSQ84AMxYY4+9m7KuGTLuBG6q2oFcYTEZL0Gw91KBwra+soIwl8/8tg4+vooEpM8Pe2LM7KztfmY",
+	"DITv7M1oShjAVr5lkWI+GUZi4pHZdAp2Plm6k/RzC2VubBG7vDiseVpgKxbplv7xT5vrP3n77fb7f1Ar",
+	"Ytijr7vi/vQrUYV6JSrS/rLzeiXaC+e+6xRdn86drV/r06QOamVfif7akpkuYAmfKlZIRsK6+ZIVmOhO",
+	"6A0YYyKmonms7sBBTiQdMlLXJLZb3SMyVmpKpwHJWEyNZWPN2NPB5t3jEeW+mJAbNtfn3+Vl+9Ajks7X",
+	"UHtmdDAG07PpyRrsJZ0weCd+ylEWqI0ef5k01DiDlLjj0MQNmyqytUPGYhbJDfI6UGOw4bDJXo+vF/Tg",
+	"vrHW4fqEqbHwPaK1CmjzWvjz2D6WtYD3OCF0RAPuEamomkkPXkAvRatLR30tk8KZz3wPu4wNzmrdGrr3",
+	"CNi10cZkvBW6ZWOJ3i8m3trlLO3O7ra1Rfrtw9bJ+Vm3dXrw5upl681Vp3V50TrsFzQ1DsKkZd+2Fkgi",
+	"VRCGJJpxro/V2Kz3VNOW66F9enV03H7+ots3A+3olVtvDhWL+ntmHan+RAKl2QpcJb5eRsolCGzdrhpT",
+	"tU+o7ob0D85Oj47bB92+Jodei1nS0QSrMZEsvDUuMsfH1tNCxiycrm30OMhgORsMmJTDWUjqW+/exYuq",
+	"+Umzzh40gMMHM96QBiHznRPALAf2FSjZ49hdNOMSuWCD6B1+w+axlTSItXHkRZx6OPfoAG3P5q4Je8Ej",
+	"UvQ4Tc0XJaGInS51SvxITKeaMsE5g0Y8Qolk0S2LkHSp8Ak74bKnj8ZJoNaMf0cmXH7p2YPrd2oe0KqM",
+	"72vRipTqNRuwjR5/bSzeCTNn2mJ1J6IbqYcZKELDO925H/gb5FjwERLMydbuLty26UCxSO71+E6jkfWo",
+	"7F43Bo/ZFlvfHm766zuD3d31p/4Tur41fHS9yRr06WBns1Zi+cxIrVLDwe7uck2qPQRnXIn1A7c98ncY",
+	"MK5ISKUCf2Hau1vXAh3uk89bXTDKwxfxuqDY00uHYlJE2BTzA4X+YLsTrNOhwCG8hkxpfJoEfADoqezx",
+	"CfWZdR8mKcOdP6bGnG2cm/uo7N0FEkyPTiBsbvV4/7zTOjg7PWx322enV0fN9nHrsJ/wixtXhZmchJyz",
+	"u4rUs25NlKs9PmHRiHnInGYwgzEb3LhTw7gdInRSSsWm6G2JxJ3efqEY3Bh9JvG4EujXRK7Gw6KAifHh",
+	"YgbGsxFWxDwGplgjbpJeYf23c20nfcSkvsz5TwK1j65/3uPGpU99uIXB+k/ELUhnaF8JseaB5IuZ6IE0",
+	"fvA99NTHPnx03+t56XEWSoZG5QIX/VosUdOu6w3S/4d9MtGbQasRfB6zCiV3jN70uCar3n/9sL9mxIh5",
+	"urLPuHg3G3d9+YVoa6d4554KzpbvXpCBEMwBPILbeCxCX+r5CQOpYL/2/2F/bYO8Rne027V3Yhb65JrB",
+	"5ulx45X153i1N1La7p7txg5uEy7goQ1yYHlDT2A4J/XO0QF5urnZWNsjeiJh5wYjLiLreS+bojhuYMHF",
+	"sdBQ2p7QESszwgT6RzDCeAmJ5fsRk5L0Z9NQUB9cw9BK3wyVfazJZjaDJ/PEnoAeWEat0xK/lM1ogY8H",
+	"DMJECcNBzsmDCtOc0ai/1JXziVw3J+KWFV2vmk6rxNiSYULV1uRiyBJE16A3WQvdB9LdcCfidoE9HPr8",
+	"mMk9Zeq1iNS4mhEf4g/AX1uf8UCRk7PT7os1L3Uk4ZpoKX4fM76e6UXr0Kg8okte5P05R/Kn1nNG6qZr",
+	"sMLor+8YuyF1/a/W2GkEkSkngvt0XspLejIqWzxSBCYpfq37XLAEmqbsCrxutV5mFgAGsGj+YWwl07+9",
+	"0I3yaPn0n3Gmgglb7C3WclQ/9eXdxud0VOBl098SPtN70ojgzVJTq26geO4Wcm6j0ajgDDwXsnTSTPje",
+	"l5qpr2bB4Gah8+Ab/cQXdyF0mGb0gI/KyIrsA1+ctIvg5wXM1VZsEruby92vPy/hq63GEsZaTpeiSq5q",
+	"Qbu3fXK5FQ3oKTosu1b/z5vzrNln7Z6Wx4pULY69+AHjLC6UGNyUsbzUP35BRu/S0fNIzKZl9OhLykg/",
+	"8GVpWkDOlyRkFcb2nD3Taq16f/UXc/kqXN2NqF9681D6xy85Nbo/4OSl/jIgLXbwAIeTuuAsrUI/KI/V",
+	"glc+0ulj3XsLJhB+/4JziN6xMoKcqeFLkVMtWC11UbOcDl+Ws7oRqlWE6FYlIfpej1tOBZcMw8Gp30Gz",
+	"rP40EFwxDn/S6TQMBmBrfTiNxHXIJj/6mdQDS3iw9Bu+7uBV87h92EzY6WpezWeKBmFtr/aQTWgQ7pHJ",
+	"TCpyjYaedf2Vu+DL2WBMKGYp/CPT+sYAzlgWRSKStb2fflubMClBda3dqyW4M+j9ZgiqvX+LTMCkavu1",
+	"vdrucGvwlG6yx9fb/s7gEX3CGsPN6y3YPeCIqe3twKQGCsxLz6hP7OS5qQaPwt51SPlN7X3V69A5TjCu",
+	"T5E25/wnExpqFtBX5AhyBVgI/oCA39Iw8Em9n1uKPqZ9kImIGJFTNgiGwQDdJGmTuuZLLUogCFPOP4oh",
+	"nl1evEnygHUsjRm9nbsBWclGBxhKXR8x9QxiuNdyzqJ9sMSiX0QRCpkTtdUXcOtpvIBdIciJvlWaVZSf",
+	"bxmb1caPAeyeDV/3yMHFKxJMpiLC8MZ3+i/PPm+i7wPB89NF6n29Bv01sFuDQwkm0M0daOOmIU/f79Fq",
+	"jKbEjR7vJJxFKb8bkWwguC/RVA1NwVFu+tWdTOjcUKPoDVtDi2IiWy7RXF5uXpjmZ1wFYarp9OQx/ZBJ",
+	"EwupYnjZT5gkFwltDHfkwzAYfJzks+7EJLPDmhrBpFc3jBj15yTgZCbvw7ONBM86or+IxBmY3kyiGxj7",
+	"URMBR0PCmbpAxPR4TsZAChlPyB7wCSmMHOAkl0HlJf22mpQeT/Mk5g7SuUz4GdPu+Bs2z22SrAv5foyq",
+	"BLmjEDc/1OOHJmEHlpGSjXbIkrW2IiMfieg68H3GP4qTXVpNkpXBkUd9TYJUEVUikrC7Z5Kh6HJLeB++",
+	"3o75Oh7DZ2Psi2DEma+34fVMYb5TGIo7YORkTpGISN8kBF11Wl9dtjutw75JlT3qtFouOYoT6jKH3Dzc",
+	"47RNR9R02ExiouK9l7I4UiMnorJ8eEelXli/MBbkPmftVry+l3waiYHW4K5DRg7MyD7bWpcFq+wh1+ZT",
+	"NPXYIYvARFTATdXG/RiRk42OSUf2iAgDezbIpWQmT1cLHWQcTIqF97SU0auutVFOw49b6dNuq3PaPE7r",
+	"WmTG2bspGyjmE1CgiRiAadzfJ9/MhDIntlUrfYyqjJjWLjAXbPXV3k2qxnZs5AI9ky1NxOfUrpIjHtIg",
+	"nEWM1Pt2dvrWx0+13AL//WjEfDLjvtZu3Ej7nnEoy7G447A3T4U6EjP+cfvRZT8ml8lIES2HhtDDPQTo",
+	"Tjzlp0KRI9POZ5rmU4H3K/TjeZi5QK5ZKPgIjsF0WiepJ9I+1+xsngg/GAasJKE27+6GiAd0dpugZ+NP",
+	"z2axQyDEfuzzbsF7W42G3rgue9sEs1hfJGabS8zAQIAGbH6vEF7BRJSYkx50GxvuJIXhHc7ubAAShuVj",
+	"sJ9fgo0Ab1ITupLqtMfzoAcTepMOp+ibeIq+vvW6uHUxwQDIkSiGQuhxjKOGbwJJIqa/9qsjJJAMQIIL",
+	"vQlUjyshcMAmHmHLhl1VAszQv5DU2gLN/sbCZH90bM1DQf2uEMc0GrGP2rLnzTfHZ83Dq+7Z2dVxs/O8",
+	"lT49Y+kJjKkVIb32m42dJ7uPH5HruWLyHht6M6ERmUspaSFgiL6s4rC+iOafGlZKc3kgMf+Z1Pu5Seqv",
+	"7eMBi3Et+ugTmTxmreTbTQqYGZr08wh06UA/dwQRkh+3ePnAsfzy4f43cZiQ+ZeKr7LhQLhh7rOWCe0n",
+	"OT5iBvj5dJ+iuLmkPFsw6gRoCQaW1Y1M73Gf3QYDRu4irT8Eam2DnOZRLfZdiHIGn8Z65gVnHka9QYhi",
+	"j6Ooj0FEuLgjdZPRmY4gDCQZCV5gTqgAvmO7149WECQRmwSzScdZiD+OF1M3iZwWbjAHCGfMl4kbBR6i",
+	"chxM//ZfrZqpixGgHfhFlyMtM7I3q7X97AVzSiVCADEjfIIIThkQFR0m53zwSZam07p4c3pQsjIuu1xz",
+	"t7HH2dhnDMSdRVJE+5BQjIGlceQa5iHjE/cRHQlV+rngn1nk26M7NzYyoFyL6hBjqrU6JkJ9W85MnDEy",
+	"xmFxOHM9XjB1AUY5KjG5lkpw122gyB0D6wkgixjRBGqZnt9rNqIcLI5zQiPW45CXQRUJmb6oPW0Qn84h",
+	"UPZiyXKY25e+mAQDdsnpLQ1CfSn9KFa6aHVetQ9aV5enzVfN9nHz2XErt9FlMOLrASd4a7SYK5DoOJpF",
+	"zL/PnSuxzc2ISHJIn3HDS9Nd2gpkpFhubAS5SX95rReZDsbMJ1EwGoPE7/F6v2AKy10Xa3vkXEg1itjF",
+	"V8fEn0WYTkLETAGeAeU9HvgGa20aidvAt3mwwI77xGAEWH0nolzLHQUsl9R1wMCNCg/ktWCItx295vAx",
+	"o6Eaz0m9322ftM4uu30vYzHfbqxtkKUGdaOUAwTAJ7FEGjskppGsZlLsCnFC+dw5Rj5KzDa7ravj9km7",
+	"m5GxQmBQn8mJoUrpjSr3CUwUbOGQKhb97rh5unZIhl4JGRjp4Wn5mZgRff5FS30tCc74KFcKMnLIlMkW",
+	"jnNyIjEbje/JK4qGZzN1Nuzog+SjeKV71m0eX51ddq/Ojq46zdP0vYsSpfuK/WYOqu2azQX342yECfjT",
+	"9PkFmEH1//oXT72trW1v+/GW19h+5D3Z3fEeP971njQekzvB1363rJtNMw/JSUDBW6cJDEQiZxM0emDs",
+	"AYI9YsgNjeNOpUmd9wjtcQcfBbHAIlJDEQaCoBj3IG2McqJp9GchW1s+9z2+dPL3SD+/7n002VlBi7YV",
+	"l17X43cRhWw0DFklAZeKUX+DtOhgbGmIHTDOzoO23ICT//oXm41/vLkL5hfwcoC5SG/eHkcDzYTUrfJi",
+	"Ek2p75PZFKd9SKN9k/nER0RCjvgwleZ+zcaBSSeC5erxCTi4XJ4TMItJ8mvafB8wcaWwEG1Ug1l0i9Wm",
+	"9xVma7z3apecztRYn3cDqj5SLb48bV52X7ROu+2DZkZkaxUGLOTiE3mANpN7CG1Owc8/6+U4M7r+ntZw",
+	"JZPS+m7weIfPkK7G3k0Do8HcgY0NAtXsTMDyre33uEnJskpebPbwbCYmqCM0lLaT9iFR4oZxSDO7A9tj",
+	"nZo/9BXoDkBZ0ZBGZvwGzIE23gUZxLoU1xwbyNlU71rmnzA/oAAq8HG8cHF5fn7W6bYOr05ah+3mVffN",
+	"eUomS2Z4HJOUJcH4tD2S7Ag6uMc9aDfJHm5oBMZGuoix8IWMYQ8kmUC3uj+7CS2CacKRDVu83i+eODCD",
+	"O+rgAG/quy+mGxVkztgrNZXZS7IBcZuQOhfWGotpVOA+nkaaJhVgmJeB0WmqXMDkuomjyZhBvBrGSO19",
+	"W+Oz0NyPME4u92TgFwbNZXUFG9T2bb4FfblfulQh5a9oOGP2heZMiQ7j7K4I3gMfacHWlQuGvXRwupnz",
+	"SPizgSqNO47AHK4fSWNHKCJn1+55jwRDQvl8o1K3kOBScV7t/aYCt8NzbhojgZt90UsdETL3gt2Zi19B",
+	"br6AZ82r75Pxlj/FAEzkMMMWhhjXhWGK7DqmFyTLCImpcFPoJZg/BsgV1z9jA6WH1ARVoWjrccHXORtR",
+	"Fdwyq1EY7/A1lQmAEMhCqmtNJoWutLnVyELjYTRpOiEm/l8ifLNRtM7NmRp3mISMiG8zOxxOkhIONYcZ",
+	"PLJPZAKiumlOXJBde+QZoxGLSG/WaGwP4HH4k/VJHWFBMcyGwcuUDIS4CVDc5Bh4Jpfz46U0AbRJ1sCB",
+	"mAYKFwxoXiwr8TyikW8SkrWgzEtFektVWeQuvZYinKk4CTUTcp0WuaQOcXOA09UfMZVIVfXIAIwdPR4G",
+	"N5YqeEmu4bVOArJ6KPEoyVktdF/BAEzEhpZ90tcCpG8MBpwFasyiDXJq7aWGqEBJFg6Ng3GKCbYy+HkM",
+	"G058pnV/iGSBuTAp1J9d5BeJAyMGzKKUr7xNX0uvZaDYJP3HIs4zPPQ+1h6iiM5BlprWc4HW+bFJk+pU",
+	"4VHQ3CtNWXZmYDSeS7nDDClsrmiKMHq2fHMkkKKty2dzg5xxRnBqwGUHQFt+ECEMiHTXIKPcwEUPI1V7",
+	"fBTcMrm2QdpKq8azCUKfiCnj4ObBoFL9QwIkIHEZq1ObCQ/OwYhRH253BskZAr3pYADGXuP0RgWM+loN",
+	"B/MQGFCQQABxsL3e6qPH4B8PZxLARVhPy2rH/1qnxminBBIyAtew0N8gHTZkWsYzHNb1HLxie86n7vV4",
+	"nGonomQ6oAVmUBaZy4O/HeyjRZpIgFZOqVYaeryu95+JG1Jiuh6yWxa6B/ezr1mFNOVv01+ubZBjPUGA",
+	"FyBhKfUN1rjTbgLuAyA1Z3cE+F8axCM2hYXQY3JMskf6IpnWKvt4NenbsJs24KTJPhnQCXO+BJdZJwYz",
+	"AKjWctQ1iiZ/i2Wjm5vQeY9fM4vwlgZ0+LaGNgtMB6Dm4N4xZ6cDn9+rffjDP/7+r/95Lf7uHGa2tqcn",
+	"9v1b9z3Ijp9+a7Mt3GvTxONukxnkt9p7L37h17/88Id/lnghbiL70luvZuwCKeKNjpCk3baZpT0xKqN4",
+	"WAIh8WmvttXYerS+ubm++QgmDd06HfgNnwu4VDQM9TrYXHf8YcImQnfwB3/623/2i+//0+99+IM/1QJZ",
+	"qGAIEF/4lIiCUcBpaDUm/NbiLu4BTJ9XU3Skh/g2NwWewaCDkfz6t//qVx/++i+//5e/gvm007Gbngzs",
+	"oWgRl07C1u59JwGo+v5//MVv/ur3P+sk/Oav/sWHP/qz3/4P//nDn/wfyB/pnZTik+1dqyEiEsTmpofJ",
+	"QXt6wPrt9O5Mvfwkt0MWTSzj/mFyLrfWtx7HGUkffv2rD//73xBN+b/+F6iuRyr7fAPG843Nnkamh2wb",
+	"IyvN3OAs1VREbxmeZxYWsmDwxUs8ZAwStDH3HPJ70zNbtrBK5BjxrVczoglaw5UypGCixOkM7+lJFlR4",
+	"xTHfhYLyNG/ob07A5Zf6JsV7+ptzOp+w9GtJvtWfL/RkO36lfEZD3Tla3yzvOWGWGJpX0ydywEfP0Dic",
+	"vGAcNDuHuAnTY6xtbjbWt7Z31ncfPX7ytFH7Wz7ezKJnx7tpr1hm1M+apy9r79++z94J3AlTirUSzo3p",
+	"HM4ySHdBfH39J2JD4raCpL4q2igqbbhztRI3oe/a+N5mimanpCaPrxy2u/vNXFaDiIjIZ9E+OAQcyHSs",
+	"cMDFrkDRsFceBJebT9mKA4rrulQYkjscv12lC9z6qfa3GiUdZKVrIRa0jSG2qK9Do0ua5E2to47Rxulp",
+	"bRDyO0FvcSUIViA+RVF6FE8fbxUNIivkV5qsFCxJflHyvaUF+Ep9xcgZVTpKnAsr9eJwMKp0gqdNbtVj",
+	"CLXUbqm8ll06OqXZ5Sth8sTxlqPDASJfz4kPoI0KQnQl5u+Bpjyh/qqb0LZbQF8Bge74K4TZNzo8wUvs",
+	"PgLELIDlWJw4nThgV1p0TP5evuKZm7QdWtytYYmUOI0FUZIrM1vBc6dEcknLr+NmxxVdylMHii0vZiCm",
+	"4wufi6EKuBIpA3O2AkrGwOVsmwun1ZaRYcnDZV5tNSzvZ3XJatt3mFumRAmxTJOeHU75RB8kSE/PhLVD",
+	"VR/QdNWBWKoqn1sO8Ts5fmMFM/jhhojyERvd99vShf901ufV+MJMyb3ZInnBy/ugqmFm2xvDUoyQ7E1x",
+	"cYeN9advv930Njff13u9Dfvxyfu1/76QhoIL57dV67RsldpiEwuD95ulLhkB9lh3nU1jNm49yULULrUB",
+	"Z2/C1SZtNzVpO2WT5i7URa49e5JXOJblvfdlfFO/ryhL8poTXq5Zb6GogzWNDyi7FXKznuHcIm7zEqUx",
+	"3PIvkSg2biCD4uVKIdgjCqqNGFutVQ+gviB+lQCqRrgTVKtNPpFppL/f49Z+C/4lNAL326cHZyct82zr",
+	"6/PW6UWrb+vbxvZEV5fG5WShQRSsv7LHrxkYJENxZ2D7saqHq5SIt5s7AW/JDXIGpmvw1SSN18TCpljr",
+	"dY/XwfpMnG11QudgX8We1/acVdqan6kxSS+zQGOIKZqg0QJqqnzi9NW8hDkJZ6nm1cwM5YuAerV367qB",
+	"9VsaYS7L3k/NUurX4pbgq8vpFLyn5nv8+DbmjvSdpeolykSg5TUZqj6p7jKxOKmV3lFj59ieGwif5e+9",
+	"YTQqdmobsB4LqrpUWzmlZTOol8lipichUy3X212QhFWVms0ATzXlhM7agRJCf3dZgRdLaPriWKDGZrAs",
+	"MWksUBIuMtKzdpKsYqslSd190KfHGow6DO2j8gfRaT9ed3E21Aqqh1VNV6q9kzK8VsFAK9Ax3YkUNxVT",
+	"vuh4KmfpxLV/gU660DOLT/0Aa7aSGrXydeJ3RGdJXz/ur7OUs0gnaev5OA6hMyXOhSwQSa/HDERjoEyx",
+	"aMjqGBg9igHuvi085upMScZIH4OFHJGQnWbVGQPTbzKyA2VqXHAiQp9F9qm4TLY97SDkV0CQrzv/Mgit",
+	"hkxXvQG9pjHFRHAI33Zu1SSIIraJqkJeW/7S+8in88U3nO2lhqHPvBV/97aWnlMzLYt21rCiOuGzYWCg",
+	"cJJqxT5xgQfclCC9nx6x9O6YsU0WqBTWrkaumbpjjIOKbix3eXUIAAIg+AqgQxGabKJPfxIyesskIjD0",
+	"lejfV6OIxU5lo0Lsm1yCmzlkDDMop0JijjjWcWms6SXqGwnlyt+KyA84jeJidIGyuZZ6eZlPqEytpe5g",
+	"g3T1JceZmS3QialxgtJjgTH3aQalt1HFNDE0gMvVN+cqW1+JVdouvp27fWgwnQFc1pxkbv3K99xrJxQy",
+	"PJX2paa0u0c7y/ZLxnDSXP8JXf85WX/7o0JbSdote0+T33r+t+XLm3T+3rPfzar9WJfyksICpq1j94a7",
+	"4iW90IuOp0f3o8+5sz/3RKxgotzKG9u++8ebjYb+trHI/JZwvufl3FLpnvPUFxnxVj+3sy79JULC3v2q",
+	"HPe4jfVJX3y1T5/dGUK8zG5P7YvEmqX4OMWPyQlPc1N+MjP7vVA0hWJw02FUFnnyXo/nBuUHcrKxpjek",
+	"8ZmiVvV+p3V+1ule9D3SvzhvniA8sbVBmR9rXk3/VtHc1AFoMT3QiymdoD0pJtJJro+n1EPoLgCjSufL",
+	"CB7O91zgNCDTwBUBwCoiDH2EcGqMdIdMdexH6+0mSDUZj4qvo7EvbabLTJGn+3y7bN/oeRuJdRueklhC",
+	"PVmCRn7Su5VVlyCs3MOwfJu1ZANQk6unZ3HGAwXF6ugtdqyCqay4kAeJ9y/s+114P0tmyaoaWoFUU8SJ",
+	"1PuOLr2USJj+S1OGV7BlC/AFxyhuikY1FjPJINn4WogbV4ARuItIFq9EHM0a+LW9x54BgrMY11B3ysfa",
+	"3Ca06STgPwtshsxe7ez1aaujbw4sGI1VbW/zvZd8cfexe/HHMx6/1jpsd8/S77011soLNABhEJ1594WI",
+	"s3Jsn7loqaAExk1PganmBUA+VJL+1+t66tbbfh925wCSaXBOKiQSuEkq6s7VXcKHPEQskWpdKoqXfLhP",
+	"Vw+dEOLGpOQVpAhkpqwwVILOSR1KcW09WXPV2V3wvQknumajgMvCIIryTIrSybalyXPHcZUsLz3ijn5u",
+	"UWqGydBKjz9emsKjSIibNr8NlNMEcsiNgfsZkD2sBIdCoOn9YnJSXz7+6sXWyU/Od75+/bTT3T5Ef4hN",
+	"9IvDQ7e7jc29RmOv0fhJbhfkOBnbLkyfwuqXM8liGFegmTHIpQLYjf7PRMD1YPsbxe7lRCJizlSFt3Bo",
+	"XCoxlVAbEhCEHwOsTQIih0oIAlpLMc3CPM6qqx+vUiEfwPw4FojHs3zRE/UFsiNHwIAEA0A2SWbVlyzc",
+	"R4xvGeGm5YK8YBGyIspJnXICohKx+n1IGaH4PLppsZQm8o+fUqycfH7Vbr1udWpvk9YX92PelCLEzXEg",
+	"S7JT8fx5IDPHk/TAZilVLBiT5xLKyJ9+whNq5ZMmH5nrJHexBJQrSfe8XC9MvCrj7vJ87fRRhFa39Nxn",
+	"JvueJ35mcuJWKtSrXCFvb0FbfiCnIZ1/qnMnHt3CXvEhV/eaKRUyfS94INGWJfW5O+Mhk4Akj5tRMgWI",
+	"hVVO2gwfuInNnoKG2sUcUir7Evl4gAyNAsVPDMiMdKEwjOds695y8dPO/pKI0Cr1/5KzX22uF8yyntyF",
+	"2y8pg3JzWEnnMorebiNRaxxYbRVXe5G9oXS4hedSgqOAmyA0JzN0ezbB6SM9A7YnPQcBqN+E7+Ey5Jl6",
+	"rNKLPVkxk8p9gmxoszb1BRpdYyYiYZ/gUYYPJM86K9A+4sy7nPrgqCtd+vTY7WK5YH1T2NSn86xATp9T",
+	"W7veYib5EteBODrwyTLf2Q/Ls9ljvpCHXRxJ5aDV8mjUdtVM9Mop6y6GqMKlzIYNrXqqwK0qMQRvleAh",
+	"mD40LybYP8HB6by5958ggiZD/lLqDsYWCS6nHyHOOehF+Cyp3wTcJ/1nl4fPW93+2j7po/wAEGGDBDwU",
+	"Eekfto5b3VaBBy9Y6hdAgtqHmkTdHcyYEUbYcUXjkGHet2CPrtbr2dTkuIjIrzbruQkHkj1kGzFdPPFR",
+	"wdaK4WSqachxW1Aseqm2bNpfQhe2lSPu2smDT7w75ZRVlif33cmZfWvGYvteMCFiOi/evcNITEy9980G",
+	"+iXfuExfr6bESZwCrET8U26fJxpaPSAy7nbFoMgEhav3asfzcYGYjnYvMQeu8ZjAZatTjLQzENPC8hWu",
+	"RrnNDk2BG7jMHUUjLfRc1OuqiCCm+3La49DcMrG/NGTXAsygQ4QLpVW+QmIrZCessGEjNmDBbVltEEAT",
+	"htqHcWCxK6xZ8V77iba5ixpwFC9bj1VORBNnnzoXr0w4/A91PJr+VzolDSd+3rPSZs/e98TE96soUqXo",
+	"C3+vQtehJWtw/BgMpjgP+b6GuMQEftJMt9wsL4wX2dxadiXD9pawWAajQ99roOXPx3FLrlBLQjR/SHb9",
+	"qJvThcMw/Ag1lOXyYO5xNNrouPxRZ0CT4hjfbJ7v0thDPCKP2VDdk7j7bGac2rZik1K/aWVNYEIDbqLE",
+	"K6zHKqq+qlicfuU5n3HkIeZ/2UtHMnTRAsZlLiLJGU0RmmPlFOss20Ww1B9nyEFKKptxVrb72BdOS8Fn",
+	"Ici6zHViJyqP0+aU5DKgtnsqzFMWDViRog4riSE+5hlQGidYwVkJyLHy2SCY0DCtwUO1OQNgKkkjzcxi",
+	"hpVCSihDfPXcnkyTZhoHrwuQuU8ccipQIG5ZBD9U1NOr7+fM1nDslLGvpdggsejJNKiCnWIXo3wjxKfU",
+	"Qi3haZXy/F7tgEZ+O07hvQiDQWFkXDAYE6l/NJgRibRfMp1FgzG1cKKKTUggAdk8hhU08IWYgBljWRdB",
+	"E2c8IrNixycESmh69PYwQewe2YTeYhTAOqYtIowkpq7oqfZZVOybW6yCiJJ0Bzv+B9IWBxBDlOLyPh5A",
+	"bqM6xbCQDfSSaWnIJoW7FrA17c94yxtQrEk2H4SsAKs7FDLgI5vaV+xNwEI2tlX9CpOkHijpTrG1SkeW",
+	"P2PlHeGiTTEUFbqN848MldZ/sjwXooKug7UPbD5WZoggQTCxI03JNGK3gZjJJEnVBr8gosASQbmf2lvA",
+	"4y4BxZHnwil0VysGm6X4p0x3mtKiULsDZxGJ8zpiiBga+UCPX7hsiuGcxvUpNgrTx5ZqS1VXbeXlcaC5",
+	"BaIGC5tYAScfmONNZs+diA1n3Dcl5YA2k/Z3L9NbYmfGWyetfyHRZsG8BbfX/LJXtthB4JQT7hB6Lp1P",
+	"3jb5QOKqJmYEFRWcEo80sJ4VoXc0gBomlERUsYoHtH2rUyg9mi67cigiFox4fChhpXvXqRZZFsIC+t8n",
+	"gbJjapjKRc7yV8yifqkEs4Vvgd3rNHk04E4VEWF0MNbMFMAkZrd6NVaFfspUSHvUuvWaMMz0rDjVCaKq",
+	"yJKc+pBlY0usl8uBSvaUWeKlLFwcg+Z+lh4URpYqLYLy4Wc/zZyAJp6zsb69mdh0CbTbnZoD/rSPNjZj",
+	"4ZvEEdX/y7KuQZFMYos2nq5vNWqJVd3cyq2CVYS2UA/Zfp+EsV3fBVvO0o40qVupjnYyHQFgsZfDC67S",
+	"MsxX3PJuUctv7clicWtFtgEjhHca29vb+vHVj7Si42xRKkMMe5a8VOm7TRjYVO4EjqUBuuwPxkHoR4z3",
+	"9T7P4FwGEktAFlVGMa9VtnRczK6TwJbZkX2CYiiJ++g9ro9SROosMtVAqkDTV0iPcnnQC6p5FAGXgZCJ",
+	"CfLi2S4WJzit1Vwl9mnrJjlodlvPzzpvfgAPie26an6JZZ/P5RiJ+XN1p4h9t9habQKhjoTwCzDOvXuA",
+	"7h2DkS0Nuld0kDYLkfDN4qbutlUtMatlXq60TRbmDy6adS00C0zTabzfhdJJNxBDAFtTtV6eamLJ3tMq",
+	"GphXMrmuhlKTsmrmga8Sc7JoRrsR++hqIeXyvrKvqkymnfFEzYaQKlCQ4Nk90tfbtU8kYI6A4cTAN5hS",
+	"HQkpZ2q8YJJcj8u7QA3GUPDCtlKnxA90z5OAw51wxgMBFexGjLMIvro4fGmAEgwEm+1AD8ff6PGkXJ1G",
+	"LBasl+cXrU7X4C4YKuMi73p/6rMb9V9bwxFrvUN/PV4kpaH+I1apGEUWJS1hmAfAll4NziSZLAjSq63t",
+	"JWfjJphCuaLE6QFnRg6HDYJb4X5iol3BvoCFc/qcvVN9TPRMzKQw2f3TqTGMmmiyZZFVHOq5pH3rFfzc",
+	"7k135izhWfdC67Rb/jRILvfo2Wmr2z5pXS0eSgoVzL173jk7ah+3FpQgGwZhPIyvLtsHL68W0hZjSrm3",
+	"Oq2Dy06nffq8tGiZRddxr1x0zw5elktNMbhxj3abzxcgNMWPdZqHpePsRtRnyUdPL45anQVPg/XGvfC6",
+	"eXxcPvOYrW4ejk9d4+LAUx7Bws+GcAFanvruGqsmCSs+Hk/XsieT67u01fRsLXs8ywvLns/x27IXUjtg",
+	"2cNFu6ZaBykBsOyVJEdXmE+/arvp/QtZWk4zLk6Vs4db4NvKu/pU0Dxq0tXx+Ef8G+O9Iv3AB7QbC21o",
+	"gPdvAarG6/H+mzdv3qyfnKDzLRO95qULtQW+80KYmm2ZskK1na0iBcfp3blxFR53AYCKuRNSn9prJHGc",
+	"6RNYicm1VIIzKDprn01lAWLTNa+Gr1W8UlxOJQPsiENI2KjF61JcLc3ke1TXgJysyd53x1SeiKhAsznB",
+	"elyYV0IBBZX6c33k7xMqb0x9d4SFhaOVUOWSfgvgQtg7VZr8LfX6CjTy6kWQAR+wPtHv7JsCnQE27k50",
+	"WC9TQnmpKmqny5ARj7pc1Ts3BXyL71EmS9A+VNurDUQUsYEiYxFJRq4By2VOpKJTdM6yu8TDFBPcsfQE",
+	"Z3csgrFPxxEtuoflesuATW7tFMFSJntcIhTsc7l5y3ScbrVw8kBnQ2GSdYsF7mq4BIEmZ7Y3bxZ2iLAi",
+	"BcZ3V2ayWiHB6zToykJ5noU+sa9j4Eie+a+FX2Aqy3r48wgpHmHvACoDLsZpPJQ6uLaUJDhQsKFpJf1k",
+	"bqZEomBaivZzj9rCvrjjB0UxIiU2qrEo2PsH2K89VZT1SW3tkLGYRVjoXQuVkOmvdxtkNl2/FQqTFPOT",
+	"XD1BaP5KqKXGAP3Moa2hGBcuFlIdVAVkzKOpmBYqB7/oh7tYQDt/8wznRYuOpydU3XbVjPE3dO2r4nKv",
+	"01XWcwa5eyuwTJHB0UyE2R3xDkpvxZi0JNshS3l2kyeZOEmdW+sFkuNTlCO1QujvXj1SM7LiUxDFWu25",
+	"nnuigqlmPcpvyFzM/n/5U8wKwcTRtdVorJikCI0UEgoMcClTOdsJWk05dJMP/o84k4qNRhv2iVzm/rTy",
+	"0W5Sui8vigB2XBX2hZcneKgiptohpu3HFtdVz/jqZcPznkdT8XuaUAjKMp0P5O0h3gYu2JRG1tLisyGF",
+	"tJyalkMFwTHmBiHtS1aIacX/gbRxAkmVW//tVVS0D0FsaK6mqGTL28PZNAwGkIu8FMwsEndYbc23L+2R",
+	"/kXzpIUmkL4Xh2Yli6+ZelDzKfNsHB/kMbOJ6HH2LpBK7pN+++T8rNNtHV49ax2ddVqmMRqFAYtIMJmK",
+	"SBEj54gaB1JTswjbrMeLwM1iamteLdNlxUm8oBMDrOnV2kAX859B+QY7py0+EH5hpGE3XkpmHiL11uXB",
+	"+suOvv6FM59JcnD+dOfp2gZpglXRI5fdo/UnFhUC0q/nytxKuFD4c+oSpr+oeTVst+odrHtk3tGv4DiO",
+	"QLyWsMQLcec4kyB8K/X3SP+0ddFtPX9uTmLJoluMqxN3UBtKL6OtwNU/aZ6ftw77njOO9rixRa6MWme6",
+	"rXk1bLTisE9REurX6HTKfDt0XFi3OfJHZFRJVy7bYCCG7u4TPK1f82zvJZIHiW9FEQqdbAJgOJvwshw1",
+	"/dsDScaM+iwiir1TpG7MD2ZlbA6+VsoDtbaPvmlnpLgbi5DB3ixStCZMSqMSFACufMSEmFHFPSycmpPY",
+	"4E19H8I9aXiemCYbk5DneCzwQijyfTIC1cGKJDkeR7NBDoA+s2kt3DMU7Ovx1GSrKJhMmL+2QZ4Ht4z0",
+	"UWD2IQK277PrQEFNmYf64yBifqD6gMwu7h7YUt2mmnaP9/Fz362rKdRvvteHaH8/Xddbj6BvP8UvkjoX",
+	"HIPSnLdDRDYsIVvnGumq7dU+/Mnv/eavfv/Dv/rfai6+4zd/8eff/8n/+uGP/+bDH/7KfHtkV3w+n883",
+	"Tk42fJ+8eLE3mexJCafkNTb2X37lGsMp62iO2YxL5P76n3z4t/+LAyU39uTf/Of/+P3//Tcf/vgXv/3X",
+	"/6K2IPWoIO41GHHm2yMLp8Lg7OufDgS/ZVw/38+CT1SpgDEoDSLpJgqku26pwUGPSB/dzA8hGuF+XZv1",
+	"KRcBJuaYwR2rjsu45hnWl8ZSeY+e/QVhwcp2fs92LRuVtQ4uyrmYKWO209zW9/R/9b8nJ/Cv/sf34V/9",
+	"z4sX+t/JBHA9ZZ/U0WALnN7j/QKG7buDe49QqLDqGYAUrfP4dI5ygios1OlZVQ8kQo/313VXG31Y6Ifw",
+	"Hy1bqCI0DLVKNFdjiHa0MbETsMwGE7ZGghEXEfOz9uGYyPS87lSYVtx6VfhEz2sdt2iCUeJ6kPdZ1AIF",
+	"etlhm30FohtjbWzJ605xe58SMQm9fbNIaw8D7qwNRphH4m4fvpeEXotbsODWKScGa5nI2WRCo/kaHAjy",
+	"JtC6x1L0qaqFJwohsIQTJSgnPfL9P/3LD//2P3jkN3/+i+//z7/+8Otffv9//R75b7/49/cRKWmBWGGq",
+	"L9Iv6Fv9WMwk5b5cZcG7+ZdSxS7yU2HOyFiu4hdGrbnP2JPHzYIeXTVmGw2gtwzN03NN+Q1qFwGUarY8",
+	"cx+Eo3IVCDGtC9RDvGLlR2LKx7o7WB0gunw9nhn3UKTdiVnok2tmHwLsY1cLw4Z6KwnlMCJxVxU91o/m",
+	"nVkJEru7i3bE3Qo2q7yKny3Jm7dmua5kRUNV/EI3mvGBndj8IJjW1e9BPer4mQriBdXDofklNAzd+bmk",
+	"6+S1EEKpbmmYNz+XTAnku7C7Rck0m40GMEfMauggw49r1VNTHK+LuwqrayhbMkuR4bI08YdUUaQZTr76",
+	"dag3MXxhr+nA/QY0ddU7juF/96Ihwxl+aynejJcknu6C4WW3TjG7Ot7Mc9HCK5Y5OD8BRtpiBdnIbS+j",
+	"FptgymQkdSV3UOXqOPasLbvGFsHu6isa6Armqgje/GoS0ArRsiwNY1Tq2+euAr9P6vENdM2z4aVx3R4Z",
+	"+KzSpKwYPZo8f1fzdeJdvqTybGn9KMdzl9NQUD8LSBWAFgzBDgcXr2Cm1uAkdTaAzH21/uHf/XKt6Mb6",
+	"J78surGun5ysg26dvqjaVszlFJWt7OXUlKUyl9M8BlZQhuFsR5Jin2uoq1TIrfFgK0lMayDJRbVqgkrW",
+	"4CKnAsbW7tPW82a3/ap11b64sqVei8wr1F66rd3D6kUQ0gnWxVxD/ZRiPQ6kEtF8L3EtCWSP2ywyDGo5",
+	"P7toF7SCSYcuB23PpdtBxCjkBd8yzyWhudS0tawpsmiwBX1WtlFiN20Zl7s9N9TE3xnDZbdQi45Xwsv7",
+	"HegN4zBRLh9fJuoRz134yz7p92q9Wj9dYs0MWrerP5OaV3tQ82orVKugNc94Ji6mFCrSNKdCqkhMx/rD",
+	"qeA4OnO5a5aYbJqapnWXLmhdKXDZn021ArG5RfxgFKSGRwD8Dy7nj/BWnS4c93hzq9HI3AmeFhcHT9cr",
+	"elRWneiQaa5ifADx8gX7uz+b4v3fF3e8v2L5kNnUuIorx17B7OvnNW2BnARSFjsREfvNYn3jJyy1rZm7",
+	"mzeuxS+sDNCTbH1ZgKQWWN34+azMSjTlxSQVCbGkc3FBKUKYeQMqTyTLVBq0LtTVShW3rKc0V2CCreuf",
+	"CPX9iEm5T/QU0AggPSRbD7hkHEVBmIYCLvf1uqWwDs2kT3q3KJpqaU3cj0657UYzZjJ6wYsgeALyw0a4",
+	"czJnYFbLpOeu2wrzxvkI1QdRmvc4FI3XWm0gjOFtGmmyfMJFsh8DFphO59VaO95ox9TfIG0le7xvezPF",
+	"3dM17fto0WHKI/1kcXvIOoA0H3jJHm+BSxPGsunQaSD12R5CSKhHqLIZxDgGkz1t0i3q5jcwCprchN3G",
+	"NhZ3BS8AzolUdO6qxnpmqrkwo6TcjHFtgzSxTiy4QIzSGGMXQmPLarXeO/vvHsFY5pVn8wplFwHSfhgX",
+	"HRzMK6ioK9wJkutdqeXKQVuJ3NcFRQArwFmW3VrSTFyJ+CkNVp12w34Lt7/W5WZKaGYf0DCcQ4TyiAfS",
+	"ch9m38vUpoC0e6V3cIwnwMVCYAhT0dpZEkpuPbF9YNkVzNm5IDoBSTUWPH3TImLokWBIKL8vtNJ9cl3t",
+	"feOeW7Iocq3keub6yUAXJetqJzZejuUy26eI52MGyhwnqcVJh8PF8sFxbNHRn8yYWJy6ywk8axN3MfLl",
+	"y2ftYgxLNR3PlIH9TPm62Po9knXhxU8RgGgo+FLhh8Z3U4mqC/Ps54pajKkpneGSGP4MUmd8ItZ+fP6m",
+	"lsFj2FzffJTdoXu1pxubW7GF44VQLNSC90zSG5rf4Hu1zd0G3KVQ9v5Ub9pbloy8jPNjY6m1Xdln3+Za",
+	"n9s3OouDbjEAUBgKzG9ZpJxT37pqwbosJtOZAkcd6I85ve7//aOMRlecl31f2NYV8EwrKFIJ/SYzSRdn",
+	"ZGdr8zEWbINs0sxMFcKoJa67zfWfvP12+33h3fbeqlIm3FBwMmURmfEArBKxym2yrlycJDS4jGJ7Qd9M",
+	"XdCflF3QC5WtTPQ+jXzr2cbirPtJoU9JOJtM1+VskpzUBXVRdhILvLWKIlel0Hhet8srL/ayxT/VXO/m",
+	"izfXFiqR2YBTQfRvHqG2GFngWx87lCitUxNlAffFKFAsIoIbJ5FHZhwZzCeC9zgGxe9jWaEpi6TgNLSZ",
+	"2Hr5sDL9HTc5d/oaxPGiH0By3E6joW//+pbVR5r7+Zrzlewao6XHWZeOTuHovr/p/RMIkeKC86UYEKnT",
+	"Lneer4bisAI4Q/aozCItlJJqTUvZIwSh+SO7uTNFiSUDBzaph+IOqi+bJy7OWwcbE1dBSo3ZJJUXuYCu",
+	"RYqbA7VNGnkzKv7yMWSKFSMtfbBPwO8rlyj+lKM5+rpTGF/rLwWQdKYSEZG6DRRXY8qJEoCDrLe1Sy+b",
+	"RuI28PV+lsQXd3wtbSyLy66uAgcZv395cVhYRLBwFJdc31/1uaYEWtM3SV+3WS5y4542t59ubmzt1vJi",
+	"90dO4v6oRNoikEnc1svO65WATCKDHVgGqXYUsNB3ccf5iErjlyZTGikrzM3W2iBNci38ORnqNsBYZsNk",
+	"+2CiZ5GeHfLNjEVzj0ypGmsWx3CrHp/SiE6YPgPgBfupv0+oIhMowh7HaKk7kcAA8UweagDc7hjGBBKD",
+	"94hei5lKUovLhLHOgFuq6fGIpHN9coDPlUzoVMa0axUTMfqmM4WoIQky7a/DIIRzLMIs34HgKhKhCXXP",
+	"1sx0odQJm6/evdeMUIITnTYeFx/AhoZFFm+ctsKpJ64Bz1UN11TTgSJyysIQ5WV/zqhewH7bZ5OpUFrB",
+	"WH/J5v3MPjTY4HkycRqL7uY/vjg7JeZ3Uu8cHZBHTxubazGUqF0zzV57pP/QgH0+3H5orLCI1YJx7Ngl",
+	"rDqqGv48tdgTGurVZT70C+pJIAERUD8KknQyC1UALK6fRMRtFXM0lT3ef4jGY73mWNGu/3AYhKyfDaau",
+	"PbRG+sW7dFHY+wtGQ4SuT3OQdKUE4u7EzdKuzGuFPYnQ2vcyV7ZbFtEROxBFKIsn4jbgo3XzDBno3aq1",
+	"f6jJ6ZEhVJ/H5BjQB9PSkdQf2W/k2j7p1Rq9mqv8MzbO2zEL/cKEBFs4O/9D4gZVcEO4ZVIxv0yjPgCB",
+	"Y1KgsK6rpoDUv5lRrgI115fJ5HjXVixsm6PINlyAYRn37xUeLQVtCcXOo0Ls7m7seQBkAp/A0zFAt5Wf",
+	"EUPPDa8WYgKtdIMJK7X8L20iYjQMJPMB5KMIzHM2ASB3IkEqiaHWCQaM+ZJMAj6TmtHMX4A4n2TH9FpK",
+	"EVatRCyVGNxUTnjWqpYrNb/K82VjfmUfMAOzjGvtH9UG4bopvq3HnQBCSRrkn47c+ZHpnNS3khs35p7E",
+	"vrWvVOIhUFT9piqWMsbFgE4+YDfdATIxAJBpEt1ITQ5N0YRlfQk58Ygr7tmi8wY9L2H5dpvVSwnGnFzJ",
+	"8XRqbyY3TWbwSU7Kc0l2QYskefuwK24YL7YdBj78WNursfmPx9fPB8FZ8OOLy5+3N0+DtmxP1PQnB+1H",
+	"7Z+1guFXG2z+4+lg+0Q/IvwXnbvBz8Xt8VZ4MzjYDdnzIzV4/i5s88bGYCvk15Ojhv/1j8N8KIHrskgg",
+	"nU0Zbx+SA8E5GyjSPiRKP5zV++WM+cToBHQ6zUZ6P9p+srNaOrYlqnACJ3TELjvH+bNwFpXAggcTxGqj",
+	"11KEM8Ws2pbWkMZKTeXew4cZv/5DOg0eQgvyYeN6d/Bk0GDrj4a7bH2H7j5efzpssPWGv+s36DZ7Otzc",
+	"XHrMazLLB7Yo0g7D0HA4a7WKQW3np8898uPz1nOPPG8f6ePkNbs+95z6vktOnlUKdqsasfZjEfDF5bc5",
+	"lppGeQDmUiXM1ThTdBm1iNrLx1+92Dr5yfnO16+fdrrbhwVYNkbdKMqn8Vlc8j1p6IJDx89w66MVWRU6",
+	"LpqGBIJpUUQVhNbmqy17puZGOCdySgcsw6MXNNQcYGLyVg6GQZoMWFdJlYzEDdLgYiXBFX2IsQIESeOn",
+	"M8h++goS+P0sxlYBtPKSwtivQcVJNVNQDhvTBRNErn1cgeys1r+0WvWxoLydxv4utrNUQExVLDIbpYqm",
+	"WlJqJVtUBY3tpSbyggQCNKgXSJAo4INgSkMyDUHVQXor6jhT+3bF8S0oJxQTImZKKoqxSjZjL5ALxlzF",
+	"xukqupiVshOSHENiuZKklnHICVNjUVIUlpJQUNCHImYs8gUW0aR5sPXVZfP46rz55qR12q159nOnfXrQ",
+	"Pm8eA3AoAERW9F5/M6PhuRskfkyM9NkMgs3fpsayALSgeEDGPrqiJfSHHerFYMz8WfjR/vOskCjwpOsp",
+	"a64S7jdxLLWs5+SCWTd5ezVhs9DpsWQ7JeJWDM2p0WYJWlQU5ViMAn5PAJ6qiDvlGDtLozinKyDoLYO+",
+	"KRo+hnp9ioCOpj8JODb3dxBVKg6JK9C4jLOTWmBOkA2kfjcW5C6CS6vyyJ3xjpJArcXgKUFEfIxghrc2",
+	"iG2tx/ULIRuqWKsUWkkKGaLp6FdtAkUgSR8snNEe0RftvkW5pBPWJ70a/mZbrvW4CTQNwFV6o5XjLB4E",
+	"vuJQNfBVG0eeQp7KXxbMq+W3+VgFQ4OTBZc0OVZ6sMURgDEZJRnTVjlc0Ta3oK3k8oDJLDedGxUsvYZs",
+	"Z1kwc1TOanHN2GJueyAJGnWXn+3Ng277Vavm1S4uL85bp4eVgXaaAxXcApT1DLJqDNROksCSMztHZcaf",
+	"iSRpxd7RtLJH8zMMqyAT/yjSlwH2TsXX2q1G8lqVvkUdz/hgHOPGK0YnmWD9RBprLOZdSencdTYO8oCd",
+	"QSXAz2LkPITa1O8EX9snEzon18ylN6Wo2rTFxO8V+bSe/y2/kSDoJvws1SR8Oq9+CsH7h7QwsvBvQ1mK",
+	"VSoSc/aD1xd2Rf5KhKRu6IFM5BrEVQGnLDI4CR6h6FmLxMTA0IAjzYY6YI3OHufs1iIOYDSGTQiciFvI",
+	"q4C3TNIb1FCz7V/PHYySr4/QOGG2x4cMkZd5HB4C6CzuITz6qnMXwtd33cwUcNrnqLKcr0fCodpyYm+Z",
+	"vZJctqID5pSp1yJS43MRFMIQS32GVOS8yqaIMKDXQRg4E0a+vGAgibhj9q5qUzdX83pwM7QCUQqjMi6V",
+	"BDH3uc3bInY4UemxJWhYNPfdiGFseHruwSVeXdqlV7KAEfUJUbWRSx6o4mpb0IpniVs0rEtehj00ZVEg",
+	"fAxe5Uyt3+nHMQRguQZzcnbafVHzaq9brZcVD/kTs4deM3YDx3t+mPej835Gh08zgnfqgEb+syAMi8vY",
+	"QdkDzt4pch2E4dJCv6vU6q1eO/XL3f3LqqOWX+OSUyhz0fWRL+9ZDTJZszAdCP82U9AwtyTYa+UNn2CB",
+	"onynSgVsoc8HmGl1LwFo8xiQ+MKJTmRwns2U1ZAKxD4lqWxPX5/gZ1MGIBhQhUmN900m6a2puxRhYUZ0",
+	"sLiSeJ1Ws9s6rHm1w8vz4/ZBs9tyNS0OoYLPq1bnAv5sPz896+B1Idbc4/erpMA7DJcYi8iWwtDfdrQq",
+	"I+HPNiK84Q5OjLSk3J1+4qW+C9Qo9yMR+OsNunm9Ndi2AOSYapnI8ehubu1t7+xtNn7UeLqHuRpQuaL2",
+	"09fs+vs//9WHP/z12x43qBV//Zff/8tf1Te3tnfWPvzBX3/4478iv/03/9M//P5//jdkc8trNBof/t0v",
+	"6wj0+P1/+f21zc2Hm48ItE8+/MGf/vaf/eL7//R7H/7gT8n3v//PP/z6n2x6W9s75q2CWnxuKIURoSyB",
+	"uBmHiSd5AeFPHMAN8ZlCbPt94rMo0DohqJR40Xpn0oExxDzrKDZOmoQHKxmJ2eu929pc7/XePW69/VFx",
+	"zLub+QKnEjeVZPSISMQGDGjLDsdmG1i4+wlLYo/G7wUqp5qXZtKq0holyZ4fSJwfAPw1vdSnMwkhgRcn",
+	"F2seQtxcR4zexHFbG7mb64rQ50DdMunQYRJQLnKICpCN2bdBHZib6dClzG71iN3WAJYz4z6pu+2/ljSY",
+	"1Y0kWPN6nEqD6mZyU+FIJ6PglmnFA/JS44RAYCojMTDsVHBCiesFVIUeH1A+YGGYSFm3PWOoKWaUFMSE",
+	"MpunXylbTsSydOE5USB+33sJAOQ8VLiN4LmjCRAvN+54Uk3UDyg6d4HMIClQ/1YPTaLkXA1JyI5tIVTy",
+	"qWnyXm4jUu+nvD99j/Qz7h/9Ffp/+msI4Is1TzBFCE/2Hk9iCGMnFcCv90nEsDRQxIYzyaQ90BJVAXsc",
+	"ygKCASmRv4K+Vxb6adSayq4sTw/i7bIF0UfdSKybLwv8PKlSYp8IKuzewAOM+5WV04+vkbzAd2xMdAD1",
+	"LqeMq0QBfJAeQisDU1b5FgvPViRYYiRBpXlYUETZpYTH7cUznMkOR/KW+aiLys4ty9JOvWOjQNK1IX+A",
+	"tO1Mccpqt7f0VvlcedzpXu6Rz51qwBbU/xg3YIaie5evTbVTrCtbcfPEWKWz6dFOQBhleWt963FcNuXH",
+	"7GczoqJgmmL6xLONRcjjy4snokk/J+jyWEHGClpaYtqgYxiNJUZm/sh041XEp5WKqwIM3182VRFLRWxz",
+	"TiPJFqTQm6vRh3/9lx9+/Svy4de//PCHfxZffQrgsAoV7Cbqy1Ck2BQFsP5MUBOmFOKPAZouqYh/Po0a",
+	"xu0vxXzKDKPct5T2H22VeI8Wps1a03A+YW9zt4rvYcIifTiosjg+EZG7sQFWQj/BnYEFEBEZQLmLSExs",
+	"rQvnd4abEHrojcqb1mCRJ0rSriSLlpct0k/ZYkdVcoETa1cMhpYD1TQTkwgnA8qWMEZx+mzXXa70u2j4",
+	"9CM6VPczwxTlmcaTGzsv7pt7mpjeAr4IBmOCk0GmkfBnA+Z/3HCa7ZpX61wety7SA8GvqrmbA93ELGTS",
+	"DCCO6EmT/wTxDp9kYnYB5QK8IYKTSLej9ctbFhFlYX1Tx0Gi1NUCC8iTAga3pL2y2NBpMeIgo5dkU+Bz",
+	"hcyIUECucF820Lrq7SEXKK1fLOwwpLw8OkGOgymZhpQv90AcdVoACNppnbQvTyrqgEcRA9zPiE2C2QRX",
+	"P6Qllr8pkOp6yJ1EUzOUhZIkLFgOeLFscpbEb7gZysRv6OnQN2VD7cqxG59sOkXA1QuEj/1YzRXa6qDa",
+	"vQx5vLIam2y0DLd/Fei82EGYiV+G7wn1fbDtGecpWMAUYMXWY+DbajHbsa0ogZN5dtp9cXVwdnKuL1pX",
+	"+jyvkJViaHZNJsG+SudMLnKOlmsijaXCYoEX81xEaijCQHwsK9mc2jIPTQVeNJR08fGy8EXT2sLBdF2P",
+	"mSHlEmIrhdBnEza/TIrkfTIeV7M+5vL4VknHy01M8YrI35GqzwsLX61eQNhU812lXu/fuxLPkHl3GYUr",
+	"Alx+TGVofTMdsJKSGQwXzS+M/XKVnEdMaa42aAwWX/luLOy0+B5Ui5cKU4fiIMrNRqNyUZCY+ZeUA7kH",
+	"QKgtVf23ob6022WWLldp2iBxxkziVm/VKtSpvfgpilLr9f8U+QMgHf/uJQ7oYS2sRX0gxA3kmikytpGR",
+	"lNwxdhPOyTWYEjeSvLFXk/QWdeSEzPjp2xiiEV8CLU/gPQyZHFxibSLpLfPJptdoNPT/AU8bMNYw7LC0",
+	"CnZG4Qyplo/snSowaq1WSbHygZKTk5lLC6Zes8RN5XpO+jPIe4aGIA+677IZBzQMMV8AcrBT8ihnpiuo",
+	"zxHLojzbxsI1A5xCb2wNA2mDXwZsn4wFFzNNMjgafa3QSgW1IBCr0LqeLT4W7NQ0GsgipOTEcLaXr87i",
+	"oTmZuZI5OHtnL5F1hXsoEtchmxSazztHB+Tpzu5jMsWHiM8UDUwJCUqk0hog6Q+Ez6Doqn3MOP0D6U6k",
+	"RzvkZfBsr8f72AS4lwYhlPkjSpAtr7HzxNZx5j5GIINT9oEkffjDoMsbYB9AiNrafYTv9HidksFMEUhy",
+	"Djjp1f7bL/59r7ZmMZjmEMOPKBdJkK2CmAGbkr5QnuJAD/SjUJhRFVYrgBgsMJzeRYKPbOoCuMyhf4zC",
+	"mTIxxco1eVhQVwctkzkhIkS0wpiIIQ3CWcSkhxNnYcVg3jxrg4b6mjgZegNjSMeeXaIe32pskFdxm1KJ",
+	"qd4eA4CAHVNpYkAmWCiEcrLV2Cf9TBGsPqKOSzo3NXfDQII3fzBTKwSDJ4DT7lPMbVFulDVE6RHBWFKz",
+	"JXFoZlh9m24WWLM2jAkztbcaa7E/yUVskKPgHVFjIfG0kUwfOSOQ54KMGY1inDfLfwXl794FUgugIrfW",
+	"mT5OdhpPSf/g7PTouH3Q7aNhGfULjI8ZiDAMfKNrx8lz8BsNI0b9OcFK86ROexxPtVSReldwF0rT69Nr",
+	"zRQ1xLYgE2wPy7uJiDA/UBDbw6ViNFtzdWfLq3YBhqUpS0GzkWzx/knWmEbIATGShRtJlqR86XZfdLvn",
+	"NpVK7/6Uz2In650pU3qs4M4a++RYRK6+aQKiASSlbiftInlGfWJ1mgWlx7K9XHbaJGJDFjG9YRORLcme",
+	"9kkfkPv2oBxffFaPGGdRMCCCZ4ErEo8vVbONK8WeOGbGvXKojaQULZo4PF4QCMQaQAeUE3kXqMGYCL5B",
+	"WuC4RSySRLyfLfyBwJeBNM4HTA3tAdrkTM4A9QsT6LivBQQYVKWppeJ2goM4hF0MBMwGA8Z8Uu/VIqai",
+	"ea+2tkH0MGSP04gZS6FB/7M0jaD6IeBf9AAiilmTYkgVi3q1tT2i9BaG+iI+I3MxI75wxV56/HoO8W59",
+	"JLqPWgsQoHdeGt7TDCyQZGfrqd6gu41tPEA7+oX15hBgFgNJJNNiqMe/w16/s69+Z5r+jkwY5XpGvtMP",
+	"ra+vk4J/9U/WYn3VaX112e60DvvkO7LT2CbfES7Id3CN1Sctni8ckMbMK3tEDLFUBCOz6SiiPtswjR51",
+	"Wq2r4/ZJu3vV+vqg1Tq07TZsu02in0FTehhMMMIw0ichAwk1EbfMSC2ppyLTwavmcfuw2W2fnV4dNdvH",
+	"uea7iUMjkOYop3riuNrPnhQumEza5i9Pm5fdF63TLoT4mcY3beOnwiBTSiZlIPgeFHyDO4NmNzcJZ51n",
+	"7cPD1mlmSps8rc8m5hcUcNDSKU+WaLJNnp51r47OLk8NRTsJiuRsMLZHRl2rzKkGHsg128ZJq/vi7PBK",
+	"N9U8Pj57bYe3m5w7wMe0MXhgMUcZjugCtqn4MPsOTreCyUccTT8YKIneaYdX5srBgz3eiw+8gJOZZGt7",
+	"NhQqMLYS22un2TXMZUjf0j0jNEl6p2g2m7JoPQ5F0J8MIlWO7Wz7F+3np5fnV4fti+az49yGuAhGfH02",
+	"hXGATGP6hBvaqIf0TcU2eXbQgQnXE9Z+fmm22W56m1mho5UcLsjZQccBf+3jvtYb2i3KmIVTx2pfr9z8",
+	"0deVW//q8qzbuli5B9Tcq3Zy0To+unp11m3lBIVZvQHl+p1b3SiEFLMggmB5uDiKiBhLTqrBTuv8rNNd",
+	"0mQE1deWt9g87rSah29Mo5YzUmxvGsYWIeZdX6hQeXOb2JZWfHF2fNg+fV4guvSWYaYS9URvPkrG6EKJ",
+	"E5rtHmx2W8/POm+uXrRbnWbn4MWbTHtx8jC49NWdICG7ZaEkPmNTve+g2qzWcgDR+Y6jhmOnsXnSujpv",
+	"Xly8PusUSVnO7oj1sBP2zYyGBkAXAmcAstg29bpzdvp8UVv2HdeeFd2OmLODdvP4qnlwcHZ52i1owZWm",
+	"D0ZcoqYZidloTCgngc8Qt9TB6emz1TCr7TLFPc3Dk/bp1cGL5unzHFtmhbjhJSOzYl6KRAihOXhC2+Zd",
+	"+PjV+WXn4EXzolXATNNZNBhTiem65gKQFeu2wdbJeffN1bPmwcvL84J5uaaDm9mU+GIwg0IimptcvI++",
+	"5ZhIbNvcefPN8Vnz8Kp7dnZ13OyY4W+mtjvACgcS8UhVUk94YITrHl6lQiYTJ+vF5Tlun6uT1mG7edV9",
+	"c25a3822/kAfOH5AMRLHhJcLztK9wQEi44XrvGoftK4uT5uvmu1jLcJjUVV2SPiunCWpnwupRhG7+OrY",
+	"Ix3mB1JvEcsya3adr5k9NiAoPqk0oglF7yU8YcRQ3yFv5+RORDeWzG77pHV22V1ImodaJqj8cQuZAzai",
+	"HMLrcPMmVgASaoACwA+3RgEw7YTBDQvn8IiEBPKU4vLs8uLN0oPV8CHSZYmpI595lp08cnDxysPMj0Dw",
+	"NXuVSuC0RDOuFVXbd/u02+qcNo9xYjQPa8LtTOi1giKw7tqLc75vZXjfXUf7jpXNBrtqn4LWWLA7MAnB",
+	"HUuQcaCSGxCgOHMNggqFwB35NpObl72bBoDQapJiGFy/sQBvrHecnl1dXD67OOi0z7ViW366GJElZ9fu",
+	"8gXFf6BxbFnOJizRbqd10T3r6L2QkTc7+WmwooFQgAVJTkJWSrQPWyfnZ93W6cGbq5ctfTBeXlidbCvZ",
+	"cg4xHbJqZtIZOww3mdXb0z9BvvEduWHzsu7ap1dHx+3nLxL6Z+EughvhDZsbYtASZFk2tu/pJ0A7DcIw",
+	"y5bnndbB2elhO3vj2NxynVIyjJgck+etLtHEDtdPqBqM7SWDklsWSZcMlYL5MeeescygoUmrwnof0ek0",
+	"nHsoSOEm2erSkWPu7lm3eXx1dtm9Oju66rhzKp79Jma1pqxoqFcM6Ay5U8wU1PaL40avxYzHl6FO6+LN",
+	"6UH6griped0lG2JE6WAWSRHZSdZ3bfONvn7Hg702ph9/j8g5H5grumsLApuh60R4VPaSWvNqBVfMmlfL",
+	"3QtrXi1zmdPv2ptZzau5K1XNq+WvRjWvZi85Na+WvHnUvFrmolDzank9X/f2df67QpVaN2m1YPs36po1",
+	"r5ZVPjXpGUVSE5vTBnVDSRWu5tXSeph+IKVW2a6T2k8yi9iJkJpXS6odNa+WUxtg+otOfOgkd1LXvJo5",
+	"GCFV60JTb08E3XxGlCe/ioUxLGpKlOI3BUJQN18owwp+cNIG4/Sy4kCTntuMkGad2j3pqNkidq0Q+Gci",
+	"/jrWkOdBKOCxPutb7waM+fBd7Bc4okEIX11yOlNjrQYPTLr2kYiuA99nHIqUqyO98/VOgHv+qVDNMBR3",
+	"8OSB4MMwGCg9JqqwN/hB34hn08NA0mvs5eygcyqUfj4YzQx9X2e/+UrfDmX22wsWDsGzjn9iXWzN/aj+",
+	"dsy9ShNr7kE2tMyrWa/oi4BFNBqM57oROmHncfzva32ZSHy+EIOAhk0H8av7BNw+k5+VSGc/N8egZnot",
+	"7p6BpqN5gc5DQf2uEMc0gncuuZxNkdATrb6ast0XqKtccnpLAwzE8mrdYMLETAEuptQUA0gjBzQB22Ub",
+	"nR2Jb/TCWNCuU3GRUATgiw4c07qHBNWJI/glm3fYzKTjp75u86MwGI0VhpUOBPeDFANB7NzZTJ0NO2aC",
+	"OkxLcceKb9FG7M8GhWkiKZ0FI9KVEfsCSk6HCMCQce9VrwSI5nPMpHe4YPWEqvhAphM7MrVbCqsJeTVE",
+	"QSnxFuobidOSqO9LC9A+DanWxEH9mxu0FKJJfvKosWmRVer9880TiB3efJOtJHO+eVJITXldC/gpXQLv",
+	"gTTAaC87r63uOAm4wNKE6R53nhYmthRBDcPalbl9cDntAgfgL76eGae9EqjOKKF1olQyUDz0Kcq4qwkC",
+	"qS0PqnUE2flJlSswC1ji0tBvfopkP8v5S0IGqkdLL4IPl8GIM3894DG2IKRvBOzO7IQYETO/pxzk6ics",
+	"8O1Pm+fBQM2iIt/QLVU0suUADPZZziLTrFQkYwmsuS2w5tBdQsZ9akHNBSeAr1YB93xK57od+FKu7ZNN",
+	"C76QbvLj4NAX5FhXTXFwEYz6hRZcNuWCyLvlVdHvF1gOLKb5FcKKlsCIalalhiegXBxVlFx2jkndVlrR",
+	"jYDPxpQ30Tc1MVNkwhTVT6/tGyyCHgcX2oxLpjbIWaoSJpEMAQXgindH53vkWtDId+7GAY0i9NFZ1jTu",
+	"8B6v9zHQcgPp7K9tEMyoMnRrOTYWdxYE3rAG+Dz16TMWwYChU335jJsNUEHAwHNuxSMRLo186YiQFQOZ",
+	"gVJhcZFNiim0aHgvy1FenLvgKE7v+wwPeBXg/Y2Qq5QST1JlFbJ1Eb58KrzpuWLCjhXnnyv7PV1z4h7Z",
+	"7+eJtSvJykrtcC1W6B7s1IdTPtrXmtWjHS949eysc9d4+Xwkms1m8/Ticty6HOk/W/qfZwfNN/q/w6PB",
+	"xY/1HweNsPXVq84Of346ajbbzWbzstn8esq++fkT/XPz4vLVWefl7sGbdvu/K0gEWyh0mqSfILI+5aPv",
+	"fjZlo+9GwfC7O3Y9XbNE97X0MYDGvRoY1EJGo0w053YG8rVcG4lpKpnpxEZeUJnDmkpdAi+p94/PDhCY",
+	"pX14ftW0fzzT/B8GHKNnXeVfc8RiwAJ3Rk7nXK0A1JIGWYHe4YJ8ftU0/31WcQcciwFcbdqH5+bVZ7Ab",
+	"vpoFg5ul2dpfAkWlsrZjq1eXggPk44BWj8ZfpXKyOxMWogmuWDI5iYmSzbtOIg8m8VBgZsxwi3g/Xuxq",
+	"Mj9+3gr8ry7bBy+vWqfdzpsfQOgneq/I9gn2/lyyP9HFPQR//PanuAYlabn33SduZDHayc6uFscWgV9E",
+	"EPY0EMMhS2SZ2Dz7eyKYmBy45fJlNciRVQrgW6my/Px3UAu/q2XaC8VNMYsIxToM/C55nh2i0aqgsKnP",
+	"ICdLMhOjMgCHiHPrQnvMB7PRnNwwNjWXach8S5YMXUulSCwV567pFeDbxeAGhrl0J8WNe3boRXPWYdQP",
+	"OJOF+cTg+V5K1KHzll8oqgyQnh+s/l4uE9n0b9srpn/Agqk6jOhQldjjwNc1C5lFvgCvWgoZM1mpM1Am",
+	"SD6BfpJl2OJyYxWBXJabMxLALgnclSS+6Ic/+o8f/unffPj1L6u0twD01kCzDcY0GrE4zaAc6uZpMdLN",
+	"ijs6gdBioXJL66+bBe4aoKHM1NtlX3jfTbLIQlDQoeYCfb6OeCCZb+pahHp/EMmmNILc1+t5Eg40g45T",
+	"uEo9HnMEwsX2+G//1X/4zf/zz8lTr4GYtMtxjTwz3AWz9OlrWIIReSwQNUgOKI9zH6DHZMYqOQk+bT3L",
+	"DtNMWFx9e5VbAJ0pcV5YQfe1iRjXIxqLWRTOyc/ENUT8SUzEEQOzEZitAYyx5YgJBLHgfUzbcNSi2T6f",
+	"EvLRlxEfzZsVUhkqX1v0GXYO4L1nvMx0qpwrBU68xIzo7+x8Ybh8ZoKMZJ1xFYTgGBlTuXE/objq9Yqz",
+	"dw5crQD/l71TMDTPZBiIyAQVJfJRgoEBIv65Jr3ePD+/6rZPWj85O22teWnLMbLDkIah3ANrc9+n875L",
+	"dkFDcjAkSWTUKZXKi/OOHMazJg0tyaRp2rlmcwGJr7akSAgGCOyQ2CgS96Ota1Lf3owf2W6QU3ELBlcg",
+	"fuuJHvTWU3LErqMZ1Yu13QCPzNZTeEs/ZH9LtLoGVbhgQKg1JRhiTOPYRMMUgYRoSuZjZGDdxOTAsLBy",
+	"iZv3QHmkb9etj8WyM1MCWRqT6Uy3LLhB/UPjLRYuQX0MTRTLQfl/Jy/UWgy4a7Vj84SYy2zrhaK12p3b",
+	"PW6v3J3WwWWn0z59/gNcuF3fFa/b8THyuW7bcQ/3uGy7lz/FXTtByb2v2q6NxTftR7to+oRTaWvXXbo7",
+	"CH/7qa/an+0Q3yBN4Nk9lOg2eVzrwzOOm8DH7w3kQ1nK5yc1BvhFrszD2I0J0nCfUExOdL5KwM2GYGMj",
+	"rRd7I7c3l3kjP7NR4m+1kQFXoXiLQCp2aaH1tm/PriCCuFV4PFNiPYB6Ktveprf19n1eRKY3/Yrooikk",
+	"GMQesJ8zcgGqIH0zY+ZnPVv5Q6pMUExFpLr68qiK0TNNCRMTjg3Hg5hlKxphRGwaUPD87KIL0ZYngN1e",
+	"0aGGh98B5umAtM+SWOpgKaKT1Puajr5H+oaQlZH8Pu04mK9XqeiwdilGIiIG8SaXt5Q7hv8+YGvdB0Ow",
+	"PH8dpjRQkoVDl+hhpveBhF8rYtjjeq0CoaSAh9tVL3YqtSsXqwxFW6Q8H97OAySVqJCROhZ/MPPgYUWP",
+	"xANryyvAJqhNjNStxSLsJwfOlJzSctinxdiKyW32KVCbUtv27x56E0aWsrhGTQYaCTApZFVMu1QV1Aov",
+	"aO1thaffTdlALwXAJld9SyRx9qu+9I31VVWnLkqauipJg1HVplNFSis8jyqWvE+BTvuqQ2RLVd+065Uc",
+	"bWayPMczualPDiS/moXcKcLFtZcjEbLl2MaXF61OzatB/kPFA/xSQiQUxI7j8S3CkggajNgyree0wKrx",
+	"XHn3jyizqbror2Uzk8E01tOgNSGgdGU96FNM4gVTKmQTVox5b8rHA6oA2CxSMZzwzVjMJBuL0IcS6ib6",
+	"GLKTAILRVKGSaEyT0JvlhXjBDIojVEK8piHlA2bigLwVqsJrGRv46FBpeDU5phGr7T3Sn957iYbXl7W8",
+	"+/+x93a9jSRrmthfCXMXKLInSVEfVadLwoGXJbGqdapK0pFUXafmsKcyxAyKeZSMYGckpWKf7cUCXhsL",
+	"zF4MbMNjY2aMvTDGvrBhwFjbs7ABX8w/mcuZNvwXjPcjIjPJpESppCp1teZiTheVGRmfb7yfz/OrnLJj",
+	"on276xXtfuf5lVeR4I1GiwNxxrj7WmpGr0ufyMzrwmCgKZqfyHeJ/w2aFthe/odnU/cDX0urDIFHLMBr",
+	"7bUnc9vez/HsMhNYDBc+OgwzGKMjlpiSCnLiHyKu++Wiq35/0VgrAUUdQXUFm3Rxv9VXCa1+WTjpfDUq",
+	"1a2qnUm+T94p8xBhFPMcxBoBsdToBtNwQJ+tmge/+oucMVKL/bd73UMxkukZ0/3R1PCr1TGSwi6qZBKM",
+	"M6wV5Ub56Zn4LbnXF7IEXhlrKGzcqsWgYV0MjetFnC3fkeWDPZeEbZ2fn31rdkmbw9Fuzzc4LYCaLSRB",
+	"vxlJtwvwuiNd2Or5Lique3H+qy6wuVNaAa9WSCxHavUcv/OR5bVyFnERcfRupPmsUuy+MtttvL7+4d/+",
+	"lyTQtnKKb2b+dmVEIw7heBI1/CMBzoyW3ApuaJfj7DkRWixOdikCxpyJOone9oJ4Zz5hl6b+x9Gy7OWV",
+	"rCaltqLYjhM5RZcSJ+/SUPmRXq1VTV0TR5dkj/A84AIV3a/XP4K8My4dA99nH/GduXQLXgcfaeLl54G7",
+	"bgV+b15+7ty1UHnw+HQXbyqbj2TmxF1X7QiWZG76xlyI0aQ/xFvxgmrJljkVpe9Xq5jTZZe62PWqpjAu",
+	"uuTen02YKPaz9KVL8+OO4lP9ZlxthnD9F++Vf6GVzdTpacs9USHvHE1PrW/SVPUzMTSpVeIEeYOnwmaS",
+	"XrxQJzZG6rh588ZXnV3q/8eHlgwv7JAAcPGFcYFN6HKOKX7ux0KHZ1ftlZLnjG7QEh1xYjIxiJOESHEl",
+	"/jdGpRWhiA0mdgFJ8OW+MFeAUyAqwpEvWtLJuKup1npmSd2veH/Nz33+0hWERe7Jyg6M5eilmkI/Zwnj",
+	"z/zPv6/1pY21ga2eKoaVqM3HPM4KDVVBMy9DqpcHPh5fyUvjv1c5skxmdrvkk5qZQI5sLp+8mTc4rdKp",
+	"mRvsltqb4++YJx67dMzXIMpDsC5+C+4qcuageR1nVtjJSTN3BD1aUn5exgvJpMN9kySqn+UM2PBVVxco",
+	"fZduqIAjDlqq9M0WZBverlplJ8WuNEPMhV5MRwcj9QWtDPNLcYmbXCil9JJZbknoR2E2rtw3NPI7rdtZ",
+	"umh2+XEuHBbXFFfn/F6ZYVQQEsuUTHsJcN0V5O8vf8pfO0fGQqG2pMK0HMH08gMr+FiW8JtoteyWysz1",
+	"aVadEYvjxCYqppg6sXCi36JP/LjohJ8lmqqyw+jxVEUi1mz4kXd9SfFpJtnlzYKMZAlyrYYvzcBYKj6A",
+	"py8GoQKdXDRxE1utqToY8NrRm6OD7t5Od2der8yhwq9IWzlRKX1rrqvcRHXvTP+sip8xqs5EvUEMughx",
+	"cnMEBvRPZUtdNgvTaG892RGnyUtf7mIJnKOY93hptBYXYrkERnzUJS8eHe9vv/wMiYv43SWjH7TJ7iph",
+	"kVq/QbIivngbiYrcgxsnKRZKoa5xEi87VgtgdHZUPx4hznxa5pMppBHHI3VDYis+DRUQNfj6wpFXy0Ya",
+	"eK3dfvx0vV1sziEZOYlQe7l/dLCbm/VHcmQn+lR0QZ9OjY77dl6q9itR/lH5d+j9ZZBnhM60DtCpfyZO",
+	"pqKeqIyoe6P4NM5sIMJWGIiwSVUTJVt51tgbo28BPvpnv+80/1Q2f2g3n7aa3/1xNVhr//jPrxKkkUKw",
+	"UD8ZS2BHYbcfWcJRslvi5eFbco+StEABUe7Ud39cr+5JLowX1fbTHCHYsxV1tJSRjRux3KUVuGaB2Osc",
+	"7XR+25hDIpidraVl/jUt7OKNMO//c35L583c3fu2e3TMKoYNHG3/RzP0V5+jxY6SzKRqr8A1X01XYVIE",
+	"8k3w8Ja46SlN4GBysnI0ORHjiR2KSCXxuUoxX4BpLJA3AB322KpMehp5qTAkxuw0SC+B0XIVbZZqTZD/",
+	"ITGn2GKZfuWPNWZNYutD1jZravqbtT/93W9+kG+fTnb/YOLXRxsXu7r9a4y24MOwSLXV9SdPnzxd33jy",
+	"dOMx7NfJSRLb4THKrLxU8clxe3Wz3d5st1vtdvtP0VldBJLbBGEAs2lX2Dm4Uvy7XcHJa6ZZpGsV8Vzf",
+	"9yvuhPIiveb35jpTJYTc2pSBcIcycwuFobqZY7O6wCF39QZ6XViPhX3hgZMOQturuKkqUjKzLI1PJhn/",
+	"KyLAPZkclOfzigHMyjbXnbz1wNFfFC60fLC0wSrrpgq9DwRhpTSVhuMXid8c7e/NzO+Tx4/Xn1TWc/kN",
+	"uoAnKJv5GnLAmNNTFYmJ5mTqq+ehtNsrI8r5kcYnKZ5bP3y+LdbX1582ShM1KymX3TcMBLe7s1jq5OB4",
+	"AbqQUY4aq0T4onssVuQ4XjmJkyTWpyv8qA2RE8deBZR3uXgvXl90oX7H/9t6/91XlTcZDYkRDhfiAjk8",
+	"wIoeOXTEY3Om4MtmLL+fqCbCajfB1m5mQ9UkbOnOfvM3q/s/rFcC/eSYg1eKlXwJfpzrQGXKRQnsuwBK",
+	"eSrPGYpnPBb1cRprIjnqHG3v7gaIxD2WfWVnsBuXGmNpsTbaT59ctlr/SfNfffcn//x6SIilcVfek5OT",
+	"xf7f+CO9cdD/VOnsxgWw1qTZfsrAaMukPt6gvu/qAj0/iGKHFkzmFXdWnqaQSE1sc4R8WnizMm/fHCqt",
+	"Li6vhSpdhCk8j1QEoXIAbmFrAXVdATKwSmIS/DYyNTrQPbSbkcMJBkEJ4WOVjqRGBg8a3QxHhlUfkaSj",
+	"1QcXiF7Y0fzQEsKBpUJSxH8lFNaGuBjGiRIwo02cIlTetB9Wzgp4455eH7bxOmCqzlAprLXvvAuFGK2u",
+	"uiSuRwbPaICqgARYXo+gsEeLA6o6Jcfy9C5EzfVkxSWn/vIzfiyXLKE9lr549rjzOcpmjzvLFszCityV",
+	"5wnavoHf6VievkjNZFxRZGAkh4znjwr9jQgS4W24s5NYWZGZLaYpGCmprculhMeXzpOsLjiaC+p+9Ea+",
+	"Lk7cZRcYZeXzlF02z7fh4vNrdnMvn2tiEUW45PwC5vz+ruDQgh/EUJ7EeT1Ckfy7P5RJouDcfldB6X0f",
+	"tlQ5m2F9cSS5oDM+vtp9c2vc14+vSq+4zqa7pf32cVttrzLBsCMyecoZhZjVvd5GfUL2yY9JLFTJlPX+",
+	"8k2bpfJcJVe56uZm2QOxze9B7osVddbDsBSDqBML4CJTleV2ZEHRhNUQJwqrZpxisOzsuqyqS8icq6qJ",
+	"cTjVJ5hPK8/S3EFcJuPL96tq9y1YaAzM3s/g97W3PI5lUX3hTYLeVwS7Lz1BeWfmJ7e6Hm7BNNxZ3sTl",
+	"F+3Nwtr0or9lKybNDb5y2lIZVQWxrh81XjorZaCWCnTlYmz1MbqFK7HKrqHjLB1iy7/8q9W19mXf/n4i",
+	"EdH4qlapWuiJiOjXGTG9etknbBxdLYVgEY/iKK+exmjOzfYT5WTz+/z9wC2mH3AeNSRs08tj5djBJS0V",
+	"pBt1tsphZ+dzQKnjd5e1V/AE3ZnFgq3fxGaBF2+jipx78MWVj+O4qhUDEmWF8BRvcxRFfuuzeCieCjjL",
+	"7sxs1p69eVc4SpurPwY3TeRjkSmTZH+AJZOXQ5uikHHgRd/NxmOeK06PzeSHPJGTaH5jXYo8uwD2lmiX",
+	"I89FcXo7vTpAsqCxSrkEZUFPWjkn8SNLpb6BcPMv/v4vKVgeoJzQDmI0ic+UkHrKoVAYew4c+Werj0V9",
+	"o90GLRZEdbiCTYQNKtG1WCwx9wXxJ2Kg1MyLA6XCRmv2Yrid+TmCWbE08igQI4Nxe6nFDyo1rWvfFFdd",
+	"EpcB/Mwlqy15Vyw8hUdxVHkvnEymVFprVZJcXStP5+2o++rVkqL72WRKRGsJyu+Za3S5DnGN+jUr0m+h",
+	"q5hL+bGZzjdIDqRXnk2XS3A8VIOPVw6LfNx8pFlqwRksYn266sGUKZq1umH+/UApjM3cOFoEhsxlLVS/",
+	"8XZhesuxT5V1Yw9Zww8FUqbWcQLQF+CgPvn5C2mJ9pgpbpG4yKCLKs58xURQABR1OSFUR2QbN5zEj+ev",
+	"GMv4ulstM9eb9sxca9LJvqI5v9G0VKnbfBp81UNpK5S66KE3Se0u7rLi0EsbuHjOiwfYT+8CwYwSZmmt",
+	"HZ8uKO57R8+7h59Hd8dPL6++kyS9Qw2ePnAzJR7fvSU9nvvxJaryOLTLIUPXPWRoSbtfe+y0+8euDDgX",
+	"CKtONtW2ZRqJkzhJyudxc+2jsUU/7m7s4B3IIPoExszcTCS4AubvZoRsLUwaERY7Xx9bfCgDukFNKtp4",
+	"Phdenh6/c7Vd/r8yI99yV+RSsjdnA0+UPFdW1KXou/Vwtcw5q8KJ1Gf8auPKVM+PAx3N76dqRKBAyBwL",
+	"xt0hBF8gGfcVa2DSOFPpFkFFjFVqjZaJA8MwTCLY08giiKAFjZboeFYtmIGiHUKdCmdgqJcb/JK3Yb4i",
+	"qZL9obJbpPZG8QBuAVyK4vJeexmqK8yWuCCr5MMbhM5lQrlqITFD41lAFMaic/EyHlVkli7H/Xk1uSdG",
+	"dta+bmyJRA2yWeRfNrrF2zgbirXHgejVHJZ6rwaLv/bYg6tjQxtiR/XpnwPGiSSIePrqIE4ylQaC0c4C",
+	"YTOZxTaL+9ajUuGTTdj5oDeKE6Mn9ra4RZcuoV82qELr+8YuugE8vgAs5RXwAtUrfcdYAQuK8BcP2Fbh",
+	"pzgINRD0pMVbi8njvKYTIqCB28ASW2h8GRlvZdUzJVc5DCzMEZ1nzsUsRe0YlVUkVBMaLXu9F4M9LEcC",
+	"nPNEr10LwCXvgYOTuAOu249JXFuUribqPqetcfOEsE9L0rpo896GQouH4MtTZr+FQzN1mCALMpyXBECZ",
+	"T1suQJKUUrPXNq5Mu3OvVnbaZGonho4sqG45N9ks2mVf2nm4y4NaUNvZf7s0TOMYnjcXhNFY6sUCJx7B",
+	"RSQJXsbQq1mkyYMwECF0IWxgwdB8OqOom7SA9MBiNuhpOL9IMALSFtu+kFb0pe6rJFGotF2P3jSfjgB6",
+	"8d1V5xvm6NQ0+cfyovD8LIh45GsHH52PVBTX9rJDOfPNWTXO/2XRJlqE5hsxIMUSJ3U0/ZYLM5fuqBfk",
+	"lON33YTNCezCiKAq+OtV4yMdtcJlS7S6exOHKHelEF8I47Y/Vsg5yQ+IcTKxom/0IE5HWM3fNyMlRrEu",
+	"/cyW4LLYKOSJ9efrLh2DiZG6s9ijffWXoIHXKhuaK/00e9zWK/+G3xXYCBLvV+6O5XpRAC674TgOKwml",
+	"OlpPZCLg2RTEaiozjJ6NVdpHs54o7eeyHK7cZPBJNG6qnBNXc2ZJ6BZMoa94nE/2X5gNY2gfP8v3+TIJ",
+	"HjTDlbZYR4TbncOdEEEZCSQOOaoop2614WtD2fch+tN+oiotnqsXi7+wlCUt846dIJ6XTFXuz1iuW3dU",
+	"wAJmoVpmRv2Dop8YC/Ln7uZ2maoaRj25TlnNzIbLRWxx2oIZUV2ST4UzWhI7JfFRPFVlsTB/YmYk7cx6",
+	"lLb7/JZbfP8s59CnZ507/23n1avu8Wdw5tOHl1QG+X69K0c+N38DNz69eRtZxq4PN040pgYWOMrLekht",
+	"dbXdXFvfaD5+8quvn7bLux3BBNnrW7xja93fvum8en/QeYeUM+W7c/1Ju3iT1TZaa6UTwU75NpPX5jza",
+	"2SkZT7PXQrPQCx7qq/1OBZT9nIpVQUdLjyBnjUwjofHZLcexrHQ/nY6zOVDFJxtXQR8UyybbzaeEHSGa",
+	"leWTS2hXy7jfm/N/W07F6FwCsqc+qD5SH8KDHIe/cYBg9XaVt1xpW0Jf8/17crMuLYSgPebgwyMrBvEH",
+	"FQkucROpYvm8Bf+ZyD7D0vYdm6T6HnQ4fqglnhvEMA9LhymkiY/ZeOwjo6XMRKKkJY/8IE5tTsTpNcJ6",
+	"vrLi7/9SuAMoVsTqWrsdiNRMdKSihicVctbDBXKRn6bmwpu7SkczSU+FGQkbd78fbqgEtxERH0a7QB3O",
+	"3YIbrce1K08xwr78WO/1Wu5fGz82/tN//i//bLXdhl/b7pfap9CsF2mXLkUObmuFc4NY3UMJqxgWRc0i",
+	"2uDrs+rNq+6XBtIQjfUK5d0FUoqw1EXFOdc/ORboamVWqdzWypGLaMD+TSeJwrqV0nvRRPnwKZ4jRL6B",
+	"z5JPJ85sUb29HrXhLdkMPoq0lPGwhbU47pmPBr35aIOguHyFFZL4xzEIsRwnH9aJStmKfJKNLcqkD/Pd",
+	"EqLrPJyZvvC2l+d6ZselDI+L1bJqGkNYeFTDzcDH9CtTIXn+UTUX/VRFcUaqTB3m0CP2O+keW+KrYYT/",
+	"RtDT4fY33e2X76kZkJIn3EQgwte7e2+OQswgOFcpssE7nSkQ4UF372h3fy8U2XQc92WSTGExUVI1z52o",
+	"cliPJR/ndufom1pQe9bZe1kLakedb3f3XhzVghp0Av7H96gWkHIX1LArtaBG8E61oMZfh//a30W1s3u8",
+	"vaTVsC3tEL4v9Rl8H0s3wVDbloh+vT1U/TP+b9Ay4POxnsATu/pcIVfigdKWLLYDE6Mt1836aIfMWqJL",
+	"LO5HZJV+0VP5Tsk0md5K8dz1AWHt9XCYCd+2Cn95acRYx5dyQwaUBUCxfjjzQgi5Z/qTNM6mRzAWrkZW",
+	"MlXpJVA1eLe6SDMCzAToEaBty6RBkcGr6EypsegbcxbTvsU5Q4UDv5IPbphlYyLDwXa38ZX57x8VP4sh",
+	"0pOpsPGpbk7GPuqdGMqx+CbLxvs6mQbiSI7UUZypX7+SH1DtiTUG0vAj3uzkwPR77kPeOTmOX4LO8iPu",
+	"pIEhdEKdyX5WqCrl18WJ7J/BZZYpOaoFtUma8Pjs5srKTPB7JVLnKoF9bedhtFyDMInWx+Af2QKxGOeW",
+	"1D3enU/tzRHQ87SPno7x1CEfTiC0ysSFSbNhIxDpRFsm1ZzoOONKcrp7zw0ieBHhJSWMjOGoWqyX6Gmr",
+	"UBHx8W7m3hnGY5ENUzM5HbIWcILYJ+MxWditnu7pf/bPxLbR50ojqltPNxHVi4HtqPAYNJzEXKh0W45U",
+	"si2taglUIrnkg8+Fp4qRVvniEQGD6Wkh6i8P3yJa0ijWJsWfGy3xWypYwEkizEUcHdgS9N2y1WBFvVdb",
+	"XWthWmG7V2u0oMPH8UjZTI7G9IqD8toSfZkoHclURL698N27d++ar183d3bCQEhOFpKZUB9iCxMKWhz0",
+	"d/Vpu91srzbblCj09OnT5upac30VRkml/rBp6I6tS5cYVsoKI71WJVFji1/p1SI57dUC0SOh0KvRAgrR",
+	"q10odUa5RXjBY+iolBmOEIU/YDC0Y2O5cqTMJIHjxziXWwKaQE0wzUCvfm00KHA4RwfyVEWEHyYyeaZA",
+	"fTtVoahj3thqg1Q6G/8Av3GDYg1sN1+106aH6KKEPod/RPEcCGgqEPByIDDK/mOIHyWMRJWmBqcmROgE",
+	"QndbGafmJFGjP/mDNTok/LWnG49/1fAsb4SyNRmPVdrsw5YK+yZSIXzY39B9qYW9iLP+UBjdEh1OtXES",
+	"UFFpPC6t+Oork4oTlRjYRpkRbs3osHz1FTaMY4NF3IDTCdb+Rns9wIqkCMPK0N4JovGcIDF8U3SRcN7v",
+	"BZ5iBkkFJRF7SS1TsRUiTcPqhh+aPA1NfBgHVw//2KttwO7eFL8/6rzuvj/oHB293T/c+Q72zUZ7A/+y",
+	"t3/8/vn+m72d734MG4FQH1BNQUY4rezcFh3JaT7ATdyl4bedV7s7nePd/b33zzu7r7pwIjbaqyJ8s9d5",
+	"c/xNd+94d7tzzD+vi/D5/uGz3Z2d7l4o6qVUGWjZf8o2MITPsuj9Yfe3b3YPuzuhxy8oPgotPxbh6+7x",
+	"N/s772FMnVev9t/SN1fXcZcddN692u/svD/e33//qnP4oot/ewzdPHpzcLB/eNzdef+6u7PbeX/87gD+",
+	"+hhGt7t33D3c67wia+Vxmxo76h5+u7vdff9mr/NtZ/dV59mrboj2kBorHaHEcvCrB8Zmp6k6+u2rwsJT",
+	"7mW0KVKVpWynYsOH8O9mB/4d0gwc777u7r85DskgdpZDKjUZXmAg+JlA6uSREkk8ijM6Aph+KvzpHyqZ",
+	"ZMPpJlwU2kkX1ARcy/JUxhrOqwFTAw9tEp+pZIpNWwSAx2e2qPO4H9DOLnU+EInMOI1xqOT5FK6oswZV",
+	"ASJWLmxx2MVTHIDedDqypD9PzUREBlpHBUSbC0q1kkmCV7Mz+ekc4BnqiBMTTdHKIQUCp8GfxtV1eGdm",
+	"Swfwg8bkEDzuINWQuAyawlbDb7odts1csolvJnzRPQ6LInwyxgXog8IMH51YBWfXaBGu0Nz/EAa40iup",
+	"ktH0B7aCVyLTt2FjM18PPt/w16GSETQmLX0wKOSw+G526MZ1y4gzEVuaA2KBWxWv42diohNlSbTk/ba4",
+	"Cg60jOTHh+ZIfmhCO82TaaZs2NgSEw0Loan1AjBtfKoNWj0jmSBLGKF6FiRhGzvpQvXFd5kOMXSm/KYA",
+	"U57mBUFvkwvo3ThVGLSKtUiVHRukNRMdagl6TDmN3msm4YdEOVkeW5bE8JlNplnkOFisbaZkJOo+RoaR",
+	"tIFS2LALkQUixGRc+rN2gy7BjTZQytPmYGF9LpOYNAcEIBX7Y6U7B7tivdVurTvlCY1MK2QUwf0qURzQ",
+	"vddPjCXOSpFfAH2ZIpcLaU4h2HMsIMJ/+Nd/S35BwYYN2Ph0PWzDzRcI2eMs5UdWhGDC8h404zAQ//Cv",
+	"/5bGcKo07A4ViaOdl5aQYuJsk0FjIoePAKo1SZq+0TaTYDnEuqdfmACvX3iomcSZSmUC6poBRU+AXX2E",
+	"KnJLdHiPjOQUxzVl+7g4GSBbtboQfM/1EDk28Dnt0AeT4oKRTU44NcTfiIriuUrBFoADliqJU+n2Mu0Y",
+	"aUWvhiegVwt6mvYK1V2g5tESL8EGkiJktSYUJ6nU/WGuyZEKsUUJuoUPwOrkXwE9NqZzbRVSHZE486nj",
+	"W/My7pvj4wMRkkTgTN68eZ4TVmy2etqexWPevsXIcP4GL3qdgCPjJGFwwAw5Y2lfaPUhC4t5byAdezrf",
+	"zO5o412AYYzYisj0J+g9JFlu5+f5Aks8800LWyaCgwxbBrYa6Oqo8kg9dZsMuUzQFYZbD9e7jjJWFO65",
+	"wpYNv4V+1hshqa37XlXw0uZDE0MOWiZO3tRxBGAPprKfIeQl4ufC5STHcWsqR0nojFOQC6kaKLBOaNLo",
+	"BRLjKLdgmcbKjMFWgpeMSewW1cEg56ajUikfNCcQ2EK2PX1UbRazJPBZjCJEY5rlZmINiow4c/q/s6LZ",
+	"jO/pcMZODlviWWourMpdAClc+7wH6bUtZ/65R2AP93TYmWRDk8Y/4CxvimfoFhC9Sbu93sd+4X+qsCUw",
+	"pbqYS0qS7MRkw4AMP3qXXAMXNNSop/M+gNRj2Qv7041fabhQUBNZb4NFlpN6wS1sUrH6Nf9OT+FEBj2N",
+	"1bN43klsYBDBrcPslGBWPqn8Jo1PQdRtp8baJv3LjYuuNmbzA+vqhNqxpfuXXsFb2uamWk+H2/uHR06H",
+	"fb9/uPtid+8oRF5MOA51MO9l06qxpI1DDdnAKZ09HTpHhRyPWzPOihDucauyTVBz4Eu5gpEJmSQNDmO6",
+	"XnE3sWegRyIQAx3+caoGSXw6zEQ93D8AG+AobORzQNRivCMTc2HRua10FsvEcoSHVg8kOqxtg/ZAeT/B",
+	"zbttdKZ01oSbg++r3zU5G6K5uxP6DcVjIQyIRGWWtw5JMVC6yopqRVtu7d8iWfMUs47Rfe7ESE/PmGtu",
+	"F4cfmiD5rA1ni7JVKpQemBR9ExbrxjKlN3s6RATxfijq2rjZaAQiJIMSpTS5xlTUjDXbmfAAo7Gi3VF2",
+	"2SDSge7pknW1JSQVLPAzpyqzZJDN2VhkeODb+P1yRcNWr2TyWmhp1rJrUM1TOc0aVAejmzTewuTlSuIq",
+	"BRiSuO98wuyTO0jNOI1VJtPpla449zYyrGRJ0aXXQfIS1gVqm7W1VrvVRo94qhIlrWpqgxj69BdQduCu",
+	"cdeoxTs14FsI7i/SMdxNqEEX9HAGqSqrenAhnMSR7Wl0vsTWTpTYWG+A2FXyDA62+wwq/aBE+BhCfIrO",
+	"rE00SCgDCk2S0Gi1PwjRfiF9D50DqATVw2LeGB4iz7XnfvE4tGyVYOV54c+lWnL45VD1JylcyvlPv53E",
+	"/bOZF5+hq7LU9L5WYBuV/+Ke3EWvd/5rgaOJ+xGpUmtcE8i/sb/HabMUe4xi20/jUaxp+4PJLYbS67x1",
+	"mDNUSuA0xRF8x4zJMwQioWALoGUIbz2yPMtkx17EqWK3Lnyw5O3UkYvziNe0eptoiDs/k+9GrgsLLVO4",
+	"JvJvM4Ubfxr24pZ4YbAh3gUtVPafTXeKg603QjzCcz9mcPmGHVvcGPUGq/3ODkI/zACrPDBRhDuzRVEA",
+	"6RyFTv8lyuazeFzS9qDLLdfJl87IgKZfGNAv6Q/vD3mgcFueGq3YlHUml9NfYdm0yeelzoT+VOIxk93o",
+	"SFTyiRcZ3AxudeswNe75EwVjJEOwQaic/Dfx61//Gg8zeSHDIosHFTu02BzMLcl5FBNR332xt3/Y3QkI",
+	"f2bnzcEr9IehTg7d4SoTWSIeQcgP2FMcHm9sidKQ6Xq7ZLAD8qeFYHMOYq2iUKyAAI4TcvqDTYUrQZsW",
+	"VerY5lZIIMKv8EyzCn1dY9TZ1GR5hB+a6kOmtI1PEtXMzVXs4tUWa2nu9ycZAnnAUzK1KvJQ/P4nTGlh",
+	"QbHjXXJHmcxIDHIGKYof2T+bjPMmGpsFhRxmhTQ5Evn1F+iQCsEcmAkQh7NGsPP/hTMPbks7DLcKFjC2",
+	"2MMQcK8m/qXoYRgY//Mf/vXfgmhzVE9TcQH/FZJVFBaWPErNmFldbWaxHB0M8L4ZjWWKs+yNpMJ05501",
+	"oPvqc5WyNcWfqJ83wpZ4UzTgLFuMZKXhcbJKiV6twoNRc7ZHIR7W2KwWIyRQnQ8Ivc/QODoJuZCLGotT",
+	"Mqjr4XwhEC5ogjxn0vrfcIIXFImA7MDJovnFLBw6HujdL39jpnkv0cLZRvHEHCqyquvhwf4Rc7Fw2sVK",
+	"Sn8LGzCPCeGDDZWb4RjUcHQPFhifUFY4+5rpkqcoBTyTL23XukO6CXKgIRIX4e7e9v5rdGR1f3fQ3Tvq",
+	"wu2G4j6JVOpbt42Sa4UuM0xhHOEg6Uig/rPlrSE276V1ksn5/EpnOf8G3cewiTjtiJ2dF46KwpB/udXT",
+	"z1MzEqiRCVIj2ZmCWw1jMCyKcFomI5K0qAP5Zxhzquga6umSb4jskRPWxZp885zKTHEgEZZFXMhUx/oU",
+	"hGIHjGzkftDcu7pjXrKNTUrgwYIJtBq3O4c7js9M1MNiRhYsSCEvKgCjYCYrClQUz+jjdhG3tvLHOPpx",
+	"xTdoeV/OPw89amK62Qq6d7Zog/QzFZH+ZcM8+gpiMffn1HnH+ixYtKpGDWwiRkVhF3QlMO2jCcXnYGE3",
+	"2k+3CmEsH82Ak/Tm6B387+5O9/XB/nF3b/vd+5fdd+93994/f7X74ptjnIjnv8N4zvb+3vPdF28OMaQT",
+	"/vbN/nH3aPYPW3DNYKyh4JL3jpKNtaf8zTyi29Pky6Lo5fKh2lZPr7ZW0UBg3Z+PMQ7VWdMoUdCjuSnC",
+	"7rE8DfPAAe85FbF/+pEVsFy4cAdv8D/yhwn4Ca5SoxXMWKRGY4Pm8CEsx1TR1KOqqKawyfENK+onJht6",
+	"HSHoaYRoREdDIQOGOzzr9829QDIij5W0bA/xGyS0YWgoR6Rztrvga6xPE9XkH2F8dZcGh9IrEBnbF4EY",
+	"G5sFYkxafYOVaFCAeKaIEU+KKD4F9YYzEnlt673aevPp4OsnUfvr1a+/3uj/KnryuFejAYW7g+ae0ar5",
+	"Wmb9YeiXbL29QQgtqCqh+CXo/YiAP9j0GpoEy/53B64BvlVZZFP3cEegyZinobJNGXmf4iblP1AcmuQ3",
+	"ytdAPAclrJumBkl9WD/DzTCWqRwpRP0wY6Vzq7MUY6hXnFkwGIxpOHPVX63YQtDTfhf1p82XahrQOsIs",
+	"u6GSL6Zs+6bO/vN88qiywvKRSLAqOYchbR99K9SHsUkzuhBG8J9g33OmsRzHtc0aWsZEh0mpWiWBRSOC",
+	"n0+rODBd5KAKpkUiTH3hnGE8KpdnIf8lFKvsc7JypHraP3HJrU1BwpY4ZEQOdASD0MArja7Dkylj/2Mk",
+	"oadPpiKGW1zzwucb3B0JTFN2V7lz9rofsPoxpapQDBqAAJantiWwwA3u2zM1zjZzxkxE7C+oBzHdeqRB",
+	"WVgWg2/WqV0rTtTAgK7IT0xOmvmbDZ+RhJkiII3QlEQ5E2PSBBfhUPENRwW1GCcy1j2deQIlP7/xzLqZ",
+	"C91oiT0ynt0qpmqsJNyX2YUpkYFmF6anCyMj2UhmDIXZ4J9uyrzyi5FVmPoGeq16NVFfa1AmjaivN3o1",
+	"ULmFNT1Nxyt38aNtJEcn8enETEDwOWZ2N9LQyTIbivrJ1ClQ+DGyK6V1kwujsXFEKxLyzIZbQnqB+AjP",
+	"G5tUs8Bfpbc4MMNIwITlR2ldQmJa3djYmNYo5ASykIRantOdTF1u2SzxQ087+M4S/FHdpAEZu3HGxjnc",
+	"TPwyaP82E0qmSexfQTEBj1ozUo2tng5N0SFkQ3fJaoJE4R5V6ShMxIU/usp4M6D3e3rmc0arltjN8+XI",
+	"nDMZbA5/j7hdSRdacY/aLFUgP3savUrwE96HqDKg103LsR0a3xTN0yalTxTuKOjLiTqdoAI7kHEySZXo",
+	"T7x/2mhNVkbRdFY6ckkaIL/wPvNOQYpRUsKChKbyjuOV5iLg5G7M8KNo1YzBRvY1Q37XYAAFc3Ux7sfX",
+	"yUhS6gbGs560e9qqvoEn6+GHZqRklMRaNfnHsMFiRBQSLx6317dYKhbUsq9bPf0NJobUvdrW2MTOUr6I",
+	"c+jXqSNw9aD4pauF7hMYA10ygUtp72l0n4CpydmQoLbjjhrDveAS36WgPufuZ68gsg1cjBJsgbnggh+U",
+	"dUPZJWZQSG8pDrmiEfJu+zlAmssXKiMXBDEE0l1vF4JO54+sPDPmbDdCwGmfEAF35Fq77RJbudatmDD3",
+	"B0uFR+RquZJZiLqGGbNVFXMlhQOxrDfo61WN+l6uPJMeHgdfWb36lTdaTuDKydCyiOi99avfO6AoyaFL",
+	"tMb3Nq5+b89kz81E0wury3xIThMjo2NjXsmUyIc31p4uMRcTiwnmj5eZuF2OWdMLS/TqiPK+3mh5LmOq",
+	"lMF88cloJNPpXHESyouyBuVWt8iGRbviu6Dmwl05OSBGU2bFQm3zSRt+x5PiSnVmshZhLLiiv6/5OBJ8",
+	"Alfr9zWfqIi/wcT+vgaHtfYdbs6y2kg3ykK9sTTmwsUXTpV0AUG8RcKAlCQK4XrlLI6qTvKr2GZ8l13/",
+	"LON775RMaz8GSz7tShXuh6DALmGhfIWw2H/5IBtmZMNnOu6wQoVivRO/X8tMd/aSw11xamdPKHwTLMJq",
+	"JH74gFPYZ3nGCip9fQMMdJeT2GCQPTiieEJxCFsipHL20NUJ/9nq41ZP+8+g2h5/P6HLv2ReYQObbMLo",
+	"UzTN2JWFXcvD0k9FuL2/9/zV7vZxyGmGkcpknLAVR/oov0ofRqxXUcc8HAoKXRjvlUllXzWqRMg2PvDM",
+	"kQ1eT4YU7HmscrmmYMAj98xE01uWCf4wl+udmOJtRiCt3vLHq4QRTTKiQbAbC9rqMp9sVZv82EqXqQIr",
+	"/G9XvZq/4t/Arn2RIrG9hNqzbfQgiamG9sb61erjZWbCTsZgIajotYpiSVW+oEOsLSGAS2fqUE0szcln",
+	"kt60dYUUno/0o8T2kspWG5UtJwFrQW2hx550szV4fPaZw+6bo+7OJdraSn/IuAqVOttztlZJMbOhg17e",
+	"CHwg8UmDZLp1ZjNZYKjUreQKXRJhfDxOLWN4ly9DKj0SdWlzJiOZTWzDOd4K8Ht2TF/CG4f8DrFdjBq9",
+	"yT0qoU+HwoO/s/c74KZGcDvifTclSxZ9DpGcCvQNjFxYC35hq9v/EX5H1nL210Ti12J1k12KXM6Gf2oE",
+	"CwvEFpmrLoEnze6XnotdYvSYe6UW01w96MXL2cxLiOVjOKL7k2x/cIiQaJ9PItMC+yR4JxBQ28Tzdduq",
+	"tRewx/vHnVfv998cv99//v6ws/eie6lwNWNU7Kq1ckruyTVzFAdmkvYdZAsm4KOzENYp87+S0z2V2kr0",
+	"XaILmx6ZaU2OVMGAtlikxUmwAWn55Jk9U+OsJbbNeIo6OX/JcAGASgZU20PJBfMKtBlPb2yDfwptGDp4",
+	"LY24fScdQKjeKt3YjGNQjR+E0u0pmp9LVzTj6e1b+suojIulUA7fsdAvVxHXKWtwou5N/pw4ThsE02nk",
+	"cdNZ5OQSApU1YiDTX6DWtuvARX6R7kke/YMi9gUqYp0cgKwsQeYkXpN/v0s1LKiNJ1kV7E1mMf3cZdE1",
+	"FsWy5eX+zbkTfjD5yBP+KZQf6ttnVX8eRMC98q/dH/lxpEoghnchQ5aNbd7AvONUmuUinjMZNjZwCTsE",
+	"+YOesYBy2VDzuSBGWovWbUbwGliaotLYRJvzdBSs84SWlKVMYSFTqHRE/6Cs1Fj3k0mkogbIu4rkN5kV",
+	"s9/K+WiYvOJSfvIXZzOSimlanJ5msJpiUfy2VKNm72VKRqmLDwHXL1WfwUDt7EktyCE+8c1P4VS6OpiL",
+	"aVGUF5pi2UQ9P+0EeYSGTkEi5JBg60+eYFV+I/CJ6sl0UXzYZUAujhO3RKjlSIUEU7vabiPFquxjSY8h",
+	"j1USa1WtWomOr77zUoWpSxFpaWZBiuRSiwO6pSP784/rlobzmcK75Sl9iPI+RHm/CC3UB3hnBM1tCf67",
+	"jPhW3B3BDcLAPD4saqMrB8Tx/OWzg7/byltiVkxXiWZ6/yNF8wDrZD7Oy7WxaGxfsh9+bakP9Y2mesrn",
+	"Mk7UzzHfjlbysx/oVTyhB4fd7f29nd0CVierd9fa9aUzs7uDe7rS3XXoGFPITEOkgUIxTjpJlC84ody4",
+	"qoNKHNGf56DeJ+Wp/emUJzAfb6g3/fggsm5LZP2SFB8WFfdZUN7QNUfZYws9cwcq5ZFuooVJNmnABB9F",
+	"rxh53zjsxwFCKTIzbibqXCX5g/h9slfLXrNHPj+FS15TNZIxVkvWPckI+tDAoMfv5RFVJmQSCGhXd9zK",
+	"jHfD3RaxFe1Gq6dxY9lNV3EYChlFttBXZz4jAmXex7wMkbKsqX7Tu/NE3SIdwRCxsmiU2UXcV40tEWJ3",
+	"EYuHnYKzXslSCHhLhBNNH1OEGkTgl1QSSKiJ2gj3hJ/c1mw5on93geu4PFWlODXjdLxSA+p3nAmEBuSh",
+	"tHqa8Rrn3KtcwjYwqYpPtcMIwlI3KjBlMBcV8cJs+Sq/eUfoLy0GfkQH8hcaA+fRP/iMv+gYOPtlrdvq",
+	"9yEF8WMM+ivt+AcD/sGAv1sD/pOWXNyqvX61oY56RkGNY8iXrRIESTBTe0dpKixpEPAamVPrEc+YdjBE",
+	"cNuPzLkScdZYbOD/7C17GgCxtX7WHJcHi/6LtOg/V0iCcPBkXtgqHW3+Z5eEs6rGDMDdpcVkmN/CvJuM",
+	"1ZNzRjkO1GkfjBo2Mxh/6BFhApC5ztVkDhfVv5kxPycBzcSRqNMjmzNstBli/LANlJlIThuBUIlVjqBF",
+	"FxqtMy8TPYg0EVbEmtmyRDvPf0F4H2cpT1XWKGIgufYelTsSIJEudon4CqBNaUWYxDbblml0VEIY9NBb",
+	"o5YI8WFvCtvJyLt1ZRrZR9SYbQloxhbYa3CCPSIP4c0vMN721AfsxTNY3nuZmVPu4T2xsB4spUWoJ+hk",
+	"AGFRTCRDilMn13Dzzkg1MknuyFTKXXWLM/lm/X2M65YjuhVT9+Z9gKIe9odxEqVKh43yi4uS4rbzXt3H",
+	"Y+dA7Y9TpX5hp+4znp4cdBimvXhm/Gb5mINzWdKZVhelUkKMHERINU60EyIkx/FuFDqir7KX2UH6VzjP",
+	"8epDSDU4O8Q0JEUUDxAIMBNhxgQkntgMlIjj7ov9w3fvv9ntHnYOt795FxJLffGbOfmfdH7t+sK3F+eS",
+	"ud3+808jcyP5TBlkfiIfkseuZ3s9RxqTSOkHcJD7CQ7Sz0XER0rlNrw7x++KvPSzMosMuPuBKJKPdoVg",
+	"IhdXvmPBM1stBI3t0ERK6hXHq5w/OkAOA0R7MtlQ4BViKXeYXqbwJXImIsseXBqNQhMe338oOWonM2oG",
+	"MUfP4vFYRYj26Xha44xCnRRJZdMuJ08secvhSq66QXZxMnaojw9a3T0Ujj8vPRBLzInfY/bMfLzsuVml",
+	"eeHopwqtGjz7VU7vgwkzbDPNXeHAcwkU+31OY2QIJrRsG58kSCGPLCZIGZmqhFIn6BF+Cw5hAw6oiKOS",
+	"O+gK2LsCeXjVGT6kUd3W6b19tY47eC2triqCZrR6OOE/a88x74T7JRWuikJ3CtWEYErOeE9yK86VCV1i",
+	"xIl9xyruwPMndiGuJPOChiNzro5N6GnkCDi7bLp6NaKIrgM6RiAyw8STYL66z6IOkjM3wL++n8T9M/dA",
+	"g+NzutBaDuqzOOp+Y2P0NQ5yGSP0ziL0X6h8ub559YuL5P/s7KNbzwhw5/by5H2UQIFIFZGAmRSlhC3M",
+	"INElDGOVyrQ/nOYZ/WG/5KwKBegTU+IukUtKWMyenHGiXSZsMVBJoGHzfj1mz/RkNlXJsZkxNCB6kvrB",
+	"NGAXwzhRTlwGPk217ugzTOoTlxtFkhyTliUt3gDFrAp+09XAl/u0OXNJBFXow5gpPLE4qMXpFTf3G96b",
+	"BIsbOQzbn8Rh+IWlV3z5d9DPUZ+mg/xFXmBzCjuJ6UvxTIq8ZMiSNBgksfa8bXaq+5x4zlzba2uNzcoU",
+	"95R5vIhJiQlwhRxkKhWhjXVf5bjBfB+wh0BaEf6ROxJgRDkQQ2lfm1T9GLYEZsrTLadNT3NblMehRuNs",
+	"KvqT1Jq0UaSNG8tT8khqzOMQjokKSfQKuv9QEsl9T2dmdGIzo+nudaPxLMKaSZlsJp62EWqB7vIUQ1s8",
+	"XRFn33LdCaWQ9DRxaZH7ImLusVNtUs7TjTMRGUV+DXijgReoFmNpmeDTE3OGSDmJM0bTAI1ncSJCnjBM",
+	"HxnIxKpAENckvcJagz0jlFXilnXhbaTq/+qrt0Nk+eHFiW3rq688v7ZVylOmB1VE6QXStCLCDBytoKf9",
+	"ne8rKILLTKkgR9WZx9mZqQ0Jetpmpn9GjUdMtFqop3hkHWAhbqRITl3lSEQGIlfxwIJvefbzxJqetrDM",
+	"ZAnycAsU2S3kwhbhm4Oj7uFx6Bmc89aQrCxmnxUynLrXN4X6IPtZMqWtglvDc1iaC808lmjjIkwPcSVZ",
+	"2FVqRGTG2DRzeiMtZFHlcc4zoU2kOG8pz1lgGoh5DW+rp2eml5oqEcznbO5cBVSY7E0RvkJ5wNTyIdZI",
+	"OT6xfAXc5DmKcgwv+yO4WaIiJ1rwlujCUXAzOx4rmVoBsgYBUJApjE8pkSw6himCZaJdvSk8vaaTUBQQ",
+	"wNOEBGAgSojftqeh0SBPAnEsbpj81RIdd1RwLmSC4CjO1+BXk5nLYicZ/R/cy8YUGA2LqjUn1NXDE5lI",
+	"OOwN4jfM+T6LuHc9nQPfwVNc+QMTqeJzFYV5Fdo8AAsViiEUFee9xfBhqqFqbPW0hJP8yIoUDRrfTexA",
+	"kcISmVpFnM1H7gsDo8h9TxezaOAFrS5mj6p/jwT4zObENZC2LyOUwjxhJvWshlMvwF3pFfqFAtwGKB8b",
+	"Qo3Qy1O8IOJMZGbSHyqMR3lBRXJs6uQwIfPEFrlMJ/gRV8kH149nuavHGRt9Pn3QFWERpyH8DFNMY21s",
+	"5ux03LLNC7pQeyFksEhOQ8ZzZgmONzru4K++Il57+f1EBQSkzTEzyjw3mdFxfzMX930zGsVZ5q9sSWO4",
+	"ABFGW1hFTJbnzt6JGsYOZAwe9vdTgBTGeooIjXFfMiW1zIjFs+AVsyKdaDipeHzrrjfI30qEizAMih3I",
+	"jDvpYwq55x9/72l0lSLv3kUaU1ZoQSQI5E2ErlmHb+ZG1ipcoHh7ipGS2vZ0r+YSQPGq1+aiV9uqvkdp",
+	"7PDx0uozvrdjOMR4JDKPOhVDpoi0a2ML5hW1RdQ5KEl4aTdW2yI87B6929t+f9j97Zvdw+5O+NVXXNNH",
+	"UitmVY0zYf0en4uUkMoW4Ekp6D208nFGDPmpgk0bsWhEu3qq++JEnUot6sXXGHFcYPiVNKSeZjQqa0r8",
+	"t/4TfYm1oYnRoDyegBxMopbYcRz8ienLRPQRf1lH9Gmc8p7GMc5qfzDvrn8TLSqf4a8Xul4caE/T9tZK",
+	"Ea3nCE9uOQ0Y6agvzCSJWLLgaSWdEz6P1w5sfdwDNv4B9JNBrGM7VNa5pyV9UiZiCGdJW/aMxBkWem4V",
+	"19RpFXjlz6wCjHkkk4HBwlZ6ISDedn7bDPyFRIsfMKl8T4dzFgtqQzBI1i23RIj0jCjjEAjscbst6i5O",
+	"udrGKmXYnEdjpSLYjNLvfVRsdaQ+IDu3jOajdSR3UnNhxTiZ0Bv4pFMpe9or4r5EVp4uhB3cZnPn2n48",
+	"eu8IxrwkQwY8/wqm5r6UpVKfDuTpzzd5c4m+HSrY+6V6lV9OpvWsve0kallzLXoz+Dx8ZOr1Kro3Zm6e",
+	"aydls5K40BfRZSWSEQvLReqiXkUquahuvcGwpjNQinAjEIRqBgpgGT3Vi1zU7+mjhDWgYpSeTgtpiT11",
+	"AfYE6WHkwMjoSfy9z1mP4nmMBsGmCEkt3Y3CQIROL90Fo3pBdnkjEGEmT+FxzJMNRMiIE/gTa//w39+H",
+	"oo6s4LlCZMD+tqoZa6s0qFDnmEBR6AVMT6kfxbyKkoguZ1GEvB+LxNdzDAGwQgWoCNbaiaUfnTNkJVmV",
+	"qH4m6jJJyFXT2BKO9cXZE2itzAAuxH5FWhVEo+LUiMycKlwx6gmur6DFX4GVBzuDtoQdSyI2LgFoLrpd",
+	"eINe+3ZZFutgaZSD56kZLfPccpFhGNb0LW4N2rBLv+Q8+dd87VieXveN6Vhd85UD2krX/RBvtuu+pj5c",
+	"e+5ISDy77uQdyPhaL5FCcPVzR/EP6r6oMjzQU/VQ/HXvoZVVfmtLdh8VFBB3599h7dfi+pYZWB/MNLQi",
+	"pCu+P4Xb06Txaaxl0mEEY7xJ1AfSmw7RuSP52t8ibcCDHXuvJJfGzLX1938521QKG0RFYiiTgZiMHXrP",
+	"BaYGhbG2mUwS6Oprx824RtyMDTKnkil5bXV+v2ohy8W3rfLFPprYjDzcci73yXmyQMNoob5hQ6ohlSNl",
+	"0RtHrvFcN5iq6rxLeJdTDdCKa4lj+AUaOzjsvt598xoMw+eH3a5zQlm+6vFN9EButNdFyE/n/g00L99y",
+	"oauf/Pl1Ik/o89+JFLSymRGipsZYTvMrtdnT+aagGUN17gR0GbF7tC821lZ/JWCLgvYxsUrUsbR4o92G",
+	"FQhXClsqr8kdp+Y8pry9JGkEPU1JG4kxZ7D25CpNEus6nj9PiFyOC6800ZGMkyk8jWa5qG+sPe3p8LBz",
+	"3H3/avf17jGY8OSKOlRZOm12BplKQ8c1sCUet9cdghbNVF/iQIcy2hTh89+9h4O3vb/3fPfFG5j+oKfd",
+	"iEotBrmj02nfHIcojOSS8isU8T//2iscxmcqvKIpfKi6eqi6utWqq421p8soIea11G7n23tQrcXRs4/U",
+	"PdY5t6J0B9WCT12Kxavw+1pRsMPPjzlxZFZOX+JvWVEfXOlWpdulsvKpgJXI+h1coZEou1BmCGi2nCXd",
+	"0+vBkyeUIhGITGlEPLIN0KWk2D76VlCc+M3x8+bXDi3kZJq5yo+RTM8Qo9KOUyUjO1Qq62k5HltC8nhp",
+	"UiW1yNSHrBFg5Ec2rQKpn6koENuHr54jNYVQOqL8AUFiSqTmgu529DSbi54eq5R2js9Myd06mGBClxx1",
+	"jFz/KlWCKVcbLXFQ9ln0dL0v0wi0pXjAgp0cGXmyg3dvXMg4IwxOnG58uOFhPFzcCuaqp/HbJcxJQXkf",
+	"fq0CH90dYCjBuswC5R2GqFmgSrVtkslIW/ahgXpJdTkYZaSU+RQxTk4StUWl4vQG/o66KEUCI9Bo6TM9",
+	"rXTU2BRhRPRE7969e9d8/bq5s9NwjixRZ7RO8kGxHhvC351uV78wOhBSXAxNonpaTyho4SIzBK8KL5DC",
+	"G4p6nFnsc8ChHlCStdH4UN+nztaxh4VEVnqFa9xXMA7t0iKKceuqVklXruNE9bTfe+JkKsKtkNh7T0l9",
+	"HpoE90e4FWJsw4oT2T+Do5BdGFAfqbQSWh2pkUEPYYWF8p6nJ8j13vcpKr5l0+G953WnXjs1bSoixHyl",
+	"DOJGwYv4Po44lcr9QskAPW3jSOV6tIhtcSoklnLFWjrvHo6aW3hEo4MGaMPAv1JzYSlc1MGzK/oqSSjO",
+	"n7PM/xpG+Cfw/5rw//4FBuozecIxLZmmsTxVIlXZJMXIMJ9E0lNBv1aS5vtRKOr7bztHB4+skBGqqE6l",
+	"Hph0NEmkiPUfVJ9CzLoobGCSbGOrp2ltGMiAcjzA2kzNGGTCYEAtYg4CjCVjsGGVDGhcHO+HvgxMkpgL",
+	"3CM97W0oY1WJVyeFLeTidfAamkbwOAafw0chRY+pX2CY8n5CN2tPYzdQlA6wrUy1xC4Yid9PDBbnwd8l",
+	"SUcMiOczSHLTZZaX5rmnY0vx3brEJh5ZsX0oXj0vv06/YTgUhHxKMpczm2DnF16GT9mefvUck/94PJGh",
+	"RHnpfMvYWwzVX0jbEnsoC0qSqCwWKI9P5gIazxnsfokYvT19XBCPNkuVHFFWABnxlKxRsmrQ0S3FQF2I",
+	"4URHqYooYImJclmM2WcuscEBPMcmagQUgMZQRh7adzkAzkIlwYzljXRPi5GciguTnvU0rOCTtrCYr2tF",
+	"PfzQjJSMYO2a/CMlzQxknExS5WLbPgMSlp8D3Oio6E8yixcJ9EjTzsfthEgaWSwTmhqaUzBUKbElUcgo",
+	"8I2S51PsxhD+K2xsuqv1fCrYuhJ12I2TceASDwLcCry+JuVRBoK1lJ7GGDree4hw7KcVY8D8FMgAGnEe",
+	"kFh7KsJnb47eVdm7W0KCVE7xguIcMLSXzYC7CzPs20KjeK6RKuO1i71fGAiYT66lhYikd7rQ7gDbLIZn",
+	"vp8oVFrhqqht1mDL1GaNyKBgEILkklltswZXLCi7oPJv1mwGigWoxlWdwJTVuT6IepFRDBW7ApmYV+B8",
+	"vkZjUacz87FdvjWfM1wrK317Dv+tPkjYurXN2v/3f/0/CMyGlX0MDE/KQ+AvecxSxeCZu32Dmas3KN27",
+	"wfydGxRu1F7a02vttSfN1dVmey1gPSdYXWu328E//u//yz/9r//3T//xP/zTf/XXwU9//jf/9B//zcpP",
+	"/93f/fTnfxMEP/37v/jpz//nAP4P2qgVZ3J25uYsf1hsp17PmP/bNEnNndi6vKp5WyCUWSb7QxjTFjYC",
+	"K/zrXk0rm6nT0yYrrs3epN1e78OWwf9S/ENm6J+tvj3v1cLL+/4AkT3j+1/C7H42sdP7koNQ4fgv23fF",
+	"PAR7fgmo5eylVtt80obfUVI7ebJ0qADtZrgYLrOJr4IzOWR1xY1F1EeTJIuR1wD/X4iZzZRP664RKVIF",
+	"zW6KobkQI8x+BE2BcsVOwPggzxxjmfjrYbXdZtE8agScbE46RqpENCEHIYfD6a/wh1ifyySO2ENLOefm",
+	"QpC9REoM577D5JJ/nM1gnAw0GBHSq6D40tugDjXIYU26lsMDi9Lp4UT/GpYk9AlxuQ5Ij5kJXLkBR/5d",
+	"J7XRTT8W7GlsXaqEy5AspIVSYgDPisCkNp2rOgFZYtRFX2tN04+RGU7q3HKzhHNX+jzNbqIGmTATyuBw",
+	"NhKWE1AOIirilnPcnuNNhkURHVYiSy5wTtxnRY7uPVEPX3SPe/oS10yIhRDmVMeWTEjQV3KHRYPTEbUR",
+	"Izkex/oU1ZsZUwtHVPdTUbLuGq4K1M/xABMuswvF7o3swvQ0V2+AMjqlgTt1kLMhxewh4P6Eov6bo/29",
+	"QITb9pzAcV7zXxqboB3DlnVKO9biEGlFxruS0bLrmCQbn2rlth1mMkbqJM4cDHYUZz3t9X/rXEEnUp9Z",
+	"N/E//R9//Y9/929Xfvrv//N//Lt/2wh8SkwBmY6GuuX7wYu1RdpxpPrxSCbsTjETK0H/ZivfpJydCT2l",
+	"oJKGDbtVOGCPLKwHFcHCFKL9RN6u+rynK7ZiEFPSUrBoTHCeum+2my8PV7YPnm487el6qHTfcEoQTlNG",
+	"efE+MEPqv/Mm4ecbW/wr2bJoP8WcKwMnpqc32m2fA7qCQo43P1avxvoUdj9li5BAKkKupEqM4DHaxhR2",
+	"HBnKmS2wCl5ostPIzmAZgBUQE32m4c9g7I9O4tOJmZCfhqpDQGqoNKVU3yJ0ofMAYTpz2aOzBaYdBvVO",
+	"fFwwNRc+7omByjp8lA+s0cmUnHBOOlEC/DQPmHJsk2dmx0tokgws22RB3vg1qYKtcoUfBRCKnubTgVgU",
+	"fD4wb1+NjKiz/N7Ek6++n8iEJRr7N+Ag0c/UMjLvktcBPaCGh9bAnYOdg17INIlB1SdjzcvmrGwRUxhd",
+	"Qt+Hwgx6GuvT6CUyjh+BsEpHMkGBdi6TCV9eiPTcZwUbpSf8Qow3lP/svU1Y2uS6oD7ENrMu1RjTbnGu",
+	"vTEPRjMKFme/hH17/p769H4kP7zHXR/y5q+vtsXr+JnPxdY9LaNRrGOb4QEXVmU5E/IW28MYQ11fgze5",
+	"emzmG7AEIYgT3Ki2p+tr7aDdbjc2xRgsMDppgdhYXRfhQefdq/3Ozvvj/f33rzqHL7pYNgCrU6cs6L5J",
+	"o4BxlbQSJ6mSZxbnG+as4M6xBQb4uJDNthb86snXNOJAPNnIvSY6EhtB++kTJyCwlc2eli4VH3pRAua8",
+	"JE+cZIT3PNPqY4/r7HTqabpkx0qLETvSFLoH3I7HJeTN2dgiT5frLbr9uF/oDnKCoKdREuROby66cjc7",
+	"HDD0q/DpcSIgJ6nGxAvRceVja+1cvtAsgV5WVL9Sj3FVD+mx43SCHuUoJIkW5o8X/mTllAaFrpj+hC8e",
+	"F+eHPwxN4lCuRiU3EEilnr7SDdRyeRaBSOIzJcgL8+C0yeH6lnTahKjbblKEgwv3aL/SFFBVkcMNXOAR",
+	"ITW5ZP9yyURtkypznT18YkyipL6+G2RRLoNX0VbgOmuCNEJnCOsK+AjpZoUXj6kzc7kIaP4tV33gFL83",
+	"Y7BsPzmmhPv8IS5TlW8ES5svJNz1KUa9pIhSpFULvIXWcDcOCd4Z0wt+cuYEiJkHmq/bTVq4/w4QTjZw",
+	"rg908BedBByC4n3VuG0PyEh+aJ6YaNrEi7u2ub7+ZPXp0ydffxwzyHIek2I8+2q/CYbATYo2TCkUTqrk",
+	"eAKqYyqOXh9RJBCdSGz34LuINJG6JoKeNhxcSWSsRVefJrEdosYuerVteOOr1bX1DSHH4xRLFt8c7YjV",
+	"tdbjNtwlR8edw2dvtl8e9Woll01Pr7XbfIuYSUZxaVepiqAMcUR3dV7CjW8U4z04gAtpN3u6KcLtw27n",
+	"uLsTYiEcpwb4MDfKH+8EClHRhbt7N7Ok2XvuyLQ/lHCFwi0IpkBPC65+mzLlSCSnC+tfRD2E9VFRJws5",
+	"SAjPed4p7HY8wla9aYLjcBShBEDhyqlnKS1xiRzZSw7RC6IcDBDXWXgMtEEMP8SncWZJrvLi1sGmcnhN",
+	"Y5UgHiiW7riXOURvfERasFHJ5cdx3vMtTwxKpbpohuZyO8f68LALME/bncMdtBmF2P6mu/3yPf7AsQEy",
+	"ko1WW8QkoymxtQg6FVsxTtUgThJXX17EpIJmUbWcsGNnUY6N4yOlucSd4OaytB+2KMtCsFlnMzm1fpfN",
+	"ZIO0xG4eoShU6KIbrTBM1HRaogPNcsZ004VAFqZOk/0zk0e7NbOXxmmsM9wM2oCu7Tl5KzJ1y/vap+rG",
+	"WUu8rU5XpXYvSKA8/50/BBGY8gwVQ++gShsFbmMtyqVNwY5VUSNw29dlPQibxUmSqwYkL1zyDqV2g4im",
+	"SXFpLO0tQnDw4xYxzgVvllh7lqHYFletU5aXsfXhWJuB6SK1MJMMUzN4yC0UPDtvDl7tbneOu2EBSyIn",
+	"K0KnILb8Uk1Dtqi9DHLYFCI/+mdqyj3OsXvzBgKHtxapNAZ5i3fhWayjgI93QCfYnXu39j66hi3HXC+W",
+	"CzwuFifsTEQ7UEl8jtADIC7Yuw27JkZUvVgLUJGTRCUiMwabpZUqn3QcJ88UAo6QiO5LTJngu+mn//N/",
+	"+um/+HcN78TKRfgM97Fl1xa5LVF++DMD43Eng59plAYJRxAuNoq8koSfbuUAp1OCXBA5NGphldzNdCHR",
+	"H9IU4WH32+7hUdV48mHMyZqt4vUUFzFdnANKzC+Zkxi5I0obL+w2PRSJtuqRJS+8nzf3VAMaNoOBVRkD",
+	"jPAlGMCGy6VkaRwIlwCrSykafZNGKkK8CJqB3Rd7+4c4AU78V92zXK7R2BJhqqQ1Gg1zmNHpppARCJzY",
+	"xvo0ADtUIKMR/otFUzOaKFg2EhZwEPoKTNxI9UF1i9xzAcgdUkNkIjBnzAsA7Y5ThghXnNJUGClB6vDd",
+	"pY2bPk6aKgmGwrlAGIpC1KMoDDwShJ6SNIwtZnaoSKB/oEO/3mZVwhVZ/89TM9orapM/+yqA4mg+E6hi",
+	"uQt2kiy2gTHDs7ST4tlagS84//9W7OMH7pW7yjCYpNqZj073LKtDOjPz13LB0C7ZqXdBpHnHnCvO3h7L",
+	"1KqrDe1igCjINQyMdqN6PWHjGl3yBUsIXoxEvVf76b/5Dz/9+78WlHckVteCdrv901/9Ra8W9HSv1jeD",
+	"gVJio/X4TEyVzVQayWmvFohe7Z/+x3/303/7P/z0v/31T3/1F+L//c/+5qc//2v6w/rK6ob46a/+65/+",
+	"zd+Jx2147K/+QlA0FuxvQ8hSzBWRRj1dXLOW2MvTCqw8Rx7LnmbgN3JXU/DSntEl1dkVOFnLXFGdXbqi",
+	"eroednbf73R2X72j+oowoGy3hZASQdnq7+w6J8KWq64rOAow4Ive7itL8zi2Rs59suFKHWfIr2mDczA6",
+	"u5SigCrd6QQxufIZ48igT3XNJ6cutdgfK93ZbcLZlFl8kmDucdbkHE+sVBiZSCUUSLKgJDC+BXm2etp5",
+	"qmhTDdSF6zq5SdJJopon0qI6hJ917no0djq7rpA0733Q0wMZJzYgjZ6SMdxb1owUjW2iJxYEBmyfQawp",
+	"H4L2fQtz+C1MZo7WSNHOcWqiSV9xwkEqB1lL7PhgTqqsSc6dBoXm1WVeFQxQEDAIna9podoTfSu4McmZ",
+	"nMQ5FuEkw+zcVGEiOSNToVcE3kIlzJ+HgjLIOdM2V9DrI6PVFIM7DWcYc/yep5umBiOapHOWnVeLonlY",
+	"xZoheFmF8nYAbXugg9rdKFH5Rz6TCoUdiBZWVR77HfSp3f731ht/f6oA4TrMvR64TO7qy2jLOv0g1nAG",
+	"r1MUWFWJd8m9TZrJCv66sOjuG5cgWCoFK9WBVVpR0CgXnN0UjeZTAHhwF7G7D1Syn+IA7Hm/2AyG0i2D",
+	"cSze+FcSAhXSnPJCMbiUnJsLQ+7ZMDWT02EJ5VbUy/QNjUr+hmIF2yMrxjIbNhZT7twQgOCBReeBRedW",
+	"WXRusW79LvhwFrIGFOILeFTlaSVu2guV3fSk7RmtbuG0te8ecOMjWUvWlzxWr00UD2J3eB+uzls6iS8w",
+	"onErx7CSff1a2x732OV0UkjT7tDKB7FKsO6GmaK6FOpwBctqFAj1oa/GzmmiHWgVl7BTYLeEBoX50Fbp",
+	"SIS//w6xHggdmepTENy6oGLMRKGpkrXinndYpXdzyd81RFRPS+g6x5Q2hRTa6KaHhioExtnInoWFuhz7",
+	"qadvCv50tYOpsZjL6tPqQPcBfen+XwYPCuDPisLqZ+YncdRX9wwt6QpF9FbhkMBOXWFHC8ZXbn4/V0Zm",
+	"nqdmhIlJjFfPpC4k1mMtmMmlQH6I5AaZzGKbxX3bEtvUOaJgLCMx5WQoLgO9pzulZJ+ZvKRTyrMo5SEN",
+	"VaoChuwpXoeciSLqsngfySS5xqXU2ORCnvmELcpdy33Rj9vrom7SqjCJcVEWajOouNbyug8uFyonwxVA",
+	"QzruWleRmwEsx/E1IHRnl0iE6yqKPaQRZoFpmykZNeiz1rj0FvwjPIyFd8TgYGnkF7KQaSHqvJA0idXI",
+	"iPTEzW7lz24APdxdd1r6f48Q99xGLtsBn82D8fFXQ6zPlc1W4HofmCQ2C932ByoVyDS3Kb6fSJ3F2VQM",
+	"VRIFYmTOY33alOcqlUilZDOshbJDmSpRd083L1R8OsQs0pPJVAyUyqv3eprjhfAyVq0yhBTld+XEUo4W",
+	"qZ8YCyaRET+o1DQCQePIxVzdtQbS/QKpx2KLHUZuXa7PRNq2TNSxjNMSPtM4NX2s+h7FekIXyEAp/heG",
+	"FIsD5dZFnPW0Ndg6MSUi7Rql31ItoK8CReAkLA3l1Es/n3//l/Qo5UzmT1A3qeI/ZfI1XItCEJa+EVuq",
+	"OY2IL8pSOgSGhq0R9ZD+2Mm2jc1CMGhHvhCvp7EST0ywyNLlQ8JXHtlCHuQskHNdXsgphXVhKRB7KzHW",
+	"Ktso0BB9kH0sncPicg6YZyaTiRUywkvCf83nIZxIq/LU0vrLw7cNStiu9rUd+C18l9Ed/5HLroJPnMP1",
+	"y4BcL65vHtGEU9/Mpdd1sp6uQ+DCYhIPGfR6kCo7XJyi1HEJOnQqvUY54Dx8Fg/jNO4TUQjInwiUYN3P",
+	"CG27AjyAjkdP112d8wZ7UphBLqB2XCUWp6s0WMlGwtU8JYK1Q0Y59D2MjLKYlSTOtLngwgGZIfgIViTH",
+	"FrORbQJ/JRca8UxWijvrqoZjLcIB2qthK/dYyUIyTN6HevjbN/vH3fedg933bw5fhWKircoaM/kcj9vr",
+	"PU1PHs1Bd4tK5O5NkcK/4N7OKWdVAkLM5Ybxe45VVbCVwuCP9HVEqnCJR4QQIu1ZrE8bLXGM3kdtxImJ",
+	"KiXVIe2d3+JOuktRhV/gr30B0uqzZVfgBNKetrckelhBq9y7l0gf2pKXElrPyApPEzWL4YvQtYvIfo7o",
+	"O3e4N/EL8KmHjflRDCTWrdTMruTfq7fkJbQhpFQWiwYRAtSk4oIKM1oihF0clhCWZy65PH/SpOhQeXn4",
+	"O7pp7KQ/xIBNu/346Xo75DKQLO6fIXFpkSsMdX4svQpyCJt5+o2eDnf3vu0eHTsSECvqZc7HRzav3fGE",
+	"XoEHmuW/ZdMxklowF5pWWfPCpNmwp7NUaY/kQlmO3ByNnkGOrS/nxLlvFQMjDICA9srLw7dbbKQQgBxf",
+	"NViWz33K66lSJezQXGg6x6DTF0utiihebmIujGbNenEtCh6/j649uaPIBnbuM/FK0MTcbmQjeCgpeSgp",
+	"+Tx3RCeKhCSBdM07YnnQyTuuCSmpPlcm2lFmkc2dCTkhIllFhKvIsfdI2cVJcjeUkS5A/PNOfbsdJJVf",
+	"Wj7bHZ+0K9LVrrdRcXsvlWxTdANiyg1jbaaThCBwMTEkNprpFQjSg44XJsgsTsK4jTN2HxSQ9r1WQH58",
+	"EDD3Il/ic8WsiGn+s0qnBbc6CYnlHBr0bOCIpvGf1XxF7FxlDIRGIAw2KJNk6gi2ccw9XQ/xP3ajcEvM",
+	"GY2kPxRsxkZLHMjTxW6TYxrNdcUZvobn/q6Ybe8yLo69v098tfccJ+5zeosyt0FnJAD//lES4DIy2pPJ",
+	"VCCyLGnfVSSq3mniYqGhqBNL7Ooa4+igx+OJA6i2AcKK9nQ2lNoFgUMMqHD+60CpUNTZ9SLaBGvs4K2J",
+	"i8ES3I/TblhnofJYsroRt4SqydNIpUx2v8Cp6uBZmA0qUsWi2JE8U0V/UYG3JyOI5bGJdVYGn93rvugc",
+	"737bff/N/qud3b0XoajLxBoOiF8YVxZuRSr7arNg9yDUSf/MpeYQcm7FAC/hKcWjfV+9RNi5z+Qlool5",
+	"8BI9eIm+CC/RIYotJ7Nu53po4/UwI70+F65ISdu80od0qAaIWYgOowVS2CckOWFOMv7U5FL9wrOBwCWU",
+	"qIxyWk8mU7yzMiFRUeVrEaPIl5Rs3lAWP3ijfsHeqM92nG/VUYU7f2lHFQ7OO6paYunDTPpQzCk3rCiZ",
+	"AZGikEpVN1hkjry/Lryeo36ivjcy55SV6KxJfK5RVAHlnAK42D92G6f+Pqhe7Xutej34xx78Y/dXXs4q",
+	"M1plmJiwgnkJC31newoMzzQbujQFpSOfaegIWKXNROhIk+l/RX2i40yEr/f3jr/hslG2oQOwxdFItQ0E",
+	"JQ8vlDqzocD/cS++7XZfhgH/hgnAr42O5BSk4tEE/isQq+uuHc88zlhblAiJ2KVYgVKk7wQLlsn2FsNU",
+	"Ydo35khk/PAjy5Z17JjcCeoKSUu4uodSuK0gBib8e0t0rFWZ3RR9aYdNZBZxGSY0pXHqCppE3YyVBpnu",
+	"fhgnlCzOWGUlOnnya6AOiLPhanoLZDaBGEk9kUkzzwEvfJszS7JvZTJBEmzKgMkfoXzP/pkt5IeXklbi",
+	"tJC2on1fxN//Zb4xKKuHUjp7ega3V9Rdfrm7AVNF+GYIF0d5+ufKV3xhnEimUcB59NDFxEg/LCLyg55m",
+	"Kh3ZlngVy5M4ibNY4QqkkbCu5EKbTExVJsYyjpCUmaDWvebN32wE+AXrCdrHaaz78VgmIlUjGdN6TXk6",
+	"4IKJJsjFk09H3SV58rhxbqDXWJ3QCPJv4qh62g13jhq/zF7fEpRi59Gs59PdHXVZDmpXlfO+p7K3cMiP",
+	"URZcV1Fwb7/RcbaMN9k9/xolxXXeeAvS4G4d0eWpuB/O6F9GYv6ey5UTGW9DD0jKd9W1IMeukZVv+ulK",
+	"qvoqHl/CZ3qkNFM4xiN5WqIzJQQJ4jPdFAd7LwLxm4Pui0C82H0eiLfq5CAQz14fBOJ49/lzkH8HO889",
+	"T3RPE5Vag6S5Evvbh/5GKnKjEg5ikhSZLgkEG28JSZhtPV3PkeAxgS/A66pBxOx4k8aZwwifB5t0iPoO",
+	"BXHqrJfRlgjxC5i0qaEjnt+tWNLpNAOipcM4P7GAoByCZj0+KdZSEUCp6GCm+0zZau7FXl0X0gprjKa6",
+	"VIug4TJVkUiUPs2G/tpt9fTj9roI97cPZ9P5czPLU9NjBj5O+ZmabmFBbXjUPfx2d7v7/s1e59vO7qvO",
+	"s1fdsKfrFbgQeYPFRfM1Dr44wFUbaFQxmKNMniqsVyNuT20Iqz+2YgCad06J64oGQgcuyVCutA0RiaRi",
+	"51xdbwxPeyRXmK0bQrnmy1QF44oECLcN41pZD4GH4gd1yAf5Bgxfy90Q/IHPw9LFH0cQ0QUImzPiwRd5",
+	"E6RjUQr8bLx0D7AUS3nfcdVz8hhED0r9cbgUvrNoiM5yZK22H7fXVjc2lsf29LXD80K46v79fhL3zxwz",
+	"/kJTdL9g4S3KnfgttHSfYT19B6dXlq08oJPdZtIC7rEKRM/y3vtopLIFqQuZGo0TJskWUgzwatLMVdNy",
+	"SGJorCFGl9TELG+063IgpOMnFQMlEQ67LsXzw27XFdlYthURfgwLDjdAnZlFlwkbW0ISCVjG/gpnCkt4",
+	"l5nO4eNqcVQ/38g/f/KRfCyfKROgMJkVEoEmPHrICfg5A5T80rIBmOdTFgTv9FbE7q0hZt12ekBpSBXp",
+	"AVXx+I+Rog84yg+B+0sD93dy8q4+Zrcats8PyHURXReHwz/Dobs3Okv7E+ksDxCeDxH0myJr3iOV4Voh",
+	"9VT1Jynmgy/0YTybuig0hskXuTEO85buoxPDd+/Bh/FJfRh+g1X4MQqb726cGGEkCZt7VWRGrK9uCSns",
+	"EIRHSptZTKwqgDhh4JvuY4oEPLIi1OpDtoOoqnZoLixjZKBbP8N8gAECURmNIOlF5wYhiDjEqrX5ucBY",
+	"hclkIuqYoAcvk0fyffd3293uDnk+nA+FmqUMAhmNYh3bLJWZSa0YynMEX3VMrD391VcHxmaxPm199ZV4",
+	"ixiloZxkBn7FOXGs/JzighinYmgmaTIVfzAnOZ0yBsf6HJ5XQlohxVdfcUrCV1859iWXuVJ4lnm967EW",
+	"nYOD98e7r7t/ur/XdciuGXn+C3OCSPQlbsMC97AjEw48nCCxEcN/oWvIR7YcqT4GoRot8SrG7EPili+w",
+	"Dj6y9NVAxFkBq1cbl0jh0HqDHKk3ENrnFxneRo5KT4n+UPXP5gJBDs6XuY8P9o+OxZUoxWEjQIhZCstx",
+	"dX+cIVW4upidOAEnwLooieXKwMKyURaLHGQcrETKO2IhJ1/NpqdONtqBAgeUEPTIFluiL2FsMXap4JO0",
+	"0RIY4uvLROlIugNGD7szYPB9lc72vhCaSyfMfg97sJ4qFPg2EKkiXEz0BPrgHmHSWKJ/7zOD8mTsQ8JF",
+	"LE1OsRrF1sIg8wF5OhNoBPaxD3SXcqpyDkAMV1yYYk6QSSIQKrNtW5/NAhOhosZ8egz9QWTD2IoLyZjR",
+	"PgiqjRikysWW6wXxkh962gAEmoz9mxc0rhdzDlmkXsdW4cUZSfOo1EkhMROsLkUixzDM8tOPbMV3T9TU",
+	"8IThR2gYZ0qNsclYn24WQ+dwvStmjTRaFXbnJcVa/mr/+Xt1/VA+k1M3n8oHn+6DT/eL8unO3Dgfr4Zi",
+	"ovMcqSqYaPNaHBlr94NqOh/ulfVguxnf3y4ZdGRS1RJdd6kkqZLRVIxkpHyWls1AbXAJq0YrAk31QPhe",
+	"mUFiIdQm9bSMKX5JMdhHyPoH3/OD7/lS3/OtS4jP4Xz2B+S6vuetIktYbijmMMcIA0lEX1GcCY3aOqv3",
+	"rBtnF6CUa5MKexaPMRq/6f9ItF4FtXsovfIbgwavlagToL4gw52KRB38Y9GeQPsbf2g4ki36s0+Qp3bp",
+	"aaZkYW+AFgOT9gvWIhgaKZgGiuyzUh8yIyRZ+k7aIYsIauvFHuU/lI0lj0+d28dgvRGz+/EkxVT8wnyb",
+	"wUDYzIyt04+3RMZPxdAU0wIUrD3vj1hk7GHJB5r6XOdCFCn4qVnrZGEA4tML3vuiXbc/jXb9EH14iD7c",
+	"OPpwL6+uecUTK6oWlys4CEuGqiwlUicqOlWpqHPRVIAZY4HzCWKymc8681VlQU/nMwPXRCmjLiB5mEw9",
+	"JZcZ8I2Ifwjg/mpi/jg/EDA31Iex6hOyf9+M1Nxr6J7ECsoRrGjA6fJO1vI8RN5XQ47Wno6zXKJHpj+B",
+	"t+G+gpsRxyT7MFOMbB5bQuHZFIvnhHis0KWCDlc/MfmOyQnJ6jwd+bgDMTNU2whoDn3DLfF6ZhIJYof5",
+	"EGLNef5+IZ03jReUp8y5/3qaNQmPLHQi+8ylBXOzNbcm5EyiSjY4DXa+01gLEvO3kPzBz67nSnDv7NIr",
+	"oahfpHGWKe2cfNCPydiKvkzTWEVUX9IQiZLnXIBfoFFAr1y5FwGTk/ELzqJSCaU/97TvUyIRD6qjp1iW",
+	"MYH5NEnC2hpX5cn+GXvOaB5jS/hMSDeTTIW0PU09b4nn3oEIahb5AcfjZDo3E9DtJTZTsGAjzZwuf6rS",
+	"uRUpQj31dNh9fXD87v2zzvbLNwehqMcOOApZY8lazCnYsEIl/OOPCFw3pYKefBij2Fo87XD06WIX4xQ0",
+	"mmwKkxTOWexhq6c7IlUDRboTanycalo4h74wJlKDWMNyilSNyWEOT8MPdnLSdFEK5BSySowlbnfOWJUi",
+	"M+Nmos5V4uMZHpYXAx+xtplMEpQcqO9pt+STDEaFQQyYT401TDzLmDivnUDKW04x7MH/okdBCwU9PXBK",
+	"s+vprFiLLYHQu8cpDVh5cjzPSOVKOUNe+hAhz4ZY6XQyRU95XujLJTa08POLAXPpoCioRq0e+vDI6toK",
+	"bc+wQV6IKSUOw8x6spWeLqQms/cYdrpnHKbRQq981TAXuFpY9bovGKadRwgahCLmpOnInGMx9SwxcRFX",
+	"vwET6AVhgZnw2BcalYuwQSd3z2MIDx7ECrORnIoTxdXTTzbE6/jZJtLc9GWkqGbiZGKn/pJcfZw7/imM",
+	"I0+Q2eXx46Ddbvs/mgG3+a9Wxcv4WYFDZ6RGhkQAHjuQI/Gp9jW6DTFAdkmcmNTAnWWEha1ePJS/Odrf",
+	"E96YKJBOr8IIOFYpOm7QOMwLk5719MCk4knbF1bVww9Nx+nT5B/DRiH84sTJ4/b6Fn/cf9eKr1s9/Y2S",
+	"51NsaAj/FTY28VrFfzgoOVEnIR+4HgVi++hbEY9A42MxZtIsEKzR9DShGxndoLAVQhvh5TRWqXsKBQP2",
+	"OZd6a09F+OzN0buqmrIt5EVQKZjXyK5mOTpiBtxdmKPikCsaqS43w0E9wzF+XJLG7dtm3KtPbpHhlBwq",
+	"O0kqs0K2PVnF/BF9wPf81KVrzyZ2+lnr1dBtVmmYMPPYiTtczv7iHxZXrs3Ktdrmkzb8jrkLTXPyB9XP",
+	"nIVW26wVVSV8H0UCnZSqQrgnv1ptf/31k43LghilNq8TqaA6OhBkVfaezWRmV3IF8lJ+TSShwWi7f57m",
+	"tKBTwW8aqS4DqtoNwSRAH12YmVDUEZ/KIYnkQfzV4Ov1NhYHlzJPpD5Vj6zTduCaY7VqAeLENutRRzCu",
+	"2vVR52Vmn6dmtBR4MTx8bD4uWHF7YrI88ge04y8QyeLIM5GDyp4bEKiF0FkpSDU82h+Nm34dvAsSJuyh",
+	"WChJdtnU5oOMh1orTxCFr2+hcrZQ3jAmTpXUAdOAzLlHVoSUoRY6eUNBkv4wTqJU6Ud2S4RuFnejkMAn",
+	"+iZJVD+zYqJd4z/k6Eg5t7n/iLnQuSY/HiuZOiiJ0FzokI1iGA/CTA1VhTQTdYRFcJ6OYkaQI9BqtHp6",
+	"H2ztecQmVmFz+w3jPi1xTAy26vuJpEw3Oxl56lz3Mnpx+rCH0MYm105sKy9Q/OMmq7L4j6NMptmOnIYi",
+	"ciEcZANOFHvuxAg+OIVZmZICju4zmAoE/Bo5Cy1C+wmNBf9HHzahpuqR+LVY3eQtUUxhawQLISUWXBTs",
+	"EbvZPfEMjfR3Si6Fhk9P4wfvy2VRGv3DXfFl3xXoe8Bjcg9uB/r+ZUqmPC0IyZlrYoLeWzPIvSM3UzEp",
+	"RI7OKbpQLgw5UtjXM9GRStHVsiVC6gnD9nN3Qiee2FVGCaEUYcjk6SlL5ykGlheIoGN5+stTU/2gH6TO",
+	"F6+hwlG+Z8opKCI3002LyKSrayWNCEVsCE2Hom6VyvXYZJoXJVgE6bggbHWnZrF2yO1CEwuExTvs+EfI",
+	"i6W1lU8gBIqDeZADvwDtA/X/k+k90EIu1T/KjF6gD8RaWAosRCpdyKwl72lB5bG8V6WUD9xXi7mvaAu5",
+	"c4H/e2eEV1pd4N0cW4HO8ggrK1tijzCiUiUmOv5+QhEyzpiob7SfitAlvIeX8TLJL6DI51h+rvIeny34",
+	"UNjzQOD0ZZX3ZCgZbi7j7kdtDvR7JVWoESzOkzyYZJarJql0FLQJZhFgVyUl7pBmgdC9UQk4r4qHkJM9",
+	"POdndQoBNvnxSsldJHdj164lWX95TFC/nNxo3g8fr/0sIxkWnOSr+daYNWmoUGnC8AU5+sjDh2eWMk6x",
+	"9n8xSZp8qIh7IFO7IzK1T3O13i51mry0AM5VsMLRypnP5ClCvPgiLS0R+J6SgR2tGToei1cn1rHl9+b/",
+	"z97bbbeNY/uDr4Llm0irKcX5qtMlr3OhOErK3f46tlNJzei/QliEJLQpgE2AVtT97/u5npt5oHmTeZJZ",
+	"2BsAQYmUZSeO7YouTp+KTOKLG/t7/3Zoyaxpb0afciHVbS2Y3fu2YLYt0L6HzbGtudpIr0B28EAWx62r",
+	"rnzmxoaeybKyQ7A5UxbmyloXUGJif/ep9di7n1wuCK2ELmx6uA1eQIQTfrddM/yUrmpK+dyRBVg20PfB",
+	"qD096P7CJlyopUSQZ8oVDAHQD5TVQrOuBSa+Y2zIJpVgJBfWUYZybcuQ5Xjuq19+wWjuHrbnIoJxw/4j",
+	"F4e1x2TEw5SmY5JRnpOW3auvKsL9Rm5u/7uWMa5TmhO6wr41Fh6JYwP0oA7CM/ZGJ7H/xreVKZtGbjbO",
+	"MNk0dLxZ1PiUAqO4OQrF/8UeTRTafgxc+xZo8Ed5uYM74Jmy/+1+8AWPwHrzmYBgvsFV/wQVQAeJSxzx",
+	"/46wh26F/8m5IC2nXpa/5oT6ajaPgue9M1g8mvAxlK1pABBsd8mBxqqjkTF+E8TqS7m4gmZZvJLeYgtL",
+	"lWZZj1BRTT/xe3LYCZaBlWh85g2XvVL3gmGx+Ljdc9mP0WeXIqqfVcFj97UOkhiKpBZQZmVfxkqtZ2VX",
+	"RVgDpkRan1cpOSIolsO8GcTzc5W6uQ+/2z5jrnwuL4PphqdDld0lT1OS0cXMFvDRsoYMPjUll1RcuUOx",
+	"uYbwptu4kg52EH95pnybTI55nMvdM7FHJNSa4UKVb6jpllIKaaywJS3Xi7Hnu3nKOaI5xGPGYturGX2C",
+	"cG6X5mB3oxVaAZchFzRfBORgk43GNYTQEjKAZVwqhpuxmWzbjpLS94HkovoJ1F7lPU/jXJsVmfUjlLYh",
+	"ircMC7nLVZbwjbZGjiUcIAxzX72np7ksJtOARMrSsKW5Qb0pF1AWKyNxQxtsaPOJRXx6LoniCTpwZoql",
+	"hhuMsKculK6GU/tJytnXxLnsw3+CYJfdyUNFvNxBbsNeWzy7P0PA6wzYdSiKLpmeM6jS9gXN36wCPZJo",
+	"mFv7jY50hxxSYbRgt2G+blC67bCDx8yKgzVO9Ttz4S3W3Nanvt6nXpLWD7mpNzjX65sXiuXLBLnzifKA",
+	"FXNZuVaug+66m/WB6W+4VsdSsO9wtXZ/iH7xjU7pVxteoyOZ8DF3l3XrVPhOV/UD9hb8Xve01qlwu5CW",
+	"M49vCewIZtSoYlbERNMra7agEQ5Gi0Jp6av35IShz/OKscw6I3luOADklFiwSJmTXbDTYpIH8WzPBfYQ",
+	"Ncaan/MpQ7CVnAGagjGnfKsBI97IvhTO7HLLkuMSAwtsxJxZrPAE/lCi2oMTZU3Y7UdL9EdiUD0JhrdV",
+	"an5mCMNHpREtWyLOrtoohOZQpdAtyfMgyz8KIJYQ2Oeakdj6/mKsPl72CHr3X1mcbb2Z6Cus/sn51qwu",
+	"5nh5K1vqOhE6R+1M7abw0idvVT6+MgRc20/Y1OmJVe1AjMbdDLTMrSc/uPDumn2LYnVDzc76ygXr1l4u",
+	"Xljf1sntyhXyAbTE927oBKBxyI1cqXLrhYWDG01pTkfmyvVIwidcq4ikTGuI4quMunDJdJFNmVAATGdh",
+	"6ZgY5YtMA+DcoaQCVUZFJtKrfz0Sp5KKPsZ3IvzXGdXM/fcR01OZ+H9B1aKNs5sfAMYB0fhomvrMZPgH",
+	"qpBR+fAphjhiIhhLUEHtktjqg7/TtGAxBi0stCMENuIZFQVNzZ+BhcAjRhFCZ89EwFZBNZxzgPfpk3i/",
+	"f/bOxzFmdIGBKGCaXKkCOLnSVDOI/owWo5T1SOx/eUcXZsc2JAMoFbAJ+0MZAAxOkrTMnvU0ZxCJMqrv",
+	"XhDksw1vguA/1+0IIwlSEOrW3AqeiJ9XVlRust2tWQtXPo1tOfvbEXGYJV7OuBydjJaWDcFK+3B1C/Hz",
+	"5VVAmzQXMzOzZXShXJhsRIWZGdu5N23ZXLC4DTjzl8zHeVqvd39tkzl0OuMYcmoOsOBqnn54BffxQMEV",
+	"e4jb0Mo2tHKn0Mrj0U58GdHc8YVvUUkeV2egGj0oukUQxh5ApSqp2KAoyQmUxrqkPf9IAN8bgHnnLIWk",
+	"Bny69PHMNi1o8ui+ZdZMxdllIbjX1Dl9F8NnW+r0ox0vP1+R02rc9y58626VTo5B3BSjrSp9zg9RKNZQ",
+	"PEEKkTKlSDyT1+xCAjI4KxVYO1jl0kfGIMJmCxXnR7Un5kojiDYmmjmUN4B+L9stdMlZ86sIQVGDF27T",
+	"f3HlqUSQf+6WXfZQQ1dQiPkOa8H0IVlqwC7hyijCoZLvT9Uq0MZ0pTzBBLXWignQbj5s17J2dZjqkTfH",
+	"y++oVB/BKW2iTG/j6n+6EpCHDsTfp8L3DardXWP2F1PmGELVyWy9bQ0h+buaw48vIN9sk27D8T+j3xnD",
+	"+N/llt/e03yry2Rl9N2j+zhAJbbfKns6ShiFpvY1rsgoZTSHluT7xiLyZbCLjDmsSl2yE9eQ3BXHmsee",
+	"qUpz8maXd3NE/s6c57HE4+/ggXsC3G4bi3/IWPwT47E+hv+4vWdr9KlbAv2FJu/zVFLRMRcyKVLWmCHg",
+	"uuShqYeWnm/2hyWs6OEKY2YtStTUkIerqC2UxZlPqdK2iSx8T6bAFTaaGvpLPECoLcaShVaaYgKASyug",
+	"OojkPX/xEpsRmhvDEixpxdZQIAKk6A5FPPifj/3DL6f9P44Gxxcxxm28xWxLZCACaiHVqxE9CNUpWxUF",
+	"r9kzIzPDym3a2CUVV0as8EmRs/YecZOeHRzvH5z2D2OSs+rEWc7FiGc0DebeI/Hbj4eHA7dK7s4I7GoH",
+	"sz+fyjR83+e4wumWXwqrfZZ+tGIWRTGcmzndnM0oF5DpYXdZDk/TuVkLAOVrWYmqQkgy0NtloYn5M9Es",
+	"n92IyvSB6UNDNI4GH2OeRmWB20yNR8zNDa3DHQMq95cUHF1Ak09MmV7LvH30fH1u14jmSZgPABDUUCC4",
+	"GKWMtNblBbQ9kgKEQvYagAicfm5TxCgZpRLi60a2Rh6ioO1DJOFqECcK3Iy+HGjKZsBWgiQG8wBAKMRL",
+	"WQMexd+InIT6JufMtzRnIiEzRsWS+MGAirw23Cns/IHdzstutnQRJOlmObvmslDBFhekhcfS9kWTcLyV",
+	"B8xh/TeJ7Y/vjODyJc9JwZy0g2NeSs2AuVdG9DIEdtkxe8yLFBLhDrTZKZuVzSEtDay2SAEXtDn6hC4U",
+	"lFK7JDxrRZl5UTzuQdfQcSESMM1sHp9D8y/dr9UsDJcHCYk7LrzmvDtW7roSYNtTOClGVqCWn59rMqZp",
+	"aqThXlhAZoSNdaPD5C1KRlRNCU2uIS3QbQMLhF2PLAjClX5rkhX5aEox8/DYYZdnhVFzUinzll3nc3Lc",
+	"hhpgC3lutnAckHKESB5Q9O7EMSTGaGWRSOwWym45XuY6D769ZzCFSjkWW5vj1mxmsUCClffIvzGhKiJy",
+	"/J+4VE/Mm9bB7zeniplvsaslwf6VLrfSdcksn9Y8TQmdU64xnUcR9tUWCOdmM0vfM3aPGqWsBylMyCfs",
+	"4e1G9r7B99i1TnuOqp+jS9cAc13GZ0kUOERJ1C0Kiauo1vjEUMOoNE1j17zHHIMlGbgkz+wKVVmLjvoe",
+	"Ersy/MS+aZfVXuJNwUmY97h2aXb42RwDNBsK+J65H8DVErJwkSWa5owmC3i/QqH4QSEviidljhjMVx5A",
+	"2enI966GW4EcrY6RaIYcEGuiEFYg5M30yrtW/NgyTYxEKPdvaZYGP9k+tWZAs9hdInMCETEbnLHw/oLB",
+	"Vm1lPNB4heIcoQmpzZkv40y4OFq+lNIV6pxkRTmly7lxpBVmjEWVjDAfD6tInTAUVSZ38SQuJSQaRIbt",
+	"1z0KDzXlLO/TPDkvhfuK/rAq4xnNUw7ARuGX1RKxiFpeAHd3oh1uXvpnwaDVvqAzttPbMcvZiQJ1eCzz",
+	"GdU7vR0zkFGXjHXf21E652JilK66VaRUf8MatLztCh5Fd8HgU20zuZ+CfRCwN5CPhkMGBoH556M3B5IZ",
+	"F88TNqZFqjsbdCmFfWNTc7iNLnl7JLOF0yqgU/Q7HHPfDxlHCMSj59K2ftc5Y02ca+X1nR/Q2fMiZ+vN",
+	"8h/m231acWRDFJaGSlgj83WD21BDY9WrAaS401iaYOaYcpbTfDRdgIGCTYEw6uO+YAwVkYvmlOcqXS12",
+	"7icc4oZ/oJRkv7t1ScnblLcnnPLmU3WXr93tb9xtAxD7/YvBh5OzP778djA465/t//bHjTlyDULmxmza",
+	"viKxfSaQI2tSVeulxjb3dHsR7zv3dOke8kpF37fdxDtcrJuzUFfEdV2beV+HFJYX7RqDdpkFxO0uOUJV",
+	"8JnRBV1vZTCHx2M2wuK6hpTJOqG8vTtPKoPwMcuhhizBT855XKX6htjijTS6+0PUt0faVe6nInrMprs3",
+	"iv92kJwlWl2XTQdxTm9MFZDDsoExhckuj9iY2t7Grfp2m6Stp2NHWY9bc4t3OmHJSrT9n7FPMGKdGeUp",
+	"1N7TGSOtEVWsw4ViQnHNr1lEzL2hXKh2l5xiiwHCZ3RidbqUjTWRhe7WOu6sFnjr9Jtbg9wv8TH2FcCn",
+	"x1wAGnR1k02Rgn9WAgUz+vWQiYme7vRe7u6uBgru0/2Px9aIli8YyegEwsr2+z8BxvME8fNnnnrd7Xe/",
+	"1Dora2/mzdaXWoW+h2ehzq4vqigozgrD0WwBnXnFAaEAihwaZueDw/df+u+ODo6/7P/WP/4wiNvdBpvr",
+	"yEUiNjC10PjbirpHY21ZDB5IigAwFUMTCdV0Q8JdJ6tWaKjZrLplhSMsqCb8FN6b51lKgW3eeewGRfec",
+	"aYUARjL30EPY1EYS9jXj+YK0MpbPqBncpnSljOYu1+PSj2bhgYaileUyKUY6IrTQspMzwebtLhlA2ohi",
+	"SpmHV9ukueIRs1XMDjNWqGBf9VBYBbpLjqGen0jBLIdw1735ptfo6efMCuRTc6z3o5+boR9IN+8b+rGc",
+	"rEZsloB0W971pNX0c7C4vcDMkJh/GKdbw65yieUO35tdbcpDzPxVHkK+hYU0M5AzCTn19xJNkSnbMpAt",
+	"A7nPeCmmmwY8JEd6fgw8RGmqC3UvSk+hMmPWS0GYSFydTj1XwZTpMRRXoUKZygkX6jvzkXPc7P1wEhx8",
+	"y0u2vOQ+lRG4VNBdK2d0pPk1DYyyh+MpimnNxUQ9V3wiiqzDhFl80ugo/DRFPE7zeKfIoGFaxgSk6cUT",
+	"ps9hmAGOEoctybRETgIh2JpYGdyEyuv3GS6rTtRw89Sc69F0m8Z3Y06rJQY8r4CYHXU1Zu3VRpewOhQS",
+	"AHxr17HMXcEog2++Z/FKsYYhIrFZxMcszHd/NRTx+cGH44+nX94dnPffHg7exV1ivnyHC18DwxPzwfTC",
+	"3KxrnjAnwgCU+CtXUA3g4YYxPWEo1uUnnDcS8z0Ir1U6/nHC6xaXiEDDijlRTP95ndBPUTCdZIgpjSWQ",
+	"9iZvfIWXhElGZ50rtpjLPGmONfWrcN1SpIsuGcwyvbAlVaoeKe0D0+cZnf3djX+fhB3O00DXKVd6Kxpu",
+	"FA0ZnZGr8pN5sqqQym3EQy35eHwfB6Pa8yjzb3Z3/QIMTwfo9xe7uwH2+1C0dM5nUAHIgBClsMDvy3FO",
+	"I34Y1YokucwygADqk8zMY+6QnIXlZ1ynbAhQ2zJZ+PioGTsyj2ZQELE8QWqz6j4KblQ8+DsZY5UadJ29",
+	"TOXoiiVDAdV385xrjTcY+7fuEXsDfDWfxau3NbE564ymzIzQILpW7tg9CK2V6/UDZdaGV9sILDy5rbx6",
+	"XLmzcNNtReydmUtVcGk66UxyWWS3lVqgkcKbkStMheSJpgqlCzr5gPPcZ6MpO0lTQaAhcdztVn6tI7V+",
+	"mhJNJ/aswu5KJbncqhyploZiQWcsRrH0JpRKe4EIM+sopdereuEVrQinPRJfSponKgaeZnGC4BfEFDeb",
+	"sP3gAFmnZUcYinIIKqxQtLV7VDifIIy0phW3pcN7kiJu+Ifqj+12t+6GbWXHoyyA8rf6Fpe6SWLcnLlT",
+	"d+tPpbmOAWa/WcaafsrhVdqm3jy5nsW3p7f7a4ZqSWldCGi9jWUEVoQSyZhIKE+iEnRmuc7WzRiv6S76",
+	"CEXF7lZUbAM8t7ZL7veyeyFU6OlznmQdoL16bfN3lvMxtz6Rk4yJg3dkXwrBRpocvCNaXjFBWopPBNVF",
+	"zkrIMecIf2YE1AKBJ7GxWzQUtEg4EyNG/rtsnzkpwJORcoAjSiKbGtfukvdcJGHiKrlc+OGJKi7/wUY6",
+	"IixVbChSLq4qz3qGAkBj17idxGVpt1Bu+tG4WW2m2zicb4xMh8IGUMkhF4gnJI1O6+LR6Kyxg0JfZaPc",
+	"wrjmfCg5PNnvHzrPaM88bx4YCvMLS0iRQQ88aKUzRxQtmiQ5U6pd5gJS7eZ7hohOxjQF7gkhdpqmFtFr",
+	"KGygXVk0LWqRN8MP42MWsCpAnXIfTxAp9la2NxR2f7Qcw5+nUUIQac1N3SWvd19AyIVaMoF1JBJb/+Cr",
+	"iz3yBkMsg7PfD/YHXz4e93/vHxz23x4OLGSpnnKF0RTnfQrIReYNxGZzl4fikpEx06NpvavqUE4OxCeu",
+	"pwfvTvv3JDcO3l2Y7T9UbkChp2dMFWmtFX+O5MfFHgJkwXfihpaUhGO0kG6xYEqzyeSL/boxGUl5xR+g",
+	"DvYpdF/7sdKDjYqc68VO7//8X5VkAT4R5vMBA6SivO7+8vY9Bw+EjDnyJfGSFZcpHzXJl6XGGXXipYNc",
+	"vcOT9Sifjvcj/8uykjNpGS7bbGmPxKJIU88kqG5iErWJAua+78N8B+/utaLWzdGgtfk9d5+OadJAcPv+",
+	"8xkptEptGxHZKvVcNisnfUXi1HPwJOvHgQHhdYz44N3pl7df+h/fHQyO9weI6Jg6MW7RTiuS8a3TKrpr",
+	"BcbbrcDYCoyfSWC8/QECA5j4misPuecujxTJj2rrSoZ3AS0zl2JSVZGpIIW4Eka7tmrshGlvGAyFUVYx",
+	"6yeqdqLjM2aGVJh7xxJnWNjiOGVPrQQzfr37ot0lfQDPfLE7FGNoZkGo1myWaQUqsRTOWgCozje7qHub",
+	"n61EsOo/MjQuyIs3ZMZFoZmKyLjI9dRYD35MXDl5/fJXEp/1L2yfhoEF/yTxGdP5ogNrCnvNuWgT5akx",
+	"3rgKphkKmSaAiFrAdx0XqZWwQXES7uGZRbdt1LDviVEemuVs2eT3YJMP02bl102AN+URFQ6CQT1ObukM",
+	"Y5F4pvMNHPIlcMjwGtdxSYk+13o2OXAeE8cpPaY0pCMs1xhaoiOfSnhh915psU+5mAxFC0G1X+6+bnfJ",
+	"ObP5j0sMGZkcFQvHLD1PQD6J8xGZD0VsLpLM+b/gzz3yltGc5XG7Z8fF08cUYdtBa8pyFiHAE/TWAifH",
+	"hAkzhXchKeCOdDQtL2ADezop9EYREXunAX/gCerq/96xH2kfDt/Q83+if+9cwnmDwml/+k+Fzgfwhbn3",
+	"69xBi5+xdZGtU1f5mi5spblaLg4BygX688j84LdTpAVxg4ikLJkYyZ1JLrSKhsJ2H1CR90e1Qa4bCRs0",
+	"l41K91mlQsVIfFcYb6abMnq9IHOZX/WGAnOGXVdW/JMVb66yxTnO8kIoaCMEva2CIX07Ca5dsvFQgPh+",
+	"+/H8j3gPF2o2O/beTzeoy8maLOGEk9i7eaF3UUq1URLc0rxlhGqMu7LlAC/a3aH4DbbTir92YGPmIgLE",
+	"eWWXrUs6uiqyiOQM+ElE9s9/Jwi/C1lkX81/RW7FQ+E23sYTodBWgc8Yycwnxqci4s/Jr8kfSI0es0fo",
+	"UCiWX5shtG21OePwDcrv5cd6s/uqZpDmaOkRu0Oc9NFDXW8gcd8WavHw8c4KToWn/HWwAxkCxjTjXgNR",
+	"oGZ4CxhsEMaGBleEsBf1TSiilYTSVYd9FYoDK2IsszJikkOWJ1GaLlS7S86gQi4ZCiBirH872T/oH37p",
+	"7++ffDy+iK2z3QU+prL0n1nvP/o66my7yFhAuyT+dHZy/OHLaf/8/NMJ9A5A7xojoyLPoc+I2wZXaGYh",
+	"C8X19I8GS+8OhccccC+yfxY0VZVBpTDKBxhty/O4xhlm10OBQYOO++Mz1SMvdoGJ2F0vWUoQzGiwioai",
+	"wglAi6BGP0qhURpyR2vlTQqmlj4jgJ8wbj5bl7ze/XUognbecGxOQtiOI1Y0+AFSas1JihKlNgcKXj0t",
+	"dcp7gTmrTPKt0LI4WrJ19Dxdk2e5eDkk29sw3MYywwrf2ol2qlxnJ9qpcJKmBt0b2EmgD3am3Ggpi8bg",
+	"w3GAWBb5hMkXu7skZyPDg7pDMRTx0cnxxW9f9k+OTg8HF4Mvi8VicXTke/JgDytzziC/LqUoFGn5QgGr",
+	"mWIhmmFYqLIOBbzX7pEJv2ai5LdeMAD7CxsJtXyzHDSCfCMpxROm2tgMZyhQn03owjeXspwVJ8b1dsmJ",
+	"kQzVtmFawlu5bcmSE6ueKUm4HgquzB/AFBKVHmWuK5k5QR10dNkDS3Cec21VWndIwcENhRkTajxbVNiW",
+	"XLYuISIzeY3B3mDrZQetZ4qMGYugtxeoo+2Gyp9T8w1+s8Rwj76hyjwNgR9Lk92H8No8YClPiaRizsid",
+	"QshU4J7U85Sau31D30BL8raR1p5Ny3A9srqNRKLunTwa60bsWn9uwlB3owgrkJpIYt+SwzVNC+aSDek1",
+	"1RT9DI5Hu4ZZRn2GNl4C26/X04ud9PYt1I+lYLaN+n0CPLoFNtCbPbRvalf+akMD9kgmkC70RLzbj+I6",
+	"ePLaSO1qKnhETQ4FbsJVltIFpODurUVmUVM5LxGfALS1CTXuPSDTYVTJO3t9specC9LKZcoigNDyjjrr",
+	"OW9DTTyfCCiVa0zwvftVC6/Z9zegKqt7oHjUDbcc8bWT73Lbf+jN3aA322kOXkNutvsegq0/KZi0Ltn5",
+	"t5lpa1r1/6dW5HYApbnRERbbxw7MU2AxURInVNMevPe8lYnJ//5Hxib/e8LH/3vOLrP23iVV7JfXUUw+",
+	"nh1Clztrlr0kR29JwsxioX4Zmi4vjDGRM5qmC9swmGpEjiZ6kbGg/gwxlV3wy5gbukzDAncRMD30W/nM",
+	"B1QSIsLHxpZpY0d6HJ+7El+vNsyYpmZzkW3ZW2SGxghXQ9FSjJEYf3graZ7giewRSmY0HUtogWqLvKEj",
+	"rrHTckYy/pWlyvxzbLgaZAMbk/TgqP9h8OWo//nL6cHnweG5bWtd/vz+rH80MD+nqZxHlT6eVJP4eeXD",
+	"tNGXBz71hFA9FDF8aYTghhqlmKT8ypb/WWjunv2XG3tE83xh05UxiYFY2EAKob5naihiPNAYD9IuIgT6",
+	"uaSjK+zaZ07S0QA2VM55ljE7O/Sfxoa8QwFKmm2cnVCeLtzRY1ygtVl6hO0l24Rqehqc2H3hmgZTPBFx",
+	"sk1XeGy+u3PsKgyMLpQMeG9uIx9m9GvnUiaLDrDZnd6rF6/f/NfLv945ecFFktdZ7lYBDXML6AiTp6IS",
+	"VYEIOd+DOoP5SuaCtLUfPpA6pQpDn7Vm3LkPb9/bnfqobsLnq0Ta/YZ/NlcA1sR0uFgFtqtJOaj1BCAQ",
+	"XXN+zL4r7LGFOUGyAcbM9JTNCBddEs/ZpeLaaS1TKdgik7bXecZkljKSMnrNhgIUjB6hZMzTlGFrcK4s",
+	"tCV2MLPo3nZ2m1TTJX1Xo+9R0HxmX8byoajmBBqdYiqLvFagYdNus7o25p4tvWu91RmDmJ+tnwHPbSF0",
+	"XkAL+Phz573M5zRPWGL+KyZTmZWuafMunoZ7Icvl10WXfMKo11BU2wiYi2e7xPsCqNe7r0gNrlrfZ2e6",
+	"JAcuSKFYbznC1iWnPkBoFL6/gp/95V8DTIPIg6wDKSqwD7CutFa0A/TbPSKsfXwokIGNUhUNzVnqf5jE",
+	"xdsXkm4Dfvdd0eGgDhx7xDSMb0n+fgXxv+q9/4b43oaAo6ewpvoOJw5b0HFeOR7vGQsE0i/I5cI1aKrX",
+	"Gh4X1GgFQvPpVxQ14MTeIQVxKW9kTX2BNUHndupKxgav5uzskXhMU8WWE2+8Kupe7A6FKwdYKk1Qq+n9",
+	"LrufAMLaTan9t0liuWQEFBEta/JZ6kQiFH8v7jn7pDrJQ5m7dvrfacprr9enBnrI+WSqt+bv4zN/z1gn",
+	"PLcy+/X7JLKsl02XPE25mDwfUTFiaTO3uShyoYIWPih8XI8gQ9lcFEzZip0YEBGY6us4snr+fMpthrsx",
+	"CNKFBU0YCmAeZAYoyEFA5/3ZYNAl+7Ass0KMa9oMtcAguZiC4QLJLxWeZ0aWfMR8jRR+hz1fsguKIu67",
+	"pn+RewuThueQQ6enzOdrE64qVQhQrFAZoWW2AI5RSnzTJAgqtZ2RcHzy5fzj2/P9s4PTi4OT49ocXzyC",
+	"82Dke5Xe4TxNwjt4Jlqiie6TyIx7KEeXlllwXsG9ttfwVglqv2IKcIWC6q62bcC1Pv8EUpvShYcJXzBq",
+	"Lqm74OEn75UXg9ixoRJekstiEVkHHh+xobB36JIql+AyKmfIWM4luh6yIh9NzUM0SQCXD/6eUoFOd0yC",
+	"MMYzZtGbS+1wmq0aYV0HaiqLNCHGHke/CFzbnFqBSAWZ0jyBQ4S/N+FWnroju1+/tZljHWql+3KR/zyI",
+	"tvmzedlCrpqVn2ajy7NyHWzmXbOoew8c2/CzhAGtwb9zxoXSNE17q40pU6qZAsgbloGTydJzZEH751Oq",
+	"h4JrklGegAo+pZhtgHIyiUr5N/N3zhW/UvvYwrqJuFb+3lGRDEXJUbqkj7U0rltfWJ5k3VRmagsehEG0",
+	"ZemEefxD4X/tkmMjKNPUXU28+1yRGU2CWjxVjKZmNLt7I+Reo5A7G5xfnJwZE/rL6cez/d/654OYtIBd",
+	"SAvNsyhHfqaCEzSnzmhSG+M6w095ah9+THKRUOVyPJ9Ixc2Dab9ITY7qPSyXv2H2dmXlV/4WqWkLZ+pI",
+	"sk545kwVM3Ybvdhm4FlLu0Yv9CEetHSZIAmbScM3FtAJ4MxMuUbjvb3SORSl1kk2UjphDexpKJ1iq3Ou",
+	"E6BFLsLjgnSFSnHsfeqeQKHPc52sAcr45Gwrp1MWasoQoS1nNO1A9WXCrllqaNTcAz62dAYVq6fFpaEg",
+	"eK9H4hlTik5YbMvP3L8PkjgimKmDCT02AQWccGp6wWcsRnkYh6QWt0H6Wf9UD01AXKeRiGaZqKSGyyKI",
+	"AzexmTawFbsMoymbSfD+21o6bP7THQoEWP/b+ckxkQDrg6kkXBE1pRkjLSoW2FkXQPguGZlxpaBVgoMM",
+	"wb67YZZiG/J50DnHEvJy93WJtVeeutIyMweu8wUXk70gyccsx3IUnNqmt4B/cCj0ImPQqeH17q5TKKAD",
+	"BGSn/PKa/J2/hT+/eFXPaUaMX7Nzs4jj4Azvrfvd8jx3rR6zC0/MR0ns527f2b/202L5HAhNr1iZMoX6",
+	"X3nxK9f9Rq4VhHSWc0F+efPm1S8NDAo10GYW5dEjYqt4HySxN2Rjp5kANEEc3KkJvWaluwncYKV63B2K",
+	"i9ItRaiyaKAW9uLSiPgysAn3CuwLxCcOBgreypn5zOa2j6B7SysOGfSX84v+xeBLf//i4PdB7GBLCcJk",
+	"0KnRskFrwYQB3ChURCGgAcKWTnIqtNdGegFkpluET6U2DAkYhxz7ClPfDRwZxlDETvv6cnD8e//w4F2M",
+	"KZDOMEIHXWr+M2MiMQsx9pPhQ/4AVsc6Prlw+8RY2rJptupwdAooFD1/1a7ueSjsMV16UFKzgWfKOTC8",
+	"woqGlxxD4y9HHK6ux3VPV+AlAXwS9LCkUpXKnU1rDN2ZgaVXuSGBSEc/Z5f0A5vNbwcsOrocTVRMo5lX",
+	"KonoGA3PFAhjKHA1LOmSAR1NA7LzEXd3uFKMWGQOSgp3rL0AnwoJ2Si10VDAsVGxgPZA8AF/JfG7j6eH",
+	"B/uGSL2ZeLtW8XbclT7PQzEUn6YVMi1DTTmjoykU6tmQmvmSIPDsvyc0v6QTBrQspDd/h6KEbuwBakMD",
+	"OGwNIIT94Fa7T0Aig/C1akv11LrkQBCwgmYyMWqA04fAE219YW181nw3mkMdJk5s3uvEQ2FUAv+pfOhP",
+	"WXDB0tUNpUYV/box4Ha+ZH7fstghYbNMaiZGi7+zxb3VPFQW+UBRu5ssnL79LntV03fZo8A1MBeulqoi",
+	"/EnqDiA5LDDDYF2RRPmKf+OHl0w8kbyYDQo7qqR8xgqFW3wgow9vp/cQlP51kRAQ4E48fKMZCDXyywJ8",
+	"J9qpkcNB6swql9+JynyaaOfg3eDo9ORicLz/x5e/D/74cnD85f3hwYffbK4NVHwsP3M2+HheH9kM71Bj",
+	"CCQIWAJciBEVToKCJtCyGL5GP3p/NhjAUY5rYns1WYWK6fYeiY1AOsXgoZ3GM/mZtI30oLag5L2Y2QNG",
+	"KUw/RC1qzhXbq+iiXNUEZZxOXfGcOCxiy/+lYE3NJx+p8+fnLTdG6koqp3H7MIikefLctm68uZvPhS+G",
+	"QReAWFQ1yS7BGnEfXqCYjAvaZTNk1T7O/431kY+2M9CtXfY/vHbwoVsEjTwBePKVGJpFwryLTz8Ew1pb",
+	"F3hbqrPUuq6FUHlP0DxvOYM3QEfBbqkBDJ6tzgNvGVfENioFsaIyOhsK38gVrKZeWCbC/IBlk1TSOj/t",
+	"H7X3HHePyoP2j1A1FNBI8pKN5Iwpcs0VvzRiB6INLYpPGivOehMcrldjsfP3ucz3gBaF63ogld+dShOc",
+	"viOHsu/qEyl0fgLc7SlWRg8Srh+aMa5REp4jNwAf6bcwz1r/6pnlNCFbs7kGFW1DdcmJcG7OEEwvY2U7",
+	"6hbm1vUPzwb9d8YyOD05uxi8i9sAVWpTNtzDoRcIaQGqn0h8Pjh8b9+NLZ8e87GeDoWdHdhkdcmtGH48",
+	"Y1RJERN8+7zdM3Z72XYIG2f5wBBw/ykUi6AvEWAuDJO/LPTy9msDKGY5JQ/eJHKBO338etGfPDaLH2LN",
+	"pbcS+A64dSX1ouFdwwnQGF++JjexgWuJZsL3ZwJxwnMGWMcx+XhqrI13J5+OMd+BCEnMzGTBtC15cW7p",
+	"vdKM9gO41AlM7kWEBPM6PouKWfkwFqEwjOUa/gIz1XOXPVvCD0rRULCvdKRJIRLzFM1pmrIUXlfWkZ8x",
+	"h/Q9ulJd8rsEx6wUNawoQDyANmOH77/8fnIxAMgFzxSnGHcOujqwCrIyeLqtSdZK6EItpT8jlvG/pGBm",
+	"WIvgZcHGxhDQvmSpnJPddm8oOgSbWHw8RTe+2VhO/vKCtErkQcA9WLSjADaB/OVN+cQb90S3HM981174",
+	"QucF/LXM9g7n67yIfPTD4TJYVB4XfKEavxnNmUUnhDSHFhXk4+kzNRTErEnTK/sXoxibRTxTpPOC5EwX",
+	"uWBJOyLwPdMFZOwF44Zeeoo/YRYP12bsEsVhRDOYRuECXM6O2dw5UJnfW8NOoNNF7WaodUuN/CEhaKxb",
+	"ACQsepq2VAq4FOYvMOLYFtHaU299PCV/eRPBSZDOi3aXvLcP4MFTM7StOYMiWpyaZGkRDtszt1VLHEb7",
+	"sFqRdcxfnylDMPg5Oi/adjYtzdgfTwliKTaQlJJ2enNn8BDQ66an9sXwgC3Vl1+ZjHPGLAKzmprjBI8Y",
+	"BehHY5HRzIajzEzXcDWj4Hwxu5LYv1ieglcFZwfAE0grlpZrPFNkbpZXGzKRoal0LwVKUj9UgAOnbqrc",
+	"RYMHKdJWfVsu6+OkwNSeKfj1CThsfh67xHxZ8EJ/X9OkVFOMkKtXUpY1EUTxaU7TOCpSzTOaa8MjZmUh",
+	"lYU/QkGIOUzxmKcs7pHT4w8R+dvp4ENEPhy8N0rHJ3Z5GpGEjXjCyuj+UCByU8vIXM+rAWfO8syEjVKa",
+	"s8TDOAVpE6WEfvGmXeL2viFHb4ei9frFq7YLcztEphJaCXUdxJW9ZGObq5U7/u8Al1I21ha9CIClekNh",
+	"tkX6p6eCKDaBL2RVH2BZf3t/8J60rlimfTCAgwlWzC4F5Wk7Igf7+wHiUUL6ibxkQ9FSkgy+8nFEPh+d",
+	"RuRv7z9/Ll9TroeVeYLInDOhMSluIq2WkDOL2/S30w/l2qKhcIRkh7AHWHIMJrBjH3zOsldFxke6yFl7",
+	"byhOjz+Q0bQQV5WtAoPJubnxqWHVOIE+Oz6PyKR/1I/I6Lezo4iosw9vI8L3908jot4eXETk8u8f3kVD",
+	"kf32h/Ksqm8moYLPcFt2OnMo7PPBOCJ68FlH5F8X5n85/K8+OBqQicRGtfAiSwzlAUIxRRq0MDEhqpUi",
+	"MYKOZWJirFdDmWTw+eA9HDw86rL+cBGQLc8TNhTl8hwKl5SuhfDvp3/9TMYpnSiE3GFJew+Iv1REE2Ok",
+	"ctHR7KvGZBjA+jfjJiQQEsHfls/7eHBxvt8/Hbzs7j7vHx8cDT5fnL/o7pJUyqxL+mSMhRHQrbekdZ87",
+	"NDVqkJYTrGUNVGML/CXh0cjdCE8sHuMsMou1pILQa9Zr5i5qIL1rwMnsrWrNeaKn5P/9f8iU8clUEzlG",
+	"a2JExTVVLiQCh7xH3uxGu7vwf6QQKVMq6O3Z9ghpy1Na4LOhsJ+q9ar2/R6JIbzaD3w2MUKjAS+LDDdy",
+	"uRwAI2aO2VowM+oRxuK3J/2zd19w/nf9g8M/sC40tiBpqH0NRetNzSr2qthMruWBlrLdc3BkGxaAkxZe",
+	"XxV0eYOcnYQuGo2Wdpe4unfP2I1+Ty+VTAvNSFzkKZSW8DTg00EfZswQxJo017g6guI1RrICUEMoMeIF",
+	"wN9ggo95qjArzeL0GRVSSHgKqFFIfyyFcido+ZbhqQGsXmJDUrXO9CrW3v3m08ycrHxuZGUHOpRs3vcT",
+	"jgXW+6MhYnDqs8NagJg6R/o2N+aR5sY8sTJ9JPeSC9jkD6OILivEVk/dGKbuzcvXL//6192NupB+W3rM",
+	"jVg1qGjPFt7rtx613llt7umIiEqHioyC24TR0dRmI5oDu+A6Za7+Qiq9TzWbyHwRN9XjHi323XJuyxRP",
+	"KdD5jc+d83+x+0U3t1vABa0yrxPB4LiMhuuOs7uFH193JY8W/qRuaZSu0ruhww2JHR5toHQXZgcrw/XO",
+	"M2qkoX37xx4xQjJuN1P7KSzm6ZK6Wf8mdA4nuSXym4g8s+RQpXD8dRPyXk/bCDm2ZxO/faI98GxQcUc0",
+	"h547FT9dPFv8LjWLbTtp14S1bH7aG4rYFf3EJOUKqkbIKGfQ0Y2m4J2eszR1oMt6LsmcLgABQoGtL6BB",
+	"zlCc5AnLe1ALNGIKrxxphRewbTuoOdfKKzKVGg+OtOAX649Wledd8yFbnGKeC0c1FpQbh9gudwiJmTg4",
+	"LA9K+fI1INsoe456KFJGMQDipu6SUzCa5jS9ImXbPEPSUDkB0QU/n5oay566KiAAFRNSD4X9A7ijbTtJ",
+	"jClfLqAvUi/4djTLAD4cmjnRUS49mJZZiBzDCszHQS869PuBqFJqAwm2yh9al5tRrUVhFwtzgD3k0olk",
+	"bksJL5kxRqdmwZdMzxkT8IHh6ttBFKDazeQ165K3lnHiJzP2OXi0ZKFJqxoEhz6jDvYUrXEbkjf7aHdJ",
+	"PHL6BMn46ApPGZG/WzRN8T9V4PVq75FY00lsg/SwhKEAdHDfyVXTSSNayJ24NRh6TvP5n4Lli014N7x1",
+	"QScbv/CzCYWn1uvYfJqN2h1XqiYN2d1CLDikwabQOyjkxHeAC5FpIT0F/vISPVstcA0Szb7qdtiCztwQ",
+	"4Cjw8KvdoSiHIS2d89mMJXs2JK5Iksssg5hrMETgb7FGAxRYgk/HFzBfLoZitTGB7eNtjTPXSA6kVZfE",
+	"KDkgT34qhQRPELxQ5SxSpAt0ctraaXgoTORUQYC9R/7yYncpqBo4920ck7QsSxOJ11a9Z7MdoQcNgGxt",
+	"cfmyz8sIIeCz6MbU8K1kjl/Guk6VEdwZnRGbMUpaI6pYhwvFhOKaXzOsArdeZp8vWk1YOj/tH0U+IVTL",
+	"5eOx4i7ktlguSXOhhgJcYuZgLMYawkGWnSqWFeBatDOQrqdoVT/KcjKztgeCR4ZjacKKAmn/zcmk0dZf",
+	"tq0lq9gfn6AbZoOna40N8gO8Wf+ps3O+Q0nLO9vc32jWpWerktYF6ao2h9PVwAzFchGMkw0+UmBGxHHW",
+	"18fcjQFui2P+HMUx3+mq3b4sZo1/gLScYV+C4XgfAFerSTztLjlA/5cisfk85h4ZcRFHqOhYhQrav1sL",
+	"OVn2qoUdjltxao2ts3A0a8r6lvFp2u4ORd/rOPbu+QxJo9esSbGOsB09Y6SiGzX26b3TPf1R/TRv0hd8",
+	"Enr4fZ5Gf80/JSreN9uFZ4wmt2Eg61sgrOZj3dolLdU3ls0tX19biwH53g7ryojkIjXCWQ1FPPImRLxX",
+	"sfycTbfsTyoshg4+WjYFVXYutLggGRRsLpqzlVo9slyqF/rGhJyXhprttVMt2esOxcBILzHxia3WllrT",
+	"Y/TbdYRHYB3tPiXraFtq92cqtXsgNavJZrk55H6zJtbukt+kLv1MraVoxXKQgkCMYiiCIEXb6V7guJFp",
+	"shzk7JJSuXIpg3XVbUMRG3YZE1GkaUTY1xHLdI3XLRyvTlkTUnRuLoNzjvhtosBWj/p2PcpREUDX1TOK",
+	"hgSDH6lR1fry35YOe/DXl15456fY0G/ts2/xMmNYhvTL0lnUaCBFu+p8LhsNV7Wc0llc0W/6TlW6ubat",
+	"wV98ZwSCH+MyvgsQwYunB0TwdH3Hj7Uu+ad1Nt83CsIPckM/R5Py9vXSN3L5/mrgskvOmValxaslhNlI",
+	"i/sr1t7zOTSp7ZGCvDflAJK5wl6P4WlraT6Y5fbjfdS3b/H55+7ScESvnGOaUEtDG5lOoLhvrg01XqTQ",
+	"QXlr+6jdJcfoVrZGTqM9U2N/DMXtDJDQOf2EjZA+qIWb2CD2TPOtEfKdjZCjmgDJo3Turrm1d8MMulH8",
+	"hYBBaDzcFi0I3toIKsjmwH4HnCCccw1IEKawbhyraoYDqpfYWyygJ4AFVHu9HwUQUHCxC/HAmi20M/4m",
+	"1faj3cJWud0qt6Dc2vCf+Y98RtPN5ez30nHvBq1144V63LhaZs33AKq1pMivImpt7HLcwmlt4bS2cFqP",
+	"E07Ly+4tltYWS+tJYWl9p9yDu6BoOVuiyYtWq4CfNtewRHBdczkHea7N96lkFprZhgJINkKe5E1oW8gJ",
+	"Zi8mfoZZo1ia6VxzODC04gc9w/1+uXCmNsLxKIxFtjAm2am+DkA4U3rNjOKDbzWWYVsfwxP24Tnj/kCz",
+	"2SaePP9d8LDUEzBNnqKRX1a5BtdpQ5MfbY36G/084WrG1RqAvNqr7aod8LpZr5UtoAMtWeYVaLCcKWON",
+	"Y3FEIfTeUIAmxTWZU5/YGIUdBMp7GZnHalsPdEnfXVJUKiSDmjJN2Fde9crX1k3g3stLex9KgZ/kFnpB",
+	"XekFDvMQXrdHa/s/RXFuv2NQFGkThpCOb3Wl7+g+0HTSmeSyyG6OitE6lAbkQdUW423rGyjr6NEcxXnI",
+	"jGaZkRHS2P9U28p6p3wuP2QEra29R2jKLEsXUFvqK/HLhiWE6wj50FDAQE2y2ZXBf8Ctf4/a+/sUxG6l",
+	"ZulNOj0e3LbufW1I7IJOHIXBRQMCCu5ZcB3qK+DL2yOvmq8MYrFOZaEYAFGap0NnEZrvtrWrdWbJcbSU",
+	"LevxZ51BNhS5TEs7zYz6TPnCcsAaqcwI06QsmbCcKHMtaOqehozbPSOEXYNWBM3IoQBEJGSec62ZKBcR",
+	"w77pCGT28263GweVDmUz48+dt1JedQ6SeCgwR4u0oBqq6SbJq4OkGcvoLZzzPV4tM0HTtTr5+xZb6Mb+",
+	"ct5bUCW+qkJq/l2PNNTkdcbETAWANhWiXroV2NZUkZNPx4Mzhx3MZpleOMpvzaTQU+xqOxQJXZAX7QDa",
+	"lINP1rm74rcnJ38//3I6OPtyNDh6OziLcTeklbAxLVJN3rQjj+Ejc/IPyQVLekORUQUucGhE7DLD1mAU",
+	"GMK7JzXTDP1AyaKwq5qrhHt+AIX1KWRaPtDtxW+ycsM2u7gbledX1E15pZ6b29JsXv5NcqG8aAM0FnHN",
+	"Lfy3mQQMRICTGss8EJDlY88UMTIS88wT7LKtuJggtK5tzg6tWsl/EQjIOJhdP3bPTGyBsSPzVhKRnF3L",
+	"K7zwtrP8UNjxIc8i9ip2HAFHAgFvHrBqBsh/ipM4DF/Sd+X+pQ6AMTHzfOTeo5YrWYbk0JadIPeM6Zc2",
+	"4hF4JUMMRSM7s0gDvSV2hWhssHBs714oQzi14tl8rXtkYm74B3KiNzGyvwG/3wuoNKxdh1JNxTBmuU2J",
+	"ecLMETuqL/EgLb8vt7w5s3yFg96EToJ6UNUzF3DUxLvpRlBpIwjXYAZAy4sSpupZibGH5TvmkUC5j9B/",
+	"Zw3/MQMAKkQrjRxy0xJj9DFVQaRohi7xLOXRApBs818acEe+4814ZV57f3L29uDdu8FxU2AqakbbrbMV",
+	"rHLgkXSqFjgWkq5a6kJqQodixVwnLQw+owUQAd5k5FqtRE7Kt2tUhAYwkHrKv3+R9gBm7p/8Rnxg+n4F",
+	"xe2Trc3HP6V6ug5No5Qdy0AaRk98RWJ/IeM9vBbBnysUbjOZwfIeCjC9EcsQC0v/2naQP1AoWvqyrMmO",
+	"Fvslm3ChIsiTMdcVMIAjGE5zpflIReSySCbMhsIU0zplMyZ0M+jFPVvdOMkjU1kf4n5v40TfNewLjcJW",
+	"XGGW6OFyBE4uc6l+gPBd1Uufl6qyun0i6jKHqnURhOqt6+RDCVr4HWPhm21E5JqmPLEWfoSWt3lqIljS",
+	"4cLJcAo6vhoKhNf/h7U4IUHc/MO2nDA6Q0xag3cHFydnAJKNFjeY278fDD4Nziy/cy4BQNgeCilGrIf8",
+	"1HyiKVWQuXfFMr3eL3jgz/EeeVU5ScCv7ts3GOzsMXkJt+zqO7Ir+MaMKDljUrDvbjR/D+70/N9mwI0N",
+	"aX+3R1QQIUkqhVFTLpllIVgECk8Ar7FWA0D0o2YDvGJO1VAUCv2IzqUYeOJuNBLO4J0aDnFzmRZMtr1Y",
+	"D5/BZT5E1a30Qwzlu8viqM68rnjcUeZSRSx2XpVAA+h1rrs70Q77SmdZynZ6O3//r//57eXR/3H6+vOn",
+	"X88uXr3biXa4mSGjeroT7RitZ6e3Y4bfWVako0DozOjXQyYmerrT++V1tDPjwv3zRbSjDTPs7SidczHZ",
+	"+U9Ybeo5g3UAPP83/sfBehdbX9hoI9r6yptB0LXVKRfuj3rKZoql5j9bKaPXzMECWpPHRt+xLUcZCphP",
+	"pe/JSqvOucgm0fMEVQnyacqCRiK4NpwKE2+AXSndUZqKhIsJcaqMzaODNyLsNAvQqisvoJaz50ISQgKQ",
+	"IbdtYzmkBFmHRxUUNE8aqkzN4Rg6OXLUvQkTA9fKlok9PBMzH8LTKsg2oLenxsn6q0k43htR4VSvX9Zy",
+	"Jscu1nInc3ep3untcKF/eb0D/InPilnInbjQbAKNl272zXg3JYLmORA+yKKHp3okYTMskgG3SckUwBW5",
+	"lJ4Qz6EzbWx9My92d3e9d8ajqAb1Op5xsa8ZM/RSlrQF7pdzq/wZNuZ8qGsOeyPtp/TgBEzjfmwjnODR",
+	"+XGCsKPnss55/Sfkitv45JrkDQi9eR4chjbKi0jwbt87W94wbvm8XNmmllfYrbl8OwqMsBnNjRmFfwTw",
+	"ueU6ffwTXGspgH3f29U9Lze4dcTecOk2gZe7kJqmJ4U+GZ8Zcn/I9r0ikUBriFdp3a1IdD/ifiGE3MXJ",
+	"Rf/wy8nHiy8n77+c9Y8/DNaEQV35cE1spYcl1dAiyxXTU54YkWxkihftLcwWgP7n+YwlQ2H/5IQ3jBYR",
+	"nVOhxuaisq+YBQD9zt3Dtt7UBXJiM9fbRdzGJl1lbBVu/jOM5qCN4nWP1uXCcrPI+V/Jiz1rmGCZMRG2",
+	"jh6tJdchAnQQ2J1rZgiyE4fdbUe+7P6/8an/7//6v/GPZZ37GNG/MrqAWitbuIBfn3Dds8ZXbowmkrBL",
+	"Lc15LlTl91HOEq5lHpUIBC3NmbJvy3mwZG5rG9tdcm6WgsnZ86lh8XMp9mzJyIxyQDmYSIbA8HPXeNPi",
+	"GVnlwHq4w9XgWSoL0+xWoLxyxhNluK83Z2d0gcnhXK8JXwf876fislueWYvGOZXEEJUh3JlteI6MM1D9",
+	"v3cC1XpG+Z3dYAtG8yWzKGSzFRvy5e7LX6wV+U8oGfJmpBllYxPy1UtjQtKvaEK+/PXXX0OL8tfd3Rqj",
+	"snbt+CWs1feyvWYbpGW4tpyL5Shju7LBFy/qtzfzWtft9/fi5Xewl89sgYsRBFZd9LLLyXAsejG8sOWk",
+	"PNcWZAINbfCMYcU5erbae76odMX+XWGQ51sldKuEfjvSVH712JRPZ+aNvz7PKZpzjUl55gFs8RqPczmL",
+	"CRck1hKbr2oJGUIryEjtyOVYv/9Mslxec1B5+DVmWWPTaXcvgVgt6j7lOYJlmHGpciCKdoQIe1pP5Ryy",
+	"+GZULHzO61DQPOfXzGNU7JGUapZjW36jivmQhgcKsoj1ZouBR96vd0x5qiJM77c9yoI3fL28WTNX5fDA",
+	"eeOEahYTZTTK+ZSPprAjhNsy87f3rIInoB84Dhu0UOWKvNl9ReLzwdnvB/uDLx+P+7/3Dw77bw8Hsc1x",
+	"OGM6X3T6Y83y2C5fSPL+81D4HXCFdsAEut9KgeFN97la8fvPX/qnB18+nh3GpDBGt/lwuCO7uHDHQ+F4",
+	"Jyzt/ecvhuT2T47fH3z4eDZ4F/ua3sraeiQ3/zLsOZFYckymLM3Krk7OmhgtzBovpbkpPGHK8+oXfmSq",
+	"0JoTCykYQHVZsjSyAOhyVigA7Tw4PyGvX774Lwh1gcezUFAo4lq/g2d1l8S/9w8P3vWDji0xEXSGXcBB",
+	"fLA0icoFlPQxomnaJX2gE5aUv6dSXhUZAqvhXXath8mMi0KznsdZGwo4bKogrAySy7Zt4SX8QR29KtKS",
+	"ufkObb8ysxyPstQlJyJdEDoU7oKB/TMCgLIKlTtgIfOWxUfz/imE5Hr/maR8xjUSzLv+weEftqIlguK8",
+	"ZoS09l5lzVHlQChPi9wDvNnMdVtxw6FrjCE4/Fb27wA5laZwncc5Y11ycm3hkGCFPfL65a8kPutfDHCF",
+	"jiirFAklM0OhoCmSIoXQPK1uXLCv2mGu1RlO7z+fGcZ5W+X0/ef3uZxtghTz/vOFvN8CdbuFhtJ04IlP",
+	"pJL29ctfN9EI5BEVC7tM9ZAVuBLB09hXrMXw0sRFW0YLYMGBljD+ehsV4SX4dcNLYN5+YzWHZa4dKgTQ",
+	"Sb0sWFmDLdElAKiAvdfxDme5HPOUuZ9aJU6eekZiek01zWNCkyRnSjHVJjTlV6xL+mIosIU7JufbChWA",
+	"lEOBOaKjqWehYL+14n3zW2dfCp3LtEew2D8aihn92qET9t+vXrx59cvu7m5E+GxWaPMd4rbtgUWUzqWY",
+	"kHhwQSfxHokPxp1jKVgHGuXFrgaBaqLpxLHhoXi1+9qLxUuZLLok/gwrYEJ3LhYZ65zAIakeEVIJPh7H",
+	"1g65zOVcgdEhQ0ZuLKNGz4xrc3/fvUbh6J9P+LjKOrx9d8kFBdNwOSsjsq/+I2OTu76biTu/OmeX2W3f",
+	"rWV1MNxSB5wKddXgq1pyI+uobSc0l1d34ZrsNCzomXJUanikXhhS7N4wZD011izfkefa8YLertXXj6Um",
+	"M9vMFd2ayxfIXBsbj7ab+ROc73+2rQ5qcV0qaC3v5FyYhUG6nGVfVUQkFA8/uG8BcNJK4wKZMUEz3l3Q",
+	"WbrWAD7JmOifHpBEjgoI0DpNl+WEibHMR0ZWUUX+6B8dIgBsxmTmQF+kTFUENo8RX+fv/q56RkiBRyv+",
+	"2uH2e/SgcU9MWmcskaPU6AfxZSGSlJFOB/PSOuXTaO4oPuMpzXEOkuQyGwqubcs1G9MpjYcPkoxSbjZw",
+	"uSBwAjTjHfwJTqFBEtn938775U51zW2qBzkVOqcjW4f9lO/BxRRtb9hOcAdK/J3mG+C+sk1bcRRbqHWN",
+	"cC7K0JEhxiylaPHmLqfPtr6ptlvv1iL4fFRPu5GNWf9GbWzU08jCeVqphoaC8GgDusd/1wJb3gwndHiy",
+	"3z/0WbaowmdUqbnME2C9ik9Ep8jQv3RZ6ABcTqFnACKjhHVmlKcuf9/6hAKYyUqeXUOxjyGue0pjKyd4",
+	"ICgg2FsDbzZf8CmEIbYJaDejBxVIwzdfzttCBsFINwJe9BWJ8W+YtBlHFonCOl1JzsaFoqkxl/G5oM2D",
+	"hbMLezH13x0dHH/Z/61//GEQt7sNKBX+4m5RKp4aSgXoMQAUl6a2kiKhmn4LCZcw6iH13BK1wigTrjDV",
+	"CKoVrWtvFVFF5mAbJURI9+6Uqm6d6l1Psbtbdv/T3ABEpfhWdv3t9jPy6XVAFPsOUBjK3o0FirpWi3q1",
+	"y4XgqnpWu0vOZMoiojTVhXUlp1RYP/BQ6Gkui8k0CNCEPfG4FAGoaXMNwj2qbeUED1R98DPe462etybx",
+	"GQjyHhhHY9FAIkdruosYfY7lTIys6Z1Dq9zSORW4SroEgZipApQMTFaAlh9l7gLLh6KFvcJimPl5jK2O",
+	"MB1jwshc5lfKx2rQn2I4KWx6D+LwSkGsHKYJ+gxA8oQ5hr+YKxi685aceGQTH95Q3MGJRzbw4Q3F7Zx4",
+	"78z3uZEDafZVP5/qO7nufrs4OoTDf/q+u7MKtX67827KaKqn/2q+H5b8Xu7ukvmUp8wlaJjRSV4ItUe4",
+	"JqMpG115xH4o/a3VGn+D6e5Tb7QzNHW4tAvnitCUX/8JCOLU7sjsRpgvvjlJAAGAt6n5++N3ZwI6Lk1y",
+	"dv4/h44l7UGqleu14tKnuuSMJVxhhpFtL3NZaGBQTuvoDYXF2lfQlhD7uWkZToLE5seic7po4B9njCbc",
+	"bv0eexe5SWooy/xx8SCk9N33FlXGCeXNLVrM4lt1J3UMVECTxV74rX3qnU0wbFHi1wTZDACwvpQsZhtg",
+	"G1ICKUw19vBgY2kbD+D7RoAb7sSSsOfICJo8WCoLlmJJrV3mE0JSndkP4UJpRhNDhutZtJtaS9QJiM7p",
+	"eAxMePO7udSgYvPuFKCFoOW0ygBtcLCi1wSqjJHmPefmCtUiqq0+E5d5ekNhE2Yc3LWhaqcStOIZvWJG",
+	"QsQ4uCJTrbPe8+epHNF0KpXu/XX3r7s2i63I053eznOw4ewZLS8fOXsUfFrfYdBvRCuWjrtlrUBwzKtV",
+	"C+fomY/QRe/wuUr3PXHuEBuFL1N9McyKlISK0kR0ZKGDmY3h0VDlsQwcVnUe9lyyUlTNWorKdZkpwffI",
+	"pQimtI9vPis0J/X1ambUKVda5otwUOi7WQd2sGTnjgOsX5lCjhQYzRFYzKqyaNKiq62/2t1lJITaj2bz",
+	"OBXTmouJmaYYTV1Ktwu22L6mN03jBqmZ52hdvPLGgdGaaSiUccc/p2nKtBkMv7yyOWBGlLuvoiLsc4qB",
+	"IjjEVFJBDK9NipSpYFI7Xs20+1Ar2BnRPIGvgtXco8UoZaqHFX7mb5B3Yv+qPNotz4Hz0TSFt1TKMavA",
+	"Xj5IR73kaRouxYx24/71XHZSds1SwsVIzjycPtZ4YjskzqrDuh9vHJtOFGmdng2ODj4etfcIE9q8ZraZ",
+	"Qz4NOIPCsYHrrI56sLo0O1ZkCycAR9QWgYIQ4O54MoZwN/aFYDL7S818Z4bn58FbpDXmXxEPe2khCsAD",
+	"6QLunllKSIG5G6f2qNgsSyGAaWzGMUhWoWvW+c+Cj646zasFxjKlxl52VbTlN/Ix/xE1Ajdb3Hht7Bid",
+	"td8ZCp7ShcdqzSDdHZtnOSwjz3pYziV0FMu17W9oluHoIpjajtawR3PiI11+BciItcVsjYN18OE6JuYh",
+	"Z81Ivhy6pKzVAujaecw265Z8IlgHEt3dGUkj9CkB10sOib11w0nBzFud9WdRorhoaYw+PxKWXzspCvB1",
+	"gE6nJZQdkCKDmPc/C+gD7Gfl4hrBocxoNXO+LRYWhyJNzcEkTPly8aal7JGpTM3dQ+LD5N2JJIJNqAa7",
+	"b3l6HLhm+t/sQOa6X3Mx6dBrlhuVaCQVAHTTlCtb8HdN0wLFIchijWwANmwUqpypenqxazDm0limXN50",
+	"8oJp7ESNHxY+dQv8RQrKOIw5SC95yjVnKpxIMA3v1UyALXXtwY7kbFYIo/TYZnnYGg/abuEf4ojEipoD",
+	"Mf+leabitrt90Bw/wk5gsxk41FB0CamN8Oha9R4SMVHh3YMOYeYnwVgCIKyoX6F66O5V0Je4Rsq5VsC2",
+	"V795rLokL7Qqipfredpdnsg3Q61j076/4mrz1KCjfYXfPXPtTI3IWJnNtWOskUGYtV5kTsGWfnc2Wxvv",
+	"R+mN9PUuK7PYFMfVST74PnaqmEyYcn1hQZRGQQdFJIW9pb0Ro2EAOl1Vprr+d/UUvXw+0Cv5ii1AzTWn",
+	"hNYeNHFVNSdt7BJLOCFbzOisY0dpmtneQiejpjwjSqYJxEoFoVnWgaMlqrj0r4JqnhQjc/BZkY+mVLGh",
+	"uGY5H1uLOVpiS8HLpIW95w3LUMWMwf83U7Q9tcA/n2GbWT+kqt4ADoVUNZsaCJ0vSJLTMWDl0YTIAkoX",
+	"5whX7MJTNr9oSg2ZkpQLrBY0WhzUMGRTqSUKuJyNGM90lxxbv54xFOm1y6y2KZtqKucWfd1MjsWXZTxM",
+	"SyfgKgxP06s6yfhe5oxPRLUAJSgzC0oGS3PM1mCAIhBWqcAvCQ3NmfHXOsbhOoZeUnHlYDlI5SOQVlao",
+	"qTmh86NzOK020UUuQCXQslT1rGoWkaRAPwpThE+EuaVmoYYCUjukHI8VC/lAOOONxgOAd9iyeopwHcbu",
+	"59Ks6W/nJ8dlVnDLG/OgMprZ2pFvW2HJMOQUdHRVZDetwOmnkF2wf/47AVu1xb5CG3NUVO0jQI7wDcsn",
+	"o5BNWU4MBGg+wjNo0gz2CleqgPlafGZGjpyCkeQLkhciFG8jdV2vMLIFAbBHcsn0nDFhbI8VJcKswNtk",
+	"MLe5bR6mJSIo75T5jgr1nCSnc5oq8E85nY0gUKcz4MD7yY3M5ljaiRqkwN5fhlhChun0vobDr3TIacHR",
+	"kJcvzWEbaoLL7G7lQozw3nTJOWPkbNB/dzQgw523BQeFZvWd4U54lDhTrUJUaczolvH6dZtQMmbzSk/Q",
+	"oC0/CmL7xyiAfF1pt0Au4NF7aiRKsNajIhml0Tz/13/+/wAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -103,6 +103,45 @@ func (e BoardCategoryValue) Valid() bool {
 	}
 }
 
+// Defines values for BookInvitationRole.
+const (
+	BookInvitationRoleEDITOR BookInvitationRole = "EDITOR"
+	BookInvitationRoleVIEWER BookInvitationRole = "VIEWER"
+)
+
+// Valid indicates whether the value is a known member of the BookInvitationRole enum.
+func (e BookInvitationRole) Valid() bool {
+	switch e {
+	case BookInvitationRoleEDITOR:
+		return true
+	case BookInvitationRoleVIEWER:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BookRole.
+const (
+	BookRoleEDITOR BookRole = "EDITOR"
+	BookRoleOWNER  BookRole = "OWNER"
+	BookRoleVIEWER BookRole = "VIEWER"
+)
+
+// Valid indicates whether the value is a known member of the BookRole enum.
+func (e BookRole) Valid() bool {
+	switch e {
+	case BookRoleEDITOR:
+		return true
+	case BookRoleOWNER:
+		return true
+	case BookRoleVIEWER:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BudgetChangeKind.
 const (
 	BudgetChangeKindBudget BudgetChangeKind = "BUDGET"
@@ -1438,6 +1477,123 @@ type BoardCategory string
 // BoardCategoryValue A board as answered (`community`, `saving`, `tips`); a client must accept other values.
 type BoardCategoryValue string
 
+// Book A household book as the caller sees it.
+//
+// Example: {"id":7,"members":[{"memberId":42,"name":"Minji","role":"OWNER","weight":1},{"memberId":57,"name":"Jun","role":"EDITOR","weight":1}],"monthStartDay":1,"name":"Home","role":"OWNER"}
+type Book struct {
+	// ID The book's id, sent as `X-Book-Id` to act in it.
+	ID int64 `json:"id"`
+
+	// Members The current members, longest-standing first.
+	Members []BookMember `json:"members"`
+
+	// MonthStartDay The day (1 to 28) the book's ledger month begins.
+	MonthStartDay int32 `json:"monthStartDay"`
+
+	// Name The book's name.
+	Name string `json:"name"`
+
+	// Role A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+	//
+	// Example: EDITOR
+	Role BookRole `json:"role"`
+}
+
+// BookInvitation An invitation code, shown once.
+//
+// Example: {"code":"K7QH2MZP4XW9RT3D","expiresAt":"2026-11-23T01:00:00Z","role":"EDITOR"}
+type BookInvitation struct {
+	// Code The single-use code the invitee sends to `joinBook`.
+	Code string `json:"code"`
+
+	// ExpiresAt When the code stops working (7 days after it was made).
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Role The role an invitation gives (an OWNER is made by a role change, not invited).
+	//
+	// Example: EDITOR
+	Role BookInvitationRole `json:"role"`
+}
+
+// BookInvitationRequest What an invitation gives.
+//
+// Example: {"role":"EDITOR"}
+type BookInvitationRequest struct {
+	// Role The role an invitation gives (an OWNER is made by a role change, not invited).
+	//
+	// Example: EDITOR
+	Role *BookInvitationRole `json:"role,omitempty"`
+}
+
+// BookInvitationRole The role an invitation gives (an OWNER is made by a role change, not invited).
+//
+// Example: EDITOR
+type BookInvitationRole string
+
+// BookList The caller's household books, oldest first.
+//
+// Example: {"items":[{"id":7,"members":[{"memberId":42,"name":"Minji","role":"OWNER","weight":1}],"monthStartDay":1,"name":"Home","role":"OWNER"}]}
+type BookList struct {
+	// Items The books.
+	Items []Book `json:"items"`
+}
+
+// BookMember A current member of a household book.
+//
+// Example: {"memberId":42,"name":"Minji","role":"OWNER","weight":1}
+type BookMember struct {
+	// MemberID The member's id.
+	MemberID int64 `json:"memberId"`
+
+	// Name The member's display name.
+	Name string `json:"name"`
+
+	// Role A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+	//
+	// Example: EDITOR
+	Role BookRole `json:"role"`
+
+	// Weight The member's weight in the settlement's shares (1 unless an OWNER set it).
+	Weight int32 `json:"weight"`
+}
+
+// BookMemberRequest A member's new role and settlement weight.
+//
+// Example: {"role":"EDITOR","weight":2}
+type BookMemberRequest struct {
+	// Role A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+	//
+	// Example: EDITOR
+	Role BookRole `json:"role"`
+
+	// Weight The member's weight in the settlement's shares.
+	Weight int32 `json:"weight"`
+}
+
+// BookRequest A new household book.
+//
+// Example: {"name":"Home"}
+type BookRequest struct {
+	// Name The book's name (1 to 50 characters).
+	Name string `json:"name"`
+}
+
+// BookRole A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+//
+// Example: EDITOR
+type BookRole string
+
+// BookUpdateRequest A household book's name and month start day.
+//
+// Example: {"monthStartDay":25,"name":"Home"}
+type BookUpdateRequest struct {
+	// MonthStartDay The day (1 to 28) the book's ledger month begins.
+	MonthStartDay int32 `json:"monthStartDay"`
+
+	// Name The book's name (1 to 50 characters).
+	Name string `json:"name"`
+}
+
 // Budget defines model for Budget.
 type Budget struct {
 	Amount     int64 `json:"amount"`
@@ -2004,9 +2160,17 @@ type Entry struct {
 	// `currency` and `originalAmount` are set, `exchangeRate` is null and `amount` is 0 until
 	// the rate is filled in, at confirmation at the latest (confirming answers 503, and the
 	// entry stays pending, while no rate can be had). Always false for a confirmed entry.
-	AwaitingRate      bool               `json:"awaitingRate"`
-	CategoryID        *int64             `json:"categoryId"`
-	CreatedAt         time.Time          `json:"createdAt"`
+	AwaitingRate bool      `json:"awaitingRate"`
+	CategoryID   *int64    `json:"categoryId"`
+	CreatedAt    time.Time `json:"createdAt"`
+
+	// CreatedBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	CreatedBy         MemberRef          `json:"createdBy"`
 	Currency          *string            `json:"currency"`
 	Date              openapi_types.Date `json:"date"`
 	ExchangeRate      *string            `json:"exchangeRate"`
@@ -2014,6 +2178,14 @@ type Entry struct {
 	InstallmentMonths *int32             `json:"installmentMonths"`
 	Memo              string             `json:"memo"`
 	OriginalAmount    *string            `json:"originalAmount"`
+
+	// PaidBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	PaidBy MemberRef `json:"paidBy"`
 
 	// Pending True while an automatically recognised entry awaits confirmation; it then counts in no total.
 	Pending bool     `json:"pending"`
@@ -2077,6 +2249,10 @@ type EntryRequest struct {
 
 	// OriginalAmount The amount in `currency`, as a decimal string.
 	OriginalAmount *string `json:"originalAmount,omitempty"`
+
+	// PaidBy Who paid, a member id of the book (absent: the writer on create, unchanged on
+	// update; in a personal ledger only the owner's id). Another id is 400 naming `paidBy`.
+	PaidBy *int64 `json:"paidBy,omitempty"`
 
 	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
 	Tags *TagNames `json:"tags,omitempty"`
@@ -2198,6 +2374,14 @@ type ImageUpload struct {
 	File openapi_types.File `json:"file"`
 }
 
+// JoinBookRequest An invitation code to accept.
+//
+// Example: {"code":"K7QH2MZP4XW9RT3D"}
+type JoinBookRequest struct {
+	// Code The code an OWNER of the book shared.
+	Code string `json:"code"`
+}
+
 // LedgerName A name, 1 to 50 characters, not only spaces.
 //
 // Example: Salary account
@@ -2254,6 +2438,22 @@ type MemberPage struct {
 	Page  int32         `json:"page"`
 	Size  int32         `json:"size"`
 	Total int64         `json:"total"`
+}
+
+// MemberRef A member a record names (who wrote it, who paid it), with their display name. A member
+// who left the book or deleted their account is `former: true` with `name` "former member"
+// and their id kept.
+//
+// Example: {"former":false,"memberId":42,"name":"Minji"}
+type MemberRef struct {
+	// Former True when the member is no longer in the book.
+	Former bool `json:"former"`
+
+	// MemberID The member's id.
+	MemberID int64 `json:"memberId"`
+
+	// Name The member's display name, or "former member".
+	Name string `json:"name"`
 }
 
 // MemberStatus A member's status, as a request sets it.
@@ -3076,6 +3276,72 @@ type RoleRequest struct {
 // RoleValue A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
 type RoleValue string
 
+// Settlement Who paid what of a ledger month of a household book, and the fewest payments that settle it.
+//
+// Example: {"members":[{"balance":30000,"former":false,"memberId":42,"name":"Minji","paid":90000,"share":60000},{"balance":-30000,"former":false,"memberId":57,"name":"Jun","paid":30000,"share":60000}],"month":11,"payments":[{"amount":30000,"fromMemberId":57,"toMemberId":42}],"settled":false,"settledAt":null,"settledBy":null,"total":120000,"year":2026}
+type Settlement struct {
+	// Members Every member with a share or a payment, by member id.
+	Members []SettlementMember `json:"members"`
+
+	// Month The ledger month (1 to 12).
+	Month int32 `json:"month"`
+
+	// Payments The payments that settle every balance, in the order the rule finds them.
+	Payments []SettlementPayment `json:"payments"`
+
+	// Settled Whether an OWNER marked the month settled.
+	Settled bool `json:"settled"`
+
+	// SettledAt When it was marked settled; null when it is not.
+	SettledAt *time.Time `json:"settledAt"`
+
+	// SettledBy The OWNER who marked it settled; null when it is not.
+	SettledBy *int64 `json:"settledBy"`
+
+	// Total The month's expenses.
+	Total int64 `json:"total"`
+
+	// Year The year of the ledger month.
+	Year int32 `json:"year"`
+}
+
+// SettlementMember One member's part in a month's settlement.
+//
+// Example: {"balance":30000,"former":false,"memberId":42,"name":"Minji","paid":90000,"share":60000}
+type SettlementMember struct {
+	// Balance paid − share; positive is owed to the member, negative owed by them.
+	Balance int64 `json:"balance"`
+
+	// Former True when the member is no longer in the book (share 0).
+	Former bool `json:"former"`
+
+	// MemberID The member's id.
+	MemberID int64 `json:"memberId"`
+
+	// Name The member's display name, or "former member".
+	Name string `json:"name"`
+
+	// Paid What the member paid of the month's expenses.
+	Paid int64 `json:"paid"`
+
+	// Share The member's share of the month's expenses.
+	Share int64 `json:"share"`
+}
+
+// SettlementPayment One payment that settles the month.
+//
+// Example: {"amount":30000,"fromMemberId":57,"toMemberId":42}
+type SettlementPayment struct {
+	// Amount How much, in won.
+	Amount int64 `json:"amount"`
+
+	// FromMemberID Who pays.
+	FromMemberID int64 `json:"fromMemberId"`
+
+	// ToMemberID Who is paid.
+	ToMemberID int64 `json:"toMemberId"`
+}
+
 // SignUpRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","website":""}
 type SignUpRequest struct {
 	// Email An e-mail address; compared case-insensitively.
@@ -3465,8 +3731,16 @@ type TradeSideValue string
 
 // Transfer defines model for Transfer.
 type Transfer struct {
-	Amount    int64              `json:"amount"`
-	CreatedAt time.Time          `json:"createdAt"`
+	Amount    int64     `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreatedBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	CreatedBy MemberRef          `json:"createdBy"`
 	Date      openapi_types.Date `json:"date"`
 
 	// Fee The current amount of the fee entry; null when there is none.
@@ -3478,7 +3752,15 @@ type Transfer struct {
 	FromWalletID *int64 `json:"fromWalletId"`
 	ID           int64  `json:"id"`
 	Memo         string `json:"memo"`
-	ToEntryID    int64  `json:"toEntryId"`
+
+	// PaidBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	PaidBy    MemberRef `json:"paidBy"`
+	ToEntryID int64     `json:"toEntryId"`
 
 	// ToWalletID The wallet of the `income` side.
 	ToWalletID *int64 `json:"toWalletId"`
@@ -3528,6 +3810,10 @@ type TransferRequest struct {
 	//
 	// Example: Lunch with the team
 	Memo *Memo `json:"memo,omitempty"`
+
+	// PaidBy Who paid, a member id of the book (absent: the writer; in a personal ledger only the
+	// owner's id). Another id is 400 naming `paidBy`.
+	PaidBy *int64 `json:"paidBy,omitempty"`
 
 	// ToWalletID The wallet the money reaches; must differ from fromWalletId.
 	ToWalletID int64 `json:"toWalletId"`
@@ -3748,6 +4034,12 @@ type BoardCategoryQuery = BoardCategory
 // BoardTagQuery defines model for BoardTagQuery.
 type BoardTagQuery = string
 
+// BookID defines model for BookId.
+type BookID = int64
+
+// BookPathID defines model for BookPathID.
+type BookPathID = int64
+
 // BudgetID defines model for BudgetID.
 type BudgetID = int64
 
@@ -3778,8 +4070,14 @@ type DefaultCategoryID = int64
 // EntryCategoryFilter defines model for EntryCategoryFilter.
 type EntryCategoryFilter = int64
 
+// EntryCreatedByFilter defines model for EntryCreatedByFilter.
+type EntryCreatedByFilter = int64
+
 // EntryID defines model for EntryID.
 type EntryID = int64
+
+// EntryPaidByFilter defines model for EntryPaidByFilter.
+type EntryPaidByFilter = int64
 
 // EntryPendingFilter defines model for EntryPendingFilter.
 type EntryPendingFilter = bool
@@ -3969,6 +4267,20 @@ type Unauthenticated = Problem
 // (a cut ends in "…"), as they may quote the request.
 type UnsupportedMediaType = Problem
 
+// GetBackupParams defines parameters for GetBackup.
+type GetBackupParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
 // ListBudgetsParams defines parameters for ListBudgets.
 type ListBudgetsParams struct {
 	// Year The year of the ledger month.
@@ -3976,6 +4288,17 @@ type ListBudgetsParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateBudgetParams defines parameters for CreateBudget.
@@ -3997,6 +4320,17 @@ type CreateBudgetParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetBudgetChartParams defines parameters for GetBudgetChart.
@@ -4009,6 +4343,31 @@ type GetBudgetChartParams struct {
 
 	// Months How many months the chart shows, ending with the given one.
 	Months *ChartMonths `form:"months,omitempty" json:"months,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// CopyBudgetsParams defines parameters for CopyBudgets.
+type CopyBudgetsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetBudgetIncomeParams defines parameters for GetBudgetIncome.
@@ -4018,6 +4377,45 @@ type GetBudgetIncomeParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// PutBudgetIncomeParams defines parameters for PutBudgetIncome.
+type PutBudgetIncomeParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListOnetimeBudgetsParams defines parameters for ListOnetimeBudgets.
+type ListOnetimeBudgetsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateOnetimeBudgetParams defines parameters for CreateOnetimeBudget.
@@ -4039,6 +4437,17 @@ type CreateOnetimeBudgetParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteOnetimeBudgetParams defines parameters for DeleteOnetimeBudget.
@@ -4054,6 +4463,17 @@ type DeleteOnetimeBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateOnetimeBudgetParams defines parameters for UpdateOnetimeBudget.
@@ -4069,6 +4489,17 @@ type UpdateOnetimeBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetBudgetStatusParams defines parameters for GetBudgetStatus.
@@ -4078,6 +4509,17 @@ type GetBudgetStatusParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteBudgetParams defines parameters for DeleteBudget.
@@ -4093,6 +4535,17 @@ type DeleteBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateBudgetParams defines parameters for UpdateBudget.
@@ -4108,6 +4561,45 @@ type UpdateBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// GetNextCardBillsParams defines parameters for GetNextCardBills.
+type GetNextCardBillsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListCategoriesParams defines parameters for ListCategories.
+type ListCategoriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateCategoryParams defines parameters for CreateCategory.
@@ -4129,6 +4621,45 @@ type CreateCategoryParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ImportDefaultCategoriesParams defines parameters for ImportDefaultCategories.
+type ImportDefaultCategoriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ReorderCategoriesParams defines parameters for ReorderCategories.
+type ReorderCategoriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteCategoryParams defines parameters for DeleteCategory.
@@ -4147,6 +4678,17 @@ type DeleteCategoryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateCategoryParams defines parameters for UpdateCategory.
@@ -4162,6 +4704,17 @@ type UpdateCategoryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListChangesParams defines parameters for ListChanges.
@@ -4171,6 +4724,17 @@ type ListChangesParams struct {
 
 	// Limit Changes per page, 1 to 500.
 	Limit *ChangesLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListEntriesParams defines parameters for ListEntries.
@@ -4208,11 +4772,28 @@ type ListEntriesParams struct {
 	// Q Only entries whose memo contains this text (case-insensitive).
 	Q *EntryTextFilter `form:"q,omitempty" json:"q,omitempty"`
 
+	// CreatedBy Only entries written by this member (a member id of the book; in a personal ledger, the owner).
+	CreatedBy *EntryCreatedByFilter `form:"createdBy,omitempty" json:"createdBy,omitempty"`
+
+	// PaidBy Only entries paid by this member (a member id of the book; in a personal ledger, the owner).
+	PaidBy *EntryPaidByFilter `form:"paidBy,omitempty" json:"paidBy,omitempty"`
+
 	// Page Page number, from 1.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateEntryParams defines parameters for CreateEntry.
@@ -4234,6 +4815,17 @@ type CreateEntryParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ExportEntriesParams defines parameters for ExportEntries.
@@ -4243,12 +4835,34 @@ type ExportEntriesParams struct {
 
 	// To The last day of the period (not before `from`, at most 3,660 days after it).
 	To openapi_types.Date `form:"to" json:"to"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ImportEntriesParams defines parameters for ImportEntries.
 type ImportEntriesParams struct {
 	// DryRun `true`: only answer the report, write nothing.
 	DryRun *bool `form:"dryRun,omitempty" json:"dryRun,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateEntryFromNotificationParams defines parameters for CreateEntryFromNotification.
@@ -4270,6 +4884,31 @@ type CreateEntryFromNotificationParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// CountPendingEntriesParams defines parameters for CountPendingEntries.
+type CountPendingEntriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteEntryParams defines parameters for DeleteEntry.
@@ -4285,6 +4924,17 @@ type DeleteEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetEntryParams defines parameters for GetEntry.
@@ -4293,6 +4943,17 @@ type GetEntryParams struct {
 	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
 	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateEntryParams defines parameters for UpdateEntry.
@@ -4308,6 +4969,31 @@ type UpdateEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ConfirmEntryParams defines parameters for ConfirmEntry.
+type ConfirmEntryParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateStockParams defines parameters for CreateStock.
@@ -4436,6 +5122,20 @@ type GetNetWorthTrendParams struct {
 	Weeks *NetWorthWeeks `form:"weeks,omitempty" json:"weeks,omitempty"`
 }
 
+// ListQuickEntriesParams defines parameters for ListQuickEntries.
+type ListQuickEntriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
 // CreateQuickEntryParams defines parameters for CreateQuickEntry.
 type CreateQuickEntryParams struct {
 	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
@@ -4455,6 +5155,17 @@ type CreateQuickEntryParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteQuickEntryParams defines parameters for DeleteQuickEntry.
@@ -4470,6 +5181,17 @@ type DeleteQuickEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateQuickEntryParams defines parameters for UpdateQuickEntry.
@@ -4485,6 +5207,31 @@ type UpdateQuickEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListRecurringsParams defines parameters for ListRecurrings.
+type ListRecurringsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateRecurringParams defines parameters for CreateRecurring.
@@ -4506,6 +5253,17 @@ type CreateRecurringParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteRecurringParams defines parameters for DeleteRecurring.
@@ -4521,6 +5279,17 @@ type DeleteRecurringParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateRecurringParams defines parameters for UpdateRecurring.
@@ -4536,6 +5305,31 @@ type UpdateRecurringParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// RestoreBackupParams defines parameters for RestoreBackup.
+type RestoreBackupParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetCategoryStatsParams defines parameters for GetCategoryStats.
@@ -4545,6 +5339,17 @@ type GetCategoryStatsParams struct {
 
 	// To The last day of the range (included).
 	To StatsTo `form:"to" json:"to"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetMonthlyStatsParams defines parameters for GetMonthlyStats.
@@ -4554,6 +5359,17 @@ type GetMonthlyStatsParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetTagStatsParams defines parameters for GetTagStats.
@@ -4563,12 +5379,48 @@ type GetTagStatsParams struct {
 
 	// To The last day of the range (included).
 	To StatsTo `form:"to" json:"to"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetYearlyStatsParams defines parameters for GetYearlyStats.
 type GetYearlyStatsParams struct {
 	// Year The year.
 	Year StatsYear `form:"year" json:"year"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListTagsParams defines parameters for ListTags.
+type ListTagsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateTagParams defines parameters for CreateTag.
@@ -4590,6 +5442,31 @@ type CreateTagParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ReorderTagsParams defines parameters for ReorderTags.
+type ReorderTagsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteTagParams defines parameters for DeleteTag.
@@ -4605,6 +5482,17 @@ type DeleteTagParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateTagParams defines parameters for UpdateTag.
@@ -4620,6 +5508,17 @@ type UpdateTagParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListTransfersParams defines parameters for ListTransfers.
@@ -4641,6 +5540,17 @@ type ListTransfersParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateTransferParams defines parameters for CreateTransfer.
@@ -4662,6 +5572,17 @@ type CreateTransferParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteTransferParams defines parameters for DeleteTransfer.
@@ -4677,6 +5598,17 @@ type DeleteTransferParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetTransferParams defines parameters for GetTransfer.
@@ -4685,6 +5617,17 @@ type GetTransferParams struct {
 	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
 	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateTransferParams defines parameters for UpdateTransfer.
@@ -4700,6 +5643,31 @@ type UpdateTransferParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListWalletsParams defines parameters for ListWallets.
+type ListWalletsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateWalletParams defines parameters for CreateWallet.
@@ -4721,6 +5689,31 @@ type CreateWalletParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ReorderWalletsParams defines parameters for ReorderWallets.
+type ReorderWalletsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteWalletParams defines parameters for DeleteWallet.
@@ -4739,6 +5732,17 @@ type DeleteWalletParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetWalletParams defines parameters for GetWallet.
@@ -4747,6 +5751,17 @@ type GetWalletParams struct {
 	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
 	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateWalletParams defines parameters for UpdateWallet.
@@ -4762,6 +5777,31 @@ type UpdateWalletParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// GetLoanScheduleParams defines parameters for GetLoanSchedule.
+type GetLoanScheduleParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListCardStatementsParams defines parameters for ListCardStatements.
@@ -4771,6 +5811,17 @@ type ListCardStatementsParams struct {
 
 	// To The latest closing date to list (included).
 	To *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListMembersParams defines parameters for ListMembers.
@@ -5026,6 +6077,33 @@ type ListBoardTagGroupsParams struct {
 	Category *BoardCategoryQuery `form:"category,omitempty" json:"category,omitempty"`
 }
 
+// UnsettleBookMonthParams defines parameters for UnsettleBookMonth.
+type UnsettleBookMonthParams struct {
+	// Year The year of the book's ledger month.
+	Year int32 `form:"year" json:"year"`
+
+	// Month The month (1 to 12) of the book's ledger month (its own month start day).
+	Month int32 `form:"month" json:"month"`
+}
+
+// GetBookSettlementParams defines parameters for GetBookSettlement.
+type GetBookSettlementParams struct {
+	// Year The year of the book's ledger month.
+	Year int32 `form:"year" json:"year"`
+
+	// Month The month (1 to 12) of the book's ledger month (its own month start day).
+	Month int32 `form:"month" json:"month"`
+}
+
+// SettleBookMonthParams defines parameters for SettleBookMonth.
+type SettleBookMonthParams struct {
+	// Year The year of the book's ledger month.
+	Year int32 `form:"year" json:"year"`
+
+	// Month The month (1 to 12) of the book's ledger month (its own month start day).
+	Month int32 `form:"month" json:"month"`
+}
+
 // GetFXRateParams defines parameters for GetFXRate.
 type GetFXRateParams struct {
 	// From ISO 4217 code of the currency converted from, upper case.
@@ -5231,6 +6309,21 @@ type VotePostJSONRequestBody = VoteRequest
 
 // DismissReportsJSONRequestBody defines body for DismissReports for application/json ContentType.
 type DismissReportsJSONRequestBody = DismissRequest
+
+// CreateBookJSONRequestBody defines body for CreateBook for application/json ContentType.
+type CreateBookJSONRequestBody = BookRequest
+
+// JoinBookJSONRequestBody defines body for JoinBook for application/json ContentType.
+type JoinBookJSONRequestBody = JoinBookRequest
+
+// UpdateBookJSONRequestBody defines body for UpdateBook for application/json ContentType.
+type UpdateBookJSONRequestBody = BookUpdateRequest
+
+// CreateBookInvitationJSONRequestBody defines body for CreateBookInvitation for application/json ContentType.
+type CreateBookInvitationJSONRequestBody = BookInvitationRequest
+
+// UpdateBookMemberJSONRequestBody defines body for UpdateBookMember for application/json ContentType.
+type UpdateBookMemberJSONRequestBody = BookMemberRequest
 
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = CreateUserRequest
@@ -5833,7 +6926,7 @@ type ClientInterface interface {
 	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
-	GetBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetBackup(ctx context.Context, params *GetBackupParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListBudgets List a month's budgets
 	//
@@ -5877,7 +6970,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-	CopyBudgetsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CopyBudgetsWithBody(ctx context.Context, params *CopyBudgetsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CopyBudgets Copy a month's budgets
 	//
@@ -5886,7 +6979,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-	CopyBudgets(ctx context.Context, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CopyBudgets(ctx context.Context, params *CopyBudgetsParams, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetBudgetIncome A month's expected income
 	//
@@ -5903,7 +6996,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-	PutBudgetIncomeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	PutBudgetIncomeWithBody(ctx context.Context, params *PutBudgetIncomeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PutBudgetIncome Set a month's expected income
 	//
@@ -5912,14 +7005,14 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-	PutBudgetIncome(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	PutBudgetIncome(ctx context.Context, params *PutBudgetIncomeParams, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListOnetimeBudgets List one-time budgets
 	//
 	// The member's one-time budgets, latest start first, each with what was spent over its period: confirmed expenses from `startDate` to `endDate` (both included) of its category and that category's sub-categories, or of every category when it has none. Transfers count nowhere.
 	//
 	// Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
-	ListOnetimeBudgets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListOnetimeBudgets(ctx context.Context, params *ListOnetimeBudgetsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateOnetimeBudgetWithBody Create a one-time budget
 	//
@@ -6004,14 +7097,14 @@ type ClientInterface interface {
 	// For each `CARD` wallet with a statement cycle, in the wallets' order: its oldest closed statement that is not paid (closed: its closing date is before today), else the open statement (the one today falls in, total 0 when it holds nothing yet), with the statement's closing date, due date and total as `listCardStatements` answers them. `total` is the sum of the cards' totals. Cards without a cycle are not listed.
 	//
 	// Corresponds with GET /api/account/card-bills/next (the `GetNextCardBills` operationId).
-	GetNextCardBills(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetNextCardBills(ctx context.Context, params *GetNextCardBillsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCategories The category tree
 	//
 	// Top-level categories in sort order, each with its sub-categories (`children`) in sort order.
 	//
 	// Corresponds with GET /api/account/categories (the `ListCategories` operationId).
-	ListCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListCategories(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateCategoryWithBody Create a category
 	//
@@ -6036,7 +7129,7 @@ type ClientInterface interface {
 	// Copies the shared default categories into the member's, keeping both levels. A default whose name (and type) the member already has at that level is skipped, so running it twice adds nothing. Answers the member's tree.
 	//
 	// Corresponds with POST /api/account/categories/import (the `ImportDefaultCategories` operationId).
-	ImportDefaultCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ImportDefaultCategories(ctx context.Context, params *ImportDefaultCategoriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReorderCategoriesWithBody Reorder categories
 	//
@@ -6045,7 +7138,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-	ReorderCategoriesWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ReorderCategoriesWithBody(ctx context.Context, params *ReorderCategoriesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReorderCategories Reorder categories
 	//
@@ -6054,7 +7147,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-	ReorderCategories(ctx context.Context, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ReorderCategories(ctx context.Context, params *ReorderCategoriesParams, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteCategory Delete a category
 	//
@@ -6390,7 +7483,7 @@ type ClientInterface interface {
 	// How many entries await confirmation.
 	//
 	// Corresponds with GET /api/account/entries/pending/count (the `CountPendingEntries` operationId).
-	CountPendingEntries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CountPendingEntries(ctx context.Context, params *CountPendingEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteEntry Delete an entry
 	//
@@ -6442,7 +7535,7 @@ type ClientInterface interface {
 	// entry instead), and so is an entry edited while its rate was looked up (confirm again).
 	//
 	// Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
-	ConfirmEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ConfirmEntry(ctx context.Context, id EntryID, params *ConfirmEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPortfolio Portfolio
 	//
@@ -6630,7 +7723,7 @@ type ClientInterface interface {
 	// Oldest first.
 	//
 	// Corresponds with GET /api/account/quick-entries (the `ListQuickEntries` operationId).
-	ListQuickEntries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListQuickEntries(ctx context.Context, params *ListQuickEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateQuickEntryWithBody Create a quick entry
 	//
@@ -6678,7 +7771,7 @@ type ClientInterface interface {
 	// By day of month.
 	//
 	// Corresponds with GET /api/account/recurrings (the `ListRecurrings` operationId).
-	ListRecurrings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListRecurrings(ctx context.Context, params *ListRecurringsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateRecurringWithBody Create a recurring entry
 	//
@@ -6764,7 +7857,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-	RestoreBackupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RestoreBackupWithBody(ctx context.Context, params *RestoreBackupParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RestoreBackup Replace the member's ledger with a backup
 	//
@@ -6803,7 +7896,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-	RestoreBackup(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RestoreBackup(ctx context.Context, params *RestoreBackupParams, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCategoryStats Statistics by category over a range
 	//
@@ -6840,7 +7933,7 @@ type ClientInterface interface {
 	// The member's tags in sort order.
 	//
 	// Corresponds with GET /api/account/tags (the `ListTags` operationId).
-	ListTags(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListTags(ctx context.Context, params *ListTagsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTagWithBody Create a tag
 	//
@@ -6867,7 +7960,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-	ReorderTagsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ReorderTagsWithBody(ctx context.Context, params *ReorderTagsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReorderTags Reorder tags
 	//
@@ -6876,7 +7969,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-	ReorderTags(ctx context.Context, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ReorderTags(ctx context.Context, params *ReorderTagsParams, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteTag Delete a tag
 	//
@@ -6971,7 +8064,7 @@ type ClientInterface interface {
 	// The member's wallets in their sort order, each with its live `balance`: the opening balance plus the confirmed income minus the confirmed expense of its entries (pending entries count in no balance).
 	//
 	// Corresponds with GET /api/account/wallets (the `ListWallets` operationId).
-	ListWallets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListWallets(ctx context.Context, params *ListWalletsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateWalletWithBody Create a wallet
 	//
@@ -7004,7 +8097,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-	ReorderWalletsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ReorderWalletsWithBody(ctx context.Context, params *ReorderWalletsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReorderWallets Reorder wallets
 	//
@@ -7013,7 +8106,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-	ReorderWallets(ctx context.Context, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ReorderWallets(ctx context.Context, params *ReorderWalletsParams, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteWallet Delete a wallet
 	//
@@ -7054,7 +8147,7 @@ type ClientInterface interface {
 	// A wallet without loan terms answers 404.
 	//
 	// Corresponds with GET /api/account/wallets/{id}/loan-schedule (the `GetLoanSchedule` operationId).
-	GetLoanSchedule(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetLoanSchedule(ctx context.Context, id WalletID, params *GetLoanScheduleParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCardStatements The statements of a card
 	//
@@ -8111,6 +9204,191 @@ type ClientInterface interface {
 	// Corresponds with GET /api/board/tag-groups (the `ListBoardTagGroups` operationId).
 	ListBoardTagGroups(ctx context.Context, params *ListBoardTagGroupsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListBooks The caller's household books
+	//
+	// Every household book the caller is a current member of, oldest first, with the caller's
+	// role and the book's members. A household book is a ledger several members keep; its
+	// records are read and written with the `/api/account/...` operations and the `X-Book-Id`
+	// header (see `components/parameters/BookId`).
+	//
+	// Corresponds with GET /api/books (the `ListBooks` operationId).
+	ListBooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBookWithBody Create a household book
+	//
+	// Creates a household book with the caller as its OWNER and an empty ledger (month start
+	// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+	// past it 409 `CONFLICT`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/books (the `CreateBook` operationId).
+	CreateBookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBook Create a household book
+	//
+	// Creates a household book with the caller as its OWNER and an empty ledger (month start
+	// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+	// past it 409 `CONFLICT`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/books (the `CreateBook` operationId).
+	CreateBook(ctx context.Context, body CreateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JoinBookWithBody Accept an invitation to a household book
+	//
+	// Joins the book an invitation code was made for, with the invitation's role. A code is
+	// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+	// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+	// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+	// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+	JoinBookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JoinBook Accept an invitation to a household book
+	//
+	// Joins the book an invitation code was made for, with the invitation's role. A code is
+	// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+	// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+	// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+	// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+	JoinBook(ctx context.Context, body JoinBookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteBook Delete a household book
+	//
+	// OWNER only. Deletes the book and every record in it; its former members' requests with
+	// its `X-Book-Id`, its changes feed included, answer 404 `NOT_FOUND` from then on.
+	//
+	// Corresponds with DELETE /api/books/{id} (the `DeleteBook` operationId).
+	DeleteBook(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBook Get a household book
+	//
+	// The book with the caller's role and its current members. A book the caller is not a
+	// current member of (never joined, left, removed, deleted) is 404 `NOT_FOUND`.
+	//
+	// Corresponds with GET /api/books/{id} (the `GetBook` operationId).
+	GetBook(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateBookWithBody Rename a household book and set its month start day
+	//
+	// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+	// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+	// statistics, budgets and settlement.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+	UpdateBookWithBody(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateBook Rename a household book and set its month start day
+	//
+	// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+	// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+	// statistics, budgets and settlement.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+	UpdateBook(ctx context.Context, id BookPathID, body UpdateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBookInvitationWithBody Invite someone to a household book
+	//
+	// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+	// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+	// once: only its hash is kept.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+	CreateBookInvitationWithBody(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBookInvitation Invite someone to a household book
+	//
+	// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+	// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+	// once: only its hash is kept.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+	CreateBookInvitation(ctx context.Context, id BookPathID, body CreateBookInvitationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RevokeBookInvitation Revoke an invitation
+	//
+	// OWNER only. The code can no longer be accepted. A code that is not this book's, or was
+	// used or revoked already: 404 `NOT_FOUND`.
+	//
+	// Corresponds with DELETE /api/books/{id}/invitations/{code} (the `RevokeBookInvitation` operationId).
+	RevokeBookInvitation(ctx context.Context, id BookPathID, code string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RemoveBookMember Remove a member, or leave
+	//
+	// An OWNER removes a member; any member removes themselves (leaves). The book's records
+	// show a member who left as a former member, their id kept. When the last OWNER leaves, the longest-standing EDITOR becomes OWNER, else the
+	// longest-standing VIEWER; a book nobody is left in is deleted with its records.
+	//
+	// Corresponds with DELETE /api/books/{id}/members/{memberId} (the `RemoveBookMember` operationId).
+	RemoveBookMember(ctx context.Context, id BookPathID, memberID int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateBookMemberWithBody Change a member's role and settlement weight
+	//
+	// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+	// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+	// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+	UpdateBookMemberWithBody(ctx context.Context, id BookPathID, memberID int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateBookMember Change a member's role and settlement weight
+	//
+	// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+	// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+	// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+	UpdateBookMember(ctx context.Context, id BookPathID, memberID int64, body UpdateBookMemberJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UnsettleBookMonth Undo marking a month settled
+	//
+	// OWNER only. Answers the settlement, no longer marked settled.
+	//
+	// Corresponds with DELETE /api/books/{id}/settlement (the `UnsettleBookMonth` operationId).
+	UnsettleBookMonth(ctx context.Context, id BookPathID, params *UnsettleBookMonthParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBookSettlement Who owes whom for a month of the book
+	//
+	// For the book's ledger month: what each member paid of its expenses (every confirmed
+	// expense of the month, transfers excluded; an expense counts for its `paidBy`), each
+	// current OWNER's and EDITOR's share (by weight, default 1; VIEWERs take none; a former
+	// member who paid appears with share 0), balance = paid − share, and the fewest payments
+	// that settle it: the largest debtor pays the largest creditor, repeated (ties: the lower
+	// member id first). Shares are whole won; the remainder goes one won each to the members
+	// with the largest weights, then the lowest member ids. Any member may read it.
+	//
+	// Corresponds with GET /api/books/{id}/settlement (the `GetBookSettlement` operationId).
+	GetBookSettlement(ctx context.Context, id BookPathID, params *GetBookSettlementParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SettleBookMonth Mark a month settled
+	//
+	// OWNER only. Records who marked the month settled and when (marking it again keeps the
+	// first record); answers the settlement.
+	//
+	// Corresponds with PUT /api/books/{id}/settlement (the `SettleBookMonth` operationId).
+	SettleBookMonth(ctx context.Context, id BookPathID, params *SettleBookMonthParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetFXRate Today's exchange rate of a currency pair
 	//
 	// The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
@@ -8242,8 +9520,8 @@ type ClientInterface interface {
 // server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Corresponds with GET /api/account/backup (the `GetBackup` operationId).
-func (c *Client) GetBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetBackupRequest(c.Server)
+func (c *Client) GetBackup(ctx context.Context, params *GetBackupParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBackupRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8336,8 +9614,8 @@ func (c *Client) GetBudgetChart(ctx context.Context, params *GetBudgetChartParam
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-func (c *Client) CopyBudgetsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCopyBudgetsRequestWithBody(c.Server, contentType, body)
+func (c *Client) CopyBudgetsWithBody(ctx context.Context, params *CopyBudgetsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCopyBudgetsRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8355,8 +9633,8 @@ func (c *Client) CopyBudgetsWithBody(ctx context.Context, contentType string, bo
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-func (c *Client) CopyBudgets(ctx context.Context, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCopyBudgetsRequest(c.Server, body)
+func (c *Client) CopyBudgets(ctx context.Context, params *CopyBudgetsParams, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCopyBudgetsRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8392,8 +9670,8 @@ func (c *Client) GetBudgetIncome(ctx context.Context, params *GetBudgetIncomePar
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-func (c *Client) PutBudgetIncomeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPutBudgetIncomeRequestWithBody(c.Server, contentType, body)
+func (c *Client) PutBudgetIncomeWithBody(ctx context.Context, params *PutBudgetIncomeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutBudgetIncomeRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8411,8 +9689,8 @@ func (c *Client) PutBudgetIncomeWithBody(ctx context.Context, contentType string
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-func (c *Client) PutBudgetIncome(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPutBudgetIncomeRequest(c.Server, body)
+func (c *Client) PutBudgetIncome(ctx context.Context, params *PutBudgetIncomeParams, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutBudgetIncomeRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8428,8 +9706,8 @@ func (c *Client) PutBudgetIncome(ctx context.Context, body PutBudgetIncomeJSONRe
 // The member's one-time budgets, latest start first, each with what was spent over its period: confirmed expenses from `startDate` to `endDate` (both included) of its category and that category's sub-categories, or of every category when it has none. Transfers count nowhere.
 //
 // Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
-func (c *Client) ListOnetimeBudgets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListOnetimeBudgetsRequest(c.Server)
+func (c *Client) ListOnetimeBudgets(ctx context.Context, params *ListOnetimeBudgetsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOnetimeBudgetsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8613,8 +9891,8 @@ func (c *Client) UpdateBudget(ctx context.Context, id BudgetID, params *UpdateBu
 // For each `CARD` wallet with a statement cycle, in the wallets' order: its oldest closed statement that is not paid (closed: its closing date is before today), else the open statement (the one today falls in, total 0 when it holds nothing yet), with the statement's closing date, due date and total as `listCardStatements` answers them. `total` is the sum of the cards' totals. Cards without a cycle are not listed.
 //
 // Corresponds with GET /api/account/card-bills/next (the `GetNextCardBills` operationId).
-func (c *Client) GetNextCardBills(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetNextCardBillsRequest(c.Server)
+func (c *Client) GetNextCardBills(ctx context.Context, params *GetNextCardBillsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetNextCardBillsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8630,8 +9908,8 @@ func (c *Client) GetNextCardBills(ctx context.Context, reqEditors ...RequestEdit
 // Top-level categories in sort order, each with its sub-categories (`children`) in sort order.
 //
 // Corresponds with GET /api/account/categories (the `ListCategories` operationId).
-func (c *Client) ListCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListCategoriesRequest(c.Server)
+func (c *Client) ListCategories(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCategoriesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8685,8 +9963,8 @@ func (c *Client) CreateCategory(ctx context.Context, params *CreateCategoryParam
 // Copies the shared default categories into the member's, keeping both levels. A default whose name (and type) the member already has at that level is skipped, so running it twice adds nothing. Answers the member's tree.
 //
 // Corresponds with POST /api/account/categories/import (the `ImportDefaultCategories` operationId).
-func (c *Client) ImportDefaultCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewImportDefaultCategoriesRequest(c.Server)
+func (c *Client) ImportDefaultCategories(ctx context.Context, params *ImportDefaultCategoriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewImportDefaultCategoriesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8704,8 +9982,8 @@ func (c *Client) ImportDefaultCategories(ctx context.Context, reqEditors ...Requ
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-func (c *Client) ReorderCategoriesWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewReorderCategoriesRequestWithBody(c.Server, contentType, body)
+func (c *Client) ReorderCategoriesWithBody(ctx context.Context, params *ReorderCategoriesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReorderCategoriesRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8723,8 +10001,8 @@ func (c *Client) ReorderCategoriesWithBody(ctx context.Context, contentType stri
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-func (c *Client) ReorderCategories(ctx context.Context, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewReorderCategoriesRequest(c.Server, body)
+func (c *Client) ReorderCategories(ctx context.Context, params *ReorderCategoriesParams, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReorderCategoriesRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9199,8 +10477,8 @@ func (c *Client) ParseEntryText(ctx context.Context, body ParseEntryTextJSONRequ
 // How many entries await confirmation.
 //
 // Corresponds with GET /api/account/entries/pending/count (the `CountPendingEntries` operationId).
-func (c *Client) CountPendingEntries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCountPendingEntriesRequest(c.Server)
+func (c *Client) CountPendingEntries(ctx context.Context, params *CountPendingEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCountPendingEntriesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9301,8 +10579,8 @@ func (c *Client) UpdateEntry(ctx context.Context, id EntryID, params *UpdateEntr
 // entry instead), and so is an entry edited while its rate was looked up (confirm again).
 //
 // Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
-func (c *Client) ConfirmEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewConfirmEntryRequest(c.Server, id)
+func (c *Client) ConfirmEntry(ctx context.Context, id EntryID, params *ConfirmEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewConfirmEntryRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9659,8 +10937,8 @@ func (c *Client) RecognizeReceiptWithBody(ctx context.Context, contentType strin
 // Oldest first.
 //
 // Corresponds with GET /api/account/quick-entries (the `ListQuickEntries` operationId).
-func (c *Client) ListQuickEntries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListQuickEntriesRequest(c.Server)
+func (c *Client) ListQuickEntries(ctx context.Context, params *ListQuickEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListQuickEntriesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9767,8 +11045,8 @@ func (c *Client) UpdateQuickEntry(ctx context.Context, id QuickEntryID, params *
 // By day of month.
 //
 // Corresponds with GET /api/account/recurrings (the `ListRecurrings` operationId).
-func (c *Client) ListRecurrings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListRecurringsRequest(c.Server)
+func (c *Client) ListRecurrings(ctx context.Context, params *ListRecurringsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListRecurringsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9913,8 +11191,8 @@ func (c *Client) UpdateRecurring(ctx context.Context, id RecurringID, params *Up
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-func (c *Client) RestoreBackupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewRestoreBackupRequestWithBody(c.Server, contentType, body)
+func (c *Client) RestoreBackupWithBody(ctx context.Context, params *RestoreBackupParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreBackupRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9962,8 +11240,8 @@ func (c *Client) RestoreBackupWithBody(ctx context.Context, contentType string, 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-func (c *Client) RestoreBackup(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewRestoreBackupRequest(c.Server, body)
+func (c *Client) RestoreBackup(ctx context.Context, params *RestoreBackupParams, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreBackupRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10049,8 +11327,8 @@ func (c *Client) GetYearlyStats(ctx context.Context, params *GetYearlyStatsParam
 // The member's tags in sort order.
 //
 // Corresponds with GET /api/account/tags (the `ListTags` operationId).
-func (c *Client) ListTags(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListTagsRequest(c.Server)
+func (c *Client) ListTags(ctx context.Context, params *ListTagsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTagsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10106,8 +11384,8 @@ func (c *Client) CreateTag(ctx context.Context, params *CreateTagParams, body Cr
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-func (c *Client) ReorderTagsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewReorderTagsRequestWithBody(c.Server, contentType, body)
+func (c *Client) ReorderTagsWithBody(ctx context.Context, params *ReorderTagsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReorderTagsRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10125,8 +11403,8 @@ func (c *Client) ReorderTagsWithBody(ctx context.Context, contentType string, bo
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-func (c *Client) ReorderTags(ctx context.Context, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewReorderTagsRequest(c.Server, body)
+func (c *Client) ReorderTags(ctx context.Context, params *ReorderTagsParams, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReorderTagsRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10330,8 +11608,8 @@ func (c *Client) UpdateTransfer(ctx context.Context, id TransferID, params *Upda
 // The member's wallets in their sort order, each with its live `balance`: the opening balance plus the confirmed income minus the confirmed expense of its entries (pending entries count in no balance).
 //
 // Corresponds with GET /api/account/wallets (the `ListWallets` operationId).
-func (c *Client) ListWallets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListWalletsRequest(c.Server)
+func (c *Client) ListWallets(ctx context.Context, params *ListWalletsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWalletsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10393,8 +11671,8 @@ func (c *Client) CreateWallet(ctx context.Context, params *CreateWalletParams, b
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-func (c *Client) ReorderWalletsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewReorderWalletsRequestWithBody(c.Server, contentType, body)
+func (c *Client) ReorderWalletsWithBody(ctx context.Context, params *ReorderWalletsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReorderWalletsRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10412,8 +11690,8 @@ func (c *Client) ReorderWalletsWithBody(ctx context.Context, contentType string,
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-func (c *Client) ReorderWallets(ctx context.Context, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewReorderWalletsRequest(c.Server, body)
+func (c *Client) ReorderWallets(ctx context.Context, params *ReorderWalletsParams, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReorderWalletsRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10503,8 +11781,8 @@ func (c *Client) UpdateWallet(ctx context.Context, id WalletID, params *UpdateWa
 // A wallet without loan terms answers 404.
 //
 // Corresponds with GET /api/account/wallets/{id}/loan-schedule (the `GetLoanSchedule` operationId).
-func (c *Client) GetLoanSchedule(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetLoanScheduleRequest(c.Server, id)
+func (c *Client) GetLoanSchedule(ctx context.Context, id WalletID, params *GetLoanScheduleParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLoanScheduleRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -12490,6 +13768,371 @@ func (c *Client) ListBoardTagGroups(ctx context.Context, params *ListBoardTagGro
 	return c.Client.Do(req)
 }
 
+// ListBooks The caller's household books
+//
+// Every household book the caller is a current member of, oldest first, with the caller's
+// role and the book's members. A household book is a ledger several members keep; its
+// records are read and written with the `/api/account/...` operations and the `X-Book-Id`
+// header (see `components/parameters/BookId`).
+//
+// Corresponds with GET /api/books (the `ListBooks` operationId).
+func (c *Client) ListBooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListBooksRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBookWithBody Create a household book
+//
+// Creates a household book with the caller as its OWNER and an empty ledger (month start
+// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+// past it 409 `CONFLICT`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/books (the `CreateBook` operationId).
+func (c *Client) CreateBookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBookRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBook Create a household book
+//
+// Creates a household book with the caller as its OWNER and an empty ledger (month start
+// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+// past it 409 `CONFLICT`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/books (the `CreateBook` operationId).
+func (c *Client) CreateBook(ctx context.Context, body CreateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBookRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// JoinBookWithBody Accept an invitation to a household book
+//
+// Joins the book an invitation code was made for, with the invitation's role. A code is
+// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+func (c *Client) JoinBookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinBookRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// JoinBook Accept an invitation to a household book
+//
+// Joins the book an invitation code was made for, with the invitation's role. A code is
+// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+func (c *Client) JoinBook(ctx context.Context, body JoinBookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinBookRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteBook Delete a household book
+//
+// OWNER only. Deletes the book and every record in it; its former members' requests with
+// its `X-Book-Id`, its changes feed included, answer 404 `NOT_FOUND` from then on.
+//
+// Corresponds with DELETE /api/books/{id} (the `DeleteBook` operationId).
+func (c *Client) DeleteBook(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteBookRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBook Get a household book
+//
+// The book with the caller's role and its current members. A book the caller is not a
+// current member of (never joined, left, removed, deleted) is 404 `NOT_FOUND`.
+//
+// Corresponds with GET /api/books/{id} (the `GetBook` operationId).
+func (c *Client) GetBook(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBookRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateBookWithBody Rename a household book and set its month start day
+//
+// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+// statistics, budgets and settlement.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+func (c *Client) UpdateBookWithBody(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBookRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateBook Rename a household book and set its month start day
+//
+// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+// statistics, budgets and settlement.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+func (c *Client) UpdateBook(ctx context.Context, id BookPathID, body UpdateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBookRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBookInvitationWithBody Invite someone to a household book
+//
+// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+// once: only its hash is kept.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+func (c *Client) CreateBookInvitationWithBody(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBookInvitationRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBookInvitation Invite someone to a household book
+//
+// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+// once: only its hash is kept.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+func (c *Client) CreateBookInvitation(ctx context.Context, id BookPathID, body CreateBookInvitationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBookInvitationRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RevokeBookInvitation Revoke an invitation
+//
+// OWNER only. The code can no longer be accepted. A code that is not this book's, or was
+// used or revoked already: 404 `NOT_FOUND`.
+//
+// Corresponds with DELETE /api/books/{id}/invitations/{code} (the `RevokeBookInvitation` operationId).
+func (c *Client) RevokeBookInvitation(ctx context.Context, id BookPathID, code string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRevokeBookInvitationRequest(c.Server, id, code)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RemoveBookMember Remove a member, or leave
+//
+// An OWNER removes a member; any member removes themselves (leaves). The book's records
+// show a member who left as a former member, their id kept. When the last OWNER leaves, the longest-standing EDITOR becomes OWNER, else the
+// longest-standing VIEWER; a book nobody is left in is deleted with its records.
+//
+// Corresponds with DELETE /api/books/{id}/members/{memberId} (the `RemoveBookMember` operationId).
+func (c *Client) RemoveBookMember(ctx context.Context, id BookPathID, memberID int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRemoveBookMemberRequest(c.Server, id, memberID)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateBookMemberWithBody Change a member's role and settlement weight
+//
+// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+func (c *Client) UpdateBookMemberWithBody(ctx context.Context, id BookPathID, memberID int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBookMemberRequestWithBody(c.Server, id, memberID, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateBookMember Change a member's role and settlement weight
+//
+// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+func (c *Client) UpdateBookMember(ctx context.Context, id BookPathID, memberID int64, body UpdateBookMemberJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBookMemberRequest(c.Server, id, memberID, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UnsettleBookMonth Undo marking a month settled
+//
+// OWNER only. Answers the settlement, no longer marked settled.
+//
+// Corresponds with DELETE /api/books/{id}/settlement (the `UnsettleBookMonth` operationId).
+func (c *Client) UnsettleBookMonth(ctx context.Context, id BookPathID, params *UnsettleBookMonthParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUnsettleBookMonthRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBookSettlement Who owes whom for a month of the book
+//
+// For the book's ledger month: what each member paid of its expenses (every confirmed
+// expense of the month, transfers excluded; an expense counts for its `paidBy`), each
+// current OWNER's and EDITOR's share (by weight, default 1; VIEWERs take none; a former
+// member who paid appears with share 0), balance = paid − share, and the fewest payments
+// that settle it: the largest debtor pays the largest creditor, repeated (ties: the lower
+// member id first). Shares are whole won; the remainder goes one won each to the members
+// with the largest weights, then the lowest member ids. Any member may read it.
+//
+// Corresponds with GET /api/books/{id}/settlement (the `GetBookSettlement` operationId).
+func (c *Client) GetBookSettlement(ctx context.Context, id BookPathID, params *GetBookSettlementParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBookSettlementRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SettleBookMonth Mark a month settled
+//
+// OWNER only. Records who marked the month settled and when (marking it again keeps the
+// first record); answers the settlement.
+//
+// Corresponds with PUT /api/books/{id}/settlement (the `SettleBookMonth` operationId).
+func (c *Client) SettleBookMonth(ctx context.Context, id BookPathID, params *SettleBookMonthParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSettleBookMonthRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetFXRate Today's exchange rate of a currency pair
 //
 // The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
@@ -12707,7 +14350,7 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 }
 
 // NewGetBackupRequest constructs an http.Request for the GetBackup method
-func NewGetBackupRequest(server string) (*http.Request, error) {
+func NewGetBackupRequest(server string, params *GetBackupParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -12728,6 +14371,21 @@ func NewGetBackupRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -12788,6 +14446,21 @@ func NewListBudgetsRequest(server string, params *ListBudgetsParams) (*http.Requ
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -12839,6 +14512,17 @@ func NewCreateBudgetRequestWithBody(server string, params *CreateBudgetParams, c
 			}
 
 			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -12913,22 +14597,37 @@ func NewGetBudgetChartRequest(server string, params *GetBudgetChartParams) (*htt
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewCopyBudgetsRequest calls the generic CopyBudgets builder with application/json body
-func NewCopyBudgetsRequest(server string, body CopyBudgetsJSONRequestBody) (*http.Request, error) {
+func NewCopyBudgetsRequest(server string, params *CopyBudgetsParams, body CopyBudgetsJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCopyBudgetsRequestWithBody(server, "application/json", bodyReader)
+	return NewCopyBudgetsRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCopyBudgetsRequestWithBody constructs an http.Request for the CopyBudgets method, with any body, and a specified content type
-func NewCopyBudgetsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCopyBudgetsRequestWithBody(server string, params *CopyBudgetsParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -12952,6 +14651,21 @@ func NewCopyBudgetsRequestWithBody(server string, contentType string, body io.Re
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -13011,22 +14725,37 @@ func NewGetBudgetIncomeRequest(server string, params *GetBudgetIncomeParams) (*h
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewPutBudgetIncomeRequest calls the generic PutBudgetIncome builder with application/json body
-func NewPutBudgetIncomeRequest(server string, body PutBudgetIncomeJSONRequestBody) (*http.Request, error) {
+func NewPutBudgetIncomeRequest(server string, params *PutBudgetIncomeParams, body PutBudgetIncomeJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewPutBudgetIncomeRequestWithBody(server, "application/json", bodyReader)
+	return NewPutBudgetIncomeRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewPutBudgetIncomeRequestWithBody constructs an http.Request for the PutBudgetIncome method, with any body, and a specified content type
-func NewPutBudgetIncomeRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewPutBudgetIncomeRequestWithBody(server string, params *PutBudgetIncomeParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13051,11 +14780,26 @@ func NewPutBudgetIncomeRequestWithBody(server string, contentType string, body i
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewListOnetimeBudgetsRequest constructs an http.Request for the ListOnetimeBudgets method
-func NewListOnetimeBudgetsRequest(server string) (*http.Request, error) {
+func NewListOnetimeBudgetsRequest(server string, params *ListOnetimeBudgetsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13076,6 +14820,21 @@ func NewListOnetimeBudgetsRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -13131,6 +14890,17 @@ func NewCreateOnetimeBudgetRequestWithBody(server string, params *CreateOnetimeB
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -13178,6 +14948,17 @@ func NewDeleteOnetimeBudgetRequest(server string, id OnetimeBudgetID, params *De
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -13242,6 +15023,17 @@ func NewUpdateOnetimeBudgetRequestWithBody(server string, id OnetimeBudgetID, pa
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -13302,6 +15094,21 @@ func NewGetBudgetStatusRequest(server string, params *GetBudgetStatusParams) (*h
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -13347,6 +15154,17 @@ func NewDeleteBudgetRequest(server string, id BudgetID, params *DeleteBudgetPara
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -13411,13 +15229,24 @@ func NewUpdateBudgetRequestWithBody(server string, id BudgetID, params *UpdateBu
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewGetNextCardBillsRequest constructs an http.Request for the GetNextCardBills method
-func NewGetNextCardBillsRequest(server string) (*http.Request, error) {
+func NewGetNextCardBillsRequest(server string, params *GetNextCardBillsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13440,11 +15269,26 @@ func NewGetNextCardBillsRequest(server string) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewListCategoriesRequest constructs an http.Request for the ListCategories method
-func NewListCategoriesRequest(server string) (*http.Request, error) {
+func NewListCategoriesRequest(server string, params *ListCategoriesParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13465,6 +15309,21 @@ func NewListCategoriesRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -13520,13 +15379,24 @@ func NewCreateCategoryRequestWithBody(server string, params *CreateCategoryParam
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewImportDefaultCategoriesRequest constructs an http.Request for the ImportDefaultCategories method
-func NewImportDefaultCategoriesRequest(server string) (*http.Request, error) {
+func NewImportDefaultCategoriesRequest(server string, params *ImportDefaultCategoriesParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13549,22 +15419,37 @@ func NewImportDefaultCategoriesRequest(server string) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewReorderCategoriesRequest calls the generic ReorderCategories builder with application/json body
-func NewReorderCategoriesRequest(server string, body ReorderCategoriesJSONRequestBody) (*http.Request, error) {
+func NewReorderCategoriesRequest(server string, params *ReorderCategoriesParams, body ReorderCategoriesJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewReorderCategoriesRequestWithBody(server, "application/json", bodyReader)
+	return NewReorderCategoriesRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewReorderCategoriesRequestWithBody constructs an http.Request for the ReorderCategories method, with any body, and a specified content type
-func NewReorderCategoriesRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewReorderCategoriesRequestWithBody(server string, params *ReorderCategoriesParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13588,6 +15473,21 @@ func NewReorderCategoriesRequestWithBody(server string, contentType string, body
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -13663,6 +15563,17 @@ func NewDeleteCategoryRequest(server string, id CategoryID, params *DeleteCatego
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -13723,6 +15634,17 @@ func NewUpdateCategoryRequestWithBody(server string, id CategoryID, params *Upda
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -13791,6 +15713,21 @@ func NewListChangesRequest(server string, params *ListChangesParams) (*http.Requ
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -13956,6 +15893,30 @@ func NewListEntriesRequest(server string, params *ListEntriesParams) (*http.Requ
 
 		}
 
+		if params.CreatedBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "createdBy", *params.CreatedBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PaidBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "paidBy", *params.PaidBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
@@ -13989,6 +15950,21 @@ func NewListEntriesRequest(server string, params *ListEntriesParams) (*http.Requ
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -14042,6 +16018,17 @@ func NewCreateEntryRequestWithBody(server string, params *CreateEntryParams, con
 			}
 
 			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -14104,6 +16091,21 @@ func NewExportEntriesRequest(server string, params *ExportEntriesParams) (*http.
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -14160,6 +16162,21 @@ func NewImportEntriesRequestWithBody(server string, params *ImportEntriesParams,
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -14213,6 +16230,17 @@ func NewCreateEntryFromNotificationRequestWithBody(server string, params *Create
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -14259,7 +16287,7 @@ func NewParseEntryTextRequestWithBody(server string, contentType string, body io
 }
 
 // NewCountPendingEntriesRequest constructs an http.Request for the CountPendingEntries method
-func NewCountPendingEntriesRequest(server string) (*http.Request, error) {
+func NewCountPendingEntriesRequest(server string, params *CountPendingEntriesParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -14280,6 +16308,21 @@ func NewCountPendingEntriesRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -14329,6 +16372,17 @@ func NewDeleteEntryRequest(server string, id EntryID, params *DeleteEntryParams)
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -14376,6 +16430,17 @@ func NewGetEntryRequest(server string, id EntryID, params *GetEntryParams) (*htt
 			}
 
 			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -14440,13 +16505,24 @@ func NewUpdateEntryRequestWithBody(server string, id EntryID, params *UpdateEntr
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewConfirmEntryRequest constructs an http.Request for the ConfirmEntry method
-func NewConfirmEntryRequest(server string, id EntryID) (*http.Request, error) {
+func NewConfirmEntryRequest(server string, id EntryID, params *ConfirmEntryParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -14474,6 +16550,21 @@ func NewConfirmEntryRequest(server string, id EntryID) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -15078,7 +17169,7 @@ func NewRecognizeReceiptRequestWithBody(server string, contentType string, body 
 }
 
 // NewListQuickEntriesRequest constructs an http.Request for the ListQuickEntries method
-func NewListQuickEntriesRequest(server string) (*http.Request, error) {
+func NewListQuickEntriesRequest(server string, params *ListQuickEntriesParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -15099,6 +17190,21 @@ func NewListQuickEntriesRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -15154,6 +17260,17 @@ func NewCreateQuickEntryRequestWithBody(server string, params *CreateQuickEntryP
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -15201,6 +17318,17 @@ func NewDeleteQuickEntryRequest(server string, id QuickEntryID, params *DeleteQu
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -15265,13 +17393,24 @@ func NewUpdateQuickEntryRequestWithBody(server string, id QuickEntryID, params *
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewListRecurringsRequest constructs an http.Request for the ListRecurrings method
-func NewListRecurringsRequest(server string) (*http.Request, error) {
+func NewListRecurringsRequest(server string, params *ListRecurringsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -15292,6 +17431,21 @@ func NewListRecurringsRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -15347,6 +17501,17 @@ func NewCreateRecurringRequestWithBody(server string, params *CreateRecurringPar
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -15394,6 +17559,17 @@ func NewDeleteRecurringRequest(server string, id RecurringID, params *DeleteRecu
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -15458,24 +17634,35 @@ func NewUpdateRecurringRequestWithBody(server string, id RecurringID, params *Up
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewRestoreBackupRequest calls the generic RestoreBackup builder with application/json body
-func NewRestoreBackupRequest(server string, body RestoreBackupJSONRequestBody) (*http.Request, error) {
+func NewRestoreBackupRequest(server string, params *RestoreBackupParams, body RestoreBackupJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewRestoreBackupRequestWithBody(server, "application/json", bodyReader)
+	return NewRestoreBackupRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewRestoreBackupRequestWithBody constructs an http.Request for the RestoreBackup method, with any body, and a specified content type
-func NewRestoreBackupRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewRestoreBackupRequestWithBody(server string, params *RestoreBackupParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -15499,6 +17686,21 @@ func NewRestoreBackupRequestWithBody(server string, contentType string, body io.
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -15556,6 +17758,21 @@ func NewGetCategoryStatsRequest(server string, params *GetCategoryStatsParams) (
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -15616,6 +17833,21 @@ func NewGetMonthlyStatsRequest(server string, params *GetMonthlyStatsParams) (*h
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -15674,6 +17906,21 @@ func NewGetTagStatsRequest(server string, params *GetTagStatsParams) (*http.Requ
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -15724,11 +17971,26 @@ func NewGetYearlyStatsRequest(server string, params *GetYearlyStatsParams) (*htt
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewListTagsRequest constructs an http.Request for the ListTags method
-func NewListTagsRequest(server string) (*http.Request, error) {
+func NewListTagsRequest(server string, params *ListTagsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -15749,6 +18011,21 @@ func NewListTagsRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -15804,24 +18081,35 @@ func NewCreateTagRequestWithBody(server string, params *CreateTagParams, content
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewReorderTagsRequest calls the generic ReorderTags builder with application/json body
-func NewReorderTagsRequest(server string, body ReorderTagsJSONRequestBody) (*http.Request, error) {
+func NewReorderTagsRequest(server string, params *ReorderTagsParams, body ReorderTagsJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewReorderTagsRequestWithBody(server, "application/json", bodyReader)
+	return NewReorderTagsRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewReorderTagsRequestWithBody constructs an http.Request for the ReorderTags method, with any body, and a specified content type
-func NewReorderTagsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewReorderTagsRequestWithBody(server string, params *ReorderTagsParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -15845,6 +18133,21 @@ func NewReorderTagsRequestWithBody(server string, contentType string, body io.Re
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -15891,6 +18194,17 @@ func NewDeleteTagRequest(server string, id TagID, params *DeleteTagParams) (*htt
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -15953,6 +18267,17 @@ func NewUpdateTagRequestWithBody(server string, id TagID, params *UpdateTagParam
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -16071,6 +18396,21 @@ func NewListTransfersRequest(server string, params *ListTransfersParams) (*http.
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -16124,6 +18464,17 @@ func NewCreateTransferRequestWithBody(server string, params *CreateTransferParam
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -16173,6 +18524,17 @@ func NewDeleteTransferRequest(server string, id TransferID, params *DeleteTransf
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -16220,6 +18582,17 @@ func NewGetTransferRequest(server string, id TransferID, params *GetTransferPara
 			}
 
 			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -16284,13 +18657,24 @@ func NewUpdateTransferRequestWithBody(server string, id TransferID, params *Upda
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewListWalletsRequest constructs an http.Request for the ListWallets method
-func NewListWalletsRequest(server string) (*http.Request, error) {
+func NewListWalletsRequest(server string, params *ListWalletsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -16311,6 +18695,21 @@ func NewListWalletsRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -16366,24 +18765,35 @@ func NewCreateWalletRequestWithBody(server string, params *CreateWalletParams, c
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewReorderWalletsRequest calls the generic ReorderWallets builder with application/json body
-func NewReorderWalletsRequest(server string, body ReorderWalletsJSONRequestBody) (*http.Request, error) {
+func NewReorderWalletsRequest(server string, params *ReorderWalletsParams, body ReorderWalletsJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewReorderWalletsRequestWithBody(server, "application/json", bodyReader)
+	return NewReorderWalletsRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewReorderWalletsRequestWithBody constructs an http.Request for the ReorderWallets method, with any body, and a specified content type
-func NewReorderWalletsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewReorderWalletsRequestWithBody(server string, params *ReorderWalletsParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -16407,6 +18817,21 @@ func NewReorderWalletsRequestWithBody(server string, contentType string, body io
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -16482,6 +18907,17 @@ func NewDeleteWalletRequest(server string, id WalletID, params *DeleteWalletPara
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -16529,6 +18965,17 @@ func NewGetWalletRequest(server string, id WalletID, params *GetWalletParams) (*
 			}
 
 			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -16593,13 +19040,24 @@ func NewUpdateWalletRequestWithBody(server string, id WalletID, params *UpdateWa
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewGetLoanScheduleRequest constructs an http.Request for the GetLoanSchedule method
-func NewGetLoanScheduleRequest(server string, id WalletID) (*http.Request, error) {
+func NewGetLoanScheduleRequest(server string, id WalletID, params *GetLoanScheduleParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -16627,6 +19085,21 @@ func NewGetLoanScheduleRequest(server string, id WalletID) (*http.Request, error
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -16700,6 +19173,21 @@ func NewListCardStatementsRequest(server string, id WalletID, params *ListCardSt
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -19448,6 +21936,606 @@ func NewListBoardTagGroupsRequest(server string, params *ListBoardTagGroupsParam
 	return req, nil
 }
 
+// NewListBooksRequest constructs an http.Request for the ListBooks method
+func NewListBooksRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateBookRequest calls the generic CreateBook builder with application/json body
+func NewCreateBookRequest(server string, body CreateBookJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateBookRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateBookRequestWithBody constructs an http.Request for the CreateBook method, with any body, and a specified content type
+func NewCreateBookRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewJoinBookRequest calls the generic JoinBook builder with application/json body
+func NewJoinBookRequest(server string, body JoinBookJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewJoinBookRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewJoinBookRequestWithBody constructs an http.Request for the JoinBook method, with any body, and a specified content type
+func NewJoinBookRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/join")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteBookRequest constructs an http.Request for the DeleteBook method
+func NewDeleteBookRequest(server string, id BookPathID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetBookRequest constructs an http.Request for the GetBook method
+func NewGetBookRequest(server string, id BookPathID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateBookRequest calls the generic UpdateBook builder with application/json body
+func NewUpdateBookRequest(server string, id BookPathID, body UpdateBookJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateBookRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateBookRequestWithBody constructs an http.Request for the UpdateBook method, with any body, and a specified content type
+func NewUpdateBookRequestWithBody(server string, id BookPathID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewCreateBookInvitationRequest calls the generic CreateBookInvitation builder with application/json body
+func NewCreateBookInvitationRequest(server string, id BookPathID, body CreateBookInvitationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateBookInvitationRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCreateBookInvitationRequestWithBody constructs an http.Request for the CreateBookInvitation method, with any body, and a specified content type
+func NewCreateBookInvitationRequestWithBody(server string, id BookPathID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/invitations", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRevokeBookInvitationRequest constructs an http.Request for the RevokeBookInvitation method
+func NewRevokeBookInvitationRequest(server string, id BookPathID, code string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "code", code, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/invitations/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRemoveBookMemberRequest constructs an http.Request for the RemoveBookMember method
+func NewRemoveBookMemberRequest(server string, id BookPathID, memberID int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "memberId", memberID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/members/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateBookMemberRequest calls the generic UpdateBookMember builder with application/json body
+func NewUpdateBookMemberRequest(server string, id BookPathID, memberID int64, body UpdateBookMemberJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateBookMemberRequestWithBody(server, id, memberID, "application/json", bodyReader)
+}
+
+// NewUpdateBookMemberRequestWithBody constructs an http.Request for the UpdateBookMember method, with any body, and a specified content type
+func NewUpdateBookMemberRequestWithBody(server string, id BookPathID, memberID int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "memberId", memberID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/members/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewUnsettleBookMonthRequest constructs an http.Request for the UnsettleBookMonth method
+func NewUnsettleBookMonthRequest(server string, id BookPathID, params *UnsettleBookMonthParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/settlement", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetBookSettlementRequest constructs an http.Request for the GetBookSettlement method
+func NewGetBookSettlementRequest(server string, id BookPathID, params *GetBookSettlementParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/settlement", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSettleBookMonthRequest constructs an http.Request for the SettleBookMonth method
+func NewSettleBookMonthRequest(server string, id BookPathID, params *SettleBookMonthParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/settlement", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetFXRateRequest constructs an http.Request for the GetFXRate method
 func NewGetFXRateRequest(server string, params *GetFXRateParams) (*http.Request, error) {
 	var err error
@@ -19900,7 +22988,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
-	GetBackupWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBackupResponse, error)
+	GetBackupWithResponse(ctx context.Context, params *GetBackupParams, reqEditors ...RequestEditorFn) (*GetBackupResponse, error)
 
 	// ListBudgetsWithResponse List a month's budgets
 	//
@@ -19948,7 +23036,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-	CopyBudgetsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error)
+	CopyBudgetsWithBodyWithResponse(ctx context.Context, params *CopyBudgetsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error)
 
 	// CopyBudgetsWithResponse Copy a month's budgets
 	//
@@ -19957,7 +23045,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-	CopyBudgetsWithResponse(ctx context.Context, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error)
+	CopyBudgetsWithResponse(ctx context.Context, params *CopyBudgetsParams, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error)
 
 	// GetBudgetIncomeWithResponse A month's expected income
 	//
@@ -19976,7 +23064,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-	PutBudgetIncomeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error)
+	PutBudgetIncomeWithBodyWithResponse(ctx context.Context, params *PutBudgetIncomeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error)
 
 	// PutBudgetIncomeWithResponse Set a month's expected income
 	//
@@ -19985,7 +23073,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-	PutBudgetIncomeWithResponse(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error)
+	PutBudgetIncomeWithResponse(ctx context.Context, params *PutBudgetIncomeParams, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error)
 
 	// ListOnetimeBudgetsWithResponse List one-time budgets
 	//
@@ -19994,7 +23082,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
-	ListOnetimeBudgetsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListOnetimeBudgetsResponse, error)
+	ListOnetimeBudgetsWithResponse(ctx context.Context, params *ListOnetimeBudgetsParams, reqEditors ...RequestEditorFn) (*ListOnetimeBudgetsResponse, error)
 
 	// CreateOnetimeBudgetWithBodyWithResponse Create a one-time budget
 	//
@@ -20087,7 +23175,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/card-bills/next (the `GetNextCardBills` operationId).
-	GetNextCardBillsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetNextCardBillsResponse, error)
+	GetNextCardBillsWithResponse(ctx context.Context, params *GetNextCardBillsParams, reqEditors ...RequestEditorFn) (*GetNextCardBillsResponse, error)
 
 	// ListCategoriesWithResponse The category tree
 	//
@@ -20096,7 +23184,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/categories (the `ListCategories` operationId).
-	ListCategoriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error)
+	ListCategoriesWithResponse(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error)
 
 	// CreateCategoryWithBodyWithResponse Create a category
 	//
@@ -20123,7 +23211,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/categories/import (the `ImportDefaultCategories` operationId).
-	ImportDefaultCategoriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ImportDefaultCategoriesResponse, error)
+	ImportDefaultCategoriesWithResponse(ctx context.Context, params *ImportDefaultCategoriesParams, reqEditors ...RequestEditorFn) (*ImportDefaultCategoriesResponse, error)
 
 	// ReorderCategoriesWithBodyWithResponse Reorder categories
 	//
@@ -20132,7 +23220,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-	ReorderCategoriesWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error)
+	ReorderCategoriesWithBodyWithResponse(ctx context.Context, params *ReorderCategoriesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error)
 
 	// ReorderCategoriesWithResponse Reorder categories
 	//
@@ -20141,7 +23229,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-	ReorderCategoriesWithResponse(ctx context.Context, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error)
+	ReorderCategoriesWithResponse(ctx context.Context, params *ReorderCategoriesParams, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error)
 
 	// DeleteCategoryWithResponse Delete a category
 	//
@@ -20487,7 +23575,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/entries/pending/count (the `CountPendingEntries` operationId).
-	CountPendingEntriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*CountPendingEntriesResponse, error)
+	CountPendingEntriesWithResponse(ctx context.Context, params *CountPendingEntriesParams, reqEditors ...RequestEditorFn) (*CountPendingEntriesResponse, error)
 
 	// DeleteEntryWithResponse Delete an entry
 	//
@@ -20545,7 +23633,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
-	ConfirmEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*ConfirmEntryResponse, error)
+	ConfirmEntryWithResponse(ctx context.Context, id EntryID, params *ConfirmEntryParams, reqEditors ...RequestEditorFn) (*ConfirmEntryResponse, error)
 
 	// GetPortfolioWithResponse Portfolio
 	//
@@ -20749,7 +23837,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/quick-entries (the `ListQuickEntries` operationId).
-	ListQuickEntriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListQuickEntriesResponse, error)
+	ListQuickEntriesWithResponse(ctx context.Context, params *ListQuickEntriesParams, reqEditors ...RequestEditorFn) (*ListQuickEntriesResponse, error)
 
 	// CreateQuickEntryWithBodyWithResponse Create a quick entry
 	//
@@ -20801,7 +23889,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/recurrings (the `ListRecurrings` operationId).
-	ListRecurringsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListRecurringsResponse, error)
+	ListRecurringsWithResponse(ctx context.Context, params *ListRecurringsParams, reqEditors ...RequestEditorFn) (*ListRecurringsResponse, error)
 
 	// CreateRecurringWithBodyWithResponse Create a recurring entry
 	//
@@ -20889,7 +23977,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-	RestoreBackupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error)
+	RestoreBackupWithBodyWithResponse(ctx context.Context, params *RestoreBackupParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error)
 
 	// RestoreBackupWithResponse Replace the member's ledger with a backup
 	//
@@ -20928,7 +24016,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-	RestoreBackupWithResponse(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error)
+	RestoreBackupWithResponse(ctx context.Context, params *RestoreBackupParams, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error)
 
 	// GetCategoryStatsWithResponse Statistics by category over a range
 	//
@@ -20975,7 +24063,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/tags (the `ListTags` operationId).
-	ListTagsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTagsResponse, error)
+	ListTagsWithResponse(ctx context.Context, params *ListTagsParams, reqEditors ...RequestEditorFn) (*ListTagsResponse, error)
 
 	// CreateTagWithBodyWithResponse Create a tag
 	//
@@ -21002,7 +24090,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-	ReorderTagsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error)
+	ReorderTagsWithBodyWithResponse(ctx context.Context, params *ReorderTagsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error)
 
 	// ReorderTagsWithResponse Reorder tags
 	//
@@ -21011,7 +24099,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-	ReorderTagsWithResponse(ctx context.Context, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error)
+	ReorderTagsWithResponse(ctx context.Context, params *ReorderTagsParams, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error)
 
 	// DeleteTagWithResponse Delete a tag
 	//
@@ -21116,7 +24204,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/wallets (the `ListWallets` operationId).
-	ListWalletsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWalletsResponse, error)
+	ListWalletsWithResponse(ctx context.Context, params *ListWalletsParams, reqEditors ...RequestEditorFn) (*ListWalletsResponse, error)
 
 	// CreateWalletWithBodyWithResponse Create a wallet
 	//
@@ -21149,7 +24237,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-	ReorderWalletsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error)
+	ReorderWalletsWithBodyWithResponse(ctx context.Context, params *ReorderWalletsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error)
 
 	// ReorderWalletsWithResponse Reorder wallets
 	//
@@ -21158,7 +24246,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-	ReorderWalletsWithResponse(ctx context.Context, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error)
+	ReorderWalletsWithResponse(ctx context.Context, params *ReorderWalletsParams, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error)
 
 	// DeleteWalletWithResponse Delete a wallet
 	//
@@ -21205,7 +24293,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/wallets/{id}/loan-schedule (the `GetLoanSchedule` operationId).
-	GetLoanScheduleWithResponse(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*GetLoanScheduleResponse, error)
+	GetLoanScheduleWithResponse(ctx context.Context, id WalletID, params *GetLoanScheduleParams, reqEditors ...RequestEditorFn) (*GetLoanScheduleResponse, error)
 
 	// ListCardStatementsWithResponse The statements of a card
 	//
@@ -22336,6 +25424,207 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/board/tag-groups (the `ListBoardTagGroups` operationId).
 	ListBoardTagGroupsWithResponse(ctx context.Context, params *ListBoardTagGroupsParams, reqEditors ...RequestEditorFn) (*ListBoardTagGroupsResponse, error)
 
+	// ListBooksWithResponse The caller's household books
+	//
+	// Every household book the caller is a current member of, oldest first, with the caller's
+	// role and the book's members. A household book is a ledger several members keep; its
+	// records are read and written with the `/api/account/...` operations and the `X-Book-Id`
+	// header (see `components/parameters/BookId`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/books (the `ListBooks` operationId).
+	ListBooksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListBooksResponse, error)
+
+	// CreateBookWithBodyWithResponse Create a household book
+	//
+	// Creates a household book with the caller as its OWNER and an empty ledger (month start
+	// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+	// past it 409 `CONFLICT`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/books (the `CreateBook` operationId).
+	CreateBookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBookResponse, error)
+
+	// CreateBookWithResponse Create a household book
+	//
+	// Creates a household book with the caller as its OWNER and an empty ledger (month start
+	// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+	// past it 409 `CONFLICT`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/books (the `CreateBook` operationId).
+	CreateBookWithResponse(ctx context.Context, body CreateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBookResponse, error)
+
+	// JoinBookWithBodyWithResponse Accept an invitation to a household book
+	//
+	// Joins the book an invitation code was made for, with the invitation's role. A code is
+	// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+	// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+	// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+	// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+	JoinBookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinBookResponse, error)
+
+	// JoinBookWithResponse Accept an invitation to a household book
+	//
+	// Joins the book an invitation code was made for, with the invitation's role. A code is
+	// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+	// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+	// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+	// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+	JoinBookWithResponse(ctx context.Context, body JoinBookJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinBookResponse, error)
+
+	// DeleteBookWithResponse Delete a household book
+	//
+	// OWNER only. Deletes the book and every record in it; its former members' requests with
+	// its `X-Book-Id`, its changes feed included, answer 404 `NOT_FOUND` from then on.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/books/{id} (the `DeleteBook` operationId).
+	DeleteBookWithResponse(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*DeleteBookResponse, error)
+
+	// GetBookWithResponse Get a household book
+	//
+	// The book with the caller's role and its current members. A book the caller is not a
+	// current member of (never joined, left, removed, deleted) is 404 `NOT_FOUND`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/books/{id} (the `GetBook` operationId).
+	GetBookWithResponse(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*GetBookResponse, error)
+
+	// UpdateBookWithBodyWithResponse Rename a household book and set its month start day
+	//
+	// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+	// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+	// statistics, budgets and settlement.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+	UpdateBookWithBodyWithResponse(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBookResponse, error)
+
+	// UpdateBookWithResponse Rename a household book and set its month start day
+	//
+	// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+	// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+	// statistics, budgets and settlement.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+	UpdateBookWithResponse(ctx context.Context, id BookPathID, body UpdateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBookResponse, error)
+
+	// CreateBookInvitationWithBodyWithResponse Invite someone to a household book
+	//
+	// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+	// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+	// once: only its hash is kept.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+	CreateBookInvitationWithBodyWithResponse(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBookInvitationResponse, error)
+
+	// CreateBookInvitationWithResponse Invite someone to a household book
+	//
+	// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+	// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+	// once: only its hash is kept.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+	CreateBookInvitationWithResponse(ctx context.Context, id BookPathID, body CreateBookInvitationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBookInvitationResponse, error)
+
+	// RevokeBookInvitationWithResponse Revoke an invitation
+	//
+	// OWNER only. The code can no longer be accepted. A code that is not this book's, or was
+	// used or revoked already: 404 `NOT_FOUND`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/books/{id}/invitations/{code} (the `RevokeBookInvitation` operationId).
+	RevokeBookInvitationWithResponse(ctx context.Context, id BookPathID, code string, reqEditors ...RequestEditorFn) (*RevokeBookInvitationResponse, error)
+
+	// RemoveBookMemberWithResponse Remove a member, or leave
+	//
+	// An OWNER removes a member; any member removes themselves (leaves). The book's records
+	// show a member who left as a former member, their id kept. When the last OWNER leaves, the longest-standing EDITOR becomes OWNER, else the
+	// longest-standing VIEWER; a book nobody is left in is deleted with its records.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/books/{id}/members/{memberId} (the `RemoveBookMember` operationId).
+	RemoveBookMemberWithResponse(ctx context.Context, id BookPathID, memberID int64, reqEditors ...RequestEditorFn) (*RemoveBookMemberResponse, error)
+
+	// UpdateBookMemberWithBodyWithResponse Change a member's role and settlement weight
+	//
+	// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+	// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+	// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+	UpdateBookMemberWithBodyWithResponse(ctx context.Context, id BookPathID, memberID int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBookMemberResponse, error)
+
+	// UpdateBookMemberWithResponse Change a member's role and settlement weight
+	//
+	// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+	// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+	// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+	UpdateBookMemberWithResponse(ctx context.Context, id BookPathID, memberID int64, body UpdateBookMemberJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBookMemberResponse, error)
+
+	// UnsettleBookMonthWithResponse Undo marking a month settled
+	//
+	// OWNER only. Answers the settlement, no longer marked settled.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/books/{id}/settlement (the `UnsettleBookMonth` operationId).
+	UnsettleBookMonthWithResponse(ctx context.Context, id BookPathID, params *UnsettleBookMonthParams, reqEditors ...RequestEditorFn) (*UnsettleBookMonthResponse, error)
+
+	// GetBookSettlementWithResponse Who owes whom for a month of the book
+	//
+	// For the book's ledger month: what each member paid of its expenses (every confirmed
+	// expense of the month, transfers excluded; an expense counts for its `paidBy`), each
+	// current OWNER's and EDITOR's share (by weight, default 1; VIEWERs take none; a former
+	// member who paid appears with share 0), balance = paid − share, and the fewest payments
+	// that settle it: the largest debtor pays the largest creditor, repeated (ties: the lower
+	// member id first). Shares are whole won; the remainder goes one won each to the members
+	// with the largest weights, then the lowest member ids. Any member may read it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/books/{id}/settlement (the `GetBookSettlement` operationId).
+	GetBookSettlementWithResponse(ctx context.Context, id BookPathID, params *GetBookSettlementParams, reqEditors ...RequestEditorFn) (*GetBookSettlementResponse, error)
+
+	// SettleBookMonthWithResponse Mark a month settled
+	//
+	// OWNER only. Records who marked the month settled and when (marking it again keeps the
+	// first record); answers the settlement.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/books/{id}/settlement (the `SettleBookMonth` operationId).
+	SettleBookMonthWithResponse(ctx context.Context, id BookPathID, params *SettleBookMonthParams, reqEditors ...RequestEditorFn) (*SettleBookMonthResponse, error)
+
 	// GetFXRateWithResponse Today's exchange rate of a currency pair
 	//
 	// The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
@@ -22472,10 +25761,14 @@ type GetBackupResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Backup
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -22495,6 +25788,11 @@ func (r GetBackupResponse) GetJSON200() *Backup {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r GetBackupResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
@@ -22503,6 +25801,11 @@ func (r GetBackupResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetBackupResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -22570,6 +25873,8 @@ type ListBudgetsResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -22598,6 +25903,11 @@ func (r ListBudgetsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ListBudgetsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListBudgetsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -22793,6 +26103,8 @@ type GetBudgetChartResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -22823,6 +26135,11 @@ func (r GetBudgetChartResponse) GetApplicationProblemJSON401() *Unauthenticated 
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetBudgetChartResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBudgetChartResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -22890,6 +26207,8 @@ type CopyBudgetsResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -22920,6 +26239,11 @@ func (r CopyBudgetsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r CopyBudgetsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CopyBudgetsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -22987,6 +26311,8 @@ type GetBudgetIncomeResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -23017,6 +26343,11 @@ func (r GetBudgetIncomeResponse) GetApplicationProblemJSON401() *Unauthenticated
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetBudgetIncomeResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBudgetIncomeResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23084,6 +26415,8 @@ type PutBudgetIncomeResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -23116,6 +26449,11 @@ func (r PutBudgetIncomeResponse) GetApplicationProblemJSON401() *Unauthenticated
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r PutBudgetIncomeResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PutBudgetIncomeResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23182,10 +26520,14 @@ type ListOnetimeBudgetsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *OnetimeBudgetList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -23203,6 +26545,11 @@ func (r ListOnetimeBudgetsResponse) GetJSON200() *OnetimeBudgetList {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
@@ -23211,6 +26558,11 @@ func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON401() *Unauthentica
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23647,6 +26999,8 @@ type GetBudgetStatusResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -23677,6 +27031,11 @@ func (r GetBudgetStatusResponse) GetApplicationProblemJSON401() *Unauthenticated
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetBudgetStatusResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBudgetStatusResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23967,8 +27326,12 @@ type GetNextCardBillsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *NextCardBills
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -23986,9 +27349,19 @@ func (r GetNextCardBillsResponse) GetJSON200() *NextCardBills {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetNextCardBillsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r GetNextCardBillsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetNextCardBillsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24050,8 +27423,12 @@ type ListCategoriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *CategoryTree
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -24067,9 +27444,19 @@ func (r ListCategoriesResponse) GetJSON200() *CategoryTree {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListCategoriesResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListCategoriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListCategoriesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24141,6 +27528,8 @@ type CreateCategoryResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -24176,6 +27565,11 @@ func (r CreateCategoryResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateCategoryResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateCategoryResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -24252,8 +27646,14 @@ type ImportDefaultCategoriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *CategoryTree
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -24269,9 +27669,24 @@ func (r ImportDefaultCategoriesResponse) GetJSON200() *CategoryTree {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ImportDefaultCategoriesResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ImportDefaultCategoriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ImportDefaultCategoriesResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ImportDefaultCategoriesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24330,6 +27745,8 @@ type ReorderCategoriesResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -24352,6 +27769,11 @@ func (r ReorderCategoriesResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ReorderCategoriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ReorderCategoriesResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -24430,6 +27852,8 @@ type DeleteCategoryResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -24458,6 +27882,11 @@ func (r DeleteCategoryResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteCategoryResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteCategoryResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -24548,6 +27977,8 @@ type UpdateCategoryResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -24585,6 +28016,11 @@ func (r UpdateCategoryResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r UpdateCategoryResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateCategoryResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -24665,6 +28101,8 @@ type ListChangesResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON410 the response for an HTTP 410 `application/problem+json` response
 	ApplicationProblemJSON410 *ResyncRequired
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -24692,6 +28130,11 @@ func (r ListChangesResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListChangesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListChangesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
@@ -25016,6 +28459,8 @@ type ExportEntriesResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -25045,6 +28490,11 @@ func (r ExportEntriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ExportEntriesResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ExportEntriesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -25117,6 +28567,8 @@ type ImportEntriesResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -25151,6 +28603,11 @@ func (r ImportEntriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ImportEntriesResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ImportEntriesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -25233,6 +28690,8 @@ type CreateEntryFromNotificationResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -25271,6 +28730,11 @@ func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON401() *Una
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -25446,8 +28910,12 @@ type CountPendingEntriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *PendingCount
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -25463,9 +28931,19 @@ func (r CountPendingEntriesResponse) GetJSON200() *PendingCount {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CountPendingEntriesResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CountPendingEntriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CountPendingEntriesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -25534,6 +29012,8 @@ type DeleteEntryResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -25562,6 +29042,11 @@ func (r DeleteEntryResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteEntryResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteEntryResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -25904,6 +29389,8 @@ type ConfirmEntryResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -25937,6 +29424,11 @@ func (r ConfirmEntryResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ConfirmEntryResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ConfirmEntryResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -27286,8 +30778,12 @@ type ListQuickEntriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *QuickEntryList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -27303,9 +30799,19 @@ func (r ListQuickEntriesResponse) GetJSON200() *QuickEntryList {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListQuickEntriesResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListQuickEntriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListQuickEntriesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -27502,6 +31008,8 @@ type DeleteQuickEntryResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -27526,6 +31034,11 @@ func (r DeleteQuickEntryResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteQuickEntryResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteQuickEntryResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -27717,8 +31230,12 @@ type ListRecurringsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *RecurringList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -27734,9 +31251,19 @@ func (r ListRecurringsResponse) GetJSON200() *RecurringList {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListRecurringsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListRecurringsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListRecurringsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -27808,6 +31335,8 @@ type CreateRecurringResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -27843,6 +31372,11 @@ func (r CreateRecurringResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateRecurringResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateRecurringResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -27926,6 +31460,8 @@ type DeleteRecurringResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -27950,6 +31486,11 @@ func (r DeleteRecurringResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteRecurringResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteRecurringResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -28030,6 +31571,8 @@ type UpdateRecurringResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -28063,6 +31606,11 @@ func (r UpdateRecurringResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r UpdateRecurringResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateRecurringResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -28145,6 +31693,8 @@ type RestoreBackupResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -28179,6 +31729,11 @@ func (r RestoreBackupResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r RestoreBackupResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -28251,6 +31806,8 @@ type GetCategoryStatsResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -28281,6 +31838,11 @@ func (r GetCategoryStatsResponse) GetApplicationProblemJSON401() *Unauthenticate
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetCategoryStatsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetCategoryStatsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -28348,6 +31910,8 @@ type GetMonthlyStatsResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -28378,6 +31942,11 @@ func (r GetMonthlyStatsResponse) GetApplicationProblemJSON401() *Unauthenticated
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetMonthlyStatsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetMonthlyStatsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -28445,6 +32014,8 @@ type GetTagStatsResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -28475,6 +32046,11 @@ func (r GetTagStatsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetTagStatsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetTagStatsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -28542,6 +32118,8 @@ type GetYearlyStatsResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -28572,6 +32150,11 @@ func (r GetYearlyStatsResponse) GetApplicationProblemJSON401() *Unauthenticated 
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetYearlyStatsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetYearlyStatsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -28633,10 +32216,14 @@ type ListTagsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *TagList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -28652,6 +32239,11 @@ func (r ListTagsResponse) GetJSON200() *TagList {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListTagsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListTagsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
@@ -28660,6 +32252,11 @@ func (r ListTagsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ListTagsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListTagsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -28733,6 +32330,8 @@ type CreateTagResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -28771,6 +32370,11 @@ func (r CreateTagResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r CreateTagResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateTagResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -29186,6 +32790,8 @@ type ListTransfersResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -29209,6 +32815,11 @@ func (r ListTransfersResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListTransfersResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListTransfersResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -29280,6 +32891,8 @@ type CreateTransferResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -29315,6 +32928,11 @@ func (r CreateTransferResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateTransferResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateTransferResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -29398,6 +33016,8 @@ type DeleteTransferResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -29422,6 +33042,11 @@ func (r DeleteTransferResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteTransferResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteTransferResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -29606,6 +33231,8 @@ type UpdateTransferResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -29639,6 +33266,11 @@ func (r UpdateTransferResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r UpdateTransferResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateTransferResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -29710,8 +33342,12 @@ type ListWalletsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *WalletList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -29729,9 +33365,19 @@ func (r ListWalletsResponse) GetJSON200() *WalletList {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListWalletsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListWalletsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListWalletsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -29808,6 +33454,10 @@ type CreateWalletResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -29841,6 +33491,16 @@ func (r CreateWalletResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateWalletResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateWalletResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateWalletResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -29914,6 +33574,8 @@ type ReorderWalletsResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -29936,6 +33598,11 @@ func (r ReorderWalletsResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ReorderWalletsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ReorderWalletsResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -30014,6 +33681,8 @@ type DeleteWalletResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -30042,6 +33711,11 @@ func (r DeleteWalletResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteWalletResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteWalletResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -30238,6 +33912,8 @@ type UpdateWalletResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -30273,6 +33949,11 @@ func (r UpdateWalletResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r UpdateWalletResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateWalletResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -36575,6 +40256,1295 @@ func (r ListBoardTagGroupsResponse) ContentType() string {
 	return ""
 }
 
+// ListBooksResponse503Headers the declared response headers of an HTTP 503 response for ListBooks
+type ListBooksResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListBooksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BookList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListBooksResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListBooksResponse) GetJSON200() *BookList {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListBooksResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListBooksResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListBooksResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListBooksResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListBooksResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListBooksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListBooksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListBooksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListBooksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateBookResponse409Headers the declared response headers of an HTTP 409 response for CreateBook
+type CreateBookResponse409Headers struct {
+	RetryAfter *int
+}
+
+// CreateBookResponse503Headers the declared response headers of an HTTP 503 response for CreateBook
+type CreateBookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateBookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Book
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateBookResponse409Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateBookResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateBookResponse) GetJSON201() *Book {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateBookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateBookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateBookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateBookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// JoinBookResponse409Headers the declared response headers of an HTTP 409 response for JoinBook
+type JoinBookResponse409Headers struct {
+	RetryAfter *int
+}
+
+// JoinBookResponse503Headers the declared response headers of an HTTP 503 response for JoinBook
+type JoinBookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type JoinBookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Book
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *JoinBookResponse409Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *JoinBookResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r JoinBookResponse) GetJSON200() *Book {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r JoinBookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r JoinBookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r JoinBookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r JoinBookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteBookResponse503Headers the declared response headers of an HTTP 503 response for DeleteBook
+type DeleteBookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteBookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteBookResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteBookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteBookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteBookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteBookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetBookResponse503Headers the declared response headers of an HTTP 503 response for GetBook
+type GetBookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Book
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBookResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBookResponse) GetJSON200() *Book {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBookResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBookResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBookResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetBookResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetBookResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBookResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateBookResponse503Headers the declared response headers of an HTTP 503 response for UpdateBook
+type UpdateBookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateBookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Book
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateBookResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateBookResponse) GetJSON200() *Book {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateBookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateBookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateBookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateBookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateBookInvitationResponse503Headers the declared response headers of an HTTP 503 response for CreateBookInvitation
+type CreateBookInvitationResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateBookInvitationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *BookInvitation
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateBookInvitationResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateBookInvitationResponse) GetJSON201() *BookInvitation {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateBookInvitationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateBookInvitationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateBookInvitationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateBookInvitationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RevokeBookInvitationResponse503Headers the declared response headers of an HTTP 503 response for RevokeBookInvitation
+type RevokeBookInvitationResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RevokeBookInvitationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RevokeBookInvitationResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RevokeBookInvitationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RevokeBookInvitationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RevokeBookInvitationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RevokeBookInvitationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RemoveBookMemberResponse503Headers the declared response headers of an HTTP 503 response for RemoveBookMember
+type RemoveBookMemberResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RemoveBookMemberResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RemoveBookMemberResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RemoveBookMemberResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RemoveBookMemberResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RemoveBookMemberResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RemoveBookMemberResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateBookMemberResponse409Headers the declared response headers of an HTTP 409 response for UpdateBookMember
+type UpdateBookMemberResponse409Headers struct {
+	RetryAfter *int
+}
+
+// UpdateBookMemberResponse503Headers the declared response headers of an HTTP 503 response for UpdateBookMember
+type UpdateBookMemberResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateBookMemberResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Book
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UpdateBookMemberResponse409Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateBookMemberResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateBookMemberResponse) GetJSON200() *Book {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateBookMemberResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateBookMemberResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateBookMemberResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateBookMemberResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UnsettleBookMonthResponse503Headers the declared response headers of an HTTP 503 response for UnsettleBookMonth
+type UnsettleBookMonthResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UnsettleBookMonthResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Settlement
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UnsettleBookMonthResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UnsettleBookMonthResponse) GetJSON200() *Settlement {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UnsettleBookMonthResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UnsettleBookMonthResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UnsettleBookMonthResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UnsettleBookMonthResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetBookSettlementResponse503Headers the declared response headers of an HTTP 503 response for GetBookSettlement
+type GetBookSettlementResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBookSettlementResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Settlement
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBookSettlementResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBookSettlementResponse) GetJSON200() *Settlement {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBookSettlementResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBookSettlementResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBookSettlementResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBookSettlementResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SettleBookMonthResponse503Headers the declared response headers of an HTTP 503 response for SettleBookMonth
+type SettleBookMonthResponse503Headers struct {
+	RetryAfter *int
+}
+
+type SettleBookMonthResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Settlement
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SettleBookMonthResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SettleBookMonthResponse) GetJSON200() *Settlement {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SettleBookMonthResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SettleBookMonthResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SettleBookMonthResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SettleBookMonthResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetFXRateResponse429Headers the declared response headers of an HTTP 429 response for GetFXRate
 type GetFXRateResponse429Headers struct {
 	RetryAfter *int
@@ -37435,8 +42405,8 @@ func (r GetReadinessResponse) ContentType() string {
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/backup (the `GetBackup` operationId).
-func (c *ClientWithResponses) GetBackupWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBackupResponse, error) {
-	rsp, err := c.GetBackup(ctx, reqEditors...)
+func (c *ClientWithResponses) GetBackupWithResponse(ctx context.Context, params *GetBackupParams, reqEditors ...RequestEditorFn) (*GetBackupResponse, error) {
+	rsp, err := c.GetBackup(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -37513,8 +42483,8 @@ func (c *ClientWithResponses) GetBudgetChartWithResponse(ctx context.Context, pa
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-func (c *ClientWithResponses) CopyBudgetsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error) {
-	rsp, err := c.CopyBudgetsWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CopyBudgetsWithBodyWithResponse(ctx context.Context, params *CopyBudgetsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error) {
+	rsp, err := c.CopyBudgetsWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -37528,8 +42498,8 @@ func (c *ClientWithResponses) CopyBudgetsWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-func (c *ClientWithResponses) CopyBudgetsWithResponse(ctx context.Context, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error) {
-	rsp, err := c.CopyBudgets(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CopyBudgetsWithResponse(ctx context.Context, params *CopyBudgetsParams, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error) {
+	rsp, err := c.CopyBudgets(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -37559,8 +42529,8 @@ func (c *ClientWithResponses) GetBudgetIncomeWithResponse(ctx context.Context, p
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-func (c *ClientWithResponses) PutBudgetIncomeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error) {
-	rsp, err := c.PutBudgetIncomeWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) PutBudgetIncomeWithBodyWithResponse(ctx context.Context, params *PutBudgetIncomeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error) {
+	rsp, err := c.PutBudgetIncomeWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -37574,8 +42544,8 @@ func (c *ClientWithResponses) PutBudgetIncomeWithBodyWithResponse(ctx context.Co
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-func (c *ClientWithResponses) PutBudgetIncomeWithResponse(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error) {
-	rsp, err := c.PutBudgetIncome(ctx, body, reqEditors...)
+func (c *ClientWithResponses) PutBudgetIncomeWithResponse(ctx context.Context, params *PutBudgetIncomeParams, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error) {
+	rsp, err := c.PutBudgetIncome(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -37589,8 +42559,8 @@ func (c *ClientWithResponses) PutBudgetIncomeWithResponse(ctx context.Context, b
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
-func (c *ClientWithResponses) ListOnetimeBudgetsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListOnetimeBudgetsResponse, error) {
-	rsp, err := c.ListOnetimeBudgets(ctx, reqEditors...)
+func (c *ClientWithResponses) ListOnetimeBudgetsWithResponse(ctx context.Context, params *ListOnetimeBudgetsParams, reqEditors ...RequestEditorFn) (*ListOnetimeBudgetsResponse, error) {
+	rsp, err := c.ListOnetimeBudgets(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -37742,8 +42712,8 @@ func (c *ClientWithResponses) UpdateBudgetWithResponse(ctx context.Context, id B
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/card-bills/next (the `GetNextCardBills` operationId).
-func (c *ClientWithResponses) GetNextCardBillsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetNextCardBillsResponse, error) {
-	rsp, err := c.GetNextCardBills(ctx, reqEditors...)
+func (c *ClientWithResponses) GetNextCardBillsWithResponse(ctx context.Context, params *GetNextCardBillsParams, reqEditors ...RequestEditorFn) (*GetNextCardBillsResponse, error) {
+	rsp, err := c.GetNextCardBills(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -37757,8 +42727,8 @@ func (c *ClientWithResponses) GetNextCardBillsWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/categories (the `ListCategories` operationId).
-func (c *ClientWithResponses) ListCategoriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error) {
-	rsp, err := c.ListCategories(ctx, reqEditors...)
+func (c *ClientWithResponses) ListCategoriesWithResponse(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error) {
+	rsp, err := c.ListCategories(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -37802,8 +42772,8 @@ func (c *ClientWithResponses) CreateCategoryWithResponse(ctx context.Context, pa
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/categories/import (the `ImportDefaultCategories` operationId).
-func (c *ClientWithResponses) ImportDefaultCategoriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ImportDefaultCategoriesResponse, error) {
-	rsp, err := c.ImportDefaultCategories(ctx, reqEditors...)
+func (c *ClientWithResponses) ImportDefaultCategoriesWithResponse(ctx context.Context, params *ImportDefaultCategoriesParams, reqEditors ...RequestEditorFn) (*ImportDefaultCategoriesResponse, error) {
+	rsp, err := c.ImportDefaultCategories(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -37817,8 +42787,8 @@ func (c *ClientWithResponses) ImportDefaultCategoriesWithResponse(ctx context.Co
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-func (c *ClientWithResponses) ReorderCategoriesWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error) {
-	rsp, err := c.ReorderCategoriesWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) ReorderCategoriesWithBodyWithResponse(ctx context.Context, params *ReorderCategoriesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error) {
+	rsp, err := c.ReorderCategoriesWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -37832,8 +42802,8 @@ func (c *ClientWithResponses) ReorderCategoriesWithBodyWithResponse(ctx context.
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-func (c *ClientWithResponses) ReorderCategoriesWithResponse(ctx context.Context, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error) {
-	rsp, err := c.ReorderCategories(ctx, body, reqEditors...)
+func (c *ClientWithResponses) ReorderCategoriesWithResponse(ctx context.Context, params *ReorderCategoriesParams, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error) {
+	rsp, err := c.ReorderCategories(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38262,8 +43232,8 @@ func (c *ClientWithResponses) ParseEntryTextWithResponse(ctx context.Context, bo
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/entries/pending/count (the `CountPendingEntries` operationId).
-func (c *ClientWithResponses) CountPendingEntriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*CountPendingEntriesResponse, error) {
-	rsp, err := c.CountPendingEntries(ctx, reqEditors...)
+func (c *ClientWithResponses) CountPendingEntriesWithResponse(ctx context.Context, params *CountPendingEntriesParams, reqEditors ...RequestEditorFn) (*CountPendingEntriesResponse, error) {
+	rsp, err := c.CountPendingEntries(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38350,8 +43320,8 @@ func (c *ClientWithResponses) UpdateEntryWithResponse(ctx context.Context, id En
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
-func (c *ClientWithResponses) ConfirmEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*ConfirmEntryResponse, error) {
-	rsp, err := c.ConfirmEntry(ctx, id, reqEditors...)
+func (c *ClientWithResponses) ConfirmEntryWithResponse(ctx context.Context, id EntryID, params *ConfirmEntryParams, reqEditors ...RequestEditorFn) (*ConfirmEntryResponse, error) {
+	rsp, err := c.ConfirmEntry(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38656,8 +43626,8 @@ func (c *ClientWithResponses) RecognizeReceiptWithBodyWithResponse(ctx context.C
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/quick-entries (the `ListQuickEntries` operationId).
-func (c *ClientWithResponses) ListQuickEntriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListQuickEntriesResponse, error) {
-	rsp, err := c.ListQuickEntries(ctx, reqEditors...)
+func (c *ClientWithResponses) ListQuickEntriesWithResponse(ctx context.Context, params *ListQuickEntriesParams, reqEditors ...RequestEditorFn) (*ListQuickEntriesResponse, error) {
+	rsp, err := c.ListQuickEntries(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38744,8 +43714,8 @@ func (c *ClientWithResponses) UpdateQuickEntryWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/recurrings (the `ListRecurrings` operationId).
-func (c *ClientWithResponses) ListRecurringsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListRecurringsResponse, error) {
-	rsp, err := c.ListRecurrings(ctx, reqEditors...)
+func (c *ClientWithResponses) ListRecurringsWithResponse(ctx context.Context, params *ListRecurringsParams, reqEditors ...RequestEditorFn) (*ListRecurringsResponse, error) {
+	rsp, err := c.ListRecurrings(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38868,8 +43838,8 @@ func (c *ClientWithResponses) UpdateRecurringWithResponse(ctx context.Context, i
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-func (c *ClientWithResponses) RestoreBackupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error) {
-	rsp, err := c.RestoreBackupWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) RestoreBackupWithBodyWithResponse(ctx context.Context, params *RestoreBackupParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error) {
+	rsp, err := c.RestoreBackupWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38913,8 +43883,8 @@ func (c *ClientWithResponses) RestoreBackupWithBodyWithResponse(ctx context.Cont
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-func (c *ClientWithResponses) RestoreBackupWithResponse(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error) {
-	rsp, err := c.RestoreBackup(ctx, body, reqEditors...)
+func (c *ClientWithResponses) RestoreBackupWithResponse(ctx context.Context, params *RestoreBackupParams, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error) {
+	rsp, err := c.RestoreBackup(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38990,8 +43960,8 @@ func (c *ClientWithResponses) GetYearlyStatsWithResponse(ctx context.Context, pa
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/tags (the `ListTags` operationId).
-func (c *ClientWithResponses) ListTagsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTagsResponse, error) {
-	rsp, err := c.ListTags(ctx, reqEditors...)
+func (c *ClientWithResponses) ListTagsWithResponse(ctx context.Context, params *ListTagsParams, reqEditors ...RequestEditorFn) (*ListTagsResponse, error) {
+	rsp, err := c.ListTags(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39035,8 +44005,8 @@ func (c *ClientWithResponses) CreateTagWithResponse(ctx context.Context, params 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-func (c *ClientWithResponses) ReorderTagsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error) {
-	rsp, err := c.ReorderTagsWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) ReorderTagsWithBodyWithResponse(ctx context.Context, params *ReorderTagsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error) {
+	rsp, err := c.ReorderTagsWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39050,8 +44020,8 @@ func (c *ClientWithResponses) ReorderTagsWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-func (c *ClientWithResponses) ReorderTagsWithResponse(ctx context.Context, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error) {
-	rsp, err := c.ReorderTags(ctx, body, reqEditors...)
+func (c *ClientWithResponses) ReorderTagsWithResponse(ctx context.Context, params *ReorderTagsParams, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error) {
+	rsp, err := c.ReorderTags(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39221,8 +44191,8 @@ func (c *ClientWithResponses) UpdateTransferWithResponse(ctx context.Context, id
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/wallets (the `ListWallets` operationId).
-func (c *ClientWithResponses) ListWalletsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWalletsResponse, error) {
-	rsp, err := c.ListWallets(ctx, reqEditors...)
+func (c *ClientWithResponses) ListWalletsWithResponse(ctx context.Context, params *ListWalletsParams, reqEditors ...RequestEditorFn) (*ListWalletsResponse, error) {
+	rsp, err := c.ListWallets(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39272,8 +44242,8 @@ func (c *ClientWithResponses) CreateWalletWithResponse(ctx context.Context, para
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-func (c *ClientWithResponses) ReorderWalletsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error) {
-	rsp, err := c.ReorderWalletsWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) ReorderWalletsWithBodyWithResponse(ctx context.Context, params *ReorderWalletsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error) {
+	rsp, err := c.ReorderWalletsWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39287,8 +44257,8 @@ func (c *ClientWithResponses) ReorderWalletsWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-func (c *ClientWithResponses) ReorderWalletsWithResponse(ctx context.Context, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error) {
-	rsp, err := c.ReorderWallets(ctx, body, reqEditors...)
+func (c *ClientWithResponses) ReorderWalletsWithResponse(ctx context.Context, params *ReorderWalletsParams, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error) {
+	rsp, err := c.ReorderWallets(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39364,8 +44334,8 @@ func (c *ClientWithResponses) UpdateWalletWithResponse(ctx context.Context, id W
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/wallets/{id}/loan-schedule (the `GetLoanSchedule` operationId).
-func (c *ClientWithResponses) GetLoanScheduleWithResponse(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*GetLoanScheduleResponse, error) {
-	rsp, err := c.GetLoanSchedule(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetLoanScheduleWithResponse(ctx context.Context, id WalletID, params *GetLoanScheduleParams, reqEditors ...RequestEditorFn) (*GetLoanScheduleResponse, error) {
+	rsp, err := c.GetLoanSchedule(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -41053,6 +46023,315 @@ func (c *ClientWithResponses) ListBoardTagGroupsWithResponse(ctx context.Context
 	return ParseListBoardTagGroupsResponse(rsp)
 }
 
+// ListBooksWithResponse The caller's household books
+//
+// Every household book the caller is a current member of, oldest first, with the caller's
+// role and the book's members. A household book is a ledger several members keep; its
+// records are read and written with the `/api/account/...` operations and the `X-Book-Id`
+// header (see `components/parameters/BookId`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/books (the `ListBooks` operationId).
+func (c *ClientWithResponses) ListBooksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListBooksResponse, error) {
+	rsp, err := c.ListBooks(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListBooksResponse(rsp)
+}
+
+// CreateBookWithBodyWithResponse Create a household book
+//
+// Creates a household book with the caller as its OWNER and an empty ledger (month start
+// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+// past it 409 `CONFLICT`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/books (the `CreateBook` operationId).
+func (c *ClientWithResponses) CreateBookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBookResponse, error) {
+	rsp, err := c.CreateBookWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBookResponse(rsp)
+}
+
+// CreateBookWithResponse Create a household book
+//
+// Creates a household book with the caller as its OWNER and an empty ledger (month start
+// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+// past it 409 `CONFLICT`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/books (the `CreateBook` operationId).
+func (c *ClientWithResponses) CreateBookWithResponse(ctx context.Context, body CreateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBookResponse, error) {
+	rsp, err := c.CreateBook(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBookResponse(rsp)
+}
+
+// JoinBookWithBodyWithResponse Accept an invitation to a household book
+//
+// Joins the book an invitation code was made for, with the invitation's role. A code is
+// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+func (c *ClientWithResponses) JoinBookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinBookResponse, error) {
+	rsp, err := c.JoinBookWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinBookResponse(rsp)
+}
+
+// JoinBookWithResponse Accept an invitation to a household book
+//
+// Joins the book an invitation code was made for, with the invitation's role. A code is
+// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+func (c *ClientWithResponses) JoinBookWithResponse(ctx context.Context, body JoinBookJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinBookResponse, error) {
+	rsp, err := c.JoinBook(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinBookResponse(rsp)
+}
+
+// DeleteBookWithResponse Delete a household book
+//
+// OWNER only. Deletes the book and every record in it; its former members' requests with
+// its `X-Book-Id`, its changes feed included, answer 404 `NOT_FOUND` from then on.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/books/{id} (the `DeleteBook` operationId).
+func (c *ClientWithResponses) DeleteBookWithResponse(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*DeleteBookResponse, error) {
+	rsp, err := c.DeleteBook(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteBookResponse(rsp)
+}
+
+// GetBookWithResponse Get a household book
+//
+// The book with the caller's role and its current members. A book the caller is not a
+// current member of (never joined, left, removed, deleted) is 404 `NOT_FOUND`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/books/{id} (the `GetBook` operationId).
+func (c *ClientWithResponses) GetBookWithResponse(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*GetBookResponse, error) {
+	rsp, err := c.GetBook(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBookResponse(rsp)
+}
+
+// UpdateBookWithBodyWithResponse Rename a household book and set its month start day
+//
+// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+// statistics, budgets and settlement.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+func (c *ClientWithResponses) UpdateBookWithBodyWithResponse(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBookResponse, error) {
+	rsp, err := c.UpdateBookWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateBookResponse(rsp)
+}
+
+// UpdateBookWithResponse Rename a household book and set its month start day
+//
+// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+// statistics, budgets and settlement.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+func (c *ClientWithResponses) UpdateBookWithResponse(ctx context.Context, id BookPathID, body UpdateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBookResponse, error) {
+	rsp, err := c.UpdateBook(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateBookResponse(rsp)
+}
+
+// CreateBookInvitationWithBodyWithResponse Invite someone to a household book
+//
+// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+// once: only its hash is kept.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+func (c *ClientWithResponses) CreateBookInvitationWithBodyWithResponse(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBookInvitationResponse, error) {
+	rsp, err := c.CreateBookInvitationWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBookInvitationResponse(rsp)
+}
+
+// CreateBookInvitationWithResponse Invite someone to a household book
+//
+// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+// once: only its hash is kept.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+func (c *ClientWithResponses) CreateBookInvitationWithResponse(ctx context.Context, id BookPathID, body CreateBookInvitationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBookInvitationResponse, error) {
+	rsp, err := c.CreateBookInvitation(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBookInvitationResponse(rsp)
+}
+
+// RevokeBookInvitationWithResponse Revoke an invitation
+//
+// OWNER only. The code can no longer be accepted. A code that is not this book's, or was
+// used or revoked already: 404 `NOT_FOUND`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/books/{id}/invitations/{code} (the `RevokeBookInvitation` operationId).
+func (c *ClientWithResponses) RevokeBookInvitationWithResponse(ctx context.Context, id BookPathID, code string, reqEditors ...RequestEditorFn) (*RevokeBookInvitationResponse, error) {
+	rsp, err := c.RevokeBookInvitation(ctx, id, code, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRevokeBookInvitationResponse(rsp)
+}
+
+// RemoveBookMemberWithResponse Remove a member, or leave
+//
+// An OWNER removes a member; any member removes themselves (leaves). The book's records
+// show a member who left as a former member, their id kept. When the last OWNER leaves, the longest-standing EDITOR becomes OWNER, else the
+// longest-standing VIEWER; a book nobody is left in is deleted with its records.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/books/{id}/members/{memberId} (the `RemoveBookMember` operationId).
+func (c *ClientWithResponses) RemoveBookMemberWithResponse(ctx context.Context, id BookPathID, memberID int64, reqEditors ...RequestEditorFn) (*RemoveBookMemberResponse, error) {
+	rsp, err := c.RemoveBookMember(ctx, id, memberID, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRemoveBookMemberResponse(rsp)
+}
+
+// UpdateBookMemberWithBodyWithResponse Change a member's role and settlement weight
+//
+// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+func (c *ClientWithResponses) UpdateBookMemberWithBodyWithResponse(ctx context.Context, id BookPathID, memberID int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBookMemberResponse, error) {
+	rsp, err := c.UpdateBookMemberWithBody(ctx, id, memberID, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateBookMemberResponse(rsp)
+}
+
+// UpdateBookMemberWithResponse Change a member's role and settlement weight
+//
+// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+func (c *ClientWithResponses) UpdateBookMemberWithResponse(ctx context.Context, id BookPathID, memberID int64, body UpdateBookMemberJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBookMemberResponse, error) {
+	rsp, err := c.UpdateBookMember(ctx, id, memberID, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateBookMemberResponse(rsp)
+}
+
+// UnsettleBookMonthWithResponse Undo marking a month settled
+//
+// OWNER only. Answers the settlement, no longer marked settled.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/books/{id}/settlement (the `UnsettleBookMonth` operationId).
+func (c *ClientWithResponses) UnsettleBookMonthWithResponse(ctx context.Context, id BookPathID, params *UnsettleBookMonthParams, reqEditors ...RequestEditorFn) (*UnsettleBookMonthResponse, error) {
+	rsp, err := c.UnsettleBookMonth(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUnsettleBookMonthResponse(rsp)
+}
+
+// GetBookSettlementWithResponse Who owes whom for a month of the book
+//
+// For the book's ledger month: what each member paid of its expenses (every confirmed
+// expense of the month, transfers excluded; an expense counts for its `paidBy`), each
+// current OWNER's and EDITOR's share (by weight, default 1; VIEWERs take none; a former
+// member who paid appears with share 0), balance = paid − share, and the fewest payments
+// that settle it: the largest debtor pays the largest creditor, repeated (ties: the lower
+// member id first). Shares are whole won; the remainder goes one won each to the members
+// with the largest weights, then the lowest member ids. Any member may read it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/books/{id}/settlement (the `GetBookSettlement` operationId).
+func (c *ClientWithResponses) GetBookSettlementWithResponse(ctx context.Context, id BookPathID, params *GetBookSettlementParams, reqEditors ...RequestEditorFn) (*GetBookSettlementResponse, error) {
+	rsp, err := c.GetBookSettlement(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBookSettlementResponse(rsp)
+}
+
+// SettleBookMonthWithResponse Mark a month settled
+//
+// OWNER only. Records who marked the month settled and when (marking it again keeps the
+// first record); answers the settlement.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/books/{id}/settlement (the `SettleBookMonth` operationId).
+func (c *ClientWithResponses) SettleBookMonthWithResponse(ctx context.Context, id BookPathID, params *SettleBookMonthParams, reqEditors ...RequestEditorFn) (*SettleBookMonthResponse, error) {
+	rsp, err := c.SettleBookMonth(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSettleBookMonthResponse(rsp)
+}
+
 // GetFXRateWithResponse Today's exchange rate of a currency pair
 //
 // The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
@@ -41260,6 +46539,13 @@ func ParseGetBackupResponse(rsp *http.Response) (*GetBackupResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41273,6 +46559,13 @@ func ParseGetBackupResponse(rsp *http.Response) (*GetBackupResponse, error) {
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -41371,6 +46664,13 @@ func ParseListBudgetsResponse(rsp *http.Response) (*ListBudgetsResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -41589,6 +46889,13 @@ func ParseGetBudgetChartResponse(rsp *http.Response) (*GetBudgetChartResponse, e
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41676,6 +46983,13 @@ func ParseCopyBudgetsResponse(rsp *http.Response) (*CopyBudgetsResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -41765,6 +47079,13 @@ func ParseGetBudgetIncomeResponse(rsp *http.Response) (*GetBudgetIncomeResponse,
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41853,6 +47174,13 @@ func ParsePutBudgetIncomeResponse(rsp *http.Response) (*PutBudgetIncomeResponse,
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41927,6 +47255,13 @@ func ParseListOnetimeBudgetsResponse(rsp *http.Response) (*ListOnetimeBudgetsRes
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41940,6 +47275,13 @@ func ParseListOnetimeBudgetsResponse(rsp *http.Response) (*ListOnetimeBudgetsRes
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -42395,6 +47737,13 @@ func ParseGetBudgetStatusResponse(rsp *http.Response) (*GetBudgetStatusResponse,
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42685,12 +48034,26 @@ func ParseGetNextCardBillsResponse(rsp *http.Response) (*GetNextCardBillsRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -42759,12 +48122,26 @@ func ParseListCategoriesResponse(rsp *http.Response) (*ListCategoriesResponse, e
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -42839,6 +48216,13 @@ func ParseCreateCategoryResponse(rsp *http.Response) (*CreateCategoryResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -42955,12 +48339,33 @@ func ParseImportDefaultCategoriesResponse(rsp *http.Response) (*ImportDefaultCat
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -43031,6 +48436,13 @@ func ParseReorderCategoriesResponse(rsp *http.Response) (*ReorderCategoriesRespo
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -43115,6 +48527,13 @@ func ParseDeleteCategoryResponse(rsp *http.Response) (*DeleteCategoryResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -43230,6 +48649,13 @@ func ParseUpdateCategoryResponse(rsp *http.Response) (*UpdateCategoryResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -43362,6 +48788,13 @@ func ParseListChangesResponse(rsp *http.Response) (*ListChangesResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
 		var dest ResyncRequired
@@ -43692,6 +49125,13 @@ func ParseExportEntriesResponse(rsp *http.Response) (*ExportEntriesResponse, err
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -43800,6 +49240,13 @@ func ParseImportEntriesResponse(rsp *http.Response) (*ImportEntriesResponse, err
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -43904,6 +49351,13 @@ func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryF
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Conflict
@@ -44104,12 +49558,26 @@ func ParseCountPendingEntriesResponse(rsp *http.Response) (*CountPendingEntriesR
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -44180,6 +49648,13 @@ func ParseDeleteEntryResponse(rsp *http.Response) (*DeleteEntryResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -44555,6 +50030,13 @@ func ParseConfirmEntryResponse(rsp *http.Response) (*ConfirmEntryResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -45878,12 +51360,26 @@ func ParseListQuickEntriesResponse(rsp *http.Response) (*ListQuickEntriesRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -46091,6 +51587,13 @@ func ParseDeleteQuickEntryResponse(rsp *http.Response) (*DeleteQuickEntryRespons
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46297,12 +51800,26 @@ func ParseListRecurringsResponse(rsp *http.Response) (*ListRecurringsResponse, e
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -46377,6 +51894,13 @@ func ParseCreateRecurringResponse(rsp *http.Response) (*CreateRecurringResponse,
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -46503,6 +52027,13 @@ func ParseDeleteRecurringResponse(rsp *http.Response) (*DeleteRecurringResponse,
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46600,6 +52131,13 @@ func ParseUpdateRecurringResponse(rsp *http.Response) (*UpdateRecurringResponse,
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -46723,6 +52261,13 @@ func ParseRestoreBackupResponse(rsp *http.Response) (*RestoreBackupResponse, err
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46828,6 +52373,13 @@ func ParseGetCategoryStatsResponse(rsp *http.Response) (*GetCategoryStatsRespons
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46915,6 +52467,13 @@ func ParseGetMonthlyStatsResponse(rsp *http.Response) (*GetMonthlyStatsResponse,
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -47004,6 +52563,13 @@ func ParseGetTagStatsResponse(rsp *http.Response) (*GetTagStatsResponse, error) 
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47092,6 +52658,13 @@ func ParseGetYearlyStatsResponse(rsp *http.Response) (*GetYearlyStatsResponse, e
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47159,6 +52732,13 @@ func ParseListTagsResponse(rsp *http.Response) (*ListTagsResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47172,6 +52752,13 @@ func ParseListTagsResponse(rsp *http.Response) (*ListTagsResponse, error) {
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -47253,6 +52840,13 @@ func ParseCreateTagResponse(rsp *http.Response) (*CreateTagResponse, error) {
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Conflict
@@ -47707,6 +53301,13 @@ func ParseListTransfersResponse(rsp *http.Response) (*ListTransfersResponse, err
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47780,6 +53381,13 @@ func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -47905,6 +53513,13 @@ func ParseDeleteTransferResponse(rsp *http.Response) (*DeleteTransferResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -48108,6 +53723,13 @@ func ParseUpdateTransferResponse(rsp *http.Response) (*UpdateTransferResponse, e
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -48209,12 +53831,26 @@ func ParseListWalletsResponse(rsp *http.Response) (*ListWalletsResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -48296,6 +53932,20 @@ func ParseCreateWalletResponse(rsp *http.Response) (*CreateWalletResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Conflict
@@ -48415,6 +54065,13 @@ func ParseReorderWalletsResponse(rsp *http.Response) (*ReorderWalletsResponse, e
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -48498,6 +54155,13 @@ func ParseDeleteWalletResponse(rsp *http.Response) (*DeleteWalletResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -48724,6 +54388,13 @@ func ParseUpdateWalletResponse(rsp *http.Response) (*UpdateWalletResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -54603,6 +60274,1196 @@ func ParseListBoardTagGroupsResponse(rsp *http.Response) (*ListBoardTagGroupsRes
 	switch {
 	case rsp.StatusCode == 503:
 		var headers ListBoardTagGroupsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListBooksResponse parses an HTTP response from a ListBooksWithResponse call
+func ParseListBooksResponse(rsp *http.Response) (*ListBooksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListBooksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BookList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListBooksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateBookResponse parses an HTTP response from a CreateBookWithResponse call
+func ParseCreateBookResponse(rsp *http.Response) (*CreateBookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateBookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Book
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateBookResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateBookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseJoinBookResponse parses an HTTP response from a JoinBookWithResponse call
+func ParseJoinBookResponse(rsp *http.Response) (*JoinBookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &JoinBookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Book
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 409:
+		var headers JoinBookResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 503:
+		var headers JoinBookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteBookResponse parses an HTTP response from a DeleteBookWithResponse call
+func ParseDeleteBookResponse(rsp *http.Response) (*DeleteBookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteBookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteBookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBookResponse parses an HTTP response from a GetBookWithResponse call
+func ParseGetBookResponse(rsp *http.Response) (*GetBookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Book
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetBookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateBookResponse parses an HTTP response from a UpdateBookWithResponse call
+func ParseUpdateBookResponse(rsp *http.Response) (*UpdateBookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateBookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Book
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateBookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateBookInvitationResponse parses an HTTP response from a CreateBookInvitationWithResponse call
+func ParseCreateBookInvitationResponse(rsp *http.Response) (*CreateBookInvitationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateBookInvitationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest BookInvitation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateBookInvitationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRevokeBookInvitationResponse parses an HTTP response from a RevokeBookInvitationWithResponse call
+func ParseRevokeBookInvitationResponse(rsp *http.Response) (*RevokeBookInvitationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RevokeBookInvitationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RevokeBookInvitationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRemoveBookMemberResponse parses an HTTP response from a RemoveBookMemberWithResponse call
+func ParseRemoveBookMemberResponse(rsp *http.Response) (*RemoveBookMemberResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RemoveBookMemberResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RemoveBookMemberResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateBookMemberResponse parses an HTTP response from a UpdateBookMemberWithResponse call
+func ParseUpdateBookMemberResponse(rsp *http.Response) (*UpdateBookMemberResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateBookMemberResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Book
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 409:
+		var headers UpdateBookMemberResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateBookMemberResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUnsettleBookMonthResponse parses an HTTP response from a UnsettleBookMonthWithResponse call
+func ParseUnsettleBookMonthResponse(rsp *http.Response) (*UnsettleBookMonthResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UnsettleBookMonthResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Settlement
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UnsettleBookMonthResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBookSettlementResponse parses an HTTP response from a GetBookSettlementWithResponse call
+func ParseGetBookSettlementResponse(rsp *http.Response) (*GetBookSettlementResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBookSettlementResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Settlement
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetBookSettlementResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSettleBookMonthResponse parses an HTTP response from a SettleBookMonthWithResponse call
+func ParseSettleBookMonthResponse(rsp *http.Response) (*SettleBookMonthResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SettleBookMonthResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Settlement
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SettleBookMonthResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/nestegg/nestegg/internal/backup"
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
+	"github.com/nestegg/nestegg/internal/book"
 	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/cards"
 	"github.com/nestegg/nestegg/internal/changes"
@@ -58,6 +59,7 @@ type Server struct {
 	*csvio.CSVHandler
 	*changes.ChangesHandler
 	*cards.CardsHandler
+	*book.BookHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -99,6 +101,9 @@ type Deps struct {
 	// Heavy admits the operations the contract marks x-heavy; nil admits
 	// every request.
 	Heavy *heavy.Gate
+	// Books serves /api/books and the X-Book-Id selector of the ledger
+	// operations; nil ignores the header.
+	Books *book.Books
 }
 
 // NewHTTPServer is the HTTP server that serves h at addr in production: its
@@ -143,6 +148,9 @@ func New(deps Deps) (http.Handler, error) {
 		ChangesHandler:      deps.Changes,
 		CardsHandler:        deps.Cards,
 	}
+	if deps.Books != nil {
+		srv.BookHandler = book.NewHandler(deps.Books)
+	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  badRequest,
@@ -157,8 +165,8 @@ func New(deps Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	var api http.Handler = withHeavy(contract, deps.Heavy,
-		withContract(contract, deps.Tracing, withIdempotency(contract, deps.Idempotency, withVersions(contract, deps.Pool, dispatch))))
+	var api http.Handler = withBook(contract, deps.Books, withHeavy(contract, deps.Heavy,
+		withContract(contract, deps.Tracing, withIdempotency(contract, deps.Idempotency, withVersions(contract, deps.Pool, dispatch)))))
 	if deps.Sessions != nil {
 		api = deps.Sessions(api)
 	}
@@ -202,9 +210,9 @@ type streamed struct {
 	backup *backup.BackupHandler
 }
 
-func (s streamed) RestoreBackup(w http.ResponseWriter, r *http.Request) {
+func (s streamed) RestoreBackup(w http.ResponseWriter, r *http.Request, params apigen.RestoreBackupParams) {
 	if s.backup == nil {
-		s.ServerInterface.RestoreBackup(w, r)
+		s.ServerInterface.RestoreBackup(w, r, params)
 		return
 	}
 	s.backup.ServeRestore(w, r)
