@@ -4,10 +4,10 @@ VALUES (@email, @email_verified, @password_hash, @name, @role, @provider, @idp_a
 RETURNING *;
 
 -- name: GetMember :one
-SELECT * FROM member WHERE id = @id AND kind = 'PERSON';
+SELECT * FROM member WHERE id = @id;
 
 -- name: GetMemberForUpdate :one
-SELECT * FROM member WHERE id = @id AND kind = 'PERSON' FOR UPDATE;
+SELECT * FROM member WHERE id = @id FOR UPDATE;
 
 -- name: GetMemberByEmail :one
 SELECT * FROM member WHERE lower(email) = lower(@email);

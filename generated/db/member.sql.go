@@ -152,7 +152,7 @@ func (q *Queries) DeleteMember(ctx context.Context, id int64) (int64, error) {
 }
 
 const getMember = `-- name: GetMember :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind FROM member WHERE id = $1 AND kind = 'PERSON'
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind FROM member WHERE id = $1
 `
 
 func (q *Queries) GetMember(ctx context.Context, id int64) (Member, error) {
@@ -333,7 +333,7 @@ func (q *Queries) GetMemberCredentials(ctx context.Context, email string) (GetMe
 }
 
 const getMemberForUpdate = `-- name: GetMemberForUpdate :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind FROM member WHERE id = $1 AND kind = 'PERSON' FOR UPDATE
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind FROM member WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetMemberForUpdate(ctx context.Context, id int64) (Member, error) {
