@@ -6,6 +6,50 @@
 --
 
 --
+-- Name: book_attribution_note(bigint[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.book_attribution_note(p_ledgers bigint[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM ledger_change_note('ENTRY', false,
+        ARRAY(SELECT e.member_id FROM account_entry e WHERE e.member_id = ANY(p_ledgers) ORDER BY e.id),
+        ARRAY(SELECT e.id FROM account_entry e WHERE e.member_id = ANY(p_ledgers) ORDER BY e.id));
+    PERFORM ledger_change_note('TRANSFER', false,
+        ARRAY(SELECT t.member_id FROM transfer t WHERE t.member_id = ANY(p_ledgers) ORDER BY t.id),
+        ARRAY(SELECT t.id FROM transfer t WHERE t.member_id = ANY(p_ledgers) ORDER BY t.id));
+END $$;
+
+--
+-- Name: book_attribution_renamed(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.book_attribution_renamed() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    -- The member's personal ledger and every book they are or were in.
+    PERFORM book_attribution_note(ARRAY[NEW.id] || ARRAY(
+        SELECT b.ledger_member_id FROM book_member bm JOIN book b ON b.id = bm.book_id WHERE bm.member_id = NEW.id));
+    RETURN NULL;
+END $$;
+
+--
+-- Name: book_attribution_roster(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.book_attribution_roster() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_book bigint := CASE WHEN TG_OP = 'DELETE' THEN OLD.book_id ELSE NEW.book_id END;
+BEGIN
+    PERFORM book_attribution_note(ARRAY(SELECT b.ledger_member_id FROM book b WHERE b.id = v_book));
+    RETURN NULL;
+END $$;
+
+--
 -- Name: comment_count(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2532,6 +2576,18 @@ CREATE TRIGGER account_entry_wallet_net_update AFTER UPDATE ON public.account_en
 --
 
 CREATE TRIGGER account_tag_version BEFORE DELETE OR UPDATE ON public.account_tag FOR EACH ROW EXECUTE FUNCTION public.record_version();
+
+--
+-- Name: member book_attribution_renamed; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER book_attribution_renamed AFTER UPDATE OF name ON public.member FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) AND (new.kind = 'PERSON'::text))) EXECUTE FUNCTION public.book_attribution_renamed();
+
+--
+-- Name: book_member book_attribution_roster; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER book_attribution_roster AFTER INSERT OR DELETE OR UPDATE OF role, left_at ON public.book_member FOR EACH ROW EXECUTE FUNCTION public.book_attribution_roster();
 
 --
 -- Name: budget_onetime budget_onetime_version; Type: TRIGGER; Schema: public; Owner: -

@@ -56,7 +56,55 @@ CREATE TABLE book_settlement (
     PRIMARY KEY (book_id, year, month)
 );
 
+-- Entry and transfer answers name who wrote and who paid them ({memberId,
+-- name, former}): a member's new name, and a member joining, leaving or
+-- changing role in a book (which also moves who the records no member wrote
+-- count for), change those answers, so the changes feed (00007) carries
+-- the records again.
+-- +goose StatementBegin
+CREATE FUNCTION book_attribution_note(p_ledgers bigint[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM ledger_change_note('ENTRY', false,
+        ARRAY(SELECT e.member_id FROM account_entry e WHERE e.member_id = ANY(p_ledgers) ORDER BY e.id),
+        ARRAY(SELECT e.id FROM account_entry e WHERE e.member_id = ANY(p_ledgers) ORDER BY e.id));
+    PERFORM ledger_change_note('TRANSFER', false,
+        ARRAY(SELECT t.member_id FROM transfer t WHERE t.member_id = ANY(p_ledgers) ORDER BY t.id),
+        ARRAY(SELECT t.id FROM transfer t WHERE t.member_id = ANY(p_ledgers) ORDER BY t.id));
+END $$;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE FUNCTION book_attribution_renamed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    -- The member's personal ledger and every book they are or were in.
+    PERFORM book_attribution_note(ARRAY[NEW.id] || ARRAY(
+        SELECT b.ledger_member_id FROM book_member bm JOIN book b ON b.id = bm.book_id WHERE bm.member_id = NEW.id));
+    RETURN NULL;
+END $$;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE FUNCTION book_attribution_roster() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    v_book bigint := CASE WHEN TG_OP = 'DELETE' THEN OLD.book_id ELSE NEW.book_id END;
+BEGIN
+    PERFORM book_attribution_note(ARRAY(SELECT b.ledger_member_id FROM book b WHERE b.id = v_book));
+    RETURN NULL;
+END $$;
+-- +goose StatementEnd
+
+CREATE TRIGGER book_attribution_renamed AFTER UPDATE OF name ON member
+    FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name AND NEW.kind = 'PERSON')
+    EXECUTE FUNCTION book_attribution_renamed();
+CREATE TRIGGER book_attribution_roster AFTER INSERT OR DELETE OR UPDATE OF role, left_at ON book_member
+    FOR EACH ROW EXECUTE FUNCTION book_attribution_roster();
+
 -- +goose Down
+DROP TRIGGER book_attribution_roster ON book_member;
+DROP TRIGGER book_attribution_renamed ON member;
+DROP FUNCTION book_attribution_roster();
+DROP FUNCTION book_attribution_renamed();
+DROP FUNCTION book_attribution_note(bigint[]);
 DROP TABLE book_settlement;
 DROP TABLE book_invitation;
 DROP TABLE book_member;
