@@ -6,6 +6,50 @@
 --
 
 --
+-- Name: book_attribution_note(bigint[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.book_attribution_note(p_ledgers bigint[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM ledger_change_note('ENTRY', false,
+        ARRAY(SELECT e.member_id FROM account_entry e WHERE e.member_id = ANY(p_ledgers) ORDER BY e.id),
+        ARRAY(SELECT e.id FROM account_entry e WHERE e.member_id = ANY(p_ledgers) ORDER BY e.id));
+    PERFORM ledger_change_note('TRANSFER', false,
+        ARRAY(SELECT t.member_id FROM transfer t WHERE t.member_id = ANY(p_ledgers) ORDER BY t.id),
+        ARRAY(SELECT t.id FROM transfer t WHERE t.member_id = ANY(p_ledgers) ORDER BY t.id));
+END $$;
+
+--
+-- Name: book_attribution_renamed(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.book_attribution_renamed() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    -- The member's personal ledger and every book they are or were in.
+    PERFORM book_attribution_note(ARRAY[NEW.id] || ARRAY(
+        SELECT b.ledger_member_id FROM book_member bm JOIN book b ON b.id = bm.book_id WHERE bm.member_id = NEW.id));
+    RETURN NULL;
+END $$;
+
+--
+-- Name: book_attribution_roster(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.book_attribution_roster() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_book bigint := CASE WHEN TG_OP = 'DELETE' THEN OLD.book_id ELSE NEW.book_id END;
+BEGIN
+    PERFORM book_attribution_note(ARRAY(SELECT b.ledger_member_id FROM book b WHERE b.id = v_book));
+    RETURN NULL;
+END $$;
+
+--
 -- Name: comment_count(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -629,6 +673,8 @@ CREATE TABLE public.account_entry (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     awaiting_rate boolean GENERATED ALWAYS AS ((pending AND (currency IS NOT NULL) AND (exchange_rate IS NULL) AND (amount = 0))) STORED NOT NULL,
     version bigint DEFAULT 1 NOT NULL,
+    created_by bigint,
+    paid_by bigint,
     CONSTRAINT account_entry_type_check CHECK ((type = ANY (ARRAY['income'::text, 'expense'::text])))
 );
 
@@ -737,6 +783,90 @@ CREATE TABLE public.board_image (
     sha256 text NOT NULL,
     created_at timestamp with time zone NOT NULL,
     meta_stripped boolean DEFAULT true NOT NULL
+);
+
+--
+-- Name: book; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.book (
+    id bigint NOT NULL,
+    ledger_member_id bigint NOT NULL,
+    name text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT book_name_check CHECK (((length(name) >= 1) AND (length(name) <= 50)))
+);
+
+--
+-- Name: book_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.book ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.book_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: book_invitation; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.book_invitation (
+    id bigint NOT NULL,
+    book_id bigint NOT NULL,
+    code_hash bytea NOT NULL,
+    role text NOT NULL,
+    created_by bigint NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    used_by bigint,
+    revoked_at timestamp with time zone,
+    CONSTRAINT book_invitation_role_check CHECK ((role = ANY (ARRAY['EDITOR'::text, 'VIEWER'::text])))
+);
+
+--
+-- Name: book_invitation_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.book_invitation ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.book_invitation_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: book_member; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.book_member (
+    book_id bigint NOT NULL,
+    member_id bigint NOT NULL,
+    role text NOT NULL,
+    weight integer DEFAULT 1 NOT NULL,
+    joined_at timestamp with time zone DEFAULT now() NOT NULL,
+    left_at timestamp with time zone,
+    CONSTRAINT book_member_role_check CHECK ((role = ANY (ARRAY['OWNER'::text, 'EDITOR'::text, 'VIEWER'::text]))),
+    CONSTRAINT book_member_weight_check CHECK (((weight >= 1) AND (weight <= 1000)))
+);
+
+--
+-- Name: book_settlement; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.book_settlement (
+    book_id bigint NOT NULL,
+    year integer NOT NULL,
+    month integer NOT NULL,
+    settled_at timestamp with time zone NOT NULL,
+    settled_by bigint NOT NULL,
+    CONSTRAINT book_settlement_month_check CHECK (((month >= 1) AND (month <= 12)))
 );
 
 --
@@ -992,6 +1122,7 @@ CREATE TABLE public.idempotency_key (
     headers jsonb NOT NULL,
     body bytea NOT NULL,
     created_at timestamp with time zone NOT NULL,
+    book_id bigint DEFAULT 0 NOT NULL,
     CONSTRAINT idempotency_key_key_check CHECK (((length(key) >= 1) AND (length(key) <= 255)))
 );
 
@@ -1141,6 +1272,9 @@ CREATE TABLE public.member (
     month_start_day smallint DEFAULT 1 NOT NULL,
     profile_image_id uuid,
     version bigint DEFAULT 1 NOT NULL,
+    kind text DEFAULT 'PERSON'::text NOT NULL,
+    CONSTRAINT member_check CHECK (((kind = 'PERSON'::text) OR ((email IS NULL) AND (password_hash IS NULL) AND (idp_a_id IS NULL) AND (idp_b_id IS NULL)))),
+    CONSTRAINT member_kind_check CHECK ((kind = ANY (ARRAY['PERSON'::text, 'BOOK'::text]))),
     CONSTRAINT member_month_start_day_check CHECK (((month_start_day >= 1) AND (month_start_day <= 28))),
     CONSTRAINT member_plan_check CHECK ((plan = ANY (ARRAY['FREE'::text, 'PREMIUM'::text]))),
     CONSTRAINT member_points_check CHECK ((points >= 0)),
@@ -1496,6 +1630,8 @@ CREATE TABLE public.transfer (
     fee_entry_id bigint,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     version bigint DEFAULT 1 NOT NULL,
+    created_by bigint,
+    paid_by bigint,
     CONSTRAINT transfer_amount_check CHECK ((amount >= 0))
 );
 
@@ -1678,6 +1814,48 @@ ALTER TABLE ONLY public.board_image
     ADD CONSTRAINT board_image_pkey PRIMARY KEY (id);
 
 --
+-- Name: book_invitation book_invitation_code_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.book_invitation
+    ADD CONSTRAINT book_invitation_code_hash_key UNIQUE (code_hash);
+
+--
+-- Name: book_invitation book_invitation_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.book_invitation
+    ADD CONSTRAINT book_invitation_pkey PRIMARY KEY (id);
+
+--
+-- Name: book book_ledger_member_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.book
+    ADD CONSTRAINT book_ledger_member_id_key UNIQUE (ledger_member_id);
+
+--
+-- Name: book_member book_member_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.book_member
+    ADD CONSTRAINT book_member_pkey PRIMARY KEY (book_id, member_id);
+
+--
+-- Name: book book_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.book
+    ADD CONSTRAINT book_pkey PRIMARY KEY (id);
+
+--
+-- Name: book_settlement book_settlement_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.book_settlement
+    ADD CONSTRAINT book_settlement_pkey PRIMARY KEY (book_id, year, month);
+
+--
 -- Name: budget_income budget_income_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1780,7 +1958,7 @@ ALTER TABLE ONLY public.iap_purchase
 --
 
 ALTER TABLE ONLY public.idempotency_key
-    ADD CONSTRAINT idempotency_key_pkey PRIMARY KEY (member_id, key);
+    ADD CONSTRAINT idempotency_key_pkey PRIMARY KEY (member_id, book_id, key);
 
 --
 -- Name: image_upload_day image_upload_day_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2102,6 +2280,18 @@ CREATE INDEX board_image_member_idx ON public.board_image USING btree (member_id
 --
 
 CREATE INDEX board_image_unstripped_idx ON public.board_image USING btree (id) WHERE (NOT meta_stripped);
+
+--
+-- Name: book_invitation_book_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX book_invitation_book_idx ON public.book_invitation USING btree (book_id);
+
+--
+-- Name: book_member_member_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX book_member_member_idx ON public.book_member USING btree (member_id) WHERE (left_at IS NULL);
 
 --
 -- Name: budget_category_idx; Type: INDEX; Schema: public; Owner: -
@@ -2438,6 +2628,18 @@ CREATE TRIGGER account_entry_wallet_net_update AFTER UPDATE ON public.account_en
 --
 
 CREATE TRIGGER account_tag_version BEFORE DELETE OR UPDATE ON public.account_tag FOR EACH ROW EXECUTE FUNCTION public.record_version();
+
+--
+-- Name: member book_attribution_renamed; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER book_attribution_renamed AFTER UPDATE OF name ON public.member FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) AND (new.kind = 'PERSON'::text))) EXECUTE FUNCTION public.book_attribution_renamed();
+
+--
+-- Name: book_member book_attribution_roster; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER book_attribution_roster AFTER INSERT OR DELETE OR UPDATE OF role, left_at ON public.book_member FOR EACH ROW EXECUTE FUNCTION public.book_attribution_roster();
 
 --
 -- Name: budget_onetime budget_onetime_version; Type: TRIGGER; Schema: public; Owner: -
@@ -2876,6 +3078,41 @@ ALTER TABLE ONLY public.auth_session
 
 ALTER TABLE ONLY public.board_image
     ADD CONSTRAINT board_image_member_id_fkey FOREIGN KEY (member_id) REFERENCES public.member(id) ON DELETE CASCADE;
+
+--
+-- Name: book_invitation book_invitation_book_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.book_invitation
+    ADD CONSTRAINT book_invitation_book_id_fkey FOREIGN KEY (book_id) REFERENCES public.book(id) ON DELETE CASCADE;
+
+--
+-- Name: book book_ledger_member_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.book
+    ADD CONSTRAINT book_ledger_member_id_fkey FOREIGN KEY (ledger_member_id) REFERENCES public.member(id) ON DELETE CASCADE;
+
+--
+-- Name: book_member book_member_book_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.book_member
+    ADD CONSTRAINT book_member_book_id_fkey FOREIGN KEY (book_id) REFERENCES public.book(id) ON DELETE CASCADE;
+
+--
+-- Name: book_member book_member_member_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.book_member
+    ADD CONSTRAINT book_member_member_id_fkey FOREIGN KEY (member_id) REFERENCES public.member(id) ON DELETE CASCADE;
+
+--
+-- Name: book_settlement book_settlement_book_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.book_settlement
+    ADD CONSTRAINT book_settlement_book_id_fkey FOREIGN KEY (book_id) REFERENCES public.book(id) ON DELETE CASCADE;
 
 --
 -- Name: budget_income budget_income_member_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

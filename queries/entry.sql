@@ -17,12 +17,12 @@
 -- account_entry_tag, more than the entry's own INSERT.
 INSERT INTO account_entry (
     member_id, wallet_id, category_id, type, amount, entry_date, memo,
-    currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id
+    currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_by, paid_by
 )
 SELECT @member_id::bigint, sqlc.narg(wallet_id)::bigint, sqlc.narg(category_id)::bigint, @type::text, @amount::bigint,
     @entry_date::date, @memo::text, sqlc.narg(currency)::text, sqlc.narg(original_amount)::numeric,
     sqlc.narg(exchange_rate)::numeric, sqlc.narg(installment_months)::integer, @pending::boolean, sqlc.narg(notif_key)::text,
-    sqlc.narg(transfer_id)::bigint
+    sqlc.narg(transfer_id)::bigint, sqlc.narg(created_by)::bigint, sqlc.narg(paid_by)::bigint
 -- The member's ledger lock, shared (ledger/locks.go), is taken first, in
 -- this statement rather than a round trip of its own: CASE evaluates its
 -- condition before its result, and each sub-select runs only when first
@@ -85,11 +85,12 @@ WITH checked AS (
 )
 INSERT INTO account_entry (
     id, member_id, wallet_id, category_id, type, amount, entry_date, memo,
-    currency, original_amount, exchange_rate, installment_months, pending, notif_key
+    currency, original_amount, exchange_rate, installment_months, pending, notif_key, created_by, paid_by
 ) OVERRIDING SYSTEM VALUE
 SELECT checked.id, @member_id::bigint, sqlc.narg(wallet_id)::bigint, sqlc.narg(category_id)::bigint, @type::text, @amount::bigint,
     @entry_date::date, @memo::text, sqlc.narg(currency)::text, sqlc.narg(original_amount)::numeric,
-    sqlc.narg(exchange_rate)::numeric, sqlc.narg(installment_months)::integer, @pending::boolean, sqlc.narg(notif_key)::text
+    sqlc.narg(exchange_rate)::numeric, sqlc.narg(installment_months)::integer, @pending::boolean, sqlc.narg(notif_key)::text,
+    sqlc.narg(created_by)::bigint, sqlc.narg(paid_by)::bigint
 FROM checked
 WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT x.name) FROM unnest(@tags::text[]) AS x(name)) THEN true
     ELSE retry_statement('a tag the entry names was deleted by a parallel request') END
@@ -113,7 +114,9 @@ UPDATE account_entry SET
     wallet_id = sqlc.narg(wallet_id), category_id = sqlc.narg(category_id), type = @type, amount = @amount,
     entry_date = @entry_date, memo = @memo, currency = sqlc.narg(currency),
     original_amount = sqlc.narg(original_amount), exchange_rate = sqlc.narg(exchange_rate),
-    installment_months = sqlc.narg(installment_months)
+    installment_months = sqlc.narg(installment_months),
+    -- Who paid changes only when the request says (household books).
+    paid_by = COALESCE(sqlc.narg(paid_by)::bigint, paid_by)
 WHERE member_id = @member_id AND id = @id
 RETURNING *;
 
@@ -162,6 +165,8 @@ WHERE e.member_id = @member_id
   AND (sqlc.narg(tag)::text IS NULL OR EXISTS (
         SELECT 1 FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
         WHERE et.entry_id = e.id AND t.member_id = @member_id AND t.name = sqlc.narg(tag)))
+  AND (sqlc.narg(created_by)::bigint IS NULL OR COALESCE(e.created_by, sqlc.narg(attr_default)::bigint) = sqlc.narg(created_by))
+  AND (sqlc.narg(paid_by)::bigint IS NULL OR COALESCE(e.paid_by, sqlc.narg(attr_default)::bigint) = sqlc.narg(paid_by))
 ORDER BY e.entry_date DESC, e.created_at DESC, e.id DESC
 LIMIT @lim OFFSET @off;
 
@@ -183,7 +188,9 @@ WHERE e.member_id = @member_id
   AND (sqlc.narg(memo_pattern)::text IS NULL OR e.memo ILIKE sqlc.narg(memo_pattern))
   AND (sqlc.narg(tag)::text IS NULL OR EXISTS (
         SELECT 1 FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
-        WHERE et.entry_id = e.id AND t.member_id = @member_id AND t.name = sqlc.narg(tag)));
+        WHERE et.entry_id = e.id AND t.member_id = @member_id AND t.name = sqlc.narg(tag)))
+  AND (sqlc.narg(created_by)::bigint IS NULL OR COALESCE(e.created_by, sqlc.narg(attr_default)::bigint) = sqlc.narg(created_by))
+  AND (sqlc.narg(paid_by)::bigint IS NULL OR COALESCE(e.paid_by, sqlc.narg(attr_default)::bigint) = sqlc.narg(paid_by));
 
 -- name: ListEntryTags :many
 -- The tag names of a page of entries, in one query.

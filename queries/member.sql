@@ -57,7 +57,7 @@ WHERE id = @id RETURNING *;
 UPDATE member SET name = @name, updated_at = now() WHERE id = @id RETURNING *;
 
 -- name: UpdateMemberEmailName :one
-UPDATE member SET email = @email, name = @name, updated_at = now() WHERE id = @id RETURNING *;
+UPDATE member SET email = @email, name = @name, updated_at = now() WHERE id = @id AND kind = 'PERSON' RETURNING *;
 
 -- name: UpdateMemberProfileImage :one
 UPDATE member SET profile_image = @profile_image, profile_image_id = @profile_image_id, updated_at = now()
@@ -71,25 +71,32 @@ WHERE id = @id AND password_hash = @old_hash
 RETURNING session_epoch;
 
 -- name: SetMemberRole :one
-UPDATE member SET role = @role, updated_at = now() WHERE id = @id RETURNING *;
+UPDATE member SET role = @role, updated_at = now() WHERE id = @id AND kind = 'PERSON' RETURNING *;
 
 -- name: SetMemberStatus :one
-UPDATE member SET status = @status, updated_at = now() WHERE id = @id RETURNING *;
+UPDATE member SET status = @status, updated_at = now() WHERE id = @id AND kind = 'PERSON' RETURNING *;
 
 -- name: SetMemberPlanPermanent :one
 -- An administrator's plan has no expiry and no subscription behind it.
 UPDATE member
 SET plan = @plan, plan_expires_at = NULL, plan_product = NULL, plan_auto_renew = false, updated_at = now()
-WHERE id = @id RETURNING *;
+WHERE id = @id AND kind = 'PERSON' RETURNING *;
 
 -- name: CountMembers :one
+-- People only: a household book's ledger owner (kind BOOK) is no member.
 SELECT count(*) FROM member
-WHERE sqlc.narg(q)::text IS NULL
+WHERE kind = 'PERSON' AND (sqlc.narg(q)::text IS NULL
    OR email ILIKE '%' || sqlc.narg(q) || '%'
-   OR name ILIKE '%' || sqlc.narg(q) || '%';
+   OR name ILIKE '%' || sqlc.narg(q) || '%');
 
 -- name: DeleteMember :execrows
-DELETE FROM member WHERE id = @id;
+-- A person; a household book's ledger owner goes with DeleteBookLedgerMember.
+DELETE FROM member WHERE id = @id AND kind = 'PERSON';
+
+-- name: DeleteBookLedgerMember :execrows
+-- A household book's ledger owner, and through the cascades the book and
+-- every record in it.
+DELETE FROM member WHERE id = @id AND kind = 'BOOK';
 
 -- name: CreateAdminIfAbsent :one
 -- Start-up bootstrap of the first administrator; no row when the e-mail
@@ -119,8 +126,16 @@ UPDATE member SET month_start_day = @month_start_day, updated_at = now() WHERE i
 SELECT id, email, name, role, status, provider, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at,
        count(*) OVER () AS total
 FROM member
-WHERE sqlc.narg(q)::text IS NULL
+WHERE kind = 'PERSON' AND (sqlc.narg(q)::text IS NULL
    OR email ILIKE '%' || sqlc.narg(q) || '%'
-   OR name ILIKE '%' || sqlc.narg(q) || '%'
+   OR name ILIKE '%' || sqlc.narg(q) || '%')
 ORDER BY id DESC
 LIMIT sqlc.arg(lim)::int OFFSET sqlc.arg(off)::bigint;
+
+-- name: CreateBookLedgerMember :one
+-- The ledger owner of a household book (internal/book): a row of kind BOOK
+-- that never signs in, whose ledger is the book's.
+INSERT INTO member (name, kind, month_start_day)
+VALUES ('household book', 'BOOK', @month_start_day)
+RETURNING id;
+

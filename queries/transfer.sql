@@ -1,6 +1,6 @@
 -- name: CreateTransfer :one
-INSERT INTO transfer (member_id, transfer_date, amount, memo)
-VALUES (@member_id, @transfer_date, @amount, @memo)
+INSERT INTO transfer (member_id, transfer_date, amount, memo, created_by, paid_by)
+VALUES (@member_id, @transfer_date, @amount, @memo, sqlc.narg(created_by)::bigint, sqlc.narg(paid_by)::bigint)
 RETURNING *;
 
 -- name: LockTransfer :one
@@ -8,7 +8,8 @@ RETURNING *;
 SELECT * FROM transfer WHERE member_id = @member_id AND id = @id FOR UPDATE;
 
 -- name: UpdateTransfer :exec
-UPDATE transfer SET transfer_date = @transfer_date, amount = @amount, memo = @memo, fee_entry_id = sqlc.narg(fee_entry_id)
+UPDATE transfer SET transfer_date = @transfer_date, amount = @amount, memo = @memo, fee_entry_id = sqlc.narg(fee_entry_id),
+    paid_by = COALESCE(sqlc.narg(paid_by)::bigint, paid_by)
 WHERE member_id = @member_id AND id = @id;
 
 -- name: RaiseTransferVersion :exec
@@ -26,7 +27,7 @@ DELETE FROM transfer WHERE member_id = @member_id;
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
-    fe.id AS fee_entry_id, fe.amount AS fee, f.pending
+    fe.id AS fee_entry_id, fe.amount AS fee, f.pending, t.created_by, t.paid_by
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
@@ -38,7 +39,7 @@ WHERE t.member_id = @member_id AND t.id = @id;
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
-    fe.id AS fee_entry_id, fe.amount AS fee, f.pending
+    fe.id AS fee_entry_id, fe.amount AS fee, f.pending, t.created_by, t.paid_by
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
@@ -97,7 +98,7 @@ WHERE t.member_id = @member_id AND t.id = f.transfer_id;
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
-    fe.id AS fee_entry_id, fe.amount AS fee, f.pending
+    fe.id AS fee_entry_id, fe.amount AS fee, f.pending, t.created_by, t.paid_by
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'

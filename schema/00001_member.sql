@@ -54,7 +54,14 @@ CREATE TABLE member (
     -- foreign key is added with board_image (00004).
     profile_image_id uuid,
     -- ETag and If-Match: see record_version (00005).
-    version         bigint      NOT NULL DEFAULT 1
+    version         bigint      NOT NULL DEFAULT 1,
+    -- PERSON is someone who signs in. BOOK is the ledger owner of a
+    -- household book (00009, internal/book): every ledger table is keyed by
+    -- member_id, so a book's records hang off a row of its own. A BOOK row
+    -- never signs in (no e-mail, password or provider id) and is left out of
+    -- every list and count of members.
+    kind            text        NOT NULL DEFAULT 'PERSON' CHECK (kind IN ('PERSON', 'BOOK')),
+    CHECK (kind = 'PERSON' OR (email IS NULL AND password_hash IS NULL AND idp_a_id IS NULL AND idp_b_id IS NULL))
 );
 -- E-mail is the linking key for identity providers: one member per address,
 -- compared case-insensitively.
@@ -201,7 +208,10 @@ CREATE TABLE idempotency_key (
     headers      jsonb       NOT NULL,
     body         bytea       NOT NULL,
     created_at   timestamptz NOT NULL,
-    PRIMARY KEY (member_id, key)
+    -- The household book the key was used in (internal/book), 0 for the
+    -- member's personal ledger: keys are scoped to the member and the book.
+    book_id      bigint      NOT NULL DEFAULT 0,
+    PRIMARY KEY (member_id, book_id, key)
 );
 -- Rows arrive in time order: a BRIN index lets the cleanup find old rows
 -- while adding next to nothing to an insert.

@@ -103,6 +103,12 @@ CREATE TABLE account_entry (
     awaiting_rate      boolean     NOT NULL
         GENERATED ALWAYS AS (pending AND currency IS NOT NULL AND exchange_rate IS NULL AND amount = 0) STORED,
     version            bigint      NOT NULL DEFAULT 1,
+    -- Attribution in a household book (internal/book): the member who wrote
+    -- the entry and the member who paid it. NULL means the ledger's owner
+    -- (always so in a personal ledger). No foreign key: a member who left or
+    -- deleted their account keeps their id here ("former member").
+    created_by         bigint,
+    paid_by            bigint,
     UNIQUE (member_id, id),
     FOREIGN KEY (member_id, wallet_id) REFERENCES wallet (member_id, id),
     FOREIGN KEY (member_id, category_id) REFERENCES account_category (member_id, id)
@@ -137,6 +143,9 @@ CREATE TABLE transfer (
     fee_entry_id   bigint      REFERENCES account_entry (id) ON DELETE SET NULL,
     created_at     timestamptz NOT NULL DEFAULT now(),
     version        bigint      NOT NULL DEFAULT 1,
+    -- Attribution, as on account_entry.
+    created_by     bigint,
+    paid_by        bigint,
     UNIQUE (member_id, id)
 );
 CREATE INDEX transfer_member_date_idx ON transfer (member_id, transfer_date DESC, id DESC);

@@ -110,6 +110,45 @@ func (e BoardCategoryValue) Valid() bool {
 	}
 }
 
+// Defines values for BookInvitationRole.
+const (
+	BookInvitationRoleEDITOR BookInvitationRole = "EDITOR"
+	BookInvitationRoleVIEWER BookInvitationRole = "VIEWER"
+)
+
+// Valid indicates whether the value is a known member of the BookInvitationRole enum.
+func (e BookInvitationRole) Valid() bool {
+	switch e {
+	case BookInvitationRoleEDITOR:
+		return true
+	case BookInvitationRoleVIEWER:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BookRole.
+const (
+	BookRoleEDITOR BookRole = "EDITOR"
+	BookRoleOWNER  BookRole = "OWNER"
+	BookRoleVIEWER BookRole = "VIEWER"
+)
+
+// Valid indicates whether the value is a known member of the BookRole enum.
+func (e BookRole) Valid() bool {
+	switch e {
+	case BookRoleEDITOR:
+		return true
+	case BookRoleOWNER:
+		return true
+	case BookRoleVIEWER:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BudgetChangeKind.
 const (
 	BudgetChangeKindBudget BudgetChangeKind = "BUDGET"
@@ -1510,6 +1549,123 @@ type BoardCategory string
 // BoardCategoryValue A board as answered (`community`, `saving`, `tips`); a client must accept other values.
 type BoardCategoryValue string
 
+// Book A household book as the caller sees it.
+//
+// Example: {"id":7,"members":[{"memberId":42,"name":"Minji","role":"OWNER","weight":1},{"memberId":57,"name":"Jun","role":"EDITOR","weight":1}],"monthStartDay":1,"name":"Home","role":"OWNER"}
+type Book struct {
+	// ID The book's id, sent as `X-Book-Id` to act in it.
+	ID int64 `json:"id"`
+
+	// Members The current members, longest-standing first.
+	Members []BookMember `json:"members"`
+
+	// MonthStartDay The day (1 to 28) the book's ledger month begins.
+	MonthStartDay int32 `json:"monthStartDay"`
+
+	// Name The book's name.
+	Name string `json:"name"`
+
+	// Role A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+	//
+	// Example: EDITOR
+	Role BookRole `json:"role"`
+}
+
+// BookInvitation An invitation code, shown once.
+//
+// Example: {"code":"K7QH2MZP4XW9RT3D","expiresAt":"2026-11-23T01:00:00Z","role":"EDITOR"}
+type BookInvitation struct {
+	// Code The single-use code the invitee sends to `joinBook`.
+	Code string `json:"code"`
+
+	// ExpiresAt When the code stops working (7 days after it was made).
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Role The role an invitation gives (an OWNER is made by a role change, not invited).
+	//
+	// Example: EDITOR
+	Role BookInvitationRole `json:"role"`
+}
+
+// BookInvitationRequest What an invitation gives.
+//
+// Example: {"role":"EDITOR"}
+type BookInvitationRequest struct {
+	// Role The role an invitation gives (an OWNER is made by a role change, not invited).
+	//
+	// Example: EDITOR
+	Role *BookInvitationRole `json:"role,omitempty"`
+}
+
+// BookInvitationRole The role an invitation gives (an OWNER is made by a role change, not invited).
+//
+// Example: EDITOR
+type BookInvitationRole string
+
+// BookList The caller's household books, oldest first.
+//
+// Example: {"items":[{"id":7,"members":[{"memberId":42,"name":"Minji","role":"OWNER","weight":1}],"monthStartDay":1,"name":"Home","role":"OWNER"}]}
+type BookList struct {
+	// Items The books.
+	Items []Book `json:"items"`
+}
+
+// BookMember A current member of a household book.
+//
+// Example: {"memberId":42,"name":"Minji","role":"OWNER","weight":1}
+type BookMember struct {
+	// MemberID The member's id.
+	MemberID int64 `json:"memberId"`
+
+	// Name The member's display name.
+	Name string `json:"name"`
+
+	// Role A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+	//
+	// Example: EDITOR
+	Role BookRole `json:"role"`
+
+	// Weight The member's weight in the settlement's shares (1 unless an OWNER set it).
+	Weight int32 `json:"weight"`
+}
+
+// BookMemberRequest A member's new role and settlement weight.
+//
+// Example: {"role":"EDITOR","weight":2}
+type BookMemberRequest struct {
+	// Role A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+	//
+	// Example: EDITOR
+	Role BookRole `json:"role"`
+
+	// Weight The member's weight in the settlement's shares.
+	Weight int32 `json:"weight"`
+}
+
+// BookRequest A new household book.
+//
+// Example: {"name":"Home"}
+type BookRequest struct {
+	// Name The book's name (1 to 50 characters).
+	Name string `json:"name"`
+}
+
+// BookRole A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+//
+// Example: EDITOR
+type BookRole string
+
+// BookUpdateRequest A household book's name and month start day.
+//
+// Example: {"monthStartDay":25,"name":"Home"}
+type BookUpdateRequest struct {
+	// MonthStartDay The day (1 to 28) the book's ledger month begins.
+	MonthStartDay int32 `json:"monthStartDay"`
+
+	// Name The book's name (1 to 50 characters).
+	Name string `json:"name"`
+}
+
 // Budget defines model for Budget.
 type Budget struct {
 	Amount     int64 `json:"amount"`
@@ -2099,9 +2255,17 @@ type Entry struct {
 	// `currency` and `originalAmount` are set, `exchangeRate` is null and `amount` is 0 until
 	// the rate is filled in, at confirmation at the latest (confirming answers 503, and the
 	// entry stays pending, while no rate can be had). Always false for a confirmed entry.
-	AwaitingRate      bool               `json:"awaitingRate"`
-	CategoryID        *int64             `json:"categoryId"`
-	CreatedAt         time.Time          `json:"createdAt"`
+	AwaitingRate bool      `json:"awaitingRate"`
+	CategoryID   *int64    `json:"categoryId"`
+	CreatedAt    time.Time `json:"createdAt"`
+
+	// CreatedBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	CreatedBy         MemberRef          `json:"createdBy"`
 	Currency          *string            `json:"currency"`
 	Date              openapi_types.Date `json:"date"`
 	ExchangeRate      *string            `json:"exchangeRate"`
@@ -2109,6 +2273,14 @@ type Entry struct {
 	InstallmentMonths *int32             `json:"installmentMonths"`
 	Memo              string             `json:"memo"`
 	OriginalAmount    *string            `json:"originalAmount"`
+
+	// PaidBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	PaidBy MemberRef `json:"paidBy"`
 
 	// Pending True while an automatically recognised entry awaits confirmation; it then counts in no total.
 	Pending bool     `json:"pending"`
@@ -2172,6 +2344,10 @@ type EntryRequest struct {
 
 	// OriginalAmount The amount in `currency`, as a decimal string.
 	OriginalAmount *string `json:"originalAmount,omitempty"`
+
+	// PaidBy Who paid, a member id of the book (absent: the writer on create, unchanged on
+	// update; in a personal ledger only the owner's id). Another id is 400 naming `paidBy`.
+	PaidBy *int64 `json:"paidBy,omitempty"`
 
 	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
 	Tags *TagNames `json:"tags,omitempty"`
@@ -2389,6 +2565,14 @@ type ImageUpload struct {
 	File openapi_types.File `json:"file"`
 }
 
+// JoinBookRequest An invitation code to accept.
+//
+// Example: {"code":"K7QH2MZP4XW9RT3D"}
+type JoinBookRequest struct {
+	// Code The code an OWNER of the book shared.
+	Code string `json:"code"`
+}
+
 // LedgerName A name, 1 to 50 characters, not only spaces.
 //
 // Example: Salary account
@@ -2445,6 +2629,22 @@ type MemberPage struct {
 	Page  int32         `json:"page"`
 	Size  int32         `json:"size"`
 	Total int64         `json:"total"`
+}
+
+// MemberRef A member a record names (who wrote it, who paid it), with their display name. A member
+// who left the book or deleted their account is `former: true` with `name` "former member"
+// and their id kept.
+//
+// Example: {"former":false,"memberId":42,"name":"Minji"}
+type MemberRef struct {
+	// Former True when the member is no longer in the book.
+	Former bool `json:"former"`
+
+	// MemberID The member's id.
+	MemberID int64 `json:"memberId"`
+
+	// Name The member's display name, or "former member".
+	Name string `json:"name"`
 }
 
 // MemberStatus A member's status, as a request sets it.
@@ -3267,6 +3467,72 @@ type RoleRequest struct {
 // RoleValue A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
 type RoleValue string
 
+// Settlement Who paid what of a ledger month of a household book, and the fewest payments that settle it.
+//
+// Example: {"members":[{"balance":30000,"former":false,"memberId":42,"name":"Minji","paid":90000,"share":60000},{"balance":-30000,"former":false,"memberId":57,"name":"Jun","paid":30000,"share":60000}],"month":11,"payments":[{"amount":30000,"fromMemberId":57,"toMemberId":42}],"settled":false,"settledAt":null,"settledBy":null,"total":120000,"year":2026}
+type Settlement struct {
+	// Members Every member with a share or a payment, by member id.
+	Members []SettlementMember `json:"members"`
+
+	// Month The ledger month (1 to 12).
+	Month int32 `json:"month"`
+
+	// Payments The payments that settle every balance, in the order the rule finds them.
+	Payments []SettlementPayment `json:"payments"`
+
+	// Settled Whether an OWNER marked the month settled.
+	Settled bool `json:"settled"`
+
+	// SettledAt When it was marked settled; null when it is not.
+	SettledAt *time.Time `json:"settledAt"`
+
+	// SettledBy The OWNER who marked it settled; null when it is not.
+	SettledBy *int64 `json:"settledBy"`
+
+	// Total The month's expenses.
+	Total int64 `json:"total"`
+
+	// Year The year of the ledger month.
+	Year int32 `json:"year"`
+}
+
+// SettlementMember One member's part in a month's settlement.
+//
+// Example: {"balance":30000,"former":false,"memberId":42,"name":"Minji","paid":90000,"share":60000}
+type SettlementMember struct {
+	// Balance paid − share; positive is owed to the member, negative owed by them.
+	Balance int64 `json:"balance"`
+
+	// Former True when the member is no longer in the book (share 0).
+	Former bool `json:"former"`
+
+	// MemberID The member's id.
+	MemberID int64 `json:"memberId"`
+
+	// Name The member's display name, or "former member".
+	Name string `json:"name"`
+
+	// Paid What the member paid of the month's expenses.
+	Paid int64 `json:"paid"`
+
+	// Share The member's share of the month's expenses.
+	Share int64 `json:"share"`
+}
+
+// SettlementPayment One payment that settles the month.
+//
+// Example: {"amount":30000,"fromMemberId":57,"toMemberId":42}
+type SettlementPayment struct {
+	// Amount How much, in won.
+	Amount int64 `json:"amount"`
+
+	// FromMemberID Who pays.
+	FromMemberID int64 `json:"fromMemberId"`
+
+	// ToMemberID Who is paid.
+	ToMemberID int64 `json:"toMemberId"`
+}
+
 // SignUpRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","website":""}
 type SignUpRequest struct {
 	// Email An e-mail address; compared case-insensitively.
@@ -3656,8 +3922,16 @@ type TradeSideValue string
 
 // Transfer defines model for Transfer.
 type Transfer struct {
-	Amount    int64              `json:"amount"`
-	CreatedAt time.Time          `json:"createdAt"`
+	Amount    int64     `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreatedBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	CreatedBy MemberRef          `json:"createdBy"`
 	Date      openapi_types.Date `json:"date"`
 
 	// Fee The current amount of the fee entry; null when there is none.
@@ -3669,6 +3943,14 @@ type Transfer struct {
 	FromWalletID *int64 `json:"fromWalletId"`
 	ID           int64  `json:"id"`
 	Memo         string `json:"memo"`
+
+	// PaidBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	PaidBy MemberRef `json:"paidBy"`
 
 	// Pending True for a card bill payment the payment-day job proposed (its two entries are pending, so it moves no balance and pays no statement) until the member confirms it (`POST /api/account/transfers/{id}/confirm`) or deletes it. Transfers a member records are never pending. Editing a pending transfer keeps it pending.
 	//
@@ -3725,6 +4007,10 @@ type TransferRequest struct {
 	//
 	// Example: Lunch with the team
 	Memo *Memo `json:"memo,omitempty"`
+
+	// PaidBy Who paid, a member id of the book (absent: the writer; in a personal ledger only the
+	// owner's id). Another id is 400 naming `paidBy`.
+	PaidBy *int64 `json:"paidBy,omitempty"`
 
 	// ToWalletID The wallet the money reaches; must differ from fromWalletId.
 	ToWalletID int64 `json:"toWalletId"`
@@ -3959,6 +4245,12 @@ type BoardCategoryQuery = BoardCategory
 // BoardTagQuery defines model for BoardTagQuery.
 type BoardTagQuery = string
 
+// BookID defines model for BookId.
+type BookID = int64
+
+// BookPathID defines model for BookPathID.
+type BookPathID = int64
+
 // BudgetID defines model for BudgetID.
 type BudgetID = int64
 
@@ -3989,8 +4281,14 @@ type DefaultCategoryID = int64
 // EntryCategoryFilter defines model for EntryCategoryFilter.
 type EntryCategoryFilter = int64
 
+// EntryCreatedByFilter defines model for EntryCreatedByFilter.
+type EntryCreatedByFilter = int64
+
 // EntryID defines model for EntryID.
 type EntryID = int64
+
+// EntryPaidByFilter defines model for EntryPaidByFilter.
+type EntryPaidByFilter = int64
 
 // EntryPendingFilter defines model for EntryPendingFilter.
 type EntryPendingFilter = bool
@@ -4180,6 +4478,20 @@ type Unauthenticated = Problem
 // (a cut ends in "…"), as they may quote the request.
 type UnsupportedMediaType = Problem
 
+// GetBackupParams defines parameters for GetBackup.
+type GetBackupParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
 // ListBudgetsParams defines parameters for ListBudgets.
 type ListBudgetsParams struct {
 	// Year The year of the ledger month.
@@ -4187,6 +4499,17 @@ type ListBudgetsParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateBudgetParams defines parameters for CreateBudget.
@@ -4208,6 +4531,17 @@ type CreateBudgetParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetBudgetChartParams defines parameters for GetBudgetChart.
@@ -4220,6 +4554,31 @@ type GetBudgetChartParams struct {
 
 	// Months How many months the chart shows, ending with the given one.
 	Months *ChartMonths `form:"months,omitempty" json:"months,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// CopyBudgetsParams defines parameters for CopyBudgets.
+type CopyBudgetsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetBudgetIncomeParams defines parameters for GetBudgetIncome.
@@ -4229,6 +4588,45 @@ type GetBudgetIncomeParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// PutBudgetIncomeParams defines parameters for PutBudgetIncome.
+type PutBudgetIncomeParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListOnetimeBudgetsParams defines parameters for ListOnetimeBudgets.
+type ListOnetimeBudgetsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateOnetimeBudgetParams defines parameters for CreateOnetimeBudget.
@@ -4250,6 +4648,17 @@ type CreateOnetimeBudgetParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteOnetimeBudgetParams defines parameters for DeleteOnetimeBudget.
@@ -4265,6 +4674,17 @@ type DeleteOnetimeBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateOnetimeBudgetParams defines parameters for UpdateOnetimeBudget.
@@ -4280,6 +4700,17 @@ type UpdateOnetimeBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetBudgetPaceParams defines parameters for GetBudgetPace.
@@ -4298,6 +4729,17 @@ type GetBudgetStatusParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteBudgetParams defines parameters for DeleteBudget.
@@ -4313,6 +4755,17 @@ type DeleteBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateBudgetParams defines parameters for UpdateBudget.
@@ -4328,6 +4781,45 @@ type UpdateBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// GetNextCardBillsParams defines parameters for GetNextCardBills.
+type GetNextCardBillsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListCategoriesParams defines parameters for ListCategories.
+type ListCategoriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateCategoryParams defines parameters for CreateCategory.
@@ -4349,6 +4841,45 @@ type CreateCategoryParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ImportDefaultCategoriesParams defines parameters for ImportDefaultCategories.
+type ImportDefaultCategoriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ReorderCategoriesParams defines parameters for ReorderCategories.
+type ReorderCategoriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteCategoryParams defines parameters for DeleteCategory.
@@ -4367,6 +4898,17 @@ type DeleteCategoryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateCategoryParams defines parameters for UpdateCategory.
@@ -4382,6 +4924,17 @@ type UpdateCategoryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListChangesParams defines parameters for ListChanges.
@@ -4391,6 +4944,17 @@ type ListChangesParams struct {
 
 	// Limit Changes per page, 1 to 500.
 	Limit *ChangesLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListEntriesParams defines parameters for ListEntries.
@@ -4428,11 +4992,28 @@ type ListEntriesParams struct {
 	// Q Only entries whose memo contains this text (case-insensitive).
 	Q *EntryTextFilter `form:"q,omitempty" json:"q,omitempty"`
 
+	// CreatedBy Only entries written by this member (a member id of the book; in a personal ledger, the owner).
+	CreatedBy *EntryCreatedByFilter `form:"createdBy,omitempty" json:"createdBy,omitempty"`
+
+	// PaidBy Only entries paid by this member (a member id of the book; in a personal ledger, the owner).
+	PaidBy *EntryPaidByFilter `form:"paidBy,omitempty" json:"paidBy,omitempty"`
+
 	// Page Page number, from 1.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateEntryParams defines parameters for CreateEntry.
@@ -4454,6 +5035,17 @@ type CreateEntryParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ExportEntriesParams defines parameters for ExportEntries.
@@ -4463,12 +5055,34 @@ type ExportEntriesParams struct {
 
 	// To The last day of the period (not before `from`, at most 3,660 days after it).
 	To openapi_types.Date `form:"to" json:"to"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ImportEntriesParams defines parameters for ImportEntries.
 type ImportEntriesParams struct {
 	// DryRun `true`: only answer the report, write nothing.
 	DryRun *bool `form:"dryRun,omitempty" json:"dryRun,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateEntryFromNotificationParams defines parameters for CreateEntryFromNotification.
@@ -4490,6 +5104,31 @@ type CreateEntryFromNotificationParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// CountPendingEntriesParams defines parameters for CountPendingEntries.
+type CountPendingEntriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteEntryParams defines parameters for DeleteEntry.
@@ -4505,6 +5144,17 @@ type DeleteEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetEntryParams defines parameters for GetEntry.
@@ -4513,6 +5163,17 @@ type GetEntryParams struct {
 	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
 	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateEntryParams defines parameters for UpdateEntry.
@@ -4528,6 +5189,31 @@ type UpdateEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ConfirmEntryParams defines parameters for ConfirmEntry.
+type ConfirmEntryParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetForecastParams defines parameters for GetForecast.
@@ -4662,6 +5348,20 @@ type GetNetWorthTrendParams struct {
 	Weeks *NetWorthWeeks `form:"weeks,omitempty" json:"weeks,omitempty"`
 }
 
+// ListQuickEntriesParams defines parameters for ListQuickEntries.
+type ListQuickEntriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
 // CreateQuickEntryParams defines parameters for CreateQuickEntry.
 type CreateQuickEntryParams struct {
 	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
@@ -4681,6 +5381,17 @@ type CreateQuickEntryParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteQuickEntryParams defines parameters for DeleteQuickEntry.
@@ -4696,6 +5407,17 @@ type DeleteQuickEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateQuickEntryParams defines parameters for UpdateQuickEntry.
@@ -4711,6 +5433,31 @@ type UpdateQuickEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListRecurringsParams defines parameters for ListRecurrings.
+type ListRecurringsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateRecurringParams defines parameters for CreateRecurring.
@@ -4732,6 +5479,17 @@ type CreateRecurringParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteRecurringParams defines parameters for DeleteRecurring.
@@ -4747,6 +5505,17 @@ type DeleteRecurringParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateRecurringParams defines parameters for UpdateRecurring.
@@ -4762,6 +5531,31 @@ type UpdateRecurringParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// RestoreBackupParams defines parameters for RestoreBackup.
+type RestoreBackupParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetCategoryStatsParams defines parameters for GetCategoryStats.
@@ -4771,6 +5565,17 @@ type GetCategoryStatsParams struct {
 
 	// To The last day of the range (included).
 	To StatsTo `form:"to" json:"to"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetMonthlyStatsParams defines parameters for GetMonthlyStats.
@@ -4780,6 +5585,17 @@ type GetMonthlyStatsParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetTagStatsParams defines parameters for GetTagStats.
@@ -4789,12 +5605,48 @@ type GetTagStatsParams struct {
 
 	// To The last day of the range (included).
 	To StatsTo `form:"to" json:"to"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetYearlyStatsParams defines parameters for GetYearlyStats.
 type GetYearlyStatsParams struct {
 	// Year The year.
 	Year StatsYear `form:"year" json:"year"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListTagsParams defines parameters for ListTags.
+type ListTagsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateTagParams defines parameters for CreateTag.
@@ -4816,6 +5668,31 @@ type CreateTagParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ReorderTagsParams defines parameters for ReorderTags.
+type ReorderTagsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteTagParams defines parameters for DeleteTag.
@@ -4831,6 +5708,17 @@ type DeleteTagParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateTagParams defines parameters for UpdateTag.
@@ -4846,6 +5734,17 @@ type UpdateTagParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListTransfersParams defines parameters for ListTransfers.
@@ -4867,6 +5766,17 @@ type ListTransfersParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateTransferParams defines parameters for CreateTransfer.
@@ -4888,6 +5798,17 @@ type CreateTransferParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteTransferParams defines parameters for DeleteTransfer.
@@ -4903,6 +5824,17 @@ type DeleteTransferParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetTransferParams defines parameters for GetTransfer.
@@ -4911,6 +5843,17 @@ type GetTransferParams struct {
 	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
 	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateTransferParams defines parameters for UpdateTransfer.
@@ -4926,6 +5869,31 @@ type UpdateTransferParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListWalletsParams defines parameters for ListWallets.
+type ListWalletsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateWalletParams defines parameters for CreateWallet.
@@ -4947,6 +5915,31 @@ type CreateWalletParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ReorderWalletsParams defines parameters for ReorderWallets.
+type ReorderWalletsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteWalletParams defines parameters for DeleteWallet.
@@ -4965,6 +5958,17 @@ type DeleteWalletParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetWalletParams defines parameters for GetWallet.
@@ -4973,6 +5977,17 @@ type GetWalletParams struct {
 	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
 	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateWalletParams defines parameters for UpdateWallet.
@@ -4988,6 +6003,31 @@ type UpdateWalletParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// GetLoanScheduleParams defines parameters for GetLoanSchedule.
+type GetLoanScheduleParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListCardStatementsParams defines parameters for ListCardStatements.
@@ -4997,6 +6037,17 @@ type ListCardStatementsParams struct {
 
 	// To The latest closing date to list (included).
 	To *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListMembersParams defines parameters for ListMembers.
@@ -5252,6 +6303,33 @@ type ListBoardTagGroupsParams struct {
 	Category *BoardCategoryQuery `form:"category,omitempty" json:"category,omitempty"`
 }
 
+// UnsettleBookMonthParams defines parameters for UnsettleBookMonth.
+type UnsettleBookMonthParams struct {
+	// Year The year of the book's ledger month.
+	Year int32 `form:"year" json:"year"`
+
+	// Month The month (1 to 12) of the book's ledger month (its own month start day).
+	Month int32 `form:"month" json:"month"`
+}
+
+// GetBookSettlementParams defines parameters for GetBookSettlement.
+type GetBookSettlementParams struct {
+	// Year The year of the book's ledger month.
+	Year int32 `form:"year" json:"year"`
+
+	// Month The month (1 to 12) of the book's ledger month (its own month start day).
+	Month int32 `form:"month" json:"month"`
+}
+
+// SettleBookMonthParams defines parameters for SettleBookMonth.
+type SettleBookMonthParams struct {
+	// Year The year of the book's ledger month.
+	Year int32 `form:"year" json:"year"`
+
+	// Month The month (1 to 12) of the book's ledger month (its own month start day).
+	Month int32 `form:"month" json:"month"`
+}
+
 // GetFXRateParams defines parameters for GetFXRate.
 type GetFXRateParams struct {
 	// From ISO 4217 code of the currency converted from, upper case.
@@ -5457,6 +6535,21 @@ type VotePostJSONRequestBody = VoteRequest
 
 // DismissReportsJSONRequestBody defines body for DismissReports for application/json ContentType.
 type DismissReportsJSONRequestBody = DismissRequest
+
+// CreateBookJSONRequestBody defines body for CreateBook for application/json ContentType.
+type CreateBookJSONRequestBody = BookRequest
+
+// JoinBookJSONRequestBody defines body for JoinBook for application/json ContentType.
+type JoinBookJSONRequestBody = JoinBookRequest
+
+// UpdateBookJSONRequestBody defines body for UpdateBook for application/json ContentType.
+type UpdateBookJSONRequestBody = BookUpdateRequest
+
+// CreateBookInvitationJSONRequestBody defines body for CreateBookInvitation for application/json ContentType.
+type CreateBookInvitationJSONRequestBody = BookInvitationRequest
+
+// UpdateBookMemberJSONRequestBody defines body for UpdateBookMember for application/json ContentType.
+type UpdateBookMemberJSONRequestBody = BookMemberRequest
 
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = CreateUserRequest
@@ -5965,7 +7058,7 @@ func (t *Change) UnmarshalJSON(b []byte) error {
 type ServerInterface interface {
 	// GetBackup The member's whole ledger as one document
 	// (GET /api/account/backup)
-	GetBackup(w http.ResponseWriter, r *http.Request)
+	GetBackup(w http.ResponseWriter, r *http.Request, params GetBackupParams)
 	// ListBudgets List a month's budgets
 	// (GET /api/account/budgets)
 	ListBudgets(w http.ResponseWriter, r *http.Request, params ListBudgetsParams)
@@ -5977,16 +7070,16 @@ type ServerInterface interface {
 	GetBudgetChart(w http.ResponseWriter, r *http.Request, params GetBudgetChartParams)
 	// CopyBudgets Copy a month's budgets
 	// (POST /api/account/budgets/copy)
-	CopyBudgets(w http.ResponseWriter, r *http.Request)
+	CopyBudgets(w http.ResponseWriter, r *http.Request, params CopyBudgetsParams)
 	// GetBudgetIncome A month's expected income
 	// (GET /api/account/budgets/income)
 	GetBudgetIncome(w http.ResponseWriter, r *http.Request, params GetBudgetIncomeParams)
 	// PutBudgetIncome Set a month's expected income
 	// (PUT /api/account/budgets/income)
-	PutBudgetIncome(w http.ResponseWriter, r *http.Request)
+	PutBudgetIncome(w http.ResponseWriter, r *http.Request, params PutBudgetIncomeParams)
 	// ListOnetimeBudgets List one-time budgets
 	// (GET /api/account/budgets/onetime)
-	ListOnetimeBudgets(w http.ResponseWriter, r *http.Request)
+	ListOnetimeBudgets(w http.ResponseWriter, r *http.Request, params ListOnetimeBudgetsParams)
 	// CreateOnetimeBudget Create a one-time budget
 	// (POST /api/account/budgets/onetime)
 	CreateOnetimeBudget(w http.ResponseWriter, r *http.Request, params CreateOnetimeBudgetParams)
@@ -6010,19 +7103,19 @@ type ServerInterface interface {
 	UpdateBudget(w http.ResponseWriter, r *http.Request, id BudgetID, params UpdateBudgetParams)
 	// GetNextCardBills The next bill of every card
 	// (GET /api/account/card-bills/next)
-	GetNextCardBills(w http.ResponseWriter, r *http.Request)
+	GetNextCardBills(w http.ResponseWriter, r *http.Request, params GetNextCardBillsParams)
 	// ListCategories The category tree
 	// (GET /api/account/categories)
-	ListCategories(w http.ResponseWriter, r *http.Request)
+	ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams)
 	// CreateCategory Create a category
 	// (POST /api/account/categories)
 	CreateCategory(w http.ResponseWriter, r *http.Request, params CreateCategoryParams)
 	// ImportDefaultCategories Copy the default categories
 	// (POST /api/account/categories/import)
-	ImportDefaultCategories(w http.ResponseWriter, r *http.Request)
+	ImportDefaultCategories(w http.ResponseWriter, r *http.Request, params ImportDefaultCategoriesParams)
 	// ReorderCategories Reorder categories
 	// (PUT /api/account/categories/reorder)
-	ReorderCategories(w http.ResponseWriter, r *http.Request)
+	ReorderCategories(w http.ResponseWriter, r *http.Request, params ReorderCategoriesParams)
 	// DeleteCategory Delete a category
 	// (DELETE /api/account/categories/{id})
 	DeleteCategory(w http.ResponseWriter, r *http.Request, id CategoryID, params DeleteCategoryParams)
@@ -6052,7 +7145,7 @@ type ServerInterface interface {
 	ParseEntryText(w http.ResponseWriter, r *http.Request)
 	// CountPendingEntries Number of pending entries
 	// (GET /api/account/entries/pending/count)
-	CountPendingEntries(w http.ResponseWriter, r *http.Request)
+	CountPendingEntries(w http.ResponseWriter, r *http.Request, params CountPendingEntriesParams)
 	// DeleteEntry Delete an entry
 	// (DELETE /api/account/entries/{id})
 	DeleteEntry(w http.ResponseWriter, r *http.Request, id EntryID, params DeleteEntryParams)
@@ -6064,7 +7157,7 @@ type ServerInterface interface {
 	UpdateEntry(w http.ResponseWriter, r *http.Request, id EntryID, params UpdateEntryParams)
 	// ConfirmEntry Confirm a pending entry
 	// (POST /api/account/entries/{id}/confirm)
-	ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID)
+	ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID, params ConfirmEntryParams)
 	// GetForecast The cash-flow forecast of the days ahead
 	// (GET /api/account/forecast)
 	GetForecast(w http.ResponseWriter, r *http.Request, params GetForecastParams)
@@ -6106,7 +7199,7 @@ type ServerInterface interface {
 	RecognizeReceipt(w http.ResponseWriter, r *http.Request)
 	// ListQuickEntries List quick entries
 	// (GET /api/account/quick-entries)
-	ListQuickEntries(w http.ResponseWriter, r *http.Request)
+	ListQuickEntries(w http.ResponseWriter, r *http.Request, params ListQuickEntriesParams)
 	// CreateQuickEntry Create a quick entry
 	// (POST /api/account/quick-entries)
 	CreateQuickEntry(w http.ResponseWriter, r *http.Request, params CreateQuickEntryParams)
@@ -6118,7 +7211,7 @@ type ServerInterface interface {
 	UpdateQuickEntry(w http.ResponseWriter, r *http.Request, id QuickEntryID, params UpdateQuickEntryParams)
 	// ListRecurrings List recurring entries
 	// (GET /api/account/recurrings)
-	ListRecurrings(w http.ResponseWriter, r *http.Request)
+	ListRecurrings(w http.ResponseWriter, r *http.Request, params ListRecurringsParams)
 	// CreateRecurring Create a recurring entry
 	// (POST /api/account/recurrings)
 	CreateRecurring(w http.ResponseWriter, r *http.Request, params CreateRecurringParams)
@@ -6130,7 +7223,7 @@ type ServerInterface interface {
 	UpdateRecurring(w http.ResponseWriter, r *http.Request, id RecurringID, params UpdateRecurringParams)
 	// RestoreBackup Replace the member's ledger with a backup
 	// (POST /api/account/restore)
-	RestoreBackup(w http.ResponseWriter, r *http.Request)
+	RestoreBackup(w http.ResponseWriter, r *http.Request, params RestoreBackupParams)
 	// GetCategoryStats Statistics by category over a range
 	// (GET /api/account/stats/categories)
 	GetCategoryStats(w http.ResponseWriter, r *http.Request, params GetCategoryStatsParams)
@@ -6145,13 +7238,13 @@ type ServerInterface interface {
 	GetYearlyStats(w http.ResponseWriter, r *http.Request, params GetYearlyStatsParams)
 	// ListTags List tags
 	// (GET /api/account/tags)
-	ListTags(w http.ResponseWriter, r *http.Request)
+	ListTags(w http.ResponseWriter, r *http.Request, params ListTagsParams)
 	// CreateTag Create a tag
 	// (POST /api/account/tags)
 	CreateTag(w http.ResponseWriter, r *http.Request, params CreateTagParams)
 	// ReorderTags Reorder tags
 	// (POST /api/account/tags/reorder)
-	ReorderTags(w http.ResponseWriter, r *http.Request)
+	ReorderTags(w http.ResponseWriter, r *http.Request, params ReorderTagsParams)
 	// DeleteTag Delete a tag
 	// (DELETE /api/account/tags/{id})
 	DeleteTag(w http.ResponseWriter, r *http.Request, id TagID, params DeleteTagParams)
@@ -6178,13 +7271,13 @@ type ServerInterface interface {
 	ConfirmTransfer(w http.ResponseWriter, r *http.Request, id TransferID)
 	// ListWallets List wallets with balances
 	// (GET /api/account/wallets)
-	ListWallets(w http.ResponseWriter, r *http.Request)
+	ListWallets(w http.ResponseWriter, r *http.Request, params ListWalletsParams)
 	// CreateWallet Create a wallet
 	// (POST /api/account/wallets)
 	CreateWallet(w http.ResponseWriter, r *http.Request, params CreateWalletParams)
 	// ReorderWallets Reorder wallets
 	// (PUT /api/account/wallets/reorder)
-	ReorderWallets(w http.ResponseWriter, r *http.Request)
+	ReorderWallets(w http.ResponseWriter, r *http.Request, params ReorderWalletsParams)
 	// DeleteWallet Delete a wallet
 	// (DELETE /api/account/wallets/{id})
 	DeleteWallet(w http.ResponseWriter, r *http.Request, id WalletID, params DeleteWalletParams)
@@ -6196,7 +7289,7 @@ type ServerInterface interface {
 	UpdateWallet(w http.ResponseWriter, r *http.Request, id WalletID, params UpdateWalletParams)
 	// GetLoanSchedule The repayment schedule of a loan wallet
 	// (GET /api/account/wallets/{id}/loan-schedule)
-	GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID)
+	GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID, params GetLoanScheduleParams)
 	// ListCardStatements The statements of a card
 	// (GET /api/account/wallets/{id}/statements)
 	ListCardStatements(w http.ResponseWriter, r *http.Request, id WalletID, params ListCardStatementsParams)
@@ -6392,6 +7485,45 @@ type ServerInterface interface {
 	// ListBoardTagGroups Tag groups of a board
 	// (GET /api/board/tag-groups)
 	ListBoardTagGroups(w http.ResponseWriter, r *http.Request, params ListBoardTagGroupsParams)
+	// ListBooks The caller's household books
+	// (GET /api/books)
+	ListBooks(w http.ResponseWriter, r *http.Request)
+	// CreateBook Create a household book
+	// (POST /api/books)
+	CreateBook(w http.ResponseWriter, r *http.Request)
+	// JoinBook Accept an invitation to a household book
+	// (POST /api/books/join)
+	JoinBook(w http.ResponseWriter, r *http.Request)
+	// DeleteBook Delete a household book
+	// (DELETE /api/books/{id})
+	DeleteBook(w http.ResponseWriter, r *http.Request, id BookPathID)
+	// GetBook Get a household book
+	// (GET /api/books/{id})
+	GetBook(w http.ResponseWriter, r *http.Request, id BookPathID)
+	// UpdateBook Rename a household book and set its month start day
+	// (PUT /api/books/{id})
+	UpdateBook(w http.ResponseWriter, r *http.Request, id BookPathID)
+	// CreateBookInvitation Invite someone to a household book
+	// (POST /api/books/{id}/invitations)
+	CreateBookInvitation(w http.ResponseWriter, r *http.Request, id BookPathID)
+	// RevokeBookInvitation Revoke an invitation
+	// (DELETE /api/books/{id}/invitations/{code})
+	RevokeBookInvitation(w http.ResponseWriter, r *http.Request, id BookPathID, code string)
+	// RemoveBookMember Remove a member, or leave
+	// (DELETE /api/books/{id}/members/{memberId})
+	RemoveBookMember(w http.ResponseWriter, r *http.Request, id BookPathID, memberID int64)
+	// UpdateBookMember Change a member's role and settlement weight
+	// (PUT /api/books/{id}/members/{memberId})
+	UpdateBookMember(w http.ResponseWriter, r *http.Request, id BookPathID, memberID int64)
+	// UnsettleBookMonth Undo marking a month settled
+	// (DELETE /api/books/{id}/settlement)
+	UnsettleBookMonth(w http.ResponseWriter, r *http.Request, id BookPathID, params UnsettleBookMonthParams)
+	// GetBookSettlement Who owes whom for a month of the book
+	// (GET /api/books/{id}/settlement)
+	GetBookSettlement(w http.ResponseWriter, r *http.Request, id BookPathID, params GetBookSettlementParams)
+	// SettleBookMonth Mark a month settled
+	// (PUT /api/books/{id}/settlement)
+	SettleBookMonth(w http.ResponseWriter, r *http.Request, id BookPathID, params SettleBookMonthParams)
 	// GetFXRate Today's exchange rate of a currency pair
 	// (GET /api/fx/rate)
 	GetFXRate(w http.ResponseWriter, r *http.Request, params GetFXRateParams)
@@ -6439,8 +7571,35 @@ type MiddlewareFunc func(http.Handler) http.Handler
 // GetBackup operation middleware
 func (siw *ServerInterfaceWrapper) GetBackup(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBackupParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetBackup(w, r)
+		siw.Handler.GetBackup(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6485,6 +7644,27 @@ func (siw *ServerInterfaceWrapper) ListBudgets(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ListBudgets(w, r, params)
 	}))
@@ -6523,6 +7703,25 @@ func (siw *ServerInterfaceWrapper) CreateBudget(w http.ResponseWriter, r *http.R
 		}
 
 		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -6585,6 +7784,27 @@ func (siw *ServerInterfaceWrapper) GetBudgetChart(w http.ResponseWriter, r *http
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetBudgetChart(w, r, params)
 	}))
@@ -6599,8 +7819,35 @@ func (siw *ServerInterfaceWrapper) GetBudgetChart(w http.ResponseWriter, r *http
 // CopyBudgets operation middleware
 func (siw *ServerInterfaceWrapper) CopyBudgets(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CopyBudgetsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CopyBudgets(w, r)
+		siw.Handler.CopyBudgets(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6645,6 +7892,27 @@ func (siw *ServerInterfaceWrapper) GetBudgetIncome(w http.ResponseWriter, r *htt
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetBudgetIncome(w, r, params)
 	}))
@@ -6659,8 +7927,35 @@ func (siw *ServerInterfaceWrapper) GetBudgetIncome(w http.ResponseWriter, r *htt
 // PutBudgetIncome operation middleware
 func (siw *ServerInterfaceWrapper) PutBudgetIncome(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params PutBudgetIncomeParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.PutBudgetIncome(w, r)
+		siw.Handler.PutBudgetIncome(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6673,8 +7968,35 @@ func (siw *ServerInterfaceWrapper) PutBudgetIncome(w http.ResponseWriter, r *htt
 // ListOnetimeBudgets operation middleware
 func (siw *ServerInterfaceWrapper) ListOnetimeBudgets(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListOnetimeBudgetsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListOnetimeBudgets(w, r)
+		siw.Handler.ListOnetimeBudgets(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6711,6 +8033,25 @@ func (siw *ServerInterfaceWrapper) CreateOnetimeBudget(w http.ResponseWriter, r 
 		}
 
 		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -6764,6 +8105,25 @@ func (siw *ServerInterfaceWrapper) DeleteOnetimeBudget(w http.ResponseWriter, r 
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteOnetimeBudget(w, r, id, params)
 	}))
@@ -6811,6 +8171,25 @@ func (siw *ServerInterfaceWrapper) UpdateOnetimeBudget(w http.ResponseWriter, r 
 		}
 
 		params.IfMatch = &IfMatch
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -6906,6 +8285,27 @@ func (siw *ServerInterfaceWrapper) GetBudgetStatus(w http.ResponseWriter, r *htt
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetBudgetStatus(w, r, params)
 	}))
@@ -6953,6 +8353,25 @@ func (siw *ServerInterfaceWrapper) DeleteBudget(w http.ResponseWriter, r *http.R
 		}
 
 		params.IfMatch = &IfMatch
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -7006,6 +8425,25 @@ func (siw *ServerInterfaceWrapper) UpdateBudget(w http.ResponseWriter, r *http.R
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateBudget(w, r, id, params)
 	}))
@@ -7020,8 +8458,35 @@ func (siw *ServerInterfaceWrapper) UpdateBudget(w http.ResponseWriter, r *http.R
 // GetNextCardBills operation middleware
 func (siw *ServerInterfaceWrapper) GetNextCardBills(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetNextCardBillsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetNextCardBills(w, r)
+		siw.Handler.GetNextCardBills(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7034,8 +8499,35 @@ func (siw *ServerInterfaceWrapper) GetNextCardBills(w http.ResponseWriter, r *ht
 // ListCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCategoriesParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListCategories(w, r)
+		siw.Handler.ListCategories(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7075,6 +8567,25 @@ func (siw *ServerInterfaceWrapper) CreateCategory(w http.ResponseWriter, r *http
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.CreateCategory(w, r, params)
 	}))
@@ -7089,8 +8600,35 @@ func (siw *ServerInterfaceWrapper) CreateCategory(w http.ResponseWriter, r *http
 // ImportDefaultCategories operation middleware
 func (siw *ServerInterfaceWrapper) ImportDefaultCategories(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ImportDefaultCategoriesParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ImportDefaultCategories(w, r)
+		siw.Handler.ImportDefaultCategories(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7103,8 +8641,35 @@ func (siw *ServerInterfaceWrapper) ImportDefaultCategories(w http.ResponseWriter
 // ReorderCategories operation middleware
 func (siw *ServerInterfaceWrapper) ReorderCategories(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReorderCategoriesParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ReorderCategories(w, r)
+		siw.Handler.ReorderCategories(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7166,6 +8731,25 @@ func (siw *ServerInterfaceWrapper) DeleteCategory(w http.ResponseWriter, r *http
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteCategory(w, r, id, params)
 	}))
@@ -7216,6 +8800,25 @@ func (siw *ServerInterfaceWrapper) UpdateCategory(w http.ResponseWriter, r *http
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateCategory(w, r, id, params)
 	}))
@@ -7260,6 +8863,27 @@ func (siw *ServerInterfaceWrapper) ListChanges(w http.ResponseWriter, r *http.Re
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
 		}
 		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
 	}
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -7425,6 +9049,32 @@ func (siw *ServerInterfaceWrapper) ListEntries(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// ------------- Optional query parameter "createdBy" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "createdBy", r.URL.Query(), &params.CreatedBy, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "createdBy"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "createdBy", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "paidBy" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "paidBy", r.URL.Query(), &params.PaidBy, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "paidBy"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "paidBy", Err: err})
+		}
+		return
+	}
+
 	// ------------- Optional query parameter "page" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", r.URL.Query(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
@@ -7449,6 +9099,27 @@ func (siw *ServerInterfaceWrapper) ListEntries(w http.ResponseWriter, r *http.Re
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "size", Err: err})
 		}
 		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
 	}
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -7489,6 +9160,25 @@ func (siw *ServerInterfaceWrapper) CreateEntry(w http.ResponseWriter, r *http.Re
 		}
 
 		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -7538,6 +9228,27 @@ func (siw *ServerInterfaceWrapper) ExportEntries(w http.ResponseWriter, r *http.
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ExportEntries(w, r, params)
 	}))
@@ -7569,6 +9280,27 @@ func (siw *ServerInterfaceWrapper) ImportEntries(w http.ResponseWriter, r *http.
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "dryRun", Err: err})
 		}
 		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
 	}
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -7612,6 +9344,25 @@ func (siw *ServerInterfaceWrapper) CreateEntryFromNotification(w http.ResponseWr
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.CreateEntryFromNotification(w, r, params)
 	}))
@@ -7640,8 +9391,35 @@ func (siw *ServerInterfaceWrapper) ParseEntryText(w http.ResponseWriter, r *http
 // CountPendingEntries operation middleware
 func (siw *ServerInterfaceWrapper) CountPendingEntries(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CountPendingEntriesParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.CountPendingEntries(w, r)
+		siw.Handler.CountPendingEntries(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7687,6 +9465,25 @@ func (siw *ServerInterfaceWrapper) DeleteEntry(w http.ResponseWriter, r *http.Re
 		}
 
 		params.IfMatch = &IfMatch
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -7740,6 +9537,25 @@ func (siw *ServerInterfaceWrapper) GetEntry(w http.ResponseWriter, r *http.Reque
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetEntry(w, r, id, params)
 	}))
@@ -7790,6 +9606,25 @@ func (siw *ServerInterfaceWrapper) UpdateEntry(w http.ResponseWriter, r *http.Re
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateEntry(w, r, id, params)
 	}))
@@ -7816,8 +9651,32 @@ func (siw *ServerInterfaceWrapper) ConfirmEntry(w http.ResponseWriter, r *http.R
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ConfirmEntryParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ConfirmEntry(w, r, id)
+		siw.Handler.ConfirmEntry(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8319,8 +10178,35 @@ func (siw *ServerInterfaceWrapper) RecognizeReceipt(w http.ResponseWriter, r *ht
 // ListQuickEntries operation middleware
 func (siw *ServerInterfaceWrapper) ListQuickEntries(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListQuickEntriesParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListQuickEntries(w, r)
+		siw.Handler.ListQuickEntries(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8357,6 +10243,25 @@ func (siw *ServerInterfaceWrapper) CreateQuickEntry(w http.ResponseWriter, r *ht
 		}
 
 		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -8410,6 +10315,25 @@ func (siw *ServerInterfaceWrapper) DeleteQuickEntry(w http.ResponseWriter, r *ht
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteQuickEntry(w, r, id, params)
 	}))
@@ -8460,6 +10384,25 @@ func (siw *ServerInterfaceWrapper) UpdateQuickEntry(w http.ResponseWriter, r *ht
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateQuickEntry(w, r, id, params)
 	}))
@@ -8474,8 +10417,35 @@ func (siw *ServerInterfaceWrapper) UpdateQuickEntry(w http.ResponseWriter, r *ht
 // ListRecurrings operation middleware
 func (siw *ServerInterfaceWrapper) ListRecurrings(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListRecurringsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListRecurrings(w, r)
+		siw.Handler.ListRecurrings(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8512,6 +10482,25 @@ func (siw *ServerInterfaceWrapper) CreateRecurring(w http.ResponseWriter, r *htt
 		}
 
 		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -8565,6 +10554,25 @@ func (siw *ServerInterfaceWrapper) DeleteRecurring(w http.ResponseWriter, r *htt
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteRecurring(w, r, id, params)
 	}))
@@ -8615,6 +10623,25 @@ func (siw *ServerInterfaceWrapper) UpdateRecurring(w http.ResponseWriter, r *htt
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateRecurring(w, r, id, params)
 	}))
@@ -8629,8 +10656,35 @@ func (siw *ServerInterfaceWrapper) UpdateRecurring(w http.ResponseWriter, r *htt
 // RestoreBackup operation middleware
 func (siw *ServerInterfaceWrapper) RestoreBackup(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RestoreBackupParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.RestoreBackup(w, r)
+		siw.Handler.RestoreBackup(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8673,6 +10727,27 @@ func (siw *ServerInterfaceWrapper) GetCategoryStats(w http.ResponseWriter, r *ht
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
 		}
 		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
 	}
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -8721,6 +10796,27 @@ func (siw *ServerInterfaceWrapper) GetMonthlyStats(w http.ResponseWriter, r *htt
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetMonthlyStats(w, r, params)
 	}))
@@ -8767,6 +10863,27 @@ func (siw *ServerInterfaceWrapper) GetTagStats(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetTagStats(w, r, params)
 	}))
@@ -8800,6 +10917,27 @@ func (siw *ServerInterfaceWrapper) GetYearlyStats(w http.ResponseWriter, r *http
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetYearlyStats(w, r, params)
 	}))
@@ -8814,8 +10952,35 @@ func (siw *ServerInterfaceWrapper) GetYearlyStats(w http.ResponseWriter, r *http
 // ListTags operation middleware
 func (siw *ServerInterfaceWrapper) ListTags(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListTagsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListTags(w, r)
+		siw.Handler.ListTags(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8855,6 +11020,25 @@ func (siw *ServerInterfaceWrapper) CreateTag(w http.ResponseWriter, r *http.Requ
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.CreateTag(w, r, params)
 	}))
@@ -8869,8 +11053,35 @@ func (siw *ServerInterfaceWrapper) CreateTag(w http.ResponseWriter, r *http.Requ
 // ReorderTags operation middleware
 func (siw *ServerInterfaceWrapper) ReorderTags(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReorderTagsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ReorderTags(w, r)
+		siw.Handler.ReorderTags(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8916,6 +11127,25 @@ func (siw *ServerInterfaceWrapper) DeleteTag(w http.ResponseWriter, r *http.Requ
 		}
 
 		params.IfMatch = &IfMatch
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -8966,6 +11196,25 @@ func (siw *ServerInterfaceWrapper) UpdateTag(w http.ResponseWriter, r *http.Requ
 		}
 
 		params.IfMatch = &IfMatch
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -9067,6 +11316,27 @@ func (siw *ServerInterfaceWrapper) ListTransfers(w http.ResponseWriter, r *http.
 		return
 	}
 
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ListTransfers(w, r, params)
 	}))
@@ -9105,6 +11375,25 @@ func (siw *ServerInterfaceWrapper) CreateTransfer(w http.ResponseWriter, r *http
 		}
 
 		params.IdempotencyKey = &IdempotencyKey
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -9158,6 +11447,25 @@ func (siw *ServerInterfaceWrapper) DeleteTransfer(w http.ResponseWriter, r *http
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteTransfer(w, r, id, params)
 	}))
@@ -9205,6 +11513,25 @@ func (siw *ServerInterfaceWrapper) GetTransfer(w http.ResponseWriter, r *http.Re
 		}
 
 		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -9258,6 +11585,25 @@ func (siw *ServerInterfaceWrapper) UpdateTransfer(w http.ResponseWriter, r *http
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateTransfer(w, r, id, params)
 	}))
@@ -9298,8 +11644,35 @@ func (siw *ServerInterfaceWrapper) ConfirmTransfer(w http.ResponseWriter, r *htt
 // ListWallets operation middleware
 func (siw *ServerInterfaceWrapper) ListWallets(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListWalletsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListWallets(w, r)
+		siw.Handler.ListWallets(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -9339,6 +11712,25 @@ func (siw *ServerInterfaceWrapper) CreateWallet(w http.ResponseWriter, r *http.R
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.CreateWallet(w, r, params)
 	}))
@@ -9353,8 +11745,35 @@ func (siw *ServerInterfaceWrapper) CreateWallet(w http.ResponseWriter, r *http.R
 // ReorderWallets operation middleware
 func (siw *ServerInterfaceWrapper) ReorderWallets(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReorderWalletsParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ReorderWallets(w, r)
+		siw.Handler.ReorderWallets(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -9416,6 +11835,25 @@ func (siw *ServerInterfaceWrapper) DeleteWallet(w http.ResponseWriter, r *http.R
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.DeleteWallet(w, r, id, params)
 	}))
@@ -9463,6 +11901,25 @@ func (siw *ServerInterfaceWrapper) GetWallet(w http.ResponseWriter, r *http.Requ
 		}
 
 		params.IfNoneMatch = &IfNoneMatch
+
+	}
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
 
 	}
 
@@ -9516,6 +11973,25 @@ func (siw *ServerInterfaceWrapper) UpdateWallet(w http.ResponseWriter, r *http.R
 
 	}
 
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.UpdateWallet(w, r, id, params)
 	}))
@@ -9542,8 +12018,32 @@ func (siw *ServerInterfaceWrapper) GetLoanSchedule(w http.ResponseWriter, r *htt
 		return
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetLoanScheduleParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetLoanSchedule(w, r, id)
+		siw.Handler.GetLoanSchedule(w, r, id, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -9595,6 +12095,27 @@ func (siw *ServerInterfaceWrapper) ListCardStatements(w http.ResponseWriter, r *
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "to", Err: err})
 		}
 		return
+	}
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "X-Book-Id" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("X-Book-Id")]; found {
+		var XBookID BookID
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "X-Book-Id", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "X-Book-Id", valueList[0], &XBookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "X-Book-Id", Err: err})
+			return
+		}
+
+		params.XBookID = &XBookID
+
 	}
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -11335,6 +13856,422 @@ func (siw *ServerInterfaceWrapper) ListBoardTagGroups(w http.ResponseWriter, r *
 	handler.ServeHTTP(w, r)
 }
 
+// ListBooks operation middleware
+func (siw *ServerInterfaceWrapper) ListBooks(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListBooks(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateBook operation middleware
+func (siw *ServerInterfaceWrapper) CreateBook(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateBook(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// JoinBook operation middleware
+func (siw *ServerInterfaceWrapper) JoinBook(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.JoinBook(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteBook operation middleware
+func (siw *ServerInterfaceWrapper) DeleteBook(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteBook(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBook operation middleware
+func (siw *ServerInterfaceWrapper) GetBook(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBook(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateBook operation middleware
+func (siw *ServerInterfaceWrapper) UpdateBook(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateBook(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateBookInvitation operation middleware
+func (siw *ServerInterfaceWrapper) CreateBookInvitation(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateBookInvitation(w, r, id)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RevokeBookInvitation operation middleware
+func (siw *ServerInterfaceWrapper) RevokeBookInvitation(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "code" -------------
+	var code string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "code", r.PathValue("code"), &code, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "code", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RevokeBookInvitation(w, r, id, code)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemoveBookMember operation middleware
+func (siw *ServerInterfaceWrapper) RemoveBookMember(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "memberId" -------------
+	var memberID int64
+
+	err = runtime.BindStyledParameterWithOptions("simple", "memberId", r.PathValue("memberId"), &memberID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "memberId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemoveBookMember(w, r, id, memberID)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateBookMember operation middleware
+func (siw *ServerInterfaceWrapper) UpdateBookMember(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "memberId" -------------
+	var memberID int64
+
+	err = runtime.BindStyledParameterWithOptions("simple", "memberId", r.PathValue("memberId"), &memberID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "memberId", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateBookMember(w, r, id, memberID)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UnsettleBookMonth operation middleware
+func (siw *ServerInterfaceWrapper) UnsettleBookMonth(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params UnsettleBookMonthParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UnsettleBookMonth(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBookSettlement operation middleware
+func (siw *ServerInterfaceWrapper) GetBookSettlement(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetBookSettlementParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBookSettlement(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SettleBookMonth operation middleware
+func (siw *ServerInterfaceWrapper) SettleBookMonth(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "id" -------------
+	var id BookPathID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", r.PathValue("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: true})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SettleBookMonthParams
+
+	// ------------- Required query parameter "year" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "year", r.URL.Query(), &params.Year, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "month" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "month", r.URL.Query(), &params.Month, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SettleBookMonth(w, r, id, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // GetFXRate operation middleware
 func (siw *ServerInterfaceWrapper) GetFXRate(w http.ResponseWriter, r *http.Request) {
 
@@ -11899,6 +14836,19 @@ func HandlerWithOptions(si ServerInterface, options StdHTTPServerOptions) http.H
 	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/account/transfers/{id}", wrapper.UpdateTransfer)
 	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/account/transfers/{id}/confirm", wrapper.ConfirmTransfer)
 	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/account/changes", wrapper.ListChanges)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/books", wrapper.ListBooks)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/books", wrapper.CreateBook)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/books/join", wrapper.JoinBook)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/books/{id}", wrapper.DeleteBook)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/books/{id}", wrapper.GetBook)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/books/{id}", wrapper.UpdateBook)
+	m.HandleFunc(http.MethodPost+" "+options.BaseURL+"/api/books/{id}/invitations", wrapper.CreateBookInvitation)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/books/{id}/invitations/{code}", wrapper.RevokeBookInvitation)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/books/{id}/members/{memberId}", wrapper.RemoveBookMember)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/books/{id}/members/{memberId}", wrapper.UpdateBookMember)
+	m.HandleFunc(http.MethodDelete+" "+options.BaseURL+"/api/books/{id}/settlement", wrapper.UnsettleBookMonth)
+	m.HandleFunc(http.MethodGet+" "+options.BaseURL+"/api/books/{id}/settlement", wrapper.GetBookSettlement)
+	m.HandleFunc(http.MethodPut+" "+options.BaseURL+"/api/books/{id}/settlement", wrapper.SettleBookMonth)
 
 	return m
 }
@@ -11978,6 +14928,7 @@ type UnauthenticatedApplicationProblemPlusJSONResponse Problem
 type UnsupportedMediaTypeApplicationProblemPlusJSONResponse Problem
 
 type GetBackupRequestObject struct {
+	Params GetBackupParams
 }
 
 type GetBackupResponseObject interface {
@@ -11994,6 +14945,22 @@ func (response GetBackup200JSONResponse) VisitGetBackupResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup400ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12026,6 +14993,22 @@ func (response GetBackup403ApplicationProblemPlusJSONResponse) VisitGetBackupRes
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBackup404ApplicationProblemPlusJSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12166,6 +15149,22 @@ func (response ListBudgets403ApplicationProblemPlusJSONResponse) VisitListBudget
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBudgets404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListBudgets404ApplicationProblemPlusJSONResponse) VisitListBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12494,6 +15493,22 @@ func (response GetBudgetChart403ApplicationProblemPlusJSONResponse) VisitGetBudg
 	return err
 }
 
+type GetBudgetChart404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetChart404ApplicationProblemPlusJSONResponse) VisitGetBudgetChartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetBudgetChart413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -12562,7 +15577,8 @@ func (response GetBudgetChart503ApplicationProblemPlusJSONResponse) VisitGetBudg
 }
 
 type CopyBudgetsRequestObject struct {
-	Body *CopyBudgetsJSONRequestBody
+	Params CopyBudgetsParams
+	Body   *CopyBudgetsJSONRequestBody
 }
 
 type CopyBudgetsResponseObject interface {
@@ -12627,6 +15643,22 @@ func (response CopyBudgets403ApplicationProblemPlusJSONResponse) VisitCopyBudget
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CopyBudgets404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CopyBudgets404ApplicationProblemPlusJSONResponse) VisitCopyBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12768,6 +15800,22 @@ func (response GetBudgetIncome403ApplicationProblemPlusJSONResponse) VisitGetBud
 	return err
 }
 
+type GetBudgetIncome404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetIncome404ApplicationProblemPlusJSONResponse) VisitGetBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetBudgetIncome413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -12836,7 +15884,8 @@ func (response GetBudgetIncome503ApplicationProblemPlusJSONResponse) VisitGetBud
 }
 
 type PutBudgetIncomeRequestObject struct {
-	Body *PutBudgetIncomeJSONRequestBody
+	Params PutBudgetIncomeParams
+	Body   *PutBudgetIncomeJSONRequestBody
 }
 
 type PutBudgetIncomeResponseObject interface {
@@ -12901,6 +15950,22 @@ func (response PutBudgetIncome403ApplicationProblemPlusJSONResponse) VisitPutBud
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PutBudgetIncome404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response PutBudgetIncome404ApplicationProblemPlusJSONResponse) VisitPutBudgetIncomeResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12989,6 +16054,7 @@ func (response PutBudgetIncome503ApplicationProblemPlusJSONResponse) VisitPutBud
 }
 
 type ListOnetimeBudgetsRequestObject struct {
+	Params ListOnetimeBudgetsParams
 }
 
 type ListOnetimeBudgetsResponseObject interface {
@@ -13005,6 +16071,22 @@ func (response ListOnetimeBudgets200JSONResponse) VisitListOnetimeBudgetsRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets400ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13037,6 +16119,22 @@ func (response ListOnetimeBudgets403ApplicationProblemPlusJSONResponse) VisitLis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListOnetimeBudgets404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListOnetimeBudgets404ApplicationProblemPlusJSONResponse) VisitListOnetimeBudgetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13869,6 +16967,22 @@ func (response GetBudgetStatus403ApplicationProblemPlusJSONResponse) VisitGetBud
 	return err
 }
 
+type GetBudgetStatus404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBudgetStatus404ApplicationProblemPlusJSONResponse) VisitGetBudgetStatusResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetBudgetStatus413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -14272,6 +17386,7 @@ func (response UpdateBudget503ApplicationProblemPlusJSONResponse) VisitUpdateBud
 }
 
 type GetNextCardBillsRequestObject struct {
+	Params GetNextCardBillsParams
 }
 
 type GetNextCardBillsResponseObject interface {
@@ -14292,6 +17407,22 @@ func (response GetNextCardBills200JSONResponse) VisitGetNextCardBillsResponse(w 
 	return err
 }
 
+type GetNextCardBills400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills400ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetNextCardBills401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -14304,6 +17435,22 @@ func (response GetNextCardBills401ApplicationProblemPlusJSONResponse) VisitGetNe
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNextCardBills404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetNextCardBills404ApplicationProblemPlusJSONResponse) VisitGetNextCardBillsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14376,6 +17523,7 @@ func (response GetNextCardBills503ApplicationProblemPlusJSONResponse) VisitGetNe
 }
 
 type ListCategoriesRequestObject struct {
+	Params ListCategoriesParams
 }
 
 type ListCategoriesResponseObject interface {
@@ -14396,6 +17544,22 @@ func (response ListCategories200JSONResponse) VisitListCategoriesResponse(w http
 	return err
 }
 
+type ListCategories400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListCategories400ApplicationProblemPlusJSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListCategories401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -14408,6 +17572,22 @@ func (response ListCategories401ApplicationProblemPlusJSONResponse) VisitListCat
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListCategories404ApplicationProblemPlusJSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14532,6 +17712,22 @@ func (response CreateCategory401ApplicationProblemPlusJSONResponse) VisitCreateC
 	return err
 }
 
+type CreateCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateCategory403ApplicationProblemPlusJSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateCategory404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -14651,6 +17847,7 @@ func (response CreateCategory503ApplicationProblemPlusJSONResponse) VisitCreateC
 }
 
 type ImportDefaultCategoriesRequestObject struct {
+	Params ImportDefaultCategoriesParams
 }
 
 type ImportDefaultCategoriesResponseObject interface {
@@ -14671,6 +17868,22 @@ func (response ImportDefaultCategories200JSONResponse) VisitImportDefaultCategor
 	return err
 }
 
+type ImportDefaultCategories400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDefaultCategories400ApplicationProblemPlusJSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ImportDefaultCategories401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -14683,6 +17896,38 @@ func (response ImportDefaultCategories401ApplicationProblemPlusJSONResponse) Vis
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDefaultCategories403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDefaultCategories403ApplicationProblemPlusJSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportDefaultCategories404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ImportDefaultCategories404ApplicationProblemPlusJSONResponse) VisitImportDefaultCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14739,7 +17984,8 @@ func (response ImportDefaultCategories503ApplicationProblemPlusJSONResponse) Vis
 }
 
 type ReorderCategoriesRequestObject struct {
-	Body *ReorderCategoriesJSONRequestBody
+	Params ReorderCategoriesParams
+	Body   *ReorderCategoriesJSONRequestBody
 }
 
 type ReorderCategoriesResponseObject interface {
@@ -14782,6 +18028,22 @@ func (response ReorderCategories401ApplicationProblemPlusJSONResponse) VisitReor
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderCategories403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderCategories403ApplicationProblemPlusJSONResponse) VisitReorderCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14914,6 +18176,22 @@ func (response DeleteCategory401ApplicationProblemPlusJSONResponse) VisitDeleteC
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteCategory403ApplicationProblemPlusJSONResponse) VisitDeleteCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15089,6 +18367,22 @@ func (response UpdateCategory401ApplicationProblemPlusJSONResponse) VisitUpdateC
 	return err
 }
 
+type UpdateCategory403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateCategory403ApplicationProblemPlusJSONResponse) VisitUpdateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateCategory404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -15260,6 +18554,22 @@ func (response ListChanges401ApplicationProblemPlusJSONResponse) VisitListChange
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListChanges404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListChanges404ApplicationProblemPlusJSONResponse) VisitListChangesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15790,6 +19100,22 @@ func (response ExportEntries403ApplicationProblemPlusJSONResponse) VisitExportEn
 	return err
 }
 
+type ExportEntries404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ExportEntries404ApplicationProblemPlusJSONResponse) VisitExportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ExportEntries413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -15927,6 +19253,22 @@ func (response ImportEntries403ApplicationProblemPlusJSONResponse) VisitImportEn
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ImportEntries404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ImportEntries404ApplicationProblemPlusJSONResponse) VisitImportEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16110,6 +19452,22 @@ func (response CreateEntryFromNotification403ApplicationProblemPlusJSONResponse)
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateEntryFromNotification404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateEntryFromNotification404ApplicationProblemPlusJSONResponse) VisitCreateEntryFromNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16357,6 +19715,7 @@ func (response ParseEntryText503ApplicationProblemPlusJSONResponse) VisitParseEn
 }
 
 type CountPendingEntriesRequestObject struct {
+	Params CountPendingEntriesParams
 }
 
 type CountPendingEntriesResponseObject interface {
@@ -16377,6 +19736,22 @@ func (response CountPendingEntries200JSONResponse) VisitCountPendingEntriesRespo
 	return err
 }
 
+type CountPendingEntries400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CountPendingEntries400ApplicationProblemPlusJSONResponse) VisitCountPendingEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CountPendingEntries401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -16389,6 +19764,22 @@ func (response CountPendingEntries401ApplicationProblemPlusJSONResponse) VisitCo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CountPendingEntries404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CountPendingEntries404ApplicationProblemPlusJSONResponse) VisitCountPendingEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16489,6 +19880,22 @@ func (response DeleteEntry401ApplicationProblemPlusJSONResponse) VisitDeleteEntr
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteEntry403ApplicationProblemPlusJSONResponse) VisitDeleteEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16995,7 +20402,8 @@ func (response UpdateEntry503ApplicationProblemPlusJSONResponse) VisitUpdateEntr
 }
 
 type ConfirmEntryRequestObject struct {
-	ID EntryID `json:"id"`
+	ID     EntryID `json:"id"`
+	Params ConfirmEntryParams
 }
 
 type ConfirmEntryResponseObject interface {
@@ -17044,6 +20452,22 @@ func (response ConfirmEntry401ApplicationProblemPlusJSONResponse) VisitConfirmEn
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ConfirmEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ConfirmEntry403ApplicationProblemPlusJSONResponse) VisitConfirmEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17311,6 +20735,22 @@ func (response GetPortfolio200JSONResponse) VisitGetPortfolioResponse(w http.Res
 	return err
 }
 
+type GetPortfolio400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetPortfolio400ApplicationProblemPlusJSONResponse) VisitGetPortfolioResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPortfolio401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -17431,6 +20871,22 @@ func (response RefreshQuotes200JSONResponse) VisitRefreshQuotesResponse(w http.R
 	return err
 }
 
+type RefreshQuotes400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RefreshQuotes400ApplicationProblemPlusJSONResponse) VisitRefreshQuotesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RefreshQuotes401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -17531,6 +20987,22 @@ func (response ListStocks200JSONResponse) VisitListStocksResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStocks400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListStocks400ApplicationProblemPlusJSONResponse) VisitListStocksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19109,6 +22581,7 @@ func (response RecognizeReceipt503ApplicationProblemPlusJSONResponse) VisitRecog
 }
 
 type ListQuickEntriesRequestObject struct {
+	Params ListQuickEntriesParams
 }
 
 type ListQuickEntriesResponseObject interface {
@@ -19129,6 +22602,22 @@ func (response ListQuickEntries200JSONResponse) VisitListQuickEntriesResponse(w 
 	return err
 }
 
+type ListQuickEntries400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListQuickEntries400ApplicationProblemPlusJSONResponse) VisitListQuickEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListQuickEntries401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -19141,6 +22630,22 @@ func (response ListQuickEntries401ApplicationProblemPlusJSONResponse) VisitListQ
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListQuickEntries404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListQuickEntries404ApplicationProblemPlusJSONResponse) VisitListQuickEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19448,6 +22953,22 @@ func (response DeleteQuickEntry401ApplicationProblemPlusJSONResponse) VisitDelet
 	return err
 }
 
+type DeleteQuickEntry403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteQuickEntry403ApplicationProblemPlusJSONResponse) VisitDeleteQuickEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteQuickEntry404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -19719,6 +23240,7 @@ func (response UpdateQuickEntry503ApplicationProblemPlusJSONResponse) VisitUpdat
 }
 
 type ListRecurringsRequestObject struct {
+	Params ListRecurringsParams
 }
 
 type ListRecurringsResponseObject interface {
@@ -19739,6 +23261,22 @@ func (response ListRecurrings200JSONResponse) VisitListRecurringsResponse(w http
 	return err
 }
 
+type ListRecurrings400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListRecurrings400ApplicationProblemPlusJSONResponse) VisitListRecurringsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListRecurrings401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -19751,6 +23289,22 @@ func (response ListRecurrings401ApplicationProblemPlusJSONResponse) VisitListRec
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRecurrings404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListRecurrings404ApplicationProblemPlusJSONResponse) VisitListRecurringsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19871,6 +23425,22 @@ func (response CreateRecurring401ApplicationProblemPlusJSONResponse) VisitCreate
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateRecurring403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateRecurring403ApplicationProblemPlusJSONResponse) VisitCreateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20042,6 +23612,22 @@ func (response DeleteRecurring401ApplicationProblemPlusJSONResponse) VisitDelete
 	return err
 }
 
+type DeleteRecurring403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteRecurring403ApplicationProblemPlusJSONResponse) VisitDeleteRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteRecurring404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -20194,6 +23780,22 @@ func (response UpdateRecurring401ApplicationProblemPlusJSONResponse) VisitUpdate
 	return err
 }
 
+type UpdateRecurring403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateRecurring403ApplicationProblemPlusJSONResponse) VisitUpdateRecurringResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateRecurring404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -20297,7 +23899,8 @@ func (response UpdateRecurring503ApplicationProblemPlusJSONResponse) VisitUpdate
 }
 
 type RestoreBackupRequestObject struct {
-	Body *RestoreBackupJSONRequestBody
+	Params RestoreBackupParams
+	Body   *RestoreBackupJSONRequestBody
 }
 
 type RestoreBackupResponseObject interface {
@@ -20362,6 +23965,22 @@ func (response RestoreBackup403ApplicationProblemPlusJSONResponse) VisitRestoreB
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response RestoreBackup404ApplicationProblemPlusJSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20538,6 +24157,22 @@ func (response GetCategoryStats403ApplicationProblemPlusJSONResponse) VisitGetCa
 	return err
 }
 
+type GetCategoryStats404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetCategoryStats404ApplicationProblemPlusJSONResponse) VisitGetCategoryStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetCategoryStats413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -20671,6 +24306,22 @@ func (response GetMonthlyStats403ApplicationProblemPlusJSONResponse) VisitGetMon
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetMonthlyStats404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetMonthlyStats404ApplicationProblemPlusJSONResponse) VisitGetMonthlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -20812,6 +24463,22 @@ func (response GetTagStats403ApplicationProblemPlusJSONResponse) VisitGetTagStat
 	return err
 }
 
+type GetTagStats404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetTagStats404ApplicationProblemPlusJSONResponse) VisitGetTagStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetTagStats413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -20949,6 +24616,22 @@ func (response GetYearlyStats403ApplicationProblemPlusJSONResponse) VisitGetYear
 	return err
 }
 
+type GetYearlyStats404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetYearlyStats404ApplicationProblemPlusJSONResponse) VisitGetYearlyStatsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetYearlyStats413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -21017,6 +24700,7 @@ func (response GetYearlyStats503ApplicationProblemPlusJSONResponse) VisitGetYear
 }
 
 type ListTagsRequestObject struct {
+	Params ListTagsParams
 }
 
 type ListTagsResponseObject interface {
@@ -21033,6 +24717,22 @@ func (response ListTags200JSONResponse) VisitListTagsResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTags400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListTags400ApplicationProblemPlusJSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21065,6 +24765,22 @@ func (response ListTags403ApplicationProblemPlusJSONResponse) VisitListTagsRespo
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTags404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListTags404ApplicationProblemPlusJSONResponse) VisitListTagsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -21205,6 +24921,22 @@ func (response CreateTag403ApplicationProblemPlusJSONResponse) VisitCreateTagRes
 	return err
 }
 
+type CreateTag404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTag404ApplicationProblemPlusJSONResponse) VisitCreateTagResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateTag409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -21308,7 +25040,8 @@ func (response CreateTag503ApplicationProblemPlusJSONResponse) VisitCreateTagRes
 }
 
 type ReorderTagsRequestObject struct {
-	Body *ReorderTagsJSONRequestBody
+	Params ReorderTagsParams
+	Body   *ReorderTagsJSONRequestBody
 }
 
 type ReorderTagsResponseObject interface {
@@ -21862,6 +25595,22 @@ func (response ListTransfers401ApplicationProblemPlusJSONResponse) VisitListTran
 	return err
 }
 
+type ListTransfers404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListTransfers404ApplicationProblemPlusJSONResponse) VisitListTransfersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTransfers413ApplicationProblemPlusJSONResponse struct {
 	PayloadTooLargeApplicationProblemPlusJSONResponse
 }
@@ -21978,6 +25727,22 @@ func (response CreateTransfer401ApplicationProblemPlusJSONResponse) VisitCreateT
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateTransfer403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateTransfer403ApplicationProblemPlusJSONResponse) VisitCreateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22145,6 +25910,22 @@ func (response DeleteTransfer401ApplicationProblemPlusJSONResponse) VisitDeleteT
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteTransfer403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteTransfer403ApplicationProblemPlusJSONResponse) VisitDeleteTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22459,6 +26240,22 @@ func (response UpdateTransfer401ApplicationProblemPlusJSONResponse) VisitUpdateT
 	return err
 }
 
+type UpdateTransfer403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateTransfer403ApplicationProblemPlusJSONResponse) VisitUpdateTransferResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateTransfer404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -22718,6 +26515,7 @@ func (response ConfirmTransfer503ApplicationProblemPlusJSONResponse) VisitConfir
 }
 
 type ListWalletsRequestObject struct {
+	Params ListWalletsParams
 }
 
 type ListWalletsResponseObject interface {
@@ -22738,6 +26536,22 @@ func (response ListWallets200JSONResponse) VisitListWalletsResponse(w http.Respo
 	return err
 }
 
+type ListWallets400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListWallets400ApplicationProblemPlusJSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListWallets401ApplicationProblemPlusJSONResponse struct {
 	UnauthenticatedApplicationProblemPlusJSONResponse
 }
@@ -22750,6 +26564,22 @@ func (response ListWallets401ApplicationProblemPlusJSONResponse) VisitListWallet
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListWallets404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response ListWallets404ApplicationProblemPlusJSONResponse) VisitListWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -22890,6 +26720,38 @@ func (response CreateWallet401ApplicationProblemPlusJSONResponse) VisitCreateWal
 	return err
 }
 
+type CreateWallet403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet403ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateWallet404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateWallet404ApplicationProblemPlusJSONResponse) VisitCreateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateWallet409ApplicationProblemPlusJSONResponse struct {
 	ConflictApplicationProblemPlusJSONResponse
 }
@@ -22993,7 +26855,8 @@ func (response CreateWallet503ApplicationProblemPlusJSONResponse) VisitCreateWal
 }
 
 type ReorderWalletsRequestObject struct {
-	Body *ReorderWalletsJSONRequestBody
+	Params ReorderWalletsParams
+	Body   *ReorderWalletsJSONRequestBody
 }
 
 type ReorderWalletsResponseObject interface {
@@ -23036,6 +26899,22 @@ func (response ReorderWallets401ApplicationProblemPlusJSONResponse) VisitReorder
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ReorderWallets403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response ReorderWallets403ApplicationProblemPlusJSONResponse) VisitReorderWalletsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -23168,6 +27047,22 @@ func (response DeleteWallet401ApplicationProblemPlusJSONResponse) VisitDeleteWal
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteWallet403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteWallet403ApplicationProblemPlusJSONResponse) VisitDeleteWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -23517,6 +27412,22 @@ func (response UpdateWallet401ApplicationProblemPlusJSONResponse) VisitUpdateWal
 	return err
 }
 
+type UpdateWallet403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateWallet403ApplicationProblemPlusJSONResponse) VisitUpdateWalletResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateWallet404ApplicationProblemPlusJSONResponse struct {
 	NotFoundApplicationProblemPlusJSONResponse
 }
@@ -23636,7 +27547,8 @@ func (response UpdateWallet503ApplicationProblemPlusJSONResponse) VisitUpdateWal
 }
 
 type GetLoanScheduleRequestObject struct {
-	ID WalletID `json:"id"`
+	ID     WalletID `json:"id"`
+	Params GetLoanScheduleParams
 }
 
 type GetLoanScheduleResponseObject interface {
@@ -32060,6 +35972,1850 @@ func (response ListBoardTagGroups503ApplicationProblemPlusJSONResponse) VisitLis
 	return err
 }
 
+type ListBooksRequestObject struct {
+}
+
+type ListBooksResponseObject interface {
+	VisitListBooksResponse(w http.ResponseWriter) error
+}
+
+type ListBooks200JSONResponse BookList
+
+func (response ListBooks200JSONResponse) VisitListBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBooks400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response ListBooks400ApplicationProblemPlusJSONResponse) VisitListBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBooks401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response ListBooks401ApplicationProblemPlusJSONResponse) VisitListBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBooks413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response ListBooks413ApplicationProblemPlusJSONResponse) VisitListBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBooks500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response ListBooks500ApplicationProblemPlusJSONResponse) VisitListBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBooks503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response ListBooks503ApplicationProblemPlusJSONResponse) VisitListBooksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookRequestObject struct {
+	Body *CreateBookJSONRequestBody
+}
+
+type CreateBookResponseObject interface {
+	VisitCreateBookResponse(w http.ResponseWriter) error
+}
+
+type CreateBook201JSONResponse Book
+
+func (response CreateBook201JSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook400ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook401ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook409ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook413ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook415ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook500ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBook503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBook503ApplicationProblemPlusJSONResponse) VisitCreateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBookRequestObject struct {
+	Body *JoinBookJSONRequestBody
+}
+
+type JoinBookResponseObject interface {
+	VisitJoinBookResponse(w http.ResponseWriter) error
+}
+
+type JoinBook200JSONResponse Book
+
+func (response JoinBook200JSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook400ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook401ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook404ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook409ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook413ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook415ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook500ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type JoinBook503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response JoinBook503ApplicationProblemPlusJSONResponse) VisitJoinBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBookRequestObject struct {
+	ID BookPathID `json:"id"`
+}
+
+type DeleteBookResponseObject interface {
+	VisitDeleteBookResponse(w http.ResponseWriter) error
+}
+
+type DeleteBook204Response struct {
+}
+
+func (response DeleteBook204Response) VisitDeleteBookResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteBook400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook400ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBook401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook401ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBook403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook403ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBook404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook404ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBook413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook413ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBook500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook500ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBook503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response DeleteBook503ApplicationProblemPlusJSONResponse) VisitDeleteBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookRequestObject struct {
+	ID BookPathID `json:"id"`
+}
+
+type GetBookResponseObject interface {
+	VisitGetBookResponse(w http.ResponseWriter) error
+}
+
+type GetBook200JSONResponse Book
+
+func (response GetBook200JSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBook400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBook400ApplicationProblemPlusJSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBook401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBook401ApplicationProblemPlusJSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBook404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBook404ApplicationProblemPlusJSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBook413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBook413ApplicationProblemPlusJSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBook500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBook500ApplicationProblemPlusJSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBook503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBook503ApplicationProblemPlusJSONResponse) VisitGetBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookRequestObject struct {
+	ID   BookPathID `json:"id"`
+	Body *UpdateBookJSONRequestBody
+}
+
+type UpdateBookResponseObject interface {
+	VisitUpdateBookResponse(w http.ResponseWriter) error
+}
+
+type UpdateBook200JSONResponse Book
+
+func (response UpdateBook200JSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook400ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook401ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook403ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook404ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook413ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook415ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook500ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBook503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBook503ApplicationProblemPlusJSONResponse) VisitUpdateBookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitationRequestObject struct {
+	ID   BookPathID `json:"id"`
+	Body *CreateBookInvitationJSONRequestBody
+}
+
+type CreateBookInvitationResponseObject interface {
+	VisitCreateBookInvitationResponse(w http.ResponseWriter) error
+}
+
+type CreateBookInvitation201JSONResponse BookInvitation
+
+func (response CreateBookInvitation201JSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation400ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation401ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation403ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation404ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation413ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation415ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation500ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBookInvitation503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response CreateBookInvitation503ApplicationProblemPlusJSONResponse) VisitCreateBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitationRequestObject struct {
+	ID   BookPathID `json:"id"`
+	Code string     `json:"code"`
+}
+
+type RevokeBookInvitationResponseObject interface {
+	VisitRevokeBookInvitationResponse(w http.ResponseWriter) error
+}
+
+type RevokeBookInvitation204Response struct {
+}
+
+func (response RevokeBookInvitation204Response) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type RevokeBookInvitation400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation400ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitation401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation401ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitation403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation403ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitation404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation404ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitation413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation413ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitation500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation500ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeBookInvitation503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RevokeBookInvitation503ApplicationProblemPlusJSONResponse) VisitRevokeBookInvitationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMemberRequestObject struct {
+	ID       BookPathID `json:"id"`
+	MemberID int64      `json:"memberId"`
+}
+
+type RemoveBookMemberResponseObject interface {
+	VisitRemoveBookMemberResponse(w http.ResponseWriter) error
+}
+
+type RemoveBookMember204Response struct {
+}
+
+func (response RemoveBookMember204Response) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+	w.WriteHeader(204)
+	return nil
+}
+
+type RemoveBookMember400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember400ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMember401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember401ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMember403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember403ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMember404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember404ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMember413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember413ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMember500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember500ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveBookMember503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response RemoveBookMember503ApplicationProblemPlusJSONResponse) VisitRemoveBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMemberRequestObject struct {
+	ID       BookPathID `json:"id"`
+	MemberID int64      `json:"memberId"`
+	Body     *UpdateBookMemberJSONRequestBody
+}
+
+type UpdateBookMemberResponseObject interface {
+	VisitUpdateBookMemberResponse(w http.ResponseWriter) error
+}
+
+type UpdateBookMember200JSONResponse Book
+
+func (response UpdateBookMember200JSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember400ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember401ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember403ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember404ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember409ApplicationProblemPlusJSONResponse struct {
+	ConflictApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember409ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember413ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember415ApplicationProblemPlusJSONResponse struct {
+	UnsupportedMediaTypeApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember415ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember500ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateBookMember503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UpdateBookMember503ApplicationProblemPlusJSONResponse) VisitUpdateBookMemberResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonthRequestObject struct {
+	ID     BookPathID `json:"id"`
+	Params UnsettleBookMonthParams
+}
+
+type UnsettleBookMonthResponseObject interface {
+	VisitUnsettleBookMonthResponse(w http.ResponseWriter) error
+}
+
+type UnsettleBookMonth200JSONResponse Settlement
+
+func (response UnsettleBookMonth200JSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth400ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth401ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth403ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth404ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth413ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth422ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth500ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UnsettleBookMonth503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response UnsettleBookMonth503ApplicationProblemPlusJSONResponse) VisitUnsettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlementRequestObject struct {
+	ID     BookPathID `json:"id"`
+	Params GetBookSettlementParams
+}
+
+type GetBookSettlementResponseObject interface {
+	VisitGetBookSettlementResponse(w http.ResponseWriter) error
+}
+
+type GetBookSettlement200JSONResponse Settlement
+
+func (response GetBookSettlement200JSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement400ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement401ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement404ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement413ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement422ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement500ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBookSettlement503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response GetBookSettlement503ApplicationProblemPlusJSONResponse) VisitGetBookSettlementResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonthRequestObject struct {
+	ID     BookPathID `json:"id"`
+	Params SettleBookMonthParams
+}
+
+type SettleBookMonthResponseObject interface {
+	VisitSettleBookMonthResponse(w http.ResponseWriter) error
+}
+
+type SettleBookMonth200JSONResponse Settlement
+
+func (response SettleBookMonth200JSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth400ApplicationProblemPlusJSONResponse struct {
+	BadRequestApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth400ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth401ApplicationProblemPlusJSONResponse struct {
+	UnauthenticatedApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth401ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth403ApplicationProblemPlusJSONResponse struct {
+	ForbiddenApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth403ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth404ApplicationProblemPlusJSONResponse struct {
+	NotFoundApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth404ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth413ApplicationProblemPlusJSONResponse struct {
+	PayloadTooLargeApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth413ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth422ApplicationProblemPlusJSONResponse struct {
+	TotalOutOfRangeApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth422ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth500ApplicationProblemPlusJSONResponse struct {
+	InternalApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth500ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SettleBookMonth503ApplicationProblemPlusJSONResponse struct {
+	ServiceUnavailableApplicationProblemPlusJSONResponse
+}
+
+func (response SettleBookMonth503ApplicationProblemPlusJSONResponse) VisitSettleBookMonthResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetFXRateRequestObject struct {
 	Params GetFXRateParams
 }
@@ -33880,6 +39636,45 @@ type StrictServerInterface interface {
 	// ListBoardTagGroups Tag groups of a board
 	// (GET /api/board/tag-groups)
 	ListBoardTagGroups(ctx context.Context, request ListBoardTagGroupsRequestObject) (ListBoardTagGroupsResponseObject, error)
+	// ListBooks The caller's household books
+	// (GET /api/books)
+	ListBooks(ctx context.Context, request ListBooksRequestObject) (ListBooksResponseObject, error)
+	// CreateBook Create a household book
+	// (POST /api/books)
+	CreateBook(ctx context.Context, request CreateBookRequestObject) (CreateBookResponseObject, error)
+	// JoinBook Accept an invitation to a household book
+	// (POST /api/books/join)
+	JoinBook(ctx context.Context, request JoinBookRequestObject) (JoinBookResponseObject, error)
+	// DeleteBook Delete a household book
+	// (DELETE /api/books/{id})
+	DeleteBook(ctx context.Context, request DeleteBookRequestObject) (DeleteBookResponseObject, error)
+	// GetBook Get a household book
+	// (GET /api/books/{id})
+	GetBook(ctx context.Context, request GetBookRequestObject) (GetBookResponseObject, error)
+	// UpdateBook Rename a household book and set its month start day
+	// (PUT /api/books/{id})
+	UpdateBook(ctx context.Context, request UpdateBookRequestObject) (UpdateBookResponseObject, error)
+	// CreateBookInvitation Invite someone to a household book
+	// (POST /api/books/{id}/invitations)
+	CreateBookInvitation(ctx context.Context, request CreateBookInvitationRequestObject) (CreateBookInvitationResponseObject, error)
+	// RevokeBookInvitation Revoke an invitation
+	// (DELETE /api/books/{id}/invitations/{code})
+	RevokeBookInvitation(ctx context.Context, request RevokeBookInvitationRequestObject) (RevokeBookInvitationResponseObject, error)
+	// RemoveBookMember Remove a member, or leave
+	// (DELETE /api/books/{id}/members/{memberId})
+	RemoveBookMember(ctx context.Context, request RemoveBookMemberRequestObject) (RemoveBookMemberResponseObject, error)
+	// UpdateBookMember Change a member's role and settlement weight
+	// (PUT /api/books/{id}/members/{memberId})
+	UpdateBookMember(ctx context.Context, request UpdateBookMemberRequestObject) (UpdateBookMemberResponseObject, error)
+	// UnsettleBookMonth Undo marking a month settled
+	// (DELETE /api/books/{id}/settlement)
+	UnsettleBookMonth(ctx context.Context, request UnsettleBookMonthRequestObject) (UnsettleBookMonthResponseObject, error)
+	// GetBookSettlement Who owes whom for a month of the book
+	// (GET /api/books/{id}/settlement)
+	GetBookSettlement(ctx context.Context, request GetBookSettlementRequestObject) (GetBookSettlementResponseObject, error)
+	// SettleBookMonth Mark a month settled
+	// (PUT /api/books/{id}/settlement)
+	SettleBookMonth(ctx context.Context, request SettleBookMonthRequestObject) (SettleBookMonthResponseObject, error)
 	// GetFXRate Today's exchange rate of a currency pair
 	// (GET /api/fx/rate)
 	GetFXRate(ctx context.Context, request GetFXRateRequestObject) (GetFXRateResponseObject, error)
@@ -33955,8 +39750,10 @@ type strictHandler struct {
 }
 
 // GetBackup operation middleware
-func (sh *strictHandler) GetBackup(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) GetBackup(w http.ResponseWriter, r *http.Request, params GetBackupParams) {
 	var request GetBackupRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetBackup(ctx, request.(GetBackupRequestObject))
@@ -34064,8 +39861,10 @@ func (sh *strictHandler) GetBudgetChart(w http.ResponseWriter, r *http.Request, 
 }
 
 // CopyBudgets operation middleware
-func (sh *strictHandler) CopyBudgets(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CopyBudgets(w http.ResponseWriter, r *http.Request, params CopyBudgetsParams) {
 	var request CopyBudgetsRequestObject
+
+	request.Params = params
 
 	var body CopyBudgetsJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -34121,8 +39920,10 @@ func (sh *strictHandler) GetBudgetIncome(w http.ResponseWriter, r *http.Request,
 }
 
 // PutBudgetIncome operation middleware
-func (sh *strictHandler) PutBudgetIncome(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) PutBudgetIncome(w http.ResponseWriter, r *http.Request, params PutBudgetIncomeParams) {
 	var request PutBudgetIncomeRequestObject
+
+	request.Params = params
 
 	var body PutBudgetIncomeJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -34152,8 +39953,10 @@ func (sh *strictHandler) PutBudgetIncome(w http.ResponseWriter, r *http.Request)
 }
 
 // ListOnetimeBudgets operation middleware
-func (sh *strictHandler) ListOnetimeBudgets(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListOnetimeBudgets(w http.ResponseWriter, r *http.Request, params ListOnetimeBudgetsParams) {
 	var request ListOnetimeBudgetsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListOnetimeBudgets(ctx, request.(ListOnetimeBudgetsRequestObject))
@@ -34383,8 +40186,10 @@ func (sh *strictHandler) UpdateBudget(w http.ResponseWriter, r *http.Request, id
 }
 
 // GetNextCardBills operation middleware
-func (sh *strictHandler) GetNextCardBills(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) GetNextCardBills(w http.ResponseWriter, r *http.Request, params GetNextCardBillsParams) {
 	var request GetNextCardBillsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetNextCardBills(ctx, request.(GetNextCardBillsRequestObject))
@@ -34407,8 +40212,10 @@ func (sh *strictHandler) GetNextCardBills(w http.ResponseWriter, r *http.Request
 }
 
 // ListCategories operation middleware
-func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	var request ListCategoriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListCategories(ctx, request.(ListCategoriesRequestObject))
@@ -34464,8 +40271,10 @@ func (sh *strictHandler) CreateCategory(w http.ResponseWriter, r *http.Request, 
 }
 
 // ImportDefaultCategories operation middleware
-func (sh *strictHandler) ImportDefaultCategories(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ImportDefaultCategories(w http.ResponseWriter, r *http.Request, params ImportDefaultCategoriesParams) {
 	var request ImportDefaultCategoriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ImportDefaultCategories(ctx, request.(ImportDefaultCategoriesRequestObject))
@@ -34488,8 +40297,10 @@ func (sh *strictHandler) ImportDefaultCategories(w http.ResponseWriter, r *http.
 }
 
 // ReorderCategories operation middleware
-func (sh *strictHandler) ReorderCategories(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ReorderCategories(w http.ResponseWriter, r *http.Request, params ReorderCategoriesParams) {
 	var request ReorderCategoriesRequestObject
+
+	request.Params = params
 
 	var body ReorderCategoriesJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -34788,8 +40599,10 @@ func (sh *strictHandler) ParseEntryText(w http.ResponseWriter, r *http.Request) 
 }
 
 // CountPendingEntries operation middleware
-func (sh *strictHandler) CountPendingEntries(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) CountPendingEntries(w http.ResponseWriter, r *http.Request, params CountPendingEntriesParams) {
 	var request CountPendingEntriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.CountPendingEntries(ctx, request.(CountPendingEntriesRequestObject))
@@ -34900,10 +40713,11 @@ func (sh *strictHandler) UpdateEntry(w http.ResponseWriter, r *http.Request, id 
 }
 
 // ConfirmEntry operation middleware
-func (sh *strictHandler) ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID) {
+func (sh *strictHandler) ConfirmEntry(w http.ResponseWriter, r *http.Request, id EntryID, params ConfirmEntryParams) {
 	var request ConfirmEntryRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ConfirmEntry(ctx, request.(ConfirmEntryRequestObject))
@@ -35295,8 +41109,10 @@ func (sh *strictHandler) RecognizeReceipt(w http.ResponseWriter, r *http.Request
 }
 
 // ListQuickEntries operation middleware
-func (sh *strictHandler) ListQuickEntries(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListQuickEntries(w http.ResponseWriter, r *http.Request, params ListQuickEntriesParams) {
 	var request ListQuickEntriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListQuickEntries(ctx, request.(ListQuickEntriesRequestObject))
@@ -35413,8 +41229,10 @@ func (sh *strictHandler) UpdateQuickEntry(w http.ResponseWriter, r *http.Request
 }
 
 // ListRecurrings operation middleware
-func (sh *strictHandler) ListRecurrings(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListRecurrings(w http.ResponseWriter, r *http.Request, params ListRecurringsParams) {
 	var request ListRecurringsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListRecurrings(ctx, request.(ListRecurringsRequestObject))
@@ -35531,8 +41349,10 @@ func (sh *strictHandler) UpdateRecurring(w http.ResponseWriter, r *http.Request,
 }
 
 // RestoreBackup operation middleware
-func (sh *strictHandler) RestoreBackup(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) RestoreBackup(w http.ResponseWriter, r *http.Request, params RestoreBackupParams) {
 	var request RestoreBackupRequestObject
+
+	request.Params = params
 
 	var body RestoreBackupJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -35666,8 +41486,10 @@ func (sh *strictHandler) GetYearlyStats(w http.ResponseWriter, r *http.Request, 
 }
 
 // ListTags operation middleware
-func (sh *strictHandler) ListTags(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListTags(w http.ResponseWriter, r *http.Request, params ListTagsParams) {
 	var request ListTagsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListTags(ctx, request.(ListTagsRequestObject))
@@ -35723,8 +41545,10 @@ func (sh *strictHandler) CreateTag(w http.ResponseWriter, r *http.Request, param
 }
 
 // ReorderTags operation middleware
-func (sh *strictHandler) ReorderTags(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ReorderTags(w http.ResponseWriter, r *http.Request, params ReorderTagsParams) {
 	var request ReorderTagsRequestObject
+
+	request.Params = params
 
 	var body ReorderTagsJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -35988,8 +41812,10 @@ func (sh *strictHandler) ConfirmTransfer(w http.ResponseWriter, r *http.Request,
 }
 
 // ListWallets operation middleware
-func (sh *strictHandler) ListWallets(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListWallets(w http.ResponseWriter, r *http.Request, params ListWalletsParams) {
 	var request ListWalletsRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListWallets(ctx, request.(ListWalletsRequestObject))
@@ -36045,8 +41871,10 @@ func (sh *strictHandler) CreateWallet(w http.ResponseWriter, r *http.Request, pa
 }
 
 // ReorderWallets operation middleware
-func (sh *strictHandler) ReorderWallets(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ReorderWallets(w http.ResponseWriter, r *http.Request, params ReorderWalletsParams) {
 	var request ReorderWalletsRequestObject
+
+	request.Params = params
 
 	var body ReorderWalletsJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {
@@ -36164,10 +41992,11 @@ func (sh *strictHandler) UpdateWallet(w http.ResponseWriter, r *http.Request, id
 }
 
 // GetLoanSchedule operation middleware
-func (sh *strictHandler) GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID) {
+func (sh *strictHandler) GetLoanSchedule(w http.ResponseWriter, r *http.Request, id WalletID, params GetLoanScheduleParams) {
 	var request GetLoanScheduleRequestObject
 
 	request.ID = id
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.GetLoanSchedule(ctx, request.(GetLoanScheduleRequestObject))
@@ -38024,6 +43853,382 @@ func (sh *strictHandler) ListBoardTagGroups(w http.ResponseWriter, r *http.Reque
 	}
 }
 
+// ListBooks operation middleware
+func (sh *strictHandler) ListBooks(w http.ResponseWriter, r *http.Request) {
+	var request ListBooksRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListBooks(ctx, request.(ListBooksRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListBooks")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListBooksResponseObject); ok {
+		if err := validResponse.VisitListBooksResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateBook operation middleware
+func (sh *strictHandler) CreateBook(w http.ResponseWriter, r *http.Request) {
+	var request CreateBookRequestObject
+
+	var body CreateBookJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateBook(ctx, request.(CreateBookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateBook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateBookResponseObject); ok {
+		if err := validResponse.VisitCreateBookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// JoinBook operation middleware
+func (sh *strictHandler) JoinBook(w http.ResponseWriter, r *http.Request) {
+	var request JoinBookRequestObject
+
+	var body JoinBookJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.JoinBook(ctx, request.(JoinBookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "JoinBook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(JoinBookResponseObject); ok {
+		if err := validResponse.VisitJoinBookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteBook operation middleware
+func (sh *strictHandler) DeleteBook(w http.ResponseWriter, r *http.Request, id BookPathID) {
+	var request DeleteBookRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteBook(ctx, request.(DeleteBookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteBook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteBookResponseObject); ok {
+		if err := validResponse.VisitDeleteBookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBook operation middleware
+func (sh *strictHandler) GetBook(w http.ResponseWriter, r *http.Request, id BookPathID) {
+	var request GetBookRequestObject
+
+	request.ID = id
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBook(ctx, request.(GetBookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBookResponseObject); ok {
+		if err := validResponse.VisitGetBookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateBook operation middleware
+func (sh *strictHandler) UpdateBook(w http.ResponseWriter, r *http.Request, id BookPathID) {
+	var request UpdateBookRequestObject
+
+	request.ID = id
+
+	var body UpdateBookJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateBook(ctx, request.(UpdateBookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateBook")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateBookResponseObject); ok {
+		if err := validResponse.VisitUpdateBookResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateBookInvitation operation middleware
+func (sh *strictHandler) CreateBookInvitation(w http.ResponseWriter, r *http.Request, id BookPathID) {
+	var request CreateBookInvitationRequestObject
+
+	request.ID = id
+
+	var body CreateBookInvitationJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		if !errors.Is(err, io.EOF) {
+			sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+			return
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateBookInvitation(ctx, request.(CreateBookInvitationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateBookInvitation")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateBookInvitationResponseObject); ok {
+		if err := validResponse.VisitCreateBookInvitationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RevokeBookInvitation operation middleware
+func (sh *strictHandler) RevokeBookInvitation(w http.ResponseWriter, r *http.Request, id BookPathID, code string) {
+	var request RevokeBookInvitationRequestObject
+
+	request.ID = id
+	request.Code = code
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RevokeBookInvitation(ctx, request.(RevokeBookInvitationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RevokeBookInvitation")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RevokeBookInvitationResponseObject); ok {
+		if err := validResponse.VisitRevokeBookInvitationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemoveBookMember operation middleware
+func (sh *strictHandler) RemoveBookMember(w http.ResponseWriter, r *http.Request, id BookPathID, memberID int64) {
+	var request RemoveBookMemberRequestObject
+
+	request.ID = id
+	request.MemberID = memberID
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveBookMember(ctx, request.(RemoveBookMemberRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveBookMember")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemoveBookMemberResponseObject); ok {
+		if err := validResponse.VisitRemoveBookMemberResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateBookMember operation middleware
+func (sh *strictHandler) UpdateBookMember(w http.ResponseWriter, r *http.Request, id BookPathID, memberID int64) {
+	var request UpdateBookMemberRequestObject
+
+	request.ID = id
+	request.MemberID = memberID
+
+	var body UpdateBookMemberJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateBookMember(ctx, request.(UpdateBookMemberRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateBookMember")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateBookMemberResponseObject); ok {
+		if err := validResponse.VisitUpdateBookMemberResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UnsettleBookMonth operation middleware
+func (sh *strictHandler) UnsettleBookMonth(w http.ResponseWriter, r *http.Request, id BookPathID, params UnsettleBookMonthParams) {
+	var request UnsettleBookMonthRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UnsettleBookMonth(ctx, request.(UnsettleBookMonthRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UnsettleBookMonth")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UnsettleBookMonthResponseObject); ok {
+		if err := validResponse.VisitUnsettleBookMonthResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBookSettlement operation middleware
+func (sh *strictHandler) GetBookSettlement(w http.ResponseWriter, r *http.Request, id BookPathID, params GetBookSettlementParams) {
+	var request GetBookSettlementRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBookSettlement(ctx, request.(GetBookSettlementRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBookSettlement")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBookSettlementResponseObject); ok {
+		if err := validResponse.VisitGetBookSettlementResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SettleBookMonth operation middleware
+func (sh *strictHandler) SettleBookMonth(w http.ResponseWriter, r *http.Request, id BookPathID, params SettleBookMonthParams) {
+	var request SettleBookMonthRequestObject
+
+	request.ID = id
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SettleBookMonth(ctx, request.(SettleBookMonthRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SettleBookMonth")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SettleBookMonthResponseObject); ok {
+		if err := validResponse.VisitSettleBookMonthResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetFXRate operation middleware
 func (sh *strictHandler) GetFXRate(w http.ResponseWriter, r *http.Request, params GetFXRateParams) {
 	var request GetFXRateRequestObject
@@ -38320,1145 +44525,1225 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"5P17byNLlhiIf5X48WegSHdKRb3qIWGxZklUFfvqdSnqVldflsUQM0hmKxnBmxEpFfveAtqPWYxndrEN",
-	"eO1Z2z2DXuysF17YWNs79s4A85fnm/jPvtXfYRHnREQ+mEkmVVW3Z8YNdF2RzIw4ceLEifM+39aGYjoT",
-	"nHEla/vf1iaM+iyCP9s9Otb/9ZkcRsFMBYLX9mu9CSMRG4rIfySJVJHgY8K4CtScKDreJL2IUUUCRagk",
-	"Yka/idk+uWVspr+6D9SEqAkjQzGbk7mIyUSE/mafdxThdMok/OhGv2ORDAT3yP0kGE4Iu2PRnNxHgWJE",
-	"jFKPkogGkkmPUO57ZCQiQs0vfQ5TUiIDPg7Zhnn+ZbtH6vc0DJnyNPDR3CMqolyOWOSRmZDKI7NIjIKQ",
-	"NTxCiR+MmVR2UsrlPYv6vN6v7Ww8Hz174jefbT17tjt86j/Z69ca+4Ry8xChoRRETsS9JPcTqrLrE/cc",
-	"lyOJLwgXigwnlI9Zn9cpQfAeSXJDQ8qHTK8OYX0kNaYRYRo6De8jSWisJiLyyGAi1ECjggym86+EYgNP",
-	"T9vnZkWPJJmFlDcAXQCQWR5OLu0uCcmIEmKTXDLumw0ddEYbp1QNJwOiBGF+oIiI+txnIdObwsM5DGg2",
-	"DnZY0ntSX/glkETTHY2Yv08o4ezerpP4gkmNjD6P2CiWDNYNMyH6HWI0Ahoe0duNkJ0JzlLgRYz6aSoB",
-	"IIJRnwdK2v3BNfub5JwTSoaadjWCzK+B0oDqITSAdt8OiOBAYbOQzplvHvb6XD8oOIMXRkEklZuFRlHA",
-	"NKHXvBp7R6ezkNX2a8X0U/NqcjhhU6rPnprP9JNSRQEf196/92odn01nQjGuugaAxTM6UFHMBuR+wjhR",
-	"kyBZDy5GKhE5uDVaNYZpFAYsIhH7JtbE4I6qpFPW5wM37XC+8QWbD0idCzUJ+JjcU2nRiJOpYMoaB4Te",
-	"SMYV4iqNjTwWNKyZNTMeT2v7X+MPb70FHLz3ajMa0SlThlG9EDTyD6liYxHNv4xZNF9EyTln5EY/d2D4",
-	"CHyAZYpY86vNmlcL9JPfwABeTZNXbb82NONmQPw7ERvV9mv//8cJ83yMv8rHGWhgy+CbHh2XghbO4RBL",
-	"IJS5Rioiko7LoFJ0nAFoSt+dMD5Wk9r+TtOrTQNuP255BUT0IvbHTHWOitn7Dfz6SJLAd/PPqJok0wd+",
-	"zatpUgkiTX96p9LQjEQ0pUo/x9WT3RrAE0z1ribQBFyxMYtS4JwKrgEugihk/phFZKqf8MiWPt1b26Qu",
-	"GR42MWMR1Y8D87+fsIjps3vDxgGXjTIcwmiV17GzrddB35l1bFdc1BtGo+I1zRmNLE9Lr68MXP38A6F9",
-	"/vz58zS8z5vNQpAt1ZYRhj0LPyBpHOKldBJMA7UIlPmVzFhEZnTMDG3sNZtlWAxhoDREPhvROFS1/S2N",
-	"lXIk7jWbVaG9DPiQFaNwwNk7NbD7PovYXSBiCcAnLDMibDpTc6Dm5DLRzwC3JqM4DImc82HZKiUAUMIg",
-	"tlO7n+IJhxMa4RmUi6C/EvdkSvkcSRSvkaF+AYUbLUX5cBnYa2Mc3DGub8Olp08W78STZfuwvbt6G8R0",
-	"yngpfxvizz8gFR/hyladL4OA38U5a2vJ0sJ3HISKRSU3lZZBAyaRhLUcZ17SZKslKxnfbJjvAiZXXasd",
-	"v/bRYJeh00rLPygOL/AkLEXhzJyWup6xoREHsulQ8FEQTZlP6iMaStawuC5DohmnSGK8ESJklCdw9ei4",
-	"0rYuiCAgZ38mOQQhY+9UJdDuQSeZsqnQqFI04NJAyd4pUh9SyTYCLhmXgQruWOnF/00ZyFvNyjAbbXEp",
-	"3MrQoD0t5h2Z33cQYdSERe5ps/8H5EaoCcrxeDeU7oMZuxopzGdsKeABH4opc/CxdzPGJVtFjTBdVSnZ",
-	"AZKA9RoUu7V4D+qCZQDhrx/JYY5/chyJ6SI8nctzsru99ZQMhe/sEcM4irSKpOnzjkWK+WQUialH4tkM",
-	"9EBZepL0c0u5UaIxXV0e1bQOpBSL9Eh//+vWxk/ffrvz/u/Uigj2+Cc98XD4lagCvRIVYf+i+3ot2Atx",
-	"33MykU/nzhakRS9SBwlkoMSgsQLTBSThU8UKwUhpv1+wAhXulN4yCTYBFc2TmxHMCUTSESN1DWKn3Tsm",
-	"E6VmdBaQnEZN0PLWMPYWsIn0eUS5L6bkls1JnZKrq86RRySdN1DQYnQ4AdOEmckadLTODu8kTznIArXZ",
-	"51+wuSQ0Qu1pyqY3LDL2KD3ELZspsr1LJiKO5CZ5HWhFXz863e/zjYIZ3DfWelCfMjURvkf0fQtj3gh/",
-	"3jAWALlgIelzQuiYBtwjUlEVSw9eQCtWu0fHA82TwthnvodTJgYJtWENIfsE7B5o2DLWLD2ysVQcFANP",
-	"OfJeC7uFcXd7mww6R+3Ti/Ne++zwzfUX7TfX3fbVZftoUDDUJAjTlh87WiCJVEEYkijmXF+rbvjmcw3b",
-	"wgyds+vjk87LV72BWWhX79xGa6RYNNg3+0j1J63i1pHQ9BGeMsolMGw9rppQdUConoYMDs/Pjk86h72B",
-	"BofeiDhtiITdmEoW3hkTqqNja4kjExbOGpt9DjxYxsMhk3IUh6S+/e5dsqmanjTp7MMAuHwNBhnRIGS+",
-	"MxKZ7cC5AiX7HKeLYi6RCjaJPuG3TAtvxninmX0UKMU4QVpE1MO9R4eg+1OjlsBZ8IgUfU4z+KIkFIlR",
-	"rk6JH4nZTEMmOGcwiEcokSy6YxGCLhU+YREu+/pqnAaqYex/MmUSzmIPNLUMHjjT4+L7mrUipHrPhmyz",
-	"z18bW5QeEJlBzrhxL6JbqZcZKELDez25H/ib5ETwMQLMyfbeHihmdKhYJPf7fLfZzFvc9m6aw6dsm23s",
-	"jLb8jd3h3t7Gc/8Z3dgePbnZYk36fLi7ZXknApIwzxzXKtUx9/ZWS1KdERhrSxRlPPZI32Gg9eKQSgX2",
-	"5Kz1v64ZOqgeL9s9sAfDF8m+INvTW4dsUkQ4FPMDhf4CexKsObDAYdBAojQ2bwImb7Rk9/mU+syal9OQ",
-	"4cmfAGFSZY3fByjs3QcSrFSOIWxt9/ngots+PD876vQ652fXx63OSftokPKbwP2sLHJSfM6eKlLPm72R",
-	"r/b5lEVj5iFxmsUMJ2x4624N9KzoUyw4I1Kx2T6OI+718QvF8NbIM6nHlUC7N1I1XhYFRIwPFxMw3o2w",
-	"I+YxsNoZdpP2Gui/nesj7UMg9VXOIRKoA3QN8T43Lh/qgxYG+z8Vd8CdYXwlRMMDzpcQ0SNp/CT76MlJ",
-	"fDzo3tF46XMWSob2xwIXTiPhqFnXxiYZ/N0BmerDoMUIPk9IhZJ7Rm/7XINVH7x+PGgYNmKeruxTKD7N",
-	"xp1TrhBt7xaf3DPB2erTCzwQnH1AI3iMJyL0pcZPGEgF53XwdweNTfIa3RXu1N6LOPTJDYPD0+fGau/P",
-	"PWT/yKXt6dlp7uIx4QIe2iSHljY0AsM5qXePD8nzra1mY59oRMLJDcZcRNYzU4aixK+0RHEstKl1pnTM",
-	"yswTgf4RzBNeimP5fsSkJIN4Fgrqg+sARhmYpbKPNWbEMTy5COwpyIFl0Dop8YeypixxB4DtkChhKMj5",
-	"A1BgmjMaDVZa/T+Rlf9U3LEi9arlpEr0PY5SorYGF13a4H0F56mvme4j6TTcqbhbYjqFOT8GuWdMvRaR",
-	"mlSz94J/KuBKknrMA0VOz896rxpe5krCPdFc/CEWX43pZfvQrLyiK17kKLhA8GfWyULqZmqwwuiv7xm7",
-	"JXX9r5bYaQSey1PBfTovpSWNjMoWjwyAaYhf6zmXbIGGKb8Dr9vtL3IbAAtYhn9YWwn6d5Za3J+sRv85",
-	"ZyqYsuWORc1H9VM/vIfxgo4LHDL6W8JjfSYNC94qNbXqAYpxt5Rym81mBb/RhZClSDPhHT8Upr6Mg+Ht",
-	"UrP6N/qJH9y43mWa0AM+LgMrsg/84KBdBj8vIK6OYtPEM1nuqft5CV1tN1cQ1mq4FFVyXQvag+2Tq61o",
-	"AE/RZdmz8v+iOc+afRoPtDxWhGq5m/536JK/VGJ4W0byUv/4AxJ6j45fRiKelcGjlZSxfuCHhWkJOD8k",
-	"IOsQtufsmVZq1edrsJzK16HqXkT9Us1D6R9/SNTo+YCSV/rLALTEwQMUTuqCs6wI/ag8rAde+Uinj3Xv",
-	"LUEg/P4D4hC9Y2UAOVPDDwVOtbimjKJmKR2+LCd1w1SrMNHtSkz0vV63nAkuGYYLUr+LZln9aSi4Yhz+",
-	"pLNZGAzB1vp4FombkE1/9DOpF5byYOk3fD3BV62TzlErZaereTWfKRqEtf3aYzalQbhPprFU5AYNPRv6",
-	"K6fgy3g4IRSjWP+eGX1zCHcsiyIRydr+19/WpkxKEF1rDxoJdAZ93gxAtfdvkQiYVB2/tl/bG20Pn9Mt",
-	"9vRmx98dPqHPWHO0dbMNpwccMbX9XUBqoMC89IL6xCLPoRo8Cvs3IeW3tfdV1aELRDDuT5E05/wnUxpq",
-	"EtAqcgSxpCwEf0DA72gY+KQ+WNiKAYYFk6mIGJEzNgxGwRDdJFmTuqZLzUogXk/OP4ogXlxdvknTgHUs",
-	"TRi9m7sFWc5Gh0MRc0XqY6Ze0OFtPGssOIsOwBKLfhFFKETW1tbfwO3nyQb2hCCnWqs0uyg/3za2qq3/",
-	"BhbvkYhBXLJHDi+/IsF0JiKMhHun//Ls8ybYPBB8EV2kPtB7MGiA3RocSoBAhzuQxs1Antbv0WqMpsTN",
-	"Pu+mnEUZvxuRbCi4L9FUDUPBVW7m1ZNM6dxAo+gta6BFMZVNkRpukW9emuFjroIwM3QWeUw/ZNIIQqoY",
-	"Kvspk+Qypo2RcXwUBsOP43zWnZgmdthTw5j07oYRo/6cBJzE8iE020zRrAP6B+E4QzObSYQAYz9KIuBo",
-	"SDlTl7CYPl/gMZBiwFO8B3xCCiMHOFmIsPfSflsNSp9naRJzS+hcpvyMWXf8LZsvHJK8C/lhhKoEuacQ",
-	"Yj3S64ch4QSWgZKPdsiD1ViTkI9FdBP4PuMfRcnH590XnaOj9lmalMGRR30NglQRVSKScLpjyZB1uS18",
-	"CF3vJHSdrOGzEfZlMObM18fwJlbgeaJhKO6BkN3i8bYcXHTbp52r0+tu+8urTrd9NDCpVMfddttariGb",
-	"wzyY4OEBt202oqbLYomJLA/eyuJIjQUWlafDeyr1xvqFsSAPuWu3k/294rNIDLUEdxMycmhW9tn2uixY",
-	"ZR+pdjGFR68dAs5NRAVoqjbux7CcfHRMNrJHRBjYs0muJDN5XJrpIOFg0hS8p7mM3nUtjXIaftxOn/Xa",
-	"3bPWSVbWIjFn72ZsqJhPQIAmYgimcf+AfBMLZW5sK1b6GFUZMS1daM4VPGC399KisV0buUTPZFsD8Tml",
-	"q/SKRzQI44iR+sBiZ2B9/FTzLfDfj8fMJzH3tXTjVjrwjENZTsQ9h7N5JtSxiPnHncez89718fnVWeYI",
-	"Gi6i+dAIZngAA91NUH4mFDk243wmNJ8J1K/Qj+dhkDu5YaHgY7gG7QExS6sP3MIHDYvNU+EHo6AoU69X",
-	"6O6GiAd0dpugZ+NPz2c5QiDEQeLzbsN7282mPrguu88Es1hfJGYjSgzWxwReHH6/MP3WRJSYmx5kGxvu",
-	"JIWhHc7ubQCSHsIG+/klubPwJjWhK5lJ+3wxKXZKb7PhFAMTTzHQWq+LWxdTDIAci+JU2T7HOGr4JpAk",
-	"Yvprv3oGLckl0LrQm0D1uRICF2ziEbZt2FWlhGr9C8nsLcDsby5NBkXH1jwU1O8JcUKjMfuoI3vRenNy",
-	"3jq67p2fX5+0ui/b2dsz4Z5AmFoQ0nu/1dx9tvf0CbmZKyYfcKC3UhKRUUpJGxPKtbKKy/pBJP/MsjKS",
-	"yyNJIHGM1AcLSBo0DvCCxbgWffW592Qi5NtDCjnVGvSLCGTpQD93DBGSH7d5i4Fji9uH59/EYUKSWCa+",
-	"yoYD4YF5yF6mpJ/0+ohZ4OeTfYri5tL8bMmqU0ntGFhWNzy9z312FwwZuY+0/BCoxiY5W8x6PnAhyrn6",
-	"BdYzLzjzMOoNQhT7HFl9kmTOxT2pm+S/bARhIMlY8AJzQoXiDHZ6/WgFRhKxaRBPu85C/HG0mNEkFqTw",
-	"EaNKiyucMV+mNAq8ROUkmP31V61aGcVoqC8nv0g50jwjr1k1DvIK5oxKLBHBDPMJIrhlgFV0mZzz4SfZ",
-	"mm778s3ZYcnOuERkTd3GHmdjnzEQN46kiA4g9xQDS5PINUxZxScewjpSovRLwT8zy7dX98LayJByzapD",
-	"jKnW4pgItbacQ5wxMiZhcYi5Pi9AXYBRjkpMb6QS3E0bKHLPwHoyFXeONYFYpvF7w8aUg8VxTmjE+hzy",
-	"MqgiIdOK2vMm8ekcAmUvV2yH0b60YhIM2RWndzQItVL6UaR02e5+1TlsX1+dtb5qdU5aL07aCwddBmO+",
-	"EXCCWqNmZ1DmRPBRMI4j5j9E50odc7Mikl7SZzzw0kyXtQIZLrawNoLUpL+80ZtMhxPmkygYT4Dj93l9",
-	"UIDCctdFY59cCKnGEbv88oT4cYTpJETEClLfKe/zwDe1eGaRuAt8LWq7ih8HxKSTW3knolzzHQUkl5Z1",
-	"wMCNAg/ktWCIt129pvAJo6GazEl90Oucts+vegMvZzHfaTY2yUqDuhHKIVv8k1gijR0S00jWMyn2hDil",
-	"fO4cIx/FZlu99vVJ57TTy/FYITCoz+TEUKX0QZUHBBAFRzikikV/c9w8PbskA6+EDIzs8jT/TGFE33/R",
-	"Sl9LijI+ypWChBwyZbKFk5ycSMTjyQNpRdHwPFbno66+SD6KVnrnvdbJ9flV7/r8+LrbOsvqXZQoPVfi",
-	"N3OlfG7YXHA/yUaYgj9N318TuLL+y3947m1v73g7T7e95s4T79nervf06Z73rPmU3Ave+Jtl3WwZPKSR",
-	"gIy3TlM1soiMp2j0wNgDLAaGITc0iTuVJnXeI7TPOVPkXkT49ExEaiTCQBBk4x6kjVFONIx+HLLGatz3",
-	"+Urk75PB4r4P0GRnGS3aVlx6XZ/fRxSy0TBklQRcKkb9TdKmw4mFIXHAODsP2nIDTv7Lf9hq/v2tPTC/",
-	"gJcDzEX68PY5GmimpG6FF5NoSn2fxDNE+4hGBybziY+JhBzxUSbN/YZNApNOBNvV51NwcLk8JyAWk+TX",
-	"svk+YOLK1MqyUQ1m083dCucKsjVaTlKFEeopg4/N/8PsLpenpS9jrK9AbaJfKoon/VKfp/K79HPO8JR+",
-	"KpMEZgNb7lhPDPQriQ/bgx0BlDb0PUqVsfSBUaCwzlumHJCe1tWFwMR8ANAk5YO04Aj4kSRUSoY8OAzo",
-	"TRAGCgoKJJXT5CM7lWxYOgaw8JTA4KM4AqOm+VkjEhjnKHGVJImnYChDfgUaNBaPMARw4BLTBFReA+ew",
-	"2UbyGu18MPsNiDOZXb+hw1uixD01SaomJpRGjNDhkM0UJu6892pXnMZqokWfIVUfqSFdnbWueq/aZ73O",
-	"YSt3e2tpFpwl4hM5A7fS7BTNj8HPP6udJLe6wb5WdiST0rrxUNKDz5C5yN7NAiPM3oO5FWIWLSbgJDcO",
-	"+txk51l5P7GAeTYpFyRTGko7SeeIKHHLOOznPZih69T8obXhe6jfiDZVEvNbsAzb0CfkFda73HBkIOOZ",
-	"PnTMP2V+QKG+xMfRwuXVxcV5t9c+uj5tH3Va1703F5nrWTLD7jBfXRIMVdwn6YlgggeoxHtp8nBLI7A2",
-	"0sNyGz+QXfSRJFOYVs9n+bEtdpiKaQBuXx8UIw48Ig46kOVa/jTgmHlWkERlrStU5u0lpvTblNS5sIZ5",
-	"zKiDSIJZpGHSrA92E/i231ILsbMbJqQqZxHzahgut/9tjcehUZUxZHLhycAvjJ/Mi402vvHbxRFmIeUr",
-	"tyqk/Csaxsy+0IqV6DLO7osqveAjbTi6csmyVy5OD3MRCT8eqtIQ9Ag8I/qRbBkRRWR84573SDAilM83",
-	"K00LuU4V8WpV3QrUDs85NEYCD/uyl7oiZO4FezKXv4LUfAnPmlffp0Nvv8ZYXKQwQxYGGDeFIYr8PmY3",
-	"JE8IKVQ4FHop4k9qaYqbn7Gh0ktqgdRYdPS44BucjakK7pgVLk2gwA2VqVoxkJBW10LtZjoVeWu7mS+o",
-	"h4HF2dyo5H+pSN5m0T63YjXpMgnJMd/mTjjcJCUUai4zeOSAyFQ125a5cYF37ZMXjEYsIv242dwZwuPw",
-	"JxuQuhFcIOKKwcuUDIW4DZDdLBBwLFfT45U0sdRp0sCFmAEKNwxgXs4r8T6ikW9y0zWjXOSK9I6qsiBu",
-	"eiNFGKskHzkXfZ9luaQOIZQ+uZmTwZipVNayR4Zg9+rzMLi1UMFLsoEavoQizKHEq2TBgKXnCobgLTCw",
-	"HJCBZiADYzviLNCy6iY5s6ZzA1SgJAtHxtc8w1xrGfw8qTBMfKbVQAhqAlyYbPrPzvKL2IFhA2ZTynfe",
-	"ZjJm9zJQbJr9YxnlGRp6n0gPUUTnwEvN6Asx94trkybrrcKjIM5XQlkeM7Aaz2VfYrIcDleEIgykLj8c",
-	"zk7vOe/f1iY554wgasB7CzXX/CDCijDSacRGuAGdH4OW+3wc3DHZ2CQdpUXjeIpVcMSMcfD4YXyx/iFV",
-	"LyKll9epLYqAGhijPij6ODxmD6Cq4zRFFMCor8VwsBSCLQ0BhHoedtY7ffWAcoZ6G4imoII5+tcyNWpz",
-	"u81mWnWDGPtN0mUjpnk8w2XdzMFBuu/CK7w+T7IuRZTODLU1OpQt0ubB365YpC06kip1OaNaaOjzuj5/",
-	"JoRMidlGyO5Y6B48yL9mBdKM61V/2dgkJxpBUDpCwlZS37ee1duA+1JfaJzdE6B/aYpfsRlshF6TI5J9",
-	"MhDpDGc5QNVkYCOwOqCZywEZ0ilzbiWXZCmG8VQfQc1H3aDo/bFljfRwUzrv8xtmi/1la3t8W0PzFWaG",
-	"UHNx75q709Wp3q99+MM//v4v/nEt+e4CMFvb14h9/9Z9D7zj629t4o17bZZ63B0yY2+ovfeSF379yw9/",
-	"+G9TLyRD5F9669WMiSgDvJER0rDbMfOwp1ZlBA8LIOTA7de2m9tPNra2NraeANLQw9eF3/C5gEtFw1Dv",
-	"gy17gD9M2VToCf7gT3/7j37x/X/8vQ9/8KeaIQsVjKDaGz4lomAccBpaiQm/tSU496Fio1dTdKyX+HYB",
-	"BZ4pRwgr+fVv/9mvPvzFn33/T38F+LTo2MsiA2co2sSVSNjeeygSAKrv/8df/ObPf/+zIuE3f/5PPvzR",
-	"v/3t//CfPvzJ/4H0kT1JGTrZ2bMSIhYF2dryME9sXy9Yv509nZmXny2ckGWIZdw/SuNye2P7aZKc9uHX",
-	"v/rwv/8l0ZD/83+C4nqk8s83YT3f2ER6JHpIvDK80uAGsVRTEb1jeJ/ZCqEFiy/e4hFjkKuPZQgg1TuL",
-	"2bKNVWKBEN96NcOaYDRjLURQMGfmLEY9PU2CClUc810oKM/Shv7mFLy/mW8ytKe/uaDzKcu+lqZb/flS",
-	"I9vRK+UxDfXkaH2ztOeYWWppXk3fyAEfv0DDZ1rBOGx1j/AQZtdY29pqbmzv7G7sPXn67Hmz9td8vblN",
-	"z693y6pYZtUvWmdf1N6/fZ/XCdwNU1p2J5wbLwrcZZD5hFX59Z9YJhSPFeR3VpFGUWjDk6uFuCl918H3",
-	"tjIwOyE1fX0tVIR3vxllNYiIiHwWHYBvyJWmTgQOUOwKBA2r8mCdwfmMrbmgpAVEhSW5y/HbdabAo58Z",
-	"f7tZMkGeuxYWzLbh5LYA8MjIkiaPV8uoE7RxeloahFRfkFtc44I1gM9AlF3F86fbRYvIM/m1kJWpULO4",
-	"KYuzZRn4WnMlRVSqTJS6F9aaxZVEqTIJ3jYLu55U08uclsp72aPjM5rfvhIiT11vC3C42tg3c+KDk01B",
-	"tLbEVE6QlKfUX/cQ2nEL4CsA0F1/hcX5jQxPUIk9wFpBSyq0LM+hT12wa2061gFYveM5TdouLZnWkESG",
-	"nSaMKE2VuaPguVsivaXl6rg5cUVKeeZCsZ2ITLXxROFz4XQBVyJjYM73TckZuJxtcylabfMZlr5c5tV2",
-	"w9J+XpasdnxHC9uU6jaUG9KzyylH9CGN/MP5MCywD81Q2jii84yja3tvGQXvrCRhM6yhybUwJhVVrAim",
-	"rY+CKYfPzCxeGg154JehNaGILFatea/6qmfr0oeFqrI44Grqp9FgjIumQr8BonzFRqX4tvQ8fTqj/nrH",
-	"zaDkwactrTcvuvaqVaW3itjKKjx5BXz5hM2N52+/3fK2tt7X+/1N+/HZ+8Z/XwhDgR7/bdWmOdulJu7U",
-	"xqDauNLTJcDM7awE2aqo28/yRaBXmtbzBoZqSNvLIG23DGnOTlHkMbUCUgVpRz74XCYGkIfeEGlac3eC",
-	"G9ZbeoPAnib3vj0KC1jPUW4RtXmp5jNu+1dwFBuOkauT55qN2Js/4IQaC7uTujZJy36VKgWPcVeorZiM",
-	"PTPI4KDPrVkc3HZoWx90zg7PT9vm2fZPLtpnl+2B7TCamGntBEnWI9qZwagu+/yGgZ03FPemMQb2zfGs",
-	"9w2VxnsBb8lNcg4eAXCBpX0CxBYmsk6BPq+DUZ84k/WUzsFsjTM39p2x31r1qbH0rzLsYxA3WvbRsGz6",
-	"LCL6al7KSodYqnk1g6HFNoxe7d2GHmDjjkaYLbb/tdlK/VoyEnx1NZuBU9p8jx/fJtSRVQWr6qYmxnNR",
-	"QKTqk4qEU1uJuNI7auLiBeamSNbq994wGhXHCphyWLZs8Uoh8IyWYVBvk+1KkC5KbKnenoJ04WII+oOK",
-	"xRnfft68lmL6e6taKFlAs/p4gXaQqxaLaZmBkqAfSs+an/L6guYkdfdB3x4NWHUY2kfl70RV+HjZxZmm",
-	"K4geVjRdq7tVxp5dpcpggYzpbqRkqATyZddTOUmnrClLZNKlDm986newZ2uJUWurE39DZJas+vFwmaWc",
-	"RLppE9rHUQiNlbgQsoAlvZ4wYI2BMu16IW9qaOQoBp0tbGs/18lNMkYGGIPlgIT8TyvOmEYYpuZBoEwX",
-	"GU5E6LPIPpU0Kra3HQTVCwijd/dfrgayAdP1R0FndAIxwbj4xFudLlOKY6KosCgt/9DnyEcrwccYKz7z",
-	"Ufybd7R8MIMAWpadrFFFccJno8AUm0qLFQfExXNw0w/2YXLESt0xZ/ItECmsuZLcMHXPGAcR3RhEF8Uh",
-	"KMEBMW1QnBeTKKb69icho3dMYo2TgRKDh0oUCdupbFRIXL4rKtOOGMMc5ZmQWIUBOyU1G3qLBoZDuV7E",
-	"IvIDTqOk3WOgbDaz3l7mEyoze6kn2CQ9reQ4670tJWS6CCH3WGIjf56rg92sYpoYmZLm1Q/nOkdfiXXG",
-	"LtbO3Tk0VdOhfLO5ydz+lZ+5xJ6ao6msizoj3T3ZXXVecoaT1sZP6cbPycbbHxXaSrLe7gea/DYWf1u9",
-	"vUNrwqZheD6C+IMq3lZr+37/djF18LDVPUoyrZxRmMBUpD5Im4kHHhkkduKBi1Sb0TkW/oAovJs53KjA",
-	"BIHhBdJxjka6k3eW+ZGjMhPDUHAV0aEi25tbZELvmHnB3e5EYgYrQ6ixbZyxJhig2LtAKuml+oVhQOAg",
-	"nmnCRLIaEEzJq9tSulgtDb2Ag8eGGz7+Nnj/GCZ6vLm5OWgURca+z8Y/PJBGtqrQRDqqYkWbFTPWiXvD",
-	"qePpQIxlosSTh8HnIjo+NyLWMCdvLxpGv/v7W82m/ra5zFSaij9ZvJNW3sQLwSpFBtf1Zax8VMsKhm71",
-	"9CqiGZ4NLZUVm2GyclYOEC/HmTPnIrVnGTrO0GMa4VlqWkRmjjcXXiOhGN52GZVFzuzXk7mpeYZJsdAM",
-	"H5KaTYu/+qDbvjjv9i41K7y8aJ1isXZrLzQ/1rya/q2iabALhRb1Qi9ndIq2vwRId8t8PKQeFjKE0nzZ",
-	"lDHBw/m+yx2AOl2gzkHpngijfyGjAJM9oG4HzqO5sInTTodk4+tomM2aVHMo8vScb1edG423sdiwEVqp",
-	"LdTIEvqCSyld+SsOMis8zEyxiXs2Bju9exqLMQ8UtO6kdzixCmay4kYept6/tO/34P08mCW7amAFUE1L",
-	"O1IfOLj0ViJg+i8NGarLqzbgh1ujs1hWdo+W+z07VVNJKuecOGt1hcQMa6Be+WhRxkpqCd46ZmpAHzLH",
-	"VB+GVJh7NvD1/Sew1ebAXwnd4cRW9ciTrqlZCXovPkvqt4HWAl9cHb1s9zStDlBjMt2WpYkZIoOj9km7",
-	"1y7QFYOVUg0C1DnSIOrpAGOG2nHiiqRtiPct3KbVZj2fmSA1EfnVsL6AcADZQ7IRs+WIjwqOVpIPWi1S",
-	"KhkLGv8tZjrl4DPjr4ALx1oA7sbxg098OuWMVeYnDz3JuXNr1mLnXoIQMZsXn16t8prenVtN1IDfuFB9",
-	"rQqfJjH8SiQ/LZzz1EDru96Sadd0v6UgXH9Wu56Pc/k52L0UDtzgCYCrdqc4VXYoZoWliF2/SRvenclO",
-	"cqF3ikaa6Tn/6ropfWb6ctgTJ3AZ21/pHLYZoijOaUFOMlUIbIU4mDUObMSGLLgrq/OcL+OSaZJUCZWf",
-	"7Jg7+5SDeNV+rHMjmoiOzL14bQIvflfXo5l/rVvSUOLnvStt+PtDb0x8v4ogVZo+9d9UkASMdBJI9bFJ",
-	"1EkiwVLRAscqBwUR+EljKhew/FFNru14F3RYElgyo8N0PM4j6a6QOlQDcK8PshUiHKK/ToSonVyyntaP",
-	"dr2auGPROU9nvz1DNvEz4Pu1/Z2dJ/CekZm2nqDqkAy8VTDw82Rgk8iYDLi7lx4P0moK8qUeQjIaEx3F",
-	"ph9NOm6ggnaKqR7LensWmepNSdyN3lD3Kh6kinfT2iqtxX1htgXFfpAm9ieQpI4VqBpQHApqS6LVXS/P",
-	"+KVy1hvzoPFHLl6zVa2ZKarIgwrkQX5ERqEQUR0//dUfQWFeErKRIn/1/+IHFtKZZH6D/MgmqltHvYlJ",
-	"Mu2Q/JiVA1yOSqcqFIgdScJbIoG4WTONGqUgI+x2u7ZUl7YF5JSINALdppdT9YqrrOAYAwf7fDfbCrpe",
-	"EXTwu7wWP8pCc+mKHX2EussWIjsfIIKPqrewzicErfSmoyh+wkbqgcA95AZA1BbfAetqHFMacBP3tA6f",
-	"qPCsqtjQeG2cxxxpiPk/rHEj7Yy3lWUWeFWC0QygC6ScIZ1Vp8je0h9hMEZIKt+ta1/G9oWz0ip1EDbU",
-	"8ZeJDMxfLOjilPGyii4PVMxnLBoWXnp4C4MjxDwDwukUu34qAVHDPhsGUxpmLQXQochUOpOkmSVmEWN1",
-	"+RLIsCbvwpnMgmYGD6Ft7wyDo2yJNYBA347ww7r3/roXtiOnnB0/QwapTU8H9hacFLsZ5QchuaU+vi++",
-	"Vzukkd9JklIuw2BY6D8MhhMi9Y8muTSVyEJmcTScUFt3TLEpCaSXCdmwdY4wpSApellUwzCXGRgXV7SE",
-	"gnQaHn08TFiWR7ZgtqRcUB0D8bHeFIqLGtU+ixrFOcdLRRBREsBn1/9I2oLSYoRcXBbOsoKiuPV9i1Eh",
-	"Gegtu7RxNsUqSxKYA9rkkGIfm/kwLFBghqGQAR/bYPVyFSIV7hMKLfPWAyXdLdaodGX5MSufCDfNxAzB",
-	"tElErYFSf1tpoiqyDtbLthHGuSUCB8FQxSwks4jdBSKWaZCqLd5JNgWGVwME5X7mbAGNO+3CgedBUDMs",
-	"Q5kVVU7oz9BPmew0o0HBBXXo9J4kUjHJJaeRD/D4hdumGOI0KWm9WRgQvVJaqrpra2+Pq65XwGqwGL5l",
-	"cPKRud5k/t6J2CjmvmlDBLCZQPYHKYOpk5kcnaz8hUCbDfOWmDoWt72yZ+D1xLTKBuYOATq2zkWC+0fS",
-	"FSq3GEFBBVHikSb2QCH0ngZQ956SiCpW8YK2b3ULuUfL5QuMRMSCMU8uJTQHuEk1y7JJmTD/AQmUXVPT",
-	"dLtw+n0xifqlHMzWzgdyr9P01YAnVUSE0eFEE1MASMwf9WqkCvOUiZD2qnX7NWWYu1AR1SmgqvCSBfEh",
-	"T8YWWG8hqjc9U26LV5KwNT3nupbYn6UHzTSlyrIgxyqdSeTr3A1oLKPNjZ2t1KFLlcXbrbkKYfbR5lbC",
-	"fNMFx/T/8qRryk2li5A1n29sN2upXd3aXtgFKwhtoxyy8z5d724DbawrJ9Kgbmcm2s1NBJUNvYXCglVG",
-	"BnwlI+8VjfzW3iy2wJ3ID2CY8G5zZ2dHP77+lVZ0nS0L+Erqo6SVKq3bQJtt7COWFLwyFbEGw0kQ+hHj",
-	"A33OcwWxAoltw4pKqJvXKls6LuObdAWs/Mo+QdX0lD76APVRikidR6ZseJUathWCSF1mz5Ky30WlOIDJ",
-	"JAB5CbaL2QmitZpL1j5t3bGHrV775Xn3ze/AE2unrhqFZ8nnczlgE/pc3/lq3y22VpuifMdC+AXFUL0H",
-	"lJE5ASNbtoxM0UXaKiyZW5COUNkSs158+lrHZGmU9TKsa6ZZYJrOFgZcyp30AEmtQGuq1ttTjS1ZPa2i",
-	"gXktk+t6edcZq+ZiKYcUTpZhtBexjy4rXs7vKzs2y3jaOU8Vdw6pAgEJnt0nA31cB0RCFi0YTkxCoqnp",
-	"neJytvE4hBL3ubwP1HACqTR2lDolfqBnngYcdMKYBwJa3YwZZxF8dXn0hUn9M0VF7AR6Of5mn6f56ixi",
-	"CWO9urhsd3smk9BAmTQGxqZN0I+RTV3fL+wPDPP1eRGXhp5hWM56HNm6HynDPKQg92twJ8l05fB+rbGf",
-	"xsZtMJNJW3a4PeDOWKgsopeO+onJRMb8KKiwP+DsnRpgOHwKk8Lkq81mxjBqolZXRXByKPyejeGpEE/j",
-	"3nR3zgqadS+0z3rlTwPnco+en7V7ndP29fKlZOpcuHcvuufHnZP2kl4loyBMlvHlVefwi+ulsCVVEtxb",
-	"3fbhVbfbOXtZ2t3EuqHdK5e988MvyrmmGN66R3utl0tqDiSPdVtHpevsRdRn6UfPLo/b3SVPg/XGvfC6",
-	"dXJSjnnM6TEPJ7eucXHgLY9VRSukGeYGq8YJKz6eoGvVk+n9XTlqFlurHs/TwqrnF+ht1QuZE7Dq4aJT",
-	"U22CDANY9Uqaoivg0686bvb8QuCQk4yXd20PfNutUd8KmkZNUg9e/5jRbbxXZBD4kL9ti/WYCr13kHzt",
-	"9fngzZs3bzZOT9H5louS9bIdXQLfeSFMc5dc/4Ha7naRgOPk7oV1FV53AZTJcDekvrUbJHWd6RvYdcqG",
-	"7nT22UwSGg5d82r4WkWV4momGWTYHbGQKQztRPiL26qYNuHVJSDHa/L67oTKUxEVSDan2LjDtCOHul7U",
-	"n+sr/4BQeWt6AmOhM7haCVWQ+lts49OPlMQBYX9zJdDIqzcBGo4PiH7nwHTyCnBwd6On+zWuFEUtugwY",
-	"yarLRb0L0+mvWI8yiY72odp+bSiiiA0VmYhIMnIDGa9zIhWdoXOW3acepraNuxZYOLtnEax9NolokR62",
-	"MFuufNL2blGhpfSMK5iCfW4Bb7mJs6MWIg9kNmQmebdY4FTDFZFtC2Z782bhhJh8WWB8d/2oqnUcusmm",
-	"pi7l5/kEUfs6Bo4sEv+N8AtMZXkP/2IeqUfYO0goBMU4mzVaB9eWkgQXCjY0LaSfzg1KJDKmlVGED2hC",
-	"6It7flgUI1Jio5qIgrN/iPPaW0VZn9T2LpmIOMLmwJqphEx/vdck8WzjTihMqVxEcvVExPlXQq00Buhn",
-	"jmyzpaTDoZDqsGqJocWcUzNC5eAX/XAPO20uap7hvGjT8faE9pyu7SH+hq59VdwXbrbOfmLZhjVIpsjg",
-	"aBBhTkdygrJHMQEtTXZIUp495GkiTkPn9noJ5/gUfcssE/rb17jMrKz4FkS2VnupcU9UMNOkR/ktmYv4",
-	"/7d4i1kmmLq6tpsrS//lw4P0IIWAAgFcSRYVw2r6ptZQrPx7nEnFxuNN+4TrV3Ia8J8FgKCqVzt266xd",
-	"Xba7i4t27VqXKk/wUMXKE0eBnIV0nlhc173jq/cXXfQ8mtags5RAoOEo3BB5d4TawCWb0chaWnw2opD+",
-	"V9usFfX2tRqEtC9ZJqYFfxf5n8mq1397FQXtI2AbmqopCtny7ijGhsisQsmHSNxjWxbfvrRPBpet0zaa",
-	"QAZeEpqV7tJiGkfMZ8xz7fC5r1Uc0edYHOeADDqnpjHxi/bxebdtBqNRGLDING03nd59zDCIxP2yChB9",
-	"XlQCIoG25tVyU1ZE4iWdmlJRXq0zxebPL6BakMVpmw+FXxhp2Eu2kpmHSL19dbjxRVerf2HsM0kOL57v",
-	"Pm9skhZYFT1y1TveeEZiDvGJkH0xV0Yr4ULhzxklTH9R82o4blUdrHds3tGv4DqOgb2WkMQrce8ok2BB",
-	"Murvk8FZ+7LXfvnS3MSSRXcYVwd9wt/BNtpWHYPT1sVF+2iQlEbqc2OLXLu2h5m25tVw0IrLPkNOqF+j",
-	"sxnz7dJxY93hWLwio0qyctkBAzZ0/5Dgaf2aZ2cv4TwIfDuKkOnkE43DeMrLcmH1b48kmTDqs4go9k5B",
-	"hg+YJHBnHpnyWlooD1TjAH3TzkhxPxEhg7NZJGhNmZRGJFj47aMQYlaVzLAUNaeJwZv6PoR70vAihSYb",
-	"k7BI8ViynFCk+3QEqg1hylA8rmaTHAJ85tDaAobQ2afPM8hWUTCdMr+xSV4Gd4wMkGEOIAJ24LObQEHt",
-	"s8f64zBifqAGUI1M3D+yPT1N280+H9yb0mJ2X01HX/O9vkQHB9kGoHoFA/speZHUueAYlOa8HSKyYQn5",
-	"hpgIV22/9uFPfu83f/77H/7Z/1Zz8R2/+Q///vs/+V8//PFffvjDX5lvj+2Oz+fz+ebp6abvk1ev9qfT",
-	"fSnhlrzBwf7zr9xgiLKuppitpJfer//Bh3/5v7gym8ae/Jv/9O++/7//8sMf/+K3//yf1JakHhXEvQZj",
-	"znx7ZSEqTOVY/dOh4HeM6+dR1VyzpvOwNIgknR7mpqWmsmdEBuhmfgzRCA+b2uxPOQswMccMdKw6bmPD",
-	"M6QvjaXyATP7S8KClZ38geNaMiobHVyUcxErY7bT1Dbw9H/1v6en8K/+x/fhX/3Pq1f63+kUqh/JAamj",
-	"wRYovc8HBQQ7cBf3PqHQis0zaXxa5vHpHPkEVdjRy7OiHnCEPh9s6Kk2B7DRj+E/mrdQRWgYapForiYQ",
-	"7WhjYqdgmQ2mrEGCMRcR8/P24QTILF53K6AVj14VOtF4reMRTRFK0jjqIZtaIECvumzzr0B0YyKNrXjd",
-	"CW7vMywmJbdvFUntYcCdtcEw80jcH8D3ktAbcQcW3DrlxFSkIzKeTmk0b8CFIG8DLXusaFyWr0pYXkq5",
-	"oEckmwrHSpBPeuT7f/hnH/7lv/HIb/79L77/P//iw69/+f3/9Xvkv/7iXz+EpWQZYgVUX2Zf0Fr9RMSS",
-	"cl+us+G9xZcy5ZsXUWHuyISvugKkmsE+ZO3p62bJjK5to40G0EeGLsJzQ/ktShcB9HS0NJMHba+C8aBc",
-	"BMLKfwXiIapYiysxfeacDlaHfjC+Xk/MPWRp9yIOfXLD7ENQIc5Vd7ah3kpCgedI3FfLaPFqfjTvxiX1",
-	"Kp0u2hX3a9isFkX8fO++RWuWm0pWNFQlL/SimA8tYhcXAcVeHwA9yvi5VqMFbUZh+BUwjNz9uWLqtFoI",
-	"oVR3NFw0P5egBPJd2P2yZJqtZhOIIyE1dJDhx0b11BRH6+K+wu4ayFZgKTJUlgX+iCqKMMPNV78J9SGG",
-	"L6yaDtSvBfsHJHEZ+ncvGjCc4beWoc1kSxJ0Fywvf3SKydXR5iIVLVWxzMX5CWoxrqyfoPm2lxOLTTBl",
-	"OpK6kjuocr13e9eWqbEFsQSgooGsYFRF8OZX44CWiZZlaRij0sA+dx34A1JPNNCGZ8NLk0r0MvBZJaSs",
-	"GT2avn/X83WiLl/SS620I4KjuatZKKifL3wXgBQMwQ6Hl18BphpwkzobQE5frX/4V79sFGmsf/LLIo11",
-	"4/R0A2TrrKJqRzHKKQpbeeXUNFowyulirb0gLJEp7Eoy5HMDnQIKqTVZbCWOaQ0kC1GtGqCSPbhcEAET",
-	"a/dZ+2Wr1/mqfd25vLbNy4rMK9Qq3dbuYeUiCOkE6+LCQIOMYD0JpBLRfD+llgSyz20WGQa1XJxfdgpG",
-	"waRDl4O279LtIGIU8oLvmOeS0FxqWiNviixabMGclW2UOE1HJg3cLgw0yXfGcNkrlKKTnfAW/Q70lnFA",
-	"lMvHl6kOe3MX/nJABv1avzbINg0xi9bj6s+k5tUe1bzaGjV9ac0znonLGYW63a2ZkCoSs4n+cCY4rs4o",
-	"d60Sk01Lw7Th0gWtKwWU/XimBYitbeIH4yCzPAJFRkE5f4JadbYVytOt7WYzpxM8L253ma3q/qSshvsR",
-	"01TF+BDi5QvO9yCeof7vi3s+WLPIcjwzruLKsVeAff28hi2Q00DKYici1piE0l/bnvmEzSM1cfcWjWvJ",
-	"C2sX6EmPvipAUjOsXvJ8nmelhvISkIqYWNq5uKS5DmAePamSSJbrnWNdqOs132tbT2mOpjlhG/onQn0/",
-	"YlIeEI0CGkFJD8k2Ai4ZR1YQzrOAlPp63VZYh2baJ71XFE21fufhdVNue1HMTEYveBEET5X8sBHunMwZ",
-	"mNVy6bkbtmeqcT5CPx3k5n0ObVC1VBsIY3ibRRosn3CRnscUJc2m82qpHTXaCfU3SUfJPh/Y2Uy70myX",
-	"1gFadJjyyCDdrhWyDiDNB16y11vg0oSxEShMGkh9t4cQEuoRqmwGMa7BZE+bdIu6+Q2MgiY3Ya+549kG",
-	"KX2OOJGKzl0fNM+gmguzSsrNGhubpIWdz8AFYoTGVIUyPdiq7mMPzv57QDDWss7Rn69F9GI+UeWC8ZU6",
-	"RFdvBP2AVs3LGjCXnkotYsVKaBoc0jCcQ+DwmAfSEgUmxcsMrUI2vNIHK0nz52JpvQbTOtEp+CXKSKK2",
-	"r9KMnPkJggYQVGNY0woQESOPBCNC+UMrHj0kBdWqAQ88KUUBZUs7UC9WFPpMTaczXD6zOenTXXT5pnMW",
-	"lifPcgLP2tRZjD354fNmMYqkmpRlWot9poxZHP0B6bLw4qcIATQQ/FABgMZ7UgmqS/Ps54obTKApxXBJ",
-	"FH2uVmZyk9V+fPGmlquIsLWx9SR/GPdrzze3thMbwyuhWKh57Lmkt3TxLO/XtvaaoM0gm/1an887lo59",
-	"TDJUEwa1U9lr3uFaojowUoMrnmJKMGEwLr9jkXJudessBfuumM5iBa4ykOAWJKu/+qOcTFWcGf3QAs1r",
-	"VBStIMqk5JIcki7Pye721lMyFL7J58xhqrCQWUrhbG389O23O+8LtcsHizi5gD/ByYxFJOYB2AUSodfk",
-	"PblIRRhwFcRWRd7KqMjPylTkQiEpFz9Po3S9XB4m+fRIfWE8nW3IeJpGarl3dXs3tcHb6whgVZpXLspk",
-	"i3KKVXf4p8L13mKTucI6VZ+hWXWBMfgTHKripp6lVQky3H/hfkvVFVjWE8J2XbXxrCzElAgvVbOMvYPA",
-	"TX+TvGKhT6jq8+fe9vaOt/N022vuPPGe7e16T5/uec+aT1HNvGFzAW3NqALB2kQYUU4mIvRJfSBidT7q",
-	"6uM5QPkZJIk+Hxh4Bg3PNHW9jyBuMRf0sfXsKRbxqaSR2FII1Ztj/M7xgOCsQsPOtmH8Vcqeu6lK9Ah9",
-	"25vaeYG0ARxoUdAq//K1oD4uhXMHomr+jg4VGQXjOGKOfSFmhJrAs/DIJoF8F2prB5i+4saKKePhxDYq",
-	"v2cR6/OIjWJpHKfU9El+PFBiQCIrRUNPGSwr2UgwDsmdqbIBIPhoOPrcNYWjYehiu3P4/toSU9VSS+kz",
-	"2tMIdvpRyqG9qmxFvrrGKmaQmqiwUIuioaVzVBfDQEKDWrPldUt9YOIx53FNM+0SoJfpEa7Kcdrqn3Db",
-	"AoEMT21kGVmuFSE0rw0UqYfiHnoumicuL9qHm1PfUpWasGnjs4NfsiULa8i1KPzrtRnHP+kWxov7Kwui",
-	"OtOfiEjdJj6oCeVECajrrVmAS5ecReIu8FlEoMPxPc/28EgacuysU940ef/q8qjowahwFVc8wEbtwGI0",
-	"/FuG6ZQKMMlMWzvPtza392qLQsyPnPzyozLZRWSh/qL7eq3CPJGphVlWIvA4YKHv4ugXI4RNnAWZ0UhZ",
-	"lmGO1iZpkRvhz00350Cm+taDy4lFGjvkm5hFc4/MqJpoEsfwwT6f0YhOmWIRvmA/DQ4IVWQKrVeTmEN1",
-	"L1I1bTyTVx0AtTuCMYHx4A2lNyJWaWhxmzB2H+rwang8Ium8oReiCYhM6UwmsGuFDWtOzmKFVXBSYNpf",
-	"R0Go1yAizFqHbtoiNKkb2QOSSg1I+TD06b1hhBJEdNYZUkQSDoZlHhxEWyHqiRsAaNforNgDXM5YGCK/",
-	"HMwZ1Rs46PhsOhNKi+sbX7B5rpeOrXW/CCaisegC+vHl+Rkxv5N69/iQPHne3GokpXHtnmny2ieDx6Z4",
-	"7eOdx8argLWHMC8Dp4Rdh9QhTZLpzZ7SUO8u82FeTZHTQEKFS/0ocNJpHKoASFw/iRXkVULRVMtjj9EZ",
-	"4pqv1wePR0HIBvnkgNpj63RafkqXpXEci4gNqVTF5RflZGMUinvQqfVT2O3IvrPQ6+iGheL+pywStf2v",
-	"32pWMDedj2w36y1rPCgyx0zFHdYH1W9DXyP72vPd4ree5t5Kld18Uv6GFHGkR03VDrJfasXqaVrL2n6f",
-	"heTZ8+dPnjxdHPdZOSRQL7P4DQfJYat7dP2ic3KSgWQnD8nbXHlTgzgtb+AOVoDzfaa0p/0ql1+b7GNh",
-	"ALTgbL4x0azYtNI3lZ/N9GQsmCQwCGl6NkDLPPoIY/UrBx5aYnvhYCqwjCKlLUTZQoSwvu7RBAa3KFGT",
-	"SMTjCdyvANzD4DmihTba4uLmR3ROtjyUPSpVEU62tAosSQfYiv1M7HmuAMuSGx+w7mD1UmSzjNO8KCeu",
-	"lg3gRnJyPZUKCaug31fSND8n9SrphjAeX8Z9RAZVC4Xry/Vaf0WBfEhJUVKPviFGG/qjnTfIAL6SAJYa",
-	"elYYc1JuKjO8xcyyfdEEXSiYGbqhGaqpiPnepGgbk45cbE6Aj9Qxmt9s/02siGaJcA2enLfOLPNIkluJ",
-	"47YL4f+NhT1mD9ji1UGrCbsv0UT07e7W7h5fm9OcmjdX1pzMbXYaxGUb78Yv3P3FFbg8pdztv/TG28bq",
-	"3OvdeFVdJTaAz6XZeUmlexe6+Kn33y6l2iZe4tPv06stLOYPJe9tWfj9fCc99NU6waXhJf0dzNmpO8ya",
-	"H0NBeZLOWtfHyf6S6mql5dj5fD6fTkm9/ZOL9mGvfWSKUZqnzdwX7bOjZGbBMZrENjGsZwtGNioiPc3t",
-	"SnN+AgUkKHOdECdUEi4IpyqOaOjWuVAJjuaB1V9p5FinRsNzY2YbKRgrFg8fFtVQfEpTTDppO4REkqKR",
-	"ZefW9WovuO/hSjbhmNV596c7Hss507JVXbpjlT8cLNK6awE/Ss6LySjO6ijElIWd6tuYmeqwkHA1DbiI",
-	"yB2LJMTXyNtgRignMccAuVxUblpdSLMvfaJqXi13ampezRyVxTKqb9NKXHrYBSbzitEQO+VlN026zoXJ",
-	"QOJ25T6Y14rw/0qENm4px3TvWETH7FAUKYmn4i7g4w3zDBkKTXUsInJCI+aREYOS/OjK8BaMV6T+xH4j",
-	"GwekX2v2a66h+cTEimv5oLD+wVD4xcUP0u7iAnfoHZOK+WXuw0OwBxnPjF6FNBLKNzHlKlBz8ld/RNLr",
-	"rcrjSqv824ELWmYk83uFlr+CsYRiF1FQJouZQEfj84Cnk35g1rwVMQwU5dUyWmCUXjBlpYGGK4eIGA0D",
-	"yXyoKVrUOySeQt84IsFoJEaaDQwZ86U+w7HUhGb+ggZ3aXLM7qUUoV+18ZwSw9vK9dXuaBhTm6yxzvNl",
-	"a/7KPmAWZgl3vY7Fbpri0IRkEiiImu0pSMdOVM9NTurb6YObUE/q3NpXKtEQ+BH8lirmMiZ0EmOKgdz0",
-	"BEjEUO9cg+hWakp2FCEsHyO5wB5xxw1vcZ0sUhF97rB6Gca4wFcWaDpzNtOHJrf4NCUtUkl+Q4s4eeeo",
-	"J24ZLw6UCnz4sbZfY/MfT25eDoPz4MeXVz/vbJ0FHdmZqtlPDztPOj9rB6MvN9n8x7Phzql+RPivuvfD",
-	"n4u7k+3wdni4F7KXx2r48l3Y4c3N4XbIb6bHTf8nPw4XrUluyiKGdD5jvHNEDgXnbKhI54go/XDeLSNj",
-	"5hNjsqWzWT6x/MnOs931qr9ZoAoROKVjdtU9WbwL46ikC1kwRR8vvZEijBWzVvWsAXui1EzuP36cSyN4",
-	"TGfBYxhBPm7e7A2fDZts48loj23s0r2nG89HTbbR9Pf8Jt1hz0dbWyuveQ1m+cKWJfZh1hsup1GrmEN3",
-	"cfbSIz++aL/0yMvOsb5OXrObC895V/bI6YtKuXVVE+RSnUKKMpcghXVLk8tekwwnNKJDxSLpmd6W4ZzI",
-	"GR2y3OZc0lAv3eS+rZ10gjCZotglhpCUZ8vUn07rYT7kMkGnBhONayroDzysgp2rZV3QwghUuUtFo2Jr",
-	"DsrQmWEyOuANGwdcohCdArKxItzr2fIEpLw3IgNj4fYKyjvZHlvF/t8KnUkUiwwTrCKilbQ0zTcvxZC6",
-	"0kC4gkR91DALjk4U8GEwoyGZhXDHI7wVL/eZfbvi+pa07U0AEbGSimJOkK2ME8gla65iknSdU81OWYSk",
-	"15DarjSoZRRyytRE+MW19IxiH0gSsRkN/OJIjbRy1/7yqnVyfdF6c9o+62ltDj93O2eHnYvWCTTogEYM",
-	"FWPUv4lpeOEWiR9TK30RQ1L328xalhQHLF6QidtYM0Ljd7vUy+GE+XH40VHyeSZR4IvRKGutk1Y3dSS1",
-	"aub0htlg+M56zOYTWfgNzJnV5gFa1nz0RIwD/sBCt1Ur25bXsl2ZLTlbo1L9qhKzRcs/hbV9irSNlj8N",
-	"OA73t7B6My7s0pmd8kKXEyjQxLSa4bYOe52v2jWvdnl1edE+O6pcZbQ1VMEd9PGJoaSAqTOaBrA0HjEH",
-	"ZS74DUHS0paDae3wt8+wrAJH6XGkJTT2TiVC9nYzLetmRduTmA8nietMMTrNZSqnavgkZ+9UcDYvzKNO",
-	"4ushDoZK6L2BacOQ5VC/F7xxYE2u1hmTgQrSZwrjiasknWws/rZ4OiDfIfwsrfRsxEG1RqH6/ZKAgb8O",
-	"PflAJK/IcThTa3X6Wx2MkFZBqnUDt1HypeEpavJIpuLtk7D6GYuMh8gjFMOwIjG1AfmUJ0kKdeiz1+cY",
-	"Eo/1UCB011ZDmYo740fgvq34AQ2k7fg3zp8d+JuklaoW1Ocjhm1neBJLDKUp3UMY6lWdurB3V89hpoDS",
-	"IHzuAUWBTdgdEom3qhmjpo9MS0YXJ5JsW9EFc8bUaxGpifNq5bwQUt8hn9ZJ5dXCgN4EYeD0ygJ3rCTi",
-	"nlkFwtatWc8Gy83SClgprMoYeFPAPETFsh28EVHZtaVgWIb7XsQwLTeLe3AjVud22Z0sIER9Q1Qd5IoH",
-	"qrjVMIziWeCWLeuKlxVenbEoED56SDlTG/f6cXSbrpZgTs/Peq9qXu11u/1FxUv+1Jyh14zdwvW+uMyH",
-	"wfkwTfDTrOCdOqSR/yIIw+IgUuj5xtk7RW6CMCzou53u8V7h0LrG7xWerS4ffzKFLL2cBNhlsnUahXIh",
-	"sTny5QNb4acbtmdzkN/murkvbAnOWvnAp0igqKqE3YRFwpbx1LUW0nM+MqlhD2GANoUcgS9EdKp8zXms",
-	"ilP1gO1Tkil14+sb/HzGoAIgtKBVkwNTRufONJ2NsCs9OrxcP/Buu9VrH9W82tHVxUnnsNVru4Z+R9C+",
-	"9Kt29xL+7Lw8O++iupBI7sn7Vep/uQKWSSFW2wdQf9vVooyEPztY3hpPcGqlJb2+9RNfaF2gRrkficDf",
-	"aNKtm+3hju2+hHVmUmHJva3t/Z3d/a3mj5rP9zFNHtr21b5+zW6+//e/+vCHv37b56Zk31/82ff/9Ff1",
-	"re2d3caHP/iLD3/85+S3/+J/+rvf/8//gmxte81m88O/+mUdq9x//59/v7G19XjrCYHxyYc/+NPf/qNf",
-	"fP8ff+/DH/wp+f73//GHX/+DLW97Z9e8VdCI3C2lMGiPpdoNBC56ME0LWPvRVfckPlOYvXlAfBYFWiYE",
-	"kRIVrXcmBRHTEfNuK2M5T7kV0mk7/f677a2Nfv/d0/bbH/2d4sQH6Sr8LFj6uWmjqVdEIjZkAFt+OTZT",
-	"0vb6mrJ044XkvWAxVri0jJAqbdCYnvmRRPxAtxMzS30WS8gfuTy9bHhY3/MmYvQ2iSLZXNBc1+z7BNCt",
-	"4g5dJqHE30I5OYiCG1gXM8bEudK65rR6xB5rqBQac5/U3fGHook+nklSN5yg4fU5laaktakABFc6GQd3",
-	"TAseUP0nqcUCRGU4BuYoCU4ocbOAqNDnQ8qHLAxT9brszJiXhMn8BQlEzBYpq1SoRCS8dOk9UcB+33up",
-	"7i+LfZJsPME9TVUwdutOkGpiEEDQuQ9krowc9e/00iRyzvXKqNq1Le0Tc2aGfJAtn9QHGZP8wCODnE1e",
-	"f4VG+UEDu5dgw0eszoA3e5+nG6jgJBU6/xyQiGFfVEx0lvZCS7VE70NAHBqQdptNwimUSEOHGAv9bMnO",
-	"yv4FTy/i7aoN0VfdWGyYLwuM75k+yp+oTvKDq64x7lcWTivXOSsNHVvi0DMmOuhzJWeMq4MkJhq4h9DC",
-	"wIxV1mLh2YoAS3TvPiRUNPCTuJskMNaNl2A4V4MLwVvlOCzqub2qQFbmHeuaz0Z0/g4qZi2GlFaQELNH",
-	"5XOV0MrO8oBSWpkBTgKpPtY3k4NoVRGEUmdZZpxiWdmym2fGKp2vTOUYhEuM2H6a9Iz8MftZTFQUzDJE",
-	"n3q2uazt0urO8WjSX2B0i4VSjRXUPuYKathYURMhbySWpC3NR1Z6Wod9Wq64bneVh/OmKmypiGwuaCTZ",
-	"kuplRjX68M//7MOvf0U+/PqXH/7w3yaqT0Et4EIBu4Xysp7ddkQzDi8CYsKMQjQkJIukBfHPJ1HDuv2V",
-	"BW9zyyj3LWX9R9sl3qOltZCtaXixusPWXhXfw5RF+nJQZcFVIsKqNUl+272pyCYiMoRef5GY2kZ/rqAA",
-	"aELApq3Im5VgkSZKcvQli1b3bNVP2U6vVcpOpfauuBL0QkcBg5hUjA9AtoIwimut9Jxypd9Fw6cf0ZF6",
-	"mBmmqChJgtzEefHQQiUp9BbQRTCcEEQGmUXCj4fM/7jltDo1r9a9Omlf5lJJ4Ktq7uZADxGHTJoFJGEW",
-	"WfCfYbH3Z7lASigwCN4QwUmkxzkw1aOU7WmSuQ5SfX6XWECeFRC4Be0r2xgny0Zcv5wVsd34XCExYsFV",
-	"17U83+KzqvaQmxBfLJwwpLw8OkFOghmZhZSv9kAcd9uQZ9Rtn3auTivKgMcRg6YHEZsG8RR3P6Qllr8Z",
-	"gOpmWLiJZmYpSzlJWLAd8GIZclbEbzgM5eI3NDq0pmygXTt245OhUwRcvcLeGR8rucJYXRS7V7VdqizG",
-	"pgcta1q2Tt3wxEGYz8vV35uMu7p1noIFTEGjjHrS9aNaIG1iK0o1CTg/6726Pjw/vdCK1rW+zyvEyBuY",
-	"3ZCrSipfuDWWOUfLJZHmSmaxxIt5ISI1EmEgPpaUbIZfmYemAi0aSHr4eFlMmRlt6WJ6bsbckhbS8yrF",
-	"NefTx36YhK2H5F+tZ31cyCpaJzloATHFO1KkXtNYTVb3jGzhU++92k0ohrfdSm28XySPOhMevF7WJe5G",
-	"+MWpnOmmZktnFDTyTfjW3M05FNMp4+qwiM5KuM8DWKMv7vk6U0xEUU6qsXzfB1o1MB0rpCLbu2Qi4ghL",
-	"YBCqSMj013tNEs827oTC620Ro9UbLEDCUBSu2UZgOv9KqJUahn7mKIjQe+a2RWumQ1bSL5DhpvmFsV9Q",
-	"1jPgkP6tqdqU7rLNZe4nwqLF9whnkCEP+RxJEOVWs1m5PEdC/Ct6IT6gDUOgwmKDbzxbh5jimb8evRbZ",
-	"Yt0ps3CZE+n6HSRE4nYvOdFZ1pAsIH0ycmcRD4FneVD62KWX5MisjKt9iqBu4I5/+6K59bKKBX5ktrVD",
-	"IW4hAUiRiY2MpOSesdtwbspnbKZpY78m6R3KyCme8fXbpDo+vgRSnkA9DIkcXGIdIukd88mW12w29f+h",
-	"mRDWaICAo8USZeZSyAmcIdX8kb1TBUat9drIV75QFvhkTmnBRFCW0lRu5mQQQxYmDARZmQOXYjakYYgZ",
-	"fpARmuFHC2a6guaECS9aJNuEuebKONBb28BN2uCXITsgE8FFrEEGR6OvBVqpoBEelom3rmdbTBVOarY2",
-	"wbJ+NKnl7KzeneVLczxzLXNwXmcv4XWFZygSNyGbFprPu8eH5Pnu3lMyw4eIzxQNTP88SqTSEiAZDIXP",
-	"Bpuk5R4zTv9AuhvpyS75Inix3+cDHALcS8MQepwTJci219x9Rm7mCgjMxwhkcMo+kmQAf5jWWqYKJJQT",
-	"3d57gu/0eZ2SYawIZJ4GnPRr//UX/7pfa9iCnXOI4cec+3RF1oKYAVuPYyk/xYUe6kehK70qbNUGMVhg",
-	"OL2PBB/b1AVwmcP8GIUzY2KGbTsXOzK4JtC5zAkRYflTjIkY0SCMIyY9RJytQQt4c5ULoUAgIkMfYAzp",
-	"2Ldb1OfbTagxY8eUSsz08RgyW54IY0Cm2CWRcrLdPCCDXAdgU5Nd0rnEeuZhIMGbP4zVGsHgqSq7D+lk",
-	"XVZ3IV0qVa8I1pLBlsSlmWUNjDG7HlizNqwJ02e3m43En+QiNshx8I4oKPwH5d2ZvnLGwM8FmTAaJUWB",
-	"Lf0V9P5+F0jNgIrcWuf6OtltPieDw/Oz45POYW+AhmWULzA+ZijCMPCNrA3Wt6GIfFOZPowY9ecEJpGk",
-	"TvvclL2yNUboNHGZwSrg9mqYju44FuRu72NvaxER5gdQ2irgUjGaL7q/u+1VU4Bha8oKaNlItuT8WNKW",
-	"LLrDPHAxloUHSZakfOlxX/V6FzaVSp/+jM9iN++dKRN6LOPOG/vkRETKFYpP8uaBU+pxsi6SF9QnVqZZ",
-	"0nc5P8tVt0MiNmIR0wc2FdmSnumADKDM8z70Ik/u6jHjLAqGRPB8NYHU4yvFbONKsTeOwbgpQrLk6jk0",
-	"DHcBcXi9QEscZwAdUk7kfaCGEyL4JsHaqPBIOt7Pdj3EKumBNM4HrLvYh9LksYyhBhEm0EGXBgYGVWka",
-	"SbqT4OphwykGAOLhkDGf1Pu1iKlo3q81NolehuxzGtnaXKZUtIVpDK3foShBv2ZqeeGDIVUs6tca+0Tp",
-	"IwzNFX1G5iImvnCdLvv8BqtyDhDoAUotAIA+edla8GZhgSS728/1Ad1r7uAF2tUvbLRGUJM7kEQyzYb6",
-	"/Duc9Tv76ndm6O/IlFGuMfKdfmhjY4MU/Kt/shbr6277y6tOt300IN+R3eYO+Y5wQb4DNVbftHi/cKh7",
-	"ZF7ZJ2KEDfkYiWfjiPps0wx63G23r086p53edfsnh+32kR23acdtEf0MmtLDYIoRhpG+CRlwqKm4Y4Zr",
-	"SY2K3ARftU46R61e5/zs+rjVOVkYvpe6NAJprnKqEcfVQf6mcMFk0g5/dda66r1qn/UgxM8MvmUHPxOm",
-	"jLlkUgaC70O3a9AZNLk5JJx3X3SOjtpnOZS2eFaeTeEXBHCQ0ilP96e1Q56d966Pz6/ODES7KYige4i5",
-	"MqBfSGaAR7Jhxzht916dH13roVonJ+ev7fL20riDYuo2Bg8s5sjDMeXbDpVcZt/B7VaAfCy67gdDqNSM",
-	"QYKmBFidYo1xsMd7yYUXcBJL1ti3oVCBsZXYWbutniEuA/q2nhnrRWRPiiazGYs2klAE/cnUx1kgOzv+",
-	"Zefl2dXF9VHnsvXiZOFAXAZjvhHPYB3A05i+4UY26iGrqdghzw+7gHCNsM7LK3PM9rLHzDIdU1Xy/LDr",
-	"yhAd4LnWB9ptyoSFM0dqP1l7+OOfVB79y6vzXvty7RlQcq86yWX75Pj6q/Nee4FRmN0bUq7fudODQkgx",
-	"CyIIlgfFUUTEWHIyA3bbF+fd3oohI2g9vXrE1km33Tp6Ywa1lJEhezMwjggx71qhQuHNHWLbV/7V+clR",
-	"5+xlAevSR4aRe2haPNWHj0JfH408l9Bsz2Cr13553n1z/arT7ra6h6/e5MZLkofBpa/uBQnZHQsl8Rmb",
-	"6XM3nAQhiGnQ/uOeo4Rj0dg6bV9ftC4vX593i7gsZ/fEetgJ+yamoem2AIEz0N/CDvW6e372ctlY9h03",
-	"nmXdDpjzw07r5Lp1eHh+ddYrGMGUUAKGbIqoYsl1ykngM6yi6Ip76bvVEKudMkM9raPTztn14avW2csF",
-	"sswzcUNLhmcltBSJEEJz8Ia2w7vw8euLq+7hq9Zlu4CYZnE0nFCJ6bpGAcizdTtg+/Si9+b6Revwi6uL",
-	"Arzc0OFtPCO+GMZQt1RTk4v30VqOicS2w1203pyct46ue+fn1yetrln+Vua4Qw+KQGJ1RJWWEx4Z5rqP",
-	"qlTIZOpmvby6wONzfdo+6rSue28uzOh7+dEf6QvHDyhG4pjwcsFZdja4QGSycd2vOoft66uz1letzolm",
-	"4QmrKrskfNfLn9QvhFTjiF1+eeKRLvMD6WHpVyCZht3nG2avDQiKTwuNaELRZwlvGDHSOuTdnNyL6NaC",
-	"2eucts+vektB81DKBJE/GSF3wUZQRVjihOkdgIQagACazVijAJh2wuCWhXN4REICeUZweXF1+WblxWro",
-	"EOGywNSRzjxLTh45vPzKw8yPQPCGVaXsMdWXb8y1oGrn7pz12t2z1gkiRtOwBtxiQu/ViMZhovYizg8s",
-	"Dx84dXTgSNkcsOvOGUiNBacDkxDctQQZByp9AKEw4MKAIEJh4Y7FMdOHl72bBVAv0iTFMFC/IzaKuZ/I",
-	"HWfn15dXLy4Pu50LLdiW3y6GZcn4xilf0HcVBseRZTxlqXG77cveeVefhRy/2V1Eg2UNhEJZkDQS8lyi",
-	"c9Q+vTjvtc8O31x/0dYX49Wllcm20yMvtNeBrBrobYfGDkNNZvf29U+Qb3xPbtm8bLrO2fXxSeflq5T8",
-	"WXiKQCO8ZXMDDFqCLMkm9j39BEinQRjmyfKi2z48Pzvq5DWOrW03KSWjiMkJednuEQ3saOOUquHEKhnU",
-	"FnsmSa4MCQUfazkE7z1jmTF110Xk63NEZ7Nw7iEjBU2y3aNjR9y9817r5Pr8qnd9fnzddfdUgn3bCC9t",
-	"RUO5YkhjpE4RK+ignsSN3oiYJ8pQt3355uwwqyBuaVp3yYYYUTqMIykii2Sta5tvtPqdLPbGmH78fSLn",
-	"fGhUdDcWBDbD1KnwqLySWvNqBSpmzast6IU1r5ZT5vS7VjOreTWnUtW82qJqVPNqVsmpebW05lHzajlF",
-	"oebVFuV8PdtPFr8rFKn1kFYKtn+jrFnzannhU4OeEyShOHheGtQDpUW4mlfLymH6gYxYZadOSz/pLGLH",
-	"QmpeLS121LzagtgA6C+68WGShZu65tXMxQipWpcaensj6OFzrDz9VcKMYVMzrBS/KWCCevhCHlbwg+M2",
-	"GKeXZwca9IXDCGnWmdOTjZotItcKgX8m4q9rDXkehAKe6Lu+/W7ImA/fJX6BYxqE8NUVp7GaaDF4aNK1",
-	"j0V0E/g+06ftTKhjffL1SQA9/0yoVhiKe3jyUPBRGAyVXhNVOBv8oDXieHYUSHqDs5wfds+E0s9DR1SY",
-	"5if5b77U2qHMf3vJwhF41vHPLtzqmvpR/O0avUoDa/QgG1rm1axX9FXAIhoNJ3M9CJ2yiyT+97VWJlKf",
-	"L8UwoGHL1V3Vc0IxNZOflUpnvzDXoCZ6ze5egKSjaYHOQ0H9nhAnNIJ3rriMZwjoqRZfe2hkvURZ5YrT",
-	"OxpgIJZX6wVTJmIFxQqlhhgq53GoJmCn7KCzI/WN3hhbtOtMXKYEAfiiC9e0niEFdeoK/oLNuyw26fiZ",
-	"rzv8OAzGE4VhpUPB/SBDQBA7d5602PVqXaa5uCPFt2gj9uNhYZpIRmbBiHRl2D60wGUhFmDIufeqN2FH",
-	"8zlm0ru6YPWUqPhIZhM7co3+CltPejWsglLiLdQaiZOSqO9LWy56FkL/ExD/5qZaCtEgP3vS3LKVVeqD",
-	"i61TiB3eepNvO3ixdVoITXmVffgp2338kTSF0b7ovrayI7af0F9nZ9x9XrHNstm7MrcPbqfd4AD8xTex",
-	"cdorgeKMElomyiQDJUufIY+7nmIhtdVBtQ4gi59M8XSzgSUuDf3mp0j2s5S/ImSgerT0sprOMhhz5m8E",
-	"PKktCOkbAbs3JyGIrKa1eKZcHcyVBfKrh+z5s9ZFMFRxVOQbuqOKRrY4ual9tmCRaVUq2b+i1rTtxuuq",
-	"u4SM+9RWmhacQH21CsWoZ3SuxzHttQ/Ili2+kB3y42pUL8mxrpri4CIY9QttUDblksi7lfh9YGA5kJim",
-	"VwgrKqmQlyZVamgCegtTRclV94TUbd8HPQj4bEyzBdtsbcoU1U83Dkwtgj4HF1rMJbMt1sFAdM/BNYgF",
-	"BUDFu6fzfXIjaOQ7d+OQRhH66CxpGnd4n9cHGGi5iXAOGpsEM6oM3JqPTcS9rcxtSAN8nvr2mYhgaDqr",
-	"r8a4OQAVGAw853Y8EuHKyJeuCFlxITMQKmyxWpNiCiMa2stTlJfkLjiIs+c+RwNehZrrhslVSoknmVr3",
-	"+WL1P3wqvJm5YsKOZeefK/s92wjgAdnvF6m9K8nKypxwzVboPpzUxzM+PtCS1ZNdL/jqxXn3vvnFy7Fo",
-	"tVqts8urSftqrP9s639eHLbe6P+OjoeXP9Z/HDbD9pdfdXf5y7Nxq9VptVpXrdZPZuybnz/TP7cur746",
-	"736xd/im0/nvChLBljKdFhmkgKzP+Pi7n83Y+LtxMPrunt3MGhbogeY+YMzt1/o1MKiFjEa5aM6dXMnX",
-	"cmkkgakE06mDvKRdgjWVugReUh+cnB9iYZbO0cV1y/7xQtN/GHCMnjUWNXfFYsACd0ZO51ytUKglW2QF",
-	"ZgcF+eK6Zf77ouIJOBFDUG06Rxfm1RdwGr6Mg+HtymztH6KKSmVpZ2rKI5cWB1iMA1o/Gr9CtrRLZXZ3",
-	"wtJqgmu2DEzXRMnnXacrD6broQBmzHKLaD/Z7Go8P3neMvwvrzqHX1y3z3rdN78Dpp+avSLZp8j7c/H+",
-	"1BQPYPzJ259CDUrD8mDdJxlkebWT3T3Njk0Rk1MRQdjTUIxGLJVlYvPsH1jBxOTAreYv65UcsSxk2dRQ",
-	"hT3FVVbf/67UgmE3y97o0fEZEOm6zGYln1kHE8W1TrLspphEhGJdBn6XRZododGqoM2iz2zbeIxRGYJD",
-	"xLl1YTzmg9loTm4ZmxllGjLf0g0MG5kUiZXs3A29Rvl2MbyFZa48Scngnl16Ec66jPoBZ7Iwnxg83yuB",
-	"OnLe8ktFlSmk5wfrv7eQiWzmt+MVwz9kwUwdRXSkSuxx4OuKQ2YrX4BXLVMZM9fHF4PkU9VP8gRb3AOq",
-	"YiGX1eaMVGGXVN2VdH3RD3/07z78w7/88OtfVhlvSdFbU5ptOKHRmCVpBuWlbp4XV7pZ80SnKrTYUrl+",
-	"WcUis8E9U2goh3q77Uv13TSJLC0KOtJUoO/XMQ8k801fi1CfDyLZjEaQ+3ozT5cDzVXHKdylPk8oAsvF",
-	"9vlv/9m/+c3/84/Jc6+JNWlX1zXyzHKXYOnTd9QDI/JEYNUgOaQ8yX2AGdMZq+Q0+LTd9bq23fhHagE0",
-	"VuKisJ/naxMxrlc0EXEUzsnPxA1E/ElMxBFDcxCY7UiKseWmCTl0eca0DQctmu0XU0I+Whnx0bxZIZWh",
-	"stoSQvtuqZh/zstMp8q5UuDGS2FEf2fxheHyOQQZzhpzFYTgGJlQufkwpriuesXZO1dcraD+L3unYGme",
-	"yTAQkQkqSuWjBENTiPjnGvR66+Liutc5bf/0/Kzd8LKWYySHEQ1DuQ/W5oFP5wOX7IKG5GBE0pVRZ1Qq",
-	"L8k7cjWeNWhoSSYtM84NmwtIfLUtRUIwQOCExEaRuB9tX5P6zlbyyE6TnIk7MLgC8NvP9KK3n5NjdhPF",
-	"VG/WThM8MtvP4S39kP0tNWpDg4ULQqkpRRATmsQmGqIIJERTMh8jA+smJgeWhZ1LHN4D5ZGB3bcBtu7N",
-	"oQSyNKazWI8suKn6h8ZbbFyC8hiaKFYX5f8bqVBrNuDUakfmKTaXO9ZLWWs1nds9blVu1yv+d6BwJ33q",
-	"q6nbyTXyubTtZIYHKNvu5U+ha6cgebCq7cZYrmk/2UPTJ9xK23tO6e5i+dtPrWp/tkt8k7SAZveRo9vk",
-	"cS0PxxwPgY/fm5IPZSmfn9QY4Be5Mo8SNyZwwwNCMTnR+SqhbjYEGxtuvdwbubO1yhv5mY0Sf62NDLgL",
-	"xUcEUrFTByQXiOLbuyuIIG4VHs/oCpoLava04215228LepVnD/2a1UUzlWCw9oD9nOML0AXpm5iZnzW2",
-	"Fi+pMkYxE5HqaeVRFVfPNC1MTDg2XA8iznc0wojYbEHBi/PLHkRbnkLt9ooONbz8DjFPB7h9HsRSB0sR",
-	"nKQ+0HAMPDIwgKxdye/TroP5epeKLmuXYiQiYireLOQtLVzD/y3U1npIDcHy/HVAaaAkC0cu0cOg95GE",
-	"XyvWsMf9WqeEkgIa7lRV7FTmVC4XGYqOSHk+vMUDJJWokJE6Nn8wePCwo0fqgcbmagNHAm1qpW4vltV+",
-	"csWZ0igtL/u0vLZi+ph9iqpNmWP7t696E0aWsqRHTa400v/H3t/1xpGseWL4V4l/7QKq0mSVii/SaZE4",
-	"+LtEltQcUSQPSXWfnlO9yqjKKDIPsyKqM7JEVZ9tYwCvjQVmLwbwwsfGzBp7Yax9YcOwsfbOwgYM+HyT",
-	"uZxpw1/BeF4iMrJeyCJFSupuzcWcVjEzMl6feF5/P8SksKti2lVYUFd4AbS3Gzz9bqwGsBQIm7zqWybE",
-	"2V/1pe9crGr13uWhq2slaXC2atMVktIVnicVy96GoNO96hHZKuybbr3C0c5MVuT3zNzUhwOZX82Fu9Nk",
-	"V3Mv5yZT12Mbvz7pHteiGtY/rHiBv7aYCYW543R9m2xJBg1lbHHrc1rgqvlc8+Efs8yn6rO/rpuZGUxj",
-	"mAbQhLCnN9aD7mIST9Iz/Xp8S4Z4FxFO9e/TGxDGR7VL1bcpUl9cwR5/pf2CD61oHu2mdpzJqbOPQtL5",
-	"qzHy+bkfgg7Pru++km+5OqslOqJvCjFMs4xIvST+N3rVFKEgDCd2CcnZDdnueeSLdiMVi3Q11YrMLKn7",
-	"dSgzq+bnvnzpGsB19+TCDozl6KWaQj9nCS8v/M+/qw2kTbVBzmHFZXG1eZvtImhoEbTcKqQgpeH2+Fpc",
-	"bf+9hSOboQqfu50Dvu/V2Z1DrMFZZaZk+r6L9ubwh+eJE64c8w2IPhBsgN96YAXfU+gKB13WTvrN8iJ7",
-	"sKKGfxWvDZOmDUyWqUFRMvjBV11es/RdWvjB6z1IiOOQK327BdmBtxetspNi14ZszKVeTqcBI/UJ+QxT",
-	"RnbVbQhXK+7xWW4c6EcwG9fuGxr5veYdrpz0v/o4lw6LayIW5yxcGyEJhMQqJR+rc/0v5gxf/ZQT/fNV",
-	"Qm2F/iKD/EoEeasPzPHTr6Zsa7XqlirMzWmibsCUv3SiZ/n8FwDlL8JrpMdBdUw117+RdbCi+DST4upm",
-	"QUayBLlRw3dErp2CUIFOLpu4iV2sqToYw9rJ65Oj7sFud3deryyhDq9xu/dVTt+a6yo3sbh3ZnCxiF8m",
-	"WRxJv4UPLSzRvH0F2UjmF3Q+rr1slqYB3HmwFqfJS1/uYqW4MIzbXultwoVYLQCLj7rg68np4c7LjxB4",
-	"xe+uaL3RJruvgCu1fotgK754F4FW7sGtg6xBKucNTuJVx2pJGfCuGqQjxMnMq3jYQRpEOlK3BObn07Cg",
-	"xBZfXzryxbKRBl5rtx8/3WiHzblKbCcRai8PT472SrP+RI7sRJ+JLujTudHpwM5L1cFClFJU/h36aBWk",
-	"DqF/rCtIH1yI/lTUM1UQ9ViSnqWFjUTciiMRNynrq2IrX8Wp3mn+hWx+324+bTW//cNatN7+4Z9eJ0gT",
-	"hWBHfjJWqH3Hbj+wVAdut8XL469naeBnOvXtHzYW96QUxstqk2iOEKzOijpaysgmiFiU0gpcs0gcdE52",
-	"O79pzFVSzc7WyjL/hhZ2eCPM4jL7ifOesL2Dr7onp6xi2MjRjr43w+jic7TcUVKYXIW05Yvhdok9W2Z4",
-	"eCvcmuTmPJr0H51M+gLZ7ROVpW9Vjv5OhuFF3FNEAcJWZdbTiKuPXj1G10Z4XPT2qWSrkiuH+LWZOcMW",
-	"q/DRf6gx6jtbH7K2VVPTP1//i9/++ffy66eTvd+b9NXJ5uWebv8ak5vwYVik2trGk6dPnm5sPnm6+Rj2",
-	"66Sfpfb8FGVWmWr95LS9ttVub7XbrXa7/RcYMQmBMLZAGMBs2kfsHHwU/t0+wslr5kWi5yVH0Pdr7oTq",
-	"Ir3i9+Y6s0gIubWpAnkxVT4sFJLlzxybtSUOues30KtgPZb2hQdOOghtr1nC1hkruSjytD8p+F8JAYbI",
-	"7Kg6n9cMYFa2ue6UrUcOvje40MrB0gZbmPcZ9D4SVOvZVBqOXyL+/OTwYGZ+nzx+vPFkYT6q36BLcM6L",
-	"ma8hhrU5O1OJmGhOBrl+Hiq7fYHo1cGRxidxk4j68fMdsbGx8bRRmahZSbnqvmEgi73d5VKnBPeI0IWM",
-	"ctRYJeIX3VPxSI7TR/00y1J99ogftTFietvrgD6uFu/h9UUX6rf8v6033z5ceJPRkBihZWlds8MzWdAj",
-	"h+5yai4UfNmM5XcT1URYwCbY2s3iXDUJG69z2PzztcPvNxYWKpeYKdeKlXIJfpjrwMIIfQWsMADVOZNv",
-	"uZR4PBb1cZ5qAmnvnOzs7SGhqh3LgbIz2DMrjbGyWJvtp0+uWq3/X/M//fbP/unNkFwq4154T076y/2/",
-	"6Xt645BJWOni1gn81uTFYc7ADquEbm+Rn3x9grEfRNihJZN5zZ3l1SQiQdWJQ24K3lyYd2SOlVaXV+dy",
-	"Vi7CHJ5HKNVYOQCKuLWEeiOAPFkkMQk+EJlmHGgI2s2IQQ+DoISWscpHUiMCMY1uBuPXzvicbgSqotW7",
-	"4khOR0oXSztaHlqq0LKUCI/4VYQi1RCX52mmBMxoE6cIlTfth1Wymty6pzeHnbkJGJQzVIK19p13oRCj",
-	"1XWXxM3ILBnNRAVIJtX1iII9Gg5o0Sk5lWf3IWpuJiuuOPVXn/FTuWIJwKn0yf+nnY+R9n/aWTXhH1bk",
-	"vjxP0PYt/E6n8uxFbibjBUlSRnLIeP6o0N+I4AXehjs7S5UVhXHE/SMlteU6GHx8ZdrIxQmTc0Hd997I",
-	"N8W5uOoCo6winrKr5vkuXHx+zW7v5XNNLKM4lJxfwJyF3wYOLfhBnMt+WuZTheSFg3OZZQrO7bcLKAk/",
-	"hS1VzWbYWB5JDnTGx9e7b+6Mu+/xdekVN9l0d7Tf3m+rHcjRQjFeyDNMso/EmiiM2GijPiEH5MckFP1s",
-	"ynp/9aYtcvlWZde56uZm2QNJzO9B7osVddbDMJWMqF+C4sipKko7MlA0YTVEX2HWn1MMVp1dl1V1BRnd",
-	"omoIHM7iE8ynlWdp7iCukvHl+7Vo9y1ZaAzMfprB7xtveRzLsvzo2wS9rwl2X3mCys7MT+7ifN4l03Bv",
-	"eRNXX7S3C2vTi/6WXTBpbvALpy2XyaIg1i0oylfNShmqlQJdpRhbe4xu4YVYCzfQcVYOsZVf/tXaevuq",
-	"b383kYjIdl2rxEzwRCT064yYXrvqEza9ng4VF/EkTcrqD4zm3G4/ocrm3ufvR24x/YDLqCFhM10dK8cO",
-	"rmipIF2Ss1WOO7sfAwoSv7uqvYIn6N4sFmz9NjYLvHgXVTDcg59d+QuOa7FiQKIsCE/xNkdR5Lc+i4fw",
-	"VMBZdmdmq/bs9TfBUdpa+yG6bSIfi0yZZYfD2tbvroNmQiHjiq+/nY3HPFecHlvId2UiJ9GUpboSeXYB",
-	"7G3RrkaeQ3F6N706QrDzscqFPZf50p60Sk61B5ZKFSLh5l/86Y8ULI9QTmgHkZSlF0pIPeVQKLLQe+Cb",
-	"f7b2WNQ3221H2ho/wibiBgGcWwNtzX1B/JkYKjXz4lCpuNGavRjuZn5OYFYsjTyJAhbo71VuWje+Ka67",
-	"JK4qUJ5LVlvxrlh6Ck/SxQy0/QlCu0jkEri+1ofO20l3f39F0f1sMiWiiAzl98w1ulqHuMbmhhU1d9BV",
-	"zKV830znD63mhcyAfDhZ/sBpClGHHJNuzmRxWt0yk36oFEZZbh33AZPkqhYWv/H10kSVU5/06sYes64e",
-	"CyRvquMEoFXvQIf4+UtpiYCNybYQQt2gsyktfO1DFEAbuewOqgiiuOBHQdJl1I4l7PBchCzzRPTTLBNj",
-	"cuYT8wb9dzORDA2Sm7GxKhF1GHNxacqaj1w5dJAIBTfODoIki77MJEKI6ARaJNa1QhYK2m4wyFXprBAD",
-	"o4dpPkK8eUISoDg4Yzg/8vWMj/6QJj884sfjBsgHWiJKzfG510KWjKJEhQzd1eqtyl2nW6KbpAVCPnuU",
-	"E/cdxK7E3riHqzk6WGe1KKBWmJtt3sLcaOuSvUk791aba5H5wTLFV4FUDlSlix5KicyQ8KyGQ6+IgVDu",
-	"lRtzye2Ek7+y6UJLVVovByfPu8cfx4DBT69uw9B1co9mDH3gdpYMvntHxgz34+doz+DQrsZ92vC4TxUT",
-	"Z/2xM3GwcLF6ga05sV7bcQK6egi31t8bIOr91IoOqg+MhMqM0oQSS9IqYpnLMIdamDwhQE2+ebf5UEak",
-	"fJhctPF8LtU7PAjTWrv6f1ValdW0i5UEbknpmCkJl1o9vDARqC8NoHH7Ul/wq41r813fDzlqxRujHACx",
-	"7dptUpWTdAhCE3sezsaNe724Km2FS2TRcXqNcGFMorH4TM1QFwUoalioLl6mowXZqKvxHV1PaITRoPUv",
-	"GtsiU8NiFu2MDXXxdVqci/XHkejVHH5krwa7Zf2xB5TEhjbFrhrQP4eMjUOwmPTVYZoVKo8EIzxEqDul",
-	"tkgH7EtwqGZN2Cig/oi+0RN7V3xKK5fdrxqIofV9bZcJTI9JAEt5DSTB4pW+Z3yBJYX7ywdsyVxcDBsB",
-	"cpHsBYvEtm5NJzZQWJEhKb2KgGxhpTQp9/wdQh2dZwvDzEbtWORUIlQTGq16ypcDRKxGfFZy461HN4nW",
-	"lD1wEBT3wO/1Psluy1LcRN3nwTVun0T2YYmplm3eu9D/8BD8/HS/r+DQTB2OyJKs6BVBU+ZTnQMYk0o6",
-	"9/rmtal67tWFnTaF2k2hI0sqYt6aYhbhZyDtPMTPUS2q7R5+vTI0zRieN5eES1PpxRLHH0FMZBlextCr",
-	"WXSdozgSMXQhbmCR0XwKpKibPECHYDEb9TScXwRVBmmLbV9KW5LLN25M6VRORwS9+Pa68w1zdGaa/GN1",
-	"UXh+lkRJyrWDj85HN8K1vepQznxzVo3zf1m2iZYhmCUMYrHCSR1Nv+JizpU76gU55QXeNMkT+YYTgrfg",
-	"ry8aH+moC9y85IY6mMCFuFKRNTvAFhTOjRXy7DgP2TibWOf+QgSAgRkpMUp15Wc2nFqCk50p+Yehzi8R",
-	"kVP3tOOokFqcmywR9f/7f3kara9vRBu/Wo/aG0+iLx5vRr/61ePoi/avxKXRW+T2lE7lZYKWvhpSYvrg",
-	"XFzmaaFsT8Phc0BH2DhmFDUiEfNASmpj9LrAtOCV6f6Ov56rDINBBFQuc2WLnlY6If+WLEQODUTsp7vM",
-	"5XiMbPekCYEcYCgD95wpSGIRD/aMk27tMduIK+gec6NY4jp1jnK/fnPLIOZWoTIFBTTA89DTVyxQw1nJ",
-	"QWK6CAy8NBCKMiNvqsXMtXOVq6inOabHj2cpiDOduFAf2S8WTPmE3bfWe2OlJquxgrbTV+cpwvzMTHPl",
-	"BIQYzxR58FL+Ph3hmZG6szwWc/2XoAGibr9OLB1wW/v+DS+bsBGkvF0oo1brBWfWv8c4jhdSOXS0nshM",
-	"wLNw7kQuC4z7jlU+QF8MkcnO5edcK+rgk2hiL/IoXc9WIaFbMIW+Vnd+Ky3N4zIkTZ+V0naV1CSa4YUe",
-	"gY6IdzrHu/ED66MiyA5B2aBrDV/VzA4rMZgOMrXQ7r5+sfgLK/lzZNmxPiLRYfjFOaFW69Y9lV75wM51",
-	"M+ofFIPMWLgF729uV6kHY7yemxSEzWy48qIPpy2aURgq8ik4oxWxUxEf4amqioX5EzMjaWfWo7Ld57fc",
-	"ci1otSgMPetiMF939ve7px8hAkMfXtEkYS3vvqIv3PwtYi/05l3kx7s+3DpFnhpYEt2oasO1tbV2c31j",
-	"s/n4ya++eNqu7naEwWQ1LLxja93fvO7svznqfINg79W7c+NJO7zJaput9cqJ4EhKm2njSgbL4oxM+Nlr",
-	"oRn0goe6f9hZACI7p+gvIIJjWmGTU0BA47PbTnlWepBPx8UcHOiTzetAO8KC33bzKaGeiObCwt8VtKtV",
-	"YibN+b+tpmJ0roCHVO/UAEmH4EHWhm8d1Vm7W+WtVNpW0Nd8/57crkuBJreguEjqiwdWDNN3KhFcnCly",
-	"xfJ5G/4zkwNlHW4+8Tip70CH44da4rnJweKIK4cppolP2YUxQC4pWYhMSUumF9HuOwosrxHWy5UVf/qj",
-	"cAdQPBJr6+12JHIz0YlKGh7O39lAl8gCepabS+90AaOumq4XzEjcuP/9cEsluA26yBqMdok6XDqnN1uP",
-	"a9eeYgQs+qHe67XcvzZ/aPz//+k//2dr7Tb82na/1D6EZr1Mu3TJnXBbK5wb5G48B3uxHoeiZhlh3835",
-	"bOZV9yujn4gjfI3y7sJ5Ie9PqDiX+icHcF2V1xoVioP5zHE12L/5JFNYcVV5L5koH/PGc4R+EvgseRbB",
-	"jg7U25uRCt2RzeBjmSsZD9vkR+FnWuJQh5lgNDRdoYuinDBmjEomKhITjc35meIvVTmkfHaVGZK3JC2E",
-	"LeAxc6msi6anvtsMhgnXbIQMhBQlgxVI5DQSRrskZr9Adcm9k5nP3eMyuZFMlJBnMtXbDrmbfuLk5I01",
-	"aNUGDmL+UGP7rlLVXGgvnF4+Z++NkvXedlh4aoKDIfGPY7g7Sk5FOB5U+xoSaDW2qfQmLg9pTE7AmV0b",
-	"twTq1XgzhN2O0Z8fvk4phVR06R4syx5x0/39X/5r2icZJioGj+GfvcuO7RZe96jM3jBZApeB0VHIWQ0b",
-	"jsLtvA9s5AO1Wl2SdQpfyxmWupQBJQEozukIrnPOHMWO4JtDk58pfFUWdy0lbmb9Xknxtdw6WMxjBfIH",
-	"rUE45JwPtDCXnPcjWohikKskLUijxkxTrc5kkb6tOFov2e9tLkEL6el458vuzss31Axc1n1uIhLxq72D",
-	"1ycxZh+9VTnSATvVPRLxUffgZO/wIBbFdJwOZIZecLowm2/djenAcisBn53OyZe1qPasc/CyFtVOOl/t",
-	"Hbw4qUU16AT8j+9RLSIbI6phV2pRjfDxalGNvw7/dbiH1k/3dGdF43VH2nP4vtQX8H2sfbfwYYn0ATvn",
-	"anDB/w3KLnw+1RN4Yk+/VUiWdaS0JcfBkUnRpdAtBmgOzzpEVljc90jL/1lP5TdK5tn0TqqPb46obW8G",
-	"ZE8A4YsA7FeG3J4qeSv0FXxvKdK2H868EIL7Tg0meVpMT2AsDOegZK7yK7C+UMVzaTeI0BWhY4q2rWUQ",
-	"QYMXDN4FA2MuUtq3OGeo9+JXysGdFwX6h7jdHXxl/vsn4WcxX6Q/FTY9083J2N8smaGEsy+LYnyos2kk",
-	"TuRInaSF+vW+fIfad6oxqwA/4r0fnKXzhvtQdk6O05egOv+AO2loCN5VF3JQBGX5/Lroy8EFXO6FkqNa",
-	"VJvkGY/Pbj16NJMJ9ChRb1UG+9rO4xC6BimRXpYq6bmZWIWBMY461j1gqK+oKCkkyhy4nk7x1OHNHgmt",
-	"CnFp8uK8EYl8oi2zqk10WjAUB+kibw1CIBLjGV3nYziqdJn3tFWoD/vkH+qnPU9BDcjN5OyctaI+gkeN",
-	"x+ToafV0T/+TfyJ2jH6rNMJi9nQTYREZGZSQG0DRzsylynfkSGU70qqWQFuGa+b4XLioXF9a5avvBAym",
-	"p4Wovzz+GuHmRqk2Of7caInfUMUXThKB1uLoclJbcjVjvFpR79XW1lsUFO3VGi3o8Gk6UraQozG94rAQ",
-	"t8VAZkon0qtBuRLxN998803z1avm7m4cCcmZk7IQ6l1qYUJBoYL+rj1tt5vttWabsiafPn3aXFtvbqzB",
-	"KAkrBTYN3bF1qel+SK0I/AVkXqksaWzzK71aIqe9WiR6JBR6NVpAIXq1S6UuKNESL3iVXEVNblP56ESZ",
-	"SQbHj4GCtwU0YUmbA/PuldHI3w1zdCTPVEIAjKKQFwoU1DMVizoqkGsNUnFt+j38xg2K9XbI99+mh+ii",
-	"hD7Hf0DxHAloKhLwciQw5eiHGD9KILMqzw1OTYzYMwSP+Wicm36mRn/2e2t0TACWTzcf/6pBOx7t1X6m",
-	"xGQ8VnlzAFsqHphExfBhf0MPpBb2Mi0G58LoluiwceIkoCIlG5dWPHxoctFXmYFtVBjh1owOy8OH2DCO",
-	"DRZx0wXwN9sbFFpOMMcG2usjnFkfmYGboouMw34v8BQzyjRaWANMtYOWvaE3Qb7Y+F2Tp6GJD+Pg6vEf",
-	"erVN2N1b4ncnnVfdN0edk5OvD493v4V9s9nexL8cHJ6+eX74+mD32x/iRiTUO1RT0BLQys5t0ZGclgPc",
-	"wl0af9XZ39vtnO4dHrx53tnb78KJ2Gyvifj1Qef16Zfdg9O9nc4p/7wh4ueHx8/2dne7B7GoV/IGoWX/",
-	"KYtWYsyy6M1x9zev9467u7EHgAkfhZYfi/hV9/TLw903MKbO/v7h1/TNtQ3cZUedb/YPO7tvTg8P3+x3",
-	"jl908W+PoZsnr4+ODo9Pu7tvXnV39zpvTr85gr8+htHtHZx2jw86+2S9PW5TYyfd46/2drpvXh90vurs",
-	"7Xee7XdjtA8VGPgosRx+9ZGxxVmuTn6zHyw8JaInWyJXRc6mEjZ8DP9uduDfZCfHp3uvuoevT2PyyzjL",
-	"IZeaDFEwEPxMIHfmSIksHaUFHYHiXEHD7vSfK5kV59MtuCi0ky6oCbiW0S0A5xVdCnhos/RCZVNsmtJO",
-	"2HWAncf9QOz8YecjJugHjeJcybdTuKIuGpS3gWDjmIZhCznFAegtpyNL+vPUTERioHVUQLS5pLxTmWV4",
-	"NTvPE50DPEMd0TfJFK0cUiBwGvxpXNsoyf/9lEXwg0YvCB53kGpUt2eSKbYaf9ntsG3mkkx8M/GL7mkc",
-	"ivDJGBdgAAozfHRiFZxdo0X8iOb++zjClX6UK5lMv2evwKPEDGzc2CrXg883/PVcyQQL+Sx9MAoS+nw3",
-	"O3TjumXEmUgtzYFK0JcrXqXPxERnypJoKfttcRVccg3Jj3fNkXzXhHaa/WmhbNzYFhMNC6Gp9QDZOz3T",
-	"Bq2ekcxA72VY5EAStrGTLmMkfBch4hNKXYS/bWHGFM0LooZnl9C7ca4wdppqkSs7NtoqC7IaW4IeU4K3",
-	"d95K+CFTTpanliUxfGYL1qQMx6baFkomou5DtRjQHSqFDbtIbSRirEygP2s36ApecwOlPG0OFtZvZZaS",
-	"5oAIzuJwrHTnaE9stNqtDac8oZFphUwSuF8ligO695wrR1FGFbU5kDkmIpHmFIM9xwIi/vu//HfknhZs",
-	"2ICNT9fDDtx8kZA9Ltl4YEUMJizvQTOOI/H3f/nvaAxnSsPuUIk42X1pCWorLbYYdStxADOgWpOkGRht",
-	"CwmWQ6p7+oWJ8PqFh5pZWqhcZqCuGVD0BNjVJ6git0SH98hITnFcU7aPw8kA2arVpeB7rofQ25F3jkIf",
-	"TI4LRjY5AX2BHGNF8a3KwRaAA5YrSk5ze5l2jLSiV8MT0KtFPU17hWq2UPNoiZdgA0kRs1oTi34u9eC8",
-	"1ORIhdimHL3gA7A65VdAj03pXFuFSWQkznwdzfa8jPvy9PSIvIMTy2UNZfM8J6zYbPe0vUjHvH3DBIXy",
-	"DV70OiHvplnG6Krki6V9odW7Ig6TgEE69nS5md3RxrsAo2mpFYkZTNCbSrLczs/zJVbWl5sWtkwCBxm2",
-	"DGw10NVR5ZF66jYZkkGhKwy3Hq53HWWsCO65YMvGX0E/642Y1NZDryp4afOuiZEvLTMnb+o4ArAHczko",
-	"EDMYvdlwOclx2prKURY74xTkQq6GCqwTmjR6gcQ4yi1YprEy44yyPwtjMrtNNXToCXUJnNWD5gQCW8i2",
-	"p08Wm8UsCXxKt4jRmGa5mVmDIiMtnP7vrGg243s6nrGT45Z4lptLq0oXQA7XPu9Bem3bmX/uEdjDPR0T",
-	"3Xv6Pc7ylniGbgHRm7TbGwPsF/6nijltN0ysJ0nWN8V5RIYfvUuugUsaatLTZR9A6rHshf3pxq904iIW",
-	"G22KX7hrEm5hk4u1L9phXAMnMuppBC3A805iA2NZbh1mpwRLlEjlN3l6BqJuJzfWNulfblx0tbks4f5U",
-	"9KkdW7l/6RW8pW1pqvV0vHN4fOJ02DeHx3sv9g5OYlhQLNKvg3kvm1aNJW0cashGTuns6dg5KuR43Jpx",
-	"VsRwj1tVbIGaA18qFYxCyCxrcDTd9Yq7iT0DPRKRbOjwj3M1zNKz80LU48MjsAFO4kY5B8TNyDsyM5cW",
-	"ndtKF6nMLAcaafVAosPaNmgPVPcT3Lw7RhdKF024Ofi++m2Tk3Kae7ux31A8FgpQZKqwvHVIioHSVVVU",
-	"F7Tl1v7rc8O3Upah+9yJkZ6eMdfcLo7fNUHyWRvPYmGoXCg9NDn6JiwmkxdKb/V0jBQMg1jUtXGz0YhE",
-	"TAYlSmlyjamkmWq2M+EBhrNGu6PqskGoGN3TFetqW0iq3uJnMOCCBtmcjUWGB76N36+Wd233KiavhZZm",
-	"LbsGFYBWa05AdTC6SeMNJq9UEtcowJClA+cTZp/cUW7GeaoKiVz+V7vi3Ns/ONL/0gPXQfYn1gVqW7X1",
-	"VrvVRo94rjIlrWpqgyQk9BdQduCuSWZSxOkWgvuLdAx3E2rQBT2KTK6qqh5cCP00sT2NzpfU2okSmxsN",
-	"ELtKXsDBdp9BpR+UCB9DSM/QmbWFBgkl4qFJEhutDocx2i+k76FzAJWgehymL+Ih8mSl7hcP5M1WCUJV",
-	"BH+u4FDAL8eOhL386TeOiz14kfjXK00fhszss08SI3v5a0Byx/1IVKU1LpDm39jf47RZisUmqR3k6SjV",
-	"tP0xQn8uvc5bhzlDpQROU5rAd8yYPEMgEgJbAC1DeOuB5Vnm+oM0Vx4fxVa9nTpxcR7xilZvCw1x52fy",
-	"3Sh1YaFlDtdE+W0O+/OnYS9uixcGG+Jd0EJl/9l0NxxsvUHR47kfseQi7thwY9QbrPY7Owj9MEMsecOo",
-	"NHdmm6IA0jkKnf6LkwM6Z0Xbgy63XCdfOiMDmn5hQL+kP7w55oHCbXlmtGJT1plcTn+FZdOmnJd6SphE",
-	"VO82k2TrWKjKiRcF3AxudeswNe75vkLYGzQEG1RGw38Tv/71r/EwkxcyDmmQqPKrxeZgaUnOg0eJ+t6L",
-	"g8Pj7m5EAF67r4/20R+GOjl0h0vuZIW5ibI1Cp9639gWlSHT9XbFYIfkT4vB5hymWiWxeAQCOM3I6Q82",
-	"Fa4EbVpUqVNbWiGRiB/imWYV+qbGqLOpyfKI3zXVu0Jpm/Yz1SzNVezi9RZrZe4PJwUi/8BTMrcq8Vwm",
-	"/ifMrGJBsetdcieFLEgMciIzih85uJiMyyYaW4FCDrPCcEko8usv0CEVgzkwEyCOZ41g5/+LZx7ckfY8",
-	"3g4sYGyxhyHgXk38c9HDMDD+59//5b8D0ea48qYCa89isoriYMmT3Iw5QcgWdhtuJTDAB2Y0ljnOsjeS",
-	"gukuO2swmeetytma4k/U3zbilngdGnCWLUay0vA4WaVEr7bAg1FztkcQD2tsLRYjJFCdDwi9z9A4Ogm5",
-	"qpUaS3MyqOvxfFUkLmiGRJHS+t9wgpfUKoHswMmi+cVkMDoe6N2vfmOmeS/R4tlG8cQcK7KqF2VG5fS3",
-	"uAHzmBHA4rlyM5yCGo7uwYAyD2WFs6+Zb36KUsBTodN2rTtorKjEdyNxEe8d7By+QkdW97dH3YOTLtxu",
-	"KO6zROW+dduouFboMsNM2hEOko4E6j/b3hpi815aJ5mcz69ylstv0H0Mm4jTsNjZeem4fAz5l1s9/Tw3",
-	"I4EamSA1kp0puNUwBsOiCKdlMiJJizqQf4ah/kLXUE9XfENkj/RZF2vyzXMmC8WBRFgWcSlzneozEIod",
-	"MLKRPEdz7+qOus42tiiBB/Ob0Grc6RzvOkJIUa+mekWVRK8IjIKZLDFQUTwlmttF3Bpl15W5Xrwv55+H",
-	"HjUx6/ERune2aYMMCpWQ/mXjMvoKYrH059R5x/pkbLSqRg1sIkVFYQ90JTDtkwnF52BhN9tPt4Mwlo9m",
-	"wEl6ffIN/O/ebvfV0eFp92Dnmzcvu9+82Tt483x/78WXpzgRz3+L8Zydw4Pney9eH2NIJ/7N68PT7sns",
-	"H7bhmsFYQ+CS946SzfWn/M0yotvT5Mui6OXqodpWT6+11tBAYN2fjzEO1VnTKFHQo7kl4u6pPIvLwAHv",
-	"OZWwf/qBFbBcuHBHr/E/yocJNQ6uUqMVzFiiRmOD5vAxLMdU0dSjqqimsMnxDSvqfVOcex0h6mnEuEVH",
-	"Q5ABwx2e9fuWXiCZkMdKWraH+A0S2jA0lCPSOdtd8DXVZ5lq8o8wvrpLg0PpFfk02EiMjS0iMSatvsFK",
-	"NChAPFNEKSpFkp4pn03o1rbeq200nw6/eJK0v1j74ovNwa+SJ497NRpQvDdsHhitmq9kMTiP/ZJttDcp",
-	"mRJVJRS/xF2STEXgMcAK721shRvgW5VFNnUPdwSajGU2NNuUifcpblH+A8WhSX6jfI3Ec1DCunlukBWN",
-	"9TPcDGOZy5FCCCQzVrq0OisxhvqCMwsGgzENZ676qxVbiHra76LBtPlSTSNaR5hlN9RoQXl07uw/XwyN",
-	"KissH4kEq7K3MKSdk6+Eejc2Oddaj+A/wb7nhHc5TmtbNbSMiU+YUrUqAotGBD+fLSIRdpGDRZhVEqvy",
-	"g3OG8ahSnsX8l1issc/JypHqaf/EFbc2BQlb4phzmNERDEIDrzS6DvtTJk/BSEJP96cihVtc88KXG9wd",
-	"CcyWd1e5c/a6H7AIN6fiZAwagACWZ7YlsM4S7tsLNS62SsphpDwJ1IOUbj3SoCwsi8E369SuZawDXER4",
-	"YtJvlm82orL2fYp5MGRKopxJMWmCa8GoBoyjglqMM5nqni48A52f33Rm3cylbrTEARnPbhVzNVYS7svi",
-	"0lTYlItL09PByEg2khlDYTb4p5syr/xiZBWmvoFeq15N1NcblEkj6huNXg1UbmFNT9PxKl38aBvJUT89",
-	"m5iJrcCr0khjn+0ei3p/6hQo/JiDZ3CTC6OxaUIrEvPMxttCeoH4AM8bm1SzoIGVtzgww1DqVFRAaV1C",
-	"Ylrd2NiU1ijmBLKYYSt8jns2dblls8w5Pe1QkytYcHWTR2TspgUb53Az8cug/dtCKJlnqX8FxQQ8as1I",
-	"NbZ7OjahQ8jG7pLVhA/FPVqkozCTIf7oYELMkN7v6ZnPGa1aYq/MlyNzzhSwOfw94nYlXWjhHrVFrkB+",
-	"9jR6leAnvA9RZUCvm5Zje258UzRPW5Q+EdxR0Je+OpugAjuUaTbJlRhMvH/aaE1WRmg6u2qRc4XyC+8z",
-	"7xSkGCUlLEhoquw4XmkuAk7uxgI/ilbNGGxkX7rmdw0GUDBXF+N+fJ2MJKVuYDzrSbunrRoYeLIev2sm",
-	"SiZZqlWTf4wbDjIlSLx43N7YZqkYqGVftHr6S0wMqXu1rbGFnaV8EefQr1NH4OpB8UtXC90nMAa6ZCKX",
-	"0t7T6D4BU5OzIUFtxx01hnvBJb5LQX0u3c9eQWQbOIwSbIO54IIflHVD2SVmGKS3hENe0Ah5t/0cIE/w",
-	"C1WQC6IW1XxeA1x16+22y0/lyskw7+33lsrYyGNyLcMafQETXxfVX1b0BsT032yvLWvU9/LRay0ncA0U",
-	"qO0n9N7G9e8dUeTi2CU/w3trq7wnp5mRyakx+zIngvTN9afXv/dsYjGH+zFN6dUP73FYmF5YoVcnlFr1",
-	"Wsu3MqViFEzJnoxGMp/OlaHhkawqKW7mQ8Y+WrFvo5qLKJUEphiwmD15ta0nbfgdN6OrhplJDISx4IT9",
-	"rgb7vPYtboiqxkXCeKnKVRlLcGfEUyVdLA0FcByRfkHRT6/XpMmiQ7Cf2oKvAWIaJpXXLiWvKB95RO99",
-	"o2Re+yFa8WnO8v/2Po8cfggBDBYcu8OXfMpW2JDPpAfW+wkdzI901vbTSnFe32+qKhWmXXKyfohqYMks",
-	"puCAF52iOUswGKii9U0wLF0uXYORMuF84PHArm2LmNAAYldm/c/WHrd62n8G1c30uwldWhWzABvYYtVb",
-	"n6FJwS4Y7FoZTn0q4p3Dg+f7ezunMafHJaqQacbWB+lR/Cp9+IEVaSLqmD9CwYxL470JuRyoxqLzu4MP",
-	"PHMsozc7wIEditUZ31JZjLLFM5NM7/hA+pNUrb5hxsYZabB2xx9fJAlo6rDmlZ0q0FaX6aEXtcmPPeoy",
-	"8+cCb9B1r5av+Dewaz8FedTevP69A1M8NxPNL6ygIewYPcxSqui8tSqy9niVmbCTMeirKnmlklRSzSno",
-	"MesriMvKSTlWE0tz8pFkLW1dIYWnF15NyC7WS2Bdf1fz9QjwLi7d72pOhtWi2lJfMT4Oc/i7uWeOu69P",
-	"urtXKDuPBucMLLFQ5XnOdhLpNWDdk4N4M/IhrCcNksrWGWyk+6NO9KjUh6i2Gp2DW6Xx7a8pKnoRdWlL",
-	"EjJZTGzDuXwCFExbkrF02MBO7XLw9i3uUQUEPhaesoD9rhE3NYL7DW+sKdlQaO0mcirQKh25gAr8wvae",
-	"/yPVhL8rnKcgEb8Wa1vszOJCKvxTI1pamrTMUHKpI3nxIdXE6x/HLjF8zgfQKmkGfpFq5Upy8hTOUYBf",
-	"+vFEJK2Xz5F2pxaVOjwE7yk0SeKdHp529t8cvj59c/j8zXHn4EX3SmlnxqhVLVZ0Kc+jVHbxfJpJPnAg",
-	"MpiLjX4jWJPC/0r+11xqK9GNhd5MemSmNTlSgUFosV6H8yEjUpzJSXehxkVL7JjxlJip6EuGc8FVNqQy",
-	"D4ozz+ukZjwtbcr70yjhOzfSKtv30gFEol6kX5pxCurlz1wsvI/u9bHUJzOevo+puux8lxgJSz04C5zn",
-	"VWVF1L19WpIiaoOIJY0yODWL1V1Bm7JGDGX+C1RQ9hyCw8/IkcVj+qxzfPo6R6eEpqoe8znR0uTf70rj",
-	"iGrjSbEI7KOwmHTrcocayyJ48mrv2NyRO5rMHrn7u+fpEx/1pv9FH8J79658Oif4RFUA5j7wKV6mV3C4",
-	"frXQ0EwU30YuKYBgRdAHElG+DF78l0Q2bNFEKqiEH9PfVZ6aZGue/4Ov/NiSrlAoLJaIlU7oH5T5lupB",
-	"NklU0gDpsiDBRhZhhk015wUD5C6toHxxNushTAXhFBiDGdvLAl2VOhh7n2HfypeuDUV9vozvKx41exiC",
-	"I8yHqnnXxv/1cSzMZKBULqSQEfXy8BBKCarNwQErUXw2njzBQtpG5HNLs+my0JhLWloeImuJWMuRiglp",
-	"c63dRkZVOcAsfEOehSzVarFeIDq+YMYfUmYqRXCUmckPybGWx7IqR+dTDWlVOvmRIlvVifoc4Poc4PpZ",
-	"qGA+tjUjPu5IdN9ZsGuB9I9uEQHjsWAlCV0aIFDnr49d/N0ulPOzgnaRcKX331O4DjE5fZHXY3NZj386",
-	"DtAbn/619ZU+NDCaSpOeyzT7Sab20Ep+0CO5hmfs6Li7c3iwuxdA3LGKdaN9W9n1e7u4fxf6S44d3wVZ",
-	"HligG+Sw55NM+TxtSs1ZdNSIZ/ouj9qnpMC0P5wCAwbSLXWXHz4LnbsSOr8k5YMFwKci6qLb+YvGcqCu",
-	"TKpB7081NlwpMpnNn0l1aeBhbvEWGnhMMlrn6pa4ETlGjcDdQ24lCkmJeoz/jLdmkmq8a4nDPsz/IEVh",
-	"xs1MvVVZ2SCOFbHJilnH0QNE+Y/PXDzohHHb8BWMgY245KwkWMHMAMcH60puYAZFPR7n5vfoAYzL0BsB",
-	"DqsgXXQsrVXchPTvgpl/qBHDIWhH/Jon5M/EMDMmr9O//vRHgsfK1LAQf/oP9A+VybFVSUP82WxBWlAK",
-	"6CaOsQEmqjKFLbEbtCTyiS4JJ5yXk0omaViMNW2QEpH+xzvyoqCL1IgZmTw3lzMY1dSqo+PY9ukDrrAe",
-	"/R8MK1K2WF8wSY3Iv0x+kbOJRsYN5wH0A5t5Oy0WzlEyUQ2sHVzwBwpDmgHjXivryV5MZWoWDNFXX819",
-	"0pfuOZ3B7eE6OTjnd3CD9pCvlDKIAwZjrkv3L+aNKSltuKSXYK94r7MrVMBZybh8yp833JS8Qbc4Tbr0",
-	"z4br5A4sAcopERx1dxiWnGQ+FcFR4Q2F8gfr0xrbpSsqqN6Fh3iD4fOaPL9XnRtmPMHnlxyfxftB9Bk+",
-	"nPll4Gc3xm1P6u75lv2ZpzI2HGF43ipC4BcYgD+Sg59Z+B1H9Dn4/umrbt1Sp8GSbawBJaEtP1rGH6UR",
-	"L9XFjlTOXQ4VquVaVEXU1JdrR3aRbuRzIFl252okUyzYrnueI5R0IPjp/vVKD1MTigldtjNikfXA1Io2",
-	"3Cy4J+yWl6NCJokN+urCAQiCW/axrISmghkqIS/v+rpFRpRzhOtjhe4yHajGtnCXVOos97n7qJIgtS3i",
-	"iaaPqcQR4vuqZAJu1Ua4J/zktmYrov27SyLG1amqZHExVNC+GlK/00IgOikPpdXTDBk7d7FyFS1I9vRM",
-	"O5gyyyps6vGkQCXFhdn2hcbzcdJf2gVFFsHP64riMX2+pH5KGWKsSlq3Hz/0zfQ+8YZrwwyf4wuf4wu3",
-	"iS/cWznbnYYTro8j4NUdaEYM5LRdcQJEM5XJlIbJcgFh7JGWu57w7GgHLgYX6Mi8VSItGsvjD59o4IG6",
-	"RQTfHzWl83PA4WcZcPhYWQuEWSlLC5SO/oeWZbPX/Qzw5PVRAebDZQytksvNcTVPB6Dps+7NuGAPwqAA",
-	"19rO8iCTW8x7ztJE1OmRrRmy8gKdm2wYoEevEQmVsYcQkfgCpm3mS2PX31BmmRWpZhY70S5zRhF2y5mP",
-	"U1U0QmyygDA87EjEpMuF4xGBNqUVcZbaYkfmyUkF+dND4o1aIsaHvX1oJ6PSB5wn9gE1ZlsCmrEBqxTR",
-	"Mjv/L/FALLFoDtQ77MUzWN77zGatfugeMll/Gcr/qTNukZQ+yG9Gdl8nJnB/zAgJ0rzvQPsv3UHLk8ln",
-	"fUoMX1gCF4bZ4/N+JlGPB+dpluRKx43qi8vysnfKXt3jLnYUDKe5Up/QJv6Im7GEr4YpCbegX4+F+/CK",
-	"HGfkpA8qjDGcnmCojIhJREx+vb0kdlRwVSegI31Y4NtEIYyge7DtiItKiiQdIlRkIeKCKWo89R1cZ6fd",
-	"F4fH37z5cq973Dne+fKbuLE9+82SHlI6t2N96dvLU5fdDvtUs5Zd/z5SwrKfns+5yoEe/xlU51MD1RmU",
-	"x3hVibhEe2/Du3MsvbWoNi9XKBH5wyPxlCN7RMCeywEqENCA9VkCM3coPBVNgd37zlsYIesE4pyZ4lyg",
-	"SLdUOkIvU7QHWS6RFxGEeCNowicknEvr4+t0M6QW6W/GKkF8VsesmxYUGaLAEyv9Jd1lxZcJV98iib6H",
-	"k7FLffysoHwkkAaiMJndZDdRVa7Y77lCrRQ3/CIv3tGEicCZjS/Y5VxFyWbwWYpExgTqbdN+hkz3SLaC",
-	"zJa5yii8So/wW7DzGrArRZpUrONrUA4DjvNFG/eYRjWzZe9emeDv3EiXWOTFN1p9eBf+jZ1gvxxPFq/r",
-	"7Y7bil6sK6+h6yJTnaAiGAyKGfOz1OVdbeIVqrw4dOzjLlNvYpfieDJ/aDwyb9WpiT3dHAFsVw0Yf3mF",
-	"0Etws0WiMJypB0aM+yzefGWKGvzru0k6uHAPNNjjr4PWSsSn5ZG4W5skr3CQq0S7bxi1+0mc95sr2b+4",
-	"WN0nrSXfeczPnaOrq4dQIkQiV0TeZXI8tTaYLaI5OE9VLvPB+bQsKYoHFRdCLOBmnhLniFxR4mHK0Yxr",
-	"4yrhh0ELQnib97Yw66UnoVmUUVYYQwOiJ6kfTN91eZ5mPgE68rlddUd7YXJfY9EIyW1MXpV8KJErydP0",
-	"5uL86a0ZoR0tQl/G9LoJlhsUywOot/fm3HMI9VZunPYHceP8lAKoP8M74aeob9Jh+8lfKHMKLYnNKzF7",
-	"Qn4vZBsaDrNUe/4zO9UDzp5kzur19cbWwjzNnPmwiJGIiWS5KiK2qR6oEgWZ5TObsNKK+A/ckQjDU5E4",
-	"l/aVydUPcUtguifdOtr0NLdFcVc1GhdTMZjk1uSNkH5tLM/IT6Qx7iocoxOS0QW68bkksvieLsyobwuj",
-	"6S50o/FsvJrJjWwhnrapugPv1hwDADxdCWescfI0hXx7mjipyL5OmMPrTJucc9vSQiRGkeENbzTwQtNY",
-	"3EFxLk9wGSN1I84YTQM0XqSZiHnCMNw7lJlVkSDORnqFb3F7QXC0xNHq4mdIef/w4ddY9uMWJ7Wthw89",
-	"T7VVylOPR4sIxwPysRBFCY5R1NP+DvZpwNFVpkZUIkfNY0nNJDhHPW0LM7igxhMmLA2Sgh9Yh0mJGymR",
-	"U5f+nJAB5WpzTJ5sexbxzJqetrDMZCnxcAOq6RZySov49dFJ9/g09kzIZWtI+pWyUwWZQt3rW0K9k4Mi",
-	"m9JWwa3huSDNpWY+SLQBEYqKOIcs7Co1IlJgbJqL2JBeMVRBnHdHaJMozjMog6JcbzWvcW339Mz0UlMV",
-	"ovaSFZ1T2YPJ3hLxPsoDpmiPMdHf8XKVK+Amz1F9YxDOH8GtCqU30Wu3BJZXuJkdj5XMrQBZg6hEyLjF",
-	"p5TICh1TE0GP0a7eEp6m0kkoctPiaUIiLRAlxBPb09BoVEaZXWkmJmu0RMcdFaqXyxCxyNnifjWZASx1",
-	"ktH/wb1sTMAMGKq6nABTj/syk3DYG8QTWPJmhkiKPV1CKcJTnL4OE6nSt5X60XlUJKp2QLg1zlNJC194",
-	"19juaQknGcs+8cS4bmIHQipIZDwVaTEf3wwGRvHNng7D9PCCVpezR9W/RwJ8ZnPiGkg7kAlKYZ4wk3t2",
-	"wKkX4K5+AP0mEW4DlI8NoUboBQkviLQQhZkMzhVGCbygIjk2dXKY4LKwqHE0nuBHXDkKXD+eLa6eFmyE",
-	"+XQfV0lA3IDwM0wxjbWxVbK8ccu2rEpATYXQ7xI5jRkMmyX4KdUPW5M/fEj88PK7iYoIcZwjGZTraQqj",
-	"08FWKe4HZjRKi8Jf2ZLGcAkijLawSph0zp29vjpPHZAePOzvpwipgPUUMT/TgWRqZ1kQG2bgNbJYDyz5",
-	"+NZdb5AHlYgLYRjk3JYFd9I7vUvXNP7e0+g2RP66yzylLK5AJAjkH4SuWYfh50bWCi5QvD3FSElte7pX",
-	"cwlbeNVrc9mrbS++R2ns8PHK6jM4umMKxCgRMng6FUPmCKZsUwuGEbVFVD4oSXhpN9faIj7unnxzsPPm",
-	"uPub13vH3d344cMtVzMOUitlVY0z1/wen3Plk8oW4UkJ9B5a+bQgpvlcwaZNWDSinTvVA9FXZ1KLevga",
-	"w7ULDIqRhtTTDBFnTYVH1n9iILHAKTMalMc+yMEsaYldx2WfmYHMxABhsnVCn8Yp72lfPh5qfzDvrn9h",
-	"iXn4jK/R9V0PB9rTtL21UkSPOcKTW03bIyJ+M8kSlix4WknnhM/jtQNbH/eATb8H/WSY6tSeK+vct5I+",
-	"KTNxDmdJW/ZUpAVWK22Ha+q0Ciqlrq4CjHkks6HB6ix6ISL+c37bDP2FRIsfMTl7T8dz1glqQzBI1i23",
-	"RYw0hyjjEJ3vcbst6i4YttbGUjuUO5hJKPpqavikIy07Z55L0sEfPoQDztYC7svE7VQ7GZzTkaUlgcMx",
-	"nFiV4OyyWE/L41peyXw1inOVeQSFPtjLpOLxn8vcuxjED4hEG7DCnxliaR9LVLBaYnN9XcTz6WwxFyxa",
-	"Tx3txCSMDy+IOdQOvltdeSC8oudq9PgZf1UHEQRa/4Qn+mSsVAKnXnohgxaETtQ7pBOXyXzcjgR8bi6t",
-	"GGcTegOfdLp7T3uLxxfUybOlGKY7bFfe2IFJ753A5lqRWAWe34c9eL9FbPSlI3n2qdRZr63wqWMFkuAX",
-	"WMF2usD74O6Xqh4f+nF4097AibOGTpyZO/fGiDisHi/1wnRLfA44mNUaU1FfxK25rOy0waDFM8iucBcS",
-	"QHIBqm8VG3m7AjpDH6VSYZXiveH0r5Y4UJfKOg2UXDcFPYm/Dzh/TjxP0RTaEjFJ7r0kjkTsNPK9JBb1",
-	"JYm7jUjEhTyDxzGPMhIxF4zjT2z3wH9/F4s68oqXqqCJwBZQzVRbpUF5fIu5DUEvYHoq/QhTHioys5rg",
-	"EPPeC6mz5+gvYIWCSm+2V4jnH91SZB9alalBIeoyy8hJ1diugKikzoExUy+d+hWBMVEdwNX3LQxs8bUI",
-	"Jhwqpm5gLVNekKRRpoUakWZX3rmswJNvgWsH5renODOiMGcKNw9NCm41QfvwEWxCMPZod9qxJJbmCrTw",
-	"spuHz8qNb55Vq6ZX5vx6npvRKs+tFr6GYU2/xl1KZ2fll1wg5Iavncqzm74xHasbvnJEu/qmH+J9f9PX",
-	"1LsbzB3d9Nc/d5J+r+5X86CZ+nQUjw+WlvQTRHIPkLQkO8sCBcPd8++TlBTdFtd9BokDE/+siBlJbAo3",
-	"psnTs1TLrMMg6iiy1TvSi47RlSX5qt8mDcDjrXsfLJdLzLX1pz/ONpXDBlGJOJfZUEzGDnDjEhOF4lTb",
-	"QmYZdPWV49VcJ17NBtk0zrzS5Z2qhayWBraql/loYgvy58u5TCjntwOtooU6ho2pwk2OlEXfIwUCSn1g",
-	"qhanQcK7nOiAplRLnMIv0NjRcffV3utXYJ09P+52ncvN8vWOb6K/dbO9IWJ+uvTmoI33NZfh+cmfXyfy",
-	"+z7/rchBE5sZIWpnDL8yv1JbPV1uCpoxVOH6cM+LvZNDsbm+9isBWxT0g4lVoo6Fj5vtNqxA/CjYUmXF",
-	"4Dg3b1PK2MuyRtTTlDKSGXMBa0+O4SyzruPl8wSi4ygSKxOdyDSbwtPohBD1zfWnPR0fd067b/b3Xu2d",
-	"dmEjoOPtWBX5tNkZFiqPHXvItnjc3nCgNzRToBj1lTiXyZaIn//2DRy8ncOD53svXsP0Rz3tRlRpMSrd",
-	"uk7j5qhLMJIrSnJQxH+q9TjYuY9UjEMT87kS52YV9c9N3k+TROnPfAFz2sHm+tNV3jOvpHab3n4C5T4c",
-	"/HtPZWKDU0Mql8rd1vTciHCAl+N3tVBkw8+PqatzEvgK78kj9c4VBi10oiysqwmAy1hzIzjVqkNkhixq",
-	"2xmjPb0RPXlCqR6RKJRGrBTbAC1Jip2TrwTFu1+fPm9+4VAK+tPClViMZH6BgHF2nCuZ2HOlip6W47El",
-	"BIGXJldSi0K9KxoRRrBk0yq4AQqVRGLneP858t4IpRPKgxAkqgTh3SqKK+XmsqfHKncIrJxhUzppMFGG",
-	"ri/qGIUwVK4E8+42WuKo6oHo6fpA5gnoQemQhTu5JQIIU+esuJRpQYB4ON34cMPDB7j4G8xVT+O3KwBw",
-	"jA7r1yryUeohhkSsy5Dw+NCkM6CytGOyyUhb9oiB4kgFMBgtpdT4HLEV+pnapsJgegN/Ry2TIppJ4tCT",
-	"VU8rnTS2RJwQldg333zzTfPVq+bubsO5pUSdofPIo8Qaagx/d1pb/dLoSEhxeW4y1dN6QsEXF2EirEN4",
-	"gVTZWNTTwmKfIw5ZgfqrjcaHBj4lt449DBJk6RWuaH6E8XSX3hHG3xe1SlpwHSeqp/3eE/2piLdjonA+",
-	"I8WY4xvwO4YOrOjLwQUcheLSgGJIhXvQ6kiNDPr7Ftgeb3h6olKjfZOjSls1Ct54tn3qtVPApiJBAEbK",
-	"TG4EPsE3acIpYe4XCqr0tE0TVWrIIrXhVEismUq1dL46HDW38IBGBw3QhoF/5ebSUtirg2dXDFSWUb5C",
-	"yf3/axjhn8H/a8L/+08w4aCQfY7NyTxP5ZkSuSomOUa4+SSSBgqas5I03w9iUT/8unNy9MAKmaDy6ZTl",
-	"oclHk0yKVP9eDShUrkNhA5NkG9s9TWvDZeuUqwJ2ZG7GIBOGQ2oRcylgLAUjf6psSOPivAXoy9BkmbnE",
-	"PdLT3joyVlVIu3LYQi7uCK+h0QOPYxA9fhBTFJz6BSYn7yd0mvY0dgNF6RDbKlRL7IH5993EYBUc/F2S",
-	"dMQAXjmDJDddxnplnns6tRSnrkts4oEVO8di/3n1dfoNA48g5HOSuZyhBTs/eBk+ZXt6/zkmMfJ4EkMJ",
-	"+NJ5irG3mHJwKW1LHKAsqEiiqligfERZCmg8Z7D7JQJm9vRpIB5tkSv059InfNJJxV5Bt7UUQ3Upzic6",
-	"yVVC8UBM+CtSzKKr+HfJvdGIKJCOgYkyRcHlMlSB+7GOkO5pMZJTcWnyi56GFXzSFhZzjK2ox++aiZIJ",
-	"rF2Tf6Tkn6FMs0muXIzeZ3LC8nOgHl0Qg0lh8SKBHmna+bidEDehSGVGU0NzCiYoJehkCqlSvlTy7RS7",
-	"cQ7/FTe23NX6dirYwhJ12I2TceQSKCLcCry+JudRRoK1lJ7GXAC89xBu1E8rhlj5KZABNOIyvLD+VMTP",
-	"Xp98s8iS3RYSpHKOFxTnsqElbIbcXZhh3xaau3ONLDJLu9j7pb70+SThEhOdF5x2B9hnKTzz3USh9gpX",
-	"RW2rBlumNmtIRoFRCJJLFrWtGlyxoPWC2r9VswUoFqAjL+qEg7qv9kHUQ7pCVOwCpkKvwPm8k8ayThfm",
-	"vbp8vY8YLotHA/sW/lu9k7Aha1u1//f/+L8Q5gnr8hh7mVSCyF/dmEOLAS53p0YzF2pUuU2j+Zs0Cu7J",
-	"Xt7T6+31J821tWZ7PWLtJVpbb7fb0T/8b//TP/7P/+eP//Hf/+N/+bfRj3/1b/7xP/6LRz/+N3/341/9",
-	"myj68d/+9Y9/9T9G8H/QRi2cn9n5mLPpYQmd0jxj2O/QJDV3U+uyvuY1/FgWhRycw5i2sRFYt1/3alrZ",
-	"Qp2dNVkdbSJJwAA2AtEF8A+FoX+2BvZtrxZf3fefO17tCkbys4mdfioh/gV+96oRFob57dsr0O1mb57a",
-	"1pM2/I7i1B36hQBXaMiCpL7KSL0OveKY9QfXb1EfTbIiRdRv/H8xpkxToq6T61LkCprdEufmUowwrRKu",
-	"bkpC64M1QO4yhq7w8nqt3WZZOWo4Zg669HMlkgl57TjaTH+FP6T6rczShJ2hlMxuLgUZMKRVcFI9TCS5",
-	"otkuxclACw4RlQJNlN4G/aRBvmFSfhwcU5JPjyf61zD9sc+0K5UyesxM4A6MOLDuOqmNbvqxYE9T6zIR",
-	"XOplkG9KcXeeFYHZcrrUPSIyjaiLvsiZpj9MP9t2s4RzV/k8zS7SyZgJJUg4owXrFCi5ETVjyzldz/Fq",
-	"wWqLDmt1FW8zVwSwZkUXkajHL7qnPX2FryTGCgtzplNLNh0oEKUHocF5jtqIkRyPU32G+saM7YMjqvup",
-	"qJhbDVfu6ed4iJmcxaVif0NxaXqay0JAO5zSwJ1+xmmWYvYQcH9iUf/zk8ODSMQ79i1hobzivzS2QF0l",
-	"qhnSojHhgSDdC96VjhoKs2/TM63ctsMUyUT108Ih2iZp0dNeIbfON9OX+sK6if/xf//bf/i7f/nox//2",
-	"P/+Hv/uXjchnnATAYDTUbd8PXqxtUlcTNUhHMmP/hplYCQoxm90m57RP6CnFbzRs2O3ggD2wsB5U7QpT",
-	"iAYNuZ/q866n1IphSjlB0bIxwXnqvt5pvjx+tHP0dPNpT9djpQeGM25wmgrKVCwJaFAfd+4d/Hxjm38t",
-	"iYM4eYhOTE9vtts+ufQRCjne/Fimmuoz2P2UAUECKQQbyZUYwWO0jSnCNzKUjBswkF5qMpxI8WcZgKUV",
-	"E32h4c9gfY/66dnETMhxQmUnIDVUnlMOcYgc51wymCdddbFsg62F8bO+D8Hl5tKHGDEmWIeP8oE1OpuS",
-	"V8xJJ8qsn5axSQ4j8szseglNkoFlmwzkjV+TRShFrqIkQH/oaT4dCALB5wMLAtTIiDrL7y08+eq7icxY",
-	"orHDAdmu8GdqGXm2yQ2ALknDQ2vgzsHOQS+IaMlZT142F1UTlSLWEvp+Lsywp7HwjV4ia/UBCKt8JDMU",
-	"aG9lNuHLCyFfPWsWSE/4hfggKLHau3+wZsp1Qb1LbWFdDjOmmeJce+sarFgULM6giAf27Rvq05uRfPcG",
-	"d33Mm7++1hav0mc+yVv3tExGqU5tgQdcWFWUZFPbbKBiuHJjHd7ksrSZb8ASxCBOcKPanq6vt6N2u93Y",
-	"onxlOmmR2FzbEPFR55v9w87um9PDwzf7neMXXaxHgNWpU9bvwORJxIhCWol+ruSFxfmGOQv8K7ZMEcRt",
-	"50yq9ehXT76gEUfiyWbpxtCJ2IzaT584AYGtbPW0dDn+0IsKLuIVCegkI7wrmFYfe1xnL1BP0yU7VlqM",
-	"2LOl0F53Ox6XkDdnY5tcT6636IfjfqF/xgmCnkZJUHqhuZrL3exwwNDRwafHiYCSkh5zHETH1aWtt0v5",
-	"QrMEelmofuUe3ake02On+QRdvElMEi0uHw/+ZOWUBoW+kcGELx4XUs8VOZ8Z32lU8cuAVOrpa/0yLZfS",
-	"EIksvVCC3CKfvSglOtuKXpQYddstCjlwRSDtV5oCKldyMHFLXBSkJldMV67FqG1Rya8zZfvGZEpq55dY",
-	"ljbgFa9HcEk1Qcagd4I1AHyENK7gxVP6xFzYHw241bLtnTr3egy26QcHj3CfP8bJX+SswEroSwk3eI7B",
-	"JSmSHKmEIm93Ndw9wjSEVYMKc2jZSADh8bMnwflkw/0f2ZPBMX7nw0B3eugB4IAPb6/GXbsyRvJds2+S",
-	"aRNv5drWxsaTtadPn3xxUxzvaFUfSBgyvt4TglFmk6NVUok2k3I4noAymIuTVycUbEMXEFsy+C6CUuSu",
-	"iainDccvMplq0dVnWWrPUQcXvdoOvPFwbX1jU8jxOMfqxtcnu2JtvfW4DbfDyWnn+NnrnZcnvVrFCdPT",
-	"6+023wtmUlDo1xW1In5DmtDtW1Z74xuVlHkYwKW0Wz3dFPHOcbdz2t2NtwISVR9JRtnj3Toxqq5wG+8V",
-	"lnR1z5WWD84lXIpwr4Fy39OC67emzCZABLqLC0ZEPSZC104RcxwOnvOkMNjtdIStemMDx+Eo8QirIijR",
-	"m4GMzBPP41BirIIYB5PCdRYe82S26VlaWJKpvLh1sJIc1NJYZYhtibUu7mWOghsf9BVsJnKlclr2fNsT",
-	"4VFVLxqWpcwuYUE8QgPM007neBetQCF2vuzuvHyDP7Cjnsxeo9U2kURoygoN8aJSK8a5GqZZ5ooXQzgp",
-	"aBaVxQm7apalsTj+PZpL3AluLiv7YZsSGQQbaraQU+t32UzCRUvsleGCoJgXHWPBMFF3aYkONMvpxk0X",
-	"j1iad0wWzUwS6vbMXhrnqS5wM2gD2rPnoFyQ5lrd1z7PNS1a4uvFuZ7U7iUJlOe/9YcgAeOcUWXoHapJ",
-	"jdzGWpaImoNlqpJG5LavSyxgAmyvFpC8cPkxlBcNcpkmxWWKtLcJ7MGPW6Q4F7xZUu0JREL6ZDDrKvIy",
-	"tT7iaQswRqQWZlJg9gMPuYWCZ/f10f7eTue0GwewEyUPCbr5sOWXahqzjexlkIOxEOXRv1BT7nGJQ1s2",
-	"EDmotETlKchbvAAvUp1EfLwjOsHu3Lu196EubDnlAqtS4HH9LsFQIjCCytK3WKgE4oL91bBrUgTES7UA",
-	"DT3LVCYKY7BZWqnqScdx8kwhNgmJ6IHErAS+m378D//Dj//Fv2p4t1TAg13l+rTsrCJHJMoPf2ZgPO5k",
-	"8DONyiDhCMLFRsFNkvDT7RIrdEroDKJEGQ1Wyd1MlxI9HE0RH3e/6h6fLBpPOYw5WbMdXk9pCP/iXEpi",
-	"fsmcxChdS9p4YbflUUu0VQ8s+dX9vLmnGtCwGQ6tKhiLhC/BCDZcKSUr40BkBVhdyoIYmDxBrnK39fde",
-	"HBwe4wQ48b/onuVah8a2iHMlrdFoasOMTreETEDgpDbVZxFYlgKZVPBfLJqayUTBspGwgIMwUGC0JmoA",
-	"+lrinotA7pAaIjOBaVleAGh3nAoEw+KsoWCkhL7Dd5c2bvo4L6kiGIJzgYgVYRl9IAw8aISekjRMLSZP",
-	"qESgxd+hX+8ypf+alPnnuRkdhNrkJ5pCH/bxI+EhVrtgJ9lyqxZTIyv7I51NtP8ZJ88vpKP7zGZxT0H8",
-	"Sa6djecUxKrOogszf3cGJnDFmLwRad39MlY4Y3csc6uut3LDeEtUXu8YPEbddsKWLXq4AzMEXkxEvVf7",
-	"8b/69z/+278VlIEj1tajdrv949/8da8W9XSvNjDDoVJis/X4QkyVLVSeyGmvFole7R//+3/143/93/34",
-	"v/7tj3/z1+L/+c/+zY9/9bf0h41Ha5vix7/51z/+i78Tj9vw2N/8taDgJhi/DG3CpAN50tPhWrTEQRml",
-	"t/It45MwQBt5fykWaC/ohujsCZysVe6Hzh7dDz1djzt7b3Y7e/vfUP1AHFE211IAhKhqcnf2nAW/7erC",
-	"Aisd46foPL62qIxDVeQrJwOq0nGG5po2OKWhs0cRf9SnziaInVXOGAfafCpnOTl1qcXhWOnOXhPOnCzS",
-	"foa5tUWTcxgxE39kEpVRXMbCDc1oDORL6mnnG6JNNVSXruvko8gnmWr2pUVdBD/rvN9oaXT2XAlk2fuo",
-	"p4cyzcAuT7HucVJE/i1rRorGNtETC4IAts8w1ZReQPu+hTnqFiazRFWk4OE4N8lkoDh+n8th0RK7PjaS",
-	"K2uyt059QdvmKpcG+vsJxoLO1zSoU0THBm5M8uJmaYkZOCkw+zRXmCjNCFLokoC3UAPy5yHQxDgn2Jba",
-	"cX1ktJpirKThrFIOh/N009RggJAUvqrnaFlwDOsvCwQZW6A5HUHbvhb+nhg3yo98JE0HO5AsrRw89Tvo",
-	"gyP2fBSl4CdV7gbXYelywGVyV19BW9bd+6mGM3gjBsoFlWZX3NukcTzCX5cWlX3p8u0qpU6VOqeFJgw0",
-	"ygVVZXjw/k4EfQm/+pmy6cD7fWZAdVYtrly6Z67lhAkSbsoaIpDnzj1jiJI9N5Oz8wqQq6hXGQMaCykD",
-	"wuKmB1aMZXHeWM66csuq889EKh8FNP+nhYbiCFjupm75vZHvr0VNWYp+Hzi/8TzKM7uE6Pq2x+nAaLX0",
-	"SLXvH0rhPdkwNlY8ba9Mkg5Td0J/fnBFH+mgvUAn+r2cspvzD+Eeu5p8CKmWHZb2MEXwOet4hbrkXXdl",
-	"qGoUCfVuoMbOVaAdyBAXJlMssYLeg0m1VulExL/7Fiv4CbuXihwQejm49WcCn1SfuOCKdtiR93M/3zek",
-	"T09LBK+lSd4SUmijmx7KJ4jFsmk5C+NzNVZPT98WrOd6t0pjOfPRXagvnwJazqcv4n/x+DY/LYqkXwg0",
-	"jqNk+gSgcd5H+7xTDBywQB+x9wGDDre/vheGK57nZoSpMowBzowkJPVT7bDWAyY9ROYvZJHaIh3Yltih",
-	"zhGfXxV+p2TycFnOPd2ppJ/MZMqcUeS/khlzrnIVOTzb4Lbk3AhRl+F1JbPsBndWY4uLReZTiCibqnTQ",
-	"Pm5viLrJF8UOjAs9UJvRgluvrC3gkpRqelaAFNFxt75K3AxgyYevM6ArvcIQW1dJ6nFsMC9J20LJpEGf",
-	"tcYlXOAf4WEs7iL6AUsjv5RB7F/UeSFpEhcD3dET7tL+OHfgz88P8WGdCT818DS3K6s6/wdxRtyzwB+a",
-	"XA2kXe6Z3pVT0Z+iyCOiEwyJ1eH/rV0FD++MmziRUywqm3Km7Tg3v6c6T6WTphk2oSnHreEQUDGsFSbJ",
-	"miyxETHUJRIslbIZsMowoZSLzQxCxI9NynHvwicNc0LhmRF9lZlL8b3KTaunX+HXzlWWbLE9yUllfbCk",
-	"CAYW7aj9w85B7NuqS5dN7HpPNZOqD7Iz9YXQ/TTLbIR2j9SchTb/FMidZII1VDDla9VmcdaDnzwWkusM",
-	"wfa4jiN9m4uZgo1kxkrDvnXvIzkHjXXm7mzQ3xLug5/cbZp8IiGCv8okoUvTXOpwDThb0mGoPLCeGiUO",
-	"R0Kw8kE/XBNuD1D3Wz19NL/Soh5bM8mR55FuPfrnXuLr+hyU2xQJ1nDvNrY4OXHn9fHx3sGL2DezlzAW",
-	"fRVzbtrYolEHJZ9oz8885o7BZaoT0mlKLQH/B69SSZQHiDKRuJpfN02NyIH7Ey7JWxX5REUH1hS5lh0m",
-	"cUeHPcPDZSxig/3e9Kk0l8t0KfWe0BKqfgvWWoh+TloRH3UPdmlyFkyIIzi0DLSMFGv8TUd8lCv+HGIt",
-	"zU4V61+TwhwZW8QICsZ9oH1QjogyKeH8vXm2t7+/YLmCpP+GO7vImOc2EqcEceXLYDrIqsjLeAIxO/ZS",
-	"WSpxLM6lFm1Rh7mAc7Qj8+TEtWnj4FiRvMGy0PKj0BgdEmR9cmh2AU6OsFk6UEHRK1Pt4YGghAAXqiwL",
-	"FsZySkmknB9PO2xCxf8wzyBlyuUmdqHyCVaf4ZmJxkH7daejHjq0yoCSZixtnMQ6fyTIrwqEx1QVDa8C",
-	"h9uIoByTyYD9Vk5mklRkDEnOKmHZ4b4Q7E3aCySA57YBC9ZyI2A9N854uRHorw8sPu3FrajHZ6rYN1Kf",
-	"8C9xg7E7K4c68qdwmyW5Q2aurAwOIWABgW02yTLqffe3R92d0+7um72DncNX3UUDIdhJzimxYjqdTkej",
-	"SKjWWUust9efrDlK3FlaJzNk+Ry2gDu9r85SbWdHY2Zo7Wa4EKNwEDgC0XGMLR4gxYOFVHrina6ODtNV",
-	"5bP0o7kopczsHHjBi6e5Kqz4HBPEQgi64ZFBvWHBe8dBf+L29IK5mJWl21Q4QJiUlJ1Mis7sMcHOHx50",
-	"T/dedd88e737onu6YAwzxFxo75HQoUpy2I+z5F2Iysljwqp+pAH158u6mbBGDKXH9yRFpt1gDByYNZ1N",
-	"XQaaZRYxeA+z2eo0KmZ5xeVmvB5sLSUOU6T7LH3TBFI6zIzJ69j/R9hYw6tjZfE8fi1B4VfCA5UVFCT4",
-	"7GTk6yAKU5ma7dl9t+1c5aqSjsc3bVnQjklTXoVwtTZaFpNcZiW9abXxRuBx8EwzrvgoUEgCOgCTV9VA",
-	"kIrlFTc4B8sIHnKrNZ7kg3PpOAVA9mEuHVfhg4JJdJ3asNILamirp2NSY2NX5+aSy0IVt9SriKAazxmB",
-	"EhB2BtxAjZaIcZP8hcpNzPEDXDj8XhNpeyp1c6Vm7bRFJK3jnRaV3WAqwkmwCUKePJQ+rAS5Kg2+n7gt",
-	"l1/n5wObxoMGtn8XJYCvVKLaDTko4F5SZyrHa88pxDluK44pOEa7XI1zZZVG3ceX8C8h3GPFMS1azmjh",
-	"axj5CJ+uR1Q5AYqcw9gNMSYcngS+uiS0+9xZW9fU8Pt0INzzONf8phjA0QZTh1MTSYcQdd9Jx5m40UYA",
-	"Qo//t9FeUuovp3ZxoT+84cEIU11srNei2ki+S0eTUW3r6XpUG6Wa/rHm8QB4bVbCKby9d8ZP5CfCofeL",
-	"IcMbSHveHMLp9TuSFVXCvjxXMmSq8e6Fm+TX3YDxLtVvlS0ejU1eDE2WmqVujCMiAh1cbInvJlIXaUGi",
-	"NgL5m+qzpnyrconkxLZAEBB7DrdL3T3dvFTp2TkWW/YnUzFUgQbf03yBwMsI18RgxlQGVVI1O6LhQWYs",
-	"KEkGXRBo+8E4St9r3bUGs3uJZN5MsdZAvF8CJkIi9ELUUZxbQgoe52aAcGejVE9IiRgqxf9CuzocKLcu",
-	"0qKnrcHWA82NmVMRBMeLd4TwRUwkrlD08/mnP9KjVFpYPkHdJKi7nOnMcS2CdGn6RmoJbCkhBmZL5hQm",
-	"cVsj6jH9sVPsgOnYaAmKS2Pydk8jBI2YILqQKxuErzywQbngLFlQXV46zxYsBaJAZ8ZaZRsBsS/cOj3N",
-	"qGqc2k60dEIm6Ln2X/PKRB9ufV+BWX95/HWDVIvFV8OR38L3mcDpP3IP2ZsfHFv0JyU8w/Utc4/h1DdL",
-	"6XWTuqNbiEk8ZNDrYa7s+fJioo4rpaFT6cNcQy5XZ/EwztNBaXkmqS1SPSiI0WkBah4dj56uO4CvTc7+",
-	"YE52du86lBIuLGmw68LkbFWyzkUhK8bb9z1MjLJYP4Q2ItfXywJRNxGKCz2QRtgM/kppP94NNy/uvGKa",
-	"ahEPMRoPqt3XXmwFRTe+D/X4N68PT7tvOkd7b14f78dioi1Yn9XKi8ftjZ6mJ0/m6KHEQnaoLZHDv9CY",
-	"MxTdhCsBhJjzk/N7iP8JsohDp0xDQF9HN58rESJoTGkvUn3WaIlTNN61EX2TLJRUx7R3foM76T5FFX6B",
-	"v/YzkFYfrQ4CJ5D2tL0j0cPxpYV79wrpQ1tyqYZ2Oi8rfHxplk0GSVSWMbee0HfucW/iF+BTnzfme7Fc",
-	"WrdSM7uSf1+8Ja+gpiSlcjZsiFg9hF/QEjHs4rjC9TNzyZWVjibHLI+Xx7+lmwY9HdKKuN1+/HSjHTNa",
-	"QpEOLlTeaFU4qFHnR4SSqMRunad47Ol47+Cr7slpGFZkNhN/GDzEhSeKjjzlCf8NjG+x2W4zx7ZWRfPS",
-	"5MV5Txe50h7ClOoRuTkaPQcorEc9wrlvhcmc7BBAe+Xl8dfbbKQQSjpfNYhcx30qYUdyJey5udR0jkGn",
-	"DxFJQvhqNzGXRjvC56WQDXj8PlWIBuzcR2I5pIm527zN6BeH0fDLpTn8xEAdOkkiJAmkG94Rt864uWv0",
-	"horqc21dHxU72dKZULLbk1VEhAJcL5Aou7wm75Yy8idQk/ehjvWHT9b+yCV293zSrshrvnmBEG7vlQqE",
-	"QjcglgkxyUQ+yYjnBYtZUqOZ6I+QL+l4YVHP8sKRuzhjn4IC0v6kFZAfPguYT6Ia5GPl3mIq/8eVTktu",
-	"dRISqzk06NlIaIWhe/znYuZcdq4yVGAjEgYblFmGxYRIMQNj7ul6jP+xl8TbYs5oJP0hsBkbLXEkz5a7",
-	"TU5pNDcVZ/ganvvnaVaovPZDdO070I9VnjtJv1f3W8yMvafufBqZ/h9M+Pz0vEWF26AzEoB/fy8J8MMV",
-	"XqX+BBOmrCLte4EXp3SauFhoLOqUILu2znCz6PF44piZbITJpj2N2aYcBI4xoMK55kOlYlF3yRxt4vNx",
-	"vE7EH2gJFddpN6yzEJAVWd0I70m4b3lCaV1KL3OqOhRT5iVOVAhfNZIXKvQXBQyyBXELuYT7gHXloPui",
-	"c7r3VffNl4f7nO0nM2s4IH5pHICbFbkcqK3A7kFE0MGFqxciypgFA2ws9xLh0f5UvUTYuY/kJaKJ+ewl",
-	"+uwl+ll4iY5RbDmZdTfXQxuvhxnptWoR7z35kGgc1/qQjtUQof3RYbRECvuEJCfMScafmVKql1necAll",
-	"qqBC2/5kindWISRXOeC1iFHkKxCibimLP3ujfsHeqI92nO/UUYU7f2VHFQ7OO6paYuXDTPpQyik3rCiZ",
-	"IbGBkkpVN4hV1zdY50Hh9ZIcA/U9SkVHQgeyJvG5RqgCyjkFcLl/7C5O/aegerU/adXrs3/ss3/s05WX",
-	"s8qMVgUmJjzCvISlvrMDBYZnXpy7NAWlE59pyNY35uzFVI4au7LU+kSnhYhfHR6cfslQV2xDR2CLo5Fq",
-	"G8jdFV8qdWFjgf/jXvy6230ZR/wbJgC/MjqRWKh0MtFYGre24dqZrV/kgqhCMY6Hq+51UTtmlF8OKI1p",
-	"35gjUfDDDyxb1ql1LRuutulpLl9yFVRUF4d/b4mOtaqwW5Sxj5SavlYcpzTNffHM4vJwHEG1OjxVrvDX",
-	"FfdEvlq0UtA6knois2aZAx58mzNLiq9kNlFx1NOUAVM+Qvmegwsb5IdXklbSPEhb0WWh0Z/+WG4Myuqh",
-	"lM6enqG3EXWXX+5uwFxRSTACu7sSbA9Dg3EimScR59Fjka+RfljEYA89LVQ+si2xn8p+mqVFqnAF8qB+",
-	"T5tCTBWXHpcYAl7z5m82IvyCW62eHuepHqRjmQU1fcRMk+ZlOWs4HXWX5OkqGrlUlqoTGmVJK42qp91w",
-	"W+KoimhLdXKumLIlKMXOkz7Np7s7zu4Sfn5RzvuBKr6GQ36KsuCmioJ7+7VOi1W8ye75VygpbvLG1yAN",
-	"7tcRXZ2Kz1VNHxDG2eXKiYK3oacE4bvqvoqXzCB/lKuBSsfF8lz8E6UTMg7SkTxTou6ZdBn1Mkb+6i1x",
-	"dPAiEn9+1H0RiRd7zyPxteofReLZq6NInO49fw7y72j3eeTotXuaOMQbgmv8D3eO/Y0U8FEyY0GWoX/4",
-	"TGPhEXFF4S0hCV29p+slYRom8EV4XTWQtYBu0rRwVFrztBCOeM7xFUyd9TLaFjF+wRfTl8TmIc6U0wyI",
-	"jx3j/ESWiXIImvVMIlhLRVQiooOZ7jNYWqUXe21DSCusMZrAsixya8lcJSJT+qw499duq6cftzdEfLhz",
-	"PJvOX5pZbn4ZOgCm/EJNtxHlKz7pHn+1t9N98/qg81Vnb7/zbL8b93R9AZZl2WC4aL7GwRcHuGoDjSoG",
-	"k3PLM4X1alj1Db1ASrvUiiFo3n7ovmggdjQQTLpC2xDRUxfsnOtB0OBpz7kCs3VL0pVymRYRriBP4F0T",
-	"riysh8BD8b065oN8CxLs1W4I/sDHIbLmjyPdxxIujBnx4DEBiHwhlAKfCap/TkQbvOolx6pDSOLjcCXR",
-	"RmiIzvJHr7Uft9fXNjdXZ+Hw0GfzQnjR/fvdJB1cNB102zJT9DCw8JblTvwGWvoABBz+O9P7qj75CeYF",
-	"4DIu4N6oLu9iBo7lUf9CjcYZ5udgkccQpbpmNtSWAw5HOwchNaROsLDOaNeVSEjBQLBiqCRyPtWleH7c",
-	"7br6FOsQl+QZ1+ptgiYwCx8bI5IW0kyH4FVgRUp4V/TVwCBXllbLA+Ll5vlUo+JlDz9SaDyYogVni6Yx",
-	"+Rwk/ySwtD+Hx1fzD+OmRYQFJyanNxOS9wF0fdcx8sowFsTIFwWl30ce/gy5i355Eea7PhH3HUsuN+xN",
-	"qVGWx2jv7BB8MtpA+wNpA5+5MD4Ha29LNfGRL+MbRWw9uuFyE/nZ1AU5MQq7zEo+Llu6X1cVfeWziexN",
-	"5CoIc9VMDtb3ZjZynEhiekLowY01sFHtOZw1hz87saqKci3qdCmRj/aBFbFW74pdJOGw5+bSMnoBOlwL",
-	"jNQOESLIaKTcCm1nwnZwWELr82NELzIietYxdQpeJl/Rm+5vd7rdXTKsnYlOzVJsVyajVKe2yGVhcivO",
-	"5Vvk6kC3NXrCHz48ItTr1sOH4muktAgwrVN0A9SD5AOkxBDnZpJnUwTnpvIeOwcvjgjdDx9ysPjhQ8dg",
-	"63IKgmcfMMR4qkXn6OjN6d6r7l8cHnQbAULnPHp3lR/eI0skAvb3mcmnkQd6G6mRIVRa9Dz4mAP+nloK",
-	"DzRaYj/FvDCMcofM7Qh0XkCLaREArWrjQtyO3CUqiV0ioX3mh+Ft5OjIlRicq8HFnIvegeQS0n18dHhy",
-	"Kq4ltYkbETKSUMCE667TAjaZVpdzqOVwAqzzX1uu2QpR4TG/QA4LDiMhNic6ariOa8v9R4AOH3kw/KAl",
-	"+hJGfVKXpDvJGy2BwZeBzJROpDtg9LA7AwbfV/ls74OgST7RdMZgD9ZzhULWRiJXhFiIjiYfdiG0ECsS",
-	"c6lhgwzOKf/DBetClENOfhml1sIgywF5yktohKCXXYfDbJeSRx0dyZcmzNYwWQJCZbZt6/MMGHB+PnGB",
-	"ge+L89SKS4fn7MNT2ohhrlzUrx6Il/LQ0wYgjh0GM58VNK4Xc/4+RD7GVuHFGUnzoNJJITFHpy5FJscw",
-	"zOrTD+yC7/bV1PCE4UdoGBdKjR0o/1YY1IQrVTHzvtEq2J1XlNH46/RTdRr6Dn4kn2E5QZ9dhj8FyqJf",
-	"rANw5la4gQp4VZroV539vd1OaENEtQWa1sdyDJZDu7ZyZq/g+9SlzY1Mrlqi64Q8Y5ePZKJ8Post4Bp3",
-	"qX3I+FEYU/KYeeUCaWNRu9MzpAZXlM28h+z97KD8GTgo7/zE3reH0m/Ymzoot0NO5tKQKgFaEcCOaJWT",
-	"tGDyC1Z/HdvJJSit2uTCXqRjDIZu+T8StUGglp5LrxymoOFqJeoEBS7IsKXyNgdcF+rbaJ/iDw1HaUx/",
-	"9qm91C49zUwYbC1rMTT5ILCmQBHPQXVWZL9U+lAYIZm/J2T2QW027FH5Q9WY8Mi6pf0I1g0mM4nTSY5J",
-	"xDNkTLYwY0/qtC0KfiolHgwENA+sIW+vLzOGiC6OSd2Kc8c4iZ+a1d6XeqnvShB+Ktpn+8Nonz8lF/Vn",
-	"h/O9Opw/+lUyr5hhbcbyxGcHhsegd5WUTGa5qnP5RYQJNJHzYWHujU/C8fUpUU+XswBiu5I4FJF8yqae",
-	"cdgMPTOhLs6jWcImopvs6UVMXOFr6E7DWiwmSKTEWyf7eB4S71sgx2BPp0UpYRMzmCAVUUqWO45JDmCm",
-	"GCM5tYTnsSWWzwnR9KILAB2EfmLK3VHyLdd5OspxR7NUX7YR0Rz6hlvi1cwkElgHI6t7Pjm/kM77E9KW",
-	"le6qnnY8Zg6jpC8HTBUMc7M9tybk/KCaGNj5dr7TmFWe8rcQRt7Prkddd+/s0SuxqF/maVEo7ZxS0I/J",
-	"2IqBzPNUJZSp3hCZkm+5lDcAZP//2HvX7bZxLH/0VbD8JdJqSnFuNdX2mg+K46TcHV/GdqpS66//CiER",
-	"kjimADYB2lHP1HmN80Dnxc7C3hsgKJOy7MSxXaUPM12RSdy4se/7t8GLVF9FRL2X6QVncYgMEymH0q8p",
-	"44AsM5ALSPAu7XmqLCPtiep7+Pii1kAOm0ZJ32WL66HElffZe+/wsmoP+q3yHFte1U7CLnsNYopaCGnp",
-	"dvlbVVz7IiFozFDG+4cn579/eTvY++enk5h1UgdBA43A0JqqOkxDrnv8P38ABNYCSwOqbcxTreG226uP",
-	"IpnlhdUwDLSdiq9ZrzE0EivERFBTTVVl3gX30KfYJ2KSSvs5WSFydPDap+0Puhz1nFcdupNowXIO5E4J",
-	"fJwZlfcycSky73/3AJ/gqA/aRoImyaX75KWxuwKnO/UJjQCfAXrJqYnVp4khVSMX4Kanf+GjViu0enPk",
-	"lFi30mW2lmqEs3aPY1ak8L2/fW8bVxQW06eHnmnQTAd63ZorFZQMUrI+fvjrH8M11cJuYyJLWCf27vwX",
-	"L58jecZdtNIXmEdpT9a3bRjKIFOTvJ2W0n2PS9ytXZWvP6RSOW2/etW7DCkPa/ERj8hx07m6hLJMV0kP",
-	"A1tFPEDohq5vnhEGjdfPfclCvZzT6sjueQg52QehVmXOF2wkqA7zp9fsMH27Aw0zxjyh/rSjUi+8kHzx",
-	"pnJUY9iBj6BHxJs30fb2tv+jmtCY/88L9s/0bdCNYy7mClkAXDvLR9Kp9NV+XTaBTopwMIWCJtFMW1IP",
-	"L+U/zo6PmFfuybSzJ/bC7oBia2zgNg3bvFLFxVBOVMF+2vYlGp34a891B+nRj3E3CBc4dvJm+9UuTe7n",
-	"1ezn/lD+IvjlAgaa2f+KuzsgVuEfDpSKdZDJR25FEds7+5Wlc6vdERtThYkYaTRDiTgpSnYxzAIgKSCc",
-	"clG4p4AxwJqDhnR/Z/HbT2e/N1Wn7ALCuiisucux6SZ689WElmvPKNxywyDNhSuwqbewx637MY5o8B9u",
-	"EsHOToUus8YEgD2PXn/9pm1KU77R+33Xbv9vS7140DoWcEo1mhnUkWjkroqznOiH9oqWZS61tfPTtv0d",
-	"Iuc9NfpvMTbOttra2QoVH3gfLjhemKYCmZ/+48X2zz//9HqVe742ZuVAbypQjVxRjeVFTSabNtzo55UO",
-	"uLLZHnSkwH7P7nk8yEAtsr9J6HsXYQlfbLV6cHvFRsWsA2A1Dlagihu/iH5+tY09aMNkB0tvz7RTWKyk",
-	"Is2opfx8j1ShM7uvrdtDUHOj3xdqvhaSqX34XN1vDXl9P08b0PSvUXt+5vJetFWNK0UdpD0SdMBv4P7d",
-	"W484vN1k9bde7QMyX+lmwS2Twrdvgdd3QeFpZQCEWNHEBqy6jSbSM81izFKKHQOgjtizNEsKIZ/pXRa7",
-	"E3MNndlYZZkYG81K6Qb/d4VdEvn8Ej8JdDB32nGeC164Qu9YXcmYDE27HwCBmYkG9sI6ULTsvAdhVohr",
-	"b9PtD+WxtV+v46mQWljZRBDb6LNz7C+JnZzBHinnvrGlexk8I9ASmBpgSyxJbxJj8McdUg/hH2eGF+Yd",
-	"X8QscWEK6NWZCfKGsbmdcGFPZYFKLbik7FEAHM/cWT0J2CSggPs/+tAADtVJ2H+yFztEEmEaUzdqLfhu",
-	"4dzkZbob434Lhu/vgq+FVY1Pw4T3y71re9ow7yfFvMHoBlr+wewa51qlhvFpwLWW+DZ0MQeHtXMB3E0J",
-	"w7gseGCQw18p9BaQQ6OUiSjAn7DLYlwJoVzTcmLHL8gfhFl66EY3fDoldrmAaGYLTzjn0z+LIue3smED",
-	"T02Hs/ftAdU3K6rvpr2FyHovXtZ0BuBvsR06Zh0tRKXpZYsqdVtDpfwVYgM7RYT0JxrXDtFye3+HhX/D",
-	"BUZ5fp+3Mlzi5mI+PfkMauxo8YPl9EoJXW8RYyVmKplG/3IiitZWLfx+S6jO+XTT3fbb+5XgV3JkBv97",
-	"65a2UlyBTEk1AwdlArVUfXaEoCOFYKVM/1VijIFizp3X239nsUupjVf1yOCPNq3/nD9UQr/Pf9qk8n8b",
-	"4PMmo/+eM/oNXN81GExLhOB+U+/tep4XAiRZe5rXSWk0FSlhpZaVggSnTF4hzDtAiQgYhkkNBqmpIRPF",
-	"qn3zs+YIKAzphel9JIfCDLfiY3+9zhZ/nWxMoodbaAZrty9rvHw394qhjg8zAUoGOHfR64LuFuzZDjlu",
-	"UB3b3uCFTzftXTbtXW7T3uUbZde9N27hK4tYXFWYvRxV3xU+BRgDX2ghOcDuYgKha6oCLqJQXkEtSiWs",
-	"Qt19RXMV/viKIW6rs2/ft86+aavyPQptN5UWa8l2vOT3wdiWFPVb11r42PLavYpdPje1K64aFVMLUfrd",
-	"J9Ri7182WjBecx1TUig5jyHkA78T6raf0tVKaB/dXoBBALjRVvXYAfR4MU2lXgpVP9OuTADgKKC4DZp9",
-	"LDDdFf3wFPbG0Baso4ptEeT4coDr1U8/YXhrF9t7MClSy8AjF5iiY7IMfsazCct5WrAO7dXXEuB+Ize3",
-	"/92oGNep7AldIO49gXik2EA1yH72XHxF+2b6xreVCutGwikGfvOD68bSztWTaxYNR/yI+kU/zTbOnlA9",
-	"l/S/3Q6C6hDMF58oBPYL3LPfIOn+IHFhbP/vCBvg1ZiPupKsc62BOhQ4uAISD5RUtVMHLpKkE6gUMYAx",
-	"1e2zA4OJ/thKGeGcslReQKeLtBZsp1oubUS+w7isB8P9nlz5MHGPCrDJvuFi6U0vWP6Gj9Oeq2ZKPtEM",
-	"gZ9Ig43dVzhIYqhLWEBlA72MxRHPqpZIsAbMmCI/TcW2I6hPwSg+Qj654rjCxx6pSYirWCmqSKJlqFDY",
-	"MkqzjOV8MaeaGV6VbcCn5mzE5YU7FEpFgjfdxrVyyFT4yzPte1ylmOa13PoKGzxBeQcuVPtuWG4plYTE",
-	"ojbWcY2UdnwrLnWFBc3Qx5saLaIfC85tZA92O7pGK+DmSiUvFgE5UOrDpIEQOlIFyF1L9SdzMVddagel",
-	"fBOnVNY/gd6tvedpPDV2RXb9CDlqieKtwNrJapUVwheVpYgkBZSrwhfMmFmhyuksIJGqGmNpbtAtqgVU",
-	"9YFI3NDDEnp0Yd2MuVJMpwl6MOZaZJYbjLEhHlSLhVP7SarZVzYPh4cfcf9wWN/DtRDH49nESTaQR48q",
-	"6B92A8frPhLmSkDdoi/xW1/zuLONtl4wpSGFILpNhMUt/kZPryumrzFCMGowuy+oZnTwjxNB7HplW+87",
-	"cskNPNH3cJM8rasZdvZ2ZPPdr+EKv0i0OnEnamn/I5dvDKTTJtoXal+p2t1xPehWXZ8PwnzD3TlSUrTe",
-	"n+0fIuS/0bH6as3bdaiSdJK6G/mYL/+TssM/YOOg+7qGd+qSj5bnLWHDwEIZ1zT2mBl+QRYB2rdgD2gU",
-	"dL5uRk0F+vIuhMjJyZYW9l5DigFBkamCbYMJFLMiiJX6u72LGAhk2UFzXGomfMWxm7AHerYyjO0p6Swa",
-	"tyw1qRBdwPwqBCG1JvCHClMY/BMru+1/D2H8SGyVJ8HGNvrIX9bO8MBaj1OZWW0pOBB0yMr6Jkbd6JXd",
-	"c3js3COduvl3KhddzbkXeNd6CUeI/LxQudKImO7bpMf0FFQtdjxA1tJfa+5f9/eoKlAA11IGg2vDjYA1",
-	"aGNXpK5E4vASASKpFISX+N5OJtWVXc81q8n71mr+0WBb9n9RevgZQR7YkwKnWlAa6oWBExKEDwU1ntWC",
-	"U+1wMHlKMD476Gm8PpSuwLfg9DsgdKoUBO+FHC3YDHoZar7oetjJsW+QXE0PoGNud1be+Q82UUVU78W7",
-	"lNZw7XC0safjqKVDmLmpga4Py0T0LDh2LqUybCSCLdudjRbwP2t3A4C2jRDda0nEaE6ixrcDyfsgUuw8",
-	"MOqj6iAev8n8oxxgD5WnSyDQFRu8xvh+gCeqQRo4N9ha2QAOFguDPGkR1KdEAUYUIhNdChYTB4yR1y/H",
-	"V3wwpbqwFBvCyEv9Ty5SQUa1u/adfKnNQxhqopm6bZHy37wT8N5uK07xyBoQPTENC4LFjvjQVUmiNbg0",
-	"jpJvcWVW+4BW1eFQzG25FGd1WyK3A1diCbAY37shEYDI4eV2Vd2dFwQPN57xgo+t9rbDknSaGh2xTBgD",
-	"+T06505XmS3ymZAagOoIpk7IcbHIDQDQfVRcotGt2VR5A3qHxZnicoDB5wj/dcqNcP99KMxMJf5fUE9K",
-	"GTj2B4CgQHQ+nmU+1R/+gUZ4VD18gkwzZlKIBE38PovJov6VZ6WIMaJKUI+gC8VzLkue2T/DVYZHrNGJ",
-	"nu6phK2CcX2VAlbQgMV7g9N3Psg65wuMkgMPSrUugTFWmtB4Mc7EDov9L1Y7jeq6KmzimnoanCTr2D2b",
-	"WSEgTC6VFLtBBgI1bAnSglLTjTDMCQoyrbkTPBE/r62o2mS337CWVPsU1eVyCkfEYdlFNeNy6kS0tGzI",
-	"pKCH61uIny+vAhQ+F9C3s4HaTDF8r+0hAkvzlu0Fi7uAAz8SPgjdeb399y67gk5dKcbD26O/uJrHGvvF",
-	"1T1Q5JeOZhP3DdTeTRj3/krcrtxV/AaJf4dGNQ8QzKWN1SrmyjUK5hxvbq2Z2/WPBMi4AU52ITJIXsKn",
-	"K4fzfN1iOw+cW2XH1TzvlfeirQYvVMk3ZXgPEYl6yuV017M67sIkbq6pczf0pmSLugLjTNRSixbfEitl",
-	"JrRm8VxdinMFqNeiUsZosNqti6xyj40EanZxvT/htSYHXczodGhrAGtetRLos9P2VxFDowELm5LcceWZ",
-	"QgD71C276p+FXoIQzxzWgnl6qtLmXGajVepChdWfKimD4HxME8wE7VxTZ7vth+3ah14fpn7k7Ykvd1QQ",
-	"D+GU1klm/zMmyDyFwqMnmlFzn1rSmo377iX55nwm3K2vOxnJFdSSW3NX++1HZda0G1GbvJrvo808rXuM",
-	"+Tjf5RI3XNQbHJ63uiIkXu+epoMD1JJ0OlXrPwWj8IxeSzUbZ4IX0Nl5z1oTvtJ6kQuHLmkqJuH6Orv6",
-	"a/vYM13r8dzueW1PrbkzP7nfxJo7OIKeAA/bJNVskmoeyOtzryk4ofX4PFNc9uxVSspMtMZhXTM1tJrQ",
-	"aPIpL9QwH7w1YSilw5meWVJwJdilJuj0jGtDuSzw7YQGt854Zmkt8YieVECoSqMNxzCrC95yEwR4nr94",
-	"iT3r7O0QCdZAYwchYMlK9ocy3v+vT4OPX04Gvx/uH53HQRYMVMtjWRcExgglvB7ogQiOpko+eI3OjM0t",
-	"a6V8zBGXF5bNp9OyEN1d5iY9PTjaOzgZfIxZIeoT50Uqx2nOs2DuXRa//fTx475bZerOCExUl7FyNVNZ",
-	"+L5PCYfTrb4UVqgt/UhiD0UjnJs93ULMeSohnk67rIbn2ZVdC2C/G1ULtkGkKtCOrSFu/8yMgOSr1ehX",
-	"H4T5aInG0eA9ioraPI8EOXWjiDYxYEuycFUwKcvdNXD9AGk9MR11JQ/2sdHViTCUWlg9zUYYCIaoL+us",
-	"ivp2PYIGeOd3WwAonNpL+TQcchMtZ7DiMPLQFF3vtQ9Xgxhd4HjzpW4zMV/KFYQHADojXooJe+h6KzkS",
-	"7ltMC99QWsiEzQWXS1IEffzq0jKZsCcF5k5WvUv5IkhizwtxmapSB1tcsA4eS9fX67r8zOoBe1j/yWL6",
-	"8Z2VP77aPimFE1pwzEuBd5j72oheFMAue3aPRZlB1tCBsTsV86oVINHA9eYd4JS1R5/whYYqfpexRMaJ",
-	"nRel3C70iJyUMgGLh5KeHKx95ZCsx9hdVhikZbiIj3OFkPh01efUQTYpx2Ip05Slhk14llmhthsWR1qZ",
-	"QY5lTAvlbMz1jPHkEnKo3DawNt21U4K4UOXJZXlZjGcc07SOHGZ4XlptJVOq6NA6n7OjLpSfE9S43cJR",
-	"QMoRIrgA3oKTqpD2YDQh0NAWqj4uXnQ6nzbdM5hCZynW+dvjNmJOGDDBynfY/2C6TMTU5I+40jLsm+Ty",
-	"9pvT5dw3VDWKYbdCl4jmeiJWT0M2Mb/iqcFkDc3EV6pNL+xmlr5n7B61utUOJKggn6DD247ovsH32CY3",
-	"dooanKNL1+5wVXpcRRQ4REXUHQ5Zfqid+Cw6y6gMz2LXVsYeA5EMXJJntEJdwSCg2obEri0/oTdpWd3r",
-	"eczuJOx7qXFJVPjZHAO0Gwr4nr0flMO9cLEWl65s369RKH5QyHpJkyoDaM1kaeRoTYzECEqNhkpARLQI",
-	"eTO/8B4LP7bKEisRqv0TzfLgJ+pKage0i91mqmAQI6JwBcHqSwFbJVAGoPEaxTlCk8rYM1+GOHGRpWIp",
-	"YSdUHdk1HZMvZz6xTpgPFNXyfXyEqCZ1wuBMlbqTJnElIdGusWy/6VF4qC3Bc48XyVkl3K/pD9dlvOBF",
-	"lgKgVfhljUIMqo4XwP2taCu1L/2rFNBEXfK52NrZssvZigJ1eKKKOTdbO1t2IKsuWYN8Z0sbatUfNa0i",
-	"4+Yb1mDUrVZwv43ogg9wYxbsRut/BFp/wLRA6lm+F6j59p+PXslP5ql8nogJLzPTW6NNJewbG1PDHXMJ",
-	"t2OVL5yuAN1+3+GYe37IOEJkJ3OlqH23KYRo40fXXt/6AU0gzwshHqqBw3tVjNIkEfIJFm1YoiAaqnCy",
-	"7NcNbkMDjdWvBpBiO2yZnWOWioIX49kCzA5ssYMhEvcFY+rL35qmWqerxT1lT7nhHyjh1O9uVcrpI8Rq",
-	"rd+BTRrXGrmey9fu9jfutpGAvcH5/ofj09+//HKwfzo43fvl9+ZAQODNbxEyN6ZtDjSL6ZlAjqzIiWyW",
-	"GpvsyM1FvO98yqV7mNYqrr7tJt7hYt2cbXlNXDf1Ga8qhYOSkG1rpi6zgLjbZ4eoCj6zuqDr5QtG7mQi",
-	"xlgQ1ZIa2CSUN3fnSbUmeMxyqCVR7jfnEq5TfUvg70Ya3f4h6tsj7Zj4lyJ6TD27N4r/dmioJVpdlXoG",
-	"0UtvTJWQTLKGMYVZJ4/YmNrcxo36dpvsqadjR5HHrb2DOZ+K5FoM/V+xz/4RvTlPM6iX5nPBOmOuRS+V",
-	"WkidmvRSAByK4anU3T47wYYRLJ3zKel0mZgYpkrTb3TckRZ468TP27UsuB4LEF8BzXySSoAXr2+yzf//",
-	"r5r7f86/fhRyamZbOy+3t3+s+x+PrbVLghQs51MIFtP3fwKM5wk2Wph76nW33/3S6KxsvJk3W1/6ei8F",
-	"eBbqyQayjlzhrDDCd8JCMfuKA68A7EQ0zM72P77/Mnh3eHD0Ze+XwdGH/bjbb7G5Dl0kYg1TC42/jah7",
-	"NNYW4aZAqgMAYFiaSLjhaxLuKll1jYbazapbVvLBghrCT+G9eZ5nXN4eYy8Yu0XRPRNGI+iMKjxcDLYo",
-	"Ukx8zdNiwTq5KObcDk6JWpnghcvgGPnRCNJlKDt5oZJybCLGS6N6hZDiqttn+5AMooXW9uHrbetcpYXd",
-	"KuZ8WStUiq9mKEmB7rMjKBxnSgriEO66t9/0Bj39TJBAPrHHej/6uR36gXTzgaUf4mQtIG947hve9aTV",
-	"9DOwuL3AzJGYfxinW8GuCoW1CN+bXa3LQ+z8dR7CvoWFtDOQU0UJ7/cQTVGZ2DCQDQO5z3gpJpEGPKRA",
-	"en4MPEQbbkp9L0pPqXNr1ivJhExcEU0zV8FE6AlUPqFCmalpKvV35iNnuNn74SQ4+IaXbHjJfSojcKmg",
-	"XVsh+Niklzwwyh6Op2hhTCqn+rlOp7LMe0LaxSetjsLfZoihaB/vlTl04MuFhDS9eCrMGQyzj6PEYY87",
-	"o5CTQAi2IVYGN6H2+n2Gy+oTtdw8fZWa8WyTxndjTisRA55XQMyOulqz9hqjS1i6CQkAvlHvRBWumlPA",
-	"N98ljEmsTIhYbBfxKQ+z2F8NZXx28OHo08mXdwdng7cf99/FfWa/fC+VvrIlTewHMwt7sy7TRDgRBkCy",
-	"X1MNOf4eIhbTE4ZyVX7CWSsx34Pwuk7HP0543eISMWjTcsW0MH9eJ/RTFEzHOeIAY2Ej3eS1r/CSMMn5",
-	"vHchFleqSNpjTYM6xLKS2aLP9ue5WVChlG5GBPsgzFnO5/90498nYYfztNB1lmqzEQ03ioacz9lF9ck8",
-	"WdVI5TbioZF8PBiOw+vc8cjgb7a3/QIsTwe47hfb2wFe91B2TJHOoa5PACEqSWDdy3FOK34EN5olhcpz",
-	"wMsZsNzOY++QmodFZanJxBDgkRV09sD4qB07so/mUBCxPEFGWXWfZGpVPPg7m2DtGbQxHmVqfCGSoYSa",
-	"uqsiNQZvMDYE3mV0A3yNHmGMU6VrIXrjmbAjtIiua3fsHoTWtev1A2XWmlfbCiw8uY28ely5s3DTqc71",
-	"zsylLrgMn/amhSrz20ot0EjhzciVm0LyRFuF0jmffsB57rOFDU3SVhBoSRx3u5Ffq0htkGXM8CmdVdhB",
-	"piKXW5UjNdJQLPlcxCiW3oRSaTcQYXYdlfR61Sy8omvCaZfFI8WLRMfA0wjEB35B8Gq7CeqCCLA3HRph",
-	"KKshuCShSLV7XDqfIIy0orc70eE9SRE3/EO1Zne7W3XDNrLjURZA+Vt9i0vdJjFuztxpuvUnyl7HABze",
-	"LmNFA/DwKm1Sb55a6s0d6O3+WgATKa0KAa22sazAilAiWRMJ5UlUQcks19m6GeMVPXUfoajY3oiKTYDn",
-	"1nbJ/V52L4RKM3ueJnkPaK9Z2/xVFOkkJZ/IcS7kwTu2p6QUY8MO3jGjLoRkHZ1OJTdlISogMecIf2YF",
-	"1AJRIbEZVzSUvExSIceC/WfVQXBagicjSwFkKIkoNa7bZ+9TmYSJq2y08MMzXY7+W4xNxESmxVBmqbyo",
-	"PesZCsCHXeJ2Epel3UG56UdL7Wpz08XhfDtwPpQUQGUfU4koQcrqtC4ejc4aGhS6iWOr10Jd2vPh7OPx",
-	"3uCj84zu2OftA0NpfxEJK3PoWwY9W64QG4snSSG07la5gNy4+Z4hTpM1TYF7QoidZxnhdA0lBdo1YWRx",
-	"gsUMP4yPWcCqAEvKfTzJlNy9tr2hpP3xagx/nlYJQfw0N3Wfvd5+ASEXTmQC60gU9pjBVxe77A2GWPZP",
-	"fz3Y2//y6Wjw6+Dg4+Dtx33CE4XGtRBNcd6ngFxU0UJslLs8lCPBJsKMZ82uqo9qeiB/S83s4N3J4J7k",
-	"xsG7c7v9h8oNKM3sVOgya7Tiz5D8UrmLsFfwnVJLS1rBMRJQWyyFNmI6/UJfN2ZjpS7SB6iDfQrtu36s",
-	"9BDjskjNYmvn//zfWrJAOpX28wED5LK67v7yDjwHD4SMPfIl8ZKXoywdt8mX9v61Xrz0kKv30mQ1dqfj",
-	"/cj/8rziTEaFy7Zb2mWxLLPMMwlu2phEY6KAve97MN/Bu3utqHVztGhtfs/9p2OatBDcnv98Vgpdp7a1",
-	"iOw69YzalZOBZnHmOXiSD+LAgPA6Rnzw7uTL2y+DT+8O9o/29hGnMXNinDBMa5LxrdMq+isFxtuNwNgI",
-	"jL+SwHj7AwQGMPEVVx5yz10eKZIfN+RKhncBA7NQclpXkblkpbyQVrsmNXYqjDcMhtIqq5j1E9U7rqVz",
-	"YYfUmHsnEmdYUHGcplOrIIpfb7/o9tkAIDFfbA/lBLpKMG6MmOdGg0qspLMWAIDzzTbq3vZnkgik/iND",
-	"SyV78QZarhuhIzYpCzOz1oMfE1fOXr/8O4tPB+fUMGGfID1ZfCpMsejBmsKeai7axNPMGm+pDqYZSpUl",
-	"gHNawnedlBlJ2KA4CffwjDBrWzXse2KUH+1yNmzye7DJh+l38vd1gDfVIZcOgkE/Tm7pDGOZeKbzDRzy",
-	"JXDI8Bo3cUmFPtdmNrnvPCaOU3qkaEhHWK4xJKJjv1Wgwe69ymKfpXI6lB2Eyn65/brbZ2eC8h+XGDIy",
-	"OS4Xjll6noB8EudjqhjK2F4kVaT/hj/vsLeCF6KIuzs0Lp4+pghTu6mZKESEAE/Uc14rNhXSTuFdSBq4",
-	"I/TwdxewhT0dl2atiAjdacAfeIK6+v9s0Ufag8O39PxH9D9bIzhvUDjppz9qdL4PXzj1fp07aPFzsSqy",
-	"deIqX7MFVZrr5eIQoFygP4+3D347zToQN4hYJpKpldy5SqXR0VBSTwEdeX9UF+S6lbBBE9Wocp/VKlSs",
-	"xHeF8Xa6meCXC3alioudocScYdd9FP9E4s1VtjjHWVFKDT1+oMlUMKRvEpEal2w8lCC+3346+z3exYXa",
-	"zU6899MN6nKypkvo3yz2bl5oLJRxY5UEtzRvGaEa465sNcCLbn8of4HtdOKvPdiYvYgAXF7bZWfExxdl",
-	"HrFCAD+J2N7ZrwzhdyGL7Kv9r8iteCjdxrt4IhyaJaRzwXL7ifGpiPlz8mvyB9Kgx+wyPpRaFJd2CEPd",
-	"JucpfIPqe/mx3my/ahikPVp6KO4QJ330UNdrSNy3pV48fLyzhlPhKX8V7ECOgDHtuNdAFKgZ3gIGG4Sx",
-	"pcFrQtiL+jYU0VpC6XWHfR2KAytiiFlZMZlClifThi90t89OoUIuGUogYqx/O947GHz8MtjbO/50dB6T",
-	"s90FPmaq8p+R9x99HU22XWQtoG0W/3Z6fPThy8ng7Oy3Y+gIgN41wcZlUUD3ELeNVKOZhSwU1zM43F96",
-	"dyg95oB7Ufyr5JmuDaqkVT7AaFuex7XDsLseSgwa9Nwfn+kd9mIbmAjteslSgmBGi1U0lDVOAFoEt/pR",
-	"Bl3MkDuSlTcthV76jAB+IlL72frs9fbfhzJoWw3H5iQE9REh0eAHyDiZkxwlSmMOFLx6UumU9wJzVpvk",
-	"W6FlcbRk4+h5uibPcvFySLa3YbitZYY1vrUVbdW5zla0VeMkbQ2s17CTQB/szVKrpSxagw9HAWJZ5BMm",
-	"X2xvs0KMLQ/qD+VQxofHR+e/fNk7Pjz5uH++/2WxWCwOD32nHexMZc8Z5NdIyVKzji8UIM0UC9Esw0KV",
-	"dSjhve4Om6aXQlb81gsGYH9he6COb4GDRpBvD6XTROgutrgZStRnE77wLaOIs+LEuN4+O7aSod4MzCh4",
-	"q6BGKwUj9UwrlpqhTLX9A5hCstZ5zPUasydogj4tu2AJXhWpIZXWHVJwcENpx4Qazw6X1GiL6hIiNleX",
-	"GOwNtl71xXqm2USICDp2gTraban8ObHf4Bcihnv0DdXmaQn8EE32H8Jr84ClPBWSij0jdwohU4F70sxT",
-	"Gu72Dd0AieSpPdYupWW4zlf9ViLR904erXUjrln+X5ow9N0oggRSG0nsETlc8qwULtmQX3LD0c/geLRr",
-	"g2XVZ2jOJbFXeTO90KS37zd+pKQIe47fF7nRAlvojQ7tm7qAv1rTgD1UCaQLPRHv9qO4Dp681lK72goe",
-	"UZNDgZukOs/4AlJwd1cis+iZuqoQnwC0tQ017j0g02FUyTt7fbKXupKsU6hMRACh5R115DnvQk18OpVQ",
-	"Ktea4Hv3q3a/rf1rq3ugeNQNtxzxtZPvctt/6M19Wi38HxZM2lTs/NvMtBV99P9oFLk9QGludYTF9NiB",
-	"fQosJs7ihBu+A+897+Ry+r//nYvp/07Tyf9eiVHe3R1xLX56HcXs0+lH6HJHZtlLdviWJcIuFuqXoZXy",
-	"whoTheBZtqA2wNwgcjQzi1wE9WeIqeyCX9bcMFUaFriLgOmh38pnPqCSELF0Ym2ZLraLx/FTV+Lr1Ya5",
-	"MNxuLqJGvGVuaYyleig7WggW4w9vFS8SPJFdxtmcZxMFjU2pyBv63Fo7rRAsT7+KTNt/TixXg2xga5Ie",
-	"HA4+7H85HHz+cnLwef/jGTWrrn5+fzo43Lc/Z5m6imrdOblh8fPah+miLw986gnjZihj+NIIwQ01SjHL",
-	"0gsq/yNo7h36lxt7zItiQenKmMTACDaQQ6jvmR7KGA80xoOkRYRAPyM+vsCuffYkHQ1gm+QizXNBs0NX",
-	"aWyzO5SgpFE77ISn2cIdPcYFOuulR1CH2DZU05PgxO4L1zSY4omIk026wmPz3Z1hr2BgdKFkwHtzG/kw",
-	"5197I5UsesBmt3ZevXj95j9e/nzn5AUXSV5luZMCGuYW8DEmT0UVqgKT6moX6gyurmUuKKr98IHUGdcY",
-	"+mw04858ePve7tQnfRM+Xy3S7jf8V3MFYE1ML5XXge0aUg4aPQEIRNeeH7PnCnuoMCdINsCYmZmJOUtl",
-	"n8VXYqRT47SWmZJikSvqYJ4LlWeCZYJfiqEEBWOHcTZJs0xgw+9UE7QldjAjdG+anZJq+mzgavQ9CprP",
-	"7MtFMZT1nECrU8xUWTQKNGzFbVfXxdyzpXfJW50LiPlR/Qx4bktpihIau8efe+9VccWLRCT2v2I2U3nl",
-	"mrbv4mm4F/JCfV302W8Y9RrKehsBe/Go97svgHq9/Yo14KoNfHamS3JIJSu12FmOsPXZiQ8QWoXvZ/Cz",
-	"v/w5wDSIPMg6kKIG+wDrShtFO0C/3SPC2qeHAhlYK1XR0hxR/8MkLt6+kHQT8Lvvig4HdeDYI6ZhfEvy",
-	"9yuI/9Xv/TfE99YEHD2BNTV3OHHYgo7zqslk11ogkH7BRgvXoKlZa3hcUKM1CM2nX1HUghN7hxTEpbyR",
-	"FfUFZIJe0dS1jI20nrOzy+IJz7RYTrzxqqh7sT+UrhxgqTRBX0/vd9n9DBDWbkrtv00Sy0gwUESMashn",
-	"aRKJUPy9uOfsk/okD2Xu0vS/8ixtvF6/tdBDkU5nZmP+Pj7z91T0wnOrsl+/TyLLatk0SrMsldPnYy7H",
-	"ImvnNudlIXXQwgeFj+sRZCk7laXQVLETAyKC0AMTR6TnX81SynC3BkG2INCEoQTmweaAghwEdN6f7u/3",
-	"2R4sy64Q45qUoRYYJOczMFwg+aXG8+zIKh0LXyOF32HXl+yCooj7buhf5N7CpOEryKEzM+HztVmqa1UI",
-	"UKxQG6FjtwCOUc580yQIKnWdkXB0/OXs09uzvdODk/OD46PGHF88grNg5HuV3uE8bcI7eCZaoon+k8iM",
-	"eyhHl1F5cF7BvaZreKsEtb9jCnCNgpquNjXgWp1/AqlN2cLDhC8Et5fUXfDwk+9UF4PR2FAJr9ioXETk",
-	"wEvHYijpDo24dgku42qGXBSpQtdDXhbjmX2IJwng8sHfMy7R6Y5JENZ4xix6e6kdTjOpEeQ60DNVZgmz",
-	"9jj6ReDaFpwEIpdsxosEDhH+3oZbeeKO7H791naOVaiV7stF/vMg2uZfzcsWctW8+jRrXZ5r14Ey79pF",
-	"3Xvg2JafJQJoDf5diFRqw7Ns53pjyowboQHyRuTgZCJ6jgi0/2rGzVCmhuU8TUAFn3HMNkA5mUSV/Jv7",
-	"O+eKXzk9tiA3UWq0v3dcJkNZcZQ+G2AtjevWF5YnkZvKTk3gQRhEW5ZOmMc/lP7XPjuygjLL3NXEu59q",
-	"NudJUIuny/HMjka7t0LuNQq50/2z8+NTa0J/Ofl0uvfL4Gw/Zh1gF4qgeRbVyM90cIL21AVPGmNcp/gp",
-	"T+jhxyQXGdcux/OJVNw8mPaL1OSo3sNy+RtGtyuvvvK3SE0qnGkiySbhWQhdzsVt9GLKwCNLu0Ev9CEe",
-	"tHSFZImYK8s3FtAJ4NROuULjvb3SOZSV1snWUjphDeJpKJ1yo3OuEqBlIcPjgnSFWnHsfeqeQKHPC5Os",
-	"AMr4zdlWTqcs9UwgQlsheNaD6stEXIrM0qi9B+mE6AwqVk/KkaUgeG+HxXOhNZ+KmMrP3L8PkjhimKmD",
-	"CT2UgAJOOD07T+ciRnkYh6QWd0H6kX9qB01AXKeViHaZqKSGy2KIAzelTBvYCi3Dasp2Erz/VEuHzX/6",
-	"Q4kA6/84Oz5iCmB9MJUk1UzPeC5Yh8sFdtYFEL6RYPNUa2iV4CBDsO9umKXYhXwedM6JhL3cfl1h7VWn",
-	"ro3K7YGbYpHK6W6Q5GOXQxwFp6b0FvAPDqVZ5AI6Nbze3nYKBXSAgOyUn16zf6Zv4c8vXjVzmrFIL8WZ",
-	"XcRRcIb31v1ueZ67Vo/RwhP7URL63N07+9f+slg+B9LwC1GlTKH+V1382nW/kWsFIZ3lXJCf3rx59VML",
-	"g0INtJ1FefSImBTvgyT2hmzsNBOAJoiDOzXll6JyN4EbrFKP+0N5XrmlGNeEBkqwFyMr4qvAJtwrsC8Q",
-	"nzgYKHirEPYz29s+hu4tnThk0F/Ozgfn+18Ge+cHv+7HDraUIUwGn1ktG7QWTBjAjUJFFAIaIGzptODS",
-	"eG1kJ4DMdIvwqdSWIQHjUBNfYeq7gSPDGMrYaV9fDo5+HXw8eBdjCqQzjNBBl9n/zIVM7EKs/WT5kD+A",
-	"62MdHZ+7fWIsbdk0u+5wdAooFD1/Na7ueSjpmEYelNRu4Jl2DgyvsKLhpSbQ+MsRh6vrcd3TNXhJAJ8E",
-	"PSyZ0pVyR2mNoTszsPRqNyQQ6ejn7LNBYLP57YBFx5ejiVoYNPMqJREdo+GZAmEMJa5GJH22z8ezgOx8",
-	"xN0drpJjEdmDUtId606AT4WEbJXaaCjh2LhcQHsg+IB/Z/G7TycfD/YskXoz8Xat4mnca32eh3Iof5vV",
-	"yLQKNRWCj2dQqEchNfslQeDRv6e8GPGpAFqWypu/Q1lBN+4AakMLOGwDIAR9cNLuE5DIIHxJbamfWp8d",
-	"SAZW0FwlVg1w+hB4oskX1sVn7XfjBdRh4sT2vV48lFYl8J/Kh/40gQtWrm4oNarp160Bt7Ml8/uWxQ6J",
-	"mOfKCDle/FMs7q3mobbIB4ra3WThDOi77NZN32WPQmqAuaR6qSrCn6TpAZLDAjMMVhVJVK/4N354ycQT",
-	"yYtZo7CjTsqnotS4xQcy+vB2eg9B5V+XCQMB7sTDN5qBUCO/LMC3oq0GORykzlzn8ltRlU8TbR282z88",
-	"OT7fP9r7/cs/93//cnD05f3Hgw+/UK4NVHwsP3O6/+msObIZ3qHWEEgQsAS4ECsqnAQFTaBDGL5WP3p/",
-	"ur8PRzlpiO01ZBVqYbq7LLYC6QSDhzSNZ/JzRY30oLag4r2Y2QNGKUw/RC3qKtVit6aLprohKON06prn",
-	"xGERE/9XUrQ1n3ykzp+/brkxUldSO43bh0EUL5Ln1Lrx5m4+574YBl0AclHXJPsMa8R9eIFjMi5ol+2Q",
-	"VXs4/zfWRz7azkC3dtn/8NrBh24RNPYE4MlXYWgWCfMuPv0QDGtlXeBtqY6odVULoeqeoHnecQZvgI6C",
-	"3VIDGDyqzgNvWaoZNSoFsaJzPh9K38gVrKadsExE+AGrJqmsc3YyOOzuOu4eVQftH+F6KKGR5EiM1Vxo",
-	"dpnqdGTFDkQbOhyftFYceRMcrldrsfP3ucz3gBaF63ogld+dShucviOHqu/qEyl0fgLc7SlWRu8nqXlo",
-	"xrhCSXiO3AB8pN/CPBv9q6fEaUK2RrkGNW1D99mxdG7OEEwvF1U76g7m1g0+nu4P3lnL4OT49Hz/XdwF",
-	"qFJK2XAPh14gpAWofmLx2f7H9/RuTHx6kk7MbChpdmCT9SV3YvjxVHCtZMzw7bPujrXbq7ZD2DjLB4aA",
-	"+8+gWAR9iQBzYZn8qDTL228MoNjlVDx4ncgF7vTx60V/8tgsfogVl54k8B1w6yrqRcO7gROgMb58TW5i",
-	"A5cKzYTvzwTiJC0EYB3H7NOJtTbeHf92hPkOTCpmZ2YLYajkxbmldysz2g/gUicwuRcREuzr+CwqZtXD",
-	"WIQiMJZr+QvM1MxddqmEH5SioRRf+diwUib2KV7wLBMZvK7JkZ8Lh/Q9vtB99qsCx6ySDawoQDyANmMf",
-	"33/59fh8HyAXPFOcYdw56OogasjK4Okmk6yT8IVeSn9GLON/KynssITgRWBjEwhoj0Smrth2d2coewyb",
-	"WHw6QTe+3VjB/vaCdSrkQcA9WHSjADaB/e1N9cQb90S/Gs9+153whd4L+GuV7R3O13sR+eiHw2UgVB4X",
-	"fOEGvxkvBKETQppDh0v26eSZHkpm12T4Bf3FKsZ2Ec80671ghTBlIUXSjRh8z2wBGXvBuKGXnuNPmMWT",
-	"Gjt2heIw5jlMo3EBLmfHbu4MqMzvrWUn0OmicTOc3FJjf0gIGusWAAmLnqaJSgGXwv4FRpxQES2deufT",
-	"CfvbmwhOgvVedPvsPT2AB8/t0FRzBkW0ODXLszIcdsfeVqNwGOPDamXes399pi3B4OfovejSbEbZsT+d",
-	"MMRSbCEprWh6e2fwENDrZmb0YnjARPXVV2aTQghCYNYze5zgEeMA/WgtMp5TOMrOdAlXMwrOF7MrGf2F",
-	"eApeFZwdAE8grVgR13im2ZVdXmPIRIWm0r0UKCnzUAEOnLqtchcNHqRIqvomLuvjpMDUnmn49Qk4bP46",
-	"don9suCF/r6mSaWmWCHXrKQsayKI4tOepnFYZibNeWEsj5hXhVQEf4SCEHOY4kmaiXiHnRx9iNg/TvY/",
-	"ROzDwXurdPwmRicRS8Q4TUQV3R9KRG7qWJnreTXgzBHPTMQ444VIPIxTkDZRSegXb7oVbu8bdvh2KDuv",
-	"X7zqujC3Q2SqoJVQ10Fc2ZGYUK5W4fi/A1zKxMQQehEAS+0Mpd0WG5ycSKbFFL4QqT7Asv7x/uA961yI",
-	"3PhgQAomWDkfSZ5m3Ygd7O0FiEcJGyRqJIayoxXb/5pOIvb58CRi/3j/+XP1mnY9rOwTTBWpkAaT4qaK",
-	"tIRCEG7TP04+VGuLhtIREg1BB1hxDCGxYx98zqpXRZ6OTVmI7u5Qnhx9YONZKS9qWwUGU6T2xmeWVeME",
-	"5vToLGLTweEgYuNfTg8jpk8/vI1Yurd3EjH99uA8YqN/fngXDWX+y+/as6qBnYTLdI7bounsoYjPB5OI",
-	"mf3PJmL/Prf/P4X/bw4O99lUYaNaeFEklvIAoZgjDRJMTIhqpVmMoGO5nFrr1VIm2/988B4OHh51WX+4",
-	"CMiWTxMxlNXyHAqXUq6F8K8nP39mk4xPNULuiKS7C8RfKaKJNVJT2TPiq8FkGMD6t+MmLBASwd+Wz/to",
-	"//xsb3Cy/7K//XxwdHC4//n87EV/m2VK5X02YBMsjIBuvRWt+9yhmVWDjJpiLWugGhPwl4JHI3cjPLF4",
-	"jLPILpZIBaHXyGvmLmogvRvAyehWda7SxMzY//f/splIpzPD1AStiTGXl1y7kAgc8i57sx1tb8P/sVJm",
-	"Quugt2fXI6QtT0nAZ0NJn6rzqvH9HRZDeHUQ+GxihEYDXhZZbuRyOQBGzB4zWTBz7hHG4rfHg9N3X3D+",
-	"d4ODj79jXWhMIGmofQ1l503DKnbr2Eyu5YFRqrvj4MjWLABnHby+OujyBjk7CV+0Gi3dPnN1756xW/2e",
-	"j7TKSiNYXBYZlJakWcCngz7MmCGINWmucXUExWuC5SWghnBmxQuAv8EEn4pMY1Ya4fRZFVIqeAqoUSp/",
-	"LKV2J0h8y/LUAFYvoZBUozO9jrV3v/k0cycrn1tZ2YMOJev3/YRjgfX+aIgYnPr0YyNATJMjfZMb80hz",
-	"Y55YmT6Se8UFKPnDKqLLCjHpqWvD1L15+frlzz9vr9WF9NvSY27EqkFFe77wXr/VqPXOanNPR0zWOlTk",
-	"HNwmgo9nlI1oD+w8NZlw9RdKmz1uxFQVi7itHvdwseeWc1umeMKBzm987iz9t7hfdHPaAi7oOvM6lgKO",
-	"y2q47jj7G/jxVVfycOFP6pZG6XV6t3S4JrHDoy2U7sLsYGW43nlWjbS0T3/cYVZIxt12aj+BxTxdUrfr",
-	"X4fO4SQ3RH4TkedEDnUKx1/XIe/VtI2QY7uU+O0T7YFng4o75gX03Kn56eL54ldlREztpF0T1qr56c5Q",
-	"xq7oJ2ZZqqFqhI0LAR3deAbe6SuRZQ502VwpdsUXgAChwdaX0CBnKI+LRBQ7UAs0FhqvHOuEF7BLHdSc",
-	"a+UVmymDB8c68Av5o3Xtedd8iIpT7HPhqNaCcuMw6nKHkJiJg8PyoJQvXwOyjaZzNEOZCY4BEDd1n52A",
-	"0XTFswtWtc2zJA2VExBd8PPpmbXsuasCAlAxqcxQ0h/AHU3tJDGmPFpAX6Sd4NvxPAf4cGjmxMeF8mBa",
-	"diFqAiuwHwe96NDvB6JKGQUSqMofWpfbUcmioMXCHGAPuXQiVVAp4UhYY3RmFzwS5koICR8Yrj4NogHV",
-	"bq4uRZ+9JcaJn8za5+DRUqVhnXoQHPqMOthTtMYpJG/30e2zeOz0CZan4ws8ZUT+7vAsw//Ugderu8ti",
-	"w6cxBelhCUMJ6OC+k6vh01a0kDtxazD0nObzX6UoFuvwbnjrnE/XfuGvJhSeWq9j+2nWandcq5q0ZHcL",
-	"seCQBttC76CQM98BLkSmhfQU+MtL9Gx1wDXIjPhqumELOntDgKPAw6+2h7IahnVMkc7nItmlkLhmSaHy",
-	"HGKuwRCBv4WMBiiwBJ+OL2AeLYbyemMC6uNNxplrJAfSqs9ilByQJz9TUoEnCF6ocxYlswU6Oal2Gh4K",
-	"Ezl1EGDfYX97sb0UVA2c+xTHZB1iaTLx2qr3bHYj9KABkC0Vly/7vKwQAj6LbkwD30oV+GXIdaqt4M75",
-	"nFHGKOuMuRa9VGohdWrSS4FV4ORl9vmi9YSls5PBYeQTQo1aPh4SdyG3xXJJXkg9lOASswdDGGsIB1l1",
-	"qlhWgBvRzkC6nqBV/SjLyezaHggeGY6lDSsKpP03J5NGG3/ZppasZn/8Bt0wWzxdK2yQH+DN+qPJzvkO",
-	"JS3vqLm/1awrz1YtrQvSVSmH09XADOVyEYyTDT5SYEfEcVbXx9yNAW6KY/4cxTHf6ardvixmhX+AdZxh",
-	"X4HheB9Aqq8n8XT77AD9X5rF9vPYe2TFRRyhokMKFbR/Jws5WfaqhR2OO3FGxtZpOBqZsr5lfJZ1+0M5",
-	"8DoO3T2fIWn1mhUp1hG2oxeC1XSj1j69d7qnP6qf5k36gk9CD7/P0+iv+adExftmu/BU8OQ2DGR1C4Tr",
-	"+Vi3dkkr/Y1lc8vXl2oxIN/bYV1ZkVxmVjjroYzH3oSId2uWn7Pplv1JJWHo4KNVU1BNc6HFBcmgYHPx",
-	"Qlyr1WPLpXqhb0yqq8pQo1479ZK9/lDuW+klpz6xlWypFT1Gv11HeATW0fZTso42pXZ/plK7B1Kz2myW",
-	"m0PuN2ti3T77RZnKz9RZilYsBykYxCiGMghSdJ3uBY4blSXLQc4+q5QrlzLYVN02lLFllzGTZZZFTHwd",
-	"i9w0eN3C8ZqUNalk7+YyOOeI3yQKbPSob9ejHBUBdF0zo2hJMPiRGlWjL/9t5bAHf33lhXd+ijX91j77",
-	"Fi8zhmXYoCqdRY0GUrTrzueq0XBdy6mcxTX9ZuBUpZtr21r8xXdGIPgxLuO7ABG8eHpABE/Xd/xY65L/",
-	"ss7m+0ZB+EFu6OdoUt6+XvpGLj+4HrjsszNhdGXxGgVhNtZJ/RXr7vocmox6pCDvzVIAybzGXo/gabI0",
-	"H8xy+/E+6tu3+Pxzd2k45BfOMc040dBaphMo7utrQ60XKXRQ3to+6vbZEbqVychptWca7I+hvJ0BEjqn",
-	"n7ARMgC1cB0bhM602Bgh39kIOWwIkDxK5+6KW3s3zKAbxV8IGITGw23RguCttaCCKAf2O+AE4ZwrQIIw",
-	"hXXtWFU7HFCzxN5gAT0BLKDG6/0ogICCi13KB9ZsoZ3xN6m2n2gLG+V2o9yCckvhP/sfxZxn68vZ76Xj",
-	"3g1a68YL9bhxteya7wFUa0mRv46otbbLcQOntYHT2sBpPU44LS+7N1haGyytJ4Wl9Z1yD+6CouVsiTYv",
-	"WqMCftJewxLBdS3UFchzY79PLbPQzjaUQLIR8iRvQlMhJ5i9mPgZZo1iaaZzzeHA0Iof9Az3+2jhTG2E",
-	"49EYi+xgTLJXfx2AcGb8UljFB99qLcMmH8MT9uE54/7AiPk6njz/XfCw9BMwTZ6ikV9VuQbXaU2TH22N",
-	"5hv9PEn1PNUrAPIar7ardsDrRl4rKqADLVkVNWiwQmhrjWNxRCnN7lCCJpUadsV9YmMUdhCo7mVkH2ts",
-	"PdBnA3dJUalQAmrKDBNf07pXvrFuAvdeXdr7UAr8JLfQC5pKL3CYh/C6PVrb/ymKc/qOQVEkJQwhHd/q",
-	"St/RfWD4tDctVJnfHBXjTSgNyIPqLca75Buo6ujRHMV52JznuZURytr/3FBlvVM+lx+ygpZq7xGaMs+z",
-	"BdSW+kr8qmEJS02EfGgoYaA22ezK4D/g1r9H7f19CmK3Urv0Np0eD25T974yJHbOp47C4KIBAQX3LLgO",
-	"zRXw7vZMvj4vOLrbWgF/CmgDOmEvWDwp1DxmqWSxUVhqbhTUdl9HKIwcnMn7zywv1GWaiAIcD+AHQ4gN",
-	"1HtJQlGOIU8LNA0AO9B1A3YjRIjgMVNXYDDPuVx4FI2h5EWRXgqvke+6XrQAdVqIqnbeu0UoP89usc98",
-	"Z1S/3glPMx2hg48qsoI3vHZg15zqaviOVQrihBsRM80Xml3N0vEMER3BuWjn7+5Sj1MJ6Cc4bFAwnupb",
-	"9VKl5UvF3n8eSr+DNISttAeLbdTpc3Xi95+/DE4Ovnw6/RizUmoBYAa4I1pcuGPXP52W9v4zdDbcOz56",
-	"f/Dh06lDuLQcrLa2Hd9QPUA2FVle1bAMJXYIHi/sGkfKzJhOE6G9uvNiuVUr9swFxySRJeCoWbqclxpC",
-	"lAdnx+z1yxf/wUCQWLIttdiBSlf00WLD5EZA0QpEdCihviaqFlDRx5hnGaC4Qv1A9Xum1EWZE2QxWK4O",
-	"aIHNU1kaUfUDHko4bK6hKxU4gyhJPa2UvSZ61ayjCvsdun5ldjnep9Rnx9Ag25qFeMFATGG7/hqVOzeK",
-	"fYu8wb7uCB2Q7z8jlCoSTIiWGg3lSn9wd7e25qh2IDzNysK7swkLB1Z5xVPIkbcEh9+K/g4OtiyD6zwp",
-	"hOiz40ty/sAKd9pgV9kS6iqBTCxDr/qNOwzWbkvJ4/vPp5Zx3lbkvv/8vlDzdezi95/P1f2KY9pCiyAG",
-	"nvhEMMmeGIbmuUJXsfiKKqeXJpx5Nmi5QiDRJ19v4xBrArekxf+frWtcO1SnEbPTgwes0KT7DNRHD5cs",
-	"k2VQ5E4VFdDPWMwvueFF7OCGhe4ynqUXos8GcigRsAb94KSIgwMdBeYYWpMTC10IXrBOvGd/6+0paQqV",
-	"7RCicTSUc/61x6fiP1+9ePPqp+3t7Yil83lp7HeIux7ezRRKTlm8f86n8S6LDya9IyVFD8oCY4eZj4BX",
-	"jg0P5avt114sjlSy6LP4M6xASNOzVljvGA5J7zCptEwnEwemNSrUlQa8ZhUycrPI2xrPfgsC8u0qqxFd",
-	"fZpO6qxjooo5N1s7W6NUWrqNtuxqt3a2tClSOQWaxlf/OxfTu76byzu/eiVG+W3fbWR1MNxSvn+Nuhqi",
-	"yURubBW1bUXB2q7vwpUUtCzomXZUanmkWQD22g1DNlNjw/Idea4cL6hkr79+pKAFP5SuY9B7+QLZa5PW",
-	"0Mn/BOf7xyaxs9GKrdmm79SVrEFEr4cLfd9ZmsBJa2maKheS52l/wefZSgP4OBdycHLAEjUuffsx6E5R",
-	"MCEnqhhbWcU1+31w+BHD3blQOXULMUplOgKbx4qvs3f/1DtWSBVW4Y+/9lL6HoQGxjqnIlHjzOoH8aiU",
-	"SSZYr4edT3rV02ju6HSeZrzAOQBLbihTh0b2lVB3vfHwQbFxlkIX3AWDE+B52sOf4BRaJBHt/3bZYe5U",
-	"V9ym5pCuNAUfUzrYU74H5zO0vWE7wR2ocBXab4D7yuRMdxRb6lVp/1WXdMjQQHxC+wrlMmmPzlzDdm10",
-	"LH7STztt365/raR9/U0J+5v4XqN9A7CcJZGQo3v8d2MYry1lD6taNePs4/He4KPLlyMVPudaX6kiAdar",
-	"06nslTn6l0ZlvZkTeAa0tTOY6M15mvk2/XhDgqDa31nsyuHifkuZrSWue4qsVRM8UJUs7K2FN9sv+BRC",
-	"dU+hKvWBbibSF+PwLde6nGvhFwYOBBjpRvDBgWYx/g2re+KIugS4zk2FmJSaZ9ZcxueCpFY+xnZLQeXJ",
-	"4N3hwdGXvV8GRx/2426/BU7QX9xHCwq4yUlvwQIEPQbarmUZJV9Cr6ZvIOEqaSyknrbksRZUQKtMkFiC",
-	"rNhrWtcuFDDFfqwKoRkaZtG7M677Tap3M8Vub9j9X+YGfBDmO7Drb7efkU+vArHbc+kTfI6WL+laHe7V",
-	"LheCq+tZ3T47VZmImDbclNo1XpTkBx5KB2pZBWjCCsBUyQCsrh0o7h7VtmqCB8qV/ive442et6pLW/J9",
-	"9LybQUNI90vUeEUutdXnRCHkWLjOJzIJMzECV4lrAcy1FhD7oT6wo0WVuyCKoexgZVQMMz+PsbDD9XRh",
-	"V6q40D5Wg/4Uy0lh07sQh9caYuUwTZBVCckT9hj+Zq9g6M5bcuKxdXx4Q3kHJx5bw4c3lLdz4r2z3+dG",
-	"DmTEV/N8Zu7kuvvl/PAjHP7T992d1qj12513M8EzM/t3+/0g8nu5vc2uZmkmXIKGHZ0VpdS7LDWIturz",
-	"E6GldqPW+AtMd596I83QVs9LC08141l6+ScgiBPakd2NtF98fZIAAgBvU/v3x+8uJNSXTAtx9l8fHUva",
-	"hVQrl1nu0qf67FQkqcYMI0qmH5UGGJTTOnaGkjILNRRhYvWaUeEkSGx+LH7VjMb/QZhTwZOUtn6PlRpu",
-	"kgbKsn9cPAgpffe9RbVxQnlzi4J6fKvppI6ACniy2A2/tU+9owTDDmd+TZDN0O2zAVtKFiO4D+zHIxLG",
-	"DWYsY7/xwr9vBThhQQcZ1mNIaSUqC5ZCpNat8gkhqc7uh6VSG8GhNfRqFu2mhjZ5xaVgpuCTCTDh9e/m",
-	"Ujru+rm4oIWg5XSdAVJwsKbXBKqMleY7zs0VqkXQxtzqM3GVpzeUlDDjKkssVTuVoBPP+YWwEiLGwTWb",
-	"GZPvPH+eqTHPZkqbnZ+3f96mLLayyLZ2tp6DDUdntLx85OxR8Gl9PaXfiNEim1jJY029rZ3wmO1xLXWj",
-	"Rs98hC56Sm8M3PfMuUMoCl+l+oYdFVFRmsqeKk0wszU8GuaEb5BOpUjshD6nL3Ae7rhkpaietRRV67JT",
-	"gu8xVTKYkh5ff1YoxfZF8XbUWaqNKhbhoFBl3DDmYMnOnbgQ3zNWqAxypMBojsBi1rVFX0N4VzJbdINZ",
-	"aaimj0Z5nFoYk8qpnaYcz1xKtwu2UBX3TdO4QRrmOVwVr7xxYLRmmj+EP/4rnmXC2MHwy2vKAbOi3H0V",
-	"HWFVNwaK4BAzxSWzvDYpM6GDSWm8hmn3CpGkpjfmRQJfRSA+7GKcCU3NKO3fIO+E/qpdpplIC+B8PMvg",
-	"LZ2lmFVAlw/SUUdploVLsaO17l9JsWB8Jniyg9n0vdGil/AFG3M9600ydWVNGTHm2pe5uaNCFAKVJThK",
-	"RIC14xkblclUGEvUfCx8sxF7ZnMlzSxYmxv7ps9jrlQvE5ciY6kcK+c5+poLqQWjyptU1HftfrxxbD7V",
-	"rHNyun948Omwu8uENNDBFVpaQoqSHTIcG5ji9VEPri+Nxopw49TYFT4myqjUfb1cSIhq0AvBZPRLw3yn",
-	"ViQVwVusM0m/Qne85YVobHe6ANZglxJekMKN03hUYp5nEF+1Ju0EBL80Dev8V5mOL3rtqwW+N+PWnE/E",
-	"hJeZCT6cT0kYc6sP5IsbbzWN0Vv5nQ/tVrMFEaSGmmtXpxU5dAbHGUWRKijvKgwVm9plOLoIpqbRWvZo",
-	"T3xsqq8ACbv4+dsH6+HDTTzWcJNqk441QpjLSVrMRVJRlim41BN7dt4P0DSP3WbTko+l6EEevjsjZXUS",
-	"Dr1xWQF5x03DKSnsW73VZ+HvmDaA6+ZHCrvcc6i8sDwdSuAypS5YmQO7+FcJoAx+1lReCm16OFrDnG/L",
-	"BeoAIsvswSTYttesWsou8DBL/UB8mFs8VUyKKTdgli5PjwM3TP8LDWSv+2Uqpz1+KQqrsY2VNqAsZand",
-	"pV3iJc9KlNagKhhkA7Bhq+8VQjfTC63BWnMTlaXqppOXwiAsCH5Y+NQdcGdpqDKx1iofpVlqUqHDiaQw",
-	"8F7DBIhv4NqGqvm8lFYno8pF6hgc+z/EEYs1twdi/8ukuY677vYBUlE0lCFkKZwE4ZP1yfqAPNHcNd8u",
-	"sPuLFCLRVRdu1F7dvQpAIhqEsMNlIOAkbFIfLsnL1JpeWLUQWJrIV6Y3sWlf7Hq9kj2AF6rxu2dh49Br",
-	"s7na2AYZhEn12PGVcuFpd5RMjvejcpb6cpxrs1AG5vVJPviiQl1Op0K7In0QpVFQzoqksLvcGtUqQNCT",
-	"ui5TXTFiM0Uvn08NRN+eErXWRgTJhjay3DjCCdlizuc9146oZWa6hU5GzdKcaav2cDsB43neg6Nluhz5",
-	"V8FySMqxPfi8LMYzrsVQXooinZBBHy2xpeBl1kEgIMsydDkX8L92iq6nFvjnM6z590Pq+g1Ioc6rYVP7",
-	"0hQLlhR8ApgjPIHO4WqC0FPcR88o/WnGLZmyLJVYzGiVTCixyGfKKBRwhRiLNDd9dkRuR2vH8kuX+E0Z",
-	"pdjZFiCr7OQeFIomNMoJuBrDM/yiSTK+V4VIp7JeHxNUwQUVjZW1SCUioAiERTTwS8JDa2vytYlxuPLt",
-	"EZcXLOcL0MNrH4F18lLP7AmdHZ5h62eGIF8slUZVqh6pZhFLSnTzCN92y0NB0ZBqMtEi5APhjDfaNjOV",
-	"CZaJZIr5BwAYJQrLMkXC/nF2fFQlLXe8rwFURjtbN/LdOIkMQ07BxxdlftMKnH4KyQ97Z78yMKU74itg",
-	"yqCiSo8AOcI3rJ6MQjZFnBgI0H6EZ4CYAeZUqnUJ83XSuR05cgpGUixYUcpQvI31ZbPCKBbQZD9hYSP+",
-	"ZSXCrsCbjDC3vW2OHiyzBXmnI7CjYBlJwa94psF95nQ2mEl7+xKcs6mV2SlWnqIGKVXhiCVkmE7vazl8",
-	"h1MwEVBrbI+GvXxpD9tSE1xmdysXcoz3ps/OhGCn+4N3h/tsuPW2TEGhuf7OcCs8Spxp64//+8f/HwAA",
-	"//8=",
+	"5P17jyNLlhiGf5X48SegSU1WNevVj6o/LHYVq5tz63VZrNu357JVjGIGizmVjOBkBIvNudPAyNIaq10b",
+	"HkCW1pJmF2N4LcOGDEvCSt4F9Jf2m+jPuT3fwYhzIiLfZLL6MbvrBfZOVzIz4sSJEyfO+3xfG4rJVHDG",
+	"laztf18bM+qzCP7Z7tFb/b8+k8MomKpA8Np+rTdmJGJDEfmPJJEqEvyWMK4CtSCK3m6SXsSoIoEiVBIx",
+	"pT+bsX1yx9hUP5oHakzUmJGhmC7IQszIWIT+Zp93FOF0wiT86Ea/Z5EMBPfIfBwMx4Tds2hB5lGgGBGj",
+	"xKskooFk0iOU+x4ZiYhQ80ufw5SUyIDfhmzDvP+y3SP1OQ1DpjwNfLTwiIoolyMWeWQqpPLINBKjIGQN",
+	"j1DiB7dMKjsp5XLOoj6v92s7G89Hz574zWdbz57tDp/6T/b6tcY+ody8RGgoBZFjMZdkPqYqvT4x57gc",
+	"SXxBuFBkOKb8lvV5nRIE75EkNzSkfMj06hDWR1JjGhGmodPwPpKEztRYRB4ZjIUaaFSQwWTxjVBs4Olp",
+	"+9ys6JEk05DyBqALADLLw8ml3SUhGVFCbJJLxn2zoYPOaOOUquF4QJQgzA8UEVGf+yxkelN4uIABzcbB",
+	"Dks6J/XcL4Ekmu5oxPx9Qglnc7tO4gsmNTL6PGKjmWSwbpgJ0e8QoxHQ8IjeboTsTHCWAC9i1E9SCQAR",
+	"jPo8UNLuD67Z3yTnnFAy1LSrEWR+DZQGVA+hAbT7dkAEBwqbhnTBfPOy1+f6RcEZfDAKIqncLDSKAqYJ",
+	"vebV2Ds6mYastl8rpp+aV5PDMZtQffbUYqrflCoK+G3t/Xuv1vHZZCoU46prAMif0YGKZmxA5mPGiRoH",
+	"8XpwMVKJyMGt0aoxTKMwYBGJ2M9mmhjcUZV0wvp84KYdLja+YosBqXOhxgG/JXMqLRpxMhVMWOOA0BvJ",
+	"uEJcJbGRxYKGNbVmxmeT2v53+MNbL4eD915tSiM6YcowqheCRv4hVexWRIuvZyxa5FFyzhm50e8dGD4C",
+	"f8AyxUzzq82aVwv0mz+DAbyaJq/afm1oxk2B+PciNqrt1/7/j2Pm+Rh/lY9T0MCWwZMevS0FLVzAIZZA",
+	"KAuNVEQkvS2DStHbFEAT+u6E8Vs1ru3vNL3aJOD2zy2vgIheCHHX8YuZ+1jMJNN8mdwIcQc0IKYsovoV",
+	"QodKkoCT+uAxnQaP9Rty0NgkLdjsfWTu+oBGms2wSApOwz4PmX+rWSt7R4cqXOgDazEPQ2ySi4jFI+hn",
+	"jySxX1GZHjcSIdNABKrPaRiKudwkrRhafE8Tu2aplAxnUaQpccImN0jvda5pgPxUBJz5HgnZSHkkYhNx",
+	"z3zPsjMfWAsyDX4fKOY3DAVLstvcJYOz89718fnV2dEAQKT6QLDITKPBRLaj+dkBoX3+Taf9ut19JM0V",
+	"Fo+1QwbH590XnaOj9tkA2bIUyAcpuaHDu9lUgxIxOLjkZkEoX2hGczPTh6rPz1+ftbubpKOPmkPDRbd9",
+	"2rk6JSNG1SxikoyExhXR3A8+MBeBR0YRYyQMJvqXoZhxpXeuz/VIHgnig0/u2EISGrH0dgSayVDcSYSe",
+	"CzIVAVf4Mp3TyAfud27pSOIX5tbz2TC0o6L8QeoBv2dSTfTJ8ghnisxFpMYeUeydgjkiNmTBVPX5lEb6",
+	"drebQ3abTX016FOkRQ7NA5GPa/rKMJ+n5nThrPHx+nZDn5CNjp86ZCMRTaiq7dcCrp7s1uCYBRPNrOJD",
+	"FnDFblnkTtkFVePOUZWTpjHpbxZBN6VqHMMWaKA0mw4izfs1l/woIGf+LVNlIN7Arw60LwXOqeCadxVB",
+	"hEyBTPQbHtnSF/3WNqlLxjKsSsuB8zGLmN7+G3YbcNkoY6cwWuV17GzrddB3Zh3bFRf1htGoeE0LRiMr",
+	"3iTXVwaufv+B0D5//vx5Et7nzWYhyPYCKyMMey1+QdI4RPn0RDOqPFDmV826yJTeMkMbe81mGRaB46UO",
+	"uM9GdBaq2v6Wxko5EveazarQXgZ8yIpROODsnRrYfZ9G7D4QMwnAx9JTRNhkqhZAzbFcqd8BwY2MZmFI",
+	"5IIPy1YpAYASWWE7sfsJ8eBwTCM8gzIP+isxJxPKF0ii5mrWH6CeoxUqH+RCK0HeBveMa8F46emTxTvx",
+	"ZNk+bO+u3gYx0ZdIKRnjz1+Qio9wZavOl0HA7+OctbWSaeE7DkLFohKhVaujAZNIwlqlMx9pstXChJzd",
+	"bJhnAZOrJOyPvG0RbNDg/BfV4NaCmGJcS1QAv5EQ69T+K/Dt8dQ39IEWdagTa518CvfOnLOokbq+d7dL",
+	"1mth/PjlllGPtRN8UZK5oEFVxE9p4H9hrE8Buo9H+QWyt6XLnBoWWNd4bTg1Yij4KIgmzCf1EQ0la1h8",
+	"lJ0MM06RReBGiJBRHsPVo7eVUJ9TMcGO8pn0TISMvVPVjiPYnCZsIjSqFA1AT9BQaqG/PqSSbQRcMi4D",
+	"FdyzUmnuZ2UgbzUrw2ysgUvhVuakWRZovpHZfQdKBd3Qvm32/4DcCDVGHQUv/NJ9MGNXI4XFlC0FPOBD",
+	"MWEOPvZuyrhkq6gRpqtqBXGAxGC9BsPdWhcK2vrKAMJfP/LaOP72OBKTPDydy3Oyu731lAyF7+zNaEoY",
+	"wlG+Z5FiPhlFYuKR2XQKdj5ZepL0e0t5bmwRu7o8qnmaYSsW6ZH+4XetjZ+8/X7n/d+rFRHs8bc98XD4",
+	"lagCvRIVYf+q+3ot2Atx33OCrk8Xztav5WlSB7FyoMSgsQLTBSThU8UKwUhYN79iBSa6U3oHxpiIqWgR",
+	"iztwkRNJR4zUNYiddu+YjJWa0mlAMhZTY9loGHs62Lz7PKLcFxNyxxb6/ru66hx5RNJFA6VnRodjMD2b",
+	"mazBXtIJg2/itxxkgdrs86+ShhpnkBJzDkPcsaki27tkLGaR3CSvAzUGGw6b7Pf5RsEM7om1DtcnTI2F",
+	"7xEtVcCYN8JfxPaxrAW8zwmhtzTgHpGKqpn04AP0UrR79HageVI485nv4ZSxwVltWEP3PgG7NtqYjLdC",
+	"j2ws0QfFwFu7nIXd2d22t8mgc9Q+vTjvtc8O31x/1X5z3W1fXbaPBgVDjYMwadm3owWSSBWEIYlmnOtr",
+	"NTbrPdew5WbonF0fn3RevuoNzEK7euc2WiPFosG+2Ueq/yKB0mQFrhJfbyPlEhi2HleNqTogVE9DBofn",
+	"Z8cnncPeQINDb8Qs6WiC3ZhIFt4bF5mjY+tpIWMWThubfQ48WM6GQyblaBaS+va7d/GmanrSpLMPA+Dy",
+	"wYw3okHIfOcEMNuBcwVK9jlOF824RCrYJPqE37FFbCUNYmkcaRFRD/ceHaLt2eiacBY8IkWf0xS+KAlF",
+	"7HSpU+JHYjrVkAnOGQziEUoki+5ZhKBLhW9YhMu+vhongWoY/45MuPzS2AP1O4UHtCrj95q1IqR6z4Zs",
+	"s89fG4t3wsyZtljNRXQn9TIDRWg415P7gb9JTgS/RYA52d7bA22bDhWL5H6f7zabWY/K3k1z+JRts42d",
+	"0Za/sTvc29t47j+jG9ujJzdbrEmfD3e3aiWWzwzXKjUc7O2tlqQ6I3DGlVg/8NgjfYcB44qEVCrwF6a9",
+	"u3XN0EGffNnugVEeHsT7gmxPbx2ySRHhUMwPFPqD7UmwTocCh3ADidL4NAn4ANBT2ecT6jPrPkxChid/",
+	"TI052zg3D1DYmwcSTI+OIWxt9/ngots+PD876vQ652fXx63OSftokPCLG1eFQU6Cz9lTRepZtyby1T6f",
+	"sOiWeUicZjHDMRveuVvDuB0idFJKxabobYnEXB+/UAzvjDyTeF0J9GsiVeNlUUDE+HIxAePdCDtiXgNT",
+	"rGE3Sa+w/rdzbSd9xKS+yvlPAnWArn/e58alT33QwmD/J+IeuDOMr4RoeMD5YiJ6JI0ffB899bEPH933",
+	"Gi99zkLJ0Khc4KJvxBw17breJIO/PyATfRi0GMEXMalQMmf0rs81WPXB68eDhmEj5u3KPuPi02zc9eUK",
+	"0fZu8ck9E5ytPr3AAyGYA2gEj/FYhL7U+AkDqeC8Dv7+oLFJXqM72p3auZiFPrlhcHj63Hhl/QWq9oZL",
+	"29Oz09zFY8IFvLRJDi1taASGC1LvHh+S51tbzcY+0YiEkxvcchFZz3sZiuK4gSWKY6GhtDOht6zMCBPo",
+	"H8EI4yU4lu9HTEoymE1DQX1wDcMoA7NU9rEmm9kM3swDewpyYBm0Tkr8UjajJT4eMAgTJQwFOScPCkwL",
+	"RqPBSlfOJ3LdnIp7VqRetZxUibElo4SorcHFkCWIrkFvsma6j6TTcCfifok9HOb8GOSeMfVaRGpczYgP",
+	"8Qfgr63PeKDI6flZ71XDS11JuCeaiz/EjK8xvWwfmpVXdMWLvD8XCP7Ues5I3UwNVhj9eM7YHanr/2qJ",
+	"nUYQmXIquE8XpbSkkVHZ4pECMAnxaz3nki3QMGV34HW7/VVmA2ABy/APaytB/85SN8qT1eg/50wFE7bc",
+	"W6z5qH7ry7uNL+htgZdNPyV8ps+kYcFbpaZWPUAx7pZSbrPZrOAMvBCyFGkmfO9LYerrWTC8W+o8+Jl+",
+	"44u7ELpME3rAb8vAiuwLXxy0y+DnBcTVUWwSu5vL3a8/L6Gr7eYKwloNl6JKrmtBe7B9crUVDeApuix7",
+	"Vv7Pm/Os2afxQMtjRaiWx178HuMsLpUY3pWRvNQ/fkFC79Hbl5GYTcvg0UrKrX7hy8K0BJwvCcg6hO05",
+	"e6aVWvX5Giyn8nWouhdRv1TzUPrHL4kaPR9Q8kp/GYAWO3iAwkldcJYWoR+Vx2rBJx/p9LHuvSUIhN+/",
+	"IA7RO1YGkDM1fClwqgWrpRQ1S+nwsJzUDVOtwkS3KzHR93rdciq4ZBgOTv0ummX1X0PBFePwTzqdhsEQ",
+	"bK2Pp5G4CdnkRz+VemEJD5b+wtcTfNM66Ry1Ena6mlfzmaJBWNuvPWYTGoT7ZDKTitygoWdDP3IKvpwN",
+	"x4RilsI/MKNvDuGOZVEkIlnb/+772oRJCaJr7UEjgc6gz5sBqPb+LRIBk6rj1/Zre6Pt4XO6xZ7e7Pi7",
+	"wyf0GWuOtm624fSAI6a2vwtIDRSYl15Qn1jkOVSDR2H/JqT8rva+qjp0gQjG/SmS5pz/ZEJDTQJaRY4g",
+	"V4CF4A8I+D0NA5/UB7mtGGDaB5mIiBE5ZcNgFAzRTZI2qWu61KwEgjDl4qMI4sXV5ZskDVjH0pjR+4Vb",
+	"kOVsdIih1PVbpl5ADHcj5yw6AEss+kUUoZA5UVt/A7efxxvYE4Kcaq3S7KL8fNvYqrZ+DGD3bPi6Rw4v",
+	"vyHBZCoiDG98p//l2fdN9H0geB5dpD7QezBogN0aHEqAQIc7kMbNQJ7W79FqjKbEzT7vJpxFKb8bkWwo",
+	"uC/RVA1DwVVu5tWTTOjCQKPoHWugRTGRLZcYLs83L83wM66CMDV0GnlMv2TSxEKqGCr7CZPkMqaN4Y58",
+	"FAbDj+N81p2YJHbYU8OY9O6GEaP+ggSczORDaLaZoFkH9BfhOEMzm0l0A2M/SiLgaEg4U5ewmD7P8RhI",
+	"IeMJ3gM+IYWRA5zkMqi8pN9Wg9LnaZrE3EG6kAk/Y9odf8cWuUOSdSE/jFCVIHMKcfMjvX4YEk5gGSjZ",
+	"aIcsWI01CflYRDeB7zP+UZTs0mqSpAyOPOprEKSKqBKRhNM9kwxZl9vCh9D1TkzX8Ro+G2FfBrec+foY",
+	"3swU5juFoZgDISdzikREBiYh6Lrb/vqq020fDUyq7HG33XbJUZxQlznk8PCA2zYdUdNlM4mJig/eyuJI",
+	"jRyLytLhnEq9sX5hLMhD7trteH+v+DQSQy3B3YSMHJqVfba9LgtW2Ueqzado6rVDFoGJqABN1cb9GJaT",
+	"jY5JR/aICAN7NsmVZCZPVzMdJBxMioXvNJfRu66lUU7Dj9vps167e9Y6SctaZMbZuykbKuYTEKCJGIJp",
+	"3D8gP5sJZW5sK1b6GFUZMS1dYC7Y+ru9lxSN7drIJXom2xqIzyldJVc8okE4ixipDyx2BtbHTzXfAv/9",
+	"7S3zyYz7WrpxKx14xqEsx2LO4WyeCXUsZvzjzqPLfkxuk+Eimg+NYIYHMNDdGOVnQpFjM85nQvOZQP0K",
+	"/XgeZi6QGxYKfgvXYDqtk9QTaZ8Ni81T4QejgJUk1Obd3RDxgM5uE/Rs/OnZLHYIhDiIfd5t+G672dQH",
+	"12Vvm2AW64vEbHOJGRhYoAGH3y8sr2AiSsxND7KNDXeSwtAOZ3MbgIRh+Rjs55fURoAvqQldSU3a5/mi",
+	"BxN6lw6nGJh4ioHWel3cuphgAOStKC6F0OcYRw1PAkkiph/71SskkEyBBBd6E6g+V0Lggk08wrYNu6pU",
+	"MEP/QlJ7CzD7m0uT/dGxtQgF9XtCnNDoln3Ukb1ovTk5bx1d987Pr09a3Zft9O0Zc08gTC0I6b3fau4+",
+	"23v6hNwsFJMPONBbCYnIKKWkjQVDtLKKy/oikn9qWSnJ5ZHE/GdSH+SQNGgc4AWLcS366hOZPGYt5NtD",
+	"CjUzNOgXEcjSgX7vGCIkP27z8oFj+e3D82/iMCHzLxVfZcOB8MA8ZC8T0k9yfcQs8PPJPkVxc0l+tmTV",
+	"iaIlGFhWNzy9z312HwwZmUdafghUY5Oc5ataHLgQ5Ux9GuuZF5x5GPUGIYp9jqw+LiLCxZzUTUZnOoIw",
+	"kORW8AJzQoXiO3Z6/WoFRhKxSTCbdJ2F+ONoMaVJ5KRwU3OAcMZ8mdAo8BKV42D6N1+1aqUUI6h24Bcp",
+	"R5pnZDWrxkFWwZxSiSWAmGE+QQS3DLCKLpMLPvwkW9NtX745OyzZGZddrqnb2ONs7DMG4s4iKaIDSCjG",
+	"wNI4cg3zkPGNh7COhCj9UvDPzPLt1Z1bGxlSrll1iDHVWhwTodaWM4gzRsY4LA4x1+cFqAswylGJyY1U",
+	"grtpA0XmDKwnUFnEsCYQyzR+b9gt5WBxXBAasT6HvAyqSMi0ova8SXy6gEDZyxXbYbQvrZgEQ3bF6T0N",
+	"Qq2UfhQpXba733QO29dXZ61vWp2T1ouTdu6gy+CWbwScoNZoa65AouPtLGL+Q3SuxDE3KyLJJX3GAy/N",
+	"dGkrkOFiubURpCb98EZvMh2OmU+i4HYMHL/P64MCFJa7Lhr75EJIdRuxy69PiD+LMJ2EiJmCegaU93ng",
+	"m1pr00jcB77NgwVyPCCmRoCVdyLKNd9RQHJJWQcM3CjwQF4Lhnjb1WsKHzMaqvGC1Ae9zmn7/Ko38DIW",
+	"851mY5OsNKgboRxKAHwSS6SxQ2IayXomxZ4Qp5QvnGPko9hsq9e+PumcdnoZHisEBvWZnBiqlD6o8oAA",
+	"ouAIh1Sx6G+Pm6dnl2TglZCBkV6e5p8JjOj7L1rpa0lQxke5UpCQQ6ZMtnCckxOJ2e34gbSiaHg+U+ej",
+	"rr5IPopWeue91sn1+VXv+vz4uts6S+tdlCg9V+w3c6XabthCcD/ORpiAP03fX1AzqP5f/v1zb3t7x9t5",
+	"uu01d554z/Z2vadP97xnzadkLnjjb5d1s2XwkEQCMt46TdRAJHI2QaMHxh5gsUcMuaFx3Kk0qfMeoX3u",
+	"ykdBLLCI1EiEgSDIxj1IG6OcaBj9Wcgaq3Hf5yuRv08G+X0foMnOMlq0rbj0uj6fRxSy0TBklQRcKkb9",
+	"TdKmw7GFIXbAODsP2nIDTv7Lv99q/sOtPTC/gJcDzEX68PY5GmgmpG6FF5NoSn2fzKaI9hGNDkzmE78l",
+	"EnLER6k09xs2Dkw6EWxXn0/AweXynIBYTJJfy+b7gIkrVQvRRjWYTbe12vS5gmyNlpNUYYR6wuBj8/8w",
+	"u8vlaenLGOsrUJvol4jiSX7U54n8Lv2eMzwl30olgdnAlnvWEwP9SezD9mBHAKUNfY9SZSx9YBQorOOZ",
+	"qvGkp3V1ITAxHwA0SfkgLTgCfiQJlZIhDw4DehOEgYKCAnFlTPnITiUblo4BLDwlMPhoFoFR0/ysEQmM",
+	"cxS7SuLEUzCUIb8a2MpqjgAOXGKagMqa4Bw220heo50Pq8OBOJPa9Rs6vCNKzKlJUjUxoVAzbjhkU4WJ",
+	"O++92hWnMzXWos+Qqo/UkK7OWle9V+2zXuewlbm9tTQLzhLxiZyBW0l2iubH4Oef1U6SWd1gXys7kklp",
+	"3Xgo6cHfkLnI3k0DI8zOwdwKMYsWE3CSGwd9brLzrLwfW8A8m5QLkikNpZ2kc0SUuGMc9nMOZug6Nf/Q",
+	"2vAc6vOiTZXM+B1Yhm3oE/IK611uODKQs6k+dMw/ZX5Aob7Ex9HC5dXFxXm31z66Pm0fdVrXvTcXqetZ",
+	"MsPuMF9dEgxV3CfJiWCCB6jEe0nycEsjsDbSw3IbX8gu+kiSCUyr57P82BazTcQ0ALevD4oRBx4RBx3I",
+	"ci1/EnDMPCtIorLWFSqz9hJTz29C6lxYwzxm1EEkwTTSMGnWB7uJFZVaKhc7u2FCqjIWMa+G4XL739f4",
+	"LDSqMoZM5t4M/ML4yazYaOMbv8+PMA0pX7lVIeXf0HDG7AetmRJdxtm8qNILvtKGoyuXLHvl4vQwF5Hw",
+	"Z0NVGoIegWdEv5IuI6KInN249z0SjAjli81K00KuU0W8WlW3ArXDew6NkcDDvuyjrgiZ+8CezOWfIDVf",
+	"wrvm0/fJ0NvvMBYXKcyQhQHGTWGIIruP6Q3JEkICFQ6FXoL441rJ4uanbKj0klogNRYdPS74Bme3VAX3",
+	"zAqXJlDghspErRhISKtroTZVaGtru5mtkoiBxencqPj/EpG8zaJ9bs3UuMskJMd8nznhcJOUUKi5zOCV",
+	"AyIT1cpb5sYF3rVPXjAasYj0Z83mzhBeh3+yAakbwQUirhh8TMlQiLsA2U2OgGdyNT1eSRNLnSQNXIgZ",
+	"oHDDAOblvBLvIxr5JjddM8o8V6T3VJUFcdMbKcKZivORM9H3aZZL6hBCCSXbBrdMJbKWPTIEu1efh8Gd",
+	"hQo+kg3U8CUU2Q8lXiU5A5aeKxiCt8DAckAGmoEMjO2Is0DLqpvkzJrODVCBkiwcGV/zFHOtZfDzuII8",
+	"8ZlWAyGoCXBhsuk/O8svYgeGDZhNKd95m8mY3stAsUn6H8soz9DQ+1h6iCK6AF5qRs/F3OfXJk3WW4VX",
+	"QZyvhLIsZmA1nsu+xGQ5HK4IRRhIXX44EkXDrfdva5Occ0YQNeC9hZprfhBhRRjpNGIj3IDOj0HLfX4b",
+	"3DPZ2CQdpUXj2QSr4Igp4+Dxw/hi/UOiXkRCL69TWxQBNTBGfVD0TVFviPlHVcdpiiiAUV+L4WApBFsa",
+	"Agj1POys9/rqMaWwtd4GoimoYI7+tUyN2lyiKDbWMGKhv0m6bMQ0j2e4rJsFOEj3XXiF1+dx1qWIkpmh",
+	"tkaHskXaPPi3qwBqi44k6pdOqRYa+ryuz58JIVNiuhGyexa6Fw+yn1mBNOV61Q8bm+REIwhKR0jYSur7",
+	"1rN6F3AfapNzNidA/9IUv2JT2Ai9Jkck+2QgkhnOcoCqycBGYHVAM5cDMqQT5txKLslSDGdQq1zzUTco",
+	"en9sWSM93IQu+vyG2WJ/6doe39fQfIWZIdRc3Lvm7nR9CPZrH/74T3/4q39Si59dAGZr+xqx79+658A7",
+	"vvveJt64z6aJ190hM/aG2nsv/uA3v/rwx/828UE8RPajt17NmIhSwBsZIQm7HTMLe2JVRvCwAEIO3H5t",
+	"u7n9ZGNra2PrCSANPXxd+A3fC7hUNAz1PtiyB/jDhE2EnuCP/vx3//iXP/yHP/jwR3+uGbJQwQiqveFb",
+	"IgpuA05DKzHhU1uCcx8qNno1RW/1Et/mUOCZcoSwkt/87p//+sNf/cUP/+zXgE+Ljr00MnCGok1ciYTt",
+	"vYciAaD64b//5W//8g8/KxJ++5f/9MOf/Nvf/Xf/8cOf/W9IH+mTlKKTnT0rIWJRkK0tD/PE9vWC9dfp",
+	"05n6+FnuhCxDLOP+URKX2xvbT+PktA+/+fWH//U/Ew35v/inKK5HKvt+E9bzM5tIj0QPiVeGVxrcIJZq",
+	"KqL3DO8zWyG0YPHFWzxiDHL1sQwBpHqnMVu2sUrkCPGtVzOsCUYz1kIEBXNmzmaopydJUKGKY56FgvI0",
+	"begnp+D9TT1J0Z5+ckEXE5b+LEm3+u9LjWxHr5TPaKgnR+ubpT3HzBJL82r6Rg747Qs0fCYVjMNW9wgP",
+	"YXqNta2t5sb2zu7G3pOnz543a3/D15vZ9Ox6t6yKZVb9onX2Ve392/dZncDdMKVld8KF8aLAXQaZT9hq",
+	"Qf8Ty4TisYL8zirSKApteHK1EDeh7zr43VYKZiekJq+vXJl/95tRVoOIiMhn0QH4hly98VjgAMWuQNCw",
+	"Kg/WGVxM2ZoLilv8VFiSuxy/X2cKPPqp8bebJRNkuWthWXAbTm4LAI+MLGnyeLWMOkYbp6elQUj1BbnF",
+	"daNYA/gUROlVPH+6XbSILJNfC1mpCjX5TcnPlmbga80VF1GpMlHiXlhrFlcSpcokeNvkdj2uppc6LZX3",
+	"skdvz2h2+0qIPHG95eBwtbFvFsQHJ5uCaG2JqZwgKU+ov+4htOMWwFcAoLv+CjsuGBmeoBJ7gLWCllRo",
+	"WZ5Dn7hg19p0rAOwesczmrRdWjytIYkUO40ZUZIqM0fBc7dEckvL1XFz4oqU8tSFYjvNmWrjscLnwukC",
+	"rkTKwJxthpMxcDnb5lK02o5CLHm5LKrthqX9rCxZ7fiOctuU6CaXGdKzyylH9CGN/MPFMCywD01R2jii",
+	"i5Sja3tvGQXvrCRhM6yhybUwJhVVrAimrY+CKYPP1CxeEg1Z4JehNaaINFatea/6qqfr0oeFqrI44Grq",
+	"J9FgjIumQr8BonzFRqX4vvQ8fTqj/nrHzaDkwactqTfnXXvVqtJbRWxlFZ6sAr58wubG87ffb3lbW+/r",
+	"/f6m/fPZ+8Z/UwhDgR7/fdVOSNulJu7ExqDauNLTJcDM7awE6aqo28+yRaBXmtazBoZqSNtLIW23DGnO",
+	"TlHkMbUCUgVpRz74XMYGkIfeEElac3eCG9ZbeoPAnsb3vj0KOaxnKLeI2rxE8xm3/Ss4ig3HyNTJc81G",
+	"7M0P/XyMCdxKXdDBEx8lSsFj3BVqKyZjzwwyOOhzaxYHtx3a1geds8Pz07Z5t/3tRfvssj2wHaRjM63r",
+	"/OSyHtHODEZ12ec3DOy8oZibxhjYN8f1IkWlcS7gK7lJzsEjAC6wpE+A2MJE1inQ53Uw6hNnsp7QBZit",
+	"cebGvjP2W6s+NZb+VYZ9DOJGyz4alk0fXURfzUtY6RBLNa9mMJRvs+vV3m3oATbuaYTZYvvfma3Un8Uj",
+	"waOr6RSc0uY5/vk2po60KlhVNzUxnnkBkapPKhJObCXiSt+osYsXWJgiWau/e8NoVBwrYMph2bLFK4XA",
+	"M1qGQb1NtitBsiixpXp7CpKFiyHoDyoWp3z7WfNagunvrWqhZAFN6+MF2kGmWiymZQZKgn4oPWt+yuoL",
+	"mpPU3R/69mjAqsPQvip/L6rCx8suzjRdQfSwoula3a1S9uwqVQYLZEx3I8VDxZAvu57KSTphTVkiky51",
+	"eONbv4c9W0uMWlud+Fsis6TVj4fLLOUk0k2a0D6OQuhMiQshC1jS6zED1hgo044d8qaGRo5i0NnCtvZz",
+	"ndwkY2SAMVgOSMj/tOKMaYRhah4EynSR4USEPovsW3EjenvbQVC9gDB6d/9laiAbMF1/FHRGxxATjIuP",
+	"vdXJMqU4JooKeWn5S58jH60EH2Os+MxH8W/f0fLBDAJoWXayRhXFCZ+NAlNsKilWHBAXz8FNk9+HyREr",
+	"dceMybdApLDmSnLD1JwxDiK6MYjmxSEowQExbVCcF5MoJvr2JyGj90xijZOBEoOHShQx26lsVIhdvisq",
+	"044YwxzlqZBYhQE7JTUbeosGhkO5BtMi8gNOo7jdY6BsNrPeXuYTKlN7qSfYJD2t5DjrvS0lZLoIIfdY",
+	"YiN/nqmD3aximhiZkubVD+c6R1+JdcYu1s7dOTRV06F8s7nJ3P6Vn7nYnpqhqbSLOiXdPdlddV4yhpPW",
+	"xk/oxs/JxtsfFdpK0t7uB5r8NvK/rd7eoTVh0zA8H0H8QRVvq7V9v3+bTx08bHWP4kwrZxQmMBWpD5Jm",
+	"4oFHBrGdeOAi1aZ0gYU/IArvZgE3KjBBYHiBdJyjkWzPnmZ+5KjMxDAUXEV0qMj25hYZ03tmPnC3O5GY",
+	"wcoQamwbZ6wJBij2LpBKeol+YRgQOJhNNWEiWQ0IpuTVbSldrJaGXsDBY8MNH38fvH8MEz3e3NwcNIoi",
+	"Y9+n4x8eSCNbVWgiGVWxos2KGevEfeHU8WQgxjJR4snD4HMRHZ8bEWuYk7fzhtFf/MOtZlM/bS4zlSbi",
+	"T/J30sqbOBesUmRwXV/Gyka1rGDoVk+vIprh2dBSWbEZJi1nZQDxMpw5dS4Se5ai4xQ9JhGepqY8MjO8",
+	"ufAaCcXwrsuoLHJmvx4vTM0zTIqdTEwUzI1p8VcfdNsX593epWaFlxetUyzWbu2F5seaV9O/VTQNdqHQ",
+	"ol7o5ZRO0PYXA+lumY+H1MNChlCaL50yJni42He5A1CnC9Q5KN0TYfQvZBRgsgfU7cB5NBc2cdrJkGz8",
+	"HA2zaZNqBkWenvPtqnOj8XYrNmyEVmILNbKEvuASSlf2ioPMCg8zU2zino3BTu6exuKMBwpad9J7nFgF",
+	"U1lxIw8T31/a73vwfRbMkl01sAKopqUdqQ8cXHorETD9Lw0ZqsurNuALrlHcFa1qLGaSQemFGyHuXDta",
+	"oC4iWbwTcUB34Nf2n3qmLKat+A9d+Pza/u62i+47DfhPA5sktl87f33W7motjwW3Y1Xb33rvJT/ce+o+",
+	"/PGMx5+1jzq98/R3b41l+RKNdRhHar59JeLENDtnLmAwKClqqVFgehuCJEQlGXy7oVG30fEHcDqHkE+G",
+	"OKmQS+OQVDSd60KHL3lYv0mqDakoGmTA9lE9ekiIO5OVWpAlk0FZYbQQXZA6NCbcftYwCVmAkWTICrlh",
+	"twGXhXFE5clEpcjWLxRmo1VJdNQr7ur3lmUnmSTF9PrjrSm8ioS46/D7QDlJIFfHNnA/Q0EBy8GhLXL6",
+	"vJi07K+efv1q+/QnF7vfvn7e7e0coe/K5rrGEdI7vebWfrO532z+JHcKcpSMYxdmEGIv4JlkcVFrgJkx",
+	"SCeEIkSDn4qA68UONotDARK5uDmzIlpMYHCpxFRCp1yop/4UinwlCoZRCXFwjRTRLE1lrrr78S4V0gHg",
+	"x5FAvJ7Vm57otpJdOZZPSRAAJFRldn3Fxn3E+lYBbkYuSI0XISuCHCqRAKvEziU+ZE1RfB9d6thYGOnH",
+	"TwlWjj9/02m/bndrb5OWMvdj3uwlxN1JIEsStPH+eSQz15P0wL4sVcwYk/cS8sjvPuENtfZNkw9Od5y7",
+	"mAPKtbh7nq8X5h6WUXd5yYL0VYQW0jTuM8h+4I2fQU48SoXuvWukri4Zyw/kNKSLT3XvxKtbOiu+ZK3M",
+	"kikVgunmkUS7o9T37oyHTEJfDTyMkimo31rlps3QgUNs9hY00C6nkFLel0hJhTr5yFD8xILMSpcywxhn",
+	"2w/mi58W+yuCoqt0Q01ivxqul2BZI3fp8UvyoBwOK8lcRtDba2oOH9GhYhG2p1snLKLI3lC63MJ7KUFR",
+	"QE0QRpVZur2b4PaRnik9Kj1XEFV/Cc9BGTL1s/CJ8TrGRCoPCJKhTVzWCjS6MU30yAHBqwxfSN51lqF9",
+	"xJ13BUbNJVufXrvdLJevYto8+3SRZcjpe2p7z1tOJF9CHYgjOZ+t8nP+fmk2e80X0rCL+akcYFweOdyp",
+	"WoyhctUGF+9VQSmzIV7r3iqgVSWW4K0T6AXoQ/NigvwTFJxOHX3/CaKdMuCvhO5wbOti5uQj7PoAchG+",
+	"S+p3AffJ4MXV0ct2b9A4IAPkH1BS3bhSRiIig6P2SbvXLvC2Biv9AghQ50iDqKcDjBlmhBNXNA4Z4n0L",
+	"9uhqs55PTZqXiPxqWM8hHED2kGzEdDnio4KjFVdUqiYhx2NB6/yV0rIZfwVcOFYOuBvHDz7x6ZRTVpmf",
+	"PPQkZ86tWYudewlCxHRRfHpHkZicmkT3JvqQ37hkd6+mxGmcBa9E/FPunCcGWj94NZ52zQDWBITrz2rX",
+	"83FBsw52L4EDN3gM4KrdKS42NRTTwmY+r8QcKyHbBOlUfQ+XvKZopJmei1BetyiOmb4c9jiMuoztrwyv",
+	"tjWW0CHChdIiXyGwFTJJ1jiwERuy4L6sU1K2EGqqzXBFvfYTHXMX4eEgXrUf69yIJicidS9em9SF39f1",
+	"aOZf65Y0lPh570qbQP7QGxO/ryJIlRYg+f9UmgGMZA2OH1OGLE7Ff6ghLoHAT5qVmMPy0niRre1VKhmO",
+	"d0GHJYrZlA6TGS2PpLtC6lBPz30+aJRaaq0QtZMpdwOGRa8m7ll0zpPekWfIJn4KfL+2v7PzBL4zMtPW",
+	"E1Qd4oG3CgZ+Hg9sSgHFA+7uJceDwhTLjLprkIzGREexyUeTjhsotyvnnMXV4vX25JnqTUnmCmja9lM8",
+	"SBXvprVVWov7MpODcqBAtTms4dyA8srQnQHj1vTyTGRnJv7BvGisfflrtmo8UIIqsqACeZAfkVEoRFTH",
+	"v/76T9DrFbKRIn/9/+AfLKRTyfwG+ZEt9WZD3U1Wj2ko7M9YOcDlqHSqQpELxZWMiSUQN2tSBiFSkBGN",
+	"HiTVJW0BGSUiiUC36eVUveIqKzjGwME+3822gq5XhO3/Pq/Fj7LQXLpywR+h7rJcbuQDRHAbMZ2nbVOf",
+	"MM77yJbUWBmPjqL4CRupBwL3kBsAUVt8B6yrcUxowE3m0Dp8osK7GEqeRzo0Wv4YnM840hDzv6xxIxnO",
+	"bmuz5nhVjNEUoDlSTpHOqlNkb+mPMBgjJJXv1rUvY/vBWWmdd0i8KXPRWkTlS6I6ZbysJuoDFfMpi4aF",
+	"lx7ewhBKaN4B4RSQ7RElIO/WZ8NgQsO0pQB6/Jpa4ZI008QsZtifrQQy7GqTO5Np0Mzg4N0FMA+IK1IO",
+	"EOjbEX5Y995f98J25JSx46fIILHpydTYgpNiN6P8IMS31FJtJJNRs/W8WajiHNLI78RlHS7DYFgYgRsM",
+	"x0TqH015pkQpCDKdRcMxtZW7FZuQQHqppAdbKRiT8uO2EUVdADKe11lxgAUEZGl49PEwiU0e2YLZ4oK7",
+	"dUxlx4rNKC5qVPssKo4BWC6CiJIUOLv+R9K2ZBIj5OLyIZEG3EaPi1EhGegtu7SZKsUqS5zaAtrkkGIn",
+	"2MUwLFBghqGQAb+16d7lKkQiYSYUWuatB0q6W6xR6cryZ6x8Itw0k3UD08Y5qQZK66ddnR9XQdbBjlM2",
+	"RzezROAgmOyXhmQasftAzGQSpGqLXxK5ZIGg3E+dLaBxp1048FzYlp5qzaDWFP2UyU5TWhTSe+j0njjX",
+	"L67GRiMf4PELt00xxGncFGqzMKV4pbRUddfW3h5Xn76A1WA7Ocvg5CNzvcnsvROx0Yz7ppEvwGZSwR+k",
+	"DCZOZnx00vIXAm02zFti6shve2XPAARoOuYOKS7Sxf7YIR9J1+rLYgQFFUSJR5rYRZTQOQ2gcxwlEVWs",
+	"4gVtv+oWco+Wy7gfiYgFtzy+lNAc4CbVLMuWNYL5D0ig7Jqapl+k0++LSdQv5WC2+xyQe50mrwY8qSIi",
+	"jA7HmpgCQGL2qFcjVZinTIS0V63brwnD7P+KqE4AVYWX5MSHLBlbYL1cXmxypswWryTh4lhX97P0CGdz",
+	"aICYZEH5MNfvMjegsYw2N3a2EocuUVh+t+ZqbNtXm1sx802W7Nb/lyVdU7A5Wca7+Xxju1lL7OrWdm4X",
+	"rCC0jXLIzvtkxfgNtLGunEiDup2aaDczEfQG8HKl+auMDPiKR94rGvmtvVlsiXiRHcAw4d3mzs6Ofn39",
+	"K63oOluWMhVXGE0qVVq3CQNb3iNRMtrUlB4Mx0HoR4wP9DnPlJQOJDbeLmpCZj6rbOm4nN0ka0hnV/YJ",
+	"+o4l9NEHqI9SROo8Mo23qnSBqZCG6WpjLGmcVVTMEphMDJAXY7uYnSBaq7lk7dvWHXvY6rVfnnff/B48",
+	"sXbqqnlslnw+lwM2ps/1na/222JrtQm4PBbCL2gn4j2gEOsJGNnShViLLtJWYdOZgoT+ypaY9TK81zom",
+	"S/OUl2FdM80C03S6tP5S7qQHiKvtW1O13p5qbMnqaRUNzGuZXNerXJayauaLISZwsgyjvYh9dGOucn5f",
+	"2bFZxtPOeaI9UkgVCEjw7j4Z6OM6IBLqUIHhxJT0MV2xElzOtFPDZNw+l/NADcdQjMKOUqfED/TMk4CD",
+	"TjjjgYBmsbeMswgeXR59ZYrnmLKcdgK9HH+zz5N8dRqxmLFeXVy2uz1Ti8dASfGqftnuYdtjqVD+tZ2z",
+	"A0W4mMN8fV7EpaHrNjaEuo1s5cyEYR6KePVrcCfJZO+tfq2xn8TGXTCFzoCJ2wPujFxtTgiiB/3ERNVj",
+	"hRHoUTfg7J0aYEJ5ApPCVHyZTo1h1EStrorg5NA6LR3DUyGexn3p7pwVNOs+aJ/1yt8GzuVePT9r9zqn",
+	"7evlS0lVinTfXnTPjzsn7SXdPkdBGC/j66vO4VfXS2GL6wy6r7rtw6tut3P2srQ/qHVDu08ue+eHX5Vz",
+	"TTG8c6/2Wi+XVO2LX+u2jkrX2Yuoz5Kvnl0et7tL3gbrjfvgdevkpBzzWBXDvBzfusbFgbc89uWoUKgn",
+	"M1g1Tljx9Rhdq95M7u/KUdPYWvV6lhZWvZ+jt1UfpE7AqpeLTk21CVIMYNUnSYqugE+/6rjp8wuBQ04y",
+	"Lk7JtZdbgB3qobaABP5rymLg9Y810Yz3igwCHyqg2XK3psfNPZQv8/p88ObNmzcbp6fofMtEyXrpnqiB",
+	"77wQpj1qpoNfbXe7SMBxcnduXYXXXQCFJt0NqW/tBklcZ/oGVmJyI5XgDPq723dT2cY4dM2r4WcVVYqr",
+	"qWRQo+YIEsNq8b4UNyY1eWXVJSDHa7L67pjKUxEVSDan2PoS89coVMam/kJf+QeEyjvsUW9KhcPVSqhy",
+	"xQUKyhKxd6q0yITU+yvQyKs3QQZ8yAZEf3NgemEHOLi70WG/ptMwSBkVS0RRiy4DRrzqclHvwvTKL9aj",
+	"TDayfam2XxuKKGJDRcYikozcQM2oBZGKTtE5y+aJlykW0sAuT5zNWQRrn44jWqSH5WbLFCDe3i0qVZyc",
+	"cQVTsO/l8JaZOD1qIfJAZkNmknWLBU41XBHZljPbmy8LJ8TyRQXGd9fRuVrP3pt0cael/DxbYsl+joEj",
+	"eeK/EX6BqSzr4c9XYvIIewcleUAxTtddqoNrS0mCCwUbmhbSTxcGJRIZ08oowge08ffFnB8WxYiU2KjG",
+	"ouDsH+K89lZR1ie1vUvGYhZJ5C1UkZDpx3tNMptu3AuFydB5JFdPRFx8I9RKY4B+58i2K3bbPBVSHVYt",
+	"0puv2mRGqBz8ol/uBSos1DzDRdGm4+2p9EfWxWYIC137qriz+nSd/cTCh2uQTJHB0SDCnI74BKWPYgxa",
+	"kuyQpDx7yJNEnITO7fUSzvEpOn9bJvR3r/W3WVnxLYhsrfZS456oYKpJj/I7shCz/1/+FrNMMHF1bTeb",
+	"ayZDwyCFgAIBXMlUbYgErGxCg7C2b+pO/APOpGK3t5v2jVyFkGnlq92Ujri6LCrkZaZdoTzBSxVrNx5h",
+	"eZDY4rruHV+tgEhhsSJcTWJSr7yiwqG8P0Jt4JJNaWQtLT4bUUj/q2k+VBAcYzQIaT+yTEwL/i7yP1X0",
+	"QP/bqyhoHwHb0FRNUciW90ezaRgMoebByqKJkZhjY1PffrRPBpet0zaaQAZeHJqV7HNqWi8upsyzcXxQ",
+	"L4FNRJ9jedkDMuicXpx3e+2j6xft4/Nu2wxGozBgEQkmUxEpYvgcZhhEYr6shmKfFxVRjKGtebXMlBWR",
+	"eEknptiyV+sAXMx/AfV2LU7bfCj8wkjDXryVzLxE6u2rw42vulr9C2c+k+Tw4vnu88YmaYFV0SNXveON",
+	"Z7b6DGRfLJTRSrhQ+HNKCdMPal4Nx62qg/WOzTf6E1zHMbDXEpJ4JeaOMgmW9Kb+PhmctS977ZcvzU0s",
+	"WXSPcXViDm0Y9TbaZpeD09bFRftoEBcX7nNji1y7OqaZtubVcNCKyz5DTqg/o9Mp8+3ScWPd4chfkVEl",
+	"WbnsgAEbmj8keFp/5tnZSzgPAt+OImQ62UTjcDbhZbmw+rdHkowZ9VlEFHunIMMHTBK4M7bWhxbKA9U4",
+	"QN+0M1LMxyJkcDaLBK0Jk9KIBAWFnT4CIWZV8QxLUXMaG7yp70O4Jw0vEmiyMQl5isemX4Qi3ScjUF35",
+	"oiTF42o2ySHAZw6tbQEAvXH7PIVsFQWTCfMbm+RlcM/IABnmACJgBz67CRRUD3+s/xxGzA/UAOp5i/kj",
+	"aUt2BxLP0mBuinPbffUICyUj5rm+RAcHoEW51kZ6BQP7V/whqXPBMSjNeTtEZMMS0gap72sIV22/9uHP",
+	"/uC3f/mHH/75/1Jz8R2//ff/7oc/+58//Ol//vDHvzZPj+2OLxaLxebp6abvk1ev9ieTfSnhlrzBwf7T",
+	"r91giLKuppituBv9b/7Rh3/1P7lGFcae/Nv/+H/98H//5w9/+svf/Yt/WluSelQQ9xrccubbKwtRYXqv",
+	"6J8OBb9nXL8/yBa5qdIVaVgaRJJMD3PTUtMbIyIDdDM/hmiEh01t9qecBZiYYwY6Vh23seEZ0pfGUvmA",
+	"mf0lYcHKTv7AcS0ZlY0OLsqFmCljttPUNvD0/+r/np7Cf/V/fB/+q//z6pX+72QC9YPlgNTRYAuU3ueD",
+	"AoIduIt7n1BoZu6ZND4t8/h0gXyCKuyJ7VlRDzhCnw829FSbA9jox/A/mrdQRWgYapFoocYQ7WhjYidg",
+	"mQ0mrEGCWy4i5mftwzGQabzuVkArHr0qdKLxWscjmiCUuPXyQza1QIBeddlmP4HoxlgaW/G5E9zep1hM",
+	"Qm7fKpLaw4A7a4Nh5pGYH8BzSeiNuAcLbp1yYmq6EzmbTGi0aMCFIO8CLXusrHJXtRlRYak94VgJ8kmP",
+	"/PDf/sWHf/V/eOS3/+6XP/zvf/XhN7/64f/8A/Jff/lvHsJS0gyxAqov0x9orX4sZpJyX66z4b38R6kG",
+	"SHlUmDsy5quuhYdmsA9Ze/K6WTKjGJnGGjYaQB8ZmofnhvI7lC4CCYGDhmYeUkmtXATC2vkF4iGqWPmV",
+	"mE7tTgerQylAX69nxj1kaXMxC31yw+xLUGPd9Ueyod5KQoukSMyrVqn2o0V3VtLxwemiXTFfw2aVF/Gz",
+	"3e/z1iw3laxoqIo/6EUzPrSIzS8C2qU8AHqU8VOQbxcAjsOvgGHk7s8VUyfVQgiluqdh3vxcghLId2Hz",
+	"Zck0W80mEEdMauggwz8b1VNTHK2LeYXdNZCtwFJkqCwN/BFVFGGGm69+E+pDDA+smg7Ub4ozr6vjGPp3",
+	"HxownOG3lqLNeEtidBcsL3t0isnV0WaeipaqWObi/AS1GFfWT9B828uIxSaYMhlJXckdVLljmr1ry9TY",
+	"ovLeWkUDWcGoiuDNr8YBLRMty9IwRqWBfe868AekHmugDc+Gl8a93GTgs0pIWTN6NHn/rufrRF2+pBt5",
+	"aU9BR3NX01BQP1v4LgApGIIdDi+/AUw14CZ1NoCMvlr/8K9/1SjSWP/sV0Ua68bp6QbI1mlF1Y5ilFMU",
+	"trLKqWlVaJTTfK29oKxWvF1JinxuoNdeIbXGi63EMa2BJBfVqgEq2YPLnAgYW7vP2i9bvc437evO5bVt",
+	"/11kXqFW6bZ2DysXQUgnWBdzAw1SgvU4kEpEi/2EWhLIPrdZZBjUcnF+2SkYBZMOXQ7avku3g4hRyAu+",
+	"Z55LQnOpaY2sKbJosQVzVrZR4jQdGbdAvzDQxM+M4bJXKEXHO+Hl/Q70jnFAlMvHl4ke9QsX/nJABv1a",
+	"vzZIt900i9bj6r9Jzas9qnm1Nbri0JpnPBOXUwqdr1pTIVUkpmP9x5nguDqj3LVKTDYtDdOGSxe0rhRQ",
+	"9mdTLUBsbRM/uA1SyyNQZBSU8yeoVaebiT7d2m42MzrB88K2aFvpvmhPyrqgHTFNVYwPIV6+4HwPZlPU",
+	"/30x54M12xTNpsZVXDn2CrCv39ewBXISSFnsRMQak7anAP7Vwxkuzi97eeNa/MHaBXqSo68KkNQMqxe/",
+	"n+VZiaG8GKQiJpZ0Li5pTwuYN80riGSZ7rPWhbpe+/q29ZTmGtmwDf0Tob4fMSkPiEYBjaCkh2QbAZeM",
+	"IysI0yXHy329biusQzPpk94riqZa2Sf9o1Nue9GMmYxe8CIInij5YSPcOVkwMKtl0nM3TO/phXE+Qkda",
+	"5OZ9zoUKRlqqDYQxvE0jDZZPuEjOY4qSptN5tdSOGu2Y+puko2SfD+xs2MZzIKLgNuCWLw3QosOURwZ2",
+	"KL1kyDqANB/4yF5vgUsT7nMIx9STBlLf7SGEhHqEKptBjGsw2dMm3aJufgOjoMlN2GvueLbFaJ8jTqSi",
+	"C9dJ3DOo5sKsknKzxsYmaWHvcHCBGKExUaFMD7aqf/eDs/8eEIxlPnmxqNCKF1pnjOJGtMNFBRF1DZ0g",
+	"ud+VRq4ctJXIfV3SbLRC2dwyrSVNxJWAn9JgXbQb8lt6/LUsN1NCE/uQhuECIpRveSAt9WH2vUwdCki7",
+	"V/oEx/UEuFhaGILepu0tJVpPbB9YpYI5OxdEJyCoxoKnNS0iRh4JRoTyh5ZWekiuq9U3HngkiyLXStQz",
+	"N0+mdJHpUA34Thy8HMlljk8RzccElLlOUpuTDoeL+YOj2KKrP5kxsTx1lxN41ybuYuTLl8/axRiWajKe",
+	"aQ3+mfJ1cfQHJOvCh58iANFA8KXCD43vphJUl+bdzxW1GENTiuGSGP5Mpc74Rqz9+OJNLVOPYWtj60n2",
+	"hO7Xnm9ubccWjldCsVAz3nNJ72j+gO/XtvaaoEsh7/1OH9p7loy8jPNjY661U9ln3+FanjswMosr3WIK",
+	"QGEoML9nkXJOfeuqBeuymExnChx1ID/m5Lq//pOMRFecl/3Q8tBr1DOtIEgl5JsMki7Pye721lNsDAnZ",
+	"pBlMFZZRS6i7rY2fvP1+532hbvtgUSkTbig4mbKIzHgAVolY5DZZVy5OEgZcBbFV0LdSCvqzMgW9UNjK",
+	"RO/TKFmtl4dxNj9SXzibTDfkbJJE6pL+S7uJDd5eR5BbIXqJYtkuL7xYZYt/Klzv5ZvE15YKkdmAU0H0",
+	"bx6htulh4FsfO7RCrlMTZQH6YhQoFhHBjZPIIzOOBOYTwfscg+IPsH3ZlEVScBraTGy9fTCKmHOTc6fV",
+	"II6KfgDJcbvNptb+tZY1QJhNMvXado3blddZj96ewdX9cNP7J2AiWRdU4iCXXjWX8c2YCQSPqzgs68Bh",
+	"XnPRwyzEBBQvUSGOvYMwWX+TvGKhT6jq8+fe9vaOt/N022vuPPGe7e16T5/uec+aT1Gpv2ELAW3YsTGs",
+	"jeeinEAft/pAzNT5qKupZYBKBEhOfT4w8AwaHuHsnkVkHkGUaCbEZuvZUyyZVEmTs4Unqrci+b3jAcFZ",
+	"hYadbXPRVSky76YqUaa0dGMqFQbShsug/YZGbMVa0PohhXO+oiHkHR0qMgpuZxFz7BoxI9QY3oVXNglk",
+	"F1HLHyAF07c2Yzkbjm1HwjmLWJ9HbDSTxk1NyUBLD4PHAyUGJLJaA3TwwSKejRjjkEqbKNIAgp6Go89d",
+	"E3sahi6SPoPv7ywxVS1slTyjPY1gpyQmwgdWFQnJ1jJZxQwSExWWxVE0tHSOOnMYSOj8aba8bqkPDGrm",
+	"PK5pFF8C9DK9ydWUTvpYYm5bIIDiqY0sIzM3aIQSOJEMwl9IPRRzFoEBF964vGgfbk5cn0s1ZpPGZwe/",
+	"ZEtya8AwPkONf9M24/jbbmF0vr+y/KwztIqI1G2aiRpTTpSAKuqaBbjk1Gkk7gNfSwOS+GLO0x1TEs3h",
+	"1ykmG39/dXlU2Oq4cBVXPFDAGYHFaPi3DNMpFdjimbZ2nm9tbu/V8kLbj5y89qMSWQ3LIMVjfdV9vVYZ",
+	"pMhUHi0ryHgcsNB3WQv5eGwT1UKmNFKWZZijtUla5Eb4CzLSY4Cp3QbZD8DBxyKNHfKzGYsWHplSNdYk",
+	"jsGafT6lEZ0wLUHCB/avwQGhikyEhPLSdko1F4kKQp7JYg+A2h3BmDQE8D3TGzFTSWhxmzBTAqoea3g8",
+	"IulCy50QsUEmdCpj2LWCihU+pzOFNYcSYNpfR0EIUnCENQKGgqtIhCZRJtvZ2yViJDxG+vTeMEIJIjrt",
+	"eioW3w0My/xliLZC1BM3ANCu0dFVpC9qOWVhiPxysGBUb+Cg47PJVCitnmx8xRaZzkW2s0AeTERj0QX0",
+	"48vzM2J+J/Xu8SF58ry51YgLEds90+S1TwaPTangxzuPjQ8HKz1hFgxOCbuOioq/SG32hIZ6d5kP84Jy",
+	"E0ioJ6pfBU46mYUqABLXb2K9fhVTNNXy2GN0Pek9x767g8ejIGSDbCpG7bF18S0/pcuSZo5FxIa0uBny",
+	"kMrxxigUc7Ah6Lewt5T9JtdZ6oaFYv4TFona/ndvNStYmD5TNKR8yJzVpNj8NBH3WI1Vfw1dpOxnz3eL",
+	"v3qa+SpR5PRJ+RdSzCI9aqJSk32oFaunSS1r+30akmfPnz958jQ/7rNySKA6afEXDpLDVvfo+kXn5CQF",
+	"yU4WkreZYrIGcVrewB2sAOf7VCFV+yiTzRzvY2G4ueBssTHWrBjhk6bOtpme3AomCQxCmp4NhzOvPsLM",
+	"iMphnpbYXjiYCizBSGm5mGaIx9bXPZr84BYlahyJ2e0Y7lcA7mHwHNFCm3RxKfkjuiBbHsoelWo2x1ta",
+	"BZa4327F7jH2PFeAZcmND1h3sHoJslnGaV6UE1fLhssjObkOVoWEVdBdzVJ/TupV0g1h/OuMG3sTVbk2",
+	"AeV6rb+iHQEkACmpR98Qow39p503SAG+kgCWGnpWGHMSvjozvMXMsn0pbESvBTNDNzRFNRUx3xsXbWPc",
+	"/4wtCPCROuZOmO2/mSmiWSJcgyfnrTPLPOJUYuK4bS7ZopHbY/aALV4dIhyz+xJNRN/ubu3u9bU5zan5",
+	"cmWFz8xmJ0FctvFu/MLdz6/AZYVlbv+lN9421kJf78ar6hqy4ZIuqdGL+wq4QNFPvf92KdU28RLffp9c",
+	"bWHrBGgwYIvw72f7FqJv2gkuDS/upmHOTt1h1vwYCsrj5OG6Pk72l0QPMS3HLhaLxWRC6u1vL9qHvfaR",
+	"Kf1p3jZzX7TPjuKZBcfYHdsysp4uz9moiPQktyvNsAoUkKDM9J0cU0m4IJyqWURDt85c3T2aBVY/0six",
+	"TpyG58ZMt60wViwePiy0o/iUJph03OQJiSRBI8vOreuMX3Dfw5Vsgl+r8+5PdzyWc6Zlq7p0xyp7OFik",
+	"ddcCfhSfF5O/ndZRiCnCO9G3MTO1eMFVNAm4iMg9iyQEGcm7YEooJzOO4YiZGOikupBkX/pE1bxa5tTU",
+	"vJo5KvmitW+TSlxy2ByTecVoiH0J05smXZ/IeCBxt3IfzGdF+H8lQhu8lWG69yyit+xQFCmJp+I+4Lcb",
+	"5h0yFJrqWETkmEbMIyMGDRDQleHljFek/sQ+kY0D0q81+zXXPn5sIvO1fFBYbWIo/OJSE0n3eIH7955J",
+	"xfwyd+kh2IOMZ0avQhoJ5WczylWgFuSv/4Qk11uVx5X2VLADFzQoief3Ci1/BWMJxS6ioEwWM2GlxucB",
+	"b8fd16x5K2IYlsur5Q/BKL1gwkrDOlcOETEaBpL5UMG1qFPLbAJd+ogEo5EYaTYwZMyX+gzPpCY08y9o",
+	"J5gkx/ReShH6Vdv8KTG8q1zN7p6GM2pTY9Z5v2zN39gXzMIs4a7XH9pNUxyKEU8C5WfTHRzprRPVM5OT",
+	"+nby4MbUkzi39pNKNAR+BL+lirmMiR/FCG4gNz0BEjFUl9cgupWaAilFCMsGiubYI+644S2ub0girNEd",
+	"Vi/FGHN8JUfTqbOZPDSZxScpKU8l2Q0t4uSdo564Y7w4MCzw4cfafo0tfjy+eTkMzoMfX179vLN1FnRk",
+	"Z6KmPznsPOn8tB2Mvt5kix9Phzun+hXhv+rOhz8X9yfb4d3wcC9kL4/V8OW7sMObm8PtkN9Mjpv+tz8O",
+	"89YkN2URQzqfMt45IoeCczZUpHNElH4565aRM+YTY7Kl02k2jf/JzrPd9WrtWaAKETiht+yqe5K/C2dR",
+	"Sc+3YII+XnojRThTzFrV0wbssVJTuf/4cSZp4zGdBo9hBPm4ebM3fDZsso0noz22sUv3nm48HzXZRtPf",
+	"85t0hz0fbW2tvOY1mOULW5ZGiTmGuJxGrWLG4sXZS4/8+KL90iMvO8f6OnnNbi48513ZI6cvKmUyVk1H",
+	"/LEI+Ash7hIknkusCfh9oJAfQCycEsZzmdFaUYqoffX061fbpz+52P329fNub+eooFCxETeKAjt8CGw/",
+	"f33W7qaimODS8TPU+mRNUoWJi9CQaE9TlC4HedNbeuF7TTIc04gOFYukZxqqhgsip3TIMjR6SUNNASbh",
+	"cu1MJ4TJVGIvsQclHHym6HlSHfUhgQ7ag5ggbNO2YeBh6fVMAfWCvlmg0V4qGhUbtVCVSA2TUoVv2G3A",
+	"JeoSCSAbK6L8ni2PDss6ZVIwFm6voLyTbuxW7Aav0A5HscgclCqSakkf3WzHXIykLI1/LKgOgYp2AQeJ",
+	"Aj4MpjQk0xBEHYS3oowztV9XXN+SXtExIGKmpKKYiGbLMQVyyZqrWGZdu16zUxYhyTUktisJahmFnDI1",
+	"Fn5xAUdj3wgkiZgJtywIWEnquO2vr1on1xetN6fts55WavHvbufssHPROoGuMND9o2Jqws9mNLxwi8Q/",
+	"Eyt9MYNKAm9Ta1lSkbJ4QSZ8Zc1Ald/vUi+HY+bPwo9OjsgyiQKXlEZZa51czokjqVUzJzfM5kB01mM2",
+	"n8jRYWBOrTYL0LKOtyfiNuAPrK5ctZxyeQHllSm60zXaI6yqa1y0fMzj+xTZOi1/EnAc7u9gyfA437FA",
+	"4jKR7NR2XQHeQOrzsSDzCJRW5ZG5CX0nARicjTsriIiP6enw1Saxo/W5/iBkIxVLlUILSSHDUsn6U1sd",
+	"I5BkAAEo0T7RivbAtjChEzYg/Rr+Zkeu9bnJIg4gDv5OC8fZYp/4iSuZip/aIgGpsuJ5ZcF8Wq7NxyIY",
+	"Gpxs5xBjd9eLLU7vjMEoKYdnhcM1bXNLxkpuD5jMcujcrBCIY8B2lgWDo3JSu3SG3mJqeyQJGnVX3+2t",
+	"w17nm3bNq11eXV60z44qV1FuDVVwD33KZlAyxdRRTgJYGgGcgTITboogacHewbR2wOlnWFZBaMJxpJUB",
+	"9k7Fau12M6lWpbWokxkfjmNntWJ0kqnEkKhRFrP5U8HZolCdjTN44GRQCb2FsCwC5FHV54I3DqyTw7o/",
+	"U1BBgl5hBH+VtLaN/G/5gwQZVeFnaRVqY3yqNULW35eE6PxN6DkK2l/Fy40ztVYn09XhP0ltt1I0istL",
+	"KQ0IU+NHMpHhEieyTFlkfLIeoRj4GImJTYHRF5CNRK9DH9E+xyQUvNEgWN5We5qIe+O5476taAQN8u34",
+	"Ny6CJPD1FRpXQ+vzEcO2WjyO3ofSu+4lvPqqUxf2Juw5zBRQGgSsPqDouQl0RSLxVjWb1fSRajnrIrPi",
+	"bSu6YM6Yei0iNXZ+5IzfT+o75NO6hb1aGNCbIAycCaMgAEISMWdWV7V1udbzenCztAJWCqsyLpUEMA/R",
+	"5s0aDaLSa0vAsAz3vYhh4n8a9+C4r87t0jtZQIj6hqg6yBUPVHErdRjFs8AtW9YVLyssPWVRIHyMSeBM",
+	"bcz16xiosFqCOT0/672qebXX7fZXFS/5U3OGXjN2B9d7fpkPg/NhRodPs4J36pBG/osgDIvDtqGnJWfv",
+	"FLkJwjBvHx2GQgb89qjqofVnrPK71VWxT6b7J5cTA7tMjUuiUOZKJ0Q+hnCn0GTi2JobO1uJSRJx1Ltu",
+	"xn0TAJescvA2/WPeu4CzVj7wCRIoKmZjNyFP2HI2ca3T9JyPTDLmQxigLVKBwBciOlGe63ymipNjge1T",
+	"kirl5esb/HzKoMIptNhW4wNTJuzeNNWOGGQTooPFnrDDbrvVax/VvNrR1cVJ57DVa7uGpUfQnvmbdvcS",
+	"/tl5eXbeRXUhltzj76vUN3QFeuNC07bPqX7a1aKMhH92sHw/nuDESottToCLr7QuUKPcj0TgbzTp1s32",
+	"cMd2l8M6WolEgN7W9v7O7v5W80fN5/tYiAPakta+e81ufvh3v/7wx7952+emJOlf/cUP/+zX9a3tnd3G",
+	"hz/6qw9/+pfkd//yf/j7P/yP/5JsbXvNZvPDv/5VHbt4/PCf/rCxtfV46wmB8cmHP/rz3/3jX/7wH/7g",
+	"wx/9OfnhD//Jh9/8oy1ve2fXfJU3A8RLKQyTZYl2KnENgCQtYG1bV72Y+ExhvvQB8VkUaJkQREpUtN6Z",
+	"pF9MAM46io2TJuHBSibK9fvvtrc2+v13T9tvf1Rc0MBhvsCpxE2bYL0iErEhA9iyy7G5ybaX4YQlG8vE",
+	"3wX56PzSMmmqtAFtcuZHEvED3ZzMLPXpTELG1uXpZcPD+sU3EaN3cdzWZk5zXbOvHUC3ijt0mYQSprly",
+	"mRB3OrBBHRiF6kqHm9PqEXusoRLyjPuk7o5/I2kwqxtO0PD6nEpTst8UHoMrndwG90wLHlB0LK72BERl",
+	"OAZmBQpOKHGzgKjQ50PKhywME/UI7cyYCYjlQgpS9pgtwlipFJKIeenSe6KA/b73Et2t8n3gbATPnCYq",
+	"tLt1x0g1UT8g6MwDmSmTSf17vTSJnHO9MtF2bUv7YJ2ZIR/kNiL1Qcr7M/DIIOP+0Y/Q/zNoYHcmbGiL",
+	"9V/wZu/zZIMonKRCZ7MDEjHs+4ylBaS90AJFfMFgtD6EoKIBKVGcBH2vLPTTJYkru7I8vYi3qzZEX3W3",
+	"YsM8LPDzpPrEf6I68A+uKsm4X1k4rVyRsTRYc4nv2JjooI+fnDKuDuIsBOAeQgsDU1ZZi4V3KwIsMZLg",
+	"IcHZQcIeHYeiu/FiDGdK/yF4q3zUKVqpWIIv9Y2NAknHUP8eavLlg7grSIjpo/K5ivSlZ3lAsb7UACeB",
+	"VB/rBsxAtKrsSKlfNjVOsaxs2c0zY5XO1r5zDMKlIm0/jXvi/pj9dEZUFExTRJ94t7msrdzSFtkAM5r0",
+	"c4wuXwjaWEHta66EjY3ONjkpRmKJ2259ZC25ddin5Yrrdo96OG+qwpaKyOaCRpItqY9oVKMP/+IvPvzm",
+	"1+TDb3714Y//baz6FNQ6LxSwWygv69ltx0frzwQxYUoh/hjSs5KC+OeTqGHd/sqC3plllPuW0v6j7RLv",
+	"0dKaaNY0nK+nsrVXxfcwYZG+HFRZHJ+IsE5UnFE6NzUfRUSG0Ms0EhPbyNT5nUETQg+9EXnTEizSRElV",
+	"DMmi1T2p9Vu2k3WVQm+JvSuudJ/rmGIQkwgnA8hWEEZxdaOeU670t2j49CM6Ug8zwxSVAYqRGzsvHloa",
+	"KIHeAroIhmOCyCDTSPizIfM/bjmtTs2rda9O2peZ5C14VM3dHOghZiGTZgFxRE8a/GfYzOJZJmYXSpiC",
+	"N0RwEulxDky9NmV7NqWug0Qf8yUWkGcFBG5B+8Y2/kqzEdcPbEU2Bb5XSIxY5/nQsqNsoHVV7SEXKK0/",
+	"LJwwpLw8OkGOgymZhpSv9kAcd9uQ2ddtn3auTivKgMcRg6YuEZsEswnufkhLLH9TANXNkLuJpmYpSzlJ",
+	"WLAd8GEZclbEbzgMZeI3NDq0pmygXTt245OhUwRcvcLeQB8rucJYXRS7V7WVqyzGJgcta8q4Tl+E2EGY",
+	"zYTXz02Oa906T8ECpqARUD3ualQtZju2FSWaoJyf9V5dH56fXmhF61rf5xWyUgzMbshkJfdSnMllztFy",
+	"SaS5klks8WJeiEiNRBiIjyUlm1Nb5qGpQIsGkh6+Xha+aEZbupiemzGzpFxCbKUQ+mzC5pdJkXxIxuN6",
+	"1sdcHt866Xg5xBTvSJF6TWdqvLonbgvfeu/VbkIxvOu6w7lUEY1fdSY8+LysC+aN8IuTp5NNG5fOKGjk",
+	"m/CthZtzKCYTxtVhEZ2VcJ8HsEZfzPk6U4xFURa4sXzPA60amI48UpHtXTIWswiLzhCqSMj0470mmU03",
+	"7oXC6y2P0eqtYCBFLwrX7F4yWXwj1EoNQ79zFEToPXPbojXTISvph8pw0/zC2C8opBtwKLigqdoUy7PN",
+	"s+ZjYdHie4QzqEkBqUNxEOVWs1m5IE5M/Ct6vT6g+0ugwmKD72y6DjFhJfI16LXIFutOmYXLnEjXZiUm",
+	"Erd78YlOs4Z4AcmTkTmLeAg8y4PSLVbiJTkyK+NqnyJ/ALjj373EAb2sYoEfmW3tUIg7yDVTZGwjIymZ",
+	"M3YXLkzBms0kbezXJL1HGTnBM757G/ffwI9AyhOohyGRg0usQyS9Zz7Z8prNpv5/aJaGVVEg4ChfFNBc",
+	"ChmBM6SaP7J3qsCotdo0+KALJccnM0oLpl6zhKZysyCDGeQ9w0CQBz1w2YxDGoaYLwA52Cl+lDPTFTRf",
+	"jXlRnmxj5popnELvbINKaYNfhuyAjAUXMw0yOBp9LdBKBY0+sRGFdT3b8sVwUtPVQJa1wUosZ2f17ixf",
+	"muOZa5mDszp7Ca8rPEORuAnZpNB83j0+JM93956SKb5EfKZoYPqDUiKVlgDJYCh8NtgkLfeacfoH0t1I",
+	"T3bJV8GL/T4f4BDgXhqGwXSKJQi2vebuM3KzUEBgPkYgg1P2kSQD+IdpHWjqrkIB3+29J/hNn9cpGc4U",
+	"gSTngJN+7b/+8t/0aw1bIncBMfxY5SJZA7kgZsCmpC/lp7jQQ/2qlo5gTSUxWGA4nUeC39rUBXCZw/wY",
+	"hTNlYoptifM9X1yT+0zmhIiw4DDGRIxoEM4iJj1EnK36DHhztUKhJCciQx9gDOnYt1vU59tNqOpkx5RK",
+	"TPXxGDJbEAxjQCbYBZZyst08IINMh3PTBUHShcQOAmEgwZs/nKk1gsETda0f0ql/WW6UNUTpFcFaUtiS",
+	"uDSzrIFNNwusWRvWhJna281G7E9yERvkOHhHFJTahIYKTF85t8DPBRkzGsVluC395VkMexdIzYCK3Frn",
+	"+jrZbT4ng8Pzs+OTzmFvgIZllC8wPmYowjDwjawdJ89hL4gwYtRfEJhEkjrtc1Nozlb1oZPYZQargNsL",
+	"qtNRZcaCTLB97N0vIsL8AIrJBVwqRrNtLna3vWoKMGxNWQqajWSLz48lbcmieyw5IG5l4UGSJSlfetxX",
+	"vd6FTaXSpz/ls9jNemfKhB7LuLPGPjkWkXKtGeISDcAp9ThpF8kL6hMr0yzpK5+d5arbIREbsYjpA5uI",
+	"bEnOdEAGUFh9/yak/C6+q28ZZ1EwJIJnC1ckXl8pZhtXir1xDMa98lIbSS5ahDi8XrAQiDWADiknch6o",
+	"4ZgIvkmwGjHWIknE+9murtiXIJDG+YCpoX1oBjCTM6j6hQl00BeFgUFVmka57iS4CvRwigGA2XDImE/q",
+	"/VrEVLTo1xqbRC9D9jmNbDU8U5zdwnQbibmpf9Gvmep5+GJIFYv6tcY+UfoIQ/NYn5GFmBFfuE6+fX6D",
+	"dXAHCPQApRYAQJ+8dPcFs7BAkt3t5/qA7jV38ALt6g82WiOogh9IIplmQ33+C5z1F/bTX5ihf0EmjHKN",
+	"kV/olzY2NkjBf/VP1mJ93W1/fdXpto8G5Bdkt7lDfkG4IL8ANVbftHi/cKg0Zj7ZJ2KEfUAZmU1vI+qz",
+	"TTPocbfdvj7pnHZ61+1vD9vtIztu047bIvodNKWHwQQjDCN9EzLgUBNxzwzXkhoVmQm+aZ10jlq9zvnZ",
+	"9XGrc5Ibvpe4NAJprnKqEcfVQfamcMFk0g5/dda66r1qn/UgxM8MvmUHPxOmcYBkUgaC70M3f9AZNLk5",
+	"JJx3X3SOjtpnGZS2eFqeTeAXBHCQ0ilP9t+2Q56d966Pz6/ODES7CYigX4+5MqBDT2qAR7Jhxzht916d",
+	"H13roVonJ+ev7fL2kriD9gU2Bg8s5sjDsbqAHSq+zH4Bt1sB8rHNgR8MoTY6Bgmaont1ilX9wR7vxRde",
+	"wMlMssa+DYUKjK3Eztpt9QxxGdC39cxYmiR9UjSZTVm0EYci6L9MRaoc2dnxLzsvz64uro86l60XJ7kD",
+	"cRnc8o3ZFNYBPI3pG25kox7Smood8vywCwjXCOu8vDLHbC99zCzTMXVczw+7rvDXAZ5rfaDdpoxZOHWk",
+	"9u3awx9/W3n0r6/Oe+3LtWdAyb3qJJftk+Prb8577RyjMLs3pFx/c68HhZBiFkQQLA+Ko4iIseSkBuy2",
+	"L867vRVDRtBaf/WIrZNuu3X0xgxqKSNF9mZgHBFi3rVChcKbO8Ttl61e55v29avzk6PO2csC1qWPDCNz",
+	"aMo+0YePQictjTyX0GzPYKvXfnnefXP9qtPutrqHr95kxouTh8Glr+aChOyehZL4jE31uRuOgxDENGi4",
+	"M+co4Vg0tk7b1xety8vX590iLsvZnFgPO2E/m9HQ9DeBwBnoKGOHet09P3u5bCz7jRvPsm4HzPlhp3Vy",
+	"3To8PL866xWMYAtAaIZsyhZjkwPKSeAzrFvqyunpu9UQq50yRT2to9PO2fXhq9bZyxxZZpm4oSXDs2Ja",
+	"ikQIoTl4Q9vhXfj49cVV9/BV67JdQEzTWTQcU4npukYByLJ1O2D79KL35vpF6/Crq4sCvNzQ4d1sSnwx",
+	"nEGlYE1NLt5HazkmEtsOd9F6c3LeOrrunZ9fn7S6ZvlbqeMOXV8CifVIVVJOeGSY6z6qUiGTiZv18uoC",
+	"j8/1afuo07ruvbkwo+9lR3+kLxw/oBiJY8LLBWfp2eACkfHGdb/pHLavr85a37Q6J5qFx6yq7JLAUmtQ",
+	"Q6B+IaS6jdjl1yce6TI/kB4WWwaSadh9vmH22oCg+KTQiCYUfZbwhhEjrUPeL8hcRHcWzF7ntH1+1VsK",
+	"modSJoj88QiZCzaCut0SJ0zuACTUAATQ3skaBcC0EwZ3LFzAKxISyFOCy4uryzcrL1ZDhwiXBaaOdOZZ",
+	"cvLI4eU3HmZ+BII3rCqVqNMSzbgWVO3cnbNeu3vWOkHEaBrWgFtM6L0a0VkYq72I8wPLwwdOHR04UjYH",
+	"7LpzBlJjwenAJAR3LUHGgUoeQCjFmRsQRCgs3JEfM3l42btpABVaTVIMA/U7YqMZ92O54+z8+vLqxeVh",
+	"t3OhBdvy28WwLDm7ccoXdHaGwXFkOZuwxLjd9mXvvKvPQobf7ObRYFkDoVAWJImELJfoHLVPL8577bPD",
+	"N9dftfXFeHVpZbLt5Mi5hlaQVQPdJNHYYajJ7N6+/gnyjefkji3KpuucXR+fdF6+SsifhacINMI7tjDA",
+	"oCXIkmxs39NvgHQahGGWLC+67cPzs6NOVuPY2naTUjKKmByTl+0e0cCONk6pGo6tkkFteXUS58rYMj/m",
+	"3jOWGdPpQES+Pkd0Og0XHjJS0CTbPXrriLt33mudXJ9f9a7Pj6+77p6KsW9bTyataChXDOkMqVPMlAyM",
+	"Mo5xozdixmNlqNu+fHN2mFYQtzStu2RDjCgdziIpIotkrWubJ1r9jhd7Y0w//j6RCz40KrobCwKbYepE",
+	"eFRWSa15tQIVs+bVcnphzatllDn9rdXMal7NqVQ1r5ZXjWpezSo5Na+W1DxqXi2jKNS8Wl7O17N9m39W",
+	"KFLrIa0UbP+NsmbNq2WFTw16RpCEcvxZaVAPlBThal4tLYfpF1JilZ06Kf0ks4gdC6l5taTYUfNqObEB",
+	"0F9048MkuZu65tXMxQipWpcaensj6OEzrDz5KGbGsKkpVopPCpigHr6QhxX84LgNxull2YEGPXcYIc06",
+	"dXrSUbNF5Foh8M9E/HWtIc+DUMATfde33w0Z8+FZ7Bc4pkEIj644namxFoOHJl37WEQ3ge8zfdrOhDrW",
+	"J1+fBNDzz4RqhaGYw5uHgo/CYKj0mqjC2eAHrRHPpkeBpDc4y/lh90wo/T70IIZpvs0++VprhzL79JKF",
+	"I/Cs4z+7cKtr6kfxt2v0Kg2s0YNsaJlXs17RVwGLaDQcL/QgdMIu4vjf11qZSPx9KYYBDVuuxK+eE+r2",
+	"mfysRDr7hbkGNdFrdvcCJB1NC3QRCur3hDihEXxzxeVsioCeavG1h0bWS5RVrji9pwEGYnm1XjBhYqag",
+	"LqbUEEORRg7VBOyUHXR2JJ7ojbFFu87EZUIQgAdduKb1DAmoE1fwV2zRZTOTjp963OHHYXA7VhhWOhTc",
+	"D1IEBLFz53FTa6/WZZqLO1J8izZifzYsTBNJySwYka4M24em0yzEAgwZ916ij0WmodnlOdnd3nqKdlBn",
+	"qMdMelcXrJ4QFR/JdGJHprVmYbNXr4ZVUEq8hVojcVIS9X1pC7RPQ+g4BOLfwlRLIRrkZ0+aW7aySn1w",
+	"sXUKscNbb7KNPi+2TguhKe9rAT9BKJJd4OCR/H/Ze9seN5I8T+yrhHkHiOxJUqwHaVpVaPioKkpdI6mq",
+	"uh66RzvsrQwyg2SOkhHsjKRK7Nk2FvbaWGDvxcI+e2zsrrEvjLUN+GDYPvv24AMMeL7Jvtztg7+C8X+I",
+	"yEwyWcUqlVrqbu2LnRYrMzIe//F//P0YGO3ZyVdOdyTCF/i5/MXtR2sSm/ParQr70HK6BY4xXtyfcdA+",
+	"M6TOZAZ0olIxUD70Kcm4iwkBqV2fVOs75OanRFfAC7gipAFv3kWxn9v516QMrJ8tfRV8uI1HWkXNWOfY",
+	"gli+EatLPgk5IubymfKQq9dSUqyfshdNO8fxIJulVbGh1zKTqaMDYOyzJY9MZy2SjGtgzR3/tUd3SZSO",
+	"pAM1N1ogvtoauOdTOYd2mNB+V2w48IVyk28Hh35FjfW6JQ4+gxFe6KKxaa/IvLt2fm+ZWI5bDPYrphVd",
+	"AyMKW1XynkA2b5lJcX7yXNQd0wo0gjEbpjdx9IYTlUl4urHLWAQ9jSG0mbYqawnMxUQH0aXG0CABCqCJ",
+	"dynnO6JvZBr5cONApinF6NzW5HB4T9dDSrRsUT/DRktQRRX3G+TY2Fw6EHjeGhjzhNtnbOKBoqD69TPO",
+	"B2ANAYPP+RVPTXJt5suJSVQ1kBkqFQ4XmUtMsUXee4s7KshrF3yPy+d+YQ8Ea8D7s5BbqyRelGgVFnkR",
+	"fvhSeP7ymgU7Tpy/q+r3MufELarfjwtrt6Iqq3TCQazIHTyp96d6tAua1cPtIP7y8dHJZfvZ05HpdDqd",
+	"w9Pzcfd8BP/Zhf/3eK/zEv53+GRw+iv4j7120v3iy5Nt/fRw1OkcdDqd807n11P1zbefwp87p+dfHp08",
+	"e7D38uDgs4pCsCuFTkeEhU7Wp3r0J7+dqtGfjOLhn1yq/rThOh2C9GFA414NHWqJkulCNufWAuTram0k",
+	"79OKmS4c5CuYOZyr1Bfwinr4/GiPgFkO9o8vOu4/HsP+T2JN2bPsUfNXLCUsaO/k9MHVNYBayiAr+HU0",
+	"kI8vOvy/j9c8Ac/NAE2bg/1jfvUxnoYvZvHg1bXV2j8Eisra2s6E4ZFXggMs5wHdPBt/jWppX8rs74Qr",
+	"0QRvSNJZxERZrLsuIg8W8VBwZni4VXs/X+z1ZH7+vBP4X5wf7D276B6enbx8D0K/8PU1t31he78r2V/4",
+	"xC0Ef/72XZhBxb7c2vbJG7ka7WT7AYhjh8BvUkx7GpjhUBWqTFyd/S0RTLgG7nr5cjPIESdCrvo0orAX",
+	"pMr197+HWmBxc9UbZ3J0iJv0psLmWjlzk5moxjopi5vqLWIydaIw7rK8Z4fktKogNo2UZWZ9ylEZYEDE",
+	"h3WxPRWh22guXik1ZWMaK9+KlKGNUonEteLcN30D+HYzeIXDvPYk5Y0HbuhVc3aiZBRrZSvriTHyfW2n",
+	"9n20/DSTGQPpRfHN31uqRObvu/aq+z9Q8TTbT+UwW+GPw1jXLFEO+QKjaiVkzAXmbEqSL6CfLG7Yarqx",
+	"NYFcrndnFIBdCrgrRXzR73//r7//T//993/7l+u0dwXoLUOzDcYyHam8zGA11M2jaqSbG57oAkKLg8qN",
+	"ViEW8QKfMdDQwtS7Zb/S3i1ukStBQYewC+B+HenYqoh5LRI4H8KqqUyx9rU/L8KBLqDjVK5ST+c7guBi",
+	"e/o//Nf/8z/+H38mHgVtwqS9Htco4OFeMUt3z2GJTuSxIdQgO5A6r33ALxYrVsWL+G75LE8cwf9bWgFy",
+	"lpnjSgbdrzhjHEY0NrM0mYvfmj5m/FkqxDEDPgjKcQBTbjnT/iOvOpVt+N6S2365JOStjZGI3JtrlDKs",
+	"bbYkSJhvMxUd6VWu08yHUvDGK8wI/Obmi9LlFyaIJetMZ3GCgZGxtK3bCcWbmldavfHgahX4v+pNhkML",
+	"uMLApJxUVKhHiQcMRPwtdL3eOT6+ODt40f2jo8NuIyh7jmk7DGWS2B30NoeRnIe+2IUcyfFQFJFRp9Jm",
+	"QV535DGeoWvkSRYdbqev5gYLXx2lSIIOCPqgcFkk/o+O16S+tZE/stUWh+Y1Olyx85ufwqA3H4knqp/O",
+	"JCzWVhsjMpuP8C14yP2t0GoDWbhwQKQ1FTbEWOa5ibwpYovZlCqizMA65+TgsIi5xM97nAUidOsWEln2",
+	"wpRglcZkOoOWjWbUP3LeEnEJ6WPkorgelP9HaVCDGPBmtd/mBTG3cKyvFK3r2dz+cWdyn3T3zk9ODg6f",
+	"vgeD2397TXM7v0belbWdf+EWxrZ/+S5s7UJPbm1q+zautrQfPiDXJ95Kmw+80X1C8Ld3bWq/s0u8JTq4",
+	"Z3dIorvicdCHZ5oOQUS/M+TDqpLPO3UGRFWhzP08jInScFdIKk70sUrEzcZkY5bWV0cjtzaui0a+Y6fE",
+	"B+1koFWoPiJYir2SaP0gcndXnGLeKj6+QLEeI5/KVrARbH793bKILB/6G6KLlpBgCHvA/XtBLiAL0jcz",
+	"xX+G2Vq+pFYJiqlJszMwHrNq9EymMOF0bLwezGyR0YgyYsuAgsdHp2eYbfkCsdvXDKjR5bdHdToo7Re7",
+	"uDLAUtVPUQ+hH2EgQu7IjZH87nYcKoJVqrqsfYmRSQUj3izVLS1dwz8HbK3bYAiurl/HKY0zq5KhL/Tg",
+	"6b1n8a9rYtjTet0EQinDPXywrmGXlU7l1SpD1RFZXQ/v5gGLSrJEiTqRP/A8BMToUXigcT0DbKG3hZH6",
+	"tbgK+8mDMxWndDXs09XYisVjdheoTaVj+9NDb6LMUpVz1CxAIyEmhV0X067EgrrGC6C93eDpN1M1gKVA",
+	"2OR13zJFnP11X/rGxarW711adHWtJQ1G6zZdIild43lSsextCDrdqx6RrcS+6darONqFyQr8nlma+uJA",
+	"llezcnea5Gru5dQk6nps4/PT7kktqGH9w5oX+LnFTCjMHafr2yQrMmgoY4tbX9IC183nWg7/mFU+VZ/9",
+	"dd3MLGAawzSAJoQ9vbEedBeTeKqyLFETVY15z/TxiCqAPotSDif+MjYzq8YmiZBCnbOPsToJIRiZhcqS",
+	"M83i19xeyBeMURyRCbEvE6kHivOAghuwwoOMjSMKqLSDmh3LVNV2HsK/vgsKDTeva/nBL3PKjpn27W5V",
+	"tPu151feQII3Gi0OxBnj7mupmbwofSIzLwqDgaZofiLfJf43aFpge/kfHs/dD3wtbTAEHrEAb7Y3Hy5t",
+	"ez/Hi8tMYDFc+OgwzGCMjlhiTipI3z9EXPfrRVf9/qKxVgKKOoLqCjbp4n6rbxBa/bpw0vlqVKpbVTuT",
+	"fJ+8U5YhwijmOYw1AmKpyS2m4Zg+WzUPfvVXOWOkFkdfHXZPxESmr5juj6aGX62OkRR2USWTYJxhrSg3",
+	"yk8vxG/Jvb6SJfDaWENh41YtBg3rcmxcL+Js/Y6sH+y5Imzr/PzsW7Nr2hyOdnu5wXkB1GwlCfrtSLpd",
+	"gNcd6cJWz3dRcd2L8191gS2d0gp4tUJiOVKr5/id9yyvlbOIi4ij70aaLyrF7iuL3cbr6x/+/L8kgbab",
+	"U3wz87crI5pwCMeTqOEfCXBmsuZWcEO7GmfPidBicbJLETDmlaiT6G2viHfmE3Zl6n8crcteXslqUmor",
+	"iu00kXN0KXHyLg2VH+nVWtXUNXF0RfYIzwMuUNH9evMjyDvjyjHwffYW31lKt+B18JEmXn4euOtW4Pfm",
+	"1efOXQuVB49Pd/GmsvlIFk7cTdWOYE3mps/NpZjMBmO8FS+plmydU1H6frWKOV93qYtdr2oK46Jr7v3F",
+	"hIliP0tfujI/7jQe6fNptRnC9V+8V/6FVjZTo1HLPVEh7xxNT21g0lQNMjE2qVWij7zBc2EzSS9eqr6N",
+	"kTpu2bzxVWdX+v/xoTXDC/skAFx8YVpgE7qaY4qf+67Q4cVVe67ka0Y3aImO6JtMDOMkIVJcif+NUWlF",
+	"KGLDmV1BEny1L8wV4BSIinDkq5Z0Nu1qqrVeWFL3K95fy3Ofv3QNYZF7srIDUzl5pubQz0XC+Ff+59/U",
+	"BtLG2sBWTxXDStSWYx6vCg1VQTOvQ6qXBz4eXMtL479XObJMZnav5JNamECObK6fvJk3OK/SqZkb7I7a",
+	"W+LvWCYeu3LMNyDKQ7AufgvuKnLmoHkdZ1bYWb+ZO4LurSk/r+KFZNLhgUkSNchyBmz4qqsLlL5Lt1TA",
+	"EQctVfp2C7IHb1etspNi15oh5lKvpqODkfqCVob5pbjEbS6UUnrJIrck9KMwG9fuGxr5O63bWbtodv1x",
+	"rhwW1xRX5/xem2FUEBLrlEx7CXDTFeTvr3/KXzhHxkqhtqbCtB7B9PoDK/hY1vCbaLXulsrMzWlWnRGL",
+	"48QmKqaYOrFyor9Cn/hZ0Qm/SDRVZYfR46mKRKzZ8CPv+pri08yyq5sFGckS5EYNX5mBsVZ8AE9fDEIF",
+	"Orlq4ma2WlN1MOC10/PT4+7hfnd/Wa/MocKvSVvpq5S+tdRVbqK6d2bwqoqfMarORL1FDLoIcXJ7BAb0",
+	"T2VrXTYr02jvPNkRp8lLX+5iCZyjmPd4ZbQWF2K9BEZ81CUvnp4d7T17D4mL+N01ox+0yd5VwiK1fotk",
+	"RXzxLhIVuQe3TlIslELd4CRedaxWwOjsq0E8QZz5tMwnU0gjjifqlsRWfBoqIGrw9ZUjr5aNNPBau/3g",
+	"0Va72JxDMnISofbs6PT4IDfrT+XEzvRIdEGfTo2OB3ZZqg4qUf5R+Xfo/WWQZ4TOtA7QafBK9OeinqiM",
+	"qHujeBRnNhBhKwxE2KSqiZKtvGjsTdG3AB/94990mn8km9+2m49aza9/txFstr/759cJ0kghWKifjDWw",
+	"o7Db9yzhKNld8ezkK3KPkrRAAVHu1Ne/26ruSS6MV9X20xwh2LMVdbSUkY0bsdylFbhmgTjsnO53vmgs",
+	"IREsztbaMv+GFnbxRlj2/zm/pfNmHhx+2T09YxXDBo62/60Z+qvP0WpHSWZSdVjgmq+mqzApAvkmeHhL",
+	"3PSUJnA8698/nfXFdGbHIlJJ/FqlmC/ANBbIG4AOe2xVJj2NvFQYEmN2GqSXwGi5inZKtSbI/5CYEbZY",
+	"pl/5XY1Zk9j6kLWdmpr/avOPfv2rb+VXj2YHvzXxi9PtywPd/gyjLfgwLFJtY+vho4ePtrYfPtp+APt1",
+	"1k9iOz5DmZWXKj48a2/stNs77Xar3W7/ETqri0ByOyAMYDbtfXYO3i/+3d7HyWumWaRrFfFc3/dr7oTy",
+	"Ir3g95Y6UyWE3NqUgXDHMnMLhaG6hWOzscIhd/0GelFYj5V94YGTDkLbq7ipKlIysyyN+7OM/xUR4J5M",
+	"jsvzec0AFmWb607eeuDoLwoXWj5Y2mCVdVOF3geCsFKaSsPxi8SvTo8OF+b34YMHWw8r67n8Bl3BE5Qt",
+	"fA05YMxopCIx05xMff08lHZ7ZUQ5P9L4JMVz6ydP9sTW1tajRmmiFiXluvuGgeAO9ldLnRwcL0AXMspR",
+	"Y5UIn3bPxH05je/34ySJ9eg+P2pD5MSx1wHlXS3ei9cXXahf8/+2Lr7+pPImoyExwuFKXCCHB1jRI4eO",
+	"eGZeKfiymcpvZqqJsNpNsLWb2Vg1CVu6c9T81cbRt1uVQD855uC1YiVfgu+WOlCZclEC+y6AUo7ka4bi",
+	"mU5FfZrGmkiOOqd7BwcBInFP5UDZBezGtcZYWqzt9qOHV63Wf9T8T77+xT+/GRJiadyV9+Ssv9r/G7+l",
+	"Nw76nyqd3boA1po0O0oZGG2d1Mdb1PddX6DnB1Hs0IrJvObOytMUEqmJbY6QTwtvVubtmxOl1eXVtVCl",
+	"izCF55GKIFQOwC1sraCuK0AGVklMgt9GpkYHuod2M3I4wSAoIXyq0onUyOBBo1vgyLDqLZJ0tHrjAtEr",
+	"O5ofWkI4sFRIivivhMLaEJfjOFECZrSJU4TKm/bDylkBb93Tm8M23gRM1RkqhbX2nXehEKPVdZfEzcjg",
+	"GQ1QFZAAy+sRFPZocUBVp+RMjt6FqLmZrLji1F99xs/kmiW0Z9IXz5513kfZ7Fln3YJZWJF35XmCtm/h",
+	"dzqTo6epmU0rigyM5JDx8lGhvxFBIrwNd3YSKysys8s0BRMltXW5lPD42nmS1QVHS0Hdt97IN8WJu+oC",
+	"o6x8nrKr5vkuXHx+zW7v5XNNrKIIl5xfwJzfXxccWvCDGMt+nNcjFMm/B2OZJArO7dcVlN4fwpYqZzNs",
+	"rY4kF3TGB9e7b+6M+/rBdekVN9l0d7Tf3m6rHVYmGHZEJkecUYhZ3Vtt1CfkgPyYxEKVzFnvL9+0WSpf",
+	"q+Q6V93SLHsgtuU9yH2xos56GJZiEHViAVxkrrLcjiwomrAaoq+wasYpBuvOrsuquoLMuaqaGIdTfYL5",
+	"tPIsLR3EdTK+fL+qdt+KhcbA7IcZ/L7xlsexrKovvE3Q+5pg95UnKO/M8uRW18OtmIZ3ljdx9UV7u7A2",
+	"vehv2YpJc4OvnLZURlVBrJtHjdfOShmqtQJduRjbeIBu4UqsshvoOGuH2PIv/3Jjs33Vt7+ZSUQ0vq5V",
+	"qhZ6KCL6dUFMb1z1CRtH10shWMTTOMqrpzGac7v9RDnZ/D5/P3CL6QecRw0J2/TqWDl2cE1LBelGna1y",
+	"0tl/H1Dq+N117RU8Qe/MYsHWb2OzwIt3UUXOPfjJlY/juKoVAxJlhfAUb3MURX7rs3gongo4y+7M7NQe",
+	"n78sHKWdje+C2ybysciUSXI0xJLJq6FNUcg48KKvF+MxTxSnx2byTZ7ISTS/sS5Fnl0Ae1e0y5Hnoji9",
+	"m14dI1nQVKVcgrKiJ62ck/iepVLfQLj5F3/4PQXLA5QT2kGMJvErJaSecygUxp4DR/7xxgNR3263QYsF",
+	"UR3exybCBpXoWiyWWPqC+IUYKrXw4lCpsNFavBjuZn5OYVYsjTwKxMRg3F5q8a1KTevGN8V1l8RVAD9L",
+	"yWpr3hUrT+FpHFXeC/3ZnEprrUqS62vl6byddp8/X1N0P57NiWgtQfm9cI2u1yGuUb9hRfoddBVzKd82",
+	"0/kWyYH0yuP5egmOJ2r49sphkY+bjzRLLTiDRaxPVz2YMkWzVrfMvx8qhbGZW0eLwJC5qoXqN75amd5y",
+	"5lNl3dhD1vBDgZSpdZwA9AU4qE9+/lJaoj1milskLjLoooozXzERFABFXU4I1RHZxi0n8e35K6YyvulW",
+	"Y3i9FeWljBYk00j04yQpVAz66sFmJBnDLzVTY1Uk6jBN2aXJi0tS5WD8ArwhcEKRzcTVxOPlMZVzokfO",
+	"ZIbViw1Goy0Udg6MHsbpBImhCPKLAu5MtnLfA4/c/10cfXefHw8bIIhoVSkHyCd5C5lT/4OKSd3V6rVK",
+	"XadbohvFGXKzeDhC9x0EmcfeuIfLyUBckLwcucvMzfZ7Zm6028mwpc1+q/1YZeewGPLlJqUzWOqixzwl",
+	"e6d4vItDL0mOooDNN2ZRhvodvuJuxBVZ23Ci9cttp8PTJ92T92M+4afXt6DoMnuHRhR94HZ2FL57R6YU",
+	"9+OnaE3h0K5Gbd3yqK0lA2vzgTOwHrhK7Fw0bLjrobbnpHb5ZO5svjW869upJx1UQ5jHgPCwmR6LRFjA",
+	"gphByrUwaURw+HyD7/KhDEiJMalo4/lcqb94CNWNdvn/yqSI62kpa0nhnJA9URJuunrxFuVy8pzYoi/1",
+	"K361cW227dvhvuYqQjUoU5DfhzmCAiFISIbexTKkNM5UuktoHVOVWqNl4vBIDPM49jQSOSJuRKMlOp7Y",
+	"DGagaApSp8IFJPD1Br/mvZivSKrkYKzsLlkeUTyEWwCXori8N16G6iK/Na7KKvlwjujFzOlXLSQWmFQL",
+	"oM5Y9y+exZOK5N716Fev51fF4Nrmp41dkahhtgi+zH4P8VWcjcXmg0D0ag7OvleDxd984PHtsaFtsa8G",
+	"9M8hQ3USSj99dRgnmUoDwYBzAWqIsc3igfXAYPhkE3Y+KHmib/TM3hW969ooBuvGtWh9z+2qG8BDPMBS",
+	"XoPwUL3S7xiuYQUOwuoB2yoIG4diB4KeDClrMX+f13RmC2o5ErbGV/EhVxaekwnjYMgwTXeZvBgTRbUj",
+	"tVaRUE1otBx4WI23sR4Pc07VvXkjDJ28Bw7R4x3QDb9N7uCqjEFR92mFjdvn5P2wPLmrNu9dKLR4CH56",
+	"yuyXcGjmDpZlRZL5mhg0y5njBVSYUnb85va1mY/u1cpOm0ztx9CRFQVGr022CDg6kHYZcfS4FtT2j75a",
+	"GylzCs+bS4LJLPVihR+VEDuSBC9j6NUi2OdxGIgQuhA2sGZrOaNU1E1aANtgMRv0NJxf5HgBaYttX0or",
+	"BlIPVJIoVNpuxjCbT0cAvfj6uvMNczQyTf6xvCg8PyuCTvnawUeXg0XFtb3qUC58c1GN839ZtYlWASpH",
+	"jAmyxkmdzL/k2ti1O+oFOaVZ3jRndga7MCK0EP561fhIR63wmpOz7XDmQP2uFeIrkfSOpgppP50fcJrM",
+	"rHPyIaDCwEyUmMS69DNbgi3BueOUS8XMSwgrK3VPO8o8qQUiydb/3//tUbC5uRVs/XIzaG89DD59sB38",
+	"8pcPgk/bvxSXRu+Q5eLhaJkvsq+GlOc/GJPdY3saDp/DjcLGMUGrEYiQB3I0y46GJ6AToxsJpgWvTPd3",
+	"/HWsEoytEW+STJXNelpptrtkJlJoIGBv5GUqp1MV7ThNCOQAI0O450xGEmsYj2apWnBFbjxot6s5AZe3",
+	"5NIorsMfdOu3tAxiaRVKU5BBAzwPPX3FAjWc2V/I8xcFAy8uCEWZkM/YYiLgWKUq6GkOkfLjSQziTEcu",
+	"ckr2ixVDpSJ2Ulvvc5aarMYSeFFfjWNETVqY5tIJKFLOUEjGS/l3GSFIjNSd1aGt678EDbxQ2dhc6y08",
+	"5Lae+ze8bMJGwCyrBihfrxcFBMNbjuOkklmuo/VMJgKehXMnUplhGH2q0gE6l/AgRUvpTteKOvgkmthV",
+	"LrLryfMkdAum0Jc+L2+llWlxhqTp41zarpPpRTNc6RHoiHCvc7IfIjorxX6QrI6SazcavkicPXBiMB8k",
+	"qtLuvn6x+Atr+XNk3rE+AvthkMl51dbr1juqZPPhq+tm1D8oBomxcAu+u7ldp7yO4Y9uUl+3sOHyi744",
+	"bcGCwlCST4UzWhI7JfFRPFVlsbB8YhYk7cJ6lLb78pZbrQWtF1aiZ11Q6avO8+fds/cQUqIPr2mSsJb3",
+	"rsJJ3Pwtgkn05l2UG7g+3LrigBpYEa4pa8O1jY12c3Nru/ng4S8/fdQu73ZEFWU1rHjH1rpfnHeeXxx3",
+	"XiL3VPnu3HrYLt5kte3WZulEcGiozSzWOaF+NiITfvFaaBZ6wUN9ftSp4LRYUvQreKnpESSvkmkkND67",
+	"65RnpQfpfJotoas+3L4OA6VYP91uPiIQGdGsrKNeQ7taJwjUXP7beipG5wq0TfVGDZADFR5kbfjWYaqN",
+	"u1XecqVtDX3N9+/h7bq0Eov6jENg96wYxm9UJLjWVaSK5fMu/GciB4xPPXC0suob0OH4oZZ4YpDMICwd",
+	"ppAmPmYXxgCpbWUmEiUtmV7DOLU5I6/XCOv5yoo//F64Ayjui43NdjsQqZnpSEUNzy7mbKBLM0siMUrN",
+	"pXe6gFFXzn4szEjYePf74ZZKcBupMWC0K9Th3Dm93XpQu/YUI/7Td/Ver+X+tf1d4z/+53/yxxvtNvza",
+	"dr/UfgjNepV26XJl4bZWODcI2j8Ge7EeFkXNKv7wm9NrLqvuV4ZzEZb5GuXdhfOK+PRFxTnXPzki7Yrm",
+	"NqjuHsxnjqvB/k1nicICttJ70Uz5ID6eI/STwGfJswh2dEG9vRnH6R3ZDD6WuZbxsEt+FH6mJY50Md+N",
+	"hqZL7LWU+cYEttFMBWKmsTk/U/ylMqWtzyEzQ/KWxJmwGTxmLpV16QGx7zZji8I1GyAhOkXJYAUiOQ+E",
+	"0S4n3C9QXXLvZOKTGrnqcCIjJeRIxnrXAaHTT5zrvbUBrdqCg5g/1Ni9q4Q8F9orTi+fs7cGHXtrO6x4",
+	"agoHQ+Ifp3B35DwlcDyolLjI59vYpUqmMD+kITkBF3Zt2BKoV+PNUOx2iP784uuUOEk1rO7BvIqUeEn+",
+	"9F/RPkkwHbPwGLNuqaLLy617kKejmCSCy8DoALMbmRoXNhyF23kf2JyVS6tLsk7haymjfOcyALlqYFJo",
+	"TidwnXNKLXYE3xyadKSYN+mupcTNrN8rGYdXWwfVtLogf9AahEPOCU6Vqfm8H9FCFINURXFGGjXm03oG",
+	"mYKj9ZL93uYStJCeDvc+7+49u6Bm4LLucxOBCF8cHJ6fhphO9VqlUSqHmVPdAxEedw9PD44OQ5HNp/FA",
+	"JugFpwuz+drdmA57uBTw2eucfl4Lao87h89qQe208+XB4dPTWlCDTsD/+B7VArIxghp2pRbUCG6wFtT4",
+	"6/BfRwdo/XTP9tY0XvekHcP3pX4F30coAQsflsjGsDdWg1f836DswudjPYMnDvRrhdy9x0pbchwcmxhd",
+	"Ct1sgObwokNkjcV9iyqHn/RUvlQyTeZ3Usx9c4ByezNeAMJbr+IDWBvB3PF33ZKRawVwuR/OshBCLrTB",
+	"LI2z+SmMhdExlExVegV0Gqp4Lu0GAc8CdEzRtmUSu8jgBYN3wcCYVzHtW5wz1HvxK/ngxlk2JXI2bHcP",
+	"X1n+/mnxs5gv0p8LG490czb1N0tiKOHs8yybHulkHohTOVGncaY+ey7foPYda8wqwI947wdn6VxwH/LO",
+	"yWn8DFTn73AnDQ2h5epMDrICygG/Lvpy8Aou90zJSS2ozdKEx2d37t9fyAS6H6nXKoF9bZdhHV2DVC4g",
+	"c5U0J7rkqGPd46/6UpOckSPPgevpGE8d3uyB0CoTlybNxo1ApDNtmeR5puOMkU1IF3ltEFGSCJjpOp/C",
+	"UaXLvKetQn3YJ/8wF9w4BjUgNbPRmLWiPmJxTafk6Gn1dE//s38m9ox+rTSijPZ0E1EmGWiVgDBA0U7M",
+	"pUr35EQle9KqlkBbhksQ+Vx46jJplS9mFDCYnhai/uzkK0Tvm8TapPhzoyW+oAI6nCTCAMbRpaS2pGrB",
+	"eLWi3qttbLYoKNqrNVrQ4bN4omwmJ1N6xUFL7oqBTJSOpFeDUiXCly9fvmy+eNHc3w8DITlzUmZCvYkt",
+	"TCgoVNDfjUftdrO90WxT1uSjR4+aG5vNrQ0YJUHPwKahO7YuXZZsKUWWzCuVRI1dfqVXi+S8VwtEj4RC",
+	"r0YLKESvdqnUK0q0xAte+Sinq1RCyNxvMTOkY2N5/1SZWQLHj3GXdwU0YUmbA/PuhdGg0OIcHcuRigjP",
+	"UmTylQIFdaRCUUcFcqNBKq6Nv4XfuEGx2Q4KVaRteoguSuhz+DsUz4GApgIBLwcCU46+C/GjhNmr0tTg",
+	"1IQI5UNoo/enqeknavKL31qjQ8IDfbT94JcNzzpKqI+z6VSlzQFsqXBgIhXCh/0NPZBa2Ms4G4yF0S3R",
+	"YePESUBFSjYurfjkE5OKvkoMbKPMCLdmdFg++QQbxrHBIm67AP52e4tCyxHm2EB7fUSH66uIBgn2Y74X",
+	"eIoZtBstrAGm2kHL3tCbWVjd8E2Tp6GJD+Pg6uHverVt2N074jennRfdi+PO6elXRyf7X8O+2W5v418O",
+	"j84unhydH+5//V3YCIR6g2oKWgJa2aUtOpHzfIA7uEvDLzvPD/Y7ZwdHhxdPOgfPu3AittsbIjw/7Jyf",
+	"fd49PDvY65zxz1sifHJ08vhgf797GIp6KW8QWvafsmglhiyLLk66X5wfnHT3Q4+nU3wUWn4gwhfds8+P",
+	"9i9gTJ3nz4++om9ubOEuO+68fH7U2b84Ozq6eN45edrFvz2Abp6eHx8fnZx19y9edPcPOhdnL4/hrw9g",
+	"dAeHZ92Tw85zst4etKmx0+7Jlwd73Yvzw86XnYPnncfPuyHahwoMfJRYDg782NhslKrTL54XFp4S0aMd",
+	"kaosZVMJGz6Bfzc78G+yk8Ozgxfdo/OzkPwyznJIpSZDFAwEPxNI5T9RIokncUZHAHPxhT/9YyWTbDzf",
+	"gYtCO+mCmoBrGd0CcF7RpYCHNolfqWSOTVPaCbsOsPO4H9DUK3U+EInMOKd7rOTrOVxRrxqUt4HY7ZiG",
+	"YTM5xwHoHacjS/rz3MxEZKB1VEC0uaS8U5kkeDU7zxOdAzxDHdE30RytHFIgcBr8adzYgncWtnQAP2j0",
+	"guBxB6lG1YkmmmOr4efdDttmLsnENxM+7Z6FRRE+m+ICDEBhho/OrIKza7QI79PcfxsGuNL3UyWj+bfs",
+	"FbgfmYENGzv5evD5hr+OlYywXNHSB4NCQp/vZoduXLeMOBOxpTkgVtIN8SJ+LGY6UZZES95vi6vgkmtI",
+	"frxpTuSbJrTT7M8zZcPGrphpWAhNrReA0uORNmj1TGSCrJWEMl2QhG3spMsYKb7L9LyhM+V3MGOK5gVB",
+	"2JNL6N00VRg7jbVIlZ0apNkUHWoJekwJ3t55K+GHRDlZHluWxPCZHab95XBsrG2mZCTqPlSLAd2hUtiw",
+	"i9QGIsTKBPqzdoMuwV83UMrT5mBh/VomMWkOCIgtjqZKd44PxFar3dpyyhMamVbIKIL7VaI4oHvPuXIU",
+	"ZVRRmwOZYiISaU4h2HMsIMJ/+NO/I/e0YMMGbHy6Hvbg5guE7HHJxj0rQjBheQ+aaRiIf/jTv6MxjJSG",
+	"3aEicbr/zBJyWZztMIhZ5PB6QLUmSTMw2mYSLIdY9/RTE+D1Cw81kzhTqUxAXTOg6Amwq09RRW6JDu+R",
+	"iZzjuOZsHxcnA2SrVpeC77keIpkH3jkKfTApLhjZ5ISbRnzCqCi+VinYAnDAUkXJaW4v046RVvRqeAJ6",
+	"taCnaa9QERpqHi3xDGwgKUJWa0LRT6UejHNNjlSIXcrRK3wAVif/CuixMZ1rqzCJjMSZr6PZXZZxn5+d",
+	"HZN3cGa5rCFvnueEFZvdnrav4ilv32KCQv4GL3qdgIzjJGGwWvLF0r7Q6k0WFpOAQTr2dL6Z3dHGuwCj",
+	"abEVkRnM0JtKstwuz/MlQg7kmxa2TAQHGbYMbDXQ1VHlkXruNhlya6ErDLcerncdZawo3HOFLRt+Cf2s",
+	"N0JSW4+8quClzZsmRr60TJy8qeMIwB5M5SBDCGb0ZsPlJKdxay4nSeiMU5ALqRoqsE5o0ugFEuMot2CZ",
+	"pspME8r+zIxJ7C4VBaIn1CVwlg+aEwhsIduePq02i1kS+JRuEaIxzXIzsQZFRpw5/d9Z0WzG93S4YCeH",
+	"LfE4NZdW5S6AFK593oP02q4z/9wjsId7OuzMsrFJ429xlnfEY3QLiN6s3d4aYL/wP1XIabvFxHqSZH2T",
+	"jQMy/Ohdcg1c0lCjns77AFKPZS/sTzd+pSMXsdhqU/zCXZNwC5tUbHzaLsY1cCKDnkY0BzzvJDYwluXW",
+	"YXFKsESJVH6TxiMQdXupsbZJ/3LjoqvNZQn356JP7djS/Uuv4C1tc1Otp8O9o5NTp8NeHJ0cPD04PA2R",
+	"pxmOQx3Me9m0aipp41BDNnBKZ0+HzlEhp9PWgrMihHvcqmwH1Bz4Uq5gZEImSYOj6a5X3E3sGeiRCAxE",
+	"h3+aqmESj8aZqIdHx2ADnIaNfA6I6pJ3ZGIuLTq3lc5imVgONNLqgUSHtW3QHijvJ7h594zOlM6acHPw",
+	"ffXrJiflNA/2Q7+heCwUoEhUZnnrkBQDpausqFa05db+q7HhWylJ0H3uxEhPL5hrbheHb5og+awNF0FC",
+	"VCqUHpoUfRMWk8kzpXd6OkRGi0Eo6tq42WgEIiSDEqU0ucZU1Iw125nwAKODo91Rdtkg8o7u6ZJ1tSsk",
+	"VW/xMxhwQYNsycYiwwPfxu+Xy7t2eyWT10JLi5ZdgwpAyzUnoDoY3aTxFiYvVxI3KMCQxAPnE2af3HFq",
+	"pmmsMpnOr3XFubeR8StLii69DpJpsS5Q26ltttqtNnrEU5UoaVVTG+R0ob+AsgN3TbSQIk63ENxfpGO4",
+	"m1CDLujhdVJVVvXgQujHke1pdL7E1s6U2N5qgNhV8hUcbPcZVPpBifAxhHiEzqwdNEgoEQ9NktBodTQM",
+	"0X4hfQ+dA6gE1cNi+iIeIs/96n7xuOhslSAgR+HPJWAN+OVEDWYpXMr5T1/M4sGrhRcfo6uy1PSRVmAb",
+	"lf/injxAr3f+a4EzkPsRqVJrXCDNv7G/x2mzFIuNYjtI40msaftjhH4svc5bhzlDpQROUxzBd8yUPEMg",
+	"Egq2AFqG8NY9y7PM9QdxqjwKjC17O3Xk4jziBa3eDhrizs/ku5HrwkLLFK6J/Nsc9udPw17cFU8NNsS7",
+	"oIXK/uP5fnGw9QZFj5d+xJKLsGOLG6PeYLXf2UHohxliyRtGpbkzuxQFkM5R6PRfnBzQOUvaHnS55Tr5",
+	"zBkZ0PRTA/ol/eHihAcKt+XIaMWmrDO5nP4Ky6ZNPi/1mMCaqN5tIcnWkXrlEy8yuBnc6tZhatzzfYXg",
+	"PmgINqiMhv8mPvvsMzzM5IUMi6xSVPnVYnMwtySXUbVE/eDp4dFJdz8gPLT98+Pn6A9DnRy6wyV3skSE",
+	"RdkamU+9b+yK0pDpertisEPyp4Vgcw5jraJQ3AcBHCfk9AebCleCNi2q1LHNrZBAhJ/gmWYV+qbGqLOp",
+	"yfII3zTVm0xpG/cT1czNVezi9RZrae6PZhniG8FTMrUq8tQw/ifMrGJBse9dcqeZzEgMciIzih85eDWb",
+	"5k00dgoKOcwKg0KhyK8/RYdUCObAQoA4XDSCnf8vXHhwT9pxuFuwgLHFHoaAezXxJ6KHYWD8z3/4078D",
+	"0eaoB+cCa89CsorCwpJHqZlygpDNLGJzgAE+MJOpTHGWvZFUmO68swaTeV6rlK0p/kT9dSNsifOiAWfZ",
+	"YiQrDY+TVUr0ahUejJqzPQrxsMZOtRghgep8QOh9hsbRSchVrdRYnJJBXQ+XqyJxQRPk3ZTW/4YTvKJW",
+	"CWQHThbNLyaD0fFA7375GwvNe4kWLjaKJ+ZEkVVdlRmV0t/CBsxjQniVY+VmOAY1HN2DBQZClBXOvmb6",
+	"/jlKAc8sT9u17gDAghz4jsRFeHC4d/QCHVndXx93D0+7cLuhuE8ilfrWbaPkWqHLDDNpJzhIOhKo/+x6",
+	"a4jNe2mdZHI+v9JZzr9B9zFsIk7DYmfnpaNGMuRfbvX0k9RMBGpkgtRIdqbgVsMYDIsinJbZhCQt6kD+",
+	"GcZALLqGerrkGyJ7pM+6WJNvnpHMFAcSYVnEpUx1rEcgFDtgZCMXkebe1R0ToG3sUAIP5jeh1bjXOdl3",
+	"/JqiXk71CkqJXgEYBQtZYqCieIY5t4u4Ncquy3O9eF8uPw89amLW43107+zSBhlkKiL9y4Z59BXEYu7P",
+	"qfOO9cnYaFVNGthEjIrCAehKYNpHM4rPwcJutx/tFsJYPpoBJ+n89CX878F+98Xx0Vn3cO/lxbPuy4uD",
+	"w4snzw+efn6GE/Hk1xjP2Ts6fHLw9PwEQzrhF+dHZ93TxT/swjWDsYaCS947SrY3H/E384huT5Mvi6KX",
+	"64dqWz290dpAA4F1fz7GOFRnTaNEQY/mjgi7Z3IU5oED3nMqYv/0PStguXDhjs/xP/KHCQUPrlKjFcxY",
+	"pCZTg+bwCSzHXNHUo6qo5rDJ8Q0r6n2Tjb2OEPQ0Qgajo6GQAcMdXvT75l4gGZHHSlq2h/gNEtowNJQj",
+	"0jnbXfA11qNENflHGF/dpcGh9Ap8GmwgpsZmgZiSVt9gJRoUIJ4pYmiVIopHymcTurWt92pbzUfDTx9G",
+	"7U83Pv10e/DL6OGDXo0GFB4Mm4dGq+YLmQ3GoV+yrfY2JVOiqoTil6hgorkoeAywwnsXW+EG+FZlkU3d",
+	"wx2BJmOeDc02ZeR9ijuU/0BxaJLfKF8D8QSUsG6aGiSZY/0MN8NUpnKiEALJTJXOrc5SjKFecWbBYDCm",
+	"4cxVf7ViC0FP+100mDefqXlA6wiz7IYaVJRHp87+88XQqLLC8pFIsCp5DUPaO/1SqDdTk3Kt9QT+E+x7",
+	"TniX07i2U0PLmOiZKVWrJLBoRPDzqIqT2UUOqjCrJFblF84ZxqNyeRbyX0KxwT4nKyeqp/0TV9zaFCRs",
+	"iRPOYUZHMAgNvNLoOuzPmYsGIwk93Z+LGG5xzQufb3B3JDBb3l3lztnrfsAi3JSKkzFoAAJYjmxLYJ0l",
+	"3Lev1DTbyRmckUGmoB7EdOuRBmVhWQy+Wad2LWMd4CLCE7N+M3+zEeS173PMgyFTEuVMjEkTXAtGNWAc",
+	"FdRimshY93TmCf38/MYL62YudaMlDsl4dquYqqmScF9ml6ZETp1dmp4ujIxkI5kxFGaDf7op88ovRlZh",
+	"6hvoterVRH2zQZk0or7V6NVA5RbW9DQdr9zFj7aRnPTj0czMbAlElkYa+mz3UNT7c6dA4cccPIObXBiN",
+	"jSNakZBnNtwV0gvEe3je2KRaREEsvcWBGUamp6ICSusSEtPqpsbGtEYhJ5CFDFvhc9yTucstWyQi6mkH",
+	"J13CgqubNCBjN87YOIebiV8G7d9mQsk0if0rKCbgUWsmqrHb06EpOoRs6C5ZTfhQ3KMqHYWJIfFHBxNi",
+	"hvR+Ty98zmjVEgd5vhyZcyaDzeHvEbcr6UIr7lGbpQrkZ0+jVwl+wvsQVQb0umk5tWPjm6J52qH0icId",
+	"BX3pq9EMFdihjJNZqsRg5v3TRmuyMoqms6sWGSuUX3ifeacgxSgpYUFCU3nH8UpzEXByN2b4UbRqpmAj",
+	"+9I1v2swgIK5uhj34+tkIil1A+NZD9s9bdXAwJP18E0zUjJKYq2a/GPYcJAphcSLB+2tXZaKBbXs01ZP",
+	"f46JIXWvtjV2sLOUL+Ic+nXqCFw9KH7paqH7BMZAl0zgUtp7Gt0nYGpyNiSo7bijpnAvuMR3KajPufvZ",
+	"K4hsAxejBLtgLrjgB2XdUHaJGRbSW4pDrmiEvNt+DpB2+anKyAVBjLV019uVJAj5I/cfG/PqIEICBJ8Q",
+	"AXfkZrvtElu55LKYMPdbS/Vv5Gq5lumOuoYZs1WFmyWFA7kVtunrVY36Xt5/LD1WGL6ycf0r51rO4MrJ",
+	"0LKI6L2t6987pijJiUu0xve2r3/v0GRPzEzTCxvrfEjOEyOjM2Oey5TI8Lc3H60xFzOLCeYP1pm4A45Z",
+	"0wtr9OqU8r7OtXwtY6qUwXzx2WQi0/lSjRzKi7IG5Va3yM5Iu+LroObCXTlZLUZTFsVCbedhG37Hk+JK",
+	"dRayFmEsuKK/qfk4EnwCV+s3NZ+oiL/BxP6mBoe19jVuzrLaSDfKSr2xNObCxRfOlXQBQbxFwoCUJArh",
+	"euUsjqpO8vPYZnyX3fws43svlUxr3wVrPu1KFT4MQYFdQryGCmFx9OyjbFiQDe/puD+PS8WLfb9fy8yr",
+	"9orDXXFqF08ofBMswmpmGPiAU9gXeS8LKn19Gwx0l5PYYMRROKJ4QnEIuyIkVIXQlav/8caDVk/7z6Da",
+	"Hn8zo8u/ZF5hAztswugRmmbsysKu5WHpRyLcOzp88vxg7yzkNMNIZTJO2IojfZRfpQ8j8LWoYx4OBYUu",
+	"jffKpHKgGlUiZA8feOzIb28mQwr2PFa53FAw4JF7bKL5HcsEf5jL9U5MObogkDbu+ONVwogmGauM2Y0F",
+	"bXWZ37yqTX7sfpepayv8b9e9mr/i38Cu/SRFYnsNtWfP6GESUw3trfWrjQfrzISdTcFCUNELFcWSqnxB",
+	"h9hcQwCXztSJmlmak/ckvWnrCik8P/Zbie01la02KltOAtaC2kqPPelmm/D44jMn3fPT7v4V2tr9wZjh",
+	"PSp1tidsrZJiZkOHQ78d+EDiwwbJdOvMZrLAUKm7nyt0VOGOLtqd3AXiL0MqPRJ1aXNmPZnNbMM53gpY",
+	"pDYn/umwmyO2qyH0d7hHJSj+UHgmDPZ+B9zUBG5HvO/mZMmizyGSc4G+gYkLa8EvbHX7P1Jl/pvM+Wsi",
+	"8ZnY2GGXIpez4Z8awcoCsVXmqkvgSbMPS8/FLjGI0QelFtNcfdSL17OZ1xDLZ3BECwC1708i0wL7JHgn",
+	"EFDbxPN116q1F7BnR2ed5xdH52cXR08uTjqHT7tXClczRcWuWiun5J5cM0dxYGbpwCEHYQI+OgthnTL/",
+	"KzndU6mtRN8lurDpkYXW5EQVDGiLRVqcBBuQlk+e2VdqmrXEnpnOiXSNvmS4AEAlQ6rtoeSCZQXaTOe3",
+	"tsF/CG0YOngjjbj9TjqAuOVVurGZxqAafxRKd6dovi9d0Uznd2/pr6MyrpZCOXzHSr9cRVynrMGJujf5",
+	"cyJTbRBMp5HHTRdh5EtAaNaIoUx/hlrbgQMX+Vm6J3n0HxWxn6Ai1skB2coSZEniNfn3d6mGBbXpLKuC",
+	"vckspp+7LLrGqli2vNq/uXTCj2dvecJ/COWH+vZe1Z+PIuCD8q99OPLjVJVAHd+FDFk3tnkL845TadaL",
+	"eC5k2NjAJewQ5A96xgLKZUPN55IY0i1atxnBa2BpikpjE+0sc/OwzhNaUpYyhYVModIR/YOyUmM9SGaR",
+	"ihog7yqS32RWzH4r56Nh8opL+clfXMxIKqZpcXqawWqKVfHbUo2a/SBTMkpd/Bhw/anqMxioXTypBTnE",
+	"J775QziVrg/mYloU5YUiH5Wo56edII/Q0ClIhBwSbOvhQ6zKbwQ+UT2Zr4oPuwzI1XHilgi1nKiQYHs3",
+	"2m3km5YDLOkx5LFKYq2qVSvR8dV3XqowjzMiLS0sSJFpb3VAt3Rkf/xx3dJw3lN4tzylH6O8H6O8Pwkt",
+	"1Ad4FwTNXQn+dxnxrbg7gluEgXl8WNRGVw6I4+XLZx9/t5W3xKKYrhLN9P5biuYh1sm8nZdre9XYfsp+",
+	"+M21PjQwmuopn8g4UT/GfDtayfd+oDfwhB6fdPeODvcPClidrN7daNeXzszBPu7pSnfXiSPuITMNkQYK",
+	"xTjpLFG+4IRy46oOKhHmv5+D+iEpT+0fTnkC8/GWetN3H0XWXYmsn5Piw6LiQxaUt3TNTeVAXZnVho62",
+	"crZEqdZuMYEt1rlpitUJO2iaMtdynYv8wkbgiIUKnjXy4FH4U9RD/Ge4s5DV5r14HGJkGhwpMjNtJuq1",
+	"SvIGcawI0Zgt+ujuIdlJOHKxx1OGr8RXMN464crbnGcK82ccLbarPIQZFPVwmprfolM2zMO8hLuuCtne",
+	"U2mt4iakf9e8VumRRiibQjviM56QX4hhYkxap3/94feEEpioYSb+8G/pHyqRU6uihvjFYl1uoSLaTRxD",
+	"pMxUaQpbYr/QkkhnOufdcY5nqhynYTHkvkFmWPof7zMNCl2kRszEpKm5XIDqp1YdK9GuT6hx+CLouWF0",
+	"pbzFesUkNQL/Mnl0RjONxEPO2eoHtvB2nFXOUTRTDSyhrvgDhbzNgOH/lfWcV6Y0NRVD9EWoS5/0FcxO",
+	"43B7uE6+5OUd3KA95AtGDcIhwpjr0v2L6bNyZi9GNiD0P97r7HUWcFYSriL15w03JW/QHa5yyF3hxXVy",
+	"B5ZwNZUoHHV3GFacZD4VhaPCGwrlD5bpNnZzJ1oBxAAe4g2Gz2tysl91bpj4CZ9fcXyq94PoM4sC02zB",
+	"z26Muw4FKKed92eeqnlxhMXzVhICP8Nkj2M5+EFTPd59AgeO6Mcd7vh5RC+6uU6DyBVYCk9CW95JXuxt",
+	"NDHK41+pix2rlLtcVKhWa1ElUVNfrR3ZKt3IZwqz7E7VRMaIW1H3dG8o6UDw0/3rlR5maBUzumwXxCLr",
+	"gbEVbbhZcE/YHS9HhYwiW+irC2QgFnjexxwQgurdCEkjv+vrFomhxohaygrdZTxQjV3hLqnY2f1L91Ep",
+	"GW9XhDNNH1OE30gw5ATOQPjV2gj3hJ/c1iIwhH93RRC/PFWljEFGTHuuhtTvOBMI0sxDafU0I2cvXawM",
+	"JgCSPR5ph9ZoWYWNPaweqKS4MLseb2E5JP1zu6DIIvi5ZiPy6D9G73/S2YispVq31T+EYpC3Ca1cG1H5",
+	"GEr5GEp5t6GUH7T49U4jJ9eHTFDPKKhxDL63W/JYBAsoCJQwzJIGqUfiN6AaRjxj2gFCwm0/Ma+ViLPG",
+	"6lDLjz7GQgPo4Ay+12zjj7GVn2Rs5X0lhxAiscwNaxISH4IkXFQ1FqCGrw+AMAM6oybm7J2OnX8+AKOG",
+	"zQxGgrxXjH9wXf8i8z15AL2TMI5EnR7hqIdn/c/Qj8s2EDovG4FQCTtDEXs1b7TODJns5RzKJLEi1sxb",
+	"Ktp5JjICLTpLea6yRhGN0rV3r9yRgGn2M8ccBW1KK8IkttmeTKPTEtazB0GdtESID3tT2M4mubs7jew9",
+	"asy2BDRjCzyCRMTvXN3E/LPCeDtUb7AXj2F5P8gc6XIPPxAL66OltAp/Dp0MICyKKf1INu/kGm7eBalG",
+	"Jsk7MpVyV93qmopFfx8j7ObYusUiimUfoKiHg3GcRKnSYaP84qryhL28Vx/isXP0QmepUj+zU/ceT09O",
+	"/wDTXjwzfrO8zcG5Kv1fq8sSqAPmcEQYiyUCMBGS4/ggCh3latnL7MiVKpznePUhuC2cHeJ8lCKKhwjJ",
+	"nIkwYyo4TzELSsRZ9+nRycuLzw+6J52Tvc9fho3dxW/mNMzS+bXrK99endXvdvuPP6HfjeQ95fL7ifyY",
+	"xn8z2+sJEspFSn+EafswYdoGuYh4S6nchneXmPZrQW1ZZpEB92Fgu+WjvU+A3asxiBB6hq0WIilxuG4l",
+	"9YrjVc4fHSCbFOJummws8AqxVMVFL1P4Etmrke8YLo1GoQmfYTOW1ieM0E0UW6S1m6oIcdcdY36cUaiT",
+	"Iqls2uU01iVvOVzJVTfIAU7GPvXxo1b3AQrHH5ceiGA/xLS2eGbeXvbcDvOncPRThVYNnv0qp/fxjPJB",
+	"HeFw4cBzMTr7fUbxa6Udb4mN+0msR5b45JC8O1UJpU7QI/wWHMIGHFARRyV30DUAxLlmuV11hk9oVHd1",
+	"eu9ereMO3kirq4qgGa0+nvAfteeYd8KHJRWui0J3CrgOYEoueE9yK84VbF9hxIkjrejouyTgmV2J8M0M",
+	"7eHEvFZnJvSEvkRhUjZdvRpRxDkEHSMQmeEkYDBf3WdRB8mzX+Ff38ziwSv3QIPjc7rQWg6vuDrqfmtj",
+	"9AUOch0j9J1F6H+i8uXm5tXPLpL/o7OP7jwjwJ3bq8soUQIFIlVEx2pSlBK2MINEXDWOVSrTwXie11aG",
+	"g5KzKhSgT8yJRU6uKWExe3LBiXaVsMVAJcG3Lvv1mMfc0wpWJcdmxtCA6EnqBxOyXo7jxNdyBD5Nte6I",
+	"zEzqS8gaRbpCk5YlLd4ApToQerO6FGRn4ZIIqnggMFN4hpVT2er0itv7DT+YBItbOQzbP4jD8CeWXvHT",
+	"v4N+jPo0HeSf5AW2pLCTmL4SWa7IEIt8lcNhEmvPoGvnesCJ5/XY2pkSm5uNncoU95QZVYnTktqNuKAs",
+	"tLEeqJzBge8D9hBIK8LfcUcCjCgHYiztC5Oq78KWwEx5uuW06Wlui/I41GSazcVgllqTNooEvlM5Io+k",
+	"xjwO4ThBkc64oPuPpQ2IrTczk77NjKa7143GGSis1WOp4qM2FcbhXZ5iaIunK+LsW647oRSSniZWU3Jf",
+	"RMwCO9Im5TzdOBORUeTXgDcaeIFqrIujMLSnSA+R/BtnjKYBGs/iRIQ8YZg+MpSJVYEg1m96hbUG+4rw",
+	"7onl34W3Wz3d05988hVWTLrFiW3rk09E+CrWUSjqVikRUhYTLKNWgiQ6ouXDMwX62iLWHxytoKf9ne8r",
+	"KIKrTKkgxzdcRjxcqA0JetpmZvCKGo+Y8r5QT3HPOuho3EiRnLvKkYgMRFfWaNJo1w1YJtb0tIVlJkuQ",
+	"hxvSczDNLRGaaSjC8+PT7slZiHThzg3OG03ano7ZZ4Vc8+71HaHeyEGWzGmr4NbwbOLmUjOjONq4CJhI",
+	"rJUWdpWaCKw6waa5/hcJuosqj3OeCW0ixXlLec4Cl6oua3i7Pb0wvdRUWIRgDX3ol6uACpO9I8LnKA+O",
+	"6d8h1kg5Ztd8Bdzk7Xefd8+6IYWX/RHcKc6zkH2L/K5YmeZmdjpVMrUCZA1C0SFnK59Sort2XJ8EkEm7",
+	"ekd4onMnoSgggKcJqVhBlAhkq+1paDTIk0BcVTsmf7VExx0VKjVOEKbO+Rr8ajKHbOwko/+De9mYArd0",
+	"UbXmhLp62JeJhMPeIKbpnHm9iEDc0zkEMTzFlT8wkSp+XSq9X4bCo0IxBAXlvLc48zXLjd2elnCSsWIe",
+	"T4zrJnagSCaOnPkizpYj94WBUeS+p4tZNPCCVpeLR9W/RwJ8YXPiGkg7kBFKYZ4wk3p+6bkX4K70Cv1C",
+	"AW4DlI8NoSbo5SleEHEmMjMbjBXGo7ygIjk2d3KYMBKxHnwyneFHXCUfXD+eb7geZ2z0+fRBV4RF7NLw",
+	"M0wxjbWxk/MEc8s2L+hC7YUwWiM5D5lZgyX4GUEvWJN+8gkydUzlNzMVEKUJx8wo89xkRseDnVzcD8xk",
+	"EmeZv7IljeESRBhtYRUxbbE7e301jh3cKzzs7yeQ2kLqOWJlxwOJHwVBR3zqBa+YRSgFyce37nqDTPpE",
+	"fQ3DoNiBzLiTPqaQe/7x955GVykyIF+mMWWFFkSCQAZr6Jp1SLNuZK3CBYq3p5goqW1P92ouARSvem0u",
+	"e7Xd6nuUxg4fL60+M604rmmMRyIHvFMxZIqcBza2YF5RW0RiiJKEl3Z7oy3Ck+7py8O9i5PuF+cHJ939",
+	"8JNPdhzcBkitmFU1zoT1e3wpUkIqW4AnpaD30MrHmYA5EamCTRuxaES7eq4Hoq9GUot68TXmfhEYfiUN",
+	"qacZF9RS0NcdY/+JgcTa0MRoUB77IAeTqCX2UzMlTcsMZCIGyIShI/o0TnlPe+SNovYH8+76V0TnKD7j",
+	"4Q1814sD7Wna3lopIlif4MktpwFnYzUXl2aWRCxZ8LSSzgmfx2sHtj7uARt/C/rJMNaxHSvr3NOSPikT",
+	"MYazpC17RuIMCz13i2vqtApCoSivAox5IpOhwcJWegG1BX+PmaG/kGjxA9gk2+12T4dLFgtqQzBI1i13",
+	"RYhE2SjjEJL1Qbst6i5OudHGKmWUO5iZLPpqbvikw43m6mAk6eCffAIHnK0F3JeR26l2NhjTkaUlgcMx",
+	"nFkV4eyyWI/z45pfyXw1irFKPPhMH2xoUvH4z3m6bAjiB0Qi70uUCyODmjgo3KAztMT25qYIl7NNQ671",
+	"hoeTOStRuNAwPrwglkCQ+G51ldXwil4qb+Zn/FVdiJDQ+kc80adTpSI49dILGbQgdKTeqIgEzlJYlAR8",
+	"ai6tmCYzegOfdLp7T3uLx9ciy9FKpO09titv7DCl905hc61JCgfPP4c9+KHU/1KfjuXox5slu0bfThQI",
+	"mZ8h+MVZhWPDXV1lE6HoNuLz8JY57hvoR1q44m+c/c7a+EqnTzdHUgI5UEYDEPUqHvVVAAENRvJfQA+H",
+	"q5dYAzLQtMuEAbsleDD6KIE6qBivKafutcShulTWKbzkKcroSfx9wOml4kmMlteOCOmiOIjCQITOADiI",
+	"QlFfkcbfCESYyRE8jgnJgQgZ2gN/YjML/vubUNQzUL9zzdMEYHqoZqyt0qCrvsZMlUIvYHpK/SgmsJRE",
+	"dDldJeT9GLLuUUmKBStUwORg8whtSPKCkTlqVaIGmajLJCGfWGO3BHcVO3/JArJF7FcExkRlTFdf7zCw",
+	"6lsYLEbUg93AWia/j0mBjTM1IUUyv+LZXiBXBpc+LW9PMTIiMyOFm4cmBbeaoH14HzYh2Ja0O+1UarsE",
+	"X7/qouOzcuOLbl18i7WRLZ6kZrLOc+tlA8Cw5l/hLqWzs/ZLLnpzw9fO5Oimb8yn6oavHNOuvumHeN/f",
+	"9DX15sZzR/Lq8U0n71jGN3qJdJPrnzuNv1UfilbFAx2pjwV/HzyxSQGKUbLLsKALOfXjHdb7ra5pWoBy",
+	"wuxSK0KGopzDRW7SeBRrmXSYPwRvEvWGVLgTdOhJ1kB2STHxVCPeE83lUEtt/eH3i02lsEFUJMYyGYrZ",
+	"1CE2XWI6WBhrm8kkga6+cMzom8SM3iDLzhmZOr/qtZDlgutWWceYzGxGUQ25lO/mvJeg7LRQ9bEh1Q3L",
+	"ibLogaVwSK6mzFV1ri28y+klaFC2xBn8Ao0dn3RfHJy/ABv1yUm36xyPlrUOfBO9ztvtLRHy07lPCy3d",
+	"r7i42U/+8jqR9/vJr0UKCuLCCFFpZPyu5ZXa6el8U9CMoWbZB/VDHJweie3NjV8K2KKgtsysEnUsJ99u",
+	"t2EFwvuFLZXXYU9T8zqmXM0kaQQ9TYk6iTGvYO3JPZ4k1nU8f55Q2BwTdWmiIxknc3gaXTGivr35qKfD",
+	"k85Z9+L5wYuDsy5sBHQ/nqgsnTc7w0yloWP62hUP2lsONY1mCvS1vhJjGe2I8MmvL+Dg7R0dPjl4eg7T",
+	"H/S0G1GpxSB3bjtDgGNPhZFcUXKHIv7HX2+Hw3hPxXY0hR8r7T5W2t0VYvz25qN13jMvpHab3n4AxXkc",
+	"LH1LtWOLU2lK108t+CA4dnhpflMrCnr4+QEnDy3K7StcQffVG1e+V+kRqqx+K+Blsr5HKN5l784CHeSu",
+	"s6x7eit4+JDSZAKRKY2oV7YBupUUe6dfCsoVOD970vzUIcb055mr/pnI9BXilNppqmRkx0plPS2nU0to",
+	"Ls9MqqQWmXqTNQKM/smmVXALZCoKxN7J8ydIFCeUjiiHRJDYEgSzrigml5rLnp6q1AF/c3ZS7nHCJCO6",
+	"9KhjFP5RqcJoRaZ0oyWOy+6Unq4PZBqB9hQPWdCTj6WAnO08L5cyzgiHFacbH254KBcXu4S56mn8dgl3",
+	"lEHJ/VoFPsI/xHCSddklnpaANA1UsfZMMptoy+49UDepNgsjzVQ2kSLOTT9RuwQXQG/g76ibUjQ4ihxo",
+	"v+pppaPGjggjIgt9+fLly+aLF839/YbzsYk6I7aSe4z12hD+7nS9+qXRgZDicmwS1dN6RoErF50jiF14",
+	"gRTgUNTjzGKfAw73gdKsjcaHBj59uo49LCQz0yuMc3AfcxFcakwxd6GqVdKd6zhRPe33nujPRbiLDqdM",
+	"jkid5tgQ/I5hFyv6cvAKjkJ2aUCdpPJaaHWiJgadlxUWywVPT5DrwRcpKsJlU+Ji4mwJ6rVT2+YiQtxf",
+	"yiJvFBycF3HE6XTuFwpI9bSNI5Xr1SK2xamQWM4Xa+kcjzhqbuEejQ4aoA0D/0rNpaWQYQfPrhioJKFc",
+	"D5ggUmM/gxH+Av5fE/7fv8BkjUz2Oa4p0zSWIyVSlc1SzA7gk0h6K+jbStJ83wtF/eirzunxPStkhCqr",
+	"U7GHJp3MEili/Vs1oDQDXRQ2MEm2sdvTtDYMZkF5PmB9pmYKMmE4pBYxDwXGkjHgtEqGNC7O+YC+DE2S",
+	"mEvcIz3tbSpjVYnlMoUt5GK28BqaSvA4JiCE90LKIKB+gaHK+wk9wD2N3UBROsS2MtUSB2A0fjMzWKAJ",
+	"f5ckHTH4mc8gyU1XXVCa556OLcX46xKbuGfF3ol4/qT8Ov2GQVsQ8inJXM5ug51feBk+ZXv6+RNMAOXx",
+	"RIaKJaRze2NvMV3jUtqWOERZUJJEZbFAuZwyF9B4zmD3S8Rp7umzgni0WarQOU2f8Ak7JSsHffBSDNWl",
+	"GM90lKqIYqmYLJnFmIFYclaTU6QRUBICRlny9A6XB1Lmi8ESV7qnxUTOxaVJX/U0rODDtrCYs21FPXzT",
+	"jJSMYO2a/CMlTg1lnMxS5fIbfBYsLD8nOaDjYjDLLF4k0CNNOx+3E6KpZLFMaGpoTsFwpeSmRCG/1+dK",
+	"vp5jN8bwX2Fjx12tr+eCrS1Rh904mwYu+STArcDra1IeZSBYS+lpzKPAew9Rrv20YnianwIZQCPOYyWb",
+	"j0T4+Pz0ZZX9uyskSOUULyjOA0T72Qy5uzDDvi00kpcaqTJmu9j7lYGB5QTrnIqDF5x2B9hqMTzzzUyh",
+	"JgtXRW2nBlumtmhUBgUDESSXzGo7NbhiQQMGE2CnZjNQLEBfruqEY1gp90HUi/y+qNgVqH29Audzdhqr",
+	"Op2Zt+3ynfmg4Vq5P7Cv4b/VGwlbt7ZT+//+7/8HwfmwupPJAUh5CPwlj5nKGNdzt2+wcPUGpXs3WL5z",
+	"g8KN2kt7erO9+bC5sdFsbwas5wQbm+12O/jH//Nf/9P/+u+//3f/5p/+q78Ovv+Lv/mnf/dn97//7/7+",
+	"+7/4myD4/m//8vu/+F8C+D9oo1acycWZW/IEwGI79XrBHbBHk9Tcj63LrVu2BUKZZXIwhjHtYiOwwp/1",
+	"alrZTI1GTVZcm8hiM4AtQ3w2/ENm6J+tgX3dq4VX9/0jTPpCLGANW/zxzM4/lPSIikBA2b4rpkjY11cA",
+	"my5earWdh234HSW1kydrhw7QboaL4Sqb+DpImxNWV9xYRH0yS7IYuS3w/4WY3U451e4akSJV0OyOGJtL",
+	"McEMWNAUKF+wD8YHeeoYz8ZfDxvtNovmScPxT5GOkSoRzchhyJF6+iv8IdavZRJH7LGlugNzKcheIiWG",
+	"6x9gcslfzmYwTgYajAjrVlB86W1QhxrkwCZdy2HCRen8ZKY/gyUJfVJkrgPSY2YGV27ASQmuk9roph8L",
+	"9jS2LovDZckWUoMpZ4FnRWBio85VnYAsMeqir7en6S9mCu66WcK5K32eZhdJ08yMkkucjYQlJZSHioq4",
+	"5fS7J3iTYWFMh5XIkkucizdYkaN7T9TDp92znr7CNRNiMYwZ6diSCQn6Su6waHBKqjZiIqfTWI9QvVkw",
+	"tXBEdT8VJeuu4SqB/RwPMek2u1Ts3sguTU9zBQ8oo3MauFMHOSNWLB4C7k8o6r86PToMRLhnXxNA0gv+",
+	"S2MHtGMiVCOlHZNFiLgk413pCBAxUToeaeW2HWazRqofZw4KPYqznvb6v3WuoL7Ur6yb+O//r7/+x7//",
+	"8/vf//f/+T/+/Z83Ap+tU0AnpKHu+n7wYu2SdhypQTyRCbtTzMxK0L/ZyjcpZ+hCTynIpGHD7hYO2D0L",
+	"60GF0DCFaD+Rt6u+7OmKrRjGlE8VrBoTnKfu+V7z2cn9veNH2496uh4qPTCcrYTTlFFSaU6zhuq/8ybh",
+	"5xu7/GtOj8eJV3Rienq73fZ5wPdRyPHmxwrmWI9g91P2CAmkIuxOqsQEHqNtTGHIiaG86QLH96UmO43s",
+	"DJYBWAUz0680/BmM/Uk/Hs3MjPw0VCEEUkOlKaV7F+ErnQcIU9rLHp1dMO0wyNf3ccLUXPo4KAYu6/BR",
+	"PrBGJ3NywjnpREUQ8zyAyrFOnpl9L6FJMrBskwV549ekCrrMFf8UgEh6mk8H4pHw+cDaDTUxos7yewdP",
+	"vvpmJhOWaOzfQE5H/JlaTpR8rcjrgB5Qw0Nr4M7BzkEviE7QGWteNmdli5jC6hL6PhZm2NNYo0gvkXF8",
+	"D4RVOpEJCrTXMpnx5YVo354bEqQn/EKsR5QD771NWN7muqDexDazLt0cM4Jxrr0xD0YzChZnv4QD+/qC",
+	"+nQxkW8ucNeHvPnrG23xIn7s8/F1T8toEuvYZnjAhVVZTqm4y/YwxlS3NuFNriBc+AYsQQjiBDeq7en6",
+	"Zjtot9uNHUotp5MWiO2NLREed14+P+rsX5wdHV0875w87WLpCKxOnRK0ByaNAsbW0kr0UyVfWZxvmLOC",
+	"O8fm6ZW47ZwFtxn88uGnNOJAPNzOvSY6EttB+9FDJyCwlZ2elq4cA3pRAme9olaAZIT3PNPqY4/r7HTq",
+	"abpkp0qLCTvSFLoH3I7HJeTN2dglT5frLbr9uF/oDnKCoKdREuROby68czc7HDD0q/DpcSKgDdt/o/3H",
+	"Gw8wEUN0XAnhZjuXLzRLoJcV1a/U45zVQ3rsLJ2hRzkKSaKF+eOFP1k5p0GhK2Yw44vHxf1TRb5uRjqb",
+	"lNxAIJV6+lo3UMvlXQQiiV8pQV6Yj06bHLJxTadNiLrtDkU4uHiT9itNAVWWOezIFR4RUpNL9i+XzdR2",
+	"qDrb2cN9YxIl9c3dIKtyG7yKdh+usyZII3SGsK6Aj5BuVnjxjDqzlJuA5t96hRFO8TufgmX7g+OKuM+f",
+	"4DJV+UawvP1Swl2fYtRLiihFar3AW2gNd+MwLW/Z9MJMZTYnQMx8pHr70SQxvGfHCWcuOJcJBgaKzgUO",
+	"XfF+bNy152Qi3zT7Jpo38cKv7WxtPdx49Ojhp2/HKrM6SXNtN0wxSH69Mwbj6iZFw6gUXyf9dDoDfTQV",
+	"py9OKbyInik2pvBdhDBJXRNBTxuO2CQy1qKrR0lsx2gGiF5tD974ZGNza1vI6TTFWtjz032xsdl60IYL",
+	"6vSsc/L4fO/Zaa9W8gP19Ga7zVeTmWUU7HYl0Ij2EUekAOTYAPhGqeIBBnAp7U5PN0W4d9LtnHX3w50C",
+	"W7mPnaNQ856lELVnUAgOMkvmgiclTQdjCfcyXK1gX/S04Gq/OXPZEFN9db2PqIfEnN7JQo48wnOe0Ay7",
+	"HU+wVW/v4Dgc9ywhmxQKOhfwW9PIswjl2M9wP4BV4zoLj3nW+HgUZ5aENS9uHQw1BwQ2VQkCzWKpknuZ",
+	"4/7Gh7kFW6pc1x7nPd/1jLNUA462bX4Z5CAyHs8D5mmvc7KPhqgQe593955d4A8ccCDL22i1SxRFmrJn",
+	"i2hmsRXTVA3jJHGlrkWwM2gW9dUZe4tWJe44oluaS9wJbi5L+2GXUjcE24o2k3Prd9lCiklLHORhj0Lp",
+	"N/rmCsNE9aklOtAsp2U3XVxlZX42GVULybq7C3tpmsY6w82gDSjwnuy5Ih24vK99PnCctcRX1Tmx1O4l",
+	"CZQnv/aHIDKX2mEQ0TtUwRy4jbUqYTcF41hFjcBtX5dKIWwWJ0mub5C8cBlBlD8O8psmxeXGtHcJGsSP",
+	"W8Q4F7xZYu3pq2JbXLVOWV7G1sd4bQb2kNTCzDLM9+Aht1Dw7J8fPz/Y65x1wwJISc6ChZ5GbPmZmods",
+	"pnsZ5EBPRH70X6k59zgHhc4bCByQX6TSGOQtXpSvYh0FfLwDOsHu3Lu19yE7bDnm+rhc4HG1N4GyIoyG",
+	"SuLXWGcG4oJd5rBrYoRrjLUAvTtJVCIyY7BZWqnyScdx8kwhkg2J6IHEPAy+m77/t//T9//Fv2x4z1gu",
+	"whdItS37y8gXivLDnxkYjzsZ/EyjNEg4gnCxUTiXJPx8N0fOnROWh8gxdwur5G6mS4lOlqYIT7pfdk9O",
+	"q8aTD2NJ1uwWr6e4CBbkvFpiecmcxMi9W9p4YbfjMW60Vfcsufb9vLmnGtCwGQ6tyhi5hi/BADZcLiVL",
+	"40AcDlhdyvsYmDRSEQKR0AwcPD08OsEJcOK/6p7lmpDGrghTJa3RaO3DjM53hIxA4MQ21qMAjFuBVFn4",
+	"LxZNzWimYNlIWMBBGCiwmyM1AL0ucs8FIHdIDZGJwEQ0LwC0O04ZQqdxnlRhpITVxHeXNm76OBOrJBgK",
+	"5wLxTYqgCwVh4CFG9JykYWwxXURFAp0OHfr1LksfrikteJKayWFRm/zRlxoUR/Oe0DrLXbCzZLVhjWmj",
+	"pZ0ULxYk/ISLDO7E6P5I6vOu0hZmqXbmo9M9y+qQzszytVywwkt26rtgaH3HZD7O3p7K1KrrDe1i1CnI",
+	"NQwMoaN6PWPjGv38BUsIXoxEvVf7/r/5N9//7V8LSmYSG5tBu93+/q/+slcLerpXG5jhUCmx3XrwSsyV",
+	"zVQayXmvFohe7Z/+x3/5/X/7P3z/v//193/1l+I//Gd/8/1f/DX9Yev+xrb4/q/+1fd/9vfiQRse+6u/",
+	"FBTiBfubsXiYhCSNerq4Zi1xmOcqWPmaAXUYUZB84BQRta/okuocCJysda6ozgFdUT1dDzsHF/udg+cv",
+	"qWgjDCiFbiWERlC2+jsHzomw60r4Co4CjCKjC/3a+j8O2FHEgGy4UscZS27e4MSOzgHlPaBKN5oh2Fs+",
+	"Yxxu9Pmz+eTUpRZHU6U7B004mzKL+wkmNGdNThzF8oeJiVRC0SkLSgLjeZDbq6edG4s21VBduq6TmySd",
+	"JarZlxbVIfysiwGgsdM5cNWqee+Dnh7KOLEBafSU4eHesmaiaGwzPbMgMGD7DGNNSRa071tYGGBhMnMY",
+	"UAqhTlMTzQaKsxhSOcxaYt9HiFJlTfLaaVBoXl3lVcGoBwGh0PmaF0pK0beCG5M81Emcg1zOMkz5TRVm",
+	"pzPkGXpF4C1Uwvx5KCiDnIhtcwW9PjFazTFi1HCGMScF8HTT1GCYlHTOsvNqVYgQS2UzRMWrUN6OoW2P",
+	"plB7N0pU/pH3pEJhB6KVpZtnfgf90LGE96M8/KjqDeE6zL0euEzu6stoyzr9INZwBm9SflhV3nfFvU2a",
+	"yX38dWUl3+cu67BUX1YqLqu0oqBRrmK7LeTND4ESwl3E7n7kKP4hDsCh94stYEbdMeLH6o1/LdNUIXcq",
+	"rz6DS8m5uTCOn41TMxuNS/DJol7mBWlUEoMUy+LuWTGV2bixmsvpligHH+mZfnLUGD8uZB9H63SHlfV3",
+	"zW9xLSrQSo6LQtACz78cVSK+PVXZbY/vodHqDo5w+91Dhbwlx87Wmmf1hYniYewkwsf7+I6O6VMMk9zJ",
+	"GV2+gm+67XGPXU1+Nk3kwGP3D2NEh7SO16xL8RNXWq0mgVBvBmrqPDHawW1xsT1Fi0s4Vpi5bZWORPib",
+	"rxGVgrC8qZIGodgLestCaJtqbiuUBwf4+m40h3cNbtXTEsGsaZJ3hBTa6KYHtSpE29lyXwS0uhq1qqdv",
+	"C1t1vdeqsZp57YdVrD4E3KgP/zL4qFX+qAjXfiYgUY7g7QMDiXob7fZO0aDAor7PLiGMBN3+0q+MIT1J",
+	"zQRTqJhJgHmN6K6ItWNsKPB/Ir9HJrPYZvHAtsQedY5YSMtAVDkfkEvA7+lOKS1pIYNqRBkhpYypsUpV",
+	"4GCqC3cs58yIuixecjJJbnDTNXa4jmk5tYyy7HKv+YP2lqibtCqgY1w8iNoMKu7KvOyFq6XKaXsFzJSO",
+	"0xVU5GYAq5F8CQwpAiUe7bqKYo/ohPlq2mZKRg36rDUuEQf/CA9j3SGRmFga+aUs5ISIOi8kTWI1UCQ9",
+	"cbur/r1bVR8vxB/aV/JjQy90B6BslLw3X8s7vm+GJlUDaVdHK/blXPTnKHGJrQnDpHX4fxtXkU44iyyM",
+	"5BzLLeecAD5NzW+pAlrpqGmGTWjKEQQ5AGMMdRZzt00S2YBoNiMJ5lXeDJiSmOfMZZgGiSemJuZciMzn",
+	"snOe68iIvkrMpfhWpabV0y/wa2OVRDtsBHOuYx/MP0JxRuPv+VHnMPRt1aVLcne9p2pi1QfRHXuIgH6c",
+	"JDZAY01qTo5cfgqkVzTD6kKY8o1yszjrhZ88KJnrDOFnuY4jB6WLo4NhZ6ZKw1527yPDEI114epu0N8i",
+	"7oOf3F2afGJSg7/KKKI721zq4hpwEq8DM7pnPb9TWBwJkVUU+uGacHuAut/q6ePllRb10JpZimS1dOnS",
+	"Pw8iX/HqMBXnyBKJe7exwzmze+cnJweHT0PfzEHEDBdl8Md5Y4dGXSiGRifEwmPuGFzGOiKVKldS8H/w",
+	"JpdEpIKYLJGrhnfT1AgcZQjB/rxWgc+fdahpgWvZQYp3dLFneLiMRZC+35o+Fa1zATtVhBCOSNnZwkoT",
+	"cWhKK8Lj7uE+TU7FhDiWVss46cgTyd907G2p4s8h6NniVLH6N8vMsbFZiOh83AfaB/mIKMEXzt/F44Pn",
+	"zyuWq1CL0nBnF2k/3UbidDIu3BrMB0kZOB1PICZtXypLxb/ZWGrRFnWYCzhHezKNTl2bNiwcK5I3WDCd",
+	"fxQao0OC1HUOVrIAQyVsEg9UoRyc+ULxQFCSiAtf53U0Uzmn3GYu26AdNiNYDJhnkDL5chNFWv4Ea+/w",
+	"zEzjoP2601EveuHy+JxmKHycxDp/pJCbVxAec5U1vAZe3EaEqRrNBuxsczKTpCKDuXKmEcsO94XC3qS9",
+	"QAJ4aRuwYM03AiId4IznG4H+es/i017cino4UtlzI/Up/xI2GES3dKgDfwp3WZI7YPXSyuAQCtxCsM1m",
+	"SUK97/76uLt31t2/ODjcO3rRrRoI4b9ynpEV8/l8PpkEQrVGLbHZ3ny44Xi9F7npzJDlc7EF3Ol9NYq1",
+	"XRyNWeDmXCB0DYqDwBGIjuOB8tBBHkan1BPvKXacvg6vgqUfzUUuZRbnwAtePM1lYcXnmMBHinA0HqLX",
+	"2zW8dxwGL25PL5izRVm6S/UsBA5LSfOk6CweE+z80WH37OBF9+Lx+f7T7lnFGBbYBdHcJKFDGAuwHxcZ",
+	"CBEel8eEeBfIZezPl3UzYY0YSg+0S4pMu8HoUDBrOpm7rETLVIjwHmY41mlUTFWNy81IVthaTETMyFmc",
+	"O9QJLXiYGJPWsf/3sbGGV8dyWAn8WoTCLwfOygt7SPDZ2cSX52SmNDW7i/tu1/n3VSlFk2/aHOoBE+m8",
+	"CuFKwLTMZqlMco7mcuONgsPD81e5mriCQlJg8zBpWQ0EqZhfcYMxWEvwkFut6SwdjKWjBAHZh/mVjE8B",
+	"CiZxDmvDSi+ooa2eDkmNDV35pUs4LKq4uV5FLPt4zgiug1Bl4AZqtESIm+SPVGpCDnrgwuH3mkgGVirn",
+	"zDVrpy0i8ybvtCDvBvOpzgqboEj2idKHlSBXPMT3E7flci79fGDTeNAarZ7uogTwBXRUUiQHGdxLaqRS",
+	"vPacQpzituJAiKPlTNU0VVZp1H08uMUK1lBWHOOs5YwWvoaRVPXRZkAFPaDIObDrIvqKQ1rBV1dErp84",
+	"a+sadAufIoZ7Huea3xQDONpg6nC6KukQou476Yhft9qIBOrhNbfaK0Aw5NxWQ2DAGx4VNNbZ1mYtqE3k",
+	"m3gym9R2Hm0GtUms6R8bHimD16b23Tv18fiJ/DDcPD8f2s2BtOPmEE6v35GsqBII7VjJItGUdy/cJOfy",
+	"BjyasX6tbHZ/atJsaJLYrHRjHBOb8eDVjvhmJnUWZyRqA5C/sR415WuVSmRYtxnC49gx3C5193TzUsWj",
+	"MdYA92dzMVQFDb6n+QKBlxHIjFHFqTov55t3bOmDxFhQkgy6IND2g3Hkrt+6aw1mFy5ILCqADjcQeJsg",
+	"u6apGYJ1j+LcEmT3NDUDBAKcxHpGSsRQKf4X2tXFgXLrIs562hpsvaC5Mf0zwkN58Y5Y2ogWxoWzfj7/",
+	"8Ht6lCpe8yeomwQCCboZkoDDWhRS6OkbsSUYsoho5C2ZU5jYb42oh/THTrYHpmOjJSiYjgn9PY3gTGKG",
+	"uFuumhW+cs8WqlgXub7q8tJ5tmApEI49MdYq2yiwk8Ot09OMN8jlDkR2KWSEjnP/Na9M9OHW94XB9Wcn",
+	"XzVItai+Go79Fn6Xubn+Iz8e93hV0d7PQ94Wt0Sewg6CopkLvJuUud1CsuK5hF4PU2XHq2vSOq4iiw6y",
+	"D8wNGXiBJco0jQe5sRrFNov1ICMOtwoISjpRPV13aHnbnOWCaAUDxR5hh8vD9UkN9naYlA1RVtMoyMZc",
+	"Gb6HkVEWy9DQrGSkCJkhhC3i2qHT0gibwF8pvcl77pYlpNdlYy3CIeYSgDb4lZd0hdot34d6+MX50Vn3",
+	"onN8cHF+8jwUM23BYC0X8Dxob/U0PXm6RAgnKvngdkQK/0L7z1A8Fm4RkHvOtc7vIZguiC8O9jKFCH0d",
+	"PYOu0oxwZqV9FetRoyXO0N7XRvRNVCncTmjvfIE76V1KN/wCf+3nKeDeWwUOzjkdA3tH0oqjWJXb/QqB",
+	"Rbt4pR54tixefBRrkTwKOZNWsU6f0nfe4XbGL8CnPu7lH5o917rFXdjI/Hv1Lr6C8pa03cV4JmJbEd5H",
+	"S4Sw8cMSG9jCVZqX5ZoUs1+enfya7jN0wUgrwnb7waOtdsjoIlk8eKXSRqtEuY/GCCL6BDnc8jJ1bE+H",
+	"B4dfdk/PivFO5jvy58dDwnhe/MCTIvHfsvkUCVkbpDRrlTUvTZqNezpLlfaow1Q8y83R6DlyYj1KGM59",
+	"q5gay54KNKSenXy1y9YTkR3whYYQktynHKYnVcKOzaWmow/GRhHBp4g47ybm0mjHb78S4gRP7FtDmryj",
+	"3Fbs3HviRKWJudvc1uAjUslHpJL3c0d0okhIEkg3vCPWJ0h5x1AjJW3p2vpNKjyzuZdDZGakSM6j7UUc",
+	"IFx9Ef3/7L3betu4li76Kvh8E2k2rdg5VFfJX18ojpLyLJ/adg61ttYXQiIkoU0BmgRoRbPX3Nf7et+s",
+	"B1pvsp9kfxgDAEGJlOVTbFd00T0rMokTgYFx/H+m6msvbykjXYnA866ovB/U3x+e0P7I5Y4PfNJW5Hvf",
+	"vNwKtvda5VahfxKKriwvTJanSNcEpUFcCksFikixeLygRKq+DOc+zthTUEB2nrQC8q+NgHkSFTOPlSgM",
+	"JQ6PK51qbnUUEuv5QPDZiAgGOQXwz2pubevCtdCazYhIaJCmKZRmAiuUmXNPNGL4j4Mk3iNLRiPqD4HN",
+	"2GyRUzqq97Rc4GxuKs7gNTj3H3iqWbZOeaEZxzrPnfN/soctYoDR43CetfPnL17qDd4i7TboggSwv99J",
+	"AvxrhVepn0Mml2KofVd4cQqniQvSxqSBmbu7ryw8M3g8fnFkaiqCLNiegDRYG52OIWxjk+CHjMWk4bJM",
+	"dpCCy1GxIW+oQhRpp91YnQVR19DqBjhcBCnMEsw3Y6LOD+tQfy1zecJCrLUJvWShvyjgmNZIB+YqAQKi",
+	"pOPux87Fwefut99PDm0aIk2VtJH6mXRog4pkdMDagd0DCLqDS1dHhSxPFRNs1nuJ4Gg/VS8RDO6RvES4",
+	"MBsv0cZL9JfwEp2B2HIy636uhx24Hhak12PB1Za0zWt9SGdsCFQY4DCqkcI+U8oJc5TxI1lI9SL93FxC",
+	"KdNYgNzP53BnaUJt+QVcixCrXoEEdktZvPFG/cTeqEc7zvfqqIKdv7ajCibnHVUtsvZhRn2I28QeqyjJ",
+	"IRL4okrVkIBd2JdQgIIR+YJMBvQ9zJEHAhS0JuG5ZqgC0iUFsN4/dh+n/imoXjtPWvXa+Mc2/rGnKy8X",
+	"lRnBNCQmvIS8hFrf2TEzhmemxy5NgYnE5zNa6xsyA2Osk41dvWwjF1yT+Ojk+OJ3CxxmbejI2OJgpKom",
+	"cN3FM8YuVUzgf9yLX7rdP+LI/gaZyUdSJBQqqM5zATV7u69dO4uFlbZSSzOLb+LKjl3UbsoyLpMV6OeQ",
+	"jw45Eto+/EJZy5or17K0ZUA9YeuqXGkXFuzB31ukoxTTqo2lBMCC64vYYUl55qt6quvWYQblsnXOXEWy",
+	"qzqKfBlrqdJ2QkVO0+0iOT3o22aW6M80zVkc9QRmwBSPYFbp4FIFieulpBWeBWkroqiA+j//u9gYmNWD",
+	"iaM9sUAHRRou8d3dgBnDWmVgIXC14R6eB+JENEsim+AP1ceS+mn1hBupZtlEtcghp32ecs0ZfIEsKCwU",
+	"UpM5szXRBbiB17xtn80IenBfqyemGRcDPqVpUGyITE48K+psw+VouFRSV2ppa3ixbKJZ1NrirHrCTbdF",
+	"TssIx1jA56o8WwSz8jxJ2nIevqPZL7gSqpLxj5n+Yg75BciCmyoK7u1Pgut1vMnu+SOQFDd544uRBg/r",
+	"iC4vxabc6gfCertcOaLtNvQ8N/aueqiqKjnIXmZswPhU12f8nzORoHHAJ3TESMNTWlsM0Rgo59vk9Phj",
+	"RP5+2v0YkY8HHyLyhfVPI/Lu6DQiFwcfPhj5d/r+Q+QY8XsCaf+bxIIPnOyf+Rsp4G+19BppCv7hkYCK",
+	"KORWg1uCIhVATzQKgkFI4IvgumoCxQbepFw76rllDhNH1OjINebOepnskRh68FX+SG0/44qF+FtOM4BK",
+	"LIzzI7ksyCHTrKe9gSIv5L0hHcinX8AYK7zYu68JVURJKRBETAEXHc1YQlImRnrsr91WT7zdeU3ik/2z",
+	"xaKBwsxy62sxDcySX7L5HqCfxefds88H+91vn447nzsHh513h924JxoVyKBFg+FH85UUvgTB1TQIUDEs",
+	"nz4dMSikg3J0MwqggOSKDI3m7afuSxNix1liGYJwGwIWbcXOuR4czjztCYLMat2SIaj4TFXsQMCred/s",
+	"QJVVF3Ao/snO7EG+BRv9ejeE7eBxGOVt58BNU0PcsiAePFgBMoWEUuAvX//2U7HC2K9ecBI76CZ7HFay",
+	"woSG6CIv++7O251Xu2/erE8Z4zHZloVw1f37j5wPLrcdzlydKXoSWHh1uRP/aVp6ymwxfoDzp1Tp8hMk",
+	"LcAeqyCKKe+9O2PV16QuaDaZppBkBJUqQ7iahKVAbjkseTDWALCEigRqEKVwQ44IJRbxlwwZBZa1BiUf",
+	"zrpdV2SjHJ4VHdmyxjdGnVnECY4Bpwy45UNoMGMKU/Mu6bOBBHY6weqj+sVGfv6ctsVcHikTIFjMComA",
+	"C55scgKeM5rsz5YNgJsWkC6c4J3fi9i9N+zz+04PKE2pIj2gKh5/Fym6oefaBO5XBu4f5ORdf8zuNWxf",
+	"HJCbcvrUh8Mf4dA9GZ1l5wfpLBsSl00E/bYcKU9IZbhRSN3jYtb7MN7NXRQawuR1boyzoqWn6MTww9v4",
+	"MH6oD6OMLV72YwSb72GcGHFCkZ0NkDdf7+4RStTYCA8Hv5wrVgZ5Jw28jzES8EKRWLDv+j1Q4KixnCmL",
+	"kQFufQ35AEOAu5ICaPJC5wYiiDhcrFfLawGxCgC0bUCCnnkZPZLful/3u9336PlwPhRsFjMIaDLhgiud",
+	"US0zRcb0CphyIDgC8Za//e0UQd9bf/sb+QKEMgGkOwc/TSNIcQFCGjKWeZbOAZsei8jUEro+ANT/7W82",
+	"JeFvf3Ok3i5zJXj2hUXY54J0Tk+/XRwcdf/HyXG3GQDULoPX6/mURRYmJCrwSxJiDs5IZvPI4xxO2EQi",
+	"KDO4hnxkC37nCoNQzRY55JB9CLkUQmo+tDIEcP61aZHrAGdYSJdI4aiVooJWKSLC5xdJu422zQEBDXYw",
+	"ZoPLpUCQw4hGoof49OT8glxLKRU3I+ADwrCcre7n2mwywWZLoP3mBCgXJVG2MjAkRYAsFjrUNlgJ0LTg",
+	"SbPVgm33HwE5QuS5IIKWsCeILXKXCp5nzRaBEN+Apkwk1B0wfNidAQnvs2xx9EFoLssFnjGzBxsZA4Gv",
+	"IpIxBOwET6AP7iEmjSKJnAmzQQZjzDJyIeEQ5NOmWE24UmaSxYQ8oa1pBJHH3YDDnCoL+W5DU3omw5wg",
+	"mSZGqCy2rXw2i+VbWE6PsbwPeswVmTk4cx8EFZIMM+Ziy41AvBSHHjcAMlxZLP9FQeNGseSQBeBvaNW8",
+	"uCBpXpQGSShkgjUoSenUTLP89AtV0W+fzaVdMOgEp3HJ2NRxUrTD0Lm53pnCrycFC3bnimItf7U/f6+u",
+	"n8ojOXWLpdz4dDc+3b+UT3fhxrm7GgqJzp87hwfvO6GRFW1VaHForN2OYey+fb7FdK+tBzvQ9v52yaAT",
+	"mbEW6bpLxVIFTGjCfJaW0kZtcAmrQLCjpSxYC70yA9TSoE2KBQ6RFcVgd5D1G9/zxve80vd87xLiMZzP",
+	"/oDc1Pe8F/LEF4ZiAaYMMJBI9Z5wbbltrHrvyIxmRikXMiPqkk8hGt/2f0TmkkDtHlOv/HKjwQtGGoj0",
+	"T9BwxyJRB/8Y2hNgf8MPTUezjn/2CfLYLj5tiW6sN0CQocwGgbVoDI3MmAYM7bPSGLQk1NJzhcRdoK2H",
+	"Iyp+KBtLHgW7sI+N9QYpgeQizyAVf4FrTWk59Zxte0TbpzjS3ABfQWDteX9EnbGHbJCWs1GPHZ8tdLVo",
+	"ndQGIH684H0q2vXOj9GuN9GHTfTh1tGHJ3l1LSueUFFVX67gICwtVGUpkdqS5jVs0VQEGWOR8wlCspnP",
+	"OvNVZVFPFCtjrolSRl2E8jCde/50OfREp0KPo0X+N2Sv7YkqYr/wNXBPQgWl5VvFdHkna+06JN5Xg47W",
+	"nuC6kOiJHOTAbMbREwJzogOzUhYMnStE4WmT+jVB0nFwqYDD1S9MsWMK9viGXY5i3tEic6BqRriGvuEW",
+	"OVpYRITYsawLnp7Sf0jnTQtZEAv3X084WkSHLNSnA0t8btZmb+mboDMJK9nMaVDLg4ZaEG77AooJv7qe",
+	"kcG9c4CvxKQxy7jWTDgnnxlHPlVkQLOMswTrS5okZfTKFuAHZA3glSuPIrJM8vYFZ1GxFNOfe8KPKaWA",
+	"B9URcyjLyM16yjS12pqtyqODyxIfJXLQCU/aR1VP4Mhb5IN3IBo1C/2A0yky6JVWwgx7jc0U1WykhdPl",
+	"T1W29EVCqKeeiLtHpxd/fnvX2f/j02lMGtwBRwGvIFqLBV8+VKjE//0vAK6bY0FPMY0JVwpOuzn6eLGT",
+	"aWY0Gg0sdvGSxR4DL2HGhsxy9Moi1TQ4h74wJmFDLsznJBmbosPcPG1+UHl/20UpgOxIMTKlsN1txiol",
+	"Wk63U3bFUh/P8LC8EPgIWGhBc6XCffJcm1lBEMPSDkeAqgLUlHJo9HcrkIqWMwh72H/ho0YLNXp65JRm",
+	"N9JFscYVgtC7xzENmDHcB/OCKsuVcsb20wMFI3BzAXW2nsmg0NeW2OCHX/4YjqMPyQtZmpBG7MMju69e",
+	"4vaMm+iFmGPisFlZT+nSE0FqsvUem53uKXNxtmZUvmrYFrgq89ULKkTceYiggShiTppO5BUUUzv8C2jY",
+	"KP4Brj6QSHpBSJ3ajbhruArlImyjk7vnIYRnHoQKswmdkz6z1dO/vCFH/F0byHQGNLF01/1czf0lufu2",
+	"cPxjGIf2gT/m7dtoZ2fH/1EObZv/9y75g78LmHombCJRBMCxM3KEj4Sv0W2SIRCzwsJkEjjniTJbPTyU",
+	"fz8/OSbemLCmpFmxXTMDG6skHTdpmOZMZpc9MZQZ+WXHF1Y14u/bjjlo2/4YN4PwixMnb3de79nOfb+K",
+	"/Nrqid8ZvZpDQ2PzX3GzDdcq/MNByZEGCvnIjSgi++efCZ8Yjc+KMZnpiFiNpicQ3UiKJoatANoILqcp",
+	"y9xTIBhgzAG/5W8kfvfp/M+qmrI94EVgmTGvKXL4YnREDu1wzRqFU65opLrcDCb1DuZ4tySN+7fN7Kh+",
+	"uEUGS3LGVJ5WZoXse7KK5SO6wff80bGFisLvtUre3uVq/qh1buBuqzRoLC9a3x1KZ7fZH+or3hbl4Vb7",
+	"lx3zO+Q8bMv+f7GBdpbdVnsrVLHgfRAleMKqCuh++ffdnV9//eXNquBHqc2bRDjqC90jV5xnpGOVEak0",
+	"1eploZWuZBMFZhsktHfP44IHipr5TQCxZ4SlwLGxM8DxF2sZkwaAXjl4kiIzYDf69fUOkmyH6SxmX75Q",
+	"ToUyd6fV1WpgLPatcnZu5rV1cyh7qtWHTE7WQkQ2D1/Iu0VA7k/2lme+gVD+C8JjnLukKWXsgMIqAdUG",
+	"z0og8uBo3xmM/SYgGihMrNujVpIcWPvdHmQ41IJ51il4fQ80vlp5Y4F2qqSOsTfQRnyhSIxpb7GTNxh5",
+	"GYx5mmRMvFB7JHar6AjyyUCmKRtoRXLhGv9nAbkU+YQl34mcicI8mE4ZzRw+RSxnIraWtpkPYFeNWYU0",
+	"Iw3AWnDukzDNyLFyNVs9cWIM+GUYKKsXF0YhBJNa5AL5epEZHwyyfOKJgt3L4BoCinUw3NFfxFXl7Qp/",
+	"bFv9GP5xrmmm39N5TBIXFwLu45RZdyCZmA7nZlXmqNWDT84sBaCITZzZl4BRBhaI/6OPxWBTjYT8B9lt",
+	"2y0R5sU1o1qcipqLwrrZbndPvAPL/09G14LYx6ehw6dyWZRmv7kr/tp3BTg04Jg8gdsB+1+lZNJRICQX",
+	"rokcXMJyWLhcbqdiYtwdPF54ocwkemesAykXCcvAf7NHYhyJ5QKww4mdeLL+N8wyxbCFpqORlc5ziFbX",
+	"iKALOvr51FQ/6Y3U+ctrqOYoPzHl1Cgit9NNQ7jT3VcljQhEbGyajklDMVbosem8qHRQgPwxQ8B2p2ZZ",
+	"7dC2a5qoERZ/wsDvIC/W1lZ+gBAIJ7ORAz+B9gH6f3/+BLSQlfpHmSbM6ANcEIXRioRltXRd9IlWaV7Q",
+	"0V+ATf2nINTCLeTOBfzvg7FoCTaDu5krAp70BMo1W+QYgacyRnLB/5Fj2M2mYTTe7PxGYpdFH68ie6J/",
+	"gcqhC/pYNUM+BXFTLbRhhfpr1QxpkAy3l3FPo+DHjPtlxkAjqE++PM21sqWYWI9qtAlLTWBdlZgNhJoF",
+	"4AEnJTS+KnJDm0HiiUSr8xKgybsrJQ+RMQ5Du5Fk/fnopX6ehGu7H+6u/awjGWpO8vUkbpaKacxAaYLw",
+	"BTr60MMHZxbTWAFQoJ55jW7K7DYMbQ/E0PZjrtb75WOjK6vqXFmsOVoFnRodAW6Mr/wSFND0McPYcaWB",
+	"4zG8OqE4rrg3Q0tmBWcafc7VWTe1YHYe2oLZ8Krdh82xKeRaS69AcfBIFseNS7l85saansmiXESwGVMW",
+	"O8taF1C3Yn/3+fofeKoZuGBpKXRhc85t8AIinPC7peLwXbpSLOVzR+Zg2QCZhFF72kApw0ZcqIVEkBfK",
+	"VSEBehDU6gID2Byz6TE2ZJNKMJIL4yhCuZaHZDGe+/qXXzCau4ecX0QwbsR/5OKwdpnM9TCm6ZBMKc9I",
+	"w87VlyrhfCPXt/9dyxjHKc0KXSIZjsVc4siqHhRXeMFe6yT23/imd8q6kZu1M0zWDR2vFzU+pSAoro9C",
+	"8X+yJxOFth8Dx75BL/xRXu7gDHih7H97GNDCI7DefCYgmG9w1L9AWdFB4hJH/L8jJOYtyT85E6Th1Mvi",
+	"14xQXyLnofW8dwYrUhM+hFo4DaiEzRY50FjKNDDGb4IAgCkXl8DAxUvpLbZaVWk2bRMqyuknfk4OkMEK",
+	"sALiz7zhsleqXjAiFh+3cy5IHn12KUIFWhU8dl/rIImh8moOtVv2ZSz/elFQNcIYMCXS+ryKmyOCCjzM",
+	"m0GQQFf+m/nwuyUvczV5WRFMNzIdSvf6PE3JlM4ntiqQFoVp8Kkp6VNx6RbF5hrCm27iSjosQ/zlhfLc",
+	"mxzzOBcpOZF4EgrYcKDKs3S6oRSXNJbtkoYjeGx7ilA5Q4iIeMhYbAmg0ScI69Y3C7sTLe0VcBlyQbN5",
+	"sB1sstGwYiM0hAywHhcq7CZsIpuWplJ6ckkuyp9A7ZXe83ucazMiM37E5zab4h3D6vBilAUmpC28YwkH",
+	"XMTMlwTqcSbz0TjYIkW92ULfoN4UAygqoHFzA7c2cIdiZaCeSaJ4gg6ciWKpkQYDJOqFetiwa99J0fuK",
+	"OJd9+C8Q7LIzeayIl1vITdhrA5J3X4Vsj8jBliXhLdRnesag6tsXSN9Z+3nIQFhFGk10k+iYm9C1jnUH",
+	"T1ISvGDHYf5uUB/uAIqHzF4PK5zst5bKG0C7pw4p9LxEQeGbL7bkDzn2K1xP1yTLRTW0i2LxhEKCfqI8",
+	"1MZMls6q4/5ddVw/Mn2Hs3osBbuH87rzQ5SYO3q+X695No9kwofcSYCN5+KezvFHZEW8r0Nc6bm4WdzM",
+	"2eA3hKQEW21Qsl1ioumltY3Q0gfLSOEV7EsE5YihY/WSsan1ePLMSABIXLEwlzIjO2AMxiQLguZeCuwh",
+	"3o21cWdjhjAxGQMcCGOzeZIEc2eSfSmcbeeGJYcFehcYohmzKOcJ/KHA4wdPzYrY3o9WE56I1fYsBN5G",
+	"U0pZsrG4bgja+HzUrNU2kyMsgdzCO10Mlf7wfcedQj1KuOu/XThHS27VwK+5nVCks5lmcioVspug+/SF",
+	"IrF9CgrCGx58ceGvJce7+3tUVEeBUy+FxpWmmsEYlDYjkjOWOOxfgN/LmcX+/WA6E3JmxrNkP3qvZskz",
+	"HUzL/C/eVr5HuH/MSoE7M6i695ePu5Qs9iCUzxcD5sphOlNuIeLa6ONdbkoVwI6w+g245IrsFe//7c/J",
+	"GIihFZ03PYQyVO+XR4+Alm525n71H2wosygsXeWLGTFLi6O0WR23WxoWb55rYGha3EQvgmWnQkhN+iyY",
+	"splZfw7/szZzD3BgQ2i3JoenuhoB3w5u+ke5Cy8C90ZULMTTjy/+KPfgY2WlWwKFQgwuCb571/UrUkWW",
+	"bwPnJFwrFcRBLmJ4jWdBtVoU4A8i6t0VI7GVgDHK+sXIlg9jFQfWRuUw5lX+k4sRWXPfHfvGdIGSKQzy",
+	"2Z6adWkSX7yL9OmV0+HYfkLGw2emEkKugTsZ6FG2935wot0xu+N5Xu1OW1WBZ8Ozi0V4qzkP3axcQTpA",
+	"JN032yEgqqI0cpAbjV2LlToY04wOzJFrk4SPuFYRSZnWkI2mptQpV+P5dMyEAtRWi9nKxCCbTzWgsR5K",
+	"KtArochIeg9Dm8SppKKDeQoR/uuMaub++4jpsUz8v6D63uaLmR8Ajgihamma+gob+Ad6KaLi4VOU8jER",
+	"jCXoA2mR2LocPtM0ZzEG3y3uMShv8YSKnKbmzyBC4BFja2OQYiRgquB9mHGAqeuQeL9z9t7H4yd0jgkV",
+	"IDS5UjlI8kJ1G8wHKWuT2P9i1OmorFzDJJb06WAlScPMWY8zBhkVQgq2FySrWDa4IImN62aEEXHQ6O2Y",
+	"G8ET8cvSiIpJNlsVY+HKp2MvVjG5TRxWOxU9LmbZRAvDhqQb+3B5CvHLxVGAhupyP0xvoOfbdA+vniIa",
+	"V/WUzQGLm0DC0mc+X6HxZue3JpkBDSjH1In6RAEczfNPE8B5PFKSgF3ETYrAJkXgmTusfDnszMmFu6gk",
+	"T4s2747JA3YBStW1+RrFte5Cqa2v3fOPBNj2AdNFxlJIzsOnizDCZN3CXA99X2R/luIphY+orl73Xgyf",
+	"Tcnuj/bt/3zFustJTLeRW7er2HUC4rrcorLS5/wQuWI1DkSSi5QpReKJvGIXEmgzWKHA2sZKhz4yBhEy",
+	"EZWcH2XC6CWWpCYmTDu0UuBFKbiIWuSs/lWEUqog07BlLDjyVCIDDnfDLghG0RUUEqLAWDANVhYasEsc",
+	"NopwqOT7VbUKNHiYeYKJ1o0lE6BZv9iOz325mfKS1+d53VKpPoJVWkeZ3uSD/fVKGZ9pAtlDKop3UAkf",
+	"JNfsYsyclCl7rq0LryaV7LY29tNLJKs3dDdpZD+jMxvTz+5FBNzcfX2jw2Qv/ttnpWEDpZy0RsGiLKEV",
+	"mtrXuCKDlNGMJc0W2TdmlseImE+ZA3LWhTgBpl+lPXKEeeyFIkPP5rfKj16fSXZryfNU8shu4dZ7BtJu",
+	"k0O2ySG7eQ7Z03bJ3V/GWWhHv0wlFdvmQCZ5ymrTDhwvLdqPaD76DC/Ed0C3WRiIa1CixmZ7OLiJXFkS",
+	"lpQqbVO34HsyBf61wdjsv8SjZ9tKZZlrpSlmFbhcBaqD8ODL3VdI/2tODEsQ7wHJGOEKkKLVE3H3Pz91",
+	"Dr+ddv486h5fxEHSF6CFYP0ohFUt30g5TAjxP2VLhuE1u2ZkYkS5TXfuU3FprhU+yjPW3COu07OD4/2D",
+	"085hTDJW7niacTHgU5oGfe+R+N2nw8OuGyV3awTGukvQmo1lGr7vazNgdYsvhaWwCz/aaxavYlg3s7oZ",
+	"m1AuIH3EzrJonqYzMxZgkdGyFKqFOGegt8tcE/NnohnkGq6GLPzI9KHZNG4PPsXkj9IAN+kfT1iam70O",
+	"ZwyTF90hBe8Z7MlnpkyvFN4+JL86Ycym4BZPkz7mH0CyAWmsSjZoepghiK/s1aD0OP3c5p1RyOE1IsXc",
+	"rZHH72n6uEs4GgRRBN+lL5gds8lCTi08APhC8UIqgqe4MVdOQudkSq2qD79CUmpCJoyKhesHozTyykin",
+	"kBYLc4wL/ng6D4pLphm74jJXwRTnpIHL0vSIAi6PuXjALNZ/kNj++N5cXB4PJMmZu+1gmRfyPaDvpRb9",
+	"HQKz3DZzzPIUsusOtJkpmxR0zHYPLPOHgV/bLH1C5wpwRlxmn7WiTL94Pe4BT/cwFwmYZjY50FHdFD7d",
+	"cmqHy56EbCAXs3PeHXvvOnwMy+Kf5AO2kJFNuCZDmqbmNtwLS6zNZWN985g+TcmAqjGhyRXkGrppIHqG",
+	"I5CEyF7hDCfTPBuMKaYzHjtij2lu1JxUyqxhx/mSHDcBIMPygZgpHAdbOUKYK0CEcdcxZNtoZWG67BQK",
+	"Kjl/57qwgD1n0IVKOSKRmOXWbGKBsoKRt8l/Y5ZWROTwX3Ghnpg3bdTAT07lE09qryVBxmiXsOl4qYun",
+	"IeuezijXmCOkCPtu0TMyM5mF7xm7R41S1oa8KJQTdvF2Inve4Hvs2EgAR9XP7UtHOb0qjbTYFNhEsakb",
+	"FLJhUa3x2aZGUGmaxo7ZziyD3TJwSF7YEaoCqAX1PdzsysgT+6YdVnM539+thHmPa5e7h5/NCUAzoUDu",
+	"mfNhax3mLlzl0vrN+6Udih8Ukq14UiSerVlUgBKtSpBoZksIoJYXMXdC2UwvvWvFty3TxNwIxfztnqXB",
+	"T5YZ3jRoBrtDZEYgzGYjPpb7RjCYqoWNgT1e2nFuowmpzZovgjC54Fy2kCcW6pxkSTmliwl3pBGmoUWl",
+	"NDMfZCvdOmF8q8gY40lc3JBoEBmxX/UoPFSXCL1Ps+S8uNyX9IflO57RLOWA+hd+WS0RqK/hL+DWVrTF",
+	"zUv/yFk234q2BJ2wrfaWGc5WFKjDQ5lNqN5qb5mGjLpkrPv2ltIZFyOjdFWNIqX6DmPQ8qYjeBLUu8Gn",
+	"2qSHPwf7IBBvcD8aCRkYBOafT94cSCZcvEzYkOap3l6DwhvmPaYZS/A0uozwgZzOnVYxmcpMv8c2932T",
+	"cYQodXomt1N2xVKiM8bqJNfS61s/gPb6ImOrzfIf5tt9XmVQZlPYPVRg/pmvG5yGij1WPhqwFbdq6x1M",
+	"H2POMpoNxnMwUJAxD6M+7gvGUMk/r8+jLu+r+dbDhENc84+U5+xntyrTeZNH94zz6Hz+7+Kxu/mJu2kA",
+	"Yr9z0f14cvbnt98Pumeds/3f/7w28a7mkrk2RbejSGyfCe6RFfmv1bfGJqF1cxAfOqF14RzyUpng3U7i",
+	"LQ7W9amtS9c16G4q7wfNBLX3Qc3SjjFoF0VA3GyRI1QFXxhdkFsOQDCHh0M2wIq9mjzMqkt5c3aeFXfM",
+	"U76HarIEvzjncXnX18QWr92jOz9EfXuilKs/1abHbLoH2/F3B3db2KursukgzumNqRxyWNYwpjDZ5Qkb",
+	"U5vTuFHfbpK09XzsKOtxq/XQndIRS5ai7f+IfYIR255QnkJBP50w0hhQxba5UEworvkVA4AhTblQzRY5",
+	"Rf4dwid0ZHW6lA01kbluVTrurBZ44/SbGzPALMgx9h2YGYZcAFVCeZJ1kYJ/lAIFE/r9kImRHm+1X+3s",
+	"LAcKHtL9j8tWSyUjGJnSEYSV7fd/BoLnGZLLTPzudaff/VLprKw8mddbX2qZFwaeheK9jihDqzgrzCKm",
+	"YVWeecWhqwD6KRpm593DD986748Ojr/t/945/tiNm60am+vIRSLWMLXQ+NtcdU/G2rLAPpAUAQgtZk8k",
+	"VNM1N+6qu2ppD9WbVTcsm4QBVYSfwnPzcppScXPUyqDtGkX3nGmFqEgy83hGyPgmCfs+5dmcNKYsm1DT",
+	"uE3pShnNXK5H37dmMYd6ojHNZJIPdERoruV2xgSbNVukC2kjiillHl7mEHXFI2aqmB1mrFDBvuuesAp0",
+	"ixwDSACRglkJ4Y57/Umv0NPPmb2QT82yPox+bpp+JN28Y/aPlWQ1sIm47hvZ9azV9HOwuP2FOcXN/MMk",
+	"3QpxlUksd7hvcbWuDDH9l2UIuYsIqRcgZxJy6h8kmiJTthEgGwHykPFSTDcNZEiG+/kpyBClqc7Vgyg9",
+	"uZoas14KwkTi6nSqpQqmTA+huAoVylSOuFD3LEfOcbIPI0mw8Y0s2ciSh1RG4FAB9WTG6EDzKxoYZY8n",
+	"UxTTmouReqn4SOTTbSbM4JNaR+GXMYJ8mse38ymwiU6ZgDS9eMT0OTTTxVbikK9TS5QkEIKtiJXBSSi9",
+	"/pDhsnJHNSdPzbgejDdpfNfmtNrNgOsVbGa3u2qz9iqjS1gdCgkAnvd8KDNXMMrgm+9ZEFSsYYhIbAbx",
+	"aRrmu7/uifj84OPxp9Nv7w/OO+8Ou+/jFjFffpsLXwPDE/PB9NycrCueMHeFAdLxd66gGsBjGGN6Qk+s",
+	"yk84r93MD3B5Le/jH3d53eAQESBamhHF9F/XCf0cL6aTKQJVYwmkPclrH+GFy2RKJ9uXbD6TWVIfa+qU",
+	"McClSOct0p1M9dyWVKlq+LWPTJ9P6eQP1/5Dbuywn5p9nXKlN1fDtVfDlE7IZfHJ/LYqbZWbXA+V28fj",
+	"+zhs1raHrn+7s+MHYGQ64Mnv7uwEgPI90dAZn0AFIIONKIVFk1+Mc5rrh1GtSJLJ6RQggDpkavoxZ0hO",
+	"wvIzrlPWA/xuCVw5GB81bUfm0SkURCx2kNqsuk+CGxUP/k6GWKUGlOz9VA4uWdITUH03y7jWeIKR3HyP",
+	"2BPgq/ksCL6tic3Y9mDMTAs1V9fSGXuAS2vpeP3AO2vNo20uLFy5zX31tHJn4aTbithbC5fyxaXpaHuU",
+	"yXx601sLNFJ4M3KFqZA8UVehdEFHH7GfhySFsp3UFQSaLY6z3dxfq7ZaJ02JpiO7ViEnU7FdblSOVLmH",
+	"YkEnLMZr6W14K+0FV5gZR3F7va6+vKKly2mPxH1Js0TFINMsThD8gkDlZhKWxxSQdRq2hZ4omqDCXoq2",
+	"do8K5xOElurLptw+fKBbxDX/SPVSfnarTtjm7niSBVD+VN/gUNfdGNdn7lSd+lNpjmNABGCGUV/sUDpK",
+	"m9Sb55Z6c4v99nAk3nYrrQoBrbaxzIUV4Y1kTCS8T6ICdGaxztb1GK9gxX6CV8XO5qrYBHhubJc87GH3",
+	"l1Cuxy95Mt2GvVetbX5mGR9y6xM5mTJx8J7sSyHYQJOD90TLSyZIQ/GRoDrPWAE55hzhL8wFNUfgSWSL",
+	"i3qC5glnYsDIfxScnKMcPBkpBziiJLKpcc0W+cBFEiaukv7cN09U3v8vNtARYaliPZFycVl61gsUABq7",
+	"wukkLku7gfemb42b0U51E5vzhP60J2wAlRxygXhC0ui0Lh6Nzhrb6Ix68uRMXpn1oeTwZL9z6DyjbfO8",
+	"eaAnzC8sIfkUiPWAn2eGKFo0STKmVLPIBaTa9fcCEZ2MaQrSE0LsNE0toldP2EC7smha1CJvhh/Gxyxg",
+	"VIA65T6eIFLsLU2vJ+z8aNGGX0+jhCDSmuu6Rd7s7ELIhdptAuNIJPIJ4avzPfIWQyzds88H+91vn447",
+	"nzsHh513h10LWQpU0BBNcd6nYLvIrGaz2dzlnugzMmR6MK52VR3K0YH4wvX44P1p54HujYP3F2b6j5Ub",
+	"kOvxGVN5WmnFn+P242IPAbLgO3Gzl5SEZbSQbrFgSrPR6Jv9ujEZSHnJH6EO9jlQuv3Y24MN8ozr+Vb7",
+	"//qfpWQBPhLm84EApKI47v7wdrwEDy4Zs+QL18s076d8UHe/1DNC++tlG6X6Nk9Wo3w62Y/ybzotJJOW",
+	"4bDNlPZILPI09UKC6johUZkoYM77PvR38P5BK2pdHzVam59z6/mYJjUbbt9/PnMLLe+2tTbZ8u7p1ysn",
+	"HUXi1EvwZNqJAwPC6xjxwfvTb+++dT69P+ge73cR0TF117hFOy3djO+cVtFaeWG821wYmwvjZ7ow3v2A",
+	"CwOE+IojD7nnLo8Utx/V1pUM7wJaZibFqKwiU0FycSmMdm3V2BHT3jDoCaOsYtZPVKa34xNmmlSYe8cS",
+	"Z1jY4jhlV60AM36zs9tskQ6AZ+7u9MQQyCwI1ZpNplqBSiyFsxYAqvPtDure5md7I1j1HwUaF2T3LZlw",
+	"kWumIjLMMz021oNvE0dO3rz6jcRnnQvL09C14J8kPmM6m2/DmEICOxdtojw1xhtXQTc9IdMEEFFz+K7D",
+	"PLU3bFCchHN4YdFtazXsBxKUh2Y4GzF5H2LycWhWflsHeFMeUeEgGNTTlJbOMBaJFzp3kJCvQEKGx7hK",
+	"Skr0uVaLya7zmDhJ6TGlIR1hscbQbjrypYAXdu8VFvuYi1FPNBBU+9XOm2aLnDOb/7ggkFHIUTF3wtLL",
+	"BJST2B+RWU/E5iDJjP8T/twm7xjNWBY327ZdXH1MEbYMWmOWsQgBnoBbC5wcIyZMF96FpEA60sG4OIA1",
+	"4ukk12tFROyZBvyBZ6ir//eW/Uj7sPhmP/8r+u+tPqw3KJz2p3+V9nkXvjD3fp1baPETtiqydeoqX9O5",
+	"rTRXi8UhsHNh/3lkfvDbKdKAuEFEUpaMzM09lVxoFfWEZR9QkfdHNeFeNzdswFgbFe6zUoWKufFdYbzp",
+	"bszo1ZzMZHbZ7gnMGXZUr/gne725yhbnOMtyoYBGCLitgiY9nQTXLtm4J+D6fvfp/M94DwdqJjv03k/X",
+	"qMvJGi3ghJPYu3mBuyil2igJbmjeMkI1xh3ZooHdZqsnfofpNOLv2zAxcxAB4rw0y0afDi7zaUQyBvIk",
+	"IvvnnwnC70IW2XfzX5EbcU+4iTdxRSjQKvAJI1PzifGpiPh18mPyC1Khx+wR2hOKZVemCW2pNiccvkHx",
+	"vXxbb3deVzRSHy09YreIkz55qOs1btx3uZo/fryzhFPhd/4q2IEpAsbU417DpkDN8AYw2HAZmz24dAn7",
+	"q74ORbSUULrssC9DcWBFjBVW5prkkOVJlKZz1WyRM6iQS3oCNjHWv53sH3QOv3X2908+HV/E1tnuAh9j",
+	"WfjPrPcffR1Vtl1kLKAdEn85Ozn++O20c37+5QS4A9C7xsggzzLgGXHT4ArNLBShOJ7OUXfh3Z7wmAPu",
+	"RfaPnKaq1KgURvkAo22xH0ecYWbdExg02HZ/fKHaZHcHhIid9YKlBMGMGquoJ0qSALQIavSjFIjSUDpa",
+	"K2+UM7XwGQH8hHHz2Vrkzc5vPRFwhMOyuRvCMo7Yq8E3kFJrTlK8USpzoODV00KnfBCYs1Ind4WWxdaS",
+	"jaPn+Zo8i8XL4ba9icCtLTMsya2taKssdbairZIkqWPvXsNOAn1we8yNljKvDT4cB4hlkU+Y3N3ZIRkb",
+	"GBnU6omeiI9Oji9+/7Z/cnR62L3ofpvP5/OjI8/JgxxWZp3h/upLkSvS8IUCVjPFQjQjsFBl7Ql4r9km",
+	"I37FRCFv/cUA4i8kEmp4shw0gjyRlOIJU00kw+kJ1GcTOvfkUlayYsc43hY5MTdDmTZMS3grs5QsGbHq",
+	"mZKE657gyvwBTCFR4ihzrGRmBXXA6LIHluAs49qqtG6RgoXrCdMm1Hg2qLCUXLYuISITeYXB3mDqBYPW",
+	"C0WGjEXA7QXqaLOm8ufUfIPf7WZ4QN9QqZ+awI/dk63H8No8YilPgaRi1sitQihU4JxUy5SKs30Nb6Dd",
+	"8pZIa8+mZTiOrFbtJlEPvj1q60bsWH/ujaFutyPshVS3Jfbtdriiac5csiG9opqin8HJaEeYZdRnoPES",
+	"SL9evV9spzenUD+Wglka9YcEeHQDrNlvdtHuRFf+ek0D9kgmkC70TLzbT+I4+O21ltpVV/CImhxeuAlX",
+	"05TOIQV3byUyixrLWYH4BKCtdahxHwCZDqNK3tnrk73kTJBGJlMWAYSWd9RZz3kTauL5SECpXG2C7+2P",
+	"WnjM7t+AKo3ukeJR15xyxNdO7uW0/9CTuwY322kGXkNupvsBgq0/KZi0LsT53cy0FVT9/6q8crcBpbnW",
+	"ERbbxw7MU2AxURInVNM2vPeyMRWj//VfUzb6XyM+/F8z1p829/pUsV/eRDH5dHYILHfWLHtFjt6RhJnB",
+	"Qv0ykC7PjTGRMZqmc0sYTDUiRxM9n7Kg/gwxlV3wy5gbukjDAncRCD30W/nMB1QSIsKHxpZpIiM9ts9d",
+	"ia9XGyZMUzO5yFL25lOzxwhXPdFQjJEYf3gnaZbgiuwRSiY0HUqgQLVF3sCIa+y0jJEp/85SZf45NFIN",
+	"soGNSXpw1PnY/XbU+frt9OBr9/Dc0loXP3846xx1zc9pKmdRiceTahK/LH2YJvrywKeeEKp7IoYvjRDc",
+	"UKMUk5Rf2vI/C83dtv9ybQ9ols1tujImMRALG0gh1PdC9USMCxrjQtpBhEA/fTq4RNY+s5JuDyChcsan",
+	"U2Z7B/5pJOTtCVDSLHF2Qnk6d0uPcYHGeukRlku2DtX0NFixh8I1Dbp4JtfJJl3hqfnuzpFVGARdeDPg",
+	"ubnJ/TCh37f7Mplvg5jdar/effP231/9euvkBRdJXmW5WwU0zC2gA0yeigpUBSLkbA/qDGZLmQvS1n74",
+	"QOqYKgx9Vppx5z68/WBn6pO6Dp+vFGn3E/7ZXAFYE7PNxTKwXUXKQaUnAIHo6vNj9l1hjy3MCZINMGam",
+	"x2xCuGiReMb6imuntYylYPOptFznUyanKSMpo1esJ0DBaBNKhjxNGVKDc2WhLZHBzKJ7295tUk2LdFyN",
+	"vkdB85l9U5b1RDkn0OgUY5lnlRcaknab0TUx92zhXeutnjKI+dn6GfDc5kJnOVDAx1+3P8hsRrOEJea/",
+	"YjKW08I1bd7F1XAvTDP5fd4iXzDq1RNlGgFz8CxLvC+AerPzmlTgqnV8dqZLcuCC5Iq1FyNsLXLqA4RG",
+	"4fsV/Oyvfg0wDSIPsg5bUYF9gHWllVc7QL89IMLap8cCGVgrVdHsObv7Hydx8eaFpJuA30NXdDioAyce",
+	"MQ3jLsnfryH+Vz73d4jvrQk4egpjqmY4cdiCTvLK4XDPWCCQfkH6c0fQVK01PC2o0RKE5vOvKKrBib1F",
+	"CuJC3siK+gJrgs5s16WMDV7O2dkj8ZCmii0m3nhV1L3Y6glXDrBQmqCW0/tddj8BhLXrUvtvksTSZwQU",
+	"ES0r8lmqrkQo/p4/cPZJuZPHMndt959pyiuP15ea/ZDx0VhvzN+nZ/6ese1w3Yrs1/tJZFl9N/V5mnIx",
+	"ejmgYsDSemlzkWdCBRQ+ePk4jiCzs7nImbIVOzEgIjDV0XFk9fzZmNsMd2MQpHMLmtATIDzIBFCQg4DO",
+	"h7Nut0X2YVhmhBjXtBlqgUFyMQbDBZJfSjLPtCz5gPkaKfwOe75kFxRFnHcFf5F7C5OGZ5BDp8fM52sT",
+	"rkpVCFCsUGqhYaYAjlFKPGkSBJWazkg4Pvl2/und+f7ZwenFwclxZY4vLsF50PKD3t5hP3WXd/BMtLAn",
+	"Ws8iM+6xHF1aToP1Cs61PYY3SlD7DVOASzuo6mhbAq7V+SeQ2pTOPUz4nFFzSN0BDz95uzgYxLYNlfCS",
+	"9PN5ZB14fMB6wp6hPlUuwWVQ9DBlGZfoepjm2WBsHqJJArh88PeUCnS6YxKEMZ4xi94caofTbNUI6zpQ",
+	"Y5mnCTH2OPpF4Nhm1F6IVJAxzRJYRPh7HW7lqVuyh/Vbmz5WoVa6Lxf5z4Nomz+bly2UqtPi06x1eJaO",
+	"g828q7/qPoDENvIsYbDX4N8Z40JpmqbtZWLKlGqmAPKGTcHJZPdzZEH7Z2Oqe4JrMqU8ARV8TDHbAO/J",
+	"JCruv4k/c674ldrH5tZNxLXy546KpCcKidIiHaylcWx9YXmSdVOZri14EAbRFm8nzOPvCf9rixybizJN",
+	"3dHEs88VmdAkqMVT+WBsWrOzN5fcG7zkzrrnFydnxoT+dvrpbP/3znk3Jg0QF9JC88yLll+oYAXNqjOa",
+	"VMa4zvBTntqHn9K9SKhyOZ7PpOLm0bRf3E1u13tYLn/C7OmaFl/5LremLZyp2pJVl2fGVD5hN9GLbQae",
+	"tbQr9EIf4kFLlwmSsIk0cmMOTABnpssVGu/Nlc6eKLROspbSCWNgz0PpFBudc9UFmmciXC5IVygVxz6k",
+	"7gk79GWmkxVAGV+cbeV0ylyNGSK0ZYym21B9mbArlpo9as4BH9p9BhWrp3nf7CB4r03iCVOKjlhsy8/c",
+	"vw+SOCKYqYMJPTYBBZxwanzBJyzG+zAOt1rchNvP+qfaaALiOM2NaIaJSmo4LII4cCObaQNTscMwmrLp",
+	"BM+/raVD8p9WTyDA+t/PT46JBFgfTCXhiqgxnTLSoGKOzLoAwtdnZMKVAqoEBxmCvLthlmIT8nnQOccS",
+	"8mrnTYG1V6y60nJqFlxncy5Ge0GSjxmOlSjYtU1vAf9gT+j5lAFTw5udHadQAAMEZKf88ob8wd/Bn3df",
+	"V0uaAeNX7NwM4jhYwwdjv1vs57bVY3bgifkoif3czVv7135aLJ8DoeklK1KmUP8rDn7puF8rtYKQzmIu",
+	"yC9v377+pUZAoQZaL6I8ekRsFe+DJPaGbOw0E4AmiIMzNaJXrHA3gRusUI9bPXFRuKUIVRYN1MJe9M0V",
+	"XwQ24VyBfYH4xEFDwVsZM5/ZnPYBsLc04lBAfzu/6Fx0v3X2Lw4+d2MHW0oQJoOOjZYNWgsmDOBEoSIK",
+	"AQ0QtnSUUaG9NtIOIDPdIHwqtRFIIDjk0FeYejZwFBg9ETvt69vB8efO4cH7GFMgnWGEDrrU/OeUicQM",
+	"xNhPRg75BVhu6/jkws0TY2mLptmyw9EpoFD0/F27uueesMvU96CkZgIvlHNgeIUVDS85BOIvtzlcXY9j",
+	"T1fgJQF8EvSwpFIVyp1NawzdmYGlVzohwZWOfs4W6QQ2m58OWHR0MZqomEYzr1AS0TEarilsjJ7A0bCk",
+	"Rbp0MA62nY+4u8WVYsAis1BSuGVtB/hUuJGNUhv1BCwbFXOgB4IP+BuJ3386PTzYN5vUm4k3o4q37S7x",
+	"PPdET3wZl7ZpEWrKGB2MoVDPhtTMl4QLz/57RLM+HTHYy0J687cnCujGNqA21IDDVgBC2A9utfsEbmS4",
+	"fK3aUl61FjkQBKygiUyMGuD0IfBEW19YE581341mUIeJHZv3tuOeMCqB/1Q+9KcsuGDh6oZSo5J+XRtw",
+	"O18wv29Y7JCwyVRqJgbzP9j8wWoeSoN8pKjddRZOx36XvbLpu+hR4BqEC1cLVRF+JfU2IDnMMcNgVZFE",
+	"8Yp/44eXTDyTvJg1CjvKW/mM5Qqn+EhGH55O7yEo/OsiIXCBu+vhjmYg1MgvXuBb0VbFPRykzixL+a2o",
+	"yKeJtg7ed49OTy66x/t/fvuj++e3g+NvHw4PPv5uc22g4mPxmbPup/PqyGZ4hmpDIEHAEuBCzFXhblDQ",
+	"BBoWw9foRx/Oul1YymFFbK8iq1Ax3dwjsbmQTjF4aLvxQn4iLZEe1BYUshcze8Aohe57qEXNuGJ7JV2U",
+	"q4qgjNOpS54Th0Vs5b8UrI588ok6f37ecmPcXUlpNW4eBpE0S15a6sbr2XwufDEMugDEvKxJtgjWiPvw",
+	"AsVkXNAu6yGr9rH/O9ZHPllmoBu77H947eBjUwQN/Abw21diaBY35m18+iEY1sq6wJvuOrtbV1EIFecE",
+	"zfOGM3gDdBRkSw1g8Gx1HnjLuCKWqBSuFTWlk57wRK5gNbXDMhHmGyxIUknj/LRz1Nxz0j0qFto/QlVP",
+	"AJFknw3khClyxRXvm2sHog0Nik8aK856ExyuV22x8/0c5gdAi8JxPZLK71alDk7fbYeCd/WZFDo/A+n2",
+	"HCujuwnXjy0YVygJL1EagI/0LsKz0r96ZiVNKNZsrkFJ21AtciKcmzME05uygo66gbl1ncOzbue9sQxO",
+	"T84uuu/jJkCV2pQN93DoBcK9ANVPJD7vHn6w78ZWTg/5UI97wvYOYrI85EYMP54xqqSICb593mwbu72g",
+	"HULiLB8YAuk/hmIR9CUCzIUR8v1cL06/MoBihlPI4HUiFzjTp68X/cVjs/ghVhx6ewPfAreu2L1oeFdI",
+	"AjTGF4/JdWLgSqKZcP9CIE54xgDrOCafTo218f7kyzHmOxAhiemZzJm2JS/OLb1XmNG+AZc6gcm9iJBg",
+	"XsdnUTErHsYiFIaxXCNfoKdq6bJnS/hBKeoJ9p0ONMlFYp6iGU1TlsLryjryp8whfQ8uVYt8luCYlaJC",
+	"FAWIB0Azdvjh2+eTiy5ALnihOMa4c8DqwErIyuDptiZZI6FztZD+jFjG/5SCmWYtgpcFGxtCQLvPUjkj",
+	"O812T2wTJLH4dIpufDOxjPzbLmkUyIOAezBvRgFsAvm3t8UTb90TraI9813b4Qvbu/DXIts77G97N/LR",
+	"D4fLYFF5XPCFavxmNGMWnRDSHBpUkE+nL1RPEDMmTS/tX4xibAbxQpHtXZIxnWeCJc2IwPdM55CxF7Qb",
+	"eukp/oRZPFybtgsUhwGdQjcKB+BydszkzmGX+bnVzASYLionQ61bauAXCUFj3QAgYdHvabtLAZfC/AVa",
+	"HNoiWrvqjU+n5N/eRrASZHu32SIf7AO48NQ0bWvOoIgWuybTNA+bbZvTqiU2o31YLZ9um7++UGbD4OfY",
+	"3m3a3rQ0bX86JYilWLOllLTdmzODi4BeNz22L4YLbHd98ZXJMGPMIjCrsVlO8IhRgH40Fhmd2nCU6ekK",
+	"jmYUrC9mVxL7FytT8Khg7wB4AmnF0kqNF4rMzPAqQyYyNJUepEBJ6scKcGDXdZW7aPDgjrRV31bK+jgp",
+	"CLUXCn59Bg6bn8cuMV8WvND3a5oUaoq55KqVlEVNBFF86tM0jvJU8ynNtJERk6KQysIf4UWIOUzxkKcs",
+	"bpPT448R+ftp92NEPh58MErHF9Y/jUjCBjxhRXS/JxC5qWHuXC+rAWfOysyEDVKascTDOAVpE8UNvfu2",
+	"WeD2viVH73qi8Wb3ddOFuR0iUwGthLoO4sr22dDmamVO/jvApZQNtUUvAmCpdk+YaZHO6akgio3gC1nV",
+	"B0TW3z8cfCCNSzbVPhjAwQTLJ31BedqMyMH+foB4lJBOIvusJxpKku53PozI16PTiPz9w9evxWvKcViZ",
+	"J4jMOBMak+JG0moJGbO4TX8//ViMLeoJt5FsE3YBC4nBBDL2wecsuCqmfKDzjDX3euL0+CMZjHNxWZoq",
+	"CJiMmxOfGlGNHeiz4/OIjDpHnYgMfj87iog6+/guInx//zQi6t3BRUT6f3x8H/XE9Pc/lRdVHdMJFXyC",
+	"07LdmUVhXw+GEdHdrzoi/7ww/5/D/9cHR10ykkhUCy+yxOw8QCimuActTEyIaqVIjKBjUzEy1qvZmaT7",
+	"9eADLDw86rL+cBCQLc8T1hPF8BwKl5SOQvjz6a9fyTClI4WQOyxp7sHmLxTRxBipXGxr9l1jMgxg/Zt2",
+	"ExJcEsHfFtf7uHtxvt857b5q7bzsHB8cdb9enO+2dkgq5bRFOmSIhRHA1lvsdZ87NDZqkJYjrGUNVGML",
+	"/CXh0cidCL9ZPMZZZAZrtwpCr1mvmTuowe1dAU5mT1VjxhM9Jv/nf5Mx46OxJnKI1sSAiiuqXEgEFnmP",
+	"vN2Jdnbg/0guUqZUwO3Z9Ahpi11a4LOesJ+q8bry/TaJIbzaCXw2MUKjgSyLjDRyuRwAI2aW2VowE+oR",
+	"xuJ3J52z99+w//edg8M/sS40tiBpqH31RONtxSj2ythMjvJAS9lsOziyNQvASQOPrwpY3iBnJ6HzWqOl",
+	"2SKu7t0LdqPf076Saa4ZifMshdISngZyOuBhxgxBrElzxNURFK8xMs0BNYQSc70A+Bt08ClLFWalWZw+",
+	"o0IKCU/BbhTSL0uu3ApauWVkagCrl9iQVKUzvYy197D5NBN3V740d+U2MJSsz/sJywLj/dEQMdj12WEl",
+	"QEyVI32TG/NEc2OeWZk+bvdCCtjkD6OILirEVk9dG6bu7as3r379dWctFtK7pcdci1WDivZk7r1+q1Hr",
+	"ndXmno6IKDFUTCm4TRgdjG02olmwC65T5uovpNL7VLORzOZxXT3u0XzfDeemQvGUwj6/9rlz/k/2sOjm",
+	"dgo4oGXhdSIYLJfRcN1ytjbw46uO5NHcr9QNjdLl/W724ZqbHR6t2ekuzA5WhuPOM2qk2fv2j21iLsm4",
+	"Wb/bT2Ewz3erm/Gvs89hJTeb/LpNPrXbobzD8dd1tvfqvY2QY3s28dsn2oPMBhV3QDPg3Cn56eLJ/LPU",
+	"LLZ00o6EtSA/bfdE7Ip+YpJyBVUjZJAxYHSjKXinZyxNHeiynkkyo3NAgFBg6wsgyOmJkyxhWRtqgQZM",
+	"4ZEjjfAANi2DmnOtvCZjqXHhSAN+sf5oVXrekQ/Z4hTzXNiqsaBcO8Sy3CEkZuLgsDwo5as3gGyj7Drq",
+	"nkgZxQCI67pFTsFomtH0khS0eWZLQ+UERBd8f2psLHvqqoAAVExI3RP2D+COtnSSGFPuz4EXqR18Ozqd",
+	"Anw4kDnRQSY9mJYZiBzCCMzHQS868P1AVCm1gQRb5Q/U5aZVa1HYwUIfYA+5dCKZ2VLCPjPG6NgMuM/0",
+	"jDEBHxiOvm1EAardRF6xFnlnBSd+MmOfg0dL5po0ykFw4Bl1sKdojduQvJlHs0XigdMnyJQPLnGVEfm7",
+	"QdMU/1MFXq/mHok1HcU2SA9D6AlAB/dMrpqOatFCbiWtwdBzms9/5iybryO74a0LOlr7hZ/tUnhuXMfm",
+	"06xFd1yqmjTb7gbXgkMarAu9g0JOPANciEwL6Snwl1fo2WqAa5Bo9l03Qwo6c0JAosDDr3d6omiGNHTG",
+	"JxOW7NmQuCJJJqdTiLkGTQT+Fms0QIEl+HR8AXN/3hPLxASWx9saZ45IDm6rFonx5oA8+bEUEjxB8EJZ",
+	"skiRztHJaWun4aEwkVMFAfY2+bfdnYWgauDct3FM0rAiTSReW/WezWaEHjQAsrXF5Ys+L3MJgZxFN6aG",
+	"byUz/DLWdarMxT2lE2IzRkljQBXb5kIxobjmVwyrwK2X2eeLlhOWzk87R5FPCNVycXnsdRdKWyyXpJlQ",
+	"PQEuMbMwFmMN4SALpopFBbgS7Qxu11O0qp9kOZkZ2yPBI8Oy1GFFwW1/52TSaOMv29SSleyPL8CGWePp",
+	"WmGD/ABv1r+q7Jx7KGl5b8n9jWZdeLZKaV2QrmpzOF0NTE8sFsG4u8FHCkyL2M7q+pjbCcBNccxfozjm",
+	"no7azctiVvgHSMMZ9gUYjvcBcLWcxNNskQP0fykSm89jzpG5LuIIFR2rUAH9u7WQk0WvWshw3IhTa2yd",
+	"ha1ZU9ZTxqdps9UTHa/j2LPnMySNXrMixTpCOnrGSEk3quXpvdU5/VF8mtfpCz4JPfw+z4Nf8y+Jindn",
+	"u/CM0eQmAmQ1BcJyPtaNXdJS3bFsbvH42loMyPd2WFfmSs5TczmrnogH3oSI90qWn7PpFv1JucXQwUcL",
+	"UlBl+0KLC5JBweaiGVuq1SOLpXqhb0zIWWGoWa6dcsleqye65vYSI5/Yam2pFRyjd9cRnoB1tPOcrKNN",
+	"qd1fqdTukdSsOpvl+pD79ZpYs0V+l7rwMzUWohWLQQoCMYqeCIIUTad7geNGpslikLNFCuXKpQxWVbf1",
+	"RGzEZUxEnqYRYd8HbKorvG5he1XKmpBi+/oyOOeI3yQKbPSou+tRbhcBdF21oKhJMPiRGlWlL/9d4bAH",
+	"f33hhXd+ijX91j77Fg8zhmVIpyidRY0GUrTLzueCaLis5RTO4pJ+03Gq0vW1bTX+4lsjEPwYl/FtgAh2",
+	"nx8QwfP1HT/VuuSf1tn80CgIP8gN/RJNypvXS18r5TvLgcsWOWdaFRavlhBmIw3uj1hzz+fQpJYjBWVv",
+	"ygEkc0m8HsPT1tJ8NMvtx/uob07x+ddmaTiil84xTajdQ2uZTqC4r68N1R6k0EF5Y/uo2SLH6Fa2Rk6t",
+	"PVNhf/TEzQyQ0Dn9jI2QDqiF69ggdk2zjRFyz0bIUUWA5Ek6d1ec2tthBl17/YWAQWg83BQtCN5aCyrI",
+	"5sDeA04Q9rkCJAhTWNeOVdXDAVXf2BssoGeABVR5vJ8EEFBwsHPxyJot0BnfSbX9ZKewUW43yi0otzb8",
+	"Z/4jm9B0/Xv2vnTc20FrXXugnjaulhnzA4BqLSjyy4haa7scN3BaGzitDZzW04TT8nf3Bktrg6X1rLC0",
+	"7in34DYoWs6WqPOiVSrgp/U1LBEc10zO4D7X5vuUMgtNbz0BWzZCmeRNaFvICWYvJn6GWaNYmulcc9gw",
+	"UPGDnuF+78+dqY1wPApjkQ2MSW6XXwcgnDG9Ykbxwbdqy7Ctj+EZ+/CccX+g2WQdT57/LrhY6hmYJs/R",
+	"yC+qXIPjtKbJj7ZG9Yl+mXA14WoFQF7l0XbVDnjcrNfKFtCBliyzEjRYxpSxxrE4Ihd6rydAk+KazKhP",
+	"bIxCBoHiXEbmsUrqgRbpuEOKSoVkUFOmCfvOy175yroJnHtxaB9CKfCd3EAvqCq9wGYew+v2ZG3/53id",
+	"2+8YFEXahCHcxzc60rd0H2g62h5lMp9eHxWjVSgNKIPKFONN6xso6ujRHMV+yIROp+aOkMb+p9pW1jvl",
+	"c/Ehc9Ha2nuEppxO0znUlvpK/IKwhHAdoRzqCWio7m52ZfAfcer3UXv/kBexG6kZep1Ojwu3qXtfGRK7",
+	"oCO3w+CgwQYKzllwHKor4IvTIy/rjwxisY5lrhgAUZqnQ2cRmu+W2tU6s+QwWsiW9fizziDriUymhZ1m",
+	"Wn2hfGE5YI2UeoRuUpaMWEaUORY0dU9Dxu2euYQdQSuCZmRQACISMsu41kwUg4hh3nQAd/bLVqsVB5UO",
+	"BZnx1+13Ul5uHyRxT2COFmlANVTdSZKXB0k9ltE7WOcHPFqmg7pjdfLHBlvoWn457y0ob76yQmr+XY00",
+	"VOd1xsRMBYA2pU29cCqQ1lSRky/H3TOHHcwmUz13O78xkUKPkdW2JxI6J7vNANqUg0/Wubvidycnf5x/",
+	"O+2efTvqHr3rnsU4G9JI2JDmqSZvm5HH8JEZ+S/JBUvaPTGlClzgQETsMsNWYBSYjfdAaqZp+pGSRWFW",
+	"FUcJ5/wICutzyLR8pNOL32TphK13cNcqzy+pm/JSvTSnpd68/LvkQvmrDdBYxBW38N+mEzAQAU5qKLPg",
+	"giwee6GIuSMxzzxBlm3FxQihdS05O1C1kn8nEJBxMLu+7bbp2AJjR+atJCIZu5KXeOAts3xP2PYhzyL2",
+	"KnYcgUSCC948YNUMuP8pduIwfEnHlfsXOgDGxMzzkXuPWqlkBZJDW3YXuRdMvzQRj8ArGaInasWZRRpo",
+	"L4grRGODgSO9e67Mxqm8ns3XekAh5pp/JCd6nSD7O8j7vWCXhrXrUKqpGMYsNykxz1g4IqP6ggzS8n6l",
+	"5fWZ5UsS9Dp0EtSDyp65QKIm3k03gEobQbgGMwAoLwqYqhcFxh6W75hHAuU+Qv+dNfyHDACoEK00cshN",
+	"C4LRx1QFkaIeusSLlCcLQLLJf6nBHbnHk/HavPbh5Ozdwfv33eO6wFRUj7ZbZStY5cAj6ZQtcCwkXbbU",
+	"hdSE9sSSuU4aGHxGCyACvMnIUa1E7pZvVqgINWAg1Tv/4a+0RzBz/+In4iPTD3tR3DzZ2nz8U6rHq9A0",
+	"irtjEUjD6ImvSewPZLyHxyL4c2mH20xmsLx7AkxvxDLEwtJfmw7yBwpFC1+WNdnRYu+zERcqgjwZc1wB",
+	"AziC5jRXmg9URPp5MmI2FKaY1imbMKHrQS8e2OrGTp6YyvoY53sTJ7rXsC8QhS25wuymh8MROLnMofoB",
+	"l++yXvqyUJXVzRNRFyVUpYsgVG8dkw8laOFvGwvfTCMiVzTlibXwI7S8zVMjwZJtLtwdTkHHVz2B8Pr/",
+	"ZS1OSBA3/7CUE0ZniEmj+/7g4uQMQLLR4gZz+/NB90v3zMo75xIAhO2ekGLA2ihPzScaUwWZe5dsqlf7",
+	"BQ/8Oj6grCo6CeTVQ/sGg5k9JS/hRlzdo7iCb8yIkhMmBbt3o/k+pNPL/zYNrm1I+7M9oIIISVIpjJrS",
+	"Z1aEYBEoPAGyxloNANGPmg3IihlVPZEr9CM6l2LgibvWSDiDdyokxPVlWtDZ5mA9fgaX+RBlt9IPMZRv",
+	"fxdHVeZ1yeOOdy5VxGLnlTdoAL3OdWsr2mLf6WSasq321h///p+/vzr6H6dvvn757ezi9futaIubHqZU",
+	"j7eiLaP1bLW3TPNbi4p0FFw6E/r9kImRHm+1f3kTbU24cP/cjba0EYbtLaUzLkZb/wqrTb1ksA6Al/+N",
+	"/3Gw2sXWETbaiLa+8mYQsLY65cL9UY/ZRLHU/GcjZfSKOVhAa/LY6DvSchShgNlYek5WWnbORTaJnieo",
+	"SpAvYxYQieDYsCtMvAFxpfS20lQkXIyIU2VsHh28ESHTLECrLr2AWs6eC0kICUCG3NLGckgJsg6PMiho",
+	"ltRUmZrFMfvkyO3udYQYuFY2QuzxhZj5EH6vwt0G++25SbLOchKO90aUJNWbV5WSyYmLldLJnF2qt9pb",
+	"XOhf3myBfOKTfBJKJy40GwHx0vW+Ge+mRNA8B8IHWfTwVJskbIJFMuA2KYQCuCIX0hPiGTDTxtY3s7uz",
+	"s+O9Mx5FNajX8YKLfZ8ys1+KkrbA/XJulT8jxpwPdcVir6X9FB6cQGg8jG2EHTw5P04QdvRS1jmv/4JS",
+	"cROfXJG8AaE3L4PD0EZxEAme7QcXy2vGLV8WI1vX8grZmou3o8AIm9DMmFH4RwCfW6zTxz/BsZYCxPeD",
+	"Hd3zYoIbR+w1h24deLkLqWl6kuuT4ZnZ7o9J3ysSCXsN8SqtuxU33Y84Xwghd3Fy0Tn8dvLp4tvJh29n",
+	"neOP3RVhUFc+XBFbaWNJNVBkuWJ6yhNzJZs7xV/tDcwWAP7zbMKSnrB/cpc3tBYRnVGhhuagsu+YBQB8",
+	"5+5hW2/qAjmx6evdPG4iSVcRW4WT/wKjOWijeN2j0Z9baRY5/yvZ3bOGCZYZE2Hr6NFacgwRoIPA7ByZ",
+	"Idyd2OxOM/Jl9/+BT/1//8//i38s6tyHiP41pXOotbKFC/j1Cddta3xlxmgiCetradZzrkq/DzKWcC2z",
+	"qEAgaGjOlH1bzoIhc1vb2GyRczMUTM6ejY2In0mxZ0tGJpQDysFIMgSGnzniTYtnZJUD6+EOR4NrqSxM",
+	"sxuB8soZT5SRvt6cndA5JodzvSJ8Hci/n0rKbmRmJRrnWBKzqczGnVjCcxScgep/3wlUqwXlPbvB5oxm",
+	"C2ZRKGZLNuSrnVe/WCvyH1Ay5M1I08raJuTrV8aEpN/RhHz122+/hRblbzs7FUZl5djxS1ir71VzxTRI",
+	"w0htOROLUcZmaYK7u9XTm3it6+bz2311D/bymS1wMReBVRf93eXucCx6MbKw4W55ri3IBBra4BnDinP0",
+	"bDX3fFHpkv27JCDPN0roRgm9O9JUdvnUlE9n5g2/v8womnO1SXnmAaR4jYeZnMSECxJrieSrWkKG0BIy",
+	"UjNyOdYfvpJpJq84qDz8CrOskXTanUvYrBZ1n/IMwTJMu1Q5EEXbQoSc1mM5gyy+CRVzn/PaEzTL+BXz",
+	"GBV7JKWaZUjLb1QxH9LwQEEWsd5MMfDI+/EOKU9VhOn9lqMseMPXy5sxc1U0D5I3TqhmMVFGo5yN+WAM",
+	"M0K4LdN/c88qeAL4wLHZgEKVK/J25zWJz7tnnw/2u98+HXc+dw4OO+8Ou7HNcThjOptvd4aaZbEdvpDk",
+	"w9ee8DPgCu2AEbDfSoHhTfe5GvGHr986pwffPp0dxiQ3Rrf5cDgjO7hwxj3hZCcM7cPXb2bL7Z8cfzj4",
+	"+Oms+z72Nb2lsbVJZv5lxHMiseSYjFk6LVidnDUxmJsx9qU5KTxhysvqXd8yVWjNibkUDKC67LY0dwHs",
+	"y0muALTz4PyEvHm1++8Q6gKPZ66gUMRRv4NndYfEnzuHB+87AWNLTASdIAs4XB8sTaJiAMX+GNA0bZEO",
+	"7BOWFL+nUl7mUwRWw7PsqIfJhItcs7bHWesJWGyqIKwMN5elbeEF/EHVflWkITPzHZp+ZGY4HmWpRU5E",
+	"Oie0J9wBA/tnAABlpV3ugIXMWxYfzfunEJLrw1eS8gnXuGHedw4O/7QVLREU59UjpDX3SmOOSgtCeZpn",
+	"HuDNZq7bihsOrDFmw+G3sn8HyKk0heM8zBhrkZMrC4cEI2yTN69+I/FZ56KLI3SbsrwjoWSmJxSQIimS",
+	"C83T8sQF+64d5lqV4fTh65kRnDdVTj98/ZDJyTpIMR++XsiHLVC3U6gpTQeZ+Ewqad+8+m0djUAeUTG3",
+	"w1SPWYErETyNfcdaDH+buGjLYA4iONASht9voiK8Ar9ueAjM22+t5rAotUOFAJjUi4KVFdgSLQKACsi9",
+	"jmd4mskhT5n7qVHg5KkXJKZXVNMsJjRJMqYUU01CU37JWqQjegIp3DE531aoAKQcXpgDOhh7EQr2WyPe",
+	"N79t70uhM5m2CRb7Rz0xod+36Yj9x+vdt69/2dnZiQifTHJtvkPctBxYROlMihGJuxd0FO+R+GC4fSwF",
+	"2waivNjVIFBNNB05MdwTr3fe+GuxL5N5i8RfYQRM6O2L+ZRtn8AiqTYRUgk+HMbWDulncqbA6JChIDeW",
+	"Ua1nxtHcPzTXKCz9yxEflkWHt+/6XFAwDRezMiL76n9N2ei2707FrV+dsf70pu9WijpoboEBp7S7KvBV",
+	"7XYjq3bbVmguL8/CkezUDOiFcrvUyEg9N1uxdU2T1buxYvhue65sL+B2Lb9+LDWZWDJXdGsuHiBzbGw8",
+	"2k7mL7C+/9pQHVTiupTQWt7LmTADg3Q5K77KiEh4Pfxg3gKQpCXiAjllgk55a04n6UoD+GTKROf0gCRy",
+	"kEOA1mm6LCNMDGU2MHcVVeTPztEhAsBOmZw60BcpUxWBzWOur/P3f6i2uaTAoxV/3+b2e7SBuCcmjTOW",
+	"yEFq9IO4n4skZWR7G/PStoun0dxRfMJTmmEfJMnktCe4tpRrNqZTGA8fJRmk3EygPyewAnTKt/EnWIWa",
+	"m8jO/2beL7eqK05TNcip0Bkd2Drs53wOLsZoe8N0gjNQ4O/UnwD3lW3aituxuVpFhHNRhI7MZpymFC3e",
+	"zOX0WeqbMt16qxLB55N63kQ2Zvxr0dio55GF87xSDc0OwqUN9j3+uxLY8no4ocOT/c6hz7JFFX5KlZrJ",
+	"LAHRq/hIbOdT9C/1cx2Ayyn0DEBklLDtCeWpy9+3PqEAZrKUZ1dT7GM21wOlsRUdPBIUEMytRjabL/gc",
+	"whCbBLTr0YNy3MPXH86bQgZBS9cCXnQUifFvmLQZRxaJwjpdScaGuaKpMZfxuYDmwcLZhVxMnfdHB8ff",
+	"9n/vHH/sxs1WDUqFP7gblIrnhlIBegwAxaWpraRIqKZ32cIFjHq4e26IWmGUCVeYai6qJa1rbxlRRWZg",
+	"GyVESPfumKpWlepdvWN3NuL+pzkBiEpxV3F9d/sZ5fQqIIp9BygMZe/GAkVdq0G92uVCcGU9q9kiZzJl",
+	"EVGa6ty6klMqrB+4J/Q4k/loHARoQk48LkUAalpfg/CAalvRwSNVH/yM53ij561IfIYN+QCCo7ZoIJGD",
+	"FewiRp9jGRMDa3pnQJVbOKcCV0mLIBAzVYCSgckKQPlR5C6wrCcayBUWQ88vY6Q6wnSMESMzmV0qH6tB",
+	"f4qRpDDpPYjDKwWxcugm4BmA5AmzDP9mjmDozltw4pF1fHg9cQsnHlnDh9cTN3PivTff51oJpNl3/XKs",
+	"b+W6+/3i6BAW//n77s5Ku/Xuzrsxo6ke/7P+fNjt92pnh8zGPGUuQcO0TrJcqD3CNRmM2eDSI/ZD6W+l",
+	"1vg7dPeQeqPtoY7h0g6cK0JTfvUX2BCndkZmNsJ88fW3BGwA8DbVf3/87kwA49IoY+f/eehE0h6kWjmu",
+	"FZc+1SJnLOEKM4wsvUw/1yCgnNbR7gmLta+AlhD53LQMO8HN5tuiMzqvkR9njCbcTv0BuYtcJxU7y/xx",
+	"/ihb6d7nFpXaCe+bG1DM4ltVK3UMu4Am873wW/vUO5tg2KDEjwmyGQBgfSFZzBJgm60EtzDVyOHBhtIS",
+	"D+D75gI30oklIefIAEge7C4LhmK3WrPIJ4SkOjMfwoXSjCZmG64W0a5rLVEnIDqjwyEI4fXP5gJBxfrs",
+	"FKCFoOW0LABtcLCk1wSqjLnN287NFapFVFt9Ji7y9HrCJsw4uGuzq51K0Ign9JKZGyLGxhUZaz1tv3yZ",
+	"ygFNx1Lp9q87v+7YLLY8S7faWy/BhrNrtDh8lOxR8Gk9w6CfiFYsHbaKWoFgmZerFs7RMx+hi97hcxXu",
+	"e+LcITYKX6T6YpgVdxIqSiOxLXMd9GwMj5oqj0XgsLLzsO2SlaJy1lJUjMt0Cb5HLkXQpX18/V6BnNTX",
+	"q5lWx1xpmc3DRoF3swrsYMHOHQZYvzKFHCkwmiOwmFVp0KRBl6m/mq1FJITKj2bzOBXTmouR6SYfjF1K",
+	"twu2WF7T67pxjVT0c7QqXnltw2jN1BTKuOWf0TRl2jSGX17ZHDBzlbuvoiLkOcVAESxiKqkgRtYmecpU",
+	"0Kltr6LbfagV3B7QLIGvgtXcg/kgZaqNFX7mb5B3Yv+qPNotz0Dy0TSFt1TKMavAHj5IR+3zNA2HYlqr",
+	"nb8UbE7omNGkjdn02/35dkLnZEDVeHuYypkxZdiAKk/85pYKeXllmmArOAoYPyJ3mk1NB0ZJRb+MhzIM",
+	"xubavu7z6JncTtkVSwkXAznxaP9YgopsTZyVZ+1+vLZtOlKkcXrWPTr4dNTcI0xo85r5Chmk+4CvKmwb",
+	"hOJyqwfLQ7NtRbauA2BObY0q3FHcfb0pQzQe+0LQmf2lor8zcyVlwVukMeTfEa57YSAKsA3pHESDGUp4",
+	"QDLXTuVSsck0hfiqMWmHcPELXTHOf+R8cLldP1qQe2NqzHlX5Ft8I5+SMKBGH5jOrz3Vto3tld8Z6rHS",
+	"uYeSnUI2PnJ7OaglLxlZxiUQnmXa0i+aYbh9EXRtW6uZo1nxgS6+AiTs2lq72sa28eEqGesRcU1Lvlq7",
+	"2FnL9dmV/ZhpVg35RLBtyMN3aySNTmJEgWYkg7zjquakYOat7dVrUYDMaGlsUt8SVoe7Sx7Q9QA8T0uo",
+	"iiD5FMTFP3KgKfa9cnGF2FWmtYo+3+VzC5ORpmZhEqZ8NXvdUPZAhpndjxCAkFs8kkSwEdVgli52jw1X",
+	"dP+7bcgc9ysuRtv0imVGYxtIBfjhNOXK1iNe0TTH2xpUBY1iACZs9L2Mqer9YsdgrLmhTLm8buUF00iU",
+	"jR8WPnUD3FkKqkyMtUr7POWaMxV2JJiG9yo6QMZfu7ADOZnkwuhklssPmfuAFQz/EEckVtQsiPkvzacq",
+	"brrTB9z9ERKVTSbg78ObVUht7raWtT4gTxT18T0gMDM/CcYSwIhF9Q+1V3euAtrkikvYMRWjexAeKw/J",
+	"36klvdBRsrYWO/JcrVVi2tM/LnO7BoT7JXn3wrGtmitjqTfHFllxB2FSfT51+r/0s7PJ5Hg+CmepL8dZ",
+	"6sVmYC538tHT7Kl8NGLK0dbCVRoFBI+4FfYW5kaMAgTgeeU71dHzVe/oxfUBKudLNgct3KwSKiTAMasq",
+	"VtqYTXbjhGJxSifbtpW6nu0pdHfUmE+JMmoPNR0QOp1uw9ISlff9q2A5JPnALPw0zwZjqlhPXLGMD61B",
+	"Hy2IpeBl0kBqfCMyVD5h8L+mi6bfLfDPF8iC65tU5RPAoc6rYlJdobM5STI6BCg/mhCZg3o3QzRlFz2z",
+	"6U9jarYpSbnAYkajZEKJxXQstcQLLmMDxqe6RY6t29HYsfTKJX7bjFI1ljMLDm86x9rQIlynpbvgSgJP",
+	"08uqm/GDzBgfiXJ9TFAFF1Q0FtaiLREBRSAsooFfEhpaW8PvVYLDEZr2qbh0qCGk9BFIY5qrsVmh86Nz",
+	"WK0m0XkmQCXQslD1rGoWkSRHNw9ThI+EOaVmoGYHpLZJORwqFsqBsMdrbRvAFrFV/xTRRK5YZkQmS8jf",
+	"z0+Oi6Tlhvc1gMpoemtGnlXDbsNQUtDBZT69bgROP4Xkh/3zzwRM6Qb7DizrqKjaR2A7wjcsnoxCMWUl",
+	"MWxA8xFeAIc0mFNcqRz6a/CJaTlyCkaSzUmWi/B6G6iraoWRzQlgUZI+0zPGhLE9lpQIMwJvMkLf5rR5",
+	"FJmI4H2nIrCjYBhJRmc0VeA+czobQRxRZ1+Cc5abO5tj5SlqkAKpycxmCQWm0/tqFr9E4NOApSGvXpnF",
+	"NrsJDrM7lXMxwHPTIueMkbNu5/1Rl/S23uUcFJrld3pb4VJiT5UKUYk30g3jzZsmoWTIZiXKUl+R7S5i",
+	"+8coQKRdYoMgF/DoA/GcEixFKd2M0mie//Nf/38AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -103,6 +103,45 @@ func (e BoardCategoryValue) Valid() bool {
 	}
 }
 
+// Defines values for BookInvitationRole.
+const (
+	BookInvitationRoleEDITOR BookInvitationRole = "EDITOR"
+	BookInvitationRoleVIEWER BookInvitationRole = "VIEWER"
+)
+
+// Valid indicates whether the value is a known member of the BookInvitationRole enum.
+func (e BookInvitationRole) Valid() bool {
+	switch e {
+	case BookInvitationRoleEDITOR:
+		return true
+	case BookInvitationRoleVIEWER:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BookRole.
+const (
+	BookRoleEDITOR BookRole = "EDITOR"
+	BookRoleOWNER  BookRole = "OWNER"
+	BookRoleVIEWER BookRole = "VIEWER"
+)
+
+// Valid indicates whether the value is a known member of the BookRole enum.
+func (e BookRole) Valid() bool {
+	switch e {
+	case BookRoleEDITOR:
+		return true
+	case BookRoleOWNER:
+		return true
+	case BookRoleVIEWER:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BudgetChangeKind.
 const (
 	BudgetChangeKindBudget BudgetChangeKind = "BUDGET"
@@ -1503,6 +1542,123 @@ type BoardCategory string
 // BoardCategoryValue A board as answered (`community`, `saving`, `tips`); a client must accept other values.
 type BoardCategoryValue string
 
+// Book A household book as the caller sees it.
+//
+// Example: {"id":7,"members":[{"memberId":42,"name":"Minji","role":"OWNER","weight":1},{"memberId":57,"name":"Jun","role":"EDITOR","weight":1}],"monthStartDay":1,"name":"Home","role":"OWNER"}
+type Book struct {
+	// ID The book's id, sent as `X-Book-Id` to act in it.
+	ID int64 `json:"id"`
+
+	// Members The current members, longest-standing first.
+	Members []BookMember `json:"members"`
+
+	// MonthStartDay The day (1 to 28) the book's ledger month begins.
+	MonthStartDay int32 `json:"monthStartDay"`
+
+	// Name The book's name.
+	Name string `json:"name"`
+
+	// Role A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+	//
+	// Example: EDITOR
+	Role BookRole `json:"role"`
+}
+
+// BookInvitation An invitation code, shown once.
+//
+// Example: {"code":"K7QH2MZP4XW9RT3D","expiresAt":"2026-11-23T01:00:00Z","role":"EDITOR"}
+type BookInvitation struct {
+	// Code The single-use code the invitee sends to `joinBook`.
+	Code string `json:"code"`
+
+	// ExpiresAt When the code stops working (7 days after it was made).
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Role The role an invitation gives (an OWNER is made by a role change, not invited).
+	//
+	// Example: EDITOR
+	Role BookInvitationRole `json:"role"`
+}
+
+// BookInvitationRequest What an invitation gives.
+//
+// Example: {"role":"EDITOR"}
+type BookInvitationRequest struct {
+	// Role The role an invitation gives (an OWNER is made by a role change, not invited).
+	//
+	// Example: EDITOR
+	Role *BookInvitationRole `json:"role,omitempty"`
+}
+
+// BookInvitationRole The role an invitation gives (an OWNER is made by a role change, not invited).
+//
+// Example: EDITOR
+type BookInvitationRole string
+
+// BookList The caller's household books, oldest first.
+//
+// Example: {"items":[{"id":7,"members":[{"memberId":42,"name":"Minji","role":"OWNER","weight":1}],"monthStartDay":1,"name":"Home","role":"OWNER"}]}
+type BookList struct {
+	// Items The books.
+	Items []Book `json:"items"`
+}
+
+// BookMember A current member of a household book.
+//
+// Example: {"memberId":42,"name":"Minji","role":"OWNER","weight":1}
+type BookMember struct {
+	// MemberID The member's id.
+	MemberID int64 `json:"memberId"`
+
+	// Name The member's display name.
+	Name string `json:"name"`
+
+	// Role A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+	//
+	// Example: EDITOR
+	Role BookRole `json:"role"`
+
+	// Weight The member's weight in the settlement's shares (1 unless an OWNER set it).
+	Weight int32 `json:"weight"`
+}
+
+// BookMemberRequest A member's new role and settlement weight.
+//
+// Example: {"role":"EDITOR","weight":2}
+type BookMemberRequest struct {
+	// Role A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+	//
+	// Example: EDITOR
+	Role BookRole `json:"role"`
+
+	// Weight The member's weight in the settlement's shares.
+	Weight int32 `json:"weight"`
+}
+
+// BookRequest A new household book.
+//
+// Example: {"name":"Home"}
+type BookRequest struct {
+	// Name The book's name (1 to 50 characters).
+	Name string `json:"name"`
+}
+
+// BookRole A member's role in a household book. OWNER invites, removes, changes roles, renames, deletes, restores and settles; EDITOR reads and writes records; VIEWER reads.
+//
+// Example: EDITOR
+type BookRole string
+
+// BookUpdateRequest A household book's name and month start day.
+//
+// Example: {"monthStartDay":25,"name":"Home"}
+type BookUpdateRequest struct {
+	// MonthStartDay The day (1 to 28) the book's ledger month begins.
+	MonthStartDay int32 `json:"monthStartDay"`
+
+	// Name The book's name (1 to 50 characters).
+	Name string `json:"name"`
+}
+
 // Budget defines model for Budget.
 type Budget struct {
 	Amount     int64 `json:"amount"`
@@ -2092,9 +2248,17 @@ type Entry struct {
 	// `currency` and `originalAmount` are set, `exchangeRate` is null and `amount` is 0 until
 	// the rate is filled in, at confirmation at the latest (confirming answers 503, and the
 	// entry stays pending, while no rate can be had). Always false for a confirmed entry.
-	AwaitingRate      bool               `json:"awaitingRate"`
-	CategoryID        *int64             `json:"categoryId"`
-	CreatedAt         time.Time          `json:"createdAt"`
+	AwaitingRate bool      `json:"awaitingRate"`
+	CategoryID   *int64    `json:"categoryId"`
+	CreatedAt    time.Time `json:"createdAt"`
+
+	// CreatedBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	CreatedBy         MemberRef          `json:"createdBy"`
 	Currency          *string            `json:"currency"`
 	Date              openapi_types.Date `json:"date"`
 	ExchangeRate      *string            `json:"exchangeRate"`
@@ -2102,6 +2266,14 @@ type Entry struct {
 	InstallmentMonths *int32             `json:"installmentMonths"`
 	Memo              string             `json:"memo"`
 	OriginalAmount    *string            `json:"originalAmount"`
+
+	// PaidBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	PaidBy MemberRef `json:"paidBy"`
 
 	// Pending True while an automatically recognised entry awaits confirmation; it then counts in no total.
 	Pending bool     `json:"pending"`
@@ -2165,6 +2337,10 @@ type EntryRequest struct {
 
 	// OriginalAmount The amount in `currency`, as a decimal string.
 	OriginalAmount *string `json:"originalAmount,omitempty"`
+
+	// PaidBy Who paid, a member id of the book (absent: the writer on create, unchanged on
+	// update; in a personal ledger only the owner's id). Another id is 400 naming `paidBy`.
+	PaidBy *int64 `json:"paidBy,omitempty"`
 
 	// Tags Tag names (PREMIUM); a name that is not yet one of the member's tags becomes one.
 	Tags *TagNames `json:"tags,omitempty"`
@@ -2382,6 +2558,14 @@ type ImageUpload struct {
 	File openapi_types.File `json:"file"`
 }
 
+// JoinBookRequest An invitation code to accept.
+//
+// Example: {"code":"K7QH2MZP4XW9RT3D"}
+type JoinBookRequest struct {
+	// Code The code an OWNER of the book shared.
+	Code string `json:"code"`
+}
+
 // LedgerName A name, 1 to 50 characters, not only spaces.
 //
 // Example: Salary account
@@ -2438,6 +2622,22 @@ type MemberPage struct {
 	Page  int32         `json:"page"`
 	Size  int32         `json:"size"`
 	Total int64         `json:"total"`
+}
+
+// MemberRef A member a record names (who wrote it, who paid it), with their display name. A member
+// who left the book or deleted their account is `former: true` with `name` "former member"
+// and their id kept.
+//
+// Example: {"former":false,"memberId":42,"name":"Minji"}
+type MemberRef struct {
+	// Former True when the member is no longer in the book.
+	Former bool `json:"former"`
+
+	// MemberID The member's id.
+	MemberID int64 `json:"memberId"`
+
+	// Name The member's display name, or "former member".
+	Name string `json:"name"`
 }
 
 // MemberStatus A member's status, as a request sets it.
@@ -3260,6 +3460,72 @@ type RoleRequest struct {
 // RoleValue A member's role as answered (`USER`, `ADMIN`); a client must accept other values.
 type RoleValue string
 
+// Settlement Who paid what of a ledger month of a household book, and the fewest payments that settle it.
+//
+// Example: {"members":[{"balance":30000,"former":false,"memberId":42,"name":"Minji","paid":90000,"share":60000},{"balance":-30000,"former":false,"memberId":57,"name":"Jun","paid":30000,"share":60000}],"month":11,"payments":[{"amount":30000,"fromMemberId":57,"toMemberId":42}],"settled":false,"settledAt":null,"settledBy":null,"total":120000,"year":2026}
+type Settlement struct {
+	// Members Every member with a share or a payment, by member id.
+	Members []SettlementMember `json:"members"`
+
+	// Month The ledger month (1 to 12).
+	Month int32 `json:"month"`
+
+	// Payments The payments that settle every balance, in the order the rule finds them.
+	Payments []SettlementPayment `json:"payments"`
+
+	// Settled Whether an OWNER marked the month settled.
+	Settled bool `json:"settled"`
+
+	// SettledAt When it was marked settled; null when it is not.
+	SettledAt *time.Time `json:"settledAt"`
+
+	// SettledBy The OWNER who marked it settled; null when it is not.
+	SettledBy *int64 `json:"settledBy"`
+
+	// Total The month's expenses.
+	Total int64 `json:"total"`
+
+	// Year The year of the ledger month.
+	Year int32 `json:"year"`
+}
+
+// SettlementMember One member's part in a month's settlement.
+//
+// Example: {"balance":30000,"former":false,"memberId":42,"name":"Minji","paid":90000,"share":60000}
+type SettlementMember struct {
+	// Balance paid − share; positive is owed to the member, negative owed by them.
+	Balance int64 `json:"balance"`
+
+	// Former True when the member is no longer in the book (share 0).
+	Former bool `json:"former"`
+
+	// MemberID The member's id.
+	MemberID int64 `json:"memberId"`
+
+	// Name The member's display name, or "former member".
+	Name string `json:"name"`
+
+	// Paid What the member paid of the month's expenses.
+	Paid int64 `json:"paid"`
+
+	// Share The member's share of the month's expenses.
+	Share int64 `json:"share"`
+}
+
+// SettlementPayment One payment that settles the month.
+//
+// Example: {"amount":30000,"fromMemberId":57,"toMemberId":42}
+type SettlementPayment struct {
+	// Amount How much, in won.
+	Amount int64 `json:"amount"`
+
+	// FromMemberID Who pays.
+	FromMemberID int64 `json:"fromMemberId"`
+
+	// ToMemberID Who is paid.
+	ToMemberID int64 `json:"toMemberId"`
+}
+
 // SignUpRequest Example: {"email":"member@nestegg.example","name":"Minji","password":"correct horse battery staple","website":""}
 type SignUpRequest struct {
 	// Email An e-mail address; compared case-insensitively.
@@ -3649,8 +3915,16 @@ type TradeSideValue string
 
 // Transfer defines model for Transfer.
 type Transfer struct {
-	Amount    int64              `json:"amount"`
-	CreatedAt time.Time          `json:"createdAt"`
+	Amount    int64     `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreatedBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	CreatedBy MemberRef          `json:"createdBy"`
 	Date      openapi_types.Date `json:"date"`
 
 	// Fee The current amount of the fee entry; null when there is none.
@@ -3662,6 +3936,14 @@ type Transfer struct {
 	FromWalletID *int64 `json:"fromWalletId"`
 	ID           int64  `json:"id"`
 	Memo         string `json:"memo"`
+
+	// PaidBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	PaidBy MemberRef `json:"paidBy"`
 
 	// Pending True for a card bill payment the payment-day job proposed (its two entries are pending, so it moves no balance and pays no statement) until the member confirms it (`POST /api/account/transfers/{id}/confirm`) or deletes it. Transfers a member records are never pending. Editing a pending transfer keeps it pending.
 	//
@@ -3718,6 +4000,10 @@ type TransferRequest struct {
 	//
 	// Example: Lunch with the team
 	Memo *Memo `json:"memo,omitempty"`
+
+	// PaidBy Who paid, a member id of the book (absent: the writer; in a personal ledger only the
+	// owner's id). Another id is 400 naming `paidBy`.
+	PaidBy *int64 `json:"paidBy,omitempty"`
 
 	// ToWalletID The wallet the money reaches; must differ from fromWalletId.
 	ToWalletID int64 `json:"toWalletId"`
@@ -3952,6 +4238,12 @@ type BoardCategoryQuery = BoardCategory
 // BoardTagQuery defines model for BoardTagQuery.
 type BoardTagQuery = string
 
+// BookID defines model for BookId.
+type BookID = int64
+
+// BookPathID defines model for BookPathID.
+type BookPathID = int64
+
 // BudgetID defines model for BudgetID.
 type BudgetID = int64
 
@@ -3982,8 +4274,14 @@ type DefaultCategoryID = int64
 // EntryCategoryFilter defines model for EntryCategoryFilter.
 type EntryCategoryFilter = int64
 
+// EntryCreatedByFilter defines model for EntryCreatedByFilter.
+type EntryCreatedByFilter = int64
+
 // EntryID defines model for EntryID.
 type EntryID = int64
+
+// EntryPaidByFilter defines model for EntryPaidByFilter.
+type EntryPaidByFilter = int64
 
 // EntryPendingFilter defines model for EntryPendingFilter.
 type EntryPendingFilter = bool
@@ -4173,6 +4471,20 @@ type Unauthenticated = Problem
 // (a cut ends in "…"), as they may quote the request.
 type UnsupportedMediaType = Problem
 
+// GetBackupParams defines parameters for GetBackup.
+type GetBackupParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
 // ListBudgetsParams defines parameters for ListBudgets.
 type ListBudgetsParams struct {
 	// Year The year of the ledger month.
@@ -4180,6 +4492,17 @@ type ListBudgetsParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateBudgetParams defines parameters for CreateBudget.
@@ -4201,6 +4524,17 @@ type CreateBudgetParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetBudgetChartParams defines parameters for GetBudgetChart.
@@ -4213,6 +4547,31 @@ type GetBudgetChartParams struct {
 
 	// Months How many months the chart shows, ending with the given one.
 	Months *ChartMonths `form:"months,omitempty" json:"months,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// CopyBudgetsParams defines parameters for CopyBudgets.
+type CopyBudgetsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetBudgetIncomeParams defines parameters for GetBudgetIncome.
@@ -4222,6 +4581,45 @@ type GetBudgetIncomeParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// PutBudgetIncomeParams defines parameters for PutBudgetIncome.
+type PutBudgetIncomeParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListOnetimeBudgetsParams defines parameters for ListOnetimeBudgets.
+type ListOnetimeBudgetsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateOnetimeBudgetParams defines parameters for CreateOnetimeBudget.
@@ -4243,6 +4641,17 @@ type CreateOnetimeBudgetParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteOnetimeBudgetParams defines parameters for DeleteOnetimeBudget.
@@ -4258,6 +4667,17 @@ type DeleteOnetimeBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateOnetimeBudgetParams defines parameters for UpdateOnetimeBudget.
@@ -4273,6 +4693,17 @@ type UpdateOnetimeBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetBudgetPaceParams defines parameters for GetBudgetPace.
@@ -4291,6 +4722,17 @@ type GetBudgetStatusParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteBudgetParams defines parameters for DeleteBudget.
@@ -4306,6 +4748,17 @@ type DeleteBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateBudgetParams defines parameters for UpdateBudget.
@@ -4321,6 +4774,45 @@ type UpdateBudgetParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// GetNextCardBillsParams defines parameters for GetNextCardBills.
+type GetNextCardBillsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListCategoriesParams defines parameters for ListCategories.
+type ListCategoriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateCategoryParams defines parameters for CreateCategory.
@@ -4342,6 +4834,45 @@ type CreateCategoryParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ImportDefaultCategoriesParams defines parameters for ImportDefaultCategories.
+type ImportDefaultCategoriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ReorderCategoriesParams defines parameters for ReorderCategories.
+type ReorderCategoriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteCategoryParams defines parameters for DeleteCategory.
@@ -4360,6 +4891,17 @@ type DeleteCategoryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateCategoryParams defines parameters for UpdateCategory.
@@ -4375,6 +4917,17 @@ type UpdateCategoryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListChangesParams defines parameters for ListChanges.
@@ -4384,6 +4937,17 @@ type ListChangesParams struct {
 
 	// Limit Changes per page, 1 to 500.
 	Limit *ChangesLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListEntriesParams defines parameters for ListEntries.
@@ -4421,11 +4985,28 @@ type ListEntriesParams struct {
 	// Q Only entries whose memo contains this text (case-insensitive).
 	Q *EntryTextFilter `form:"q,omitempty" json:"q,omitempty"`
 
+	// CreatedBy Only entries written by this member (a member id of the book; in a personal ledger, the owner).
+	CreatedBy *EntryCreatedByFilter `form:"createdBy,omitempty" json:"createdBy,omitempty"`
+
+	// PaidBy Only entries paid by this member (a member id of the book; in a personal ledger, the owner).
+	PaidBy *EntryPaidByFilter `form:"paidBy,omitempty" json:"paidBy,omitempty"`
+
 	// Page Page number, from 1.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateEntryParams defines parameters for CreateEntry.
@@ -4447,6 +5028,17 @@ type CreateEntryParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ExportEntriesParams defines parameters for ExportEntries.
@@ -4456,12 +5048,34 @@ type ExportEntriesParams struct {
 
 	// To The last day of the period (not before `from`, at most 3,660 days after it).
 	To openapi_types.Date `form:"to" json:"to"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ImportEntriesParams defines parameters for ImportEntries.
 type ImportEntriesParams struct {
 	// DryRun `true`: only answer the report, write nothing.
 	DryRun *bool `form:"dryRun,omitempty" json:"dryRun,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateEntryFromNotificationParams defines parameters for CreateEntryFromNotification.
@@ -4483,6 +5097,31 @@ type CreateEntryFromNotificationParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// CountPendingEntriesParams defines parameters for CountPendingEntries.
+type CountPendingEntriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteEntryParams defines parameters for DeleteEntry.
@@ -4498,6 +5137,17 @@ type DeleteEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetEntryParams defines parameters for GetEntry.
@@ -4506,6 +5156,17 @@ type GetEntryParams struct {
 	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
 	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateEntryParams defines parameters for UpdateEntry.
@@ -4521,6 +5182,31 @@ type UpdateEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ConfirmEntryParams defines parameters for ConfirmEntry.
+type ConfirmEntryParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetForecastParams defines parameters for GetForecast.
@@ -4655,6 +5341,20 @@ type GetNetWorthTrendParams struct {
 	Weeks *NetWorthWeeks `form:"weeks,omitempty" json:"weeks,omitempty"`
 }
 
+// ListQuickEntriesParams defines parameters for ListQuickEntries.
+type ListQuickEntriesParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
 // CreateQuickEntryParams defines parameters for CreateQuickEntry.
 type CreateQuickEntryParams struct {
 	// IdempotencyKey Makes a retry of this create safe (the IETF httpapi Idempotency-Key header). Send a new
@@ -4674,6 +5374,17 @@ type CreateQuickEntryParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteQuickEntryParams defines parameters for DeleteQuickEntry.
@@ -4689,6 +5400,17 @@ type DeleteQuickEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateQuickEntryParams defines parameters for UpdateQuickEntry.
@@ -4704,6 +5426,31 @@ type UpdateQuickEntryParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListRecurringsParams defines parameters for ListRecurrings.
+type ListRecurringsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateRecurringParams defines parameters for CreateRecurring.
@@ -4725,6 +5472,17 @@ type CreateRecurringParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteRecurringParams defines parameters for DeleteRecurring.
@@ -4740,6 +5498,17 @@ type DeleteRecurringParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateRecurringParams defines parameters for UpdateRecurring.
@@ -4755,6 +5524,31 @@ type UpdateRecurringParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// RestoreBackupParams defines parameters for RestoreBackup.
+type RestoreBackupParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetCategoryStatsParams defines parameters for GetCategoryStats.
@@ -4764,6 +5558,17 @@ type GetCategoryStatsParams struct {
 
 	// To The last day of the range (included).
 	To StatsTo `form:"to" json:"to"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetMonthlyStatsParams defines parameters for GetMonthlyStats.
@@ -4773,6 +5578,17 @@ type GetMonthlyStatsParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetTagStatsParams defines parameters for GetTagStats.
@@ -4782,12 +5598,48 @@ type GetTagStatsParams struct {
 
 	// To The last day of the range (included).
 	To StatsTo `form:"to" json:"to"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetYearlyStatsParams defines parameters for GetYearlyStats.
 type GetYearlyStatsParams struct {
 	// Year The year.
 	Year StatsYear `form:"year" json:"year"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListTagsParams defines parameters for ListTags.
+type ListTagsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateTagParams defines parameters for CreateTag.
@@ -4809,6 +5661,31 @@ type CreateTagParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ReorderTagsParams defines parameters for ReorderTags.
+type ReorderTagsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteTagParams defines parameters for DeleteTag.
@@ -4824,6 +5701,17 @@ type DeleteTagParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateTagParams defines parameters for UpdateTag.
@@ -4839,6 +5727,17 @@ type UpdateTagParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListTransfersParams defines parameters for ListTransfers.
@@ -4860,6 +5759,17 @@ type ListTransfersParams struct {
 
 	// Size Items per page.
 	Size *Size `form:"size,omitempty" json:"size,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateTransferParams defines parameters for CreateTransfer.
@@ -4881,6 +5791,17 @@ type CreateTransferParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteTransferParams defines parameters for DeleteTransfer.
@@ -4896,6 +5817,17 @@ type DeleteTransferParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetTransferParams defines parameters for GetTransfer.
@@ -4904,6 +5836,17 @@ type GetTransferParams struct {
 	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
 	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateTransferParams defines parameters for UpdateTransfer.
@@ -4919,6 +5862,31 @@ type UpdateTransferParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ListWalletsParams defines parameters for ListWallets.
+type ListWalletsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateWalletParams defines parameters for CreateWallet.
@@ -4940,6 +5908,31 @@ type CreateWalletParams struct {
 	// Without the header the operation works as it always did. Longer than 255 characters:
 	// 400.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ReorderWalletsParams defines parameters for ReorderWallets.
+type ReorderWalletsParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // DeleteWalletParams defines parameters for DeleteWallet.
@@ -4958,6 +5951,17 @@ type DeleteWalletParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetWalletParams defines parameters for GetWallet.
@@ -4966,6 +5970,17 @@ type GetWalletParams struct {
 	// very body, the server answers 304 with no body. Compared weakly (RFC 9110): `W/` is
 	// ignored.
 	IfNoneMatch *IfNoneMatch `json:"If-None-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // UpdateWalletParams defines parameters for UpdateWallet.
@@ -4981,6 +5996,31 @@ type UpdateWalletParams struct {
 	// elsewhere (a wallet's balance) does not refuse an edit. `*` matches any version; a weak
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// GetLoanScheduleParams defines parameters for GetLoanSchedule.
+type GetLoanScheduleParams struct {
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListCardStatementsParams defines parameters for ListCardStatements.
@@ -4990,6 +6030,17 @@ type ListCardStatementsParams struct {
 
 	// To The latest closing date to list (included).
 	To *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // ListMembersParams defines parameters for ListMembers.
@@ -5245,6 +6296,33 @@ type ListBoardTagGroupsParams struct {
 	Category *BoardCategoryQuery `form:"category,omitempty" json:"category,omitempty"`
 }
 
+// UnsettleBookMonthParams defines parameters for UnsettleBookMonth.
+type UnsettleBookMonthParams struct {
+	// Year The year of the book's ledger month.
+	Year int32 `form:"year" json:"year"`
+
+	// Month The month (1 to 12) of the book's ledger month (its own month start day).
+	Month int32 `form:"month" json:"month"`
+}
+
+// GetBookSettlementParams defines parameters for GetBookSettlement.
+type GetBookSettlementParams struct {
+	// Year The year of the book's ledger month.
+	Year int32 `form:"year" json:"year"`
+
+	// Month The month (1 to 12) of the book's ledger month (its own month start day).
+	Month int32 `form:"month" json:"month"`
+}
+
+// SettleBookMonthParams defines parameters for SettleBookMonth.
+type SettleBookMonthParams struct {
+	// Year The year of the book's ledger month.
+	Year int32 `form:"year" json:"year"`
+
+	// Month The month (1 to 12) of the book's ledger month (its own month start day).
+	Month int32 `form:"month" json:"month"`
+}
+
 // GetFXRateParams defines parameters for GetFXRate.
 type GetFXRateParams struct {
 	// From ISO 4217 code of the currency converted from, upper case.
@@ -5450,6 +6528,21 @@ type VotePostJSONRequestBody = VoteRequest
 
 // DismissReportsJSONRequestBody defines body for DismissReports for application/json ContentType.
 type DismissReportsJSONRequestBody = DismissRequest
+
+// CreateBookJSONRequestBody defines body for CreateBook for application/json ContentType.
+type CreateBookJSONRequestBody = BookRequest
+
+// JoinBookJSONRequestBody defines body for JoinBook for application/json ContentType.
+type JoinBookJSONRequestBody = JoinBookRequest
+
+// UpdateBookJSONRequestBody defines body for UpdateBook for application/json ContentType.
+type UpdateBookJSONRequestBody = BookUpdateRequest
+
+// CreateBookInvitationJSONRequestBody defines body for CreateBookInvitation for application/json ContentType.
+type CreateBookInvitationJSONRequestBody = BookInvitationRequest
+
+// UpdateBookMemberJSONRequestBody defines body for UpdateBookMember for application/json ContentType.
+type UpdateBookMemberJSONRequestBody = BookMemberRequest
 
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = CreateUserRequest
@@ -6052,7 +7145,7 @@ type ClientInterface interface {
 	// server at its limit of heavy work answers 503 with `Retry-After`.
 	//
 	// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
-	GetBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetBackup(ctx context.Context, params *GetBackupParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListBudgets List a month's budgets
 	//
@@ -6096,7 +7189,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-	CopyBudgetsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CopyBudgetsWithBody(ctx context.Context, params *CopyBudgetsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CopyBudgets Copy a month's budgets
 	//
@@ -6105,7 +7198,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-	CopyBudgets(ctx context.Context, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CopyBudgets(ctx context.Context, params *CopyBudgetsParams, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetBudgetIncome A month's expected income
 	//
@@ -6122,7 +7215,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-	PutBudgetIncomeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	PutBudgetIncomeWithBody(ctx context.Context, params *PutBudgetIncomeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PutBudgetIncome Set a month's expected income
 	//
@@ -6131,14 +7224,14 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-	PutBudgetIncome(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	PutBudgetIncome(ctx context.Context, params *PutBudgetIncomeParams, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListOnetimeBudgets List one-time budgets
 	//
 	// The member's one-time budgets, latest start first, each with what was spent over its period: confirmed expenses from `startDate` to `endDate` (both included) of its category and that category's sub-categories, or of every category when it has none. Transfers count nowhere.
 	//
 	// Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
-	ListOnetimeBudgets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListOnetimeBudgets(ctx context.Context, params *ListOnetimeBudgetsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateOnetimeBudgetWithBody Create a one-time budget
 	//
@@ -6233,14 +7326,14 @@ type ClientInterface interface {
 	// For each `CARD` wallet with a statement cycle, in the wallets' order: its oldest closed statement that is not paid (closed: its closing date is before today), else the open statement (the one today falls in, total 0 when it holds nothing yet), with the statement's closing date, due date and total as `listCardStatements` answers them. `total` is the sum of the cards' totals. Cards without a cycle are not listed.
 	//
 	// Corresponds with GET /api/account/card-bills/next (the `GetNextCardBills` operationId).
-	GetNextCardBills(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetNextCardBills(ctx context.Context, params *GetNextCardBillsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCategories The category tree
 	//
 	// Top-level categories in sort order, each with its sub-categories (`children`) in sort order.
 	//
 	// Corresponds with GET /api/account/categories (the `ListCategories` operationId).
-	ListCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListCategories(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateCategoryWithBody Create a category
 	//
@@ -6265,7 +7358,7 @@ type ClientInterface interface {
 	// Copies the shared default categories into the member's, keeping both levels. A default whose name (and type) the member already has at that level is skipped, so running it twice adds nothing. Answers the member's tree.
 	//
 	// Corresponds with POST /api/account/categories/import (the `ImportDefaultCategories` operationId).
-	ImportDefaultCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ImportDefaultCategories(ctx context.Context, params *ImportDefaultCategoriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReorderCategoriesWithBody Reorder categories
 	//
@@ -6274,7 +7367,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-	ReorderCategoriesWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ReorderCategoriesWithBody(ctx context.Context, params *ReorderCategoriesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReorderCategories Reorder categories
 	//
@@ -6283,7 +7376,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-	ReorderCategories(ctx context.Context, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ReorderCategories(ctx context.Context, params *ReorderCategoriesParams, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteCategory Delete a category
 	//
@@ -6624,7 +7717,7 @@ type ClientInterface interface {
 	// How many entries await confirmation.
 	//
 	// Corresponds with GET /api/account/entries/pending/count (the `CountPendingEntries` operationId).
-	CountPendingEntries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CountPendingEntries(ctx context.Context, params *CountPendingEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteEntry Delete an entry
 	//
@@ -6676,7 +7769,7 @@ type ClientInterface interface {
 	// entry instead), and so is an entry edited while its rate was looked up (confirm again).
 	//
 	// Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
-	ConfirmEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ConfirmEntry(ctx context.Context, id EntryID, params *ConfirmEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetForecast The cash-flow forecast of the days ahead
 	//
@@ -6882,7 +7975,7 @@ type ClientInterface interface {
 	// Oldest first.
 	//
 	// Corresponds with GET /api/account/quick-entries (the `ListQuickEntries` operationId).
-	ListQuickEntries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListQuickEntries(ctx context.Context, params *ListQuickEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateQuickEntryWithBody Create a quick entry
 	//
@@ -6930,7 +8023,7 @@ type ClientInterface interface {
 	// By day of month.
 	//
 	// Corresponds with GET /api/account/recurrings (the `ListRecurrings` operationId).
-	ListRecurrings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListRecurrings(ctx context.Context, params *ListRecurringsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateRecurringWithBody Create a recurring entry
 	//
@@ -7016,7 +8109,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-	RestoreBackupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RestoreBackupWithBody(ctx context.Context, params *RestoreBackupParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RestoreBackup Replace the member's ledger with a backup
 	//
@@ -7055,7 +8148,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-	RestoreBackup(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	RestoreBackup(ctx context.Context, params *RestoreBackupParams, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCategoryStats Statistics by category over a range
 	//
@@ -7092,7 +8185,7 @@ type ClientInterface interface {
 	// The member's tags in sort order.
 	//
 	// Corresponds with GET /api/account/tags (the `ListTags` operationId).
-	ListTags(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListTags(ctx context.Context, params *ListTagsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateTagWithBody Create a tag
 	//
@@ -7119,7 +8212,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-	ReorderTagsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ReorderTagsWithBody(ctx context.Context, params *ReorderTagsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReorderTags Reorder tags
 	//
@@ -7128,7 +8221,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-	ReorderTags(ctx context.Context, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ReorderTags(ctx context.Context, params *ReorderTagsParams, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteTag Delete a tag
 	//
@@ -7231,7 +8324,7 @@ type ClientInterface interface {
 	// The member's wallets in their sort order, each with its live `balance`: the opening balance plus the confirmed income minus the confirmed expense of its entries (pending entries count in no balance).
 	//
 	// Corresponds with GET /api/account/wallets (the `ListWallets` operationId).
-	ListWallets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListWallets(ctx context.Context, params *ListWalletsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateWalletWithBody Create a wallet
 	//
@@ -7264,7 +8357,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-	ReorderWalletsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ReorderWalletsWithBody(ctx context.Context, params *ReorderWalletsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReorderWallets Reorder wallets
 	//
@@ -7273,7 +8366,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-	ReorderWallets(ctx context.Context, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ReorderWallets(ctx context.Context, params *ReorderWalletsParams, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteWallet Delete a wallet
 	//
@@ -7314,7 +8407,7 @@ type ClientInterface interface {
 	// A wallet without loan terms answers 404.
 	//
 	// Corresponds with GET /api/account/wallets/{id}/loan-schedule (the `GetLoanSchedule` operationId).
-	GetLoanSchedule(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetLoanSchedule(ctx context.Context, id WalletID, params *GetLoanScheduleParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCardStatements The statements of a card
 	//
@@ -8371,6 +9464,191 @@ type ClientInterface interface {
 	// Corresponds with GET /api/board/tag-groups (the `ListBoardTagGroups` operationId).
 	ListBoardTagGroups(ctx context.Context, params *ListBoardTagGroupsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListBooks The caller's household books
+	//
+	// Every household book the caller is a current member of, oldest first, with the caller's
+	// role and the book's members. A household book is a ledger several members keep; its
+	// records are read and written with the `/api/account/...` operations and the `X-Book-Id`
+	// header (see `components/parameters/BookId`).
+	//
+	// Corresponds with GET /api/books (the `ListBooks` operationId).
+	ListBooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBookWithBody Create a household book
+	//
+	// Creates a household book with the caller as its OWNER and an empty ledger (month start
+	// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+	// past it 409 `CONFLICT`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/books (the `CreateBook` operationId).
+	CreateBookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBook Create a household book
+	//
+	// Creates a household book with the caller as its OWNER and an empty ledger (month start
+	// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+	// past it 409 `CONFLICT`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/books (the `CreateBook` operationId).
+	CreateBook(ctx context.Context, body CreateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JoinBookWithBody Accept an invitation to a household book
+	//
+	// Joins the book an invitation code was made for, with the invitation's role. A code is
+	// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+	// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+	// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+	// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+	JoinBookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JoinBook Accept an invitation to a household book
+	//
+	// Joins the book an invitation code was made for, with the invitation's role. A code is
+	// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+	// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+	// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+	// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+	JoinBook(ctx context.Context, body JoinBookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteBook Delete a household book
+	//
+	// OWNER only. Deletes the book and every record in it; its former members' requests with
+	// its `X-Book-Id`, its changes feed included, answer 404 `NOT_FOUND` from then on.
+	//
+	// Corresponds with DELETE /api/books/{id} (the `DeleteBook` operationId).
+	DeleteBook(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBook Get a household book
+	//
+	// The book with the caller's role and its current members. A book the caller is not a
+	// current member of (never joined, left, removed, deleted) is 404 `NOT_FOUND`.
+	//
+	// Corresponds with GET /api/books/{id} (the `GetBook` operationId).
+	GetBook(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateBookWithBody Rename a household book and set its month start day
+	//
+	// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+	// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+	// statistics, budgets and settlement.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+	UpdateBookWithBody(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateBook Rename a household book and set its month start day
+	//
+	// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+	// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+	// statistics, budgets and settlement.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+	UpdateBook(ctx context.Context, id BookPathID, body UpdateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBookInvitationWithBody Invite someone to a household book
+	//
+	// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+	// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+	// once: only its hash is kept.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+	CreateBookInvitationWithBody(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBookInvitation Invite someone to a household book
+	//
+	// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+	// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+	// once: only its hash is kept.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+	CreateBookInvitation(ctx context.Context, id BookPathID, body CreateBookInvitationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RevokeBookInvitation Revoke an invitation
+	//
+	// OWNER only. The code can no longer be accepted. A code that is not this book's, or was
+	// used or revoked already: 404 `NOT_FOUND`.
+	//
+	// Corresponds with DELETE /api/books/{id}/invitations/{code} (the `RevokeBookInvitation` operationId).
+	RevokeBookInvitation(ctx context.Context, id BookPathID, code string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RemoveBookMember Remove a member, or leave
+	//
+	// An OWNER removes a member; any member removes themselves (leaves). The book's records
+	// show a member who left as a former member, their id kept. When the last OWNER leaves, the longest-standing EDITOR becomes OWNER, else the
+	// longest-standing VIEWER; a book nobody is left in is deleted with its records.
+	//
+	// Corresponds with DELETE /api/books/{id}/members/{memberId} (the `RemoveBookMember` operationId).
+	RemoveBookMember(ctx context.Context, id BookPathID, memberID int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateBookMemberWithBody Change a member's role and settlement weight
+	//
+	// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+	// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+	// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+	UpdateBookMemberWithBody(ctx context.Context, id BookPathID, memberID int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateBookMember Change a member's role and settlement weight
+	//
+	// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+	// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+	// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+	UpdateBookMember(ctx context.Context, id BookPathID, memberID int64, body UpdateBookMemberJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UnsettleBookMonth Undo marking a month settled
+	//
+	// OWNER only. Answers the settlement, no longer marked settled.
+	//
+	// Corresponds with DELETE /api/books/{id}/settlement (the `UnsettleBookMonth` operationId).
+	UnsettleBookMonth(ctx context.Context, id BookPathID, params *UnsettleBookMonthParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBookSettlement Who owes whom for a month of the book
+	//
+	// For the book's ledger month: what each member paid of its expenses (every confirmed
+	// expense of the month, transfers excluded; an expense counts for its `paidBy`), each
+	// current OWNER's and EDITOR's share (by weight, default 1; VIEWERs take none; a former
+	// member who paid appears with share 0), balance = paid − share, and the fewest payments
+	// that settle it: the largest debtor pays the largest creditor, repeated (ties: the lower
+	// member id first). Shares are whole won; the remainder goes one won each to the members
+	// with the largest weights, then the lowest member ids. Any member may read it.
+	//
+	// Corresponds with GET /api/books/{id}/settlement (the `GetBookSettlement` operationId).
+	GetBookSettlement(ctx context.Context, id BookPathID, params *GetBookSettlementParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SettleBookMonth Mark a month settled
+	//
+	// OWNER only. Records who marked the month settled and when (marking it again keeps the
+	// first record); answers the settlement.
+	//
+	// Corresponds with PUT /api/books/{id}/settlement (the `SettleBookMonth` operationId).
+	SettleBookMonth(ctx context.Context, id BookPathID, params *SettleBookMonthParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetFXRate Today's exchange rate of a currency pair
 	//
 	// The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
@@ -8502,8 +9780,8 @@ type ClientInterface interface {
 // server at its limit of heavy work answers 503 with `Retry-After`.
 //
 // Corresponds with GET /api/account/backup (the `GetBackup` operationId).
-func (c *Client) GetBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetBackupRequest(c.Server)
+func (c *Client) GetBackup(ctx context.Context, params *GetBackupParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBackupRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8596,8 +9874,8 @@ func (c *Client) GetBudgetChart(ctx context.Context, params *GetBudgetChartParam
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-func (c *Client) CopyBudgetsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCopyBudgetsRequestWithBody(c.Server, contentType, body)
+func (c *Client) CopyBudgetsWithBody(ctx context.Context, params *CopyBudgetsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCopyBudgetsRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8615,8 +9893,8 @@ func (c *Client) CopyBudgetsWithBody(ctx context.Context, contentType string, bo
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-func (c *Client) CopyBudgets(ctx context.Context, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCopyBudgetsRequest(c.Server, body)
+func (c *Client) CopyBudgets(ctx context.Context, params *CopyBudgetsParams, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCopyBudgetsRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8652,8 +9930,8 @@ func (c *Client) GetBudgetIncome(ctx context.Context, params *GetBudgetIncomePar
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-func (c *Client) PutBudgetIncomeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPutBudgetIncomeRequestWithBody(c.Server, contentType, body)
+func (c *Client) PutBudgetIncomeWithBody(ctx context.Context, params *PutBudgetIncomeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutBudgetIncomeRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8671,8 +9949,8 @@ func (c *Client) PutBudgetIncomeWithBody(ctx context.Context, contentType string
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-func (c *Client) PutBudgetIncome(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPutBudgetIncomeRequest(c.Server, body)
+func (c *Client) PutBudgetIncome(ctx context.Context, params *PutBudgetIncomeParams, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutBudgetIncomeRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8688,8 +9966,8 @@ func (c *Client) PutBudgetIncome(ctx context.Context, body PutBudgetIncomeJSONRe
 // The member's one-time budgets, latest start first, each with what was spent over its period: confirmed expenses from `startDate` to `endDate` (both included) of its category and that category's sub-categories, or of every category when it has none. Transfers count nowhere.
 //
 // Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
-func (c *Client) ListOnetimeBudgets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListOnetimeBudgetsRequest(c.Server)
+func (c *Client) ListOnetimeBudgets(ctx context.Context, params *ListOnetimeBudgetsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOnetimeBudgetsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8893,8 +10171,8 @@ func (c *Client) UpdateBudget(ctx context.Context, id BudgetID, params *UpdateBu
 // For each `CARD` wallet with a statement cycle, in the wallets' order: its oldest closed statement that is not paid (closed: its closing date is before today), else the open statement (the one today falls in, total 0 when it holds nothing yet), with the statement's closing date, due date and total as `listCardStatements` answers them. `total` is the sum of the cards' totals. Cards without a cycle are not listed.
 //
 // Corresponds with GET /api/account/card-bills/next (the `GetNextCardBills` operationId).
-func (c *Client) GetNextCardBills(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetNextCardBillsRequest(c.Server)
+func (c *Client) GetNextCardBills(ctx context.Context, params *GetNextCardBillsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetNextCardBillsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8910,8 +10188,8 @@ func (c *Client) GetNextCardBills(ctx context.Context, reqEditors ...RequestEdit
 // Top-level categories in sort order, each with its sub-categories (`children`) in sort order.
 //
 // Corresponds with GET /api/account/categories (the `ListCategories` operationId).
-func (c *Client) ListCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListCategoriesRequest(c.Server)
+func (c *Client) ListCategories(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCategoriesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8965,8 +10243,8 @@ func (c *Client) CreateCategory(ctx context.Context, params *CreateCategoryParam
 // Copies the shared default categories into the member's, keeping both levels. A default whose name (and type) the member already has at that level is skipped, so running it twice adds nothing. Answers the member's tree.
 //
 // Corresponds with POST /api/account/categories/import (the `ImportDefaultCategories` operationId).
-func (c *Client) ImportDefaultCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewImportDefaultCategoriesRequest(c.Server)
+func (c *Client) ImportDefaultCategories(ctx context.Context, params *ImportDefaultCategoriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewImportDefaultCategoriesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -8984,8 +10262,8 @@ func (c *Client) ImportDefaultCategories(ctx context.Context, reqEditors ...Requ
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-func (c *Client) ReorderCategoriesWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewReorderCategoriesRequestWithBody(c.Server, contentType, body)
+func (c *Client) ReorderCategoriesWithBody(ctx context.Context, params *ReorderCategoriesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReorderCategoriesRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9003,8 +10281,8 @@ func (c *Client) ReorderCategoriesWithBody(ctx context.Context, contentType stri
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-func (c *Client) ReorderCategories(ctx context.Context, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewReorderCategoriesRequest(c.Server, body)
+func (c *Client) ReorderCategories(ctx context.Context, params *ReorderCategoriesParams, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReorderCategoriesRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9484,8 +10762,8 @@ func (c *Client) ParseEntryText(ctx context.Context, body ParseEntryTextJSONRequ
 // How many entries await confirmation.
 //
 // Corresponds with GET /api/account/entries/pending/count (the `CountPendingEntries` operationId).
-func (c *Client) CountPendingEntries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCountPendingEntriesRequest(c.Server)
+func (c *Client) CountPendingEntries(ctx context.Context, params *CountPendingEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCountPendingEntriesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9586,8 +10864,8 @@ func (c *Client) UpdateEntry(ctx context.Context, id EntryID, params *UpdateEntr
 // entry instead), and so is an entry edited while its rate was looked up (confirm again).
 //
 // Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
-func (c *Client) ConfirmEntry(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewConfirmEntryRequest(c.Server, id)
+func (c *Client) ConfirmEntry(ctx context.Context, id EntryID, params *ConfirmEntryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewConfirmEntryRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9972,8 +11250,8 @@ func (c *Client) RecognizeReceiptWithBody(ctx context.Context, contentType strin
 // Oldest first.
 //
 // Corresponds with GET /api/account/quick-entries (the `ListQuickEntries` operationId).
-func (c *Client) ListQuickEntries(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListQuickEntriesRequest(c.Server)
+func (c *Client) ListQuickEntries(ctx context.Context, params *ListQuickEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListQuickEntriesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10080,8 +11358,8 @@ func (c *Client) UpdateQuickEntry(ctx context.Context, id QuickEntryID, params *
 // By day of month.
 //
 // Corresponds with GET /api/account/recurrings (the `ListRecurrings` operationId).
-func (c *Client) ListRecurrings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListRecurringsRequest(c.Server)
+func (c *Client) ListRecurrings(ctx context.Context, params *ListRecurringsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListRecurringsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10226,8 +11504,8 @@ func (c *Client) UpdateRecurring(ctx context.Context, id RecurringID, params *Up
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-func (c *Client) RestoreBackupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewRestoreBackupRequestWithBody(c.Server, contentType, body)
+func (c *Client) RestoreBackupWithBody(ctx context.Context, params *RestoreBackupParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreBackupRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10275,8 +11553,8 @@ func (c *Client) RestoreBackupWithBody(ctx context.Context, contentType string, 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-func (c *Client) RestoreBackup(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewRestoreBackupRequest(c.Server, body)
+func (c *Client) RestoreBackup(ctx context.Context, params *RestoreBackupParams, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreBackupRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10362,8 +11640,8 @@ func (c *Client) GetYearlyStats(ctx context.Context, params *GetYearlyStatsParam
 // The member's tags in sort order.
 //
 // Corresponds with GET /api/account/tags (the `ListTags` operationId).
-func (c *Client) ListTags(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListTagsRequest(c.Server)
+func (c *Client) ListTags(ctx context.Context, params *ListTagsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTagsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10419,8 +11697,8 @@ func (c *Client) CreateTag(ctx context.Context, params *CreateTagParams, body Cr
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-func (c *Client) ReorderTagsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewReorderTagsRequestWithBody(c.Server, contentType, body)
+func (c *Client) ReorderTagsWithBody(ctx context.Context, params *ReorderTagsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReorderTagsRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10438,8 +11716,8 @@ func (c *Client) ReorderTagsWithBody(ctx context.Context, contentType string, bo
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-func (c *Client) ReorderTags(ctx context.Context, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewReorderTagsRequest(c.Server, body)
+func (c *Client) ReorderTags(ctx context.Context, params *ReorderTagsParams, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReorderTagsRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10661,8 +11939,8 @@ func (c *Client) ConfirmTransfer(ctx context.Context, id TransferID, reqEditors 
 // The member's wallets in their sort order, each with its live `balance`: the opening balance plus the confirmed income minus the confirmed expense of its entries (pending entries count in no balance).
 //
 // Corresponds with GET /api/account/wallets (the `ListWallets` operationId).
-func (c *Client) ListWallets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListWalletsRequest(c.Server)
+func (c *Client) ListWallets(ctx context.Context, params *ListWalletsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWalletsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10724,8 +12002,8 @@ func (c *Client) CreateWallet(ctx context.Context, params *CreateWalletParams, b
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-func (c *Client) ReorderWalletsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewReorderWalletsRequestWithBody(c.Server, contentType, body)
+func (c *Client) ReorderWalletsWithBody(ctx context.Context, params *ReorderWalletsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReorderWalletsRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10743,8 +12021,8 @@ func (c *Client) ReorderWalletsWithBody(ctx context.Context, contentType string,
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-func (c *Client) ReorderWallets(ctx context.Context, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewReorderWalletsRequest(c.Server, body)
+func (c *Client) ReorderWallets(ctx context.Context, params *ReorderWalletsParams, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReorderWalletsRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10834,8 +12112,8 @@ func (c *Client) UpdateWallet(ctx context.Context, id WalletID, params *UpdateWa
 // A wallet without loan terms answers 404.
 //
 // Corresponds with GET /api/account/wallets/{id}/loan-schedule (the `GetLoanSchedule` operationId).
-func (c *Client) GetLoanSchedule(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetLoanScheduleRequest(c.Server, id)
+func (c *Client) GetLoanSchedule(ctx context.Context, id WalletID, params *GetLoanScheduleParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLoanScheduleRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -12821,6 +14099,371 @@ func (c *Client) ListBoardTagGroups(ctx context.Context, params *ListBoardTagGro
 	return c.Client.Do(req)
 }
 
+// ListBooks The caller's household books
+//
+// Every household book the caller is a current member of, oldest first, with the caller's
+// role and the book's members. A household book is a ledger several members keep; its
+// records are read and written with the `/api/account/...` operations and the `X-Book-Id`
+// header (see `components/parameters/BookId`).
+//
+// Corresponds with GET /api/books (the `ListBooks` operationId).
+func (c *Client) ListBooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListBooksRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBookWithBody Create a household book
+//
+// Creates a household book with the caller as its OWNER and an empty ledger (month start
+// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+// past it 409 `CONFLICT`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/books (the `CreateBook` operationId).
+func (c *Client) CreateBookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBookRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBook Create a household book
+//
+// Creates a household book with the caller as its OWNER and an empty ledger (month start
+// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+// past it 409 `CONFLICT`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/books (the `CreateBook` operationId).
+func (c *Client) CreateBook(ctx context.Context, body CreateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBookRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// JoinBookWithBody Accept an invitation to a household book
+//
+// Joins the book an invitation code was made for, with the invitation's role. A code is
+// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+func (c *Client) JoinBookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinBookRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// JoinBook Accept an invitation to a household book
+//
+// Joins the book an invitation code was made for, with the invitation's role. A code is
+// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+func (c *Client) JoinBook(ctx context.Context, body JoinBookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinBookRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteBook Delete a household book
+//
+// OWNER only. Deletes the book and every record in it; its former members' requests with
+// its `X-Book-Id`, its changes feed included, answer 404 `NOT_FOUND` from then on.
+//
+// Corresponds with DELETE /api/books/{id} (the `DeleteBook` operationId).
+func (c *Client) DeleteBook(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteBookRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBook Get a household book
+//
+// The book with the caller's role and its current members. A book the caller is not a
+// current member of (never joined, left, removed, deleted) is 404 `NOT_FOUND`.
+//
+// Corresponds with GET /api/books/{id} (the `GetBook` operationId).
+func (c *Client) GetBook(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBookRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateBookWithBody Rename a household book and set its month start day
+//
+// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+// statistics, budgets and settlement.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+func (c *Client) UpdateBookWithBody(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBookRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateBook Rename a household book and set its month start day
+//
+// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+// statistics, budgets and settlement.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+func (c *Client) UpdateBook(ctx context.Context, id BookPathID, body UpdateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBookRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBookInvitationWithBody Invite someone to a household book
+//
+// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+// once: only its hash is kept.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+func (c *Client) CreateBookInvitationWithBody(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBookInvitationRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBookInvitation Invite someone to a household book
+//
+// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+// once: only its hash is kept.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+func (c *Client) CreateBookInvitation(ctx context.Context, id BookPathID, body CreateBookInvitationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBookInvitationRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RevokeBookInvitation Revoke an invitation
+//
+// OWNER only. The code can no longer be accepted. A code that is not this book's, or was
+// used or revoked already: 404 `NOT_FOUND`.
+//
+// Corresponds with DELETE /api/books/{id}/invitations/{code} (the `RevokeBookInvitation` operationId).
+func (c *Client) RevokeBookInvitation(ctx context.Context, id BookPathID, code string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRevokeBookInvitationRequest(c.Server, id, code)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RemoveBookMember Remove a member, or leave
+//
+// An OWNER removes a member; any member removes themselves (leaves). The book's records
+// show a member who left as a former member, their id kept. When the last OWNER leaves, the longest-standing EDITOR becomes OWNER, else the
+// longest-standing VIEWER; a book nobody is left in is deleted with its records.
+//
+// Corresponds with DELETE /api/books/{id}/members/{memberId} (the `RemoveBookMember` operationId).
+func (c *Client) RemoveBookMember(ctx context.Context, id BookPathID, memberID int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRemoveBookMemberRequest(c.Server, id, memberID)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateBookMemberWithBody Change a member's role and settlement weight
+//
+// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+func (c *Client) UpdateBookMemberWithBody(ctx context.Context, id BookPathID, memberID int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBookMemberRequestWithBody(c.Server, id, memberID, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateBookMember Change a member's role and settlement weight
+//
+// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+func (c *Client) UpdateBookMember(ctx context.Context, id BookPathID, memberID int64, body UpdateBookMemberJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateBookMemberRequest(c.Server, id, memberID, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UnsettleBookMonth Undo marking a month settled
+//
+// OWNER only. Answers the settlement, no longer marked settled.
+//
+// Corresponds with DELETE /api/books/{id}/settlement (the `UnsettleBookMonth` operationId).
+func (c *Client) UnsettleBookMonth(ctx context.Context, id BookPathID, params *UnsettleBookMonthParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUnsettleBookMonthRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBookSettlement Who owes whom for a month of the book
+//
+// For the book's ledger month: what each member paid of its expenses (every confirmed
+// expense of the month, transfers excluded; an expense counts for its `paidBy`), each
+// current OWNER's and EDITOR's share (by weight, default 1; VIEWERs take none; a former
+// member who paid appears with share 0), balance = paid − share, and the fewest payments
+// that settle it: the largest debtor pays the largest creditor, repeated (ties: the lower
+// member id first). Shares are whole won; the remainder goes one won each to the members
+// with the largest weights, then the lowest member ids. Any member may read it.
+//
+// Corresponds with GET /api/books/{id}/settlement (the `GetBookSettlement` operationId).
+func (c *Client) GetBookSettlement(ctx context.Context, id BookPathID, params *GetBookSettlementParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBookSettlementRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SettleBookMonth Mark a month settled
+//
+// OWNER only. Records who marked the month settled and when (marking it again keeps the
+// first record); answers the settlement.
+//
+// Corresponds with PUT /api/books/{id}/settlement (the `SettleBookMonth` operationId).
+func (c *Client) SettleBookMonth(ctx context.Context, id BookPathID, params *SettleBookMonthParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSettleBookMonthRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetFXRate Today's exchange rate of a currency pair
 //
 // The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
@@ -13038,7 +14681,7 @@ func (c *Client) GetReadiness(ctx context.Context, reqEditors ...RequestEditorFn
 }
 
 // NewGetBackupRequest constructs an http.Request for the GetBackup method
-func NewGetBackupRequest(server string) (*http.Request, error) {
+func NewGetBackupRequest(server string, params *GetBackupParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13059,6 +14702,21 @@ func NewGetBackupRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -13119,6 +14777,21 @@ func NewListBudgetsRequest(server string, params *ListBudgetsParams) (*http.Requ
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -13170,6 +14843,17 @@ func NewCreateBudgetRequestWithBody(server string, params *CreateBudgetParams, c
 			}
 
 			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -13244,22 +14928,37 @@ func NewGetBudgetChartRequest(server string, params *GetBudgetChartParams) (*htt
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewCopyBudgetsRequest calls the generic CopyBudgets builder with application/json body
-func NewCopyBudgetsRequest(server string, body CopyBudgetsJSONRequestBody) (*http.Request, error) {
+func NewCopyBudgetsRequest(server string, params *CopyBudgetsParams, body CopyBudgetsJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCopyBudgetsRequestWithBody(server, "application/json", bodyReader)
+	return NewCopyBudgetsRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCopyBudgetsRequestWithBody constructs an http.Request for the CopyBudgets method, with any body, and a specified content type
-func NewCopyBudgetsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCopyBudgetsRequestWithBody(server string, params *CopyBudgetsParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13283,6 +14982,21 @@ func NewCopyBudgetsRequestWithBody(server string, contentType string, body io.Re
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -13342,22 +15056,37 @@ func NewGetBudgetIncomeRequest(server string, params *GetBudgetIncomeParams) (*h
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewPutBudgetIncomeRequest calls the generic PutBudgetIncome builder with application/json body
-func NewPutBudgetIncomeRequest(server string, body PutBudgetIncomeJSONRequestBody) (*http.Request, error) {
+func NewPutBudgetIncomeRequest(server string, params *PutBudgetIncomeParams, body PutBudgetIncomeJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewPutBudgetIncomeRequestWithBody(server, "application/json", bodyReader)
+	return NewPutBudgetIncomeRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewPutBudgetIncomeRequestWithBody constructs an http.Request for the PutBudgetIncome method, with any body, and a specified content type
-func NewPutBudgetIncomeRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewPutBudgetIncomeRequestWithBody(server string, params *PutBudgetIncomeParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13382,11 +15111,26 @@ func NewPutBudgetIncomeRequestWithBody(server string, contentType string, body i
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewListOnetimeBudgetsRequest constructs an http.Request for the ListOnetimeBudgets method
-func NewListOnetimeBudgetsRequest(server string) (*http.Request, error) {
+func NewListOnetimeBudgetsRequest(server string, params *ListOnetimeBudgetsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13407,6 +15151,21 @@ func NewListOnetimeBudgetsRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -13462,6 +15221,17 @@ func NewCreateOnetimeBudgetRequestWithBody(server string, params *CreateOnetimeB
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -13509,6 +15279,17 @@ func NewDeleteOnetimeBudgetRequest(server string, id OnetimeBudgetID, params *De
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -13571,6 +15352,17 @@ func NewUpdateOnetimeBudgetRequestWithBody(server string, id OnetimeBudgetID, pa
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -13691,6 +15483,21 @@ func NewGetBudgetStatusRequest(server string, params *GetBudgetStatusParams) (*h
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -13736,6 +15543,17 @@ func NewDeleteBudgetRequest(server string, id BudgetID, params *DeleteBudgetPara
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -13800,13 +15618,24 @@ func NewUpdateBudgetRequestWithBody(server string, id BudgetID, params *UpdateBu
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewGetNextCardBillsRequest constructs an http.Request for the GetNextCardBills method
-func NewGetNextCardBillsRequest(server string) (*http.Request, error) {
+func NewGetNextCardBillsRequest(server string, params *GetNextCardBillsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13829,11 +15658,26 @@ func NewGetNextCardBillsRequest(server string) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewListCategoriesRequest constructs an http.Request for the ListCategories method
-func NewListCategoriesRequest(server string) (*http.Request, error) {
+func NewListCategoriesRequest(server string, params *ListCategoriesParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13854,6 +15698,21 @@ func NewListCategoriesRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -13909,13 +15768,24 @@ func NewCreateCategoryRequestWithBody(server string, params *CreateCategoryParam
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewImportDefaultCategoriesRequest constructs an http.Request for the ImportDefaultCategories method
-func NewImportDefaultCategoriesRequest(server string) (*http.Request, error) {
+func NewImportDefaultCategoriesRequest(server string, params *ImportDefaultCategoriesParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13938,22 +15808,37 @@ func NewImportDefaultCategoriesRequest(server string) (*http.Request, error) {
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewReorderCategoriesRequest calls the generic ReorderCategories builder with application/json body
-func NewReorderCategoriesRequest(server string, body ReorderCategoriesJSONRequestBody) (*http.Request, error) {
+func NewReorderCategoriesRequest(server string, params *ReorderCategoriesParams, body ReorderCategoriesJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewReorderCategoriesRequestWithBody(server, "application/json", bodyReader)
+	return NewReorderCategoriesRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewReorderCategoriesRequestWithBody constructs an http.Request for the ReorderCategories method, with any body, and a specified content type
-func NewReorderCategoriesRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewReorderCategoriesRequestWithBody(server string, params *ReorderCategoriesParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -13977,6 +15862,21 @@ func NewReorderCategoriesRequestWithBody(server string, contentType string, body
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -14052,6 +15952,17 @@ func NewDeleteCategoryRequest(server string, id CategoryID, params *DeleteCatego
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -14112,6 +16023,17 @@ func NewUpdateCategoryRequestWithBody(server string, id CategoryID, params *Upda
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -14180,6 +16102,21 @@ func NewListChangesRequest(server string, params *ListChangesParams) (*http.Requ
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -14345,6 +16282,30 @@ func NewListEntriesRequest(server string, params *ListEntriesParams) (*http.Requ
 
 		}
 
+		if params.CreatedBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "createdBy", *params.CreatedBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PaidBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "paidBy", *params.PaidBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
@@ -14378,6 +16339,21 @@ func NewListEntriesRequest(server string, params *ListEntriesParams) (*http.Requ
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -14431,6 +16407,17 @@ func NewCreateEntryRequestWithBody(server string, params *CreateEntryParams, con
 			}
 
 			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -14493,6 +16480,21 @@ func NewExportEntriesRequest(server string, params *ExportEntriesParams) (*http.
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -14549,6 +16551,21 @@ func NewImportEntriesRequestWithBody(server string, params *ImportEntriesParams,
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -14602,6 +16619,17 @@ func NewCreateEntryFromNotificationRequestWithBody(server string, params *Create
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -14648,7 +16676,7 @@ func NewParseEntryTextRequestWithBody(server string, contentType string, body io
 }
 
 // NewCountPendingEntriesRequest constructs an http.Request for the CountPendingEntries method
-func NewCountPendingEntriesRequest(server string) (*http.Request, error) {
+func NewCountPendingEntriesRequest(server string, params *CountPendingEntriesParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -14669,6 +16697,21 @@ func NewCountPendingEntriesRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -14718,6 +16761,17 @@ func NewDeleteEntryRequest(server string, id EntryID, params *DeleteEntryParams)
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -14765,6 +16819,17 @@ func NewGetEntryRequest(server string, id EntryID, params *GetEntryParams) (*htt
 			}
 
 			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -14829,13 +16894,24 @@ func NewUpdateEntryRequestWithBody(server string, id EntryID, params *UpdateEntr
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewConfirmEntryRequest constructs an http.Request for the ConfirmEntry method
-func NewConfirmEntryRequest(server string, id EntryID) (*http.Request, error) {
+func NewConfirmEntryRequest(server string, id EntryID, params *ConfirmEntryParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -14863,6 +16939,21 @@ func NewConfirmEntryRequest(server string, id EntryID) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -15521,7 +17612,7 @@ func NewRecognizeReceiptRequestWithBody(server string, contentType string, body 
 }
 
 // NewListQuickEntriesRequest constructs an http.Request for the ListQuickEntries method
-func NewListQuickEntriesRequest(server string) (*http.Request, error) {
+func NewListQuickEntriesRequest(server string, params *ListQuickEntriesParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -15542,6 +17633,21 @@ func NewListQuickEntriesRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -15597,6 +17703,17 @@ func NewCreateQuickEntryRequestWithBody(server string, params *CreateQuickEntryP
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -15644,6 +17761,17 @@ func NewDeleteQuickEntryRequest(server string, id QuickEntryID, params *DeleteQu
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -15708,13 +17836,24 @@ func NewUpdateQuickEntryRequestWithBody(server string, id QuickEntryID, params *
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewListRecurringsRequest constructs an http.Request for the ListRecurrings method
-func NewListRecurringsRequest(server string) (*http.Request, error) {
+func NewListRecurringsRequest(server string, params *ListRecurringsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -15735,6 +17874,21 @@ func NewListRecurringsRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -15790,6 +17944,17 @@ func NewCreateRecurringRequestWithBody(server string, params *CreateRecurringPar
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -15837,6 +18002,17 @@ func NewDeleteRecurringRequest(server string, id RecurringID, params *DeleteRecu
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -15901,24 +18077,35 @@ func NewUpdateRecurringRequestWithBody(server string, id RecurringID, params *Up
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewRestoreBackupRequest calls the generic RestoreBackup builder with application/json body
-func NewRestoreBackupRequest(server string, body RestoreBackupJSONRequestBody) (*http.Request, error) {
+func NewRestoreBackupRequest(server string, params *RestoreBackupParams, body RestoreBackupJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewRestoreBackupRequestWithBody(server, "application/json", bodyReader)
+	return NewRestoreBackupRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewRestoreBackupRequestWithBody constructs an http.Request for the RestoreBackup method, with any body, and a specified content type
-func NewRestoreBackupRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewRestoreBackupRequestWithBody(server string, params *RestoreBackupParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -15942,6 +18129,21 @@ func NewRestoreBackupRequestWithBody(server string, contentType string, body io.
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -15999,6 +18201,21 @@ func NewGetCategoryStatsRequest(server string, params *GetCategoryStatsParams) (
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -16059,6 +18276,21 @@ func NewGetMonthlyStatsRequest(server string, params *GetMonthlyStatsParams) (*h
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -16117,6 +18349,21 @@ func NewGetTagStatsRequest(server string, params *GetTagStatsParams) (*http.Requ
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -16167,11 +18414,26 @@ func NewGetYearlyStatsRequest(server string, params *GetYearlyStatsParams) (*htt
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewListTagsRequest constructs an http.Request for the ListTags method
-func NewListTagsRequest(server string) (*http.Request, error) {
+func NewListTagsRequest(server string, params *ListTagsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -16192,6 +18454,21 @@ func NewListTagsRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -16247,24 +18524,35 @@ func NewCreateTagRequestWithBody(server string, params *CreateTagParams, content
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewReorderTagsRequest calls the generic ReorderTags builder with application/json body
-func NewReorderTagsRequest(server string, body ReorderTagsJSONRequestBody) (*http.Request, error) {
+func NewReorderTagsRequest(server string, params *ReorderTagsParams, body ReorderTagsJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewReorderTagsRequestWithBody(server, "application/json", bodyReader)
+	return NewReorderTagsRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewReorderTagsRequestWithBody constructs an http.Request for the ReorderTags method, with any body, and a specified content type
-func NewReorderTagsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewReorderTagsRequestWithBody(server string, params *ReorderTagsParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -16288,6 +18576,21 @@ func NewReorderTagsRequestWithBody(server string, contentType string, body io.Re
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -16334,6 +18637,17 @@ func NewDeleteTagRequest(server string, id TagID, params *DeleteTagParams) (*htt
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -16396,6 +18710,17 @@ func NewUpdateTagRequestWithBody(server string, id TagID, params *UpdateTagParam
 			}
 
 			req.Header.Set("If-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -16514,6 +18839,21 @@ func NewListTransfersRequest(server string, params *ListTransfersParams) (*http.
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -16567,6 +18907,17 @@ func NewCreateTransferRequestWithBody(server string, params *CreateTransferParam
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -16616,6 +18967,17 @@ func NewDeleteTransferRequest(server string, id TransferID, params *DeleteTransf
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -16663,6 +19025,17 @@ func NewGetTransferRequest(server string, id TransferID, params *GetTransferPara
 			}
 
 			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -16727,6 +19100,17 @@ func NewUpdateTransferRequestWithBody(server string, id TransferID, params *Upda
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -16767,7 +19151,7 @@ func NewConfirmTransferRequest(server string, id TransferID) (*http.Request, err
 }
 
 // NewListWalletsRequest constructs an http.Request for the ListWallets method
-func NewListWalletsRequest(server string) (*http.Request, error) {
+func NewListWalletsRequest(server string, params *ListWalletsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -16788,6 +19172,21 @@ func NewListWalletsRequest(server string) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -16843,24 +19242,35 @@ func NewCreateWalletRequestWithBody(server string, params *CreateWalletParams, c
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewReorderWalletsRequest calls the generic ReorderWallets builder with application/json body
-func NewReorderWalletsRequest(server string, body ReorderWalletsJSONRequestBody) (*http.Request, error) {
+func NewReorderWalletsRequest(server string, params *ReorderWalletsParams, body ReorderWalletsJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewReorderWalletsRequestWithBody(server, "application/json", bodyReader)
+	return NewReorderWalletsRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewReorderWalletsRequestWithBody constructs an http.Request for the ReorderWallets method, with any body, and a specified content type
-func NewReorderWalletsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewReorderWalletsRequestWithBody(server string, params *ReorderWalletsParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -16884,6 +19294,21 @@ func NewReorderWalletsRequestWithBody(server string, contentType string, body io
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -16959,6 +19384,17 @@ func NewDeleteWalletRequest(server string, id WalletID, params *DeleteWalletPara
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
@@ -17006,6 +19442,17 @@ func NewGetWalletRequest(server string, id WalletID, params *GetWalletParams) (*
 			}
 
 			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
 		}
 
 	}
@@ -17070,13 +19517,24 @@ func NewUpdateWalletRequestWithBody(server string, id WalletID, params *UpdateWa
 			req.Header.Set("If-Match", headerParam0)
 		}
 
+		if params.XBookID != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam1)
+		}
+
 	}
 
 	return req, nil
 }
 
 // NewGetLoanScheduleRequest constructs an http.Request for the GetLoanSchedule method
-func NewGetLoanScheduleRequest(server string, id WalletID) (*http.Request, error) {
+func NewGetLoanScheduleRequest(server string, id WalletID, params *GetLoanScheduleParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -17104,6 +19562,21 @@ func NewGetLoanScheduleRequest(server string, id WalletID) (*http.Request, error
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -17177,6 +19650,21 @@ func NewListCardStatementsRequest(server string, id WalletID, params *ListCardSt
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -19925,6 +22413,606 @@ func NewListBoardTagGroupsRequest(server string, params *ListBoardTagGroupsParam
 	return req, nil
 }
 
+// NewListBooksRequest constructs an http.Request for the ListBooks method
+func NewListBooksRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateBookRequest calls the generic CreateBook builder with application/json body
+func NewCreateBookRequest(server string, body CreateBookJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateBookRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateBookRequestWithBody constructs an http.Request for the CreateBook method, with any body, and a specified content type
+func NewCreateBookRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewJoinBookRequest calls the generic JoinBook builder with application/json body
+func NewJoinBookRequest(server string, body JoinBookJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewJoinBookRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewJoinBookRequestWithBody constructs an http.Request for the JoinBook method, with any body, and a specified content type
+func NewJoinBookRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/join")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteBookRequest constructs an http.Request for the DeleteBook method
+func NewDeleteBookRequest(server string, id BookPathID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetBookRequest constructs an http.Request for the GetBook method
+func NewGetBookRequest(server string, id BookPathID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateBookRequest calls the generic UpdateBook builder with application/json body
+func NewUpdateBookRequest(server string, id BookPathID, body UpdateBookJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateBookRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateBookRequestWithBody constructs an http.Request for the UpdateBook method, with any body, and a specified content type
+func NewUpdateBookRequestWithBody(server string, id BookPathID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewCreateBookInvitationRequest calls the generic CreateBookInvitation builder with application/json body
+func NewCreateBookInvitationRequest(server string, id BookPathID, body CreateBookInvitationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateBookInvitationRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCreateBookInvitationRequestWithBody constructs an http.Request for the CreateBookInvitation method, with any body, and a specified content type
+func NewCreateBookInvitationRequestWithBody(server string, id BookPathID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/invitations", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRevokeBookInvitationRequest constructs an http.Request for the RevokeBookInvitation method
+func NewRevokeBookInvitationRequest(server string, id BookPathID, code string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "code", code, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/invitations/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRemoveBookMemberRequest constructs an http.Request for the RemoveBookMember method
+func NewRemoveBookMemberRequest(server string, id BookPathID, memberID int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "memberId", memberID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/members/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateBookMemberRequest calls the generic UpdateBookMember builder with application/json body
+func NewUpdateBookMemberRequest(server string, id BookPathID, memberID int64, body UpdateBookMemberJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateBookMemberRequestWithBody(server, id, memberID, "application/json", bodyReader)
+}
+
+// NewUpdateBookMemberRequestWithBody constructs an http.Request for the UpdateBookMember method, with any body, and a specified content type
+func NewUpdateBookMemberRequestWithBody(server string, id BookPathID, memberID int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "memberId", memberID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/members/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewUnsettleBookMonthRequest constructs an http.Request for the UnsettleBookMonth method
+func NewUnsettleBookMonthRequest(server string, id BookPathID, params *UnsettleBookMonthParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/settlement", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetBookSettlementRequest constructs an http.Request for the GetBookSettlement method
+func NewGetBookSettlementRequest(server string, id BookPathID, params *GetBookSettlementParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/settlement", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSettleBookMonthRequest constructs an http.Request for the SettleBookMonth method
+func NewSettleBookMonthRequest(server string, id BookPathID, params *SettleBookMonthParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/books/%s/settlement", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetFXRateRequest constructs an http.Request for the GetFXRate method
 func NewGetFXRateRequest(server string, params *GetFXRateParams) (*http.Request, error) {
 	var err error
@@ -20377,7 +23465,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/backup (the `GetBackup` operationId).
-	GetBackupWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBackupResponse, error)
+	GetBackupWithResponse(ctx context.Context, params *GetBackupParams, reqEditors ...RequestEditorFn) (*GetBackupResponse, error)
 
 	// ListBudgetsWithResponse List a month's budgets
 	//
@@ -20425,7 +23513,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-	CopyBudgetsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error)
+	CopyBudgetsWithBodyWithResponse(ctx context.Context, params *CopyBudgetsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error)
 
 	// CopyBudgetsWithResponse Copy a month's budgets
 	//
@@ -20434,7 +23522,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-	CopyBudgetsWithResponse(ctx context.Context, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error)
+	CopyBudgetsWithResponse(ctx context.Context, params *CopyBudgetsParams, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error)
 
 	// GetBudgetIncomeWithResponse A month's expected income
 	//
@@ -20453,7 +23541,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-	PutBudgetIncomeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error)
+	PutBudgetIncomeWithBodyWithResponse(ctx context.Context, params *PutBudgetIncomeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error)
 
 	// PutBudgetIncomeWithResponse Set a month's expected income
 	//
@@ -20462,7 +23550,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-	PutBudgetIncomeWithResponse(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error)
+	PutBudgetIncomeWithResponse(ctx context.Context, params *PutBudgetIncomeParams, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error)
 
 	// ListOnetimeBudgetsWithResponse List one-time budgets
 	//
@@ -20471,7 +23559,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
-	ListOnetimeBudgetsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListOnetimeBudgetsResponse, error)
+	ListOnetimeBudgetsWithResponse(ctx context.Context, params *ListOnetimeBudgetsParams, reqEditors ...RequestEditorFn) (*ListOnetimeBudgetsResponse, error)
 
 	// CreateOnetimeBudgetWithBodyWithResponse Create a one-time budget
 	//
@@ -20576,7 +23664,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/card-bills/next (the `GetNextCardBills` operationId).
-	GetNextCardBillsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetNextCardBillsResponse, error)
+	GetNextCardBillsWithResponse(ctx context.Context, params *GetNextCardBillsParams, reqEditors ...RequestEditorFn) (*GetNextCardBillsResponse, error)
 
 	// ListCategoriesWithResponse The category tree
 	//
@@ -20585,7 +23673,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/categories (the `ListCategories` operationId).
-	ListCategoriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error)
+	ListCategoriesWithResponse(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error)
 
 	// CreateCategoryWithBodyWithResponse Create a category
 	//
@@ -20612,7 +23700,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/categories/import (the `ImportDefaultCategories` operationId).
-	ImportDefaultCategoriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ImportDefaultCategoriesResponse, error)
+	ImportDefaultCategoriesWithResponse(ctx context.Context, params *ImportDefaultCategoriesParams, reqEditors ...RequestEditorFn) (*ImportDefaultCategoriesResponse, error)
 
 	// ReorderCategoriesWithBodyWithResponse Reorder categories
 	//
@@ -20621,7 +23709,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-	ReorderCategoriesWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error)
+	ReorderCategoriesWithBodyWithResponse(ctx context.Context, params *ReorderCategoriesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error)
 
 	// ReorderCategoriesWithResponse Reorder categories
 	//
@@ -20630,7 +23718,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-	ReorderCategoriesWithResponse(ctx context.Context, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error)
+	ReorderCategoriesWithResponse(ctx context.Context, params *ReorderCategoriesParams, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error)
 
 	// DeleteCategoryWithResponse Delete a category
 	//
@@ -20981,7 +24069,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/entries/pending/count (the `CountPendingEntries` operationId).
-	CountPendingEntriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*CountPendingEntriesResponse, error)
+	CountPendingEntriesWithResponse(ctx context.Context, params *CountPendingEntriesParams, reqEditors ...RequestEditorFn) (*CountPendingEntriesResponse, error)
 
 	// DeleteEntryWithResponse Delete an entry
 	//
@@ -21039,7 +24127,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
-	ConfirmEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*ConfirmEntryResponse, error)
+	ConfirmEntryWithResponse(ctx context.Context, id EntryID, params *ConfirmEntryParams, reqEditors ...RequestEditorFn) (*ConfirmEntryResponse, error)
 
 	// GetForecastWithResponse The cash-flow forecast of the days ahead
 	//
@@ -21263,7 +24351,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/quick-entries (the `ListQuickEntries` operationId).
-	ListQuickEntriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListQuickEntriesResponse, error)
+	ListQuickEntriesWithResponse(ctx context.Context, params *ListQuickEntriesParams, reqEditors ...RequestEditorFn) (*ListQuickEntriesResponse, error)
 
 	// CreateQuickEntryWithBodyWithResponse Create a quick entry
 	//
@@ -21315,7 +24403,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/recurrings (the `ListRecurrings` operationId).
-	ListRecurringsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListRecurringsResponse, error)
+	ListRecurringsWithResponse(ctx context.Context, params *ListRecurringsParams, reqEditors ...RequestEditorFn) (*ListRecurringsResponse, error)
 
 	// CreateRecurringWithBodyWithResponse Create a recurring entry
 	//
@@ -21403,7 +24491,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-	RestoreBackupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error)
+	RestoreBackupWithBodyWithResponse(ctx context.Context, params *RestoreBackupParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error)
 
 	// RestoreBackupWithResponse Replace the member's ledger with a backup
 	//
@@ -21442,7 +24530,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-	RestoreBackupWithResponse(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error)
+	RestoreBackupWithResponse(ctx context.Context, params *RestoreBackupParams, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error)
 
 	// GetCategoryStatsWithResponse Statistics by category over a range
 	//
@@ -21489,7 +24577,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/tags (the `ListTags` operationId).
-	ListTagsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTagsResponse, error)
+	ListTagsWithResponse(ctx context.Context, params *ListTagsParams, reqEditors ...RequestEditorFn) (*ListTagsResponse, error)
 
 	// CreateTagWithBodyWithResponse Create a tag
 	//
@@ -21516,7 +24604,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-	ReorderTagsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error)
+	ReorderTagsWithBodyWithResponse(ctx context.Context, params *ReorderTagsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error)
 
 	// ReorderTagsWithResponse Reorder tags
 	//
@@ -21525,7 +24613,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-	ReorderTagsWithResponse(ctx context.Context, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error)
+	ReorderTagsWithResponse(ctx context.Context, params *ReorderTagsParams, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error)
 
 	// DeleteTagWithResponse Delete a tag
 	//
@@ -21640,7 +24728,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/wallets (the `ListWallets` operationId).
-	ListWalletsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWalletsResponse, error)
+	ListWalletsWithResponse(ctx context.Context, params *ListWalletsParams, reqEditors ...RequestEditorFn) (*ListWalletsResponse, error)
 
 	// CreateWalletWithBodyWithResponse Create a wallet
 	//
@@ -21673,7 +24761,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-	ReorderWalletsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error)
+	ReorderWalletsWithBodyWithResponse(ctx context.Context, params *ReorderWalletsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error)
 
 	// ReorderWalletsWithResponse Reorder wallets
 	//
@@ -21682,7 +24770,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-	ReorderWalletsWithResponse(ctx context.Context, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error)
+	ReorderWalletsWithResponse(ctx context.Context, params *ReorderWalletsParams, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error)
 
 	// DeleteWalletWithResponse Delete a wallet
 	//
@@ -21729,7 +24817,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/account/wallets/{id}/loan-schedule (the `GetLoanSchedule` operationId).
-	GetLoanScheduleWithResponse(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*GetLoanScheduleResponse, error)
+	GetLoanScheduleWithResponse(ctx context.Context, id WalletID, params *GetLoanScheduleParams, reqEditors ...RequestEditorFn) (*GetLoanScheduleResponse, error)
 
 	// ListCardStatementsWithResponse The statements of a card
 	//
@@ -22860,6 +25948,207 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/board/tag-groups (the `ListBoardTagGroups` operationId).
 	ListBoardTagGroupsWithResponse(ctx context.Context, params *ListBoardTagGroupsParams, reqEditors ...RequestEditorFn) (*ListBoardTagGroupsResponse, error)
 
+	// ListBooksWithResponse The caller's household books
+	//
+	// Every household book the caller is a current member of, oldest first, with the caller's
+	// role and the book's members. A household book is a ledger several members keep; its
+	// records are read and written with the `/api/account/...` operations and the `X-Book-Id`
+	// header (see `components/parameters/BookId`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/books (the `ListBooks` operationId).
+	ListBooksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListBooksResponse, error)
+
+	// CreateBookWithBodyWithResponse Create a household book
+	//
+	// Creates a household book with the caller as its OWNER and an empty ledger (month start
+	// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+	// past it 409 `CONFLICT`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/books (the `CreateBook` operationId).
+	CreateBookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBookResponse, error)
+
+	// CreateBookWithResponse Create a household book
+	//
+	// Creates a household book with the caller as its OWNER and an empty ledger (month start
+	// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+	// past it 409 `CONFLICT`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/books (the `CreateBook` operationId).
+	CreateBookWithResponse(ctx context.Context, body CreateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBookResponse, error)
+
+	// JoinBookWithBodyWithResponse Accept an invitation to a household book
+	//
+	// Joins the book an invitation code was made for, with the invitation's role. A code is
+	// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+	// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+	// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+	// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+	JoinBookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinBookResponse, error)
+
+	// JoinBookWithResponse Accept an invitation to a household book
+	//
+	// Joins the book an invitation code was made for, with the invitation's role. A code is
+	// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+	// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+	// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+	// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+	JoinBookWithResponse(ctx context.Context, body JoinBookJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinBookResponse, error)
+
+	// DeleteBookWithResponse Delete a household book
+	//
+	// OWNER only. Deletes the book and every record in it; its former members' requests with
+	// its `X-Book-Id`, its changes feed included, answer 404 `NOT_FOUND` from then on.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/books/{id} (the `DeleteBook` operationId).
+	DeleteBookWithResponse(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*DeleteBookResponse, error)
+
+	// GetBookWithResponse Get a household book
+	//
+	// The book with the caller's role and its current members. A book the caller is not a
+	// current member of (never joined, left, removed, deleted) is 404 `NOT_FOUND`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/books/{id} (the `GetBook` operationId).
+	GetBookWithResponse(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*GetBookResponse, error)
+
+	// UpdateBookWithBodyWithResponse Rename a household book and set its month start day
+	//
+	// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+	// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+	// statistics, budgets and settlement.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+	UpdateBookWithBodyWithResponse(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBookResponse, error)
+
+	// UpdateBookWithResponse Rename a household book and set its month start day
+	//
+	// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+	// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+	// statistics, budgets and settlement.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+	UpdateBookWithResponse(ctx context.Context, id BookPathID, body UpdateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBookResponse, error)
+
+	// CreateBookInvitationWithBodyWithResponse Invite someone to a household book
+	//
+	// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+	// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+	// once: only its hash is kept.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+	CreateBookInvitationWithBodyWithResponse(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBookInvitationResponse, error)
+
+	// CreateBookInvitationWithResponse Invite someone to a household book
+	//
+	// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+	// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+	// once: only its hash is kept.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+	CreateBookInvitationWithResponse(ctx context.Context, id BookPathID, body CreateBookInvitationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBookInvitationResponse, error)
+
+	// RevokeBookInvitationWithResponse Revoke an invitation
+	//
+	// OWNER only. The code can no longer be accepted. A code that is not this book's, or was
+	// used or revoked already: 404 `NOT_FOUND`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/books/{id}/invitations/{code} (the `RevokeBookInvitation` operationId).
+	RevokeBookInvitationWithResponse(ctx context.Context, id BookPathID, code string, reqEditors ...RequestEditorFn) (*RevokeBookInvitationResponse, error)
+
+	// RemoveBookMemberWithResponse Remove a member, or leave
+	//
+	// An OWNER removes a member; any member removes themselves (leaves). The book's records
+	// show a member who left as a former member, their id kept. When the last OWNER leaves, the longest-standing EDITOR becomes OWNER, else the
+	// longest-standing VIEWER; a book nobody is left in is deleted with its records.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/books/{id}/members/{memberId} (the `RemoveBookMember` operationId).
+	RemoveBookMemberWithResponse(ctx context.Context, id BookPathID, memberID int64, reqEditors ...RequestEditorFn) (*RemoveBookMemberResponse, error)
+
+	// UpdateBookMemberWithBodyWithResponse Change a member's role and settlement weight
+	//
+	// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+	// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+	// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+	UpdateBookMemberWithBodyWithResponse(ctx context.Context, id BookPathID, memberID int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBookMemberResponse, error)
+
+	// UpdateBookMemberWithResponse Change a member's role and settlement weight
+	//
+	// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+	// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+	// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+	UpdateBookMemberWithResponse(ctx context.Context, id BookPathID, memberID int64, body UpdateBookMemberJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBookMemberResponse, error)
+
+	// UnsettleBookMonthWithResponse Undo marking a month settled
+	//
+	// OWNER only. Answers the settlement, no longer marked settled.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/books/{id}/settlement (the `UnsettleBookMonth` operationId).
+	UnsettleBookMonthWithResponse(ctx context.Context, id BookPathID, params *UnsettleBookMonthParams, reqEditors ...RequestEditorFn) (*UnsettleBookMonthResponse, error)
+
+	// GetBookSettlementWithResponse Who owes whom for a month of the book
+	//
+	// For the book's ledger month: what each member paid of its expenses (every confirmed
+	// expense of the month, transfers excluded; an expense counts for its `paidBy`), each
+	// current OWNER's and EDITOR's share (by weight, default 1; VIEWERs take none; a former
+	// member who paid appears with share 0), balance = paid − share, and the fewest payments
+	// that settle it: the largest debtor pays the largest creditor, repeated (ties: the lower
+	// member id first). Shares are whole won; the remainder goes one won each to the members
+	// with the largest weights, then the lowest member ids. Any member may read it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/books/{id}/settlement (the `GetBookSettlement` operationId).
+	GetBookSettlementWithResponse(ctx context.Context, id BookPathID, params *GetBookSettlementParams, reqEditors ...RequestEditorFn) (*GetBookSettlementResponse, error)
+
+	// SettleBookMonthWithResponse Mark a month settled
+	//
+	// OWNER only. Records who marked the month settled and when (marking it again keeps the
+	// first record); answers the settlement.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/books/{id}/settlement (the `SettleBookMonth` operationId).
+	SettleBookMonthWithResponse(ctx context.Context, id BookPathID, params *SettleBookMonthParams, reqEditors ...RequestEditorFn) (*SettleBookMonthResponse, error)
+
 	// GetFXRateWithResponse Today's exchange rate of a currency pair
 	//
 	// The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
@@ -22996,10 +26285,14 @@ type GetBackupResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Backup
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -23019,6 +26312,11 @@ func (r GetBackupResponse) GetJSON200() *Backup {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r GetBackupResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
@@ -23027,6 +26325,11 @@ func (r GetBackupResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetBackupResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23094,6 +26397,8 @@ type ListBudgetsResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -23122,6 +26427,11 @@ func (r ListBudgetsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ListBudgetsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListBudgetsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23317,6 +26627,8 @@ type GetBudgetChartResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -23347,6 +26659,11 @@ func (r GetBudgetChartResponse) GetApplicationProblemJSON401() *Unauthenticated 
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetBudgetChartResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBudgetChartResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23414,6 +26731,8 @@ type CopyBudgetsResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -23444,6 +26763,11 @@ func (r CopyBudgetsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r CopyBudgetsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CopyBudgetsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23511,6 +26835,8 @@ type GetBudgetIncomeResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -23541,6 +26867,11 @@ func (r GetBudgetIncomeResponse) GetApplicationProblemJSON401() *Unauthenticated
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetBudgetIncomeResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBudgetIncomeResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23608,6 +26939,8 @@ type PutBudgetIncomeResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -23640,6 +26973,11 @@ func (r PutBudgetIncomeResponse) GetApplicationProblemJSON401() *Unauthenticated
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r PutBudgetIncomeResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PutBudgetIncomeResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -23706,10 +27044,14 @@ type ListOnetimeBudgetsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *OnetimeBudgetList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -23727,6 +27069,11 @@ func (r ListOnetimeBudgetsResponse) GetJSON200() *OnetimeBudgetList {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
@@ -23735,6 +27082,11 @@ func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON401() *Unauthentica
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListOnetimeBudgetsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24268,6 +27620,8 @@ type GetBudgetStatusResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -24298,6 +27652,11 @@ func (r GetBudgetStatusResponse) GetApplicationProblemJSON401() *Unauthenticated
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetBudgetStatusResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBudgetStatusResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24588,8 +27947,12 @@ type GetNextCardBillsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *NextCardBills
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -24607,9 +27970,19 @@ func (r GetNextCardBillsResponse) GetJSON200() *NextCardBills {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetNextCardBillsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r GetNextCardBillsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetNextCardBillsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24671,8 +28044,12 @@ type ListCategoriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *CategoryTree
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -24688,9 +28065,19 @@ func (r ListCategoriesResponse) GetJSON200() *CategoryTree {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListCategoriesResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListCategoriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListCategoriesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24762,6 +28149,8 @@ type CreateCategoryResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -24797,6 +28186,11 @@ func (r CreateCategoryResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateCategoryResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateCategoryResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -24873,8 +28267,14 @@ type ImportDefaultCategoriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *CategoryTree
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -24890,9 +28290,24 @@ func (r ImportDefaultCategoriesResponse) GetJSON200() *CategoryTree {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ImportDefaultCategoriesResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ImportDefaultCategoriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ImportDefaultCategoriesResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ImportDefaultCategoriesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -24951,6 +28366,8 @@ type ReorderCategoriesResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -24973,6 +28390,11 @@ func (r ReorderCategoriesResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ReorderCategoriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ReorderCategoriesResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -25051,6 +28473,8 @@ type DeleteCategoryResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -25079,6 +28503,11 @@ func (r DeleteCategoryResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteCategoryResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteCategoryResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -25169,6 +28598,8 @@ type UpdateCategoryResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -25206,6 +28637,11 @@ func (r UpdateCategoryResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r UpdateCategoryResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateCategoryResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -25286,6 +28722,8 @@ type ListChangesResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON410 the response for an HTTP 410 `application/problem+json` response
 	ApplicationProblemJSON410 *ResyncRequired
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -25313,6 +28751,11 @@ func (r ListChangesResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListChangesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListChangesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON410 returns the response for an HTTP 410 `application/problem+json` response
@@ -25637,6 +29080,8 @@ type ExportEntriesResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -25666,6 +29111,11 @@ func (r ExportEntriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ExportEntriesResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ExportEntriesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -25738,6 +29188,8 @@ type ImportEntriesResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -25774,6 +29226,11 @@ func (r ImportEntriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ImportEntriesResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ImportEntriesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -25861,6 +29318,8 @@ type CreateEntryFromNotificationResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -25899,6 +29358,11 @@ func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON401() *Una
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateEntryFromNotificationResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -26074,8 +29538,12 @@ type CountPendingEntriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *PendingCount
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -26091,9 +29559,19 @@ func (r CountPendingEntriesResponse) GetJSON200() *PendingCount {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CountPendingEntriesResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CountPendingEntriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CountPendingEntriesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -26162,6 +29640,8 @@ type DeleteEntryResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -26192,6 +29672,11 @@ func (r DeleteEntryResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteEntryResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteEntryResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -26546,6 +30031,8 @@ type ConfirmEntryResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -26581,6 +30068,11 @@ func (r ConfirmEntryResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ConfirmEntryResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ConfirmEntryResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -26747,6 +30239,8 @@ type GetPortfolioResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Portfolio
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -26766,6 +30260,11 @@ type GetPortfolioResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetPortfolioResponse) GetJSON200() *Portfolio {
 	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetPortfolioResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -26837,6 +30336,8 @@ type RefreshQuotesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *QuoteRefresh
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -26854,6 +30355,11 @@ type RefreshQuotesResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r RefreshQuotesResponse) GetJSON200() *QuoteRefresh {
 	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RefreshQuotesResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -26920,6 +30426,8 @@ type ListStocksResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *StockList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
@@ -26937,6 +30445,11 @@ type ListStocksResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListStocksResponse) GetJSON200() *StockList {
 	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListStocksResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
 }
 
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
@@ -28025,8 +31538,12 @@ type ListQuickEntriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *QuickEntryList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -28042,9 +31559,19 @@ func (r ListQuickEntriesResponse) GetJSON200() *QuickEntryList {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListQuickEntriesResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListQuickEntriesResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListQuickEntriesResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -28241,6 +31768,8 @@ type DeleteQuickEntryResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -28265,6 +31794,11 @@ func (r DeleteQuickEntryResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteQuickEntryResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteQuickEntryResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -28456,8 +31990,12 @@ type ListRecurringsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *RecurringList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -28473,9 +32011,19 @@ func (r ListRecurringsResponse) GetJSON200() *RecurringList {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListRecurringsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListRecurringsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListRecurringsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -28547,6 +32095,8 @@ type CreateRecurringResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -28582,6 +32132,11 @@ func (r CreateRecurringResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateRecurringResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateRecurringResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -28665,6 +32220,8 @@ type DeleteRecurringResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -28689,6 +32246,11 @@ func (r DeleteRecurringResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteRecurringResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteRecurringResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -28769,6 +32331,8 @@ type UpdateRecurringResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -28802,6 +32366,11 @@ func (r UpdateRecurringResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r UpdateRecurringResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateRecurringResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -28884,6 +32453,8 @@ type RestoreBackupResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -28920,6 +32491,11 @@ func (r RestoreBackupResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r RestoreBackupResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RestoreBackupResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -28997,6 +32573,8 @@ type GetCategoryStatsResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -29027,6 +32605,11 @@ func (r GetCategoryStatsResponse) GetApplicationProblemJSON401() *Unauthenticate
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetCategoryStatsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetCategoryStatsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -29094,6 +32677,8 @@ type GetMonthlyStatsResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -29124,6 +32709,11 @@ func (r GetMonthlyStatsResponse) GetApplicationProblemJSON401() *Unauthenticated
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetMonthlyStatsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetMonthlyStatsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -29191,6 +32781,8 @@ type GetTagStatsResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -29221,6 +32813,11 @@ func (r GetTagStatsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetTagStatsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetTagStatsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -29288,6 +32885,8 @@ type GetYearlyStatsResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -29318,6 +32917,11 @@ func (r GetYearlyStatsResponse) GetApplicationProblemJSON401() *Unauthenticated 
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetYearlyStatsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetYearlyStatsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -29379,10 +32983,14 @@ type ListTagsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *TagList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -29398,6 +33006,11 @@ func (r ListTagsResponse) GetJSON200() *TagList {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListTagsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListTagsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
@@ -29406,6 +33019,11 @@ func (r ListTagsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r ListTagsResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListTagsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -29479,6 +33097,8 @@ type CreateTagResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -29517,6 +33137,11 @@ func (r CreateTagResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r CreateTagResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateTagResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -29932,6 +33557,8 @@ type ListTransfersResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -29955,6 +33582,11 @@ func (r ListTransfersResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListTransfersResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListTransfersResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -30026,6 +33658,8 @@ type CreateTransferResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -30061,6 +33695,11 @@ func (r CreateTransferResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateTransferResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateTransferResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -30144,6 +33783,8 @@ type DeleteTransferResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -30170,6 +33811,11 @@ func (r DeleteTransferResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteTransferResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteTransferResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -30359,6 +34005,8 @@ type UpdateTransferResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -30394,6 +34042,11 @@ func (r UpdateTransferResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r UpdateTransferResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateTransferResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -30574,8 +34227,12 @@ type ListWalletsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *WalletList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -30593,9 +34250,19 @@ func (r ListWalletsResponse) GetJSON200() *WalletList {
 	return r.JSON200
 }
 
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListWalletsResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListWalletsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListWalletsResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -30672,6 +34339,10 @@ type CreateWalletResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationProblemJSON409 *Conflict
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -30705,6 +34376,16 @@ func (r CreateWalletResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateWalletResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateWalletResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateWalletResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -30778,6 +34459,8 @@ type ReorderWalletsResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -30800,6 +34483,11 @@ func (r ReorderWalletsResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ReorderWalletsResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ReorderWalletsResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -30878,6 +34566,8 @@ type DeleteWalletResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -30908,6 +34598,11 @@ func (r DeleteWalletResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteWalletResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteWalletResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -31109,6 +34804,8 @@ type UpdateWalletResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON412 the response for an HTTP 412 `application/problem+json` response
@@ -31144,6 +34841,11 @@ func (r UpdateWalletResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r UpdateWalletResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateWalletResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -37446,6 +41148,1295 @@ func (r ListBoardTagGroupsResponse) ContentType() string {
 	return ""
 }
 
+// ListBooksResponse503Headers the declared response headers of an HTTP 503 response for ListBooks
+type ListBooksResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListBooksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BookList
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListBooksResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListBooksResponse) GetJSON200() *BookList {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListBooksResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListBooksResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListBooksResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListBooksResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListBooksResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListBooksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListBooksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListBooksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListBooksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateBookResponse409Headers the declared response headers of an HTTP 409 response for CreateBook
+type CreateBookResponse409Headers struct {
+	RetryAfter *int
+}
+
+// CreateBookResponse503Headers the declared response headers of an HTTP 503 response for CreateBook
+type CreateBookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateBookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Book
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CreateBookResponse409Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateBookResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateBookResponse) GetJSON201() *Book {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateBookResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateBookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateBookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateBookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateBookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// JoinBookResponse409Headers the declared response headers of an HTTP 409 response for JoinBook
+type JoinBookResponse409Headers struct {
+	RetryAfter *int
+}
+
+// JoinBookResponse503Headers the declared response headers of an HTTP 503 response for JoinBook
+type JoinBookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type JoinBookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Book
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *JoinBookResponse409Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *JoinBookResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r JoinBookResponse) GetJSON200() *Book {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r JoinBookResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r JoinBookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r JoinBookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r JoinBookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r JoinBookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteBookResponse503Headers the declared response headers of an HTTP 503 response for DeleteBook
+type DeleteBookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteBookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteBookResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteBookResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteBookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteBookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteBookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteBookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetBookResponse503Headers the declared response headers of an HTTP 503 response for GetBook
+type GetBookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Book
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBookResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBookResponse) GetJSON200() *Book {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBookResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBookResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBookResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetBookResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetBookResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBookResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateBookResponse503Headers the declared response headers of an HTTP 503 response for UpdateBook
+type UpdateBookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateBookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Book
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateBookResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateBookResponse) GetJSON200() *Book {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateBookResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateBookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateBookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateBookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateBookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateBookInvitationResponse503Headers the declared response headers of an HTTP 503 response for CreateBookInvitation
+type CreateBookInvitationResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateBookInvitationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *BookInvitation
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateBookInvitationResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateBookInvitationResponse) GetJSON201() *BookInvitation {
+	return r.JSON201
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateBookInvitationResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateBookInvitationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateBookInvitationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateBookInvitationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateBookInvitationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RevokeBookInvitationResponse503Headers the declared response headers of an HTTP 503 response for RevokeBookInvitation
+type RevokeBookInvitationResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RevokeBookInvitationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RevokeBookInvitationResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RevokeBookInvitationResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RevokeBookInvitationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RevokeBookInvitationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RevokeBookInvitationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RevokeBookInvitationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RemoveBookMemberResponse503Headers the declared response headers of an HTTP 503 response for RemoveBookMember
+type RemoveBookMemberResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RemoveBookMemberResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RemoveBookMemberResponse503Headers
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RemoveBookMemberResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RemoveBookMemberResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RemoveBookMemberResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RemoveBookMemberResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RemoveBookMemberResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateBookMemberResponse409Headers the declared response headers of an HTTP 409 response for UpdateBookMember
+type UpdateBookMemberResponse409Headers struct {
+	RetryAfter *int
+}
+
+// UpdateBookMemberResponse503Headers the declared response headers of an HTTP 503 response for UpdateBookMember
+type UpdateBookMemberResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateBookMemberResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Book
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationProblemJSON409 *Conflict
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *UnsupportedMediaType
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *UpdateBookMemberResponse409Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateBookMemberResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateBookMemberResponse) GetJSON200() *Book {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON409() *Conflict {
+	return r.ApplicationProblemJSON409
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationProblemJSON415
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateBookMemberResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateBookMemberResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateBookMemberResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateBookMemberResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateBookMemberResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UnsettleBookMonthResponse503Headers the declared response headers of an HTTP 503 response for UnsettleBookMonth
+type UnsettleBookMonthResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UnsettleBookMonthResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Settlement
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UnsettleBookMonthResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UnsettleBookMonthResponse) GetJSON200() *Settlement {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UnsettleBookMonthResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UnsettleBookMonthResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UnsettleBookMonthResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UnsettleBookMonthResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UnsettleBookMonthResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetBookSettlementResponse503Headers the declared response headers of an HTTP 503 response for GetBookSettlement
+type GetBookSettlementResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBookSettlementResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Settlement
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBookSettlementResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBookSettlementResponse) GetJSON200() *Settlement {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetBookSettlementResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBookSettlementResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBookSettlementResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBookSettlementResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBookSettlementResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SettleBookMonthResponse503Headers the declared response headers of an HTTP 503 response for SettleBookMonth
+type SettleBookMonthResponse503Headers struct {
+	RetryAfter *int
+}
+
+type SettleBookMonthResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Settlement
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *BadRequest
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *PayloadTooLarge
+	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationProblemJSON422 *TotalOutOfRange
+	// ApplicationProblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationProblemJSON500 *Internal
+	// ApplicationProblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationProblemJSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SettleBookMonthResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SettleBookMonthResponse) GetJSON200() *Settlement {
+	return r.JSON200
+}
+
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON400() *BadRequest {
+	return r.ApplicationProblemJSON400
+}
+
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON401() *Unauthenticated {
+	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
+}
+
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON413() *PayloadTooLarge {
+	return r.ApplicationProblemJSON413
+}
+
+// GetApplicationProblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON422() *TotalOutOfRange {
+	return r.ApplicationProblemJSON422
+}
+
+// GetApplicationProblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON500() *Internal {
+	return r.ApplicationProblemJSON500
+}
+
+// GetApplicationProblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SettleBookMonthResponse) GetApplicationProblemJSON503() *ServiceUnavailable {
+	return r.ApplicationProblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SettleBookMonthResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SettleBookMonthResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SettleBookMonthResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SettleBookMonthResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetFXRateResponse429Headers the declared response headers of an HTTP 429 response for GetFXRate
 type GetFXRateResponse429Headers struct {
 	RetryAfter *int
@@ -38306,8 +43297,8 @@ func (r GetReadinessResponse) ContentType() string {
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/backup (the `GetBackup` operationId).
-func (c *ClientWithResponses) GetBackupWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBackupResponse, error) {
-	rsp, err := c.GetBackup(ctx, reqEditors...)
+func (c *ClientWithResponses) GetBackupWithResponse(ctx context.Context, params *GetBackupParams, reqEditors ...RequestEditorFn) (*GetBackupResponse, error) {
+	rsp, err := c.GetBackup(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38384,8 +43375,8 @@ func (c *ClientWithResponses) GetBudgetChartWithResponse(ctx context.Context, pa
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-func (c *ClientWithResponses) CopyBudgetsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error) {
-	rsp, err := c.CopyBudgetsWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CopyBudgetsWithBodyWithResponse(ctx context.Context, params *CopyBudgetsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error) {
+	rsp, err := c.CopyBudgetsWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38399,8 +43390,8 @@ func (c *ClientWithResponses) CopyBudgetsWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/budgets/copy (the `CopyBudgets` operationId).
-func (c *ClientWithResponses) CopyBudgetsWithResponse(ctx context.Context, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error) {
-	rsp, err := c.CopyBudgets(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CopyBudgetsWithResponse(ctx context.Context, params *CopyBudgetsParams, body CopyBudgetsJSONRequestBody, reqEditors ...RequestEditorFn) (*CopyBudgetsResponse, error) {
+	rsp, err := c.CopyBudgets(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38430,8 +43421,8 @@ func (c *ClientWithResponses) GetBudgetIncomeWithResponse(ctx context.Context, p
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-func (c *ClientWithResponses) PutBudgetIncomeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error) {
-	rsp, err := c.PutBudgetIncomeWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) PutBudgetIncomeWithBodyWithResponse(ctx context.Context, params *PutBudgetIncomeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error) {
+	rsp, err := c.PutBudgetIncomeWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38445,8 +43436,8 @@ func (c *ClientWithResponses) PutBudgetIncomeWithBodyWithResponse(ctx context.Co
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/budgets/income (the `PutBudgetIncome` operationId).
-func (c *ClientWithResponses) PutBudgetIncomeWithResponse(ctx context.Context, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error) {
-	rsp, err := c.PutBudgetIncome(ctx, body, reqEditors...)
+func (c *ClientWithResponses) PutBudgetIncomeWithResponse(ctx context.Context, params *PutBudgetIncomeParams, body PutBudgetIncomeJSONRequestBody, reqEditors ...RequestEditorFn) (*PutBudgetIncomeResponse, error) {
+	rsp, err := c.PutBudgetIncome(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38460,8 +43451,8 @@ func (c *ClientWithResponses) PutBudgetIncomeWithResponse(ctx context.Context, b
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/budgets/onetime (the `ListOnetimeBudgets` operationId).
-func (c *ClientWithResponses) ListOnetimeBudgetsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListOnetimeBudgetsResponse, error) {
-	rsp, err := c.ListOnetimeBudgets(ctx, reqEditors...)
+func (c *ClientWithResponses) ListOnetimeBudgetsWithResponse(ctx context.Context, params *ListOnetimeBudgetsParams, reqEditors ...RequestEditorFn) (*ListOnetimeBudgetsResponse, error) {
+	rsp, err := c.ListOnetimeBudgets(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38631,8 +43622,8 @@ func (c *ClientWithResponses) UpdateBudgetWithResponse(ctx context.Context, id B
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/card-bills/next (the `GetNextCardBills` operationId).
-func (c *ClientWithResponses) GetNextCardBillsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetNextCardBillsResponse, error) {
-	rsp, err := c.GetNextCardBills(ctx, reqEditors...)
+func (c *ClientWithResponses) GetNextCardBillsWithResponse(ctx context.Context, params *GetNextCardBillsParams, reqEditors ...RequestEditorFn) (*GetNextCardBillsResponse, error) {
+	rsp, err := c.GetNextCardBills(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38646,8 +43637,8 @@ func (c *ClientWithResponses) GetNextCardBillsWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/categories (the `ListCategories` operationId).
-func (c *ClientWithResponses) ListCategoriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error) {
-	rsp, err := c.ListCategories(ctx, reqEditors...)
+func (c *ClientWithResponses) ListCategoriesWithResponse(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error) {
+	rsp, err := c.ListCategories(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38691,8 +43682,8 @@ func (c *ClientWithResponses) CreateCategoryWithResponse(ctx context.Context, pa
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/categories/import (the `ImportDefaultCategories` operationId).
-func (c *ClientWithResponses) ImportDefaultCategoriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ImportDefaultCategoriesResponse, error) {
-	rsp, err := c.ImportDefaultCategories(ctx, reqEditors...)
+func (c *ClientWithResponses) ImportDefaultCategoriesWithResponse(ctx context.Context, params *ImportDefaultCategoriesParams, reqEditors ...RequestEditorFn) (*ImportDefaultCategoriesResponse, error) {
+	rsp, err := c.ImportDefaultCategories(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38706,8 +43697,8 @@ func (c *ClientWithResponses) ImportDefaultCategoriesWithResponse(ctx context.Co
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-func (c *ClientWithResponses) ReorderCategoriesWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error) {
-	rsp, err := c.ReorderCategoriesWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) ReorderCategoriesWithBodyWithResponse(ctx context.Context, params *ReorderCategoriesParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error) {
+	rsp, err := c.ReorderCategoriesWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -38721,8 +43712,8 @@ func (c *ClientWithResponses) ReorderCategoriesWithBodyWithResponse(ctx context.
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/categories/reorder (the `ReorderCategories` operationId).
-func (c *ClientWithResponses) ReorderCategoriesWithResponse(ctx context.Context, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error) {
-	rsp, err := c.ReorderCategories(ctx, body, reqEditors...)
+func (c *ClientWithResponses) ReorderCategoriesWithResponse(ctx context.Context, params *ReorderCategoriesParams, body ReorderCategoriesJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderCategoriesResponse, error) {
+	rsp, err := c.ReorderCategories(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39156,8 +44147,8 @@ func (c *ClientWithResponses) ParseEntryTextWithResponse(ctx context.Context, bo
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/entries/pending/count (the `CountPendingEntries` operationId).
-func (c *ClientWithResponses) CountPendingEntriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*CountPendingEntriesResponse, error) {
-	rsp, err := c.CountPendingEntries(ctx, reqEditors...)
+func (c *ClientWithResponses) CountPendingEntriesWithResponse(ctx context.Context, params *CountPendingEntriesParams, reqEditors ...RequestEditorFn) (*CountPendingEntriesResponse, error) {
+	rsp, err := c.CountPendingEntries(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39244,8 +44235,8 @@ func (c *ClientWithResponses) UpdateEntryWithResponse(ctx context.Context, id En
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/entries/{id}/confirm (the `ConfirmEntry` operationId).
-func (c *ClientWithResponses) ConfirmEntryWithResponse(ctx context.Context, id EntryID, reqEditors ...RequestEditorFn) (*ConfirmEntryResponse, error) {
-	rsp, err := c.ConfirmEntry(ctx, id, reqEditors...)
+func (c *ClientWithResponses) ConfirmEntryWithResponse(ctx context.Context, id EntryID, params *ConfirmEntryParams, reqEditors ...RequestEditorFn) (*ConfirmEntryResponse, error) {
+	rsp, err := c.ConfirmEntry(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39576,8 +44567,8 @@ func (c *ClientWithResponses) RecognizeReceiptWithBodyWithResponse(ctx context.C
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/quick-entries (the `ListQuickEntries` operationId).
-func (c *ClientWithResponses) ListQuickEntriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListQuickEntriesResponse, error) {
-	rsp, err := c.ListQuickEntries(ctx, reqEditors...)
+func (c *ClientWithResponses) ListQuickEntriesWithResponse(ctx context.Context, params *ListQuickEntriesParams, reqEditors ...RequestEditorFn) (*ListQuickEntriesResponse, error) {
+	rsp, err := c.ListQuickEntries(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39664,8 +44655,8 @@ func (c *ClientWithResponses) UpdateQuickEntryWithResponse(ctx context.Context, 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/recurrings (the `ListRecurrings` operationId).
-func (c *ClientWithResponses) ListRecurringsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListRecurringsResponse, error) {
-	rsp, err := c.ListRecurrings(ctx, reqEditors...)
+func (c *ClientWithResponses) ListRecurringsWithResponse(ctx context.Context, params *ListRecurringsParams, reqEditors ...RequestEditorFn) (*ListRecurringsResponse, error) {
+	rsp, err := c.ListRecurrings(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39788,8 +44779,8 @@ func (c *ClientWithResponses) UpdateRecurringWithResponse(ctx context.Context, i
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-func (c *ClientWithResponses) RestoreBackupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error) {
-	rsp, err := c.RestoreBackupWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) RestoreBackupWithBodyWithResponse(ctx context.Context, params *RestoreBackupParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error) {
+	rsp, err := c.RestoreBackupWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39833,8 +44824,8 @@ func (c *ClientWithResponses) RestoreBackupWithBodyWithResponse(ctx context.Cont
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/restore (the `RestoreBackup` operationId).
-func (c *ClientWithResponses) RestoreBackupWithResponse(ctx context.Context, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error) {
-	rsp, err := c.RestoreBackup(ctx, body, reqEditors...)
+func (c *ClientWithResponses) RestoreBackupWithResponse(ctx context.Context, params *RestoreBackupParams, body RestoreBackupJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error) {
+	rsp, err := c.RestoreBackup(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39910,8 +44901,8 @@ func (c *ClientWithResponses) GetYearlyStatsWithResponse(ctx context.Context, pa
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/tags (the `ListTags` operationId).
-func (c *ClientWithResponses) ListTagsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListTagsResponse, error) {
-	rsp, err := c.ListTags(ctx, reqEditors...)
+func (c *ClientWithResponses) ListTagsWithResponse(ctx context.Context, params *ListTagsParams, reqEditors ...RequestEditorFn) (*ListTagsResponse, error) {
+	rsp, err := c.ListTags(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39955,8 +44946,8 @@ func (c *ClientWithResponses) CreateTagWithResponse(ctx context.Context, params 
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-func (c *ClientWithResponses) ReorderTagsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error) {
-	rsp, err := c.ReorderTagsWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) ReorderTagsWithBodyWithResponse(ctx context.Context, params *ReorderTagsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error) {
+	rsp, err := c.ReorderTagsWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -39970,8 +44961,8 @@ func (c *ClientWithResponses) ReorderTagsWithBodyWithResponse(ctx context.Contex
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/tags/reorder (the `ReorderTags` operationId).
-func (c *ClientWithResponses) ReorderTagsWithResponse(ctx context.Context, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error) {
-	rsp, err := c.ReorderTags(ctx, body, reqEditors...)
+func (c *ClientWithResponses) ReorderTagsWithResponse(ctx context.Context, params *ReorderTagsParams, body ReorderTagsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderTagsResponse, error) {
+	rsp, err := c.ReorderTags(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -40157,8 +45148,8 @@ func (c *ClientWithResponses) ConfirmTransferWithResponse(ctx context.Context, i
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/wallets (the `ListWallets` operationId).
-func (c *ClientWithResponses) ListWalletsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWalletsResponse, error) {
-	rsp, err := c.ListWallets(ctx, reqEditors...)
+func (c *ClientWithResponses) ListWalletsWithResponse(ctx context.Context, params *ListWalletsParams, reqEditors ...RequestEditorFn) (*ListWalletsResponse, error) {
+	rsp, err := c.ListWallets(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -40208,8 +45199,8 @@ func (c *ClientWithResponses) CreateWalletWithResponse(ctx context.Context, para
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-func (c *ClientWithResponses) ReorderWalletsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error) {
-	rsp, err := c.ReorderWalletsWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) ReorderWalletsWithBodyWithResponse(ctx context.Context, params *ReorderWalletsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error) {
+	rsp, err := c.ReorderWalletsWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -40223,8 +45214,8 @@ func (c *ClientWithResponses) ReorderWalletsWithBodyWithResponse(ctx context.Con
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PUT /api/account/wallets/reorder (the `ReorderWallets` operationId).
-func (c *ClientWithResponses) ReorderWalletsWithResponse(ctx context.Context, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error) {
-	rsp, err := c.ReorderWallets(ctx, body, reqEditors...)
+func (c *ClientWithResponses) ReorderWalletsWithResponse(ctx context.Context, params *ReorderWalletsParams, body ReorderWalletsJSONRequestBody, reqEditors ...RequestEditorFn) (*ReorderWalletsResponse, error) {
+	rsp, err := c.ReorderWallets(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -40300,8 +45291,8 @@ func (c *ClientWithResponses) UpdateWalletWithResponse(ctx context.Context, id W
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/account/wallets/{id}/loan-schedule (the `GetLoanSchedule` operationId).
-func (c *ClientWithResponses) GetLoanScheduleWithResponse(ctx context.Context, id WalletID, reqEditors ...RequestEditorFn) (*GetLoanScheduleResponse, error) {
-	rsp, err := c.GetLoanSchedule(ctx, id, reqEditors...)
+func (c *ClientWithResponses) GetLoanScheduleWithResponse(ctx context.Context, id WalletID, params *GetLoanScheduleParams, reqEditors ...RequestEditorFn) (*GetLoanScheduleResponse, error) {
+	rsp, err := c.GetLoanSchedule(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -41989,6 +46980,315 @@ func (c *ClientWithResponses) ListBoardTagGroupsWithResponse(ctx context.Context
 	return ParseListBoardTagGroupsResponse(rsp)
 }
 
+// ListBooksWithResponse The caller's household books
+//
+// Every household book the caller is a current member of, oldest first, with the caller's
+// role and the book's members. A household book is a ledger several members keep; its
+// records are read and written with the `/api/account/...` operations and the `X-Book-Id`
+// header (see `components/parameters/BookId`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/books (the `ListBooks` operationId).
+func (c *ClientWithResponses) ListBooksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListBooksResponse, error) {
+	rsp, err := c.ListBooks(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListBooksResponse(rsp)
+}
+
+// CreateBookWithBodyWithResponse Create a household book
+//
+// Creates a household book with the caller as its OWNER and an empty ledger (month start
+// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+// past it 409 `CONFLICT`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/books (the `CreateBook` operationId).
+func (c *ClientWithResponses) CreateBookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBookResponse, error) {
+	rsp, err := c.CreateBookWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBookResponse(rsp)
+}
+
+// CreateBookWithResponse Create a household book
+//
+// Creates a household book with the caller as its OWNER and an empty ledger (month start
+// day 1). A member is in at most `BOOKS_PER_MEMBER` books (default 5), created or joined:
+// past it 409 `CONFLICT`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/books (the `CreateBook` operationId).
+func (c *ClientWithResponses) CreateBookWithResponse(ctx context.Context, body CreateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBookResponse, error) {
+	rsp, err := c.CreateBook(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBookResponse(rsp)
+}
+
+// JoinBookWithBodyWithResponse Accept an invitation to a household book
+//
+// Joins the book an invitation code was made for, with the invitation's role. A code is
+// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+func (c *ClientWithResponses) JoinBookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinBookResponse, error) {
+	rsp, err := c.JoinBookWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinBookResponse(rsp)
+}
+
+// JoinBookWithResponse Accept an invitation to a household book
+//
+// Joins the book an invitation code was made for, with the invitation's role. A code is
+// single use and expires 7 days after it was made: an unknown, used, revoked or expired
+// code is 404 `NOT_FOUND`, as is a code of a book that was deleted. Already a member of
+// the book, a book at `BOOK_MEMBER_LIMIT` members (default 6), or a caller in
+// `BOOKS_PER_MEMBER` books already: 409 `CONFLICT` (the code stays usable).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/books/join (the `JoinBook` operationId).
+func (c *ClientWithResponses) JoinBookWithResponse(ctx context.Context, body JoinBookJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinBookResponse, error) {
+	rsp, err := c.JoinBook(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinBookResponse(rsp)
+}
+
+// DeleteBookWithResponse Delete a household book
+//
+// OWNER only. Deletes the book and every record in it; its former members' requests with
+// its `X-Book-Id`, its changes feed included, answer 404 `NOT_FOUND` from then on.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/books/{id} (the `DeleteBook` operationId).
+func (c *ClientWithResponses) DeleteBookWithResponse(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*DeleteBookResponse, error) {
+	rsp, err := c.DeleteBook(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteBookResponse(rsp)
+}
+
+// GetBookWithResponse Get a household book
+//
+// The book with the caller's role and its current members. A book the caller is not a
+// current member of (never joined, left, removed, deleted) is 404 `NOT_FOUND`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/books/{id} (the `GetBook` operationId).
+func (c *ClientWithResponses) GetBookWithResponse(ctx context.Context, id BookPathID, reqEditors ...RequestEditorFn) (*GetBookResponse, error) {
+	rsp, err := c.GetBook(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBookResponse(rsp)
+}
+
+// UpdateBookWithBodyWithResponse Rename a household book and set its month start day
+//
+// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+// statistics, budgets and settlement.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+func (c *ClientWithResponses) UpdateBookWithBodyWithResponse(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBookResponse, error) {
+	rsp, err := c.UpdateBookWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateBookResponse(rsp)
+}
+
+// UpdateBookWithResponse Rename a household book and set its month start day
+//
+// OWNER only (another member: 403 `FORBIDDEN`; not a member: 404 `NOT_FOUND`). The month
+// start day (1 to 28) is the day the book's ledger month begins, for its lists,
+// statistics, budgets and settlement.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/books/{id} (the `UpdateBook` operationId).
+func (c *ClientWithResponses) UpdateBookWithResponse(ctx context.Context, id BookPathID, body UpdateBookJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBookResponse, error) {
+	rsp, err := c.UpdateBook(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateBookResponse(rsp)
+}
+
+// CreateBookInvitationWithBodyWithResponse Invite someone to a household book
+//
+// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+// once: only its hash is kept.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+func (c *ClientWithResponses) CreateBookInvitationWithBodyWithResponse(ctx context.Context, id BookPathID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBookInvitationResponse, error) {
+	rsp, err := c.CreateBookInvitationWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBookInvitationResponse(rsp)
+}
+
+// CreateBookInvitationWithResponse Invite someone to a household book
+//
+// OWNER only. Answers a single-use code, valid 7 days, that a signed-in member accepts
+// with `joinBook` to join with `role` (EDITOR by default, or VIEWER). The code is shown
+// once: only its hash is kept.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/books/{id}/invitations (the `CreateBookInvitation` operationId).
+func (c *ClientWithResponses) CreateBookInvitationWithResponse(ctx context.Context, id BookPathID, body CreateBookInvitationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBookInvitationResponse, error) {
+	rsp, err := c.CreateBookInvitation(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBookInvitationResponse(rsp)
+}
+
+// RevokeBookInvitationWithResponse Revoke an invitation
+//
+// OWNER only. The code can no longer be accepted. A code that is not this book's, or was
+// used or revoked already: 404 `NOT_FOUND`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/books/{id}/invitations/{code} (the `RevokeBookInvitation` operationId).
+func (c *ClientWithResponses) RevokeBookInvitationWithResponse(ctx context.Context, id BookPathID, code string, reqEditors ...RequestEditorFn) (*RevokeBookInvitationResponse, error) {
+	rsp, err := c.RevokeBookInvitation(ctx, id, code, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRevokeBookInvitationResponse(rsp)
+}
+
+// RemoveBookMemberWithResponse Remove a member, or leave
+//
+// An OWNER removes a member; any member removes themselves (leaves). The book's records
+// show a member who left as a former member, their id kept. When the last OWNER leaves, the longest-standing EDITOR becomes OWNER, else the
+// longest-standing VIEWER; a book nobody is left in is deleted with its records.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/books/{id}/members/{memberId} (the `RemoveBookMember` operationId).
+func (c *ClientWithResponses) RemoveBookMemberWithResponse(ctx context.Context, id BookPathID, memberID int64, reqEditors ...RequestEditorFn) (*RemoveBookMemberResponse, error) {
+	rsp, err := c.RemoveBookMember(ctx, id, memberID, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRemoveBookMemberResponse(rsp)
+}
+
+// UpdateBookMemberWithBodyWithResponse Change a member's role and settlement weight
+//
+// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+func (c *ClientWithResponses) UpdateBookMemberWithBodyWithResponse(ctx context.Context, id BookPathID, memberID int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateBookMemberResponse, error) {
+	rsp, err := c.UpdateBookMemberWithBody(ctx, id, memberID, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateBookMemberResponse(rsp)
+}
+
+// UpdateBookMemberWithResponse Change a member's role and settlement weight
+//
+// OWNER only. A book keeps at least one OWNER: demoting its last OWNER is 409 `CONFLICT`.
+// `weight` (1 to 1000) is the member's share of the book's expenses in the settlement.
+// Someone who is not a current member of the book: 404 `NOT_FOUND`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/books/{id}/members/{memberId} (the `UpdateBookMember` operationId).
+func (c *ClientWithResponses) UpdateBookMemberWithResponse(ctx context.Context, id BookPathID, memberID int64, body UpdateBookMemberJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateBookMemberResponse, error) {
+	rsp, err := c.UpdateBookMember(ctx, id, memberID, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateBookMemberResponse(rsp)
+}
+
+// UnsettleBookMonthWithResponse Undo marking a month settled
+//
+// OWNER only. Answers the settlement, no longer marked settled.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/books/{id}/settlement (the `UnsettleBookMonth` operationId).
+func (c *ClientWithResponses) UnsettleBookMonthWithResponse(ctx context.Context, id BookPathID, params *UnsettleBookMonthParams, reqEditors ...RequestEditorFn) (*UnsettleBookMonthResponse, error) {
+	rsp, err := c.UnsettleBookMonth(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUnsettleBookMonthResponse(rsp)
+}
+
+// GetBookSettlementWithResponse Who owes whom for a month of the book
+//
+// For the book's ledger month: what each member paid of its expenses (every confirmed
+// expense of the month, transfers excluded; an expense counts for its `paidBy`), each
+// current OWNER's and EDITOR's share (by weight, default 1; VIEWERs take none; a former
+// member who paid appears with share 0), balance = paid − share, and the fewest payments
+// that settle it: the largest debtor pays the largest creditor, repeated (ties: the lower
+// member id first). Shares are whole won; the remainder goes one won each to the members
+// with the largest weights, then the lowest member ids. Any member may read it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/books/{id}/settlement (the `GetBookSettlement` operationId).
+func (c *ClientWithResponses) GetBookSettlementWithResponse(ctx context.Context, id BookPathID, params *GetBookSettlementParams, reqEditors ...RequestEditorFn) (*GetBookSettlementResponse, error) {
+	rsp, err := c.GetBookSettlement(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBookSettlementResponse(rsp)
+}
+
+// SettleBookMonthWithResponse Mark a month settled
+//
+// OWNER only. Records who marked the month settled and when (marking it again keeps the
+// first record); answers the settlement.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/books/{id}/settlement (the `SettleBookMonth` operationId).
+func (c *ClientWithResponses) SettleBookMonthWithResponse(ctx context.Context, id BookPathID, params *SettleBookMonthParams, reqEditors ...RequestEditorFn) (*SettleBookMonthResponse, error) {
+	rsp, err := c.SettleBookMonth(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSettleBookMonthResponse(rsp)
+}
+
 // GetFXRateWithResponse Today's exchange rate of a currency pair
 //
 // The rate of 1 `from` in `to` for today (service time zone), as the FX provider gives it.
@@ -42196,6 +47496,13 @@ func ParseGetBackupResponse(rsp *http.Response) (*GetBackupResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42209,6 +47516,13 @@ func ParseGetBackupResponse(rsp *http.Response) (*GetBackupResponse, error) {
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -42307,6 +47621,13 @@ func ParseListBudgetsResponse(rsp *http.Response) (*ListBudgetsResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -42525,6 +47846,13 @@ func ParseGetBudgetChartResponse(rsp *http.Response) (*GetBudgetChartResponse, e
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42612,6 +47940,13 @@ func ParseCopyBudgetsResponse(rsp *http.Response) (*CopyBudgetsResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -42701,6 +48036,13 @@ func ParseGetBudgetIncomeResponse(rsp *http.Response) (*GetBudgetIncomeResponse,
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42789,6 +48131,13 @@ func ParsePutBudgetIncomeResponse(rsp *http.Response) (*PutBudgetIncomeResponse,
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42863,6 +48212,13 @@ func ParseListOnetimeBudgetsResponse(rsp *http.Response) (*ListOnetimeBudgetsRes
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42876,6 +48232,13 @@ func ParseListOnetimeBudgetsResponse(rsp *http.Response) (*ListOnetimeBudgetsRes
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -43419,6 +48782,13 @@ func ParseGetBudgetStatusResponse(rsp *http.Response) (*GetBudgetStatusResponse,
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -43709,12 +49079,26 @@ func ParseGetNextCardBillsResponse(rsp *http.Response) (*GetNextCardBillsRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -43783,12 +49167,26 @@ func ParseListCategoriesResponse(rsp *http.Response) (*ListCategoriesResponse, e
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -43863,6 +49261,13 @@ func ParseCreateCategoryResponse(rsp *http.Response) (*CreateCategoryResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -43979,12 +49384,33 @@ func ParseImportDefaultCategoriesResponse(rsp *http.Response) (*ImportDefaultCat
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -44055,6 +49481,13 @@ func ParseReorderCategoriesResponse(rsp *http.Response) (*ReorderCategoriesRespo
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -44139,6 +49572,13 @@ func ParseDeleteCategoryResponse(rsp *http.Response) (*DeleteCategoryResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -44254,6 +49694,13 @@ func ParseUpdateCategoryResponse(rsp *http.Response) (*UpdateCategoryResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -44386,6 +49833,13 @@ func ParseListChangesResponse(rsp *http.Response) (*ListChangesResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 410:
 		var dest ResyncRequired
@@ -44716,6 +50170,13 @@ func ParseExportEntriesResponse(rsp *http.Response) (*ExportEntriesResponse, err
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -44823,6 +50284,13 @@ func ParseImportEntriesResponse(rsp *http.Response) (*ImportEntriesResponse, err
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -44935,6 +50403,13 @@ func ParseCreateEntryFromNotificationResponse(rsp *http.Response) (*CreateEntryF
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Conflict
@@ -45135,12 +50610,26 @@ func ParseCountPendingEntriesResponse(rsp *http.Response) (*CountPendingEntriesR
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -45211,6 +50700,13 @@ func ParseDeleteEntryResponse(rsp *http.Response) (*DeleteEntryResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -45601,6 +51097,13 @@ func ParseConfirmEntryResponse(rsp *http.Response) (*ConfirmEntryResponse, error
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45790,6 +51293,13 @@ func ParseGetPortfolioResponse(rsp *http.Response) (*GetPortfolioResponse, error
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45871,6 +51381,13 @@ func ParseRefreshQuotesResponse(rsp *http.Response) (*RefreshQuotesResponse, err
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45944,6 +51461,13 @@ func ParseListStocksResponse(rsp *http.Response) (*ListStocksResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
@@ -47011,12 +52535,26 @@ func ParseListQuickEntriesResponse(rsp *http.Response) (*ListQuickEntriesRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -47224,6 +52762,13 @@ func ParseDeleteQuickEntryResponse(rsp *http.Response) (*DeleteQuickEntryRespons
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47430,12 +52975,26 @@ func ParseListRecurringsResponse(rsp *http.Response) (*ListRecurringsResponse, e
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -47510,6 +53069,13 @@ func ParseCreateRecurringResponse(rsp *http.Response) (*CreateRecurringResponse,
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -47636,6 +53202,13 @@ func ParseDeleteRecurringResponse(rsp *http.Response) (*DeleteRecurringResponse,
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47733,6 +53306,13 @@ func ParseUpdateRecurringResponse(rsp *http.Response) (*UpdateRecurringResponse,
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -47856,6 +53436,13 @@ func ParseRestoreBackupResponse(rsp *http.Response) (*RestoreBackupResponse, err
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47968,6 +53555,13 @@ func ParseGetCategoryStatsResponse(rsp *http.Response) (*GetCategoryStatsRespons
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -48055,6 +53649,13 @@ func ParseGetMonthlyStatsResponse(rsp *http.Response) (*GetMonthlyStatsResponse,
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -48144,6 +53745,13 @@ func ParseGetTagStatsResponse(rsp *http.Response) (*GetTagStatsResponse, error) 
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -48232,6 +53840,13 @@ func ParseGetYearlyStatsResponse(rsp *http.Response) (*GetYearlyStatsResponse, e
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -48299,6 +53914,13 @@ func ParseListTagsResponse(rsp *http.Response) (*ListTagsResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -48312,6 +53934,13 @@ func ParseListTagsResponse(rsp *http.Response) (*ListTagsResponse, error) {
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -48393,6 +54022,13 @@ func ParseCreateTagResponse(rsp *http.Response) (*CreateTagResponse, error) {
 			return nil, err
 		}
 		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Conflict
@@ -48847,6 +54483,13 @@ func ParseListTransfersResponse(rsp *http.Response) (*ListTransfersResponse, err
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -48920,6 +54563,13 @@ func ParseCreateTransferResponse(rsp *http.Response) (*CreateTransferResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -49045,6 +54695,13 @@ func ParseDeleteTransferResponse(rsp *http.Response) (*DeleteTransferResponse, e
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -49255,6 +54912,13 @@ func ParseUpdateTransferResponse(rsp *http.Response) (*UpdateTransferResponse, e
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -49461,12 +55125,26 @@ func ParseListWalletsResponse(rsp *http.Response) (*ListWalletsResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthenticated
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -49548,6 +55226,20 @@ func ParseCreateWalletResponse(rsp *http.Response) (*CreateWalletResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Conflict
@@ -49667,6 +55359,13 @@ func ParseReorderWalletsResponse(rsp *http.Response) (*ReorderWalletsResponse, e
 		}
 		response.ApplicationProblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -49750,6 +55449,13 @@ func ParseDeleteWalletResponse(rsp *http.Response) (*DeleteWalletResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -49983,6 +55689,13 @@ func ParseUpdateWalletResponse(rsp *http.Response) (*UpdateWalletResponse, error
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -55862,6 +61575,1196 @@ func ParseListBoardTagGroupsResponse(rsp *http.Response) (*ListBoardTagGroupsRes
 	switch {
 	case rsp.StatusCode == 503:
 		var headers ListBoardTagGroupsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListBooksResponse parses an HTTP response from a ListBooksWithResponse call
+func ParseListBooksResponse(rsp *http.Response) (*ListBooksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListBooksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BookList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListBooksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateBookResponse parses an HTTP response from a CreateBookWithResponse call
+func ParseCreateBookResponse(rsp *http.Response) (*CreateBookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateBookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Book
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 409:
+		var headers CreateBookResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateBookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseJoinBookResponse parses an HTTP response from a JoinBookWithResponse call
+func ParseJoinBookResponse(rsp *http.Response) (*JoinBookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &JoinBookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Book
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 409:
+		var headers JoinBookResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 503:
+		var headers JoinBookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteBookResponse parses an HTTP response from a DeleteBookWithResponse call
+func ParseDeleteBookResponse(rsp *http.Response) (*DeleteBookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteBookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteBookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBookResponse parses an HTTP response from a GetBookWithResponse call
+func ParseGetBookResponse(rsp *http.Response) (*GetBookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Book
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetBookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateBookResponse parses an HTTP response from a UpdateBookWithResponse call
+func ParseUpdateBookResponse(rsp *http.Response) (*UpdateBookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateBookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Book
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateBookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateBookInvitationResponse parses an HTTP response from a CreateBookInvitationWithResponse call
+func ParseCreateBookInvitationResponse(rsp *http.Response) (*CreateBookInvitationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateBookInvitationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest BookInvitation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateBookInvitationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRevokeBookInvitationResponse parses an HTTP response from a RevokeBookInvitationWithResponse call
+func ParseRevokeBookInvitationResponse(rsp *http.Response) (*RevokeBookInvitationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RevokeBookInvitationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RevokeBookInvitationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRemoveBookMemberResponse parses an HTTP response from a RemoveBookMemberWithResponse call
+func ParseRemoveBookMemberResponse(rsp *http.Response) (*RemoveBookMemberResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RemoveBookMemberResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RemoveBookMemberResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateBookMemberResponse parses an HTTP response from a UpdateBookMemberWithResponse call
+func ParseUpdateBookMemberResponse(rsp *http.Response) (*UpdateBookMemberResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateBookMemberResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Book
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 409:
+		var headers UpdateBookMemberResponse409Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateBookMemberResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUnsettleBookMonthResponse parses an HTTP response from a UnsettleBookMonthWithResponse call
+func ParseUnsettleBookMonthResponse(rsp *http.Response) (*UnsettleBookMonthResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UnsettleBookMonthResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Settlement
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UnsettleBookMonthResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBookSettlementResponse parses an HTTP response from a GetBookSettlementWithResponse call
+func ParseGetBookSettlementResponse(rsp *http.Response) (*GetBookSettlementResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBookSettlementResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Settlement
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetBookSettlementResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSettleBookMonthResponse parses an HTTP response from a SettleBookMonthWithResponse call
+func ParseSettleBookMonthResponse(rsp *http.Response) (*SettleBookMonthResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SettleBookMonthResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Settlement
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthenticated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest TotalOutOfRange
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SettleBookMonthResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

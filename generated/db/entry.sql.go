@@ -41,7 +41,7 @@ const confirmEntry = `-- name: ConfirmEntry :one
 UPDATE account_entry SET pending = false
 FROM (SELECT o.id, o.pending FROM account_entry o WHERE o.member_id = $1 AND o.id = $2 FOR UPDATE) AS old
 WHERE account_entry.id = old.id AND NOT account_entry.awaiting_rate AND account_entry.transfer_id IS NULL
-RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version, old.pending AS was_pending
+RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version, account_entry.created_by, account_entry.paid_by, old.pending AS was_pending
 `
 
 type ConfirmEntryParams struct {
@@ -80,6 +80,8 @@ func (q *Queries) ConfirmEntry(ctx context.Context, arg ConfirmEntryParams) (Con
 		&i.AccountEntry.CreatedAt,
 		&i.AccountEntry.AwaitingRate,
 		&i.AccountEntry.Version,
+		&i.AccountEntry.CreatedBy,
+		&i.AccountEntry.PaidBy,
 		&i.WasPending,
 	)
 	return i, err
@@ -89,7 +91,7 @@ const confirmEntryAtRate = `-- name: ConfirmEntryAtRate :one
 UPDATE account_entry SET pending = false, amount = $1, exchange_rate = $2
 WHERE member_id = $3 AND id = $4 AND awaiting_rate
   AND currency = $5 AND original_amount = $6 AND entry_date = $7
-RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version
+RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version, created_by, paid_by
 `
 
 type ConfirmEntryAtRateParams struct {
@@ -134,6 +136,8 @@ func (q *Queries) ConfirmEntryAtRate(ctx context.Context, arg ConfirmEntryAtRate
 		&i.CreatedAt,
 		&i.AwaitingRate,
 		&i.Version,
+		&i.CreatedBy,
+		&i.PaidBy,
 	)
 	return i, err
 }
@@ -244,12 +248,12 @@ func (q *Queries) CountPendingEntries(ctx context.Context, memberID int64) (int6
 const createEntryChecked = `-- name: CreateEntryChecked :one
 INSERT INTO account_entry (
     member_id, wallet_id, category_id, type, amount, entry_date, memo,
-    currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id
+    currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_by, paid_by
 )
 SELECT $1::bigint, $2::bigint, $3::bigint, $4::text, $5::bigint,
     $6::date, $7::text, $8::text, $9::numeric,
     $10::numeric, $11::integer, $12::boolean, $13::text,
-    $14::bigint
+    $14::bigint, $15::bigint, $16::bigint
 WHERE CASE WHEN (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' || $1::bigint, 0))) IS NULL THEN false ELSE
     ($2::bigint IS NULL OR EXISTS (
         SELECT 1 FROM wallet w WHERE w.member_id = $1::bigint AND w.id = $2::bigint
@@ -259,12 +263,12 @@ WHERE CASE WHEN (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' 
             AND c.type = $4::text))
     AND ($11::integer IS NULL OR ($4::text = 'expense' AND $2::bigint IS NOT NULL))
     END
-RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version,
+RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version, account_entry.created_by, account_entry.paid_by,
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
     -- Asked only where the answer can matter (probe_new_day: the month may
     -- complete today); else false, and the probe is not run.
-    ($15::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
+    ($17::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
         WHERE o.member_id = $1::bigint AND o.entry_date = $6::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day
 `
 
@@ -283,6 +287,8 @@ type CreateEntryCheckedParams struct {
 	Pending           bool
 	NotifKey          *string
 	TransferID        *int64
+	CreatedBy         *int64
+	PaidBy            *int64
 	ProbeNewDay       bool
 }
 
@@ -329,6 +335,8 @@ func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryChecked
 		arg.Pending,
 		arg.NotifKey,
 		arg.TransferID,
+		arg.CreatedBy,
+		arg.PaidBy,
 		arg.ProbeNewDay,
 	)
 	var i CreateEntryCheckedRow
@@ -351,6 +359,8 @@ func (q *Queries) CreateEntryChecked(ctx context.Context, arg CreateEntryChecked
 		&i.AccountEntry.CreatedAt,
 		&i.AccountEntry.AwaitingRate,
 		&i.AccountEntry.Version,
+		&i.AccountEntry.CreatedBy,
+		&i.AccountEntry.PaidBy,
 		&i.NewDay,
 	)
 	return i, err
@@ -372,7 +382,7 @@ WITH checked AS (
 ), tags AS (
     -- The names only when the checks passed (NULL otherwise: no tag made).
     SELECT t.id, t.name, t.sort_order
-    FROM ensure_member_tags($1::bigint, (SELECT $14::text[] FROM checked)) AS t
+    FROM ensure_member_tags($1::bigint, (SELECT $16::text[] FROM checked)) AS t
 ), linked AS (
     -- Checked at the statement's end, when the entry's row is there.
     INSERT INTO account_entry_tag (entry_id, tag_id)
@@ -381,20 +391,21 @@ WITH checked AS (
 )
 INSERT INTO account_entry (
     id, member_id, wallet_id, category_id, type, amount, entry_date, memo,
-    currency, original_amount, exchange_rate, installment_months, pending, notif_key
+    currency, original_amount, exchange_rate, installment_months, pending, notif_key, created_by, paid_by
 ) OVERRIDING SYSTEM VALUE
 SELECT checked.id, $1::bigint, $2::bigint, $3::bigint, $4::text, $5::bigint,
     $6::date, $7::text, $8::text, $9::numeric,
-    $10::numeric, $11::integer, $12::boolean, $13::text
+    $10::numeric, $11::integer, $12::boolean, $13::text,
+    $14::bigint, $15::bigint
 FROM checked
-WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT x.name) FROM unnest($14::text[]) AS x(name)) THEN true
+WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT x.name) FROM unnest($16::text[]) AS x(name)) THEN true
     ELSE retry_statement('a tag the entry names was deleted by a parallel request') END
-RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version,
+RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version, account_entry.created_by, account_entry.paid_by,
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
     -- Asked only where the answer can matter (probe_new_day: the month may
     -- complete today); else false, and the probe is not run.
-    ($15::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
+    ($17::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
         WHERE o.member_id = $1::bigint AND o.entry_date = $6::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day,
     ARRAY(SELECT tags.name FROM tags ORDER BY tags.sort_order, tags.id)::text[] AS tag_names
 `
@@ -413,6 +424,8 @@ type CreateTaggedEntryCheckedParams struct {
 	InstallmentMonths *int32
 	Pending           bool
 	NotifKey          *string
+	CreatedBy         *int64
+	PaidBy            *int64
 	Tags              []string
 	ProbeNewDay       bool
 }
@@ -452,6 +465,8 @@ func (q *Queries) CreateTaggedEntryChecked(ctx context.Context, arg CreateTagged
 		arg.InstallmentMonths,
 		arg.Pending,
 		arg.NotifKey,
+		arg.CreatedBy,
+		arg.PaidBy,
 		arg.Tags,
 		arg.ProbeNewDay,
 	)
@@ -475,6 +490,8 @@ func (q *Queries) CreateTaggedEntryChecked(ctx context.Context, arg CreateTagged
 		&i.AccountEntry.CreatedAt,
 		&i.AccountEntry.AwaitingRate,
 		&i.AccountEntry.Version,
+		&i.AccountEntry.CreatedBy,
+		&i.AccountEntry.PaidBy,
 		&i.NewDay,
 		&i.TagNames,
 	)
@@ -508,7 +525,7 @@ func (q *Queries) DeleteMemberEntries(ctx context.Context, memberID int64) error
 }
 
 const findCancelledEntry = `-- name: FindCancelledEntry :one
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version FROM account_entry
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version, created_by, paid_by FROM account_entry
 WHERE member_id = $1 AND type = 'expense' AND transfer_id IS NULL
   AND entry_date <= $2
   AND (($3::text IS NULL AND currency IS NULL AND amount = $4)
@@ -563,12 +580,14 @@ func (q *Queries) FindCancelledEntry(ctx context.Context, arg FindCancelledEntry
 		&i.CreatedAt,
 		&i.AwaitingRate,
 		&i.Version,
+		&i.CreatedBy,
+		&i.PaidBy,
 	)
 	return i, err
 }
 
 const getEntry = `-- name: GetEntry :one
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version FROM account_entry WHERE member_id = $1 AND id = $2
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version, created_by, paid_by FROM account_entry WHERE member_id = $1 AND id = $2
 `
 
 type GetEntryParams struct {
@@ -598,12 +617,14 @@ func (q *Queries) GetEntry(ctx context.Context, arg GetEntryParams) (AccountEntr
 		&i.CreatedAt,
 		&i.AwaitingRate,
 		&i.Version,
+		&i.CreatedBy,
+		&i.PaidBy,
 	)
 	return i, err
 }
 
 const getEntryByNotifKey = `-- name: GetEntryByNotifKey :one
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version FROM account_entry WHERE member_id = $1 AND notif_key = $2
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version, created_by, paid_by FROM account_entry WHERE member_id = $1 AND notif_key = $2
 `
 
 type GetEntryByNotifKeyParams struct {
@@ -633,12 +654,14 @@ func (q *Queries) GetEntryByNotifKey(ctx context.Context, arg GetEntryByNotifKey
 		&i.CreatedAt,
 		&i.AwaitingRate,
 		&i.Version,
+		&i.CreatedBy,
+		&i.PaidBy,
 	)
 	return i, err
 }
 
 const getEntryForUpdate = `-- name: GetEntryForUpdate :one
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version FROM account_entry WHERE member_id = $1 AND id = $2 FOR UPDATE
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version, created_by, paid_by FROM account_entry WHERE member_id = $1 AND id = $2 FOR UPDATE
 `
 
 type GetEntryForUpdateParams struct {
@@ -668,6 +691,8 @@ func (q *Queries) GetEntryForUpdate(ctx context.Context, arg GetEntryForUpdatePa
 		&i.CreatedAt,
 		&i.AwaitingRate,
 		&i.Version,
+		&i.CreatedBy,
+		&i.PaidBy,
 	)
 	return i, err
 }
@@ -870,7 +895,7 @@ func (q *Queries) ListBackupEntries(ctx context.Context, arg ListBackupEntriesPa
 }
 
 const listEntries = `-- name: ListEntries :many
-SELECT e.id, e.member_id, e.wallet_id, e.category_id, e.type, e.amount, e.entry_date, e.memo, e.currency, e.original_amount, e.exchange_rate, e.installment_months, e.pending, e.notif_key, e.transfer_id, e.created_at, e.awaiting_rate, e.version FROM account_entry e
+SELECT e.id, e.member_id, e.wallet_id, e.category_id, e.type, e.amount, e.entry_date, e.memo, e.currency, e.original_amount, e.exchange_rate, e.installment_months, e.pending, e.notif_key, e.transfer_id, e.created_at, e.awaiting_rate, e.version, e.created_by, e.paid_by FROM account_entry e
 WHERE e.member_id = $1
   AND e.entry_date >= $2 AND e.entry_date < $3
   AND ($4::bigint IS NULL OR e.wallet_id = $4)
@@ -883,8 +908,10 @@ WHERE e.member_id = $1
   AND ($10::text IS NULL OR EXISTS (
         SELECT 1 FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
         WHERE et.entry_id = e.id AND t.member_id = $1 AND t.name = $10))
+  AND ($11::bigint IS NULL OR COALESCE(e.created_by, $12::bigint) = $11)
+  AND ($13::bigint IS NULL OR COALESCE(e.paid_by, $12::bigint) = $13)
 ORDER BY e.entry_date DESC, e.created_at DESC, e.id DESC
-LIMIT $12 OFFSET $11
+LIMIT $15 OFFSET $14
 `
 
 type ListEntriesParams struct {
@@ -898,6 +925,9 @@ type ListEntriesParams struct {
 	Transfer    *bool
 	MemoPattern *string
 	Tag         *string
+	CreatedBy   *int64
+	AttrDefault *int64
+	PaidBy      *int64
 	Off         int32
 	Lim         int32
 }
@@ -915,6 +945,9 @@ func (q *Queries) ListEntries(ctx context.Context, arg ListEntriesParams) ([]Acc
 		arg.Transfer,
 		arg.MemoPattern,
 		arg.Tag,
+		arg.CreatedBy,
+		arg.AttrDefault,
+		arg.PaidBy,
 		arg.Off,
 		arg.Lim,
 	)
@@ -944,6 +977,8 @@ func (q *Queries) ListEntries(ctx context.Context, arg ListEntriesParams) ([]Acc
 			&i.CreatedAt,
 			&i.AwaitingRate,
 			&i.Version,
+			&i.CreatedBy,
+			&i.PaidBy,
 		); err != nil {
 			return nil, err
 		}
@@ -956,7 +991,7 @@ func (q *Queries) ListEntries(ctx context.Context, arg ListEntriesParams) ([]Acc
 }
 
 const listEntriesByIDs = `-- name: ListEntriesByIDs :many
-SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version FROM account_entry WHERE member_id = $1 AND id = ANY($2::bigint[])
+SELECT id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version, created_by, paid_by FROM account_entry WHERE member_id = $1 AND id = ANY($2::bigint[])
 `
 
 type ListEntriesByIDsParams struct {
@@ -992,6 +1027,8 @@ func (q *Queries) ListEntriesByIDs(ctx context.Context, arg ListEntriesByIDsPara
 			&i.CreatedAt,
 			&i.AwaitingRate,
 			&i.Version,
+			&i.CreatedBy,
+			&i.PaidBy,
 		); err != nil {
 			return nil, err
 		}
@@ -1258,6 +1295,8 @@ WHERE e.member_id = $1
   AND ($10::text IS NULL OR EXISTS (
         SELECT 1 FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
         WHERE et.entry_id = e.id AND t.member_id = $1 AND t.name = $10))
+  AND ($11::bigint IS NULL OR COALESCE(e.created_by, $12::bigint) = $11)
+  AND ($13::bigint IS NULL OR COALESCE(e.paid_by, $12::bigint) = $13)
 `
 
 type SummarizeEntriesParams struct {
@@ -1271,6 +1310,9 @@ type SummarizeEntriesParams struct {
 	Transfer    *bool
 	MemoPattern *string
 	Tag         *string
+	CreatedBy   *int64
+	AttrDefault *int64
+	PaidBy      *int64
 }
 
 type SummarizeEntriesRow struct {
@@ -1293,6 +1335,9 @@ func (q *Queries) SummarizeEntries(ctx context.Context, arg SummarizeEntriesPara
 		arg.Transfer,
 		arg.MemoPattern,
 		arg.Tag,
+		arg.CreatedBy,
+		arg.AttrDefault,
+		arg.PaidBy,
 	)
 	var i SummarizeEntriesRow
 	err := row.Scan(&i.Total, &i.Income, &i.Expense)
@@ -1320,9 +1365,11 @@ UPDATE account_entry SET
     wallet_id = $1, category_id = $2, type = $3, amount = $4,
     entry_date = $5, memo = $6, currency = $7,
     original_amount = $8, exchange_rate = $9,
-    installment_months = $10
-WHERE member_id = $11 AND id = $12
-RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version
+    installment_months = $10,
+    -- Who paid changes only when the request says (household books).
+    paid_by = COALESCE($11::bigint, paid_by)
+WHERE member_id = $12 AND id = $13
+RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version, created_by, paid_by
 `
 
 type UpdateEntryParams struct {
@@ -1336,6 +1383,7 @@ type UpdateEntryParams struct {
 	OriginalAmount    decimal.NullDecimal
 	ExchangeRate      decimal.NullDecimal
 	InstallmentMonths *int32
+	PaidBy            *int64
 	MemberID          int64
 	ID                int64
 }
@@ -1352,6 +1400,7 @@ func (q *Queries) UpdateEntry(ctx context.Context, arg UpdateEntryParams) (Accou
 		arg.OriginalAmount,
 		arg.ExchangeRate,
 		arg.InstallmentMonths,
+		arg.PaidBy,
 		arg.MemberID,
 		arg.ID,
 	)
@@ -1375,6 +1424,8 @@ func (q *Queries) UpdateEntry(ctx context.Context, arg UpdateEntryParams) (Accou
 		&i.CreatedAt,
 		&i.AwaitingRate,
 		&i.Version,
+		&i.CreatedBy,
+		&i.PaidBy,
 	)
 	return i, err
 }

@@ -25,11 +25,12 @@ func (q *Queries) DeleteIdempotencyKeysBefore(ctx context.Context, before time.T
 const getIdempotencyKey = `-- name: GetIdempotencyKey :one
 SELECT fingerprint, status, headers, body
 FROM idempotency_key
-WHERE member_id = $1 AND key = $2 AND created_at > $3
+WHERE member_id = $1 AND book_id = $2 AND key = $3 AND created_at > $4
 `
 
 type GetIdempotencyKeyParams struct {
 	MemberID int64
+	BookID   int64
 	Key      string
 	Since    time.Time
 }
@@ -43,7 +44,12 @@ type GetIdempotencyKeyRow struct {
 
 // The stored answer of a key, unless it is older than the window.
 func (q *Queries) GetIdempotencyKey(ctx context.Context, arg GetIdempotencyKeyParams) (GetIdempotencyKeyRow, error) {
-	row := q.db.QueryRow(ctx, getIdempotencyKey, arg.MemberID, arg.Key, arg.Since)
+	row := q.db.QueryRow(ctx, getIdempotencyKey,
+		arg.MemberID,
+		arg.BookID,
+		arg.Key,
+		arg.Since,
+	)
 	var i GetIdempotencyKeyRow
 	err := row.Scan(
 		&i.Fingerprint,
@@ -55,15 +61,16 @@ func (q *Queries) GetIdempotencyKey(ctx context.Context, arg GetIdempotencyKeyPa
 }
 
 const insertIdempotencyKey = `-- name: InsertIdempotencyKey :execrows
-INSERT INTO idempotency_key (member_id, key, fingerprint, status, headers, body, created_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
-ON CONFLICT (member_id, key) DO UPDATE
+INSERT INTO idempotency_key (member_id, book_id, key, fingerprint, status, headers, body, created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+ON CONFLICT (member_id, book_id, key) DO UPDATE
 SET fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, headers = EXCLUDED.headers, body = EXCLUDED.body, created_at = EXCLUDED.created_at
-WHERE idempotency_key.created_at <= $8
+WHERE idempotency_key.created_at <= $9
 `
 
 type InsertIdempotencyKeyParams struct {
 	MemberID    int64
+	BookID      int64
 	Key         string
 	Fingerprint []byte
 	Status      int16
@@ -79,6 +86,7 @@ type InsertIdempotencyKeyParams struct {
 func (q *Queries) InsertIdempotencyKey(ctx context.Context, arg InsertIdempotencyKeyParams) (int64, error) {
 	result, err := q.db.Exec(ctx, insertIdempotencyKey,
 		arg.MemberID,
+		arg.BookID,
 		arg.Key,
 		arg.Fingerprint,
 		arg.Status,
@@ -94,18 +102,19 @@ func (q *Queries) InsertIdempotencyKey(ctx context.Context, arg InsertIdempotenc
 }
 
 const tryLockIdempotencyKey = `-- name: TryLockIdempotencyKey :one
-SELECT pg_try_advisory_xact_lock(hashtextextended('idempotency:' || $1::bigint || ':' || $2::text, 0))::boolean AS locked
+SELECT pg_try_advisory_xact_lock(hashtextextended('idempotency:' || $1::bigint || ':' || $2::bigint || ':' || $3::text, 0))::boolean AS locked
 `
 
 type TryLockIdempotencyKeyParams struct {
 	MemberID int64
+	BookID   int64
 	Key      string
 }
 
 // Held by the request that runs under the key until its transaction ends; a
 // retry that finds it taken answers 409 instead of waiting.
 func (q *Queries) TryLockIdempotencyKey(ctx context.Context, arg TryLockIdempotencyKeyParams) (bool, error) {
-	row := q.db.QueryRow(ctx, tryLockIdempotencyKey, arg.MemberID, arg.Key)
+	row := q.db.QueryRow(ctx, tryLockIdempotencyKey, arg.MemberID, arg.BookID, arg.Key)
 	var locked bool
 	err := row.Scan(&locked)
 	return locked, err

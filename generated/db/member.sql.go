@@ -14,11 +14,12 @@ import (
 
 const countMembers = `-- name: CountMembers :one
 SELECT count(*) FROM member
-WHERE $1::text IS NULL
+WHERE kind = 'PERSON' AND ($1::text IS NULL
    OR email ILIKE '%' || $1 || '%'
-   OR name ILIKE '%' || $1 || '%'
+   OR name ILIKE '%' || $1 || '%')
 `
 
+// People only: a household book's ledger owner (kind BOOK) is no member.
 func (q *Queries) CountMembers(ctx context.Context, q_ *string) (int64, error) {
 	row := q.db.QueryRow(ctx, countMembers, q_)
 	var count int64
@@ -48,10 +49,25 @@ func (q *Queries) CreateAdminIfAbsent(ctx context.Context, arg CreateAdminIfAbse
 	return id, err
 }
 
+const createBookLedgerMember = `-- name: CreateBookLedgerMember :one
+INSERT INTO member (name, kind, month_start_day)
+VALUES ('household book', 'BOOK', $1)
+RETURNING id
+`
+
+// The ledger owner of a household book (internal/book): a row of kind BOOK
+// that never signs in, whose ledger is the book's.
+func (q *Queries) CreateBookLedgerMember(ctx context.Context, monthStartDay int16) (int64, error) {
+	row := q.db.QueryRow(ctx, createBookLedgerMember, monthStartDay)
+	var id int64
+	err := row.Scan(&id)
+	return id, err
+}
+
 const createMember = `-- name: CreateMember :one
 INSERT INTO member (email, email_verified, password_hash, name, role, provider, idp_a_id, idp_b_id, idp_a_picture)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
+RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind
 `
 
 type CreateMemberParams struct {
@@ -103,14 +119,30 @@ func (q *Queries) CreateMember(ctx context.Context, arg CreateMemberParams) (Mem
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
 
-const deleteMember = `-- name: DeleteMember :execrows
-DELETE FROM member WHERE id = $1
+const deleteBookLedgerMember = `-- name: DeleteBookLedgerMember :execrows
+DELETE FROM member WHERE id = $1 AND kind = 'BOOK'
 `
 
+// A household book's ledger owner, and through the cascades the book and
+// every record in it.
+func (q *Queries) DeleteBookLedgerMember(ctx context.Context, id int64) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteBookLedgerMember, id)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const deleteMember = `-- name: DeleteMember :execrows
+DELETE FROM member WHERE id = $1 AND kind = 'PERSON'
+`
+
+// A person; a household book's ledger owner goes with DeleteBookLedgerMember.
 func (q *Queries) DeleteMember(ctx context.Context, id int64) (int64, error) {
 	result, err := q.db.Exec(ctx, deleteMember, id)
 	if err != nil {
@@ -120,7 +152,7 @@ func (q *Queries) DeleteMember(ctx context.Context, id int64) (int64, error) {
 }
 
 const getMember = `-- name: GetMember :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version FROM member WHERE id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind FROM member WHERE id = $1
 `
 
 func (q *Queries) GetMember(ctx context.Context, id int64) (Member, error) {
@@ -150,12 +182,13 @@ func (q *Queries) GetMember(ctx context.Context, id int64) (Member, error) {
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
 
 const getMemberByEmail = `-- name: GetMemberByEmail :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version FROM member WHERE lower(email) = lower($1)
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind FROM member WHERE lower(email) = lower($1)
 `
 
 func (q *Queries) GetMemberByEmail(ctx context.Context, email string) (Member, error) {
@@ -185,12 +218,13 @@ func (q *Queries) GetMemberByEmail(ctx context.Context, email string) (Member, e
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
 
 const getMemberByIdpA = `-- name: GetMemberByIdpA :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version FROM member WHERE idp_a_id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind FROM member WHERE idp_a_id = $1
 `
 
 func (q *Queries) GetMemberByIdpA(ctx context.Context, subject *string) (Member, error) {
@@ -220,12 +254,13 @@ func (q *Queries) GetMemberByIdpA(ctx context.Context, subject *string) (Member,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
 
 const getMemberByIdpB = `-- name: GetMemberByIdpB :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version FROM member WHERE idp_b_id = $1
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind FROM member WHERE idp_b_id = $1
 `
 
 func (q *Queries) GetMemberByIdpB(ctx context.Context, subject *string) (Member, error) {
@@ -255,6 +290,7 @@ func (q *Queries) GetMemberByIdpB(ctx context.Context, subject *string) (Member,
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
@@ -297,7 +333,7 @@ func (q *Queries) GetMemberCredentials(ctx context.Context, email string) (GetMe
 }
 
 const getMemberForUpdate = `-- name: GetMemberForUpdate :one
-SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version FROM member WHERE id = $1 FOR UPDATE
+SELECT id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind FROM member WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetMemberForUpdate(ctx context.Context, id int64) (Member, error) {
@@ -327,6 +363,7 @@ func (q *Queries) GetMemberForUpdate(ctx context.Context, id int64) (Member, err
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
@@ -348,7 +385,7 @@ SET idp_a_id = $1, idp_a_picture = COALESCE($2, idp_a_picture),
     password_hash = CASE WHEN email_verified THEN password_hash END,
     session_epoch = CASE WHEN email_verified THEN session_epoch ELSE session_epoch + 1 END,
     email_verified = true, updated_at = now()
-WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
+WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind
 `
 
 type LinkIdpAParams struct {
@@ -388,6 +425,7 @@ func (q *Queries) LinkIdpA(ctx context.Context, arg LinkIdpAParams) (Member, err
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
@@ -398,7 +436,7 @@ SET idp_b_id = $1,
     password_hash = CASE WHEN email_verified THEN password_hash END,
     session_epoch = CASE WHEN email_verified THEN session_epoch ELSE session_epoch + 1 END,
     email_verified = true, updated_at = now()
-WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
+WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind
 `
 
 type LinkIdpBParams struct {
@@ -434,6 +472,7 @@ func (q *Queries) LinkIdpB(ctx context.Context, arg LinkIdpBParams) (Member, err
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
@@ -442,9 +481,9 @@ const listAdminMembers = `-- name: ListAdminMembers :many
 SELECT id, email, name, role, status, provider, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at,
        count(*) OVER () AS total
 FROM member
-WHERE $1::text IS NULL
+WHERE kind = 'PERSON' AND ($1::text IS NULL
    OR email ILIKE '%' || $1 || '%'
-   OR name ILIKE '%' || $1 || '%'
+   OR name ILIKE '%' || $1 || '%')
 ORDER BY id DESC
 LIMIT $3::int OFFSET $2::bigint
 `
@@ -565,7 +604,7 @@ func (q *Queries) RevokeMemberSessions(ctx context.Context, id int64) (int64, er
 const setMemberPlanPermanent = `-- name: SetMemberPlanPermanent :one
 UPDATE member
 SET plan = $1, plan_expires_at = NULL, plan_product = NULL, plan_auto_renew = false, updated_at = now()
-WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
+WHERE id = $2 AND kind = 'PERSON' RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind
 `
 
 type SetMemberPlanPermanentParams struct {
@@ -601,12 +640,13 @@ func (q *Queries) SetMemberPlanPermanent(ctx context.Context, arg SetMemberPlanP
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
 
 const setMemberRole = `-- name: SetMemberRole :one
-UPDATE member SET role = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
+UPDATE member SET role = $1, updated_at = now() WHERE id = $2 AND kind = 'PERSON' RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind
 `
 
 type SetMemberRoleParams struct {
@@ -641,12 +681,13 @@ func (q *Queries) SetMemberRole(ctx context.Context, arg SetMemberRoleParams) (M
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
 
 const setMemberStatus = `-- name: SetMemberStatus :one
-UPDATE member SET status = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
+UPDATE member SET status = $1, updated_at = now() WHERE id = $2 AND kind = 'PERSON' RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind
 `
 
 type SetMemberStatusParams struct {
@@ -681,12 +722,13 @@ func (q *Queries) SetMemberStatus(ctx context.Context, arg SetMemberStatusParams
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
 
 const setMonthStartDay = `-- name: SetMonthStartDay :one
-UPDATE member SET month_start_day = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
+UPDATE member SET month_start_day = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind
 `
 
 type SetMonthStartDayParams struct {
@@ -721,12 +763,13 @@ func (q *Queries) SetMonthStartDay(ctx context.Context, arg SetMonthStartDayPara
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
 
 const updateMemberEmailName = `-- name: UpdateMemberEmailName :one
-UPDATE member SET email = $1, name = $2, updated_at = now() WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
+UPDATE member SET email = $1, name = $2, updated_at = now() WHERE id = $3 AND kind = 'PERSON' RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind
 `
 
 type UpdateMemberEmailNameParams struct {
@@ -762,12 +805,13 @@ func (q *Queries) UpdateMemberEmailName(ctx context.Context, arg UpdateMemberEma
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
 
 const updateMemberName = `-- name: UpdateMemberName :one
-UPDATE member SET name = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
+UPDATE member SET name = $1, updated_at = now() WHERE id = $2 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind
 `
 
 type UpdateMemberNameParams struct {
@@ -802,13 +846,14 @@ func (q *Queries) UpdateMemberName(ctx context.Context, arg UpdateMemberNamePara
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
 
 const updateMemberProfileImage = `-- name: UpdateMemberProfileImage :one
 UPDATE member SET profile_image = $1, profile_image_id = $2, updated_at = now()
-WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
+WHERE id = $3 RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind
 `
 
 type UpdateMemberProfileImageParams struct {
@@ -844,6 +889,7 @@ func (q *Queries) UpdateMemberProfileImage(ctx context.Context, arg UpdateMember
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }

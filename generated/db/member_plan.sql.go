@@ -151,7 +151,7 @@ const setMemberPlanAutoRenew = `-- name: SetMemberPlanAutoRenew :one
 UPDATE member
 SET plan_auto_renew = $1, updated_at = now()
 WHERE id = $2 AND plan = 'PREMIUM' AND plan_product IS NOT NULL AND plan_expires_at IS NOT NULL
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
+RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind
 `
 
 type SetMemberPlanAutoRenewParams struct {
@@ -188,6 +188,7 @@ func (q *Queries) SetMemberPlanAutoRenew(ctx context.Context, arg SetMemberPlanA
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }
@@ -198,7 +199,7 @@ UPDATE member
 SET plan = 'PREMIUM', plan_expires_at = $1, plan_product = $2,
     plan_auto_renew = $3, updated_at = now()
 WHERE id = $4
-RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version
+RETURNING id, email, password_hash, name, role, status, provider, idp_a_id, idp_b_id, idp_a_picture, profile_image, plan, plan_expires_at, plan_product, plan_auto_renew, points, created_at, updated_at, session_epoch, email_verified, month_start_day, profile_image_id, version, kind
 `
 
 type SetMemberPlanSubscriptionParams struct {
@@ -244,6 +245,7 @@ func (q *Queries) SetMemberPlanSubscription(ctx context.Context, arg SetMemberPl
 		&i.MonthStartDay,
 		&i.ProfileImageID,
 		&i.Version,
+		&i.Kind,
 	)
 	return i, err
 }

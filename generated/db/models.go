@@ -41,6 +41,8 @@ type AccountEntry struct {
 	CreatedAt         time.Time
 	AwaitingRate      bool
 	Version           int64
+	CreatedBy         *int64
+	PaidBy            *int64
 }
 
 type AccountEntryImport struct {
@@ -94,6 +96,43 @@ type BoardImage struct {
 	Sha256       string
 	CreatedAt    time.Time
 	MetaStripped bool
+}
+
+type Book struct {
+	ID             int64
+	LedgerMemberID int64
+	Name           string
+	CreatedAt      time.Time
+}
+
+type BookInvitation struct {
+	ID        int64
+	BookID    int64
+	CodeHash  []byte
+	Role      string
+	CreatedBy int64
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	UsedAt    *time.Time
+	UsedBy    *int64
+	RevokedAt *time.Time
+}
+
+type BookMember struct {
+	BookID   int64
+	MemberID int64
+	Role     string
+	Weight   int32
+	JoinedAt time.Time
+	LeftAt   *time.Time
+}
+
+type BookSettlement struct {
+	BookID    int64
+	Year      int32
+	Month     int32
+	SettledAt time.Time
+	SettledBy int64
 }
 
 type Budget struct {
@@ -218,6 +257,7 @@ type IdempotencyKey struct {
 	Headers     []byte
 	Body        []byte
 	CreatedAt   time.Time
+	BookID      int64
 }
 
 type ImageUploadDay struct {
@@ -293,6 +333,7 @@ type Member struct {
 	MonthStartDay  int16
 	ProfileImageID pgtype.UUID
 	Version        int64
+	Kind           string
 }
 
 type NotificationKey struct {
@@ -447,6 +488,8 @@ type Transfer struct {
 	FeeEntryID   *int64
 	CreatedAt    time.Time
 	Version      int64
+	CreatedBy    *int64
+	PaidBy       *int64
 }
 
 type Wallet struct {

@@ -41,9 +41,9 @@ func (q *Queries) CountTransfers(ctx context.Context, arg CountTransfersParams) 
 }
 
 const createTransfer = `-- name: CreateTransfer :one
-INSERT INTO transfer (member_id, transfer_date, amount, memo)
-VALUES ($1, $2, $3, $4)
-RETURNING id, member_id, transfer_date, amount, memo, fee_entry_id, created_at, version
+INSERT INTO transfer (member_id, transfer_date, amount, memo, created_by, paid_by)
+VALUES ($1, $2, $3, $4, $5::bigint, $6::bigint)
+RETURNING id, member_id, transfer_date, amount, memo, fee_entry_id, created_at, version, created_by, paid_by
 `
 
 type CreateTransferParams struct {
@@ -51,6 +51,8 @@ type CreateTransferParams struct {
 	TransferDate time.Time
 	Amount       int64
 	Memo         string
+	CreatedBy    *int64
+	PaidBy       *int64
 }
 
 func (q *Queries) CreateTransfer(ctx context.Context, arg CreateTransferParams) (Transfer, error) {
@@ -59,6 +61,8 @@ func (q *Queries) CreateTransfer(ctx context.Context, arg CreateTransferParams) 
 		arg.TransferDate,
 		arg.Amount,
 		arg.Memo,
+		arg.CreatedBy,
+		arg.PaidBy,
 	)
 	var i Transfer
 	err := row.Scan(
@@ -70,6 +74,8 @@ func (q *Queries) CreateTransfer(ctx context.Context, arg CreateTransferParams) 
 		&i.FeeEntryID,
 		&i.CreatedAt,
 		&i.Version,
+		&i.CreatedBy,
+		&i.PaidBy,
 	)
 	return i, err
 }
@@ -104,7 +110,7 @@ const getTransfer = `-- name: GetTransfer :one
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
-    fe.id AS fee_entry_id, fe.amount AS fee, f.pending
+    fe.id AS fee_entry_id, fe.amount AS fee, f.pending, t.created_by, t.paid_by
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
@@ -130,6 +136,8 @@ type GetTransferRow struct {
 	FeeEntryID   *int64
 	Fee          *int64
 	Pending      bool
+	CreatedBy    *int64
+	PaidBy       *int64
 }
 
 func (q *Queries) GetTransfer(ctx context.Context, arg GetTransferParams) (GetTransferRow, error) {
@@ -148,6 +156,8 @@ func (q *Queries) GetTransfer(ctx context.Context, arg GetTransferParams) (GetTr
 		&i.FeeEntryID,
 		&i.Fee,
 		&i.Pending,
+		&i.CreatedBy,
+		&i.PaidBy,
 	)
 	return i, err
 }
@@ -275,7 +285,7 @@ const listTransfers = `-- name: ListTransfers :many
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
-    fe.id AS fee_entry_id, fe.amount AS fee, f.pending
+    fe.id AS fee_entry_id, fe.amount AS fee, f.pending, t.created_by, t.paid_by
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
@@ -308,6 +318,8 @@ type ListTransfersRow struct {
 	FeeEntryID   *int64
 	Fee          *int64
 	Pending      bool
+	CreatedBy    *int64
+	PaidBy       *int64
 }
 
 // One page of transfers, newest date first.
@@ -339,6 +351,8 @@ func (q *Queries) ListTransfers(ctx context.Context, arg ListTransfersParams) ([
 			&i.FeeEntryID,
 			&i.Fee,
 			&i.Pending,
+			&i.CreatedBy,
+			&i.PaidBy,
 		); err != nil {
 			return nil, err
 		}
@@ -354,7 +368,7 @@ const listTransfersByIDs = `-- name: ListTransfersByIDs :many
 SELECT t.id, t.transfer_date, t.amount, t.memo, t.created_at,
     f.id AS from_entry_id, f.wallet_id AS from_wallet_id,
     i.id AS to_entry_id, i.wallet_id AS to_wallet_id,
-    fe.id AS fee_entry_id, fe.amount AS fee, f.pending
+    fe.id AS fee_entry_id, fe.amount AS fee, f.pending, t.created_by, t.paid_by
 FROM transfer t
 JOIN account_entry f ON f.member_id = t.member_id AND f.transfer_id = t.id AND f.type = 'expense'
 JOIN account_entry i ON i.member_id = t.member_id AND i.transfer_id = t.id AND i.type = 'income'
@@ -380,6 +394,8 @@ type ListTransfersByIDsRow struct {
 	FeeEntryID   *int64
 	Fee          *int64
 	Pending      bool
+	CreatedBy    *int64
+	PaidBy       *int64
 }
 
 // These transfers with their sides (the changes feed renders a page's
@@ -406,6 +422,8 @@ func (q *Queries) ListTransfersByIDs(ctx context.Context, arg ListTransfersByIDs
 			&i.FeeEntryID,
 			&i.Fee,
 			&i.Pending,
+			&i.CreatedBy,
+			&i.PaidBy,
 		); err != nil {
 			return nil, err
 		}
@@ -418,7 +436,7 @@ func (q *Queries) ListTransfersByIDs(ctx context.Context, arg ListTransfersByIDs
 }
 
 const lockTransfer = `-- name: LockTransfer :one
-SELECT id, member_id, transfer_date, amount, memo, fee_entry_id, created_at, version FROM transfer WHERE member_id = $1 AND id = $2 FOR UPDATE
+SELECT id, member_id, transfer_date, amount, memo, fee_entry_id, created_at, version, created_by, paid_by FROM transfer WHERE member_id = $1 AND id = $2 FOR UPDATE
 `
 
 type LockTransferParams struct {
@@ -439,6 +457,8 @@ func (q *Queries) LockTransfer(ctx context.Context, arg LockTransferParams) (Tra
 		&i.FeeEntryID,
 		&i.CreatedAt,
 		&i.Version,
+		&i.CreatedBy,
+		&i.PaidBy,
 	)
 	return i, err
 }
@@ -481,8 +501,9 @@ func (q *Queries) SetTransferFees(ctx context.Context, arg SetTransferFeesParams
 }
 
 const updateTransfer = `-- name: UpdateTransfer :exec
-UPDATE transfer SET transfer_date = $1, amount = $2, memo = $3, fee_entry_id = $4
-WHERE member_id = $5 AND id = $6
+UPDATE transfer SET transfer_date = $1, amount = $2, memo = $3, fee_entry_id = $4,
+    paid_by = COALESCE($5::bigint, paid_by)
+WHERE member_id = $6 AND id = $7
 `
 
 type UpdateTransferParams struct {
@@ -490,6 +511,7 @@ type UpdateTransferParams struct {
 	Amount       int64
 	Memo         string
 	FeeEntryID   *int64
+	PaidBy       *int64
 	MemberID     int64
 	ID           int64
 }
@@ -500,6 +522,7 @@ func (q *Queries) UpdateTransfer(ctx context.Context, arg UpdateTransferParams) 
 		arg.Amount,
 		arg.Memo,
 		arg.FeeEntryID,
+		arg.PaidBy,
 		arg.MemberID,
 		arg.ID,
 	)

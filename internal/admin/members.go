@@ -8,6 +8,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/book"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -205,5 +206,5 @@ func (h *AdminHandler) deleteMember(ctx context.Context, actor, id int64) error 
 	if err := notSelf(actor, id); err != nil {
 		return err
 	}
-	return member.DeleteWithSessions(ctx, h.pool, h.sessions, id)
+	return book.DeleteAccount(ctx, h.pool, h.sessions, id)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/nestegg/nestegg/internal/backup"
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
+	"github.com/nestegg/nestegg/internal/book"
 	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/cards"
 	"github.com/nestegg/nestegg/internal/changes"
@@ -228,6 +229,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 		Forecast:      forecast.NewHandler(pool, o.Clock, cfg.Timezone),
 		Idempotency:   idempotency.New(pool, o.Clock, o.IdempotencyHooks),
 		Heavy:         heavy.NewGate(pool, cfg.HeavyPerReplica),
+		Books:         book.New(pool, o.Clock, cfg.BookMemberLimit, cfg.BooksPerMember),
 	})
 	if err != nil {
 		a.Close()

@@ -39,6 +39,7 @@ var tableArea = map[string]string{
 	"board_image": "board", "post_image": "board", "image_upload_day": "board",
 	"account_entry_import": "csvio", "card_bill_payment": "cards", "card_cycle_past": "cards",
 	"ledger_change": "changes", "ledger_change_epoch": "changes",
+	"book": "book", "book_member": "book", "book_invitation": "book", "book_settlement": "book",
 }
 
 // queryFileArea is the area each query file belongs to: the owner of the
@@ -60,11 +61,14 @@ var queryFileArea = map[string]string{
 	"ledger_change":  "changes",
 	"card_statement": "cards",
 	"forecast":       "forecast",
+	"book":           "book",
 }
 
 // crossReads are the reads of another area's tables a query may make, for
 // one-statement speed, each with its reason. Writes never cross.
 var crossReads = map[[2]string]string{
+	{"book", "member"}:                     "a book's ledger owner row carries its month start day, and members are listed with their names and owners' plans in one statement (the selector reads a book's access in one)",
+	{"book", "account_entry"}:              "the settlement sums a month of the book's expenses per payer in one statement",
 	{"entry_stats", "account_entry"}:       "statistics and budget status sum a month of entries in one statement",
 	{"entry_stats", "account_entry_tag"}:   "tag statistics group a month's entries by tag in one statement",
 	{"entry_stats", "account_tag"}:         "tag statistics answer tag names",

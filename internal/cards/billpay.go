@@ -164,7 +164,11 @@ func (h *CardsHandler) ConfirmTransfer(ctx context.Context, req api.ConfirmTrans
 	if err != nil {
 		return nil, err
 	}
-	return api.ConfirmTransfer200JSONResponse(transfer.ToAPI(t)), nil
+	out, err := transfer.ToAPI(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return api.ConfirmTransfer200JSONResponse(out), nil
 }
 
 // checkBillUnpaid refuses the confirmation of a bill payment whose

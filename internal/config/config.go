@@ -92,6 +92,10 @@ type Config struct {
 	// HeavyPerReplica is how many heavy requests (backup, restore, CSV
 	// import and export, account deletion) one replica runs at once.
 	HeavyPerReplica int
+	// BookMemberLimit is how many members a household book may have, and
+	// BooksPerMember how many books one member may be in (internal/book).
+	BookMemberLimit int
+	BooksPerMember  int
 	// ImageMaxPixels and ImageMaxFrames bound what an uploaded image may
 	// declare: width × height (of the canvas or any frame) and frames.
 	ImageMaxPixels int
@@ -161,6 +165,8 @@ var Settings = []Setting{
 	{"SIGNUP_LIMIT_PER_HOUR", "5", "sign-ups allowed from one client address an hour; over it 429. Raise it on a test server that a client team's scenarios sign up on many times an hour"},
 	{"BOARD_IMAGE_DAILY_LIMIT", "50", "images (board uploads and profile images) one member may upload per day; over it 429"},
 	{"HEAVY_PER_REPLICA", "4", "heavy requests (backup, restore, CSV import and export, account deletion) one replica runs at once; past it 503 with Retry-After (one at a time per member, across replicas: 429 BUSY)"},
+	{"BOOK_MEMBER_LIMIT", "6", "most members a household book may have (internal/book); an invitation accepted past it is 409"},
+	{"BOOKS_PER_MEMBER", "5", "most household books one member may be in, created or joined; past it 409"},
 	{"IMAGE_MAX_PIXELS", "50000000", "most pixels (width × height, as the file declares them) an uploaded image may have; over it 400"},
 	{"IMAGE_MAX_FRAMES", "300", "most frames an uploaded animated image (GIF, APNG, WebP) may have; over it 400"},
 	{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "OTLP/HTTP collector address (`http://collector:4318`); spans of requests, SQL statements and outside calls are posted to its `/v1/traces`, and request ids become trace ids. Unset: no tracing at all"},
@@ -219,6 +225,8 @@ func Load(getenv func(string) string) (Config, error) {
 	c.SignupLimitPerHour = r.positiveInt("SIGNUP_LIMIT_PER_HOUR")
 	c.BoardImageDailyLimit = r.positiveInt("BOARD_IMAGE_DAILY_LIMIT")
 	c.HeavyPerReplica = r.positiveInt("HEAVY_PER_REPLICA")
+	c.BookMemberLimit = r.positiveInt("BOOK_MEMBER_LIMIT")
+	c.BooksPerMember = r.positiveInt("BOOKS_PER_MEMBER")
 	c.ImageMaxPixels = r.positiveInt("IMAGE_MAX_PIXELS")
 	c.ImageMaxFrames = r.positiveInt("IMAGE_MAX_FRAMES")
 	c.OTLPEndpoint = strings.TrimRight(r.optURL("OTEL_EXPORTER_OTLP_ENDPOINT"), "/")

@@ -123,7 +123,7 @@ var ErrKeyReused = problem.New(http.StatusUnprocessableEntity, problem.CodeIdemp
 // taken. A retry's handler thus runs up to its first write (checks and reads;
 // the outside calls before it are the ones a first request makes, and a
 // repeated FX lookup of a stored rate is free), and its writes roll back.
-func (s *Store) Serve(w http.ResponseWriter, r *http.Request, memberID int64, key string, next http.Handler) {
+func (s *Store) Serve(w http.ResponseWriter, r *http.Request, memberID, bookID int64, key string, next http.Handler) {
 	ctx := r.Context()
 	fp, err := fingerprint(r)
 	if err != nil {
@@ -132,7 +132,7 @@ func (s *Store) Serve(w http.ResponseWriter, r *http.Request, memberID int64, ke
 	}
 	var busy bool
 	rt := database.NewRequestTx(s.pool, func(ctx context.Context, tx pgx.Tx) error {
-		locked, err := db.New(tx).TryLockIdempotencyKey(ctx, db.TryLockIdempotencyKeyParams{MemberID: memberID, Key: key})
+		locked, err := db.New(tx).TryLockIdempotencyKey(ctx, db.TryLockIdempotencyKeyParams{MemberID: memberID, BookID: bookID, Key: key})
 		if err != nil {
 			return fmt.Errorf("lock idempotency key: %w", err)
 		}
@@ -151,7 +151,7 @@ func (s *Store) Serve(w http.ResponseWriter, r *http.Request, memberID int64, ke
 	// this request's.
 	stored := func() bool {
 		row, err := db.New(s.pool).GetIdempotencyKey(ctx, db.GetIdempotencyKeyParams{
-			MemberID: memberID, Key: key, Since: s.clock.Now().Add(-Window),
+			MemberID: memberID, BookID: bookID, Key: key, Since: s.clock.Now().Add(-Window),
 		})
 		switch {
 		case err == nil:
@@ -201,7 +201,7 @@ func (s *Store) Serve(w http.ResponseWriter, r *http.Request, memberID int64, ke
 			s.hooks.BeforeCommit(r)
 		}
 		n, err := db.New(tx).InsertIdempotencyKey(ctx, db.InsertIdempotencyKeyParams{
-			MemberID: memberID, Key: key, Fingerprint: fp, Status: int16(rec.status),
+			MemberID: memberID, BookID: bookID, Key: key, Fingerprint: fp, Status: int16(rec.status),
 			Headers: headers, Body: rec.body.Bytes(), CreatedAt: now, Since: now.Add(-Window),
 		})
 		switch {

@@ -109,7 +109,10 @@ func (h *NotificationHandler) CreateEntryFromNotification(ctx context.Context, r
 	}
 	out := api.NotificationResult{Outcome: api.NotificationOutcome(res.Outcome)}
 	if res.Entry != nil {
-		e := ledger.ToAPIEntry(*res.Entry)
+		e, err := ledger.AttributedEntry(ctx, *res.Entry)
+		if err != nil {
+			return nil, err
+		}
 		out.Entry = &e
 	}
 	if res.Reason != "" {

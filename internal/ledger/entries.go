@@ -67,6 +67,11 @@ type EntryInput struct {
 	// that day. Only a create that may complete its month today needs the
 	// answer (LedgerHandler.mayCompleteToday); without it NewDay is false.
 	ProbeNewDay bool
+	// PaidBy is the payer the request names (household books; nil: the
+	// writer on create, unchanged on update). CreatedBy and PaidBy are the
+	// attribution columns a create writes (Attribution.Write): nil in a
+	// personal ledger, where they mean its owner.
+	PaidBy, CreatedBy, PaidByColumn *int64
 	// needsRate marks a foreign entry with neither amount nor rate: Amount
 	// waits for the FX rate of its date.
 	needsRate bool
@@ -117,7 +122,7 @@ type Entry struct {
 // database (CreateEntryTx checks the rest); premium decides whether tags may
 // be sent.
 func EntryInputFrom(in api.EntryRequest, premium bool) (EntryInput, error) {
-	e := EntryInput{Date: in.Date.Time, WalletID: in.WalletID, CategoryID: in.CategoryID, InstallmentMonths: in.InstallmentMonths}
+	e := EntryInput{Date: in.Date.Time, WalletID: in.WalletID, CategoryID: in.CategoryID, InstallmentMonths: in.InstallmentMonths, PaidBy: in.PaidBy}
 	var err error
 	if e.Type, err = cleanType("/type", string(in.Type)); err != nil {
 		return e, err
@@ -233,7 +238,7 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 			MemberID: memberID, WalletID: e.WalletID, CategoryID: e.CategoryID, Type: e.Type, Amount: e.Amount,
 			EntryDate: e.Date, Memo: e.Memo, Currency: e.Currency, OriginalAmount: e.OriginalAmount,
 			ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, NotifKey: e.NotifKey,
-			ProbeNewDay: e.ProbeNewDay, TransferID: e.TransferID,
+			ProbeNewDay: e.ProbeNewDay, TransferID: e.TransferID, CreatedBy: e.CreatedBy, PaidBy: e.PaidByColumn,
 		}
 		if len(e.Tags) == 0 {
 			// Without the tag CTEs, whose empty INSERTs would fire the
@@ -245,7 +250,7 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 			MemberID: p.MemberID, WalletID: p.WalletID, CategoryID: p.CategoryID, Type: p.Type, Amount: p.Amount,
 			EntryDate: p.EntryDate, Memo: p.Memo, Currency: p.Currency, OriginalAmount: p.OriginalAmount,
 			ExchangeRate: p.ExchangeRate, InstallmentMonths: p.InstallmentMonths, Pending: p.Pending, NotifKey: p.NotifKey,
-			ProbeNewDay: p.ProbeNewDay, Tags: e.Tags,
+			ProbeNewDay: p.ProbeNewDay, Tags: e.Tags, CreatedBy: p.CreatedBy, PaidBy: p.PaidBy,
 		})
 		return Entry{AccountEntry: row.AccountEntry, NewDay: row.NewDay, Tags: row.TagNames}, err
 	}
@@ -290,6 +295,7 @@ func UpdateEntryTx(ctx context.Context, q *db.Queries, memberID, id int64, e Ent
 		MemberID: memberID, ID: id, WalletID: e.WalletID, CategoryID: e.CategoryID, Type: e.Type,
 		Amount: e.Amount, EntryDate: e.Date, Memo: e.Memo, Currency: e.Currency,
 		OriginalAmount: e.OriginalAmount, ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths,
+		PaidBy: e.PaidByColumn,
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return db.AccountEntry{}, ErrEntryNotFound
@@ -350,6 +356,13 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	if err != nil {
 		return nil, err
 	}
+	att, err := AttributionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if in.CreatedBy, in.PaidByColumn, err = att.Write("/paidBy", in.PaidBy); err != nil {
+		return nil, err
+	}
 	if err := h.fillRate(ctx, p.MemberID, &in); err != nil {
 		return nil, err
 	}
@@ -376,7 +389,7 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	if h.mayCompleteMonth(e) {
 		h.entryWritten(ctx, p, e)
 	}
-	return api.CreateEntry201JSONResponse{Body: ToAPIEntry(e)}, nil
+	return api.CreateEntry201JSONResponse{Body: att.Entry(e)}, nil
 }
 
 // mayCompleteMonth says whether writing e may have completed its month, so
@@ -413,7 +426,11 @@ func (h *LedgerHandler) GetEntry(ctx context.Context, req api.GetEntryRequestObj
 	if err != nil {
 		return nil, err
 	}
-	return api.GetEntry200JSONResponse{Body: ToAPIEntry(Entry{AccountEntry: row, Tags: tags})}, nil
+	att, err := AttributionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetEntry200JSONResponse{Body: att.Entry(Entry{AccountEntry: row, Tags: tags})}, nil
 }
 
 // UpdateEntry replaces an entry's fields (tags only when sent).
@@ -423,6 +440,14 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 	if err != nil {
 		return nil, err
 	}
+	att, err := AttributionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := att.CheckPaidBy("/paidBy", in.PaidBy); err != nil {
+		return nil, err
+	}
+	in.PaidByColumn = att.PaidByUpdate(in.PaidBy)
 	if err := h.fillRate(ctx, p.MemberID, &in); err != nil {
 		return nil, err
 	}
@@ -471,7 +496,7 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 	if h.mayCompleteMonth(e) {
 		h.entryWritten(ctx, p, e)
 	}
-	return api.UpdateEntry200JSONResponse{Body: ToAPIEntry(e)}, nil
+	return api.UpdateEntry200JSONResponse{Body: att.Entry(e)}, nil
 }
 
 // DeleteEntry deletes an entry that is not part of a transfer.
@@ -527,7 +552,11 @@ func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRe
 	if row.WasPending {
 		h.entryWritten(ctx, p, e)
 	}
-	return api.ConfirmEntry200JSONResponse(ToAPIEntry(e)), nil
+	att, err := AttributionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return api.ConfirmEntry200JSONResponse(att.Entry(e)), nil
 }
 
 // confirm confirms a pending entry that does not await its rate, under the
@@ -631,8 +660,11 @@ type EntryFilter struct {
 	// Transfer true selects only transfer entries, false only the others.
 	Transfer *bool
 	// Text is searched in memos, case-insensitively.
-	Text       *string
-	Page, Size int32
+	Text *string
+	// CreatedBy and PaidBy select by attribution; AttrDefault is the member
+	// a NULL attribution stands for (Attribution.Default).
+	CreatedBy, PaidBy, AttrDefault *int64
+	Page, Size                     int32
 }
 
 // EntryList is one page of entries with the whole selection's totals.
@@ -654,6 +686,7 @@ func ListEntriesTx(ctx context.Context, q *db.Queries, memberID int64, f EntryFi
 	rows, err := q.ListEntries(ctx, db.ListEntriesParams{
 		MemberID: memberID, FromDate: f.From, ToDate: f.To, WalletID: f.WalletID, CategoryID: f.CategoryID,
 		Type: f.Type, Pending: f.Pending, Transfer: f.Transfer, MemoPattern: pattern, Tag: f.Tag,
+		CreatedBy: f.CreatedBy, PaidBy: f.PaidBy, AttrDefault: f.AttrDefault,
 		Lim: f.Size, Off: (f.Page - 1) * f.Size,
 	})
 	if err != nil {
@@ -662,6 +695,7 @@ func ListEntriesTx(ctx context.Context, q *db.Queries, memberID int64, f EntryFi
 	sum, err := q.SummarizeEntries(ctx, db.SummarizeEntriesParams{
 		MemberID: memberID, FromDate: f.From, ToDate: f.To, WalletID: f.WalletID, CategoryID: f.CategoryID,
 		Type: f.Type, Pending: f.Pending, Transfer: f.Transfer, MemoPattern: pattern, Tag: f.Tag,
+		CreatedBy: f.CreatedBy, PaidBy: f.PaidBy, AttrDefault: f.AttrDefault,
 	})
 	if err != nil {
 		return EntryList{}, fmt.Errorf("summarize entries of member %d: %w", memberID, err)
@@ -738,7 +772,15 @@ func (h *LedgerHandler) ListEntries(ctx context.Context, req api.ListEntriesRequ
 	who := caller(ctx)
 	memberID := who.MemberID
 	p := req.Params
-	f := EntryFilter{WalletID: p.WalletID, CategoryID: p.CategoryID, Tag: p.Tag, Pending: p.Pending, Transfer: p.Transfer, Text: p.Q, Page: 1, Size: 20}
+	f := EntryFilter{WalletID: p.WalletID, CategoryID: p.CategoryID, Tag: p.Tag, Pending: p.Pending, Transfer: p.Transfer, Text: p.Q, Page: 1, Size: 20,
+		CreatedBy: p.CreatedBy, PaidBy: p.PaidBy}
+	if p.CreatedBy != nil || p.PaidBy != nil {
+		att, err := AttributionOf(ctx)
+		if err != nil {
+			return nil, err
+		}
+		f.AttrDefault = ptr(att.Default())
+	}
 	var err error
 	if f.From, f.To, err = h.period(who.MonthStartDay, p); err != nil {
 		return nil, err
@@ -786,8 +828,12 @@ func (h *LedgerHandler) ListEntries(ctx context.Context, req api.ListEntriesRequ
 	if beyond != nil {
 		out.Summary.OutOfRange = &beyond
 	}
+	att, err := AttributionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
 	for i, e := range list.Items {
-		out.Items[i] = ToAPIEntry(e)
+		out.Items[i] = att.Entry(e)
 	}
 	return out, nil
 }
@@ -802,6 +848,15 @@ func ToAPIEntry(e Entry) api.Entry {
 	}
 	if out.Tags == nil {
 		out.Tags = []string{}
+	}
+	// Without the request's attribution (Attribution.Entry names them):
+	// the ids only, NULL being the ledger's owner.
+	out.CreatedBy.MemberID, out.PaidBy.MemberID = e.MemberID, e.MemberID
+	if e.CreatedBy != nil {
+		out.CreatedBy.MemberID = *e.CreatedBy
+	}
+	if e.PaidBy != nil {
+		out.PaidBy.MemberID = *e.PaidBy
 	}
 	if e.OriginalAmount.Valid {
 		out.OriginalAmount = ptr(e.OriginalAmount.Decimal.String())

@@ -77,7 +77,9 @@ func appendEntry(b []byte, e *api.Entry) []byte {
 	b = appendIntPtr(b, e.CategoryID)
 	b = append(b, `,"createdAt":"`...)
 	b = e.CreatedAt.AppendFormat(b, time.RFC3339Nano)
-	b = append(b, `","currency":`...)
+	b = append(b, `","createdBy":`...)
+	b = appendMemberRef(b, &e.CreatedBy)
+	b = append(b, `,"currency":`...)
 	b = appendStringPtr(b, e.Currency)
 	b = append(b, `,"date":"`...)
 	b = e.Date.AppendFormat(b, "2006-01-02")
@@ -95,6 +97,8 @@ func appendEntry(b []byte, e *api.Entry) []byte {
 	b = appendString(b, e.Memo)
 	b = append(b, `,"originalAmount":`...)
 	b = appendStringPtr(b, e.OriginalAmount)
+	b = append(b, `,"paidBy":`...)
+	b = appendMemberRef(b, &e.PaidBy)
 	b = append(b, `,"pending":`...)
 	b = strconv.AppendBool(b, e.Pending)
 	b = append(b, `,"tags":`...)
@@ -116,6 +120,17 @@ func appendEntry(b []byte, e *api.Entry) []byte {
 	b = appendString(b, string(e.Type))
 	b = append(b, `,"walletId":`...)
 	b = appendIntPtr(b, e.WalletID)
+	return append(b, '}')
+}
+
+// appendMemberRef appends who an entry names (household books).
+func appendMemberRef(b []byte, r *api.MemberRef) []byte {
+	b = append(b, `{"former":`...)
+	b = strconv.AppendBool(b, r.Former)
+	b = append(b, `,"memberId":`...)
+	b = strconv.AppendInt(b, r.MemberID, 10)
+	b = append(b, `,"name":`...)
+	b = appendString(b, r.Name)
 	return append(b, '}')
 }
 

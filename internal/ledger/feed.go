@@ -72,9 +72,13 @@ func EntriesByID(ctx context.Context, q *db.Queries, memberID int64, ids []int64
 	if err != nil {
 		return nil, err
 	}
+	att, err := AttributionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[int64]api.Entry, len(rows))
 	for _, r := range rows {
-		out[r.ID] = ToAPIEntry(Entry{AccountEntry: r, Tags: tags[r.ID]})
+		out[r.ID] = att.Entry(Entry{AccountEntry: r, Tags: tags[r.ID]})
 	}
 	return out, nil
 }

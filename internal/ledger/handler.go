@@ -81,6 +81,11 @@ func (f EntryHook) Run(ctx context.Context, memberID int64, startDay int, day ti
 	if f == nil {
 		return
 	}
+	// Points and the month-complete bonus count the personal ledger only
+	// (DECISIONS section 10): a write in a household book runs no hook.
+	if p := session.PrincipalFrom(ctx); p != nil && p.Book != nil {
+		return
+	}
 	// After the request's transaction commits, when the request has one
 	// (an Idempotency-Key): the hook must see the entry, and runs in
 	// transactions of its own.

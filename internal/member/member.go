@@ -65,10 +65,21 @@ func NormalizeName(field, s string) (string, error) {
 }
 
 // Get returns the member with id, or a 404 problem.
+// A household book's ledger owner (kind BOOK) is no member: 404.
 func Get(ctx context.Context, q *db.Queries, id int64) (db.Member, error) {
 	m, err := q.GetMember(ctx, id)
+	if err == nil && m.Kind != KindPerson {
+		return db.Member{}, ErrNotFound
+	}
 	return m, notFound(err, id)
 }
+
+// Kinds of member rows: a person, or a household book's ledger owner
+// (internal/book), which never signs in.
+const (
+	KindPerson = "PERSON"
+	KindBook   = "BOOK"
+)
 
 // ErrSelfGone answers an operation on one's own account when the account was
 // deleted meanwhile: the session is over, so it is a 401, not a 404.

@@ -2,8 +2,10 @@ package member
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/ledger"
 )
 
 // The member table belongs to this area: other areas read and write its rows
@@ -103,4 +105,28 @@ func UpdateName(ctx context.Context, q *db.Queries, arg db.UpdateMemberNameParam
 // UpdateProfileImage sets or clears a member's profile image.
 func UpdateProfileImage(ctx context.Context, q *db.Queries, arg db.UpdateMemberProfileImageParams) (db.Member, error) {
 	return q.UpdateMemberProfileImage(ctx, arg)
+}
+
+// CreateBookLedgerTx creates the ledger owner of a household book
+// (internal/book): a member row of kind BOOK that never signs in.
+func CreateBookLedgerTx(ctx context.Context, q *db.Queries, monthStartDay int16) (int64, error) {
+	id, err := q.CreateBookLedgerMember(ctx, monthStartDay)
+	if err != nil {
+		return 0, fmt.Errorf("create book ledger owner: %w", err)
+	}
+	return id, nil
+}
+
+// DeleteBookLedgerTx deletes a household book's ledger owner and, through
+// the cascading foreign keys, the book and every record in it. As Delete,
+// it takes the ledger's lock exclusively first (ledger/locks.go). No row
+// (gone already) is no error.
+func DeleteBookLedgerTx(ctx context.Context, q *db.Queries, id int64) error {
+	if err := ledger.LockLedgerTx(ctx, q, id); err != nil {
+		return err
+	}
+	if _, err := q.DeleteBookLedgerMember(ctx, id); err != nil {
+		return fmt.Errorf("delete book ledger owner %d: %w", id, err)
+	}
+	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/nestegg/nestegg/generated/api"
-	"github.com/nestegg/nestegg/internal/member"
+	"github.com/nestegg/nestegg/internal/book"
 	"github.com/nestegg/nestegg/internal/session"
 )
 
@@ -12,7 +12,7 @@ import (
 // out everywhere.
 func (h *ProfileHandler) DeleteMe(ctx context.Context, _ api.DeleteMeRequestObject) (api.DeleteMeResponseObject, error) {
 	id := session.PrincipalFrom(ctx).MemberID
-	if err := member.DeleteWithSessions(ctx, h.pool, h.sessions, id); err != nil {
+	if err := book.DeleteAccount(ctx, h.pool, h.sessions, id); err != nil {
 		return nil, err
 	}
 	// Ends this request's session too, so a cookie client's cookie is cleared.

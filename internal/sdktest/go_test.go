@@ -54,7 +54,7 @@ func TestGoMemberScenario(t *testing.T) {
 	token := signUp("go-member@nestegg.test", "Go Member")
 	me := bearer(token)
 
-	cats, err := api.ImportDefaultCategoriesWithResponse(ctx, me)
+	cats, err := api.ImportDefaultCategoriesWithResponse(ctx, nil, me)
 	if err != nil || cats.JSON200 == nil {
 		t.Fatalf("import default categories: %v %s", err, cats.Body)
 	}
@@ -128,7 +128,7 @@ func TestGoMemberScenario(t *testing.T) {
 	if err != nil || transfer.JSON201 == nil {
 		t.Fatalf("transfer: %v %s", err, transfer.Body)
 	}
-	wallets, err := api.ListWalletsWithResponse(ctx, me)
+	wallets, err := api.ListWalletsWithResponse(ctx, nil, me)
 	if err != nil || wallets.JSON200 == nil {
 		t.Fatalf("wallets: %v %s", err, wallets.Body)
 	}
@@ -314,16 +314,16 @@ func TestGoMemberScenario(t *testing.T) {
 
 	// Backup and restore (PREMIUM, bought above): the document a backup
 	// answers restores the same ledger.
-	backup, err := api.GetBackupWithResponse(ctx, me)
+	backup, err := api.GetBackupWithResponse(ctx, nil, me)
 	if err != nil || backup.JSON200 == nil || len(backup.JSON200.Wallets) != 2 || len(backup.JSON200.Transfers) != 1 {
 		t.Fatalf("backup: %v %d %s", err, backup.StatusCode(), backup.Body)
 	}
-	restored, err := api.RestoreBackupWithResponse(ctx, *backup.JSON200, me)
+	restored, err := api.RestoreBackupWithResponse(ctx, nil, *backup.JSON200, me)
 	if err != nil || restored.JSON200 == nil || restored.JSON200.Wallets != 2 || restored.JSON200.Transfers != 1 ||
 		int(restored.JSON200.Entries) < len(backup.JSON200.Entries) || int(restored.JSON200.Categories) == 0 {
 		t.Fatalf("restore: %v %d %s", err, restored.StatusCode(), restored.Body)
 	}
-	after, err := api.ListWalletsWithResponse(ctx, me)
+	after, err := api.ListWalletsWithResponse(ctx, nil, me)
 	if err != nil || after.JSON200 == nil {
 		t.Fatalf("wallets after the restore: %v %s", err, after.Body)
 	}

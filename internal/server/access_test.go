@@ -46,6 +46,8 @@ var accessRules = []accessRule{
 	{regexp.MustCompile(`^POST /api/account/entries/notification$`), server.AccessPremium},
 	// CSV export and import (issue 24): PREMIUM like backup.
 	{regexp.MustCompile(`^(GET /api/account/entries/export|POST /api/account/entries/import)$`), server.AccessPremium},
+	// Household books (DECISIONS section 10): any signed-in member.
+	{regexp.MustCompile(`^\S+ /api/books(/|$)`), server.AccessMember},
 	// Every other ledger, board write, billing, FX and account operation
 	// needs a signed-in member (SPEC 5.5).
 	{regexp.MustCompile(`^\S+ /api/(account|board|billing|fx|auth)(/|$)`), server.AccessMember},

@@ -35,6 +35,7 @@ func withIdempotency(c *Contract, store *idempotency.Store, next http.Handler) h
 			next.ServeHTTP(w, r)
 			return
 		}
-		store.Serve(w, r, p.MemberID, key, next)
+		// Keys are scoped to the member and the book (DECISIONS section 10).
+		store.Serve(w, r, p.ActorID(), p.BookID(), key, next)
 	})
 }

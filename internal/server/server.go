@@ -22,6 +22,7 @@ import (
 	"github.com/nestegg/nestegg/internal/backup"
 	"github.com/nestegg/nestegg/internal/billing"
 	"github.com/nestegg/nestegg/internal/board"
+	"github.com/nestegg/nestegg/internal/book"
 	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/cards"
 	"github.com/nestegg/nestegg/internal/changes"
@@ -60,6 +61,7 @@ type Server struct {
 	*changes.ChangesHandler
 	*cards.CardsHandler
 	*forecast.ForecastHandler
+	*book.BookHandler
 }
 
 var _ apigen.StrictServerInterface = (*Server)(nil)
@@ -103,6 +105,9 @@ type Deps struct {
 	// Heavy admits the operations the contract marks x-heavy; nil admits
 	// every request.
 	Heavy *heavy.Gate
+	// Books serves /api/books and the X-Book-Id selector of the ledger
+	// operations; nil ignores the header.
+	Books *book.Books
 }
 
 // NewHTTPServer is the HTTP server that serves h at addr in production: its
@@ -148,6 +153,9 @@ func New(deps Deps) (http.Handler, error) {
 		CardsHandler:        deps.Cards,
 		ForecastHandler:     deps.Forecast,
 	}
+	if deps.Books != nil {
+		srv.BookHandler = book.NewHandler(deps.Books)
+	}
 
 	strict := apigen.NewStrictHandlerWithOptions(srv, nil, apigen.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  badRequest,
@@ -162,8 +170,8 @@ func New(deps Deps) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	var api http.Handler = withHeavy(contract, deps.Heavy,
-		withContract(contract, deps.Tracing, withIdempotency(contract, deps.Idempotency, withVersions(contract, deps.Pool, dispatch))))
+	var api http.Handler = withBook(contract, deps.Books, withHeavy(contract, deps.Heavy,
+		withContract(contract, deps.Tracing, withIdempotency(contract, deps.Idempotency, withVersions(contract, deps.Pool, dispatch)))))
 	if deps.Sessions != nil {
 		api = deps.Sessions(api)
 	}
@@ -207,9 +215,9 @@ type streamed struct {
 	backup *backup.BackupHandler
 }
 
-func (s streamed) RestoreBackup(w http.ResponseWriter, r *http.Request) {
+func (s streamed) RestoreBackup(w http.ResponseWriter, r *http.Request, params apigen.RestoreBackupParams) {
 	if s.backup == nil {
-		s.ServerInterface.RestoreBackup(w, r)
+		s.ServerInterface.RestoreBackup(w, r, params)
 		return
 	}
 	s.backup.ServeRestore(w, r)

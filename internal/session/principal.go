@@ -29,6 +29,49 @@ type Principal struct {
 	// Token is the session token the request came with (needed to end the
 	// member's other sessions but not this one).
 	Token string
+	// Book is set when the request acts in a household book (X-Book-Id,
+	// internal/book): MemberID is then the book's ledger owner, Plan the
+	// plan its OWNERs give it and MonthStartDay the book's, so every ledger
+	// operation works on the book unchanged; the signed-in member is
+	// Book.ActorID. Nil for the member's personal ledger.
+	Book *BookScope
+}
+
+// BookScope is the household book a request acts in and who acts.
+type BookScope struct {
+	ID        int64
+	Role      string // OWNER, EDITOR or VIEWER
+	ActorID   int64
+	ActorName string
+	// Roster answers everyone who is or was in the book, by member id,
+	// read once a request when an answer needs names (attribution). Key 0
+	// is who the book's records written by no member (a job, an import, a
+	// restore) count for: its longest-standing current OWNER.
+	Roster func(ctx context.Context) (map[int64]RosterMember, error)
+}
+
+// RosterMember is one person a book's records may name.
+type RosterMember struct {
+	ID     int64
+	Name   string
+	Former bool
+}
+
+// ActorID is the signed-in member who acts: MemberID in the personal
+// ledger, the member acting in a book otherwise.
+func (p *Principal) ActorID() int64 {
+	if p.Book != nil {
+		return p.Book.ActorID
+	}
+	return p.MemberID
+}
+
+// BookID is the book the request acts in, 0 for the personal ledger.
+func (p *Principal) BookID() int64 {
+	if p == nil || p.Book == nil {
+		return 0
+	}
+	return p.Book.ID
 }
 
 // IsAdmin reports whether the member is an administrator.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/ledger"
 )
 
 // ByID answers these transfers as their GET does, by id, in one read (the
@@ -15,9 +16,13 @@ func ByID(ctx context.Context, q *db.Queries, memberID int64, ids []int64) (map[
 	if err != nil {
 		return nil, fmt.Errorf("transfers of member %d: %w", memberID, err)
 	}
+	att, err := ledger.AttributionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[int64]api.Transfer, len(rows))
 	for _, r := range rows {
-		out[r.ID] = toAPI(Transfer(r))
+		out[r.ID] = toAPI(att, Transfer(r))
 	}
 	return out, nil
 }

@@ -62,6 +62,19 @@ type Input struct {
 	// the member to confirm (ConfirmTx). Only the cards' payment-day job
 	// sets it.
 	Pending bool
+	// PaidBy is the payer the request names (household books);
+	// CreatedBy and PaidByColumn the attribution a write records
+	// (Attribute).
+	PaidBy, CreatedBy, PaidByColumn *int64
+}
+
+// Attribute sets the attribution columns the transfer, its sides and its
+// fee are written with (ledger.Attribution.Write, PaidByUpdate).
+func (in *Input) Attribute(createdBy, paidBy *int64) {
+	in.CreatedBy, in.PaidByColumn = createdBy, paidBy
+	for _, e := range []*ledger.EntryInput{&in.From, &in.To} {
+		e.CreatedBy, e.PaidByColumn = createdBy, paidBy
+	}
 }
 
 // Transfer is a transfer with its entries and wallets (read from its
@@ -84,7 +97,7 @@ func InputFrom(in api.TransferRequest) (Input, error) {
 	if err != nil {
 		return Input{}, err
 	}
-	out := Input{From: from, To: to}
+	out := Input{From: from, To: to, PaidBy: in.PaidBy}
 	if in.Fee != nil {
 		if out.Fee = *in.Fee; out.Fee < 0 || out.Fee > 1_000_000_000_000_000 {
 			return Input{}, problem.Invalid("/fee", "must be 0 to 10^15 won")
@@ -95,7 +108,8 @@ func InputFrom(in api.TransferRequest) (Input, error) {
 
 // feeEntry is the expense a fee is recorded as.
 func (in Input) feeEntry() ledger.EntryInput {
-	return ledger.EntryInput{Date: in.From.Date, Type: ledger.TypeExpense, Amount: in.Fee, WalletID: in.From.WalletID, Memo: in.From.Memo}
+	return ledger.EntryInput{Date: in.From.Date, Type: ledger.TypeExpense, Amount: in.Fee, WalletID: in.From.WalletID, Memo: in.From.Memo,
+		CreatedBy: in.CreatedBy, PaidByColumn: in.PaidByColumn}
 }
 
 // CreateTx records a transfer: its row, its two sides and its fee entry.
@@ -107,6 +121,7 @@ func CreateTx(ctx context.Context, q *db.Queries, memberID int64, in Input) (Tra
 	}
 	t, err := q.CreateTransfer(ctx, db.CreateTransferParams{
 		MemberID: memberID, TransferDate: in.From.Date, Amount: in.From.Amount, Memo: in.From.Memo,
+		CreatedBy: in.CreatedBy, PaidBy: in.PaidByColumn,
 	})
 	if err != nil {
 		return Transfer{}, fmt.Errorf("create transfer: %w", err)
@@ -164,6 +179,7 @@ func UpdateTx(ctx context.Context, q *db.Queries, memberID, id int64, in Input) 
 	}
 	if err := q.UpdateTransfer(ctx, db.UpdateTransferParams{
 		MemberID: memberID, ID: id, TransferDate: in.From.Date, Amount: in.From.Amount, Memo: in.From.Memo, FeeEntryID: feeEntryID,
+		PaidBy: in.PaidByColumn,
 	}); err != nil {
 		return Transfer{}, fmt.Errorf("update transfer %d: %w", id, err)
 	}
@@ -327,8 +343,12 @@ func (h *TransferHandler) ListTransfers(ctx context.Context, req api.ListTransfe
 		return nil, fmt.Errorf("count transfers of member %d: %w", memberID, err)
 	}
 	out := api.ListTransfers200JSONResponse{Items: make([]api.Transfer, len(rows)), Page: page, Size: size, Total: total}
+	att, err := ledger.AttributionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
 	for i, r := range rows {
-		out.Items[i] = toAPI(Transfer(db.GetTransferRow(r)))
+		out.Items[i] = toAPI(att, Transfer(db.GetTransferRow(r)))
 	}
 	return out, nil
 }
@@ -341,6 +361,15 @@ func (h *TransferHandler) CreateTransfer(ctx context.Context, req api.CreateTran
 	if err != nil {
 		return nil, err
 	}
+	att, err := ledger.AttributionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	createdBy, paidBy, err := att.Write("/paidBy", in.PaidBy)
+	if err != nil {
+		return nil, err
+	}
+	in.Attribute(createdBy, paidBy)
 	t, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Transfer, error) {
 		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
 			return Transfer{}, err
@@ -356,7 +385,7 @@ func (h *TransferHandler) CreateTransfer(ctx context.Context, req api.CreateTran
 		return nil, err
 	}
 	h.feeWritten(ctx, p, t)
-	return api.CreateTransfer201JSONResponse{Body: toAPI(t)}, nil
+	return api.CreateTransfer201JSONResponse{Body: toAPI(att, t)}, nil
 }
 
 // GetTransfer answers one transfer.
@@ -365,7 +394,11 @@ func (h *TransferHandler) GetTransfer(ctx context.Context, req api.GetTransferRe
 	if err != nil {
 		return nil, err
 	}
-	return api.GetTransfer200JSONResponse{Body: toAPI(t)}, nil
+	att, err := ledger.AttributionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetTransfer200JSONResponse{Body: toAPI(att, t)}, nil
 }
 
 // UpdateTransfer replaces a transfer and both its sides.
@@ -376,6 +409,14 @@ func (h *TransferHandler) UpdateTransfer(ctx context.Context, req api.UpdateTran
 	if err != nil {
 		return nil, err
 	}
+	att, err := ledger.AttributionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := att.CheckPaidBy("/paidBy", in.PaidBy); err != nil {
+		return nil, err
+	}
+	in.Attribute(nil, att.PaidByUpdate(in.PaidBy))
 	t, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Transfer, error) {
 		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
 			return Transfer{}, err
@@ -399,7 +440,7 @@ func (h *TransferHandler) UpdateTransfer(ctx context.Context, req api.UpdateTran
 		return nil, err
 	}
 	h.feeWritten(ctx, p, t)
-	return api.UpdateTransfer200JSONResponse{Body: toAPI(t)}, nil
+	return api.UpdateTransfer200JSONResponse{Body: toAPI(att, t)}, nil
 }
 
 // DeleteTransfer deletes a transfer with its entries.
@@ -427,14 +468,21 @@ func (h *TransferHandler) DeleteTransfer(ctx context.Context, req api.DeleteTran
 	return api.DeleteTransfer204Response{}, nil
 }
 
-func toAPI(t Transfer) api.Transfer {
+func toAPI(att ledger.Attribution, t Transfer) api.Transfer {
 	return api.Transfer{
 		ID: t.ID, Date: types.Date{Time: t.TransferDate}, Amount: t.Amount, Memo: t.Memo,
 		FromWalletID: t.FromWalletID, ToWalletID: t.ToWalletID, FromEntryID: t.FromEntryID, ToEntryID: t.ToEntryID,
 		FeeEntryID: t.FeeEntryID, Fee: t.Fee, CreatedAt: t.CreatedAt, Pending: t.Pending,
+		CreatedBy: att.Ref(t.CreatedBy), PaidBy: att.Ref(t.PaidBy),
 	}
 }
 
-// ToAPI is a transfer as the contract answers it (the cards area answers
-// the bill payments it confirms).
-func ToAPI(t Transfer) api.Transfer { return toAPI(t) }
+// ToAPI is a transfer as the contract answers it to the request's caller
+// (the cards area answers the bill payments it confirms).
+func ToAPI(ctx context.Context, t Transfer) (api.Transfer, error) {
+	att, err := ledger.AttributionOf(ctx)
+	if err != nil {
+		return api.Transfer{}, err
+	}
+	return toAPI(att, t), nil
+}
