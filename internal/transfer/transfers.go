@@ -268,7 +268,11 @@ func ConfirmTx(ctx context.Context, q *db.Queries, memberID, id int64, check fun
 	if err := q.RaiseTransferVersion(ctx, db.RaiseTransferVersionParams{MemberID: memberID, ID: id}); err != nil {
 		return Transfer{}, fmt.Errorf("version of transfer %d: %w", id, err)
 	}
-	return getTx(ctx, q, memberID, id)
+	if t, err = getTx(ctx, q, memberID, id); err != nil {
+		return Transfer{}, err
+	}
+	// Confirmed, its sides move their balances: they stay within int64.
+	return t, ledger.CheckTotalsTx(ctx, q, memberID, moveTotals(nil, &t))
 }
 
 // DeleteTx deletes a transfer; its sides go with it (foreign key cascade),
