@@ -4713,6 +4713,17 @@ type GetBudgetPaceParams struct {
 
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // GetBudgetStatusParams defines parameters for GetBudgetStatus.
@@ -5213,6 +5224,17 @@ type ConfirmEntryParams struct {
 type GetForecastParams struct {
 	// Days How many days the forecast covers, today included (1 to 92, default 30).
 	Days *int32 `form:"days,omitempty" json:"days,omitempty"`
+
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
 
 // CreateStockParams defines parameters for CreateStock.
@@ -5863,6 +5885,20 @@ type UpdateTransferParams struct {
 	// tag (`W/`) never matches.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 
+	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
+	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
+	// allows. A book the caller is not a current member of (never joined, left, removed,
+	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
+	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
+	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
+	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// Operations that do not declare the header (investments, net worth, text and receipt
+	// parsing) answer 400 naming it when it is sent.
+	XBookID *BookID `json:"X-Book-Id,omitempty"`
+}
+
+// ConfirmTransferParams defines parameters for ConfirmTransfer.
+type ConfirmTransferParams struct {
 	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
 	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
 	// allows. A book the caller is not a current member of (never joined, left, removed,
@@ -8317,7 +8353,7 @@ type ClientInterface interface {
 	// A statement is never paid twice: when confirmed transfers into the card (one the member recorded by hand, say) already cover the statement this payment was proposed for, the answer is 409 `CONFLICT` and the payment stays pending (delete it). A pending transfer's entries cannot be confirmed one by one (`POST /api/account/entries/{id}/confirm` on either answers 409 `CONFLICT`).
 	//
 	// Corresponds with POST /api/account/transfers/{id}/confirm (the `ConfirmTransfer` operationId).
-	ConfirmTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ConfirmTransfer(ctx context.Context, id TransferID, params *ConfirmTransferParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWallets List wallets with balances
 	//
@@ -11922,8 +11958,8 @@ func (c *Client) UpdateTransfer(ctx context.Context, id TransferID, params *Upda
 // A statement is never paid twice: when confirmed transfers into the card (one the member recorded by hand, say) already cover the statement this payment was proposed for, the answer is 409 `CONFLICT` and the payment stays pending (delete it). A pending transfer's entries cannot be confirmed one by one (`POST /api/account/entries/{id}/confirm` on either answers 409 `CONFLICT`).
 //
 // Corresponds with POST /api/account/transfers/{id}/confirm (the `ConfirmTransfer` operationId).
-func (c *Client) ConfirmTransfer(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewConfirmTransferRequest(c.Server, id)
+func (c *Client) ConfirmTransfer(ctx context.Context, id TransferID, params *ConfirmTransferParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewConfirmTransferRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -15425,6 +15461,21 @@ func NewGetBudgetPaceRequest(server string, params *GetBudgetPaceParams) (*http.
 		return nil, err
 	}
 
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -17008,6 +17059,21 @@ func NewGetForecastRequest(server string, params *GetForecastParams) (*http.Requ
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -19117,7 +19183,7 @@ func NewUpdateTransferRequestWithBody(server string, id TransferID, params *Upda
 }
 
 // NewConfirmTransferRequest constructs an http.Request for the ConfirmTransfer method
-func NewConfirmTransferRequest(server string, id TransferID) (*http.Request, error) {
+func NewConfirmTransferRequest(server string, id TransferID, params *ConfirmTransferParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -19145,6 +19211,21 @@ func NewConfirmTransferRequest(server string, id TransferID) (*http.Request, err
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.XBookID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-Book-Id", *params.XBookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "integer", Format: "int64"})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-Book-Id", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -24719,7 +24800,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/account/transfers/{id}/confirm (the `ConfirmTransfer` operationId).
-	ConfirmTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*ConfirmTransferResponse, error)
+	ConfirmTransferWithResponse(ctx context.Context, id TransferID, params *ConfirmTransferParams, reqEditors ...RequestEditorFn) (*ConfirmTransferResponse, error)
 
 	// ListWalletsWithResponse List wallets with balances
 	//
@@ -27523,6 +27604,8 @@ type GetBudgetPaceResponse struct {
 	ApplicationProblemJSON401 *Unauthenticated
 	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationProblemJSON403 *PremiumRequired
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -27553,6 +27636,11 @@ func (r GetBudgetPaceResponse) GetApplicationProblemJSON401() *Unauthenticated {
 // GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
 func (r GetBudgetPaceResponse) GetApplicationProblemJSON403() *PremiumRequired {
 	return r.ApplicationProblemJSON403
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBudgetPaceResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -30153,6 +30241,8 @@ type GetForecastResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationProblemJSON413 *PayloadTooLarge
 	// ApplicationProblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -30178,6 +30268,11 @@ func (r GetForecastResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r GetForecastResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetForecastResponse) GetApplicationProblemJSON404() *NotFound {
+	return r.ApplicationProblemJSON404
 }
 
 // GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -34132,6 +34227,8 @@ type ConfirmTransferResponse struct {
 	ApplicationProblemJSON400 *BadRequest
 	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationProblemJSON401 *Unauthenticated
+	// ApplicationProblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationProblemJSON403 *Forbidden
 	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationProblemJSON404 *NotFound
 	// ApplicationProblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -34163,6 +34260,11 @@ func (r ConfirmTransferResponse) GetApplicationProblemJSON400() *BadRequest {
 // GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ConfirmTransferResponse) GetApplicationProblemJSON401() *Unauthenticated {
 	return r.ApplicationProblemJSON401
+}
+
+// GetApplicationProblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ConfirmTransferResponse) GetApplicationProblemJSON403() *Forbidden {
+	return r.ApplicationProblemJSON403
 }
 
 // GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -45140,8 +45242,8 @@ func (c *ClientWithResponses) UpdateTransferWithResponse(ctx context.Context, id
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/account/transfers/{id}/confirm (the `ConfirmTransfer` operationId).
-func (c *ClientWithResponses) ConfirmTransferWithResponse(ctx context.Context, id TransferID, reqEditors ...RequestEditorFn) (*ConfirmTransferResponse, error) {
-	rsp, err := c.ConfirmTransfer(ctx, id, reqEditors...)
+func (c *ClientWithResponses) ConfirmTransferWithResponse(ctx context.Context, id TransferID, params *ConfirmTransferParams, reqEditors ...RequestEditorFn) (*ConfirmTransferResponse, error) {
+	rsp, err := c.ConfirmTransfer(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -48701,6 +48803,13 @@ func ParseGetBudgetPaceResponse(rsp *http.Response) (*GetBudgetPaceResponse, err
 		}
 		response.ApplicationProblemJSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -51232,6 +51341,13 @@ func ParseGetForecastResponse(rsp *http.Response) (*GetForecastResponse, error) 
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
@@ -55047,6 +55163,13 @@ func ParseConfirmTransferResponse(rsp *http.Response) (*ConfirmTransferResponse,
 			return nil, err
 		}
 		response.ApplicationProblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationProblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
