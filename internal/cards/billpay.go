@@ -128,9 +128,13 @@ func proposeTx(ctx context.Context, q *db.Queries, memberID int64, today time.Ti
 				continue
 			}
 			memo := "Card bill, statement closing " + s.Closing.Format(time.DateOnly)
+			// A transfer holds what the API lets one hold (so the member can
+			// save it unchanged and restore their backup); a bill past it is
+			// proposed up to it, the rest paid by hand.
+			amount := min(s.Owed, ledger.MaxAmount)
 			t, err := transfer.CreateTx(ctx, q, memberID, transfer.Input{
-				From:    ledger.EntryInput{Date: s.Due, Type: ledger.TypeExpense, Amount: s.Owed, WalletID: &c.paymentWalletID, Memo: memo},
-				To:      ledger.EntryInput{Date: s.Due, Type: ledger.TypeIncome, Amount: s.Owed, WalletID: &c.walletID, Memo: memo},
+				From:    ledger.EntryInput{Date: s.Due, Type: ledger.TypeExpense, Amount: amount, WalletID: &c.paymentWalletID, Memo: memo},
+				To:      ledger.EntryInput{Date: s.Due, Type: ledger.TypeIncome, Amount: amount, WalletID: &c.walletID, Memo: memo},
 				Pending: true,
 			})
 			if err != nil {

@@ -340,3 +340,25 @@ func TestEditingTheCycleMovesOnlyUnpaidStatements(t *testing.T) {
 		"2026-09-21..2026-10-20 due 2026-11-05 total 500 paid false",
 		"2026-08-21..2026-09-20 due 2026-10-05 total 100 paid true")
 }
+
+// TestABillPastWhatATransferHoldsIsProposedUpToIt: a statement owing more
+// than 10^15 won is proposed at 10^15 (what the API lets a transfer hold,
+// so the member can save it unchanged), the rest left to pay by hand.
+func TestABillPastWhatATransferHoldsIsProposedUpToIt(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	bank := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
+	card := createWallet(t, m, cycleCard("Card", 15, 25, bank.ID))
+	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 10), 1_000_000_000_000_000, card.ID))
+	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 11), 7, card.ID))
+	env.Clock.Set(seoulAt(2026, 11, 25, 9))
+	runBillJob(t, env)
+	got := transfersOf(t, m)
+	if len(got) != 1 || got[0].Amount != 1_000_000_000_000_000 || !got[0].Pending {
+		t.Fatalf("proposed %+v", got)
+	}
+	m.Do(http.MethodPut, fmt.Sprintf("/api/account/transfers/%d", got[0].ID), api.TransferRequest{
+		Date: got[0].Date, Amount: got[0].Amount, FromWalletID: bank.ID, ToWalletID: card.ID, Memo: &got[0].Memo,
+	}).Want(http.StatusOK)
+}

@@ -30,6 +30,10 @@ const (
 	maxRangeDays = 366
 )
 
+// MaxAmount is the largest amount an entry or a transfer holds (10^15
+// won): what the API refuses past it no other path may store.
+const MaxAmount = maxAmount
+
 // ErrEntryNotFound answers an entry that is not the member's.
 var ErrEntryNotFound = problem.NotFound("entry")
 
