@@ -20,10 +20,12 @@ WHERE member_id = @member_id AND year = @year AND month = @month AND category_id
 -- name: UpdateBudget :one
 UPDATE budget SET amount = @amount
 WHERE member_id = @member_id AND id = @id
-RETURNING id, category_id, year, month, amount;
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]))
+RETURNING id, category_id, year, month, amount, version;
 
 -- name: DeleteBudget :execrows
-DELETE FROM budget WHERE member_id = @member_id AND id = @id;
+DELETE FROM budget WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: CopyBudgets :execrows
 -- Every budget of one month into another; the targets budget of the same

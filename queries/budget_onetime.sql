@@ -19,10 +19,12 @@ RETURNING id;
 -- name: UpdateOnetimeBudget :execrows
 UPDATE budget_onetime SET name = @name, amount = @amount, start_date = @start_date, end_date = @end_date,
     category_id = @category_id
-WHERE member_id = @member_id AND id = @id;
+WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: DeleteOnetimeBudget :execrows
-DELETE FROM budget_onetime WHERE member_id = @member_id AND id = @id;
+DELETE FROM budget_onetime WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: DeleteMemberOnetimeBudgets :exec
 DELETE FROM budget_onetime WHERE member_id = @member_id;

@@ -16,13 +16,15 @@ RETURNING *;
 -- name: UpdateCategory :one
 UPDATE account_category SET parent_id = sqlc.narg(parent_id), name = @name, type = @type
 WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]))
 RETURNING *;
 
 -- name: SetChildCategoriesType :exec
 UPDATE account_category SET type = @type WHERE member_id = @member_id AND parent_id = @parent_id;
 
 -- name: DeleteCategory :execrows
-DELETE FROM account_category WHERE member_id = @member_id AND id = @id;
+DELETE FROM account_category WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: CountOwnedCategories :one
 SELECT count(*) FROM account_category WHERE member_id = @member_id AND id = ANY(@ids::bigint[]);

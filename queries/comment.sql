@@ -18,11 +18,13 @@ FROM comment c JOIN post p ON p.id = c.post_id
 WHERE c.id = @id
 FOR UPDATE OF c;
 
--- name: UpdateComment :exec
-UPDATE comment SET body = @body, block_reason = @block_reason, updated_at = @now WHERE id = @id;
+-- name: UpdateComment :execrows
+UPDATE comment SET body = @body, block_reason = @block_reason, updated_at = @now WHERE id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
--- name: DeleteComment :exec
-DELETE FROM comment WHERE id = @id;
+-- name: DeleteComment :execrows
+DELETE FROM comment WHERE id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: SetCommentBlockReason :exec
 UPDATE comment SET block_reason = @block_reason WHERE id = @id;

@@ -118,10 +118,12 @@ UPDATE account_entry SET
     -- Who paid changes only when the request says (household books).
     paid_by = COALESCE(sqlc.narg(paid_by)::bigint, paid_by)
 WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]))
 RETURNING *;
 
 -- name: DeleteEntry :execrows
-DELETE FROM account_entry WHERE member_id = @member_id AND id = @id;
+DELETE FROM account_entry WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: ConfirmEntry :one
 -- Confirms a pending entry; was_pending is false when it was confirmed
@@ -364,3 +366,8 @@ GROUP BY 1
 HAVING COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'income'), 0) > 9223372036854775807
     OR COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'expense'), 0) > 9223372036854775807
 ORDER BY 1;
+
+-- name: EntryVersion :one
+-- The version an entry's write committed, read after its tag links (which
+-- raise it) for the ETag its answer carries.
+SELECT version FROM account_entry WHERE member_id = @member_id AND id = @id;

@@ -17,10 +17,12 @@ RETURNING *;
 UPDATE invest_trade SET stock_id = @stock_id, side = @side, trade_date = @trade_date,
     quantity = @quantity, price = @price, fee = @fee
 WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]))
 RETURNING *;
 
 -- name: DeleteTrade :execrows
-DELETE FROM invest_trade WHERE member_id = @member_id AND id = @id;
+DELETE FROM invest_trade WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: ListStockTradesInOrder :many
 -- Replay order: trade date, then creation order.

@@ -11,14 +11,16 @@ WHERE p.id = @id;
 -- name: GetPostForUpdate :one
 SELECT * FROM post WHERE id = @id FOR UPDATE;
 
--- name: UpdatePost :exec
+-- name: UpdatePost :execrows
 UPDATE post
 SET category = @category, title = @title, body = @body, tags = @tags, image_urls = @image_urls,
     block_reason = @block_reason, updated_at = @now
-WHERE id = @id;
+WHERE id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
--- name: DeletePost :exec
-DELETE FROM post WHERE id = @id;
+-- name: DeletePost :execrows
+DELETE FROM post WHERE id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: SetPostNotice :exec
 UPDATE post SET notice = @notice WHERE id = @id;

@@ -10,10 +10,12 @@ RETURNING *;
 UPDATE quick_entry SET name = @name, type = @type, amount = @amount, wallet_id = sqlc.narg(wallet_id),
     category_id = sqlc.narg(category_id), memo = @memo, tags = @tags
 WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]))
 RETURNING *;
 
 -- name: DeleteQuickEntry :execrows
-DELETE FROM quick_entry WHERE member_id = @member_id AND id = @id;
+DELETE FROM quick_entry WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: DeleteMemberQuickEntries :exec
 DELETE FROM quick_entry WHERE member_id = @member_id;

@@ -22,10 +22,12 @@ UPDATE recurring SET name = @name, type = @type, amount = @amount, wallet_id = s
     next_month = CASE WHEN sqlc.narg(auto_post)::boolean AND NOT auto_post
         THEN GREATEST(next_month, @resume_month::date) ELSE next_month END
 WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]))
 RETURNING *;
 
 -- name: DeleteRecurring :execrows
-DELETE FROM recurring WHERE member_id = @member_id AND id = @id;
+DELETE FROM recurring WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: DeleteMemberRecurrings :exec
 DELETE FROM recurring WHERE member_id = @member_id;

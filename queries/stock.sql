@@ -17,10 +17,12 @@ RETURNING *;
 -- name: UpdateStock :one
 UPDATE stock SET code = @code, name = @name, market = @market, currency = @currency, wallet_id = @wallet_id
 WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]))
 RETURNING *;
 
 -- name: DeleteStock :execrows
-DELETE FROM stock WHERE member_id = @member_id AND id = @id;
+DELETE FROM stock WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: DeleteMemberStocks :exec
 DELETE FROM stock WHERE member_id = @member_id;

@@ -13,10 +13,13 @@ RETURNING *;
 SELECT t.id, t.name FROM ensure_member_tags(@member_id::bigint, @names::text[]) AS t;
 
 -- name: UpdateTag :one
-UPDATE account_tag SET name = @name WHERE member_id = @member_id AND id = @id RETURNING *;
+UPDATE account_tag SET name = @name WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]))
+RETURNING *;
 
 -- name: DeleteTag :execrows
-DELETE FROM account_tag WHERE member_id = @member_id AND id = @id;
+DELETE FROM account_tag WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: CountOwnedTags :one
 SELECT count(*) FROM account_tag WHERE member_id = @member_id AND id = ANY(@ids::bigint[]);

@@ -7,10 +7,11 @@ RETURNING *;
 -- Serializes the changes of one transfer.
 SELECT * FROM transfer WHERE member_id = @member_id AND id = @id FOR UPDATE;
 
--- name: UpdateTransfer :exec
+-- name: UpdateTransfer :execrows
 UPDATE transfer SET transfer_date = @transfer_date, amount = @amount, memo = @memo, fee_entry_id = sqlc.narg(fee_entry_id),
     paid_by = COALESCE(sqlc.narg(paid_by)::bigint, paid_by)
-WHERE member_id = @member_id AND id = @id;
+WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: RaiseTransferVersion :exec
 -- Raises a transfer's version when something its answer shows changed
@@ -18,7 +19,8 @@ WHERE member_id = @member_id AND id = @id;
 UPDATE transfer SET amount = amount WHERE member_id = @member_id AND id = @id;
 
 -- name: DeleteTransfer :execrows
-DELETE FROM transfer WHERE member_id = @member_id AND id = @id;
+DELETE FROM transfer WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: DeleteMemberTransfers :exec
 DELETE FROM transfer WHERE member_id = @member_id;

@@ -50,6 +50,7 @@ UPDATE wallet SET
     statement_day = sqlc.narg(statement_day), payment_day = sqlc.narg(payment_day),
     payment_wallet_id = sqlc.narg(payment_wallet_id)
 WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]))
 RETURNING *;
 
 -- name: WalletPaysCards :one
@@ -57,7 +58,8 @@ RETURNING *;
 SELECT EXISTS (SELECT 1 FROM wallet WHERE member_id = @member_id AND payment_wallet_id = @wallet_id::bigint);
 
 -- name: DeleteWallet :execrows
-DELETE FROM wallet WHERE member_id = @member_id AND id = @id;
+DELETE FROM wallet WHERE member_id = @member_id AND id = @id
+    AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
 -- name: CountOwnedWallets :one
 SELECT count(*) FROM wallet WHERE member_id = @member_id AND id = ANY(@ids::bigint[]);

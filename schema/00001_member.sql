@@ -201,12 +201,12 @@ CREATE INDEX outside_call_count_day ON outside_call_count (day);
 CREATE TABLE idempotency_key (
     member_id    bigint      NOT NULL,
     key          text        NOT NULL CHECK (length(key) BETWEEN 1 AND 255),
-    -- sha256 of method, path and body: the same key with another request is 422.
+    -- sha256 of the operation and its decoded request (path, parameters,
+    -- body): the same key with another request is 422.
     fingerprint  bytea       NOT NULL,
-    status       smallint    NOT NULL,
-    -- the answer's headers a replay repeats (Content-Type, Location, ETag)
-    headers      jsonb       NOT NULL,
-    body         bytea       NOT NULL,
+    -- the first answer as its handler returned it (JSON of the value
+    -- idempotency.Once stores), replayed as is
+    answer       bytea       NOT NULL,
     created_at   timestamptz NOT NULL,
     -- The household book the key was used in (internal/book), 0 for the
     -- member's personal ledger: keys are scoped to the member and the book.

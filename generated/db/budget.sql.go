@@ -264,15 +264,17 @@ func (q *Queries) CreateBudget(ctx context.Context, arg CreateBudgetParams) (Cre
 
 const deleteBudget = `-- name: DeleteBudget :execrows
 DELETE FROM budget WHERE member_id = $1 AND id = $2
+    AND ($3::bigint[] IS NULL OR version = ANY($3::bigint[]))
 `
 
 type DeleteBudgetParams struct {
-	MemberID int64
-	ID       int64
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) DeleteBudget(ctx context.Context, arg DeleteBudgetParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteBudget, arg.MemberID, arg.ID)
+	result, err := q.db.Exec(ctx, deleteBudget, arg.MemberID, arg.ID, arg.IfVersions)
 	if err != nil {
 		return 0, err
 	}
@@ -448,13 +450,15 @@ func (q *Queries) ListBudgetsByIDs(ctx context.Context, arg ListBudgetsByIDsPara
 const updateBudget = `-- name: UpdateBudget :one
 UPDATE budget SET amount = $1
 WHERE member_id = $2 AND id = $3
-RETURNING id, category_id, year, month, amount
+    AND ($4::bigint[] IS NULL OR version = ANY($4::bigint[]))
+RETURNING id, category_id, year, month, amount, version
 `
 
 type UpdateBudgetParams struct {
-	Amount   int64
-	MemberID int64
-	ID       int64
+	Amount     int64
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 type UpdateBudgetRow struct {
@@ -463,10 +467,16 @@ type UpdateBudgetRow struct {
 	Year       int32
 	Month      int32
 	Amount     int64
+	Version    int64
 }
 
 func (q *Queries) UpdateBudget(ctx context.Context, arg UpdateBudgetParams) (UpdateBudgetRow, error) {
-	row := q.db.QueryRow(ctx, updateBudget, arg.Amount, arg.MemberID, arg.ID)
+	row := q.db.QueryRow(ctx, updateBudget,
+		arg.Amount,
+		arg.MemberID,
+		arg.ID,
+		arg.IfVersions,
+	)
 	var i UpdateBudgetRow
 	err := row.Scan(
 		&i.ID,
@@ -474,6 +484,7 @@ func (q *Queries) UpdateBudget(ctx context.Context, arg UpdateBudgetParams) (Upd
 		&i.Year,
 		&i.Month,
 		&i.Amount,
+		&i.Version,
 	)
 	return i, err
 }

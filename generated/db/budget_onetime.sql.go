@@ -52,15 +52,17 @@ func (q *Queries) DeleteMemberOnetimeBudgets(ctx context.Context, memberID int64
 
 const deleteOnetimeBudget = `-- name: DeleteOnetimeBudget :execrows
 DELETE FROM budget_onetime WHERE member_id = $1 AND id = $2
+    AND ($3::bigint[] IS NULL OR version = ANY($3::bigint[]))
 `
 
 type DeleteOnetimeBudgetParams struct {
-	MemberID int64
-	ID       int64
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) DeleteOnetimeBudget(ctx context.Context, arg DeleteOnetimeBudgetParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteOnetimeBudget, arg.MemberID, arg.ID)
+	result, err := q.db.Exec(ctx, deleteOnetimeBudget, arg.MemberID, arg.ID, arg.IfVersions)
 	if err != nil {
 		return 0, err
 	}
@@ -168,6 +170,7 @@ const updateOnetimeBudget = `-- name: UpdateOnetimeBudget :execrows
 UPDATE budget_onetime SET name = $1, amount = $2, start_date = $3, end_date = $4,
     category_id = $5
 WHERE member_id = $6 AND id = $7
+    AND ($8::bigint[] IS NULL OR version = ANY($8::bigint[]))
 `
 
 type UpdateOnetimeBudgetParams struct {
@@ -178,6 +181,7 @@ type UpdateOnetimeBudgetParams struct {
 	CategoryID *int64
 	MemberID   int64
 	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) UpdateOnetimeBudget(ctx context.Context, arg UpdateOnetimeBudgetParams) (int64, error) {
@@ -189,6 +193,7 @@ func (q *Queries) UpdateOnetimeBudget(ctx context.Context, arg UpdateOnetimeBudg
 		arg.CategoryID,
 		arg.MemberID,
 		arg.ID,
+		arg.IfVersions,
 	)
 	if err != nil {
 		return 0, err

@@ -133,15 +133,17 @@ func (q *Queries) CreateCategory(ctx context.Context, arg CreateCategoryParams) 
 
 const deleteCategory = `-- name: DeleteCategory :execrows
 DELETE FROM account_category WHERE member_id = $1 AND id = $2
+    AND ($3::bigint[] IS NULL OR version = ANY($3::bigint[]))
 `
 
 type DeleteCategoryParams struct {
-	MemberID int64
-	ID       int64
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) DeleteCategory(ctx context.Context, arg DeleteCategoryParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteCategory, arg.MemberID, arg.ID)
+	result, err := q.db.Exec(ctx, deleteCategory, arg.MemberID, arg.ID, arg.IfVersions)
 	if err != nil {
 		return 0, err
 	}
@@ -289,15 +291,17 @@ func (q *Queries) SetChildCategoriesType(ctx context.Context, arg SetChildCatego
 const updateCategory = `-- name: UpdateCategory :one
 UPDATE account_category SET parent_id = $1, name = $2, type = $3
 WHERE member_id = $4 AND id = $5
+    AND ($6::bigint[] IS NULL OR version = ANY($6::bigint[]))
 RETURNING id, member_id, parent_id, name, type, sort_order, created_at, version
 `
 
 type UpdateCategoryParams struct {
-	ParentID *int64
-	Name     string
-	Type     string
-	MemberID int64
-	ID       int64
+	ParentID   *int64
+	Name       string
+	Type       string
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) UpdateCategory(ctx context.Context, arg UpdateCategoryParams) (AccountCategory, error) {
@@ -307,6 +311,7 @@ func (q *Queries) UpdateCategory(ctx context.Context, arg UpdateCategoryParams) 
 		arg.Type,
 		arg.MemberID,
 		arg.ID,
+		arg.IfVersions,
 	)
 	var i AccountCategory
 	err := row.Scan(

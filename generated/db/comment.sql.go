@@ -59,13 +59,22 @@ func (q *Queries) CreateComment(ctx context.Context, arg CreateCommentParams) (i
 	return id, err
 }
 
-const deleteComment = `-- name: DeleteComment :exec
+const deleteComment = `-- name: DeleteComment :execrows
 DELETE FROM comment WHERE id = $1
+    AND ($2::bigint[] IS NULL OR version = ANY($2::bigint[]))
 `
 
-func (q *Queries) DeleteComment(ctx context.Context, id int64) error {
-	_, err := q.db.Exec(ctx, deleteComment, id)
-	return err
+type DeleteCommentParams struct {
+	ID         int64
+	IfVersions []int64
+}
+
+func (q *Queries) DeleteComment(ctx context.Context, arg DeleteCommentParams) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteComment, arg.ID, arg.IfVersions)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const getComment = `-- name: GetComment :one
@@ -357,8 +366,9 @@ func (q *Queries) SetCommentBlockReason(ctx context.Context, arg SetCommentBlock
 	return err
 }
 
-const updateComment = `-- name: UpdateComment :exec
+const updateComment = `-- name: UpdateComment :execrows
 UPDATE comment SET body = $1, block_reason = $2, updated_at = $3 WHERE id = $4
+    AND ($5::bigint[] IS NULL OR version = ANY($5::bigint[]))
 `
 
 type UpdateCommentParams struct {
@@ -366,14 +376,19 @@ type UpdateCommentParams struct {
 	BlockReason *string
 	Now         time.Time
 	ID          int64
+	IfVersions  []int64
 }
 
-func (q *Queries) UpdateComment(ctx context.Context, arg UpdateCommentParams) error {
-	_, err := q.db.Exec(ctx, updateComment,
+func (q *Queries) UpdateComment(ctx context.Context, arg UpdateCommentParams) (int64, error) {
+	result, err := q.db.Exec(ctx, updateComment,
 		arg.Body,
 		arg.BlockReason,
 		arg.Now,
 		arg.ID,
+		arg.IfVersions,
 	)
-	return err
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

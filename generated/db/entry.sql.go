@@ -500,15 +500,17 @@ func (q *Queries) CreateTaggedEntryChecked(ctx context.Context, arg CreateTagged
 
 const deleteEntry = `-- name: DeleteEntry :execrows
 DELETE FROM account_entry WHERE member_id = $1 AND id = $2
+    AND ($3::bigint[] IS NULL OR version = ANY($3::bigint[]))
 `
 
 type DeleteEntryParams struct {
-	MemberID int64
-	ID       int64
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) DeleteEntry(ctx context.Context, arg DeleteEntryParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteEntry, arg.MemberID, arg.ID)
+	result, err := q.db.Exec(ctx, deleteEntry, arg.MemberID, arg.ID, arg.IfVersions)
 	if err != nil {
 		return 0, err
 	}
@@ -522,6 +524,24 @@ DELETE FROM account_entry WHERE member_id = $1
 func (q *Queries) DeleteMemberEntries(ctx context.Context, memberID int64) error {
 	_, err := q.db.Exec(ctx, deleteMemberEntries, memberID)
 	return err
+}
+
+const entryVersion = `-- name: EntryVersion :one
+SELECT version FROM account_entry WHERE member_id = $1 AND id = $2
+`
+
+type EntryVersionParams struct {
+	MemberID int64
+	ID       int64
+}
+
+// The version an entry's write committed, read after its tag links (which
+// raise it) for the ETag its answer carries.
+func (q *Queries) EntryVersion(ctx context.Context, arg EntryVersionParams) (int64, error) {
+	row := q.db.QueryRow(ctx, entryVersion, arg.MemberID, arg.ID)
+	var version int64
+	err := row.Scan(&version)
+	return version, err
 }
 
 const findCancelledEntry = `-- name: FindCancelledEntry :one
@@ -1369,6 +1389,7 @@ UPDATE account_entry SET
     -- Who paid changes only when the request says (household books).
     paid_by = COALESCE($11::bigint, paid_by)
 WHERE member_id = $12 AND id = $13
+    AND ($14::bigint[] IS NULL OR version = ANY($14::bigint[]))
 RETURNING id, member_id, wallet_id, category_id, type, amount, entry_date, memo, currency, original_amount, exchange_rate, installment_months, pending, notif_key, transfer_id, created_at, awaiting_rate, version, created_by, paid_by
 `
 
@@ -1386,6 +1407,7 @@ type UpdateEntryParams struct {
 	PaidBy            *int64
 	MemberID          int64
 	ID                int64
+	IfVersions        []int64
 }
 
 func (q *Queries) UpdateEntry(ctx context.Context, arg UpdateEntryParams) (AccountEntry, error) {
@@ -1403,6 +1425,7 @@ func (q *Queries) UpdateEntry(ctx context.Context, arg UpdateEntryParams) (Accou
 		arg.PaidBy,
 		arg.MemberID,
 		arg.ID,
+		arg.IfVersions,
 	)
 	var i AccountEntry
 	err := row.Scan(

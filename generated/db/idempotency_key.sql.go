@@ -23,7 +23,7 @@ func (q *Queries) DeleteIdempotencyKeysBefore(ctx context.Context, before time.T
 }
 
 const getIdempotencyKey = `-- name: GetIdempotencyKey :one
-SELECT fingerprint, status, headers, body
+SELECT fingerprint, answer
 FROM idempotency_key
 WHERE member_id = $1 AND book_id = $2 AND key = $3 AND created_at > $4
 `
@@ -37,9 +37,7 @@ type GetIdempotencyKeyParams struct {
 
 type GetIdempotencyKeyRow struct {
 	Fingerprint []byte
-	Status      int16
-	Headers     []byte
-	Body        []byte
+	Answer      []byte
 }
 
 // The stored answer of a key, unless it is older than the window.
@@ -51,21 +49,16 @@ func (q *Queries) GetIdempotencyKey(ctx context.Context, arg GetIdempotencyKeyPa
 		arg.Since,
 	)
 	var i GetIdempotencyKeyRow
-	err := row.Scan(
-		&i.Fingerprint,
-		&i.Status,
-		&i.Headers,
-		&i.Body,
-	)
+	err := row.Scan(&i.Fingerprint, &i.Answer)
 	return i, err
 }
 
 const insertIdempotencyKey = `-- name: InsertIdempotencyKey :execrows
-INSERT INTO idempotency_key (member_id, book_id, key, fingerprint, status, headers, body, created_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+INSERT INTO idempotency_key (member_id, book_id, key, fingerprint, answer, created_at)
+VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (member_id, book_id, key) DO UPDATE
-SET fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, headers = EXCLUDED.headers, body = EXCLUDED.body, created_at = EXCLUDED.created_at
-WHERE idempotency_key.created_at <= $9
+SET fingerprint = EXCLUDED.fingerprint, answer = EXCLUDED.answer, created_at = EXCLUDED.created_at
+WHERE idempotency_key.created_at <= $7
 `
 
 type InsertIdempotencyKeyParams struct {
@@ -73,9 +66,7 @@ type InsertIdempotencyKeyParams struct {
 	BookID      int64
 	Key         string
 	Fingerprint []byte
-	Status      int16
-	Headers     []byte
-	Body        []byte
+	Answer      []byte
 	CreatedAt   time.Time
 	Since       time.Time
 }
@@ -89,9 +80,7 @@ func (q *Queries) InsertIdempotencyKey(ctx context.Context, arg InsertIdempotenc
 		arg.BookID,
 		arg.Key,
 		arg.Fingerprint,
-		arg.Status,
-		arg.Headers,
-		arg.Body,
+		arg.Answer,
 		arg.CreatedAt,
 		arg.Since,
 	)

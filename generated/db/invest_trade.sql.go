@@ -73,15 +73,17 @@ func (q *Queries) CreateTrade(ctx context.Context, arg CreateTradeParams) (Inves
 
 const deleteTrade = `-- name: DeleteTrade :execrows
 DELETE FROM invest_trade WHERE member_id = $1 AND id = $2
+    AND ($3::bigint[] IS NULL OR version = ANY($3::bigint[]))
 `
 
 type DeleteTradeParams struct {
-	MemberID int64
-	ID       int64
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) DeleteTrade(ctx context.Context, arg DeleteTradeParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteTrade, arg.MemberID, arg.ID)
+	result, err := q.db.Exec(ctx, deleteTrade, arg.MemberID, arg.ID, arg.IfVersions)
 	if err != nil {
 		return 0, err
 	}
@@ -325,18 +327,20 @@ const updateTrade = `-- name: UpdateTrade :one
 UPDATE invest_trade SET stock_id = $1, side = $2, trade_date = $3,
     quantity = $4, price = $5, fee = $6
 WHERE member_id = $7 AND id = $8
+    AND ($9::bigint[] IS NULL OR version = ANY($9::bigint[]))
 RETURNING id, member_id, stock_id, side, trade_date, quantity, price, fee, created_at, version
 `
 
 type UpdateTradeParams struct {
-	StockID   int64
-	Side      string
-	TradeDate time.Time
-	Quantity  decimal.Decimal
-	Price     decimal.Decimal
-	Fee       decimal.Decimal
-	MemberID  int64
-	ID        int64
+	StockID    int64
+	Side       string
+	TradeDate  time.Time
+	Quantity   decimal.Decimal
+	Price      decimal.Decimal
+	Fee        decimal.Decimal
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) UpdateTrade(ctx context.Context, arg UpdateTradeParams) (InvestTrade, error) {
@@ -349,6 +353,7 @@ func (q *Queries) UpdateTrade(ctx context.Context, arg UpdateTradeParams) (Inves
 		arg.Fee,
 		arg.MemberID,
 		arg.ID,
+		arg.IfVersions,
 	)
 	var i InvestTrade
 	err := row.Scan(

@@ -253,9 +253,7 @@ type IdempotencyKey struct {
 	MemberID    int64
 	Key         string
 	Fingerprint []byte
-	Status      int16
-	Headers     []byte
-	Body        []byte
+	Answer      []byte
 	CreatedAt   time.Time
 	BookID      int64
 }

@@ -108,13 +108,22 @@ func (q *Queries) CreatePost(ctx context.Context, arg CreatePostParams) (int64, 
 	return id, err
 }
 
-const deletePost = `-- name: DeletePost :exec
+const deletePost = `-- name: DeletePost :execrows
 DELETE FROM post WHERE id = $1
+    AND ($2::bigint[] IS NULL OR version = ANY($2::bigint[]))
 `
 
-func (q *Queries) DeletePost(ctx context.Context, id int64) error {
-	_, err := q.db.Exec(ctx, deletePost, id)
-	return err
+type DeletePostParams struct {
+	ID         int64
+	IfVersions []int64
+}
+
+func (q *Queries) DeletePost(ctx context.Context, arg DeletePostParams) (int64, error) {
+	result, err := q.db.Exec(ctx, deletePost, arg.ID, arg.IfVersions)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const getPost = `-- name: GetPost :one
@@ -627,11 +636,12 @@ func (q *Queries) SetPostNotice(ctx context.Context, arg SetPostNoticeParams) er
 	return err
 }
 
-const updatePost = `-- name: UpdatePost :exec
+const updatePost = `-- name: UpdatePost :execrows
 UPDATE post
 SET category = $1, title = $2, body = $3, tags = $4, image_urls = $5,
     block_reason = $6, updated_at = $7
 WHERE id = $8
+    AND ($9::bigint[] IS NULL OR version = ANY($9::bigint[]))
 `
 
 type UpdatePostParams struct {
@@ -643,10 +653,11 @@ type UpdatePostParams struct {
 	BlockReason *string
 	Now         time.Time
 	ID          int64
+	IfVersions  []int64
 }
 
-func (q *Queries) UpdatePost(ctx context.Context, arg UpdatePostParams) error {
-	_, err := q.db.Exec(ctx, updatePost,
+func (q *Queries) UpdatePost(ctx context.Context, arg UpdatePostParams) (int64, error) {
+	result, err := q.db.Exec(ctx, updatePost,
 		arg.Category,
 		arg.Title,
 		arg.Body,
@@ -655,6 +666,10 @@ func (q *Queries) UpdatePost(ctx context.Context, arg UpdatePostParams) error {
 		arg.BlockReason,
 		arg.Now,
 		arg.ID,
+		arg.IfVersions,
 	)
-	return err
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

@@ -65,15 +65,17 @@ func (q *Queries) DeleteMemberQuickEntries(ctx context.Context, memberID int64) 
 
 const deleteQuickEntry = `-- name: DeleteQuickEntry :execrows
 DELETE FROM quick_entry WHERE member_id = $1 AND id = $2
+    AND ($3::bigint[] IS NULL OR version = ANY($3::bigint[]))
 `
 
 type DeleteQuickEntryParams struct {
-	MemberID int64
-	ID       int64
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) DeleteQuickEntry(ctx context.Context, arg DeleteQuickEntryParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteQuickEntry, arg.MemberID, arg.ID)
+	result, err := q.db.Exec(ctx, deleteQuickEntry, arg.MemberID, arg.ID, arg.IfVersions)
 	if err != nil {
 		return 0, err
 	}
@@ -120,6 +122,7 @@ const updateQuickEntry = `-- name: UpdateQuickEntry :one
 UPDATE quick_entry SET name = $1, type = $2, amount = $3, wallet_id = $4,
     category_id = $5, memo = $6, tags = $7
 WHERE member_id = $8 AND id = $9
+    AND ($10::bigint[] IS NULL OR version = ANY($10::bigint[]))
 RETURNING id, member_id, name, type, amount, wallet_id, category_id, memo, tags, created_at, version
 `
 
@@ -133,6 +136,7 @@ type UpdateQuickEntryParams struct {
 	Tags       []string
 	MemberID   int64
 	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) UpdateQuickEntry(ctx context.Context, arg UpdateQuickEntryParams) (QuickEntry, error) {
@@ -146,6 +150,7 @@ func (q *Queries) UpdateQuickEntry(ctx context.Context, arg UpdateQuickEntryPara
 		arg.Tags,
 		arg.MemberID,
 		arg.ID,
+		arg.IfVersions,
 	)
 	var i QuickEntry
 	err := row.Scan(

@@ -126,15 +126,17 @@ func (q *Queries) DeleteMemberRecurrings(ctx context.Context, memberID int64) er
 
 const deleteRecurring = `-- name: DeleteRecurring :execrows
 DELETE FROM recurring WHERE member_id = $1 AND id = $2
+    AND ($3::bigint[] IS NULL OR version = ANY($3::bigint[]))
 `
 
 type DeleteRecurringParams struct {
-	MemberID int64
-	ID       int64
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) DeleteRecurring(ctx context.Context, arg DeleteRecurringParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteRecurring, arg.MemberID, arg.ID)
+	result, err := q.db.Exec(ctx, deleteRecurring, arg.MemberID, arg.ID, arg.IfVersions)
 	if err != nil {
 		return 0, err
 	}
@@ -262,6 +264,7 @@ UPDATE recurring SET name = $1, type = $2, amount = $3, wallet_id = $4,
     next_month = CASE WHEN $8::boolean AND NOT auto_post
         THEN GREATEST(next_month, $9::date) ELSE next_month END
 WHERE member_id = $10 AND id = $11
+    AND ($12::bigint[] IS NULL OR version = ANY($12::bigint[]))
 RETURNING id, member_id, name, type, amount, wallet_id, category_id, day, memo, created_at, version, auto_post, last_posted_on, next_month
 `
 
@@ -277,6 +280,7 @@ type UpdateRecurringParams struct {
 	ResumeMonth time.Time
 	MemberID    int64
 	ID          int64
+	IfVersions  []int64
 }
 
 func (q *Queries) UpdateRecurring(ctx context.Context, arg UpdateRecurringParams) (Recurring, error) {
@@ -292,6 +296,7 @@ func (q *Queries) UpdateRecurring(ctx context.Context, arg UpdateRecurringParams
 		arg.ResumeMonth,
 		arg.MemberID,
 		arg.ID,
+		arg.IfVersions,
 	)
 	var i Recurring
 	err := row.Scan(

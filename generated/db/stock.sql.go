@@ -59,15 +59,17 @@ func (q *Queries) DeleteMemberStocks(ctx context.Context, memberID int64) error 
 
 const deleteStock = `-- name: DeleteStock :execrows
 DELETE FROM stock WHERE member_id = $1 AND id = $2
+    AND ($3::bigint[] IS NULL OR version = ANY($3::bigint[]))
 `
 
 type DeleteStockParams struct {
-	MemberID int64
-	ID       int64
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) DeleteStock(ctx context.Context, arg DeleteStockParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteStock, arg.MemberID, arg.ID)
+	result, err := q.db.Exec(ctx, deleteStock, arg.MemberID, arg.ID, arg.IfVersions)
 	if err != nil {
 		return 0, err
 	}
@@ -192,17 +194,19 @@ func (q *Queries) LockStocks(ctx context.Context, arg LockStocksParams) ([]int64
 const updateStock = `-- name: UpdateStock :one
 UPDATE stock SET code = $1, name = $2, market = $3, currency = $4, wallet_id = $5
 WHERE member_id = $6 AND id = $7
+    AND ($8::bigint[] IS NULL OR version = ANY($8::bigint[]))
 RETURNING id, member_id, code, name, market, currency, wallet_id, created_at, version
 `
 
 type UpdateStockParams struct {
-	Code     string
-	Name     string
-	Market   *string
-	Currency string
-	WalletID *int64
-	MemberID int64
-	ID       int64
+	Code       string
+	Name       string
+	Market     *string
+	Currency   string
+	WalletID   *int64
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) UpdateStock(ctx context.Context, arg UpdateStockParams) (Stock, error) {
@@ -214,6 +218,7 @@ func (q *Queries) UpdateStock(ctx context.Context, arg UpdateStockParams) (Stock
 		arg.WalletID,
 		arg.MemberID,
 		arg.ID,
+		arg.IfVersions,
 	)
 	var i Stock
 	err := row.Scan(

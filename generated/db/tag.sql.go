@@ -61,15 +61,17 @@ func (q *Queries) DeleteMemberTags(ctx context.Context, memberID int64) error {
 
 const deleteTag = `-- name: DeleteTag :execrows
 DELETE FROM account_tag WHERE member_id = $1 AND id = $2
+    AND ($3::bigint[] IS NULL OR version = ANY($3::bigint[]))
 `
 
 type DeleteTagParams struct {
-	MemberID int64
-	ID       int64
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) DeleteTag(ctx context.Context, arg DeleteTagParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteTag, arg.MemberID, arg.ID)
+	result, err := q.db.Exec(ctx, deleteTag, arg.MemberID, arg.ID, arg.IfVersions)
 	if err != nil {
 		return 0, err
 	}
@@ -167,17 +169,25 @@ func (q *Queries) ReorderTags(ctx context.Context, arg ReorderTagsParams) error 
 }
 
 const updateTag = `-- name: UpdateTag :one
-UPDATE account_tag SET name = $1 WHERE member_id = $2 AND id = $3 RETURNING id, member_id, name, sort_order, created_at, version
+UPDATE account_tag SET name = $1 WHERE member_id = $2 AND id = $3
+    AND ($4::bigint[] IS NULL OR version = ANY($4::bigint[]))
+RETURNING id, member_id, name, sort_order, created_at, version
 `
 
 type UpdateTagParams struct {
-	Name     string
-	MemberID int64
-	ID       int64
+	Name       string
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) UpdateTag(ctx context.Context, arg UpdateTagParams) (AccountTag, error) {
-	row := q.db.QueryRow(ctx, updateTag, arg.Name, arg.MemberID, arg.ID)
+	row := q.db.QueryRow(ctx, updateTag,
+		arg.Name,
+		arg.MemberID,
+		arg.ID,
+		arg.IfVersions,
+	)
 	var i AccountTag
 	err := row.Scan(
 		&i.ID,

@@ -91,15 +91,17 @@ func (q *Queries) DeleteMemberTransfers(ctx context.Context, memberID int64) err
 
 const deleteTransfer = `-- name: DeleteTransfer :execrows
 DELETE FROM transfer WHERE member_id = $1 AND id = $2
+    AND ($3::bigint[] IS NULL OR version = ANY($3::bigint[]))
 `
 
 type DeleteTransferParams struct {
-	MemberID int64
-	ID       int64
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) DeleteTransfer(ctx context.Context, arg DeleteTransferParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteTransfer, arg.MemberID, arg.ID)
+	result, err := q.db.Exec(ctx, deleteTransfer, arg.MemberID, arg.ID, arg.IfVersions)
 	if err != nil {
 		return 0, err
 	}
@@ -500,10 +502,11 @@ func (q *Queries) SetTransferFees(ctx context.Context, arg SetTransferFeesParams
 	return result.RowsAffected(), nil
 }
 
-const updateTransfer = `-- name: UpdateTransfer :exec
+const updateTransfer = `-- name: UpdateTransfer :execrows
 UPDATE transfer SET transfer_date = $1, amount = $2, memo = $3, fee_entry_id = $4,
     paid_by = COALESCE($5::bigint, paid_by)
 WHERE member_id = $6 AND id = $7
+    AND ($8::bigint[] IS NULL OR version = ANY($8::bigint[]))
 `
 
 type UpdateTransferParams struct {
@@ -514,10 +517,11 @@ type UpdateTransferParams struct {
 	PaidBy       *int64
 	MemberID     int64
 	ID           int64
+	IfVersions   []int64
 }
 
-func (q *Queries) UpdateTransfer(ctx context.Context, arg UpdateTransferParams) error {
-	_, err := q.db.Exec(ctx, updateTransfer,
+func (q *Queries) UpdateTransfer(ctx context.Context, arg UpdateTransferParams) (int64, error) {
+	result, err := q.db.Exec(ctx, updateTransfer,
 		arg.TransferDate,
 		arg.Amount,
 		arg.Memo,
@@ -525,6 +529,10 @@ func (q *Queries) UpdateTransfer(ctx context.Context, arg UpdateTransferParams) 
 		arg.PaidBy,
 		arg.MemberID,
 		arg.ID,
+		arg.IfVersions,
 	)
-	return err
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

@@ -134,15 +134,17 @@ func (q *Queries) DeleteMemberWallets(ctx context.Context, memberID int64) error
 
 const deleteWallet = `-- name: DeleteWallet :execrows
 DELETE FROM wallet WHERE member_id = $1 AND id = $2
+    AND ($3::bigint[] IS NULL OR version = ANY($3::bigint[]))
 `
 
 type DeleteWalletParams struct {
-	MemberID int64
-	ID       int64
+	MemberID   int64
+	ID         int64
+	IfVersions []int64
 }
 
 func (q *Queries) DeleteWallet(ctx context.Context, arg DeleteWalletParams) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteWallet, arg.MemberID, arg.ID)
+	result, err := q.db.Exec(ctx, deleteWallet, arg.MemberID, arg.ID, arg.IfVersions)
 	if err != nil {
 		return 0, err
 	}
@@ -634,6 +636,7 @@ UPDATE wallet SET
     statement_day = $13, payment_day = $14,
     payment_wallet_id = $15
 WHERE member_id = $16 AND id = $17
+    AND ($18::bigint[] IS NULL OR version = ANY($18::bigint[]))
 RETURNING id, member_id, name, type, opening_balance, account_number, loan_amount, loan_rate, loan_method, loan_months, loan_start, loan_payment, manual_valuation, current_value, statement_day, payment_day, payment_wallet_id, sort_order, created_at, version
 `
 
@@ -655,6 +658,7 @@ type UpdateWalletParams struct {
 	PaymentWalletID *int64
 	MemberID        int64
 	ID              int64
+	IfVersions      []int64
 }
 
 func (q *Queries) UpdateWallet(ctx context.Context, arg UpdateWalletParams) (Wallet, error) {
@@ -676,6 +680,7 @@ func (q *Queries) UpdateWallet(ctx context.Context, arg UpdateWalletParams) (Wal
 		arg.PaymentWalletID,
 		arg.MemberID,
 		arg.ID,
+		arg.IfVersions,
 	)
 	var i Wallet
 	err := row.Scan(

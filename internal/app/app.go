@@ -195,9 +195,22 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	csvHandler.OnEntryWritten(budgetHandler.MonthComplete)
 	ledgerHandler.UseRates(a.FX, cfg.BaseCurrency)
 	ledgerHandler.OnCycleChange(cards.KeepPaidStatementsTx)
+	// Creates sent with an Idempotency-Key answer retries from keys
+	// (idempotency.Once, from each create's handler).
+	keys := idempotency.New(pool, o.Clock, o.IdempotencyHooks)
+	ledgerHandler.UseKeys(keys)
+	billingHandler.UseKeys(keys)
+	budgetHandler.UseKeys(keys)
+	transferHandler.UseKeys(keys)
 	images := board.NewImageStore(o.Clock, cfg.Timezone, board.ImageLimits{
 		Daily: cfg.BoardImageDailyLimit, MaxPixels: int64(cfg.ImageMaxPixels), MaxFrames: cfg.ImageMaxFrames,
 	})
+	boardHandler := board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL, images)
+	boardHandler.UseKeys(keys)
+	investHandler := invest.NewHandler(pool, o.Clock, cfg.Timezone, cfg.BaseCurrency, quote.New(cfg.QuoteAPIURL, o.HTTPClient))
+	investHandler.UseKeys(keys)
+	notificationHandler := intake.NewNotificationHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency)
+	notificationHandler.UseKeys(keys)
 	handler, err := server.New(server.Deps{
 		Pool:           pool,
 		Redis:          rdb,
@@ -216,18 +229,17 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 			ocr.New(cfg.OCRAPIURL, cfg.OCRAPIKey, o.HTTPClient), meter, o.Clock, cfg.Timezone),
 		FX:            rates.NewHandler(a.FX),
 		Ledger:        ledgerHandler,
-		Board:         board.NewHandler(pool, o.Clock, cfg.Timezone, cfg.PublicBaseURL, images),
+		Board:         boardHandler,
 		Transfer:      transferHandler,
-		Invest:        invest.NewHandler(pool, o.Clock, cfg.Timezone, cfg.BaseCurrency, quote.New(cfg.QuoteAPIURL, o.HTTPClient)),
+		Invest:        investHandler,
 		Budget:        budgetHandler,
-		Notifications: intake.NewNotificationHandler(pool, o.Clock, cfg.Timezone, a.FX, cfg.BaseCurrency),
+		Notifications: notificationHandler,
 		Backup:        backupHandler,
 		CSV:           csvHandler,
 		Tracing:       tracingOn,
 		Changes:       changes.NewHandler(pool, ledgerHandler),
 		Cards:         cards.NewHandler(pool, o.Clock, cfg.Timezone),
 		Forecast:      forecast.NewHandler(pool, o.Clock, cfg.Timezone),
-		Idempotency:   idempotency.New(pool, o.Clock, o.IdempotencyHooks),
 		Heavy:         heavy.NewGate(pool, cfg.HeavyPerReplica),
 		Books:         book.New(pool, o.Clock, cfg.BookMemberLimit, cfg.BooksPerMember),
 	})

@@ -18,6 +18,7 @@ import (
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/external/store"
+	"github.com/nestegg/nestegg/internal/idempotency"
 )
 
 // BillingHandler implements the billing operations of the contract.
@@ -30,7 +31,14 @@ type BillingHandler struct {
 	currency string
 	tz       *time.Location
 	log      *slog.Logger
+	// keys store the answers of creates sent with an Idempotency-Key
+	// (UseKeys).
+	keys *idempotency.Store
 }
+
+// UseKeys sets the store of Idempotency-Keys the creates answer retries
+// from.
+func (h *BillingHandler) UseKeys(keys *idempotency.Store) { h.keys = keys }
 
 // Deps are what the billing handler is built from.
 type Deps struct {

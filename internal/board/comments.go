@@ -219,7 +219,7 @@ func (h *BoardHandler) UpdateComment(ctx context.Context, req api.UpdateCommentR
 		if err != nil {
 			return api.Comment{}, err
 		}
-		if err := q.UpdateComment(ctx, db.UpdateCommentParams{ID: c.ID, Body: body, BlockReason: reason, Now: now}); err != nil {
+		if _, err := q.UpdateComment(ctx, db.UpdateCommentParams{ID: c.ID, Body: body, BlockReason: reason, Now: now}); err != nil {
 			return api.Comment{}, fmt.Errorf("update comment %d: %w", c.ID, err)
 		}
 		return readComment(ctx, q, v, c.ID, now)
@@ -252,7 +252,7 @@ func (h *BoardHandler) DeleteComment(ctx context.Context, req api.DeleteCommentR
 		if c.MemberID != v.memberID && !v.admin {
 			return errCommentNotFound
 		}
-		if err := q.DeleteComment(ctx, c.ID); err != nil {
+		if _, err := q.DeleteComment(ctx, db.DeleteCommentParams{ID: c.ID}); err != nil {
 			return fmt.Errorf("delete comment %d: %w", c.ID, err)
 		}
 		return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/clock"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
 )
@@ -26,7 +27,14 @@ type BoardHandler struct {
 	// publicBaseURL prefixes the addresses of uploaded images.
 	publicBaseURL string
 	images        *ImageStore
+	// keys store the answers of creates sent with an Idempotency-Key
+	// (UseKeys).
+	keys *idempotency.Store
 }
+
+// UseKeys sets the store of Idempotency-Keys the creates answer retries
+// from.
+func (h *BoardHandler) UseKeys(keys *idempotency.Store) { h.keys = keys }
 
 // NewHandler returns the board handler.
 func NewHandler(pool *pgxpool.Pool, c clock.Clock, loc *time.Location, publicBaseURL string, images *ImageStore) *BoardHandler {

@@ -425,7 +425,7 @@ func (h *BoardHandler) UpdatePost(ctx context.Context, req api.UpdatePostRequest
 		if err != nil {
 			return api.Post{}, err
 		}
-		err = q.UpdatePost(ctx, db.UpdatePostParams{
+		_, err = q.UpdatePost(ctx, db.UpdatePostParams{
 			ID: p.ID, Category: in.category, Title: in.title, Body: in.body,
 			Tags: in.tags, ImageUrls: in.imageURLs, BlockReason: reason, Now: now,
 		})
@@ -476,7 +476,7 @@ func (h *BoardHandler) DeletePost(ctx context.Context, req api.DeletePostRequest
 		if p.MemberID != v.memberID && !v.admin {
 			return errPostNotFound
 		}
-		if err := q.DeletePost(ctx, p.ID); err != nil {
+		if _, err := q.DeletePost(ctx, db.DeletePostParams{ID: p.ID}); err != nil {
 			return fmt.Errorf("delete post %d: %w", p.ID, err)
 		}
 		return nil

@@ -24,6 +24,7 @@ import (
 	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
@@ -42,7 +43,14 @@ type BudgetHandler struct {
 
 	mu   sync.Mutex
 	rand *rand.Rand
+	// keys store the answers of creates sent with an Idempotency-Key
+	// (UseKeys).
+	keys *idempotency.Store
 }
+
+// UseKeys sets the store of Idempotency-Keys the creates answer retries
+// from.
+func (h *BudgetHandler) UseKeys(keys *idempotency.Store) { h.keys = keys }
 
 // NewHandler returns the handler; loc is APP_TIMEZONE.
 func NewHandler(pool *pgxpool.Pool, c clock.Clock, loc *time.Location) *BudgetHandler {
@@ -173,7 +181,7 @@ func (h *BudgetHandler) UpdateBudget(ctx context.Context, req api.UpdateBudgetRe
 	if err := database.NoRows(err, ErrBudgetNotFound, fmt.Sprintf("update budget %d", req.ID)); err != nil {
 		return nil, err
 	}
-	return api.UpdateBudget200JSONResponse{Body: toAPIBudget(Budget(row))}, nil
+	return api.UpdateBudget200JSONResponse{Body: toAPIBudget(Budget{ID: row.ID, CategoryID: row.CategoryID, Year: row.Year, Month: row.Month, Amount: row.Amount})}, nil
 }
 
 // DeleteBudget deletes a budget.

@@ -219,14 +219,11 @@ func NoRows(err error, ifNone error, doing string) error {
 // outside calls belong before or after InTx), and must not accumulate into
 // variables declared outside it.
 //
-// When ctx carries a request transaction (WithRequestTx: the request has an
-// Idempotency-Key), fn runs in it instead, and it commits when the request's
-// answer is stored.
+// The transaction is fn's argument and nothing else's: no transaction
+// travels in a context (issue 41), so a function that writes inside a
+// caller's transaction takes it (or its *db.Queries) as a parameter.
 func InTxRaw(ctx context.Context, pool *pgxpool.Pool, fn func(tx pgx.Tx) error) error {
 	run := func() error { return runTx(ctx, pool, fn) }
-	if rt := requestTxOf(ctx, pool); rt != nil {
-		run = func() error { return rt.run(ctx, fn) }
-	}
 	err := run()
 	if IsContention(err) && ctx.Err() == nil {
 		retriedOn(pool).Add(1)

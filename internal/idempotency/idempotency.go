@@ -1,34 +1,29 @@
-// Package idempotency answers a retried creating POST with its first answer
-// (the IETF httpapi draft's Idempotency-Key header, issue 22).
+// Package idempotency answers a retried create with its first answer (the
+// IETF httpapi draft's Idempotency-Key header, issue 22).
 //
-// How the answer is stored with the effect. Strict handlers build their
-// answer after their write transaction returns, so the answer is not known
-// inside it. Rather than re-render a stored resource identity on replay
-// (which would answer the resource as it is now, or nothing once it is
-// deleted, instead of the first answer), the request's writes share one
-// transaction (database.RequestTx) that stays open until the handler has
-// answered: the answer, recorded in memory, is inserted into idempotency_key
-// in that transaction, then it commits, then the answer is sent. A crash
-// before the commit leaves neither the effect nor the key (a retry creates
-// once); a crash after it leaves both (a retry replays the answer).
-//
-// The transaction opens at the request's first write, not before, so the
-// outside calls a handler makes before its write (FX, the store) hold no
-// connection; the operations with an Idempotency-Key make none after it
-// (the month-complete hook that runs after an entry is written is deferred
-// past the commit with database.AfterCommit).
+// A create that takes a key runs its write through Once, from its handler,
+// with the key the generated IdempotencyKey parameter carries (issue 41: the
+// handler shows it, no middleware holds a transaction for it). Once runs the
+// write in one transaction and stores the answer the write returns in that
+// same transaction, so a crash before the commit leaves neither the effect
+// nor the key (a retry creates once) and a crash after it leaves both (a
+// retry replays the answer). The answer is the value the write returns
+// (the body and the ETag its 201 carries), stored as JSON and returned as
+// is on a retry, which the handler answers with Idempotent-Replayed.
 //
 // Concurrency. The transaction's first statement takes a try-advisory
-// transaction lock on (member, key): a retry that arrives while the first
-// request runs does not get it and answers 409 CONFLICT with Retry-After. A
-// retry that gets it runs, and its answer's INSERT finds the key answered
-// (the primary key, one indexed write either way): its writes roll back and
-// the stored answer is replayed, so parallel retries make one record. The
-// stored answer is read only when it can matter (see Serve), so a first
-// request pays the lock, its transaction and one INSERT.
+// transaction lock on (member, book, key): a retry that arrives while the
+// first request runs does not get it and answers 409
+// IDEMPOTENCY_KEY_IN_FLIGHT with Retry-After. A retry that gets it runs, and
+// its answer's INSERT finds the key answered (the primary key, one indexed
+// write either way): its writes roll back and the stored answer is replayed,
+// so parallel retries make one record. The stored answer is read only when
+// it can matter (a write that failed, or an INSERT that found the key), so a
+// first request pays the lock and one INSERT in the transaction it needs
+// anyway.
 //
-// Only 2xx answers are stored: a failed request changed nothing (its
-// transaction rolls back), so its retry runs again.
+// Only answers of writes that succeeded are stored: a failed write changed
+// nothing (its transaction rolls back), so its retry runs again.
 package idempotency
 
 import (
@@ -38,11 +33,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"mime"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -53,6 +45,7 @@ import (
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/problem"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
 // Header is the request header carrying the key; ReplayedHeader marks a
@@ -77,8 +70,8 @@ var storedHeaders = []string{"Content-Type", "Location", "ETag"}
 // Hooks let tests stand for a crash around the commit: a hook that panics
 // with http.ErrAbortHandler drops the connection unanswered.
 type Hooks struct {
-	BeforeCommit func(r *http.Request)
-	AfterCommit  func(r *http.Request)
+	BeforeCommit func(ctx context.Context)
+	AfterCommit  func(ctx context.Context)
 }
 
 // Store keeps the answers of keys.
@@ -93,116 +86,99 @@ func New(pool *pgxpool.Pool, c clock.Clock, hooks Hooks) *Store {
 	return &Store{pool: pool, clock: c, hooks: hooks}
 }
 
-// errBusy ends the write that opened the request transaction when another
-// request under the key holds its lock; Serve answers it, whatever the
-// handler made of it.
+// errBusy answers a request whose key another request under it holds.
 var errBusy = &problem.Error{
 	Status: http.StatusConflict, Code: problem.CodeIdempotencyInFlight,
 	Detail:  "a request with this Idempotency-Key is still running; retry after it has answered",
 	Headers: map[string]string{"Retry-After": "1"},
 }
 
-// errAnswered ends the commit of a request whose key got an answer while it
-// ran (another request under the key committed first): its writes roll back
-// and the stored answer is replayed.
+// errAnswered ends the transaction of a request whose key got an answer
+// while it ran (another request under the key committed first): its writes
+// roll back and the stored answer is replayed.
 var errAnswered = errors.New("the idempotency key has an answer already")
 
 // ErrKeyReused answers a key sent again with another request.
 var ErrKeyReused = problem.New(http.StatusUnprocessableEntity, problem.CodeIdempotencyKeyReused,
-	"this Idempotency-Key was used with another request (method, path or body) in the last 24 hours; use a new key for a new request")
+	"this Idempotency-Key was used with another request (operation, path, parameters or body) in the last 24 hours; use a new key for a new request")
 
-// Serve runs next for a member's request carrying key, its writes in a
-// request transaction that stores its answer; or answers the key's stored
-// answer.
-//
-// The stored answer is looked for only when it can matter, so that a first
-// request (nearly every request) pays no read for it: when the handler
-// answers anything but 2xx (a retry of a create that succeeded often fails
-// the handler's own checks: the purchase token is used, the tag name is
-// taken), when it wrote nothing, and when storing the answer finds the key
-// taken. A retry's handler thus runs up to its first write (checks and reads;
-// the outside calls before it are the ones a first request makes, and a
-// repeated FX lookup of a stored rate is free), and its writes roll back.
-func (s *Store) Serve(w http.ResponseWriter, r *http.Request, memberID, bookID int64, key string, next http.Handler) {
-	ctx := r.Context()
-	fp, err := fingerprint(r)
-	if err != nil {
-		problem.Write(w, r, err)
-		return
+// Key is the Idempotency-Key a create was sent with, scoped to the member
+// and the book (DECISIONS section 10), with the fingerprint of the request.
+// The zero Key is a request without one.
+type Key struct {
+	member, book int64
+	value        string
+	fingerprint  []byte
+}
+
+// KeyOf is the key a create of operation op sent with value (the generated
+// IdempotencyKey parameter; nil: none), for the member and the book (0: the
+// personal ledger). req is what the request asks, as the handler decoded it
+// (the generated request object: path, parameters and body); its JSON is
+// fingerprinted, so the same request sent again with other spacing or key
+// order is the same request. A multipart body is fingerprinted by the
+// handler from its parts (req is then what they held).
+func KeyOf(member, book int64, value *string, op string, req any) (Key, error) {
+	if value == nil || *value == "" {
+		return Key{}, nil
 	}
-	var busy bool
-	rt := database.NewRequestTx(s.pool, func(ctx context.Context, tx pgx.Tx) error {
-		locked, err := db.New(tx).TryLockIdempotencyKey(ctx, db.TryLockIdempotencyKeyParams{MemberID: memberID, BookID: bookID, Key: key})
+	asked, err := json.Marshal(req)
+	if err != nil {
+		return Key{}, fmt.Errorf("fingerprint %s: %w", op, err)
+	}
+	h := sha256.New()
+	h.Write([]byte(op))
+	h.Write([]byte{0})
+	h.Write(asked)
+	return Key{member: member, book: book, value: *value, fingerprint: h.Sum(nil)}, nil
+}
+
+// Once runs write in one transaction and answers its answer. With a key,
+// the answer is stored in that transaction, and a request sent again under
+// the key answers the stored answer instead (replayed true) without
+// keeping any write of its own; a key in use by a request still running
+// answers 409 IDEMPOTENCY_KEY_IN_FLIGHT, and a key used with another
+// request 422 IDEMPOTENCY_KEY_REUSED. Without one it is database.InTxRaw.
+//
+// write may run twice (InTxRaw runs a transaction again after a deadlock):
+// it must do nothing outside tx. Work that must follow the commit (hooks,
+// outside calls) belongs after Once returns, when replayed is false.
+func Once[T any](ctx context.Context, s *Store, k Key, write func(tx pgx.Tx) (T, error)) (answer T, replayed bool, err error) {
+	var zero T
+	if k.value == "" {
+		err := database.InTxRaw(ctx, s.pool, func(tx pgx.Tx) error {
+			var err error
+			answer, err = write(tx)
+			return err
+		})
+		if err != nil {
+			return zero, false, err
+		}
+		return answer, false, nil
+	}
+	err = database.InTxRaw(ctx, s.pool, func(tx pgx.Tx) error {
+		q := db.New(tx)
+		locked, err := q.TryLockIdempotencyKey(ctx, db.TryLockIdempotencyKeyParams{MemberID: k.member, BookID: k.book, Key: k.value})
 		if err != nil {
 			return fmt.Errorf("lock idempotency key: %w", err)
 		}
 		if !locked {
-			busy = true
 			return errBusy
 		}
-		return nil
-	})
-	defer rt.Rollback(ctx)
-
-	rec := &recorder{header: http.Header{}}
-	next.ServeHTTP(rec, r.WithContext(database.WithRequestTx(ctx, rt)))
-
-	// stored answers the key's stored answer, when it has one, instead of
-	// this request's.
-	stored := func() bool {
-		row, err := db.New(s.pool).GetIdempotencyKey(ctx, db.GetIdempotencyKeyParams{
-			MemberID: memberID, BookID: bookID, Key: key, Since: s.clock.Now().Add(-Window),
-		})
-		switch {
-		case err == nil:
-			replay(w, r, row, fp)
-			return true
-		case !errors.Is(err, pgx.ErrNoRows):
-			problem.Write(w, r, fmt.Errorf("look up idempotency key: %w", err))
-			return true
+		if answer, err = write(tx); err != nil {
+			return err
 		}
-		return false
-	}
-	switch {
-	case busy:
-		rt.Rollback(ctx)
-		problem.Write(w, r, errBusy)
-		return
-	case rec.status < 200 || rec.status > 299:
-		// Nothing of a failed request is kept, its key neither: a retry
-		// runs it again.
-		rt.Rollback(ctx)
-		if !stored() {
-			rec.writeTo(w)
+		stored, err := json.Marshal(answer)
+		if err != nil {
+			return fmt.Errorf("encode answer to store: %w", err)
 		}
-		return
-	case !rt.Begun():
-		// Nothing written (a notification ignored): no answer to keep,
-		// only the deferred hooks to run.
-		if stored() {
-			rt.Rollback(ctx)
-			return
-		}
-		if err := rt.Commit(ctx, nil); err != nil {
-			problem.Write(w, r, err)
-			return
-		}
-		rec.writeTo(w)
-		return
-	}
-	headers, err := json.Marshal(rec.stored())
-	if err != nil {
-		problem.Write(w, r, fmt.Errorf("encode answer headers: %w", err))
-		return
-	}
-	now := s.clock.Now()
-	err = rt.Commit(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		if s.hooks.BeforeCommit != nil {
-			s.hooks.BeforeCommit(r)
+			s.hooks.BeforeCommit(ctx)
 		}
-		n, err := db.New(tx).InsertIdempotencyKey(ctx, db.InsertIdempotencyKeyParams{
-			MemberID: memberID, BookID: bookID, Key: key, Fingerprint: fp, Status: int16(rec.status),
-			Headers: headers, Body: rec.body.Bytes(), CreatedAt: now, Since: now.Add(-Window),
+		now := s.clock.Now()
+		n, err := q.InsertIdempotencyKey(ctx, db.InsertIdempotencyKeyParams{
+			MemberID: k.member, BookID: k.book, Key: k.value, Fingerprint: k.fingerprint,
+			Answer: stored, CreatedAt: now, Since: now.Add(-Window),
 		})
 		switch {
 		case err != nil:
@@ -213,104 +189,49 @@ func (s *Store) Serve(w http.ResponseWriter, r *http.Request, memberID, bookID i
 		return nil
 	})
 	switch {
-	case errors.Is(err, errAnswered):
-		if !stored() {
-			// Gone again in between (the cleanup): rare enough to ask
-			// for a retry.
-			problem.Write(w, r, errBusy)
+	case err == nil:
+		if s.hooks.AfterCommit != nil {
+			s.hooks.AfterCommit(ctx)
 		}
-		return
-	case err != nil:
-		problem.Write(w, r, err)
-		return
+		return answer, false, nil
+	case errors.Is(err, errBusy):
+		return zero, false, errBusy
 	}
-	if s.hooks.AfterCommit != nil {
-		s.hooks.AfterCommit(r)
-	}
-	rec.writeTo(w)
-}
-
-// fingerprint is the sha256 of the request's method, path, query and body.
-// A multipart body's boundary is left out, as a client building the same
-// request again draws a new one.
-func fingerprint(r *http.Request) ([]byte, error) {
-	var body []byte
-	if r.Body != nil {
-		var err error
-		if body, err = io.ReadAll(r.Body); err != nil {
-			return nil, problem.Invalid("body", "the request body could not be read")
+	// The write failed, or the key was answered meanwhile: a retry of a
+	// create that succeeded often fails the write's own checks (the
+	// purchase token is used, the tag name is taken), so the stored answer,
+	// when there is one, answers.
+	row, lerr := db.New(s.pool).GetIdempotencyKey(ctx, db.GetIdempotencyKeyParams{
+		MemberID: k.member, BookID: k.book, Key: k.value, Since: s.clock.Now().Add(-Window),
+	})
+	switch {
+	case errors.Is(lerr, pgx.ErrNoRows):
+		if errors.Is(err, errAnswered) {
+			// Gone again in between (the cleanup): rare enough to ask for
+			// a retry.
+			return zero, false, errBusy
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		return zero, false, err
+	case lerr != nil:
+		return zero, false, fmt.Errorf("look up idempotency key: %w", lerr)
+	case !bytes.Equal(row.Fingerprint, k.fingerprint):
+		return zero, false, ErrKeyReused
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n%s\n", r.Method, r.URL.Path, r.URL.RawQuery)
-	if mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err == nil && strings.HasPrefix(mt, "multipart/") && params["boundary"] != "" {
-		body = bytes.ReplaceAll(body, []byte(params["boundary"]), nil)
+	var first T
+	if err := json.Unmarshal(row.Answer, &first); err != nil {
+		return zero, false, fmt.Errorf("decode stored answer: %w", err)
 	}
-	h.Write(body)
-	return h.Sum(nil), nil
+	return first, true, nil
 }
 
-// replay answers a stored answer, or 422 when it answered another request.
-func replay(w http.ResponseWriter, r *http.Request, row db.GetIdempotencyKeyRow, fp []byte) {
-	if !bytes.Equal(row.Fingerprint, fp) {
-		problem.Write(w, r, ErrKeyReused)
-		return
+// Replayed is the Idempotent-Replayed header of an answer: "true" when it
+// was replayed, none otherwise.
+func Replayed(replayed bool) *string {
+	if !replayed {
+		return nil
 	}
-	var headers map[string]string
-	if err := json.Unmarshal(row.Headers, &headers); err != nil {
-		problem.Write(w, r, fmt.Errorf("decode stored answer headers: %w", err))
-		return
-	}
-	for k, v := range headers {
-		w.Header().Set(k, v)
-	}
-	w.Header().Set(ReplayedHeader, "true")
-	w.WriteHeader(int(row.Status))
-	_, _ = w.Write(row.Body)
-}
-
-// recorder holds a handler's answer until it is stored.
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (rec *recorder) Header() http.Header { return rec.header }
-
-func (rec *recorder) WriteHeader(status int) {
-	if rec.status == 0 {
-		rec.status = status
-	}
-}
-
-func (rec *recorder) Write(b []byte) (int, error) {
-	if rec.status == 0 {
-		rec.status = http.StatusOK
-	}
-	return rec.body.Write(b)
-}
-
-func (rec *recorder) stored() map[string]string {
-	out := map[string]string{}
-	for _, k := range storedHeaders {
-		if v := rec.header.Get(k); v != "" {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-func (rec *recorder) writeTo(w http.ResponseWriter) {
-	for k, v := range rec.header {
-		w.Header()[k] = v
-	}
-	if rec.status == 0 {
-		rec.status = http.StatusOK
-	}
-	w.WriteHeader(rec.status)
-	_, _ = w.Write(rec.body.Bytes())
+	t := "true"
+	return &t
 }
 
 // CleanupJob deletes, hourly, the keys past the window.
@@ -329,4 +250,10 @@ func CleanupJob(pool *pgxpool.Pool) jobs.Job {
 			return nil
 		},
 	}
+}
+
+// KeyFor is KeyOf for the request's caller: keys are scoped to the member
+// who writes and the book they write in.
+func KeyFor(p *session.Principal, value *string, op string, req any) (Key, error) {
+	return KeyOf(p.ActorID(), p.BookID(), value, op, req)
 }

@@ -182,7 +182,7 @@ func TestRetryAfterACrash(t *testing.T) {
 		t.Run(stage, func(t *testing.T) {
 			t.Parallel()
 			var crash atomic.Bool
-			hook := func(*http.Request) {
+			hook := func(context.Context) {
 				if crash.CompareAndSwap(true, false) {
 					panic(http.ErrAbortHandler)
 				}

@@ -19,6 +19,7 @@ import (
 	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/intake/parser"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -71,7 +72,14 @@ type NotificationHandler struct {
 	loc   *time.Location
 	rates *rates.Cache
 	base  string
+	// keys store the answers of creates sent with an Idempotency-Key
+	// (UseKeys).
+	keys *idempotency.Store
 }
+
+// UseKeys sets the store of Idempotency-Keys the creates answer retries
+// from.
+func (h *NotificationHandler) UseKeys(keys *idempotency.Store) { h.keys = keys }
 
 // NewNotificationHandler returns the notification handler; loc is
 // APP_TIMEZONE and base BASE_CURRENCY, the currency entry amounts are in.

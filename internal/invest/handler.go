@@ -18,6 +18,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/external/quote"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
 	"github.com/nestegg/nestegg/internal/text"
@@ -30,7 +31,14 @@ type InvestHandler struct {
 	loc    *time.Location
 	quotes *quote.Client
 	base   string
+	// keys store the answers of creates sent with an Idempotency-Key
+	// (UseKeys).
+	keys *idempotency.Store
 }
+
+// UseKeys sets the store of Idempotency-Keys the creates answer retries
+// from.
+func (h *InvestHandler) UseKeys(keys *idempotency.Store) { h.keys = keys }
 
 // NewHandler returns the handler. quotes may be unconfigured (refresh then
 // answers 503); loc is APP_TIMEZONE and base BASE_CURRENCY.

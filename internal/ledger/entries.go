@@ -16,6 +16,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/rates"
@@ -371,29 +372,33 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 		return nil, err
 	}
 	in.ProbeNewDay = h.mayCompleteToday(p.MonthStartDay, in.Date)
-	// One statement, which takes the member's ledger lock (shared) before
+	// The entry's statement takes the member's ledger lock (shared) before
 	// its checks (the foreign keys catch a wallet or category deleted in
 	// between: refGone); then, when the entry moves money, the write check
 	// of the totals it moved (totals.go), in the same transaction.
-	e, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Entry, error) {
-		e, err := CreateEntryTx(ctx, q, p.MemberID, in)
-		if err != nil {
-			return Entry{}, err
+	var e Entry
+	out, replayed, err := createOnce(ctx, h, "createEntry", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Entry], error) {
+		var err error
+		if e, err = CreateEntryTx(ctx, q, p.MemberID, in); err != nil {
+			return etag.Tagged[api.Entry]{}, err
 		}
 		var moved Totals
 		moved.Entry(nil, &e.AccountEntry)
-		return e, CheckTotalsTx(ctx, q, p.MemberID, &moved)
+		if err := CheckTotalsTx(ctx, q, p.MemberID, &moved); err != nil {
+			return etag.Tagged[api.Entry]{}, err
+		}
+		// The version after its tag links, which raise it.
+		return etag.Answered(e.Version, att.Entry(e))
 	})
 	if err != nil {
 		return nil, err
 	}
-	// The answer's ETag names the version committed (the versions
-	// middleware reads none for an entry).
-	database.NoteCreated(ctx, e.ID, e.Version)
-	if h.mayCompleteMonth(e) {
+	if replayed == nil && h.mayCompleteMonth(e) {
 		h.entryWritten(ctx, p, e)
 	}
-	return api.CreateEntry201JSONResponse{Body: att.Entry(e)}, nil
+	return api.CreateEntry201JSONResponse{Body: out.Body, Headers: api.CreateEntry201ResponseHeaders{
+		ETag: etag.Ptr(out.ETag), IdempotentReplayed: replayed,
+	}}, nil
 }
 
 // mayCompleteMonth says whether writing e may have completed its month, so
@@ -455,6 +460,7 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 	if err := h.fillRate(ctx, p.MemberID, &in); err != nil {
 		return nil, err
 	}
+	match := etag.Parse(req.Params.IfMatch)
 	e, err := writeTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (Entry, error) {
 		feeOf, err := lockFeeTransfer(ctx, q, p.MemberID, req.ID)
 		if err != nil {
@@ -463,6 +469,11 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 		old, err := q.GetEntryForUpdate(ctx, db.GetEntryForUpdateParams{MemberID: p.MemberID, ID: req.ID})
 		if err := database.NoRows(err, ErrEntryNotFound, fmt.Sprintf("entry %d", req.ID)); err != nil {
 			return Entry{}, err
+		}
+		// The row is locked until the commit: the version it has now is
+		// the one this write changes.
+		if !match.Hits(old.Version) {
+			return Entry{}, errMissed
 		}
 		if old.TransferID != nil {
 			return Entry{}, errTransferEntry(*old.TransferID)
@@ -490,22 +501,53 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 		} else {
 			tags, err = entryTags(ctx, q, p.MemberID, row.ID)
 		}
-		// Only a new date can cover a day the month lacked.
+		if err != nil {
+			return Entry{}, err
+		}
+		// Only a new date can cover a day the month lacked. New tag links
+		// raised the version the UPDATE answered: the one committed.
 		e := Entry{AccountEntry: row, Tags: tags, NewDay: !row.EntryDate.Equal(old.EntryDate)}
+		if in.Tags != nil {
+			e.Version, err = q.EntryVersion(ctx, db.EntryVersionParams{MemberID: p.MemberID, ID: req.ID})
+		}
 		return e, err
 	})
+	if errors.Is(err, errMissed) {
+		return nil, etag.Failed(h.currentEntryTag(ctx, att, p.MemberID, req.ID))
+	}
 	if err != nil {
 		return nil, err
 	}
 	if h.mayCompleteMonth(e) {
 		h.entryWritten(ctx, p, e)
 	}
-	return api.UpdateEntry200JSONResponse{Body: att.Entry(e)}, nil
+	out, err := etag.Answered(e.Version, att.Entry(e))
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateEntry200JSONResponse{Body: out.Body, Headers: api.UpdateEntry200ResponseHeaders{ETag: etag.Ptr(out.ETag)}}, nil
+}
+
+// currentEntryTag is the ETag a GET of the entry answers now, for a 412
+// ("" when it is gone, or cannot be read: the client reads it again).
+func (h *LedgerHandler) currentEntryTag(ctx context.Context, att Attribution, memberID, id int64) string {
+	q := db.New(h.pool)
+	row, err := q.GetEntry(ctx, db.GetEntryParams{MemberID: memberID, ID: id})
+	if err != nil {
+		return ""
+	}
+	tags, err := entryTags(ctx, q, memberID, row.ID)
+	if err != nil {
+		return ""
+	}
+	tag, _ := etag.Of(row.Version, att.Entry(Entry{AccountEntry: row, Tags: tags}))
+	return tag
 }
 
 // DeleteEntry deletes an entry that is not part of a transfer.
 func (h *LedgerHandler) DeleteEntry(ctx context.Context, req api.DeleteEntryRequestObject) (api.DeleteEntryResponseObject, error) {
 	memberID := caller(ctx).MemberID
+	match := etag.Parse(req.Params.IfMatch)
 	err := writeTx(ctx, h.pool, memberID, func(q *db.Queries) error {
 		// A fee entry's deletion sets its transfer's fee_entry_id to NULL
 		// (a write of the transfer, which raises its version): the
@@ -516,6 +558,9 @@ func (h *LedgerHandler) DeleteEntry(ctx context.Context, req api.DeleteEntryRequ
 		old, err := q.GetEntryForUpdate(ctx, db.GetEntryForUpdateParams{MemberID: memberID, ID: req.ID})
 		if err := database.NoRows(err, ErrEntryNotFound, fmt.Sprintf("entry %d", req.ID)); err != nil {
 			return err
+		}
+		if !match.Hits(old.Version) { // locked until the commit
+			return errMissed
 		}
 		if old.TransferID != nil {
 			return errTransferEntry(*old.TransferID)
@@ -528,6 +573,13 @@ func (h *LedgerHandler) DeleteEntry(ctx context.Context, req api.DeleteEntryRequ
 		moved.Entry(&old, nil)
 		return CheckTotalsTx(ctx, q, memberID, &moved)
 	})
+	if errors.Is(err, errMissed) {
+		att, aerr := AttributionOf(ctx)
+		if aerr != nil {
+			return nil, etag.Failed("")
+		}
+		return nil, etag.Failed(h.currentEntryTag(ctx, att, memberID, req.ID))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/clock"
-	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/rates"
 	"github.com/nestegg/nestegg/internal/session"
 )
@@ -36,6 +36,9 @@ type LedgerHandler struct {
 	// cycleHook runs before a card's statement cycle is edited or
 	// cleared, in the update's transaction; nil runs nothing.
 	cycleHook CycleHook
+	// keys store the answers of creates sent with an Idempotency-Key
+	// (UseKeys).
+	keys *idempotency.Store
 }
 
 // CycleHook runs before a CARD's statement cycle is edited (cleared: it is
@@ -86,14 +89,12 @@ func (f EntryHook) Run(ctx context.Context, memberID int64, startDay int, day ti
 	if p := session.PrincipalFrom(ctx); p != nil && p.Book != nil {
 		return
 	}
-	// After the request's transaction commits, when the request has one
-	// (an Idempotency-Key): the hook must see the entry, and runs in
-	// transactions of its own.
-	database.AfterCommit(ctx, func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hookDeadline)
-		defer cancel()
-		f(ctx, memberID, startDay, day)
-	})
+	// Its caller runs it once the entry's write has committed (the hook
+	// must see the entry); it runs in transactions of its own, within a
+	// deadline of its own rather than what is left of the request's.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), hookDeadline)
+	defer cancel()
+	f(ctx, memberID, startDay, day)
 }
 
 // NewHandler returns the ledger handler. key is ACCOUNT_CRYPTO_KEY (nil

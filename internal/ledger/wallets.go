@@ -16,6 +16,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 )
@@ -302,9 +303,9 @@ func (h *LedgerHandler) ListWallets(ctx context.Context, _ api.ListWalletsReques
 // CreateWallet creates a wallet within the free limit.
 func (h *LedgerHandler) CreateWallet(ctx context.Context, req api.CreateWalletRequestObject) (api.CreateWalletResponseObject, error) {
 	p := caller(ctx)
-	w, err := writeTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (Wallet, error) {
+	out, replayed, err := createOnce(ctx, h, "createWallet", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Wallet], error) {
 		if err := CheckFreeLimit(ctx, q, p.MemberID, p.HasPremium(), WalletsOfType(string(req.Body.Type))); err != nil {
-			return Wallet{}, err
+			return etag.Tagged[api.Wallet]{}, err
 		}
 		var w Wallet
 		// Its opening balance or current value counts in net worth.
@@ -312,13 +313,21 @@ func (h *LedgerHandler) CreateWallet(ctx context.Context, req api.CreateWalletRe
 			w, err = CreateWalletTx(ctx, q, h.crypto, p.MemberID, *req.Body)
 			return err
 		})
-		return w, err
+		if err != nil {
+			return etag.Tagged[api.Wallet]{}, err
+		}
+		body, err := h.crypto.toAPIWallet(w)
+		if err != nil {
+			return etag.Tagged[api.Wallet]{}, err
+		}
+		return etag.Answered(w.Version, body)
 	})
 	if err != nil {
 		return nil, err
 	}
-	out, err := h.crypto.toAPIWallet(w)
-	return api.CreateWallet201JSONResponse{Body: out}, err
+	return api.CreateWallet201JSONResponse{Body: out.Body, Headers: api.CreateWallet201ResponseHeaders{
+		ETag: etag.Ptr(out.ETag), IdempotentReplayed: replayed,
+	}}, nil
 }
 
 // CreateWalletTx creates a wallet, placed last, without the free limit (the
@@ -376,6 +385,7 @@ func ownWallet(ctx context.Context, q *db.Queries, memberID int64, id *int64) (*
 func (h *LedgerHandler) UpdateWallet(ctx context.Context, req api.UpdateWalletRequestObject) (api.UpdateWalletResponseObject, error) {
 	caller := caller(ctx)
 	memberID := caller.MemberID
+	match := etag.Parse(req.Params.IfMatch)
 	w, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (Wallet, error) {
 		p, err := walletParams(h.crypto, memberID, *req.Body)
 		if err != nil {
@@ -418,19 +428,47 @@ func (h *LedgerHandler) UpdateWallet(ctx context.Context, req api.UpdateWalletRe
 				LoanMonths: p.LoanMonths, LoanStart: p.LoanStart, LoanPayment: p.LoanPayment,
 				ManualValuation: p.ManualValuation, CurrentValue: p.CurrentValue,
 				StatementDay: p.StatementDay, PaymentDay: p.PaymentDay, PaymentWalletID: p.PaymentWalletID,
+				IfVersions: match.Versions(),
 			})
-			return database.NoRows(paymentWalletGone(err), ErrWalletNotFound, fmt.Sprintf("update wallet %d", req.ID))
+			return database.NoRows(paymentWalletGone(err), errMissed, fmt.Sprintf("update wallet %d", req.ID))
 		})
 		if err != nil {
 			return Wallet{}, err
 		}
 		return getWallet(ctx, q, memberID, req.ID)
 	})
+	if errors.Is(err, errMissed) {
+		return nil, etag.Missed(match, ErrWalletNotFound, func() (string, bool, error) { return h.currentWalletTag(ctx, memberID, req.ID) })
+	}
 	if err != nil {
 		return nil, err
 	}
-	out, err := h.crypto.toAPIWallet(w)
-	return api.UpdateWallet200JSONResponse{Body: out}, err
+	body, err := h.crypto.toAPIWallet(w)
+	if err != nil {
+		return nil, err
+	}
+	out, err := etag.Answered(w.Version, body)
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateWallet200JSONResponse{Body: out.Body, Headers: api.UpdateWallet200ResponseHeaders{ETag: etag.Ptr(out.ETag)}}, nil
+}
+
+// currentWalletTag is the ETag a GET of the wallet answers now, for a 412.
+func (h *LedgerHandler) currentWalletTag(ctx context.Context, memberID, id int64) (string, bool, error) {
+	w, err := getWallet(ctx, db.New(h.pool), memberID, id)
+	if errors.Is(err, ErrWalletNotFound) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	body, err := h.crypto.toAPIWallet(w)
+	if err != nil {
+		return "", false, err
+	}
+	tag, err := etag.Of(w.Version, body)
+	return tag, err == nil, err
 }
 
 // installmentsMayLeave refuses, as a 400 naming field, to let a wallet's
@@ -460,14 +498,18 @@ var walletDeleted atomic.Pointer[func(walletID int64)]
 // the deletion.
 func (h *LedgerHandler) DeleteWallet(ctx context.Context, req api.DeleteWalletRequestObject) (api.DeleteWalletResponseObject, error) {
 	memberID := caller(ctx).MemberID
+	match := etag.Parse(req.Params.IfMatch)
 	err := writeTx(ctx, h.pool, memberID, func(q *db.Queries) error {
 		if req.Params.MoveTo == nil {
-			return h.deleteWalletTx(ctx, q, memberID, req)
+			return h.deleteWalletTx(ctx, q, memberID, req, match)
 		}
 		// Entries moved to another wallet move its balance: the write
 		// check around the deletion.
-		return CheckWalletWriteTx(ctx, q, memberID, func() error { return h.deleteWalletTx(ctx, q, memberID, req) })
+		return CheckWalletWriteTx(ctx, q, memberID, func() error { return h.deleteWalletTx(ctx, q, memberID, req, match) })
 	})
+	if errors.Is(err, errMissed) {
+		return nil, etag.Missed(match, ErrWalletNotFound, func() (string, bool, error) { return h.currentWalletTag(ctx, memberID, req.ID) })
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -475,7 +517,7 @@ func (h *LedgerHandler) DeleteWallet(ctx context.Context, req api.DeleteWalletRe
 }
 
 // deleteWalletTx is DeleteWallet's write, in its transaction.
-func (h *LedgerHandler) deleteWalletTx(ctx context.Context, q *db.Queries, memberID int64, req api.DeleteWalletRequestObject) error {
+func (h *LedgerHandler) deleteWalletTx(ctx context.Context, q *db.Queries, memberID int64, req api.DeleteWalletRequestObject, match etag.Match) error {
 	if _, err := ownWallet(ctx, q, memberID, &req.ID); err != nil {
 		return err
 	}
@@ -506,7 +548,10 @@ func (h *LedgerHandler) deleteWalletTx(ctx context.Context, q *db.Queries, membe
 	if err := q.MoveWalletTemplates(ctx, db.MoveWalletTemplatesParams{MemberID: memberID, WalletID: &req.ID, ToWalletID: req.Params.MoveTo}); err != nil {
 		return refGone(err, fmt.Sprintf("move templates of wallet %d", req.ID))
 	}
-	_, err := q.DeleteWallet(ctx, db.DeleteWalletParams{MemberID: memberID, ID: req.ID})
+	n, err := q.DeleteWallet(ctx, db.DeleteWalletParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
+	if err == nil && n == 0 {
+		return errMissed
+	}
 	if hold := walletDeleted.Load(); err == nil && hold != nil {
 		(*hold)(req.ID)
 	}

@@ -29,7 +29,6 @@ import (
 	"github.com/nestegg/nestegg/internal/csvio"
 	"github.com/nestegg/nestegg/internal/forecast"
 	"github.com/nestegg/nestegg/internal/heavy"
-	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/intake"
 	"github.com/nestegg/nestegg/internal/invest"
 	"github.com/nestegg/nestegg/internal/ledger"
@@ -99,9 +98,6 @@ type Deps struct {
 	Cards   *cards.CardsHandler
 	// Forecast answers the cash-flow forecast and the budgets' pace.
 	Forecast *forecast.ForecastHandler
-	// Idempotency keeps the answers of requests with an Idempotency-Key;
-	// nil ignores the header.
-	Idempotency *idempotency.Store
 	// Heavy admits the operations the contract marks x-heavy; nil admits
 	// every request.
 	Heavy *heavy.Gate
@@ -171,7 +167,7 @@ func New(deps Deps) (http.Handler, error) {
 		return nil, err
 	}
 	var api http.Handler = withBook(contract, deps.Books, withHeavy(contract, deps.Heavy,
-		withContract(contract, deps.Tracing, withIdempotency(contract, deps.Idempotency, withVersions(contract, deps.Pool, dispatch)))))
+		withContract(contract, deps.Tracing, withVersions(contract, deps.Pool, dispatch))))
 	if deps.Sessions != nil {
 		api = deps.Sessions(api)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
@@ -35,7 +36,14 @@ var ErrTransferNotFound = problem.NotFound("transfer")
 type TransferHandler struct {
 	pool      *pgxpool.Pool
 	entryHook ledger.EntryHook
+	// keys store the answers of creates sent with an Idempotency-Key
+	// (UseKeys).
+	keys *idempotency.Store
 }
+
+// UseKeys sets the store of Idempotency-Keys the creates answer retries
+// from.
+func (h *TransferHandler) UseKeys(keys *idempotency.Store) { h.keys = keys }
 
 // NewHandler returns the transfer handler.
 func NewHandler(pool *pgxpool.Pool) *TransferHandler { return &TransferHandler{pool: pool} }
@@ -140,7 +148,7 @@ func CreateTx(ctx context.Context, q *db.Queries, memberID int64, in Input) (Tra
 		if err != nil {
 			return Transfer{}, err
 		}
-		if err := q.UpdateTransfer(ctx, db.UpdateTransferParams{
+		if _, err := q.UpdateTransfer(ctx, db.UpdateTransferParams{
 			MemberID: memberID, ID: t.ID, TransferDate: t.TransferDate, Amount: t.Amount, Memo: t.Memo, FeeEntryID: &fee.ID,
 		}); err != nil {
 			return Transfer{}, fmt.Errorf("record fee of transfer %d: %w", t.ID, err)
@@ -177,7 +185,7 @@ func UpdateTx(ctx context.Context, q *db.Queries, memberID, id int64, in Input) 
 	if err != nil {
 		return Transfer{}, err
 	}
-	if err := q.UpdateTransfer(ctx, db.UpdateTransferParams{
+	if _, err := q.UpdateTransfer(ctx, db.UpdateTransferParams{
 		MemberID: memberID, ID: id, TransferDate: in.From.Date, Amount: in.From.Amount, Memo: in.From.Memo, FeeEntryID: feeEntryID,
 		PaidBy: in.PaidByColumn,
 	}); err != nil {
