@@ -1118,9 +1118,7 @@ CREATE TABLE public.idempotency_key (
     member_id bigint NOT NULL,
     key text NOT NULL,
     fingerprint bytea NOT NULL,
-    status smallint NOT NULL,
-    headers jsonb NOT NULL,
-    body bytea NOT NULL,
+    answer bytea NOT NULL,
     created_at timestamp with time zone NOT NULL,
     book_id bigint DEFAULT 0 NOT NULL,
     CONSTRAINT idempotency_key_key_check CHECK (((length(key) >= 1) AND (length(key) <= 255)))

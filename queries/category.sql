@@ -69,3 +69,7 @@ SELECT
         + (SELECT count(*) FROM budget_onetime o WHERE o.member_id = @member_id AND o.category_id IN (SELECT ids.id FROM ids)) AS budgets,
     (SELECT count(*) FROM recurring r WHERE r.member_id = @member_id AND r.category_id IN (SELECT ids.id FROM ids)) AS recurrings,
     (SELECT count(*) FROM quick_entry qe WHERE qe.member_id = @member_id AND qe.category_id IN (SELECT ids.id FROM ids)) AS quick_entries;
+
+-- name: CategoryVersion :one
+-- The version a 412 names as current (a write whose If-Match missed).
+SELECT version FROM account_category WHERE member_id = @member_id AND id = @id;

@@ -19,3 +19,7 @@ DELETE FROM quick_entry WHERE member_id = @member_id AND id = @id
 
 -- name: DeleteMemberQuickEntries :exec
 DELETE FROM quick_entry WHERE member_id = @member_id;
+
+-- name: QuickEntryVersion :one
+-- The version a 412 names as current (a write whose If-Match missed).
+SELECT version FROM quick_entry WHERE member_id = @member_id AND id = @id;

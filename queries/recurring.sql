@@ -55,3 +55,7 @@ ON CONFLICT DO NOTHING;
 UPDATE recurring SET next_month = GREATEST(next_month, @next_month::date),
     last_posted_on = GREATEST(last_posted_on, sqlc.narg(posted_on)::date)
 WHERE id = @id;
+
+-- name: RecurringVersion :one
+-- The version a 412 names as current (a write whose If-Match missed).
+SELECT version FROM recurring WHERE member_id = @member_id AND id = @id;

@@ -37,3 +37,7 @@ FROM ranked WHERE account_tag.id = ranked.id AND account_tag.member_id = @member
 
 -- name: DeleteMemberTags :exec
 DELETE FROM account_tag WHERE member_id = @member_id;
+
+-- name: TagVersion :one
+-- The version a 412 names as current (a write whose If-Match missed).
+SELECT version FROM account_tag WHERE member_id = @member_id AND id = @id;

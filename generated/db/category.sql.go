@@ -80,6 +80,23 @@ func (q *Queries) CategoryUses(ctx context.Context, arg CategoryUsesParams) (Cat
 	return i, err
 }
 
+const categoryVersion = `-- name: CategoryVersion :one
+SELECT version FROM account_category WHERE member_id = $1 AND id = $2
+`
+
+type CategoryVersionParams struct {
+	MemberID int64
+	ID       int64
+}
+
+// The version a 412 names as current (a write whose If-Match missed).
+func (q *Queries) CategoryVersion(ctx context.Context, arg CategoryVersionParams) (int64, error) {
+	row := q.db.QueryRow(ctx, categoryVersion, arg.MemberID, arg.ID)
+	var version int64
+	err := row.Scan(&version)
+	return version, err
+}
+
 const countOwnedCategories = `-- name: CountOwnedCategories :one
 SELECT count(*) FROM account_category WHERE member_id = $1 AND id = ANY($2::bigint[])
 `

@@ -118,6 +118,23 @@ func (q *Queries) ListQuickEntries(ctx context.Context, memberID int64) ([]Quick
 	return items, nil
 }
 
+const quickEntryVersion = `-- name: QuickEntryVersion :one
+SELECT version FROM quick_entry WHERE member_id = $1 AND id = $2
+`
+
+type QuickEntryVersionParams struct {
+	MemberID int64
+	ID       int64
+}
+
+// The version a 412 names as current (a write whose If-Match missed).
+func (q *Queries) QuickEntryVersion(ctx context.Context, arg QuickEntryVersionParams) (int64, error) {
+	row := q.db.QueryRow(ctx, quickEntryVersion, arg.MemberID, arg.ID)
+	var version int64
+	err := row.Scan(&version)
+	return version, err
+}
+
 const updateQuickEntry = `-- name: UpdateQuickEntry :one
 UPDATE quick_entry SET name = $1, type = $2, amount = $3, wallet_id = $4,
     category_id = $5, memo = $6, tags = $7

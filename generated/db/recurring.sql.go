@@ -253,6 +253,23 @@ func (q *Queries) ListRecurrings(ctx context.Context, memberID int64) ([]Recurri
 	return items, nil
 }
 
+const recurringVersion = `-- name: RecurringVersion :one
+SELECT version FROM recurring WHERE member_id = $1 AND id = $2
+`
+
+type RecurringVersionParams struct {
+	MemberID int64
+	ID       int64
+}
+
+// The version a 412 names as current (a write whose If-Match missed).
+func (q *Queries) RecurringVersion(ctx context.Context, arg RecurringVersionParams) (int64, error) {
+	row := q.db.QueryRow(ctx, recurringVersion, arg.MemberID, arg.ID)
+	var version int64
+	err := row.Scan(&version)
+	return version, err
+}
+
 const updateRecurring = `-- name: UpdateRecurring :one
 UPDATE recurring SET name = $1, type = $2, amount = $3, wallet_id = $4,
     category_id = $5, day = $6, memo = $7,

@@ -168,6 +168,23 @@ func (q *Queries) ReorderTags(ctx context.Context, arg ReorderTagsParams) error 
 	return err
 }
 
+const tagVersion = `-- name: TagVersion :one
+SELECT version FROM account_tag WHERE member_id = $1 AND id = $2
+`
+
+type TagVersionParams struct {
+	MemberID int64
+	ID       int64
+}
+
+// The version a 412 names as current (a write whose If-Match missed).
+func (q *Queries) TagVersion(ctx context.Context, arg TagVersionParams) (int64, error) {
+	row := q.db.QueryRow(ctx, tagVersion, arg.MemberID, arg.ID)
+	var version int64
+	err := row.Scan(&version)
+	return version, err
+}
+
 const updateTag = `-- name: UpdateTag :one
 UPDATE account_tag SET name = $1 WHERE member_id = $2 AND id = $3
     AND ($4::bigint[] IS NULL OR version = ANY($4::bigint[]))

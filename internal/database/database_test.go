@@ -219,49 +219,6 @@ func TestIsForeignKeyViolation(t *testing.T) {
 	}
 }
 
-// A request transaction whose second write fails (a deadlock victim, say)
-// has lost its first one with the rollback: the failed write is not run
-// again alone in a fresh transaction, later writes and the commit fail, and
-// nothing of the request is committed.
-func TestRequestTxNeverCommitsAfterLosingAWrite(t *testing.T) {
-	t.Parallel()
-	pool := dbtest.NewPool(t)
-	ctx := context.Background()
-	if _, err := pool.Exec(ctx, "CREATE TABLE rt_probe (n int)"); err != nil {
-		t.Fatal(err)
-	}
-	rt := database.NewRequestTx(pool, func(context.Context, pgx.Tx) error { return nil })
-	ctx = database.WithRequestTx(ctx, rt)
-	insert := func(n int) func(tx pgx.Tx) error {
-		return func(tx pgx.Tx) error {
-			_, err := tx.Exec(ctx, "INSERT INTO rt_probe VALUES ($1)", n)
-			return err
-		}
-	}
-	if err := database.InTxRaw(ctx, pool, insert(1)); err != nil {
-		t.Fatal(err)
-	}
-	var runs atomic.Int32
-	victim := &pgconn.PgError{Code: "40P01", Message: "deadlock detected"}
-	err := database.InTxRaw(ctx, pool, func(tx pgx.Tx) error {
-		runs.Add(1)
-		return victim
-	})
-	if !errors.Is(err, victim) || runs.Load() != 1 {
-		t.Fatalf("second write: %v after %d runs, want the deadlock once", err, runs.Load())
-	}
-	if err := database.InTxRaw(ctx, pool, insert(3)); err == nil {
-		t.Fatal("a third write ran after the first was lost")
-	}
-	if err := rt.Commit(ctx, func(context.Context, pgx.Tx) error { return nil }); err == nil {
-		t.Fatal("the request committed after losing a write")
-	}
-	var n int
-	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM rt_probe").Scan(&n); err != nil || n != 0 {
-		t.Fatalf("%d rows committed (%v), want none", n, err)
-	}
-}
-
 // The pool's connections run without JIT compilation, unless the URL asks
 // for it.
 func TestPoolRunsWithoutJIT(t *testing.T) {

@@ -2,13 +2,17 @@ package ledger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -160,13 +164,16 @@ func (h *LedgerHandler) CreateCategory(ctx context.Context, req api.CreateCatego
 	if err != nil {
 		return nil, err
 	}
-	c, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.AccountCategory, error) {
-		return CreateCategoryTx(ctx, q, memberID, in)
+	out, replayed, err := createOnce(ctx, h, "createCategory", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Category], error) {
+		c, err := CreateCategoryTx(ctx, q, memberID, in)
+		return etag.Versioned(c.Version, toAPICategory(c, nil)), err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateCategory201JSONResponse{Body: toAPICategory(c, nil)}, nil
+	return api.CreateCategory201JSONResponse{Body: out.Body, Headers: api.CreateCategory201ResponseHeaders{
+		ETag: etag.Ptr(out.ETag), IdempotentReplayed: replayed,
+	}}, nil
 }
 
 // CreateCategoryTx creates a category after the hierarchy checks.
@@ -192,40 +199,52 @@ func (h *LedgerHandler) UpdateCategory(ctx context.Context, req api.UpdateCatego
 	if err != nil {
 		return nil, err
 	}
-	out, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (api.Category, error) {
+	match := etag.Parse(req.Params.IfMatch)
+	out, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (etag.Tagged[api.Category], error) {
 		old, err := ownCategory(ctx, q, memberID, &req.ID)
 		if err != nil {
-			return api.Category{}, err
+			return etag.Tagged[api.Category]{}, err
 		}
 		if old.Type != in.Type {
 			if err := typeMayChange(ctx, q, memberID, req.ID); err != nil {
-				return api.Category{}, err
+				return etag.Tagged[api.Category]{}, err
 			}
 		}
 		parent, err := ownCategory(ctx, q, memberID, in.ParentID)
 		if err != nil {
-			return api.Category{}, err
+			return etag.Tagged[api.Category]{}, err
 		}
 		hasChildren, err := q.CategoryHasChildren(ctx, db.CategoryHasChildrenParams{MemberID: memberID, ID: &req.ID})
 		if err != nil {
-			return api.Category{}, fmt.Errorf("children of category %d: %w", req.ID, err)
+			return etag.Tagged[api.Category]{}, fmt.Errorf("children of category %d: %w", req.ID, err)
 		}
 		if err := checkPlacement(req.ID, in.Type, asNode(parent), hasChildren); err != nil {
-			return api.Category{}, err
+			return etag.Tagged[api.Category]{}, err
 		}
-		c, err := q.UpdateCategory(ctx, db.UpdateCategoryParams{MemberID: memberID, ID: req.ID, ParentID: in.ParentID, Name: in.Name, Type: in.Type})
+		c, err := q.UpdateCategory(ctx, db.UpdateCategoryParams{
+			MemberID: memberID, ID: req.ID, ParentID: in.ParentID, Name: in.Name, Type: in.Type, IfVersions: match.Versions(),
+		})
+		if errors.Is(err, pgx.ErrNoRows) {
+			return etag.Tagged[api.Category]{}, errMissed
+		}
 		if err != nil {
-			return api.Category{}, refGone(err, fmt.Sprintf("update category %d", req.ID))
+			return etag.Tagged[api.Category]{}, refGone(err, fmt.Sprintf("update category %d", req.ID))
 		}
 		if err := q.SetChildCategoriesType(ctx, db.SetChildCategoriesTypeParams{MemberID: memberID, ParentID: &req.ID, Type: in.Type}); err != nil {
-			return api.Category{}, fmt.Errorf("retype children of category %d: %w", req.ID, err)
+			return etag.Tagged[api.Category]{}, fmt.Errorf("retype children of category %d: %w", req.ID, err)
 		}
-		return categoryWithChildren(ctx, q, memberID, c)
+		body, err := categoryWithChildren(ctx, q, memberID, c)
+		return etag.Versioned(c.Version, body), err
 	})
+	if errors.Is(err, errMissed) {
+		return nil, missed(match, ErrCategoryNotFound, func() (int64, error) {
+			return db.New(h.pool).CategoryVersion(ctx, db.CategoryVersionParams{MemberID: memberID, ID: req.ID})
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateCategory200JSONResponse{Body: out}, nil
+	return api.UpdateCategory200JSONResponse{Body: out.Body, Headers: api.UpdateCategory200ResponseHeaders{ETag: etag.Ptr(out.ETag)}}, nil
 }
 
 // typeMayChange refuses a type change of a category that entries, budgets,
@@ -258,6 +277,7 @@ func typeMayChange(ctx context.Context, q *db.Queries, memberID, id int64) error
 // move to moveTo or refuse the deletion.
 func (h *LedgerHandler) DeleteCategory(ctx context.Context, req api.DeleteCategoryRequestObject) (api.DeleteCategoryResponseObject, error) {
 	memberID := caller(ctx).MemberID
+	match := etag.Parse(req.Params.IfMatch)
 	err := writeTx(ctx, h.pool, memberID, func(q *db.Queries) error {
 		c, err := ownCategory(ctx, q, memberID, &req.ID)
 		if err != nil {
@@ -296,9 +316,17 @@ func (h *LedgerHandler) DeleteCategory(ctx context.Context, req api.DeleteCatego
 		if err := q.MoveCategoryTemplates(ctx, db.MoveCategoryTemplatesParams{MemberID: memberID, CategoryID: &req.ID, ToCategoryID: req.Params.MoveTo}); err != nil {
 			return refGone(err, fmt.Sprintf("move templates of category %d", req.ID))
 		}
-		_, err = q.DeleteCategory(ctx, db.DeleteCategoryParams{MemberID: memberID, ID: req.ID})
+		n, err := q.DeleteCategory(ctx, db.DeleteCategoryParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
+		if err == nil && n == 0 {
+			return errMissed
+		}
 		return inUse(err, "the category")
 	})
+	if errors.Is(err, errMissed) {
+		return nil, missed(match, ErrCategoryNotFound, func() (int64, error) {
+			return db.New(h.pool).CategoryVersion(ctx, db.CategoryVersionParams{MemberID: memberID, ID: req.ID})
+		})
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -23,17 +24,25 @@ func (h *LedgerHandler) UseKeys(keys *idempotency.Store) { h.keys = keys }
 // replayed answer (no write of this request was kept then).
 func createOnce[B any](ctx context.Context, h *LedgerHandler, op string, key *string, req any,
 	write func(q *db.Queries) (etag.Tagged[B], error)) (etag.Tagged[B], *string, error) {
-	p := caller(ctx)
-	k, err := idempotency.KeyFor(p, key, op, req)
+	memberID := caller(ctx).MemberID
+	return once(ctx, h, op, key, req, func(q *db.Queries) (etag.Tagged[B], error) {
+		if err := LockLedgerSharedTx(ctx, q, memberID); err != nil {
+			return etag.Tagged[B]{}, err
+		}
+		return write(q)
+	})
+}
+
+// once is createOnce for a write whose first statement takes the ledger
+// lock itself (an entry's create: CreateEntryChecked).
+func once[B any](ctx context.Context, h *LedgerHandler, op string, key *string, req any,
+	write func(q *db.Queries) (etag.Tagged[B], error)) (etag.Tagged[B], *string, error) {
+	k, err := idempotency.KeyFor(caller(ctx), key, op, req)
 	if err != nil {
 		return etag.Tagged[B]{}, nil, err
 	}
 	out, replayed, err := idempotency.Once(ctx, h.keys, k, func(tx pgx.Tx) (etag.Tagged[B], error) {
-		q := db.New(tx)
-		if err := LockLedgerSharedTx(ctx, q, p.MemberID); err != nil {
-			return etag.Tagged[B]{}, err
-		}
-		return write(q)
+		return write(db.New(tx))
 	})
 	return out, idempotency.Replayed(replayed), err
 }
@@ -42,3 +51,19 @@ func createOnce[B any](ctx context.Context, h *LedgerHandler, op string, key *st
 // longer has: its transaction rolls back, and the handler answers 412 with
 // the record's current ETag (etag.Failed), read after the rollback.
 var errMissed = errors.New("If-Match names another version")
+
+// missed answers a write of a record no GET answers that found no row to
+// change: notFound when the record is not the caller's (or is gone), else
+// 412 with its current version (version reads it; pgx.ErrNoRows: gone).
+func missed(match etag.Match, notFound error, version func() (int64, error)) error {
+	return etag.Missed(match, notFound, func() (string, bool, error) {
+		v, err := version()
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return "", false, nil
+		case err != nil:
+			return "", false, fmt.Errorf("current version: %w", err)
+		}
+		return etag.Version(v), true, nil
+	})
+}

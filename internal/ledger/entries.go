@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
 	"github.com/oapi-codegen/runtime/types"
 	"github.com/shopspring/decimal"
 
@@ -377,7 +376,7 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	// between: refGone); then, when the entry moves money, the write check
 	// of the totals it moved (totals.go), in the same transaction.
 	var e Entry
-	out, replayed, err := createOnce(ctx, h, "createEntry", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Entry], error) {
+	out, replayed, err := once(ctx, h, "createEntry", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Entry], error) {
 		var err error
 		if e, err = CreateEntryTx(ctx, q, p.MemberID, in); err != nil {
 			return etag.Tagged[api.Entry]{}, err

@@ -2,11 +2,14 @@ package ledger
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
-	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -72,13 +75,16 @@ func (h *LedgerHandler) CreateQuickEntry(ctx context.Context, req api.CreateQuic
 	if err != nil {
 		return nil, err
 	}
-	e, err := writeTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (db.QuickEntry, error) {
-		return CreateQuickEntryTx(ctx, q, p.MemberID, in)
+	out, replayed, err := createOnce(ctx, h, "createQuickEntry", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.QuickEntry], error) {
+		e, err := CreateQuickEntryTx(ctx, q, p.MemberID, in)
+		return etag.Versioned(e.Version, toAPIQuickEntry(e)), err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateQuickEntry201JSONResponse{Body: toAPIQuickEntry(e)}, nil
+	return api.CreateQuickEntry201JSONResponse{Body: out.Body, Headers: api.CreateQuickEntry201ResponseHeaders{
+		ETag: etag.Ptr(out.ETag), IdempotentReplayed: replayed,
+	}}, nil
 }
 
 // CreateQuickEntryTx creates a quick entry; its tag names become tags.
@@ -106,6 +112,7 @@ func (h *LedgerHandler) UpdateQuickEntry(ctx context.Context, req api.UpdateQuic
 	if err != nil {
 		return nil, err
 	}
+	match := etag.Parse(req.Params.IfMatch)
 	e, err := writeTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (db.QuickEntry, error) {
 		if err := checkTemplateRefs(ctx, q, p.MemberID, in.Type, in.WalletID, in.CategoryID); err != nil {
 			return db.QuickEntry{}, err
@@ -115,30 +122,38 @@ func (h *LedgerHandler) UpdateQuickEntry(ctx context.Context, req api.UpdateQuic
 		}
 		e, err := q.UpdateQuickEntry(ctx, db.UpdateQuickEntryParams{
 			MemberID: p.MemberID, ID: req.ID, Name: in.Name, Type: in.Type, Amount: in.Amount,
-			WalletID: in.WalletID, CategoryID: in.CategoryID, Memo: in.Memo, Tags: in.Tags,
+			WalletID: in.WalletID, CategoryID: in.CategoryID, Memo: in.Memo, Tags: in.Tags, IfVersions: match.Versions(),
 		})
-		if err := database.NoRows(err, ErrQuickEntryNotFound, ""); err == ErrQuickEntryNotFound {
-			return e, err
+		if errors.Is(err, pgx.ErrNoRows) {
+			return e, errMissed
 		}
 		return e, refGone(err, fmt.Sprintf("update quick entry %d", req.ID))
 	})
+	if errors.Is(err, errMissed) {
+		return nil, missed(match, ErrQuickEntryNotFound, func() (int64, error) {
+			return db.New(h.pool).QuickEntryVersion(ctx, db.QuickEntryVersionParams{MemberID: p.MemberID, ID: req.ID})
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateQuickEntry200JSONResponse{Body: toAPIQuickEntry(e)}, nil
+	return api.UpdateQuickEntry200JSONResponse{Body: toAPIQuickEntry(e), Headers: api.UpdateQuickEntry200ResponseHeaders{ETag: etag.Ptr(etag.Version(e.Version))}}, nil
 }
 
 // DeleteQuickEntry deletes a quick entry.
 func (h *LedgerHandler) DeleteQuickEntry(ctx context.Context, req api.DeleteQuickEntryRequestObject) (api.DeleteQuickEntryResponseObject, error) {
 	memberID := caller(ctx).MemberID
+	match := etag.Parse(req.Params.IfMatch)
 	n, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
-		return q.DeleteQuickEntry(ctx, db.DeleteQuickEntryParams{MemberID: memberID, ID: req.ID})
+		return q.DeleteQuickEntry(ctx, db.DeleteQuickEntryParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("delete quick entry %d: %w", req.ID, err)
 	}
 	if n == 0 {
-		return nil, ErrQuickEntryNotFound
+		return nil, missed(match, ErrQuickEntryNotFound, func() (int64, error) {
+			return db.New(h.pool).QuickEntryVersion(ctx, db.QuickEntryVersionParams{MemberID: memberID, ID: req.ID})
+		})
 	}
 	return api.DeleteQuickEntry204Response{}, nil
 }

@@ -2,15 +2,17 @@ package ledger
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/oapi-codegen/runtime/types"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/calendar"
-	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -141,16 +143,20 @@ func (h *LedgerHandler) CreateRecurring(ctx context.Context, req api.CreateRecur
 	if err != nil {
 		return nil, err
 	}
-	r, err := writeTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (db.Recurring, error) {
+	today := h.today()
+	out, replayed, err := createOnce(ctx, h, "createRecurring", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Recurring], error) {
 		if err := CheckFreeLimit(ctx, q, p.MemberID, p.HasPremium(), Recurrings); err != nil {
-			return db.Recurring{}, err
+			return etag.Tagged[api.Recurring]{}, err
 		}
-		return CreateRecurringTx(ctx, q, p.MemberID, in, h.today())
+		r, err := CreateRecurringTx(ctx, q, p.MemberID, in, today)
+		return etag.Versioned(r.Version, toAPIRecurring(r, today)), err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateRecurring201JSONResponse{Body: toAPIRecurring(r, h.today())}, nil
+	return api.CreateRecurring201JSONResponse{Body: out.Body, Headers: api.CreateRecurring201ResponseHeaders{
+		ETag: etag.Ptr(out.ETag), IdempotentReplayed: replayed,
+	}}, nil
 }
 
 // CreateRecurringTx creates a recurring entry without the free limit. It
@@ -183,6 +189,7 @@ func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecur
 		return nil, err
 	}
 	today := h.today()
+	match := etag.Parse(req.Params.IfMatch)
 	r, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.Recurring, error) {
 		if err := checkTemplateRefs(ctx, q, memberID, in.Type, in.WalletID, in.CategoryID); err != nil {
 			return db.Recurring{}, err
@@ -190,30 +197,38 @@ func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecur
 		r, err := q.UpdateRecurring(ctx, db.UpdateRecurringParams{
 			MemberID: memberID, ID: req.ID, Name: in.Name, Type: in.Type, Amount: in.Amount,
 			WalletID: in.WalletID, CategoryID: in.CategoryID, Day: in.Day, Memo: in.Memo,
-			AutoPost: in.AutoPost, ResumeMonth: firstMonth(today, int(in.Day)),
+			AutoPost: in.AutoPost, ResumeMonth: firstMonth(today, int(in.Day)), IfVersions: match.Versions(),
 		})
-		if err := database.NoRows(err, ErrRecurringNotFound, ""); err == ErrRecurringNotFound {
-			return r, err
+		if errors.Is(err, pgx.ErrNoRows) {
+			return r, errMissed
 		}
 		return r, refGone(err, fmt.Sprintf("update recurring entry %d", req.ID))
 	})
+	if errors.Is(err, errMissed) {
+		return nil, missed(match, ErrRecurringNotFound, func() (int64, error) {
+			return db.New(h.pool).RecurringVersion(ctx, db.RecurringVersionParams{MemberID: memberID, ID: req.ID})
+		})
+	}
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateRecurring200JSONResponse{Body: toAPIRecurring(r, today)}, nil
+	return api.UpdateRecurring200JSONResponse{Body: toAPIRecurring(r, today), Headers: api.UpdateRecurring200ResponseHeaders{ETag: etag.Ptr(etag.Version(r.Version))}}, nil
 }
 
 // DeleteRecurring deletes a recurring entry.
 func (h *LedgerHandler) DeleteRecurring(ctx context.Context, req api.DeleteRecurringRequestObject) (api.DeleteRecurringResponseObject, error) {
 	memberID := caller(ctx).MemberID
+	match := etag.Parse(req.Params.IfMatch)
 	n, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
-		return q.DeleteRecurring(ctx, db.DeleteRecurringParams{MemberID: memberID, ID: req.ID})
+		return q.DeleteRecurring(ctx, db.DeleteRecurringParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("delete recurring entry %d: %w", req.ID, err)
 	}
 	if n == 0 {
-		return nil, ErrRecurringNotFound
+		return nil, missed(match, ErrRecurringNotFound, func() (int64, error) {
+			return db.New(h.pool).RecurringVersion(ctx, db.RecurringVersionParams{MemberID: memberID, ID: req.ID})
+		})
 	}
 	return api.DeleteRecurring204Response{}, nil
 }

@@ -2,11 +2,15 @@ package ledger
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/problem"
 )
 
@@ -100,13 +104,16 @@ func (h *LedgerHandler) CreateTag(ctx context.Context, req api.CreateTagRequestO
 		return nil, err
 	}
 	memberID := caller(ctx).MemberID
-	t, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.AccountTag, error) {
-		return CreateTagTx(ctx, q, memberID, name)
+	out, replayed, err := createOnce(ctx, h, "createTag", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Tag], error) {
+		t, err := CreateTagTx(ctx, q, memberID, name)
+		return etag.Versioned(t.Version, toAPITag(t)), err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateTag201JSONResponse{Body: toAPITag(t)}, nil
+	return api.CreateTag201JSONResponse{Body: out.Body, Headers: api.CreateTag201ResponseHeaders{
+		ETag: etag.Ptr(out.ETag), IdempotentReplayed: replayed,
+	}}, nil
 }
 
 // CreateTagTx creates a tag; a name the member has is a 409.
@@ -128,29 +135,38 @@ func (h *LedgerHandler) UpdateTag(ctx context.Context, req api.UpdateTagRequestO
 		return nil, err
 	}
 	memberID := caller(ctx).MemberID
+	match := etag.Parse(req.Params.IfMatch)
 	t, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.AccountTag, error) {
-		return q.UpdateTag(ctx, db.UpdateTagParams{MemberID: memberID, ID: req.ID, Name: name})
+		return q.UpdateTag(ctx, db.UpdateTagParams{MemberID: memberID, ID: req.ID, Name: name, IfVersions: match.Versions()})
 	})
 	if database.IsUniqueViolation(err, "account_tag_member_name_key") {
 		return nil, errTagTaken
 	}
-	if err := database.NoRows(err, ErrTagNotFound, fmt.Sprintf("update tag %d", req.ID)); err != nil {
-		return nil, err
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, missed(match, ErrTagNotFound, func() (int64, error) {
+			return db.New(h.pool).TagVersion(ctx, db.TagVersionParams{MemberID: memberID, ID: req.ID})
+		})
 	}
-	return api.UpdateTag200JSONResponse{Body: toAPITag(t)}, nil
+	if err != nil {
+		return nil, fmt.Errorf("update tag %d: %w", req.ID, err)
+	}
+	return api.UpdateTag200JSONResponse{Body: toAPITag(t), Headers: api.UpdateTag200ResponseHeaders{ETag: etag.Ptr(etag.Version(t.Version))}}, nil
 }
 
 // DeleteTag deletes a tag and takes it off every entry.
 func (h *LedgerHandler) DeleteTag(ctx context.Context, req api.DeleteTagRequestObject) (api.DeleteTagResponseObject, error) {
 	memberID := caller(ctx).MemberID
+	match := etag.Parse(req.Params.IfMatch)
 	n, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
-		return q.DeleteTag(ctx, db.DeleteTagParams{MemberID: memberID, ID: req.ID})
+		return q.DeleteTag(ctx, db.DeleteTagParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("delete tag %d: %w", req.ID, err)
 	}
 	if n == 0 {
-		return nil, ErrTagNotFound
+		return nil, missed(match, ErrTagNotFound, func() (int64, error) {
+			return db.New(h.pool).TagVersion(ctx, db.TagVersionParams{MemberID: memberID, ID: req.ID})
+		})
 	}
 	return api.DeleteTag204Response{}, nil
 }

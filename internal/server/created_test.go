@@ -52,14 +52,14 @@ func (s *sentSQL) take() []string {
 	return out
 }
 
-// TestEntryCreateCommitsInItsOwnStatement: an entry create, with tags or
-// without, is one statement (no version read besides it), then, since issue
-// 42, the write check of the totals it moved in the same transaction (the
+// TestEntryCreateStatements: an entry create, with tags or without, is one
+// statement in its transaction (no lock or version read besides it), then,
+// since issue 42, the write check of the totals it moved in the same transaction (the
 // member's totals lock, the balances from the rollup, the month's sums:
 // ledger/totals.go), and its 201 still carries the ETag the entry's GET
 // answers. The statements are those a replica of the service sends through
 // a pool that records them.
-func TestEntryCreateCommitsInItsOwnStatement(t *testing.T) {
+func TestEntryCreateStatements(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	sent := &sentSQL{}
