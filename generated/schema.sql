@@ -486,13 +486,6 @@ CREATE FUNCTION public.record_version() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    IF current_setting('nestegg.watch', true) = TG_TABLE_NAME || '.' || OLD.id
-       AND coalesce(current_setting('nestegg.watched_version', true), '') = '' THEN
-        PERFORM set_config('nestegg.watched_version', OLD.version::text, true);
-    END IF;
-    IF TG_OP = 'DELETE' THEN
-        RETURN OLD;
-    END IF;
     NEW.version := OLD.version + 1;
     RETURN NEW;
 END
@@ -2583,7 +2576,7 @@ CREATE INDEX wallet_payment_wallet_idx ON public.wallet USING btree (member_id, 
 -- Name: account_category account_category_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER account_category_version BEFORE DELETE OR UPDATE ON public.account_category FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER account_category_version BEFORE UPDATE ON public.account_category FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: account_entry_tag account_entry_tag_version_delete; Type: TRIGGER; Schema: public; Owner: -
@@ -2601,7 +2594,7 @@ CREATE TRIGGER account_entry_tag_version_insert AFTER INSERT ON public.account_e
 -- Name: account_entry account_entry_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER account_entry_version BEFORE DELETE OR UPDATE ON public.account_entry FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER account_entry_version BEFORE UPDATE ON public.account_entry FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: account_entry account_entry_wallet_net_delete; Type: TRIGGER; Schema: public; Owner: -
@@ -2625,7 +2618,7 @@ CREATE TRIGGER account_entry_wallet_net_update AFTER UPDATE ON public.account_en
 -- Name: account_tag account_tag_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER account_tag_version BEFORE DELETE OR UPDATE ON public.account_tag FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER account_tag_version BEFORE UPDATE ON public.account_tag FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: member book_attribution_renamed; Type: TRIGGER; Schema: public; Owner: -
@@ -2643,13 +2636,13 @@ CREATE TRIGGER book_attribution_roster AFTER INSERT OR DELETE OR UPDATE OF role,
 -- Name: budget_onetime budget_onetime_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER budget_onetime_version BEFORE DELETE OR UPDATE ON public.budget_onetime FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER budget_onetime_version BEFORE UPDATE ON public.budget_onetime FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: budget budget_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER budget_version BEFORE DELETE OR UPDATE ON public.budget FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER budget_version BEFORE UPDATE ON public.budget FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: comment comment_count; Type: TRIGGER; Schema: public; Owner: -
@@ -2661,7 +2654,7 @@ CREATE TRIGGER comment_count AFTER INSERT OR DELETE ON public.comment FOR EACH R
 -- Name: comment comment_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER comment_version BEFORE DELETE OR UPDATE ON public.comment FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER comment_version BEFORE UPDATE ON public.comment FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: comment_vote comment_vote_count; Type: TRIGGER; Schema: public; Owner: -
@@ -2673,7 +2666,7 @@ CREATE TRIGGER comment_vote_count AFTER INSERT OR DELETE OR UPDATE OF direction 
 -- Name: invest_trade invest_trade_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER invest_trade_version BEFORE DELETE OR UPDATE ON public.invest_trade FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER invest_trade_version BEFORE UPDATE ON public.invest_trade FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: account_category ledger_change_del; Type: TRIGGER; Schema: public; Owner: -
@@ -2925,7 +2918,7 @@ CREATE TRIGGER ledger_change_upd AFTER UPDATE ON public.wallet REFERENCING OLD T
 -- Name: member member_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER member_version BEFORE DELETE OR UPDATE ON public.member FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER member_version BEFORE UPDATE ON public.member FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: post post_total_delete; Type: TRIGGER; Schema: public; Owner: -
@@ -2949,7 +2942,7 @@ CREATE TRIGGER post_total_update AFTER UPDATE ON public.post REFERENCING OLD TAB
 -- Name: post post_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER post_version BEFORE DELETE OR UPDATE ON public.post FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER post_version BEFORE UPDATE ON public.post FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: post_vote post_vote_count; Type: TRIGGER; Schema: public; Owner: -
@@ -2961,13 +2954,13 @@ CREATE TRIGGER post_vote_count AFTER INSERT OR DELETE OR UPDATE OF direction ON 
 -- Name: quick_entry quick_entry_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER quick_entry_version BEFORE DELETE OR UPDATE ON public.quick_entry FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER quick_entry_version BEFORE UPDATE ON public.quick_entry FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: recurring recurring_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER recurring_version BEFORE DELETE OR UPDATE ON public.recurring FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER recurring_version BEFORE UPDATE ON public.recurring FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: report report_count; Type: TRIGGER; Schema: public; Owner: -
@@ -2979,19 +2972,19 @@ CREATE TRIGGER report_count AFTER INSERT OR DELETE ON public.report FOR EACH ROW
 -- Name: stock stock_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER stock_version BEFORE DELETE OR UPDATE ON public.stock FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER stock_version BEFORE UPDATE ON public.stock FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: transfer transfer_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER transfer_version BEFORE DELETE OR UPDATE ON public.transfer FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER transfer_version BEFORE UPDATE ON public.transfer FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: wallet wallet_version; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER wallet_version BEFORE DELETE OR UPDATE ON public.wallet FOR EACH ROW EXECUTE FUNCTION public.record_version();
+CREATE TRIGGER wallet_version BEFORE UPDATE ON public.wallet FOR EACH ROW EXECUTE FUNCTION public.record_version();
 
 --
 -- Name: account_category account_category_member_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

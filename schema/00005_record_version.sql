@@ -1,44 +1,31 @@
 -- +goose Up
 -- ETag and If-Match: every record a member edits carries a version that
 -- every UPDATE raises by one (a trigger, so no write path can forget it). A
--- strong ETag is the record's version (internal/server/versions.go).
---
--- If-Match is checked against the version the row had when the request's
--- transaction took the row's lock (its UPDATE or DELETE): the trigger
--- remembers it, transaction-locally, for the one row the request watches
--- (nestegg.watch = '<table>.<id>', set by the request), and the request
--- compares it before it commits. The row stays locked from that write to the
--- commit, so the check and the write are one atomic step, and no lock is
--- taken out of the lock order.
+-- strong ETag is the record's version (internal/etag). A write sent with
+-- If-Match names the versions it may change in its own UPDATE or DELETE
+-- ("version = ANY(...)"), so the check and the write are one statement.
 -- +goose StatementBegin
 CREATE FUNCTION record_version() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF current_setting('nestegg.watch', true) = TG_TABLE_NAME || '.' || OLD.id
-       AND coalesce(current_setting('nestegg.watched_version', true), '') = '' THEN
-        PERFORM set_config('nestegg.watched_version', OLD.version::text, true);
-    END IF;
-    IF TG_OP = 'DELETE' THEN
-        RETURN OLD;
-    END IF;
     NEW.version := OLD.version + 1;
     RETURN NEW;
 END
 $$;
 -- +goose StatementEnd
-CREATE TRIGGER wallet_version BEFORE UPDATE OR DELETE ON wallet FOR EACH ROW EXECUTE FUNCTION record_version();
-CREATE TRIGGER account_category_version BEFORE UPDATE OR DELETE ON account_category FOR EACH ROW EXECUTE FUNCTION record_version();
-CREATE TRIGGER account_tag_version BEFORE UPDATE OR DELETE ON account_tag FOR EACH ROW EXECUTE FUNCTION record_version();
-CREATE TRIGGER account_entry_version BEFORE UPDATE OR DELETE ON account_entry FOR EACH ROW EXECUTE FUNCTION record_version();
-CREATE TRIGGER recurring_version BEFORE UPDATE OR DELETE ON recurring FOR EACH ROW EXECUTE FUNCTION record_version();
-CREATE TRIGGER quick_entry_version BEFORE UPDATE OR DELETE ON quick_entry FOR EACH ROW EXECUTE FUNCTION record_version();
-CREATE TRIGGER budget_version BEFORE UPDATE OR DELETE ON budget FOR EACH ROW EXECUTE FUNCTION record_version();
-CREATE TRIGGER budget_onetime_version BEFORE UPDATE OR DELETE ON budget_onetime FOR EACH ROW EXECUTE FUNCTION record_version();
-CREATE TRIGGER transfer_version BEFORE UPDATE OR DELETE ON transfer FOR EACH ROW EXECUTE FUNCTION record_version();
-CREATE TRIGGER stock_version BEFORE UPDATE OR DELETE ON stock FOR EACH ROW EXECUTE FUNCTION record_version();
-CREATE TRIGGER invest_trade_version BEFORE UPDATE OR DELETE ON invest_trade FOR EACH ROW EXECUTE FUNCTION record_version();
-CREATE TRIGGER post_version BEFORE UPDATE OR DELETE ON post FOR EACH ROW EXECUTE FUNCTION record_version();
-CREATE TRIGGER comment_version BEFORE UPDATE OR DELETE ON comment FOR EACH ROW EXECUTE FUNCTION record_version();
-CREATE TRIGGER member_version BEFORE UPDATE OR DELETE ON member FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER wallet_version BEFORE UPDATE ON wallet FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER account_category_version BEFORE UPDATE ON account_category FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER account_tag_version BEFORE UPDATE ON account_tag FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER account_entry_version BEFORE UPDATE ON account_entry FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER recurring_version BEFORE UPDATE ON recurring FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER quick_entry_version BEFORE UPDATE ON quick_entry FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER budget_version BEFORE UPDATE ON budget FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER budget_onetime_version BEFORE UPDATE ON budget_onetime FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER transfer_version BEFORE UPDATE ON transfer FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER stock_version BEFORE UPDATE ON stock FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER invest_trade_version BEFORE UPDATE ON invest_trade FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER post_version BEFORE UPDATE ON post FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER comment_version BEFORE UPDATE ON comment FOR EACH ROW EXECUTE FUNCTION record_version();
+CREATE TRIGGER member_version BEFORE UPDATE ON member FOR EACH ROW EXECUTE FUNCTION record_version();
 
 -- An entry answers its tags: adding or removing one is a write of the entry,
 -- once per statement rather than once per link (adding 20 tags, deleting a
