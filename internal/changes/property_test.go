@@ -1,13 +1,17 @@
 package changes_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +20,8 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
+	"github.com/nestegg/nestegg/internal/csvio"
+	"github.com/nestegg/nestegg/internal/ledger"
 )
 
 // store is what an offline client holds: records by kind and id.
@@ -164,6 +170,9 @@ func expected(t *testing.T, c *apitest.Client, memberID int64) store {
 	for _, b := range items(t, c, "/api/account/budgets?year=2026&month=11") {
 		put("BUDGET", idOf(b), b)
 	}
+	for _, r := range items(t, c, "/api/account/recurrings") {
+		put("RECURRING", idOf(r), r)
+	}
 	var p api.Profile
 	c.Do(http.MethodGet, "/api/auth/profile", nil).Want(http.StatusOK).JSON(&p)
 	put("PROFILE", strconv.FormatInt(memberID, 10), map[string]any{"monthStartDay": float64(p.MonthStartDay)})
@@ -245,9 +254,15 @@ func history(t *testing.T, env *apitest.Env, rng *rand.Rand, steps int) {
 	}
 	lt.Wallet(clients[0], "Start", api.WalletTypeBank, 10_000)
 	refresh(clients[0])
+	walletName := func(c *apitest.Client, id int64) string {
+		var w api.Wallet
+		c.Do(http.MethodGet, fmt.Sprintf("/api/account/wallets/%d", id), nil).Want(http.StatusOK).JSON(&w)
+		return w.Name
+	}
+	postRecurring := ledger.RecurringPostJob(env.Pool, time.UTC)
 	for range steps {
 		c := clients[rng.Intn(2)]
-		switch op := rng.Intn(14); {
+		switch op := rng.Intn(17); {
 		case op == 0 && len(wallets) < 4:
 			w := lt.Wallet(c, fmt.Sprintf("W%d", rng.Intn(1000)), api.WalletTypeCash, int64(rng.Intn(10))*1000)
 			wallets = append(wallets, w.ID)
@@ -338,6 +353,46 @@ func history(t *testing.T, env *apitest.Env, rng *rand.Rand, steps int) {
 			c.Do(http.MethodGet, "/api/account/backup", nil).Want(http.StatusOK).JSON(&doc)
 			c.Do(http.MethodPost, "/api/account/restore", doc)
 			refresh(c)
+		case op == 14:
+			// CSV import (issue 41: every capture path is in the feed): rows
+			// in the export's format, with tags, on a wallet by its name.
+			file := strings.Join(csvio.Header, ",") + "\n"
+			for range 1 + rng.Intn(3) {
+				file += fmt.Sprintf("2026-11-%02d,expense,%d,%s,,%s,imported,,,,,\n",
+					1+rng.Intn(28), *amount(), walletName(c, pick(wallets)), tags[rng.Intn(len(tags))])
+			}
+			var buf bytes.Buffer
+			mw := multipart.NewWriter(&buf)
+			part, _ := mw.CreateFormFile("file", "entries.csv")
+			part.Write([]byte(file))
+			mw.Close()
+			c.Send(http.MethodPost, "/api/account/entries/import", mw.FormDataContentType(), buf.Bytes())
+			refresh(c)
+		case op == 15:
+			// A card notification makes a pending entry (and its card wallet
+			// the first time); half are confirmed.
+			text := fmt.Sprintf("[Web발신]\n신한카드(1234)승인 홍*동 %d원(일시불)11/%02d 12:34 가게%d 누적1,234,567원",
+				*amount(), 1+rng.Intn(16), rng.Intn(1000))
+			var out api.NotificationResult
+			if res := c.Do(http.MethodPost, "/api/account/entries/notification", api.NotificationRequest{Text: text}); res.Status/100 == 2 {
+				res.JSON(&out)
+				if out.Entry != nil && rng.Intn(2) == 0 {
+					c.Do(http.MethodPost, fmt.Sprintf("/api/account/entries/%d/confirm", out.Entry.ID), nil)
+				}
+			}
+			refresh(c)
+		case op == 16:
+			// A recurring entry due today, and the hourly job that posts it
+			// as a pending entry (run here directly: the runner would run it
+			// once an hour).
+			w := pick(wallets)
+			c.Do(http.MethodPost, "/api/account/recurrings", api.RecurringRequest{
+				Name: "Rent", Type: api.EntryTypeExpense, Amount: *amount(), Day: int32(env.Clock.Now().Day()), WalletID: &w,
+			})
+			if err := postRecurring.Run(context.Background(), env.Clock.Now()); err != nil {
+				t.Fatal(err)
+			}
+			refresh(c)
 		}
 		if rng.Intn(3) == 0 {
 			replicas[rng.Intn(2)].sync(t, 1+rng.Intn(7))
@@ -357,7 +412,9 @@ func history(t *testing.T, env *apitest.Env, rng *rand.Rand, steps int) {
 
 // TestFeedReplaysToTheListsState is the property test of issue 22: random
 // histories of creates, edits, deletes, transfers, moves (a wallet deleted
-// with moveTo) and restores from two clients of one member, with feed reads
+// with moveTo), restores, and (issue 41) the other capture paths — CSV
+// import, card notifications and their confirmation, the recurring job —
+// from two clients of one member, with feed reads
 // in between, replay from the empty cursor onto an empty store as exactly the
 // state the list endpoints answer. Every exchange goes through the API and is
 // checked against the contract. NESTEGG_FEED_SEED repeats a failed run;
