@@ -121,9 +121,9 @@ LOAD_LARGE_URL  := $(subst /nestegg?,/$(LOAD_LARGE_DB)?,$(DB_URL))
 # databases and the Redis keys the run used (dbs 1 and 2) are removed.
 load: ## Start servers on 127.0.0.1:18080 and :18082 (databases nestegg_bench and nestegg_bench_large, Redis dbs 1 and 2), load them against the floors, clean up
 	@set -e; dir=$$(mktemp -d); logs=$$(mktemp -d -p /dev/shm 2>/dev/null || echo $$dir); bin=$$dir/nestegg; go build -o $$bin ./cmd/nestegg; \
-	HTTP_ADDR=$(LOAD_ADDR) LOG_LEVEL=info STORE_TEST_MODE=true REDIS_URL=redis://127.0.0.1:6379/1 TRUSTED_PROXIES=127.0.0.1/32 \
+	HTTP_ADDR=$(LOAD_ADDR) LOG_LEVEL=info STORE_TEST_MODE=true SIGNUP_LIMIT_PER_HOUR=10000 REDIS_URL=redis://127.0.0.1:6379/1 TRUSTED_PROXIES=127.0.0.1/32 \
 	  DATABASE_URL=$(LOAD_URL) $$bin 2>$$logs/server.log & pid=$$!; \
-	HTTP_ADDR=$(LOAD_LARGE_ADDR) LOG_LEVEL=info STORE_TEST_MODE=true REDIS_URL=redis://127.0.0.1:6379/2 TRUSTED_PROXIES=127.0.0.1/32 \
+	HTTP_ADDR=$(LOAD_LARGE_ADDR) LOG_LEVEL=info STORE_TEST_MODE=true SIGNUP_LIMIT_PER_HOUR=10000 REDIS_URL=redis://127.0.0.1:6379/2 TRUSTED_PROXIES=127.0.0.1/32 \
 	  DATABASE_URL=$(LOAD_LARGE_URL) $$bin 2>$$logs/server-large.log & lpid=$$!; \
 	trap "kill $$pid $$lpid 2>/dev/null; wait $$pid $$lpid 2>/dev/null; \
 	  echo \"server logs: \$$(cat $$logs/server*.log | wc -l) lines, \$$(cat $$logs/server*.log | grep -c '\"level\":\"ERROR\"') errors\"; rm -rf $$dir $$logs; \
