@@ -957,6 +957,21 @@ CREATE TABLE public.card_bill_payment (
 );
 
 --
+-- Name: card_checkpoint; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.card_checkpoint (
+    member_id bigint NOT NULL,
+    wallet_id bigint NOT NULL,
+    closing_date date NOT NULL,
+    consumed bigint NOT NULL,
+    schedule text NOT NULL,
+    seq bigint NOT NULL,
+    epoch bigint NOT NULL,
+    CONSTRAINT card_checkpoint_consumed_check CHECK ((consumed >= 0))
+);
+
+--
 -- Name: card_cycle_past; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1891,6 +1906,13 @@ ALTER TABLE ONLY public.card_bill_payment
     ADD CONSTRAINT card_bill_payment_pkey PRIMARY KEY (member_id, wallet_id, closing_date);
 
 --
+-- Name: card_checkpoint card_checkpoint_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_checkpoint
+    ADD CONSTRAINT card_checkpoint_pkey PRIMARY KEY (member_id, wallet_id);
+
+--
 -- Name: card_cycle_past card_cycle_past_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2208,6 +2230,12 @@ CREATE INDEX account_entry_category_idx ON public.account_entry USING btree (mem
 --
 
 CREATE INDEX account_entry_import_entry_idx ON public.account_entry_import USING btree (entry_id);
+
+--
+-- Name: account_entry_installment_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX account_entry_installment_idx ON public.account_entry USING btree (member_id, entry_date) WHERE (installment_months >= 2);
 
 --
 -- Name: account_entry_member_date_idx; Type: INDEX; Schema: public; Owner: -
@@ -3169,6 +3197,13 @@ ALTER TABLE ONLY public.card_bill_payment
 
 ALTER TABLE ONLY public.card_bill_payment
     ADD CONSTRAINT card_bill_payment_member_id_wallet_id_fkey FOREIGN KEY (member_id, wallet_id) REFERENCES public.wallet(member_id, id) ON DELETE CASCADE;
+
+--
+-- Name: card_checkpoint card_checkpoint_member_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_checkpoint
+    ADD CONSTRAINT card_checkpoint_member_id_fkey FOREIGN KEY (member_id) REFERENCES public.member(id) ON DELETE CASCADE;
 
 --
 -- Name: card_cycle_past card_cycle_past_member_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -1,7 +1,9 @@
 -- The cards area reads a card's cycle (wallet) and its entries
 -- (account_entry) to compute its statements; it writes neither
 -- (internal/app/ownership_test.go crossReads gives the reasons). It owns
--- card_bill_payment, the bills its payment-day job proposed.
+-- card_bill_payment, the bills its payment-day job proposed, card_cycle_past
+-- and card_checkpoint (schema/00010_card_checkpoint.sql), which it judges
+-- by the changes feed (ledger_change, ledger_change_epoch).
 
 -- name: GetCardCycle :one
 -- A wallet of the member with its statement cycle (all null for none).
@@ -10,19 +12,51 @@ FROM wallet
 WHERE member_id = @member_id AND id = @id;
 
 -- name: ListCycleCards :many
--- The member's CARD wallets with a statement cycle, in the wallets' order.
-SELECT id, statement_day::integer AS statement_day, payment_day::integer AS payment_day,
-    payment_wallet_id::bigint AS payment_wallet_id
-FROM wallet
-WHERE member_id = @member_id AND type = 'CARD' AND statement_day IS NOT NULL
-ORDER BY sort_order, id;
+-- The member's CARD wallets with a statement cycle, in the wallets' order,
+-- each with its past cycles (oldest first) and its checkpoint, if any:
+-- checkpoint_valid says whether the checkpoint still holds as far as the
+-- changes feed tells (the caller also compares its schedule). It holds while
+-- the feed's epoch is the one it was computed in, no tombstone after its
+-- position was pruned, and no entry changed after its position (seq) that
+-- it may not have seen as it is now: a deleted entry or one written more
+-- than once (version > 1: its earlier state is not known, so every card's
+-- checkpoint is dropped) or a new entry of the card dated on or before its
+-- closing day. seq_now and epoch are the feed's position and epoch now, what
+-- a checkpoint computed in this transaction is stamped with.
+WITH f AS (
+    SELECT COALESCE((SELECT max(c.seq) FROM ledger_change c WHERE c.member_id = @member_id), 0)::bigint AS seq_now,
+        COALESCE((SELECT x.epoch FROM ledger_change_epoch x WHERE x.member_id = @member_id), 1)::bigint AS epoch,
+        COALESCE((SELECT x.pruned_seq FROM ledger_change_epoch x WHERE x.member_id = @member_id), 0)::bigint AS pruned_seq
+)
+SELECT w.id, w.statement_day::integer AS statement_day, w.payment_day::integer AS payment_day,
+    w.payment_wallet_id::bigint AS payment_wallet_id,
+    COALESCE((SELECT string_agg(to_char(p.until_date, 'YYYY-MM-DD') || ' ' || p.statement_day || ' ' || p.payment_day, ',' ORDER BY p.until_date)
+              FROM card_cycle_past p WHERE p.member_id = w.member_id AND p.wallet_id = w.id), '')::text AS past,
+    COALESCE(k.closing_date, DATE '0001-01-01')::date AS checkpoint_closing,
+    COALESCE(k.consumed, 0)::bigint AS checkpoint_consumed,
+    COALESCE(k.schedule, '')::text AS checkpoint_schedule,
+    (k.wallet_id IS NOT NULL AND k.epoch = f.epoch AND k.seq >= f.pruned_seq AND NOT EXISTS (
+        SELECT 1 FROM ledger_change c
+        LEFT JOIN account_entry e ON e.member_id = c.member_id AND e.id = c.record_id
+        WHERE c.member_id = w.member_id AND c.seq > k.seq AND c.kind = 'ENTRY'
+          AND (e.id IS NULL OR e.version > 1 OR (e.wallet_id = w.id AND e.entry_date <= k.closing_date))
+    ))::boolean AS checkpoint_valid,
+    (k.wallet_id IS NOT NULL AND k.seq = f.seq_now)::boolean AS checkpoint_current,
+    f.seq_now, f.epoch
+FROM wallet w
+CROSS JOIN f
+LEFT JOIN card_checkpoint k ON k.member_id = w.member_id AND k.wallet_id = w.id
+WHERE w.member_id = @member_id AND w.type = 'CARD' AND w.statement_day IS NOT NULL
+ORDER BY w.sort_order, w.id;
 
 -- name: ListCardStatementEntries :many
 -- The entries of the member's cycle cards (of one card when wallet_id is
 -- given) that statements hold: the confirmed ones and the pending ones
 -- awaiting their rate (other pending entries count nowhere until confirmed).
 -- A transfer side is flagged: into the card it is a payment, out of it a
--- charge.
+-- charge. Only those dated after @from_date, and the installment purchases
+-- dated after @installments_from (the cards' checkpoints: the earliest of
+-- them; 0001-01-01 reads the whole history).
 SELECT e.wallet_id::bigint AS wallet_id, e.id, e.entry_date, e.type, e.amount, e.installment_months,
     e.awaiting_rate, (e.transfer_id IS NOT NULL)::boolean AS is_transfer
 FROM account_entry e
@@ -31,7 +65,20 @@ WHERE e.member_id = @member_id
   AND w.type = 'CARD' AND w.statement_day IS NOT NULL
   AND (sqlc.narg(wallet_id)::bigint IS NULL OR e.wallet_id = sqlc.narg(wallet_id)::bigint)
   AND (NOT e.pending OR e.awaiting_rate)
+  AND (e.entry_date > @from_date::date OR (e.installment_months >= 2 AND e.entry_date > @installments_from::date))
 ORDER BY e.wallet_id, e.entry_date, e.id;
+
+-- name: SaveCardCheckpoints :exec
+-- Records the cards' checkpoints computed at the feed's position @seq in
+-- @epoch (none: a statement that writes nothing). One computed at an older
+-- position of the same epoch does not replace a newer one.
+INSERT INTO card_checkpoint (member_id, wallet_id, closing_date, consumed, schedule, seq, epoch)
+SELECT @member_id, unnest(@wallet_ids::bigint[]), unnest(@closing_dates::date[]), unnest(@consumed::bigint[]),
+    unnest(@schedules::text[]), @seq::bigint, @epoch::bigint
+ON CONFLICT (member_id, wallet_id) DO UPDATE
+SET closing_date = excluded.closing_date, consumed = excluded.consumed, schedule = excluded.schedule,
+    seq = excluded.seq, epoch = excluded.epoch
+WHERE card_checkpoint.epoch <> excluded.epoch OR card_checkpoint.seq <= excluded.seq;
 
 -- name: ListCycleCardMembers :many
 -- The members with a cycle card, after the keyset, a batch at a time (the
@@ -63,13 +110,6 @@ WHERE member_id = @member_id AND transfer_id = @transfer_id::bigint;
 -- key-shares its row) and keeps new ones out until the confirmation
 -- commits, so the statement is read with every payment into it.
 SELECT id FROM wallet WHERE member_id = @member_id AND id = @id FOR UPDATE;
-
--- name: ListCardCyclePast :many
--- The past cycles of the member's cards (of one card when wallet_id is
--- given), each card's oldest first.
-SELECT wallet_id, until_date, statement_day, payment_day FROM card_cycle_past
-WHERE member_id = @member_id AND (sqlc.narg(wallet_id)::bigint IS NULL OR wallet_id = sqlc.narg(wallet_id)::bigint)
-ORDER BY wallet_id, until_date;
 
 -- name: AddCardCyclePast :exec
 INSERT INTO card_cycle_past (member_id, wallet_id, until_date, statement_day, payment_day)

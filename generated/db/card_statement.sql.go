@@ -115,7 +115,9 @@ type GetCardCycleRow struct {
 // The cards area reads a card's cycle (wallet) and its entries
 // (account_entry) to compute its statements; it writes neither
 // (internal/app/ownership_test.go crossReads gives the reasons). It owns
-// card_bill_payment, the bills its payment-day job proposed.
+// card_bill_payment, the bills its payment-day job proposed, card_cycle_past
+// and card_checkpoint (schema/00010_card_checkpoint.sql), which it judges
+// by the changes feed (ledger_change, ledger_change_epoch).
 // A wallet of the member with its statement cycle (all null for none).
 func (q *Queries) GetCardCycle(ctx context.Context, arg GetCardCycleParams) (GetCardCycleRow, error) {
 	row := q.db.QueryRow(ctx, getCardCycle, arg.MemberID, arg.ID)
@@ -129,51 +131,6 @@ func (q *Queries) GetCardCycle(ctx context.Context, arg GetCardCycleParams) (Get
 	return i, err
 }
 
-const listCardCyclePast = `-- name: ListCardCyclePast :many
-SELECT wallet_id, until_date, statement_day, payment_day FROM card_cycle_past
-WHERE member_id = $1 AND ($2::bigint IS NULL OR wallet_id = $2::bigint)
-ORDER BY wallet_id, until_date
-`
-
-type ListCardCyclePastParams struct {
-	MemberID int64
-	WalletID *int64
-}
-
-type ListCardCyclePastRow struct {
-	WalletID     int64
-	UntilDate    time.Time
-	StatementDay int32
-	PaymentDay   int32
-}
-
-// The past cycles of the member's cards (of one card when wallet_id is
-// given), each card's oldest first.
-func (q *Queries) ListCardCyclePast(ctx context.Context, arg ListCardCyclePastParams) ([]ListCardCyclePastRow, error) {
-	rows, err := q.db.Query(ctx, listCardCyclePast, arg.MemberID, arg.WalletID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListCardCyclePastRow{}
-	for rows.Next() {
-		var i ListCardCyclePastRow
-		if err := rows.Scan(
-			&i.WalletID,
-			&i.UntilDate,
-			&i.StatementDay,
-			&i.PaymentDay,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const listCardStatementEntries = `-- name: ListCardStatementEntries :many
 SELECT e.wallet_id::bigint AS wallet_id, e.id, e.entry_date, e.type, e.amount, e.installment_months,
     e.awaiting_rate, (e.transfer_id IS NOT NULL)::boolean AS is_transfer
@@ -183,12 +140,15 @@ WHERE e.member_id = $1
   AND w.type = 'CARD' AND w.statement_day IS NOT NULL
   AND ($2::bigint IS NULL OR e.wallet_id = $2::bigint)
   AND (NOT e.pending OR e.awaiting_rate)
+  AND (e.entry_date > $3::date OR (e.installment_months >= 2 AND e.entry_date > $4::date))
 ORDER BY e.wallet_id, e.entry_date, e.id
 `
 
 type ListCardStatementEntriesParams struct {
-	MemberID int64
-	WalletID *int64
+	MemberID         int64
+	WalletID         *int64
+	FromDate         time.Time
+	InstallmentsFrom time.Time
 }
 
 type ListCardStatementEntriesRow struct {
@@ -206,9 +166,16 @@ type ListCardStatementEntriesRow struct {
 // given) that statements hold: the confirmed ones and the pending ones
 // awaiting their rate (other pending entries count nowhere until confirmed).
 // A transfer side is flagged: into the card it is a payment, out of it a
-// charge.
+// charge. Only those dated after @from_date, and the installment purchases
+// dated after @installments_from (the cards' checkpoints: the earliest of
+// them; 0001-01-01 reads the whole history).
 func (q *Queries) ListCardStatementEntries(ctx context.Context, arg ListCardStatementEntriesParams) ([]ListCardStatementEntriesRow, error) {
-	rows, err := q.db.Query(ctx, listCardStatementEntries, arg.MemberID, arg.WalletID)
+	rows, err := q.db.Query(ctx, listCardStatementEntries,
+		arg.MemberID,
+		arg.WalletID,
+		arg.FromDate,
+		arg.InstallmentsFrom,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -271,21 +238,59 @@ func (q *Queries) ListCycleCardMembers(ctx context.Context, arg ListCycleCardMem
 }
 
 const listCycleCards = `-- name: ListCycleCards :many
-SELECT id, statement_day::integer AS statement_day, payment_day::integer AS payment_day,
-    payment_wallet_id::bigint AS payment_wallet_id
-FROM wallet
-WHERE member_id = $1 AND type = 'CARD' AND statement_day IS NOT NULL
-ORDER BY sort_order, id
+WITH f AS (
+    SELECT COALESCE((SELECT max(c.seq) FROM ledger_change c WHERE c.member_id = $1), 0)::bigint AS seq_now,
+        COALESCE((SELECT x.epoch FROM ledger_change_epoch x WHERE x.member_id = $1), 1)::bigint AS epoch,
+        COALESCE((SELECT x.pruned_seq FROM ledger_change_epoch x WHERE x.member_id = $1), 0)::bigint AS pruned_seq
+)
+SELECT w.id, w.statement_day::integer AS statement_day, w.payment_day::integer AS payment_day,
+    w.payment_wallet_id::bigint AS payment_wallet_id,
+    COALESCE((SELECT string_agg(to_char(p.until_date, 'YYYY-MM-DD') || ' ' || p.statement_day || ' ' || p.payment_day, ',' ORDER BY p.until_date)
+              FROM card_cycle_past p WHERE p.member_id = w.member_id AND p.wallet_id = w.id), '')::text AS past,
+    COALESCE(k.closing_date, DATE '0001-01-01')::date AS checkpoint_closing,
+    COALESCE(k.consumed, 0)::bigint AS checkpoint_consumed,
+    COALESCE(k.schedule, '')::text AS checkpoint_schedule,
+    (k.wallet_id IS NOT NULL AND k.epoch = f.epoch AND k.seq >= f.pruned_seq AND NOT EXISTS (
+        SELECT 1 FROM ledger_change c
+        LEFT JOIN account_entry e ON e.member_id = c.member_id AND e.id = c.record_id
+        WHERE c.member_id = w.member_id AND c.seq > k.seq AND c.kind = 'ENTRY'
+          AND (e.id IS NULL OR e.version > 1 OR (e.wallet_id = w.id AND e.entry_date <= k.closing_date))
+    ))::boolean AS checkpoint_valid,
+    (k.wallet_id IS NOT NULL AND k.seq = f.seq_now)::boolean AS checkpoint_current,
+    f.seq_now, f.epoch
+FROM wallet w
+CROSS JOIN f
+LEFT JOIN card_checkpoint k ON k.member_id = w.member_id AND k.wallet_id = w.id
+WHERE w.member_id = $1 AND w.type = 'CARD' AND w.statement_day IS NOT NULL
+ORDER BY w.sort_order, w.id
 `
 
 type ListCycleCardsRow struct {
-	ID              int64
-	StatementDay    int32
-	PaymentDay      int32
-	PaymentWalletID int64
+	ID                 int64
+	StatementDay       int32
+	PaymentDay         int32
+	PaymentWalletID    int64
+	Past               string
+	CheckpointClosing  time.Time
+	CheckpointConsumed int64
+	CheckpointSchedule string
+	CheckpointValid    bool
+	CheckpointCurrent  bool
+	SeqNow             int64
+	Epoch              int64
 }
 
-// The member's CARD wallets with a statement cycle, in the wallets' order.
+// The member's CARD wallets with a statement cycle, in the wallets' order,
+// each with its past cycles (oldest first) and its checkpoint, if any:
+// checkpoint_valid says whether the checkpoint still holds as far as the
+// changes feed tells (the caller also compares its schedule). It holds while
+// the feed's epoch is the one it was computed in, no tombstone after its
+// position was pruned, and no entry changed after its position (seq) that
+// it may not have seen as it is now: a deleted entry or one written more
+// than once (version > 1: its earlier state is not known, so every card's
+// checkpoint is dropped) or a new entry of the card dated on or before its
+// closing day. seq_now and epoch are the feed's position and epoch now, what
+// a checkpoint computed in this transaction is stamped with.
 func (q *Queries) ListCycleCards(ctx context.Context, memberID int64) ([]ListCycleCardsRow, error) {
 	rows, err := q.db.Query(ctx, listCycleCards, memberID)
 	if err != nil {
@@ -300,6 +305,14 @@ func (q *Queries) ListCycleCards(ctx context.Context, memberID int64) ([]ListCyc
 			&i.StatementDay,
 			&i.PaymentDay,
 			&i.PaymentWalletID,
+			&i.Past,
+			&i.CheckpointClosing,
+			&i.CheckpointConsumed,
+			&i.CheckpointSchedule,
+			&i.CheckpointValid,
+			&i.CheckpointCurrent,
+			&i.SeqNow,
+			&i.Epoch,
 		); err != nil {
 			return nil, err
 		}
@@ -329,6 +342,42 @@ func (q *Queries) LockCardForBill(ctx context.Context, arg LockCardForBillParams
 	var id int64
 	err := row.Scan(&id)
 	return id, err
+}
+
+const saveCardCheckpoints = `-- name: SaveCardCheckpoints :exec
+INSERT INTO card_checkpoint (member_id, wallet_id, closing_date, consumed, schedule, seq, epoch)
+SELECT $1, unnest($2::bigint[]), unnest($3::date[]), unnest($4::bigint[]),
+    unnest($5::text[]), $6::bigint, $7::bigint
+ON CONFLICT (member_id, wallet_id) DO UPDATE
+SET closing_date = excluded.closing_date, consumed = excluded.consumed, schedule = excluded.schedule,
+    seq = excluded.seq, epoch = excluded.epoch
+WHERE card_checkpoint.epoch <> excluded.epoch OR card_checkpoint.seq <= excluded.seq
+`
+
+type SaveCardCheckpointsParams struct {
+	MemberID     int64
+	WalletIds    []int64
+	ClosingDates []time.Time
+	Consumed     []int64
+	Schedules    []string
+	Seq          int64
+	Epoch        int64
+}
+
+// Records the cards' checkpoints computed at the feed's position @seq in
+// @epoch (none: a statement that writes nothing). One computed at an older
+// position of the same epoch does not replace a newer one.
+func (q *Queries) SaveCardCheckpoints(ctx context.Context, arg SaveCardCheckpointsParams) error {
+	_, err := q.db.Exec(ctx, saveCardCheckpoints,
+		arg.MemberID,
+		arg.WalletIds,
+		arg.ClosingDates,
+		arg.Consumed,
+		arg.Schedules,
+		arg.Seq,
+		arg.Epoch,
+	)
+	return err
 }
 
 const setCardBillTransfer = `-- name: SetCardBillTransfer :exec

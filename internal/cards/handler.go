@@ -2,7 +2,9 @@ package cards
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -72,7 +74,7 @@ func (h *CardsHandler) GetNextCardBills(ctx context.Context, _ api.GetNextCardBi
 	today := calendar.Day(h.clock.Now(), h.loc)
 	out := api.GetNextCardBills200JSONResponse{Cards: []api.NextCardBill{}}
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
-		cards, err := cardStatements(ctx, q, memberID, nil, false)
+		cards, err := unpaidCardStatements(ctx, q, memberID, today)
 		if err != nil {
 			return err
 		}
@@ -97,6 +99,9 @@ type card struct {
 	walletID, paymentWalletID int64
 	schedule                  Schedule
 	statements                []Statement
+	// from is the checkpoint the statements start after (zero: they are
+	// every statement of the card's history).
+	from Checkpoint
 }
 
 // KeepPaidStatementsTx runs before a card's cycle is edited (the ledger's
@@ -127,52 +132,160 @@ func KeepPaidStatementsTx(ctx context.Context, q *db.Queries, memberID, walletID
 }
 
 // cardStatements reads the entries of the member's cycle cards (one card's
-// when walletID is set) in one statement and computes each card's
-// statements, the cards in the wallets' order.
+// when walletID is set) and computes each card's statements, every one of
+// its history, the cards in the wallets' order.
 func cardStatements(ctx context.Context, q *db.Queries, memberID int64, walletID *int64, items bool) ([]card, error) {
-	cards, err := q.ListCycleCards(ctx, memberID)
+	return readCards(ctx, q, memberID, reading{walletID: walletID, items: items})
+}
+
+// unpaidCardStatements computes the statements of every cycle card of the
+// member after its checkpoint (the paid run that starts its history), the
+// cards in the wallets' order, without items: all the bills, the
+// payment-day job and the forecast need, as the statements before it are
+// paid. It reads only the entries the statements after each card's
+// checkpoint hold, where the checkpoint still holds, and records the
+// checkpoints that follow (today decides which statements are closed).
+// Three statements whatever the cards: ListCycleCards,
+// ListCardStatementEntries, SaveCardCheckpoints.
+func unpaidCardStatements(ctx context.Context, q *db.Queries, memberID int64, today time.Time) ([]card, error) {
+	return readCards(ctx, q, memberID, reading{checkpoints: true, today: today})
+}
+
+// reading says what readCards reads.
+type reading struct {
+	walletID *int64
+	items    bool
+	// checkpoints: start after each card's checkpoint where it holds, and
+	// record the ones that follow; fresh: start from the history's start
+	// all the same (a checkpoint turned out stale).
+	checkpoints, fresh bool
+	today              time.Time
+}
+
+func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([]card, error) {
+	rows, err := q.ListCycleCards(ctx, memberID)
 	if err != nil {
 		return nil, fmt.Errorf("cycle cards of member %d: %w", memberID, err)
 	}
-	rows, err := q.ListCardStatementEntries(ctx, db.ListCardStatementEntriesParams{MemberID: memberID, WalletID: walletID})
+	type read struct {
+		row      db.ListCycleCardsRow
+		schedule Schedule
+		from     Checkpoint
+	}
+	var reads []read
+	// The entries read: those after the earliest checkpoint, and the
+	// installment purchases whose slices may fall after it.
+	var fromDate, installmentsFrom time.Time
+	for _, row := range rows {
+		if r.walletID != nil && row.ID != *r.walletID {
+			continue
+		}
+		past, err := parsePast(row.Past)
+		if err != nil {
+			return nil, fmt.Errorf("past cycles of card %d: %w", row.ID, err)
+		}
+		rd := read{row: row, schedule: Schedule{Past: past, Current: Cycle{StatementDay: int(row.StatementDay), PaymentDay: int(row.PaymentDay)}}}
+		if r.checkpoints && !r.fresh && row.CheckpointValid && row.CheckpointSchedule == rd.schedule.String() {
+			rd.from = Checkpoint{Closing: row.CheckpointClosing, Consumed: row.CheckpointConsumed}
+		}
+		from, inst := rd.from.Closing, time.Time{}
+		if !from.IsZero() {
+			inst = rd.schedule.Back(from, MaxInstallmentMonths+1)
+		}
+		if len(reads) == 0 || from.Before(fromDate) {
+			fromDate = from
+		}
+		if len(reads) == 0 || inst.Before(installmentsFrom) {
+			installmentsFrom = inst
+		}
+		reads = append(reads, rd)
+	}
+	entries, err := q.ListCardStatementEntries(ctx, db.ListCardStatementEntriesParams{
+		MemberID: memberID, WalletID: r.walletID, FromDate: fromDate, InstallmentsFrom: installmentsFrom,
+	})
 	if err != nil {
 		return nil, fmt.Errorf("card entries of member %d: %w", memberID, err)
 	}
-	pasts, err := q.ListCardCyclePast(ctx, db.ListCardCyclePastParams{MemberID: memberID, WalletID: walletID})
-	if err != nil {
-		return nil, fmt.Errorf("past card cycles of member %d: %w", memberID, err)
-	}
-	past := map[int64][]Segment{}
-	for _, p := range pasts {
-		past[p.WalletID] = append(past[p.WalletID], Segment{Until: p.UntilDate, Cycle: Cycle{StatementDay: int(p.StatementDay), PaymentDay: int(p.PaymentDay)}})
-	}
 	charges := map[int64][]Charge{}
 	payments := map[int64][]Payment{}
-	for _, r := range rows {
+	for _, e := range entries {
 		switch {
-		case r.IsTransfer && r.Type == "income":
-			payments[r.WalletID] = append(payments[r.WalletID], Payment{Date: r.EntryDate, Amount: r.Amount})
-		case r.Type == "income":
-			charges[r.WalletID] = append(charges[r.WalletID], Charge{EntryID: r.ID, Date: r.EntryDate, Amount: -r.Amount, AwaitingRate: r.AwaitingRate})
+		case e.IsTransfer && e.Type == "income":
+			payments[e.WalletID] = append(payments[e.WalletID], Payment{Date: e.EntryDate, Amount: e.Amount})
+		case e.Type == "income":
+			charges[e.WalletID] = append(charges[e.WalletID], Charge{EntryID: e.ID, Date: e.EntryDate, Amount: -e.Amount, AwaitingRate: e.AwaitingRate})
 		default:
-			ch := Charge{EntryID: r.ID, Date: r.EntryDate, Amount: r.Amount, AwaitingRate: r.AwaitingRate}
-			if r.InstallmentMonths != nil {
-				ch.Months = int(*r.InstallmentMonths)
+			ch := Charge{EntryID: e.ID, Date: e.EntryDate, Amount: e.Amount, AwaitingRate: e.AwaitingRate}
+			if e.InstallmentMonths != nil {
+				ch.Months = int(*e.InstallmentMonths)
 			}
-			charges[r.WalletID] = append(charges[r.WalletID], ch)
+			charges[e.WalletID] = append(charges[e.WalletID], ch)
 		}
 	}
-	out := make([]card, 0, len(cards))
-	for _, c := range cards {
-		if walletID != nil && c.ID != *walletID {
-			continue
+	out := make([]card, 0, len(reads))
+	save := db.SaveCardCheckpointsParams{MemberID: memberID, WalletIds: []int64{}, ClosingDates: []time.Time{}, Consumed: []int64{}, Schedules: []string{}}
+	for _, rd := range reads {
+		statements, next, err := rd.schedule.StatementsAfter(rd.from, charges[rd.row.ID], payments[rd.row.ID], r.items, r.today)
+		if errors.Is(err, errCheckpointStale) && !r.fresh {
+			// A payment after the checkpoint went between the feed's read
+			// and the entries' (the feed now says so): start again from
+			// the history's start.
+			r.fresh = true
+			return readCards(ctx, q, memberID, r)
 		}
-		sc := Schedule{Past: past[c.ID], Current: Cycle{StatementDay: int(c.StatementDay), PaymentDay: int(c.PaymentDay)}}
-		statements, err := sc.Statements(charges[c.ID], payments[c.ID], items)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, card{walletID: c.ID, paymentWalletID: c.PaymentWalletID, schedule: sc, statements: statements})
+		out = append(out, card{walletID: rd.row.ID, paymentWalletID: rd.row.PaymentWalletID, schedule: rd.schedule, statements: statements, from: rd.from})
+		stored := rd.row.CheckpointValid && rd.row.CheckpointCurrent && !rd.from.Closing.IsZero()
+		if r.checkpoints && (!stored || !next.Closing.Equal(rd.from.Closing) || next.Consumed != rd.from.Consumed) {
+			save.WalletIds = append(save.WalletIds, rd.row.ID)
+			save.ClosingDates = append(save.ClosingDates, next.Closing)
+			save.Consumed = append(save.Consumed, next.Consumed)
+			save.Schedules = append(save.Schedules, rd.schedule.String())
+			save.Seq, save.Epoch = rd.row.SeqNow, rd.row.Epoch
+		}
+	}
+	if r.checkpoints {
+		// Sent even with nothing to record, so a request sends the same
+		// statements whatever the member holds.
+		if err := q.SaveCardCheckpoints(ctx, save); err != nil {
+			return nil, fmt.Errorf("card checkpoints of member %d: %w", memberID, err)
+		}
+	}
+	return out, nil
+}
+
+// String is the schedule as a checkpoint records it: a checkpoint holds
+// only under the schedule it was computed under.
+func (sc Schedule) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d/%d", sc.Current.StatementDay, sc.Current.PaymentDay)
+	for _, seg := range sc.Past {
+		fmt.Fprintf(&b, ",%s %d/%d", seg.Until.Format(time.DateOnly), seg.Cycle.StatementDay, seg.Cycle.PaymentDay)
+	}
+	return b.String()
+}
+
+// parsePast reads ListCycleCards' past cycles: "until statementDay
+// paymentDay" each, oldest first, comma-separated.
+func parsePast(s string) ([]Segment, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []Segment
+	for _, part := range strings.Split(s, ",") {
+		var until string
+		var seg Segment
+		if _, err := fmt.Sscanf(part, "%s %d %d", &until, &seg.Cycle.StatementDay, &seg.Cycle.PaymentDay); err != nil {
+			return nil, fmt.Errorf("%q: %w", part, err)
+		}
+		t, err := time.Parse(time.DateOnly, until)
+		if err != nil {
+			return nil, err
+		}
+		seg.Until = t
+		out = append(out, seg)
 	}
 	return out, nil
 }
