@@ -965,9 +965,12 @@ CREATE TABLE public.card_checkpoint (
     wallet_id bigint NOT NULL,
     closing_date date NOT NULL,
     consumed bigint NOT NULL,
+    carry_closings date[] NOT NULL,
+    carry_amounts bigint[] NOT NULL,
     schedule text NOT NULL,
     seq bigint NOT NULL,
     epoch bigint NOT NULL,
+    CONSTRAINT card_checkpoint_check CHECK ((cardinality(carry_amounts) = cardinality(carry_closings))),
     CONSTRAINT card_checkpoint_consumed_check CHECK ((consumed >= 0))
 );
 
@@ -2230,12 +2233,6 @@ CREATE INDEX account_entry_category_idx ON public.account_entry USING btree (mem
 --
 
 CREATE INDEX account_entry_import_entry_idx ON public.account_entry_import USING btree (entry_id);
-
---
--- Name: account_entry_installment_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX account_entry_installment_idx ON public.account_entry USING btree (member_id, entry_date) WHERE (installment_months >= 2);
 
 --
 -- Name: account_entry_member_date_idx; Type: INDEX; Schema: public; Owner: -

@@ -21,12 +21,28 @@ WHERE member_id = @member_id AND id = @id;
 -- it may not have seen as it is now: a deleted entry or one written more
 -- than once (version > 1: its earlier state is not known, so every card's
 -- checkpoint is dropped) or a new entry of the card dated on or before its
--- closing day. seq_now and epoch are the feed's position and epoch now, what
--- a checkpoint computed in this transaction is stamped with.
+-- closing day. The feed is read from the earliest checkpoint's position by
+-- its index (member_id, seq), at most 1,000 changes: past that many the
+-- checkpoints are not judged, and are recomputed. seq_now and epoch are the
+-- feed's position and epoch now, what a checkpoint computed in this
+-- transaction is stamped with.
 WITH f AS (
     SELECT COALESCE((SELECT max(c.seq) FROM ledger_change c WHERE c.member_id = @member_id), 0)::bigint AS seq_now,
         COALESCE((SELECT x.epoch FROM ledger_change_epoch x WHERE x.member_id = @member_id), 1)::bigint AS epoch,
         COALESCE((SELECT x.pruned_seq FROM ledger_change_epoch x WHERE x.member_id = @member_id), 0)::bigint AS pruned_seq
+), since AS MATERIALIZED (
+    SELECT c.seq, c.kind, c.record_id FROM ledger_change c
+    WHERE c.member_id = @member_id AND c.seq > COALESCE((
+        SELECT min(k.seq) FROM card_checkpoint k
+        JOIN wallet cw ON cw.member_id = k.member_id AND cw.id = k.wallet_id
+        WHERE k.member_id = @member_id AND cw.type = 'CARD' AND cw.statement_day IS NOT NULL), 9223372036854775807)
+    ORDER BY c.seq DESC
+    LIMIT 1001
+), changed AS MATERIALIZED (
+    SELECT s.seq, e.wallet_id, e.entry_date, (e.id IS NULL OR e.version > 1) AS unknown
+    FROM since s
+    LEFT JOIN account_entry e ON e.member_id = @member_id AND e.id = s.record_id
+    WHERE s.kind = 'ENTRY'
 )
 SELECT w.id, w.statement_day::integer AS statement_day, w.payment_day::integer AS payment_day,
     w.payment_wallet_id::bigint AS payment_wallet_id,
@@ -34,12 +50,14 @@ SELECT w.id, w.statement_day::integer AS statement_day, w.payment_day::integer A
               FROM card_cycle_past p WHERE p.member_id = w.member_id AND p.wallet_id = w.id), '')::text AS past,
     COALESCE(k.closing_date, DATE '0001-01-01')::date AS checkpoint_closing,
     COALESCE(k.consumed, 0)::bigint AS checkpoint_consumed,
+    COALESCE(k.carry_closings, '{}')::date[] AS checkpoint_carry_closings,
+    COALESCE(k.carry_amounts, '{}')::bigint[] AS checkpoint_carry_amounts,
     COALESCE(k.schedule, '')::text AS checkpoint_schedule,
-    (k.wallet_id IS NOT NULL AND k.epoch = f.epoch AND k.seq >= f.pruned_seq AND NOT EXISTS (
-        SELECT 1 FROM ledger_change c
-        LEFT JOIN account_entry e ON e.member_id = c.member_id AND e.id = c.record_id
-        WHERE c.member_id = w.member_id AND c.seq > k.seq AND c.kind = 'ENTRY'
-          AND (e.id IS NULL OR e.version > 1 OR (e.wallet_id = w.id AND e.entry_date <= k.closing_date))
+    (k.wallet_id IS NOT NULL AND k.epoch = f.epoch AND k.seq >= f.pruned_seq
+        AND (SELECT count(*) FROM since) <= 1000
+        AND NOT EXISTS (
+            SELECT 1 FROM changed c
+            WHERE c.seq > k.seq AND (c.unknown OR (c.wallet_id = w.id AND c.entry_date <= k.closing_date))
     ))::boolean AS checkpoint_valid,
     (k.wallet_id IS NOT NULL AND k.seq = f.seq_now)::boolean AS checkpoint_current,
     f.seq_now, f.epoch
@@ -54,9 +72,8 @@ ORDER BY w.sort_order, w.id;
 -- given) that statements hold: the confirmed ones and the pending ones
 -- awaiting their rate (other pending entries count nowhere until confirmed).
 -- A transfer side is flagged: into the card it is a payment, out of it a
--- charge. Only those dated after @from_date, and the installment purchases
--- dated after @installments_from (the cards' checkpoints: the earliest of
--- them; 0001-01-01 reads the whole history).
+-- charge. Only those dated after @from_date: the earliest of the cards'
+-- checkpoints (0001-01-01 reads the whole history).
 SELECT e.wallet_id::bigint AS wallet_id, e.id, e.entry_date, e.type, e.amount, e.installment_months,
     e.awaiting_rate, (e.transfer_id IS NOT NULL)::boolean AS is_transfer
 FROM account_entry e
@@ -65,19 +82,22 @@ WHERE e.member_id = @member_id
   AND w.type = 'CARD' AND w.statement_day IS NOT NULL
   AND (sqlc.narg(wallet_id)::bigint IS NULL OR e.wallet_id = sqlc.narg(wallet_id)::bigint)
   AND (NOT e.pending OR e.awaiting_rate)
-  AND (e.entry_date > @from_date::date OR (e.installment_months >= 2 AND e.entry_date > @installments_from::date))
+  AND e.entry_date > @from_date::date
 ORDER BY e.wallet_id, e.entry_date, e.id;
 
 -- name: SaveCardCheckpoints :exec
 -- Records the cards' checkpoints computed at the feed's position @seq in
 -- @epoch (none: a statement that writes nothing). One computed at an older
 -- position of the same epoch does not replace a newer one.
-INSERT INTO card_checkpoint (member_id, wallet_id, closing_date, consumed, schedule, seq, epoch)
+-- A card's carry comes as text ('{}' or '{2026-12-04,...}' and '{1000,...}'),
+-- one array literal per card.
+INSERT INTO card_checkpoint (member_id, wallet_id, closing_date, consumed, carry_closings, carry_amounts, schedule, seq, epoch)
 SELECT @member_id, unnest(@wallet_ids::bigint[]), unnest(@closing_dates::date[]), unnest(@consumed::bigint[]),
+    unnest(@carry_closings::text[])::date[], unnest(@carry_amounts::text[])::bigint[],
     unnest(@schedules::text[]), @seq::bigint, @epoch::bigint
 ON CONFLICT (member_id, wallet_id) DO UPDATE
-SET closing_date = excluded.closing_date, consumed = excluded.consumed, schedule = excluded.schedule,
-    seq = excluded.seq, epoch = excluded.epoch
+SET closing_date = excluded.closing_date, consumed = excluded.consumed, carry_closings = excluded.carry_closings,
+    carry_amounts = excluded.carry_amounts, schedule = excluded.schedule, seq = excluded.seq, epoch = excluded.epoch
 WHERE card_checkpoint.epoch <> excluded.epoch OR card_checkpoint.seq <= excluded.seq;
 
 -- name: ListCycleCardMembers :many

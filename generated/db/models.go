@@ -175,13 +175,15 @@ type CardBillPayment struct {
 }
 
 type CardCheckpoint struct {
-	MemberID    int64
-	WalletID    int64
-	ClosingDate time.Time
-	Consumed    int64
-	Schedule    string
-	Seq         int64
-	Epoch       int64
+	MemberID      int64
+	WalletID      int64
+	ClosingDate   time.Time
+	Consumed      int64
+	CarryClosings []time.Time
+	CarryAmounts  []int64
+	Schedule      string
+	Seq           int64
+	Epoch         int64
 }
 
 type CardCyclePast struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -173,9 +174,8 @@ func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([
 		from     Checkpoint
 	}
 	var reads []read
-	// The entries read: those after the earliest checkpoint, and the
-	// installment purchases whose slices may fall after it.
-	var fromDate, installmentsFrom time.Time
+	// The entries read: those after the earliest checkpoint.
+	var fromDate time.Time
 	for _, row := range rows {
 		if r.walletID != nil && row.ID != *r.walletID {
 			continue
@@ -185,23 +185,20 @@ func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([
 			return nil, fmt.Errorf("past cycles of card %d: %w", row.ID, err)
 		}
 		rd := read{row: row, schedule: Schedule{Past: past, Current: Cycle{StatementDay: int(row.StatementDay), PaymentDay: int(row.PaymentDay)}}}
-		if r.checkpoints && !r.fresh && row.CheckpointValid && row.CheckpointSchedule == rd.schedule.String() {
+		if r.checkpoints && !r.fresh && row.CheckpointValid && row.CheckpointSchedule == rd.schedule.String() &&
+			len(row.CheckpointCarryClosings) == len(row.CheckpointCarryAmounts) {
 			rd.from = Checkpoint{Closing: row.CheckpointClosing, Consumed: row.CheckpointConsumed}
+			for i, closing := range row.CheckpointCarryClosings {
+				rd.from.Carry = append(rd.from.Carry, Carried{Closing: closing, Amount: row.CheckpointCarryAmounts[i]})
+			}
 		}
-		from, inst := rd.from.Closing, time.Time{}
-		if !from.IsZero() {
-			inst = rd.schedule.Back(from, MaxInstallmentMonths+1)
-		}
-		if len(reads) == 0 || from.Before(fromDate) {
-			fromDate = from
-		}
-		if len(reads) == 0 || inst.Before(installmentsFrom) {
-			installmentsFrom = inst
+		if len(reads) == 0 || rd.from.Closing.Before(fromDate) {
+			fromDate = rd.from.Closing
 		}
 		reads = append(reads, rd)
 	}
 	entries, err := q.ListCardStatementEntries(ctx, db.ListCardStatementEntriesParams{
-		MemberID: memberID, WalletID: r.walletID, FromDate: fromDate, InstallmentsFrom: installmentsFrom,
+		MemberID: memberID, WalletID: r.walletID, FromDate: fromDate,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("card entries of member %d: %w", memberID, err)
@@ -223,7 +220,10 @@ func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([
 		}
 	}
 	out := make([]card, 0, len(reads))
-	save := db.SaveCardCheckpointsParams{MemberID: memberID, WalletIds: []int64{}, ClosingDates: []time.Time{}, Consumed: []int64{}, Schedules: []string{}}
+	save := db.SaveCardCheckpointsParams{
+		MemberID: memberID, WalletIds: []int64{}, ClosingDates: []time.Time{}, Consumed: []int64{},
+		CarryClosings: []string{}, CarryAmounts: []string{}, Schedules: []string{},
+	}
 	for _, rd := range reads {
 		statements, next, err := rd.schedule.StatementsAfter(rd.from, charges[rd.row.ID], payments[rd.row.ID], r.items, r.today)
 		if errors.Is(err, errCheckpointStale) && !r.fresh {
@@ -242,6 +242,9 @@ func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([
 			save.WalletIds = append(save.WalletIds, rd.row.ID)
 			save.ClosingDates = append(save.ClosingDates, next.Closing)
 			save.Consumed = append(save.Consumed, next.Consumed)
+			closings, amounts := carryLiterals(next.Carry)
+			save.CarryClosings = append(save.CarryClosings, closings)
+			save.CarryAmounts = append(save.CarryAmounts, amounts)
 			save.Schedules = append(save.Schedules, rd.schedule.String())
 			save.Seq, save.Epoch = rd.row.SeqNow, rd.row.Epoch
 		}
@@ -254,6 +257,15 @@ func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([
 		}
 	}
 	return out, nil
+}
+
+// carryLiterals are a carry's closing days and amounts as array literals.
+func carryLiterals(carry []Carried) (closings, amounts string) {
+	c, a := make([]string, len(carry)), make([]string, len(carry))
+	for i, x := range carry {
+		c[i], a[i] = x.Closing.Format(time.DateOnly), strconv.FormatInt(x.Amount, 10)
+	}
+	return "{" + strings.Join(c, ",") + "}", "{" + strings.Join(a, ",") + "}"
 }
 
 // String is the schedule as a checkpoint records it: a checkpoint holds

@@ -204,14 +204,25 @@ func (sc Schedule) Statements(charges []Charge, payments []Payment, items bool) 
 // day of a statement of the paid run that starts the card's history (every
 // statement up to it is paid), Consumed what the statements up to it took
 // of the payments dated after it (oldest first: always a first part of
-// them). The statements after it are then those the whole history gives
-// (TestPropertyCheckpointGivesTheSameStatements) from the charges whose
-// slices fall after it and the payments dated after it, the first Consumed
-// of them taken, as long as nothing dated on or before it changes. The
-// zero Checkpoint is the start of the history.
+// them), and Carry the slices the installment purchases dated up to it put
+// in the statements after it, summed per statement. The statements after
+// it are then those the whole history gives, without their items
+// (TestPropertyCheckpointGivesTheSameStatements), from its carry, the
+// charges dated after it and the payments dated after it, the first
+// Consumed of them taken, as long as nothing dated on or before it
+// changes. The zero Checkpoint is the start of the history.
 type Checkpoint struct {
 	Closing  time.Time
 	Consumed int64
+	Carry    []Carried
+}
+
+// Carried is what earlier installment purchases put in the statement
+// closing on Closing (a statement holding only a slice of 0 still holds
+// an item).
+type Carried struct {
+	Closing time.Time
+	Amount  int64
 }
 
 // errCheckpointStale: the payments dated after a checkpoint hold less than
@@ -219,15 +230,32 @@ type Checkpoint struct {
 var errCheckpointStale = errors.New("the card's checkpoint is stale: its payments changed")
 
 // StatementsAfter are the card's statements that close after cp.Closing
-// and hold an item, as Statements answers them, and the checkpoint that
-// follows: the last statement of the paid run that closed before today
-// (cp when the run ends at it). charges and payments may hold more than
-// those the statements after cp need (slices falling on or before it and
-// payments dated on or before it are left out). It is errCheckpointStale
-// when the payments after cp hold less than cp.Consumed.
+// and hold an item, as Statements answers them (without the items of
+// cp.Carry), and the checkpoint that follows: the last statement of the
+// paid run that closed before today (cp when the run ends at it). Charges
+// and payments dated on or before cp.Closing are left out (cp holds what
+// they do after it). It is errCheckpointStale when the payments after cp
+// hold less than cp.Consumed.
 func (sc Schedule) StatementsAfter(cp Checkpoint, charges []Charge, payments []Payment, items bool, today time.Time) ([]Statement, Checkpoint, error) {
 	byClosing := map[time.Time]*Statement{}
 	var check money.Checked
+	at := func(closing time.Time) *Statement {
+		s := byClosing[closing]
+		if s == nil {
+			st := sc.statement(closing)
+			s = &st
+			byClosing[closing] = s
+		}
+		return s
+	}
+	for _, c := range cp.Carry {
+		if c.Closing.After(cp.Closing) {
+			check.Add(&at(c.Closing).Total, c.Amount)
+		}
+	}
+	if !cp.Closing.IsZero() {
+		charges = after(charges, cp.Closing)
+	}
 	for _, ch := range charges {
 		closing := sc.closingOn(ch.Date)
 		slices := Slices(ch.Amount, ch.Months)
@@ -235,15 +263,7 @@ func (sc Schedule) StatementsAfter(cp Checkpoint, charges []Charge, payments []P
 			if i > 0 {
 				closing = sc.next(closing)
 			}
-			if !closing.After(cp.Closing) {
-				continue
-			}
-			s := byClosing[closing]
-			if s == nil {
-				st := sc.statement(closing)
-				s = &st
-				byClosing[closing] = s
-			}
+			s := at(closing)
 			if ch.AwaitingRate {
 				amount = 0
 				s.awaiting = true
@@ -278,21 +298,59 @@ func (sc Schedule) StatementsAfter(cp Checkpoint, charges []Charge, payments []P
 	if err != nil {
 		return nil, Checkpoint{}, err
 	}
+	if next.Closing.Equal(cp.Closing) {
+		next.Carry = cp.Carry
+	} else if next.Carry, err = sc.carry(cp, charges, next.Closing); err != nil {
+		return out, cp, nil // beyond an amount: the old checkpoint still holds
+	}
 	return out, next, nil
 }
 
-// Back is the closing day n statements before closing (a closing day).
-func (sc Schedule) Back(closing time.Time, n int) time.Time {
-	for range n {
-		closing = sc.statement(closing).From.AddDate(0, 0, -1)
+// after are the charges dated after day.
+func after(charges []Charge, day time.Time) []Charge {
+	out := make([]Charge, 0, len(charges))
+	for _, ch := range charges {
+		if ch.Date.After(day) {
+			out = append(out, ch)
+		}
 	}
-	return closing
+	return out
 }
 
-// MaxInstallmentMonths is the longest installment purchase (the ledger
-// refuses more): a purchase dated on or before the closing day this many
-// statements before a checkpoint has no slice after it.
-const MaxInstallmentMonths = 24
+// carry is the carry of a checkpoint at through, after cp: cp's carry after
+// it and the slices after it of the charges dated from cp through it.
+func (sc Schedule) carry(cp Checkpoint, charges []Charge, through time.Time) ([]Carried, error) {
+	sums := map[time.Time]int64{}
+	var check money.Checked
+	for _, c := range cp.Carry {
+		if c.Closing.After(through) {
+			sums[c.Closing] = check.Sum(sums[c.Closing], c.Amount)
+		}
+	}
+	for _, ch := range charges {
+		if ch.Date.After(through) || ch.Months < 2 {
+			continue
+		}
+		closing := sc.closingOn(ch.Date)
+		for i, amount := range Slices(ch.Amount, ch.Months) {
+			if i > 0 {
+				closing = sc.next(closing)
+			}
+			if closing.After(through) {
+				sums[closing] = check.Sum(sums[closing], amount)
+			}
+		}
+	}
+	if err := check.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]Carried, 0, len(sums))
+	for closing, amount := range sums {
+		out = append(out, Carried{Closing: closing, Amount: amount})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Closing.Before(out[j].Closing) })
+	return out, nil
+}
 
 // PaidThrough is the closing day of the last statement of the paid run
 // that starts the card's history: every closed statement up to it is paid
