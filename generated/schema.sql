@@ -2265,6 +2265,12 @@ CREATE INDEX account_entry_tag_tag_idx ON public.account_entry_tag USING btree (
 CREATE INDEX account_entry_transfer_idx ON public.account_entry USING btree (transfer_id) WHERE (transfer_id IS NOT NULL);
 
 --
+-- Name: account_entry_wallet_date_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX account_entry_wallet_date_idx ON public.account_entry USING btree (member_id, wallet_id, entry_date);
+
+--
 -- Name: account_entry_wallet_idx; Type: INDEX; Schema: public; Owner: -
 --
 

@@ -30,5 +30,10 @@ CREATE TABLE card_checkpoint (
     PRIMARY KEY (member_id, wallet_id)
 );
 
+-- A card's entries by date: the cards' read (ListCycleCards) takes each
+-- card's entries after its checkpoint as one range of it.
+CREATE INDEX account_entry_wallet_date_idx ON account_entry (member_id, wallet_id, entry_date);
+
 -- +goose Down
+DROP INDEX account_entry_wallet_date_idx;
 DROP TABLE card_checkpoint;

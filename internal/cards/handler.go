@@ -142,12 +142,11 @@ func cardStatements(ctx context.Context, q *db.Queries, memberID int64, walletID
 // unpaidCardStatements computes the statements of every cycle card of the
 // member after its checkpoint (the paid run that starts its history), the
 // cards in the wallets' order, without items: all the bills, the
-// payment-day job and the forecast need, as the statements before it are
-// paid. It reads only the entries the statements after each card's
-// checkpoint hold, where the checkpoint still holds, and records the
-// checkpoints that follow (today decides which statements are closed).
-// Three statements whatever the cards: ListCycleCards,
-// ListCardStatementEntries, SaveCardCheckpoints.
+// payment-day job and the forecast need, as the statements up to it are
+// paid. It reads only the entries dated after each card's checkpoint, where
+// the checkpoint still holds, and records the checkpoints that follow
+// (today decides which statements are closed). Two statements whatever the
+// cards: ListCycleCards, SaveCardCheckpoints.
 func unpaidCardStatements(ctx context.Context, q *db.Queries, memberID int64, today time.Time) ([]card, error) {
 	return readCards(ctx, q, memberID, reading{checkpoints: true, today: today})
 }
@@ -164,89 +163,55 @@ type reading struct {
 }
 
 func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([]card, error) {
-	rows, err := q.ListCycleCards(ctx, memberID)
+	rows, err := q.ListCycleCards(ctx, db.ListCycleCardsParams{MemberID: memberID, UseCheckpoints: r.checkpoints && !r.fresh, WalletID: r.walletID})
 	if err != nil {
 		return nil, fmt.Errorf("cycle cards of member %d: %w", memberID, err)
 	}
-	type read struct {
-		row      db.ListCycleCardsRow
-		schedule Schedule
-		from     Checkpoint
-	}
-	var reads []read
-	// The entries read: those after the earliest checkpoint.
-	var fromDate time.Time
-	for _, row := range rows {
-		if r.walletID != nil && row.ID != *r.walletID {
-			continue
-		}
-		past, err := parsePast(row.Past)
-		if err != nil {
-			return nil, fmt.Errorf("past cycles of card %d: %w", row.ID, err)
-		}
-		rd := read{row: row, schedule: Schedule{Past: past, Current: Cycle{StatementDay: int(row.StatementDay), PaymentDay: int(row.PaymentDay)}}}
-		if r.checkpoints && !r.fresh && row.CheckpointValid && row.CheckpointSchedule == rd.schedule.String() &&
-			len(row.CheckpointCarryClosings) == len(row.CheckpointCarryAmounts) {
-			rd.from = Checkpoint{Closing: row.CheckpointClosing, Consumed: row.CheckpointConsumed}
-			for i, closing := range row.CheckpointCarryClosings {
-				rd.from.Carry = append(rd.from.Carry, Carried{Closing: closing, Amount: row.CheckpointCarryAmounts[i]})
-			}
-		}
-		if len(reads) == 0 || rd.from.Closing.Before(fromDate) {
-			fromDate = rd.from.Closing
-		}
-		reads = append(reads, rd)
-	}
-	entries, err := q.ListCardStatementEntries(ctx, db.ListCardStatementEntriesParams{
-		MemberID: memberID, WalletID: r.walletID, FromDate: fromDate,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("card entries of member %d: %w", memberID, err)
-	}
-	charges := map[int64][]Charge{}
-	payments := map[int64][]Payment{}
-	for _, e := range entries {
-		switch {
-		case e.IsTransfer && e.Type == "income":
-			payments[e.WalletID] = append(payments[e.WalletID], Payment{Date: e.EntryDate, Amount: e.Amount})
-		case e.Type == "income":
-			charges[e.WalletID] = append(charges[e.WalletID], Charge{EntryID: e.ID, Date: e.EntryDate, Amount: -e.Amount, AwaitingRate: e.AwaitingRate})
-		default:
-			ch := Charge{EntryID: e.ID, Date: e.EntryDate, Amount: e.Amount, AwaitingRate: e.AwaitingRate}
-			if e.InstallmentMonths != nil {
-				ch.Months = int(*e.InstallmentMonths)
-			}
-			charges[e.WalletID] = append(charges[e.WalletID], ch)
-		}
-	}
-	out := make([]card, 0, len(reads))
+	out := make([]card, 0, len(rows))
 	save := db.SaveCardCheckpointsParams{
 		MemberID: memberID, WalletIds: []int64{}, ClosingDates: []time.Time{}, Consumed: []int64{},
 		CarryClosings: []string{}, CarryAmounts: []string{}, Schedules: []string{},
 	}
-	for _, rd := range reads {
-		statements, next, err := rd.schedule.StatementsAfter(rd.from, charges[rd.row.ID], payments[rd.row.ID], r.items, r.today)
+	for _, row := range rows {
+		sc, err := parseSchedule(row.Schedule)
+		if err != nil {
+			return nil, fmt.Errorf("cycle of card %d: %w", row.ID, err)
+		}
+		var from Checkpoint
+		if row.CheckpointUsed {
+			if len(row.CheckpointCarryClosings) != len(row.CheckpointCarryAmounts) {
+				return nil, fmt.Errorf("checkpoint of card %d: %d carried closings, %d amounts", row.ID, len(row.CheckpointCarryClosings), len(row.CheckpointCarryAmounts))
+			}
+			from = Checkpoint{Closing: row.CheckpointClosing, Consumed: row.CheckpointConsumed}
+			for i, closing := range row.CheckpointCarryClosings {
+				from.Carry = append(from.Carry, Carried{Closing: closing, Amount: row.CheckpointCarryAmounts[i]})
+			}
+		}
+		charges, payments, err := entriesOf(row)
+		if err != nil {
+			return nil, err
+		}
+		statements, next, err := sc.StatementsAfter(from, charges, payments, r.items, r.today)
 		if errors.Is(err, errCheckpointStale) && !r.fresh {
 			// A payment after the checkpoint went between the feed's read
-			// and the entries' (the feed now says so): start again from
-			// the history's start.
+			// and the entries' read: start again from the history's start.
 			r.fresh = true
 			return readCards(ctx, q, memberID, r)
 		}
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, card{walletID: rd.row.ID, paymentWalletID: rd.row.PaymentWalletID, schedule: rd.schedule, statements: statements, from: rd.from})
-		stored := rd.row.CheckpointValid && rd.row.CheckpointCurrent && !rd.from.Closing.IsZero()
-		if r.checkpoints && (!stored || !next.Closing.Equal(rd.from.Closing) || next.Consumed != rd.from.Consumed) {
-			save.WalletIds = append(save.WalletIds, rd.row.ID)
+		out = append(out, card{walletID: row.ID, paymentWalletID: row.PaymentWalletID, schedule: sc, statements: statements, from: from})
+		current := row.CheckpointUsed && row.CheckpointCurrent
+		if r.checkpoints && (!current || !next.Closing.Equal(from.Closing) || next.Consumed != from.Consumed) {
+			save.WalletIds = append(save.WalletIds, row.ID)
 			save.ClosingDates = append(save.ClosingDates, next.Closing)
 			save.Consumed = append(save.Consumed, next.Consumed)
 			closings, amounts := carryLiterals(next.Carry)
 			save.CarryClosings = append(save.CarryClosings, closings)
 			save.CarryAmounts = append(save.CarryAmounts, amounts)
-			save.Schedules = append(save.Schedules, rd.schedule.String())
-			save.Seq, save.Epoch = rd.row.SeqNow, rd.row.Epoch
+			save.Schedules = append(save.Schedules, row.Schedule)
+			save.Seq, save.Epoch = row.SeqNow, row.Epoch
 		}
 	}
 	if r.checkpoints {
@@ -259,6 +224,30 @@ func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([
 	return out, nil
 }
 
+// entriesOf are a card's charges and payments as ListCycleCards answers its
+// entries (arrays of one length, in date order).
+func entriesOf(row db.ListCycleCardsRow) ([]Charge, []Payment, error) {
+	n := len(row.EntryIds)
+	if len(row.EntryDates) != n || len(row.EntryIncomes) != n || len(row.EntryAmounts) != n ||
+		len(row.EntryMonths) != n || len(row.EntryAwaiting) != n || len(row.EntryTransfers) != n {
+		return nil, nil, fmt.Errorf("entries of card %d: arrays of unequal lengths", row.ID)
+	}
+	var charges []Charge
+	var payments []Payment
+	for i, id := range row.EntryIds {
+		date, amount := row.EntryDates[i], row.EntryAmounts[i]
+		switch {
+		case row.EntryTransfers[i] && row.EntryIncomes[i]:
+			payments = append(payments, Payment{Date: date, Amount: amount})
+		case row.EntryIncomes[i]:
+			charges = append(charges, Charge{EntryID: id, Date: date, Amount: -amount, AwaitingRate: row.EntryAwaiting[i]})
+		default:
+			charges = append(charges, Charge{EntryID: id, Date: date, Amount: amount, Months: int(row.EntryMonths[i]), AwaitingRate: row.EntryAwaiting[i]})
+		}
+	}
+	return charges, payments, nil
+}
+
 // carryLiterals are a carry's closing days and amounts as array literals.
 func carryLiterals(carry []Carried) (closings, amounts string) {
 	c, a := make([]string, len(carry)), make([]string, len(carry))
@@ -268,38 +257,28 @@ func carryLiterals(carry []Carried) (closings, amounts string) {
 	return "{" + strings.Join(c, ",") + "}", "{" + strings.Join(a, ",") + "}"
 }
 
-// String is the schedule as a checkpoint records it: a checkpoint holds
-// only under the schedule it was computed under.
-func (sc Schedule) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d/%d", sc.Current.StatementDay, sc.Current.PaymentDay)
-	for _, seg := range sc.Past {
-		fmt.Fprintf(&b, ",%s %d/%d", seg.Until.Format(time.DateOnly), seg.Cycle.StatementDay, seg.Cycle.PaymentDay)
+// parseSchedule reads ListCycleCards' schedule: "statementDay/paymentDay",
+// then ",until statementDay/paymentDay" for each past cycle, oldest first.
+func parseSchedule(s string) (Schedule, error) {
+	parts := strings.Split(s, ",")
+	var sc Schedule
+	if _, err := fmt.Sscanf(parts[0], "%d/%d", &sc.Current.StatementDay, &sc.Current.PaymentDay); err != nil {
+		return Schedule{}, fmt.Errorf("%q: %w", s, err)
 	}
-	return b.String()
-}
-
-// parsePast reads ListCycleCards' past cycles: "until statementDay
-// paymentDay" each, oldest first, comma-separated.
-func parsePast(s string) ([]Segment, error) {
-	if s == "" {
-		return nil, nil
-	}
-	var out []Segment
-	for _, part := range strings.Split(s, ",") {
+	for _, part := range parts[1:] {
 		var until string
 		var seg Segment
-		if _, err := fmt.Sscanf(part, "%s %d %d", &until, &seg.Cycle.StatementDay, &seg.Cycle.PaymentDay); err != nil {
-			return nil, fmt.Errorf("%q: %w", part, err)
+		if _, err := fmt.Sscanf(part, "%s %d/%d", &until, &seg.Cycle.StatementDay, &seg.Cycle.PaymentDay); err != nil {
+			return Schedule{}, fmt.Errorf("%q: %w", s, err)
 		}
 		t, err := time.Parse(time.DateOnly, until)
 		if err != nil {
-			return nil, err
+			return Schedule{}, fmt.Errorf("%q: %w", s, err)
 		}
 		seg.Until = t
-		out = append(out, seg)
+		sc.Past = append(sc.Past, seg)
 	}
-	return out, nil
+	return sc, nil
 }
 
 func toAPIStatement(s Statement) api.CardStatement {
