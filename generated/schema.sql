@@ -950,6 +950,24 @@ CREATE TABLE public.card_bill_payment (
 );
 
 --
+-- Name: card_checkpoint; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.card_checkpoint (
+    member_id bigint NOT NULL,
+    wallet_id bigint NOT NULL,
+    closing_date date NOT NULL,
+    consumed bigint NOT NULL,
+    carry_closings date[] NOT NULL,
+    carry_amounts bigint[] NOT NULL,
+    schedule text NOT NULL,
+    seq bigint NOT NULL,
+    epoch bigint NOT NULL,
+    CONSTRAINT card_checkpoint_check CHECK ((cardinality(carry_amounts) = cardinality(carry_closings))),
+    CONSTRAINT card_checkpoint_consumed_check CHECK ((consumed >= 0))
+);
+
+--
 -- Name: card_cycle_past; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1882,6 +1900,13 @@ ALTER TABLE ONLY public.card_bill_payment
     ADD CONSTRAINT card_bill_payment_pkey PRIMARY KEY (member_id, wallet_id, closing_date);
 
 --
+-- Name: card_checkpoint card_checkpoint_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_checkpoint
+    ADD CONSTRAINT card_checkpoint_pkey PRIMARY KEY (member_id, wallet_id);
+
+--
 -- Name: card_cycle_past card_cycle_past_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2229,6 +2254,12 @@ CREATE INDEX account_entry_tag_tag_idx ON public.account_entry_tag USING btree (
 --
 
 CREATE INDEX account_entry_transfer_idx ON public.account_entry USING btree (transfer_id) WHERE (transfer_id IS NOT NULL);
+
+--
+-- Name: account_entry_wallet_date_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX account_entry_wallet_date_idx ON public.account_entry USING btree (member_id, wallet_id, entry_date);
 
 --
 -- Name: account_entry_wallet_idx; Type: INDEX; Schema: public; Owner: -
@@ -3160,6 +3191,13 @@ ALTER TABLE ONLY public.card_bill_payment
 
 ALTER TABLE ONLY public.card_bill_payment
     ADD CONSTRAINT card_bill_payment_member_id_wallet_id_fkey FOREIGN KEY (member_id, wallet_id) REFERENCES public.wallet(member_id, id) ON DELETE CASCADE;
+
+--
+-- Name: card_checkpoint card_checkpoint_member_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.card_checkpoint
+    ADD CONSTRAINT card_checkpoint_member_id_fkey FOREIGN KEY (member_id) REFERENCES public.member(id) ON DELETE CASCADE;
 
 --
 -- Name: card_cycle_past card_cycle_past_member_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

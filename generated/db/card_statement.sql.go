@@ -115,7 +115,9 @@ type GetCardCycleRow struct {
 // The cards area reads a card's cycle (wallet) and its entries
 // (account_entry) to compute its statements; it writes neither
 // (internal/app/ownership_test.go crossReads gives the reasons). It owns
-// card_bill_payment, the bills its payment-day job proposed.
+// card_bill_payment, the bills its payment-day job proposed, card_cycle_past
+// and card_checkpoint (schema/00010_card_checkpoint.sql), which it judges
+// by the changes feed (ledger_change, ledger_change_epoch).
 // A wallet of the member with its statement cycle (all null for none).
 func (q *Queries) GetCardCycle(ctx context.Context, arg GetCardCycleParams) (GetCardCycleRow, error) {
 	row := q.db.QueryRow(ctx, getCardCycle, arg.MemberID, arg.ID)
@@ -127,113 +129,6 @@ func (q *Queries) GetCardCycle(ctx context.Context, arg GetCardCycleParams) (Get
 		&i.PaymentDay,
 	)
 	return i, err
-}
-
-const listCardCyclePast = `-- name: ListCardCyclePast :many
-SELECT wallet_id, until_date, statement_day, payment_day FROM card_cycle_past
-WHERE member_id = $1 AND ($2::bigint IS NULL OR wallet_id = $2::bigint)
-ORDER BY wallet_id, until_date
-`
-
-type ListCardCyclePastParams struct {
-	MemberID int64
-	WalletID *int64
-}
-
-type ListCardCyclePastRow struct {
-	WalletID     int64
-	UntilDate    time.Time
-	StatementDay int32
-	PaymentDay   int32
-}
-
-// The past cycles of the member's cards (of one card when wallet_id is
-// given), each card's oldest first.
-func (q *Queries) ListCardCyclePast(ctx context.Context, arg ListCardCyclePastParams) ([]ListCardCyclePastRow, error) {
-	rows, err := q.db.Query(ctx, listCardCyclePast, arg.MemberID, arg.WalletID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListCardCyclePastRow{}
-	for rows.Next() {
-		var i ListCardCyclePastRow
-		if err := rows.Scan(
-			&i.WalletID,
-			&i.UntilDate,
-			&i.StatementDay,
-			&i.PaymentDay,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const listCardStatementEntries = `-- name: ListCardStatementEntries :many
-SELECT e.wallet_id::bigint AS wallet_id, e.id, e.entry_date, e.type, e.amount, e.installment_months,
-    e.awaiting_rate, (e.transfer_id IS NOT NULL)::boolean AS is_transfer
-FROM account_entry e
-JOIN wallet w ON w.member_id = e.member_id AND w.id = e.wallet_id
-WHERE e.member_id = $1
-  AND w.type = 'CARD' AND w.statement_day IS NOT NULL
-  AND ($2::bigint IS NULL OR e.wallet_id = $2::bigint)
-  AND (NOT e.pending OR e.awaiting_rate)
-ORDER BY e.wallet_id, e.entry_date, e.id
-`
-
-type ListCardStatementEntriesParams struct {
-	MemberID int64
-	WalletID *int64
-}
-
-type ListCardStatementEntriesRow struct {
-	WalletID          int64
-	ID                int64
-	EntryDate         time.Time
-	Type              string
-	Amount            int64
-	InstallmentMonths *int32
-	AwaitingRate      bool
-	IsTransfer        bool
-}
-
-// The entries of the member's cycle cards (of one card when wallet_id is
-// given) that statements hold: the confirmed ones and the pending ones
-// awaiting their rate (other pending entries count nowhere until confirmed).
-// A transfer side is flagged: into the card it is a payment, out of it a
-// charge.
-func (q *Queries) ListCardStatementEntries(ctx context.Context, arg ListCardStatementEntriesParams) ([]ListCardStatementEntriesRow, error) {
-	rows, err := q.db.Query(ctx, listCardStatementEntries, arg.MemberID, arg.WalletID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListCardStatementEntriesRow{}
-	for rows.Next() {
-		var i ListCardStatementEntriesRow
-		if err := rows.Scan(
-			&i.WalletID,
-			&i.ID,
-			&i.EntryDate,
-			&i.Type,
-			&i.Amount,
-			&i.InstallmentMonths,
-			&i.AwaitingRate,
-			&i.IsTransfer,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
 }
 
 const listCycleCardMembers = `-- name: ListCycleCardMembers :many
@@ -271,23 +166,131 @@ func (q *Queries) ListCycleCardMembers(ctx context.Context, arg ListCycleCardMem
 }
 
 const listCycleCards = `-- name: ListCycleCards :many
-SELECT id, statement_day::integer AS statement_day, payment_day::integer AS payment_day,
-    payment_wallet_id::bigint AS payment_wallet_id
-FROM wallet
-WHERE member_id = $1 AND type = 'CARD' AND statement_day IS NOT NULL
-ORDER BY sort_order, id
+WITH f AS MATERIALIZED (
+    SELECT COALESCE((SELECT max(c.seq) FROM ledger_change c WHERE c.member_id = $1), 0)::bigint AS seq_now,
+        COALESCE((SELECT x.epoch FROM ledger_change_epoch x WHERE x.member_id = $1), 1)::bigint AS epoch,
+        COALESCE((SELECT x.pruned_seq FROM ledger_change_epoch x WHERE x.member_id = $1), 0)::bigint AS pruned_seq
+), since AS MATERIALIZED (
+    SELECT c.seq, c.kind, c.record_id FROM ledger_change c
+    WHERE $2::boolean AND c.member_id = $1 AND c.seq > COALESCE((
+        SELECT min(k.seq) FROM card_checkpoint k
+        JOIN wallet cw ON cw.member_id = k.member_id AND cw.id = k.wallet_id
+        WHERE k.member_id = $1 AND cw.type = 'CARD' AND cw.statement_day IS NOT NULL), 9223372036854775807)
+    ORDER BY c.seq DESC
+    LIMIT 1001
+), changed AS MATERIALIZED (
+    SELECT s.seq, e.wallet_id, e.entry_date, (e.id IS NULL OR e.version > 1) AS unknown
+    FROM since s
+    LEFT JOIN account_entry e ON e.member_id = $1 AND e.id = s.record_id
+    WHERE s.kind = 'ENTRY'
+), cc AS (
+    SELECT w.id, w.sort_order, w.statement_day::integer AS statement_day, w.payment_day::integer AS payment_day,
+        w.payment_wallet_id::bigint AS payment_wallet_id,
+        (w.statement_day || '/' || w.payment_day || COALESCE((
+            SELECT string_agg(',' || to_char(p.until_date, 'YYYY-MM-DD') || ' ' || p.statement_day || '/' || p.payment_day, '' ORDER BY p.until_date)
+            FROM card_cycle_past p WHERE p.member_id = w.member_id AND p.wallet_id = w.id), ''))::text AS schedule,
+        k.wallet_id AS k_wallet_id, k.closing_date, k.consumed, k.carry_closings, k.carry_amounts, k.schedule AS k_schedule,
+        k.seq AS k_seq, k.epoch AS k_epoch, f.seq_now, f.epoch, f.pruned_seq
+    FROM wallet w
+    CROSS JOIN f
+    LEFT JOIN card_checkpoint k ON k.member_id = w.member_id AND k.wallet_id = w.id
+    WHERE w.member_id = $1 AND w.type = 'CARD' AND w.statement_day IS NOT NULL
+      AND ($3::bigint IS NULL OR w.id = $3::bigint)
+), judged AS MATERIALIZED (
+    SELECT cc.id, cc.sort_order, cc.statement_day, cc.payment_day, cc.payment_wallet_id, cc.schedule, cc.k_wallet_id, cc.closing_date, cc.consumed, cc.carry_closings, cc.carry_amounts, cc.k_schedule, cc.k_seq, cc.k_epoch, cc.seq_now, cc.epoch, cc.pruned_seq,
+        ($2::boolean AND cc.k_wallet_id IS NOT NULL AND cc.k_schedule = cc.schedule
+            AND cc.k_epoch = cc.epoch AND cc.k_seq >= cc.pruned_seq
+            AND (SELECT count(*) FROM since) <= 1000
+            AND NOT EXISTS (
+                SELECT 1 FROM changed c
+                WHERE c.seq > cc.k_seq AND (c.unknown OR (c.wallet_id = cc.id AND c.entry_date <= cc.closing_date))
+        )) AS used
+    FROM cc
+)
+SELECT j.id, j.statement_day, j.payment_day, j.payment_wallet_id, j.schedule,
+    j.used::boolean AS checkpoint_used,
+    (j.used AND j.k_seq = j.seq_now)::boolean AS checkpoint_current,
+    (CASE WHEN j.used THEN j.closing_date ELSE DATE '0001-01-01' END)::date AS checkpoint_closing,
+    (CASE WHEN j.used THEN j.consumed ELSE 0 END)::bigint AS checkpoint_consumed,
+    (CASE WHEN j.used THEN j.carry_closings ELSE '{}' END)::date[] AS checkpoint_carry_closings,
+    (CASE WHEN j.used THEN j.carry_amounts ELSE '{}' END)::bigint[] AS checkpoint_carry_amounts,
+    j.seq_now, j.epoch,
+    COALESCE(x.ids, '{}')::bigint[] AS entry_ids,
+    COALESCE(x.dates, '{}')::date[] AS entry_dates,
+    COALESCE(x.incomes, '{}')::boolean[] AS entry_incomes,
+    COALESCE(x.amounts, '{}')::bigint[] AS entry_amounts,
+    COALESCE(x.months, '{}')::integer[] AS entry_months,
+    COALESCE(x.awaiting, '{}')::boolean[] AS entry_awaiting,
+    COALESCE(x.transfers, '{}')::boolean[] AS entry_transfers
+FROM judged j
+LEFT JOIN LATERAL (
+    SELECT array_agg(e.id ORDER BY e.entry_date, e.id) AS ids,
+        array_agg(e.entry_date ORDER BY e.entry_date, e.id) AS dates,
+        array_agg(e.type = 'income' ORDER BY e.entry_date, e.id) AS incomes,
+        array_agg(e.amount ORDER BY e.entry_date, e.id) AS amounts,
+        array_agg(COALESCE(e.installment_months, 0) ORDER BY e.entry_date, e.id) AS months,
+        array_agg(e.awaiting_rate ORDER BY e.entry_date, e.id) AS awaiting,
+        array_agg(e.transfer_id IS NOT NULL ORDER BY e.entry_date, e.id) AS transfers
+    FROM account_entry e
+    WHERE e.member_id = $1 AND e.wallet_id = j.id AND (NOT e.pending OR e.awaiting_rate)
+      AND e.entry_date > (CASE WHEN j.used THEN j.closing_date ELSE DATE '0001-01-01' END)
+) x ON true
+ORDER BY j.sort_order, j.id
 `
 
-type ListCycleCardsRow struct {
-	ID              int64
-	StatementDay    int32
-	PaymentDay      int32
-	PaymentWalletID int64
+type ListCycleCardsParams struct {
+	MemberID       int64
+	UseCheckpoints bool
+	WalletID       *int64
 }
 
-// The member's CARD wallets with a statement cycle, in the wallets' order.
-func (q *Queries) ListCycleCards(ctx context.Context, memberID int64) ([]ListCycleCardsRow, error) {
-	rows, err := q.db.Query(ctx, listCycleCards, memberID)
+type ListCycleCardsRow struct {
+	ID                      int64
+	StatementDay            int32
+	PaymentDay              int32
+	PaymentWalletID         int64
+	Schedule                string
+	CheckpointUsed          bool
+	CheckpointCurrent       bool
+	CheckpointClosing       time.Time
+	CheckpointConsumed      int64
+	CheckpointCarryClosings []time.Time
+	CheckpointCarryAmounts  []int64
+	SeqNow                  int64
+	Epoch                   int64
+	EntryIds                []int64
+	EntryDates              []time.Time
+	EntryIncomes            []bool
+	EntryAmounts            []int64
+	EntryMonths             []int32
+	EntryAwaiting           []bool
+	EntryTransfers          []bool
+}
+
+// The member's CARD wallets with a statement cycle (one when wallet_id is
+// given), in the wallets' order, each with its schedule ("statementDay/
+// paymentDay", then ",until statementDay/paymentDay" for each past cycle,
+// oldest first), its checkpoint, and the entries its statements hold: after
+// the checkpoint when use_checkpoints is set and the checkpoint holds
+// (checkpoint_used), else all of them, as arrays in date order: the
+// confirmed ones and the pending ones awaiting their rate (other pending
+// entries count nowhere until confirmed), a transfer side flagged (into the
+// card it is a payment, out of it a charge). Each card's entries are one
+// range of account_entry_wallet_date_idx.
+//
+// A checkpoint holds under the schedule it was computed under, in the
+// changes feed's epoch it was computed in, when no tombstone after its
+// position (seq) was pruned and no entry changed after its position that it
+// may not have seen as it is now: a deleted entry or one written more than
+// once (version > 1: its earlier state is not known, so every card's
+// checkpoint is dropped) or a new entry of the card dated on or before its
+// closing day. The feed is read from the earliest checkpoint's position by
+// its index (member_id, seq), at most 1,000 changes: past that many the
+// checkpoints are not judged, and are recomputed. seq_now and epoch are the
+// feed's position and epoch now, what a checkpoint computed in this
+// transaction is stamped with.
+func (q *Queries) ListCycleCards(ctx context.Context, arg ListCycleCardsParams) ([]ListCycleCardsRow, error) {
+	rows, err := q.db.Query(ctx, listCycleCards, arg.MemberID, arg.UseCheckpoints, arg.WalletID)
 	if err != nil {
 		return nil, err
 	}
@@ -300,6 +303,22 @@ func (q *Queries) ListCycleCards(ctx context.Context, memberID int64) ([]ListCyc
 			&i.StatementDay,
 			&i.PaymentDay,
 			&i.PaymentWalletID,
+			&i.Schedule,
+			&i.CheckpointUsed,
+			&i.CheckpointCurrent,
+			&i.CheckpointClosing,
+			&i.CheckpointConsumed,
+			&i.CheckpointCarryClosings,
+			&i.CheckpointCarryAmounts,
+			&i.SeqNow,
+			&i.Epoch,
+			&i.EntryIds,
+			&i.EntryDates,
+			&i.EntryIncomes,
+			&i.EntryAmounts,
+			&i.EntryMonths,
+			&i.EntryAwaiting,
+			&i.EntryTransfers,
 		); err != nil {
 			return nil, err
 		}
@@ -329,6 +348,49 @@ func (q *Queries) LockCardForBill(ctx context.Context, arg LockCardForBillParams
 	var id int64
 	err := row.Scan(&id)
 	return id, err
+}
+
+const saveCardCheckpoints = `-- name: SaveCardCheckpoints :exec
+INSERT INTO card_checkpoint (member_id, wallet_id, closing_date, consumed, carry_closings, carry_amounts, schedule, seq, epoch)
+SELECT $1, unnest($2::bigint[]), unnest($3::date[]), unnest($4::bigint[]),
+    unnest($5::text[])::date[], unnest($6::text[])::bigint[],
+    unnest($7::text[]), $8::bigint, $9::bigint
+ON CONFLICT (member_id, wallet_id) DO UPDATE
+SET closing_date = excluded.closing_date, consumed = excluded.consumed, carry_closings = excluded.carry_closings,
+    carry_amounts = excluded.carry_amounts, schedule = excluded.schedule, seq = excluded.seq, epoch = excluded.epoch
+WHERE card_checkpoint.epoch <> excluded.epoch OR card_checkpoint.seq <= excluded.seq
+`
+
+type SaveCardCheckpointsParams struct {
+	MemberID      int64
+	WalletIds     []int64
+	ClosingDates  []time.Time
+	Consumed      []int64
+	CarryClosings []string
+	CarryAmounts  []string
+	Schedules     []string
+	Seq           int64
+	Epoch         int64
+}
+
+// Records the cards' checkpoints computed at the feed's position @seq in
+// @epoch (none: a statement that writes nothing). One computed at an older
+// position of the same epoch does not replace a newer one.
+// A card's carry comes as text ('{}' or '{2026-12-04,...}' and '{1000,...}'),
+// one array literal per card.
+func (q *Queries) SaveCardCheckpoints(ctx context.Context, arg SaveCardCheckpointsParams) error {
+	_, err := q.db.Exec(ctx, saveCardCheckpoints,
+		arg.MemberID,
+		arg.WalletIds,
+		arg.ClosingDates,
+		arg.Consumed,
+		arg.CarryClosings,
+		arg.CarryAmounts,
+		arg.Schedules,
+		arg.Seq,
+		arg.Epoch,
+	)
+	return err
 }
 
 const setCardBillTransfer = `-- name: SetCardBillTransfer :exec

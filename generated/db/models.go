@@ -174,6 +174,18 @@ type CardBillPayment struct {
 	CreatedAt   time.Time
 }
 
+type CardCheckpoint struct {
+	MemberID      int64
+	WalletID      int64
+	ClosingDate   time.Time
+	Consumed      int64
+	CarryClosings []time.Time
+	CarryAmounts  []int64
+	Schedule      string
+	Seq           int64
+	Epoch         int64
+}
+
 type CardCyclePast struct {
 	MemberID     int64
 	WalletID     int64

@@ -37,7 +37,7 @@ var tableArea = map[string]string{
 	"post": "board", "post_total": "board", "comment": "board", "post_vote": "board", "comment_vote": "board",
 	"report": "board", "spam_keyword": "board", "tag_group": "board", "tag_group_board": "board",
 	"board_image": "board", "post_image": "board", "image_upload_day": "board",
-	"account_entry_import": "csvio", "card_bill_payment": "cards", "card_cycle_past": "cards",
+	"account_entry_import": "csvio", "card_bill_payment": "cards", "card_cycle_past": "cards", "card_checkpoint": "cards",
 	"ledger_change": "changes", "ledger_change_epoch": "changes",
 	"book": "book", "book_member": "book", "book_invitation": "book", "book_settlement": "book",
 }
@@ -100,6 +100,7 @@ var crossReads = map[[2]string]string{
 	{"board_image", "member"}:              "an image in use as a profile picture is kept by the cleanup",
 	{"card_statement", "wallet"}:           "a card's statements follow its cycle, read with the card (and every cycle card's entries) in one statement",
 	{"card_statement", "account_entry"}:    "a card's statements are computed from all its entries, read in one statement",
+	{"card_statement", "ledger_change"}:    "a card's checkpoint holds while the changes feed past its position names no entry dated on or before it, read with the cards in one statement",
 	{"forecast", "wallet"}:                 "the forecast starts from every wallet's balance, type, paying wallet and loan terms, read in one statement",
 	{"forecast", "wallet_net"}:             "today's balances come from the ledger's rollup (its 'total' rows) in the same statement, whatever the history",
 	{"forecast", "wallet_net_delta"}:       "the rollup's nets not folded yet are added in the same statement",
@@ -109,6 +110,9 @@ var crossReads = map[[2]string]string{
 	{"forecast", "budget_onetime"}:         "one-time budgets are spread over their remaining days",
 	{"forecast", "budget_income"}:          "expected monthly income is projected on the member's month start day",
 	{"forecast", "budget"}:                 "budget pace reads the month's budgets with their daily spending in one statement",
+
+	// The cards' checkpoints (issue 45's speed).
+	{"card_statement", "ledger_change_epoch"}: "a checkpoint holds in the feed's epoch it was computed in (a restore starts a new one), read with the cards",
 }
 
 // crossWrites are writes of another area's table a query may make, each

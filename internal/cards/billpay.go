@@ -109,7 +109,8 @@ func proposeTx(ctx context.Context, q *db.Queries, memberID int64, today time.Ti
 	if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
 		return 0, err
 	}
-	cards, err := cardStatements(ctx, q, memberID, nil, false)
+	// The statements up to each card's checkpoint are paid: none is due.
+	cards, err := unpaidCardStatements(ctx, q, memberID, today)
 	if err != nil {
 		return 0, err
 	}

@@ -2,6 +2,7 @@ package cards
 
 import (
 	"context"
+	"time"
 
 	"github.com/nestegg/nestegg/generated/db"
 )
@@ -14,12 +15,15 @@ type CardStatements struct {
 }
 
 // MemberCardStatements computes the statements of every cycle card of the
-// member, in the wallets' order, inside q's transaction (two statements
-// however many cards): what the cash-flow forecast (package forecast) takes
-// the unpaid bills from. A total that cannot be represented is
+// member that close after its checkpoint, in the wallets' order, inside q's
+// transaction (three statements however many cards): every statement that
+// is not paid is among them (those before the checkpoint are paid), which
+// is what the cash-flow forecast (package forecast) takes the unpaid bills
+// from. today decides which statements are closed (a checkpoint is the last
+// closed statement of the paid run). A total that cannot be represented is
 // money.ErrOutOfRange.
-func MemberCardStatements(ctx context.Context, q *db.Queries, memberID int64) ([]CardStatements, error) {
-	cards, err := cardStatements(ctx, q, memberID, nil, false)
+func MemberCardStatements(ctx context.Context, q *db.Queries, memberID int64, today time.Time) ([]CardStatements, error) {
+	cards, err := unpaidCardStatements(ctx, q, memberID, today)
 	if err != nil {
 		return nil, err
 	}

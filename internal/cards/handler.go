@@ -2,7 +2,10 @@ package cards
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -72,7 +75,7 @@ func (h *CardsHandler) GetNextCardBills(ctx context.Context, _ api.GetNextCardBi
 	today := calendar.Day(h.clock.Now(), h.loc)
 	out := api.GetNextCardBills200JSONResponse{Cards: []api.NextCardBill{}}
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
-		cards, err := cardStatements(ctx, q, memberID, nil, false)
+		cards, err := unpaidCardStatements(ctx, q, memberID, today)
 		if err != nil {
 			return err
 		}
@@ -97,6 +100,9 @@ type card struct {
 	walletID, paymentWalletID int64
 	schedule                  Schedule
 	statements                []Statement
+	// from is the checkpoint the statements start after (zero: they are
+	// every statement of the card's history).
+	from Checkpoint
 }
 
 // KeepPaidStatementsTx runs before a card's cycle is edited (the ledger's
@@ -127,54 +133,152 @@ func KeepPaidStatementsTx(ctx context.Context, q *db.Queries, memberID, walletID
 }
 
 // cardStatements reads the entries of the member's cycle cards (one card's
-// when walletID is set) in one statement and computes each card's
-// statements, the cards in the wallets' order.
+// when walletID is set) and computes each card's statements, every one of
+// its history, the cards in the wallets' order.
 func cardStatements(ctx context.Context, q *db.Queries, memberID int64, walletID *int64, items bool) ([]card, error) {
-	cards, err := q.ListCycleCards(ctx, memberID)
+	return readCards(ctx, q, memberID, reading{walletID: walletID, items: items})
+}
+
+// unpaidCardStatements computes the statements of every cycle card of the
+// member after its checkpoint (the paid run that starts its history), the
+// cards in the wallets' order, without items: all the bills, the
+// payment-day job and the forecast need, as the statements up to it are
+// paid. It reads only the entries dated after each card's checkpoint, where
+// the checkpoint still holds, and records the checkpoints that follow
+// (today decides which statements are closed). Two statements whatever the
+// cards: ListCycleCards, SaveCardCheckpoints.
+func unpaidCardStatements(ctx context.Context, q *db.Queries, memberID int64, today time.Time) ([]card, error) {
+	return readCards(ctx, q, memberID, reading{checkpoints: true, today: today})
+}
+
+// reading says what readCards reads.
+type reading struct {
+	walletID *int64
+	items    bool
+	// checkpoints: start after each card's checkpoint where it holds, and
+	// record the ones that follow; fresh: start from the history's start
+	// all the same (a checkpoint turned out stale).
+	checkpoints, fresh bool
+	today              time.Time
+}
+
+func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([]card, error) {
+	rows, err := q.ListCycleCards(ctx, db.ListCycleCardsParams{MemberID: memberID, UseCheckpoints: r.checkpoints && !r.fresh, WalletID: r.walletID})
 	if err != nil {
 		return nil, fmt.Errorf("cycle cards of member %d: %w", memberID, err)
 	}
-	rows, err := q.ListCardStatementEntries(ctx, db.ListCardStatementEntriesParams{MemberID: memberID, WalletID: walletID})
-	if err != nil {
-		return nil, fmt.Errorf("card entries of member %d: %w", memberID, err)
+	out := make([]card, 0, len(rows))
+	save := db.SaveCardCheckpointsParams{
+		MemberID: memberID, WalletIds: []int64{}, ClosingDates: []time.Time{}, Consumed: []int64{},
+		CarryClosings: []string{}, CarryAmounts: []string{}, Schedules: []string{},
 	}
-	pasts, err := q.ListCardCyclePast(ctx, db.ListCardCyclePastParams{MemberID: memberID, WalletID: walletID})
-	if err != nil {
-		return nil, fmt.Errorf("past card cycles of member %d: %w", memberID, err)
-	}
-	past := map[int64][]Segment{}
-	for _, p := range pasts {
-		past[p.WalletID] = append(past[p.WalletID], Segment{Until: p.UntilDate, Cycle: Cycle{StatementDay: int(p.StatementDay), PaymentDay: int(p.PaymentDay)}})
-	}
-	charges := map[int64][]Charge{}
-	payments := map[int64][]Payment{}
-	for _, r := range rows {
-		switch {
-		case r.IsTransfer && r.Type == "income":
-			payments[r.WalletID] = append(payments[r.WalletID], Payment{Date: r.EntryDate, Amount: r.Amount})
-		case r.Type == "income":
-			charges[r.WalletID] = append(charges[r.WalletID], Charge{EntryID: r.ID, Date: r.EntryDate, Amount: -r.Amount, AwaitingRate: r.AwaitingRate})
-		default:
-			ch := Charge{EntryID: r.ID, Date: r.EntryDate, Amount: r.Amount, AwaitingRate: r.AwaitingRate}
-			if r.InstallmentMonths != nil {
-				ch.Months = int(*r.InstallmentMonths)
+	for _, row := range rows {
+		sc, err := parseSchedule(row.Schedule)
+		if err != nil {
+			return nil, fmt.Errorf("cycle of card %d: %w", row.ID, err)
+		}
+		var from Checkpoint
+		if row.CheckpointUsed {
+			if len(row.CheckpointCarryClosings) != len(row.CheckpointCarryAmounts) {
+				return nil, fmt.Errorf("checkpoint of card %d: %d carried closings, %d amounts", row.ID, len(row.CheckpointCarryClosings), len(row.CheckpointCarryAmounts))
 			}
-			charges[r.WalletID] = append(charges[r.WalletID], ch)
+			from = Checkpoint{Closing: row.CheckpointClosing, Consumed: row.CheckpointConsumed}
+			for i, closing := range row.CheckpointCarryClosings {
+				from.Carry = append(from.Carry, Carried{Closing: closing, Amount: row.CheckpointCarryAmounts[i]})
+			}
 		}
-	}
-	out := make([]card, 0, len(cards))
-	for _, c := range cards {
-		if walletID != nil && c.ID != *walletID {
-			continue
-		}
-		sc := Schedule{Past: past[c.ID], Current: Cycle{StatementDay: int(c.StatementDay), PaymentDay: int(c.PaymentDay)}}
-		statements, err := sc.Statements(charges[c.ID], payments[c.ID], items)
+		charges, payments, err := entriesOf(row)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, card{walletID: c.ID, paymentWalletID: c.PaymentWalletID, schedule: sc, statements: statements})
+		statements, next, err := sc.StatementsAfter(from, charges, payments, r.items, r.today)
+		if errors.Is(err, errCheckpointStale) && !r.fresh {
+			// A payment after the checkpoint went between the feed's read
+			// and the entries' read: start again from the history's start.
+			r.fresh = true
+			return readCards(ctx, q, memberID, r)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, card{walletID: row.ID, paymentWalletID: row.PaymentWalletID, schedule: sc, statements: statements, from: from})
+		current := row.CheckpointUsed && row.CheckpointCurrent
+		if r.checkpoints && (!current || !next.Closing.Equal(from.Closing) || next.Consumed != from.Consumed) {
+			save.WalletIds = append(save.WalletIds, row.ID)
+			save.ClosingDates = append(save.ClosingDates, next.Closing)
+			save.Consumed = append(save.Consumed, next.Consumed)
+			closings, amounts := carryLiterals(next.Carry)
+			save.CarryClosings = append(save.CarryClosings, closings)
+			save.CarryAmounts = append(save.CarryAmounts, amounts)
+			save.Schedules = append(save.Schedules, row.Schedule)
+			save.Seq, save.Epoch = row.SeqNow, row.Epoch
+		}
+	}
+	if r.checkpoints {
+		// Sent even with nothing to record, so a request sends the same
+		// statements whatever the member holds.
+		if err := q.SaveCardCheckpoints(ctx, save); err != nil {
+			return nil, fmt.Errorf("card checkpoints of member %d: %w", memberID, err)
+		}
 	}
 	return out, nil
+}
+
+// entriesOf are a card's charges and payments as ListCycleCards answers its
+// entries (arrays of one length, in date order).
+func entriesOf(row db.ListCycleCardsRow) ([]Charge, []Payment, error) {
+	n := len(row.EntryIds)
+	if len(row.EntryDates) != n || len(row.EntryIncomes) != n || len(row.EntryAmounts) != n ||
+		len(row.EntryMonths) != n || len(row.EntryAwaiting) != n || len(row.EntryTransfers) != n {
+		return nil, nil, fmt.Errorf("entries of card %d: arrays of unequal lengths", row.ID)
+	}
+	var charges []Charge
+	var payments []Payment
+	for i, id := range row.EntryIds {
+		date, amount := row.EntryDates[i], row.EntryAmounts[i]
+		switch {
+		case row.EntryTransfers[i] && row.EntryIncomes[i]:
+			payments = append(payments, Payment{Date: date, Amount: amount})
+		case row.EntryIncomes[i]:
+			charges = append(charges, Charge{EntryID: id, Date: date, Amount: -amount, AwaitingRate: row.EntryAwaiting[i]})
+		default:
+			charges = append(charges, Charge{EntryID: id, Date: date, Amount: amount, Months: int(row.EntryMonths[i]), AwaitingRate: row.EntryAwaiting[i]})
+		}
+	}
+	return charges, payments, nil
+}
+
+// carryLiterals are a carry's closing days and amounts as array literals.
+func carryLiterals(carry []Carried) (closings, amounts string) {
+	c, a := make([]string, len(carry)), make([]string, len(carry))
+	for i, x := range carry {
+		c[i], a[i] = x.Closing.Format(time.DateOnly), strconv.FormatInt(x.Amount, 10)
+	}
+	return "{" + strings.Join(c, ",") + "}", "{" + strings.Join(a, ",") + "}"
+}
+
+// parseSchedule reads ListCycleCards' schedule: "statementDay/paymentDay",
+// then ",until statementDay/paymentDay" for each past cycle, oldest first.
+func parseSchedule(s string) (Schedule, error) {
+	parts := strings.Split(s, ",")
+	var sc Schedule
+	if _, err := fmt.Sscanf(parts[0], "%d/%d", &sc.Current.StatementDay, &sc.Current.PaymentDay); err != nil {
+		return Schedule{}, fmt.Errorf("%q: %w", s, err)
+	}
+	for _, part := range parts[1:] {
+		var until string
+		var seg Segment
+		if _, err := fmt.Sscanf(part, "%s %d/%d", &until, &seg.Cycle.StatementDay, &seg.Cycle.PaymentDay); err != nil {
+			return Schedule{}, fmt.Errorf("%q: %w", s, err)
+		}
+		t, err := time.Parse(time.DateOnly, until)
+		if err != nil {
+			return Schedule{}, fmt.Errorf("%q: %w", s, err)
+		}
+		seg.Until = t
+		sc.Past = append(sc.Past, seg)
+	}
+	return sc, nil
 }
 
 func toAPIStatement(s Statement) api.CardStatement {

@@ -8,6 +8,7 @@
 package cards
 
 import (
+	"errors"
 	"sort"
 	"time"
 
@@ -195,8 +196,66 @@ func Statements(c Cycle, charges []Charge, payments []Payment) ([]Statement, err
 // installment slices are not built for them). A total that cannot be
 // represented is money.ErrOutOfRange.
 func (sc Schedule) Statements(charges []Charge, payments []Payment, items bool) ([]Statement, error) {
+	out, _, err := sc.StatementsAfter(Checkpoint{}, charges, payments, items, time.Time{})
+	return out, err
+}
+
+// Checkpoint is where a card's paid run has reached: Closing is the closing
+// day of a statement of the paid run that starts the card's history (every
+// statement up to it is paid), Consumed what the statements up to it took
+// of the payments dated after it (oldest first: always a first part of
+// them), and Carry the slices the installment purchases dated up to it put
+// in the statements after it, summed per statement. The statements after
+// it are then those the whole history gives, without their items
+// (TestPropertyCheckpointGivesTheSameStatements), from its carry, the
+// charges dated after it and the payments dated after it, the first
+// Consumed of them taken, as long as nothing dated on or before it
+// changes. The zero Checkpoint is the start of the history.
+type Checkpoint struct {
+	Closing  time.Time
+	Consumed int64
+	Carry    []Carried
+}
+
+// Carried is what earlier installment purchases put in the statement
+// closing on Closing (a statement holding only a slice of 0 still holds
+// an item).
+type Carried struct {
+	Closing time.Time
+	Amount  int64
+}
+
+// errCheckpointStale: the payments dated after a checkpoint hold less than
+// it says its statements took of them (one was deleted or lowered since).
+var errCheckpointStale = errors.New("the card's checkpoint is stale: its payments changed")
+
+// StatementsAfter are the card's statements that close after cp.Closing
+// and hold an item, as Statements answers them (without the items of
+// cp.Carry), and the checkpoint that follows: the last statement of the
+// paid run that closed before today (cp when the run ends at it). Charges
+// and payments dated on or before cp.Closing are left out (cp holds what
+// they do after it). It is errCheckpointStale when the payments after cp
+// hold less than cp.Consumed.
+func (sc Schedule) StatementsAfter(cp Checkpoint, charges []Charge, payments []Payment, items bool, today time.Time) ([]Statement, Checkpoint, error) {
 	byClosing := map[time.Time]*Statement{}
 	var check money.Checked
+	at := func(closing time.Time) *Statement {
+		s := byClosing[closing]
+		if s == nil {
+			st := sc.statement(closing)
+			s = &st
+			byClosing[closing] = s
+		}
+		return s
+	}
+	for _, c := range cp.Carry {
+		if c.Closing.After(cp.Closing) {
+			check.Add(&at(c.Closing).Total, c.Amount)
+		}
+	}
+	if !cp.Closing.IsZero() {
+		charges = after(charges, cp.Closing)
+	}
 	for _, ch := range charges {
 		closing := sc.closingOn(ch.Date)
 		slices := Slices(ch.Amount, ch.Months)
@@ -204,12 +263,7 @@ func (sc Schedule) Statements(charges []Charge, payments []Payment, items bool) 
 			if i > 0 {
 				closing = sc.next(closing)
 			}
-			s := byClosing[closing]
-			if s == nil {
-				st := sc.statement(closing)
-				s = &st
-				byClosing[closing] = s
-			}
+			s := at(closing)
 			if ch.AwaitingRate {
 				amount = 0
 				s.awaiting = true
@@ -226,7 +280,7 @@ func (sc Schedule) Statements(charges []Charge, payments []Payment, items bool) 
 		}
 	}
 	if err := check.Err(); err != nil {
-		return nil, err
+		return nil, Checkpoint{}, err
 	}
 	out := make([]Statement, 0, len(byClosing))
 	for _, s := range byClosing {
@@ -240,7 +294,61 @@ func (sc Schedule) Statements(charges []Charge, payments []Payment, items bool) 
 		out = append(out, *s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Closing.Before(out[j].Closing) })
-	markPaid(out, payments)
+	next, err := markPaid(out, payments, cp, today)
+	if err != nil {
+		return nil, Checkpoint{}, err
+	}
+	if next.Closing.Equal(cp.Closing) {
+		next.Carry = cp.Carry
+	} else if next.Carry, err = sc.carry(cp, charges, next.Closing); err != nil {
+		return out, cp, nil // beyond an amount: the old checkpoint still holds
+	}
+	return out, next, nil
+}
+
+// after are the charges dated after day.
+func after(charges []Charge, day time.Time) []Charge {
+	out := make([]Charge, 0, len(charges))
+	for _, ch := range charges {
+		if ch.Date.After(day) {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// carry is the carry of a checkpoint at through, after cp: cp's carry after
+// it and the slices after it of the charges dated from cp through it.
+func (sc Schedule) carry(cp Checkpoint, charges []Charge, through time.Time) ([]Carried, error) {
+	sums := map[time.Time]int64{}
+	var check money.Checked
+	for _, c := range cp.Carry {
+		if c.Closing.After(through) {
+			sums[c.Closing] = check.Sum(sums[c.Closing], c.Amount)
+		}
+	}
+	for _, ch := range charges {
+		if ch.Date.After(through) || ch.Months < 2 {
+			continue
+		}
+		closing := sc.closingOn(ch.Date)
+		for i, amount := range Slices(ch.Amount, ch.Months) {
+			if i > 0 {
+				closing = sc.next(closing)
+			}
+			if closing.After(through) {
+				sums[closing] = check.Sum(sums[closing], amount)
+			}
+		}
+	}
+	if err := check.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]Carried, 0, len(sums))
+	for closing, amount := range sums {
+		out = append(out, Carried{Closing: closing, Amount: amount})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Closing.Before(out[j].Closing) })
 	return out, nil
 }
 
@@ -264,13 +372,50 @@ func PaidThrough(statements []Statement, today time.Time) time.Time {
 // earliest first, until its total is covered. A statement that owes nothing
 // is paid and takes nothing; one that holds an item awaiting its rate is not
 // paid (its total is not known yet) though it takes what covers the rest.
-func markPaid(statements []Statement, payments []Payment) {
-	left := make([]Payment, len(payments))
-	copy(left, payments)
+//
+// statements close after cp.Closing; the statements up to it took
+// cp.Consumed of the payments dated after it, earliest first, and those
+// dated on or before it can pay no later statement, so they are left out.
+// The answer is the checkpoint that follows: the paid run's last statement
+// closed before today, with what the statements up to it took of the
+// payments dated after it.
+func markPaid(statements []Statement, payments []Payment, cp Checkpoint, today time.Time) (Checkpoint, error) {
+	left := make([]Payment, 0, len(payments))
+	for _, p := range payments {
+		if p.Date.After(cp.Closing) {
+			left = append(left, p)
+		}
+	}
 	sort.SliceStable(left, func(i, j int) bool { return left[i].Date.Before(left[j].Date) })
+	// byRun[j]: what the statements up to the checkpoint so far took of
+	// payment j.
+	byRun := make([]int64, len(left))
+	taken := cp.Consumed
+	for j := range left {
+		if taken <= 0 {
+			break
+		}
+		if left[j].Amount <= 0 {
+			continue
+		}
+		take := min(taken, left[j].Amount)
+		left[j].Amount -= take
+		byRun[j] += take
+		taken -= take
+	}
+	if taken > 0 {
+		return Checkpoint{}, errCheckpointStale
+	}
+	next, run := cp, true
+	type took struct {
+		j      int
+		amount int64
+	}
+	var took1 []took
 	for i := range statements {
 		s := &statements[i]
 		owed := s.Total
+		took1 = took1[:0]
 		for j := range left {
 			if owed <= 0 {
 				break
@@ -281,10 +426,32 @@ func markPaid(statements []Statement, payments []Payment) {
 			take := min(owed, left[j].Amount)
 			left[j].Amount -= take
 			owed -= take
+			if run {
+				took1 = append(took1, took{j, take})
+			}
 		}
 		s.Owed = max(owed, 0)
 		s.Paid = owed <= 0 && !s.awaiting
+		if run && s.Paid && s.Closing.Before(today) {
+			next.Closing = s.Closing
+			for _, t := range took1 {
+				byRun[t.j] += t.amount
+			}
+		} else {
+			run = false
+		}
 	}
+	next.Consumed = 0
+	for j := range left {
+		if left[j].Date.After(next.Closing) {
+			sum, ok := money.Add(next.Consumed, byRun[j])
+			if !ok {
+				return cp, nil // beyond an amount: the old checkpoint still holds
+			}
+			next.Consumed = sum
+		}
+	}
+	return next, nil
 }
 
 // NextBill is a card's next bill under one cycle (Schedule.NextBill).

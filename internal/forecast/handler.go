@@ -110,7 +110,7 @@ func memberForecast(ctx context.Context, q *db.Queries, memberID int64, startDay
 	pendMoves, paying := PendingMoves(pending, cycleCards)
 	moves = append(moves, pendMoves...)
 
-	statements, err := cards.MemberCardStatements(ctx, q, memberID)
+	statements, err := cards.MemberCardStatements(ctx, q, memberID, today)
 	if err != nil {
 		return Forecast{}, err
 	}

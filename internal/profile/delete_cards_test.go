@@ -12,8 +12,9 @@ import (
 func init() {
 	memberFillers = append(memberFillers, memberFiller{order: 35, area: "cards", fill: func(t *testing.T, env *apitest.Env, m *apitest.Member) {
 		// A cycle card through the API; then the job's claim of one of its
-		// bills (card_bill_payment) and a past cycle (card_cycle_past), as
-		// the payment-day job and a cycle edit leave them.
+		// bills (card_bill_payment), a past cycle (card_cycle_past) and a
+		// checkpoint (card_checkpoint), as the payment-day job, a cycle edit
+		// and a forecast leave them.
 		bank := lt.Wallet(m.Client, "Card payer", api.WalletTypeBank, 0)
 		statementDay, paymentDay := int32(15), int32(25)
 		var card api.Wallet
@@ -22,5 +23,6 @@ func init() {
 		}).Want(http.StatusCreated).JSON(&card)
 		env.Exec(`INSERT INTO card_bill_payment (member_id, wallet_id, closing_date) VALUES ($1, $2, DATE '2026-10-15')`, m.ID, card.ID)
 		env.Exec(`INSERT INTO card_cycle_past (member_id, wallet_id, until_date, statement_day, payment_day) VALUES ($1, $2, DATE '2026-09-15', 10, 20)`, m.ID, card.ID)
+		env.Exec(`INSERT INTO card_checkpoint (member_id, wallet_id, closing_date, consumed, carry_closings, carry_amounts, schedule, seq, epoch) VALUES ($1, $2, DATE '2026-09-15', 0, '{}', '{}', '15/25', 0, 1)`, m.ID, card.ID)
 	}})
 }
