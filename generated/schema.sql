@@ -2262,12 +2262,6 @@ CREATE INDEX account_entry_transfer_idx ON public.account_entry USING btree (tra
 CREATE INDEX account_entry_wallet_date_idx ON public.account_entry USING btree (member_id, wallet_id, entry_date);
 
 --
--- Name: account_entry_wallet_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX account_entry_wallet_idx ON public.account_entry USING btree (member_id, wallet_id);
-
---
 -- Name: auth_failure_key_idx; Type: INDEX; Schema: public; Owner: -
 --
 

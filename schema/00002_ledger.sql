@@ -115,7 +115,8 @@ CREATE TABLE account_entry (
 );
 -- Month lists read a member's entries by date, newest first.
 CREATE INDEX account_entry_member_date_idx ON account_entry (member_id, entry_date DESC, created_at DESC, id DESC);
-CREATE INDEX account_entry_wallet_idx ON account_entry (member_id, wallet_id);
+-- A wallet's entries: account_entry_wallet_date_idx (00010, member, wallet,
+-- date) serves them, the cards' reads by date too.
 CREATE INDEX account_entry_category_idx ON account_entry (member_id, category_id);
 CREATE INDEX account_entry_pending_idx ON account_entry (member_id) WHERE pending;
 CREATE UNIQUE INDEX account_entry_notif_key_idx ON account_entry (member_id, notif_key) WHERE notif_key IS NOT NULL;
