@@ -1153,6 +1153,66 @@ func (e WalletTypeValue) Valid() bool {
 	}
 }
 
+// Defines values for StatsGroupBy.
+const (
+	StatsGroupByPaidBy StatsGroupBy = "paidBy"
+)
+
+// Valid indicates whether the value is a known member of the StatsGroupBy enum.
+func (e StatsGroupBy) Valid() bool {
+	switch e {
+	case StatsGroupByPaidBy:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCategoryStatsParamsGroupBy.
+const (
+	GetCategoryStatsParamsGroupByPaidBy GetCategoryStatsParamsGroupBy = "paidBy"
+)
+
+// Valid indicates whether the value is a known member of the GetCategoryStatsParamsGroupBy enum.
+func (e GetCategoryStatsParamsGroupBy) Valid() bool {
+	switch e {
+	case GetCategoryStatsParamsGroupByPaidBy:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetMonthlyStatsParamsGroupBy.
+const (
+	GetMonthlyStatsParamsGroupByPaidBy GetMonthlyStatsParamsGroupBy = "paidBy"
+)
+
+// Valid indicates whether the value is a known member of the GetMonthlyStatsParamsGroupBy enum.
+func (e GetMonthlyStatsParamsGroupBy) Valid() bool {
+	switch e {
+	case GetMonthlyStatsParamsGroupByPaidBy:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetYearlyStatsParamsGroupBy.
+const (
+	GetYearlyStatsParamsGroupByPaidBy GetYearlyStatsParamsGroupBy = "paidBy"
+)
+
+// Valid indicates whether the value is a known member of the GetYearlyStatsParamsGroupBy enum.
+func (e GetYearlyStatsParamsGroupBy) Valid() bool {
+	switch e {
+	case GetYearlyStatsParamsGroupByPaidBy:
+		return true
+	default:
+		return false
+	}
+}
+
 // AdminMember A member as administrators see them (no profile image).
 type AdminMember struct {
 	CreatedAt time.Time `json:"createdAt"`
@@ -1940,6 +2000,10 @@ type CategoryRequest struct {
 
 // CategoryStats defines model for CategoryStats.
 type CategoryStats struct {
+	// ByPaidBy Present only with `groupBy=paidBy`: per member who paid, by member id, the income,
+	// expense and net of the entries counted above (members without a counting entry are
+	// left out). Their sums equal `income` and `expense`.
+	ByPaidBy   *[]StatsPayer      `json:"byPaidBy,omitempty"`
 	Categories StatsCategories    `json:"categories"`
 	Expense    int64              `json:"expense"`
 	From       openapi_types.Date `json:"from"`
@@ -2658,6 +2722,10 @@ type Money = int64
 
 // MonthlyStats defines model for MonthlyStats.
 type MonthlyStats struct {
+	// ByPaidBy Present only with `groupBy=paidBy`: per member who paid, by member id, the income,
+	// expense and net of the entries counted above (members without a counting entry are
+	// left out). Their sums equal `income` and `expense`.
+	ByPaidBy   *[]StatsPayer      `json:"byPaidBy,omitempty"`
 	Categories StatsCategories    `json:"categories"`
 	Days       []StatsDay         `json:"days"`
 	Expense    int64              `json:"expense"`
@@ -3599,6 +3667,23 @@ type StatsMonth struct {
 	To      openapi_types.Date `json:"to"`
 }
 
+// StatsPayer One payer's share of a statistics answer (`groupBy=paidBy`).
+//
+// Example: {"expense":184500,"income":0,"net":-184500,"paidBy":{"former":false,"memberId":42,"name":"Minji"}}
+type StatsPayer struct {
+	Expense int64 `json:"expense"`
+	Income  int64 `json:"income"`
+	Net     int64 `json:"net"`
+
+	// PaidBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	PaidBy MemberRef `json:"paidBy"`
+}
+
 // StatsWalletTransfers defines model for StatsWalletTransfers.
 type StatsWalletTransfers struct {
 	// In Transferred into the wallet.
@@ -4225,11 +4310,15 @@ type WalletTypeValue string
 
 // YearlyStats defines model for YearlyStats.
 type YearlyStats struct {
-	Expense int64        `json:"expense"`
-	Income  int64        `json:"income"`
-	Months  []StatsMonth `json:"months"`
-	Net     int64        `json:"net"`
-	Year    int32        `json:"year"`
+	// ByPaidBy Present only with `groupBy=paidBy`: per member who paid, by member id, the income,
+	// expense and net of the entries counted above (members without a counting entry are
+	// left out). Their sums equal `income` and `expense`.
+	ByPaidBy *[]StatsPayer `json:"byPaidBy,omitempty"`
+	Expense  int64         `json:"expense"`
+	Income   int64         `json:"income"`
+	Months   []StatsMonth  `json:"months"`
+	Net      int64         `json:"net"`
+	Year     int32         `json:"year"`
 }
 
 // BoardCategoryQuery A board, as a request names it.
@@ -4357,6 +4446,9 @@ type Size = int32
 
 // StatsFrom defines model for StatsFrom.
 type StatsFrom = openapi_types.Date
+
+// StatsGroupBy defines model for StatsGroupBy.
+type StatsGroupBy string
 
 // StatsTo defines model for StatsTo.
 type StatsTo = openapi_types.Date
@@ -5581,6 +5673,14 @@ type GetCategoryStatsParams struct {
 	// To The last day of the range (included).
 	To StatsTo `form:"to" json:"to"`
 
+	// GroupBy `paidBy`: the answer also carries `byPaidBy`, the same entries' income, expense and net
+	// per member who paid them (`paidBy` of each entry; an entry written with no payer counts
+	// for the member its `paidBy` names, the book's longest-standing OWNER). A member who has
+	// left the book keeps their sums, named `former: true`. In a personal ledger every entry is
+	// the owner's, so `byPaidBy` holds the owner alone (or nothing when no entry counts).
+	// Absent: no `byPaidBy`, the answer as before. Any other value answers 400 naming `groupBy`.
+	GroupBy *GetCategoryStatsParamsGroupBy `form:"groupBy,omitempty" json:"groupBy,omitempty"`
+
 	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
 	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
 	// allows. A book the caller is not a current member of (never joined, left, removed,
@@ -5592,6 +5692,9 @@ type GetCategoryStatsParams struct {
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
+
+// GetCategoryStatsParamsGroupBy defines parameters for GetCategoryStats.
+type GetCategoryStatsParamsGroupBy string
 
 // GetMonthlyStatsParams defines parameters for GetMonthlyStats.
 type GetMonthlyStatsParams struct {
@@ -5601,6 +5704,14 @@ type GetMonthlyStatsParams struct {
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
 
+	// GroupBy `paidBy`: the answer also carries `byPaidBy`, the same entries' income, expense and net
+	// per member who paid them (`paidBy` of each entry; an entry written with no payer counts
+	// for the member its `paidBy` names, the book's longest-standing OWNER). A member who has
+	// left the book keeps their sums, named `former: true`. In a personal ledger every entry is
+	// the owner's, so `byPaidBy` holds the owner alone (or nothing when no entry counts).
+	// Absent: no `byPaidBy`, the answer as before. Any other value answers 400 naming `groupBy`.
+	GroupBy *GetMonthlyStatsParamsGroupBy `form:"groupBy,omitempty" json:"groupBy,omitempty"`
+
 	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
 	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
 	// allows. A book the caller is not a current member of (never joined, left, removed,
@@ -5612,6 +5723,9 @@ type GetMonthlyStatsParams struct {
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
+
+// GetMonthlyStatsParamsGroupBy defines parameters for GetMonthlyStats.
+type GetMonthlyStatsParamsGroupBy string
 
 // GetTagStatsParams defines parameters for GetTagStats.
 type GetTagStatsParams struct {
@@ -5638,6 +5752,14 @@ type GetYearlyStatsParams struct {
 	// Year The year.
 	Year StatsYear `form:"year" json:"year"`
 
+	// GroupBy `paidBy`: the answer also carries `byPaidBy`, the same entries' income, expense and net
+	// per member who paid them (`paidBy` of each entry; an entry written with no payer counts
+	// for the member its `paidBy` names, the book's longest-standing OWNER). A member who has
+	// left the book keeps their sums, named `former: true`. In a personal ledger every entry is
+	// the owner's, so `byPaidBy` holds the owner alone (or nothing when no entry counts).
+	// Absent: no `byPaidBy`, the answer as before. Any other value answers 400 naming `groupBy`.
+	GroupBy *GetYearlyStatsParamsGroupBy `form:"groupBy,omitempty" json:"groupBy,omitempty"`
+
 	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
 	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
 	// allows. A book the caller is not a current member of (never joined, left, removed,
@@ -5649,6 +5771,9 @@ type GetYearlyStatsParams struct {
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
+
+// GetYearlyStatsParamsGroupBy defines parameters for GetYearlyStats.
+type GetYearlyStatsParamsGroupBy string
 
 // ListTagsParams defines parameters for ListTags.
 type ListTagsParams struct {
@@ -18258,6 +18383,18 @@ func NewGetCategoryStatsRequest(server string, params *GetCategoryStatsParams) (
 			}
 		}
 
+		if params.GroupBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "groupBy", *params.GroupBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -18329,6 +18466,18 @@ func NewGetMonthlyStatsRequest(server string, params *GetMonthlyStatsParams) (*h
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.GroupBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "groupBy", *params.GroupBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -18467,6 +18616,18 @@ func NewGetYearlyStatsRequest(server string, params *GetYearlyStatsParams) (*htt
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.GroupBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "groupBy", *params.GroupBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
