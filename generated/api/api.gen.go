@@ -4577,8 +4577,12 @@ type GetBackupParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4597,8 +4601,12 @@ type ListBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4629,8 +4637,12 @@ type CreateBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4652,8 +4664,12 @@ type GetBudgetChartParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4666,8 +4682,12 @@ type CopyBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4686,8 +4706,12 @@ type GetBudgetIncomeParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4700,8 +4724,12 @@ type PutBudgetIncomeParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4714,8 +4742,12 @@ type ListOnetimeBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4746,8 +4778,12 @@ type CreateOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4772,8 +4808,12 @@ type DeleteOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4798,8 +4838,12 @@ type UpdateOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4818,8 +4862,12 @@ type GetBudgetPaceParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4838,8 +4886,12 @@ type GetBudgetStatusParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4864,8 +4916,12 @@ type DeleteBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4890,8 +4946,12 @@ type UpdateBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4904,8 +4964,12 @@ type GetNextCardBillsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4918,8 +4982,12 @@ type ListCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4950,8 +5018,12 @@ type CreateCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4964,8 +5036,12 @@ type ImportDefaultCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4978,8 +5054,12 @@ type ReorderCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5007,8 +5087,12 @@ type DeleteCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5033,8 +5117,12 @@ type UpdateCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5053,8 +5141,12 @@ type ListChangesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5112,8 +5204,12 @@ type ListEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5144,8 +5240,12 @@ type CreateEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5164,8 +5264,12 @@ type ExportEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5181,8 +5285,12 @@ type ImportEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5213,8 +5321,12 @@ type CreateEntryFromNotificationParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5227,8 +5339,12 @@ type CountPendingEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5253,8 +5369,12 @@ type DeleteEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5272,8 +5392,12 @@ type GetEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5298,8 +5422,12 @@ type UpdateEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5312,8 +5440,12 @@ type ConfirmEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5329,8 +5461,12 @@ type GetForecastParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5469,8 +5605,12 @@ type ListQuickEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5501,8 +5641,12 @@ type CreateQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5527,8 +5671,12 @@ type DeleteQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5553,8 +5701,12 @@ type UpdateQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5567,8 +5719,12 @@ type ListRecurringsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5599,8 +5755,12 @@ type CreateRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5625,8 +5785,12 @@ type DeleteRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5651,8 +5815,12 @@ type UpdateRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5665,8 +5833,12 @@ type RestoreBackupParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5693,8 +5865,12 @@ type GetCategoryStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5724,8 +5900,12 @@ type GetMonthlyStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5747,8 +5927,12 @@ type GetTagStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5772,8 +5956,12 @@ type GetYearlyStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5789,8 +5977,12 @@ type ListTagsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5821,8 +6013,12 @@ type CreateTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5835,8 +6031,12 @@ type ReorderTagsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5861,8 +6061,12 @@ type DeleteTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5887,8 +6091,12 @@ type UpdateTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5919,8 +6127,12 @@ type ListTransfersParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5951,8 +6163,12 @@ type CreateTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5977,8 +6193,12 @@ type DeleteTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5996,8 +6216,12 @@ type GetTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6022,8 +6246,12 @@ type UpdateTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6036,8 +6264,12 @@ type ConfirmTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6050,8 +6282,12 @@ type ListWalletsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6082,8 +6318,12 @@ type CreateWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6096,8 +6336,12 @@ type ReorderWalletsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6125,8 +6369,12 @@ type DeleteWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6144,8 +6392,12 @@ type GetWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6170,8 +6422,12 @@ type UpdateWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6184,8 +6440,12 @@ type GetLoanScheduleParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6204,8 +6464,12 @@ type ListCardStatementsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -44857,1239 +45121,1241 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P17j2NJdiCGf5X48bdAkTs3s5ivemTC8LIymVWczlczmV1d0ywlI3mDyTt5GcG5EUwWp6eAWe/K0MOG",
-	"B1iv5N0dCWNYXsOGDEsL7VoC9Nfqm+yf0zXfwYhzIuK+ycus6hpJ9gBTnSTvjThx4sSJ8z7f1oZiMhWc",
-	"cSVr+9/Wxoz6LII/2z16q//rMzmMgqkKBK/t13pjRiI2FJH/SBKpIsFvCeMqUAui6O0m6UWMKhIoQiUR",
-	"U/qTGdsnd4xN9VfzQI2JGjMyFNMFWYgZGYvQ3+zzjiKcTpiEH93o9yySgeAemY+D4ZiwexYtyDwKFCNi",
-	"lHiURDSQTHqEct8jIxERan7pc5iSEhnw25BtmOdftnukPqdhyJSngY8WHlER5XLEIo9MhVQemUZiFISs",
-	"4RFK/OCWSWUnpVzOWdTn9X5tZ+P56NkTv/ls69mz3eFT/8lev9bYJ5SbhwgNpSByLOaSzMdUpdcn5hyX",
-	"I4kvCBeKDMeU37I+r1OC4D2S5IaGlA+ZXh3C+khqTCPCNHQa3keS0Jkai8gjg7FQA40KMpgsvhKKDTw9",
-	"bZ+bFT2SZBpS3gB0AUBmeTi5tLskJCNKiE1yybhvNnTQGW2cUjUcD4gShPmBIiLqc5+FTG8KDxcwoNk4",
-	"2GFJ56Se+yWQRNMdjZi/TyjhbG7XSXzBpEZGn0dsNJMM1g0zIfodYjQCGh7R242QnQnOEuBFjPpJKgEg",
-	"glGfB0ra/cE1+5vknBNKhpp2NYLMr4HSgOohNIB23w6I4EBh05AumG8e9vpcPyg4gxdGQSSVm4VGUcA0",
-	"ode8GntHJ9OQ1fZrxfRT82pyOGYTqs+eWkz1k1JFAb+tvX/v1To+m0yFYlx1DQD5MzpQ0YwNyHzMOFHj",
-	"IF4PLkYqETm4NVo1hmkUBiwiEfvJTBODO6qSTlifD9y0w8XGF2wxIHUu1Djgt2ROpUUjTqaCCWscEHoj",
-	"GVeIqyQ2sljQsKbWzPhsUtv/Bn946+Vw8N6rTWlEJ0wZRvVC0Mg/pIrdimjx5YxFizxKzjkjN/q5A8NH",
-	"4AMsU8w0v9qsebVAP/kTGMCrafKq7deGZtwUiP8kYqPafu3//zhmno/xV/k4BQ1sGXzTo7eloIULOMQS",
-	"CGWhkYqIpLdlUCl6mwJoQt+dMH6rxrX9naZXmwTcftzyCojohRB3Hb+YuY/FTDLNl8mNEHdAA2LKIqof",
-	"IXSoJAk4qQ8e02nwWD8hB41N0oLN3kfmrg9opNkMi6TgNOzzkPm3mrWyd3SowoU+sBbzMMQmuYhYPIL+",
-	"7pEk9i0q0+NGImQaiED1OQ1DMZebpBVDi89pYtcslZLhLIo0JU7Y5Abpvc41DZAfi4Az3yMhGymPRGwi",
-	"7pnvWXbmA2tBpsHvA8X8hqFgSXabu2Rwdt67Pj6/OjsaAIhUHwgWmWk0mMh2ND87ILTPv+q0X7e7j6S5",
-	"wuKxdsjg+Lz7onN01D4bIFuWAvkgJTd0eDebalAiBgeX3CwI5QvNaG5m+lD1+fnrs3Z3k3T0UXNouOi2",
-	"TztXp2TEqJpFTJKR0LgimvvBC+Yi8MgoYoyEwUT/MhQzrvTO9bkeySNBfPDJHVtIQiOW3o5AMxmKO4nQ",
-	"c0GmIuAKH6ZzGvnA/c4tHUl8w9x6PhuGdlSUP0g94PdMqok+WR7hTJG5iNTYI4q9UzBHxIYsmKo+n9JI",
-	"3+52c8hus6mvBn2KtMiheSDycU1fGebz1JwunDU+Xl9v6BOy0fFTh2wkoglVtf1awNWT3Rocs2CimVV8",
-	"yAKu2C2L3Cm7oGrcOapy0jQm/c0i6KZUjWPYAg2UZtNBpHm/5pIfBeTMv2WqDMQb+NWB9rnAORVc864i",
-	"iJApkIl+wiNb+qLf2iZ1yViGVWk5cD5mEdPbf8NuAy4bZewURqu8jp1tvQ76zqxju+Ki3jAaFa9pwWhk",
-	"xZvk+srA1c8/ENrnz58/T8L7vNksBNleYGWEYa/Fz0gahyifnmhGlQfK/KpZF5nSW2ZoY6/ZLMMicLzU",
-	"AffZiM5CVdvf0lgpR+Jes1kV2suAD1kxCgecvVMDu+/TiN0HYiYB+Fh6igibTNUCqDmWK/UzILiR0SwM",
-	"iVzwYdkqJQBQIitsJ3Y/IR4cjmmEZ1DmQX8l5mRC+QJJ1FzN+gXUc7RC5YNcaCXI2+CecS0YLz19sngn",
-	"nizbh+3d1dsgJvoSKSVj/PkzUvERrmzV+TII+G2cs7ZWMi18x0GoWFQitGp1NGASSVirdOYlTbZamJCz",
-	"mw3zXcDkKgn7I29bBBs0OP9FNbi1IKYY1xIVwG8kxDq1fwW+PZ76hj7Qog51Yq2TT+HemXMWNVLX9+52",
-	"yXotjB+/3DLqsXaCz0oyFzSoivgpDfzPjPUpQPfxKL9A9rZ0mVPDAusarw2nRgwFHwXRhPmkPqKhZA2L",
-	"j7KTYcYpsgjcCBEyymO4evS2EupzKibYUb4nPRMhY+9UteMINqcJmwiNKkUD0BM0lFrorw+pZBsBl4zL",
-	"QAX3rFSa+0kZyFvNyjAba+BSuJU5aZYFmndkdt+BUkE3tE+b/T8gN0KNUUfBC790H8zY1UhhMWVLAQ/4",
-	"UEyYg4+9mzIu2SpqhOmqWkEcIDFYr8Fwt9aFgra+MoDw14+8No6/Po7EJA9P5/Kc7G5vPSVD4Tt7M5oS",
-	"hnCU71mkmE9GkZh4ZDadgp1Plp4k/dxSnhtbxK4uj2qeZtiKRXqk3/mmtfGjt9/uvP8ntSKCPf66Jx4O",
-	"vxJVoFeiIuxfdF+vBXsh7ntO0PXpwtn6tTxN6iBWDpQYNFZguoAkfKpYIRgJ6+YXrMBEd0rvwBgTMRUt",
-	"YnEHLnIi6YiRugax0+4dk7FSUzoNSMZiaiwbDWNPB5t3n0eU+2JC7thC339XV50jj0i6aKD0zOhwDKZn",
-	"M5M12Es6YfBO/JSDLFCbff5F0lDjDFJizmGIOzZVZHuXjMUskpvkdaDGYMNhk/0+3yiYwX1jrcP1CVNj",
-	"4XtESxUw5o3wF7F9LGsB73NC6C0NuEekomomPXgBvRTtHr0daJ4UznzmezhlbHBWG9bQvU/Aro02JuOt",
-	"0CMbS/RBMfDWLmdhd3a37W0y6By1Ty/Oe+2zwzfXX7TfXHfbV5fto0HBUOMgTFr27WiBJFIFYUiiGef6",
-	"Wo3Nes81bLkZOmfXxyedl696A7PQrt65jdZIsWiwb/aR6k8kUJqswFXi622kXALD1uOqMVUHhOppyODw",
-	"/Oz4pHPYG2hw6I2YJR1NsBsTycJ74yJzdGw9LWTMwmljs8+BB8vZcMikHM1CUt9+9y7eVE1PmnT2YQBc",
-	"PpjxRjQIme+cAGY7cK5AyT7H6aIZl0gFm0Sf8Du2iK2kQSyNIy0i6uHeo0O0PRtdE86CR6Toc5rCFyWh",
-	"iJ0udUr8SEynGjLBOYNBPEKJZNE9ixB0qfAJi3DZ11fjJFAN49+RCZdfGnugfqfwgFZlfF+zVoRU79mQ",
-	"bfb5a2PxTpg50xaruYjupF5moAgN53pyP/A3yYngtwgwJ9t7e6Bt06Fikdzv891mM+tR2btpDp+ybbax",
-	"M9ryN3aHe3sbz/1ndGN79ORmizXp8+HuVq3E8pnhWqWGg7291ZJUZwTOuBLrBx57pO8wYFyRkEoF/sK0",
-	"d7euGTroky/bPTDKwxfxviDb01uHbFJEOBTzA4X+YHsSrNOhwCHcQKI0Pk0CPgD0VPb5hPrMug+TkOHJ",
-	"H1NjzjbOzQMU9uaBBNOjYwhb230+uOi2D8/Pjjq9zvnZ9XGrc9I+GiT84sZVYZCT4HP2VJF61q2JfLXP",
-	"Jyy6ZR4Sp1nMcMyGd+7WMG6HCJ2UUrEpelsiMdfHLxTDOyPPJB5XAv2aSNV4WRQQMT5cTMB4N8KOmMfA",
-	"FGvYTdIrrP92ru2kj5jUVzn/SaAO0PXP+9y49KkPWhjs/0TcA3eG8ZUQDQ84X0xEj6Txg++jpz724aP7",
-	"XuOlz1koGRqVC1z0jZijpl3Xm2TwTwdkog+DFiP4IiYVSuaM3vW5Bqs+eP140DBsxDxd2WdcfJqNu75c",
-	"IdreLT65Z4Kz1acXeCAEcwCN4DEei9CXGj9hIBWc18E/HTQ2yWt0R7tTOxez0Cc3DA5PnxuvrL9A1d5w",
-	"aXt6dpq7eEy4gIc2yaGlDY3AcEHq3eND8nxrq9nYJxqRcHKDWy4i63kvQ1EcN7BEcSw0lHYm9JaVGWEC",
-	"/SMYYbwEx/L9iElJBrNpKKgPrmEYZWCWyj7WZDObwZN5YE9BDiyD1kmJn8tmtMTHAwZhooShIOfkQYFp",
-	"wWg0WOnK+USum1Nxz4rUq5aTKjG2ZJQQtTW4GLIE0TXoTdZM95F0Gu5E3C+xh8OcH4PcM6Zei0iNqxnx",
-	"If4A/LX1GQ8UOT0/671qeKkrCfdEc/GHmPE1ppftQ7Pyiq54kffnAsGfWs8ZqZupwQqjv54zdkfq+l8t",
-	"sdMIIlNOBffpopSWNDIqWzxSACYhfq3nXLIFGqbsDrxut7/IbAAsYBn+YW0l6N9Z6kZ5shr955ypYMKW",
-	"e4s1H9VPfX638QW9LfCy6W8Jn+kzaVjwVqmpVQ9QjLullNtsNis4Ay+ELEWaCd/7XJj6chYM75Y6D36i",
-	"n/jsLoQu04Qe8NsysCL7wGcH7TL4aQFxdRSbxO7mcvfrT0voaru5grBWw6Wokuta0B5sn1xtRQN4XkZi",
-	"Nn1RYEMboAdmsJ+UASE+FsMjJRncGB/SwIstAObCfGSM1p6zVkOgEVN9PnVBV2Q+FuhbUmM2IXU7pUYA",
-	"WMmAcg5cJK0zOVjJckoXoMHPuFYnrc/duqWUJG5EE32bjFbTWrpUG1JR9P5AkFVjk7SS0I2p7POQjZR7",
-	"FaKjwcwQRETOJtKDwX0y0BhnkbF6mfCujBvMBDPiarTA67xij6RHpEjg1Mjl7gFCQ60H1kXkdEtwRHBh",
-	"hkM0aEXNRvdxkdsju4+S3LCRiNgmafGF8Xbc03CWjHNzcVmDWySSQVa7cU66Igo1LxXGipoX35aSZZEM",
-	"17Nqad7KbK2RjQcaxCseluUhQb/F8J9LJYZ3ZZxY6h8/I//t0VvgKmXwaN0ZiOPzwrQEnM8JyDqE7Tkz",
-	"u1WmNNsfLKfydai6F1G/VCFW+sfPiRo9H1DySjcugBb7HYHCSV3zx5Rm96g8hBBe+UhfpPU6L0Eg/P4Z",
-	"cYhO2zKAnAXsc4FTLYYyZT+wlA5flpO6YapVmOh2JSb6Xq9bTgWXDLMUqN9Fb4H+NBRcMQ5/0uk0DIbg",
-	"Ang8jcRNyCY/+LHUC0s4VvUbvp7gq9ZJ56iVMB/XvJrPFA3C2n7tMZvQINwnk5lU5Abtjxv6K2d3krPh",
-	"WN/WetX/zIy+OQTRj0WRiGRt/5tvaxMmJWhUtQeNBKqsPm8GoNr7t0gETKqOX9uv7Y22h8/pFnt6s+Pv",
-	"Dp/QZ6w52rrZhtMD/sHa/i4gNVAgF7ygPrHIc6gGR9f+TUj5Xe19VS39AhGM+1OkZDi33oSGIID5kGFE",
-	"RgELwU0V8HsaBj6pD3JbMcBsJDIRESNyyobBKBii9y7t6dF0qVkJxAbLxUcRxIuryzdJGrD+zjGj9wu3",
-	"IMvZ6BAj/Ou3TL2A1IJGzod5AA4CdNcpQiGhp7b+Bm4/jzewJwQ5pXxhd1F+f9vYqrZ+zKvwbFaFRw4v",
-	"vyLBZCoijLp9p//y7PMmKSQQPI8uUh/oPRg0QLMBPycg0OEOlEQzkEcEN0I7Wrg3+7yb8GGm3MFEsqHg",
-	"vkQPCgwFV7mZV08yoQsDjaJ3rIECdSKJMzFcnm9emuFnXAVhaug08ph+yGQvhlQxtEElLOXLmDZG4fJR",
-	"GAw/jvNZL3eS2GFPDWPSuxtGjPoLEnAykw+h2WaCZh3Qn4XjDM1sJv8SfFAoiYD/K+HjX8Ji+jzHYyCz",
-	"kSd4D7gqFQa0cJJL7POS4QQalD5P0ySmtNKFTLi/01Eid2yROyTZyIaHEaoSZE4hnUPrmjgknMAyULJB",
-	"OFmwGmsS8rGIbgLfZ/yjKNlleyVJGfzL1NcgSBVRJSIJp3smGbIut4UPoeudmK7jNXxvhH0Z3HLm62N4",
-	"M1OYhheGYg6EnEx1ExEZmDy16277y6tOt300MBncx9122+XscUJdQpvDwwNu23SgV5fNJObPPngriwOI",
-	"ciwqS4dzKvXG+oUhSg+5a7fj/b3i00gMtQR3EzJyaFb2ve11WQzVPlJtPnNYrx2SW0ygD2iqNhzNsJxs",
-	"0FY64ExEGG+2Sa4kM+njmukg4WCuNrynuYzedS2Nchp+3E6f9drds9ZJWtYiM87eTdlQMZ+AAE3EEDw2",
-	"/gH5yUwoc2NbsdJHG1vEtHSBKYrr7/ZeUjS2ayOX6DBvayC+T+kqueIRDcJZxEh9YLEzsKEnVPMtCCu5",
-	"vWU+mXFfSzdupQPPxDnIsZhzOJtnQh2LGf+48+iScpPbZLiI5kMjmOEBDHQ3RvmZUOTYjPM9oflMoH6F",
-	"7mUPE2rIDQsFv4VrMJ1tTOqJbOSGxeap8INRwEryvPNRGBCIgzEYJhbfhHlkiyuA8fsgDsVow3vbzaY+",
-	"uK6ogImxsi5ya+WHxCCsG4LD7xdW/TCBTuamB9nGRuFJYWiHs7mNi0NrOsag+iUlO+BNaiKqUpP2eb4W",
-	"x4TepaN8BibMZ6C1XpdOISboirgVxRU6+hzD++GbQJKIgXW/euEOkqnb4SLCAtXnSghcsDGyb9towEp1",
-	"XPQvJLW36HrYXFqDAv2ti1BQvyfECY1u2Ucd2YvWm5Pz1tF17/z8+qTVfdlO354x9wTC1IKQ3vut5u6z",
-	"vadPyM1CMfmAA72VkIiMUkraWMdGK6u4rM8i+aeWlZJcHklMyyf1QQ5Jg8YBXrDo1tFXn8ik12sh3x5S",
-	"KOWiQb+IQJYO9HPHELj7cZuXj2fMbx+efxMeDAmpqbA/G6WGB+Yhe5mQfpLrI2aB35/sUxTOmeRnS1ad",
-	"qKWD8Y51w9P73Gf3wZCReaTlh0A1NslZvtjKgYucz5RNsgEjgjMPgzEhcrbPkdXHtW24mJO6STROB7YG",
-	"ktwKXmBOqFATyk6vH63ASCI2CWaTrrMQfxwtpjSJnBRuSmEQzpgvExoFXqJyHEz//qtWrZRiBEU4/CLl",
-	"SPOMrGbVOMgqmFMqsTIVM8wniOCWAVbRZXLBh59ka7rtyzdnhyU744oeaOo29jgbko/x4bNIiugA8twx",
-	"3jkOqMT0eHziIawjIUq/FPx7Zvn26s6tjQwpeN5DDPXX4pgItbacQZwxMsbRmoi5Pi9AXYDBt0pMbqQS",
-	"3E0bKDJnYD2BgjeGNYFYpvF7w24pB4vjgtCI9TmkC1FFQqYVtedN4tMFhAVcrtgOo31pxSQYsitO72kQ",
-	"aqX0o0jpst39qnPYvr46a33V6py0Xpy0cwddBrd8I+AEtUZbCgjyb29nEfMfonMljrlZEUku6Xs88NJM",
-	"l7YCGS6WWxtBatJf3uhNpsMx80kU3I6B4/d5fVCAwnLXRWOfXAipbiN2+eUJ8WcRZjkRMVNQZoPyPg98",
-	"UwJwGon7wLfp2UCOB8SE0Vh5J6Jc8x0FJJeUdcDAjQIPpFthNItdvabwMaOhGi9IfdDrnLbPr3oDL2Mx",
-	"32k2NslKg7oRyqEyxSexRBo7JGY3rWdS7AlxSvnCOUY+is22eu3rk85pp5fhsUJgrKlJ1aJK6YMqDwgg",
-	"Co5wSBWL/uG4eXp2SQZeCYlB6eVp/pnAiL7/opW+lgRlfJQrBQk5ZMokscepYpGY3Y4fSCuKhuczdT7q",
-	"6ovko2ild95rnVyfX/Wuz4+vu62ztN5FidJzxX4zV0Hwhi0E9+MkmQn40/T9BaWs6v/5L59729s73s7T",
-	"ba+588R7trfrPX265z1rPiVzwRv/sKybLYOHJBKQ8dZpojQnkbMJGj0w9gBrkGLIDY3DoaWp6OAR2ueu",
-	"qhmEqItIjUQYCIJs3INsRsqJhtGfhayxGvd9vhL5+2SQ3/cBmuwso0Xbisv67PN5RCFJEiOpScClYtTf",
-	"JG06HFsYYgeMs/OgLTfg5D//5Vbzd7b2wPwCXg4wF+nD2+dooJmQuhVeTP4z9X0ymyLaRzQ6MAl5/JZI",
-	"KF0wSlVfuGHjwGS5wXb1+QQcXC79DojF5J62bBoamLhSJTptVIPZdFtCUJ8rSCJqOUkVRqgnDD42LRWT",
-	"Dl36oL6MsewHtfmniSie5Et9nkg71M85w1PyqVRuog1suWc9MdCvxD5sD3YEUNrQ9yhVxtIHRoHC8rKp",
-	"0mN6WleuBENvAUATfQvSgiPgR5JQKRny4DCgN0EYKKhzERdslY/sVLJh6RjAwlMCg49mERg1zc8akcA4",
-	"R7GrJM6HBkMZ8quBDSx1BHDgYloFFHwF57DZRvIa7XxYtBDEmdSu39DhHVFiTk3utIkJhVKGwyGbKswn",
-	"e+/VrjidqbEWfYZUfaSGdHXWuuq9ap/1OoetzO2tpVlwlohP5AzcSrJTND8GP/1e7SSZ1Q0gllgyKa0b",
-	"DyU9+AwJtezdNDDC7BzMrRCzaDEBJ7lx0OcmadTK+7EFzLO54iCZ0lDaSTpHRIk7xmE/52CGrlPzh9aG",
-	"51A2Gm2qZMbvwDJsQ5+QV1jvcsORgZxN9aFj/inzAwplTz6OFi6vLi7Ou7320fVp+6jTuu69uUhdz5IZ",
-	"dodlFCTBUMV9kpwIJniASryXJA+3NAJrIz2sAvOZ7KKPJJnAtHo+y49tjeVETANw+/qgGHHgEXHQgSzX",
-	"8icBx4TIgtw+a12hMmsvMWUmJ6TOhTXMY6InRBJMIw2TZn2wm1joq6VysbMbJqQqYxHzahgut/9tjc9C",
-	"oypjyGTuycAvjJ/Mio02vvHb/AjTkPKVWxVS/hUNZ8y+0Jop0WWczYsKEOEjbTi6csmyVy5OD3MRCX82",
-	"VKUh6BF4RvQj6eo2isjZjXveI8GIUL7YrDQtpOBVxKtVdStQOzzn0BgJPOzLXuqKkLkX7Mlc/gpS8yU8",
-	"a159nwy9/QZjcZHCDFkYYNwUhiiy+5jekCwhJFDhUOgliD9OyhA3P2ZDpZfUAqmx6OhxwTc4u6UquGdW",
-	"uDSBAjdUJkoYQZ5kXQu1qfpvW9vNbPFODCxOp+zF/0tE8jaL9rk1U+Muk5Cz9W3mhMNNUkKh5jKDRw6I",
-	"TBTRb5kbF3jXPnnBaMQi0p81mztDeBz+ZANSN4ILRFwxeJmSoRB3AbKbHAHP5Gp6vJImljpJGrgQM0Dh",
-	"hgHMy3kl3kc08k3JBM0o81yR3lNVFsRNb6QIZypOk89E36dZLqlDCCVUEhzcMpVIpvfIEOxefR4GdxYq",
-	"eEk2UMOX0PshlHiV5AxYeq5gCN4CA8sBGWgGMjC2I84CLatukjNrOjdABUqycGR8zVMsASCDn8aNDYjP",
-	"tBoIQU2AC1Pk4Xtn+UXswLABsynlO28TbNN7GSg2Sf+xjPIMDb2PpYcoogvgpWb0XMx9fm3SJGNWeBTE",
-	"+Uooy2IGVuO5pGDM4cThilCEgdTlhyNRy956/7Y2yTlnBFED3lsoBegHERYqkk4jNsIN6PwYtNznt8E9",
-	"k41N0lFaNJ5NsDiTmDIOHj+bFDibJMqYJPTyOrW1OlADY9QHRd/UmoeYf1R1nKaIAhj1tRgOlkKwpSGA",
-	"UGbGzmqT/nyjt4FoCiqYo38tU6M2l8gJxNJaLPQ3SZeNmObxDJd1swAH6b4Lr/D6PE4GFlEyYdmWjlG2",
-	"dqAHf7vCtLYWTqKs7pRqoaHP6/r8mRAyJaYbIbtnoXvwIPuaFUhTrlf9ZWOTnGgEQUUTCVtJfd96Vu8C",
-	"7kPJfM7mBOhfmppsbAobodfkiGSfDEQy8V4OUDUZ2AisDmjmckCGdMKcW8nl/orhDEroaz7qBkXvj019",
-	"1cNN6KLPb5itQZlOyvy2huYrzAyh5uLeNXena4+xX/vwh3/y3d/8y1r83QVgtravEfv+rfseeMc339rE",
-	"G/faNPG4O2TG3lB778Uv/OoXH/7wzxMvxENkX3rr1YyJKAW8kRGSsNsxs7AnVmUEDwsg5MDt17ab2082",
-	"trY2tp4A0tDD14Xf8LmAS0XDUO+DrcaBP0zYROgJ/uDPfvMvfv7df/jdD3/wZ5ohCxWMoAghPiWi4Dbg",
-	"NLQSE35rK8PuQyFRr6borV7i2xwKPFMlE1byq9/8619++Ju/+u5f/RLwadGxl0YGzlC0iSuRsL33UCQA",
-	"VN/9dz//9V//3veKhF//9e9/+OM//81/+x8//On/ivSRPkkpOtnZsxIi1qrZ2vIwT2xfL1i/nT6dqZef",
-	"5U7IMsQy7h8lcbm9sf00Tk778Ktffvhf/pZoyP/o91Fcj1T2+Sas5ye2vgMSPSReGV5pcINYqqmI3jO8",
-	"z2zh2oLFF2/xiDEoIYHVMaACQRqzZRurRI4Q33o1w5pgNGMtRFAwZ+Zshnp6kgQVqjjmu1BQnqYN/c0p",
-	"eH9T36RoT39zQRcTln4tSbf686VGtqNXymc01JOj9c3SnmNmiaV5NX0jB/z2BRo+kwrGYat7hIcwvcba",
-	"1lZzY3tnd2PvydNnz5u1v+frzWx6dr1bVsUyq37ROvui9v7t+6xO4G6Y0mpQ4cJ4UeAug8wn7ACi/8Tq",
-	"tXisIL+zijSKQhueXC3ETei7Dr63lYLZCanJ6yvXfcL9ZpTVICIi8ll0AL4hVwY/FjhAsSsQNKzKg+Uv",
-	"F1O25oLizlMVluQux2/XmQKPfmr87WbJBFnuWlit3oaT27rUIyNLmjxeLaOO0cbpaWkQUn1BbnFNUtYA",
-	"PgVRehXPn24XLSLL5NdCVqpwUn5T8rOlGfhac8W1fapMlLgX1prFVeqpMgneNrldj4s8pk5L5b3s0dsz",
-	"mt2+EiJPXG85OFzJ9psF8cHJpiBaW2IqJ0jKE+qvewjtuAXwFQDorr/CRiBGhieoxB5gCaslhYOW59An",
-	"Lti1Nh3rAKze8YwmbZcWT2tIIsVOY0aUpMrMUfDcLZHc0nJ13Jy4IqU8daHYBoimrFCs8LlwuoArkTIw",
-	"Z3s0ZQxczra5FK220RVLXi6LarthaT8rS1Y7vqPcNiWaHGaG9OxyyhF9SCP/cDEMC+xDU5Q2jugi5eja",
-	"3ltGwTsrSdgMa2hyLYxJRRUrgmnro2DK4DM1i5dEQxb4ZWiNKSKNVWveq77q6br0YaGqLA64Vg9JNBjj",
-	"omkcYYAoX7FRKb4tPU+fzqi/3nEzKHnwaUvqzXnXXrVmCVYRW1mFJ6uAL5+wufH87bdb3tbW+3q/v2k/",
-	"Pnvf+K8LYSjQ47+t2qBru9TEndgYVBtXeroEmLmdlSBdrHf7WbY2+UrTetbAUA1peymk7ZYhzdkpijym",
-	"VkCqIO3IB5/L2ADy0BsiSWvuTnDDektvENjT+N63RyGH9QzlFlGbl+iJ5LZ/BUex4RiZ8o2uB469+aHN",
-	"lDGBW6kLGsviV4kOBRh3hdqKydgzgwwO+tyaxcFth7b1Qefs8Py0bZ5tf33RPrtsD2xj89hM6xqSuaxH",
-	"tDODUV32+Q0DO28o5qZfC7Zzci1yUWmcC3hLbpJz8AiACyzpEyC2MJF1CvR5HYz6xJmsJ3QBZmucubHv",
-	"jP3Wqk+NpX+VYR+DuNGyj4ZlU7IP0VfzElY6xFLNqxkM5ev5ebV3G3qAjXsaYbbY/jdmK/Vr8Ujw1dV0",
-	"Ck5p8z1+fBtTR1oVrKqbmhjPvIBI1ScVCSe2QHald9TYxQssTJGs1e+9YTQqjhUw5bBsNe2VQuAZLcOg",
-	"3ibbLCNZK9tSvT0FyXraEPQHhbRTvv2seS3B9PdWdfaygKb18QLtIFPEGNMyAyVBP5SeNT9l9QXNSeru",
-	"g749GrDqMLSPyt+KqvDxsoszTVcQPaxoulbTtZQ9u0qVwQIZ091I8VAx5Muup3KSTlhTlsikSx3e+NRv",
-	"Yc/WEqPWVif+gcgsafXj4TJLOYl0kya0j6MQOlPiQsgClvR6zIA1BgoqBqB321QZQSe5dB0nXYNByRgZ",
-	"YAyWAxLyP604Y/qzmJoHgTLNjTgRoc8i+5RtmBMoe9tBUL2AMHp3/2VKcxswXdsedEbHEBOMi4+91cky",
-	"pTgmigp5aflznyMfrQQfY6z4no/iP7yj5YMZBNCy7GSNKooTPhsFpthUUqw4IC6eg5ve0w+TI1bqjhmT",
-	"b4FIYc2V5IapOWMcRHRjEM2LQ1j9+2ZhivNiEsVE3/4kZPSeSaxxMlBi8FCJImY7lY0Ksct3RWXaEWOY",
-	"ozwVEqswYAOvZkNv0cBwKNf3XER+wGkUdyENlM1m1tvLfEJlai/1BJukp5UcZ723pYRMcyvkHkts5M8z",
-	"dbCbVUwTI1Npv/rhXOfoK7HO2MXauTuHppg/lG82N5nbv/IzF9tTMzSVdlGnpLsnu6vOS8Zw0tr4Ed34",
-	"Kdl4+4NCW0na2/1Ak99G/rfV2zu0JmwahucjiD+o4m21tu/3b/Opg4et7lGcaeWMwgSmIvVB0kw88Mgg",
-	"thMPXKTalC6w8AdE4d0s4EYFJggML5COc+jbHYt56HOSYn7kqMzEMBRcRXSoyPbmFhnTe2ZecLc7kZjB",
-	"yhBq7GZorAkGKPYukEp6iTZ2GBA4mE01YSJZDQim5NVtKV2sloZewMFjww0ffxu8fwwTPd7c3Bw0lkbG",
-	"xvSbjId4IM1sVaGRZJTFim5AZqwT94ZTz5OBGctEiycPg89FeHzfiFjDvLydN5T+7He2mk39bXOZ6TQR",
-	"j5K/o1bezLnglSID7PoyVzbKZQWDt3p7FVENz4qW0orNMmm5KwOIl+HUqXOR2LMUHafoMYnwNDXlkZnh",
-	"1YXXSiiGd11GZZFz+/V4YWqgYZLsZGKiYm5MJ8r6oNu+OO/2LjVrvLxonWLxdms/ND/WvJr+raKpsAuF",
-	"F/VCL6d0grbAGEh363w8pB4WNoRSfekUMsHDxb7LJYC6XaDeQSmfCKOBIcMAkz+gjgfOo7myidtOhmgn",
-	"mq3ItIk1gyJPz/l21bnReLsVGzZiK7GFGllCX3gJJSx75UGmhYeZKjaRz8ZkJ3dPY3HGAwXtXOg9TqyC",
-	"qay4kYeJ9y/t+z14Pwtmya4aWAFU03mR1AcOLr2VCJj+S0OG6vOqDfiMaxR3Rasai5lkUIoBugvZrslA",
-	"XUSyeCfiAO/Ar+0/9UyZTNsBAJpF+rX93W0X7Xca8B8HNmlsvwYNjrTWx4Lbsartb733ki/uPXUv/nDG",
-	"49faR53eefq9t8bSfInGO4wrNe++EnGimp0zF0AYlBS5NL2ZAt/DkrNUksHXGxp1Gx1/AKdzCPlliJMK",
-	"uTUOSUXTuWaJ+JCXbwoFtpDq0URC3Jks1YKsmQzKCqOH6ILUoX/m9rNGqltVIoSF3LDbgMvCuKLy5KJS",
-	"ZOsHCrPTqiQ+6hV39XPLspVM0mJ6/fHWFF5FQtx1+H2gnCSQq2sbuJ+hwIDl4NC9O31eTJr2F0+/fLV9",
-	"+qOL3a9fP+/2do7Ql2VzX+OI6Z1ec2u/2dxvNn+UOwU5SsaxCzMKsWX1TLK4yDXAzBikF0JRosGPRcD1",
-	"YgebxaEBidzcnJkRLSgwuFRiKqGhM9RXfwpFvxIFxKiEuLhGimiWpjZX3f14lwrpAPDjSCBez+pNT3Rf",
-	"ya4cy6kkCAASrDK7vmLjPmJ9qwA3IxekyouQFUEOlUmAVWInEx+yqCg+jy527H+N9OOnBCvHn7/qtF+3",
-	"u7W3ScuZ+zFvBhPi7iSQJQnbeP88kpnrSXpgb5YqZozJewl55Def8IZa+6bJB6s7zl3MAeVa3D3P1wtz",
-	"Ecuou7yEQfoqQotpGvcZZD/wxs8gJx6lQpPpNVJZl4zlB3Ia0sWnunfi1S2dFR+yVmfJlArBlPNIoh1S",
-	"6nt3xkMmoc8GHkbJFNRzrXLTZujAITZ7Cxpol1NIKe9LpKhC3XxkKH5iQWalS5lhjLPtB/PFT4v9FUHS",
-	"VZr2JrFfDddLsKyRu/T4JXlQDoeVZC4j6O01NYeP6FCxCNvVrRMmUWRvKF1u4b2UoCigJgiryizd3k1w",
-	"+0jPlCKVniuQqt+E702fVWyiLr3YCxkTqTwgSIY2kVkr0OjWNNEkBwSvMnwgeddZhvYRd94VGDmXbH16",
-	"7XazXP6K6Ubu00WWIafvqe09bzmRfA51II7sfLbK7/nbpdnsNV9Iwy4GqHLAcXkkcadqcYbKVRxc/FcF",
-	"pcyGfK17q4BWlViCt07gF6APzYsJ8k9QcDqV9P0niH7KgL8SusOxrZOZk4+wCwTIRfgsqd8F3CeDF1dH",
-	"L9u9QeOADJB/QIl141oZiYgMjton7V67wPsarPQLIECdIw2ini7ZxBgnrmgcMsT7FuzR1WY9n5q0LxH5",
-	"1bCeQziA7CHZiOlyxEcFRyuusFRNQo7HutBvrpSWzfgr4MKxcsDdOH7wiU+nnLLK/OShJzlzbs1a7NxL",
-	"ECKmi+LTO4rE5NQkvjfRp/zGJb97NSVO46x4JeKfcuc8MdD6wazxtGsGtCYgXH9Wu56PC6J1sHsJHLjB",
-	"YwBX7U5x8amhmBY293kl5lgZ2SZMp+p9uGQ2RSPN9FzE8rpFcsz05bDHYdVlbH9luLWtuWQ70yst8hUC",
-	"WyGzZI0DG7EhC+7LOidlC6Om2g5X1Gs/0TF3ER8O4lX7sc6NaHIkUvfitUll+G1dj2b+tW5JQ4nf711p",
-	"E8ofemPi+1UEqdKCJP+vSjuAkazB8WPKksWp+Q81xCUQ+EmzFHNYXhovsrW9SiXD8S7osEQxm9JhMsPl",
-	"kXRXSB3q67nXB41SS60VonYy5W/AsOjVxD2LznnSO/IM2cSPge/X9nd2nsB7RmbaeoKqQzzwVsHAz+OB",
-	"TWmgeMDdveR4UKhimVF3DZLRmOgoNvlo0nED5XblnLO4erzenjxTvSnJZAFN276KB6ni3bS2SmtxX2Zy",
-	"UA4UqD6HNZ0bUG4ZujVgHJtenon0zMQ/mAeNtS9/zVaNB0pQRRZUIA/yAzIKhYjq+Onv/hi9XiEbKfJ3",
-	"/zd+YCGdSuY3yA9s6Tcb+m6yfEyDYX/GygEuR6VTFYpcKK6ETCyBuFmTMgiRgoxo9CCpLmkLyCgRSQS6",
-	"TS+n6hVXWcExBg72/d1sK+h6RRj/b/Na/CgLzaUrH/wR6i7L5Uo+QAS3EdR52jb1CuM8kGyJjZXx6SiK",
-	"n7CReiBwD7kBELXFd8C6GseEBtxkEq3DJyo8i6HleaRD4+WPwfmMIw0x//MaN5Lh7bZWa45XxRhNAZoj",
-	"5RTprDpF9pb+CIMxQlL5bl37MrYvnJXWfYdEnDIXrUVUvkSqU8bLaqQ+UDGfsmhYeOnhLQyhhOYZEE4B",
-	"2R5RAvJwfTYMJjRMWwqg56+pHS5JM03MYob92kogwy43uTOZBs0MDt5dAPOAuKLlAIG+HeGHde/9dS9s",
-	"R04ZO36KDBKbnkyVLTgpdjPKD0J8Sy3VRjIZNlvPm4UqziGN/E5c5uEyDIaFEbjBcEyk/tGUa0qUhiDT",
-	"WTQcU1vJW7EJCaSXSoKwlYMxST9uI1HUFSDjeZ0VB1hAQJaGRx8Pk+jkkS2YLS7AW8fUdqzgjOKiRrXP",
-	"ouIYgOUiiChJibPrfyRtiyYxQi4uHxJpwG30uBgVkoHeskubuVKsssSpLqBNDil2hl0MwwIFZhgKGfBb",
-	"m/5drkIkEmhCoWXeeqCku8Uala4sf8bKJ8JNM1k4MG2co2qgtH7a1flyFWQd7EBlc3YzSwQOgsl/aUim",
-	"EbsPxEwmQaq2+CWRSxYIyv3U2QIad9qFA8+Fbemp1gxqTdFPmew0pUUhvYdO74lz/+LqbDTyAR6/cNsU",
-	"Q5zGTaI2C1OMV0pLVXdt7e1x9eoLWA22l7MMTj4y15vM3jsRG824bxr7AmwmNfxBymDiZMZHJy1/IdBm",
-	"w7wlpo78tlf2DECApmPukOIiXeyPHfKRdK2/LEZQUEGUeKSJXUUJndMAOslRElHFKl7Q9q1uIfdouQz8",
-	"kYhYcMvjSwnNAW5SzbJsmSOY/4AEyq6pafpHOv2+mET9Ug5mu9EBuddp8mrAkyoiwuhwrIkpACRmj3o1",
-	"UoV5ykRIe9W6/ZowrAZQEdUJoKrwkpz4kCVjC6yXy5NNzpTZ4pUkXBzr6n6WHuFsDg0RkywoH+b6TeYG",
-	"NJbR5sbOVuLQJQrN79ZczW37aHMrZr7JEt76f1nSNQWck2W9m883tpu1xK5ubed2wQpC2yiH7LxPVpDf",
-	"QBvryok0qNupiXYzE0GvAC9Xqr/KyICveOS9opHf2pvFlowX2QEME95t7uzs6MfXv9KKrrNlKVNxxdGk",
-	"UqV1mzCw5T4SJaRNjenBcByEfsT4QJ/zTInpQGIj7qKmZOa1ypaOy9lNsqZ0dmWfoA9ZQh99gPooRaTO",
-	"I9OIq0pXmAppmK5WxpJGWkXFLYHJxAB5MbaL2QmitZpL1j5t3bGHrV775Xn3zW/BE2unrprHZsnn+3LA",
-	"xvS5vvPVvltsrTYBl8dC+AXtRbwHFGY9ASNbujBr0UXaKmxCU5DgX9kSs16G91rHZGme8jKsa6ZZZJpe",
-	"XNDAf1HALi8ihhjg4cLUYbyNxGz6YvFfTeGVwT60AzBpD/OxIPp7qBtvvtOfMHdKSyZen9vKI1r34Uxl",
-	"mwuDbKaVihtxz0jd5KC40kgUH4irH9GI9Tn4jMRMNaC3chBpCV4S9pMZDUsqR2LqbjWWrLF2QRfFaYHp",
-	"PgUrx4lbF1g7v6btajzdKrkVrfNr2avXKwOXMgnnK0smcLKMHHsR++guZ+WXZWWvcNmFcM4TvaZCqkC6",
-	"hGf3yUDzugGRUNQLrE6mPpJpMZa4IkxvOsxk7nM5D9RwDJU97Ch1SvxAzzwJOCjUMx4I6Lx7yziL4KvL",
-	"oy9MJSJT49ROoJfjb/Z58lKammMLt9LVxWW72zOFjQyUFOWcl+0e9pCWCpUH24Y8UISLOczX50VXHLQw",
-	"x+5at5EtQ5rwakBFtH4NLnSZbGTWrzX2k9i4C6bQZjFx9cKFmyt0ChkIoNyZlAQs1wIN/wacvVPmSCcw",
-	"KUz5nOnUWJVNyO+q8FcOfejSAVAVgpHcm+7CXkGz7oX2Wa/8aWD77tHzs3avc9q+Xr6UVNlN9+5F9/y4",
-	"c9Je0jp1FITxMr686hx+cb0Utrhoo3ur2z686nY7Zy9Lm61aH7575bJ3fvhFOdcUwzv3aK/1ckkJxPix",
-	"buuodJ29iPos+ejZ5XG7u+RpMH25F163Tk7KMY8lRczDschi/EMoImGTkwpVjzKDVeOEFR+P0bXqyeT+",
-	"rhw1ja1Vj2dpYdXzOXpb9ULqBKx6uOjUVJsgxQBWvZKk6Ar49KuOmz6/EHXl1IrifGZ7uQXY7h8KM0jg",
-	"v6amCF7/WGDOuP7IIPChnJytHWwaBt1DLTivzwdv3rx5s3F6ip7LTIixl24wG/jOhWN6zWbaIdZ2t4sE",
-	"HKe05NZVeN0FULXT3ZD61m6QxHWmb2AlJjdSCc6gWb59NpWqjUPXvBq+VlEfu5pKBgV+jiCrrhbvS3GX",
-	"V5OUV10CcrwmK5qOqTwVUYFkc4p9RDH5j0KZceov9JV/QKi8w4b/Rt6Hq5VQ5SozFNR0Yu9UaYUOqfdX",
-	"oIVcb4IM+JANiH7nwDQWD3Bwd6PDfk2nYZCyyJaIohZdBox41eWi3gWVci4iv1gJNanc9qHafm0ooogN",
-	"FRmLSDJyAwW3FkQqOkXPNpsnHqZYhSQy+s2cRbD26TiiRUpsbrZMNeft3aK6z8kZVzAF+1wOb5mJ06MW",
-	"Ig9kNmQmWZ9i4PTqFWGBOZ+HebNwQqz9VOC5cO2xqzVAvklXxlrKz7P1qezrGHWTJ/4b4RcoztnwiHwZ",
-	"K4+wd1DPCKwK6aJVdfALKklwoWCA1EL66cKgRCJjWhmCGbeFz6p4pYVDfDHnh0UBNiUGvrEoOPuHOK+9",
-	"VZR16G3vkrGYGXVeM5WQ6a/3mmQ23bgXCjPJ80iunsW5+EqolZYU/cyR7f3stnkqpDqsWvE4X/LKjFA5",
-	"ckg/3AtUWKh5houiTcfbU+mXrNnEEBbGRajiNvXTdfYTq0iuQTJF1lqDCHM64hOUPooxaEmyQ5Ly7CFP",
-	"EnESOrfXSzjHp2ijbpnQP74+6mZlxbcgsrXaS417ooKpJj3K78hCzP5/+VvMMsHE1bXdbK6ZSQ6DFAIK",
-	"BHAlU4U1ErCyCQ3C2r4p2vHPOJOK3d5u2idy5VWmla92U3fj6rKoCpqZdoXyBA9VLHx5hLVVYnP1und8",
-	"teorhZWecDWJSb3ychSH8v4ItYFLNqWRtbT4bEQhd7Km+VBBZJHRIKR9yTIxLfi7tIlUxQj9t1dR0D4C",
-	"tqGpmqKQLe+PZtMwGELBiJUVJyMxxy6xvn1pnwwuW6dtNIEMvDiuLdk01vSxXEyZZ4MgodgEm4g+x1q9",
-	"B2TQOb047/baR9cv2sfn3bYZjEZhwCISTKYiUsTwOUzPiMR8WQHKPi+qQBlDW/NqmSkrIvGSTkzlaq/W",
-	"AbiY/wKKF1uctvlQ+IVhmr14K5l5iNTbV4cbX3S1+hfOfCbJ4cXz3eeNTdICq6JHrnrHG89s6R5IXVko",
-	"o5VwofDnlBKmv6h5NRy3qg7WOzbv6FdwHcfAXktI4pWYO8okWB+d+vtkcNa+7LVfvjQ3sWTRPQYlijn0",
-	"tNTbaDuHDk5bFxfto0FcqbnPjS1y7dKiZtqaV8NBKy77DDmhfo1Op8y3S8eNdYcjf0VGlWTlsgMGbGj+",
-	"kMhz/ZpnZy/hPAh8O4qQ6WSztMPZhJclEuvfHkkyZtRnEVHsnYL0KDBJ4M7YQilaKA9U4wAd+85IMR+L",
-	"kMHZLBK0JkxKIxIUVMX6CISYVcUzLEXNaWzwpr4PsbI0vEigyQZ05CkeO6gRinSfDN91tZ+SFI+r2SSH",
-	"AJ85tLafAjQa7vMUslUUTCbMb2ySl8E9IwNkmAMIHx747CZQ4KZ7rD8OI+YHagDF0cX8kbT1zwOJZ2kw",
-	"N5XO7b56hIWSEfO9vkQHB6BFuT5RegUD+yl+kdS54BjR57wdIrIxHWmD1Lc1hKu2X/vwp7/767/+vQ//",
-	"+n+uueCYX//lX3z3p//Thz/52w9/+Evz7bHd8cVisdg8Pd30ffLq1f5ksi8l3JI3ONh/+qUbDFHW1RSz",
-	"Fbf2/9U///Bv/0fX9cPYk3/9H//P7/6vv/3wJz//zR/9fm1J3lZB0HBwy5lvryxEhWlko386FPyecf38",
-	"IFshqEqLqWFpBE4yt85NS02jkYgM0Ef/GEI5Hja12Z9yFmACthnoWHXcxoZnSF8aS+UDZvaXxFQrO/kD",
-	"x7VkVDY6uCgXYqaM2U5T28DT/9X/np7Cv/of34d/9T+vXul/JxMoviwHpI4GW6D0Ph8UEOzAXdz7hEJn",
-	"eM/kQGqZx6cL5BNUYYNxz4p6wBH6fLChp9ocwEY/hv9o3kIVoWGoRaKFGkOoqA0onoBlNpiwBgluuYiY",
-	"n7UPx0Cm8bpbAa149KrQicZrHY9oglDiPtYP2dQCAXrVZZt9BUJDY2lsxetOcHufYjEJuX2rSGoPA+6s",
-	"DYaZR2J+AN9LE6YRKKiBagriEzmbTGi0aMCFIO8CLXusLBFYtbNTYZ1C4VgJ8kmPfPff/NWHf/u/e+TX",
-	"f/Hz7/63v/nwq19893/8LvkvP//3D2EpaYZYAdWX6Re0Vj8WM0m5L9fZ8F7+pVQ3qTwqzB0Z81XXD0Uz",
-	"2IesPXndLJlRjEyXEhsNgME6OXhuKL9D6SKQEHVpaOYhZejKRSBsPFAgHqKKlV9J20YfGR2sDnUUfb2e",
-	"GfeQpc3FLPTJDbMPQYF612zKxskrCf2mIjGvWuLbjxbdWUm7DKeLdsV8DZtVXsSH/hzvOvj2ViI7zFmz",
-	"3FSyoqEqfqEXzfjQIja/COg98wDoUcZPQb5dADgOvwKGkbs/V0ydVAshlOqehnnzcwlKIFmIzZdlIm01",
-	"m0AcMamhgww/Nqrn9ThaF/MKu2sgW4GlyFBZGvgjqijCDDdf/SbUhxi+sGq6idp7UK1dQ//uRQOGM/zW",
-	"UrQZb0mM7oLlZY9OMbk62sxT0VIVy1ycn6CQ5criE5pvexmx2ESiJsPQK7mDKrefs3dtmRpbVBtdq2gg",
-	"KxhVEbz51TigZaJlKS7GqDSwz10H/oDUYw204dnY3Lgxngx8Vgkpa4beJu/f9XydqMuXtHYvbdDoaO5q",
-	"GgrqZ6sGBiAFQ7DD4eVXgKkG3KTOBpDRV+sf/t0vGkUa65/+okhj3Tg93QDZOq2o2lGMcorCVlY5NX0f",
-	"jXKaL1QYlBXatytJkc8NNC4spNZ4sZU4pjWQ5KJaNUAle3CZEwFja/dZ+2Wr1/mqfd25vLa91IvMK9Qq",
-	"3dbuYeUiCOkE62JuoEFKsB4HUolosZ9QSwLZ5zYFD4NaLs4vOwWjYMamS+Dbd7mKEDEKSdX3zHMZfC6v",
-	"r5E1RRYttmDOyjZKnKYj437yFwaa+DtjuOwVStHxTnh5vwO9YxwQ5YoZyETD/4ULfzkgg36tXxuke5ia",
-	"Retx9WdS82qPal5tjZZCtOYZz8TllELbsNZUSBWJ6Vh/OBMcV2eUu1aJyaalYdpwuZbWlQLK/myqBYit",
-	"beIHt0FqeQQqtIJy/gS16nRn1qdb281mRid4XthTbivdVO5JWQu5I6apivEhJBsUnO/BbIr6vy/mfLBm",
-	"j6fZ1LiKK8deAfb18xq2QE4CKYudiFig0zZkwE89nOHi/LKXN67FL6xd3Sg5+qoASc2wevHzWZ6VGMqL",
-	"QSpiYknn4pJev4B5m3UhWaaVr3WhrqOpebW29ZTmugCxDf0Tob4fMSkPiEYBjaAeimQbAZeMIysI0/Xa",
-	"y329biusQzPpk94riqZa2XT+o/OVe9GMmXRo8CIInqiXYiPcOVkwMKtlcps3TCPvhXE+Qntf5OZ9zoUK",
-	"RlqqDYQxvE2jAPJnuEjOYyq6pnOhtdSOGu2Y+puko2SfD+xsJl9GRMFtwC1fGqBFhymPDOxQesmQdQA5",
-	"UvCSvd4Cl2Pd5xCOqScNpL7bQwgJ9QhVNv0a12BSz026Rd38BkZBk5uw19zxbL/WPkecSEUXri27Z1DN",
-	"hVkl5WaNjU3Swkbs4AIxQmOivJsebFUz9AenTj4gGMu88mJRoa8x9B0ZxV19h4sKIuoaOkFyvyuNXDlo",
-	"K5E4vKRTa4Waw2VaS5qIKwE/dRlxldFuyG/p8dey3EwJTexDGoYLiFC+5YG01IelC2TqUEDNAqVPcFyM",
-	"gYulVTXobdreUqL1xPaBVSqYs3NBdAKCaix4WtMiYuSRYEQof2hdqockClt944FHsihyrUQ9c/Nk6j6Z",
-	"dt+A78TBy5Fc5vgU0XxMQJnrJLU56XC4mD84ii26+pMZE8vznjmBZ23WM0a+fP6UZ4xhqSbjmT7r31Oy",
-	"M47+gExnePFTBCAaCD5X+KHx3VSC6tI8+31FLcbQlGK4JIY/U+Y0vhFrP7x4U8sUs9ja2HqSPaH7teeb",
-	"W9uxheOVUCzUjPdc0juaP+D7ta29JuhSyHu/0Yf2niUjL+P82Jhr7VT22Xe4lucOjMzi6t6Y6lkYCszv",
-	"WaScU9+6asG6LCbTmQJHHciPObnu7/44I9EVJ7U/tLb2GsVgKwhSCfkmg6TLc7K7vfUUu2pCNmkGU4U1",
-	"6BLqbmvjR2+/3XlfqNs+WFTKhBsKDknzMx6AVSIWuU3WlYuThAFXQWwV9K2Ugv6sTEEvFLYy0fs0SpY6",
-	"5mFcCgGpL5xNphtyNkkidUnzqt3EBm+vI8itEL1EsWyXF16sssU/Fa738h32a0uFyGzAqa2TQOMyCdbH",
-	"Dn2k69REWYC+GAWKRURw4yTyyIwjgflE8D7HoPgD7P02ZZEUnIY2ExtKN+hRxJybnDutBnFU9ANIjttt",
-	"NrX2r7WsganrgFrQ2naN25XXWY/ensHV/XDT+ydgIlkXVOIgl141l/HNmAkEj6s4LGtfYgtf2OhhFmIC",
-	"ipcor8feQZisv0lesdAnVPX5c297e8fbebrtNXeeeM/2dr2nT/e8Z82nqNTfsIWAHvbYVdfGc1FOoAle",
-	"fSBm6nzU1dQyQCUCJKc+d6UwGh7h7J5FZB5BlGgmxGbr2VOsN1VJk7OFJ6r3cfmt48HUB1mBhp1tc9FV",
-	"qdDvpipRprR0Y8o8BtKGy6D9hkZsxVrQ+iGFc76iIeQdHSoyCm5nEXPsGjEj1BiehUc2CWQXUcsfIAXT",
-	"tzZjORuObTvHOYtYn0dsNJPGTU3JQEsPg8cDJQYksloDtD/CCqiNGOOQSpso0gCCHpZrQVOOFlTC0EXS",
-	"Z/D9jSWmqlXBkme0pxHslMRE+MCqIiHZWiarmEFiosKaQoqGyQI3C6i18Sje8rqlPi8uTdNY0yi+BOhl",
-	"epMryJ30scTctkAAxVMbWUZmbtAIJXAiGYS/kHoo5iwCAy48cXnRPtycuCahaswmje8d/JItya0Bw/gM",
-	"Nf5924zjr7uF0fn+ytq9ztAqIlK3aSZqTDlRAkrQQz0nm5w6jcR94GtpQBJfzHm63Uyis/46lXjj968u",
-	"jwr7RBeu4ooHCjgjsBgN/5ZhOqUCWzzT1s7zrc3tvVpeaPuBk9d+UCKrYRmkeKwvuq/XKoMUmbKtZdUs",
-	"jwMW+i5rIR+PbaJayJRGriaWOVqbpEVuhL8gIz0GmNptkP0AHHws0tghP5mxaOGRKVVjTeIYrNnnUxrR",
-	"CdMSJLxgPw0OCFVkIiTU5rZTqrlIVBDyTBZ7ANTuCMakIYDvmd6ImUpCi9uEmRJQMlrD4xFJF1ruhIgN",
-	"MqFTGcOuFVQsjzqdKaw5lADT/joKQpCCI6wRMBRcRSI0iTLZtuguESPhMdKn94YRShDRaddTsfhuYFjm",
-	"L0O0FaKeuAGAdo2OriJ9UcspC0Pkl4MFo3oDBx2fTaZCafVk4wu2yLR9sm0Z8mAiGosuoB9enp8R8zup",
-	"d48PyZPnza1GXMXZ7pkmr30yeGyqsD3eeWx8OFjpCbNgcErYdVRU/EVqsyc01LvLfJgXlJtAQjFW/Shw",
-	"0sksVAGQuH4Smx2omKKplsceo+tJ7zk2LR48HgUhG2RTMWqPrYtv+SldljRzLCI2pMWdpIdUjjdGoZiD",
-	"DUE/hY257Du5tlw3LBTzH7FI1Pa/eatZwcI06aIh5UPmrCbF5qeJuMdStvptaMFlX3u+W/zW08xbiQqx",
-	"T8rfkGIW6VETlZrsl1qxeprUsrbfpyF59vz5kydP8+M+K4cESrsWv+EgOWx1j65fdE5OUpDsZCF5m6nE",
-	"axCn5Q3cwQpwvk9VobVfZbKZ430sDDcXnC02xpoVI3zSFCk305NbwSSBQUjTs+Fw5tFHmBlROczTEtsL",
-	"B1OBJRgpLRfTDPHY+rpHkx/cokSNIzG7HcP9CsA9DJ4jWmiTLq7Df0QXZMtD2aNSwet4S6vAEjcrrth6",
-	"x57nCrAsufEB6w5WL0E2yzjNi3LiatlweSQn1/6rkLAKWtNZ6s9JvUq6IYx/nXFjb6Iq12OhXK/1V/Ry",
-	"gAQgJfXoG2K0oT/aeYMU4CsJYKmhZ4UxJ+GrM8NbzCzbl8Iu/lowM3RDU1RTEfO9cdE2xs3j2IIAH6lj",
-	"7oTZ/puZIpolwjV4ct46s8wjTiUmjtvmki0auT1mD9ji1SHCMbsv0UT07e7W7h5fm9OcmjdXVvjMbHYS",
-	"xGUb78Yv3P38ClxWWOb2X3rjbWMh+fVuvKquIRsu6ZIavbgpgwsU/dT7b5dSbRMv8en3ydUW9p2A7gy2",
-	"g8F+tukj+qad4NLw4lYk5uzUHWbNj6GgPE4eruvjZH9JNGDTcuxisVhMJqTe/vqifdhrH5nSn+ZpM/dF",
-	"++wonllwjN2x/Tbr6fKcjYpIT3K70gyrQAEJykzTzjGVhAvCqZpFNHTrzNXdo1lg9VcaOdaJ0/DcmOme",
-	"H8aKxcOHhXYUn9IEk447ZCGRJGhk2bnFW7/4vocr2QS/Vufdn+54LOdMy1Z16Y5V9nCwSOuuBfwoPi8m",
-	"fzutoxBThHeib2NmavGCq2gScBGRexZJCDKSd8GUUE5mHMMRMzHQSXUhyb70iap5tcypqXk1c1TyRWvf",
-	"JpW45LA5JvOK0RCbOqY3Tbomm/FA4m7lPpjXivD/SoQ2eCvDdO9ZRG/ZoShSEk/FfcBvN8wzZCg01bGI",
-	"yDGNmEdGDLpHoCvDyxmvSP2J/UY2Dki/1uzXXO/9sYnM1/JBYbWJofCLS00k3eMF7t97JhXzy9ylh2AP",
-	"Mp4ZvQppJJSfzChXgVqQv/tjklxvVR5X2pDCDlzQ3SWe3yu0/BWMJRS7iIIyWcyElRqfBzwdt66z5q2I",
-	"YVgur5Y/BKP0ggkrDetcOUTEaBhI5kMF16I2N7MJtDgkEoxGYqTZwJAxX+ozPJOa0Mxf0IsxSY7pvZQi",
-	"9Kv2SFRieFe5mt09DWfUpsas83zZmr+yD5iFWcJdr7m2m6Y4FCOeBMrPpttf0lsnqmcmJ/Xt5MGNqSdx",
-	"bu0rlWgI/Ah+SxVzGRM/ihHcQG56AiRiqC6vQXQrNQVSihCWDRTNsUfcccNbXNOVRFijO6xeijHm+EqO",
-	"plNnM3loMotPUlKeSrIbWsTJO0c9ccd4cWBY4MOPtf0aW/xwfPNyGJwHP7y8+mln6yzoyM5ETX902HnS",
-	"+XE7GH25yRY/nA53TvUjwn/VnQ9/Ku5PtsO74eFeyF4eq+HLd2GHNzeH2yG/mRw3/a9/GOatSW7KIoZ0",
-	"PmW8c0QOBedsqEjniCj9cNYtI2fMJ8ZkS6fTbBr/k51nu+vV2rNAFSJwQm/ZVfckfxfOopKGecEEfbz0",
-	"Ropwppi1qqcN2GOlpnL/8eNM0sZjOg0ewwjycfNmb/hs2GQbT0Z7bGOX7j3deD5qso2mv+c36Q57Ptra",
-	"WnnNazDLF7YsjRJzDHE5jVrFjMWLs5ce+eFF+6VHXnaO9XXymt1ceM67skdOX1TKZKyajvhDEfAXQtwl",
-	"SDyXWBPw+0AhP4BYOCWM5zKjtaIUUfvi6Zevtk9/dLH79evn3d7OUUGhYiNuFAV2+BDYfv76rN1NRTHB",
-	"peNnqPXJmqQKExehIdHbpyhdDvKmt/TC95pkOKYRHSoWSc90ow0XRE7pkGVo9JKGmgJMwuXamU4Ik6nE",
-	"XmIPSjj4TNHzpDrqQwIdtAcxQdimbcPAw9LrmQLqBU3HQKO9VDQqNmqhKpEaJqUK37DbgEvUJRJANlZE",
-	"+T1bHh2WdcqkYCzcXkF5J90Vr9gNXqEdjmKROShVJNWSJsTZdsMYSVka/1hQHQIV7aI2SwEfBlMakmkI",
-	"og7CW1HGmdq3K65vSaPtGBAxU1JRTESz5ZgCuWTNVSyzrtex2SmLkOQaEtuVBLWMQk6ZGgu/uICjsW8E",
-	"kkTMhFsWBKwkddz2l1etk+uL1pvT9llPK7X4uds5O+xctE6gKwx0/6iYmvCTGQ0v3CLxY2KlL2ZQSeBt",
-	"ai1LKlIWL8iEr6wZqPLbXerlcMz8WfjRyRFZJlHgktIoa62TyzlxJLVq5uSG2RyIznrM5hM5OgzMqdVm",
-	"AVrWLvhE3Ab8gdWVq5ZTLi+gvDJFd7pGe4RVdY2Llo95fJ8iW6flTwKOw/0jLBke5zsWSFwmkp3arivA",
-	"G0h9PhZkHoHSqjzXIpAEYHA27qwgIj6mp8Nbm8SO1uf6BWjv56RKoYWkkGGpZP2qrY4RSDKAAJRon2hF",
-	"e2BbmNAJG5B+DX+zI9f63GQRBxAHf6eF42yxT3zFlUzFV22RgFRZ8byyYF4t1+ZjEQwNTrZziLG768UW",
-	"p3fGYJSUw7PC4Zq2uSVjJbcHTGY5dG5WCMQxYDvLgsFROaldOkNvMbU9kgSNuqvv9tZhr/NVu+bVLq8u",
-	"L9pnR5WrKLeGKriHPmUzKJli6ignASyNAM5AmQk3RZC0YO9gWjvg9HtYVkFownGklQH2TsVq7XYzqVal",
-	"taiTGR+OY2e1YnSSqcSQqFEWs/lTwdmiUJ2NM3jgZFAJvYWwLALkUdXngjcOrJPDuj9TUEGCXmEEf5W0",
-	"to38b/mDBBlV4f/XZ/XvW59VGyBVHY6S+Ka/Dw1bQXWuKBlwptZqA7s6dippKqgUyuOSekqj6dT4kUyk",
-	"B8VZQJrkUcj1CMWo0UhMbP6QpjNL5HVowtrnmMGD4gBkGthSWRNxb9ye3LfloBjVTMqMf+PCbwJfyx9x",
-	"Kbk+HzHsScbj1AeoW+weWpfKsbFjz2GmgNIg2vcBFeNNlDASibeqU6+mj9TZcmFt8bYV3c5nTL0WkRo7",
-	"J3zGaSr1BfxpfepeLQzoTRAGzv5TED0iiZgzq+jbombruYy4WVrBPQSrMv6oBDAPMYWYNRpEpdeWgGEZ",
-	"7nsRw6oJadxD1EN1bpfeyQJC1Ndr1UGueKCKm/jDKJ4FbtmyrnhZVe4piwLhY0AHZ2pjrh/HKI/V4t/p",
-	"+VnvVc2rvW63v6goIZ2aM/SasTuQjfLLfBicD7PYfJoVvFOHNPJfBGFYHPMODUE5e6fITRCGeePyMBQy",
-	"4LdHVQ+tP2OVn62ux34yw0lyOTGwy3TgJAplru5E5GP8ewpNJgiwubGzlZgkEYS+62bcN9GDyRIRb9M/",
-	"5l0zOGvlA58ggaJKQHYT8oQtZxPXd07P+chksj6EAdoKHwh8IaITtc3OZ6o4sxjYPiWpOmi+vsHPpwzK",
-	"w0J/cjU+MDXW7k1H8ohBKiZ6p+wJO+y2W732Uc2rHV1dnHQOW7226/Z6BL2tv2p3L+HPzsuz8y7qWrHa",
-	"E79fpTikq24cV+m2TWL1t10tykj4s4O9D/AEJ1ZabLADXHyhFaka5X4kAn+jSbdutoc7tjUfFiFLZFH0",
-	"trb3d3b3t5o/aD7fxyom0NO19s1rdvPdX/zywx/+6m2fm3quf/NX3/2rX9a3tnd2Gx/+4G8+/Mlfk9/8",
-	"m//+n373P/wbsrXtNZvND//uF3VsgfLdf/q9xtbW460nBMYnH/7gz37zL37+3X/43Q9/8Gfku9/7lx9+",
-	"9c+3vO2dXfNW3oYSL6UwxpgletHEBRSStICFgV3pZ+IzhcnmB8RnUaBlQhApUUt9ZzKmMXs662U3Hq6E",
-	"+y+ZZdjvv9ve2uj33z1tv/1BcTUIh/kCjxw3PZb1ikjEhgxgyy7HJnbbRpATluzKE78X5FMbSmvMqdLu",
-	"vcmZH0nED7TCMrPUpzMJ6W6Xp5cND4s/30SM3sVBb5s5tX/NpoAA3Sru0GUS6r/mao2C6jqwETGoyLq6",
-	"6+a0esQeaygjPeM+qbvj30haG+uGEzS8PqfS9Dsw2jFc6eQ2uGda8ICKbXGpLCAqwzEwpVJwQombBUSF",
-	"Ph9SPmRhmCjmaGfGNEqstVKQ78hsBctKdaREzEuX3hMF7Pe9l2gNlm+iZ8Of5jRR3t6tO0aqCZkCQWce",
-	"yEyNUerf66VJ5Jzr1di2a1vaROzMDPkgnxupD1Kus4FHBhnfmf4KnWeDBra2wm7AWDwHb/Y+T3bXwkkq",
-	"tIU7IBHDptlYl0HaCy1QxBcMRutD/C6akRKVXdBxzUI/Xc+5sh/Q04t4u2pD9FV3KzbMlwVOslST/U9U",
-	"RP/BJTkZ9ysLp5XLWZZGui5xvBv7JjRBlFPG1UGcwgHcQ2hhYMoqa7HwbEWAJYZhPCSyPUgY8+M4fjde",
-	"jOFM3UQEb5WDP0UrFesXpt6xITTpAPTfQkHDfAR8BQkxfVS+rwqH6VkeUOkwNcBJINXH+lAzEK2q2VLq",
-	"1E6NUywrW3bzzJj0s4UDHYNweVzbT+OGwj9kP54RFQXTFNEnnm0u68m3tL84wIz+kByjy1fRNlZQ+5ir",
-	"/2ND201Cj5FY4p5lH1mIbx32abniuq23Hs6bqrClIrK5oJFkS4pLGtXowx/91Ydf/ZJ8+NUvPvzhn8eq",
-	"T0Gh+EIBu4Xysp7dtsu0rhwQE6YUgrchty0piH9/EjWs219ZDT2zjHLHXNr5tl3ieltaUM6ahvPFaLb2",
-	"qvgeJizSl4MqC4IUERbZitNx56ZgpojIEBrBRmJiu8A6pz1oQhjeYETetASLNFFSUkSyaHVDb/2UbQNe",
-	"pUpeYu+K2wTk2s0YxCRi8QCyFYRRXBqq55Qr/S4aPv2IjtTDzDBFNZRi5MbOi4fWVUqgt4AuguGYIDLI",
-	"NBL+bMj8j1tOq1Pzat2rk/ZlJvMNvqrmqw/0ELOQSbOAOBwqDf4z7ATyLBPwDPVfwRsiOIn0OAem2J2y",
-	"Da9S10GiCfwSC8izAgK3oH1lu6al2YhrprYiFQWfKyRGLJJ9aNlRNkq9qvaQizLXLxZOGFJeHtohx8GU",
-	"TEPKV3sgjrttSIvstk87V6cVZcDjiEFHnIhNgtkEdz+kJZa/KYDqZsjdRFOzlKWcJCzYDnixDDkrgl8c",
-	"hjLBLxodWlM20K4d+PLJ0CkCrl5hY6WPlVxhrC6K3at68lUWY5ODlnW0XKepROwgzJYR0N+bBOG6dZ6C",
-	"BUxBF6V63BKqWsB7bCtKdJA5P+u9uj48P73Qita1vs8rpPQYmN2QyTL4pTiTy5yj5ZJIcyWzWOLFvBCR",
-	"GokwEB9LSjYhucxDU4EWDSQ9fLws9tOMtnQxPTdjZkm5bOJK+QfZbNfPk1/6kHTR9ayPuSTIdXIZc4gp",
-	"3pEi9ZrO1Hh1Q+EWPvXeq92EYnjXdYdzqSIaP+pMePB6WQvRG+EXZ54nO14unVHQyDfhWws351BMJoyr",
-	"wyI6K+E+D2CNvpjzdaYYi6IUemP5ngdaNTDtjKQi27tkLGYmxo5QRUKmv95rktl0414ovN7yGK3eRwfy",
-	"G6NwzdYvk8VXQq3UMPQzR0GE3jO3LVozHbKSZrIMN80vjP2CKsQBh2oVmqpNpUEXhzgWFi2+RziDgh6Q",
-	"dxVHoG41m5WrCcXEv6JR7gNa5wQqLDb4zqbrEBOWcV+DXotsse6UWbjMiXQ9amIicbsXn+g0a4gXkDwZ",
-	"mbOIh8CzPCjdnyZekiOzMq72KZIvgDv+48u60MsqFviR2dYOhbiDRD1FxjYykpI5Y3fhwlT72UzSxn5N",
-	"0nuUkRM845u3cfMSfAmkPIF6GBI5uMQ6RNJ75pMtr9ls6v9DpzksKQMBR/mKiuZSyAicIdX8kb1TBUat",
-	"1abBB10oOT6ZUVowb50lNJWbBRnMIGkcBoIk8oFLBR3SMMRkC0hgT/GjnJmuoHNtzIvyZBsz10zVGXpn",
-	"u3tKG/wyZAdkLLiYaZDB0ehrgVYq6JKKXTys69nWfoaTmi6lsqyHWGI5O6t3Z/nSHM9cyxyc1dlLeF3h",
-	"GYrETcgmhebz7vEheb6795RM8SHiM0UD01yVEqm0BEgGQ+GzwSZpuceM0z+Q7kZ6sku+CF7s9/kAhwD3",
-	"0jAMplOs37DtNXefkZuFAgLzMQIZnLKPJBnAHyZ+3hStherH23tP8J0+r1MynCkCGeIBJ/3af/n5v+/X",
-	"Gra+8AISILBESLKAdEHMgM3nX8pPcaGH+lEtHcGaSmKwwHA6jwS/tXkf4DKH+TEKZ8rEFHs65xvmYBf2",
-	"fNqJiLBaM8ZEjGgQziImPUScLZkNeHOFVqGeKSJDH2AM6di3W9Tn200oiWXHlEpM9fEYMltNDWNAJthC",
-	"l3Ky3Twgg0x7eNNCQtKFxPYLYSDBmz+cqTWCwRNFwdN9CgqOTLZB/YrEMmuI0iuCtaSwJXFpZlkDm6sX",
-	"WLM2rAnT3Lebjdif5CI2yHHwjiioUwrdKJi+cm6BnwsyZjSKa5hb+suzGPYukJoBFbm1zvV1stt8TgaH",
-	"52fHJ53D3gANyyhfYHzMUIRh4BtZO848xEYaYcSovyAwiSR12uemSp8tiUQnscsMVgG3F5T2o8qMBWl0",
-	"+9AhGtoG+AFU4gu4VIxme4TsbnvVFGDYmrL8PRvJFp8fS9qSRfdYr0HcysKDJEvy5fS4r3q9C5uHpk9/",
-	"ymexm/XOlAk9lnFnjX1yLCLl+lrE9S2AU+px0i6SF9QnVqZZ0pQ/O8tVt0MiNmIR0wc2EdmSnOmADKAq",
-	"/f5NSPldfFffMs6iYEgEz1b9SDy+Usw2rhR74xiMe+V1SpJctAhxeL1gFRVrAB1STuQ8UMMxEXyTYCln",
-	"LOSSiPezLXGxqUMgjfMB82r70ElhJmdQMg2zD6GpDAODqjRdht1JcOX74RQDALPhkDGf1Pu1iKlo0a81",
-	"NolehuxzGtlSgqayvYXpNhJzUzykXzOlB/HBkCoW9WuNfaL0EYYUM5+RhZgRX7g2yH1+g0WEBwj0AKUW",
-	"AECfvHTrCrOwQJLd7ef6gO41d/AC7eoXNlojaCEQSCKZZkN9/jOc9Wf21Z+ZoX9GJoxyjZGf6Yc2NjZI",
-	"wb/6J2uxvu62v7zqdNtHA/IzstvcIT8jXJCfgRqrb1q8XziUaTOv7BMxwiaqjMymtxH12aYZ9Ljbbl+f",
-	"dE47vev214ft9pEdt2nHbRH9DJrSw2CCEYaRvgkZcKiJuGeGa0mNiswEX7VOOketXuf87Pq41TnJDd9L",
-	"XBqBNFc51Yjj6iB7U7hgMmmHvzprXfVetc96EOJnBt+yg58J03VBMikDwfeJDG5RZ9Dk5pBw3n3ROTpq",
-	"n2VQ2uJpeTaBXxDAQUqnPNm83A55dt67Pj6/OjMQ7SYggmZH5sqA9kapAR7Jhh3jtN17dX50rYdqnZyc",
-	"v7bL20viDno/2Bg8sJgjD8fSDHao+DL7GdxuBcjHHhF+MITC8hgkaCoW1im2RAB7vBdfeAEnM8ka+zYU",
-	"KjC2Ejtrt9UzxGVA39YzY12X9EnRZDZl0UYciqA/mXJeObKz4192Xp5dXVwfdS5bL05yB+IyuOUbsyms",
-	"A3ga0zfcyEY9pDUVO+T5YRcQrhHWeXlljtle+phZpmOK4J4fdl3VtAM81/pAu00Zs3DqSO3rtYc//rry",
-	"6F9enffal2vPgJJ71Uku2yfH11+d99o5RmF2b0i5fudeDwohxSyIIFgeFEcREWPJSQ3YbV+cd3srhozY",
-	"VF/3K0dsnXTbraM3ZlBLGSmyNwPjiBDzrhUqFN7cIW6/bPU6X7WvX52fHHXOXhawLn1kGJlDR/uJPnwU",
-	"2pBp5LlscHsGW732y/Pum+tXnXa31T189SYzXpw8DC59NRckZPcslMRnbKrP3XAchCCmQbeiOUcJx6Kx",
-	"ddq+vmhdXr4+7xZxWc7mxHrYMXnaNIeBwBlox2OHet09P3u5bCz7jhvPsm4HzPlhp3Vy3To8PL866xWM",
-	"YKtnaIZsaj5jhwjKSeAzLPrqahHqu9UQq50yRT2to9PO2fXhq9bZyxxZZpm4oSXDs2JaikQIoTl4Q9vh",
-	"Xfj49cVV9/BV67JdQEzTWTQcU4npukYByLJ1O2D79KL35vpF6/CLq4sCvNzQ4d1sSnwxnEGZZU1NLt5H",
-	"azkmEtsOd9F6c3LeOrrunZ9fn7S6ZvlbqeMOLXMCicVcVVJOeGSY6z6qUiGTiZv18uoCj8/1afuo07ru",
-	"vbkwo+9lR3+kLxw/oBiJY8LLBWfp2eACkfHGdb/qHLavr85aX7U6J5qFx6yq7JLAOnVQgKF+IaS6jdjl",
-	"lyce6TI/kB5WqgaSadh9vmH22oCg+KTQiCYUfZbwhhEjrUPeL8hcRHcWzF7ntH1+1VsKmodSJoj88QiZ",
-	"CzaCoucSJ0zuACTUAATQG8saBcC0EwZ3LFzAIxISyFOCy4uryzcrL1ZDhwiXBaaOdOZZcvLI4eVXHmZ+",
-	"BII3rCqVKHITzbgWVO3cnbNeu3vWOkHEaBrWgFtM6L0a0VkYq72I8wPLwwdOHR04UjYH7LpzBlJjwenA",
-	"JAR3LUHGgUoeQKhjmhsQRCisepIfM3l42btpAOVtTVIMA/U7YqMZ92O54+z8+vLqxeVht3OhBdvy28Ww",
-	"LDm7ccoXtMWGwXFkOZuwxLjd9mXvvKvPQobf7ObRYFkDoVBTJYmELJfoHLVPL8577bPDN9dftPXFeHVp",
-	"ZbLt5Mi5bmCQVQOtONHYYajJ7N6+/gnyjefkji3KpuucXR+fdF6+SsifhacINMI7tjDAoCXIkmxs39NP",
-	"gHQahGGWLC+67cPzs6NOVuPY2naTUjKKmByTl+0e0cCONk6pGo6tkkFtbXoS58rYGknm3jOWGdMmQkS+",
-	"Pkd0Og0XHjJS0CTbPXrriLt33mudXJ9f9a7Pj6+77p6KsW/7diataChXDOkMqVPMlAyMMo5xozdixmNl",
-	"qNu+fHN2mFYQtzStu2RDjCgdziIpIotkrWubb7T6HS/2xph+/H0iF3xoVHQ3FgQ2w9SJ8KisklrzagUq",
-	"Zs2r5fTCmlfLKHP6XauZ1byaU6lqXi2vGtW8mlVyal4tqXnUvFpGUah5tbycr2f7Ov9doUith7RSsP0b",
-	"Zc2aV8sKnxr0jCAJvQyy0qAeKCnC1bxaWg7TD6TEKjt1UvpJZhE7FlLzakmxo+bVcmIDoL/oxodJcjd1",
-	"zauZixFStS419PZG0MNnWHnyq5gZw6amWCl+U8AE9fCFPKzgB8dtME4vyw406LnDCGnWqdOTjpotItcK",
-	"gX8m4q9rDXkehAKe6Lu+/W7ImA/fxX6BYxqE8NUVpzM11mLw0KRrH4voJvB9pk/bmVDH+uTrkwB6/plQ",
-	"rTAUc3jyUPBRGAyVXhNVOBv8oDXi2fQokPQGZzk/7J4JpZ+HBs4wzdfZb77U2qHMfnvJwhF41vHPLtzq",
-	"mvpR/O0aver/Ye/dfuNI1jyxfyVcu4CqerJKxYvULRINb4mk1BxJJA8v3UdzqkcZrIwq5lFWRHVGlqjq",
-	"M20M7LWxwOzDwF57bMyssQ/G2Aa8MGyvvbPwAgY8/8k8zvTC/4LxXSIysiqLLFJUS91H5+G0mJURGdfv",
-	"/v0+GCzrQS60LGo4r+hXqcplPriYQSdyrI7K+N9vQJkI/j4xg1RmPY+PDN9E0EPOzwrS2Y+YDcKhB3L3",
-	"GCUdOAtylhmZnBrzXObY5kzb6YQG+gLE11Mysp6QrHKm5RuZUiBW1DhNx8pMCwQVtTBiRLjUiCbgPrlP",
-	"zo7gCWyMQzw7MCeBIIAPjpFNwxeCUQcs+JmaHaspp+NXHu/rJ1k6uigorHRgdJJWDhDGzh2WFcGjxrEC",
-	"Ku6P4rdkI06mg9o0kYrMQhHpBZN9rNitMgJgmHPvBUVA5qrBnRyKzfW1z8kO6g31lEnvQdWagah4z1YT",
-	"O+bqktZWyo0ahIKyxFsIGomXkmSSWIduP8mwXBOKfzNGSxEw5C8edtccskozPlp7gbHDay/nq6Qerb2o",
-	"Hc3yoiD4E4YiuQnG9yyjyj07/sbJjlQtBx5Xv7j5aMWq8Lx3y9w+tJ1ug1P0F59P2WlfGBJnCgMyUSUZ",
-	"qJz6hGjcqzGh0F0fVOsH5NanUuuBN3CJSwNa3kWynzv514QMrB4tfRX2uk1HWiXtVJfAjJi+kapLvgkl",
-	"nOjinfJ4tdfW81g9ZC+Z9I7SQTHN63xDb2Qhc1dLgbHPFiwyvZUqjFyDCe+Kh3t0l0zpRDpEeKMF4qut",
-	"ABo/kTPoBx/a1rZYc+AL1S7fDUv+ihzrVVMcfAQjNNhDZdNeEXl37freMrAcjxicVwwrugaDFY6q5DOB",
-	"pdBlIcXZ8XPRdGVqoBP02XBtGIfmOFaFhLdb24xF0NfoQptqq4qOwFhMNBBdanQNEqAAqniXcrYlzo3M",
-	"E+9uHMg8Jx+dO5rsDu/rZkyBlh0aZ9zqCMqo4nEDHbswlw5Bn48G+jyB+1yYdKDIqX79ivMFWIHA4Ht+",
-	"x3OTXRv5cmwyVQ9khkKFA5XmFFPskc/e/ImKytwFP+LqvZ87A9EKtRGYyK2UEi8qNSnmi0r89Knw/OUV",
-	"E3YcOX9f2e/Vgh23yH4/CvZuSVZW5YYDWZFbeFPvT/RoGySrh5tR+vXjw+PL7rOnI9Pr9XoHJ2cXe2cj",
-	"+Oce/N/jnd5L+O/wyeDkD+EfO91s71dfH2/qpwejXm+/1+ud9Xq/nqjvvv8Cfu6dnH19ePzswc7L/f0v",
-	"axLBriQ6PREHg2xO9OhPfjtRoz8ZpcM/uVTnk5YbdAzUh9Gg+w00qGVK5nPRnBtzeLnLpZFyTEtWOrjI",
-	"V5Q1caZSn8ArmvHzwx0CZtnfPXrVc/94DOc/SzVFz7JFzbNYCljQ3sjpnasrALVUQVbw66ggH73q8X8f",
-	"r3gDnpsBqjb7u0fc9DHehl9N08Hra7O1fwoUlZWlnTFjSy8FB1iMA7p5NP4K2dI+ldnzhCvRBG9Y4TTE",
-	"RJnPuw6RB0M8FFwZnm7d2S83ezWaX77vCP6vzvZ3nr3aOzg9fvkBiH7w9RWPfXC83xftDz5xC8Jftr4L",
-	"NSgcy611n7KTq9FONh8AOXblC0yOYU8DMxyqIMvE5dnfEsGEc+Cupy83gxxxJOSqTyOEfUBVruf/HmqB",
-	"yc1VLU7l6AAP6U2JzbV05iYrUY91UiU39UfEFOpYod9l8cwOyWhVUxU2UZiTZRXHqAzQIeLdutifStBs",
-	"NBOvlZqwMo2Zb2G91VYlReJacu67vgF8uxm8xmlee5PKziM39bo1O1YySbWytfnE6Pm+dlC73lt+UsiC",
-	"gfSS9ObtFjKR+fuuv/rxD1Q6KXZzOSyW2OPQ1zXNlEO+QK9aBRlzruw4BckH6CfzB7a+VtuKQC7XmzMC",
-	"YJcAdyXEF/3xL/71j//pv//xX/35Kv1dAXrL0GyDC5mPVJlmsBzq5lE90s0Nb3SA0OKgcpNliEW8wacM",
-	"NDS39G7br9R3wyNyJSjoEE4B8NeRTq1KuChIBvdDWDWROea+ns9CONA5dJzaXerr8kQQXGxf/4f/+n/+",
-	"+//jn4pHUZcwaa/HNYp4ules0t0XAEUj8oUh1CA7kLrMfcAvhhmr4kV6t8VAjxUcwvrS5TfRAuS0MEe1",
-	"5Ye/4YhxmNGFmebZTPzWnGPEn6VEHDPgi6BcAWWKLSdMICpKT2kbfrRktl9MCXlnZSQh8+YKqQwrqy3A",
-	"w44QvPdQLzOdFt6VghwvWBF45taLwuXnFogp61QXaYaOkQtpO7cjijdVr7R668HVavB/1dsCpxZxhoHJ",
-	"OagoyEdJBwxE/D0Mvdk7Onp1uv9i748OD/ZaUdVyTMdhKLPMbqG1OU7kLPbJLmRITociREadSFtEZd6R",
-	"x3iGoZElWfS4n3M1M5j46kqKZGiAoA8KF0Xif3R1TZoba+UrG11xYN6gwRUHv/4FTHr9kXiizvOphM3a",
-	"6KJHZv0RtoKX3G9Bry0sYYYTIqkpOBAXsoxN5EORWoymVAlFBjY5JgenRZVL/LqnRSRit28xVRqfWxLM",
-	"0hhPptCz0Yz6R8ZbKlxC8hiZKK4H5f9ZKtRABrxa7Y95QObmrvWVpHU1ndu/7lTu472ds+Pj/YOnH0Dh",
-	"9t9eUd0u2cj70rbLL9xC2faN70LXDkZya1Xb93G1pv3wAZk+kSutP/BK9zHB3961qv3emHhH9PDMbhFF",
-	"d8njIA9PNV2ChJ4z5MOylM87NQYkda7M3dKNidRwW0hKTvS+SsTNxmBjptZXeyM31q7zRr5no8RHbWSg",
-	"Xai/IpiKvbRK/X7ieFeaY9wqvj5Xnz7Feiob0Vq0/u0PiySyeulviC5aQYIh7AH39xxdwCpI300V/wyr",
-	"tciklhGKicmLU1Aei3r0TC5hwuHYyB7MdL6iEUXEVgEFjw5PTjHa8gVit6/oUCPmt0N5Okjt54e41MFS",
-	"N07RjGEccSRiHsiNkfzudh4qgV2qY9Y+xcjkghFvFvKWFtjw7wO21m0wBJfnr+OSpoVV2dAnevDy3rP4",
-	"64oY9rRfN4FQKvAM76+q2BWVW3m1yFB3RZbnw7t1wKSSIlOiScUfeB0iqugRvNC6vnxuMNpgpn4vrsJ+",
-	"8uBM4ZIuh326GlsxvGZ3gdpUuba/PPQmiixVZY2aOWgkxKSwq2LaVaqgrtCAy72u+vbbiRrAViBs8qqt",
-	"TIizv2qj75yvavXR5aGpayVqMFq160qR0hXeJxHL3qZAp2vqEdkq1TfdfoWznVusyJ+ZhaUPJ7K4m7Wn",
-	"02RXF67OTaauxzY+O9k7bkQNzH9YkYGfWYyEwthxYt8mWxJBQxFb3PuCFLhqPNei+8css6n66K/rVmYO",
-	"0xiWASQhHOmN5aC7WMQTVRSZGqt6zHuuvY+oAmizqMRw4pMLM7XqwmQJ1p/n6GPMTkIIRq5CZcmYZvFr",
-	"7iyUG8YojlgJ8VxmUg8UxwFFNyipDzQ2Tcih0o0a9kLmqrH1EP76IQo6bl/X84PPy5IdU+373ajp91tf",
-	"X3kNC7zRbHEiThl3X8vN+EXlE4V5EUwGuqL1SfyQ+G+QtED38g8ez9wDZktrDIFHVYDXu+sPF469X+P5",
-	"bSawGFcqnDHMYI6usMSMRJCwdvjKOJrl+aK51gKKugLVNdWkw/PWXCO0+lXhpMvdqBW36k4m2T75pCxC",
-	"hJHPc5hqBMRS41sswxF9tm4d/O4vM8ZILQ6/Odg7FmOZv+Zyf7Q03LTeRxKcotpKgmmBuaLcKb89578l",
-	"8/rSKoHX+hqCg1u3GTStywvjRpEWqw9kdWfPFW5bZ+dn25pdUedwZbcXO5wFoGZLi6Dfrki3c/C6Kx0c",
-	"9fIUhfsern8dA1u4pTXwakFgOZZWL/E771neK6cRh4ij74eazwvF7ivzw0b29Xf/7L8kgrZdlvjmyt8u",
-	"jWjMLhxfRA1/JMCZ8YpHwU3tapw9R0LD5GQXImDMa9Ek0ttd4u8sF+zK0P80WbV6eW1Vk0pfSWonmZyh",
-	"SYmDd2mq/Eq/0akvXZMmV0SP8DrgBoXm15tfQT4ZV86B+dk7fGch3IL3wXuaePt54m5YkT+bV987xxZq",
-	"Lx7f7pBT2XImczfupmJHtGLlpq/MpRhPBxfIFS8pl2yVW1H5fr2IOVt1q8Oh13WFftEVz/58wEQ4zsqX",
-	"royPO0lH+mxSr4Zw/heflX+ilS3UaNRxb9TQO1empzEwea4GhbgwuVXiHOsGz4QtJDW8VOc2xdJxi+qN",
-	"zzq70v6PL63oXtglAuD8C5OgmtDVNab4vR+CAc/v2nMl3zC6QUf0xLkpxDDNMiqKK/Hf6JVWhCI2nNol",
-	"RYKvtoW5BJygUBHOfNmWTid7mnKt57bUPUX+tbj2ZaNrCha5N2sHMJHjZ2oG45wvGP/aP/5NYyBtqg0c",
-	"9VwxrERj0efxOuioDpp5laJ6pePjwbV1afz3amdWyMLuVGxScwvIns3VgzfLDmd1MjXXBruj/hbqdywW",
-	"HrtyzjcolIdgXdwKeBUZc1C9Tgsr7PS8XRqC7q1IP6+qC8lFhwcmy9SgKCtgw1ddXqD0Q7qlAI44aLnS",
-	"t9uQHWhdt8uOil2rhphLvbwcHczUJ7QyzC/5JW7DUCrhJfO1JWEcwWpce25o5u81b2flpNnV57l0WpxT",
-	"XB/ze22EUUAkVkmZ9hTgpjvI31/9lr9whoylRG1FgWm1AtOrTyywsaxgN9Fq1SNVmJuXWXVKLM4Tu6hZ",
-	"YhrE0oU+krNlSuoEfgolfgTkL1JbpANnexXNeJSb6eTx7EsQFx/P5kAhgi1b+4KSX9xid3l52u4H6sAt",
-	"w2qq7Q+LgsP7OtI32c1yKtcEppyr/FgNF5MLqP3Nt/MbdHGchj6V+bphdWo1vZ6rRKSa9XhylqzIDc20",
-	"uLpbYHnMEG7U8ZUBNSu5e5CYpsAjYJDLFm5q6xUPh+reODk7Odo72N3bXVQTSuT36zebvrUwVO6ifnRm",
-	"8Lqu3GZSH1h8i5CCELHm9oAaaG4sVpIdlkZF33nsKi6TZ6Y8xArWShjGeqXzHTditXhUfNXFop6cHu48",
-	"+wBxqPjdFZ1ZdMjeV/wp9X6L2FNseBdxpzyCW8ecBpltN7iJV12rJahIu2qQjrFsQF4tDxREhadjdcs6",
-	"ZXwbahCHsPnSmdfTRpp4o9t98GijG3bngKkcRWg8Ozw52i+tNCdybKd6JPZAPcqNTgd2kaoOaos2oC7n",
-	"ijFUMbsRCdU6fK7Ba3E+E81MFVSJOUlHaWEjEXfiSMRtElMqpo953X2CpiL46B//ptf+I9n+vtt+1Gl/",
-	"+7u1aL37wz++jpAmCrFf/WKsAAWGw75nCRbLbotnx9+QtZuoBRKI6qC+/d1G/UhKYrwMqoHWCLG7rWii",
-	"4QOLqyM0v7QC9ywSB72T3d6vWgvAEvOrtTLNv6HBJOQIiyKqM0M74/T+wdd7J6csYlg0scPAaoWNdwjH",
-	"DbnKkkuTqwNTeLSw+uojJkdc5gwvL9YSc+9T1MfR9Pz+yfRcTKb2QiQqS9+oHMM/uCoJloFA/wv2KrO+",
-	"xjJj6OHkYkNYLQSDH1SyVUkdwnIemRlhj9VqOr9rcBEsViZlY6uhZn+4/ke//sPv5TePpvu/NemLk83L",
-	"fd39Ep1n+DJsUmNt4+Gjh482Nh8+2nwA53V6nqX24hRpVpl5+vC0u7bV7W51u51ut/tH6HsIcQG3gBjA",
-	"atr7bOu9H/5u7+PitfMi0Y0a97wf+zU8obpJL7jdwmDqiJDbmyqu8YUs3Eah53Xu2qwtsa9ef4BeBPux",
-	"dCw8caeqwfEKD1VNhG1R5On5tOC/EsJPlNlRdT2vmcA8bXPDKXuPXDWTgKGVk6UDVpsGF4w+EgR901Ya",
-	"rl8i/vDk8GBufR8+eLDxsDY9zx/QJWWfirmvYUkfMxqpREw1x8Zfvw6V014bIFBeaXyT3PPN4yc7YmNj",
-	"41GrslDzlHLVc8O4fvu7y6lOiXUYoUcA6aixSsRP907FfTlJ75+nWZbq0X1+1cZY4sheh3t4NXkP2Rcx",
-	"1G/5v51X335Wy8loSgxYuRTmycE71ozIgV2emtcKvmwm8rupaiNKenuYm3G7uFBtggrvHbb/cO3w+41a",
-	"3KYSQvJaslJuwQ8LA6iNoKlgtwcYoyP5hpGVJhPRnOSppppVvZOd/f0IgdUncqDsHBTnSnOsbNZm99HD",
-	"q3brP2r/J9/+wT++GbBlZd61fHJ6vtycn76jcRXGnytd3Dqf2Zq8OMwZ526VSNZbpGten2/pJxEOaMli",
-	"XsOzyqiTTGoqHkhAtkHL2jQMc6y0urw6ta3CCHN4HytLxMrh8cWdJZUIAwTIOopJaOpYeNNhKKLejCW5",
-	"YBIU3z9R+VhqLMhCs5sreWLVO8RcafXWxRUsHWh5aQmwwlJeMML5EqhuS1xepJkSsKJtXCIU3rSfVlnk",
-	"8dYjvTkK502wcZ2iEuy1H7zzbBmtrmMSN6vtz+COKgB2rO5HFJzRcEJ1t+RUjt4HqbkZrbji1l99x0/l",
-	"ihnRp9LnQp/2PkQW9Glv1fxn2JH3ZXmCvm9hdzqVo6e5mU5qckaM5AiAxatCv1G9S2gNPDtLlRWF2eaq",
-	"E2MltXWhsfD6ymGv9fljCz76dz7IN4X9u4qBUZIFL9lV63wXJj6/Z7e38rkullV8lxwuwiXcvw0MWvBA",
-	"XMjztEwvCWu5Dy5klim4t9/WVGj/GI5UNThlY3lgQCAzPrjefHNnpcwfXBctc5NDd0fn7d2O2kFtvGhP",
-	"FHLEAaIYpL/RRXlCDsiOSUXFshnL/VVOW+TyjcquM9UtrLLH1Vs8gzwWK5osh2FmDVXCDLBiZqoo9chA",
-	"0ITdEOcKk6CcYLDq6roguStqc9clh+N06m8w31ZepYWLuEoAnx9X3elbstHomP04YxlufORxLsvSRW8T",
-	"w3BN7MKVN6gczOLi1qc3LlmG9xkzcAWjvZ1bmxp6LluzaG7ytcuWy6TOiXVzr/HKQUZDtZKjqyRjaw/Q",
-	"LFwLPXcDGWdlF1v55c/X1rtXffu7qUSA6ut6peSvhyKhp3Nkeu2qT9g0uZ4KwSaepEmZDI/enNudJwqx",
-	"5/b8/chtpp9w6TUkqNqrfeU4wBU1Fawe63SV497uh0DGx++uqq/gDXpvGgv2fhudBRreBSgAj+AXhwaA",
-	"86oXDIiUBe4pPuZIivzRZ/IQ3gq4y+7ObDUen70MrtLW2g/RbeMymWTKLDscYgbs1Ui1SGQcFtW38/6Y",
-	"J4qjnQv5tozLparNqa54np0De1t0q57nkJzezaiOsPbTROUcX7hkJJ2yxPQ9S5nbkXDrL/72L8hZHiGd",
-	"0A4xNktfKyH1jF2hMPcSB/SP1x6I5ma3C1IskOr4PnYRtyjj2mLuy8IXxB+IoVJzDYdKxa3OPGO4m/U5",
-	"gVWxNPMkEmODfnupxfcqN50bc4rrmMRVeE0LwWor8oqlt/AkTWr5wvl0RpnSVmXZ9dAHdN9O9p4/X5F0",
-	"P57OqG5ehvR7jo2uNiCGHLghwMAdDBVjKd81cP0WwYHU5EbRrO8qHIbl1flKM9WCOxhCt7pk0Jwrbmt1",
-	"y3SKoVLom7m1twgUmat6qG/xzdLwllMfKuvmHrOEHwusgNvEBUBbgENu5fcvpaUq1lyxGOtQGTRRpYVP",
-	"gIkCfFgXE0JpYbZ1y0V893IkNw6cjhqMlrgkW5jBn2SeiPM0y4IEUJ8M2k4kQzLmZmKsSkQTlqm4NGWu",
-	"UK4cKmOEHAIXFIvTOIgDZB4TOaNq14UsMBm1xeDCQZ7uwOhhmo+xzhchuJHDnWvn3Pc4Mvd/lyY/3OfX",
-	"4xYQItpVigHyQd5Cuq5JxKThavVG5W7QHbGXpAWW2vHoku47WDMAR+NergYDcRD+oueuMDc774W50Wkn",
-	"xZYO+63OY52ew2TIZw9V7mBliB7ClvSd8HqHU69QjpDAlgczpKH+hC/hjbgjKytOtH+l7nRw8mTv+MOo",
-	"T/jp1TUoYmbvUYmiD9xOj8K2d6RK8Th+idoUTu1qEN4ND8JbUbDWHzgF64FLrC9Jw5pjD40dR7WrN3Nr",
-	"/Z3Ret9NPOmhGMJlKQjenKudEQmLmBAz5rwWJk+ougFz8G2+lBEJMSYXXbyfS+UXj4i71q3+r1rjcjUp",
-	"ZSUqXNbXz5QETtcMuSijA5R1Ss6lfs1NW9dG274bjG8pItRjbEUlPywBMQgQRDKSMqYh5Wmh8m0CX5mo",
-	"3BotMwcvY7gsZ19jXU6EAWl1RM/XqYMVCFVBTn6bA3ZfbfIr8sVyR3IlBxfKbpPmkaRD4AK4FeH23ngb",
-	"6nM2V2CVdfThDMGouURjPZGYK4wbYHRjbp94lo5rgntXq6Z7fblcdK6tf9HaFpkaFvNY2mz3EN+kxYVY",
-	"fxCJfsNVJ+g3YPPXH/hyBdjRpthVA/pzyMirVHSBvjpMs0LlkWD8wKiaSRngT7Xh5IOQJ86Nntq7qta7",
-	"MijFqn4t2t8zu4wDeMQO2MprADvqd/o9o28sgbVYPmFblyfrQAmB0JMiZS3G7/OeTm0glmP93fSq8ta1",
-	"OAKkwjhUOQzTXaxFjYGi2tUoV4lQbei06nhYDp+yWlntsvL6+o0gkcoROICW91A9+l1iB5dFDIqmDyts",
-	"3T4m76cte7zs8N6FQIuX4JcnzH4Nl2bmUHaWBJmvCCm0GDkegPxUouPXN6+NfHRNawdtCrWbwkCWJBi9",
-	"McU8fuxA2kUA2aNG1Ng9/GZl4NMJvG8uCfW0MooldlQCYMkyZMYwqnns1qM4EjEMIW5hztZiRKlomjzA",
-	"TmEyG/U13F8s2QPUFvu+lFYMpB6oLFMotN2sYHC5HBGM4tvr7jes0ci0+WF1U3h9ljidyr2Djy46i8K9",
-	"vepSzn1zXozzvyw7RMvwsROGeFnhpo5nX3Nu7MoD9YScwixvGjM7hVOYEPgLf71ufiSj1ljNydh2MHUY",
-	"jdcS8aXAiIcThVVcnR1wkk2tM/IhoMLAjJUYp7rymDXBjuDYcYql4kJaiBIsdV+7CohSCwQGbv6//9uj",
-	"aH19I9r4fD3qbjyMvniwGX3++YPoi+7n4tLoLdJcPLowl/88V0OK8x9ckN5j+xoun4MBw84xQKsViZgn",
-	"cjgtDofHIBOjGQmWBVmm+x2fXqgMfWtUBkvmyhZ9rTTrXbIQOXQQsTXyMpeTiUq2nCQEdICRIdx7piCK",
-	"NUxH01zNmSLXHnS79SUeF4/kwiyug5N0+7ewDWJhFypLUEAHvA59fcUGtZzaH8T5i0DBSwOiKDOyGVsM",
-	"BLxQuYr6ml2k/HqWAjnTifOckv5ixVCphI3U1tucpSatsYJFda4uUgTBmlvmyg0IKwiRS8ZT+ffpIciM",
-	"1L3lrq3rvwQdvFDFhbnWWnjAfT33LTxtwk5ALavHm19tFAEg5S3ncVxbKLCn9VRmAt6FeydyWaAbfaLy",
-	"ARqX8CIlC+FO15I6+CSq2HUmsutrIUoYFiyhT31ePEpLw+IMUdPHJbVdCW4HV7jWItAT8U7veDdGsF3y",
-	"/WDtQQquXWv5JHG2wInBbJCpWr37+s3iL6xkz5HlwM4RpxGdTM6qttqw3lMmm3dfXbei/kUxyIwFLvj+",
-	"1naV9DqGP7pJft3cgSsZfbhs0ZzAUKFPwR2tkJ0K+QhvVZUsLN6YOUo7tx+V47545JZLQau5lehd51T6",
-	"pvf8+d7pB3Ap0YdXVElYyntf7iTu/hbOJGp5F+kGbgy3zjigDpa4a6rScGNtrdte39hsP3j4+RePutXT",
-	"jiCxLIaFPLax96uz3vNXR72XWEqsyjs3HnZDTtbY7KxXbgS7hrpclNwZB01ejEiFn2cL7WAUPNXnh72a",
-	"EiULgn5NmXF6BWuRyTwRGt/ddsKz0oN8NikWwHIfbl6HgRLmT3fbjwhERrRr86hXkK5WcQK1F39bTcTo",
-	"XQGeqt6qAZa0hRdZGr61m2rtboW3UmhbQV7z43t4uyEthRY/ZRfYPSuG6VuVCM51Fbli+rwN/8zkgOHG",
-	"B65KsPoOZDh+qSOeGKxNEVcuU0wLn7IJY4CVimUhMiUtqV7DNLdlgWUvETbLnRV/+xfCXUBxX6ytd7uR",
-	"yM1UJypp+WJxTge6NNMsEaPcXHqjCyh11ejHYEXi1vs/D7cUgrtY6QRmu0QcLo3Tm50HjWtvMeI//dDs",
-	"9zvur80fWv/xP/6TP17rduFp1z1p/BSS9TLp0sXKArdWuDZYg+EC9MVmHJKaZeXgb14tdVF0v9Kdiyjb",
-	"1wjvzp0XlhsIBedS/mSPtEuaW6O8e1Cf2a8G5zefZgoT2CrtkqnyTny8R2gngc+SZRH06EC8vVnJ2jvS",
-	"GbwvcyXlYZvsKPxORxzqMN6NpqYrxYgp8o3rESdTFYmpxu78SvGXqhWKfQyZGZK1JC2ELeA1c6msCw9I",
-	"/bAZWxTYbIT17clLBjuQyFkkjHYx4X6DmpJHJzMf1MhZh2OZKCFHMtXbDteeHnGs98Ya9GoDAzF/qLV9",
-	"VwF5zrUXLi/fs3cGHXtnPSy8NcHFkPjjBHhHWXYGrgelEoflmVvblMkUl5c0JiPg3KmNOwLlauQM4bBj",
-	"tOeHzSlwknJY3YtlFimVmfnTf0HnJMNwzOA1LqKmQpOX2/eoDEcxWQLMwOgIoxu50jEcOHK38zmwZZE1",
-	"rS5JO4Wv5QzaXtIALD0Ei0JrOgZ2ziG1OBBsOTT5SHEZrLumEjfTfq8sIL1cO6ivkgz0B7VBuOQc4FQb",
-	"ms/nETVEMchVkhYkUWM8rS8IFBhaL9nubS5BCunreOervZ1nr6gbYNbn3EUk4hf7B2cnMYZTvVF5ksth",
-	"4UT3SMRHewcn+4cHsShmk3QgM7SCE8Nsv3Ec02EPVxw+O72TrxpR43Hv4Fkjapz0vt4/eHrSiBowCPiP",
-	"H1EjIh0jauBQGlGD4AYbUYO/Dv863EftZ+90Z0XldUfaC/i+1K/h+wglYOHDEotr7FyowWv+Nwi78PlU",
-	"T+GNff1GYSnmI6UtGQ6OTIomhb1igOrwvEFkhc19hyyHX/RSvlQyz2ZLkrnPZ0dLwtKOckU2fyB4REzn",
-	"ENO3kOOV8R0syIRFAiOkMuRKivqanUdIvHQZMu3s+ngnVCLkuXmjRJNrm4WlJ+AFoF0UoiRz1dcYBWWm",
-	"RQt9Emku7HRsWT3xsdhI+l0aAl2j1WtPENR8TfTAe0y/HntlcPVxUu2ButoYK+O/u1p2t6xOtwT13U9n",
-	"kYJjXcDBNE+L2QnMhU+lkrnKr8CdQ/nYxSwhWlyEVj2681zQMTHInZGRDox5ndKlxzVDpQG/Uk7uoigm",
-	"VKgQ+93BJovfPwk/i8E25zNh05FuTyeeLWeGovW+KorJoc5mkTiRY3WSFurL5/Itqi6pxpAM/Ig3HXGI",
-	"0yseQzk4OUmfgd7xA56koSGoYV3IQRFARHBzcS4Hr0EyKpQcN6LGNM94fnbr/v25MKr7iXqjMiAKdhET",
-	"03VIuRaylOfLoq/ssm168Fqfp1NWpykDCPs6RZKFYlGEVODS5MVFKxL5VFsueD7VacGwMER73hiE46Ri",
-	"5CQLTYDOkSTU11ahMuEjp5h2XKQgQ+VmOrpgkfIcgcwmE7KSdfq6r//RPxI7Rr9RGiFa+7qNEJ2MUkso",
-	"IqClZOZS5TtyrLIdaVVHoCLI+Zt8L3wZP2mVzwQVMJm+FqL57PgbhD4cp9rk+LjVEb+i7ENcJAJQxtnl",
-	"JPPlak7zt6LZb6ytd8ij3G+0OjDg03SsbCHHE2ricDm3xUBmSifSy5C5EvHLly9ftl+8aO/uxpGQHHYq",
-	"C6HephYWFKRRGO/ao2633V1rdynk9NGjR+219fbGGsyScHvg0JCA0pQuxLgSX0y6qcqS1jY36TcSOes3",
-	"ItEnotBv0AYK0W9cKvWaolQdJ3DJtZzmhXjD32NYTc+m8v6JMtMMrh+DVm8L6MKSKAy68QujQRvANTqS",
-	"I5UQGKgo5GsF0v1IxaKJ0vdai5iETb+HZ9yhWO9GQQpul14iKQPGHP8OyXMkoKtIQONIYLzWDzF+lACP",
-	"VZ4bXJoYcZAIqvX+JDfnmRr/wW+t0TGBqT7afPB5y1fgJcjM6WSi8vYAjlQ8MImK4cNevBlILexlWgwu",
-	"hNEd0WPNzlFARRoKbq347DOTi3OVGThGhRFuz+iyfPYZdoxzg03cdNEPm90N8ssnGKAE/Z0jtN65SmiS",
-	"oHyXZ4GXmBHPUT0dYJwiFl5xWvLUwu7Gb9u8DG18GSfXjH/Xb2zC6d4Svznpvdh7ddQ7Ofnm8Hj3Wzg3",
-	"m91N/OXg8PTVk8Ozg91vf4hbkVBvUcZDNUoru3BEx3JWTnALT2n8de/5/m7vdP/w4NWT3v7zPbgRm901",
-	"EZ8d9M5Ov9o7ON3f6Z3y4w0RPzk8fry/u7t3EItmJegSevafsqhix0yLXh3v/eps/3hvN/ZgROGr0PMD",
-	"Eb/YO/3qcPcVzKn3/PnhN/TNtQ08ZUe9l88Pe7uvTg8PXz3vHT/dw98ewDBPzo6ODo9P93Zfvdjb3e+9",
-	"On15BL8+gNntH5zuHR/0npP886BLnZ3sHX+9v7P36uyg93Vv/3nv8fO9GJVrNVE6QYrlsNSPjC1GuTr5",
-	"1fNg4ymKP9kSuUIhDPRM7PgY/m734G8yMsSn+y/2Ds9OYzJqObUrl5q0eNCu/Ercs3S9s3ScFnQFMJFB",
-	"+Nt/oWRWXMy2gFFoR11QEnA9o00F7ivaY/DSZulrlc2wa4rZYbsLDh7PA+rJlcFHIpMFB8RfKPlmBizq",
-	"NQmYBHyPMSy2kDOcgN5yCoakn2dmKhIDvaMAos0lBe3KLEPW7Mx2dA/wDvXEuUlmqCKSAIHL4G/j2ga0",
-	"mTvSETzQaELC6w5UjVI7TTLDXuOv9nqs2LoIHd9N/HTvNA5J+HSCGzAAbQM+OrUK7q7RIr5Pa/99HOFO",
-	"38+VTGbfs1x9PzEDG7e2yv3g+w2/XiiZYK6npQ9GgTjvh9kjjuu2EVcitbQGVKF3TbxIH4upzpQl0lKO",
-	"2+IuuMgkoh9v22P5tg39tM9nhbJxa1tMNWyEpt4DlPl0pA2qjGOZYQEngugOKGEXB+nCbcK2XKo6dnaQ",
-	"LQw3o3VBBPvsEkY3YV0q1SJXdmKw5KzoUU8wYoqO95ZvCQ8y5Wh5apkSw2e2uAQ2+7JTbQslE9H0fm70",
-	"hg+Vwo6dmzsSMepM9LN2k65gh7eQytPhYGL9RmYpSQ6IJi4OJ0r3jvbFRqfb2XDCE2roVsgkAf4qkRwQ",
-	"33N2MEXhaNTnQOao7ZHkFIMyzAQi/rs//Wuy7QtWbCIRHxF72AHOFwnZ53yXe1bEoP/zGTSTOBJ/96d/",
-	"TXMYKQ2nQyXiZPeZJdi3tNhiBLjEgR2BaE2UZmC0LSRoDqnu66cmQvYLL7WztFC5zEBcMyDoidPZRJ2g",
-	"iNwRPT4jYznDec3YuBAuBtBWrS4F87k+wsBH3rIMYzA5bhgZNAh0jmpro6D4RuWgC8AFyxVF9rmzTCdG",
-	"WtFv4A3oN6K+prNCGXwoeXTEM9CBpIhZrInFeS714KKU5EiE2KYAx+ADsDvlV0COTeleW4UReETOfBLS",
-	"9iKN++r09IhMq1PLOSFl97wmLNhs97V9nU74+IbRHWUL3vQmoUCnWcZIv2TIpnOh1dsiDiOogTr2dXmY",
-	"3dVGXoCuyNSKxAymaIomWm4X1/kS8RrKQwtHJoGLDEcGjhrI6ijySD1zhwwLk6EdEY8e7ncTaawI+Fxw",
-	"ZOOvYZzNVkxi66EXFTy1edtGt6GWmaM3TZwB6IO5HBSIX42uAGBOcpJ2ZnKcxU45BbqQq6EC7YQWjRoQ",
-	"GUe6Bds0UWaSka2mMCaz25RRiWZkF/1avWiOILCGbPv6pF4tZkrg4+FFjMo0083MGiQZaeHkf6dFsxrf",
-	"1/Gcnhx3xOPcXFpVmgByYPt8BqnZtlP/3Ctwhvs67k2LC5On3+Mqb4nHaBYQ/Wm3uzHAceE/Vcwxz2FW",
-	"AlGyc1NckKWLTApsGrikqSZ9XY4BqB7TXjifbv5KJ87ds9El549jk8CFTS7WvuiGTiFcyKivEQoD7zuR",
-	"DXQEun2YXxLM7yKR3+TpCEjdTm6sbdNfbl7E2lyI9flMnFM/tsJ/qQlyaVuqan0d7xwenzgZ9tXh8f7T",
-	"/YOTGGuWw3Vognov21ZNJB0c6shGTujs69gZKuRk0pkzVsTAx60qtkDMgS+VAkYhZJa1OBTBjYqHiSMD",
-	"ORJRlejyT3I1zNLRRSGa8eER6AAncatcAyr7yicyM5cWPQNKF6nMLHtpafeAosPetugMVM8TcN4dowul",
-	"izZwDuZXv25zRFN7fzf2B4rnQt6dTBWWjw5RMRC6qoJqTV9u77+5MMyVsgx9D46M9PWcuuZOcfy2DZTP",
-	"2ngeYUXlQumhydE2YTESv1B6q69jLAcyiEVTG7carUjEpFAilSbTmEraqWY9E15gaHXUO6omG4Qt0n1d",
-	"0a62haTUN34HvVWokC3oWKR4YGv8fjU3brtfUXkt9DSv2bUoe7aasAOig9Ftmm+weKWQuEZm5SwdOJsw",
-	"2+SOcjPJU1XIfHatKc61xnJpRRaa9HpYiYxlgcZWY72z1umiOyFXmZJWtbXBgjj0C+inVBbHtrYCa925",
-	"Ma8tOiqJQ+DfsWgS1EeE9yYSuSIkX3JcRyLVb9KCuFDU1781qY78EqK1ymQKrrAqiozxYxzJj3/dfmzM",
-	"6/Z+EvP5LlUQl7Vens1Kqvtcdjt67yglZDvgPE+NJ3Ck/okYaMvYxkLmI2Lp0HWpc5O2dCETBC6A8+iB",
-	"TuL7LiUeRxmU3PbedOLZqAFSdrTd7msPMWBLT3DssCY6HHYAtGBlN31ERGsO6wfGOhtkCocnUdCaTliW",
-	"3A6q4LjOYbEG0haguC3+ykbZ+xM5AMoak9ets5hIE4kYsWJOpuOxzGcdE/6ELG5zfV3Ep4enveevDs9O",
-	"Xx0+eXXcO3i6FzsWzFtNWTyM+oTBWhNpMfLr4Wanr9c73U4X5HQQk5K51BASoED0IvHYCXEa9tHDauWq",
-	"qqWALHOeJrav0W6YWjtVYnOjBRKDkq+BJ7nPoL4K8q/3HaYjtMNuoS5NAbioTcdGq8NhjKo3qSpo10L5",
-	"vRmHYctI/30Jb/fE10NghRoXN/i5AqgDT47VYJqDPFk++tU0Hbyea/gYN7TS9aFWoNZXf3Fv7qPDpnwa",
-	"1ArlcSSq0hsDI/AzNlU6RYxiMJLUDvJ0nGqi3BiZcyG9utaENUN5Gi5emsB3zISMmsDNAjUWTwm0umd5",
-	"lTnvKM2VR3+yVUO9Tpx/V7yg3dtCG5IzkfphlGqc0DIHCaf8Nof78KfhLG6LpwY74lPQQT318Ww3nGyz",
-	"RVEjCw8x1Sru2fBgNFussToVHk2IQ0x1xWgUHsw2ObCks3E71Q0XB9SliqICQ+64QT5z+jF0/dSAakQ/",
-	"vDrmiYKgNzJasRXGWQuc6gXbpk25Ls2UQNooz3UuuN4V8ysXXhQg1LjdbcLSuPfPFYJ6IbFvUfoc/ya+",
-	"/PJLvMxkQI/DanKU8dlhS0ZpBFlE0xPN/acHh8d7uxHhIO6eHT1HUy6qkzAcTrWVlQJ4FKVV+JSb1rao",
-	"TJkksysmOyRTcDzViRqmWiWxuA+yQ5qRv0rlook7QYcWtcHUlgp0JOLP8E6z9ndTO4ozB5HSHL9tq7eF",
-	"0jY9z1S7tLTgEK83tlTW/nBaoC8d3pK5VYkvCeUfYUQlE4pdb00+KWRBZJATGJD8IOMqu2htBRwdVoXB",
-	"4JDkN5+iLTUGTXYuMCSet98403U89+KOtBfxdmC8wR77GPrRb4g/EX0M/8B//t2f/jWQNldydCYw5zQm",
-	"hT4OtjzJzYQDA21hEZPnqYkwSBpjE0Sp3wfLXQ7WYBDfG5WzIYA/0XzTijviLLQ9WDZ2kIEBr5NVSvQb",
-	"Nca3hlObA1dua6uejBBBdeZLdJxA5yjdcDY7dZbmZAtqxovZ0LihGdbbldY/wwVekqMItAMXi9YXg0Dp",
-	"eqBjqvqNue49RYvnO8Ubc6zIIFQXEZnTb3EL1jEjnNoL5VY4BQ0SLdtB5VGkFc40dM+6yBOdOO/2jI9r",
-	"0wWbRGWkCZGLeP9g5/AF2mD3fn20d3ACUtEQyX0G4rDr3bYqVkFiZhhBP8ZJ0pVA+WfbK/JsmZLWUSZn",
-	"rq7c5fIbxI/hEHH4JdvpL11JNEOukU5fP8nNWKBEJkgDYjsgHjV0HzIpwmWZjonSogzk32Hs09Cq2dcV",
-	"syap0ucsi7WZ84xkodgHDtsiLmWuUz0CotjLrEGDaqp5dBVVByVxlJHR4LHTO951dXVFsxriGVUCPEFC",
-	"no8OBRFlQWrm3khcL2M8+Vwuvg8jaqNucB8tk9t0QAaFSkj+snEZOIDyvDdFNvnE+iQMNAiMW9hFioIC",
-	"6FWoCyRTci3Dxm52H20HHljviIObdHbyEv67v7v34ujwdO9g5+WrZ3svX+0fvHryfP/pV6e4EE9+ja7I",
-	"ncODJ/tPz47RGxn/6uzwdO9k/odtYDPoJgu8Sd7Gt7n+iL9ZBiP0NZlhyfG+epRBp6/XQLfd8rI/X2Oc",
-	"qjMEIUVBY/yWiPdO5SguFU4+cyph18o9K2C7cOOOzvAf5cukFAIrNVrBiiVqPDFoyTmG7ZipxKs3r9UM",
-	"Djm2sKJ5booLLyNEfY1Q4WgjC4K3eMDzLovSgCkTMrZKy/oQtyCiDVNDOiKdn8jFDaR6lKk2P4T5NV34",
-	"K1KvyOuykZgYUPcnJNW3WIgGAYhXiiozS5GkI+WjiN3eNvuNjfaj4RcPk+4Xa198sTn4PHn4oN+gCcX7",
-	"w/aB0ar9QhaDi9hv2UZ3k2IKUVRC8ksloJKZCIxdiOywjb1wB8xVmWTT8PBEoMpYZkGwOSTx5vAtCt2h",
-	"EAqi30hfI/EEhLC9PDdYXJLlMzwMaEFQCH1mJkqXWmfFPdasubOgMBjTcuqqZ63YQ9TX/hQNZu1nahbR",
-	"PsIqu6lGNbAIudP/vE0CRVbYPiIJVmVvYEo7J18L9XZicsZYGMM/O33tEl3kJG1sNVAzprLsFGVYNQvg",
-	"jODxqK4Wu3N61WHVSUTjCO4ZulJLehbzL7FYY3OplWPV1/6NK7g2+bc74phzF9CHAUQDWRqxw/MZ16BC",
-	"J1hfn89EClxc88aXB9xdCcyScazcGa3cA0y+zwmUAP1dQIDlyHYE5lcDv32tJsVWWbkdK0cF4kFKXI8k",
-	"KAvbYrBlk/p1Bi3cRAxePW+XLVtRiXkxwxAuUiWRzqQY78M5oJT7yQ5tLSaZTHVfF76Qp1/fdG7fzKVu",
-	"dcQBKc9uF3M1URL4ZXFpKkXpi0vT18HMiDaSGkMeYvjTLZkXfjEoAJa+hQbXfkM011sUBCaaG61+A0Ru",
-	"YU1f0/UqvVOoG8nxeTqamqmtgEfTTGNvPotF83zmBCj8mINlcYsLs7FpQjsS88rG20J6gngP7xurVPPo",
-	"p5VW7FPkihSUTEQRiUJiROjE2JT2KGYzW8xwNT63JZu5sMj5AmR97WDkKxiQTZNHpOymBSvnwJm4MUj/",
-	"thBK5lnqm7Cp0wprxqq13dexCQ1CNnZMVhMuHI+oTkbhgrD40MEDmSG17+u5zxmtOmK/DPUkdc4UcDg8",
-	"H3GnkhhaeEZtkSugn32NViV4hPwQRQa0umk5sRfGd0XrtEWRPwGPukCb8WiKAuxQptk0V2Iw9a4VozVp",
-	"GaHq7LLELhTSL+Rn3ihI7nWKtZHQVTlwZGkueIPMjQV+FLWaCejIPmXVnxr0/WGMPrqsmZ2MJUUdoSv2",
-	"YbevrRoYeLMZv20nSiZZqlWbH8YtB5UUxAw96G5sM1UMxLIvOn39FcY0Nb3Y1trCwVKok/NFNWkgwHqQ",
-	"/BJrIX4CcyAmE7lUlr5G8wmomhzIC2I7nqgJ8AWX8CIFjbn0nHgBkXXg0MG1DeqC89tRwBgFRplhEJkV",
-	"TrmmE3LM+DXAcutPVUEmCKpUTbzeLi1+Ur5y/7Exr/cTLHziY3mAR653uy4mm1Otw1jP31rKeyVTy7UV",
-	"LmloGOxdl7BdETiwpsomfb2uUz/K+4+lxwjEJmvXNznTcgosp0DNIqF2G9e3OyIH37HLEcB2m9e3OzDF",
-	"EzPV1GBtlQ/JWWZkcmrMc5mP0HO2uf5ohbWYWsyNeLDKwu1zuAU1WGFUJxSyeKblG5lShhymOpD7ZCE3",
-	"FulFVYJyuxtWZaVT8W3UcJ7askg1OgLnyUJj62EXnuNNcSl6cwG3MBfc0d80vAsUPoG79ZuGj7HFZ7Cw",
-	"v2nAZW18i4ezzpu0VG6szDlgfPFMSefLRi4SRyQkUfSBF87SpO4mP09twbzs5ncZ271UMm/8EK34tsuy",
-	"+TgIBQ4JcVpqiMXhs0+0YY42fKDr/jytJC2f+/Narbhsr7jcNbd2/obCN0EjrK8IBR9wAvt8vdtApG9u",
-	"goLuwmlbjDQMVxRvKE5hW8SEphI7mIo/XnvQ6Wv/GRTb0++mxPwr6hV2sMUqjB6hasamLBxaGVHxSMQ7",
-	"hwdPnu/vnMYcIZuoQqYZa3Ekj3JT+jAC3osmhpCRU+jSeKtMLgeqVUdCdvCFx67o9c1oSKDPY4LWDQkD",
-	"XrnHJpndMU3wl7maqselhucI0todf7yOGNEiI7oAm7Ggr71TOVrWJ792f49LVtfY365rWjbxLXBov0iS",
-	"2F1B7NkxepillDt/a/lq7cEqK2GnE9AQVPJCJamk7H6QIdZXIMCVO3WsppbW5ANRbzq6QgpfF/+dyPaK",
-	"wlYXhS1HARtRY6nFnmSzdXh9/p3jvbOTvd0rpLX7gwuG9amV2Z6wtkqCmY1d/YnNyDsSH7aIplunNpMG",
-	"hkLd/VKgI2QLNNFulSYQzwwpa040pS0raspialvO8BZgENuy4FePzRypXV46Y4tHVCnBEQtfAYet3xF3",
-	"NQbuiPxuRpos2hwSORNoGxg7txY8Ya3b/0iIHG8LZ69JxJdibYtNipyJiT+1oqW5jcvUVRfAkxcfl5yL",
-	"Q2Lwso9KLKa1+iQXr6Yzr0CWT+GKBsDUH44i0wb7/A1HEAiQAg/uHYvWnsAuhjheSVzNBAW7eqmcgntK",
-	"yRzJgZnmA4cYhrkjaCyEfSr8UzK651JbibZLNGHTK3O9ybEKFGiL+YUcvx2RlE+W2ddqUnTEjpnMqNgi",
-	"fclw7orKhpSWRsEFiwK0mcxurYP/FNIwDPBGEnH3vQwA6xXUycZmkoJo/Iko3Z2g+aFkRTOZ3b2mv4rI",
-	"uJwKlcgzS+1yNX6dqgQnml7lLwsYa4MgWmWw/0L5iAoAojViKPPfQ6lt3+Hi/F6aJ3n2nwSxX6Ag1iuB",
-	"GKsUZIHitfn5+xTDosZkWtQhNhUWw89dFF1rmS9bXm3fXLjhR9N3vOE/hfBDY/ug4s8nEvBR2dc+Hvpx",
-	"oipgru+Dhqzq27yFesehNKt5POcibGzkAnYIrQotYxHFsqHkgxijl9KidlsQMgympqg8NcnWYk0ulnli",
-	"S8JSoTCRKVY6oT8oKjXVg2yaqKQF9K4m+E0WYfRbNR4Ng1dcyE/ZcD4iKQzT4vA0g9kUy/y3lRw1+1GG",
-	"ZFSG+Mnh+kuVZ9BRO39TAzrEN779UxiVrnfmYlgUxYViHTrRLG87oXWhohNQhBLNbuPhQwSUaEU+UD2b",
-	"LfMPuwjI5X7ijoi1HKuY4LrXul2sMy8HmNJjyGKVpVrVi1ai57PvPFXh+u0IEja3IWGFzeUO3cqV/fn7",
-	"dSvT+UDu3eqSfvLyfvLy/iKkUO/gnSM0d0X436fHt4Z3RLdwA/P8MKmNWA6Q40Xms4vPbS2XmCfTdaSZ",
-	"2r8jaR5insy7Wbk2l83tl2yHX1/pQwOjKZ/yiUwz9XOMt6Od/OAXeg1v6NHx3s7hwe5+ADPL4t2NTn3l",
-	"zuzv4pmuNXcdu4JdpKYh0kCQjJNPM+UTTig2ru6ink0S+aEu6sckPHV/OuEJ1Mdbyk0/fCJZd0Wyfp8E",
-	"HyYVHzOhvKVpbiIH6sqoNjS0VaMlKrl28wFsqS5VU8xO2ELVlGusNznJL25FrqBYYFkjCx65P0Uzxj/j",
-	"rbmoNm/FYxcjl7+SojCTdqbeqKzs0BdCSYt5G909hEmLR873eMLIq9gE/a1jzrwt68th/Iwrh+8yD2EF",
-	"RTOe5Oa3aJSNSzcvlQxQQbT3RFqruAvp25o3Kj/UCGUT9CO+5AX5AzHMjMmb9Nff/gUBXGJBl7/9t/SH",
-	"yuTEqqQl/mA+LzfIiHYLxxApU1VZwo7YDXoS+VSX9bac4Zkyx2laXC3CYEVo+o+3mUbBEKkTMzZ5bi7n",
-	"qkxQr64a2bYPqHH4Imi5YXSlssdmzSK1It+YLDqjqcaCY87Y6ic21zotatcomaoWplDX/EAubzPgyhXK",
-	"+lp3prI0NVP0SagLn/QZzE7icGe4SbbkxRPcojPkE0YNInnCnJvS/cVl88qKfoxsQMCVfNbZ6izgrmSc",
-	"RervGx5KPqBbnOVQmsLDfXIXliBhlQiuursMS24y34rgqvCBQvqDabqt7dKIFoAYwEt8wPB9TUb2q+4N",
-	"F3zD95dcn/rzIM65AAiX14PHbo7bDgXI164r7zxl8+IMw/tWIQK/h8EeR3Jwe0dw9D6DQt5/qAfO/ZNj",
-	"5BfoGNkrxSUExcAse+IH8qMKuaW0gaWi35HKeRqh/LZcaKtQtuZyYczWiWI+MJlZRa7GMkWYjKavKomE",
-	"FfgMsXsvY3EhaDEl3j5HhVnsTK3oAiPDc2K3PNkWMklsMFbnN0HU/HKMJf4EpdcRcEcpWjQtllC7QJBU",
-	"lh8v04FqbQvHE1NnZlhgf5XYv20RTzV9TBFcJAH2ExYEIb1rI9wbfnE78zgUvu2SmIHqUlUCFBmg7bka",
-	"0rjTQiCcOU+l09eMMb/Axxm7ABhJOtIOHNKyxJx6FD+QgHFjtgO44HkP+O8bPyQF5Pc1+JFn/4kn/qKD",
-	"H1kotu6ofwyM8F08Odc6cD55bj55bt6v5+YnzbW9U0fN9R4alDMCMY6x/rYrBpJoDnSB4pOZ0mCRnvQt",
-	"iIYJr5h2+JPA7cfmjRJp0Vru2fnZu3RoAj1cwQ8a3PzJlfOLdOV8qFgUAkCWpbJNROJjoITzosYcsvH1",
-	"/pZ4p3e8GzuQxrLOLUEoE2yzVzMYePJe6G5hGAEHiO9bosHR2yTTRDTpFXayZMaCDouRkqnD3CRbaSsS",
-	"KmPbK0K9lp02uZYsG1WHMsusSDVX+BXdMvAZcR2dpjxTRSsEv3T93asOJELbKw6JaqxBn9KKOEttsSPz",
-	"5KQCLe0xV8cdEePLXhW203FpXc8Te486sx0B3VQK6MMCe8s61chaorwdqLc4isewvR9lSHZ1hB+JhvVJ",
-	"U1oGd4dGBiAWYQZBngR0DQ/vHFUjleQ9qUqlqW55Cse8vY8BfUso3zBnY9EGKJrx4CLNklzpuFVtuCwb",
-	"Yqcc1cd47Vw1o9Ncqd+zW/cBb09ZbQKWPbwz/rC8y8W5KttAq8sKhgSGjCTo+qVSeVhwTeliP4ldceKq",
-	"ldnVcqoxniPrQyxduDtUHVWKJB0iAnQh4oKLJvpizCBEnO49PTx++eqr/b3j3vHOVy/j1vb8N8uC5dLZ",
-	"tZtLWy9PInCn/eefP+Bm8oFSB/xCfsoauJnu9QTr1yVKf0KF+zhR4QYliXhHqtyFtl/3nu/v9kLNK2os",
-	"0ixS4D4OKLlytvcJH3w55BEi3bDWQjVRHIxcRbxif5WzR0dYvAphPk1xIZCFWEoao8bkvsQ671gZHJhG",
-	"K+jCB/RcSOvjU4gTpRar6E1UgjDv+VRrCqwjVyd5Ulm1Kwu+V6zlwJLrOMg+LsYujfGTVPcREseflxyI",
-	"2EJU2G3+zrw77bkdxFBw9XOFWg3e/Tqj99GUwk9dae7gwnPuO9t9RukbpV2ZFJueZ6keWSpfh2Xuc5VR",
-	"6AS9wq3gErbggoo0qZiDrsE7LiXLzbo7fEyzuqvbe/diHQ/wRlJdnQfNaPXphv+sLcd8Ej4uqnCdF7oX",
-	"wEiAKjlnPSm1OJcffoUSJw61oqvvYo6ndimg+FRT8M/YvFGnJvb1g6liSlV19WJECKsIMkYkCsMxx6C+",
-	"us+iDFIG28Jf303TwWv3Qov9czrorURzXO51v7Uy+gInuYoS+t489L9Q+nJz9er3zpP/s9OP7jwiwN3b",
-	"q7M2kQJFIldU/dXkSCVssIJUJ+siVbnMBxezMpUzHlSMVbEAeWJGRevkihQWoyfnjGhXEVt0VBJa7KJd",
-	"j8um+yqGdcGxhTE0IXqTxsH1Xy8v0synjkQ+TLXp6qaZ3GestcLqiCavUlrkAJW0E2pZn3myNcckorqy",
-	"ExgpPMVErWJ5eMXt7YYfTYDFrQyG3Z/EYPgLC6/45fOgn6M8TRf5F8nAFgR2ItNXAtmFBWmxPOZwmKXa",
-	"F+y1Mz3gwPNmau1UifX11lZtiHvOBVyphCb1m3D+WmxTPVBlwQjmB2whkFbEv+OBROhRjsSFtC9Mrn6I",
-	"OwIj5YnLadPX3BfFcajxpJiJwTS3Jm+F9YInckQWSY1xHMKVIMXqyYHsfyFtRMWBCzM+t4XRxHvdbJyC",
-	"wlI9ZkY+6lIeHvLyHF1bvFwJR99y3gmFkPQ1FVEl80XCRWdH2uQcp5sWIjGK7BrQooUMVGMaHrmhfUX2",
-	"GGuN44rRMkDnRZqJmBcMw0eGMrMqElRknJqw1GBfE7w+ohTmzr3d6eu+/uyzbzBB021OajuffSbi16lO",
-	"YtG0SomYophgG7USRNERnB/eCarlhtCCcLWivvY832dQRFepUlEJp7gIsDiXGxL1tS3M4DV1nnCF/SCf",
-	"4p51SNV4kBI5c5kjCSmILovS5Mm2m7DMrOlrC9tMmiBPN6b3YJk7IjaTWMRnRyd7x6cxVid3ZnA+aNL2",
-	"dco2Kyxt75pvCfVWDopsRkcFj4YvXm4uNRcwRx0X8RmpSKaFU6XGArNOsGtON8Z64KHI44xnQptEcdxS",
-	"GbPAmbGLEt52X88tL3UVh4ivsXf9chZQsNhbIn6O9OCI/o4xR8oVki13wC3e7t7zvdO9mNzL/gpuhess",
-	"5LnFcrKYreZWdjJRMrcCaA0i32GJWL6lVF3blRYlPE461VvC11V3FIocAnibsPIrkBKBxXH7GjqNyiAQ",
-	"l0SPwV8d0XNXhTKbM0TFc7YGv5tcsjZ1lNH/4BobE5SyDkVrDqhrxucyk3DZW1TYuiz0HgIe93WJeAxv",
-	"ceYPLKRK31Qy/ReR9yhRDDFIOe4tLXyKdGu7ryXcZEzQxxvjhokDCGuXY4l+kRaLnvtgYuS57+swigYa",
-	"aHU5f1V9OyLgc4cT90DagUyQCvOCmdyXs555Au5Sr9AuFOExQPrYEmqMVp6QQaSFKMx0cKHQH+UJFdGx",
-	"maPDBMmI6efjyRQ/4jL5gP348sbNtGClz4cPuiQsKmYNj2GJaa6trbIsMfdsy4QulF4IEjaRs5gLeTAF",
-	"PyWkB2vyzz7DwiAT+d1URVRBhX1mFHluCqPTwVZJ7gdmPE6LwrNsSXO4BBJGR1glXCXZ3b1zdZE6dFl4",
-	"2fMnoNpC6hlCc6cDiR8FQkfl2wOrmEXkBsnXt+lGg4X7qdI2TIN8B7LgQXqfQmn5x+d9jaZSLLh8macU",
-	"FRqQBIEFs2Fo1gHbupl1AgaK3FOMldS2r/sNFwCKrF6by35ju56P0tzh45Xd58IurrQ1+iOx5LwTMWSO",
-	"JRZsakG9or6oZiJSEt7azbWuiI/3Tl4e7Lw63vvV2f7x3m782WdbDt0DqFbKohpHwvozvuApIZEtwpsS",
-	"yD2082khYE1EruDQJkwaUa+e6YE4VyOpRTNsxqVmBLpfSULqa4YhteT0ddfYf2IgMTc0MxqEx3Ogg1nS",
-	"Ebu5mZCkZQYyEwMsvKET+jQueV97oI9Q+oN1d+MLwUDCdzyagh96ONG+puOtlaJ67mO8udUw4OJCzcSl",
-	"mWYJUxa8rSRzwueR7cDRxzNg0+9BPhmmOrUXyjrztKRPykxcwF3Sli0jaYGJntvhnjqpgkAvqrsAcx7L",
-	"bGgwsZUaoLTg+ZgZeoZEmx/BIdnsdvs6XtBYUBqCSbJsuS1irMuNNA4RYB90u6Lp/JRrXcxSRrqDkcni",
-	"XM0M33TgaC4PRpIM/tlncMFZW8BzmbiTaqeDC7qytCVwOYZTqxJcXSbraXldS5bMrFFcqMxj3ZyDDk0i",
-	"Hv9chsvGQH6AJPK5RLowMiiJg8ANMkNHbK6vi3gx2jTmXG94OZuxEIUbDfNDBrGAucS81WVWQxO9kN7M",
-	"73hWHXhIaP8TXuiTiVIJ3HrpiQxqEDpRb1VCBGfBLUoEPjeXVkyyKbXAN53s3tde4/G5yHK0FNh7h/XK",
-	"GxtMqd0JHK4Va9DB+8/hDH4s+b80piM5+vlGya4wtmMFRKaSGPT7E9I+b9hwrKuqIoRmI74P7xjjvoZ2",
-	"pDkWf+Pod5bGlxp99krgJqADVTQA0awr274MIKDFhQPmwMqB9VKRggIk7Wp9gu0KGhl9lEAdVIpsyol7",
-	"HXGgLpV1Ai9Zigp6E58POLxUPElR89oSMTGK/SSOROwUgP0kFs0lYfytSMSFHMHrGJAciZihPfARq1nw",
-	"7+9i0SxA/C4lTxOB6qHaqbZKg6z6BiNVglHA8lTGEQawVEh0NVwl5vMYs+xRW4MLdijA5GD1CHVIsoKR",
-	"OmpVpgaFaMosI5tYa7uCrpU6e8kcskXqdwTmRGlMV7N3mFg9FwaNEeVgN7GOKfkxCbBpocYkSJYsnvUF",
-	"MmVw6tPi8RQjIwozUnh4aFHwqAk6h/fhEIJuSafTTqS2C2j5yxgd35UbM7pV8S1WRrZ4kpvxKu+tFg0A",
-	"05p9g6eU7s7KjZz35obNTuXopi1mE3XDJkd0qm/6IT73N22m3t547YhePb7p4h3J9EaNSDa5/r2T9Hv1",
-	"sUhVPNGR+pTw99HXUQmQHyWbDANZyIkf7zHfb3lO0xyUE0aXWhEz8uUMGLnJ01GqZdbjciXISdRbEuGO",
-	"0aAnWQLZJsHEVzbxlmhOh1ro62//Yr6rHA6ISsSFzIZiOnGITZcYDhan2hYyy2CoL1wh9nUqxN4izc4p",
-	"mbpk9VrIasJ1pypjjKe2IK+GXIh3c9ZLEHY6KPrYmPKG5VhZtMCSO6QUU2aqPtYW2nJ4CSqUHXEKT6Cz",
-	"o+O9F/tnL0BHfXK8t+cMj5alDmyJVufN7oaI+e3SpoWa7jec3OwXf3GfyPr95NciBwFxboYoNDJ+1+JO",
-	"bfV1eShoxVCyPAfxQ+yfHIrN9bXPBRxREFumVokmppNvdruwA/H94EiVediT3LxJKVYzy1pRX1OgTmbM",
-	"a9h7Mo9nmXUDL98nFDZX+Lqy0IlMsxm8jaYY0dxcf9TX8XHvdO/V8/0X+6d7cBDQ/HisinzW7g0Llceu",
-	"sNi2eNDdcKhptFIgr50rcSGTLRE/+fUruHg7hwdP9p+ewfJHfe1mVOkxKo3bThFg31MwkytS7pDE//zz",
-	"7XAaHyjZjpbwU6bdp0y7uwKo31x/tEo780Jqd+jtR5Ccx87SdxQ7NjiUpsJ+GtFHUdKHt+Y3jZDQw+MH",
-	"HDw0T7evMAXdV29d+l6tRag2+y3Ay2R5j0DDq9adueqT206z7uuN6OFDCpOJRKE0ol7ZFshWUuycfC0o",
-	"VuDs9En7C4cYcz4rXPbPWOavEafUTnIlE3uhVNHXcjKxhObyzORKalGot0UrQu+fbFsFXKBQSSR2jp8/",
-	"wbp0QumEYkgEkS1BqO6KfHK5uezricodzjhHJ5UWJwwyIqZHAyP3j8oVeisKpVsdcVQ1p/R1cyDzBKSn",
-	"dMiEnmwsAVC3s7xcyrQgHFZcbny55aFcnO8S1qqv8dsV3FHGQPd7FXkP/xDdSdZFl/gqCCRpoIi1Y7Lp",
-	"WFs274G4SblZ6GmmtIkccW7OM7VNcAHUAp+jbEre4CRxNQJUXyudtLZEnFBt0pcvX75sv3jR3t1tORub",
-	"aDJiK5nHWK6N4Xcn6zUvjY6EFJcXJlN9rafkuHLeOYLYhQYkAMeimRYWxxyxuw+EZm00vjTw4dNNHGEQ",
-	"zExNGOfgPsYiuNCYMHahrleSnZu4UH3tz544n4l4Gw1OhRyROM2+IXiObhcrzuXgNVyF4tKAOEnptdDr",
-	"WI0NGi9rNJZXvDxRKQe/ylEQrqoSr8ZOl6BRO7FtJhLE/aUo8lZg4HyVJhxO556QQ6qvbZqoUq4WqQ2X",
-	"QmI6X6qlMzzirLmHezQ76IAODPyVm0tLLsMe3l0xUFlGsR6wQCTGfgkz/AP4vzb83z/BYI1CnrNfU+Z5",
-	"KkdK5KqY5hgdwDeR5FaQt5Wk9b4Xi+bhN72To3tWyARFVidiD00+nmZSpPq3akBhBjokNrBItrXd17Q3",
-	"DGZBcT6gfeZmAjRhOKQeMQ4F5lIw4LTKhjQvjvmAsQxNlplLPCN97XUqY1WlqGYOR8j5bKEZqkrwOgYg",
-	"xPdiiiCgcYGiyucJLcB9jcNAUjrEvgrVEfugNH43NZigCb9Loo7o/CxXkOimyy6orHNfp5Z8/E2JXdyz",
-	"YudYPH9SbU7P0GkLRD4nmsvRbXDyg8bwKdvXz59gACjPJzGULCGd2RtHi+Eal9J2xAHSggolqpIFiuWU",
-	"JYHGewanXyJOc1+fBuTRFrlC4zR9wgfsVLQctMFLMVSX4mKqk1wl5EvFYMkixQjEirGajCKtiIIQ0MtS",
-	"hne4OJBqeRpMcSU+LcZyJi5N/rqvYQcfdoXFmG0rmvHbdqJkAnvX5ocUODWUaTbNlYtv8FGwsP0c5ICG",
-	"i8G0sMhIYESaTj4eJ0RTKVKZ0dLQmoLiSsFNmcJyYl8p+WaGw7iAf8WtLcda38wEa1uiCadxOolc8EmE",
-	"R4H31+Q8y0iwlNLXGEeBfA9Rrv2yonua3wIaQDMufSXrj0T8+OzkZZ3+uy0kUOUcGRTHAaL+bIY8XFhh",
-	"3xcqyQud1Cmzezj6pY6BxQDrsvIHbzidDtDVUnjnu6lCSRZYRWOrAUemMa9URoGCCJRLFo2tBrBYkIBB",
-	"Bdhq2AIEC5CX6wbhCrpUxyCaYTlhFOyCSsJegPMxO61lgy7Muw75zmzQwFbuD+wb+Ld6K+HoNrYa/9//",
-	"/f8gOB9md3JxABIeIs/kMVIZ/XqO+0ZzrDeq8N1okedGAUft53293l1/2F5ba3fXI5ZzorX1brcb/f3/",
-	"+a//4X/99z/+u3/zD//VX0U//tm//Id/90/v//jf/c2Pf/Yvo+jHf/XnP/7Z/xLB/6CPRriS8yu3YAmA",
-	"zXbi9Zw5YIcWqb2bWhdbt6gLxLIo5OAC5rSNncAOf9lvaGULNRq1WXBtY9GcARwZKp/DDwpDf3YG9k2/",
-	"EV899k8w6XO+gBV08cdTO/tYwiNqHAFV/S4MkbBvrgA2nWdqja2HXXiOlNrRk5VdB6g3A2O4Sie+DtLm",
-	"mMUVNxfRHE+zIsXaFvh/MUa3U0y1YyNS5Aq63RIX5lKMMQIWJAWKFzwH5YMsdYxn49nDWrfLpHnccuWu",
-	"SMbIlUimZDBkTz39Cj+k+o3M0oQttpR3YC4F6UskxHD+Aywu2ctZDcbFQIURYd0CwZdagzjUIgM2yVoO",
-	"Ey7JZ8dT/SVsSeyDIksZkF4zU2C5EQcluEFqo9t+LjjS1LooDhclG4QGU8wCr4rAwEZdijoRaWI0RJ9v",
-	"T8sfRgpuu1XCtat8nlYXa7SZKQWXOB0JU0ooDhUFccvhd0+Qk2FiTI+FyIpJnJM3WJAjviea8dO9076+",
-	"wjQTYzKMGenUkgoJ8kppsGhxSKo2Yiwnk1SPULyZU7VwRk2/FBXtruUygf0aDzHotrhUbN4oLk1fcwYP",
-	"CKMzmrgTBzkiVsxfAh5PLJp/eHJ4EIl4x74hgKQX/EtrC6Rjqt9GQjsGi1DhkoJPpau3iIHS6Ugrd+ww",
-	"mjVR52nhoNCTtOhrL/9bZwo6l/q1dQv/4//1V3//N//s/o///X/+93/zz1qRj9YJ0Alpqtt+HLxZ2yQd",
-	"J2qQjmXG5hQztRLkb9byTc4RujBScjJpOLDbwQW7Z2E/KBEalhD1J7J2NRctXakVw5TiqaJlc4L7tHe2",
-	"0352fH/n6NHmo75uxkoPDEcr4TIVFFRaVnVD8d9Zk/DzrW1+Wlbj48ArujF9vdnt+jjg+0jk+PBjBnOq",
-	"R3D6KXqECFIIu5MrMYbX6BiTG3JsKG46KCl+qUlPIz2DaQBmwUz1aw0/g7I/Pk9HUzMlOw1lCAHVUHlO",
-	"4d4hfKWzAGFIe9Wisw2qHTr5zr2fMDeX3g+KjssmfJQvrNHZjIxwjjpREsSsdKCyr5NXZtdTaKIMTNtk",
-	"QG/8ntRBl7nknwCIpK/5diAeCd8PzN1QYyOaTL+38Oar76YyY4rG9g0sIYmPqedMyTeKrA5oATU8tRae",
-	"HBwcjIKqFzplzdPmoqoRk1tdwtgvhBn2NeYoUiNSju8BscrHMkOC9kZmU2ZeiPbtS1EC9YQnVPWIYuC9",
-	"tQnT29wQ1NvUFtaFm2NEMK61V+ZBaUbC4vSXeGDfvKIxvRrLt6/w1Md8+JtrXfEifezj8XVfy2Sc6tQW",
-	"eMGFVUVZwXGb9WH0qW6sQ0vOIJz7BmxBDOQED6rt6+Z6N+p2u60tCi2nmxaJzbUNER/1Xj4/7O2+Oj08",
-	"fPW8d/x0D1NHYHeaFKA9MHkSMbaWVuI8V/K1xfWGNQvMObYMr8Rj5zS49ejzh1/QjCPxcLO0muhEbEbd",
-	"Rw8dgcBetvpaunQMGEUFnPWKXAGiEd7yTLuPI26y0amviclOlBZjNqQpNA+4E49byIeztU2WLjdaNPvx",
-	"uNAc5AhBXyMlKI3enHjnODtcMLSr8O1xJKALx3+t+8drDzAQQ/RcCuF6t6QvtEogl4XiV+5xzpoxvXaa",
-	"T9GinMRE0eLy9eAnK2c0KTTFDKbMeJzfP1dk62aks3HFDARUqa+vNQN1XNxFJLL0tRJkhflktCkhG1c0",
-	"2sQo226Rh4OTN+m80hJQZpnDjlxiESExuaL/ctpMY4uys50+fG5MpqS+uRlkWWyDF9HuAztrAzVCYwjL",
-	"CvgKyWZBw1MazEJsAqp/qyVGOMHvbAKa7U+OK+I+f4zbVGcbwfT2Swm8PkevlxRJjqX1Iq+htRzH4SrA",
-	"VdULI5VZnQAy86nU288miOEDG044csGZTNAxEBoX2HXF57F115aTsXzbPjfJrI0Mv7G1sfFw7dGjh1+8",
-	"W1WZ5UGaK5thQif59cYY9KubHBWjin+d5NPJFOTRXJy8OCH3IlqmWJnCtghhkrsuor427LHJZKrFnh5l",
-	"qb1ANUD0GzvQ4rO19Y1NISeTHHNhz052xdp650EXGNTJae/48dnOs5N+o2IH6uv1bpdZk5kW5Ox2KdCI",
-	"9pEmJACU2ADYopLxABO4lHarr9si3jne653u7cZbQXF07ztHouYtSzFKzyAQ7BeW1AVflDQfXEjgy8Ba",
-	"Qb/oa8HZfjOuZUOF8evzfUQzpkLtvSJmzyO85wua4bDTMfbq9R2ch6s9S8gmQULnHH5rnvgqQiX2M/AH",
-	"0GrcYOE1X6Q+HaWFJWLNm9sERc0BgU1UhkCzmKrkGrPf33g3t2BNlfPa03Lk277iLOWAo25bMoMSRMbj",
-	"ecA67fSOd1ERFWLnq72dZ6/wATscSPM2Wm1TiSJN0bMhmllqxSRXwzTLXKprCHYG3aK8OmVr0bLAHVfo",
-	"ltYST4Jby8p52KbQDcG6oi3kzPpTNhdi0hH7pdsjSP1G21wwTRSfOqIH3XJYdtv5VZbGZ5NSNResuz13",
-	"liZ5qgs8DNqAAO+LPdeEA1fPtY8HTouO+KY+Jpb6vSSC8uTX/hIk5lI7DCJqQxnMkTtYywJ2c1COVdKK",
-	"3PF1oRTCFmmWlfIG0QsXEUTx40C/aVFcbEx3m6BB/LxFimvBhyXVvnxVasNd61XpZWq9j9cWoA9JLcy0",
-	"wHgPnnIHCc/u2dHz/Z3e6V4cgJSUVbDQ0og9P1OzmNV0T4Mc6Ikor/5rNeMRl6DQZQeRA/JLVJ4CvUVG",
-	"+TrVScTXO6Ib7O6923vvssOeU86PKwkeZ3sTKCvCaKgsfYN5ZkAu2GQOpyZFuMZUC5C7s0xlojAGu6Wd",
-	"qt50nCevFCLZEIkeSIzDYN7047/9n378L/55y1vGShI+V1Tbsr2MbKFIP/ydgfm4m8HvtCqThCsIjI3c",
-	"uUThZ9slcu6MsDxEibkb7JLjTJcSjSxtER/vfb13fFI3n3IaC7RmO2RPaQgW5KxaYnHLHMUorVvaeGK3",
-	"5TFutFX3LJn2/bq5t1rQsRkOrSoYuYaZYAQHrqSSlXkgDgfsLsV9DEyeqASBSGgF9p8eHB7jAjjyX8dn",
-	"OSektS3iXElrNGr7sKKzLSETIDipTfUoAuVWYKks/ItJUzuZKtg2IhZwEQYK9OZEDUCuS9x7EdAdEkNk",
-	"JjAQzRMA7a5TgdBpHCcVzJSwmph3aeOWjyOxKoQhuBeIbxKCLgTEwEOM6BlRw9RiuIhKBBodevT0LlMf",
-	"rkkteJKb8UEoTf7sUw3C2XwgtM7qEOw0W65YY9ho5SSl8wkJv+AkgztRuj8V9XlfYQvTXDv10cmeVXFI",
-	"F2aRLQdaeEVPfR8VWt9zMR+nb09kbtX1inbodYpKCQNd6CheT1m5Rjt/oAlBw0Q0+40f/5t/8+O/+itB",
-	"wUxibT3qdrs//uWf9xtRX/cbAzMcKiU2Ow9ei5myhcoTOes3ItFv/MP/+M9//G//hx//97/68S//XPyH",
-	"/+xf/vhnf0U/bNxf2xQ//uW/+PGf/o140IXX/vLPBbl4Qf9mLB4uQpInfR3uWUcclLEKVr5hQB1GFCQb",
-	"OHlE7WtiUr19gYu1Covq7ROL6utm3Nt/tdvbf/6SkjbiiELolkJoRFWtv7fvjAjbLoUvMBSgFxlN6Nfm",
-	"/7HDjjwGpMNVBs5YcrMWB3b09inuAUW60RTB3soVY3ejj58tF6cptTicKN3bb8PdlEV6nmFAc9HmwFFM",
-	"fxibRGXknbIgJDCeB5m9+tqZsehQDdWlGzqZSfJpptrn0qI4hJ91PgBUdnr7Llu1HH3U10OZZjYiiZ4i",
-	"PFwra8aK5jbVUwsEA47PMNUUZEHnvoOJARYWs4QBJRfqJDfJdKA4iiGXw6Ijdr2HKFfWZG+cBIXq1VVW",
-	"FfR6EBAK3a9ZkFKKthU8mGShztIS5HJaYMhvrjA6nSHP0CoCrVAI8/chEAY5ENuWAnpzbLSaoceo5RRj",
-	"Dgrg5aalQTcpyZxV49UyFyGmyhaIilcjvB1B3x5NofF+hKjyIx9IhMIBJEtTN0/9CfqpfQkfRnj4WeUb",
-	"AjssrR64TY71FXRknXyQariDN0k/rEvvu4Jvk2RyH58uzeT7ykUdVvLLKslltVoUdMpZbLeFvPkpUEJ4",
-	"iDjcTzWKf4oLcODtYnOYUXeM+LH84F9baSqInSqzz4ApOTMX+vGLi9xMRxcV+GTRrNYFadUWBgnT4u5Z",
-	"MZHFRWt5Ladbohx8Ks/0iyuN8fNC9nFlne4ws/6u61tciwq0tMZF4LTA+y9HtYhvT1Vx2+t7YLS6gyvc",
-	"ff9QIe9YY2djxbv6wiTpMHUU4RM/vqNr+hTdJHdyRxdZ8E2PPZ6xq4ufTTI58Nj9wxTRIa2ra7ZH/hOX",
-	"Wq3GkVBvB2riLDHawW1xsj15iys4Vhi5bZVORPybbxGVgrC8KZMGodgDuWXOtU05tzXCgwN8fT+Sw/sG",
-	"t+priWDWtMhbQgptdNuDWgXedtbc5wGtrkat6uvbwlZdb7VqLa+89tMKVh8DbtTHzww+SZU/q4Jrvycg",
-	"Ua7A20cGEvUu0u2dokGBRn2fTULoCbo906/1IT3JzRhDqLiSANc1Il6RalexIaj/ifU9ClmktkgHtiN2",
-	"aHBUhbQKRFXWA3IB+H3dq4QlzUVQjSgipBIxdaFyFTmY6oDHcsyMaMqQycksuwGna21xHtNiaBlF2ZVW",
-	"8wfdDdE0eZ1Dxzh/EPUZ1fDKMu2Fs6WqYXsBZkrPyQoqcSuA2Ug+BYYEgUod7aZKUo/ohPFq2hZKJi36",
-	"rDUuEAd/hJcx75CKmFia+aUMYkJEkzeSFrEeKJLeuB2r/+Ba1SeG+FPbSn5u6IXuAlSVkg9ma3nP/GZo",
-	"cjWQdrm3YlfOxPkMKS5Va0I3aRP+b+2qohNOI4sTOcN0yxkHgE9y81vKgFY6aZthG7pyBYIcgDG6OsPY",
-	"bZMlNqIym4kE9arsBlRJjHPmNEyDhScmJuVYiMLHsnOc68iIc5WZS/G9yk2nr1/g1y5UlmyxEsyxjueg",
-	"/hGKMyp/zw97B7HvqyldkLsbPWUTq3Mg3amHCDhPs8xGqKxJzcGRi28B9UqmmF0IS75W7RZXPXjkQcnc",
-	"YAg/yw0ca1A6PzoodmaiNJxl1x4rDNFc51h3i35LeAx+cbdp8amSGvwqk4R4trnU4R5wEK8DM7pnfX2n",
-	"OJwJFasIxuG6cGeAht/p66PFnRbN2JppjsVqienSn/uJz3h1mIozrBKJZ7e1xTGzO2fHx/sHT2PfzX7C",
-	"FS6q4I+z1hbNOkiGRiPE3GvuGlymOiGRqhRS8D/IySUVUkFMlsRlw7tlakWuZAjB/rxRkY+fdahpkevZ",
-	"QYr3dDgyvFzGIkjfb805Ja1zAjtlhBCOSNXYwkIT1dCUVsRHewe7tDg1C+KqtFrGScc6kfxNV70tV/w5",
-	"BD2bXyoW/6aFOTK2iBGdj8dA56CcEQX4wv179Xj/+fOa7QpyUVru7mLZT3eQOJyME7cGs0FWBU7HG4hB",
-	"25fKUvJvcSG16IomrAXcox2ZJyeuTxsH14roDSZMlx+FzuiSYOk6BysZwFAJm6UDFaSDc71QvBAUJOLc",
-	"12UezUTOKLaZ0zbohE0JFgPWGahMud1UIq18g6V3eGeqcdJ+3+mqh1a40j+nGQofF7HJHwli8wLiMVNF",
-	"y0vg4TEiTNVkOmBjm6OZRBUZzJUjjZh2uC8EZ5POAhHghWPAhLU8CIh0gCteHgT69Z7Ftz25Fc14pIrn",
-	"RuoTfhK3GES3cqkjfwu3mZI7YPXKzuAUgtpCcMymWUaj3/v10d7O6d7uq/2DncMXe3UTIfxXjjOyYjab",
-	"zcbjSKjOqCPWu+sP11xd7/nadGbI9DnsAU/6uRql2s7PxszV5pwr6BqFk8AZiJ6rA+WhgzyMTmUk3lLs",
-	"avo6vAqmfrQWJZWZXwNPePE2V4kV32MCHwnhaDxEr9dr+Ow4DF48np4wF/O0dJvyWQgcloLmSdCZvyY4",
-	"+MODvdP9F3uvHp/tPt07rZnDXHVBVDeJ6BDGApzH+QqECI/Lc0K8C6xl7O+XdSthjRhKD7RLgky3xehQ",
-	"sGo6m7moRMulEKEdRjg2aVZcqhq3m5GssLeUCjFjzeLSoE5owcPMmLyJ47+PnbW8OFbCSuDXEiR+JXBW",
-	"mdhDhM9Oxz49pzCVpdmeP3fbzr6vKiGazGlLqAcMpPMihEsB07KY5jIrazRXO28FBg9fv8rlxAUCSVDN",
-	"w+RVMRCoYsniBhegLcFLbrcm03xwIV1JEKB9GF/J+BQgYFLNYW1Y6AUxtNPXMYmxsUu/dAGHoYhbylVU",
-	"ZR/vGcF1EKoMcKBWR8R4SP5I5SZmpwduHH6vjcXAKumcpWTtpEWsvMknLSqHwfVUp8EhCIt9IvVhIcgl",
-	"DzF/4r5czKVfD+waL1qr09d7SAF8Ah2lFMlBAXxJjVSObM8JxDkeK3aEuLKcuZrkyiqNso8Ht1hSNZQF",
-	"x7ToOKWF2TAWVX20HlFCDwhyDuw6RF9xSCvYdInn+onTtm5rN4mWBpPh7cBd4W+IARABUIo4sJWkDdH0",
-	"03ElYje6iBnqgTg3ukvgMuTM1oNlQAuPH5rqYmO9ETXG8m06no4bW4/Wo8Y41fTHmsfU4F1s/PBerUF+",
-	"yT/VrPrIK3oOpL1oD4Ew+CPMMjDh214oGdaw8paL91jEat5akuo3yhb3JyYvhiZLzVKryREVTx683hLf",
-	"TaUu0oIoewTkPtWjtnyjcokF3W2BaDz2/2fvXbbbyLG00VfB0sRkdYiWb9mZ0uoBLctOVVqXkuS08z/8",
-	"lwNigCRKQYAVAEWz6q8zPuMz6QfqNzlPchb23kAgyAhKsiVLSnPQXWkqArcANvb1+0buMmv5pzdnQg5H",
-	"UHJ8Pp2zgYgMhp6i+8q9DLhpBGKOxYAlvb0nZ+/n2jidTIPHA0xNN4/S09zyrbkVd/cx1DC4AbcB5xsR",
-	"wiaFHkjLWnB7GEQInxS6D7iDY6mmqLMMhKB/gRkfT5RaZ9L2lNHQeqQoEts0oFGF2wSguwGcjOp0w3r+",
-	"z3/jo1hgWz6Bw0TMSacKAue4+xZRxj72IQ2inmXIWm/QeoM6AqNZK8U/du2us1TbHYaxe6gf6CnAgmJT",
-	"gPnyxbOulycmKppdpBZr8Zl3pLlPAejvuTZGmHZEhu4uuZ4ieEOqrkBuTcYz8NOH3oLucu6UjFCH3Prt",
-	"5GMbNZn6m+g4bOG7TAUOnTweb3xdjeCPIYPjLVFmzDtBsVkKvJtU1X2FZIVz6UY9KIQZNZfAdX0BGB7k",
-	"EAccEM4DSZRJIfulbZxJY6XqW6SMq0G8xBPVUy0PzveSkmoAHKEvyAHtYYCoHKpNzhVdkN1LWiHG9Iia",
-	"I4ww08JA1RtYsQRMwS0g5gKMHvhINTO5+ytmUwVH4bKEDKqzVCwdQOqCUz4/BkkXlYqFMbTSv304Otv7",
-	"3D3e//zh5H3Kpso4+7haL/Rq60VP4ZOnS/xzrJZ+bpsV7l9gbmoM/7pbxMk978mn9wC714kvii0TYwn2",
-	"Do5IX9iGsLbcXEg1bHfYGbgXlGbnOqsVbie4d/4GO+kupRv0QL39mALu3gp+YM3xGJhbklYUNKvd7isE",
-	"Fu7iRj3wbFm8hKDZIlcVUDQ1kVyfYj93uJ2hB9fVei9/b7Je4z/uwkam3+t38QqGXdR2F8OnAKWF8CId",
-	"lrqNn1bIxxau0rIKWBeQbPPbySe8z8Djww1Lt7Ze/fJiKyUwEyv7F6JodyoM/2CMAIBQUqI7LzPV9lS6",
-	"f/j73ulZHF4leqVwfgICTaDhTwIHE/3NzifA/9pGpVkJuznThR31lC2ECiDHWKtLzeHsKVBjAigZrH0n",
-	"zsQldwcYUr+dfNwh6wm5FehCA8RKGlOJClQIZkZ6pvDoO2MjBgyKAe79wsy08nT6jYgqcGK/GUHljlJp",
-	"YXD3RMGKC3O7qbTJGhhlDYxyP3dEN8sYR4F0wzvi+l6wO0Y2qWhLV5aLYp2bKb0czOqhQDkPthdSjlCx",
-	"RyZMc6nnV8pIX5HwuAs4bwdk+Lvnz99zdeUdn7QV6eU3r+6C7X2t6q7YPwk1XkRDU0xzZIeCSiSpFTGP",
-	"IjAtHi+oyGqu+rmNM/YQFJCtB62A/HstYB5Egc595SVDRcX9SqeGWx2FxPV8IPhswpSAFAb4Zz2VN7lw",
-	"CcmznTANDfI8h0pQIKFyc+6pVgr/sZ+lO2zJaET9IbIZ2x12zIfNnpYznM1NxRm8Buf+rcytKK5TzejG",
-	"cZ3nTuU/xd3WTMDocTiP2vnzJ68sB2+R9Rt0QQLQ798kAf69wqt0PoXEMSNQ+67x4pROEx+kTVkLE4Wf",
-	"PSc0aPB4/OS520wCSbc9BVm3FJ1OIWxDOfcDIVLW8qkqW8j45ZnfkKbUIGi1125IZ0GQN7S6AX0XMRGL",
-	"DNPbhGryw3qQYSJKz0QM7TbmFyL2F0WU1hbZx3zhQcTLdLj3rnu2//ve51+P3lPWI8+Npkj9THtwQ8MK",
-	"3hfbkd0DgL39C1+2haRSNRNsN3uJ4Gg/VC8RDO6evES4MGsv0dpL9KfwEp2A2PIy63auhy24Hhak132h",
-	"41a0zSt9SCdiAMwb4DBqkMIhU8oLc5TxQ11K9TLb3V1CubBY73w+ncOdZRmnag+4FiFWvQJ47Ctl8dob",
-	"9QN7o+7tON+qowp2/rUdVTC54KjqsGsfZtSHJCX2kKKkB8gXjCpVSwNU4rmGeheMyJfcNaDvYUo+8K2g",
-	"NQnPtWMVkC8pgM3+sds49Q9B9dp60KrX2j+29o89XHm5qMwoYSEx4SnkJTT6zg6FMzwLO/JpCkJlIZ+R",
-	"rG/IDEyxLDf15bmtqZKWpQdHh2e/Ek4Z2dCJs8XBSDVtoNZLZ0JcmJTB//gXP+7t/ZYm9BtkJh9olXEo",
-	"2DqdKigRfPbCt7NYx0mFYVYQnIqvcvZRu4kopM5WgK1DPjrkSFh6+Ikhy1oa37KmqqOeojIuX0mG9YHw",
-	"9w7rGiOs2cbyAiDdDTXzsKSyCEVE9WXyMINqlbwUvgDaFzkloWq2Utg75mrK880yOT3qmzJL7O88n4o0",
-	"6SnMgCkfwazS/oWJEtcrSSuyiNJWVFlw9T//XW4MzOrBxNGeWmCfYi2f+O5vwEJgaTSQHvhS9IAGBHEi",
-	"XmQJJfhDsbPmYVo95UdqRTE2HfZe8nOZSysFfIEiqmNU2rK5oBLsEkshaN7UZzuBHvzX6qlJIVVfTnge",
-	"1TYicZQsyrLeeDlaPpXUV3ZSyTCWTbTL0l6cVU/56XbYcRVQGesFfVFph2FWXuBkW87D96z+JTVDXTL+",
-	"obAf3SE/A1lwU0XBv/1BSXsdb7J//gAkxU3e+Oikwd06oqtL8TCc0T9G+v+hz5VjlrZhoNWhu+pGwPk3",
-	"yP3X/eJpIfpCTmxzxv+pUBkaB3LMh4K1AoM2QZamwHC/zY4P3yXsr8d77xL2bv9twj6K8+OEvT44TtjZ",
-	"/tu3Tv4dv3mbeAL+nnq2xQ7k6zYjrIOj3ZNwI0V0scTmkefgHx4qqIhCKje4JTgyD/RUq+QzhAS+BK6r",
-	"NjB64E0qrWe6W6ZM8byQnstj7q2X8Q5LoYcAKoBM+jNpRAz35TUDqMTCOD9y2YIccs0Glh0o8kKaHdaF",
-	"fPoFSLPSi/3sBeOGGa0VYpYZoL7jhchYLtTQjsK12+mpV1svWHq0e7JYNFCaWX59CULBLfmFmO8A2Fp6",
-	"unfy+/7u3ucPh93fu/vvu6/f76U91aoBIi0bjD9aqKQIJQi+pkGBikH0/XwooJAOqt/dKIBxUho2cJp3",
-	"mHooTUg9RQoREuE2BOjbmp1zNRadezrwEbnV+kpCovIz1ZERAY3nbZMR1VZdwKH4pzihg/wV5PfXuyGo",
-	"g/shsKfOgQqngSdmQTwEbAQkJomlwJ++/u2HIqGhr15SIHukKDoOK0loYkN0kQb+2darrefPXr68PkNN",
-	"gIBbFsJ19+8/prJ/selh7ZpM0aPIwmvKnfiba+khk9OEAc4fUqXLD5C0AHushpemuve+GRq/IXXBivEk",
-	"hyQjqFQZwNWkiHG546HrwVgDfBSuMqhB1MoPOWGcEcAwGwgOpG4tzt6e7O35Ihvj4bP4kMoaXzp1ZhGW",
-	"OAVYNKCyj5HInCnM3bvsXPQ1kOEp0RzVLzfy46fQLedyT5kA0WLWSARc8GydE/CYwWt/tGwA3LSAdOEF",
-	"7/xWxO6tQa3fdnpAZUo16QF18fhvkaJrNrB14H5l4P5OTt7Vx+xWw/blAbkphVBzOPweDt2D0Vm2vpPO",
-	"suaMWUfQv5aS5QGpDDcKqQcYzmYfxuu5j0JDmLzJjXFStvQQnRhheGsfxnf1YVShzKt+jGjz3Y0TI804",
-	"ksEBfOeLZzuMMzNywsOjPU+NqGLKsxbexxgJeGJYqsQX+wYYd8xIzwxhZIBb30I+wADgrrQCVr7YuYEI",
-	"Ih4X6/nyWkCsAvBzW5Cg515Gj+TnvU+7e3tv0PPhfSjYLGYQ8GwslTS24FYXho34JRDzQHAE4i1/+csx",
-	"Ysx3/vIX9hH4ayIEeQl+mlaU4gL8N2ykp0U+Byh8LCIzS2D+gIf/l79QSsJf/uI5xH3mSvTsEwL0l4p1",
-	"j48/n+0f7P2vo8O9doSHu4yVb+cTkRBMSFLil2TMHZyhLuZJwDkci7FGDGhwDYXIFvwuDQah2h32XkL2",
-	"IeRSKG3lgGQI0ApY16K0Eayx0j6RwjM5JSWLU8JUyC/StI023QEBDbY/Ev2LpUCQh6RGXon0+Oj0jF3J",
-	"YJW2E6AfwrAcVfdL6zaZErMljgB3AoyPkhiqDIw5GCCLhQ8sBSsB3xY8aVQtuO3/I+JiSAL1RNQS9gSx",
-	"RelTwadFu8MgxNfnuVAZ9wcMH/ZnQMP7olgcfRSaK6YKz5jbg61CgMA3CSsEAnaCJzAE9xCTxrBMz5Tb",
-	"IP0RZhn5kHAM8kkpVmNpjJtkOaHAn+saQaBzP+A4p4oQ5ik0ZWc6zgnSeeaEymLbJmSzEL3DcnoM0UzY",
-	"kTRs5tHTQxBUaTYohI8ttyLxUh563ABIqEXUAYuCxo9iySELOOPQqntxQdI8qQySccgEa3GW84mbZvXp",
-	"J6am33Mx17Rg0AlO40KIiafA2I5D5+56Fwa/nlYi2p0rirXC1f74vbphKvfk1C2Xcu3TXft0/1Q+3YUb",
-	"59vVUEh0/r37fv9NNzayko0aLQ6Nta8jNLttn2853SvrwfYt3d8+GXSsC9Fhe/5SIWaCMc9EyNIy1qkN",
-	"PmEV+Hys1iVJYlBmgMkatEm1QFmyohjsG2T92ve89j2v9D3fuoS4D+dzOCA39T3vxLT0paFYgikDDCQy",
-	"y2fSEpUOqfeeO2nmlHKlC2Yu5ASi8dvhj0iUEqndIx6UX+k0eCVYC5H+GRruWCTq4R9jewLsb/ih7Vnd",
-	"8c8hQR7bxaeJV4e8AYoNdNGPrEVnaBTONBBon1XGYDXjxAYW84SBth6PqPyhaiwFFOzSPnbWG6QEsrNp",
-	"Aan4C9RuxupJoIjbYZaeksiqA3wFkbUX/BFNxh6STxJFpB15+lzoatE6aQxAfH/B+1C0663vo12vow/r",
-	"6MNXRx8e5NW1rHhCRVVzuYKHsCSoykoiNXH0tahoKoGMscT7BCHZLGSdhaqypKfKlXHXRCWjLkF5mM8D",
-	"XbseBF5VZUfJIt0ckuX2VB2PYPwauCehgpLoXTFd3staWocs+GrQ0dpT0pYSPdP9KRCpSfSEwJx4360U",
-	"gaFLgyg826x5TZDjHFwq4HANC1PumJKsvkXLUc47WSQqNO0E1zA03GEHC4uIEDvEuhDYMMOH9N60mHSx",
-	"dP/1lGdh9MhC57xPPOtubXaWvgk6k7CSzZ0GszxoqAWR1BdQTITVDYwM/p19fCVlrVkhrRXKO/ncOKYT",
-	"w/q8KKTIsL6kzXLBL6kAPyJrAK9cdRQJEdfTC96iEjmmP/dUGFPOAQ+qq+ZQljF166nznLQ1qsrj/YsK",
-	"/SVS3qnAEchNT+HIO+xtcCA6NQv9gJMJEvZVVsIN+xqbKWnYSAunK5yqYumLxFBPPZXuHRyf/fH5dXf3",
-	"tw/HKWtJDxwFNIZoLZb0/FChkv7r3wBcN8eCnnIaY2kMnHZ39PFiZ5PCaTQWSPPSJYs9BRrEQgwEUQLr",
-	"MtU0OoehMCYTA6nc52SFmKDD3D3tfjDT800fpQCyIyPYhMN2p4xVzqyebObiUuQhnhFgeSHwEZHegubK",
-	"lf/kU+tmBUEMYjlOAFUFmDD1wOnvJJDKlgsIe9C/8FGnhTo9PfFKsx/poliTBkHo/eOYBiwE7oN5SZXl",
-	"SzlT+vTA+AjcXMDUbWc6KvSlEhv88Msfw1MCIleiyDPWSkN45Nnzp7g90zZ6IeaYOOxWNlC69FSUmkze",
-	"Y7fTA0MvztaNKlQNU4GrcV+9ZF7EnYcIGogi5qXpWF9CMbXHv4CGneIf4eoDZ2UQhNyr3Yi7hqtQLcJ2",
-	"Orl/HkJ47kGoMBvzOTsXVD3900t2IF9vA5lOn2fErn0+NfNwST57VTr+MYzDz4E/5tWrZGtrK/xRD6jN",
-	"//sZ+02+jph6xmKsUQTAsXNyRA5VqNFtswHwwMLCFBoo7plxWz0+lH89PTpkwZggU9Kt2DM3A4pVsq6f",
-	"NExzpouLnhrogv20FQqrWumXTc8ctEk/pu0o/OLFyautFzvUeejXsJ87PfWr4JdzaGjk/ittb8O1Cv/w",
-	"UHKshUI+8SNK2O7p70yOncZHYkwXNmGk0fQUohtp1cawFUAbweU0EYV/CgQDjDmi0/yFpa8/nP5RV1O2",
-	"A7wIonDmNUfKYIyO6AEN161RPOWaRurLzWBSr2GO35akcfu2GY3qu1tksCQnwkzz2qyQ3UBWsXxE1/ie",
-	"3zu2UFP4fa2St9dTM7/XOjdwt9UaNMSLdu4Ppbfb6IfmirdFebix/dOW+x1yHjb1+d9F33rLbmN7I1ax",
-	"4H0QJXjC6grofvrPZ1s///zTy1XBj0qbN4lwNBe6J744z0nHOiPSWG7N01IrXckmCsw2yJ/vn8cFjxQ1",
-	"95sCYs8ES4FTZ2eA4y+1OmUtAL3y8CRlZsCz5OcXW8jpHaezuH35xHgVyt2dpKs1wFjsknJ26ua1cXMo",
-	"e27N20KPr4WI7B4+09d+9F2hp5PX82+LmNyerK6u1Bpy+U8Ip3Hqk6yMsxtKKwZUITxbkYgEUfDN4O03",
-	"Ad1A4UNukkbJs0/2Ph18EAJKBJYqeH0HNMRG+UTAPHVSytknaFM+MSzFNLnUyyeM1PRHMs8KoZ6YHZb6",
-	"VfT8/ayv81z0rWFT5Rv/ZwnRlIQEp9CJnqnSnJhMBC88nkWqZyoly9zNB7CuRqJG+rEWYDN4d0ucluRZ",
-	"vNqdnjpyBv8ybBTp0aURCcGnDjtDfl8k7gcDbjoOxML+ZXAlAa87GProX5Km9jaGP26TPg3/OLW8sG/4",
-	"PGWZjyMBV3IuyH3Ixq7DuVuVOVoB4MNzSwGoY2NvJmZgxIHFEv4YYjfYVCtj/8WebdOWiPPo2kkjrkXD",
-	"xUJuua+7V16Dp+APwa8FyY9PQ4eP9XKprNb6bvlz3y3gMIFj9QBuE+x/lRLLh5FQXbhWpuBy1oPSpfN1",
-	"KizG9cGjhhfQTKP3hxxUU5WJAvxDOyzFkRDXAA0n9eKM/HuYxYphEcuHQ5Lmc4iGN4isMz58WGrw95A8",
-	"YdJrqfOn12jdUX5gyqxTXL5Ol43hVJ89r2hQIGJT13TKWkaIUu/N52UlhQFkkRkCwnu1jLRJatc10SAs",
-	"/oCBf4O8uK528xDVlXjya7nxA2grYF+czx+A1rJSX6nSljn9QSpmMHqSiaKRPow/0KrRMz78E7C7/xAE",
-	"X7iF/LmA/70zVi8lZnCXS8PAs59B+WiHHSIQViHYVMl/TDEMSGkhrZdbv7DUZ/Wnq8in+J+gkumM31cN",
-	"U0iJXFcvrVmq/lw1TBYkw9fLuIdRgOTG/bQQoBE0J4MeT62h0lCsj3XaBFElkCsUs5NQswB84qyCDlhH",
-	"tkgZLYHYtD5PApr8dqXkLjLYYWg3kqw/Ht3Vj5MATvvh27Wf60iGhpN8NakcUUONBChNEB5BxyB6BOHM",
-	"YlotABw0M8HxddnfmjHujhjjvs/Verv8cHxllZ8v03VHq6R340PAsQmVaIoDuj9mPHvuNnBUxlcnFOuV",
-	"92ZsyazgcOOPuVrsphbM1l1bMGuet9uwOdaFZdfSK1Ac3JPFcePSspAZck3PZFm+osRMGMLyIusC6mjo",
-	"91A/8FbmVoALlldCHZQDT8EOiIjC70QNErr0pWEm5KbMwbIBcgun9mwDxY0YSmUWEk2eGF8VBWhGUDsM",
-	"jGRzzO7HWBIlrWDkF8ZRhn6JF2Ux/vvip58w+ruDHGRMCenEf+LjtrRM7noY8XzAJlwWrEVzDaVTON/E",
-	"9x1+tzrFcWq3QhdIzkMYUBJZ3qNijyDYG53E4Rvf9E65bqTn2hks1w01Xy/KfMxBUFwdiJL/FA8mak0f",
-	"A8e+RlP8Xl7u6AwEoRx+uxsQxQOw3kKmIZhvcNQ/QpnTfuYTTcK/EyQKrsg/PVOs5dXL8teC8VCyF6D+",
-	"gncGK2QzOYDaPAsoie0O27dYWtV3xm+GgIS5VBfACCYr6TBUPWusmGwzrqrpKmFOHiCCBFgJOeje8Nku",
-	"dS84EYuP05xL0smQvYrQhaSCp/5r7WcpVILNoZaMXsZytCcldSSMAVMuyedV3hwJVARing2CFvpy5CKE",
-	"64lMzdcIFmXw3cl0KCU8l3nOJnw+pipFXhbKwafm7JyrC78olMsIb/qJG+2xFfGXJyZwgUrME12kCEUi",
-	"TCiow4GawBrqh1Je0lhGzFqecHI7UJbqGUJWpAMhUiKkRp8grNu5W9itZGmvgMtQKl7Mo+1AyUmDmo3Q",
-	"UjrCnlyo+BuLsW4TbaYOZJdSVT+B2am8F/a4tG5EbvyIF+42xWuB1erlKEuMSioEFJkEnMYilCjaUaGn",
-	"w1G0Rcr6t4W+Qb0pB1BWZOPmBq5v4DLFSkU708zIDB04YyNyJw36SBwM9blx16GTsvcVcS56+E8Q7KKZ",
-	"3FfEyy/kOuy1Bu27rcK6e+SEK7L4FjoXdiagCj0UbH+z9nOXgbCaNJrkJtExP6ErHeseLqUieMGOw3zf",
-	"qF7dAyYPBF0PK5zsXy2V1wB7Dx3i6HGJgtI3X27J73LsV7ierkiWSxpoINXiCYWE/swE6I+ZrpxVz0W8",
-	"6ri+E/YbzuqhVuIWzuvWd1FivtHz/eKaZ/NAZ3IgvQRYey5u6Ry/Q5bG2zrEtZ6Lm8XNvA1+Q4hMsNX6",
-	"FdslZZZfkG2Elj5YRgav4FCCqIcCHasXQkzI4ykLJwEgcYVgN3XBtsAYTFkRBc2DFNhB/B2ycWcjgbA1",
-	"hQBcCmezBdIGd2eyXa28beeHpQclmhgYooUg1PUM/lDyA4CnZkVs73urCQ/EansUAm+tKeUiW1tcNwSR",
-	"fDxq1mqbyROoQG7hN10Mtf7wXc/lwgNque9/u3SOVtyqkV9zM+NIrzMp9EQbZFtB9+kTw1J6CgrOWwEM",
-	"cuGvFce7/3tSVlOBUy+Hxo3lVsAYjHUj0jOReSxigAOcCsIifus6U3rmxrNkPwavZsUzHU3L/S/eVqFH",
-	"uH/cSoE7M6rqD5ePv5QICxHK88sBS+MxprkkyLpt9PEuN2VKoElY/RZccmX2SvD/ns/ZCIiqDZ+3A6Qz",
-	"oANUR48Am3527n4NH2ygiyQudZWLGTFLi2OsWx2/W1qEfy8tMEYtbqIn0bJzpbRl5yKaspvZ+Rz+59pM",
-	"QsDJDaHdhhye+moEfPurb/r7thrOIr9IUq7gn9GX8N08kY/raqMdHEnqJdl8T67Em95w3vF5rfQWD2uJ",
-	"IUNZRBV4SYTxiMiCl4KlJNVTvL8Wo3UhNFcKIYo0Yhyv+icf9yIXhhdlrckC7VUcuKSe2k2pHx+D2/fh",
-	"SSAc2w/IKvnIZAHkT/iTgV5y0mUiEeCP2bf4I650Ea6qKqSQ82Jh4WpeST8rX5QPsFK3zSgJqLUojTzs",
-	"SOsZ4dH2R7zgfXfktlkmh9KahOXCWsiwMxPuFcbRfDISygAyLuHiCtUv5hMLiLfvNVfoaTFsqIPXZJul",
-	"ueaqi7kXCf7rhFvh//tA2JHOwr8AgYBy4NwPAOGEcMA8z0PVEPwDPS9J+fAxXgspU0Jk6NfpsJTcKL/z",
-	"fCpSTCggbGlQSNMxV1Oeuz+DCIFHbDFFvAQ5VDBV8KjMJEABdlm62z15E3IMxnyOSSIgNKUxU5DkpTra",
-	"n/dzsc3S8IszEZKqwQCTWLIRopVkLTdnOyoEZIkorcROlIBDjHtRYp607QSj/GCl0Jhb0RPp08qIykm2",
-	"OzVjkSakmC9WZvlNHFdwlT0uZg4lC8OGRCJ6uDqF9OniKEDr9vksrjewXSiFJajciGBWP2V3wNI2EN2c",
-	"i5CD0Xq59UubzYBqVWI6SHPyA47m8ac+4DzuKfGBFnGd9rBOe3jkTrhQ4jvzcuFbVJKHRU34jQkRtACV",
-	"iuHpNQqG/YXSWDO8Ex6J+AMiNpFC5JBwiE+XoZHxdYuNA71AmdFaiRGVfq+mGuRbMXzWZcjfO17x4xUg",
-	"LydmfY3c+roqZC8grsqXqip93g8xNaLBKcqmKhfGsHSsL8WZBmoSUSqw1Fjl0CfOIEK2p4rzo0rKvcRE",
-	"1cYkcI/wCtwzJd9Th500v4rwUDWEJVSagyPPNbIMST/sksQVXUEx6QyMBVN7dakB+2RopwjHSn5YVVKg",
-	"wWsuM0weby2ZAO3mxfac+cvNVJe8OXftK5XqA1il6yjT6xy3P1955iNNirtLRfEbVMI7yZ87GwkvZaqe",
-	"a3LhNaTHfa2N/fCS45oN3XVq3I/ozMaUulsRATd3X9/oMNHF//WZdthAJc+uVTJVa2iF5/SaNKyfC16I",
-	"rN1hu87MCrgX84nwYNa2FCfApmxsQMNwjz0xbBAYE1f50Zuz475a8jyU3LivcOs9Amm3zotb58XdPC/u",
-	"Ybvkbi+LLrajn+aaq013ILNpLhrTDjz3L9qPaD6GrDXErEC3WRyIa3FmRm57eAiNqSHimpwbS+lo8D2F",
-	"Af9af+T2XxYQxKn6Wk+tsRyzCnyuArdRePDps+dIsexOjMgQwwIJL+EK0KrTU+ne3z50338+7v5xsHd4",
-	"lkaJbICAgjWxEFYljpZqmBDif4bKoOE1WjM2dqKcUrjPubpw14ocTgvR3mG+05P9w9394+77lBWi2vGk",
-	"kKovJzyP+t5h6esP79/v+VFKv0ZgrPuks9lI5/H7od4EVrf8Uljeu/AjXbN4FcO6udUtxJhLBekjNMuy",
-	"eZ7P3FiAecfqSqgW4pyR3q6nlrk/Mysgf3I1DOM7Yd+7TeP34ENM/qgMcJ3+8YCludvrcMYwIdMfUvCe",
-	"wZ58ZMr0SuEdQvKrE8Yorbh8mp1j/gEkG7DWqmSDdoBOgvjKTgPykNfPKe+MQ16yEynubk0CJlE7xF3i",
-	"0SAwJPguQxHwSIwX8oThAcBMShdSEQLNj7tyMj5nE06qPvwKibYZGwuuFq4fjNLoSyedYioxzJsuOfr5",
-	"PCqYmRTiUuqpiaY4Zy1clnZASfC52eUDbrH+i6X04xt3cQWMk2wq/G0Hy7yQ7wF9L7UY7hCY5aabYzHN",
-	"Ibtu37qZinFJeU17YJlzDfzabukzPjeAneIz+8iKcv3i9bgDXOiDqcrANKPkQE/3U/p0q6kdPt0SsoF8",
-	"zM57d+je9ZgfeI2LbNoXC1nmTFo24HnubsOduGzcXTbkm8eUcM763IwYzy4h19BPAxFBPEknRPZKZzib",
-	"TIv+iGM646EnN5lMnZqTa120aJxP2WEbQD+IE8VN4TDayglCdwHKjb+OIdvGGoIeoymU9HvhzvVhATpn",
-	"0IXJJaKruOW2YkzgX9HIt9m/MEsrYXrw77RUT9ybFDUIkzPTMRNfeN+izx9ZuX3Cpuf+Lp+GSgI+49Ji",
-	"jpBh4gshghRuMgvfM/WPOqVsG/KiUE7Q4m0ldN7ge2xRJECi6uf3paf1XpVGWm4KbKLc1C0O2bCo1oRs",
-	"UyeoLM9TzwboloG2DBySJzRCU4LPoL6Hm904eUJv0rDayzUMfiXce9L63D38bF4AuglFcs+dD6rfmPtw",
-	"lS9VcO9Xdih+UEi2klmZeHbNQgmUaHWCxAoqi4D6ZMQRimUzvwiuldC2zjN3I5Tzpz3Lo5+Ifd816Aa7",
-	"xXTBIMxGER/i/1ECpkpQOLDHKzvObzSlrVvzRWApH5wrFvLEYp2TLSmnfDHhjrXiNLSkkmYWgmyVWyeO",
-	"b5UZYzJLyxsSDSIn9usehYeaEqF3eZGdlpf7kv6wfMcLXuQSkAzjL2s1gg+2wgXc2Ug2pHvpH1NRzDeS",
-	"DcXHYmN7ww1nI4nU4YEuxtxubG+4hpy65Kz77Q1jC6mGTumqG0XO7TeMweqbjuBB0BVHn2qdHv4Y7INI",
-	"vMH96CRkZBC4fz54cyAbS/U0EwM+ze3mNWjSYd4jXogMT6PPCO/rydxrFeOJLuwbbHM3NJkmiLxnZ3oz",
-	"F5ciZ7YQoklyLb2+8R2ows8Ksdos/26+3ceF2OA2Be2hEsfQfd3oNNTsserRgK240Vjv4PoYSVHwoj+a",
-	"g4GCrIEY9fFfMAV0gnlzHnV1X8037iYc4pu/pzznMLtVmc7rPLpHnEcX8n8Xj93NT9xNAxC73bO9d0cn",
-	"f3z+dX/vpHuy++sfVybeNVwyV6bodg1L6ZnoHlmR/1p/a6wTWtcH8a4TWhfOoayUCX7bSfyKg3V1auvS",
-	"dQ26m5meR81EeAJRzdKWM2gXRUDa7rADVAWfOF1QEq8hmMODgehjxV5DHmbdpbw+O4+KD+ch30MNWYIf",
-	"vfO4uusbYotX7tGt76K+PVAa2R9q02M23Z3t+G8HrFvYq6uy6SDOGYypKeSwXMOYwmSXB2xMrU/jWn27",
-	"SdLW47GjyOPW6KE75kORLUXb/5GGBCOxOeYyh4J+Phas1edGbEplhDLSyksB2EeWS2XaHXaMnEJMjvmQ",
-	"dLpcDCzTU9upddyRFnjj9Jsbs9osyDHxBdgmBlIB/UN1kk2Rgn9UAgVj/uW9UEM72th+vrW1HCi4S/c/",
-	"LlsjPY4SbMKHEFam7/8IBM8jJMwZh93rT7//pdZZWXsyr7a+zDLXDTwLxXtdVYVW8VYYocBhVZ57xaOr",
-	"AKIrGmane+/ffu6+Odg//Lz7a/fw3V7a7jTYXAc+EnENUwuNv/VV92CsLQL2gaQIQGhxeyLjll9z4666",
-	"q5b2ULNZdcOySRhQTfgpPjdPJzlXN0fijNpuUHRPhTWIiqSLgGeELHaaiS8TWcxZayKKMXeNU0pXLnjh",
-	"cz3OQ2uEOdRTrUmhs2nfJoxPrd4shBKzdoftQdqIEca4h5d5UX3xiJsqZoc5K1SJL7anSIHusEMACWBa",
-	"CZIQ/rg3n/QaPf1U0IV87Jb1bvRz1/Q96eZdt39IkjUgOuK6r2XXo1bTT8HiDhfmBDfzd5N0K8RVobHc",
-	"4bbF1XVliOu/KkPYt4iQZgFyoiGn/k6iKToXawGyFiB3GS/FdNNIhhS4nx+CDDGW26m5E6VnaibOrNeK",
-	"CZX5Op16qYIp0wMorkKFMtdDqcwty5FTnOzdSBJsfC1L1rLkLpUROFRAp1kI3rfykkdG2f3JFCOslWpo",
-	"nho5VNPJplBu8Fmjo/DjCEE+3eOb0wkwpE6EgjS9dCjsKTSzh62kMQep1ShJIARbEyuDk1B5/S7DZdWO",
-	"Gk6emUnbH63T+K7MaaXNgOsVbWa/uxqz9mqjS1gdCgkAgct9oAtfMCrgm+8QCCrWMCQsdYP4MInz3V/0",
-	"VHq6/+7ww/HnN/un3dfv996kHea+/KZUoQZGZu6D2bk7WZcyE/4KA6TjL9JANUDAMMb0hJ5alZ9w2riZ",
-	"7+DyWt7H3+/yusEhYkAeNWNG2D+vE/oxXkxHEwSqxhJIOsnXPsILl8mEjzcvxHymi6w51tStYoBrlc87",
-	"bG88sXMqqTL18GvvhD2d8PFvvv273NhxPw37OpfGrq+GK6+GCR+zi/KThW1V2So3uR5qt0/A9/HYrNsB",
-	"uv7V1lYYgJPpgCf/bGsrApTvqZYt5BgqAAVsRK0ITX4xzumuH8GtYVmhJxOAAOqyievHnSE9jsvPpM1F",
-	"D/C7NfD/YHzUtZ24RydQELHYQU5ZdR+UdCoe/J0NsEoNaObPc92/EFlPQfXdrJDW4glGwvYdRicgVPMR",
-	"CD7VxBZisz8SroWGq2vpjN3BpbV0vL7jnXXNo+0uLFy59X31sHJn4aRTRexXC5fqxWX5cHNY6OnkprcW",
-	"aKTwZuILUyF5oqlC6YwP32E/d8lXRZ00FQS6LY6zXd9fq7ZaN8+Z5UNaq5jEqdwuNypHqt1DqeJjkeK1",
-	"9Cq+lXaiK8yNo7y9XtRfXsnS5bTD0nPNi8ykINMIJwh+QaByNwniZgVknRa10FNlE1zRpUi1e1x5nyC0",
-	"1Fw25ffhHd0ivvl7qpcKs1t1wtZ3x4MsgAqn+gaHuunGuDpzp+7UH2t3HCMiADeM5mKHylFap948ttSb",
-	"r9hvd0dMTltpVQhotY3lLqwEbyRnIuF9kpSgM4t1tr7HdAXT9wO8KrbWV8U6wHNju+RuD3u4hKZ29FRm",
-	"k03Ye/Xa5u+ikANJPpGjiVD7b9iuVkr0Ldt/w6y+EIq1jBwqbqeFKCHHvCP8ibug5gg8iWxxSU/xaSaF",
-	"6gv2XyUn53AKnoxcAhxRllBqXLvD3kqVxYmr7Hwemmdmev530bcJE7kRPZVLdVF5NggUABq7xOlkPku7",
-	"hfdmaE260U5sG5tjKHoM4z1FAVT2XirEE9JOp/XxaHTWUKMzHgihC33p1oez90e73ffeM7rtnncP9JT7",
-	"RWRsOgFiPeDnmSGKFs+yQhjTLnMBufX9PUFEJ2eagvSEEDvPc0L06ikKtBtC0+KEvBl/mBCzgFEB6pT/",
-	"eIpptbM0vZ6i+fGyjbCeTglBpDXfdYe93HoGIRdO2wTGkWnkE8JX5zvsFYZY9k5+39/d+/zhsPt7d/99",
-	"9/X7PYIsBXpriKZ471O0XXTRsNkod7mnzgUbCNsf1buq3uvhvvoo7Wj/zXH3ju6N/Tdnbvr3lRswtaMT",
-	"YaZ5rRV/ittPqh0EyILvJN1eMhqWkSDdUiWMFcPhZ/q6KetrfSHvoQ72MVC6fd/bQ/SnhbTzje3/639X",
-	"kgXkULnPBwKQq/K4h8PbDRI8umTcki9cL5PpeS77TffLAqtG3fWyiVJ9U2arUT697Ef5N5mUksnqeNhu",
-	"SjssVdM8D0KC2yYhUZso4M77LvS3/+ZOK2p9Hw1aW5hz5/GYJg0bbjd8PncLLe+2a22y5d1z3qycdA1L",
-	"8yDBs0k3jQyIoGOk+2+OP7/+3P3wZn/vcHcPER1zf40T2mnlZnzttYrOygvj9frCWF8YP9KF8fo7XBgg",
-	"xFccecg993mkuP24JVcyvAtomYVWw6qKzBWbqgvltGtSY4fCBsOgp5yyilk/SZXeTo6Fa9Jg7p3IvGFB",
-	"xXGGVq0EM3659azdYV0Az3y21VMDILNg3FoxnlgDKrFW3loAqM5XW6h7u5/pRiD1HwWaVOzZKzaWamqF",
-	"SdhgWtiRsx5Cmzhy9vL5Lyw96Z4RT8MegX+y9ETYYr4JY4oJ7Hy0icvcGW/SRN30lM4zQESdwncdTHO6",
-	"YaPiJJzDE0K3bdSw70hQvnfDWYvJ2xCT90Oz8st1gDf1AVcegsE8TGnpDWOVBaHzDRLyOUjI+BjXSUmN",
-	"Ptd6MbnnPSZeUgZMaUhHWKwxpE3HPpbwwv690mIfSTXsqRaCaj/fetnusFNB+Y8LAhmFHFdzLyyDTEA5",
-	"if0xXfRU6g6SLuQ/4c/b7LXghSjS9ja1i6uPKcLEoDUShUgQ4Am4tcDJMRTKdRFcSAakI++PygPYIJ6O",
-	"pvZaERE604A/8Ah19X9t0EfahcV3+/nfyb82zmG9QeGkn/5d2ed78IVl8Ot8hRY/FqsiW8e+8jWfU6W5",
-	"WSwOgZ0L+y8g84PfzrAWxA0Slots6G7uiZbKmqSniH3AJMEf1YZ73d2wEWNtUrrPKhUq7sb3hfGuu5Hg",
-	"l3M208XFdk9hzrCnesU/0fXmK1u846yYKgM0QsBtFTUZ6CSk9cnGPQXX9+sPp3+kOzhQN9lB8H76Rn1O",
-	"1nABJ5ylwc0L3EU5t05J8EMLlhGqMf7Ilg08a3d66leYTiv9sgkTcwcRIM4rs2yd8/7FdJKwQoA8Sdju",
-	"6e8M4Xchi+yL+6/Ej7in/MTbuCIcaBXkWLCJ+8T4VMLCOoUxhQWp0WN2GO8pI4pL14Qlqs2xhG9Qfq/Q",
-	"1qutFzWNNEdLD8RXxEkfPNT1NW7c11Mzv/94ZwWnIuz8VbADEwSMaca9hk2BmuENYLDhMnZ7cOkSDld9",
-	"E4poJaF02WFfheLAihgSVu6alJDlyYzlc9PusBOokMt6CjYx1r8d7e5333/u7u4efTg8S8nZ7gMfI136",
-	"z8j7j76OOtsucRbQFks/nhwdvvt83D09/XgE3AHoXROsPy0K4Bnx05AGzSwUoTie7sHewrs9FTAH/Ivi",
-	"H1Oem0qjWjnlA4y2xX48cYabdU9h0GDT//GJ2WbPtkCI0KwXLCUIZjRYRT1VkQSgRXCnH+VAlIbSkay8",
-	"4VSYhc8I4CdCus/WYS+3fumpiCMcls3fEMQ4QldDaCDnZE5yvFFqc6Dg1eNSp7wTmLNKJ98KLYutZWtH",
-	"z+M1eRaLl+NtexOB21hmWJFbG8lGVepsJBsVSdLE3n0NOwn0wc2RdFrKvDH4cBghliUhYfLZ1hYrRN/J",
-	"oE5P9VR6cHR49uvn3aOD4/d7Z3uf5/P5/OAgcPIgh5VbZ7i/zrWaGtYKhQKkmWIhmhNYqLL2FLzX3mZD",
-	"eSlUKW/DxQDiLyYSagWyHDSCApGUkZkwbSTD6SnUZzM+D+RSJFmxYxxvhx25m6FKG2Y1vFUQJUvBSD0z",
-	"mknbU9K4P4AppCocZZ6VzK2gjRhddsASnBXSkkrrFylauJ5ybUKNZ4srouSiuoSEjfUlBnujqZcMWk8M",
-	"GwiRALcXqKPthsqfY/cNfqXNcIe+oUo/DYEf2pOd+/Da3GMpT4mk4tbIr0IsVOCc1MuUmrN9BW8gbXki",
-	"0tqhtAzPkdVp3CTmzrdHY90IjfXH3hjm63YEXUhNW2KXtsMlz6fCJxvyS245+hm8jPaEWU59BhovhfTr",
-	"9fuFOr05hfqhVoJo1O8S4NEPsGG/0aJ9E135i2sasAc6g3ShR+LdfhDHIWyva6ldTQWPqMnhhZtJM8n5",
-	"HFJwd1Yis5iRnpWITwDa2oQa9xaQ6TCqFJy9IdlLzxRrFToXCUBoBUcdec7bUBMvhwpK5RoTfL/+qMXH",
-	"7PYNqMro7ikedcUpR3zt7FZO+3c9udfgZjsuwGso3XTfQrD1BwWTtqU4/zYzbQVV/79rr9xNQGludISl",
-	"9Ni+ewosJs7SjFu+De89bU3U8P/8fSKG/2coB/9nJs4n7Z1zbsRPL5OUfTh5Dyx3ZJY9ZwevWSbcYKF+",
-	"GUiX586YKATP8zkRBnOLyNHMziciqj9DTGUf/HLmhi3TsMBdBEIP/VYh8wGVhITJgbNl2shIj+1LX+Ib",
-	"1IaxsNxNLiHK3unE7TEmTU+1jBAsxR9ea15kuCI7jLMxzwcaKFCpyBsYcZ2dVgg2kV9Ebtw/B06qQTaw",
-	"M0n3D7rv9j4fdD99Pt7/tPf+lGity5/fnnQP9tzPea5nSYXHk1uWPq18mDb68sCnnjFueyqFL40Q3FCj",
-	"lLJcXlD5H0Fzb9O/fNt9XhRzSlfGJAZGsIEcQn1PTE+luKApLiQNIgb6Oef9C2Ttcyvp9wASKhdyMhHU",
-	"O/BPIyFvT4GSRsTZGZf53C89xgVa10uPIC7ZJlTT42jF7grXNOrikVwn63SFh+a7O0VWYRB08c2A5+Ym",
-	"98OYf9k819l8E8TsxvaLZy9f/efzn786ecFHkldZ7qSAxrkFvI/JU0mJqsCUnu1AncFsKXNBU+1HCKSO",
-	"uMHQZ60ZdxrC23d2pj6Yq/D5KpH2MOEfzRWANTGbUi0D29WkHNR6AhCIrjk/ZtcX9lBhTpRsgDEzOxJj",
-	"JlWHpTNxbqT1WstIKzGfaOI6nwg9yQXLBb8UPQUKxjbjbCDzXCA1uDQEbYkMZoTuTb1TUk2HdX2NfkBB",
-	"C5l9E1H0VDUn0OkUIz0tai80JO12o2tj7tnCu+StngiI+VH9DHhup8oWU6CATz9tvtXFjBeZyNx/pWyk",
-	"J6Vr2r2Lq+FfmBT6y7zDPmLUq6eqNALu4BFLfCiAern1gtXgqnVDdqZPcpCKTY3YXoywddhxCBA6he9n",
-	"8LM//znCNEgCyDpsRQP2AdaV1l7tAP12hwhrH+4LZOBaqYpuz9Huv5/ExZsXkq4Dfndd0eGhDrx4xDSM",
-	"b0n+fgHxv+q5/4b43jUBR49hTPUMJx5b0EtePRjsOAsE0i/Y+dwTNNVrDQ8LarQCofn4K4oacGK/IgVx",
-	"IW9kRX0BmaAz6rqSsSGrOTs7LB3w3IjFxJugivoXOz3lywEWShPMcnq/z+5ngLB2VWr/TZJYzgUDRcTq",
-	"mnyWuisRir/nd5x9Uu3kvsxd6v53nsva4/WxYT8Ucjiya/P34Zm/J2IzXrcy+/V2EllW303nMs+lGj7t",
-	"c9UXebO0OZsWykQUPnj5eI4gt7OlmgpDFTspICII07VpQnr+bCQpw90ZBPmcQBN6CoQHGwMKchTQeXuy",
-	"t9dhuzAsN0KMa1KGWmSQnI3AcIHkl4rMcy1r2RehRgq/w04o2QVFEeddw1/k38Kk4Rnk0NmRCPnaTJpK",
-	"FQIUK1RaaLkpgGOUs0CaBEGltjcSDo8+n354fbp7sn98tn90WJvji0twGrV8p7d33E/T5R09kyzsic6j",
-	"yIy7L0eX1ZNovaJzTcfwRglqv2AKcGUH1R1tIuBanX8CqU35PMCEzwV3h9Qf8PiTb5cHg1HbUAmv2fl0",
-	"npADT/ZFT9EZOufGJ7j0yx4mopAaXQ+TadEfuYd4lgEuH/w95wqd7pgE4YxnzKJ3h9rjNJMaQa4DM9LT",
-	"PGPOHke/CBzbgtOFyBUb8SKDRYS/N+FWHvslu1u/tetjFWql/3JJ+DyItvmjedliqTopP821Ds/ScaDM",
-	"u+ar7i1IbCfPMgF7Df5dCKmM5Xm+vUxMmXMrDEDeiAk4mWg/JwTaPxtx21PSsgmXGajgI47ZBnhPZkl5",
-	"/43DmfPFr5wem5ObSFoTzh1XWU+VEqXDulhL49n64vIkclO5rgk8CINoi7cT5vH3VPi1ww7dRZnn/mji",
-	"2ZeGjXkW1eKZaX/kWqPZu0vuJV5yJ3unZ0cnzoT+fPzhZPfX7uleylogLjRB88zLlp+YaAXdqgue1ca4",
-	"TvBTHtPDD+leZNz4HM9HUnFzb9ov7ia/6wMsVzhhdLom5Vf+lluTCmfqtmTd5VkIMx2Lm+jFlIFHlnaN",
-	"XhhCPGjpCsUyMdZObsyBCeDEdblC47250tlTpdbJrqV0whjE41A61VrnXHWBTgsVLxekK1SKY+9S94Qd",
-	"+rSw2QqgjI/etvI65dSMBCK0FYLnm1B9mYlLkbs96s6BHNA+g4rV4+m520Hw3jZLx8IYPhQplZ/5f+9n",
-	"acIwUwcTeigBBZxwZnQmxyLF+zCNt1rahtuP/FPbaALiON2N6IaJSmo8LIY4cEPKtIGp0DCcpuw6wfNP",
-	"tXRI/tPpKQRY/+vp0SHTAOuDqSTSMDPiE8FaXM2RWRdA+M4FG0tjgCrBQ4Yg726cpdiGfB50zomMPd96",
-	"WWLtlaturJ64BbfFXKrhTpTk44ZDEgW7pvQW8A/2lJ1PBDA1vNza8goFMEBAdspPL9lv8jX8+dmLeknT",
-	"F/JSnLpBHEZreGfsd4v9fG31GA08cx8lo8/d/mr/2g+L5bOvLL8QZcoU6n/lwa8c9yulVhTSWcwF+enV",
-	"qxc/NQgo1ECbRVRAj0hJ8d7P0mDIpl4zAWiCNDpTQ34pSncTuMFK9bjTU2elW4pxQ2igBHtx7q74MrAJ",
-	"5wrsC8QnjhqK3iqE+8zutPeBvaWVxgL68+lZ92zvc3f3bP/3vdTDljKEyeAjp2WD1oIJAzhRqIhCQAOE",
-	"LR0WXNmgjWxHkJl+ECGV2gkkEBx6ECpMAxs4CoyeSr329Xn/8Pfu+/03KaZAesMIHXS5+8+JUJkbiLOf",
-	"nBwKC7Dc1uHRmZ8nxtIWTbNlh6NXQKHo+Yv1dc89Rct0HkBJ3QSeGO/ACAorGl56AMRffnP4uh7Pnm7A",
-	"SwL4JOhhybUplTtKa4zdmZGlVzkh0ZWOfs4O60Y2W5gOWHR8MZpohEUzr1QS0TEarylsjJ7C0Yisw/Z4",
-	"fxRtuxBx94urVV8kbqG08su6HeFT4UZ2Sm3SU7BsXM2BHgg+4C8sffPh+P3+rtukwUy8GVU8tbvE89xT",
-	"PfVxVNmmZaipELw/gkI9Cqm5LwkXHv17yItzPhSwl5UO5m9PldCN24Da0AAOWwMIQR+ctPsMbmS4fElt",
-	"qa5ah+0rBlbQWGdODfD6EHiiyRfWxmfdd+MF1GFix+69zbSnnEoQPlUI/RkCFyxd3VBqVNGvGwNupwvm",
-	"9w2LHTIxnmgrVH/+m5jfWc1DZZD3FLW7ysLp0nfZqZq+ix4FaUG4SLNQFRFW0m4CksMcMwxWFUmUr4Q3",
-	"vnvJxCPJi7lGYUd1K5+IqcEp3pPRh6czeAhK/7rKGFzg/nr4RjMQauQXL/CNZKPmHo5SZ5al/EZS5tMk",
-	"G/tv9g6Oj872Dnf/+Pzb3h+f9w8/v32//+5XyrWBio/FZ072PpzWRzbjM9QYAokClgAX4q4Kf4OCJtAi",
-	"DF+nH7092duDpRzUxPZqsgqNsO0dlroL6RiDh9RNEPJjTUR6UFtQyl7M7AGjFLrvoRY1k0bsVHRRaWqC",
-	"Ml6nrnhOPBYxyX+tRBP55AN1/vy45ca4u7LKatw8DKJ5kT0l6sar2XzOQjEMugDUvKpJdhjWiIfwAsdk",
-	"XNAumyGrdrH/b6yPfLDMQDd22X/32sH7pgjqhw0Qtq/G0CxuzK/x6cdgWCvrAm+662i3rqIQKs8Jmuct",
-	"b/BG6CjIlhrB4FF1HnjLpGFEVArXipnwcU8FIlewmrbjMhERGixJUlnr9Lh70N7x0j0pFzo8wk1PAZHk",
-	"uejrsTDsUhp57q4diDa0OD7prDjyJnhcr8Zi59s5zHeAFoXjuieV369KE5y+3w4l7+ojKXR+BNLtMVZG",
-	"72XS3rdgXKEkPEVpAD7SbxGetf7VE5I0sVijXIOKtmE67Eh5N2cMpjcRJR11C3Pruu9P9rpvnGVwfHRy",
-	"tvcmbQNUKaVs+IdjLxDuBah+Yunp3vu39G5KcnogB3bUU9Q7iMnqkFsp/HgiuNEqZfj2aXvb2e0l7RAS",
-	"Z4XAEEj/ERSLoC8RYC6ckD+f2sXp1wZQ3HBKGXydyAXO9OHrRX/y2Cx+iBWHnm7gr8CtK3cvGt41kgCN",
-	"8cVjcpUYuNRoJty+EEgzWQjAOk7Zh2Nnbbw5+niI+Q5MaeZ6ZnNhqeTFu6V3SjM6NOBTJzC5FxES3Ov4",
-	"LCpm5cNYhCIwluvkC/RUL112qIQflKKeEl9437KpytxTvOB5LnJ43ZAjfyI80nf/wnTY7xocs1rViKII",
-	"8QBoxt6//fz70dkeQC4EoTjCuHPE6iAqyMrg6SaTrJXxuVlIf0Ys439qJVyzhOBFYGMDCGifi1zP2FZ7",
-	"u6c2GZJYfDhGN76bWMH+4xlrlciDgHswbycRbAL7j1flE6/8E52yPfddt+MXNp/BX8ts77i/zWdJiH54",
-	"XAZC5fHBF27xm/FCEDohpDm0uGIfjp+YnmJuTJZf0F+cYuwG8cSwzWesEHZaKJG1EwbfM59Dxl7Ubuyl",
-	"5/gTZvFI69ouURz6fALdGByAz9lxkzuFXRbm1jATYLqonQwnt1Q/LBKCxvoBQMJi2NO0SwGXwv0FWhxQ",
-	"ES2teuvDMfuPVwmsBNt81u6wt/QALjx3TVPNGRTRYtdskk/jZrfdabUam7EhrDadbLq/PjFuw+Dn2HzW",
-	"pt6sdm1/OGaIpdiwpYym7t2ZwUVAr5sd0YvxAtOuL78yGxRCEAKzGbnlBI8YB+hHZ5HxCYWjXE+XcDST",
-	"aH0xu5LRX0im4FHB3gHwBNKKNUmNJ4bN3PBqQyY6NpXupEBJ2/sKcGDXTZW7aPDgjqSqb5KyIU4KQu2J",
-	"gV8fgcPmx7FL3JcFL/TtmialmuIuuXolZVETQRSf5jSNg2lu5YQX1smIcVlIRfBHeBFiDlM6kLlIt9nx",
-	"4buE/fV4713C3u2/dUrHR3F+nLBM9GUmyuh+TyFyU8vduUFWA84cycxM9HNeiCzAOEVpE+UN/exVu8Tt",
-	"fcUOXvdU6+WzF20f5vaITCW0Euo6iCt7LgaUq1V4+e8Bl3IxsIReBMBS2z3lpsW6x8eKGTGEL0SqD4is",
-	"v77df8taF2JiQzBAggk2HZ8rLvN2wvZ3dyPEo4x1M30ueqplNNv7IgcJ+3RwnLC/vv30qXzNeA4r9wTT",
-	"hRTKYlLcUJOWUAjCbfrr8btybElP+Y1ETdAClhJDKGTsg89ZclVMZN9OC9He6anjw3esP5qqi8pUQcAU",
-	"0p343Ilq7MCeHJ4mbNg96Cas/+vJQcLMybvXCZO7u8cJM6/3zxJ2/tu7N0lPTX79wwRR1XWdcCXHOC3q",
-	"zi2K+LQ/SJjd+2QT9s8z9/8l/H+7f7DHhhqJauFFkbmdBwjFHPcgwcTEqFaGpQg6NlFDZ726ncn2Pu2/",
-	"hYWHR33WHw4CsuVlJnqqHJ5H4dLaUwj/fvzzJzbI+dAg5I7I2juw+UtFNHNGqlSbVnyxmAwDWP+u3YxF",
-	"l0T0t8X1Ptw7O93tHu8972w97R7uH+x9Ojt91tliudaTDuuyARZGAFtvuddD7tDIqUFWD7GWNVKNCfhL",
-	"w6OJPxFhswSMs8QNlrYKQq+R18wf1Oj2rgEno1PVmsnMjtj//DcbCTkcWaYHaE30ubrkxodEYJF32Kut",
-	"ZGsL/o9NVS6Mibg92wEhbbFLAj7rKfpUrRe172+zFMKr3chnkyI0GsiyxEkjn8sBMGJumcmCGfOAMJa+",
-	"PuqevPmM/b/p7r//A+tCUwJJQ+2rp1qvakaxU8Vm8pQHVuv2tocju2YBOGvh8TURyxvk7GR83mi0tDvM",
-	"170Hwe70e35udD61gqXTIofSEplHcjriYcYMQaxJ88TVCRSvCTaZAmoIZ+56AfA36OBDkRvMSiOcPqdC",
-	"Kg1PwW5UOizL1PgVJLnlZGoEq5dRSKrWmV7F2rvbfJqxvyufurtyExhKrs/7CcsC4/3eEDHY9cn7WoCY",
-	"Okf6OjfmgebGPLIyfdzupRSg5A+niC4qxKSnXhum7tXzl89//nnrWiyk35YecyVWDSra43nw+q1GrfdW",
-	"m386YarCUDHh4DYRvD+ibES3YGfS5sLXX2hjd7kVQ13M06Z63IP5rh/OTYXiMYd9fuVzp/Kf4m7RzWkK",
-	"OKBl4XWkBCyX03D9cnbW8OOrjuTBPKzUDY3S5f3u9uE1Nzs82rDTfZgdrAzPnefUSLf36Y/bzF2Sabt5",
-	"tx/DYB7vVnfjv84+h5Vcb/KrNvmEtkN1h+Ov19neq/c2Qo7tUOJ3SLQHmQ0qbp8XwLlT8dOl4/nv2oqU",
-	"6KQ9CWtJfrrdU6kv+klZLg1UjbB+IYDRjefgnZ6JPPegy3am2YzPAQHCgK2vgCCnp46KTBTbUAvUFwaP",
-	"HGvFB7BNDGretfKCjbTFhWMt+IX80abyvCcfouIU91zcqrOgfDuMWO4QEjPzcFgBlPL5S0C2MbSOtqdy",
-	"wTEA4rvusGMwmmY8v2AlbZ7b0lA5AdGF0J8ZOcue+yogABVT2vYU/QHc0UQniTHl8znwIm1H345PJgAf",
-	"DmROvF/oAKblBqIHMAL3cdCLDnw/EFXKKZBAVf5AXe5aJYuCBgt9gD3k04l0QaWE58IZoyM34HNhZ0Io",
-	"+MBw9KkRA6h2Y30pOuw1CU78ZM4+B4+WnlrWqgbBgWfUw56iNU4heTePdoelfa9PsInsX+AqI/J3i+c5",
-	"/qeJvF7tHZZaPkwpSA9D6ClABw9MrpYPG9FCvkpag6HnNZ+/TUUxv47shrfO+PDaL/xol8Jj4zp2n+Za",
-	"dMeVqkm37W5wLXikwabQOyjkLDDAxci0kJ4Cf3mOnq0WuAaZFV9sO6agcycEJAo8/GKrp8pmWMsWcjwW",
-	"2Q6FxA3LCj2ZQMw1aiLyt5DRAAWW4NMJBczn855aJiYgHm8yzjyRHNxWHZbizQF58iOtNHiC4IWqZNEq",
-	"n6OTk2qn4aE4kdNEAfZt9h/PthaCqpFzn+KYrEUiTWVBWw2ezXaCHjQAsqXi8kWfl7uEQM6iG9PCt9IF",
-	"fhlynRp3cU/4mFHGKGv1uRGbUhmhjLTyUmAVOHmZQ75oNWHp9Lh7kISEUKsXl4euu1jaYrkkL5TpKXCJ",
-	"uYUhjDWEgyyZKhYV4Fq0M7hdj9GqfpDlZG5s9wSPDMvShBUFt/03J5Mma3/ZupasYn98BDbMBk/XChvk",
-	"O3iz/l1n59xCScsbIvd3mnXp2aqkdUG6KuVw+hqYnlosgvF3Q4gUuBaxndX1MV8nANfFMX+O4phbOmo3",
-	"L4tZ4R9gLW/Yl2A4wQcgzXIST7vD9tH/ZVjqPo87R+66SBNUdEihAvp3spCzRa9azHDcSnMytk7i1siU",
-	"DZTxed7u9FQ36Dh09kKGpNNrVqRYJ0hHLwSr6EaNPL1fdU6/F5/mVfpCSEKPv8/j4Nf8U6LifbNdeCJ4",
-	"dhMBspoCYTkf68YuaW2+sWxu8fhSLQbke3usK3clT3N3OZueSvvBhEh3Kpaft+kW/UlTwtDBR0tSUEN9",
-	"ocUFyaBgc/FCLNXqscVSvdg3pvSsNNSIa6dastfpqT13e6lhSGwlW2oFx+i36wgPwDraekzW0brU7s9U",
-	"andPalaTzXJ1yP1qTazdYb9qW/qZWgvRisUgBYMYRU9FQYq2173AcaPzbDHI2WGlcuVTBuuq23oqdeIy",
-	"ZWqa5wkTX/piYmu8bnF7dcqa0mrz6jI474hfJwqs9ahv16P8LgLounpB0ZBg8D01qlpf/uvSYQ/++tIL",
-	"7/0U1/Rbh+xbPMwYlmHdsnQWNRpI0a46n0ui4aqWUzqLK/pN16tKV9e2NfiLvxqB4Pu4jL8GiODZ4wMi",
-	"eLy+44dal/zDOpvvGgXhO7mhn6JJefN66SulfHc5cNlhp8Ka0uK1GsJsrCXDEWvvhByanDhSUPbmEkAy",
-	"l8TrITxNlua9WW7f30d9c4rPPzdLwwG/8I5pxmkPXct0AsX9+tpQ40GKHZQ3to/aHXaIbmUychrtmRr7",
-	"o6duZoDEzulHbIR0QS28jg1Ca1qsjZBbNkIOagIkD9K5u+LUfh1m0JXXXwwYhMbDTdGC4K1rQQVRDuwt",
-	"4ARhnytAgjCF9dqxqmY4oPobe40F9AiwgGqP94MAAooO9lTds2YLdMbfpNp+oCmsldu1cgvKLYX/3H8U",
-	"Y55f/569LR3366C1rjxQDxtXy435DkC1FhT5ZUSta7sc13BaazitNZzWw4TTCnf3GktrjaX1qLC0bin3",
-	"4GtQtLwt0eRFq1XAj5trWBI4roWewX1u3fepZBa63noKtmyCMimY0FTICWYvJn7GWaNYmuldc9gwUPGD",
-	"nuF/P597UxvheAzGIlsYk9ysvg5AOCN+KZzig281lmGTj+ER+/C8cb9vxfg6nrzwXXCxzCMwTR6jkV9W",
-	"uUbH6ZomP9oa9Sf6aSbNWJoVAHm1R9tXO+BxI68VFdCBlqyLCjRYIYyzxrE4YqrsTk+BJiUtm/GQ2JjE",
-	"DALluUzcY7XUAx3W9YcUlQotoKbMMvFFVr3ytXUTOPfy0N6FUhA6uYFeUFd6gc3ch9ftwdr+j/E6p+8Y",
-	"FUVSwhDu4xsd6a90H1g+3BwWejq5OirG61AaUAZVKcbb5Bso6+jRHMV+2JhPJu6O0M7+55Yq673yufiQ",
-	"u2ip9h6hKSeTfA61paESvyQsYdImKId6Chpqupt9Gfw7nPpt1N7f5UXsR+qG3qTT48Kt695XhsTO+NDv",
-	"MDhosIGicxYdh/oK+PL06IvmI4NYrCM9NQKAKN3TsbMIzXeidiVnlh4kC9myAX/WG2Q9Vei8tNNcq09M",
-	"KCwHrJFKj9BNLrKhKJhxx4Ln/mnIuN1xl7AnaEXQjAIKQFTGZoW0VqhyECnMm/fhzn7a6XTSqNKhJDP+",
-	"tPla64vN/SztKczRYi2ohmo6SfpiP2vGMnoN63yHR8t10HSsjn5bYwtdyS8XvAXVzVdVSN2/65GGmrzO",
-	"mJhpANCmsqkXTgXSmhp29PFw78RjB4vxxM79zm+NtbIjZLXtqYzP2bN2BG0qwSfr3V3p66Oj304/H++d",
-	"fD7YO3i9d5LibFgrEwM+zS171U4Cho8u2N+1VCLb7qkJN+ACByJinxm2AqPAbbw7UjNd0/eULAqzqjlK",
-	"OOd7UFgfQ6blPZ1e/CZLJ+x6B/da5fkVdVNfmKfutDSbl3/VUplwtQEai7qUBP/tOgEDEeCkBrqILsjy",
-	"sSeGuTsS88wzZNk2Ug0RWpfI2YGqlf0ng4CMh9kNbW+7jgkYO3FvZQkrxKW+wANPzPI9Re1DnkUaVOw0",
-	"AYkEF7x7gNQMuP85duIxfFnXl/uXOgDGxNzziX+Pk1QigeTRlv1FHgTTT23EIwhKhuqpRnFGSAPbC+IK",
-	"0dhg4EjvPjVu49Rez+5r3aEQ883fkxO9SZD9FeT9TrRL49p1KNU0AmOW65SYRywckVF9QQZZfbvS8urM",
-	"8iUJehU6CepBVc9cJFGz4KbrQ6WNYtKCGQCUFyVM1ZMSYw/Ld9wjkXKfoP+ODP+BAAAqRCtNPHLTgmAM",
-	"MVXFtGqGLgki5cECkKzzXxpwR27xZLxwr709Onm9/+bN3mFTYCppRtutsxVIOQhIOlULHAtJly11pS3j",
-	"PbVkrrMWBp/RAkgAbzLxVCuJv+XbNSpCAxhI/c6/+yvtHszcP/mJeCfs3V4UN0+2dh//mNvRKjSN8u5Y",
-	"BNJweuILloYDme7gsYj+XNnhlMkMlndPgemNWIZYWPpz20P+QKFo6csikx0t9nMxlMokkCfjjitgACfQ",
-	"nJXGyr5J2Pk0GwoKhRlhbS7GQtlm0Is7trqxkwemst7H+V7HiW417AtEYUuuMNr0cDgiJ5c7VN/h8l3W",
-	"S5+WqrK5eSLqooSqdRHE6q1n8uEMLfxNZ+G7aSTskucyIws/QcvbPTVUItuUyt/hHHR801MIr/93sjgh",
-	"Qdz9gygnnM6Qstbem/2zoxMAyUaLG8zt3/f3Pu6dkLzzLgFA2O4prfpiG+Wp+0QjbiBz70JM7Gq/4H5Y",
-	"xzuUVWUnkby6a99gNLOH5CVci6tbFFfwjQUzeiy0ErduNN+GdHr6L9fgtQ3pcLb7XDGlWa6VU1POBYkQ",
-	"LAKFJ0DWkNUAEP2o2YCsmHHTU1ODfkTvUow8cVcaCSfwTo2EuLpMCzpbH6z7z+ByH6LqVvouhvLX38VJ",
-	"nXld8bjjncsNI+y86gaNoNel7WwkG+ILH09ysbG98dt//u3X5wf/6/jlp4+/nJy9eLORbEjXw4Tb0Uay",
-	"4bSeje0N1/zGoiKdRJfOmH95L9TQjja2f3qZbIyl8v98lmxYJwy3N4wtpBpu/DuuNg2SgRwAT/+F/7G/",
-	"2sXWVRRtRFvfBDMIWFu9cuH/aEdibETu/rOVC34pPCwgmTwUfUdajjIUMBvpwMnKq865hJLoZYaqBPs4",
-	"EhGRCI4Nu8LEGxBXxm4ay1Um1ZB5VYby6OCNBJlmAVp16QXUcnZ8SEJpADKURBsrISWIHB5VUNAia6gy",
-	"dYvj9smB393XEWLgWlkLsfsXYu5DhL0Kdxvst8cmybrLSTjBG1GRVC+f10omLy5WSid3drnd2N6Qyv70",
-	"cgPkkxxPx7F0ksqKIRAvXe2bCW5KBM3zIHyQRQ9PbbNMjLFIBtwmpVAAV+RCekI6A2balHwzz7a2toJ3",
-	"JqCoRvU6QXCJLxPh9ktZ0ha5X05J+XNizPtQVyz2tbSf0oMTCY27sY2wgwfnx4nCjkHKeuf1n1AqruOT",
-	"K5I3IPQWZHAc2igPIsOzfedi+Zpxy6flyK5recVszeXbSWSEjXnhzCj8I4DPLdbp45/gWGsF4vvOju5p",
-	"OcG1I/aKQ3cdeLkzbXl+NLVHgxO33e+TvldlGvYa4lWSuxU33fc4Xwghd3Z01n3/+ejD2eejt59Puofv",
-	"9laEQX35cE1sZRtLqoEiyxfTc5m5K9ndKeFqb2G2APCfF2OR9RT9yV/e0FrCbMGVGbiDKr5gFgDwnfuH",
-	"qd7UB3JS19fredpGkq4ytgon/wlGc9BGCbpH63xO0izx/lf2bIcMEywzZorq6NFa8gwRoIPA7DyZIdyd",
-	"2OxWOwll9/+FT/1//8//i38s69wHiP414XOotaLCBfz6TNptMr4KZzSxTJxb7dZzbiq/9wuRSauLpEQg",
-	"aFkpDL2tZ9GQJdU2tjvs1A0Fk7NnIyfiZ1rtUMnImEtAORhqgcDwM0+8SXhGpByQhzseDa6lIZhmPwIT",
-	"lDOZGSd9gzk75nNMDpd2Rfg6kn8/lJRdy8xaNM6RZm5TuY07JsJzFJyR6n/bCVSrBeUtu8HmghcLZlEs",
-	"Zis25POt5z+RFfkPKBkKZqRr5dom5IvnzoTkX9CEfP7LL7/EFuUvW1s1RmXt2PFLkNX3vL1iGqzlpLae",
-	"qcUoY7sywWfP6qc3DlrXzef37Pkt2MsnVODiLgJSF8Pd5e9wLHpxsrDlb3lpCWQCDW3wjGHFOXq22juh",
-	"qHTJ/l0SkKdrJXSthH470lRx8dCUT2/mDb48LTiac41Jee4BpHhNB4Uep0wqllqN5KtWQ4bQEjJSO/E5",
-	"1m8/sUmhLyWoPPISs6yRdNqfS9ishLrPZYFgGa5dbjyIIrWQIKf1SM8gi2/M1TzkvPYULwp5KQJGxQ7L",
-	"uRUF0vI7VSyENAJQECHWuylGHvkw3gGXuUkwvZ84yqI3Qr28G7M0ZfMgedOMW5Ey4zTK2Uj2RzAjhNty",
-	"/bd3SMFTwAeOzUYUqtKwV1svWHq6d/L7/u7e5w+H3d+7+++7r9/vpZTjcCJsMd/sDqwoUhq+0uztp54K",
-	"M5AG7YAhsN9qheFN/7la6dtPn7vH+58/nLxP2dQZ3e7D4YxocPGMe8rLThja20+f3ZbbPTp8u//uw8ne",
-	"mzTU9FbGts0K9y8nnjONJcdsJPJJyerkrYn+3I3xXLuTIjNhgqx+FlrmBq05NddKAFQXbUt3F8C+HE8N",
-	"gHbunx6xl8+f/SeEusDjOTVQKOKp38GzusXS37vv9990I8aWlCk+RhZwuD5EniXlAMr90ed53mFd2Cci",
-	"K3/Ptb6YThBYDc+ypx5mY6mmVmwHnLWegsXmBsLKcHMRbYss4Q/q9qthLV2479AOI3PDCShLHXak8jnj",
-	"PeUPGNg/fQAoq+xyDyzk3iJ8tOCfQkiut59YLsfS4oZ5091//wdVtCRQnNeMkNbeqYw5qSwIl/m0CABv",
-	"lLlOFTcSWGPchsNvRX8HyKk8h+M8KITosKNLgkOCEW6zl89/YelJ92wPR+g3ZXVHQslMTxkgRTJsqqzM",
-	"qxNX4ov1mGt1htPbTydOcN5UOX376W2hx9dBinn76UzfbYE6TaGhNB1k4iOppH35/JfraAT6gKs5DdPc",
-	"ZwWuRvA08QVrMcJt4qMt/TmI4EhLGHy5iYrwHPy68SFwb78izWFRascKATCplwUrK7AlOgwAFZB7Hc/w",
-	"pNADmQv/U6vEyTNPWMovueVFyniWFcIYYdqM5/JCdFhX9RRSuGNyPlWoAKQcXph93h8FEQr2Wyvddb9t",
-	"7mplC51vMyz2T3pqzL9s8qH4rxfPXr34aWtrK2FyPJ5a9x3SNnFgMWMLrYYs3Tvjw3SHpfuDzUOtxCYQ",
-	"5aW+BoFbZvnQi+GeerH1MlyL5zqbd1j6CUYglN08m0/E5hEsktlmShslB4OU7JDzQs8MGB06FuTOMmr0",
-	"zHia+7vmGoWlfzqUg6roCPbduVQcTMPFrIyEXv37RAy/9t2J+upXZ+J8ctN3a0UdNLfAgFPZXTX4qrTd",
-	"2KrdthGby8uz8CQ7DQN6YvwudTLSzt1W7FzRZP1urBm+354r24u4XauvH2rLxkTmim7NxQPkjg3Fo2ky",
-	"f4L1/fea6qAW16WC1vJGz5QbGKTLkfiqIiLh9fCdeQtAklaIC/REKD6RnTkf5ysN4KOJUN3jfZbp/hQC",
-	"tF7TFQUTaqCLvruruGF/dA/eIwDsROiJB33ROjcJ2Dzu+jp985vZdpcUeLTSL5uSvsc2EPekrHUiMt3P",
-	"nX6Qnk9Vlgu2uYl5aZvl02juGDmWOS+wD5YVetJT0hLlGsV0SuPhnWb9XLoJnM8ZrACfyE38CVah4Sai",
-	"+d/M++VXdcVpqgc5VbbgfarDfszn4GyEtjdMJzoDJf5O8wnwX5nSVvyOnZpVRDhnZejIbcZJztHiLXxO",
-	"H1HfVOnWO7UIPh/M4yayceO/Fo2NeRxZOI8r1dDtIFzaaN/jv2uBLa+GE3p/tNt9H7JsUYWfcGNmushA",
-	"9Bo5VJvTCfqXzqc2Apcz6BmAyCgTm2Muc5+/Tz6hCGaykmfXUOzjNtcdpbGVHdwTFBDMrUE2uy/4GMIQ",
-	"6wS0q9GDpriHrz6cN4UMgpauBLzoGpbi3zBpM00IiYKcrqwQg6nhuTOX8bmI5oHg7GIupu6bg/3Dz7u/",
-	"dg/f7aXtTgNKRTi4a5SKx4ZSAXoMAMXlOVVSZNzyb9nCJYx6vHtuiFrhlAlfmOouqiWta2cZUUUXYBtl",
-	"TGn/7oibTp3qXb9jt9bi/oc5AYhK8a3i+tvtZ5TTq4Aodj2gMJS9OwsUda0WD2qXD8FV9ax2h53oXCTM",
-	"WG6n5ErOuSI/cE/ZUaGnw1EUoIk58aRWEahpcw3CHaptZQf3VH3wI57jtZ63IvEZNuQdCI7GooFM91ew",
-	"izh9ThRC9cn0LoAqt3RORa6SDkMgZm4AJQOTFYDyo8xdEEVPtZArLIWen6ZIdYTpGEPBZrq4MCFWg/4U",
-	"J0lh0jsQhzcGYuXQTcQzAMkTbhn+wx3B2J234MRj1/Hh9dRXOPHYNXx4PXUzJ94b932ulEBWfLFPR/ar",
-	"XHe/nh28h8V//L67k8pu/Xbn3Ujw3I7+2Xw+aPs939pis5HMhU/QcK2zYqrMDpOW9UeifxEQ+6H0t1Zr",
-	"/BW6u0u9kXpoYrikgUvDeC4v/wQb4phm5Gaj3Be//paADQDepubvj99dKGBcGhbi9G/vvUjagVQrz7Xi",
-	"06c67ERk0mCGEdHLnE8tCCivdWz3FGHtG6AlRD43q+NOcLOFtviMzxvkx4ngmaSp3yF3ke+kZme5P87v",
-	"ZSvd+tySSjvxfXMDill8q26lDmEX8Gy+E3/rkHpHCYYtzsKYIJsBANYXksWIANttJbiFuUUODzHQRDyA",
-	"77sL3EknkcWcI30geaBdFg2Ftlq7zCeEpDo3HyaVsYJnbhuuFtG+a6tRJ2C24IMBCOHrn80Fgorrs1OA",
-	"FoKW07IApOBgRa+JVBl3m297N1esFnFL+kxa5un1FCXMeLhrt6u9StBKx/xCuBsixcYNG1k72X76NNd9",
-	"no+0sds/b/28RVls0yLf2N54CjYcrdHi8FGyJ9GnDQyDYSLWiHzQKWsFomVerlo4Rc98gi56j89Vuu+Z",
-	"d4dQFL5M9cUwK+4kVJSGalNPbdSzMzwaqjwWgcOqzsNtn6yUVLOWknJcrkvwPUqtoi7p8ev3CuSkoV7N",
-	"tTqSxupiHjcKvJt1YAcLdu4gwvrVOeRIgdGcgMVsKoNmLb5M/dXuLCIh1H40yuM0wlqphq6baX/kU7p9",
-	"sIV4Ta/qxjdS08/BqnjllQ2jNdNQKOOXf8bzXFjXGH55Qzlg7ir3X8UkyHOKgSJYxFxzxZyszaa5MFGn",
-	"1F5Nt7tQK7jZ50UGXwWrufvzfi7MNlb4ub9B3gn91QS0W1mA5ON5Dm+ZXGJWAR0+SEc9l3keD8W11jh/",
-	"rcSc8ZHg2TZm02+ezzczPmd9bkabg1zPnCkj+twE4je/VMjLq/MMW8FRwPgRudNtat53Sir6ZQKUYTQ2",
-	"3/ZVn8fO9GYuLkXOpOrrcUD7xxJUZGuSojpr/+OVbfOhYa3jk72D/Q8H7R0mlHWvua9QQLoP+KritkEo",
-	"Lre6vzw0aiuhug6AOaUaVbijpP96E4FoPPRC1Bn9UtPfibuSiugt1hrILwjXvTAQA9iGfA6iwQ0lPiCF",
-	"b6d2qcR4kkN81Zm0A7j4la0Z5z+msn+x2TxakHsj7sx5X+RbfqOQktDnTh+YzK881dTG5srvDPVY+TxA",
-	"yU4gGx+5vTzUUpCMopAaCM8KS/SLbhh+X0RdU2sNc3Qr3rflV4CEXaq1a2xsEx+uk7EBEde1FKq1y521",
-	"XJ9d24+bZt2Qj5TYhDx8v0ba6SROFFjBCsg7rmtOK+He2ly9FiXIjNXOJg0tYXW4v+QBXQ/A86yGqgg2",
-	"nYC4+McUaIpDr1JdInaVa62mz9fTOcFk5LlbmEyYUM3eNJQdkGFu9yMEIOQWDzVTYsgtmKWL3WPDNd3/",
-	"Sg25434p1XCTX4rCaWx9bQA/nOfSUD3iJc+neFuDqmBRDMCEnb5XCFO/X2gMzpob6Fzqq1ZeCYtE2fhh",
-	"4VO3wJ1loMrEWav8XObSSmHijpSw8F5NB8j4Swvb1+PxVDmdjLj8kLkPWMHwD2nCUsPdgrj/snJi0rY/",
-	"fcDdnyBR2XgM/j68WZW27m7rkPUBeaKoj+8AgZn7SQmRAUYsqn+ovfpzFdEm11zCnqkY3YPwWHVI4U6t",
-	"6IWekrWz2FHgaq0T04H+cZnbNSLcr8i7J55t1V0ZS715tsiaOwiT6qcTr//rMDtKJsfzUTpLQznOUi+U",
-	"gbncybtAs2emw6EwnrYWrtIkInjErbCzMDfmFCAAz6veqZ6er35HL64PUDlfiDlo4W6VUCEBjllTs9LO",
-	"bKKNE4vFCR9vUitNPdMp9HfUSE6YcWoPdx0wPplswtIyMz0Pr4LlkE37buEn06I/4kb01KUo5IAM+mRB",
-	"LEUvsxZS4zuRYaZjAf/rumiH3QL/fIIsuKFJUz0BEuq8aia1p2wxZ1nBBwDlxzOmp6DezRBN2UfPKP1p",
-	"xN02ZblUWMzolEwosZiMtNV4wRWiL+TEdtghuR2dHcsvfeI3ZZSakZ4ROLzrHGtDy3Cd1f6Cqwg8yy/q",
-	"bsa3uhByqKr1MVEVXFTRWFqLVCICikBcRAO/ZDy2tgZf6gSHJzQ95+rCo4awykdgrcnUjNwKnR6cwmq1",
-	"mZ0WClQCq0tVj1SzhGVTdPMIw+RQuVPqBup2QE5N6sHAiFgOxD1eadsAtghV/XNEE7kUhROZImN/PT06",
-	"LJOWW8HXACqj662dBFYN2oaxpOD9i+nkqhF4/RSSH3ZPf2dgSrfEF2BZR0WVHoHtCN+wfDKJxRRJYtiA",
-	"7iM8AQ5pMKekMVPoryXHruXEKxhZMWfFVMXXW99c1iuMYs4Ai5KdCzsTQjnbY0mJcCMIJiP07U5bQJFJ",
-	"GN53JgE7CoaRFXzGcwPuM6+zMcQR9fYlOGelu7MlVp6iBqmQmsxtllhger2vYfErBD4tWBr2/LlbbLeb",
-	"4DD7UzlXfTw3HXYqBDvZ67452GO9jddTCQrN8ju9jXgpsadahajCG+mH8fJlm3E2ELMKZWmoyPYXMf0x",
-	"iRBpl9gg2Bk8ekc8pwxLUSo3o3aa5//+9/8fAAD//w==",
+	"7P17jyNLlhiGf5X48SegSU1WNevVjyoYFruK3c259RoW6/btuWwVg8xgMaeSEZyMYLE5dxoYWVpjtWvD",
+	"C8jSWtLsYgyvZdiQYUlYybuA/tJ+E/25t+c7GHFOROSbTFb37dmVPcD0LZKZESdOnDhx3ue72khMZ4Iz",
+	"rmTt8LvahFGfRfBnu0dv9X99JkdRMFOB4LXDWm/CSMRGIvIfSSJVJPgtYVwFakkUvd0mvYhRRQJFqCRi",
+	"Rn8+Z4fkjrGZ/moRqAlRE0ZGYrYkSzEnExH6233eUYTTKZPwoxv9nkUyENwji0kwmhB2z6IlWUSBYkSM",
+	"E4+SiAaSSY9Q7ntkLCJCzS99DlNSIgN+G7It8/yrdo/UFzQMmfI08NHSIyqiXI5Z5JGZkMojs0iMg5A1",
+	"PEKJH9wyqeyklMsFi/q83q/tbT0fP3viN5/tPHu2P3rqPzno1xqHhHLzEKGhFEROxEKSxYSq9PrEguNy",
+	"JPEF4UKR0YTyW9bndUoQvEeSDGlI+Yjp1SGsj6TGNCJMQ6fhfSQJnauJiDwymAg10Kggg+nya6HYwNPT",
+	"9rlZ0SNJZiHlDUAXAGSWh5NLu0tCMqKE2CZXjPtmQwed8dYZVaPJgChBmB8oIqI+91nI9KbwcAkDmo2D",
+	"HZZ0Qeq5XwJJNN3RiPmHhBLOFnadxBdMamT0ecTGc8lg3TATot8hRiOg4RG93QjZueAsAV7EqJ+kEgAi",
+	"GPd5oKTdH1yzv00uOKFkpGlXI8j8GigNqB5CA2j37YgIDhQ2C+mS+eZhr8/1g4IzeGEcRFK5WWgUBUwT",
+	"es2rsfd0OgtZ7bBWTD81ryZHEzal+uyp5Uw/KVUU8Nvahw9ereOz6UwoxlXXAJA/owMVzdmALCaMEzUJ",
+	"4vXgYqQSkYNbo1VjmEZhwCISsZ/PNTG4oyrplPX5wE07Wm59xZYDUudCTQJ+SxZUWjTiZCqYssYRoUPJ",
+	"uEJcJbGRxYKGNbVmxufT2uG3+MM7L4eDD15tRiM6ZcowqheCRv4xVexWRMufzFm0zKPkgjMy1M8dGT4C",
+	"H2CZYq751XbNqwX6yZ/DAF5Nk1ftsDYy46ZA/DsRG9cOa///xzHzfIy/yscpaGDL4JsevS0FLVzCIZZA",
+	"KEuNVEQkvS2DStHbFEBT+v6U8Vs1qR3uNb3aNOD2445XQEQvhLjr+MXMfSLmkmm+TIZC3AENiBmLqH6E",
+	"0JGSJOCkPnhMZ8Fj/YQcNLZJCzb7EJm7PqCRZjMskoLTsM9D5t9q1sre05EKl/rAWszDENvkMmLxCPq7",
+	"R5LYt6hMjxuJkGkgAtXnNAzFQm6TVgwtPqeJXbNUSkbzKNKUOGXTIdJ7nWsaID8TAWe+R0I2Vh6J2FTc",
+	"M9+z7MwH1oJMg98HivkNQ8GS7Df3yeD8onfz8uL6/GQAIFJ9IFhkptFgItvR/OyI0D7/utN+0+4+kuYK",
+	"i8faI4OXF90XnZOT9vkA2bIUyAcpGdLR3XymQYkYHFwyXBLKl5rRDOf6UPX5xZvzdlfjAEfWm5dBGQIl",
+	"J8GMzLkKQs3aRmI6DZQ8BF42Ffc0JHh1ipD1OR5psqCaW+o7NTWeubYCTsZhcDtRCDU1ACh91UWMjibm",
+	"Soe9oWOlr80A6By2SLMOg/YUauvwqL542VQA3SlBEH2exlcDZrP3lWFEWozQvMbRwWW3fda5PiNjRtU8",
+	"YnoVmliIBgAwZm5CUqd86agEfgHq7HMzQsMj44gxEgZTAF7MudLEDVN5JIhZI7ljS0loxNLYCjiiBJ7v",
+	"cw08F2QmAq7wabqgkQ8XxIU9ahJfMYKBz0ahHRZFNFIP+D2TaqqZj0c4U2QhIjXxiGLvFSAoYiMWzFSf",
+	"z2ikBSBLv2S/2dS3p2Y0WirT1wRedfoIZvjzU8OAcNaYA32zpZnIVsdP8aGxiKZU1Q5rAVdP9mvAiYKp",
+	"5ucxHwq4YrcscozokqpJ56QKM9Ko9LeLoJtRNYlhCzRQ+iYLIn096ovkk4Cc+7dMlYE4hF8daF8KnDPB",
+	"NXsvggj5JpnqJzyyow/Pzi6pS8Yy3Fwf68WERUxv/5DdBlw2ym4cGK3yOvZ29Troe7OO3YqLestoVLym",
+	"JaORlQCT6ysDVz//QGifP3/+PAnv82azEGR7x5cRhpUcviBpHCNLPNWMKg+U+RVY14zeMkMbB81mGRaB",
+	"46UOuM/GdB6q2uGOxko5Eg+azarQXgV8xIpROODsvRrYfZ9F7D4QcwnAxwJmRNh0ppbukkJhUz8Dsi0Z",
+	"z8OQyCUfla1SAgAl4tRuYvcTEtTxhEZ4BmUe9NdiQab6UgESNVexfgFVQa1z+iA6WyH7NrhnXOsOK0+f",
+	"LN6JJ6v2YXd//TaIqb5ESskYf/6CVHyCK1t3vgwCfhfnrK31cAvfyyBULCqR67XGHjCJJKy1XvOSJlst",
+	"TMj5cMt8FzC5Tgn5xNsWwQYl139RDW4t0CnGtdAJ8Bshuk7tX4Fvj6e+oY+0rEOd5O9EeLh3FpxFjdT1",
+	"vb9bsl4L46cvt4x6rCnli5LMJQ2qIn5GA/8LY30G0H06yi+Rva1c5sywwLrGa8NpWiPBx0E0ZT6pj2ko",
+	"WcPio+xkmHGKjCZDIUJGeQxXj95WQn1OCwdT0w+kiiNk7L2qdhzBLDdlU6FRpWgAeoKGUgv99RGVbCvg",
+	"knEZqOCelUpzPy8DeadZGWZjMF0JtzInzbJA847M7jtQKqjP9mmz/0dkKNQEdRS88Ev3wYxdjRSWM7YS",
+	"8ICPxJQ5+Nj7GeOSraNGmK6qocgBEoP1BmybG10oaA4tAwh//cRr4+U3LyMxzcPTubog+7s7T8lI+M4k",
+	"j3r0CI7yPYsU88k4ElOPzGczMIXK0pOkn1vJc2Oj4fXVSc3TDFuxSI/0979tbf303Xd7H/5OrYhgX37T",
+	"Ew+HX4kq0CtREfavum82gr0Q9z0n6Pp06dwhYLKpg1g5UGLQWIPpApLwqWKFYCQMwF+xAivmGb0De1XE",
+	"VLSMxR24yImkY0bqGsROu/eSTJSa0VlAMkZlY9loGJcDuAX6PKLcF1Nyx5b6/ru+7px4RNJlA6VnRkcT",
+	"sM6bmaxPQ9Ipg3fipxxkgdru86+SlhpnsxMLDkPcsZkiu/tkIuaR3CZvAjUBIw6bHvb5VsEM7htrQK9P",
+	"mZoI3yNaqoAxh8JfxibErJOgzwmhtzTgHpGKqrn04AV05LR79HageVI495nv4ZSxTV5tWV/AIQHTv5c0",
+	"kOmRjY3sqBh4a7q0sDtb3O4uGXRO2meXF732+fHbm6/ab2+67eur9smgYKhJECadH3a0QBKpgjAk0Zxz",
+	"fa3Gpr7nGrbcDJ3zm5ennVevewOz0K7eua3WWLFocGj2EU2EgdJkBd4kX28j5RIYth5XTag6IlRPQwbH",
+	"F+cvTzvHvYEGhw7FPOmLg92YShbeGy+io2PrjCITFs4a230OPFjORyMm5Xgekvru+/fxpmp60qSDNlVc",
+	"PpjxxjQIme/8JGY7cK5AyT7H6aI5l0gF20Sf8Du2jA3JQSyNIy0i6uHeoyM0zxtdE86CR6Toc5rCFyWh",
+	"iP1SdUr8SMxmGjLBOYNBPEKJZNE9ixB0qfAJi3DZ52g5bhgXmEx4RdPYA/U7hQc0vOP7mrUipHrPRmy7",
+	"z98Yp0DCzJm2WC1EdCf1MgNFaLjQk/uBv01OBb9FgDnZPTgAbZuOFIvkYZ/vN5tZp9PBsDl6ynbZ1t54",
+	"x9/aHx0cbD33n9Gt3fGT4Q5r0uej/Z1aieUzw7VKDQcHB+slqc4Y/JUl1g889kjfYcC4IiGVClyqaQd4",
+	"XTN00CdftXvgt4Av4n1Btqe3DtmkiHAo5gcKXeb2JFi/TIHPvIFEady+BNwk6Mzt8yn1mfWwJiHDkz+h",
+	"xpxt/L9HKOwtAgmmR8cQdnb7fHDZbR9fnJ90ep2L85uXrc5p+2SQCB0wdnqDnAJHAKlnPb/IV/t8yqJb",
+	"5iFxmsWMJmx0524N45mJ0I8rFZuhQyoSC338QjG6M/JM4nEl0PWLVI2XRQER48PFBIx3I+yIeQxMsYbd",
+	"JB3n+m/n/U+60Ul9XXwECdQRRkfwPjdRD9QHLQz2fyrugTvD+EqIhgecLyaiR9KEChxiMEMc5oARDhov",
+	"fc5CydCoXBDF0Ig5atq7v00Gf3dApvowaDGCL2NSoWTB6F2fa7DqgzePBw3DRszTld3qxafZRDSUK0S7",
+	"+8Un91xwtv70Ag+EeBegETzG6KGrUxIGUsF5HfzdQWObvEGPvTu1CzEPfTJEj1qfG8e1v0TV3nBpe3r2",
+	"mvt4TLiAh7bJsaUNjcBwSerdl8fk+c5Os3FINCLh5Aa3XEQ2OKEMRXFoxQrFsdBQ2pnSW1ZmhAn0j2CE",
+	"8RIcy/cjJiUZzGehoD54z2GUgVkq+1STzXwOT+aBPQM5sAxaJyV+KZvRCh8PGISJEoaCnJMHBaYlo9Fg",
+	"rSvnM7luzsQ9K1KvWk6qxPCbcULU1uBiVBcEIKHDXTPdR9JpuFNxv8IeDnN+CnLPmXojIjWpZsSHEA3w",
+	"19bnPFDk7OK897rhpa4k3BPNxR9ixteYXrUPzcoruuZF3p9LBH9mPWekbqYGK4z+esHYHanrf7XETiMI",
+	"3jkT3KfLUlrSyKhs8UgBmIT4jZ5zxRZomLI78Kbd/iqzAbCAVfiHtZWgf2+lG+XJevRfcKaCKVvtLdZ8",
+	"VD/15d3Gl/S2wMumvyV8rs+kYcE7paZWPUAx7lZSbrPZrOAMvBSyFGkmwvFLYeon82B0t9J58HP9xBd3",
+	"IXSZJvSA35aBFdkHvjhoV8EvCoiro9g0djeXu19/UUJXu801hLUeLkWV3NSC9mD75HorGsDzKhLz2YsC",
+	"G9oAPTCDw6QMCCHEGEEqyWBofEgDL7YAmAvzkTFae85aDYFGTPX5zMWlkcVEoG9JTdiU1O2UGgFgJQPK",
+	"OXLBxs7kYCXLGV2CBj/nWp20PnfrllKSuBFNgHIyoE9r6VJtSUXR+wPBVo1t0kpCN6Gyz0M2VnHo2B1j",
+	"MzAzBBGR86n0YHCfDDTGWWSsXtukU+AGM/GeuBot8Dqv2CPpESkSOE1EzsEDhIZaD6yLyOmW4IjgwgyH",
+	"aNCKmg2A5CK3R3YfJRmysYjYNmnxpfF23NNwngwFdHFZg1skkkFWu3FOuiIKNS8VhtOaF9+VkmWRDNez",
+	"amneymytkY0HGsQrHpbVIUG/w/CfKyVGd2WcWOofvyD/7dFb4Cpl8GjdGYjjy8K0ApwvCcgmhO05M7tV",
+	"pjTbH6ym8k2ouhdRv1QhVvrHL4kaPR9Q8lo3LoAW+x2Bwkld88eUZveoPIQQXvlEX6T1Oq9AIPz+BXGI",
+	"TtsygJwF7EuBUy2GMmU/sJQOX5aTumGqVZjobiUm+kGvW84ElwwTOajfRW+B/jQSXDEOf9LZLAxG4AJ4",
+	"PIvEMGTTH/1M6oUlHKv6DV9P8HXrtHPSSpiPa17NZ4oGYe2w9phNaRAekulcKjJE++OW/srZneR8NNG3",
+	"tV713zOjb49A9GNRJCJZO/z2u9qUSQkaVe1BI4Eqq8+bAaj24R0SAZOq49cOawfj3dFzusOeDvf8/dET",
+	"+ow1xzvDXTg94B+sHe4DUgMFcsEL6hOLPIdqcHQdDkPK72ofqmrpl4hg3J8iJcO59aY0BAHMx8SBccBC",
+	"cFMF/J6GgU/qg9xWDDBhi0xFxIicsVEwDkbovUt7ejRdalYCscFy+UkE8eL66m2SBqy/c8Lo/dItyHI2",
+	"OsII//otUy8g+6KR82EegYMA3XWKUMh5qm2+gbvP4w3sCUHOKF/aXZQ/3Da2qq0fU088m3jikeOrr0kw",
+	"nYkIo27f6788+7zJmwkEz6OL1Ad6DwYN0GzAzwkIdLgDJdEM5BHBjdCOFu7tPu8mfJgpdzCRbCS4L9GD",
+	"AkPBVW7m1ZNM6dJAo+gda6BAnchzTQyX55tXZnjMmkkOnUYe0w+ZBM+QKoY2qISlfBXTxihcPg6D0adx",
+	"PuvlThI77KlhTHp3w4hRf0kCTubyITTbTNCsA/qLcJyRmc2kqIIPCiUR8H8lfPwrWEyf53gMJH/yBO8B",
+	"V6XCgBZOcrmPXjKcADOF0jSJWb90KRPu73SUyB1b5g5JNrLhYYSqBORsGV0Th4QTWAZKNggnC1ZjQ0J+",
+	"KaJh4PuMfxIlu4S4JCmDf5n6GgSpIqpEJOF0zyVD1uW28CF0vRfTdbyGH4ywr4Jbznx9DIdzhZmKYSgW",
+	"QMjJbEARkYHJQ7vptn9y3em2TwYmyf1lt912aY2cUJfy5vDwgNs2HejVZXOJKcYP3sriAKIci8rS4YJK",
+	"vbF+YYjSQ+7a3Xh/r/ksEiMtwQ1DRo7Nyn6wvS6LoTpEqs0nV+u1Q3KLCfQBTdWGoxmWkw3aSgeciQjj",
+	"zbbJtWQmw14zHSQcTGeH9zSX0buupVFOw0/b6fNeu3veOk3LWmTO2fsZGynmExCgiRiBx8Y/Ij+fC2Vu",
+	"bCtW+mhji5iWLjBFcfPdPkiKxnZt5Aod5m0NxA8pXSVXPKZBOI8YqQ8sdgY29IRqvgVhJbe3zCdz7mvp",
+	"xq104Jk4BzkRCw5n81yol2LOP+08urzl5DYZLqL50BhmeAAD3Y9Rfi4UeWnG+YHQfC5Qv0L3socJNWTI",
+	"QsFv4RpMJ2STeiJhu2GxeSb8YBywklT4fBQGBOJgDIaJxTdhHtn6E2D8PopDMdrw3m6zqQ+uq7tgYqys",
+	"i9xa+SExCEur4PCHhYVRTKCTuelBtrFReFIY2uFsYePi0JqOMah+SVUTeJOaiKrUpH2eL1cypXfpKJ+B",
+	"CfMZaK3XpVOIKboibkVxEZM+x/B++CaQJGJg3a9e24RkSpu4iLBA9bkSAhdsjOy7NhqwUqkb/QtJ7S26",
+	"HrZXlulAf+syFNTvCXFKo1v2SUf2svX29KJ1ctO7uLg5bXVftdO3Z8w9gTC1IKT3fqe5/+zg6RMyXCom",
+	"H3CgdxISkVFKSRtL/WhlFZf1RST/1LJSkssjiWn5pD7IIWnQOMILFt06+uoTmfR6LeTbQwrVbjTolxHI",
+	"0oF+7iUE7n7a5uXjGfPbh+ffhAdDQmoq7M9GqeGBecheJqSf5PqIWeAPJ/sUhXMm+dmKVSfKDWG8Y93w",
+	"9D732X0wYmQRafkhUI1tcp6vR3PkIuczlaVswIjgzMNgTIic7XNk9XH5Hy4WpG4SjdOBrYEkt4IXmBMq",
+	"lM2y0+tHKzCSiE2D+bTrLMSfRospTSInhZtiGYQz5suERhEXEPmbr1q1UooRVOHwi5QjzTOymlXjKKtg",
+	"zqjE4l3MMJ8gglsGWEWXySUffZat6bav3p4fl+yMK3qAJVNsBSewFGB8+DySIjqCPHeMd44DKjE9Hp94",
+	"COtIiNKvBP+BWb69unNrIyMKnvcQQ/21OCZCrS1nEGeMjHG0JmKuzwtQF2DwrRLToVSCu2kDRRYMrCdY",
+	"nAZZE4hlGr9Ddks5WByXhEaszyFdiCoSMq2oPW8Sny4hLOBqzXYY7UsrJsGIXXN6T4NQK6WfREpX7e7X",
+	"neP2zfV56+tW57T14rSdO+gyuOVbASeoNdpqSZB/ezuPmP8QnStxzM2KSHJJP+CBl2a6tBXIcLHc2ghS",
+	"k/5yyEyhIp9Ewe0EOH6f1wcFKCx3XTQOyaWQ6jZiVz85Jf48wiwnIuYKymxQ3ueBb6okziJxH/g2PRvI",
+	"8YiYMBor70SUa76jgOSSsg4YuFHggXQrjGaxq9cUPmE0VJMlqQ96nbP2xXVv4GUs5nvNxjZZa1A3QjlU",
+	"pvgslkhjh8Tsps1Mij0hzihfOsfIJ7HZVq99c9o56/QyPFYIjDU1qVpUKX1Q5REBRMERDqli0d8eN0/P",
+	"LsnAKyExKL08zT8TGNH3X7TW15KgjE9ypSAhh0yZJPY4VSwS89vJA2lF0fBiri7GXX2RfBKt9C56rdOb",
+	"i+vezcXLm27rPK13UaL0XLHfzBVZHLKl4H6cJDMFf5q+v6CUVf0//dvn3u7unrf3dNdr7j3xnh3se0+f",
+	"HnjPmk/JQvDG3y7rZsvgIYkEZLx1mqheSuR8ikYPjD3AWnMYckPjcGhpKjp4hPa5q2oGIeoiUmMRBoIg",
+	"G/cgm5FyomH05yFrrMd9n69F/iEZ5Pd9gCY7y2jRtuKyPvt8EVFIksRIahJwqRj1t0mbjiYWhtgB4+w8",
+	"aMsNOPlP/3an+fd3DsD8Al4OMBfpw9vnaKCZkroVXkz+M/V9Mp8h2sc0OjIJefyWSChdME5VXxiySWCy",
+	"3GC7+nwKDi6XfgfEYnJPbSVBNHGlqpjaqAaz6bbKoj5XkETUcpIqjFBPGHxsWiomHbr0QX0ZY9kPavNP",
+	"E1E8yZf6PJF2qJ9zhqfkU6ncRBvYcs96YqBfiX3YHuwIoLSh71GqjKUPjAKFFXhTpcf0tK5cCYbeAoAm",
+	"+hakBUfAjyShUjLkwWFAh0EYKKhzEde0lY/sVLJh6RhLKcIpgcHH8wiMmuZnjUhgnOPYVRLnQ4OhDPnV",
+	"wAaWOgI4cjGtAmrignPYbCN5g3Y+rFoI4kxq14d0dEeUWFCTO21iQqGU4WjEZgrzyT54tWtO52qiRZ8R",
+	"VZ+oIV2ft657r9vnvc5xK3N7a2kWnCXiMzkDd5LsFM2PwS9+UDtJZnUDiCWWTErrxkNJDz5DQi17PwuM",
+	"MLsAcyvELFpMwEluHPW5SRq18n5sAfNsrjhIpjSUdpLOCVHijnHYzwWYoevU/KG14QVU1kabKpnzO7AM",
+	"29An5BXWu9xwZCDnM33omH/G/IBC2ZNPo4Wr68vLi26vfXJz1j7ptG56by9T17Nkht1hGQVJMFTxkCQn",
+	"ggkeoBIfJMnDLY3A2kgPq8B8IbsoVHfV0+r5LD+2ZagTMQ3A7euDYsSBR8RBB7Jcy58GHBMiC3L7rHWF",
+	"yqy9xJSZnJI6F9Ywj4meEEkwizRMmvXBbmKhr5bKxc5umZCqjEXMq2G43OF3NT4PjaqMIZO5JwO/MH4y",
+	"Kzba+Mbv8iPMQsrXblVI+dc0nDP7QmuuRJdxtigqQISPtOHoyhXLXrs4PcxlJPz5SJWGoEfgGdGPpKvb",
+	"KCLnQ/e8R4IxoXy5XWlaSMGriFer6lagdnjOoTESeNhXvdQVIXMv2JO5+hWk5it41rz6IRl6+y3G4iKF",
+	"GbIwwLgpDFFk9zG9IVlCSKDCodBLEH+clCGGP2MjpZfUAqmx6Ohxwbc4u6UquGdWuDSBAkMqEyWMIE+y",
+	"roXaVP23nd1mtngnBhanU/bi/yUieZtF+9yaq0mXScjZ+i5zwuEmKaFQc5nBI0dEJvoMtMyNC7zrkLxg",
+	"NGIR6c+bzb0RPA5/sgGpG8EFIq4YvEzJSIi7ANlNjoDncj09XksTS50kDVyIGaBwwwDm1bwS7yMa+aZk",
+	"gmaUea5I76kqC+KmQynCuYrT5DPR92mWS+oQQgmVBAe3TCWS6T0yArtXn4fBnYUKXpIN1PAltMcIJV4l",
+	"OQOWnisYgbfAwHJEBpqBDIztiLNAy6rb5Nyazg1QgZIsHBtf8wxLAMjgF3HvB+IzrQZCUBPgwhR5+MFZ",
+	"fhE7MGzAbEr5ztsE2/ReBopN03+sojxDQx9i6SGK6BJ4qRk9F3OfX5s0yZgVHgVxvhLKspiB1XguKRhz",
+	"OHG4IhRhIHX54UiU+7fev51tcsEZQdSA9xZKAfpBhIWKpNOIjXADOj8GLff5bXDPZGObdJQWjedTLM4k",
+	"ZoyDx88mBc6niTImCb28Tm2tDlvM3gdF35Tjh5h/VHWcpogCGPW1GA6WQrClIYBQZsbOapP+fKO3gWgK",
+	"Kpijfy1TozaXyAnE0los9LdJl42Z5vEMlzVcgoP00IVXeH0eJwOLKJmwbEvHKFs70CNYkt8UprW1cBJl",
+	"dWdUCw19Xtfnz4SQKTHbCtk9C92DR9nXrECacr3qLxvb5JRCMwCz1xKMGcazehdwH2rmc7YgQP/S1GRj",
+	"M9gIvSZHJIdkIJKJ93KAqsnARmB1QDOXAzKiU+bcSi73V4zmUEJf81E3KHp/bOqrHm5Kl30+ZLYGZTop",
+	"87samq8wM4Sai3vf3J2ug8hh7eMf/sn3f/mPavF3l4DZ2qFG7Id37nvgHd9+ZxNv3GuzxOPukBl7Q+2D",
+	"F7/wmz/6+If/OvFCPET2pXdezZiIUsAbGSEJux0zC3tiVUbwsABCDtxhbbe5+2RrZ2dr5wkgDT18XfgN",
+	"nwu4VDQM9T7Yahz4w5RNhZ7gD/7st//wV9//u9/7+Ad/phmyUMEYihDiUyIKbgNOQysx4be2MuwhFBL1",
+	"aore6iW+y6HAM1UyYSW/+e0//fXHv/zz7//JrwGfFh0HaWTgDEWbuBYJuwcPRQJA9f1/96u//ovf/0GR",
+	"8Nd/8Y8//vG//u1/++8//un/ivSRPkkpOtk7sBIi1qrZ2fEwT+xQL1i/nT6dqZef5U7IKsQy7p8kcbm7",
+	"tfs0Tk77+Jtff/xf/iPRkP+zf4zieqSyzzdhPT+39R2Q6CHxyvBKgxvEUk1F9J7hfWYL1xYsvniLx4xB",
+	"CQmsjgEVCNKYLdtYJXKE+M6rGdYEoxlrIYKCOTPnc9TTkySoUMUx34WC8jRt6G/OwPub+iZFe/qbS7qc",
+	"svRrSbrVn680sh29Uj6noZ4crW+W9hwzSyzNq+kbOeC3L9DwmVQwjlvdEzyE6TXWdnaaW7t7+1sHT54+",
+	"e96s/Q1fb2bTs+vdsSqWWfWL1vlXtQ/vPmR1AnfDlFaDCpfGiwJ3GWQ+YQcQ/SdWr8VjBfmdVaRRFNrw",
+	"5Gohbkrfd/C9nRTMTkhNXl+57hPuN6OsBhERkc+iI/ANuTL4scABil2BoGFVHix/uZyxDRcUN+eqsCR3",
+	"OX63yRR49FPj7zZLJshy18Jq9Tac3NalHhtZ0uTxahl1gjZOT0uDkOoLcotrkrIB8CmI0qt4/nS3aBFZ",
+	"Jr8RslKFk/Kbkp8tzcA3miuu7VNlosS9sNEsrlJPlUnwtsntelzkMXVaKu9lj96e0+z2lRB54nrLweFK",
+	"tg+XxAcnm4JobYmpnCApT6m/6SG04xbAVwCgu/4KG4EYGZ6gEnuEJaxWFA5anUOfuGA32nSsA7B+xzOa",
+	"tF1aPK0hiRQ7jRlRkiozR8Fzt0RyS8vVcXPiipTy1IVie0SaskKxwufC6QKuRMrAnO3RlDFwOdvmSrTa",
+	"Rlcsebksq+2Gpf2sLFnt+I5z25ToA5kZ0rPLKUf0MY384+UoLLAPzVDaOKHLlKNr92AVBe+tJWEzrKHJ",
+	"jTAmFVWsCKadT4Ipg8/ULF4SDVngV6E1pog0Vq15r/qqZ5vSh4WqsjjgWj0k0WCMi6ZxhAGifMVGpfiu",
+	"9Dx9PqP+ZsfNoOTBpy2pN+dde9WaJVhFbG0VnqwCvnrC5tbzd9/teDs7H+r9/rb9+OxD478uhKFAj/+u",
+	"aoOu3VITd2JjUG1c6+kSYOZ2VoJ0sd7dZ9na5GtN61kDQzWkHaSQtl+GNGenKPKYWgGpgrQjH3wuYwPI",
+	"Q2+IJK25O8EN6628QWBP43vfHoUc1jOUW0RtXqInktv+NRzFhmNkyje6Hjj25oc2U8YEbqUu6L2LXyU6",
+	"FGDcFWorJmPPDDI46nNrFge3HdrWB53z44uztnm2/c1l+/yqPbC932MzrWtI5rIe0c4MRnXZ50MGdt5Q",
+	"LEy/Fmzn5LoIo9K4EPCW3CYX4BEAF1jSJ0BsYSLrFOjzOhj1iTNZT+kSzNY4c+PQGfutVZ8aS/86wz4G",
+	"caNlHw3LpmQfoq/mJax0iKWaVzMYytfz82rvt/QAW/c0wmyxw2/NVurX4pHgq+vZDJzS5nv8+C6mjrQq",
+	"WFU3NTGeeQGRqs8qEk5tgexK76iJixdYmiJZ6997y2hUHCtgymHZatprhcBzWoZBvU22WUayVralensK",
+	"kvW0IegPCmmnfPtZ81qC6R+s6+xlAU3r4wXaQaaIMaZlBkqCfig9a37K6guak9TdB317NGDVYWgflb8T",
+	"VeHTZRdnmq4geljRdKOmayl7dpUqgwUypruR4qFiyFddT+UknbCmrJBJVzq88anfwZ5tJEZtrE78LZFZ",
+	"0urHw2WWchLpJk1on0YhdK7EpZAFLOnNhAFrDBRUDEDvtqkygk5y6TpOugaDkjEywBgsByTkf1pxxvRn",
+	"sb3ubZN7TkTos8g+ZRvmBMredhBULyCM3t1/mdLcBkzXtged0THEBOPiY291skwpjomiQl5a/tLnyEcr",
+	"wacYK37go/i372j5YAYBtKw6WeOK4oTPxoEpNpUUK46Ii+fgpvf0w+SItbpjxuRbIFJYcyUZMrVgjIOI",
+	"bgyieXEIq38Pl6Y4LyZRTPXtT0JG75nEGicDJQYPlShitlPZqBC7fNdUph0zhjnKMyGxCgM28Go29BYN",
+	"DIdyfc9F5AecRnEX0kDZbGa9vcwnVKb2Uk+wTXpayXHWe1tKyDS3Qu6xwkb+PFMHu1nFNDE2lfarH85N",
+	"jr4Sm4xdrJ27c2iK+UP5ZnOTuf0rP3OxPTVDU2kXdUq6e7K/7rxkDCetrZ/SrV+QrXc/KrSVpL3dDzT5",
+	"beV/W7+9I2vCpmF4MYb4gyreVmv7/vAunzp43OqexJlWzihMYCpSHyTNxAOPDGI78cBFqs3oEgt/QBTe",
+	"cAk3KjBBYHiBdJxD3+5YzEOfkxTzIydlJoaR4CqiI0V2t3fIhN4z84K73YnEDFaGUGM3Q2NNMECx94FU",
+	"0ku0scOAwMF8pgkTyWpAMCWvbkvpYrU09AIOHhtu+Pi74MNjmOjx9vb2oLEyMjam32Q8xANpZqcKjSSj",
+	"LNZ0AzJjnbo3nHqeDMxYJVo8eRh8LsLjh0bEBubl3byh9Jd/f6fZ1N82V5lOE/Eo+Ttq7c2cC14pMsBu",
+	"LnNlo1zWMHirt1cR1fCsaCmt2CyTlrsygHgZTp06F4k9S9Fxih6TCE9TUx6ZGV5deK2EYnTXZVQWObff",
+	"TJamBhomyU6nJipmaDpR1gfd9uVFt3elWePVZesMi7db+6H5sebV9G8VTYVdKLyoF3o1o1O0BcZAulvn",
+	"0yH1sLAhlOpLp5AJHi4PXS4B1O0C9Q5K+UQYDQwZBpj8AXU8cB7NlU3cdjJEO9FsRaZNrBkUeXrOd+vO",
+	"jcbbrdiyEVuJLdTIEvrCSyhh2SsPMi08zFSxiXw2Jju5exqLcx4oaOdC73FiFcxkxY08Trx/Zd/vwftZ",
+	"MEt21cAKoJrOi6Q+cHDprUTA9F8aMlSf123AF1yjuCta1UTMJYNSDNBdyHZNBuoiksU7EQd4B37t8Kln",
+	"ymTaDgDQLNKvHe7vumi/s4D/LLBJY4c1aHCktT4W3E5U7XDng5d88eCpe/HHcx6/1j7p9C7S770zluYr",
+	"NN5hXKl597WIE9XsnLkAwqCkyKXpzRT4HpacpZIMvtnSqNvq+AM4nSPIL0OcVMitcUgqms41S8SHvHxT",
+	"KLCFVI8mEuLOZKkWZM1kUFYYPUSXpA79M3efNVLdqhIhLGTIbgMuC+OKypOLSpGtHyjMTquS+KhX3NXP",
+	"rcpWMkmL6fXHW1N4FQlx1+H3gXKSQK6ubeB+hgIDloND9+70eTFp2l89/cnr3bOfXu5/8+Z5t7d3gr4s",
+	"m/saR0zv9Zo7h83mYbP509wpyFEyjl2YUYgtq+eSxUWuAWbGIL0QihINfiYCrhc72C4ODUjk5ubMjGhB",
+	"gcGlEjMJDZ2hvvpTKPqVKCBGJcTFNVJEszK1uerux7tUSAeAH0cC8XrWb3qi+0p25VhOJUEAkGCV2fU1",
+	"G/cJ61sHuBm5IFVehKwIcqhMAqwSO5n4kEVF8Xl0sWP/a6QfPyVYOf78daf9pt2tvUtaztyPeTOYEHen",
+	"gSxJ2Mb755HMXE/SA3uzVDFjTN5LyCO//Yw31MY3TT5Y3XHuYg4oN+Lueb5emItYRt3lJQzSVxFaTNO4",
+	"zyD7gTd+BjnxKBWaTG+QyrpiLD+Qs5AuP9e9E69u5az4kLU6S6ZUCKacRxLtkFLfu3MeMgl9NvAwSqag",
+	"nmuVmzZDBw6x2VvQQLuaQkp5XyJFFermI0PxEwsyK13JDGOc7T6YL35e7K8Jkq7StDeJ/Wq4XoFljdyV",
+	"xy/Jg3I4rCRzGUHvoKk5fERHikXYrm6TMIkie0PpcgvvpQRFATVBWFVm6fZugttHeqYUqfRcgVT9Jnxv",
+	"+qxiE3XpxV7ImEjlEUEytInMWoFGt6aJJjkieJXhA8m7zjK0T7jzrsHIuWLr02u3m+XyV0w3cp8usww5",
+	"fU/tHnirieRLqANxZOezdX7P3y3NZq/5Qhp2MUCVA47LI4k7VYszVK7i4OK/KihlNuRr01sFtKrEErxN",
+	"Ar8AfWheTJB/goLTqaQfPkP0Uwb8tdAdT2ydzJx8hF0gQC7CZ0n9LuA+Gby4PnnV7g0aR2SA/ANKrBvX",
+	"ylhEZHDSPm332gXe12CtXwAB6pxoEPV0ySbGOHFF45Ah3ndgj64268XMpH2JyK+G9RzCAWQPyUbMViM+",
+	"KjhacYWlahJyPNalfnOttGzGXwMXjpUDbuj4wWc+nXLGKvOTh57kzLk1a7Fzr0CImC2LT+84EtMzk/je",
+	"RJ/yW5f87tWUOIuz4pWIf8qd88RAmwezxtNuGNCagHDzWe16Pi2I1sHuJXDgBo8BXLc7xcWnRmJW2Nzn",
+	"tVhgZWSbMJ2q9+GS2RSNNNNzEcubFskx05fDHodVl7H9teHWtuaS7UyvtMhXCGyFzJINDmzERiy4L+uc",
+	"lC2Mmmo7XFGv/UzH3EV8OIjX7ccmN6LJkUjdizcmleF3dT2a+Te6JQ0l/rB3pU0of+iNie9XEaRKC5L8",
+	"vyrtAEayBsdPKUsWp+Y/1BCXQOBnzVLMYXllvMjO7jqVDMe7pKMSxWxGR8kMl0fSXSF1qK/nXh80Si21",
+	"Vojay5S/AcOiVxP3LLrgSe/IM2QTPwO+Xzvc23sC7xmZaecJqg7xwDsFAz+PBzalgeIB9w+S40GhilVG",
+	"3Q1IRmOio9j0k0nHDZTblQvO4urxenvyTHVYkskCmrZ9FQ9SxbtpY5XW4r7M5KAcKFB9Dms6N6DcMnRr",
+	"wDg2vTwT6ZmJfzAPGmtf/pqtGg+UoIosqEAe5EdkHAoR1fHTX/0xer1CNlbkr/5v/MBCOpPMb5Af2dJv",
+	"NvTdZPmYBsP+nJUDXI5KpyoUuVBcCZlYAnGzJmUQIgUZ0+hBUl3SFpBRIpIIdJteTtVrrrKCYwwc7Ie7",
+	"2dbQ9Zow/t/ltfhJFporVz74E9RdlsuVfIAIbiOo87Rt6hXGeSDZEhtr49NRFD9lY/VA4B5yAyBqi++A",
+	"TTWOKQ24ySTahE9UeBZDy/NIh8bLn4LzOUcaYv6XNW4kw9ttrdYcr4oxmgI0R8op0ll3iuwt/QkGY4Sk",
+	"8t268WVsXzgvrfsOiThlLlqLqHyJVKeMl9VIfaBiPmPRqPDSw1sYQgnNMyCcArI9ogTk4fpsFExpmLYU",
+	"QM9fUztckmaamMUc+7WVQIZdbnJnMg2aGRy8uwDmEXFFywECfTvCD5ve+5te2I6cMnb8FBkkNj2ZKltw",
+	"UuxmlB+E+JZaqY1kMmx2njcLVZxjGvmduMzDVRiMCiNwg9GESP2jKdeUKA1BZvNoNKG2krdiUxJIL5UE",
+	"YSsHY5J+3EaiqCtAxvM6Lw6wgIAsDY8+HibRySM7MFtcgLeOqe1YwRnFRY1qn0XFMQCrRRBRkhJn1/9I",
+	"2hZNYoxcXD4k0oDb6HExLiQDvWVXNnOlWGWJU11AmxxR7Ay7HIUFCswoFDLgtzb9u1yFSCTQhELLvPVA",
+	"SXeLNSpdWf6clU+Em2aycGDaOEfVQGn9tOvz5SrIOtiByubsZpYIHAST/9KQzCJ2H4i5TIJUbfErIpcs",
+	"EJT7qbMFNO60CweeC9vSU20Y1JqinzLZaUaLQnqPnd4T5/7F1dlo5AM8fuG2KYY4jZtEbRemGK+Vlqru",
+	"2sbb4+rVF7AabC9nGZx8ZK43mb13Ijaec9809gXYTGr4g5TBxMmMj05a/kKgzYZ5K0wd+W2v7BmAAE3H",
+	"3CHFRbrYHzvkI+laf1mMoKCCKPFIE7uKErqgAXSSoySiilW8oO1b3ULu0XIZ+GMRseCWx5cSmgPcpJpl",
+	"2TJHMP8RCZRdU9P0j3T6fTGJ+qUczHajA3Kv0+TVgCdVRITR0UQTUwBIzB71aqQK85SJkPaqdfs1ZVgN",
+	"oCKqE0BV4SU58SFLxhZYL5cnm5wps8VrSbg41tX9LD3C2QIaIiZZUD7M9dvMDWgso82tvZ3EoUsUmt+v",
+	"uZrb9tHmTsx8kyW89f+ypGsKOCfLejefb+02a4ld3dnN7YIVhHZRDtn7kKwgv4U21rUTaVB3UxPtZyaC",
+	"XgFerlR/lZEBX/HIB0Ujv7M3iy0ZL7IDGCa839zb29OPb36lFV1nq1Km4oqjSaVK6zZhYMt9JEpImxrT",
+	"g9EkCP2I8YE+55kS04HERtxFTcnMa5UtHVfzYbKmdHZln6EPWUIffYD6KEWkLiLTiKtKV5gKaZiuVsaK",
+	"RlpFxS2BycQAeTG2i9kJorWaS9Y+bd2xx61e+9VF9+3vwBNrp66ax2bJ54dywMb0ubnz1b5bbK02AZcv",
+	"hfAL2ot4DyjMegpGtnRh1qKLtFXYhKYgwb+yJWazDO+NjsnKPOVVWNdMs8g0vbykgf+igF1eRgwxwMOl",
+	"qcN4G4n57MXyv5rBK4NDaAdg0h4WE0H091A33nynP2HulJZMvD63lUe07sOZyjYXBtlMKxVDcc9I3eSg",
+	"uNJIFB+Iqx/RiPU5+IzEXDWgt3IQaQleEvbzOQ1LKkdi6m41lqyxdkmXxWmB6T4Fa8eJWxdYO7+m7Wo8",
+	"3Sq5Fa3zG9mrNysDlzIJ5ytLJnCyihx7EfvkLmfll2Vlr3DZhXDBE72mQqpAuoRnD8lA87oBkVDUC6xO",
+	"pj6SaTGWuCJMbzrMZO5zuQjUaAKVPewodUr8QM88DTgo1HMeCOi8e8s4i+Crq5OvTCUiU+PUTqCX42/3",
+	"efJSmpljC7fS9eVVu9szhY0MlBTlnFftHvaQlgqVB9uGPFCEiwXM1+dFVxy0MMfuWreRLUOa8GpARbR+",
+	"DS50mWxk1q81DpPYuAtm0GYxcfXChZsrdAoZCKDcmZQELNcCDf8GnL1X5kgnMClM+ZzZzFiVTcjvuvBX",
+	"Dn3o0gFQFYKR3Jvuwl5Ds+6F9nmv/Glg++7Ri/N2r3PWvlm9lFTZTffuZffiZee0vaJ16jgI42X85Lpz",
+	"/NXNStjioo3urW77+Lrb7Zy/Km22an347pWr3sXxV+VcU4zu3KO91qsVJRDjx7qtk9J19iLqs+Sj51cv",
+	"290VT4Ppy73wpnV6Wo55LCliHo5FFuMfQhEJm5xUqHqUGawaJ6z4eIyudU8m93ftqGlsrXs8Swvrns/R",
+	"27oXUidg3cNFp6baBCkGsO6VJEVXwKdfddz0+YWoK6dWFOcz28stwHb/UJhBAv81NUXw+scCc8b1RwaB",
+	"D+XkbO1g0zDoHmrBeX0+ePv27dutszP0XGZCjL10g9nAdy4c02s20w6xtr9bJOA4pSW3rsLrLoCqne6G",
+	"1Ld2gySuM30DKzEdSiU4g2b59tlUqjYOXfNq+FpFfex6JhkU+DmBrLpavC/FXV5NUl51CcjxmqxoOqHy",
+	"TEQFks0Z9hHF5D8KZcapv9RX/hGh8g4b/ht5H65WQpWrzFBQ04m9V6UVOqTeX4EWcr0JMuAjNiD6nSPT",
+	"WDzAwd2NDvs1m4VByiJbIopadBkw4lWXi3qXVMqFiPxiJdSkctuHaoe1kYgiNlJkIiLJyBAKbi2JVHSG",
+	"nm22SDxMsQpJZPSbBYtg7bNJRIuU2NxsmWrOu/tFdZ+TM65hCva5HN4yE6dHLUQeyGzITLI+xcDp1WvC",
+	"AnM+D/Nm4YRY+6nAc+HaY1drgDxMV8Zayc+z9ans6xh1kyf+ofALFOdseES+jJVH2HuoZwRWhXTRqjr4",
+	"BZUkuFAwQGoh/WxpUCKRMa0NwYzbwmdVvNLCIb5Y8OOiAJsSA99EFJz9Y5zX3irKOvR298lEzI06r5lK",
+	"yPTXB00yn23dC4WZ5HkkV8/iXH4t1FpLin7mxPZ+dts8E1IdV614nC95ZUaoHDmkH+4FKizUPMNl0abj",
+	"7an0S9ZsYggL4yJUcZv62Sb7iVUkNyCZImutQYQ5HfEJSh/FGLQk2SFJefaQJ4k4CZ3b6xWc43O0UbdM",
+	"6L+8PupmZcW3ILK12iuNe6KCmSY9yu/IUsz/f/lbzDLBxNW122xumEkOgxQCCgRwLVOFNRKwsikNwtqh",
+	"Kdrx9ziTit3ebtsncuVVZpWvdlN34/qqqAqamXaN8gQPVSx8eYK1VWJz9aZ3fLXqK4WVnnA1iUm98nIU",
+	"x/L+BLWBKzajkbW0+GxMIXeypvlQQWSR0SCkfckyMS34u7SJVMUI/bdXUdA+AbahqZqikC3vT+azMBhB",
+	"wYi1FScjscAusb596ZAMrlpnbTSBDLw4ri3ZNNb0sVzOmGeDIKHYBJuKPsdavUdk0Dm7vOj22ic3L9ov",
+	"L7ptMxiNwoBFJJjORKSI4XOYnhGJxaoClH1eVIEyhrbm1TJTVkTiFZ2aytVerQNwMf8FFC+2OG3zkfAL",
+	"wzR78VYy8xCpt6+Pt77qavUvnPtMkuPL5/vPG9ukBVZFj1z3Xm49s6V7IHVlqYxWwoXCn1NKmP6i5tVw",
+	"3Ko6WO+leUe/gut4Cey1hCRei4WjTIL10al/SAbn7ate+9UrcxNLFt1jUKJYQE9LvY22c+jgrHV52T4Z",
+	"xJWa+9zYIjcuLWqmrXk1HLTiss+RE+rX6GzGfLt03Fh3OPJXZFRJVi47YMCGFg+JPNeveXb2Es6DwLej",
+	"CJlONks7nE95WSKx/u2RJBNGfRYRxd4rSI8CkwTujC2UooXyQDWO0LHvjBSLiQgZnM0iQWvKpDQiQUFV",
+	"rE9AiFlVPMNK1JzFBm/q+xArS8PLBJpsQEee4rGDGqFI98nwXVf7KUnxuJptcgzwmUNr+ylAo+E+TyFb",
+	"RcF0yvzGNnkV3DMyQIY5gPDhgc+GgQI33WP9cRQxP1ADKI4uFo+krX8eSDxLg4WpdG731SMslIyY7/Ul",
+	"OjgCLcr1idIrGNhP8YukzgXHiD7n7RCRjelIG6S+qyFctcPaxz/9vb/+i9//+E//55oLjvnrf/tvvv/T",
+	"/+njn/zHj3/4a/PtS7vjy+VyuX12tu375PXrw+n0UEq4JYc42H/4tRsMUdbVFLMTt/b/zT/4+C/+R9f1",
+	"w9iT//rf/5/f/1//8eOf/Oq3/+wf11bkbRUEDQe3nPn2ykJUmEY2+qdjwe8Z188PshWCqrSYGpVG4CRz",
+	"69y01DQaicgAffSPIZTjYVOb/SlnASZgm4GOVcdtbHiG9KWxVD5gZn9FTLWykz9wXEtGZaODi3Ip5sqY",
+	"7TS1DTz9X/3v2Rn8q//xffhX//P6tf53OoXiy3JA6miwBUrv80EBwQ7cxX1IKHSG90wOpJZ5fLpEPkEV",
+	"Nhj3rKgHHKHPB1t6qu0BbPRj+I/mLVQRGoZaJFqqCYSK2oDiKVhmgylrkOCWi4j5WftwDGQar/sV0IpH",
+	"rwqdaLzW8YgmCCXuY/2QTS0QoNddttlXIDQ0lsbWvO4Etw8pFpOQ23eKpPYw4M7aYJh5JBZH8L00YRqB",
+	"ghqopiA+kfPplEbLBlwI8i7QssfaEoFVOzsV1ikUjpUgn/TI9//Nn3/8F/+7R/763/zq+//tLz/+5o++",
+	"/z9+j/znX/2rh7CUNEOsgOqr9Ataq5+IuaTcl5tseC//UqqbVB4V5o6M+arrh6IZ7EPWnrxuVswoxqZL",
+	"iY0GwGCdHDxDyu9QuggkRF0amnlIGbpyEQgbDxSIh6hi5VfSttFHRgerQx1FX69nzj1kaQsxD30yZPYh",
+	"KFDvmk3ZOHklod9UJBZVS3z70bI7L2mX4XTRrlhsYLPKi/jQn+N9B9/eSWSHOWuWm0pWNFTFL/SiOR9Z",
+	"xOYXAb1nHgA9yvgpyHcLAMfh18AwdvfnmqmTaiGEUt3TMG9+LkEJJAuxxapMpJ1mE4gjJjV0kOHHRvW8",
+	"HkfrYlFhdw1ka7AUGSpLA39CFUWY4earD0N9iOELq6abqL0H1do19O9eNGA4w28tRZvxlsToLlhe9ugU",
+	"k6ujzTwVrVSxzMX5GQpZri0+ofm2lxGLTSRqMgy9kjuocvs5e9eWqbFFtdG1igayglEVwZtfjQNaJlqW",
+	"4mKMSgP73E3gD0g91kAbno3NjRvjycBnlZCyYeht8v7dzNeJunxJa/fSBo2O5q5noaB+tmpgAFIwBDsc",
+	"X30NmGrATepsABl9tf7xX/5Ro0hj/dM/KtJYt87OtkC2TiuqdhSjnKKwlVVOTd9Ho5zmCxUGZYX27UpS",
+	"5DOExoWF1BovthLHtAaSXFSrBqhkD65yImBs7T5vv2r1Ol+3bzpXN7aXepF5hVql29o9rFwEIZ1gXcwN",
+	"NEgJ1pNAKhEtDxNqSSD73KbgYVDL5cVVp2AUzNh0CXyHLlcRIkYhqfqeeS6Dz+X1NbKmyKLFFsxZ2UaJ",
+	"03Rk3E/+0kATf2cMl71CKTreCS/vd6B3jAOiXDEDmWj4v3ThL0dk0K/1a4N0D1OzaD2u/kxqXu1Rzatt",
+	"0FKI1jzjmbiaUWgb1poJqSIxm+gP54Lj6oxy1yox2bQ0TFsu19K6UkDZn8+0ALGzS/zgNkgtj0CFVlDO",
+	"n6BWne7M+nRnt9nM6ATPC3vK7aSbyj0payF3wjRVMT6CZIOC8z2Yz1D/98WCDzbs8TSfGVdx5dgrwL5+",
+	"XsMWyGkgZbETEQt02oYM+KmHM1xeXPXyxrX4hY2rGyVHXxcgqRlWL34+y7MSQ3kxSEVMLOlcXNHrFzBv",
+	"sy4ky7TytS7UTTQ1r9a2ntJcFyC2pX8i1PcjJuUR0SigEdRDkWwr4JJxZAVhul57ua/XbYV1aCZ90gdF",
+	"0VRrm85/cr5yL5ozkw4NXgTBE/VSbIQ7J0sGZrVMbvOWaeS9NM5HaO+L3LzPuVDBWEu1gTCGt1kUQP4M",
+	"F8l5TEXXdC60ltpRo51Qf5t0lOzzgZ3N5MuIKLgNuOVLA7ToMOWRgR1KLxmyDiBHCl6y11vgcqz7HMIx",
+	"9aSB1Hd7CCGhHqHKpl/jGkzquUm3qJvfwChochMOmnue7dfa54gTqejStWX3DKq5MKuk3KyxsU1a2Igd",
+	"XCBGaEyUd9ODrWuG/uDUyQcEY5lXXiwr9DWGviPjuKvvaFlBRN1AJ0jud6WRKwdtJRKHV3RqrVBzuExr",
+	"SRNxJeBnLiOuMtoN+a08/lqWmyuhiX1Ew3AJEcq3PJCW+rB0gUwdCqhZoPQJjosxcLGyqga9TdtbSrSe",
+	"2D6wTgVzdi6ITkBQjQVPa1pEjD0SjAnlD61L9ZBEYatvPPBIFkWulahnbp5M3SfT7hvwnTh4OZLLHJ8i",
+	"mo8JKHOdpDYnHQ4X8wdHsUVXfzJjYnXeMyfwrM16xsiXL5/yjDEs1WQ802f9B0p2xtEfkOkML36OAEQD",
+	"wZcKPzS+m0pQXZlnf6ioxRiaUgyXxPBnypzGN2Ltx5dva5liFjtbO0+yJ/Sw9nx7Zze2cLwWioWa8V5I",
+	"ekfzB/ywtnPQBF0Kee+3+tDes2TkZZwfG3Otvco++w7X8tyRkVlc3RtTPQtDgfk9i5Rz6ltXLViXxXQ2",
+	"V+CoA/kxJ9f91R9nJLripPaH1tbeoBhsBUEqId9kkHR1QfZ3d55iV03IJs1gqrAGXULdbW399N13ex8K",
+	"ddsHi0qZcEPBIWl+zgOwSsQit8m6cnGSMOA6iK2CvpNS0J+VKeiFwlYmep9GyVLHPIxLISD1hfPpbEvO",
+	"p0mkrmhetZ/Y4N1NBLk1opcolu3ywotVtvjnwvVBvsN+baUQmQ04tXUSaFwmwfrYoY90nZooC9AXo0Cx",
+	"iAhunEQemXMkMJ8I3ucYFH+Evd9mLJKC09BmYkPpBj2KWHCTc6fVII6KfgDJcfvNptb+tZY1MHUdUAva",
+	"2K5xu/Y669Hbc7i6H256/wxMJOuCShzk0qvmKr4ZM4HgcRWHVe1LbOELGz3MQkxA8RLl9dh7CJP1t8lr",
+	"FvqEqj5/7u3u7nl7T3e95t4T79nBvvf06YH3rPkUlfohWwroYY9ddW08F+UEmuDVB2KuLsZdTS0DVCJA",
+	"cupzVwqj4RHO7llEFhFEiWZCbHaePcV6U5U0OVt4onofl985Hkx9kDVo2Ns1F12VCv1uqhJlSks3psxj",
+	"IG24DNpvaMTWrAWtH1I45ysaQt7TkSLj4HYeMceuETNCTeBZeGSbQHYRtfwBUjB9azOW89HEtnNcsIj1",
+	"ecTGc2nc1JQMtPQweDxQYkAiqzVA+yOsgNqIMQ6ptIkiDSDoYbkWNOVoQSUMXSR9Bt/fWmKqWhUseUZ7",
+	"GsFOSUyED6wrEpKtZbKOGSQmKqwppGiYLHCzhFobj+Itr1vq8+LSNI0NjeIrgF6lN7mC3EkfS8xtCwRQ",
+	"PLWRZWTmBo1QAieSQfgLqYdiwSIw4MITV5ft4+2paxKqJmza+MHBL9mS3BowjM9Q49+0zXj5TbcwOt9f",
+	"W7vXGVpFROo2zURNKCdKQAl6qOdkk1NnkbgPfC0NSOKLBU+3m0l01t+kEm/8/vXVSWGf6MJVXPNAAWcE",
+	"FqPh3zFMp1Rgi2fa2Xu+s717UMsLbT9y8tqPSmQ1LIMUj/VV981GZZAiU7a1rJrly4CFvstayMdjm6gW",
+	"MqORq4lljtY2aZGh8JdkrMcAU7sNsh+Ag49FGjvk53MWLT0yo2qiSRyDNft8RiM6ZVqChBfsp8ERoYpM",
+	"hYTa3HZKtRCJCkKeyWIPgNodwZg0BPA906GYqyS0uE2YKQElozU8HpF0qeVOiNggUzqTMexaQcXyqLO5",
+	"wppDCTDtr+MgBCk4whoBI8FVJEKTKJNti+4SMRIeI316h4xQgohOu56KxXcDwyp/GaKtEPXEDQC0a3R0",
+	"FemLWs5YGCK/HCwZ1Rs46PhsOhNKqydbX7Flpu2TbcuQBxPRWHQB/fjq4pyY30m9+/KYPHne3GnEVZzt",
+	"nmnyOiSDx6YK2+O9x8aHg5WeMAsGp4RdR0XFX6Y2e0pDvbvMh3lBuQkkFGPVjwInnc5DFQCJ6yex2YGK",
+	"KZpqeewxup70nmPT4sHjcRCyQTYVo/bYuvhWn9JVSTMvRcRGtLiT9IjKydY4FAuwIeinsDGXfSfXlmvI",
+	"QrH4KYtE7fDbd5oVLE2TLhpSPmLOalJsfpqKeyxlq9+GFlz2tef7xW89zbyVqBD7pPwNKeaRHjVRqcl+",
+	"qRWrp0kta/dDGpJnz58/efI0P+6zckigtGvxGw6S41b35OZF5/Q0BcleFpJ3mUq8BnFa3sAdrADnh1QV",
+	"WvtVJps53sfCcHPB2XJrolkxwidNkXIzPbkVTBIYhDQ9Gw5nHn2EmRGVwzwtsb1wMBVYgpHScjHNEI+t",
+	"r3s0+cEtStQkEvPbCdyvANzD4DmhhTbp4jr8J3RJdjyUPSoVvI63tAoscbPiiq137HmuAMuKGx+w7mD1",
+	"EmSzitO8KCeulg2XR3Jy7b8KCaugNZ2l/pzUq6QbwvjXGTf2JqpyPRbK9Vp/TS8HSABSUo++JcZb+qOd",
+	"N0gBvpYAVhp61hhzEr46M7zFzKp9KezirwUzQzc0RTUVMd+bFG1j3DyOLQnwkTrmTpjtH84V0SwRrsHT",
+	"i9a5ZR5xKjFx3DaXbNHI7TF7wBavDxGO2X2JJqJvd7d29/jGnObMvLm2wmdms5Mgrtp4N37h7udX4LLC",
+	"Mrf/yhtvFwvJb3bjVXUN2XBJl9ToxU0ZXKDo595/u5Rqm3iFT39Irraw7wR0Z7AdDA6zTR/RN+0El4YX",
+	"tyIxZ6fuMGt+DAXlcfJwXR8n+0uiAZuWY5fL5XI6JfX2N5ft4177xJT+NE+buS/b5yfxzIJj7I7tt1lP",
+	"l+dsVER6ktuVZlgFCkhQZpp2TqgkXBBO1TyioVtnru4ezQKrv9LIsU6chufGTPf8MFYsHj4stKP4lCaY",
+	"dNwhC4kkQSOrzi3e+sX3PVzJJvi1Ou/+fMdjNWdataord6yyh4NFWnct4EfxeTH522kdhZgivFN9GzNT",
+	"ixdcRdOAi4jcs0hCkJG8C2aEcjLnGI6YiYFOqgtJ9qVPVM2rZU5NzauZo5IvWvsuqcQlh80xmdeMhtjU",
+	"Mb1p0jXZjAcSd2v3wbxWhP/XIrTBWxmme88iesuORZGSeCbuA367ZZ4hI6GpjkVETmjEPDJm0D0CXRle",
+	"znhF6k/sN7JxRPq1Zr/meu9PTGS+lg8Kq02MhF9caiLpHi9w/94zqZhf5i49BnuQ8czoVUgjofx8TrkK",
+	"1JL81R+T5Hqr8rjShhR24ILuLvH8XqHlr2AsodhlFJTJYias1Pg84Om4dZ01b0UMw3J5tfwhGKUXTFlp",
+	"WOfaISJGw0AyHyq4FrW5mU+hxSGRYDQSY80GRoz5Up/hudSEZv6CXoxJckzvpRShX7VHohKju8rV7O5p",
+	"OKc2NWaT58vW/LV9wCzMEu5mzbXdNMWhGPEkUH423f6S3jpRPTM5qe8mD25MPYlza1+pREPgR/BbqpjL",
+	"mPhRjOAGctMTIBFDdXkNolupKZBShLBsoGiOPeKOG97imq4kwhrdYfVSjDHHV3I0nTqbyUOTWXySkvJU",
+	"kt3QIk7eOemJO8aLA8MCH36sHdbY8seT4atRcBH8+Or6F52d86AjO1M1++lx50nnZ+1g/JNttvzxbLR3",
+	"ph8R/uvuYvQLcX+6G96Njg9C9uqlGr16H3Z4c3u0G/Lh9GXT/+bHYd6a5KYsYkgXM8Y7J+RYcM5GinRO",
+	"iNIPZ90ycs58Yky2dDbLpvE/2Xu2v1mtPQtUIQKn9JZdd0/zd+E8KmmYF0zRx0uHUoRzxaxVPW3Anig1",
+	"k4ePH2eSNh7TWfAYRpCPm8OD0bNRk209GR+wrX168HTr+bjJtpr+gd+ke+z5eGdn7TWvwSxf2Ko0Sswx",
+	"xOU0ahUzFi/PX3nkx5ftVx551Xmpr5M3bHjpOe/KATl7USmTsWo64o9FwF8IcZcg8VxiTcDvA4X8AGLh",
+	"lDCey4zWilJE7aunP3m9e/bTy/1v3jzv9vZOCgoVG3GjKLDDh8D2izfn7W4qigkuHT9DrU82JFWYuAgN",
+	"id4+RelykDe9oxd+0CSjCY3oSLFIeqYbbbgkckZHLEOjVzTUFGASLjfOdEKYTCX2EntQwsFnip4n1VEf",
+	"EuigPYgJwjZtGwYell7PFFAvaDoGGu2VolGxUQtVidQwKVV4yG4DLlGXSADZWBPl92x1dFjWKZOCsXB7",
+	"BeWddFe8Yjd4hXY4ikXmoFSRVEuaEGfbDWMkZWn8Y0F1CFS0i9osBXwUzGhIZiGIOghvRRlnZt+uuL4V",
+	"jbZjQMRcSUUxEc2WYwrkijVXscy6XsdmpyxCkmtIbFcS1DIKOWNqIvziAo7GvhFIEjETblkQsJLUcds/",
+	"uW6d3ly23p61z3taqcXP3c75ceeydQpdYaD7R8XUhJ/PaXjpFokfEyt9MYdKAu9Sa1lRkbJ4QSZ8ZcNA",
+	"ld/tUq9GE+bPw09OjsgyiQKXlEZZa5NczqkjqXUzJzfM5kB0NmM2n8nRYWBOrTYL0Kp2wafiNuAPrK5c",
+	"tZxyeQHltSm6sw3aI6yra1y0fMzj+xzZOi1/GnAc7r/AkuFxvmOBxGUi2antugK8gdQXE0EWESitynMt",
+	"AkkABmfjzgoi4mN6Ory1Texofa5fgPZ+TqoUWkgKGZZK1q/a6hiBJAMIQIkOiVa0B7aFCZ2yAenX8Dc7",
+	"cq3PTRZxAHHwd1o4zhb7xFdcyVR81RYJSJUVzysL5tVybT4WwdDgZDuHGLu7XmxxemcMRkk5PCscbmib",
+	"WzFWcnvAZJZD53aFQBwDtrMsGByVk9qVM/QWU9sjSdCou/5ubx33Ol+3a17t6vrqsn1+UrmKcmukgnvo",
+	"UzaHkimmjnISwNII4AyUmXBTBEkL9g6mjQNOf4BlFYQmvIy0MsDeq1it3W0m1aq0FnU656NJ7KxWjE4z",
+	"lRgSNcpiNn8mOFsWqrNxBg+cDCqhtxCWRYA8qvpC8MaRdXJY92cKKkjQK4zgr5LWtpX/LX+QIKMq/P/6",
+	"rP5N67NqA6Sqw1ES3/Q3oWErqM4VJQPO1EZtYNfHTiVNBZVCeVxST2k0nZo8kon0oDgLSJM8CrkeoRg1",
+	"GompzR/SdGaJvA5NWPscM3hQHIBMA1sqayrujduT+7YcFKOaSZnxhy78JvC1/BGXkuvzMcOeZDxOfYC6",
+	"xe6hTakcGzv2HGYKKA2ifR9QMd5ECSOReOs69Wr6SJ0tF9YWb1vR7XzO1BsRqYlzwmecplJfwJ/Xp+7V",
+	"woAOgzBw9p+C6BFJxIJZRd8WNdvMZcTN0gruIViV8UclgHmIKcSs0SAqvbYEDKtw34sYVk1I4x6iHqpz",
+	"u/ROFhCivl6rDnLNA1XcxB9G8Sxwq5Z1zcuqcs9YFAgfAzo4U1sL/ThGeawX/84uznuva17tTbv9VUUJ",
+	"6cycoTeM3YFslF/mw+B8mMXm86zgvTqmkf8iCMPimHdoCMrZe0WGQRjmjcujUMiA355UPbT+nFV+troe",
+	"+9kMJ8nlxMCu0oGTKJS5uhORj/HvKTSZIMDm1t5OYpJEEPq+m/HQRA8mS0S8S/+Yd83grJUPfIIEiioB",
+	"2U3IE7acT13fOT3nI5PJ+hAGaCt8IPCFiE7UNruYq+LMYmD7lKTqoPn6Br+YMSgPC/3J1eTI1Fi7Nx3J",
+	"IwapmOidsifsuNtu9donNa92cn152jlu9dqu2+sJ9Lb+ut29gj87r84vuqhrxWpP/H6V4pCuunFcpds2",
+	"idXfdrUoI+HPDvY+wBOcWGmxwQ5w8ZVWpGqU+5EI/K0m3RnujvZsaz4sQpbIoujt7B7u7R/uNH/UfH6I",
+	"VUygp2vt2zds+P2/+fXHP/zNuz439Vz/8s+//ye/ru/s7u03Pv7BX378k78gv/3n//3f/f5/+OdkZ9dr",
+	"Npsf/+Uf1bEFyvf/4fcbOzuPd54QGJ98/IM/++0//NX3/+73Pv7Bn5Hvf/8fffzNP9jxdvf2zVt5G0q8",
+	"lMIYY5boRRMXUEjSAhYGdqWfic8UJpsfEZ9FgZYJQaRELfW9yZjG7Omsl914uBLuv2SWYb//fndnq99/",
+	"/7T97kfF1SAc5gs8ctz0WNYrIhEbMYAtuxyb2G0bQU5ZsitP/F6QT20orTGnSrv3Jmd+JBE/0ArLzFKf",
+	"zSWku12dXTU8LP48jBi9i4PetnNq/4ZNAQG6ddyhyyTUf83VGgXVdWAjYlCRdXXXzWn1iD3WUEZ6zn1S",
+	"d8e/kbQ21g0naHh9TqXpd2C0Y7jSyW1wz7TgARXb4lJZQFSGY2BKpeCEEjcLiAp9PqJ8xMIwUczRzoxp",
+	"lFhrpSDfkdkKlpXqSImYl668JwrY7wcv0Ros30TPhj8taKK8vVt3jFQTMgWCziKQmRqj1L/XS5PIOTer",
+	"sW3XtrKJ2LkZ8kE+N1IfpFxnA48MMr4z/RU6zwYNbG2F3YCxeA7e7H2e7K6Fk1RoC3dEIoZNs7Eug7QX",
+	"WqCILxiM1of4XTQjJSq7oOOahX66nnNlP6CnF/Fu3Yboq+5WbJkvC5xkqSb7n6mI/oNLcjLuVxZOK5ez",
+	"LI10XeF4N/ZNaIIoZ4yroziFA7iH0MLAjFXWYuHZigBLDMN4SGR7kDDmx3H8brwYw5m6iQjeOgd/ilYq",
+	"1i9MvWNDaNIB6L+Dgob5CPgKEmL6qPxQFQ7Tszyg0mFqgNNAqk/1oWYgWlezpdSpnRqnWFa27OaZMeln",
+	"Cwc6BuHyuHafxg2Ff8x+NicqCmYpok8821zVk29lf3GAGf0hOUaXr6JtrKD2MVf/x4a2m4QeI7HEPcs+",
+	"sRDfJuzTcsVNW289nDdVYUtFZHNJI8lWFJc0qtHHf/bnH3/za/LxN3/08Q//daz6FBSKLxSwWygv69lt",
+	"u0zrygExYUYheBty25KC+A8nUcO6/bXV0DPLKHfMpZ1vuyWut5UF5axpOF+MZuegiu9hyiJ9OaiyIEgR",
+	"YZGtOB13YQpmioiMoBFsJKa2C6xz2oMmhOENRuRNS7BIEyUlRSSL1jf01k/ZNuBVquQl9q64TUCu3YxB",
+	"TCIWDyBbQxjFpaF6TrnS76Lh04/oWD3MDFNUQylGbuy8eGhdpQR6C+giGE0IIoPMIuHPR8z/tOW0OjWv",
+	"1r0+bV9lMt/gq2q++kAPMQ+ZNAuIw6HS4D/DTiDPMgHPUP8VvCGCk0iPc2SK3Snb8Cp1HSSawK+wgDwr",
+	"IHAL2te2a1qajbhmamtSUfC5QmLEItnHlh1lo9Srag+5KHP9YuGEIeXloR1yEszILKR8vQfiZbcNaZHd",
+	"9lnn+qyiDPgyYtARJ2LTYD7F3Q9pieVvBqC6GXI30cwsZSUnCQu2A14sQ86a4BeHoUzwi0aH1pQNtBsH",
+	"vnw2dIqAq9fYWOlTJVcYq4ti97qefJXF2OSgZR0tN2kqETsIs2UE9PcmQbhunadgAVPQRaket4SqFvAe",
+	"24oSHWQuznuvb44vzi61onWj7/MKKT0GZjdksgx+Kc7kKudouSTSXMssVngxL0WkxiIMxKeSkk1ILvPQ",
+	"VKBFA0kPHy+L/TSjrVxMz82YWVIum7hS/kE22/XL5Jc+JF10M+tjLglyk1zGHGKKd6RIvaZzNVnfULiF",
+	"T33wasNQjO667nCuVETjR50JD14vayE6FH5x5nmy4+XKGQWNfBO+tXRzjsR0yrg6LqKzEu7zANboiwXf",
+	"ZIqJKEqhN5bvRaBVA9POSCqyu08mYm5i7AhVJGT664Mmmc+27oXC6y2P0ep9dCC/MQo3bP0yXX4t1FoN",
+	"Qz9zEkToPXPbojXTEStpJstw0/zC2C+oQhxwqFahqdpUGnRxiBNh0eJ7hDMo6AF5V3EE6k6zWbmaUEz8",
+	"axrlPqB1TqDCYoPvfLYJMWEZ9w3otcgW606ZhcucSNejJiYSt3vxiU6zhngByZOROYt4CDzLg9L9aeIl",
+	"OTIr42qfI/kCuON/eVkXelnFAj8y29qxEHeQqKfIxEZGUrJg7C5cmmo/20naOKxJeo8ycoJnfPsubl6C",
+	"L4GUJ1APQyIHl1iHSHrPfLLjNZtN/X/oNIclZSDgKF9R0VwKGYEzpJo/sveqwKi13jT4oAslxyczSgvm",
+	"rbOEpjJcksEcksZhIEgiH7hU0BENQ0y2gAT2FD/KmekKOtfGvChPtjFzzVSdoXe2u6e0wS8jdkQmgou5",
+	"Bhkcjb4WaKWCLqnYxcO6nm3tZzip6VIqq3qIJZazt353Vi/N8cyNzMFZnb2E1xWeoUgMQzYtNJ93Xx6T",
+	"5/sHT8kMHyI+UzQwzVUpkUpLgGQwEj4bbJOWe8w4/QPpbqQn++Sr4MVhnw9wCHAvjcJgNsP6Dbtec/8Z",
+	"GS4VEJiPEcjglH0kyQD+MPHzpmgtVD/ePXiC7/R5nZLRXBHIEA846df+86/+Vb/WsPWFl5AAgSVCkgWk",
+	"C2IGbD7/Sn6KCz3Wj2rpCNZUEoMFhtNFJPitzfsAlznMj1E4MyZm2NM53zAHu7Dn005EhNWaMSZiTINw",
+	"HjHpIeJsyWzAmyu0CvVMERn6AGNIx6Hdoj7fbUJJLDumVGKmj8eI2WpqGAMyxRa6lJPd5hEZZNrDmxYS",
+	"ki4ltl8IAwne/NFcbRAMnigKnu5TUHBksg3q1ySWWUOUXhGsJYUtiUszyxrYXL3AmrVhTZjmvttsxP4k",
+	"F7FBXgbviYI6pdCNgukr5xb4uSATRqO4hrmlvzyLYe8DqRlQkVvrQl8n+83nZHB8cf7ytHPcG6BhGeUL",
+	"jI8ZiTAMfCNrx5mH2EgjjBj1lwQmkaRO+9xU6bMlkeg0dpnBKuD2gtJ+VJmxII3uEDpEQ9sAP4BKfAGX",
+	"itFsj5D9Xa+aAgxbU5a/ZyPZ4vNjSVuy6B7rNYhbWXiQZEm+nB73da93afPQ9OlP+Sz2s96ZMqHHMu6s",
+	"sU9ORKRcX4u4vgVwSj1O2kXygvrEyjQrmvJnZ7nudkjExixi+sAmIluSMx2RAVSlPxyGlN/Fd/Ut4ywK",
+	"RkTwbNWPxONrxWzjSrE3jsG4V16nJMlFixCH1wtWUbEG0BHlRC4CNZoQwbcJlnLGQi6JeD/bEhebOgTS",
+	"OB8wr7YPnRTmcg4l0zD7EJrKMDCoStNl2J0EV74fTjEAMB+NGPNJvV+LmIqW/Vpjm+hlyD6nkS0laCrb",
+	"W5huI7EwxUP6NVN6EB8MqWJRv9Y4JEofYUgx8xlZijnxhWuD3OdDLCI8QKAHKLUAAPrkpVtXmIUFkuzv",
+	"PtcH9KC5hxdoV7+w1RpDC4FAEsk0G+rzX+Ksv7Sv/tIM/UsyZZRrjPxSP7S1tUUK/tU/WYv1Tbf9k+tO",
+	"t30yIL8k+8098kvCBfklqLH6psX7hUOZNvPKIRFjbKLKyHx2G1GfbZtBX3bb7ZvTzlmnd9P+5rjdPrHj",
+	"Nu24LaKfQVN6GEwxwjDSNyEDDjUV98xwLalRkZng69Zp56TV61yc37xsdU5zw/cSl0YgzVVONeK4Osre",
+	"FC6YTNrhr89b173X7fMehPiZwXfs4OfCdF2QTMpA8EMig1vUGTS5OSRcdF90Tk7a5xmUtnhank3gFwRw",
+	"kNIpTzYvt0OeX/RuXl5cnxuI9hMQQbMjc2VAe6PUAI9kw45x1u69vji50UO1Tk8v3tjlHSRxB70fbAwe",
+	"WMyRh2NpBjtUfJn9Em63AuRjjwg/GEFheQwSNBUL6xRbIoA93osvvICTuWSNQxsKFRhbiZ212+oZ4jKg",
+	"7+qZsa5L+qRoMpuxaCsORdCfTDmvHNnZ8a86r86vL29OOletF6e5A3EV3PKt+QzWATyN6RtubKMe0pqK",
+	"HfLiuAsI1wjrvLo2x+wgfcws0zFFcC+Ou65q2hGea32g3aZMWDhzpPbNxsO//Kby6D+5vui1rzaeASX3",
+	"qpNctU9f3nx90WvnGIXZvRHl+p17PSiEFLMggmB5UBxFRIwlJzVgt3150e2tGTJiM33drx2xddptt07e",
+	"mkEtZaTI3gyMI0LMu1aoUHhzh7j9qtXrfN2+eX1xetI5f1XAuvSRYWQBHe2n+vBRaEOmkeeywe0ZbPXa",
+	"ry66b29ed9rdVvf49dvMeHHyMLj01UKQkN2zUBKfsZk+d6NJEIKYBt2KFhwlHIvG1ln75rJ1dfXmolvE",
+	"ZTlbEOthx+Rp0xwGAmegHY8d6k334vzVqrHsO248y7odMBfHndbpTev4+OL6vFcwgq2eoRmyqfmMHSIo",
+	"J4HPsOirq0Wo71ZDrHbKFPW0Ts465zfHr1vnr3JkmWXihpYMz4ppKRIhhObgDW2Hd+HjN5fX3ePXrat2",
+	"ATHN5tFoQiWm6xoFIMvW7YDts8ve25sXreOvri8L8DKko7v5jPhiNIcyy5qaXLyP1nJMJLYd7rL19vSi",
+	"dXLTu7i4OW11zfJ3UscdWuYEEou5qqSc8Mgw10NUpUImEzfr1fUlHp+bs/ZJp3XTe3tpRj/Ijv5IXzh+",
+	"QDESx4SXC87Ss8EFIuON637dOW7fXJ+3vm51TjULj1lV2SWBdeqgAEP9Ukh1G7Grn5x6pMv8QHpYqRpI",
+	"pmH3ecjstQFB8UmhEU0o+izhDSPGWoe8X5KFiO4smL3OWfviurcSNA+lTBD54xEyF2wERc8lTpjcAUio",
+	"AQigN5Y1CoBpJwzuWLiERyQkkKcElxfXV2/XXqyGDhEuC0wd6cyz5OSR46uvPcz8CARvWFUqUeQmmnMt",
+	"qNq5O+e9dve8dYqI0TSsAbeY0Hs1pvMwVnsR50eWhw+cOjpwpGwO2E3nHKTGgtOBSQjuWoKMA5U8gFDH",
+	"NDcgiFBY9SQ/ZvLwsvezAMrbmqQYBup3xMZz7sdyx/nFzdX1i6vjbudSC7blt4thWXI+dMoXtMWGwXFk",
+	"OZ+yxLjd9lXvoqvPQobf7OfRYFkDoVBTJYmELJfonLTPLi967fPjtzdftfXFeH1lZbLd5Mi5bmCQVQOt",
+	"ONHYYajJ7N6h/gnyjRfkji3Lpuuc37w87bx6nZA/C08RaIR3bGmAQUuQJdnYvqefAOk0CMMsWV5228cX",
+	"5yedrMaxs+smpWQcMTkhr9o9ooEdb51RNZpYJYPa2vQkzpWxNZLMvWcsM6ZNhIh8fY7obBYuPWSkoEm2",
+	"e/TWEXfvotc6vbm47t1cvLzpunsqxr7t25m0oqFcMaJzpE4xVzIwyjjGjQ7FnMfKULd99fb8OK0g7mha",
+	"d8mGGFE6mkdSRBbJWtc232j1O17s0Jh+/EMil3xkVHQ3FgQ2w9SJ8KisklrzagUqZs2r5fTCmlfLKHP6",
+	"XauZ1byaU6lqXi2vGtW8mlVyal4tqXnUvFpGUah5tbycr2f7Jv9doUith7RSsP0bZc2aV8sKnxr0jCAJ",
+	"vQyy0qAeKCnC1bxaWg7TD6TEKjt1UvpJZhE7FlLzakmxo+bVcmIDoL/oxodJcjd1zauZixFSta409PZG",
+	"0MNnWHnyq5gZw6amWCl+U8AE9fCFPKzgB8dtME4vyw406LnDCGnWqdOTjpotItcKgX8m4q9rDXkehAKe",
+	"6ru+/X7EmA/fxX6BlzQI4atrTudqosXgkUnXfimiYeD7TJ+2/4e9d/uNI1nzxP6VcO0CqurJKhUv0mmR",
+	"aHhLJKXmSCLZvHQfzakeZbAyqphHWRHVGVmiqs+0MbDXxgKzDwN77bExs8Y+GGMb8MKwvfbOwgsY8Pwn",
+	"8zjTC/8LxneJyMiqLLJIUS11H52H02JWRmRcv/v3+w5M8QRuPtwE1PMPTNHLMnOJb+4YPczSQQFzkgV9",
+	"DX8AjXg62U2tPKevHO4cH5gC3scCzviZX88/+Qq0Qzv/9ERlQ/Ss0z+PkavD6Sfx95j1Khgs60EutCxq",
+	"OK/ol6nKZT64mEEncqyOyvjfb0CZCP4+MYNUZj2PjwzfRNBDzs8K0tmPmA3CoQdy9xglHTgLcpYZmZwa",
+	"81zm2OZM2+mEBvoCxNdTMrKekKxypuUbmVIgVtQ4TcfKTAsEFbUwYkS41Igm4D65T86O4AlsjEM8OzAn",
+	"gSCAD46RTcMXglEHLPiZmh2rKafjVx7v6ydZOrooKKx0YHSSVg4Qxs4dlhXBo8axAiruj+K3ZCNOpoPa",
+	"NJGKzEIR6QWTfazYrTICYJhz7wVFQOaqwZ0cis31tV+RHdQb6imT3oOqNQNR8Z6tJnbM1SWtrZQbNQgF",
+	"ZYm3EDQSLyXJJLEO3X6SYbkmFP9mjJYiYMifP+yuOWSVZny09gJjh9dezldJPVp7UTua5UVB8CcMRXIT",
+	"jO9ZRpV7dvyNkx2pWg48rn5x89GKVeF575a5fWg73Qan6C8+n7LTvjAkzhQGZKJKMlA59QnRuFdjQqG7",
+	"PqjWD8itT6XWA2/gEpcGtLyLZD938q8JGVg9Wvoq7HWbjrRK2qkugRkxfSNVl3wTSjjRxTvl8Wqvreex",
+	"esheMukdpYNimtf5ht7IQuaulgJjny1YZHorVRi5BhPeFQ/36C6Z0ol0iPBGC8RXWwE0fiJn0A8+tK1t",
+	"sebAF6pdvhuW/BU51qumOPgIRmiwh8qmvSLy7tr1vWVgOR4xOK8YVnQNBiscVclnAkuhy0KKs+PnounK",
+	"1EAn6LPh2jAOzXGsCglvt7YZi6Cv0YU21VYVHYGxmGggutToGiRAAVTxLuVsS5wbmSfe3TiQeU4+Onc0",
+	"2R3e182YAi07NM641RGUUcXjBjp2YS4dgj4fDfR5Ave5MOlAkVP9+hXnC7ACgcH3/I7nJrs28uXYZKoe",
+	"yAyFCgcqzSmm2COfvfkTFZW5C37E1Xs/dwaiFWojMJFbKSVeVGpSzBeV+OlT4fnLKybsOHL+vrLfqwU7",
+	"bpH9fhTs3ZKsrMoNB7Iit/Cm3p/o0TZIVg83o/Trx4fHl91nT0em1+v1Dk7OLvbORvDPPfi/xzu9l/Df",
+	"4ZPByR/CP3a62d5XXx9v6qcHo15vv9frnfV6v56o777/HH7unZx9fXj87MHOy/39L2oSwa4kOj0RB4Ns",
+	"TvToT347UaM/GaXDP7lU55OWG3QM1IfRoPsNNKhlSuZz0Zwbc3i5y6WRckxLVjq4yFeUNXGmUp/AK5rx",
+	"88MdAmbZ3z161XP/eAznP0s1Rc+yRc2zWApY0N7I6Z2rKwC1VEFW8OuoIB+96vF/H694A56bAao2+7tH",
+	"3PQx3oavpung9bXZ2j8FisrK0s6YsaWXggMsxgHdPBp/hWxpn8rsecKVaII3rHAaYqLM512HyIMhHgqu",
+	"DE+37uyXm70azS/fdwT/q7P9nWev9g5Oj19+AKIffH3FYx8c7/dF+4NP3ILwl63vQg0Kx3Jr3afs5Gq0",
+	"k80HQI5d+QKTY9jTwAyHKsgycXn2t0Qw4Ry46+nLzSBHHAm56tMIYR9Qlev5v4daYHJzVYtTOTrAQ3pT",
+	"YnMtnbnJStRjnVTJTf0RMYU6Vuh3WTyzQzJa1VSFTRTmZFnFMSoDdIh4ty72pxI0G83Ea6UmrExj5ltY",
+	"b7VVSZG4lpz7rm8A324Gr3Ga196ksvPITb1uzY6VTFKtbG0+MXq+rx3UrveWnxSyYCC9JL15u4VMZP6+",
+	"669+/AOVTordXA6LJfY49HVNM+WQL9CrVkHGnCs7TkHyAfrJ/IGtr9W2IpDL9eaMANglwF0J8UV//It/",
+	"/eN/+u9//Fd/vkp/V4DeMjTb4ELmI1WmGSyHunlUj3RzwxsdILQ4qNxkGWIRb/ApAw3NLb3b9iv13fCI",
+	"XAkKOoRTAPx1pFOrEi4KksH9EFZNZI65r+ezEA50Dh2ndpf6ujwRBBfb1//hv/6f//7/+KfiUdQlTNrr",
+	"cY0inu4Vq3T3BUDRiHxhCDXIDqQucx/wi2HGqniR3m0x0GMFh7C+dPlNtAA5LcxRbfnhbzhiHGZ0YaZ5",
+	"NhO/NecY8WcpEccM+CIoV0CZYssJE4iK0lPahh8tme0XU0LeWRlJyLy5QirDymoL8LAjBO891MtMp4V3",
+	"pSDHC1YEnrn1onD5uQViyjrVRZqhY+RC2s7tiOJN1Sut3npwtRr8X/W2wKlFnGFgcg4qCvJR0gEDEX8P",
+	"Q2/2jo5ene6/2Pujw4O9VlS1HNNxGMoss1tobY4TOYt9sgsZktOhCJFRJ9IWUZl35DGeYWhkSRY97udc",
+	"zQwmvrqSIhkaIOiDwkWR+B9dXZPmxlr5ykZXHJg3aHDFwa9/DpNefySeqPN8KmGzNrrokVl/hK3gJfdb",
+	"0GsLS5jhhEhqCg7EhSxjE/lQpBajKVVCkYFNjsnBaVHlEr/uaRGJ2O1bTJXG55YEszTGkyn0bDSj/pHx",
+	"lgqXkDxGJorrQfl/lgo1kAGvVvtjHpC5uWt9JWldTef2rzuV+3hv5+z4eP/g6QdQuP23V1S3SzbyvrTt",
+	"8gu3ULZ947vQtYOR3FrV9n1crWk/fECmT+RK6w+80n1M8Ld3rWq/NybeET08s1tE0V3yOMjDU02XIKHn",
+	"DPmwLOXzTo0BSZ0rc7d0YyI13BaSkhO9rxJxszHYmKn11d7IjbXrvJHv2SjxURsZaBfqrwimYi+tUr+f",
+	"ON6V5hi3iq/P1adPsZ7KRrQWrX/7wyKJrF76G6KLVpBgCHvA/T1HF7AK0ndTxT/Dai0yqWWEYmLy4hSU",
+	"x6IePZNLmHA4NrIHM52vaEQRsVVAwaPDk1OMtnyB2O0rOtSI+e1Qng5S+/khLnWw1I1TNGMYRxyJmAdy",
+	"YyS/u52HSmCX6pi1TzEyuWDEm4W8pQU2/PuArXUbDMHl+eu4pGlhVTb0iR68vPcs/roihj3t100glAo8",
+	"w/urKnZF5VZeLTLUXZHl+fBuHTCppMiUaFLxB16HiCp6BC+0ri+fG4w2mKnfi6uwnzw4U7iky2GfrsZW",
+	"DK/ZXaA2Va7tLw+9iSJLVVmjZg4aCTEp7KqYdpUqqCs04HKvq779dqIGsBUIm7xqKxPi7K/a6Dvnq1p9",
+	"dHlo6lqJGoxW7bpSpHSF90nEsrcp0OmaekS2SvVNt1/hbOcWK/JnZmHpw4ks7mbt6TTZ1YWrc5Op67GN",
+	"z072jhtRA/MfVmTgZxYjoTB2nNi3yZZE0FDEFve+IAWuGs+16P4xy2yqPvrrupWZwzSGZQBJCEd6Yzno",
+	"LhbxRBVFpsaqHvOea+8jqgDaLCoxnPjkwkytujBZgvXnOfoYs5MQgpGrUFkypln8mjsL5YYxiiNWQjyX",
+	"mdQDxXFA0Q1K6gONTRNyqHSjhr2QuWpsPYS/foiCjtvX9fzgV2XJjqn2/W7U9Putr6+8hgXeaLY4EaeM",
+	"u6/lZvyi8onCvAgmA13R+iR+SPw3SFqge/kHj2fuAbOlNYbAoyrA6931hwvH3q/x/DYTWIwrFc4YZjBH",
+	"V1hiRiJIWDt8ZRzN8nzRXGsBRV2B6ppq0uF5a64RWv2qcNLlbtSKW3Unk2yffFIWIcLI5zlMNQJiqfEt",
+	"luGIPlu3Dn73lxljpBaH3xzsHYuxzF9zuT9aGm5a7yMJTlFtJcG0wFxR7pTfnvPfknl9aZXAa30NwcGt",
+	"2wya1uWFcaNIi9UHsrqz5wq3rbPzs23NrqhzuLLbix3OAlCzpUXQb1ek2zl43ZUOjnp5isJ9D9e/joEt",
+	"3NIaeLUgsBxLq5f4nfcs75XTiEPE0fdDzeeFYveV+WEj+/q7f/ZfEkHbLkt8c+Vvl0Y0ZheOL6KGPxLg",
+	"zHjFo+CmdjXOniOhYXKyCxEw5rVoEuntLvF3lgt2Zeh/mqxavby2qkmlryS1k0zO0KTEwbs0VX6l3+jU",
+	"l65JkyuiR3gdcINC8+vNryCfjCvnwPzsHb6zEG7B++A9Tbz9PHE3rMifzavvnWMLtRePb3fIqWw5k7kb",
+	"d1OxI1qxctOX5lKMp4ML5IqXlEu2yq2ofL9exJytutXh0Ou6Qr/oimd/PmAiHGflS1fGx52kI302qVdD",
+	"OP+Lz8o/0coWajTquDdq6J0r09MYmDxXg0JcmNwqcY51g2fCFpIaXqpzm2LpuEX1xmedXWn/x5dWdC/s",
+	"EgFw/oVJUE3o6hpT/N4PwYDnd+25km8Y3aAjeuLcFGKYZhkVxZX4b/RKK0IRG07tkiLBV9vCXAJOUKgI",
+	"Z75sS6eTPU251nNb6p4i/1pc+7LRNQWL3Ju1A5jI8TM1g3HOF4x/7R//pjGQNtUGjnquGFaisejzeB10",
+	"VAfNvEpRvdLx8eDaujT+e7UzK2Rhdyo2qbkFZM/m6sGbZYezOpmaa4PdUX8L9TsWC49dOecbFMpDsC5u",
+	"BbyKjDmoXqeFFXZ63i4NQfdWpJ9X1YXkosMDk2VqUJQVsOGrLi9Q+iHdUgBHHLRc6dttyA60rttlR8Wu",
+	"VUPMpV5ejg5m6hNaGeaX/BK3YSiV8JL52pIwjmA1rj03NPP3mrezctLs6vNcOi3OKa6P+b02wiggEquk",
+	"THsKcNMd5O+vfstfOEPGUqK2osC0WoHp1ScW2FhWsJtoteqRKszNy6w6JRbniV3ULDENYulCH8nZMiV1",
+	"Aj+FEj8C8hepLdKBs72KZjzKzXTyePYFiIuPZ3OgEMGWrX1OyS9usbu8PG33A3XglmE11faHRcHhfR3p",
+	"m+xmOZVrAlPOVX6shovJBdT+5tv5Dbo4TkOfynzdsDq1ml7PVSJSzXo8OUtW5IZmWlzdLbA8Zgg36vjK",
+	"gJqV3D1ITFPgETDIZQs3tfWKh0N1b5ycnRztHezu7S6qCSXy+/WbTd9aGCp3UT86M3hdV24zqQ8svkVI",
+	"QYhYc3tADTQ3FivJDkujou88dhWXyTNTHmIFayUMY73S+Y4bsVo8Kr7qYlFPTg93nn2AOFT87orOLDpk",
+	"7yv+lHq/RewpNryLuFMewa1jToPMthvcxKuu1RJUpF01SMdYNiCvlgcKosLTsbplnTK+DTWIQ9h86czr",
+	"aSNNvNHtPni00Q27c8BUjiI0nh2eHO2XVpoTObZTPRJ7oB7lRqcDu0hVB7VFG1CXc8UYqpjdiIRqHT7X",
+	"4LU4n4lmpgqqxJyko7SwkYg7cSTiNokpFdPHvO4+QVMRfPSPf9Nr/5Fsf99tP+q0v/3dWrTe/eEfX0dI",
+	"E4XYr34xVoACw2HfswSLZbfFs+NvyNpN1AIJRHVQ3/5uo34kJTFeBtVAa4TY3VY00fCBxdURml9agXsW",
+	"iYPeyW7vq9YCsMT8aq1M829oMAk5wqKI6szQzji9f/D13skpixgWTewwsFph4x3CcUOusuTS5OrAFB4t",
+	"rL76iMkRlznDy4u1xNz7FPVxND2/fzI9F5OpvRCJytI3KsfwD65KgmUg0P+Cvcqsr7HMGHo4udgQVgvB",
+	"4AeVbFVSh7CcR2ZG2GO1ms7vGlwEi5VJ2dhqqNkfrv/Rr//we/nNo+n+b0364mTzcl93v0DnGb4Mm9RY",
+	"23j46OGjjc2HjzYfwHmdnmepvThFmlVmnj487a5tdbtb3W6n2+3+EfoeQlzALSAGsJr2Ptt674e/2/u4",
+	"eO28SHSjxj3vx34NT6hu0gtutzCYOiLk9qaKa3whC7dR6HmduzZrS+yr1x+gF8F+LB0LT9ypanC8wkNV",
+	"E2FbFHl6Pi34r4TwE2V2VF3PayYwT9vccMreI1fNJGBo5WTpgNWmwQWjjwRB37SVhuuXiD88OTyYW9+H",
+	"Dx5sPKxNz/MHdEnZp2Lua1jSx4xGKhFTzbHx169D5bTXBgiUVxrfJPd88/jJjtjY2HjUqizUPKVc9dww",
+	"rt/+7nKqU2IdRugRQDpqrBLx071TcV9O0vvnaZalenSfX7Uxljiy1+EeXk3eQ/ZFDPVb/m/n1bef1XIy",
+	"mhIDVi6FeXLwjjUjcmCXp+a1gi+bifxuqtqIkt4e5mbcLi5Um6DCe4ftP1w7/H6jFrephJC8lqyUW/DD",
+	"wgBqI2gq2O0BxuhIvmFkpclENCd5qqlmVe9kZ38/QmD1iRwoOwfFudIcK5u12X308Krd+o/a/8m3f/CP",
+	"bwZsWZl3LZ+cni8356fvaFyF8edKF7fOZ7YmLw5zxrlbJZL1Fuma1+db+kmEA1qymNfwrDLqJJOaigcS",
+	"kG3QsjYNwxwrrS6vTm2rMMIc3sfKErFyeHxxZ0klwgABso5iEpo6Ft50GIqoN2NJLpgExfdPVD6WGguy",
+	"0OzmSp5Y9Q4xV1q9dXEFSwdaXloCrLCUF4xwvgSq2xKXF2mmBKxoG5cIhTftp1UWebz1SG+OwnkTbFyn",
+	"qAR77QfvPFtGq+uYxM1q+zO4owqAHav7EQVnNJxQ3S05laP3QWpuRiuuuPVX3/FTuWJG9Kn0udCnvQ+R",
+	"BX3aWzX/GXbkfVmeoO9b2J1O5ehpbqaTmpwRIzkCYPGq0G9U7xJaA8/OUmVFYba56sRYSW1daCy8vnLY",
+	"a33+2IKP/p0P8k1h/65iYJRkwUt21TrfhYnP79ntrXyui2UV3yWHi3AJ928DgxY8EBfyPC3TS8Ja7oML",
+	"mWUK7u23NRXaP4YjVQ1O2VgeGBDIjA+uN9/cWSnzB9dFy9zk0N3ReXu3o3ZQGy/aE4UccYAoBulvdFGe",
+	"kAOyY1JRsWzGcn+V0xa5fKOy60x1C6vscfUWzyCPxYomy2GYWUOVMAOsmJkqSj0yEDRhN8S5wiQoJxis",
+	"urouSO6K2tx1yeE4nfobzLeVV2nhIq4SwOfHVXf6lmw0OmY/zliGGx95nMuydNHbxDBcE7tw5Q0qB7O4",
+	"uPXpjUuW4X3GDFzBaG/n1qaGnsvWLJqbfO2y5TKpc2Ld3Gu8cpDRUK3k6CrJ2NoDNAvXQs/dQMZZ2cVW",
+	"fvlXa+vdq7793VQiQPV1vVLy10OR0NM5Mr121SdsmlxPhWATT9KkTIZHb87tzhOF2HN7/n7kNtNPuPQa",
+	"ElTt1b5yHOCKmgpWj3W6ynFv90Mg4+N3V9VX8Aa9N40Fe7+NzgIN7wIUgEfwi0MDwHnVCwZEygL3FB9z",
+	"JEX+6DN5CG8F3GV3Z7Yaj89eBldpa+2H6LZxmUwyZZYdDjED9mqkWiQyDovq23l/zBPF0c6FfFvG5VLV",
+	"5lRXPM/Ogb0tulXPc0hO72ZUR1j7aaJyji9cMpJOWWL6nqXM7Ui49Rd/+xfkLI+QTmiHGJulr5WQesau",
+	"UJh7iQP6x2sPRHOz2wUpFkh1fB+7iFuUcW0x92XhC+IPxFCpuYZDpeJWZ54x3M36nMCqWJp5EomxQb+9",
+	"1OJ7lZvOjTnFdUziKrymhWC1FXnF0lt4kia1fOF8OqNMaauy7HroA7pvJ3vPn69Iuh9PZ1Q3L0P6PcdG",
+	"VxsQQw7cEGDgDoaKsZTvGrh+i+BAanKjaNZ3FQ7D8up8pZlqwR0MoVtdMmjOFbe1umU6xVAp9M3c2lsE",
+	"isxVPdS3+GZpeMupD5V1c49Zwo8FVsBt4gKgLcAht/L7l9JSFWuuWIx1qAyaqNLCJ8BEAT6siwmhtDDb",
+	"uuUivns5khsHTkcNRktcki3M4E8yT8R5mmVBAqhPBm0nkiEZczMxViWiCctUXJoyVyhXDpUxQg6BC4rF",
+	"aRzEATKPiZxRtetCFpiM2mJw4SBPd2D0MM3HWOeLENzI4c61c+57HJn7v0uTH+7z63ELCBHtKsUA+SBv",
+	"IV3XJGLScLV6o3I36I7YS9ICS+14dEn3HawZgKNxL1eDgTgIf9FzV5ibnffC3Oi0k2JLh/1W57FOz2Ey",
+	"5LOHKnewMkQPYUv6Tni9w6lXKEdIYMuDGdJQf8KX8EbckZUVJ9q/Unc6OHmyd/xh1Cf89OoaFDGz96hE",
+	"0Qdup0dh2ztSpXgcv0RtCqd2NQjvhgfhrShY6w+cgvXAJdaXpGHNsYfGjqPa1Zu5tf7OaL3vJp70UAzh",
+	"shQEb87VzoiERUyIGXNeC5MnVN2AOfg2X8qIhBiTiy7ez6Xyi0fEXetW/1etcbmalLISFS7r62dKAqdr",
+	"hlyU0QHKOiXnUr/mpq1ro23fDca3FBHqMbaikh+WgBgECCIZSRnTkPK0UPk2ga9MVG6NlpmDlzFclrOv",
+	"sS4nwoC0OqLn69TBCoSqICe/zQG7rzb5FfliuSO5koMLZbdJ80jSIXAB3Ipwe2+8DfU5myuwyjr6cIZg",
+	"1FyisZ5IzBXGDTC6MbdPPEvHNcG9q1XTvb5cLjrX1j9vbYtMDYt5LG22e4hv0uJCrD+IRL/hqhP0G7D5",
+	"6w98uQLsaFPsqgH9OWTkVSq6QF8dplmh8kgwfmBUzaQM8KfacPJByBPnRk/tXVXrXRmUYlW/Fu3vmV3G",
+	"ATxiB2zlNYAd9Tv9ntE3lsBaLJ+wrcuTdaCEQOhJkbIW4/d5T6c2EMux/m56VXnrWhwBUmEcqhyG6S7W",
+	"osZAUe1qlKtEqDZ0WnU8LIdPWa2sdll5ff1GkEjlCBxAy3uoHv0usYPLIgZF04cVtm4fk/fTlj1ednjv",
+	"QqDFS/DLE2a/hkszcyg7S4LMV4QUWowcD0B+KtHx65vXRj66prWDNoXaTWEgSxKM3phiHj92IO0igOxR",
+	"I2rsHn6zMvDpBN43l4R6WhnFEjsqAbBkGTJjGNU8dutRHIkYhhC3MGdrMaJUNE0eYKcwmY36Gu4vluwB",
+	"aot9X0orBlIPVJYpFNpuVjC4XI4IRvHtdfcb1mhk2vywuim8PkucTuXewUcXnUXh3l51Kee+OS/G+V+W",
+	"HaJl+NgJQ7yscFPHs685N3blgXpCTmGWN42ZncIpTAj8hb9eNz+SUWus5mRsO5g6jMZrifhSYMTDicIq",
+	"rs4OOMmm1hn5EFBhYMZKjFNdecyaYEdw7DjFUnEhLUQJlrqvXQVEqQUCAzf/3//tUbS+vhFt/Go96m48",
+	"jD5/sBn96lcPos+7vxKXRm+R5uLRhbn857kaUpz/4IL0HtvXcPkcDBh2jgFarUjEPJHDaXE4PAaZGM1I",
+	"sCzIMt3v+PRCZehbozJYMle26GulWe+Shcihg4itkZe5nExUsuUkIaADjAzh3jMFUaxhOprmas4Uufag",
+	"260v8bh4JBdmcR2cpNu/hW0QC7tQWYICOuB16OsrNqjl1P4gzl8ECl4aEEWZkc3YYiDghcpV1NfsIuXX",
+	"sxTImU6c55T0FyuGSiVspLbe5iw1aY0VLKpzdZEiCNbcMlduQFhBiFwynsq/Tw9BZqTuLXdtXf8l6OCF",
+	"Ki7MtdbCA+7ruW/haRN2AmpZPd78aqMIAClvOY/j2kKBPa2nMhPwLtw7kcsC3egTlQ/QuIQXKVkId7qW",
+	"1MEnUcWuM5FdXwtRwrBgCX3q8+JRWhoWZ4iaPi6p7UpwO7jCtRaBnoh3ese7MYLtku8Haw9ScO1ayyeJ",
+	"swVODGaDTNXq3ddvFn9hJXuOLAd2jjiN6GRyVrXVhvWeMtm8++q6FfUvikFmLHDB97e2q6TXMfzRTfLr",
+	"5g5cyejDZYvmBIYKfQruaIXsVMhHeKuqZGHxxsxR2rn9qBz3xSO3XApaza1E7zqn0je958/3Tj+AS4k+",
+	"vKJKwlLe+3Incfe3cCZRy7tIN3BjuHXGAXWwxF1TlYYba2vd9vrGZvvBw199/qhbPe0IEstiWMhjG3tf",
+	"nfWevzrqvcRSYlXeufGwG3KyxmZnvXIj2DXU5aLkzjho8mJEKvw8W2gHo+CpPj/s1ZQoWRD0a8qM0ytY",
+	"i0zmidD47rYTnpUe5LNJsQCW+3DzOgyUMH+6235EIDKiXZtHvYJ0tYoTqL3422oiRu8K8FT1Vg2wpC28",
+	"yNLwrd1Ua3crvJVC2wrymh/fw9sNaSm0+Cm7wO5ZMUzfqkRwrqvIFdPnbfhnJgcMNz5wVYLVdyDD8Usd",
+	"8cRgbYq4cpliWviUTRgDrFQsC5EpaUn1Gqa5LQsse4mwWe6s+Nu/EO4Civtibb3bjURupjpRScsXi3M6",
+	"0KWZZokY5ebSG11AqatGPwYrErfe/3m4pRDcxUonMNsl4nBpnN7sPGhce4sR/+mHZr/fcX9t/tD6j//x",
+	"n/zxWrcLT7vuSeOnkKyXSZcuVha4tcK1wRoMF6AvNuOQ1CwrB3/zaqmLovuV7lxE2b5GeHfuvLDcQCg4",
+	"l/Ine6Rd0twa5d2D+sx+NTi/+TRTmMBWaZdMlXfi4z1COwl8liyLoEcH4u3NStbekc7gfZkrKQ/bZEfh",
+	"dzriUIfxbjQ1XSlGTJFvXI84mapITDV251eKv1StUOxjyMyQrCVpIWwBr5lLZV14QOqHzdiiwGYjrG9P",
+	"XjLYgUTOImG0iwn3G9SUPDqZ+aBGzjocy0QJOZKp3na49vSIY7031qBXGxiI+UOt7bsKyHOuvXB5+Z69",
+	"M+jYO+th4a0JLobEHyfAO8qyM3A9KJU4LM/c2qZMpri8pDEZAedObdwRKFcjZwiHHaM9P2xOgZOUw+pe",
+	"LLNIqczMn/4LOicZhmMGr3ERNRWavNy+R2U4iskSYAZGRxjdyJWO4cCRu53PgS2LrGl1SdopfC1n0PaS",
+	"BmDpIVgUWtMxsHMOqcWBYMuhyUeKy2DdNZW4mfZ7ZQHp5dpBfZVkoD+oDcIl5wCn2tB8Po+oIYpBrpK0",
+	"IIka42l9QaDA0HrJdm9zCVJIX8c7X+7tPHtF3QCzPucuIhG/2D84O4kxnOqNypNcDgsnukciPto7ONk/",
+	"PIhFMZukA5mhFZwYZvuN45gOe7ji8NnpnXzZiBqPewfPGlHjpPf1/sHTk0bUgEHAf/yIGhHpGFEDh9KI",
+	"GgQ32Iga/HX41+E+aj97pzsrKq870l7A96V+Dd9HKAELH5ZYXGPnQg1e879B2IXPp3oKb+zrNwpLMR8p",
+	"bclwcGRSNCnsFQNUh+cNIits7jtkOfyil/Klknk2W5LMfT47WhKWdpQrsvkDwSNiOoeYvoUcr4zvYEEm",
+	"LBIYIZUhV1LU1+w8QuKly5BpZ9fHO6ESIc/NGyWaXNssLD0BLwDtohAlmau+xigoMy1a6JNIc2GnY8vq",
+	"iY/FRtLv0hDoGq1ee4Kg5muiB95j+vXYK4Orj5NqD9TVxlgZ/93VsrtldbolqO9+OosUHOsCDqZ5WsxO",
+	"YC58KpXMVX4F7hzKxy5mCdHiIrTq0Z3ngo6JQe6MjHRgzOuULj2uGSoN+JVychdFMaFChdjvDjZZ/P5J",
+	"+FkMtjmfCZuOdHs68Ww5MxSt92VRTA51NovEiRyrk7RQXzyXb1F1STWGZOBHvOmIQ5xe8RjKwclJ+gz0",
+	"jh/wJA0NQQ3rQg6KACKCm4tzOXgNklGh5LgRNaZ5xvOzW/fvz4VR3U/UG5UBUbCLmJiuQ8q1kKU8XxZ9",
+	"ZZdt04PX+jydsjpNGUDY1ymSLBSLIqQClyYvLlqRyKfacsHzqU4LhoUh2vPGIBwnFSMnWWgCdI4kob62",
+	"CpUJHznFtOMiBRkqN9PRBYuU5whkNpmQlazT1339j/6R2DH6jdII0drXbYToZJRaQhEBLSUzlyrfkWOV",
+	"7UirOgIVQc7f5Hvhy/hJq3wmqIDJ9LUQzWfH3yD04TjVJsfHrY74irIPcZEIQBlnl5PMl6s5zd+KZr+x",
+	"tt4hj3K/0erAgE/TsbKFHE+oicPl3BYDmSmdSC9D5krEL1++fNl+8aK9uxtHQnLYqSyEeptaWFCQRmG8",
+	"a4+63XZ3rd2lkNNHjx6119bbG2swS8LtgUNDAkpTuhDjSnwx6aYqS1rb3KTfSOSs34hEn4hCv0EbKES/",
+	"canUa4pSdZzAJddymhfiDX+PYTU9m8r7J8pMM7h+DFq9LaALS6Iw6MYvjAZtANfoSI5UQmCgopCvFUj3",
+	"IxWLJkrfay1iEjb9Hp5xh2K9GwUpuF16iaQMGHP8OyTPkYCuIgGNI4HxWj/E+FECPFZ5bnBpYsRBIqjW",
+	"+5PcnGdq/Ae/tUbHBKb6aPPBr1q+Ai9BZk4nE5W3B3Ck4oFJVAwf9uLNQGphL9NicCGM7ogea3aOAirS",
+	"UHBrxWefmVycq8zAMSqMcHtGl+Wzz7BjnBts4qaLftjsbpBfPsEAJejvHKH1zlVCkwTluzwLvMSMeI7q",
+	"6QDjFLHwitOSpxZ2N37b5mVo48s4uWb8u35jE073lvjNSe/F3quj3snJN4fHu9/CudnsbuIvB4enr54c",
+	"nh3sfvtD3IqEeosyHqpRWtmFIzqWs3KCW3hK4697z/d3e6f7hwevnvT2n+/Bjdjsron47KB3dvrl3sHp",
+	"/k7vlB9viPjJ4fHj/d3dvYNYNCtBl9Cz/5RFFTtmWvTqeO+rs/3jvd3YgxGFr0LPD0T8Yu/0y8PdVzCn",
+	"3vPnh9/QN9c28JQd9V4+P+ztvjo9PHz1vHf8dA9/ewDDPDk7Ojo8Pt3bffVib3e/9+r05RH8+gBmt39w",
+	"und80HtO8s+DLnV2snf89f7O3quzg97Xvf3nvcfP92JUrtVE6QQplsNSPzK2GOXq5KvnwcZTFH+yJXKF",
+	"QhjomdjxMfzd7sHfZGSIT/df7B2encZk1HJqVy41afGgXfmVuGfpemfpOC3oCmAig/C3/0LJrLiYbQGj",
+	"0I66oCTgekabCtxXtMfgpc3S1yqbYdcUs8N2Fxw8ngfUkyuDj0QmCw6Iv1DyzQxY1GsSMAn4HmNYbCFn",
+	"OAG95RQMST/PzFQkBnpHAUSbSwralVmGrNmZ7ege4B3qiXOTzFBFJAECl8HfxrUNaDN3pCN4oNGEhNcd",
+	"qBqldppkhr3GX+71WLF1ETq+m/jp3mkckvDpBDdgANoGfHRqFdxdo0V8n9b++zjCnb6fK5nMvme5+n5i",
+	"BjZubZX7wfcbfr1QMsFcT0sfjAJx3g+zRxzXbSOuRGppDahC75p4kT4WU50pS6SlHLfFXXCRSUQ/3rbH",
+	"8m0b+mmfzwpl49a2mGrYCE29Byjz6UgbVBnHMsMCTgTRHVDCLg7ShduEbblUdezsIFsYbkbrggj22SWM",
+	"bsK6VKpFruzEYMlZ0aOeYMQUHe8t3xIeZMrR8tQyJYbPbHEJbPZlp9oWSiai6f3c6A0fKoUdOzd3JGLU",
+	"mehn7SZdwQ5vIZWnw8HE+o3MUpIcEE1cHE6U7h3ti41Ot7PhhCfU0K2QSQL8VSI5IL7n7GCKwtGoz4HM",
+	"UdsjySkGZZgJRPx3f/rXZNsXrNhEIj4i9rADnC8Sss/5LvesiEH/5zNoJnEk/u5P/5rmMFIaTodKxMnu",
+	"M0uwb2mxxQhwiQM7AtGaKM3AaFtI0BxS3ddPTYTsF15qZ2mhcpmBuGZA0BOns4k6QRG5I3p8RsZyhvOa",
+	"sXEhXAygrVpdCuZzfYSBj7xlGcZgctwwMmgQ6BzV1kZB8Y3KQReAC5YriuxzZ5lOjLSi38Ab0G9EfU1n",
+	"hTL4UPLoiGegA0kRs1gTi/Nc6sFFKcmRCLFNAY7BB2B3yq+AHJvSvbYKI/CInPkkpO1FGvfl6ekRmVan",
+	"lnNCyu55TViw2e5r+zqd8PENozvKFrzpTUKBTrOMkX7JkE3nQqu3RRxGUAN17OvyMLurjbwAXZGpFYkZ",
+	"TNEUTbTcLq7zJeI1lIcWjkwCFxmODBw1kNVR5JF65g4ZFiZDOyIePdzvJtJYEfC54MjGX8M4m62YxNZD",
+	"Lyp4avO2jW5DLTNHb5o4A9AHczkoEL8aXQHAnOQk7czkOIudcgp0IVdDBdoJLRo1IDKOdAu2aaLMJCNb",
+	"TWFMZrcpoxLNyC76tXrRHEFgDdn29Um9WsyUwMfDixiVaaabmTVIMtLCyf9Oi2Y1vq/jOT057ojHubm0",
+	"qjQB5MD2+QxSs22n/rlX4Az3ddybFhcmT7/HVd4Sj9EsIPrTbndjgOPCf6qYY57DrASiZOemuCBLF5kU",
+	"2DRwSVNN+rocA1A9pr1wPt38lU6cu2ejS84fxyaBC5tcrH3eDZ1CuJBRXyMUBt53IhvoCHT7ML8kmN9F",
+	"Ir/J0xGQup3cWNumv9y8iLW5EOvzmTinfmyF/1IT5NK2VNX6Ot45PD5xMuyrw+P9p/sHJzHWLIfr0AT1",
+	"Xratmkg6ONSRjZzQ2dexM1TIyaQzZ6yIgY9bVWyBmANfKgWMQsgsa3EoghsVDxNHBnIkoirR5Z/kapil",
+	"o4tCNOPDI9ABTuJWuQZU9pVPZGYuLXoGlC5SmVn20tLuAUWHvW3RGaieJ+C8O0YXShdt4BzMr37d5oim",
+	"9v5u7A8Uz4W8O5kqLB8domIgdFUF1Zq+3N5/c2GYK2UZ+h4cGenrOXXNneL4bRson7XxPMKKyoXSQ5Oj",
+	"bcJiJH6h9FZfx1gOZBCLpjZuNVqRiEmhRCpNpjGVtFPNeia8wNDqqHdUTTYIW6T7uqJdbQtJqW/8Dnqr",
+	"UCFb0LFI8cDW+P1qbtx2v6LyWuhpXrNrUfZsNWEHRAej2zTfYPFKIXGNzMpZOnA2YbbJHeVmkqeqkPns",
+	"WlOca43l0oosNOn1sBIZywKNrcZ6Z63TRXdCrjIlrWprgwVx6BfQT6ksjm1tBda6c2NeW3RUEofAv2PR",
+	"JKiPCO9NJHJFSL7kuI5Eqt+kBXGhqK9/a1Id+SVEa5XJFFxhVRQZ48c4kh//uv3YmNft/STm812qIC5r",
+	"vTyblVT3uex29N5RSsh2wHmeGk/gSP0TMdCWsY2FzEfE0qHrUucmbelCJghcAOfRA53E911KPI4yKLnt",
+	"venEs1EDpOxou93XHmLAlp7g2GFNdDjsAGjBym76iIjWHNYPjHU2yBQOT6KgNZ2wLLkdVMFxncNiDaQt",
+	"QHFb/JWNsvcncgCUNSavW2cxkSYSMWLFnEzHY5nPOib8CVnc5vq6iE8PT3vPXx2enb46fPLquHfwdC92",
+	"LJi3mrJ4GPUJg7Um0mLk18PNTl+vd7qdLsjpICYlc6khJECB6EXisRPiNOyjh9XKVVVLAVnmPE1sX6Pd",
+	"MLV2qsTmRgskBiVfA09yn0F9FeRf7ztMR2iH3UJdmgJwUZuOjVaHwxhVb1JV0K6F8nszDsOWkf77Et7u",
+	"ia+HwAo1Lm7wcwVQB54cq8E0B3myfPTVNB28nmv4GDe00vWhVqDWV39xb+6jw6Z8GtQK5XEkqtIbAyPw",
+	"MzZVOkWMYjCS1A7ydJxqotwYmXMhvbrWhDVDeRouXprAd8yEjJrAzQI1Fk8JtLpneZU57yjNlUd/slVD",
+	"vU6cf1e8oN3bQhuSM5H6YZRqnNAyBwmn/DaH+/Cn4Sxui6cGO+JT0EE99fFsN5xss0VRIwsPMdUq7tnw",
+	"YDRbrLE6FR5NiENMdcVoFB7MNjmwpLNxO9UNFwfUpYqiAkPuuEE+c/oxdP3UgGpEP7w65omCoDcyWrEV",
+	"xlkLnOoF26ZNuS7NlEDaKM91LrjeFfMrF14UINS43W3C0rj3zxWCeiGxb1H6HP8mvvjiC7zMZECPw2py",
+	"lPHZYUtGaQRZRNMTzf2nB4fHe7sR4SDunh09R1MuqpMwHE61lZUCeBSlVfiUm9a2qEyZJLMrJjskU3A8",
+	"1YkaplolsbgPskOakb9K5aKJO0GHFrXB1JYKdCTiz/BOs/Z3UzuKMweR0hy/bau3hdI2Pc9Uu7S04BCv",
+	"N7ZU1v5wWqAvHd6SuVWJLwnlH2FEJROKXW9NPilkQWSQExiQ/CDjKrtobQUcHVaFweCQ5Defoi01Bk12",
+	"LjAknrffONN1PPfijrQX8XZgvMEe+xj60W+IPxF9DP/Af/7dn/41kDZXcnQmMOc0JoU+DrY8yc2EAwNt",
+	"YRGT56mJMEgaYxNEqd8Hy10O1mAQ3xuVsyGAP9F804o74iy0PVg2dpCBAa+TVUr0GzXGt4ZTmwNXbmur",
+	"nowQQXXmS3ScQOco3XA2O3WW5mQLasaL2dC4oRnW25XWP8MFXpKjCLQDF4vWF4NA6XqgY6r6jbnuPUWL",
+	"5zvFG3OsyCBUFxGZ029xC9YxI5zaC+VWOAUNEi3bQeVRpBXONHTPusgTnTjv9oyPa9MFm0RlpAmRi3j/",
+	"YOfwBdpg9359tHdwAlLREMl9BuKw6922KlZBYmYYQT/GSdKVQPln2yvybJmS1lEmZ66u3OXyG8SP4RBx",
+	"+CXb6S9dSTRDrpFOXz/JzVigRCZIA2I7IB41dB8yKcJlmY6J0qIM5N9h7NPQqtnXFbMmqdLnLIu1mfOM",
+	"ZKHYBw7bIi5lrlM9AqLYy6xBg2qqeXQVVQclcZSR0eCx0zvedXV1RbMa4hlVAjxBQp6PDgURZUFq5t5I",
+	"XC9jPPlcLr4PI2qjbnAfLZPbdEAGhUpI/rJxGTiA8rw3RTb5xPokDDQIjFvYRYqCAuhVqAskU3Itw8Zu",
+	"dh9tBx5Y74iDm3R28hL+u7+79+Lo8HTvYOflq2d7L1/tH7x68nz/6ZenuBBPfo2uyJ3Dgyf7T8+O0RsZ",
+	"f3V2eLp3Mv/DNrAZdJMF3iRv49tcf8TfLIMR+prMsOR4Xz3KoNPXa6DbbnnZn68xTtUZgpCioDF+S8R7",
+	"p3IUlwonnzmVsGvlnhWwXbhxR2f4j/JlUgqBlRqtYMUSNZ4YtOQcw3bMVOLVm9dqBoccW1jRPDfFhZcR",
+	"or5GqHC0kQXBWzzgeZdFacCUCRlbpWV9iFsQ0YapIR2Rzk/k4gZSPcpUmx/C/Jou/BWpV+R12UhMDKj7",
+	"E5LqWyxEgwDEK0WVmaVI0pHyUcRub5v9xkb70fDzh0n387XPP98c/Cp5+KDfoAnF+8P2gdGq/UIWg4vY",
+	"b9lGd5NiClFUQvJLJaCSmQiMXYjssI29cAfMVZlk0/DwRKDKWGZBsDkk8ebwLQrdoRAKot9IXyPxBISw",
+	"vTw3WFyS5TM8DGhBUAh9ZiZKl1pnxT3WrLmzoDAY03Lqqmet2EPU1/4UDWbtZ2oW0T7CKrupRjWwCLnT",
+	"/7xNAkVW2D4iCVZlb2BKOydfC/V2YnLGWBjDPzt97RJd5CRtbDVQM6ay7BRlWDUL4Izg8aiuFrtzetVh",
+	"1UlE4wjuGbpSS3oW8y+xWGNzqZVj1df+jSu4Nvm3O+KYcxfQhwFEA1kascPzGdegQidYX5/PRApcXPPG",
+	"lwfcXQnMknGs3Bmt3ANMvs8JlAD9XUCA5ch2BOZXA799rSbFVlm5HStHBeJBSlyPJCgL22KwZZP6dQYt",
+	"3EQMXj1vly1bUYl5McMQLlIlkc6kGO/DOaCU+8kObS0mmUx1Xxe+kKdf33Ru38ylbnXEASnPbhdzNVES",
+	"+GVxaSpF6YtL09fBzIg2khpDHmL40y2ZF34xKACWvoUG135DNNdbFAQmmhutfgNEbmFNX9P1Kr1TqBvJ",
+	"8Xk6mpqprYBH00xjbz6LRfN85gQo/JiDZXGLC7OxaUI7EvPKxttCeoJ4D+8bq1Tz6KeVVuxT5IoUlExE",
+	"EYlCYkToxNiU9ihmM1vMcDU+tyWbubDI+QJkfe1g5CsYkE2TR6TspgUr58CZuDFI/7YQSuZZ6puwqdMK",
+	"a8aqtd3XsQkNQjZ2TFYTLhyPqE5G4YKw+NDBA5khte/ruc8ZrTpivwz1JHXOFHA4PB9xp5IYWnhGbZEr",
+	"oJ99jVYleIT8EEUGtLppObEXxndF67RFkT8Bj7pAm/FoigLsUKbZNFdiMPWuFaM1aRmh6uyyxC4U0i/k",
+	"Z94oSO51irWR0FU5cGRpLniDzI0FfhS1mgnoyD5l1Z8a9P1hjD66rJmdjCVFHaEr9mG3r60aGHizGb9t",
+	"J0omWapVmx/GLQeVFMQMPehubDNVDMSyzzt9/SXGNDW92NbawsFSqJPzRTVpIMB6kPwSayF+AnMgJhO5",
+	"VJa+RvMJqJocyAtiO56oCfAFl/AiBY259Jx4AZF14NDBtQ3qgvPbUcAYBUaZYRCZFU65phNyzPg1wHLr",
+	"T1VBJgiqVE283i4tflK+cv+xMa/3Eyx84mN5gEeud7suJptTrcNYz99aynslU8u1FS5paBjsXZewXRE4",
+	"sKbKJn29rlM/yvuPpccIxCZr1zc503IKLKdAzSKhdhvXtzsiB9+xyxHAdpvXtzswxRMz1dRgbZUPyVlm",
+	"ZHJqzHOZj9Bztrn+aIW1mFrMjXiwysLtc7gFNVhhVCcUsnim5RuZUoYcpjqQ+2QhNxbpRVWCcrsbVmWl",
+	"U/Ft1HCe2rJINToC58lCY+thF57jTXEpenMBtzAX3NHfNLwLFD6Bu/Wbho+xxWewsL9pwGVtfIuHs86b",
+	"tFRurMw5YHzxTEnny0YuEkckJFH0gRfO0qTuJj9PbcG87OZ3Gdu9VDJv/BCt+LbLsvk4CAUOCXFaaojF",
+	"4bNPtGGONnyg6/48rSQtn/vzWq24bK+43DW3dv6GwjdBI6yvCAUfcAL7fL3bQKRvboKC7sJpW4w0DFcU",
+	"byhOYVvEhKYSO5iKP1570Olr/xkU29PvpsT8K+oVdrDFKoweoWrGpiwcWhlR8UjEO4cHT57v75zGHCGb",
+	"qEKmGWtxJI9yU/owAt6LJoaQkVPo0nirTC4HqlVHQnbwhceu6PXNaEigz2OC1g0JA165xyaZ3TFN8Je5",
+	"mqrHpYbnCNLaHX+8jhjRIiO6AJuxoK+9Uzla1ie/dn+PS1bX2N+ua1o28S1waL9IkthdQezZMXqYpZQ7",
+	"f2v5au3BKithpxPQEFTyQiWppOx+kCHWVyDAlTt1rKaW1uQDUW86ukIKXxf/ncj2isJWF4UtRwEbUWOp",
+	"xZ5ks3V4ff6d472zk73dK6S1+4MLhvWpldmesLZKgpmNXf2Jzcg7Eh+2iKZbpzaTBoZC3f1SoCNkCzTR",
+	"bpUmEM8MKWtONKUtK2rKYmpbzvAWYBDbsuBXj80cqV1eOmOLR1QpwRELXwGHrd8RdzUG7oj8bkaaLNoc",
+	"EjkTaBsYO7cWPGGt2/9IiBxvC2evScQXYm2LTYqciYk/taKluY3L1FUXwJMXH5eci0Ni8LKPSiymtfok",
+	"F6+mM69Alk/higbA1B+OItMG+/wNRxAIkAIP7h2L1p7ALoY4XklczQQFu3qpnIJ7SskcyYGZ5gOHGIa5",
+	"I2gshH0q/FMyuudSW4m2SzRh0ytzvcmxChRoi/mFHL8dkZRPltnXalJ0xI6ZzKjYIn3JcO6KyoaUlkbB",
+	"BYsCtJnMbq2D/xTSMAzwRhJx970MAOsV1MnGZpKCaPyJKN2doPmhZEUzmd29pr+KyLicCpXIM0vtcjV+",
+	"naoEJ5pe5S8LGGuDIFplsP9C+YgKAKI1Yijz30Opbd/h4vxemid59p8EsV+gINYrgRirFGSB4rX5+fsU",
+	"w6LGZFrUITYVFsPPXRRda5kvW15t31y44UfTd7zhP4XwQ2P7oOLPJxLwUdnXPh76caIqYK7vg4as6tu8",
+	"hXrHoTSreTznImxs5AJ2CK0KLWMRxbKh5IMYo5fSonZbEDIMpqaoPDXJ1mJNLpZ5YkvCUqEwkSlWOqE/",
+	"KCo11YNsmqikBfSuJvhNFmH0WzUeDYNXXMhP2XA+IikM0+LwNIPZFMv8t5UcNftRhmRUhvjJ4fpLlWfQ",
+	"UTt/UwM6xDe+/VMYla535mJYFMWFYh060SxvO6F1oaITUIQSzW7j4UMElGhFPlA9my3zD7sIyOV+4o6I",
+	"tRyrmOC617pdrDMvB5jSY8hilaVa1YtWouez7zxV4frtCBI2tyFhhc3lDt3Klf35+3Ur0/lA7t3qkn7y",
+	"8n7y8v4ipFDv4J0jNHdF+N+nx7eGd0S3cAPz/DCpjVgOkONF5rOLz20tl5gn03Wkmdq/I2keYp7Mu1m5",
+	"NpfN7Zdsh19f6UMDoymf8olMM/VzjLejnfzgF3oNb+jR8d7O4cHufgAzy+LdjU595c7s7+KZrjV3HbuC",
+	"XaSmIdJAkIyTTzPlE04oNq7uop5NEvmhLurHJDx1fzrhCdTHW8pNP3wiWXdFsn6fBB8mFR8zobylaW4i",
+	"B+rKqDY0tFWjJSq5dvMBbKkuVVPMTthC1ZRrrDc5yS9uRa6gWGBZIwseuT9FM8Y/4625qDZvxWMXI5e/",
+	"kqIwk3am3qis7NAXQkmLeRvdPYRJi0fO93jCyKvYBP2tY868LevLYfyMK4fvMg9hBUUznuTmt2iUjUs3",
+	"L5UMUEG090Raq7gL6duaNyo/1AhlE/QjvuAF+QMxzIzJm/TX3/4FAVxiQZe//bf0h8rkxKqkJf5gPi83",
+	"yIh2C8cQKVNVWcKO2A16EvlUl/W2nOGZMsdpWlwtwmBFaPqPt5lGwRCpEzM2eW4u56pMUK+uGtm2D6hx",
+	"+CJouWF0pbLHZs0itSLfmCw6o6nGgmPO2OonNtc6LWrXKJmqFqZQ1/xALm8z4MoVyvpad6ayNDVT9Emo",
+	"C5/0GcxO4nBnuEm25MUT3KIz5BNGDSJ5wpyb0v3FZfPKin6MbEDAlXzW2eos4K5knEXq7xseSj6gW5zl",
+	"UJrCw31yF5YgYZUIrrq7DEtuMt+K4KrwgUL6g2m6re3SiBaAGMBLfMDwfU1G9qvuDRd8w/eXXJ/68yDO",
+	"uQAIl9eDx26O2w4FyNeuK+88ZfPiDMP7ViECv4fBHkdycHtHcPQ+g0Lef6gHzv2TY+QX6BjZK8UlBMXA",
+	"LHviB/KjCrmltIGlot+Rynkaofy2XGirULbmcmHM1oliPjCZWUWuxjJFmIymryqJhBX4DLF7L2NxIWgx",
+	"Jd4+R4VZ7Eyt6AIjw3NitzzZFjJJbDBW5zdB1PxyjCX+BKXXEXBHKVo0LZZQu0CQVJYfL9OBam0LxxNT",
+	"Z2ZYYH+V2L9tEU81fUwRXCQB9hMWBCG9ayPcG35xO/M4FL7tkpiB6lJVAhQZoO25GtK400IgnDlPpdPX",
+	"jDG/wMcZuwAYSTrSDhzSssScehQ/kIBxY7YDuOB5D/jvGz8kBeT3NfiRZ/+JJ/6igx9ZKLbuqH8MjPBd",
+	"PDnXOnA+eW4+eW7er+fmJ821vVNHzfUeGpQzAjGOsf62KwaSaA50geKTmdJgkZ70LYiGCa+YdviTwO3H",
+	"5o0SadFa7tn52bt0aAI9XMEPGtz8yZXzi3TlfKhYFAJAlqWyTUTiY6CE86LGHLLx9f6WeKd3vBs7kMay",
+	"zi1BKBNss1czGHjyXuhuYRgBB4jvW6LB0dsk00Q06RV2smTGgg6LkZKpw9wkW2krEipj2ytCvZadNrmW",
+	"LBtVhzLLrEg1V/gV3TLwGXEdnaY8U0UrBL90/d2rDiRC2ysOiWqsQZ/SijhLbbEj8+SkAi3tMVfHHRHj",
+	"y14VttNxaV3PE3uPOrMdAd1UCujDAnvLOtXIWqK8Hai3OIrHsL0fZUh2dYQfiYb1SVNaBneHRgYgFmEG",
+	"QZ4EdA0P7xxVI5XkPalKpalueQrHvL2PAX1LKN8wZ2PRBiia8eAizZJc6bhVbbgsG2KnHNXHeO1cNaPT",
+	"XKnfs1v3AW9PWW0Clj28M/6wvMvFuSrbQKvLCoYEhowk6PqlUnlYcE3pYj+JXXHiqpXZ1XKqMZ4j60Ms",
+	"Xbg7VB1ViiQdIgJ0IeKCiyb6YswgRJzuPT08fvnqy/29497xzpcv49b2/DfLguXS2bWbS1svTyJwp/3n",
+	"nz/gZvKBUgf8Qn7KGriZ7vUE69clSn9Chfs4UeEGJYl4R6rchbZf957v7/ZCzStqLNIsUuA+Dii5crb3",
+	"CR98OeQRIt2w1kI1URyMXEW8Yn+Vs0dHWLwKYT5NcSGQhVhKGqPG5L7EOu9YGRyYRivowgf0XEjr41OI",
+	"E6UWq+hNVIIw7/lUawqsI1cneVJZtSsLvles5cCS6zjIPi7GLo3xk1T3ERLHn5cciNhCVNht/s68O+25",
+	"HcRQcPVzhVoN3v06o/fRlMJPXWnu4MJz7jvbfUbpG6VdmRSbnmepHlkqX4dl7nOVUegEvcKt4BK24IKK",
+	"NKmYg67BOy4ly826O3xMs7qr23v3Yh0P8EZSXZ0HzWj16Yb/rC3HfBI+LqpwnRe6F8BIgCo5Zz0ptTiX",
+	"H36FEicOtaKr72KOp3YpoPhUU/DP2LxRpyb29YOpYkpVdfViRAirCDJGJArDMcegvrrPogxSBtvCX99N",
+	"08Fr90KL/XM66K1Ec1zudb+1MvoCJ7mKEvrePPS/UPpyc/Xq986T/7PTj+48IsDd26uzNpECRSJXVP3V",
+	"5EglbLCCVCfrIlW5zAcXszKVMx5UjFWxAHliRkXr5IoUFqMn54xoVxFbdFQSWuyiXY/LpvsqhnXBsYUx",
+	"NCF6k8bB9V8vL9LMp45EPky16eqmmdxnrLXC6ogmr1Ja5ACVtBNqWZ95sjXHJKK6shMYKTzFRK1ieXjF",
+	"7e2GH02Axa0Mht2fxGD4Cwuv+OXzoJ+jPE0X+RfJwBYEdiLTVwLZhQVpsTzmcJil2hfstTM94MDzZmrt",
+	"VIn19dZWbYh7zgVcqYQm9Ztw/lpsUz1QZcEI5gdsIZBWxL/jgUToUY7EhbQvTK5+iDsCI+WJy2nT19wX",
+	"xXGo8aSYicE0tyZvhfWCJ3JEFkmNcRzClSDF6smB7H8hbUTFgQszPreF0cR73WycgsJSPWZGPupSHh7y",
+	"8hxdW7xcCUffct4JhZD0NRVRJfNFwkVnR9rkHKebFiIxiuwa0KKFDFRjGh65oX1F9hhrjeOK0TJA50Wa",
+	"iZgXDMNHhjKzKhJUZJyasNRgXxO8PqIU5s693enrvv7ss28wQdNtTmo7n30m4tepTmLRtEqJmKKYYBu1",
+	"EkTREZwf3gmq5YbQgnC1or72PN9nUERXqVJRCae4CLA4lxsS9bUtzOA1dZ5whf0gn+KedUjVeJASOXOZ",
+	"IwkpiC6L0uTJtpuwzKzpawvbTJogTzem92CZOyI2k1jEZ0cne8enMVYnd2ZwPmjS9nXKNissbe+abwn1",
+	"Vg6KbEZHBY+GL15uLjUXMEcdF/EZqUimhVOlxgKzTrBrTjfGeuChyOOMZ0KbRHHcUhmzwJmxixLedl/P",
+	"LS91FYeIr7F3/XIWULDYWyJ+jvTgiP6OMUfKFZItd8At3u7e873TvZjcy/4KboXrLOS5xXKymK3mVnYy",
+	"UTK3AmgNIt9hiVi+pVRd25UWJTxOOtVbwtdVdxSKHAJ4m7DyK5ASgcVx+xo6jcogEJdEj8FfHdFzV4Uy",
+	"mzNExXO2Br+bXLI2dZTR/+AaGxOUsg5Faw6oa8bnMpNw2VtU2Los9B4CHvd1iXgMb3HmDyykSt9UMv0X",
+	"kfcoUQwxSDnuLS18inRru68l3GRM0Mcb44aJAwhrl2OJfpEWi577YGLkue/rMIoGGmh1OX9VfTsi4HOH",
+	"E/dA2oFMkArzgpncl7OeeQLuUq/QLhThMUD62BJqjFaekEGkhSjMdHCh0B/lCRXRsZmjwwTJiOnn48kU",
+	"P+Iy+YD9+PLGzbRgpc+HD7okLCpmDY9hiWmura2yLDH3bMuELpReCBI2kbOYC3kwBT8lpAdr8s8+w8Ig",
+	"E/ndVEVUQYV9ZhR5bgqj08FWSe4HZjxOi8KzbElzuAQSRkdYJVwl2d29c3WROnRZeNnzJ6DaQuoZQnOn",
+	"A4kfBUJH5dsDq5hF5AbJ17fpRoOF+6nSNkyDfAey4EF6n0Jp+cfnfY2mUiy4fJmnFBUakASBBbNhaNYB",
+	"27qZdQIGitxTjJXUtq/7DRcAiqxem8t+Y7uej9Lc4eOV3efCLq60NfojseS8EzFkjiUWbGpBvaK+qGYi",
+	"UhLe2s21roiP905eHuy8Ot776mz/eG83/uyzLYfuAVQrZVGNI2H9GV/wlJDIFuFNCeQe2vm0ELAmIldw",
+	"aBMmjahXz/RAnKuR1KIZNuNSMwLdryQh9TXDkFpy+rpr7D8xkJgbmhkNwuM50MEs6Yjd3ExI0jIDmYkB",
+	"Ft7QCX0al7yvPdBHKP3BurvxhWAg4TseTcEPPZxoX9Px1kpRPfcx3txqGHBxoWbi0kyzhCkL3laSOeHz",
+	"yHbg6OMZsOn3IJ8MU53aC2WdeVrSJ2UmLuAuacuWkbTARM/tcE+dVEGgF9VdgDmPZTY0mNhKDVBa8HzM",
+	"DD1Dos2P4JBsdrt9HS9oLCgNwSRZttwWMdblRhqHCLAPul3RdH7KtS5mKSPdwchkca5mhm86cDSXByNJ",
+	"Bv/sM7jgrC3guUzcSbXTwQVdWdoSuBzDqVUJri6T9bS8riVLZtYoLlTmsW7OQYcmEY9/LsNlYyA/QBL5",
+	"XCJdGBmUxEHgBpmhIzbX10W8GG0ac643vJzNWIjCjYb5IYNYwFxi3uoyq6GJXkhv5nc8qw48JLT/CS/0",
+	"yUSpBG699EQGNQidqLcqIYKz4BYlAp+bSysm2ZRa4JtOdu9rr/H4XGQ5WgrsvcN65Y0NptTuBA7XijXo",
+	"4P3ncAY/lvxfGtORHP18o2RXGNuxAiJTSQz6/QlpnzdsONZVVRFCsxHfh3eMcV9DO9Ici79x9DtL40uN",
+	"PnslcBPQgSoagGjWlW1fBhDQ4sIBc2DlwHqpSEEBkna1PsF2BY2MPkqgDipFNuXEvY44UJfKOoGXLEUF",
+	"vYnPBxxeKp6kqHltiZgYxX4SRyJ2CsB+EovmkjD+ViTiQo7gdQxIjkTM0B74iNUs+Pd3sWgWIH6XkqeJ",
+	"QPVQ7VRbpUFWfYORKsEoYHkq4wgDWCokuhquEvN5jFn2qK3BBTsUYHKweoQ6JFnBSB21KlODQjRllpFN",
+	"rLVdQddKnb1kDtki9TsCc6I0pqvZO0ysnguDxohysJtYx5T8mATYtFBjEiRLFs/6ApkyOPVp8XiKkRGF",
+	"GSk8PLQoeNQEncP7cAhBt6TTaSdS2wW0/GWMju/KjRndqvgWKyNbPMnNeJX3VosGgGnNvsFTSndn5UbO",
+	"e3PDZqdydNMWs4m6YZMjOtU3/RCf+5s2U29vvHZErx7fdPGOZHqjRiSbXP/eSfq9+likKp7oSH1K+Pvo",
+	"66gEyI+STYaBLOTEj/eY77c8p2kOygmjS62IGflyBozc5Oko1TLrcbkS5CTqLYlwx2jQkyyBbJNg4iub",
+	"eEs0p0Mt9PW3fzHfVQ4HRCXiQmZDMZ04xKZLDAeLU20LmWUw1BeuEPs6FWJvkWbnlExdsnotZDXhulOV",
+	"McZTW5BXQy7EuznrJQg7HRR9bEx5w3KsLFpgyR1SiikzVR9rC205vAQVyo44hSfQ2dHx3ov9sxegoz45",
+	"3ttzhkfLUge2RKvzZndDxPx2adNCTfcbTm72i7+4T2T9fvJrkYOAODdDFBoZv2txp7b6ujwUtGIoWZ6D",
+	"+CH2Tw7F5vrarwQcURBbplaJJqaTb3a7sAPx/eBIlXnYk9y8SSlWM8taUV9ToE5mzGvYezKPZ5l1Ay/f",
+	"JxQ2V/i6stCJTLMZvI2mGNHcXH/U1/Fx73Tv1fP9F/une3AQ0Px4rIp81u4NC5XHrrDYtnjQ3XCoabRS",
+	"IK+dK3Ehky0RP/n1K7h4O4cHT/afnsHyR33tZlTpMSqN204RYN9TMJMrUu6QxP/88+1wGh8o2Y6W8FOm",
+	"3adMu7sCqN9cf7RKO/NCanfo7UeQnMfO0ncUOzY4lKbCfhrRR1HSh7fmN42Q0MPjBxw8NE+3rzAF3Vdv",
+	"XfperUWoNvstwMtkeY9Aw6vWnbnqk9tOs+7rjejhQwqTiUShNKJe2RbIVlLsnHwtKFbg7PRJ+3OHGHM+",
+	"K1z2z1jmrxGn1E5yJRN7oVTR13IysYTm8szkSmpRqLdFK0Lvn2xbBVygUEkkdo6fP8G6dELphGJIBJEt",
+	"Qajuinxyubns64nKHc44RyeVFicMMiKmRwMj94/KFXorCqVbHXFUNaf0dXMg8wSkp3TIhJ5sLAFQt7O8",
+	"XMq0IBxWXG58ueWhXJzvEtaqr/HbFdxRxkD3exV5D/8Q3UnWRZf4KggkaaCItWOy6VhbNu+BuEm5Wehp",
+	"prSJHHFuzjO1TXAB1AKfo2xK3uAkcTUCVF8rnbS2RJxQbdKXL1++bL940d7dbTkbm2gyYiuZx1iujeF3",
+	"J+s1L42OhBSXFyZTfa2n5Lhy3jmC2IUGJADHopkWFsccsbsPhGZtNL408OHTTRxhEMxMTRjn4D7GIrjQ",
+	"mDB2oa5Xkp2buFB97c+eOJ+JeBsNToUckTjNviF4jm4XK87l4DVcheLSgDhJ6bXQ61iNDRovazSWV7w8",
+	"USkHv8pREK6qEq/GTpegUTuxbSYSxP2lKPJWYOB8lSYcTueekEOqr22aqFKuFqkNl0JiOl+qpTM84qy5",
+	"h3s0O+iADgz8lZtLSy7DHt5dMVBZRrEesEAkxn4BM/wD+L82/N8/wWCNQp6zX1PmeSpHSuSqmOYYHcA3",
+	"keRWkLeVpPW+F4vm4Te9k6N7VsgERVYnYg9NPp5mUqT6t2pAYQY6JDawSLa13de0NwxmQXE+oH3mZgI0",
+	"YTikHjEOBeZSMOC0yoY0L475gLEMTZaZSzwjfe11KmNVpahmDkfI+WyhGapK8DoGIMT3YoogoHGBosrn",
+	"CS3AfY3DQFI6xL4K1RH7oDR+NzWYoAm/S6KO6PwsV5DopssuqKxzX6eWfPxNiV3cs2LnWDx/Um1Oz9Bp",
+	"C0Q+J5rL0W1w8oPG8Cnb18+fYAAozycxlCwhndkbR4vhGpfSdsQB0oIKJaqSBYrllCWBxnsGp18iTnNf",
+	"nwbk0Ra5QuM0fcIH7FS0HLTBSzFUl+JiqpNcJeRLxWDJIsUIxIqxmowirYiCENDLUoZ3uDiQankaTHEl",
+	"Pi3GciYuTf66r2EHH3aFxZhtK5rx23aiZAJ71+aHFDg1lGk2zZWLb/BRsLD9HOSAhovBtLDISGBEmk4+",
+	"HidEUylSmdHS0JqC4krBTZnCcmJfKvlmhsO4gH/FrS3HWt/MBGtbogmncTqJXPBJhEeB99fkPMtIsJTS",
+	"1xhHgXwPUa79sqJ7mt8CGkAzLn0l649E/Pjs5GWd/rstJFDlHBkUxwGi/myGPFxYYd8XKskLndQps3s4",
+	"+qWOgcUA67LyB284nQ7Q1VJ457upQkkWWEVjqwFHpjGvVEaBggiUSxaNrQawWJCAQQXYatgCBAuQl+sG",
+	"4Qq6VMcgmmE5YRTsgkrCXoDzMTutZYMuzLsO+c5s0MBW7g/sG/i3eivh6Da2Gv/f//3/IDgfZndycQAS",
+	"HiLP5DFSGf16jvtGc6w3qvDdaJHnRgFH7ed9vd5df9heW2t31yOWc6K19W63G/39//mv/+F//fc//rt/",
+	"8w//1V9FP/7Zv/yHf/dP7//43/3Nj3/2L6Pox3/15z/+2f8Swf+gj0a4kvMrt2AJgM124vWcOWCHFqm9",
+	"m1oXW7eoC8SyKOTgAua0jZ3ADn/Rb2hlCzUatVlwbWPRnAEcGSqfww8KQ392BvZNvxFfPfZPMOlzvoAV",
+	"dPHHUzv7WMIjahwBVf0uDJGwb64ANp1nao2th114jpTa0ZOVXQeoNwNjuEonvg7S5pjFFTcX0RxPsyLF",
+	"2hb4fzFGt1NMtWMjUuQKut0SF+ZSjDECFiQFihc8B+WDLHWMZ+PZw1q3y6R53HLlrkjGyJVIpmQwZE89",
+	"/Qo/pPqNzNKELbaUd2AuBelLJMRw/gMsLtnLWQ3GxUCFEWHdAsGXWoM41CIDNslaDhMuyWfHU/0FbEns",
+	"gyJLGZBeM1NguREHJbhBaqPbfi440tS6KA4XJRuEBlPMAq+KwMBGXYo6EWliNESfb0/LH0YKbrtVwrWr",
+	"fJ5WF2u0mSkFlzgdCVNKKA4VBXHL4XdPkJNhYkyPhciKSZyTN1iQI74nmvHTvdO+vsI0E2MyjBnp1JIK",
+	"CfJKabBocUiqNmIsJ5NUj1C8mVO1cEZNvxQV7a7lMoH9Gg8x6La4VGzeKC5NX3MGDwijM5q4Ewc5IlbM",
+	"XwIeTyyaf3hyeBCJeMe+IYCkF/xLawukY6rfRkI7BotQ4ZKCT6Wrt4iB0ulIK3fsMJo1Uedp4aDQk7To",
+	"ay//W2cKOpf6tXUL/+P/9Vd//zf/7P6P//1//vd/889akY/WCdAJaarbfhy8WdskHSdqkI5lxuYUM7US",
+	"5G/W8k3OEbowUnIyaTiw28EFu2dhPygRGpYQ9SeydjUXLV2pFcOU4qmiZXOC+7R3ttN+dnx/5+jR5qO+",
+	"bsZKDwxHK+EyFRRUWlZ1Q/HfWZPw861tflpW4+PAK7oxfb3Z7fo44PtI5PjwYwZzqkdw+il6hAhSCLuT",
+	"KzGG1+gYkxtybChuOigpfqlJTyM9g2kAZsFM9WsNP4OyPz5PR1MzJTsNZQgB1VB5TuHeIXylswBhSHvV",
+	"orMNqh06+c69nzA3l94Pio7LJnyUL6zR2YyMcI46URLErHSgsq+TV2bXU2iiDEzbZEBv/J7UQZe55J8A",
+	"iKSv+XYgHgnfD8zdUGMjmky/t/Dmq++mMmOKxvYNLCGJj6nnTMk3iqwOaAE1PLUWnhwcHIyCqhc6Zc3T",
+	"5qKqEZNbXcLYL4QZ9jXmKFIjUo7vAbHKxzJDgvZGZlNmXoj27UtRAvWEJ1T1iGLgvbUJ09vcENTb1BbW",
+	"hZtjRDCutVfmQWlGwuL0l3hg37yiMb0ay7ev8NTHfPiba13xIn3s4/F1X8tknOrUFnjBhVVFWcFxm/Vh",
+	"9KlurENLziCc+wZsQQzkBA+q7evmejfqdrutLQotp5sWic21DREf9V4+P+ztvjo9PHz1vHf8dA9TR2B3",
+	"mhSgPTB5EjG2llbiPFfytcX1hjULzDm2DK/EY+c0uPXoVw8/pxlH4uFmaTXRidiMuo8eOgKBvWz1tXTp",
+	"GDCKCjjrFbkCRCO85Zl2H0fcZKNTXxOTnSgtxmxIU2gecCcet5APZ2ubLF1utGj243GhOcgRgr5GSlAa",
+	"vTnxznF2uGBoV+Hb40hAF47/WveP1x5gIIbouRTC9W5JX2iVQC4Lxa/c45w1Y3rtNJ+iRTmJiaLF5evB",
+	"T1bOaFJoihlMmfE4v3+uyNbNSGfjihkIqFJfX2sG6ri4i0hk6WslyArzyWhTQjauaLSJUbbdIg8HJ2/S",
+	"eaUloMwyhx25xCJCYnJF/+W0mcYWZWc7ffjcmExJfXMzyLLYBi+i3Qd21gZqhMYQlhXwFZLNgoanNJiF",
+	"2ARU/1ZLjHCC39kENNufHFfEff4Yt6nONoLp7ZcSeH2OXi8pkhxL60VeQ2s5jsNVgKuqF0YqszoBZOZT",
+	"qbefTRDDBzaccOSCM5mgYyA0LrDris9j664tJ2P5tn1uklkbGX5ja2Pj4dqjRw8/f7eqMsuDNFc2w4RO",
+	"8uuNMehXNzkqRhX/OsmnkynIo7k4eXFC7kW0TLEyhW0RwiR3XUR9bdhjk8lUiz09ylJ7gWqA6Dd2oMVn",
+	"a+sbm0JOJjnmwp6d7Iq19c6DLjCok9Pe8eOznWcn/UbFDtTX690usyYzLcjZ7VKgEe0jTUgAKLEBsEUl",
+	"4wEmcCntVl+3RbxzvNc73duNt4Li6N53jkTNW5ZilJ5BINgvLKkLvihpPriQwJeBtYJ+0deCs/1mXMuG",
+	"CuPX5/uIZkyF2ntFzJ5HeM8XNMNhp2Ps1es7OA9Xe5aQTYKEzjn81jzxVYRK7GfgD6DVuMHCa75IfTpK",
+	"C0vEmje3CYqaAwKbqAyBZjFVyTVmv7/xbm7BmirntaflyLd9xVnKAUfdtmQGJYiMx/OAddrpHe+iIirE",
+	"zpd7O89e4QN2OJDmbbTaphJFmqJnQzSz1IpJroZplrlU1xDsDLpFeXXK1qJlgTuu0C2tJZ4Et5aV87BN",
+	"oRuCdUVbyJn1p2wuxKQj9ku3R5D6jba5YJooPnVED7rlsOy286ssjc8mpWouWHd77ixN8lQXeBi0AQHe",
+	"F3uuCQeunmsfD5wWHfFNfUws9XtJBOXJr/0lSMyldhhE1IYymCN3sJYF7OagHKukFbnj60IphC3SLCvl",
+	"DaIXLiKI4seBftOiuNiY7jZBg/h5ixTXgg9Lqn35qtSGu9ar0svUeh+vLUAfklqYaYHxHjzlDhKe3bOj",
+	"5/s7vdO9OAApKatgoaURe36mZjGr6Z4GOdATUV7912rGIy5BocsOIgfkl6g8BXqLjPJ1qpOIr3dEN9jd",
+	"e7f33mWHPaecH1cSPM72JlBWhNFQWfoG88yAXLDJHE5NinCNqRYgd2eZykRhDHZLO1W96ThPXilEsiES",
+	"PZAYh8G86cd/+z/9+F/885a3jJUkfK6otmV7GdlCkX74OwPzcTeD32lVJglXEBgbuXOJws+2S+TcGWF5",
+	"iBJzN9glx5kuJRpZ2iI+3vt67/ikbj7lNBZozXbIntIQLMhZtcTiljmKUVq3tPHEbstj3Gir7lky7ft1",
+	"c2+1oGMzHFpVMHINM8EIDlxJJSvzQBwO2F2K+xiYPFEJApHQCuw/PTg8xgVw5L+Oz3JOSGtbxLmS1mjU",
+	"9mFFZ1tCJkBwUpvqUQTKrcBSWfgXk6Z2MlWwbUQs4CIMFOjNiRqAXJe49yKgOySGyExgIJonANpdpwKh",
+	"0zhOKpgpYTUx79LGLR9HYlUIQ3AvEN8kBF0IiIGHGNEzooapxXARlQg0OvTo6V2mPlyTWvAkN+ODUJr8",
+	"2acahLP5QGid1SHYabZcscaw0cpJSucTEn7BSQZ3onR/KurzvsIWprl26qOTPavikC7MIlsOtPCKnvo+",
+	"KrS+52I+Tt+eyNyq6xXt0OsUlRIGutBRvJ6yco12/kATgoaJaPYbP/43/+bHf/VXgoKZxNp61O12f/zL",
+	"P+83or7uNwZmOFRKbHYevBYzZQuVJ3LWb0Si3/iH//Gf//jf/g8//u9/9eNf/rn4D//Zv/zxz/6Kfti4",
+	"v7YpfvzLf/HjP/0b8aALr/3lnwty8YL+zVg8XIQkT/o63LOOOChjFax8w4A6jChINnDyiNrXxKR6+wIX",
+	"axUW1dsnFtXXzbi3/2q3t//8JSVtxBGF0C2F0IiqWn9v3xkRtl0KX2AoQC8ymtCvzf9jhx15DEiHqwyc",
+	"seRmLQ7s6O1T3AOKdKMpgr2VK8buRh8/Wy5OU2pxOFG6t9+GuymL9DzDgOaizYGjmP4wNonKyDtlQUhg",
+	"PA8ye/W1M2PRoRqqSzd0MpPk00y1z6VFcQg/63wAqOz09l22ajn6qK+HMs1sRBI9RXi4VtaMFc1tqqcW",
+	"CAYcn2GqKciCzn0HEwMsLGYJA0ou1ElukulAcRRDLodFR+x6D1GurMneOAkK1aurrCro9SAgFLpfsyCl",
+	"FG0reDDJQp2lJcjltMCQ31xhdDpDnqFVBFqhEObvQyAMciC2LQX05thoNUOPUcspxhwUwMtNS4NuUpI5",
+	"q8arZS5CTJUtEBWvRng7gr49mkLj/QhR5Uc+kAiFA0iWpm6e+hP0U/sSPozw8LPKNwR2WFo9cJsc6yvo",
+	"yDr5INVwB2+SfliX3ncF3ybJ5D4+XZrJ96WLOqzkl1WSy2q1KOiUs9huC3nzU6CE8BBxuJ9qFP8UF+DA",
+	"28XmMKPuGPFj+cG/ttJUEDtVZp8BU3JmLvTjFxe5mY4uKvDJolmtC9KqLQwSpsXds2Iii4vW8lpOt0Q5",
+	"+FSe6RdXGuPnhezjyjrdYWb9Xde3uBYVaGmNi8BpgfdfjmoR356q4rbX98BodQdXuPv+oULescbOxop3",
+	"9YVJ0mHqKMInfnxH1/Qpuknu5I4usuCbHns8Y1cXP5tkcuCx+4cpokNaV9dsj/wnLrVajSOh3g7UxFli",
+	"tIPb4mR78hZXcKwwctsqnYj4N98iKgVheVMmDUKxB3LLnGubcm5rhAcH+Pp+JIf3DW7V1xLBrGmRt4QU",
+	"2ui2B7UKvO2suc8DWl2NWtXXt4Wtut5q1Vpeee2nFaw+Btyoj58ZfJIqf1YF135PQKJcgbePDCTqXaTb",
+	"O0WDAo36PpuE0BN0e6Zf60N6kpsxhlBxJQGua0S8ItWuYkNQ/xPrexSySG2RDmxH7NDgqAppFYiqrAfk",
+	"AvD7ulcJS5qLoBpRREglYupC5SpyMNUBj+WYGdGUIZOTWXYDTtfa4jymxdAyirIrreYPuhuiafI6h45x",
+	"/iDqM6rhlWXaC2dLVcP2AsyUnpMVVOJWALORfAoMCQKVOtpNlaQe0Qnj1bQtlExa9FlrXCAO/ggvY94h",
+	"FTGxNPNLGcSEiCZvJC1iPVAkvXE7Vv/BtapPDPGntpX83NAL3QWoKiUfzNbynvnN0ORqIO1yb8WunInz",
+	"GVJcqtaEbtIm/N/aVUUnnEYWJ3KG6ZYzDgCf5Oa3lAGtdNI2wzZ05QoEOQBjdHWGsdsmS2xEZTYTCepV",
+	"2Q2okhjnzGmYBgtPTEzKsRCFj2XnONeREecqM5fie5WbTl+/wK9dqCzZYiWYYx3PQf0jFGdU/p4f9g5i",
+	"31dTuiB3N3rKJlbnQLpTDxFwnmaZjVBZk5qDIxffAuqVTDG7EJZ8rdotrnrwyIOSucEQfpYbONagdH50",
+	"UOzMRGk4y649Vhiiuc6x7hb9lvAY/OJu0+JTJTX4VSYJ8WxzqcM94CBeB2Z0z/r6TnE4EypWEYzDdeHO",
+	"AA2/09dHizstmrE10xyL1RLTpT/3E5/x6jAVZ1glEs9ua4tjZnfOjo/3D57Gvpv9hCtcVMEfZ60tmnWQ",
+	"DI1GiLnX3DW4THVCIlUppOB/kJNLKqSCmCyJy4Z3y9SKXMkQgv15oyIfP+tQ0yLXs4MU7+lwZHi5jEWQ",
+	"vt+ac0pa5wR2ygghHJGqsYWFJqqhKa2Ij/YOdmlxahbEVWm1jJOOdSL5m656W674cwh6Nr9ULP5NC3Nk",
+	"bBEjOh+Pgc5BOSMK8IX79+rx/vPnNdsV5KK03N3Fsp/uIHE4GSduDWaDrAqcjjcQg7YvlaXk3+JCatEV",
+	"TVgLuEc7Mk9OXJ82Dq4V0RtMmC4/Cp3RJcHSdQ5WMoChEjZLBypIB+d6oXghKEjEua/LPJqJnFFsM6dt",
+	"0AmbEiwGrDNQmXK7qURa+QZL7/DOVOOk/b7TVQ+tcKV/TjMUPi5ikz8SxOYFxGOmipaXwMNjRJiqyXTA",
+	"xjZHM4kqMpgrRxox7XBfCM4mnQUiwAvHgAlreRAQ6QBXvDwI9Os9i297ciua8UgVz43UJ/wkbjGIbuVS",
+	"R/4WbjMld8DqlZ3BKQS1heCYTbOMRr/366O9ndO93Vf7BzuHL/bqJkL4rxxnZMVsNpuNx5FQnVFHrHfX",
+	"H665ut7ztenMkOlz2AOe9HM1SrWdn42Zq805V9A1CieBMxA9VwfKQwd5GJ3KSLyl2NX0dXgVTP1oLUoq",
+	"M78GnvDiba4SK77HBD4SwtF4iF6v1/DZcRi8eDw9YS7maek25bMQOCwFzZOgM39NcPCHB3un+y/2Xj0+",
+	"2326d1ozh7nqgqhuEtEhjAU4j/MVCBEel+eEeBdYy9jfL+tWwhoxlB5olwSZbovRoWDVdDZzUYmWSyFC",
+	"O4xwbNKsuFQ1bjcjWWFvKRVixprFpUGd0IKHmTF5E8d/HztreXGshJXAryVI/ErgrDKxhwifnY59ek5h",
+	"KkuzPX/utp19X1VCNJnTllAPGEjnRQiXAqZlMc1lVtZornbeCgwevn6Vy4kLBJKgmofJq2IgUMWSxQ0u",
+	"QFuCl9xuTab54EK6kiBA+zC+kvEpQMCkmsPasNALYminr2MSY2OXfukCDkMRt5SrqMo+3jOC6yBUGeBA",
+	"rY6I8ZD8kcpNzE4P3Dj8XhuLgVXSOUvJ2kmLWHmTT1pUDoPrqU6DQxAW+0Tqw0KQSx5i/sR9uZhLvx7Y",
+	"NV60Vqev95AC+AQ6SimSgwL4khqpHNmeE4hzPFbsCHFlOXM1yZVVGmUfD26xpGooC45p0XFKC7NhLKr6",
+	"aD2ihB4Q5BzYdYi+4pBWsOkSz/UTp23d1m4SLQ0mw9uBu8LfEAMgAqAUcWArSRui6afjSsRudBEz1ANx",
+	"bnSXwGXIma0Hy4AWHj801cXGeiNqjOXbdDwdN7YerUeNcarpjzWPqcG72PjhvVqD/JJ/qln1/7P3Lttt",
+	"5Fja6KtgaWKyOkTLt+xMafWAlmWnKq1LSXLa+R/+ywExQBKlIMAKgKJZ9dcZn/GZ9AP1m5wnOQt7byAQ",
+	"ZAQl2ZIlpTnorjQVgVsAG/v6fQ+c0bPPzWhz4ARD2MKkAyO+7UjwmMMqeC7ukMRq0Vsi1aUw9ulEF3ag",
+	"c6kbvSbHSJ7cv9hm/5hyZaVFyZ44cS/VcJNfioIDobuxgMZjRu4ya/mnN2dCDkdQcnw+nbOBiAyGnqL7",
+	"yr0MuGkEYo7FgCW9vSdn7+faOJ1Mg8cDTE03j9LT3PKtuRV39zHUMLgBtwHnGxHCJoUeSMtacHsYRAif",
+	"FLoPuINjqaaoswyEoH+BGR9PlFpn0vaU0dB6pCgS2zSgUYXbBKC7AZyM6nTDev7Pf+OjWGBbPoHDRMxJ",
+	"pwoC57j7FlHGPvYhDaKeZchab9B6gzoCo1krxT927a6zVNsdhrF7qB/oKcCCYlOA+fLFs66XJyYqml2k",
+	"FmvxmXekuU8B6O+5NkaYdkSG7i65niJ4Q6quQG5NxjPw04fegu5y7pSMUIfc+u3kYxs1mfqb6Dhs4btM",
+	"BQ6dPB5vfF2N4I8hg+MtUWbMO0GxWQq8m1TVfYVkhXPpRj0ohBk1l8B1fQEYHuQQBxwQzgNJlEkh+6Vt",
+	"nEljpepbpIyrQbzEE9VTLQ/O95KSagAcoS/IAe1hgKgcqk3OFV2Q3UtaIcb0iJojjDDTwkDVG1ixBEzB",
+	"LSDmAowe+Eg1M7n7K2ZTBUfhsoQMqrNULB1A6oJTPj8GSReVioUxtNK/fTg62/vcPd7//OHkfcqmyjj7",
+	"uFov9GrrRU/hk6dL/HOsln5umxXuX2Buagz/ulvEyT3vyaf3ALvXiS+KLRNjCfYOjkhf2IawttxcSDVs",
+	"d9gZuBeUZuc6qxVuJ7h3/gY76S6lG/RAvf2YAu7eCn5gzfEYmFuSVhQ0q93uKwQW7uJGPfBsWbyEoNki",
+	"VxVQNDWRXJ9iP3e4naEH19V6L39vsl7jP+7CRqbf63fxCoZd1HYXw6cApYXwIh2Wuo2fVsjHFq7SsgpY",
+	"F5Bs89vJJ7zPwOPDDUu3tl798mIrJTATK/sXomh3Kgz/YIwAgFBSojsvM9X2VLp/+Pve6VkcXiV6pXB+",
+	"AgJNoOFPAgcT/c3OJ8D/2kalWQm7OdOFHfWULYQKIMdYq0vN4ewpUGMCKBmsfSfOxCV3BxhSv5183CHr",
+	"CbkV6EIDxEoaU4kKVAhmRnqm8Og7YyMGDIoB7v3CzLTydPqNiCpwYr8ZQeWOUmlhcPdEwYoLc7uptMka",
+	"GGUNjHI/d0Q3yxhHgXTDO+L6XrA7RjapaEtXlotinZspvRzM6qFAOQ+2F1KOULFHJkxzqedXykhfkfC4",
+	"CzhvB2T4u+fP33N15R2ftBXp5Tev7oLtfa3qrtg/CTVeRENTTHNkh4JKJKkVMY8iMC0eL6jIaq76uY0z",
+	"9hAUkK0HrYD8ey1gHkSBzn3lJUNFxf1Kp4ZbHYXE9Xwg+GzClIAUBvhnPZU3uXAJybOdMA0N8jyHSlAg",
+	"oXJz7qlWCv+xn6U7bMloRP0hshnbHXbMh82eljOczU3FGbwG5/6tzK0orlPN6MZxnedO5T/F3dZMwOhx",
+	"OI/a+fMnrywHb5H1G3RBAtDv3yQB/r3Cq3Q+hcQxI1D7rvHilE4TH6RNWQsThZ89JzRo8Hj85LnbTAJJ",
+	"tz0FWbcUnU4hbEM59wMhUtbyqSpbyPjlmd+QptQgaLXXbkhnQZA3tLoBfRcxEYsM09uEavLDepBhIkrP",
+	"RAztNuYXIvYXRZTWFtnHfOFBxMt0uPeue7b/+97nX4/eU9Yjz42mSP1Me3BDwwreF9uR3QOAvf0LX7aF",
+	"pFI1E2w3e4ngaD9ULxEM7p68RLgway/R2kv0p/ASnYDY8jLrdq6HLbgeFqTXfaHjVrTNK31IJ2IAzBvg",
+	"MGqQwiFTygtzlPFDXUr1MtvdXUK5sFjvfD6dw51lGadqD7gWIVa9AnjsK2Xx2hv1A3uj7u0436qjCnb+",
+	"tR1VMLngqOqwax9m1IckJfaQoqQHyBeMKlVLA1TiuYZ6F4zIl9w1oO9hSj7wraA1Cc+1YxWQLymAzf6x",
+	"2zj1D0H12nrQqtfaP7b2jz1cebmozChhITHhKeQlNPrODoUzPAs78mkKQmUhn5Gsb8gMTLEsN/Xlua2p",
+	"kpalB0eHZ78SThnZ0ImzxcFINW2g1ktnQlyYlMH/+Bc/7u39lib0G2QmH2iVcSjYOp0qKBF89sK3s1jH",
+	"SYVhVhCciq9y9lG7iSikzlaArUM+OuRIWHr4iSHLWhrfsqaqo56iMi5fSYb1gfD3DusaI6zZxvICIN0N",
+	"NfOwpLIIRUT1ZfIwg2qVvBS+ANoXOSWharZS2DvmasrzzTI5PeqbMkvs7zyfijTpKcyAKR/BrNL+hYkS",
+	"1ytJK7KI0lZUWXD1P/9dbgzM6sHE0Z5aYJ9iLZ/47m/AQmBpNJAe+FL0gAYEcSJeZAkl+EOxs+ZhWj3l",
+	"R2pFMTYd9l7yc5lLKwV8gSKqY1TasrmgEuwSSyFo3tRnO4Ee/NfqqUkhVV9OeB7VNiJxlCzKst54OVo+",
+	"ldRXdlLJMJZNtMvSXpxVT/npdthxFVAZ6wV9UWmHYVZe4GRbzsP3rP4lNUNdMv6hsB/dIT8DWXBTRcG/",
+	"/UFJex1vsn/+ACTFTd746KTB3Tqiq0vxMJzRP0b6/6HPlWOWtmGg1aG76kbA+TfI/df94mkh+kJObHPG",
+	"/6lQGRoHcsyHgrUCgzZBlqbAcL/Njg/fJeyvx3vvEvZu/23CPorz44S9PjhO2Nn+27dO/h2/eZt4Av6e",
+	"erbFDuTrNiOsg6Pdk3AjRXSxxOaR5+AfHiqoiEIqN7glODIP9FSr5DOEBL4Erqs2MHrgTSqtZ7pbpkzx",
+	"vJCey2PurZfxDkuhhwAqgEz6M2lEDPflNQOoxMI4P3LZghxyzQaWHSjyQpod1oV8+gVIs9KL/ewF44YZ",
+	"rRVilhmgvuOFyFgu1NCOwrXb6alXWy9YerR7slg0UJpZfn0JQsEt+YWY7wDYWnq6d/L7/u7e5w+H3d+7",
+	"+++7r9/vpT3VqgEiLRuMP1qopAglCL6mQYGKQfT9fCigkA6q390ogHFSGjZwmneYeihNSD1FChES4TYE",
+	"6NuanXM1Fp17OvARudX6SkKi8jPVkREBjedtkxHVVl3AofinOKGD/BXk99e7IaiD+yGwp86BCqeBJ2ZB",
+	"PARsBCQmiaXAn77+7YcioaGvXlIge6QoOg4rSWhiQ3SRBv7Z1qut589evrw+Q02AgFsWwnX37z+msn+x",
+	"6WHtmkzRo8jCa8qd+Jtr6SGT04QBzh9SpcsPkLQAe6yGl6a6974ZGr8hdcGK8SSHJCOoVBnA1aSIcbnj",
+	"oevBWAN8FK4yqEHUyg85YZwRwDAbCA6kbi3O3p7s7fkiG+Phs/iQyhpfOnVmEZY4BVg0oLKPkcicKczd",
+	"u+xc9DWQ4SnRHNUvN/Ljp9At53JPmQDRYtZIBFzwbJ0T8JjBa3+0bADctIB04QXv/FbE7q1Brd92ekBl",
+	"SjXpAXXx+G+Roms2sHXgfmXg/k5O3tXH7FbD9uUBuSmFUHM4/B4O3YPRWba+k86y5oxZR9C/lpLlAakM",
+	"NwqpBxjOZh/G67mPQkOYvMmNcVK29BCdGGF4ax/Gd/VhVKHMq36MaPPdjRMjzTiSwQF854tnO4wzM3LC",
+	"w6M9T42oYsqzFt7HGAl4YliqxBf7Bhh3zEjPDGFkgFvfQj7AAOCutAJWvti5gQgiHhfr+fJaQKwC8HNb",
+	"kKDnXkaP5Oe9T7t7e2/Q8+F9KNgsZhDwbCyVNLbgVheGjfglEPNAcATiLX/5yzFizHf+8hf2EfhrIgR5",
+	"CX6aVpTiAvw3bKSnRT4HKHwsIjNLYP6Ah/+Xv1BKwl/+4jnEfeZK9OwTAvSXinWPjz+f7R/s/a+jw712",
+	"hIe7jJVv5xOREExIUuKXZMwdnKEu5knAORyLsUYMaHANhcgW/C4NBqHaHfZeQvYh5FIobeWAZAjQCljX",
+	"orQRrLHSPpHCMzklJYtTwlTIL9K0jTbdAQENtj8S/YulQJCHpEZeifT46PSMXclglbYToB/CsBxV90vr",
+	"NpkSsyWOAHcCjI+SGKoMjDkYIIuFDywFKwHfFjxpVC247f8j4mJIAvVE1BL2BLFF6VPBp0W7wyDE1+e5",
+	"UBn3Bwwf9mdAw/uiWBx9FJorpgrPmNuDrUKAwDcJKwQCdoInMAT3EJPGsEzPlNsg/RFmGfmQcAzySSlW",
+	"Y2mMm2Q5ocCf6xpBoHM/4DinihDmKTRlZzrOCdJ55oTKYtsmZLMQvcNyegzRTNiRNGzm0dNDEFRpNiiE",
+	"jy23IvFSHnrcAEioRdQBi4LGj2LJIQs449Cqe3FB0jypDJJxyARrcZbziZtm9eknpqbfczHXtGDQCU7j",
+	"QoiJp8DYjkPn7noXBr+eViLanSuKtcLV/vi9umEq9+TULZdy7dNd+3T/VD7dhRvn29VQSHT+vft+/003",
+	"NrKSjRotDo21ryM0u22fbzndK+vB9i3d3z4ZdKwL0WF7/lIhZoIxz0TI0jLWqQ0+YRX4fKzWJUliUGaA",
+	"yRq0SbVAWbKiGOwbZP3a97z2Pa/0Pd+6hLgP53M4IDf1Pe/EtPSloViCKQMMJDLLZ9ISlQ6p9547aeaU",
+	"cqULZi7kBKLx2+GPSJQSqd0jHpRf6TR4JVgLkf4ZGu5YJOrhH2N7Auxv+KHtWd3xzyFBHtvFp4lXh7wB",
+	"ig100Y+sRWdoFM40EGifVcZgNePEBhbzhIG2Ho+o/KFqLAUU7NI+dtYbpASys2kBqfgL1G7G6kmgiNth",
+	"lp6SyKoDfAWRtRf8EU3GHpJPEkWkHXn6XOhq0TppDEB8f8H7ULTrre+jXa+jD+vow1dHHx7k1bWseEJF",
+	"VXO5goewJKjKSiI1cfS1qGgqgYyxxPsEIdksZJ2FqrKkp8qVcddEJaMuQXmYzwNdux4EXlVlR8ki3RyS",
+	"5fZUHY9g/Bq4J6GCkuhdMV3ey1pahyz4atDR2lPSlhI90/0pEKlJ9ITAnHjfrRSBoUuDKDzbrHlNkOMc",
+	"XCrgcA0LU+6Ykqy+RctRzjtZJCo07QTXMDTcYQcLi4gQO8S6ENgww4f03rSYdLF0//WUZ2H0yELnvE88",
+	"625tdpa+CTqTsJLNnQazPGioBZHUF1BMhNUNjAz+nX18JWWtWSGtFco7+dw4phPD+rwopMiwvqTNcsEv",
+	"qQA/ImsAr1x1FAkR19ML3qISOaY/91QYU84BD6qr5lCWMXXrqfOctDWqyuP9iwr9JVLeqcARyE1P4cg7",
+	"7G1wIDo1C/2AkwkS9lVWwg37GpspadhIC6crnKpi6YvEUE89le4dHJ/98fl1d/e3D8cpa0kPHAU0hmgt",
+	"lvT8UKGS/uvfAFw3x4KechpjaQycdnf08WJnk8JpNBZI89Iliz0FGsRCDARRAusy1TQ6h6EwJhMDqdzn",
+	"ZIWYoMPcPe1+MNPzTR+lALIjI9iEw3anjFXOrJ5s5uJS5CGeEWB5IfARkd6C5sqV/+RT62YFQQxiOU4A",
+	"VQWYMPXA6e8kkMqWCwh70L/wUaeFOj098UqzH+miWJMGQej945gGLATug3lJleVLOVP69MD4CNxcwNRt",
+	"Zzoq9KUSG/zwyx/DUwIiV6LIM9ZKQ3jk2fOnuD3TNnoh5pg47FY2ULr0VJSaTN5jt9MDQy/O1o0qVA1T",
+	"gatxX71kXsSdhwgaiCLmpelYX0Ixtce/gIad4h/h6gNnZRCE3KvdiLuGq1AtwnY6uX8eQnjuQagwG/M5",
+	"OxdUPf3TS3YgX28DmU6fZ8SufT4183BJPntVOv4xjMPPgT/m1atka2sr/FEPqM3/+xn7Tb6OmHrGYqxR",
+	"BMCxc3JEDlWo0W2zAfDAwsIUGijumXFbPT6Ufz09OmTBmCBT0q3YMzcDilWyrp80THOmi4ueGuiC/bQV",
+	"Cqta6ZdNzxy0ST+m7Sj84sXJq60XO9R56Newnzs99avgl3NoaOT+K21vw7UK//BQcqyFQj7xI0rY7unv",
+	"TI6dxkdiTBc2YaTR9BSiG2nVxrAVQBvB5TQRhX8KBAOMOaLT/IWlrz+c/lFXU7YDvAiicOY1R8pgjI7o",
+	"AQ3XrVE85ZpG6svNYFKvYY7flqRx+7YZjeq7W2SwJCfCTPParJDdQFaxfETX+J7fO7ZQU/h9rZK311Mz",
+	"v9c6N3C31Ro0xIt27g+lt9voh+aKt0V5uLH905b7HXIeNvX530XfestuY3sjVrHgfRAleMLqCuh++s9n",
+	"Wz///NPLVcGPSps3iXA0F7onvjjPScc6I9JYbs3TUitdySYKzDbIn++fxwWPFDX3mwJizwRLgVNnZ4Dj",
+	"L7U6ZS0AvfLwJGVmwLPk5xdbyOkdp7O4ffnEeBXK3Z2kqzXAWOyScnbq5rVxcyh7bs3bQo+vhYjsHj7T",
+	"1370XaGnk9fzb4uY3J6srq7UGnL5TwinceqTrIyzG0orBlQhPFuRiARR8M3g7TcB3UDhQ26SRsmzT/Y+",
+	"HXwQAkoElip4fQc0xEb5RMA8dVLK2SdoUz4xLMU0udTLJ4zU9EcyzwqhnpgdlvpV9Pz9rK/zXPStYVPl",
+	"G/9nCdGUhASn0ImeqdKcmEwELzyeRapnKiXL3M0HsK5Gokb6sRZgM3h3S5yW5Fm82p2eOnIG/zJsFOnR",
+	"pREJwacOO0N+XyTuBwNuOg7Ewv5lcCUBrzsY+uhfkqb2NoY/bpM+Df84tbywb/g8ZZmPIwFXci7IfcjG",
+	"rsO5W5U5WgHgw3NLAahjY28mZmDEgcUS/hhiN9hUK2P/xZ5t05aI8+jaSSOuRcPFQm65r7tXXoOn4A/B",
+	"rwXJj09Dh4/1cqms1vpu+XPfLeAwgWP1AG4T7H+VEsuHkVBduFam4HLWg9Kl83UqLMb1waOGF9BMo/eH",
+	"HFRTlYkC/EM7LMWRENcADSf14oz8e5jFimERy4dDkuZziIY3iKwzPnxYavD3kDxh0mup86fXaN1RfmDK",
+	"rFNcvk6XjeFUnz2vaFAgYlPXdMpaRohS783nZSWFAWSRGQLCe7WMtElq1zXRICz+gIF/g7y4rnbzENWV",
+	"ePJrufEDaCtgX5zPH4DWslJfqdKWOf1BKmYwepKJopE+jD/QqtEzPvwTsLv/EARfuIX8uYD/vTNWLyVm",
+	"cJdLw8Czn0H5aIcdIhBWIdhUyX9MMQxIaSGtl1u/sNRn9aeryKf4n6CS6YzfVw1TSIlcVy+tWar+XDVM",
+	"FiTD18u4h1GA5Mb9tBCgETQngx5PraHSUKyPddoEUSWQKxSzk1CzAHzirIIOWEe2SBktgdi0Pk8Cmvx2",
+	"peQuMthhaDeSrD8e3dWPkwBO++HbtZ/rSIaGk3w1qRxRQ40EKE0QHkHHIHoE4cxiWi0AHDQzwfF12d+a",
+	"Me6OGOO+z9V6u/xwfGWVny/TdUerpHfjQ8CxCZVoigO6P2Y8e+42cFTGVycU65X3ZmzJrOBw44+5Wuym",
+	"FszWXVswa56327A51oVl19IrUBzck8Vx49KykBlyTc9kWb6ixEwYwvIi6wLqaOj3UD/wVuZWgAuWV0Id",
+	"lANPwQ6IiMLvRA0SuvSlYSbkpszBsgFyC6f2bAPFjRhKZRYSTZ4YXxUFaEZQOwyMZHPM7sdYEiWtYOQX",
+	"xlGGfokXZTH+++KnnzD6u4McZEwJ6cR/4uO2tEzuehjxfMAmXBasRXMNpVM438T3HX63OsVxardCF0jO",
+	"QxhQElneo2KPINgbncThG9/0TrlupOfaGSzXDTVfL8p8zEFQXB2Ikv8UDyZqTR8Dx75GU/xeXu7oDASh",
+	"HH67GxDFA7DeQqYhmG9w1D9CmdN+5hNNwr8TJAquyD89U6zl1cvy14LxULIXoP6CdwYrZDM5gNo8CyiJ",
+	"7Q7bt1ha1XfGb4aAhLlUF8AIJivpMFQ9a6yYbDOuqukqYU4eIIIEWAk56N7w2S51LzgRi4/TnEvSyZC9",
+	"itCFpIKn/mvtZylUgs2hloxexnK0JyV1JIwBUy7J51XeHAlUBGKeDYIW+nLkIoTriUzN1wgWZfDdyXQo",
+	"JTyXec4mfD6mKkVeFsrBp+bsnKsLvyiUywhv+okb7bEV8ZcnJnCBSswTXaQIRSJMKKjDgZrAGuqHUl7S",
+	"WEbMWp5wcjtQluoZQlakAyFSIqRGnyCs27lb2K1kaa+Ay1AqXsyj7UDJSYOajdBSOsKeXKj4G4uxbhNt",
+	"pg5kl1JVP4HZqbwX9ri0bkRu/IgX7jbFa4HV6uUoS4xKKgQUmQScxiKUKNpRoafDUbRFyvq3hb5BvSkH",
+	"UFZk4+YGrm/gMsVKRTvTzMgMHThjI3InDfpIHAz1uXHXoZOy9xVxLnr4TxDsopncV8TLL+Q67LUG7but",
+	"wrp75IQrsvgWOhd2JqAKPRRsf7P2c5eBsJo0muQm0TE/oSsd6x4upSJ4wY7DfN+oXt0DJg8EXQ8rnOxf",
+	"LZXXAHsPHeLocYmC0jdfbsnvcuxXuJ6uSJZLGmgg1eIJhYT+zAToj5munFXPRbzquL4T9hvO6qFW4hbO",
+	"69Z3UWK+0fP94ppn80BnciC9BFh7Lm7pHL9DlsbbOsS1noubxc28DX5DiEyw1foV2yVlll+QbYSWPlhG",
+	"Bq/gUIKohwIdqxdCTMjjKQsnASBxhWA3dcG2wBhMWREFzYMU2EH8HbJxZyOBsDWFAFwKZ7MF0gZ3Z7Jd",
+	"rbxt54elByWaGBiihSDU9Qz+UPIDgKdmRWzve6sJD8RqexQCb60p5SJbW1w3BJF8PGrWapvJE6hAbuE3",
+	"XQy1/vBdz+XCA2q573+7dI5W3KqRX3Mz40ivMyn0RBtkW0H36RPDUnoKCs5bAQxy4a8Vx7v/e1JWU4FT",
+	"L4fGjeVWwBiMdSPSM5F5LGKAA5wKwiJ+6zpTeubGs2Q/Bq9mxTMdTcv9L95WoUe4f9xKgTszquoPl4+/",
+	"lAgLEcrzywFL4zGmuSTIum308S43ZUqgSVj9FlxyZfZK8P+ez9kIiKoNn7cDpDOgA1RHjwCbfnbufg0f",
+	"bKCLJC51lYsZMUuLY6xbHb9bWoR/Ly0wRi1uoifRsnOltGXnIpqym9n5HP7n2kxCwMkNod2GHJ76agR8",
+	"+6tv+vu2Gs4iv0hSruCf0Zfw3TyRj+tqox0cSeol2XxPrsSb3nDe8Xmt9BYPa4khQ1lEFXhJhPGIyIKX",
+	"gqUk1VO8vxajdSE0VwohijRiHK/6Jx/3IheGF2WtyQLtVRy4pJ7aTakfH4Pb9+FJIBzbD8gq+chkAeRP",
+	"+JOBXnLSZSIR4I/Zt/gjrnQRrqoqpJDzYmHhal5JPytflA+wUrfNKAmotSiNPOxI6xnh0fZHvOB9d+S2",
+	"WSaH0pqE5cJayLAzE+4VxtF8MhLKADIu4eIK1S/mEwuIt+81V+hpMWyog9dkm6W55qqLuRcJ/uuEW+H/",
+	"+0DYkc7CvwCBgHLg3A8A4YRwwDzPQ9UQ/AM9L0n58DFeCylTQmTo1+mwlNwov/N8KlJMKCBsaVBI0zFX",
+	"U567P4MIgUdsMUW8BDlUMFXwqMwkQAF2WbrbPXkTcgzGfI5JIiA0pTFTkOSlOtqf93OxzdLwizMRkqrB",
+	"AJNYshGilWQtN2c7KgRkiSitxE6UgEOMe1FinrTtBKP8YKXQmFvRE+nTyojKSbY7NWORJqSYL1Zm+U0c",
+	"V3CVPS5mDiULw4ZEInq4OoX06eIoQOv2+SyuN7BdKIUlqNyIYFY/ZXfA0jYQ3ZyLkIPRern1S5vNgGpV",
+	"YjpIc/IDjubxpz7gPO4p8YEWcZ32sE57eOROuFDiO/Ny4VtUkodFTfiNCRG0AJWK4ek1Cob9hdJYM7wT",
+	"Hon4AyI2kULkkHCIT5ehkfF1i40DvUCZ0VqJEZV+r6Ya5FsxfNZlyN87XvHjFSAvJ2Z9jdz6uipkLyCu",
+	"ypeqKn3eDzE1osEpyqYqF8awdKwvxZkGahJRKrDUWOXQJ84gQranivOjSsq9xETVxiRwj/AK3DMl31OH",
+	"nTS/ivBQNYQlVJqDI881sgxJP+ySxBVdQTHpDIwFU3t1qQH7ZGinCMdKflhVUqDBay4zTB5vLZkA7ebF",
+	"9pz5y81Ul7w5d+0rleoDWKXrKNPrHLc/X3nmI02Ku0tF8RtUwjvJnzsbCS9lqp5rcuE1pMd9rY398JLj",
+	"mg3ddWrcj+jMxpS6WxEBN3df3+gw0cX/9Zl22EAlz65VMlVraIXn9Jo0rJ8LXois3WG7zswKuBfzifBg",
+	"1rYUJ8CmbGxAw3CPPTFsEBgTV/nRm7PjvlryPJTcuK9w6z0CabfOi1vnxd08L+5hu+RuL4sutqOf5pqr",
+	"TXcgs2kuGtMOPPcv2o9oPoasNcSsQLdZHIhrcWZGbnt4CI2pIeKanBtL6WjwPYUB/1p/5PZfFhDEqfpa",
+	"T62xHLMKfK4Ct1F48Omz50ix7E6MyBDDAgkv4QrQqtNT6d7fPnTffz7u/nGwd3iWRolsgICCNbEQViWO",
+	"lmqYEOJ/hsqg4TVaMzZ2opxSuM+5unDXihxOC9HeYb7Tk/3D3f3j7vuUFaLa8aSQqi8nPI/63mHp6w/v",
+	"3+/5UUq/RmCs+6Sz2Ujn8fuh3gRWt/xSWN678CNds3gVw7q51S3EmEsF6SM0y7J5ns/cWIB5x+pKqBbi",
+	"nJHerqeWuT8zKyB/cjUM4zth37tN4/fgQ0z+qAxwnf7xgKW52+twxjAh0x9S8J7BnnxkyvRK4R1C8qsT",
+	"xiituHyanWP+ASQbsNaqZIN2gE6C+MpOA/KQ188p74xDXrITKe5uTQImUTvEXeLRIDAk+C5DEfBIjBfy",
+	"hOEBwExKF1IRAs2Pu3IyPmcTTqo+/AqJthkbC64Wrh+M0uhLJ51iKjHMmy45+vk8KpiZFOJS6qmJpjhn",
+	"LVyWdkBJ8LnZ5QNusf6LpfTjG3dxBYyTbCr8bQfLvJDvAX0vtRjuEJjlpptjMc0hu27fupmKcUl5TXtg",
+	"mXMN/Npu6TM+N4Cd4jP7yIpy/eL1uANc6IOpysA0o+RAT/dT+nSrqR0+3RKygXzMznt36N71mB94jYts",
+	"2hcLWeZMWjbgee5uw524bNxdNuSbx5RwzvrcjBjPLiHX0E8DEUE8SSdE9kpnOJtMi/6IYzrjoSc3mUyd",
+	"mpNrXbRonE/ZYRtAP4gTxU3hMNrKCUJ3AcqNv44h28Yagh6jKZT0e+HO9WEBOmfQhckloqu45bZiTOBf",
+	"0ci32b8wSythevDvtFRP3JsUNQiTM9MxE19436LPH1m5fcKm5/4un4ZKAj7j0mKOkGHiCyGCFG4yC98z",
+	"9Y86pWwb8qJQTtDibSV03uB7bFEkQKLq5/elp/VelUZabgpsotzULQ7ZsKjWhGxTJ6gsz1PPBuiWgbYM",
+	"HJInNEJTgs+gvoeb3Th5Qm/SsNrLNQx+Jdx70vrcPfxsXgC6CUVyz50Pqt+Y+3CVL1Vw71d2KH5QSLaS",
+	"WZl4ds1CCZRodYLECiqLgPpkxBGKZTO/CK6V0LbOM3cjlPOnPcujn4h93zXoBrvFdMEgzEYRH+L/UQKm",
+	"SlA4sMcrO85vNKWtW/NFYCkfnCsW8sRinZMtKad8MeGOteI0tKSSZhaCbJVbJ45vlRljMkvLGxINIif2",
+	"6x6Fh5oSoXd5kZ2Wl/uS/rB8xwte5BKQDOMvazWCD7bCBdzZSDake+kfU1HMN5INxcdiY3vDDWcjidTh",
+	"gS7G3G5sb7iGnLrkrPvtDWMLqYZO6aobRc7tN4zB6puO4EHQFUefap0e/hjsg0i8wf3oJGRkELh/Pnhz",
+	"IBtL9TQTAz7N7eY1aNJh3iNeiAxPo88I7+vJ3GsV44ku7Btsczc0mSaIvGdnejMXlyJnthCiSXItvb7x",
+	"HajCzwqx2iz/br7dx4XY4DYF7aESx9B93eg01Oyx6tGArbjRWO/g+hhJUfCiP5qDgYKsgRj18V8wBXSC",
+	"eXMedXVfzTfuJhzim7+nPOcwu1WZzus8ukecRxfyfxeP3c1P3E0DELvds713Ryd/fP51f++ke7L76x9X",
+	"Jt41XDJXpuh2DUvpmegeWZH/Wn9rrBNa1wfxrhNaF86hrJQJfttJ/IqDdXVq69J1DbqbmZ5HzUR4AlHN",
+	"0pYzaBdFQNrusANUBZ84XVASryGYw4OB6GPFXkMeZt2lvD47j4oP5yHfQw1Zgh+987i66xtii1fu0a3v",
+	"or49UBrZH2rTYzbdne34bwesW9irq7LpIM4ZjKkp5LBcw5jCZJcHbEytT+NafbtJ0tbjsaPI49booTvm",
+	"Q5EtRdv/kYYEI7E55jKHgn4+FqzV50ZsSmWEMtLKSwHYR5ZLZdoddoycQkyO+ZB0ulwMLNNT26l13JEW",
+	"eOP0mxuz2izIMfEF2CYGUgH9Q3WSTZGCf1QCBWP+5b1QQzva2H6+tbUcKLhL9z8uWyM9jhJswocQVqbv",
+	"/wgEzyMkzBmH3etPv/+l1llZezKvtr7MMtcNPAvFe11VhVbxVhihwGFVnnvFo6sAoisaZqd7799+7r45",
+	"2D/8vPtr9/DdXtruNNhcBz4ScQ1TC42/9VX3YKwtAvaBpAhAaHF7IuOWX3PjrrqrlvZQs1l1w7JJGFBN",
+	"+Ck+N08nOVc3R+KM2m5QdE+FNYiKpIuAZ4QsdpqJLxNZzFlrIooxd41TSlcueOFzPc5Da4Q51FOtSaGz",
+	"ad8mjE+t3iyEErN2h+1B2ogRxriHl3lRffGImypmhzkrVIkvtqdIge6wQwAJYFoJkhD+uDef9Bo9/VTQ",
+	"hXzslvVu9HPX9D3p5l23f0iSNSA64rqvZdejVtNPweIOF+YEN/N3k3QrxFWhsdzhtsXVdWWI678qQ9i3",
+	"iJBmAXKiIaf+TqIpOhdrAbIWIHcZL8V000iGFLifH4IMMZbbqbkTpWdqJs6s14oJlfk6nXqpginTAyiu",
+	"QoUy10OpzC3LkVOc7N1IEmx8LUvWsuQulRE4VECnWQjet/KSR0bZ/ckUI6yVamieGjlU08mmUG7wWaOj",
+	"8OMIQT7d45vTCTCkToSCNL10KOwpNLOHraQxB6nVKEkgBFsTK4OTUHn9LsNl1Y4aTp6ZSdsfrdP4rsxp",
+	"pc2A6xVtZr+7GrP2aqNLWB0KCQCBy32gC18wKuCb7xAIKtYwJCx1g/gwifPdX/RUerr/7vDD8ec3+6fd",
+	"1+/33qQd5r78plShBkZm7oPZuTtZlzIT/goDpOMv0kA1QMAwxvSEnlqVn3DauJnv4PJa3sff7/K6wSFi",
+	"QB41Y0bYP68T+jFeTEcTBKrGEkg6ydc+wguXyYSPNy/EfKaLrDnW1K1igGuVzztsbzyxcyqpMvXwa++E",
+	"PZ3w8W++/bvc2HE/Dfs6l8aur4Yrr4YJH7OL8pOFbVXZKje5Hmq3T8D38dis2wG6/tXWVhiAk+mAJ/9s",
+	"aysClO+pli3kGCoABWxErQhNfjHO6a4fwa1hWaEnE4AA6rKJ68edIT2Oy8+kzUUP8Ls18P9gfNS1nbhH",
+	"J1AQsdhBTll1H5R0Kh78nQ2wSg1o5s9z3b8QWU9B9d2skNbiCUbC9h1GJyBU8xEIPtXEFmKzPxKuhYar",
+	"a+mM3cGltXS8vuOddc2j7S4sXLn1ffWwcmfhpFNF7FcLl+rFZflwc1jo6eSmtxZopPBm4gtTIXmiqULp",
+	"jA/fYT93yVdFnTQVBLotjrNd31+rtlo3z5nlQ1qrmMSp3C43Kkeq3UOp4mOR4rX0Kr6VdqIrzI2jvL1e",
+	"1F9eydLltMPSc82LzKQg0wgnCH5BoHI3CeJmBWSdFrXQU2UTXNGlSLV7XHmfILTUXDbl9+Ed3SK++Xuq",
+	"lwqzW3XC1nfHgyyACqf6Boe66ca4OnOn7tQfa3ccIyIAN4zmYofKUVqn3jy21Juv2G93R0xOW2lVCGi1",
+	"jeUurARvJGci4X2SlKAzi3W2vsd0BdP3A7wqttZXxTrAc2O75G4Pe7iEpnb0VGaTTdh79drm76KQA0k+",
+	"kaOJUPtv2K5WSvQt23/DrL4QirWMHCpup4UoIce8I/yJu6DmCDyJbHFJT/FpJoXqC/ZfJSfncAqejFwC",
+	"HFGWUGpcu8PeSpXFiavsfB6aZ2Z6/nfRtwkTuRE9lUt1UXk2CBQAGrvE6WQ+S7uF92ZoTbrRTmwbm2Mo",
+	"egzjPUUBVPZeKsQT0k6n9fFodNZQozMeCKELfenWh7P3R7vd994zuu2edw/0lPtFZGw6AWI94OeZIYoW",
+	"z7JCGNMucwG59f09QUQnZ5qC9IQQO89zQvTqKQq0G0LT4oS8GX+YELOAUQHqlP94imm1szS9nqL58bKN",
+	"sJ5OCUGkNd91h73cegYhF07bBMaRaeQTwlfnO+wVhlj2Tn7f3937/OGw+3t3/3339fs9giwFemuIpnjv",
+	"U7RddNGw2Sh3uafOBRsI2x/Vu6re6+G++ijtaP/NcfeO7o39N2du+veVGzC1oxNhpnmtFX+K20+qHQTI",
+	"gu8k3V4yGpaRIN1SJYwVw+Fn+rop62t9Ie+hDvYxULp939tD9KeFtPON7f/rf1eSBeRQuc8HApCr8riH",
+	"w9sNEjy6ZNySL1wvk+l5LvtN98sCq0bd9bKJUn1TZqtRPr3sR/k3mZSSyep42G5KOyxV0zwPQoLbJiFR",
+	"myjgzvsu9Lf/5k4ran0fDVpbmHPn8ZgmDRtuN3w+dwst77ZrbbLl3XPerJx0DUvzIMGzSTeNDIigY6T7",
+	"b44/v/7c/fBmf+9wdw8RHXN/jRPaaeVmfO21is7KC+P1+sJYXxg/0oXx+jtcGCDEVxx5yD33eaS4/bgl",
+	"VzK8C2iZhVbDqorMFZuqC+W0a1Jjh8IGw6CnnLKKWT9Jld5OjoVr0mDunci8YUHFcYZWrQQzfrn1rN1h",
+	"XQDPfLbVUwMgs2DcWjGeWAMqsVbeWgCozldbqHu7n+lGIPUfBZpU7NkrNpZqaoVJ2GBa2JGzHkKbOHL2",
+	"8vkvLD3pnhFPwx6Bf7L0RNhivgljignsfLSJy9wZb9JE3fSUzjNARJ3Cdx1Mc7pho+IknMMTQrdt1LDv",
+	"SFC+d8NZi8nbEJP3Q7Pyy3WAN/UBVx6CwTxMaekNY5UFofMNEvI5SMj4GNdJSY0+13oxuec9Jl5SBkxp",
+	"SEdYrDGkTcc+lvDC/r3SYh9JNeypFoJqP9962e6wU0H5jwsCGYUcV3MvLINMQDmJ/TFd9FTqDpIu5D/h",
+	"z9vsteCFKNL2NrWLq48pwsSgNRKFSBDgCbi1wMkxFMp1EVxIBqQj74/KA9ggno6m9loRETrTgD/wCHX1",
+	"f23QR9qFxXf7+d/JvzbOYb1B4aSf/l3Z53vwhWXw63yFFj8WqyJbx77yNZ9TpblZLA6BnQv7LyDzg9/O",
+	"sBbEDRKWi2zobu6JlsqapKeIfcAkwR/Vhnvd3bARY21Sus8qFSruxveF8a67keCXczbTxcV2T2HOsKd6",
+	"xT/R9eYrW7zjrJgqAzRCwG0VNRnoJKT1ycY9Bdf36w+nf6Q7OFA32UHwfvpGfU7WcAEnnKXBzQvcRTm3",
+	"TknwQwuWEaox/siWDTxrd3rqV5hOK/2yCRNzBxEgziuzbJ3z/sV0krBCgDxJ2O7p7wzhdyGL7Iv7r8SP",
+	"uKf8xNu4IhxoFeRYsIn7xPhUwsI6hTGFBanRY3YY7ykjikvXhCWqzbGEb1B+r9DWq60XNY00R0sPxFfE",
+	"SR881PU1btzXUzO//3hnBaci7PxVsAMTBIxpxr2GTYGa4Q1gsOEydntw6RIOV30TimgloXTZYV+F4sCK",
+	"GBJW7pqUkOXJjOVz0+6wE6iQy3oKNjHWvx3t7nfff+7u7h59ODxLydnuAx8jXfrPyPuPvo462y5xFtAW",
+	"Sz+eHB2++3zcPT39eATcAehdE6w/LQrgGfHTkAbNLBShOJ7uwd7Cuz0VMAf8i+IfU56bSqNaOeUDjLbF",
+	"fjxxhpt1T2HQYNP/8YnZZs+2QIjQrBcsJQhmNFhFPVWRBKBFcKcf5UCUhtKRrLzhVJiFzwjgJ0K6z9Zh",
+	"L7d+6amIIxyWzd8QxDhCV0NoIOdkTnK8UWpzoODV41KnvBOYs0on3woti61la0fP4zV5FouX4217E4Hb",
+	"WGZYkVsbyUZV6mwkGxVJ0sTefQ07CfTBzZF0Wsq8MfhwGCGWJSFh8tnWFitE38mgTk/1VHpwdHj26+fd",
+	"o4Pj93tne5/n8/n84CBw8iCHlVtnuL/OtZoa1gqFAqSZYiGaE1iosvYUvNfeZkN5KVQpb8PFAOIvJhJq",
+	"BbIcNIICkZSRmTBtJMPpKdRnMz4P5FIkWbFjHG+HHbmboUobZjW8VRAlS8FIPTOaSdtT0rg/gCmkKhxl",
+	"npXMraCNGF12wBKcFdKSSusXKVq4nnJtQo1niyui5KK6hISN9SUGe6OplwxaTwwbCJEAtxeoo+2Gyp9j",
+	"9w1+pc1wh76hSj8NgR/ak5378NrcYylPiaTi1sivQixU4JzUy5Sas30FbyBteSLS2qG0DM+R1WncJObO",
+	"t0dj3QiN9cfeGObrdgRdSE1bYpe2wyXPp8InG/JLbjn6GbyM9oRZTn0GGi+F9Ov1+4U6vTmF+qFWgmjU",
+	"7xLg0Q+wYb/Ron0TXfmLaxqwBzqDdKFH4t1+EMchbK9rqV1NBY+oyeGFm0kzyfkcUnB3ViKzmJGelYhP",
+	"ANrahBr3FpDpMKoUnL0h2UvPFGsVOhcJQGgFRx15zttQEy+HCkrlGhN8v/6oxcfs9g2oyujuKR51xSlH",
+	"fO3sVk77dz251+BmOy7AayjddN9CsPUHBZO2pTj/NjNtBVX/v2uv3E1AaW50hKX02L57CiwmztKMW74N",
+	"7z1tTdTw//x9Iob/ZygH/2cmziftnXNuxE8vk5R9OHkPLHdklj1nB69ZJtxgoX4ZSJfnzpgoBM/zOREG",
+	"c4vI0czOJyKqP0NMZR/8cuaGLdOwwF0EQg/9ViHzAZWEhMmBs2XayEiP7Utf4hvUhrGw3E0uIcre6cTt",
+	"MSZNT7WMECzFH15rXmS4IjuMszHPBxooUKnIGxhxnZ1WCDaRX0Ru3D8HTqpBNrAzSfcPuu/2Ph90P30+",
+	"3v+09/6UaK3Ln9+edA/23M95rmdJhceTW5Y+rXyYNvrywKeeMW57KoUvjRDcUKOUslxeUPkfQXNv0798",
+	"231eFHNKV8YkBkawgRxCfU9MT6W4oCkuJA0iBvo55/0LZO1zK+n3ABIqF3IyEdQ78E8jIW9PgZJGxNkZ",
+	"l/ncLz3GBVrXS48gLtkmVNPjaMXuCtc06uKRXCfrdIWH5rs7RVZhEHTxzYDn5ib3w5h/2TzX2XwTxOzG",
+	"9otnL1/95/Ofvzp5wUeSV1nupIDGuQW8j8lTSYmqwJSe7UCdwWwpc0FT7UcIpI64wdBnrRl3GsLbd3am",
+	"Ppir8PkqkfYw4R/NFYA1MZtSLQPb1aQc1HoCEIiuOT9m1xf2UGFOlGyAMTM7EmMmVYelM3FupPVay0gr",
+	"MZ9o4jqfCD3JBcsFvxQ9BQrGNuNsIPNcIDW4NARtiQxmhO5NvVNSTYd1fY1+QEELmX0TUfRUNSfQ6RQj",
+	"PS1qLzQk7Xaja2Pu2cK75K2eCIj5Uf0MeG6nyhZToIBPP22+1cWMF5nI3H+lbKQnpWvavYur4V+YFPrL",
+	"vMM+YtSrp6o0Au7gEUt8KIB6ufWC1eCqdUN2pk9ykIpNjdhejLB12HEIEDqF72fwsz//OcI0SALIOmxF",
+	"A/YB1pXWXu0A/XaHCGsf7gtk4Fqpim7P0e6/n8TFmxeSrgN+d13R4aEOvHjENIxvSf5+AfG/6rn/hvje",
+	"NQFHj2FM9QwnHlvQS149GOw4CwTSL9j53BM01WsNDwtqtAKh+fgrihpwYr8iBXEhb2RFfQGZoDPqupKx",
+	"Ias5OzssHfDciMXEm6CK+hc7PeXLARZKE8xyer/P7meAsHZVav9NkljOBQNFxOqafJa6KxGKv+d3nH1S",
+	"7eS+zF3q/neey9rj9bFhPxRyOLJr8/fhmb8nYjNetzL79XYSWVbfTecyz6UaPu1z1Rd5s7Q5mxbKRBQ+",
+	"ePl4jiC3s6WaCkMVOykgIgjTtWlCev5sJCnD3RkE+ZxAE3oKhAcbAwpyFNB5e7K312G7MCw3QoxrUoZa",
+	"ZJCcjcBwgeSXisxzLWvZF6FGCr/DTijZBUUR513DX+TfwqThGeTQ2ZEI+dpMmkoVAhQrVFpouSmAY5Sz",
+	"QJoEQaW2NxIOjz6ffnh9unuyf3y2f3RYm+OLS3AatXynt3fcT9PlHT2TLOyJzqPIjLsvR5fVk2i9onNN",
+	"x/BGCWq/YApwZQfVHW0i4FqdfwKpTfk8wITPBXeH1B/w+JNvlweDUdtQCa/Z+XSekANP9kVP0Rk658Yn",
+	"uPTLHiaikBpdD5Np0R+5h3iWAS4f/D3nCp3umAThjGfMoneH2uM0kxpBrgMz0tM8Y84eR78IHNuC04XI",
+	"FRvxIoNFhL834VYe+yW7W7+162MVaqX/ckn4PIi2+aN52WKpOik/zbUOz9JxoMy75qvuLUhsJ88yAXsN",
+	"/l0IqYzleb69TEyZcysMQN6ICTiZaD8nBNo/G3HbU9KyCZcZqOAjjtkGeE9mSXn/jcOZ88WvnB6bk5tI",
+	"WhPOHVdZT5USpcO6WEvj2fri8iRyU7muCTwIg2iLtxPm8fdU+LXDDt1Fmef+aOLZl4aNeRbV4plpf+Ra",
+	"o9m7S+4lXnIne6dnRyfOhP58/OFk99fu6V7KWiAuNEHzzMuWn5hoBd2qC57VxrhO8FMe08MP6V5k3Pgc",
+	"z0dScXNv2i/uJr/rAyxXOGF0uiblV/6WW5MKZ+q2ZN3lWQgzHYub6MWUgUeWdo1eGEI8aOkKxTIx1k5u",
+	"zIEJ4MR1uULjvbnS2VOl1smupXTCGMTjUDrVWudcdYFOCxUvF6QrVIpj71L3hB36tLDZCqCMj9628jrl",
+	"1IwEIrQVguebUH2ZiUuRuz3qzoEc0D6DitXj6bnbQfDeNkvHwhg+FCmVn/l/72dpwjBTBxN6KAEFnHBm",
+	"dCbHIsX7MI23WtqG24/8U9toAuI43Y3oholKajwshjhwQ8q0ganQMJym7DrB80+1dEj+0+kpBFj/6+nR",
+	"IdMA64OpJNIwM+ITwVpczZFZF0D4zgUbS2OAKsFDhiDvbpyl2IZ8HnTOiYw933pZYu2Vq26snrgFt8Vc",
+	"quFOlOTjhkMSBbum9BbwD/aUnU8EMDW83NryCgUwQEB2yk8v2W/yNfz52Yt6SdMX8lKcukEcRmt4Z+x3",
+	"i/18bfUYDTxzHyWjz93+av/aD4vls68svxBlyhTqf+XBrxz3K6VWFNJZzAX56dWrFz81CCjUQJtFVECP",
+	"SEnx3s/SYMimXjMBaII0OlNDfilKdxO4wUr1uNNTZ6VbinFDaKAEe3HurvgysAnnCuwLxCeOGoreKoT7",
+	"zO6094G9pZXGAvrz6Vn3bO9zd/ds//e91MOWMoTJ4COnZYPWggkDOFGoiEJAA4QtHRZc2aCNbEeQmX4Q",
+	"IZXaCSQQHHoQKkwDGzgKjJ5Kvfb1ef/w9+77/TcppkB6wwgddLn7z4lQmRuIs5+cHAoLsNzW4dGZnyfG",
+	"0hZNs2WHo1dAoej5i/V1zz1Fy3QeQEndBJ4Y78AICisaXnoAxF9+c/i6Hs+ebsBLAvgk6GHJtSmVO0pr",
+	"jN2ZkaVXOSHRlY5+zg7rRjZbmA5YdHwxmmiERTOvVBLRMRqvKWyMnsLRiKzD9nh/FG27EHH3i6tVXyRu",
+	"obTyy7od4VPhRnZKbdJTsGxczYEeCD7gLyx98+H4/f6u26TBTLwZVTy1u8Tz3FM99XFU2aZlqKkQvD+C",
+	"Qj0KqbkvCRce/XvIi3M+FLCXlQ7mb0+V0I3bgNrQAA5bAwhBH5y0+wxuZLh8SW2prlqH7SsGVtBYZ04N",
+	"8PoQeKLJF9bGZ9134wXUYWLH7r3NtKecShA+VQj9GQIXLF3dUGpU0a8bA26nC+b3DYsdMjGeaCtUf/6b",
+	"mN9ZzUNlkPcUtbvKwunSd9mpmr6LHgVpQbhIs1AVEVbSbgKSwxwzDFYVSZSvhDe+e8nEI8mLuUZhR3Ur",
+	"n4ipwSnek9GHpzN4CEr/usoYXOD+evhGMxBq5Bcv8I1ko+YejlJnlqX8RlLm0yQb+2/2Do6PzvYOd//4",
+	"/NveH5/3Dz+/fb//7lfKtYGKj8VnTvY+nNZHNuMz1BgCiQKWABfirgp/g4Im0CIMX6cfvT3Z24OlHNTE",
+	"9mqyCo2w7R2WugvpGIOH1E0Q8mNNRHpQW1DKXszsAaMUuu+hFjWTRuxUdFFpaoIyXqeueE48FjHJf61E",
+	"E/nkA3X+/Ljlxri7sspq3DwMonmRPSXqxqvZfM5CMQy6ANS8qkl2GNaIh/ACx2Rc0C6bIat2sf9vrI98",
+	"sMxAN3bZf/fawfumCOqHDRC2r8bQLG7Mr/Hpx2BYK+sCb7rraLeuohAqzwma5y1v8EboKMiWGsHgUXUe",
+	"eMukYURUCteKmfBxTwUiV7CatuMyEREaLElSWev0uHvQ3vHSPSkXOjzCTU8BkeS56OuxMOxSGnnurh2I",
+	"NrQ4PumsOPImeFyvxmLn2znMd4AWheO6J5Xfr0oTnL7fDiXv6iMpdH4E0u0xVkbvZdLet2BcoSQ8RWkA",
+	"PtJvEZ61/tUTkjSxWKNcg4q2YTrsSHk3ZwymNxElHXULc+u670/2um+cZXB8dHK29yZtA1QppWz4h2Mv",
+	"EO4FqH5i6ene+7f0bkpyeiAHdtRT1DuIyeqQWyn8eCK40Spl+PZpe9vZ7SXtEBJnhcAQSP8RFIugLxFg",
+	"LpyQP5/axenXBlDccEoZfJ3IBc704etFf/LYLH6IFYeebuCvwK0rdy8a3jWSAI3xxWNylRi41Ggm3L4Q",
+	"SDNZCMA6TtmHY2dtvDn6eIj5Dkxp5npmc2Gp5MW7pXdKMzo04FMnMLkXERLc6/gsKmblw1iEIjCW6+QL",
+	"9FQvXXaohB+Uop4SX3jfsqnK3FO84HkucnjdkCN/IjzSd//CdNjvGhyzWtWIogjxAGjG3r/9/PvR2R5A",
+	"LgShOMK4c8TqICrIyuDpJpOslfG5WUh/Rizjf2olXLOE4EVgYwMIaJ+LXM/YVnu7pzYZklh8OEY3vptY",
+	"wf7jGWuVyIOAezBvJxFsAvuPV+UTr/wTnbI991234xc2n8Ffy2zvuL/NZ0mIfnhcBkLl8cEXbvGb8UIQ",
+	"OiGkObS4Yh+On5ieYm5Mll/QX5xi7AbxxLDNZ6wQdlookbUTBt8zn0PGXtRu7KXn+BNm8Ujr2i5RHPp8",
+	"At0YHIDP2XGTO4VdFubWMBNguqidDCe3VD8sEoLG+gFAwmLY07RLAZfC/QVaHFARLa1668Mx+49XCawE",
+	"23zW7rC39AAuPHdNU80ZFNFi12yST+Nmt91ptRqbsSGsNp1sur8+MW7D4OfYfNam3qx2bX84Zoil2LCl",
+	"jKbu3ZnBRUCvmx3Ri/EC064vvzIbFEIQArMZueUEjxgH6EdnkfEJhaNcT5dwNJNofTG7ktFfSKbgUcHe",
+	"AfAE0oo1SY0nhs3c8GpDJjo2le6kQEnb+wpwYNdNlbto8OCOpKpvkrIhTgpC7YmBXx+Bw+bHsUvclwUv",
+	"9O2aJqWa4i65eiVlURNBFJ/mNI2DaW7lhBfWyYhxWUhF8Ed4EWIOUzqQuUi32fHhu4T99XjvXcLe7b91",
+	"SsdHcX6csEz0ZSbK6H5PIXJTy925QVYDzhzJzEz0c16ILMA4RWkT5Q397FW7xO19xQ5e91Tr5bMXbR/m",
+	"9ohMJbQS6jqIK3suBpSrVXj57wGXcjGwhF4EwFLbPeWmxbrHx4oZMYQvRKoPiKy/vt1/y1oXYmJDMECC",
+	"CTYdnysu83bC9nd3I8SjjHUzfS56qmU02/siBwn7dHCcsL++/fSpfM14Div3BNOFFMpiUtxQk5ZQCMJt",
+	"+uvxu3JsSU/5jURN0AKWEkMoZOyDz1lyVUxk304L0d7pqePDd6w/mqqLylRBwBTSnfjciWrswJ4cniZs",
+	"2D3oJqz/68lBwszJu9cJk7u7xwkzr/fPEnb+27s3SU9Nfv3DBFHVdZ1wJcc4LerOLYr4tD9ImN37ZBP2",
+	"zzP3/yX8f7t/sMeGGolq4UWRuZ0HCMUc9yDBxMSoVoalCDo2UUNnvbqdyfY+7b+FhYdHfdYfDgKy5WUm",
+	"eqocnkfh0tpTCP9+/PMnNsj50CDkjsjaO7D5S0U0c0aqVJtWfLGYDANY/67djEWXRPS3xfU+3Ds73e0e",
+	"7z3vbD3tHu4f7H06O33W2WK51pMO67IBFkYAW2+510Pu0MipQVYPsZY1Uo0J+EvDo4k/EWGzBIyzxA2W",
+	"tgpCr5HXzB/U6PauASejU9WaycyO2P/8NxsJORxZpgdoTfS5uuTGh0RgkXfYq61kawv+j01VLoyJuD3b",
+	"ASFtsUsCPusp+lStF7Xvb7MUwqvdyGeTIjQayLLESSOfywEwYm6ZyYIZ84Awlr4+6p68+Yz9v+nuv/8D",
+	"60JTAklD7aunWq9qRrFTxWbylAdW6/a2hyO7ZgE4a+HxNRHLG+TsZHzeaLS0O8zXvQfB7vR7fm50PrWC",
+	"pdMih9ISmUdyOuJhxgxBrEnzxNUJFK8JNpkCaghn7noB8Dfo4EORG8xKI5w+p0IqDU/BblQ6LMvU+BUk",
+	"ueVkagSrl1FIqtaZXsXau9t8mrG/K5+6u3ITGEquz/sJywLj/d4QMdj1yftagJg6R/o6N+aB5sY8sjJ9",
+	"3O6lFKDkD6eILirEpKdeG6bu1fOXz3/+eetaLKTflh5zJVYNKtrjefD6rUat91abfzphqsJQMeHgNhG8",
+	"P6JsRLdgZ9LmwtdfaGN3uRVDXczTpnrcg/muH85NheIxh31+5XOn8p/ibtHNaQo4oGXhdaQELJfTcP1y",
+	"dtbw46uO5ME8rNQNjdLl/e724TU3OzzasNN9mB2sDM+d59RIt/fpj9vMXZJpu3m3H8NgHu9Wd+O/zj6H",
+	"lVxv8qs2+YS2Q3WH46/X2d6r9zZCju1Q4ndItAeZDSpunxfAuVPx06Xj+e/aipTopD0Ja0l+ut1TqS/6",
+	"SVkuDVSNsH4hgNGN5+Cdnok896DLdqbZjM8BAcKAra+AIKenjopMFNtQC9QXBo8ca8UHsE0Mat618oKN",
+	"tMWFYy34hfzRpvK8Jx+i4hT3XNyqs6B8O4xY7hASM/NwWAGU8vlLQLYxtI62p3LBMQDiu+6wYzCaZjy/",
+	"YCVtntvSUDkB0YXQnxk5y577KiAAFVPa9hT9AdzRRCeJMeXzOfAibUffjk8mAB8OZE68X+gApuUGogcw",
+	"Avdx0IsOfD8QVcopkEBV/kBd7loli4IGC32APeTTiXRBpYTnwhmjIzfgc2FnQij4wHD0qREDqHZjfSk6",
+	"7DUJTvxkzj4Hj5aeWtaqBsGBZ9TDnqI1TiF5N492h6V9r0+wiexf4Coj8neL5zn+p4m8Xu0dllo+TClI",
+	"D0PoKUAHD0yulg8b0UK+SlqDoec1n79NRTG/juyGt8748Nov/GiXwmPjOnaf5lp0x5WqSbftbnAteKTB",
+	"ptA7KOQsMMDFyLSQngJ/eY6erRa4BpkVX2w7pqBzJwQkCjz8YqunymZYyxZyPBbZDoXEDcsKPZlAzDVq",
+	"IvK3kNEABZbg0wkFzOfznlomJiAebzLOPJEc3FYdluLNAXnyI600eILghapk0Sqfo5OTaqfhoTiR00QB",
+	"9m32H8+2FoKqkXOf4pisRSJNZUFbDZ7NdoIeNACypeLyRZ+Xu4RAzqIb08K30gV+GXKdGndxT/iYUcYo",
+	"a/W5EZtSGaGMtPJSYBU4eZlDvmg1Yen0uHuQhIRQqxeXh667WNpiuSQvlOkpcIm5hSGMNYSDLJkqFhXg",
+	"WrQzuF2P0ap+kOVkbmz3BI8My9KEFQW3/TcnkyZrf9m6lqxif3wENswGT9cKG+Q7eLP+XWfn3EJJyxsi",
+	"93eadenZqqR1Qboq5XD6GpieWiyC8XdDiBS4FrGd1fUxXycA18Uxf47imFs6ajcvi1nhH2Atb9iXYDjB",
+	"ByDNchJPu8P20f9lWOo+jztH7rpIE1R0SKEC+neykLNFr1rMcNxKczK2TuLWyJQNlPF53u70VDfoOHT2",
+	"Qoak02tWpFgnSEcvBKvoRo08vV91Tr8Xn+ZV+kJIQo+/z+Pg1/xTouJ9s114Inh2EwGymgJhOR/rxi5p",
+	"bb6xbG7x+FItBuR7e6wrdyVPc3c5m55K+8GESHcqlp+36Rb9SVPC0MFHS1JQQ32hxQXJoGBz8UIs1eqx",
+	"xVK92Dem9Kw01Ihrp1qy1+mpPXd7qWFIbCVbagXH6LfrCA/AOtp6TNbRutTuz1Rqd09qVpPNcnXI/WpN",
+	"rN1hv2pb+plaC9GKxSAFgxhFT0VBirbXvcBxo/NsMcjZYaVy5VMG66rbeip14jJlaprnCRNf+mJia7xu",
+	"cXt1yprSavPqMjjviF8nCqz1qG/Xo/wuAui6ekHRkGDwPTWqWl/+69JhD/760gvv/RTX9FuH7Fs8zBiW",
+	"Yd2ydBY1GkjRrjqfS6LhqpZTOosr+k3Xq0pX17Y1+Iu/GoHg+7iMvwaI4NnjAyJ4vL7jh1qX/MM6m+8a",
+	"BeE7uaGfokl583rpK6V8dzlw2WGnwprS4rUawmysJcMRa++EHJqcOFJQ9uYSQDKXxOshPE2W5r1Zbt/f",
+	"R31zis8/N0vDAb/wjmnGaQ9dy3QCxf362lDjQYodlDe2j9oddohuZTJyGu2ZGvujp25mgMTO6UdshHRB",
+	"LbyODUJrWqyNkFs2Qg5qAiQP0rm74tR+HWbQlddfDBiExsNN0YLgrWtBBVEO7C3gBGGfK0CCMIX12rGq",
+	"Zjig+ht7jQX0CLCAao/3gwACig72VN2zZgt0xt+k2n6gKayV27VyC8othf/cfxRjnl//nr0tHffroLWu",
+	"PFAPG1fLjfkOQLUWFPllRK1ruxzXcFprOK01nNbDhNMKd/caS2uNpfWosLRuKffga1C0vC3R5EWrVcCP",
+	"m2tYEjiuhZ7BfW7d96lkFrreegq2bIIyKZjQVMgJZi8mfsZZo1ia6V1z2DBQ8YOe4X8/n3tTG+F4DMYi",
+	"WxiT3Ky+DkA4I34pnOKDbzWWYZOP4RH78Lxxv2/F+DqevPBdcLHMIzBNHqORX1a5RsfpmiY/2hr1J/pp",
+	"Js1YmhUAebVH21c74HEjrxUV0IGWrIsKNFghjLPGsThiquxOT4EmJS2b8ZDYmMQMAuW5TNxjtdQDHdb1",
+	"hxSVCi2gpswy8UVWvfK1dRM49/LQ3oVSEDq5gV5QV3qBzdyH1+3B2v6P8Tqn7xgVRVLCEO7jGx3pr3Qf",
+	"WD7cHBZ6Ork6KsbrUBpQBlUpxtvkGyjr6NEcxX7YmE8m7o7Qzv7nlirrvfK5+JC7aKn2HqEpJ5N8DrWl",
+	"oRK/JCxh0iYoh3oKGmq6m30Z/Duc+m3U3t/lRexH6obepNPjwq3r3leGxM740O8wOGiwgaJzFh2H+gr4",
+	"8vToi+Yjg1isIz01AoAo3dOxswjNd6J2JWeWHiQL2bIBf9YbZD1V6Ly001yrT0woLAeskUqP0E0usqEo",
+	"mHHHguf+aci43XGXsCdoRdCMAgpAVMZmhbRWqHIQKcyb9+HOftrpdNKo0qEkM/60+Vrri839LO0pzNFi",
+	"LaiGajpJ+mI/a8Yyeg3rfIdHy3XQdKyOfltjC13JLxe8BdXNV1VI3b/rkYaavM6YmGkA0KayqRdOBdKa",
+	"Gnb08XDvxGMHi/HEzv3Ob421siNkte2pjM/Zs3YEbSrBJ+vdXenro6PfTj8f7518Ptg7eL13kuJsWCsT",
+	"Az7NLXvVTgKGjy7Y37VUItvuqQk34AIHImKfGbYCo8BtvDtSM13T95QsCrOqOUo453tQWB9DpuU9nV78",
+	"Jksn7HoH91rl+RV1U1+Yp+60NJuXf9VSmXC1ARqLupQE/+06AQMR4KQGuoguyPKxJ4a5OxLzzDNk2TZS",
+	"DRFal8jZgaqV/SeDgIyH2Q1tb7uOCRg7cW9lCSvEpb7AA0/M8j1F7UOeRRpU7DQBiQQXvHuA1Ay4/zl2",
+	"4jF8WdeX+5c6AMbE3POJf4+TVCKB5NGW/UUeBNNPbcQjCEqG6qlGcUZIA9sL4grR2GDgSO8+NW7j1F7P",
+	"7mvdoRDzzd+TE71JkP0V5P1OtEvj2nUo1TQCY5brlJhHLByRUX1BBll9u9Ly6szyJQl6FToJ6kFVz1wk",
+	"UbPgputDpY1i0oIZAJQXJUzVkxJjD8t33CORcp+g/44M/4EAACpEK008ctOCYAwxVcW0aoYuCSLlwQKQ",
+	"rPNfGnBHbvFkvHCvvT06eb3/5s3eYVNgKmlG262zFUg5CEg6VQscC0mXLXWlLeM9tWSusxYGn9ECSABv",
+	"MvFUK4m/5ds1KkIDGEj9zr/7K+0ezNw/+Yl4J+zdXhQ3T7Z2H/+Y29EqNI3y7lgE0nB64guWhgOZ7uCx",
+	"iP5c2eGUyQyWd0+B6Y1YhlhY+nPbQ/5AoWjpyyKTHS32czGUyiSQJ+OOK2AAJ9CclcbKvknY+TQbCgqF",
+	"GWFtLsZC2WbQizu2urGTB6ay3sf5XseJbjXsC0RhS64w2vRwOCInlztU3+HyXdZLn5aqsrl5IuqihKp1",
+	"EcTqrWfy4Qwt/E1n4btpJOyS5zIjCz9By9s9NVQi25TK3+EcdHzTUwiv/3eyOCFB3P2DKCeczpCy1t6b",
+	"/bOjEwDJRosbzO3f9/c+7p2QvPMuAUDY7imt+mIb5an7RCNuIHPvQkzsar/gfljHO5RVZSeRvLpr32A0",
+	"s4fkJVyLq1sUV/CNBTN6LLQSt24034Z0evov1+C1DelwtvtcMaVZrpVTU84FiRAsAoUnQNaQ1QAQ/ajZ",
+	"gKyYcdNTU4N+RO9SjDxxVxoJJ/BOjYS4ukwLOlsfrPvP4HIfoupW+i6G8tffxUmdeV3xuOOdyw0j7Lzq",
+	"Bo2g16XtbCQb4gsfT3Kxsb3x23/+7dfnB//r+OWnj7+cnL14s5FsSNfDhNvRRrLhtJ6N7Q3X/MaiIp1E",
+	"l86Yf3kv1NCONrZ/eplsjKXy/3yWbFgnDLc3jC2kGm78O642DZKBHABP/4X/sb/axdZVFG1EW98EMwhY",
+	"W71y4f9oR2JsRO7+s5ULfik8LCCZPBR9R1qOMhQwG+nAycqrzrmEkuhlhqoE+zgSEZEIjg27wsQbEFfG",
+	"bhrLVSbVkHlVhvLo4I0EmWYBWnXpBdRydnxIQmkAMpREGyshJYgcHlVQ0CJrqDJ1i+P2yYHf3dcRYuBa",
+	"WQux+xdi7kOEvQp3G+y3xybJustJOMEbUZFUL5/XSiYvLlZKJ3d2ud3Y3pDK/vRyA+STHE/HsXSSyooh",
+	"EC9d7ZsJbkoEzfMgfJBFD09ts0yMsUgG3CalUABX5EJ6QjoDZtqUfDPPtra2gncmoKhG9TpBcIkvE+H2",
+	"S1nSFrlfTkn5c2LM+1BXLPa1tJ/SgxMJjbuxjbCDB+fHicKOQcp65/WfUCqu45Mrkjcg9BZkcBzaKA8i",
+	"w7N952L5mnHLp+XIrmt5xWzN5dtJZISNeeHMKPwjgM8t1unjn+BYawXi+86O7mk5wbUj9opDdx14uTNt",
+	"eX40tUeDE7fd75O+V2Ua9hriVZK7FTfd9zhfCCF3dnTWff/56MPZ56O3n0+6h+/2VoRBfflwTWxlG0uq",
+	"gSLLF9Nzmbkr2d0p4WpvYbYA8J8XY5H1FP3JX97QWsJswZUZuIMqvmAWAPCd+4ep3tQHclLX1+t52kaS",
+	"rjK2Cif/CUZz0EYJukfrfE7SLPH+V/ZshwwTLDNmiuro0VryDBGgg8DsPJkh3J3Y7FY7CWX3/4VP/X//",
+	"z/+Lfyzr3AeI/jXhc6i1osIF/PpM2m0yvgpnNLFMnFvt1nNuKr/3C5FJq4ukRCBoWSkMva1n0ZAl1Ta2",
+	"O+zUDQWTs2cjJ+JnWu1QyciYS0A5GGqBwPAzT7xJeEakHJCHOx4NrqUhmGY/AhOUM5kZJ32DOTvmc0wO",
+	"l3ZF+DqSfz+UlF3LzFo0zpFmblO5jTsmwnMUnJHqf9sJVKsF5S27weaCFwtmUSxmKzbk863nP5EV+Q8o",
+	"GQpmpGvl2ibki+fOhORf0IR8/ssvv8QW5S9bWzVGZe3Y8UuQ1fe8vWIarOWktp6pxShjuzLBZ8/qpzcO",
+	"WtfN5/fs+S3YyydU4OIuAlIXw93l73AsenGysOVveWkJZAINbfCMYcU5erbaO6GodMn+XRKQp2sldK2E",
+	"fjvSVHHx0JRPb+YNvjwtOJpzjUl57gGkeE0HhR6nTCqWWo3kq1ZDhtASMlI78TnWbz+xSaEvJag88hKz",
+	"rJF02p9L2KyEus9lgWAZrl1uPIgitZAgp/VIzyCLb8zVPOS89hQvCnkpAkbFDsu5FQXS8jtVLIQ0AlAQ",
+	"Ida7KUYe+TDeAZe5STC9nzjKojdCvbwbszRl8yB504xbkTLjNMrZSPZHMCOE23L9t3dIwVPAB47NRhSq",
+	"0rBXWy9Yerp38vv+7t7nD4fd37v777uv3++llONwImwx3+wOrChSGr7S7O2nngozkAbtgCGw32qF4U3/",
+	"uVrp20+fu8f7nz+cvE/Z1Bnd7sPhjGhw8Yx7ystOGNrbT5/dlts9Ony7/+7Dyd6bNNT0Vsa2zQr3Lyee",
+	"M40lx2wk8knJ6uStif7cjfFcu5MiM2GCrH4WWuYGrTk110oAVBdtS3cXwL4cTw2Adu6fHrGXz5/9J4S6",
+	"wOM5NVAo4qnfwbO6xdLfu+/333QjxpaUKT5GFnC4PkSeJeUAyv3R53neYV3YJyIrf8+1vphOEFgNz7Kn",
+	"HmZjqaZWbAectZ6CxeYGwspwcxFtiyzhD+r2q2EtXbjv0A4jc8MJKEsddqTyOeM95Q8Y2D99ACir7HIP",
+	"LOTeIny04J9CSK63n1gux9LihnnT3X//B1W0JFCc14yQ1t6pjDmpLAiX+bQIAG+UuU4VNxJYY9yGw29F",
+	"fwfIqTyH4zwohOiwo0uCQ4IRbrOXz39h6Un3bA9H6DdldUdCyUxPGSBFMmyqrMyrE1fii/WYa3WG09tP",
+	"J05w3lQ5ffvpbaHH10GKefvpTN9tgTpNoaE0HWTiI6mkffn8l+toBPqAqzkN09xnBa5G8DTxBWsxwm3i",
+	"oy39OYjgSEsYfLmJivAc/LrxIXBvvyLNYVFqxwoBMKmXBSsrsCU6DAAVkHsdz/Ck0AOZC/9Tq8TJM09Y",
+	"yi+55UXKeJYVwhhh2ozn8kJ0WFf1FFK4Y3I+VagApBxemH3eHwURCvZbK911v23uamULnW8zLPZPemrM",
+	"v2zyofivF89evfhpa2srYXI8nlr3HdI2cWAxYwuthizdO+PDdIel+4PNQ63EJhDlpb4GgVtm+dCL4Z56",
+	"sfUyXIvnOpt3WPoJRiCU3TybT8TmESyS2WZKGyUHg5TskPNCzwwYHToW5M4yavTMeJr7u+YahaV/OpSD",
+	"qugI9t25VBxMw8WsjIRe/ftEDL/23Yn66ldn4nxy03drRR00t8CAU9ldNfiqtN3Yqt22EZvLy7PwJDsN",
+	"A3pi/C51MtLO3VbsXNFk/W6sGb7fnivbi7hdq68fasvGROaKbs3FA+SODcWjaTJ/gvX995rqoBbXpYLW",
+	"8kbPlBsYpMuR+KoiIuH18J15C0CSVogL9EQoPpGdOR/nKw3go4lQ3eN9lun+FAK0XtMVBRNqoIu+u6u4",
+	"YX90D94jAOxE6IkHfdE6NwnYPO76On3zm9l2lxR4tNIvm5K+xzYQ96SsdSIy3c+dfpCeT1WWC7a5iXlp",
+	"m+XTaO4YOZY5L7APlhV60lPSEuUaxXRK4+GdZv1cugmczxmsAJ/ITfwJVqHhJqL538z75Vd1xWmqBzlV",
+	"tuB9qsN+zOfgbIS2N0wnOgMl/k7zCfBfmdJW/I6dmlVEOGdl6MhtxknO0eItfE4fUd9U6dY7tQg+H8zj",
+	"JrJx478WjY15HFk4jyvV0O0gXNpo3+O/a4Etr4YTen+0230fsmxRhZ9wY2a6yED0GjlUm9MJ+pfOpzYC",
+	"lzPoGYDIKBObYy5zn79PPqEIZrKSZ9dQ7OM21x2lsZUd3BMUEMytQTa7L/gYwhDrBLSr0YOmuIevPpw3",
+	"hQyClq4EvOgaluLfMGkzTQiJgpyurBCDqeG5M5fxuYjmgeDsYi6m7puD/cPPu792D9/tpe1OA0pFOLhr",
+	"lIrHhlIBegwAxeU5VVJk3PJv2cIljHq8e26IWuGUCV+Y6i6qJa1rZxlRRRdgG2VMaf/uiJtOnepdv2O3",
+	"1uL+hzkBiErxreL62+1nlNOrgCh2PaAwlL07CxR1rRYPapcPwVX1rHaHnehcJMxYbqfkSs65Ij9wT9lR",
+	"oafDURSgiTnxpFYRqGlzDcIdqm1lB/dUffAjnuO1nrci8Rk25B0IjsaigUz3V7CLOH1OFEL1yfQugCq3",
+	"dE5FrpIOQyBmbgAlA5MVgPKjzF0QRU+1kCsshZ6fpkh1hOkYQ8FmurgwIVaD/hQnSWHSOxCHNwZi5dBN",
+	"xDMAyRNuGf7DHcHYnbfgxGPX8eH11Fc48dg1fHg9dTMn3hv3fa6UQFZ8sU9H9qtcd7+eHbyHxX/8vruT",
+	"ym79dufdSPDcjv7ZfD5o+z3f2mKzkcyFT9BwrbNiqswOk5b1R6J/ERD7ofS3Vmv8Fbq7S72RemhiuKSB",
+	"S8N4Li//BBvimGbkZqPcF7/+loANAN6m5u+P310oYFwaFuL0b++9SNqBVCvPteLTpzrsRGTSYIYR0cuc",
+	"Ty0IKK91bPcUYe0boCVEPjer405ws4W2+IzPG+THieCZpKnfIXeR76RmZ7k/zu9lK9363JJKO/F9cwOK",
+	"WXyrbqUOYRfwbL4Tf+uQekcJhi3OwpggmwEA1heSxYgA220luIW5RQ4PMdBEPIDvuwvcSSeRxZwjfSB5",
+	"oF0WDYW2WrvMJ4SkOjcfJpWxgmduG64W0b5rq1EnYLbggwEI4eufzQWCiuuzU4AWgpbTsgCk4GBFr4lU",
+	"GXebb3s3V6wWcUv6TFrm6fUUJcx4uGu3q71K0ErH/EK4GyLFxg0bWTvZfvo0132ej7Sx2z9v/bxFWWzT",
+	"It/Y3ngKNhyt0eLwUbIn0acNDINhItaIfNApawWiZV6uWjhFz3yCLnqPz1W675l3h1AUvkz1xTAr7iRU",
+	"lIZqU09t1LMzPBqqPBaBw6rOw22frJRUs5aSclyuS/A9Sq2iLunx6/cK5KShXs21OpLG6mIeNwq8m3Vg",
+	"Bwt27iDC+tU55EiB0ZyAxWwqg2Ytvkz91e4sIiHUfjTK4zTCWqmGrptpf+RTun2whXhNr+rGN1LTz8Gq",
+	"eOWVDaM101Ao45d/xvNcWNcYfnlDOWDuKvdfxSTIc4qBIljEXHPFnKzNprkwUafUXk23u1AruNnnRQZf",
+	"Bau5+/N+Lsw2Vvi5v0HeCf3VBLRbWYDk43kOb5lcYlYBHT5IRz2XeR4PxbXWOH+txJzxkeDZNmbTb57P",
+	"NzM+Z31uRpuDXM+cKSP63ATiN79UyMur8wxbwVHA+BG5021q3ndKKvplApRhNDbf9lWfx870Zi4uRc6k",
+	"6utxQPvHElRka5KiOmv/45Vt86FhreOTvYP9DwftHSaUda+5r1BAug/4quK2QSgut7q/PDRqK6G6DoA5",
+	"pRpVuKOk/3oTgWg89ELUGf1S09+Ju5KK6C3WGsgvCNe9MBAD2IZ8DqLBDSU+IIVvp3apxHiSQ3zVmbQD",
+	"uPiVrRnnP6ayf7HZPFqQeyPuzHlf5Ft+o5CS0OdOH5jMrzzV1Mbmyu8M9Vj5PEDJTiAbH7m9PNRSkIyi",
+	"kBoIzwpL9ItuGH5fRF1Taw1zdCvet+VXgIRdqrVrbGwTH66TsQER17UUqrXLnbVcn13bj5tm3ZCPlNiE",
+	"PHy/RtrpJE4UWMEKyDuua04r4d7aXL0WJciM1c4mDS1hdbi/5AFdD8DzrIaqCDadgLj4xxRoikOvUl0i",
+	"dpVrrabP19M5wWTkuVuYTJhQzd40lB2QYW73IwQg5BYPNVNiyC2YpYvdY8M13f9KDbnjfinVcJNfisJp",
+	"bH1tAD+c59JQPeIlz6d4W4OqYFEMwISdvlcIU79faAzOmhvoXOqrVl4Ji0TZ+GHhU7fAnWWgysRZq/xc",
+	"5tJKYeKOlLDwXk0HyPhLC9vX4/FUOZ2MuPyQuQ9YwfAPacJSw92CuP+ycmLStj99wN2fIFHZeAz+PrxZ",
+	"lbbubuuQ9QF5oqiP7wCBmftJCZEBRiyqf6i9+nMV0SbXXMKeqRjdg/BYdUjhTq3ohZ6StbPYUeBqrRPT",
+	"gf5xmds1ItyvyLsnnm3VXRlLvXm2yJo7CJPqpxOv/+swO0omx/NROktDOc5SL5SBudzJu0CzZ6bDoTCe",
+	"thau0iQieMStsLMwN+YUIADPq96pnp6vfkcvrg9QOV+IOWjhbpVQIQGOWVOz0s5soo0Ti8UJH29SK009",
+	"0yn0d9RITphxag93HTA+mWzC0jIzPQ+vguWQTftu4SfToj/iRvTUpSjkgAz6ZEEsRS+zFlLjO5FhpmMB",
+	"/+u6aIfdAv98giy4oUlTPQES6rxqJrWnbDFnWcEHAOXHM6anoN7NEE3ZR88o/WnE3TZluVRYzOiUTCix",
+	"mIy01XjBFaIv5MR22CG5HZ0dyy994jdllJqRnhE4vOsca0PLcJ3V/oKrCDzLL+puxre6EHKoqvUxURVc",
+	"VNFYWotUIgKKQFxEA79kPLa2Bl/qBIcnND3n6sKjhrDKR2CtydSM3AqdHpzCarWZnRYKVAKrS1WPVLOE",
+	"ZVN08wjD5FC5U+oG6nZATk3qwcCIWA7EPV5p2wC2CFX9c0QTuRSFE5kiY389PTosk5ZbwdcAKqPrrZ0E",
+	"Vg3ahrGk4P2L6eSqEXj9FJIfdk9/Z2BKt8QXYFlHRZUege0I37B8MonFFEli2IDuIzwBDmkwp6QxU+iv",
+	"Jceu5cQrGFkxZ8VUxddb31zWK4xizgCLkp0LOxNCOdtjSYlwIwgmI/TtTltAkUkY3ncmATsKhpEVfMZz",
+	"A+4zr7MxxBH19iU4Z6W7syVWnqIGqZCazG2WWGB6va9h8SsEPi1YGvb8uVtst5vgMPtTOVd9PDcddioE",
+	"O9nrvjnYY72N11MJCs3yO72NeCmxp1qFqMIb6Yfx8mWbcTYQswplaajI9hcx/TGJEGmX2CDYGTx6Rzyn",
+	"DEtRKjejdprn//73/x8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -4570,8 +4570,12 @@ type GetBackupParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4590,8 +4594,12 @@ type ListBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4622,8 +4630,12 @@ type CreateBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4645,8 +4657,12 @@ type GetBudgetChartParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4659,8 +4675,12 @@ type CopyBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4679,8 +4699,12 @@ type GetBudgetIncomeParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4693,8 +4717,12 @@ type PutBudgetIncomeParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4707,8 +4735,12 @@ type ListOnetimeBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4739,8 +4771,12 @@ type CreateOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4765,8 +4801,12 @@ type DeleteOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4791,8 +4831,12 @@ type UpdateOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4811,8 +4855,12 @@ type GetBudgetPaceParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4831,8 +4879,12 @@ type GetBudgetStatusParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4857,8 +4909,12 @@ type DeleteBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4883,8 +4939,12 @@ type UpdateBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4897,8 +4957,12 @@ type GetNextCardBillsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4911,8 +4975,12 @@ type ListCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4943,8 +5011,12 @@ type CreateCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4957,8 +5029,12 @@ type ImportDefaultCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4971,8 +5047,12 @@ type ReorderCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5000,8 +5080,12 @@ type DeleteCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5026,8 +5110,12 @@ type UpdateCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5046,8 +5134,12 @@ type ListChangesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5105,8 +5197,12 @@ type ListEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5137,8 +5233,12 @@ type CreateEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5157,8 +5257,12 @@ type ExportEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5174,8 +5278,12 @@ type ImportEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5206,8 +5314,12 @@ type CreateEntryFromNotificationParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5220,8 +5332,12 @@ type CountPendingEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5246,8 +5362,12 @@ type DeleteEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5265,8 +5385,12 @@ type GetEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5291,8 +5415,12 @@ type UpdateEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5305,8 +5433,12 @@ type ConfirmEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5322,8 +5454,12 @@ type GetForecastParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5462,8 +5598,12 @@ type ListQuickEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5494,8 +5634,12 @@ type CreateQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5520,8 +5664,12 @@ type DeleteQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5546,8 +5694,12 @@ type UpdateQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5560,8 +5712,12 @@ type ListRecurringsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5592,8 +5748,12 @@ type CreateRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5618,8 +5778,12 @@ type DeleteRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5644,8 +5808,12 @@ type UpdateRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5658,8 +5826,12 @@ type RestoreBackupParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5686,8 +5858,12 @@ type GetCategoryStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5717,8 +5893,12 @@ type GetMonthlyStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5740,8 +5920,12 @@ type GetTagStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5765,8 +5949,12 @@ type GetYearlyStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5782,8 +5970,12 @@ type ListTagsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5814,8 +6006,12 @@ type CreateTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5828,8 +6024,12 @@ type ReorderTagsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5854,8 +6054,12 @@ type DeleteTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5880,8 +6084,12 @@ type UpdateTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5912,8 +6120,12 @@ type ListTransfersParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5944,8 +6156,12 @@ type CreateTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5970,8 +6186,12 @@ type DeleteTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5989,8 +6209,12 @@ type GetTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6015,8 +6239,12 @@ type UpdateTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6029,8 +6257,12 @@ type ConfirmTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6043,8 +6275,12 @@ type ListWalletsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6075,8 +6311,12 @@ type CreateWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6089,8 +6329,12 @@ type ReorderWalletsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6118,8 +6362,12 @@ type DeleteWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6137,8 +6385,12 @@ type GetWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6163,8 +6415,12 @@ type UpdateWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6177,8 +6433,12 @@ type GetLoanScheduleParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6197,8 +6457,12 @@ type ListCardStatementsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write holds the caller's membership until it commits: a removal or a role
+	// change waits for the caller's writes in flight, and a write that reaches the book after
+	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
