@@ -4577,9 +4577,11 @@ type GetBackupParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4601,9 +4603,11 @@ type ListBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4637,9 +4641,11 @@ type CreateBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4664,9 +4670,11 @@ type GetBudgetChartParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4682,9 +4690,11 @@ type CopyBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4706,9 +4716,11 @@ type GetBudgetIncomeParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4724,9 +4736,11 @@ type PutBudgetIncomeParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4742,9 +4756,11 @@ type ListOnetimeBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4778,9 +4794,11 @@ type CreateOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4808,9 +4826,11 @@ type DeleteOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4838,9 +4858,11 @@ type UpdateOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4862,9 +4884,11 @@ type GetBudgetPaceParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4886,9 +4910,11 @@ type GetBudgetStatusParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4916,9 +4942,11 @@ type DeleteBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4946,9 +4974,11 @@ type UpdateBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4964,9 +4994,11 @@ type GetNextCardBillsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4982,9 +5014,11 @@ type ListCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5018,9 +5052,11 @@ type CreateCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5036,9 +5072,11 @@ type ImportDefaultCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5054,9 +5092,11 @@ type ReorderCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5087,9 +5127,11 @@ type DeleteCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5117,9 +5159,11 @@ type UpdateCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5141,9 +5185,11 @@ type ListChangesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5204,9 +5250,11 @@ type ListEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5240,9 +5288,11 @@ type CreateEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5264,9 +5314,11 @@ type ExportEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5285,9 +5337,11 @@ type ImportEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5321,9 +5375,11 @@ type CreateEntryFromNotificationParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5339,9 +5395,11 @@ type CountPendingEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5369,9 +5427,11 @@ type DeleteEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5392,9 +5452,11 @@ type GetEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5422,9 +5484,11 @@ type UpdateEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5440,9 +5504,11 @@ type ConfirmEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5461,9 +5527,11 @@ type GetForecastParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5605,9 +5673,11 @@ type ListQuickEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5641,9 +5711,11 @@ type CreateQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5671,9 +5743,11 @@ type DeleteQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5701,9 +5775,11 @@ type UpdateQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5719,9 +5795,11 @@ type ListRecurringsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5755,9 +5833,11 @@ type CreateRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5785,9 +5865,11 @@ type DeleteRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5815,9 +5897,11 @@ type UpdateRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5833,9 +5917,11 @@ type RestoreBackupParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5865,9 +5951,11 @@ type GetCategoryStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5900,9 +5988,11 @@ type GetMonthlyStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5927,9 +6017,11 @@ type GetTagStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5956,9 +6048,11 @@ type GetYearlyStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5977,9 +6071,11 @@ type ListTagsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6013,9 +6109,11 @@ type CreateTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6031,9 +6129,11 @@ type ReorderTagsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6061,9 +6161,11 @@ type DeleteTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6091,9 +6193,11 @@ type UpdateTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6127,9 +6231,11 @@ type ListTransfersParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6163,9 +6269,11 @@ type CreateTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6193,9 +6301,11 @@ type DeleteTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6216,9 +6326,11 @@ type GetTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6246,9 +6358,11 @@ type UpdateTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6264,9 +6378,11 @@ type ConfirmTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6282,9 +6398,11 @@ type ListWalletsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6318,9 +6436,11 @@ type CreateWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6336,9 +6456,11 @@ type ReorderWalletsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6369,9 +6491,11 @@ type DeleteWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6392,9 +6516,11 @@ type GetWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6422,9 +6548,11 @@ type UpdateWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6440,9 +6568,11 @@ type GetLoanScheduleParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6464,9 +6594,11 @@ type ListCardStatementsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -45139,1223 +45271,1224 @@ var swaggerSpec = []string{
 	"0JGSJOCkPnhMZ8Fj/YQcNLZJCzb7EJm7PqCRZjMskoLTsM9D5t9q1sre05EKl/rAWszDENvkMmLxCPq7",
 	"R5LYt6hMjxuJkGkgAtXnNAzFQm6TVgwtPqeJXbNUSkbzKNKUOGXTIdJ7nWsaID8TAWe+R0I2Vh6J2FTc",
 	"M9+z7MwH1oJMg98HivkNQ8GS7Df3yeD8onfz8uL6/GQAIFJ9IFhkptFgItvR/OyI0D7/utN+0+4+kuYK",
-	"i8faI4OXF90XnZOT9vkA2bIUyAcpGdLR3XymQYkYHFwyXBLKl5rRDOf6UPX5xZvzdlfjAEfWm5dBGQIl",
-	"J8GMzLkKQs3aRmI6DZQ8BF42Ffc0JHh1ipD1OR5psqCaW+o7NTWeubYCTsZhcDtRCDU1ACh91UWMjibm",
-	"Soe9oWOlr80A6By2SLMOg/YUauvwqL542VQA3SlBEH2exlcDZrP3lWFEWozQvMbRwWW3fda5PiNjRtU8",
-	"YnoVmliIBgAwZm5CUqd86agEfgHq7HMzQsMj44gxEgZTAF7MudLEDVN5JIhZI7ljS0loxNLYCjiiBJ7v",
-	"cw08F2QmAq7wabqgkQ8XxIU9ahJfMYKBz0ahHRZFNFIP+D2TaqqZj0c4U2QhIjXxiGLvFSAoYiMWzFSf",
-	"z2ikBSBLv2S/2dS3p2Y0WirT1wRedfoIZvjzU8OAcNaYA32zpZnIVsdP8aGxiKZU1Q5rAVdP9mvAiYKp",
-	"5ucxHwq4YrcscozokqpJ56QKM9Ko9LeLoJtRNYlhCzRQ+iYLIn096ovkk4Cc+7dMlYE4hF8daF8KnDPB",
-	"NXsvggj5JpnqJzyyow/Pzi6pS8Yy3Fwf68WERUxv/5DdBlw2ym4cGK3yOvZ29Troe7OO3YqLestoVLym",
-	"JaORlQCT6ysDVz//QGifP3/+PAnv82azEGR7x5cRhpUcviBpHCNLPNWMKg+U+RVY14zeMkMbB81mGRaB",
-	"46UOuM/GdB6q2uGOxko5Eg+azarQXgV8xIpROODsvRrYfZ9F7D4QcwnAxwJmRNh0ppbukkJhUz8Dsi0Z",
-	"z8OQyCUfla1SAgAl4tRuYvcTEtTxhEZ4BmUe9NdiQab6UgESNVexfgFVQa1z+iA6WyH7NrhnXOsOK0+f",
-	"LN6JJ6v2YXd//TaIqb5ESskYf/6CVHyCK1t3vgwCfhfnrK31cAvfyyBULCqR67XGHjCJJKy1XvOSJlst",
-	"TMj5cMt8FzC5Tgn5xNsWwQYl139RDW4t0CnGtdAJ8Bshuk7tX4Fvj6e+oY+0rEOd5O9EeLh3FpxFjdT1",
-	"vb9bsl4L46cvt4x6rCnli5LMJQ2qIn5GA/8LY30G0H06yi+Rva1c5sywwLrGa8NpWiPBx0E0ZT6pj2ko",
-	"WcPio+xkmHGKjCZDIUJGeQxXj95WQn1OCwdT0w+kiiNk7L2qdhzBLDdlU6FRpWgAeoKGUgv99RGVbCvg",
-	"knEZqOCelUpzPy8DeadZGWZjMF0JtzInzbJA847M7jtQKqjP9mmz/0dkKNQEdRS88Ev3wYxdjRSWM7YS",
-	"8ICPxJQ5+Nj7GeOSraNGmK6qocgBEoP1BmybG10oaA4tAwh//cRr4+U3LyMxzcPTubog+7s7T8lI+M4k",
-	"j3r0CI7yPYsU88k4ElOPzGczMIXK0pOkn1vJc2Oj4fXVSc3TDFuxSI/0979tbf303Xd7H/5OrYhgX37T",
-	"Ew+HX4kq0CtREfavum82gr0Q9z0n6Pp06dwhYLKpg1g5UGLQWIPpApLwqWKFYCQMwF+xAivmGb0De1XE",
-	"VLSMxR24yImkY0bqGsROu/eSTJSa0VlAMkZlY9loGJcDuAX6PKLcF1Nyx5b6/ru+7px4RNJlA6VnRkcT",
-	"sM6bmaxPQ9Ipg3fipxxkgdru86+SlhpnsxMLDkPcsZkiu/tkIuaR3CZvAjUBIw6bHvb5VsEM7htrQK9P",
-	"mZoI3yNaqoAxh8JfxibErJOgzwmhtzTgHpGKqrn04AV05LR79HageVI495nv4ZSxTV5tWV/AIQHTv5c0",
-	"kOmRjY3sqBh4a7q0sDtb3O4uGXRO2meXF732+fHbm6/ab2+67eur9smgYKhJECadH3a0QBKpgjAk0Zxz",
-	"fa3Gpr7nGrbcDJ3zm5ennVevewOz0K7eua3WWLFocGj2EU2EgdJkBd4kX28j5RIYth5XTag6IlRPQwbH",
-	"F+cvTzvHvYEGhw7FPOmLg92YShbeGy+io2PrjCITFs4a230OPFjORyMm5Xgekvru+/fxpmp60qSDNlVc",
-	"PpjxxjQIme/8JGY7cK5AyT7H6aI5l0gF20Sf8Du2jA3JQSyNIy0i6uHeoyM0zxtdE86CR6Toc5rCFyWh",
-	"iP1SdUr8SMxmGjLBOYNBPEKJZNE9ixB0qfAJi3DZ52g5bhgXmEx4RdPYA/U7hQc0vOP7mrUipHrPRmy7",
-	"z98Yp0DCzJm2WC1EdCf1MgNFaLjQk/uBv01OBb9FgDnZPTgAbZuOFIvkYZ/vN5tZp9PBsDl6ynbZ1t54",
-	"x9/aHx0cbD33n9Gt3fGT4Q5r0uej/Z1aieUzw7VKDQcHB+slqc4Y/JUl1g889kjfYcC4IiGVClyqaQd4",
-	"XTN00CdftXvgt4Av4n1Btqe3DtmkiHAo5gcKXeb2JFi/TIHPvIFEady+BNwk6Mzt8yn1mfWwJiHDkz+h",
-	"xpxt/L9HKOwtAgmmR8cQdnb7fHDZbR9fnJ90ep2L85uXrc5p+2SQCB0wdnqDnAJHAKlnPb/IV/t8yqJb",
-	"5iFxmsWMJmx0524N45mJ0I8rFZuhQyoSC338QjG6M/JM4nEl0PWLVI2XRQER48PFBIx3I+yIeQxMsYbd",
-	"JB3n+m/n/U+60Ul9XXwECdQRRkfwPjdRD9QHLQz2fyrugTvD+EqIhgecLyaiR9KEChxiMEMc5oARDhov",
-	"fc5CydCoXBDF0Ig5atq7v00Gf3dApvowaDGCL2NSoWTB6F2fa7DqgzePBw3DRszTld3qxafZRDSUK0S7",
-	"+8Un91xwtv70Ag+EeBegETzG6KGrUxIGUsF5HfzdQWObvEGPvTu1CzEPfTJEj1qfG8e1v0TV3nBpe3r2",
-	"mvt4TLiAh7bJsaUNjcBwSerdl8fk+c5Os3FINCLh5Aa3XEQ2OKEMRXFoxQrFsdBQ2pnSW1ZmhAn0j2CE",
-	"8RIcy/cjJiUZzGehoD54z2GUgVkq+1STzXwOT+aBPQM5sAxaJyV+KZvRCh8PGISJEoaCnJMHBaYlo9Fg",
-	"rSvnM7luzsQ9K1KvWk6qxPCbcULU1uBiVBcEIKHDXTPdR9JpuFNxv8IeDnN+CnLPmXojIjWpZsSHEA3w",
-	"19bnPFDk7OK897rhpa4k3BPNxR9ixteYXrUPzcoruuZF3p9LBH9mPWekbqYGK4z+esHYHanrf7XETiMI",
-	"3jkT3KfLUlrSyKhs8UgBmIT4jZ5zxRZomLI78Kbd/iqzAbCAVfiHtZWgf2+lG+XJevRfcKaCKVvtLdZ8",
-	"VD/15d3Gl/S2wMumvyV8rs+kYcE7paZWPUAx7lZSbrPZrOAMvBSyFGkmwvFLYeon82B0t9J58HP9xBd3",
-	"IXSZJvSA35aBFdkHvjhoV8EvCoiro9g0djeXu19/UUJXu801hLUeLkWV3NSC9mD75HorGsDzKhLz2YsC",
-	"G9oAPTCDw6QMCCHEGEEqyWBofEgDL7YAmAvzkTFae85aDYFGTPX5zMWlkcVEoG9JTdiU1O2UGgFgJQPK",
-	"OXLBxs7kYCXLGV2CBj/nWp20PnfrllKSuBFNgHIyoE9r6VJtSUXR+wPBVo1t0kpCN6Gyz0M2VnHo2B1j",
-	"MzAzBBGR86n0YHCfDDTGWWSsXtukU+AGM/GeuBot8Dqv2CPpESkSOE1EzsEDhIZaD6yLyOmW4IjgwgyH",
-	"aNCKmg2A5CK3R3YfJRmysYjYNmnxpfF23NNwngwFdHFZg1skkkFWu3FOuiIKNS8VhtOaF9+VkmWRDNez",
-	"amneymytkY0HGsQrHpbVIUG/w/CfKyVGd2WcWOofvyD/7dFb4Cpl8GjdGYjjy8K0ApwvCcgmhO05M7tV",
-	"pjTbH6ym8k2ouhdRv1QhVvrHL4kaPR9Q8lo3LoAW+x2Bwkld88eUZveoPIQQXvlEX6T1Oq9AIPz+BXGI",
-	"TtsygJwF7EuBUy2GMmU/sJQOX5aTumGqVZjobiUm+kGvW84ElwwTOajfRW+B/jQSXDEOf9LZLAxG4AJ4",
-	"PIvEMGTTH/1M6oUlHKv6DV9P8HXrtHPSSpiPa17NZ4oGYe2w9phNaRAekulcKjJE++OW/srZneR8NNG3",
-	"tV713zOjb49A9GNRJCJZO/z2u9qUSQkaVe1BI4Eqq8+bAaj24R0SAZOq49cOawfj3dFzusOeDvf8/dET",
-	"+ow1xzvDXTg94B+sHe4DUgMFcsEL6hOLPIdqcHQdDkPK72ofqmrpl4hg3J8iJcO59aY0BAHMx8SBccBC",
-	"cFMF/J6GgU/qg9xWDDBhi0xFxIicsVEwDkbovUt7ejRdalYCscFy+UkE8eL66m2SBqy/c8Lo/dItyHI2",
-	"OsII//otUy8g+6KR82EegYMA3XWKUMh5qm2+gbvP4w3sCUHOKF/aXZQ/3Da2qq0fU088m3jikeOrr0kw",
-	"nYkIo27f6788+7zJmwkEz6OL1Ad6DwYN0GzAzwkIdLgDJdEM5BHBjdCOFu7tPu8mfJgpdzCRbCS4L9GD",
-	"AkPBVW7m1ZNM6dJAo+gda6BAnchzTQyX55tXZnjMmkkOnUYe0w+ZBM+QKoY2qISlfBXTxihcPg6D0adx",
-	"PuvlThI77KlhTHp3w4hRf0kCTubyITTbTNCsA/qLcJyRmc2kqIIPCiUR8H8lfPwrWEyf53gMJH/yBO8B",
-	"V6XCgBZOcrmPXjKcADOF0jSJWb90KRPu73SUyB1b5g5JNrLhYYSqBORsGV0Th4QTWAZKNggnC1ZjQ0J+",
-	"KaJh4PuMfxIlu4S4JCmDf5n6GgSpIqpEJOF0zyVD1uW28CF0vRfTdbyGH4ywr4Jbznx9DIdzhZmKYSgW",
-	"QMjJbEARkYHJQ7vptn9y3em2TwYmyf1lt912aY2cUJfy5vDwgNs2HejVZXOJKcYP3sriAKIci8rS4YJK",
-	"vbF+YYjSQ+7a3Xh/r/ksEiMtwQ1DRo7Nyn6wvS6LoTpEqs0nV+u1Q3KLCfQBTdWGoxmWkw3aSgeciQjj",
-	"zbbJtWQmw14zHSQcTGeH9zSX0buupVFOw0/b6fNeu3veOk3LWmTO2fsZGynmExCgiRiBx8Y/Ij+fC2Vu",
-	"bCtW+mhji5iWLjBFcfPdPkiKxnZt5Aod5m0NxA8pXSVXPKZBOI8YqQ8sdgY29IRqvgVhJbe3zCdz7mvp",
-	"xq104Jk4BzkRCw5n81yol2LOP+08urzl5DYZLqL50BhmeAAD3Y9Rfi4UeWnG+YHQfC5Qv0L3socJNWTI",
-	"QsFv4RpMJ2STeiJhu2GxeSb8YBywklT4fBQGBOJgDIaJxTdhHtn6E2D8PopDMdrw3m6zqQ+uq7tgYqys",
-	"i9xa+SExCEur4PCHhYVRTKCTuelBtrFReFIY2uFsYePi0JqOMah+SVUTeJOaiKrUpH2eL1cypXfpKJ+B",
-	"CfMZaK3XpVOIKboibkVxEZM+x/B++CaQJGJg3a9e24RkSpu4iLBA9bkSAhdsjOy7NhqwUqkb/QtJ7S26",
-	"HrZXlulAf+syFNTvCXFKo1v2SUf2svX29KJ1ctO7uLg5bXVftdO3Z8w9gTC1IKT3fqe5/+zg6RMyXCom",
-	"H3CgdxISkVFKSRtL/WhlFZf1RST/1LJSkssjiWn5pD7IIWnQOMILFt06+uoTmfR6LeTbQwrVbjTolxHI",
-	"0oF+7iUE7n7a5uXjGfPbh+ffhAdDQmoq7M9GqeGBecheJqSf5PqIWeAPJ/sUhXMm+dmKVSfKDWG8Y93w",
-	"9D732X0wYmQRafkhUI1tcp6vR3PkIuczlaVswIjgzMNgTIic7XNk9XH5Hy4WpG4SjdOBrYEkt4IXmBMq",
-	"lM2y0+tHKzCSiE2D+bTrLMSfRospTSInhZtiGYQz5suERhEXEPmbr1q1UooRVOHwi5QjzTOymlXjKKtg",
-	"zqjE4l3MMJ8gglsGWEWXySUffZat6bav3p4fl+yMK3qAJVNsBSewFGB8+DySIjqCPHeMd44DKjE9Hp94",
-	"COtIiNKvBP+BWb69unNrIyMKnvcQQ/21OCZCrS1nEGeMjHG0JmKuzwtQF2DwrRLToVSCu2kDRRYMrCdY",
-	"nAZZE4hlGr9Ddks5WByXhEaszyFdiCoSMq2oPW8Sny4hLOBqzXYY7UsrJsGIXXN6T4NQK6WfREpX7e7X",
-	"neP2zfV56+tW57T14rSdO+gyuOVbASeoNdpqSZB/ezuPmP8QnStxzM2KSHJJP+CBl2a6tBXIcLHc2ghS",
-	"k/5yyEyhIp9Ewe0EOH6f1wcFKCx3XTQOyaWQ6jZiVz85Jf48wiwnIuYKymxQ3ueBb6okziJxH/g2PRvI",
-	"8YiYMBor70SUa76jgOSSsg4YuFHggXQrjGaxq9cUPmE0VJMlqQ96nbP2xXVv4GUs5nvNxjZZa1A3QjlU",
-	"pvgslkhjh8Tsps1Mij0hzihfOsfIJ7HZVq99c9o56/QyPFYIjDU1qVpUKX1Q5REBRMERDqli0d8eN0/P",
-	"LsnAKyExKL08zT8TGNH3X7TW15KgjE9ypSAhh0yZJPY4VSwS89vJA2lF0fBiri7GXX2RfBKt9C56rdOb",
-	"i+vezcXLm27rPK13UaL0XLHfzBVZHLKl4H6cJDMFf5q+v6CUVf0//dvn3u7unrf3dNdr7j3xnh3se0+f",
-	"HnjPmk/JQvDG3y7rZsvgIYkEZLx1mqheSuR8ikYPjD3AWnMYckPjcGhpKjp4hPa5q2oGIeoiUmMRBoIg",
-	"G/cgm5FyomH05yFrrMd9n69F/iEZ5Pd9gCY7y2jRtuKyPvt8EVFIksRIahJwqRj1t0mbjiYWhtgB4+w8",
-	"aMsNOPlP/3an+fd3DsD8Al4OMBfpw9vnaKCZkroVXkz+M/V9Mp8h2sc0OjIJefyWSChdME5VXxiySWCy",
-	"3GC7+nwKDi6XfgfEYnJPbSVBNHGlqpjaqAaz6bbKoj5XkETUcpIqjFBPGHxsWiomHbr0QX0ZY9kPavNP",
-	"E1E8yZf6PJF2qJ9zhqfkU6ncRBvYcs96YqBfiX3YHuwIoLSh71GqjKUPjAKFFXhTpcf0tK5cCYbeAoAm",
-	"+hakBUfAjyShUjLkwWFAh0EYKKhzEde0lY/sVLJh6RhLKcIpgcHH8wiMmuZnjUhgnOPYVRLnQ4OhDPnV",
-	"wAaWOgI4cjGtAmrignPYbCN5g3Y+rFoI4kxq14d0dEeUWFCTO21iQqGU4WjEZgrzyT54tWtO52qiRZ8R",
-	"VZ+oIV2ft657r9vnvc5xK3N7a2kWnCXiMzkDd5LsFM2PwS9+UDtJZnUDiCWWTErrxkNJDz5DQi17PwuM",
-	"MLsAcyvELFpMwEluHPW5SRq18n5sAfNsrjhIpjSUdpLOCVHijnHYzwWYoevU/KG14QVU1kabKpnzO7AM",
-	"29An5BXWu9xwZCDnM33omH/G/IBC2ZNPo4Wr68vLi26vfXJz1j7ptG56by9T17Nkht1hGQVJMFTxkCQn",
-	"ggkeoBIfJMnDLY3A2kgPq8B8IbsoVHfV0+r5LD+2ZagTMQ3A7euDYsSBR8RBB7Jcy58GHBMiC3L7rHWF",
-	"yqy9xJSZnJI6F9Ywj4meEEkwizRMmvXBbmKhr5bKxc5umZCqjEXMq2G43OF3NT4PjaqMIZO5JwO/MH4y",
-	"Kzba+Mbv8iPMQsrXblVI+dc0nDP7QmuuRJdxtigqQISPtOHoyhXLXrs4PcxlJPz5SJWGoEfgGdGPpKvb",
-	"KCLnQ/e8R4IxoXy5XWlaSMGriFer6lagdnjOoTESeNhXvdQVIXMv2JO5+hWk5it41rz6IRl6+y3G4iKF",
-	"GbIwwLgpDFFk9zG9IVlCSKDCodBLEH+clCGGP2MjpZfUAqmx6Ohxwbc4u6UquGdWuDSBAkMqEyWMIE+y",
-	"roXaVP23nd1mtngnBhanU/bi/yUieZtF+9yaq0mXScjZ+i5zwuEmKaFQc5nBI0dEJvoMtMyNC7zrkLxg",
-	"NGIR6c+bzb0RPA5/sgGpG8EFIq4YvEzJSIi7ANlNjoDncj09XksTS50kDVyIGaBwwwDm1bwS7yMa+aZk",
-	"gmaUea5I76kqC+KmQynCuYrT5DPR92mWS+oQQgmVBAe3TCWS6T0yArtXn4fBnYUKXpIN1PAltMcIJV4l",
-	"OQOWnisYgbfAwHJEBpqBDIztiLNAy6rb5Nyazg1QgZIsHBtf8wxLAMjgF3HvB+IzrQZCUBPgwhR5+MFZ",
-	"fhE7MGzAbEr5ztsE2/ReBopN03+sojxDQx9i6SGK6BJ4qRk9F3OfX5s0yZgVHgVxvhLKspiB1XguKRhz",
-	"OHG4IhRhIHX54UiU+7fev51tcsEZQdSA9xZKAfpBhIWKpNOIjXADOj8GLff5bXDPZGObdJQWjedTLM4k",
-	"ZoyDx88mBc6niTImCb28Tm2tDlvM3gdF35Tjh5h/VHWcpogCGPW1GA6WQrClIYBQZsbOapP+fKO3gWgK",
-	"Kpijfy1TozaXyAnE0los9LdJl42Z5vEMlzVcgoP00IVXeH0eJwOLKJmwbEvHKFs70CNYkt8UprW1cBJl",
-	"dWdUCw19Xtfnz4SQKTHbCtk9C92DR9nXrECacr3qLxvb5JRCMwCz1xKMGcazehdwH2rmc7YgQP/S1GRj",
-	"M9gIvSZHJIdkIJKJ93KAqsnARmB1QDOXAzKiU+bcSi73V4zmUEJf81E3KHp/bOqrHm5Kl30+ZLYGZTop",
-	"87samq8wM4Sai3vf3J2ug8hh7eMf/sn3f/mPavF3l4DZ2qFG7Id37nvgHd9+ZxNv3GuzxOPukBl7Q+2D",
-	"F7/wmz/6+If/OvFCPET2pXdezZiIUsAbGSEJux0zC3tiVUbwsABCDtxhbbe5+2RrZ2dr5wkgDT18XfgN",
-	"nwu4VDQM9T7Yahz4w5RNhZ7gD/7st//wV9//u9/7+Ad/phmyUMEYihDiUyIKbgNOQysx4be2MuwhFBL1",
-	"aore6iW+y6HAM1UyYSW/+e0//fXHv/zz7//JrwGfFh0HaWTgDEWbuBYJuwcPRQJA9f1/96u//ovf/0GR",
-	"8Nd/8Y8//vG//u1/++8//un/ivSRPkkpOtk7sBIi1qrZ2fEwT+xQL1i/nT6dqZef5U7IKsQy7p8kcbm7",
-	"tfs0Tk77+Jtff/xf/iPRkP+zf4zieqSyzzdhPT+39R2Q6CHxyvBKgxvEUk1F9J7hfWYL1xYsvniLx4xB",
-	"CQmsjgEVCNKYLdtYJXKE+M6rGdYEoxlrIYKCOTPnc9TTkySoUMUx34WC8jRt6G/OwPub+iZFe/qbS7qc",
-	"svRrSbrVn680sh29Uj6noZ4crW+W9hwzSyzNq+kbOeC3L9DwmVQwjlvdEzyE6TXWdnaaW7t7+1sHT54+",
-	"e96s/Q1fb2bTs+vdsSqWWfWL1vlXtQ/vPmR1AnfDlFaDCpfGiwJ3GWQ+YQcQ/SdWr8VjBfmdVaRRFNrw",
-	"5Gohbkrfd/C9nRTMTkhNXl+57hPuN6OsBhERkc+iI/ANuTL4scABil2BoGFVHix/uZyxDRcUN+eqsCR3",
-	"OX63yRR49FPj7zZLJshy18Jq9Tac3NalHhtZ0uTxahl1gjZOT0uDkOoLcotrkrIB8CmI0qt4/nS3aBFZ",
-	"Jr8RslKFk/Kbkp8tzcA3miuu7VNlosS9sNEsrlJPlUnwtsntelzkMXVaKu9lj96e0+z2lRB54nrLweFK",
-	"tg+XxAcnm4JobYmpnCApT6m/6SG04xbAVwCgu/4KG4EYGZ6gEnuEJaxWFA5anUOfuGA32nSsA7B+xzOa",
-	"tF1aPK0hiRQ7jRlRkiozR8Fzt0RyS8vVcXPiipTy1IVie0SaskKxwufC6QKuRMrAnO3RlDFwOdvmSrTa",
-	"Rlcsebksq+2Gpf2sLFnt+I5z25ToA5kZ0rPLKUf0MY384+UoLLAPzVDaOKHLlKNr92AVBe+tJWEzrKHJ",
-	"jTAmFVWsCKadT4Ipg8/ULF4SDVngV6E1pog0Vq15r/qqZ5vSh4WqsjjgWj0k0WCMi6ZxhAGifMVGpfiu",
-	"9Dx9PqP+ZsfNoOTBpy2pN+dde9WaJVhFbG0VnqwCvnrC5tbzd9/teDs7H+r9/rb9+OxD478uhKFAj/+u",
-	"aoOu3VITd2JjUG1c6+kSYOZ2VoJ0sd7dZ9na5GtN61kDQzWkHaSQtl+GNGenKPKYWgGpgrQjH3wuYwPI",
-	"Q2+IJK25O8EN6628QWBP43vfHoUc1jOUW0RtXqInktv+NRzFhmNkyje6Hjj25oc2U8YEbqUu6L2LXyU6",
-	"FGDcFWorJmPPDDI46nNrFge3HdrWB53z44uztnm2/c1l+/yqPbC932MzrWtI5rIe0c4MRnXZ50MGdt5Q",
-	"LEy/Fmzn5LoIo9K4EPCW3CYX4BEAF1jSJ0BsYSLrFOjzOhj1iTNZT+kSzNY4c+PQGfutVZ8aS/86wz4G",
-	"caNlHw3LpmQfoq/mJax0iKWaVzMYytfz82rvt/QAW/c0wmyxw2/NVurX4pHgq+vZDJzS5nv8+C6mjrQq",
-	"WFU3NTGeeQGRqs8qEk5tgexK76iJixdYmiJZ6997y2hUHCtgymHZatprhcBzWoZBvU22WUayVralensK",
-	"kvW0IegPCmmnfPtZ81qC6R+s6+xlAU3r4wXaQaaIMaZlBkqCfig9a37K6guak9TdB317NGDVYWgflb8T",
-	"VeHTZRdnmq4geljRdKOmayl7dpUqgwUypruR4qFiyFddT+UknbCmrJBJVzq88anfwZ5tJEZtrE78LZFZ",
-	"0urHw2WWchLpJk1on0YhdK7EpZAFLOnNhAFrDBRUDEDvtqkygk5y6TpOugaDkjEywBgsByTkf1pxxvRn",
-	"sb3ubZN7TkTos8g+ZRvmBMredhBULyCM3t1/mdLcBkzXtged0THEBOPiY291skwpjomiQl5a/tLnyEcr",
-	"wacYK37go/i372j5YAYBtKw6WeOK4oTPxoEpNpUUK46Ii+fgpvf0w+SItbpjxuRbIFJYcyUZMrVgjIOI",
-	"bgyieXEIq38Pl6Y4LyZRTPXtT0JG75nEGicDJQYPlShitlPZqBC7fNdUph0zhjnKMyGxCgM28Go29BYN",
-	"DIdyfc9F5AecRnEX0kDZbGa9vcwnVKb2Uk+wTXpayXHWe1tKyDS3Qu6xwkb+PFMHu1nFNDE2lfarH85N",
-	"jr4Sm4xdrJ27c2iK+UP5ZnOTuf0rP3OxPTVDU2kXdUq6e7K/7rxkDCetrZ/SrV+QrXc/KrSVpL3dDzT5",
-	"beV/W7+9I2vCpmF4MYb4gyreVmv7/vAunzp43OqexJlWzihMYCpSHyTNxAOPDGI78cBFqs3oEgt/QBTe",
-	"cAk3KjBBYHiBdJxD3+5YzEOfkxTzIydlJoaR4CqiI0V2t3fIhN4z84K73YnEDFaGUGM3Q2NNMECx94FU",
-	"0ku0scOAwMF8pgkTyWpAMCWvbkvpYrU09AIOHhtu+Pi74MNjmOjx9vb2oLEyMjam32Q8xANpZqcKjSSj",
-	"LNZ0AzJjnbo3nHqeDMxYJVo8eRh8LsLjh0bEBubl3byh9Jd/f6fZ1N82V5lOE/Eo+Ttq7c2cC14pMsBu",
-	"LnNlo1zWMHirt1cR1fCsaCmt2CyTlrsygHgZTp06F4k9S9Fxih6TCE9TUx6ZGV5deK2EYnTXZVQWObff",
-	"TJamBhomyU6nJipmaDpR1gfd9uVFt3elWePVZesMi7db+6H5sebV9G8VTYVdKLyoF3o1o1O0BcZAulvn",
-	"0yH1sLAhlOpLp5AJHi4PXS4B1O0C9Q5K+UQYDQwZBpj8AXU8cB7NlU3cdjJEO9FsRaZNrBkUeXrOd+vO",
-	"jcbbrdiyEVuJLdTIEvrCSyhh2SsPMi08zFSxiXw2Jju5exqLcx4oaOdC73FiFcxkxY08Trx/Zd/vwftZ",
-	"MEt21cAKoJrOi6Q+cHDprUTA9F8aMlSf123AF1yjuCta1UTMJYNSDNBdyHZNBuoiksU7EQd4B37t8Kln",
-	"ymTaDgDQLNKvHe7vumi/s4D/LLBJY4c1aHCktT4W3E5U7XDng5d88eCpe/HHcx6/1j7p9C7S770zluYr",
-	"NN5hXKl597WIE9XsnLkAwqCkyKXpzRT4HpacpZIMvtnSqNvq+AM4nSPIL0OcVMitcUgqms41S8SHvHxT",
-	"KLCFVI8mEuLOZKkWZM1kUFYYPUSXpA79M3efNVLdqhIhLGTIbgMuC+OKypOLSpGtHyjMTquS+KhX3NXP",
-	"rcpWMkmL6fXHW1N4FQlx1+H3gXKSQK6ubeB+hgIDloND9+70eTFp2l89/cnr3bOfXu5/8+Z5t7d3gr4s",
-	"m/saR0zv9Zo7h83mYbP509wpyFEyjl2YUYgtq+eSxUWuAWbGIL0QihINfiYCrhc72C4ODUjk5ubMjGhB",
-	"gcGlEjMJDZ2hvvpTKPqVKCBGJcTFNVJEszK1uerux7tUSAeAH0cC8XrWb3qi+0p25VhOJUEAkGCV2fU1",
-	"G/cJ61sHuBm5IFVehKwIcqhMAqwSO5n4kEVF8Xl0sWP/a6QfPyVYOf78daf9pt2tvUtaztyPeTOYEHen",
-	"gSxJ2Mb755HMXE/SA3uzVDFjTN5LyCO//Yw31MY3TT5Y3XHuYg4oN+Lueb5emItYRt3lJQzSVxFaTNO4",
-	"zyD7gTd+BjnxKBWaTG+QyrpiLD+Qs5AuP9e9E69u5az4kLU6S6ZUCKacRxLtkFLfu3MeMgl9NvAwSqag",
-	"nmuVmzZDBw6x2VvQQLuaQkp5XyJFFermI0PxEwsyK13JDGOc7T6YL35e7K8Jkq7StDeJ/Wq4XoFljdyV",
-	"xy/Jg3I4rCRzGUHvoKk5fERHikXYrm6TMIkie0PpcgvvpQRFATVBWFVm6fZugttHeqYUqfRcgVT9Jnxv",
-	"+qxiE3XpxV7ImEjlEUEytInMWoFGt6aJJjkieJXhA8m7zjK0T7jzrsHIuWLr02u3m+XyV0w3cp8usww5",
-	"fU/tHnirieRLqANxZOezdX7P3y3NZq/5Qhp2MUCVA47LI4k7VYszVK7i4OK/KihlNuRr01sFtKrEErxN",
-	"Ar8AfWheTJB/goLTqaQfPkP0Uwb8tdAdT2ydzJx8hF0gQC7CZ0n9LuA+Gby4PnnV7g0aR2SA/ANKrBvX",
-	"ylhEZHDSPm332gXe12CtXwAB6pxoEPV0ySbGOHFF45Ah3ndgj64268XMpH2JyK+G9RzCAWQPyUbMViM+",
-	"KjhacYWlahJyPNalfnOttGzGXwMXjpUDbuj4wWc+nXLGKvOTh57kzLk1a7Fzr0CImC2LT+84EtMzk/je",
-	"RJ/yW5f87tWUOIuz4pWIf8qd88RAmwezxtNuGNCagHDzWe16Pi2I1sHuJXDgBo8BXLc7xcWnRmJW2Nzn",
-	"tVhgZWSbMJ2q9+GS2RSNNNNzEcubFskx05fDHodVl7H9teHWtuaS7UyvtMhXCGyFzJINDmzERiy4L+uc",
-	"lC2Mmmo7XFGv/UzH3EV8OIjX7ccmN6LJkUjdizcmleF3dT2a+Te6JQ0l/rB3pU0of+iNie9XEaRKC5L8",
-	"vyrtAEayBsdPKUsWp+Y/1BCXQOBnzVLMYXllvMjO7jqVDMe7pKMSxWxGR8kMl0fSXSF1qK/nXh80Si21",
-	"Vojay5S/AcOiVxP3LLrgSe/IM2QTPwO+Xzvc23sC7xmZaecJqg7xwDsFAz+PBzalgeIB9w+S40GhilVG",
-	"3Q1IRmOio9j0k0nHDZTblQvO4urxenvyTHVYkskCmrZ9FQ9SxbtpY5XW4r7M5KAcKFB9Dms6N6DcMnRr",
-	"wDg2vTwT6ZmJfzAPGmtf/pqtGg+UoIosqEAe5EdkHAoR1fHTX/0xer1CNlbkr/5v/MBCOpPMb5Af2dJv",
-	"NvTdZPmYBsP+nJUDXI5KpyoUuVBcCZlYAnGzJmUQIgUZ0+hBUl3SFpBRIpIIdJteTtVrrrKCYwwc7Ie7",
-	"2dbQ9Zow/t/ltfhJFporVz74E9RdlsuVfIAIbiOo87Rt6hXGeSDZEhtr49NRFD9lY/VA4B5yAyBqi++A",
-	"TTWOKQ24ySTahE9UeBZDy/NIh8bLn4LzOUcaYv6XNW4kw9ttrdYcr4oxmgI0R8op0ll3iuwt/QkGY4Sk",
-	"8t268WVsXzgvrfsOiThlLlqLqHyJVKeMl9VIfaBiPmPRqPDSw1sYQgnNMyCcArI9ogTk4fpsFExpmLYU",
-	"QM9fUztckmaamMUc+7WVQIZdbnJnMg2aGRy8uwDmEXFFywECfTvCD5ve+5te2I6cMnb8FBkkNj2ZKltw",
-	"UuxmlB+E+JZaqY1kMmx2njcLVZxjGvmduMzDVRiMCiNwg9GESP2jKdeUKA1BZvNoNKG2krdiUxJIL5UE",
-	"YSsHY5J+3EaiqCtAxvM6Lw6wgIAsDY8+HibRySM7MFtcgLeOqe1YwRnFRY1qn0XFMQCrRRBRkhJn1/9I",
-	"2hZNYoxcXD4k0oDb6HExLiQDvWVXNnOlWGWJU11AmxxR7Ay7HIUFCswoFDLgtzb9u1yFSCTQhELLvPVA",
-	"SXeLNSpdWf6clU+Em2aycGDaOEfVQGn9tOvz5SrIOtiByubsZpYIHAST/9KQzCJ2H4i5TIJUbfErIpcs",
-	"EJT7qbMFNO60CweeC9vSU20Y1JqinzLZaUaLQnqPnd4T5/7F1dlo5AM8fuG2KYY4jZtEbRemGK+Vlqru",
-	"2sbb4+rVF7AabC9nGZx8ZK43mb13Ijaec9809gXYTGr4g5TBxMmMj05a/kKgzYZ5K0wd+W2v7BmAAE3H",
-	"3CHFRbrYHzvkI+laf1mMoKCCKPFIE7uKErqgAXSSoySiilW8oO1b3ULu0XIZ+GMRseCWx5cSmgPcpJpl",
-	"2TJHMP8RCZRdU9P0j3T6fTGJ+qUczHajA3Kv0+TVgCdVRITR0UQTUwBIzB71aqQK85SJkPaqdfs1ZVgN",
-	"oCKqE0BV4SU58SFLxhZYL5cnm5wps8VrSbg41tX9LD3C2QIaIiZZUD7M9dvMDWgso82tvZ3EoUsUmt+v",
-	"uZrb9tHmTsx8kyW89f+ypGsKOCfLejefb+02a4ld3dnN7YIVhHZRDtn7kKwgv4U21rUTaVB3UxPtZyaC",
-	"XgFerlR/lZEBX/HIB0Ujv7M3iy0ZL7IDGCa839zb29OPb36lFV1nq1Km4oqjSaVK6zZhYMt9JEpImxrT",
-	"g9EkCP2I8YE+55kS04HERtxFTcnMa5UtHVfzYbKmdHZln6EPWUIffYD6KEWkLiLTiKtKV5gKaZiuVsaK",
-	"RlpFxS2BycQAeTG2i9kJorWaS9Y+bd2xx61e+9VF9+3vwBNrp66ax2bJ54dywMb0ubnz1b5bbK02AZcv",
-	"hfAL2ot4DyjMegpGtnRh1qKLtFXYhKYgwb+yJWazDO+NjsnKPOVVWNdMs8g0vbykgf+igF1eRgwxwMOl",
-	"qcN4G4n57MXyv5rBK4NDaAdg0h4WE0H091A33nynP2HulJZMvD63lUe07sOZyjYXBtlMKxVDcc9I3eSg",
-	"uNJIFB+Iqx/RiPU5+IzEXDWgt3IQaQleEvbzOQ1LKkdi6m41lqyxdkmXxWmB6T4Fa8eJWxdYO7+m7Wo8",
-	"3Sq5Fa3zG9mrNysDlzIJ5ytLJnCyihx7EfvkLmfll2Vlr3DZhXDBE72mQqpAuoRnD8lA87oBkVDUC6xO",
-	"pj6SaTGWuCJMbzrMZO5zuQjUaAKVPewodUr8QM88DTgo1HMeCOi8e8s4i+Crq5OvTCUiU+PUTqCX42/3",
-	"efJSmpljC7fS9eVVu9szhY0MlBTlnFftHvaQlgqVB9uGPFCEiwXM1+dFVxy0MMfuWreRLUOa8GpARbR+",
-	"DS50mWxk1q81DpPYuAtm0GYxcfXChZsrdAoZCKDcmZQELNcCDf8GnL1X5kgnMClM+ZzZzFiVTcjvuvBX",
-	"Dn3o0gFQFYKR3Jvuwl5Ds+6F9nmv/Glg++7Ri/N2r3PWvlm9lFTZTffuZffiZee0vaJ16jgI42X85Lpz",
-	"/NXNStjioo3urW77+Lrb7Zy/Km22an347pWr3sXxV+VcU4zu3KO91qsVJRDjx7qtk9J19iLqs+Sj51cv",
-	"290VT4Ppy73wpnV6Wo55LCliHo5FFuMfQhEJm5xUqHqUGawaJ6z4eIyudU8m93ftqGlsrXs8Swvrns/R",
-	"27oXUidg3cNFp6baBCkGsO6VJEVXwKdfddz0+YWoK6dWFOcz28stwHb/UJhBAv81NUXw+scCc8b1RwaB",
-	"D+XkbO1g0zDoHmrBeX0+ePv27dutszP0XGZCjL10g9nAdy4c02s20w6xtr9bJOA4pSW3rsLrLoCqne6G",
-	"1Ld2gySuM30DKzEdSiU4g2b59tlUqjYOXfNq+FpFfex6JhkU+DmBrLpavC/FXV5NUl51CcjxmqxoOqHy",
-	"TEQFks0Z9hHF5D8KZcapv9RX/hGh8g4b/ht5H65WQpWrzFBQ04m9V6UVOqTeX4EWcr0JMuAjNiD6nSPT",
-	"WDzAwd2NDvs1m4VByiJbIopadBkw4lWXi3qXVMqFiPxiJdSkctuHaoe1kYgiNlJkIiLJyBAKbi2JVHSG",
-	"nm22SDxMsQpJZPSbBYtg7bNJRIuU2NxsmWrOu/tFdZ+TM65hCva5HN4yE6dHLUQeyGzITLI+xcDp1WvC",
-	"AnM+D/Nm4YRY+6nAc+HaY1drgDxMV8Zayc+z9ans6xh1kyf+ofALFOdseES+jJVH2HuoZwRWhXTRqjr4",
-	"BZUkuFAwQGoh/WxpUCKRMa0NwYzbwmdVvNLCIb5Y8OOiAJsSA99EFJz9Y5zX3irKOvR298lEzI06r5lK",
-	"yPTXB00yn23dC4WZ5HkkV8/iXH4t1FpLin7mxPZ+dts8E1IdV614nC95ZUaoHDmkH+4FKizUPMNl0abj",
-	"7an0S9ZsYggL4yJUcZv62Sb7iVUkNyCZImutQYQ5HfEJSh/FGLQk2SFJefaQJ4k4CZ3b6xWc43O0UbdM",
-	"6L+8PupmZcW3ILK12iuNe6KCmSY9yu/IUsz/f/lbzDLBxNW122xumEkOgxQCCgRwLVOFNRKwsikNwtqh",
-	"Kdrx9ziTit3ebtsncuVVZpWvdlN34/qqqAqamXaN8gQPVSx8eYK1VWJz9aZ3fLXqK4WVnnA1iUm98nIU",
-	"x/L+BLWBKzajkbW0+GxMIXeypvlQQWSR0SCkfckyMS34u7SJVMUI/bdXUdA+AbahqZqikC3vT+azMBhB",
-	"wYi1FScjscAusb596ZAMrlpnbTSBDLw4ri3ZNNb0sVzOmGeDIKHYBJuKPsdavUdk0Dm7vOj22ic3L9ov",
-	"L7ptMxiNwoBFJJjORKSI4XOYnhGJxaoClH1eVIEyhrbm1TJTVkTiFZ2aytVerQNwMf8FFC+2OG3zkfAL",
-	"wzR78VYy8xCpt6+Pt77qavUvnPtMkuPL5/vPG9ukBVZFj1z3Xm49s6V7IHVlqYxWwoXCn1NKmP6i5tVw",
-	"3Ko6WO+leUe/gut4Cey1hCRei4WjTIL10al/SAbn7ate+9UrcxNLFt1jUKJYQE9LvY22c+jgrHV52T4Z",
-	"xJWa+9zYIjcuLWqmrXk1HLTiss+RE+rX6GzGfLt03Fh3OPJXZFRJVi47YMCGFg+JPNeveXb2Es6DwLej",
-	"CJlONks7nE95WSKx/u2RJBNGfRYRxd4rSI8CkwTujC2UooXyQDWO0LHvjBSLiQgZnM0iQWvKpDQiQUFV",
-	"rE9AiFlVPMNK1JzFBm/q+xArS8PLBJpsQEee4rGDGqFI98nwXVf7KUnxuJptcgzwmUNr+ylAo+E+TyFb",
-	"RcF0yvzGNnkV3DMyQIY5gPDhgc+GgQI33WP9cRQxP1ADKI4uFo+krX8eSDxLg4WpdG731SMslIyY7/Ul",
-	"OjgCLcr1idIrGNhP8YukzgXHiD7n7RCRjelIG6S+qyFctcPaxz/9vb/+i9//+E//55oLjvnrf/tvvv/T",
-	"/+njn/zHj3/4a/PtS7vjy+VyuX12tu375PXrw+n0UEq4JYc42H/4tRsMUdbVFLMTt/b/zT/4+C/+R9f1",
-	"w9iT//rf/5/f/1//8eOf/Oq3/+wf11bkbRUEDQe3nPn2ykJUmEY2+qdjwe8Z188PshWCqrSYGpVG4CRz",
-	"69y01DQaicgAffSPIZTjYVOb/SlnASZgm4GOVcdtbHiG9KWxVD5gZn9FTLWykz9wXEtGZaODi3Ip5sqY",
-	"7TS1DTz9X/3v2Rn8q//xffhX//P6tf53OoXiy3JA6miwBUrv80EBwQ7cxX1IKHSG90wOpJZ5fLpEPkEV",
-	"Nhj3rKgHHKHPB1t6qu0BbPRj+I/mLVQRGoZaJFqqCYSK2oDiKVhmgylrkOCWi4j5WftwDGQar/sV0IpH",
-	"rwqdaLzW8YgmCCXuY/2QTS0QoNddttlXIDQ0lsbWvO4Etw8pFpOQ23eKpPYw4M7aYJh5JBZH8L00YRqB",
-	"ghqopiA+kfPplEbLBlwI8i7QssfaEoFVOzsV1ikUjpUgn/TI9//Nn3/8F/+7R/763/zq+//tLz/+5o++",
-	"/z9+j/znX/2rh7CUNEOsgOqr9Ataq5+IuaTcl5tseC//UqqbVB4V5o6M+arrh6IZ7EPWnrxuVswoxqZL",
-	"iY0GwGCdHDxDyu9QuggkRF0amnlIGbpyEQgbDxSIh6hi5VfSttFHRgerQx1FX69nzj1kaQsxD30yZPYh",
-	"KFDvmk3ZOHklod9UJBZVS3z70bI7L2mX4XTRrlhsYLPKi/jQn+N9B9/eSWSHOWuWm0pWNFTFL/SiOR9Z",
-	"xOYXAb1nHgA9yvgpyHcLAMfh18AwdvfnmqmTaiGEUt3TMG9+LkEJJAuxxapMpJ1mE4gjJjV0kOHHRvW8",
-	"HkfrYlFhdw1ka7AUGSpLA39CFUWY4earD0N9iOELq6abqL0H1do19O9eNGA4w28tRZvxlsToLlhe9ugU",
-	"k6ujzTwVrVSxzMX5GQpZri0+ofm2lxGLTSRqMgy9kjuocvs5e9eWqbFFtdG1igayglEVwZtfjQNaJlqW",
-	"4mKMSgP73E3gD0g91kAbno3NjRvjycBnlZCyYeht8v7dzNeJunxJa/fSBo2O5q5noaB+tmpgAFIwBDsc",
-	"X30NmGrATepsABl9tf7xX/5Ro0hj/dM/KtJYt87OtkC2TiuqdhSjnKKwlVVOTd9Ho5zmCxUGZYX27UpS",
-	"5DOExoWF1BovthLHtAaSXFSrBqhkD65yImBs7T5vv2r1Ol+3bzpXN7aXepF5hVql29o9rFwEIZ1gXcwN",
-	"NEgJ1pNAKhEtDxNqSSD73KbgYVDL5cVVp2AUzNh0CXyHLlcRIkYhqfqeeS6Dz+X1NbKmyKLFFsxZ2UaJ",
-	"03Rk3E/+0kATf2cMl71CKTreCS/vd6B3jAOiXDEDmWj4v3ThL0dk0K/1a4N0D1OzaD2u/kxqXu1Rzatt",
-	"0FKI1jzjmbiaUWgb1poJqSIxm+gP54Lj6oxy1yox2bQ0TFsu19K6UkDZn8+0ALGzS/zgNkgtj0CFVlDO",
-	"n6BWne7M+nRnt9nM6ATPC3vK7aSbyj0payF3wjRVMT6CZIOC8z2Yz1D/98WCDzbs8TSfGVdx5dgrwL5+",
-	"XsMWyGkgZbETEQt02oYM+KmHM1xeXPXyxrX4hY2rGyVHXxcgqRlWL34+y7MSQ3kxSEVMLOlcXNHrFzBv",
-	"sy4ky7TytS7UTTQ1r9a2ntJcFyC2pX8i1PcjJuUR0SigEdRDkWwr4JJxZAVhul57ua/XbYV1aCZ90gdF",
-	"0VRrm85/cr5yL5ozkw4NXgTBE/VSbIQ7J0sGZrVMbvOWaeS9NM5HaO+L3LzPuVDBWEu1gTCGt1kUQP4M",
-	"F8l5TEXXdC60ltpRo51Qf5t0lOzzgZ3N5MuIKLgNuOVLA7ToMOWRgR1KLxmyDiBHCl6y11vgcqz7HMIx",
-	"9aSB1Hd7CCGhHqHKpl/jGkzquUm3qJvfwChochMOmnue7dfa54gTqejStWX3DKq5MKuk3KyxsU1a2Igd",
-	"XCBGaEyUd9ODrWuG/uDUyQcEY5lXXiwr9DWGviPjuKvvaFlBRN1AJ0jud6WRKwdtJRKHV3RqrVBzuExr",
-	"SRNxJeBnLiOuMtoN+a08/lqWmyuhiX1Ew3AJEcq3PJCW+rB0gUwdCqhZoPQJjosxcLGyqga9TdtbSrSe",
-	"2D6wTgVzdi6ITkBQjQVPa1pEjD0SjAnlD61L9ZBEYatvPPBIFkWulahnbp5M3SfT7hvwnTh4OZLLHJ8i",
-	"mo8JKHOdpDYnHQ4X8wdHsUVXfzJjYnXeMyfwrM16xsiXL5/yjDEs1WQ802f9B0p2xtEfkOkML36OAEQD",
-	"wZcKPzS+m0pQXZlnf6ioxRiaUgyXxPBnypzGN2Ltx5dva5liFjtbO0+yJ/Sw9nx7Zze2cLwWioWa8V5I",
-	"ekfzB/ywtnPQBF0Kee+3+tDes2TkZZwfG3Otvco++w7X8tyRkVlc3RtTPQtDgfk9i5Rz6ltXLViXxXQ2",
-	"V+CoA/kxJ9f91R9nJLripPaH1tbeoBhsBUEqId9kkHR1QfZ3d55iV03IJs1gqrAGXULdbW399N13ex8K",
-	"ddsHi0qZcEPBIWl+zgOwSsQit8m6cnGSMOA6iK2CvpNS0J+VKeiFwlYmep9GyVLHPIxLISD1hfPpbEvO",
-	"p0mkrmhetZ/Y4N1NBLk1opcolu3ywotVtvjnwvVBvsN+baUQmQ04tXUSaFwmwfrYoY90nZooC9AXo0Cx",
-	"iAhunEQemXMkMJ8I3ucYFH+Evd9mLJKC09BmYkPpBj2KWHCTc6fVII6KfgDJcfvNptb+tZY1MHUdUAva",
-	"2K5xu/Y669Hbc7i6H256/wxMJOuCShzk0qvmKr4ZM4HgcRWHVe1LbOELGz3MQkxA8RLl9dh7CJP1t8lr",
-	"FvqEqj5/7u3u7nl7T3e95t4T79nBvvf06YH3rPkUlfohWwroYY9ddW08F+UEmuDVB2KuLsZdTS0DVCJA",
-	"cupzVwqj4RHO7llEFhFEiWZCbHaePcV6U5U0OVt4onofl985Hkx9kDVo2Ns1F12VCv1uqhJlSks3psxj",
-	"IG24DNpvaMTWrAWtH1I45ysaQt7TkSLj4HYeMceuETNCTeBZeGSbQHYRtfwBUjB9azOW89HEtnNcsIj1",
-	"ecTGc2nc1JQMtPQweDxQYkAiqzVA+yOsgNqIMQ6ptIkiDSDoYbkWNOVoQSUMXSR9Bt/fWmKqWhUseUZ7",
-	"GsFOSUyED6wrEpKtZbKOGSQmKqwppGiYLHCzhFobj+Itr1vq8+LSNI0NjeIrgF6lN7mC3EkfS8xtCwRQ",
-	"PLWRZWTmBo1QAieSQfgLqYdiwSIw4MITV5ft4+2paxKqJmza+MHBL9mS3BowjM9Q49+0zXj5TbcwOt9f",
-	"W7vXGVpFROo2zURNKCdKQAl6qOdkk1NnkbgPfC0NSOKLBU+3m0l01t+kEm/8/vXVSWGf6MJVXPNAAWcE",
-	"FqPh3zFMp1Rgi2fa2Xu+s717UMsLbT9y8tqPSmQ1LIMUj/VV981GZZAiU7a1rJrly4CFvstayMdjm6gW",
-	"MqORq4lljtY2aZGh8JdkrMcAU7sNsh+Ag49FGjvk53MWLT0yo2qiSRyDNft8RiM6ZVqChBfsp8ERoYpM",
-	"hYTa3HZKtRCJCkKeyWIPgNodwZg0BPA906GYqyS0uE2YKQElozU8HpF0qeVOiNggUzqTMexaQcXyqLO5",
-	"wppDCTDtr+MgBCk4whoBI8FVJEKTKJNti+4SMRIeI316h4xQgohOu56KxXcDwyp/GaKtEPXEDQC0a3R0",
-	"FemLWs5YGCK/HCwZ1Rs46PhsOhNKqydbX7Flpu2TbcuQBxPRWHQB/fjq4pyY30m9+/KYPHne3GnEVZzt",
-	"nmnyOiSDx6YK2+O9x8aHg5WeMAsGp4RdR0XFX6Y2e0pDvbvMh3lBuQkkFGPVjwInnc5DFQCJ6yex2YGK",
-	"KZpqeewxup70nmPT4sHjcRCyQTYVo/bYuvhWn9JVSTMvRcRGtLiT9IjKydY4FAuwIeinsDGXfSfXlmvI",
-	"QrH4KYtE7fDbd5oVLE2TLhpSPmLOalJsfpqKeyxlq9+GFlz2tef7xW89zbyVqBD7pPwNKeaRHjVRqcl+",
-	"qRWrp0kta/dDGpJnz58/efI0P+6zckigtGvxGw6S41b35OZF5/Q0BcleFpJ3mUq8BnFa3sAdrADnh1QV",
-	"WvtVJps53sfCcHPB2XJrolkxwidNkXIzPbkVTBIYhDQ9Gw5nHn2EmRGVwzwtsb1wMBVYgpHScjHNEI+t",
-	"r3s0+cEtStQkEvPbCdyvANzD4DmhhTbp4jr8J3RJdjyUPSoVvI63tAoscbPiiq137HmuAMuKGx+w7mD1",
-	"EmSzitO8KCeulg2XR3Jy7b8KCaugNZ2l/pzUq6QbwvjXGTf2JqpyPRbK9Vp/TS8HSABSUo++JcZb+qOd",
-	"N0gBvpYAVhp61hhzEr46M7zFzKp9KezirwUzQzc0RTUVMd+bFG1j3DyOLQnwkTrmTpjtH84V0SwRrsHT",
-	"i9a5ZR5xKjFx3DaXbNHI7TF7wBavDxGO2X2JJqJvd7d29/jGnObMvLm2wmdms5Mgrtp4N37h7udX4LLC",
-	"Mrf/yhtvFwvJb3bjVXUN2XBJl9ToxU0ZXKDo595/u5Rqm3iFT39Irraw7wR0Z7AdDA6zTR/RN+0El4YX",
-	"tyIxZ6fuMGt+DAXlcfJwXR8n+0uiAZuWY5fL5XI6JfX2N5ft4177xJT+NE+buS/b5yfxzIJj7I7tt1lP",
-	"l+dsVER6ktuVZlgFCkhQZpp2TqgkXBBO1TyioVtnru4ezQKrv9LIsU6chufGTPf8MFYsHj4stKP4lCaY",
-	"dNwhC4kkQSOrzi3e+sX3PVzJJvi1Ou/+fMdjNWdataord6yyh4NFWnct4EfxeTH522kdhZgivFN9GzNT",
-	"ixdcRdOAi4jcs0hCkJG8C2aEcjLnGI6YiYFOqgtJ9qVPVM2rZU5NzauZo5IvWvsuqcQlh80xmdeMhtjU",
-	"Mb1p0jXZjAcSd2v3wbxWhP/XIrTBWxmme88iesuORZGSeCbuA367ZZ4hI6GpjkVETmjEPDJm0D0CXRle",
-	"znhF6k/sN7JxRPq1Zr/meu9PTGS+lg8Kq02MhF9caiLpHi9w/94zqZhf5i49BnuQ8czoVUgjofx8TrkK",
-	"1JL81R+T5Hqr8rjShhR24ILuLvH8XqHlr2AsodhlFJTJYias1Pg84Om4dZ01b0UMw3J5tfwhGKUXTFlp",
-	"WOfaISJGw0AyHyq4FrW5mU+hxSGRYDQSY80GRoz5Up/hudSEZv6CXoxJckzvpRShX7VHohKju8rV7O5p",
-	"OKc2NWaT58vW/LV9wCzMEu5mzbXdNMWhGPEkUH423f6S3jpRPTM5qe8mD25MPYlza1+pREPgR/BbqpjL",
-	"mPhRjOAGctMTIBFDdXkNolupKZBShLBsoGiOPeKOG97imq4kwhrdYfVSjDHHV3I0nTqbyUOTWXySkvJU",
-	"kt3QIk7eOemJO8aLA8MCH36sHdbY8seT4atRcBH8+Or6F52d86AjO1M1++lx50nnZ+1g/JNttvzxbLR3",
-	"ph8R/uvuYvQLcX+6G96Njg9C9uqlGr16H3Z4c3u0G/Lh9GXT/+bHYd6a5KYsYkgXM8Y7J+RYcM5GinRO",
-	"iNIPZ90ycs58Yky2dDbLpvE/2Xu2v1mtPQtUIQKn9JZdd0/zd+E8KmmYF0zRx0uHUoRzxaxVPW3Anig1",
-	"k4ePH2eSNh7TWfAYRpCPm8OD0bNRk209GR+wrX168HTr+bjJtpr+gd+ke+z5eGdn7TWvwSxf2Ko0Sswx",
-	"xOU0ahUzFi/PX3nkx5ftVx551Xmpr5M3bHjpOe/KATl7USmTsWo64o9FwF8IcZcg8VxiTcDvA4X8AGLh",
-	"lDCey4zWilJE7aunP3m9e/bTy/1v3jzv9vZOCgoVG3GjKLDDh8D2izfn7W4qigkuHT9DrU82JFWYuAgN",
-	"id4+RelykDe9oxd+0CSjCY3oSLFIeqYbbbgkckZHLEOjVzTUFGASLjfOdEKYTCX2EntQwsFnip4n1VEf",
-	"EuigPYgJwjZtGwYell7PFFAvaDoGGu2VolGxUQtVidQwKVV4yG4DLlGXSADZWBPl92x1dFjWKZOCsXB7",
-	"BeWddFe8Yjd4hXY4ikXmoFSRVEuaEGfbDWMkZWn8Y0F1CFS0i9osBXwUzGhIZiGIOghvRRlnZt+uuL4V",
-	"jbZjQMRcSUUxEc2WYwrkijVXscy6XsdmpyxCkmtIbFcS1DIKOWNqIvziAo7GvhFIEjETblkQsJLUcds/",
-	"uW6d3ly23p61z3taqcXP3c75ceeydQpdYaD7R8XUhJ/PaXjpFokfEyt9MYdKAu9Sa1lRkbJ4QSZ8ZcNA",
-	"ld/tUq9GE+bPw09OjsgyiQKXlEZZa5NczqkjqXUzJzfM5kB0NmM2n8nRYWBOrTYL0Kp2wafiNuAPrK5c",
-	"tZxyeQHltSm6sw3aI6yra1y0fMzj+xzZOi1/GnAc7r/AkuFxvmOBxGUi2antugK8gdQXE0EWESitynMt",
-	"AkkABmfjzgoi4mN6Ory1Texofa5fgPZ+TqoUWkgKGZZK1q/a6hiBJAMIQIkOiVa0B7aFCZ2yAenX8Dc7",
-	"cq3PTRZxAHHwd1o4zhb7xFdcyVR81RYJSJUVzysL5tVybT4WwdDgZDuHGLu7XmxxemcMRkk5PCscbmib",
-	"WzFWcnvAZJZD53aFQBwDtrMsGByVk9qVM/QWU9sjSdCou/5ubx33Ol+3a17t6vrqsn1+UrmKcmukgnvo",
-	"UzaHkimmjnISwNII4AyUmXBTBEkL9g6mjQNOf4BlFYQmvIy0MsDeq1it3W0m1aq0FnU656NJ7KxWjE4z",
-	"lRgSNcpiNn8mOFsWqrNxBg+cDCqhtxCWRYA8qvpC8MaRdXJY92cKKkjQK4zgr5LWtpX/LX+QIKMq/P/6",
-	"rP5N67NqA6Sqw1ES3/Q3oWErqM4VJQPO1EZtYNfHTiVNBZVCeVxST2k0nZo8kon0oDgLSJM8CrkeoRg1",
-	"GompzR/SdGaJvA5NWPscM3hQHIBMA1sqayrujduT+7YcFKOaSZnxhy78JvC1/BGXkuvzMcOeZDxOfYC6",
-	"xe6hTakcGzv2HGYKKA2ifR9QMd5ECSOReOs69Wr6SJ0tF9YWb1vR7XzO1BsRqYlzwmecplJfwJ/Xp+7V",
-	"woAOgzBw9p+C6BFJxIJZRd8WNdvMZcTN0gruIViV8UclgHmIKcSs0SAqvbYEDKtw34sYVk1I4x6iHqpz",
-	"u/ROFhCivl6rDnLNA1XcxB9G8Sxwq5Z1zcuqcs9YFAgfAzo4U1sL/ThGeawX/84uznuva17tTbv9VUUJ",
-	"6cycoTeM3YFslF/mw+B8mMXm86zgvTqmkf8iCMPimHdoCMrZe0WGQRjmjcujUMiA355UPbT+nFV+troe",
-	"+9kMJ8nlxMCu0oGTKJS5uhORj/HvKTSZIMDm1t5OYpJEEPq+m/HQRA8mS0S8S/+Yd83grJUPfIIEiioB",
-	"2U3IE7acT13fOT3nI5PJ+hAGaCt8IPCFiE7UNruYq+LMYmD7lKTqoPn6Br+YMSgPC/3J1eTI1Fi7Nx3J",
-	"IwapmOidsifsuNtu9donNa92cn152jlu9dqu2+sJ9Lb+ut29gj87r84vuqhrxWpP/H6V4pCuunFcpds2",
-	"idXfdrUoI+HPDvY+wBOcWGmxwQ5w8ZVWpGqU+5EI/K0m3RnujvZsaz4sQpbIoujt7B7u7R/uNH/UfH6I",
-	"VUygp2vt2zds+P2/+fXHP/zNuz439Vz/8s+//ye/ru/s7u03Pv7BX378k78gv/3n//3f/f5/+OdkZ9dr",
-	"Npsf/+Uf1bEFyvf/4fcbOzuPd54QGJ98/IM/++0//NX3/+73Pv7Bn5Hvf/8fffzNP9jxdvf2zVt5G0q8",
-	"lMIYY5boRRMXUEjSAhYGdqWfic8UJpsfEZ9FgZYJQaRELfW9yZjG7Omsl914uBLuv2SWYb//fndnq99/",
-	"/7T97kfF1SAc5gs8ctz0WNYrIhEbMYAtuxyb2G0bQU5ZsitP/F6QT20orTGnSrv3Jmd+JBE/0ArLzFKf",
-	"zSWku12dXTU8LP48jBi9i4PetnNq/4ZNAQG6ddyhyyTUf83VGgXVdWAjYlCRdXXXzWn1iD3WUEZ6zn1S",
-	"d8e/kbQ21g0naHh9TqXpd2C0Y7jSyW1wz7TgARXb4lJZQFSGY2BKpeCEEjcLiAp9PqJ8xMIwUczRzoxp",
-	"lFhrpSDfkdkKlpXqSImYl668JwrY7wcv0Ros30TPhj8taKK8vVt3jFQTMgWCziKQmRqj1L/XS5PIOTer",
-	"sW3XtrKJ2LkZ8kE+N1IfpFxnA48MMr4z/RU6zwYNbG2F3YCxeA7e7H2e7K6Fk1RoC3dEIoZNs7Eug7QX",
-	"WqCILxiM1of4XTQjJSq7oOOahX66nnNlP6CnF/Fu3Yboq+5WbJkvC5xkqSb7n6mI/oNLcjLuVxZOK5ez",
-	"LI10XeF4N/ZNaIIoZ4yroziFA7iH0MLAjFXWYuHZigBLDMN4SGR7kDDmx3H8brwYw5m6iQjeOgd/ilYq",
-	"1i9MvWNDaNIB6L+Dgob5CPgKEmL6qPxQFQ7Tszyg0mFqgNNAqk/1oWYgWlezpdSpnRqnWFa27OaZMeln",
-	"Cwc6BuHyuHafxg2Ff8x+NicqCmYpok8821zVk29lf3GAGf0hOUaXr6JtrKD2MVf/x4a2m4QeI7HEPcs+",
-	"sRDfJuzTcsVNW289nDdVYUtFZHNJI8lWFJc0qtHHf/bnH3/za/LxN3/08Q//daz6FBSKLxSwWygv69lt",
-	"u0zrygExYUYheBty25KC+A8nUcO6/bXV0DPLKHfMpZ1vuyWut5UF5axpOF+MZuegiu9hyiJ9OaiyIEgR",
-	"YZGtOB13YQpmioiMoBFsJKa2C6xz2oMmhOENRuRNS7BIEyUlRSSL1jf01k/ZNuBVquQl9q64TUCu3YxB",
-	"TCIWDyBbQxjFpaF6TrnS76Lh04/oWD3MDFNUQylGbuy8eGhdpQR6C+giGE0IIoPMIuHPR8z/tOW0OjWv",
-	"1r0+bV9lMt/gq2q++kAPMQ+ZNAuIw6HS4D/DTiDPMgHPUP8VvCGCk0iPc2SK3Snb8Cp1HSSawK+wgDwr",
-	"IHAL2te2a1qajbhmamtSUfC5QmLEItnHlh1lo9Srag+5KHP9YuGEIeXloR1yEszILKR8vQfiZbcNaZHd",
-	"9lnn+qyiDPgyYtARJ2LTYD7F3Q9pieVvBqC6GXI30cwsZSUnCQu2A14sQ86a4BeHoUzwi0aH1pQNtBsH",
-	"vnw2dIqAq9fYWOlTJVcYq4ti97qefJXF2OSgZR0tN2kqETsIs2UE9PcmQbhunadgAVPQRaket4SqFvAe",
-	"24oSHWQuznuvb44vzi61onWj7/MKKT0GZjdksgx+Kc7kKudouSTSXMssVngxL0WkxiIMxKeSkk1ILvPQ",
-	"VKBFA0kPHy+L/TSjrVxMz82YWVIum7hS/kE22/XL5Jc+JF10M+tjLglyk1zGHGKKd6RIvaZzNVnfULiF",
-	"T33wasNQjO667nCuVETjR50JD14vayE6FH5x5nmy4+XKGQWNfBO+tXRzjsR0yrg6LqKzEu7zANboiwXf",
-	"ZIqJKEqhN5bvRaBVA9POSCqyu08mYm5i7AhVJGT664Mmmc+27oXC6y2P0ep9dCC/MQo3bP0yXX4t1FoN",
-	"Qz9zEkToPXPbojXTEStpJstw0/zC2C+oQhxwqFahqdpUGnRxiBNh0eJ7hDMo6AF5V3EE6k6zWbmaUEz8",
-	"axrlPqB1TqDCYoPvfLYJMWEZ9w3otcgW606ZhcucSNejJiYSt3vxiU6zhngByZOROYt4CDzLg9L9aeIl",
-	"OTIr42qfI/kCuON/eVkXelnFAj8y29qxEHeQqKfIxEZGUrJg7C5cmmo/20naOKxJeo8ycoJnfPsubl6C",
-	"L4GUJ1APQyIHl1iHSHrPfLLjNZtN/X/oNIclZSDgKF9R0VwKGYEzpJo/sveqwKi13jT4oAslxyczSgvm",
-	"rbOEpjJcksEcksZhIEgiH7hU0BENQ0y2gAT2FD/KmekKOtfGvChPtjFzzVSdoXe2u6e0wS8jdkQmgou5",
-	"Bhkcjb4WaKWCLqnYxcO6nm3tZzip6VIqq3qIJZazt353Vi/N8cyNzMFZnb2E1xWeoUgMQzYtNJ93Xx6T",
-	"5/sHT8kMHyI+UzQwzVUpkUpLgGQwEj4bbJOWe8w4/QPpbqQn++Sr4MVhnw9wCHAvjcJgNsP6Dbtec/8Z",
-	"GS4VEJiPEcjglH0kyQD+MPHzpmgtVD/ePXiC7/R5nZLRXBHIEA846df+86/+Vb/WsPWFl5AAgSVCkgWk",
-	"C2IGbD7/Sn6KCz3Wj2rpCNZUEoMFhtNFJPitzfsAlznMj1E4MyZm2NM53zAHu7Dn005EhNWaMSZiTINw",
-	"HjHpIeJsyWzAmyu0CvVMERn6AGNIx6Hdoj7fbUJJLDumVGKmj8eI2WpqGAMyxRa6lJPd5hEZZNrDmxYS",
-	"ki4ltl8IAwne/NFcbRAMnigKnu5TUHBksg3q1ySWWUOUXhGsJYUtiUszyxrYXL3AmrVhTZjmvttsxP4k",
-	"F7FBXgbviYI6pdCNgukr5xb4uSATRqO4hrmlvzyLYe8DqRlQkVvrQl8n+83nZHB8cf7ytHPcG6BhGeUL",
-	"jI8ZiTAMfCNrx5mH2EgjjBj1lwQmkaRO+9xU6bMlkeg0dpnBKuD2gtJ+VJmxII3uEDpEQ9sAP4BKfAGX",
-	"itFsj5D9Xa+aAgxbU5a/ZyPZ4vNjSVuy6B7rNYhbWXiQZEm+nB73da93afPQ9OlP+Sz2s96ZMqHHMu6s",
-	"sU9ORKRcX4u4vgVwSj1O2kXygvrEyjQrmvJnZ7nudkjExixi+sAmIluSMx2RAVSlPxyGlN/Fd/Ut4ywK",
-	"RkTwbNWPxONrxWzjSrE3jsG4V16nJMlFixCH1wtWUbEG0BHlRC4CNZoQwbcJlnLGQi6JeD/bEhebOgTS",
-	"OB8wr7YPnRTmcg4l0zD7EJrKMDCoStNl2J0EV74fTjEAMB+NGPNJvV+LmIqW/Vpjm+hlyD6nkS0laCrb",
-	"W5huI7EwxUP6NVN6EB8MqWJRv9Y4JEofYUgx8xlZijnxhWuD3OdDLCI8QKAHKLUAAPrkpVtXmIUFkuzv",
-	"PtcH9KC5hxdoV7+w1RpDC4FAEsk0G+rzX+Ksv7Sv/tIM/UsyZZRrjPxSP7S1tUUK/tU/WYv1Tbf9k+tO",
-	"t30yIL8k+8098kvCBfklqLH6psX7hUOZNvPKIRFjbKLKyHx2G1GfbZtBX3bb7ZvTzlmnd9P+5rjdPrHj",
-	"Nu24LaKfQVN6GEwxwjDSNyEDDjUV98xwLalRkZng69Zp56TV61yc37xsdU5zw/cSl0YgzVVONeK4Osre",
-	"FC6YTNrhr89b173X7fMehPiZwXfs4OfCdF2QTMpA8EMig1vUGTS5OSRcdF90Tk7a5xmUtnhank3gFwRw",
-	"kNIpTzYvt0OeX/RuXl5cnxuI9hMQQbMjc2VAe6PUAI9kw45x1u69vji50UO1Tk8v3tjlHSRxB70fbAwe",
-	"WMyRh2NpBjtUfJn9Em63AuRjjwg/GEFheQwSNBUL6xRbIoA93osvvICTuWSNQxsKFRhbiZ212+oZ4jKg",
-	"7+qZsa5L+qRoMpuxaCsORdCfTDmvHNnZ8a86r86vL29OOletF6e5A3EV3PKt+QzWATyN6RtubKMe0pqK",
-	"HfLiuAsI1wjrvLo2x+wgfcws0zFFcC+Ou65q2hGea32g3aZMWDhzpPbNxsO//Kby6D+5vui1rzaeASX3",
-	"qpNctU9f3nx90WvnGIXZvRHl+p17PSiEFLMggmB5UBxFRIwlJzVgt3150e2tGTJiM33drx2xddptt07e",
-	"mkEtZaTI3gyMI0LMu1aoUHhzh7j9qtXrfN2+eX1xetI5f1XAuvSRYWQBHe2n+vBRaEOmkeeywe0ZbPXa",
-	"ry66b29ed9rdVvf49dvMeHHyMLj01UKQkN2zUBKfsZk+d6NJEIKYBt2KFhwlHIvG1ln75rJ1dfXmolvE",
-	"ZTlbEOthx+Rp0xwGAmegHY8d6k334vzVqrHsO248y7odMBfHndbpTev4+OL6vFcwgq2eoRmyqfmMHSIo",
-	"J4HPsOirq0Wo71ZDrHbKFPW0Ts465zfHr1vnr3JkmWXihpYMz4ppKRIhhObgDW2Hd+HjN5fX3ePXrat2",
-	"ATHN5tFoQiWm6xoFIMvW7YDts8ve25sXreOvri8L8DKko7v5jPhiNIcyy5qaXLyP1nJMJLYd7rL19vSi",
-	"dXLTu7i4OW11zfJ3UscdWuYEEou5qqSc8Mgw10NUpUImEzfr1fUlHp+bs/ZJp3XTe3tpRj/Ijv5IXzh+",
-	"QDESx4SXC87Ss8EFIuON637dOW7fXJ+3vm51TjULj1lV2SWBdeqgAEP9Ukh1G7Grn5x6pMv8QHpYqRpI",
-	"pmH3ecjstQFB8UmhEU0o+izhDSPGWoe8X5KFiO4smL3OWfviurcSNA+lTBD54xEyF2wERc8lTpjcAUio",
-	"AQigN5Y1CoBpJwzuWLiERyQkkKcElxfXV2/XXqyGDhEuC0wd6cyz5OSR46uvPcz8CARvWFUqUeQmmnMt",
-	"qNq5O+e9dve8dYqI0TSsAbeY0Hs1pvMwVnsR50eWhw+cOjpwpGwO2E3nHKTGgtOBSQjuWoKMA5U8gFDH",
-	"NDcgiFBY9SQ/ZvLwsvezAMrbmqQYBup3xMZz7sdyx/nFzdX1i6vjbudSC7blt4thWXI+dMoXtMWGwXFk",
-	"OZ+yxLjd9lXvoqvPQobf7OfRYFkDoVBTJYmELJfonLTPLi967fPjtzdftfXFeH1lZbLd5Mi5bmCQVQOt",
-	"ONHYYajJ7N6h/gnyjRfkji3Lpuuc37w87bx6nZA/C08RaIR3bGmAQUuQJdnYvqefAOk0CMMsWV5228cX",
-	"5yedrMaxs+smpWQcMTkhr9o9ooEdb51RNZpYJYPa2vQkzpWxNZLMvWcsM6ZNhIh8fY7obBYuPWSkoEm2",
-	"e/TWEXfvotc6vbm47t1cvLzpunsqxr7t25m0oqFcMaJzpE4xVzIwyjjGjQ7FnMfKULd99fb8OK0g7mha",
-	"d8mGGFE6mkdSRBbJWtc232j1O17s0Jh+/EMil3xkVHQ3FgQ2w9SJ8KisklrzagUqZs2r5fTCmlfLKHP6",
-	"XauZ1byaU6lqXi2vGtW8mlVyal4tqXnUvFpGUah5tbycr2f7Jv9doUith7RSsP0bZc2aV8sKnxr0jCAJ",
-	"vQyy0qAeKCnC1bxaWg7TD6TEKjt1UvpJZhE7FlLzakmxo+bVcmIDoL/oxodJcjd1zauZixFSta409PZG",
-	"0MNnWHnyq5gZw6amWCl+U8AE9fCFPKzgB8dtME4vyw406LnDCGnWqdOTjpotItcKgX8m4q9rDXkehAKe",
-	"6ru+/X7EmA/fxX6BlzQI4atrTudqosXgkUnXfimiYeD7TJ+2/4e9d/uNI1nzxP6VcO0CqurJKhUv0mmR",
-	"aHhLJKXmSCLZvHQfzakeZbAyqphHWRHVGVmiqs+0MbDXxgKzDwN77bExs8Y+GGMb8MKwvfbOwgsY8Pwn",
-	"8zjTC/8LxneJyMiqLLJIUS11H52H02JWRmRcv/v3+w5M8QRuPtwE1PMPTNHLMnOJb+4YPczSQQFzkgV9",
-	"DX8AjXg62U2tPKevHO4cH5gC3scCzviZX88/+Qq0Qzv/9ERlQ/Ss0z+PkavD6Sfx95j1Khgs60EutCxq",
-	"OK/ol6nKZT64mEEncqyOyvjfb0CZCP4+MYNUZj2PjwzfRNBDzs8K0tmPmA3CoQdy9xglHTgLcpYZmZwa",
-	"81zm2OZM2+mEBvoCxNdTMrKekKxypuUbmVIgVtQ4TcfKTAsEFbUwYkS41Igm4D65T86O4AlsjEM8OzAn",
-	"gSCAD46RTcMXglEHLPiZmh2rKafjVx7v6ydZOrooKKx0YHSSVg4Qxs4dlhXBo8axAiruj+K3ZCNOpoPa",
-	"NJGKzEIR6QWTfazYrTICYJhz7wVFQOaqwZ0cis31tV+RHdQb6imT3oOqNQNR8Z6tJnbM1SWtrZQbNQgF",
-	"ZYm3EDQSLyXJJLEO3X6SYbkmFP9mjJYiYMifP+yuOWSVZny09gJjh9dezldJPVp7UTua5UVB8CcMRXIT",
-	"jO9ZRpV7dvyNkx2pWg48rn5x89GKVeF575a5fWg73Qan6C8+n7LTvjAkzhQGZKJKMlA59QnRuFdjQqG7",
-	"PqjWD8itT6XWA2/gEpcGtLyLZD938q8JGVg9Wvoq7HWbjrRK2qkugRkxfSNVl3wTSjjRxTvl8Wqvreex",
-	"esheMukdpYNimtf5ht7IQuaulgJjny1YZHorVRi5BhPeFQ/36C6Z0ol0iPBGC8RXWwE0fiJn0A8+tK1t",
-	"sebAF6pdvhuW/BU51qumOPgIRmiwh8qmvSLy7tr1vWVgOR4xOK8YVnQNBiscVclnAkuhy0KKs+PnounK",
-	"1EAn6LPh2jAOzXGsCglvt7YZi6Cv0YU21VYVHYGxmGggutToGiRAAVTxLuVsS5wbmSfe3TiQeU4+Onc0",
-	"2R3e182YAi07NM641RGUUcXjBjp2YS4dgj4fDfR5Ave5MOlAkVP9+hXnC7ACgcH3/I7nJrs28uXYZKoe",
-	"yAyFCgcqzSmm2COfvfkTFZW5C37E1Xs/dwaiFWojMJFbKSVeVGpSzBeV+OlT4fnLKybsOHL+vrLfqwU7",
-	"bpH9fhTs3ZKsrMoNB7Iit/Cm3p/o0TZIVg83o/Trx4fHl91nT0em1+v1Dk7OLvbORvDPPfi/xzu9l/Df",
-	"4ZPByR/CP3a62d5XXx9v6qcHo15vv9frnfV6v56o777/HH7unZx9fXj87MHOy/39L2oSwa4kOj0RB4Ns",
-	"TvToT347UaM/GaXDP7lU55OWG3QM1IfRoPsNNKhlSuZz0Zwbc3i5y6WRckxLVjq4yFeUNXGmUp/AK5rx",
-	"88MdAmbZ3z161XP/eAznP0s1Rc+yRc2zWApY0N7I6Z2rKwC1VEFW8OuoIB+96vF/H694A56bAao2+7tH",
-	"3PQx3oavpung9bXZ2j8FisrK0s6YsaWXggMsxgHdPBp/hWxpn8rsecKVaII3rHAaYqLM512HyIMhHgqu",
-	"DE+37uyXm70azS/fdwT/q7P9nWev9g5Oj19+AKIffH3FYx8c7/dF+4NP3ILwl63vQg0Kx3Jr3afs5Gq0",
-	"k80HQI5d+QKTY9jTwAyHKsgycXn2t0Qw4Ry46+nLzSBHHAm56tMIYR9Qlev5v4daYHJzVYtTOTrAQ3pT",
-	"YnMtnbnJStRjnVTJTf0RMYU6Vuh3WTyzQzJa1VSFTRTmZFnFMSoDdIh4ty72pxI0G83Ea6UmrExj5ltY",
-	"b7VVSZG4lpz7rm8A324Gr3Ga196ksvPITb1uzY6VTFKtbG0+MXq+rx3UrveWnxSyYCC9JL15u4VMZP6+",
-	"669+/AOVTordXA6LJfY49HVNM+WQL9CrVkHGnCs7TkHyAfrJ/IGtr9W2IpDL9eaMANglwF0J8UV//It/",
-	"/eN/+u9//Fd/vkp/V4DeMjTb4ELmI1WmGSyHunlUj3RzwxsdILQ4qNxkGWIRb/ApAw3NLb3b9iv13fCI",
-	"XAkKOoRTAPx1pFOrEi4KksH9EFZNZI65r+ezEA50Dh2ndpf6ujwRBBfb1//hv/6f//7/+KfiUdQlTNrr",
-	"cY0inu4Vq3T3BUDRiHxhCDXIDqQucx/wi2HGqniR3m0x0GMFh7C+dPlNtAA5LcxRbfnhbzhiHGZ0YaZ5",
-	"NhO/NecY8WcpEccM+CIoV0CZYssJE4iK0lPahh8tme0XU0LeWRlJyLy5QirDymoL8LAjBO891MtMp4V3",
-	"pSDHC1YEnrn1onD5uQViyjrVRZqhY+RC2s7tiOJN1Sut3npwtRr8X/W2wKlFnGFgcg4qCvJR0gEDEX8P",
-	"Q2/2jo5ene6/2Pujw4O9VlS1HNNxGMoss1tobY4TOYt9sgsZktOhCJFRJ9IWUZl35DGeYWhkSRY97udc",
-	"zQwmvrqSIhkaIOiDwkWR+B9dXZPmxlr5ykZXHJg3aHDFwa9/DpNefySeqPN8KmGzNrrokVl/hK3gJfdb",
-	"0GsLS5jhhEhqCg7EhSxjE/lQpBajKVVCkYFNjsnBaVHlEr/uaRGJ2O1bTJXG55YEszTGkyn0bDSj/pHx",
-	"lgqXkDxGJorrQfl/lgo1kAGvVvtjHpC5uWt9JWldTef2rzuV+3hv5+z4eP/g6QdQuP23V1S3SzbyvrTt",
-	"8gu3ULZ947vQtYOR3FrV9n1crWk/fECmT+RK6w+80n1M8Ld3rWq/NybeET08s1tE0V3yOMjDU02XIKHn",
-	"DPmwLOXzTo0BSZ0rc7d0YyI13BaSkhO9rxJxszHYmKn11d7IjbXrvJHv2SjxURsZaBfqrwimYi+tUr+f",
-	"ON6V5hi3iq/P1adPsZ7KRrQWrX/7wyKJrF76G6KLVpBgCHvA/T1HF7AK0ndTxT/Dai0yqWWEYmLy4hSU",
-	"x6IePZNLmHA4NrIHM52vaEQRsVVAwaPDk1OMtnyB2O0rOtSI+e1Qng5S+/khLnWw1I1TNGMYRxyJmAdy",
-	"YyS/u52HSmCX6pi1TzEyuWDEm4W8pQU2/PuArXUbDMHl+eu4pGlhVTb0iR68vPcs/roihj3t100glAo8",
-	"w/urKnZF5VZeLTLUXZHl+fBuHTCppMiUaFLxB16HiCp6BC+0ri+fG4w2mKnfi6uwnzw4U7iky2GfrsZW",
-	"DK/ZXaA2Va7tLw+9iSJLVVmjZg4aCTEp7KqYdpUqqCs04HKvq779dqIGsBUIm7xqKxPi7K/a6Dvnq1p9",
-	"dHlo6lqJGoxW7bpSpHSF90nEsrcp0OmaekS2SvVNt1/hbOcWK/JnZmHpw4ks7mbt6TTZ1YWrc5Op67GN",
-	"z072jhtRA/MfVmTgZxYjoTB2nNi3yZZE0FDEFve+IAWuGs+16P4xy2yqPvrrupWZwzSGZQBJCEd6Yzno",
-	"LhbxRBVFpsaqHvOea+8jqgDaLCoxnPjkwkytujBZgvXnOfoYs5MQgpGrUFkypln8mjsL5YYxiiNWQjyX",
-	"mdQDxXFA0Q1K6gONTRNyqHSjhr2QuWpsPYS/foiCjtvX9fzgV2XJjqn2/W7U9Putr6+8hgXeaLY4EaeM",
-	"u6/lZvyi8onCvAgmA13R+iR+SPw3SFqge/kHj2fuAbOlNYbAoyrA6931hwvH3q/x/DYTWIwrFc4YZjBH",
-	"V1hiRiJIWDt8ZRzN8nzRXGsBRV2B6ppq0uF5a64RWv2qcNLlbtSKW3Unk2yffFIWIcLI5zlMNQJiqfEt",
-	"luGIPlu3Dn73lxljpBaH3xzsHYuxzF9zuT9aGm5a7yMJTlFtJcG0wFxR7pTfnvPfknl9aZXAa30NwcGt",
-	"2wya1uWFcaNIi9UHsrqz5wq3rbPzs23NrqhzuLLbix3OAlCzpUXQb1ek2zl43ZUOjnp5isJ9D9e/joEt",
-	"3NIaeLUgsBxLq5f4nfcs75XTiEPE0fdDzeeFYveV+WEj+/q7f/ZfEkHbLkt8c+Vvl0Y0ZheOL6KGPxLg",
-	"zHjFo+CmdjXOniOhYXKyCxEw5rVoEuntLvF3lgt2Zeh/mqxavby2qkmlryS1k0zO0KTEwbs0VX6l3+jU",
-	"l65JkyuiR3gdcINC8+vNryCfjCvnwPzsHb6zEG7B++A9Tbz9PHE3rMifzavvnWMLtRePb3fIqWw5k7kb",
-	"d1OxI1qxctOX5lKMp4ML5IqXlEu2yq2ofL9exJytutXh0Ou6Qr/oimd/PmAiHGflS1fGx52kI302qVdD",
-	"OP+Lz8o/0coWajTquDdq6J0r09MYmDxXg0JcmNwqcY51g2fCFpIaXqpzm2LpuEX1xmedXWn/x5dWdC/s",
-	"EgFw/oVJUE3o6hpT/N4PwYDnd+25km8Y3aAjeuLcFGKYZhkVxZX4b/RKK0IRG07tkiLBV9vCXAJOUKgI",
-	"Z75sS6eTPU251nNb6p4i/1pc+7LRNQWL3Ju1A5jI8TM1g3HOF4x/7R//pjGQNtUGjnquGFaisejzeB10",
-	"VAfNvEpRvdLx8eDaujT+e7UzK2Rhdyo2qbkFZM/m6sGbZYezOpmaa4PdUX8L9TsWC49dOecbFMpDsC5u",
-	"BbyKjDmoXqeFFXZ63i4NQfdWpJ9X1YXkosMDk2VqUJQVsOGrLi9Q+iHdUgBHHLRc6dttyA60rttlR8Wu",
-	"VUPMpV5ejg5m6hNaGeaX/BK3YSiV8JL52pIwjmA1rj03NPP3mrezctLs6vNcOi3OKa6P+b02wiggEquk",
-	"THsKcNMd5O+vfstfOEPGUqK2osC0WoHp1ScW2FhWsJtoteqRKszNy6w6JRbniV3ULDENYulCH8nZMiV1",
-	"Aj+FEj8C8hepLdKBs72KZjzKzXTyePYFiIuPZ3OgEMGWrX1OyS9usbu8PG33A3XglmE11faHRcHhfR3p",
-	"m+xmOZVrAlPOVX6shovJBdT+5tv5Dbo4TkOfynzdsDq1ml7PVSJSzXo8OUtW5IZmWlzdLbA8Zgg36vjK",
-	"gJqV3D1ITFPgETDIZQs3tfWKh0N1b5ycnRztHezu7S6qCSXy+/WbTd9aGCp3UT86M3hdV24zqQ8svkVI",
-	"QYhYc3tADTQ3FivJDkujou88dhWXyTNTHmIFayUMY73S+Y4bsVo8Kr7qYlFPTg93nn2AOFT87orOLDpk",
-	"7yv+lHq/RewpNryLuFMewa1jToPMthvcxKuu1RJUpF01SMdYNiCvlgcKosLTsbplnTK+DTWIQ9h86czr",
-	"aSNNvNHtPni00Q27c8BUjiI0nh2eHO2XVpoTObZTPRJ7oB7lRqcDu0hVB7VFG1CXc8UYqpjdiIRqHT7X",
-	"4LU4n4lmpgqqxJyko7SwkYg7cSTiNokpFdPHvO4+QVMRfPSPf9Nr/5Fsf99tP+q0v/3dWrTe/eEfX0dI",
-	"E4XYr34xVoACw2HfswSLZbfFs+NvyNpN1AIJRHVQ3/5uo34kJTFeBtVAa4TY3VY00fCBxdURml9agXsW",
-	"iYPeyW7vq9YCsMT8aq1M829oMAk5wqKI6szQzji9f/D13skpixgWTewwsFph4x3CcUOusuTS5OrAFB4t",
-	"rL76iMkRlznDy4u1xNz7FPVxND2/fzI9F5OpvRCJytI3KsfwD65KgmUg0P+Cvcqsr7HMGHo4udgQVgvB",
-	"4AeVbFVSh7CcR2ZG2GO1ms7vGlwEi5VJ2dhqqNkfrv/Rr//we/nNo+n+b0364mTzcl93v0DnGb4Mm9RY",
-	"23j46OGjjc2HjzYfwHmdnmepvThFmlVmnj487a5tdbtb3W6n2+3+EfoeQlzALSAGsJr2Ptt674e/2/u4",
-	"eO28SHSjxj3vx34NT6hu0gtutzCYOiLk9qaKa3whC7dR6HmduzZrS+yr1x+gF8F+LB0LT9ypanC8wkNV",
-	"E2FbFHl6Pi34r4TwE2V2VF3PayYwT9vccMreI1fNJGBo5WTpgNWmwQWjjwRB37SVhuuXiD88OTyYW9+H",
-	"Dx5sPKxNz/MHdEnZp2Lua1jSx4xGKhFTzbHx169D5bTXBgiUVxrfJPd88/jJjtjY2HjUqizUPKVc9dww",
-	"rt/+7nKqU2IdRugRQDpqrBLx071TcV9O0vvnaZalenSfX7Uxljiy1+EeXk3eQ/ZFDPVb/m/n1bef1XIy",
-	"mhIDVi6FeXLwjjUjcmCXp+a1gi+bifxuqtqIkt4e5mbcLi5Um6DCe4ftP1w7/H6jFrephJC8lqyUW/DD",
-	"wgBqI2gq2O0BxuhIvmFkpclENCd5qqlmVe9kZ38/QmD1iRwoOwfFudIcK5u12X308Krd+o/a/8m3f/CP",
-	"bwZsWZl3LZ+cni8356fvaFyF8edKF7fOZ7YmLw5zxrlbJZL1Fuma1+db+kmEA1qymNfwrDLqJJOaigcS",
-	"kG3QsjYNwxwrrS6vTm2rMMIc3sfKErFyeHxxZ0klwgABso5iEpo6Ft50GIqoN2NJLpgExfdPVD6WGguy",
-	"0OzmSp5Y9Q4xV1q9dXEFSwdaXloCrLCUF4xwvgSq2xKXF2mmBKxoG5cIhTftp1UWebz1SG+OwnkTbFyn",
-	"qAR77QfvPFtGq+uYxM1q+zO4owqAHav7EQVnNJxQ3S05laP3QWpuRiuuuPVX3/FTuWJG9Kn0udCnvQ+R",
-	"BX3aWzX/GXbkfVmeoO9b2J1O5ehpbqaTmpwRIzkCYPGq0G9U7xJaA8/OUmVFYba56sRYSW1daCy8vnLY",
-	"a33+2IKP/p0P8k1h/65iYJRkwUt21TrfhYnP79ntrXyui2UV3yWHi3AJ928DgxY8EBfyPC3TS8Ja7oML",
-	"mWUK7u23NRXaP4YjVQ1O2VgeGBDIjA+uN9/cWSnzB9dFy9zk0N3ReXu3o3ZQGy/aE4UccYAoBulvdFGe",
-	"kAOyY1JRsWzGcn+V0xa5fKOy60x1C6vscfUWzyCPxYomy2GYWUOVMAOsmJkqSj0yEDRhN8S5wiQoJxis",
-	"urouSO6K2tx1yeE4nfobzLeVV2nhIq4SwOfHVXf6lmw0OmY/zliGGx95nMuydNHbxDBcE7tw5Q0qB7O4",
-	"uPXpjUuW4X3GDFzBaG/n1qaGnsvWLJqbfO2y5TKpc2Ld3Gu8cpDRUK3k6CrJ2NoDNAvXQs/dQMZZ2cVW",
-	"fvlXa+vdq7793VQiQPV1vVLy10OR0NM5Mr121SdsmlxPhWATT9KkTIZHb87tzhOF2HN7/n7kNtNPuPQa",
-	"ElTt1b5yHOCKmgpWj3W6ynFv90Mg4+N3V9VX8Aa9N40Fe7+NzgIN7wIUgEfwi0MDwHnVCwZEygL3FB9z",
-	"JEX+6DN5CG8F3GV3Z7Yaj89eBldpa+2H6LZxmUwyZZYdDjED9mqkWiQyDovq23l/zBPF0c6FfFvG5VLV",
-	"5lRXPM/Ogb0tulXPc0hO72ZUR1j7aaJyji9cMpJOWWL6nqXM7Ui49Rd/+xfkLI+QTmiHGJulr5WQesau",
-	"UJh7iQP6x2sPRHOz2wUpFkh1fB+7iFuUcW0x92XhC+IPxFCpuYZDpeJWZ54x3M36nMCqWJp5EomxQb+9",
-	"1OJ7lZvOjTnFdUziKrymhWC1FXnF0lt4kia1fOF8OqNMaauy7HroA7pvJ3vPn69Iuh9PZ1Q3L0P6PcdG",
-	"VxsQQw7cEGDgDoaKsZTvGrh+i+BAanKjaNZ3FQ7D8up8pZlqwR0MoVtdMmjOFbe1umU6xVAp9M3c2lsE",
-	"isxVPdS3+GZpeMupD5V1c49Zwo8FVsBt4gKgLcAht/L7l9JSFWuuWIx1qAyaqNLCJ8BEAT6siwmhtDDb",
-	"uuUivns5khsHTkcNRktcki3M4E8yT8R5mmVBAqhPBm0nkiEZczMxViWiCctUXJoyVyhXDpUxQg6BC4rF",
-	"aRzEATKPiZxRtetCFpiM2mJw4SBPd2D0MM3HWOeLENzI4c61c+57HJn7v0uTH+7z63ELCBHtKsUA+SBv",
-	"IV3XJGLScLV6o3I36I7YS9ICS+14dEn3HawZgKNxL1eDgTgIf9FzV5ibnffC3Oi0k2JLh/1W57FOz2Ey",
-	"5LOHKnewMkQPYUv6Tni9w6lXKEdIYMuDGdJQf8KX8EbckZUVJ9q/Unc6OHmyd/xh1Cf89OoaFDGz96hE",
-	"0Qdup0dh2ztSpXgcv0RtCqd2NQjvhgfhrShY6w+cgvXAJdaXpGHNsYfGjqPa1Zu5tf7OaL3vJp70UAzh",
-	"shQEb87VzoiERUyIGXNeC5MnVN2AOfg2X8qIhBiTiy7ez6Xyi0fEXetW/1etcbmalLISFS7r62dKAqdr",
-	"hlyU0QHKOiXnUr/mpq1ro23fDca3FBHqMbaikh+WgBgECCIZSRnTkPK0UPk2ga9MVG6NlpmDlzFclrOv",
-	"sS4nwoC0OqLn69TBCoSqICe/zQG7rzb5FfliuSO5koMLZbdJ80jSIXAB3Ipwe2+8DfU5myuwyjr6cIZg",
-	"1FyisZ5IzBXGDTC6MbdPPEvHNcG9q1XTvb5cLjrX1j9vbYtMDYt5LG22e4hv0uJCrD+IRL/hqhP0G7D5",
-	"6w98uQLsaFPsqgH9OWTkVSq6QF8dplmh8kgwfmBUzaQM8KfacPJByBPnRk/tXVXrXRmUYlW/Fu3vmV3G",
-	"ATxiB2zlNYAd9Tv9ntE3lsBaLJ+wrcuTdaCEQOhJkbIW4/d5T6c2EMux/m56VXnrWhwBUmEcqhyG6S7W",
-	"osZAUe1qlKtEqDZ0WnU8LIdPWa2sdll5ff1GkEjlCBxAy3uoHv0usYPLIgZF04cVtm4fk/fTlj1ednjv",
-	"QqDFS/DLE2a/hkszcyg7S4LMV4QUWowcD0B+KtHx65vXRj66prWDNoXaTWEgSxKM3phiHj92IO0igOxR",
-	"I2rsHn6zMvDpBN43l4R6WhnFEjsqAbBkGTJjGNU8dutRHIkYhhC3MGdrMaJUNE0eYKcwmY36Gu4vluwB",
-	"aot9X0orBlIPVJYpFNpuVjC4XI4IRvHtdfcb1mhk2vywuim8PkucTuXewUcXnUXh3l51Kee+OS/G+V+W",
-	"HaJl+NgJQ7yscFPHs685N3blgXpCTmGWN42ZncIpTAj8hb9eNz+SUWus5mRsO5g6jMZrifhSYMTDicIq",
-	"rs4OOMmm1hn5EFBhYMZKjFNdecyaYEdw7DjFUnEhLUQJlrqvXQVEqQUCAzf/3//tUbS+vhFt/Go96m48",
-	"jD5/sBn96lcPos+7vxKXRm+R5uLRhbn857kaUpz/4IL0HtvXcPkcDBh2jgFarUjEPJHDaXE4PAaZGM1I",
-	"sCzIMt3v+PRCZehbozJYMle26GulWe+Shcihg4itkZe5nExUsuUkIaADjAzh3jMFUaxhOprmas4Uufag",
-	"260v8bh4JBdmcR2cpNu/hW0QC7tQWYICOuB16OsrNqjl1P4gzl8ECl4aEEWZkc3YYiDghcpV1NfsIuXX",
-	"sxTImU6c55T0FyuGSiVspLbe5iw1aY0VLKpzdZEiCNbcMlduQFhBiFwynsq/Tw9BZqTuLXdtXf8l6OCF",
-	"Ki7MtdbCA+7ruW/haRN2AmpZPd78aqMIAClvOY/j2kKBPa2nMhPwLtw7kcsC3egTlQ/QuIQXKVkId7qW",
-	"1MEnUcWuM5FdXwtRwrBgCX3q8+JRWhoWZ4iaPi6p7UpwO7jCtRaBnoh3ese7MYLtku8Haw9ScO1ayyeJ",
-	"swVODGaDTNXq3ddvFn9hJXuOLAd2jjiN6GRyVrXVhvWeMtm8++q6FfUvikFmLHDB97e2q6TXMfzRTfLr",
-	"5g5cyejDZYvmBIYKfQruaIXsVMhHeKuqZGHxxsxR2rn9qBz3xSO3XApaza1E7zqn0je958/3Tj+AS4k+",
-	"vKJKwlLe+3Incfe3cCZRy7tIN3BjuHXGAXWwxF1TlYYba2vd9vrGZvvBw199/qhbPe0IEstiWMhjG3tf",
-	"nfWevzrqvcRSYlXeufGwG3KyxmZnvXIj2DXU5aLkzjho8mJEKvw8W2gHo+CpPj/s1ZQoWRD0a8qM0ytY",
-	"i0zmidD47rYTnpUe5LNJsQCW+3DzOgyUMH+6235EIDKiXZtHvYJ0tYoTqL3422oiRu8K8FT1Vg2wpC28",
-	"yNLwrd1Ua3crvJVC2wrymh/fw9sNaSm0+Cm7wO5ZMUzfqkRwrqvIFdPnbfhnJgcMNz5wVYLVdyDD8Usd",
-	"8cRgbYq4cpliWviUTRgDrFQsC5EpaUn1Gqa5LQsse4mwWe6s+Nu/EO4Civtibb3bjURupjpRScsXi3M6",
-	"0KWZZokY5ebSG11AqatGPwYrErfe/3m4pRDcxUonMNsl4nBpnN7sPGhce4sR/+mHZr/fcX9t/tD6j//x",
-	"n/zxWrcLT7vuSeOnkKyXSZcuVha4tcK1wRoMF6AvNuOQ1CwrB3/zaqmLovuV7lxE2b5GeHfuvLDcQCg4",
-	"l/Ine6Rd0twa5d2D+sx+NTi/+TRTmMBWaZdMlXfi4z1COwl8liyLoEcH4u3NStbekc7gfZkrKQ/bZEfh",
-	"dzriUIfxbjQ1XSlGTJFvXI84mapITDV251eKv1StUOxjyMyQrCVpIWwBr5lLZV14QOqHzdiiwGYjrG9P",
-	"XjLYgUTOImG0iwn3G9SUPDqZ+aBGzjocy0QJOZKp3na49vSIY7031qBXGxiI+UOt7bsKyHOuvXB5+Z69",
-	"M+jYO+th4a0JLobEHyfAO8qyM3A9KJU4LM/c2qZMpri8pDEZAedObdwRKFcjZwiHHaM9P2xOgZOUw+pe",
-	"LLNIqczMn/4LOicZhmMGr3ERNRWavNy+R2U4iskSYAZGRxjdyJWO4cCRu53PgS2LrGl1SdopfC1n0PaS",
-	"BmDpIVgUWtMxsHMOqcWBYMuhyUeKy2DdNZW4mfZ7ZQHp5dpBfZVkoD+oDcIl5wCn2tB8Po+oIYpBrpK0",
-	"IIka42l9QaDA0HrJdm9zCVJIX8c7X+7tPHtF3QCzPucuIhG/2D84O4kxnOqNypNcDgsnukciPto7ONk/",
-	"PIhFMZukA5mhFZwYZvuN45gOe7ji8NnpnXzZiBqPewfPGlHjpPf1/sHTk0bUgEHAf/yIGhHpGFEDh9KI",
-	"GgQ32Iga/HX41+E+aj97pzsrKq870l7A96V+Dd9HKAELH5ZYXGPnQg1e879B2IXPp3oKb+zrNwpLMR8p",
-	"bclwcGRSNCnsFQNUh+cNIits7jtkOfyil/Klknk2W5LMfT47WhKWdpQrsvkDwSNiOoeYvoUcr4zvYEEm",
-	"LBIYIZUhV1LU1+w8QuKly5BpZ9fHO6ESIc/NGyWaXNssLD0BLwDtohAlmau+xigoMy1a6JNIc2GnY8vq",
-	"iY/FRtLv0hDoGq1ee4Kg5muiB95j+vXYK4Orj5NqD9TVxlgZ/93VsrtldbolqO9+OosUHOsCDqZ5WsxO",
-	"YC58KpXMVX4F7hzKxy5mCdHiIrTq0Z3ngo6JQe6MjHRgzOuULj2uGSoN+JVychdFMaFChdjvDjZZ/P5J",
-	"+FkMtjmfCZuOdHs68Ww5MxSt92VRTA51NovEiRyrk7RQXzyXb1F1STWGZOBHvOmIQ5xe8RjKwclJ+gz0",
-	"jh/wJA0NQQ3rQg6KACKCm4tzOXgNklGh5LgRNaZ5xvOzW/fvz4VR3U/UG5UBUbCLmJiuQ8q1kKU8XxZ9",
-	"ZZdt04PX+jydsjpNGUDY1ymSLBSLIqQClyYvLlqRyKfacsHzqU4LhoUh2vPGIBwnFSMnWWgCdI4kob62",
-	"CpUJHznFtOMiBRkqN9PRBYuU5whkNpmQlazT1339j/6R2DH6jdII0drXbYToZJRaQhEBLSUzlyrfkWOV",
-	"7UirOgIVQc7f5Hvhy/hJq3wmqIDJ9LUQzWfH3yD04TjVJsfHrY74irIPcZEIQBlnl5PMl6s5zd+KZr+x",
-	"tt4hj3K/0erAgE/TsbKFHE+oicPl3BYDmSmdSC9D5krEL1++fNl+8aK9uxtHQnLYqSyEeptaWFCQRmG8",
-	"a4+63XZ3rd2lkNNHjx6119bbG2swS8LtgUNDAkpTuhDjSnwx6aYqS1rb3KTfSOSs34hEn4hCv0EbKES/",
-	"canUa4pSdZzAJddymhfiDX+PYTU9m8r7J8pMM7h+DFq9LaALS6Iw6MYvjAZtANfoSI5UQmCgopCvFUj3",
-	"IxWLJkrfay1iEjb9Hp5xh2K9GwUpuF16iaQMGHP8OyTPkYCuIgGNI4HxWj/E+FECPFZ5bnBpYsRBIqjW",
-	"+5PcnGdq/Ae/tUbHBKb6aPPBr1q+Ai9BZk4nE5W3B3Ck4oFJVAwf9uLNQGphL9NicCGM7ogea3aOAirS",
-	"UHBrxWefmVycq8zAMSqMcHtGl+Wzz7BjnBts4qaLftjsbpBfPsEAJejvHKH1zlVCkwTluzwLvMSMeI7q",
-	"6QDjFLHwitOSpxZ2N37b5mVo48s4uWb8u35jE073lvjNSe/F3quj3snJN4fHu9/CudnsbuIvB4enr54c",
-	"nh3sfvtD3IqEeosyHqpRWtmFIzqWs3KCW3hK4697z/d3e6f7hwevnvT2n+/Bjdjsron47KB3dvrl3sHp",
-	"/k7vlB9viPjJ4fHj/d3dvYNYNCtBl9Cz/5RFFTtmWvTqeO+rs/3jvd3YgxGFr0LPD0T8Yu/0y8PdVzCn",
-	"3vPnh9/QN9c28JQd9V4+P+ztvjo9PHz1vHf8dA9/ewDDPDk7Ojo8Pt3bffVib3e/9+r05RH8+gBmt39w",
-	"und80HtO8s+DLnV2snf89f7O3quzg97Xvf3nvcfP92JUrtVE6QQplsNSPzK2GOXq5KvnwcZTFH+yJXKF",
-	"QhjomdjxMfzd7sHfZGSIT/df7B2encZk1HJqVy41afGgXfmVuGfpemfpOC3oCmAig/C3/0LJrLiYbQGj",
-	"0I66oCTgekabCtxXtMfgpc3S1yqbYdcUs8N2Fxw8ngfUkyuDj0QmCw6Iv1DyzQxY1GsSMAn4HmNYbCFn",
-	"OAG95RQMST/PzFQkBnpHAUSbSwralVmGrNmZ7ege4B3qiXOTzFBFJAECl8HfxrUNaDN3pCN4oNGEhNcd",
-	"qBqldppkhr3GX+71WLF1ETq+m/jp3mkckvDpBDdgANoGfHRqFdxdo0V8n9b++zjCnb6fK5nMvme5+n5i",
-	"BjZubZX7wfcbfr1QMsFcT0sfjAJx3g+zRxzXbSOuRGppDahC75p4kT4WU50pS6SlHLfFXXCRSUQ/3rbH",
-	"8m0b+mmfzwpl49a2mGrYCE29Byjz6UgbVBnHMsMCTgTRHVDCLg7ShduEbblUdezsIFsYbkbrggj22SWM",
-	"bsK6VKpFruzEYMlZ0aOeYMQUHe8t3xIeZMrR8tQyJYbPbHEJbPZlp9oWSiai6f3c6A0fKoUdOzd3JGLU",
-	"mehn7SZdwQ5vIZWnw8HE+o3MUpIcEE1cHE6U7h3ti41Ot7PhhCfU0K2QSQL8VSI5IL7n7GCKwtGoz4HM",
-	"UdsjySkGZZgJRPx3f/rXZNsXrNhEIj4i9rADnC8Sss/5LvesiEH/5zNoJnEk/u5P/5rmMFIaTodKxMnu",
-	"M0uwb2mxxQhwiQM7AtGaKM3AaFtI0BxS3ddPTYTsF15qZ2mhcpmBuGZA0BOns4k6QRG5I3p8RsZyhvOa",
-	"sXEhXAygrVpdCuZzfYSBj7xlGcZgctwwMmgQ6BzV1kZB8Y3KQReAC5YriuxzZ5lOjLSi38Ab0G9EfU1n",
-	"hTL4UPLoiGegA0kRs1gTi/Nc6sFFKcmRCLFNAY7BB2B3yq+AHJvSvbYKI/CInPkkpO1FGvfl6ekRmVan",
-	"lnNCyu55TViw2e5r+zqd8PENozvKFrzpTUKBTrOMkX7JkE3nQqu3RRxGUAN17OvyMLurjbwAXZGpFYkZ",
-	"TNEUTbTcLq7zJeI1lIcWjkwCFxmODBw1kNVR5JF65g4ZFiZDOyIePdzvJtJYEfC54MjGX8M4m62YxNZD",
-	"Lyp4avO2jW5DLTNHb5o4A9AHczkoEL8aXQHAnOQk7czkOIudcgp0IVdDBdoJLRo1IDKOdAu2aaLMJCNb",
-	"TWFMZrcpoxLNyC76tXrRHEFgDdn29Um9WsyUwMfDixiVaaabmTVIMtLCyf9Oi2Y1vq/jOT057ojHubm0",
-	"qjQB5MD2+QxSs22n/rlX4Az3ddybFhcmT7/HVd4Sj9EsIPrTbndjgOPCf6qYY57DrASiZOemuCBLF5kU",
-	"2DRwSVNN+rocA1A9pr1wPt38lU6cu2ejS84fxyaBC5tcrH3eDZ1CuJBRXyMUBt53IhvoCHT7ML8kmN9F",
-	"Ir/J0xGQup3cWNumv9y8iLW5EOvzmTinfmyF/1IT5NK2VNX6Ot45PD5xMuyrw+P9p/sHJzHWLIfr0AT1",
-	"Xratmkg6ONSRjZzQ2dexM1TIyaQzZ6yIgY9bVWyBmANfKgWMQsgsa3EoghsVDxNHBnIkoirR5Z/kapil",
-	"o4tCNOPDI9ABTuJWuQZU9pVPZGYuLXoGlC5SmVn20tLuAUWHvW3RGaieJ+C8O0YXShdt4BzMr37d5oim",
-	"9v5u7A8Uz4W8O5kqLB8domIgdFUF1Zq+3N5/c2GYK2UZ+h4cGenrOXXNneL4bRson7XxPMKKyoXSQ5Oj",
-	"bcJiJH6h9FZfx1gOZBCLpjZuNVqRiEmhRCpNpjGVtFPNeia8wNDqqHdUTTYIW6T7uqJdbQtJqW/8Dnqr",
-	"UCFb0LFI8cDW+P1qbtx2v6LyWuhpXrNrUfZsNWEHRAej2zTfYPFKIXGNzMpZOnA2YbbJHeVmkqeqkPns",
-	"WlOca43l0oosNOn1sBIZywKNrcZ6Z63TRXdCrjIlrWprgwVx6BfQT6ksjm1tBda6c2NeW3RUEofAv2PR",
-	"JKiPCO9NJHJFSL7kuI5Eqt+kBXGhqK9/a1Id+SVEa5XJFFxhVRQZ48c4kh//uv3YmNft/STm812qIC5r",
-	"vTyblVT3uex29N5RSsh2wHmeGk/gSP0TMdCWsY2FzEfE0qHrUucmbelCJghcAOfRA53E911KPI4yKLnt",
-	"venEs1EDpOxou93XHmLAlp7g2GFNdDjsAGjBym76iIjWHNYPjHU2yBQOT6KgNZ2wLLkdVMFxncNiDaQt",
-	"QHFb/JWNsvcncgCUNSavW2cxkSYSMWLFnEzHY5nPOib8CVnc5vq6iE8PT3vPXx2enb46fPLquHfwdC92",
-	"LJi3mrJ4GPUJg7Um0mLk18PNTl+vd7qdLsjpICYlc6khJECB6EXisRPiNOyjh9XKVVVLAVnmPE1sX6Pd",
-	"MLV2qsTmRgskBiVfA09yn0F9FeRf7ztMR2iH3UJdmgJwUZuOjVaHwxhVb1JV0K6F8nszDsOWkf77Et7u",
-	"ia+HwAo1Lm7wcwVQB54cq8E0B3myfPTVNB28nmv4GDe00vWhVqDWV39xb+6jw6Z8GtQK5XEkqtIbAyPw",
-	"MzZVOkWMYjCS1A7ydJxqotwYmXMhvbrWhDVDeRouXprAd8yEjJrAzQI1Fk8JtLpneZU57yjNlUd/slVD",
-	"vU6cf1e8oN3bQhuSM5H6YZRqnNAyBwmn/DaH+/Cn4Sxui6cGO+JT0EE99fFsN5xss0VRIwsPMdUq7tnw",
-	"YDRbrLE6FR5NiENMdcVoFB7MNjmwpLNxO9UNFwfUpYqiAkPuuEE+c/oxdP3UgGpEP7w65omCoDcyWrEV",
-	"xlkLnOoF26ZNuS7NlEDaKM91LrjeFfMrF14UINS43W3C0rj3zxWCeiGxb1H6HP8mvvjiC7zMZECPw2py",
-	"lPHZYUtGaQRZRNMTzf2nB4fHe7sR4SDunh09R1MuqpMwHE61lZUCeBSlVfiUm9a2qEyZJLMrJjskU3A8",
-	"1YkaplolsbgPskOakb9K5aKJO0GHFrXB1JYKdCTiz/BOs/Z3UzuKMweR0hy/bau3hdI2Pc9Uu7S04BCv",
-	"N7ZU1v5wWqAvHd6SuVWJLwnlH2FEJROKXW9NPilkQWSQExiQ/CDjKrtobQUcHVaFweCQ5Defoi01Bk12",
-	"LjAknrffONN1PPfijrQX8XZgvMEe+xj60W+IPxF9DP/Af/7dn/41kDZXcnQmMOc0JoU+DrY8yc2EAwNt",
-	"YRGT56mJMEgaYxNEqd8Hy10O1mAQ3xuVsyGAP9F804o74iy0PVg2dpCBAa+TVUr0GzXGt4ZTmwNXbmur",
-	"nowQQXXmS3ScQOco3XA2O3WW5mQLasaL2dC4oRnW25XWP8MFXpKjCLQDF4vWF4NA6XqgY6r6jbnuPUWL",
-	"5zvFG3OsyCBUFxGZ029xC9YxI5zaC+VWOAUNEi3bQeVRpBXONHTPusgTnTjv9oyPa9MFm0RlpAmRi3j/",
-	"YOfwBdpg9359tHdwAlLREMl9BuKw6922KlZBYmYYQT/GSdKVQPln2yvybJmS1lEmZ66u3OXyG8SP4RBx",
-	"+CXb6S9dSTRDrpFOXz/JzVigRCZIA2I7IB41dB8yKcJlmY6J0qIM5N9h7NPQqtnXFbMmqdLnLIu1mfOM",
-	"ZKHYBw7bIi5lrlM9AqLYy6xBg2qqeXQVVQclcZSR0eCx0zvedXV1RbMa4hlVAjxBQp6PDgURZUFq5t5I",
-	"XC9jPPlcLr4PI2qjbnAfLZPbdEAGhUpI/rJxGTiA8rw3RTb5xPokDDQIjFvYRYqCAuhVqAskU3Itw8Zu",
-	"dh9tBx5Y74iDm3R28hL+u7+79+Lo8HTvYOflq2d7L1/tH7x68nz/6ZenuBBPfo2uyJ3Dgyf7T8+O0RsZ",
-	"f3V2eLp3Mv/DNrAZdJMF3iRv49tcf8TfLIMR+prMsOR4Xz3KoNPXa6DbbnnZn68xTtUZgpCioDF+S8R7",
-	"p3IUlwonnzmVsGvlnhWwXbhxR2f4j/JlUgqBlRqtYMUSNZ4YtOQcw3bMVOLVm9dqBoccW1jRPDfFhZcR",
-	"or5GqHC0kQXBWzzgeZdFacCUCRlbpWV9iFsQ0YapIR2Rzk/k4gZSPcpUmx/C/Jou/BWpV+R12UhMDKj7",
-	"E5LqWyxEgwDEK0WVmaVI0pHyUcRub5v9xkb70fDzh0n387XPP98c/Cp5+KDfoAnF+8P2gdGq/UIWg4vY",
-	"b9lGd5NiClFUQvJLJaCSmQiMXYjssI29cAfMVZlk0/DwRKDKWGZBsDkk8ebwLQrdoRAKot9IXyPxBISw",
-	"vTw3WFyS5TM8DGhBUAh9ZiZKl1pnxT3WrLmzoDAY03Lqqmet2EPU1/4UDWbtZ2oW0T7CKrupRjWwCLnT",
-	"/7xNAkVW2D4iCVZlb2BKOydfC/V2YnLGWBjDPzt97RJd5CRtbDVQM6ay7BRlWDUL4Izg8aiuFrtzetVh",
-	"1UlE4wjuGbpSS3oW8y+xWGNzqZVj1df+jSu4Nvm3O+KYcxfQhwFEA1kascPzGdegQidYX5/PRApcXPPG",
-	"lwfcXQnMknGs3Bmt3ANMvs8JlAD9XUCA5ch2BOZXA799rSbFVlm5HStHBeJBSlyPJCgL22KwZZP6dQYt",
-	"3EQMXj1vly1bUYl5McMQLlIlkc6kGO/DOaCU+8kObS0mmUx1Xxe+kKdf33Ru38ylbnXEASnPbhdzNVES",
-	"+GVxaSpF6YtL09fBzIg2khpDHmL40y2ZF34xKACWvoUG135DNNdbFAQmmhutfgNEbmFNX9P1Kr1TqBvJ",
-	"8Xk6mpqprYBH00xjbz6LRfN85gQo/JiDZXGLC7OxaUI7EvPKxttCeoJ4D+8bq1Tz6KeVVuxT5IoUlExE",
-	"EYlCYkToxNiU9ihmM1vMcDU+tyWbubDI+QJkfe1g5CsYkE2TR6TspgUr58CZuDFI/7YQSuZZ6puwqdMK",
-	"a8aqtd3XsQkNQjZ2TFYTLhyPqE5G4YKw+NDBA5khte/ruc8ZrTpivwz1JHXOFHA4PB9xp5IYWnhGbZEr",
-	"oJ99jVYleIT8EEUGtLppObEXxndF67RFkT8Bj7pAm/FoigLsUKbZNFdiMPWuFaM1aRmh6uyyxC4U0i/k",
-	"Z94oSO51irWR0FU5cGRpLniDzI0FfhS1mgnoyD5l1Z8a9P1hjD66rJmdjCVFHaEr9mG3r60aGHizGb9t",
-	"J0omWapVmx/GLQeVFMQMPehubDNVDMSyzzt9/SXGNDW92NbawsFSqJPzRTVpIMB6kPwSayF+AnMgJhO5",
-	"VJa+RvMJqJocyAtiO56oCfAFl/AiBY259Jx4AZF14NDBtQ3qgvPbUcAYBUaZYRCZFU65phNyzPg1wHLr",
-	"T1VBJgiqVE283i4tflK+cv+xMa/3Eyx84mN5gEeud7suJptTrcNYz99aynslU8u1FS5paBjsXZewXRE4",
-	"sKbKJn29rlM/yvuPpccIxCZr1zc503IKLKdAzSKhdhvXtzsiB9+xyxHAdpvXtzswxRMz1dRgbZUPyVlm",
-	"ZHJqzHOZj9Bztrn+aIW1mFrMjXiwysLtc7gFNVhhVCcUsnim5RuZUoYcpjqQ+2QhNxbpRVWCcrsbVmWl",
-	"U/Ft1HCe2rJINToC58lCY+thF57jTXEpenMBtzAX3NHfNLwLFD6Bu/Wbho+xxWewsL9pwGVtfIuHs86b",
-	"tFRurMw5YHzxTEnny0YuEkckJFH0gRfO0qTuJj9PbcG87OZ3Gdu9VDJv/BCt+LbLsvk4CAUOCXFaaojF",
-	"4bNPtGGONnyg6/48rSQtn/vzWq24bK+43DW3dv6GwjdBI6yvCAUfcAL7fL3bQKRvboKC7sJpW4w0DFcU",
-	"byhOYVvEhKYSO5iKP1570Olr/xkU29PvpsT8K+oVdrDFKoweoWrGpiwcWhlR8UjEO4cHT57v75zGHCGb",
-	"qEKmGWtxJI9yU/owAt6LJoaQkVPo0nirTC4HqlVHQnbwhceu6PXNaEigz2OC1g0JA165xyaZ3TFN8Je5",
-	"mqrHpYbnCNLaHX+8jhjRIiO6AJuxoK+9Uzla1ie/dn+PS1bX2N+ua1o28S1waL9IkthdQezZMXqYpZQ7",
-	"f2v5au3BKithpxPQEFTyQiWppOx+kCHWVyDAlTt1rKaW1uQDUW86ukIKXxf/ncj2isJWF4UtRwEbUWOp",
-	"xZ5ks3V4ff6d472zk73dK6S1+4MLhvWpldmesLZKgpmNXf2Jzcg7Eh+2iKZbpzaTBoZC3f1SoCNkCzTR",
-	"bpUmEM8MKWtONKUtK2rKYmpbzvAWYBDbsuBXj80cqV1eOmOLR1QpwRELXwGHrd8RdzUG7oj8bkaaLNoc",
-	"EjkTaBsYO7cWPGGt2/9IiBxvC2evScQXYm2LTYqciYk/taKluY3L1FUXwJMXH5eci0Ni8LKPSiymtfok",
-	"F6+mM69Alk/higbA1B+OItMG+/wNRxAIkAIP7h2L1p7ALoY4XklczQQFu3qpnIJ7SskcyYGZ5gOHGIa5",
-	"I2gshH0q/FMyuudSW4m2SzRh0ytzvcmxChRoi/mFHL8dkZRPltnXalJ0xI6ZzKjYIn3JcO6KyoaUlkbB",
-	"BYsCtJnMbq2D/xTSMAzwRhJx970MAOsV1MnGZpKCaPyJKN2doPmhZEUzmd29pr+KyLicCpXIM0vtcjV+",
-	"naoEJ5pe5S8LGGuDIFplsP9C+YgKAKI1Yijz30Opbd/h4vxemid59p8EsV+gINYrgRirFGSB4rX5+fsU",
-	"w6LGZFrUITYVFsPPXRRda5kvW15t31y44UfTd7zhP4XwQ2P7oOLPJxLwUdnXPh76caIqYK7vg4as6tu8",
-	"hXrHoTSreTznImxs5AJ2CK0KLWMRxbKh5IMYo5fSonZbEDIMpqaoPDXJ1mJNLpZ5YkvCUqEwkSlWOqE/",
-	"KCo11YNsmqikBfSuJvhNFmH0WzUeDYNXXMhP2XA+IikM0+LwNIPZFMv8t5UcNftRhmRUhvjJ4fpLlWfQ",
-	"UTt/UwM6xDe+/VMYla535mJYFMWFYh060SxvO6F1oaITUIQSzW7j4UMElGhFPlA9my3zD7sIyOV+4o6I",
-	"tRyrmOC617pdrDMvB5jSY8hilaVa1YtWouez7zxV4frtCBI2tyFhhc3lDt3Klf35+3Ur0/lA7t3qkn7y",
-	"8n7y8v4ipFDv4J0jNHdF+N+nx7eGd0S3cAPz/DCpjVgOkONF5rOLz20tl5gn03Wkmdq/I2keYp7Mu1m5",
-	"NpfN7Zdsh19f6UMDoymf8olMM/VzjLejnfzgF3oNb+jR8d7O4cHufgAzy+LdjU595c7s7+KZrjV3HbuC",
-	"XaSmIdJAkIyTTzPlE04oNq7uop5NEvmhLurHJDx1fzrhCdTHW8pNP3wiWXdFsn6fBB8mFR8zobylaW4i",
-	"B+rKqDY0tFWjJSq5dvMBbKkuVVPMTthC1ZRrrDc5yS9uRa6gWGBZIwseuT9FM8Y/4625qDZvxWMXI5e/",
-	"kqIwk3am3qis7NAXQkmLeRvdPYRJi0fO93jCyKvYBP2tY868LevLYfyMK4fvMg9hBUUznuTmt2iUjUs3",
-	"L5UMUEG090Raq7gL6duaNyo/1AhlE/QjvuAF+QMxzIzJm/TX3/4FAVxiQZe//bf0h8rkxKqkJf5gPi83",
-	"yIh2C8cQKVNVWcKO2A16EvlUl/W2nOGZMsdpWlwtwmBFaPqPt5lGwRCpEzM2eW4u56pMUK+uGtm2D6hx",
-	"+CJouWF0pbLHZs0itSLfmCw6o6nGgmPO2OonNtc6LWrXKJmqFqZQ1/xALm8z4MoVyvpad6ayNDVT9Emo",
-	"C5/0GcxO4nBnuEm25MUT3KIz5BNGDSJ5wpyb0v3FZfPKin6MbEDAlXzW2eos4K5knEXq7xseSj6gW5zl",
-	"UJrCw31yF5YgYZUIrrq7DEtuMt+K4KrwgUL6g2m6re3SiBaAGMBLfMDwfU1G9qvuDRd8w/eXXJ/68yDO",
-	"uQAIl9eDx26O2w4FyNeuK+88ZfPiDMP7ViECv4fBHkdycHtHcPQ+g0Lef6gHzv2TY+QX6BjZK8UlBMXA",
-	"LHviB/KjCrmltIGlot+Rynkaofy2XGirULbmcmHM1oliPjCZWUWuxjJFmIymryqJhBX4DLF7L2NxIWgx",
-	"Jd4+R4VZ7Eyt6AIjw3NitzzZFjJJbDBW5zdB1PxyjCX+BKXXEXBHKVo0LZZQu0CQVJYfL9OBam0LxxNT",
-	"Z2ZYYH+V2L9tEU81fUwRXCQB9hMWBCG9ayPcG35xO/M4FL7tkpiB6lJVAhQZoO25GtK400IgnDlPpdPX",
-	"jDG/wMcZuwAYSTrSDhzSssScehQ/kIBxY7YDuOB5D/jvGz8kBeT3NfiRZ/+JJ/6igx9ZKLbuqH8MjPBd",
-	"PDnXOnA+eW4+eW7er+fmJ821vVNHzfUeGpQzAjGOsf62KwaSaA50geKTmdJgkZ70LYiGCa+YdviTwO3H",
-	"5o0SadFa7tn52bt0aAI9XMEPGtz8yZXzi3TlfKhYFAJAlqWyTUTiY6CE86LGHLLx9f6WeKd3vBs7kMay",
-	"zi1BKBNss1czGHjyXuhuYRgBB4jvW6LB0dsk00Q06RV2smTGgg6LkZKpw9wkW2krEipj2ytCvZadNrmW",
-	"LBtVhzLLrEg1V/gV3TLwGXEdnaY8U0UrBL90/d2rDiRC2ysOiWqsQZ/SijhLbbEj8+SkAi3tMVfHHRHj",
-	"y14VttNxaV3PE3uPOrMdAd1UCujDAnvLOtXIWqK8Hai3OIrHsL0fZUh2dYQfiYb1SVNaBneHRgYgFmEG",
-	"QZ4EdA0P7xxVI5XkPalKpalueQrHvL2PAX1LKN8wZ2PRBiia8eAizZJc6bhVbbgsG2KnHNXHeO1cNaPT",
-	"XKnfs1v3AW9PWW0Clj28M/6wvMvFuSrbQKvLCoYEhowk6PqlUnlYcE3pYj+JXXHiqpXZ1XKqMZ4j60Ms",
-	"Xbg7VB1ViiQdIgJ0IeKCiyb6YswgRJzuPT08fvnqy/29497xzpcv49b2/DfLguXS2bWbS1svTyJwp/3n",
-	"nz/gZvKBUgf8Qn7KGriZ7vUE69clSn9Chfs4UeEGJYl4R6rchbZf957v7/ZCzStqLNIsUuA+Dii5crb3",
-	"CR98OeQRIt2w1kI1URyMXEW8Yn+Vs0dHWLwKYT5NcSGQhVhKGqPG5L7EOu9YGRyYRivowgf0XEjr41OI",
-	"E6UWq+hNVIIw7/lUawqsI1cneVJZtSsLvles5cCS6zjIPi7GLo3xk1T3ERLHn5cciNhCVNht/s68O+25",
-	"HcRQcPVzhVoN3v06o/fRlMJPXWnu4MJz7jvbfUbpG6VdmRSbnmepHlkqX4dl7nOVUegEvcKt4BK24IKK",
-	"NKmYg67BOy4ly826O3xMs7qr23v3Yh0P8EZSXZ0HzWj16Yb/rC3HfBI+LqpwnRe6F8BIgCo5Zz0ptTiX",
-	"H36FEicOtaKr72KOp3YpoPhUU/DP2LxRpyb29YOpYkpVdfViRAirCDJGJArDMcegvrrPogxSBtvCX99N",
-	"08Fr90KL/XM66K1Ec1zudb+1MvoCJ7mKEvrePPS/UPpyc/Xq986T/7PTj+48IsDd26uzNpECRSJXVP3V",
-	"5EglbLCCVCfrIlW5zAcXszKVMx5UjFWxAHliRkXr5IoUFqMn54xoVxFbdFQSWuyiXY/LpvsqhnXBsYUx",
-	"NCF6k8bB9V8vL9LMp45EPky16eqmmdxnrLXC6ogmr1Ja5ACVtBNqWZ95sjXHJKK6shMYKTzFRK1ieXjF",
-	"7e2GH02Axa0Mht2fxGD4Cwuv+OXzoJ+jPE0X+RfJwBYEdiLTVwLZhQVpsTzmcJil2hfstTM94MDzZmrt",
-	"VIn19dZWbYh7zgVcqYQm9Ztw/lpsUz1QZcEI5gdsIZBWxL/jgUToUY7EhbQvTK5+iDsCI+WJy2nT19wX",
-	"xXGo8aSYicE0tyZvhfWCJ3JEFkmNcRzClSDF6smB7H8hbUTFgQszPreF0cR73WycgsJSPWZGPupSHh7y",
-	"8hxdW7xcCUffct4JhZD0NRVRJfNFwkVnR9rkHKebFiIxiuwa0KKFDFRjGh65oX1F9hhrjeOK0TJA50Wa",
-	"iZgXDMNHhjKzKhJUZJyasNRgXxO8PqIU5s693enrvv7ss28wQdNtTmo7n30m4tepTmLRtEqJmKKYYBu1",
-	"EkTREZwf3gmq5YbQgnC1or72PN9nUERXqVJRCae4CLA4lxsS9bUtzOA1dZ5whf0gn+KedUjVeJASOXOZ",
-	"IwkpiC6L0uTJtpuwzKzpawvbTJogTzem92CZOyI2k1jEZ0cne8enMVYnd2ZwPmjS9nXKNissbe+abwn1",
-	"Vg6KbEZHBY+GL15uLjUXMEcdF/EZqUimhVOlxgKzTrBrTjfGeuChyOOMZ0KbRHHcUhmzwJmxixLedl/P",
-	"LS91FYeIr7F3/XIWULDYWyJ+jvTgiP6OMUfKFZItd8At3u7e873TvZjcy/4KboXrLOS5xXKymK3mVnYy",
-	"UTK3AmgNIt9hiVi+pVRd25UWJTxOOtVbwtdVdxSKHAJ4m7DyK5ASgcVx+xo6jcogEJdEj8FfHdFzV4Uy",
-	"mzNExXO2Br+bXLI2dZTR/+AaGxOUsg5Faw6oa8bnMpNw2VtU2Los9B4CHvd1iXgMb3HmDyykSt9UMv0X",
-	"kfcoUQwxSDnuLS18inRru68l3GRM0Mcb44aJAwhrl2OJfpEWi577YGLkue/rMIoGGmh1OX9VfTsi4HOH",
-	"E/dA2oFMkArzgpncl7OeeQLuUq/QLhThMUD62BJqjFaekEGkhSjMdHCh0B/lCRXRsZmjwwTJiOnn48kU",
-	"P+Iy+YD9+PLGzbRgpc+HD7okLCpmDY9hiWmura2yLDH3bMuELpReCBI2kbOYC3kwBT8lpAdr8s8+w8Ig",
-	"E/ndVEVUQYV9ZhR5bgqj08FWSe4HZjxOi8KzbElzuAQSRkdYJVwl2d29c3WROnRZeNnzJ6DaQuoZQnOn",
-	"A4kfBUJH5dsDq5hF5AbJ17fpRoOF+6nSNkyDfAey4EF6n0Jp+cfnfY2mUiy4fJmnFBUakASBBbNhaNYB",
-	"27qZdQIGitxTjJXUtq/7DRcAiqxem8t+Y7uej9Lc4eOV3efCLq60NfojseS8EzFkjiUWbGpBvaK+qGYi",
-	"UhLe2s21roiP905eHuy8Ot776mz/eG83/uyzLYfuAVQrZVGNI2H9GV/wlJDIFuFNCeQe2vm0ELAmIldw",
-	"aBMmjahXz/RAnKuR1KIZNuNSMwLdryQh9TXDkFpy+rpr7D8xkJgbmhkNwuM50MEs6Yjd3ExI0jIDmYkB",
-	"Ft7QCX0al7yvPdBHKP3BurvxhWAg4TseTcEPPZxoX9Px1kpRPfcx3txqGHBxoWbi0kyzhCkL3laSOeHz",
-	"yHbg6OMZsOn3IJ8MU53aC2WdeVrSJ2UmLuAuacuWkbTARM/tcE+dVEGgF9VdgDmPZTY0mNhKDVBa8HzM",
-	"DD1Dos2P4JBsdrt9HS9oLCgNwSRZttwWMdblRhqHCLAPul3RdH7KtS5mKSPdwchkca5mhm86cDSXByNJ",
-	"Bv/sM7jgrC3guUzcSbXTwQVdWdoSuBzDqVUJri6T9bS8riVLZtYoLlTmsW7OQYcmEY9/LsNlYyA/QBL5",
-	"XCJdGBmUxEHgBpmhIzbX10W8GG0ac643vJzNWIjCjYb5IYNYwFxi3uoyq6GJXkhv5nc8qw48JLT/CS/0",
-	"yUSpBG699EQGNQidqLcqIYKz4BYlAp+bSysm2ZRa4JtOdu9rr/H4XGQ5WgrsvcN65Y0NptTuBA7XijXo",
-	"4P3ncAY/lvxfGtORHP18o2RXGNuxAiJTSQz6/QlpnzdsONZVVRFCsxHfh3eMcV9DO9Ici79x9DtL40uN",
-	"PnslcBPQgSoagGjWlW1fBhDQ4sIBc2DlwHqpSEEBkna1PsF2BY2MPkqgDipFNuXEvY44UJfKOoGXLEUF",
-	"vYnPBxxeKp6kqHltiZgYxX4SRyJ2CsB+EovmkjD+ViTiQo7gdQxIjkTM0B74iNUs+Pd3sWgWIH6XkqeJ",
-	"QPVQ7VRbpUFWfYORKsEoYHkq4wgDWCokuhquEvN5jFn2qK3BBTsUYHKweoQ6JFnBSB21KlODQjRllpFN",
-	"rLVdQddKnb1kDtki9TsCc6I0pqvZO0ysnguDxohysJtYx5T8mATYtFBjEiRLFs/6ApkyOPVp8XiKkRGF",
-	"GSk8PLQoeNQEncP7cAhBt6TTaSdS2wW0/GWMju/KjRndqvgWKyNbPMnNeJX3VosGgGnNvsFTSndn5UbO",
-	"e3PDZqdydNMWs4m6YZMjOtU3/RCf+5s2U29vvHZErx7fdPGOZHqjRiSbXP/eSfq9+likKp7oSH1K+Pvo",
-	"66gEyI+STYaBLOTEj/eY77c8p2kOygmjS62IGflyBozc5Oko1TLrcbkS5CTqLYlwx2jQkyyBbJNg4iub",
-	"eEs0p0Mt9PW3fzHfVQ4HRCXiQmZDMZ04xKZLDAeLU20LmWUw1BeuEPs6FWJvkWbnlExdsnotZDXhulOV",
-	"McZTW5BXQy7EuznrJQg7HRR9bEx5w3KsLFpgyR1SiikzVR9rC205vAQVyo44hSfQ2dHx3ov9sxegoz45",
-	"3ttzhkfLUge2RKvzZndDxPx2adNCTfcbTm72i7+4T2T9fvJrkYOAODdDFBoZv2txp7b6ujwUtGIoWZ6D",
-	"+CH2Tw7F5vrarwQcURBbplaJJqaTb3a7sAPx/eBIlXnYk9y8SSlWM8taUV9ToE5mzGvYezKPZ5l1Ay/f",
-	"JxQ2V/i6stCJTLMZvI2mGNHcXH/U1/Fx73Tv1fP9F/une3AQ0Px4rIp81u4NC5XHrrDYtnjQ3XCoabRS",
-	"IK+dK3Ehky0RP/n1K7h4O4cHT/afnsHyR33tZlTpMSqN204RYN9TMJMrUu6QxP/88+1wGh8o2Y6W8FOm",
-	"3adMu7sCqN9cf7RKO/NCanfo7UeQnMfO0ncUOzY4lKbCfhrRR1HSh7fmN42Q0MPjBxw8NE+3rzAF3Vdv",
-	"XfperUWoNvstwMtkeY9Aw6vWnbnqk9tOs+7rjejhQwqTiUShNKJe2RbIVlLsnHwtKFbg7PRJ+3OHGHM+",
-	"K1z2z1jmrxGn1E5yJRN7oVTR13IysYTm8szkSmpRqLdFK0Lvn2xbBVygUEkkdo6fP8G6dELphGJIBJEt",
-	"Qajuinxyubns64nKHc44RyeVFicMMiKmRwMj94/KFXorCqVbHXFUNaf0dXMg8wSkp3TIhJ5sLAFQt7O8",
-	"XMq0IBxWXG58ueWhXJzvEtaqr/HbFdxRxkD3exV5D/8Q3UnWRZf4KggkaaCItWOy6VhbNu+BuEm5Wehp",
-	"prSJHHFuzjO1TXAB1AKfo2xK3uAkcTUCVF8rnbS2RJxQbdKXL1++bL940d7dbTkbm2gyYiuZx1iujeF3",
-	"J+s1L42OhBSXFyZTfa2n5Lhy3jmC2IUGJADHopkWFsccsbsPhGZtNL408OHTTRxhEMxMTRjn4D7GIrjQ",
-	"mDB2oa5Xkp2buFB97c+eOJ+JeBsNToUckTjNviF4jm4XK87l4DVcheLSgDhJ6bXQ61iNDRovazSWV7w8",
-	"USkHv8pREK6qEq/GTpegUTuxbSYSxP2lKPJWYOB8lSYcTueekEOqr22aqFKuFqkNl0JiOl+qpTM84qy5",
-	"h3s0O+iADgz8lZtLSy7DHt5dMVBZRrEesEAkxn4BM/wD+L82/N8/wWCNQp6zX1PmeSpHSuSqmOYYHcA3",
-	"keRWkLeVpPW+F4vm4Te9k6N7VsgERVYnYg9NPp5mUqT6t2pAYQY6JDawSLa13de0NwxmQXE+oH3mZgI0",
-	"YTikHjEOBeZSMOC0yoY0L475gLEMTZaZSzwjfe11KmNVpahmDkfI+WyhGapK8DoGIMT3YoogoHGBosrn",
-	"CS3AfY3DQFI6xL4K1RH7oDR+NzWYoAm/S6KO6PwsV5DopssuqKxzX6eWfPxNiV3cs2LnWDx/Um1Oz9Bp",
-	"C0Q+J5rL0W1w8oPG8Cnb18+fYAAozycxlCwhndkbR4vhGpfSdsQB0oIKJaqSBYrllCWBxnsGp18iTnNf",
-	"nwbk0Ra5QuM0fcIH7FS0HLTBSzFUl+JiqpNcJeRLxWDJIsUIxIqxmowirYiCENDLUoZ3uDiQankaTHEl",
-	"Pi3GciYuTf66r2EHH3aFxZhtK5rx23aiZAJ71+aHFDg1lGk2zZWLb/BRsLD9HOSAhovBtLDISGBEmk4+",
-	"HidEUylSmdHS0JqC4krBTZnCcmJfKvlmhsO4gH/FrS3HWt/MBGtbogmncTqJXPBJhEeB99fkPMtIsJTS",
-	"1xhHgXwPUa79sqJ7mt8CGkAzLn0l649E/Pjs5GWd/rstJFDlHBkUxwGi/myGPFxYYd8XKskLndQps3s4",
-	"+qWOgcUA67LyB284nQ7Q1VJ457upQkkWWEVjqwFHpjGvVEaBggiUSxaNrQawWJCAQQXYatgCBAuQl+sG",
-	"4Qq6VMcgmmE5YRTsgkrCXoDzMTutZYMuzLsO+c5s0MBW7g/sG/i3eivh6Da2Gv/f//3/IDgfZndycQAS",
-	"HiLP5DFSGf16jvtGc6w3qvDdaJHnRgFH7ed9vd5df9heW2t31yOWc6K19W63G/39//mv/+F//fc//rt/",
-	"8w//1V9FP/7Zv/yHf/dP7//43/3Nj3/2L6Pox3/15z/+2f8Swf+gj0a4kvMrt2AJgM124vWcOWCHFqm9",
-	"m1oXW7eoC8SyKOTgAua0jZ3ADn/Rb2hlCzUatVlwbWPRnAEcGSqfww8KQ392BvZNvxFfPfZPMOlzvoAV",
-	"dPHHUzv7WMIjahwBVf0uDJGwb64ANp1nao2th114jpTa0ZOVXQeoNwNjuEonvg7S5pjFFTcX0RxPsyLF",
-	"2hb4fzFGt1NMtWMjUuQKut0SF+ZSjDECFiQFihc8B+WDLHWMZ+PZw1q3y6R53HLlrkjGyJVIpmQwZE89",
-	"/Qo/pPqNzNKELbaUd2AuBelLJMRw/gMsLtnLWQ3GxUCFEWHdAsGXWoM41CIDNslaDhMuyWfHU/0FbEns",
-	"gyJLGZBeM1NguREHJbhBaqPbfi440tS6KA4XJRuEBlPMAq+KwMBGXYo6EWliNESfb0/LH0YKbrtVwrWr",
-	"fJ5WF2u0mSkFlzgdCVNKKA4VBXHL4XdPkJNhYkyPhciKSZyTN1iQI74nmvHTvdO+vsI0E2MyjBnp1JIK",
-	"CfJKabBocUiqNmIsJ5NUj1C8mVO1cEZNvxQV7a7lMoH9Gg8x6La4VGzeKC5NX3MGDwijM5q4Ewc5IlbM",
-	"XwIeTyyaf3hyeBCJeMe+IYCkF/xLawukY6rfRkI7BotQ4ZKCT6Wrt4iB0ulIK3fsMJo1Uedp4aDQk7To",
-	"ay//W2cKOpf6tXUL/+P/9Vd//zf/7P6P//1//vd/889akY/WCdAJaarbfhy8WdskHSdqkI5lxuYUM7US",
-	"5G/W8k3OEbowUnIyaTiw28EFu2dhPygRGpYQ9SeydjUXLV2pFcOU4qmiZXOC+7R3ttN+dnx/5+jR5qO+",
-	"bsZKDwxHK+EyFRRUWlZ1Q/HfWZPw861tflpW4+PAK7oxfb3Z7fo44PtI5PjwYwZzqkdw+il6hAhSCLuT",
-	"KzGG1+gYkxtybChuOigpfqlJTyM9g2kAZsFM9WsNP4OyPz5PR1MzJTsNZQgB1VB5TuHeIXylswBhSHvV",
-	"orMNqh06+c69nzA3l94Pio7LJnyUL6zR2YyMcI46URLErHSgsq+TV2bXU2iiDEzbZEBv/J7UQZe55J8A",
-	"iKSv+XYgHgnfD8zdUGMjmky/t/Dmq++mMmOKxvYNLCGJj6nnTMk3iqwOaAE1PLUWnhwcHIyCqhc6Zc3T",
-	"5qKqEZNbXcLYL4QZ9jXmKFIjUo7vAbHKxzJDgvZGZlNmXoj27UtRAvWEJ1T1iGLgvbUJ09vcENTb1BbW",
-	"hZtjRDCutVfmQWlGwuL0l3hg37yiMb0ay7ev8NTHfPiba13xIn3s4/F1X8tknOrUFnjBhVVFWcFxm/Vh",
-	"9KlurENLziCc+wZsQQzkBA+q7evmejfqdrutLQotp5sWic21DREf9V4+P+ztvjo9PHz1vHf8dA9TR2B3",
-	"mhSgPTB5EjG2llbiPFfytcX1hjULzDm2DK/EY+c0uPXoVw8/pxlH4uFmaTXRidiMuo8eOgKBvWz1tXTp",
-	"GDCKCjjrFbkCRCO85Zl2H0fcZKNTXxOTnSgtxmxIU2gecCcet5APZ2ubLF1utGj243GhOcgRgr5GSlAa",
-	"vTnxznF2uGBoV+Hb40hAF47/WveP1x5gIIbouRTC9W5JX2iVQC4Lxa/c45w1Y3rtNJ+iRTmJiaLF5evB",
-	"T1bOaFJoihlMmfE4v3+uyNbNSGfjihkIqFJfX2sG6ri4i0hk6WslyArzyWhTQjauaLSJUbbdIg8HJ2/S",
-	"eaUloMwyhx25xCJCYnJF/+W0mcYWZWc7ffjcmExJfXMzyLLYBi+i3Qd21gZqhMYQlhXwFZLNgoanNJiF",
-	"2ARU/1ZLjHCC39kENNufHFfEff4Yt6nONoLp7ZcSeH2OXi8pkhxL60VeQ2s5jsNVgKuqF0YqszoBZOZT",
-	"qbefTRDDBzaccOSCM5mgYyA0LrDris9j664tJ2P5tn1uklkbGX5ja2Pj4dqjRw8/f7eqMsuDNFc2w4RO",
-	"8uuNMehXNzkqRhX/OsmnkynIo7k4eXFC7kW0TLEyhW0RwiR3XUR9bdhjk8lUiz09ylJ7gWqA6Dd2oMVn",
-	"a+sbm0JOJjnmwp6d7Iq19c6DLjCok9Pe8eOznWcn/UbFDtTX690usyYzLcjZ7VKgEe0jTUgAKLEBsEUl",
-	"4wEmcCntVl+3RbxzvNc73duNt4Li6N53jkTNW5ZilJ5BINgvLKkLvihpPriQwJeBtYJ+0deCs/1mXMuG",
-	"CuPX5/uIZkyF2ntFzJ5HeM8XNMNhp2Ps1es7OA9Xe5aQTYKEzjn81jzxVYRK7GfgD6DVuMHCa75IfTpK",
-	"C0vEmje3CYqaAwKbqAyBZjFVyTVmv7/xbm7BmirntaflyLd9xVnKAUfdtmQGJYiMx/OAddrpHe+iIirE",
-	"zpd7O89e4QN2OJDmbbTaphJFmqJnQzSz1IpJroZplrlU1xDsDLpFeXXK1qJlgTuu0C2tJZ4Et5aV87BN",
-	"oRuCdUVbyJn1p2wuxKQj9ku3R5D6jba5YJooPnVED7rlsOy286ssjc8mpWouWHd77ixN8lQXeBi0AQHe",
-	"F3uuCQeunmsfD5wWHfFNfUws9XtJBOXJr/0lSMyldhhE1IYymCN3sJYF7OagHKukFbnj60IphC3SLCvl",
-	"DaIXLiKI4seBftOiuNiY7jZBg/h5ixTXgg9Lqn35qtSGu9ar0svUeh+vLUAfklqYaYHxHjzlDhKe3bOj",
-	"5/s7vdO9OAApKatgoaURe36mZjGr6Z4GOdATUV7912rGIy5BocsOIgfkl6g8BXqLjPJ1qpOIr3dEN9jd",
-	"e7f33mWHPaecH1cSPM72JlBWhNFQWfoG88yAXLDJHE5NinCNqRYgd2eZykRhDHZLO1W96ThPXilEsiES",
-	"PZAYh8G86cd/+z/9+F/885a3jJUkfK6otmV7GdlCkX74OwPzcTeD32lVJglXEBgbuXOJws+2S+TcGWF5",
-	"iBJzN9glx5kuJRpZ2iI+3vt67/ikbj7lNBZozXbIntIQLMhZtcTiljmKUVq3tPHEbstj3Gir7lky7ft1",
-	"c2+1oGMzHFpVMHINM8EIDlxJJSvzQBwO2F2K+xiYPFEJApHQCuw/PTg8xgVw5L+Oz3JOSGtbxLmS1mjU",
-	"9mFFZ1tCJkBwUpvqUQTKrcBSWfgXk6Z2MlWwbUQs4CIMFOjNiRqAXJe49yKgOySGyExgIJonANpdpwKh",
-	"0zhOKpgpYTUx79LGLR9HYlUIQ3AvEN8kBF0IiIGHGNEzooapxXARlQg0OvTo6V2mPlyTWvAkN+ODUJr8",
-	"2acahLP5QGid1SHYabZcscaw0cpJSucTEn7BSQZ3onR/KurzvsIWprl26qOTPavikC7MIlsOtPCKnvo+",
-	"KrS+52I+Tt+eyNyq6xXt0OsUlRIGutBRvJ6yco12/kATgoaJaPYbP/43/+bHf/VXgoKZxNp61O12f/zL",
-	"P+83or7uNwZmOFRKbHYevBYzZQuVJ3LWb0Si3/iH//Gf//jf/g8//u9/9eNf/rn4D//Zv/zxz/6Kfti4",
-	"v7YpfvzLf/HjP/0b8aALr/3lnwty8YL+zVg8XIQkT/o63LOOOChjFax8w4A6jChINnDyiNrXxKR6+wIX",
-	"axUW1dsnFtXXzbi3/2q3t//8JSVtxBGF0C2F0IiqWn9v3xkRtl0KX2AoQC8ymtCvzf9jhx15DEiHqwyc",
-	"seRmLQ7s6O1T3AOKdKMpgr2VK8buRh8/Wy5OU2pxOFG6t9+GuymL9DzDgOaizYGjmP4wNonKyDtlQUhg",
-	"PA8ye/W1M2PRoRqqSzd0MpPk00y1z6VFcQg/63wAqOz09l22ajn6qK+HMs1sRBI9RXi4VtaMFc1tqqcW",
-	"CAYcn2GqKciCzn0HEwMsLGYJA0ou1ElukulAcRRDLodFR+x6D1GurMneOAkK1aurrCro9SAgFLpfsyCl",
-	"FG0reDDJQp2lJcjltMCQ31xhdDpDnqFVBFqhEObvQyAMciC2LQX05thoNUOPUcspxhwUwMtNS4NuUpI5",
-	"q8arZS5CTJUtEBWvRng7gr49mkLj/QhR5Uc+kAiFA0iWpm6e+hP0U/sSPozw8LPKNwR2WFo9cJsc6yvo",
-	"yDr5INVwB2+SfliX3ncF3ybJ5D4+XZrJ96WLOqzkl1WSy2q1KOiUs9huC3nzU6CE8BBxuJ9qFP8UF+DA",
-	"28XmMKPuGPFj+cG/ttJUEDtVZp8BU3JmLvTjFxe5mY4uKvDJolmtC9KqLQwSpsXds2Iii4vW8lpOt0Q5",
-	"+FSe6RdXGuPnhezjyjrdYWb9Xde3uBYVaGmNi8BpgfdfjmoR356q4rbX98BodQdXuPv+oULescbOxop3",
-	"9YVJ0mHqKMInfnxH1/Qpuknu5I4usuCbHns8Y1cXP5tkcuCx+4cpokNaV9dsj/wnLrVajSOh3g7UxFli",
-	"tIPb4mR78hZXcKwwctsqnYj4N98iKgVheVMmDUKxB3LLnGubcm5rhAcH+Pp+JIf3DW7V1xLBrGmRt4QU",
-	"2ui2B7UKvO2suc8DWl2NWtXXt4Wtut5q1Vpeee2nFaw+Btyoj58ZfJIqf1YF135PQKJcgbePDCTqXaTb",
-	"O0WDAo36PpuE0BN0e6Zf60N6kpsxhlBxJQGua0S8ItWuYkNQ/xPrexSySG2RDmxH7NDgqAppFYiqrAfk",
-	"AvD7ulcJS5qLoBpRREglYupC5SpyMNUBj+WYGdGUIZOTWXYDTtfa4jymxdAyirIrreYPuhuiafI6h45x",
-	"/iDqM6rhlWXaC2dLVcP2AsyUnpMVVOJWALORfAoMCQKVOtpNlaQe0Qnj1bQtlExa9FlrXCAO/ggvY94h",
-	"FTGxNPNLGcSEiCZvJC1iPVAkvXE7Vv/BtapPDPGntpX83NAL3QWoKiUfzNbynvnN0ORqIO1yb8WunInz",
-	"GVJcqtaEbtIm/N/aVUUnnEYWJ3KG6ZYzDgCf5Oa3lAGtdNI2wzZ05QoEOQBjdHWGsdsmS2xEZTYTCepV",
-	"2Q2okhjnzGmYBgtPTEzKsRCFj2XnONeREecqM5fie5WbTl+/wK9dqCzZYiWYYx3PQf0jFGdU/p4f9g5i",
-	"31dTuiB3N3rKJlbnQLpTDxFwnmaZjVBZk5qDIxffAuqVTDG7EJZ8rdotrnrwyIOSucEQfpYbONagdH50",
-	"UOzMRGk4y649Vhiiuc6x7hb9lvAY/OJu0+JTJTX4VSYJ8WxzqcM94CBeB2Z0z/r6TnE4EypWEYzDdeHO",
-	"AA2/09dHizstmrE10xyL1RLTpT/3E5/x6jAVZ1glEs9ua4tjZnfOjo/3D57Gvpv9hCtcVMEfZ60tmnWQ",
-	"DI1GiLnX3DW4THVCIlUppOB/kJNLKqSCmCyJy4Z3y9SKXMkQgv15oyIfP+tQ0yLXs4MU7+lwZHi5jEWQ",
-	"vt+ac0pa5wR2ygghHJGqsYWFJqqhKa2Ij/YOdmlxahbEVWm1jJOOdSL5m656W674cwh6Nr9ULP5NC3Nk",
-	"bBEjOh+Pgc5BOSMK8IX79+rx/vPnNdsV5KK03N3Fsp/uIHE4GSduDWaDrAqcjjcQg7YvlaXk3+JCatEV",
-	"TVgLuEc7Mk9OXJ82Dq4V0RtMmC4/Cp3RJcHSdQ5WMoChEjZLBypIB+d6oXghKEjEua/LPJqJnFFsM6dt",
-	"0AmbEiwGrDNQmXK7qURa+QZL7/DOVOOk/b7TVQ+tcKV/TjMUPi5ikz8SxOYFxGOmipaXwMNjRJiqyXTA",
-	"xjZHM4kqMpgrRxox7XBfCM4mnQUiwAvHgAlreRAQ6QBXvDwI9Os9i297ciua8UgVz43UJ/wkbjGIbuVS",
-	"R/4WbjMld8DqlZ3BKQS1heCYTbOMRr/366O9ndO93Vf7BzuHL/bqJkL4rxxnZMVsNpuNx5FQnVFHrHfX",
-	"H665ut7ztenMkOlz2AOe9HM1SrWdn42Zq805V9A1CieBMxA9VwfKQwd5GJ3KSLyl2NX0dXgVTP1oLUoq",
-	"M78GnvDiba4SK77HBD4SwtF4iF6v1/DZcRi8eDw9YS7maek25bMQOCwFzZOgM39NcPCHB3un+y/2Xj0+",
-	"2326d1ozh7nqgqhuEtEhjAU4j/MVCBEel+eEeBdYy9jfL+tWwhoxlB5olwSZbovRoWDVdDZzUYmWSyFC",
-	"O4xwbNKsuFQ1bjcjWWFvKRVixprFpUGd0IKHmTF5E8d/HztreXGshJXAryVI/ErgrDKxhwifnY59ek5h",
-	"KkuzPX/utp19X1VCNJnTllAPGEjnRQiXAqZlMc1lVtZornbeCgwevn6Vy4kLBJKgmofJq2IgUMWSxQ0u",
-	"QFuCl9xuTab54EK6kiBA+zC+kvEpQMCkmsPasNALYminr2MSY2OXfukCDkMRt5SrqMo+3jOC6yBUGeBA",
-	"rY6I8ZD8kcpNzE4P3Dj8XhuLgVXSOUvJ2kmLWHmTT1pUDoPrqU6DQxAW+0Tqw0KQSx5i/sR9uZhLvx7Y",
-	"NV60Vqev95AC+AQ6SimSgwL4khqpHNmeE4hzPFbsCHFlOXM1yZVVGmUfD26xpGooC45p0XFKC7NhLKr6",
-	"aD2ihB4Q5BzYdYi+4pBWsOkSz/UTp23d1m4SLQ0mw9uBu8LfEAMgAqAUcWArSRui6afjSsRudBEz1ANx",
-	"bnSXwGXIma0Hy4AWHj801cXGeiNqjOXbdDwdN7YerUeNcarpjzWPqcG72PjhvVqD/JJ/qln1/7P3Lttt",
-	"5Fja6KtgaWKyOkTLt+xMafWAlmWnKq1LSXLa+R/+ywExQBKlIMAKgKJZ9dcZn/GZ9AP1m5wnOQt7byAQ",
-	"ZAQl2ZIlpTnorjQVgVsAG/v6fQ+c0bPPzWhz4ARD2MKkAyO+7UjwmMMqeC7ukMRq0Vsi1aUw9ulEF3ag",
-	"c6kbvSbHSJ7cv9hm/5hyZaVFyZ44cS/VcJNfioIDobuxgMZjRu4ya/mnN2dCDkdQcnw+nbOBiAyGnqL7",
-	"yr0MuGkEYo7FgCW9vSdn7+faOJ1Mg8cDTE03j9LT3PKtuRV39zHUMLgBtwHnGxHCJoUeSMtacHsYRAif",
-	"FLoPuINjqaaoswyEoH+BGR9PlFpn0vaU0dB6pCgS2zSgUYXbBKC7AZyM6nTDev7Pf+OjWGBbPoHDRMxJ",
-	"pwoC57j7FlHGPvYhDaKeZchab9B6gzoCo1krxT927a6zVNsdhrF7qB/oKcCCYlOA+fLFs66XJyYqml2k",
-	"FmvxmXekuU8B6O+5NkaYdkSG7i65niJ4Q6quQG5NxjPw04fegu5y7pSMUIfc+u3kYxs1mfqb6Dhs4btM",
-	"BQ6dPB5vfF2N4I8hg+MtUWbMO0GxWQq8m1TVfYVkhXPpRj0ohBk1l8B1fQEYHuQQBxwQzgNJlEkh+6Vt",
-	"nEljpepbpIyrQbzEE9VTLQ/O95KSagAcoS/IAe1hgKgcqk3OFV2Q3UtaIcb0iJojjDDTwkDVG1ixBEzB",
-	"LSDmAowe+Eg1M7n7K2ZTBUfhsoQMqrNULB1A6oJTPj8GSReVioUxtNK/fTg62/vcPd7//OHkfcqmyjj7",
-	"uFov9GrrRU/hk6dL/HOsln5umxXuX2Buagz/ulvEyT3vyaf3ALvXiS+KLRNjCfYOjkhf2IawttxcSDVs",
-	"d9gZuBeUZuc6qxVuJ7h3/gY76S6lG/RAvf2YAu7eCn5gzfEYmFuSVhQ0q93uKwQW7uJGPfBsWbyEoNki",
-	"VxVQNDWRXJ9iP3e4naEH19V6L39vsl7jP+7CRqbf63fxCoZd1HYXw6cApYXwIh2Wuo2fVsjHFq7SsgpY",
-	"F5Bs89vJJ7zPwOPDDUu3tl798mIrJTATK/sXomh3Kgz/YIwAgFBSojsvM9X2VLp/+Pve6VkcXiV6pXB+",
-	"AgJNoOFPAgcT/c3OJ8D/2kalWQm7OdOFHfWULYQKIMdYq0vN4ewpUGMCKBmsfSfOxCV3BxhSv5183CHr",
-	"CbkV6EIDxEoaU4kKVAhmRnqm8Og7YyMGDIoB7v3CzLTydPqNiCpwYr8ZQeWOUmlhcPdEwYoLc7uptMka",
-	"GGUNjHI/d0Q3yxhHgXTDO+L6XrA7RjapaEtXlotinZspvRzM6qFAOQ+2F1KOULFHJkxzqedXykhfkfC4",
-	"CzhvB2T4u+fP33N15R2ftBXp5Tev7oLtfa3qrtg/CTVeRENTTHNkh4JKJKkVMY8iMC0eL6jIaq76uY0z",
-	"9hAUkK0HrYD8ey1gHkSBzn3lJUNFxf1Kp4ZbHYXE9Xwg+GzClIAUBvhnPZU3uXAJybOdMA0N8jyHSlAg",
-	"oXJz7qlWCv+xn6U7bMloRP0hshnbHXbMh82eljOczU3FGbwG5/6tzK0orlPN6MZxnedO5T/F3dZMwOhx",
-	"OI/a+fMnrywHb5H1G3RBAtDv3yQB/r3Cq3Q+hcQxI1D7rvHilE4TH6RNWQsThZ89JzRo8Hj85LnbTAJJ",
-	"tz0FWbcUnU4hbEM59wMhUtbyqSpbyPjlmd+QptQgaLXXbkhnQZA3tLoBfRcxEYsM09uEavLDepBhIkrP",
-	"RAztNuYXIvYXRZTWFtnHfOFBxMt0uPeue7b/+97nX4/eU9Yjz42mSP1Me3BDwwreF9uR3QOAvf0LX7aF",
-	"pFI1E2w3e4ngaD9ULxEM7p68RLgway/R2kv0p/ASnYDY8jLrdq6HLbgeFqTXfaHjVrTNK31IJ2IAzBvg",
-	"MGqQwiFTygtzlPFDXUr1MtvdXUK5sFjvfD6dw51lGadqD7gWIVa9AnjsK2Xx2hv1A3uj7u0436qjCnb+",
-	"tR1VMLngqOqwax9m1IckJfaQoqQHyBeMKlVLA1TiuYZ6F4zIl9w1oO9hSj7wraA1Cc+1YxWQLymAzf6x",
-	"2zj1D0H12nrQqtfaP7b2jz1cebmozChhITHhKeQlNPrODoUzPAs78mkKQmUhn5Gsb8gMTLEsN/Xlua2p",
-	"kpalB0eHZ78SThnZ0ImzxcFINW2g1ktnQlyYlMH/+Bc/7u39lib0G2QmH2iVcSjYOp0qKBF89sK3s1jH",
-	"SYVhVhCciq9y9lG7iSikzlaArUM+OuRIWHr4iSHLWhrfsqaqo56iMi5fSYb1gfD3DusaI6zZxvICIN0N",
-	"NfOwpLIIRUT1ZfIwg2qVvBS+ANoXOSWharZS2DvmasrzzTI5PeqbMkvs7zyfijTpKcyAKR/BrNL+hYkS",
-	"1ytJK7KI0lZUWXD1P/9dbgzM6sHE0Z5aYJ9iLZ/47m/AQmBpNJAe+FL0gAYEcSJeZAkl+EOxs+ZhWj3l",
-	"R2pFMTYd9l7yc5lLKwV8gSKqY1TasrmgEuwSSyFo3tRnO4Ee/NfqqUkhVV9OeB7VNiJxlCzKst54OVo+",
-	"ldRXdlLJMJZNtMvSXpxVT/npdthxFVAZ6wV9UWmHYVZe4GRbzsP3rP4lNUNdMv6hsB/dIT8DWXBTRcG/",
-	"/UFJex1vsn/+ACTFTd746KTB3Tqiq0vxMJzRP0b6/6HPlWOWtmGg1aG76kbA+TfI/df94mkh+kJObHPG",
-	"/6lQGRoHcsyHgrUCgzZBlqbAcL/Njg/fJeyvx3vvEvZu/23CPorz44S9PjhO2Nn+27dO/h2/eZt4Av6e",
-	"erbFDuTrNiOsg6Pdk3AjRXSxxOaR5+AfHiqoiEIqN7glODIP9FSr5DOEBL4Erqs2MHrgTSqtZ7pbpkzx",
-	"vJCey2PurZfxDkuhhwAqgEz6M2lEDPflNQOoxMI4P3LZghxyzQaWHSjyQpod1oV8+gVIs9KL/ewF44YZ",
-	"rRVilhmgvuOFyFgu1NCOwrXb6alXWy9YerR7slg0UJpZfn0JQsEt+YWY7wDYWnq6d/L7/u7e5w+H3d+7",
-	"+++7r9/vpT3VqgEiLRuMP1qopAglCL6mQYGKQfT9fCigkA6q390ogHFSGjZwmneYeihNSD1FChES4TYE",
-	"6NuanXM1Fp17OvARudX6SkKi8jPVkREBjedtkxHVVl3AofinOKGD/BXk99e7IaiD+yGwp86BCqeBJ2ZB",
-	"PARsBCQmiaXAn77+7YcioaGvXlIge6QoOg4rSWhiQ3SRBv7Z1qut589evrw+Q02AgFsWwnX37z+msn+x",
-	"6WHtmkzRo8jCa8qd+Jtr6SGT04QBzh9SpcsPkLQAe6yGl6a6974ZGr8hdcGK8SSHJCOoVBnA1aSIcbnj",
-	"oevBWAN8FK4yqEHUyg85YZwRwDAbCA6kbi3O3p7s7fkiG+Phs/iQyhpfOnVmEZY4BVg0oLKPkcicKczd",
-	"u+xc9DWQ4SnRHNUvN/Ljp9At53JPmQDRYtZIBFzwbJ0T8JjBa3+0bADctIB04QXv/FbE7q1Brd92ekBl",
-	"SjXpAXXx+G+Roms2sHXgfmXg/k5O3tXH7FbD9uUBuSmFUHM4/B4O3YPRWba+k86y5oxZR9C/lpLlAakM",
-	"NwqpBxjOZh/G67mPQkOYvMmNcVK29BCdGGF4ax/Gd/VhVKHMq36MaPPdjRMjzTiSwQF854tnO4wzM3LC",
-	"w6M9T42oYsqzFt7HGAl4YliqxBf7Bhh3zEjPDGFkgFvfQj7AAOCutAJWvti5gQgiHhfr+fJaQKwC8HNb",
-	"kKDnXkaP5Oe9T7t7e2/Q8+F9KNgsZhDwbCyVNLbgVheGjfglEPNAcATiLX/5yzFizHf+8hf2EfhrIgR5",
-	"CX6aVpTiAvw3bKSnRT4HKHwsIjNLYP6Ah/+Xv1BKwl/+4jnEfeZK9OwTAvSXinWPjz+f7R/s/a+jw712",
-	"hIe7jJVv5xOREExIUuKXZMwdnKEu5knAORyLsUYMaHANhcgW/C4NBqHaHfZeQvYh5FIobeWAZAjQCljX",
-	"orQRrLHSPpHCMzklJYtTwlTIL9K0jTbdAQENtj8S/YulQJCHpEZeifT46PSMXclglbYToB/CsBxV90vr",
-	"NpkSsyWOAHcCjI+SGKoMjDkYIIuFDywFKwHfFjxpVC247f8j4mJIAvVE1BL2BLFF6VPBp0W7wyDE1+e5",
-	"UBn3Bwwf9mdAw/uiWBx9FJorpgrPmNuDrUKAwDcJKwQCdoInMAT3EJPGsEzPlNsg/RFmGfmQcAzySSlW",
-	"Y2mMm2Q5ocCf6xpBoHM/4DinihDmKTRlZzrOCdJ55oTKYtsmZLMQvcNyegzRTNiRNGzm0dNDEFRpNiiE",
-	"jy23IvFSHnrcAEioRdQBi4LGj2LJIQs449Cqe3FB0jypDJJxyARrcZbziZtm9eknpqbfczHXtGDQCU7j",
-	"QoiJp8DYjkPn7noXBr+eViLanSuKtcLV/vi9umEq9+TULZdy7dNd+3T/VD7dhRvn29VQSHT+vft+/003",
-	"NrKSjRotDo21ryM0u22fbzndK+vB9i3d3z4ZdKwL0WF7/lIhZoIxz0TI0jLWqQ0+YRX4fKzWJUliUGaA",
-	"yRq0SbVAWbKiGOwbZP3a97z2Pa/0Pd+6hLgP53M4IDf1Pe/EtPSloViCKQMMJDLLZ9ISlQ6p9547aeaU",
-	"cqULZi7kBKLx2+GPSJQSqd0jHpRf6TR4JVgLkf4ZGu5YJOrhH2N7Auxv+KHtWd3xzyFBHtvFp4lXh7wB",
-	"ig100Y+sRWdoFM40EGifVcZgNePEBhbzhIG2Ho+o/KFqLAUU7NI+dtYbpASys2kBqfgL1G7G6kmgiNth",
-	"lp6SyKoDfAWRtRf8EU3GHpJPEkWkHXn6XOhq0TppDEB8f8H7ULTrre+jXa+jD+vow1dHHx7k1bWseEJF",
-	"VXO5goewJKjKSiI1cfS1qGgqgYyxxPsEIdksZJ2FqrKkp8qVcddEJaMuQXmYzwNdux4EXlVlR8ki3RyS",
-	"5fZUHY9g/Bq4J6GCkuhdMV3ey1pahyz4atDR2lPSlhI90/0pEKlJ9ITAnHjfrRSBoUuDKDzbrHlNkOMc",
-	"XCrgcA0LU+6Ykqy+RctRzjtZJCo07QTXMDTcYQcLi4gQO8S6ENgww4f03rSYdLF0//WUZ2H0yELnvE88",
-	"625tdpa+CTqTsJLNnQazPGioBZHUF1BMhNUNjAz+nX18JWWtWSGtFco7+dw4phPD+rwopMiwvqTNcsEv",
-	"qQA/ImsAr1x1FAkR19ML3qISOaY/91QYU84BD6qr5lCWMXXrqfOctDWqyuP9iwr9JVLeqcARyE1P4cg7",
-	"7G1wIDo1C/2AkwkS9lVWwg37GpspadhIC6crnKpi6YvEUE89le4dHJ/98fl1d/e3D8cpa0kPHAU0hmgt",
-	"lvT8UKGS/uvfAFw3x4KechpjaQycdnf08WJnk8JpNBZI89Iliz0FGsRCDARRAusy1TQ6h6EwJhMDqdzn",
-	"ZIWYoMPcPe1+MNPzTR+lALIjI9iEw3anjFXOrJ5s5uJS5CGeEWB5IfARkd6C5sqV/+RT62YFQQxiOU4A",
-	"VQWYMPXA6e8kkMqWCwh70L/wUaeFOj098UqzH+miWJMGQej945gGLATug3lJleVLOVP69MD4CNxcwNRt",
-	"Zzoq9KUSG/zwyx/DUwIiV6LIM9ZKQ3jk2fOnuD3TNnoh5pg47FY2ULr0VJSaTN5jt9MDQy/O1o0qVA1T",
-	"gatxX71kXsSdhwgaiCLmpelYX0Ixtce/gIad4h/h6gNnZRCE3KvdiLuGq1AtwnY6uX8eQnjuQagwG/M5",
-	"OxdUPf3TS3YgX28DmU6fZ8SufT4183BJPntVOv4xjMPPgT/m1atka2sr/FEPqM3/+xn7Tb6OmHrGYqxR",
-	"BMCxc3JEDlWo0W2zAfDAwsIUGijumXFbPT6Ufz09OmTBmCBT0q3YMzcDilWyrp80THOmi4ueGuiC/bQV",
-	"Cqta6ZdNzxy0ST+m7Sj84sXJq60XO9R56Newnzs99avgl3NoaOT+K21vw7UK//BQcqyFQj7xI0rY7unv",
-	"TI6dxkdiTBc2YaTR9BSiG2nVxrAVQBvB5TQRhX8KBAOMOaLT/IWlrz+c/lFXU7YDvAiicOY1R8pgjI7o",
-	"AQ3XrVE85ZpG6svNYFKvYY7flqRx+7YZjeq7W2SwJCfCTPParJDdQFaxfETX+J7fO7ZQU/h9rZK311Mz",
-	"v9c6N3C31Ro0xIt27g+lt9voh+aKt0V5uLH905b7HXIeNvX530XfestuY3sjVrHgfRAleMLqCuh++s9n",
-	"Wz///NPLVcGPSps3iXA0F7onvjjPScc6I9JYbs3TUitdySYKzDbIn++fxwWPFDX3mwJizwRLgVNnZ4Dj",
-	"L7U6ZS0AvfLwJGVmwLPk5xdbyOkdp7O4ffnEeBXK3Z2kqzXAWOyScnbq5rVxcyh7bs3bQo+vhYjsHj7T",
-	"1370XaGnk9fzb4uY3J6srq7UGnL5TwinceqTrIyzG0orBlQhPFuRiARR8M3g7TcB3UDhQ26SRsmzT/Y+",
-	"HXwQAkoElip4fQc0xEb5RMA8dVLK2SdoUz4xLMU0udTLJ4zU9EcyzwqhnpgdlvpV9Pz9rK/zXPStYVPl",
-	"G/9nCdGUhASn0ImeqdKcmEwELzyeRapnKiXL3M0HsK5Gokb6sRZgM3h3S5yW5Fm82p2eOnIG/zJsFOnR",
-	"pREJwacOO0N+XyTuBwNuOg7Ewv5lcCUBrzsY+uhfkqb2NoY/bpM+Df84tbywb/g8ZZmPIwFXci7IfcjG",
-	"rsO5W5U5WgHgw3NLAahjY28mZmDEgcUS/hhiN9hUK2P/xZ5t05aI8+jaSSOuRcPFQm65r7tXXoOn4A/B",
-	"rwXJj09Dh4/1cqms1vpu+XPfLeAwgWP1AG4T7H+VEsuHkVBduFam4HLWg9Kl83UqLMb1waOGF9BMo/eH",
-	"HFRTlYkC/EM7LMWRENcADSf14oz8e5jFimERy4dDkuZziIY3iKwzPnxYavD3kDxh0mup86fXaN1RfmDK",
-	"rFNcvk6XjeFUnz2vaFAgYlPXdMpaRohS783nZSWFAWSRGQLCe7WMtElq1zXRICz+gIF/g7y4rnbzENWV",
-	"ePJrufEDaCtgX5zPH4DWslJfqdKWOf1BKmYwepKJopE+jD/QqtEzPvwTsLv/EARfuIX8uYD/vTNWLyVm",
-	"cJdLw8Czn0H5aIcdIhBWIdhUyX9MMQxIaSGtl1u/sNRn9aeryKf4n6CS6YzfVw1TSIlcVy+tWar+XDVM",
-	"FiTD18u4h1GA5Mb9tBCgETQngx5PraHSUKyPddoEUSWQKxSzk1CzAHzirIIOWEe2SBktgdi0Pk8Cmvx2",
-	"peQuMthhaDeSrD8e3dWPkwBO++HbtZ/rSIaGk3w1qRxRQ40EKE0QHkHHIHoE4cxiWi0AHDQzwfF12d+a",
-	"Me6OGOO+z9V6u/xwfGWVny/TdUerpHfjQ8CxCZVoigO6P2Y8e+42cFTGVycU65X3ZmzJrOBw44+5Wuym",
-	"FszWXVswa56327A51oVl19IrUBzck8Vx49KykBlyTc9kWb6ixEwYwvIi6wLqaOj3UD/wVuZWgAuWV0Id",
-	"lANPwQ6IiMLvRA0SuvSlYSbkpszBsgFyC6f2bAPFjRhKZRYSTZ4YXxUFaEZQOwyMZHPM7sdYEiWtYOQX",
-	"xlGGfokXZTH+++KnnzD6u4McZEwJ6cR/4uO2tEzuehjxfMAmXBasRXMNpVM438T3HX63OsVxardCF0jO",
-	"QxhQElneo2KPINgbncThG9/0TrlupOfaGSzXDTVfL8p8zEFQXB2Ikv8UDyZqTR8Dx75GU/xeXu7oDASh",
-	"HH67GxDFA7DeQqYhmG9w1D9CmdN+5hNNwr8TJAquyD89U6zl1cvy14LxULIXoP6CdwYrZDM5gNo8CyiJ",
-	"7Q7bt1ha1XfGb4aAhLlUF8AIJivpMFQ9a6yYbDOuqukqYU4eIIIEWAk56N7w2S51LzgRi4/TnEvSyZC9",
-	"itCFpIKn/mvtZylUgs2hloxexnK0JyV1JIwBUy7J51XeHAlUBGKeDYIW+nLkIoTriUzN1wgWZfDdyXQo",
-	"JTyXec4mfD6mKkVeFsrBp+bsnKsLvyiUywhv+okb7bEV8ZcnJnCBSswTXaQIRSJMKKjDgZrAGuqHUl7S",
-	"WEbMWp5wcjtQluoZQlakAyFSIqRGnyCs27lb2K1kaa+Ay1AqXsyj7UDJSYOajdBSOsKeXKj4G4uxbhNt",
-	"pg5kl1JVP4HZqbwX9ri0bkRu/IgX7jbFa4HV6uUoS4xKKgQUmQScxiKUKNpRoafDUbRFyvq3hb5BvSkH",
-	"UFZk4+YGrm/gMsVKRTvTzMgMHThjI3InDfpIHAz1uXHXoZOy9xVxLnr4TxDsopncV8TLL+Q67LUG7but",
-	"wrp75IQrsvgWOhd2JqAKPRRsf7P2c5eBsJo0muQm0TE/oSsd6x4upSJ4wY7DfN+oXt0DJg8EXQ8rnOxf",
-	"LZXXAHsPHeLocYmC0jdfbsnvcuxXuJ6uSJZLGmgg1eIJhYT+zAToj5munFXPRbzquL4T9hvO6qFW4hbO",
-	"69Z3UWK+0fP94ppn80BnciC9BFh7Lm7pHL9DlsbbOsS1noubxc28DX5DiEyw1foV2yVlll+QbYSWPlhG",
-	"Bq/gUIKohwIdqxdCTMjjKQsnASBxhWA3dcG2wBhMWREFzYMU2EH8HbJxZyOBsDWFAFwKZ7MF0gZ3Z7Jd",
-	"rbxt54elByWaGBiihSDU9Qz+UPIDgKdmRWzve6sJD8RqexQCb60p5SJbW1w3BJF8PGrWapvJE6hAbuE3",
-	"XQy1/vBdz+XCA2q573+7dI5W3KqRX3Mz40ivMyn0RBtkW0H36RPDUnoKCs5bAQxy4a8Vx7v/e1JWU4FT",
-	"L4fGjeVWwBiMdSPSM5F5LGKAA5wKwiJ+6zpTeubGs2Q/Bq9mxTMdTcv9L95WoUe4f9xKgTszquoPl4+/",
-	"lAgLEcrzywFL4zGmuSTIum308S43ZUqgSVj9FlxyZfZK8P+ez9kIiKoNn7cDpDOgA1RHjwCbfnbufg0f",
-	"bKCLJC51lYsZMUuLY6xbHb9bWoR/Ly0wRi1uoifRsnOltGXnIpqym9n5HP7n2kxCwMkNod2GHJ76agR8",
-	"+6tv+vu2Gs4iv0hSruCf0Zfw3TyRj+tqox0cSeol2XxPrsSb3nDe8Xmt9BYPa4khQ1lEFXhJhPGIyIKX",
-	"gqUk1VO8vxajdSE0VwohijRiHK/6Jx/3IheGF2WtyQLtVRy4pJ7aTakfH4Pb9+FJIBzbD8gq+chkAeRP",
-	"+JOBXnLSZSIR4I/Zt/gjrnQRrqoqpJDzYmHhal5JPytflA+wUrfNKAmotSiNPOxI6xnh0fZHvOB9d+S2",
-	"WSaH0pqE5cJayLAzE+4VxtF8MhLKADIu4eIK1S/mEwuIt+81V+hpMWyog9dkm6W55qqLuRcJ/uuEW+H/",
-	"+0DYkc7CvwCBgHLg3A8A4YRwwDzPQ9UQ/AM9L0n58DFeCylTQmTo1+mwlNwov/N8KlJMKCBsaVBI0zFX",
-	"U567P4MIgUdsMUW8BDlUMFXwqMwkQAF2WbrbPXkTcgzGfI5JIiA0pTFTkOSlOtqf93OxzdLwizMRkqrB",
-	"AJNYshGilWQtN2c7KgRkiSitxE6UgEOMe1FinrTtBKP8YKXQmFvRE+nTyojKSbY7NWORJqSYL1Zm+U0c",
-	"V3CVPS5mDiULw4ZEInq4OoX06eIoQOv2+SyuN7BdKIUlqNyIYFY/ZXfA0jYQ3ZyLkIPRern1S5vNgGpV",
-	"YjpIc/IDjubxpz7gPO4p8YEWcZ32sE57eOROuFDiO/Ny4VtUkodFTfiNCRG0AJWK4ek1Cob9hdJYM7wT",
-	"Hon4AyI2kULkkHCIT5ehkfF1i40DvUCZ0VqJEZV+r6Ya5FsxfNZlyN87XvHjFSAvJ2Z9jdz6uipkLyCu",
-	"ypeqKn3eDzE1osEpyqYqF8awdKwvxZkGahJRKrDUWOXQJ84gQranivOjSsq9xETVxiRwj/AK3DMl31OH",
-	"nTS/ivBQNYQlVJqDI881sgxJP+ySxBVdQTHpDIwFU3t1qQH7ZGinCMdKflhVUqDBay4zTB5vLZkA7ebF",
-	"9pz5y81Ul7w5d+0rleoDWKXrKNPrHLc/X3nmI02Ku0tF8RtUwjvJnzsbCS9lqp5rcuE1pMd9rY398JLj",
-	"mg3ddWrcj+jMxpS6WxEBN3df3+gw0cX/9Zl22EAlz65VMlVraIXn9Jo0rJ8LXois3WG7zswKuBfzifBg",
-	"1rYUJ8CmbGxAw3CPPTFsEBgTV/nRm7PjvlryPJTcuK9w6z0CabfOi1vnxd08L+5hu+RuL4sutqOf5pqr",
-	"TXcgs2kuGtMOPPcv2o9oPoasNcSsQLdZHIhrcWZGbnt4CI2pIeKanBtL6WjwPYUB/1p/5PZfFhDEqfpa",
-	"T62xHLMKfK4Ct1F48Omz50ix7E6MyBDDAgkv4QrQqtNT6d7fPnTffz7u/nGwd3iWRolsgICCNbEQViWO",
-	"lmqYEOJ/hsqg4TVaMzZ2opxSuM+5unDXihxOC9HeYb7Tk/3D3f3j7vuUFaLa8aSQqi8nPI/63mHp6w/v",
-	"3+/5UUq/RmCs+6Sz2Ujn8fuh3gRWt/xSWN678CNds3gVw7q51S3EmEsF6SM0y7J5ns/cWIB5x+pKqBbi",
-	"nJHerqeWuT8zKyB/cjUM4zth37tN4/fgQ0z+qAxwnf7xgKW52+twxjAh0x9S8J7BnnxkyvRK4R1C8qsT",
-	"xiituHyanWP+ASQbsNaqZIN2gE6C+MpOA/KQ188p74xDXrITKe5uTQImUTvEXeLRIDAk+C5DEfBIjBfy",
-	"hOEBwExKF1IRAs2Pu3IyPmcTTqo+/AqJthkbC64Wrh+M0uhLJ51iKjHMmy45+vk8KpiZFOJS6qmJpjhn",
-	"LVyWdkBJ8LnZ5QNusf6LpfTjG3dxBYyTbCr8bQfLvJDvAX0vtRjuEJjlpptjMc0hu27fupmKcUl5TXtg",
-	"mXMN/Npu6TM+N4Cd4jP7yIpy/eL1uANc6IOpysA0o+RAT/dT+nSrqR0+3RKygXzMznt36N71mB94jYts",
-	"2hcLWeZMWjbgee5uw524bNxdNuSbx5RwzvrcjBjPLiHX0E8DEUE8SSdE9kpnOJtMi/6IYzrjoSc3mUyd",
-	"mpNrXbRonE/ZYRtAP4gTxU3hMNrKCUJ3AcqNv44h28Yagh6jKZT0e+HO9WEBOmfQhckloqu45bZiTOBf",
-	"0ci32b8wSythevDvtFRP3JsUNQiTM9MxE19436LPH1m5fcKm5/4un4ZKAj7j0mKOkGHiCyGCFG4yC98z",
-	"9Y86pWwb8qJQTtDibSV03uB7bFEkQKLq5/elp/VelUZabgpsotzULQ7ZsKjWhGxTJ6gsz1PPBuiWgbYM",
-	"HJInNEJTgs+gvoeb3Th5Qm/SsNrLNQx+Jdx70vrcPfxsXgC6CUVyz50Pqt+Y+3CVL1Vw71d2KH5QSLaS",
-	"WZl4ds1CCZRodYLECiqLgPpkxBGKZTO/CK6V0LbOM3cjlPOnPcujn4h93zXoBrvFdMEgzEYRH+L/UQKm",
-	"SlA4sMcrO85vNKWtW/NFYCkfnCsW8sRinZMtKad8MeGOteI0tKSSZhaCbJVbJ45vlRljMkvLGxINIif2",
-	"6x6Fh5oSoXd5kZ2Wl/uS/rB8xwte5BKQDOMvazWCD7bCBdzZSDake+kfU1HMN5INxcdiY3vDDWcjidTh",
-	"gS7G3G5sb7iGnLrkrPvtDWMLqYZO6aobRc7tN4zB6puO4EHQFUefap0e/hjsg0i8wf3oJGRkELh/Pnhz",
-	"IBtL9TQTAz7N7eY1aNJh3iNeiAxPo88I7+vJ3GsV44ku7Btsczc0mSaIvGdnejMXlyJnthCiSXItvb7x",
-	"HajCzwqx2iz/br7dx4XY4DYF7aESx9B93eg01Oyx6tGArbjRWO/g+hhJUfCiP5qDgYKsgRj18V8wBXSC",
-	"eXMedXVfzTfuJhzim7+nPOcwu1WZzus8ukecRxfyfxeP3c1P3E0DELvds713Ryd/fP51f++ke7L76x9X",
-	"Jt41XDJXpuh2DUvpmegeWZH/Wn9rrBNa1wfxrhNaF86hrJQJfttJ/IqDdXVq69J1DbqbmZ5HzUR4AlHN",
-	"0pYzaBdFQNrusANUBZ84XVASryGYw4OB6GPFXkMeZt2lvD47j4oP5yHfQw1Zgh+987i66xtii1fu0a3v",
-	"or49UBrZH2rTYzbdne34bwesW9irq7LpIM4ZjKkp5LBcw5jCZJcHbEytT+NafbtJ0tbjsaPI49booTvm",
-	"Q5EtRdv/kYYEI7E55jKHgn4+FqzV50ZsSmWEMtLKSwHYR5ZLZdoddoycQkyO+ZB0ulwMLNNT26l13JEW",
-	"eOP0mxuz2izIMfEF2CYGUgH9Q3WSTZGCf1QCBWP+5b1QQzva2H6+tbUcKLhL9z8uWyM9jhJswocQVqbv",
-	"/wgEzyMkzBmH3etPv/+l1llZezKvtr7MMtcNPAvFe11VhVbxVhihwGFVnnvFo6sAoisaZqd7799+7r45",
-	"2D/8vPtr9/DdXtruNNhcBz4ScQ1TC42/9VX3YKwtAvaBpAhAaHF7IuOWX3PjrrqrlvZQs1l1w7JJGFBN",
-	"+Ck+N08nOVc3R+KM2m5QdE+FNYiKpIuAZ4QsdpqJLxNZzFlrIooxd41TSlcueOFzPc5Da4Q51FOtSaGz",
-	"ad8mjE+t3iyEErN2h+1B2ogRxriHl3lRffGImypmhzkrVIkvtqdIge6wQwAJYFoJkhD+uDef9Bo9/VTQ",
-	"hXzslvVu9HPX9D3p5l23f0iSNSA64rqvZdejVtNPweIOF+YEN/N3k3QrxFWhsdzhtsXVdWWI678qQ9i3",
-	"iJBmAXKiIaf+TqIpOhdrAbIWIHcZL8V000iGFLifH4IMMZbbqbkTpWdqJs6s14oJlfk6nXqpginTAyiu",
-	"QoUy10OpzC3LkVOc7N1IEmx8LUvWsuQulRE4VECnWQjet/KSR0bZ/ckUI6yVamieGjlU08mmUG7wWaOj",
-	"8OMIQT7d45vTCTCkToSCNL10KOwpNLOHraQxB6nVKEkgBFsTK4OTUHn9LsNl1Y4aTp6ZSdsfrdP4rsxp",
-	"pc2A6xVtZr+7GrP2aqNLWB0KCQCBy32gC18wKuCb7xAIKtYwJCx1g/gwifPdX/RUerr/7vDD8ec3+6fd",
-	"1+/33qQd5r78plShBkZm7oPZuTtZlzIT/goDpOMv0kA1QMAwxvSEnlqVn3DauJnv4PJa3sff7/K6wSFi",
-	"QB41Y0bYP68T+jFeTEcTBKrGEkg6ydc+wguXyYSPNy/EfKaLrDnW1K1igGuVzztsbzyxcyqpMvXwa++E",
-	"PZ3w8W++/bvc2HE/Dfs6l8aur4Yrr4YJH7OL8pOFbVXZKje5Hmq3T8D38dis2wG6/tXWVhiAk+mAJ/9s",
-	"aysClO+pli3kGCoABWxErQhNfjHO6a4fwa1hWaEnE4AA6rKJ68edIT2Oy8+kzUUP8Ls18P9gfNS1nbhH",
-	"J1AQsdhBTll1H5R0Kh78nQ2wSg1o5s9z3b8QWU9B9d2skNbiCUbC9h1GJyBU8xEIPtXEFmKzPxKuhYar",
-	"a+mM3cGltXS8vuOddc2j7S4sXLn1ffWwcmfhpFNF7FcLl+rFZflwc1jo6eSmtxZopPBm4gtTIXmiqULp",
-	"jA/fYT93yVdFnTQVBLotjrNd31+rtlo3z5nlQ1qrmMSp3C43Kkeq3UOp4mOR4rX0Kr6VdqIrzI2jvL1e",
-	"1F9eydLltMPSc82LzKQg0wgnCH5BoHI3CeJmBWSdFrXQU2UTXNGlSLV7XHmfILTUXDbl9+Ed3SK++Xuq",
-	"lwqzW3XC1nfHgyyACqf6Boe66ca4OnOn7tQfa3ccIyIAN4zmYofKUVqn3jy21Juv2G93R0xOW2lVCGi1",
-	"jeUurARvJGci4X2SlKAzi3W2vsd0BdP3A7wqttZXxTrAc2O75G4Pe7iEpnb0VGaTTdh79drm76KQA0k+",
-	"kaOJUPtv2K5WSvQt23/DrL4QirWMHCpup4UoIce8I/yJu6DmCDyJbHFJT/FpJoXqC/ZfJSfncAqejFwC",
-	"HFGWUGpcu8PeSpXFiavsfB6aZ2Z6/nfRtwkTuRE9lUt1UXk2CBQAGrvE6WQ+S7uF92ZoTbrRTmwbm2Mo",
-	"egzjPUUBVPZeKsQT0k6n9fFodNZQozMeCKELfenWh7P3R7vd994zuu2edw/0lPtFZGw6AWI94OeZIYoW",
-	"z7JCGNMucwG59f09QUQnZ5qC9IQQO89zQvTqKQq0G0LT4oS8GX+YELOAUQHqlP94imm1szS9nqL58bKN",
-	"sJ5OCUGkNd91h73cegYhF07bBMaRaeQTwlfnO+wVhlj2Tn7f3937/OGw+3t3/3339fs9giwFemuIpnjv",
-	"U7RddNGw2Sh3uafOBRsI2x/Vu6re6+G++ijtaP/NcfeO7o39N2du+veVGzC1oxNhpnmtFX+K20+qHQTI",
-	"gu8k3V4yGpaRIN1SJYwVw+Fn+rop62t9Ie+hDvYxULp939tD9KeFtPON7f/rf1eSBeRQuc8HApCr8riH",
-	"w9sNEjy6ZNySL1wvk+l5LvtN98sCq0bd9bKJUn1TZqtRPr3sR/k3mZSSyep42G5KOyxV0zwPQoLbJiFR",
-	"myjgzvsu9Lf/5k4ran0fDVpbmHPn8ZgmDRtuN3w+dwst77ZrbbLl3XPerJx0DUvzIMGzSTeNDIigY6T7",
-	"b44/v/7c/fBmf+9wdw8RHXN/jRPaaeVmfO21is7KC+P1+sJYXxg/0oXx+jtcGCDEVxx5yD33eaS4/bgl",
-	"VzK8C2iZhVbDqorMFZuqC+W0a1Jjh8IGw6CnnLKKWT9Jld5OjoVr0mDunci8YUHFcYZWrQQzfrn1rN1h",
-	"XQDPfLbVUwMgs2DcWjGeWAMqsVbeWgCozldbqHu7n+lGIPUfBZpU7NkrNpZqaoVJ2GBa2JGzHkKbOHL2",
-	"8vkvLD3pnhFPwx6Bf7L0RNhivgljignsfLSJy9wZb9JE3fSUzjNARJ3Cdx1Mc7pho+IknMMTQrdt1LDv",
-	"SFC+d8NZi8nbEJP3Q7Pyy3WAN/UBVx6CwTxMaekNY5UFofMNEvI5SMj4GNdJSY0+13oxuec9Jl5SBkxp",
-	"SEdYrDGkTcc+lvDC/r3SYh9JNeypFoJqP9962e6wU0H5jwsCGYUcV3MvLINMQDmJ/TFd9FTqDpIu5D/h",
-	"z9vsteCFKNL2NrWLq48pwsSgNRKFSBDgCbi1wMkxFMp1EVxIBqQj74/KA9ggno6m9loRETrTgD/wCHX1",
-	"f23QR9qFxXf7+d/JvzbOYb1B4aSf/l3Z53vwhWXw63yFFj8WqyJbx77yNZ9TpblZLA6BnQv7LyDzg9/O",
-	"sBbEDRKWi2zobu6JlsqapKeIfcAkwR/Vhnvd3bARY21Sus8qFSruxveF8a67keCXczbTxcV2T2HOsKd6",
-	"xT/R9eYrW7zjrJgqAzRCwG0VNRnoJKT1ycY9Bdf36w+nf6Q7OFA32UHwfvpGfU7WcAEnnKXBzQvcRTm3",
-	"TknwQwuWEaox/siWDTxrd3rqV5hOK/2yCRNzBxEgziuzbJ3z/sV0krBCgDxJ2O7p7wzhdyGL7Iv7r8SP",
-	"uKf8xNu4IhxoFeRYsIn7xPhUwsI6hTGFBanRY3YY7ykjikvXhCWqzbGEb1B+r9DWq60XNY00R0sPxFfE",
-	"SR881PU1btzXUzO//3hnBaci7PxVsAMTBIxpxr2GTYGa4Q1gsOEydntw6RIOV30TimgloXTZYV+F4sCK",
-	"GBJW7pqUkOXJjOVz0+6wE6iQy3oKNjHWvx3t7nfff+7u7h59ODxLydnuAx8jXfrPyPuPvo462y5xFtAW",
-	"Sz+eHB2++3zcPT39eATcAehdE6w/LQrgGfHTkAbNLBShOJ7uwd7Cuz0VMAf8i+IfU56bSqNaOeUDjLbF",
-	"fjxxhpt1T2HQYNP/8YnZZs+2QIjQrBcsJQhmNFhFPVWRBKBFcKcf5UCUhtKRrLzhVJiFzwjgJ0K6z9Zh",
-	"L7d+6amIIxyWzd8QxDhCV0NoIOdkTnK8UWpzoODV41KnvBOYs0on3woti61la0fP4zV5FouX4217E4Hb",
-	"WGZYkVsbyUZV6mwkGxVJ0sTefQ07CfTBzZF0Wsq8MfhwGCGWJSFh8tnWFitE38mgTk/1VHpwdHj26+fd",
-	"o4Pj93tne5/n8/n84CBw8iCHlVtnuL/OtZoa1gqFAqSZYiGaE1iosvYUvNfeZkN5KVQpb8PFAOIvJhJq",
-	"BbIcNIICkZSRmTBtJMPpKdRnMz4P5FIkWbFjHG+HHbmboUobZjW8VRAlS8FIPTOaSdtT0rg/gCmkKhxl",
-	"npXMraCNGF12wBKcFdKSSusXKVq4nnJtQo1niyui5KK6hISN9SUGe6OplwxaTwwbCJEAtxeoo+2Gyp9j",
-	"9w1+pc1wh76hSj8NgR/ak5378NrcYylPiaTi1sivQixU4JzUy5Sas30FbyBteSLS2qG0DM+R1WncJObO",
-	"t0dj3QiN9cfeGObrdgRdSE1bYpe2wyXPp8InG/JLbjn6GbyM9oRZTn0GGi+F9Ov1+4U6vTmF+qFWgmjU",
-	"7xLg0Q+wYb/Ron0TXfmLaxqwBzqDdKFH4t1+EMchbK9rqV1NBY+oyeGFm0kzyfkcUnB3ViKzmJGelYhP",
-	"ANrahBr3FpDpMKoUnL0h2UvPFGsVOhcJQGgFRx15zttQEy+HCkrlGhN8v/6oxcfs9g2oyujuKR51xSlH",
-	"fO3sVk77dz251+BmOy7AayjddN9CsPUHBZO2pTj/NjNtBVX/v2uv3E1AaW50hKX02L57CiwmztKMW74N",
-	"7z1tTdTw//x9Iob/ZygH/2cmziftnXNuxE8vk5R9OHkPLHdklj1nB69ZJtxgoX4ZSJfnzpgoBM/zOREG",
-	"c4vI0czOJyKqP0NMZR/8cuaGLdOwwF0EQg/9ViHzAZWEhMmBs2XayEiP7Utf4hvUhrGw3E0uIcre6cTt",
-	"MSZNT7WMECzFH15rXmS4IjuMszHPBxooUKnIGxhxnZ1WCDaRX0Ru3D8HTqpBNrAzSfcPuu/2Ph90P30+",
-	"3v+09/6UaK3Ln9+edA/23M95rmdJhceTW5Y+rXyYNvrywKeeMW57KoUvjRDcUKOUslxeUPkfQXNv0798",
-	"231eFHNKV8YkBkawgRxCfU9MT6W4oCkuJA0iBvo55/0LZO1zK+n3ABIqF3IyEdQ78E8jIW9PgZJGxNkZ",
-	"l/ncLz3GBVrXS48gLtkmVNPjaMXuCtc06uKRXCfrdIWH5rs7RVZhEHTxzYDn5ib3w5h/2TzX2XwTxOzG",
-	"9otnL1/95/Ofvzp5wUeSV1nupIDGuQW8j8lTSYmqwJSe7UCdwWwpc0FT7UcIpI64wdBnrRl3GsLbd3am",
-	"Ppir8PkqkfYw4R/NFYA1MZtSLQPb1aQc1HoCEIiuOT9m1xf2UGFOlGyAMTM7EmMmVYelM3FupPVay0gr",
-	"MZ9o4jqfCD3JBcsFvxQ9BQrGNuNsIPNcIDW4NARtiQxmhO5NvVNSTYd1fY1+QEELmX0TUfRUNSfQ6RQj",
-	"PS1qLzQk7Xaja2Pu2cK75K2eCIj5Uf0MeG6nyhZToIBPP22+1cWMF5nI3H+lbKQnpWvavYur4V+YFPrL",
-	"vMM+YtSrp6o0Au7gEUt8KIB6ufWC1eCqdUN2pk9ykIpNjdhejLB12HEIEDqF72fwsz//OcI0SALIOmxF",
-	"A/YB1pXWXu0A/XaHCGsf7gtk4Fqpim7P0e6/n8TFmxeSrgN+d13R4aEOvHjENIxvSf5+AfG/6rn/hvje",
-	"NQFHj2FM9QwnHlvQS149GOw4CwTSL9j53BM01WsNDwtqtAKh+fgrihpwYr8iBXEhb2RFfQGZoDPqupKx",
-	"Ias5OzssHfDciMXEm6CK+hc7PeXLARZKE8xyer/P7meAsHZVav9NkljOBQNFxOqafJa6KxGKv+d3nH1S",
-	"7eS+zF3q/neey9rj9bFhPxRyOLJr8/fhmb8nYjNetzL79XYSWVbfTecyz6UaPu1z1Rd5s7Q5mxbKRBQ+",
-	"ePl4jiC3s6WaCkMVOykgIgjTtWlCev5sJCnD3RkE+ZxAE3oKhAcbAwpyFNB5e7K312G7MCw3QoxrUoZa",
-	"ZJCcjcBwgeSXisxzLWvZF6FGCr/DTijZBUUR513DX+TfwqThGeTQ2ZEI+dpMmkoVAhQrVFpouSmAY5Sz",
-	"QJoEQaW2NxIOjz6ffnh9unuyf3y2f3RYm+OLS3AatXynt3fcT9PlHT2TLOyJzqPIjLsvR5fVk2i9onNN",
-	"x/BGCWq/YApwZQfVHW0i4FqdfwKpTfk8wITPBXeH1B/w+JNvlweDUdtQCa/Z+XSekANP9kVP0Rk658Yn",
-	"uPTLHiaikBpdD5Np0R+5h3iWAS4f/D3nCp3umAThjGfMoneH2uM0kxpBrgMz0tM8Y84eR78IHNuC04XI",
-	"FRvxIoNFhL834VYe+yW7W7+162MVaqX/ckn4PIi2+aN52WKpOik/zbUOz9JxoMy75qvuLUhsJ88yAXsN",
-	"/l0IqYzleb69TEyZcysMQN6ICTiZaD8nBNo/G3HbU9KyCZcZqOAjjtkGeE9mSXn/jcOZ88WvnB6bk5tI",
-	"WhPOHVdZT5USpcO6WEvj2fri8iRyU7muCTwIg2iLtxPm8fdU+LXDDt1Fmef+aOLZl4aNeRbV4plpf+Ra",
-	"o9m7S+4lXnIne6dnRyfOhP58/OFk99fu6V7KWiAuNEHzzMuWn5hoBd2qC57VxrhO8FMe08MP6V5k3Pgc",
-	"z0dScXNv2i/uJr/rAyxXOGF0uiblV/6WW5MKZ+q2ZN3lWQgzHYub6MWUgUeWdo1eGEI8aOkKxTIx1k5u",
-	"zIEJ4MR1uULjvbnS2VOl1smupXTCGMTjUDrVWudcdYFOCxUvF6QrVIpj71L3hB36tLDZCqCMj9628jrl",
-	"1IwEIrQVguebUH2ZiUuRuz3qzoEc0D6DitXj6bnbQfDeNkvHwhg+FCmVn/l/72dpwjBTBxN6KAEFnHBm",
-	"dCbHIsX7MI23WtqG24/8U9toAuI43Y3oholKajwshjhwQ8q0ganQMJym7DrB80+1dEj+0+kpBFj/6+nR",
-	"IdMA64OpJNIwM+ITwVpczZFZF0D4zgUbS2OAKsFDhiDvbpyl2IZ8HnTOiYw933pZYu2Vq26snrgFt8Vc",
-	"quFOlOTjhkMSBbum9BbwD/aUnU8EMDW83NryCgUwQEB2yk8v2W/yNfz52Yt6SdMX8lKcukEcRmt4Z+x3",
-	"i/18bfUYDTxzHyWjz93+av/aD4vls68svxBlyhTqf+XBrxz3K6VWFNJZzAX56dWrFz81CCjUQJtFVECP",
-	"SEnx3s/SYMimXjMBaII0OlNDfilKdxO4wUr1uNNTZ6VbinFDaKAEe3HurvgysAnnCuwLxCeOGoreKoT7",
-	"zO6094G9pZXGAvrz6Vn3bO9zd/ds//e91MOWMoTJ4COnZYPWggkDOFGoiEJAA4QtHRZc2aCNbEeQmX4Q",
-	"IZXaCSQQHHoQKkwDGzgKjJ5Kvfb1ef/w9+77/TcppkB6wwgddLn7z4lQmRuIs5+cHAoLsNzW4dGZnyfG",
-	"0hZNs2WHo1dAoej5i/V1zz1Fy3QeQEndBJ4Y78AICisaXnoAxF9+c/i6Hs+ebsBLAvgk6GHJtSmVO0pr",
-	"jN2ZkaVXOSHRlY5+zg7rRjZbmA5YdHwxmmiERTOvVBLRMRqvKWyMnsLRiKzD9nh/FG27EHH3i6tVXyRu",
-	"obTyy7od4VPhRnZKbdJTsGxczYEeCD7gLyx98+H4/f6u26TBTLwZVTy1u8Tz3FM99XFU2aZlqKkQvD+C",
-	"Qj0KqbkvCRce/XvIi3M+FLCXlQ7mb0+V0I3bgNrQAA5bAwhBH5y0+wxuZLh8SW2prlqH7SsGVtBYZ04N",
-	"8PoQeKLJF9bGZ9134wXUYWLH7r3NtKecShA+VQj9GQIXLF3dUGpU0a8bA26nC+b3DYsdMjGeaCtUf/6b",
-	"mN9ZzUNlkPcUtbvKwunSd9mpmr6LHgVpQbhIs1AVEVbSbgKSwxwzDFYVSZSvhDe+e8nEI8mLuUZhR3Ur",
-	"n4ipwSnek9GHpzN4CEr/usoYXOD+evhGMxBq5Bcv8I1ko+YejlJnlqX8RlLm0yQb+2/2Do6PzvYOd//4",
-	"/NveH5/3Dz+/fb//7lfKtYGKj8VnTvY+nNZHNuMz1BgCiQKWABfirgp/g4Im0CIMX6cfvT3Z24OlHNTE",
-	"9mqyCo2w7R2WugvpGIOH1E0Q8mNNRHpQW1DKXszsAaMUuu+hFjWTRuxUdFFpaoIyXqeueE48FjHJf61E",
-	"E/nkA3X+/Ljlxri7sspq3DwMonmRPSXqxqvZfM5CMQy6ANS8qkl2GNaIh/ACx2Rc0C6bIat2sf9vrI98",
-	"sMxAN3bZf/fawfumCOqHDRC2r8bQLG7Mr/Hpx2BYK+sCb7rraLeuohAqzwma5y1v8EboKMiWGsHgUXUe",
-	"eMukYURUCteKmfBxTwUiV7CatuMyEREaLElSWev0uHvQ3vHSPSkXOjzCTU8BkeS56OuxMOxSGnnurh2I",
-	"NrQ4PumsOPImeFyvxmLn2znMd4AWheO6J5Xfr0oTnL7fDiXv6iMpdH4E0u0xVkbvZdLet2BcoSQ8RWkA",
-	"PtJvEZ61/tUTkjSxWKNcg4q2YTrsSHk3ZwymNxElHXULc+u670/2um+cZXB8dHK29yZtA1QppWz4h2Mv",
-	"EO4FqH5i6ene+7f0bkpyeiAHdtRT1DuIyeqQWyn8eCK40Spl+PZpe9vZ7SXtEBJnhcAQSP8RFIugLxFg",
-	"LpyQP5/axenXBlDccEoZfJ3IBc704etFf/LYLH6IFYeebuCvwK0rdy8a3jWSAI3xxWNylRi41Ggm3L4Q",
-	"SDNZCMA6TtmHY2dtvDn6eIj5Dkxp5npmc2Gp5MW7pXdKMzo04FMnMLkXERLc6/gsKmblw1iEIjCW6+QL",
-	"9FQvXXaohB+Uop4SX3jfsqnK3FO84HkucnjdkCN/IjzSd//CdNjvGhyzWtWIogjxAGjG3r/9/PvR2R5A",
-	"LgShOMK4c8TqICrIyuDpJpOslfG5WUh/Rizjf2olXLOE4EVgYwMIaJ+LXM/YVnu7pzYZklh8OEY3vptY",
-	"wf7jGWuVyIOAezBvJxFsAvuPV+UTr/wTnbI991234xc2n8Ffy2zvuL/NZ0mIfnhcBkLl8cEXbvGb8UIQ",
-	"OiGkObS4Yh+On5ieYm5Mll/QX5xi7AbxxLDNZ6wQdlookbUTBt8zn0PGXtRu7KXn+BNm8Ujr2i5RHPp8",
-	"At0YHIDP2XGTO4VdFubWMBNguqidDCe3VD8sEoLG+gFAwmLY07RLAZfC/QVaHFARLa1668Mx+49XCawE",
-	"23zW7rC39AAuPHdNU80ZFNFi12yST+Nmt91ptRqbsSGsNp1sur8+MW7D4OfYfNam3qx2bX84Zoil2LCl",
-	"jKbu3ZnBRUCvmx3Ri/EC064vvzIbFEIQArMZueUEjxgH6EdnkfEJhaNcT5dwNJNofTG7ktFfSKbgUcHe",
-	"AfAE0oo1SY0nhs3c8GpDJjo2le6kQEnb+wpwYNdNlbto8OCOpKpvkrIhTgpC7YmBXx+Bw+bHsUvclwUv",
-	"9O2aJqWa4i65eiVlURNBFJ/mNI2DaW7lhBfWyYhxWUhF8Ed4EWIOUzqQuUi32fHhu4T99XjvXcLe7b91",
-	"SsdHcX6csEz0ZSbK6H5PIXJTy925QVYDzhzJzEz0c16ILMA4RWkT5Q397FW7xO19xQ5e91Tr5bMXbR/m",
-	"9ohMJbQS6jqIK3suBpSrVXj57wGXcjGwhF4EwFLbPeWmxbrHx4oZMYQvRKoPiKy/vt1/y1oXYmJDMECC",
-	"CTYdnysu83bC9nd3I8SjjHUzfS56qmU02/siBwn7dHCcsL++/fSpfM14Div3BNOFFMpiUtxQk5ZQCMJt",
-	"+uvxu3JsSU/5jURN0AKWEkMoZOyDz1lyVUxk304L0d7pqePDd6w/mqqLylRBwBTSnfjciWrswJ4cniZs",
-	"2D3oJqz/68lBwszJu9cJk7u7xwkzr/fPEnb+27s3SU9Nfv3DBFHVdZ1wJcc4LerOLYr4tD9ImN37ZBP2",
-	"zzP3/yX8f7t/sMeGGolq4UWRuZ0HCMUc9yDBxMSoVoalCDo2UUNnvbqdyfY+7b+FhYdHfdYfDgKy5WUm",
-	"eqocnkfh0tpTCP9+/PMnNsj50CDkjsjaO7D5S0U0c0aqVJtWfLGYDANY/67djEWXRPS3xfU+3Ds73e0e",
-	"7z3vbD3tHu4f7H06O33W2WK51pMO67IBFkYAW2+510Pu0MipQVYPsZY1Uo0J+EvDo4k/EWGzBIyzxA2W",
-	"tgpCr5HXzB/U6PauASejU9WaycyO2P/8NxsJORxZpgdoTfS5uuTGh0RgkXfYq61kawv+j01VLoyJuD3b",
-	"ASFtsUsCPusp+lStF7Xvb7MUwqvdyGeTIjQayLLESSOfywEwYm6ZyYIZ84Awlr4+6p68+Yz9v+nuv/8D",
-	"60JTAklD7aunWq9qRrFTxWbylAdW6/a2hyO7ZgE4a+HxNRHLG+TsZHzeaLS0O8zXvQfB7vR7fm50PrWC",
-	"pdMih9ISmUdyOuJhxgxBrEnzxNUJFK8JNpkCaghn7noB8Dfo4EORG8xKI5w+p0IqDU/BblQ6LMvU+BUk",
-	"ueVkagSrl1FIqtaZXsXau9t8mrG/K5+6u3ITGEquz/sJywLj/d4QMdj1yftagJg6R/o6N+aB5sY8sjJ9",
-	"3O6lFKDkD6eILirEpKdeG6bu1fOXz3/+eetaLKTflh5zJVYNKtrjefD6rUat91abfzphqsJQMeHgNhG8",
-	"P6JsRLdgZ9LmwtdfaGN3uRVDXczTpnrcg/muH85NheIxh31+5XOn8p/ibtHNaQo4oGXhdaQELJfTcP1y",
-	"dtbw46uO5ME8rNQNjdLl/e724TU3OzzasNN9mB2sDM+d59RIt/fpj9vMXZJpu3m3H8NgHu9Wd+O/zj6H",
-	"lVxv8qs2+YS2Q3WH46/X2d6r9zZCju1Q4ndItAeZDSpunxfAuVPx06Xj+e/aipTopD0Ja0l+ut1TqS/6",
-	"SVkuDVSNsH4hgNGN5+Cdnok896DLdqbZjM8BAcKAra+AIKenjopMFNtQC9QXBo8ca8UHsE0Mat618oKN",
-	"tMWFYy34hfzRpvK8Jx+i4hT3XNyqs6B8O4xY7hASM/NwWAGU8vlLQLYxtI62p3LBMQDiu+6wYzCaZjy/",
-	"YCVtntvSUDkB0YXQnxk5y577KiAAFVPa9hT9AdzRRCeJMeXzOfAibUffjk8mAB8OZE68X+gApuUGogcw",
-	"Avdx0IsOfD8QVcopkEBV/kBd7loli4IGC32APeTTiXRBpYTnwhmjIzfgc2FnQij4wHD0qREDqHZjfSk6",
-	"7DUJTvxkzj4Hj5aeWtaqBsGBZ9TDnqI1TiF5N492h6V9r0+wiexf4Coj8neL5zn+p4m8Xu0dllo+TClI",
-	"D0PoKUAHD0yulg8b0UK+SlqDoec1n79NRTG/juyGt8748Nov/GiXwmPjOnaf5lp0x5WqSbftbnAteKTB",
-	"ptA7KOQsMMDFyLSQngJ/eY6erRa4BpkVX2w7pqBzJwQkCjz8YqunymZYyxZyPBbZDoXEDcsKPZlAzDVq",
-	"IvK3kNEABZbg0wkFzOfznlomJiAebzLOPJEc3FYdluLNAXnyI600eILghapk0Sqfo5OTaqfhoTiR00QB",
-	"9m32H8+2FoKqkXOf4pisRSJNZUFbDZ7NdoIeNACypeLyRZ+Xu4RAzqIb08K30gV+GXKdGndxT/iYUcYo",
-	"a/W5EZtSGaGMtPJSYBU4eZlDvmg1Yen0uHuQhIRQqxeXh667WNpiuSQvlOkpcIm5hSGMNYSDLJkqFhXg",
-	"WrQzuF2P0ap+kOVkbmz3BI8My9KEFQW3/TcnkyZrf9m6lqxif3wENswGT9cKG+Q7eLP+XWfn3EJJyxsi",
-	"93eadenZqqR1Qboq5XD6GpieWiyC8XdDiBS4FrGd1fUxXycA18Uxf47imFs6ajcvi1nhH2Atb9iXYDjB",
-	"ByDNchJPu8P20f9lWOo+jztH7rpIE1R0SKEC+neykLNFr1rMcNxKczK2TuLWyJQNlPF53u70VDfoOHT2",
-	"Qoak02tWpFgnSEcvBKvoRo08vV91Tr8Xn+ZV+kJIQo+/z+Pg1/xTouJ9s114Inh2EwGymgJhOR/rxi5p",
-	"bb6xbG7x+FItBuR7e6wrdyVPc3c5m55K+8GESHcqlp+36Rb9SVPC0MFHS1JQQ32hxQXJoGBz8UIs1eqx",
-	"xVK92Dem9Kw01Ihrp1qy1+mpPXd7qWFIbCVbagXH6LfrCA/AOtp6TNbRutTuz1Rqd09qVpPNcnXI/WpN",
-	"rN1hv2pb+plaC9GKxSAFgxhFT0VBirbXvcBxo/NsMcjZYaVy5VMG66rbeip14jJlaprnCRNf+mJia7xu",
-	"cXt1yprSavPqMjjviF8nCqz1qG/Xo/wuAui6ekHRkGDwPTWqWl/+69JhD/760gvv/RTX9FuH7Fs8zBiW",
-	"Yd2ydBY1GkjRrjqfS6LhqpZTOosr+k3Xq0pX17Y1+Iu/GoHg+7iMvwaI4NnjAyJ4vL7jh1qX/MM6m+8a",
-	"BeE7uaGfokl583rpK6V8dzlw2WGnwprS4rUawmysJcMRa++EHJqcOFJQ9uYSQDKXxOshPE2W5r1Zbt/f",
-	"R31zis8/N0vDAb/wjmnGaQ9dy3QCxf362lDjQYodlDe2j9oddohuZTJyGu2ZGvujp25mgMTO6UdshHRB",
-	"LbyODUJrWqyNkFs2Qg5qAiQP0rm74tR+HWbQlddfDBiExsNN0YLgrWtBBVEO7C3gBGGfK0CCMIX12rGq",
-	"Zjig+ht7jQX0CLCAao/3gwACig72VN2zZgt0xt+k2n6gKayV27VyC8othf/cfxRjnl//nr0tHffroLWu",
-	"PFAPG1fLjfkOQLUWFPllRK1ruxzXcFprOK01nNbDhNMKd/caS2uNpfWosLRuKffga1C0vC3R5EWrVcCP",
-	"m2tYEjiuhZ7BfW7d96lkFrreegq2bIIyKZjQVMgJZi8mfsZZo1ia6V1z2DBQ8YOe4X8/n3tTG+F4DMYi",
-	"WxiT3Ky+DkA4I34pnOKDbzWWYZOP4RH78Lxxv2/F+DqevPBdcLHMIzBNHqORX1a5RsfpmiY/2hr1J/pp",
-	"Js1YmhUAebVH21c74HEjrxUV0IGWrIsKNFghjLPGsThiquxOT4EmJS2b8ZDYmMQMAuW5TNxjtdQDHdb1",
-	"hxSVCi2gpswy8UVWvfK1dRM49/LQ3oVSEDq5gV5QV3qBzdyH1+3B2v6P8Tqn7xgVRVLCEO7jGx3pr3Qf",
-	"WD7cHBZ6Ork6KsbrUBpQBlUpxtvkGyjr6NEcxX7YmE8m7o7Qzv7nlirrvfK5+JC7aKn2HqEpJ5N8DrWl",
-	"oRK/JCxh0iYoh3oKGmq6m30Z/Duc+m3U3t/lRexH6obepNPjwq3r3leGxM740O8wOGiwgaJzFh2H+gr4",
-	"8vToi+Yjg1isIz01AoAo3dOxswjNd6J2JWeWHiQL2bIBf9YbZD1V6Ly001yrT0woLAeskUqP0E0usqEo",
-	"mHHHguf+aci43XGXsCdoRdCMAgpAVMZmhbRWqHIQKcyb9+HOftrpdNKo0qEkM/60+Vrri839LO0pzNFi",
-	"LaiGajpJ+mI/a8Yyeg3rfIdHy3XQdKyOfltjC13JLxe8BdXNV1VI3b/rkYaavM6YmGkA0KayqRdOBdKa",
-	"Gnb08XDvxGMHi/HEzv3Ob421siNkte2pjM/Zs3YEbSrBJ+vdXenro6PfTj8f7518Ptg7eL13kuJsWCsT",
-	"Az7NLXvVTgKGjy7Y37VUItvuqQk34AIHImKfGbYCo8BtvDtSM13T95QsCrOqOUo453tQWB9DpuU9nV78",
-	"Jksn7HoH91rl+RV1U1+Yp+60NJuXf9VSmXC1ARqLupQE/+06AQMR4KQGuoguyPKxJ4a5OxLzzDNk2TZS",
-	"DRFal8jZgaqV/SeDgIyH2Q1tb7uOCRg7cW9lCSvEpb7AA0/M8j1F7UOeRRpU7DQBiQQXvHuA1Ay4/zl2",
-	"4jF8WdeX+5c6AMbE3POJf4+TVCKB5NGW/UUeBNNPbcQjCEqG6qlGcUZIA9sL4grR2GDgSO8+NW7j1F7P",
-	"7mvdoRDzzd+TE71JkP0V5P1OtEvj2nUo1TQCY5brlJhHLByRUX1BBll9u9Ly6szyJQl6FToJ6kFVz1wk",
-	"UbPgputDpY1i0oIZAJQXJUzVkxJjD8t33CORcp+g/44M/4EAACpEK008ctOCYAwxVcW0aoYuCSLlwQKQ",
-	"rPNfGnBHbvFkvHCvvT06eb3/5s3eYVNgKmlG262zFUg5CEg6VQscC0mXLXWlLeM9tWSusxYGn9ECSABv",
-	"MvFUK4m/5ds1KkIDGEj9zr/7K+0ezNw/+Yl4J+zdXhQ3T7Z2H/+Y29EqNI3y7lgE0nB64guWhgOZ7uCx",
-	"iP5c2eGUyQyWd0+B6Y1YhlhY+nPbQ/5AoWjpyyKTHS32czGUyiSQJ+OOK2AAJ9CclcbKvknY+TQbCgqF",
-	"GWFtLsZC2WbQizu2urGTB6ay3sf5XseJbjXsC0RhS64w2vRwOCInlztU3+HyXdZLn5aqsrl5IuqihKp1",
-	"EcTqrWfy4Qwt/E1n4btpJOyS5zIjCz9By9s9NVQi25TK3+EcdHzTUwiv/3eyOCFB3P2DKCeczpCy1t6b",
-	"/bOjEwDJRosbzO3f9/c+7p2QvPMuAUDY7imt+mIb5an7RCNuIHPvQkzsar/gfljHO5RVZSeRvLpr32A0",
-	"s4fkJVyLq1sUV/CNBTN6LLQSt24034Z0evov1+C1DelwtvtcMaVZrpVTU84FiRAsAoUnQNaQ1QAQ/ajZ",
-	"gKyYcdNTU4N+RO9SjDxxVxoJJ/BOjYS4ukwLOlsfrPvP4HIfoupW+i6G8tffxUmdeV3xuOOdyw0j7Lzq",
-	"Bo2g16XtbCQb4gsfT3Kxsb3x23/+7dfnB//r+OWnj7+cnL14s5FsSNfDhNvRRrLhtJ6N7Q3X/MaiIp1E",
-	"l86Yf3kv1NCONrZ/eplsjKXy/3yWbFgnDLc3jC2kGm78O642DZKBHABP/4X/sb/axdZVFG1EW98EMwhY",
-	"W71y4f9oR2JsRO7+s5ULfik8LCCZPBR9R1qOMhQwG+nAycqrzrmEkuhlhqoE+zgSEZEIjg27wsQbEFfG",
-	"bhrLVSbVkHlVhvLo4I0EmWYBWnXpBdRydnxIQmkAMpREGyshJYgcHlVQ0CJrqDJ1i+P2yYHf3dcRYuBa",
-	"WQux+xdi7kOEvQp3G+y3xybJustJOMEbUZFUL5/XSiYvLlZKJ3d2ud3Y3pDK/vRyA+STHE/HsXSSyooh",
-	"EC9d7ZsJbkoEzfMgfJBFD09ts0yMsUgG3CalUABX5EJ6QjoDZtqUfDPPtra2gncmoKhG9TpBcIkvE+H2",
-	"S1nSFrlfTkn5c2LM+1BXLPa1tJ/SgxMJjbuxjbCDB+fHicKOQcp65/WfUCqu45Mrkjcg9BZkcBzaKA8i",
-	"w7N952L5mnHLp+XIrmt5xWzN5dtJZISNeeHMKPwjgM8t1unjn+BYawXi+86O7mk5wbUj9opDdx14uTNt",
-	"eX40tUeDE7fd75O+V2Ua9hriVZK7FTfd9zhfCCF3dnTWff/56MPZ56O3n0+6h+/2VoRBfflwTWxlG0uq",
-	"gSLLF9Nzmbkr2d0p4WpvYbYA8J8XY5H1FP3JX97QWsJswZUZuIMqvmAWAPCd+4ep3tQHclLX1+t52kaS",
-	"rjK2Cif/CUZz0EYJukfrfE7SLPH+V/ZshwwTLDNmiuro0VryDBGgg8DsPJkh3J3Y7FY7CWX3/4VP/X//",
-	"z/+Lfyzr3AeI/jXhc6i1osIF/PpM2m0yvgpnNLFMnFvt1nNuKr/3C5FJq4ukRCBoWSkMva1n0ZAl1Ta2",
-	"O+zUDQWTs2cjJ+JnWu1QyciYS0A5GGqBwPAzT7xJeEakHJCHOx4NrqUhmGY/AhOUM5kZJ32DOTvmc0wO",
-	"l3ZF+DqSfz+UlF3LzFo0zpFmblO5jTsmwnMUnJHqf9sJVKsF5S27weaCFwtmUSxmKzbk863nP5EV+Q8o",
-	"GQpmpGvl2ibki+fOhORf0IR8/ssvv8QW5S9bWzVGZe3Y8UuQ1fe8vWIarOWktp6pxShjuzLBZ8/qpzcO",
-	"WtfN5/fs+S3YyydU4OIuAlIXw93l73AsenGysOVveWkJZAINbfCMYcU5erbaO6GodMn+XRKQp2sldK2E",
-	"fjvSVHHx0JRPb+YNvjwtOJpzjUl57gGkeE0HhR6nTCqWWo3kq1ZDhtASMlI78TnWbz+xSaEvJag88hKz",
-	"rJF02p9L2KyEus9lgWAZrl1uPIgitZAgp/VIzyCLb8zVPOS89hQvCnkpAkbFDsu5FQXS8jtVLIQ0AlAQ",
-	"Ida7KUYe+TDeAZe5STC9nzjKojdCvbwbszRl8yB504xbkTLjNMrZSPZHMCOE23L9t3dIwVPAB47NRhSq",
-	"0rBXWy9Yerp38vv+7t7nD4fd37v777uv3++llONwImwx3+wOrChSGr7S7O2nngozkAbtgCGw32qF4U3/",
-	"uVrp20+fu8f7nz+cvE/Z1Bnd7sPhjGhw8Yx7ystOGNrbT5/dlts9Ony7/+7Dyd6bNNT0Vsa2zQr3Lyee",
-	"M40lx2wk8knJ6uStif7cjfFcu5MiM2GCrH4WWuYGrTk110oAVBdtS3cXwL4cTw2Adu6fHrGXz5/9J4S6",
-	"wOM5NVAo4qnfwbO6xdLfu+/333QjxpaUKT5GFnC4PkSeJeUAyv3R53neYV3YJyIrf8+1vphOEFgNz7Kn",
-	"HmZjqaZWbAectZ6CxeYGwspwcxFtiyzhD+r2q2EtXbjv0A4jc8MJKEsddqTyOeM95Q8Y2D99ACir7HIP",
-	"LOTeIny04J9CSK63n1gux9LihnnT3X//B1W0JFCc14yQ1t6pjDmpLAiX+bQIAG+UuU4VNxJYY9yGw29F",
-	"fwfIqTyH4zwohOiwo0uCQ4IRbrOXz39h6Un3bA9H6DdldUdCyUxPGSBFMmyqrMyrE1fii/WYa3WG09tP",
-	"J05w3lQ5ffvpbaHH10GKefvpTN9tgTpNoaE0HWTiI6mkffn8l+toBPqAqzkN09xnBa5G8DTxBWsxwm3i",
-	"oy39OYjgSEsYfLmJivAc/LrxIXBvvyLNYVFqxwoBMKmXBSsrsCU6DAAVkHsdz/Ck0AOZC/9Tq8TJM09Y",
-	"yi+55UXKeJYVwhhh2ozn8kJ0WFf1FFK4Y3I+VagApBxemH3eHwURCvZbK911v23uamULnW8zLPZPemrM",
-	"v2zyofivF89evfhpa2srYXI8nlr3HdI2cWAxYwuthizdO+PDdIel+4PNQ63EJhDlpb4GgVtm+dCL4Z56",
-	"sfUyXIvnOpt3WPoJRiCU3TybT8TmESyS2WZKGyUHg5TskPNCzwwYHToW5M4yavTMeJr7u+YahaV/OpSD",
-	"qugI9t25VBxMw8WsjIRe/ftEDL/23Yn66ldn4nxy03drRR00t8CAU9ldNfiqtN3Yqt22EZvLy7PwJDsN",
-	"A3pi/C51MtLO3VbsXNFk/W6sGb7fnivbi7hdq68fasvGROaKbs3FA+SODcWjaTJ/gvX995rqoBbXpYLW",
-	"8kbPlBsYpMuR+KoiIuH18J15C0CSVogL9EQoPpGdOR/nKw3go4lQ3eN9lun+FAK0XtMVBRNqoIu+u6u4",
-	"YX90D94jAOxE6IkHfdE6NwnYPO76On3zm9l2lxR4tNIvm5K+xzYQ96SsdSIy3c+dfpCeT1WWC7a5iXlp",
-	"m+XTaO4YOZY5L7APlhV60lPSEuUaxXRK4+GdZv1cugmczxmsAJ/ITfwJVqHhJqL538z75Vd1xWmqBzlV",
-	"tuB9qsN+zOfgbIS2N0wnOgMl/k7zCfBfmdJW/I6dmlVEOGdl6MhtxknO0eItfE4fUd9U6dY7tQg+H8zj",
-	"JrJx478WjY15HFk4jyvV0O0gXNpo3+O/a4Etr4YTen+0230fsmxRhZ9wY2a6yED0GjlUm9MJ+pfOpzYC",
-	"lzPoGYDIKBObYy5zn79PPqEIZrKSZ9dQ7OM21x2lsZUd3BMUEMytQTa7L/gYwhDrBLSr0YOmuIevPpw3",
-	"hQyClq4EvOgaluLfMGkzTQiJgpyurBCDqeG5M5fxuYjmgeDsYi6m7puD/cPPu792D9/tpe1OA0pFOLhr",
-	"lIrHhlIBegwAxeU5VVJk3PJv2cIljHq8e26IWuGUCV+Y6i6qJa1rZxlRRRdgG2VMaf/uiJtOnepdv2O3",
-	"1uL+hzkBiErxreL62+1nlNOrgCh2PaAwlL07CxR1rRYPapcPwVX1rHaHnehcJMxYbqfkSs65Ij9wT9lR",
-	"oafDURSgiTnxpFYRqGlzDcIdqm1lB/dUffAjnuO1nrci8Rk25B0IjsaigUz3V7CLOH1OFEL1yfQugCq3",
-	"dE5FrpIOQyBmbgAlA5MVgPKjzF0QRU+1kCsshZ6fpkh1hOkYQ8FmurgwIVaD/hQnSWHSOxCHNwZi5dBN",
-	"xDMAyRNuGf7DHcHYnbfgxGPX8eH11Fc48dg1fHg9dTMn3hv3fa6UQFZ8sU9H9qtcd7+eHbyHxX/8vruT",
-	"ym79dufdSPDcjv7ZfD5o+z3f2mKzkcyFT9BwrbNiqswOk5b1R6J/ERD7ofS3Vmv8Fbq7S72RemhiuKSB",
-	"S8N4Li//BBvimGbkZqPcF7/+loANAN6m5u+P310oYFwaFuL0b++9SNqBVCvPteLTpzrsRGTSYIYR0cuc",
-	"Ty0IKK91bPcUYe0boCVEPjer405ws4W2+IzPG+THieCZpKnfIXeR76RmZ7k/zu9lK9363JJKO/F9cwOK",
-	"WXyrbqUOYRfwbL4Tf+uQekcJhi3OwpggmwEA1heSxYgA220luIW5RQ4PMdBEPIDvuwvcSSeRxZwjfSB5",
-	"oF0WDYW2WrvMJ4SkOjcfJpWxgmduG64W0b5rq1EnYLbggwEI4eufzQWCiuuzU4AWgpbTsgCk4GBFr4lU",
-	"GXebb3s3V6wWcUv6TFrm6fUUJcx4uGu3q71K0ErH/EK4GyLFxg0bWTvZfvo0132ej7Sx2z9v/bxFWWzT",
-	"It/Y3ngKNhyt0eLwUbIn0acNDINhItaIfNApawWiZV6uWjhFz3yCLnqPz1W675l3h1AUvkz1xTAr7iRU",
-	"lIZqU09t1LMzPBqqPBaBw6rOw22frJRUs5aSclyuS/A9Sq2iLunx6/cK5KShXs21OpLG6mIeNwq8m3Vg",
-	"Bwt27iDC+tU55EiB0ZyAxWwqg2Ytvkz91e4sIiHUfjTK4zTCWqmGrptpf+RTun2whXhNr+rGN1LTz8Gq",
-	"eOWVDaM101Ao45d/xvNcWNcYfnlDOWDuKvdfxSTIc4qBIljEXHPFnKzNprkwUafUXk23u1AruNnnRQZf",
-	"Bau5+/N+Lsw2Vvi5v0HeCf3VBLRbWYDk43kOb5lcYlYBHT5IRz2XeR4PxbXWOH+txJzxkeDZNmbTb57P",
-	"NzM+Z31uRpuDXM+cKSP63ATiN79UyMur8wxbwVHA+BG5021q3ndKKvplApRhNDbf9lWfx870Zi4uRc6k",
-	"6utxQPvHElRka5KiOmv/45Vt86FhreOTvYP9DwftHSaUda+5r1BAug/4quK2QSgut7q/PDRqK6G6DoA5",
-	"pRpVuKOk/3oTgWg89ELUGf1S09+Ju5KK6C3WGsgvCNe9MBAD2IZ8DqLBDSU+IIVvp3apxHiSQ3zVmbQD",
-	"uPiVrRnnP6ayf7HZPFqQeyPuzHlf5Ft+o5CS0OdOH5jMrzzV1Mbmyu8M9Vj5PEDJTiAbH7m9PNRSkIyi",
-	"kBoIzwpL9ItuGH5fRF1Taw1zdCvet+VXgIRdqrVrbGwTH66TsQER17UUqrXLnbVcn13bj5tm3ZCPlNiE",
-	"PHy/RtrpJE4UWMEKyDuua04r4d7aXL0WJciM1c4mDS1hdbi/5AFdD8DzrIaqCDadgLj4xxRoikOvUl0i",
-	"dpVrrabP19M5wWTkuVuYTJhQzd40lB2QYW73IwQg5BYPNVNiyC2YpYvdY8M13f9KDbnjfinVcJNfisJp",
-	"bH1tAD+c59JQPeIlz6d4W4OqYFEMwISdvlcIU79faAzOmhvoXOqrVl4Ji0TZ+GHhU7fAnWWgysRZq/xc",
-	"5tJKYeKOlLDwXk0HyPhLC9vX4/FUOZ2MuPyQuQ9YwfAPacJSw92CuP+ycmLStj99wN2fIFHZeAz+PrxZ",
-	"lbbubuuQ9QF5oqiP7wCBmftJCZEBRiyqf6i9+nMV0SbXXMKeqRjdg/BYdUjhTq3ohZ6StbPYUeBqrRPT",
-	"gf5xmds1ItyvyLsnnm3VXRlLvXm2yJo7CJPqpxOv/+swO0omx/NROktDOc5SL5SBudzJu0CzZ6bDoTCe",
-	"thau0iQieMStsLMwN+YUIADPq96pnp6vfkcvrg9QOV+IOWjhbpVQIQGOWVOz0s5soo0Ti8UJH29SK009",
-	"0yn0d9RITphxag93HTA+mWzC0jIzPQ+vguWQTftu4SfToj/iRvTUpSjkgAz6ZEEsRS+zFlLjO5FhpmMB",
-	"/+u6aIfdAv98giy4oUlTPQES6rxqJrWnbDFnWcEHAOXHM6anoN7NEE3ZR88o/WnE3TZluVRYzOiUTCix",
-	"mIy01XjBFaIv5MR22CG5HZ0dyy994jdllJqRnhE4vOsca0PLcJ3V/oKrCDzLL+puxre6EHKoqvUxURVc",
-	"VNFYWotUIgKKQFxEA79kPLa2Bl/qBIcnND3n6sKjhrDKR2CtydSM3AqdHpzCarWZnRYKVAKrS1WPVLOE",
-	"ZVN08wjD5FC5U+oG6nZATk3qwcCIWA7EPV5p2wC2CFX9c0QTuRSFE5kiY389PTosk5ZbwdcAKqPrrZ0E",
-	"Vg3ahrGk4P2L6eSqEXj9FJIfdk9/Z2BKt8QXYFlHRZUege0I37B8MonFFEli2IDuIzwBDmkwp6QxU+iv",
-	"Jceu5cQrGFkxZ8VUxddb31zWK4xizgCLkp0LOxNCOdtjSYlwIwgmI/TtTltAkUkY3ncmATsKhpEVfMZz",
-	"A+4zr7MxxBH19iU4Z6W7syVWnqIGqZCazG2WWGB6va9h8SsEPi1YGvb8uVtst5vgMPtTOVd9PDcddioE",
-	"O9nrvjnYY72N11MJCs3yO72NeCmxp1qFqMIb6Yfx8mWbcTYQswplaajI9hcx/TGJEGmX2CDYGTx6Rzyn",
-	"DEtRKjejdprn//73/x8AAP//",
+	"i8faI4OXF90XnZOT9vkA2bIUyAcpGdLR3XymQYkYHFwyXBLKl5rRDOf6UPX5xZvzdlfjIHU5IvocINJe",
+	"edIjhqgDfYEoeivxFsSP5h6UnmbAGneaHjVMP58Ho7v4weOrr0kwnYlI6fEiX2M7GAcjIBTpWXAbcMen",
+	"d7DPEUlyEszInKsg1Kx2JKbTQMlD4K1TcU9Dgle53m7kMGRBNfPWV3yKIswtGvA+H4fB7UQZLM5H+vJH",
+	"rCh9/0aMjiZGzgCCoWMFjF5astHszJBCcrv1nQyPUuKzqYDDoATBPfX0JjZgSnuJGu6oZRvNAB1xXnbb",
+	"Z53rMzJmVM0jpteiKRgggG001zOpU750pAu/wJHpczNCwyPjiDESBlOAXsy50icOpvJIEPNrcseWktCI",
+	"pXEWcEQJPN/nGnguyEwEXOHTdEEjH26tC3v+Jb5ipBWfjUI7LMqNpB7weybVVHNEj3CmyEJEauIRxd4r",
+	"QFDERiyYqT6f0UhLZfZQkf1mU1/pmtq0qKjvLrx/NV/IXBpPDVfEWWO2+M2W5mxbHT/FHMcimlJVO6wF",
+	"XD3ZrwF7DKb6komZY8AVu2WR446XVE06J1U4pEalv10E3YyqSQxboIHS12sQ6Ttb326fBOTcv2WqDMQh",
+	"/OpA+1LgnAmu75wiiJAbkal+wiM7+vDs7JK6ZCxzxejDvZiwiOntH7LbgMtG2TUIo1Vex96uXgd9b9ax",
+	"W3FRbxmNite0ZDRKc1tcXxm4+vkHQvv8+fPnSXifN5uFIFvBo4wwrDjzBUnjGFniqWZUeaDMr8C6ZvSW",
+	"Gdo4aDbLsAgcL3XAfTam81DVDnc0VsqReNBsVoX2KuAjVozCAWfv1cDu+yxi94GYSwA+lnojwqYztXRX",
+	"FUrA+hkQuMl4HoZELvmobJUSACiR8XYTu58Q644nNMIzKPOgvxYLMtWXCpCouZD1C6ifahHAB3neSv63",
+	"wT3jWqFZefpk8U48WbUPu/vrt0FM9SVSSsb48xek4hNc2brzZRDwuzhnba6ipYXvZRAqFpUoG0aGQxLW",
+	"qrh5SZOtFibkfLgVi4jrNKNPvG0RbNC8/RfV4NYCnWJcS8IAv5Hs69T+Ffj2eOob+kjLOtSpI06vgHtn",
+	"wVnUSF3f+7sl67Uwfvpyy6jH2ne+KMlc0qAq4mc08L8w1mcA3aej/BLZ28plzgwLrGu8Npz6NxJ8HERT",
+	"5pP6mIaSNSw+yk6GGafIkjMUImSUx3D16G0l1OdMA2D/+oHsAwgZe6+qHUewFU7ZVGhUKRqAnqCh1EJ/",
+	"fUQl2wq4ZFwGKrhnpdLcz8tA3mlWhtloryvhVuakWRZoNd7svgOlgk5vnzb7f0SGQk1QR8ELv3QfzNjV",
+	"SGE5YysBD/hITJmDj72fMS7ZOmqE6aparxwgMVhvwGqw0YWChoYygPDXT7w2Xn7zMhLTPDydqwuyv7vz",
+	"lIyE70whqEeP4Cjfs0gxn4wjMfXIfDYD+6wsPUn6uZU8N7ZkXl+d1DzNsBWL9Eh//9vW1k/ffbf34e/U",
+	"igj25Tc98XD4lagCvRIVYf+q+2Yj2Atx33OCrk+XzkcDhps6iJUDJQaNNZguIAmfKlYIRsIq/RUrMK2e",
+	"0TswokVMRctY3IGLnEg6ZqSuQey0ey/JRKkZnQUkY+k2lo2G8YOAr6LPI8p9MSV3bKnvv+vrzolHJF02",
+	"UHpmdDQBl4GZyTpaJJ0yeCd+ykEWqO0+/yppqXGGRLHgMMQdmymyu08mYh7JbfImUBMw4rDpYZ9vFczg",
+	"vrFW/fqUqYnwPaKlChhzKPxlbNfMei76nBB6SwPuEamomksPXkDvUrtHbweaJ4Vzn/keThk7CtSWdVAc",
+	"EvBHeEkDmR7Z2MiOioG39lQLuzPG7e6SQeekfXZ50WufH7+9+ar99qbbvr5qnwwKhpoEYdIjY0cLJJEq",
+	"CEMSzTlHC6e19T3XsOVm6JzfvDztvHrdG5iFdvXObbXGikWDQ7OP1pqoyQpcXL7eRsolMGw9rppQdUSo",
+	"noYMji/OX552jnsDDQ4dinnSQQi7MZUsvDeuTUfH1kNGJiycNbb7HHiwnI9GTMrxPCT13ffv403V9KRJ",
+	"Bw2ruHww441pEDLfOW/MduBcgZJ9jtNFcy6RCraJPuF3bBlbt4NYGkdaRNTDvUdH6DMwuiacBY9I0ec0",
+	"hS9KQhE7y+qU+JGYzTRkgnMGg3iEEsmiexYh6FLhE8582+doPm4Yv5xMuGrT2AP1O4UH9Abg+5q1IqR6",
+	"z0Zsu8/fGE9FwsyZtlgtRHQn9TIDRWi40JP7gb9NTgW/RYA52T04AG2bjhSL5GGf7zebWU/YwbA5esp2",
+	"2dbeeMff2h8dHGw995/Rrd3xk+EOa9Lno/2dWonlM8O1Sg0HBwfrJanOGJyoJdYPPPZI32HAuCIhlQr8",
+	"vGmvfF0zdNAnX7V74EyBL+J9Qbantw7ZpIhwKOYHCv349iRYZ1GBI7+BRGl80QR8N+hh7vMp9Zl1+yYh",
+	"w5M/ocacbZzSRyjsLQIJpkfHEHZ2+3xw2W0fX5yfdHqdi/Obl63OaftkkIhnMHZ6g5wCRwCpZ93RyFf7",
+	"fMqiW+YhcZrFjCZsdOduDeMuitC5LBWboZcsEgt9/EIxujPyTOJxJdAfjVSNl0UBEePDxQSMdyPsiHkM",
+	"TLGG3SS9+fpvF5KQ9O2T+rqgDRKoIwzZ4H1uQjGoD1oY7P9U3AN3hvGVEA0POF9MRI+kiV84xAiLOPYC",
+	"wy40XvqchZKhUbkgtKIRc9R0yME2GfzdAZnqw6DFCL6MSYWSBaN3fa7Bqg/ePB40DBsxT1f29RefZhNm",
+	"Ua4Q7e4Xn9xzwdn60ws8EIJwgEbwGKOfrk5JGEgF53XwdweNbfIGwwjcqV2IeeiTIXrU+tx40/0lqvaG",
+	"S9vTs9fcx2PCBTy0TY4tbWgEhktS7748Js93dpqNQ6IRCSc3uOUishETZSiK4z1WKI6FhtLOlN6yMiNM",
+	"oH8EI4yX4Fi+HzEpyWA+CwX1waUPowzMUtmnmmzmc3gyD+wZyIFl0Dop8UvZjFb4eMAgTJQwFOScPCgw",
+	"LRmNBmtdOZ/JdXMm7lmRetVyUiXGBI0TorYGF0PNICoKowA0030knYY7Ffcr7OEw56cg95ypNyJSk2pG",
+	"fIgbAX9tfc4DRc4uznuvG17qSsI90Vz8IWZ8jelV+9CsvKJrXuT9uUTwZ9ZzRupmarDC6K8XjN2Ruv5X",
+	"S+w0goiiM8F9uiylJY2MyhaPFIBJiN/oOVdsgYYpuwNv2u2vMhsAC1iFf1hbCfr3VrpRnqxH/wVnKpiy",
+	"1d5izUf1U1/ebXxJbwu8bPpbwuf6TBoWvFNqatUDFONuJeU2m80KzsBLIUuRZsIuvxSmfjIPRncrnQdx",
+	"fM6XdCF0bYxQGVhxENGXBu0q+EUBcXUUm8bu5nL36y9K6Gq3uYaw1sOlqJKbWtAebJ9cb0UDeF5FYj57",
+	"UWBDG6AHZnCYlAEhrhnDWiUZDI0PaeDFFgBzYT4yRmvPWash0IipPp+5YDmymAj0LakJm5K6nVIjAKxk",
+	"QDlHLgLamRysZDmjS9Dg51yrk9bnbt1SShI3oomaTkYZai1dqi2pKHp/INiqsU1aSegmVPZ5yMYqDh27",
+	"Y2wGZoYgInI+lR4M7pOBxjiLjNVrm3QK3GAmCBVXowVe5xV7JD0iRQKnifg5eIDQUOuBdRE53RIcEVyY",
+	"4RANWlGzUZlc5PbI7qMkQzYWEdsmLb403o57Gs6T8YkuLmtwi0QyyGo3zklXRKHmpcIYX/Piu1KyLJLh",
+	"elYtzVuZrTWy8UCDeMXDsjok6HcY/nOlxOiujBNL/eMX5L89egtcpQwerTsDcXxZmFaA8yUB2YSwPWdm",
+	"t8qUZvuD1VS+CVX3IuqXKsRK//glUaPnA0pe68YF0GK/I1A4qWv+mNLsHpWHEMIrn+iLtF7nFQiE378g",
+	"DtFpWwaQs4B9KXCqxVCm7AeW0uHLclI3TLUKE92txEQ/6HXLmeCSYXYJ9bvoLdCfRoIrxuFPOpuFJtz9",
+	"8SwSw5BNf/QzqReWcKzqN3w9wdet085JK2E+rnk1nykahLXD2mM2pUF4SKZzqcgQ7Y9b+itnd8JQdkx6",
+	"+ntm9O0RiH4sikQka4ffflebMilBo6o9aCRQZfV5MwDVPrxDImBSdfzaYe1gvDt6TnfY0+Gevz96Qp+x",
+	"5nhnuAunB/yDtcN9QGqgQC54QX1ikedQDY6uw2FI+V3tQ1Ut/RIRjPtTpGQ4t96UhiCA+Zg9MA5YCG6q",
+	"gN/TMPBJfZDbigFmkZGpiBiRMzYKxsEIvXdpT4+mS81KIDZYLj+JIF5cX71N0oD1d04YvV+6BVnORkcY",
+	"4V+/ZeoFpIQ0cj7MI3AQoLtOEQqJWLXNN3D3ebyBPSHIGeVLu4vyh9vGVrX1Yz6MSy9J5qFA1O17zEgx",
+	"z5tknkDwPLpIfaD3YNAAzQb8nIBAhztQEs1AHhHcCO1o4d7u827Ch5lyBxPJRoL7Ej0oMBRc5WZePcmU",
+	"Lg00it6xBgrUieTbxHB5vnllhsfUmeTQaeQx/ZDJOg2pYmiDSljKVzFtjMLl4zAYfRrns17uJLHDnhrG",
+	"pHc3jBj1lyTgZC4fQrPNBM06oL8IxxmZ2UzeLPigUBIB/1fCx7+CxfR5jsdARipP8B5wVSoMaOEkl5Dp",
+	"JcMJMFMoTZOYikyXMuH+TkeJ3LFl7pBkIxseRqhKQOaW0TVxSDiBZaBkg3CyYDU2JOSXIhoGvs/4J1Gy",
+	"y9JLkjL4l6mvQZAqokpEEk73XDJkXW4LH0LXezFdx2v4wQj7KrjlzNfHcDhXmD4ZhmIBhJxMURQRGZg8",
+	"tJtu+yfXnW77ZGAy7192222Xa8kJdSlvDg8PuG3TgV5dNpeY9/zgrSwOIMqxqCwdLqjUG+sXhig95K7d",
+	"jff3ms8iMdIS3DBk5Nis7Afb67IYqkOk2nzGt147JLeYQB/QVG04mmE52aCtdMCZiDDebJtcS2bS/jXT",
+	"QcLBHHt4T3MZvetaGuU0/LSdPu+1u+et07SsReacvZ+xkWI+AQGaiBF4bPwj8vO5UObGtmKljza2iGnp",
+	"AlMUN9/tg6RobNdGrtBh3tZA/JDSVXLFYxqE84iR+sBiZ2BDT6jmWxBWcnvLfDLnvpZu3EoHnolzkBOx",
+	"4HA2z4V6Keb8086jS6ZObpPhIpoPjWGGBzDQ/Rjl50KRl2acHwjN5wL1K3Qve5hQQ4YsFPwWrsF0ljip",
+	"J7LIGxabZ8IPxgEryc/PR2FAIA7GYJhYfBPmkS2KAcbvozgUow3v7Tab+uC6YhAmxsq6yK2VHxKDsN4L",
+	"Dn9YWK3FBDqZmx5kGxuFJ4WhHc4WNi4OrekYg+qXlFqBN6lNAU9O2uf5GipTepeO8hmYMJ+B1npdOoWY",
+	"oiviVhRXVulzDO+HbwJJIgbW/eoFV0im3oqLCAtUnyshcMHGyL5rowEr1d/Rv5DU3qLrYXtl7RD0ty5D",
+	"Qf2eEKc0umWfdGQvW29PL1onN72Li5vTVvdVO317xtwTCFMLQnrvd5r7zw6ePiHDpWLyAQd6JyERGaWU",
+	"tLH+kFZWcVlfRPJPLSsluTySmJZP6oMckgaNI7xg0a2jrz6RSa/XQr49pFCCR4N+GYEsHejnXkLg7qdt",
+	"Xj6eMb99eP5NeDAkpKbC/myUGh6Yh+xlQvpJro+YBf5wsk9ROGeSn61YdaIGEsY71g1P73Of3QcjRhaR",
+	"lh8C1dgm5/kiOUcucj5T7soGjAjOPAzGhMjZPkdWH9ck4mJB6ibROB3YGkhyK3iBOaFCLS87vX60AiOJ",
+	"2DSYT7vOQvxptJjSJHJSuCmWQThjvkxoFHEVkb/5qlUrpRhBFQ6/SDnSPCOrWTWOsgrmjEqsKMYM8wki",
+	"uGWAVXSZXPLRZ9mabvvq7flxyc64ogdYM8WWlQJLAcaHzyMpoiPIc8d45zigEtPj8YmHsI6EKP1K8B+Y",
+	"5durO7c2MqLgeQ8x1F+LYyLU2nIGccbIGEdrIub6vAB1AQbfKjEdSiW4mzZQZMHAeoLVaZA1gVim8Ttk",
+	"t5SDxXFJaMT6HNKFqCIh04ra8ybx6RLCAq7WbIfRvrRiEozYNaf3NAi1UvpJpHTV7n7dOW7fXJ+3vm51",
+	"TlsvTtu5gy6DW74VcIJaoy3hBPm3t/OI+Q/RuRLH3KyIJJf0Ax54aaZLW4EMF8utjSA16S+HzBQq8kkU",
+	"3E6A4/d5fVCAwnLXReOQXAqpbiN29ZNT4s9NHSci5grKbFDe54FvSjfOInEf+DY9G8jxiJgwGivvRJRr",
+	"vqOA5JKyDhi4UeCBdCuMZrGr1xQ+YTRUkyWpD3qds/bFdW/gZSzme83GNllrUDdCOVSm+CyWSGOHxOym",
+	"zUyKPSHOKF86x8gnsdlWr31z2jnr9DI8VgiMNTWpWlQpfVDlEQFEwREOqWLR3x43T88uycArITEovTzN",
+	"PxMY0fdftNbXkqCMT3KlICGHTJkk9jhVLBLz28kDaUXR8GKuLsZdfZF8Eq30Lnqt05uL697Nxcubbus8",
+	"rXdRovRcsd/MVX4csqXgfpwkMwV/mr6/oJRV/T/92+fe7u6et/d012vuPfGeHex7T58eeM+aT8lC8Mbf",
+	"Lutmy+AhiQRkvHWaKKlK5HyKRg+MPcCCcxhyQ+NwaGkqOniE9rmragYh6iJSYxEGgiAb9yCbkXKiYfTn",
+	"IWusx32fr0X+IRnk932AJjvLaNG24rI++3wRUUiSxEhqEnCpGPW3SZuOJhaG2AHj7Dxoyw04+U//dqf5",
+	"93cOwPwCXg4wF+nD2+dooJmSuhVeTP4z9X0ynyHaxzQ6Mgl5/JZIKF0wTlVfGLJJYLLcYLv6fAoOLpd+",
+	"B8Rick9teUM0caVKq9qoBrPptvSjPleQRNRykiqMUE8YfGxaKiYduvRBfRlj2Q9q808TUTzJl/o8kXao",
+	"n3OGp+RTqdxEG9hyz3pioF9J1lKkrnKivkepMpY+MAoUlgVOlR7T07pyJRh6CwCa6FuQFhwBP5KESsmQ",
+	"B4cBHQZhoKDORVxoVz6yU8mGpWMspQinBAYfzyMwapqfNSKBcY5jV0mcDw2GMuRXAxtY6gjgyMW0CijU",
+	"C85hs43kDdr5sGohiDOpXR/S0R1RYkFN7rSJCYVShqMRmynMJ/vg1a45nauJFn1GVH2ihnR93rruvW6f",
+	"9zrHrcztraVZcJaIz+QM3EmyUzQ/Br/4Qe0kmdUNIJZYMimtGw8lPfgMCbXs/SwwwuwCzK0Qs2gxASe5",
+	"cdTnJmnUyvuxBcyzueIgmdJQ2kk6J0SJO8ZhPxdghq5T84fWhhdQ7httqmTO78AybEOfkFdY73LDkYGc",
+	"z/ShY/4Z8wMKZU8+jRauri8vL7q99snNWfuk07rpvb1MXc+SGXaHZRQkwVDFQ5KcCCZ4gEp8kCQPtzQC",
+	"ayM9rALzheyijySZwrR6PsuPbW3sREwDcPv6oBhx4BFx0IEs1/KnAceEyILcPmtdoTJrLzFlJqekzoU1",
+	"zGOiJ0QSzCINk2Z9sJtY6KulcrGzWyakKmMR82oYLnf4XY3PQ6MqY8hk7snAL4yfzIqNNr7xu/wIs5Dy",
+	"tVsVUv41DefMvtCaK9FlnC2KChDhI204unLFstcuTg9zGQl/PlKlIegReEb0I+nqNorI+dA975FgTChf",
+	"bleaFlLwKuLVqroVqB2ec2iMBB72VS91RcjcC/Zkrn4FqfkKnjWvfkiG3n6LsbhIYYYsDDBuCkMU2X1M",
+	"b0iWEBKocCj0EsQfJ2WI4c/YSOkltUBqLDp6XPAtzm6pCu6ZFS5NoMCQykQJI8iTrGuhNlX/bWe3mS3e",
+	"iYHF6ZS9+H+JSN5m0T635mrSZRJytr7LnHC4SUoo1Fxm8MgRkYnmBy1z4wLvOiQvGI1YRPrzZnNvBI/D",
+	"n2xA6kZwgYgrBi9TMhLiLkB2kyPguVxPj9fSxFInSQMXYgYo3DCAeTWvxPuIRr4pmaAZZZ4r0nuqyoK4",
+	"6VCKcK7iNPlM9H2a5ZI6hFBCJcHBLVOJZHqPjMDu1edhcGehgpdkAzV8CT07QolXSc6ApecKRuAtMLAc",
+	"kYFmIANjO+Is0LLqNjm3pnMDVKAkC8fG1zzDEgAy+EXckIL4TKuBENQEuDBFHn5wll/EDgwbMJtSvvM2",
+	"wTa9l4Fi0/QfqyjP0NCHWHqIIroEXmpGz8Xc59cmTTJmhUdBnK+EsixmYDWeSwrGHE4crghFGEhdfjgS",
+	"PQis929nm1xwRhA14L2FUoB+EGGhIuk0YiPcgM6PQct9fhvcM9nYJh2lReP5FIsziRnj4PGzSYHzaaKM",
+	"SUIvr1Nbq8MWs/dB0Tc9AiDmH1UdpymiAEZ9LYaDpRBsaQgglJmxs9qkP9/obSCaggrm6F/L1KjNJXIC",
+	"sbQWC/1t0mVjpnk8w2UNl+AgPXThFamOAiJKJizb0jHK1g70TE1+U5jW1sJJlNWdUS009Hldnz8TQqbE",
+	"bCtk9yx0Dx5lX7MCacr1qr9sbJNTjSCoaCJhK6nvW8/qXcB9qJnP2YIA/UtTk43NYCP0mhyRHJKBSCbe",
+	"ywGqJgMbgdUBzVwOyIhOmXMrudxfMZpDCX3NR92g6P2xqa96uCld9vmQ2RqU6aTM72povsLMEGou7n1z",
+	"d7q2Joe1j3/4J9//5T+qxd9dAmZrhxqxH96574F3fPudTbxxr80Sj7tDZuwNtQ9e/MJv/ujjH/7rxAvx",
+	"ENmX3nk1YyJKAW9khCTsdsws7IlVGcHDAgg5cIe13ebuk62dna2dJ4A09PB14Td8LuBS0TDU+2CrceAP",
+	"UzYVeoI/+LPf/sNfff/vfu/jH/yZZshCBWMoQohPiSi4DTgNrcSE39rKsIdQSNSrKXqrl/guhwLPVMmE",
+	"lfzmt//01x//8s+//ye/BnxadBykkYEzFG3iWiTsHjwUCQDV9//dr/76L37/B0XCX//FP/74x//6t//t",
+	"v//4p/8r0kf6JKXoZO/ASohYq2Znx8M8sUO9YP12+nSmXn6WOyGrEMu4f5LE5e7W7tM4Oe3jb3798X/5",
+	"j0RD/s/+MYrrkco+34T1/NzWd0Cih8QrwysNbhBLNRXRe4b3mS1cW7D44i0eMwYlJLA6BlQgSGO2bGOV",
+	"yBHiO69mWBOMZqyFCArmzJzPUU9PkqBCFcd8FwrK07ShvzkD72/qmxTt6W8u6XLK0q8l6VZ/vtLIdvRK",
+	"+ZyGenK0vlnac8wssTSvpm/kgN++QMNnUsE4bnVP8BCm11jb2Wlu7e7tbx08efrsebP2N3y9mU3PrnfH",
+	"qlhm1S9a51/VPrz7kNUJ3A1TWg0qXBovCtxlkPmEHUD0n1i9Fo8V5HdWkUZRaMOTq4W4KX3fwfd2UjA7",
+	"ITV5feW6T7jfjLIaREREPouOwDfkyuDHAgcodgWChlV5sPzlcsY2XFDcMazCktzl+N0mU+DRT42/2yyZ",
+	"IMtdC6vV23ByW5d6bGRJk8erZdQJ2jg9LQ1Cqi/ILa5JygbApyBKr+L5092iRWSZ/EbIShVOym9KfrY0",
+	"A99orri2T5WJEvfCRrO4Sj1VJsHbJrfrcZHH1GmpvJc9entOs9tXQuSJ6y0HhyvZPlwSH5xsCqK1JaZy",
+	"gqQ8pf6mh9COWwBfAYDu+itsBGJkeIJK7BGWsFpROGh1Dn3igt1o07EOwPodz2jSdmnxtIYkUuw0ZkRJ",
+	"qswcBc/dEsktLVfHzYkrUspTF4ptXGnKCsUKnwunC7gSKQNztkdTxsDlbJsr0WobXbHk5bKsthuW9rOy",
+	"ZLXjO85tU6I5ZWZIzy6nHNHHNPKPl6OwwD40Q2njhC5Tjq7dg1UUvLeWhM2whiY3wphUVLEimHY+CaYM",
+	"PlOzeEk0ZIFfhdaYItJYtea96quebUofFqrK4oBr9ZBEgzEumsYRBojyFRuV4rvS8/T5jPqbHTeDkgef",
+	"tqTenHftVWuWYBWxtVV4sgr46gmbW8/ffbfj7ex8qPf72/bjsw+N/7oQhgI9/ruqDbp2S03ciY1BtXGt",
+	"p0uAmdtZCdLFenefZWuTrzWtZw0M1ZB2kELafhnSnJ2iyGNqBaQK0o588LmMDSAPvSGStObuBDest/IG",
+	"gT2N7317FHJYz1BuEbV5iZ5IbvvXcBQbjpEp3+h64NibH9pMGRO4lbqgITB+lehQgHFXqK2YjD0zyOCo",
+	"z61ZHNx2aFsfdM6PL87a5tn2N5ft86v2wDakj820riGZy3pEOzMY1WWfDxnYeUOxMP1asJ2Ta22MSuNC",
+	"wFtym1yARwBcYEmfALGFiaxToM/rYNQnzmQ9pUswW+PMjUNn7LdWfWos/esM+xjEjZZ9NCybkn2IvpqX",
+	"sNIhlmpezWAoX8/Pq73f0gNs3dMIs8UOvzVbqV+LR4KvrmczcEqb7/Hju5g60qpgVd3UxHjmBUSqPqtI",
+	"OLUFsiu9oyYuXmBpimStf+8to1FxrIAph2Wraa8VAs9pGQb1NtlmGcla2Zbq7SlI1tOGoD8opJ3y7WfN",
+	"awmmf7Cus5cFNK2PF2gHmSLGmJYZKAn6ofSs+SmrL2hOUncf9O3RgFWHoX1U/k5UhU+XXZxpuoLoYUXT",
+	"jZqupezZVaoMFsiY7kaKh4ohX3U9lZN0wpqyQiZd6fDGp34He7aRGLWxOvG3RGZJqx8Pl1nKSaSbNKF9",
+	"GoXQuRKXQhawpDcTBqwxUFAxAL3bpsoIOsml6zjpGgxKxsgAY7AckJD/acUZ05/Fdrw3ne4pJyL0WWSf",
+	"sg1zAmVvOwiqFxBG7+6/TGluA6Zr24PO6BhignHxsbc6WaYUx0RRIS8tf+lz5KOV4FOMFT/wUfzbd7R8",
+	"MIMAWladrHFFccJn48AUm0qKFUfExXNw03v6YXLEWt0xY/ItECmsuZIMmVowxkFENwbRvDiE1b+HS1Oc",
+	"F5Mopvr2JyGj90xijZOBEoOHShQx26lsVIhdvmsq044ZwxzlmZBYhQEbeDUbeosGhkO5vuci8gNOo7gL",
+	"aaBsNrPeXuYTKlN7qSfYJj2t5DjrvS0lZJpbIfdYYSN/nqmD3aximhibSvvVD+cmR1+JTcYu1s7dOTTF",
+	"/KF8s7nJ3P6Vn7nYnpqhqbSLOiXdPdlfd14yhpPW1k/p1i/I1rsfFdpK0t7uB5r8tvK/rd/ekTVh0zC8",
+	"GEP8QRVvq7V9f3iXTx08bnVP4kwrZxQmMBWpD5Jm4oFHBrGdeOAi1WZ0iYU/IApvuIQbFZggMLxAOs6h",
+	"b3cs5qHPSYr5kZMyE8NIcBXRkSK72ztkQu+ZecHd7kRiBitDqLGbobEmGKDY+0Aq6SXa2GFA4GA+04SJ",
+	"ZDUgmJJXt6V0sVoaegEHjw03fPxd8OExTPR4e3t70FgZGRvTbzIe4oE0s1OFRpJRFmu6AZmxTt0bTj1P",
+	"BmasEi2ePAw+F+HxQyNiA/Pybt5Q+su/v9Ns6m+bq0yniXiU/B219mbOBa8UGWA3l7myUS5rGLzV26uI",
+	"anhWtJRWbJZJy10ZQLwMp06di8Sepeg4RY9JhKepKY/MDK8uvFZCMbrrMiqLnNtvJktTAw2TZKdTExUz",
+	"NJ0o64Nu+/Ki27vSrPHqsnWGxdut/dD8WPNq+reKpsIuFF7UC72a0SnaAmMg3a3z6ZB6WNgQSvWlU8gE",
+	"D5eHLpcA6naBegelfCKMBoYMA0z+gDoeOI/myiZuOxminWi2ItMm1gyKPD3nu3XnRuPtVmzZiK3EFmpk",
+	"CX3hJZSw7JUHmRYeZqrYRD4bk53cPY3FOQ8UtHOh9zixCmay4kYeJ96/su/34P0smCW7amAFUE3nRVIf",
+	"OLj0ViJg+i8NGarP6zbgC65R3BWtaiLmkkEpBuguZLsmA3URyeKdiAO8A792+NQzZTJtBwBoFunXDvd3",
+	"XbTfWcB/FtikscMaNDjSWh8LbieqdrjzwUu+ePDUvfjjOY9fa590ehfp994ZS/MVGu8wrtS8+1rEiWp2",
+	"zlwAYVBS5NL0Zgp8D0vOUkkG32xp1G11/AGczhHklyFOKuTWOCQVTeeaJeJDXr4pFNhCqkcTCXFnslQL",
+	"smYyKCuMHqJLUof+mbvPGqluVYkQFjJktwGXhXFF5clFpcjWDxRmp1VJfNQr7urnVmUrmaTF9PrjrSm8",
+	"ioS46/D7QDlJIFfXNnA/Q4EBy8Ghe3f6vJg07a+e/uT17tlPL/e/efO829s7QV+WzX2NI6b3es2dw2bz",
+	"sNn8ae4U5CgZxy7MKMSW1XPJ4iLXADNjkF4IRYkGPxMB14sdbBeHBiRyc3NmRrSgwOBSiZmEhs5QX/0p",
+	"FP1KFBCjEuLiGimiWZnaXHX3410qpAPAjyOBeD3rNz3RfSW7ciynkiAASLDK7PqajfuE9a0D3IxckCov",
+	"QlYEOVQmAVaJnUx8yKKi+Dy62LH/NdKPnxKsHH/+utN+0+7W3iUtZ+7HvBlMiLvTQJYkbOP980hmrifp",
+	"gb1ZqpgxJu8l5JHffsYbauObJh+s7jh3MQeUG3H3PF8vzEUso+7yEgbpqwgtpmncZ5D9wBs/g5x4lApN",
+	"pjdIZV0xlh/IWUiXn+veiVe3clZ8yFqdJVMqBFPOI4l2SKnv3TkPmYQ+G3gYJVNQz7XKTZuhA4fY7C1o",
+	"oF1NIaW8L5GiCnXzkaH4iQWZla5khjHOdh/MFz8v9tcESVdp2pvEfjVcr8CyRu7K45fkQTkcVpK5jKB3",
+	"0NQcPqIjxSJsV7dJmESRvaF0uYX3UoKigJogrCqzdHs3we0jPVOKVHquQKp+E743fVaxibr0Yi9kTKTy",
+	"iCAZ2kRmrUCjW9NEkxwRvMrwgeRdZxnaJ9x512DkXLH16bXbzXL5K6YbuU+XWYacvqd2D7zVRPIl1IE4",
+	"svPZOr/n75Zms9d8IQ27GKDKAcflkcSdqsUZKldxcPFfFZQyG/K16a0CWlViCd4mgV+APjQvJsg/QcHp",
+	"VNIPnyH6KQP+WuiOJ7ZOZk4+wi4QIBfhs6R+F3CfDF5cn7xq9waNIzJA/gEl1o1rZSwiMjhpn7Z77QLv",
+	"a7DWL4AAdU40iHq6ZBNjnLiiccgQ7zuwR1eb9WJm0r5E5FfDeg7hALKHZCNmqxEfFRytuMJSNQk5HutS",
+	"v7lWWjbjr4ELx8oBN3T84DOfTjljlfnJQ09y5tyatdi5VyBEzJbFp3cciemZSXxvok/5rUt+92pKnMVZ",
+	"8UrEP+XOeWKgzYNZ42k3DGhNQLj5rHY9nxZE62D3Ejhwg8cArtud4uJTIzErbO7zWiywMrJNmE7V+3DJ",
+	"bIpGmum5iOVNi+SY6cthj8Oqy9j+2nBrW3PJdqZXWuQrBLZCZskGBzZiIxbcl3VOyhZGTbUdrqjXfqZj",
+	"7iI+HMTr9mOTG9HkSKTuxRuTyvC7uh7N/BvdkoYSf9i70iaUP/TGxPerCFKlBUn+X5V2ACNZg+OnlCWL",
+	"U/MfaohLIPCzZinmsLwyXmRnd51KhuNd0lGJYjajo2SGyyPprpA61Ndzrw8apZZaK0TtZcrfgGHRq4l7",
+	"Fl3wpHfkGbKJnwHfrx3u7T2B94zMtPMEVYd44J2CgZ/HA5vSQPGA+wfJ8aBQxSqj7gYkozHRUWz6yaTj",
+	"BsrtygVncfV4vT15pjosyWQBTdu+igep4t20sUprcV9mclAOFKg+hzWdG1BuGbo1YBybXp6J9MzEP5gH",
+	"jbUvf81WjQdKUEUWVCAP8iMyDoWI6vjpr/4YvV4hGyvyV/83fmAhnUnmN8iPbOk3G/pusnxMg2F/zsoB",
+	"LkelUxWKXCiuhEwsgbhZkzIIkYKMafQgqS5pC8goEUkEuk0vp+o1V1nBMQYO9sPdbGvoek0Y/+/yWvwk",
+	"C82VKx/8Ceouy+VKPkAEtxHUedo29QrjPJBsiY218ekoip+ysXogcA+5ARC1xXfAphrHlAbcZBJtwicq",
+	"PIuh5XmkQ+PlT8H5nCMNMf/LGjeS4e22VmuOV8UYTQGaI+UU6aw7RfaW/gSDMUJS+W7d+DK2L5yX1n2H",
+	"RJwyF61FVL5EqlPGy2qkPlAxn7FoVHjp4S0MoYTmGRBOAdkeUQLycH02CqY0TFsKoOevqR0uSTNNzGKO",
+	"/dpKIMMuN7kzmQbNDA7eXQDziLii5QCBvh3hh03v/U0vbEdOGTt+igwSm55MlS04KXYzyg9CfEut1EYy",
+	"GTY7z5uFKs4xjfxOXObhKgxGhRG4wWhCpP7RlGtKlIYgs3k0mlBbyVuxKQmkl0qCsJWDMUk/biNR1BUg",
+	"43mdFwdYQECWhkcfD5Po5JEdmC0uwFvH1Has4Izioka1z6LiGIDVIogoSYmz638kbYsmMUYuLh8SacBt",
+	"9LgYF5KB3rIrm7lSrLLEqS6gTY4odoZdjsICBWYUChnwW5v+Xa5CJBJoQqFl3nqgpLvFGpWuLH/OyifC",
+	"TTNZODBtnKNqoLR+2vX5chVkHexAZXN2M0sEDoLJf2lIZhG7D8RcJkGqtvgVkUsWCMr91NkCGnfahQPP",
+	"hW3pqTYMak3RT5nsNKNFIb3HTu+Jc//i6mw08gEev3DbFEOcxk2itgtTjNdKS1V3bePtcfXqC1gNtpez",
+	"DE4+MtebzN47ERvPuW8a+wJsJjX8Qcpg4mTGRyctfyHQZsO8FaaO/LZX9gxAgKZj7pDiIl3sjx3ykXSt",
+	"vyxGUFBBlHikiV1FCV3QADrJURJRxSpe0PatbiH3aLkM/LGIWHDL40sJzQFuUs2ybJkjmP+IBMquqWn6",
+	"Rzr9vphE/VIOZrvRAbnXafJqwJMqIsLoaKKJKQAkZo96NVKFecpESHvVuv2aMqwGUBHVCaCq8JKc+JAl",
+	"Ywusl8uTTc6U2eK1JFwc6+p+lh7hbAENEZMsKB/m+m3mBjSW0ebW3k7i0CUKze/XXM1t+2hzJ2a+yRLe",
+	"+n9Z0jUFnJNlvZvPt3abtcSu7uzmdsEKQrsoh+x9SFaQ30Ib69qJNKi7qYn2MxNBrwAvV6q/ysiAr3jk",
+	"g6KR39mbxZaMF9kBDBPeb+7t7enHN7/Siq6zVSlTccXRpFKldZswsOU+EiWkTY3pwWgShH7E+ECf80yJ",
+	"6UBiI+6ipmTmtcqWjqv5MFlTOruyz9CHLKGPPkB9lCJSF5FpxFWlK0yFNExXK2NFI62i4pbAZGKAvBjb",
+	"xewE0VrNJWuftu7Y41av/eqi+/Z34Im1U1fNY7Pk80M5YGP63Nz5at8ttlabgMuXQvgF7UW8BxRmPQUj",
+	"W7owa9FF2ipsQlOQ4F/ZErNZhvdGx2RlnvIqrGumWWSaXl7SwH9RwC4vI4YY4OHS1GG8jcR89mL5X83g",
+	"lcEhtAMwaQ+LiSD6e6gbb77TnzB3SksmXp/byiNa9+FMZZsLg2ymlYqhuGekbnJQXGkkig/E1Y9oxPoc",
+	"fEZirhrQWzmItAQvCfv5nIYllSMxdbcaS9ZYu6TL4rTAdJ+CtePErQusnV/TdjWebpXcitb5jezVm5WB",
+	"S5mE85UlEzhZRY69iH1yl7Pyy7KyV7jsQrjgiV5TIVUgXcKzh2Sged2ASCjqBVYnUx/JtBhLXBGmNx1m",
+	"Mve5XARqNIHKHnaUOiV+oGeeBhwU6jkPBHTevWWcRfDV1clXphKRqXFqJ9DL8bf7PHkpzcyxhVvp+vKq",
+	"3e2ZwkYGSopyzqt2D3tIS4XKg21DHijCxQLm6/OiKw5amGN3rdvIliFNeDWgIlq/Bhe6TDYy69cah0ls",
+	"3AUzaLOYuHrhws0VOoUMBFDuTEoClmuBhn8Dzt4rc6QTmBSmfM5sZqzKJuR3Xfgrhz506QCoCsFI7k13",
+	"Ya+hWfdC+7xX/jSwfffoxXm71zlr36xeSqrspnv3snvxsnPaXtE6dRyE8TJ+ct05/upmJWxx0Ub3Vrd9",
+	"fN3tds5flTZbtT5898pV7+L4q3KuKUZ37tFe69WKEojxY93WSek6exH1WfLR86uX7e6Kp8H05V540zo9",
+	"Lcc8lhQxD8cii/EPoYiETU4qVD3KDFaNE1Z8PEbXuieT+7t21DS21j2epYV1z+fobd0LqROw7uGiU1Nt",
+	"ghQDWPdKkqIr4NOvOm76/ELUlVMrivOZ7eUWYLt/KMwggf+amiJ4/WOBOeP6I4PAh3JytnawaRh0D7Xg",
+	"vD4fvH379u3W2Rl6LjMhxl66wWzgOxeO6TWbaYdY298tEnCc0pJbV+F1F0DVTndD6lu7QRLXmb6BlZgO",
+	"pRKcQbN8+2wqVRuHrnk1fK2iPnY9kwwK/JxAVl0t3pfiLq8mKa+6BOR4TVY0nVB5JqICyeYM+4hi8h+F",
+	"MuPUX+or/4hQeYcN/428D1crocpVZiio6cTeq9IKHVLvr0ALud4EGfARGxD9zpFpLB7g4O5Gh/2azcIg",
+	"ZZEtEUUtugwY8arLRb1LKuVCRH6xEmpSue1DtcPaSEQRGykyEZFkZAgFt5ZEKjpDzzZbJB6mWIUkMvrN",
+	"gkWw9tkkokVKbG62TDXn3f2ius/JGdcwBftcDm+ZidOjFiIPZDZkJlmfYuD06jVhgTmfh3mzcEKs/VTg",
+	"uXDtsas1QB6mK2Ot5OfZ+lT2dYy6yRP/UPgFinM2PCJfxsoj7D3UMwKrQrpoVR38gkoSXCgYILWQfrY0",
+	"KJHImNaGYMZt4bMqXmnhEF8s+HFRgE2JgW8iCs7+Mc5rbxVlHXq7+2Qi5kad10wlZPrrgyaZz7buhcJM",
+	"8jySq2dxLr8Waq0lRT9zYns/u22eCamOq1Y8zpe8MiNUjhzSD/cCFRZqnuGyaNPx9lT6JWs2MYSFcRGq",
+	"uE39bJP9xCqSG5BMkbXWIMKcjvgEpY9iDFqS7JCkPHvIk0SchM7t9QrO8TnaqFsm9F9eH3WzsuJbENla",
+	"7ZXGPVHBTJMe5XdkKeb/v/wtZplg4urabTY3zCSHQQoBBQK4lqnCGglY2ZQGYe3QFO34e5xJxW5vt+0T",
+	"ufIqs8pXu6m7cX1VVAXNTLtGeYKHKha+PMHaKrG5etM7vlr1lcJKT7iaxKReeTmKY3l/gtrAFZvRyFpa",
+	"fDamkDtZ03yoILLIaBDSvmSZmBb8XdpEqmKE/turKGifANvQVE1RyJb3J/NZGIygYMTaipORWGCXWN++",
+	"dEgGV62zNppABl4c15ZsGmv6WC5nzLNBkFBsgk1Fn2Ot3iMy6JxdXnR77ZObF+2XF922GYxGYcAiEkxn",
+	"IlLE8DlMz4jEYlUByj4vqkAZQ1vzapkpKyLxik5N5Wqv1gG4mP8CihdbnLb5SPiFYZq9eCuZeYjU29fH",
+	"W191tfoXzn0myfHl8/3njW3SAquiR657L7ee2dI9kLqyVEYr4ULhzyklTH9R82o4blUdrPfSvKNfwXW8",
+	"BPZaQhKvxcJRJsH66NQ/JIPz9lWv/eqVuYkli+4xKFEsoKel3kbbOXRw1rq8bJ8M4krNfW5skRuXFjXT",
+	"1rwaDlpx2efICfVrdDZjvl06bqw7HPkrMqokK5cdMGBDi4dEnuvXPDt7CedB4NtRhEwnm6Udzqe8LJFY",
+	"//ZIkgmjPouIYu8VpEeBSQJ3xhZK0UJ5oBpH6Nh3RorFRIQMzmaRoDVlUhqRoKAq1icgxKwqnmElas5i",
+	"gzf1fYiVpeFlAk02oCNP8dhBjVCk+2T4rqv9lKR4XM02OQb4zKG1/RSg0XCfp5CtomA6ZX5jm7wK7hkZ",
+	"IMMcQPjwwGfDQIGb7rH+OIqYH6gBFEcXi0fS1j8PJJ6lwcJUOrf76hEWSkbM9/oSHRyBFuX6ROkVDOyn",
+	"+EVS54JjRJ/zdojIxnSkDVLf1RCu2mHt45/+3l//xe9//Kf/c80Fx/z1v/033//p//TxT/7jxz/8tfn2",
+	"pd3x5XK53D472/Z98vr14XR6KCXckkMc7D/82g2GKOtqitmJW/v/5h98/Bf/o+v6YezJf/3v/8/v/6//",
+	"+PFPfvXbf/aPayvytgqChoNbznx7ZSEqTCMb/dOx4PeM6+cH2QpBVVpMjUojcJK5dW5aahqNRGSAPvrH",
+	"EMrxsKnN/pSzABOwzUDHquM2NjxD+tJYKh8ws78iplrZyR84riWjstHBRbkUc2XMdpraBp7+r/737Az+",
+	"1f/4Pvyr/3n9Wv87nULxZTkgdTTYAqX3+aCAYAfu4j4kFDrDeyYHUss8Pl0in6AKG4x7VtQDjtDngy09",
+	"1fYANvox/EfzFqoIDUMtEi3VBEJFbUDxFCyzwZQ1SHDLRcT8rH04BjKN1/0KaMWjV4VONF7reEQThBL3",
+	"sX7IphYI0Osu2+wrEBoaS2NrXneC24cUi0nI7TtFUnsYcGdtMMw8Eosj+F6aMI1AQQ1UUxCfyPl0SqNl",
+	"Ay4EeRdo2WNticCqnZ0K6xQKx0qQT3rk+//mzz/+i//dI3/9b371/f/2lx9/80ff/x+/R/7zr/7VQ1hK",
+	"miFWQPVV+gWt1U/EXFLuy002vJd/KdVNKo8Kc0fGfNX1Q9EM9iFrT143K2YUY9OlxEYDYLBODp4h5Xco",
+	"XQQSoi4NzTykDF25CISNBwrEQ1Sx8itp2+gjo4PVoY6ir9cz5x6ytIWYhz4ZMvsQFKh3zaZsnLyS0G8q",
+	"EouqJb79aNmdl7TLcLpoVyw2sFnlRXzoz/G+g2/vJLLDnDXLTSUrGqriF3rRnI8sYvOLgN4zD4AeZfwU",
+	"5LsFgOPwa2AYu/tzzdRJtRBCqe5pmDc/l6AEkoXYYlUm0k6zCcQRkxo6yPBjo3pej6N1saiwuwayNViK",
+	"DJWlgT+hiiLMcPPVh6E+xPCFVdNN1N6Dau0a+ncvGjCc4beWos14S2J0Fywve3SKydXRZp6KVqpY5uL8",
+	"DIUs1xaf0Hzby4jFJhI1GYZeyR1Uuf2cvWvL1Nii2uhaRQNZwaiK4M2vxgEtEy1LcTFGpYF97ibwB6Qe",
+	"a6ANz8bmxo3xZOCzSkjZMPQ2ef9u5utEXb6ktXtpg0ZHc9ezUFA/WzUwACkYgh2Or74GTDXgJnU2gIy+",
+	"Wv/4L/+oUaSx/ukfFWmsW2dnWyBbpxVVO4pRTlHYyiqnpu+jUU7zhQqDskL7diUp8hlC48JCao0XW4lj",
+	"WgNJLqpVA1SyB1c5ETC2dp+3X7V6na/bN52rG9tLvci8Qq3Sbe0eVi6CkE6wLuYGGqQE60kglYiWhwm1",
+	"JJB9blPwMKjl8uKqUzAKZmy6BL5Dl6sIEaOQVH3PPJfB5/L6GllTZNFiC+asbKPEaToy7id/aaCJvzOG",
+	"y16hFB3vhJf3O9A7xgFRrpiBtN341IQtXfjLERn0a/3aIN3D1Cxaj6s/k5pXe1Tzahu0FKI1z3gmrmYU",
+	"2oa1ZkKqSMwm+sO54Lg6o9y1Skw2LQ3Tlsu1tK4UUPbnMy1A7OwSP7gNUssjUKEVlPMnqFWnO7M+3dlt",
+	"NjM6wfPCnnI76aZyT8payJ0wTVWMjyDZoOB8D+Yz1P99seCDDXs8zWfGVVw59gqwr5/XsAVyGkhZ7ETE",
+	"Ap22IQN+6uEMlxdXvbxxLX5h4+pGydHXBUhqhtWLn8/yrMRQXgxSERNLOhdX9PoFzNusC8kyrXytC3UT",
+	"Tc2rta2nNNcFiG3pnwj1/YhJeUQ0CmgE9VAk2wq4ZBxZQZiu117u63VbYR2aSZ/0QVE01dqm85+cr9yL",
+	"5sykQ4MXQfBEvRQb4c7JkoFZLZPbvGUaeS+N8xHa+yI373MuVDDWUm0gjOFtFgWQP8NFch5T0TWdC62l",
+	"dtRoJ9TfJh0l+3xgZzP5MiIKbgNu+dIALTpMeWRgh9JLhqwDyJGCl+z1Frgc6z6HcEw9aSD13R5CSKhH",
+	"qLLp17gGk3pu0i3q5jcwCprchIPmnmf7tfY54kQqunRt2T2Dai7MKik3a2xskxY2YgcXiBEaE+Xd9GDr",
+	"mqE/OHXyAcFY5pUXywp9jaHvyDju6jtaVhBRN9AJkvtdaeTKQVuJxOEVnVor1Bwu01rSRFwJ+JnLiKuM",
+	"dkN+K4+/luXmSmhiH9EwXEKE8i0PpKU+LF0gU4cCahYofYLjYgxcrKyqQW/T9pYSrSe2D6xTwZydC6IT",
+	"EFRjwdOaFhFjjwRjQvlD61I9JFHY6hsPPJJFkWsl6pmbJ1P3ybT7BnwnDl6O5DLHp4jmYwLKXCepzUmH",
+	"w8X8wVFs0dWfzJhYnffMCTxrs54x8uXLpzxjDEs1Gc/0Wf+Bkp1x9AdkOsOLnyMA0UDwpcIPje+mElRX",
+	"5tkfKmoxhqYUwyUx/Jkyp/GNWPvx5dtappjFztbOk+wJPaw9397ZjS0cr4VioWa8F5Le0fwBP6ztHDRB",
+	"l0Le+60+tPcsGXkZ58fGXGuvss++w7U8d2RkFlf3xlTPwlBgfs8i5Zz61lUL1mUxnc0VOOpAfszJdX/1",
+	"xxmJrjip/aG1tTcoBltBkErINxkkXV2Q/d2dp9hVE7JJM5gqrEGXUHdbWz99993eh0Ld9sGiUibcUHBI",
+	"mp/zAKwSschtsq5cnCQMuA5iq6DvpBT0Z2UKeqGwlYnep1Gy1DEP41IISH3hfDrbkvNpEqkrmlftJzZ4",
+	"dxNBbo3oJYplu7zwYpUt/rlwfZDvsF9bKURmA05tnQQal0mwPnboI12nJsoC9MUoUCwighsnkUfmHAnM",
+	"J4L3OQbFH2HvtxmLpOA0tJnYULpBjyIW3OTcaTWIo6IfQHLcfrOptX+tZQ1MXQfUgja2a9yuvc569PYc",
+	"ru6Hm94/AxPJuqASB7n0qrmKb8ZMIHhcxWFV+xJb+MJGD7MQE1C8RHk99h7CZP1t8pqFPqGqz597u7t7",
+	"3t7TXa+598R7drDvPX164D1rPkWlfsiWAnrYY1ddG89FOYEmePWBmKuLcVdTywCVCJCc+tyVwmh4hLN7",
+	"FpFFBFGimRCbnWdPsd5UJU3OFp6o3sfld44HUx9kDRr2ds1FV6VCv5uqRJnS0o0p8xhIGy6D9hsasTVr",
+	"QeuHFM75ioaQ93SkyDi4nUfMsWvEjFATeBYe2SaQXUQtf4AUTN/ajOV8NLHtHBcsYn0esfFcGjc1JQMt",
+	"PQweD5QYkMhqDdD+CCugNmKMQyptokgDCHpYrgVNOVpQCUMXSZ/B97eWmKpWBUue0Z5GsFMSE+ED64qE",
+	"ZGuZrGMGiYkKawopGiYL3Cyh1sajeMvrlvq8uDRNY0Oj+AqgV+lNriB30scSc9sCARRPbWQZmblBI5TA",
+	"iWQQ/kLqoViwCAy48MTVZft4e+qahKoJmzZ+cPBLtiS3BgzjM9T4N20zXn7TLYzO99fW7nWGVhGRuk0z",
+	"URPKiRJQgh7qOdnk1Fkk7gNfSwOS+GLB0+1mEp31N6nEG79/fXVS2Ce6cBXXPFDAGYHFaPh3DNMpFdji",
+	"mXb2nu9s7x7U8kLbj5y89qMSWQ3LIMVjfdV9s1EZpMiUbS2rZvkyYKHvshby8dgmqoXMaORqYpmjtU1a",
+	"ZCj8JRnrMcDUboPsB+DgY5HGDvn5nEVLj8yommgSx2DNPp/RiE6ZliDhBftpcESoIlMhoTa3nVItRKKC",
+	"kGey2AOgdkcwJg0BfM90KOYqCS1uE2ZKQMloDY9HJF1quRMiNsiUzmQMu1ZQsTzqbK6w5lACTPvrOAhB",
+	"Co6wRsBIcBWJ0CTKZNuiu0SMhMdIn94hI5QgotOup2Lx3cCwyl+GaCtEPXEDAO0aHV1F+qKWMxaGyC8H",
+	"S0b1Bg46PpvOhNLqydZXbJlp+2TbMuTBRDQWXUA/vro4J+Z3Uu++PCZPnjd3GnEVZ7tnmrwOyeCxqcL2",
+	"eO+x8eFgpSfMgsEpYddRUfGXqc2e0lDvLvNhXlBuAgnFWPWjwEmn81AFQOL6SWx2oGKKploee4yuJ73n",
+	"2LR48HgchGyQTcWoPbYuvtWndFXSzEsRsREt7iQ9onKyNQ7FAmwI+ilszGXfybXlGrJQLH7KIlE7/Pad",
+	"ZgVL06SLhpSPmLOaFJufpuIeS9nqt6EFl33t+X7xW08zbyUqxD4pf0OKeaRHTVRqsl9qxeppUsva/ZCG",
+	"5Nnz50+ePM2P+6wcEijtWvyGg+S41T25edE5PU1BspeF5F2mEq9BnJY3cAcrwPkhVYXWfpXJZo73sTDc",
+	"XHC23JpoVozwSVOk3ExPbgWTBAYhTc+Gw5lHH2FmROUwT0tsLxxMBZZgpLRcTDPEY+vrHk1+cIsSNYnE",
+	"/HYC9ysA9zB4TmihTbq4Dv8JXZIdD2WPSgWv4y2tAkvcrLhi6x17nivAsuLGB6w7WL0E2aziNC/Kiatl",
+	"w+WRnFz7r0LCKmhNZ6k/J/Uq6YYw/nXGjb2JqlyPhXK91l/TywESgJTUo2+J8Zb+aOcNUoCvJYCVhp41",
+	"xpyEr84MbzGzal8Ku/hrwczQDU1RTUXM9yZF2xg3j2NLAnykjrkTZvuHc0U0S4Rr8PSidW6ZR5xKTBy3",
+	"zSVbNHJ7zB6wxetDhGN2X6KJ6Nvdrd09vjGnOTNvrq3wmdnsJIirNt6NX7j7+RW4rLDM7b/yxtvFQvKb",
+	"3XhVXUM2XNIlNXpxUwYXKPq5998updomXuHTH5KrLew7Ad0ZbAeDw2zTR/RNO8Gl4cWtSMzZqTvMmh9D",
+	"QXmcPFzXx8n+kmjApuXY5XK5nE5Jvf3NZfu41z4xpT/N02buy/b5STyz4Bi7Y/tt1tPlORsVkZ7kdqUZ",
+	"VoECEpSZpp0TKgkXhFM1j2jo1pmru0ezwOqvNHKsE6fhuTHTPT+MFYuHDwvtKD6lCSYdd8hCIknQyKpz",
+	"i7d+8X0PV7IJfq3Ouz/f8VjNmVat6sodq+zhYJHWXQv4UXxeTP52WkchpgjvVN/GzNTiBVfRNOAiIvcs",
+	"khBkJO+CGaGczDmGI2ZioJPqQpJ96RNV82qZU1Pzauao5IvWvksqcclhc0zmNaMhNnVMb5p0TTbjgcTd",
+	"2n0wrxXh/7UIbfBWhunes4jesmNRpCSeifuA326ZZ8hIaKpjEZETGjGPjBl0j0BXhpczXpH6E/uNbByR",
+	"fq3Zr7ne+xMTma/lg8JqEyPhF5eaSLrHC9y/90wq5pe5S4/BHmQ8M3oV0kgoP59TrgK1JH/1xyS53qo8",
+	"rrQhhR24oLtLPL9XaPkrGEsodhkFZbKYCSs1Pg94Om5dZ81bEcOwXF4tfwhG6QVTVhrWuXaIiNEwkMyH",
+	"Cq5FbW7mU2hxSCQYjcRYs4ERY77UZ3guNaGZv6AXY5Ic03spRehX7ZGoxOiucjW7exrOqU2N2eT5sjV/",
+	"bR8wC7OEu1lzbTdNcShGPAmUn023v6S3TlTPTE7qu8mDG1NP4tzaVyrREPgR/JYq5jImfhQjuIHc9ARI",
+	"xFBdXoPoVmoKpBQhLBsommOPuOOGt7imK4mwRndYvRRjzPGVHE2nzmby0GQWn6SkPJVkN7SIk3dOeuKO",
+	"8eLAsMCHH2uHNbb88WT4ahRcBD++uv5FZ+c86MjOVM1+etx50vlZOxj/ZJstfzwb7Z3pR4T/ursY/ULc",
+	"n+6Gd6Pjg5C9eqlGr96HHd7cHu2GfDh92fS/+XGYtya5KYsY0sWM8c4JORacs5EinROi9MNZt4ycM58Y",
+	"ky2dzbJp/E/2nu1vVmvPAlWIwCm9Zdfd0/xdOI9KGuYFU/Tx0qEU4Vwxa1VPG7AnSs3k4ePHmaSNx3QW",
+	"PIYR5OPm8GD0bNRkW0/GB2xrnx483Xo+brKtpn/gN+keez7e2Vl7zWswyxe2Ko0ScwxxOY1axYzFy/NX",
+	"HvnxZfuVR151Xurr5A0bXnrOu3JAzl5UymSsmo74YxHwF0LcJUg8l1gT8PtAIT+AWDgljOcyo7WiFFH7",
+	"6ulPXu+e/fRy/5s3z7u9vZOCQsVG3CgK7PAhsP3izXm7m4pigkvHz1Drkw1JFSYuQkOit09RuhzkTe/o",
+	"hR80yWhCIzpSLJKe6UYbLomc0RHL0OgVDTUFmITLjTOdECZTib3EHpRw8Jmi50l11IcEOmgPYoKwTduG",
+	"gYel1zMF1AuajoFGe6VoVGzUQlUiNUxKFR6y24BL1CUSQDbWRPk9Wx0dlnXKpGAs3F5BeSfdFa/YDV6h",
+	"HY5ikTkoVSTVkibE2XbDGElZGv9YUB0CFe2iNksBHwUzGpJZCKIOwltRxpnZtyuub0Wj7RgQMVdSUUxE",
+	"s+WYArlizVUss67Xsdkpi5DkGhLblQS1jELOmJoIv7iAo7FvBJJEzIRbFgSsJHXc9k+uW6c3l623Z+3z",
+	"nlZq8XO3c37cuWydQlcY6P5RMTXh53MaXrpF4sfESl/MoZLAu9RaVlSkLF6QCV/ZMFDld7vUq9GE+fPw",
+	"k5MjskyiwCWlUdbaJJdz6khq3czJDbM5EJ3NmM1ncnQYmFOrzQK0ql3wqbgN+AOrK1ctp1xeQHltiu5s",
+	"g/YI6+oaFy0f8/g+R7ZOy58GHIf7L7BkeJzvWCBxmUh2aruuAG8g9cVEkEUESqvyXItAEoDB2bizgoj4",
+	"mJ4Ob20TO1qf6xegvZ+TKoUWkkKGpZL1q7Y6RiDJAAJQokOiFe2BbWFCp2xA+jX8zY5c63OTRRxAHPyd",
+	"Fo6zxT7xFVcyFV+1RQJSZcXzyoJ5tVybj0UwNDjZziHG7q4XW5zeGYNRUg7PCocb2uZWjJXcHjCZ5dC5",
+	"XSEQx4DtLAsGR+WkduUMvcXU9kgSNOquv9tbx73O1+2aV7u6vrpsn59UrqLcGqngHvqUzaFkiqmjnASw",
+	"NAI4A2Um3BRB0oK9g2njgNMfYFkFoQkvI60MsPcqVmt3m0m1Kq1Fnc75aBI7qxWj00wlhkSNspjNnwnO",
+	"loXqbJzBAyeDSugthGURII+qvhC8cWSdHNb9mYIKEvQKI/irpLVt5X/LHyTIqAr/vz6rf9P6rNoAqepw",
+	"lMQ3/U1o2Aqqc0XJgDO1URvY9bFTSVNBpVAel9RTGk2nJo9kIj0ozgLSJI9CrkcoRo1GYmrzhzSdWSKv",
+	"QxPWPscMHhQHINPAlsqainvj9uS+LQfFqGZSZvyhC78JfC1/xKXk+nzMsCcZj1MfoG6xe2hTKsfGjj2H",
+	"mQJKg2jfB1SMN1HCSCTeuk69mj5SZ8uFtcXbVnQ7nzP1RkRq4pzwGaep1Bfw5/Wpe7UwoMMgDJz9pyB6",
+	"RBKxYFbRt0XNNnMZcbO0gnsIVmX8UQlgHmIKMWs0iEqvLQHDKtz3IoZVE9K4h6iH6twuvZMFhKiv16qD",
+	"XPNAFTfxh1E8C9yqZV3zsqrcMxYFwseADs7U1kI/jlEe68W/s4vz3uuaV3vTbn9VUUI6M2foDWN3IBvl",
+	"l/kwOB9msfk8K3ivjmnkvwjCsDjmHRqCcvZekWEQhnnj8igUMuC3J1UPrT9nlZ+trsd+NsNJcjkxsKt0",
+	"4CQKZa7uRORj/HsKTSYIsLm1t5OYJBGEvu9mPDTRg8kSEe/SP+ZdMzhr5QOfIIGiSkB2E/KELedT13dO",
+	"z/nIZLI+hAHaCh8IfCGiE7XNLuaqOLMY2D4lqTpovr7BL2YMysNCf3I1OTI11u5NR/KIQSomeqfsCTvu",
+	"tlu99knNq51cX552jlu9tuv2egK9rb9ud6/gz86r84su6lqx2hO/X6U4pKtuHFfptk1i9bddLcpI+LOD",
+	"vQ/wBCdWWmywA1x8pRWpGuV+JAJ/q0l3hrujPduaD4uQJbIoeju7h3v7hzvNHzWfH2IVE+jpWvv2DRt+",
+	"/29+/fEPf/Ouz00917/88+//ya/rO7t7+42Pf/CXH//kL8hv//l//3e//x/+OdnZ9ZrN5sd/+Ud1bIHy",
+	"/X/4/cbOzuOdJwTGJx//4M9++w9/9f2/+72Pf/Bn5Pvf/0cff/MPdrzdvX3zVt6GEi+lMMaYJXrRxAUU",
+	"krSAhYFd6WfiM4XJ5kfEZ1GgZUIQKVFLfW8ypjF7OutlNx6uhPsvmWXY77/f3dnq998/bb/7UXE1CIf5",
+	"Ao8cNz2W9YpIxEYMYMsuxyZ220aQU5bsyhO/F+RTG0przKnS7r3JmR9JxA+0wjKz1GdzCeluV2dXDQ+L",
+	"Pw8jRu/ioLftnNq/YVNAgG4dd+gyCfVfc7VGQXUd2IgYVGRd3XVzWj1ijzWUkZ5zn9Td8W8krY11wwka",
+	"Xp9TafodGO0YrnRyG9wzLXhAxba4VBYQleEYmFIpOKHEzQKiQp+PKB+xMEwUc7QzYxol1lopyHdktoJl",
+	"pTpSIualK++JAvb7wUu0Bss30bPhTwuaKG/v1h0j1YRMgaCzCGSmxij17/XSJHLOzWps27WtbCJ2boZ8",
+	"kM+N1Acp19nAI4OM70x/hc6zQQNbW2E3YCyegzd7nye7a+EkFdrCHZGIYdNsrMsg7YUWKOILBqP1IX4X",
+	"zUiJyi7ouGahn67nXNkP6OlFvFu3IfqquxVb5ssCJ1mqyf5nKqL/4JKcjPuVhdPK5SxLI11XON6NfROa",
+	"IMoZ4+ooTuEA7iG0MDBjlbVYeLYiwBLDMB4S2R4kjPlxHL8bL8Zwpm4igrfOwZ+ilYr1C1Pv2BCadAD6",
+	"76CgYT4CvoKEmD4qP1SFw/QsD6h0mBrgNJDqU32oGYjW1WwpdWqnximWlS27eWZM+tnCgY5BuDyu3adx",
+	"Q+Efs5/NiYqCWYroE882V/XkW9lfHGBGf0iO0eWraBsrqH3M1f+xoe0mocdILHHPsk8sxLcJ+7RccdPW",
+	"Ww/nTVXYUhHZXNJIshXFJY1q9PGf/fnH3/yafPzNH338w38dqz4FheILBewWyst6dtsu07pyQEyYUQje",
+	"hty2pCD+w0nUsG5/bTX0zDLKHXNp59tuiettZUE5axrOF6PZOajie5iySF8OqiwIUkRYZCtOx12Ygpki",
+	"IiNoBBuJqe0C65z2oAlheIMRedMSLNJESUkRyaL1Db31U7YNeJUqeYm9K24TkGs3YxCTiMUDyNYQRnFp",
+	"qJ5TrvS7aPj0IzpWDzPDFNVQipEbOy8eWlcpgd4CughGE4LIILNI+PMR8z9tOa1Ozat1r0/bV5nMN/iq",
+	"mq8+0EPMQybNAuJwqDT4z7ATyLNMwDPUfwVviOAk0uMcmWJ3yja8Sl0HiSbwKywgzwoI3IL2te2almYj",
+	"rpnamlQUfK6QGLFI9rFlR9ko9araQy7KXL9YOGFIeXloh5wEMzILKV/vgXjZbUNaZLd91rk+qygDvowY",
+	"dMSJ2DSYT3H3Q1pi+ZsBqG6G3E00M0tZyUnCgu2AF8uQsyb4xWEoE/yi0aE1ZQPtxoEvnw2dIuDqNTZW",
+	"+lTJFcbqoti9ridfZTE2OWhZR8tNmkrEDsJsGQH9vUkQrlvnKVjAFHRRqsctoaoFvMe2okQHmYvz3uub",
+	"44uzS61o3ej7vEJKj4HZDZksg1+KM7nKOVouiTTXMosVXsxLEamxCAPxqaRkE5LLPDQVaNFA0sPHy2I/",
+	"zWgrF9NzM2aWlMsmrpR/kM12/TL5pQ9JF93M+phLgtwklzGHmOIdKVKv6VxN1jcUbuFTH7zaMBSju647",
+	"nCsV0fhRZ8KD18taiA6FX5x5nux4uXJGQSPfhG8t3ZwjMZ0yro6L6KyE+zyANfpiwTeZYiKKUuiN5XsR",
+	"aNXAtDOSiuzuk4mYmxg7QhUJmf76oEnms617ofB6y2O0eh8dyG+Mwg1bv0yXXwu1VsPQz5wEEXrP3LZo",
+	"zXTESprJMtw0vzD2C6oQBxyqVWiqNpUGXRziRFi0+B7hDAp6QN5VHIG602xWriYUE/+aRrkPaJ0TqLDY",
+	"4DufbUJMWMZ9A3otssW6U2bhMifS9aiJicTtXnyi06whXkDyZGTOIh4Cz/KgdH+aeEmOzMq42udIvgDu",
+	"+F9e1oVeVrHAj8y2dizEHSTqKTKxkZGULBi7C5em2s92kjYOa5Leo4yc4Bnfvoubl+BLIOUJ1MOQyMEl",
+	"1iGS3jOf7HjNZlP/HzrNYUkZCDjKV1Q0l0JG4Ayp5o/svSowaq03DT7oQsnxyYzSgnnrLKGpDJdkMIek",
+	"cRgIksgHLhV0RMMQky0ggT3Fj3JmuoLOtTEvypNtzFwzVWfone3uKW3wy4gdkYngYq5BBkejrwVaqaBL",
+	"KnbxsK5nW/sZTmq6lMqqHmKJ5eyt353VS3M8cyNzcFZnL+F1hWcoEsOQTQvN592Xx+T5/sFTMsOHiM8U",
+	"DUxzVUqk0hIgGYyEzwbbpOUeM07/QLob6ck++Sp4cdjnAxwC3EujMJjNsH7Drtfcf0aGSwUE5mMEMjhl",
+	"H0kygD9M/LwpWgvVj3cPnuA7fV6nZDRXBDLEA076tf/8q3/VrzVsfeElJEBgiZBkAemCmAGbz7+Sn+JC",
+	"j/WjWjqCNZXEYIHhdBEJfmvzPsBlDvNjFM6MiRn2dM43zMEu7Pm0ExFhtWaMiRjTIJxHTHqIOFsyG/Dm",
+	"Cq1CPVNEhj7AGNJxaLeoz3ebUBLLjimVmOnjMWK2mhrGgEyxhS7lZLd5RAaZ9vCmhYSkS4ntF8JAgjd/",
+	"NFcbBIMnioKn+xQUHJlsg/o1iWXWEKVXBGtJYUvi0syyBjZXL7BmbVgTprnvNhuxP8lFbJCXwXuioE4p",
+	"dKNg+sq5BX4uyITRKK5hbukvz2LY+0BqBlTk1rrQ18l+8zkZHF+cvzztHPcGaFhG+QLjY0YiDAPfyNpx",
+	"5iE20ggjRv0lgUkkqdM+N1X6bEkkOo1dZrAKuL2gtB9VZixIozuEDtHQNsAPoBJfwKViNNsjZH/Xq6YA",
+	"w9aU5e/ZSLb4/FjSliy6x3oN4lYWHiRZki+nx33d613aPDR9+lM+i/2sd6ZM6LGMO2vskxMRKdfXIq5v",
+	"AZxSj5N2kbygPrEyzYqm/NlZrrsdErExi5g+sInIluRMR2QAVekPhyHld/Fdfcs4i4IRETxb9SPx+Fox",
+	"27hS7I1jMO6V1ylJctEixOH1glVUrAF0RDmRi0CNJkTwbYKlnLGQSyLez7bExaYOgTTOB8yr7UMnhbmc",
+	"Q8k0zD6EpjIMDKrSdBl2J8GV74dTDADMRyPGfFLv1yKmomW/1tgmehmyz2lkSwmayvYWpttILEzxkH7N",
+	"lB7EB0OqWNSvNQ6J0kcYUsx8RpZiTnzh2iD3+RCLCA8Q6AFKLQCAPnnp1hVmYYEk+7vP9QE9aO7hBdrV",
+	"L2y1xtBCIJBEMs2G+vyXOOsv7au/NEP/kkwZ5Rojv9QPbW1tkYJ/9U/WYn3Tbf/kutNtnwzIL8l+c4/8",
+	"knBBfglqrL5p8X7hUKbNvHJIxBibqDIyn91G1GfbZtCX3Xb75rRz1undtL85brdP7LhNO26L6GfQlB4G",
+	"U4wwjPRNyIBDTcU9M1xLalRkJvi6ddo5afU6F+c3L1ud09zwvcSlEUhzlVONOK6OsjeFCyaTdvjr89Z1",
+	"73X7vAchfmbwHTv4uTBdFySTMhD8kMjgFnUGTW4OCRfdF52Tk/Z5BqUtnpZnE/gFARykdMqTzcvtkOcX",
+	"vZuXF9fnBqL9BETQ7MhcGdDeKDXAI9mwY5y1e68vTm70UK3T04s3dnkHSdxB7wcbgwcWc+ThWJrBDhVf",
+	"Zr+E260A+dgjwg9GUFgegwRNxcI6xZYIYI/34gsv4GQuWePQhkIFxlZiZ+22eoa4DOi7emas65I+KZrM",
+	"ZizaikMR9CdTzitHdnb8q86r8+vLm5POVevFae5AXAW3fGs+g3UAT2P6hhvbqIe0pmKHvDjuAsI1wjqv",
+	"rs0xO0gfM8t0TBHci+Ouq5p2hOdaH2i3KRMWzhypfbPx8C+/qTz6T64veu2rjWdAyb3qJFft05c3X1/0",
+	"2jlGYXZvRLl+514PCiHFLIggWB4URxERY8lJDdhtX150e2uGjNhMX/drR2yddtutk7dmUEsZKbI3A+OI",
+	"EPOuFSoU3twhbr9q9Tpft29eX5yedM5fFbAufWQYWUBH+6k+fBTakGnkuWxwewZbvfari+7bm9eddrfV",
+	"PX79NjNenDwMLn21ECRk9yyUxGdsps/daBKEIKZBt6IFRwnHorF11r65bF1dvbnoFnFZzhbEetgxedo0",
+	"h4HAGWjHY4d60704f7VqLPuOG8+ybgfMxXGndXrTOj6+uD7vFYxgq2dohmxqPmOHCMpJ4DMs+upqEeq7",
+	"1RCrnTJFPa2Ts875zfHr1vmrHFlmmbihJcOzYlqKRAihOXhD2+Fd+PjN5XX3+HXrql1ATLN5NJpQiem6",
+	"RgHIsnU7YPvssvf25kXr+KvrywK8DOnobj4jvhjNocyypiYX76O1HBOJbYe7bL09vWid3PQuLm5OW12z",
+	"/J3UcYeWOYHEYq4qKSc8Msz1EFWpkMnEzXp1fYnH5+asfdJp3fTeXprRD7KjP9IXjh9QjMQx4eWCs/Rs",
+	"cIHIeOO6X3eO2zfX562vW51TzcJjVlV2SWCdOijAUL8UUt1G7Oonpx7pMj+QHlaqBpJp2H0eMnttQFB8",
+	"UmhEE4o+S3jDiLHWIe+XZCGiOwtmr3PWvrjurQTNQykTRP54hMwFG0HRc4kTJncAEmoAAuiNZY0CYNoJ",
+	"gzsWLuERCQnkKcHlxfXV27UXq6FDhMsCU0c68yw5eeT46msPMz8CwRtWlUoUuYnmXAuqdu7Oea/dPW+d",
+	"ImI0DWvALSb0Xo3pPIzVXsT5keXhA6eODhwpmwN20zkHqbHgdGASgruWIONAJQ8g1DHNDQgiFFY9yY+Z",
+	"PLzs/SyA8rYmKYaB+h2x8Zz7sdxxfnFzdf3i6rjbudSCbfntYliWnA+d8gVtsWFwHFnOpywxbrd91bvo",
+	"6rOQ4Tf7eTRY1kAo1FRJIiHLJTon7bPLi177/PjtzVdtfTFeX1mZbDc5cq4bGGTVQCtONHYYajK7d6h/",
+	"gnzjBbljy7LpOuc3L087r14n5M/CUwQa4R1bGmDQEmRJNrbv6SdAOg3CMEuWl9328cX5SSercezsukkp",
+	"GUdMTsirdo9oYMdbZ1SNJlbJoLY2PYlzZWyNJHPvGcuMaRMhIl+fIzqbhUsPGSloku0evXXE3bvotU5v",
+	"Lq57Nxcvb7runoqxb/t2Jq1oKFeM6BypU8yVDIwyjnGjQzHnsTLUbV+9PT9OK4g7mtZdsiFGlI7mkRSR",
+	"RbLWtc03Wv2OFzs0ph//kMglHxkV3Y0Fgc0wdSI8Kquk1rxagYpZ82o5vbDm1TLKnH7XamY1r+ZUqppX",
+	"y6tGNa9mlZyaV0tqHjWvllEUal4tL+fr2b7Jf1coUushrRRs/0ZZs+bVssKnBj0jSEIvg6w0qAdKinA1",
+	"r5aWw/QDKbHKTp2UfpJZxI6F1LxaUuyoebWc2ADoL7rxYZLcTV3zauZihFStKw29vRH08BlWnvwqZsaw",
+	"qSlWit8UMEE9fCEPK/jBcRuM08uyAw167jBCmnXq9KSjZovItULgn4n461pDngehgKf6rm+/HzHmw3f/",
+	"D3vv9htHsuaJ/Svh2gVU1ZNVKl6k0yLR8JZISs2RRLJ56T6aUz3KYGVUMY+yIqozskRVn2ljYK+NBWYf",
+	"BvbaY2NmjX0wxjbghWF77Z2FFzDg+U/mcaYX/heM7xKRkVVZZJGiWuo+Og+nxayMyLh+9+/3lX6BJzLN",
+	"8NGZltPiAsTgAadrPzH5eZokCm7bgSmewM2Hm4B6/oEpellmLvHNHaOHWTooYE6yoK/hD6ARTye7qZXn",
+	"9JXDneMDU8D7WMAZP/Pr+SdfgXZo55+eqGyInnX65zFydTj9JP4es14Fg2U9yIWWRQ3nFf0yVbnMBxcz",
+	"6ESO1VEZ//sNKBPB3ydmkMqs5/GR4ZsIesj5WUE6+xGzQTj0QO4eo6QDZ0HOMiOTU2OeyxzbnGk7ndBA",
+	"X4D4ekpG1hOSVc60fCNTCsSKGqfpWJlpgaCiFkaMCJca0QTcJ/fJ2RE8gY1xiGcH5iQQBPDBMbJp+EIw",
+	"6oAFP1OzYzXldPzK4339JEtHFwWFlQ6MTtLKAcLYucOyInjUOFZAxf1R/JZsxMl0UJsmUpFZKCK9YLKP",
+	"FbtVRgAMc+69oAjIXDW4k0Oxub72K7KDekM9ZdJ7ULVmICres9XEjrm6pLWVcqMGoaAs8RaCRuKlJJkk",
+	"1qHbTzIs14Ti34zRUgQM+fOH3TWHrNKMj9ZeYOzw2sv5KqlHay9qR7O8KAj+hKFIboLxPcuocs+Ov3Gy",
+	"I1XLgcfVL24+WrEqPO/dMrcPbafb4BT9xedTdtoXhsSZwoBMVEkGKqc+IRr3akwodNcH1foBufWp1Hrg",
+	"DVzi0oCWd5Hs507+NSEDq0dLX4W9btORVkk71SUwI6ZvpOqSb0IJJ7p4pzxe7bX1PFYP2UsmvaN0UEzz",
+	"Ot/QG1nI3NVSYOyzBYtMb6UKI9dgwrvi4R7dJVM6kQ4R3miB+GorgMZP5Az6wYe2tS3WHPhCtct3w5K/",
+	"Isd61RQHH8EIDfZQ2bRXRN5du763DCzHIwbnFcOKrsFghaMq+UxgKXRZSHF2/Fw0XZka6AR9NlwbxqE5",
+	"jlUh4e3WNmMR9DW60KbaqqIjMBYTDUSXGl2DBCiAKt6lnG2JcyPzxLsbBzLPyUfnjia7w/u6GVOgZYfG",
+	"Gbc6gjKqeNxAxy7MpUPQ56OBPk/gPhcmHShyql+/4nwBViAw+J7f8dxk10a+HJtM1QOZoVDhQKU5xRR7",
+	"5LM3f6KiMnfBj7h67+fOQLRCbQQmciulxItKTYr5ohI/fSo8f3nFhB1Hzt9X9nu1YMctst+Pgr1bkpVV",
+	"ueFAVuQW3tT7Ez3aBsnq4WaUfv348Piy++zpyPR6vd7BydnF3tkI/rkH//d4p/cS/jt8Mjj5Q/jHTjfb",
+	"++rr40399GDU6+33er2zXu/XE/Xd95/Dz72Ts68Pj5892Hm5v/9FTSLYlUSnJ+JgkM2JHv3Jbydq9Cej",
+	"dPgnl+p80nKDjoH6MBp0v4EGtUzJfC6ac2MOL3e5NFKOaclKBxf5irImzlTqE3hFM35+uEPALPu7R696",
+	"7h+P4fxnqaboWbaoeRZLAQvaGzm9c3UFoJYqyAp+HRXko1c9/u/jFW/AczNA1WZ/94ibPsbb8NU0Hby+",
+	"Nlv7p0BRWVnaGTO29FJwgMU4oJtH46+QLe1TmT1PuBJN8IYVTkNMlPm86xB5MMRDwZXh6dad/XKzV6P5",
+	"5fuO4H91tr/z7NXewenxyw9A9IOvr3jsg+P9vmh/8IlbEP6y9V2oQeFYbq37lJ1cjXay+QDIsStfYHIM",
+	"exqY4VAFWSYuz/6WCCacA3c9fbkZ5IgjIVd9GiHsA6pyPf/3UAtMbq5qcSpHB3hIb0psrqUzN1mJeqyT",
+	"KrmpPyKmUMcK/S6LZ3ZIRquaqrCJwpwsqzhGZYAOEe/Wxf5UgmajmXit1ISVacx8C+uttiopEteSc9/1",
+	"DeDbzeA1TvPam1R2Hrmp163ZsZJJqpWtzSdGz/e1g9r13vKTQhYMpJekN2+3kInM33f91Y9/oNJJsZvL",
+	"YbHEHoe+rmmmHPIFetUqyJhzZccpSD5AP5k/sPW12lYEcrnenBEAuwS4KyG+6I9/8a9//E///Y//6s9X",
+	"6e8K0FuGZhtcyHykyjSD5VA3j+qRbm54owOEFgeVmyxDLOINPmWgobmld9t+pb4bHpErQUGHcAqAv450",
+	"alXCRUEyuB/CqonMMff1fBbCgc6h49TuUl+XJ4LgYvv6P/zX//Pf/x//VDyKuoRJez2uUcTTvWKV7r4A",
+	"KBqRLwyhBtmB1GXuA34xzFgVL9K7LQZ6rOAQ1pcuv4kWIKeFOaotP/wNR4zDjC7MNM9m4rfmHCP+LCXi",
+	"mAFfBOUKKFNsOWECUVF6StvwoyWz/WJKyDsrIwmZN1dIZVhZbQEedoTgvYd6mem08K4U5HjBisAzt14U",
+	"Lj+3QExZp7pIM3SMXEjbuR1RvKl6pdVbD65Wg/+r3hY4tYgzDEzOQUVBPko6YCDi72Hozd7R0avT/Rd7",
+	"f3R4sNeKqpZjOg5DmWV2C63NcSJnsU92IUNyOhQhMupE2iIq8448xjMMjSzJosf9nKuZwcRXV1IkQwME",
+	"fVC4KBL/o6tr0txYK1/Z6IoD8wYNrjj49c9h0uuPxBN1nk8lbNZGFz0y64+wFbzkfgt6bWEJM5wQSU3B",
+	"gbiQZWwiH4rUYjSlSigysMkxOTgtqlzi1z0tIhG7fYup0vjckmCWxngyhZ6NZtQ/Mt5S4RKSx8hEcT0o",
+	"/89SoQYy4NVqf8wDMjd3ra8kravp3P51p3If7+2cHR/vHzz9AAq3//aK6nbJRt6Xtl1+4RbKtm98F7p2",
+	"MJJbq9q+j6s17YcPyPSJXGn9gVe6jwn+9q5V7ffGxDuih2d2iyi6Sx4HeXiq6RIk9JwhH5alfN6pMSCp",
+	"c2Xulm5MpIbbQlJyovdVIm42Bhsztb7aG7mxdp038j0bJT5qIwPtQv0VwVTspVXq9xPHu9Ic41bx9bn6",
+	"9CnWU9mI1qL1b39YJJHVS39DdNEKEgxhD7i/5+gCVkH6bqr4Z1itRSa1jFBMTF6cgvJY1KNncgkTDsdG",
+	"9mCm8xWNKCK2Cih4dHhyitGWLxC7fUWHGjG/HcrTQWo/P8SlDpa6cYpmDOOIIxHzQG6M5He381AJ7FId",
+	"s/YpRiYXjHizkLe0wIZ/H7C1boMhuDx/HZc0LazKhj7Rg5f3nsVfV8Swp/26CYRSgWd4f1XFrqjcyqtF",
+	"hrorsjwf3q0DJpUUmRJNKv7A6xBRRY/ghdb15XOD0QYz9XtxFfaTB2cKl3Q57NPV2IrhNbsL1KbKtf3l",
+	"oTdRZKkqa9TMQSMhJoVdFdOuUgV1hQZc7nXVt99O1AC2AmGTV21lQpz9VRt953xVq48uD01dK1GD0apd",
+	"V4qUrvA+iVj2NgU6XVOPyFapvun2K5zt3GJF/swsLH04kcXdrD2dJru6cHVuMnU9tvHZyd5xI2pg/sOK",
+	"DPzMYiQUxo4T+zbZkggaitji3hekwFXjuRbdP2aZTdVHf123MnOYxrAMIAnhSG8sB93FIp6oosjUWNVj",
+	"3nPtfUQVQJtFJYYTn1yYqVUXJkuw/jxHH2N2EkIwchUqS8Y0i19zZ6HcMEZxxEqI5zKTeqA4Dii6QUl9",
+	"oLFpQg6VbtSwFzJXja2H8NcPUdBx+7qeH/yqLNkx1b7fjZp+v/X1ldewwBvNFifilHH3tdyMX1Q+UZgX",
+	"wWSgK1qfxA+J/wZJC3Qv/+DxzD1gtrTGEHhUBXi9u/5w4dj7NZ7fZgKLcaXCGcMM5ugKS8xIBAlrh6+M",
+	"o1meL5prLaCoK1BdU006PG/NNUKrXxVOutyNWnGr7mSS7ZNPyiJEGPk8h6lGQCw1vsUyHNFn69bB7/4y",
+	"Y4zU4vCbg71jMZb5ay73R0vDTet9JMEpqq0kmBaYK8qd8ttz/lsyry+tEnitryE4uHWbQdO6vDBuFGmx",
+	"+kBWd/Zc4bZ1dn62rdkVdQ5Xdnuxw1kAara0CPrtinQ7B6+70sFRL09RuO/h+tcxsIVbWgOvFgSWY2n1",
+	"Er/znuW9chpxiDj6fqj5vFDsvjI/bGRff/fP/ksiaNtliW+u/O3SiMbswvFF1PBHApwZr3gU3NSuxtlz",
+	"JDRMTnYhAsa8Fk0ivd0l/s5ywa4M/U+TVauX11Y1qfSVpHaSyRmalDh4l6bKr/QbnfrSNWlyRfQIrwNu",
+	"UGh+vfkV5JNx5RyYn73DdxbCLXgfvKeJt58n7oYV+bN59b1zbKH24vHtDjmVLWcyd+NuKnZEK1Zu+tJc",
+	"ivF0cIFc8ZJyyVa5FZXv14uYs1W3Ohx6XVfoF13x7M8HTITjrHzpyvi4k3Skzyb1agjnf/FZ+Sda2UKN",
+	"Rh33Rg29c2V6GgOT52pQiAuTWyXOsW7wTNhCUsNLdW5TLB23qN74rLMr7f/40oruhV0iAM6/MAmqCV1d",
+	"Y4rf+yEY8PyuPVfyDaMbdERPnJtCDNMso6K4Ev+NXmlFKGLDqV1SJPhqW5hLwAkKFeHMl23pdLKnKdd6",
+	"bkvdU+Rfi2tfNrqmYJF7s3YAEzl+pmYwzvmC8a/94980BtKm2sBRzxXDSjQWfR6vg47qoJlXKapXOj4e",
+	"XFuXxn+vdmaFLOxOxSY1t4Ds2Vw9eLPscFYnU3NtsDvqb6F+x2LhsSvnfINCeQjWxa2AV5ExB9XrtLDC",
+	"Ts/bpSHo3or086q6kFx0eGCyTA2KsgI2fNXlBUo/pFsK4IiDlit9uw3ZgdZ1u+yo2LVqiLnUy8vRwUx9",
+	"QivD/JJf4jYMpRJeMl9bEsYRrMa154Zm/l7zdlZOml19nkunxTnF9TG/10YYBURilZRpTwFuuoP8/dVv",
+	"+QtnyFhK1FYUmFYrML36xAIbywp2E61WPVKFuXmZVafE4jyxi5olpkEsXegjOVumpE7gp1DiR0D+IrVF",
+	"OnC2V9GMR7mZTh7PvgBx8fFsDhQi2LK1zyn5xS12l5en7X6gDtwyrKba/rAoOLyvI32T3Synck1gyrnK",
+	"j9VwMbmA2t98O79BF8dp6FOZrxtWp1bT67lKRKpZjydnyYrc0EyLq7sFlscM4UYdXxlQs5K7B4lpCjwC",
+	"Brls4aa2XvFwqO6Nk7OTo72D3b3dRTWhRH6/frPpWwtD5S7qR2cGr+vKbSb1gcW3CCkIEWtuD6iB5sZi",
+	"JdlhaVT0nceu4jJ5ZspDrGCthGGsVzrfcSNWi0fFV10s6snp4c6zDxCHit9d0ZlFh+x9xZ9S77eIPcWG",
+	"dxF3yiO4dcxpkNl2g5t41bVagoq0qwbpGMsG5NXyQEFUeDpWt6xTxrehBnEImy+deT1tpIk3ut0Hjza6",
+	"YXcOmMpRhMazw5Oj/dJKcyLHdqpHYg/Uo9zodGAXqeqgtmgD6nKuGEMVsxuRUK3D5xq8Fucz0cxUQZWY",
+	"k3SUFjYScSeORNwmMaVi+pjX3SdoKoKP/vFveu0/ku3vu+1Hnfa3v1uL1rs//OPrCGmiEPvVL8YKUGA4",
+	"7HuWYLHstnh2/A1Zu4laIIGoDurb323Uj6QkxsugGmiNELvbiiYaPrC4OkLzSytwzyJx0DvZ7X3VWgCW",
+	"mF+tlWn+DQ0mIUdYFFGdGdoZp/cPvt47OWURw6KJHQZWK2y8QzhuyFWWXJpcHZjCo4XVVx8xOeIyZ3h5",
+	"sZaYe5+iPo6m5/dPpudiMrUXIlFZ+kblGP7BVUmwDAT6X7BXmfU1lhlDDycXG8JqIRj8oJKtSuoQlvPI",
+	"zAh7rFbT+V2Di2CxMikbWw01+8P1P/r1H34vv3k03f+tSV+cbF7u6+4X6DzDl2GTGmsbDx89fLSx+fDR",
+	"5gM4r9PzLLUXp0izyszTh6fdta1ud6vb7XS73T9C30OIC7gFxABW095nW+/98Hd7HxevnReJbtS45/3Y",
+	"r+EJ1U16we0WBlNHhNzeVHGNL2ThNgo9r3PXZm2JffX6A/Qi2I+lY+GJO1UNjld4qGoibIsiT8+nBf+V",
+	"EH6izI6q63nNBOZpmxtO2XvkqpkEDK2cLB2w2jS4YPSRIOibttJw/RLxhyeHB3Pr+/DBg42Htel5/oAu",
+	"KftUzH0NS/qY0UglYqo5Nv76daic9toAgfJK45vknm8eP9kRGxsbj1qVhZqnlKueG8b1299dTnVKrMMI",
+	"PQJIR41VIn66dyruy0l6/zzNslSP7vOrNsYSR/Y63MOryXvIvoihfsv/7bz69rNaTkZTYsDKpTBPDt6x",
+	"ZkQO7PLUvFbwZTOR301VG1HS28PcjNvFhWoTVHjvsP2Ha4ffb9TiNpUQkteSlXILflgYQG0ETQW7PcAY",
+	"Hck3jKw0mYjmJE811azqnezs70cIrD6RA2XnoDhXmmNlsza7jx5etVv/Ufs/+fYP/vHNgC0r867lk9Pz",
+	"5eb89B2NqzD+XOni1vnM1uTFYc44d6tEst4iXfP6fEs/iXBASxbzGp5VRp1kUlPxQAKyDVrWpmGYY6XV",
+	"5dWpbRVGmMP7WFkiVg6PL+4sqUQYIEDWUUxCU8fCmw5DEfVmLMkFk6D4/onKx1JjQRaa3VzJE6veIeZK",
+	"q7curmDpQMtLS4AVlvKCEc6XQHVb4vIizZSAFW3jEqHwpv20yiKPtx7pzVE4b4KN6xSVYK/94J1ny2h1",
+	"HZO4WW1/BndUAbBjdT+i4IyGE6q7Jady9D5Izc1oxRW3/uo7fipXzIg+lT4X+rT3IbKgT3ur5j/Djrwv",
+	"yxP0fQu706kcPc3NdFKTM2IkRwAsXhX6jepdQmvg2VmqrCjMNledGCuprQuNhddXDnutzx9b8NG/80G+",
+	"KezfVQyMkix4ya5a57sw8fk9u72Vz3WxrOK75HARLuH+bWDQggfiQp6nZXpJWMt9cCGzTMG9/bamQvvH",
+	"cKSqwSkbywMDApnxwfXmmzsrZf7gumiZmxy6Ozpv73bUDmrjRXuikCMOEMUg/Y0uyhNyQHZMKiqWzVju",
+	"r3LaIpdvVHadqW5hlT2u3uIZ5LFY0WQ5DDNrqBJmgBUzU0WpRwaCJuyGOFeYBOUEg1VX1wXJXVGbuy45",
+	"HKdTf4P5tvIqLVzEVQL4/LjqTt+SjUbH7McZy3DjI49zWZYuepsYhmtiF668QeVgFhe3Pr1xyTK8z5iB",
+	"Kxjt7dza1NBz2ZpFc5OvXbZcJnVOrJt7jVcOMhqqlRxdJRlbe4Bm4VrouRvIOCu72Mov/2ptvXvVt7+b",
+	"SgSovq5XSv56KBJ6Okem1676hE2T66kQbOJJmpTJ8OjNud15ohB7bs/fj9xm+gmXXkOCqr3aV44DXFFT",
+	"weqxTlc57u1+CGR8/O6q+greoPemsWDvt9FZoOFdgALwCH5xaAA4r3rBgEhZ4J7iY46kyB99Jg/hrYC7",
+	"7O7MVuPx2cvgKm2t/RDdNi6TSabMssMhZsBejVSLRMZhUX077495ojjauZBvy7hcqtqc6orn2Tmwt0W3",
+	"6nkOyendjOoIaz9NVM7xhUtG0ilLTN+zlLkdCbf+4m//gpzlEdIJ7RBjs/S1ElLP2BUKcy9xQP947YFo",
+	"bna7IMUCqY7vYxdxizKuLea+LHxB/IEYKjXXcKhU3OrMM4a7WZ8TWBVLM08iMTbot5dafK9y07kxp7iO",
+	"SVyF17QQrLYir1h6C0/SpJYvnE9nlCltVZZdD31A9+1k7/nzFUn34+mM6uZlSL/n2OhqA2LIgRsCDNzB",
+	"UDGW8l0D128RHEhNbhTN+q7CYVhena80Uy24gyF0q0sGzbnitla3TKcYKoW+mVt7i0CRuaqH+hbfLA1v",
+	"OfWhsm7uMUv4scAKuE1cALQFOORWfv9SWqpizRWLsQ6VQRNVWvgEmCjAh3UxIZQWZlu3XMR3L0dy48Dp",
+	"qMFoiUuyhRn8SeaJOE+zLEgA9cmg7UQyJGNuJsaqRDRhmYpLU+YK5cqhMkbIIXBBsTiNgzhA5jGRM6p2",
+	"XcgCk1FbDC4c5OkOjB6m+RjrfBGCGzncuXbOfY8jc/93afLDfX49bgEhol2lGCAf5C2k65pETBquVm9U",
+	"7gbdEXtJWmCpHY8u6b6DNQNwNO7lajAQB+Eveu4Kc7PzXpgbnXZSbOmw3+o81uk5TIZ89lDlDlaG6CFs",
+	"Sd8Jr3c49QrlCAlseTBDGupP+BLeiDuysuJE+1fqTgcnT/aOP4z6hJ9eXYMiZvYelSj6wO30KGx7R6oU",
+	"j+OXqE3h1K4G4d3wILwVBWv9gVOwHrjE+pI0rDn20NhxVLt6M7fW3xmt993Ekx6KIVyWguDNudoZkbCI",
+	"CTFjzmth8oSqGzAH3+ZLGZEQY3LRxfu5VH7xiLhr3er/qjUuV5NSVqLCZX39TEngdM2QizI6QFmn5Fzq",
+	"19y0dW207bvB+JYiQj3GVlTywxIQgwBBJCMpYxpSnhYq3ybwlYnKrdEyc/Ayhsty9jXW5UQYkFZH9Hyd",
+	"OliBUBXk5Lc5YPfVJr8iXyx3JFdycKHsNmkeSToELoBbEW7vjbehPmdzBVZZRx/OEIyaSzTWE4m5wrgB",
+	"Rjfm9oln6bgmuHe1arrXl8tF59r6561tkalhMY+lzXYP8U1aXIj1B5HoN1x1gn4DNn/9gS9XgB1til01",
+	"oD+HjLxKRRfoq8M0K1QeCcYPjKqZlAH+VBtOPgh54tzoqb2rar0rg1Ks6tei/T2zyziAR+yArbwGsKN+",
+	"p98z+sYSWIvlE7Z1ebIOlBAIPSlS1mL8Pu/p1AZiOdbfTa8qb12LI0AqjEOVwzDdxVrUGCiqXY1ylQjV",
+	"hk6rjofl8CmrldUuK6+v3wgSqRyBA2h5D9Wj3yV2cFnEoGj6sMLW7WPyftqyx8sO710ItHgJfnnC7Ndw",
+	"aWYOZWdJkPmKkEKLkeMByE8lOn5989rIR9e0dtCmULspDGRJgtEbU8zjxw6kXQSQPWpEjd3Db1YGPp3A",
+	"++aSUE8ro1hiRyUAlixDZgyjmsduPYojEcMQ4hbmbC1GlIqmyQPsFCazUV/D/cWSPUBtse9LacVA6oHK",
+	"MoVC280KBpfLEcEovr3ufsMajUybH1Y3hddnidOp3Dv46KKzKNzbqy7l3DfnxTj/y7JDtAwfO2GIlxVu",
+	"6nj2NefGrjxQT8gpzPKmMbNTOIUJgb/w1+vmRzJqjdWcjG0HU4fReC0RXwqMeDhRWMXV2QEn2dQ6Ix8C",
+	"KgzMWIlxqiuPWRPsCI4dp1gqLqSFKMFS97WrgCi1QGDg5v/7vz2K1tc3oo1frUfdjYfR5w82o1/96kH0",
+	"efdX4tLoLdJcPLowl/88V0OK8x9ckN5j+xoun4MBw84xQKsViZgncjgtDofHIBOjGQmWBVmm+x2fXqgM",
+	"fWtUBkvmyhZ9rTTrXbIQOXQQsTXyMpeTiUq2nCQEdICRIdx7piCKNUxH01zNmSLXHnS79SUeF4/kwiyu",
+	"g5N0+7ewDWJhFypLUEAHvA59fcUGtZzaH8T5i0DBSwOiKDOyGVsMBLxQuYr6ml2k/HqWAjnTifOckv5i",
+	"xVCphI3U1tucpSatsYJFda4uUgTBmlvmyg0IKwiRS8ZT+ffpIciM1L3lrq3rvwQdvFDFhbnWWnjAfT33",
+	"LTxtwk5ALavHm19tFAEg5S3ncVxbKLCn9VRmAt6FeydyWaAbfaLyARqX8CIlC+FO15I6+CSq2HUmsutr",
+	"IUoYFiyhT31ePEpLw+IMUdPHJbVdCW4HV7jWItAT8U7veDdGsF3y/WDtQQquXWv5JHG2wInBbJCpWr37",
+	"+s3iL6xkz5HlwM4RpxGdTM6qttqw3lMmm3dfXbei/kUxyIwFLvj+1naV9DqGP7pJft3cgSsZfbhs0ZzA",
+	"UKFPwR2tkJ0K+QhvVZUsLN6YOUo7tx+V47545JZLQau5lehd51T6pvf8+d7pB3Ap0YdXVElYyntf7iTu",
+	"/hbOJGp5F+kGbgy3zjigDpa4a6rScGNtrdte39hsP3j4q88fdaunHUFiWQwLeWxj76uz3vNXR72XWEqs",
+	"yjs3HnZDTtbY7KxXbgS7hrpclNwZB01ejEiFn2cL7WAUPNXnh72aEiULgn5NmXF6BWuRyTwRGt/ddsKz",
+	"0oN8NikWwHIfbl6HgRLmT3fbjwhERrRr86hXkK5WcQK1F39bTcToXQGeqt6qAZa0hRdZGr61m2rtboW3",
+	"UmhbQV7z43t4uyEthRY/ZRfYPSuG6VuVCM51Fbli+rwN/8zkgOHGB65KsPoOZDh+qSOeGKxNEVcuU0wL",
+	"n7IJY4CVimUhMiUtqV7DNLdlgWUvETbLnRV/+xfCXUBxX6ytd7uRyM1UJypp+WJxTge6NNMsEaPcXHqj",
+	"Cyh11ejHYEXi1vs/D7cUgrtY6QRmu0QcLo3Tm50HjWtvMeI//dDs9zvur80fWv/xP/6TP17rduFp1z1p",
+	"/BSS9TLp0sXKArdWuDZYg+EC9MVmHJKaZeXgb14tdVF0v9Kdiyjb1wjvzp0XlhsIBedS/mSPtEuaW6O8",
+	"e1Cf2a8G5zefZgoT2CrtkqnyTny8R2gngc+SZRH06EC8vVnJ2jvSGbwvcyXlYZvsKPxORxzqMN6NpqYr",
+	"xYgp8o3rESdTFYmpxu78SvGXqhWKfQyZGZK1JC2ELeA1c6msCw9I/bAZWxTYbIT17clLBjuQyFkkjHYx",
+	"4X6DmpJHJzMf1MhZh2OZKCFHMtXbDteeHnGs98Ya9GoDAzF/qLV9VwF5zrUXLi/fs3cGHXtnPSy8NcHF",
+	"kPjjBHhHWXYGrgelEoflmVvblMkUl5c0JiPg3KmNOwLlauQM4bBjtOeHzSlwknJY3YtlFimVmfnTf0Hn",
+	"JMNwzOA1LqKmQpOX2/eoDEcxWQLMwOgIoxu50jEcOHK38zmwZZE1rS5JO4Wv5QzaXtIALD0Ei0JrOgZ2",
+	"ziG1OBBsOTT5SHEZrLumEjfTfq8sIL1cO6ivkgz0B7VBuOQc4FQbms/nETVEMchVkhYkUWM8rS8IFBha",
+	"L9nubS5BCunreOfLvZ1nr6gbYNbn3EUk4hf7B2cnMYZTvVF5ksth4UT3SMRHewcn+4cHsShmk3QgM7SC",
+	"E8Nsv3Ec02EPVxw+O72TLxtR43Hv4Fkjapz0vt4/eHrSiBowCPiPH1EjIh0jauBQGlGD4AYbUYO/Dv86",
+	"3EftZ+90Z0XldUfaC/i+1K/h+wglYOHDEotr7FyowWv+Nwi78PlUT+GNff1GYSnmI6UtGQ6OTIomhb1i",
+	"gOrwvEFkhc19hyyHX/RSvlQyz2ZLkrnPZ0dLwtKOckU2fyB4REznENO3kOOV8R0syIRFAiOkMuRKivqa",
+	"nUdIvHQZMu3s+ngnVCLkuXmjRJNrm4WlJ+AFoF0UoiRz1dcYBWWmRQt9Emku7HRsWT3xsdhI+l0aAl2j",
+	"1WtPENR8TfTAe0y/HntlcPVxUu2ButoYK+O/u1p2t6xOtwT13U9nkYJjXcDBNE+L2QnMhU+lkrnKr8Cd",
+	"Q/nYxSwhWlyEVj2681zQMTHInZGRDox5ndKlxzVDpQG/Uk7uoigmVKgQ+93BJovfPwk/i8E25zNh05Fu",
+	"TyeeLWeGovW+LIrJoc5mkTiRY3WSFuqL5/Itqi6pxpAM/Ig3HXGI0yseQzk4OUmfgd7xA56koSGoYV3I",
+	"QRFARHBzcS4Hr0EyKpQcN6LGNM94fnbr/v25MKr7iXqjMiAKdhET03VIuRaylOfLoq/ssm168Fqfp1NW",
+	"pykDCPs6RZKFYlGEVODS5MVFKxL5VFsueD7VacGwMER73hiE46Ri5CQLTYDOkSTU11ahMuEjp5h2XKQg",
+	"Q+VmOrpgkfIcgcwmE7KSdfq6r//RPxI7Rr9RGiFa+7qNEJ2MUksoIqClZOZS5TtyrLIdaVVHoCLI+Zt8",
+	"L3wZP2mVzwQVMJm+FqL57PgbhD4cp9rk+LjVEV9R9iEuEgEo4+xykvlyNaf5W9HsN9bWO+RR7jdaHRjw",
+	"aTpWtpDjCTVxuJzbYiAzpRPpZchcifjly5cv2y9etHd340hIDjuVhVBvUwsLCtIojHftUbfb7q61uxRy",
+	"+ujRo/baentjDWZJuD1waEhAaUoXYlyJLybdVGVJa5ub9BuJnPUbkegTUeg3aAOF6DculXpNUaqOE7jk",
+	"Wk7zQrzh7zGspmdTef9EmWkG149Bq7cFdGFJFAbd+IXRoA3gGh3JkUoIDFQU8rUC6X6kYtFE6XutRUzC",
+	"pt/DM+5QrHejIAW3Sy+RlAFjjn+H5DkS0FUkoHEkMF7rhxg/SoDHKs8NLk2MOEgE1Xp/kpvzTI3/4LfW",
+	"6JjAVB9tPvhVy1fgJcjM6WSi8vYAjlQ8MImK4cNevBlILexlWgwuhNEd0WPNzlFARRoKbq347DOTi3OV",
+	"GThGhRFuz+iyfPYZdoxzg03cdNEPm90N8ssnGKAE/Z0jtN65SmiSoHyXZ4GXmBHPUT0dYJwiFl5xWvLU",
+	"wu7Gb9u8DG18GSfXjH/Xb2zC6d4Svznpvdh7ddQ7Ofnm8Hj3Wzg3m91N/OXg8PTVk8Ozg91vf4hbkVBv",
+	"UcZDNUoru3BEx3JWTnALT2n8de/5/m7vdP/w4NWT3v7zPbgRm901EZ8d9M5Ov9w7ON3f6Z3y4w0RPzk8",
+	"fry/u7t3EItmJegSevafsqhix0yLXh3vfXW2f7y3G3swovBV6PmBiF/snX55uPsK5tR7/vzwG/rm2gae",
+	"sqPey+eHvd1Xp4eHr573jp/u4W8PYJgnZ0dHh8ene7uvXuzt7vdenb48gl8fwOz2D073jg96z0n+edCl",
+	"zk72jr/e39l7dXbQ+7q3/7z3+PlejMq1miidIMVyWOpHxhajXJ189TzYeIriT7ZErlAIAz0TOz6Gv9s9",
+	"+JuMDPHp/ou9w7PTmIxaTu3KpSYtHrQrvxL3LF3vLB2nBV0BTGQQ/vZfKJkVF7MtYBTaUReUBFzPaFOB",
+	"+4r2GLy0WfpaZTPsmmJ22O6Cg8fzgHpyZfCRyGTBAfEXSr6ZAYt6TQImAd9jDIst5AwnoLecgiHp55mZ",
+	"isRA7yiAaHNJQbsyy5A1O7Md3QO8Qz1xbpIZqogkQOAy+Nu4tgFt5o50BA80mpDwugNVo9ROk8yw1/jL",
+	"vR4rti5Cx3cTP907jUMSPp3gBgxA24CPTq2Cu2u0iO/T2n8fR7jT93Mlk9n3LFffT8zAxq2tcj/4fsOv",
+	"F0ommOtp6YNRIM77YfaI47ptxJVILa0BVehdEy/Sx2KqM2WJtJTjtrgLLjKJ6Mfb9li+bUM/7fNZoWzc",
+	"2hZTDRuhqfcAZT4daYMq41hmWMCJILoDStjFQbpwm7Atl6qOnR1kC8PNaF0QwT67hNFNWJdKtciVnRgs",
+	"OSt61BOMmKLjveVbwoNMOVqeWqbE8JktLoHNvuxU20LJRDS9nxu94UOlsGPn5o5EjDoT/azdpCvY4S2k",
+	"8nQ4mFi/kVlKkgOiiYvDidK9o32x0el2NpzwhBq6FTJJgL9KJAfE95wdTFE4GvU5kDlqeyQ5xaAMM4GI",
+	"/+5P/5ps+4IVm0jER8QedoDzRUL2Od/lnhUx6P98Bs0kjsTf/elf0xxGSsPpUIk42X1mCfYtLbYYAS5x",
+	"YEcgWhOlGRhtCwmaQ6r7+qmJkP3CS+0sLVQuMxDXDAh64nQ2UScoIndEj8/IWM5wXjM2LoSLAbRVq0vB",
+	"fK6PMPCRtyzDGEyOG0YGDQKdo9raKCi+UTnoAnDBckWRfe4s04mRVvQbeAP6jaiv6axQBh9KHh3xDHQg",
+	"KWIWa2Jxnks9uCglORIhtinAMfgA7E75FZBjU7rXVmEEHpEzn4S0vUjjvjw9PSLT6tRyTkjZPa8JCzbb",
+	"fW1fpxM+vmF0R9mCN71JKNBpljHSLxmy6Vxo9baIwwhqoI59XR5md7WRF6ArMrUiMYMpmqKJltvFdb5E",
+	"vIby0MKRSeAiw5GBowayOoo8Us/cIcPCZGhHxKOH+91EGisCPhcc2fhrGGezFZPYeuhFBU9t3rbRbahl",
+	"5uhNE2cA+mAuBwXiV6MrAJiTnKSdmRxnsVNOgS7kaqhAO6FFowZExpFuwTZNlJlkZKspjMnsNmVUohnZ",
+	"Rb9WL5ojCKwh274+qVeLmRL4eHgRozLNdDOzBklGWjj532nRrMb3dTynJ8cd8Tg3l1aVJoAc2D6fQWq2",
+	"7dQ/9wqc4b6Oe9PiwuTp97jKW+IxmgVEf9rtbgxwXPhPFXPMc5iVQJTs3BQXZOkikwKbBi5pqklfl2MA",
+	"qse0F86nm7/SiXP3bHTJ+ePYJHBhk4u1z7uhUwgXMuprhMLA+05kAx2Bbh/mlwTzu0jkN3k6AlK3kxtr",
+	"2/SXmxexNhdifT4T59SPrfBfaoJc2paqWl/HO4fHJ06GfXV4vP90/+AkxprlcB2aoN7LtlUTSQeHOrKR",
+	"Ezr7OnaGCjmZdOaMFTHwcauKLRBz4EulgFEImWUtDkVwo+Jh4shAjkRUJbr8k1wNs3R0UYhmfHgEOsBJ",
+	"3CrXgMq+8onMzKVFz4DSRSozy15a2j2g6LC3LToD1fMEnHfH6ELpog2cg/nVr9sc0dTe3439geK5kHcn",
+	"U4Xlo0NUDISuqqBa05fb+28uDHOlLEPfgyMjfT2nrrlTHL9tA+WzNp5HWFG5UHpocrRNWIzEL5Te6usY",
+	"y4EMYtHUxq1GKxIxKZRIpck0ppJ2qlnPhBcYWh31jqrJBmGLdF9XtKttISn1jd9BbxUqZAs6Fike2Bq/",
+	"X82N2+5XVF4LPc1rdi3Knq0m7IDoYHSb5hssXikkrpFZOUsHzibMNrmj3EzyVBUyn11rinOtsVxakYUm",
+	"vR5WImNZoLHVWO+sdbroTshVpqRVbW2wIA79AvoplcWxra3AWnduzGuLjkriEPh3LJoE9RHhvYlErgjJ",
+	"lxzXkUj1m7QgLhT19W9NqiO/hGitMpmCK6yKImP8GEfy41+3Hxvzur2fxHy+SxXEZa2XZ7OS6j6X3Y7e",
+	"O0oJ2Q44z1PjCRypfyIG2jK2sZD5iFg6dF3q3KQtXcgEgQvgPHqgk/i+S4nHUQYlt703nXg2aoCUHW23",
+	"+9pDDNjSExw7rIkOhx0ALVjZTR8R0ZrD+oGxzgaZwuFJFLSmE5Ylt4MqOK5zWKyBtAUobou/slH2/kQO",
+	"gLLG5HXrLCbSRCJGrJiT6Xgs81nHhD8hi9tcXxfx6eFp7/mrw7PTV4dPXh33Dp7uxY4F81ZTFg+jPmGw",
+	"1kRajPx6uNnp6/VOt9MFOR3EpGQuNYQEKBC9SDx2QpyGffSwWrmqaikgy5ynie1rtBum1k6V2NxogcSg",
+	"5GvgSe4zqK+C/Ot9h+kI7bBbqEtTAC5q07HR6nAYo+pNqgratVB+b8Zh2DLSf1/C2z3x9RBYocbFDX6u",
+	"AOrAk2M1mOYgT5aPvpqmg9dzDR/jhla6PtQK1PrqL+7NfXTYlE+DWqE8jkRVemNgBH7GpkqniFEMRpLa",
+	"QZ6OU02UGyNzLqRX15qwZihPw8VLE/iOmZBRE7hZoMbiKYFW9yyvMucdpbny6E+2aqjXifPvihe0e1to",
+	"Q3ImUj+MUo0TWuYg4ZTf5nAf/jScxW3x1GBHfAo6qKc+nu2Gk222KGpk4SGmWsU9Gx6MZos1VqfCowlx",
+	"iKmuGI3Cg9kmB5Z0Nm6nuuHigLpUUVRgyB03yGdOP4aunxpQjeiHV8c8URD0RkYrtsI4a4FTvWDbtCnX",
+	"pZkSSBvluc4F17tifuXCiwKEGre7TVga9/65QlAvJPYtSp/j38QXX3yBl5kM6HFYTY4yPjtsySiNIIto",
+	"eqK5//Tg8HhvNyIcxN2zo+doykV1EobDqbayUgCPorQKn3LT2haVKZNkdsVkh2QKjqc6UcNUqyQW90F2",
+	"SDPyV6lcNHEn6NCiNpjaUoGORPwZ3mnW/m5qR3HmIFKa47dt9bZQ2qbnmWqXlhYc4vXGlsraH04L9KXD",
+	"WzK3KvElofwjjKhkQrHrrcknhSyIDHICA5IfZFxlF62tgKPDqjAYHJL85lO0pcagyc4FhsTz9htnuo7n",
+	"XtyR9iLeDow32GMfQz/6DfEnoo/hH/jPv/vTvwbS5kqOzgTmnMak0MfBlie5mXBgoC0sYvI8NREGSWNs",
+	"gij1+2C5y8EaDOJ7o3I2BPAnmm9acUechbYHy8YOMjDgdbJKiX6jxvjWcGpz4MptbdWTESKoznyJjhPo",
+	"HKUbzmanztKcbEHNeDEbGjc0w3q70vpnuMBLchSBduBi0fpiEChdD3RMVb8x172naPF8p3hjjhUZhOoi",
+	"InP6LW7BOmaEU3uh3AqnoEGiZTuoPIq0wpmG7lkXeaIT592e8XFtumCTqIw0IXIR7x/sHL5AG+zer4/2",
+	"Dk5AKhoiuc9AHHa921bFKkjMDCPoxzhJuhIo/2x7RZ4tU9I6yuTM1ZW7XH6D+DEcIg6/ZDv9pSuJZsg1",
+	"0unrJ7kZC5TIBGlAbAfEo4buQyZFuCzTMVFalIH8O4x9Glo1+7pi1iRV+pxlsTZznpEsFPvAYVvEpcx1",
+	"qkdAFHuZNWhQTTWPrqLqoCSOMjIaPHZ6x7uurq5oVkM8o0qAJ0jI89GhIKIsSM3cG4nrZYwnn8vF92FE",
+	"bdQN7qNlcpsOyKBQCclfNi4DB1Ce96bIJp9Yn4SBBoFxC7tIUVAAvQp1gWRKrmXY2M3uo+3AA+sdcXCT",
+	"zk5ewn/3d/deHB2e7h3svHz1bO/lq/2DV0+e7z/98hQX4smv0RW5c3jwZP/p2TF6I+Ovzg5P907mf9gG",
+	"NoNussCb5G18m+uP+JtlMEJfkxmWHO+rRxl0+noNdNstL/vzNcapOkMQUhQ0xm+JeO9UjuJS4eQzpxJ2",
+	"rdyzArYLN+7oDP9RvkxKIbBSoxWsWKLGE4OWnGPYjplKvHrzWs3gkGMLK5rnprjwMkLU1wgVjjayIHiL",
+	"BzzvsigNmDIhY6u0rA9xCyLaMDWkI9L5iVzcQKpHmWrzQ5hf04W/IvWKvC4biYkBdX9CUn2LhWgQgHil",
+	"qDKzFEk6Uj6K2O1ts9/YaD8afv4w6X6+9vnnm4NfJQ8f9Bs0oXh/2D4wWrVfyGJwEfst2+huUkwhikpI",
+	"fqkEVDITgbELkR22sRfugLkqk2waHp4IVBnLLAg2hyTeHL5FoTsUQkH0G+lrJJ6AELaX5waLS7J8hocB",
+	"LQgKoc/MROlS66y4x5o1dxYUBmNaTl31rBV7iPran6LBrP1MzSLaR1hlN9WoBhYhd/qft0mgyArbRyTB",
+	"quwNTGnn5Guh3k5MzhgLY/hnp69dooucpI2tBmrGVJadogyrZgGcETwe1dVid06vOqw6iWgcwT1DV2pJ",
+	"z2L+JRZrbC61cqz62r9xBdcm/3ZHHHPuAvowgGggSyN2eD7jGlToBOvr85lIgYtr3vjygLsrgVkyjpU7",
+	"o5V7gMn3OYESoL8LCLAc2Y7A/Grgt6/VpNgqK7dj5ahAPEiJ65EEZWFbDLZsUr/OoIWbiMGr5+2yZSsq",
+	"MS9mGMJFqiTSmRTjfTgHlHI/2aGtxSSTqe7rwhfy9Oubzu2budStjjgg5dntYq4mSgK/LC5NpSh9cWn6",
+	"OpgZ0UZSY8hDDH+6JfPCLwYFwNK30ODab4jmeouCwERzo9VvgMgtrOlrul6ldwp1Izk+T0dTM7UV8Gia",
+	"aezNZ7Fons+cAIUfc7AsbnFhNjZNaEdiXtl4W0hPEO/hfWOVah79tNKKfYpckYKSiSgiUUiMCJ0Ym9Ie",
+	"xWxmixmuxue2ZDMXFjlfgKyvHYx8BQOyafKIlN20YOUcOBM3BunfFkLJPEt9EzZ1WmHNWLW2+zo2oUHI",
+	"xo7JasKF4xHVyShcEBYfOnggM6T2fT33OaNVR+yXoZ6kzpkCDofnI+5UEkMLz6gtcgX0s6/RqgSPkB+i",
+	"yIBWNy0n9sL4rmidtijyJ+BRF2gzHk1RgB3KNJvmSgym3rVitCYtI1SdXZbYhUL6hfzMGwXJvU6xNhK6",
+	"KgeOLM0Fb5C5scCPolYzAR3Zp6z6U4O+P4zRR5c1s5OxpKgjdMU+7Pa1VQMDbzbjt+1EySRLtWrzw7jl",
+	"oJKCmKEH3Y1tpoqBWPZ5p6+/xJimphfbWls4WAp1cr6oJg0EWA+SX2ItxE9gDsRkIpfK0tdoPgFVkwN5",
+	"QWzHEzUBvuASXqSgMZeeEy8gsg4cOri2QV1wfjsKGKPAKDMMIrPCKdd0Qo4ZvwZYbv2pKsgEQZWqidfb",
+	"pcVPylfuPzbm9X6ChU98LA/wyPVu18Vkc6p1GOv5W0t5r2RqubbCJQ0Ng73rErYrAgfWVNmkr9d16kd5",
+	"/7H0GIHYZO36JmdaToHlFKhZJNRu4/p2R+TgO3Y5Athu8/p2B6Z4YqaaGqyt8iE5y4xMTo15LvMRes42",
+	"1x+tsBZTi7kRD1ZZuH0Ot6AGK4zqhEIWz7R8I1PKkMNUB3KfLOTGIr2oSlBud8OqrHQqvo0azlNbFqlG",
+	"R+A8WWhsPezCc7wpLkVvLuAW5oI7+puGd4HCJ3C3ftPwMbb4DBb2Nw24rI1v8XDWeZOWyo2VOQeML54p",
+	"6XzZyEXiiIQkij7wwlma1N3k56ktmJfd/C5ju5dK5o0fohXfdlk2HwehwCEhTksNsTh89ok2zNGGD3Td",
+	"n6eVpOVzf16rFZftFZe75tbO31D4JmiE9RWh4ANOYJ+vdxuI9M1NUNBdOG2LkYbhiuINxSlsi5jQVGIH",
+	"U/HHaw86fe0/g2J7+t2UmH9FvcIOtliF0SNUzdiUhUMrIyoeiXjn8ODJ8/2d05gjZBNVyDRjLY7kUW5K",
+	"H0bAe9HEEDJyCl0ab5XJ5UC16kjIDr7w2BW9vhkNCfR5TNC6IWHAK/fYJLM7pgn+MldT9bjU8BxBWrvj",
+	"j9cRI1pkRBdgMxb0tXcqR8v65Nfu73HJ6hr723VNyya+BQ7tF0kSuyuIPTtGD7OUcudvLV+tPVhlJex0",
+	"AhqCSl6oJJWU3Q8yxPoKBLhyp47V1NKafCDqTUdXSOHr4r8T2V5R2OqisOUoYCNqLLXYk2y2Dq/Pv3O8",
+	"d3ayt3uFtHZ/cMGwPrUy2xPWVkkws7GrP7EZeUfiwxbRdOvUZtLAUKi7Xwp0hGyBJtqt0gTimSFlzYmm",
+	"tGVFTVlMbcsZ3gIMYlsW/OqxmSO1y0tnbPGIKiU4YuEr4LD1O+KuxsAdkd/NSJNFm0MiZwJtA2Pn1oIn",
+	"rHX7HwmR423h7DWJ+EKsbbFJkTMx8adWtDS3cZm66gJ48uLjknNxSAxe9lGJxbRWn+Ti1XTmFcjyKVzR",
+	"AJj6w1Fk2mCfv+EIAgFS4MG9Y9HaE9jFEMcriauZoGBXL5VTcE8pmSM5MNN84BDDMHcEjYWwT4V/Skb3",
+	"XGor0XaJJmx6Za43OVaBAm0xv5DjtyOS8sky+1pNio7YMZMZFVukLxnOXVHZkNLSKLhgUYA2k9mtdfCf",
+	"QhqGAd5IIu6+lwFgvYI62dhMUhCNPxGluxM0P5SsaCazu9f0VxEZl1OhEnlmqV2uxq9TleBE06v8ZQFj",
+	"bRBEqwz2XygfUQFAtEYMZf57KLXtO1yc30vzJM/+kyD2CxTEeiUQY5WCLFC8Nj9/n2JY1JhMizrEpsJi",
+	"+LmLomst82XLq+2bCzf8aPqON/ynEH5obB9U/PlEAj4q+9rHQz9OVAXM9X3QkFV9m7dQ7ziUZjWP51yE",
+	"jY1cwA6hVaFlLKJYNpR8EGP0UlrUbgtChsHUFJWnJtlarMnFMk9sSVgqFCYyxUon9AdFpaZ6kE0TlbSA",
+	"3tUEv8kijH6rxqNh8IoL+SkbzkckhWFaHJ5mMJtimf+2kqNmP8qQjMoQPzlcf6nyDDpq529qQIf4xrd/",
+	"CqPS9c5cDIuiuFCsQyea5W0ntC5UdAKKUKLZbTx8iIASrcgHqmezZf5hFwG53E/cEbGWYxUTXPdat4t1",
+	"5uUAU3oMWayyVKt60Ur0fPadpypcvx1BwuY2JKywudyhW7myP3+/bmU6H8i9W13ST17eT17eX4QU6h28",
+	"c4Tmrgj/+/T41vCO6BZuYJ4fJrURywFyvMh8dvG5reUS82S6jjRT+3ckzUPMk3k3K9fmsrn9ku3w6yt9",
+	"aGA05VM+kWmmfo7xdrSTH/xCr+ENPTre2zk82N0PYGZZvLvRqa/cmf1dPNO15q5jV7CL1DREGgiScfJp",
+	"pnzCCcXG1V3Us0kiP9RF/ZiEp+5PJzyB+nhLuemHTyTrrkjW75Pgw6TiYyaUtzTNTeRAXRnVhoa2arRE",
+	"JdduPoAt1aVqitkJW6iaco31Jif5xa3IFRQLLGtkwSP3p2jG+Ge8NRfV5q147GLk8ldSFGbSztQblZUd",
+	"+kIoaTFvo7uHMGnxyPkeTxh5FZugv3XMmbdlfTmMn3Hl8F3mIaygaMaT3PwWjbJx6ealkgEqiPaeSGsV",
+	"dyF9W/NG5YcaoWyCfsQXvCB/IIaZMXmT/vrbvyCASyzo8rf/lv5QmZxYlbTEH8zn5QYZ0W7hGCJlqipL",
+	"2BG7QU8in+qy3pYzPFPmOE2Lq0UYrAhN//E20ygYInVixibPzeVclQnq1VUj2/YBNQ5fBC03jK5U9tis",
+	"WaRW5BuTRWc01VhwzBlb/cTmWqdF7RolU9XCFOqaH8jlbQZcuUJZX+vOVJamZoo+CXXhkz6D2Ukc7gw3",
+	"yZa8eIJbdIZ8wqhBJE+Yc1O6v7hsXlnRj5ENCLiSzzpbnQXclYyzSP19w0PJB3SLsxxKU3i4T+7CEiSs",
+	"EsFVd5dhyU3mWxFcFT5QSH8wTbe1XRrRAhADeIkPGL6vych+1b3hgm/4/pLrU38exDkXAOHyevDYzXHb",
+	"oQD52nXlnadsXpxheN8qROD3MNjjSA5u7wiO3mdQyPsP9cC5f3KM/AIdI3uluISgGJhlT/xAflQht5Q2",
+	"sFT0O1I5TyOU35YLbRXK1lwujNk6UcwHJjOryNVYpgiT0fRVJZGwAp8hdu9lLC4ELabE2+eoMIudqRVd",
+	"YGR4TuyWJ9tCJokNxur8JoiaX46xxJ+g9DoC7ihFi6bFEmoXCJLK8uNlOlCtbeF4YurMDAvsrxL7ty3i",
+	"qaaPKYKLJMB+woIgpHdthHvDL25nHofCt10SM1BdqkqAIgO0PVdDGndaCIQz56l0+pox5hf4OGMXACNJ",
+	"R9qBQ1qWmFOP4gcSMG7MdgAXPO8B/33jh6SA/L4GP/LsP/HEX3TwIwvF1h31j4ERvosn51oHzifPzSfP",
+	"zfv13PykubZ36qi53kODckYgxjHW33bFQBLNgS5QfDJTGizSk74F0TDhFdMOfxK4/di8USItWss9Oz97",
+	"lw5NoIcr+EGDmz+5cn6RrpwPFYtCAMiyVLaJSHwMlHBe1JhDNr7e3xLv9I53YwfSWNa5JQhlgm32agYD",
+	"T94L3S0MI+AA8X1LNDh6m2SaiCa9wk6WzFjQYTFSMnWYm2QrbUVCZWx7RajXstMm15Jlo+pQZpkVqeYK",
+	"v6JbBj4jrqPTlGeqaIXgl66/e9WBRGh7xSFRjTXoU1oRZ6ktdmSenFSgpT3m6rgjYnzZq8J2Oi6t63li",
+	"71FntiOgm0oBfVhgb1mnGllLlLcD9RZH8Ri296MMya6O8CPRsD5pSsvg7tDIAMQizCDIk4Cu4eGdo2qk",
+	"krwnVak01S1P4Zi39zGgbwnlG+ZsLNoARTMeXKRZkisdt6oNl2VD7JSj+hivnatmdJor9Xt26z7g7Smr",
+	"TcCyh3fGH5Z3uThXZRtodVnBkMCQkQRdv1QqDwuuKV3sJ7ErTly1MrtaTjXGc2R9iKULd4eqo0qRpENE",
+	"gC5EXHDRRF+MGYSI072nh8cvX325v3fcO9758mXc2p7/ZlmwXDq7dnNp6+VJBO60//zzB9xMPlDqgF/I",
+	"T1kDN9O9nmD9ukTpT6hwHycq3KAkEe9IlbvQ9uve8/3dXqh5RY1FmkUK3McBJVfO9j7hgy+HPEKkG9Za",
+	"qCaKg5GriFfsr3L26AiLVyHMpykuBLIQS0lj1Jjcl1jnHSuDA9NoBV34gJ4LaX18CnGi1GIVvYlKEOY9",
+	"n2pNgXXk6iRPKqt2ZcH3irUcWHIdB9nHxdilMX6S6j5C4vjzkgMRW4gKu83fmXenPbeDGAqufq5Qq8G7",
+	"X2f0PppS+KkrzR1ceM59Z7vPKH2jtCuTYtPzLNUjS+XrsMx9rjIKnaBXuBVcwhZcUJEmFXPQNXjHpWS5",
+	"WXeHj2lWd3V7716s4wHeSKqr86AZrT7d8J+15ZhPwsdFFa7zQvcCGAlQJeesJ6UW5/LDr1DixKFWdPVd",
+	"zPHULgUUn2oK/hmbN+rUxL5+MFVMqaquXowIYRVBxohEYTjmGNRX91mUQcpgW/jru2k6eO1eaLF/Tge9",
+	"lWiOy73ut1ZGX+AkV1FC35uH/hdKX26uXv3eefJ/dvrRnUcEuHt7ddYmUqBI5Iqqv5ocqYQNVpDqZF2k",
+	"Kpf54GJWpnLGg4qxKhYgT8yoaJ1ckcJi9OScEe0qYouOSkKLXbTrcdl0X8WwLji2MIYmRG/SOLj+6+VF",
+	"mvnUkciHqTZd3TST+4y1Vlgd0eRVSoscoJJ2Qi3rM0+25phEVFd2AiOFp5ioVSwPr7i93fCjCbC4lcGw",
+	"+5MYDH9h4RW/fB70c5Sn6SL/IhnYgsBOZPpKILuwIC2WxxwOs1T7gr12pgcceN5MrZ0qsb7e2qoNcc+5",
+	"gCuV0KR+E85fi22qB6osGMH8gC0E0or4dzyQCD3KkbiQ9oXJ1Q9xR2CkPHE5bfqa+6I4DjWeFDMxmObW",
+	"5K2wXvBEjsgiqTGOQ7gSpFg9OZD9L6SNqDhwYcbntjCaeK+bjVNQWKrHzMhHXcrDQ16eo2uLlyvh6FvO",
+	"O6EQkr6mIqpkvki46OxIm5zjdNNCJEaRXQNatJCBakzDIze0r8geY61xXDFaBui8SDMR84Jh+MhQZlZF",
+	"goqMUxOWGuxrgtdHlMLcubc7fd3Xn332DSZous1Jbeezz0T8OtVJLJpWKRFTFBNso1aCKDqC88M7QbXc",
+	"EFoQrlbU157n+wyK6CpVKirhFBcBFudyQ6K+toUZvKbOE66wH+RT3LMOqRoPUiJnLnMkIQXRZVGaPNl2",
+	"E5aZNX1tYZtJE+TpxvQeLHNHxGYSi/js6GTv+DTG6uTODM4HTdq+TtlmhaXtXfMtod7KQZHN6Kjg0fDF",
+	"y82l5gLmqOMiPiMVybRwqtRYYNYJds3pxlgPPBR5nPFMaJMojlsqYxY4M3ZRwtvu67nlpa7iEPE19q5f",
+	"zgIKFntLxM+RHhzR3zHmSLlCsuUOuMXb3Xu+d7oXk3vZX8GtcJ2FPLdYThaz1dzKTiZK5lYArUHkOywR",
+	"y7eUqmu70qKEx0mnekv4uuqOQpFDAG8TVn4FUiKwOG5fQ6dRGQTikugx+Ksjeu6qUGZzhqh4ztbgd5NL",
+	"1qaOMvofXGNjglLWoWjNAXXN+FxmEi57iwpbl4XeQ8Djvi4Rj+EtzvyBhVTpm0qm/yLyHiWKIQYpx72l",
+	"hU+Rbm33tYSbjAn6eGPcMHEAYe1yLNEv0mLRcx9MjDz3fR1G0UADrS7nr6pvRwR87nDiHkg7kAlSYV4w",
+	"k/ty1jNPwF3qFdqFIjwGSB9bQo3RyhMyiLQQhZkOLhT6ozyhIjo2c3SYIBkx/Xw8meJHXCYfsB9f3riZ",
+	"Fqz0+fBBl4RFxazhMSwxzbW1VZYl5p5tmdCF0gtBwiZyFnMhD6bgp4T0YE3+2WdYGGQiv5uqiCqosM+M",
+	"Is9NYXQ62CrJ/cCMx2lReJYtaQ6XQMLoCKuEqyS7u3euLlKHLgsve/4EVFtIPUNo7nQg8aNA6Kh8e2AV",
+	"s4jcIPn6Nt1osHA/VdqGaZDvQBY8SO9TKC3/+Lyv0VSKBZcv85SiQgOSILBgNgzNOmBbN7NOwECRe4qx",
+	"ktr2db/hAkCR1Wtz2W9s1/NRmjt8vLL7XNjFlbZGfySWnHcihsyxxIJNLahX1BfVTERKwlu7udYV8fHe",
+	"ycuDnVfHe1+d7R/v7caffbbl0D2AaqUsqnEkrD/jC54SEtkivCmB3EM7nxYC1kTkCg5twqQR9eqZHohz",
+	"NZJaNMNmXGpGoPuVJKS+ZhhSS05fd439JwYSc0Mzo0F4PAc6mCUdsZubCUlaZiAzMcDCGzqhT+OS97UH",
+	"+gilP1h3N74QDCR8x6Mp+KGHE+1rOt5aKarnPsabWw0DLi7UTFyaaZYwZcHbSjInfB7ZDhx9PAM2/R7k",
+	"k2GqU3uhrDNPS/qkzMQF3CVt2TKSFpjouR3uqZMqCPSiugsw57HMhgYTW6kBSguej5mhZ0i0+REcks1u",
+	"t6/jBY0FpSGYJMuW2yLGutxI4xAB9kG3K5rOT7nWxSxlpDsYmSzO1czwTQeO5vJgJMngn30GF5y1BTyX",
+	"iTupdjq4oCtLWwKXYzi1KsHVZbKelte1ZMnMGsWFyjzWzTno0CTi8c9luGwM5AdIIp9LpAsjg5I4CNwg",
+	"M3TE5vq6iBejTWPO9YaXsxkLUbjRMD9kEAuYS8xbXWY1NNEL6c38jmfVgYeE9j/hhT6ZKJXArZeeyKAG",
+	"oRP1ViVEcBbcokTgc3NpxSSbUgt808nufe01Hp+LLEdLgb13WK+8scGU2p3A4VqxBh28/xzO4MeS/0tj",
+	"OpKjn2+U7ApjO1ZAZCqJQb8/Ie3zhg3HuqoqQmg24vvwjjHua2hHmmPxN45+Z2l8qdFnrwRuAjpQRQMQ",
+	"zbqy7csAAlpcOGAOrBxYLxUpKEDSrtYn2K6gkdFHCdRBpcimnLjXEQfqUlkn8JKlqKA38fmAw0vFkxQ1",
+	"ry0RE6PYT+JIxE4B2E9i0VwSxt+KRFzIEbyOAcmRiBnaAx+xmgX//i4WzQLE71LyNBGoHqqdaqs0yKpv",
+	"MFIlGAUsT2UcYQBLhURXw1ViPo8xyx61NbhghwJMDlaPUIckKxipo1ZlalCIpswysom1tivoWqmzl8wh",
+	"W6R+R2BOlMZ0NXuHidVzYdAYUQ52E+uYkh+TAJsWakyCZMniWV8gUwanPi0eTzEyojAjhYeHFgWPmqBz",
+	"eB8OIeiWdDrtRGq7gJa/jNHxXbkxo1sV32JlZIsnuRmv8t5q0QAwrdk3eErp7qzcyHlvbtjsVI5u2mI2",
+	"UTdsckSn+qYf4nN/02bq7Y3XjujV45su3pFMb9SIZJPr3ztJv1cfi1TFEx2pTwl/H30dlQD5UbLJMJCF",
+	"nPjxHvP9luc0zUE5YXSpFTEjX86AkZs8HaVaZj0uV4KcRL0lEe4YDXqSJZBtEkx8ZRNvieZ0qIW+/vYv",
+	"5rvK4YCoRFzIbCimE4fYdInhYHGqbSGzDIb6whViX6dC7C3S7JySqUtWr4WsJlx3qjLGeGoL8mrIhXg3",
+	"Z70EYaeDoo+NKW9YjpVFCyy5Q0oxZabqY22hLYeXoELZEafwBDo7Ot57sX/2AnTUJ8d7e87waFnqwJZo",
+	"dd7sboiY3y5tWqjpfsPJzX7xF/eJrN9Pfi1yEBDnZohCI+N3Le7UVl+Xh4JWDCXLcxA/xP7JodhcX/uV",
+	"gCMKYsvUKtHEdPLNbhd2IL4fHKkyD3uSmzcpxWpmWSvqawrUyYx5DXtP5vEss27g5fuEwuYKX1cWOpFp",
+	"NoO30RQjmpvrj/o6Pu6d7r16vv9i/3QPDgKaH49Vkc/avWGh8tgVFtsWD7obDjWNVgrktXMlLmSyJeIn",
+	"v34FF2/n8ODJ/tMzWP6or92MKj1GpXHbKQLsewpmckXKHZL4n3++HU7jAyXb0RJ+yrT7lGl3VwD1m+uP",
+	"VmlnXkjtDr39CJLz2Fn6jmLHBofSVNhPI/ooSvrw1vymERJ6ePyAg4fm6fYVpqD76q1L36u1CNVmvwV4",
+	"mSzvEWh41bozV31y22nWfb0RPXxIYTKRKJRG1CvbAtlKip2TrwXFCpydPml/7hBjzmeFy/4Zy/w14pTa",
+	"Sa5kYi+UKvpaTiaW0FyemVxJLQr1tmhF6P2TbauACxQqicTO8fMnWJdOKJ1QDIkgsiUI1V2RTy43l309",
+	"UbnDGefopNLihEFGxPRoYOT+UblCb0WhdKsjjqrmlL5uDmSegPSUDpnQk40lAOp2lpdLmRaEw4rLjS+3",
+	"PJSL813CWvU1fruCO8oY6H6vIu/hH6I7ybroEl8FgSQNFLF2TDYda8vmPRA3KTcLPc2UNpEjzs15prYJ",
+	"LoBa4HOUTckbnCSuRoDqa6WT1paIE6pN+vLly5ftFy/au7stZ2MTTUZsJfMYy7Ux/O5kveal0ZGQ4vLC",
+	"ZKqv9ZQcV847RxC70IAE4Fg008LimCN294HQrI3GlwY+fLqJIwyCmakJ4xzcx1gEFxoTxi7U9UqycxMX",
+	"qq/92RPnMxFvo8GpkCMSp9k3BM/R7WLFuRy8hqtQXBoQJym9Fnodq7FB42WNxvKKlycq5eBXOQrCVVXi",
+	"1djpEjRqJ7bNRIK4vxRF3goMnK/ShMPp3BNySPW1TRNVytUiteFSSEznS7V0hkecNfdwj2YHHdCBgb9y",
+	"c2nJZdjDuysGKsso1gMWiMTYL2CGfwD/14b/+ycYrFHIc/ZryjxP5UiJXBXTHKMD+CaS3ArytpK03vdi",
+	"0Tz8pndydM8KmaDI6kTsocnH00yKVP9WDSjMQIfEBhbJtrb7mvaGwSwozge0z9xMgCYMh9QjxqHAXAoG",
+	"nFbZkObFMR8wlqHJMnOJZ6SvvU5lrKoU1czhCDmfLTRDVQlexwCE+F5MEQQ0LlBU+TyhBbivcRhISofY",
+	"V6E6Yh+Uxu+mBhM04XdJ1BGdn+UKEt102QWVde7r1JKPvymxi3tW7ByL50+qzekZOm2ByOdEczm6DU5+",
+	"0Bg+Zfv6+RMMAOX5JIaSJaQze+NoMVzjUtqOOEBaUKFEVbJAsZyyJNB4z+D0S8Rp7uvTgDzaIldonKZP",
+	"+ICdipaDNngphupSXEx1kquEfKkYLFmkGIFYMVaTUaQVURACelnK8A4XB1ItT4MprsSnxVjOxKXJX/c1",
+	"7ODDrrAYs21FM37bTpRMYO/a/JACp4Yyzaa5cvENPgoWtp+DHNBwMZgWFhkJjEjTycfjhGgqRSozWhpa",
+	"U1BcKbgpU1hO7Esl38xwGBfwr7i15Vjrm5lgbUs04TROJ5ELPonwKPD+mpxnGQmWUvoa4yiQ7yHKtV9W",
+	"dE/zW0ADaMalr2T9kYgfn528rNN/t4UEqpwjg+I4QNSfzZCHCyvs+0IleaGTOmV2D0e/1DGwGGBdVv7g",
+	"DafTAbpaCu98N1UoyQKraGw14Mg05pXKKFAQgXLJorHVABYLEjCoAFsNW4BgAfJy3SBcQZfqGEQzLCeM",
+	"gl1QSdgLcD5mp7Vs0IV51yHfmQ0a2Mr9gX0D/1ZvJRzdxlbj//u//x8E58PsTi4OQMJD5Jk8RiqjX89x",
+	"32iO9UYVvhst8two4Kj9vK/Xu+sP22tr7e56xHJOtLbe7Xajv/8///U//K///sd/92/+4b/6q+jHP/uX",
+	"//Dv/un9H/+7v/nxz/5lFP34r/78xz/7XyL4H/TRCFdyfuUWLAGw2U68njMH7NAitXdT62LrFnWBWBaF",
+	"HFzAnLaxE9jhL/oNrWyhRqM2C65tLJozgCND5XP4QWHoz87Avuk34qvH/gkmfc4XsIIu/nhqZx9LeESN",
+	"I6Cq34UhEvbNFcCm80ytsfWwC8+RUjt6srLrAPVmYAxX6cTXQdocs7ji5iKa42lWpFjbAv8vxuh2iql2",
+	"bESKXEG3W+LCXIoxRsCCpEDxguegfJCljvFsPHtY63aZNI9brtwVyRi5EsmUDIbsqadf4YdUv5FZmrDF",
+	"lvIOzKUgfYmEGM5/gMUlezmrwbgYqDAirFsg+FJrEIdaZMAmWcthwiX57Hiqv4AtiX1QZCkD0mtmCiw3",
+	"4qAEN0htdNvPBUeaWhfF4aJkg9BgilngVREY2KhLUSciTYyG6PPtafnDSMFtt0q4dpXP0+pijTYzpeAS",
+	"pyNhSgnFoaIgbjn87glyMkyM6bEQWTGJc/IGC3LE90Qzfrp32tdXmGZiTIYxI51aUiFBXikNFi0OSdVG",
+	"jOVkkuoRijdzqhbOqOmXoqLdtVwmsF/jIQbdFpeKzRvFpelrzuABYXRGE3fiIEfEivlLwOOJRfMPTw4P",
+	"IhHv2DcEkPSCf2ltgXRM9dtIaMdgESpcUvCpdPUWMVA6HWnljh1GsybqPC0cFHqSFn3t5X/rTEHnUr+2",
+	"buF//L/+6u//5p/d//G//8///m/+WSvy0ToBOiFNdduPgzdrm6TjRA3SsczYnGKmVoL8zVq+yTlCF0ZK",
+	"TiYNB3Y7uGD3LOwHJULDEqL+RNau5qKlK7VimFI8VbRsTnCf9s522s+O7+8cPdp81NfNWOmB4WglXKaC",
+	"gkrLqm4o/jtrEn6+tc1Py2p8HHhFN6avN7tdHwd8H4kcH37MYE71CE4/RY8QQQphd3IlxvAaHWNyQ44N",
+	"xU0HJcUvNelppGcwDcAsmKl+reFnUPbH5+loaqZkp6EMIaAaKs8p3DuEr3QWIAxpr1p0tkG1QyffufcT",
+	"5ubS+0HRcdmEj/KFNTqbkRHOUSdKgpiVDlT2dfLK7HoKTZSBaZsM6I3fkzroMpf8EwCR9DXfDsQj4fuB",
+	"uRtqbEST6fcW3nz13VRmTNHYvoElJPEx9Zwp+UaR1QEtoIan1sKTg4ODUVD1QqesedpcVDVicqtLGPuF",
+	"MMO+xhxFakTK8T0gVvlYZkjQ3shsyswL0b59KUqgnvCEqh5RDLy3NmF6mxuCepvawrpwc4wIxrX2yjwo",
+	"zUhYnP4SD+ybVzSmV2P59hWe+pgPf3OtK16kj308vu5rmYxTndoCL7iwqigrOG6zPow+1Y11aMkZhHPf",
+	"gC2IgZzgQbV93VzvRt1ut7VFoeV00yKxubYh4qPey+eHvd1Xp4eHr573jp/uYeoI7E6TArQHJk8ixtbS",
+	"SpznSr62uN6wZoE5x5bhlXjsnAa3Hv3q4ec040g83CytJjoRm1H30UNHILCXrb6WLh0DRlEBZ70iV4Bo",
+	"hLc80+7jiJtsdOprYrITpcWYDWkKzQPuxOMW8uFsbZOly40WzX48LjQHOULQ10gJSqM3J945zg4XDO0q",
+	"fHscCejC8V/r/vHaAwzEED2XQrjeLekLrRLIZaH4lXucs2ZMr53mU7QoJzFRtLh8PfjJyhlNCk0xgykz",
+	"Huf3zxXZuhnpbFwxAwFV6utrzUAdF3cRiSx9rQRZYT4ZbUrIxhWNNjHKtlvk4eDkTTqvtASUWeawI5dY",
+	"REhMrui/nDbT2KLsbKcPnxuTKalvbgZZFtvgRbT7wM7aQI3QGMKyAr5CslnQ8JQGsxCbgOrfaokRTvA7",
+	"m4Bm+5PjirjPH+M21dlGML39UgKvz9HrJUWSY2m9yGtoLcdxuApwVfXCSGVWJ4DMfCr19rMJYvjAhhOO",
+	"XHAmE3QMhMYFdl3xeWzdteVkLN+2z00yayPDb2xtbDxce/To4efvVlVmeZDmymaY0El+vTEG/eomR8Wo",
+	"4l8n+XQyBXk0FycvTsi9iJYpVqawLUKY5K6LqK8Ne2wymWqxp0dZai9QDRD9xg60+GxtfWNTyMkkx1zY",
+	"s5NdsbbeedAFBnVy2jt+fLbz7KTfqNiB+nq922XWZKYFObtdCjSifaQJCQAlNgC2qGQ8wAQupd3q67aI",
+	"d473eqd7u/FWUBzd+86RqHnLUozSMwgE+4UldcEXJc0HFxL4MrBW0C/6WnC234xr2VBh/Pp8H9GMqVB7",
+	"r4jZ8wjv+YJmOOx0jL16fQfn4WrPErJJkNA5h9+aJ76KUIn9DPwBtBo3WHjNF6lPR2lhiVjz5jZBUXNA",
+	"YBOVIdAspiq5xuz3N97NLVhT5bz2tBz5tq84SzngqNuWzKAEkfF4HrBOO73jXVREhdj5cm/n2St8wA4H",
+	"0ryNVttUokhT9GyIZpZaMcnVMM0yl+oagp1BtyivTtlatCxwxxW6pbXEk+DWsnIetil0Q7CuaAs5s/6U",
+	"zYWYdMR+6fYIUr/RNhdME8WnjuhBtxyW3XZ+laXx2aRUzQXrbs+dpUme6gIPgzYgwPtizzXhwNVz7eOB",
+	"06IjvqmPiaV+L4mgPPm1vwSJudQOg4jaUAZz5A7WsoDdHJRjlbQid3xdKIWwRZplpbxB9MJFBFH8ONBv",
+	"WhQXG9PdJmgQP2+R4lrwYUm1L1+V2nDXelV6mVrv47UF6ENSCzMtMN6Dp9xBwrN7dvR8f6d3uhcHICVl",
+	"FSy0NGLPz9QsZjXd0yAHeiLKq/9azXjEJSh02UHkgPwSladAb5FRvk51EvH1jugGu3vv9t677LDnlPPj",
+	"SoLH2d4EyoowGipL32CeGZALNpnDqUkRrjHVAuTuLFOZKIzBbmmnqjcd58krhUg2RKIHEuMwmDf9+G//",
+	"px//i3/e8paxkoTPFdW2bC8jWyjSD39nYD7uZvA7rcok4QoCYyN3LlH42XaJnDsjLA9RYu4Gu+Q406VE",
+	"I0tbxMd7X+8dn9TNp5zGAq3ZDtlTGoIFOauWWNwyRzFK65Y2nthteYwbbdU9S6Z9v27urRZ0bIZDqwpG",
+	"rmEmGMGBK6lkZR6IwwG7S3EfA5MnKkEgElqB/acHh8e4AI781/FZzglpbYs4V9Iajdo+rOhsS8gECE5q",
+	"Uz2KQLkVWCoL/2LS1E6mCraNiAVchIECvTlRA5DrEvdeBHSHxBCZCQxE8wRAu+tUIHQax0kFMyWsJuZd",
+	"2rjl40isCmEI7gXim4SgCwEx8BAjekbUMLUYLqISgUaHHj29y9SHa1ILnuRmfBBKkz/7VINwNh8IrbM6",
+	"BDvNlivWGDZaOUnpfELCLzjJ4E6U7k9Ffd5X2MI01059dLJnVRzShVlky4EWXtFT30eF1vdczMfp2xOZ",
+	"W3W9oh16naJSwkAXOorXU1au0c4faELQMBHNfuPH/+bf/Piv/kpQMJNYW4+63e6Pf/nn/UbU1/3GwAyH",
+	"SonNzoPXYqZsofJEzvqNSPQb//A//vMf/9v/4cf//a9+/Ms/F//hP/uXP/7ZX9EPG/fXNsWPf/kvfvyn",
+	"fyMedOG1v/xzQS5e0L8Zi4eLkORJX4d71hEHZayClW8YUIcRBckGTh5R+5qYVG9f4GKtwqJ6+8Si+roZ",
+	"9/Zf7fb2n7+kpI04ohC6pRAaUVXr7+07I8K2S+ELDAXoRUYT+rX5f+ywI48B6XCVgTOW3KzFgR29fYp7",
+	"QJFuNEWwt3LF2N3o42fLxWlKLQ4nSvf223A3ZZGeZxjQXLQ5cBTTH8YmURl5pywICYznQWavvnZmLDpU",
+	"Q3Xphk5mknyaqfa5tCgO4WedDwCVnd6+y1YtRx/19VCmmY1IoqcID9fKmrGiuU311ALBgOMzTDUFWdC5",
+	"72BigIXFLGFAyYU6yU0yHSiOYsjlsOiIXe8hypU12RsnQaF6dZVVBb0eBIRC92sWpJSibQUPJlmos7QE",
+	"uZwWGPKbK4xOZ8gztIpAKxTC/H0IhEEOxLalgN4cG61m6DFqOcWYgwJ4uWlp0E1KMmfVeLXMRYipsgWi",
+	"4tUIb0fQt0dTaLwfIar8yAcSoXAAydLUzVN/gn5qX8KHER5+VvmGwA5Lqwduk2N9BR1ZJx+kGu7gTdIP",
+	"69L7ruDbJJncx6dLM/m+dFGHlfyySnJZrRYFnXIW220hb34KlBAeIg73U43in+ICHHi72Bxm1B0jfiw/",
+	"+NdWmgpip8rsM2BKzsyFfvziIjfT0UUFPlk0q3VBWrWFQcK0uHtWTGRx0Vpey+mWKAefyjP94kpj/LyQ",
+	"fVxZpzvMrL/r+hbXogItrXEROC3w/stRLeLbU1Xc9voeGK3u4Ap33z9UyDvW2NlY8a6+MEk6TB1F+MSP",
+	"7+iaPkU3yZ3c0UUWfNNjj2fs6uJnk0wOPHb/MEV0SOvqmu2R/8SlVqtxJNTbgZo4S4x2cFucbE/e4gqO",
+	"FUZuW6UTEf/mW0SlICxvyqRBKPZAbplzbVPObY3w4ABf34/k8L7BrfpaIpg1LfKWkEIb3fagVoG3nTX3",
+	"eUCrq1Gr+vq2sFXXW61ayyuv/bSC1ceAG/XxM4NPUuXPquDa7wlIlCvw9pGBRL2LdHunaFCgUd9nkxB6",
+	"gm7P9Gt9SE9yM8YQKq4kwHWNiFek2lVsCOp/Yn2PQhapLdKB7YgdGhxVIa0CUZX1gFwAfl/3KmFJcxFU",
+	"I4oIqURMXahcRQ6mOuCxHDMjmjJkcjLLbsDpWlucx7QYWkZRdqXV/EF3QzRNXufQMc4fRH1GNbyyTHvh",
+	"bKlq2F6AmdJzsoJK3ApgNpJPgSFBoFJHu6mS1CM6YbyatoWSSYs+a40LxMEf4WXMO6QiJpZmfimDmBDR",
+	"5I2kRawHiqQ3bsfqP7hW9Ykh/tS2kp8beqG7AFWl5IPZWt4zvxmaXA2kXe6t2JUzcT5DikvVmtBN2oT/",
+	"W7uq6ITTyOJEzjDdcsYB4JPc/JYyoJVO2mbYhq5cgSAHYIyuzjB222SJjajMZiJBvSq7AVUS45w5DdNg",
+	"4YmJSTkWovCx7BznOjLiXGXmUnyvctPp6xf4tQuVJVusBHOs4zmof4TijMrf88PeQez7akoX5O5GT9nE",
+	"6hxId+ohAs7TLLMRKmtSc3Dk4ltAvZIpZhfCkq9Vu8VVDx55UDI3GMLPcgPHGpTOjw6KnZkoDWfZtccK",
+	"QzTXOdbdot8SHoNf3G1afKqkBr/KJCGebS51uAccxOvAjO5ZX98pDmdCxSqCcbgu3Bmg4Xf6+mhxp0Uz",
+	"tmaaY7FaYrr0537iM14dpuIMq0Ti2W1tcczsztnx8f7B09h3s59whYsq+OOstUWzDpKh0Qgx95q7Bpep",
+	"TkikKoUU/A9yckmFVBCTJXHZ8G6ZWpErGUKwP29U5ONnHWpa5Hp2kOI9HY4ML5exCNL3W3NOSeucwE4Z",
+	"IYQjUjW2sNBENTSlFfHR3sEuLU7NgrgqrZZx0rFOJH/TVW/LFX8OQc/ml4rFv2lhjowtYkTn4zHQOShn",
+	"RAG+cP9ePd5//rxmu4JclJa7u1j20x0kDifjxK3BbJBVgdPxBmLQ9qWylPxbXEgtuqIJawH3aEfmyYnr",
+	"08bBtSJ6gwnT5UehM7okWLrOwUoGMFTCZulABengXC8ULwQFiTj3dZlHM5Ezim3mtA06YVOCxYB1BipT",
+	"bjeVSCvfYOkd3plqnLTfd7rqoRWu9M9phsLHRWzyR4LYvIB4zFTR8hJ4eIwIUzWZDtjY5mgmUUUGc+VI",
+	"I6Yd7gvB2aSzQAR44RgwYS0PAiId4IqXB4F+vWfxbU9uRTMeqeK5kfqEn8QtBtGtXOrI38JtpuQOWL2y",
+	"MziFoLYQHLNpltHo9359tLdzurf7av9g5/DFXt1ECP+V44ysmM1ms/E4Eqoz6oj17vrDNVfXe742nRky",
+	"fQ57wJN+rkaptvOzMXO1OecKukbhJHAGoufqQHnoIA+jUxmJtxS7mr4Or4KpH61FSWXm18ATXrzNVWLF",
+	"95jAR0I4Gg/R6/UaPjsOgxePpyfMxTwt3aZ8FgKHpaB5EnTmrwkO/vBg73T/xd6rx2e7T/dOa+YwV10Q",
+	"1U0iOoSxAOdxvgIhwuPynBDvAmsZ+/tl3UpYI4bSA+2SINNtMToUrJrOZi4q0XIpRGiHEY5NmhWXqsbt",
+	"ZiQr7C2lQsxYs7g0qBNa8DAzJm/i+O9jZy0vjpWwEvi1BIlfCZxVJvYQ4bPTsU/PKUxlabbnz922s++r",
+	"Sogmc9oS6gED6bwI4VLAtCymuczKGs3VzluBwcPXr3I5cYFAElTzMHlVDASqWLK4wQVoS/CS263JNB9c",
+	"SFcSBGgfxlcyPgUImFRzWBsWekEM7fR1TGJs7NIvXcBhKOKWchVV2cd7RnAdhCoDHKjVETEekj9SuYnZ",
+	"6YEbh99rYzGwSjpnKVk7aRErb/JJi8phcD3VaXAIwmKfSH1YCHLJQ8yfuC8Xc+nXA7vGi9bq9PUeUgCf",
+	"QEcpRXJQAF9SI5Uj23MCcY7Hih0hrixnria5skqj7OPBLZZUDWXBMS06TmlhNoxFVR+tR5TQA4KcA7sO",
+	"0Vcc0go2XeK5fuK0rdvaTaKlwWR4O3BX+BtiAEQAlCIObCVpQzT9dFyJ2I0uYoZ6IM6N7hK4DDmz9WAZ",
+	"0MLjh6a62FhvRI3x/8/eu623jWvpoq+CzzeRZtOKnUN1lf31heI4Kc+KD207laq1tb4QFiEJbQrQJCAr",
+	"mr3mvt7X+2Y90HqT/ST7wxgDICiRsp3YsV3RRfesyCROBAbG8f/5Fzmejjd2fnmRbIylwn9sB0wN+oob",
+	"/7pXb1BY8jVn1SNn9OxzM9ocOMEQtjDpwIhvOxI85rAKnot7JLFa9JZIdSWMfT7RhR3oXOpGr8kJkif3",
+	"L3fYP6ZcWWlRsidO3Es13ORXouBA6G4soPGYkbvMWv7pzZmQwxGUHF9M52wgIoOhp+i+ci8DbhqBmGMx",
+	"YElv78nZ+7k2TifT4PEAU9PNo/Q0t3xrbsXdfQw1DG7AbcD5RoSwSaEH0rIW3B4GEcInhe4D7uBYqinq",
+	"LAMh6F9gxscTpdaZtD1lNLQeKYrENg1oVOE2AehuACejOt2wnv/nf+OjWGBbPoHDRMxJpwoC57j7FlHG",
+	"PvYhDaKeZchab9B6gzoCo1krxT927Z6zVNsdhrF7qB/oKcCCYlOA+fLFs66XZyYqml2kFmvxmXekuU8B",
+	"6O+5NkaYdkSG7i65niJ4Q6quQG5NxjPw04fegu5y4ZSMUIfc+u30Uxs1mfqb6CRs4ftMBQ6dPB1vfF2N",
+	"4I8hg+MtUWbMO0GxWQq821TVfYVkhXPpRj0ohBk1l8B1fQEYHuQQBxwQzgNJlEkh+6VtnEljpepbpIyr",
+	"QbzEE9VTLQ/O94qSagAcoS/IAe1hgKgcqk3OFV2Q3UtaIcb0iJojjDDTwkDVG1ixBEzBLSDmAowe+Eg1",
+	"M7n7K2ZTBUfhsoQMqrNULB1A6oJTPj8FSReVioUxtNL//Hh8vv+5e3Lw+ePph5RNlXH2cbVe6PXWy57C",
+	"J8+W+OdYLf3cDivcv8Dc1Bj+dbeIk3vek0/vAXavE18UWybGEuwdHJG+sA1hbbm5lGrY7rBzcC8ozS50",
+	"VivcTnHv/CfspPuUbtAD9fZjCrgHK/iBNcdjYO5IWlHQrHa7rxBYuIsb9cDzZfESgmaLXFVA0dREcn2G",
+	"/dzjdoYeXFfrvfy9yXqN/7gLG5l+r9/FKxh2UdtdDJ8ClBbCi3RY6jZ+WiEfW7hKyypgXUCyzW+nf+B9",
+	"Bh4fbli6tfX6l5dbKYGZWNm/FEW7U2H4B2MEAISSEt15mam2p9KDo9/3z87j8CrRK4XzExBoAg1/EjiY",
+	"6G92PgH+1zYqzUrYzZku7KinbCFUADnGWl1qDmdPgRoTQMlg7TtxJi65O8CQ+u300y5ZT8itQBcaIFbS",
+	"mEpUoEIwM9IzhUffGRsxYFAMcO8XZqaVp9NvRFSBE/vNCCr3lEoLg3sgClZcmLtNpU3WwChrYJSHuSO6",
+	"WcY4CqRb3hE394LdM7JJRVu6tlwU69xM6eVgVg8FynmwvZByhIo9MmGaSz2/Ukb6ioSnXcB5NyDD3z1/",
+	"/oGrK+/5pK1IL799dRds7xtVd8X+SajxIhqaYpojOxRUIkmtiHkUgWnxeEFFVnPVz12csceggGw9agXk",
+	"X2sB8ygKdB4qLxkqKh5WOjXc6igkbuYDwWcTpgSkMMA/66m8yYVLSJ7thGlokOc5VIICCZWbc0+1UviP",
+	"gyzdZUtGI+oPkc3Y7rATPmz2tJzjbG4rzuA1OPfvZG5FcZNqRjeOmzx3Jv8p7rdmAkaPw3nSzp+/eGU5",
+	"eIus36ALEoB+/yYJ8K8VXqWLKSSOGYHad40Xp3Sa+CBtylqYKLz9gtCgwePxk+duMwkk3fYUZN1SdDqF",
+	"sA3l3A+ESFnLp6psIeOXZ35DmlKDoNVeuyGdBUHe0OoG9F3ERCwyTG8TqskP60GGiSg9EzG025hfithf",
+	"FFFaW2Qf84UHES/T0f777vnB7/uffz3+QFmPPDeaIvUz7cENDSt4X+xEdg8A9vYvfdkWkkrVTLDd7CWC",
+	"o/1YvUQwuAfyEuHCrL1Eay/RX8JLdApiy8usu7ketuB6WJBeD4WOW9E2r/UhnYoBMG+Aw6hBCodMKS/M",
+	"UcYPdSnVy2x3dwnlwmK988V0DneWZZyqPeBahFj1CuCxr5TFa2/UD+yNerDjfKeOKtj5N3ZUweSCo6rD",
+	"bnyYUR+SlNhDipIeIF8wqlQtDVCJFxrqXTAiX3LXgL6HKfnAt4LWJDzXjlVAvqQANvvH7uLUPwbVa+tR",
+	"q15r/9jaP/Z45eWiMqOEhcSE55CX0Og7OxLO8CzsyKcpCJWFfEayviEzMMWy3NSX57amSlqWHh4fnf9K",
+	"OGVkQyfOFgcj1bSBWi+dCXFpUgb/41/8tL//W5rQb5CZfKhVxqFg62yqoERw+6VvZ7GOkwrDrCA4FV/l",
+	"7KN2E1FIna0AW4d8dMiRsPTwM0OWtTS+ZU1VRz1FZVy+kgzrA+HvHdY1Rlizg+UFQLobauZhSWURiojq",
+	"y+RhBtUqeSl8AbQvckpC1WylsHfM1ZTnm2VyetQ3ZZbY33k+FWnSU5gBUz6CWaX9SxMlrleSVmQRpa2o",
+	"suDq//zvcmNgVg8mjvbUAvsUa/nEd38DFgJLo4H0wJeiBzQgiBPxIksowR+KnTUP0+opP1IrirHpsA+S",
+	"X8hcWingCxRRHaPSls0FlWCXWApB86Y+2wn04L9WT00KqfpywvOothGJo2RRlvXGy9HyqaS+spNKhrFs",
+	"ol2W9uKsespPt8NOqoDKWC/oi0o7DLPyAifbch6+Z/UvqRnqkvGPhP3kDvk5yILbKgr+7Y9K2pt4k/3z",
+	"hyApbvPGJycN7tcRXV2Kx+GM/jHS/498rhyztA0DrQ7dVbcCzr9F7r/uF88L0RdyYpsz/s+EytA4kGM+",
+	"FKwVGLQJsjQFhvsddnL0PmF/P9l/n7D3B+8S9klcnCTszeFJws4P3r1z8u/k7bvEE/D31PYWO5Rv2oyw",
+	"Do73TsONFNHFEptHnoN/eKigIgqp3OCW4Mg80FOtks8QEvgSuK7awOiBN6m0nulumTLF80J6Lo+5t17G",
+	"uyyFHgKoADLpz6QRMdyX1wygEgvj/MhlC3LINRtYdqDIC2l2WBfy6RcgzUov9vZLxg0zWivELDNAfccL",
+	"kbFcqKEdhWu301Ovt16y9HjvdLFooDSz/PoShIJb8ksx3wWwtfRs//T3g739zx+Pur93Dz5033zYT3uq",
+	"VQNEWjYYf7RQSRFKEHxNgwIVg+j7+VBAIR1Uv7tRAOOkNGzgNO8w9VCakHqKFCIkwm0I0Lc1O+d6LDr3",
+	"dOAjcqv1lYRE5WeqIyMCGs+7JiOqrbqAQ/FPcUoH+SvI7292Q1AHD0NgT50DFU4DT8yCeAjYCEhMEkuB",
+	"v3z92w9FQkNfvaRA9khRdBxWktDEhugiDfz21uutF9uvXt2coSZAwC0L4br79x9T2b/c9LB2TabocWTh",
+	"NeVO/Kdr6TGT04QBzh9TpcsPkLQAe6yGl6a6974ZGr8hdcGK8SSHJCOoVBnA1aSIcbnjoevBWAN8FK4y",
+	"qEHUyg85YZwRwDAbCA6kbi3O3p3u7/siG+Phs/iQyhpfOXVmEZY4BVg0oLKPkcicKczdu+xC9DWQ4SnR",
+	"HNUvN/LTp9At5/JAmQDRYtZIBFzwbJ0T8JTBa3+0bADctIB04QXv/E7E7p1Brd91ekBlSjXpAXXx+G+R",
+	"oms2sHXgfmXg/l5O3vXH7E7D9uUBuS2FUHM4/AEO3aPRWba+k86y5oxZR9C/lpLlEakMtwqpBxjOZh/G",
+	"m7mPQkOYvMmNcVq29BidGGF4ax/Gd/VhVKHMq36MaPPdjxMjzTiSwQF858vtXcaZGTnh4dGep0ZUMeVZ",
+	"C+9jjAQ8MyxV4ot9C4w7ZqRnhjAywK1vIR9gAHBXWgErX+zcQAQRj4v1YnktIFYB+LktSNBzL6NH8vP+",
+	"H3v7+2/R8+F9KNgsZhDwbCyVNLbgVheGjfgVEPNAcATiLX/72wlizHf+9jf2CfhrIgR5CX6aVpTiAvw3",
+	"bKSnRT4HKHwsIjNLYP6Ah/+3v1FKwt/+5jnEfeZK9OwzAvSXinVPTj6fHxzu/4/jo/12hIe7jJVv5xOR",
+	"EExIUuKXZMwdnKEu5knAORyLsUYMaHANhcgW/C4NBqHaHfZBQvYh5FIobeWAZAjQCljXorQRrLHSPpHC",
+	"MzklJYtTwlTIL9K0jTbdAQENtj8S/culQJCHpEZeifTk+OycXctglbYToB/CsBxV90vrNpkSsyWOAHcC",
+	"jI+SGKoMjDkYIIuFDywFKwHfFjxpVC244/8j4mJIAvVE1BL2BLFF6VPBp0W7wyDE1+e5UBn3Bwwf9mdA",
+	"w/uiWBx9FJorpgrPmNuDrUKAwDcJKwQCdoInMAT3EJPGsEzPlNsg/RFmGfmQcAzySSlWY2mMm2Q5ocCf",
+	"6xpBoHM/4DinihDmKTRlZzrOCdJ55oTKYtsmZLMQvcNyegzRTNiRNGzm0dNDEFRpNiiEjy23IvFSHnrc",
+	"AEioRdQBi4LGj2LJIQs449Cqe3FB0jyrDJJxyARrcZbziZtm9elnpqbfCzHXtGDQCU7jUoiJp8DYiUPn",
+	"7noXBr+eViLanSuKtcLV/vS9umEqD+TULZdy7dNd+3T/Uj7dhRvn29VQSHT+vfvh4G03NrKSjRotDo21",
+	"ryM0u2ufbznda+vBDizd3z4ZdKwL0WH7/lIhZoIxz0TI0jLWqQ0+YRX4fKzWJUliUGaAyRq0SbVAWbKi",
+	"GOwbZP3a97z2Pa/0Pd+5hHgI53M4ILf1Pe/GtPSloViCKQMMJDLLZ9ISlQ6p9547aeaUcqULZi7lBKLx",
+	"O+GPSJQSqd0jHpRf6TR4JVgLkf4ZGu5YJOrhH2N7Auxv+KHtWd3xzyFBHtvFp4lXh7wBig100Y+sRWdo",
+	"FM40EGifVcZgNePEBhbzhIG2Ho+o/KFqLAUU7NI+dtYbpASy82kBqfgL1G7G6kmgiNtllp6SyKoDfAWR",
+	"tRf8EU3GHpJPEkWkHXn6XOhq0TppDEB8f8H7WLTrre+jXa+jD+vow1dHHx7l1bWseEJFVXO5goewJKjK",
+	"SiI1cfS1qGgqgYyxxPsEIdksZJ2FqrKkp8qVcddEJaMuQXmYzwNdux4EXlVlR8ki3RyS5fZUHY9g/Bq4",
+	"J6GCkuhdMV3ey1pahyz4atDR2lPSlhI90/0pEKlJ9ITAnHjfrRSBoUuDKDw7rHlNkOMcXCrgcA0LU+6Y",
+	"kqy+RctRzjtZJCo07QTXMDTcYYcLi4gQO8S6ENgww4f03rSYdLF0//WUZ2H0yEIXvE88625tdpe+CTqT",
+	"sJLNnQazPGioBZHUF1BMhNUNjAz+nQN8JWWtWSGtFco7+dw4phPD+rwopMiwvqTNcsGvqAA/ImsAr1x1",
+	"FAkR19ML3qISOaY/91QYU84BD6qr5lCWMXXrqfOctDWqyuP9ywr9JVLeqcARyE1P4cg77F1wIDo1C/2A",
+	"kwkS9lVWwg37BpspadhIC6crnKpi6YvEUE89le4fnpz/+flNd++3jycpa0kPHAU0hmgtlvT8UKGS/ve/",
+	"ALhujgU95TTG0hg47e7o48XOJoXTaCyQ5qVLFnsKNIiFGAiiBNZlqml0DkNhTCYGUrnPyQoxQYe5e9r9",
+	"YKYXmz5KAWRHRrAJh+1OGaucWT3ZzMWVyEM8I8DyQuAjIr0FzZUr/8mn1s0KghjEcpwAqgowYeqB099J",
+	"IJUtFxD2oH/ho04LdXp64pVmP9JFsSYNgtD7xzENWAjcB/OSKsuXcqb06YHxEbi5gKnbznRU6EslNvjh",
+	"lz+GpwRErkSRZ6yVhvDI9ovnuD3TNnoh5pg47FY2ULr0VJSaTN5jt9MDQy/O1o0qVA1TgatxX71kXsSd",
+	"hwgaiCLmpelYX0Extce/gIad4h/h6gNnZRCE3KvdiLuGq1AtwnY6uX8eQnjuQagwG/M5uxBUPf3TK3Yo",
+	"3+wAmU6fZ8SufTE183BJbr8uHf8YxuEXwB/z+nWytbUV/qgH1Ob/vc1+k28ipp6xGGsUAXDsnByRQxVq",
+	"dNtsADywsDCFBop7ZtxWjw/l38+Oj1gwJsiUdCu27WZAsUrW9ZOGac50cdlTA12wn7ZCYVUr/bLpmYM2",
+	"6ce0HYVfvDh5vfVylzoP/Rr2c6enfhX8ag4Njdx/pe0duFbhHx5KjrVQyCd+RAnbO/udybHT+EiM6cIm",
+	"jDSankJ0I63aGLYCaCO4nCai8E+BYIAxR3Sav7D0zcezP+tqynaBF0EUzrzmSBmM0RE9oOG6NYqnXNNI",
+	"fbkZTOoNzPHbkjTu3jajUX13iwyW5FSYaV6bFbIXyCqWj+ga3/N7xxZqCr9vVPL2ZmrmD1rnBu62WoOG",
+	"eNEu/KH0dhv90FzxtigPN3Z+2nK/Q87Dpr74L9G33rLb2NmIVSx4H0QJnrC6Arqf/n176+eff3q1KvhR",
+	"afM2EY7mQvfEF+c56VhnRBrLrXleaqUr2USB2Qb58/3zuOCRouZ+U0DsmWApcOrsDHD8pVanrAWgVx6e",
+	"pMwM2E5+frmFnN5xOovbl8+MV6Hc3Um6WgOMxR4pZ2duXhu3h7Ln1rwr9PhGiMju4XN940ffF3o6eTP/",
+	"tojJ3cnq6kqtIZf/gnAaZz7Jyji7obRiQBXCsxWJSBAF3wzefhvQDRQ+5CZplDwHZO/TwQchoERgqYLX",
+	"d0FDbJRPBMxTJ6WcfYI25TPDUkyTS718wkhNfyTzrBDqmdllqV9Fz9/P+jrPRd8aNlW+8X+WEE1JSHAK",
+	"neiZKs2JyUTwwuNZpHqmUrLM3XwA62okaqQfawE2g3e3xGlJnsWr3empY2fwL8NGkR5dGpEQfOqwc+T3",
+	"ReJ+MOCm40As7F8GVxLwuoOhj/4laWpvY/jjDunT8I8zywv7ls9Tlvk4EnAl54Lch2zsOpy7VZmjFQA+",
+	"PLcUgDo29mZiBkYcWCzhjyF2g021MvYfbHuHtkScR9dOGnEtGi4Wcst93b3yBjwFfwp+I0h+fBo6fKqX",
+	"S2W11nfLX/tuAYcJHKtHcJtg/6uUWD6MhOrCtTIFl7MelC6dr1NhMa4PHjW8gGYavT/koJqqTBTgH9pl",
+	"KY6EuAZoOKkXZ+TfwyxWDItYPhySNJ9DNLxBZJ3z4eNSg7+H5AmTXkudv7xG647yI1NmneLydbpsDKe6",
+	"/aKiQYGITV3TKWsZIUq9N5+XlRQGkEVmCAjv1TLSJqld10SDsPgTBv4N8uKm2s1jVFfiya/lxg+grYB9",
+	"cTF/BFrLSn2lSlvm9AepmMHoSSaKRvow/kirRs/58C/A7v5DEHzhFvLnAv733li9lJjBXS4NA89+BuWj",
+	"HXaEQFiFYFMl/zHFMCClhbRebf3CUp/Vn64in+J/gUqmc/5QNUwhJXJdvbRmqfpr1TBZkAxfL+MeRwGS",
+	"G/fzQoBG0JwMejK1hkpDsT7WaRNElUCuUMxOQs0C8ImzCjpgHdkiZbQEYtP6PAlo8tuVkvvIYIeh3Uqy",
+	"/nh0Vz9OAjjth2/Xfm4iGRpO8vWkckQNNRKgNEF4BB2D6BGEM4tptQBw0MwEx9dlf2vGuHtijPs+V+vd",
+	"8sPxlVV+vkzXHa2S3o0PAccmVKIpDuj+mPHsudvAURlfnVCsV96bsSWzgsONP+VqsdtaMFv3bcGsed7u",
+	"wuZYF5bdSK9AcfBAFsetS8tCZsgNPZNl+YoSM2EIy4usC6ijod9D/cA7mVsBLlheCXVQDjwFOyAiCr8T",
+	"NUjo0peGmZCbMgfLBsgtnNqzAxQ3YiiVWUg0eWZ8VRSgGUHtMDCSzTG7H2NJlLSCkV8YRxn6JV6Uxfjv",
+	"y59+wujvLnKQMSWkE/+Jj9vSMrnrYcTzAZtwWbAWzTWUTuF8E993+N3qFMep3QpdIjkPYUBJZHmPij2C",
+	"YG90EodvfNs75aaRnhtnsNw01HyzKPMJB0FxfSBK/lM8mqg1fQwc+xpN8Xt5uaMzEIRy+O1+QBQPwXoL",
+	"mYZgvsFR/wRlTgeZTzQJ/06QKLgi//RMsZZXL8tfC8ZDyV6A+gveGayQzeQAavMsoCS2O+zAYmlV3xm/",
+	"GQIS5lJdAiOYrKTDUPWssWKyw7iqpquEOXmACBJgJeSge8Nnu9S94EQsPk5zLkknQ/YqQheSCp76r3WQ",
+	"pVAJNodaMnoZy9GeldSRMAZMuSSfV3lzJFARiHk2CFroy5GLEK4nMjVfI1iUwXcn06GU8ELmOZvw+Ziq",
+	"FHlZKAefmrMLri79olAuI7zpJ260x1bEX56ZwAUqMU90kSIUiTChoA4HagJrqB9KeUljGTFrecLJnUBZ",
+	"qmcIWZEOhEiJkBp9grBuF25ht5KlvQIuQ6l4MY+2AyUnDWo2QkvpCHtyoeJvLMa6TbSZOpBdSlX9BGa3",
+	"8l7Y49K6EbnxI1642xRvBFarl6MsMSqpEFBkEnAai1CiaEeFng5H0RYp698W+gb1phxAWZGNmxu4voHL",
+	"FCsV7UwzIzN04IyNyJ006CNxMNTnxl2HTsreV8S56OG/QLCLZvJQES+/kOuw1xq0764K6x6QE67I4lvo",
+	"QtiZgCr0ULD9zdrPfQbCatJokttEx/yErnWse7iUiuAFOw7zfaN6dQ+YPBB0Paxwsn+1VF4D7D12iKOn",
+	"JQpK33y5Jb/LsV/heromWS5poIFUiycUEvozE6A/ZrpyVj0X8arj+l7YbzirR1qJOzivW99FiflGz/fL",
+	"G57NQ53JgfQSYO25uKNz/B5ZGu/qENd6Lm4XN/M2+C0hMsFW61dsl5RZfkm2EVr6YBkZvIJDCaIeCnSs",
+	"XgoxIY+nLJwEgMQVgt3UBdsCYzBlRRQ0D1JgF/F3yMadjQTC1hQCcCmczRZIG9ydyfa08radH5YelGhi",
+	"YIgWglDXM/hDyQ8AnpoVsb3vrSY8EqvtSQi8taaUi2xtcd0SRPLpqFmrbSZPoAK5hd90MdT6w/c8lwsP",
+	"qOW+/53SOVpxq0Z+zc2MI73OpNATbZBtBd2nzwxL6SkoOG8FMMiFv1Yc7/7vSVlNBU69HBo3llsBYzDW",
+	"jUjPROaxiAEOcCoIi/id60zpmRvPkv0YvJoVz3Q0Lfe/eFuFHuH+cSsF7syoqj9cPv5SIixEKM8vByyN",
+	"x5jmkiDrdtDHu9yUKYEmYfVbcMmV2SvB/3sxZyMgqjZ83g6QzoAOUB09Amz62bn7NXywgS6SuNRVLmbE",
+	"LC2OsW51/G5pEf69tMAYtbiJnkXLzpXSll2IaMpuZhdz+J8bMwkBJzeEdhtyeOqrEfDtr77pH9pqOI/8",
+	"Ikm5gn9FX8J380Q+rauNdnAkqZdk8wO5Em97w3nH543SWzysJYYMZRFV4CURxiMiC14JlpJUT/H+WozW",
+	"hdBcKYQo0ohxvOqffNyLXBhelLUmC7RXceCSemo3pX58Cm7fxyeBcGw/IKvkE5MFkD/hTwZ6yUmXiUSA",
+	"P2bf4o+41kW4qqqQQs6LhYWreSX9rHxRPsBK3TWjJKDWojTysCOtbcKj7Y94wfvuyO2wTA6lNQnLhbWQ",
+	"YWcm3CuMo/lkJJQBZFzCxRWqX8wnFhBvP2iu0NNi2FAHr8kOS3PNVRdzLxL81ym3wv/3obAjnYV/AQIB",
+	"5cC5HwDCCeGAeZ6HqiH4B3pekvLhE7wWUqaEyNCv02EpuVF+5/lUpJhQQNjSoJCmY66mPHd/BhECj9hi",
+	"ingJcqhgquBRmUmAAuyydK97+jbkGIz5HJNEQGhKY6YgyUt1tD/v52KHpeEXZyIkVYMBJrFkI0QryVpu",
+	"znZUCMgSUVqJ3SgBhxj3osQ8adsJRvnBSqExt6In0ueVEZWTbHdqxiJNSDFfrMzymziu4Cp7XMwcShaG",
+	"DYlE9HB1CunzxVGA1u3zWVxvYLtQCktQuRHBrH7K7oClbSC6uRAhB6P1auuXNpsB1arEdJDm5AcczdNP",
+	"fcB5PFDiAy3iOu1hnfbwxJ1wocR35uXCt6gkj4ua8BsTImgBKhXD0xsUDPsLpbFmeDc8EvEHRGwihcgh",
+	"4RCfLkMj45sWGwd6gTKjtRIjKv1eTTXId2L4rMuQv3e84scrQF5OzPoaufV1VcheQFyXL1VV+rwfYmpE",
+	"g1OUTVUujGHpWF+Jcw3UJKJUYKmxyqFPnEGEbE8V50eVlHuJiaqNSeAe4RW4Z0q+pw47bX4V4aFqCEuo",
+	"NAdHnmtkGZJ+2CWJK7qCYtIZGAum9upSA/bJ0E4RjpX8sKqkQIPXXGaYPN5aMgHazYvtOfOXm6kueXPu",
+	"2lcq1YewSjdRptc5bn+98swnmhR3n4riN6iE95I/dz4SXspUPdfkwmtIj/taG/vxJcc1G7rr1Lgf0ZmN",
+	"KXV3IgJu776+1WGii//rM+2wgUqeXatkqtbQCs/pNWlYPxe8EFm7w/acmRVwL+YT4cGsbSlOgE3Z2ICG",
+	"4R57ZtggMCau8qM3Z8d9teR5LLlxX+HWewLSbp0Xt86Lu31e3ON2yd1dFl1sRz/PNVeb7kBm01w0ph14",
+	"7l+0H9F8DFlriFmBbrM4ENfizIzc9vAQGlNDxDU5N5bS0eB7CgP+tf7I7b8sIIhT9bWeWmM5ZhX4XAVu",
+	"o/Dg8+0XSLHsTozIEMMCCS/hCtCq01Pp/n9+7H74fNL983D/6DyNEtkAAQVrYiGsShwt1TAhxP8MlUHD",
+	"a7RmbOxEOaVwX3B16a4VOZwWor3LfKenB0d7ByfdDykrRLXjSSFVX054HvW9y9I3Hz982PejlH6NwFj3",
+	"SWezkc7j90O9Caxu+aWwvHfhR7pm8SqGdXOrW4gxlwrSR2iWZfM8n7mxAPOO1ZVQLcQ5I71dTy1zf2ZW",
+	"QP7kahjG98J+cJvG78HHmPxRGeA6/eMRS3O31+GMYUKmP6TgPYM9+cSU6ZXCO4TkVyeMUVpx+TS7wPwD",
+	"SDZgrVXJBu0AnQTxld0G5CGvn1PeGYe8ZCdS3N2aBEyidoi7xKNBYEjwXYYi4JEYL+QJwwOAmZQupCIE",
+	"mh935WR8ziacVH34FRJtMzYWXC1cPxil0VdOOsVUYpg3XXL083lUMDMpxJXUUxNNcc5auCztgJLgc7PL",
+	"B9xi/QdL6ce37uIKGCfZVPjbDpZ5Id8D+l5qMdwhMMtNN8dimkN23YF1MxXjkvKa9sAy5xr4td3SZ3xu",
+	"ADvFZ/aRFeX6xetxF7jQB1OVgWlGyYGe7qf06VZTO3y6JWQD+Zid9+7QvesxP/AaF9m0LxayzJm0bMDz",
+	"3N2Gu3HZuLtsyDePKeGc9bkZMZ5dQa6hnwYigniSTojslc5wNpkW/RHHdMYjT24ymTo1J9e6aNE4n7Oj",
+	"NoB+ECeKm8JRtJUThO4ClBt/HUO2jTUEPUZTKOn3wp3rwwJ0zqALk0tEV3HLbcWYwL+ike+w/8YsrYTp",
+	"wb/SUj1xb1LUIEzOTMdMfOF9iz5/ZOX2CZue+7t8GioJ+IxLizlChokvhAhSuMksfM/UP+qUsh3Ii0I5",
+	"QYu3ldB5g++xRZEAiaqf35ee1ntVGmm5KbCJclO3OGTDoloTsk2doLI8Tz0boFsG2jJwSJ7RCE0JPoP6",
+	"Hm524+QJvUnDai/XMPiVcO9J63P38LN5AegmFMk9dz6ofmPuw1W+VMG9X9mh+EEh2UpmZeLZDQslUKLV",
+	"CRIrqCwC6pMRRyiWzfwyuFZC2zrP3I1Qzp/2LI9+IvZ916Ab7BbTBYMwG0V8iP9HCZgqQeHAHq/sOL/R",
+	"lLZuzReBpXxwrljIE4t1TraknPLFhDvWitPQkkqaWQiyVW6dOL5VZozJLC1vSDSInNivexQeakqE3uNF",
+	"dlZe7kv6w/IdL3iRS0AyjL+s1Qg+2AoXcGcj2ZDupX9MRTHfSDYUH4uNnQ03nI0kUocHuhhzu7Gz4Rpy",
+	"6pKz7nc2jC2kGjqlq24UObffMAarbzuCR0FXHH2qdXr4U7APIvEG96OTkJFB4P756M2BbCzV80wM+DS3",
+	"mzegSYd5j3ghMjyNPiO8rydzr1WMJ7qwb7HNvdBkmiDynp3pzVxciZzZQogmybX0+sZ3oAo/L8Rqs/y7",
+	"+XafFmKD2xS0h0ocQ/d1o9NQs8eqRwO24kZjvYPrYyRFwYv+aA4GCrIGYtTHf8EU0AnmzXnU1X0137if",
+	"cIhv/oHynMPsVmU6r/PonnAeXcj/XTx2tz9xtw1A7HXP998fn/75+deD/dPu6d6vf16beNdwyVybots1",
+	"LKVnontkRf5r/a2xTmhdH8T7TmhdOIeyUib4bSfxKw7W9amtS9c16G5mehE1E+EJRDVLW86gXRQBabvD",
+	"DlEVfOZ0QUm8hmAODwaijxV7DXmYdZfy+uw8KT6cx3wPNWQJfvLO4+qub4gtXrtHt76L+vZIaWR/qE2P",
+	"2XT3tuO/HbBuYa+uyqaDOGcwpqaQw3IDYwqTXR6xMbU+jWv17TZJW0/HjiKPW6OH7oQPRbYUbf9HGhKM",
+	"xOaYyxwK+vlYsFafG7EplRHKSCuvBGAfWS6VaXfYCXIKMTnmQ9LpcjGwTE9tp9ZxR1rgrdNvbs1qsyDH",
+	"xBdgmxhIBfQP1Uk2RQr+UQkUjPmXD0IN7Whj58XW1nKg4D7d/7hsjfQ4SrAJH0JYmb7/ExA8T5AwZxx2",
+	"rz/9/pdaZ2Xtybze+jLLXDfwLBTvdVUVWsVbYYQCh1V57hWPrgKIrmiYne1/ePe5+/bw4Ojz3q/do/f7",
+	"abvTYHMd+kjEDUwtNP7WV92jsbYI2AeSIgChxe2JjFt+w4276q5a2kPNZtUtyyZhQDXhp/jcPJ/kXN0e",
+	"iTNqu0HRPRPWICqSLgKeEbLYaSa+TGQxZ62JKMbcNU4pXbnghc/1uAitEeZQT7Umhc6mfZswPrV6sxBK",
+	"zNodtg9pI0YY4x5e5kX1xSNuqpgd5qxQJb7YniIFusOOACSAaSVIQvjj3nzSa/T0M0EX8olb1vvRz13T",
+	"D6Sbd93+IUnWgOiI676WXU9aTT8DiztcmBPczN9N0q0QV4XGcoe7Flc3lSGu/6oMYd8iQpoFyKmGnPp7",
+	"iaboXKwFyFqA3Ge8FNNNIxlS4H5+DDLEWG6n5l6UnqmZOLNeKyZU5ut06qUKpkwPoLgKFcpcD6UydyxH",
+	"znCy9yNJsPG1LFnLkvtURuBQAZ1mIXjfyiseGWUPJ1OMsFaqoXlu5FBNJ5tCucFnjY7CTyME+XSPb04n",
+	"wJA6EQrS9NKhsGfQzD62ksYcpFajJIEQbE2sDE5C5fX7DJdVO2o4eWYmbX+0TuO7NqeVNgOuV7SZ/e5q",
+	"zNqrjS5hdSgkAAQu94EufMGogG++SyCoWMOQsNQN4uMkznd/2VPp2cH7o48nn98enHXffNh/m3aY+/Kb",
+	"UoUaGJm5D2bn7mRdyUz4KwyQjr9IA9UAAcMY0xN6alV+wlnjZr6Hy2t5H3+/y+sWh4gBedSMGWH/uk7o",
+	"p3gxHU8QqBpLIOkk3/gIL1wmEz7evBTzmS6y5lhTt4oBrlU+77D98cTOqaTK1MOvvRf2bMLHv/n273Nj",
+	"x/007OtcGru+Gq69GiZ8zC7LTxa2VWWr3OZ6qN0+Ad/HY7PuBOj611tbYQBOpgOe/PbWVgQo31MtW8gx",
+	"VAAK2IhaEZr8YpzTXT+CW8OyQk8mAAHUZRPXjztDehyXn0mbix7gd2vg/8H4qGs7cY9OoCBisYOcsuo+",
+	"KulUPPg7G2CVGtDMX+S6fymynoLqu1khrcUTjITtu4xOQKjmIxB8qoktxGZ/JFwLDVfX0hm7h0tr6Xh9",
+	"xzvrhkfbXVi4cuv76nHlzsJJp4rYrxYu1YvL8uHmsNDTyW1vLdBI4c3EF6ZC8kRThdI5H77Hfu6Tr4o6",
+	"aSoIdFscZ7u+v1ZttW6eM8uHtFYxiVO5XW5VjlS7h1LFxyLFa+l1fCvtRleYG0d5e72sv7ySpctpl6UX",
+	"mheZSUGmEU4Q/IJA5W4SxM0KyDotaqGnyia4okuRave48j5BaKm5bMrvw3u6RXzzD1QvFWa36oSt745H",
+	"WQAVTvUtDnXTjXF95k7dqT/R7jhGRABuGM3FDpWjtE69eWqpN1+x3+6PmJy20qoQ0Goby11YCd5IzkTC",
+	"+yQpQWcW62x9j+kKpu9HeFVsra+KdYDn1nbJ/R72cAlN7ei5zCabsPfqtc3fRSEHknwixxOhDt6yPa2U",
+	"6Ft28JZZfSkUaxk5VNxOC1FCjnlH+DN3Qc0ReBLZ4pKe4tNMCtUX7D9KTs7hFDwZuQQ4oiyh1Lh2h72T",
+	"KosTV9nFPDTPzPTiv0TfJkzkRvRULtVl5dkgUABo7Aqnk/ks7Rbem6E16UY7sW1sjqHoMYz3FAVQ2Qep",
+	"EE9IO53Wx6PRWUONzngghC70lVsfzj4c73U/eM/ojnvePdBT7heRsekEiPWAn2eGKFo8ywphTLvMBeTW",
+	"9/cMEZ2caQrSE0LsPM8J0aunKNBuCE2LE/Jm/GFCzAJGBahT/uMpptXu0vR6iubHyzbCejolBJHWfNcd",
+	"9mprG0IunLYJjCPTyCeEr8532WsMseyf/n6wt//541H39+7Bh+6bD/sEWQr01hBN8d6naLvoomGzUe5y",
+	"T10INhC2P6p3VX3QwwP1SdrRwduT7j3dGwdvz930Hyo3YGpHp8JM81or/gy3n1S7CJAF30m6vWQ0LCNB",
+	"uqVKGCuGw8/0dVPW1/pSPkAd7FOgdPu+t4foTwtp5xs7/9f/rCQLyKFynw8EIFflcQ+HtxskeHTJuCVf",
+	"uF4m04tc9pvulwVWjbrrZROl+qbMVqN8etmP8m8yKSWT1fGw3ZR2WaqmeR6EBLdNQqI2UcCd9z3o7+Dt",
+	"vVbU+j4atLYw587TMU0aNtxe+HzuFlrebTfaZMu756JZOekaluZBgmeTbhoZEEHHSA/ennx+87n78e3B",
+	"/tHePiI65v4aJ7TTys34xmsVnZUXxpv1hbG+MH6kC+PNd7gwQIivOPKQe+7zSHH7cUuuZHgX0DILrYZV",
+	"FZkrNlWXymnXpMYOhQ2GQU85ZRWzfpIqvZ0cC9ekwdw7kXnDgorjDK1aCWb8amu73WFdAM/c3uqpAZBZ",
+	"MG6tGE+sAZVYK28tAFTn6y3Uvd3PdCOQ+o8CTSq2/ZqNpZpaYRI2mBZ25KyH0CaOnL168QtLT7vnxNOw",
+	"T+CfLD0VtphvwphiAjsfbeIyd8abNFE3PaXzDBBRp/BdB9OcbtioOAnn8IzQbRs17HsSlB/ccNZi8i7E",
+	"5MPQrPxyE+BNfciVh2Awj1NaesNYZUHofIOEfAESMj7GdVJSo8+1Xkzue4+Jl5QBUxrSERZrDGnTsU8l",
+	"vLB/r7TYR1INe6qFoNovtl61O+xMUP7jgkBGIcfV3AvLIBNQTmJ/TBc9lbqDpAv5T/jzDnsjeCGKtL1D",
+	"7eLqY4owMWiNRCESBHgCbi1wcgyFcl0EF5IB6cj7o/IANoin46m9UUSEzjTgDzxBXf2/N+gj7cHiu/38",
+	"r+S/Ny5gvUHhpJ/+Vdnn+/CFZfDrfIUWPxarIlsnvvI1n1OluVksDoGdC/svIPOD386wFsQNEpaLbOhu",
+	"7omWypqkp4h9wCTBH9WGe93dsBFjbVK6zyoVKu7G94XxrruR4FdzNtPF5U5PYc6wp3rFP9H15itbvOOs",
+	"mCoDNELAbRU1GegkpPXJxj0F1/ebj2d/prs4UDfZQfB++kZ9TtZwASecpcHNC9xFObdOSfBDC5YRqjH+",
+	"yJYNbLc7PfUrTKeVftmEibmDCBDnlVm2Lnj/cjpJWCFAniRs7+x3hvC7kEX2xf1X4kfcU37ibVwRDrQK",
+	"cizYxH1ifCphYZ3CmMKC1Ogxu4z3lBHFlWvCEtXmWMI3KL9XaOv11suaRpqjpYfiK+Kkjx7q+gY37pup",
+	"mT98vLOCUxF2/irYgQkCxjTjXsOmQM3wFjDYcBm7Pbh0CYervglFtJJQuuywr0JxYEUMCSt3TUrI8mTG",
+	"8rlpd9gpVMhlPQWbGOvfjvcOuh8+d/f2jj8enafkbPeBj5Eu/Wfk/UdfR51tlzgLaIuln06Pj95/Pume",
+	"nX06Bu4A9K4J1p8WBfCM+GlIg2YWilAcT/dwf+HdngqYA/5F8Y8pz02lUa2c8gFG22I/njjDzbqnMGiw",
+	"6f/4zOyw7S0QIjTrBUsJghkNVlFPVSQBaBHc6Uc5EKWhdCQrbzgVZuEzAviJkO6zddirrV96KuIIh2Xz",
+	"NwQxjtDVEBrIOZmTHG+U2hwoePWk1CnvBeas0sm3Qstia9na0fN0TZ7F4uV4295G4DaWGVbk1kayUZU6",
+	"G8lGRZI0sXffwE4CfXBzJJ2WMm8MPhxFiGVJSJjc3tpiheg7GdTpqZ5KD4+Pzn/9vHd8ePJh/3z/83w+",
+	"nx8eBk4e5LBy6wz314VWU8NaoVCANFMsRHMCC1XWnoL32jtsKK+EKuVtuBhA/MVEQq1AloNGUCCSMjIT",
+	"po1kOD2F+mzG54FciiQrdozj7bBjdzNUacOshrcKomQpGKlnRjNpe0oa9wcwhVSFo8yzkrkVtBGjyy5Y",
+	"grNCWlJp/SJFC9dTrk2o8WxxRZRcVJeQsLG+wmBvNPWSQeuZYQMhEuD2AnW03VD5c+K+wa+0Ge7RN1Tp",
+	"pyHwQ3uy8xBemwcs5SmRVNwa+VWIhQqck3qZUnO2r+ENpC1PRFq7lJbhObI6jZvE3Pv2aKwbobH+2BvD",
+	"fN2OoAupaUvs0Xa44vlU+GRDfsUtRz+Dl9GeMMupz0DjpZB+vX6/UKe3p1A/0koQjfp9Ajz6ATbsN1q0",
+	"b6Irf3lDA/ZQZ5Au9ES824/iOITtdSO1q6ngETU5vHAzaSY5n0MK7u5KZBYz0rMS8QlAW5tQ494BMh1G",
+	"lYKzNyR76ZlirULnIgEIreCoI895G2ri5VBBqVxjgu/XH7X4mN29AVUZ3QPFo6455Yivnd3Jaf+uJ/cG",
+	"3GwnBXgNpZvuOwi2/qBg0rYU599mpq2g6v9X7ZW7CSjNjY6wlB47cE+BxcRZmnHLd+C9562JGv6v/5qI",
+	"4f8aysH/momLSXv3ghvx06skZR9PPwDLHZllL9jhG5YJN1ioXwbS5bkzJgrB83xOhMHcInI0s/OJiOrP",
+	"EFPZB7+cuWHLNCxwF4HQQ79VyHxAJSFhcuBsmTYy0mP70pf4BrVhLCx3k0uIsnc6cXuMSdNTLSMES/GH",
+	"N5oXGa7ILuNszPOBBgpUKvIGRlxnpxWCTeQXkRv3z4GTapAN7EzSg8Pu+/3Ph90/Pp8c/LH/4Yxorcuf",
+	"3512D/fdz3muZ0mFx5Nblj6vfJg2+vLAp54xbnsqhS+NENxQo5SyXF5S+R9Bc+/Qv3zbfV4Uc0pXxiQG",
+	"RrCBHEJ9z0xPpbigKS4kDSIG+rng/Utk7XMr6fcAEioXcjIR1DvwTyMhb0+BkkbE2RmX+dwvPcYFWjdL",
+	"jyAu2SZU05Noxe4L1zTq4olcJ+t0hcfmuztDVmEQdPHNgOfmNvfDmH/ZvNDZfBPE7MbOy+1Xr//9xc9f",
+	"nbzgI8mrLHdSQOPcAt7H5KmkRFVgSs92oc5gtpS5oKn2IwRSR9xg6LPWjDsL4e17O1MfzXX4fJVIe5jw",
+	"j+YKwJqYTamWge1qUg5qPQEIRNecH7PnC3uoMCdKNsCYmR2JMZOqw9KZuDDSeq1lpJWYTzRxnU+EnuSC",
+	"5YJfiZ4CBWOHcTaQeS6QGlwagrZEBjNC96beKammw7q+Rj+goIXMvokoeqqaE+h0ipGeFrUXGpJ2u9G1",
+	"Mfds4V3yVk8ExPyofgY8t1NliylQwKd/bL7TxYwXmcjcf6VspCela9q9i6vhX5gU+su8wz5h1KunqjQC",
+	"7uARS3wogHq19ZLV4Kp1Q3amT3KQik2N2FmMsHXYSQgQOoXvZ/Czv/g5wjRIAsg6bEUD9gHWldZe7QD9",
+	"do8Iax8fCmTgRqmKbs/R7n+YxMXbF5KuA373XdHhoQ68eMQ0jG9J/n4J8b/quf+G+N4NAUdPYEz1DCce",
+	"W9BLXj0Y7DoLBNIv2MXcEzTVaw2PC2q0AqH59CuKGnBivyIFcSFvZEV9AZmgM+q6krEhqzk7uywd8NyI",
+	"xcSboIr6Fzs95csBFkoTzHJ6v8/uZ4Cwdl1q/22SWC4EA0XE6pp8lrorEYq/5/ecfVLt5KHMXer+d57L",
+	"2uP1qWE/FHI4smvz9/GZv6diM163Mvv1bhJZVt9NFzLPpRo+73PVF3mztDmfFspEFD54+XiOILezpZoK",
+	"QxU7KSAiCNO1aUJ6/mwkKcPdGQT5nEATegqEBxsDCnIU0Hl3ur/fYXswLDdCjGtShlpkkJyPwHCB5JeK",
+	"zHMta9kXoUYKv8NuKNkFRRHnXcNf5N/CpOEZ5NDZkQj52kyaShUCFCtUWmi5KYBjlLNAmgRBpbY3Eo6O",
+	"P599fHO2d3pwcn5wfFSb44tLcBa1fK+3d9xP0+UdPZMs7InOk8iMeyhHl9WTaL2ic03H8FYJar9gCnBl",
+	"B9UdbSLgWp1/AqlN+TzAhM8Fd4fUH/D4k++UB4NR21AJr9nFdJ6QA0/2RU/RGbrgxie49MseJqKQGl0P",
+	"k2nRH7mHeJYBLh/8PecKne6YBOGMZ8yid4fa4zSTGkGuAzPS0zxjzh5Hvwgc24LThcgVG/Eig0WEvzfh",
+	"Vp74Jbtfv7XrYxVqpf9ySfg8iLb5o3nZYqk6KT/NjQ7P0nGgzLvmq+4dSGwnzzIBew3+XQipjOV5vrNM",
+	"TJlzKwxA3ogJOJloPycE2j8bcdtT0rIJlxmo4COO2QZ4T2ZJef+Nw5nzxa+cHpuTm0haE84dV1lPlRKl",
+	"w7pYS+PZ+uLyJHJTua4JPAiDaIu3E+bx91T4tcOO3EWZ5/5o4tmXho15FtXimWl/5Fqj2btL7hVecqf7",
+	"Z+fHp86E/nzy8XTv1+7ZfspaIC40QfPMy5afmWgF3aoLntXGuE7xU57Qw4/pXmTc+BzPJ1Jx82DaL+4m",
+	"v+sDLFc4YXS6JuVX/pZbkwpn6rZk3eVZCDMdi9voxZSBR5Z2jV4YQjxo6QrFMjHWTm7MgQng1HW5QuO9",
+	"vdLZU6XWyW6kdMIYxNNQOtVa51x1gU4LFS8XpCtUimPvU/eEHfq8sNkKoIxP3rbyOuXUjAQitBWC55tQ",
+	"fZmJK5G7PerOgRzQPoOK1ZPphdtB8N4OS8fCGD4UKZWf+X8fZGnCMFMHE3ooAQWccGZ0Lscixfswjbda",
+	"2obbj/xTO2gC4jjdjeiGiUpqPCyGOHBDyrSBqdAwnKbsOsHzT7V0SP7T6SkEWP/72fER0wDrg6kk0jAz",
+	"4hPBWlzNkVkXQPguBBtLY4AqwUOGIO9unKXYhnwedM6JjL3YelVi7ZWrbqyeuAW3xVyq4W6U5OOGQxIF",
+	"u6b0FvAP9pSdTwQwNbza2vIKBTBAQHbKT6/Yb/IN/Hn7Zb2k6Qt5Jc7cII6iNbw39rvFfr62eowGnrmP",
+	"ktHnbn+1f+2HxfI5UJZfijJlCvW/8uBXjvu1UisK6Szmgvz0+vXLnxoEFGqgzSIqoEekpHgfZGkwZFOv",
+	"mQA0QRqdqSG/EqW7CdxgpXrc6anz0i3FuCE0UIK9uHBXfBnYhHMF9gXiE0cNRW8Vwn1md9r7wN7SSmMB",
+	"/fnsvHu+/7m7d37w+37qYUsZwmTwkdOyQWvBhAGcKFREIaABwpYOC65s0EZ2IshMP4iQSu0EEggOPQgV",
+	"poENHAVGT6Ve+/p8cPR798PB2xRTIL1hhA663P3nRKjMDcTZT04OhQVYbuvo+NzPE2Npi6bZssPRK6BQ",
+	"9PzF+rrnnqJlugigpG4Cz4x3YASFFQ0vPQDiL785fF2PZ0834CUBfBL0sOTalModpTXG7szI0quckOhK",
+	"Rz9nh3Ujmy1MByw6vhhNNMKimVcqiegYjdcUNkZP4WhE1mH7vD+Ktl2IuPvF1aovErdQWvll3YnwqXAj",
+	"O6U26SlYNq7mQA8EH/AXlr79ePLhYM9t0mAm3o4qntpd4nnuqZ76NKps0zLUVAjeH0GhHoXU3JeEC4/+",
+	"PeTFBR8K2MtKB/O3p0roxh1AbWgAh60BhKAPTtp9BjcyXL6ktlRXrcMOFAMraKwzpwZ4fQg80eQLa+Oz",
+	"7rvxAuowsWP33mbaU04lCJ8qhP4MgQuWrm4oNaro140Bt7MF8/uWxQ6ZGE+0Fao//03M763moTLIB4ra",
+	"XWfhdOm77FZN30WPgrQgXKRZqIoIK2k3AclhjhkGq4okylfCG9+9ZOKJ5MXcoLCjupVPxdTgFB/I6MPT",
+	"GTwEpX9dZQwucH89fKMZCDXyixf4RrJRcw9HqTPLUn4jKfNpko2Dt/uHJ8fn+0d7f37+bf/PzwdHn999",
+	"OHj/K+XaQMXH4jOn+x/P6iOb8RlqDIFEAUuAC3FXhb9BQRNoEYav04/ene7vw1IOamJ7NVmFRtj2Lkvd",
+	"hXSCwUPqJgj5sSYiPagtKGUvZvaAUQrd91CLmkkjdiu6qDQ1QRmvU1c8Jx6LmOS/VqKJfPKROn9+3HJj",
+	"3F1ZZTVuHwbRvMieE3Xj9Ww+56EYBl0Aal7VJDsMa8RDeIFjMi5ol82QVXvY/zfWRz5aZqBbu+y/e+3g",
+	"Q1ME9cMGCNtXY2gWN+bX+PRjMKyVdYG33XW0W1dRCJXnBM3zljd4I3QUZEuNYPCoOg+8ZdIwIiqFa8VM",
+	"+LinApErWE07cZmICA2WJKmsdXbSPWzveumelAsdHuGmp4BI8kL09VgYdiWNvHDXDkQbWhyfdFYceRM8",
+	"rldjsfPdHOZ7QIvCcT2Qyu9XpQlO32+Hknf1iRQ6PwHp9hQro/czaR9aMK5QEp6jNAAf6bcIz1r/6ilJ",
+	"mlisUa5BRdswHXasvJszBtObiJKOuoW5dd0Pp/vdt84yODk+Pd9/m7YBqpRSNvzDsRcI9wJUP7H0bP/D",
+	"O3o3JTk9kAM76inqHcRkdcitFH48FdxolTJ8+6y94+z2knYIibNCYAik/wiKRdCXCDAXTshfTO3i9GsD",
+	"KG44pQy+SeQCZ/r49aK/eGwWP8SKQ0838Ffg1pW7Fw3vGkmAxvjiMblODFxpNBPuXgikmSwEYB2n7OOJ",
+	"szbeHn86wnwHpjRzPbO5sFTy4t3Su6UZHRrwqROY3IsICe51fBYVs/JhLEIRGMt18gV6qpcuu1TCD0pR",
+	"T4kvvG/ZVGXuKV7wPBc5vG7IkT8RHum7f2k67HcNjlmtakRRhHgANGMf3n3+/fh8HyAXglAcYdw5YnUQ",
+	"FWRl8HSTSdbK+NwspD8jlvE/tRKuWULwIrCxAQS0L0SuZ2yrvdNTmwxJLD6eoBvfTaxg/7bNWiXyIOAe",
+	"zNtJBJvA/u11+cRr/0SnbM991534hc1t+GuZ7R33t7mdhOiHx2UgVB4ffOEWvxkvBKETQppDiyv28eSZ",
+	"6SnmxmT5Jf3FKcZuEM8M29xmhbDTQomsnTD4nvkcMvaidmMvPcefMItHWtd2ieLQ5xPoxuAAfM6Om9wZ",
+	"7LIwt4aZANNF7WQ4uaX6YZEQNNYPABIWw56mXQq4FO4v0OKAimhp1VsfT9i/vU5gJdjmdrvD3tEDuPDc",
+	"NU01Z1BEi12zST6Nm91xp9VqbMaGsNp0sun++sy4DYOfY3O7Tb1Z7dr+eMIQS7FhSxlN3bszg4uAXjc7",
+	"ohfjBaZdX35lNiiEIARmM3LLCR4xDtCPziLjEwpHuZ6u4Ggm0fpidiWjv5BMwaOCvQPgCaQVa5Iazwyb",
+	"ueHVhkx0bCrdS4GStg8V4MCumyp30eDBHUlV3yRlQ5wUhNozA78+AYfNj2OXuC8LXui7NU1KNcVdcvVK",
+	"yqImgig+zWkah9PcygkvrJMR47KQiuCP8CLEHKZ0IHOR7rCTo/cJ+/vJ/vuEvT9455SOT+LiJGGZ6MtM",
+	"lNH9nkLkppa7c4OsBpw5kpmZ6Oe8EFmAcYrSJsobevt1u8Ttfc0O3/RU69X2y7YPc3tEphJaCXUdxJW9",
+	"EAPK1Sq8/PeAS7kYWEIvAmCpnZ5y02LdkxPFjBjCFyLVB0TW398dvGOtSzGxIRggwQSbji8Ul3k7YQd7",
+	"exHiUca6mb4QPdUymu1/kYOE/XF4krC/v/vjj/I14zms3BNMF1Ioi0lxQ01aQiEIt+nvJ+/LsSU95TcS",
+	"NUELWEoMoZCxDz5nyVUxkX07LUR7t6dOjt6z/miqLitTBQFTSHficyeqsQN7enSWsGH3sJuw/q+nhwkz",
+	"p+/fJEzu7Z0kzLw5OE/YxW/v3yY9Nfn1TxNEVdd1wpUc47SoO7co4o+DQcLs/h82Yf88d/9fwv+3B4f7",
+	"bKiRqBZeFJnbeYBQzHEPEkxMjGplWIqgYxM1dNar25ls/4+Dd7Dw8KjP+sNBQLa8zERPlcPzKFxaewrh",
+	"309+/oMNcj40CLkjsvYubP5SEc2ckSrVphVfLCbDANa/azdj0SUR/W1xvY/2z8/2uif7Lzpbz7tHB4f7",
+	"f5yfbXe2WK71pMO6bICFEcDWW+71kDs0cmqQ1UOsZY1UYwL+0vBo4k9E2CwB4yxxg6WtgtBr5DXzBzW6",
+	"vWvAyehUtWYysyP2f/43Gwk5HFmmB2hN9Lm64saHRGCRd9nrrWRrC/6PTVUujIm4PdsBIW2xSwI+6yn6",
+	"VK2Xte/vsBTCq93IZ5MiNBrIssRJI5/LATBibpnJghnzgDCWvjnunr79jP2/7R58+BPrQlMCSUPtq6da",
+	"r2tGsVvFZvKUB1br9o6HI7thAThr4fE1Ecsb5OxkfN5otLQ7zNe9B8Hu9Ht+YXQ+tYKl0yKH0hKZR3I6",
+	"4mHGDEGsSfPE1QkUrwk2mQJqCGfuegHwN+jgY5EbzEojnD6nQioNT8FuVDosy9T4FSS55WRqBKuXUUiq",
+	"1plexdq733yasb8rn7u7chMYSm7O+wnLAuP93hAx2PXph1qAmDpH+jo35pHmxjyxMn3c7qUUoOQPp4gu",
+	"KsSkp94Ypu71i1cvfv5560YspN+WHnMtVg0q2uN58PqtRq33Vpt/OmGqwlAx4eA2Ebw/omxEt2Dn0ubC",
+	"119oY/e4FUNdzNOmetzD+Z4fzm2F4gmHfX7tc2fyn+J+0c1pCjigZeF1rAQsl9Nw/XJ21vDjq47k4Tys",
+	"1C2N0uX97vbhDTc7PNqw032YHawMz53n1Ei39+mPO8xdkmm7ebefwGCe7lZ347/JPoeVXG/y6zb5hLZD",
+	"dYfjrzfZ3qv3NkKO7VLid0i0B5kNKm6fF8C5U/HTpeP579qKlOikPQlrSX6601OpL/pJWS4NVI2wfiGA",
+	"0Y3n4J2eiTz3oMt2ptmMzwEBwoCtr4Agp6eOi0wUO1AL1BcGjxxrxQewTQxq3rXyko20xYVjLfiF/NGm",
+	"8rwnH6LiFPdc3KqzoHw7jFjuEBIz83BYAZTyxStAtjG0jrancsExAOK77rATMJpmPL9kJW2e29JQOQHR",
+	"hdCfGTnLnvsqIAAVU9r2FP0B3NFEJ4kx5Ys58CLtRN+OTyYAHw5kTrxf6ACm5QaiBzAC93HQiw58PxBV",
+	"yimQQFX+QF3uWiWLggYLfYA95NOJdEGlhBfCGaMjN+ALYWdCKPjAcPSpEQOodmN9JTrsDQlO/GTOPgeP",
+	"lp5a1qoGwYFn1MOeojVOIXk3j3aHpX2vT7CJ7F/iKiPyd4vnOf6nibxe7V2WWj5MKUgPQ+gpQAcPTK6W",
+	"DxvRQr5KWoOh5zWf/5yKYn4T2Q1vnfPhjV/40S6Fp8Z17D7NjeiOK1WTbtvd4lrwSINNoXdQyFlggIuR",
+	"aSE9Bf7yAj1bLXANMiu+2HZMQedOCEgUePjlVk+VzbCWLeR4LLJdCokblhV6MoGYa9RE5G8howEKLMGn",
+	"EwqYL+Y9tUxMQDzeZJx5Ijm4rTosxZsD8uRHWmnwBMELVcmiVT5HJyfVTsNDcSKniQLsO+zftrcWgqqR",
+	"c5/imKxFIk1lQVsNns12gh40ALKl4vJFn5e7hEDOohvTwrfSBX4Zcp0ad3FP+JhRxihr9bkRm1IZoYy0",
+	"8kpgFTh5mUO+aDVh6eyke5iEhFCrF5eHrrtY2mK5JC+U6SlwibmFIYw1hIMsmSoWFeBatDO4XU/Qqn6U",
+	"5WRubA8EjwzL0oQVBbf9NyeTJmt/2bqWrGJ/fAI2zAZP1wob5Dt4s/5VZ+fcQUnLWyL3d5p16dmqpHVB",
+	"uirlcPoamJ5aLILxd0OIFLgWsZ3V9TFfJwDXxTF/jeKYOzpqty+LWeEfYC1v2JdgOMEHIM1yEk+7ww7Q",
+	"/2VY6j6PO0fuukgTVHRIoQL6d7KQs0WvWsxw3EpzMrZO49bIlA2U8Xne7vRUN+g4dPZChqTTa1akWCdI",
+	"Ry8Eq+hGjTy9X3VOvxef5nX6QkhCj7/P0+DX/Eui4n2zXXgqeHYbAbKaAmE5H+vWLmltvrFsbvH4Ui0G",
+	"5Ht7rCt3JU9zdzmbnkr7wYRIdyuWn7fpFv1JU8LQwUdLUlBDfaHFBcmgYHPxQizV6rHFUr3YN6b0rDTU",
+	"iGunWrLX6al9d3upYUhsJVtqBcfot+sIj8A62npK1tG61O6vVGr3QGpWk81yfcj9ek2s3WG/alv6mVoL",
+	"0YrFIAWDGEVPRUGKtte9wHGj82wxyNlhpXLlUwbrqtt6KnXiMmVqmucJE1/6YmJrvG5xe3XKmtJq8/oy",
+	"OO+IXycKrPWob9ej/C4C6Lp6QdGQYPA9NapaX/6b0mEP/vrSC+/9FDf0W4fsWzzMGJZh3bJ0FjUaSNGu",
+	"Op9LouGqllM6iyv6TderStfXtjX4i78ageD7uIy/Bohg++kBETxd3/FjrUv+YZ3N942C8J3c0M/RpLx9",
+	"vfS1Ur67HLjssDNhTWnxWg1hNtaS4Yi1d0MOTU4cKSh7cwkgmUvi9QieJkvzwSy37++jvj3F51+bpeGQ",
+	"X3rHNOO0h25kOoHifnNtqPEgxQ7KW9tH7Q47QrcyGTmN9kyN/dFTtzNAYuf0EzZCuqAW3sQGoTUt1kbI",
+	"HRshhzUBkkfp3F1xar8OM+ja6y8GDELj4bZoQfDWjaCCKAf2DnCCsM8VIEGYwnrjWFUzHFD9jb3GAnoC",
+	"WEC1x/tRAAFFB3uqHlizBTrjb1JtP9IU1srtWrkF5ZbCf+4/ijHPb37P3pWO+3XQWtceqMeNq+XGfA+g",
+	"WguK/DKi1o1djms4rTWc1hpO63HCaYW7e42ltcbSelJYWneUe/A1KFrelmjyotUq4CfNNSwJHNdCz+A+",
+	"t+77VDILXW89BVs2QZkUTGgq5ASzFxM/46xRLM30rjlsGKj4Qc/wv1/MvamNcDwGY5EtjEluVl8HIJwR",
+	"vxJO8cG3GsuwycfwhH143rg/sGJ8E09e+C64WOYJmCZP0cgvq1yj43RDkx9tjfoT/TyTZizNCoC82qPt",
+	"qx3wuJHXigroQEvWRQUarBDGWeNYHDFVdrenQJOSls14SGxMYgaB8lwm7rFa6oEO6/pDikqFFlBTZpn4",
+	"Iqte+dq6CZx7eWjvQykIndxCL6grvcBmHsLr9mht/6d4ndN3jIoiKWEI9/GtjvRXug8sH24OCz2dXB8V",
+	"43UoDSiDqhTjbfINlHX0aI5iP2zMJxN3R2hn/3NLlfVe+Vx8yF20VHuP0JSTST6H2tJQiV8SljBpE5RD",
+	"PQUNNd3Nvgz+PU79Lmrv7/Mi9iN1Q2/S6XHh1nXvK0Ni53zodxgcNNhA0TmLjkN9BXx5evRl85FBLNaR",
+	"nhoBQJTu6dhZhOY7UbuSM0sPkoVs2YA/6w2ynip0XtpprtVnJhSWA9ZIpUfoJhfZUBTMuGPBc/80ZNzu",
+	"ukvYE7QiaEYBBSAqY7NCWitUOYgU5s37cGc/73Q6aVTpUJIZ/7H5RuvLzYMs7SnM0WItqIZqOkn68iBr",
+	"xjJ6A+t8j0fLddB0rI5/W2MLXcsvF7wF1c1XVUjdv+uRhpq8zpiYaQDQprKpF04F0poadvzpaP/UYweL",
+	"8cTO/c5vjbWyI2S17amMz9l2O4I2leCT9e6u9M3x8W9nn0/2Tz8f7h++2T9NcTaslYkBn+aWvW4nAcNH",
+	"F+y/tFQi2+mpCTfgAgciYp8ZtgKjwG28e1IzXdMPlCwKs6o5SjjnB1BYn0Km5QOdXvwmSyfsZgf3RuX5",
+	"FXVTX5rn7rQ0m5d/11KZcLUBGou6kgT/7ToBAxHgpAa6iC7I8rFnhrk7EvPMM2TZNlINEVqXyNmBqpX9",
+	"O4OAjIfZDW3vuI4JGDtxb2UJK8SVvsQDT8zyPUXtQ55FGlTsNAGJBBe8e4DUDLj/OXbiMXxZ15f7lzoA",
+	"xsTc84l/j5NUIoHk0Zb9RR4E009txCMISobqqUZxRkgDOwviCtHYYOBI7z41buPUXs/ua92jEPPNP5AT",
+	"vUmQ/R3k/W60S+PadSjVNAJjluuUmCcsHJFRfUEGWX230vL6zPIlCXodOgnqQVXPXCRRs+Cm60OljWLS",
+	"ghkAlBclTNWzEmMPy3fcI5Fyn6D/jgz/gQAAKkQrTTxy04JgDDFVxbRqhi4JIuXRApCs818acEfu8GS8",
+	"dK+9Oz59c/D27f5RU2AqaUbbrbMVSDkISDpVCxwLSZctdaUt4z21ZK6zFgaf0QJIAG8y8VQrib/l2zUq",
+	"QgMYSP3Ov/8r7QHM3L/4iXgv7P1eFLdPtnYf/4Tb0So0jfLuWATScHriS5aGA5nu4rGI/lzZ4ZTJDJZ3",
+	"T4HpjViGWFj6c9tD/kChaOnLIpMdLfYLMZTKJJAn444rYAAn0JyVxsq+SdjFNBsKCoUZYW0uxkLZZtCL",
+	"e7a6sZNHprI+xPlex4nuNOwLRGFLrjDa9HA4IieXO1Tf4fJd1kufl6qyuX0i6qKEqnURxOqtZ/LhDC38",
+	"TWfhu2kk7IrnMiMLP0HL2z01VCLblMrf4Rx0fNNTCK//X2RxQoK4+wdRTjidIWWt/bcH58enAJKNFjeY",
+	"278f7H/aPyV5510CgLDdU1r1xQ7KU/eJRtxA5t6lmNjVfsGDsI73KKvKTiJ5dd++wWhmj8lLuBZXdyiu",
+	"4BsLZvRYaCXu3Gi+C+n0/L9dgzc2pMPZ7nPFlGa5Vk5NuRAkQrAIFJ4AWUNWA0D0o2YDsmLGTU9NDfoR",
+	"vUsx8sRdayScwjs1EuL6Mi3obH2wHj6Dy32IqlvpuxjKX38XJ3XmdcXjjncuN4yw86obNIJel7azkWyI",
+	"L3w8ycXGzsZv//6fv744/B8nr/749Mvp+cu3G8mGdD1MuB1tJBtO69nY2XDNbywq0kl06Yz5lw9CDe1o",
+	"Y+enV8nGWCr/z+1kwzphuLNhbCHVcONfcbVpkAzkAHj+3/gfB6tdbF1F0Ua09U0wg4C11SsX/o92JMZG",
+	"5O4/W7ngV8LDApLJQ9F3pOUoQwGzkQ6crLzqnEsoiV5mqEqwTyMREYng2LArTLwBcWXsprFcZVINmVdl",
+	"KI8O3kiQaRagVZdeQC1n14cklAYgQ0m0sRJSgsjhUQUFLbKGKlO3OG6fHPrdfRMhBq6VtRB7eCHmPkTY",
+	"q3C3wX57apKsu5yEE7wRFUn16kWtZPLiYqV0cmeX242dDansT682QD7J8XQcSyeprBgC8dL1vpngpkTQ",
+	"PA/CB1n08NQOy8QYi2TAbVIKBXBFLqQnpDNgpk3JN7O9tbUVvDMBRTWq1wmCS3yZCLdfypK2yP1yRsqf",
+	"E2Peh7pisW+k/ZQenEho3I9thB08Oj9OFHYMUtY7r/+CUnEdn1yRvAGhtyCD49BGeRAZnu17F8s3jFs+",
+	"L0d2U8srZmsu304iI2zMC2dG4R8BfG6xTh//BMdaKxDf93Z0z8oJrh2x1xy6m8DLnWvL8+OpPR6cuu3+",
+	"kPS9KtOw1xCvktytuOm+x/lCCLnz4/Puh8/HH88/H7/7fNo9er+/Igzqy4drYis7WFINFFm+mJ7LzF3J",
+	"7k4JV3sLswWA/7wYi6yn6E/+8obWEmYLrszAHVTxBbMAgO/cP0z1pj6Qk7q+3szTNpJ0lbFVOPnPMJqD",
+	"NkrQPVoXc5Jmife/su1dMkywzJgpqqNHa8kzRIAOArPzZIZwd2KzW+0klN3/Bz71//0//y/+saxzHyD6",
+	"14TPodaKChfw6zNpd8j4KpzRxDJxYbVbz7mp/N4vRCatLpISgaBlpTD0tp5FQ5ZU29jusDM3FEzOno2c",
+	"iJ9ptUslI2MuAeVgqAUCw8888SbhGZFyQB7ueDS4loZgmv0ITFDOZGac9A3m7JjPMTlc2hXh60j+/VBS",
+	"di0za9E4R5q5TeU27pgIz1FwRqr/XSdQrRaUd+wGmwteLJhFsZit2JAvtl78RFbkP6BkKJiRrpUbm5Av",
+	"XzgTkn9BE/LFL7/8EluUv2xt1RiVtWPHL0FW34v2immwlpPaeqYWo4ztygS3t+unNw5a1+3nt/3iDuzl",
+	"UypwcRcBqYvh7vJ3OBa9OFnY8re8tAQygYY2eMaw4hw9W+3dUFS6ZP8uCciztRK6VkK/HWmquHxsyqc3",
+	"8wZfnhcczbnGpDz3AFK8poNCj1MmFUutRvJVqyFDaAkZqZ34HOt3f7BJoa8kqDzyCrOskXTan0vYrIS6",
+	"z2WBYBmuXW48iCK1kCCn9UjPIItvzNU85Lz2FC8KeSUCRsUuy7kVBdLyO1UshDQCUBAh1rspRh75MN4B",
+	"l7lJML2fOMqiN0K9vBuzNGXzIHnTjFuRMuM0ytlI9kcwI4Tbcv23d0nBU8AHjs1GFKrSsNdbL1l6tn/6",
+	"+8He/uePR93fuwcfum8+7KeU43AqbDHf7A6sKFIavtLs3R89FWYgDdoBQ2C/1QrDm/5ztdJ3f3zunhx8",
+	"/nj6IWVTZ3S7D4czosHFM+4pLzthaO/++Oy23N7x0buD9x9P99+moaa3MrYdVrh/OfGcaSw5ZiORT0pW",
+	"J29N9OdujBfanRSZCRNk9XZomRu05tRcKwFQXbQt3V0A+3I8NQDaeXB2zF692P53CHWBx3NqoFDEU7+D",
+	"Z3WLpb93Pxy87UaMLSlTfIws4HB9iDxLygGU+6PP87zDurBPRFb+nmt9OZ0gsBqeZU89zMZSTa3YCThr",
+	"PQWLzQ2EleHmItoWWcIf1O1Xw1q6cN+hHUbmhhNQljrsWOVzxnvKHzCwf/oAUFbZ5R5YyL1F+GjBP4WQ",
+	"XO/+YLkcS4sb5m334MOfVNGSQHFeM0Jae7cy5qSyIFzm0yIAvFHmOlXcSGCNcRsOvxX9HSCn8hyO86AQ",
+	"osOOrwgOCUa4w169+IWlp93zfRyh35TVHQklMz1lgBTJsKmyMq9OXIkv1mOu1RlO7/44dYLztsrpuz/e",
+	"FXp8E6SYd3+c6/stUKcpNJSmg0x8IpW0r178chONQB9yNadhmoeswNUInia+YC1GuE18tKU/BxEcaQmD",
+	"L7dREV6AXzc+BO7t16Q5LErtWCEAJvWyYGUFtkSHAaACcq/jGZ4UeiBz4X9qlTh55hlL+RW3vEgZz7JC",
+	"GCNMm/FcXooO66qeQgp3TM6nChWAlMMLs8/7oyBCwX5rpXvut809rWyh8x2Gxf5JT435l00+FP/xcvv1",
+	"y5+2trYSJsfjqXXfIW0TBxYzttBqyNL9cz5Md1l6MNg80kpsAlFe6msQuGWWD70Y7qmXW6/CtXihs3mH",
+	"pX/ACISym+fzidg8hkUyO0xpo+RgkJIdclHomQGjQ8eC3FlGjZ4ZT3N/31yjsPTPh3JQFR3BvruQioNp",
+	"uJiVkdCr/zURw699d6K++tWZuJjc9t1aUQfNLTDgVHZXDb4qbTe2ardtxOby8iw8yU7DgJ4Zv0udjLRz",
+	"txU71zRZvxtrhu+358r2Im7X6utH2rIxkbmiW3PxALljQ/FomsxfYH3/taY6qMV1qaC1vNUz5QYG6XIk",
+	"vqqISHg9fGfeApCkFeICPRGKT2Rnzsf5SgP4eCJU9+SAZbo/hQCt13RFwYQa6KLv7ipu2J/dww8IADsR",
+	"euJBX7TOTQI2j7u+zt7+ZnbcJQUerfTLpqTvsQPEPSlrnYpM93OnH6QXU5Xlgm1uYl7aZvk0mjtGjmXO",
+	"C+yDZYWe9JS0RLlGMZ3SeHivWT+XbgIXcwYrwCdyE3+CVWi4iWj+t/N++VVdcZrqQU6VLXif6rCf8jk4",
+	"H6HtDdOJzkCJv9N8AvxXprQVv2OnZhURznkZOnKbcZJztHgLn9NH1DdVuvVOLYLPR/O0iWzc+G9EY2Oe",
+	"RhbO00o1dDsIlzba9/jvWmDL6+GEPhzvdT+ELFtU4SfcmJkuMhC9Rg7V5nSC/qWLqY3A5Qx6BiAyysTm",
+	"mMvc5++TTyiCmazk2TUU+7jNdU9pbGUHDwQFBHNrkM3uCz6FMMQ6Ae169KAp7uHrD+dtIYOgpWsBL7qG",
+	"pfg3TNpME0KiIKcrK8RganjuzGV8LqJ5IDi7mIup+/bw4Ojz3q/do/f7abvTgFIRDu4apeKpoVSAHgNA",
+	"cXlOlRQZt/xbtnAJox7vnluiVjhlwhemuotqSevaXUZU0QXYRhlT2r874qZTp3rX79ittbj/YU4AolJ8",
+	"q7j+dvsZ5fQqIIo9DygMZe/OAkVdq8WD2uVDcFU9q91hpzoXCTOW2ym5knOuyA/cU3ZU6OlwFAVoYk48",
+	"qVUEatpcg3CPalvZwQNVH/yI53it561IfIYNeQ+Co7FoINP9FewiTp8ThVB9Mr0LoMotnVORq6TDEIiZ",
+	"G0DJwGQFoPwocxdE0VMt5ApLoefnKVIdYTrGULCZLi5NiNWgP8VJUpj0LsThjYFYOXQT8QxA8oRbhn9z",
+	"RzB25y048dhNfHg99RVOPHYDH15P3c6J99Z9n2slkBVf7POR/SrX3a/nhx9g8Z++7+60slu/3Xk3Ejy3",
+	"o382nw/afi+2tthsJHPhEzRc66yYKrPLpGX9kehfBsR+KP2t1Rp/he7uU2+kHpoYLmng0jCey6u/wIY4",
+	"oRm52Sj3xW++JWADgLep+fvjdxcKGJeGhTj7zw9eJO1CqpXnWvHpUx12KjJpMMOI6GUuphYElNc6dnqK",
+	"sPYN0BIin5vVcSe42UJbfMbnDfLjVPBM0tTvkbvId1Kzs9wf5w+yle58bkmlnfi+uQXFLL5Vt1JHsAt4",
+	"Nt+Nv3VIvaMEwxZnYUyQzQAA6wvJYkSA7bYS3MLcIoeHGGgiHsD33QXupJPIYs6RPpA80C6LhkJbrV3m",
+	"E0JSnZsPk8pYwTO3DVeLaN+11agTMFvwwQCE8M3P5gJBxc3ZKUALQctpWQBScLCi10SqjLvNd7ybK1aL",
+	"uCV9Ji3z9HqKEmY83LXb1V4laKVjfincDZFi44aNrJ3sPH+e6z7PR9rYnZ+3ft6iLLZpkW/sbDwHG47W",
+	"aHH4KNmT6NMGhsEwEWtEPuiUtQLRMi9XLZyhZz5BF73H5yrd98y7QygKX6b6YpgVdxIqSkO1qac26tkZ",
+	"Hg1VHovAYVXn4Y5PVkqqWUtJOS7XJfgepVZRl/T4zXsFctJQr+ZaHUljdTGPGwXezTqwgwU7dxBh/eoc",
+	"cqTAaE7AYjaVQbMWX6b+ancWkRBqPxrlcRphrVRD1820P/Ip3T7YQrym13XjG6np53BVvPLahtGaaSiU",
+	"8cs/43kurGsMv7yhHDB3lfuvYhLkOcVAESxirrliTtZm01yYqFNqr6bbPagV3OzzIoOvgtXc/Xk/F2YH",
+	"K/zc3yDvhP5qAtqtLEDy8TyHt0wuMauADh+ko17IPI+H4lprnL9WYs74SPBsB7PpNy/mmxmfsz43o81B",
+	"rmfOlBF9bgLxm18q5OXVeYat4Chg/Ijc6TY17zslFf0yAcowGptv+7rPY2d6MxdXImdS9fU4oP1jCSqy",
+	"NUlRnbX/8dq2+dCw1snp/uHBx8P2LhPKutfcVygg3Qd8VXHbIBSXWz1YHhq1lVBdB8CcUo0q3FHSf72J",
+	"QDQeeiHqjH6p6e/UXUlF9BZrDeQXhOteGIgBbEM+B9HghhIfkMK3U7tUYjzJIb7qTNoBXPzK1ozzH1PZ",
+	"v9xsHi3IvRF35rwv8i2/UUhJ6HOnD0zm155qamNz5XeGeqx8HqBkJ5CNj9xeHmopSEZRSA2EZ4Ul+kU3",
+	"DL8voq6ptYY5uhXv2/IrQMIu1do1NraJD9fJ2ICI61oK1drlzlquz67tx02zbsjHSmxCHr5fI+10EicK",
+	"rGAF5B3XNaeVcG9trl6LEmTGameThpawOtxf8oCuB+B5VkNVBJtOQFz8Ywo0xaFXqa4Qu8q1VtPnm+mc",
+	"YDLy3C1MJkyoZm8ayi7IMLf7EQIQcouHmikx5BbM0sXuseGa7n+lhtxxv5JquMmvROE0tr42gB/Oc2mo",
+	"HvGK51O8rUFVsCgGYMJO3yuEqd8vNAZnzQ10LvV1K6+ERaJs/LDwqVvgzjJQZeKsVX4hc2mlMHFHSlh4",
+	"r6YDZPylhe3r8XiqnE5GXH7I3AesYPiHNGGp4W5B3H9ZOTFp258+4O5PkKhsPAZ/H96sSlt3t3XI+oA8",
+	"UdTHd4HAzP2khMgAIxbVP9Re/bmKaJNrLmHPVIzuQXisOqRwp1b0Qk/J2lnsKHC11onpQP+4zO0aEe5X",
+	"5N0zz7bqroyl3jxbZM0dhEn104nX/3WYHSWT4/konaWhHGepF8rAXO7kfaDZM9PhUBhPWwtXaRIRPOJW",
+	"2F2YG3MKEIDnVe9UT89Xv6MX1weonC/FHLRwt0qokADHrKlZaWc20caJxeKEjzeplaae6RT6O2okJ8w4",
+	"tYe7DhifTDZhaZmZXoRXwXLIpn238JNp0R9xI3rqShRyQAZ9siCWopdZC6nxncgw07GA/3VdtMNugX8+",
+	"Qxbc0KSpngAJdV41k9pXtpizrOADgPLjGdNTUO9miKbso2eU/jTibpuyXCosZnRKJpRYTEbaarzgCtEX",
+	"cmI77Ijcjs6O5Vc+8ZsySs1Izwgc3nWOtaFluM5qf8FVBJ7ll3U34ztdCDlU1fqYqAouqmgsrUUqEQFF",
+	"IC6igV8yHltbgy91gsMTml5wdelRQ1jlI7DWZGpGboXODs9gtdrMTgsFKoHVpapHqlnCsim6eYRhcqjc",
+	"KXUDdTsgpyb1YGBELAfiHq+1bQBbhKr+OaKJXInCiUyRsb+fHR+VScut4GsAldH11k4CqwZtw1hS8P7l",
+	"dHLdCLx+CskPe2e/MzClW+ILsKyjokqPwHaEb1g+mcRiiiQxbED3EZ4BhzSYU9KYKfTXkmPXcuIVjKyY",
+	"s2Kq4uutb67qFUYxZ4BFyS6EnQmhnO2xpES4EQSTEfp2py2gyCQM7zuTgB0Fw8gKPuO5AfeZ19kY4oh6",
+	"+xKcs9Ld2RIrT1GDVEhN5jZLLDC93tew+BUCnxYsDXvxwi22201wmP2pnKs+npsOOxOCne533x7us97G",
+	"m6kEhWb5nd5GvJTYU61CVOGN9MN49arNOBuIWYWyNFRk+4uY/phEiLRLbBDsHB69J55ThqUolZtRO83z",
+	"f/7r/w8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -4570,9 +4570,11 @@ type GetBackupParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4594,9 +4596,11 @@ type ListBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4630,9 +4634,11 @@ type CreateBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4657,9 +4663,11 @@ type GetBudgetChartParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4675,9 +4683,11 @@ type CopyBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4699,9 +4709,11 @@ type GetBudgetIncomeParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4717,9 +4729,11 @@ type PutBudgetIncomeParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4735,9 +4749,11 @@ type ListOnetimeBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4771,9 +4787,11 @@ type CreateOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4801,9 +4819,11 @@ type DeleteOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4831,9 +4851,11 @@ type UpdateOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4855,9 +4877,11 @@ type GetBudgetPaceParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4879,9 +4903,11 @@ type GetBudgetStatusParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4909,9 +4935,11 @@ type DeleteBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4939,9 +4967,11 @@ type UpdateBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4957,9 +4987,11 @@ type GetNextCardBillsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -4975,9 +5007,11 @@ type ListCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5011,9 +5045,11 @@ type CreateCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5029,9 +5065,11 @@ type ImportDefaultCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5047,9 +5085,11 @@ type ReorderCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5080,9 +5120,11 @@ type DeleteCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5110,9 +5152,11 @@ type UpdateCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5134,9 +5178,11 @@ type ListChangesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5197,9 +5243,11 @@ type ListEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5233,9 +5281,11 @@ type CreateEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5257,9 +5307,11 @@ type ExportEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5278,9 +5330,11 @@ type ImportEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5314,9 +5368,11 @@ type CreateEntryFromNotificationParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5332,9 +5388,11 @@ type CountPendingEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5362,9 +5420,11 @@ type DeleteEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5385,9 +5445,11 @@ type GetEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5415,9 +5477,11 @@ type UpdateEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5433,9 +5497,11 @@ type ConfirmEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5454,9 +5520,11 @@ type GetForecastParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5598,9 +5666,11 @@ type ListQuickEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5634,9 +5704,11 @@ type CreateQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5664,9 +5736,11 @@ type DeleteQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5694,9 +5768,11 @@ type UpdateQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5712,9 +5788,11 @@ type ListRecurringsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5748,9 +5826,11 @@ type CreateRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5778,9 +5858,11 @@ type DeleteRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5808,9 +5890,11 @@ type UpdateRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5826,9 +5910,11 @@ type RestoreBackupParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5858,9 +5944,11 @@ type GetCategoryStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5893,9 +5981,11 @@ type GetMonthlyStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5920,9 +6010,11 @@ type GetTagStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5949,9 +6041,11 @@ type GetYearlyStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -5970,9 +6064,11 @@ type ListTagsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6006,9 +6102,11 @@ type CreateTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6024,9 +6122,11 @@ type ReorderTagsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6054,9 +6154,11 @@ type DeleteTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6084,9 +6186,11 @@ type UpdateTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6120,9 +6224,11 @@ type ListTransfersParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6156,9 +6262,11 @@ type CreateTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6186,9 +6294,11 @@ type DeleteTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6209,9 +6319,11 @@ type GetTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6239,9 +6351,11 @@ type UpdateTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6257,9 +6371,11 @@ type ConfirmTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6275,9 +6391,11 @@ type ListWalletsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6311,9 +6429,11 @@ type CreateWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6329,9 +6449,11 @@ type ReorderWalletsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6362,9 +6484,11 @@ type DeleteWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6385,9 +6509,11 @@ type GetWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6415,9 +6541,11 @@ type UpdateWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6433,9 +6561,11 @@ type GetLoanScheduleParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
@@ -6457,9 +6587,11 @@ type ListCardStatementsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. A write holds the caller's membership until it commits: a removal or a role
-	// change waits for the caller's writes in flight, and a write that reaches the book after
-	// its caller was removed answers 404 (after a demotion to VIEWER, 403) and changes nothing.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
 	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
 	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
 	// and no points are awarded.
