@@ -162,14 +162,23 @@ func waitingOn(t *testing.T, env *apitest.Env, what string) int {
 	return n
 }
 
+// TestMembershipIsHeldThroughTheWrite shows each order of a write and its
+// writer's removal (or demotion), staged, in one server: both fail without
+// the hold (book.Select's Hold, taken by the ledger's lock step).
+func TestMembershipIsHeldThroughTheWrite(t *testing.T) {
+	t.Parallel()
+	fake := fxtest.New(t)
+	env := apitest.New(t, apitest.WithConfig(func(cfg *config.Config) { cfg.FXAPIURL = fake.URL }))
+	t.Run("removal waits for the write in flight", func(t *testing.T) { removalWaitsForTheWriteInFlight(t, env) })
+	t.Run("write after removal or demotion is refused", func(t *testing.T) { writeAfterRemovalOrDemotionIsRefused(t, env, fake) })
+}
+
 // A removal waits for the removed member's write in flight: the write holds
 // its membership to its commit, so it commits before the removal does.
 // Staged: the test holds the book's ledger lock, so the editor's write stops
 // inside its transaction; the removal must then wait for it (before the
 // hold, it committed at once while the write went on to commit after it).
-func TestRemovalWaitsForTheWriteInFlight(t *testing.T) {
-	t.Parallel()
-	env := apitest.New(t)
+func removalWaitsForTheWriteInFlight(t *testing.T, env *apitest.Env) {
 	h := newHousehold(t, env)
 	var ledgerID int64
 	if err := env.Pool.QueryRow(t.Context(), `SELECT ledger_member_id FROM book WHERE id = $1`, h.book.ID).Scan(&ledgerID); err != nil {
@@ -217,10 +226,7 @@ func TestRemovalWaitsForTheWriteInFlight(t *testing.T) {
 // the removed, 403 for the demoted; nothing is written. Staged: the write
 // is held at its exchange-rate lookup (after the selector, before its
 // transaction) while the change commits.
-func TestWriteAfterRemovalOrDemotionIsRefused(t *testing.T) {
-	t.Parallel()
-	fake := fxtest.New(t)
-	env := apitest.New(t, apitest.WithConfig(func(cfg *config.Config) { cfg.FXAPIURL = fake.URL }))
+func writeAfterRemovalOrDemotionIsRefused(t *testing.T, env *apitest.Env, fake *fxtest.Server) {
 	h := newHousehold(t, env)
 	second := env.NewMember()
 	join(t, second, invite(t, h.owner, h.book.ID, api.BookInvitationRoleEDITOR))
