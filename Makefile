@@ -134,7 +134,7 @@ load: ## Start servers on 127.0.0.1:18080 and :18082 (databases nestegg_bench an
 	NESTEGG_LOAD_URL=http://$(LOAD_ADDR) REDIS_URL=redis://127.0.0.1:6379/1 DATABASE_URL=$(LOAD_URL) \
 	  NESTEGG_LOAD_LARGE_URL=http://$(LOAD_LARGE_ADDR) LARGE_DATABASE_URL=$(LOAD_LARGE_URL) \
 	  go test -count=1 -timeout 40m -run '^(TestLoad|TestGrowth)$$' -v ./internal/loadtest | tee $$dir/load.out; \
-	grep -hE 'TARGET|GROWTH' $$dir/load.out | sed 's/^ *load_test.go:[0-9]*: //'
+	grep -hE 'TARGET|GROWTH|BOOKS' $$dir/load.out | sed 's/^ *load_test.go:[0-9]*: //'
 
 db-reset: ## Drop and recreate the local database (migrations run on next start)
 	psql "$(subst /nestegg?,/postgres?,$(DB_URL))" -c 'DROP DATABASE IF EXISTS nestegg WITH (FORCE)'

@@ -160,3 +160,14 @@ RETURNING *;
 
 -- name: UnmarkBookSettled :execrows
 DELETE FROM book_settlement WHERE book_id = @book_id AND year = @year AND month = @month;
+
+-- name: HoldBookMember :one
+-- A write's hold on its writer's membership (book.Select's Hold, taken by
+-- the ledger's write lock step before the ledger lock): a share lock on the
+-- writer's current book_member row, held to the commit, so a removal or a
+-- role change (which update the row) waits for the writes in flight, and a
+-- write that comes after them reads the row as they left it (no row: 404;
+-- the role re-checked).
+SELECT role FROM book_member
+WHERE book_id = @book_id AND member_id = @member_id AND left_at IS NULL
+FOR SHARE;

@@ -82,3 +82,15 @@ SELECT EXISTS (SELECT 1 FROM point_history h WHERE h.member_id = @member_id AND 
             SELECT 1 FROM account_entry e
             WHERE e.member_id = @member_id AND e.entry_date = d.at::date
               AND NOT e.pending AND e.transfer_id IS NULL)))::bool AS complete;
+
+-- name: PaidByStats :many
+-- A ranges income and expense per payer (statistics with groupBy=paidBy),
+-- over the entries the other statistics count. A NULL paid_by is the
+-- ledgers own (internal/ledger Attribution.Default): the caller folds it
+-- into that member.
+SELECT e.paid_by, e.type, sum(e.amount)::numeric AS amount
+FROM account_entry e
+WHERE e.member_id = @member_id AND e.entry_date >= @from_date AND e.entry_date < @to_date
+  AND NOT e.pending AND e.transfer_id IS NULL
+GROUP BY e.paid_by, e.type
+ORDER BY e.paid_by NULLS FIRST, e.type;

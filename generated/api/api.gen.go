@@ -1160,6 +1160,66 @@ func (e WalletTypeValue) Valid() bool {
 	}
 }
 
+// Defines values for StatsGroupBy.
+const (
+	StatsGroupByPaidBy StatsGroupBy = "paidBy"
+)
+
+// Valid indicates whether the value is a known member of the StatsGroupBy enum.
+func (e StatsGroupBy) Valid() bool {
+	switch e {
+	case StatsGroupByPaidBy:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCategoryStatsParamsGroupBy.
+const (
+	GetCategoryStatsParamsGroupByPaidBy GetCategoryStatsParamsGroupBy = "paidBy"
+)
+
+// Valid indicates whether the value is a known member of the GetCategoryStatsParamsGroupBy enum.
+func (e GetCategoryStatsParamsGroupBy) Valid() bool {
+	switch e {
+	case GetCategoryStatsParamsGroupByPaidBy:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetMonthlyStatsParamsGroupBy.
+const (
+	GetMonthlyStatsParamsGroupByPaidBy GetMonthlyStatsParamsGroupBy = "paidBy"
+)
+
+// Valid indicates whether the value is a known member of the GetMonthlyStatsParamsGroupBy enum.
+func (e GetMonthlyStatsParamsGroupBy) Valid() bool {
+	switch e {
+	case GetMonthlyStatsParamsGroupByPaidBy:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetYearlyStatsParamsGroupBy.
+const (
+	GetYearlyStatsParamsGroupByPaidBy GetYearlyStatsParamsGroupBy = "paidBy"
+)
+
+// Valid indicates whether the value is a known member of the GetYearlyStatsParamsGroupBy enum.
+func (e GetYearlyStatsParamsGroupBy) Valid() bool {
+	switch e {
+	case GetYearlyStatsParamsGroupByPaidBy:
+		return true
+	default:
+		return false
+	}
+}
+
 // AdminMember A member as administrators see them (no profile image).
 type AdminMember struct {
 	CreatedAt time.Time `json:"createdAt"`
@@ -1947,6 +2007,10 @@ type CategoryRequest struct {
 
 // CategoryStats defines model for CategoryStats.
 type CategoryStats struct {
+	// ByPaidBy Present only with `groupBy=paidBy`: per member who paid, by member id, the income,
+	// expense and net of the entries counted above (members without a counting entry are
+	// left out). Their sums equal `income` and `expense`.
+	ByPaidBy   *[]StatsPayer      `json:"byPaidBy,omitempty"`
 	Categories StatsCategories    `json:"categories"`
 	Expense    int64              `json:"expense"`
 	From       openapi_types.Date `json:"from"`
@@ -2665,6 +2729,10 @@ type Money = int64
 
 // MonthlyStats defines model for MonthlyStats.
 type MonthlyStats struct {
+	// ByPaidBy Present only with `groupBy=paidBy`: per member who paid, by member id, the income,
+	// expense and net of the entries counted above (members without a counting entry are
+	// left out). Their sums equal `income` and `expense`.
+	ByPaidBy   *[]StatsPayer      `json:"byPaidBy,omitempty"`
 	Categories StatsCategories    `json:"categories"`
 	Days       []StatsDay         `json:"days"`
 	Expense    int64              `json:"expense"`
@@ -3606,6 +3674,23 @@ type StatsMonth struct {
 	To      openapi_types.Date `json:"to"`
 }
 
+// StatsPayer One payer's share of a statistics answer (`groupBy=paidBy`).
+//
+// Example: {"expense":184500,"income":0,"net":-184500,"paidBy":{"former":false,"memberId":42,"name":"Minji"}}
+type StatsPayer struct {
+	Expense int64 `json:"expense"`
+	Income  int64 `json:"income"`
+	Net     int64 `json:"net"`
+
+	// PaidBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	PaidBy MemberRef `json:"paidBy"`
+}
+
 // StatsWalletTransfers defines model for StatsWalletTransfers.
 type StatsWalletTransfers struct {
 	// In Transferred into the wallet.
@@ -4232,11 +4317,15 @@ type WalletTypeValue string
 
 // YearlyStats defines model for YearlyStats.
 type YearlyStats struct {
-	Expense int64        `json:"expense"`
-	Income  int64        `json:"income"`
-	Months  []StatsMonth `json:"months"`
-	Net     int64        `json:"net"`
-	Year    int32        `json:"year"`
+	// ByPaidBy Present only with `groupBy=paidBy`: per member who paid, by member id, the income,
+	// expense and net of the entries counted above (members without a counting entry are
+	// left out). Their sums equal `income` and `expense`.
+	ByPaidBy *[]StatsPayer `json:"byPaidBy,omitempty"`
+	Expense  int64         `json:"expense"`
+	Income   int64         `json:"income"`
+	Months   []StatsMonth  `json:"months"`
+	Net      int64         `json:"net"`
+	Year     int32         `json:"year"`
 }
 
 // BoardCategoryQuery A board, as a request names it.
@@ -4365,6 +4454,9 @@ type Size = int32
 // StatsFrom defines model for StatsFrom.
 type StatsFrom = openapi_types.Date
 
+// StatsGroupBy defines model for StatsGroupBy.
+type StatsGroupBy string
+
 // StatsTo defines model for StatsTo.
 type StatsTo = openapi_types.Date
 
@@ -4485,8 +4577,14 @@ type GetBackupParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4505,8 +4603,14 @@ type ListBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4537,8 +4641,14 @@ type CreateBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4560,8 +4670,14 @@ type GetBudgetChartParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4574,8 +4690,14 @@ type CopyBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4594,8 +4716,14 @@ type GetBudgetIncomeParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4608,8 +4736,14 @@ type PutBudgetIncomeParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4622,8 +4756,14 @@ type ListOnetimeBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4654,8 +4794,14 @@ type CreateOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4680,8 +4826,14 @@ type DeleteOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4706,8 +4858,14 @@ type UpdateOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4726,8 +4884,14 @@ type GetBudgetPaceParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4746,8 +4910,14 @@ type GetBudgetStatusParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4772,8 +4942,14 @@ type DeleteBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4798,8 +4974,14 @@ type UpdateBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4812,8 +4994,14 @@ type GetNextCardBillsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4826,8 +5014,14 @@ type ListCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4858,8 +5052,14 @@ type CreateCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4872,8 +5072,14 @@ type ImportDefaultCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4886,8 +5092,14 @@ type ReorderCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4915,8 +5127,14 @@ type DeleteCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4941,8 +5159,14 @@ type UpdateCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4961,8 +5185,14 @@ type ListChangesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5020,8 +5250,14 @@ type ListEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5052,8 +5288,14 @@ type CreateEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5072,8 +5314,14 @@ type ExportEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5089,8 +5337,14 @@ type ImportEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5121,8 +5375,14 @@ type CreateEntryFromNotificationParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5135,8 +5395,14 @@ type CountPendingEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5161,8 +5427,14 @@ type DeleteEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5180,8 +5452,14 @@ type GetEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5206,8 +5484,14 @@ type UpdateEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5220,8 +5504,14 @@ type ConfirmEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5237,8 +5527,14 @@ type GetForecastParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5377,8 +5673,14 @@ type ListQuickEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5409,8 +5711,14 @@ type CreateQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5435,8 +5743,14 @@ type DeleteQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5461,8 +5775,14 @@ type UpdateQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5475,8 +5795,14 @@ type ListRecurringsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5507,8 +5833,14 @@ type CreateRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5533,8 +5865,14 @@ type DeleteRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5559,8 +5897,14 @@ type UpdateRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5573,8 +5917,14 @@ type RestoreBackupParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5588,17 +5938,34 @@ type GetCategoryStatsParams struct {
 	// To The last day of the range (included).
 	To StatsTo `form:"to" json:"to"`
 
+	// GroupBy `paidBy`: the answer also carries `byPaidBy`, the same entries' income, expense and net
+	// per member who paid them (`paidBy` of each entry; an entry written with no payer counts
+	// for the member its `paidBy` names, the book's longest-standing OWNER). A member who has
+	// left the book keeps their sums, named `former: true`. In a personal ledger every entry is
+	// the owner's, so `byPaidBy` holds the owner alone (or nothing when no entry counts).
+	// Absent: no `byPaidBy`, the answer as before. Any other value answers 400 naming `groupBy`.
+	GroupBy *GetCategoryStatsParamsGroupBy `form:"groupBy,omitempty" json:"groupBy,omitempty"`
+
 	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
 	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
+
+// GetCategoryStatsParamsGroupBy defines parameters for GetCategoryStats.
+type GetCategoryStatsParamsGroupBy string
 
 // GetMonthlyStatsParams defines parameters for GetMonthlyStats.
 type GetMonthlyStatsParams struct {
@@ -5608,17 +5975,34 @@ type GetMonthlyStatsParams struct {
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
 
+	// GroupBy `paidBy`: the answer also carries `byPaidBy`, the same entries' income, expense and net
+	// per member who paid them (`paidBy` of each entry; an entry written with no payer counts
+	// for the member its `paidBy` names, the book's longest-standing OWNER). A member who has
+	// left the book keeps their sums, named `former: true`. In a personal ledger every entry is
+	// the owner's, so `byPaidBy` holds the owner alone (or nothing when no entry counts).
+	// Absent: no `byPaidBy`, the answer as before. Any other value answers 400 naming `groupBy`.
+	GroupBy *GetMonthlyStatsParamsGroupBy `form:"groupBy,omitempty" json:"groupBy,omitempty"`
+
 	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
 	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
+
+// GetMonthlyStatsParamsGroupBy defines parameters for GetMonthlyStats.
+type GetMonthlyStatsParamsGroupBy string
 
 // GetTagStatsParams defines parameters for GetTagStats.
 type GetTagStatsParams struct {
@@ -5633,8 +6017,14 @@ type GetTagStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5645,17 +6035,34 @@ type GetYearlyStatsParams struct {
 	// Year The year.
 	Year StatsYear `form:"year" json:"year"`
 
+	// GroupBy `paidBy`: the answer also carries `byPaidBy`, the same entries' income, expense and net
+	// per member who paid them (`paidBy` of each entry; an entry written with no payer counts
+	// for the member its `paidBy` names, the book's longest-standing OWNER). A member who has
+	// left the book keeps their sums, named `former: true`. In a personal ledger every entry is
+	// the owner's, so `byPaidBy` holds the owner alone (or nothing when no entry counts).
+	// Absent: no `byPaidBy`, the answer as before. Any other value answers 400 naming `groupBy`.
+	GroupBy *GetYearlyStatsParamsGroupBy `form:"groupBy,omitempty" json:"groupBy,omitempty"`
+
 	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
 	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
+
+// GetYearlyStatsParamsGroupBy defines parameters for GetYearlyStats.
+type GetYearlyStatsParamsGroupBy string
 
 // ListTagsParams defines parameters for ListTags.
 type ListTagsParams struct {
@@ -5664,8 +6071,14 @@ type ListTagsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5696,8 +6109,14 @@ type CreateTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5710,8 +6129,14 @@ type ReorderTagsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5736,8 +6161,14 @@ type DeleteTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5762,8 +6193,14 @@ type UpdateTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5794,8 +6231,14 @@ type ListTransfersParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5826,8 +6269,14 @@ type CreateTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5852,8 +6301,14 @@ type DeleteTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5871,8 +6326,14 @@ type GetTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5897,8 +6358,14 @@ type UpdateTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5911,8 +6378,14 @@ type ConfirmTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5925,8 +6398,14 @@ type ListWalletsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5957,8 +6436,14 @@ type CreateWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5971,8 +6456,14 @@ type ReorderWalletsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6000,8 +6491,14 @@ type DeleteWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6019,8 +6516,14 @@ type GetWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6045,8 +6548,14 @@ type UpdateWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6059,8 +6568,14 @@ type GetLoanScheduleParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6079,8 +6594,14 @@ type ListCardStatementsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -10807,6 +11328,19 @@ func (siw *ServerInterfaceWrapper) GetCategoryStats(w http.ResponseWriter, r *ht
 		return
 	}
 
+	// ------------- Optional query parameter "groupBy" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "groupBy", r.URL.Query(), &params.GroupBy, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "groupBy"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "groupBy", Err: err})
+		}
+		return
+	}
+
 	headers := r.Header
 
 	// ------------- Optional header parameter "X-Book-Id" -------------
@@ -10870,6 +11404,19 @@ func (siw *ServerInterfaceWrapper) GetMonthlyStats(w http.ResponseWriter, r *htt
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "month"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "month", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "groupBy" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "groupBy", r.URL.Query(), &params.GroupBy, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "groupBy"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "groupBy", Err: err})
 		}
 		return
 	}
@@ -10991,6 +11538,19 @@ func (siw *ServerInterfaceWrapper) GetYearlyStats(w http.ResponseWriter, r *http
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "year"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "year", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "groupBy" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "groupBy", r.URL.Query(), &params.GroupBy, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "groupBy"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "groupBy", Err: err})
 		}
 		return
 	}
@@ -44693,1230 +45253,1242 @@ func (sh *strictHandler) GetReadiness(w http.ResponseWriter, r *http.Request) {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"5P17jyNLlhiGf5X48SegSU1WNevVj6o/LHYVq5tz63VZrNu357JVjGIGizmVjOBkBIvNudPAyNIaq10b",
-	"HkCW1pJmF2N4LcOGDEvCSt4F9Jf2m+jPuT3fwYhzIiLfZLL6MbvrBfZOVzIz4sSJEyfO+3xfG4rJVHDG",
-	"laztf18bM+qzCP7Z7tFb/b8+k8MomKpA8Np+rTdmJGJDEfmPJJEqEvyWMK4CtSCK3m6SXsSoIoEiVBIx",
-	"pT+bsX1yx9hUP5oHakzUmJGhmC7IQszIWIT+Zp93FOF0wiT86Ea/Z5EMBPfIfBwMx4Tds2hB5lGgGBGj",
-	"xKskooFk0iOU+x4ZiYhQ80ufw5SUyIDfhmzDvP+y3SP1OQ1DpjwNfLTwiIoolyMWeWQqpPLINBKjIGQN",
-	"j1DiB7dMKjsp5XLOoj6v92s7G89Hz574zWdbz57tDp/6T/b6tcY+ody8RGgoBZFjMZdkPqYqvT4x57gc",
-	"SXxBuFBkOKb8lvV5nRIE75EkNzSkfMj06hDWR1JjGhGmodPwPpKEztRYRB4ZjIUaaFSQwWTxjVBs4Olp",
-	"+9ys6JEk05DyBqALADLLw8ml3SUhGVFCbJJLxn2zoYPOaOOUquF4QJQgzA8UEVGf+yxkelN4uIABzcbB",
-	"Dks6J/XcL4Ekmu5oxPx9Qglnc7tO4gsmNTL6PGKjmWSwbpgJ0e8QoxHQ8IjeboTsTHCWAC9i1E9SCQAR",
-	"jPo8UNLuD67Z3yTnnFAy1LSrEWR+DZQGVA+hAbT7dkAEBwqbhnTBfPOy1+f6RcEZfDAKIqncLDSKAqYJ",
-	"vebV2Ds6mYastl8rpp+aV5PDMZtQffbUYqrflCoK+G3t/Xuv1vHZZCoU46prAMif0YGKZmxA5mPGiRoH",
-	"8XpwMVKJyMGt0aoxTKMwYBGJ2M9mmhjcUZV0wvp84KYdLja+YosBqXOhxgG/JXMqLRpxMhVMWOOA0BvJ",
-	"uEJcJbGRxYKGNbVmxmeT2v53+MNbL4eD915tSiM6YcowqheCRv4hVexWRIuvZyxa5FFyzhm50e8dGD4C",
-	"f8AyxUzzq82aVwv0mz+DAbyaJq/afm1oxk2B+PciNqrt1/7/j2Pm+Rh/lY9T0MCWwZMevS0FLVzAIZZA",
-	"KAuNVEQkvS2DStHbFEAT+u6E8Vs1ru3vNL3aJOD2zy2vgIheCHHX8YuZ+1jMJNN8mdwIcQc0IKYsovoV",
-	"QodKkoCT+uAxnQaP9Rty0NgkLdjsfWTu+oBGms2wSApOwz4PmX+rWSt7R4cqXOgDazEPQ2ySi4jFI+hn",
-	"jySxX1GZHjcSIdNABKrPaRiKudwkrRhafE8Tu2aplAxnUaQpccImN0jvda5pgPxUBJz5HgnZSHkkYhNx",
-	"z3zPsjMfWAsyDX4fKOY3DAVLstvcJYOz89718fnV2dEAQKT6QLDITKPBRLaj+dkBoX3+Taf9ut19JM0V",
-	"Fo+1QwbH590XnaOj9tkA2bIUyAcpuaHDu9lUgxIxOLjkZkEoX2hGczPTh6rPz1+ftbubpKOPmkPDRbd9",
-	"2rk6JSNG1SxikoyExhXR3A8+MBeBR0YRYyQMJvqXoZhxpXeuz/VIHgnig0/u2EISGrH0dgSayVDcSYSe",
-	"CzIVAVf4Mp3TyAfud27pSOIX5tbz2TC0o6L8QeoBv2dSTfTJ8ghnisxFpMYeUeydgjkiNmTBVPX5lEb6",
-	"drebQ3abTX016FOkRQ7NA5GPa/rKMJ+n5nThrPHx+nZDn5CNjp86ZCMRTaiq7dcCrp7s1uCYBRPNrOJD",
-	"FnDFblnkTtkFVePOUZWTpjHpbxZBN6VqHMMWaKA0mw4izfs1l/woIGf+LVNlIN7Arw60LwXOqeCadxVB",
-	"hEyBTPQbHtnSF/3WNqlLxjKsSsuB8zGLmN7+G3YbcNkoY6cwWuV17GzrddB3Zh3bFRf1htGoeE0LRiMr",
-	"3iTXVwaufv+B0D5//vx5Et7nzWYhyPYCKyMMey1+QdI4RPn0RDOqPFDmV826yJTeMkMbe81mGRaB46UO",
-	"uM9GdBaq2v6Wxko5EveazarQXgZ8yIpROODsnRrYfZ9G7D4QMwnAx9JTRNhkqhZAzbFcqd8BwY2MZmFI",
-	"5IIPy1YpAYASWWE7sfsJ8eBwTCM8gzIP+isxJxPKF0ii5mrWH6CeoxUqH+RCK0HeBveMa8F46emTxTvx",
-	"ZNk+bO+u3gYx0ZdIKRnjz1+Qio9wZavOl0HA7+OctbWSaeE7DkLFohKhVaujAZNIwlqlMx9pstXChJzd",
-	"bJhnAZOrJOyPvG0RbNDg/BfV4NaCmGJcS1QAv5EQ69T+K/Dt8dQ39IEWdagTa518CvfOnLOokbq+d7dL",
-	"1mth/PjlllGPtRN8UZK5oEFVxE9p4H9hrE8Buo9H+QWyt6XLnBoWWNd4bTg1Yij4KIgmzCf1EQ0la1h8",
-	"lJ0MM06RReBGiJBRHsPVo7eVUJ9TMcGO8pn0TISMvVPVjiPYnCZsIjSqFA1AT9BQaqG/PqSSbQRcMi4D",
-	"FdyzUmnuZ2UgbzUrw2ysgUvhVuakWRZovpHZfQdKBd3Qvm32/4DcCDVGHQUv/NJ9MGNXI4XFlC0FPOBD",
-	"MWEOPvZuyrhkq6gRpqtqBXGAxGC9BsPdWhcK2vrKAMJfP/LaOP72OBKTPDydy3Oyu731lAyF7+zNaEoY",
-	"wlG+Z5FiPhlFYuKR2XQKdj5ZepL0e0t5bmwRu7o8qnmaYSsW6ZH+4XetjZ+8/X7n/d+rFRHs8bc98XD4",
-	"lagCvRIVYf+q+3ot2Atx33OCrk8Xztav5WlSB7FyoMSgsQLTBSThU8UKwUhYN79iBSa6U3oHxpiIqWgR",
-	"iztwkRNJR4zUNYiddu+YjJWa0mlAMhZTY9loGHs62Lz7PKLcFxNyxxb6/ru66hx5RNJFA6VnRodjMD2b",
-	"mazBXtIJg2/itxxkgdrs86+ShhpnkBJzDkPcsaki27tkLGaR3CSvAzUGGw6b7Pf5RsEM7om1DtcnTI2F",
-	"7xEtVcCYN8JfxPaxrAW8zwmhtzTgHpGKqpn04AP0UrR79HageVI485nv4ZSxwVltWEP3PgG7NtqYjLdC",
-	"j2ws0QfFwFu7nIXd2d22t8mgc9Q+vTjvtc8O31x/1X5z3W1fXbaPBgVDjYMwadm3owWSSBWEIYlmnOtr",
-	"NTbrPdew5WbonF0fn3RevuoNzEK7euc2WiPFosG+2Ueq/yKB0mQFrhJfbyPlEhi2HleNqTogVE9DBofn",
-	"Z8cnncPeQINDb8Qs6WiC3ZhIFt4bF5mjY+tpIWMWThubfQ48WM6GQyblaBaS+va7d/GmanrSpLMPA+Dy",
-	"wYw3okHIfOcEMNuBcwVK9jlOF824RCrYJPqE37FFbCUNYmkcaRFRD/ceHaLt2eiacBY8IkWf0xS+KAlF",
-	"7HSpU+JHYjrVkAnOGQziEUoki+5ZhKBLhW9YhMu+vhongWoY/45MuPzS2AP1O4UHtCrj95q1IqR6z4Zs",
-	"s89fG4t3wsyZtljNRXQn9TIDRWg415P7gb9JTgS/RYA52d7bA22bDhWL5H6f7zabWY/K3k1z+JRts42d",
-	"0Za/sTvc29t47j+jG9ujJzdbrEmfD3e3aiWWzwzXKjUc7O2tlqQ6I3DGlVg/8NgjfYcB44qEVCrwF6a9",
-	"u3XN0EGffNnugVEeHsT7gmxPbx2ySRHhUMwPFPqD7UmwTocCh3ADidL4NAn4ANBT2ecT6jPrPkxChid/",
-	"TI052zg3D1DYmwcSTI+OIWxt9/ngots+PD876vQ652fXx63OSftokPCLG1eFQU6Cz9lTRepZtyby1T6f",
-	"sOiWeUicZjHDMRveuVvDuB0idFJKxabobYnEXB+/UAzvjDyTeF0J9GsiVeNlUUDE+HIxAePdCDtiXgNT",
-	"rGE3Sa+w/rdzbSd9xKS+yvlPAnWArn/e58alT33QwmD/J+IeuDOMr4RoeMD5YiJ6JI0ffB899bEPH933",
-	"Gi99zkLJ0Khc4KJvxBw17breJIO/PyATfRi0GMEXMalQMmf0rs81WPXB68eDhmEj5u3KPuPi02zc9eUK",
-	"0fZu8ck9E5ytPr3AAyGYA2gEj/FYhL7U+AkDqeC8Dv7+oLFJXqM72p3auZiFPrlhcHj63Hhl/QWq9oZL",
-	"29Oz09zFY8IFvLRJDi1taASGC1LvHh+S51tbzcY+0YiEkxvcchFZz3sZiuK4gSWKY6GhtDOht6zMCBPo",
-	"H8EI4yU4lu9HTEoymE1DQX1wDcMoA7NU9rEmm9kM3swDewpyYBm0Tkr8UjajJT4eMAgTJQwFOScPCkwL",
-	"RqPBSlfOJ3LdnIp7VqRetZxUibElo4SorcHFkCWIrkFvsma6j6TTcCfifok9HOb8GOSeMfVaRGpczYgP",
-	"8Qfgr63PeKDI6flZ71XDS11JuCeaiz/EjK8xvWwfmpVXdMWLvD8XCP7Ues5I3UwNVhj9eM7YHanr/2qJ",
-	"nUYQmXIquE8XpbSkkVHZ4pECMAnxaz3nki3QMGV34HW7/VVmA2ABy/APaytB/85SN8qT1eg/50wFE7bc",
-	"W6z5qH7ry7uNL+htgZdNPyV8ps+kYcFbpaZWPUAx7pZSbrPZrOAMvBCyFGkmfO9LYerrWTC8W+o8+Jl+",
-	"44u7ELpME3rAb8vAiuwLXxy0y+DnBcTVUWwSu5vL3a8/L6Gr7eYKwloNl6JKrmtBe7B9crUVDeApuix7",
-	"Vv7Pm/Os2afxQMtjRaiWx178HuMsLpUY3pWRvNQ/fkFC79Hbl5GYTcvg0UrKrX7hy8K0BJwvCcg6hO05",
-	"e6aVWvX5Giyn8nWouhdRv1TzUPrHL4kaPR9Q8kp/GYAWO3iAwkldcJYWoR+Vx2rBJx/p9LHuvSUIhN+/",
-	"IA7RO1YGkDM1fClwqgWrpRQ1S+nwsJzUDVOtwkS3KzHR93rdciq4ZBgOTv0ummX1X0PBFePwTzqdhsEQ",
-	"bK2Pp5G4CdnkRz+VemEJD5b+wtcTfNM66Ry1Ena6mlfzmaJBWNuvPWYTGoT7ZDKTitygoWdDP3IKvpwN",
-	"x4RilsI/MKNvDuGOZVEkIlnb/+772oRJCaJr7UEjgc6gz5sBqPb+LRIBk6rj1/Zre6Pt4XO6xZ7e7Pi7",
-	"wyf0GWuOtm624fSAI6a2vwtIDRSYl15Qn1jkOVSDR2H/JqT8rva+qjp0gQjG/SmS5pz/ZEJDTQJaRY4g",
-	"V4CF4A8I+D0NA5/UB7mtGGDaB5mIiBE5ZcNgFAzRTZI2qWu61KwEgjDl4qMI4sXV5ZskDVjH0pjR+4Vb",
-	"kOVsdIih1PVbpl5ADHcj5yw6AEss+kUUoZA5UVt/A7efxxvYE4Kcaq3S7KL8fNvYqrZ+DGD3bPi6Rw4v",
-	"vyHBZCoiDG98p//l2fdN9H0geB5dpD7QezBogN0aHEqAQIc7kMbNQJ7W79FqjKbEzT7vJpxFKb8bkWwo",
-	"uC/RVA1DwVVu5tWTTOjCQKPoHWugRTGRLZcYLs83L83wM66CMDV0GnlMv2TSxEKqGCr7CZPkMqaN4Y58",
-	"FAbDj+N81p2YJHbYU8OY9O6GEaP+ggSczORDaLaZoFkH9BfhOEMzm0l0A2M/SiLgaEg4U5ewmD7P8RhI",
-	"IeMJ3gM+IYWRA5zkMqi8pN9Wg9LnaZrE3EG6kAk/Y9odf8cWuUOSdSE/jFCVIHMKcfMjvX4YEk5gGSjZ",
-	"aIcsWI01CflYRDeB7zP+UZTs0mqSpAyOPOprEKSKqBKRhNM9kwxZl9vCh9D1TkzX8Ro+G2FfBrec+foY",
-	"3swU5juFoZgDISdzikREBiYh6Lrb/vqq020fDUyq7HG33XbJUZxQlznk8PCA2zYdUdNlM4mJig/eyuJI",
-	"jRyLytLhnEq9sX5hLMhD7trteH+v+DQSQy3B3YSMHJqVfba9LgtW2Ueqzado6rVDFoGJqABN1cb9GJaT",
-	"jY5JR/aICAN7NsmVZCZPVzMdJBxMioXvNJfRu66lUU7Dj9vps167e9Y6SctaZMbZuykbKuYTEKCJGIJp",
-	"3D8gP5sJZW5sK1b6GFUZMS1dYC7Y+ru9lxSN7drIJXom2xqIzyldJVc8okE4ixipDyx2BtbHTzXfAv/9",
-	"7S3zyYz7WrpxKx14xqEsx2LO4WyeCXUsZvzjzqPLfkxuk+Eimg+NYIYHMNDdGOVnQpFjM85nQvOZQP0K",
-	"/XgeZi6QGxYKfgvXYDqtk9QTaZ8Ni81T4QejgJUk1Obd3RDxgM5uE/Rs/OnZLHYIhDiIfd5t+G672dQH",
-	"12Vvm2AW64vEbHOJGRhYoAGH3y8sr2AiSsxND7KNDXeSwtAOZ3MbgIRh+Rjs55fURoAvqQldSU3a5/mi",
-	"BxN6lw6nGJh4ioHWel3cuphgAOStKC6F0OcYRw1PAkkiph/71SskkEyBBBd6E6g+V0Lggk08wrYNu6pU",
-	"MEP/QlJ7CzD7m0uT/dGxtQgF9XtCnNDoln3Ukb1ovTk5bx1d987Pr09a3Zft9O0Zc08gTC0I6b3fau4+",
-	"23v6hNwsFJMPONBbCYnIKKWkjQVDtLKKy/oikn9qWSnJ5ZHE/GdSH+SQNGgc4AWLcS366hOZPGYt5NtD",
-	"CjUzNOgXEcjSgX7vGCIkP27z8oFj+e3D82/iMCHzLxVfZcOB8MA8ZC8T0k9yfcQs8PPJPkVxc0l+tmTV",
-	"iaIlGFhWNzy9z312HwwZmUdafghUY5Oc5ataHLgQ5Ux9GuuZF5x5GPUGIYp9jqw+LiLCxZzUTUZnOoIw",
-	"kORW8AJzQoXiO3Z6/WoFRhKxSTCbdJ2F+ONoMaVJ5KRwU3OAcMZ8mdAo8BKV42D6N1+1aqUUI6h24Bcp",
-	"R5pnZDWrxkFWwZxSiSWAmGE+QQS3DLCKLpMLPvwkW9NtX745OyzZGZddrqnb2ONs7DMG4s4iKaIDSCjG",
-	"wNI4cg3zkPGNh7COhCj9UvDPzPLt1Z1bGxlSrll1iDHVWhwTodaWM4gzRsY4LA4x1+cFqAswylGJyY1U",
-	"grtpA0XmDKwnUFnEsCYQyzR+b9gt5WBxXBAasT6HvAyqSMi0ova8SXy6gEDZyxXbYbQvrZgEQ3bF6T0N",
-	"Qq2UfhQpXba733QO29dXZ61vWp2T1ouTdu6gy+CWbwScoNZoa65AouPtLGL+Q3SuxDE3KyLJJX3GAy/N",
-	"dGkrkOFiubURpCb98EZvMh2OmU+i4HYMHL/P64MCFJa7Lhr75EJIdRuxy69PiD+LMJ2EiJmCegaU93ng",
-	"m1pr00jcB77NgwVyPCCmRoCVdyLKNd9RQHJJWQcM3CjwQF4Lhnjb1WsKHzMaqvGC1Ae9zmn7/Ko38DIW",
-	"851mY5OsNKgboRxKAHwSS6SxQ2IayXomxZ4Qp5QvnGPko9hsq9e+PumcdnoZHisEBvWZnBiqlD6o8oAA",
-	"ouAIh1Sx6G+Pm6dnl2TglZCBkV6e5p8JjOj7L1rpa0lQxke5UpCQQ6ZMtnCckxOJ2e34gbSiaHg+U+ej",
-	"rr5IPopWeue91sn1+VXv+vz4uts6S+tdlCg9V+w3c6XabthCcD/ORpiAP03fX1AzqP5f/v1zb3t7x9t5",
-	"uu01d554z/Z2vadP97xnzadkLnjjb5d1s2XwkEQCMt46TdRAJHI2QaMHxh5gsUcMuaFx3Kk0qfMeoX3u",
-	"ykdBLLCI1EiEgSDIxj1IG6OcaBj9Wcgaq3Hf5yuRv08G+X0foMnOMlq0rbj0uj6fRxSy0TBklQRcKkb9",
-	"TdKmw7GFIXbAODsP2nIDTv7Lv99q/sOtPTC/gJcDzEX68PY5GmgmpG6FF5NoSn2fzKaI9hGNDkzmE78l",
-	"EnLER6k09xs2Dkw6EWxXn0/AweXynIBYTJJfy+b7gIkrVQvRRjWYTbe12vS5gmyNlpNUYYR6wuBj8/8w",
-	"u8vlaenLGOsrUJvol4jiSX7U54n8Lv2eMzwl30olgdnAlnvWEwP9SezD9mBHAKUNfY9SZSx9YBQorOOZ",
-	"qvGkp3V1ITAxHwA0SfkgLTgCfiQJlZIhDw4DehOEgYKCAnFlTPnITiUblo4BLDwlMPhoFoFR0/ysEQmM",
-	"cxS7SuLEUzCUIb8a2MpqjgAOXGKagMqa4Bw220heo50Pq8OBOJPa9Rs6vCNKzKlJUjUxoVAzbjhkU4WJ",
-	"O++92hWnMzXWos+Qqo/UkK7OWle9V+2zXuewlbm9tTQLzhLxiZyBW0l2iubH4Oef1U6SWd1gXys7kklp",
-	"3Xgo6cHfkLnI3k0DI8zOwdwKMYsWE3CSGwd9brLzrLwfW8A8m5QLkikNpZ2kc0SUuGMc9nMOZug6Nf/Q",
-	"2vAc6vOiTZXM+B1Yhm3oE/IK611uODKQs6k+dMw/ZX5Aob7Ex9HC5dXFxXm31z66Pm0fdVrXvTcXqetZ",
-	"MsPuMF9dEgxV3CfJiWCCB6jEe0nycEsjsDbSw3IbX8gu+kiSCUyr57P82BazTcQ0ALevD4oRBx4RBx3I",
-	"ci1/EnDMPCtIorLWFSqz9hJTz29C6lxYwzxm1EEkwTTSMGnWB7uJFZVaKhc7u2FCqjIWMa+G4XL739f4",
-	"LDSqMoZM5t4M/ML4yazYaOMbv8+PMA0pX7lVIeXf0HDG7AetmRJdxtm8qNILvtKGoyuXLHvl4vQwF5Hw",
-	"Z0NVGoIegWdEv5IuI6KInN249z0SjAjli81K00KuU0W8WlW3ArXDew6NkcDDvuyjrgiZ+8CezOWfIDVf",
-	"wrvm0/fJ0NvvMBYXKcyQhQHGTWGIIruP6Q3JEkICFQ6FXoL441rJ4uanbKj0klogNRYdPS74Bme3VAX3",
-	"zAqXJlDghspErRhISKtroTZVaGtru5mtkoiBxencqPj/EpG8zaJ9bs3UuMskJMd8nznhcJOUUKi5zOCV",
-	"AyIT1cpb5sYF3rVPXjAasYj0Z83mzhBeh3+yAakbwQUirhh8TMlQiLsA2U2OgGdyNT1eSRNLnSQNXIgZ",
-	"oHDDAOblvBLvIxr5JjddM8o8V6T3VJUFcdMbKcKZivORM9H3aZZL6hBCCSXbBrdMJbKWPTIEu1efh8Gd",
-	"hQo+kg3U8CUU2Q8lXiU5A5aeKxiCt8DAckAGmoEMjO2Is0DLqpvkzJrODVCBkiwcGV/zFHOtZfDzuII8",
-	"8ZlWAyGoCXBhsuk/O8svYgeGDZhNKd95m8mY3stAsUn6H8soz9DQ+1h6iCK6AF5qRs/F3OfXJk3WW4VX",
-	"QZyvhLIsZmA1nsu+xGQ5HK4IRRhIXX44EkXDrfdva5Occ0YQNeC9hZprfhBhRRjpNGIj3IDOj0HLfX4b",
-	"3DPZ2CQdpUXj2QSr4Igp4+Dxw/hi/UOiXkRCL69TWxQBNTBGfVD0TVFviPlHVcdpiiiAUV+L4WApBFsa",
-	"Agj1POys9/rqMaWwtd4GoimoYI7+tUyN2lyiKDbWMGKhv0m6bMQ0j2e4rJsFOEj3XXiF1+dx1qWIkpmh",
-	"tkaHskXaPPi3qwBqi44k6pdOqRYa+ryuz58JIVNiuhGyexa6Fw+yn1mBNOV61Q8bm+REIwhKR0jYSur7",
-	"1rN6F3AfapNzNidA/9IUv2JT2Ai9Jkck+2QgkhnOcoCqycBGYHVAM5cDMqQT5txKLslSDGdQq1zzUTco",
-	"en9sWSM93IQu+vyG2WJ/6doe39fQfIWZIdRc3Lvm7nR9CPZrH/74T3/4q39Si59dAGZr+xqx79+658A7",
-	"vvveJt64z6aJ190hM/aG2nsv/uA3v/rwx/828UE8RPajt17NmIhSwBsZIQm7HTMLe2JVRvCwAEIO3H5t",
-	"u7n9ZGNra2PrCSANPXxd+A3fC7hUNAz1PtiyB/jDhE2EnuCP/vx3//iXP/yHP/jwR3+uGbJQwQiqveFb",
-	"IgpuA05DKzHhU1uCcx8qNno1RW/1Et/mUOCZcoSwkt/87p//+sNf/cUP/+zXgE+Ljr00MnCGok1ciYTt",
-	"vYciAaD64b//5W//8g8/KxJ++5f/9MOf/Nvf/Xf/8cOf/W9IH+mTlKKTnT0rIWJRkK0tD/PE9vWC9dfp",
-	"05n6+FnuhCxDLOP+URKX2xvbT+PktA+/+fWH//U/Ew35v/inKK5HKvt+E9bzM5tIj0QPiVeGVxrcIJZq",
-	"KqL3DO8zWyG0YPHFWzxiDHL1sQwBpHqnMVu2sUrkCPGtVzOsCUYz1kIEBXNmzmaopydJUKGKY56FgvI0",
-	"begnp+D9TT1J0Z5+ckEXE5b+LEm3+u9LjWxHr5TPaKgnR+ubpT3HzBJL82r6Rg747Qs0fCYVjMNW9wgP",
-	"YXqNta2t5sb2zu7G3pOnz543a3/D15vZ9Ox6t6yKZVb9onX2Ve392/dZncDdMKVld8KF8aLAXQaZT9hq",
-	"Qf8Ty4TisYL8zirSKApteHK1EDeh7zr43VYKZiekJq+vXJl/95tRVoOIiMhn0QH4hly98VjgAMWuQNCw",
-	"Kg/WGVxM2ZoLilv8VFiSuxy/X2cKPPqp8bebJRNkuWthWXAbTm4LAI+MLGnyeLWMOkYbp6elQUj1BbnF",
-	"daNYA/gUROlVPH+6XbSILJNfC1mpCjX5TcnPlmbga80VF1GpMlHiXlhrFlcSpcokeNvkdj2uppc6LZX3",
-	"skdvz2h2+0qIPHG95eBwtbFvFsQHJ5uCaG2JqZwgKU+ov+4htOMWwFcAoLv+CjsuGBmeoBJ7gLWCllRo",
-	"WZ5Dn7hg19p0rAOwesczmrRdWjytIYkUO40ZUZIqM0fBc7dEckvL1XFz4oqU8tSFYjvNmWrjscLnwukC",
-	"rkTKwJxthpMxcDnb5lK02o5CLHm5LKrthqX9rCxZ7fiOctuU6CaXGdKzyylH9CGN/MPFMCywD01R2jii",
-	"i5Sja3tvGQXvrCRhM6yhybUwJhVVrAimrY+CKYPP1CxeEg1Z4JehNaaINFatea/6qqfr0oeFqrI44Grq",
-	"J9FgjIumQr8BonzFRqX4vvQ8fTqj/nrHzaDkwactqTfnXXvVqtJbRWxlFZ6sAr58wubG87ffb3lbW+/r",
-	"/f6m/fPZ+8Z/UwhDgR7/fdVOSNulJu7ExqDauNLTJcDM7awE6aqo28+yRaBXmtazBoZqSNtLIW23DGnO",
-	"TlHkMbUCUgVpRz74XMYGkIfeEElac3eCG9ZbeoPAnsb3vj0KOaxnKLeI2rxE8xm3/Ss4ig3HyNTJc81G",
-	"7M0P/XyMCdxKXdDBEx8lSsFj3BVqKyZjzwwyOOhzaxYHtx3a1geds8Pz07Z5t/3tRfvssj2wHaRjM63r",
-	"/OSyHtHODEZ12ec3DOy8oZibxhjYN8f1IkWlcS7gK7lJzsEjAC6wpE+A2MJE1inQ53Uw6hNnsp7QBZit",
-	"cebGvjP2W6s+NZb+VYZ9DOJGyz4alk0fXURfzUtY6RBLNa9mMJRvs+vV3m3oATbuaYTZYvvfma3Un8Uj",
-	"waOr6RSc0uY5/vk2po60KlhVNzUxnnkBkapPKhJObCXiSt+osYsXWJgiWau/e8NoVBwrYMph2bLFK4XA",
-	"M1qGQb1NtitBsiixpXp7CpKFiyHoDyoWp3z7WfNagunvrWqhZAFN6+MF2kGmWiymZQZKgn4oPWt+yuoL",
-	"mpPU3R/69mjAqsPQvip/L6rCx8suzjRdQfSwoula3a1S9uwqVQYLZEx3I8VDxZAvu57KSTphTVkiky51",
-	"eONbv4c9W0uMWlud+Fsis6TVj4fLLOUk0k2a0D6OQuhMiQshC1jS6zED1hgo044d8qaGRo5i0NnCtvZz",
-	"ndwkY2SAMVgOSMj/tOKMaYRhah4EynSR4USEPovsW3EjenvbQVC9gDB6d/9laiAbMF1/FHRGxxATjIuP",
-	"vdXJMqU4JooKeWn5S58jH60EH2Os+MxH8W/f0fLBDAJoWXayRhXFCZ+NAlNsKilWHBAXz8FNk9+HyREr",
-	"dceMybdApLDmSnLD1JwxDiK6MYjmxSEowQExbVCcF5MoJvr2JyGj90xijZOBEoOHShQx26lsVIhdvisq",
-	"044YwxzlqZBYhQE7JTUbeosGhkO5BtMi8gNOo7jdY6BsNrPeXuYTKlN7qSfYJD2t5DjrvS0lZLoIIfdY",
-	"YiN/nqmD3aximhiZkubVD+c6R1+JdcYu1s7dOTRV06F8s7nJ3P6Vn7nYnpqhqbSLOiXdPdlddV4yhpPW",
-	"xk/oxs/JxtsfFdpK0t7uB5r8NvK/rd7eoTVh0zA8H0H8QRVvq7V9v3+bTx08bHWP4kwrZxQmMBWpD5Jm",
-	"4oFHBrGdeOAi1aZ0gYU/IArvZgE3KjBBYHiBdJyjkWzPnmZ+5KjMxDAUXEV0qMj25hYZ03tmPnC3O5GY",
-	"wcoQamwbZ6wJBij2LpBKeol+YRgQOJhNNWEiWQ0IpuTVbSldrJaGXsDBY8MNH38fvH8MEz3e3NwcNJZG",
-	"xsb0m4yHeCDNbFWhkWSUxYq2K2asE/eFU8+TgRnLRIsnD4PPRXh8bkSsYV7ezhtKf/EPt5pN/bS5zHSa",
-	"iEfJ31Erb+Zc8EqRAXZ9mSsb5bKCwVu9vYqohmdFS2nFZpm03JUBxMtw6tS5SOxZio5T9JhEeJqa8sjM",
-	"8OrCayUUw7suo7LIuf16vDA10DBJdjIxUTE3puVffdBtX5x3e5eaNV5etE6xeLu1H5ofa15N/1bRVNiF",
-	"wot6oZdTOkFbYAyku3U+HlIPCxtCqb50Cpng4WLf5RJA3S5Q76CUT4TRwJBhgMkfUMcD59Fc2cRtJ0O0",
-	"8XM01KZNrBkUeXrOt6vOjcbbrdiwEVuJLdTIEvrCSyhh2SsPMi08zFSxiXw2Jju5exqLMx4oaOVJ73Fi",
-	"FUxlxY08THx/ab/vwfdZMEt21cAKoJoWd6Q+cHDprUTA9L80ZKg+r9qAL7hGcVe0qrGYSQalGG6EuHPt",
-	"aYG6iGTxTsQB3oFf23/qmTKZtgMAdOXza/u72y7a7zTgPw1s0th+7fz1WburtT4W3I5VbX/rvZf8cO+p",
-	"+/DHMx5/1j7q9M7T3701luZLNN5hXKn59pWIE9XsnLkAwqCkyKVGgel1CJIRlWTw7YZG3UbHH8DpHEJ+",
-	"GeKkQm6NQ1LRdK4rHb7kYT0nqTakomigAVtI9WgiIe5MlmpB1kwGZYXRQ3RB6tCocPtZwyRoAUaSISzk",
-	"ht0GXBbGFZUnF5UiW79QmJ1WJfFRr7ir31uWrWSSFtPrj7em8CoS4q7D7wPlJIFcXdvA/QwFBiwHhzbJ",
-	"6fNi0rS/evr1q+3Tn1zsfvv6ebe3c4S+LJv7GkdM7/SaW/vN5n6z+ZPcKchRMo5dmFGIvYFnksVFrgFm",
-	"xiC9EIoSDX4qAq4XO9gsDg1I5ObmzIxoQYHBpRJTCZ1zob76Uyj6lSggRiXExTVSRLM0tbnq7se7VEgH",
-	"gB9HAvF6Vm96ovtKduVYTiVBAJBgldn1FRv3EetbBbgZuSBVXoSsCHKoTAKsEjuZ+JBFRfF9dLFjo2Gk",
-	"Hz8lWDn+/E2n/brdrb1NWs7cj3kzmBB3J4EsSdjG++eRzFxP0gN7s1QxY0zeS8gjv/uEN9TaN00+WN1x",
-	"7mIOKNfi7nm+XpiLWEbd5SUM0lcRWkzTuM8g+4E3fgY58SgVuvmukcq6ZCw/kNOQLj7VvROvbums+JK1",
-	"OkumVAimnEcS7ZBS37szHjIJfTbwMEqmoJ5rlZs2QwcOsdlb0EC7nEJKeV8iRRXq5iND8RMLMitdygxj",
-	"nG0/mC9+WuyvCJKu0h01if1quF6CZY3cpccvyYNyOKwkcxlBb6+pOXxEh4pF2K5unTCJIntD6XIL76UE",
-	"RQE1QVhVZun2boLbR3qmFKn0XIFU/SU8B2XI1NPCJ8YLGROpPCBIhjaRWSvQ6NY00SQHBK8yfCF511mG",
-	"9hF33hUYOZdsfXrtdrNc/opp++zTRZYhp++p7T1vOZF8CXUgjux8tsrv+ful2ew1X0jDLgaocsBxeSRx",
-	"p2pxhspVHFz8VwWlzIZ8rXurgFaVWIK3TuAXoA/NiwnyT1BwOpX0/SeIfsqAvxK6w7Gtk5mTj7ALBMhF",
-	"+C6p3wXcJ4MXV0cv271B44AMkH9AiXXjWhmJiAyO2iftXrvA+xqs9AsgQJ0jDaKeDjBmmBFOXNE4ZIj3",
-	"Ldijq816PjVpXyLyq2E9h3AA2UOyEdPliI8KjlZcYamahByPBa30V0rLZvwVcOFYOeBuHD/4xKdTTlll",
-	"fvLQk5w5t2Ytdu4lCBHTRfHpHUVicmoS35voU37jkt+9mhKncVa8EvFPuXOeGGj9YNZ42jUDWhMQrj+r",
-	"Xc/HBdE62L0EDtzgMYCrdqe4+NRQTAub+7wSc6yMbBOmU/U+XDKbopFmei5ied0iOWb6ctjjsOoytr8y",
-	"3NrWXEKHCBdKi3yFwFbILFnjwEZsyIL7ss5J2cKoqbbDFfXaT3TMXcSHg3jVfqxzI5ocidS9eG1SGX5f",
-	"16OZf61b0lDi570rbUL5Q29M/L6KIFVakOT/U2kHMJI1OH5MWbI4Nf+hhrgEAj9plmIOy0vjRba2V6lk",
-	"ON4FHZYoZlM6TGa4PJLuCqlDfT33+aBRaqm1QtROpvwNGBa9mrhn0TlPekeeIZv4KfD92v7OzhP4zshM",
-	"W09QdYgH3ioY+Hk8sCkNFA+4u5ccDwpVLDPqrkEyGhMdxSYfTTpuoNyunHMWV4/X25NnqjclmSygadtP",
-	"8SBVvJvWVmkt7stMDsqBAtXnsKZzA8otQ7cGjGPTyzORnpn4B/Oisfblr9mq8UAJqsiCCuRBfkRGoRBR",
-	"Hf/66z9Br1fIRor89f+Df7CQTiXzG+RHtvSbDX03WT6mwbA/Y+UAl6PSqQpFLhRXQiaWQNysSRmESEFG",
-	"NHqQVJe0BWSUiCQC3aaXU/WKq6zgGAMH+3w32wq6XhHG//u8Fj/KQnPpygd/hLrLcrmSDxDBbQR1nrZN",
-	"vcI4DyRbYmNlfDqK4idspB4I3ENuAERt8R2wrsYxoQE3mUTr8IkK72JoeR7p0Hj5Y3A+40hDzP+yxo1k",
-	"eLut1ZrjVTFGU4DmSDlFOqtOkb2lP8JgjJBUvlvXvoztB2eldd8hEafMRWsRlS+R6pTxshqpD1TMpywa",
-	"Fl56eAtDKKF5B4RTQLZHlIA8XJ8NgwkN05YC6PlraodL0kwTs5hhv7YSyLDLTe5MpkEzg4N3F8A8IK5o",
-	"OUCgb0f4Yd17f90L25FTxo6fIoPEpidTZQtOit2M8oMQ31JLtZFMhs3W82ahinNII78Tl3m4DINhYQRu",
-	"MBwTqX805ZoSpSHIdBYNx9RW8lZsQgLppZIgbOVgTNKP20gUdQXIeF5nxQEWEJCl4dHHwyQ6eWQLZosL",
-	"8NYxtR0rOKO4qFHts6g4BmC5CCJKUuLs+h9J26JJjJCLy4dEGnAbPS5GhWSgt+zSZq4Uqyxxqgtok0OK",
-	"nWEXw7BAgRmGQgb81qZ/l6sQiQSaUGiZtx4o6W6xRqUry5+x8olw00wWDkwb56gaKK2fdnW+XAVZBztQ",
-	"2ZzdzBKBg2DyXxqSacTuAzGTSZCqLX5J5JIFgnI/dbaAxp124cBzYVt6qjWDWlP0UyY7TWlRSO+h03vi",
-	"3L+4OhuNfIDHL9w2xRCncZOozcIU45XSUtVdW3t7XL36AlaD7eUsg5OPzPUms/dOxEYz7pvGvgCbSQ1/",
-	"kDKYOJnx0UnLXwi02TBviakjv+2VPQMQoOmYO6S4SBf7Y4d8JF3rL4sRFFQQJR5pYldRQuc0gE5ylERU",
-	"sYoXtP2qW8g9Wi4DfyQiFtzy+FJCc4CbVLMsW+YI5j8ggbJrapr+kU6/LyZRv5SD2W50QO51mrwa8KSK",
-	"iDA6HGtiCgCJ2aNejVRhnjIR0l61br8mDKsBVER1AqgqvCQnPmTJ2ALr5fJkkzNltnglCRfHurqfpUc4",
-	"m0NDxCQLyoe5fpe5AY1ltLmxs5U4dIlC87s1V3PbvtrciplvsoS3/r8s6ZoCzsmy3s3nG9vNWmJXt7Zz",
-	"u2AFoW2UQ3beJyvIb6CNdeVEGtTt1ES7mYmgV4CXK9VfZWTAVzzyXtHIb+3NYkvGi+wAhgnvNnd2dvTr",
-	"619pRdfZspSpuOJoUqnSuk0Y2HIfiRLSpsb0YDgOQj9ifKDPeabEdCCxEXdRUzLzWWVLx+XsJllTOruy",
-	"T9CHLKGPPkB9lCJS55FpxFWlK0yFNExXK2NJI62i4pbAZGKAvBjbxewE0VrNJWvftu7Yw1av/fK8++b3",
-	"4Im1U1fNY7Pk87kcsDF9ru98td8WW6tNwOWxEH5BexHvAYVZT8DIli7MWnSRtgqb0BQk+Fe2xKyX4b3W",
-	"MVmap7wM65ppFpim06X2l3InPUBcfd+aqvX2VGNLVk+raGBey+S6XiWzlFUzXxwxgZNlGO1F7KMbdZXz",
-	"+8qOzTKeds4T7ZJCqkBAgnf3yUAf1wGRUJcKDCemxI/pkpXgcqa9Gibj9rmcB2o4huIUdpQ6JX6gZ54E",
-	"HHTCGQ8ENI+9ZZxF8Ojy6CtTTMeU6bQT6OX4m32e5KvTiMWM9erist3tmdo8BkqKV/XLdg/bIEuF8q/t",
-	"pB0owsUc5uvzIi4NXbixQdRtZCtpJgzzUNSrX4M7SSZ7cfVrjf0kNu6CKXQKTNwecGfkanVCED3oJyaq",
-	"HiuOQM+6AWfv1AATyhOYFKYCzHRqDKMmanVVBCeHVmrpGJ4K8TTuS3fnrKBZ90H7rFf+NnAu9+r5WbvX",
-	"OW1fL19KqnKk+/aie37cOWkv6f45CsJ4GV9fdQ6/ul4KW1x30H3VbR9edbuds5el/UKtG9p9ctk7P/yq",
-	"nGuK4Z17tdd6uaSKX/xat3VUus5eRH2WfPXs8rjdXfI2WG/cB69bJyflmMeqGObl+NY1Lg685bFPR4XC",
-	"PZnBqnHCiq/H6Fr1ZnJ/V46axtaq17O0sOr9HL2t+iB1Ala9XHRqqk2QYgCrPklSdAV8+lXHTZ9fCBxy",
-	"knFxSq693ALsWA+1BSTwX1MWA69/rJFmvFdkEPhQEc2WvzU9b+6hnJnX54M3b9682Tg9RedbJkrWS/dI",
-	"DXznhTDtUjMd/Wq720UCjpO7c+sqvO4CKDzpbkh9azdI4jrTN7ASkxupBGfQ792+m8o2xqFrXg0/q6hS",
-	"XE0lgxo1R5AYVov3pbhRqckrqy4BOV6T1XfHVJ6KqECyOcVWmJi/RqFSNvUX+so/IFTeYc96UzocrlZC",
-	"lSsuUFCWiL1TpUUmpN5fgUZevQky4EM2IPqbA9MbO8DB3Y0O+zWdhkHKqFgiilp0GTDiVZeLehemd36x",
-	"HmWyke1Ltf3aUEQRGyoyFpFk5AZqRi2IVHSKzlk2T7xMsZAGdn3ibM4iWPt0HNEiPSw3W6Yg8fZuUeni",
-	"5IwrmIJ9L4e3zMTpUQuRBzIbMpOsWyxwquGKyLac2d58WTghli8qML67Ds/VevjepIs7LeXn2RJL9nMM",
-	"HMkT/43wC0xlWQ9/vhKTR9g7KMkDinG67lIdXFtKElwo2NC0kH66MCiRyJhWRhE+oK2/L+b8sChGpMRG",
-	"NRYFZ/8Q57W3irI+qe1dMhazSCJvoYqETD/ea5LZdONeKEyGziO5eiLi4huhVhoD9DtHtn2x2+apkOqw",
-	"atHefNUmM0Ll4Bf9ci9QYaHmGS6KNh1vT6U/si42Q1jo2lfFndan6+wnFkJcg2SKDI4GEeZ0xCcofRRj",
-	"0JJkhyTl2UOeJOIkdG6vl3COT9EJ3DKhv3utwM3Kim9BZGu1lxr3RAVTTXqU35GFmP3/8reYZYKJq2u7",
-	"2VwzGRoGKQQUCOBKpmpDJGBlExqEtX1Td+IfcCYVu73dtG/kKoRMK1/tpnTE1WVRIS8z7QrlCV6qWLvx",
-	"CMuDxBbXde/4agVECosV4WoSk3rlFRUO5f0RagOXbEoja2nx2YhC+l9N86GC4BijQUj7kWViWvB3kf+p",
-	"ogf6315FQfsI2IamaopCtrw/mk3DYAg1D1YWTYzEHBud+vajfTK4bJ220QQy8OLQrGTfU9OKcTFlno3j",
-	"g3oJbCL6HMvNHpBB5/TivNtrH12/aB+fd9tmMBqFAYtIMJmKSBHD5zDDIBLzZTUU+7yoiGIMbc2rZaas",
-	"iMRLOjHFl71aB+Bi/guov2tx2uZD4RdGGvbirWTmJVJvXx1ufNXV6l8485kkhxfPd583NkkLrIoeueod",
-	"bzyz1Wcg+2KhjFbChcKfU0qYflDzajhuVR2sd2y+0Z/gOo6BvZaQxCsxd5RJsMQ39ffJ4Kx92Wu/fGlu",
-	"Ysmie4yrE3Noy6i30Ta/HJy2Li7aR4O42HCfG1vk2tUxzbQ1r4aDVlz2GXJC/RmdTplvl44b6w5H/oqM",
-	"KsnKZQcM2ND8IcHT+jPPzl7CeRD4dhQh08kmGoezCS/LhdW/PZJkzKjPIqLYOwUZPmCSwJ2xtT60UB6o",
-	"xgH6pp2RYj4WIYOzWSRoTZiURiQoKOz0EQgxq4pnWIqa09jgTX0fwj1peJFAk41JyFM8NgEjFOk+GYHq",
-	"yhclKR5Xs0kOAT5zaG1LAOiV2+cpZKsomEyY39gkL4N7RgbIMAcQATvw2U2goJr4Y/3nMGJ+oAZQ31vM",
-	"H0lbwjuQeJYGc1Os2+6rR1goGTHP9SU6OAAtyrU60isY2L/iD0mdC45Bac7bISIblpA2SH1fQ7hq+7UP",
-	"f/YHv/3LP/zwz/+Xmovv+O2//3c//Nn//OFP//OHP/61eXpsd3yxWCw2T083fZ+8erU/mexLCbfkDQ72",
-	"n37tBkOUdTXFbMXd6X/zjz78q//JNa4w9uTf/sf/64f/+z9/+NNf/u5f/NPaktSjgrjX4JYz315ZiArT",
-	"i0X/dCj4PeP6/UG2yE2VLknD0iCSZHqYm5aaXhkRGaCb+TFEIzxsarM/5SzAxBwz0LHquI0Nz5C+NJbK",
-	"B8zsLwkLVnbyB45ryahsdHBRLsRMGbOdpraBp/9X//f0FP6r/+P78F/9n1ev9H8nE6gfLAekjgZboPQ+",
-	"HxQQ7MBd3PuEQnNzz6TxaZnHpwvkE1Rhj2zPinrAEfp8sKGn2hzARj+G/9G8hSpCw1CLRAs1hmhHGxM7",
-	"ActsMGENEtxyETE/ax+OgUzjdbcCWvHoVaETjdc6HtEEocStmB+yqQUC9KrLNvsJRDfG0tiKz53g9j7F",
-	"YhJy+1aR1B4G3FkbDDOPxPwAnktCb8Q9WHDrlBNT053I2WRCo0UDLgR5F2jZY2WVu6rNiQpL7QnHSpBP",
-	"euSH//YvPvyr/8Mjv/13v/zhf/+rD7/51Q//5x+Q//rLf/MQlpJmiBVQfZn+QGv1YzGTlPtynQ3v5T9K",
-	"NUTKo8LckTFfdS09NIN9yNqT182SGcXINNqw0QD6yNA8PDeU36F0EUgIHDQ085BKauUiENbOLxAPUcXK",
-	"r8R0bnc6WB1KAfp6PTPuIUubi1nokxtmX4Ia665fkg31VhJaJkViXrVKtR8turOSjg9OF+2K+Ro2q7yI",
-	"n+2Gn7dmualkRUNV/EEvmvGhRWx+EdA+5QHQo4yfgny7AHAcfgUMI3d/rpg6qRZCKNU9DfPm5xKUQL4L",
-	"my9LptlqNoE4YlJDBxn+2aiemuJoXcwr7K6BbAWWIkNlaeCPqKIIM9x89ZtQH2J4YNV0oH5TnHldHcfQ",
-	"v/vQgOEMv7UUbcZbEqO7YHnZo1NMro4281S0VMUyF+cnqMW4sn6C5tteRiw2wZTJSOpK7qDKHdTsXVum",
-	"xhaV99YqGsgKRlUEb341DmiZaFmWhjEqDex714E/IPVYA214Nrw07u0mA59VQsqa0aPJ+3c9Xyfq8iXd",
-	"yUt7DDqau5qGgvrZwncBSMEQ7HB4+Q1gqgE3qbMBZPTV+od//atGkcb6Z78q0lg3Tk83QLZOK6p2FKOc",
-	"orCVVU5N60KjnOZr7QVlteLtSlLkcwO99wqpNV5sJY5pDSS5qFYNUMkeXOZEwNjafdZ+2ep1vmlfdy6v",
-	"bTvwIvMKtUq3tXtYuQhCOsG6mBtokBKsx4FUIlrsJ9SSQPa5zSLDoJaL88tOwSiYdOhy0PZduh1EjEJe",
-	"8D3zXBKaS01rZE2RRYstmLOyjRKn6ci4JfqFgSZ+ZgyXvUIpOt4JL+93oHeMA6JcPr5M9KxfuPCXAzLo",
-	"1/q1QboNp1m0Hlf/TWpe7VHNq63RFYfWPOOZuJxS6HzVmgqpIjEd6z/OBMfVGeWuVWKyaWmYNly6oHWl",
-	"gLI/m2oBYmub+MFtkFoegSKjoJw/Qa063Vz06dZ2s5nRCZ4XtkXbSvdFe1LWBe2IaapifAjx8gXnezCb",
-	"ov7vizkfrNmmaDY1ruLKsVeAff2+hi2Qk0DKYici1pi0PQXwrx7OcHF+2csb1+IP1i7Qkxx9VYCkZli9",
-	"+P0sz0oM5cUgFTGxpHNxSbtawLxpXkEky3SjtS7U9drZt62nNNfIhm3onwj1/YhJeUA0CmgEJT0k2wi4",
-	"ZBxZQZguOV7u63VbYR2aSZ/0XlE01cq+6R+dctuLZsxk9IIXQfBEyQ8b4c7JgoFZLZOeu2F6US+M8xE6",
-	"1CI373MuVDDSUm0gjOFtGmmwfMJFch5TlDSdzquldtRox9TfJB0l+3xgZ8O2ngMRBbcBt3xpgBYdpjwy",
-	"sEPpJUPWAaT5wEf2egtcmnCfQzimnjSQ+m4PISTUI1TZDGJcg8meNukWdfMbGAVNbsJec8ezLUf7HHEi",
-	"FV24zuKeQTUXZpWUmzU2NkkLe4mDC8QIjYkKZXqwVf28H5z994BgLPPJi0WF1rzQOmMUN6YdLiqIqGvo",
-	"BMn9rjRy5aCtRO7rkmajFcrmlmktaSKuBPyUBuui3ZDf0uOvZbmZEprYhzQMFxChfMsDaakPs+9l6lBA",
-	"2r3SJziuJ8DF0sIQ9DZtbynRemL7wCoVzNm5IDoBQTUWPK1pETHySDAilD+0tNJDcl2tvvHAI1kUuVai",
-	"nrl5MqWLTMdqwHfi4OVILnN8img+JqDMdZLanHQ4XMwfHMUWXf3JjInlqbucwLs2cRcjX7581i7GsFST",
-	"8Uyr8M+Ur4ujPyBZFz78FAGIBoIvFX5ofDeVoLo0736uqMUYmlIMl8TwZyp1xjdi7ccXb2qZegxbG1tP",
-	"sid0v/Z8c2s7tnC8EoqFmvGeS3pH8wd8v7a11wRdCnnvd/rQ3rNk5GWcHxtzrZ3KPvsO1/LcgZFZXOkW",
-	"UwAKQ4H5PYuUc+pbVy1Yl8VkOlPgqAP5MSfX/fWfZCS64rzsh5aHXqOeaQVBKiHfZJB0eU52t7eeYmNI",
-	"yCbNYKqwjFpC3W1t/OTt9zvvC3XbB4tKmXBDwcmURWTGA7BKxCK3ybpycZIw4CqIrYK+lVLQn5Up6IXC",
-	"ViZ6n0bJar08jLP5kfrC2WS6IWeTJFKX9F/aTWzw9jqC3ArRSxTLdnnhxSpb/FPhei/fJL62VIjMBpwK",
-	"on/zCLVNDwPf+tihFXKdmigL0BejQLGICG6cRB6ZcSQwnwje5xgUf4Dty6YskoLT0GZi6+2DUcScm5w7",
-	"rQZxVPQDSI7bbTa19q+1rAHCbJKp17Zr3K68znr09gyu7oeb3j8BE8m6oBIHufSquYxvxkwgeFzFYVkH",
-	"DvOaix5mISageIkKcewdhMn6m+QVC31CVZ8/97a3d7ydp9tec+eJ92xv13v6dM971nyKSv0NWwhow46N",
-	"YW08F+UE+rjVB2KmzkddTS0DVCJAcurzgYFn0PAIZ/csIvMIokQzITZbz55iyaRKmpwtPFG9FcnvHQ8I",
-	"zio07Gybi65KkXk3VYkypaUbU6kwkDZcBu03NGIr1oLWDymc8xUNIe/oUJFRcDuLmGPXiBmhxvAuvLJJ",
-	"ILuIWv4AKZi+tRnL2XBsOxLOWcT6PGKjmTRuakoGWnoYPB4oMSCR1Rqggw8W8WzEGIdU2kSRBhD0NBx9",
-	"7prY0zB0kfQZfH9nialqYavkGe1pBDslMRE+sKpISLaWySpmkJiosCyOoqGlc9SZw0BC50+z5XVLfWBQ",
-	"M+dxTaP4EqCX6U2upnTSxxJz2wIBFE9tZBmZuUEjlMCJZBD+QuqhmLMIDLjwxuVF+3Bz4vpcqjGbND47",
-	"+CVbklsDhvEZavybthnH33YLo/P9leVnnaFVRKRu00zUmHKiBFRR1yzAJadOI3Ef+FoakMQXc57umJJo",
-	"Dr9OMdn4+6vLo8JWx4WruOKBAs4ILEbDv2WYTqnAFs+0tfN8a3N7r5YX2n7k5LUflchqWAYpHuur7uu1",
-	"yiBFpvJoWUHG44CFvstayMdjm6gWMqWRsizDHK1N0iI3wl+QkR4DTO02yH4ADj4WaeyQn81YtPDIlKqx",
-	"JnEM1uzzKY3ohGkJEj6wfw0OCFVkIiSUl7ZTqrlIVBDyTBZ7ANTuCMakIYDvmd6ImUpCi9uEmRJQ9VjD",
-	"4xFJF1ruhIgNMqFTGcOuFVSs8DmdKaw5lADT/joKQpCCI6wRMBRcRSI0iTLZzt4uESPhMdKn94YRShDR",
-	"addTsfhuYFjmL0O0FaKeuAGAdo2OriJ9UcspC0Pkl4MFo3oDBx2fTaZCafVk4yu2yHQusp0F8mAiGosu",
-	"oB9fnp8R8zupd48PyZPnza1GXIjY7pkmr30yeGxKBT/eeWx8OFjpCbNgcErYdVRU/EVqsyc01LvLfJgX",
-	"lJtAQj1R/Spw0sksVAGQuH4T6/WrmKKplsceo+tJ7zn23R08HgUhG2RTMWqPrYtv+SldljRzLCI2pMXN",
-	"kIdUjjdGoZiDDUG/hb2l7De5zlI3LBTzn7BI1Pa/e6tZwcL0maIh5UPmrCbF5qeJuMdqrPpr6CJlP3u+",
-	"W/zV08xXiSKnT8q/kGIW6VETlZrsQ61YPU1qWdvv05A8e/78yZOn+XGflUMC1UmLv3CQHLa6R9cvOicn",
-	"KUh2spC8zRSTNYjT8gbuYAU436cKqdpHmWzmeB8Lw80FZ4uNsWbFCJ80dbbN9ORWMElgENL0bDicefUR",
-	"ZkZUDvO0xPbCwVRgCUZKy8U0Qzy2vu7R5Ae3KFHjSMxux3C/AnAPg+eIFtqki0vJH9EF2fJQ9qhUszne",
-	"0iqwxP12K3aPsee5AixLbnzAuoPVS5DNMk7zopy4WjZcHsnJdbAqJKyC7mqW+nNSr5JuCONfZ9zYm6jK",
-	"tQko12v9Fe0IIAFIST36hhht6D/tvEEK8JUEsNTQs8KYk/DVmeEtZpbtS2Ejei2YGbqhKaqpiPneuGgb",
-	"4/5nbEGAj9Qxd8Js/81MEc0S4Ro8OW+dWeYRpxITx21zyRaN3B6zB2zx6hDhmN2XaCL6dndrd6+vzWlO",
-	"zZcrK3xmNjsJ4rKNd+MX7n5+BS4rLHP7L73xtrEW+no3XlXXkA2XdEmNXtxXwAWKfur9t0uptomX+Pb7",
-	"5GoLWydAgwFbhH8/27cQfdNOcGl4cTcNc3bqDrPmx1BQHicP1/Vxsr8keohpOXaxWCwmE1Jvf3vRPuy1",
-	"j0zpT/O2mfuifXYUzyw4xu7YlpH1dHnORkWkJ7ldaYZVoIAEZabv5JhKwgXhVM0iGrp15uru0Syw+pFG",
-	"jnXiNDw3ZrpthbFi8fBhoR3FpzTBpOMmT0gkCRpZdm5dZ/yC+x6uZBP8Wp13f7rjsZwzLVvVpTtW2cPB",
-	"Iq27FvCj+LyY/O20jkJMEd6Jvo2ZqcULrqJJwEVE7lkkIchI3gVTQjmZcQxHzMRAJ9WFJPvSJ6rm1TKn",
-	"pubVzFHJF619m1TiksPmmMwrRkPsS5jeNOn6RMYDibuV+2A+K8L/KxHa4K0M071nEb1lh6JISTwV9wG/",
-	"3TDvkKHQVMciIsc0Yh4ZMWiAgK4ML2e8IvUn9olsHJB+rdmvufbxYxOZr+WDwmoTQ+EXl5pIuscL3L/3",
-	"TCrml7lLD8EeZDwzehXSSCg/m1GuArUgf/0nJLneqjyutKeCHbigQUk8v1do+SsYSyh2EQVlspgJKzU+",
-	"D3g77r5mzVsRw7BcXi1/CEbpBRNWGta5coiI0TCQzIcKrkWdWmYT6NJHJBiNxEizgSFjvtRneCY1oZl/",
-	"QTvBJDmm91KK0K/a5k+J4V3lanb3NJxRmxqzzvtla/7GvmAWZgl3vf7QbpriUIx4Eig/m+7gSG+dqJ6Z",
-	"nNS3kwc3pp7EubWfVKIh8CP4LVXMZUz8KEZwA7npCZCIobq8BtGt1BRIKUJYNlA0xx5xxw1vcX1DEmGN",
-	"7rB6KcaY4ys5mk6dzeShySw+SUl5KsluaBEn7xz1xB3jxYFhgQ8/1vZrbPHj8c3LYXAe/Pjy6uedrbOg",
-	"IzsTNf3JYedJ56ftYPT1Jlv8eDrcOdWvCP9Vdz78ubg/2Q7vhod7IXt5rIYv34Ud3twcbof8ZnLc9L/9",
-	"cZi3JrkpixjS+ZTxzhE5FJyzoSKdI6L0y1m3jJwxnxiTLZ1Os2n8T3ae7a5Xa88CVYjACb1lV92T/F04",
-	"i0p6vgUT9PHSGynCmWLWqp42YI+Vmsr9x48zSRuP6TR4DCPIx82bveGzYZNtPBntsY1duvd04/moyTaa",
-	"/p7fpDvs+Whra+U1r8EsX9iyNErMMcTlNGoVMxYvzl565McX7Zceedk51tfJa3Zz4Tnvyh45fVEpk7Fq",
-	"OuKPRcBfCHGXIPFcYk3A7wOF/ABi4ZQwnsuM1opSRO2rp1+/2j79ycXut6+fd3s7RwWFio24URTY4UNg",
-	"+/nrs3Y3FcUEl46fodYna5IqTFyEhkR7mqJ0Ocib3tIL32uS4ZhGdKhYJD3TUDVcEDmlQ5ah0Usaagow",
-	"CZdrZzohTKYSe4k9KOHgM0XPk+qoDwl00B7EBGGbtg0DD0uvZwqoF/TNAo32UtGo2KiFqkRqmJQqfMNu",
-	"Ay5Rl0gA2VgR5fdseXRY1imTgrFwewXlnXRjt2I3eIV2OIpF5qBUkVRL+uhmO+ZiJGVp/GNBdQhUtAs4",
-	"SBTwYTClIZmGIOogvBVlnKn9uuL6lvSKjgERMyUVxUQ0W44pkEvWXMUy69r1mp2yCEmuIbFdSVDLKOSU",
-	"qbHwiws4GvtGIEnETLhlQcBKUsdtf33VOrm+aL05bZ/1tFKLf3c7Z4edi9YJdIWB7h8VUxN+NqPhhVsk",
-	"/plY6YsZVBJ4m1rLkoqUxQsy4StrBqr8fpd6ORwzfxZ+dHJElkkUuKQ0ylrr5HJOHEmtmjm5YTYHorMe",
-	"s/lEjg4Dc2q1WYCWdbw9EbcBf2B15arllMsLKK9M0Z2u0R5hVV3jouVjHt+nyNZp+ZOA43B/B0uGx/mO",
-	"BRKXiWSntusK8AZSn48FmUegtCqPzE3oOwnA4GzcWUFEfExPh682iR2tz/UHIRupWKoUWkgKGZZK1p/a",
-	"6hiBJAMIQIn2iVa0B7aFCZ2wAenX8Dc7cq3PTRZxAHHwd1o4zhb7xE9cyVT81BYJSJUVzysL5tNybT4W",
-	"wdDgZDuHGLu7XmxxemcMRkk5PCscrmmbWzJWcnvAZJZD52aFQBwDtrMsGByVk9qlM/QWU9sjSdCou/pu",
-	"bx32Ot+0a17t8uryon12VLmKcmuognvoUzaDkimmjnISwNII4AyUmXBTBEkL9g6mtQNOP8OyCkITjiOt",
-	"DLB3KlZrt5tJtSqtRZ3M+HAcO6sVo5NMJYZEjbKYzZ8KzhaF6mycwQMng0roLYRlESCPqj4XvHFgnRzW",
-	"/ZmCChL0CiP4q6S1beR/yx8kyKgKP0urUBvjU60Rsv6+JETnb0LPUdD+Kl5unKm1OpmuDv9JaruVolFc",
-	"XkppQJgaP5KJDJc4kWXKIuOT9QjFwMdITGwKjL6AbCR6HfqI9jkmoeCNBsHyttrTRNwbzx33bUUjaJBv",
-	"x79xESSBr6/QuBpan48YttXicfQ+lN51L+HVV526sDdhz2GmgNIgYPUBRc9NoCsSibeq2aymj1TLWReZ",
-	"FW9b0QVzxtRrEamx8yNn/H5S3yGf1i3s1cKA3gRh4EwYBQEQkog5s7qqrcu1nteDm6UVsFJYlXGpJIB5",
-	"iDZv1mgQlV5bAoZluO9FDBP/07gHx311bpfeyQJC1DdE1UGueKCKW6nDKJ4FbtmyrnhZYekpiwLhY0wC",
-	"Z2pjrl/HQIXVEszp+VnvVc2rvW63v6p4yZ+aM/SasTu43vPLfBicDzM6fJoVvFOHNPJfBGFYHLYNPS05",
-	"e6fITRCGefvoMBQy4LdHVQ+tP2OV362uin0y3T+5nBjYZWpcEoUyVzoh8jGEO4UmE8fW3NjZSkySiKPe",
-	"dTPumwC4ZJWDt+kf894FnLXygU+QQFExG7sJecKWs4lrnabnfGSSMR/CAG2RCgS+ENGJ8lznM1WcHAts",
-	"n5JUKS9f3+DnUwYVTqHFthofmDJh96apdsQgmxAdLPaEHXbbrV77qObVjq4uTjqHrV7bNSw9gvbM37S7",
-	"l/DPzsuz8y6qC7HkHn9fpb6hK9AbF5q2fU71064WZST8s4Pl+/EEJ1ZabHMCXHyldYEa5X4kAn+jSbdu",
-	"toc7trsc1tFKJAL0trb3d3b3t5o/aj7fx0Ic0Ja09t1rdvPDv/v1hz/+zds+NyVJ/+ovfvhnv65vbe/s",
-	"Nj780V99+NO/JL/7l//D3//hf/yXZGvbazabH/71r+rYxeOH//SHja2tx1tPCIxPPvzRn//uH//yh//w",
-	"Bx/+6M/JD3/4Tz785h9teds7u+arvBkgXkphmCxLtFOJawAkaQFr27rqxcRnCvOlD4jPokDLhCBSoqL1",
-	"ziT9YgJw1lFsnDQJD1YyUa7ff7e9tdHvv3vafvuj4oIGDvMFTiVu2gTrFZGIDRnAll2OzU22vQwnLNlY",
-	"Jv4uyEfnl5ZJU6UNaJMzP5KIH+jmZGapT2cSMrYuTy8bHtYvvokYvYvjtjZzmuuafe0AulXcocsklDDN",
-	"lcuEuNOBDerAKFRXOtycVo/YYw2VkGfcJ3V3/BtJg1ndcIKG1+dUmpL9pvAYXOnkNrhnWvCAomNxtScg",
-	"KsMxMCtQcEKJmwVEhT4fUj5kYZioR2hnxkxALBdSkLLHbBHGSqWQRMxLl94TBez3vZfobpXvA2cjeOY0",
-	"UaHdrTtGqon6AUFnHshMmUzq3+ulSeSc65WJtmtb2gfrzAz5ILcRqQ9S3p+BRwYZ949+hP6fQQO7M2FD",
-	"W6z/gjd7nycbROEkFTqbHZCIYd9nLC0g7YUWKOILBqP1IQQVDUiJ4iToe2Whny5JXNmV5elFvF21Ifqq",
-	"uxUb5mGBnyfVJ/4T1YF/cFVJxv3KwmnlioylwZpLfMfGRAd9/OSUcXUQZyEA9xBaGJiyylosvFsRYImR",
-	"BA8Jzg4S9ug4FN2NF2M4U/oPwVvlo07RSsUSfKlvbBRIOob691CTLx/EXUFCTB+Vz1WkLz3LA4r1pQY4",
-	"CaT6WDdgBqJVZUdK/bKpcYplZctunhmrdLb2nWMQLhVp+2ncE/fH7KczoqJgmiL6xLvNZW3llrbIBpjR",
-	"pJ9jdPlC0MYKal9zJWxsdLbJSTESS9x26yNrya3DPi1XXLd71MN5UxW2VEQ2FzSSbEl9RKMaffgXf/Hh",
-	"N78mH37zqw9//G9j1aeg1nmhgN1CeVnPbjs+Wn8miAlTCvHHkJ6VFMQ/n0QN6/ZXFvTOLKPct5T2H22X",
-	"eI+W1kSzpuF8PZWtvSq+hwmL9OWgyuL4RIR1ouKM0rmp+SgiMoReppGY2Eamzu8MmhB66I3Im5ZgkSZK",
-	"qmJIFq3uSa3fsp2sqxR6S+xdcaX7XMcUg5hEOBlAtoIwiqsb9Zxypb9Fw6cf0ZF6mBmmqAxQjNzYefHQ",
-	"0kAJ9BbQRTAcE0QGmUbCnw2Z/3HLaXVqXq17ddK+zCRvwaNq7uZADzELmTQLiCN60uA/w2YWzzIxu1DC",
-	"FLwhgpNIj3Ng6rUp27MpdR0k+pgvsYA8KyBwC9o3tvFXmo24fmArsinwvUJixDrPh5YdZQOtq2oPuUBp",
-	"/WHhhCHl5dEJchxMyTSkfLUH4rjbhsy+bvu0c3VaUQY8jhg0dYnYJJhNcPdDWmL5mwKobobcTTQ1S1nK",
-	"ScKC7YAPy5CzIn7DYSgTv6HRoTVlA+3asRufDJ0i4OoV9gb6WMkVxuqi2L2qrVxlMTY5aFlTxnX6IsQO",
-	"wmwmvH5uclzr1nkKFjAFjYDqcVejajHbsa0o0QTl/Kz36vrw/PRCK1rX+j6vkJViYHZDJiu5l+JMLnOO",
-	"lksizZXMYokX80JEaiTCQHwsKdmc2jIPTQVaNJD08PWy8EUz2tLF9NyMmSXlEmIrhdBnEza/TIrkQzIe",
-	"17M+5vL41knHyyGmeEeK1Gs6U+PVPXFb+NZ7r3YTiuFd1x3OpYpo/Koz4cHnZV0wb4RfnDydbNq4dEZB",
-	"I9+Eby3cnEMxmTCuDovorIT7PIA1+mLO15liLIqywI3lex5o1cB05JGKbO+SsZhFWHSGUEVCph/vNcls",
-	"unEvFF5veYxWbwUDKXpRuGb3ksniG6FWahj6naMgQu+Z2xatmQ5ZST9UhpvmF8Z+QSHdgEPBBU3Vplie",
-	"bZ41HwuLFt8jnEFNCkgdioMot5rNygVxYuJf0ev1Ad1fAhUWG3xn03WICSuRr0GvRbZYd8osXOZEujYr",
-	"MZG43YtPdJo1xAtInozMWcRD4FkelG6xEi/JkVkZV/sU+QPAHf/uJQ7oZRUL/Mhsa4dC3EGumSJjGxlJ",
-	"yZyxu3BhCtZsJmljvybpPcrICZ7x3du4/wZ+BFKeQD0MiRxcYh0i6T3zyZbXbDb1/0OzNKyKAgFH+aKA",
-	"5lLICJwh1fyRvVMFRq3VpsEHXSg5PplRWjD1miU0lZsFGcwg7xkGgjzogctmHNIwxHwByMFO8aOcma6g",
-	"+WrMi/JkGzPXTOEUemcbVEob/DJkB2QsuJhpkMHR6GuBVipo9ImNKKzr2ZYvhpOargayrA1WYjk7q3dn",
-	"+dIcz1zLHJzV2Ut4XeEZisRNyCaF5vPu8SF5vrv3lEzxJeIzRQPTH5QSqbQESAZD4bPBJmm514zTP5Du",
-	"RnqyS74KXuz3+QCHAPfSMAymUyxBsO01d5+Rm4UCAvMxAhmcso8kGcA/TOtAU3cVCvhu7z3Bb/q8Tslw",
-	"pggkOQec9Gv/9Zf/pl9r2BK5C4jhxyoXyRrIBTEDNiV9KT/FhR7qV7V0BGsqicECw+k8EvzWpi6Ayxzm",
-	"xyicKRNTbEuc7/nimtxnMidEhAWHMSZiRINwFjHpIeJs1WfAm6sVCiU5ERn6AGNIx77doj7fbkJVJzum",
-	"VGKqj8eQ2YJgGAMywS6wlJPt5gEZZDqcmy4Iki4kdhAIAwne/OFMrREMnqhr/ZBO/ctyo6whSq8I1pLC",
-	"lsSlmWUNbLpZYM3asCbM1N5uNmJ/kovYIMfBO6Kg1CY0VGD6yrkFfi7ImNEoLsNt6S/PYti7QGoGVOTW",
-	"OtfXyW7zORkcnp8dn3QOewM0LKN8gfExQxGGgW9k7Th5DntBhBGj/oLAJJLUaZ+bQnO2qg+dxC4zWAXc",
-	"XlCdjiozFmSC7WPvfhER5gdQTC7gUjGabXOxu+1VU4Bha8pS0GwkW3x+LGlLFt1jyQFxKwsPkixJ+dLj",
-	"vur1LmwqlT79KZ/FbtY7Uyb0WMadNfbJsYiUa80Ql2gATqnHSbtIXlCfWJlmSV/57CxX3Q6J2IhFTB/Y",
-	"RGRLcqYDMoDC6vs3IeV38V19yziLgiERPFu4IvH6SjHbuFLsjWMw7pWX2khy0SLE4fWChUCsAXRIOZHz",
-	"QA3HRPBNgtWIsRZJIt7PdnXFvgSBNM4HTA3tQzOAmZxB1S9MoIO+KAwMqtI0ynUnwVWgh1MMAMyGQ8Z8",
-	"Uu/XIqaiRb/W2CR6GbLPaWSr4Zni7Bam20jMTf2Lfs1Uz8MXQ6pY1K819onSRxiax/qMLMSM+MJ18u3z",
-	"G6yDO0CgByi1AAD65KW7L5iFBZLsbj/XB3SvuYMXaFd/sNEaQRX8QBLJNBvq81/grL+wn/7CDP0LMmGU",
-	"a4z8Qr+0sbFBCv6rf7IW6+tu++urTrd9NCC/ILvNHfILwgX5Baix+qbF+4VDpTHzyT4RI+wDyshsehtR",
-	"n22aQY+77fb1See007tuf3vYbh/ZcZt23BbR76ApPQwmGGEY6ZuQAYeaiHtmuJbUqMhM8E3rpHPU6nXO",
-	"z66PW52T3PC9xKURSHOVU404rg6yN4ULJpN2+Kuz1lXvVfusByF+ZvAtO/iZMI0DJJMyEHwfuvmDzqDJ",
-	"zSHhvPuic3TUPsugtMXT8mwCvyCAg5ROebL/th3y7Lx3fXx+dWYg2k1ABP16zJUBHXpSAzySDTvGabv3",
-	"6vzoWg/VOjk5f22Xt5fEHbQvsDF4YDFHHo7VBexQ8WX2C7jdCpCPbQ78YAi10TFI0BTdq1Os6g/2eC++",
-	"8AJOZpI19m0oVGBsJXbWbqtniMuAvq1nxtIk6ZOiyWzKoo04FEH/ZSpS5cjOjn/ZeXl2dXF91LlsvTjJ",
-	"HYjL4JZvzKawDuBpTN9wIxv1kNZU7JDnh11AuEZY5+WVOWZ76WNmmY6p43p+2HWFvw7wXOsD7TZlzMKp",
-	"I7Vv1x7++NvKo399dd5rX649A0ruVSe5bJ8cX39z3mvnGIXZvSHl+pt7PSiEFLMggmB5UBxFRIwlJzVg",
-	"t31x3u2tGDKC1vqrR2yddNutozdmUEsZKbI3A+OIEPOuFSoU3twhbr9s9TrftK9fnZ8cdc5eFrAufWQY",
-	"mUNT9ok+fBQ6aWnkuYRmewZbvfbL8+6b61eddrfVPXz1JjNenDwMLn01FyRk9yyUxGdsqs/dcByEIKZB",
-	"w505RwnHorF12r6+aF1evj7vFnFZzubEetgJ+9mMhqa/CQTOQEcZO9Tr7vnZy2Vj2W/ceJZ1O2DODzut",
-	"k+vW4eH51VmvYARbAEIzZFO2GJscUE4Cn2HdUldOT9+thljtlCnqaR2dds6uD1+1zl7myDLLxA0tGZ4V",
-	"01IkQgjNwRvaDu/Cx68vrrqHr1qX7QJims6i4ZhKTNc1CkCWrdsB26cXvTfXL1qHX11dFODlhg7vZlPi",
-	"i+EMKgVranLxPlrLMZHYdriL1puT89bRde/8/Pqk1TXL30odd+j6EkisR6qScsIjw1z3UZUKmUzcrJdX",
-	"F3h8rk/bR53Wde/NhRl9Lzv6I33h+AHFSBwTXi44S88GF4iMN677TeewfX111vqm1TnRLDxmVWWXBJZa",
-	"gxoC9Qsh1W3ELr8+8UiX+YH0sNgykEzD7vMNs9cGBMUnhUY0oeizhDeMGGkd8n5B5iK6s2D2Oqft86ve",
-	"UtA8lDJB5I9HyFywEdTtljhhcgcgoQYggPZO1igApp0wuGPhAl6RkECeElxeXF2+WXmxGjpEuCwwdaQz",
-	"z5KTRw4vv/Ew8yMQvGFVqUSdlmjGtaBq5+6c9drds9YJIkbTsAbcYkLv1YjOwljtRZwfWB4+cOrowJGy",
-	"OWDXnTOQGgtOByYhuGsJMg5U8gBCKc7cgCBCYeGO/JjJw8veTQOo0GqSYhio3xEbzbgfyx1n59eXVy8u",
-	"D7udCy3Ylt8uhmXJ2Y1TvqCzMwyOI8vZhCXG7bYve+ddfRYy/GY3jwbLGgiFsiBJJGS5ROeofXpx3muf",
-	"Hb65/qqtL8arSyuTbSdHzjW0gqwa6CaJxg5DTWb39vVPkG88J3dsUTZd5+z6+KTz8lVC/iw8RaAR3rGF",
-	"AQYtQZZkY/uefgOk0yAMs2R50W0fnp8ddbIax9a2m5SSUcTkmLxs94gGdrRxStVwbJUMasurkzhXxpb5",
-	"MfeescyYTgci8vU5otNpuPCQkYIm2e7RW0fcvfNe6+T6/Kp3fX583XX3VIx923oyaUVDuWJIZ0idYqZk",
-	"YJRxjBu9ETMeK0Pd9uWbs8O0grilad0lG2JE6XAWSRFZJGtd2zzR6ne82Btj+vH3iVzwoVHR3VgQ2AxT",
-	"J8KjskpqzasVqJg1r5bTC2teLaPM6W+tZlbzak6lqnm1vGpU82pWyal5taTmUfNqGUWh5tXycr6e7dv8",
-	"s0KRWg9ppWD7b5Q1a14tK3xq0DOCJJTjz0qDeqCkCFfzamk5TL+QEqvs1EnpJ5lF7FhIzaslxY6aV8uJ",
-	"DYD+ohsfJsnd1DWvZi5GSNW61NDbG0EPn2HlyUcxM4ZNTbFSfFLABPXwhTys4AfHbTBOL8sONOi5wwhp",
-	"1qnTk46aLSLXCoF/JuKvaw15HoQCnui7vv1uyJgPz2K/wDENQnh0xelMjbUYPDTp2sciugl8n+nTdibU",
-	"sT75+iSAnn8mVCsMxRzePBR8FAZDpddEFc4GP2iNeDY9CiS9wVnOD7tnQun3oQcxTPNt9snXWjuU2aeX",
-	"LByBZx3/2YVbXVM/ir9do1dpYI0eZEPLvJr1ir4KWESj4XihB6ETdhHH/77WykTi70sxDGjYciV+9ZxQ",
-	"t8/kZyXS2S/MNaiJXrO7FyDpaFqgi1BQvyfECY3gmysuZ1ME9FSLrz00sl6irHLF6T0NMBDLq/WCCRMz",
-	"BXUxpYYYijRyqCZgp+ygsyPxRG+MLdp1Ji4TggA86MI1rWdIQJ24gr9iiy6bmXT81OMOPw6D27HCsNKh",
-	"4H6QIiCInTuPm1p7tS7TXNyR4lu0EfuzYWGaSEpmwYh0Zdg+NJ1mIRZgyLj3En0sMg3NLs/J7vbWU7SD",
-	"OkM9ZtK7umD1hKj4SKYTOzKtNQubvXo1rIJS4i3UGomTkqjvS1ugfRpCxyEQ/xamWgrRID970tyylVXq",
-	"g4utU4gd3nqTbfR5sXVaCE15Xwv4CUKR7AIHj+T/y97b/jaSpHli/0qYd0CRPUkW9VI1XRIaPpbEqtaU",
-	"SlLrpXtqh73KEDNI5igZwc5Iloo928bCXhsL7H1Y2GePjd019oOxtgEfDNtn3x58gAHPf7Ifd/vgf8F4",
-	"XiIyk0xKlErVVd1d82G6lMyIjNfn/fk9DIz24vgrJztSwRd4XP7i5pMVC5vz3i1z+9B2ug2O0V98MWWn",
-	"fWZInMkMyESlZKB86hOicedjAlK7OajWD8itT6lcAW/gEpcGtLyPZD938m8IGVg9Wvo6+HAbD7WKmrHO",
-	"sQUxfSNWV3wTckTMxTvlIVdvLEmxesheNOkcxf1smlb5hl7LTKauHABjny1YZDorFcm4Adbc1b/26C6J",
-	"0pF0oOZGC8RXWwH3fCJn0A8XtN8Waw58odzl28GhX5NjvWqKg49ghAZdVDbtNZF3N67vHQPL8YjBecWw",
-	"ohtgROGoSj4TWM1bZlKcHe+Luqu0Ap2gz4bLm7jyhmOVSXi7sc1YBD2NLrSptiprCYzFRAPRlUbXIAEK",
-	"oIp3JWdb4sLINPLuxr5MU/LRuaPJ7vCerocUaNmicYaNlqCMKh430LGRuXIg8Hw00OcJ3Gdk4r4ip/rN",
-	"K84XYAUCg+/5HU9NcmPky7FJVDWQGQoVDheZU0yxRz578ycqyHMX/IjL937uDAQrwPszkVspJV6UyirM",
-	"10X44VPh+csrJuw4cv6ust/LNSfukP1+VNi7JVlZpRsOZEVu4U19ONHDbZCsHm8G8ZdPD4+v2i+eD02n",
-	"0+kcnJyNumdD+GcX/u/pTucV/HfwrH/yK/jHTjvpfvHl8aZ+fjDsdPY6nc5Zp/Prifrm20/h587J2ZeH",
-	"xy8e7bza2/usIhHsWqLTEWFhkPWJHv7Jbydq+CfDePAnV+pi0nCDDoH6MKBxr4YGtUTJdC6ac2MO8nW5",
-	"NJKPaclKFy7yNZU5nKnUJ/CKerh/uEPALHu7R+cd94+ncP6TWFP0LFvUPIulgAXtjZzeuboCUEsZZAW/",
-	"jgry0XmH//t0xRuwb/qo2uztHnHTp3gbvpjG/csbs7V/CBSVlaWdMcMjLwUHWIwDun00/grZ0j6V2fOE",
-	"a9EEb1mks4iJMp93XUQeLOKh4MrwdKvOfr7Zq9H8/H1H8L8429t5cd49OD1+9R6IfuHrKx77wvF+V7S/",
-	"8Ik7EP689X2oQcWx3Fn3yTu5Hu1k8xGQY4fAb1IMe+qbwUAVskxcnv0dEUw4B+5m+nI7yBFHQq77NKKw",
-	"F6jKzfzfQy0wubmuxakcHuAhvS2xuZHO3GYlqrFOyuSm+oiYTB0r9LssntkBGa0qCptGynJlfYpR6aND",
-	"xLt1sT8VodloJi6VmrAyjZlvxZKhjVKKxI3k3Hd9C/h207/Ead54k/LOAzf1qjU7VjKKtbKV+cTo+b5x",
-	"ULveW36SyYyB9KL49u0WMpH5+66/6vH3VTzJdlM5yJbY49DXNU2UQ75Ar1oJGXOucjYFyRfQT+YPbHW5",
-	"sRWBXG42ZxSAXQq4K0V80e9//6+//0///fd/+5er9HcN6C1Ds/VHMh2qPM1gOdTNk2qkm1ve6AJCi4PK",
-	"jZYhFvEGnzLQ0NzSu22/Vt8tHpFrQUEHcAqAvw51bFXEdS0SuB/CqolMMff1YlaEA51Dx6ncpZ7OTwTB",
-	"xfb0f/iv/+d//D/+TDwJ2oRJezOuUcDTvWaV7r+GJRqRR4ZQg2xf6jz3Ab9YzFgVL+P7rWd57Ar8v6UW",
-	"IKeZOaqsoPsVR4zDjEZmmiYz8VtzgRF/lhJxTJ8vgnI1gCm2nMv+Y111StvwoyWz/WJKyFsrIxGZN1dI",
-	"ZVhZbUmwYL7NVHSol5lOM+9KQY5XWBF45taLwuXnFogp61RncYKOkZG0rbsRxduqV1q98eBqFfi/6k2G",
-	"Uws4w8CkHFRUyEeJ+wxE/C0Mvd45Ojo/3XvZ/aPDg24jKFuO6TgMZJLYLbQ2h5GchT7ZhQzJ8UAUkVEn",
-	"0mZBnnfkMZ5haGRJFh3u50LNDCa+upIiCRog6IPCRZH4H11dk/rGWv7KRlscmNdocMXBr38Kk15/Ip6p",
-	"i3QqYbM22uiRWX+CreAl91uh1wZW4cIJkdRUOBAjmccm8qGILUZTqogiA+sck4PTosolft3jLBCh27eQ",
-	"imXPLQlmaYwnU+jZaEb9I+MtFS4heYxMFDeD8v8oFWogA16t9se8QObmrvW1pHU1ndu/7lTu4+7O2fHx",
-	"3sHz96Bw+2+vqG7nbORdadv5F+6gbPvG96FrF0ZyZ1Xb93G9pv34EZk+kSutP/JK9zHB3963qv3OmHhL",
-	"dPDMbhFFd8njIA9PNV2CiJ4z5MOylM97NQZEVa7M3dyNidRwW0hKTvS+SsTNxmBjptbXeyM31m7yRr5j",
-	"o8QHbWSgXai+IpiKvbTQ+l7keFecYtwqvj5XYj3GeiobwVqw/vV3iySyfOlviS5aQoIh7AH39xxdwCpI",
-	"30wV/wyrtciklhGKiUmzU1Aes2r0TC5hwuHYyB7MdL6iEUXElgEFjw5PTjHa8iVit6/oUCPmt0N5Okjt",
-	"54e41MFSNU5RD2EcYSBCHsitkfzudx4qgl2qYtY+xcikghFvFvKWFtjwzwFb6y4Ygsvz13FJ48yqZOAT",
-	"PXh5H1j8dUUMe9qv20AoZXiG91ZV7LLSrbxeZKi6Isvz4d06YFJJlihRp+IPvA4BVfQovNC4uQJsYbSF",
-	"mfq9uA77yYMzFZd0OezT9diKxWt2H6hNpWv700NvoshSldeomYNGQkwKuyqmXakK6goNQHq7xdtvJqoP",
-	"W4Gwyau2MkWc/VUbfeN8VauPLi2aulaiBsNVuy4VKV3hfRKx7F0KdLqmHpGtVH3T7VdxtnOLFfgzs7D0",
-	"xYks7mbl6TTJ9bWXU5Oom7GNz066x7WghvkPKzLwM4uRUBg7TuzbJEsiaChii3tfkAJXjedadP+YZTZV",
-	"H/1108rMYRrDMoAkhCO9tRx0H4t4orIsUWNVjXnP5eMRVQBtFqUYTnwyMlOrRiaJsIQ6Rx9jdhJCMHIV",
-	"KkvGNItfc2ch3zBGccRKiBcykbqvOA4ouEVVeKCxcUQOlXZQsyOZqtrWY/jru6DQcfOmnh/9Mi/ZMdW+",
-	"342Kfr/29ZXXsMAbzRYn4pRx97XUjF+WPpGZl4XJQFe0PpEfEv8NkhboXv7B05l7wGxpjSHwqArwenv9",
-	"8cKx92s8v80EFsOJjw7DDOboCkvMSAS58C9RrfvVvKv+fNFcKwFFXYHqimrSxfNWXyO0+lXhpPPdqBS3",
-	"qk4m2T75pCxChJHPcxBrBMRS4zsswxF9tmod/O4vM8ZILQ6/Ougei7FML7ncHy0NN632kRROUWUlwTjD",
-	"XFHulN+e89+SeX1plcAbfQ2Fg1u1GTStq5Fxo4iz1QeyurPnGrets/Ozbc2uqHO4stuLHc4KoGZLi6Df",
-	"rUi3c/C6K1046vkpKu57cf2rGNjCLa2AVysElmNp9Ry/84HlvXIacRFx9N1Q83mh2H1lftjIvv7hz/9L",
-	"ImjbeYlvrvzt0ojG7MLxRdTwRwKcGa94FNzUrsfZcyS0mJzsQgSMuRR1Ir3tJf7OfMGuDf2Po1Wrl1dW",
-	"NSn1FcV2ksgZmpQ4eJemyq/0aq3q0jVxdE30CK8DblDR/Hr7K8gn49o5MD97i+8shFvwPnhPE28/T9wN",
-	"K/Bn8/p759hC5cXj213kVDafydyNu63YEaxYuelzcyXG0/4IueIV5ZKtcitK368WMWerbnVx6FVdoV90",
-	"xbM/HzBRHGfpS9fGx53EQ302qVZDOP+Lz8q/0MpmajhsuTcq6J0r01PrmzRV/UyMTGqVuMC6wTNhM0kN",
-	"r9SFjbF03KJ647POrrX/40sruhd2iQA4/8KkUE3o+hpT/N53hQHP79q+kq8Z3aAlOuLCZGIQJwkVxZX4",
-	"b/RKK0IRG0ztkiLB19vCXAJOoVARznzZlk4nXU251nNb6p4i/1pc+7zRDQWL3JuVA5jI8Qs1g3HOF4y/",
-	"9I9/U+tLG2sDRz1VDCtRW/R5XBY6qoJmXqWoXu74eHRjXRr/vcqZZTKzOyWb1NwCsmdz9eDNvMNZlUzN",
-	"tcHuqb+F+h2LhceunfMtCuUhWBe3Al5FxhxUr+PMCju9aOaGoAcr0s/r6kJy0eG+SRLVz/IK2PBVlxco",
-	"/ZDuKIAjDlqq9N02ZAdaV+2yo2I3qiHmSi8vRwcz9QmtDPNLfom7MJRSeMl8bUkYR2E1bjw3NPN3mrez",
-	"ctLs6vNcOi3OKa6O+b0xwqhAJFZJmfYU4LY7yN9f/Za/dIaMpURtRYFptQLTq0+sYGNZwW6i1apHKjO3",
-	"L7PqlFicJ3ZRscQ0iKUL/RXaxE+LRvj5QlNVehi9nqpIxJoVP7Kur0g+zTS7vlugkUxBbtXxtREYK/kH",
-	"8PbFQFRgkMsWbmqrJVUHA147OTs56h7sdncX5cocKvyGsJULldK3FobKXVSPzvQvq+ozRtWRqHfwQRch",
-	"Tu6OwID2qWwlZrM0jPbegx1xmTz15SGWwDmKcY/XemtxI1YLYMRXXfDiyenhzov3ELiI313R+0GH7F0F",
-	"LFLvdwhWxIb3EajII7hzkGIhFeoWN/G6a7UERmdX9eMx4syn5XoyhTDieKzuWNiKb0MFRA02XzrzatpI",
-	"E6+124+ebLSL3TkkI0cRai8OT472crX+RI7tVA9FF+Tp1Oi4bxepar8S5R+Ff4feXwZ5RuhM6wCd+pfi",
-	"YibqicqodG8UD+PMBiJshYEIm5Q1UdKV55W9CdoW4KN//JtO849k89t280mr+fXv1oL19nf//CZCGikE",
-	"C/WLsQJ2FA77gSUcJbstXhx/ReZRohZIIMqD+vp3G9UjyYnxstx+WiMEe7aijpoyVuNGLHdpBe5ZIA46",
-	"J7udLxoLSATzq7Uyzb+lhl3kCIv2P2e3dNbMvYMvuyenLGLYwJXtf+sK/dX3aLmhJDOpOijUmq8uV2FS",
-	"BPJN8PKWatNTmMDR9OLhyfRCTKZ2JCKVxK9VivECXMYC6wagwR57lUlPY10qdIlxdRosL4HechVtlXJN",
-	"sP5DYobYY7n8yu9qXDWJtQ9Z26qp2a/W/+jXv/pWfvVkuvdbE7882bza0+3P0NuCL8Mm1dY2Hj95/GRj",
-	"8/GTzUdwXqcXSWxHp0iz8lTFx6ftta12e6vdbrXb7T9CY3URSG4LiAGspn3IxsGHxd/tQ1y8ZppFulbh",
-	"z/Vjv4EnlDfpJbdbGEwVEXJ7UwbCHcnMbRS66uauzdoSg9zNB+hlYT+WjoUnTjIIHa/ioaoIycyyNL6Y",
-	"ZvxXRIB7Mjkqr+cNE5inbW44ee+BK39RYGj5ZOmAVeZNFUYfCMJKaSoN1y8Svzo5PJhb38ePHm08rszn",
-	"8gd0SZ2gbO5rWAPGDIcqElPNwdQ3r0PptFd6lPMrjW+SP7d+/GxHbGxsPGmUFmqeUq56bhgIbm93OdXJ",
-	"wfECNCEjHTVWifB591Q8lJP44UWcJLEePuRXbYg1cexNQHnXk/ci+yKG+jX/t3X+9SeVnIymxAiHS3GB",
-	"HB5gxYgcOuKpuVTwZTOR30xVE2G1m6BrN7ORahK2dOew+au1w283KoF+cszBG8lKvgXfLQygMuSiBPZd",
-	"AKUcytcMxTOZiPokjTUVOeqc7OztBYjEPZF9ZeewG1eaY2mzNttPHl+3W/9R8z/5+hf//HZIiKV5V/LJ",
-	"6cVy+2/8ltY4GH+qdHbnBFhr0uwwZWC0VUIf75Dfd3OCnp9EcUBLFvMGnpWHKSRSU7U5Qj4ttKyM2zfH",
-	"Squr63OhSowwhfexFEGoHIBb2FpSuq4AGVhFMQl+Gys1OtA91JuxhhNMggLCJyodS40VPGh2czUyrHqL",
-	"IB2t3jhH9NKB5peWEA4sJZIi/iuhsDbE1ShOlIAVbeISofCm/bTyqoB3HuntYRtvA6bqFJXCXvvBO1eI",
-	"0eomJnG7YvCMBqgKSIDl/QgKZ7Q4oapbciqH74LU3I5WXHPrr7/jp3LFFNpT6ZNnTzvvI232tLNqwizs",
-	"yLuyPEHfd7A7ncrh89RMJxVJBkayy3jxqtBvVCARWgPPTmJlRWa2uUzBWEltXSwlvL5ynGR1wtGCU/et",
-	"D/JtceKuY2AUlc9Ldt0634eJz+/Z3a18rotlJcIlxxdwze+vCwYteCBG8iLO8xGKxb/7I5kkCu7t1xUl",
-	"vT+EI1WOZthY7kkuyIyPbjbf3Fvt60c3hVfc5tDd03l7u6N2UBlg2BGZHHJEIUZ1b7RRnpB9smNSFapk",
-	"xnJ/mdNmqXytkptMdQur7IHYFs8gj8WKOsthmIpBpRML4CIzleV6ZEHQhN0QFwqzZpxgsOrquqiqa4o5",
-	"V2UT43SqbzDfVl6lhYu4SsSXH1fV6Vuy0eiY/TCd37c+8jiXZfmFd3F63+DsvvYG5YNZXNzqfLgly/DO",
-	"4iauZ7R3c2tTQ89lKxbNTb5y2VIZVTmxbu81XjkqZaBWcnTlZGztEZqFK7HKbiHjrOxiy7/8y7X19nXf",
-	"/mYqEdH4pl4pW+ixiOjpHJleu+4TNo5upkKwiSdxlGdPozfnbueJYrK5PX8/cJvpJ5x7DQnb9HpfOQ5w",
-	"RU0Fy406XeW4s/s+oNTxu6vqK3iD3pnGgr3fRWeBhveRRc4j+Mmlj+O8qgUDImUF9xQfcyRF/ugzeSje",
-	"CrjL7s5s1Z6evSpcpa2174K7BvIxyZRJcjjAlMnroU2RyDjwoq/n/THPFIfHZvJNHshJZX5jXfI8Owf2",
-	"tmiXPc9Fcno/ozrCYkETlXIKypKRtPKaxA8spfoGwq2/+MPvyVkeIJ3QDmI0iS+VkHrGrlCYew4c+cdr",
-	"j0R9s90GKRZIdfgQuwgblKJrMVli4QviF2Kg1FzDgVJhozXPGO5nfU5gVSzNPArE2KDfXmrxrUpN69ac",
-	"4iYmcR3Az0Kw2oq8YuktPImjSr5wMZ1Raq1VSXJzrjzdt5Pu/v6KpPvpdEaF1hKk33NsdLUBcY76LTPS",
-	"72GoGEv5tpHOdwgOpCZPZ6sFOB6rwdsLh8V63HylmWrBHSxifbrswZRLNGt1x/j7gVLom7mztwgUmet6",
-	"qG7x1dLwllMfKuvmHrKEHwosmVrHBUBbgIP65PevpKWyx1ziFgsXGTRRxZnPmAgKgKIuJoTyiGzjjov4",
-	"9vUrJjK+7VFjeL0l6aWMFiTTSFzESVLIGPTZg81IMoZfaibGqkjUYZmyK5Mnl6TKwfgFyCFwQbGaicuJ",
-	"R+YxkTMqj5zJDLMXG4xGW0js7Bs9iNMxFoYiyC9yuHOxlYceeOTh7+Lou4f8etgAQkS7SjFAPshbyLz0",
-	"P4iYNFytXqvUDbolulGcYW0WD0fovoMg8zga93I5GIgTkhc9d5m53XnPzK1OOym2dNjvdB6r9BwmQz7d",
-	"pHQHS0P0mKek7xSvd3HqJcpRJLD5wSzSUH/Cl/BG3JGVFSfav1x3Ojh51j1+P+oTfnp1DYqY2TtUougD",
-	"d9OjsO09qVI8jp+iNoVTux61dcOjtpYUrPVHTsF65DKxc9Kw5thDbcdR7fLN3Fp/a3jXtxNPOiiGcB0D",
-	"wsPm8lhEwgImxAxSroVJI4LDZw6+zZcyICHGpKKN93Op/OIhVNfa5f+ViyKuJqWsRIXzguyJksDp6kUu",
-	"yunkeWGLC6kvuWnjxmjbt8N9zUWEalCmIOeHOYICIUhIht7FNKQ0zlS6TWgdE5Vao2Xi8EgM13HsaSzk",
-	"iLgRjZbo+MJmsAJFVZAGFc4hga82+RX5Yr4jqZL9kbLbpHlE8QC4AG5FcXtvvQ3VSX4rsMoq+nCG6MVc",
-	"06+aSMxVUi2AOmPev3gRjyuCe1crv3pzfVV0rq1/2tgWiRpk8+DLbPcQX8XZSKw/CkSv5uDsezXY/PVH",
-	"Ht8eO9oUu6pPfw4YqpNQ+umrgzjJVBoIBpwLUEKMbRb3rQcGwzebcPJByBMXRk/tfZV3XRnFYFW/Fu3v",
-	"mV3GATzEA2zlDQgP1Tv9juEaluAgLJ+wrYKwcSh2QOhJkbIW4/d5T6e2IJZjwdb4unrIlYnnpMI4GDIM",
-	"010sXoyBotoVtVaRUE3otOx4WI63sVod5rxU9/qtMHTyEThEj3dQbvhtYgeXRQyKug8rbNw9Ju+HrZO7",
-	"7PDeh0CLl+CnJ8x+CZdm5mBZlgSZr4hBsxg5XkCFKUXHr2/eGPnomlYO2mRqN4aBLEkwem2yecDRvrSL",
-	"iKNHtaC2e/jVykiZE3jfXBFMZmkUS+yohNiRJMiMYVTzYJ9HYSBCGELYwJytxYhSUTdpAWyDyWzQ03B/",
-	"scYLUFvs+0pa0Ze6r5JEodB2uwqz+XIEMIqvb7rfsEZD0+SH5U3h9VnidMr3Dj666Cwq7u11l3Lum/Ni",
-	"nP9l2SFaBqgcMSbICjd1PPuSc2NXHqgn5BRmeduY2SmcwojQQvjrVfMjGbXCak7GtoOpA/W7kYgvRdI7",
-	"nCgs++nsgJNkap2RDwEV+masxDjWpcesCbYEx45TLBVXXkJYWal72pXMk1ogkmz9//3fngTr6xvBxi/X",
-	"g/bG4+DTR5vBL3/5KPi0/UtxZfQWaS4ejpbrRV6oAcX590ek99iehsvncKOwcwzQagQi5IkcTrPDwTHI",
-	"xGhGgmVBlul+x6cjlaBvjeomyVTZrKeVZr1LZiKFDgK2Rl6lcjJR0ZaThIAOMDKEe89kRLEG8XCaqjlT",
-	"5Nqjdru6JuDikVyYxU34g27/FrZBLOxCaQky6IDXoaev2aCGU/sLcf6ioODFBaIoE7IZWwwEHKlUBT3N",
-	"LlJ+PYmBnOnIeU5Jf7FioFTERmrrbc5Sk9ZYAi+6UKMYUZPmlrl0A4olZ8gl46n8u/QQJEbqznLX1s1f",
-	"gg5eqmxkbrQWHnBf+76Fp03YCahl1QDlq42igGB4x3kcV1aW62g9lYmAd+HeiVRm6EafqLSPxiW8SNFC",
-	"uNONpA4+iSp2lYns5uJ5EoYFS+hTnxeP0tKwOEPU9GlObVeJ9KIVrrQIdES40zneDRGdlXw/WKyOgmvX",
-	"Gj5JnC1woj/rJ6pS7755s/gLK9lzZD6wCwT2QyeTs6qtNqx3lMnm3Vc3rah/UfQTY4ELvru1XSW9juGP",
-	"bpNfN3fgckZfXLZgTmAo0afCHS2RnRL5KN6qMllYvDFzlHZuP0rHffHILZeCVnMr0bvOqfRVZ3+/e/oe",
-	"XEr04RVVEpby3pU7ibu/gzOJWt5HuoEbw50zDqiDJe6asjRcW1trN9c3NpuPHv/y0yft8mlHVFEWw4o8",
-	"ttb94qyzf37UeYW1p8q8c+Nxu8jJaput9dKNYNdQm6tY5wX1syGp8PNsoVkYBU91/7BTUdNiQdCvqEtN",
-	"r2DxKplGQuO72054VrqfzibZArrq482bMFCK+dPt5hMCkRHNyjzqFaSrVZxAzcXfVhMxOtegbao3qo81",
-	"UOFFlobv7KZau1/hLRfaVpDX/Pge321IS7GoT9kF9sCKQfxGRYJzXUWqmD5vwz8T2Wd86r4rK6u+ARmO",
-	"X2qJZwaLGYSlyxTSwsdswuhjaVuZiURJS6rXIE5tXpHXS4T1fGfFH34v3AUUD8XaersdiNRMdaSihq8u",
-	"5nSgKzNNIjFMzZU3uoBSV45+LKxI2Hj35+GOQnAbS2PAbJeIw7lxerP1qHbjLUb8p+/qvV7L/bX5XeM/",
-	"/ud/8sdr7TY8bbsntR9Csl4mXbpYWeDWCtcGQftHoC/WwyKpWVY//PblNRdF92vduQjLfIPw7tx5RXz6",
-	"ouCcy5/skXZJc2uUdw/qM/vV4Pym00RhAlupXTRV3omP9wjtJPBZsiyCHl0Qb29X4/SedAbvy1xJedgm",
-	"Owq/0xKHuhjvRlPTpeq1FPnGBWyjqQrEVGN3fqX4S+WStj6GzAzIWhJnwmbwmrlS1oUHxH7YjC0KbDbA",
-	"gujkJYMdiOQsEEa7mHC/QXXJo5OJD2rkrMOxjJSQQxnrbQeETo841ntjDXq1BQMxf6ixfV8Bec61V1xe",
-	"vmdvDTr21npY8dYULobEHyfAO/I6JXA9KJW4WM+3sU2ZTGF+SUMyAs6d2rAlUK5GzlAcdoj2/GJzCpyk",
-	"HFb3Yp5FSnVJ/vRf0TlJMByz8BpX3VJFk5fb9yAPRzFJBMzA6ACjG7k0Lhw4crfzObB5VS6trkg7ha+l",
-	"jPKd0wCsVQOLQms6BnbOIbU4EGw5MOlQcd2k+6YSt9N+r604vFw7qC6rC/QHtUG45BzgVBmaz+cRNUTR",
-	"T1UUZyRRYzytryBTMLResd3bXIEU0tPhzufdnRfn1A0w6wvuIhDhy72Ds5MQw6leqzRK5SBzonsgwqPu",
-	"wcne4UEostkk7ssEreDEMJuvHcd02MMlh89O5+TzWlB72jl4UQtqJ50v9w6en9SCGgwC/uNHVAtIxwhq",
-	"OJRaUCO4wVpQ46/Dvw73UPvpnu6sqLzuSDuC70t9Cd9HKAELH5ZYjWFnpPqX/G8QduHzsZ7CG3v6tcLa",
-	"vUdKWzIcHJkYTQrdrI/q8LxBZIXNfYssh5/0Ur5SMk1m95LMfXuAcnu7ugCEt15VD2BlBHNXv+uOFbmW",
-	"AJf76SwSIayF1p+mcTY7gbkwOoaSqUqvgU5DEc+F3SDgWYCGKTq2XMQuMshgkBf0jbmM6dzimqHci1/J",
-	"JzfKsgkVZ8N+d7DJ4vdPip/FeJGLmbDxUDenE89ZEkMBZ59n2eRQJ7NAnMixOokz9dm+fIPSd6wxqgA/",
-	"4q0fHKVzzmPIBycn8QsQnb/DkzQwhJarM9nPCigH3FxcyP4lMPdMyXEtqE3ThOdntx4+nIsEehip1yqB",
-	"c20XYR1dh5QuIHORNC90yV7Husdf9akmeUWOPAaup2O8dcjZA6FVJq5Mmo0agUin2nKR56mOM0Y2IVnk",
-	"tUFESSrATOx8AleVmHlPW4XysA/+4VpwoxjEgNRMhyOWii4Qi2syIUNPq6d7+p/9M7Fj9GulEWW0p5uI",
-	"MslAqwSEAYJ2Yq5UuiPHKtmRVrUE6jKcgsj3wpcuk1b5ZEYBk+lpIeovjr9C9L5xrE2Kjxst8QUl0OEi",
-	"EQYwzi4lsSVVc8qrFfVebW29RU7RXq3RggGfxmNlMzmeUBMHLbkt+jJROpJeDEqVCF+9evWq+fJlc3c3",
-	"DITkyEmZCfUmtrCgIFDBeNeetNvN9lqzTVGTT548aa6tNzfWYJYEPQOHhnhsXboo2VKILKlXKoka29yk",
-	"V4vkrFcLRI+IQq9GGyhEr3al1CUFWiKDV97L6TKVEDL3W4wM6dhYPjxRZprA9WPc5W0BXViS5kC9e2k0",
-	"CLS4RkdyqCLCsxSZvFQgoA5VKOooQK41SMS18bfwjDsU6+2gkEXappeIUcKYw98heQ4EdBUIaBwIDDn6",
-	"LsSPEmavSlODSxMilA+hjT6cpOYiUeNf/NYaHRIe6JPNR79s+KqjhPo4nUxU2uzDkQr7JlIhfNhz6L7U",
-	"wl7FWX8kjG6JDisnjgIqErJxa8Unn5hUXKjEwDHKjHB7Rpflk0+wY5wbbOKmc+BvtjfItRxhjA30d4Ho",
-	"cBcqokmC/pifBV5iBu1GDauPoXbQs1f0phZ2N3zT5GVo4ss4uXr4u15tE073lvjNSedl9/yoc3Ly1eHx",
-	"7tdwbjbbm/jLweHp+bPDs4Pdr78LG4FQb1BMQU1AK7twRMdylk9wC09p+GVnf2+3c7p3eHD+rLO334Ub",
-	"sdleE+HZQefs9PPuweneTueUH2+I8Nnh8dO93d3uQSjqpbhB6Nl/yqKWGDItOj/ufnG2d9zdDT2eTvFV",
-	"6PmRCF92Tz8/3D2HOXX29w+/om+ubeApO+q82j/s7J6fHh6e73eOn3fxt0cwzJOzo6PD49Pu7vnL7u5e",
-	"5/z01RH8+ghmt3dw2j0+6OyT9vaoTZ2ddI+/3Nvpnp8ddL7s7O13nu53Q9QPFSj4SLEcHPiRsdkwVSdf",
-	"7Bc2ngLRoy2RqixlVQk7Poa/mx34m/Tk8HTvZffw7DQku4zTHFKpSREFBcGvBJbyHyuRxOM4oyuAsfjC",
-	"3/6Rkkk2mm0Bo9COuqAk4HpGswDcVzQp4KVN4kuVzLBrCjth0wEOHs8DqnqlwQcikRnHdI+UfD0DFnXZ",
-	"oLgNxG7HMAybyRlOQG85GVnSzzMzFZGB3lEA0eaK4k5lkiBrdpYnugd4hzriwkQz1HJIgMBl8LdxbQPa",
-	"zB3pAB5otILgdQeqRtmJJpphr+Hn3Q7rZi7IxHcTPu+ehkUSPp3gBvRBYIaPTq2Cu2u0CB/S2n8bBrjT",
-	"D1Mlo9m3bBV4GJm+DRtb+X7w/YZfR0pGmK5o6YNBIaDPD7NDHNdtI65EbGkNqCrpmngZPxVTnShLpCUf",
-	"t8VdcME1RD/eNMfyTRP6aV7MMmXDxraYatgITb0XgNLjoTao9YxlglUrCWW6QAnbOEgXMVJsy+V5Q6fK",
-	"b2HEFK0LgrAnVzC6SarQdxprkSo7MVhmU3SoJxgxBXh7462EB4lytDy2TInhM1tc9pfdsbG2mZKRqHtX",
-	"LTp0B0phx85TG4gQMxPoZ+0mXYK/biCVp8PBxPq1TGKSHBAQWxxOlO4c7YmNVru14YQnVDKtkFEE/FUi",
-	"OSC+50w5iiKqqM++TDEQiSSnEPQ5JhDhP/zp35F5WrBiAzo+sYcd4HyBkD1O2XhgRQgqLJ9BMwkD8Q9/",
-	"+nc0h6HScDpUJE52X1hCLouzLQYxixxeD4jWRGn6RttMguYQ655+bgJkv/BSM4kzlcoExDUDgp4AvfoE",
-	"ReSW6PAZGcsZzmvG+nFxMYC2anUlmM/1EMk88MZRGINJccNIJyfcNKonjILia5WCLgAXLFUUnObOMp0Y",
-	"aUWvhjegVwt6ms4KJaGh5NESL0AHkiJksSYUF6nU/VEuyZEIsU0xeoUPwO7kXwE5NqZ7bRUGkRE583k0",
-	"24s07vPT0yOyDk4tpzXk3fOasGCz3dP2Mp7w8S0GKOQteNPrBGQcJwmD1ZItls6FVm+ysBgEDNSxp/PD",
-	"7K428gL0psVWRKY/RWsq0XK7uM5XCDmQH1o4MhFcZDgycNRAVkeRR+qZO2RYWwtNYXj0cL/rSGNFgc8V",
-	"jmz4JYyz3ghJbD30ooKnNm+a6PnSMnH0po4zAH0wlf0MIZjRmg3MSU7i1kyOk9App0AXUjVQoJ3QolED",
-	"IuNIt2CbJspMEor+zIxJ7DYlBaIl1AVwli+aIwisIduePqlWi5kS+JBuEaIyzXQzsQZJRpw5+d9p0azG",
-	"93Q4pyeHLfE0NVdW5SaAFNg+n0Fqtu3UP/cKnOGeDjvTbGTS+Ftc5S3xFM0Cojdttzf6OC78pwo5bLcY",
-	"WE+U7MJko4AUP2pLpoErmmrU0/kYgOox7YXz6eavdOQ8Fhtt8l84Nglc2KRi7dN20a+BCxn0NKI54H0n",
-	"soG+LLcP80uCKUok8ps0HgKp20mNtU36y82LWJuLEr6YiQvqx5b4LzVBLm1zVa2nw53D4xMnw54fHu89",
-	"3zs4CbFOM1yHOqj3smnVRNLBoY5s4ITOng6doUJOJq05Y0UIfNyqbAvEHPhSLmBkQiZJg73pblQ8TBwZ",
-	"yJEIDESXf5KqQRIPR5moh4dHoAOchI18DajUJZ/IxFxZNG4rncUysexopN0Dig5726AzUD5PwHl3jM6U",
-	"zprAOZhf/brJQTnNvd3QHyieCzkoEpVZPjpExUDoKguqFX25vf9qZJgrJQmazx0Z6ek5dc2d4vBNEyif",
-	"teE8SIhKhdIDk6JtwmIweab0Vk+HWNGiH4q6Nm41GoEISaFEKk2mMRU1Y816JrzA6OCod5RNNoi8o3u6",
-	"pF1tC0nZW/wOOlxQIVvQsUjxwNb4/XJ613avpPJa6Gles2tQAmg55wREB6ObNN/C4uVC4ho5GJK472zC",
-	"bJM7Ss0kjVUm09mNpjjXGit+ZUnRpNfBYlosC9S2auuttVYbLeKpSpS0qqkN1nShX0A/pcoutrFVsNZd",
-	"GHNp0ddGHAL/DkWd0CoCvDeBSBWB0ZLvNRCxfh1nxIWCnv6tiXXglxCtVSZRcIV9AfeGJ/nhr5tPjbls",
-	"7kUhn+9cBXGJ1/nZLGVrzyVoowOKshq2C5znufEEjtQ/EQJtGdtQyHRILB26znVu0pZGMsLceziPHqsj",
-	"fOiyunGUhTLD3iFMPBs1QErwtds97bPkbe7MDB1cQos950ALVvY0B0S05uBqYKyzfqJweBIFremEZcnt",
-	"QiEX1zksVl/aDBS3xV/ZKPtwIvtAWUNyHLUWc0ECESLcycl0PJbprGWKPyGL21xfF+Hp4Wln//zw7PT8",
-	"8Nn5cefgeTd0LJi3mhJRGLgI440m0mLw0uPNVk+vt9qtNsjpICZFc9kNJECB6EXisRPiNOyjR4ZKVVlL",
-	"AVnmIo5sT6PdMLZ2qsTmRgMkBiUvgSe5z6C+CvKvd3/FQ7TDbqEuTTGkqE2HRqvDQYiqN6kqaNdC+b0e",
-	"FiNvkf77ssXuiYf0Z4UaF7fwcwkTBp4cq/40BXkyf/TFNO5fzjV8ihta6vpQK1Dry7+4N/fQYZM/LZS7",
-	"5HFEqtQb5/bzMzZVOkWMwgii2PbTeBxrotwYXDKSXl2rw5qhPA0XL47gO2ZCRk3gZgU1Fk8JtHpgeZU5",
-	"dSZOlQcwsmVDvY6ci1K8pN3bQhuSM5H6YeRqnNAyBQkn/zZHrPCn4Sxui+cGO+JT0EI99elstzjZeoMC",
-	"HxYeYrZQ2LHFg1FvsMbqVHg0IQ4wWxMDKngw2+TAks7G7VQ3XBxQl0qKCgy55Qb5wunH0PVzA6oR/XB+",
-	"zBMFQW9otGIrjLMWONULtk2bfF3qMeGMUarmXHy4q0eXL7zIQKhxu1uHpXHvXyjEpUJi36AMMP5NfPbZ",
-	"Z3iZyYAeFguiUdJiiy0ZuRFkERBO1PeeHxwed3cDgvLbPTvaR1MuqpMwHM4WlaUabhRolPmskca2KE2Z",
-	"JLNrJjsgU3A41ZEaxFpFoXgIskOckL9KpaKOO0GHFrXB2OYKdCDCT/BOs/Z3WzuKMweR0hy+aao3mdI2",
-	"vkhUM7e04BBvNraU1v5wmiE0F7wlU6siX9XIP8KgQCYUu96afJLJjMggx+Aj+UHGlXfR2CpwdFgVxjND",
-	"kl9/jrbUEDTZudiGcN5+40zX4dyLO9KOwu2C8QZ77GH0Qq8m/kT0MIIB//kPf/p3QNpc1cyZwLTJkBT6",
-	"sLDlUWomHNtmM4uwMs9NgHG+MsVV9vp9YbnzwRqMQ3utUjYE8CfqrxthS5wVbQ+WjR1kYMDrZJUSvVqF",
-	"8a3m1OaCK7exVU1GiKA68yU6TqBzlG44IZs6i1OyBdXDxYRe3NAES8ZK65/hAi9JswPagYtF64txjHQ9",
-	"0DFV/sZc956ihfOd4o05VmQQqgrqS+m3sAHrmBDU6ki5FY5Bg0TLdqF4JtIKZxp6YBnfBaiAq/TPx7Xu",
-	"sOuCHLORyEW4d7Bz+BJtsN1fH3UPTkAqGiC5T0Acdr3bRskqSMwMg8DHOEm6Eij/bHtFni1T0jrK5MzV",
-	"pbucf4P4MRwijiBkO/2Vq+plyDXS6ulnqRkLlMgEaUBsB8Sjhu5DJkW4LNMxUVqUgfw7DN9ZtGr2dMms",
-	"Sar0BctiTeY8Q5kp9oHDtogrmepYD4EodhJr0KAaax5dSdVBSRxlZDR47HSOd11pWFEvRykGpRhFkJDn",
-	"AxxBRFmQmrk3EtfzMEU+l4vvw4iaqBs8RMvkNh2QfqYikr9smAcOoDzvTZF1PrE+jwANAuMGdhGjoAB6",
-	"FeoC0ZRcy7Cxm+0n2wUPrHfEwU06O3kF/93b7b48OjztHuy8On/RfXW+d3D+bH/v+eenuBDPfo2uyJ3D",
-	"g2d7z8+O0RsZfnF2eNo9mf9hG9gMuskK3iRv49tcf8LfzIMReprMsOR4Xz3KoNXTa6DbbnnZn68xTtUZ",
-	"gpCioDF+S4TdUzkMc4WTz5yK2LXywArYLty4ozP8R/4yKYXASo1WsGKRGk8MWnKOYTtmKvLqzaWawSHH",
-	"FlbUL0w28jJC0NOIdo02skLwFg943mWRGzBlRMZWaVkf4hZEtGFqSEek8xO5uIFYDxPV5Icwv7qL4ETq",
-	"FXhdNhATA+r+hKT6BgvRIADxSlFxYSmieKh8IKzb23qvttF8Mvj0cdT+dO3TTzf7v4weP+rVaELh3qB5",
-	"YLRqvpRZfxT6Ldtob1IcMIpKSH6pilE0EwVjF4ITbGMv3AFzVSbZNDw8Eagy5oH8bA6JvDl8i0J3KISC",
-	"6DfS10A8AyGsm6YG6yOyfIaHAS0ICtG7zETpXOssucfqFXcWFAZjGk5d9awVewh62p+i/qz5Qs0C2kdY",
-	"ZTfVoCKzP3X6n7dJoMgK20ckwarkNUxp5+RLod5MTMowAWP4Z6unXa6GnMS1rRpqxlRZnKIMy2YBnBE8",
-	"HlaVE3dOryq4NYmAEoV7hq7UnJ6F/Eso1thcauVY9bR/4xquTf7tljjm8Hv0YQDRQJZG7PBixmWU0AnW",
-	"0xczEQMX17zx+QF3VwITPRwrd0Yr9wDzx1PKq0d/FxBgObQtgSnCwG8v1STbyouPY/GjgngQE9cjCcrC",
-	"thhsWad+nUELNxHemF4085aNIIdtmGEIF6mSSGdijPfhNEZKX2SHthaTRMa6pzNfi9Kvbzy3b+ZKN1ri",
-	"gJRnt4upmigJ/DK7MqW66tmV6enCzIg2khpDHmL40y2ZF34xKACWvoEG115N1NcbFAQm6huNXg1EbmFN",
-	"T9P1yr1TqBvJ8UU8nJqpLeEf00xDbz4LRf1i5gQo/JhDFnGLC7OxcUQ7EvLKhttCeoL4AO8bq1TzAJ6l",
-	"VuxT5KIKlA9DEYlCYkToxNiY9ihkM1vIiCs+PSOZubDI+RpaPe2Q0EswhnWTBqTsxhkr58CZuDFI/zYT",
-	"SqZJ7JuwqdMKa8aqsd3ToSkahGzomKwmaDMeUZWMwjVN8aFDuDEDat/Tc58zWrXEXh7qSeqcyeBweD7i",
-	"TiUxtOIZtVmqgH72NFqV4BHyQxQZ0Oqm5cSOjO+K1mmLIn8KPGqENuPhFAXYgYyTaapEf+pdK0Zr0jKK",
-	"qrNLdBoppF/Iz7xRkNzrFGsjoat84MjSXPAGmRsz/ChqNRPQkX3WpT816PvDMHN0WTM7GUuKOkJX7ON2",
-	"T1vVN/BmPXzTjJSMklirJj8MGw7tpxAz9Ki9sc1UsSCWfdrq6c8xpqnuxbbGFg6WQp2cL6pOAwHWg+SX",
-	"WAvxE5gDMZnAZWP0NJpPQNXkQF4Q2/FETYAvuJwNKWjMuefEC4isAxcdXNugLji/HQWMUWCUGRQis4pT",
-	"ruiEHDN+DbBi+HOVkQmCii0Tr7dL63fkrzx8aszlXoS1O3wsD/DI9XbbxWRztnAx1vO3llI3ydRyY5FG",
-	"GhoGe1flHJcEDiwLsklfr+rUj/LhU+lh7rDJ2s1NzrScAsvJULOIqN3Gze2OyMF37HIEsN3mze0OTPbM",
-	"TDU1WFvlQ3KWGBmdGrMv0yF6zjbXn6ywFlOLuRGPVlm4PQ63oAYrjOqEQhbPtHwtY0rywlQHcp8spHci",
-	"vShLUG53i4VF6VR8HdScpzavs4yOwHmyUNt63IbneFNcltlcwC3MBXf0NzXvAoVP4G79puZjbPEZLOxv",
-	"anBZa1/j4azyJi2VG0tzLjC+cKak82UjFwkDEpIo+sALZ3FUdZP3Y5sxL7v9XcZ2r5RMa98FK77tsmw+",
-	"DEKBQ0KokQpicfjiI22Yow3v6brvx6W82wt/XstFg+01l7vi1s7fUPgmaITVRY3gA05gny/ZWhDp65ug",
-	"oLtw2gaD5cIVxRuKU9gWIQGChA5p4Y/XHrV62n8Gxfb4mykx/5J6hR1ssQqjh6iasSkLh5ZHVDwR4c7h",
-	"wbP9vZ3TkCNkI5XJOGEtjuRRbkofRsx2UccQMnIKXRlvlUllXzWqSMgOvvDU1W2+HQ0p6POYoHVLwoBX",
-	"7qmJZvdME/xlLqfqcbXcOYK0ds8fryJGtMiYIM9mLOiry6X5q/rk1x52uepyhf3tpqZ5E98Ch/aTJInt",
-	"FcSeHaMHSUzp33eWr9YerbISdjoBDUFFL1UUS0pQBxlifQUCXLpTx2pqaU3eE/Wmoyuk8KXd34psryhs",
-	"tVHYchSwFtSWWuxJNluH1+ffOe6enXR3r5HWHvZHjExTKbM9Y22VBDMbuhIKm4F3JD5uEE23Tm0mDQyF",
-	"uoe5QEfgDGii3cpNIJ4ZUtacqEubF4WU2dQ2nOGtAKNr85pVHTZzxHZ59YctHlGpikQofBEXtn4H3NUY",
-	"uCPyuxlpsmhziORMoG1g7Nxa8IS1bv8jgUq8yZy9JhKfibUtNilyJib+1AiW5jYuU1ddAE+afVhyLg6J",
-	"8bc+KLGY1uqjXLyazrwCWT6FK1rAVn5/FJk22OdvOIKA0iber/sWrT2BXQxxvJa4mgkKdtVSOQX35JI5",
-	"kgMzTfsO9ApzR9BYCPuU+adkdE+lthJtl2jCplfmepNjVVCgLeYXcvx2QFI+WWYv1SRriR0zmVG9QPqS",
-	"4dwVlQwoLY2CCxYFaDOZ3VkH/yGkYRjgrSTi9jsZAELuV8nGZhKDaPyRKN2foPm+ZEUzmd2/pr+KyLic",
-	"CuXIM0vtchV+nbIEJ+pe5c9r8GqDOFB5sP9CBYQShp81YiDTn6HUtudwcX6W5kme/UdB7CcoiHVyLMEy",
-	"BVmgeE1+/i7FsKA2mWZViE2ZxfBzF0XXWObLltfbNxdu+NH0LW/4DyH80Njeq/jzkQR8UPa1D4d+nKgS",
-	"Hum7oCGr+jbvoN5xKM1qHs+5CBsbuIAdQqtCy1hAsWwo+VxRcX+L2m1GyDCYmqLS2ERbi2WlWOYJLQlL",
-	"mcJEplDpiP6gqNRY95NppKIG0LuK4DeZFaPfyvFoGLziQn7yhvMRScUwLQ5PM5hNscx/W8pRsx9kSEZp",
-	"iB8drj9VeQYdtfM3tUCH+MY3fwij0s3OXAyLorhQLKUm6vltJ7QuVHQKFCFHs9t4/BgBJRqBD1RPZsv8",
-	"wy4CcrmfuCVCLccqJMTptXYbS6XLPqb0GLJYJbFW1aKV6PjsO09VuAQ5goTNbUixSORyh27pyv74/bql",
-	"6bwn9255ST96eT96eX8SUqh38M4Rmvsi/O/S41vBO4I7uIF5fpjURiwHyPEi89nF57aSS8yT6SrSTO3f",
-	"kjQPME/m7axcm8vm9lO2w6+v9KG+0ZRP+UzGifoxxtvRTr73C72GN/TouLtzeLC7V4CZZfHuVqe+dGf2",
-	"dvFMV5q7jl3NKVLTEGmgkIyTThPlE04oNq7qop5NIvm+LuqHJDy1fzjhCdTHO8pN330kWfdFsn5Ogg+T",
-	"ig+ZUN7RNDeRfXVtVBsa2srREqVcu/kAtljnqilmJ2yhasplwuuc5Bc2AlcTq2BZIwseuT9FPcQ/w625",
-	"qDZvxWMXI1dwkiIzk2aiXqsk7xDniuii2byN7gHCpIVD53s8YeRVbIL+1jFn3uYl0jB+xlV0d5mHsIKi",
-	"Hk5S81s0yoa5m5dKBqhCtPdEWqu4C+nbmtcqPdQIZVPoR3zGC/ILMUiMSev01x9+TwCXiRpk4g//lv5Q",
-	"iZxYFTXEL+bzcgsZ0W7hGCJlqkpL2BK7hZ5EOtV5yShneKbMcZoWV4swWNSY/uNtpkFhiNSJGZs0NVdz",
-	"VSaoV1dQa9sH1Dh8EbTcMLpS3mO9YpEagW9MFp3hVGPNLGds9RObax1nlWsUTVUDU6grfiCXt+lz5Qpl",
-	"fbk2U1qaiin6JNSFT/oMZidxuDNcJ1vy4glu0BnyCaMGkTxhznXp/uLKb3lROkY2IOBKPutsdRZwVxLO",
-	"IvX3DQ8lH9AtznLITeHFfXIXliBhlShcdXcZltxkvhWFq8IHCukPpuk2tnMjWgHEAF7iA4bvazKyX3dv",
-	"uGYZvr/k+lSfB3HBBUC4Qhw8dnPcdihAvvxafucpmxdnWLxvJSLwMwz2OJL9uzuCg3cZFPLuQz1w7h8d",
-	"Iz9Bx0g3F5cQFAOz7IkfyA8q5JbSBpaKfkcq5WkU5bflQluJstWXC2O2ShTzgcnMKlI1ljHCZNR9YUQk",
-	"rMBniN17GYtrGYsp8fY5KsxiZ2xFGxgZnhO75cm2kFFkC2N1fhNEzc/HmONPUHodAXfkokXdYgm1EYKk",
-	"svx4FfdVY1s4nhg7M8MC+yvF/m2LcKrpY4rgIgmwn7AgCOldG+He8Ivbmseh8G2XxAyUl6oUoMgAbftq",
-	"QOOOM4Fw5jyVVk8zxvwCH2fsAmAk8VA7cEjLEnPsUfxAAsaN2S7ABc97wH9u/JAUkJ9r8CPP/iNP/EkH",
-	"P7JQbN1R/xAY4dt4cm504Hz03Hz03Lxbz80Pmmt7r46amz00KGcUxDjG+tsuGUiCOdAFik9mSoNFeuI3",
-	"IBpGvGLa4U8Ctx+b10rEWWO5Z+dH79KhCXRwBd9rcPNHV85P0pXzvmJRCABZ5so2EYkPgRLOixpzyMY3",
-	"+1tCKvLPII15nVuCUCbYZq9mMPDkg6K7hWEEHCC+b4kGR2+TjCNRp1fYyZIYCzosRkrGDnOTbKWNQKiE",
-	"ba8I9Zp3WudasmxUHcgksSLWXOFXtPPAZ8R1dJryTGWNIvil6+9BeSAB2l5xSFRjDfqUVoRJbLMdmUYn",
-	"JWhpj7k6bokQX/aqsJ2Oc+t6GtkH1JltCejGFipu4gJ7yzrVyFqivB2oNziKp7C9H2RIdnmEH4iG9VFT",
-	"WgZ3h0YGIBbFDII0KtA1PLxzVI1UknekKuWmuuUpHPP2Pgb0zaF8izkbizZAUQ/7oziJUqXDRrnhsmyI",
-	"nXxUH+K1c9WMTlOlfma37j3enrzaBCx78c74w/I2F+e6bAOtrkoYEhgyEqHrl0rlYcE1pbO9KHTFictW",
-	"ZlfLqcJ4jqwPsXTh7lB1VCmieIAI0JkIMy6a6IsxgxBx2n1+ePzq/PO97nHneOfzV2Fje/6becFy6eza",
-	"9aWtlycRuNP+488fcDN5T6kDfiE/Zg3cTvd6hvXrIqU/osJ9mKhw/ZxEvCVVbkPbLzv7e7udouYV1BZp",
-	"FilwHwaUXD7bh4QPvhzyCJFuWGuhmigORq4kXrG/ytmjAyxehTCfJhsJZCGWksaoMbkvsc47VgYHptEo",
-	"dOEDekbS+vgU4kSxxSp6ExUhzHs61ZoC68jVSZ5UVu3ygu8lazmw5CoOsoeLsUtj/CjVfYDE8cclByK2",
-	"EBV2m78zb0977gYxVLj6qUKtBu9+ldH7aErhp640d+HCc+47232G8WulXZkUG18ksR5aKl+HZe5TlVDo",
-	"BL3CreASNuCCijgqmYNuwDvOJcvNqjt8TLO6r9t7/2IdD/BWUl2VB81o9fGG/6gtx3wSPiyqcJMXulOA",
-	"kQBVcs56kmtxLj/8GiVOHGpFV9/FHE/tUkDxqabgn7F5rU5N6OsHU8WUsurqxYgirCLIGIHIDMccg/rq",
-	"PosySB5sC399M437l+6FBvvndKG3HM1xudf9zsroS5zkKkroO/PQ/0Tpy+3Vq5+dJ/9Hpx/de0SAu7fX",
-	"Z20iBQpEqqj6q0mRStjCClKdrFGsUpn2R7M8lTPsl4xVoQB5YkZF6+SKFBajJ+eMaNcRW3RUElrsol2P",
-	"y6b7KoZVwbGZMTQhepPGwfVfr0Zx4lNHAh+mWnd100zqM9YaxeqIJi1TWuQApbQTalmdebI1xySCqrIT",
-	"GCk8xUStbHl4xd3thh9MgMWdDIbtH8Rg+BMLr/jp86AfozxNF/knycAWBHYi09cC2RUL0mJ5zMEgibUv",
-	"2Gtnus+B5/XY2qkS6+uNrcoQ95QLuFIJTeo34vy10Ma6r/KCEcwP2EIgrQh/xwMJ0KMciJG0L02qvgtb",
-	"AiPlictp09PcF8VxqPEkm4n+NLUmbRTrBU/kkCySGuM4hCtBitWTC7L/SNqAigNnZnxhM6OJ97rZOAWF",
-	"pXrMjHzSpjw85OUpurZ4uSKOvuW8Ewoh6Wkqokrmi4iLzg61STlON85EZBTZNaBFAxmoxjQ8ckP7iuwh",
-	"1hrHFaNlgM6zOBEhLxiGjwxkYlUgqMg4NWGpwV4SvD6iFKbOvd3q6Z7+5JOvMEHTbU5sW598IsLLWEeh",
-	"qFulREhRTLCNWgmi6AjOD+8UquUWoQXhagU97Xm+z6AIrlOlghxOcRFgcS43JOhpm5n+JXUecYX9Qj7F",
-	"A+uQqvEgRXLmMkciUhBdFqVJo203YZlY09MWtpk0QZ5uSO/BMrdEaCahCM+OTrrHpyFWJ3dmcD5o0vZ0",
-	"zDYrLG3vmm8J9Ub2s2RGRwWPhi9ebq40FzBHHRfxGalIpoVTpcYCs06wa043xnrgRZHHGc+ENpHiuKU8",
-	"ZoEzYxclvO2enlte6iosIr6G3vXLWUCFxd4S4T7SgyP6O8QcKVdINt8Bt3i73f3uaTck97K/glvFdRby",
-	"wmI5WcxWcys7mSiZWgG0BpHvsEQs31Kqru1KixIeJ53qLeHrqjsKRQ4BvE1Y+RVIicDiuD0NnQZ5EIhL",
-	"osfgr5bouKtCmc0JouI5W4PfTS5ZGzvK6H9wjY0plLIuitYcUFcPL2Qi4bI3qLB1Xui9CHjc0zniMbzF",
-	"mT+wkCp+Xcr0X0Teo0QxxCDluLc48ynSje2elnCTMUEfb4wbJg6gWLscS/SLOFv03BcmRp77ni5G0UAD",
-	"ra7mr6pvRwR87nDiHkjblxFSYV4wk/py1jNPwF3qFdqFAjwGSB8bQo3RylNkEHEmMjPtjxT6ozyhIjo2",
-	"c3SYIBkx/Xw8meJHXCYfsB9f3rgeZ6z0+fBBl4RFxazhMSwxzbWxlZcl5p5tntCF0gtBwkZyFnIhD6bg",
-	"p4T0YE36ySdYGGQiv5mqgCqosM+MIs9NZnTc38rJfd+Mx3GWeZYtaQ5XQMLoCKuIqyS7u3ehRrFDl4WX",
-	"PX8Cqi2kniE0d9yX+FEgdFS+vWAVs4jcIPn61t1osHA/VdqGaZDvQGY8SO9TyC3/+Lyn0VSKBZev0pii",
-	"QgskQWDBbBiadcC2bmatAgNF7inGSmrb072aCwBFVq/NVa+2Xc1Hae7w8dLuc2EXV9oa/ZFYct6JGDLF",
-	"Egs2tqBeUV9UMxEpCW/t5lpbhMfdk1cHO+fH3S/O9o67u+Enn2w5dA+gWjGLahwJ68/4gqeERLYAb0pB",
-	"7qGdjzMBayJSBYc2YtKIevVM98WFGkot6sVmXGpGoPuVJKSeZhhSS05fd439J/oSc0MTo0F4vAA6mEQt",
-	"sZuaCUlapi8T0cfCGzqiT+OS97QH+ihKf7DubnxFMJDiOx5NwQ+9ONGepuOtlaJ67mO8ueUw4GykZuLK",
-	"TJOIKQveVpI54fPIduDo4xmw8bcgnwxiHduRss48LemTMhEjuEvasmUkzjDRc7u4p06qINCL8i7AnMcy",
-	"GRhMbKUGKC14PmYGniHR5gdwSDbb7Z4OFzQWlIZgkixbbosQ63IjjUME2Efttqg7P+VaG7OUke5gZLK4",
-	"UDPDNx04msuDkSSDf/IJXHDWFvBcRu6k2ml/RFeWtgQux2BqVYSry2Q9zq9rzpKZNYqRSjzWzQXo0CTi",
-	"8c95uGwI5AdIIp9LpAtDg5I4CNwgM7TE5vq6CBejTUPO9YaXkxkLUbjRMD9kEAuYS8xbXWY1NNEL6c38",
-	"jmfVBQ8J7X/EC30yUSqCWy89kUENQkfqjYqI4Cy4RYnAp+bKikkypRb4ppPde9prPD4XWQ6XAnvvsF55",
-	"a4MptTuBw7ViDTp4fx/O4IeS/0tjOpLDH2+U7ApjO1ZAZEqJQT+fkPZ5w4ZjXWUVoWg24vvwljHua2hH",
-	"mmPxt45+Z2l8qdGnmwM3AR0oowGIelXZ9mUAAQ0uHDAHVg6sl4oUZCBpl+sTbJfQyOijBOqgYmRTTtxr",
-	"iQN1pawTeMlSlNGb+LzP4aXiWYya15YIiVHsRWEgQqcA7EWhqC8J428EIszkEF7HgORAhAztgY9YzYJ/",
-	"fxOKegbidy55mgBUD9WMtVUaZNXXGKlSGAUsT2kcxQCWEokuh6uEfB5Dlj0qa3DBDhUwOVg9Qh2SrGCk",
-	"jlqVqH4m6jJJyCbW2C6ha8XOXjKHbBH7HYE5URrT9ewdJlbNhUFjRDnYTaxlcn5MAmycqTEJkjmLZ32B",
-	"TBmc+rR4PMXQiMwMFR4eWhQ8aoLO4UM4hKBb0um0E6ntAlr+MkbHd+XWjG5VfIuVkS2epWa8ynurRQPA",
-	"tGZf4Smlu7NyI+e9uWWzUzm8bYvZRN2yyRGd6tt+iM/9bZupN7deO6JXT2+7eEcyvlUjkk1ufu8k/lZ9",
-	"KFIVT3SoPib8ffB1VArIj5JNhgVZyIkf7zDfb3lO0xyUE0aXWhEy8uUMGLlJ42GsZdLhciXISdQbEuGO",
-	"0aAnWQLZJsHEVzbxlmhOh1ro6w+/n+8qhQOiIjGSyUBMJw6x6QrDwcJY20wmCQz1pSvEvk6F2Buk2Tkl",
-	"U+esXgtZTrhulWWM8dRm5NWQC/FuznoJwk4LRR8bUt6wHCuLFlhyh+RiykxVx9pCWw4vQYWyJU7hCXR2",
-	"dNx9uXf2EnTUZ8fdrjM8WpY6sCVanTfbGyLkt3ObFmq6X3Fys1/8xX0i6/ezX4sUBMS5GaLQyPhdizu1",
-	"1dP5oaAVQ8nyAsQPsXdyKDbX134p4IiC2DK1StQxnXyz3YYdCB8WjlSehz1JzeuYYjWTpBH0NAXqJMZc",
-	"wt6TeTxJrBt4/j6hsLnC16WFjmSczOBtNMWI+ub6k54Ojzun3fP9vZd7p104CGh+PFZZOmt2BplKQ1dY",
-	"bFs8am841DRaKZDXLpQYyWhLhM9+fQ4Xb+fw4Nne8zNY/qCn3YxKPQa5cdspAux7KszkmpQ7JPE//nw7",
-	"nMZ7SrajJfyYafcx0+6+AOo315+s0s68lNodevsBJOexs/QtxY4NDqUpsZ9a8EGU9OGt+U2tSOjh8SMO",
-	"Hpqn29eYgh6qNy59r9IiVJn9VsDLZHmPQMPL1p256pPbTrPu6Y3g8WMKkwlEpjSiXtkGyFZS7Jx8KShW",
-	"4Oz0WfNThxhzMctc9s9YppeIU2onqZKRHSmV9bScTCyhubwwqZJaZOpN1gjQ+yebVgEXyFQUiJ3j/WdY",
-	"l04oHVEMiSCyJQjVXZFPLjVXPT1RqcMZ5+ik3OKEQUbE9Ghg5P5RqUJvRaZ0oyWOyuaUnq73ZRqB9BQP",
-	"mNCTjaUA1O0sL1cyzgiHFZcbX254KBfnu4S16mn8dgl3lDHQ/V4F3sM/QHeSddElvgoCSRooYu2YZDrW",
-	"ls17IG5SbhZ6miltIkWcm4tEbRNcALXA5yibkjc4ilyNANXTSkeNLRFGVJv01atXr5ovXzZ3dxvOxibq",
-	"jNhK5jGWa0P43cl69SujAyHF1cgkqqf1lBxXzjtHELvQgATgUNTjzOKYA3b3gdCsjcaX+j58uo4jLAQz",
-	"UxPGOXiIsQguNKYYu1DVK8nOdVyonvZnT1zMRLiNBqdMDkmcZt8QPEe3ixUXsn8JVyG7MiBOUnot9DpW",
-	"Y4PGywqN5ZyXJ8jl4PMUBeGyKnE+droEjdqJbTMRIe4vRZE3CgbO8zjicDr3hBxSPW3jSOVytYhtcSkk",
-	"pvPFWjrDI86ae3hAs4MO6MDAX6m5suQy7ODdFX2VJBTrAQtEYuxnMMNfwP814f/+BQZrZPKC/ZoyTWM5",
-	"VCJV2TTF6AC+iSS3grytJK33g1DUD7/qnBw9sEJGKLI6EXtg0vE0kSLWv1V9CjPQRWIDi2Qb2z1Ne8Ng",
-	"FhTnA9pnaiZAEwYD6hHjUGAuGQNOq2RA8+KYDxjLwCSJucIz0tNepzJWlYpqpnCEnM8WmqGqBK9jAEL4",
-	"IKQIAhoXKKp8ntAC3NM4DCSlA+wrUy2xB0rjN1ODCZrwuyTqiM7PfAWJbrrsgtI693Rsycdfl9jFAyt2",
-	"jsX+s3JzeoZOWyDyKdFcjm6Dk19oDJ+yPb3/DANAeT6RoWQJ6czeOFoM17iStiUOkBaUKFGZLFAsp8wJ",
-	"NN4zOP0ScZp7+rRAHm2WKjRO0yd8wE5Jy0EbvBQDdSVGUx2lKiJfKgZLZjFGIJaM1WQUaQQUhIBeljy8",
-	"w8WBlMvTYIor8WkxljNxZdLLnoYdfNwWFmO2raiHb5qRkhHsXZMfUuDUQMbJNFUuvsFHwcL2c5ADGi76",
-	"08wiI4ERaTr5eJwQTSWLZUJLQ2sKiisFNyUKy4l9ruTrGQ5jBP8KG1uOtb6eCda2RB1O43QSuOCTAI8C",
-	"769JeZaBYCmlpzGOAvkeolz7ZUX3NL8FNIBmnPtK1p+I8OnZyasq/XdbSKDKKTIojgNE/dkMeLiwwr4v",
-	"VJIXOqlSZrs4+qWOgcUA67zyB284nQ7Q1WJ455upQkkWWEVtqwZHpjavVAYFBREol8xqWzVgsSABgwqw",
-	"VbMZCBYgL1cNwhV0KY9B1IvlhFGwK1QS9gKcj9lpLBt0Zt52yPdmgwa28rBvX8O/1RsJR7e2Vfv//u//",
-	"B8H5MLuTiwOQ8BB4Jo+RyujXc9w3mGO9QYnvBos8Nyhw1F7a0+vt9cfNtbVmez1gOSdYW2+328E//p//",
-	"+p/+13///b/7N//0X/118P1f/M0//bs/e/j9f/f33//F3wTB93/7l9//xf8SwP+gj1pxJedXbsESAJvt",
-	"xOs5c8AOLVJzN7Yutm5RFwhllsn+COa0jZ3ADn/Wq2llMzUcNllwbWLRnD4cGSqfww8yQ3+2+vZ1rxZe",
-	"P/aPMOlzvoAVdPGnUzv7UMIjKhwBZf2uGCJhX18DbDrP1Gpbj9vwHCm1oycruw5QbwbGcJ1OfBOkzTGL",
-	"K24uoj6eJlmMtS3w/0KMbqeYasdGpEgVdLslRuZKjDECFiQFihe8AOWDLHWMZ+PZw1q7zaR53HDlrkjG",
-	"SJWIpmQwZE89/Qo/xPq1TOKILbaUd2CuBOlLJMRw/gMsLtnLWQ3GxUCFEWHdCoIvtQZxqEEGbJK1HCZc",
-	"lM6Op/oz2JLQB0XmMiC9ZqbAcgMOSnCD1EY3/VxwpLF1URwuSrYQGkwxC7wqAgMbdS7qBKSJ0RB9vj0t",
-	"fzFScNutEq5d6fO0ulijzUwpuMTpSJhSQnGoKIhbDr97hpwME2M6LESWTOKcvMGCHPE9UQ+fd097+hrT",
-	"TIjJMGaoY0sqJMgrucGiwSGp2oixnExiPUTxZk7VwhnV/VKUtLuGywT2azzAoNvsSrF5I7syPc0ZPCCM",
-	"zmjiThzkiFgxfwl4PKGo/+rk8CAQ4Y59TQBJL/mXxhZIx1S/jYR2DBahwiUZn0pXbxEDpeOhVu7YYTRr",
-	"pC7izEGhR3HW017+t84UdCH1pXUL//3/9df/+Pd//vD7//4//8e///NG4KN1CuiENNVtPw7erG2SjiPV",
-	"j8cyYXOKmVoJ8jdr+SblCF0YKTmZNBzY7cIFe2BhPygRGpYQ9SeydtUXLV2xFYOY4qmCZXOC+9Q922m+",
-	"OH64c/Rk80lP10Ol+4ajlXCZMgoqzau6ofjvrEn4+cY2P82r8XHgFd2Ynt5st30c8EMkcnz4MYM51kM4",
-	"/RQ9QgSpCLuTKjGG1+gYkxtybChuulBS/EqTnkZ6BtMAzIKZ6ksNP4OyP76Ih1MzJTsNZQgB1VBpSuHe",
-	"RfhKZwHCkPayRWcbVDt08l14P2FqrrwfFB2XdfgoX1ijkxkZ4Rx1oiSIWe5AZV8nr8yup9BEGZi2yQK9",
-	"8XtSBV3mkn8KQCQ9zbcD8Uj4fmDuhhobUWf6vYU3X30zlQlTNLZvYAlJfEw9J0q+VmR1QAuo4ak18OTg",
-	"4GAUVL3QKWueNmdljZjc6hLGPhJm0NOYo0iNSDl+AMQqHcsECdprmUyZeSHaty9FCdQTnlDVI4qB99Ym",
-	"TG9zQ1BvYptZF26OEcG41l6ZB6UZCYvTX8K+fX1OYzofyzfneOpDPvz1tbZ4GT/18fi6p2U0jnVsM7zg",
-	"wqosr+C4zfow+lQ31qElZxDOfQO2IARyggfV9nR9vR202+3GFoWW000LxObahgiPOq/2Dzu756eHh+f7",
-	"nePnXUwdgd2pU4B236RRwNhaWomLVMlLi+sNa1Yw59g8vBKPndPg1oNfPv6UZhyIx5u51URHYjNoP3ns",
-	"CAT2stXT0qVjwChK4KzX5AoQjfCWZ9p9HHGdjU49TUx2orQYsyFNoXnAnXjcQj6cjW2ydLnRotmPx4Xm",
-	"IEcIehopQW705sQ7x9nhgqFdhW+PIwFtOP5r7T9ee4SBGKLjUgjX2zl9oVUCuawofqUe56we0mun6RQt",
-	"ylFIFC3MXy/8ZOWMJoWmmP6UGY/z+6eKbN2MdDYumYGAKvX0jWaglou7CEQSXypBVpiPRpscsnFFo02I",
-	"su0WeTg4eZPOKy0BZZY57MglFhESk0v6L6fN1LYoO9vpwxfGJErq25tBlsU2eBHtIbCzJlAjNIawrICv",
-	"kGxWaHhKg1mITUD1b7XECCf4nU1As/3BcUXc549xm6psI5jefiWB16fo9ZIiSrG0XuA1tIbjOFwFuKx6",
-	"YaQyqxNAZj6WevvRBDG8Z8MJRy44kwk6BorGBXZd8Xls3LflZCzfNC9MNGsiw69tbWw8Xnvy5PGnb1dV",
-	"ZnmQ5spmmKKT/GZjDPrVTYqKUcm/TvLpZAryaCpOXp6QexEtU6xMYVuEMEldF0FPG/bYJDLWoquHSWxH",
-	"qAaIXm0HWnyytr6xKeRkkmIu7NnJrlhbbz1qA4M6Oe0cPz3beXHSq5XsQD293m4zazLTjJzdLgUa0T7i",
-	"iASAHBsAW5QyHmACV9Ju9XRThDvH3c5pdzfcKhRH975zJGreshSi9AwCwV5mSV3wRUnT/kgCXwbWCvpF",
-	"TwvO9ptxLRsqjF+d7yPqIRVq72Qhex7hPV/QDIcdj7FXr+/gPFztWUI2KSR0zuG3ppGvIpRjPwN/AK3G",
-	"DRZe80Xq42GcWSLWvLl1UNQcENhEJQg0i6lKrjH7/Y13cwvWVDmvPc5Hvu0rzlIOOOq2OTPIQWQ8nges",
-	"007neBcVUSF2Pu/uvDjHB+xwIM3baLVNJYo0Rc8W0cxiKyapGsRJ4lJdi2Bn0C3Kq1O2Fi0L3HGFbmkt",
-	"8SS4tSydh20K3RCsK9pMzqw/ZXMhJi2xl7s9CqnfaJsrTBPFp5boQLcclt10fpWl8dmkVM0F627PnaVJ",
-	"GusMD4M2IMD7Ys8V4cDlc+3jgeOsJb6qjomlfq+IoDz7tb8EkbnSDoOI2lAGc+AO1rKA3RSUYxU1And8",
-	"XSiFsFmcJLm8QfTCRQRR/DjQb1oUFxvT3iZoED9vEeNa8GGJtS9fFdvirnXK9DK23sdrM9CHpBZmmmG8",
-	"B0+5hYRn9+xof2+nc9oNCyAleRUstDRizy/ULGQ13dMgB3oi8qt/qWY84hwUOu8gcEB+kUpjoLfIKC9j",
-	"HQV8vQO6we7eu733LjvsOeb8uJzgcbY3gbIijIZK4teYZwbkgk3mcGpihGuMtQC5O0lUIjJjsFvaqfJN",
-	"x3nySiGSDZHovsQ4DOZN3//b/+n7/+JfNrxlLCfhc0W1LdvLyBaK9MPfGZiPuxn8TqM0SbiCwNjInUsU",
-	"fradI+fOCMtD5Ji7hV1ynOlKopGlKcLj7pfd45Oq+eTTWKA120X2FBfBgpxVSyxumaMYuXVLG0/stjzG",
-	"jbbqgSXTvl8391YDOjaDgVUZI9cwEwzgwOVUsjQPxOGA3aW4j75JIxUhEAmtwN7zg8NjXABH/qv4LOeE",
-	"NLZFmCppjUZtH1Z0tiVkBAQntrEeBqDcCiyVhX8xaWpGUwXbRsQCLkJfgd4cqT7IdZF7LwC6Q2KITAQG",
-	"onkCoN11yhA6jeOkCjMlrCbmXdq45eNIrBJhKNwLxDcpgi4UiIGHGNEzooaxxXARFQk0OnTo6X2mPtyQ",
-	"WvAsNeODojT5o081KM7mPaF1lodgp8lyxRrDRksnKZ5PSPgJJxnci9L9sajPuwpbmKbaqY9O9iyLQzoz",
-	"i2y5oIWX9NR3UaH1HRfzcfr2RKZW3axoF71OQS5hoAsdxespK9do5y9oQtAwEvVe7fv/5t98/7d/LSiY",
-	"SaytB+12+/u/+steLejpXq1vBgOlxGbr0aWYKZupNJKzXi0Qvdo//Y//8vv/9n/4/n//6+//6i/Ff/jP",
-	"/ub7v/hr+mHj4dqm+P6v/tX3f/b34lEbXvurvxTk4gX9m7F4uAhJGvV0cc9a4iCPVbDyNQPqMKIg2cDJ",
-	"I2oviUl19gQu1iosqrNHLKqn62Fn73y3s7f/ipI2woBC6JZCaARlrb+z54wI2y6Fr2AoQC8ymtBvzP9j",
-	"hx15DEiHKw2cseRmDQ7s6OxR3AOKdMMpgr3lK8buRh8/my9OXWpxOFG6s9eEuymz+CLBgOasyYGjmP4w",
-	"NpFKyDtlQUhgPA8ye/W0M2PRoRqoKzd0MpOk00Q1L6RFcQg/63wAqOx09ly2aj76oKcHMk5sQBI9RXi4",
-	"VtaMFc1tqqcWCAYcn0GsKciCzn0LEwMsLGYOA0ou1ElqomlfcRRDKgdZS+x6D1GqrEleOwkK1avrrCro",
-	"9SAgFLpfs0JKKdpW8GCShTqJc5DLaYYhv6nC6HSGPEOrCLRCIczfh4IwyIHYNhfQ62Oj1Qw9Rg2nGHNQ",
-	"AC83LQ26SUnmLBuvlrkIMVU2Q1S8CuHtCPr2aAq1dyNE5R95TyIUDiBamrp56k/QD+1LeD/Cw48q3xDY",
-	"YW71wG1yrC+jI+vkg1jDHbxN+mFVet81fJskk4f4dGkm3+cu6rCUX1ZKLqvUoqBTzmK7K+TND4ESwkPE",
-	"4X6sUfxDXIADbxebw4y6Z8SP5Qf/xkpThdipPPsMmJIzc6EfPxulZjocleCTRb1cF6RRWRikmBb3wIqJ",
-	"zEaN5bWc7ohy8LE800+uNMaPC9nHlXW6x8z6+65vcSMq0NIaFwWnBd5/OaxEfHuusrte3wOj1T1c4fa7",
-	"hwp5yxo7Gyve1Zcmigexowgf+fE9XdPn6Ca5lzu6yIJve+zxjF1f/GySyL7H7h/EiA5pXV2zLvlPXGq1",
-	"GgdCvemribPEaAe3xcn25C0u4Vhh5LZVOhLhb75GVArC8qZMGoRiL8gtc65tyrmtEB4c4Ou7kRzeNbhV",
-	"T0sEs6ZF3hJSaKObHtSq4G1nzX0e0Op61Kqevits1c1Wq8byyms/rGD1IeBGffjM4KNU+aMquPYzAYly",
-	"Bd4+MJCot5Fu7xUNCjTqh2wSQk/Q3Zl+pQ/pWWrGGELFlQS4rhHxili7ig2F+p9Y3yOTWWyzuG9bYocG",
-	"R1VIy0BUeT0gF4Df051SWNJcBNWQIkJKEVMjlarAwVQXeCzHzIi6LDI5mSS34HSNLc5jWgwtoyi73Gr+",
-	"qL0h6iatcugY5w+iPoMKXpmnvXC2VDlsr4CZ0nGygorcCmA2kk+BIUGgVEe7rqLYIzphvJq2mZJRgz5r",
-	"jQvEwR/hZcw7pCImlmZ+JQsxIaLOG0mLWA0USW/cjdW/d63qI0P8oW0lPzb0QncBykrJe7O1vGN+MzCp",
-	"6ku73FuxK2fiYoYUl6o1oZu0Dv+3dl3RCaeRhZGcYbrljAPAJ6n5LWVAKx01zaAJXbkCQQ7AGF2dxdht",
-	"k0Q2oDKbkQT1Ku8GVEmMc+Y0TIOFJyYm5liIzMeyc5zr0IgLlZgr8a1KTaunX+LXRiqJtlgJ5ljHC1D/",
-	"CMUZlb/9w85B6PuqSxfk7kZP2cTqAkh37CECLuIksQEqa1JzcOTiW0C9oilmF8KSr5W7xVUvPPKgZG4w",
-	"hJ/lBo41KJ0fHRQ7M1EazrJrjxWGaK5zrLtBv0U8Br+427T4VEkNfpVRRDzbXOniHnAQrwMzemB9faew",
-	"OBMqVlEYh+vCnQEafqunjxZ3WtRDa6YpFqslpkt/7kU+49VhKs6wSiSe3cYWx8zunB0f7x08D303exFX",
-	"uCiDP84aWzTrQjI0GiHmXnPX4CrWEYlUuZCC/0FOLqmQCmKyRC4b3i1TI3AlQwj257UKfPysQ00LXM8O",
-	"UryjiyPDy2UsgvT91lxQ0jonsFNGCOGIlI0tLDRRDU1pRXjUPdilxalYEFel1TJOOtaJ5G+66m2p4s8h",
-	"6Nn8UrH4N83MkbFZiOh8PAY6B/mMKMAX7t/50739/YrtKuSiNNzdxbKf7iBxOBknbvVn/aQMnI43EIO2",
-	"r5Sl5N9sJLVoizqsBdyjHZlGJ65PGxauFdEbTJjOPwqd0SXB0nUOVrIAQyVsEvdVIR2c64XihaAgEee+",
-	"zvNoJnJGsc2ctkEnbEqwGLDOQGXy7aYSafkbLL3DO1ONk/b7Tle9aIXL/XOaofBxEev8kUJsXoF4zFTW",
-	"8BJ48RgRpmo07bOxzdFMoooM5sqRRkw73BcKZ5POAhHghWPAhDU/CIh0gCueHwT69YHFtz25FfVwqLJ9",
-	"I/UJPwkbDKJbutSBv4XbTMkdsHppZ3AKhdpCcMymSUKj7/76qLtz2t093zvYOXzZrZoI4b9ynJEVs9ls",
-	"Nh4HQrWGLbHeXn+85up6z9emMwOmz8Ue8KRfqGGs7fxszFxtzrmCrkFxEjgD0XF1oDx0kIfRKY3EW4pd",
-	"TV+HV8HUj9YipzLza+AJL97mMrHie0zgI0U4Gg/R6/UaPjsOgxePpyfM2Twt3aZ8FgKHpaB5EnTmrwkO",
-	"/vCge7r3snv+9Gz3efe0Yg5z1QVR3SSiQxgLcB7nKxAiPC7PCfEusJaxv1/WrYQ1YiA90C4JMu0Go0PB",
-	"qulk5qISLZdChHYY4VinWXGpatxuRrLC3mIqxIw1i3ODOqEFDxJj0jqO/yF21vDiWA4rgV+LkPjlwFl5",
-	"Yg8RPjsd+/SczJSWZnv+3G07+74qhWgyp82hHjCQzosQLgVMy2yayiSv0VzuvFEwePj6VS4nriCQFKp5",
-	"mLQsBgJVzFlcfwTaErzkdmsyTfsj6UqCAO3D+ErGpwABk2oOa8NCL4ihrZ4OSYwNXfqlCzgsiri5XEVV",
-	"9vGeEVwHocoAB2q0RIiH5I9UakJ2euDG4feaWAyslM6ZS9ZOWsTKm3zSgnwYXE91WjgExWKfSH1YCHLJ",
-	"Q8yfuC8Xc+nXA7vGi9Zo9XQXKYBPoKOUItnPgC+poUqR7TmBOMVjxY4QV5YzVZNUWaVR9vHgFkuqhrLg",
-	"GGctp7QwG8aiqk/WA0roAUHOgV0X0Vcc0go2XeK5fua0rbvaTYKlwWR4O3BX+BuiD0QAlCIObCVpQ9T9",
-	"dFyJ2I02YoZ6IM6N9hK4DDmz1WAZ0MLjh8Y621ivBbWxfBOPp+Pa1pP1oDaONf2x5jE1eBdr371Ta5Bf",
-	"8o81qz7wip59aUfNARAGf4RZBiZ825GSxRpW3nLxDotYzVtLYv1a2ezhxKTZwCSxWWo1OaLiyf3LLfHN",
-	"VOoszoiyB0DuYz1sytcqlVjQ3WaIxmNHwMzq7u3mlYqHI0w5vpjOxEAVFIaeZn4FjRE3jUHMKRkwL2/v",
-	"irP3E2NBJjNo8UBVE+aRW5rrrjdYceDHmMMAA24gzjchhE1SM4gzUUfuYQkhfJKaPuIOjmM9JZlloBT/",
-	"hWp8caLcu4iznrYGey8IilxtGtGoPDdB6G4EJ+M8Xb+ef/g9vUoJtvkbNEzCnARREGuOw14UIvbpG7El",
-	"1LOIqtZb0t4wj8AaUQ/px062A5pqoyXId4/5Az2NWFBiijBfLnkWvvLAFpJm50uL1eWVM6TBViD6e2Ks",
-	"VbZRKIYOTK6nGd6QsyuotqaQEdrp/de87HIBQobPQ66/OP6qQZJMNSc68kf4XYYC+4/8eKzxVTmCPw8a",
-	"XDwSecQ8EIpmTvBuk1V3B8qK9xJGPUiVHS1Pgeu4BDC6yN4POGCcB6YokzTu57pxFNss1v2MSsZVIF7S",
-	"jerpugPn2+SgGgRH6Cs2QDsYIE6HarBxxaSs97JUSD49Ls3hRxgZZTHrDbVYBqaQGSLmIowe2kiNsAn8",
-	"StFU3lC4SCG96BxrEQ4wdAGEz688pSukivkx1MMvzg5Pu+edo73zs+P9UEy1Bf24nC/0qL3R0/TmyUL9",
-	"OVFZfm5LpPAXqpuG3L/ARYDuOUs+t0PsXiBf7FvmiiX0dTREusQ2grWV9jLWw0ZLnKJ5QRtx8f+z927r",
-	"beNauuir4PNNpNm0YudQXWV/faE4Tsqz4kPbTqVqba0vhEVIQpsCNAnIimavua/39b5ZD7TeZD/J/jDG",
-	"AAhKpGwndmxXdNE9KzKJE4GBcfx/ndUKt1PcO/8JO+k+pRv0QL39mALuwQp+YM3xGJg7klYUNKvd7isE",
-	"Fu7iRj3wfFm8hKDZIlcVUDQ1kVyfYT/3uJ2hB9fVei9/b7Je4z/uwkam3+t38QqGXdR2F8OnAKWF8CId",
-	"lrqNn1bIxxau0rIKWBeQbPPb6R94n4HHhxuWbm29/uXlVkpgJlb2L0XR7lQY/sEYAQChpER3Xmaq7an0",
-	"4Oj3/bPzOLxK9Erh/AQEmkDDnwQOJvqbnU+A/7WNSrMSdnOmCzvqKVsIFUCOsVaXmsPZU6DGBFAyWPtO",
-	"nIlL7g4wpH47/bRL1hNyK9CFBoiVNKYSFagQzIz0TOHRd8ZGDBgUA9z7hZlp5en0GxFV4MR+M4LKPaXS",
-	"wuAeiIIVF+ZuU2mTNTDKGhjlYe6IbpYxjgLplnfEzb1g94xsUtGWri0XxTo3U3o5mNVDgXIebC+kHKFi",
-	"j0yY5lLPr5SRviLhaRdw3g3I8HfPn3/g6sp7Pmkr0stvX90F2/tG1V2xfxJqvIiGppjmyA4FlUhSK2Ie",
-	"RWBaPF5QkdVc9XMXZ+wxKCBbj1oB+ddawDyKAp2HykuGioqHlU4NtzoKiZv5QPDZhCkBKQzwz3oqb3Lh",
-	"EpJnO2EaGuR5DpWgQELl5txTrRT+4yBLd9mS0Yj6Q2QztjvshA+bPS3nOJvbijN4Dc79O5lbUdykmtGN",
-	"4ybPncl/ivutmYDR43CetPPnL15ZDt4i6zfoggSg379JAvxrhVfpYgqJY0ag9l3jxSmdJj5Im7IWJgpv",
-	"vyA0aPB4/OS520wCSbc9BVm3FJ1OIWxDOfcDIVLW8qkqW8j45ZnfkKbUIGi1125IZ0GQN7S6AX0XMRGL",
-	"DNPbhGryw3qQYSJKz0QM7TbmlyL2F0WU1hbZx3zhQcTLdLT/vnt+8Pv+51+PP1DWI8+Npkj9THtwQ8MK",
-	"3hc7kd0DgL39S1+2haRSNRNsN3uJ4Gg/Vi8RDO6BvES4MGsv0dpL9JfwEp2C2PIy626uhy24Hhak10Oh",
-	"41a0zWt9SKdiAMwb4DBqkMIhU8oLc5TxQ11K9TLb3V1CubBY73wxncOdZRmnag+4FiFWvQJ47Ctl8dob",
-	"9QN7ox7sON+powp2/o0dVTC54KjqsBsfZtSHJCX2kKKkB8gXjCpVSwNU4oWGeheMyJfcNaDvYUo+8K2g",
-	"NQnPtWMVkC8pgM3+sbs49Y9B9dp61KrX2j+29o89Xnm5qMwoYSEx4TnkJTT6zo6EMzwLO/JpCkJlIZ+R",
-	"rG/IDEyxLDf15bmtqZKWpYfHR+e/Ek4Z2dCJs8XBSDVtoNZLZ0JcmpTB//gXP+3v/5Ym9BtkJh9qlXEo",
-	"2DqbKigR3H7p21ms46TCMCsITsVXOfuo3UQUUmcrwNYhHx1yJCw9/MyQZS2Nb1lT1VFPURmXryTD+kD4",
-	"e4d1jRHW7GB5AZDuhpp5WFJZhCKi+jJ5mEG1Sl4KXwDti5ySUDVbKewdczXl+WaZnB71TZkl9neeT0Wa",
-	"9BRmwJSPYFZp/9JEieuVpBVZRGkrqiy4+j//u9wYmNWDiaM9tcA+xVo+8d3fgIXA0mggPfCl6AENCOJE",
-	"vMgSSvCHYmfNw7R6yo/UimJsOuyD5Bcyl1YK+AJFVMeotGVzQSXYJZZC0Lypz3YCPfiv1VOTQqq+nPA8",
-	"qm1E4ihZlGW98XK0fCqpr+ykkmEsm2iXpb04q57y0+2wkyqgMtYL+qLSDsOsvMDJtpyH71n9S2qGumT8",
-	"I2E/uUN+DrLgtoqCf/ujkvYm3mT//CFIitu88clJg/t1RFeX4nE4o3+M9P8jnyvHLG3DQKtDd9WtgPNv",
-	"kfuv+8XzQvSFnNjmjP8zoTI0DuSYDwVrBQZtgixNgeF+h50cvU/Y30/23yfs/cG7hH0SFycJe3N4krDz",
-	"g3fvnPw7efsu8QT8PbW9xQ7lmzYjrIPjvdNwI0V0scTmkefgHx4qqIhCKje4JTgyD/RUq+QzhAS+BK6r",
-	"NjB64E0qrWe6W6ZM8byQnstj7q2X8S5LoYcAKoBM+jNpRAz35TUDqMTCOD9y2YIccs0Glh0o8kKaHdaF",
-	"fPoFSLPSi739knHDjNYKMcsMUN/xQmQsF2poR+Ha7fTU662XLD3eO10sGijNLL++BKHglvxSzHcBbC09",
-	"2z/9/WBv//PHo+7v3YMP3Tcf9tOeatUAkZYNxh8tVFKEEgRf06BAxSD6fj4UUEgH1e9uFMA4KQ0bOM07",
-	"TD2UJqSeIoUIiXAbAvRtzc65HovOPR34iNxqfSUhUfmZ6siIgMbzrsmIaqsu4FD8U5zSQf4K8vub3RDU",
-	"wcMQ2FPnQIXTwBOzIB4CNgISk8RS4C9f//ZDkdDQVy8pkD1SFB2HlSQ0sSG6SAO/vfV668X2q1c3Z6gJ",
-	"EHDLQrju/v3HVPYvNz2sXZMpehxZeE25E//pWnrM5DRhgPPHVOnyAyQtwB6r4aWp7r1vhsZvSF2wYjzJ",
-	"IckIKlUGcDUpYlzueOh6MNYAH4WrDGoQtfJDThhnBDDMBoIDqVuLs3en+/u+yMZ4+Cw+pLLGV06dWYQl",
-	"TgEWDajsYyQyZwpz9y67EH0NZHhKNEf1y4389Cl0y7k8UCZAtJg1EgEXPFvnBDxl8NofLRsANy0gXXjB",
-	"O78TsXtnUOt3nR5QmVJNekBdPP5bpOiaDWwduF8ZuL+Xk3f9MbvTsH15QG5LIdQcDn+AQ/dodJat76Sz",
-	"rDlj1hH0r6VkeUQqw61C6gGGs9mH8Wbuo9AQJm9yY5yWLT1GJ0YY3tqH8V19GFUo86ofI9p89+PESDOO",
-	"ZHAA3/lye5dxZkZOeHi056kRVUx51sL7GCMBzwxLlfhi3wLjjhnpmSGMDHDrW8gHGADclVbAyhc7NxBB",
-	"xONivVheC4hVAH5uCxL03Mvokfy8/8fe/v5b9Hx4Hwo2ixkEPBtLJY0tuNWFYSN+BcQ8EByBeMvf/naC",
-	"GPOdv/2NfQL+mghBXoKfphWluAD/DRvpaZHPAQofi8jMEpg/4OH/7W+UkvC3v3kOcZ+5Ej37jAD9pWLd",
-	"k5PP5weH+//j+Gi/HeHhLmPl2/lEJAQTkpT4JRlzB2eoi3kScA7HYqwRAxpcQyGyBb9Lg0Godod9kJB9",
-	"CLkUSls5IBkCtALWtShtBGustE+k8ExOScnilDAV8os0baNNd0BAg+2PRP9yKRDkIamRVyI9OT47Z9cy",
-	"WKXtBOiHMCxH1f3Suk2mxGyJI8CdAOOjJIYqA2MOBshi4QNLwUrAtwVPGlUL7vj/iLgYkkA9EbWEPUFs",
-	"UfpU8GnR7jAI8fV5LlTG/QHDh/0Z0PC+KBZHH4XmiqnCM+b2YKsQIPBNwgqBgJ3gCQzBPcSkMSzTM+U2",
-	"SH+EWUY+JByDfFKK1Vga4yZZTijw57pGEOjcDzjOqSKEeQpN2ZmOc4J0njmhsti2CdksRO+wnB5DNBN2",
-	"JA2befT0EARVmg0K4WPLrUi8lIceNwASahF1wKKg8aNYcsgCzji06l5ckDTPKoNkHDLBWpzlfOKmWX36",
-	"manp90LMNS0YdILTuBRi4ikwduLQubvehcGvp5WIdueKYq1wtT99r26YygM5dculXPt01z7dv5RPd+HG",
-	"+XY1FBKdf+9+OHjbjY2sZKNGi0Nj7esIze7a51tO99p6sANL97dPBh3rQnTYvr9UiJlgzDMRsrSMdWqD",
-	"T1gFPh+rdUmSGJQZYLIGbVItUJasKAb7Blm/9j2vfc8rfc93LiEewvkcDshtfc+7MS19aSiWYMoAA4nM",
-	"8pm0RKVD6r3nTpo5pVzpgplLOYFo/E74IxKlRGr3iAflVzoNXgnWQqR/hoY7Fol6+MfYngD7G35oe1Z3",
-	"/HNIkMd28Wni1SFvgGIDXfQja9EZGoUzDQTaZ5UxWM04sYHFPGGgrccjKn+oGksBBbu0j531BimB7Hxa",
-	"QCr+ArWbsXoSKOJ2maWnJLLqAF9BZO0Ff0STsYfkk0QRaUeePhe6WrROGgMQ31/wPhbteuv7aNfr6MM6",
-	"+vDV0YdHeXUtK55QUdVcruAhLAmqspJITRx9LSqaSiBjLPE+QUg2C1lnoaos6alyZdw1UcmoS1Ae5vNA",
-	"164HgVdV2VGySDeHZLk9VccjGL8G7kmooCR6V0yX97KW1iELvhp0tPaUtKVEz3R/CkRqEj0hMCfedytF",
-	"YOjSIArPDmteE+Q4B5cKOFzDwpQ7piSrb9FylPNOFokKTTvBNQwNd9jhwiIixA6xLgQ2zPAhvTctJl0s",
-	"3X895VkYPbLQBe8Tz7pbm92lb4LOJKxkc6fBLA8aakEk9QUUE2F1AyODf+cAX0lZa1ZIa4XyTj43junE",
-	"sD4vCikyrC9ps1zwKyrAj8gawCtXHUVCxPX0greoRI7pzz0VxpRzwIPqqjmUZUzdeuo8J22NqvJ4/7JC",
-	"f4mUdypwBHLTUzjyDnsXHIhOzUI/4GSChH2VlXDDvsFmSho20sLpCqeqWPoiMdRTT6X7hyfnf35+0937",
-	"7eNJylrSA0cBjSFaiyU9P1SopP/9LwCum2NBTzmNsTQGTrs7+nixs0nhNBoLpHnpksWeAg1iIQaCKIF1",
-	"mWoancNQGJOJgVTuc7JCTNBh7p52P5jpxaaPUgDZkRFswmG7U8YqZ1ZPNnNxJfIQzwiwvBD4iEhvQXPl",
-	"yn/yqXWzgiAGsRwngKoCTJh64PR3EkhlywWEPehf+KjTQp2ennil2Y90UaxJgyD0/nFMAxYC98G8pMry",
-	"pZwpfXpgfARuLmDqtjMdFfpSiQ1++OWP4SkBkStR5BlrpSE8sv3iOW7PtI1eiDkmDruVDZQuPRWlJpP3",
-	"2O30wNCLs3WjClXDVOBq3FcvmRdx5yGCBqKIeWk61ldQTO3xL6Bhp/hHuPrAWRkEIfdqN+Ku4SpUi7Cd",
-	"Tu6fhxCeexAqzMZ8zi4EVU//9Iodyjc7QKbT5xmxa19MzTxcktuvS8c/hnH4BfDHvH6dbG1thT/qAbX5",
-	"f2+z3+SbiKlnLMYaRQAcOydH5FCFGt02GwAPLCxMoYHinhm31eND+fez4yMWjAkyJd2KbbsZUKySdf2k",
-	"YZozXVz21EAX7KetUFjVSr9seuagTfoxbUfhFy9OXm+93KXOQ7+G/dzpqV8Fv5pDQyP3X2l7B65V+IeH",
-	"kmMtFPKJH1HC9s5+Z3LsND4SY7qwCSONpqcQ3UirNoatANoILqeJKPxTIBhgzBGd5i8sffPx7M+6mrJd",
-	"4EUQhTOvOVIGY3RED2i4bo3iKdc0Ul9uBpN6A3P8tiSNu7fNaFTf3SKDJTkVZprXZoXsBbKK5SO6xvf8",
-	"3rGFmsLvG5W8vZma+YPWuYG7rdagIV60C38ovd1GPzRXvC3Kw42dn7bc75DzsKkv/kv0rbfsNnY2YhUL",
-	"3gdRgiesroDup3/f3vr5559erQp+VNq8TYSjudA98cV5TjrWGZHGcmuel1rpSjZRYLZB/nz/PC54pKi5",
-	"3xQQeyZYCpw6OwMcf6nVKWsB6JWHJykzA7aTn19uIad3nM7i9uUz41Uod3eSrtYAY7FHytmZm9fG7aHs",
-	"uTXvCj2+ESKye/hcf1sE5O5kb3XmawjlvyA8xplPmjLODiitElBt8KxEIg+O9jeDsd8GRAOFCbk9GiXJ",
-	"AdnvdJDhUCsRWKfg9V3Q+BrlDQHt1EkdZ2+gjfjMsBTT3lIvbzDy0h/JPCuEemZ2WepX0fPxs77Oc9G3",
-	"hk2Vb/yfJeRSEhKWQid6pkrzYDIRvPD4FKmeqZQsbTcfwK4aiRppxlqAteDdJ3GakWfland66tgZ8Msw",
-	"UKQXl0YhBJM67Bz5epGIHwyy6TgQBfuXwTUEPO1guKO/SJra2xX+uEP6MfzjzPLCvuXzlGU+LgTcx7kg",
-	"dyAbuw7nblXmqNWDT84tBaCIjb3Zl4FRBhZI+GOIxWBTrYz9B9veoS0R58W1k0acioaLgtxsX3dPvAHL",
-	"/0/BbwSxj09Dh4/lsqjMfn1X/LXvCnBowDF5BLcD9r9KyeTDSEguXBNTcAnrQely+ToVE+Pu4PHCC2Wm",
-	"0TtDDqSpykQB/ptdluJIiAuAhpN68UT+N8wyxbCF5cMhSec5RKsbRNA5H/54amqY9Frq/OU1VHeUH5ly",
-	"6hSRr9NNY7jT7RcVjQhEbOqaTlnLCFHqsfm8rHQwgPwxQ8B2r2aRdkjtuiYahMWfMPBvkBc31la+gxCI",
-	"J7OWAz+A9gH6/8X8EWghK/WPKk2Y0wekYgajFZkoGum6+COt0jznw78Am/oPQaiFW8ifC/jfe2PRUmIG",
-	"d7M0DDzpGZRrdtgRAk8Vgk2V/McUw26UhtF6tfULS30WfbqK7In/BSqHzvlD1QyFFMR1tdCaFeqvVTNk",
-	"QTJ8vYx7HAU/btzPCwEaQXPy5cnUGirFxHpUp00QNQG5KjEbCDULwAPOKmh8deSGlEESiETr8xKgyW9X",
-	"Su4jYxyGdivJ+uPRS/04Cde0H75d+7mJZGg4ydeTuBEV00iA0gThC3T0oYcPziymsQKgQDPzGl+X2a0Z",
-	"2u6Joe37XK13y8fGV1bV+bJYd7RKOjU+BNyYUPmlOKDpY4ax50oDx2N8dUJxXHlvxpbMCs40/pSrs25r",
-	"wWzdtwWz5lW7C5tjXch1I70CxcEDWRy3LuUKmRs39EyW5SJKzIQh7CyyLqBuhX4P+frvZG4FuGB5JXRB",
-	"OecUvIAIJ/xOVByhS1+KZULuyBwsGyCTcGrPDlDKiKFUZiER5JnxVUiAHgS1usAANsdseowNUVIJRnJh",
-	"HGUol3hIFuO5L3/6CaO5u8j5xZSQTvwnPg5Ly+SuhxHPB2zCZcFaNNdQqoTzTXzf4XerUxyndit0iWQ4",
-	"hLkkkVU9Kq4Igr3RSRy+8W3vlJtGbm6cYXLT0PHNosYnHATF9VEo+U/xaKLQ9DFw7Gv0wu/l5Y7OQBDK",
-	"4bf7AS08BOstZAKC+QZH/ROUFR1kPnEk/DtBYt6K/NMzxVpevSx/LRgPJXIBWi94Z7AiNZMDqIWzgErY",
-	"7rADi6VMfWf8ZggAmEt1CQxcspLeQtWqxorJDuOqmn4S5uQBGUiAlRB/7g2fvVL3ghOx+DjNuSR5DNml",
-	"CBVIKnjqv9ZBlkLl1Rxqt+hlLP96VlI1whgwJZJ8XuXNkUAFHubNIEigL/8tQvidyMt8TV5RBtOdTIfS",
-	"vQuZ52zC52OqCuRlYRp8as4uuLr0i0K5hvCmn7jRHssQf3lmAvemxDzORUpOJJ6EAjYcqAksnX4o5SWN",
-	"Zbus5QkedwJFqJ4hREQ6ECIlAmj0CcK6XbiF3UqW9gq4DKXixTzaDpRsNKjZCC2lI6zHhQq7sRjrNtFU",
-	"6kAuKVX1E5jdynthj0vrRuTGj/jcblO8EVgdXo6yxISkwjuRScBFLEJJoB0VejocRVukrDdb6BvUm3IA",
-	"ZQU0bm7g1gbuUKwMtDPNjMzQgTM2InfSoI9EvVAPG3cdOil7XxHnoof/AsEumslDRbz8Qq7DXmuQvLsq",
-	"ZHtADrYii2+hC2FnAqq+Q4H0N2s/9xkIq0mjSW4THfMTutax7uFJKoIX7DjM343qwz1A8UDQ9bDCyf7V",
-	"UnkNaPfYIYWeligoffPllvwux36F6+maZLmkgXZRLZ5QSNDPTIDamOnKWfXcv6uO63thv+GsHmkl7uC8",
-	"bn0XJeYbPd8vb3g2D3UmB9JLgLXn4o7O8XtkRbyrQ1zrubhd3Mzb4LeEpARbrV+xXVJm+SXZRmjpg2Vk",
-	"8AoOJYJ6KNCxeinEhDyesnASABJXCOZSF2wLjMGUFVHQPEiBXcS7IRt3NhIIE1MIwIFwNlsgSXB3JtvT",
-	"ytt2flh6UKJ3gSFaCEI5z+APJR4/eGpWxPa+t5rwSKy2JyHw1ppSLrK1xXVL0Mano2attpk8YQnkFn7T",
-	"xVDrD9/z3Ck8oIT7/ndK52jFrRr5NTczjnQ2k0JPtEF2E3SfPjMspaegILwVwBcX/lpxvPu/J2V1FDj1",
-	"cmjcWG4FjMFYNyI9E5nH/gX4vakg7N93rjOlZ248S/Zj8GpWPNPRtNz/4m0VeoT7x60UuDOjqvtw+fhL",
-	"ibAHoXy+HLA0HtOZS4KI20Ef73JTpgR2hNVvwSVXZq8E/+/FnI2AGNrweTtAKEP1fnX0CGjpZ+fu1/DB",
-	"BrpI4tJVuZgRs7Q4xrrV8bulRXjz0gJD0+ImehYtO1dKW3Yhoim7mV3M4X9uzNwDHNgQ2m3I4amvRsC3",
-	"v/qmf2ir4TzyiyTlCv4VfQnfzRP5tK422sGRpF6SzQ/kSrztDecdnzdKb/EwkhgylEVUgZdEmIqI5Hcl",
-	"WEpSPcX7azFaF0JzpRCiSCPG8ap/8nEvcmF4UdaaLNBMxYFL6qndlPrxKbh9H58EwrH9gCyOT0wWQP6E",
-	"PxnoJSddJhIB/ph9iz/iWhfhqqpCCjkvFhau5nH0s/JF9gD7dNcMjoASi9LIw4i0tgn/tT/iBe+7I7fD",
-	"MjmU1iQsF9ZChp2ZcK8wjuaTkVAGkGgJh1aofjGfWECY/aC5Qk+LYUMdvCY7LM01V13MvUjwX6fcCv/f",
-	"h8KOdBb+BYgClAPnfgCIJYTf5XkeqobgH+h5ScqHT/BaSJkSIkO/Toel5Eb5nedTkWJCAWE5g0Kajrma",
-	"8tz9GUQIPGKLKeIfyKGCqYJHZSYBeq/L0r3u6duQYzDmc0wSAaEpjZmCJC/V0f68n4sdloZfnImQVA0G",
-	"mMSSjRCtJGu5OdtRISBLRGkldqMEHGK4ixLzpG0nGOUHK4XG3IqeSJ9XRlROst2pGYs0IcV8sTLLb+K4",
-	"gqvscTFzKFkYNiQS0cPVKaTPF0cBWrfPZ3G9ge1CKSxB5UaEsfopuwOWtoFY5kKEHIzWq61f2mwG1KYS",
-	"00Gakx9wNE8/9QHn8UCJD7SI67SHddrDE3fChRLfmZcL36KSPC4qwG9MiKAFqFQMT29QMOwvlMaa4d3w",
-	"SITXH7F3FCKHhEN8ugyNjG9abBzg/MuM1kqMqPR7NdUg34nhsy5D/t7xih+vAHk5Metr5NbXVSF7AXFd",
-	"vlRV6fN+iKkRDU5RNlW5MIalY30lzjVQgYhSgaXGKoc+cQYRsitVnB9VEuwl5qc2JoF7BFbgein5lTrs",
-	"tPlVhIeqIQih0hwcea6R1Uf6YZekqegKikleYCyY2qtLDdgnQztFOFbyw6qSAg1ec5lh8nhryQRoNy+2",
-	"56hfbqa65M25a1+pVB/CKt1EmV7nuP31yjOfaFLcfSqK36AS3kv+3PlIeClT9VyTC68hPe5rbezHlxzX",
-	"bOiuU+N+RGc2ptTdiQi4vfv6VoeJLv6vz7TDBip5dq2SGVpDKzyn16Rh/VzwQmTtDttzZlbAvZhPhAen",
-	"tqU4AfZiYwMahnvsmWGDwFC4yo/enB331ZLnseTGfYVb7wlIu3Ve3Dov7vZ5cY/bJXd3WXSxHf0811xt",
-	"ugOZTXPRmHbguXbRfkTzMWStIWYFus3iQFyLMzNy28NDaEwNEcvk3FhKR4PvKQz41/ojt/+ygAhO1dd6",
-	"ao3lmFXgcxW4jcKDz7dfIKWxOzEiQwwLJJiEK0CrTk+l+//5sfvh80n3z8P9o/M0SmQDBBSsiYWwKnGo",
-	"VMOEEP8zVAYNr9GasbET5ZTCfcHVpbtW5HBaiPYu852eHhztHZx0P6SsENWOJ4VUfTnhedT3LkvffPzw",
-	"Yd+PUvo1AmPdJ53NRjqP3w/1JrC65ZfC8t6FH+maxasY1s2tbiHGXCpIH6FZls3zfObGAsw4VldCtRDn",
-	"jPR2PbXM/ZlZAfmTq2EY3wv7wW0avwcfY/JHZYDr9I9HLM3dXoczhgmZ/pCC9wz25BNTplcK7xCSX50w",
-	"RmnF5dPsAvMPINmAtVYlG7QDdBLEV3YbkIe8fk55Zxzykp1IcXdrEjCJ2iHuEo8GgSHBdxmKgEdivJAn",
-	"DA8AZlK6kIoQaHvclZPxOZtwUvXhV0i0zdhYcLVw/WCURl856RRTfWHedMmJz+dRwcykEFdST000xTlr",
-	"4bK0A0qCz80uH3CL9R8spR/fuosrYJxkU+FvO1jmhXwP6HupxXCHwCw33RyLaQ7ZdQfWzVSMS4pp2gPL",
-	"nGjg13ZLn/G5AewUn9lHVpTrF6/HXeAeH0xVBqYZJQd6+p7Sp1tN7fDplpAN5GN23rtD967H/MBrXGTT",
-	"vljIMmfSsgHPc3cb7sZl4+6yId88poRz1udmxHh2BbmGfhqICOJJMSGyVzrD2WRa9Ecc0xmPPFnJZOrU",
-	"nFzrokXjfM6O2gD6QRwnbgpH0VZOELoLUG78dQzZNtYQ9BhNoaTHC3euDwvQOYMuTC4RXcUttxVjAv+K",
-	"Rr7D/huztBKmB/9KS/XEvUlRgzA5Mx0Hon6rGbJg+4RNz7VdPg2VBHzGpcUcIcPEF0IEKdxkFr5n6h91",
-	"StkO5EWhnKDF20rovMH32KJIgETVz+9LT6O9Ko203BTYRLmpWxyyYVGtCdmmTlBZnqeerc8tA20ZOCTP",
-	"aISmBJ9BfQ83u3HyhN6kYbWXaxj8Srj3pPW5e/jZvAB0E4rknjsfVL8x9+EqX6rg3q/sUPygkGwlszLx",
-	"7IaFEijR6gSJFVQWAfXJiCMUy2Z+GVwroW2dZ+5GKOdPe5ZHPxHbvWvQDXaL6YJBmI0iPsTnowRMlaBw",
-	"YI9XdpzfaEpbt+aLwFI+OFcs5InFOidbUk75YsIda8VpaEklzSwE2Sq3ThzfKjPGZJaWNyQaRE7s1z0K",
-	"DzUlQu/xIjsrL/cl/WH5jhe8yCUgGcZf1moEH2yFC7izkWxI99I/pqKYbyQbio/Fxs6GG85GEqnDA12M",
-	"ud3Y2XANOXXJWfc7G8YWUg2d0lU3ipzbbxiD1bcdwaOgE44+1To9/CnYB5F4g/vRScjIIHD/fPTmQDaW",
-	"6nkmBnya280b0JLDvEe8EBmeRp8R3teTudcqxhNd2LfY5l5oMk0Qec/O9GYurkTObCFEk+Raen3jO1B5",
-	"nxditVn+3Xy7TwuxwW0K2kMljqH7utFpqNlj1aMBW3Gjsd7B9TGSouBFfzQHAwVZADHq479gCugE8+Y8",
-	"6uq+mm/cTzjEN/9Aec5hdqsyndd5dE84jy7k/y4eu9ufuNsGIPa65/vvj0///Pzrwf5p93Tv1z+vTbxr",
-	"uGSuTdHtGpbSM9E9siL/tf7WWCe0rg/ifSe0LpxDWSkT/LaT+BUH6/rU1qXrGnQ3M72ImonwBKKapS1n",
-	"0C6KgLTdYYeoCj5zuqAkXkMwhwcD0ceKvYY8zLpLeX12nhQfzmO+hxqyBD9553F11zfEFq/do1vfRX17",
-	"pDSyP9Smx2y6e9vx3w5Yt7BXV2XTQZwzGFNTyGG5gTGFyS6P2Jhan8a1+nabpK2nY0eRx63RQ3fChyJb",
-	"irb/Iw0JRmJzzGUOBf18LFirz43YlMoIZaSVVwKwjyyXyrQ77AQ5hZgc8yHpdLkYWKantlPruCMt8Nbp",
-	"N7dmtVmQY+ILsE0MpAL6h+okmyIF/6gECsb8ywehhna0sfNia2s5UHCf7n9ctkZ6HCXYhA8hrEzf/wkI",
-	"nidImDMOu9effv9LrbOy9mReb32ZZa4beBaK97qqCq3irTBCgcOqPPeKR1cBRFc0zM72P7z73H17eHD0",
-	"ee/X7tH7/bTdabC5Dn0k4gamFhp/66vu0VhbBOwDSRGA0OL2RMYtv+HGXXVXLe2hZrPqlmWTMKCa8FN8",
-	"bp5Pcq5uj8QZtd2g6J4JaxAVSRcBzwhZ7DQTXyaymLPWRBRj7hqnlK5c8MLnelyE1ghzqKdak0Jn075N",
-	"GJ9avVkIJWbtDtuHtBEjjHEPL/Oi+uIRN1XMDnNWqBJfbE+RAt1hRwASwLQSJCH8cW8+6TV6+pmgC/nE",
-	"Lev96Oeu6QfSzbtu/5Aka0B0xHVfy64nraafgcUdLswJbubvJulWiKtCY7nDXYurm8oQ139VhrBvESHN",
-	"AuRUQ079vURTdC7WAmQtQO4zXorpppEMKXA/PwYZYiy3U3MvSs/UTJxZrxUTKvN1OvVSBVOmB1BchQpl",
-	"rodSmTuWI2c42fuRJNj4WpasZcl9KiNwqIBOsxC8b+UVj4yyh5MpRlgr1dA8N3KoppNNodzgs0ZH4acR",
-	"gny6xzenE2BInQgFaXrpUNgzaGYfW0ljDlKrUZJACLYmVgYnofL6fYbLqh01nDwzk7Y/WqfxXZvTSpsB",
-	"1yvazH53NWbt1UaXsDoUEgACl/tAF75gVMA33yUQVKxhSFjqBvFxEue7v+yp9Ozg/dHHk89vD866bz7s",
-	"v007zH35TalCDYzM3Aezc3eyrmQm/BUGSMdfpIFqgIBhjOkJPbUqP+GscTPfw+W1vI+/3+V1i0PEgDxq",
-	"xoywf10n9FO8mI4nCFSNJZB0km98hBcukwkfb16K+UwXWXOsqVvFANcqn3fY/nhi51RSZerh194Lezbh",
-	"4998+/e5seN+GvZ1Lo1dXw3XXg0TPmaX5ScL26qyVW5zPdRun4Dv47FZdwJ0/eutrTAAJ9MBT357aysC",
-	"lO+pli3kGCoABWxErQhNfjHO6a4fwa1hWaEnE4AA6rKJ68edIT2Oy8+kzUUP8Ls18P9gfNS1nbhHJ1AQ",
-	"sdhBTll1H5V0Kh78nQ2wSg1o5i9y3b8UWU9B9d2skNbiCUbC9l1GJyBU8xEIPtXEFmKzPxKuhYara+mM",
-	"3cOltXS8vuOddcOj7S4sXLn1ffW4cmfhpFNF7FcLl+rFZflwc1jo6eS2txZopPBm4gtTIXmiqULpnA/f",
-	"Yz/3yVdFnTQVBLotjrNd31+rtlo3z5nlQ1qrmMSp3C63Kkeq3UOp4mOR4rX0Or6VdqMrzI2jvL1e1l9e",
-	"ydLltMvSC82LzKQg0wgnCH5BoHI3CeJmBWSdFrXQU2UTXNGlSLV7XHmfILTUXDbl9+E93SK++Qeqlwqz",
-	"W3XC1nfHoyyACqf6Foe66ca4PnOn7tSfaHccIyIAN4zmYofKUVqn3jy11Juv2G/3R0xOW2lVCGi1jeUu",
-	"rARvJGci4X2SlKAzi3W2vsd0BdP3I7wqttZXxTrAc2u75H4Pe7iEpnb0XGaTTdh79drm76KQA0k+keOJ",
-	"UAdv2Z5WSvQtO3jLrL4UirWMHCpup4UoIce8I/yZu6DmCDyJbHFJT/FpJoXqC/YfJSfncAqejFwCHFGW",
-	"UGpcu8PeSZXFiavsYh6aZ2Z68V+ibxMmciN6KpfqsvJsECgANHaF08l8lnYL783QmnSjndg2NsdQ9BjG",
-	"e4oCqOyDVIgnpJ1O6+PR6KyhRmc8EEIX+sqtD2cfjve6H7xndMc97x7oKfeLyNh0AsR6wM8zQxQtnmWF",
-	"MKZd5gJy6/t7hohOzjQF6Qkhdp7nhOjVUxRoN4SmxQl5M/4wIWYBowLUKf/xFNNqd2l6PUXz42UbYT2d",
-	"EoJIa77rDnu1tQ0hF07bBMaRaeQTwlfnu+w1hlj2T38/2Nv//PGo+3v34EP3zYd9giwFemuIpnjvU7Rd",
-	"dNGw2Sh3uacuBBsI2x/Vu6o+6OGB+iTt6ODtSfee7o2Dt+du+g+VGzC1o1NhpnmtFX+G20+qXQTIgu8k",
-	"3V4yGpaRIN1SJYwVw+Fn+rop62t9KR+gDvYpULp939tD9KeFtPONnf/rf1aSBeRQuc8HApCr8riHw9sN",
-	"Ejy6ZNySL1wvk+lFLvtN98sCq0bd9bKJUn1TZqtRPr3sR/k3mZSSyep42G5KuyxV0zwPQoLbJiFRmyjg",
-	"zvse9Hfw9l4ran0fDVpbmHPn6ZgmDRtuL3w+dwst77YbbbLl3XPRrJx0DUvzIMGzSTeNDIigY6QHb08+",
-	"v/nc/fj2YP9obx8RHXN/jRPaaeVmfOO1is7KC+PN+sJYXxg/0oXx5jtcGCDEVxx5yD33eaS4/bglVzK8",
-	"C2iZhVbDqorMFZuqS+W0a1Jjh8IGw6CnnLKKWT9Jld5OjoVr0mDunci8YUHFcYZWrQQzfrW13e6wLoBn",
-	"bm/11ADILBi3Vown1oBKrJW3FgCq8/UW6t7uZ7oRSP1HgSYV237NxlJNrTAJG0wLO3LWQ2gTR85evfiF",
-	"pafdc+Jp2CfwT5aeClvMN2FMMYGdjzZxmTvjTZqom57SeQaIqFP4roNpTjdsVJyEc3hG6LaNGvY9CcoP",
-	"bjhrMXkXYvJhaFZ+uQnwpj7kykMwmMcpLb1hrLIgdL5BQr4ACRkf4zopqdHnWi8m973HxEvKgCkN6QiL",
-	"NYa06dinEl7Yv1da7COphj3VQlDtF1uv2h12Jij/cUEgo5Djau6FZZAJKCexP6aLnkrdQdKF/Cf8eYe9",
-	"EbwQRdreoXZx9TFFmBi0RqIQCQI8AbcWODmGQrkuggvJgHTk/VF5ABvE0/HU3igiQmca8AeeoK7+3xv0",
-	"kfZg8d1+/lfy3xsXsN6gcNJP/6rs8334wjL4db5Cix+LVZGtE1/5ms+p0twsFofAzoX9F5D5wW9nWAvi",
-	"BgnLRTZ0N/dES2VN0lPEPmCS4I9qw73ubtiIsTYp3WeVChV34/vCeNfdSPCrOZvp4nKnpzBn2FO94p/o",
-	"evOVLd5xVkyVARoh4LaKmgx0EtL6ZOOeguv7zcezP9NdHKib7CB4P32jPidruIATztLg5gXuopxbpyT4",
-	"oQXLCNUYf2TLBrbbnZ76FabTSr9swsTcQQSI88osWxe8fzmdJKwQIE8Stnf2O0P4Xcgi++L+K/Ej7ik/",
-	"8TauCAdaBTkWbOI+MT6VsLBOYUxhQWr0mF3Ge8qI4so1YYlqcyzhG5TfK7T1eutlTSPN0dJD8RVx0kcP",
-	"dX2DG/fN1MwfPt5ZwakIO38V7MAEAWOaca9hU6BmeAsYbLiM3R5cuoTDVd+EIlpJKF122FehOLAihoSV",
-	"uyYlZHkyY/nctDvsFCrksp6CTYz1b8d7B90Pn7t7e8cfj85Tcrb7wMdIl/4z8v6jr6POtkucBbTF0k+n",
-	"x0fvP590z84+HQN3AHrXBOtPiwJ4Rvw0pEEzC0Uojqd7uL/wbk8FzAH/ovjHlOem0qhWTvkAo22xH0+c",
-	"4WbdUxg02PR/fGZ22PYWCBGa9YKlBMGMBquopyqSALQI7vSjHIjSUDqSlTecCrPwGQH8REj32Trs1dYv",
-	"PRVxhMOy+RuCGEfoaggN5JzMSY43Sm0OFLx6UuqU9wJzVunkW6FlsbVs7eh5uibPYvFyvG1vI3Abywwr",
-	"cmsj2ahKnY1koyJJmti7b2AngT64OZJOS5k3Bh+OIsSyJCRMbm9tsUL0nQzq9FRPpYfHR+e/ft47Pjz5",
-	"sH++/3k+n88PDwMnD3JYuXWG++tCq6lhrVAoQJopFqI5gYUqa0/Be+0dNpRXQpXyNlwMIP5iIqFWIMtB",
-	"IygQSRmZCdNGMpyeQn024/NALkWSFTvG8XbYsbsZqrRhVsNbBVGyFIzUM6OZtD0ljfsDmEKqwlHmWcnc",
-	"CtqI0WUXLMFZIS2ptH6RooXrKdcm1Hi2uCJKLqpLSNhYX2GwN5p6yaD1zLCBEAlwe4E62m6o/Dlx3+BX",
-	"2gz36Buq9NMQ+KE92XkIr80DlvKUSCpujfwqxEIFzkm9TKk529fwBtKWJyKtXUrL8BxZncZNYu59ezTW",
-	"jdBYf+yNYb5uR9CF1LQl9mg7XPF8KnyyIb/ilqOfwctoT5jl1Geg8VJIv16/X6jT21OoH2kliEb9PgEe",
-	"/QAb9hst2jfRlb+8oQF7qDNIF3oi3u1HcRzC9rqR2tVU8IiaHF64mTSTnM8hBXd3JTKLGelZifgEoK1N",
-	"qHHvAJkOo0rB2RuSvfRMsVahc5EAhFZw1JHnvA018XKooFSuMcH3649afMzu3oCqjO6B4lHXnHLE187u",
-	"5LR/15N7A262kwK8htJN9x0EW39QMGlbivNvM9NWUPX/q/bK3QSU5kZHWEqPHbinwGLiLM245Tvw3vPW",
-	"RA3/139NxPB/DeXgf83ExaS9e8GN+OlVkrKPpx+A5Y7Mshfs8A3LhBss1C8D6fLcGROF4Hk+J8JgbhE5",
-	"mtn5RET1Z4ip7INfztywZRoWuItA6KHfKmQ+oJKQMDlwtkwbGemxfelLfIPaMBaWu8klRNk7nbg9xqTp",
-	"qZYRgqX4wxvNiwxXZJdxNub5QAMFKhV5AyOus9MKwSbyi8iN++fASTXIBnYm6cFh9/3+58PuH59PDv7Y",
-	"/3BGtNblz+9Ou4f77uc817OkwuPJLUufVz5MG3154FPPGLc9lcKXRghuqFFKWS4vqfyPoLl36F++7T4v",
-	"ijmlK2MSAyPYQA6hvmemp1Jc0BQXkgYRA/1c8P4lsva5lfR7AAmVCzmZCOod+KeRkLenQEkj4uyMy3zu",
-	"lx7jAq2bpUcQl2wTqulJtGL3hWsadfFErpN1usJj892dIaswCLr4ZsBzc5v7Ycy/bF7obL4JYnZj5+X2",
-	"q9f//uLnr05e8JHkVZY7KaBxbgHvY/JUUqIqMKVnu1BnMFvKXNBU+xECqSNuMPRZa8adhfD2vZ2pj+Y6",
-	"fL5KpD1M+EdzBWBNzKZUy8B2NSkHtZ4ABKJrzo/Z84U9VJgTJRtgzMyOxJhJ1WHpTFwYab3WMtJKzCea",
-	"uM4nQk9ywXLBr0RPgYKxwzgbyDwXSA0uDUFbIoMZoXtT75RU02FdX6MfUNBCZt9EFD1VzQl0OsVIT4va",
-	"Cw1Ju93o2ph7tvAueasnAmJ+VD8DntupssUUKODTPzbf6WLGi0xk7r9SNtKT0jXt3sXV8C9MCv1l3mGf",
-	"MOrVU1UaAXfwiCU+FEC92nrJanDVuiE70yc5SMWmRuwsRtg67CQECJ3C9zP42V/8HGEaJAFkHbaiAfsA",
-	"60prr3aAfrtHhLWPDwUycKNURbfnaPc/TOLi7QtJ1wG/+67o8FAHXjxiGsa3JH+/hPhf9dx/Q3zvhoCj",
-	"JzCmeoYTjy3oJa8eDHadBQLpF+xi7gma6rWGxwU1WoHQfPoVRQ04sV+RgriQN7KivoBM0Bl1XcnYkNWc",
-	"nV2WDnhuxGLiTVBF/YudnvLlAAulCWY5vd9n9zNAWLsutf82SSwXgoEiYnVNPkvdlQjF3/N7zj6pdvJQ",
-	"5i51/zvPZe3x+tSwHwo5HNm1+fv4zN9TsRmvW5n9ejeJLKvvpguZ51INn/e56ou8WdqcTwtlIgofvHw8",
-	"R5Db2VJNhaGKnRQQEYTp2jQhPX82kpTh7gyCfE6gCT0FwoONAQU5Cui8O93f77A9GJYbIcY1KUMtMkjO",
-	"R2C4QPJLRea5lrXsi1Ajhd9hN5TsgqKI867hL/JvYdLwDHLo7EiEfG0mTaUKAYoVKi203BTAMcpZIE2C",
-	"oFLbGwlHx5/PPr452zs9ODk/OD6qzfHFJTiLWr7X2zvup+nyjp5JFvZE50lkxj2Uo8vqSbRe0bmmY3ir",
-	"BLVfMAW4soPqjjYRcK3OP4HUpnweYMLngrtD6g94/Ml3yoPBqG2ohNfsYjpPyIEn+6Kn6AxdcOMTXPpl",
-	"DxNRSI2uh8m06I/cQzzLAJcP/p5zhU53TIJwxjNm0btD7XGaSY0g14EZ6WmeMWePo18Ejm3B6ULkio14",
-	"kcEiwt+bcCtP/JLdr9/a9bEKtdJ/uSR8HkTb/NG8bLFUnZSf5kaHZ+k4UOZd81X3DiS2k2eZgL0G/y6E",
-	"VMbyPN9ZJqbMuRUGIG/EBJxMtJ8TAu2fjbjtKWnZhMsMVPARx2wDvCezpLz/xuHM+eJXTo/NyU0krQnn",
-	"jqusp0qJ0mFdrKXxbH1xeRK5qVzXBB6EQbTF2wnz+Hsq/NphR+6izHN/NPHsS8PGPItq8cy0P3Kt0ezd",
-	"JfcKL7nT/bPz41NnQn8++Xi692v3bD9lLRAXmqB55mXLz0y0gm7VBc9qY1yn+ClP6OHHdC8ybnyO5xOp",
-	"uHkw7Rd3k9/1AZYrnDA6XZPyK3/LrUmFM3Vbsu7yLISZjsVt9GLKwCNLu0YvDCEetHSFYpkYayc35sAE",
-	"cOq6XKHx3l7p7KlS62Q3UjphDOJpKJ1qrXOuukCnhYqXC9IVKsWx96l7wg59XthsBVDGJ29beZ1yakYC",
-	"EdoKwfNNqL7MxJXI3R5150AOaJ9BxerJ9MLtIHhvh6VjYQwfipTKz/y/D7I0YZipgwk9lIACTjgzOpdj",
-	"keJ9mMZbLW3D7Uf+qR00AXGc7kZ0w0QlNR4WQxy4IWXawFRoGE5Tdp3g+adaOiT/6fQUAqz//ez4iGmA",
-	"9cFUEmmYGfGJYC2u5sisCyB8F4KNpTFAleAhQ5B3N85SbEM+DzrnRMZebL0qsfbKVTdWT9yC22Iu1XA3",
-	"SvJxwyGJgl1Tegv4B3vKzicCmBpebW15hQIYICA75adX7Df5Bv68/bJe0vSFvBJnbhBH0RreG/vdYj9f",
-	"Wz1GA8/cR8noc7e/2r/2w2L5HCjLL0WZMoX6X3nwK8f9WqkVhXQWc0F+ev365U8NAgo10GYRFdAjUlK8",
-	"D7I0GLKp10wAmiCNztSQX4nS3QRusFI97vTUeemWYtwQGijBXly4K74MbMK5AvsC8YmjhqK3CuE+szvt",
-	"fWBvaaWxgP58dt493//c3Ts/+H0/9bClDGEy+Mhp2aC1YMIAThQqohDQAGFLhwVXNmgjOxFkph9ESKV2",
-	"AgkEhx6ECtPABo4Co6dSr319Pjj6vfvh4G2KKZDeMEIHXe7+cyJU5gbi7Ccnh8ICLLd1dHzu54mxtEXT",
-	"bNnh6BVQKHr+Yn3dc0/RMl0EUFI3gWfGOzCCwoqGlx4A8ZffHL6ux7OnG/CSAD4JelhybUrljtIaY3dm",
-	"ZOlVTkh0paOfs8O6kc0WpgMWHV+MJhph0cwrlUR0jMZrChujp3A0Iuuwfd4fRdsuRNz94mrVF4lbKK38",
-	"su5E+FS4kZ1Sm/QULBtXc6AHgg/4C0vffjz5cLDnNmkwE29HFU/tLvE891RPfRpVtmkZaioE74+gUI9C",
-	"au5LwoVH/x7y4oIPBexlpYP521MldOMOoDY0gMPWAELQByftPoMbGS5fUluqq9ZhB4qBFTTWmVMDvD4E",
-	"nmjyhbXxWffdeAF1mNixe28z7SmnEoRPFUJ/hsAFS1c3lBpV9OvGgNvZgvl9y2KHTIwn2grVn/8m5vdW",
-	"81AZ5ANF7a6zcLr0XXarpu+iR0FaEC7SLFRFhJW0m4DkMMcMg1VFEuUr4Y3vXjLxRPJiblDYUd3Kp2Jq",
-	"cIoPZPTh6QwegtK/rjIGF7i/Hr7RDIQa+cULfCPZqLmHo9SZZSm/kZT5NMnGwdv9w5Pj8/2jvT8//7b/",
-	"5+eDo8/vPhy8/5VybaDiY/GZ0/2PZ/WRzfgMNYZAooAlwIW4q8LfoKAJtAjD1+lH707392EpBzWxvZqs",
-	"QiNse5el7kI6weAhdROE/FgTkR7UFpSyFzN7wCiF7nuoRc2kEbsVXVSamqCM16krnhOPRUzyXyvRRD75",
-	"SJ0/P265Me6urLIatw+DaF5kz4m68Xo2n/NQDIMuADWvapIdhjXiIbzAMRkXtMtmyKo97P8b6yMfLTPQ",
-	"rV3237128KEpgvphA4TtqzE0ixvza3z6MRjWyrrA2+462q2rKITKc4LmecsbvBE6CrKlRjB4VJ0H3jJp",
-	"GBGVwrViJnzcU4HIFaymnbhMRIQGS5JU1jo76R62d710T8qFDo9w01NAJHkh+nosDLuSRl64aweiDS2O",
-	"TzorjrwJHtersdj5bg7zPaBF4bgeSOX3q9IEp++3Q8m7+kQKnZ+AdHuKldH7mbQPLRhXKAnPURqAj/Rb",
-	"hGetf/WUJE0s1ijXoKJtmA47Vt7NGYPpTURJR93C3Lruh9P97ltnGZwcn57vv03bAFVKKRv+4dgLhHsB",
-	"qp9Yerb/4R29m5KcHsiBHfUU9Q5isjrkVgo/ngputEoZvn3W3nF2e0k7hMRZITAE0n8ExSLoSwSYCyfk",
-	"L6Z2cfq1ARQ3nFIG3yRygTN9/HrRXzw2ix9ixaGnG/grcOvK3YuGd40kQGN88ZhcJwauNJoJdy8E0kwW",
-	"ArCOU/bxxFkbb48/HWG+A1OauZ7ZXFgqefFu6d3SjA4N+NQJTO5FhAT3Oj6Liln5MBahCIzlOvkCPdVL",
-	"l10q4QelqKfEF963bKoy9xQveJ6LHF435MifCI/03b80Hfa7BsesVjWiKEI8AJqxD+8+/358vg+QC0Eo",
-	"jjDuHLE6iAqyMni6ySRrZXxuFtKfEcv4n1oJ1ywheBHY2AAC2hci1zO21d7pqU2GJBYfT9CN7yZWsH/b",
-	"Zq0SeRBwD+btJIJNYP/2unzitX+iU7bnvutO/MLmNvy1zPaO+9vcTkL0w+MyECqPD75wi9+MF4LQCSHN",
-	"ocUV+3jyzPQUc2Oy/JL+4hRjN4hnhm1us0LYaaFE1k4YfM98Dhl7Ubuxl57jT5jFI61ru0Rx6PMJdGNw",
-	"AD5nx03uDHZZmFvDTIDponYynNxS/bBICBrrBwAJi2FP0y4FXAr3F2hxQEW0tOqtjyfs314nsBJsc7vd",
-	"Ye/oAVx47pqmmjMoosWu2SSfxs3uuNNqNTZjQ1htOtl0f31m3IbBz7G53aberHZtfzxhiKXYsKWMpu7d",
-	"mcFFQK+bHdGL8QLTri+/MhsUQhACsxm55QSPGAfoR2eR8QmFo1xPV3A0k2h9MbuS0V9IpuBRwd4B8ATS",
-	"ijVJjWeGzdzwakMmOjaV7qVASduHCnBg102Vu2jw4I6kqm+SsiFOCkLtmYFfn4DD5sexS9yXBS/03Zom",
-	"pZriLrl6JWVRE0EUn+Y0jcNpbuWEF9bJiHFZSEXwR3gRYg5TOpC5SHfYydH7hP39ZP99wt4fvHNKxydx",
-	"cZKwTPRlJsrofk8hclPL3blBVgPOHMnMTPRzXogswDhFaRPlDb39ul3i9r5mh296qvVq+2Xbh7k9IlMJ",
-	"rYS6DuLKXogB5WoVXv57wKVcDCyhFwGw1E5PuWmx7smJYkYM4QuR6gMi6+/vDt6x1qWY2BAMkGCCTccX",
-	"isu8nbCDvb0I8Shj3UxfiJ5qGc32v8hBwv44PEnY39/98Uf5mvEcVu4JpgsplMWkuKEmLaEQhNv095P3",
-	"5diSnvIbiZqgBSwlhlDI2Aefs+SqmMi+nRaivdtTJ0fvWX80VZeVqYKAKaQ78bkT1diBPT06S9iwe9hN",
-	"WP/X08OEmdP3bxIm9/ZOEmbeHJwn7OK392+Tnpr8+qcJoqrrOuFKjnFa1J1bFPHHwSBhdv8Pm7B/nrv/",
-	"L+H/24PDfTbUSFQLL4rM7TxAKOa4BwkmJka1MixF0LGJGjrr1e1Mtv/HwTtYeHjUZ/3hICBbXmaip8rh",
-	"eRQurT2F8O8nP//BBjkfGoTcEVl7FzZ/qYhmzkiVatOKLxaTYQDr37WbseiSiP62uN5H++dne92T/Red",
-	"refdo4PD/T/Oz7Y7WyzXetJhXTbAwghg6y33esgdGjk1yOoh1rJGqjEBf2l4NPEnImyWgHGWuMHSVkHo",
-	"NfKa+YMa3d414GR0qlozmdkR+z//m42EHI4s0wO0JvpcXXHjQyKwyLvs9VaytQX/x6YqF8ZE3J7tgJC2",
-	"2CUBn/UUfarWy9r3d1gK4dVu5LNJERoNZFnipJHP5QAYMbfMZMGMeUAYS98cd0/ffsb+33YPPvyJdaEp",
-	"gaSh9tVTrdc1o9itYjN5ygOrdXvHw5HdsACctfD4mojlDXJ2Mj5vNFraHebr3oNgd/o9vzA6n1rB0mmR",
-	"Q2mJzCM5HfEwY4Yg1qR54uoEitcEm0wBNYQzd70A+Bt08LHIDWalEU6fUyGVhqdgNyodlmVq/AqS3HIy",
-	"NYLVyygkVetMr2Lt3W8+zdjflc/dXbkJDCU35/2EZYHxfm+IGOz69EMtQEydI32dG/NIc2OeWJk+bvdS",
-	"ClDyh1NEFxVi0lNvDFP3+sWrFz//vHUjFtJvS4+5FqsGFe3xPHj9VqPWe6vNP50wVWGomHBwmwjeH1E2",
-	"oluwc2lz4esvtLF73IqhLuZpUz3u4XzPD+e2QvGEwz6/9rkz+U9xv+jmNAUc0LLwOlYClstpuH45O2v4",
-	"8VVH8nAeVuqWRunyfnf78IabHR5t2Ok+zA5WhufOc2qk2/v0xx3mLsm03bzbT2AwT3eru/HfZJ/DSq43",
-	"+XWbfELbobrD8debbO/Vexshx3Yp8Tsk2oPMBhW3zwvg3Kn46dLx/HdtRUp00p6EtSQ/3emp1Bf9pCyX",
-	"BqpGWL8QwOjGc/BOz0See9BlO9NsxueAAGHA1ldAkNNTx0Umih2oBeoLg0eOteID2CYGNe9aeclG2uLC",
-	"sRb8Qv5oU3nekw9RcYp7Lm7VWVC+HUYsdwiJmXk4rABK+eIVINsYWkfbU7ngGADxXXfYCRhNM55fspI2",
-	"z21pqJyA6ELoz4ycZc99FRCAiilte4r+AO5oopPEmPLFHHiRdqJvxycTgA8HMifeL3QA03ID0QMYgfs4",
-	"6EUHvh+IKuUUSKAqf6Aud62SRUGDhT7AHvLpRLqgUsIL4YzRkRvwhbAzIRR8YDj61IgBVLuxvhId9oYE",
-	"J34yZ5+DR0tPLWtVg+DAM+phT9Eap5C8m0e7w9K+1yfYRPYvcZUR+bvF8xz/00Rer/YuSy0fphSkhyH0",
-	"FKCDByZXy4eNaCFfJa3B0POaz39ORTG/ieyGt8758MYv/GiXwlPjOnaf5kZ0x5WqSbftbnEteKTBptA7",
-	"KOQsMMDFyLSQngJ/eYGerRa4BpkVX2w7pqBzJwQkCjz8cqunymZYyxZyPBbZLoXEDcsKPZlAzDVqIvK3",
-	"kNEABZbg0wkFzBfznlomJiAebzLOPJEc3FYdluLNAXnyI600eILghapk0Sqfo5OTaqfhoTiR00QB9h32",
-	"b9tbC0HVyLlPcUzWIpGmsqCtBs9mO0EPGgDZUnH5os/LXUIgZ9GNaeFb6QK/DLlOjbu4J3zMKGOUtfrc",
-	"iE2pjFBGWnklsAqcvMwhX7SasHR20j1MQkKo1YvLQ9ddLG2xXJIXyvQUuMTcwhDGGsJBlkwViwpwLdoZ",
-	"3K4naFU/ynIyN7YHgkeGZWnCioLb/puTSZO1v2xdS1axPz4BG2aDp2uFDfIdvFn/qrNz7qCk5S2R+zvN",
-	"uvRsVdK6IF2Vcjh9DUxPLRbB+LshRApci9jO6vqYrxOA6+KYv0ZxzB0dtduXxazwD7CWN+xLMJzgA5Bm",
-	"OYmn3WEH6P8yLHWfx50jd12kCSo6pFAB/TtZyNmiVy1mOG6lORlbp3FrZMoGyvg8b3d6qht0HDp7IUPS",
-	"6TUrUqwTpKMXglV0o0ae3q86p9+LT/M6fSEkocff52nwa/4lUfG+2S48FTy7jQBZTYGwnI91a5e0Nt9Y",
-	"Nrd4fKkWA/K9PdaVu5KnubucTU+l/WBCpLsVy8/bdIv+pClh6OCjJSmoob7Q4oJkULC5eCGWavXYYqle",
-	"7BtTelYaasS1Uy3Z6/TUvru91DAktpIttYJj9Nt1hEdgHW09JetoXWr3Vyq1eyA1q8lmuT7kfr0m1u6w",
-	"X7Ut/UythWjFYpCCQYyip6IgRdvrXuC40Xm2GOTssFK58imDddVtPZU6cZkyNc3zhIkvfTGxNV63uL06",
-	"ZU1ptXl9GZx3xK8TBdZ61LfrUX4XAXRdvaBoSDD4nhpVrS//TemwB3996YX3foob+q1D9i0eZgzLsG5Z",
-	"OosaDaRoV53PJdFwVcspncUV/abrVaXra9sa/MVfjUDwfVzGXwNEsP30gAieru/4sdYl/7DO5vtGQfhO",
-	"bujnaFLevl76WinfXQ5cdtiZsKa0eK2GMBtryXDE2rshhyYnjhSUvbkEkMwl8XoET5Ol+WCW2/f3Ud+e",
-	"4vOvzdJwyC+9Y5px2kM3Mp1Acb+5NtR4kGIH5a3to3aHHaFbmYycRnumxv7oqdsZILFz+gkbIV1QC29i",
-	"g9CaFmsj5I6NkMOaAMmjdO6uOLVfhxl07fUXAwah8XBbtCB460ZQQZQDewc4QdjnCpAgTGG9cayqGQ6o",
-	"/sZeYwE9ASyg2uP9KICAooM9VQ+s2QKd8Tepth9pCmvldq3cgnJL4T/3H8WY5ze/Z+9Kx/06aK1rD9Tj",
-	"xtVyY74HUK0FRX4ZUevGLsc1nNYaTmsNp/U44bTC3b3G0lpjaT0pLK07yj34GhQtb0s0edFqFfCT5hqW",
-	"BI5roWdwn1v3fSqZha63noItm6BMCiY0FXKC2YuJn3HWKJZmetccNgxU/KBn+N8v5t7URjgeg7HIFsYk",
-	"N6uvAxDOiF8Jp/jgW41l2ORjeMI+PG/cH1gxvoknL3wXXCzzBEyTp2jkl1Wu0XG6ocmPtkb9iX6eSTOW",
-	"ZgVAXu3R9tUOeNzIa0UFdKAl66ICDVYI46xxLI6YKrvbU6BJSctmPCQ2JjGDQHkuE/dYLfVAh3X9IUWl",
-	"QguoKbNMfJFVr3xt3QTOvTy096EUhE5uoRfUlV5gMw/hdXu0tv9TvM7pO0ZFkZQwhPv4Vkf6K90Hlg83",
-	"h4WeTq6PivE6lAaUQVWK8Tb5Bso6ejRHsR825pOJuyO0s/+5pcp6r3wuPuQuWqq9R2jKySSfQ21pqMQv",
-	"CUuYtAnKoZ6ChpruZl8G/x6nfhe19/d5EfuRuqE36fS4cOu695UhsXM+9DsMDhpsoOicRcehvgK+PD36",
-	"svnIIBbrSE+NACBK93TsLELznahdyZmlB8lCtmzAn/UGWU8VOi/tNNfqMxMKywFrpNIjdJOLbCgKZtyx",
-	"4Ll/GjJud90l7AlaETSjgAIQlbFZIa0VqhxECvPmfbizn3c6nTSqdCjJjP/YfKP15eZBlvYU5mixFlRD",
-	"NZ0kfXmQNWMZvYF1vsej5TpoOlbHv62xha7llwvegurmqyqk7t/1SENNXmdMzDQAaFPZ1AunAmlNDTv+",
-	"dLR/6rGDxXhi537nt8Za2RGy2vZUxudsux1Bm0rwyXp3V/rm+Pi3s88n+6efD/cP3+yfpjgb1srEgE9z",
-	"y163k4Dhowv2X1oqke301IQbcIEDEbHPDFuBUeA23j2pma7pB0oWhVnVHCWc8wMorE8h0/KBTi9+k6UT",
-	"drODe6Py/Iq6qS/Nc3dams3Lv2upTLjaAI1FXUmC/3adgIEIcFIDXUQXZPnYM8PcHYl55hmybBuphgit",
-	"S+TsQNXK/p1BQMbD7Ia2d1zHBIyduLeyhBXiSl/igSdm+Z6i9iHPIg0qdpqARIIL3j1Aagbc/xw78Ri+",
-	"rOvL/UsdAGNi7vnEv8dJKpFA8mjL/iIPgumnNuIRBCVD9VSjOCOkgZ0FcYVobDBwpHefGrdxaq9n97Xu",
-	"UYj55h/Iid4kyP4O8n432qVx7TqUahqBMct1SswTFo7IqL4gg6y+W2l5fWb5kgS9Dp0E9aCqZy6SqFlw",
-	"0/Wh0kYxacEMAMqLEqbqWYmxh+U77pFIuU/Qf0eG/0AAABWilSYeuWlBMIaYqmJaNUOXBJHyaAFI1vkv",
-	"Dbgjd3gyXrrX3h2fvjl4+3b/qCkwlTSj7dbZCqQcBCSdqgWOhaTLlrrSlvGeWjLXWQuDz2gBJIA3mXiq",
-	"lcTf8u0aFaEBDKR+59//lfYAZu5f/ES8F/Z+L4rbJ1u7j3/C7WgVmkZ5dywCaTg98SVLw4FMd/FYRH+u",
-	"7HDKZAbLu6fA9EYsQyws/bntIX+gULT0ZZHJjhb7hRhKZRLIk3HHFTCAE2jOSmNl3yTsYpoNBYXCjLA2",
-	"F2OhbDPoxT1b3djJI1NZH+J8r+NEdxr2BaKwJVcYbXo4HJGTyx2q73D5Luulz0tV2dw+EXVRQtW6CGL1",
-	"1jP5cIYW/qaz8N00EnbFc5mRhZ+g5e2eGiqRbUrl73AOOr7pKYTX/y+yOCFB3P2DKCeczpCy1v7bg/Pj",
-	"UwDJRosbzO3fD/Y/7Z+SvPMuAUDY7imt+mIH5an7RCNuIHPvUkzsar/gQVjHe5RVZSeRvLpv32A0s8fk",
-	"JVyLqzsUV/CNBTN6LLQSd24034V0ev7frsEbG9LhbPe5YkqzXCunplwIEiFYBApPgKwhqwEg+lGzAVkx",
-	"46anpgb9iN6lGHnirjUSTuGdGglxfZkWdLY+WA+fweU+RNWt9F0M5a+/i5M687riccc7lxtG2HnVDRpB",
-	"r0vb2Ug2xBc+nuRiY2fjt3//z19fHP6Pk1d/fPrl9Pzl241kQ7oeJtyONpINp/Vs7Gy45jcWFekkunTG",
-	"/MsHoYZ2tLHz06tkYyyV/+d2smGdMNzZMLaQarjxr7jaNEgGcgA8/2/8j4PVLrauomgj2vommEHA2uqV",
-	"C/9HOxJjI3L3n61c8CvhYQHJ5KHoO9JylKGA2UgHTlZedc4llEQvM1Ql2KeRiIhEcGzYFSbegLgydtNY",
-	"rjKphsyrMpRHB28kyDQL0KpLL6CWs+tDEkoDkKEk2lgJKUHk8KiCghZZQ5WpWxy3Tw797r6JEAPXylqI",
-	"PbwQcx8i7FW422C/PTVJ1l1OwgneiIqkevWiVjJ5cbFSOrmzy+3GzoZU9qdXGyCf5Hg6jqWTVFYMgXjp",
-	"et9McFMiaJ4H4YMsenhqh2VijEUy4DYphQK4IhfSE9IZMNOm5JvZ3traCt6ZgKIa1esEwSW+TITbL2VJ",
-	"W+R+OSPlz4kx70Ndsdg30n5KD04kNO7HNsIOHp0fJwo7Binrndd/Qam4jk+uSN6A0FuQwXFoozyIDM/2",
-	"vYvlG8Ytn5cju6nlFbM1l28nkRE25oUzo/CPAD63WKePf4JjrRWI73s7umflBNeO2GsO3U3g5c615fnx",
-	"1B4PTt12f0j6XpVp2GuIV0nuVtx03+N8IYTc+fF598Pn44/nn4/ffT7tHr3fXxEG9eXDNbGVHSypBoos",
-	"X0zPZeauZHenhKu9hdkCwH9ejEXWU/Qnf3lDawmzBVdm4A6q+IJZAMB37h+melMfyEldX2/maRtJusrY",
-	"Kpz8ZxjNQRsl6B6tizlJs8T7X9n2LhkmWGbMFNXRo7XkGSJAB4HZeTJDuDux2a12Esru/wOf+v/+n/8X",
-	"/1jWuQ8Q/WvC51BrRYUL+PWZtDtkfBXOaGKZuLDarefcVH7vFyKTVhdJiUDQslIYelvPoiFLqm1sd9iZ",
-	"GwomZ89GTsTPtNqlkpExl4ByMNQCgeFnnniT8IxIOSAPdzwaXEtDMM1+BCYoZzIzTvoGc3bM55gcLu2K",
-	"8HUk/34oKbuWmbVonCPN3KZyG3dMhOcoOCPV/64TqFYLyjt2g80FLxbMoljMVmzIF1svfiIr8h9QMhTM",
-	"SNfKjU3Ily+cCcm/oAn54pdffoktyl+2tmqMytqx45cgq+9Fe8U0WMtJbT1Ti1HGdmWC29v10xsHrev2",
-	"89t+cQf28ikVuLiLgNTFcHf5OxyLXpwsbPlbXloCmUBDGzxjWHGOnq32bigqXbJ/lwTk2VoJXSuh3440",
-	"VVw+NuXTm3mDL88LjuZcY1KeewApXtNBoccpk4qlViP5qtWQIbSEjNROfI71uz/YpNBXElQeeYVZ1kg6",
-	"7c8lbFZC3eeyQLAM1y43HkSRWkiQ03qkZ5DFN+ZqHnJee4oXhbwSAaNil+XcigJp+Z0qFkIaASiIEOvd",
-	"FCOPfBjvgMvcJJjeTxxl0RuhXt6NWZqyeZC8acatSJlxGuVsJPsjmBHCbbn+27uk4CngA8dmIwpVadjr",
-	"rZcsPds//f1gb//zx6Pu792DD903H/ZTynE4FbaYb3YHVhQpDV9p9u6PngozkAbtgCGw32qF4U3/uVrp",
-	"uz8+d08OPn88/ZCyqTO63YfDGdHg4hn3lJedMLR3f3x2W27v+OjdwfuPp/tv01DTWxnbDivcv5x4zjSW",
-	"HLORyCclq5O3JvpzN8YL7U6KzIQJsno7tMwNWnNqrpUAqC7alu4ugH05nhoA7Tw4O2avXmz/O4S6wOM5",
-	"NVAo4qnfwbO6xdLfux8O3nYjxpaUKT5GFnC4PkSeJeUAyv3R53neYV3YJyIrf8+1vpxOEFgNz7KnHmZj",
-	"qaZW7ASctZ6CxeYGwspwcxFtiyzhD+r2q2EtXbjv0A4jc8MJKEsddqzyOeM95Q8Y2D99ACir7HIPLOTe",
-	"Iny04J9CSK53f7BcjqXFDfO2e/DhT6poSaA4rxkhrb1bGXNSWRAu82kRAN4oc50qbiSwxrgNh9+K/g6Q",
-	"U3kOx3lQCNFhx1cEhwQj3GGvXvzC0tPu+T6O0G/K6o6EkpmeMkCKZNhUWZlXJ67EF+sx1+oMp3d/nDrB",
-	"eVvl9N0f7wo9vglSzLs/zvX9FqjTFBpK00EmPpFK2lcvfrmJRqAPuZrTMM1DVuBqBE8TX7AWI9wmPtrS",
-	"n4MIjrSEwZfbqAgvwK8bHwL39mvSHBaldqwQAJN6WbCyAluiwwBQAbnX8QxPCj2QufA/tUqcPPOMpfyK",
-	"W16kjGdZIYwRps14Li9Fh3VVTyGFOybnU4UKQMrhhdnn/VEQoWC/tdI999vmnla20PkOw2L/pKfG/Msm",
-	"H4r/eLn9+uVPW1tbCZPj8dS675C2iQOLGVtoNWTp/jkfprssPRhsHmklNoEoL/U1CNwyy4deDPfUy61X",
-	"4Vq80Nm8w9I/YARC2c3z+URsHsMimR2mtFFyMEjJDrko9MyA0aFjQe4so0bPjKe5v2+uUVj650M5qIqO",
-	"YN9dSMXBNFzMykjo1f+aiOHXvjtRX/3qTFxMbvturaiD5hYYcCq7qwZflbYbW7XbNmJzeXkWnmSnYUDP",
-	"jN+lTkbauduKnWuarN+NNcP323NlexG3a/X1I23ZmMhc0a25eIDcsaF4NE3mL7C+/1pTHdTiulTQWt7q",
-	"mXIDg3Q5El9VRCS8Hr4zbwFI0gpxgZ4IxSeyM+fjfKUBfDwRqntywDLdn0KA1mu6omBCDXTRd3cVN+zP",
-	"7uEHBICdCD3xoC9a5yYBm8ddX2dvfzM77pICj1b6ZVPS99gB4p6UtU5Fpvu50w/Si6nKcsE2NzEvbbN8",
-	"Gs0dI8cy5wX2wbJCT3pKWqJco5hOaTy816yfSzeBizmDFeATuYk/wSo03EQ0/9t5v/yqrjhN9SCnyha8",
-	"T3XYT/kcnI/Q9obpRGegxN9pPgH+K1Pait+xU7OKCOe8DB25zTjJOVq8hc/pI+qbKt16pxbB56N52kQ2",
-	"bvw3orExTyML52mlGrodhEsb7Xv8dy2w5fVwQh+O97ofQpYtqvATbsxMFxmIXiOHanM6Qf/SxdRG4HIG",
-	"PQMQGWVic8xl7vP3yScUwUxW8uwain3c5rqnNLaygweCAoK5Nchm9wWfQhhinYB2PXrQFPfw9YfztpBB",
-	"0NK1gBddw1L8GyZtpgkhUZDTlRViMDU8d+YyPhfRPBCcXczF1H17eHD0ee/X7tH7/bTdaUCpCAd3jVLx",
-	"1FAqQI8BoLg8p0qKjFv+LVu4hFGPd88tUSucMuELU91FtaR17S4jqugCbKOMKe3fHXHTqVO963fs1lrc",
-	"/zAnAFEpvlVcf7v9jHJ6FRDFngcUhrJ3Z4GirtXiQe3yIbiqntXusFOdi4QZy+2UXMk5V+QH7ik7KvR0",
-	"OIoCNDEnntQqAjVtrkG4R7Wt7OCBqg9+xHO81vNWJD7DhrwHwdFYNJDp/gp2EafPiUKoPpneBVDlls6p",
-	"yFXSYQjEzA2gZGCyAlB+lLkLouipFnKFpdDz8xSpjjAdYyjYTBeXJsRq0J/iJClMehfi8MZArBy6iXgG",
-	"IHnCLcO/uSMYu/MWnHjsJj68nvoKJx67gQ+vp27nxHvrvs+1EsiKL/b5yH6V6+7X88MPsPhP33d3Wtmt",
-	"3+68Gwme29E/m88Hbb8XW1tsNpK58AkarnVWTJXZZdKy/kj0LwNiP5T+1mqNv0J396k3Ug9NDJc0cGkY",
-	"z+XVX2BDnNCM3GyU++I33xKwAcDb1Pz98bsLBYxLw0Kc/ecHL5J2IdXKc6349KkOOxWZNJhhRPQyF1ML",
-	"AsprHTs9RVj7BmgJkc/N6rgT3GyhLT7j8wb5cSp4Jmnq98hd5Dup2Vnuj/MH2Up3Prek0k5839yCYhbf",
-	"qlupI9gFPJvvxt86pN5RgmGLszAmyGYAgPWFZDEiwHZbCW5hbpHDQww0EQ/g++4Cd9JJZDHnSB9IHmiX",
-	"RUOhrdYu8wkhqc7Nh0llrOCZ24arRbTv2mrUCZgt+GAAQvjmZ3OBoOLm7BSghaDltCwAKThY0WsiVcbd",
-	"5jvezRWrRdySPpOWeXo9RQkzHu7a7WqvErTSMb8U7oZIsXHDRtZOdp4/z3Wf5yNt7M7PWz9vURbbtMg3",
-	"djaegw1Ha7Q4fJTsSfRpA8NgmIg1Ih90ylqBaJmXqxbO0DOfoIve43OV7nvm3SEUhS9TfTHMijsJFaWh",
-	"2tRTG/XsDI+GKo9F4LCq83DHJysl1aylpByX6xJ8j1KrqEt6/Oa9AjlpqFdzrY6ksbqYx40C72Yd2MGC",
-	"nTuIsH51DjlSYDQnYDGbyqBZiy9Tf7U7i0gItR+N8jiNsFaqoetm2h/5lG4fbCFe0+u68Y3U9HO4Kl55",
-	"bcNozTQUyvjln/E8F9Y1hl/eUA6Yu8r9VzEJ8pxioAgWMddcMSdrs2kuTNQptVfT7R7UCm72eZHBV8Fq",
-	"7v68nwuzgxV+7m+Qd0J/NQHtVhYg+Xiew1sml5hVQIcP0lEvZJ7HQ3GtNc5fKzFnfCR4toPZ9JsX882M",
-	"z1mfm9HmINczZ8qIPjeB+M0vFfLy6jzDVnAUMH5E7nSbmvedkop+mQBlGI3Nt33d57EzvZmLK5Ezqfp6",
-	"HND+sQQV2ZqkqM7a/3ht23xoWOvkdP/w4ONhe5cJZd1r7isUkO4Dvqq4bRCKy60eLA+N2kqorgNgTqlG",
-	"Fe4o6b/eRCAaD70QdUa/1PR36q6kInqLtQbyC8J1LwzEALYhn4NocEOJD0jh26ldKjGe5BBfdSbtAC5+",
-	"ZWvG+Y+p7F9uNo8W5N6IO3PeF/mW3yikJPS50wcm82tPNbWxufI7Qz1WPg9QshPIxkduLw+1FCSjKKQG",
-	"wrPCEv2iG4bfF1HX1FrDHN2K9235FSBhl2rtGhvbxIfrZGxAxHUthWrtcmct12fX9uOmWTfkYyU2IQ/f",
-	"r5F2OokTBVawAvKO65rTSri3NlevRQkyY7WzSUNLWB3uL3lA1wPwPKuhKoJNJyAu/jEFmuLQq1RXiF3l",
-	"Wqvp8810TjAZee4WJhMmVLM3DWUXZJjb/QgBCLnFQ82UGHILZuli99hwTfe/UkPuuF9JNdzkV6JwGltf",
-	"G8AP57k0VI94xfMp3tagKlgUAzBhp+8VwtTvFxqDs+YGOpf6upVXwiJRNn5Y+NQtcGcZqDJx1iq/kLm0",
-	"Upi4IyUsvFfTATL+0sL29Xg8VU4nIy4/ZO4DVjD8Q5qw1HC3IO6/rJyYtO1PH3D3J0hUNh6Dvw9vVqWt",
-	"u9s6ZH1Anijq47tAYOZ+UkJkgBGL6h9qr/5cRbTJNZewZypG9yA8Vh1SuFMreqGnZO0sdhS4WuvEdKB/",
-	"XOZ2jQj3K/LumWdbdVfGUm+eLbLmDsKk+unE6/86zI6SyfF8lM7SUI6z1AtlYC538j7Q7JnpcCiMp62F",
-	"qzSJCB5xK+wuzI05BQjA86p3qqfnq9/Ri+sDVM6XYg5auFslVEiAY9bUrLQzm2jjxGJxwseb1EpTz3QK",
-	"/R01khNmnNrDXQeMTyabsLTMTC/Cq2A5ZNO+W/jJtOiPuBE9dSUKOSCDPlkQS9HLrIXU+E5kmOlYwP+6",
-	"Ltpht8A/nyELbmjSVE+AhDqvmkntK1vMWVbwAUD58YzpKah3M0RT9tEzSn8acbdNWS4VFjM6JRNKLCYj",
-	"bTVecIXoCzmxHXZEbkdnx/Irn/hNGaVmpGcEDu86x9rQMlxntb/gKgLP8su6m/GdLoQcqmp9TFQFF1U0",
-	"ltYilYiAIhAX0cAvGY+trcGXOsHhCU0vuLr0qCGs8hFYazI1I7dCZ4dnsFptZqeFApXA6lLVI9UsYdkU",
-	"3TzCMDlU7pS6gbodkFOTejAwIpYDcY/X2jaALUJV/xzRRK5E4USmyNjfz46PyqTlVvA1gMroemsngVWD",
-	"tmEsKXj/cjq5bgReP4Xkh72z3xmY0i3xBVjWUVGlR2A7wjcsn0xiMUWSGDag+wjPgEMazClpzBT6a8mx",
-	"aznxCkZWzFkxVfH11jdX9QqjmDPAomQXws6EUM72WFIi3AiCyQh9u9MWUGQShvedScCOgmFkBZ/x3ID7",
-	"zOtsDHFEvX0Jzlnp7myJlaeoQSqkJnObJRaYXu9rWPwKgU8Lloa9eOEW2+0mOMz+VM5VH89Nh50JwU73",
-	"u28P91lv481UgkKz/E5vI15K7KlWIarwRvphvHrVZpwNxKxCWRoqsv1FTH9MIkTaJTYIdg6P3hPPKcNS",
-	"lMrNqJ3m+T//9f8HAAD//w==",
+	"7P17jyNLlhiGf5X48SegSU1WNevVjyoYFruK3c259RoW6/btuWwVg8xgMaeSEZyMYLE5dxoYWVpjtWvD",
+	"C8jSWtLsYgyvZdiQYUlYybuA/tJ+E/25t+c7GHFOROSbTFb37dmVPcD0LZKZESdOnDhx3ue72khMZ4Iz",
+	"rmTt8LvahFGfRfBnu0dv9X99JkdRMFOB4LXDWm/CSMRGIvIfSSJVJPgtYVwFakkUvd0mvYhRRQJFqCRi",
+	"Rn8+Z4fkjrGZ/moRqAlRE0ZGYrYkSzEnExH6233eUYTTKZPwoxv9nkUyENwji0kwmhB2z6IlWUSBYkSM",
+	"E4+SiAaSSY9Q7ntkLCJCzS99DlNSIgN+G7It8/yrdo/UFzQMmfI08NHSIyqiXI5Z5JGZkMojs0iMg5A1",
+	"PEKJH9wyqeyklMsFi/q83q/tbT0fP3viN5/tPHu2P3rqPzno1xqHhHLzEKGhFEROxEKSxYSq9PrEguNy",
+	"JPEF4UKR0YTyW9bndUoQvEeSDGlI+Yjp1SGsj6TGNCJMQ6fhfSQJnauJiDwymAg10Kggg+nya6HYwNPT",
+	"9rlZ0SNJZiHlDUAXAGSWh5NLu0tCMqKE2CZXjPtmQwed8dYZVaPJgChBmB8oIqI+91nI9KbwcAkDmo2D",
+	"HZZ0Qeq5XwJJNN3RiPmHhBLOFnadxBdMamT0ecTGc8lg3TATot8hRiOg4RG93QjZueAsAV7EqJ+kEgAi",
+	"GPd5oKTdH1yzv00uOKFkpGlXI8j8GigNqB5CA2j37YgIDhQ2C+mS+eZhr8/1g4IzeGEcRFK5WWgUBUwT",
+	"es2rsfd0OgtZ7bBWTD81ryZHEzal+uyp5Uw/KVUU8Nvahw9ereOz6UwoxlXXAJA/owMVzdmALCaMEzUJ",
+	"4vXgYqQSkYNbo1VjmEZhwCISsZ/PNTG4oyrplPX5wE07Wm59xZYDUudCTQJ+SxZUWjTiZCqYssYRoUPJ",
+	"uEJcJbGRxYKGNbVmxufT2uG3+MM7L4eDD15tRiM6ZcowqheCRv4xVexWRMufzFm0zKPkgjMy1M8dGT4C",
+	"H2CZYq751XbNqwX6yZ/DAF5Nk1ftsDYy46ZA/DsRG9cOa///xzHzfIy/yscpaGDL4JsevS0FLVzCIZZA",
+	"KEuNVEQkvS2DStHbFEBT+v6U8Vs1qR3uNb3aNOD2445XQEQvhLjr+MXMfSLmkmm+TIZC3AENiBmLqH6E",
+	"0JGSJOCkPnhMZ8Fj/YQcNLZJCzb7EJm7PqCRZjMskoLTsM9D5t9q1sre05EKl/rAWszDENvkMmLxCPq7",
+	"R5LYt6hMjxuJkGkgAtXnNAzFQm6TVgwtPqeJXbNUSkbzKNKUOGXTIdJ7nWsaID8TAWe+R0I2Vh6J2FTc",
+	"M9+z7MwH1oJMg98HivkNQ8GS7Df3yeD8onfz8uL6/GQAIFJ9IFhkptFgItvR/OyI0D7/utN+0+4+kuYK",
+	"i8faI4OXF90XnZOT9vkA2bIUyAcpGdLR3XymQYkYHFwyXBLKl5rRDOf6UPX5xZvzdlfjIHU5IvocINJe",
+	"edIjhqgDfYEoeivxFsSP5h6UnmbAGneaHjVMP58Ho7v4weOrr0kwnYlI6fEiX2M7GAcjIBTpWXAbcMen",
+	"d7DPEUlyEszInKsg1Kx2JKbTQMlD4K1TcU9Dgle53m7kMGRBNfPWV3yKIswtGvA+H4fB7UQZLM5H+vJH",
+	"rCh9/0aMjiZGzgCCoWMFjF5astHszJBCcrv1nQyPUuKzqYDDoATBPfX0JjZgSnuJGu6oZRvNAB1xXnbb",
+	"Z53rMzJmVM0jpteiKRgggG001zOpU750pAu/wJHpczNCwyPjiDESBlOAXsy50icOpvJIEPNrcseWktCI",
+	"pXEWcEQJPN/nGnguyEwEXOHTdEEjH26tC3v+Jb5ipBWfjUI7LMqNpB7weybVVHNEj3CmyEJEauIRxd4r",
+	"QFDERiyYqT6f0UhLZfZQkf1mU1/pmtq0qKjvLrx/NV/IXBpPDVfEWWO2+M2W5mxbHT/FHMcimlJVO6wF",
+	"XD3ZrwF7DKb6komZY8AVu2WR446XVE06J1U4pEalv10E3YyqSQxboIHS12sQ6Ttb326fBOTcv2WqDMQh",
+	"/OpA+1LgnAmu75wiiJAbkal+wiM7+vDs7JK6ZCxzxejDvZiwiOntH7LbgMtG2TUIo1Vex96uXgd9b9ax",
+	"W3FRbxmNite0ZDRKc1tcXxm4+vkHQvv8+fPnSXifN5uFIFvBo4wwrDjzBUnjGFniqWZUeaDMr8C6ZvSW",
+	"Gdo4aDbLsAgcL3XAfTam81DVDnc0VsqReNBsVoX2KuAjVozCAWfv1cDu+yxi94GYSwA+lnojwqYztXRX",
+	"FUrA+hkQuMl4HoZELvmobJUSACiR8XYTu58Q644nNMIzKPOgvxYLMtWXCpCouZD1C6ifahHAB3neSv63",
+	"wT3jWqFZefpk8U48WbUPu/vrt0FM9SVSSsb48xek4hNc2brzZRDwuzhnba6ipYXvZRAqFpUoG0aGQxLW",
+	"qrh5SZOtFibkfLgVi4jrNKNPvG0RbNC8/RfV4NYCnWJcS8IAv5Hs69T+Ffj2eOob+kjLOtSpI06vgHtn",
+	"wVnUSF3f+7sl67Uwfvpyy6jH2ne+KMlc0qAq4mc08L8w1mcA3aej/BLZ28plzgwLrGu8Npz6NxJ8HERT",
+	"5pP6mIaSNSw+yk6GGafIkjMUImSUx3D16G0l1OdMA2D/+oHsAwgZe6+qHUewFU7ZVGhUKRqAnqCh1EJ/",
+	"fUQl2wq4ZFwGKrhnpdLcz8tA3mlWhtloryvhVuakWRZoNd7svgOlgk5vnzb7f0SGQk1QR8ELv3QfzNjV",
+	"SGE5YysBD/hITJmDj72fMS7ZOmqE6aparxwgMVhvwGqw0YWChoYygPDXT7w2Xn7zMhLTPDydqwuyv7vz",
+	"lIyE70whqEeP4Cjfs0gxn4wjMfXIfDYD+6wsPUn6uZU8N7ZkXl+d1DzNsBWL9Eh//9vW1k/ffbf34e/U",
+	"igj25Tc98XD4lagCvRIVYf+q+2Yj2Atx33OCrk+XzkcDhps6iJUDJQaNNZguIAmfKlYIRsIq/RUrMK2e",
+	"0TswokVMRctY3IGLnEg6ZqSuQey0ey/JRKkZnQUkY+k2lo2G8YOAr6LPI8p9MSV3bKnvv+vrzolHJF02",
+	"UHpmdDQBl4GZyTpaJJ0yeCd+ykEWqO0+/yppqXGGRLHgMMQdmymyu08mYh7JbfImUBMw4rDpYZ9vFczg",
+	"vrFW/fqUqYnwPaKlChhzKPxlbNfMei76nBB6SwPuEamomksPXkDvUrtHbweaJ4Vzn/keThk7CtSWdVAc",
+	"EvBHeEkDmR7Z2MiOioG39lQLuzPG7e6SQeekfXZ50WufH7+9+ar99qbbvr5qnwwKhpoEYdIjY0cLJJEq",
+	"CEMSzTlHC6e19T3XsOVm6JzfvDztvHrdG5iFdvXObbXGikWDQ7OP1pqoyQpcXL7eRsolMGw9rppQdUSo",
+	"noYMji/OX552jnsDDQ4dinnSQQi7MZUsvDeuTUfH1kNGJiycNbb7HHiwnI9GTMrxPCT13ffv403V9KRJ",
+	"Bw2ruHww441pEDLfOW/MduBcgZJ9jtNFcy6RCraJPuF3bBlbt4NYGkdaRNTDvUdH6DMwuiacBY9I0ec0",
+	"hS9KQhE7y+qU+JGYzTRkgnMGg3iEEsmiexYh6FLhE8582+doPm4Yv5xMuGrT2AP1O4UH9Abg+5q1IqR6",
+	"z0Zsu8/fGE9FwsyZtlgtRHQn9TIDRWi40JP7gb9NTgW/RYA52T04AG2bjhSL5GGf7zebWU/YwbA5esp2",
+	"2dbeeMff2h8dHGw995/Rrd3xk+EOa9Lno/2dWonlM8O1Sg0HBwfrJanOGJyoJdYPPPZI32HAuCIhlQr8",
+	"vGmvfF0zdNAnX7V74EyBL+J9Qbantw7ZpIhwKOYHCv349iRYZ1GBI7+BRGl80QR8N+hh7vMp9Zl1+yYh",
+	"w5M/ocacbZzSRyjsLQIJpkfHEHZ2+3xw2W0fX5yfdHqdi/Obl63OaftkkIhnMHZ6g5wCRwCpZ93RyFf7",
+	"fMqiW+YhcZrFjCZsdOduDeMuitC5LBWboZcsEgt9/EIxujPyTOJxJdAfjVSNl0UBEePDxQSMdyPsiHkM",
+	"TLGG3SS9+fpvF5KQ9O2T+rqgDRKoIwzZ4H1uQjGoD1oY7P9U3AN3hvGVEA0POF9MRI+kiV84xAiLOPYC",
+	"wy40XvqchZKhUbkgtKIRc9R0yME2GfzdAZnqw6DFCL6MSYWSBaN3fa7Bqg/ePB40DBsxT1f29RefZhNm",
+	"Ua4Q7e4Xn9xzwdn60ws8EIJwgEbwGKOfrk5JGEgF53XwdweNbfIGwwjcqV2IeeiTIXrU+tx40/0lqvaG",
+	"S9vTs9fcx2PCBTy0TY4tbWgEhktS7748Js93dpqNQ6IRCSc3uOUishETZSiK4z1WKI6FhtLOlN6yMiNM",
+	"oH8EI4yX4Fi+HzEpyWA+CwX1waUPowzMUtmnmmzmc3gyD+wZyIFl0Dop8UvZjFb4eMAgTJQwFOScPCgw",
+	"LRmNBmtdOZ/JdXMm7lmRetVyUiXGBI0TorYGF0PNICoKowA0030knYY7Ffcr7OEw56cg95ypNyJSk2pG",
+	"fIgbAX9tfc4DRc4uznuvG17qSsI90Vz8IWZ8jelV+9CsvKJrXuT9uUTwZ9ZzRupmarDC6K8XjN2Ruv5X",
+	"S+w0goiiM8F9uiylJY2MyhaPFIBJiN/oOVdsgYYpuwNv2u2vMhsAC1iFf1hbCfr3VrpRnqxH/wVnKpiy",
+	"1d5izUf1U1/ebXxJbwu8bPpbwuf6TBoWvFNqatUDFONuJeU2m80KzsBLIUuRZsIuvxSmfjIPRncrnQdx",
+	"fM6XdCF0bYxQGVhxENGXBu0q+EUBcXUUm8bu5nL36y9K6Gq3uYaw1sOlqJKbWtAebJ9cb0UDeF5FYj57",
+	"UWBDG6AHZnCYlAEhrhnDWiUZDI0PaeDFFgBzYT4yRmvPWash0IipPp+5YDmymAj0LakJm5K6nVIjAKxk",
+	"QDlHLgLamRysZDmjS9Dg51yrk9bnbt1SShI3oomaTkYZai1dqi2pKHp/INiqsU1aSegmVPZ5yMYqDh27",
+	"Y2wGZoYgInI+lR4M7pOBxjiLjNVrm3QK3GAmCBVXowVe5xV7JD0iRQKnifg5eIDQUOuBdRE53RIcEVyY",
+	"4RANWlGzUZlc5PbI7qMkQzYWEdsmLb403o57Gs6T8YkuLmtwi0QyyGo3zklXRKHmpcIYX/Piu1KyLJLh",
+	"elYtzVuZrTWy8UCDeMXDsjok6HcY/nOlxOiujBNL/eMX5L89egtcpQwerTsDcXxZmFaA8yUB2YSwPWdm",
+	"t8qUZvuD1VS+CVX3IuqXKsRK//glUaPnA0pe68YF0GK/I1A4qWv+mNLsHpWHEMIrn+iLtF7nFQiE378g",
+	"DtFpWwaQs4B9KXCqxVCm7AeW0uHLclI3TLUKE92txEQ/6HXLmeCSYXYJ9bvoLdCfRoIrxuFPOpuFJtz9",
+	"8SwSw5BNf/QzqReWcKzqN3w9wdet085JK2E+rnk1nykahLXD2mM2pUF4SKZzqcgQ7Y9b+itnd8JQdkx6",
+	"+ntm9O0RiH4sikQka4ffflebMilBo6o9aCRQZfV5MwDVPrxDImBSdfzaYe1gvDt6TnfY0+Gevz96Qp+x",
+	"5nhnuAunB/yDtcN9QGqgQC54QX1ikedQDY6uw2FI+V3tQ1Ut/RIRjPtTpGQ4t96UhiCA+Zg9MA5YCG6q",
+	"gN/TMPBJfZDbigFmkZGpiBiRMzYKxsEIvXdpT4+mS81KIDZYLj+JIF5cX71N0oD1d04YvV+6BVnORkcY",
+	"4V+/ZeoFpIQ0cj7MI3AQoLtOEQqJWLXNN3D3ebyBPSHIGeVLu4vyh9vGVrX1Yz6MSy9J5qFA1O17zEgx",
+	"z5tknkDwPLpIfaD3YNAAzQb8nIBAhztQEs1AHhHcCO1o4d7u827Ch5lyBxPJRoL7Ej0oMBRc5WZePcmU",
+	"Lg00it6xBgrUieTbxHB5vnllhsfUmeTQaeQx/ZDJOg2pYmiDSljKVzFtjMLl4zAYfRrns17uJLHDnhrG",
+	"pHc3jBj1lyTgZC4fQrPNBM06oL8IxxmZ2UzeLPigUBIB/1fCx7+CxfR5jsdARipP8B5wVSoMaOEkl5Dp",
+	"JcMJMFMoTZOYikyXMuH+TkeJ3LFl7pBkIxseRqhKQOaW0TVxSDiBZaBkg3CyYDU2JOSXIhoGvs/4J1Gy",
+	"y9JLkjL4l6mvQZAqokpEEk73XDJkXW4LH0LXezFdx2v4wQj7KrjlzNfHcDhXmD4ZhmIBhJxMURQRGZg8",
+	"tJtu+yfXnW77ZGAy7192222Xa8kJdSlvDg8PuG3TgV5dNpeY9/zgrSwOIMqxqCwdLqjUG+sXhig95K7d",
+	"jff3ms8iMdIS3DBk5Nis7Afb67IYqkOk2nzGt147JLeYQB/QVG04mmE52aCtdMCZiDDebJtcS2bS/jXT",
+	"QcLBHHt4T3MZvetaGuU0/LSdPu+1u+et07SsReacvZ+xkWI+AQGaiBF4bPwj8vO5UObGtmKljza2iGnp",
+	"AlMUN9/tg6RobNdGrtBh3tZA/JDSVXLFYxqE84iR+sBiZ2BDT6jmWxBWcnvLfDLnvpZu3EoHnolzkBOx",
+	"4HA2z4V6Keb8086jS6ZObpPhIpoPjWGGBzDQ/Rjl50KRl2acHwjN5wL1K3Qve5hQQ4YsFPwWrsF0ljip",
+	"J7LIGxabZ8IPxgEryc/PR2FAIA7GYJhYfBPmkS2KAcbvozgUow3v7Tab+uC6YhAmxsq6yK2VHxKDsN4L",
+	"Dn9YWK3FBDqZmx5kGxuFJ4WhHc4WNi4OrekYg+qXlFqBN6lNAU9O2uf5GipTepeO8hmYMJ+B1npdOoWY",
+	"oiviVhRXVulzDO+HbwJJIgbW/eoFV0im3oqLCAtUnyshcMHGyL5rowEr1d/Rv5DU3qLrYXtl7RD0ty5D",
+	"Qf2eEKc0umWfdGQvW29PL1onN72Li5vTVvdVO317xtwTCFMLQnrvd5r7zw6ePiHDpWLyAQd6JyERGaWU",
+	"tLH+kFZWcVlfRPJPLSsluTySmJZP6oMckgaNI7xg0a2jrz6RSa/XQr49pFCCR4N+GYEsHejnXkLg7qdt",
+	"Xj6eMb99eP5NeDAkpKbC/myUGh6Yh+xlQvpJro+YBf5wsk9ROGeSn61YdaIGEsY71g1P73Of3QcjRhaR",
+	"lh8C1dgm5/kiOUcucj5T7soGjAjOPAzGhMjZPkdWH9ck4mJB6ibROB3YGkhyK3iBOaFCLS87vX60AiOJ",
+	"2DSYT7vOQvxptJjSJHJSuCmWQThjvkxoFHEVkb/5qlUrpRhBFQ6/SDnSPCOrWTWOsgrmjEqsKMYM8wki",
+	"uGWAVXSZXPLRZ9mabvvq7flxyc64ogdYM8WWlQJLAcaHzyMpoiPIc8d45zigEtPj8YmHsI6EKP1K8B+Y",
+	"5durO7c2MqLgeQ8x1F+LYyLU2nIGccbIGEdrIub6vAB1AQbfKjEdSiW4mzZQZMHAeoLVaZA1gVim8Ttk",
+	"t5SDxXFJaMT6HNKFqCIh04ra8ybx6RLCAq7WbIfRvrRiEozYNaf3NAi1UvpJpHTV7n7dOW7fXJ+3vm51",
+	"TlsvTtu5gy6DW74VcIJaoy3hBPm3t/OI+Q/RuRLH3KyIJJf0Ax54aaZLW4EMF8utjSA16S+HzBQq8kkU",
+	"3E6A4/d5fVCAwnLXReOQXAqpbiN29ZNT4s9NHSci5grKbFDe54FvSjfOInEf+DY9G8jxiJgwGivvRJRr",
+	"vqOA5JKyDhi4UeCBdCuMZrGr1xQ+YTRUkyWpD3qds/bFdW/gZSzme83GNllrUDdCOVSm+CyWSGOHxOym",
+	"zUyKPSHOKF86x8gnsdlWr31z2jnr9DI8VgiMNTWpWlQpfVDlEQFEwREOqWLR3x43T88uycArITEovTzN",
+	"PxMY0fdftNbXkqCMT3KlICGHTJkk9jhVLBLz28kDaUXR8GKuLsZdfZF8Eq30Lnqt05uL697Nxcubbus8",
+	"rXdRovRcsd/MVX4csqXgfpwkMwV/mr6/oJRV/T/92+fe7u6et/d012vuPfGeHex7T58eeM+aT8lC8Mbf",
+	"Lutmy+AhiQRkvHWaKKlK5HyKRg+MPcCCcxhyQ+NwaGkqOniE9rmragYh6iJSYxEGgiAb9yCbkXKiYfTn",
+	"IWusx32fr0X+IRnk932AJjvLaNG24rI++3wRUUiSxEhqEnCpGPW3SZuOJhaG2AHj7Dxoyw04+U//dqf5",
+	"93cOwPwCXg4wF+nD2+dooJmSuhVeTP4z9X0ynyHaxzQ6Mgl5/JZIKF0wTlVfGLJJYLLcYLv6fAoOLpd+",
+	"B8Rick9teUM0caVKq9qoBrPptvSjPleQRNRykiqMUE8YfGxaKiYduvRBfRlj2Q9q808TUTzJl/o8kXao",
+	"n3OGp+RTqdxEG9hyz3pioF9J1lKkrnKivkepMpY+MAoUlgVOlR7T07pyJRh6CwCa6FuQFhwBP5KESsmQ",
+	"B4cBHQZhoKDORVxoVz6yU8mGpWMspQinBAYfzyMwapqfNSKBcY5jV0mcDw2GMuRXAxtY6gjgyMW0CijU",
+	"C85hs43kDdr5sGohiDOpXR/S0R1RYkFN7rSJCYVShqMRmynMJ/vg1a45nauJFn1GVH2ihnR93rruvW6f",
+	"9zrHrcztraVZcJaIz+QM3EmyUzQ/Br/4Qe0kmdUNIJZYMimtGw8lPfgMCbXs/SwwwuwCzK0Qs2gxASe5",
+	"cdTnJmnUyvuxBcyzueIgmdJQ2kk6J0SJO8ZhPxdghq5T84fWhhdQ7httqmTO78AybEOfkFdY73LDkYGc",
+	"z/ShY/4Z8wMKZU8+jRauri8vL7q99snNWfuk07rpvb1MXc+SGXaHZRQkwVDFQ5KcCCZ4gEp8kCQPtzQC",
+	"ayM9rALzheyijySZwrR6PsuPbW3sREwDcPv6oBhx4BFx0IEs1/KnAceEyILcPmtdoTJrLzFlJqekzoU1",
+	"zGOiJ0QSzCINk2Z9sJtY6KulcrGzWyakKmMR82oYLnf4XY3PQ6MqY8hk7snAL4yfzIqNNr7xu/wIs5Dy",
+	"tVsVUv41DefMvtCaK9FlnC2KChDhI204unLFstcuTg9zGQl/PlKlIegReEb0I+nqNorI+dA975FgTChf",
+	"bleaFlLwKuLVqroVqB2ec2iMBB72VS91RcjcC/Zkrn4FqfkKnjWvfkiG3n6LsbhIYYYsDDBuCkMU2X1M",
+	"b0iWEBKocCj0EsQfJ2WI4c/YSOkltUBqLDp6XPAtzm6pCu6ZFS5NoMCQykQJI8iTrGuhNlX/bWe3mS3e",
+	"iYHF6ZS9+H+JSN5m0T635mrSZRJytr7LnHC4SUoo1Fxm8MgRkYnmBy1z4wLvOiQvGI1YRPrzZnNvBI/D",
+	"n2xA6kZwgYgrBi9TMhLiLkB2kyPguVxPj9fSxFInSQMXYgYo3DCAeTWvxPuIRr4pmaAZZZ4r0nuqyoK4",
+	"6VCKcK7iNPlM9H2a5ZI6hFBCJcHBLVOJZHqPjMDu1edhcGehgpdkAzV8CT07QolXSc6ApecKRuAtMLAc",
+	"kYFmIANjO+Is0LLqNjm3pnMDVKAkC8fG1zzDEgAy+EXckIL4TKuBENQEuDBFHn5wll/EDgwbMJtSvvM2",
+	"wTa9l4Fi0/QfqyjP0NCHWHqIIroEXmpGz8Xc59cmTTJmhUdBnK+EsixmYDWeSwrGHE4crghFGEhdfjgS",
+	"PQis929nm1xwRhA14L2FUoB+EGGhIuk0YiPcgM6PQct9fhvcM9nYJh2lReP5FIsziRnj4PGzSYHzaaKM",
+	"SUIvr1Nbq8MWs/dB0Tc9AiDmH1UdpymiAEZ9LYaDpRBsaQgglJmxs9qkP9/obSCaggrm6F/L1KjNJXIC",
+	"sbQWC/1t0mVjpnk8w2UNl+AgPXThFamOAiJKJizb0jHK1g70TE1+U5jW1sJJlNWdUS009Hldnz8TQqbE",
+	"bCtk9yx0Dx5lX7MCacr1qr9sbJNTjSCoaCJhK6nvW8/qXcB9qJnP2YIA/UtTk43NYCP0mhyRHJKBSCbe",
+	"ywGqJgMbgdUBzVwOyIhOmXMrudxfMZpDCX3NR92g6P2xqa96uCld9vmQ2RqU6aTM72povsLMEGou7n1z",
+	"d7q2Joe1j3/4J9//5T+qxd9dAmZrhxqxH96574F3fPudTbxxr80Sj7tDZuwNtQ9e/MJv/ujjH/7rxAvx",
+	"ENmX3nk1YyJKAW9khCTsdsws7IlVGcHDAgg5cIe13ebuk62dna2dJ4A09PB14Td8LuBS0TDU+2CrceAP",
+	"UzYVeoI/+LPf/sNfff/vfu/jH/yZZshCBWMoQohPiSi4DTgNrcSE39rKsIdQSNSrKXqrl/guhwLPVMmE",
+	"lfzmt//01x//8s+//ye/BnxadBykkYEzFG3iWiTsHjwUCQDV9//dr/76L37/B0XCX//FP/74x//6t//t",
+	"v//4p/8r0kf6JKXoZO/ASohYq2Znx8M8sUO9YP12+nSmXn6WOyGrEMu4f5LE5e7W7tM4Oe3jb3798X/5",
+	"j0RD/s/+MYrrkco+34T1/NzWd0Cih8QrwysNbhBLNRXRe4b3mS1cW7D44i0eMwYlJLA6BlQgSGO2bGOV",
+	"yBHiO69mWBOMZqyFCArmzJzPUU9PkqBCFcd8FwrK07ShvzkD72/qmxTt6W8u6XLK0q8l6VZ/vtLIdvRK",
+	"+ZyGenK0vlnac8wssTSvpm/kgN++QMNnUsE4bnVP8BCm11jb2Wlu7e7tbx08efrsebP2N3y9mU3PrnfH",
+	"qlhm1S9a51/VPrz7kNUJ3A1TWg0qXBovCtxlkPmEHUD0n1i9Fo8V5HdWkUZRaMOTq4W4KX3fwfd2UjA7",
+	"ITV5feW6T7jfjLIaREREPouOwDfkyuDHAgcodgWChlV5sPzlcsY2XFDcMazCktzl+N0mU+DRT42/2yyZ",
+	"IMtdC6vV23ByW5d6bGRJk8erZdQJ2jg9LQ1Cqi/ILa5JygbApyBKr+L5092iRWSZ/EbIShVOym9KfrY0",
+	"A99orri2T5WJEvfCRrO4Sj1VJsHbJrfrcZHH1GmpvJc9entOs9tXQuSJ6y0HhyvZPlwSH5xsCqK1JaZy",
+	"gqQ8pf6mh9COWwBfAYDu+itsBGJkeIJK7BGWsFpROGh1Dn3igt1o07EOwPodz2jSdmnxtIYkUuw0ZkRJ",
+	"qswcBc/dEsktLVfHzYkrUspTF4ptXGnKCsUKnwunC7gSKQNztkdTxsDlbJsr0WobXbHk5bKsthuW9rOy",
+	"ZLXjO85tU6I5ZWZIzy6nHNHHNPKPl6OwwD40Q2njhC5Tjq7dg1UUvLeWhM2whiY3wphUVLEimHY+CaYM",
+	"PlOzeEk0ZIFfhdaYItJYtea96quebUofFqrK4oBr9ZBEgzEumsYRBojyFRuV4rvS8/T5jPqbHTeDkgef",
+	"tqTenHftVWuWYBWxtVV4sgr46gmbW8/ffbfj7ex8qPf72/bjsw+N/7oQhgI9/ruqDbp2S03ciY1BtXGt",
+	"p0uAmdtZCdLFenefZWuTrzWtZw0M1ZB2kELafhnSnJ2iyGNqBaQK0o588LmMDSAPvSGStObuBDest/IG",
+	"gT2N7317FHJYz1BuEbV5iZ5IbvvXcBQbjpEp3+h64NibH9pMGRO4lbqgITB+lehQgHFXqK2YjD0zyOCo",
+	"z61ZHNx2aFsfdM6PL87a5tn2N5ft86v2wDakj820riGZy3pEOzMY1WWfDxnYeUOxMP1asJ2Ta22MSuNC",
+	"wFtym1yARwBcYEmfALGFiaxToM/rYNQnzmQ9pUswW+PMjUNn7LdWfWos/esM+xjEjZZ9NCybkn2IvpqX",
+	"sNIhlmpezWAoX8/Pq73f0gNs3dMIs8UOvzVbqV+LR4KvrmczcEqb7/Hju5g60qpgVd3UxHjmBUSqPqtI",
+	"OLUFsiu9oyYuXmBpimStf+8to1FxrIAph2Wraa8VAs9pGQb1NtlmGcla2Zbq7SlI1tOGoD8opJ3y7WfN",
+	"awmmf7Cus5cFNK2PF2gHmSLGmJYZKAn6ofSs+SmrL2hOUncf9O3RgFWHoX1U/k5UhU+XXZxpuoLoYUXT",
+	"jZqupezZVaoMFsiY7kaKh4ohX3U9lZN0wpqyQiZd6fDGp34He7aRGLWxOvG3RGZJqx8Pl1nKSaSbNKF9",
+	"GoXQuRKXQhawpDcTBqwxUFAxAL3bpsoIOsml6zjpGgxKxsgAY7AckJD/acUZ05/Fdrw3ne4pJyL0WWSf",
+	"sg1zAmVvOwiqFxBG7+6/TGluA6Zr24PO6BhignHxsbc6WaYUx0RRIS8tf+lz5KOV4FOMFT/wUfzbd7R8",
+	"MIMAWladrHFFccJn48AUm0qKFUfExXNw03v6YXLEWt0xY/ItECmsuZIMmVowxkFENwbRvDiE1b+HS1Oc",
+	"F5Mopvr2JyGj90xijZOBEoOHShQx26lsVIhdvmsq044ZwxzlmZBYhQEbeDUbeosGhkO5vuci8gNOo7gL",
+	"aaBsNrPeXuYTKlN7qSfYJj2t5DjrvS0lZJpbIfdYYSN/nqmD3aximhibSvvVD+cmR1+JTcYu1s7dOTTF",
+	"/KF8s7nJ3P6Vn7nYnpqhqbSLOiXdPdlfd14yhpPW1k/p1i/I1rsfFdpK0t7uB5r8tvK/rd/ekTVh0zC8",
+	"GEP8QRVvq7V9f3iXTx08bnVP4kwrZxQmMBWpD5Jm4oFHBrGdeOAi1WZ0iYU/IApvuIQbFZggMLxAOs6h",
+	"b3cs5qHPSYr5kZMyE8NIcBXRkSK72ztkQu+ZecHd7kRiBitDqLGbobEmGKDY+0Aq6SXa2GFA4GA+04SJ",
+	"ZDUgmJJXt6V0sVoaegEHjw03fPxd8OExTPR4e3t70FgZGRvTbzIe4oE0s1OFRpJRFmu6AZmxTt0bTj1P",
+	"BmasEi2ePAw+F+HxQyNiA/Pybt5Q+su/v9Ns6m+bq0yniXiU/B219mbOBa8UGWA3l7myUS5rGLzV26uI",
+	"anhWtJRWbJZJy10ZQLwMp06di8Sepeg4RY9JhKepKY/MDK8uvFZCMbrrMiqLnNtvJktTAw2TZKdTExUz",
+	"NJ0o64Nu+/Ki27vSrPHqsnWGxdut/dD8WPNq+reKpsIuFF7UC72a0SnaAmMg3a3z6ZB6WNgQSvWlU8gE",
+	"D5eHLpcA6naBegelfCKMBoYMA0z+gDoeOI/myiZuOxminWi2ItMm1gyKPD3nu3XnRuPtVmzZiK3EFmpk",
+	"CX3hJZSw7JUHmRYeZqrYRD4bk53cPY3FOQ8UtHOh9zixCmay4kYeJ96/su/34P0smCW7amAFUE3nRVIf",
+	"OLj0ViJg+i8NGarP6zbgC65R3BWtaiLmkkEpBuguZLsmA3URyeKdiAO8A792+NQzZTJtBwBoFunXDvd3",
+	"XbTfWcB/FtikscMaNDjSWh8LbieqdrjzwUu+ePDUvfjjOY9fa590ehfp994ZS/MVGu8wrtS8+1rEiWp2",
+	"zlwAYVBS5NL0Zgp8D0vOUkkG32xp1G11/AGczhHklyFOKuTWOCQVTeeaJeJDXr4pFNhCqkcTCXFnslQL",
+	"smYyKCuMHqJLUof+mbvPGqluVYkQFjJktwGXhXFF5clFpcjWDxRmp1VJfNQr7urnVmUrmaTF9PrjrSm8",
+	"ioS46/D7QDlJIFfXNnA/Q4EBy8Ghe3f6vJg07a+e/uT17tlPL/e/efO829s7QV+WzX2NI6b3es2dw2bz",
+	"sNn8ae4U5CgZxy7MKMSW1XPJ4iLXADNjkF4IRYkGPxMB14sdbBeHBiRyc3NmRrSgwOBSiZmEhs5QX/0p",
+	"FP1KFBCjEuLiGimiWZnaXHX3410qpAPAjyOBeD3rNz3RfSW7ciynkiAASLDK7PqajfuE9a0D3IxckCov",
+	"QlYEOVQmAVaJnUx8yKKi+Dy62LH/NdKPnxKsHH/+utN+0+7W3iUtZ+7HvBlMiLvTQJYkbOP980hmrifp",
+	"gb1ZqpgxJu8l5JHffsYbauObJh+s7jh3MQeUG3H3PF8vzEUso+7yEgbpqwgtpmncZ5D9wBs/g5x4lApN",
+	"pjdIZV0xlh/IWUiXn+veiVe3clZ8yFqdJVMqBFPOI4l2SKnv3TkPmYQ+G3gYJVNQz7XKTZuhA4fY7C1o",
+	"oF1NIaW8L5GiCnXzkaH4iQWZla5khjHOdh/MFz8v9tcESVdp2pvEfjVcr8CyRu7K45fkQTkcVpK5jKB3",
+	"0NQcPqIjxSJsV7dJmESRvaF0uYX3UoKigJogrCqzdHs3we0jPVOKVHquQKp+E743fVaxibr0Yi9kTKTy",
+	"iCAZ2kRmrUCjW9NEkxwRvMrwgeRdZxnaJ9x512DkXLH16bXbzXL5K6YbuU+XWYacvqd2D7zVRPIl1IE4",
+	"svPZOr/n75Zms9d8IQ27GKDKAcflkcSdqsUZKldxcPFfFZQyG/K16a0CWlViCd4mgV+APjQvJsg/QcHp",
+	"VNIPnyH6KQP+WuiOJ7ZOZk4+wi4QIBfhs6R+F3CfDF5cn7xq9waNIzJA/gEl1o1rZSwiMjhpn7Z77QLv",
+	"a7DWL4AAdU40iHq6ZBNjnLiiccgQ7zuwR1eb9WJm0r5E5FfDeg7hALKHZCNmqxEfFRytuMJSNQk5HutS",
+	"v7lWWjbjr4ELx8oBN3T84DOfTjljlfnJQ09y5tyatdi5VyBEzJbFp3cciemZSXxvok/5rUt+92pKnMVZ",
+	"8UrEP+XOeWKgzYNZ42k3DGhNQLj5rHY9nxZE62D3Ejhwg8cArtud4uJTIzErbO7zWiywMrJNmE7V+3DJ",
+	"bIpGmum5iOVNi+SY6cthj8Oqy9j+2nBrW3PJdqZXWuQrBLZCZskGBzZiIxbcl3VOyhZGTbUdrqjXfqZj",
+	"7iI+HMTr9mOTG9HkSKTuxRuTyvC7uh7N/BvdkoYSf9i70iaUP/TGxPerCFKlBUn+X5V2ACNZg+OnlCWL",
+	"U/MfaohLIPCzZinmsLwyXmRnd51KhuNd0lGJYjajo2SGyyPprpA61Ndzrw8apZZaK0TtZcrfgGHRq4l7",
+	"Fl3wpHfkGbKJnwHfrx3u7T2B94zMtPMEVYd44J2CgZ/HA5vSQPGA+wfJ8aBQxSqj7gYkozHRUWz6yaTj",
+	"BsrtygVncfV4vT15pjosyWQBTdu+igep4t20sUprcV9mclAOFKg+hzWdG1BuGbo1YBybXp6J9MzEP5gH",
+	"jbUvf81WjQdKUEUWVCAP8iMyDoWI6vjpr/4YvV4hGyvyV/83fmAhnUnmN8iPbOk3G/pusnxMg2F/zsoB",
+	"LkelUxWKXCiuhEwsgbhZkzIIkYKMafQgqS5pC8goEUkEuk0vp+o1V1nBMQYO9sPdbGvoek0Y/+/yWvwk",
+	"C82VKx/8Ceouy+VKPkAEtxHUedo29QrjPJBsiY218ekoip+ysXogcA+5ARC1xXfAphrHlAbcZBJtwicq",
+	"PIuh5XmkQ+PlT8H5nCMNMf/LGjeS4e22VmuOV8UYTQGaI+UU6aw7RfaW/gSDMUJS+W7d+DK2L5yX1n2H",
+	"RJwyF61FVL5EqlPGy2qkPlAxn7FoVHjp4S0MoYTmGRBOAdkeUQLycH02CqY0TFsKoOevqR0uSTNNzGKO",
+	"/dpKIMMuN7kzmQbNDA7eXQDziLii5QCBvh3hh03v/U0vbEdOGTt+igwSm55MlS04KXYzyg9CfEut1EYy",
+	"GTY7z5uFKs4xjfxOXObhKgxGhRG4wWhCpP7RlGtKlIYgs3k0mlBbyVuxKQmkl0qCsJWDMUk/biNR1BUg",
+	"43mdFwdYQECWhkcfD5Po5JEdmC0uwFvH1Has4Izioka1z6LiGIDVIogoSYmz638kbYsmMUYuLh8SacBt",
+	"9LgYF5KB3rIrm7lSrLLEqS6gTY4odoZdjsICBWYUChnwW5v+Xa5CJBJoQqFl3nqgpLvFGpWuLH/OyifC",
+	"TTNZODBtnKNqoLR+2vX5chVkHexAZXN2M0sEDoLJf2lIZhG7D8RcJkGqtvgVkUsWCMr91NkCGnfahQPP",
+	"hW3pqTYMak3RT5nsNKNFIb3HTu+Jc//i6mw08gEev3DbFEOcxk2itgtTjNdKS1V3bePtcfXqC1gNtpez",
+	"DE4+MtebzN47ERvPuW8a+wJsJjX8Qcpg4mTGRyctfyHQZsO8FaaO/LZX9gxAgKZj7pDiIl3sjx3ykXSt",
+	"vyxGUFBBlHikiV1FCV3QADrJURJRxSpe0PatbiH3aLkM/LGIWHDL40sJzQFuUs2ybJkjmP+IBMquqWn6",
+	"Rzr9vphE/VIOZrvRAbnXafJqwJMqIsLoaKKJKQAkZo96NVKFecpESHvVuv2aMqwGUBHVCaCq8JKc+JAl",
+	"Ywusl8uTTc6U2eK1JFwc6+p+lh7hbAENEZMsKB/m+m3mBjSW0ebW3k7i0CUKze/XXM1t+2hzJ2a+yRLe",
+	"+n9Z0jUFnJNlvZvPt3abtcSu7uzmdsEKQrsoh+x9SFaQ30Ib69qJNKi7qYn2MxNBrwAvV6q/ysiAr3jk",
+	"g6KR39mbxZaMF9kBDBPeb+7t7enHN7/Siq6zVSlTccXRpFKldZswsOU+EiWkTY3pwWgShH7E+ECf80yJ",
+	"6UBiI+6ipmTmtcqWjqv5MFlTOruyz9CHLKGPPkB9lCJSF5FpxFWlK0yFNExXK2NFI62i4pbAZGKAvBjb",
+	"xewE0VrNJWuftu7Y41av/eqi+/Z34Im1U1fNY7Pk80M5YGP63Nz5at8ttlabgMuXQvgF7UW8BxRmPQUj",
+	"W7owa9FF2ipsQlOQ4F/ZErNZhvdGx2RlnvIqrGumWWSaXl7SwH9RwC4vI4YY4OHS1GG8jcR89mL5X83g",
+	"lcEhtAMwaQ+LiSD6e6gbb77TnzB3SksmXp/byiNa9+FMZZsLg2ymlYqhuGekbnJQXGkkig/E1Y9oxPoc",
+	"fEZirhrQWzmItAQvCfv5nIYllSMxdbcaS9ZYu6TL4rTAdJ+CtePErQusnV/TdjWebpXcitb5jezVm5WB",
+	"S5mE85UlEzhZRY69iH1yl7Pyy7KyV7jsQrjgiV5TIVUgXcKzh2Sged2ASCjqBVYnUx/JtBhLXBGmNx1m",
+	"Mve5XARqNIHKHnaUOiV+oGeeBhwU6jkPBHTevWWcRfDV1clXphKRqXFqJ9DL8bf7PHkpzcyxhVvp+vKq",
+	"3e2ZwkYGSopyzqt2D3tIS4XKg21DHijCxQLm6/OiKw5amGN3rdvIliFNeDWgIlq/Bhe6TDYy69cah0ls",
+	"3AUzaLOYuHrhws0VOoUMBFDuTEoClmuBhn8Dzt4rc6QTmBSmfM5sZqzKJuR3Xfgrhz506QCoCsFI7k13",
+	"Ya+hWfdC+7xX/jSwfffoxXm71zlr36xeSqrspnv3snvxsnPaXtE6dRyE8TJ+ct05/upmJWxx0Ub3Vrd9",
+	"fN3tds5flTZbtT5898pV7+L4q3KuKUZ37tFe69WKEojxY93WSek6exH1WfLR86uX7e6Kp8H05V540zo9",
+	"Lcc8lhQxD8cii/EPoYiETU4qVD3KDFaNE1Z8PEbXuieT+7t21DS21j2epYV1z+fobd0LqROw7uGiU1Nt",
+	"ghQDWPdKkqIr4NOvOm76/ELUlVMrivOZ7eUWYLt/KMwggf+amiJ4/WOBOeP6I4PAh3JytnawaRh0D7Xg",
+	"vD4fvH379u3W2Rl6LjMhxl66wWzgOxeO6TWbaYdY298tEnCc0pJbV+F1F0DVTndD6lu7QRLXmb6BlZgO",
+	"pRKcQbN8+2wqVRuHrnk1fK2iPnY9kwwK/JxAVl0t3pfiLq8mKa+6BOR4TVY0nVB5JqICyeYM+4hi8h+F",
+	"MuPUX+or/4hQeYcN/428D1crocpVZiio6cTeq9IKHVLvr0ALud4EGfARGxD9zpFpLB7g4O5Gh/2azcIg",
+	"ZZEtEUUtugwY8arLRb1LKuVCRH6xEmpSue1DtcPaSEQRGykyEZFkZAgFt5ZEKjpDzzZbJB6mWIUkMvrN",
+	"gkWw9tkkokVKbG62TDXn3f2ius/JGdcwBftcDm+ZidOjFiIPZDZkJlmfYuD06jVhgTmfh3mzcEKs/VTg",
+	"uXDtsas1QB6mK2Ot5OfZ+lT2dYy6yRP/UPgFinM2PCJfxsoj7D3UMwKrQrpoVR38gkoSXCgYILWQfrY0",
+	"KJHImNaGYMZt4bMqXmnhEF8s+HFRgE2JgW8iCs7+Mc5rbxVlHXq7+2Qi5kad10wlZPrrgyaZz7buhcJM",
+	"8jySq2dxLr8Waq0lRT9zYns/u22eCamOq1Y8zpe8MiNUjhzSD/cCFRZqnuGyaNPx9lT6JWs2MYSFcRGq",
+	"uE39bJP9xCqSG5BMkbXWIMKcjvgEpY9iDFqS7JCkPHvIk0SchM7t9QrO8TnaqFsm9F9eH3WzsuJbENla",
+	"7ZXGPVHBTJMe5XdkKeb/v/wtZplg4urabTY3zCSHQQoBBQK4lqnCGglY2ZQGYe3QFO34e5xJxW5vt+0T",
+	"ufIqs8pXu6m7cX1VVAXNTLtGeYKHKha+PMHaKrG5etM7vlr1lcJKT7iaxKReeTmKY3l/gtrAFZvRyFpa",
+	"fDamkDtZ03yoILLIaBDSvmSZmBb8XdpEqmKE/turKGifANvQVE1RyJb3J/NZGIygYMTaipORWGCXWN++",
+	"dEgGV62zNppABl4c15ZsGmv6WC5nzLNBkFBsgk1Fn2Ot3iMy6JxdXnR77ZObF+2XF922GYxGYcAiEkxn",
+	"IlLE8DlMz4jEYlUByj4vqkAZQ1vzapkpKyLxik5N5Wqv1gG4mP8CihdbnLb5SPiFYZq9eCuZeYjU29fH",
+	"W191tfoXzn0myfHl8/3njW3SAquiR657L7ee2dI9kLqyVEYr4ULhzyklTH9R82o4blUdrPfSvKNfwXW8",
+	"BPZaQhKvxcJRJsH66NQ/JIPz9lWv/eqVuYkli+4xKFEsoKel3kbbOXRw1rq8bJ8M4krNfW5skRuXFjXT",
+	"1rwaDlpx2efICfVrdDZjvl06bqw7HPkrMqokK5cdMGBDi4dEnuvXPDt7CedB4NtRhEwnm6Udzqe8LJFY",
+	"//ZIkgmjPouIYu8VpEeBSQJ3xhZK0UJ5oBpH6Nh3RorFRIQMzmaRoDVlUhqRoKAq1icgxKwqnmElas5i",
+	"gzf1fYiVpeFlAk02oCNP8dhBjVCk+2T4rqv9lKR4XM02OQb4zKG1/RSg0XCfp5CtomA6ZX5jm7wK7hkZ",
+	"IMMcQPjwwGfDQIGb7rH+OIqYH6gBFEcXi0fS1j8PJJ6lwcJUOrf76hEWSkbM9/oSHRyBFuX6ROkVDOyn",
+	"+EVS54JjRJ/zdojIxnSkDVLf1RCu2mHt45/+3l//xe9//Kf/c80Fx/z1v/033//p//TxT/7jxz/8tfn2",
+	"pd3x5XK53D472/Z98vr14XR6KCXckkMc7D/82g2GKOtqitmJW/v/5h98/Bf/o+v6YezJf/3v/8/v/6//",
+	"+PFPfvXbf/aPayvytgqChoNbznx7ZSEqTCMb/dOx4PeM6+cH2QpBVVpMjUojcJK5dW5aahqNRGSAPvrH",
+	"EMrxsKnN/pSzABOwzUDHquM2NjxD+tJYKh8ws78iplrZyR84riWjstHBRbkUc2XMdpraBp7+r/737Az+",
+	"1f/4Pvyr/3n9Wv87nULxZTkgdTTYAqX3+aCAYAfu4j4kFDrDeyYHUss8Pl0in6AKG4x7VtQDjtDngy09",
+	"1fYANvox/EfzFqoIDUMtEi3VBEJFbUDxFCyzwZQ1SHDLRcT8rH04BjKN1/0KaMWjV4VONF7reEQThBL3",
+	"sX7IphYI0Osu2+wrEBoaS2NrXneC24cUi0nI7TtFUnsYcGdtMMw8Eosj+F6aMI1AQQ1UUxCfyPl0SqNl",
+	"Ay4EeRdo2WNticCqnZ0K6xQKx0qQT3rk+//mzz/+i//dI3/9b371/f/2lx9/80ff/x+/R/7zr/7VQ1hK",
+	"miFWQPVV+gWt1U/EXFLuy002vJd/KdVNKo8Kc0fGfNX1Q9EM9iFrT143K2YUY9OlxEYDYLBODp4h5Xco",
+	"XQQSoi4NzTykDF25CISNBwrEQ1Sx8itp2+gjo4PVoY6ir9cz5x6ytIWYhz4ZMvsQFKh3zaZsnLyS0G8q",
+	"EouqJb79aNmdl7TLcLpoVyw2sFnlRXzoz/G+g2/vJLLDnDXLTSUrGqriF3rRnI8sYvOLgN4zD4AeZfwU",
+	"5LsFgOPwa2AYu/tzzdRJtRBCqe5pmDc/l6AEkoXYYlUm0k6zCcQRkxo6yPBjo3pej6N1saiwuwayNViK",
+	"DJWlgT+hiiLMcPPVh6E+xPCFVdNN1N6Dau0a+ncvGjCc4beWos14S2J0Fywve3SKydXRZp6KVqpY5uL8",
+	"DIUs1xaf0Hzby4jFJhI1GYZeyR1Uuf2cvWvL1Nii2uhaRQNZwaiK4M2vxgEtEy1LcTFGpYF97ibwB6Qe",
+	"a6ANz8bmxo3xZOCzSkjZMPQ2ef9u5utEXb6ktXtpg0ZHc9ezUFA/WzUwACkYgh2Or74GTDXgJnU2gIy+",
+	"Wv/4L/+oUaSx/ukfFWmsW2dnWyBbpxVVO4pRTlHYyiqnpu+jUU7zhQqDskL7diUp8hlC48JCao0XW4lj",
+	"WgNJLqpVA1SyB1c5ETC2dp+3X7V6na/bN52rG9tLvci8Qq3Sbe0eVi6CkE6wLuYGGqQE60kglYiWhwm1",
+	"JJB9blPwMKjl8uKqUzAKZmy6BL5Dl6sIEaOQVH3PPJfB5/L6GllTZNFiC+asbKPEaToy7id/aaCJvzOG",
+	"y16hFB3vhJf3O9A7xgFRrpiBtN341IQtXfjLERn0a/3aIN3D1Cxaj6s/k5pXe1Tzahu0FKI1z3gmrmYU",
+	"2oa1ZkKqSMwm+sO54Lg6o9y1Skw2LQ3Tlsu1tK4UUPbnMy1A7OwSP7gNUssjUKEVlPMnqFWnO7M+3dlt",
+	"NjM6wfPCnnI76aZyT8payJ0wTVWMjyDZoOB8D+Yz1P99seCDDXs8zWfGVVw59gqwr5/XsAVyGkhZ7ETE",
+	"Ap22IQN+6uEMlxdXvbxxLX5h4+pGydHXBUhqhtWLn8/yrMRQXgxSERNLOhdX9PoFzNusC8kyrXytC3UT",
+	"Tc2rta2nNNcFiG3pnwj1/YhJeUQ0CmgE9VAk2wq4ZBxZQZiu117u63VbYR2aSZ/0QVE01dqm85+cr9yL",
+	"5sykQ4MXQfBEvRQb4c7JkoFZLZPbvGUaeS+N8xHa+yI373MuVDDWUm0gjOFtFgWQP8NFch5T0TWdC62l",
+	"dtRoJ9TfJh0l+3xgZzP5MiIKbgNu+dIALTpMeWRgh9JLhqwDyJGCl+z1Frgc6z6HcEw9aSD13R5CSKhH",
+	"qLLp17gGk3pu0i3q5jcwCprchIPmnmf7tfY54kQqunRt2T2Dai7MKik3a2xskxY2YgcXiBEaE+Xd9GDr",
+	"mqE/OHXyAcFY5pUXywp9jaHvyDju6jtaVhBRN9AJkvtdaeTKQVuJxOEVnVor1Bwu01rSRFwJ+JnLiKuM",
+	"dkN+K4+/luXmSmhiH9EwXEKE8i0PpKU+LF0gU4cCahYofYLjYgxcrKyqQW/T9pYSrSe2D6xTwZydC6IT",
+	"EFRjwdOaFhFjjwRjQvlD61I9JFHY6hsPPJJFkWsl6pmbJ1P3ybT7BnwnDl6O5DLHp4jmYwLKXCepzUmH",
+	"w8X8wVFs0dWfzJhYnffMCTxrs54x8uXLpzxjDEs1Gc/0Wf+Bkp1x9AdkOsOLnyMA0UDwpcIPje+mElRX",
+	"5tkfKmoxhqYUwyUx/Jkyp/GNWPvx5dtappjFztbOk+wJPaw9397ZjS0cr4VioWa8F5Le0fwBP6ztHDRB",
+	"l0Le+60+tPcsGXkZ58fGXGuvss++w7U8d2RkFlf3xlTPwlBgfs8i5Zz61lUL1mUxnc0VOOpAfszJdX/1",
+	"xxmJrjip/aG1tTcoBltBkErINxkkXV2Q/d2dp9hVE7JJM5gqrEGXUHdbWz99993eh0Ld9sGiUibcUHBI",
+	"mp/zAKwSschtsq5cnCQMuA5iq6DvpBT0Z2UKeqGwlYnep1Gy1DEP41IISH3hfDrbkvNpEqkrmlftJzZ4",
+	"dxNBbo3oJYplu7zwYpUt/rlwfZDvsF9bKURmA05tnQQal0mwPnboI12nJsoC9MUoUCwighsnkUfmHAnM",
+	"J4L3OQbFH2HvtxmLpOA0tJnYULpBjyIW3OTcaTWIo6IfQHLcfrOptX+tZQ1MXQfUgja2a9yuvc569PYc",
+	"ru6Hm94/AxPJuqASB7n0qrmKb8ZMIHhcxWFV+xJb+MJGD7MQE1C8RHk99h7CZP1t8pqFPqGqz597u7t7",
+	"3t7TXa+598R7drDvPX164D1rPkWlfsiWAnrYY1ddG89FOYEmePWBmKuLcVdTywCVCJCc+tyVwmh4hLN7",
+	"FpFFBFGimRCbnWdPsd5UJU3OFp6o3sfld44HUx9kDRr2ds1FV6VCv5uqRJnS0o0p8xhIGy6D9hsasTVr",
+	"QeuHFM75ioaQ93SkyDi4nUfMsWvEjFATeBYe2SaQXUQtf4AUTN/ajOV8NLHtHBcsYn0esfFcGjc1JQMt",
+	"PQweD5QYkMhqDdD+CCugNmKMQyptokgDCHpYrgVNOVpQCUMXSZ/B97eWmKpWBUue0Z5GsFMSE+ED64qE",
+	"ZGuZrGMGiYkKawopGiYL3Cyh1sajeMvrlvq8uDRNY0Oj+AqgV+lNriB30scSc9sCARRPbWQZmblBI5TA",
+	"iWQQ/kLqoViwCAy48MTVZft4e+qahKoJmzZ+cPBLtiS3BgzjM9T4N20zXn7TLYzO99fW7nWGVhGRuk0z",
+	"URPKiRJQgh7qOdnk1Fkk7gNfSwOS+GLB0+1mEp31N6nEG79/fXVS2Ce6cBXXPFDAGYHFaPh3DNMpFdji",
+	"mXb2nu9s7x7U8kLbj5y89qMSWQ3LIMVjfdV9s1EZpMiUbS2rZvkyYKHvshby8dgmqoXMaORqYpmjtU1a",
+	"ZCj8JRnrMcDUboPsB+DgY5HGDvn5nEVLj8yommgSx2DNPp/RiE6ZliDhBftpcESoIlMhoTa3nVItRKKC",
+	"kGey2AOgdkcwJg0BfM90KOYqCS1uE2ZKQMloDY9HJF1quRMiNsiUzmQMu1ZQsTzqbK6w5lACTPvrOAhB",
+	"Co6wRsBIcBWJ0CTKZNuiu0SMhMdIn94hI5QgotOup2Lx3cCwyl+GaCtEPXEDAO0aHV1F+qKWMxaGyC8H",
+	"S0b1Bg46PpvOhNLqydZXbJlp+2TbMuTBRDQWXUA/vro4J+Z3Uu++PCZPnjd3GnEVZ7tnmrwOyeCxqcL2",
+	"eO+x8eFgpSfMgsEpYddRUfGXqc2e0lDvLvNhXlBuAgnFWPWjwEmn81AFQOL6SWx2oGKKploee4yuJ73n",
+	"2LR48HgchGyQTcWoPbYuvtWndFXSzEsRsREt7iQ9onKyNQ7FAmwI+ilszGXfybXlGrJQLH7KIlE7/Pad",
+	"ZgVL06SLhpSPmLOaFJufpuIeS9nqt6EFl33t+X7xW08zbyUqxD4pf0OKeaRHTVRqsl9qxeppUsva/ZCG",
+	"5Nnz50+ePM2P+6wcEijtWvyGg+S41T25edE5PU1BspeF5F2mEq9BnJY3cAcrwPkhVYXWfpXJZo73sTDc",
+	"XHC23JpoVozwSVOk3ExPbgWTBAYhTc+Gw5lHH2FmROUwT0tsLxxMBZZgpLRcTDPEY+vrHk1+cIsSNYnE",
+	"/HYC9ysA9zB4TmihTbq4Dv8JXZIdD2WPSgWv4y2tAkvcrLhi6x17nivAsuLGB6w7WL0E2aziNC/Kiatl",
+	"w+WRnFz7r0LCKmhNZ6k/J/Uq6YYw/nXGjb2JqlyPhXK91l/TywESgJTUo2+J8Zb+aOcNUoCvJYCVhp41",
+	"xpyEr84MbzGzal8Ku/hrwczQDU1RTUXM9yZF2xg3j2NLAnykjrkTZvuHc0U0S4Rr8PSidW6ZR5xKTBy3",
+	"zSVbNHJ7zB6wxetDhGN2X6KJ6Nvdrd09vjGnOTNvrq3wmdnsJIirNt6NX7j7+RW4rLDM7b/yxtvFQvKb",
+	"3XhVXUM2XNIlNXpxUwYXKPq5998updomXuHTH5KrLew7Ad0ZbAeDw2zTR/RNO8Gl4cWtSMzZqTvMmh9D",
+	"QXmcPFzXx8n+kmjApuXY5XK5nE5Jvf3NZfu41z4xpT/N02buy/b5STyz4Bi7Y/tt1tPlORsVkZ7kdqUZ",
+	"VoECEpSZpp0TKgkXhFM1j2jo1pmru0ezwOqvNHKsE6fhuTHTPT+MFYuHDwvtKD6lCSYdd8hCIknQyKpz",
+	"i7d+8X0PV7IJfq3Ouz/f8VjNmVat6sodq+zhYJHWXQv4UXxeTP52WkchpgjvVN/GzNTiBVfRNOAiIvcs",
+	"khBkJO+CGaGczDmGI2ZioJPqQpJ96RNV82qZU1Pzauao5IvWvksqcclhc0zmNaMhNnVMb5p0TTbjgcTd",
+	"2n0wrxXh/7UIbfBWhunes4jesmNRpCSeifuA326ZZ8hIaKpjEZETGjGPjBl0j0BXhpczXpH6E/uNbByR",
+	"fq3Zr7ne+xMTma/lg8JqEyPhF5eaSLrHC9y/90wq5pe5S4/BHmQ8M3oV0kgoP59TrgK1JH/1xyS53qo8",
+	"rrQhhR24oLtLPL9XaPkrGEsodhkFZbKYCSs1Pg94Om5dZ81bEcOwXF4tfwhG6QVTVhrWuXaIiNEwkMyH",
+	"Cq5FbW7mU2hxSCQYjcRYs4ERY77UZ3guNaGZv6AXY5Ic03spRehX7ZGoxOiucjW7exrOqU2N2eT5sjV/",
+	"bR8wC7OEu1lzbTdNcShGPAmUn023v6S3TlTPTE7qu8mDG1NP4tzaVyrREPgR/JYq5jImfhQjuIHc9ARI",
+	"xFBdXoPoVmoKpBQhLBsommOPuOOGt7imK4mwRndYvRRjzPGVHE2nzmby0GQWn6SkPJVkN7SIk3dOeuKO",
+	"8eLAsMCHH2uHNbb88WT4ahRcBD++uv5FZ+c86MjOVM1+etx50vlZOxj/ZJstfzwb7Z3pR4T/ursY/ULc",
+	"n+6Gd6Pjg5C9eqlGr96HHd7cHu2GfDh92fS/+XGYtya5KYsY0sWM8c4JORacs5EinROi9MNZt4ycM58Y",
+	"ky2dzbJp/E/2nu1vVmvPAlWIwCm9Zdfd0/xdOI9KGuYFU/Tx0qEU4Vwxa1VPG7AnSs3k4ePHmaSNx3QW",
+	"PIYR5OPm8GD0bNRkW0/GB2xrnx483Xo+brKtpn/gN+keez7e2Vl7zWswyxe2Ko0ScwxxOY1axYzFy/NX",
+	"HvnxZfuVR151Xurr5A0bXnrOu3JAzl5UymSsmo74YxHwF0LcJUg8l1gT8PtAIT+AWDgljOcyo7WiFFH7",
+	"6ulPXu+e/fRy/5s3z7u9vZOCQsVG3CgK7PAhsP3izXm7m4pigkvHz1Drkw1JFSYuQkOit09RuhzkTe/o",
+	"hR80yWhCIzpSLJKe6UYbLomc0RHL0OgVDTUFmITLjTOdECZTib3EHpRw8Jmi50l11IcEOmgPYoKwTduG",
+	"gYel1zMF1AuajoFGe6VoVGzUQlUiNUxKFR6y24BL1CUSQDbWRPk9Wx0dlnXKpGAs3F5BeSfdFa/YDV6h",
+	"HY5ikTkoVSTVkibE2XbDGElZGv9YUB0CFe2iNksBHwUzGpJZCKIOwltRxpnZtyuub0Wj7RgQMVdSUUxE",
+	"s+WYArlizVUss67Xsdkpi5DkGhLblQS1jELOmJoIv7iAo7FvBJJEzIRbFgSsJHXc9k+uW6c3l623Z+3z",
+	"nlZq8XO3c37cuWydQlcY6P5RMTXh53MaXrpF4sfESl/MoZLAu9RaVlSkLF6QCV/ZMFDld7vUq9GE+fPw",
+	"k5MjskyiwCWlUdbaJJdz6khq3czJDbM5EJ3NmM1ncnQYmFOrzQK0ql3wqbgN+AOrK1ctp1xeQHltiu5s",
+	"g/YI6+oaFy0f8/g+R7ZOy58GHIf7L7BkeJzvWCBxmUh2aruuAG8g9cVEkEUESqvyXItAEoDB2bizgoj4",
+	"mJ4Ob20TO1qf6xegvZ+TKoUWkkKGpZL1q7Y6RiDJAAJQokOiFe2BbWFCp2xA+jX8zY5c63OTRRxAHPyd",
+	"Fo6zxT7xFVcyFV+1RQJSZcXzyoJ5tVybj0UwNDjZziHG7q4XW5zeGYNRUg7PCocb2uZWjJXcHjCZ5dC5",
+	"XSEQx4DtLAsGR+WkduUMvcXU9kgSNOquv9tbx73O1+2aV7u6vrpsn59UrqLcGqngHvqUzaFkiqmjnASw",
+	"NAI4A2Um3BRB0oK9g2njgNMfYFkFoQkvI60MsPcqVmt3m0m1Kq1Fnc75aBI7qxWj00wlhkSNspjNnwnO",
+	"loXqbJzBAyeDSugthGURII+qvhC8cWSdHNb9mYIKEvQKI/irpLVt5X/LHyTIqAr/vz6rf9P6rNoAqepw",
+	"lMQ3/U1o2Aqqc0XJgDO1URvY9bFTSVNBpVAel9RTGk2nJo9kIj0ozgLSJI9CrkcoRo1GYmrzhzSdWSKv",
+	"QxPWPscMHhQHINPAlsqainvj9uS+LQfFqGZSZvyhC78JfC1/xKXk+nzMsCcZj1MfoG6xe2hTKsfGjj2H",
+	"mQJKg2jfB1SMN1HCSCTeuk69mj5SZ8uFtcXbVnQ7nzP1RkRq4pzwGaep1Bfw5/Wpe7UwoMMgDJz9pyB6",
+	"RBKxYFbRt0XNNnMZcbO0gnsIVmX8UQlgHmIKMWs0iEqvLQHDKtz3IoZVE9K4h6iH6twuvZMFhKiv16qD",
+	"XPNAFTfxh1E8C9yqZV3zsqrcMxYFwseADs7U1kI/jlEe68W/s4vz3uuaV3vTbn9VUUI6M2foDWN3IBvl",
+	"l/kwOB9msfk8K3ivjmnkvwjCsDjmHRqCcvZekWEQhnnj8igUMuC3J1UPrT9nlZ+trsd+NsNJcjkxsKt0",
+	"4CQKZa7uRORj/HsKTSYIsLm1t5OYJBGEvu9mPDTRg8kSEe/SP+ZdMzhr5QOfIIGiSkB2E/KELedT13dO",
+	"z/nIZLI+hAHaCh8IfCGiE7XNLuaqOLMY2D4lqTpovr7BL2YMysNCf3I1OTI11u5NR/KIQSomeqfsCTvu",
+	"tlu99knNq51cX552jlu9tuv2egK9rb9ud6/gz86r84su6lqx2hO/X6U4pKtuHFfptk1i9bddLcpI+LOD",
+	"vQ/wBCdWWmywA1x8pRWpGuV+JAJ/q0l3hrujPduaD4uQJbIoeju7h3v7hzvNHzWfH2IVE+jpWvv2DRt+",
+	"/29+/fEPf/Ouz00917/88+//ya/rO7t7+42Pf/CXH//kL8hv//l//3e//x/+OdnZ9ZrN5sd/+Ud1bIHy",
+	"/X/4/cbOzuOdJwTGJx//4M9++w9/9f2/+72Pf/Bn5Pvf/0cff/MPdrzdvX3zVt6GEi+lMMaYJXrRxAUU",
+	"krSAhYFd6WfiM4XJ5kfEZ1GgZUIQKVFLfW8ypjF7OutlNx6uhPsvmWXY77/f3dnq998/bb/7UXE1CIf5",
+	"Ao8cNz2W9YpIxEYMYMsuxyZ220aQU5bsyhO/F+RTG0przKnS7r3JmR9JxA+0wjKz1GdzCeluV2dXDQ+L",
+	"Pw8jRu/ioLftnNq/YVNAgG4dd+gyCfVfc7VGQXUd2IgYVGRd3XVzWj1ijzWUkZ5zn9Td8W8krY11wwka",
+	"Xp9TafodGO0YrnRyG9wzLXhAxba4VBYQleEYmFIpOKHEzQKiQp+PKB+xMEwUc7QzYxol1lopyHdktoJl",
+	"pTpSIualK++JAvb7wUu0Bss30bPhTwuaKG/v1h0j1YRMgaCzCGSmxij17/XSJHLOzWps27WtbCJ2boZ8",
+	"kM+N1Acp19nAI4OM70x/hc6zQQNbW2E3YCyegzd7nye7a+EkFdrCHZGIYdNsrMsg7YUWKOILBqP1IX4X",
+	"zUiJyi7ouGahn67nXNkP6OlFvFu3IfqquxVb5ssCJ1mqyf5nKqL/4JKcjPuVhdPK5SxLI11XON6NfROa",
+	"IMoZ4+ooTuEA7iG0MDBjlbVYeLYiwBLDMB4S2R4kjPlxHL8bL8Zwpm4igrfOwZ+ilYr1C1Pv2BCadAD6",
+	"76CgYT4CvoKEmD4qP1SFw/QsD6h0mBrgNJDqU32oGYjW1WwpdWqnximWlS27eWZM+tnCgY5BuDyu3adx",
+	"Q+Efs5/NiYqCWYroE882V/XkW9lfHGBGf0iO0eWraBsrqH3M1f+xoe0mocdILHHPsk8sxLcJ+7RccdPW",
+	"Ww/nTVXYUhHZXNJIshXFJY1q9PGf/fnH3/yafPzNH338w38dqz4FheILBewWyst6dtsu07pyQEyYUQje",
+	"hty2pCD+w0nUsG5/bTX0zDLKHXNp59tuiettZUE5axrOF6PZOajie5iySF8OqiwIUkRYZCtOx12Ygpki",
+	"IiNoBBuJqe0C65z2oAlheIMRedMSLNJESUkRyaL1Db31U7YNeJUqeYm9K24TkGs3YxCTiMUDyNYQRnFp",
+	"qJ5TrvS7aPj0IzpWDzPDFNVQipEbOy8eWlcpgd4CughGE4LIILNI+PMR8z9tOa1Ozat1r0/bV5nMN/iq",
+	"mq8+0EPMQybNAuJwqDT4z7ATyLNMwDPUfwVviOAk0uMcmWJ3yja8Sl0HiSbwKywgzwoI3IL2te2almYj",
+	"rpnamlQUfK6QGLFI9rFlR9ko9araQy7KXL9YOGFIeXloh5wEMzILKV/vgXjZbUNaZLd91rk+qygDvowY",
+	"dMSJ2DSYT3H3Q1pi+ZsBqG6G3E00M0tZyUnCgu2AF8uQsyb4xWEoE/yi0aE1ZQPtxoEvnw2dIuDqNTZW",
+	"+lTJFcbqoti9ridfZTE2OWhZR8tNmkrEDsJsGQH9vUkQrlvnKVjAFHRRqsctoaoFvMe2okQHmYvz3uub",
+	"44uzS61o3ej7vEJKj4HZDZksg1+KM7nKOVouiTTXMosVXsxLEamxCAPxqaRkE5LLPDQVaNFA0sPHy2I/",
+	"zWgrF9NzM2aWlMsmrpR/kM12/TL5pQ9JF93M+phLgtwklzGHmOIdKVKv6VxN1jcUbuFTH7zaMBSju647",
+	"nCsV0fhRZ8KD18taiA6FX5x5nux4uXJGQSPfhG8t3ZwjMZ0yro6L6KyE+zyANfpiwTeZYiKKUuiN5XsR",
+	"aNXAtDOSiuzuk4mYmxg7QhUJmf76oEnms617ofB6y2O0eh8dyG+Mwg1bv0yXXwu1VsPQz5wEEXrP3LZo",
+	"zXTESprJMtw0vzD2C6oQBxyqVWiqNpUGXRziRFi0+B7hDAp6QN5VHIG602xWriYUE/+aRrkPaJ0TqLDY",
+	"4DufbUJMWMZ9A3otssW6U2bhMifS9aiJicTtXnyi06whXkDyZGTOIh4Cz/KgdH+aeEmOzMq42udIvgDu",
+	"+F9e1oVeVrHAj8y2dizEHSTqKTKxkZGULBi7C5em2s92kjYOa5Leo4yc4Bnfvoubl+BLIOUJ1MOQyMEl",
+	"1iGS3jOf7HjNZlP/HzrNYUkZCDjKV1Q0l0JG4Ayp5o/svSowaq03DT7oQsnxyYzSgnnrLKGpDJdkMIek",
+	"cRgIksgHLhV0RMMQky0ggT3Fj3JmuoLOtTEvypNtzFwzVWfone3uKW3wy4gdkYngYq5BBkejrwVaqaBL",
+	"KnbxsK5nW/sZTmq6lMqqHmKJ5eyt353VS3M8cyNzcFZnL+F1hWcoEsOQTQvN592Xx+T5/sFTMsOHiM8U",
+	"DUxzVUqk0hIgGYyEzwbbpOUeM07/QLob6ck++Sp4cdjnAxwC3EujMJjNsH7Drtfcf0aGSwUE5mMEMjhl",
+	"H0kygD9M/LwpWgvVj3cPnuA7fV6nZDRXBDLEA076tf/8q3/VrzVsfeElJEBgiZBkAemCmAGbz7+Sn+JC",
+	"j/WjWjqCNZXEYIHhdBEJfmvzPsBlDvNjFM6MiRn2dM43zMEu7Pm0ExFhtWaMiRjTIJxHTHqIOFsyG/Dm",
+	"Cq1CPVNEhj7AGNJxaLeoz3ebUBLLjimVmOnjMWK2mhrGgEyxhS7lZLd5RAaZ9vCmhYSkS4ntF8JAgjd/",
+	"NFcbBIMnioKn+xQUHJlsg/o1iWXWEKVXBGtJYUvi0syyBjZXL7BmbVgTprnvNhuxP8lFbJCXwXuioE4p",
+	"dKNg+sq5BX4uyITRKK5hbukvz2LY+0BqBlTk1rrQ18l+8zkZHF+cvzztHPcGaFhG+QLjY0YiDAPfyNpx",
+	"5iE20ggjRv0lgUkkqdM+N1X6bEkkOo1dZrAKuL2gtB9VZixIozuEDtHQNsAPoBJfwKViNNsjZH/Xq6YA",
+	"w9aU5e/ZSLb4/FjSliy6x3oN4lYWHiRZki+nx33d613aPDR9+lM+i/2sd6ZM6LGMO2vskxMRKdfXIq5v",
+	"AZxSj5N2kbygPrEyzYqm/NlZrrsdErExi5g+sInIluRMR2QAVekPhyHld/Fdfcs4i4IRETxb9SPx+Fox",
+	"27hS7I1jMO6V1ylJctEixOH1glVUrAF0RDmRi0CNJkTwbYKlnLGQSyLez7bExaYOgTTOB8yr7UMnhbmc",
+	"Q8k0zD6EpjIMDKrSdBl2J8GV74dTDADMRyPGfFLv1yKmomW/1tgmehmyz2lkSwmayvYWpttILEzxkH7N",
+	"lB7EB0OqWNSvNQ6J0kcYUsx8RpZiTnzh2iD3+RCLCA8Q6AFKLQCAPnnp1hVmYYEk+7vP9QE9aO7hBdrV",
+	"L2y1xtBCIJBEMs2G+vyXOOsv7au/NEP/kkwZ5Rojv9QPbW1tkYJ/9U/WYn3Tbf/kutNtnwzIL8l+c4/8",
+	"knBBfglqrL5p8X7hUKbNvHJIxBibqDIyn91G1GfbZtCX3Xb75rRz1undtL85brdP7LhNO26L6GfQlB4G",
+	"U4wwjPRNyIBDTcU9M1xLalRkJvi6ddo5afU6F+c3L1ud09zwvcSlEUhzlVONOK6OsjeFCyaTdvjr89Z1",
+	"73X7vAchfmbwHTv4uTBdFySTMhD8kMjgFnUGTW4OCRfdF52Tk/Z5BqUtnpZnE/gFARykdMqTzcvtkOcX",
+	"vZuXF9fnBqL9BETQ7MhcGdDeKDXAI9mwY5y1e68vTm70UK3T04s3dnkHSdxB7wcbgwcWc+ThWJrBDhVf",
+	"Zr+E260A+dgjwg9GUFgegwRNxcI6xZYIYI/34gsv4GQuWePQhkIFxlZiZ+22eoa4DOi7emas65I+KZrM",
+	"ZizaikMR9CdTzitHdnb8q86r8+vLm5POVevFae5AXAW3fGs+g3UAT2P6hhvbqIe0pmKHvDjuAsI1wjqv",
+	"rs0xO0gfM8t0TBHci+Ouq5p2hOdaH2i3KRMWzhypfbPx8C+/qTz6T64veu2rjWdAyb3qJFft05c3X1/0",
+	"2jlGYXZvRLl+514PCiHFLIggWB4URxERY8lJDdhtX150e2uGjNhMX/drR2yddtutk7dmUEsZKbI3A+OI",
+	"EPOuFSoU3twhbr9q9Tpft29eX5yedM5fFbAufWQYWUBH+6k+fBTakGnkuWxwewZbvfari+7bm9eddrfV",
+	"PX79NjNenDwMLn21ECRk9yyUxGdsps/daBKEIKZBt6IFRwnHorF11r65bF1dvbnoFnFZzhbEetgxedo0",
+	"h4HAGWjHY4d60704f7VqLPuOG8+ybgfMxXGndXrTOj6+uD7vFYxgq2dohmxqPmOHCMpJ4DMs+upqEeq7",
+	"1RCrnTJFPa2Ts875zfHr1vmrHFlmmbihJcOzYlqKRAihOXhD2+Fd+PjN5XX3+HXrql1ATLN5NJpQiem6",
+	"RgHIsnU7YPvssvf25kXr+KvrywK8DOnobj4jvhjNocyypiYX76O1HBOJbYe7bL09vWid3PQuLm5OW12z",
+	"/J3UcYeWOYHEYq4qKSc8Msz1EFWpkMnEzXp1fYnH5+asfdJp3fTeXprRD7KjP9IXjh9QjMQx4eWCs/Rs",
+	"cIHIeOO6X3eO2zfX562vW51TzcJjVlV2SWCdOijAUL8UUt1G7Oonpx7pMj+QHlaqBpJp2H0eMnttQFB8",
+	"UmhEE4o+S3jDiLHWIe+XZCGiOwtmr3PWvrjurQTNQykTRP54hMwFG0HRc4kTJncAEmoAAuiNZY0CYNoJ",
+	"gzsWLuERCQnkKcHlxfXV27UXq6FDhMsCU0c68yw5eeT46msPMz8CwRtWlUoUuYnmXAuqdu7Oea/dPW+d",
+	"ImI0DWvALSb0Xo3pPIzVXsT5keXhA6eODhwpmwN20zkHqbHgdGASgruWIONAJQ8g1DHNDQgiFFY9yY+Z",
+	"PLzs/SyA8rYmKYaB+h2x8Zz7sdxxfnFzdf3i6rjbudSCbfntYliWnA+d8gVtsWFwHFnOpywxbrd91bvo",
+	"6rOQ4Tf7eTRY1kAo1FRJIiHLJTon7bPLi177/PjtzVdtfTFeX1mZbDc5cq4bGGTVQCtONHYYajK7d6h/",
+	"gnzjBbljy7LpOuc3L087r14n5M/CUwQa4R1bGmDQEmRJNrbv6SdAOg3CMEuWl9328cX5SSercezsukkp",
+	"GUdMTsirdo9oYMdbZ1SNJlbJoLY2PYlzZWyNJHPvGcuMaRMhIl+fIzqbhUsPGSloku0evXXE3bvotU5v",
+	"Lq57Nxcvb7runoqxb/t2Jq1oKFeM6BypU8yVDIwyjnGjQzHnsTLUbV+9PT9OK4g7mtZdsiFGlI7mkRSR",
+	"RbLWtc03Wv2OFzs0ph//kMglHxkV3Y0Fgc0wdSI8Kquk1rxagYpZ82o5vbDm1TLKnH7XamY1r+ZUqppX",
+	"y6tGNa9mlZyaV0tqHjWvllEUal4tL+fr2b7Jf1coUushrRRs/0ZZs+bVssKnBj0jSEIvg6w0qAdKinA1",
+	"r5aWw/QDKbHKTp2UfpJZxI6F1LxaUuyoebWc2ADoL7rxYZLcTV3zauZihFStKw29vRH08BlWnvwqZsaw",
+	"qSlWit8UMEE9fCEPK/jBcRuM08uyAw167jBCmnXq9KSjZovItULgn4n461pDngehgKf6rm+/HzHmw3f/",
+	"D3vv9htHsuaJ/Svh2gVU1ZNVKl6k0yLR8JZISs2RRLJ56T6aUz3KYGVUMY+yIqozskRVn2ljYK+NBWYf",
+	"BvbaY2NmjX0wxjbghWF77Z2FFzDg+U/mcaYX/heM7xKRkVVZZJGiWuo+Og+nxayMyLh+9+/3lX6BJzLN",
+	"8NGZltPiAsTgAadrPzH5eZokCm7bgSmewM2Hm4B6/oEpellmLvHNHaOHWTooYE6yoK/hD6ARTye7qZXn",
+	"9JXDneMDU8D7WMAZP/Pr+SdfgXZo55+eqGyInnX65zFydTj9JP4es14Fg2U9yIWWRQ3nFf0yVbnMBxcz",
+	"6ESO1VEZ//sNKBPB3ydmkMqs5/GR4ZsIesj5WUE6+xGzQTj0QO4eo6QDZ0HOMiOTU2OeyxzbnGk7ndBA",
+	"X4D4ekpG1hOSVc60fCNTCsSKGqfpWJlpgaCiFkaMCJca0QTcJ/fJ2RE8gY1xiGcH5iQQBPDBMbJp+EIw",
+	"6oAFP1OzYzXldPzK4339JEtHFwWFlQ6MTtLKAcLYucOyInjUOFZAxf1R/JZsxMl0UJsmUpFZKCK9YLKP",
+	"FbtVRgAMc+69oAjIXDW4k0Oxub72K7KDekM9ZdJ7ULVmICres9XEjrm6pLWVcqMGoaAs8RaCRuKlJJkk",
+	"1qHbTzIs14Ti34zRUgQM+fOH3TWHrNKMj9ZeYOzw2sv5KqlHay9qR7O8KAj+hKFIboLxPcuocs+Ov3Gy",
+	"I1XLgcfVL24+WrEqPO/dMrcPbafb4BT9xedTdtoXhsSZwoBMVEkGKqc+IRr3akwodNcH1foBufWp1Hrg",
+	"DVzi0oCWd5Hs507+NSEDq0dLX4W9btORVkk71SUwI6ZvpOqSb0IJJ7p4pzxe7bX1PFYP2UsmvaN0UEzz",
+	"Ot/QG1nI3NVSYOyzBYtMb6UKI9dgwrvi4R7dJVM6kQ4R3miB+GorgMZP5Az6wYe2tS3WHPhCtct3w5K/",
+	"Isd61RQHH8EIDfZQ2bRXRN5du763DCzHIwbnFcOKrsFghaMq+UxgKXRZSHF2/Fw0XZka6AR9NlwbxqE5",
+	"jlUh4e3WNmMR9DW60KbaqqIjMBYTDUSXGl2DBCiAKt6lnG2JcyPzxLsbBzLPyUfnjia7w/u6GVOgZYfG",
+	"Gbc6gjKqeNxAxy7MpUPQ56OBPk/gPhcmHShyql+/4nwBViAw+J7f8dxk10a+HJtM1QOZoVDhQKU5xRR7",
+	"5LM3f6KiMnfBj7h67+fOQLRCbQQmciulxItKTYr5ohI/fSo8f3nFhB1Hzt9X9nu1YMctst+Pgr1bkpVV",
+	"ueFAVuQW3tT7Ez3aBsnq4WaUfv348Piy++zpyPR6vd7BydnF3tkI/rkH//d4p/cS/jt8Mjj5Q/jHTjfb",
+	"++rr40399GDU6+33er2zXu/XE/Xd95/Dz72Ts68Pj5892Hm5v/9FTSLYlUSnJ+JgkM2JHv3Jbydq9Cej",
+	"dPgnl+p80nKDjoH6MBp0v4EGtUzJfC6ac2MOL3e5NFKOaclKBxf5irImzlTqE3hFM35+uEPALPu7R696",
+	"7h+P4fxnqaboWbaoeRZLAQvaGzm9c3UFoJYqyAp+HRXko1c9/u/jFW/AczNA1WZ/94ibPsbb8NU0Hby+",
+	"Nlv7p0BRWVnaGTO29FJwgMU4oJtH46+QLe1TmT1PuBJN8IYVTkNMlPm86xB5MMRDwZXh6dad/XKzV6P5",
+	"5fuO4H91tr/z7NXewenxyw9A9IOvr3jsg+P9vmh/8IlbEP6y9V2oQeFYbq37lJ1cjXay+QDIsStfYHIM",
+	"exqY4VAFWSYuz/6WCCacA3c9fbkZ5IgjIVd9GiHsA6pyPf/3UAtMbq5qcSpHB3hIb0psrqUzN1mJeqyT",
+	"KrmpPyKmUMcK/S6LZ3ZIRquaqrCJwpwsqzhGZYAOEe/Wxf5UgmajmXit1ISVacx8C+uttiopEteSc9/1",
+	"DeDbzeA1TvPam1R2Hrmp163ZsZJJqpWtzSdGz/e1g9r13vKTQhYMpJekN2+3kInM33f91Y9/oNJJsZvL",
+	"YbHEHoe+rmmmHPIFetUqyJhzZccpSD5AP5k/sPW12lYEcrnenBEAuwS4KyG+6I9/8a9//E///Y//6s9X",
+	"6e8K0FuGZhtcyHykyjSD5VA3j+qRbm54owOEFgeVmyxDLOINPmWgobmld9t+pb4bHpErQUGHcAqAv450",
+	"alXCRUEyuB/CqonMMff1fBbCgc6h49TuUl+XJ4LgYvv6P/zX//Pf/x//VDyKuoRJez2uUcTTvWKV7r4A",
+	"KBqRLwyhBtmB1GXuA34xzFgVL9K7LQZ6rOAQ1pcuv4kWIKeFOaotP/wNR4zDjC7MNM9m4rfmHCP+LCXi",
+	"mAFfBOUKKFNsOWECUVF6StvwoyWz/WJKyDsrIwmZN1dIZVhZbQEedoTgvYd6mem08K4U5HjBisAzt14U",
+	"Lj+3QExZp7pIM3SMXEjbuR1RvKl6pdVbD65Wg/+r3hY4tYgzDEzOQUVBPko6YCDi72Hozd7R0avT/Rd7",
+	"f3R4sNeKqpZjOg5DmWV2C63NcSJnsU92IUNyOhQhMupE2iIq8448xjMMjSzJosf9nKuZwcRXV1IkQwME",
+	"fVC4KBL/o6tr0txYK1/Z6IoD8wYNrjj49c9h0uuPxBN1nk8lbNZGFz0y64+wFbzkfgt6bWEJM5wQSU3B",
+	"gbiQZWwiH4rUYjSlSigysMkxOTgtqlzi1z0tIhG7fYup0vjckmCWxngyhZ6NZtQ/Mt5S4RKSx8hEcT0o",
+	"/89SoQYy4NVqf8wDMjd3ra8kravp3P51p3If7+2cHR/vHzz9AAq3//aK6nbJRt6Xtl1+4RbKtm98F7p2",
+	"MJJbq9q+j6s17YcPyPSJXGn9gVe6jwn+9q5V7ffGxDuih2d2iyi6Sx4HeXiq6RIk9JwhH5alfN6pMSCp",
+	"c2Xulm5MpIbbQlJyovdVIm42Bhsztb7aG7mxdp038j0bJT5qIwPtQv0VwVTspVXq9xPHu9Ic41bx9bn6",
+	"9CnWU9mI1qL1b39YJJHVS39DdNEKEgxhD7i/5+gCVkH6bqr4Z1itRSa1jFBMTF6cgvJY1KNncgkTDsdG",
+	"9mCm8xWNKCK2Cih4dHhyitGWLxC7fUWHGjG/HcrTQWo/P8SlDpa6cYpmDOOIIxHzQG6M5He381AJ7FId",
+	"s/YpRiYXjHizkLe0wIZ/H7C1boMhuDx/HZc0LazKhj7Rg5f3nsVfV8Swp/26CYRSgWd4f1XFrqjcyqtF",
+	"hrorsjwf3q0DJpUUmRJNKv7A6xBRRY/ghdb15XOD0QYz9XtxFfaTB2cKl3Q57NPV2IrhNbsL1KbKtf3l",
+	"oTdRZKkqa9TMQSMhJoVdFdOuUgV1hQZc7nXVt99O1AC2AmGTV21lQpz9VRt953xVq48uD01dK1GD0apd",
+	"V4qUrvA+iVj2NgU6XVOPyFapvun2K5zt3GJF/swsLH04kcXdrD2dJru6cHVuMnU9tvHZyd5xI2pg/sOK",
+	"DPzMYiQUxo4T+zbZkggaitji3hekwFXjuRbdP2aZTdVHf123MnOYxrAMIAnhSG8sB93FIp6oosjUWNVj",
+	"3nPtfUQVQJtFJYYTn1yYqVUXJkuw/jxHH2N2EkIwchUqS8Y0i19zZ6HcMEZxxEqI5zKTeqA4Dii6QUl9",
+	"oLFpQg6VbtSwFzJXja2H8NcPUdBx+7qeH/yqLNkx1b7fjZp+v/X1ldewwBvNFifilHH3tdyMX1Q+UZgX",
+	"wWSgK1qfxA+J/wZJC3Qv/+DxzD1gtrTGEHhUBXi9u/5w4dj7NZ7fZgKLcaXCGcMM5ugKS8xIBAlrh6+M",
+	"o1meL5prLaCoK1BdU006PG/NNUKrXxVOutyNWnGr7mSS7ZNPyiJEGPk8h6lGQCw1vsUyHNFn69bB7/4y",
+	"Y4zU4vCbg71jMZb5ay73R0vDTet9JMEpqq0kmBaYK8qd8ttz/lsyry+tEnitryE4uHWbQdO6vDBuFGmx",
+	"+kBWd/Zc4bZ1dn62rdkVdQ5Xdnuxw1kAara0CPrtinQ7B6+70sFRL09RuO/h+tcxsIVbWgOvFgSWY2n1",
+	"Er/znuW9chpxiDj6fqj5vFDsvjI/bGRff/fP/ksiaNtliW+u/O3SiMbswvFF1PBHApwZr3gU3NSuxtlz",
+	"JDRMTnYhAsa8Fk0ivd0l/s5ywa4M/U+TVauX11Y1qfSVpHaSyRmalDh4l6bKr/QbnfrSNWlyRfQIrwNu",
+	"UGh+vfkV5JNx5RyYn73DdxbCLXgfvKeJt58n7oYV+bN59b1zbKH24vHtDjmVLWcyd+NuKnZEK1Zu+tJc",
+	"ivF0cIFc8ZJyyVa5FZXv14uYs1W3Ohx6XVfoF13x7M8HTITjrHzpyvi4k3Skzyb1agjnf/FZ+Sda2UKN",
+	"Rh33Rg29c2V6GgOT52pQiAuTWyXOsW7wTNhCUsNLdW5TLB23qN74rLMr7f/40oruhV0iAM6/MAmqCV1d",
+	"Y4rf+yEY8PyuPVfyDaMbdERPnJtCDNMso6K4Ev+NXmlFKGLDqV1SJPhqW5hLwAkKFeHMl23pdLKnKdd6",
+	"bkvdU+Rfi2tfNrqmYJF7s3YAEzl+pmYwzvmC8a/94980BtKm2sBRzxXDSjQWfR6vg47qoJlXKapXOj4e",
+	"XFuXxn+vdmaFLOxOxSY1t4Ds2Vw9eLPscFYnU3NtsDvqb6F+x2LhsSvnfINCeQjWxa2AV5ExB9XrtLDC",
+	"Ts/bpSHo3or086q6kFx0eGCyTA2KsgI2fNXlBUo/pFsK4IiDlit9uw3ZgdZ1u+yo2LVqiLnUy8vRwUx9",
+	"QivD/JJf4jYMpRJeMl9bEsYRrMa154Zm/l7zdlZOml19nkunxTnF9TG/10YYBURilZRpTwFuuoP8/dVv",
+	"+QtnyFhK1FYUmFYrML36xAIbywp2E61WPVKFuXmZVafE4jyxi5olpkEsXegjOVumpE7gp1DiR0D+IrVF",
+	"OnC2V9GMR7mZTh7PvgBx8fFsDhQi2LK1zyn5xS12l5en7X6gDtwyrKba/rAoOLyvI32T3Synck1gyrnK",
+	"j9VwMbmA2t98O79BF8dp6FOZrxtWp1bT67lKRKpZjydnyYrc0EyLq7sFlscM4UYdXxlQs5K7B4lpCjwC",
+	"Brls4aa2XvFwqO6Nk7OTo72D3b3dRTWhRH6/frPpWwtD5S7qR2cGr+vKbSb1gcW3CCkIEWtuD6iB5sZi",
+	"JdlhaVT0nceu4jJ5ZspDrGCthGGsVzrfcSNWi0fFV10s6snp4c6zDxCHit9d0ZlFh+x9xZ9S77eIPcWG",
+	"dxF3yiO4dcxpkNl2g5t41bVagoq0qwbpGMsG5NXyQEFUeDpWt6xTxrehBnEImy+deT1tpIk3ut0Hjza6",
+	"YXcOmMpRhMazw5Oj/dJKcyLHdqpHYg/Uo9zodGAXqeqgtmgD6nKuGEMVsxuRUK3D5xq8Fucz0cxUQZWY",
+	"k3SUFjYScSeORNwmMaVi+pjX3SdoKoKP/vFveu0/ku3vu+1Hnfa3v1uL1rs//OPrCGmiEPvVL8YKUGA4",
+	"7HuWYLHstnh2/A1Zu4laIIGoDurb323Uj6QkxsugGmiNELvbiiYaPrC4OkLzSytwzyJx0DvZ7X3VWgCW",
+	"mF+tlWn+DQ0mIUdYFFGdGdoZp/cPvt47OWURw6KJHQZWK2y8QzhuyFWWXJpcHZjCo4XVVx8xOeIyZ3h5",
+	"sZaYe5+iPo6m5/dPpudiMrUXIlFZ+kblGP7BVUmwDAT6X7BXmfU1lhlDDycXG8JqIRj8oJKtSuoQlvPI",
+	"zAh7rFbT+V2Di2CxMikbWw01+8P1P/r1H34vv3k03f+tSV+cbF7u6+4X6DzDl2GTGmsbDx89fLSx+fDR",
+	"5gM4r9PzLLUXp0izyszTh6fdta1ud6vb7XS73T9C30OIC7gFxABW095nW+/98Hd7HxevnReJbtS45/3Y",
+	"r+EJ1U16we0WBlNHhNzeVHGNL2ThNgo9r3PXZm2JffX6A/Qi2I+lY+GJO1UNjld4qGoibIsiT8+nBf+V",
+	"EH6izI6q63nNBOZpmxtO2XvkqpkEDK2cLB2w2jS4YPSRIOibttJw/RLxhyeHB3Pr+/DBg42Htel5/oAu",
+	"KftUzH0NS/qY0UglYqo5Nv76daic9toAgfJK45vknm8eP9kRGxsbj1qVhZqnlKueG8b1299dTnVKrMMI",
+	"PQJIR41VIn66dyruy0l6/zzNslSP7vOrNsYSR/Y63MOryXvIvoihfsv/7bz69rNaTkZTYsDKpTBPDt6x",
+	"ZkQO7PLUvFbwZTOR301VG1HS28PcjNvFhWoTVHjvsP2Ha4ffb9TiNpUQkteSlXILflgYQG0ETQW7PcAY",
+	"Hck3jKw0mYjmJE811azqnezs70cIrD6RA2XnoDhXmmNlsza7jx5etVv/Ufs/+fYP/vHNgC0r867lk9Pz",
+	"5eb89B2NqzD+XOni1vnM1uTFYc44d6tEst4iXfP6fEs/iXBASxbzGp5VRp1kUlPxQAKyDVrWpmGYY6XV",
+	"5dWpbRVGmMP7WFkiVg6PL+4sqUQYIEDWUUxCU8fCmw5DEfVmLMkFk6D4/onKx1JjQRaa3VzJE6veIeZK",
+	"q7curmDpQMtLS4AVlvKCEc6XQHVb4vIizZSAFW3jEqHwpv20yiKPtx7pzVE4b4KN6xSVYK/94J1ny2h1",
+	"HZO4WW1/BndUAbBjdT+i4IyGE6q7Jady9D5Izc1oxRW3/uo7fipXzIg+lT4X+rT3IbKgT3ur5j/Djrwv",
+	"yxP0fQu706kcPc3NdFKTM2IkRwAsXhX6jepdQmvg2VmqrCjMNledGCuprQuNhddXDnutzx9b8NG/80G+",
+	"KezfVQyMkix4ya5a57sw8fk9u72Vz3WxrOK75HARLuH+bWDQggfiQp6nZXpJWMt9cCGzTMG9/bamQvvH",
+	"cKSqwSkbywMDApnxwfXmmzsrZf7gumiZmxy6Ozpv73bUDmrjRXuikCMOEMUg/Y0uyhNyQHZMKiqWzVju",
+	"r3LaIpdvVHadqW5hlT2u3uIZ5LFY0WQ5DDNrqBJmgBUzU0WpRwaCJuyGOFeYBOUEg1VX1wXJXVGbuy45",
+	"HKdTf4P5tvIqLVzEVQL4/LjqTt+SjUbH7McZy3DjI49zWZYuepsYhmtiF668QeVgFhe3Pr1xyTK8z5iB",
+	"Kxjt7dza1NBz2ZpFc5OvXbZcJnVOrJt7jVcOMhqqlRxdJRlbe4Bm4VrouRvIOCu72Mov/2ptvXvVt7+b",
+	"SgSovq5XSv56KBJ6Okem1676hE2T66kQbOJJmpTJ8OjNud15ohB7bs/fj9xm+gmXXkOCqr3aV44DXFFT",
+	"weqxTlc57u1+CGR8/O6q+greoPemsWDvt9FZoOFdgALwCH5xaAA4r3rBgEhZ4J7iY46kyB99Jg/hrYC7",
+	"7O7MVuPx2cvgKm2t/RDdNi6TSabMssMhZsBejVSLRMZhUX077495ojjauZBvy7hcqtqc6orn2Tmwt0W3",
+	"6nkOyendjOoIaz9NVM7xhUtG0ilLTN+zlLkdCbf+4m//gpzlEdIJ7RBjs/S1ElLP2BUKcy9xQP947YFo",
+	"bna7IMUCqY7vYxdxizKuLea+LHxB/IEYKjXXcKhU3OrMM4a7WZ8TWBVLM08iMTbot5dafK9y07kxp7iO",
+	"SVyF17QQrLYir1h6C0/SpJYvnE9nlCltVZZdD31A9+1k7/nzFUn34+mM6uZlSL/n2OhqA2LIgRsCDNzB",
+	"UDGW8l0D128RHEhNbhTN+q7CYVhena80Uy24gyF0q0sGzbnitla3TKcYKoW+mVt7i0CRuaqH+hbfLA1v",
+	"OfWhsm7uMUv4scAKuE1cALQFOORWfv9SWqpizRWLsQ6VQRNVWvgEmCjAh3UxIZQWZlu3XMR3L0dy48Dp",
+	"qMFoiUuyhRn8SeaJOE+zLEgA9cmg7UQyJGNuJsaqRDRhmYpLU+YK5cqhMkbIIXBBsTiNgzhA5jGRM6p2",
+	"XcgCk1FbDC4c5OkOjB6m+RjrfBGCGzncuXbOfY8jc/93afLDfX49bgEhol2lGCAf5C2k65pETBquVm9U",
+	"7gbdEXtJWmCpHY8u6b6DNQNwNO7lajAQB+Eveu4Kc7PzXpgbnXZSbOmw3+o81uk5TIZ89lDlDlaG6CFs",
+	"Sd8Jr3c49QrlCAlseTBDGupP+BLeiDuysuJE+1fqTgcnT/aOP4z6hJ9eXYMiZvYelSj6wO30KGx7R6oU",
+	"j+OXqE3h1K4G4d3wILwVBWv9gVOwHrjE+pI0rDn20NhxVLt6M7fW3xmt993Ekx6KIVyWguDNudoZkbCI",
+	"CTFjzmth8oSqGzAH3+ZLGZEQY3LRxfu5VH7xiLhr3er/qjUuV5NSVqLCZX39TEngdM2QizI6QFmn5Fzq",
+	"19y0dW207bvB+JYiQj3GVlTywxIQgwBBJCMpYxpSnhYq3ybwlYnKrdEyc/Ayhsty9jXW5UQYkFZH9Hyd",
+	"OliBUBXk5Lc5YPfVJr8iXyx3JFdycKHsNmkeSToELoBbEW7vjbehPmdzBVZZRx/OEIyaSzTWE4m5wrgB",
+	"Rjfm9oln6bgmuHe1arrXl8tF59r6561tkalhMY+lzXYP8U1aXIj1B5HoN1x1gn4DNn/9gS9XgB1til01",
+	"oD+HjLxKRRfoq8M0K1QeCcYPjKqZlAH+VBtOPgh54tzoqb2rar0rg1Ks6tei/T2zyziAR+yArbwGsKN+",
+	"p98z+sYSWIvlE7Z1ebIOlBAIPSlS1mL8Pu/p1AZiOdbfTa8qb12LI0AqjEOVwzDdxVrUGCiqXY1ylQjV",
+	"hk6rjofl8CmrldUuK6+v3wgSqRyBA2h5D9Wj3yV2cFnEoGj6sMLW7WPyftqyx8sO710ItHgJfnnC7Ndw",
+	"aWYOZWdJkPmKkEKLkeMByE8lOn5989rIR9e0dtCmULspDGRJgtEbU8zjxw6kXQSQPWpEjd3Db1YGPp3A",
+	"++aSUE8ro1hiRyUAlixDZgyjmsduPYojEcMQ4hbmbC1GlIqmyQPsFCazUV/D/cWSPUBtse9LacVA6oHK",
+	"MoVC280KBpfLEcEovr3ufsMajUybH1Y3hddnidOp3Dv46KKzKNzbqy7l3DfnxTj/y7JDtAwfO2GIlxVu",
+	"6nj2NefGrjxQT8gpzPKmMbNTOIUJgb/w1+vmRzJqjdWcjG0HU4fReC0RXwqMeDhRWMXV2QEn2dQ6Ix8C",
+	"KgzMWIlxqiuPWRPsCI4dp1gqLqSFKMFS97WrgCi1QGDg5v/7vz2K1tc3oo1frUfdjYfR5w82o1/96kH0",
+	"efdX4tLoLdJcPLowl/88V0OK8x9ckN5j+xoun4MBw84xQKsViZgncjgtDofHIBOjGQmWBVmm+x2fXqgM",
+	"fWtUBkvmyhZ9rTTrXbIQOXQQsTXyMpeTiUq2nCQEdICRIdx7piCKNUxH01zNmSLXHnS79SUeF4/kwiyu",
+	"g5N0+7ewDWJhFypLUEAHvA59fcUGtZzaH8T5i0DBSwOiKDOyGVsMBLxQuYr6ml2k/HqWAjnTifOckv5i",
+	"xVCphI3U1tucpSatsYJFda4uUgTBmlvmyg0IKwiRS8ZT+ffpIciM1L3lrq3rvwQdvFDFhbnWWnjAfT33",
+	"LTxtwk5ALavHm19tFAEg5S3ncVxbKLCn9VRmAt6FeydyWaAbfaLyARqX8CIlC+FO15I6+CSq2HUmsutr",
+	"IUoYFiyhT31ePEpLw+IMUdPHJbVdCW4HV7jWItAT8U7veDdGsF3y/WDtQQquXWv5JHG2wInBbJCpWr37",
+	"+s3iL6xkz5HlwM4RpxGdTM6qttqw3lMmm3dfXbei/kUxyIwFLvj+1naV9DqGP7pJft3cgSsZfbhs0ZzA",
+	"UKFPwR2tkJ0K+QhvVZUsLN6YOUo7tx+V47545JZLQau5lehd51T6pvf8+d7pB3Ap0YdXVElYyntf7iTu",
+	"/hbOJGp5F+kGbgy3zjigDpa4a6rScGNtrdte39hsP3j4q88fdaunHUFiWQwLeWxj76uz3vNXR72XWEqs",
+	"yjs3HnZDTtbY7KxXbgS7hrpclNwZB01ejEiFn2cL7WAUPNXnh72aEiULgn5NmXF6BWuRyTwRGt/ddsKz",
+	"0oN8NikWwHIfbl6HgRLmT3fbjwhERrRr86hXkK5WcQK1F39bTcToXQGeqt6qAZa0hRdZGr61m2rtboW3",
+	"UmhbQV7z43t4uyEthRY/ZRfYPSuG6VuVCM51Fbli+rwN/8zkgOHGB65KsPoOZDh+qSOeGKxNEVcuU0wL",
+	"n7IJY4CVimUhMiUtqV7DNLdlgWUvETbLnRV/+xfCXUBxX6ytd7uRyM1UJypp+WJxTge6NNMsEaPcXHqj",
+	"Cyh11ejHYEXi1vs/D7cUgrtY6QRmu0QcLo3Tm50HjWtvMeI//dDs9zvur80fWv/xP/6TP17rduFp1z1p",
+	"/BSS9TLp0sXKArdWuDZYg+EC9MVmHJKaZeXgb14tdVF0v9Kdiyjb1wjvzp0XlhsIBedS/mSPtEuaW6O8",
+	"e1Cf2a8G5zefZgoT2CrtkqnyTny8R2gngc+SZRH06EC8vVnJ2jvSGbwvcyXlYZvsKPxORxzqMN6NpqYr",
+	"xYgp8o3rESdTFYmpxu78SvGXqhWKfQyZGZK1JC2ELeA1c6msCw9I/bAZWxTYbIT17clLBjuQyFkkjHYx",
+	"4X6DmpJHJzMf1MhZh2OZKCFHMtXbDteeHnGs98Ya9GoDAzF/qLV9VwF5zrUXLi/fs3cGHXtnPSy8NcHF",
+	"kPjjBHhHWXYGrgelEoflmVvblMkUl5c0JiPg3KmNOwLlauQM4bBjtOeHzSlwknJY3YtlFimVmfnTf0Hn",
+	"JMNwzOA1LqKmQpOX2/eoDEcxWQLMwOgIoxu50jEcOHK38zmwZZE1rS5JO4Wv5QzaXtIALD0Ei0JrOgZ2",
+	"ziG1OBBsOTT5SHEZrLumEjfTfq8sIL1cO6ivkgz0B7VBuOQc4FQbms/nETVEMchVkhYkUWM8rS8IFBha",
+	"L9nubS5BCunreOfLvZ1nr6gbYNbn3EUk4hf7B2cnMYZTvVF5ksth4UT3SMRHewcn+4cHsShmk3QgM7SC",
+	"E8Nsv3Ec02EPVxw+O72TLxtR43Hv4Fkjapz0vt4/eHrSiBowCPiPH1EjIh0jauBQGlGD4AYbUYO/Dv86",
+	"3EftZ+90Z0XldUfaC/i+1K/h+wglYOHDEotr7FyowWv+Nwi78PlUT+GNff1GYSnmI6UtGQ6OTIomhb1i",
+	"gOrwvEFkhc19hyyHX/RSvlQyz2ZLkrnPZ0dLwtKOckU2fyB4REznENO3kOOV8R0syIRFAiOkMuRKivqa",
+	"nUdIvHQZMu3s+ngnVCLkuXmjRJNrm4WlJ+AFoF0UoiRz1dcYBWWmRQt9Emku7HRsWT3xsdhI+l0aAl2j",
+	"1WtPENR8TfTAe0y/HntlcPVxUu2ButoYK+O/u1p2t6xOtwT13U9nkYJjXcDBNE+L2QnMhU+lkrnKr8Cd",
+	"Q/nYxSwhWlyEVj2681zQMTHInZGRDox5ndKlxzVDpQG/Uk7uoigmVKgQ+93BJovfPwk/i8E25zNh05Fu",
+	"TyeeLWeGovW+LIrJoc5mkTiRY3WSFuqL5/Itqi6pxpAM/Ig3HXGI0yseQzk4OUmfgd7xA56koSGoYV3I",
+	"QRFARHBzcS4Hr0EyKpQcN6LGNM94fnbr/v25MKr7iXqjMiAKdhET03VIuRaylOfLoq/ssm168Fqfp1NW",
+	"pykDCPs6RZKFYlGEVODS5MVFKxL5VFsueD7VacGwMER73hiE46Ri5CQLTYDOkSTU11ahMuEjp5h2XKQg",
+	"Q+VmOrpgkfIcgcwmE7KSdfq6r//RPxI7Rr9RGiFa+7qNEJ2MUksoIqClZOZS5TtyrLIdaVVHoCLI+Zt8",
+	"L3wZP2mVzwQVMJm+FqL57PgbhD4cp9rk+LjVEV9R9iEuEgEo4+xykvlyNaf5W9HsN9bWO+RR7jdaHRjw",
+	"aTpWtpDjCTVxuJzbYiAzpRPpZchcifjly5cv2y9etHd340hIDjuVhVBvUwsLCtIojHftUbfb7q61uxRy",
+	"+ujRo/baentjDWZJuD1waEhAaUoXYlyJLybdVGVJa5ub9BuJnPUbkegTUeg3aAOF6DculXpNUaqOE7jk",
+	"Wk7zQrzh7zGspmdTef9EmWkG149Bq7cFdGFJFAbd+IXRoA3gGh3JkUoIDFQU8rUC6X6kYtFE6XutRUzC",
+	"pt/DM+5QrHejIAW3Sy+RlAFjjn+H5DkS0FUkoHEkMF7rhxg/SoDHKs8NLk2MOEgE1Xp/kpvzTI3/4LfW",
+	"6JjAVB9tPvhVy1fgJcjM6WSi8vYAjlQ8MImK4cNevBlILexlWgwuhNEd0WPNzlFARRoKbq347DOTi3OV",
+	"GThGhRFuz+iyfPYZdoxzg03cdNEPm90N8ssnGKAE/Z0jtN65SmiSoHyXZ4GXmBHPUT0dYJwiFl5xWvLU",
+	"wu7Gb9u8DG18GSfXjH/Xb2zC6d4Svznpvdh7ddQ7Ofnm8Hj3Wzg3m91N/OXg8PTVk8Ozg91vf4hbkVBv",
+	"UcZDNUoru3BEx3JWTnALT2n8de/5/m7vdP/w4NWT3v7zPbgRm901EZ8d9M5Ov9w7ON3f6Z3y4w0RPzk8",
+	"fry/u7t3EItmJegSevafsqhix0yLXh3vfXW2f7y3G3swovBV6PmBiF/snX55uPsK5tR7/vzwG/rm2gae",
+	"sqPey+eHvd1Xp4eHr573jp/u4W8PYJgnZ0dHh8ene7uvXuzt7vdenb48gl8fwOz2D073jg96z0n+edCl",
+	"zk72jr/e39l7dXbQ+7q3/7z3+PlejMq1miidIMVyWOpHxhajXJ189TzYeIriT7ZErlAIAz0TOz6Gv9s9",
+	"+JuMDPHp/ou9w7PTmIxaTu3KpSYtHrQrvxL3LF3vLB2nBV0BTGQQ/vZfKJkVF7MtYBTaUReUBFzPaFOB",
+	"+4r2GLy0WfpaZTPsmmJ22O6Cg8fzgHpyZfCRyGTBAfEXSr6ZAYt6TQImAd9jDIst5AwnoLecgiHp55mZ",
+	"isRA7yiAaHNJQbsyy5A1O7Md3QO8Qz1xbpIZqogkQOAy+Nu4tgFt5o50BA80mpDwugNVo9ROk8yw1/jL",
+	"vR4rti5Cx3cTP907jUMSPp3gBgxA24CPTq2Cu2u0iO/T2n8fR7jT93Mlk9n3LFffT8zAxq2tcj/4fsOv",
+	"F0ommOtp6YNRIM77YfaI47ptxJVILa0BVehdEy/Sx2KqM2WJtJTjtrgLLjKJ6Mfb9li+bUM/7fNZoWzc",
+	"2hZTDRuhqfcAZT4daYMq41hmWMCJILoDStjFQbpwm7Atl6qOnR1kC8PNaF0QwT67hNFNWJdKtciVnRgs",
+	"OSt61BOMmKLjveVbwoNMOVqeWqbE8JktLoHNvuxU20LJRDS9nxu94UOlsGPn5o5EjDoT/azdpCvY4S2k",
+	"8nQ4mFi/kVlKkgOiiYvDidK9o32x0el2NpzwhBq6FTJJgL9KJAfE95wdTFE4GvU5kDlqeyQ5xaAMM4GI",
+	"/+5P/5ps+4IVm0jER8QedoDzRUL2Od/lnhUx6P98Bs0kjsTf/elf0xxGSsPpUIk42X1mCfYtLbYYAS5x",
+	"YEcgWhOlGRhtCwmaQ6r7+qmJkP3CS+0sLVQuMxDXDAh64nQ2UScoIndEj8/IWM5wXjM2LoSLAbRVq0vB",
+	"fK6PMPCRtyzDGEyOG0YGDQKdo9raKCi+UTnoAnDBckWRfe4s04mRVvQbeAP6jaiv6axQBh9KHh3xDHQg",
+	"KWIWa2Jxnks9uCglORIhtinAMfgA7E75FZBjU7rXVmEEHpEzn4S0vUjjvjw9PSLT6tRyTkjZPa8JCzbb",
+	"fW1fpxM+vmF0R9mCN71JKNBpljHSLxmy6Vxo9baIwwhqoI59XR5md7WRF6ArMrUiMYMpmqKJltvFdb5E",
+	"vIby0MKRSeAiw5GBowayOoo8Us/cIcPCZGhHxKOH+91EGisCPhcc2fhrGGezFZPYeuhFBU9t3rbRbahl",
+	"5uhNE2cA+mAuBwXiV6MrAJiTnKSdmRxnsVNOgS7kaqhAO6FFowZExpFuwTZNlJlkZKspjMnsNmVUohnZ",
+	"Rb9WL5ojCKwh274+qVeLmRL4eHgRozLNdDOzBklGWjj532nRrMb3dTynJ8cd8Tg3l1aVJoAc2D6fQWq2",
+	"7dQ/9wqc4b6Oe9PiwuTp97jKW+IxmgVEf9rtbgxwXPhPFXPMc5iVQJTs3BQXZOkikwKbBi5pqklfl2MA",
+	"qse0F86nm7/SiXP3bHTJ+ePYJHBhk4u1z7uhUwgXMuprhMLA+05kAx2Bbh/mlwTzu0jkN3k6AlK3kxtr",
+	"2/SXmxexNhdifT4T59SPrfBfaoJc2paqWl/HO4fHJ06GfXV4vP90/+AkxprlcB2aoN7LtlUTSQeHOrKR",
+	"Ezr7OnaGCjmZdOaMFTHwcauKLRBz4EulgFEImWUtDkVwo+Jh4shAjkRUJbr8k1wNs3R0UYhmfHgEOsBJ",
+	"3CrXgMq+8onMzKVFz4DSRSozy15a2j2g6LC3LToD1fMEnHfH6ELpog2cg/nVr9sc0dTe3439geK5kHcn",
+	"U4Xlo0NUDISuqqBa05fb+28uDHOlLEPfgyMjfT2nrrlTHL9tA+WzNp5HWFG5UHpocrRNWIzEL5Te6usY",
+	"y4EMYtHUxq1GKxIxKZRIpck0ppJ2qlnPhBcYWh31jqrJBmGLdF9XtKttISn1jd9BbxUqZAs6Fike2Bq/",
+	"X82N2+5XVF4LPc1rdi3Knq0m7IDoYHSb5hssXikkrpFZOUsHzibMNrmj3EzyVBUyn11rinOtsVxakYUm",
+	"vR5WImNZoLHVWO+sdbroTshVpqRVbW2wIA79AvoplcWxra3AWnduzGuLjkriEPh3LJoE9RHhvYlErgjJ",
+	"lxzXkUj1m7QgLhT19W9NqiO/hGitMpmCK6yKImP8GEfy41+3Hxvzur2fxHy+SxXEZa2XZ7OS6j6X3Y7e",
+	"O0oJ2Q44z1PjCRypfyIG2jK2sZD5iFg6dF3q3KQtXcgEgQvgPHqgk/i+S4nHUQYlt703nXg2aoCUHW23",
+	"+9pDDNjSExw7rIkOhx0ALVjZTR8R0ZrD+oGxzgaZwuFJFLSmE5Ylt4MqOK5zWKyBtAUobou/slH2/kQO",
+	"gLLG5HXrLCbSRCJGrJiT6Xgs81nHhD8hi9tcXxfx6eFp7/mrw7PTV4dPXh33Dp7uxY4F81ZTFg+jPmGw",
+	"1kRajPx6uNnp6/VOt9MFOR3EpGQuNYQEKBC9SDx2QpyGffSwWrmqaikgy5ynie1rtBum1k6V2NxogcSg",
+	"5GvgSe4zqK+C/Ot9h+kI7bBbqEtTAC5q07HR6nAYo+pNqgratVB+b8Zh2DLSf1/C2z3x9RBYocbFDX6u",
+	"AOrAk2M1mOYgT5aPvpqmg9dzDR/jhla6PtQK1PrqL+7NfXTYlE+DWqE8jkRVemNgBH7GpkqniFEMRpLa",
+	"QZ6OU02UGyNzLqRX15qwZihPw8VLE/iOmZBRE7hZoMbiKYFW9yyvMucdpbny6E+2aqjXifPvihe0e1to",
+	"Q3ImUj+MUo0TWuYg4ZTf5nAf/jScxW3x1GBHfAo6qKc+nu2Gk222KGpk4SGmWsU9Gx6MZos1VqfCowlx",
+	"iKmuGI3Cg9kmB5Z0Nm6nuuHigLpUUVRgyB03yGdOP4aunxpQjeiHV8c8URD0RkYrtsI4a4FTvWDbtCnX",
+	"pZkSSBvluc4F17tifuXCiwKEGre7TVga9/65QlAvJPYtSp/j38QXX3yBl5kM6HFYTY4yPjtsySiNIIto",
+	"eqK5//Tg8HhvNyIcxN2zo+doykV1EobDqbayUgCPorQKn3LT2haVKZNkdsVkh2QKjqc6UcNUqyQW90F2",
+	"SDPyV6lcNHEn6NCiNpjaUoGORPwZ3mnW/m5qR3HmIFKa47dt9bZQ2qbnmWqXlhYc4vXGlsraH04L9KXD",
+	"WzK3KvElofwjjKhkQrHrrcknhSyIDHICA5IfZFxlF62tgKPDqjAYHJL85lO0pcagyc4FhsTz9htnuo7n",
+	"XtyR9iLeDow32GMfQz/6DfEnoo/hH/jPv/vTvwbS5kqOzgTmnMak0MfBlie5mXBgoC0sYvI8NREGSWNs",
+	"gij1+2C5y8EaDOJ7o3I2BPAnmm9acUechbYHy8YOMjDgdbJKiX6jxvjWcGpz4MptbdWTESKoznyJjhPo",
+	"HKUbzmanztKcbEHNeDEbGjc0w3q70vpnuMBLchSBduBi0fpiEChdD3RMVb8x172naPF8p3hjjhUZhOoi",
+	"InP6LW7BOmaEU3uh3AqnoEGiZTuoPIq0wpmG7lkXeaIT592e8XFtumCTqIw0IXIR7x/sHL5AG+zer4/2",
+	"Dk5AKhoiuc9AHHa921bFKkjMDCPoxzhJuhIo/2x7RZ4tU9I6yuTM1ZW7XH6D+DEcIg6/ZDv9pSuJZsg1",
+	"0unrJ7kZC5TIBGlAbAfEo4buQyZFuCzTMVFalIH8O4x9Glo1+7pi1iRV+pxlsTZznpEsFPvAYVvEpcx1",
+	"qkdAFHuZNWhQTTWPrqLqoCSOMjIaPHZ6x7uurq5oVkM8o0qAJ0jI89GhIKIsSM3cG4nrZYwnn8vF92FE",
+	"bdQN7qNlcpsOyKBQCclfNi4DB1Ce96bIJp9Yn4SBBoFxC7tIUVAAvQp1gWRKrmXY2M3uo+3AA+sdcXCT",
+	"zk5ewn/3d/deHB2e7h3svHz1bO/lq/2DV0+e7z/98hQX4smv0RW5c3jwZP/p2TF6I+Ovzg5P907mf9gG",
+	"NoNussCb5G18m+uP+JtlMEJfkxmWHO+rRxl0+noNdNstL/vzNcapOkMQUhQ0xm+JeO9UjuJS4eQzpxJ2",
+	"rdyzArYLN+7oDP9RvkxKIbBSoxWsWKLGE4OWnGPYjplKvHrzWs3gkGMLK5rnprjwMkLU1wgVjjayIHiL",
+	"BzzvsigNmDIhY6u0rA9xCyLaMDWkI9L5iVzcQKpHmWrzQ5hf04W/IvWKvC4biYkBdX9CUn2LhWgQgHil",
+	"qDKzFEk6Uj6K2O1ts9/YaD8afv4w6X6+9vnnm4NfJQ8f9Bs0oXh/2D4wWrVfyGJwEfst2+huUkwhikpI",
+	"fqkEVDITgbELkR22sRfugLkqk2waHp4IVBnLLAg2hyTeHL5FoTsUQkH0G+lrJJ6AELaX5waLS7J8hocB",
+	"LQgKoc/MROlS66y4x5o1dxYUBmNaTl31rBV7iPran6LBrP1MzSLaR1hlN9WoBhYhd/qft0mgyArbRyTB",
+	"quwNTGnn5Guh3k5MzhgLY/hnp69dooucpI2tBmrGVJadogyrZgGcETwe1dVid06vOqw6iWgcwT1DV2pJ",
+	"z2L+JRZrbC61cqz62r9xBdcm/3ZHHHPuAvowgGggSyN2eD7jGlToBOvr85lIgYtr3vjygLsrgVkyjpU7",
+	"o5V7gMn3OYESoL8LCLAc2Y7A/Grgt6/VpNgqK7dj5ahAPEiJ65EEZWFbDLZsUr/OoIWbiMGr5+2yZSsq",
+	"MS9mGMJFqiTSmRTjfTgHlHI/2aGtxSSTqe7rwhfy9Oubzu2budStjjgg5dntYq4mSgK/LC5NpSh9cWn6",
+	"OpgZ0UZSY8hDDH+6JfPCLwYFwNK30ODab4jmeouCwERzo9VvgMgtrOlrul6ldwp1Izk+T0dTM7UV8Gia",
+	"aezNZ7Fons+cAIUfc7AsbnFhNjZNaEdiXtl4W0hPEO/hfWOVah79tNKKfYpckYKSiSgiUUiMCJ0Ym9Ie",
+	"xWxmixmuxue2ZDMXFjlfgKyvHYx8BQOyafKIlN20YOUcOBM3BunfFkLJPEt9EzZ1WmHNWLW2+zo2oUHI",
+	"xo7JasKF4xHVyShcEBYfOnggM6T2fT33OaNVR+yXoZ6kzpkCDofnI+5UEkMLz6gtcgX0s6/RqgSPkB+i",
+	"yIBWNy0n9sL4rmidtijyJ+BRF2gzHk1RgB3KNJvmSgym3rVitCYtI1SdXZbYhUL6hfzMGwXJvU6xNhK6",
+	"KgeOLM0Fb5C5scCPolYzAR3Zp6z6U4O+P4zRR5c1s5OxpKgjdMU+7Pa1VQMDbzbjt+1EySRLtWrzw7jl",
+	"oJKCmKEH3Y1tpoqBWPZ5p6+/xJimphfbWls4WAp1cr6oJg0EWA+SX2ItxE9gDsRkIpfK0tdoPgFVkwN5",
+	"QWzHEzUBvuASXqSgMZeeEy8gsg4cOri2QV1wfjsKGKPAKDMMIrPCKdd0Qo4ZvwZYbv2pKsgEQZWqidfb",
+	"pcVPylfuPzbm9X6ChU98LA/wyPVu18Vkc6p1GOv5W0t5r2RqubbCJQ0Ng73rErYrAgfWVNmkr9d16kd5",
+	"/7H0GIHYZO36JmdaToHlFKhZJNRu4/p2R+TgO3Y5Athu8/p2B6Z4YqaaGqyt8iE5y4xMTo15LvMRes42",
+	"1x+tsBZTi7kRD1ZZuH0Ot6AGK4zqhEIWz7R8I1PKkMNUB3KfLOTGIr2oSlBud8OqrHQqvo0azlNbFqlG",
+	"R+A8WWhsPezCc7wpLkVvLuAW5oI7+puGd4HCJ3C3ftPwMbb4DBb2Nw24rI1v8XDWeZOWyo2VOQeML54p",
+	"6XzZyEXiiIQkij7wwlma1N3k56ktmJfd/C5ju5dK5o0fohXfdlk2HwehwCEhTksNsTh89ok2zNGGD3Td",
+	"n6eVpOVzf16rFZftFZe75tbO31D4JmiE9RWh4ANOYJ+vdxuI9M1NUNBdOG2LkYbhiuINxSlsi5jQVGIH",
+	"U/HHaw86fe0/g2J7+t2UmH9FvcIOtliF0SNUzdiUhUMrIyoeiXjn8ODJ8/2d05gjZBNVyDRjLY7kUW5K",
+	"H0bAe9HEEDJyCl0ab5XJ5UC16kjIDr7w2BW9vhkNCfR5TNC6IWHAK/fYJLM7pgn+MldT9bjU8BxBWrvj",
+	"j9cRI1pkRBdgMxb0tXcqR8v65Nfu73HJ6hr723VNyya+BQ7tF0kSuyuIPTtGD7OUcudvLV+tPVhlJex0",
+	"AhqCSl6oJJWU3Q8yxPoKBLhyp47V1NKafCDqTUdXSOHr4r8T2V5R2OqisOUoYCNqLLXYk2y2Dq/Pv3O8",
+	"d3ayt3uFtHZ/cMGwPrUy2xPWVkkws7GrP7EZeUfiwxbRdOvUZtLAUKi7Xwp0hGyBJtqt0gTimSFlzYmm",
+	"tGVFTVlMbcsZ3gIMYlsW/OqxmSO1y0tnbPGIKiU4YuEr4LD1O+KuxsAdkd/NSJNFm0MiZwJtA2Pn1oIn",
+	"rHX7HwmR423h7DWJ+EKsbbFJkTMx8adWtDS3cZm66gJ48uLjknNxSAxe9lGJxbRWn+Ti1XTmFcjyKVzR",
+	"AJj6w1Fk2mCfv+EIAgFS4MG9Y9HaE9jFEMcriauZoGBXL5VTcE8pmSM5MNN84BDDMHcEjYWwT4V/Skb3",
+	"XGor0XaJJmx6Za43OVaBAm0xv5DjtyOS8sky+1pNio7YMZMZFVukLxnOXVHZkNLSKLhgUYA2k9mtdfCf",
+	"QhqGAd5IIu6+lwFgvYI62dhMUhCNPxGluxM0P5SsaCazu9f0VxEZl1OhEnlmqV2uxq9TleBE06v8ZQFj",
+	"bRBEqwz2XygfUQFAtEYMZf57KLXtO1yc30vzJM/+kyD2CxTEeiUQY5WCLFC8Nj9/n2JY1JhMizrEpsJi",
+	"+LmLomst82XLq+2bCzf8aPqON/ynEH5obB9U/PlEAj4q+9rHQz9OVAXM9X3QkFV9m7dQ7ziUZjWP51yE",
+	"jY1cwA6hVaFlLKJYNpR8EGP0UlrUbgtChsHUFJWnJtlarMnFMk9sSVgqFCYyxUon9AdFpaZ6kE0TlbSA",
+	"3tUEv8kijH6rxqNh8IoL+SkbzkckhWFaHJ5mMJtimf+2kqNmP8qQjMoQPzlcf6nyDDpq529qQIf4xrd/",
+	"CqPS9c5cDIuiuFCsQyea5W0ntC5UdAKKUKLZbTx8iIASrcgHqmezZf5hFwG53E/cEbGWYxUTXPdat4t1",
+	"5uUAU3oMWayyVKt60Ur0fPadpypcvx1BwuY2JKywudyhW7myP3+/bmU6H8i9W13ST17eT17eX4QU6h28",
+	"c4Tmrgj/+/T41vCO6BZuYJ4fJrURywFyvMh8dvG5reUS82S6jjRT+3ckzUPMk3k3K9fmsrn9ku3w6yt9",
+	"aGA05VM+kWmmfo7xdrSTH/xCr+ENPTre2zk82N0PYGZZvLvRqa/cmf1dPNO15q5jV7CL1DREGgiScfJp",
+	"pnzCCcXG1V3Us0kiP9RF/ZiEp+5PJzyB+nhLuemHTyTrrkjW75Pgw6TiYyaUtzTNTeRAXRnVhoa2arRE",
+	"JdduPoAt1aVqitkJW6iaco31Jif5xa3IFRQLLGtkwSP3p2jG+Ge8NRfV5q147GLk8ldSFGbSztQblZUd",
+	"+kIoaTFvo7uHMGnxyPkeTxh5FZugv3XMmbdlfTmMn3Hl8F3mIaygaMaT3PwWjbJx6ealkgEqiPaeSGsV",
+	"dyF9W/NG5YcaoWyCfsQXvCB/IIaZMXmT/vrbvyCASyzo8rf/lv5QmZxYlbTEH8zn5QYZ0W7hGCJlqipL",
+	"2BG7QU8in+qy3pYzPFPmOE2Lq0UYrAhN//E20ygYInVixibPzeVclQnq1VUj2/YBNQ5fBC03jK5U9tis",
+	"WaRW5BuTRWc01VhwzBlb/cTmWqdF7RolU9XCFOqaH8jlbQZcuUJZX+vOVJamZoo+CXXhkz6D2Ukc7gw3",
+	"yZa8eIJbdIZ8wqhBJE+Yc1O6v7hsXlnRj5ENCLiSzzpbnQXclYyzSP19w0PJB3SLsxxKU3i4T+7CEiSs",
+	"EsFVd5dhyU3mWxFcFT5QSH8wTbe1XRrRAhADeIkPGL6vych+1b3hgm/4/pLrU38exDkXAOHyevDYzXHb",
+	"oQD52nXlnadsXpxheN8qROD3MNjjSA5u7wiO3mdQyPsP9cC5f3KM/AIdI3uluISgGJhlT/xAflQht5Q2",
+	"sFT0O1I5TyOU35YLbRXK1lwujNk6UcwHJjOryNVYpgiT0fRVJZGwAp8hdu9lLC4ELabE2+eoMIudqRVd",
+	"YGR4TuyWJ9tCJokNxur8JoiaX46xxJ+g9DoC7ihFi6bFEmoXCJLK8uNlOlCtbeF4YurMDAvsrxL7ty3i",
+	"qaaPKYKLJMB+woIgpHdthHvDL25nHofCt10SM1BdqkqAIgO0PVdDGndaCIQz56l0+pox5hf4OGMXACNJ",
+	"R9qBQ1qWmFOP4gcSMG7MdgAXPO8B/33jh6SA/L4GP/LsP/HEX3TwIwvF1h31j4ERvosn51oHzifPzSfP",
+	"zfv13PykubZ36qi53kODckYgxjHW33bFQBLNgS5QfDJTGizSk74F0TDhFdMOfxK4/di8USItWss9Oz97",
+	"lw5NoIcr+EGDmz+5cn6RrpwPFYtCAMiyVLaJSHwMlHBe1JhDNr7e3xLv9I53YwfSWNa5JQhlgm32agYD",
+	"T94L3S0MI+AA8X1LNDh6m2SaiCa9wk6WzFjQYTFSMnWYm2QrbUVCZWx7RajXstMm15Jlo+pQZpkVqeYK",
+	"v6JbBj4jrqPTlGeqaIXgl66/e9WBRGh7xSFRjTXoU1oRZ6ktdmSenFSgpT3m6rgjYnzZq8J2Oi6t63li",
+	"71FntiOgm0oBfVhgb1mnGllLlLcD9RZH8Ri296MMya6O8CPRsD5pSsvg7tDIAMQizCDIk4Cu4eGdo2qk",
+	"krwnVak01S1P4Zi39zGgbwnlG+ZsLNoARTMeXKRZkisdt6oNl2VD7JSj+hivnatmdJor9Xt26z7g7Smr",
+	"TcCyh3fGH5Z3uThXZRtodVnBkMCQkQRdv1QqDwuuKV3sJ7ErTly1MrtaTjXGc2R9iKULd4eqo0qRpENE",
+	"gC5EXHDRRF+MGYSI072nh8cvX325v3fcO9758mXc2p7/ZlmwXDq7dnNp6+VJBO60//zzB9xMPlDqgF/I",
+	"T1kDN9O9nmD9ukTpT6hwHycq3KAkEe9IlbvQ9uve8/3dXqh5RY1FmkUK3McBJVfO9j7hgy+HPEKkG9Za",
+	"qCaKg5GriFfsr3L26AiLVyHMpykuBLIQS0lj1Jjcl1jnHSuDA9NoBV34gJ4LaX18CnGi1GIVvYlKEOY9",
+	"n2pNgXXk6iRPKqt2ZcH3irUcWHIdB9nHxdilMX6S6j5C4vjzkgMRW4gKu83fmXenPbeDGAqufq5Qq8G7",
+	"X2f0PppS+KkrzR1ceM59Z7vPKH2jtCuTYtPzLNUjS+XrsMx9rjIKnaBXuBVcwhZcUJEmFXPQNXjHpWS5",
+	"WXeHj2lWd3V7716s4wHeSKqr86AZrT7d8J+15ZhPwsdFFa7zQvcCGAlQJeesJ6UW5/LDr1DixKFWdPVd",
+	"zPHULgUUn2oK/hmbN+rUxL5+MFVMqaquXowIYRVBxohEYTjmGNRX91mUQcpgW/jru2k6eO1eaLF/Tge9",
+	"lWiOy73ut1ZGX+AkV1FC35uH/hdKX26uXv3eefJ/dvrRnUcEuHt7ddYmUqBI5Iqqv5ocqYQNVpDqZF2k",
+	"Kpf54GJWpnLGg4qxKhYgT8yoaJ1ckcJi9OScEe0qYouOSkKLXbTrcdl0X8WwLji2MIYmRG/SOLj+6+VF",
+	"mvnUkciHqTZd3TST+4y1Vlgd0eRVSoscoJJ2Qi3rM0+25phEVFd2AiOFp5ioVSwPr7i93fCjCbC4lcGw",
+	"+5MYDH9h4RW/fB70c5Sn6SL/IhnYgsBOZPpKILuwIC2WxxwOs1T7gr12pgcceN5MrZ0qsb7e2qoNcc+5",
+	"gCuV0KR+E85fi22qB6osGMH8gC0E0or4dzyQCD3KkbiQ9oXJ1Q9xR2CkPHE5bfqa+6I4DjWeFDMxmObW",
+	"5K2wXvBEjsgiqTGOQ7gSpFg9OZD9L6SNqDhwYcbntjCaeK+bjVNQWKrHzMhHXcrDQ16eo2uLlyvh6FvO",
+	"O6EQkr6mIqpkvki46OxIm5zjdNNCJEaRXQNatJCBakzDIze0r8geY61xXDFaBui8SDMR84Jh+MhQZlZF",
+	"goqMUxOWGuxrgtdHlMLcubc7fd3Xn332DSZous1Jbeezz0T8OtVJLJpWKRFTFBNso1aCKDqC88M7QbXc",
+	"EFoQrlbU157n+wyK6CpVKirhFBcBFudyQ6K+toUZvKbOE66wH+RT3LMOqRoPUiJnLnMkIQXRZVGaPNl2",
+	"E5aZNX1tYZtJE+TpxvQeLHNHxGYSi/js6GTv+DTG6uTODM4HTdq+TtlmhaXtXfMtod7KQZHN6Kjg0fDF",
+	"y82l5gLmqOMiPiMVybRwqtRYYNYJds3pxlgPPBR5nPFMaJMojlsqYxY4M3ZRwtvu67nlpa7iEPE19q5f",
+	"zgIKFntLxM+RHhzR3zHmSLlCsuUOuMXb3Xu+d7oXk3vZX8GtcJ2FPLdYThaz1dzKTiZK5lYArUHkOywR",
+	"y7eUqmu70qKEx0mnekv4uuqOQpFDAG8TVn4FUiKwOG5fQ6dRGQTikugx+Ksjeu6qUGZzhqh4ztbgd5NL",
+	"1qaOMvofXGNjglLWoWjNAXXN+FxmEi57iwpbl4XeQ8Djvi4Rj+EtzvyBhVTpm0qm/yLyHiWKIQYpx72l",
+	"hU+Rbm33tYSbjAn6eGPcMHEAYe1yLNEv0mLRcx9MjDz3fR1G0UADrS7nr6pvRwR87nDiHkg7kAlSYV4w",
+	"k/ty1jNPwF3qFdqFIjwGSB9bQo3RyhMyiLQQhZkOLhT6ozyhIjo2c3SYIBkx/Xw8meJHXCYfsB9f3riZ",
+	"Fqz0+fBBl4RFxazhMSwxzbW1VZYl5p5tmdCF0gtBwiZyFnMhD6bgp4T0YE3+2WdYGGQiv5uqiCqosM+M",
+	"Is9NYXQ62CrJ/cCMx2lReJYtaQ6XQMLoCKuEqyS7u3euLlKHLgsve/4EVFtIPUNo7nQg8aNA6Kh8e2AV",
+	"s4jcIPn6Nt1osHA/VdqGaZDvQBY8SO9TKC3/+Lyv0VSKBZcv85SiQgOSILBgNgzNOmBbN7NOwECRe4qx",
+	"ktr2db/hAkCR1Wtz2W9s1/NRmjt8vLL7XNjFlbZGfySWnHcihsyxxIJNLahX1BfVTERKwlu7udYV8fHe",
+	"ycuDnVfHe1+d7R/v7caffbbl0D2AaqUsqnEkrD/jC54SEtkivCmB3EM7nxYC1kTkCg5twqQR9eqZHohz",
+	"NZJaNMNmXGpGoPuVJKS+ZhhSS05fd439JwYSc0Mzo0F4PAc6mCUdsZubCUlaZiAzMcDCGzqhT+OS97UH",
+	"+gilP1h3N74QDCR8x6Mp+KGHE+1rOt5aKarnPsabWw0DLi7UTFyaaZYwZcHbSjInfB7ZDhx9PAM2/R7k",
+	"k2GqU3uhrDNPS/qkzMQF3CVt2TKSFpjouR3uqZMqCPSiugsw57HMhgYTW6kBSguej5mhZ0i0+REcks1u",
+	"t6/jBY0FpSGYJMuW2yLGutxI4xAB9kG3K5rOT7nWxSxlpDsYmSzO1czwTQeO5vJgJMngn30GF5y1BTyX",
+	"iTupdjq4oCtLWwKXYzi1KsHVZbKelte1ZMnMGsWFyjzWzTno0CTi8c9luGwM5AdIIp9LpAsjg5I4CNwg",
+	"M3TE5vq6iBejTWPO9YaXsxkLUbjRMD9kEAuYS8xbXWY1NNEL6c38jmfVgYeE9j/hhT6ZKJXArZeeyKAG",
+	"oRP1ViVEcBbcokTgc3NpxSSbUgt808nufe01Hp+LLEdLgb13WK+8scGU2p3A4VqxBh28/xzO4MeS/0tj",
+	"OpKjn2+U7ApjO1ZAZCqJQb8/Ie3zhg3HuqoqQmg24vvwjjHua2hHmmPxN45+Z2l8qdFnrwRuAjpQRQMQ",
+	"zbqy7csAAlpcOGAOrBxYLxUpKEDSrtYn2K6gkdFHCdRBpcimnLjXEQfqUlkn8JKlqKA38fmAw0vFkxQ1",
+	"ry0RE6PYT+JIxE4B2E9i0VwSxt+KRFzIEbyOAcmRiBnaAx+xmgX//i4WzQLE71LyNBGoHqqdaqs0yKpv",
+	"MFIlGAUsT2UcYQBLhURXw1ViPo8xyx61NbhghwJMDlaPUIckKxipo1ZlalCIpswysom1tivoWqmzl8wh",
+	"W6R+R2BOlMZ0NXuHidVzYdAYUQ52E+uYkh+TAJsWakyCZMniWV8gUwanPi0eTzEyojAjhYeHFgWPmqBz",
+	"eB8OIeiWdDrtRGq7gJa/jNHxXbkxo1sV32JlZIsnuRmv8t5q0QAwrdk3eErp7qzcyHlvbtjsVI5u2mI2",
+	"UTdsckSn+qYf4nN/02bq7Y3XjujV45su3pFMb9SIZJPr3ztJv1cfi1TFEx2pTwl/H30dlQD5UbLJMJCF",
+	"nPjxHvP9luc0zUE5YXSpFTEjX86AkZs8HaVaZj0uV4KcRL0lEe4YDXqSJZBtEkx8ZRNvieZ0qIW+/vYv",
+	"5rvK4YCoRFzIbCimE4fYdInhYHGqbSGzDIb6whViX6dC7C3S7JySqUtWr4WsJlx3qjLGeGoL8mrIhXg3",
+	"Z70EYaeDoo+NKW9YjpVFCyy5Q0oxZabqY22hLYeXoELZEafwBDo7Ot57sX/2AnTUJ8d7e87waFnqwJZo",
+	"dd7sboiY3y5tWqjpfsPJzX7xF/eJrN9Pfi1yEBDnZohCI+N3Le7UVl+Xh4JWDCXLcxA/xP7JodhcX/uV",
+	"gCMKYsvUKtHEdPLNbhd2IL4fHKkyD3uSmzcpxWpmWSvqawrUyYx5DXtP5vEss27g5fuEwuYKX1cWOpFp",
+	"NoO30RQjmpvrj/o6Pu6d7r16vv9i/3QPDgKaH49Vkc/avWGh8tgVFtsWD7obDjWNVgrktXMlLmSyJeIn",
+	"v34FF2/n8ODJ/tMzWP6or92MKj1GpXHbKQLsewpmckXKHZL4n3++HU7jAyXb0RJ+yrT7lGl3VwD1m+uP",
+	"VmlnXkjtDr39CJLz2Fn6jmLHBofSVNhPI/ooSvrw1vymERJ6ePyAg4fm6fYVpqD76q1L36u1CNVmvwV4",
+	"mSzvEWh41bozV31y22nWfb0RPXxIYTKRKJRG1CvbAtlKip2TrwXFCpydPml/7hBjzmeFy/4Zy/w14pTa",
+	"Sa5kYi+UKvpaTiaW0FyemVxJLQr1tmhF6P2TbauACxQqicTO8fMnWJdOKJ1QDIkgsiUI1V2RTy43l309",
+	"UbnDGefopNLihEFGxPRoYOT+UblCb0WhdKsjjqrmlL5uDmSegPSUDpnQk40lAOp2lpdLmRaEw4rLjS+3",
+	"PJSL813CWvU1fruCO8oY6H6vIu/hH6I7ybroEl8FgSQNFLF2TDYda8vmPRA3KTcLPc2UNpEjzs15prYJ",
+	"LoBa4HOUTckbnCSuRoDqa6WT1paIE6pN+vLly5ftFy/au7stZ2MTTUZsJfMYy7Ux/O5kveal0ZGQ4vLC",
+	"ZKqv9ZQcV847RxC70IAE4Fg008LimCN294HQrI3GlwY+fLqJIwyCmakJ4xzcx1gEFxoTxi7U9UqycxMX",
+	"qq/92RPnMxFvo8GpkCMSp9k3BM/R7WLFuRy8hqtQXBoQJym9Fnodq7FB42WNxvKKlycq5eBXOQrCVVXi",
+	"1djpEjRqJ7bNRIK4vxRF3goMnK/ShMPp3BNySPW1TRNVytUiteFSSEznS7V0hkecNfdwj2YHHdCBgb9y",
+	"c2nJZdjDuysGKsso1gMWiMTYL2CGfwD/14b/+ycYrFHIc/ZryjxP5UiJXBXTHKMD+CaS3ArytpK03vdi",
+	"0Tz8pndydM8KmaDI6kTsocnH00yKVP9WDSjMQIfEBhbJtrb7mvaGwSwozge0z9xMgCYMh9QjxqHAXAoG",
+	"nFbZkObFMR8wlqHJMnOJZ6SvvU5lrKoU1czhCDmfLTRDVQlexwCE+F5MEQQ0LlBU+TyhBbivcRhISofY",
+	"V6E6Yh+Uxu+mBhM04XdJ1BGdn+UKEt102QWVde7r1JKPvymxi3tW7ByL50+qzekZOm2ByOdEczm6DU5+",
+	"0Bg+Zfv6+RMMAOX5JIaSJaQze+NoMVzjUtqOOEBaUKFEVbJAsZyyJNB4z+D0S8Rp7uvTgDzaIldonKZP",
+	"+ICdipaDNngphupSXEx1kquEfKkYLFmkGIFYMVaTUaQVURACelnK8A4XB1ItT4MprsSnxVjOxKXJX/c1",
+	"7ODDrrAYs21FM37bTpRMYO/a/JACp4Yyzaa5cvENPgoWtp+DHNBwMZgWFhkJjEjTycfjhGgqRSozWhpa",
+	"U1BcKbgpU1hO7Esl38xwGBfwr7i15Vjrm5lgbUs04TROJ5ELPonwKPD+mpxnGQmWUvoa4yiQ7yHKtV9W",
+	"dE/zW0ADaMalr2T9kYgfn528rNN/t4UEqpwjg+I4QNSfzZCHCyvs+0IleaGTOmV2D0e/1DGwGGBdVv7g",
+	"DafTAbpaCu98N1UoyQKraGw14Mg05pXKKFAQgXLJorHVABYLEjCoAFsNW4BgAfJy3SBcQZfqGEQzLCeM",
+	"gl1QSdgLcD5mp7Vs0IV51yHfmQ0a2Mr9gX0D/1ZvJRzdxlbj//u//x8E58PsTi4OQMJD5Jk8RiqjX89x",
+	"32iO9UYVvhst8two4Kj9vK/Xu+sP22tr7e56xHJOtLbe7Xajv/8///U//K///sd/92/+4b/6q+jHP/uX",
+	"//Dv/un9H/+7v/nxz/5lFP34r/78xz/7XyL4H/TRCFdyfuUWLAGw2U68njMH7NAitXdT62LrFnWBWBaF",
+	"HFzAnLaxE9jhL/oNrWyhRqM2C65tLJozgCND5XP4QWHoz87Avuk34qvH/gkmfc4XsIIu/nhqZx9LeESN",
+	"I6Cq34UhEvbNFcCm80ytsfWwC8+RUjt6srLrAPVmYAxX6cTXQdocs7ji5iKa42lWpFjbAv8vxuh2iql2",
+	"bESKXEG3W+LCXIoxRsCCpEDxguegfJCljvFsPHtY63aZNI9brtwVyRi5EsmUDIbsqadf4YdUv5FZmrDF",
+	"lvIOzKUgfYmEGM5/gMUlezmrwbgYqDAirFsg+FJrEIdaZMAmWcthwiX57Hiqv4AtiX1QZCkD0mtmCiw3",
+	"4qAEN0htdNvPBUeaWhfF4aJkg9BgilngVREY2KhLUSciTYyG6PPtafnDSMFtt0q4dpXP0+pijTYzpeAS",
+	"pyNhSgnFoaIgbjn87glyMkyM6bEQWTGJc/IGC3LE90Qzfrp32tdXmGZiTIYxI51aUiFBXikNFi0OSdVG",
+	"jOVkkuoRijdzqhbOqOmXoqLdtVwmsF/jIQbdFpeKzRvFpelrzuABYXRGE3fiIEfEivlLwOOJRfMPTw4P",
+	"IhHv2DcEkPSCf2ltgXRM9dtIaMdgESpcUvCpdPUWMVA6HWnljh1GsybqPC0cFHqSFn3t5X/rTEHnUr+2",
+	"buF//L/+6u//5p/d//G//8///m/+WSvy0ToBOiFNdduPgzdrm6TjRA3SsczYnGKmVoL8zVq+yTlCF0ZK",
+	"TiYNB3Y7uGD3LOwHJULDEqL+RNau5qKlK7VimFI8VbRsTnCf9s522s+O7+8cPdp81NfNWOmB4WglXKaC",
+	"gkrLqm4o/jtrEn6+tc1Py2p8HHhFN6avN7tdHwd8H4kcH37MYE71CE4/RY8QQQphd3IlxvAaHWNyQ44N",
+	"xU0HJcUvNelppGcwDcAsmKl+reFnUPbH5+loaqZkp6EMIaAaKs8p3DuEr3QWIAxpr1p0tkG1QyffufcT",
+	"5ubS+0HRcdmEj/KFNTqbkRHOUSdKgpiVDlT2dfLK7HoKTZSBaZsM6I3fkzroMpf8EwCR9DXfDsQj4fuB",
+	"uRtqbEST6fcW3nz13VRmTNHYvoElJPEx9Zwp+UaR1QEtoIan1sKTg4ODUVD1QqesedpcVDVicqtLGPuF",
+	"MMO+xhxFakTK8T0gVvlYZkjQ3shsyswL0b59KUqgnvCEqh5RDLy3NmF6mxuCepvawrpwc4wIxrX2yjwo",
+	"zUhYnP4SD+ybVzSmV2P59hWe+pgPf3OtK16kj308vu5rmYxTndoCL7iwqigrOG6zPow+1Y11aMkZhHPf",
+	"gC2IgZzgQbV93VzvRt1ut7VFoeV00yKxubYh4qPey+eHvd1Xp4eHr573jp/uYeoI7E6TArQHJk8ixtbS",
+	"SpznSr62uN6wZoE5x5bhlXjsnAa3Hv3q4ec040g83CytJjoRm1H30UNHILCXrb6WLh0DRlEBZ70iV4Bo",
+	"hLc80+7jiJtsdOprYrITpcWYDWkKzQPuxOMW8uFsbZOly40WzX48LjQHOULQ10gJSqM3J945zg4XDO0q",
+	"fHscCejC8V/r/vHaAwzEED2XQrjeLekLrRLIZaH4lXucs2ZMr53mU7QoJzFRtLh8PfjJyhlNCk0xgykz",
+	"Huf3zxXZuhnpbFwxAwFV6utrzUAdF3cRiSx9rQRZYT4ZbUrIxhWNNjHKtlvk4eDkTTqvtASUWeawI5dY",
+	"REhMrui/nDbT2KLsbKcPnxuTKalvbgZZFtvgRbT7wM7aQI3QGMKyAr5CslnQ8JQGsxCbgOrfaokRTvA7",
+	"m4Bm+5PjirjPH+M21dlGML39UgKvz9HrJUWSY2m9yGtoLcdxuApwVfXCSGVWJ4DMfCr19rMJYvjAhhOO",
+	"XHAmE3QMhMYFdl3xeWzdteVkLN+2z00yayPDb2xtbDxce/To4efvVlVmeZDmymaY0El+vTEG/eomR8Wo",
+	"4l8n+XQyBXk0FycvTsi9iJYpVqawLUKY5K6LqK8Ne2wymWqxp0dZai9QDRD9xg60+GxtfWNTyMkkx1zY",
+	"s5NdsbbeedAFBnVy2jt+fLbz7KTfqNiB+nq922XWZKYFObtdCjSifaQJCQAlNgC2qGQ8wAQupd3q67aI",
+	"d473eqd7u/FWUBzd+86RqHnLUozSMwgE+4UldcEXJc0HFxL4MrBW0C/6WnC234xr2VBh/Pp8H9GMqVB7",
+	"r4jZ8wjv+YJmOOx0jL16fQfn4WrPErJJkNA5h9+aJ76KUIn9DPwBtBo3WHjNF6lPR2lhiVjz5jZBUXNA",
+	"YBOVIdAspiq5xuz3N97NLVhT5bz2tBz5tq84SzngqNuWzKAEkfF4HrBOO73jXVREhdj5cm/n2St8wA4H",
+	"0ryNVttUokhT9GyIZpZaMcnVMM0yl+oagp1BtyivTtlatCxwxxW6pbXEk+DWsnIetil0Q7CuaAs5s/6U",
+	"zYWYdMR+6fYIUr/RNhdME8WnjuhBtxyW3XZ+laXx2aRUzQXrbs+dpUme6gIPgzYgwPtizzXhwNVz7eOB",
+	"06IjvqmPiaV+L4mgPPm1vwSJudQOg4jaUAZz5A7WsoDdHJRjlbQid3xdKIWwRZplpbxB9MJFBFH8ONBv",
+	"WhQXG9PdJmgQP2+R4lrwYUm1L1+V2nDXelV6mVrv47UF6ENSCzMtMN6Dp9xBwrN7dvR8f6d3uhcHICVl",
+	"FSy0NGLPz9QsZjXd0yAHeiLKq/9azXjEJSh02UHkgPwSladAb5FRvk51EvH1jugGu3vv9t677LDnlPPj",
+	"SoLH2d4EyoowGipL32CeGZALNpnDqUkRrjHVAuTuLFOZKIzBbmmnqjcd58krhUg2RKIHEuMwmDf9+G//",
+	"px//i3/e8paxkoTPFdW2bC8jWyjSD39nYD7uZvA7rcok4QoCYyN3LlH42XaJnDsjLA9RYu4Gu+Q406VE",
+	"I0tbxMd7X+8dn9TNp5zGAq3ZDtlTGoIFOauWWNwyRzFK65Y2nthteYwbbdU9S6Z9v27urRZ0bIZDqwpG",
+	"rmEmGMGBK6lkZR6IwwG7S3EfA5MnKkEgElqB/acHh8e4AI781/FZzglpbYs4V9Iajdo+rOhsS8gECE5q",
+	"Uz2KQLkVWCoL/2LS1E6mCraNiAVchIECvTlRA5DrEvdeBHSHxBCZCQxE8wRAu+tUIHQax0kFMyWsJuZd",
+	"2rjl40isCmEI7gXim4SgCwEx8BAjekbUMLUYLqISgUaHHj29y9SHa1ILnuRmfBBKkz/7VINwNh8IrbM6",
+	"BDvNlivWGDZaOUnpfELCLzjJ4E6U7k9Ffd5X2MI01059dLJnVRzShVlky4EWXtFT30eF1vdczMfp2xOZ",
+	"W3W9oh16naJSwkAXOorXU1au0c4faELQMBHNfuPH/+bf/Piv/kpQMJNYW4+63e6Pf/nn/UbU1/3GwAyH",
+	"SonNzoPXYqZsofJEzvqNSPQb//A//vMf/9v/4cf//a9+/Ms/F//hP/uXP/7ZX9EPG/fXNsWPf/kvfvyn",
+	"fyMedOG1v/xzQS5e0L8Zi4eLkORJX4d71hEHZayClW8YUIcRBckGTh5R+5qYVG9f4GKtwqJ6+8Si+roZ",
+	"9/Zf7fb2n7+kpI04ohC6pRAaUVXr7+07I8K2S+ELDAXoRUYT+rX5f+ywI48B6XCVgTOW3KzFgR29fYp7",
+	"QJFuNEWwt3LF2N3o42fLxWlKLQ4nSvf223A3ZZGeZxjQXLQ5cBTTH8YmURl5pywICYznQWavvnZmLDpU",
+	"Q3Xphk5mknyaqfa5tCgO4WedDwCVnd6+y1YtRx/19VCmmY1IoqcID9fKmrGiuU311ALBgOMzTDUFWdC5",
+	"72BigIXFLGFAyYU6yU0yHSiOYsjlsOiIXe8hypU12RsnQaF6dZVVBb0eBIRC92sWpJSibQUPJlmos7QE",
+	"uZwWGPKbK4xOZ8gztIpAKxTC/H0IhEEOxLalgN4cG61m6DFqOcWYgwJ4uWlp0E1KMmfVeLXMRYipsgWi",
+	"4tUIb0fQt0dTaLwfIar8yAcSoXAAydLUzVN/gn5qX8KHER5+VvmGwA5Lqwduk2N9BR1ZJx+kGu7gTdIP",
+	"69L7ruDbJJncx6dLM/m+dFGHlfyySnJZrRYFnXIW220hb34KlBAeIg73U43in+ICHHi72Bxm1B0jfiw/",
+	"+NdWmgpip8rsM2BKzsyFfvziIjfT0UUFPlk0q3VBWrWFQcK0uHtWTGRx0Vpey+mWKAefyjP94kpj/LyQ",
+	"fVxZpzvMrL/r+hbXogItrXEROC3w/stRLeLbU1Xc9voeGK3u4Ap33z9UyDvW2NlY8a6+MEk6TB1F+MSP",
+	"7+iaPkU3yZ3c0UUWfNNjj2fs6uJnk0wOPHb/MEV0SOvqmu2R/8SlVqtxJNTbgZo4S4x2cFucbE/e4gqO",
+	"FUZuW6UTEf/mW0SlICxvyqRBKPZAbplzbVPObY3w4ABf34/k8L7BrfpaIpg1LfKWkEIb3fagVoG3nTX3",
+	"eUCrq1Gr+vq2sFXXW61ayyuv/bSC1ceAG/XxM4NPUuXPquDa7wlIlCvw9pGBRL2LdHunaFCgUd9nkxB6",
+	"gm7P9Gt9SE9yM8YQKq4kwHWNiFek2lVsCOp/Yn2PQhapLdKB7YgdGhxVIa0CUZX1gFwAfl/3KmFJcxFU",
+	"I4oIqURMXahcRQ6mOuCxHDMjmjJkcjLLbsDpWlucx7QYWkZRdqXV/EF3QzRNXufQMc4fRH1GNbyyTHvh",
+	"bKlq2F6AmdJzsoJK3ApgNpJPgSFBoFJHu6mS1CM6YbyatoWSSYs+a40LxMEf4WXMO6QiJpZmfimDmBDR",
+	"5I2kRawHiqQ3bsfqP7hW9Ykh/tS2kp8beqG7AFWl5IPZWt4zvxmaXA2kXe6t2JUzcT5DikvVmtBN2oT/",
+	"W7uq6ITTyOJEzjDdcsYB4JPc/JYyoJVO2mbYhq5cgSAHYIyuzjB222SJjajMZiJBvSq7AVUS45w5DdNg",
+	"4YmJSTkWovCx7BznOjLiXGXmUnyvctPp6xf4tQuVJVusBHOs4zmof4TijMrf88PeQez7akoX5O5GT9nE",
+	"6hxId+ohAs7TLLMRKmtSc3Dk4ltAvZIpZhfCkq9Vu8VVDx55UDI3GMLPcgPHGpTOjw6KnZkoDWfZtccK",
+	"QzTXOdbdot8SHoNf3G1afKqkBr/KJCGebS51uAccxOvAjO5ZX98pDmdCxSqCcbgu3Bmg4Xf6+mhxp0Uz",
+	"tmaaY7FaYrr0537iM14dpuIMq0Ti2W1tcczsztnx8f7B09h3s59whYsq+OOstUWzDpKh0Qgx95q7Bpep",
+	"TkikKoUU/A9yckmFVBCTJXHZ8G6ZWpErGUKwP29U5ONnHWpa5Hp2kOI9HY4ML5exCNL3W3NOSeucwE4Z",
+	"IYQjUjW2sNBENTSlFfHR3sEuLU7NgrgqrZZx0rFOJH/TVW/LFX8OQc/ml4rFv2lhjowtYkTn4zHQOShn",
+	"RAG+cP9ePd5//rxmu4JclJa7u1j20x0kDifjxK3BbJBVgdPxBmLQ9qWylPxbXEgtuqIJawH3aEfmyYnr",
+	"08bBtSJ6gwnT5UehM7okWLrOwUoGMFTCZulABengXC8ULwQFiTj3dZlHM5Ezim3mtA06YVOCxYB1BipT",
+	"bjeVSCvfYOkd3plqnLTfd7rqoRWu9M9phsLHRWzyR4LYvIB4zFTR8hJ4eIwIUzWZDtjY5mgmUUUGc+VI",
+	"I6Yd7gvB2aSzQAR44RgwYS0PAiId4IqXB4F+vWfxbU9uRTMeqeK5kfqEn8QtBtGtXOrI38JtpuQOWL2y",
+	"MziFoLYQHLNpltHo9359tLdzurf7av9g5/DFXt1ECP+V44ysmM1ms/E4Eqoz6oj17vrDNVfXe742nRky",
+	"fQ57wJN+rkaptvOzMXO1OecKukbhJHAGoufqQHnoIA+jUxmJtxS7mr4Or4KpH61FSWXm18ATXrzNVWLF",
+	"95jAR0I4Gg/R6/UaPjsOgxePpyfMxTwt3aZ8FgKHpaB5EnTmrwkO/vBg73T/xd6rx2e7T/dOa+YwV10Q",
+	"1U0iOoSxAOdxvgIhwuPynBDvAmsZ+/tl3UpYI4bSA+2SINNtMToUrJrOZi4q0XIpRGiHEY5NmhWXqsbt",
+	"ZiQr7C2lQsxYs7g0qBNa8DAzJm/i+O9jZy0vjpWwEvi1BIlfCZxVJvYQ4bPTsU/PKUxlabbnz922s++r",
+	"Sogmc9oS6gED6bwI4VLAtCymuczKGs3VzluBwcPXr3I5cYFAElTzMHlVDASqWLK4wQVoS/CS263JNB9c",
+	"SFcSBGgfxlcyPgUImFRzWBsWekEM7fR1TGJs7NIvXcBhKOKWchVV2cd7RnAdhCoDHKjVETEekj9SuYnZ",
+	"6YEbh99rYzGwSjpnKVk7aRErb/JJi8phcD3VaXAIwmKfSH1YCHLJQ8yfuC8Xc+nXA7vGi9bq9PUeUgCf",
+	"QEcpRXJQAF9SI5Uj23MCcY7Hih0hrixnria5skqj7OPBLZZUDWXBMS06TmlhNoxFVR+tR5TQA4KcA7sO",
+	"0Vcc0go2XeK5fuK0rdvaTaKlwWR4O3BX+BtiAEQAlCIObCVpQzT9dFyJ2I0uYoZ6IM6N7hK4DDmz9WAZ",
+	"0MLjh6a62FhvRI3x/8/eu623jWvpoq+CzzeRZtOKnUN1lf31heI4Kc+KD207laq1tb4QFiEJbQrQJCAr",
+	"mr3mvt7X+2Y90HqT/ST7wxgDICiRsp3YsV3RRfesyCROBAbG8f/5Fzmejjd2fnmRbIylwn9sB0wN+oob",
+	"/7pXb1BY8jVn1SNn9OxzM9ocOMEQtjDpwIhvOxI85rAKnot7JLFa9JZIdSWMfT7RhR3oXOpGr8kJkif3",
+	"L3fYP6ZcWWlRsidO3Es13ORXouBA6G4soPGYkbvMWv7pzZmQwxGUHF9M52wgIoOhp+i+ci8DbhqBmGMx",
+	"YElv78nZ+7k2TifT4PEAU9PNo/Q0t3xrbsXdfQw1DG7AbcD5RoSwSaEH0rIW3B4GEcInhe4D7uBYqinq",
+	"LAMh6F9gxscTpdaZtD1lNLQeKYrENg1oVOE2AehuACejOt2wnv/nf+OjWGBbPoHDRMxJpwoC57j7FlHG",
+	"PvYhDaKeZchab9B6gzoCo1krxT927Z6zVNsdhrF7qB/oKcCCYlOA+fLFs66XZyYqml2kFmvxmXekuU8B",
+	"6O+5NkaYdkSG7i65niJ4Q6quQG5NxjPw04fegu5y4ZSMUIfc+u30Uxs1mfqb6CRs4ftMBQ6dPB1vfF2N",
+	"4I8hg+MtUWbMO0GxWQq821TVfYVkhXPpRj0ohBk1l8B1fQEYHuQQBxwQzgNJlEkh+6VtnEljpepbpIyr",
+	"QbzEE9VTLQ/O94qSagAcoS/IAe1hgKgcqk3OFV2Q3UtaIcb0iJojjDDTwkDVG1ixBEzBLSDmAowe+Eg1",
+	"M7n7K2ZTBUfhsoQMqrNULB1A6oJTPj8FSReVioUxtNL//Hh8vv+5e3Lw+ePph5RNlXH2cbVe6PXWy57C",
+	"J8+W+OdYLf3cDivcv8Dc1Bj+dbeIk3vek0/vAXavE18UWybGEuwdHJG+sA1hbbm5lGrY7rBzcC8ozS50",
+	"VivcTnHv/CfspPuUbtAD9fZjCrgHK/iBNcdjYO5IWlHQrHa7rxBYuIsb9cDzZfESgmaLXFVA0dREcn2G",
+	"/dzjdoYeXFfrvfy9yXqN/7gLG5l+r9/FKxh2UdtdDJ8ClBbCi3RY6jZ+WiEfW7hKyypgXUCyzW+nf+B9",
+	"Bh4fbli6tfX6l5dbKYGZWNm/FEW7U2H4B2MEAISSEt15mam2p9KDo9/3z87j8CrRK4XzExBoAg1/EjiY",
+	"6G92PgH+1zYqzUrYzZku7KinbCFUADnGWl1qDmdPgRoTQMlg7TtxJi65O8CQ+u300y5ZT8itQBcaIFbS",
+	"mEpUoEIwM9IzhUffGRsxYFAMcO8XZqaVp9NvRFSBE/vNCCr3lEoLg3sgClZcmLtNpU3WwChrYJSHuSO6",
+	"WcY4CqRb3hE394LdM7JJRVu6tlwU69xM6eVgVg8FynmwvZByhIo9MmGaSz2/Ukb6ioSnXcB5NyDD3z1/",
+	"/oGrK+/5pK1IL799dRds7xtVd8X+SajxIhqaYpojOxRUIkmtiHkUgWnxeEFFVnPVz12csceggGw9agXk",
+	"X2sB8ygKdB4qLxkqKh5WOjXc6igkbuYDwWcTpgSkMMA/66m8yYVLSJ7thGlokOc5VIICCZWbc0+1UviP",
+	"gyzdZUtGI+oPkc3Y7rATPmz2tJzjbG4rzuA1OPfvZG5FcZNqRjeOmzx3Jv8p7rdmAkaPw3nSzp+/eGU5",
+	"eIus36ALEoB+/yYJ8K8VXqWLKSSOGYHad40Xp3Sa+CBtylqYKLz9gtCgwePxk+duMwkk3fYUZN1SdDqF",
+	"sA3l3A+ESFnLp6psIeOXZ35DmlKDoNVeuyGdBUHe0OoG9F3ERCwyTG8TqskP60GGiSg9EzG025hfithf",
+	"FFFaW2Qf84UHES/T0f777vnB7/uffz3+QFmPPDeaIvUz7cENDSt4X+xEdg8A9vYvfdkWkkrVTLDd7CWC",
+	"o/1YvUQwuAfyEuHCrL1Eay/RX8JLdApiy8usu7ketuB6WJBeD4WOW9E2r/UhnYoBMG+Aw6hBCodMKS/M",
+	"UcYPdSnVy2x3dwnlwmK988V0DneWZZyqPeBahFj1CuCxr5TFa2/UD+yNerDjfKeOKtj5N3ZUweSCo6rD",
+	"bnyYUR+SlNhDipIeIF8wqlQtDVCJFxrqXTAiX3LXgL6HKfnAt4LWJDzXjlVAvqQANvvH7uLUPwbVa+tR",
+	"q15r/9jaP/Z45eWiMqOEhcSE55CX0Og7OxLO8CzsyKcpCJWFfEayviEzMMWy3NSX57amSlqWHh4fnf9K",
+	"OGVkQyfOFgcj1bSBWi+dCXFpUgb/41/8tL//W5rQb5CZfKhVxqFg62yqoERw+6VvZ7GOkwrDrCA4FV/l",
+	"7KN2E1FIna0AW4d8dMiRsPTwM0OWtTS+ZU1VRz1FZVy+kgzrA+HvHdY1Rlizg+UFQLobauZhSWURiojq",
+	"y+RhBtUqeSl8AbQvckpC1WylsHfM1ZTnm2VyetQ3ZZbY33k+FWnSU5gBUz6CWaX9SxMlrleSVmQRpa2o",
+	"suDq//zvcmNgVg8mjvbUAvsUa/nEd38DFgJLo4H0wJeiBzQgiBPxIksowR+KnTUP0+opP1IrirHpsA+S",
+	"X8hcWingCxRRHaPSls0FlWCXWApB86Y+2wn04L9WT00KqfpywvOothGJo2RRlvXGy9HyqaS+spNKhrFs",
+	"ol2W9uKsespPt8NOqoDKWC/oi0o7DLPyAifbch6+Z/UvqRnqkvGPhP3kDvk5yILbKgr+7Y9K2pt4k/3z",
+	"hyApbvPGJycN7tcRXV2Kx+GM/jHS/498rhyztA0DrQ7dVbcCzr9F7r/uF88L0RdyYpsz/s+EytA4kGM+",
+	"FKwVGLQJsjQFhvsddnL0PmF/P9l/n7D3B+8S9klcnCTszeFJws4P3r1z8u/k7bvEE/D31PYWO5Rv2oyw",
+	"Do73TsONFNHFEptHnoN/eKigIgqp3OCW4Mg80FOtks8QEvgSuK7awOiBN6m0nulumTLF80J6Lo+5t17G",
+	"uyyFHgKoADLpz6QRMdyX1wygEgvj/MhlC3LINRtYdqDIC2l2WBfy6RcgzUov9vZLxg0zWivELDNAfccL",
+	"kbFcqKEdhWu301Ovt16y9HjvdLFooDSz/PoShIJb8ksx3wWwtfRs//T3g739zx+Pur93Dz5033zYT3uq",
+	"VQNEWjYYf7RQSRFKEHxNgwIVg+j7+VBAIR1Uv7tRAOOkNGzgNO8w9VCakHqKFCIkwm0I0Lc1O+d6LDr3",
+	"dOAjcqv1lYRE5WeqIyMCGs+7JiOqrbqAQ/FPcUoH+SvI7292Q1AHD0NgT50DFU4DT8yCeAjYCEhMEkuB",
+	"v3z92w9FQkNfvaRA9khRdBxWktDEhugiDfz21uutF9uvXt2coSZAwC0L4br79x9T2b/c9LB2TabocWTh",
+	"NeVO/Kdr6TGT04QBzh9TpcsPkLQAe6yGl6a6974ZGr8hdcGK8SSHJCOoVBnA1aSIcbnjoevBWAN8FK4y",
+	"qEHUyg85YZwRwDAbCA6kbi3O3p3u7/siG+Phs/iQyhpfOXVmEZY4BVg0oLKPkcicKczdu+xC9DWQ4SnR",
+	"HNUvN/LTp9At5/JAmQDRYtZIBFzwbJ0T8JTBa3+0bADctIB04QXv/E7E7p1Brd91ekBlSjXpAXXx+G+R",
+	"oms2sHXgfmXg/l5O3vXH7E7D9uUBuS2FUHM4/AEO3aPRWba+k86y5oxZR9C/lpLlEakMtwqpBxjOZh/G",
+	"m7mPQkOYvMmNcVq29BidGGF4ax/Gd/VhVKHMq36MaPPdjxMjzTiSwQF858vtXcaZGTnh4dGep0ZUMeVZ",
+	"C+9jjAQ8MyxV4ot9C4w7ZqRnhjAywK1vIR9gAHBXWgErX+zcQAQRj4v1YnktIFYB+LktSNBzL6NH8vP+",
+	"H3v7+2/R8+F9KNgsZhDwbCyVNLbgVheGjfgVEPNAcATiLX/72wlizHf+9jf2CfhrIgR5CX6aVpTiAvw3",
+	"bKSnRT4HKHwsIjNLYP6Ah/+3v1FKwt/+5jnEfeZK9OwzAvSXinVPTj6fHxzu/4/jo/12hIe7jJVv5xOR",
+	"EExIUuKXZMwdnKEu5knAORyLsUYMaHANhcgW/C4NBqHaHfZBQvYh5FIobeWAZAjQCljXorQRrLHSPpHC",
+	"MzklJYtTwlTIL9K0jTbdAQENtj8S/culQJCHpEZeifTk+OycXctglbYToB/CsBxV90vrNpkSsyWOAHcC",
+	"jI+SGKoMjDkYIIuFDywFKwHfFjxpVC244/8j4mJIAvVE1BL2BLFF6VPBp0W7wyDE1+e5UBn3Bwwf9mdA",
+	"w/uiWBx9FJorpgrPmNuDrUKAwDcJKwQCdoInMAT3EJPGsEzPlNsg/RFmGfmQcAzySSlWY2mMm2Q5ocCf",
+	"6xpBoHM/4DinihDmKTRlZzrOCdJ55oTKYtsmZLMQvcNyegzRTNiRNGzm0dNDEFRpNiiEjy23IvFSHnrc",
+	"AEioRdQBi4LGj2LJIQs449Cqe3FB0jyrDJJxyARrcZbziZtm9elnpqbfCzHXtGDQCU7jUoiJp8DYiUPn",
+	"7noXBr+eViLanSuKtcLV/vS9umEqD+TULZdy7dNd+3T/Uj7dhRvn29VQSHT+vfvh4G03NrKSjRotDo21",
+	"ryM0u2ufbznda+vBDizd3z4ZdKwL0WH7/lIhZoIxz0TI0jLWqQ0+YRX4fKzWJUliUGaAyRq0SbVAWbKi",
+	"GOwbZP3a97z2Pa/0Pd+5hHgI53M4ILf1Pe/GtPSloViCKQMMJDLLZ9ISlQ6p9547aeaUcqULZi7lBKLx",
+	"O+GPSJQSqd0jHpRf6TR4JVgLkf4ZGu5YJOrhH2N7Auxv+KHtWd3xzyFBHtvFp4lXh7wBig100Y+sRWdo",
+	"FM40EGifVcZgNePEBhbzhIG2Ho+o/KFqLAUU7NI+dtYbpASy82kBqfgL1G7G6kmgiNtllp6SyKoDfAWR",
+	"tRf8EU3GHpJPEkWkHXn6XOhq0TppDEB8f8H7WLTrre+jXa+jD+vow1dHHx7l1bWseEJFVXO5goewJKjK",
+	"SiI1cfS1qGgqgYyxxPsEIdksZJ2FqrKkp8qVcddEJaMuQXmYzwNdux4EXlVlR8ki3RyS5fZUHY9g/Bq4",
+	"J6GCkuhdMV3ey1pahyz4atDR2lPSlhI90/0pEKlJ9ITAnHjfrRSBoUuDKDw7rHlNkOMcXCrgcA0LU+6Y",
+	"kqy+RctRzjtZJCo07QTXMDTcYYcLi4gQO8S6ENgww4f03rSYdLF0//WUZ2H0yEIXvE88625tdpe+CTqT",
+	"sJLNnQazPGioBZHUF1BMhNUNjAz+nQN8JWWtWSGtFco7+dw4phPD+rwopMiwvqTNcsGvqAA/ImsAr1x1",
+	"FAkR19ML3qISOaY/91QYU84BD6qr5lCWMXXrqfOctDWqyuP9ywr9JVLeqcARyE1P4cg77F1wIDo1C/2A",
+	"kwkS9lVWwg37BpspadhIC6crnKpi6YvEUE89le4fnpz/+flNd++3jycpa0kPHAU0hmgtlvT8UKGS/ve/",
+	"ALhujgU95TTG0hg47e7o48XOJoXTaCyQ5qVLFnsKNIiFGAiiBNZlqml0DkNhTCYGUrnPyQoxQYe5e9r9",
+	"YKYXmz5KAWRHRrAJh+1OGaucWT3ZzMWVyEM8I8DyQuAjIr0FzZUr/8mn1s0KghjEcpwAqgowYeqB099J",
+	"IJUtFxD2oH/ho04LdXp64pVmP9JFsSYNgtD7xzENWAjcB/OSKsuXcqb06YHxEbi5gKnbznRU6EslNvjh",
+	"lz+GpwRErkSRZ6yVhvDI9ovnuD3TNnoh5pg47FY2ULr0VJSaTN5jt9MDQy/O1o0qVA1TgatxX71kXsSd",
+	"hwgaiCLmpelYX0Extce/gIad4h/h6gNnZRCE3KvdiLuGq1AtwnY6uX8eQnjuQagwG/M5uxBUPf3TK3Yo",
+	"3+wAmU6fZ8SufTE183BJbr8uHf8YxuEXwB/z+nWytbUV/qgH1Ob/vc1+k28ipp6xGGsUAXDsnByRQxVq",
+	"dNtsADywsDCFBop7ZtxWjw/l38+Oj1gwJsiUdCu27WZAsUrW9ZOGac50cdlTA12wn7ZCYVUr/bLpmYM2",
+	"6ce0HYVfvDh5vfVylzoP/Rr2c6enfhX8ag4Njdx/pe0duFbhHx5KjrVQyCd+RAnbO/udybHT+EiM6cIm",
+	"jDSankJ0I63aGLYCaCO4nCai8E+BYIAxR3Sav7D0zcezP+tqynaBF0EUzrzmSBmM0RE9oOG6NYqnXNNI",
+	"fbkZTOoNzPHbkjTu3jajUX13iwyW5FSYaV6bFbIXyCqWj+ga3/N7xxZqCr9vVPL2ZmrmD1rnBu62WoOG",
+	"eNEu/KH0dhv90FzxtigPN3Z+2nK/Q87Dpr74L9G33rLb2NmIVSx4H0QJnrC6Arqf/n176+eff3q1KvhR",
+	"afM2EY7mQvfEF+c56VhnRBrLrXleaqUr2USB2Qb58/3zuOCRouZ+U0DsmWApcOrsDHD8pVanrAWgVx6e",
+	"pMwM2E5+frmFnN5xOovbl8+MV6Hc3Um6WgOMxR4pZ2duXhu3h7Ln1rwr9PhGiMju4XN940ffF3o6eTP/",
+	"tojJ3cnq6kqtIZf/gnAaZz7Jyji7obRiQBXCsxWJSBAF3wzefhvQDRQ+5CZplDwHZO/TwQchoERgqYLX",
+	"d0FDbJRPBMxTJ6WcfYI25TPDUkyTS718wkhNfyTzrBDqmdllqV9Fz9/P+jrPRd8aNlW+8X+WEE1JSHAK",
+	"neiZKs2JyUTwwuNZpHqmUrLM3XwA62okaqQfawE2g3e3xGlJnsWr3empY2fwL8NGkR5dGpEQfOqwc+T3",
+	"ReJ+MOCm40As7F8GVxLwuoOhj/4laWpvY/jjDunT8I8zywv7ls9Tlvk4EnAl54Lch2zsOpy7VZmjFQA+",
+	"PLcUgDo29mZiBkYcWCzhjyF2g021MvYfbHuHtkScR9dOGnEtGi4Wcst93b3yBjwFfwp+I0h+fBo6fKqX",
+	"S2W11nfLX/tuAYcJHKtHcJtg/6uUWD6MhOrCtTIFl7MelC6dr1NhMa4PHjW8gGYavT/koJqqTBTgH9pl",
+	"KY6EuAZoOKkXZ+TfwyxWDItYPhySNJ9DNLxBZJ3z4eNSg7+H5AmTXkudv7xG647yI1NmneLydbpsDKe6",
+	"/aKiQYGITV3TKWsZIUq9N5+XlRQGkEVmCAjv1TLSJqld10SDsPgTBv4N8uKm2s1jVFfiya/lxg+grYB9",
+	"cTF/BFrLSn2lSlvm9AepmMHoSSaKRvow/kirRs/58C/A7v5DEHzhFvLnAv733li9lJjBXS4NA89+BuWj",
+	"HXaEQFiFYFMl/zHFMCClhbRebf3CUp/Vn64in+J/gUqmc/5QNUwhJXJdvbRmqfpr1TBZkAxfL+MeRwGS",
+	"G/fzQoBG0JwMejK1hkpDsT7WaRNElUCuUMxOQs0C8ImzCjpgHdkiZbQEYtP6PAlo8tuVkvvIYIeh3Uqy",
+	"/nh0Vz9OAjjth2/Xfm4iGRpO8vWkckQNNRKgNEF4BB2D6BGEM4tptQBw0MwEx9dlf2vGuHtijPs+V+vd",
+	"8sPxlVV+vkzXHa2S3o0PAccmVKIpDuj+mPHsudvAURlfnVCsV96bsSWzgsONP+VqsdtaMFv3bcGsed7u",
+	"wuZYF5bdSK9AcfBAFsetS8tCZsgNPZNl+YoSM2EIy4usC6ijod9D/cA7mVsBLlheCXVQDjwFOyAiCr8T",
+	"NUjo0peGmZCbMgfLBsgtnNqzAxQ3YiiVWUg0eWZ8VRSgGUHtMDCSzTG7H2NJlLSCkV8YRxn6JV6Uxfjv",
+	"y59+wujvLnKQMSWkE/+Jj9vSMrnrYcTzAZtwWbAWzTWUTuF8E993+N3qFMep3QpdIjkPYUBJZHmPij2C",
+	"YG90EodvfNs75aaRnhtnsNw01HyzKPMJB0FxfSBK/lM8mqg1fQwc+xpN8Xt5uaMzEIRy+O1+QBQPwXoL",
+	"mYZgvsFR/wRlTgeZTzQJ/06QKLgi//RMsZZXL8tfC8ZDyV6A+gveGayQzeQAavMsoCS2O+zAYmlV3xm/",
+	"GQIS5lJdAiOYrKTDUPWssWKyw7iqpquEOXmACBJgJeSge8Nnu9S94EQsPk5zLkknQ/YqQheSCp76r3WQ",
+	"pVAJNodaMnoZy9GeldSRMAZMuSSfV3lzJFARiHk2CFroy5GLEK4nMjVfI1iUwXcn06GU8ELmOZvw+Ziq",
+	"FHlZKAefmrMLri79olAuI7zpJ260x1bEX56ZwAUqMU90kSIUiTChoA4HagJrqB9KeUljGTFrecLJnUBZ",
+	"qmcIWZEOhEiJkBp9grBuF25ht5KlvQIuQ6l4MY+2AyUnDWo2QkvpCHtyoeJvLMa6TbSZOpBdSlX9BGa3",
+	"8l7Y49K6EbnxI1642xRvBFarl6MsMSqpEFBkEnAai1CiaEeFng5H0RYp698W+gb1phxAWZGNmxu4voHL",
+	"FCsV7UwzIzN04IyNyJ006CNxMNTnxl2HTsreV8S56OG/QLCLZvJQES+/kOuw1xq0764K6x6QE67I4lvo",
+	"QtiZgCr0ULD9zdrPfQbCatJokttEx/yErnWse7iUiuAFOw7zfaN6dQ+YPBB0Paxwsn+1VF4D7D12iKOn",
+	"JQpK33y5Jb/LsV/heromWS5poIFUiycUEvozE6A/ZrpyVj0X8arj+l7YbzirR1qJOzivW99FiflGz/fL",
+	"G57NQ53JgfQSYO25uKNz/B5ZGu/qENd6Lm4XN/M2+C0hMsFW61dsl5RZfkm2EVr6YBkZvIJDCaIeCnSs",
+	"XgoxIY+nLJwEgMQVgt3UBdsCYzBlRRQ0D1JgF/F3yMadjQTC1hQCcCmczRZIG9ydyfa08radH5YelGhi",
+	"YIgWglDXM/hDyQ8AnpoVsb3vrSY8EqvtSQi8taaUi2xtcd0SRPLpqFmrbSZPoAK5hd90MdT6w/c8lwsP",
+	"qOW+/53SOVpxq0Z+zc2MI73OpNATbZBtBd2nzwxL6SkoOG8FMMiFv1Yc7/7vSVlNBU69HBo3llsBYzDW",
+	"jUjPROaxiAEOcCoIi/id60zpmRvPkv0YvJoVz3Q0Lfe/eFuFHuH+cSsF7syoqj9cPv5SIixEKM8vByyN",
+	"x5jmkiDrdtDHu9yUKYEmYfVbcMmV2SvB/3sxZyMgqjZ83g6QzoAOUB09Amz62bn7NXywgS6SuNRVLmbE",
+	"LC2OsW51/G5pEf69tMAYtbiJnkXLzpXSll2IaMpuZhdz+J8bMwkBJzeEdhtyeOqrEfDtr77pH9pqOI/8",
+	"Ikm5gn9FX8J380Q+rauNdnAkqZdk8wO5Em97w3nH543SWzysJYYMZRFV4CURxiMiC14JlpJUT/H+WozW",
+	"hdBcKYQo0ohxvOqffNyLXBhelLUmC7RXceCSemo3pX58Cm7fxyeBcGw/IKvkE5MFkD/hTwZ6yUmXiUSA",
+	"P2bf4o+41kW4qqqQQs6LhYWreSX9rHxRPsBK3TWjJKDWojTysCOtbcKj7Y94wfvuyO2wTA6lNQnLhbWQ",
+	"YWcm3CuMo/lkJJQBZFzCxRWqX8wnFhBvP2iu0NNi2FAHr8kOS3PNVRdzLxL81ym3wv/3obAjnYV/AQIB",
+	"5cC5HwDCCeGAeZ6HqiH4B3pekvLhE7wWUqaEyNCv02EpuVF+5/lUpJhQQNjSoJCmY66mPHd/BhECj9hi",
+	"ingJcqhgquBRmUmAAuyydK97+jbkGIz5HJNEQGhKY6YgyUt1tD/v52KHpeEXZyIkVYMBJrFkI0QryVpu",
+	"znZUCMgSUVqJ3SgBhxj3osQ8adsJRvnBSqExt6In0ueVEZWTbHdqxiJNSDFfrMzymziu4Cp7XMwcShaG",
+	"DYlE9HB1CunzxVGA1u3zWVxvYLtQCktQuRHBrH7K7oClbSC6uRAhB6P1auuXNpsB1arEdJDm5AcczdNP",
+	"fcB5PFDiAy3iOu1hnfbwxJ1wocR35uXCt6gkj4ua8BsTImgBKhXD0xsUDPsLpbFmeDc8EvEHRGwihcgh",
+	"4RCfLkMj45sWGwd6gTKjtRIjKv1eTTXId2L4rMuQv3e84scrQF5OzPoaufV1VcheQFyXL1VV+rwfYmpE",
+	"g1OUTVUujGHpWF+Jcw3UJKJUYKmxyqFPnEGEbE8V50eVlHuJiaqNSeAe4RW4Z0q+pw47bX4V4aFqCEuo",
+	"NAdHnmtkGZJ+2CWJK7qCYtIZGAum9upSA/bJ0E4RjpX8sKqkQIPXXGaYPN5aMgHazYvtOfOXm6kueXPu",
+	"2lcq1YewSjdRptc5bn+98swnmhR3n4riN6iE95I/dz4SXspUPdfkwmtIj/taG/vxJcc1G7rr1Lgf0ZmN",
+	"KXV3IgJu776+1WGii//rM+2wgUqeXatkqtbQCs/pNWlYPxe8EFm7w/acmRVwL+YT4cGsbSlOgE3Z2ICG",
+	"4R57ZtggMCau8qM3Z8d9teR5LLlxX+HWewLSbp0Xt86Lu31e3ON2yd1dFl1sRz/PNVeb7kBm01w0ph14",
+	"7l+0H9F8DFlriFmBbrM4ENfizIzc9vAQGlNDxDU5N5bS0eB7CgP+tf7I7b8sIIhT9bWeWmM5ZhX4XAVu",
+	"o/Dg8+0XSLHsTozIEMMCCS/hCtCq01Pp/n9+7H74fNL983D/6DyNEtkAAQVrYiGsShwt1TAhxP8MlUHD",
+	"a7RmbOxEOaVwX3B16a4VOZwWor3LfKenB0d7ByfdDykrRLXjSSFVX054HvW9y9I3Hz982PejlH6NwFj3",
+	"SWezkc7j90O9Caxu+aWwvHfhR7pm8SqGdXOrW4gxlwrSR2iWZfM8n7mxAPOO1ZVQLcQ5I71dTy1zf2ZW",
+	"QP7kahjG98J+cJvG78HHmPxRGeA6/eMRS3O31+GMYUKmP6TgPYM9+cSU6ZXCO4TkVyeMUVpx+TS7wPwD",
+	"SDZgrVXJBu0AnQTxld0G5CGvn1PeGYe8ZCdS3N2aBEyidoi7xKNBYEjwXYYi4JEYL+QJwwOAmZQupCIE",
+	"mh935WR8ziacVH34FRJtMzYWXC1cPxil0VdOOsVUYpg3XXL083lUMDMpxJXUUxNNcc5auCztgJLgc7PL",
+	"B9xi/QdL6ce37uIKGCfZVPjbDpZ5Id8D+l5qMdwhMMtNN8dimkN23YF1MxXjkvKa9sAy5xr4td3SZ3xu",
+	"ADvFZ/aRFeX6xetxF7jQB1OVgWlGyYGe7qf06VZTO3y6JWQD+Zid9+7QvesxP/AaF9m0LxayzJm0bMDz",
+	"3N2Gu3HZuLtsyDePKeGc9bkZMZ5dQa6hnwYigniSTojslc5wNpkW/RHHdMYjT24ymTo1J9e6aNE4n7Oj",
+	"NoB+ECeKm8JRtJUThO4ClBt/HUO2jTUEPUZTKOn3wp3rwwJ0zqALk0tEV3HLbcWYwL+ike+w/8YsrYTp",
+	"wb/SUj1xb1LUIEzOTMdMfOF9iz5/ZOX2CZue+7t8GioJ+IxLizlChokvhAhSuMksfM/UP+qUsh3Ii0I5",
+	"QYu3ldB5g++xRZEAiaqf35ee1ntVGmm5KbCJclO3OGTDoloTsk2doLI8Tz0boFsG2jJwSJ7RCE0JPoP6",
+	"Hm524+QJvUnDai/XMPiVcO9J63P38LN5AegmFMk9dz6ofmPuw1W+VMG9X9mh+EEh2UpmZeLZDQslUKLV",
+	"CRIrqCwC6pMRRyiWzfwyuFZC2zrP3I1Qzp/2LI9+IvZ916Ab7BbTBYMwG0V8iP9HCZgqQeHAHq/sOL/R",
+	"lLZuzReBpXxwrljIE4t1TraknPLFhDvWitPQkkqaWQiyVW6dOL5VZozJLC1vSDSInNivexQeakqE3uNF",
+	"dlZe7kv6w/IdL3iRS0AyjL+s1Qg+2AoXcGcj2ZDupX9MRTHfSDYUH4uNnQ03nI0kUocHuhhzu7Gz4Rpy",
+	"6pKz7nc2jC2kGjqlq24UObffMAarbzuCR0FXHH2qdXr4U7APIvEG96OTkJFB4P756M2BbCzV80wM+DS3",
+	"mzegSYd5j3ghMjyNPiO8rydzr1WMJ7qwb7HNvdBkmiDynp3pzVxciZzZQogmybX0+sZ3oAo/L8Rqs/y7",
+	"+XafFmKD2xS0h0ocQ/d1o9NQs8eqRwO24kZjvYPrYyRFwYv+aA4GCrIGYtTHf8EU0AnmzXnU1X0137if",
+	"cIhv/oHynMPsVmU6r/PonnAeXcj/XTx2tz9xtw1A7HXP998fn/75+deD/dPu6d6vf16beNdwyVybots1",
+	"LKVnontkRf5r/a2xTmhdH8T7TmhdOIeyUib4bSfxKw7W9amtS9c16G5mehE1E+EJRDVLW86gXRQBabvD",
+	"DlEVfOZ0QUm8hmAODwaijxV7DXmYdZfy+uw8KT6cx3wPNWQJfvLO4+qub4gtXrtHt76L+vZIaWR/qE2P",
+	"2XT3tuO/HbBuYa+uyqaDOGcwpqaQw3IDYwqTXR6xMbU+jWv17TZJW0/HjiKPW6OH7oQPRbYUbf9HGhKM",
+	"xOaYyxwK+vlYsFafG7EplRHKSCuvBGAfWS6VaXfYCXIKMTnmQ9LpcjGwTE9tp9ZxR1rgrdNvbs1qsyDH",
+	"xBdgmxhIBfQP1Uk2RQr+UQkUjPmXD0IN7Whj58XW1nKg4D7d/7hsjfQ4SrAJH0JYmb7/ExA8T5AwZxx2",
+	"rz/9/pdaZ2Xtybze+jLLXDfwLBTvdVUVWsVbYYQCh1V57hWPrgKIrmiYne1/ePe5+/bw4Ojz3q/do/f7",
+	"abvTYHMd+kjEDUwtNP7WV92jsbYI2AeSIgChxe2JjFt+w4276q5a2kPNZtUtyyZhQDXhp/jcPJ/kXN0e",
+	"iTNqu0HRPRPWICqSLgKeEbLYaSa+TGQxZ62JKMbcNU4pXbnghc/1uAitEeZQT7Umhc6mfZswPrV6sxBK",
+	"zNodtg9pI0YY4x5e5kX1xSNuqpgd5qxQJb7YniIFusOOACSAaSVIQvjj3nzSa/T0M0EX8olb1vvRz13T",
+	"D6Sbd93+IUnWgOiI676WXU9aTT8DiztcmBPczN9N0q0QV4XGcoe7Flc3lSGu/6oMYd8iQpoFyKmGnPp7",
+	"iaboXKwFyFqA3Ge8FNNNIxlS4H5+DDLEWG6n5l6UnqmZOLNeKyZU5ut06qUKpkwPoLgKFcpcD6UydyxH",
+	"znCy9yNJsPG1LFnLkvtURuBQAZ1mIXjfyiseGWUPJ1OMsFaqoXlu5FBNJ5tCucFnjY7CTyME+XSPb04n",
+	"wJA6EQrS9NKhsGfQzD62ksYcpFajJIEQbE2sDE5C5fX7DJdVO2o4eWYmbX+0TuO7NqeVNgOuV7SZ/e5q",
+	"zNqrjS5hdSgkAAQu94EufMGogG++SyCoWMOQsNQN4uMkznd/2VPp2cH7o48nn98enHXffNh/m3aY+/Kb",
+	"UoUaGJm5D2bn7mRdyUz4KwyQjr9IA9UAAcMY0xN6alV+wlnjZr6Hy2t5H3+/y+sWh4gBedSMGWH/uk7o",
+	"p3gxHU8QqBpLIOkk3/gIL1wmEz7evBTzmS6y5lhTt4oBrlU+77D98cTOqaTK1MOvvRf2bMLHv/n273Nj",
+	"x/007OtcGru+Gq69GiZ8zC7LTxa2VWWr3OZ6qN0+Ad/HY7PuBOj611tbYQBOpgOe/PbWVgQo31MtW8gx",
+	"VAAK2IhaEZr8YpzTXT+CW8OyQk8mAAHUZRPXjztDehyXn0mbix7gd2vg/8H4qGs7cY9OoCBisYOcsuo+",
+	"KulUPPg7G2CVGtDMX+S6fymynoLqu1khrcUTjITtu4xOQKjmIxB8qoktxGZ/JFwLDVfX0hm7h0tr6Xh9",
+	"xzvrhkfbXVi4cuv76nHlzsJJp4rYrxYu1YvL8uHmsNDTyW1vLdBI4c3EF6ZC8kRThdI5H77Hfu6Tr4o6",
+	"aSoIdFscZ7u+v1ZttW6eM8uHtFYxiVO5XW5VjlS7h1LFxyLFa+l1fCvtRleYG0d5e72sv7ySpctpl6UX",
+	"mheZSUGmEU4Q/IJA5W4SxM0KyDotaqGnyia4okuRave48j5BaKm5bMrvw3u6RXzzD1QvFWa36oSt745H",
+	"WQAVTvUtDnXTjXF95k7dqT/R7jhGRABuGM3FDpWjtE69eWqpN1+x3+6PmJy20qoQ0Goby11YCd5IzkTC",
+	"+yQpQWcW62x9j+kKpu9HeFVsra+KdYDn1nbJ/R72cAlN7ei5zCabsPfqtc3fRSEHknwixxOhDt6yPa2U",
+	"6Ft28JZZfSkUaxk5VNxOC1FCjnlH+DN3Qc0ReBLZ4pKe4tNMCtUX7D9KTs7hFDwZuQQ4oiyh1Lh2h72T",
+	"KosTV9nFPDTPzPTiv0TfJkzkRvRULtVl5dkgUABo7Aqnk/ks7Rbem6E16UY7sW1sjqHoMYz3FAVQ2Qep",
+	"EE9IO53Wx6PRWUONzngghC70lVsfzj4c73U/eM/ojnvePdBT7heRsekEiPWAn2eGKFo8ywphTLvMBeTW",
+	"9/cMEZ2caQrSE0LsPM8J0aunKNBuCE2LE/Jm/GFCzAJGBahT/uMpptXu0vR6iubHyzbCejolBJHWfNcd",
+	"9mprG0IunLYJjCPTyCeEr8532WsMseyf/n6wt//541H39+7Bh+6bD/sEWQr01hBN8d6naLvoomGzUe5y",
+	"T10INhC2P6p3VX3QwwP1SdrRwduT7j3dGwdvz930Hyo3YGpHp8JM81or/gy3n1S7CJAF30m6vWQ0LCNB",
+	"uqVKGCuGw8/0dVPW1/pSPkAd7FOgdPu+t4foTwtp5xs7/9f/rCQLyKFynw8EIFflcQ+HtxskeHTJuCVf",
+	"uF4m04tc9pvulwVWjbrrZROl+qbMVqN8etmP8m8yKSWT1fGw3ZR2WaqmeR6EBLdNQqI2UcCd9z3o7+Dt",
+	"vVbU+j4atLYw587TMU0aNtxe+HzuFlrebTfaZMu756JZOekaluZBgmeTbhoZEEHHSA/ennx+87n78e3B",
+	"/tHePiI65v4aJ7TTys34xmsVnZUXxpv1hbG+MH6kC+PNd7gwQIivOPKQe+7zSHH7cUuuZHgX0DILrYZV",
+	"FZkrNlWXymnXpMYOhQ2GQU85ZRWzfpIqvZ0cC9ekwdw7kXnDgorjDK1aCWb8amu73WFdAM/c3uqpAZBZ",
+	"MG6tGE+sAZVYK28tAFTn6y3Uvd3PdCOQ+o8CTSq2/ZqNpZpaYRI2mBZ25KyH0CaOnL168QtLT7vnxNOw",
+	"T+CfLD0VtphvwphiAjsfbeIyd8abNFE3PaXzDBBRp/BdB9OcbtioOAnn8IzQbRs17HsSlB/ccNZi8i7E",
+	"5MPQrPxyE+BNfciVh2Awj1NaesNYZUHofIOEfAESMj7GdVJSo8+1Xkzue4+Jl5QBUxrSERZrDGnTsU8l",
+	"vLB/r7TYR1INe6qFoNovtl61O+xMUP7jgkBGIcfV3AvLIBNQTmJ/TBc9lbqDpAv5T/jzDnsjeCGKtL1D",
+	"7eLqY4owMWiNRCESBHgCbi1wcgyFcl0EF5IB6cj7o/IANoin46m9UUSEzjTgDzxBXf2/N+gj7cHiu/38",
+	"r+S/Ny5gvUHhpJ/+Vdnn+/CFZfDrfIUWPxarIlsnvvI1n1OluVksDoGdC/svIPOD386wFsQNEpaLbOhu",
+	"7omWypqkp4h9wCTBH9WGe93dsBFjbVK6zyoVKu7G94XxrruR4FdzNtPF5U5PYc6wp3rFP9H15itbvOOs",
+	"mCoDNELAbRU1GegkpPXJxj0F1/ebj2d/prs4UDfZQfB++kZ9TtZwASecpcHNC9xFObdOSfBDC5YRqjH+",
+	"yJYNbLc7PfUrTKeVftmEibmDCBDnlVm2Lnj/cjpJWCFAniRs7+x3hvC7kEX2xf1X4kfcU37ibVwRDrQK",
+	"cizYxH1ifCphYZ3CmMKC1Ogxu4z3lBHFlWvCEtXmWMI3KL9XaOv11suaRpqjpYfiK+Kkjx7q+gY37pup",
+	"mT98vLOCUxF2/irYgQkCxjTjXsOmQM3wFjDYcBm7Pbh0CYervglFtJJQuuywr0JxYEUMCSt3TUrI8mTG",
+	"8rlpd9gpVMhlPQWbGOvfjvcOuh8+d/f2jj8enafkbPeBj5Eu/Wfk/UdfR51tlzgLaIuln06Pj95/Pume",
+	"nX06Bu4A9K4J1p8WBfCM+GlIg2YWilAcT/dwf+HdngqYA/5F8Y8pz02lUa2c8gFG22I/njjDzbqnMGiw",
+	"6f/4zOyw7S0QIjTrBUsJghkNVlFPVSQBaBHc6Uc5EKWhdCQrbzgVZuEzAviJkO6zddirrV96KuIIh2Xz",
+	"NwQxjtDVEBrIOZmTHG+U2hwoePWk1CnvBeas0sm3Qstia9na0fN0TZ7F4uV4295G4DaWGVbk1kayUZU6",
+	"G8lGRZI0sXffwE4CfXBzJJ2WMm8MPhxFiGVJSJjc3tpiheg7GdTpqZ5KD4+Pzn/9vHd8ePJh/3z/83w+",
+	"nx8eBk4e5LBy6wz314VWU8NaoVCANFMsRHMCC1XWnoL32jtsKK+EKuVtuBhA/MVEQq1AloNGUCCSMjIT",
+	"po1kOD2F+mzG54FciiQrdozj7bBjdzNUacOshrcKomQpGKlnRjNpe0oa9wcwhVSFo8yzkrkVtBGjyy5Y",
+	"grNCWlJp/SJFC9dTrk2o8WxxRZRcVJeQsLG+wmBvNPWSQeuZYQMhEuD2AnW03VD5c+K+wa+0Ge7RN1Tp",
+	"pyHwQ3uy8xBemwcs5SmRVNwa+VWIhQqck3qZUnO2r+ENpC1PRFq7lJbhObI6jZvE3Pv2aKwbobH+2BvD",
+	"fN2OoAupaUvs0Xa44vlU+GRDfsUtRz+Dl9GeMMupz0DjpZB+vX6/UKe3p1A/0koQjfp9Ajz6ATbsN1q0",
+	"b6Irf3lDA/ZQZ5Au9ES824/iOITtdSO1q6ngETU5vHAzaSY5n0MK7u5KZBYz0rMS8QlAW5tQ494BMh1G",
+	"lYKzNyR76ZlirULnIgEIreCoI895G2ri5VBBqVxjgu/XH7X4mN29AVUZ3QPFo6455Yivnd3Jaf+uJ/cG",
+	"3GwnBXgNpZvuOwi2/qBg0rYU599mpq2g6v9X7ZW7CSjNjY6wlB47cE+BxcRZmnHLd+C9562JGv6v/5qI",
+	"4f8aysH/momLSXv3ghvx06skZR9PPwDLHZllL9jhG5YJN1ioXwbS5bkzJgrB83xOhMHcInI0s/OJiOrP",
+	"EFPZB7+cuWHLNCxwF4HQQ79VyHxAJSFhcuBsmTYy0mP70pf4BrVhLCx3k0uIsnc6cXuMSdNTLSMES/GH",
+	"N5oXGa7ILuNszPOBBgpUKvIGRlxnpxWCTeQXkRv3z4GTapAN7EzSg8Pu+/3Ph90/Pp8c/LH/4Yxorcuf",
+	"3512D/fdz3muZ0mFx5Nblj6vfJg2+vLAp54xbnsqhS+NENxQo5SyXF5S+R9Bc+/Qv3zbfV4Uc0pXxiQG",
+	"RrCBHEJ9z0xPpbigKS4kDSIG+rng/Utk7XMr6fcAEioXcjIR1DvwTyMhb0+BkkbE2RmX+dwvPcYFWjdL",
+	"jyAu2SZU05Noxe4L1zTq4olcJ+t0hcfmuztDVmEQdPHNgOfmNvfDmH/ZvNDZfBPE7MbOy+1Xr//9xc9f",
+	"nbzgI8mrLHdSQOPcAt7H5KmkRFVgSs92oc5gtpS5oKn2IwRSR9xg6LPWjDsL4e17O1MfzXX4fJVIe5jw",
+	"j+YKwJqYTamWge1qUg5qPQEIRNecH7PnC3uoMCdKNsCYmR2JMZOqw9KZuDDSeq1lpJWYTzRxnU+EnuSC",
+	"5YJfiZ4CBWOHcTaQeS6QGlwagrZEBjNC96beKammw7q+Rj+goIXMvokoeqqaE+h0ipGeFrUXGpJ2u9G1",
+	"Mfds4V3yVk8ExPyofgY8t1NliylQwKd/bL7TxYwXmcjcf6VspCela9q9i6vhX5gU+su8wz5h1KunqjQC",
+	"7uARS3wogHq19ZLV4Kp1Q3amT3KQik2N2FmMsHXYSQgQOoXvZ/Czv/g5wjRIAsg6bEUD9gHWldZe7QD9",
+	"do8Iax8fCmTgRqmKbs/R7n+YxMXbF5KuA373XdHhoQ68eMQ0jG9J/n4J8b/quf+G+N4NAUdPYEz1DCce",
+	"W9BLXj0Y7DoLBNIv2MXcEzTVaw2PC2q0AqH59CuKGnBivyIFcSFvZEV9AZmgM+q6krEhqzk7uywd8NyI",
+	"xcSboIr6Fzs95csBFkoTzHJ6v8/uZ4Cwdl1q/22SWC4EA0XE6pp8lrorEYq/5/ecfVLt5KHMXer+d57L",
+	"2uP1qWE/FHI4smvz9/GZv6diM163Mvv1bhJZVt9NFzLPpRo+73PVF3mztDmfFspEFD54+XiOILezpZoK",
+	"QxU7KSAiCNO1aUJ6/mwkKcPdGQT5nEATegqEBxsDCnIU0Hl3ur/fYXswLDdCjGtShlpkkJyPwHCB5JeK",
+	"zHMta9kXoUYKv8NuKNkFRRHnXcNf5N/CpOEZ5NDZkQj52kyaShUCFCtUWmi5KYBjlLNAmgRBpbY3Eo6O",
+	"P599fHO2d3pwcn5wfFSb44tLcBa1fK+3d9xP0+UdPZMs7InOk8iMeyhHl9WTaL2ic03H8FYJar9gCnBl",
+	"B9UdbSLgWp1/AqlN+TzAhM8Fd4fUH/D4k++UB4NR21AJr9nFdJ6QA0/2RU/RGbrgxie49MseJqKQGl0P",
+	"k2nRH7mHeJYBLh/8PecKne6YBOGMZ8yid4fa4zSTGkGuAzPS0zxjzh5Hvwgc24LThcgVG/Eig0WEvzfh",
+	"Vp74Jbtfv7XrYxVqpf9ySfg8iLb5o3nZYqk6KT/NjQ7P0nGgzLvmq+4dSGwnzzIBew3+XQipjOV5vrNM",
+	"TJlzKwxA3ogJOJloPycE2j8bcdtT0rIJlxmo4COO2QZ4T2ZJef+Nw5nzxa+cHpuTm0haE84dV1lPlRKl",
+	"w7pYS+PZ+uLyJHJTua4JPAiDaIu3E+bx91T4tcOO3EWZ5/5o4tmXho15FtXimWl/5Fqj2btL7hVecqf7",
+	"Z+fHp86E/nzy8XTv1+7ZfspaIC40QfPMy5afmWgF3aoLntXGuE7xU57Qw4/pXmTc+BzPJ1Jx82DaL+4m",
+	"v+sDLFc4YXS6JuVX/pZbkwpn6rZk3eVZCDMdi9voxZSBR5Z2jV4YQjxo6QrFMjHWTm7MgQng1HW5QuO9",
+	"vdLZU6XWyW6kdMIYxNNQOtVa51x1gU4LFS8XpCtUimPvU/eEHfq8sNkKoIxP3rbyOuXUjAQitBWC55tQ",
+	"fZmJK5G7PerOgRzQPoOK1ZPphdtB8N4OS8fCGD4UKZWf+X8fZGnCMFMHE3ooAQWccGZ0Lscixfswjbda",
+	"2obbj/xTO2gC4jjdjeiGiUpqPCyGOHBDyrSBqdAwnKbsOsHzT7V0SP7T6SkEWP/72fER0wDrg6kk0jAz",
+	"4hPBWlzNkVkXQPguBBtLY4AqwUOGIO9unKXYhnwedM6JjL3YelVi7ZWrbqyeuAW3xVyq4W6U5OOGQxIF",
+	"u6b0FvAP9pSdTwQwNbza2vIKBTBAQHbKT6/Yb/IN/Hn7Zb2k6Qt5Jc7cII6iNbw39rvFfr62eowGnrmP",
+	"ktHnbn+1f+2HxfI5UJZfijJlCvW/8uBXjvu1UisK6Szmgvz0+vXLnxoEFGqgzSIqoEekpHgfZGkwZFOv",
+	"mQA0QRqdqSG/EqW7CdxgpXrc6anz0i3FuCE0UIK9uHBXfBnYhHMF9gXiE0cNRW8Vwn1md9r7wN7SSmMB",
+	"/fnsvHu+/7m7d37w+37qYUsZwmTwkdOyQWvBhAGcKFREIaABwpYOC65s0EZ2IshMP4iQSu0EEggOPQgV",
+	"poENHAVGT6Ve+/p8cPR798PB2xRTIL1hhA663P3nRKjMDcTZT04OhQVYbuvo+NzPE2Npi6bZssPRK6BQ",
+	"9PzF+rrnnqJlugigpG4Cz4x3YASFFQ0vPQDiL785fF2PZ0834CUBfBL0sOTalModpTXG7szI0quckOhK",
+	"Rz9nh3Ujmy1MByw6vhhNNMKimVcqiegYjdcUNkZP4WhE1mH7vD+Ktl2IuPvF1aovErdQWvll3YnwqXAj",
+	"O6U26SlYNq7mQA8EH/AXlr79ePLhYM9t0mAm3o4qntpd4nnuqZ76NKps0zLUVAjeH0GhHoXU3JeEC4/+",
+	"PeTFBR8K2MtKB/O3p0roxh1AbWgAh60BhKAPTtp9BjcyXL6ktlRXrcMOFAMraKwzpwZ4fQg80eQLa+Oz",
+	"7rvxAuowsWP33mbaU04lCJ8qhP4MgQuWrm4oNaro140Bt7MF8/uWxQ6ZGE+0Fao//03M763moTLIB4ra",
+	"XWfhdOm77FZN30WPgrQgXKRZqIoIK2k3AclhjhkGq4okylfCG9+9ZOKJ5MXcoLCjupVPxdTgFB/I6MPT",
+	"GTwEpX9dZQwucH89fKMZCDXyixf4RrJRcw9HqTPLUn4jKfNpko2Dt/uHJ8fn+0d7f37+bf/PzwdHn999",
+	"OHj/K+XaQMXH4jOn+x/P6iOb8RlqDIFEAUuAC3FXhb9BQRNoEYav04/ene7vw1IOamJ7NVmFRtj2Lkvd",
+	"hXSCwUPqJgj5sSYiPagtKGUvZvaAUQrd91CLmkkjdiu6qDQ1QRmvU1c8Jx6LmOS/VqKJfPKROn9+3HJj",
+	"3F1ZZTVuHwbRvMieE3Xj9Ww+56EYBl0Aal7VJDsMa8RDeIFjMi5ol82QVXvY/zfWRz5aZqBbu+y/e+3g",
+	"Q1ME9cMGCNtXY2gWN+bX+PRjMKyVdYG33XW0W1dRCJXnBM3zljd4I3QUZEuNYPCoOg+8ZdIwIiqFa8VM",
+	"+LinApErWE07cZmICA2WJKmsdXbSPWzveumelAsdHuGmp4BI8kL09VgYdiWNvHDXDkQbWhyfdFYceRM8",
+	"rldjsfPdHOZ7QIvCcT2Qyu9XpQlO32+Hknf1iRQ6PwHp9hQro/czaR9aMK5QEp6jNAAf6bcIz1r/6ilJ",
+	"mlisUa5BRdswHXasvJszBtObiJKOuoW5dd0Pp/vdt84yODk+Pd9/m7YBqpRSNvzDsRcI9wJUP7H0bP/D",
+	"O3o3JTk9kAM76inqHcRkdcitFH48FdxolTJ8+6y94+z2knYIibNCYAik/wiKRdCXCDAXTshfTO3i9GsD",
+	"KG44pQy+SeQCZ/r49aK/eGwWP8SKQ0838Ffg1pW7Fw3vGkmAxvjiMblODFxpNBPuXgikmSwEYB2n7OOJ",
+	"szbeHn86wnwHpjRzPbO5sFTy4t3Su6UZHRrwqROY3IsICe51fBYVs/JhLEIRGMt18gV6qpcuu1TCD0pR",
+	"T4kvvG/ZVGXuKV7wPBc5vG7IkT8RHum7f2k67HcNjlmtakRRhHgANGMf3n3+/fh8HyAXglAcYdw5YnUQ",
+	"FWRl8HSTSdbK+NwspD8jlvE/tRKuWULwIrCxAQS0L0SuZ2yrvdNTmwxJLD6eoBvfTaxg/7bNWiXyIOAe",
+	"zNtJBJvA/u11+cRr/0SnbM991534hc1t+GuZ7R33t7mdhOiHx2UgVB4ffOEWvxkvBKETQppDiyv28eSZ",
+	"6SnmxmT5Jf3FKcZuEM8M29xmhbDTQomsnTD4nvkcMvaidmMvPcefMItHWtd2ieLQ5xPoxuAAfM6Om9wZ",
+	"7LIwt4aZANNF7WQ4uaX6YZEQNNYPABIWw56mXQq4FO4v0OKAimhp1VsfT9i/vU5gJdjmdrvD3tEDuPDc",
+	"NU01Z1BEi12zST6Nm91xp9VqbMaGsNp0sun++sy4DYOfY3O7Tb1Z7dr+eMIQS7FhSxlN3bszg4uAXjc7",
+	"ohfjBaZdX35lNiiEIARmM3LLCR4xDtCPziLjEwpHuZ6u4Ggm0fpidiWjv5BMwaOCvQPgCaQVa5Iazwyb",
+	"ueHVhkx0bCrdS4GStg8V4MCumyp30eDBHUlV3yRlQ5wUhNozA78+AYfNj2OXuC8LXui7NU1KNcVdcvVK",
+	"yqImgig+zWkah9PcygkvrJMR47KQiuCP8CLEHKZ0IHOR7rCTo/cJ+/vJ/vuEvT9455SOT+LiJGGZ6MtM",
+	"lNH9nkLkppa7c4OsBpw5kpmZ6Oe8EFmAcYrSJsobevt1u8Ttfc0O3/RU69X2y7YPc3tEphJaCXUdxJW9",
+	"EAPK1Sq8/PeAS7kYWEIvAmCpnZ5y02LdkxPFjBjCFyLVB0TW398dvGOtSzGxIRggwQSbji8Ul3k7YQd7",
+	"exHiUca6mb4QPdUymu1/kYOE/XF4krC/v/vjj/I14zms3BNMF1Ioi0lxQ01aQiEIt+nvJ+/LsSU95TcS",
+	"NUELWEoMoZCxDz5nyVUxkX07LUR7t6dOjt6z/miqLitTBQFTSHficyeqsQN7enSWsGH3sJuw/q+nhwkz",
+	"p+/fJEzu7Z0kzLw5OE/YxW/v3yY9Nfn1TxNEVdd1wpUc47SoO7co4o+DQcLs/h82Yf88d/9fwv+3B4f7",
+	"bKiRqBZeFJnbeYBQzHEPEkxMjGplWIqgYxM1dNar25ls/4+Dd7Dw8KjP+sNBQLa8zERPlcPzKFxaewrh",
+	"309+/oMNcj40CLkjsvYubP5SEc2ckSrVphVfLCbDANa/azdj0SUR/W1xvY/2z8/2uif7Lzpbz7tHB4f7",
+	"f5yfbXe2WK71pMO6bICFEcDWW+71kDs0cmqQ1UOsZY1UYwL+0vBo4k9E2CwB4yxxg6WtgtBr5DXzBzW6",
+	"vWvAyehUtWYysyP2f/43Gwk5HFmmB2hN9Lm64saHRGCRd9nrrWRrC/6PTVUujIm4PdsBIW2xSwI+6yn6",
+	"VK2Xte/vsBTCq93IZ5MiNBrIssRJI5/LATBibpnJghnzgDCWvjnunr79jP2/7R58+BPrQlMCSUPtq6da",
+	"r2tGsVvFZvKUB1br9o6HI7thAThr4fE1Ecsb5OxkfN5otLQ7zNe9B8Hu9Ht+YXQ+tYKl0yKH0hKZR3I6",
+	"4mHGDEGsSfPE1QkUrwk2mQJqCGfuegHwN+jgY5EbzEojnD6nQioNT8FuVDosy9T4FSS55WRqBKuXUUiq",
+	"1plexdq733yasb8rn7u7chMYSm7O+wnLAuP93hAx2PXph1qAmDpH+jo35pHmxjyxMn3c7qUUoOQPp4gu",
+	"KsSkp94Ypu71i1cvfv5560YspN+WHnMtVg0q2uN58PqtRq33Vpt/OmGqwlAx4eA2Ebw/omxEt2Dn0ubC",
+	"119oY/e4FUNdzNOmetzD+Z4fzm2F4gmHfX7tc2fyn+J+0c1pCjigZeF1rAQsl9Nw/XJ21vDjq47k4Tys",
+	"1C2N0uX97vbhDTc7PNqw032YHawMz53n1Ei39+mPO8xdkmm7ebefwGCe7lZ347/JPoeVXG/y6zb5hLZD",
+	"dYfjrzfZ3qv3NkKO7VLid0i0B5kNKm6fF8C5U/HTpeP579qKlOikPQlrSX6601OpL/pJWS4NVI2wfiGA",
+	"0Y3n4J2eiTz3oMt2ptmMzwEBwoCtr4Agp6eOi0wUO1AL1BcGjxxrxQewTQxq3rXyko20xYVjLfiF/NGm",
+	"8rwnH6LiFPdc3KqzoHw7jFjuEBIz83BYAZTyxStAtjG0jrancsExAOK77rATMJpmPL9kJW2e29JQOQHR",
+	"hdCfGTnLnvsqIAAVU9r2FP0B3NFEJ4kx5Ys58CLtRN+OTyYAHw5kTrxf6ACm5QaiBzAC93HQiw58PxBV",
+	"yimQQFX+QF3uWiWLggYLfYA95NOJdEGlhBfCGaMjN+ALYWdCKPjAcPSpEQOodmN9JTrsDQlO/GTOPgeP",
+	"lp5a1qoGwYFn1MOeojVOIXk3j3aHpX2vT7CJ7F/iKiPyd4vnOf6nibxe7V2WWj5MKUgPQ+gpQAcPTK6W",
+	"DxvRQr5KWoOh5zWf/5yKYn4T2Q1vnfPhjV/40S6Fp8Z17D7NjeiOK1WTbtvd4lrwSINNoXdQyFlggIuR",
+	"aSE9Bf7yAj1bLXANMiu+2HZMQedOCEgUePjlVk+VzbCWLeR4LLJdCokblhV6MoGYa9RE5G8howEKLMGn",
+	"EwqYL+Y9tUxMQDzeZJx5Ijm4rTosxZsD8uRHWmnwBMELVcmiVT5HJyfVTsNDcSKniQLsO+zftrcWgqqR",
+	"c5/imKxFIk1lQVsNns12gh40ALKl4vJFn5e7hEDOohvTwrfSBX4Zcp0ad3FP+JhRxihr9bkRm1IZoYy0",
+	"8kpgFTh5mUO+aDVh6eyke5iEhFCrF5eHrrtY2mK5JC+U6SlwibmFIYw1hIMsmSoWFeBatDO4XU/Qqn6U",
+	"5WRubA8EjwzL0oQVBbf9NyeTJmt/2bqWrGJ/fAI2zAZP1wob5Dt4s/5VZ+fcQUnLWyL3d5p16dmqpHVB",
+	"uirlcPoamJ5aLILxd0OIFLgWsZ3V9TFfJwDXxTF/jeKYOzpqty+LWeEfYC1v2JdgOMEHIM1yEk+7ww7Q",
+	"/2VY6j6PO0fuukgTVHRIoQL6d7KQs0WvWsxw3EpzMrZO49bIlA2U8Xne7vRUN+g4dPZChqTTa1akWCdI",
+	"Ry8Eq+hGjTy9X3VOvxef5nX6QkhCj7/P0+DX/Eui4n2zXXgqeHYbAbKaAmE5H+vWLmltvrFsbvH4Ui0G",
+	"5Ht7rCt3JU9zdzmbnkr7wYRIdyuWn7fpFv1JU8LQwUdLUlBDfaHFBcmgYHPxQizV6rHFUr3YN6b0rDTU",
+	"iGunWrLX6al9d3upYUhsJVtqBcfot+sIj8A62npK1tG61O6vVGr3QGpWk81yfcj9ek2s3WG/alv6mVoL",
+	"0YrFIAWDGEVPRUGKtte9wHGj82wxyNlhpXLlUwbrqtt6KnXiMmVqmucJE1/6YmJrvG5xe3XKmtJq8/oy",
+	"OO+IXycKrPWob9ej/C4C6Lp6QdGQYPA9NapaX/6b0mEP/vrSC+/9FDf0W4fsWzzMGJZh3bJ0FjUaSNGu",
+	"Op9LouGqllM6iyv6TderStfXtjX4i78ageD7uIy/Bohg++kBETxd3/FjrUv+YZ3N942C8J3c0M/RpLx9",
+	"vfS1Ur67HLjssDNhTWnxWg1hNtaS4Yi1d0MOTU4cKSh7cwkgmUvi9QieJkvzwSy37++jvj3F51+bpeGQ",
+	"X3rHNOO0h25kOoHifnNtqPEgxQ7KW9tH7Q47QrcyGTmN9kyN/dFTtzNAYuf0EzZCuqAW3sQGoTUt1kbI",
+	"HRshhzUBkkfp3F1xar8OM+ja6y8GDELj4bZoQfDWjaCCKAf2DnCCsM8VIEGYwnrjWFUzHFD9jb3GAnoC",
+	"WEC1x/tRAAFFB3uqHlizBTrjb1JtP9IU1srtWrkF5ZbCf+4/ijHPb37P3pWO+3XQWtceqMeNq+XGfA+g",
+	"WguK/DKi1o1djms4rTWc1hpO63HCaYW7e42ltcbSelJYWneUe/A1KFrelmjyotUq4CfNNSwJHNdCz+A+",
+	"t+77VDILXW89BVs2QZkUTGgq5ASzFxM/46xRLM30rjlsGKj4Qc/wv1/MvamNcDwGY5EtjEluVl8HIJwR",
+	"vxJO8cG3GsuwycfwhH143rg/sGJ8E09e+C64WOYJmCZP0cgvq1yj43RDkx9tjfoT/TyTZizNCoC82qPt",
+	"qx3wuJHXigroQEvWRQUarBDGWeNYHDFVdrenQJOSls14SGxMYgaB8lwm7rFa6oEO6/pDikqFFlBTZpn4",
+	"Iqte+dq6CZx7eWjvQykIndxCL6grvcBmHsLr9mht/6d4ndN3jIoiKWEI9/GtjvRXug8sH24OCz2dXB8V",
+	"43UoDSiDqhTjbfINlHX0aI5iP2zMJxN3R2hn/3NLlfVe+Vx8yF20VHuP0JSTST6H2tJQiV8SljBpE5RD",
+	"PQUNNd3Nvgz+PU79Lmrv7/Mi9iN1Q2/S6XHh1nXvK0Ni53zodxgcNNhA0TmLjkN9BXx5evRl85FBLNaR",
+	"nhoBQJTu6dhZhOY7UbuSM0sPkoVs2YA/6w2ynip0XtpprtVnJhSWA9ZIpUfoJhfZUBTMuGPBc/80ZNzu",
+	"ukvYE7QiaEYBBSAqY7NCWitUOYgU5s37cGc/73Q6aVTpUJIZ/7H5RuvLzYMs7SnM0WItqIZqOkn68iBr",
+	"xjJ6A+t8j0fLddB0rI5/W2MLXcsvF7wF1c1XVUjdv+uRhpq8zpiYaQDQprKpF04F0poadvzpaP/UYweL",
+	"8cTO/c5vjbWyI2S17amMz9l2O4I2leCT9e6u9M3x8W9nn0/2Tz8f7h++2T9NcTaslYkBn+aWvW4nAcNH",
+	"F+y/tFQi2+mpCTfgAgciYp8ZtgKjwG28e1IzXdMPlCwKs6o5SjjnB1BYn0Km5QOdXvwmSyfsZgf3RuX5",
+	"FXVTX5rn7rQ0m5d/11KZcLUBGou6kgT/7ToBAxHgpAa6iC7I8rFnhrk7EvPMM2TZNlINEVqXyNmBqpX9",
+	"O4OAjIfZDW3vuI4JGDtxb2UJK8SVvsQDT8zyPUXtQ55FGlTsNAGJBBe8e4DUDLj/OXbiMXxZ15f7lzoA",
+	"xsTc84l/j5NUIoHk0Zb9RR4E009txCMISobqqUZxRkgDOwviCtHYYOBI7z41buPUXs/ua92jEPPNP5AT",
+	"vUmQ/R3k/W60S+PadSjVNAJjluuUmCcsHJFRfUEGWX230vL6zPIlCXodOgnqQVXPXCRRs+Cm60OljWLS",
+	"ghkAlBclTNWzEmMPy3fcI5Fyn6D/jgz/gQAAKkQrTTxy04JgDDFVxbRqhi4JIuXRApCs818acEfu8GS8",
+	"dK+9Oz59c/D27f5RU2AqaUbbrbMVSDkISDpVCxwLSZctdaUt4z21ZK6zFgaf0QJIAG8y8VQrib/l2zUq",
+	"QgMYSP3Ov/8r7QHM3L/4iXgv7P1eFLdPtnYf/4Tb0So0jfLuWATScHriS5aGA5nu4rGI/lzZ4ZTJDJZ3",
+	"T4HpjViGWFj6c9tD/kChaOnLIpMdLfYLMZTKJJAn444rYAAn0JyVxsq+SdjFNBsKCoUZYW0uxkLZZtCL",
+	"e7a6sZNHprI+xPlex4nuNOwLRGFLrjDa9HA4IieXO1Tf4fJd1kufl6qyuX0i6qKEqnURxOqtZ/LhDC38",
+	"TWfhu2kk7IrnMiMLP0HL2z01VCLblMrf4Rx0fNNTCK//X2RxQoK4+wdRTjidIWWt/bcH58enAJKNFjeY",
+	"278f7H/aPyV5510CgLDdU1r1xQ7KU/eJRtxA5t6lmNjVfsGDsI73KKvKTiJ5dd++wWhmj8lLuBZXdyiu",
+	"4BsLZvRYaCXu3Gi+C+n0/L9dgzc2pMPZ7nPFlGa5Vk5NuRAkQrAIFJ4AWUNWA0D0o2YDsmLGTU9NDfoR",
+	"vUsx8sRdayScwjs1EuL6Mi3obH2wHj6Dy32IqlvpuxjKX38XJ3XmdcXjjncuN4yw86obNIJel7azkWyI",
+	"L3w8ycXGzsZv//6fv744/B8nr/749Mvp+cu3G8mGdD1MuB1tJBtO69nY2XDNbywq0kl06Yz5lw9CDe1o",
+	"Y+enV8nGWCr/z+1kwzphuLNhbCHVcONfcbVpkAzkAHj+3/gfB6tdbF1F0Ua09U0wg4C11SsX/o92JMZG",
+	"5O4/W7ngV8LDApLJQ9F3pOUoQwGzkQ6crLzqnEsoiV5mqEqwTyMREYng2LArTLwBcWXsprFcZVINmVdl",
+	"KI8O3kiQaRagVZdeQC1n14cklAYgQ0m0sRJSgsjhUQUFLbKGKlO3OG6fHPrdfRMhBq6VtRB7eCHmPkTY",
+	"q3C3wX57apKsu5yEE7wRFUn16kWtZPLiYqV0cmeX242dDansT682QD7J8XQcSyeprBgC8dL1vpngpkTQ",
+	"PA/CB1n08NQOy8QYi2TAbVIKBXBFLqQnpDNgpk3JN7O9tbUVvDMBRTWq1wmCS3yZCLdfypK2yP1yRsqf",
+	"E2Peh7pisW+k/ZQenEho3I9thB08Oj9OFHYMUtY7r/+CUnEdn1yRvAGhtyCD49BGeRAZnu17F8s3jFs+",
+	"L0d2U8srZmsu304iI2zMC2dG4R8BfG6xTh//BMdaKxDf93Z0z8oJrh2x1xy6m8DLnWvL8+OpPR6cuu3+",
+	"kPS9KtOw1xCvktytuOm+x/lCCLnz4/Puh8/HH88/H7/7fNo9er+/Igzqy4drYis7WFINFFm+mJ7LzF3J",
+	"7k4JV3sLswWA/7wYi6yn6E/+8obWEmYLrszAHVTxBbMAgO/cP0z1pj6Qk7q+3szTNpJ0lbFVOPnPMJqD",
+	"NkrQPVoXc5Jmife/su1dMkywzJgpqqNHa8kzRIAOArPzZIZwd2KzW+0klN3/Bz71//0//y/+saxzHyD6",
+	"14TPodaKChfw6zNpd8j4KpzRxDJxYbVbz7mp/N4vRCatLpISgaBlpTD0tp5FQ5ZU29jusDM3FEzOno2c",
+	"iJ9ptUslI2MuAeVgqAUCw8888SbhGZFyQB7ueDS4loZgmv0ITFDOZGac9A3m7JjPMTlc2hXh60j+/VBS",
+	"di0za9E4R5q5TeU27pgIz1FwRqr/XSdQrRaUd+wGmwteLJhFsZit2JAvtl78RFbkP6BkKJiRrpUbm5Av",
+	"XzgTkn9BE/LFL7/8EluUv2xt1RiVtWPHL0FW34v2immwlpPaeqYWo4ztygS3t+unNw5a1+3nt/3iDuzl",
+	"UypwcRcBqYvh7vJ3OBa9OFnY8re8tAQygYY2eMaw4hw9W+3dUFS6ZP8uCciztRK6VkK/HWmquHxsyqc3",
+	"8wZfnhcczbnGpDz3AFK8poNCj1MmFUutRvJVqyFDaAkZqZ34HOt3f7BJoa8kqDzyCrOskXTan0vYrIS6",
+	"z2WBYBmuXW48iCK1kCCn9UjPIItvzNU85Lz2FC8KeSUCRsUuy7kVBdLyO1UshDQCUBAh1rspRh75MN4B",
+	"l7lJML2fOMqiN0K9vBuzNGXzIHnTjFuRMuM0ytlI9kcwI4Tbcv23d0nBU8AHjs1GFKrSsNdbL1l6tn/6",
+	"+8He/uePR93fuwcfum8+7KeU43AqbDHf7A6sKFIavtLs3R89FWYgDdoBQ2C/1QrDm/5ztdJ3f3zunhx8",
+	"/nj6IWVTZ3S7D4czosHFM+4pLzthaO/++Oy23N7x0buD9x9P99+moaa3MrYdVrh/OfGcaSw5ZiORT0pW",
+	"J29N9OdujBfanRSZCRNk9XZomRu05tRcKwFQXbQt3V0A+3I8NQDaeXB2zF692P53CHWBx3NqoFDEU7+D",
+	"Z3WLpb93Pxy87UaMLSlTfIws4HB9iDxLygGU+6PP87zDurBPRFb+nmt9OZ0gsBqeZU89zMZSTa3YCThr",
+	"PQWLzQ2EleHmItoWWcIf1O1Xw1q6cN+hHUbmhhNQljrsWOVzxnvKHzCwf/oAUFbZ5R5YyL1F+GjBP4WQ",
+	"XO/+YLkcS4sb5m334MOfVNGSQHFeM0Jae7cy5qSyIFzm0yIAvFHmOlXcSGCNcRsOvxX9HSCn8hyO86AQ",
+	"osOOrwgOCUa4w169+IWlp93zfRyh35TVHQklMz1lgBTJsKmyMq9OXIkv1mOu1RlO7/44dYLztsrpuz/e",
+	"FXp8E6SYd3+c6/stUKcpNJSmg0x8IpW0r178chONQB9yNadhmoeswNUInia+YC1GuE18tKU/BxEcaQmD",
+	"L7dREV6AXzc+BO7t16Q5LErtWCEAJvWyYGUFtkSHAaACcq/jGZ4UeiBz4X9qlTh55hlL+RW3vEgZz7JC",
+	"GCNMm/FcXooO66qeQgp3TM6nChWAlMMLs8/7oyBCwX5rpXvut809rWyh8x2Gxf5JT435l00+FP/xcvv1",
+	"y5+2trYSJsfjqXXfIW0TBxYzttBqyNL9cz5Md1l6MNg80kpsAlFe6msQuGWWD70Y7qmXW6/CtXihs3mH",
+	"pX/ACISym+fzidg8hkUyO0xpo+RgkJIdclHomQGjQ8eC3FlGjZ4ZT3N/31yjsPTPh3JQFR3BvruQioNp",
+	"uJiVkdCr/zURw699d6K++tWZuJjc9t1aUQfNLTDgVHZXDb4qbTe2ardtxOby8iw8yU7DgJ4Zv0udjLRz",
+	"txU71zRZvxtrhu+358r2Im7X6utH2rIxkbmiW3PxALljQ/FomsxfYH3/taY6qMV1qaC1vNUz5QYG6XIk",
+	"vqqISHg9fGfeApCkFeICPRGKT2Rnzsf5SgP4eCJU9+SAZbo/hQCt13RFwYQa6KLv7ipu2J/dww8IADsR",
+	"euJBX7TOTQI2j7u+zt7+ZnbcJQUerfTLpqTvsQPEPSlrnYpM93OnH6QXU5Xlgm1uYl7aZvk0mjtGjmXO",
+	"C+yDZYWe9JS0RLlGMZ3SeHivWT+XbgIXcwYrwCdyE3+CVWi4iWj+t/N++VVdcZrqQU6VLXif6rCf8jk4",
+	"H6HtDdOJzkCJv9N8AvxXprQVv2OnZhURznkZOnKbcZJztHgLn9NH1DdVuvVOLYLPR/O0iWzc+G9EY2Oe",
+	"RhbO00o1dDsIlzba9/jvWmDL6+GEPhzvdT+ELFtU4SfcmJkuMhC9Rg7V5nSC/qWLqY3A5Qx6BiAyysTm",
+	"mMvc5++TTyiCmazk2TUU+7jNdU9pbGUHDwQFBHNrkM3uCz6FMMQ6Ae169KAp7uHrD+dtIYOgpWsBL7qG",
+	"pfg3TNpME0KiIKcrK8RganjuzGV8LqJ5IDi7mIup+/bw4Ojz3q/do/f7abvTgFIRDu4apeKpoVSAHgNA",
+	"cXlOlRQZt/xbtnAJox7vnluiVjhlwhemuotqSevaXUZU0QXYRhlT2r874qZTp3rX79ittbj/YU4AolJ8",
+	"q7j+dvsZ5fQqIIo9DygMZe/OAkVdq8WD2uVDcFU9q91hpzoXCTOW2ym5knOuyA/cU3ZU6OlwFAVoYk48",
+	"qVUEatpcg3CPalvZwQNVH/yI53it561IfIYNeQ+Co7FoINP9FewiTp8ThVB9Mr0LoMotnVORq6TDEIiZ",
+	"G0DJwGQFoPwocxdE0VMt5ApLoefnKVIdYTrGULCZLi5NiNWgP8VJUpj0LsThjYFYOXQT8QxA8oRbhn9z",
+	"RzB25y048dhNfHg99RVOPHYDH15P3c6J99Z9n2slkBVf7POR/SrX3a/nhx9g8Z++7+60slu/3Xk3Ejy3",
+	"o382nw/afi+2tthsJHPhEzRc66yYKrPLpGX9kehfBsR+KP2t1Rp/he7uU2+kHpoYLmng0jCey6u/wIY4",
+	"oRm52Sj3xW++JWADgLep+fvjdxcKGJeGhTj7zw9eJO1CqpXnWvHpUx12KjJpMMOI6GUuphYElNc6dnqK",
+	"sPYN0BIin5vVcSe42UJbfMbnDfLjVPBM0tTvkbvId1Kzs9wf5w+yle58bkmlnfi+uQXFLL5Vt1JHsAt4",
+	"Nt+Nv3VIvaMEwxZnYUyQzQAA6wvJYkSA7bYS3MLcIoeHGGgiHsD33QXupJPIYs6RPpA80C6LhkJbrV3m",
+	"E0JSnZsPk8pYwTO3DVeLaN+11agTMFvwwQCE8M3P5gJBxc3ZKUALQctpWQBScLCi10SqjLvNd7ybK1aL",
+	"uCV9Ji3z9HqKEmY83LXb1V4laKVjfincDZFi44aNrJ3sPH+e6z7PR9rYnZ+3ft6iLLZpkW/sbDwHG47W",
+	"aHH4KNmT6NMGhsEwEWtEPuiUtQLRMi9XLZyhZz5BF73H5yrd98y7QygKX6b6YpgVdxIqSkO1qac26tkZ",
+	"Hg1VHovAYVXn4Y5PVkqqWUtJOS7XJfgepVZRl/T4zXsFctJQr+ZaHUljdTGPGwXezTqwgwU7dxBh/eoc",
+	"cqTAaE7AYjaVQbMWX6b+ancWkRBqPxrlcRphrVRD1820P/Ip3T7YQrym13XjG6np53BVvPLahtGaaSiU",
+	"8cs/43kurGsMv7yhHDB3lfuvYhLkOcVAESxirrliTtZm01yYqFNqr6bbPagV3OzzIoOvgtXc/Xk/F2YH",
+	"K/zc3yDvhP5qAtqtLEDy8TyHt0wuMauADh+ko17IPI+H4lprnL9WYs74SPBsB7PpNy/mmxmfsz43o81B",
+	"rmfOlBF9bgLxm18q5OXVeYat4Chg/Ijc6TY17zslFf0yAcowGptv+7rPY2d6MxdXImdS9fU4oP1jCSqy",
+	"NUlRnbX/8dq2+dCw1snp/uHBx8P2LhPKutfcVygg3Qd8VXHbIBSXWz1YHhq1lVBdB8CcUo0q3FHSf72J",
+	"QDQeeiHqjH6p6e/UXUlF9BZrDeQXhOteGIgBbEM+B9HghhIfkMK3U7tUYjzJIb7qTNoBXPzK1ozzH1PZ",
+	"v9xsHi3IvRF35rwv8i2/UUhJ6HOnD0zm155qamNz5XeGeqx8HqBkJ5CNj9xeHmopSEZRSA2EZ4Ul+kU3",
+	"DL8voq6ptYY5uhXv2/IrQMIu1do1NraJD9fJ2ICI61oK1drlzlquz67tx02zbsjHSmxCHr5fI+10EicK",
+	"rGAF5B3XNaeVcG9trl6LEmTGameThpawOtxf8oCuB+B5VkNVBJtOQFz8Ywo0xaFXqa4Qu8q1VtPnm+mc",
+	"YDLy3C1MJkyoZm8ayi7IMLf7EQIQcouHmikx5BbM0sXuseGa7n+lhtxxv5JquMmvROE0tr42gB/Oc2mo",
+	"HvGK51O8rUFVsCgGYMJO3yuEqd8vNAZnzQ10LvV1K6+ERaJs/LDwqVvgzjJQZeKsVX4hc2mlMHFHSlh4",
+	"r6YDZPylhe3r8XiqnE5GXH7I3AesYPiHNGGp4W5B3H9ZOTFp258+4O5PkKhsPAZ/H96sSlt3t3XI+oA8",
+	"UdTHd4HAzP2khMgAIxbVP9Re/bmKaJNrLmHPVIzuQXisOqRwp1b0Qk/J2lnsKHC11onpQP+4zO0aEe5X",
+	"5N0zz7bqroyl3jxbZM0dhEn104nX/3WYHSWT4/konaWhHGepF8rAXO7kfaDZM9PhUBhPWwtXaRIRPOJW",
+	"2F2YG3MKEIDnVe9UT89Xv6MX1weonC/FHLRwt0qokADHrKlZaWc20caJxeKEjzeplaae6RT6O2okJ8w4",
+	"tYe7DhifTDZhaZmZXoRXwXLIpn238JNp0R9xI3rqShRyQAZ9siCWopdZC6nxncgw07GA/3VdtMNugX8+",
+	"Qxbc0KSpngAJdV41k9pXtpizrOADgPLjGdNTUO9miKbso2eU/jTibpuyXCosZnRKJpRYTEbaarzgCtEX",
+	"cmI77Ijcjs6O5Vc+8ZsySs1Izwgc3nWOtaFluM5qf8FVBJ7ll3U34ztdCDlU1fqYqAouqmgsrUUqEQFF",
+	"IC6igV8yHltbgy91gsMTml5wdelRQ1jlI7DWZGpGboXODs9gtdrMTgsFKoHVpapHqlnCsim6eYRhcqjc",
+	"KXUDdTsgpyb1YGBELAfiHq+1bQBbhKr+OaKJXInCiUyRsb+fHR+VScut4GsAldH11k4CqwZtw1hS8P7l",
+	"dHLdCLx+CskPe2e/MzClW+ILsKyjokqPwHaEb1g+mcRiiiQxbED3EZ4BhzSYU9KYKfTXkmPXcuIVjKyY",
+	"s2Kq4uutb67qFUYxZ4BFyS6EnQmhnO2xpES4EQSTEfp2py2gyCQM7zuTgB0Fw8gKPuO5AfeZ19kY4oh6",
+	"+xKcs9Ld2RIrT1GDVEhN5jZLLDC93tew+BUCnxYsDXvxwi22201wmP2pnKs+npsOOxOCne533x7us97G",
+	"m6kEhWb5nd5GvJTYU61CVOGN9MN49arNOBuIWYWyNFRk+4uY/phEiLRLbBDsHB69J55ThqUolZtRO83z",
+	"f/7r/w8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

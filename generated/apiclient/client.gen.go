@@ -1153,6 +1153,66 @@ func (e WalletTypeValue) Valid() bool {
 	}
 }
 
+// Defines values for StatsGroupBy.
+const (
+	StatsGroupByPaidBy StatsGroupBy = "paidBy"
+)
+
+// Valid indicates whether the value is a known member of the StatsGroupBy enum.
+func (e StatsGroupBy) Valid() bool {
+	switch e {
+	case StatsGroupByPaidBy:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCategoryStatsParamsGroupBy.
+const (
+	GetCategoryStatsParamsGroupByPaidBy GetCategoryStatsParamsGroupBy = "paidBy"
+)
+
+// Valid indicates whether the value is a known member of the GetCategoryStatsParamsGroupBy enum.
+func (e GetCategoryStatsParamsGroupBy) Valid() bool {
+	switch e {
+	case GetCategoryStatsParamsGroupByPaidBy:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetMonthlyStatsParamsGroupBy.
+const (
+	GetMonthlyStatsParamsGroupByPaidBy GetMonthlyStatsParamsGroupBy = "paidBy"
+)
+
+// Valid indicates whether the value is a known member of the GetMonthlyStatsParamsGroupBy enum.
+func (e GetMonthlyStatsParamsGroupBy) Valid() bool {
+	switch e {
+	case GetMonthlyStatsParamsGroupByPaidBy:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetYearlyStatsParamsGroupBy.
+const (
+	GetYearlyStatsParamsGroupByPaidBy GetYearlyStatsParamsGroupBy = "paidBy"
+)
+
+// Valid indicates whether the value is a known member of the GetYearlyStatsParamsGroupBy enum.
+func (e GetYearlyStatsParamsGroupBy) Valid() bool {
+	switch e {
+	case GetYearlyStatsParamsGroupByPaidBy:
+		return true
+	default:
+		return false
+	}
+}
+
 // AdminMember A member as administrators see them (no profile image).
 type AdminMember struct {
 	CreatedAt time.Time `json:"createdAt"`
@@ -1940,6 +2000,10 @@ type CategoryRequest struct {
 
 // CategoryStats defines model for CategoryStats.
 type CategoryStats struct {
+	// ByPaidBy Present only with `groupBy=paidBy`: per member who paid, by member id, the income,
+	// expense and net of the entries counted above (members without a counting entry are
+	// left out). Their sums equal `income` and `expense`.
+	ByPaidBy   *[]StatsPayer      `json:"byPaidBy,omitempty"`
 	Categories StatsCategories    `json:"categories"`
 	Expense    int64              `json:"expense"`
 	From       openapi_types.Date `json:"from"`
@@ -2658,6 +2722,10 @@ type Money = int64
 
 // MonthlyStats defines model for MonthlyStats.
 type MonthlyStats struct {
+	// ByPaidBy Present only with `groupBy=paidBy`: per member who paid, by member id, the income,
+	// expense and net of the entries counted above (members without a counting entry are
+	// left out). Their sums equal `income` and `expense`.
+	ByPaidBy   *[]StatsPayer      `json:"byPaidBy,omitempty"`
 	Categories StatsCategories    `json:"categories"`
 	Days       []StatsDay         `json:"days"`
 	Expense    int64              `json:"expense"`
@@ -3599,6 +3667,23 @@ type StatsMonth struct {
 	To      openapi_types.Date `json:"to"`
 }
 
+// StatsPayer One payer's share of a statistics answer (`groupBy=paidBy`).
+//
+// Example: {"expense":184500,"income":0,"net":-184500,"paidBy":{"former":false,"memberId":42,"name":"Minji"}}
+type StatsPayer struct {
+	Expense int64 `json:"expense"`
+	Income  int64 `json:"income"`
+	Net     int64 `json:"net"`
+
+	// PaidBy A member a record names (who wrote it, who paid it), with their display name. A member
+	// who left the book or deleted their account is `former: true` with `name` "former member"
+	// and their id kept.
+	//
+	//
+	// Example: {"former":false,"memberId":42,"name":"Minji"}
+	PaidBy MemberRef `json:"paidBy"`
+}
+
 // StatsWalletTransfers defines model for StatsWalletTransfers.
 type StatsWalletTransfers struct {
 	// In Transferred into the wallet.
@@ -4225,11 +4310,15 @@ type WalletTypeValue string
 
 // YearlyStats defines model for YearlyStats.
 type YearlyStats struct {
-	Expense int64        `json:"expense"`
-	Income  int64        `json:"income"`
-	Months  []StatsMonth `json:"months"`
-	Net     int64        `json:"net"`
-	Year    int32        `json:"year"`
+	// ByPaidBy Present only with `groupBy=paidBy`: per member who paid, by member id, the income,
+	// expense and net of the entries counted above (members without a counting entry are
+	// left out). Their sums equal `income` and `expense`.
+	ByPaidBy *[]StatsPayer `json:"byPaidBy,omitempty"`
+	Expense  int64         `json:"expense"`
+	Income   int64         `json:"income"`
+	Months   []StatsMonth  `json:"months"`
+	Net      int64         `json:"net"`
+	Year     int32         `json:"year"`
 }
 
 // BoardCategoryQuery A board, as a request names it.
@@ -4358,6 +4447,9 @@ type Size = int32
 // StatsFrom defines model for StatsFrom.
 type StatsFrom = openapi_types.Date
 
+// StatsGroupBy defines model for StatsGroupBy.
+type StatsGroupBy string
+
 // StatsTo defines model for StatsTo.
 type StatsTo = openapi_types.Date
 
@@ -4478,8 +4570,14 @@ type GetBackupParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4498,8 +4596,14 @@ type ListBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4530,8 +4634,14 @@ type CreateBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4553,8 +4663,14 @@ type GetBudgetChartParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4567,8 +4683,14 @@ type CopyBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4587,8 +4709,14 @@ type GetBudgetIncomeParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4601,8 +4729,14 @@ type PutBudgetIncomeParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4615,8 +4749,14 @@ type ListOnetimeBudgetsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4647,8 +4787,14 @@ type CreateOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4673,8 +4819,14 @@ type DeleteOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4699,8 +4851,14 @@ type UpdateOnetimeBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4719,8 +4877,14 @@ type GetBudgetPaceParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4739,8 +4903,14 @@ type GetBudgetStatusParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4765,8 +4935,14 @@ type DeleteBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4791,8 +4967,14 @@ type UpdateBudgetParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4805,8 +4987,14 @@ type GetNextCardBillsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4819,8 +5007,14 @@ type ListCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4851,8 +5045,14 @@ type CreateCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4865,8 +5065,14 @@ type ImportDefaultCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4879,8 +5085,14 @@ type ReorderCategoriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4908,8 +5120,14 @@ type DeleteCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4934,8 +5152,14 @@ type UpdateCategoryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -4954,8 +5178,14 @@ type ListChangesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5013,8 +5243,14 @@ type ListEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5045,8 +5281,14 @@ type CreateEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5065,8 +5307,14 @@ type ExportEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5082,8 +5330,14 @@ type ImportEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5114,8 +5368,14 @@ type CreateEntryFromNotificationParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5128,8 +5388,14 @@ type CountPendingEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5154,8 +5420,14 @@ type DeleteEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5173,8 +5445,14 @@ type GetEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5199,8 +5477,14 @@ type UpdateEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5213,8 +5497,14 @@ type ConfirmEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5230,8 +5520,14 @@ type GetForecastParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5370,8 +5666,14 @@ type ListQuickEntriesParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5402,8 +5704,14 @@ type CreateQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5428,8 +5736,14 @@ type DeleteQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5454,8 +5768,14 @@ type UpdateQuickEntryParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5468,8 +5788,14 @@ type ListRecurringsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5500,8 +5826,14 @@ type CreateRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5526,8 +5858,14 @@ type DeleteRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5552,8 +5890,14 @@ type UpdateRecurringParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5566,8 +5910,14 @@ type RestoreBackupParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5581,17 +5931,34 @@ type GetCategoryStatsParams struct {
 	// To The last day of the range (included).
 	To StatsTo `form:"to" json:"to"`
 
+	// GroupBy `paidBy`: the answer also carries `byPaidBy`, the same entries' income, expense and net
+	// per member who paid them (`paidBy` of each entry; an entry written with no payer counts
+	// for the member its `paidBy` names, the book's longest-standing OWNER). A member who has
+	// left the book keeps their sums, named `former: true`. In a personal ledger every entry is
+	// the owner's, so `byPaidBy` holds the owner alone (or nothing when no entry counts).
+	// Absent: no `byPaidBy`, the answer as before. Any other value answers 400 naming `groupBy`.
+	GroupBy *GetCategoryStatsParamsGroupBy `form:"groupBy,omitempty" json:"groupBy,omitempty"`
+
 	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
 	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
+
+// GetCategoryStatsParamsGroupBy defines parameters for GetCategoryStats.
+type GetCategoryStatsParamsGroupBy string
 
 // GetMonthlyStatsParams defines parameters for GetMonthlyStats.
 type GetMonthlyStatsParams struct {
@@ -5601,17 +5968,34 @@ type GetMonthlyStatsParams struct {
 	// Month The ledger month, 1 to 12 (see the operation for where it begins).
 	Month BudgetMonth `form:"month" json:"month"`
 
+	// GroupBy `paidBy`: the answer also carries `byPaidBy`, the same entries' income, expense and net
+	// per member who paid them (`paidBy` of each entry; an entry written with no payer counts
+	// for the member its `paidBy` names, the book's longest-standing OWNER). A member who has
+	// left the book keeps their sums, named `former: true`. In a personal ledger every entry is
+	// the owner's, so `byPaidBy` holds the owner alone (or nothing when no entry counts).
+	// Absent: no `byPaidBy`, the answer as before. Any other value answers 400 naming `groupBy`.
+	GroupBy *GetMonthlyStatsParamsGroupBy `form:"groupBy,omitempty" json:"groupBy,omitempty"`
+
 	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
 	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
+
+// GetMonthlyStatsParamsGroupBy defines parameters for GetMonthlyStats.
+type GetMonthlyStatsParamsGroupBy string
 
 // GetTagStatsParams defines parameters for GetTagStats.
 type GetTagStatsParams struct {
@@ -5626,8 +6010,14 @@ type GetTagStatsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5638,17 +6028,34 @@ type GetYearlyStatsParams struct {
 	// Year The year.
 	Year StatsYear `form:"year" json:"year"`
 
+	// GroupBy `paidBy`: the answer also carries `byPaidBy`, the same entries' income, expense and net
+	// per member who paid them (`paidBy` of each entry; an entry written with no payer counts
+	// for the member its `paidBy` names, the book's longest-standing OWNER). A member who has
+	// left the book keeps their sums, named `former: true`. In a personal ledger every entry is
+	// the owner's, so `byPaidBy` holds the owner alone (or nothing when no entry counts).
+	// Absent: no `byPaidBy`, the answer as before. Any other value answers 400 naming `groupBy`.
+	GroupBy *GetYearlyStatsParamsGroupBy `form:"groupBy,omitempty" json:"groupBy,omitempty"`
+
 	// XBookID The household book the operation acts in (`/api/books`). Absent: the caller's personal
 	// ledger, exactly as without books. Present: the book's ledger, as the caller's role in it
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
 }
+
+// GetYearlyStatsParamsGroupBy defines parameters for GetYearlyStats.
+type GetYearlyStatsParamsGroupBy string
 
 // ListTagsParams defines parameters for ListTags.
 type ListTagsParams struct {
@@ -5657,8 +6064,14 @@ type ListTagsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5689,8 +6102,14 @@ type CreateTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5703,8 +6122,14 @@ type ReorderTagsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5729,8 +6154,14 @@ type DeleteTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5755,8 +6186,14 @@ type UpdateTagParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5787,8 +6224,14 @@ type ListTransfersParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5819,8 +6262,14 @@ type CreateTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5845,8 +6294,14 @@ type DeleteTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5864,8 +6319,14 @@ type GetTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5890,8 +6351,14 @@ type UpdateTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5904,8 +6371,14 @@ type ConfirmTransferParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5918,8 +6391,14 @@ type ListWalletsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5950,8 +6429,14 @@ type CreateWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5964,8 +6449,14 @@ type ReorderWalletsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -5993,8 +6484,14 @@ type DeleteWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6012,8 +6509,14 @@ type GetWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6038,8 +6541,14 @@ type UpdateWalletParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6052,8 +6561,14 @@ type GetLoanScheduleParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -6072,8 +6587,14 @@ type ListCardStatementsParams struct {
 	// allows. A book the caller is not a current member of (never joined, left, removed,
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
-	// OWNER. In a book the PREMIUM features follow its OWNER's plan, free limits count per
-	// book, idempotency keys are the caller's in that book, and no points are awarded.
+	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
+	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// membership until it commits: a removal or a role change waits for the caller's writes in
+	// flight, and such a write that reaches the book after its caller was removed answers 404
+	// (after a demotion to VIEWER, 403) and changes nothing.
+	// In a book the PREMIUM features follow its OWNER's plan (any current OWNER with
+	// PREMIUM), free limits count per book, idempotency keys are the caller's in that book,
+	// and no points are awarded.
 	// Operations that do not declare the header (investments, net worth, text and receipt
 	// parsing) answer 400 naming it when it is sent.
 	XBookID *BookID `json:"X-Book-Id,omitempty"`
@@ -18258,6 +18779,18 @@ func NewGetCategoryStatsRequest(server string, params *GetCategoryStatsParams) (
 			}
 		}
 
+		if params.GroupBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "groupBy", *params.GroupBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -18329,6 +18862,18 @@ func NewGetMonthlyStatsRequest(server string, params *GetMonthlyStatsParams) (*h
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.GroupBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "groupBy", *params.GroupBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -18467,6 +19012,18 @@ func NewGetYearlyStatsRequest(server string, params *GetYearlyStatsParams) (*htt
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.GroupBy != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "groupBy", *params.GroupBy, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {

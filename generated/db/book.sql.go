@@ -285,6 +285,30 @@ func (q *Queries) GetBookSettlement(ctx context.Context, arg GetBookSettlementPa
 	return i, err
 }
 
+const holdBookMember = `-- name: HoldBookMember :one
+SELECT role FROM book_member
+WHERE book_id = $1 AND member_id = $2 AND left_at IS NULL
+FOR SHARE
+`
+
+type HoldBookMemberParams struct {
+	BookID   int64
+	MemberID int64
+}
+
+// A write's hold on its writer's membership (book.Select's Hold, taken by
+// the ledger's write lock step before the ledger lock): a share lock on the
+// writer's current book_member row, held to the commit, so a removal or a
+// role change (which update the row) waits for the writes in flight, and a
+// write that comes after them reads the row as they left it (no row: 404;
+// the role re-checked).
+func (q *Queries) HoldBookMember(ctx context.Context, arg HoldBookMemberParams) (string, error) {
+	row := q.db.QueryRow(ctx, holdBookMember, arg.BookID, arg.MemberID)
+	var role string
+	err := row.Scan(&role)
+	return role, err
+}
+
 const leaveBook = `-- name: LeaveBook :execrows
 UPDATE book_member SET left_at = $1::timestamptz
 WHERE book_id = $2 AND member_id = $3 AND left_at IS NULL

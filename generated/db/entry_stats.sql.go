@@ -183,6 +183,51 @@ func (q *Queries) MonthlyStats(ctx context.Context, arg MonthlyStatsParams) ([]M
 	return items, nil
 }
 
+const paidByStats = `-- name: PaidByStats :many
+SELECT e.paid_by, e.type, sum(e.amount)::numeric AS amount
+FROM account_entry e
+WHERE e.member_id = $1 AND e.entry_date >= $2 AND e.entry_date < $3
+  AND NOT e.pending AND e.transfer_id IS NULL
+GROUP BY e.paid_by, e.type
+ORDER BY e.paid_by NULLS FIRST, e.type
+`
+
+type PaidByStatsParams struct {
+	MemberID int64
+	FromDate time.Time
+	ToDate   time.Time
+}
+
+type PaidByStatsRow struct {
+	PaidBy *int64
+	Type   string
+	Amount decimal.Decimal
+}
+
+// A ranges income and expense per payer (statistics with groupBy=paidBy),
+// over the entries the other statistics count. A NULL paid_by is the
+// ledgers own (internal/ledger Attribution.Default): the caller folds it
+// into that member.
+func (q *Queries) PaidByStats(ctx context.Context, arg PaidByStatsParams) ([]PaidByStatsRow, error) {
+	rows, err := q.db.Query(ctx, paidByStats, arg.MemberID, arg.FromDate, arg.ToDate)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []PaidByStatsRow{}
+	for rows.Next() {
+		var i PaidByStatsRow
+		if err := rows.Scan(&i.PaidBy, &i.Type, &i.Amount); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const tagStats = `-- name: TagStats :many
 SELECT t.id AS tag_id, t.name, e.type, sum(e.amount)::numeric AS amount, count(*)::bigint AS entries
 FROM account_entry e

@@ -8,7 +8,10 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
+	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/dbtest"
+	"github.com/nestegg/nestegg/internal/external/fx/fxtest"
 )
 
 // One code accepted by several members at once: exactly one joins, the
@@ -101,15 +104,18 @@ func TestLastOwnerLeavesAtOnceWithAnother(t *testing.T) {
 	}
 }
 
-// A member removed while writing: each write is accepted (its selector ran
-// before the removal) or refused as a stranger's (404), never a 500; after
-// the removal every write is 404.
+// A member removed while writing, all at a start barrier: each write is
+// accepted (it held the membership before the removal took it) or refused
+// as a stranger's (404), never a 500; every accepted write is a row the
+// removed member wrote, and after the removal every write is 404. Which
+// commits first is shown, one order at a time, by the two tests after it.
 func TestMemberRemovedWhileWriting(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	h := newHousehold(t, env)
 	w := lt.Wallet(in(h.owner, h.book.ID), "Shared", api.WalletTypeCash, 0)
 	const writes = 6
+	retried := database.Retried(env.Pool)
 	status := apitest.TogetherV(writes+1, func(i int) int {
 		if i == writes {
 			return h.owner.Do(http.MethodDelete, fmt.Sprintf("/api/books/%d/members/%d", h.book.ID, h.editor.ID), nil).Status
@@ -120,11 +126,142 @@ func TestMemberRemovedWhileWriting(t *testing.T) {
 	if status[writes] != http.StatusNoContent {
 		t.Fatalf("removal answered %d", status[writes])
 	}
+	created := 0
 	for _, s := range status[:writes] {
-		if s != http.StatusCreated && s != http.StatusNotFound {
+		switch s {
+		case http.StatusCreated:
+			created++
+		case http.StatusNotFound:
+		default:
 			t.Fatalf("writes answered %v", status)
 		}
 	}
+	var rows int
+	if err := env.Pool.QueryRow(t.Context(), `SELECT count(*) FROM account_entry WHERE wallet_id = $1 AND created_by = $2`, w.ID, h.editor.ID).Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	if rows != created {
+		t.Fatalf("%d writes answered 201, %d rows written by the removed member", created, rows)
+	}
+	if n := database.Retried(env.Pool) - retried; n != 0 {
+		t.Errorf("%d transactions ran again after a deadlock: the hold is out of the lock order", n)
+	}
 	in(h.editor, h.book.ID).Do(http.MethodPost, "/api/account/entries",
 		api.EntryRequest{Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Amount: lt.Ptr[int64](1)}).WantProblem(http.StatusNotFound, "NOT_FOUND")
+}
+
+// waitingOn counts this database's backends waiting on a lock whose
+// statement contains what.
+func waitingOn(t *testing.T, env *apitest.Env, what string) int {
+	t.Helper()
+	var n int
+	if err := env.Pool.QueryRow(t.Context(), `SELECT count(*) FROM pg_stat_activity
+		WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'`, what).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestMembershipIsHeldThroughTheWrite shows each order of a write and its
+// writer's removal (or demotion), staged, in one server: both fail without
+// the hold (book.Select's Hold, taken by the ledger's lock step).
+func TestMembershipIsHeldThroughTheWrite(t *testing.T) {
+	t.Parallel()
+	fake := fxtest.New(t)
+	env := apitest.New(t, apitest.WithConfig(func(cfg *config.Config) { cfg.FXAPIURL = fake.URL }))
+	t.Run("removal waits for the write in flight", func(t *testing.T) { removalWaitsForTheWriteInFlight(t, env) })
+	t.Run("write after removal or demotion is refused", func(t *testing.T) { writeAfterRemovalOrDemotionIsRefused(t, env, fake) })
+}
+
+// A removal waits for the removed member's write in flight: the write holds
+// its membership to its commit, so it commits before the removal does.
+// Staged: the test holds the book's ledger lock, so the editor's write stops
+// inside its transaction; the removal must then wait for it (before the
+// hold, it committed at once while the write went on to commit after it).
+func removalWaitsForTheWriteInFlight(t *testing.T, env *apitest.Env) {
+	h := newHousehold(t, env)
+	var ledgerID int64
+	if err := env.Pool.QueryRow(t.Context(), `SELECT ledger_member_id FROM book WHERE id = $1`, h.book.ID).Scan(&ledgerID); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := env.Pool.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(t.Context()) //nolint:errcheck // a no-op after Commit
+	if _, err := tx.Exec(t.Context(), `SELECT pg_advisory_xact_lock(hashtextextended('ledger:' || $1::bigint, 0))`, ledgerID); err != nil {
+		t.Fatal(err)
+	}
+	wrote := make(chan *apitest.Response, 1)
+	go func() {
+		wrote <- in(h.editor, h.book.ID).Do(http.MethodPost, "/api/account/entries",
+			api.EntryRequest{Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Amount: lt.Ptr[int64](3)})
+	}()
+	dbtest.Eventually(t, "the write waits for the ledger lock", func() bool { return waitingOn(t, env, "ledger:") == 1 })
+	removed := make(chan *apitest.Response, 1)
+	go func() {
+		removed <- h.owner.Do(http.MethodDelete, fmt.Sprintf("/api/books/%d/members/%d", h.book.ID, h.editor.ID), nil)
+	}()
+	dbtest.Eventually(t, "the removal waits for the write", func() bool {
+		if len(removed) > 0 {
+			t.Fatalf("the removal answered %d while the removed member's write was in flight", (<-removed).Status)
+		}
+		return waitingOn(t, env, "left_at") == 1
+	})
+	if err := tx.Commit(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var e api.Entry
+	(<-wrote).Want(http.StatusCreated).JSON(&e)
+	(<-removed).Want(http.StatusNoContent)
+	if e.CreatedBy.MemberID != h.editor.ID {
+		t.Fatalf("entry written by %+v", e.CreatedBy)
+	}
+	in(h.editor, h.book.ID).Do(http.MethodPost, "/api/account/entries",
+		api.EntryRequest{Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Amount: lt.Ptr[int64](1)}).WantProblem(http.StatusNotFound, "NOT_FOUND")
+}
+
+// A write that entered the book before its writer was removed or demoted,
+// and reaches its transaction after, is refused as they left it: 404 for
+// the removed, 403 for the demoted; nothing is written. Staged: the write
+// is held at its exchange-rate lookup (after the selector, before its
+// transaction) while the change commits.
+func writeAfterRemovalOrDemotionIsRefused(t *testing.T, env *apitest.Env, fake *fxtest.Server) {
+	h := newHousehold(t, env)
+	second := env.NewMember()
+	join(t, second, invite(t, h.owner, h.book.ID, api.BookInvitationRoleEDITOR))
+	for _, c := range []struct {
+		who      *apitest.Member
+		currency string
+		change   func() *apitest.Response
+		status   int
+		code     string
+	}{
+		{h.editor, "USD", func() *apitest.Response {
+			return h.owner.Do(http.MethodDelete, fmt.Sprintf("/api/books/%d/members/%d", h.book.ID, h.editor.ID), nil)
+		}, http.StatusNotFound, "NOT_FOUND"},
+		{second, "EUR", func() *apitest.Response {
+			return h.owner.Do(http.MethodPut, fmt.Sprintf("/api/books/%d/members/%d", h.book.ID, second.ID),
+				api.BookMemberRequest{Role: api.BookRoleVIEWER, Weight: 1})
+		}, http.StatusForbidden, "FORBIDDEN"},
+	} {
+		fake.Block()
+		wrote := make(chan *apitest.Response, 1)
+		go func() {
+			wrote <- in(c.who, h.book.ID).Do(http.MethodPost, "/api/account/entries", api.EntryRequest{
+				Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Currency: lt.Ptr(c.currency), OriginalAmount: lt.Ptr("2"),
+			})
+		}()
+		dbtest.Eventually(t, "the write is at its rate lookup", func() bool { return fake.InFlight() == 1 })
+		if res := c.change(); res.Status != http.StatusOK && res.Status != http.StatusNoContent {
+			fake.Unblock()
+			t.Fatalf("change answered %d %s", res.Status, res.Body)
+		}
+		fake.Unblock()
+		(<-wrote).WantProblem(c.status, c.code)
+		var n int
+		if err := env.Pool.QueryRow(t.Context(), `SELECT count(*) FROM account_entry WHERE created_by = $1`, c.who.ID).Scan(&n); err != nil || n != 0 {
+			t.Fatalf("%d rows written by member %d after the change (%v)", n, c.who.ID, err)
+		}
+	}
 }

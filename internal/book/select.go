@@ -39,11 +39,8 @@ func (b *Books) Select(ctx context.Context, p *session.Principal, raw string, a 
 	if err := database.NoRows(err, ErrNotFound, fmt.Sprintf("book %d", id)); err != nil {
 		return nil, err
 	}
-	switch {
-	case a.OwnerOnly && acc.Role != RoleOwner:
-		return nil, errOwnerOnly
-	case a.Write && acc.Role == RoleViewer:
-		return nil, errViewer
+	if err := a.allows(acc.Role); err != nil {
+		return nil, err
 	}
 	in := *p
 	in.MemberID = acc.LedgerMemberID
@@ -57,8 +54,37 @@ func (b *Books) Select(ctx context.Context, p *session.Principal, raw string, a 
 	in.Book = &session.BookScope{
 		ID: id, Role: acc.Role, ActorID: p.MemberID, ActorName: p.Name,
 		Roster: b.roster(acc.LedgerMemberID),
+		Hold:   hold(id, p.MemberID, a),
 	}
 	return &in, nil
+}
+
+// allows refuses what role may not do.
+func (a Access) allows(role string) error {
+	switch {
+	case a.OwnerOnly && role != RoleOwner:
+		return errOwnerOnly
+	case a.Write && role == RoleViewer:
+		return errViewer
+	}
+	return nil
+}
+
+// hold is a request's BookScope.Hold: Select checks the membership when the
+// request enters the book; a write holds it to its commit (a share lock on
+// the actor's book_member row, which a removal or role change updates) and
+// checks it again there, so no write commits after its writer was removed
+// or demoted: it waits for them and then answers as they left the row.
+// Lock order (database.LockOrder): before the ledger lock, as membership
+// changes lock book_member rows before a book's deletion takes that lock.
+func hold(bookID, actor int64, a Access) func(ctx context.Context, q *db.Queries) error {
+	return func(ctx context.Context, q *db.Queries) error {
+		role, err := q.HoldBookMember(ctx, db.HoldBookMemberParams{BookID: bookID, MemberID: actor})
+		if err := database.NoRows(err, ErrNotFound, fmt.Sprintf("hold member %d of book %d", actor, bookID)); err != nil {
+			return err
+		}
+		return a.allows(role)
+	}
 }
 
 // roster reads, once a request and only when asked, everyone who is or was

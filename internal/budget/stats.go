@@ -3,6 +3,7 @@ package budget
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/nestegg/nestegg/generated/api"
@@ -73,8 +74,13 @@ func (h *BudgetHandler) GetMonthlyStats(ctx context.Context, req api.GetMonthlyS
 	if err := checkMonth("year", "month", p.Year, p.Month); err != nil {
 		return nil, err
 	}
-	s, err := MonthlyStats(ctx, db.New(h.pool), memberOf(ctx), monthOf(ctx, p.Year, p.Month))
+	q := db.New(h.pool)
+	m := monthOf(ctx, p.Year, p.Month)
+	s, err := MonthlyStats(ctx, q, memberOf(ctx), m)
 	if err != nil {
+		return nil, err
+	}
+	if s.ByPaidBy, err = byPaidBy(ctx, q, p.GroupBy, m.From(), m.To()); err != nil {
 		return nil, err
 	}
 	return api.GetMonthlyStats200JSONResponse(s), nil
@@ -145,7 +151,8 @@ func (h *BudgetHandler) GetYearlyStats(ctx context.Context, req api.GetYearlySta
 	}
 	memberID := memberOf(ctx)
 	january := monthOf(ctx, year, 1)
-	rows, err := db.New(h.pool).YearlyStats(ctx, db.YearlyStatsParams{
+	q := db.New(h.pool)
+	rows, err := q.YearlyStats(ctx, db.YearlyStatsParams{
 		StartDay: int32(january.StartDay()), MemberID: memberID, FromDate: january.From(), ToDate: january.Add(11).To(),
 	})
 	if err != nil {
@@ -175,6 +182,9 @@ func (h *BudgetHandler) GetYearlyStats(ctx context.Context, req api.GetYearlySta
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
+	if out.ByPaidBy, err = byPaidBy(ctx, q, req.Params.GroupBy, january.From(), january.Add(11).To()); err != nil {
+		return nil, err
+	}
 	return api.GetYearlyStats200JSONResponse(out), nil
 }
 
@@ -196,7 +206,8 @@ func (h *BudgetHandler) GetCategoryStats(ctx context.Context, req api.GetCategor
 		return nil, err
 	}
 	memberID := memberOf(ctx)
-	rows, err := db.New(h.pool).CategoryStats(ctx, db.CategoryStatsParams{MemberID: memberID, FromDate: from, ToDate: end})
+	q := db.New(h.pool)
+	rows, err := q.CategoryStats(ctx, db.CategoryStatsParams{MemberID: memberID, FromDate: from, ToDate: end})
 	if err != nil {
 		return nil, fmt.Errorf("category statistics of member %d: %w", memberID, err)
 	}
@@ -213,6 +224,9 @@ func (h *BudgetHandler) GetCategoryStats(ctx context.Context, req api.GetCategor
 	}
 	out.Categories = nest(&c, sums)
 	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	if out.ByPaidBy, err = byPaidBy(ctx, q, req.Params.GroupBy, from, end); err != nil {
 		return nil, err
 	}
 	return api.GetCategoryStats200JSONResponse(out), nil
@@ -256,4 +270,54 @@ func (h *BudgetHandler) GetTagStats(ctx context.Context, req api.GetTagStatsRequ
 		return nil, err
 	}
 	return api.GetTagStats200JSONResponse(out), nil
+}
+
+// byPaidBy answers a statistics answer's byPaidBy: nil unless groupBy is
+// paidBy (the parameter is one enum, checked against the contract, in each
+// operation's params type), else the income, expense and net of the counting
+// entries dated from..end (end excluded) per payer, by member id. A NULL
+// paid_by counts for the member the ledger's attribution defaults to (the
+// owner; in a book its longest-standing OWNER), as the entry's answer says.
+func byPaidBy[G ~string](ctx context.Context, q *db.Queries, groupBy *G, from, end time.Time) (*[]api.StatsPayer, error) {
+	if groupBy == nil || string(*groupBy) != string(api.StatsGroupByPaidBy) {
+		return nil, nil
+	}
+	a, err := ledger.AttributionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	memberID := memberOf(ctx)
+	rows, err := q.PaidByStats(ctx, db.PaidByStatsParams{MemberID: memberID, FromDate: from, ToDate: end})
+	if err != nil {
+		return nil, fmt.Errorf("statistics by payer of member %d: %w", memberID, err)
+	}
+	var c money.Checked
+	out := []api.StatsPayer{}
+	index := map[int64]int{}
+	for _, r := range rows {
+		who := r.PaidBy
+		if who == nil {
+			d := a.Default()
+			who = &d
+		}
+		i, ok := index[*who]
+		if !ok {
+			i = len(out)
+			index[*who] = i
+			out = append(out, api.StatsPayer{PaidBy: a.Ref(who)})
+		}
+		if r.Type == ledger.TypeIncome {
+			c.Add(&out[i].Income, c.Won(r.Amount))
+		} else {
+			c.Add(&out[i].Expense, c.Won(r.Amount))
+		}
+	}
+	for i := range out {
+		out[i].Net = c.Sub(out[i].Income, out[i].Expense)
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].PaidBy.MemberID < out[j].PaidBy.MemberID })
+	return &out, nil
 }

@@ -237,6 +237,11 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 	if e.TransferID != nil && len(e.Tags) > 0 {
 		return Entry{}, errors.New("create entry: a transfer's side has no tags")
 	}
+	// Its statement takes the ledger lock itself; in a book the writer's
+	// membership is held first (locks.go).
+	if err := holdBookTx(ctx, q, memberID); err != nil {
+		return Entry{}, err
+	}
 	insert := func() (Entry, error) {
 		p := db.CreateEntryCheckedParams{
 			MemberID: memberID, WalletID: e.WalletID, CategoryID: e.CategoryID, Type: e.Type, Amount: e.Amount,

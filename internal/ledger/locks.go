@@ -8,6 +8,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
 // The ledger's one concurrency rule (issue 41; database.LockOrder places it
@@ -20,6 +21,12 @@ import (
 //     its transaction's first statement (writeTx, LockLedgerSharedTx; the
 //     entry create, one statement, takes it inside CreateEntryChecked).
 //     Writes do not wait for one another here.
+//   - In a household book the write holds its writer's membership first,
+//     before the ledger lock (holdBookTx: a share lock on their book_member
+//     row, the role checked again), so a removal or demotion waits for the
+//     writes in flight and the writes after it are refused (404, 403).
+//     Membership changes lock the book, then book_member rows, then (a
+//     book's deletion) the ledger lock exclusively: the same order.
 //   - Restore and account deletion, which replace or remove the whole
 //     ledger, hold it EXCLUSIVELY (LockLedgerTx): they wait for the writes
 //     in flight and the writes that come meanwhile wait for them, so no
@@ -42,9 +49,27 @@ import (
 //     exclusively, last, then reads of the totals, then the commit. Writes
 //     that move money check one after the other; the rest never take it.
 
+// holdBookTx holds, in a household book, the writer's membership through
+// the write (session.BookScope.Hold: a share lock on their book_member row,
+// the role checked again): a removal or a demotion waits for the writes in
+// flight, and a write that started before them but reaches this after
+// they committed answers 404 (403 for a demotion) rather than commit.
+// It comes before the ledger lock (database.LockOrder). Nothing to do in a
+// personal ledger, or for another ledger than the request's book's.
+func holdBookTx(ctx context.Context, q *db.Queries, memberID int64) error {
+	p := session.PrincipalFrom(ctx)
+	if p == nil || p.Book == nil || p.Book.Hold == nil || p.MemberID != memberID {
+		return nil
+	}
+	return p.Book.Hold(ctx, q)
+}
+
 // LockLedgerTx takes the member's ledger lock exclusively for the
 // transaction: restore and account deletion only.
 func LockLedgerTx(ctx context.Context, q *db.Queries, memberID int64) error {
+	if err := holdBookTx(ctx, q, memberID); err != nil {
+		return err
+	}
 	if err := q.LockMemberLedger(ctx, memberID); err != nil {
 		return fmt.Errorf("lock ledger of member %d: %w", memberID, err)
 	}
@@ -56,6 +81,9 @@ func LockLedgerTx(ctx context.Context, q *db.Queries, memberID int64) error {
 // ledger records: transfers, CSV import, card notifications). Taking it
 // again in the same transaction costs one statement and changes nothing.
 func LockLedgerSharedTx(ctx context.Context, q *db.Queries, memberID int64) error {
+	if err := holdBookTx(ctx, q, memberID); err != nil {
+		return err
+	}
 	if err := q.LockMemberLedgerShared(ctx, memberID); err != nil {
 		return fmt.Errorf("lock ledger of member %d (shared): %w", memberID, err)
 	}

@@ -152,6 +152,9 @@ func TestLoad(t *testing.T) {
 	}, workers, duration))
 
 	burst(t, client, base, token, workers)
+	if os.Getenv("NESTEGG_LOAD_BOOKS") != "0" {
+		books(t, client, base, workers, duration, rounds)
+	}
 
 	t.Logf("targets (medians of %d interleaved rounds of %s):", rounds, duration)
 	for i, p := range pairs {
@@ -171,6 +174,63 @@ func TestLoad(t *testing.T) {
 		}
 		t.Logf("TARGET %s vs its floor: %.2fx throughput (target >= %.2f), %.2fx p99 (target <= %.1f)%s: %s",
 			p.name, rate, p.rate, p99, p.p99, cpu, verdict)
+	}
+}
+
+// books measures a household book against a personal ledger (issue 44):
+// a new PREMIUM member's entry create and month list in their personal
+// ledger and, with X-Book-Id, in a book of theirs, each ledger set up alike
+// (a card and a category) and written the same number of rounds, in
+// interleaved rounds; it logs one BOOKS line per request, book over
+// personal (medians). No target: the issue's target compares the personal
+// path before and after books came (make load on each commit).
+func books(t *testing.T, client *http.Client, base string, workers int, duration time.Duration, rounds int) {
+	t.Helper()
+	token := signUp(t, client, base)
+	post(t, client, base, token, "/api/billing/store/verify", fmt.Sprintf(`{"productId":"premium_monthly","purchaseToken":"test-load-books-%d"}`, time.Now().UnixNano()), nil)
+	var b struct{ ID int64 }
+	post(t, client, base, token, "/api/books", `{"name":"Home"}`, &b)
+	book := strconv.FormatInt(b.ID, 10)
+	today := time.Now().In(seoul()).Format(time.DateOnly)
+	type ledger struct {
+		name, book string
+		create     shot
+		list       shot
+	}
+	var ledgers []ledger
+	for _, l := range []struct{ name, book string }{{"personal ledger", ""}, {"book", book}} {
+		var card, category struct{ ID int64 }
+		postIn(t, client, base, token, l.book, "/api/account/wallets", `{"name":"Card 1234","type":"CARD"}`, &card)
+		postIn(t, client, base, token, l.book, "/api/account/categories", `{"name":"Food","type":"expense"}`, &category)
+		ledgers = append(ledgers, ledger{
+			name: l.name, book: l.book,
+			create: shot{method: http.MethodPost, url: base + "/api/account/entries", token: token, book: l.book, want: http.StatusCreated,
+				body: func(i int64) string { return entryShape(i, today, card.ID, category.ID) }},
+			list: shot{method: http.MethodGet, url: base + "/api/account/entries?year=2026&month=11", token: token, book: l.book, want: http.StatusOK},
+		})
+	}
+	type pair struct{ personal, book []result }
+	var creates, lists pair
+	for r := range rounds {
+		for _, l := range ledgers {
+			c := runShot(client, l.create, workers, duration)
+			report(t, fmt.Sprintf("entry create, %s, round %d", l.name, r+1), c)
+			m := runShot(client, l.list, workers, duration)
+			report(t, fmt.Sprintf("month list, %s, round %d", l.name, r+1), m)
+			if l.book == "" {
+				creates.personal, lists.personal = append(creates.personal, c), append(lists.personal, m)
+			} else {
+				creates.book, lists.book = append(creates.book, c), append(lists.book, m)
+			}
+		}
+	}
+	for _, p := range []struct {
+		name string
+		pair
+	}{{"entry create", creates}, {"month list", lists}} {
+		pr, bk := median(p.personal), median(p.book)
+		t.Logf("BOOKS %s in a book (X-Book-Id) vs the personal ledger: %.2fx throughput (%.0f vs %.0f req/s), %.2fx p99 (%s vs %s); medians of %d interleaved rounds",
+			p.name, bk.rate/pr.rate, bk.rate, pr.rate, float64(bk.p99)/float64(pr.p99), ms2(bk.p99), ms2(pr.p99), rounds)
 	}
 }
 
@@ -214,8 +274,18 @@ func seoul() *time.Location {
 // post sends one setup request and decodes its answer into out (nil: drop).
 func post(t *testing.T, client *http.Client, base, token, path, body string, out any) {
 	t.Helper()
+	postIn(t, client, base, token, "", path, body, out)
+}
+
+// postIn is post in a household book (X-Book-Id: book; "": the personal
+// ledger).
+func postIn(t *testing.T, client *http.Client, base, token, book, path, body string, out any) {
+	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, base+path, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+token)
+	if book != "" {
+		req.Header.Set("X-Book-Id", book)
+	}
 	req.Header.Set("Content-Type", "application/json")
 	res, err := client.Do(req)
 	if err != nil {
@@ -477,6 +547,8 @@ type shot struct {
 	method, url, token string
 	// tokenOf, when set, gives the i-th request's token instead.
 	tokenOf func(i int64) string
+	// book is the X-Book-Id the requests carry ("": none).
+	book string
 	// body gives the i-th request's body (nil: none).
 	body func(i int64) string
 	want int
@@ -517,6 +589,9 @@ func runShot(client *http.Client, sh shot, workers int, d time.Duration) result 
 				}
 				if token != "" {
 					req.Header.Set("Authorization", "Bearer "+token)
+				}
+				if sh.book != "" {
+					req.Header.Set("X-Book-Id", sh.book)
 				}
 				if body != nil {
 					req.Header.Set("Content-Type", "application/json")

@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"time"
+
+	"github.com/nestegg/nestegg/generated/db"
 )
 
 // Roles and plans as stored and as on the wire.
@@ -48,6 +50,12 @@ type BookScope struct {
 	// is who the book's records written by no member (a job, an import, a
 	// restore) count for: its longest-standing current OWNER.
 	Roster func(ctx context.Context) (map[int64]RosterMember, error)
+	// Hold locks the actor's membership in the book inside a write's
+	// transaction (q is that transaction's), re-checking the role the
+	// selector checked: the ledger's write lock step (ledger.LockLedgerSharedTx)
+	// calls it first, so a removal or role change waits for the writes in
+	// flight and a write after it is refused (404, 403).
+	Hold func(ctx context.Context, q *db.Queries) error
 }
 
 // RosterMember is one person a book's records may name.
