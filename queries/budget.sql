@@ -23,6 +23,10 @@ WHERE member_id = @member_id AND id = @id
     AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]))
 RETURNING id, category_id, year, month, amount, version;
 
+-- name: BudgetVersion :one
+-- A budget's version, for the ETag of its create and of a 412.
+SELECT version FROM budget WHERE member_id = @member_id AND id = @id;
+
 -- name: DeleteBudget :execrows
 DELETE FROM budget WHERE member_id = @member_id AND id = @id
     AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));

@@ -22,6 +22,10 @@ UPDATE budget_onetime SET name = @name, amount = @amount, start_date = @start_da
 WHERE member_id = @member_id AND id = @id
     AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));
 
+-- name: OnetimeBudgetVersion :one
+-- A one-time budget's version, for the ETag of its writes and of a 412.
+SELECT version FROM budget_onetime WHERE member_id = @member_id AND id = @id;
+
 -- name: DeleteOnetimeBudget :execrows
 DELETE FROM budget_onetime WHERE member_id = @member_id AND id = @id
     AND (sqlc.narg(if_versions)::bigint[] IS NULL OR version = ANY(sqlc.narg(if_versions)::bigint[]));

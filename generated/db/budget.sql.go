@@ -185,6 +185,23 @@ func (q *Queries) BudgetStatus(ctx context.Context, arg BudgetStatusParams) ([]B
 	return items, nil
 }
 
+const budgetVersion = `-- name: BudgetVersion :one
+SELECT version FROM budget WHERE member_id = $1 AND id = $2
+`
+
+type BudgetVersionParams struct {
+	MemberID int64
+	ID       int64
+}
+
+// A budget's version, for the ETag of its create and of a 412.
+func (q *Queries) BudgetVersion(ctx context.Context, arg BudgetVersionParams) (int64, error) {
+	row := q.db.QueryRow(ctx, budgetVersion, arg.MemberID, arg.ID)
+	var version int64
+	err := row.Scan(&version)
+	return version, err
+}
+
 const copyBudgets = `-- name: CopyBudgets :execrows
 INSERT INTO budget (member_id, category_id, year, month, amount)
 SELECT src.member_id, src.category_id, $1::int, $2::int, src.amount

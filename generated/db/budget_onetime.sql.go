@@ -166,6 +166,23 @@ func (q *Queries) ListOnetimeBudgets(ctx context.Context, arg ListOnetimeBudgets
 	return items, nil
 }
 
+const onetimeBudgetVersion = `-- name: OnetimeBudgetVersion :one
+SELECT version FROM budget_onetime WHERE member_id = $1 AND id = $2
+`
+
+type OnetimeBudgetVersionParams struct {
+	MemberID int64
+	ID       int64
+}
+
+// A one-time budget's version, for the ETag of its writes and of a 412.
+func (q *Queries) OnetimeBudgetVersion(ctx context.Context, arg OnetimeBudgetVersionParams) (int64, error) {
+	row := q.db.QueryRow(ctx, onetimeBudgetVersion, arg.MemberID, arg.ID)
+	var version int64
+	err := row.Scan(&version)
+	return version, err
+}
+
 const updateOnetimeBudget = `-- name: UpdateOnetimeBudget :execrows
 UPDATE budget_onetime SET name = $1, amount = $2, start_date = $3, end_date = $4,
     category_id = $5

@@ -8,11 +8,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/config"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/external/store"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
@@ -27,13 +30,38 @@ const retryAfter = "30"
 // ErrDuplicatePurchase answers a purchase token already accepted once.
 var ErrDuplicatePurchase = problem.Conflict(problem.CodeDuplicatePurchase, "this purchase has already been used")
 
-// VerifyStorePurchase verifies a store purchase and grants PREMIUM.
+// VerifyStorePurchase verifies a store purchase and grants PREMIUM, once
+// under its Idempotency-Key: a retry of a purchase that was granted finds
+// its token used, and answers the first answer (replayed) instead of 409.
 func (h *BillingHandler) VerifyStorePurchase(ctx context.Context, req api.VerifyStorePurchaseRequestObject) (api.VerifyStorePurchaseResponseObject, error) {
-	m, err := h.Verify(ctx, session.PrincipalFrom(ctx).MemberID, req.Body.ProductID, req.Body.PurchaseToken)
+	p := session.PrincipalFrom(ctx)
+	k, err := idempotency.KeyFor(p, req.Params.IdempotencyKey, "verifyStorePurchase", req)
 	if err != nil {
 		return nil, err
 	}
-	return api.VerifyStorePurchase200JSONResponse{Body: toSubscription(m)}, nil
+	product, v, refused := h.check(ctx, req.Body.ProductID, req.Body.PurchaseToken)
+	if refused != nil && (req.Params.IdempotencyKey == nil || *req.Params.IdempotencyKey == "") {
+		return nil, refused
+	}
+	// With a key, a refusal goes through Once too: when the key holds the
+	// answer of this request, that answer is replayed (Once answers a
+	// failed write with the stored answer); otherwise the refusal stands.
+	out, replayed, err := idempotency.Once(ctx, h.keys, k, func(tx pgx.Tx) (api.Subscription, error) {
+		if refused != nil {
+			return api.Subscription{}, refused
+		}
+		m, err := h.grantTx(ctx, db.New(tx), p.MemberID, product, req.Body.PurchaseToken, v)
+		if err != nil {
+			return api.Subscription{}, err
+		}
+		return toSubscription(m), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.VerifyStorePurchase200JSONResponse{Body: out, Headers: api.VerifyStorePurchase200ResponseHeaders{
+		IdempotentReplayed: idempotency.Replayed(replayed),
+	}}, nil
 }
 
 // verified is what the store (or test mode) vouched for.
@@ -48,29 +76,39 @@ type verified struct {
 // product's period from the later of now and the current expiry. The store
 // is asked before the transaction opens: no outside call holds a lock.
 func (h *BillingHandler) Verify(ctx context.Context, memberID int64, productID, token string) (db.Member, error) {
-	product, err := h.product("/productId", productID)
-	if err != nil {
-		return db.Member{}, err
-	}
-	if len(token) == 0 || len(token) > 4096 || strings.IndexFunc(token, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
-		return db.Member{}, problem.Invalid("/purchaseToken", "must be 1 to 4096 printable ASCII characters without spaces")
-	}
-	// A token already used needs no store call; the unique key below is
-	// what settles a race.
-	used, err := db.New(h.pool).IAPPurchaseTokenExists(ctx, token)
-	if err != nil {
-		return db.Member{}, fmt.Errorf("look up purchase token: %w", err)
-	}
-	if used {
-		return db.Member{}, ErrDuplicatePurchase
-	}
-	v, err := h.askStore(ctx, product, token)
+	product, v, err := h.check(ctx, productID, token)
 	if err != nil {
 		return db.Member{}, err
 	}
 	return database.InTxV(ctx, h.pool, func(q *db.Queries) (db.Member, error) {
 		return h.grantTx(ctx, q, memberID, product, token, v)
 	})
+}
+
+// check is what Verify checks before its transaction: the product, the
+// token's shape, that the token is unused, and what the store says.
+func (h *BillingHandler) check(ctx context.Context, productID, token string) (config.Product, verified, error) {
+	product, err := h.product("/productId", productID)
+	if err != nil {
+		return config.Product{}, verified{}, err
+	}
+	if len(token) == 0 || len(token) > 4096 || strings.IndexFunc(token, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
+		return config.Product{}, verified{}, problem.Invalid("/purchaseToken", "must be 1 to 4096 printable ASCII characters without spaces")
+	}
+	// A token already used needs no store call; the unique key in grantTx
+	// is what settles a race.
+	used, err := db.New(h.pool).IAPPurchaseTokenExists(ctx, token)
+	if err != nil {
+		return config.Product{}, verified{}, fmt.Errorf("look up purchase token: %w", err)
+	}
+	if used {
+		return config.Product{}, verified{}, ErrDuplicatePurchase
+	}
+	v, err := h.askStore(ctx, product, token)
+	if err != nil {
+		return config.Product{}, verified{}, err
+	}
+	return product, v, nil
 }
 
 // askStore returns what the store says about token, as a problem when the

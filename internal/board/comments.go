@@ -8,6 +8,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/points"
 )
 
@@ -141,50 +142,53 @@ func (h *BoardHandler) CreateComment(ctx context.Context, req api.CreateCommentR
 	if err != nil {
 		return nil, err
 	}
-	c, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.Comment, error) {
+	out, replayed, err := createOnce(ctx, h, "createComment", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Comment], error) {
 		// database.LockOrder: the writer's member row (its points change)
 		// before the post. A share lock on the post would do; FOR UPDATE
 		// keeps one locking order with votes.
 		if err := points.LockSelfTx(ctx, q, v.memberID); err != nil {
-			return api.Comment{}, err
+			return etag.Tagged[api.Comment]{}, err
 		}
 		post, err := lockPost(ctx, q, v, req.ID)
 		if err != nil {
-			return api.Comment{}, err
+			return etag.Tagged[api.Comment]{}, err
 		}
 		spam, err := spamReasonTx(ctx, q, body)
 		if err != nil {
-			return api.Comment{}, err
+			return etag.Tagged[api.Comment]{}, err
 		}
 		id, err := q.CreateComment(ctx, db.CreateCommentParams{PostID: post.ID, MemberID: v.memberID, Body: body, BlockReason: spam, Now: now})
 		if err != nil {
-			return api.Comment{}, fmt.Errorf("create comment: %w", err)
+			return etag.Tagged[api.Comment]{}, fmt.Errorf("create comment: %w", err)
 		}
 		if spam == nil {
 			if _, err := points.AwardTx(ctx, q, v.memberID, pointsForWriting, points.ReasonCommentWritten, points.WriteCap, now); err != nil {
-				return api.Comment{}, err
+				return etag.Tagged[api.Comment]{}, err
 			}
 		}
-		return readComment(ctx, q, v, id, now)
+		return readCommentTagged(ctx, q, v, id, now)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateComment201JSONResponse{Body: c}, nil
+	return api.CreateComment201JSONResponse{Body: out.Body, Headers: api.CreateComment201ResponseHeaders{
+		ETag: etag.Ptr(out.ETag), IdempotentReplayed: replayed,
+	}}, nil
 }
 
-// readComment reads a comment for its author's own answer (the body shown
-// even when blocked).
-func readComment(ctx context.Context, q *db.Queries, v viewer, id int64, now time.Time) (api.Comment, error) {
+// readCommentTagged reads a comment for its author's own answer (the body
+// shown even when blocked), with the ETag of its version as the write's
+// transaction leaves it (no GET answers a comment: its version alone).
+func readCommentTagged(ctx context.Context, q *db.Queries, v viewer, id int64, now time.Time) (etag.Tagged[api.Comment], error) {
 	r, err := q.GetComment(ctx, id)
 	if err := database.NoRows(err, errCommentNotFound, fmt.Sprintf("read comment %d", id)); err != nil {
-		return api.Comment{}, err
+		return etag.Tagged[api.Comment]{}, err
 	}
 	items, err := commentsFor(ctx, q, v, []commentRow{{comment: r.Comment, authorName: r.AuthorName, authorAvatar: r.AuthorAvatar}}, now, true)
 	if err != nil {
-		return api.Comment{}, err
+		return etag.Tagged[api.Comment]{}, err
 	}
-	return items[0], nil
+	return etag.Versioned(r.Comment.Version, items[0]), nil
 }
 
 // lockComment locks a comment whose post the viewer may see.
@@ -199,40 +203,52 @@ func lockComment(ctx context.Context, q *db.Queries, v viewer, id int64) (db.Get
 	return c, nil
 }
 
-// UpdateComment edits the caller's comment.
+// UpdateComment edits the caller's comment, at the version If-Match names
+// (none: any).
 func (h *BoardHandler) UpdateComment(ctx context.Context, req api.UpdateCommentRequestObject) (api.UpdateCommentResponseObject, error) {
 	v := h.viewerOf(ctx)
 	now := h.now()
+	match := etag.Parse(req.Params.IfMatch)
 	body, err := requiredText("/body", req.Body.Body, maxComment, true)
 	if err != nil {
 		return nil, err
 	}
-	c, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.Comment, error) {
+	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (etag.Tagged[api.Comment], error) {
 		c, err := lockComment(ctx, q, v, req.ID)
 		if err != nil {
-			return api.Comment{}, err
+			return etag.Tagged[api.Comment]{}, err
 		}
 		if c.MemberID != v.memberID {
-			return api.Comment{}, errCommentNotFound
+			return etag.Tagged[api.Comment]{}, errCommentNotFound
+		}
+		// The comment is locked: its version is the one the UPDATE meets.
+		if !match.Hits(c.Version) {
+			return etag.Tagged[api.Comment]{}, etag.Failed(etag.Version(c.Version))
 		}
 		reason, err := reasonAfterEdit(ctx, q, c.BlockReason, body)
 		if err != nil {
-			return api.Comment{}, err
+			return etag.Tagged[api.Comment]{}, err
 		}
-		if _, err := q.UpdateComment(ctx, db.UpdateCommentParams{ID: c.ID, Body: body, BlockReason: reason, Now: now}); err != nil {
-			return api.Comment{}, fmt.Errorf("update comment %d: %w", c.ID, err)
+		n, err := q.UpdateComment(ctx, db.UpdateCommentParams{ID: c.ID, Body: body, BlockReason: reason, Now: now, IfVersions: match.Versions()})
+		if err != nil {
+			return etag.Tagged[api.Comment]{}, fmt.Errorf("update comment %d: %w", c.ID, err)
 		}
-		return readComment(ctx, q, v, c.ID, now)
+		if n == 0 {
+			return etag.Tagged[api.Comment]{}, etag.Failed(etag.Version(c.Version))
+		}
+		return readCommentTagged(ctx, q, v, c.ID, now)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateComment200JSONResponse{Body: c}, nil
+	return api.UpdateComment200JSONResponse{Body: out.Body, Headers: api.UpdateComment200ResponseHeaders{ETag: etag.Ptr(out.ETag)}}, nil
 }
 
-// DeleteComment deletes a comment (its author's, or any for administrators).
+// DeleteComment deletes a comment (its author's, or any for
+// administrators), at the version If-Match names (none: any).
 func (h *BoardHandler) DeleteComment(ctx context.Context, req api.DeleteCommentRequestObject) (api.DeleteCommentResponseObject, error) {
 	v := h.viewerOf(ctx)
+	match := etag.Parse(req.Params.IfMatch)
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
 		// The post first: deleting the comment updates the post's count, and
 		// deleting the post locks its comments, so both take post then comment.
@@ -252,8 +268,15 @@ func (h *BoardHandler) DeleteComment(ctx context.Context, req api.DeleteCommentR
 		if c.MemberID != v.memberID && !v.admin {
 			return errCommentNotFound
 		}
-		if _, err := q.DeleteComment(ctx, db.DeleteCommentParams{ID: c.ID}); err != nil {
+		if !match.Hits(c.Version) {
+			return etag.Failed(etag.Version(c.Version))
+		}
+		n, err := q.DeleteComment(ctx, db.DeleteCommentParams{ID: c.ID, IfVersions: match.Versions()})
+		if err != nil {
 			return fmt.Errorf("delete comment %d: %w", c.ID, err)
+		}
+		if n == 0 {
+			return etag.Failed(etag.Version(c.Version))
 		}
 		return nil
 	})

@@ -24,6 +24,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/imagemeta"
 	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -54,20 +55,32 @@ func (h *BoardHandler) imageIDOf(u string) (uuid.UUID, bool) {
 	return id, err == nil && id.String() == rest
 }
 
-// UploadBoardImage stores an image from the multipart field "file".
+// UploadBoardImage stores an image from the multipart field "file". A
+// retry under its Idempotency-Key is the same request when it sends the
+// same image bytes: the multipart body is fingerprinted by the image it
+// holds (its SHA-256), not its encoding (a new boundary), and answers the
+// first image's address.
 func (h *BoardHandler) UploadBoardImage(ctx context.Context, req api.UploadBoardImageRequestObject) (api.UploadBoardImageResponseObject, error) {
 	data, err := readImagePart(req.Body)
 	if err != nil {
 		return nil, err
 	}
 	memberID := h.viewerOf(ctx).memberID
-	img, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (StoredImage, error) {
-		return h.images.StoreTx(ctx, q, memberID, "/file", data)
+	sum := sha256.Sum256(data)
+	asked := struct {
+		File string `json:"file"`
+	}{File: hex.EncodeToString(sum[:])}
+	out, replayed, err := createOnce(ctx, h, "uploadBoardImage", req.Params.IdempotencyKey, asked, func(q *db.Queries) (etag.Tagged[api.ImageURL], error) {
+		img, err := h.images.StoreTx(ctx, q, memberID, "/file", data)
+		if err != nil {
+			return etag.Tagged[api.ImageURL]{}, err
+		}
+		return etag.Tagged[api.ImageURL]{Body: api.ImageURL{URL: h.imageURL(img.ID)}}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.UploadBoardImage201JSONResponse{Body: api.ImageURL{URL: h.imageURL(img.ID)}}, nil
+	return api.UploadBoardImage201JSONResponse{Body: out.Body, Headers: api.UploadBoardImage201ResponseHeaders{IdempotentReplayed: replayed}}, nil
 }
 
 // readImagePart reads the first "file" part of the form.

@@ -37,6 +37,7 @@ func (h *BoardHandler) setNotice(ctx context.Context, id int64, notice bool) (ap
 		if err := q.SetPostNotice(ctx, db.SetPostNoticeParams{ID: id, Notice: notice}); err != nil {
 			return api.Post{}, fmt.Errorf("set notice of post %d: %w", id, err)
 		}
-		return readPost(ctx, q, v, id, now)
+		post, _, err := readPost(ctx, q, v, id, now)
+		return post, err
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
 )
@@ -352,95 +353,123 @@ func setPostImagesTx(ctx context.Context, q *db.Queries, postID int64, ids []pgt
 func (h *BoardHandler) CreatePost(ctx context.Context, req api.CreatePostRequestObject) (api.CreatePostResponseObject, error) {
 	v := h.viewerOf(ctx)
 	now := h.now()
-	post, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.Post, error) {
+	out, replayed, err := createOnce(ctx, h, "createPost", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Post], error) {
 		in, err := h.postInputOf(ctx, q, v.memberID, req.Body)
 		if err != nil {
-			return api.Post{}, err
+			return etag.Tagged[api.Post]{}, err
 		}
-		return createPostTx(ctx, q, v, in, now)
+		id, err := createPostTx(ctx, q, v, in, now)
+		if err != nil {
+			return etag.Tagged[api.Post]{}, err
+		}
+		return readPostTagged(ctx, q, v, id, now)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.CreatePost201JSONResponse{Body: post}, nil
+	return api.CreatePost201JSONResponse{Body: out.Body, Headers: api.CreatePost201ResponseHeaders{
+		ETag: etag.Ptr(out.ETag), IdempotentReplayed: replayed,
+	}}, nil
 }
 
 // createPostTx stores a post, blocked when it contains a spam keyword, and
-// awards the author's points for writing it otherwise.
-func createPostTx(ctx context.Context, q *db.Queries, v viewer, in postInput, now time.Time) (api.Post, error) {
+// awards the author's points for writing it otherwise; it answers the
+// post's id.
+func createPostTx(ctx context.Context, q *db.Queries, v viewer, in postInput, now time.Time) (int64, error) {
 	spam, err := spamReasonTx(ctx, q, in.title, in.body)
 	if err != nil {
-		return api.Post{}, err
+		return 0, err
 	}
 	id, err := q.CreatePost(ctx, db.CreatePostParams{
 		MemberID: v.memberID, Category: in.category, Title: in.title, Body: in.body,
 		Tags: in.tags, ImageUrls: in.imageURLs, Notice: in.notice && v.admin, BlockReason: spam, Now: now,
 	})
 	if err != nil {
-		return api.Post{}, fmt.Errorf("create post: %w", err)
+		return 0, fmt.Errorf("create post: %w", err)
 	}
 	if err := setPostImagesTx(ctx, q, id, in.imageIDs); err != nil {
-		return api.Post{}, err
+		return 0, err
 	}
 	if spam == nil {
 		if _, err := points.AwardTx(ctx, q, v.memberID, pointsForWriting, points.ReasonPostWritten, points.WriteCap, now); err != nil {
-			return api.Post{}, err
+			return 0, err
 		}
 	}
-	// The author sees their post as stored even when it was blocked as spam.
-	return readPost(ctx, q, v, id, now)
+	return id, nil
 }
 
-// readPost reads a post whatever its state (for its author's own answer),
-// as its GET answers it.
-func readPost(ctx context.Context, q *db.Queries, v viewer, id int64, now time.Time) (api.Post, error) {
+// readPost reads a post whatever its state (for its author's own answer:
+// they see their post as stored even when it was blocked as spam), as its
+// GET answers it, and its version.
+func readPost(ctx context.Context, q *db.Queries, v viewer, id int64, now time.Time) (api.Post, int64, error) {
 	row, err := q.GetPost(ctx, id)
 	if err := database.NoRows(err, errPostNotFound, fmt.Sprintf("read post %d", id)); err != nil {
-		return api.Post{}, err
+		return api.Post{}, 0, err
 	}
 	items, err := postsFor(ctx, q, v, []postRow{{row.Post, row.AuthorName, row.AuthorAvatar}}, now)
 	if err != nil {
-		return api.Post{}, err
+		return api.Post{}, 0, err
 	}
-	return withRecommenders(ctx, q, v, items[0])
+	post, err := withRecommenders(ctx, q, v, items[0])
+	return post, row.Post.Version, err
 }
 
-// UpdatePost edits the caller's post.
+// readPostTagged is readPost with the post's ETag, of its version as the
+// write's transaction leaves it (read after the write).
+func readPostTagged(ctx context.Context, q *db.Queries, v viewer, id int64, now time.Time) (etag.Tagged[api.Post], error) {
+	post, version, err := readPost(ctx, q, v, id, now)
+	if err != nil {
+		return etag.Tagged[api.Post]{}, err
+	}
+	return etag.Answered(version, post)
+}
+
+// UpdatePost edits the caller's post, at the version If-Match names (none:
+// any).
 func (h *BoardHandler) UpdatePost(ctx context.Context, req api.UpdatePostRequestObject) (api.UpdatePostResponseObject, error) {
 	v := h.viewerOf(ctx)
 	now := h.now()
-	post, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.Post, error) {
+	match := etag.Parse(req.Params.IfMatch)
+	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (etag.Tagged[api.Post], error) {
 		p, err := lockPost(ctx, q, v, req.ID)
 		if err != nil {
-			return api.Post{}, err
+			return etag.Tagged[api.Post]{}, err
 		}
 		if p.MemberID != v.memberID {
-			return api.Post{}, errPostNotFound
+			return etag.Tagged[api.Post]{}, errPostNotFound
+		}
+		// The post is locked: its version is the one the UPDATE meets.
+		if !match.Hits(p.Version) {
+			return etag.Tagged[api.Post]{}, postFailed(ctx, q, v, p, now)
 		}
 		in, err := h.postInputOf(ctx, q, v.memberID, req.Body)
 		if err != nil {
-			return api.Post{}, err
+			return etag.Tagged[api.Post]{}, err
 		}
 		reason, err := reasonAfterEdit(ctx, q, p.BlockReason, in.title, in.body)
 		if err != nil {
-			return api.Post{}, err
+			return etag.Tagged[api.Post]{}, err
 		}
-		_, err = q.UpdatePost(ctx, db.UpdatePostParams{
+		n, err := q.UpdatePost(ctx, db.UpdatePostParams{
 			ID: p.ID, Category: in.category, Title: in.title, Body: in.body,
 			Tags: in.tags, ImageUrls: in.imageURLs, BlockReason: reason, Now: now,
+			IfVersions: match.Versions(),
 		})
 		if err != nil {
-			return api.Post{}, fmt.Errorf("update post %d: %w", p.ID, err)
+			return etag.Tagged[api.Post]{}, fmt.Errorf("update post %d: %w", p.ID, err)
+		}
+		if n == 0 {
+			return etag.Tagged[api.Post]{}, postFailed(ctx, q, v, p, now)
 		}
 		if err := setPostImagesTx(ctx, q, p.ID, in.imageIDs); err != nil {
-			return api.Post{}, err
+			return etag.Tagged[api.Post]{}, err
 		}
-		return readPost(ctx, q, v, p.ID, now)
+		return readPostTagged(ctx, q, v, p.ID, now)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdatePost200JSONResponse{Body: post}, nil
+	return api.UpdatePost200JSONResponse{Body: out.Body, Headers: api.UpdatePost200ResponseHeaders{ETag: etag.Ptr(out.ETag)}}, nil
 }
 
 // reasonAfterEdit re-checks edited content: a spam keyword blocks it as spam;
@@ -465,9 +494,11 @@ func lockPost(ctx context.Context, q *db.Queries, v viewer, id int64) (db.Post, 
 	return p, nil
 }
 
-// DeletePost deletes a post (its author's, or any for administrators).
+// DeletePost deletes a post (its author's, or any for administrators), at
+// the version If-Match names (none: any).
 func (h *BoardHandler) DeletePost(ctx context.Context, req api.DeletePostRequestObject) (api.DeletePostResponseObject, error) {
 	v := h.viewerOf(ctx)
+	match := etag.Parse(req.Params.IfMatch)
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
 		p, err := lockPost(ctx, q, v, req.ID)
 		if err != nil {
@@ -476,8 +507,15 @@ func (h *BoardHandler) DeletePost(ctx context.Context, req api.DeletePostRequest
 		if p.MemberID != v.memberID && !v.admin {
 			return errPostNotFound
 		}
-		if _, err := q.DeletePost(ctx, db.DeletePostParams{ID: p.ID}); err != nil {
+		if !match.Hits(p.Version) {
+			return postFailed(ctx, q, v, p, h.now())
+		}
+		n, err := q.DeletePost(ctx, db.DeletePostParams{ID: p.ID, IfVersions: match.Versions()})
+		if err != nil {
 			return fmt.Errorf("delete post %d: %w", p.ID, err)
+		}
+		if n == 0 {
+			return postFailed(ctx, q, v, p, h.now())
 		}
 		return nil
 	})

@@ -24,6 +24,7 @@ import (
 	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -123,13 +124,24 @@ func (h *BudgetHandler) CreateBudget(ctx context.Context, req api.CreateBudgetRe
 	if err := checkMonth("/year", "/month", b.Year, b.Month); err != nil {
 		return nil, err
 	}
-	out, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (Budget, error) {
-		return CreateBudgetTx(ctx, q, memberOf(ctx), Budget{CategoryID: b.CategoryID, Year: b.Year, Month: b.Month, Amount: b.Amount})
+	memberID := memberOf(ctx)
+	out, replayed, err := createOnce(ctx, h, "createBudget", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Budget], error) {
+		created, err := CreateBudgetTx(ctx, q, memberID, Budget{CategoryID: b.CategoryID, Year: b.Year, Month: b.Month, Amount: b.Amount})
+		if err != nil {
+			return etag.Tagged[api.Budget]{}, err
+		}
+		v, err := q.BudgetVersion(ctx, db.BudgetVersionParams{MemberID: memberID, ID: created.ID})
+		if err != nil {
+			return etag.Tagged[api.Budget]{}, fmt.Errorf("version of budget %d: %w", created.ID, err)
+		}
+		return etag.Versioned(v, toAPIBudget(created)), nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateBudget201JSONResponse{Body: toAPIBudget(out)}, nil
+	return api.CreateBudget201JSONResponse{Body: out.Body, Headers: api.CreateBudget201ResponseHeaders{
+		ETag: etag.Ptr(out.ETag), IdempotentReplayed: replayed,
+	}}, nil
 }
 
 // CreateBudgetTx creates a budget of an expense category of the member. One
@@ -170,32 +182,48 @@ func CreateBudgetTx(ctx context.Context, q *db.Queries, memberID int64, b Budget
 	return Budget{}, conflict
 }
 
-// UpdateBudget changes a budget's amount.
+// UpdateBudget changes a budget's amount, at the version If-Match names
+// (none: any).
 func (h *BudgetHandler) UpdateBudget(ctx context.Context, req api.UpdateBudgetRequestObject) (api.UpdateBudgetResponseObject, error) {
 	if err := checkAmount("/amount", req.Body.Amount); err != nil {
 		return nil, err
 	}
-	row, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (db.UpdateBudgetRow, error) {
-		return q.UpdateBudget(ctx, db.UpdateBudgetParams{MemberID: memberOf(ctx), ID: req.ID, Amount: req.Body.Amount})
+	memberID := memberOf(ctx)
+	match := etag.Parse(req.Params.IfMatch)
+	row, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.UpdateBudgetRow, error) {
+		return q.UpdateBudget(ctx, db.UpdateBudgetParams{MemberID: memberID, ID: req.ID, Amount: req.Body.Amount, IfVersions: match.Versions()})
 	})
-	if err := database.NoRows(err, ErrBudgetNotFound, fmt.Sprintf("update budget %d", req.ID)); err != nil {
-		return nil, err
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, etag.Missed(match, ErrBudgetNotFound, func() (string, bool, error) { return h.currentBudgetTag(ctx, memberID, req.ID) })
 	}
-	return api.UpdateBudget200JSONResponse{Body: toAPIBudget(Budget{ID: row.ID, CategoryID: row.CategoryID, Year: row.Year, Month: row.Month, Amount: row.Amount})}, nil
+	if err != nil {
+		return nil, fmt.Errorf("update budget %d: %w", req.ID, err)
+	}
+	out := etag.Versioned(row.Version, toAPIBudget(Budget{ID: row.ID, CategoryID: row.CategoryID, Year: row.Year, Month: row.Month, Amount: row.Amount}))
+	return api.UpdateBudget200JSONResponse{Body: out.Body, Headers: api.UpdateBudget200ResponseHeaders{ETag: etag.Ptr(out.ETag)}}, nil
 }
 
-// DeleteBudget deletes a budget.
+// DeleteBudget deletes a budget, at the version If-Match names (none: any).
 func (h *BudgetHandler) DeleteBudget(ctx context.Context, req api.DeleteBudgetRequestObject) (api.DeleteBudgetResponseObject, error) {
-	n, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (int64, error) {
-		return q.DeleteBudget(ctx, db.DeleteBudgetParams{MemberID: memberOf(ctx), ID: req.ID})
+	memberID := memberOf(ctx)
+	match := etag.Parse(req.Params.IfMatch)
+	n, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (int64, error) {
+		return q.DeleteBudget(ctx, db.DeleteBudgetParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("delete budget %d: %w", req.ID, err)
 	}
 	if n == 0 {
-		return nil, ErrBudgetNotFound
+		return nil, etag.Missed(match, ErrBudgetNotFound, func() (string, bool, error) { return h.currentBudgetTag(ctx, memberID, req.ID) })
 	}
 	return api.DeleteBudget204Response{}, nil
+}
+
+// currentBudgetTag is a budget's ETag now, for a 412.
+func (h *BudgetHandler) currentBudgetTag(ctx context.Context, memberID, id int64) (string, bool, error) {
+	return h.currentTag(ctx, func(q *db.Queries) (int64, error) {
+		return q.BudgetVersion(ctx, db.BudgetVersionParams{MemberID: memberID, ID: id})
+	})
 }
 
 // CopyBudgets copies every budget of one month into another in one

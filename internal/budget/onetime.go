@@ -2,6 +2,7 @@ package budget
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -113,59 +115,91 @@ func (h *BudgetHandler) CreateOnetimeBudget(ctx context.Context, req api.CreateO
 		return nil, err
 	}
 	memberID := memberOf(ctx)
-	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.OnetimeBudget, error) {
+	out, replayed, err := createOnce(ctx, h, "createOnetimeBudget", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.OnetimeBudget], error) {
 		id, err := createOnetimeTx(ctx, q, memberID, in)
 		if err != nil {
-			return api.OnetimeBudget{}, err
+			return etag.Tagged[api.OnetimeBudget]{}, err
 		}
-		return onetimeTx(ctx, q, memberID, id)
+		return onetimeTaggedTx(ctx, q, memberID, id)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateOnetimeBudget201JSONResponse{Body: out}, nil
+	return api.CreateOnetimeBudget201JSONResponse{Body: out.Body, Headers: api.CreateOnetimeBudget201ResponseHeaders{
+		ETag: etag.Ptr(out.ETag), IdempotentReplayed: replayed,
+	}}, nil
 }
 
-// UpdateOnetimeBudget replaces a one-time budget.
+// onetimeTaggedTx is onetimeTx with the record's ETag (its version: no GET
+// answers a one-time budget).
+func onetimeTaggedTx(ctx context.Context, q *db.Queries, memberID, id int64) (etag.Tagged[api.OnetimeBudget], error) {
+	body, err := onetimeTx(ctx, q, memberID, id)
+	if err != nil {
+		return etag.Tagged[api.OnetimeBudget]{}, err
+	}
+	v, err := q.OnetimeBudgetVersion(ctx, db.OnetimeBudgetVersionParams{MemberID: memberID, ID: id})
+	if err != nil {
+		return etag.Tagged[api.OnetimeBudget]{}, fmt.Errorf("version of one-time budget %d: %w", id, err)
+	}
+	return etag.Versioned(v, body), nil
+}
+
+// UpdateOnetimeBudget replaces a one-time budget, at the version If-Match
+// names (none: any).
 func (h *BudgetHandler) UpdateOnetimeBudget(ctx context.Context, req api.UpdateOnetimeBudgetRequestObject) (api.UpdateOnetimeBudgetResponseObject, error) {
 	in, err := onetimeInputFrom(*req.Body)
 	if err != nil {
 		return nil, err
 	}
 	memberID := memberOf(ctx)
-	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.OnetimeBudget, error) {
+	match := etag.Parse(req.Params.IfMatch)
+	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (etag.Tagged[api.OnetimeBudget], error) {
 		if err := checkOnetimeCategory(ctx, q, memberID, in.CategoryID); err != nil {
-			return api.OnetimeBudget{}, err
+			return etag.Tagged[api.OnetimeBudget]{}, err
 		}
 		n, err := q.UpdateOnetimeBudget(ctx, db.UpdateOnetimeBudgetParams{
 			MemberID: memberID, ID: req.ID, Name: in.Name, Amount: in.Amount, StartDate: in.Start, EndDate: in.End, CategoryID: in.CategoryID,
+			IfVersions: match.Versions(),
 		})
 		switch {
 		case database.IsForeignKeyViolation(err):
-			return api.OnetimeBudget{}, ledger.ErrCategoryNotFound
+			return etag.Tagged[api.OnetimeBudget]{}, ledger.ErrCategoryNotFound
 		case err != nil:
-			return api.OnetimeBudget{}, fmt.Errorf("update one-time budget %d: %w", req.ID, err)
+			return etag.Tagged[api.OnetimeBudget]{}, fmt.Errorf("update one-time budget %d: %w", req.ID, err)
 		case n == 0:
-			return api.OnetimeBudget{}, ErrOnetimeNotFound
+			return etag.Tagged[api.OnetimeBudget]{}, errMissed
 		}
-		return onetimeTx(ctx, q, memberID, req.ID)
+		return onetimeTaggedTx(ctx, q, memberID, req.ID)
 	})
+	if errors.Is(err, errMissed) {
+		return nil, etag.Missed(match, ErrOnetimeNotFound, func() (string, bool, error) { return h.currentOnetimeTag(ctx, memberID, req.ID) })
+	}
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateOnetimeBudget200JSONResponse{Body: out}, nil
+	return api.UpdateOnetimeBudget200JSONResponse{Body: out.Body, Headers: api.UpdateOnetimeBudget200ResponseHeaders{ETag: etag.Ptr(out.ETag)}}, nil
 }
 
-// DeleteOnetimeBudget deletes a one-time budget.
+// DeleteOnetimeBudget deletes a one-time budget, at the version If-Match
+// names (none: any).
 func (h *BudgetHandler) DeleteOnetimeBudget(ctx context.Context, req api.DeleteOnetimeBudgetRequestObject) (api.DeleteOnetimeBudgetResponseObject, error) {
-	n, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (int64, error) {
-		return q.DeleteOnetimeBudget(ctx, db.DeleteOnetimeBudgetParams{MemberID: memberOf(ctx), ID: req.ID})
+	memberID := memberOf(ctx)
+	match := etag.Parse(req.Params.IfMatch)
+	n, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (int64, error) {
+		return q.DeleteOnetimeBudget(ctx, db.DeleteOnetimeBudgetParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("delete one-time budget %d: %w", req.ID, err)
 	}
 	if n == 0 {
-		return nil, ErrOnetimeNotFound
+		return nil, etag.Missed(match, ErrOnetimeNotFound, func() (string, bool, error) { return h.currentOnetimeTag(ctx, memberID, req.ID) })
 	}
 	return api.DeleteOnetimeBudget204Response{}, nil
+}
+
+// currentOnetimeTag is a one-time budget's ETag now, for a 412.
+func (h *BudgetHandler) currentOnetimeTag(ctx context.Context, memberID, id int64) (string, bool, error) {
+	return h.currentTag(ctx, func(q *db.Queries) (int64, error) {
+		return q.OnetimeBudgetVersion(ctx, db.OnetimeBudgetVersionParams{MemberID: memberID, ID: id})
+	})
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/clock"
-	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/intake/parser"
 	"github.com/nestegg/nestegg/internal/ledger"
@@ -111,22 +110,50 @@ func (h *NotificationHandler) CreateEntryFromNotification(ctx context.Context, r
 	if body.PostedAt != nil {
 		postedAt = *body.PostedAt
 	}
-	res, err := h.Intake(ctx, session.PrincipalFrom(ctx).MemberID, body.Text, postedAt, key)
+	p := session.PrincipalFrom(ctx)
+	k, err := idempotency.KeyFor(p, req.Params.IdempotencyKey, "createEntryFromNotification", req)
 	if err != nil {
 		return nil, err
 	}
+	// Every answer, "ignored" included, is the answer of the request's
+	// Idempotency-Key: its retry replays it (the notification's own key
+	// would answer "duplicate" instead).
+	var out api.NotificationResult
+	var replayed bool
+	err = h.Intake(ctx, p.MemberID, body.Text, postedAt, key, func(write func(q *db.Queries) (Result, error)) error {
+		var err error
+		out, replayed, err = idempotency.Once(ctx, h.keys, k, func(tx pgx.Tx) (api.NotificationResult, error) {
+			res, err := write(db.New(tx))
+			if err != nil {
+				return api.NotificationResult{}, err
+			}
+			return toAPIResult(ctx, res)
+		})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return api.CreateEntryFromNotification200JSONResponse{Body: out, Headers: api.CreateEntryFromNotification200ResponseHeaders{
+		IdempotentReplayed: idempotency.Replayed(replayed),
+	}}, nil
+}
+
+// toAPIResult is a notification's result as the contract answers it to the
+// request's caller.
+func toAPIResult(ctx context.Context, res Result) (api.NotificationResult, error) {
 	out := api.NotificationResult{Outcome: api.NotificationOutcome(res.Outcome)}
 	if res.Entry != nil {
 		e, err := ledger.AttributedEntry(ctx, *res.Entry)
 		if err != nil {
-			return nil, err
+			return api.NotificationResult{}, err
 		}
 		out.Entry = &e
 	}
 	if res.Reason != "" {
 		out.Reason = &res.Reason
 	}
-	return api.CreateEntryFromNotification200JSONResponse{Body: out}, nil
+	return out, nil
 }
 
 func checkText(s string) error {
@@ -136,12 +163,24 @@ func checkText(s string) error {
 	return text.CheckMultiline("/text", s)
 }
 
-// Intake reads a notification posted at postedAt and records it. key is the
-// device's id of the notification; "" derives one from what the text says.
-func (h *NotificationHandler) Intake(ctx context.Context, memberID int64, msg string, postedAt time.Time, key string) (Result, error) {
+// Run runs a notification's write (a result decided before any write too)
+// in one transaction of its own, and keeps its result: the handler's runs
+// it under the request's Idempotency-Key (idempotency.Once).
+type Run func(write func(q *db.Queries) (Result, error)) error
+
+// Intake reads a notification posted at postedAt and records it, each
+// answer through run. key is the device's id of the notification; ""
+// derives one from what the text says.
+func (h *NotificationHandler) Intake(ctx context.Context, memberID int64, msg string, postedAt time.Time, key string, run Run) error {
+	answer := func(res Result, err error) error {
+		if err != nil {
+			return err
+		}
+		return run(func(*db.Queries) (Result, error) { return res, nil })
+	}
 	n := parser.ParseNotification(msg, postedAt.In(h.loc))
 	if n.Kind == parser.KindNotPayment {
-		return Result{Outcome: OutcomeIgnored, Reason: n.Reason}, nil
+		return answer(Result{Outcome: OutcomeIgnored, Reason: n.Reason}, nil)
 	}
 	if key == "" {
 		key = n.Key()
@@ -151,23 +190,23 @@ func (h *NotificationHandler) Intake(ctx context.Context, memberID int64, msg st
 		// counted against the member's FX limit); the check is repeated
 		// under the lock below.
 		if res, dup, err := duplicate(ctx, db.New(h.pool), memberID, key, false); dup || err != nil {
-			return res, err
+			return answer(res, err)
 		}
 	}
 	p, err := h.payment(ctx, memberID, n)
 	if err != nil {
-		return Result{}, err
+		return err
 	}
 	// A wallet or category the entry names can be deleted between the
 	// insert's check and its row (a parallel request); the notification is
 	// then recorded again, whose new transaction no longer sees it, rather
 	// than lost to a 404 about something the member did not send.
 	for attempt := 1; ; attempt++ {
-		res, err := h.record(ctx, memberID, n, msg, p, key)
+		err := run(func(q *db.Queries) (Result, error) { return h.recordTx(ctx, q, memberID, n, msg, p, key) })
 		if attempt < maxRecordAttempts && (errors.Is(err, ledger.ErrWalletNotFound) || errors.Is(err, ledger.ErrCategoryNotFound)) {
 			continue
 		}
-		return res, err
+		return err
 	}
 }
 
@@ -176,31 +215,29 @@ func (h *NotificationHandler) Intake(ctx context.Context, memberID int64, msg st
 // by hand.
 const maxRecordAttempts = 3
 
-// record writes the notification in one transaction, under the member's
+// recordTx writes the notification in its transaction, under the member's
 // notification lock.
-func (h *NotificationHandler) record(ctx context.Context, memberID int64, n parser.Notification, msg string, p payment, key string) (Result, error) {
-	return database.InTxV(ctx, h.pool, func(q *db.Queries) (Result, error) {
-		// The ledger's lock, shared, as every ledger write (ledger/locks.go),
-		// then the notifications' own.
-		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
-			return Result{}, err
-		}
-		if err := q.LockMemberNotifications(ctx, memberID); err != nil {
-			return Result{}, fmt.Errorf("lock notifications of member %d: %w", memberID, err)
-		}
-		if res, dup, err := duplicate(ctx, q, memberID, key, n.Kind == parser.KindCancel); dup || err != nil {
-			return res, err
-		}
-		wallets, err := ledger.ListWalletNamesTx(ctx, q, memberID)
-		if err != nil {
-			return Result{}, fmt.Errorf("wallets of member %d: %w", memberID, err)
-		}
-		p.wallet = MatchWallet(n, msg, wallets)
-		if n.Kind == parser.KindCancel {
-			return cancelTx(ctx, q, memberID, p, key)
-		}
-		return createTx(ctx, q, memberID, p, key)
-	})
+func (h *NotificationHandler) recordTx(ctx context.Context, q *db.Queries, memberID int64, n parser.Notification, msg string, p payment, key string) (Result, error) {
+	// The ledger's lock, shared, as every ledger write (ledger/locks.go),
+	// then the notifications' own.
+	if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
+		return Result{}, err
+	}
+	if err := q.LockMemberNotifications(ctx, memberID); err != nil {
+		return Result{}, fmt.Errorf("lock notifications of member %d: %w", memberID, err)
+	}
+	if res, dup, err := duplicate(ctx, q, memberID, key, n.Kind == parser.KindCancel); dup || err != nil {
+		return res, err
+	}
+	wallets, err := ledger.ListWalletNamesTx(ctx, q, memberID)
+	if err != nil {
+		return Result{}, fmt.Errorf("wallets of member %d: %w", memberID, err)
+	}
+	p.wallet = MatchWallet(n, msg, wallets)
+	if n.Kind == parser.KindCancel {
+		return cancelTx(ctx, q, memberID, p, key)
+	}
+	return createTx(ctx, q, memberID, p, key)
 }
 
 // duplicate answers a notification whose key was seen before: on an entry

@@ -2,6 +2,7 @@ package invest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
 )
@@ -89,22 +91,29 @@ func (h *InvestHandler) CreateStock(ctx context.Context, req api.CreateStockRequ
 	if err != nil {
 		return nil, err
 	}
-	s, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.Stock, error) {
+	out, replayed, err := createOnce(ctx, h, "createStock", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Stock], error) {
 		if err := checkWallet(ctx, q, memberID, p.WalletID); err != nil {
-			return db.Stock{}, err
+			return etag.Tagged[api.Stock]{}, err
 		}
 		s, err := q.CreateStock(ctx, p)
-		return s, walletGone(err, "create stock")
+		if err != nil {
+			return etag.Tagged[api.Stock]{}, walletGone(err, "create stock")
+		}
+		return etag.Versioned(s.Version, toAPIStock(s)), nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateStock201JSONResponse{Body: toAPIStock(s)}, nil
+	return api.CreateStock201JSONResponse{Body: out.Body, Headers: api.CreateStock201ResponseHeaders{
+		ETag: etag.Ptr(out.ETag), IdempotentReplayed: replayed,
+	}}, nil
 }
 
-// UpdateStock replaces a stock's fields.
+// UpdateStock replaces a stock's fields, at the version If-Match names
+// (none: any).
 func (h *InvestHandler) UpdateStock(ctx context.Context, req api.UpdateStockRequestObject) (api.UpdateStockResponseObject, error) {
 	memberID := memberOf(ctx)
+	match := etag.Parse(req.Params.IfMatch)
 	s, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.Stock, error) {
 		// The stock first: an intruder learns nothing from the body.
 		if _, err := getStock(ctx, q, memberID, req.ID); err != nil {
@@ -119,33 +128,47 @@ func (h *InvestHandler) UpdateStock(ctx context.Context, req api.UpdateStockRequ
 		}
 		s, err := q.UpdateStock(ctx, db.UpdateStockParams{
 			MemberID: memberID, ID: req.ID, Code: p.Code, Name: p.Name, Market: p.Market, Currency: p.Currency, WalletID: p.WalletID,
+			IfVersions: match.Versions(),
 		})
-		if err := database.NoRows(err, ErrStockNotFound, fmt.Sprintf("update stock %d", req.ID)); err != nil {
+		if err := database.NoRows(err, errMissed, fmt.Sprintf("update stock %d", req.ID)); err != nil {
 			return db.Stock{}, walletGone(err, "update stock")
 		}
 		return s, nil
 	})
+	if errors.Is(err, errMissed) {
+		return nil, etag.Missed(match, ErrStockNotFound, func() (string, bool, error) { return h.currentStockTag(ctx, memberID, req.ID) })
+	}
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateStock200JSONResponse{Body: toAPIStock(s)}, nil
+	out := etag.Versioned(s.Version, toAPIStock(s))
+	return api.UpdateStock200JSONResponse{Body: out.Body, Headers: api.UpdateStock200ResponseHeaders{ETag: etag.Ptr(out.ETag)}}, nil
 }
 
-// DeleteStock deletes a stock and its trades: one statement that locks the
-// stock, then its trades (the cascade), the order of database.LockOrder that
-// trade edits follow too.
+// DeleteStock deletes a stock and its trades, at the version If-Match names
+// (none: any): one statement that locks the stock, then its trades (the
+// cascade), the order of database.LockOrder that trade edits follow too.
 func (h *InvestHandler) DeleteStock(ctx context.Context, req api.DeleteStockRequestObject) (api.DeleteStockResponseObject, error) {
 	memberID := memberOf(ctx)
-	n, err := database.ExecV(ctx, h.pool, func(q *db.Queries) (int64, error) {
-		return q.DeleteStock(ctx, db.DeleteStockParams{MemberID: memberID, ID: req.ID})
+	match := etag.Parse(req.Params.IfMatch)
+	n, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (int64, error) {
+		return q.DeleteStock(ctx, db.DeleteStockParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("delete stock %d: %w", req.ID, err)
 	}
 	if n == 0 {
-		return nil, ErrStockNotFound
+		return nil, etag.Missed(match, ErrStockNotFound, func() (string, bool, error) { return h.currentStockTag(ctx, memberID, req.ID) })
 	}
 	return api.DeleteStock204Response{}, nil
+}
+
+// currentStockTag is a stock's ETag now, for a 412.
+func (h *InvestHandler) currentStockTag(ctx context.Context, memberID, id int64) (string, bool, error) {
+	return h.currentTag(ctx, func(q *db.Queries) (int64, error) {
+		s, err := q.GetStock(ctx, db.GetStockParams{MemberID: memberID, ID: id})
+		return s.Version, err
+	})
 }
 
 func getStock(ctx context.Context, q *db.Queries, memberID, id int64) (db.Stock, error) {

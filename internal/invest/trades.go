@@ -14,6 +14,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 )
@@ -120,25 +121,32 @@ func (h *InvestHandler) CreateTrade(ctx context.Context, req api.CreateTradeRequ
 	if err != nil {
 		return nil, err
 	}
-	t, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.InvestTrade, error) {
+	out, replayed, err := createOnce(ctx, h, "createTrade", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Trade], error) {
 		if err := lockStocks(ctx, q, memberID, p.StockID); err != nil {
-			return db.InvestTrade{}, err
+			return etag.Tagged[api.Trade]{}, err
 		}
 		t, err := q.CreateTrade(ctx, p)
 		if err != nil {
-			return db.InvestTrade{}, fmt.Errorf("create trade: %w", err)
+			return etag.Tagged[api.Trade]{}, fmt.Errorf("create trade: %w", err)
 		}
-		return t, checkHoldings(ctx, q, memberID, p.StockID)
+		if err := checkHoldings(ctx, q, memberID, p.StockID); err != nil {
+			return etag.Tagged[api.Trade]{}, err
+		}
+		return etag.Versioned(t.Version, toAPITrade(t)), nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.CreateTrade201JSONResponse{Body: toAPITrade(t)}, nil
+	return api.CreateTrade201JSONResponse{Body: out.Body, Headers: api.CreateTrade201ResponseHeaders{
+		ETag: etag.Ptr(out.ETag), IdempotentReplayed: replayed,
+	}}, nil
 }
 
-// UpdateTrade replaces a trade's fields unless a holding goes negative.
+// UpdateTrade replaces a trade's fields unless a holding goes negative, at
+// the version If-Match names (none: any).
 func (h *InvestHandler) UpdateTrade(ctx context.Context, req api.UpdateTradeRequestObject) (api.UpdateTradeResponseObject, error) {
 	memberID := memberOf(ctx)
+	match := etag.Parse(req.Params.IfMatch)
 	// A missing trade is told before a bad body: an intruder learns nothing
 	// from the body.
 	p, badBody := tradeParams(memberID, *req.Body)
@@ -151,45 +159,66 @@ func (h *InvestHandler) UpdateTrade(ctx context.Context, req api.UpdateTradeRequ
 		if err != nil {
 			return db.InvestTrade{}, err
 		}
+		// The trade is locked: its version is the one the UPDATE meets.
+		if !match.Hits(old.Version) {
+			return db.InvestTrade{}, errMissed
+		}
 		if badBody != nil {
 			return db.InvestTrade{}, badBody
 		}
 		t, err := q.UpdateTrade(ctx, db.UpdateTradeParams{
 			MemberID: memberID, ID: req.ID, StockID: p.StockID, Side: p.Side, TradeDate: p.TradeDate,
-			Quantity: p.Quantity, Price: p.Price, Fee: p.Fee,
+			Quantity: p.Quantity, Price: p.Price, Fee: p.Fee, IfVersions: match.Versions(),
 		})
-		if err := database.NoRows(err, ErrTradeNotFound, fmt.Sprintf("update trade %d", req.ID)); err != nil {
+		if err := database.NoRows(err, errMissed, fmt.Sprintf("update trade %d", req.ID)); err != nil {
 			return db.InvestTrade{}, err
 		}
 		return t, checkHoldings(ctx, q, memberID, old.StockID, p.StockID)
 	})
+	if errors.Is(err, errMissed) {
+		return nil, etag.Missed(match, ErrTradeNotFound, func() (string, bool, error) { return h.currentTradeTag(ctx, memberID, req.ID) })
+	}
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateTrade200JSONResponse{Body: toAPITrade(t)}, nil
+	out := etag.Versioned(t.Version, toAPITrade(t))
+	return api.UpdateTrade200JSONResponse{Body: out.Body, Headers: api.UpdateTrade200ResponseHeaders{ETag: etag.Ptr(out.ETag)}}, nil
 }
 
-// DeleteTrade deletes a trade unless a later sell needs it.
+// DeleteTrade deletes a trade unless a later sell needs it, at the version
+// If-Match names (none: any).
 func (h *InvestHandler) DeleteTrade(ctx context.Context, req api.DeleteTradeRequestObject) (api.DeleteTradeResponseObject, error) {
 	memberID := memberOf(ctx)
+	match := etag.Parse(req.Params.IfMatch)
 	err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
 		old, err := lockTrade(ctx, q, memberID, req.ID)
 		if err != nil {
 			return err
 		}
-		n, err := q.DeleteTrade(ctx, db.DeleteTradeParams{MemberID: memberID, ID: req.ID})
+		n, err := q.DeleteTrade(ctx, db.DeleteTradeParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
 		if err != nil {
 			return fmt.Errorf("delete trade %d: %w", req.ID, err)
 		}
 		if n == 0 {
-			return ErrTradeNotFound
+			return errMissed
 		}
 		return checkHoldings(ctx, q, memberID, old.StockID)
 	})
+	if errors.Is(err, errMissed) {
+		return nil, etag.Missed(match, ErrTradeNotFound, func() (string, bool, error) { return h.currentTradeTag(ctx, memberID, req.ID) })
+	}
 	if err != nil {
 		return nil, err
 	}
 	return api.DeleteTrade204Response{}, nil
+}
+
+// currentTradeTag is a trade's ETag now, for a 412.
+func (h *InvestHandler) currentTradeTag(ctx context.Context, memberID, id int64) (string, bool, error) {
+	return h.currentTag(ctx, func(q *db.Queries) (int64, error) {
+		t, err := q.GetTrade(ctx, db.GetTradeParams{MemberID: memberID, ID: id})
+		return t.Version, err
+	})
 }
 
 // lockTrade locks the stock of a trade (and the stocks in more, a trade's

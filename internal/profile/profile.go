@@ -9,6 +9,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/member"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
@@ -24,25 +25,43 @@ func (h *ProfileHandler) GetProfile(ctx context.Context, _ api.GetProfileRequest
 }
 
 // UpdateProfile changes the display name and, when sent, the day the
-// member's ledger month begins. Sessions reload the member on
-// every request, so every session of the member shows it from its next one.
+// member's ledger month begins, at the version If-Match names (none: any).
+// Sessions reload the member on every request, so every session of the
+// member shows it from its next one.
 func (h *ProfileHandler) UpdateProfile(ctx context.Context, req api.UpdateProfileRequestObject) (api.UpdateProfileResponseObject, error) {
 	id := session.PrincipalFrom(ctx).MemberID
+	match := etag.Parse(req.Params.IfMatch)
 	if d := req.Body.MonthStartDay; d != nil && (*d < 1 || *d > 28) {
 		return nil, problem.Invalid("/monthStartDay", "must be 1 to 28")
 	}
-	m, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.Member, error) {
-		m, err := rename(ctx, q, id, req.Body.Name)
-		if err != nil || req.Body.MonthStartDay == nil {
-			return m, err
+	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (etag.Tagged[api.Profile], error) {
+		// The member's row locked: its version is the one the writes meet.
+		old, err := member.GetSelfForUpdate(ctx, q, id)
+		if err != nil {
+			return etag.Tagged[api.Profile]{}, err
 		}
-		m, err = member.SetMonthStartDay(ctx, q, db.SetMonthStartDayParams{ID: id, MonthStartDay: int16(*req.Body.MonthStartDay)})
-		return m, updated(err, id)
+		if !match.Hits(old.Version) {
+			tag, err := etag.Of(old.Version, member.ToProfile(old))
+			if err != nil {
+				return etag.Tagged[api.Profile]{}, err
+			}
+			return etag.Tagged[api.Profile]{}, etag.Failed(tag)
+		}
+		m, err := rename(ctx, q, id, req.Body.Name)
+		if err == nil && req.Body.MonthStartDay != nil {
+			m, err = member.SetMonthStartDay(ctx, q, db.SetMonthStartDayParams{ID: id, MonthStartDay: int16(*req.Body.MonthStartDay)})
+			err = updated(err, id)
+		}
+		if err != nil {
+			return etag.Tagged[api.Profile]{}, err
+		}
+		// m is the row the last UPDATE returned: its version the committed one.
+		return etag.Answered(m.Version, member.ToProfile(m))
 	})
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateProfile200JSONResponse{Body: member.ToProfile(m)}, nil
+	return api.UpdateProfile200JSONResponse{Body: out.Body, Headers: api.UpdateProfile200ResponseHeaders{ETag: etag.Ptr(out.ETag)}}, nil
 }
 
 // rename sets the member's display name (trimmed, 1 to 50 characters).

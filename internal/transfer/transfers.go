@@ -23,6 +23,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -365,7 +366,7 @@ func (h *TransferHandler) ListTransfers(ctx context.Context, req api.ListTransfe
 	return out, nil
 }
 
-// CreateTransfer records a transfer.
+// CreateTransfer records a transfer, once under its Idempotency-Key.
 func (h *TransferHandler) CreateTransfer(ctx context.Context, req api.CreateTransferRequestObject) (api.CreateTransferResponseObject, error) {
 	p := session.PrincipalFrom(ctx)
 	memberID := p.MemberID
@@ -382,22 +383,62 @@ func (h *TransferHandler) CreateTransfer(ctx context.Context, req api.CreateTran
 		return nil, err
 	}
 	in.Attribute(createdBy, paidBy)
-	t, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Transfer, error) {
+	k, err := idempotency.KeyFor(p, req.Params.IdempotencyKey, "createTransfer", req)
+	if err != nil {
+		return nil, err
+	}
+	var created Transfer
+	out, replayed, err := idempotency.Once(ctx, h.keys, k, func(tx pgx.Tx) (etag.Tagged[api.Transfer], error) {
+		q := db.New(tx)
 		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
-			return Transfer{}, err
+			return etag.Tagged[api.Transfer]{}, err
 		}
 		t, err := CreateTx(ctx, q, memberID, in)
 		if err != nil {
-			return Transfer{}, err
+			return etag.Tagged[api.Transfer]{}, err
 		}
 		// The balances, month and net worth it moved stay within int64.
-		return t, ledger.CheckTotalsTx(ctx, q, memberID, moveTotals(nil, &t))
+		if err := ledger.CheckTotalsTx(ctx, q, memberID, moveTotals(nil, &t)); err != nil {
+			return etag.Tagged[api.Transfer]{}, err
+		}
+		created = t
+		return answeredTx(ctx, q, att, memberID, t)
 	})
 	if err != nil {
 		return nil, err
 	}
-	h.feeWritten(ctx, p, t)
-	return api.CreateTransfer201JSONResponse{Body: toAPI(att, t)}, nil
+	if !replayed {
+		h.feeWritten(ctx, p, created)
+	}
+	return api.CreateTransfer201JSONResponse{Body: out.Body, Headers: api.CreateTransfer201ResponseHeaders{
+		ETag: etag.Ptr(out.ETag), IdempotentReplayed: idempotency.Replayed(replayed),
+	}}, nil
+}
+
+// answeredTx is transfer t as its GET answers it, with its ETag: of the
+// version its write's transaction leaves it at (read last: its sides' and
+// fee entry's writes raise it), and the digest of the answer.
+func answeredTx(ctx context.Context, q *db.Queries, att ledger.Attribution, memberID int64, t Transfer) (etag.Tagged[api.Transfer], error) {
+	row, err := q.LockTransfer(ctx, db.LockTransferParams{MemberID: memberID, ID: t.ID})
+	if err := database.NoRows(err, ErrTransferNotFound, fmt.Sprintf("version of transfer %d", t.ID)); err != nil {
+		return etag.Tagged[api.Transfer]{}, err
+	}
+	return etag.Answered(row.Version, toAPI(att, t))
+}
+
+// failed is the 412 of a write of transfer locked (in the write's
+// transaction, which then rolls back) whose If-Match names another
+// version: with the ETag a GET of the transfer answers now.
+func failed(ctx context.Context, q *db.Queries, att ledger.Attribution, memberID int64, locked db.Transfer) error {
+	t, err := getTx(ctx, q, memberID, locked.ID)
+	if err != nil {
+		return err
+	}
+	tag, err := etag.Of(locked.Version, toAPI(att, t))
+	if err != nil {
+		return err
+	}
+	return etag.Failed(tag)
 }
 
 // GetTransfer answers one transfer.
@@ -413,10 +454,12 @@ func (h *TransferHandler) GetTransfer(ctx context.Context, req api.GetTransferRe
 	return api.GetTransfer200JSONResponse{Body: toAPI(att, t)}, nil
 }
 
-// UpdateTransfer replaces a transfer and both its sides.
+// UpdateTransfer replaces a transfer and both its sides, at the version
+// If-Match names (none: any).
 func (h *TransferHandler) UpdateTransfer(ctx context.Context, req api.UpdateTransferRequestObject) (api.UpdateTransferResponseObject, error) {
 	p := session.PrincipalFrom(ctx)
 	memberID := p.MemberID
+	match := etag.Parse(req.Params.IfMatch)
 	in, err := InputFrom(*req.Body)
 	if err != nil {
 		return nil, err
@@ -429,41 +472,60 @@ func (h *TransferHandler) UpdateTransfer(ctx context.Context, req api.UpdateTran
 		return nil, err
 	}
 	in.Attribute(nil, att.PaidByUpdate(in.PaidBy))
-	t, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Transfer, error) {
+	var written Transfer
+	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (etag.Tagged[api.Transfer], error) {
 		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
-			return Transfer{}, err
+			return etag.Tagged[api.Transfer]{}, err
 		}
 		// The transfer as it was, under its lock (UpdateTx takes it again),
-		// for what the write moves.
-		if _, err := q.LockTransfer(ctx, db.LockTransferParams{MemberID: memberID, ID: req.ID}); err != nil {
-			return Transfer{}, database.NoRows(err, ErrTransferNotFound, fmt.Sprintf("transfer %d", req.ID))
+		// for what the write moves; its version is the one the write meets.
+		locked, err := q.LockTransfer(ctx, db.LockTransferParams{MemberID: memberID, ID: req.ID})
+		if err != nil {
+			return etag.Tagged[api.Transfer]{}, database.NoRows(err, ErrTransferNotFound, fmt.Sprintf("transfer %d", req.ID))
+		}
+		if !match.Hits(locked.Version) {
+			return etag.Tagged[api.Transfer]{}, failed(ctx, q, att, memberID, locked)
 		}
 		old, err := getTx(ctx, q, memberID, req.ID)
 		if err != nil {
-			return Transfer{}, err
+			return etag.Tagged[api.Transfer]{}, err
 		}
 		t, err := UpdateTx(ctx, q, memberID, req.ID, in)
 		if err != nil {
-			return Transfer{}, err
+			return etag.Tagged[api.Transfer]{}, err
 		}
-		return t, ledger.CheckTotalsTx(ctx, q, memberID, moveTotals(&old, &t))
+		if err := ledger.CheckTotalsTx(ctx, q, memberID, moveTotals(&old, &t)); err != nil {
+			return etag.Tagged[api.Transfer]{}, err
+		}
+		written = t
+		return answeredTx(ctx, q, att, memberID, t)
 	})
 	if err != nil {
 		return nil, err
 	}
-	h.feeWritten(ctx, p, t)
-	return api.UpdateTransfer200JSONResponse{Body: toAPI(att, t)}, nil
+	h.feeWritten(ctx, p, written)
+	return api.UpdateTransfer200JSONResponse{Body: out.Body, Headers: api.UpdateTransfer200ResponseHeaders{ETag: etag.Ptr(out.ETag)}}, nil
 }
 
-// DeleteTransfer deletes a transfer with its entries.
+// DeleteTransfer deletes a transfer with its entries, at the version
+// If-Match names (none: any).
 func (h *TransferHandler) DeleteTransfer(ctx context.Context, req api.DeleteTransferRequestObject) (api.DeleteTransferResponseObject, error) {
 	memberID := caller(ctx)
+	match := etag.Parse(req.Params.IfMatch)
+	att, err := ledger.AttributionOf(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if err := database.InTx(ctx, h.pool, func(q *db.Queries) error {
 		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
 			return err
 		}
-		if _, err := q.LockTransfer(ctx, db.LockTransferParams{MemberID: memberID, ID: req.ID}); err != nil {
+		locked, err := q.LockTransfer(ctx, db.LockTransferParams{MemberID: memberID, ID: req.ID})
+		if err != nil {
 			return database.NoRows(err, ErrTransferNotFound, fmt.Sprintf("transfer %d", req.ID))
+		}
+		if !match.Hits(locked.Version) {
+			return failed(ctx, q, att, memberID, locked)
 		}
 		old, err := getTx(ctx, q, memberID, req.ID)
 		if err != nil {
