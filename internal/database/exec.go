@@ -38,4 +38,3 @@ func ExecV[T any](ctx context.Context, pool *pgxpool.Pool, fn func(q *db.Queries
 	}
 	return out, nil
 }
-
