@@ -323,38 +323,11 @@ SELECT id FROM transfer WHERE member_id = @member_id AND fee_entry_id = @entry_i
 -- it: its answer shows its fee entry's amount, which was edited.
 UPDATE transfer SET fee_entry_id = fee_entry_id WHERE member_id = @member_id AND id = @id;
 
--- name: LedgerMonthTotalsOfDays :many
--- The write check's month totals (ledger.CheckTotalsTx): for each ledger
--- month (by the member's month start day) holding one of @days, its
--- confirmed income and expense, transfers excluded (what the entry list's
--- summary and the monthly statistics add up), and which of the two the
--- write added to (@types[i] is the type the entry of @days[i] counts as).
--- One index range scan per month.
-WITH mb AS (
-    SELECT m.month_start_day - 1 AS k FROM member m WHERE m.id = @member_id
-), g AS (
-    SELECT (date_trunc('month', (u.day - mb.k)::timestamp) + mb.k * interval '1 day')::date AS from_date,
-           bool_or(u.typ = 'income') AS added_income, bool_or(u.typ = 'expense') AS added_expense
-    FROM (SELECT unnest(@days::date[]) AS day, unnest(@types::text[]) AS typ) AS u, mb
-    GROUP BY 1
-)
-SELECT g.from_date::date AS from_date, g.added_income::boolean AS added_income, g.added_expense::boolean AS added_expense,
-       t.income::numeric AS income, t.expense::numeric AS expense
-FROM g
-CROSS JOIN LATERAL (
-    SELECT COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'income'), 0) AS income,
-           COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'expense'), 0) AS expense
-    FROM account_entry e
-    WHERE e.member_id = @member_id AND e.entry_date >= g.from_date
-      AND e.entry_date < (g.from_date + interval '1 month')::date
-      AND NOT e.pending AND e.transfer_id IS NULL
-) t
-ORDER BY g.from_date;
-
 -- name: LedgerMonthTotalsPastBound :many
 -- The ledger months (by the member's month start day) whose confirmed
--- income or expense, transfers excluded, is beyond int64: a restore's
--- check of the whole ledger it wrote (ledger.CheckAllTotalsTx).
+-- income or expense, transfers excluded, is beyond @total_limit (the check's
+-- ledger.Limit): a restore's check of the whole ledger it wrote
+-- (ledger.CheckAllTotalsTx).
 SELECT (date_trunc('month', (e.entry_date - (m.month_start_day - 1))::timestamp)
         + (m.month_start_day - 1) * interval '1 day')::date AS from_date,
        COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'income'), 0)::numeric AS income,
@@ -363,8 +336,8 @@ FROM account_entry e
 JOIN member m ON m.id = e.member_id
 WHERE e.member_id = @member_id AND NOT e.pending AND e.transfer_id IS NULL
 GROUP BY 1
-HAVING COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'income'), 0) > 9223372036854775807
-    OR COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'expense'), 0) > 9223372036854775807
+HAVING COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'income'), 0) > @total_limit::numeric
+    OR COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'expense'), 0) > @total_limit::numeric
 ORDER BY 1;
 
 -- name: EntryVersion :one

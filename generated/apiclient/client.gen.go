@@ -673,6 +673,7 @@ const (
 	ProblemCodeBusy                   ProblemCode = "BUSY"
 	ProblemCodeCategoryHierarchy      ProblemCode = "CATEGORY_HIERARCHY"
 	ProblemCodeConflict               ProblemCode = "CONFLICT"
+	ProblemCodeDependencyUnavailable  ProblemCode = "DEPENDENCY_UNAVAILABLE"
 	ProblemCodeDuplicatePurchase      ProblemCode = "DUPLICATE_PURCHASE"
 	ProblemCodeEmptyBackup            ProblemCode = "EMPTY_BACKUP"
 	ProblemCodeFXNotConfigured        ProblemCode = "FX_NOT_CONFIGURED"
@@ -720,6 +721,8 @@ func (e ProblemCode) Valid() bool {
 	case ProblemCodeCategoryHierarchy:
 		return true
 	case ProblemCodeConflict:
+		return true
+	case ProblemCodeDependencyUnavailable:
 		return true
 	case ProblemCodeDuplicatePurchase:
 		return true
@@ -3073,7 +3076,8 @@ type Problem struct {
 	// | `EMPTY_BACKUP` | 400 | no | The backup document holds nothing to restore. |
 	// | `PAYLOAD_TOO_LARGE` | 413 | no | The body is over the operation's limit: send less. |
 	// | `UNSUPPORTED_MEDIA_TYPE` | 415 | no | The body's media type is not one the operation takes. |
-	// | `SERVICE_UNAVAILABLE` | 503 | after `Retry-After` | A dependency (PostgreSQL, Redis, a provider) cannot be reached, or the service is at its limit of heavy work. |
+	// | `SERVICE_UNAVAILABLE` | 503 | after `Retry-After` | The service itself cannot take the request now (at its limit of heavy work or sign-ins, rows busy) or lacks a setting; before 2.2.0 also a dependency outage. |
+	// | `DEPENDENCY_UNAVAILABLE` | 503 | after `Retry-After` | A dependency (PostgreSQL, Redis, a provider) cannot be reached (2.2.0). |
 	// | `TIMEOUT` | 503 | after `Retry-After`, later for heavy work | The request ran past its operation's time limit; at once it most likely times out again. |
 	// | `BUSY` | 429 | after `Retry-After` | Another heavy request (backup, restore, CSV, deletion) of the account is running. |
 	// | `INTERNAL` | 500 | once, later | A fault of the service; report `requestId`. |
@@ -3162,7 +3166,8 @@ type Problem struct {
 // | `EMPTY_BACKUP` | 400 | no | The backup document holds nothing to restore. |
 // | `PAYLOAD_TOO_LARGE` | 413 | no | The body is over the operation's limit: send less. |
 // | `UNSUPPORTED_MEDIA_TYPE` | 415 | no | The body's media type is not one the operation takes. |
-// | `SERVICE_UNAVAILABLE` | 503 | after `Retry-After` | A dependency (PostgreSQL, Redis, a provider) cannot be reached, or the service is at its limit of heavy work. |
+// | `SERVICE_UNAVAILABLE` | 503 | after `Retry-After` | The service itself cannot take the request now (at its limit of heavy work or sign-ins, rows busy) or lacks a setting; before 2.2.0 also a dependency outage. |
+// | `DEPENDENCY_UNAVAILABLE` | 503 | after `Retry-After` | A dependency (PostgreSQL, Redis, a provider) cannot be reached (2.2.0). |
 // | `TIMEOUT` | 503 | after `Retry-After`, later for heavy work | The request ran past its operation's time limit; at once it most likely times out again. |
 // | `BUSY` | 429 | after `Retry-After` | Another heavy request (backup, restore, CSV, deletion) of the account is running. |
 // | `INTERNAL` | 500 | once, later | A fault of the service; report `requestId`. |
@@ -8514,7 +8519,7 @@ type ClientInterface interface {
 	// (merchant, total, date) read from it by the rule-based parser when it finds any of
 	// them; `draft` is null otherwise, and so is each of its fields it did not find. Nothing
 	// is saved. A body over the limit answers 413 as soon as its declared length is known.
-	// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `SERVICE_UNAVAILABLE`
+	// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `DEPENDENCY_UNAVAILABLE`
 	// (with `Retry-After`) when the OCR service fails or does not answer in time. An image
 	// in which no text is found answers an empty `text`.
 	//
@@ -9247,8 +9252,8 @@ type ClientInterface interface {
 	// signed up may not own the address) clears that account's password and ends all of its
 	// sessions, so that only the provider identity signs in from then on; an account whose
 	// e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
-	// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
-	// be fetched.
+	// `SERVICE_UNAVAILABLE` when this login is not configured, `DEPENDENCY_UNAVAILABLE` when the
+	// provider's key set cannot be fetched.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -9264,8 +9269,8 @@ type ClientInterface interface {
 	// signed up may not own the address) clears that account's password and ends all of its
 	// sessions, so that only the provider identity signs in from then on; an account whose
 	// e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
-	// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
-	// be fetched.
+	// `SERVICE_UNAVAILABLE` when this login is not configured, `DEPENDENCY_UNAVAILABLE` when the
+	// provider's key set cannot be fetched.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9603,9 +9608,9 @@ type ClientInterface interface {
 	// from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
 	// from its next request.
 	//
-	// When the store cannot be reached, answers late or answers garbage, or no store is
-	// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
-	// with the same token. In test mode (a development setting) tokens starting with `test-`
+	// When the store cannot be reached, answers late or answers garbage: 503
+	// `DEPENDENCY_UNAVAILABLE`; when no store is configured: 503 `SERVICE_UNAVAILABLE`; both
+	// with `Retry-After`; nothing changed, so retry with the same token. In test mode (a development setting) tokens starting with `test-`
 	// are accepted without asking the store, with auto-renew on.
 	//
 	// Takes any type of body and a specified content type.
@@ -9628,9 +9633,9 @@ type ClientInterface interface {
 	// from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
 	// from its next request.
 	//
-	// When the store cannot be reached, answers late or answers garbage, or no store is
-	// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
-	// with the same token. In test mode (a development setting) tokens starting with `test-`
+	// When the store cannot be reached, answers late or answers garbage: 503
+	// `DEPENDENCY_UNAVAILABLE`; when no store is configured: 503 `SERVICE_UNAVAILABLE`; both
+	// with `Retry-After`; nothing changed, so retry with the same token. In test mode (a development setting) tokens starting with `test-`
 	// are accepted without asking the store, with auto-renew on.
 	//
 	// Takes a body of the `application/json` content type.
@@ -10212,7 +10217,7 @@ type ClientInterface interface {
 	// The first request of a pair on a day asks the provider, once however many requests
 	// arrive together; later ones are answered from the stored rate. When the provider fails,
 	// the newest stored rate of the pair is answered (its `date` says which day it is from);
-	// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. When no FX
+	// with none stored the answer is 503 `DEPENDENCY_UNAVAILABLE` with `Retry-After`. When no FX
 	// provider is configured on this service (`FX_API_URL` unset), a pair with no stored rate
 	// answers 503 `FX_NOT_CONFIGURED` without `Retry-After`: retrying does not help. The same
 	// currency on both sides answers 1 without asking anyone.
@@ -11779,7 +11784,7 @@ func (c *Client) GetNetWorthTrend(ctx context.Context, params *GetNetWorthTrendP
 // (merchant, total, date) read from it by the rule-based parser when it finds any of
 // them; `draft` is null otherwise, and so is each of its fields it did not find. Nothing
 // is saved. A body over the limit answers 413 as soon as its declared length is known.
-// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `SERVICE_UNAVAILABLE`
+// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `DEPENDENCY_UNAVAILABLE`
 // (with `Retry-After`) when the OCR service fails or does not answer in time. An image
 // in which no text is found answers an empty `text`.
 //
@@ -13262,8 +13267,8 @@ func (c *Client) UpdateTagGroup(ctx context.Context, id TagGroupID, body UpdateT
 // signed up may not own the address) clears that account's password and ends all of its
 // sessions, so that only the provider identity signs in from then on; an account whose
 // e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
-// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
-// be fetched.
+// `SERVICE_UNAVAILABLE` when this login is not configured, `DEPENDENCY_UNAVAILABLE` when the
+// provider's key set cannot be fetched.
 //
 // Takes any type of body and a specified content type.
 //
@@ -13289,8 +13294,8 @@ func (c *Client) LogInWithIDPAWithBody(ctx context.Context, contentType string, 
 // signed up may not own the address) clears that account's password and ends all of its
 // sessions, so that only the provider identity signs in from then on; an account whose
 // e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
-// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
-// be fetched.
+// `SERVICE_UNAVAILABLE` when this login is not configured, `DEPENDENCY_UNAVAILABLE` when the
+// provider's key set cannot be fetched.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -13918,9 +13923,9 @@ func (c *Client) ReceiveStoreNotification(ctx context.Context, body ReceiveStore
 // from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
 // from its next request.
 //
-// When the store cannot be reached, answers late or answers garbage, or no store is
-// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
-// with the same token. In test mode (a development setting) tokens starting with `test-`
+// When the store cannot be reached, answers late or answers garbage: 503
+// `DEPENDENCY_UNAVAILABLE`; when no store is configured: 503 `SERVICE_UNAVAILABLE`; both
+// with `Retry-After`; nothing changed, so retry with the same token. In test mode (a development setting) tokens starting with `test-`
 // are accepted without asking the store, with auto-renew on.
 //
 // Takes any type of body and a specified content type.
@@ -13953,9 +13958,9 @@ func (c *Client) VerifyStorePurchaseWithBody(ctx context.Context, params *Verify
 // from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
 // from its next request.
 //
-// When the store cannot be reached, answers late or answers garbage, or no store is
-// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
-// with the same token. In test mode (a development setting) tokens starting with `test-`
+// When the store cannot be reached, answers late or answers garbage: 503
+// `DEPENDENCY_UNAVAILABLE`; when no store is configured: 503 `SERVICE_UNAVAILABLE`; both
+// with `Retry-After`; nothing changed, so retry with the same token. In test mode (a development setting) tokens starting with `test-`
 // are accepted without asking the store, with auto-renew on.
 //
 // Takes a body of the `application/json` content type.
@@ -15027,7 +15032,7 @@ func (c *Client) SettleBookMonth(ctx context.Context, id BookPathID, params *Set
 // The first request of a pair on a day asks the provider, once however many requests
 // arrive together; later ones are answered from the stored rate. When the provider fails,
 // the newest stored rate of the pair is answered (its `date` says which day it is from);
-// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. When no FX
+// with none stored the answer is 503 `DEPENDENCY_UNAVAILABLE` with `Retry-After`. When no FX
 // provider is configured on this service (`FX_API_URL` unset), a pair with no stored rate
 // answers 503 `FX_NOT_CONFIGURED` without `Retry-After`: retrying does not help. The same
 // currency on both sides answers 1 without asking anyone.
@@ -24969,7 +24974,7 @@ type ClientWithResponsesInterface interface {
 	// (merchant, total, date) read from it by the rule-based parser when it finds any of
 	// them; `draft` is null otherwise, and so is each of its fields it did not find. Nothing
 	// is saved. A body over the limit answers 413 as soon as its declared length is known.
-	// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `SERVICE_UNAVAILABLE`
+	// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `DEPENDENCY_UNAVAILABLE`
 	// (with `Retry-After`) when the OCR service fails or does not answer in time. An image
 	// in which no text is found answers an empty `text`.
 	//
@@ -25758,8 +25763,8 @@ type ClientWithResponsesInterface interface {
 	// signed up may not own the address) clears that account's password and ends all of its
 	// sessions, so that only the provider identity signs in from then on; an account whose
 	// e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
-	// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
-	// be fetched.
+	// `SERVICE_UNAVAILABLE` when this login is not configured, `DEPENDENCY_UNAVAILABLE` when the
+	// provider's key set cannot be fetched.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -25775,8 +25780,8 @@ type ClientWithResponsesInterface interface {
 	// signed up may not own the address) clears that account's password and ends all of its
 	// sessions, so that only the provider identity signs in from then on; an account whose
 	// e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
-	// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
-	// be fetched.
+	// `SERVICE_UNAVAILABLE` when this login is not configured, `DEPENDENCY_UNAVAILABLE` when the
+	// provider's key set cannot be fetched.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -26138,9 +26143,9 @@ type ClientWithResponsesInterface interface {
 	// from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
 	// from its next request.
 	//
-	// When the store cannot be reached, answers late or answers garbage, or no store is
-	// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
-	// with the same token. In test mode (a development setting) tokens starting with `test-`
+	// When the store cannot be reached, answers late or answers garbage: 503
+	// `DEPENDENCY_UNAVAILABLE`; when no store is configured: 503 `SERVICE_UNAVAILABLE`; both
+	// with `Retry-After`; nothing changed, so retry with the same token. In test mode (a development setting) tokens starting with `test-`
 	// are accepted without asking the store, with auto-renew on.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -26163,9 +26168,9 @@ type ClientWithResponsesInterface interface {
 	// from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
 	// from its next request.
 	//
-	// When the store cannot be reached, answers late or answers garbage, or no store is
-	// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
-	// with the same token. In test mode (a development setting) tokens starting with `test-`
+	// When the store cannot be reached, answers late or answers garbage: 503
+	// `DEPENDENCY_UNAVAILABLE`; when no store is configured: 503 `SERVICE_UNAVAILABLE`; both
+	// with `Retry-After`; nothing changed, so retry with the same token. In test mode (a development setting) tokens starting with `test-`
 	// are accepted without asking the store, with auto-renew on.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -26793,7 +26798,7 @@ type ClientWithResponsesInterface interface {
 	// The first request of a pair on a day asks the provider, once however many requests
 	// arrive together; later ones are answered from the stored rate. When the provider fails,
 	// the newest stored rate of the pair is answered (its `date` says which day it is from);
-	// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. When no FX
+	// with none stored the answer is 503 `DEPENDENCY_UNAVAILABLE` with `Retry-After`. When no FX
 	// provider is configured on this service (`FX_API_URL` unset), a pair with no stored rate
 	// answers 503 `FX_NOT_CONFIGURED` without `Retry-After`: retrying does not help. The same
 	// currency on both sides answers 1 without asking anyone.
@@ -45207,7 +45212,7 @@ func (c *ClientWithResponses) GetNetWorthTrendWithResponse(ctx context.Context, 
 // (merchant, total, date) read from it by the rule-based parser when it finds any of
 // them; `draft` is null otherwise, and so is each of its fields it did not find. Nothing
 // is saved. A body over the limit answers 413 as soon as its declared length is known.
-// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `SERVICE_UNAVAILABLE`
+// 503 `OCR_NOT_CONFIGURED` when the service has no OCR key; 503 `DEPENDENCY_UNAVAILABLE`
 // (with `Retry-After`) when the OCR service fails or does not answer in time. An image
 // in which no text is found answers an empty `text`.
 //
@@ -46446,8 +46451,8 @@ func (c *ClientWithResponses) UpdateTagGroupWithResponse(ctx context.Context, id
 // signed up may not own the address) clears that account's password and ends all of its
 // sessions, so that only the provider identity signs in from then on; an account whose
 // e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
-// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
-// be fetched.
+// `SERVICE_UNAVAILABLE` when this login is not configured, `DEPENDENCY_UNAVAILABLE` when the
+// provider's key set cannot be fetched.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -46469,8 +46474,8 @@ func (c *ClientWithResponses) LogInWithIDPAWithBodyWithResponse(ctx context.Cont
 // signed up may not own the address) clears that account's password and ends all of its
 // sessions, so that only the provider identity signs in from then on; an account whose
 // e-mail a provider verified keeps its sessions. 401 for a token that does not verify; 503
-// `SERVICE_UNAVAILABLE` when this login is not configured or the provider's key set cannot
-// be fetched.
+// `SERVICE_UNAVAILABLE` when this login is not configured, `DEPENDENCY_UNAVAILABLE` when the
+// provider's key set cannot be fetched.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -47006,9 +47011,9 @@ func (c *ClientWithResponses) ReceiveStoreNotificationWithResponse(ctx context.C
 // from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
 // from its next request.
 //
-// When the store cannot be reached, answers late or answers garbage, or no store is
-// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
-// with the same token. In test mode (a development setting) tokens starting with `test-`
+// When the store cannot be reached, answers late or answers garbage: 503
+// `DEPENDENCY_UNAVAILABLE`; when no store is configured: 503 `SERVICE_UNAVAILABLE`; both
+// with `Retry-After`; nothing changed, so retry with the same token. In test mode (a development setting) tokens starting with `test-`
 // are accepted without asking the store, with auto-renew on.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -47037,9 +47042,9 @@ func (c *ClientWithResponses) VerifyStorePurchaseWithBodyWithResponse(ctx contex
 // from anyone, is 409 `DUPLICATE_PURCHASE`. Every session of the member has the new plan
 // from its next request.
 //
-// When the store cannot be reached, answers late or answers garbage, or no store is
-// configured: 503 `SERVICE_UNAVAILABLE` with `Retry-After`; nothing changed, so retry
-// with the same token. In test mode (a development setting) tokens starting with `test-`
+// When the store cannot be reached, answers late or answers garbage: 503
+// `DEPENDENCY_UNAVAILABLE`; when no store is configured: 503 `SERVICE_UNAVAILABLE`; both
+// with `Retry-After`; nothing changed, so retry with the same token. In test mode (a development setting) tokens starting with `test-`
 // are accepted without asking the store, with auto-renew on.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -47961,7 +47966,7 @@ func (c *ClientWithResponses) SettleBookMonthWithResponse(ctx context.Context, i
 // The first request of a pair on a day asks the provider, once however many requests
 // arrive together; later ones are answered from the stored rate. When the provider fails,
 // the newest stored rate of the pair is answered (its `date` says which day it is from);
-// with none stored the answer is 503 `SERVICE_UNAVAILABLE` with `Retry-After`. When no FX
+// with none stored the answer is 503 `DEPENDENCY_UNAVAILABLE` with `Retry-After`. When no FX
 // provider is configured on this service (`FX_API_URL` unset), a pair with no stored rate
 // answers 503 `FX_NOT_CONFIGURED` without `Retry-After`: retrying does not help. The same
 // currency on both sides answers 1 without asking anyone.

@@ -717,75 +717,6 @@ func (q *Queries) GetEntryForUpdate(ctx context.Context, arg GetEntryForUpdatePa
 	return i, err
 }
 
-const ledgerMonthTotalsOfDays = `-- name: LedgerMonthTotalsOfDays :many
-WITH mb AS (
-    SELECT m.month_start_day - 1 AS k FROM member m WHERE m.id = $1
-), g AS (
-    SELECT (date_trunc('month', (u.day - mb.k)::timestamp) + mb.k * interval '1 day')::date AS from_date,
-           bool_or(u.typ = 'income') AS added_income, bool_or(u.typ = 'expense') AS added_expense
-    FROM (SELECT unnest($2::date[]) AS day, unnest($3::text[]) AS typ) AS u, mb
-    GROUP BY 1
-)
-SELECT g.from_date::date AS from_date, g.added_income::boolean AS added_income, g.added_expense::boolean AS added_expense,
-       t.income::numeric AS income, t.expense::numeric AS expense
-FROM g
-CROSS JOIN LATERAL (
-    SELECT COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'income'), 0) AS income,
-           COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'expense'), 0) AS expense
-    FROM account_entry e
-    WHERE e.member_id = $1 AND e.entry_date >= g.from_date
-      AND e.entry_date < (g.from_date + interval '1 month')::date
-      AND NOT e.pending AND e.transfer_id IS NULL
-) t
-ORDER BY g.from_date
-`
-
-type LedgerMonthTotalsOfDaysParams struct {
-	MemberID int64
-	Days     []time.Time
-	Types    []string
-}
-
-type LedgerMonthTotalsOfDaysRow struct {
-	FromDate     time.Time
-	AddedIncome  bool
-	AddedExpense bool
-	Income       decimal.Decimal
-	Expense      decimal.Decimal
-}
-
-// The write check's month totals (ledger.CheckTotalsTx): for each ledger
-// month (by the member's month start day) holding one of @days, its
-// confirmed income and expense, transfers excluded (what the entry list's
-// summary and the monthly statistics add up), and which of the two the
-// write added to (@types[i] is the type the entry of @days[i] counts as).
-// One index range scan per month.
-func (q *Queries) LedgerMonthTotalsOfDays(ctx context.Context, arg LedgerMonthTotalsOfDaysParams) ([]LedgerMonthTotalsOfDaysRow, error) {
-	rows, err := q.db.Query(ctx, ledgerMonthTotalsOfDays, arg.MemberID, arg.Days, arg.Types)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []LedgerMonthTotalsOfDaysRow{}
-	for rows.Next() {
-		var i LedgerMonthTotalsOfDaysRow
-		if err := rows.Scan(
-			&i.FromDate,
-			&i.AddedIncome,
-			&i.AddedExpense,
-			&i.Income,
-			&i.Expense,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const ledgerMonthTotalsPastBound = `-- name: LedgerMonthTotalsPastBound :many
 SELECT (date_trunc('month', (e.entry_date - (m.month_start_day - 1))::timestamp)
         + (m.month_start_day - 1) * interval '1 day')::date AS from_date,
@@ -795,10 +726,15 @@ FROM account_entry e
 JOIN member m ON m.id = e.member_id
 WHERE e.member_id = $1 AND NOT e.pending AND e.transfer_id IS NULL
 GROUP BY 1
-HAVING COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'income'), 0) > 9223372036854775807
-    OR COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'expense'), 0) > 9223372036854775807
+HAVING COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'income'), 0) > $2::numeric
+    OR COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'expense'), 0) > $2::numeric
 ORDER BY 1
 `
+
+type LedgerMonthTotalsPastBoundParams struct {
+	MemberID   int64
+	TotalLimit decimal.Decimal
+}
 
 type LedgerMonthTotalsPastBoundRow struct {
 	FromDate time.Time
@@ -807,10 +743,11 @@ type LedgerMonthTotalsPastBoundRow struct {
 }
 
 // The ledger months (by the member's month start day) whose confirmed
-// income or expense, transfers excluded, is beyond int64: a restore's
-// check of the whole ledger it wrote (ledger.CheckAllTotalsTx).
-func (q *Queries) LedgerMonthTotalsPastBound(ctx context.Context, memberID int64) ([]LedgerMonthTotalsPastBoundRow, error) {
-	rows, err := q.db.Query(ctx, ledgerMonthTotalsPastBound, memberID)
+// income or expense, transfers excluded, is beyond @total_limit (the check's
+// ledger.Limit): a restore's check of the whole ledger it wrote
+// (ledger.CheckAllTotalsTx).
+func (q *Queries) LedgerMonthTotalsPastBound(ctx context.Context, arg LedgerMonthTotalsPastBoundParams) ([]LedgerMonthTotalsPastBoundRow, error) {
+	rows, err := q.db.Query(ctx, ledgerMonthTotalsPastBound, arg.MemberID, arg.TotalLimit)
 	if err != nil {
 		return nil, err
 	}

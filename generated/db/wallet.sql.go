@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
@@ -625,6 +626,104 @@ func (q *Queries) SetWalletCycle(ctx context.Context, arg SetWalletCycleParams) 
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const totalsForWriteCheck = `-- name: TotalsForWriteCheck :many
+WITH totals_lock AS MATERIALIZED (
+    SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger_total:' || $1::bigint, 0)) AS taken
+), mb AS (
+    SELECT m.month_start_day - 1 AS k FROM member m WHERE m.id = $1
+), g AS (
+    SELECT (date_trunc('month', (u.day - mb.k)::timestamp) + mb.k * interval '1 day')::date AS from_date,
+           bool_or(u.typ = 'income') AS added_income, bool_or(u.typ = 'expense') AS added_expense
+    FROM (SELECT unnest($2::date[]) AS day, unnest($3::text[]) AS typ) AS u, mb
+    GROUP BY 1
+)
+SELECT 'lock'::text AS kind, 0::bigint AS id, ''::text AS name, false AS manual_valuation,
+       NULL::bigint AS current_value, 0::numeric AS balance, NULL::date AS from_date,
+       false AS added_income, false AS added_expense, 0::numeric AS income, 0::numeric AS expense
+FROM totals_lock
+UNION ALL
+SELECT 'wallet', w.id, w.name, w.manual_valuation, w.current_value,
+       (w.opening_balance::numeric + COALESCE(t.net, 0) + COALESCE((
+            SELECT SUM(d.net) FROM wallet_net_delta d WHERE d.member_id = $1 AND d.wallet_id = w.id
+       ), 0))::numeric,
+       NULL::date, false, false, 0::numeric, 0::numeric
+FROM wallet w
+LEFT JOIN wallet_net t
+       ON t.member_id = w.member_id AND t.period = 'total' AND t.start = '-infinity' AND t.wallet_id = w.id
+WHERE w.member_id = $1
+UNION ALL
+SELECT 'month', 0::bigint, '', false, NULL::bigint, 0::numeric,
+       g.from_date, g.added_income, g.added_expense, mt.income::numeric, mt.expense::numeric
+FROM g
+CROSS JOIN LATERAL (
+    SELECT COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'income'), 0) AS income,
+           COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'expense'), 0) AS expense
+    FROM account_entry e
+    WHERE e.member_id = $1 AND e.entry_date >= g.from_date
+      AND e.entry_date < (g.from_date + interval '1 month')::date
+      AND NOT e.pending AND e.transfer_id IS NULL
+) mt
+`
+
+type TotalsForWriteCheckParams struct {
+	MemberID int64
+	Days     []time.Time
+	Types    []string
+}
+
+type TotalsForWriteCheckRow struct {
+	Kind            string
+	ID              int64
+	Name            string
+	ManualValuation bool
+	CurrentValue    *int64
+	Balance         decimal.Decimal
+	FromDate        pgtype.Date
+	AddedIncome     bool
+	AddedExpense    bool
+	Income          decimal.Decimal
+	Expense         decimal.Decimal
+}
+
+// The write check of a single write (ledger.CheckTotalsTx) in one
+// statement: the member's totals lock taken shared (the first row, so it is
+// taken whatever follows; held to the commit, it makes a multi-row write,
+// which takes it exclusive, wait for the single writes in flight and them
+// wait for it), then every wallet's balance as ListWalletBalancesForCheck
+// answers it ('wallet' rows), then the month totals of @days as
+// LedgerMonthTotalsOfDays answers them ('month' rows).
+func (q *Queries) TotalsForWriteCheck(ctx context.Context, arg TotalsForWriteCheckParams) ([]TotalsForWriteCheckRow, error) {
+	rows, err := q.db.Query(ctx, totalsForWriteCheck, arg.MemberID, arg.Days, arg.Types)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []TotalsForWriteCheckRow{}
+	for rows.Next() {
+		var i TotalsForWriteCheckRow
+		if err := rows.Scan(
+			&i.Kind,
+			&i.ID,
+			&i.Name,
+			&i.ManualValuation,
+			&i.CurrentValue,
+			&i.Balance,
+			&i.FromDate,
+			&i.AddedIncome,
+			&i.AddedExpense,
+			&i.Income,
+			&i.Expense,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const updateWallet = `-- name: UpdateWallet :one

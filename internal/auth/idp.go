@@ -89,7 +89,7 @@ func (h *Handler) idpLogin(ctx context.Context, p provider, token string) (api.A
 		return api.AuthResult{}, &problem.Error{Status: http.StatusUnauthorized, Code: problem.CodeUnauthenticated,
 			Detail: "the ID token could not be verified", Err: err}
 	case err != nil:
-		return api.AuthResult{}, problem.Unavailable(problem.CodeServiceUnavailable, "the identity provider cannot be reached; try again", err)
+		return api.AuthResult{}, problem.Unavailable(problem.CodeDependencyUnavailable, "the identity provider cannot be reached; try again", err)
 	}
 	m, err := h.findOrCreateInTx(ctx, p, claims)
 	if database.IsUniqueViolation(err, "") {

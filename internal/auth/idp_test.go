@@ -173,7 +173,7 @@ func TestIdpLoginUnconfiguredOrUnreachable(t *testing.T) {
 	}
 	pa.SetFailing(true)
 	idpLogin(configured.Client(), "/api/auth/idp-a", pa.Sign(t, claims(pa, "s", "x@nestegg.test", clientA))).
-		WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+		WantProblem(http.StatusServiceUnavailable, "DEPENDENCY_UNAVAILABLE")
 }
 
 func TestIdpLoginOfASuspendedMemberIsRefused(t *testing.T) {

@@ -20,6 +20,7 @@ import (
 	"github.com/nestegg/nestegg/internal/budget"
 	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/clock"
+	"github.com/nestegg/nestegg/internal/heavy"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/session"
 	"github.com/nestegg/nestegg/internal/transfer"
@@ -95,6 +96,9 @@ type Stream struct {
 	feePosition map[int64]int32
 	entries     []db.ListBackupEntriesRow
 	entryArg    db.ListBackupEntriesParams
+	// pace rests between pages, so a backup takes about half a core
+	// (heavy.Share) and leaves the rest to other members' requests.
+	pace *heavy.Pacer
 }
 
 // StartBackup opens the snapshot and reads all but the entries and
@@ -106,7 +110,7 @@ func (h *BackupHandler) StartBackup(ctx context.Context, memberID int64, month c
 	if err != nil {
 		return nil, fmt.Errorf("backup of member %d: begin: %w", memberID, err)
 	}
-	s := &Stream{tx: tx, q: db.New(tx), ctx: ctx, memberID: memberID, entryArg: db.ListBackupEntriesParams{
+	s := &Stream{tx: tx, q: db.New(tx), ctx: ctx, memberID: memberID, pace: heavy.NewPacer(), entryArg: db.ListBackupEntriesParams{
 		// Before every entry: the zero date and time.
 		MemberID: memberID, AfterDate: time.Time{}, AfterCreated: time.Time{}, AfterID: 0, BatchSize: pageSize,
 	}}
@@ -313,6 +317,9 @@ func (s *Stream) writeEntries(e *docEncoder) error {
 		if len(s.entries) < pageSize {
 			break
 		}
+		if err := s.pace.Rest(s.ctx); err != nil {
+			return err
+		}
 		if err := s.nextEntries(); err != nil {
 			return err
 		}
@@ -373,6 +380,9 @@ func (s *Stream) writeTransfers(e *docEncoder) error {
 		}
 		if len(rows) < pageSize {
 			return nil
+		}
+		if err := s.pace.Rest(s.ctx); err != nil {
+			return err
 		}
 		last := rows[len(rows)-1]
 		arg.AfterDate, arg.AfterID = last.TransferDate, last.ID

@@ -4,12 +4,15 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nestegg/nestegg/internal/apitest"
+	"github.com/nestegg/nestegg/internal/config"
 )
 
 // BenchmarkNeighbourReadWhileHeavy is issue 42's figure "another member's
@@ -21,10 +24,17 @@ import (
 // other. The read's p99 is taken idle first, then under the heavy load,
 // for the same time each; neighbour-p99-ratio is the second over the first.
 //
+// BENCH_HEAVY_PER_REPLICA sets the replica's cap for a run, to compare caps
+// side by side. A backup rests between its pages (heavy.Pacer).
+//
 //	go test -run '^$' -bench NeighbourReadWhileHeavy -benchtime 1x ./internal/backup
 func BenchmarkNeighbourReadWhileHeavy(b *testing.B) {
 	const heavy, entries, window = 8, 20_000, 5 * time.Second
-	env := apitest.New(b)
+	var opts []apitest.Option
+	if v, err := strconv.Atoi(os.Getenv("BENCH_HEAVY_PER_REPLICA")); err == nil {
+		opts = append(opts, apitest.WithConfig(func(c *config.Config) { c.HeavyPerReplica = v }))
+	}
+	env := apitest.New(b, opts...)
 	members := make([]*apitest.Member, heavy)
 	for i := range members {
 		members[i] = env.NewMember(apitest.AsPremium())

@@ -123,9 +123,9 @@ func (h *BillingHandler) askStore(ctx context.Context, product config.Product, t
 		return verified{}, &problem.Error{Status: http.StatusBadRequest, Code: problem.CodePurchaseInvalid,
 			Detail: "the store does not know this purchase token", Fields: []problem.FieldError{{Field: "/purchaseToken", Message: "unknown to the store"}}, Err: err}
 	case errors.Is(err, store.ErrNotConfigured):
-		return verified{}, unavailable("purchases cannot be verified: no store is configured", err)
+		return verified{}, unavailable(problem.CodeServiceUnavailable, "purchases cannot be verified: no store is configured", err)
 	case err != nil:
-		return verified{}, unavailable("the store could not be reached to verify the purchase; retry later", err)
+		return verified{}, unavailable(problem.CodeDependencyUnavailable, "the store could not be reached to verify the purchase; retry later", err)
 	}
 	item, ok := p.Item(product.ID)
 	if !ok {
@@ -143,8 +143,8 @@ func (h *BillingHandler) askStore(ctx context.Context, product config.Product, t
 	return verified{autoRenew: item.AutoRenew, storeExpiry: &expiry}, nil
 }
 
-func unavailable(detail string, cause error) *problem.Error {
-	e := problem.Unavailable(problem.CodeServiceUnavailable, detail, cause)
+func unavailable(code, detail string, cause error) *problem.Error {
+	e := problem.Unavailable(code, detail, cause)
 	e.Headers = map[string]string{"Retry-After": retryAfter}
 	return e
 }

@@ -113,7 +113,7 @@ func TestStoreOutageAnswers503(t *testing.T) {
 			fake.SetFailure(failure)
 			start := time.Now()
 			res := verify(m, "premium_monthly", token)
-			res.WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+			res.WantProblem(http.StatusServiceUnavailable, "DEPENDENCY_UNAVAILABLE")
 			if res.Header.Get("Retry-After") == "" {
 				t.Fatal("no Retry-After")
 			}

@@ -16,7 +16,7 @@ import (
 
 // ErrUnavailable is the error of a statement, or of a wait for a connection,
 // that the pool cut short or refused because PostgreSQL stopped answering
-// (the problem mapper answers it 503 SERVICE_UNAVAILABLE with Retry-After).
+// (the problem mapper answers it 503 DEPENDENCY_UNAVAILABLE with Retry-After).
 var ErrUnavailable = errors.New("PostgreSQL is not answering")
 
 // DefaultHangTimeout is about how long an ordinary statement waits on a

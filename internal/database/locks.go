@@ -64,10 +64,11 @@ package database
 //     its deletion.
 //  4. board: post, then comment, then vote and report rows (the triggers
 //     keeping the counters update post and comment rows after these).
-//  5. the member's totals lock ("ledger_total:" id, exclusive, issue 42):
-//     the write check (ledger.CheckTotalsTx) takes it after every statement
-//     of a write that moved money and before reading the totals; its holder
-//     only reads and commits, so it waits for nothing a waiter holds.
+//  5. the member's totals lock ("ledger_total:" id, issue 42): the write
+//     check (ledger.CheckTotalsTx) takes it after every statement of a write
+//     that moved money, shared for a single write (in its one check
+//     statement), exclusive for a multi-row write (before its reads); its
+//     holder only reads and commits, so it waits for nothing a waiter holds.
 //
 // The Idempotency-Key lock (issue 22) is the first statement of a request's
 // transaction but is only tried (pg_try_advisory_xact_lock, 409 when taken),

@@ -389,7 +389,7 @@ func TestNotificationForeignPaymentIsNeverLostToTheFXService(t *testing.T) {
 	// Confirming while no rate can be had: 503 with Retry-After; still pending.
 	confirm := fmt.Sprintf("/api/account/entries/%d/confirm", e.ID)
 	res := m.Do(http.MethodPost, confirm, nil)
-	res.WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+	res.WantProblem(http.StatusServiceUnavailable, "DEPENDENCY_UNAVAILABLE")
 	if res.Header.Get("Retry-After") == "" {
 		t.Error("503 without Retry-After")
 	}

@@ -82,7 +82,7 @@ func (h *DraftHandler) Receipt(ctx context.Context, memberID int64, image []byte
 		if ctx.Err() != nil {
 			return "", nil, ctx.Err()
 		}
-		p := problem.Unavailable(problem.CodeServiceUnavailable, "the OCR service is not answering; try again later", err)
+		p := problem.Unavailable(problem.CodeDependencyUnavailable, "the OCR service is not answering; try again later", err)
 		p.Headers = map[string]string{"Retry-After": retryAfter}
 		return "", nil, p
 	}

@@ -90,7 +90,7 @@ func TestReceiptServiceFailures(t *testing.T) {
 			fake.SetMode(mode)
 			env := apitest.New(t, withOCR(fake))
 			res := upload(env.NewMember(apitest.AsPremium()), t, pngHeader)
-			res.WantProblem(http.StatusServiceUnavailable, problem.CodeServiceUnavailable)
+			res.WantProblem(http.StatusServiceUnavailable, problem.CodeDependencyUnavailable)
 			if res.Header.Get("Retry-After") == "" {
 				t.Fatal("no Retry-After")
 			}

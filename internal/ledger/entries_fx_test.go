@@ -38,7 +38,7 @@ func TestForeignEntryWithoutAmountOrRateTakesTheFXRateOfItsDate(t *testing.T) {
 	// The provider down with nothing stored: 503, nothing created.
 	fake.SetMode(fxtest.Fail)
 	body.Currency = lt.Ptr("EUR")
-	m.Do(http.MethodPost, "/api/account/entries", body).WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+	m.Do(http.MethodPost, "/api/account/entries", body).WantProblem(http.StatusServiceUnavailable, "DEPENDENCY_UNAVAILABLE")
 }
 
 // Issue 43: with no FX provider configured, a foreign entry without a won

@@ -46,8 +46,9 @@ import (
 //   - A write that moves money (an entry's create, edit, deletion or
 //     confirmation, a transfer's, a CSV import, a restore) ends with the
 //     write check (totals.go): the member's totals lock ("ledger_total:" id)
-//     exclusively, last, then reads of the totals, then the commit. Writes
-//     that move money check one after the other; the rest never take it.
+//     last, shared by a single write inside its one check statement,
+//     exclusive by a multi-row write before its reads, then the commit.
+//     Single writes never wait for each other; the rest never take it.
 
 // holdBookTx holds, in a household book, the writer's membership through
 // the write (session.BookScope.Hold: a share lock on their book_member row,

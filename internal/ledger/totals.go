@@ -31,19 +31,50 @@ import (
 // write that brings such a total back towards the range (deleting, a
 // smaller amount, an expense against a huge balance) is accepted.
 //
-// The check runs in the write's transaction after its statements, under the
-// member's totals lock ("ledger_total:" id, exclusive, held to the commit;
-// database.LockOrder places it last): two parallel writes of a member check
-// one after the other, the second seeing the first's commit (READ
-// COMMITTED: each statement reads what was committed before it began), so
-// together they cannot pass the bound. Writes that move no money (a memo,
-// a pending entry, a tag) take no lock and read nothing.
+// The rule, with its reserve. The check keeps every total within
+// Limit = 2^63-1 − Reserve (Reserve = 10^18), not within int64 itself, so
+// that writes of one member checked at the same moment, each not seeing the
+// others, cannot together pass int64:
+//
+//   - A single write (one that moves at most SmallWrite = 10^16 won in all:
+//     an entry's create, edit, deletion or confirmation; a transfer with its
+//     fee) takes no exclusive lock and adds no round trip: its check is one
+//     statement (TotalsForWriteCheck) that takes the member's totals lock
+//     ("ledger_total:" id) shared and reads the balances and the touched
+//     months. Each single write in flight adds at most 10^16 that another
+//     did not see, and PostgreSQL runs at most max_connections (100 by
+//     default) transactions at once: 100 × 10^16 = Reserve.
+//   - A multi-row write (CSV import, a wallet's deletion with moveTo, a
+//     wallet's create or edit, a restore; any write moving more than
+//     SmallWrite) takes the same lock exclusive before it reads, so it
+//     waits for the single writes in flight to commit and reads them, and
+//     the single writes after it wait for its commit (database.LockOrder
+//     places the lock last; its holder only reads, then commits).
+//
+// Writes that move no money (a memo, a pending entry, a tag) take no lock
+// and read nothing. A ledger stored before this rule may hold a total past
+// Limit: a write that takes it further is refused, one that brings it back
+// goes through.
+
+// Reserve is the room the check keeps between its Limit and int64 for the
+// single writes in flight (see above).
+const Reserve = 1_000_000_000_000_000_000
+
+// SmallWrite is the most a single write moves in all (the sum of the
+// amounts it writes and undoes) to be checked without the exclusive lock.
+const SmallWrite = 10_000_000_000_000_000
+
+// Limit is the largest total, either sign, a write may leave.
+const Limit = math.MaxInt64 - Reserve
 
 // Totals is what a write changed in the totals the check keeps: each
 // wallet's balance change and the days whose ledger month gained income or
 // expense. The zero value is ready; a write that changed nothing leaves it
 // empty and CheckTotalsTx does nothing.
 type Totals struct {
+	// moved is the sum of the amounts the write wrote and undid: what it
+	// can have changed any total by (SmallWrite).
+	moved   decimal.Decimal
 	wallets map[int64]decimal.Decimal
 	days    []time.Time
 	types   []string
@@ -65,6 +96,9 @@ func (t *Totals) Move(walletID *int64, typ string, amount int64, day time.Time, 
 	}
 	if undo {
 		net = -net
+	}
+	if net != 0 {
+		t.moved = t.moved.Add(decimal.NewFromInt(amount).Abs())
 	}
 	if walletID != nil && net != 0 {
 		if t.wallets == nil {
@@ -119,51 +153,87 @@ func (t *Totals) empty() bool {
 	return true
 }
 
-// bound is the largest amount an answer can carry.
-var bound = decimal.NewFromInt(math.MaxInt64)
+var (
+	limit      = decimal.NewFromInt(Limit)
+	smallWrite = decimal.NewFromInt(SmallWrite)
+)
 
-// beyond says whether v cannot be carried as an int64 amount.
-func beyond(v decimal.Decimal) bool { return v.Abs().GreaterThan(bound) }
+// beyond says whether v is past the check's Limit.
+func beyond(v decimal.Decimal) bool { return v.Abs().GreaterThan(limit) }
 
 // errBeyond is the write check's refusal, naming the total.
 func errBeyond(total string, v decimal.Decimal) error {
 	return problem.New(http.StatusUnprocessableEntity, problem.CodeTotalOutOfRange, fmt.Sprintf(
-		"%s would be %s won, beyond what an amount can hold (±9,223,372,036,854,775,807 won): nothing was written",
+		"%s would be %s won, beyond what the ledger keeps (±8,223,372,036,854,775,807 won: what an amount can hold, less a reserve for writes in flight): nothing was written",
 		total, v.String()))
 }
 
 // CheckTotalsTx refuses the write whose changes t notes when it takes a
-// total beyond int64 or further beyond it (see the top of this file). It
-// runs in the write's transaction, after the write's statements, and takes
-// the member's totals lock first.
+// total past Limit or further past it (see the top of this file). It runs
+// in the write's transaction, after the write's statements: one statement
+// for a single write, the exclusive lock first for a larger one.
 func CheckTotalsTx(ctx context.Context, q *db.Queries, memberID int64, t *Totals) error {
 	if t == nil || t.empty() {
 		return nil
 	}
-	if err := q.LockMemberLedgerTotals(ctx, memberID); err != nil {
-		return fmt.Errorf("lock totals of member %d: %w", memberID, err)
+	if t.moved.GreaterThan(smallWrite) {
+		if err := q.LockMemberLedgerTotals(ctx, memberID); err != nil {
+			return fmt.Errorf("lock totals of member %d: %w", memberID, err)
+		}
+	}
+	days, types := t.days, t.types
+	if days == nil {
+		days, types = []time.Time{}, []string{}
+	}
+	rows, err := q.TotalsForWriteCheck(ctx, db.TotalsForWriteCheckParams{MemberID: memberID, Days: days, Types: types})
+	if err != nil {
+		return fmt.Errorf("totals of member %d: %w", memberID, err)
+	}
+	var wallets []walletBalance
+	for _, r := range rows {
+		if r.Kind == "wallet" {
+			wallets = append(wallets, walletBalance{r.ID, r.Name, r.ManualValuation, r.CurrentValue, r.Balance})
+		}
 	}
 	// The most particular total the write passes is named: a balance,
 	// then a month, then net worth.
-	netWorth, err := checkWallets(ctx, q, memberID, t.wallets)
+	netWorth, err := checkWallets(wallets, t.wallets)
 	if err != nil {
 		return err
 	}
-	if len(t.days) > 0 {
-		months, err := q.LedgerMonthTotalsOfDays(ctx, db.LedgerMonthTotalsOfDaysParams{MemberID: memberID, Days: t.days, Types: t.types})
-		if err != nil {
-			return fmt.Errorf("month totals of member %d: %w", memberID, err)
+	for _, m := range rows {
+		if m.Kind != "month" {
+			continue
 		}
-		for _, m := range months {
-			if m.AddedIncome && beyond(m.Income) {
-				return errBeyond(monthTotal("income", m.FromDate), m.Income)
-			}
-			if m.AddedExpense && beyond(m.Expense) {
-				return errBeyond(monthTotal("expense", m.FromDate), m.Expense)
-			}
+		if m.AddedIncome && beyond(m.Income) {
+			return errBeyond(monthTotal("income", m.FromDate.Time), m.Income)
+		}
+		if m.AddedExpense && beyond(m.Expense) {
+			return errBeyond(monthTotal("expense", m.FromDate.Time), m.Expense)
 		}
 	}
 	return netWorth
+}
+
+// walletBalance is a wallet as the check reads it.
+type walletBalance struct {
+	ID              int64
+	Name            string
+	ManualValuation bool
+	CurrentValue    *int64
+	Balance         decimal.Decimal
+}
+
+func listWalletBalances(ctx context.Context, q *db.Queries, memberID int64) ([]walletBalance, error) {
+	rows, err := q.ListWalletBalancesForCheck(ctx, memberID)
+	if err != nil {
+		return nil, fmt.Errorf("balances of member %d: %w", memberID, err)
+	}
+	out := make([]walletBalance, len(rows))
+	for i, r := range rows {
+		out[i] = walletBalance{r.ID, r.Name, r.ManualValuation, r.CurrentValue, r.Balance}
+	}
+	return out, nil
 }
 
 // CheckAllTotalsTx refuses a ledger written whole (a restore) in which any
@@ -172,11 +242,15 @@ func CheckAllTotalsTx(ctx context.Context, q *db.Queries, memberID int64) error 
 	if err := q.LockMemberLedgerTotals(ctx, memberID); err != nil {
 		return fmt.Errorf("lock totals of member %d: %w", memberID, err)
 	}
-	netWorth, err := checkWallets(ctx, q, memberID, nil)
+	wallets, err := listWalletBalances(ctx, q, memberID)
 	if err != nil {
 		return err
 	}
-	months, err := q.LedgerMonthTotalsPastBound(ctx, memberID)
+	netWorth, err := checkWallets(wallets, nil)
+	if err != nil {
+		return err
+	}
+	months, err := q.LedgerMonthTotalsPastBound(ctx, db.LedgerMonthTotalsPastBoundParams{MemberID: memberID, TotalLimit: limit})
 	if err != nil {
 		return fmt.Errorf("month totals of member %d: %w", memberID, err)
 	}
@@ -197,11 +271,7 @@ func monthTotal(typ string, from time.Time) string {
 // refusal it answers first, which the caller gives after the months').
 // changed holds each wallet's balance change by the write; nil checks a
 // ledger written whole (every total counts as new).
-func checkWallets(ctx context.Context, q *db.Queries, memberID int64, changed map[int64]decimal.Decimal) (netWorth, err error) {
-	rows, err := q.ListWalletBalancesForCheck(ctx, memberID)
-	if err != nil {
-		return nil, fmt.Errorf("balances of member %d: %w", memberID, err)
-	}
+func checkWallets(rows []walletBalance, changed map[int64]decimal.Decimal) (netWorth, err error) {
 	var assets, liabilities, assetsBefore, liabilitiesBefore decimal.Decimal
 	side := func(v decimal.Decimal, a, l *decimal.Decimal) {
 		if v.IsPositive() {

@@ -18,7 +18,7 @@ import (
 const retryAfterSeconds = "5"
 
 // classify maps failures the service expects from its dependencies to their
-// answers: a database that cannot be reached is a 503 SERVICE_UNAVAILABLE,
+// answers: a database that cannot be reached is a 503 DEPENDENCY_UNAVAILABLE,
 // a request that ran past its own deadline a 503 TIMEOUT, both with
 // Retry-After (never a 500: nothing is wrong with the request or the
 // code); a string the database refuses to store (a NUL character the request
@@ -66,7 +66,7 @@ func classify(ctx context.Context, err error) (*Error, bool) {
 
 func unavailable(err error) *Error {
 	return &Error{
-		Status: http.StatusServiceUnavailable, Code: CodeServiceUnavailable,
+		Status: http.StatusServiceUnavailable, Code: CodeDependencyUnavailable,
 		Detail:  "the service cannot reach its database right now; try again shortly",
 		Headers: map[string]string{"Retry-After": retryAfterSeconds},
 		Err:     err,

@@ -51,15 +51,15 @@ func TestClassify(t *testing.T) {
 		code string
 	}{
 		{"statement past the deadline", fmt.Errorf("list: %w", context.DeadlineExceeded), CodeTimeout},
-		{"connect past the deadline", &pgconn.ConnectError{}, CodeServiceUnavailable},
+		{"connect past the deadline", &pgconn.ConnectError{}, CodeDependencyUnavailable},
 	} {
 		pe, ok := classify(expired, c.err)
 		if !ok || pe.Code != c.code || pe.Status != http.StatusServiceUnavailable || pe.Headers["Retry-After"] == "" {
 			t.Errorf("%s: %+v %v, want 503 %s with Retry-After", c.name, pe, ok, c.code)
 		}
 	}
-	if pe, _ := classify(ctx, fmt.Errorf("list: %w", context.DeadlineExceeded)); pe.Code != CodeServiceUnavailable {
-		t.Errorf("a deadline that is not the request's own: %s, want %s", pe.Code, CodeServiceUnavailable)
+	if pe, _ := classify(ctx, fmt.Errorf("list: %w", context.DeadlineExceeded)); pe.Code != CodeDependencyUnavailable {
+		t.Errorf("a deadline that is not the request's own: %s, want %s", pe.Code, CodeDependencyUnavailable)
 	}
 	if _, ok := classify(ctx, &pgconn.PgError{Code: "23505"}); ok {
 		t.Error("a unique violation is a bug to report, not an outage")

@@ -82,6 +82,18 @@ const (
 // (end of money codes)
 )
 
+// Outages (DECISIONS §10, contract 2.2.0): a dependency that cannot be
+// reached is CodeDependencyUnavailable; CodeServiceUnavailable is left to
+// the service itself being unable to take the request now (at its limit of
+// heavy work or of password checks, rows busy twice, a cancelled request,
+// a sign-in method or a store that is not configured). Before 2.2.0
+// SERVICE_UNAVAILABLE named dependency outages too.
+const (
+	// CodeDependencyUnavailable: PostgreSQL, Redis or an outside service
+	// (identity provider, store, FX, OCR) cannot be reached right now.
+	CodeDependencyUnavailable = "DEPENDENCY_UNAVAILABLE"
+)
+
 // FieldError names one invalid part of a request. Field says which, in one
 // string the service's code writes easily; the answer splits it into the
 // contract's distinct properties (MarshalJSON), so a form maps a body field

@@ -72,7 +72,7 @@ func TestFXRateFailedLookupIsRememberedAcrossReplicas(t *testing.T) {
 	replica := env.NewReplica()
 	for _, c := range []*apitest.Client{m.Client, m.Client, replica.Client().WithToken(m.Token)} {
 		res := c.Do(http.MethodGet, "/api/fx/rate?from=USD&to=KRW", nil)
-		res.WantProblem(http.StatusServiceUnavailable, problem.CodeServiceUnavailable)
+		res.WantProblem(http.StatusServiceUnavailable, problem.CodeDependencyUnavailable)
 		if res.Header.Get("Retry-After") != "60" {
 			t.Fatalf("Retry-After %q", res.Header.Get("Retry-After"))
 		}

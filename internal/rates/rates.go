@@ -120,7 +120,7 @@ var ErrNotConfigured = problem.Unavailable(problem.CodeFXNotConfigured,
 // no provider is configured, else ErrNotConfigured.
 func (r *Cache) unconfigured(ctx context.Context, key db.GetFXRateParams) (Rate, error) {
 	rate, err := r.fallback(ctx, key, fx.ErrNotConfigured)
-	if pe, ok := problem.As(err); ok && pe.Code == problem.CodeServiceUnavailable {
+	if pe, ok := problem.As(err); ok && pe.Code == problem.CodeDependencyUnavailable {
 		return Rate{}, ErrNotConfigured
 	}
 	return rate, err
@@ -238,7 +238,7 @@ func (r *Cache) fallback(ctx context.Context, key db.GetFXRateParams, cause erro
 	if !errors.Is(err, pgx.ErrNoRows) {
 		return Rate{}, fmt.Errorf("fx: stored rate %s/%s: %w", key.FromCurrency, key.ToCurrency, err)
 	}
-	p := problem.Unavailable(problem.CodeServiceUnavailable,
+	p := problem.Unavailable(problem.CodeDependencyUnavailable,
 		fmt.Sprintf("no %s→%s rate is available now; try again later", key.FromCurrency, key.ToCurrency), cause)
 	p.Headers = map[string]string{"Retry-After": retryAfter}
 	return Rate{}, p

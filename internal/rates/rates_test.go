@@ -86,7 +86,7 @@ func TestFXRateProviderFailures(t *testing.T) {
 			fake.SetMode(mode)
 			m := env.NewMember()
 			res := m.Do(http.MethodGet, "/api/fx/rate?from=USD&to=KRW", nil)
-			res.WantProblem(http.StatusServiceUnavailable, problem.CodeServiceUnavailable)
+			res.WantProblem(http.StatusServiceUnavailable, problem.CodeDependencyUnavailable)
 			if res.Header.Get("Retry-After") == "" {
 				t.Fatal("no Retry-After")
 			}

@@ -72,11 +72,11 @@ func TestOutageIsCountedUnderItsOperation(t *testing.T) {
 	t.Cleanup(broken.Close)
 	down := env.NewReplica(func(o *app.Options) { o.Pool = broken })
 	c := down.Client().WithToken(m.Token)
-	c.Do(http.MethodGet, "/api/auth/session", nil).WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+	c.Do(http.MethodGet, "/api/auth/session", nil).WantProblem(http.StatusServiceUnavailable, "DEPENDENCY_UNAVAILABLE")
 	c.Do(http.MethodPost, "/api/account/entries", map[string]any{"date": "2026-11-16", "type": "expense", "amount": 4500}).
-		WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+		WantProblem(http.StatusServiceUnavailable, "DEPENDENCY_UNAVAILABLE")
 	c.Do(http.MethodPost, "/api/board/posts/1/vote", map[string]any{"direction": "UP"}).
-		WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+		WantProblem(http.StatusServiceUnavailable, "DEPENDENCY_UNAVAILABLE")
 
 	counts := requestCounts(t, down.Server.URL)
 	for _, op := range []string{"getSession", "createEntry", "votePost"} {

@@ -54,9 +54,10 @@ func (s *sentSQL) take() []string {
 
 // TestEntryCreateStatements: an entry create, with tags or without, is one
 // statement in its transaction (no lock or version read besides it), then,
-// since issue 42, the write check of the totals it moved in the same transaction (the
-// member's totals lock, the balances from the rollup, the month's sums:
-// ledger/totals.go), and its 201 still carries the ETag the entry's GET
+// since issue 42, the write check of the totals it moved in the same
+// transaction, one statement (the member's totals lock taken shared, the
+// balances from the rollup, the month's sums: ledger/totals.go), and its
+// 201 still carries the ETag the entry's GET
 // answers. The statements are those a replica of the service sends through
 // a pool that records them.
 func TestEntryCreateStatements(t *testing.T) {
@@ -74,7 +75,7 @@ func TestEntryCreateStatements(t *testing.T) {
 	// The day has an entry already, so the create is not the first of its
 	// day (which may read whether it completed the month).
 	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 16), 100, w.ID))
-	const check = "LockMemberLedgerTotals ListWalletBalancesForCheck LedgerMonthTotalsOfDays commit"
+	const check = "TotalsForWriteCheck commit"
 
 	for _, c := range []struct {
 		name string

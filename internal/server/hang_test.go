@@ -15,7 +15,7 @@ import (
 )
 
 // Issue 42: with PostgreSQL stopped (packets accepted, nothing answered),
-// requests answer 503 SERVICE_UNAVAILABLE with Retry-After in about a
+// requests answer 503 DEPENDENCY_UNAVAILABLE with Retry-After in about a
 // second, not at their 8 s deadline; they succeed again soon after it
 // answers; and a backup (60 s deadline) through the same pool works.
 //
@@ -58,7 +58,7 @@ func TestHungDatabaseAnswers503Fast(t *testing.T) {
 	}
 	wg.Wait()
 	for i := range n {
-		res[i].WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+		res[i].WantProblem(http.StatusServiceUnavailable, "DEPENDENCY_UNAVAILABLE")
 		if res[i].Header.Get("Retry-After") == "" {
 			t.Errorf("request %d: 503 without Retry-After", i)
 		}

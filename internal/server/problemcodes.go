@@ -69,7 +69,7 @@ func ImpliedProblemCodes(status int, access string) []string {
 	case http.StatusInternalServerError:
 		return []string{problem.CodeInternal}
 	case http.StatusServiceUnavailable:
-		return []string{problem.CodeServiceUnavailable, problem.CodeTimeout}
+		return []string{problem.CodeDependencyUnavailable, problem.CodeServiceUnavailable, problem.CodeTimeout}
 	}
 	return nil
 }

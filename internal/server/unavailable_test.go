@@ -12,7 +12,7 @@ import (
 	"github.com/nestegg/nestegg/internal/app"
 )
 
-// A PostgreSQL that cannot be reached answers 503 SERVICE_UNAVAILABLE with
+// A PostgreSQL that cannot be reached answers 503 DEPENDENCY_UNAVAILABLE with
 // Retry-After, never 500: a replica whose pool points at a closed port
 // serves a member signed in through the healthy one.
 func TestUnreachableDatabaseAnswers503(t *testing.T) {
@@ -31,7 +31,7 @@ func TestUnreachableDatabaseAnswers503(t *testing.T) {
 		"a public read":      down.Client().Do(http.MethodGet, "/api/auth/signup-enabled", nil),
 		"a login":            down.Client().Do(http.MethodPost, "/api/auth/login", api.LoginRequest{Email: m.Email, Password: apitest.DefaultPassword}),
 	} {
-		p := res.WantProblem(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+		p := res.WantProblem(http.StatusServiceUnavailable, "DEPENDENCY_UNAVAILABLE")
 		if res.Header.Get("Retry-After") == "" {
 			t.Errorf("%s: 503 without Retry-After", name)
 		}
