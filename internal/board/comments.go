@@ -9,6 +9,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/etag"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/points"
 )
 
@@ -142,7 +143,7 @@ func (h *BoardHandler) CreateComment(ctx context.Context, req api.CreateCommentR
 	if err != nil {
 		return nil, err
 	}
-	out, replayed, err := createOnce(ctx, h, "createComment", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Comment], error) {
+	out, replayed, err := idempotency.Create(ctx, h.keys, "createComment", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Comment], error) {
 		// database.LockOrder: the writer's member row (its points change)
 		// before the post. A share lock on the post would do; FOR UPDATE
 		// keeps one locking order with votes.

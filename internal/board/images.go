@@ -25,6 +25,7 @@ import (
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/etag"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/imagemeta"
 	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -70,7 +71,7 @@ func (h *BoardHandler) UploadBoardImage(ctx context.Context, req api.UploadBoard
 	asked := struct {
 		File string `json:"file"`
 	}{File: hex.EncodeToString(sum[:])}
-	out, replayed, err := createOnce(ctx, h, "uploadBoardImage", req.Params.IdempotencyKey, asked, func(q *db.Queries) (etag.Tagged[api.ImageURL], error) {
+	out, replayed, err := idempotency.Create(ctx, h.keys, "uploadBoardImage", req.Params.IdempotencyKey, asked, func(q *db.Queries) (etag.Tagged[api.ImageURL], error) {
 		img, err := h.images.StoreTx(ctx, q, memberID, "/file", data)
 		if err != nil {
 			return etag.Tagged[api.ImageURL]{}, err

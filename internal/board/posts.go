@@ -13,6 +13,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/etag"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/points"
 	"github.com/nestegg/nestegg/internal/problem"
 )
@@ -353,7 +354,7 @@ func setPostImagesTx(ctx context.Context, q *db.Queries, postID int64, ids []pgt
 func (h *BoardHandler) CreatePost(ctx context.Context, req api.CreatePostRequestObject) (api.CreatePostResponseObject, error) {
 	v := h.viewerOf(ctx)
 	now := h.now()
-	out, replayed, err := createOnce(ctx, h, "createPost", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Post], error) {
+	out, replayed, err := idempotency.Create(ctx, h.keys, "createPost", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Post], error) {
 		in, err := h.postInputOf(ctx, q, v.memberID, req.Body)
 		if err != nil {
 			return etag.Tagged[api.Post]{}, err

@@ -125,7 +125,7 @@ func (h *BudgetHandler) CreateBudget(ctx context.Context, req api.CreateBudgetRe
 		return nil, err
 	}
 	memberID := memberOf(ctx)
-	out, replayed, err := createOnce(ctx, h, "createBudget", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Budget], error) {
+	out, replayed, err := idempotency.Create(ctx, h.keys, "createBudget", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Budget], error) {
 		created, err := CreateBudgetTx(ctx, q, memberID, Budget{CategoryID: b.CategoryID, Year: b.Year, Month: b.Month, Amount: b.Amount})
 		if err != nil {
 			return etag.Tagged[api.Budget]{}, err

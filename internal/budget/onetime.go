@@ -12,6 +12,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/etag"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -115,7 +116,7 @@ func (h *BudgetHandler) CreateOnetimeBudget(ctx context.Context, req api.CreateO
 		return nil, err
 	}
 	memberID := memberOf(ctx)
-	out, replayed, err := createOnce(ctx, h, "createOnetimeBudget", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.OnetimeBudget], error) {
+	out, replayed, err := idempotency.Create(ctx, h.keys, "createOnetimeBudget", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.OnetimeBudget], error) {
 		id, err := createOnetimeTx(ctx, q, memberID, in)
 		if err != nil {
 			return etag.Tagged[api.OnetimeBudget]{}, err

@@ -24,10 +24,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/nestegg/nestegg/internal/problem"
 )
@@ -166,4 +169,22 @@ func Missed(m Match, notFound error, current func() (tag string, found bool, err
 		return notFound
 	}
 	return Failed(tag)
+}
+
+// ErrMissed ends a write whose If-Match names a version the record no
+// longer has (or that found no record): its transaction rolls back, and the
+// handler answers 412 with the record's current ETag, or 404 (Missed).
+var ErrMissed = errors.New("If-Match names another version")
+
+// CurrentVersion is the current ETag of a record no GET answers, as
+// Missed's current asks it, from a read of its version (pgx.ErrNoRows: the
+// record is not there).
+func CurrentVersion(v int64, err error) (string, bool, error) {
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return "", false, nil
+	case err != nil:
+		return "", false, fmt.Errorf("current version: %w", err)
+	}
+	return Version(v), true, nil
 }

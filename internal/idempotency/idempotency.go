@@ -43,6 +43,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/clock"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/etag"
 	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
@@ -256,4 +257,22 @@ func CleanupJob(pool *pgxpool.Pool) jobs.Job {
 // who writes and the book they write in.
 func KeyFor(p *session.Principal, value *string, op string, req any) (Key, error) {
 	return KeyOf(p.ActorID(), p.BookID(), value, op, req)
+}
+
+// Create runs a create's write once under the Idempotency-Key its request
+// carries (value, of operation op asking req: KeyFor), in one transaction
+// that stores the answer (Once). It answers the created record with its
+// ETag, and the Idempotent-Replayed header of a replayed answer (no write
+// of this request was kept then: work that follows a create runs only when
+// it is nil).
+func Create[B any](ctx context.Context, s *Store, op string, value *string, req any,
+	write func(q *db.Queries) (etag.Tagged[B], error)) (etag.Tagged[B], *string, error) {
+	k, err := KeyFor(session.PrincipalFrom(ctx), value, op, req)
+	if err != nil {
+		return etag.Tagged[B]{}, nil, err
+	}
+	out, replayed, err := Once(ctx, s, k, func(tx pgx.Tx) (etag.Tagged[B], error) {
+		return write(db.New(tx))
+	})
+	return out, Replayed(replayed), err
 }

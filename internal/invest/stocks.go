@@ -11,6 +11,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/etag"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
 )
@@ -91,7 +92,7 @@ func (h *InvestHandler) CreateStock(ctx context.Context, req api.CreateStockRequ
 	if err != nil {
 		return nil, err
 	}
-	out, replayed, err := createOnce(ctx, h, "createStock", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Stock], error) {
+	out, replayed, err := idempotency.Create(ctx, h.keys, "createStock", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Stock], error) {
 		if err := checkWallet(ctx, q, memberID, p.WalletID); err != nil {
 			return etag.Tagged[api.Stock]{}, err
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/etag"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 )
@@ -121,7 +122,7 @@ func (h *InvestHandler) CreateTrade(ctx context.Context, req api.CreateTradeRequ
 	if err != nil {
 		return nil, err
 	}
-	out, replayed, err := createOnce(ctx, h, "createTrade", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Trade], error) {
+	out, replayed, err := idempotency.Create(ctx, h.keys, "createTrade", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Trade], error) {
 		if err := lockStocks(ctx, q, memberID, p.StockID); err != nil {
 			return etag.Tagged[api.Trade]{}, err
 		}

@@ -2,10 +2,6 @@ package ledger
 
 import (
 	"context"
-	"errors"
-	"fmt"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/etag"
@@ -25,7 +21,7 @@ func (h *LedgerHandler) UseKeys(keys *idempotency.Store) { h.keys = keys }
 func createOnce[B any](ctx context.Context, h *LedgerHandler, op string, key *string, req any,
 	write func(q *db.Queries) (etag.Tagged[B], error)) (etag.Tagged[B], *string, error) {
 	memberID := caller(ctx).MemberID
-	return once(ctx, h, op, key, req, func(q *db.Queries) (etag.Tagged[B], error) {
+	return idempotency.Create(ctx, h.keys, op, key, req, func(q *db.Queries) (etag.Tagged[B], error) {
 		if err := LockLedgerSharedTx(ctx, q, memberID); err != nil {
 			return etag.Tagged[B]{}, err
 		}
@@ -33,37 +29,12 @@ func createOnce[B any](ctx context.Context, h *LedgerHandler, op string, key *st
 	})
 }
 
-// once is createOnce for a write whose first statement takes the ledger
-// lock itself (an entry's create: CreateEntryChecked).
-func once[B any](ctx context.Context, h *LedgerHandler, op string, key *string, req any,
-	write func(q *db.Queries) (etag.Tagged[B], error)) (etag.Tagged[B], *string, error) {
-	k, err := idempotency.KeyFor(caller(ctx), key, op, req)
-	if err != nil {
-		return etag.Tagged[B]{}, nil, err
-	}
-	out, replayed, err := idempotency.Once(ctx, h.keys, k, func(tx pgx.Tx) (etag.Tagged[B], error) {
-		return write(db.New(tx))
-	})
-	return out, idempotency.Replayed(replayed), err
-}
-
-// errMissed ends a write whose If-Match names a version the record no
-// longer has: its transaction rolls back, and the handler answers 412 with
-// the record's current ETag (etag.Failed), read after the rollback.
-var errMissed = errors.New("If-Match names another version")
+// errMissed ends a write whose If-Match missed (etag.ErrMissed).
+var errMissed = etag.ErrMissed
 
 // missed answers a write of a record no GET answers that found no row to
 // change: notFound when the record is not the caller's (or is gone), else
 // 412 with its current version (version reads it; pgx.ErrNoRows: gone).
 func missed(match etag.Match, notFound error, version func() (int64, error)) error {
-	return etag.Missed(match, notFound, func() (string, bool, error) {
-		v, err := version()
-		switch {
-		case errors.Is(err, pgx.ErrNoRows):
-			return "", false, nil
-		case err != nil:
-			return "", false, fmt.Errorf("current version: %w", err)
-		}
-		return etag.Version(v), true, nil
-	})
+	return etag.Missed(match, notFound, func() (string, bool, error) { return etag.CurrentVersion(version()) })
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/etag"
+	"github.com/nestegg/nestegg/internal/idempotency"
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/rates"
@@ -381,7 +382,7 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	// between: refGone); then, when the entry moves money, the write check
 	// of the totals it moved (totals.go), in the same transaction.
 	var e Entry
-	out, replayed, err := once(ctx, h, "createEntry", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Entry], error) {
+	out, replayed, err := idempotency.Create(ctx, h.keys, "createEntry", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Entry], error) {
 		var err error
 		if e, err = CreateEntryTx(ctx, q, p.MemberID, in); err != nil {
 			return etag.Tagged[api.Entry]{}, err
