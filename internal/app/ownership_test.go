@@ -85,6 +85,7 @@ var crossReads = map[[2]string]string{
 	{"networth", "wallet_net_delta"}:       "the rollup's nets not folded yet are added in the same statement",
 	{"transfer", "account_entry"}:          "a transfer is answered with its two sides' wallets in one statement",
 	{"wallet", "transfer"}:                 "a wallet's deletion names the transfers that use it",
+	{"wallet", "member"}:                   "the write check of totals (issue 42, TotalsForWriteCheck) finds the touched days' ledger months by the member's month start day in the same statement",
 	{"entry", "transfer"}:                  "an edit of a fee entry locks the transfer it is the fee of first (lock order: transfer, then entry)",
 	{"entry", "member"}:                    "the write check of totals (issue 42) finds a day's ledger month by the member's month start day in the same statement",
 	{"budget_onetime", "account_category"}: "one-time budgets are listed with their categories in one statement",
