@@ -112,7 +112,7 @@ func TestEntryCreateLinksATagMadeMeanwhile(t *testing.T) {
 	done := make(chan created, 1)
 	go func() {
 		in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: "expense", Amount: 4500, Tags: []string{"fresh", "later"}}
-		e, err := database.ExecV(ctx, env.Pool, func(q *db.Queries) (ledger.Entry, error) {
+		e, err := database.InTxV(ctx, env.Pool, func(q *db.Queries) (ledger.Entry, error) {
 			return ledger.CreateEntryTx(ctx, q, m.ID, in)
 		})
 		done <- created{e, err}
@@ -292,7 +292,7 @@ func TestParallelCreatesMakeTheSameNewTags(t *testing.T) {
 		}
 		go func() {
 			in := ledger.EntryInput{Date: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC), Type: "expense", Amount: 4500, Tags: tags}
-			e, err := database.ExecV(ctx, env.Pool, func(q *db.Queries) (ledger.Entry, error) {
+			e, err := database.InTxV(ctx, env.Pool, func(q *db.Queries) (ledger.Entry, error) {
 				return ledger.CreateEntryTx(ctx, q, m.ID, in)
 			})
 			done <- created{e, err}
