@@ -8,7 +8,11 @@ package database
 // that cannot follow it exactly (it learns which rows it needs only after
 // locking one) relies on InTx running a deadlock victim again.
 //
-//  0. the member's ledger lock ("ledger:" id), the first lock of every
+//  0. in a household book, the writer's book_member row, FOR SHARE (the
+//     membership held to the commit, book.Select's Hold, taken by
+//     LockLedgerSharedTx and LockLedgerTx before the ledger lock), so a
+//     removal or a role change waits for the writes in flight; then
+//     the ledger's lock ("ledger:" id), the first lock of every
 //     transaction that takes it (the rule: internal/ledger/locks.go). Every
 //     ledger write holds it SHARED (entries, transfers, wallets, categories,
 //     tags, recurring and quick entries, CSV import, card notifications and
@@ -70,13 +74,13 @@ package database
 //     statement), exclusive for a multi-row write (before its reads); its
 //     holder only reads and commits, so it waits for nothing a waiter holds.
 //
-// The Idempotency-Key lock (issue 22) is the first statement of a request's
-// transaction but is only tried (pg_try_advisory_xact_lock, 409 when taken),
-// never waited for, so it cannot take part in a deadlock. If-Match takes no
-// lock of its own: it reads the version the handler's own UPDATE or DELETE
-// locked (only when the handler wrote other rows but not the watched one does
-// it lock that row, last).
+// The Idempotency-Key lock (issue 22) is the first statement of a create's
+// transaction (idempotency.Once) but is only tried
+// (pg_try_advisory_xact_lock, 409 when taken), never waited for, so it cannot
+// take part in a deadlock. If-Match takes no lock of its own: the write's
+// UPDATE or DELETE names the versions it may change, or the handler compares
+// the version of the row it locked in its place above (internal/etag).
 //
 // Advisory locks that are not per member (sign-up and sign-in throttles,
 // default categories, jobs) are taken alone, with no row lock held.
-const LockOrder = "ledger (shared by writes, exclusive by restore and deletion), member, member advisory, stock, trade, transfer, wallet, category, entry, wallet_net, post, comment, vote, ledger_total"
+const LockOrder = "book_member (in a book, shared), ledger (shared by writes, exclusive by restore and deletion), member, member advisory, stock, trade, transfer, wallet, category, entry, wallet_net, post, comment, vote, ledger_total"
