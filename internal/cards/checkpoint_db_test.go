@@ -86,7 +86,7 @@ func TestPropertyCheckpointFollowsTheLedger(t *testing.T) {
 	var last []cards.TestCard
 	for round := range 70 {
 		op := "none"
-		switch k := rng.IntN(11); k {
+		switch k := rng.IntN(13); k {
 		case 0, 1:
 			op = "purchase"
 			purchase(randomDay(today.AddDate(0, 0, -200), 230), false)
@@ -125,6 +125,40 @@ func TestPropertyCheckpointFollowsTheLedger(t *testing.T) {
 		case 8:
 			op = "days pass"
 			today = today.AddDate(0, 0, 1+rng.IntN(40))
+		case 9:
+			// A restore: the ledger changes under a new epoch of the feed,
+			// and the feed keeps no note of what changed (only the epoch
+			// tells a checkpoint it no longer holds).
+			op = "restore"
+			if id, ok := someEntry("e.transfer_id IS NULL"); ok {
+				tx, err := env.Pool.Begin(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, sql := range []string{
+					`DELETE FROM account_entry WHERE id = $2 AND member_id = $1`,
+					`DELETE FROM ledger_change_pending WHERE member_id = $1 AND $2::bigint IS NOT NULL`,
+					`INSERT INTO ledger_change_epoch (member_id, epoch) VALUES ($1, 2)
+						ON CONFLICT (member_id) DO UPDATE SET epoch = ledger_change_epoch.epoch + 1 WHERE $2::bigint IS NOT NULL`,
+				} {
+					if _, err := tx.Exec(ctx, sql, m.ID, id); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := tx.Commit(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+		case 10:
+			// The tombstone prune: a deletion whose tombstone the feed no
+			// longer holds, past the pruned position.
+			op = "prune"
+			if id, ok := someEntry("e.transfer_id IS NULL"); ok {
+				env.Exec(`DELETE FROM account_entry WHERE id = $1`, id)
+				env.Exec(`WITH gone AS (DELETE FROM ledger_change WHERE member_id = $1 AND deleted RETURNING seq)
+					INSERT INTO ledger_change_epoch (member_id, pruned_seq) SELECT $1, max(seq) FROM gone HAVING max(seq) IS NOT NULL
+					ON CONFLICT (member_id) DO UPDATE SET pruned_seq = excluded.pruned_seq`, m.ID)
+			}
 		}
 		fast, err := cards.UnpaidForTest(ctx, q, m.ID, today)
 		if err != nil {
