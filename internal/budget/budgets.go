@@ -221,7 +221,7 @@ func (h *BudgetHandler) DeleteBudget(ctx context.Context, req api.DeleteBudgetRe
 
 // currentBudgetTag is a budget's ETag now, for a 412.
 func (h *BudgetHandler) currentBudgetTag(ctx context.Context, memberID, id int64) (string, bool, error) {
-	return h.currentTag(ctx, func(q *db.Queries) (int64, error) {
+	return h.currentTag(func(q *db.Queries) (int64, error) {
 		return q.BudgetVersion(ctx, db.BudgetVersionParams{MemberID: memberID, ID: id})
 	})
 }

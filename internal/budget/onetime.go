@@ -200,7 +200,7 @@ func (h *BudgetHandler) DeleteOnetimeBudget(ctx context.Context, req api.DeleteO
 
 // currentOnetimeTag is a one-time budget's ETag now, for a 412.
 func (h *BudgetHandler) currentOnetimeTag(ctx context.Context, memberID, id int64) (string, bool, error) {
-	return h.currentTag(ctx, func(q *db.Queries) (int64, error) {
+	return h.currentTag(func(q *db.Queries) (int64, error) {
 		return q.OnetimeBudgetVersion(ctx, db.OnetimeBudgetVersionParams{MemberID: memberID, ID: id})
 	})
 }

@@ -276,3 +276,6 @@ func Create[B any](ctx context.Context, s *Store, op string, value *string, req 
 	})
 	return out, Replayed(replayed), err
 }
+
+// Given reports whether the request was sent with a key.
+func (k Key) Given() bool { return k.value != "" }

@@ -120,8 +120,19 @@ func (h *NotificationHandler) CreateEntryFromNotification(ctx context.Context, r
 	// would answer "duplicate" instead).
 	var out api.NotificationResult
 	var replayed bool
-	err = h.Intake(ctx, p.MemberID, body.Text, postedAt, key, func(write func(q *db.Queries) (Result, error)) error {
+	err = h.Intake(ctx, p.MemberID, body.Text, postedAt, key, func(write func(q *db.Queries) (Result, error), writes bool) error {
 		var err error
+		if !writes && !k.Given() {
+			// A result decided before any write, with no key to store it
+			// under: no transaction (most notifications a phone forwards
+			// are not payments, and answer "ignored" here).
+			res, err := write(nil)
+			if err != nil {
+				return err
+			}
+			out, err = toAPIResult(ctx, res)
+			return err
+		}
 		out, replayed, err = idempotency.Once(ctx, h.keys, k, func(tx pgx.Tx) (api.NotificationResult, error) {
 			res, err := write(db.New(tx))
 			if err != nil {
@@ -163,10 +174,12 @@ func checkText(s string) error {
 	return text.CheckMultiline("/text", s)
 }
 
-// Run runs a notification's write (a result decided before any write too)
-// in one transaction of its own, and keeps its result: the handler's runs
-// it under the request's Idempotency-Key (idempotency.Once).
-type Run func(write func(q *db.Queries) (Result, error)) error
+// Run runs a notification's write in one transaction of its own, and keeps
+// its result: the handler's runs it under the request's Idempotency-Key
+// (idempotency.Once). writes false: the result was decided before any
+// write, and write reads nothing from q (nil then, where no key must store
+// the result).
+type Run func(write func(q *db.Queries) (Result, error), writes bool) error
 
 // Intake reads a notification posted at postedAt and records it, each
 // answer through run. key is the device's id of the notification; ""
@@ -176,7 +189,7 @@ func (h *NotificationHandler) Intake(ctx context.Context, memberID int64, msg st
 		if err != nil {
 			return err
 		}
-		return run(func(*db.Queries) (Result, error) { return res, nil })
+		return run(func(*db.Queries) (Result, error) { return res, nil }, false)
 	}
 	n := parser.ParseNotification(msg, postedAt.In(h.loc))
 	if n.Kind == parser.KindNotPayment {
@@ -202,7 +215,7 @@ func (h *NotificationHandler) Intake(ctx context.Context, memberID int64, msg st
 	// then recorded again, whose new transaction no longer sees it, rather
 	// than lost to a 404 about something the member did not send.
 	for attempt := 1; ; attempt++ {
-		err := run(func(q *db.Queries) (Result, error) { return h.recordTx(ctx, q, memberID, n, msg, p, key) })
+		err := run(func(q *db.Queries) (Result, error) { return h.recordTx(ctx, q, memberID, n, msg, p, key) }, true)
 		if attempt < maxRecordAttempts && (errors.Is(err, ledger.ErrWalletNotFound) || errors.Is(err, ledger.ErrCategoryNotFound)) {
 			continue
 		}

@@ -1,8 +1,6 @@
 package invest
 
 import (
-	"context"
-
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/etag"
 )
@@ -12,6 +10,6 @@ var errMissed = etag.ErrMissed
 
 // currentTag is the ETag of a record no GET answers, its version read now
 // with read (for a 412): found false when it is not there.
-func (h *InvestHandler) currentTag(ctx context.Context, read func(q *db.Queries) (int64, error)) (string, bool, error) {
+func (h *InvestHandler) currentTag(read func(q *db.Queries) (int64, error)) (string, bool, error) {
 	return etag.CurrentVersion(read(db.New(h.pool)))
 }

@@ -166,7 +166,7 @@ func (h *InvestHandler) DeleteStock(ctx context.Context, req api.DeleteStockRequ
 
 // currentStockTag is a stock's ETag now, for a 412.
 func (h *InvestHandler) currentStockTag(ctx context.Context, memberID, id int64) (string, bool, error) {
-	return h.currentTag(ctx, func(q *db.Queries) (int64, error) {
+	return h.currentTag(func(q *db.Queries) (int64, error) {
 		s, err := q.GetStock(ctx, db.GetStockParams{MemberID: memberID, ID: id})
 		return s.Version, err
 	})

@@ -216,7 +216,7 @@ func (h *InvestHandler) DeleteTrade(ctx context.Context, req api.DeleteTradeRequ
 
 // currentTradeTag is a trade's ETag now, for a 412.
 func (h *InvestHandler) currentTradeTag(ctx context.Context, memberID, id int64) (string, bool, error) {
-	return h.currentTag(ctx, func(q *db.Queries) (int64, error) {
+	return h.currentTag(func(q *db.Queries) (int64, error) {
 		t, err := q.GetTrade(ctx, db.GetTradeParams{MemberID: memberID, ID: id})
 		return t.Version, err
 	})
