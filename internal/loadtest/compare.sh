@@ -51,7 +51,10 @@ for rev in "$@"; do
 	labels+=("$sha")
 	echo "building $rev ($sha)"
 	git -C "$root" worktree add --quiet --detach "$work/tree-$i" "$sha"
-	(cd "$work/tree-$i" && go build -o "$work/bin-$i" ./cmd/nestegg)
+	# -trimpath: the build cache then knows the packages across worktree
+	# paths, so a second comparison rebuilds nothing (without it every
+	# package of the temporary worktree was compiled again, minutes here).
+	(cd "$work/tree-$i" && go build -trimpath -o "$work/bin-$i" ./cmd/nestegg)
 	git -C "$root" worktree remove --force "$work/tree-$i"
 	i=$((i + 1))
 done
@@ -74,9 +77,13 @@ for r in $(seq 1 "$rounds"); do
 		NESTEGG_LOAD_URL=http://$addr REDIS_URL=redis://127.0.0.1:6379/$rdb DATABASE_URL=$url \
 			NESTEGG_LOAD_BOOKS=0 NESTEGG_LOAD_MONTH_LIST=1 NESTEGG_LOAD_ROUNDS=${NESTEGG_LOAD_ROUNDS:-1} \
 			"$work/loadtest.test" -test.count=1 -test.timeout 40m -test.run '^TestLoad$' -test.v >>"$f" 2>&1 || {
-			echo "round $r, $label: TestLoad failed (see $f)"; tail -20 "$f"; exit 1; }
+			# A failed request fails TestLoad; the pass still counts when
+			# its pairs ran (the summary shows their failures).
+			grep -q TARGET "$f" || { echo "round $r, $label: TestLoad failed (see $f)"; tail -20 "$f"; exit 1; }
+			echo "round $r, $label: TestLoad failed: $(grep -c 'requests failed (first' "$f") kind(s) of request had failures (see $f)"; }
 		kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
-		echo "round $r, $label: load average after $(loadavg); server log $(wc -l <"$logs/server.log") lines, $(grep -c '"level":"ERROR"' "$logs/server.log" || true) errors" | tee -a "$f"
+		grep -E '"level":"(WARN|ERROR)"' "$logs/server.log" | head -50 >"$out/server-$r-$label.warn" || true
+		echo "round $r, $label: load average after $(loadavg); server log $(wc -l <"$logs/server.log") lines, $(grep -c '"level":"ERROR"' "$logs/server.log" || true) errors, $(grep -c '"level":"WARN"' "$logs/server.log" || true) warnings" | tee -a "$f"
 	done
 done
 
@@ -91,21 +98,26 @@ for r in $(seq 1 "$rounds"); do for label in "${labels[@]}"; do
 			line = $0; sub(/^.*load_test.go:[0-9]+: /, "", line)
 			name = line; sub(/, round [0-9]+ .*/, "", name)
 			rate = line; sub(/ req\/s.*/, "", rate); sub(/.* /, "", rate)
+			failed = line; sub(/ failed.*/, "", failed); sub(/.* /, "", failed)
 			p99 = line; sub(/.*p99 +/, "", p99); sub(/ms.*/, "", p99)
 			cpu = line; sub(/.*PostgreSQL CPU +/, "", cpu); sub(/ms\/req.*/, "", cpu)
-			if (!half) { sname = name; srate = rate; sp99 = p99; scpu = cpu; half = 1; next }
+			if (!half) { sname = name; srate = rate; sp99 = p99; scpu = cpu; sfailed = failed; half = 1; next }
 			half = 0
-			n++; rows[n] = sprintf("%s\t%s\t%s\t%.3f\t%.3f\t%s\t%s\t%s", rev, pass, sname, srate / rate, sp99 / p99,
-				cpu + 0 > 0 ? sprintf("%.3f", scpu / cpu) : "-", srate, rate)
+			n++; rows[n] = sprintf("%s\t%s\t%s\t%.3f\t%.3f\t%s\t%s\t%s\t%d", rev, pass, sname, srate / rate, sp99 / p99,
+				cpu + 0 > 0 ? sprintf("%.3f", scpu / cpu) : "-", srate, rate, sfailed + failed)
 		}
 		END { for (i = 1; i <= n; i++) print rows[i] "\t" la0 "\t" la1 }' "$out/pass-$r-$label.out"
 done; done >"$out/passes.tsv"
-awk -F'\t' '{ printf "pass %s, %s, %s: %s vs %s req/s = %sx throughput, %sx p99, %sx PostgreSQL CPU (load average %s before, %s after)\n", $2, $1, $3, $7, $8, $4, $5, $6, $9, $10 }' "$out/passes.tsv"
+awk -F'\t' '{ printf "pass %s, %s, %s: %s vs %s req/s = %sx throughput, %sx p99, %sx PostgreSQL CPU%s (load average %s before, %s after)\n",
+	$2, $1, $3, $7, $8, $4, $5, $6, ($9 > 0 ? ", " $9 " requests FAILED" : ""), $10, $11 }' "$out/passes.tsv"
 
 awk -F'\t' -v order="${labels[*]}" '
+	# median answers the middle of the values of key (the upper middle of an
+	# even count, as TestLoad) and sets lo and hi to their least and most.
 	function median(key,   n, i, j, v, a) {
 		n = split(vals[key], a, " ")
 		for (i = 2; i <= n; i++) { v = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > v + 0; j--) a[j + 1] = a[j]; a[j + 1] = v }
+		lo = a[1]; hi = a[n]
 		return a[int(n / 2) + 1]
 	}
 	{ for (k = 4; k <= 6; k++) if ($k != "-") vals[$1 SUBSEP $3 SUBSEP k] = vals[$1 SUBSEP $3 SUBSEP k] " " $k
@@ -113,14 +125,14 @@ awk -F'\t' -v order="${labels[*]}" '
 	END {
 		nr = split(order, revs, " ")
 		split("throughput p99 CPU", what, " ")
-		print "medians of the passes\x27 ratios to the floor, per binary, and the difference from " revs[1] ":"
+		print "medians of the passes\x27 ratios to the floor per binary [least-most], and the difference of the medians from " revs[1] ":"
 		for (x = 1; x <= nn; x++) for (k = 4; k <= 6; k++) {
 			if (!((revs[1] SUBSEP names[x] SUBSEP k) in vals)) continue
 			base = median(revs[1] SUBSEP names[x] SUBSEP k)
 			line = sprintf("  %s, %s:", names[x], what[k - 3])
 			for (y = 1; y <= nr; y++) {
 				m = median(revs[y] SUBSEP names[x] SUBSEP k)
-				line = line sprintf(" %s %.3fx", revs[y], m)
+				line = line sprintf(" %s %.3fx [%.2f-%.2f]", revs[y], m, lo, hi)
 				if (y > 1 && base > 0) line = line sprintf(" (%+.1f %%)", (m / base - 1) * 100)
 			}
 			print line
