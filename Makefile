@@ -8,7 +8,7 @@ DB_URL    ?= postgres://postgres@127.0.0.1:5432/nestegg?sslmode=disable
 BENCH_TIME ?= 2s
 TEST_ADMIN_URL ?= $(or $(NESTEGG_TEST_DATABASE_URL),postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable)
 
-.PHONY: help generate check lint release services test test-short test-clean run bench load db-reset
+.PHONY: help generate check lint release services test test-short test-clean run bench load load-compare db-reset
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -119,8 +119,10 @@ LOAD_LARGE_URL  := $(subst /nestegg?,/$(LOAD_LARGE_DB)?,$(DB_URL))
 # with the commits of the service's creates and not with the floor's, which
 # logs nothing (internal/loadtest/README.md, run 16). Afterwards the logs, the
 # databases and the Redis keys the run used (dbs 1 and 2) are removed.
+# LOAD_BIN=path runs make load against a server binary built elsewhere
+# (default: ./cmd/nestegg of this tree, built first).
 load: ## Start servers on 127.0.0.1:18080 and :18082 (databases nestegg_bench and nestegg_bench_large, Redis dbs 1 and 2), load them against the floors, clean up
-	@set -e; dir=$$(mktemp -d); logs=$$(mktemp -d -p /dev/shm 2>/dev/null || echo $$dir); bin=$$dir/nestegg; go build -o $$bin ./cmd/nestegg; \
+	@set -e; dir=$$(mktemp -d); logs=$$(mktemp -d -p /dev/shm 2>/dev/null || echo $$dir); bin=$(or $(LOAD_BIN),$$dir/nestegg); [ -n "$(LOAD_BIN)" ] || go build -o $$bin ./cmd/nestegg; \
 	HTTP_ADDR=$(LOAD_ADDR) LOG_LEVEL=info STORE_TEST_MODE=true SIGNUP_LIMIT_PER_HOUR=10000 REDIS_URL=redis://127.0.0.1:6379/1 TRUSTED_PROXIES=127.0.0.1/32 \
 	  DATABASE_URL=$(LOAD_URL) $$bin 2>$$logs/server.log & pid=$$!; \
 	HTTP_ADDR=$(LOAD_LARGE_ADDR) LOG_LEVEL=info STORE_TEST_MODE=true SIGNUP_LIMIT_PER_HOUR=10000 REDIS_URL=redis://127.0.0.1:6379/2 TRUSTED_PROXIES=127.0.0.1/32 \
@@ -135,6 +137,11 @@ load: ## Start servers on 127.0.0.1:18080 and :18082 (databases nestegg_bench an
 	  NESTEGG_LOAD_LARGE_URL=http://$(LOAD_LARGE_ADDR) LARGE_DATABASE_URL=$(LOAD_LARGE_URL) \
 	  go test -count=1 -timeout 40m -run '^(TestLoad|TestGrowth)$$' -v ./internal/loadtest | tee $$dir/load.out; \
 	grep -hE 'TARGET|GROWTH|BOOKS' $$dir/load.out | sed 's/^ *load_test.go:[0-9]*: //'
+
+# The same driver against servers built from other commits (issue 44: speed
+# stays flat), e.g. make load-compare LOAD_REVS="0be71b5^1 0be71b5 main".
+load-compare: ## make load's TestLoad against a server built from each of LOAD_REVS (the first the baseline), interleaved
+	@DB_URL='$(DB_URL)' bash internal/loadtest/compare.sh $(LOAD_REVS)
 
 db-reset: ## Drop and recreate the local database (migrations run on next start)
 	psql "$(subst /nestegg?,/postgres?,$(DB_URL))" -c 'DROP DATABASE IF EXISTS nestegg WITH (FORCE)'
