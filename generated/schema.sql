@@ -517,10 +517,10 @@ END
 $$;
 
 --
--- Name: wallet_net_add(bigint[], bigint[], date[], numeric[]); Type: FUNCTION; Schema: public; Owner: -
+-- Name: wallet_net_add(bigint[], bigint[], date[], numeric[], numeric[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.wallet_net_add(members bigint[], wallets bigint[], days date[], nets numeric[]) RETURNS void
+CREATE FUNCTION public.wallet_net_add(members bigint[], wallets bigint[], days date[], nets numeric[], grosses numeric[]) RETURNS void
     LANGUAGE plpgsql
     SET enable_bitmapscan TO 'off'
     AS $$
@@ -531,16 +531,16 @@ BEGIN
         IF pg_try_advisory_xact_lock(hashtextextended('wallet_net:' || mid, 0)) THEN
             WITH folded AS (
                 DELETE FROM wallet_net_delta d WHERE d.member_id = mid
-                RETURNING d.wallet_id, d.day, d.net
+                RETURNING d.wallet_id, d.day, d.net, d.gross
             ), x AS (
-                SELECT f.wallet_id, f.day, f.net FROM folded f
+                SELECT f.wallet_id, f.day, f.net, f.gross FROM folded f
                 UNION ALL
-                SELECT u.wallet_id, u.day, u.net
-                FROM unnest(members, wallets, days, nets) AS u(member_id, wallet_id, day, net)
+                SELECT u.wallet_id, u.day, u.net, u.gross
+                FROM unnest(members, wallets, days, nets, grosses) AS u(member_id, wallet_id, day, net, gross)
                 WHERE u.member_id = mid
             )
-            INSERT INTO wallet_net AS r (member_id, wallet_id, period, start, net)
-            SELECT mid, x.wallet_id, p.period, p.start, sum(x.net)
+            INSERT INTO wallet_net AS r (member_id, wallet_id, period, start, net, gross)
+            SELECT mid, x.wallet_id, p.period, p.start, sum(x.net), sum(x.gross)
             FROM x
             JOIN wallet w ON w.member_id = mid AND w.id = x.wallet_id
             CROSS JOIN LATERAL (VALUES
@@ -549,13 +549,14 @@ BEGIN
                 ('week',  date_trunc('week', x.day::timestamp)::date)
             ) AS p(period, start)
             GROUP BY p.period, p.start, x.wallet_id
-            HAVING sum(x.net) <> 0
+            HAVING sum(x.net) <> 0 OR sum(x.gross) <> 0
             ORDER BY p.period, p.start, x.wallet_id
-            ON CONFLICT (member_id, period, start, wallet_id) DO UPDATE SET net = r.net + EXCLUDED.net;
+            ON CONFLICT (member_id, period, start, wallet_id) DO UPDATE
+                SET net = r.net + EXCLUDED.net, gross = r.gross + EXCLUDED.gross;
         ELSE
-            INSERT INTO wallet_net_delta (member_id, wallet_id, day, net)
-            SELECT mid, u.wallet_id, u.day, u.net
-            FROM unnest(members, wallets, days, nets) AS u(member_id, wallet_id, day, net)
+            INSERT INTO wallet_net_delta (member_id, wallet_id, day, net, gross)
+            SELECT mid, u.wallet_id, u.day, u.net, u.gross
+            FROM unnest(members, wallets, days, nets, grosses) AS u(member_id, wallet_id, day, net, gross)
             JOIN wallet w ON w.member_id = mid AND w.id = u.wallet_id
             WHERE u.member_id = mid;
         END IF;
@@ -571,38 +572,42 @@ CREATE FUNCTION public.wallet_net_entries() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 DECLARE
-    ms bigint[]; ws bigint[]; ds date[]; ns numeric[];
+    ms bigint[]; ws bigint[]; ds date[]; ns numeric[]; gs numeric[];
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net)
-        INTO ms, ws, ds, ns
+        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net), array_agg(gross)
+        INTO ms, ws, ds, ns, gs
         FROM (SELECT member_id, wallet_id, entry_date,
-                     sum(CASE WHEN type = 'income' THEN amount ELSE -amount END)::numeric AS net
+                     sum(CASE WHEN type = 'income' THEN amount ELSE -amount END)::numeric AS net,
+                     sum(amount)::numeric AS gross
               FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL
               GROUP BY member_id, wallet_id, entry_date) AS d
-        WHERE net <> 0;
+        WHERE net <> 0 OR gross <> 0;
     ELSIF TG_OP = 'DELETE' THEN
-        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net)
-        INTO ms, ws, ds, ns
+        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net), array_agg(gross)
+        INTO ms, ws, ds, ns, gs
         FROM (SELECT member_id, wallet_id, entry_date,
-                     sum(CASE WHEN type = 'income' THEN -amount ELSE amount END)::numeric AS net
+                     sum(CASE WHEN type = 'income' THEN -amount ELSE amount END)::numeric AS net,
+                     -sum(amount)::numeric AS gross
               FROM old_rows WHERE NOT pending AND wallet_id IS NOT NULL
               GROUP BY member_id, wallet_id, entry_date) AS d
-        WHERE net <> 0;
+        WHERE net <> 0 OR gross <> 0;
     ELSE
-        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net)
-        INTO ms, ws, ds, ns
-        FROM (SELECT member_id, wallet_id, entry_date, sum(net)::numeric AS net
-              FROM (SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN amount ELSE -amount END AS net
+        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net), array_agg(gross)
+        INTO ms, ws, ds, ns, gs
+        FROM (SELECT member_id, wallet_id, entry_date, sum(net)::numeric AS net, sum(gross)::numeric AS gross
+              FROM (SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN amount ELSE -amount END AS net,
+                           amount AS gross
                     FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL
                     UNION ALL
-                    SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN -amount ELSE amount END
+                    SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN -amount ELSE amount END,
+                           -amount
                     FROM old_rows WHERE NOT pending AND wallet_id IS NOT NULL) AS c
               GROUP BY member_id, wallet_id, entry_date) AS d
-        WHERE net <> 0;
+        WHERE net <> 0 OR gross <> 0;
     END IF;
     IF ms IS NOT NULL THEN
-        PERFORM wallet_net_add(ms, ws, ds, ns);
+        PERFORM wallet_net_add(ms, ws, ds, ns, gs);
     END IF;
     RETURN NULL;
 END
@@ -1704,6 +1709,7 @@ CREATE TABLE public.wallet_net (
     period text NOT NULL,
     start date NOT NULL,
     net numeric NOT NULL,
+    gross numeric DEFAULT 0 NOT NULL,
     CONSTRAINT wallet_net_period_check CHECK ((period = ANY (ARRAY['total'::text, 'month'::text, 'week'::text])))
 );
 
@@ -1715,7 +1721,8 @@ CREATE TABLE public.wallet_net_delta (
     member_id bigint NOT NULL,
     wallet_id bigint NOT NULL,
     day date NOT NULL,
-    net numeric NOT NULL
+    net numeric NOT NULL,
+    gross numeric DEFAULT 0 NOT NULL
 )
 WITH (autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='1000');
 
@@ -2254,6 +2261,12 @@ CREATE INDEX account_entry_transfer_idx ON public.account_entry USING btree (tra
 --
 
 CREATE INDEX account_entry_wallet_date_idx ON public.account_entry USING btree (member_id, wallet_id, entry_date);
+
+--
+-- Name: account_entry_walletless_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX account_entry_walletless_idx ON public.account_entry USING btree (member_id) WHERE ((wallet_id IS NULL) AND (NOT pending));
 
 --
 -- Name: auth_failure_key_idx; Type: INDEX; Schema: public; Owner: -
