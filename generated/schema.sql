@@ -2413,12 +2413,6 @@ CREATE INDEX ledger_change_pending_xid_idx ON public.ledger_change_pending USING
 CREATE INDEX ledger_change_tombstone_idx ON public.ledger_change USING btree (changed_at) WHERE deleted;
 
 --
--- Name: ledger_change_xid_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX ledger_change_xid_idx ON public.ledger_change USING btree (member_id, xid);
-
---
 -- Name: member_email_key; Type: INDEX; Schema: public; Owner: -
 --
 

@@ -32,8 +32,10 @@ CREATE TABLE ledger_change (
     -- The record's id; an expected income's is year * 100 + month and the
     -- profile's the member id.
     record_id  bigint      NOT NULL,
-    -- The writing transaction (pg_current_xact_id() as bigint: xid8 stays
-    -- below 2^63), so the commit-time stamp finds its rows.
+    -- The transaction that wrote the change (pg_current_xact_id() as
+    -- bigint: xid8 stays below 2^63), for whoever investigates a feed; no
+    -- query reads it, so it has no index (an index on it cost every note
+    -- an index write).
     xid        bigint      NOT NULL,
     -- The position in the member's feed, stamped at commit.
     seq        bigint      NOT NULL,
@@ -42,7 +44,6 @@ CREATE TABLE ledger_change (
     PRIMARY KEY (member_id, kind, record_id)
 );
 CREATE INDEX ledger_change_feed_idx ON ledger_change (member_id, seq);
-CREATE INDEX ledger_change_xid_idx ON ledger_change (member_id, xid);
 CREATE INDEX ledger_change_tombstone_idx ON ledger_change (changed_at) WHERE deleted;
 CREATE SEQUENCE ledger_change_seq;
 
