@@ -255,12 +255,16 @@ SELECT $1::bigint, $2::bigint, $3::bigint, $4::text, $5::bigint,
     $10::numeric, $11::integer, $12::boolean, $13::text,
     $14::bigint, $15::bigint, $16::bigint
 WHERE CASE WHEN (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' || $1::bigint, 0))) IS NULL THEN false ELSE
+    -- The wallet and the category are key-share locked here, as their
+    -- foreign keys lock them at the row, so that the totals lock below
+    -- comes after them (database.LockOrder): a wallet's deletion holds its
+    -- row and then waits for the totals lock exclusively.
     ($2::bigint IS NULL OR EXISTS (
         SELECT 1 FROM wallet w WHERE w.member_id = $1::bigint AND w.id = $2::bigint
-            AND ($11::integer IS NULL OR w.type = 'CARD')))
+            AND ($11::integer IS NULL OR w.type = 'CARD') FOR KEY SHARE))
     AND ($3::bigint IS NULL OR EXISTS (
         SELECT 1 FROM account_category c WHERE c.member_id = $1::bigint AND c.id = $3::bigint
-            AND c.type = $4::text))
+            AND c.type = $4::text FOR KEY SHARE))
     AND ($11::integer IS NULL OR ($4::text = 'expense' AND $2::bigint IS NOT NULL))
     -- Alone (@alone_bound set: the create is its own transaction), the
     -- write check's sufficient bound, under the totals lock taken shared
@@ -398,18 +402,6 @@ WITH checked AS (
             SELECT 1 FROM account_category c WHERE c.member_id = $1::bigint AND c.id = $3::bigint
                 AND c.type = $4::text))
         AND ($11::integer IS NULL OR ($4::text = 'expense' AND $2::bigint IS NOT NULL))
-        -- Alone, the write check's sufficient bound (CreateEntryChecked).
-        AND ($18::bigint IS NULL OR (
-            (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger_total:' || $1::bigint, 0))) IS NOT NULL
-            AND ($12::boolean OR $2::bigint IS NOT NULL)
-            AND NOT EXISTS (SELECT 1 FROM account_entry o WHERE o.member_id = $1::bigint AND o.wallet_id IS NULL AND NOT o.pending)
-            AND (SELECT COALESCE(sum(abs(w.opening_balance::numeric)
-                        + CASE WHEN w.manual_valuation THEN abs(COALESCE(w.current_value, 0)::numeric) ELSE 0 END), 0)
-                 FROM wallet w WHERE w.member_id = $1::bigint)
-              + COALESCE((SELECT sum(t.gross) FROM wallet_net t
-                          WHERE t.member_id = $1::bigint AND t.period = 'total' AND t.start = '-infinity'), 0)
-              + COALESCE((SELECT sum(d.gross) FROM wallet_net_delta d WHERE d.member_id = $1::bigint), 0)
-              + $5::bigint <= $18::bigint))
         END
 ), tags AS (
     -- The names only when the checks passed (NULL otherwise: no tag made).
@@ -460,7 +452,6 @@ type CreateTaggedEntryCheckedParams struct {
 	PaidBy            *int64
 	Tags              []string
 	ProbeNewDay       bool
-	AloneBound        *int64
 }
 
 type CreateTaggedEntryCheckedRow struct {
@@ -502,7 +493,6 @@ func (q *Queries) CreateTaggedEntryChecked(ctx context.Context, arg CreateTagged
 		arg.PaidBy,
 		arg.Tags,
 		arg.ProbeNewDay,
-		arg.AloneBound,
 	)
 	var i CreateTaggedEntryCheckedRow
 	err := row.Scan(

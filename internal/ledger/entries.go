@@ -267,7 +267,6 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 			EntryDate: p.EntryDate, Memo: p.Memo, Currency: p.Currency, OriginalAmount: p.OriginalAmount,
 			ExchangeRate: p.ExchangeRate, InstallmentMonths: p.InstallmentMonths, Pending: p.Pending, NotifKey: p.NotifKey,
 			ProbeNewDay: p.ProbeNewDay, Tags: e.Tags, CreatedBy: p.CreatedBy, PaidBy: p.PaidBy,
-			AloneBound: p.AloneBound,
 		})
 		return Entry{AccountEntry: row.AccountEntry, NewDay: row.NewDay, Tags: row.TagNames}, err
 	}
@@ -304,7 +303,9 @@ var errNotAlone = errors.New("create entry: not alone")
 // transaction (no BEGIN, no write check after it, no COMMIT: one round
 // trip), where nothing needs a transaction: the caller has no
 // Idempotency-Key answer to store, the ledger is the member's own (a book
-// holds the writer's membership first, in the transaction), and the
+// holds the writer's membership first, in the transaction), the entry has
+// no tags (their rows would be locked after the totals lock, out of
+// database.LockOrder: an import's new tag could deadlock it), and the
 // statement can tell every total the write check keeps within Limit (its
 // sufficient bound: opening balances, manual values and the wallets' gross,
 // with this entry's amount, summed). ok is false, nothing written, when the
@@ -314,14 +315,17 @@ var errNotAlone = errors.New("create entry: not alone")
 // (CreateEntryTx, CheckTotalsTx), which says why or checks the totals
 // exactly.
 func CreateEntryAlone(ctx context.Context, pool *pgxpool.Pool, memberID int64, e EntryInput) (out Entry, ok bool, err error) {
-	if p := session.PrincipalFrom(ctx); p != nil && p.Book != nil {
+	if p := session.PrincipalFrom(ctx); (p != nil && p.Book != nil) || len(e.Tags) > 0 {
 		return Entry{}, false, nil
 	}
 	bound := int64(Limit)
 	e.aloneBound = &bound
 	out, err = CreateEntryTx(ctx, db.New(pool), memberID, e)
 	switch {
-	case errors.Is(err, errNotAlone), database.IsContention(err), database.IsForeignKeyViolation(err):
+	case database.IsContention(err):
+		database.NoteRetried(pool)
+		return Entry{}, false, nil
+	case errors.Is(err, errNotAlone), database.IsForeignKeyViolation(err):
 		return Entry{}, false, nil
 	case err != nil:
 		return Entry{}, false, err

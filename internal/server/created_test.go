@@ -97,7 +97,8 @@ func TestEntryCreateStatements(t *testing.T) {
 	}{
 		// Alone: one statement, its own transaction.
 		{"no tags", m.Client, w.ID, nil, "GetSessionPrincipal CreateEntryChecked"},
-		{"tags", m.Client, w.ID, &[]string{"trip"}, "GetSessionPrincipal CreateTaggedEntryChecked"},
+		// Tags: in a transaction (their locks would follow the totals lock).
+		{"tags", m.Client, w.ID, &[]string{"trip"}, "GetSessionPrincipal begin CreateTaggedEntryChecked " + check},
 		// An Idempotency-Key's answer is stored in the write's transaction.
 		{"keyed", keyed, w.ID, nil, "GetSessionPrincipal begin TryLockIdempotencyKey CreateEntryChecked " +
 			"TotalsForWriteCheck InsertIdempotencyKey commit"},
