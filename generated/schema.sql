@@ -224,63 +224,57 @@ CREATE FUNCTION public.ledger_change_entry() RETURNS trigger
     SET enable_seqscan TO 'off'
     AS $$
 DECLARE
-    ms bigint[];
-    ids bigint[];
-    touched account_entry[] := '{}';
+    ms bigint[]; ids bigint[]; ws bigint[]; trs bigint[]; incs boolean[]; days date[];
     members bigint[];
 BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        touched := touched || ARRAY(SELECT r::account_entry FROM old_rows r);
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        touched := touched || ARRAY(SELECT r::account_entry FROM new_rows r);
-    END IF;
-    IF TG_OP = 'DELETE' THEN
-        SELECT array_agg(member_id), array_agg(id) INTO ms, ids FROM old_rows;
-        PERFORM ledger_change_note('ENTRY', true, ms, ids);
+    IF TG_OP = 'INSERT' THEN
+        SELECT array_agg(member_id), array_agg(id), array_agg(wallet_id), array_agg(transfer_id),
+               array_agg(type = 'income'), array_agg(entry_date), array_agg(DISTINCT member_id)
+        INTO ms, ids, ws, trs, incs, days, members FROM new_rows;
+    ELSIF TG_OP = 'DELETE' THEN
+        SELECT array_agg(member_id), array_agg(id), array_agg(wallet_id), array_agg(transfer_id),
+               array_agg(type = 'income'), array_agg(entry_date), array_agg(DISTINCT member_id)
+        INTO ms, ids, ws, trs, incs, days, members FROM old_rows;
     ELSE
-        SELECT array_agg(member_id), array_agg(id) INTO ms, ids FROM new_rows;
-        PERFORM ledger_change_note('ENTRY', false, ms, ids);
+        SELECT array_agg(member_id), array_agg(id), array_agg(wallet_id), array_agg(transfer_id),
+               array_agg(type = 'income'), array_agg(entry_date), array_agg(DISTINCT member_id)
+        INTO ms, ids, ws, trs, incs, days, members
+        FROM (SELECT member_id, id, wallet_id, transfer_id, type, entry_date FROM old_rows
+              UNION ALL
+              SELECT member_id, id, wallet_id, transfer_id, type, entry_date FROM new_rows) AS r;
     END IF;
-    -- Every lookup below is held to these members (usually one), so it
-    -- reads their rows by index, never another member's.
-    members := ARRAY(SELECT DISTINCT t.member_id FROM unnest(touched) t);
-
-    SELECT array_agg(w.member_id), array_agg(w.id) INTO ms, ids
-    FROM wallet w
-    WHERE w.member_id = ANY(members)
-      AND (w.member_id, w.id) IN (SELECT t.member_id, t.wallet_id FROM unnest(touched) t);
-    PERFORM ledger_change_note('WALLET', false, ms, ids);
-
-    SELECT array_agg(tr.member_id), array_agg(tr.id) INTO ms, ids FROM (
-        SELECT x.member_id, x.id FROM transfer x
-        WHERE x.member_id = ANY(members)
-          AND (x.member_id, x.id) IN (SELECT t.member_id, t.transfer_id FROM unnest(touched) t)
+    INSERT INTO ledger_change_pending (xid, member_id, kind, record_id, deleted)
+    WITH t AS (
+        SELECT * FROM unnest(ms, ids, ws, trs, incs, days)
+            AS t (member_id, id, wallet_id, transfer_id, income, entry_date)
+    )
+    SELECT pg_current_xact_id()::text::bigint, n.member_id, n.kind, n.record_id,
+           n.kind = 'ENTRY' AND TG_OP = 'DELETE'
+    FROM (
+        SELECT t.member_id, 'ENTRY' AS kind, t.id AS record_id FROM t
         UNION
-        SELECT x.member_id, x.id FROM transfer x
-        WHERE x.fee_entry_id = ANY(ARRAY(SELECT t.id FROM unnest(touched) t))
-    ) tr;
-    PERFORM ledger_change_note('TRANSFER', false, ms, ids);
-
-    -- The ledger month of a date with start day d: its calendar month from
-    -- day d on, the month before it until then.
-    SELECT array_agg(b.member_id), array_agg(b.year * 100 + b.month) INTO ms, ids
-    FROM budget_income b
-    JOIN member m ON m.id = b.member_id
-    WHERE b.member_id = ANY(members) AND EXISTS (
-        SELECT 1 FROM unnest(touched) e
-        WHERE e.member_id = b.member_id AND e.type = 'income'
-          AND make_date(b.year, b.month, 1) = date_trunc('month',
-              CASE WHEN extract(day FROM e.entry_date) >= m.month_start_day THEN e.entry_date
-                   ELSE e.entry_date - interval '1 month' END)::date);
-    PERFORM ledger_change_note('BUDGET_INCOME', false, ms, ids);
-
-    SELECT array_agg(o.member_id), array_agg(o.id) INTO ms, ids
-    FROM budget_onetime o
-    WHERE o.member_id = ANY(members) AND EXISTS (
-        SELECT 1 FROM unnest(touched) e
-        WHERE e.member_id = o.member_id AND e.entry_date BETWEEN o.start_date AND o.end_date);
-    PERFORM ledger_change_note('ONETIME_BUDGET', false, ms, ids);
+        SELECT w.member_id, 'WALLET', w.id FROM wallet w
+        WHERE w.member_id = ANY(members) AND (w.member_id, w.id) IN (SELECT t.member_id, t.wallet_id FROM t)
+        UNION
+        SELECT x.member_id, 'TRANSFER', x.id FROM transfer x
+        WHERE x.member_id = ANY(members) AND (x.member_id, x.id) IN (SELECT t.member_id, t.transfer_id FROM t)
+        UNION
+        SELECT x.member_id, 'TRANSFER', x.id FROM transfer x WHERE x.fee_entry_id = ANY(ids)
+        UNION
+        -- The ledger month of a date with start day d: its calendar month
+        -- from day d on, the month before it until then.
+        SELECT b.member_id, 'BUDGET_INCOME', b.year * 100 + b.month
+        FROM budget_income b JOIN member m ON m.id = b.member_id
+        WHERE b.member_id = ANY(members) AND EXISTS (
+            SELECT 1 FROM t WHERE t.member_id = b.member_id AND t.income
+              AND make_date(b.year, b.month, 1) = date_trunc('month',
+                  CASE WHEN extract(day FROM t.entry_date) >= m.month_start_day THEN t.entry_date
+                       ELSE t.entry_date - interval '1 month' END)::date)
+        UNION
+        SELECT o.member_id, 'ONETIME_BUDGET', o.id FROM budget_onetime o
+        WHERE o.member_id = ANY(members) AND EXISTS (
+            SELECT 1 FROM t WHERE t.member_id = o.member_id AND t.entry_date BETWEEN o.start_date AND o.end_date)
+    ) AS n;
     RETURN NULL;
 END $$;
 
@@ -523,10 +517,10 @@ END
 $$;
 
 --
--- Name: wallet_net_add(bigint[], bigint[], date[], numeric[]); Type: FUNCTION; Schema: public; Owner: -
+-- Name: wallet_net_add(bigint[], bigint[], date[], numeric[], numeric[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.wallet_net_add(members bigint[], wallets bigint[], days date[], nets numeric[]) RETURNS void
+CREATE FUNCTION public.wallet_net_add(members bigint[], wallets bigint[], days date[], nets numeric[], grosses numeric[]) RETURNS void
     LANGUAGE plpgsql
     SET enable_bitmapscan TO 'off'
     AS $$
@@ -537,16 +531,16 @@ BEGIN
         IF pg_try_advisory_xact_lock(hashtextextended('wallet_net:' || mid, 0)) THEN
             WITH folded AS (
                 DELETE FROM wallet_net_delta d WHERE d.member_id = mid
-                RETURNING d.wallet_id, d.day, d.net
+                RETURNING d.wallet_id, d.day, d.net, d.gross
             ), x AS (
-                SELECT f.wallet_id, f.day, f.net FROM folded f
+                SELECT f.wallet_id, f.day, f.net, f.gross FROM folded f
                 UNION ALL
-                SELECT u.wallet_id, u.day, u.net
-                FROM unnest(members, wallets, days, nets) AS u(member_id, wallet_id, day, net)
+                SELECT u.wallet_id, u.day, u.net, u.gross
+                FROM unnest(members, wallets, days, nets, grosses) AS u(member_id, wallet_id, day, net, gross)
                 WHERE u.member_id = mid
             )
-            INSERT INTO wallet_net AS r (member_id, wallet_id, period, start, net)
-            SELECT mid, x.wallet_id, p.period, p.start, sum(x.net)
+            INSERT INTO wallet_net AS r (member_id, wallet_id, period, start, net, gross)
+            SELECT mid, x.wallet_id, p.period, p.start, sum(x.net), sum(x.gross)
             FROM x
             JOIN wallet w ON w.member_id = mid AND w.id = x.wallet_id
             CROSS JOIN LATERAL (VALUES
@@ -555,13 +549,14 @@ BEGIN
                 ('week',  date_trunc('week', x.day::timestamp)::date)
             ) AS p(period, start)
             GROUP BY p.period, p.start, x.wallet_id
-            HAVING sum(x.net) <> 0
+            HAVING sum(x.net) <> 0 OR sum(x.gross) <> 0
             ORDER BY p.period, p.start, x.wallet_id
-            ON CONFLICT (member_id, period, start, wallet_id) DO UPDATE SET net = r.net + EXCLUDED.net;
+            ON CONFLICT (member_id, period, start, wallet_id) DO UPDATE
+                SET net = r.net + EXCLUDED.net, gross = r.gross + EXCLUDED.gross;
         ELSE
-            INSERT INTO wallet_net_delta (member_id, wallet_id, day, net)
-            SELECT mid, u.wallet_id, u.day, u.net
-            FROM unnest(members, wallets, days, nets) AS u(member_id, wallet_id, day, net)
+            INSERT INTO wallet_net_delta (member_id, wallet_id, day, net, gross)
+            SELECT mid, u.wallet_id, u.day, u.net, u.gross
+            FROM unnest(members, wallets, days, nets, grosses) AS u(member_id, wallet_id, day, net, gross)
             JOIN wallet w ON w.member_id = mid AND w.id = u.wallet_id
             WHERE u.member_id = mid;
         END IF;
@@ -577,38 +572,42 @@ CREATE FUNCTION public.wallet_net_entries() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 DECLARE
-    ms bigint[]; ws bigint[]; ds date[]; ns numeric[];
+    ms bigint[]; ws bigint[]; ds date[]; ns numeric[]; gs numeric[];
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net)
-        INTO ms, ws, ds, ns
+        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net), array_agg(gross)
+        INTO ms, ws, ds, ns, gs
         FROM (SELECT member_id, wallet_id, entry_date,
-                     sum(CASE WHEN type = 'income' THEN amount ELSE -amount END)::numeric AS net
+                     sum(CASE WHEN type = 'income' THEN amount ELSE -amount END)::numeric AS net,
+                     sum(amount)::numeric AS gross
               FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL
               GROUP BY member_id, wallet_id, entry_date) AS d
-        WHERE net <> 0;
+        WHERE net <> 0 OR gross <> 0;
     ELSIF TG_OP = 'DELETE' THEN
-        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net)
-        INTO ms, ws, ds, ns
+        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net), array_agg(gross)
+        INTO ms, ws, ds, ns, gs
         FROM (SELECT member_id, wallet_id, entry_date,
-                     sum(CASE WHEN type = 'income' THEN -amount ELSE amount END)::numeric AS net
+                     sum(CASE WHEN type = 'income' THEN -amount ELSE amount END)::numeric AS net,
+                     -sum(amount)::numeric AS gross
               FROM old_rows WHERE NOT pending AND wallet_id IS NOT NULL
               GROUP BY member_id, wallet_id, entry_date) AS d
-        WHERE net <> 0;
+        WHERE net <> 0 OR gross <> 0;
     ELSE
-        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net)
-        INTO ms, ws, ds, ns
-        FROM (SELECT member_id, wallet_id, entry_date, sum(net)::numeric AS net
-              FROM (SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN amount ELSE -amount END AS net
+        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net), array_agg(gross)
+        INTO ms, ws, ds, ns, gs
+        FROM (SELECT member_id, wallet_id, entry_date, sum(net)::numeric AS net, sum(gross)::numeric AS gross
+              FROM (SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN amount ELSE -amount END AS net,
+                           amount AS gross
                     FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL
                     UNION ALL
-                    SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN -amount ELSE amount END
+                    SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN -amount ELSE amount END,
+                           -amount
                     FROM old_rows WHERE NOT pending AND wallet_id IS NOT NULL) AS c
               GROUP BY member_id, wallet_id, entry_date) AS d
-        WHERE net <> 0;
+        WHERE net <> 0 OR gross <> 0;
     END IF;
     IF ms IS NOT NULL THEN
-        PERFORM wallet_net_add(ms, ws, ds, ns);
+        PERFORM wallet_net_add(ms, ws, ds, ns, gs);
     END IF;
     RETURN NULL;
 END
@@ -1710,6 +1709,7 @@ CREATE TABLE public.wallet_net (
     period text NOT NULL,
     start date NOT NULL,
     net numeric NOT NULL,
+    gross numeric DEFAULT 0 NOT NULL,
     CONSTRAINT wallet_net_period_check CHECK ((period = ANY (ARRAY['total'::text, 'month'::text, 'week'::text])))
 );
 
@@ -1721,7 +1721,8 @@ CREATE TABLE public.wallet_net_delta (
     member_id bigint NOT NULL,
     wallet_id bigint NOT NULL,
     day date NOT NULL,
-    net numeric NOT NULL
+    net numeric NOT NULL,
+    gross numeric DEFAULT 0 NOT NULL
 )
 WITH (autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='1000');
 
@@ -2262,6 +2263,12 @@ CREATE INDEX account_entry_transfer_idx ON public.account_entry USING btree (tra
 CREATE INDEX account_entry_wallet_date_idx ON public.account_entry USING btree (member_id, wallet_id, entry_date);
 
 --
+-- Name: account_entry_walletless_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX account_entry_walletless_idx ON public.account_entry USING btree (member_id) WHERE ((wallet_id IS NULL) AND (NOT pending));
+
+--
 -- Name: auth_failure_key_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2404,12 +2411,6 @@ CREATE INDEX ledger_change_pending_xid_idx ON public.ledger_change_pending USING
 --
 
 CREATE INDEX ledger_change_tombstone_idx ON public.ledger_change USING btree (changed_at) WHERE deleted;
-
---
--- Name: ledger_change_xid_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX ledger_change_xid_idx ON public.ledger_change USING btree (member_id, xid);
 
 --
 -- Name: member_email_key; Type: INDEX; Schema: public; Owner: -

@@ -30,13 +30,35 @@ SELECT @member_id::bigint, sqlc.narg(wallet_id)::bigint, sqlc.narg(category_id):
 -- NULL.) A restore or account deletion the lock waited for has removed what
 -- the entry names: the foreign keys, checked at the row, refuse it.
 WHERE CASE WHEN (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' || @member_id::bigint, 0))) IS NULL THEN false ELSE
+    -- The wallet and the category are key-share locked here, as their
+    -- foreign keys lock them at the row, so that the totals lock below
+    -- comes after them (database.LockOrder): a wallet's deletion holds its
+    -- row and then waits for the totals lock exclusively.
     (sqlc.narg(wallet_id)::bigint IS NULL OR EXISTS (
         SELECT 1 FROM wallet w WHERE w.member_id = @member_id::bigint AND w.id = sqlc.narg(wallet_id)::bigint
-            AND (sqlc.narg(installment_months)::integer IS NULL OR w.type = 'CARD')))
+            AND (sqlc.narg(installment_months)::integer IS NULL OR w.type = 'CARD') FOR KEY SHARE))
     AND (sqlc.narg(category_id)::bigint IS NULL OR EXISTS (
         SELECT 1 FROM account_category c WHERE c.member_id = @member_id::bigint AND c.id = sqlc.narg(category_id)::bigint
-            AND c.type = @type::text))
+            AND c.type = @type::text FOR KEY SHARE))
     AND (sqlc.narg(installment_months)::integer IS NULL OR (@type::text = 'expense' AND sqlc.narg(wallet_id)::bigint IS NOT NULL))
+    -- Alone (@alone_bound set: the create is its own transaction), the
+    -- write check's sufficient bound, under the totals lock taken shared
+    -- as TotalsForWriteCheck takes it: every balance, net worth's sides and
+    -- every month's income and expense are at most the wallets' opening
+    -- balances, manual values and gross (with this entry's amount) summed,
+    -- where no confirmed entry is off every wallet. Past it, no row: the
+    -- caller checks in a transaction (ledger.CreateEntryAlone).
+    AND (sqlc.narg(alone_bound)::bigint IS NULL OR (
+        (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger_total:' || @member_id::bigint, 0))) IS NOT NULL
+        AND (@pending::boolean OR sqlc.narg(wallet_id)::bigint IS NOT NULL)
+        AND NOT EXISTS (SELECT 1 FROM account_entry o WHERE o.member_id = @member_id::bigint AND o.wallet_id IS NULL AND NOT o.pending)
+        AND (SELECT COALESCE(sum(abs(w.opening_balance::numeric)
+                    + CASE WHEN w.manual_valuation THEN abs(COALESCE(w.current_value, 0)::numeric) ELSE 0 END), 0)
+             FROM wallet w WHERE w.member_id = @member_id::bigint)
+          + COALESCE((SELECT sum(t.gross) FROM wallet_net t
+                      WHERE t.member_id = @member_id::bigint AND t.period = 'total' AND t.start = '-infinity'), 0)
+          + COALESCE((SELECT sum(d.gross) FROM wallet_net_delta d WHERE d.member_id = @member_id::bigint), 0)
+          + @amount::bigint <= sqlc.narg(alone_bound)::bigint))
     END
 RETURNING sqlc.embed(account_entry),
     -- Whether the entry is the first that counts on its day (the statement

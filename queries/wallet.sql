@@ -154,15 +154,28 @@ SELECT pg_advisory_xact_lock(hashtextextended('ledger_total:' || @member_id::big
 -- which takes it exclusive, wait for the single writes in flight and them
 -- wait for it), then every wallet's balance as ListWalletBalancesForCheck
 -- answers it ('wallet' rows), then the month totals of @days as
--- LedgerMonthTotalsOfDays answers them ('month' rows).
+-- LedgerMonthTotalsOfDays answers them ('month' rows), but only where they
+-- could pass @month_bound: no month is summed while the member's wallets'
+-- gross (wallet_net: their entries' amounts without sign, which bound any
+-- month's income and expense) is within it and no confirmed entry is off
+-- every wallet (account_entry_walletless_idx). So a write's check reads
+-- the member's wallets and pending deltas, not the month it writes in.
 WITH totals_lock AS MATERIALIZED (
     SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger_total:' || @member_id::bigint, 0)) AS taken
+), bounded AS MATERIALIZED (
+    SELECT NOT EXISTS (
+            SELECT 1 FROM account_entry e WHERE e.member_id = @member_id AND e.wallet_id IS NULL AND NOT e.pending)
+        AND COALESCE((SELECT sum(t.gross) FROM wallet_net t
+                      WHERE t.member_id = @member_id AND t.period = 'total' AND t.start = '-infinity'), 0)
+          + COALESCE((SELECT sum(d.gross) FROM wallet_net_delta d WHERE d.member_id = @member_id), 0)
+          <= @month_bound::numeric AS within
 ), mb AS (
     SELECT m.month_start_day - 1 AS k FROM member m WHERE m.id = @member_id
 ), g AS (
     SELECT (date_trunc('month', (u.day - mb.k)::timestamp) + mb.k * interval '1 day')::date AS from_date,
            bool_or(u.typ = 'income') AS added_income, bool_or(u.typ = 'expense') AS added_expense
     FROM (SELECT unnest(@days::date[]) AS day, unnest(@types::text[]) AS typ) AS u, mb
+    WHERE NOT (SELECT within FROM bounded)
     GROUP BY 1
 )
 SELECT 'lock'::text AS kind, 0::bigint AS id, ''::text AS name, false AS manual_valuation,

@@ -119,6 +119,10 @@ CREATE INDEX account_entry_member_date_idx ON account_entry (member_id, entry_da
 -- date) serves them, the cards' reads by date too.
 CREATE INDEX account_entry_category_idx ON account_entry (member_id, category_id);
 CREATE INDEX account_entry_pending_idx ON account_entry (member_id) WHERE pending;
+-- Confirmed entries off every wallet, which the rollup (wallet_net) does not
+-- count: the write check sums a month only when a member has any
+-- (TotalsForWriteCheck). Usually empty, so it costs a write nothing.
+CREATE INDEX account_entry_walletless_idx ON account_entry (member_id) WHERE wallet_id IS NULL AND NOT pending;
 CREATE UNIQUE INDEX account_entry_notif_key_idx ON account_entry (member_id, notif_key) WHERE notif_key IS NOT NULL;
 
 CREATE TABLE account_entry_tag (

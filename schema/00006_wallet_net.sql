@@ -12,6 +12,10 @@
 -- A wallet's balance at the end of day d is opening balance + total − the
 -- months (or weeks) starting after d − the entries after d in d's own month
 -- (week), none when d ends it. Rows are not deleted when they fall to 0.
+-- gross is the same entries' amounts summed without their sign: the write
+-- check (ledger.CheckTotalsTx) needs no month's sum while every wallet's
+-- total gross, which bounds any month's income and expense, is far below
+-- its limit.
 -- The ledger owns the table; only these triggers write it. A wallet's rows go
 -- with the wallet (a wallet is deleted only once no entry uses it).
 CREATE TABLE wallet_net (
@@ -20,6 +24,7 @@ CREATE TABLE wallet_net (
     period    text    NOT NULL CHECK (period IN ('total', 'month', 'week')),
     start     date    NOT NULL,
     net       numeric NOT NULL,
+    gross     numeric NOT NULL DEFAULT 0,
     PRIMARY KEY (member_id, period, start, wallet_id),
     FOREIGN KEY (member_id, wallet_id) REFERENCES wallet (member_id, id) ON DELETE CASCADE
 );
@@ -35,6 +40,7 @@ CREATE TABLE wallet_net_delta (
     wallet_id bigint  NOT NULL,
     day       date    NOT NULL,
     net       numeric NOT NULL,
+    gross     numeric NOT NULL DEFAULT 0,
     FOREIGN KEY (member_id, wallet_id) REFERENCES wallet (member_id, id) ON DELETE CASCADE
 )
 -- A queue: vacuumed after a thousand dead rows, not after a fifth of its
@@ -65,7 +71,7 @@ CREATE INDEX wallet_net_delta_wallet_idx ON wallet_net_delta (wallet_id);
 -- second in make load); a plain index scan marks a dead row's entry once,
 -- and later scans pass it by. So wallet_net_add does without bitmap scans.
 -- +goose StatementBegin
-CREATE FUNCTION wallet_net_add(members bigint[], wallets bigint[], days date[], nets numeric[]) RETURNS void
+CREATE FUNCTION wallet_net_add(members bigint[], wallets bigint[], days date[], nets numeric[], grosses numeric[]) RETURNS void
 LANGUAGE plpgsql SET enable_bitmapscan = off AS $$
 DECLARE
     mid bigint;
@@ -74,16 +80,16 @@ BEGIN
         IF pg_try_advisory_xact_lock(hashtextextended('wallet_net:' || mid, 0)) THEN
             WITH folded AS (
                 DELETE FROM wallet_net_delta d WHERE d.member_id = mid
-                RETURNING d.wallet_id, d.day, d.net
+                RETURNING d.wallet_id, d.day, d.net, d.gross
             ), x AS (
-                SELECT f.wallet_id, f.day, f.net FROM folded f
+                SELECT f.wallet_id, f.day, f.net, f.gross FROM folded f
                 UNION ALL
-                SELECT u.wallet_id, u.day, u.net
-                FROM unnest(members, wallets, days, nets) AS u(member_id, wallet_id, day, net)
+                SELECT u.wallet_id, u.day, u.net, u.gross
+                FROM unnest(members, wallets, days, nets, grosses) AS u(member_id, wallet_id, day, net, gross)
                 WHERE u.member_id = mid
             )
-            INSERT INTO wallet_net AS r (member_id, wallet_id, period, start, net)
-            SELECT mid, x.wallet_id, p.period, p.start, sum(x.net)
+            INSERT INTO wallet_net AS r (member_id, wallet_id, period, start, net, gross)
+            SELECT mid, x.wallet_id, p.period, p.start, sum(x.net), sum(x.gross)
             FROM x
             JOIN wallet w ON w.member_id = mid AND w.id = x.wallet_id
             CROSS JOIN LATERAL (VALUES
@@ -92,13 +98,14 @@ BEGIN
                 ('week',  date_trunc('week', x.day::timestamp)::date)
             ) AS p(period, start)
             GROUP BY p.period, p.start, x.wallet_id
-            HAVING sum(x.net) <> 0
+            HAVING sum(x.net) <> 0 OR sum(x.gross) <> 0
             ORDER BY p.period, p.start, x.wallet_id
-            ON CONFLICT (member_id, period, start, wallet_id) DO UPDATE SET net = r.net + EXCLUDED.net;
+            ON CONFLICT (member_id, period, start, wallet_id) DO UPDATE
+                SET net = r.net + EXCLUDED.net, gross = r.gross + EXCLUDED.gross;
         ELSE
-            INSERT INTO wallet_net_delta (member_id, wallet_id, day, net)
-            SELECT mid, u.wallet_id, u.day, u.net
-            FROM unnest(members, wallets, days, nets) AS u(member_id, wallet_id, day, net)
+            INSERT INTO wallet_net_delta (member_id, wallet_id, day, net, gross)
+            SELECT mid, u.wallet_id, u.day, u.net, u.gross
+            FROM unnest(members, wallets, days, nets, grosses) AS u(member_id, wallet_id, day, net, gross)
             JOIN wallet w ON w.member_id = mid AND w.id = u.wallet_id
             WHERE u.member_id = mid;
         END IF;
@@ -116,38 +123,42 @@ $$;
 CREATE FUNCTION wallet_net_entries() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
-    ms bigint[]; ws bigint[]; ds date[]; ns numeric[];
+    ms bigint[]; ws bigint[]; ds date[]; ns numeric[]; gs numeric[];
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net)
-        INTO ms, ws, ds, ns
+        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net), array_agg(gross)
+        INTO ms, ws, ds, ns, gs
         FROM (SELECT member_id, wallet_id, entry_date,
-                     sum(CASE WHEN type = 'income' THEN amount ELSE -amount END)::numeric AS net
+                     sum(CASE WHEN type = 'income' THEN amount ELSE -amount END)::numeric AS net,
+                     sum(amount)::numeric AS gross
               FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL
               GROUP BY member_id, wallet_id, entry_date) AS d
-        WHERE net <> 0;
+        WHERE net <> 0 OR gross <> 0;
     ELSIF TG_OP = 'DELETE' THEN
-        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net)
-        INTO ms, ws, ds, ns
+        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net), array_agg(gross)
+        INTO ms, ws, ds, ns, gs
         FROM (SELECT member_id, wallet_id, entry_date,
-                     sum(CASE WHEN type = 'income' THEN -amount ELSE amount END)::numeric AS net
+                     sum(CASE WHEN type = 'income' THEN -amount ELSE amount END)::numeric AS net,
+                     -sum(amount)::numeric AS gross
               FROM old_rows WHERE NOT pending AND wallet_id IS NOT NULL
               GROUP BY member_id, wallet_id, entry_date) AS d
-        WHERE net <> 0;
+        WHERE net <> 0 OR gross <> 0;
     ELSE
-        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net)
-        INTO ms, ws, ds, ns
-        FROM (SELECT member_id, wallet_id, entry_date, sum(net)::numeric AS net
-              FROM (SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN amount ELSE -amount END AS net
+        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net), array_agg(gross)
+        INTO ms, ws, ds, ns, gs
+        FROM (SELECT member_id, wallet_id, entry_date, sum(net)::numeric AS net, sum(gross)::numeric AS gross
+              FROM (SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN amount ELSE -amount END AS net,
+                           amount AS gross
                     FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL
                     UNION ALL
-                    SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN -amount ELSE amount END
+                    SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN -amount ELSE amount END,
+                           -amount
                     FROM old_rows WHERE NOT pending AND wallet_id IS NOT NULL) AS c
               GROUP BY member_id, wallet_id, entry_date) AS d
-        WHERE net <> 0;
+        WHERE net <> 0 OR gross <> 0;
     END IF;
     IF ms IS NOT NULL THEN
-        PERFORM wallet_net_add(ms, ws, ds, ns);
+        PERFORM wallet_net_add(ms, ws, ds, ns, gs);
     END IF;
     RETURN NULL;
 END
@@ -166,6 +177,6 @@ DROP TRIGGER account_entry_wallet_net_delete ON account_entry;
 DROP TRIGGER account_entry_wallet_net_update ON account_entry;
 DROP TRIGGER account_entry_wallet_net_insert ON account_entry;
 DROP FUNCTION wallet_net_entries();
-DROP FUNCTION wallet_net_add(bigint[], bigint[], date[], numeric[]);
+DROP FUNCTION wallet_net_add(bigint[], bigint[], date[], numeric[], numeric[]);
 DROP TABLE wallet_net_delta;
 DROP TABLE wallet_net;

@@ -32,8 +32,10 @@ CREATE TABLE ledger_change (
     -- The record's id; an expected income's is year * 100 + month and the
     -- profile's the member id.
     record_id  bigint      NOT NULL,
-    -- The writing transaction (pg_current_xact_id() as bigint: xid8 stays
-    -- below 2^63), so the commit-time stamp finds its rows.
+    -- The transaction that wrote the change (pg_current_xact_id() as
+    -- bigint: xid8 stays below 2^63), for whoever investigates a feed; no
+    -- query reads it, so it has no index (an index on it cost every note
+    -- an index write).
     xid        bigint      NOT NULL,
     -- The position in the member's feed, stamped at commit.
     seq        bigint      NOT NULL,
@@ -42,7 +44,6 @@ CREATE TABLE ledger_change (
     PRIMARY KEY (member_id, kind, record_id)
 );
 CREATE INDEX ledger_change_feed_idx ON ledger_change (member_id, seq);
-CREATE INDEX ledger_change_xid_idx ON ledger_change (member_id, xid);
 CREATE INDEX ledger_change_tombstone_idx ON ledger_change (changed_at) WHERE deleted;
 CREATE SEQUENCE ledger_change_seq;
 
@@ -126,73 +127,71 @@ END $$;
 -- +goose StatementEnd
 
 -- +goose StatementBegin
--- Entries: the entry, then what its answer feeds (see the top). The rows
--- before and after the statement are gathered into one array, as a trigger
--- for one event cannot name the other event's transition table. Its
--- lookups are held to the writing members and run with enable_seqscan off:
--- a PL/pgSQL function keeps its plans for the connection's life, and a plan
--- made while wallet held a few rows (a sequential scan) would read every
--- member's wallets on every entry write where no ANALYZE replaced it.
+-- Entries: the entry, then what its answer feeds (see the top). The
+-- statement's rows are read once into arrays of their columns (a trigger for
+-- one event cannot name the other event's transition table; an UPDATE's
+-- rows before and after both count), and every note is written by one
+-- INSERT: one statement a write, however many kinds it notes (written as
+-- five lookups each with its own INSERT, the notes cost an entry create more
+-- than the rest of its statement). The lookups are held to the writing
+-- members and run with enable_seqscan off: a PL/pgSQL function keeps its
+-- plans for the connection's life, and a plan made while wallet held a few
+-- rows (a sequential scan) would read every member's wallets on every entry
+-- write where no ANALYZE replaced it.
 CREATE FUNCTION ledger_change_entry() RETURNS trigger LANGUAGE plpgsql
 SET enable_seqscan = off AS $$
 DECLARE
-    ms bigint[];
-    ids bigint[];
-    touched account_entry[] := '{}';
+    ms bigint[]; ids bigint[]; ws bigint[]; trs bigint[]; incs boolean[]; days date[];
     members bigint[];
 BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-        touched := touched || ARRAY(SELECT r::account_entry FROM old_rows r);
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        touched := touched || ARRAY(SELECT r::account_entry FROM new_rows r);
-    END IF;
-    IF TG_OP = 'DELETE' THEN
-        SELECT array_agg(member_id), array_agg(id) INTO ms, ids FROM old_rows;
-        PERFORM ledger_change_note('ENTRY', true, ms, ids);
+    IF TG_OP = 'INSERT' THEN
+        SELECT array_agg(member_id), array_agg(id), array_agg(wallet_id), array_agg(transfer_id),
+               array_agg(type = 'income'), array_agg(entry_date), array_agg(DISTINCT member_id)
+        INTO ms, ids, ws, trs, incs, days, members FROM new_rows;
+    ELSIF TG_OP = 'DELETE' THEN
+        SELECT array_agg(member_id), array_agg(id), array_agg(wallet_id), array_agg(transfer_id),
+               array_agg(type = 'income'), array_agg(entry_date), array_agg(DISTINCT member_id)
+        INTO ms, ids, ws, trs, incs, days, members FROM old_rows;
     ELSE
-        SELECT array_agg(member_id), array_agg(id) INTO ms, ids FROM new_rows;
-        PERFORM ledger_change_note('ENTRY', false, ms, ids);
+        SELECT array_agg(member_id), array_agg(id), array_agg(wallet_id), array_agg(transfer_id),
+               array_agg(type = 'income'), array_agg(entry_date), array_agg(DISTINCT member_id)
+        INTO ms, ids, ws, trs, incs, days, members
+        FROM (SELECT member_id, id, wallet_id, transfer_id, type, entry_date FROM old_rows
+              UNION ALL
+              SELECT member_id, id, wallet_id, transfer_id, type, entry_date FROM new_rows) AS r;
     END IF;
-    -- Every lookup below is held to these members (usually one), so it
-    -- reads their rows by index, never another member's.
-    members := ARRAY(SELECT DISTINCT t.member_id FROM unnest(touched) t);
-
-    SELECT array_agg(w.member_id), array_agg(w.id) INTO ms, ids
-    FROM wallet w
-    WHERE w.member_id = ANY(members)
-      AND (w.member_id, w.id) IN (SELECT t.member_id, t.wallet_id FROM unnest(touched) t);
-    PERFORM ledger_change_note('WALLET', false, ms, ids);
-
-    SELECT array_agg(tr.member_id), array_agg(tr.id) INTO ms, ids FROM (
-        SELECT x.member_id, x.id FROM transfer x
-        WHERE x.member_id = ANY(members)
-          AND (x.member_id, x.id) IN (SELECT t.member_id, t.transfer_id FROM unnest(touched) t)
+    INSERT INTO ledger_change_pending (xid, member_id, kind, record_id, deleted)
+    WITH t AS (
+        SELECT * FROM unnest(ms, ids, ws, trs, incs, days)
+            AS t (member_id, id, wallet_id, transfer_id, income, entry_date)
+    )
+    SELECT pg_current_xact_id()::text::bigint, n.member_id, n.kind, n.record_id,
+           n.kind = 'ENTRY' AND TG_OP = 'DELETE'
+    FROM (
+        SELECT t.member_id, 'ENTRY' AS kind, t.id AS record_id FROM t
         UNION
-        SELECT x.member_id, x.id FROM transfer x
-        WHERE x.fee_entry_id = ANY(ARRAY(SELECT t.id FROM unnest(touched) t))
-    ) tr;
-    PERFORM ledger_change_note('TRANSFER', false, ms, ids);
-
-    -- The ledger month of a date with start day d: its calendar month from
-    -- day d on, the month before it until then.
-    SELECT array_agg(b.member_id), array_agg(b.year * 100 + b.month) INTO ms, ids
-    FROM budget_income b
-    JOIN member m ON m.id = b.member_id
-    WHERE b.member_id = ANY(members) AND EXISTS (
-        SELECT 1 FROM unnest(touched) e
-        WHERE e.member_id = b.member_id AND e.type = 'income'
-          AND make_date(b.year, b.month, 1) = date_trunc('month',
-              CASE WHEN extract(day FROM e.entry_date) >= m.month_start_day THEN e.entry_date
-                   ELSE e.entry_date - interval '1 month' END)::date);
-    PERFORM ledger_change_note('BUDGET_INCOME', false, ms, ids);
-
-    SELECT array_agg(o.member_id), array_agg(o.id) INTO ms, ids
-    FROM budget_onetime o
-    WHERE o.member_id = ANY(members) AND EXISTS (
-        SELECT 1 FROM unnest(touched) e
-        WHERE e.member_id = o.member_id AND e.entry_date BETWEEN o.start_date AND o.end_date);
-    PERFORM ledger_change_note('ONETIME_BUDGET', false, ms, ids);
+        SELECT w.member_id, 'WALLET', w.id FROM wallet w
+        WHERE w.member_id = ANY(members) AND (w.member_id, w.id) IN (SELECT t.member_id, t.wallet_id FROM t)
+        UNION
+        SELECT x.member_id, 'TRANSFER', x.id FROM transfer x
+        WHERE x.member_id = ANY(members) AND (x.member_id, x.id) IN (SELECT t.member_id, t.transfer_id FROM t)
+        UNION
+        SELECT x.member_id, 'TRANSFER', x.id FROM transfer x WHERE x.fee_entry_id = ANY(ids)
+        UNION
+        -- The ledger month of a date with start day d: its calendar month
+        -- from day d on, the month before it until then.
+        SELECT b.member_id, 'BUDGET_INCOME', b.year * 100 + b.month
+        FROM budget_income b JOIN member m ON m.id = b.member_id
+        WHERE b.member_id = ANY(members) AND EXISTS (
+            SELECT 1 FROM t WHERE t.member_id = b.member_id AND t.income
+              AND make_date(b.year, b.month, 1) = date_trunc('month',
+                  CASE WHEN extract(day FROM t.entry_date) >= m.month_start_day THEN t.entry_date
+                       ELSE t.entry_date - interval '1 month' END)::date)
+        UNION
+        SELECT o.member_id, 'ONETIME_BUDGET', o.id FROM budget_onetime o
+        WHERE o.member_id = ANY(members) AND EXISTS (
+            SELECT 1 FROM t WHERE t.member_id = o.member_id AND t.entry_date BETWEEN o.start_date AND o.end_date)
+    ) AS n;
     RETURN NULL;
 END $$;
 -- +goose StatementEnd

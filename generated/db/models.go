@@ -531,6 +531,7 @@ type WalletNet struct {
 	Period   string
 	Start    time.Time
 	Net      decimal.Decimal
+	Gross    decimal.Decimal
 }
 
 type WalletNetDeltum struct {
@@ -538,4 +539,5 @@ type WalletNetDeltum struct {
 	WalletID int64
 	Day      time.Time
 	Net      decimal.Decimal
+	Gross    decimal.Decimal
 }

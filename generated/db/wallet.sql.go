@@ -631,12 +631,20 @@ func (q *Queries) SetWalletCycle(ctx context.Context, arg SetWalletCycleParams) 
 const totalsForWriteCheck = `-- name: TotalsForWriteCheck :many
 WITH totals_lock AS MATERIALIZED (
     SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger_total:' || $1::bigint, 0)) AS taken
+), bounded AS MATERIALIZED (
+    SELECT NOT EXISTS (
+            SELECT 1 FROM account_entry e WHERE e.member_id = $1 AND e.wallet_id IS NULL AND NOT e.pending)
+        AND COALESCE((SELECT sum(t.gross) FROM wallet_net t
+                      WHERE t.member_id = $1 AND t.period = 'total' AND t.start = '-infinity'), 0)
+          + COALESCE((SELECT sum(d.gross) FROM wallet_net_delta d WHERE d.member_id = $1), 0)
+          <= $2::numeric AS within
 ), mb AS (
     SELECT m.month_start_day - 1 AS k FROM member m WHERE m.id = $1
 ), g AS (
     SELECT (date_trunc('month', (u.day - mb.k)::timestamp) + mb.k * interval '1 day')::date AS from_date,
            bool_or(u.typ = 'income') AS added_income, bool_or(u.typ = 'expense') AS added_expense
-    FROM (SELECT unnest($2::date[]) AS day, unnest($3::text[]) AS typ) AS u, mb
+    FROM (SELECT unnest($3::date[]) AS day, unnest($4::text[]) AS typ) AS u, mb
+    WHERE NOT (SELECT within FROM bounded)
     GROUP BY 1
 )
 SELECT 'lock'::text AS kind, 0::bigint AS id, ''::text AS name, false AS manual_valuation,
@@ -668,9 +676,10 @@ CROSS JOIN LATERAL (
 `
 
 type TotalsForWriteCheckParams struct {
-	MemberID int64
-	Days     []time.Time
-	Types    []string
+	MemberID   int64
+	MonthBound decimal.Decimal
+	Days       []time.Time
+	Types      []string
 }
 
 type TotalsForWriteCheckRow struct {
@@ -693,9 +702,19 @@ type TotalsForWriteCheckRow struct {
 // which takes it exclusive, wait for the single writes in flight and them
 // wait for it), then every wallet's balance as ListWalletBalancesForCheck
 // answers it ('wallet' rows), then the month totals of @days as
-// LedgerMonthTotalsOfDays answers them ('month' rows).
+// LedgerMonthTotalsOfDays answers them ('month' rows), but only where they
+// could pass @month_bound: no month is summed while the member's wallets'
+// gross (wallet_net: their entries' amounts without sign, which bound any
+// month's income and expense) is within it and no confirmed entry is off
+// every wallet (account_entry_walletless_idx). So a write's check reads
+// the member's wallets and pending deltas, not the month it writes in.
 func (q *Queries) TotalsForWriteCheck(ctx context.Context, arg TotalsForWriteCheckParams) ([]TotalsForWriteCheckRow, error) {
-	rows, err := q.db.Query(ctx, totalsForWriteCheck, arg.MemberID, arg.Days, arg.Types)
+	rows, err := q.db.Query(ctx, totalsForWriteCheck,
+		arg.MemberID,
+		arg.MonthBound,
+		arg.Days,
+		arg.Types,
+	)
 	if err != nil {
 		return nil, err
 	}

@@ -246,6 +246,11 @@ func retriedOn(pool *pgxpool.Pool) *atomic.Int64 {
 // retry that went well hides a lock-order mistake from the answers.
 func Retried(pool *pgxpool.Pool) int64 { return retriedOn(pool).Load() }
 
+// NoteRetried counts, for Retried, a write that runs again on pool outside
+// InTx after a deadlock or serialization failure (a statement that was its
+// own transaction, done again in one).
+func NoteRetried(pool *pgxpool.Pool) { retriedOn(pool).Add(1) }
+
 func runTx(ctx context.Context, pool *pgxpool.Pool, fn func(tx pgx.Tx) error) error {
 	tx, err := pool.Begin(ctx)
 	if err != nil {

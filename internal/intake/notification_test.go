@@ -498,9 +498,11 @@ func TestCleanupJobDeletesCancellationKeysPastTheWindow(t *testing.T) {
 	}
 }
 
-// A card deleted while its notification is being recorded (checked, then
-// gone before the insert) does not lose the notification: it is recorded
-// again, as if the card had not been there.
+// A card deleted while its notification is being recorded does not lose
+// the notification: the create's checks key-share lock the card (so that the
+// write check's totals lock follows them, database.LockOrder), so the
+// deletion waits for the notification's commit, the payment is recorded on
+// the card, and the deletion then finds the card in use (409), never a 500.
 func TestNotificationSurvivesItsCardDeletedMidway(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
@@ -550,15 +552,29 @@ CREATE TRIGGER test_wait_midway BEFORE INSERT ON account_entry
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if _, err := env.Pool.Exec(ctx, `DELETE FROM wallet WHERE id = $1`, card.ID); err != nil {
-		t.Fatal(err)
+	deleted := make(chan *apitest.Response, 1)
+	go func() { deleted <- m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", card.ID), nil) }()
+	// The deletion waits on the card's row, which the notification's
+	// checks hold, until the notification commits.
+	for waiting := 0; waiting < 2 && len(deleted) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the deletion never waited for the card's row")
+		}
+		if err := env.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	if _, err := holder.Exec(ctx, `SELECT pg_advisory_unlock(4242)`); err != nil {
 		t.Fatal(err)
 	}
 	got := <-answered
-	if got.Outcome != "CREATED" || got.Entry == nil || got.Entry.WalletID != nil || got.Entry.Amount != 12500 {
-		t.Fatalf("got %+v, want the payment recorded without the deleted card %d", got, card.ID)
+	if got.Outcome != "CREATED" || got.Entry == nil || got.Entry.WalletID == nil || *got.Entry.WalletID != card.ID || got.Entry.Amount != 12500 {
+		t.Fatalf("got %+v, want the payment recorded on card %d", got, card.ID)
+	}
+	if res := <-deleted; res.Status != http.StatusConflict {
+		t.Fatalf("the card's deletion behind the notification answered %d %s, want 409 (in use)", res.Status, res.Body)
 	}
 	if n := pendingCount(t, m); n != 1 {
 		t.Fatalf("%d pending entries, want the one payment", n)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/oapi-codegen/runtime/types"
 	"github.com/shopspring/decimal"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/nestegg/nestegg/internal/money"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/rates"
+	"github.com/nestegg/nestegg/internal/session"
 )
 
 // Limits of an entry.
@@ -80,6 +82,9 @@ type EntryInput struct {
 	// needsRate marks a foreign entry with neither amount nor rate: Amount
 	// waits for the FX rate of its date.
 	needsRate bool
+	// aloneBound, set by CreateEntryAlone, makes the create's statement
+	// refuse (no row) any entry whose totals it cannot tell within Limit.
+	aloneBound *int64
 }
 
 // NeedsRate says the entry has neither amount nor exchange rate: its
@@ -249,6 +254,7 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 			EntryDate: e.Date, Memo: e.Memo, Currency: e.Currency, OriginalAmount: e.OriginalAmount,
 			ExchangeRate: e.ExchangeRate, InstallmentMonths: e.InstallmentMonths, Pending: e.Pending, NotifKey: e.NotifKey,
 			ProbeNewDay: e.ProbeNewDay, TransferID: e.TransferID, CreatedBy: e.CreatedBy, PaidBy: e.PaidByColumn,
+			AloneBound: e.aloneBound,
 		}
 		if len(e.Tags) == 0 {
 			// Without the tag CTEs, whose empty INSERTs would fire the
@@ -265,6 +271,9 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 		return Entry{AccountEntry: row.AccountEntry, NewDay: row.NewDay, Tags: row.TagNames}, err
 	}
 	out, err := insert()
+	if errors.Is(err, pgx.ErrNoRows) && e.aloneBound != nil {
+		return Entry{}, errNotAlone
+	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		// A check refused it: say which. When none does now, what the
 		// entry names changed in between (a wallet's type, say): one more
@@ -285,6 +294,43 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 		return Entry{}, refGone(err, "create entry")
 	}
 	return out, nil
+}
+
+// errNotAlone says the statement of CreateEntryAlone refused the entry.
+var errNotAlone = errors.New("create entry: not alone")
+
+// CreateEntryAlone creates an entry in one statement that is its own
+// transaction (no BEGIN, no write check after it, no COMMIT: one round
+// trip), where nothing needs a transaction: the caller has no
+// Idempotency-Key answer to store, the ledger is the member's own (a book
+// holds the writer's membership first, in the transaction), the entry has
+// no tags (their rows would be locked after the totals lock, out of
+// database.LockOrder: an import's new tag could deadlock it), and the
+// statement can tell every total the write check keeps within Limit (its
+// sufficient bound: opening balances, manual values and the wallets' gross,
+// with this entry's amount, summed). ok is false, nothing written, when the
+// statement refused the entry for any reason (a check, the bound) or lost a
+// race that a transaction runs again (a tag deleted meanwhile, a wallet's
+// foreign key): the caller then creates it in a transaction
+// (CreateEntryTx, CheckTotalsTx), which says why or checks the totals
+// exactly.
+func CreateEntryAlone(ctx context.Context, pool *pgxpool.Pool, memberID int64, e EntryInput) (out Entry, ok bool, err error) {
+	if p := session.PrincipalFrom(ctx); (p != nil && p.Book != nil) || len(e.Tags) > 0 {
+		return Entry{}, false, nil
+	}
+	bound := int64(Limit)
+	e.aloneBound = &bound
+	out, err = CreateEntryTx(ctx, db.New(pool), memberID, e)
+	switch {
+	case database.IsContention(err):
+		database.NoteRetried(pool)
+		return Entry{}, false, nil
+	case errors.Is(err, errNotAlone), database.IsForeignKeyViolation(err):
+		return Entry{}, false, nil
+	case err != nil:
+		return Entry{}, false, err
+	}
+	return out, true, nil
 }
 
 // UpdateEntryTx rewrites an entry's fields (not its tags) inside the
@@ -379,22 +425,40 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	in.ProbeNewDay = h.mayCompleteToday(p.MonthStartDay, in.Date)
 	// The entry's statement takes the member's ledger lock (shared) before
 	// its checks (the foreign keys catch a wallet or category deleted in
-	// between: refGone); then, when the entry moves money, the write check
-	// of the totals it moved (totals.go), in the same transaction.
+	// between: refGone). Without an Idempotency-Key it is first tried as a
+	// transaction of its own that bounds the totals itself
+	// (CreateEntryAlone); otherwise, or where that cannot decide, the
+	// statement and then, when the entry moves money, the write check of
+	// the totals it moved (totals.go) run in one transaction with the key.
 	var e Entry
-	out, replayed, err := idempotency.Create(ctx, h.keys, "createEntry", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Entry], error) {
-		var err error
-		if e, err = CreateEntryTx(ctx, q, p.MemberID, in); err != nil {
-			return etag.Tagged[api.Entry]{}, err
+	var out etag.Tagged[api.Entry]
+	var replayed *string
+	alone := false
+	if req.Params.IdempotencyKey == nil {
+		if e, alone, err = CreateEntryAlone(ctx, h.pool, p.MemberID, in); err != nil {
+			return nil, err
 		}
-		var moved Totals
-		moved.Entry(nil, &e.AccountEntry)
-		if err := CheckTotalsTx(ctx, q, p.MemberID, &moved); err != nil {
-			return etag.Tagged[api.Entry]{}, err
+		if alone {
+			if out, err = etag.Answered(e.Version, att.Entry(e)); err != nil {
+				return nil, err
+			}
 		}
-		// The version after its tag links, which raise it.
-		return etag.Answered(e.Version, att.Entry(e))
-	})
+	}
+	if !alone {
+		out, replayed, err = idempotency.Create(ctx, h.keys, "createEntry", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Entry], error) {
+			var err error
+			if e, err = CreateEntryTx(ctx, q, p.MemberID, in); err != nil {
+				return etag.Tagged[api.Entry]{}, err
+			}
+			var moved Totals
+			moved.Entry(nil, &e.AccountEntry)
+			if err := CheckTotalsTx(ctx, q, p.MemberID, &moved); err != nil {
+				return etag.Tagged[api.Entry]{}, err
+			}
+			// The version after its tag links, which raise it.
+			return etag.Answered(e.Version, att.Entry(e))
+		})
+	}
 	if err != nil {
 		return nil, err
 	}

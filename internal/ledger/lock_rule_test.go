@@ -214,6 +214,7 @@ func TestWalletDeletionWhileEntriesArriveKeepsTheRollup(t *testing.T) {
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
 	keep := lt.Wallet(m.Client, "Kept", api.WalletTypeBank, 0)
+	before := database.Retried(env.Pool)
 	for round := range 8 {
 		w := lt.Wallet(m.Client, fmt.Sprintf("Doomed %d", round), api.WalletTypeCash, 0)
 		lt.Entry(m.Client, lt.Income(lt.Date(2026, 11, 1), 1000, w.ID))
@@ -229,6 +230,10 @@ func TestWalletDeletionWhileEntriesArriveKeepsTheRollup(t *testing.T) {
 			allowed(t, "create", res, http.StatusCreated, http.StatusNotFound)
 		}
 		ledgerWhole(t, env, m.ID, fmt.Sprintf("round %d", round))
+	}
+	// Both paths take their locks in LockOrder: none waited in a cycle.
+	if n := database.Retried(env.Pool) - before; n != 0 {
+		t.Errorf("%d writes ran again after a deadlock", n)
 	}
 }
 

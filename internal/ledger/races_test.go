@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
+	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/ledger"
 )
 
@@ -78,53 +80,71 @@ func TestEntriesQueuedBehindAWalletDeletionAreRefused(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
 	m := env.NewMember(apitest.AsPremium())
-	w := lt.Wallet(m.Client, "Doomed", api.WalletTypeCash, 0)
-	held, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
+	keep := lt.Wallet(m.Client, "Kept", api.WalletTypeBank, 0)
+	before := database.Retried(env.Pool)
+	// One hook for both rounds (it is the package's, and tests run in
+	// parallel): it holds the deletion of the round's wallet.
+	var doomed atomic.Int64
+	var held, release chan struct{}
+	var once *sync.Once
 	ledger.HoldWalletDeletions(func(id int64) {
-		if id != w.ID {
+		if id != doomed.Load() {
 			return
 		}
 		once.Do(func() { close(held) })
 		<-release
 	})
-	deleted := make(chan *apitest.Response, 1)
-	go func() { deleted <- m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", w.ID), nil) }()
-	<-held
-
-	const creates = 3
-	answers := make(chan *apitest.Response, creates)
-	for range creates {
+	// Plainly, and with moveTo: that deletion then takes the totals lock
+	// exclusively after its row is deleted, while the creates' statement
+	// takes it shared; the creates wait on the wallet's row first, holding
+	// no totals lock, so the two never wait for each other.
+	for _, moveTo := range []string{"", fmt.Sprintf("?moveTo=%d", keep.ID)} {
+		w := lt.Wallet(m.Client, "Doomed", api.WalletTypeCash, 0)
+		held, release, once = make(chan struct{}), make(chan struct{}), new(sync.Once)
+		doomed.Store(w.ID)
+		deleted := make(chan *apitest.Response, 1)
 		go func() {
-			answers <- m.Do(http.MethodPost, "/api/account/entries", lt.Expense(lt.Date(2026, 11, 16), 100, w.ID))
+			deleted <- m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d%s", w.ID, moveTo), nil)
 		}()
-	}
-	// Wait until the creates are blocked on a lock in this test's database
-	// (the deleted row's), so the deletion surely commits first. A create
-	// that answers before blocking ends the wait too, and fails below.
-	deadline := time.Now().Add(time.Minute)
-	for waiting := 0; waiting < creates && len(answers) == 0 && time.Now().Before(deadline); {
-		if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
+		<-held
+
+		const creates = 3
+		answers := make(chan *apitest.Response, creates)
+		for range creates {
+			go func() {
+				answers <- m.Do(http.MethodPost, "/api/account/entries", lt.Expense(lt.Date(2026, 11, 16), 100, w.ID))
+			}()
+		}
+		// Wait until the creates are blocked on a lock in this test's database
+		// (the deleted row's), so the deletion surely commits first. A create
+		// that answers before blocking ends the wait too, and fails below.
+		deadline := time.Now().Add(time.Minute)
+		for waiting := 0; waiting < creates && len(answers) == 0 && time.Now().Before(deadline); {
+			if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
 			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting); err != nil {
-			close(release)
+				close(release)
+				t.Fatal(err)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		close(release)
+		if res := <-deleted; res.Status != http.StatusNoContent {
+			t.Fatalf("delete%s: %d %s", moveTo, res.Status, res.Body)
+		}
+		for range creates {
+			if res := <-answers; res.Status != http.StatusNotFound {
+				t.Errorf("delete%s: a create queued behind the deletion answered %d %s, want 404", moveTo, res.Status, res.Body)
+			}
+		}
+		var entries int
+		if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM account_entry WHERE wallet_id = $1`, w.ID).Scan(&entries); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	close(release)
-	if res := <-deleted; res.Status != http.StatusNoContent {
-		t.Fatalf("delete: %d %s", res.Status, res.Body)
-	}
-	for range creates {
-		if res := <-answers; res.Status != http.StatusNotFound {
-			t.Errorf("a create queued behind the deletion answered %d %s, want 404", res.Status, res.Body)
+		if entries != 0 {
+			t.Fatalf("delete%s: %d entries point at the deleted wallet", moveTo, entries)
 		}
 	}
-	var entries int
-	if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM account_entry WHERE wallet_id = $1`, w.ID).Scan(&entries); err != nil {
-		t.Fatal(err)
-	}
-	if entries != 0 {
-		t.Fatalf("%d entries point at the deleted wallet", entries)
+	if n := database.Retried(env.Pool) - before; n != 0 {
+		t.Errorf("%d writes ran again after a deadlock", n)
 	}
 }

@@ -33,30 +33,31 @@ import (
 // differ (a row at 0 is no row).
 const recomputedRollupDiff = `
 WITH r AS (
-    SELECT wallet_id, period, start, sum(net) AS net FROM (
-        SELECT wallet_id, period, start, net FROM wallet_net WHERE member_id = $1
+    SELECT wallet_id, period, start, sum(net) AS net, sum(gross) AS gross FROM (
+        SELECT wallet_id, period, start, net, gross FROM wallet_net WHERE member_id = $1
         UNION ALL
-        SELECT d.wallet_id, p.period, p.start, d.net FROM wallet_net_delta d
+        SELECT d.wallet_id, p.period, p.start, d.net, d.gross FROM wallet_net_delta d
         CROSS JOIN LATERAL (VALUES ('total', '-infinity'::date),
             ('month', date_trunc('month', d.day::timestamp)::date),
             ('week', date_trunc('week', d.day::timestamp)::date)) AS p(period, start)
         WHERE d.member_id = $1
     ) AS u
     GROUP BY wallet_id, period, start
-    HAVING sum(net) <> 0
+    HAVING sum(net) <> 0 OR sum(gross) <> 0
 ), c AS (
-    SELECT e.wallet_id, p.period, p.start, sum(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) AS net
+    SELECT e.wallet_id, p.period, p.start, sum(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) AS net,
+        sum(e.amount) AS gross
     FROM account_entry e
     CROSS JOIN LATERAL (VALUES ('total', '-infinity'::date),
         ('month', date_trunc('month', e.entry_date::timestamp)::date),
         ('week', date_trunc('week', e.entry_date::timestamp)::date)) AS p(period, start)
     WHERE e.member_id = $1 AND NOT e.pending AND e.wallet_id IS NOT NULL
     GROUP BY e.wallet_id, p.period, p.start
-    HAVING sum(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) <> 0
+    HAVING sum(CASE WHEN e.type = 'income' THEN e.amount ELSE -e.amount END) <> 0 OR sum(e.amount) <> 0
 )
-SELECT 'rollup' AS side, wallet_id, period, start::text, net::text FROM (TABLE r EXCEPT TABLE c) AS x
+SELECT 'rollup' AS side, wallet_id, period, start::text, net::text || ' gross ' || gross::text FROM (TABLE r EXCEPT TABLE c) AS x
 UNION ALL
-SELECT 'entries', wallet_id, period, start::text, net::text FROM (TABLE c EXCEPT TABLE r) AS y`
+SELECT 'entries', wallet_id, period, start::text, net::text || ' gross ' || gross::text FROM (TABLE c EXCEPT TABLE r) AS y`
 
 // balancesFromEntries is the trend's balances as they were computed before
 // the rollup: each wallet's opening balance plus its confirmed entries up to

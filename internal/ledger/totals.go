@@ -185,7 +185,7 @@ func CheckTotalsTx(ctx context.Context, q *db.Queries, memberID int64, t *Totals
 	if days == nil {
 		days, types = []time.Time{}, []string{}
 	}
-	rows, err := q.TotalsForWriteCheck(ctx, db.TotalsForWriteCheckParams{MemberID: memberID, Days: days, Types: types})
+	rows, err := q.TotalsForWriteCheck(ctx, db.TotalsForWriteCheckParams{MemberID: memberID, Days: days, Types: types, MonthBound: limit})
 	if err != nil {
 		return fmt.Errorf("totals of member %d: %w", memberID, err)
 	}

@@ -15,6 +15,7 @@ import (
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/app"
 	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/ledger"
 )
 
 // sentSQL records every statement a pool sends, BEGIN and COMMIT included
@@ -52,14 +53,14 @@ func (s *sentSQL) take() []string {
 	return out
 }
 
-// TestEntryCreateStatements: an entry create, with tags or without, is one
-// statement in its transaction (no lock or version read besides it), then,
-// since issue 42, the write check of the totals it moved in the same
-// transaction, one statement (the member's totals lock taken shared, the
-// balances from the rollup, the month's sums: ledger/totals.go), and its
-// 201 still carries the ETag the entry's GET
-// answers. The statements are those a replica of the service sends through
-// a pool that records them.
+// TestEntryCreateStatements: an entry create without an Idempotency-Key,
+// with tags or without, is one statement that is its own transaction
+// (ledger.CreateEntryAlone: the checks, the totals lock and the write
+// check's bound in it); with a key, the statement and the write check of
+// the totals it moved (ledger/totals.go) run in the key's transaction; past
+// the bound, the alone statement writes nothing and the transaction decides.
+// Every 201 carries the ETag the entry's GET answers. The statements are
+// those a replica of the service sends through a pool that records them.
 func TestEntryCreateStatements(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
@@ -75,27 +76,47 @@ func TestEntryCreateStatements(t *testing.T) {
 	// The day has an entry already, so the create is not the first of its
 	// day (which may read whether it completed the month).
 	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 16), 100, w.ID))
+	// A wallet whose opening balance alone is past what CreateEntryAlone's
+	// bound can tell within the limit: a create on it is decided by the
+	// transaction's exact check.
+	// (Another member's: the bound counts every wallet of the member.)
+	rich := replica.NewMember()
+	big := lt.Wallet(rich.Client, "Vault", api.WalletTypeBank, 0)
+	if _, err := env.Pool.Exec(context.Background(), `UPDATE wallet SET opening_balance = $1 WHERE id = $2`, int64(ledger.Limit-50), big.ID); err != nil {
+		t.Fatal(err)
+	}
+	keyed := m.Client.WithHeader("Idempotency-Key", "statements-1")
 	const check = "TotalsForWriteCheck commit"
 
 	for _, c := range []struct {
-		name string
-		tags *[]string
-		want string
+		name   string
+		client *apitest.Client
+		wallet int64
+		tags   *[]string
+		want   string
 	}{
-		{"no tags", nil, "GetSessionPrincipal begin CreateEntryChecked " + check},
-		{"tags", &[]string{"trip"}, "GetSessionPrincipal begin CreateTaggedEntryChecked " + check},
+		// Alone: one statement, its own transaction.
+		{"no tags", m.Client, w.ID, nil, "GetSessionPrincipal CreateEntryChecked"},
+		// Tags: in a transaction (their locks would follow the totals lock).
+		{"tags", m.Client, w.ID, &[]string{"trip"}, "GetSessionPrincipal begin CreateTaggedEntryChecked " + check},
+		// An Idempotency-Key's answer is stored in the write's transaction.
+		{"keyed", keyed, w.ID, nil, "GetSessionPrincipal begin TryLockIdempotencyKey CreateEntryChecked " +
+			"TotalsForWriteCheck InsertIdempotencyKey commit"},
+		// Past the bound: refused alone (nothing written), then in a
+		// transaction with the exact check.
+		{"past the bound", rich.Client, big.ID, nil, "GetSessionPrincipal CreateEntryChecked begin CreateEntryChecked " + check},
 	} {
-		body := lt.Expense(lt.Date(2026, 11, 16), 200, w.ID)
+		body := lt.Expense(lt.Date(2026, 11, 16), 200, c.wallet)
 		body.Tags = c.tags
 		sent.take()
-		res := m.Do(http.MethodPost, "/api/account/entries", body).Want(http.StatusCreated)
+		res := c.client.Do(http.MethodPost, "/api/account/entries", body).Want(http.StatusCreated)
 		if got := strings.Join(sent.take(), " "); got != c.want {
 			t.Errorf("%s: a create sent %q, want %q", c.name, got, c.want)
 		}
 		var e api.Entry
 		res.JSON(&e)
 		tag := res.Header.Get("ETag")
-		if got := m.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).Want(http.StatusOK).Header.Get("ETag"); tag == "" || got != tag {
+		if got := c.client.Do(http.MethodGet, fmt.Sprintf("/api/account/entries/%d", e.ID), nil).Want(http.StatusOK).Header.Get("ETag"); tag == "" || got != tag {
 			t.Errorf("%s: the create answered ETag %q, its GET %q", c.name, tag, got)
 		}
 	}
