@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -225,17 +226,29 @@ func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([
 }
 
 // entriesOf are a card's charges and payments as ListCycleCards answers its
-// entries (arrays of one length, in date order).
+// entries (arrays of one length, element i of each the same entry, in no
+// order), in date and id order.
 func entriesOf(row db.ListCycleCardsRow) ([]Charge, []Payment, error) {
 	n := len(row.EntryIds)
 	if len(row.EntryDates) != n || len(row.EntryIncomes) != n || len(row.EntryAmounts) != n ||
 		len(row.EntryMonths) != n || len(row.EntryAwaiting) != n || len(row.EntryTransfers) != n {
 		return nil, nil, fmt.Errorf("entries of card %d: arrays of unequal lengths", row.ID)
 	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool {
+		i, j := order[a], order[b]
+		if !row.EntryDates[i].Equal(row.EntryDates[j]) {
+			return row.EntryDates[i].Before(row.EntryDates[j])
+		}
+		return row.EntryIds[i] < row.EntryIds[j]
+	})
 	var charges []Charge
 	var payments []Payment
-	for i, id := range row.EntryIds {
-		date, amount := row.EntryDates[i], row.EntryAmounts[i]
+	for _, i := range order {
+		id, date, amount := row.EntryIds[i], row.EntryDates[i], row.EntryAmounts[i]
 		switch {
 		case row.EntryTransfers[i] && row.EntryIncomes[i]:
 			payments = append(payments, Payment{Date: date, Amount: amount})
