@@ -11,7 +11,7 @@ SELECT id, type, statement_day, payment_day
 FROM wallet
 WHERE member_id = @member_id AND id = @id;
 
--- name: ListCycleCards :many
+-- name: ListCycleCards :batchmany
 -- The member's CARD wallets with a statement cycle (one when wallet_id is
 -- given), in the wallets' order, each with its schedule ("statementDay/
 -- paymentDay", then ",until statementDay/paymentDay" for each past cycle,
@@ -24,7 +24,8 @@ WHERE member_id = @member_id AND id = @id;
 -- account_entry_wallet_date_idx. The arrays are in no order (one aggregate
 -- node feeds every array_agg the same rows in the same order, so element i of
 -- each is the same entry); Go sorts them by date and id. An ORDER BY in each
--- array_agg cost seven sorts a card on PostgreSQL 15.
+-- array_agg cost seven sorts a card on PostgreSQL 15. A :batchmany: the
+-- forecast sends it with its own queries, in one round trip.
 --
 -- A checkpoint holds under the schedule it was computed under, in the
 -- changes feed's epoch it was computed in, when no tombstone after its
@@ -35,8 +36,8 @@ WHERE member_id = @member_id AND id = @id;
 -- closing day. The feed is read from the earliest checkpoint's position by
 -- its index (member_id, seq), at most 1,000 changes: past that many the
 -- checkpoints are not judged, and are recomputed. seq_now and epoch are the
--- feed's position and epoch now, what a checkpoint computed in this
--- transaction is stamped with.
+-- feed's position and epoch as this statement reads the entries, what a
+-- checkpoint computed from its answer is stamped with.
 WITH f AS MATERIALIZED (
     SELECT COALESCE((SELECT max(c.seq) FROM ledger_change c WHERE c.member_id = @member_id), 0)::bigint AS seq_now,
         COALESCE((SELECT x.epoch FROM ledger_change_epoch x WHERE x.member_id = @member_id), 1)::bigint AS epoch,

@@ -146,8 +146,8 @@ func cardStatements(ctx context.Context, q *db.Queries, memberID int64, walletID
 // payment-day job and the forecast need, as the statements up to it are
 // paid. It reads only the entries dated after each card's checkpoint, where
 // the checkpoint still holds, and records the checkpoints that follow
-// (today decides which statements are closed). Two statements whatever the
-// cards: ListCycleCards, SaveCardCheckpoints.
+// (today decides which statements are closed). One statement whatever the
+// cards, ListCycleCards, and SaveCardCheckpoints when a checkpoint moved.
 func unpaidCardStatements(ctx context.Context, q *db.Queries, memberID int64, today time.Time) ([]card, error) {
 	return readCards(ctx, q, memberID, reading{checkpoints: true, today: today})
 }
@@ -164,7 +164,28 @@ type reading struct {
 }
 
 func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([]card, error) {
-	rows, err := q.ListCycleCards(ctx, db.ListCycleCardsParams{MemberID: memberID, UseCheckpoints: r.checkpoints && !r.fresh, WalletID: r.walletID})
+	return queueCards(ctx, q, memberID, r).cards(ctx, q)
+}
+
+// cardsRead is a read of the member's cycle cards made and not answered
+// yet: with a database.Pipeline under q, ListCycleCards goes out with the
+// queries made beside it, in one round trip.
+type cardsRead struct {
+	memberID int64
+	r        reading
+	rows     *db.ListCycleCardsBatchResults
+}
+
+func queueCards(ctx context.Context, q *db.Queries, memberID int64, r reading) *cardsRead {
+	rows := q.ListCycleCards(ctx, []db.ListCycleCardsParams{{MemberID: memberID, UseCheckpoints: r.checkpoints && !r.fresh, WalletID: r.walletID}})
+	return &cardsRead{memberID: memberID, r: r, rows: rows}
+}
+
+// cards reads the answer, computes each card's statements and records the
+// checkpoints that moved (when reading from them), through q.
+func (cr *cardsRead) cards(ctx context.Context, q *db.Queries) ([]card, error) {
+	memberID, r := cr.memberID, cr.r
+	rows, err := database.Rows(cr.rows.Query)
 	if err != nil {
 		return nil, fmt.Errorf("cycle cards of member %d: %w", memberID, err)
 	}
@@ -215,9 +236,9 @@ func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([
 			save.Seq, save.Epoch = row.SeqNow, row.Epoch
 		}
 	}
-	if r.checkpoints {
-		// Sent even with nothing to record, so a request sends the same
-		// statements whatever the member holds.
+	// Sent only with something to record: checkpoints that hold at the
+	// feed's position are read and not written again.
+	if len(save.WalletIds) > 0 {
 		if err := q.SaveCardCheckpoints(ctx, save); err != nil {
 			return nil, fmt.Errorf("card checkpoints of member %d: %w", memberID, err)
 		}
