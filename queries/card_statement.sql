@@ -11,17 +11,21 @@ SELECT id, type, statement_day, payment_day
 FROM wallet
 WHERE member_id = @member_id AND id = @id;
 
--- name: ListCycleCards :many
+-- name: ListCycleCards :batchmany
 -- The member's CARD wallets with a statement cycle (one when wallet_id is
 -- given), in the wallets' order, each with its schedule ("statementDay/
 -- paymentDay", then ",until statementDay/paymentDay" for each past cycle,
 -- oldest first), its checkpoint, and the entries its statements hold: after
 -- the checkpoint when use_checkpoints is set and the checkpoint holds
--- (checkpoint_used), else all of them, as arrays in date order: the
--- confirmed ones and the pending ones awaiting their rate (other pending
--- entries count nowhere until confirmed), a transfer side flagged (into the
--- card it is a payment, out of it a charge). Each card's entries are one
--- range of account_entry_wallet_date_idx.
+-- (checkpoint_used), else all of them, as arrays: the confirmed ones and the
+-- pending ones awaiting their rate (other pending entries count nowhere until
+-- confirmed), a transfer side flagged (into the card it is a payment, out of
+-- it a charge). Each card's entries are one range of
+-- account_entry_wallet_date_idx. The arrays are in no order (one aggregate
+-- node feeds every array_agg the same rows in the same order, so element i of
+-- each is the same entry); Go sorts them by date and id. An ORDER BY in each
+-- array_agg cost seven sorts a card on PostgreSQL 15. A :batchmany: the
+-- forecast sends it with its own queries, in one round trip.
 --
 -- A checkpoint holds under the schedule it was computed under, in the
 -- changes feed's epoch it was computed in, when no tombstone after its
@@ -32,8 +36,8 @@ WHERE member_id = @member_id AND id = @id;
 -- closing day. The feed is read from the earliest checkpoint's position by
 -- its index (member_id, seq), at most 1,000 changes: past that many the
 -- checkpoints are not judged, and are recomputed. seq_now and epoch are the
--- feed's position and epoch now, what a checkpoint computed in this
--- transaction is stamped with.
+-- feed's position and epoch as this statement reads the entries, what a
+-- checkpoint computed from its answer is stamped with.
 WITH f AS MATERIALIZED (
     SELECT COALESCE((SELECT max(c.seq) FROM ledger_change c WHERE c.member_id = @member_id), 0)::bigint AS seq_now,
         COALESCE((SELECT x.epoch FROM ledger_change_epoch x WHERE x.member_id = @member_id), 1)::bigint AS epoch,
@@ -92,13 +96,9 @@ SELECT j.id, j.statement_day, j.payment_day, j.payment_wallet_id, j.schedule,
     COALESCE(x.transfers, '{}')::boolean[] AS entry_transfers
 FROM judged j
 LEFT JOIN LATERAL (
-    SELECT array_agg(e.id ORDER BY e.entry_date, e.id) AS ids,
-        array_agg(e.entry_date ORDER BY e.entry_date, e.id) AS dates,
-        array_agg(e.type = 'income' ORDER BY e.entry_date, e.id) AS incomes,
-        array_agg(e.amount ORDER BY e.entry_date, e.id) AS amounts,
-        array_agg(COALESCE(e.installment_months, 0) ORDER BY e.entry_date, e.id) AS months,
-        array_agg(e.awaiting_rate ORDER BY e.entry_date, e.id) AS awaiting,
-        array_agg(e.transfer_id IS NOT NULL ORDER BY e.entry_date, e.id) AS transfers
+    SELECT array_agg(e.id) AS ids, array_agg(e.entry_date) AS dates, array_agg(e.type = 'income') AS incomes,
+        array_agg(e.amount) AS amounts, array_agg(COALESCE(e.installment_months, 0)) AS months,
+        array_agg(e.awaiting_rate) AS awaiting, array_agg(e.transfer_id IS NOT NULL) AS transfers
     FROM account_entry e
     WHERE e.member_id = @member_id AND e.wallet_id = j.id AND (NOT e.pending OR e.awaiting_rate)
       AND e.entry_date > (CASE WHEN j.used THEN j.closing_date ELSE DATE '0001-01-01' END)

@@ -5,9 +5,11 @@
 -- categories they fold (account_category). It writes nothing; its crossReads
 -- in internal/app/ownership_test.go give the reasons. Every query is one
 -- statement whatever the number of wallets, cards or recurring entries
--- (internal/forecast/README.md has the plans).
+-- (internal/forecast/README.md has the plans), and a :batchmany: a forecast
+-- or a budget pace sends its queries together, in one round trip
+-- (database.Pipeline).
 
--- name: ForecastWallets :many
+-- name: ForecastWallets :batchmany
 -- Every wallet of the member with today's balance as the wallet list answers
 -- it (opening balance plus every confirmed entry), read from the ledger's
 -- rollup: its 'total' row plus the nets not folded yet.
@@ -22,7 +24,7 @@ FROM wallet w
 WHERE w.member_id = @member_id
 ORDER BY w.sort_order, w.id;
 
--- name: ForecastRecurrings :many
+-- name: ForecastRecurrings :batchmany
 -- Every recurring entry of the member, with its category's parent (budget
 -- pace folds sub-categories into a top-level budget).
 SELECT r.id, r.type, r.amount, r.wallet_id, r.category_id, c.parent_id, r.day, r.auto_post, r.next_month
@@ -31,7 +33,7 @@ LEFT JOIN account_category c ON c.member_id = r.member_id AND c.id = r.category_
 WHERE r.member_id = @member_id
 ORDER BY r.id;
 
--- name: ForecastPendingEntries :many
+-- name: ForecastPendingEntries :batchmany
 -- The member's pending entries dated up to @last_day whose amount is known
 -- (one awaiting its rate counts nowhere yet), each flagged when it is a
 -- transfer side (into a card: a bill payment not confirmed yet).
@@ -40,7 +42,7 @@ FROM account_entry e
 WHERE e.member_id = @member_id AND e.pending AND NOT e.awaiting_rate AND e.entry_date <= @last_day::date
 ORDER BY e.entry_date, e.id;
 
--- name: ForecastOnetimeBudgets :many
+-- name: ForecastOnetimeBudgets :batchmany
 -- The one-time budgets that end on or after @today and start by @last_day,
 -- each with its confirmed spending so far (as ListOnetimeBudgets counts it).
 SELECT o.id, o.amount, o.start_date, o.end_date,
@@ -53,7 +55,7 @@ FROM budget_onetime o
 WHERE o.member_id = @member_id AND o.end_date >= @today::date AND o.start_date <= @last_day::date
 ORDER BY o.id;
 
--- name: ForecastIncomes :many
+-- name: ForecastIncomes :batchmany
 -- The member's latest expected incomes up to ledger month @last_key
 -- (year × 12 + month − 1), newest first: a 92-day window begins at most 4
 -- ledger months, so 5 rows hold those months' own and the latest earlier one.
@@ -62,7 +64,7 @@ WHERE member_id = @member_id AND year * 12 + month - 1 <= @last_key::int
 ORDER BY year DESC, month DESC
 LIMIT 5;
 
--- name: PaceBudgets :many
+-- name: PaceBudgets :batchmany
 -- A ledger month's budgets, each with its category's confirmed expenses (a
 -- top-level category with its sub-categories', as BudgetStatus counts them)
 -- per day of the month: one row per budget and day with spending, one row

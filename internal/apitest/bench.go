@@ -33,25 +33,35 @@ type Statement struct {
 
 // RecordingDB passes statements through and records them: a benchmark's
 // floor runs exactly the SQL the service runs, and a test counts the
-// statements a domain function sends (len(Sent)).
+// statements a domain function sends (len(Sent)) and the round trips they
+// went in (Trips: one per statement, one per batch of them).
 type RecordingDB struct {
 	db.DBTX
-	Sent []Statement
+	Sent  []Statement
+	Trips int
 }
 
 func (r *RecordingDB) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	r.Sent = append(r.Sent, Statement{sql, args})
+	r.Sent, r.Trips = append(r.Sent, Statement{sql, args}), r.Trips+1
 	return r.DBTX.Exec(ctx, sql, args...)
 }
 
 func (r *RecordingDB) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	r.Sent = append(r.Sent, Statement{sql, args})
+	r.Sent, r.Trips = append(r.Sent, Statement{sql, args}), r.Trips+1
 	return r.DBTX.Query(ctx, sql, args...)
 }
 
 func (r *RecordingDB) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
-	r.Sent = append(r.Sent, Statement{sql, args})
+	r.Sent, r.Trips = append(r.Sent, Statement{sql, args}), r.Trips+1
 	return r.DBTX.QueryRow(ctx, sql, args...)
+}
+
+func (r *RecordingDB) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	for _, q := range b.QueuedQueries {
+		r.Sent = append(r.Sent, Statement{q.SQL, q.Arguments})
+	}
+	r.Trips++
+	return r.DBTX.SendBatch(ctx, b)
 }
 
 // ExplainingDB answers no rows but records the plans of the first query sent

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -145,8 +146,8 @@ func cardStatements(ctx context.Context, q *db.Queries, memberID int64, walletID
 // payment-day job and the forecast need, as the statements up to it are
 // paid. It reads only the entries dated after each card's checkpoint, where
 // the checkpoint still holds, and records the checkpoints that follow
-// (today decides which statements are closed). Two statements whatever the
-// cards: ListCycleCards, SaveCardCheckpoints.
+// (today decides which statements are closed). One statement whatever the
+// cards, ListCycleCards, and SaveCardCheckpoints when a checkpoint moved.
 func unpaidCardStatements(ctx context.Context, q *db.Queries, memberID int64, today time.Time) ([]card, error) {
 	return readCards(ctx, q, memberID, reading{checkpoints: true, today: today})
 }
@@ -163,7 +164,28 @@ type reading struct {
 }
 
 func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([]card, error) {
-	rows, err := q.ListCycleCards(ctx, db.ListCycleCardsParams{MemberID: memberID, UseCheckpoints: r.checkpoints && !r.fresh, WalletID: r.walletID})
+	return queueCards(ctx, q, memberID, r).cards(ctx, q)
+}
+
+// cardsRead is a read of the member's cycle cards made and not answered
+// yet: with a database.Pipeline under q, ListCycleCards goes out with the
+// queries made beside it, in one round trip.
+type cardsRead struct {
+	memberID int64
+	r        reading
+	rows     *db.ListCycleCardsBatchResults
+}
+
+func queueCards(ctx context.Context, q *db.Queries, memberID int64, r reading) *cardsRead {
+	rows := q.ListCycleCards(ctx, []db.ListCycleCardsParams{{MemberID: memberID, UseCheckpoints: r.checkpoints && !r.fresh, WalletID: r.walletID}})
+	return &cardsRead{memberID: memberID, r: r, rows: rows}
+}
+
+// cards reads the answer, computes each card's statements and records the
+// checkpoints that moved (when reading from them), through q.
+func (cr *cardsRead) cards(ctx context.Context, q *db.Queries) ([]card, error) {
+	memberID, r := cr.memberID, cr.r
+	rows, err := database.Rows(cr.rows.Query)
 	if err != nil {
 		return nil, fmt.Errorf("cycle cards of member %d: %w", memberID, err)
 	}
@@ -214,9 +236,9 @@ func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([
 			save.Seq, save.Epoch = row.SeqNow, row.Epoch
 		}
 	}
-	if r.checkpoints {
-		// Sent even with nothing to record, so a request sends the same
-		// statements whatever the member holds.
+	// Sent only with something to record: checkpoints that hold at the
+	// feed's position are read and not written again.
+	if len(save.WalletIds) > 0 {
 		if err := q.SaveCardCheckpoints(ctx, save); err != nil {
 			return nil, fmt.Errorf("card checkpoints of member %d: %w", memberID, err)
 		}
@@ -225,17 +247,29 @@ func readCards(ctx context.Context, q *db.Queries, memberID int64, r reading) ([
 }
 
 // entriesOf are a card's charges and payments as ListCycleCards answers its
-// entries (arrays of one length, in date order).
+// entries (arrays of one length, element i of each the same entry, in no
+// order), in date and id order.
 func entriesOf(row db.ListCycleCardsRow) ([]Charge, []Payment, error) {
 	n := len(row.EntryIds)
 	if len(row.EntryDates) != n || len(row.EntryIncomes) != n || len(row.EntryAmounts) != n ||
 		len(row.EntryMonths) != n || len(row.EntryAwaiting) != n || len(row.EntryTransfers) != n {
 		return nil, nil, fmt.Errorf("entries of card %d: arrays of unequal lengths", row.ID)
 	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool {
+		i, j := order[a], order[b]
+		if !row.EntryDates[i].Equal(row.EntryDates[j]) {
+			return row.EntryDates[i].Before(row.EntryDates[j])
+		}
+		return row.EntryIds[i] < row.EntryIds[j]
+	})
 	var charges []Charge
 	var payments []Payment
-	for i, id := range row.EntryIds {
-		date, amount := row.EntryDates[i], row.EntryAmounts[i]
+	for _, i := range order {
+		id, date, amount := row.EntryIds[i], row.EntryDates[i], row.EntryAmounts[i]
 		switch {
 		case row.EntryTransfers[i] && row.EntryIncomes[i]:
 			payments = append(payments, Payment{Date: date, Amount: amount})

@@ -3,9 +3,11 @@ package cards
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
+	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/calendar"
 	"github.com/nestegg/nestegg/internal/money"
 )
@@ -185,5 +187,33 @@ func TestPropertySlicesSumToThePurchase(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestEntriesOfSortsByDateAndID: ListCycleCards' arrays come in no order
+// (element i of each is the same entry); a card's charges and payments come
+// out in date and id order, each entry's fields together.
+func TestEntriesOfSortsByDateAndID(t *testing.T) {
+	row := db.ListCycleCardsRow{
+		ID:             7,
+		EntryIds:       []int64{30, 10, 20, 40},
+		EntryDates:     []time.Time{day(2026, 3, 2), day(2026, 3, 2), day(2026, 3, 1), day(2026, 2, 27)},
+		EntryIncomes:   []bool{false, false, true, true},
+		EntryAmounts:   []int64{300, 100, 200, 400},
+		EntryMonths:    []int32{3, 0, 0, 0},
+		EntryAwaiting:  []bool{false, true, false, false},
+		EntryTransfers: []bool{false, false, false, true},
+	}
+	charges, payments, err := entriesOf(row)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Charge{
+		{EntryID: 20, Date: day(2026, 3, 1), Amount: -200},
+		{EntryID: 10, Date: day(2026, 3, 2), Amount: 100, AwaitingRate: true},
+		{EntryID: 30, Date: day(2026, 3, 2), Amount: 300, Months: 3},
+	}
+	if !reflect.DeepEqual(charges, want) || !reflect.DeepEqual(payments, []Payment{{Date: day(2026, 2, 27), Amount: 400}}) {
+		t.Errorf("charges %+v\npayments %+v", charges, payments)
 	}
 }

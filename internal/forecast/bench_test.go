@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
 	"github.com/nestegg/nestegg/internal/forecast"
 	"github.com/nestegg/nestegg/internal/loadtest"
@@ -116,8 +115,10 @@ func median(ds []time.Duration) time.Duration {
 
 // TestForecastIsAFixedNumberOfStatements: the forecast of the heavy member
 // sends the same statements as that of a member with one wallet and
-// nothing else (no N+1 over wallets, cards or recurring entries), and its
-// answer for the heavy member lists every source it has.
+// nothing else (no N+1 over wallets, cards or recurring entries), six
+// queries in one round trip, and one more statement, recording the cards'
+// checkpoints, only when they moved (the heavy member's first forecast);
+// its answer for the heavy member lists every source it has.
 func TestForecastIsAFixedNumberOfStatements(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
@@ -125,22 +126,27 @@ func TestForecastIsAFixedNumberOfStatements(t *testing.T) {
 	light := env.NewMember()
 	seedHeavyMember(t, env, heavy)
 	env.Exec(`INSERT INTO wallet (member_id, name, type, sort_order) VALUES ($1, 'Only', 'BANK', 1)`, light.ID)
-	statements := func(m *apitest.Member) []string {
+	statements := func(m *apitest.Member) ([]string, int) {
 		var log []string
 		rec := &apitest.RecordingDB{DBTX: env.Pool}
 		today := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)
-		if _, err := forecast.MemberForecast(t.Context(), db.New(rec), m.ID, 1, today, 92); err != nil {
+		if _, err := forecast.MemberForecast(t.Context(), rec, m.ID, 1, today, 92); err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range rec.Sent {
 			first := strings.SplitN(strings.TrimSpace(s.SQL), "\n", 2)[0]
 			log = append(log, first)
 		}
-		return log
+		return log, rec.Trips
 	}
-	h, l := statements(heavy), statements(light)
-	if fmt.Sprint(h) != fmt.Sprint(l) || len(h) > 8 {
-		t.Errorf("heavy member: %d statements %v\nlight member: %d %v", len(h), h, len(l), l)
+	first, firstTrips := statements(heavy)
+	h, hTrips := statements(heavy)
+	l, lTrips := statements(light)
+	if fmt.Sprint(h) != fmt.Sprint(l) || len(h) != 6 || hTrips != 1 || lTrips != 1 {
+		t.Errorf("heavy member: %d statements in %d round trips %v\nlight member: %d in %d %v", len(h), hTrips, h, len(l), lTrips, l)
+	}
+	if fmt.Sprint(first) != fmt.Sprint(append(h, "-- name: SaveCardCheckpoints :exec")) || firstTrips != 2 {
+		t.Errorf("heavy member's first forecast: %d statements in %d round trips %v", len(first), firstTrips, first)
 	}
 	f := forecastOf(t, heavy, "?days=92")
 	sources := map[string]bool{}

@@ -44,24 +44,58 @@ func (h *ForecastHandler) GetForecast(ctx context.Context, req api.GetForecastRe
 	}
 	p := session.PrincipalFrom(ctx)
 	today := calendar.Day(h.clock.Now(), h.loc)
-	f, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (Forecast, error) {
-		return memberForecast(ctx, q, p.MemberID, p.MonthStartDay, today, days)
-	})
+	f, err := memberForecast(ctx, h.pool, p.MemberID, p.MonthStartDay, today, days)
 	if err != nil {
 		return nil, err
 	}
 	return api.GetForecast200JSONResponse(toAPIForecast(f)), nil
 }
 
-// memberForecast reads what the member's forecast is projected from, in a
-// fixed number of statements (7, whatever the wallets, cards and recurring
-// entries), and projects it.
-func memberForecast(ctx context.Context, q *db.Queries, memberID int64, startDay int, today time.Time, days int) (Forecast, error) {
+// memberForecast reads what the member's forecast is projected from and
+// projects it: six queries whatever the wallets, cards and recurring
+// entries, sent together through a database.Pipeline (one round trip,
+// one implicit transaction), and SaveCardCheckpoints after them when a
+// card's checkpoint moved (internal/cards). No explicit transaction: the
+// reads need none, and the checkpoints are stamped with the feed position
+// read in the same statement as the entries they are computed from.
+func memberForecast(ctx context.Context, dbtx db.DBTX, memberID int64, startDay int, today time.Time, days int) (Forecast, error) {
+	pipe := database.NewPipeline(dbtx)
+	defer pipe.Close()
+	q := db.New(pipe)
 	last := today.AddDate(0, 0, days-1)
-	rows, err := q.ForecastWallets(ctx, memberID)
+	walletsQ := q.ForecastWallets(ctx, []int64{memberID})
+	recurringsQ := q.ForecastRecurrings(ctx, []int64{memberID})
+	pendingQ := q.ForecastPendingEntries(ctx, []db.ForecastPendingEntriesParams{{MemberID: memberID, LastDay: last}})
+	incomesQ := q.ForecastIncomes(ctx, []db.ForecastIncomesParams{{MemberID: memberID, LastKey: int32(key(last.Year(), last.Month()))}})
+	onetimeQ := q.ForecastOnetimeBudgets(ctx, []db.ForecastOnetimeBudgetsParams{{MemberID: memberID, Today: today, LastDay: last}})
+	// Last: reading it may record checkpoints, which ends the batch.
+	cardsQ := cards.QueueMemberCardStatements(ctx, q, memberID, today)
+
+	rows, err := database.Rows(walletsQ.Query)
 	if err != nil {
 		return Forecast{}, money.FromSQL(fmt.Errorf("wallets of member %d: %w", memberID, err))
 	}
+	recRows, err := database.Rows(recurringsQ.Query)
+	if err != nil {
+		return Forecast{}, fmt.Errorf("recurring entries of member %d: %w", memberID, err)
+	}
+	pendRows, err := database.Rows(pendingQ.Query)
+	if err != nil {
+		return Forecast{}, fmt.Errorf("pending entries of member %d: %w", memberID, err)
+	}
+	incRows, err := database.Rows(incomesQ.Query)
+	if err != nil {
+		return Forecast{}, fmt.Errorf("expected incomes of member %d: %w", memberID, err)
+	}
+	otRows, err := database.Rows(onetimeQ.Query)
+	if err != nil {
+		return Forecast{}, money.FromSQL(fmt.Errorf("one-time budgets of member %d: %w", memberID, err))
+	}
+	statements, err := cardsQ.Statements(ctx, q)
+	if err != nil {
+		return Forecast{}, err
+	}
+
 	wallets := make([]Wallet, len(rows))
 	payFrom := map[int64]int64{}
 	cycleCards := map[int64]bool{}
@@ -93,16 +127,8 @@ func memberForecast(ctx context.Context, q *db.Queries, memberID int64, startDay
 		}
 	}
 
-	recRows, err := q.ForecastRecurrings(ctx, memberID)
-	if err != nil {
-		return Forecast{}, fmt.Errorf("recurring entries of member %d: %w", memberID, err)
-	}
 	moves = append(moves, RecurringMoves(today, last, recurrings(recRows))...)
 
-	pendRows, err := q.ForecastPendingEntries(ctx, db.ForecastPendingEntriesParams{MemberID: memberID, LastDay: last})
-	if err != nil {
-		return Forecast{}, fmt.Errorf("pending entries of member %d: %w", memberID, err)
-	}
 	pending := make([]Pending, len(pendRows))
 	for i, r := range pendRows {
 		pending[i] = Pending{ID: r.ID, WalletID: r.WalletID, Income: r.Type == "income", Amount: r.Amount, Date: r.EntryDate, Transfer: r.IsTransfer}
@@ -110,26 +136,14 @@ func memberForecast(ctx context.Context, q *db.Queries, memberID int64, startDay
 	pendMoves, paying := PendingMoves(pending, cycleCards)
 	moves = append(moves, pendMoves...)
 
-	statements, err := cards.MemberCardStatements(ctx, q, memberID, today)
-	if err != nil {
-		return Forecast{}, err
-	}
 	moves = append(moves, CardBillMoves(last, statements, payFrom, paying)...)
 
-	incRows, err := q.ForecastIncomes(ctx, db.ForecastIncomesParams{MemberID: memberID, LastKey: int32(key(last.Year(), last.Month()))})
-	if err != nil {
-		return Forecast{}, fmt.Errorf("expected incomes of member %d: %w", memberID, err)
-	}
 	incomes := make([]Income, len(incRows))
 	for i, r := range incRows {
 		incomes[i] = Income{Year: int(r.Year), Month: time.Month(r.Month), Amount: r.Amount}
 	}
 	moves = append(moves, IncomeMoves(today, last, startDay, incomes)...)
 
-	otRows, err := q.ForecastOnetimeBudgets(ctx, db.ForecastOnetimeBudgetsParams{MemberID: memberID, Today: today, LastDay: last})
-	if err != nil {
-		return Forecast{}, money.FromSQL(fmt.Errorf("one-time budgets of member %d: %w", memberID, err))
-	}
 	onetime := make([]Onetime, 0, len(otRows))
 	for _, r := range otRows {
 		spent, ok := money.FromDecimal(r.Spent)
@@ -188,33 +202,7 @@ func (h *ForecastHandler) GetBudgetPace(ctx context.Context, req api.GetBudgetPa
 	p := session.PrincipalFrom(ctx)
 	m := calendar.NewMonth(int(req.Params.Year), time.Month(req.Params.Month), p.MonthStartDay)
 	today := calendar.Day(h.clock.Now(), h.loc)
-	items, err := database.InTxV(ctx, h.pool, func(q *db.Queries) ([]PaceItem, error) {
-		rows, err := q.PaceBudgets(ctx, db.PaceBudgetsParams{
-			MemberID: p.MemberID, FromDate: m.From(), ToDate: m.To(), Year: req.Params.Year, Month: req.Params.Month,
-		})
-		if err != nil {
-			return nil, money.FromSQL(fmt.Errorf("budgets of member %d: %w", p.MemberID, err))
-		}
-		var budgets []PaceBudget
-		for _, r := range rows {
-			if len(budgets) == 0 || budgets[len(budgets)-1].CategoryID != r.CategoryID {
-				budgets = append(budgets, PaceBudget{CategoryID: r.CategoryID, Budget: r.Budget})
-			}
-			spent, ok := money.FromDecimal(r.Spent)
-			if !ok {
-				return nil, outOfRange(fmt.Sprintf("the spending of category %d", r.CategoryID))
-			}
-			b := &budgets[len(budgets)-1]
-			if spent != 0 {
-				b.Daily = append(b.Daily, DaySpent{Date: r.Day, Amount: spent})
-			}
-		}
-		recRows, err := q.ForecastRecurrings(ctx, p.MemberID)
-		if err != nil {
-			return nil, fmt.Errorf("recurring entries of member %d: %w", p.MemberID, err)
-		}
-		return Pace(m, today, budgets, recurrings(recRows))
-	})
+	items, err := memberPace(ctx, h.pool, p.MemberID, m, today)
 	if err != nil {
 		return nil, err
 	}
@@ -226,4 +214,40 @@ func (h *ForecastHandler) GetBudgetPace(ctx context.Context, req api.GetBudgetPa
 		}
 	}
 	return out, nil
+}
+
+// memberPace reads a month's budgets with their spending and the recurring
+// entries (two queries sent together through a database.Pipeline: one
+// round trip) and answers each budget's pace.
+func memberPace(ctx context.Context, dbtx db.DBTX, memberID int64, m calendar.Month, today time.Time) ([]PaceItem, error) {
+	pipe := database.NewPipeline(dbtx)
+	defer pipe.Close()
+	q := db.New(pipe)
+	budgetsQ := q.PaceBudgets(ctx, []db.PaceBudgetsParams{{
+		MemberID: memberID, FromDate: m.From(), ToDate: m.To(), Year: int32(m.Year()), Month: int32(m.Month()),
+	}})
+	recurringsQ := q.ForecastRecurrings(ctx, []int64{memberID})
+	rows, err := database.Rows(budgetsQ.Query)
+	if err != nil {
+		return nil, money.FromSQL(fmt.Errorf("budgets of member %d: %w", memberID, err))
+	}
+	recRows, err := database.Rows(recurringsQ.Query)
+	if err != nil {
+		return nil, fmt.Errorf("recurring entries of member %d: %w", memberID, err)
+	}
+	var budgets []PaceBudget
+	for _, r := range rows {
+		if len(budgets) == 0 || budgets[len(budgets)-1].CategoryID != r.CategoryID {
+			budgets = append(budgets, PaceBudget{CategoryID: r.CategoryID, Budget: r.Budget})
+		}
+		spent, ok := money.FromDecimal(r.Spent)
+		if !ok {
+			return nil, outOfRange(fmt.Sprintf("the spending of category %d", r.CategoryID))
+		}
+		b := &budgets[len(budgets)-1]
+		if spent != 0 {
+			b.Daily = append(b.Daily, DaySpent{Date: r.Day, Amount: spent})
+		}
+	}
+	return Pace(m, today, budgets, recurrings(recRows))
 }
