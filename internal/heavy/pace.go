@@ -13,21 +13,25 @@ import (
 const Share = 0.5
 
 // Pacer keeps a heavy operation's work to Share of a core: call Rest
-// between pages.
+// between pages. Resting never costs the operation its deadline: once half
+// of the time it had at its start has gone, it stops resting and finishes
+// at full speed (a loaded machine made a paced 200,000-entry backup miss
+// its 60 s).
 type Pacer struct {
-	since time.Time
-	share float64
+	start, since time.Time
+	share        float64
 }
 
 // NewPacer starts counting the work from now.
-func NewPacer() *Pacer { return &Pacer{since: time.Now(), share: Share} }
+func NewPacer() *Pacer {
+	now := time.Now()
+	return &Pacer{start: now, since: now, share: Share}
+}
 
 // Rest sleeps so that the work since the last Rest takes Share of the time,
 // and answers ctx's error if it ends first.
 func (p *Pacer) Rest(ctx context.Context) error {
-	worked := time.Since(p.since)
-	rest := time.Duration(float64(worked) * (1 - p.share) / p.share)
-	t := time.NewTimer(rest)
+	t := time.NewTimer(p.restFor(ctx, time.Now()))
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
@@ -36,4 +40,14 @@ func (p *Pacer) Rest(ctx context.Context) error {
 	}
 	p.since = time.Now()
 	return nil
+}
+
+// restFor is how long to rest at now: as long as the work since the last
+// rest times (1-share)/share, none past half of ctx's time.
+func (p *Pacer) restFor(ctx context.Context, now time.Time) time.Duration {
+	if deadline, ok := ctx.Deadline(); ok && deadline.Sub(now) < deadline.Sub(p.start)/2 {
+		return 0
+	}
+	worked := now.Sub(p.since)
+	return time.Duration(float64(worked) * (1 - p.share) / p.share)
 }

@@ -29,3 +29,27 @@ func TestPacerRestsAsLongAsTheWorkAndStopsWithItsContext(t *testing.T) {
 		t.Fatalf("rest of an ended request: %v", err)
 	}
 }
+
+// TestPacerStopsRestingPastHalfItsDeadline: an operation with a deadline
+// rests while more than half of the time it started with is left, and not
+// after, so pacing never makes it miss the deadline it would have met.
+func TestPacerStopsRestingPastHalfItsDeadline(t *testing.T) {
+	start := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	ctx, cancel := context.WithDeadline(context.Background(), start.Add(60*time.Second))
+	defer cancel()
+	p := &Pacer{start: start, share: Share}
+	for _, c := range []struct {
+		at   time.Duration // since the start
+		want time.Duration // after a second of work
+	}{{1 * time.Second, time.Second}, {29 * time.Second, time.Second}, {31 * time.Second, 0}, {59 * time.Second, 0}} {
+		now := start.Add(c.at)
+		p.since = now.Add(-time.Second)
+		if got := p.restFor(ctx, now); got != c.want {
+			t.Errorf("%v into a 60 s deadline, after 1 s of work: rest %v, want %v", c.at, got, c.want)
+		}
+	}
+	p.since = start
+	if got := p.restFor(context.Background(), start.Add(time.Hour)); got != time.Hour {
+		t.Errorf("without a deadline, after an hour of work: rest %v, want an hour", got)
+	}
+}
