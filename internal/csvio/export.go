@@ -17,6 +17,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/heavy"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
 	"github.com/nestegg/nestegg/internal/session"
@@ -68,6 +69,9 @@ type Export struct {
 	ctx   context.Context
 	arg   db.ListEntriesForExportParams
 	batch []db.ListEntriesForExportRow
+	// pace rests between batches, as a backup does between its pages
+	// (heavy.Pacer), so an export leaves most of the CPU to other members.
+	pace *heavy.Pacer
 }
 
 // StartExport opens the snapshot and reads the first batch, so that a
@@ -77,7 +81,7 @@ func (h *CSVHandler) StartExport(ctx context.Context, memberID int64, from, to t
 	if err != nil {
 		return nil, fmt.Errorf("export of member %d: begin: %w", memberID, err)
 	}
-	e := &Export{tx: tx, q: db.New(tx), ctx: ctx, arg: db.ListEntriesForExportParams{
+	e := &Export{tx: tx, q: db.New(tx), ctx: ctx, pace: heavy.NewPacer(), arg: db.ListEntriesForExportParams{
 		MemberID: memberID, FromDate: from, ToDate: to,
 		// Before every entry: the day before from, at the zero time.
 		AfterDate: from.AddDate(0, 0, -1), AfterCreated: time.Time{}, AfterID: 0, BatchSize: exportBatch,
@@ -127,6 +131,10 @@ func (e *Export) WriteTo(w io.Writer) (int64, error) {
 		if len(e.batch) < exportBatch {
 			break
 		}
+		if err := e.pace.Rest(e.ctx); err != nil {
+			return cw.n, err
+		}
+		e.batch = nil // one batch held at a time, not two
 		if err := e.next(); err != nil {
 			return cw.n, err
 		}
