@@ -323,8 +323,9 @@ type CreateEntryCheckedRow struct {
 // Creates an entry without tags in one statement that also checks what it
 // names: the member's own wallet and category, a category of the entry's
 // type, and installments only on an expense on a CARD wallet. No row comes
-// back when a check fails; the caller then asks which (checkEntryRefs). A
-// wallet or category deleted meanwhile fails its foreign key instead.
+// back when a check fails; the caller then asks which (checkEntryRefs). The
+// checks key-share lock the wallet and category they find, so a deletion
+// either committed before them (no row) or waits for this write.
 //
 // A transfer's side is written with its transfer_id here, in its one INSERT
 // (the transfer's row is written first): linked by a later UPDATE, each side

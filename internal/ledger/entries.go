@@ -424,8 +424,8 @@ func (h *LedgerHandler) CreateEntry(ctx context.Context, req api.CreateEntryRequ
 	}
 	in.ProbeNewDay = h.mayCompleteToday(p.MonthStartDay, in.Date)
 	// The entry's statement takes the member's ledger lock (shared) before
-	// its checks (the foreign keys catch a wallet or category deleted in
-	// between: refGone). Without an Idempotency-Key it is first tried as a
+	// its checks (an untagged create's key-share lock what they find; a
+	// tagged one's foreign keys catch a deletion in between: refGone). Without an Idempotency-Key it is first tried as a
 	// transaction of its own that bounds the totals itself
 	// (CreateEntryAlone); otherwise, or where that cannot decide, the
 	// statement and then, when the entry moves money, the write check of
