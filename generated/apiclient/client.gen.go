@@ -4576,7 +4576,8 @@ type GetBackupParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4602,7 +4603,8 @@ type ListBudgetsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4640,7 +4642,8 @@ type CreateBudgetParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4669,7 +4672,8 @@ type GetBudgetChartParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4689,7 +4693,8 @@ type CopyBudgetsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4715,7 +4720,8 @@ type GetBudgetIncomeParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4735,7 +4741,8 @@ type PutBudgetIncomeParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4755,7 +4762,8 @@ type ListOnetimeBudgetsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4793,7 +4801,8 @@ type CreateOnetimeBudgetParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4825,7 +4834,8 @@ type DeleteOnetimeBudgetParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4857,7 +4867,8 @@ type UpdateOnetimeBudgetParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4883,7 +4894,8 @@ type GetBudgetPaceParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4909,7 +4921,8 @@ type GetBudgetStatusParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4941,7 +4954,8 @@ type DeleteBudgetParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4973,7 +4987,8 @@ type UpdateBudgetParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -4993,7 +5008,8 @@ type GetNextCardBillsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5013,7 +5029,8 @@ type ListCategoriesParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5051,7 +5068,8 @@ type CreateCategoryParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5071,7 +5089,8 @@ type ImportDefaultCategoriesParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5091,7 +5110,8 @@ type ReorderCategoriesParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5126,7 +5146,8 @@ type DeleteCategoryParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5158,7 +5179,8 @@ type UpdateCategoryParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5184,7 +5206,8 @@ type ListChangesParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5249,7 +5272,8 @@ type ListEntriesParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5287,7 +5311,8 @@ type CreateEntryParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5313,7 +5338,8 @@ type ExportEntriesParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5336,7 +5362,8 @@ type ImportEntriesParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5374,7 +5401,8 @@ type CreateEntryFromNotificationParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5394,7 +5422,8 @@ type CountPendingEntriesParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5426,7 +5455,8 @@ type DeleteEntryParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5451,7 +5481,8 @@ type GetEntryParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5483,7 +5514,8 @@ type UpdateEntryParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5503,7 +5535,8 @@ type ConfirmEntryParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5526,7 +5559,8 @@ type GetForecastParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5672,7 +5706,8 @@ type ListQuickEntriesParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5710,7 +5745,8 @@ type CreateQuickEntryParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5742,7 +5778,8 @@ type DeleteQuickEntryParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5774,7 +5811,8 @@ type UpdateQuickEntryParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5794,7 +5832,8 @@ type ListRecurringsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5832,7 +5871,8 @@ type CreateRecurringParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5864,7 +5904,8 @@ type DeleteRecurringParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5896,7 +5937,8 @@ type UpdateRecurringParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5916,7 +5958,8 @@ type RestoreBackupParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5950,7 +5993,8 @@ type GetCategoryStatsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -5987,7 +6031,8 @@ type GetMonthlyStatsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6016,7 +6061,8 @@ type GetTagStatsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6047,7 +6093,8 @@ type GetYearlyStatsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6070,7 +6117,8 @@ type ListTagsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6108,7 +6156,8 @@ type CreateTagParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6128,7 +6177,8 @@ type ReorderTagsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6160,7 +6210,8 @@ type DeleteTagParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6192,7 +6243,8 @@ type UpdateTagParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6230,7 +6282,8 @@ type ListTransfersParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6268,7 +6321,8 @@ type CreateTransferParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6300,7 +6354,8 @@ type DeleteTransferParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6325,7 +6380,8 @@ type GetTransferParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6357,7 +6413,8 @@ type UpdateTransferParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6377,7 +6434,8 @@ type ConfirmTransferParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6397,7 +6455,8 @@ type ListWalletsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6435,7 +6494,8 @@ type CreateWalletParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6455,7 +6515,8 @@ type ReorderWalletsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6490,7 +6551,8 @@ type DeleteWalletParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6515,7 +6577,8 @@ type GetWalletParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6547,7 +6610,8 @@ type UpdateWalletParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6567,7 +6631,8 @@ type GetLoanScheduleParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.
@@ -6593,7 +6658,8 @@ type ListCardStatementsParams struct {
 	// deleted, or only invited) answers 404 `NOT_FOUND`, as another member's record does; a
 	// VIEWER's write answers 403 `FORBIDDEN`, and so does a backup or restore by anyone but an
 	// OWNER. A write of the ledger's records (wallets, categories, tags, entries, transfers,
-	// recurring and quick entries, CSV import, card notifications, restore) holds the caller's
+	// recurring and quick entries, budgets, one-time budgets, expected income, CSV import,
+	// card notifications, restore) holds the caller's
 	// membership until it commits: a removal or a role change waits for the caller's writes in
 	// flight, and such a write that reaches the book after its caller was removed answers 404
 	// (after a demotion to VIEWER, 403) and changes nothing.

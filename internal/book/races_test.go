@@ -221,6 +221,81 @@ func removalWaitsForTheWriteInFlight(t *testing.T, env *apitest.Env) {
 		api.EntryRequest{Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Amount: lt.Ptr[int64](1)}).WantProblem(http.StatusNotFound, "NOT_FOUND")
 }
 
+// TestBudgetWritesHoldTheMembership stages, for each budget write, the
+// order of removalWaitsForTheWriteInFlight: budgets, one-time budgets and
+// expected income are ledger data (a restore replaces them), so their writes
+// take the ledger lock in shared mode and hold the writer's membership to
+// their commit. Each fails with its handler's lock step removed (the write
+// then never waits for the ledger lock the test holds).
+func TestBudgetWritesHoldTheMembership(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	for _, c := range []struct {
+		name   string
+		status int
+		write  func(editor *apitest.Client, category int64) *apitest.Response
+	}{
+		{"expected income", http.StatusOK, func(editor *apitest.Client, _ int64) *apitest.Response {
+			return editor.Do(http.MethodPut, "/api/account/budgets/income", api.BudgetIncomeRequest{Year: 2026, Month: 11, Amount: 5})
+		}},
+		{"budget create", http.StatusCreated, func(editor *apitest.Client, category int64) *apitest.Response {
+			return editor.Do(http.MethodPost, "/api/account/budgets", api.BudgetRequest{CategoryID: category, Year: 2026, Month: 11, Amount: 5})
+		}},
+		{"budget copy", http.StatusOK, func(editor *apitest.Client, _ int64) *apitest.Response {
+			return editor.Do(http.MethodPost, "/api/account/budgets/copy", api.BudgetCopyRequest{FromYear: 2026, FromMonth: 10, ToYear: 2026, ToMonth: 11})
+		}},
+		{"one-time budget create", http.StatusCreated, func(editor *apitest.Client, _ int64) *apitest.Response {
+			return editor.Do(http.MethodPost, "/api/account/budgets/onetime", api.OnetimeBudgetRequest{
+				Name: "Trip", Amount: 5, StartDate: lt.Date(2026, 11, 1), EndDate: lt.Date(2026, 11, 30)})
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHousehold(t, env, apitest.AsPremium())
+			category := lt.Category(in(h.owner, h.book.ID), "Food", api.EntryTypeExpense, nil)
+			in(h.owner, h.book.ID).Do(http.MethodPost, "/api/account/budgets", // what the copy copies
+				api.BudgetRequest{CategoryID: category.ID, Year: 2026, Month: 10, Amount: 5}).Want(http.StatusCreated)
+			var ledgerID int64
+			if err := env.Pool.QueryRow(t.Context(), `SELECT ledger_member_id FROM book WHERE id = $1`, h.book.ID).Scan(&ledgerID); err != nil {
+				t.Fatal(err)
+			}
+			tx, err := env.Pool.Begin(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback(t.Context()) //nolint:errcheck // a no-op after Commit
+			if _, err := tx.Exec(t.Context(), `SELECT pg_advisory_xact_lock(hashtextextended('ledger:' || $1::bigint, 0))`, ledgerID); err != nil {
+				t.Fatal(err)
+			}
+			wrote := make(chan *apitest.Response, 1)
+			go func() { wrote <- c.write(in(h.editor, h.book.ID), category.ID) }()
+			dbtest.Eventually(t, "the write waits for the ledger lock", func() bool {
+				if len(wrote) > 0 {
+					res := <-wrote
+					t.Fatalf("the write answered %d %s while the test held the ledger lock", res.Status, res.Body)
+				}
+				return waitingOn(t, env, "ledger:") == 1
+			})
+			removed := make(chan *apitest.Response, 1)
+			go func() {
+				removed <- h.owner.Do(http.MethodDelete, fmt.Sprintf("/api/books/%d/members/%d", h.book.ID, h.editor.ID), nil)
+			}()
+			dbtest.Eventually(t, "the removal waits for the write", func() bool {
+				if len(removed) > 0 {
+					t.Fatalf("the removal answered %d while the removed member's write was in flight", (<-removed).Status)
+				}
+				return waitingOn(t, env, "left_at") == 1
+			})
+			if err := tx.Commit(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			(<-wrote).Want(c.status)
+			(<-removed).Want(http.StatusNoContent)
+			c.write(in(h.editor, h.book.ID), category.ID).WantProblem(http.StatusNotFound, "NOT_FOUND")
+		})
+	}
+}
+
 // A write that entered the book before its writer was removed or demoted,
 // and reaches its transaction after, is refused as they left it: 404 for
 // the removed, 403 for the demoted; nothing is written. Staged: the write

@@ -126,6 +126,9 @@ func (h *BudgetHandler) CreateBudget(ctx context.Context, req api.CreateBudgetRe
 	}
 	memberID := memberOf(ctx)
 	out, replayed, err := idempotency.Create(ctx, h.keys, "createBudget", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.Budget], error) {
+		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
+			return etag.Tagged[api.Budget]{}, err
+		}
 		created, err := CreateBudgetTx(ctx, q, memberID, Budget{CategoryID: b.CategoryID, Year: b.Year, Month: b.Month, Amount: b.Amount})
 		if err != nil {
 			return etag.Tagged[api.Budget]{}, err
@@ -190,7 +193,7 @@ func (h *BudgetHandler) UpdateBudget(ctx context.Context, req api.UpdateBudgetRe
 	}
 	memberID := memberOf(ctx)
 	match := etag.Parse(req.Params.IfMatch)
-	row, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (db.UpdateBudgetRow, error) {
+	row, err := ledger.WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.UpdateBudgetRow, error) {
 		return q.UpdateBudget(ctx, db.UpdateBudgetParams{MemberID: memberID, ID: req.ID, Amount: req.Body.Amount, IfVersions: match.Versions()})
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -207,7 +210,7 @@ func (h *BudgetHandler) UpdateBudget(ctx context.Context, req api.UpdateBudgetRe
 func (h *BudgetHandler) DeleteBudget(ctx context.Context, req api.DeleteBudgetRequestObject) (api.DeleteBudgetResponseObject, error) {
 	memberID := memberOf(ctx)
 	match := etag.Parse(req.Params.IfMatch)
-	n, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (int64, error) {
+	n, err := ledger.WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
 		return q.DeleteBudget(ctx, db.DeleteBudgetParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
 	})
 	if err != nil {
@@ -227,7 +230,8 @@ func (h *BudgetHandler) currentBudgetTag(ctx context.Context, memberID, id int64
 }
 
 // CopyBudgets copies every budget of one month into another in one
-// statement (so one transaction); same categories are overwritten.
+// statement (in the ledger lock's transaction); same categories are
+// overwritten.
 func (h *BudgetHandler) CopyBudgets(ctx context.Context, req api.CopyBudgetsRequestObject) (api.CopyBudgetsResponseObject, error) {
 	b := req.Body
 	if err := checkMonth("/fromYear", "/fromMonth", b.FromYear, b.FromMonth); err != nil {
@@ -239,8 +243,11 @@ func (h *BudgetHandler) CopyBudgets(ctx context.Context, req api.CopyBudgetsRequ
 	if b.FromYear == b.ToYear && b.FromMonth == b.ToMonth {
 		return nil, problem.Invalid("/toMonth", "must be another month than the source")
 	}
-	n, err := db.New(h.pool).CopyBudgets(ctx, db.CopyBudgetsParams{
-		MemberID: memberOf(ctx), FromYear: b.FromYear, FromMonth: b.FromMonth, ToYear: b.ToYear, ToMonth: b.ToMonth,
+	memberID := memberOf(ctx)
+	n, err := ledger.WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
+		return q.CopyBudgets(ctx, db.CopyBudgetsParams{
+			MemberID: memberID, FromYear: b.FromYear, FromMonth: b.FromMonth, ToYear: b.ToYear, ToMonth: b.ToMonth,
+		})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("copy budgets: %w", err)

@@ -10,7 +10,7 @@ import (
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/calendar"
-	"github.com/nestegg/nestegg/internal/database"
+	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/money"
 )
 
@@ -49,7 +49,7 @@ func (h *BudgetHandler) PutBudgetIncome(ctx context.Context, req api.PutBudgetIn
 	m := monthOf(ctx, b.Year, b.Month)
 	// One transaction, so that an answer that cannot be given (a received
 	// total out of range) leaves nothing stored, as every write does.
-	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (api.BudgetIncome, error) {
+	out, err := ledger.WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (api.BudgetIncome, error) {
 		amount, err := q.PutBudgetIncome(ctx, db.PutBudgetIncomeParams{MemberID: memberID, Year: b.Year, Month: b.Month, Amount: b.Amount})
 		if err != nil {
 			return api.BudgetIncome{}, fmt.Errorf("set expected income of member %d: %w", memberID, err)

@@ -117,6 +117,9 @@ func (h *BudgetHandler) CreateOnetimeBudget(ctx context.Context, req api.CreateO
 	}
 	memberID := memberOf(ctx)
 	out, replayed, err := idempotency.Create(ctx, h.keys, "createOnetimeBudget", req.Params.IdempotencyKey, req, func(q *db.Queries) (etag.Tagged[api.OnetimeBudget], error) {
+		if err := ledger.LockLedgerSharedTx(ctx, q, memberID); err != nil {
+			return etag.Tagged[api.OnetimeBudget]{}, err
+		}
 		id, err := createOnetimeTx(ctx, q, memberID, in)
 		if err != nil {
 			return etag.Tagged[api.OnetimeBudget]{}, err
@@ -154,7 +157,7 @@ func (h *BudgetHandler) UpdateOnetimeBudget(ctx context.Context, req api.UpdateO
 	}
 	memberID := memberOf(ctx)
 	match := etag.Parse(req.Params.IfMatch)
-	out, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (etag.Tagged[api.OnetimeBudget], error) {
+	out, err := ledger.WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (etag.Tagged[api.OnetimeBudget], error) {
 		if err := checkOnetimeCategory(ctx, q, memberID, in.CategoryID); err != nil {
 			return etag.Tagged[api.OnetimeBudget]{}, err
 		}
@@ -186,7 +189,7 @@ func (h *BudgetHandler) UpdateOnetimeBudget(ctx context.Context, req api.UpdateO
 func (h *BudgetHandler) DeleteOnetimeBudget(ctx context.Context, req api.DeleteOnetimeBudgetRequestObject) (api.DeleteOnetimeBudgetResponseObject, error) {
 	memberID := memberOf(ctx)
 	match := etag.Parse(req.Params.IfMatch)
-	n, err := database.InTxV(ctx, h.pool, func(q *db.Queries) (int64, error) {
+	n, err := ledger.WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
 		return q.DeleteOnetimeBudget(ctx, db.DeleteOnetimeBudgetParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
 	})
 	if err != nil {

@@ -15,9 +15,9 @@ import (
 // first among the locks):
 //
 //   - Every write of a member's ledger (wallets, categories, tags, entries,
-//     transfers, recurring and quick entries: create, edit, delete; CSV
-//     import; card notification intake and confirmation; the recurring
-//     job) holds the member's ledger lock ("ledger:" id) in SHARED mode from
+//     transfers, recurring and quick entries, budgets, one-time budgets and
+//     expected income: create, edit, delete; CSV import; card notification
+//     intake and confirmation; the recurring job) holds the member's ledger lock ("ledger:" id) in SHARED mode from
 //     its transaction's first statement (writeTx, LockLedgerSharedTx; the
 //     entry create, one statement, takes it inside CreateEntryChecked).
 //     Writes do not wait for one another here.
@@ -125,4 +125,11 @@ func writeTxV[T any](ctx context.Context, pool *pgxpool.Pool, memberID int64, fn
 		}
 		return fn(q)
 	})
+}
+
+// WriteTxV is writeTxV for the other areas whose records are ledger data
+// (budgets, one-time budgets, expected income): a restore replaces them too,
+// so their writes hold the ledger lock as the ledger's own do.
+func WriteTxV[T any](ctx context.Context, pool *pgxpool.Pool, memberID int64, fn func(q *db.Queries) (T, error)) (T, error) {
+	return writeTxV(ctx, pool, memberID, fn)
 }
