@@ -175,9 +175,19 @@ RETURNING *;
 -- name: CountPendingEntries :one
 SELECT count(*) FROM account_entry WHERE member_id = @member_id AND pending;
 
--- name: ListEntries :many
--- One page of a period's entries, newest date first, then newest created.
-SELECT e.* FROM account_entry e
+-- name: ListEntries :batchmany
+-- One page of a period's entries, newest date first, then newest created,
+-- each with its tag names (the tag order). A :batchmany: the month list
+-- sends it with SummarizeEntries in one round trip (database.Pipeline). The
+-- tags' subquery runs once for each row the page reads: the member's date
+-- index gives the order, so the scan stops at the page's end (a later
+-- page's OFFSET rows are read, and tagged, too; TestMonthListIsAFixedNumber-
+-- OfIndexedQueries counts the runs under EXPLAIN ANALYZE).
+SELECT sqlc.embed(e),
+    COALESCE((SELECT array_agg(t.name ORDER BY t.sort_order, t.id)
+              FROM account_entry_tag et JOIN account_tag t ON t.id = et.tag_id
+              WHERE et.entry_id = e.id AND t.member_id = @member_id), '{}')::text[] AS tags
+FROM account_entry e
 WHERE e.member_id = @member_id
   AND e.entry_date >= @from_date AND e.entry_date < @to_date
   AND (sqlc.narg(wallet_id)::bigint IS NULL OR e.wallet_id = sqlc.narg(wallet_id))
@@ -195,9 +205,10 @@ WHERE e.member_id = @member_id
 ORDER BY e.entry_date DESC, e.created_at DESC, e.id DESC
 LIMIT @lim OFFSET @off;
 
--- name: SummarizeEntries :one
+-- name: SummarizeEntries :batchone
 -- The count and the confirmed income and expense of the same filter as
--- ListEntries; transfers move money between wallets and are neither.
+-- ListEntries; transfers move money between wallets and are neither. Sent
+-- with ListEntries (a :batchone).
 SELECT count(*) AS total,
     COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'income' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS income,
     COALESCE(SUM(e.amount) FILTER (WHERE e.type = 'expense' AND NOT e.pending AND e.transfer_id IS NULL), 0)::numeric AS expense

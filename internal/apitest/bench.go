@@ -64,8 +64,8 @@ func (r *RecordingDB) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResu
 	return r.DBTX.SendBatch(ctx, b)
 }
 
-// ExplainingDB answers no rows but records the plans of the first query sent
-// through it, with the very SQL and arguments sqlc generated: a test asserts
+// ExplainingDB answers no rows to a Query (a batch it sends on: SendBatch)
+// but records the plans of the first query sent through it, with the very SQL and arguments sqlc generated: a test asserts
 // how a domain function's query reads its tables. Plan holds two plans, the
 // custom plan (for these arguments) and then the generic plan, because pgx
 // prepares its statements and PostgreSQL runs a prepared statement by a
@@ -89,6 +89,26 @@ func (e *ExplainingDB) Query(ctx context.Context, sql string, args ...any) (pgx.
 		e.Plan = "custom plan:\n" + custom + "\ngeneric plan:\n" + generic
 	}
 	return nil, errors.New("explained only")
+}
+
+// SendBatch records the plans of the batch's first query when none is
+// recorded yet (a :batchmany query's, sent through a database.Pipeline),
+// then sends the batch as it is: its answers are real.
+func (e *ExplainingDB) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	if e.Plan == "" && len(b.QueuedQueries) > 0 {
+		first := b.QueuedQueries[0]
+		custom, err := e.explain(ctx, "EXPLAIN "+first.SQL, first.Arguments)
+		if err == nil {
+			var generic string
+			if generic, err = e.explainGeneric(ctx, first.SQL, first.Arguments); err == nil {
+				e.Plan = "custom plan:\n" + custom + "\ngeneric plan:\n" + generic
+			}
+		}
+		if err != nil {
+			e.Plan = "not explained: " + err.Error()
+		}
+	}
+	return e.DBTX.SendBatch(ctx, b)
 }
 
 // explainGeneric explains sql as a prepared statement planned generically
@@ -146,6 +166,9 @@ type BenchRequest struct {
 	Bodies func(i int64) string
 	// Want is the status every answer must have.
 	Want int
+	// OneTrip: the service sends the statements together in one round trip
+	// (database.Pipeline), so the floor sends them as one pgx batch too.
+	OneTrip bool
 }
 
 // BenchAgainstFloor measures req sent by m against its floor, internal/loadtest/README.md's:
@@ -162,7 +185,7 @@ func (e *Env) BenchAgainstFloor(b *testing.B, m *Member, req BenchRequest, stmts
 	spec := floorSpec{
 		DatabaseURL: e.Pool.Config().ConnString(), MaxConns: e.Pool.Config().MaxConns,
 		RedisAddr: e.Redis.Options().Addr, RedisDB: e.Redis.Options().DB,
-		SessionKeys: session.KeyPrefix(e.options.RedisPrefix), Status: req.Want,
+		SessionKeys: session.KeyPrefix(e.options.RedisPrefix), Status: req.Want, OneTrip: req.OneTrip,
 	}
 	for _, s := range stmts {
 		fs := floorStmt{SQL: s.SQL}
@@ -258,6 +281,31 @@ func rounds(b *testing.B, n int64, op func() error) time.Duration {
 	}
 	wg.Wait()
 	return time.Since(start)
+}
+
+// drainBatch is drain for statements sent together, one pgx batch.
+func drainBatch(ctx context.Context, pool db.DBTX, stmts []Statement) error {
+	var b pgx.Batch
+	for _, s := range stmts {
+		b.Queue(s.SQL, s.Args...)
+	}
+	res := pool.SendBatch(ctx, &b)
+	for range stmts {
+		rows, err := res.Query()
+		if err != nil {
+			_ = res.Close()
+			return err
+		}
+		for rows.Next() {
+			_ = rows.RawValues()
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			_ = res.Close()
+			return err
+		}
+	}
+	return res.Close()
 }
 
 func drain(ctx context.Context, pool db.DBTX, s Statement) error {

@@ -40,6 +40,8 @@ type floorSpec struct {
 	SessionKeys string      `json:"sessionKeys"` // session.KeyPrefix: a session's key less its token's hash
 	Status      int         `json:"status"`
 	Statements  []floorStmt `json:"statements"`
+	// OneTrip sends the statements together, one pgx batch (BenchRequest.OneTrip).
+	OneTrip bool `json:"oneTrip"`
 }
 
 type floorStmt struct {
@@ -183,11 +185,16 @@ func serveFloor(raw string) error {
 		if err == nil {
 			_, err = q.GetSessionPrincipal(ctx, db.GetSessionPrincipalParams{TokenHash: hash, Now: time.Now()})
 		}
-		for _, s := range stmts {
-			if err != nil {
-				break
+		switch {
+		case err != nil:
+		case spec.OneTrip:
+			err = drainBatch(ctx, pool, stmts)
+		default:
+			for _, s := range stmts {
+				if err = drain(ctx, pool, s); err != nil {
+					break
+				}
 			}
-			err = drain(ctx, pool, s)
 		}
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)

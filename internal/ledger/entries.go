@@ -801,37 +801,37 @@ type EntryList struct {
 	IncomeExact, ExpenseExact bool
 }
 
-// ListEntriesTx answers a page of entries in three queries whatever its size:
-// the page, the selection's count and totals, and the page's tags.
-func ListEntriesTx(ctx context.Context, q *db.Queries, memberID int64, f EntryFilter) (EntryList, error) {
+// ReadEntryPage answers a page of entries in two statements whatever its
+// size, sent together in one round trip (database.Pipeline, through dbtx: a
+// pool, a connection or a transaction): the page with each entry's tags, and
+// the selection's count and totals.
+func ReadEntryPage(ctx context.Context, dbtx db.DBTX, memberID int64, f EntryFilter) (EntryList, error) {
 	var pattern *string
 	if f.Text != nil {
 		pattern = ptr("%" + likeEscaper.Replace(*f.Text) + "%")
 	}
-	rows, err := q.ListEntries(ctx, db.ListEntriesParams{
+	pipe := database.NewPipeline(dbtx)
+	defer pipe.Close()
+	q := db.New(pipe)
+	pageQ := q.ListEntries(ctx, []db.ListEntriesParams{{
 		MemberID: memberID, FromDate: f.From, ToDate: f.To, WalletID: f.WalletID, CategoryID: f.CategoryID,
 		Type: f.Type, Pending: f.Pending, Transfer: f.Transfer, MemoPattern: pattern, Tag: f.Tag,
 		CreatedBy: f.CreatedBy, PaidBy: f.PaidBy, AttrDefault: f.AttrDefault,
 		Lim: f.Size, Off: (f.Page - 1) * f.Size,
-	})
-	if err != nil {
-		return EntryList{}, fmt.Errorf("list entries of member %d: %w", memberID, err)
-	}
-	sum, err := q.SummarizeEntries(ctx, db.SummarizeEntriesParams{
+	}})
+	sumQ := q.SummarizeEntries(ctx, []db.SummarizeEntriesParams{{
 		MemberID: memberID, FromDate: f.From, ToDate: f.To, WalletID: f.WalletID, CategoryID: f.CategoryID,
 		Type: f.Type, Pending: f.Pending, Transfer: f.Transfer, MemoPattern: pattern, Tag: f.Tag,
 		CreatedBy: f.CreatedBy, PaidBy: f.PaidBy, AttrDefault: f.AttrDefault,
-	})
+	}})
+	rows, err := database.Rows(pageQ.Query)
+	if err != nil {
+		return EntryList{}, fmt.Errorf("list entries of member %d: %w", memberID, err)
+	}
+	var sum db.SummarizeEntriesRow
+	sumQ.QueryRow(func(_ int, r db.SummarizeEntriesRow, e error) { sum, err = r, e })
 	if err != nil {
 		return EntryList{}, fmt.Errorf("summarize entries of member %d: %w", memberID, err)
-	}
-	ids := make([]int64, len(rows))
-	for i, r := range rows {
-		ids[i] = r.ID
-	}
-	tags, err := tagsOf(ctx, q, memberID, ids)
-	if err != nil {
-		return EntryList{}, err
 	}
 	// A total beyond int64 is held and flagged, not a 422: the member must
 	// reach the entries behind it (issue 42).
@@ -839,7 +839,7 @@ func ListEntriesTx(ctx context.Context, q *db.Queries, memberID int64, f EntryFi
 	out.Income, out.IncomeExact = money.Held(sum.Income)
 	out.Expense, out.ExpenseExact = money.Held(sum.Expense)
 	for i, r := range rows {
-		out.Items[i] = Entry{AccountEntry: r, Tags: tags[r.ID]}
+		out.Items[i] = Entry{AccountEntry: r.AccountEntry, Tags: r.Tags}
 	}
 	return out, nil
 }
@@ -935,7 +935,7 @@ func (h *LedgerHandler) ListEntries(ctx context.Context, req api.ListEntriesRequ
 	if _, err := ownCategory(ctx, q, memberID, f.CategoryID); err != nil {
 		return nil, err
 	}
-	list, err := ListEntriesTx(ctx, q, memberID, f)
+	list, err := ReadEntryPage(ctx, h.pool, memberID, f)
 	if err != nil {
 		return nil, err
 	}
