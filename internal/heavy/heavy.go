@@ -50,16 +50,14 @@ func NewGate(pool *pgxpool.Pool, perReplica int) *Gate {
 // operation, for at most lease; release gives both back. It answers a
 // problem when either is taken.
 func (g *Gate) Admit(ctx context.Context, memberID int64, operation string, lease time.Duration) (release func(), err error) {
-	select {
-	case g.slots <- struct{}{}:
-	default:
+	freeSlot := g.admitSlot()
+	if freeSlot == nil {
 		return nil, &problem.Error{
 			Status: http.StatusServiceUnavailable, Code: problem.CodeServiceUnavailable,
 			Detail:  "this server is running as much heavy work (backups, restores, imports, exports, deletions) as it takes at once; try again shortly",
 			Headers: map[string]string{"Retry-After": replicaRetryAfter},
 		}
 	}
-	freeSlot := func() { <-g.slots }
 	token := make([]byte, 16)
 	_, _ = rand.Read(token)
 	q := db.New(g.pool)
@@ -83,6 +81,18 @@ func (g *Gate) Admit(ctx context.Context, memberID int64, operation string, leas
 		_ = q.GiveBackHeavyWork(ctx, db.GiveBackHeavyWorkParams{MemberID: memberID, Token: token})
 		freeSlot()
 	}, nil
+}
+
+// admitSlot takes one of the replica's slots, counted as running for the
+// process's pacers, and answers what gives it back (nil: none was free).
+func (g *Gate) admitSlot() (free func()) {
+	select {
+	case g.slots <- struct{}{}:
+	default:
+		return nil
+	}
+	running.Add(1)
+	return func() { running.Add(-1); <-g.slots }
 }
 
 func busy(ctx context.Context, q *db.Queries, memberID int64) error {

@@ -37,7 +37,7 @@ func TestPacerStopsRestingPastHalfItsDeadline(t *testing.T) {
 	start := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	ctx, cancel := context.WithDeadline(context.Background(), start.Add(60*time.Second))
 	defer cancel()
-	p := &Pacer{start: start, share: Share}
+	p := &Pacer{start: start, budget: Share, running: func() int64 { return 1 }}
 	for _, c := range []struct {
 		at   time.Duration // since the start
 		want time.Duration // after a second of work
@@ -51,5 +51,46 @@ func TestPacerStopsRestingPastHalfItsDeadline(t *testing.T) {
 	p.since = start
 	if got := p.restFor(context.Background(), start.Add(time.Hour)); got != time.Hour {
 		t.Errorf("without a deadline, after an hour of work: rest %v, want an hour", got)
+	}
+}
+
+// TestPacerSharesTheBudgetAmongTheOperationsRunning: the operations running
+// at once share one budget, so each rests longer the more there are (on a
+// 2-core replica, half a core in all: one alone rests as long as it worked,
+// four rest seven times as long), and one operation never gets more than a
+// whole core however large the budget.
+func TestPacerSharesTheBudgetAmongTheOperationsRunning(t *testing.T) {
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		budget  float64
+		running int64
+		want    time.Duration // after a second of work
+	}{
+		{0.5, 0, time.Second}, // counted before its admission: as one
+		{0.5, 1, time.Second},
+		{0.5, 2, 3 * time.Second},
+		{0.5, 4, 7 * time.Second},
+		{2, 1, 0},
+		{2, 4, 1 * time.Second},
+	} {
+		p := &Pacer{start: now, since: now.Add(-time.Second), budget: c.budget, running: func() int64 { return c.running }}
+		if got := p.restFor(context.Background(), now); got != c.want {
+			t.Errorf("budget %.1f cores, %d running: rest %v after 1 s of work, want %v", c.budget, c.running, got, c.want)
+		}
+	}
+}
+
+// TestGateCountsTheOperationsRunning: an admitted operation counts for the
+// pacers of the process until it is released.
+func TestGateCountsTheOperationsRunning(t *testing.T) {
+	before := running.Load()
+	g := &Gate{slots: make(chan struct{}, 2)}
+	release := g.admitSlot()
+	if got := running.Load() - before; got != 1 {
+		t.Fatalf("after one admission %d more running, want 1", got)
+	}
+	release()
+	if got := running.Load() - before; got != 0 {
+		t.Fatalf("after its release %d more running, want 0", got)
 	}
 }
