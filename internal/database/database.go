@@ -46,6 +46,32 @@ type Options struct {
 	HangTimeout time.Duration
 }
 
+// SessionSettings are the settings every connection of a pool OpenWith opens
+// starts with, where its DATABASE_URL does not set them. The benchmarks'
+// floors start theirs with the same (a floor must not pay what the service
+// does not).
+//
+// jit off: no JIT compilation, as OLTP services run PostgreSQL: a request's
+// statement reads a member's few hundred rows, and one whose cost estimate
+// crosses jit_above_cost (100,000) compiles for longer than it runs.
+// Measured on a draft of the changes feed's expected-income sums, over a
+// set-returning function the planner took for 1,000 rows: 2 ms to run, 210
+// to compile.
+//
+// plan_cache_mode force_generic_plan: a generic plan for every prepared
+// statement from its first run. The service's statements keep one shape,
+// and PostgreSQL's choice between a generic and a custom plan goes wrong on
+// the optional filters (`@x IS NULL OR col = @x`): their custom plan folds
+// the absent ones away and so looks cheaper, and the statement is planned
+// again on every run. Measured on the month list (make load, its pair
+// alone, 3 rounds of 4 s; internal/loadtest/README.md, run 39): 0.54 ms of
+// PostgreSQL CPU a request, about half of it planning, against 0.34 ms with
+// generic plans, and 0.67x its floor's throughput against 0.89x; entry
+// creates for 16 members 1.49 -> 1.19 ms (the triggers' PL/pgSQL statements
+// are planned the same way). Every list's generic plan is asserted to use
+// its indexes (apitest.ExplainingDB).
+var SessionSettings = map[string]string{"jit": "off", "plan_cache_mode": "force_generic_plan"}
+
 // OpenWith is Open with opts.
 func OpenWith(ctx context.Context, url string, opts Options) (*pgxpool.Pool, error) {
 	tracer := opts.Tracer
@@ -53,15 +79,10 @@ func OpenWith(ctx context.Context, url string, opts Options) (*pgxpool.Pool, err
 	if err != nil {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
 	}
-	if _, set := cfg.ConnConfig.RuntimeParams["jit"]; !set {
-		// No JIT compilation, as OLTP services run PostgreSQL: a request's
-		// statement reads a member's few hundred rows, and one whose cost
-		// estimate crosses jit_above_cost (100,000) compiles for longer
-		// than it runs. Measured on a draft of the changes feed's
-		// expected-income sums, over a set-returning function the planner
-		// took for 1,000 rows: 2 ms to run, 210 to compile. A DATABASE_URL
-		// that sets jit keeps it.
-		cfg.ConnConfig.RuntimeParams["jit"] = "off"
+	for name, value := range SessionSettings {
+		if _, set := cfg.ConnConfig.RuntimeParams[name]; !set {
+			cfg.ConnConfig.RuntimeParams[name] = value
+		}
 	}
 	if cfg.MaxConns < 16 {
 		// The default (4) halves write throughput on two cores; see STACK-NOTES.

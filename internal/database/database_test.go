@@ -219,22 +219,25 @@ func TestIsForeignKeyViolation(t *testing.T) {
 	}
 }
 
-// The pool's connections run without JIT compilation, unless the URL asks
-// for it.
-func TestPoolRunsWithoutJIT(t *testing.T) {
+// The pool's connections run without JIT compilation and with generic plans
+// for prepared statements, unless the URL asks otherwise.
+func TestPoolRunsWithoutJITAndWithGenericPlans(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	url := dbtest.NewDatabase(t)
-	for _, c := range []struct{ url, want string }{{url, "off"}, {url + "&jit=on", "on"}} {
+	for _, c := range []struct{ url, setting, want string }{
+		{url, "jit", "off"}, {url + "&jit=on", "jit", "on"},
+		{url, "plan_cache_mode", "force_generic_plan"}, {url + "&plan_cache_mode=auto", "plan_cache_mode", "auto"},
+	} {
 		pool, err := database.Open(ctx, c.url)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var jit string
-		err = pool.QueryRow(ctx, "SHOW jit").Scan(&jit)
+		var got string
+		err = pool.QueryRow(ctx, "SELECT current_setting($1)", c.setting).Scan(&got)
 		pool.Close()
-		if err != nil || jit != c.want {
-			t.Errorf("%s: jit %q (%v), want %q", c.url, jit, err, c.want)
+		if err != nil || got != c.want {
+			t.Errorf("%s: %s %q (%v), want %q", c.url, c.setting, got, err, c.want)
 		}
 	}
 }

@@ -14,7 +14,10 @@
 # first in %; the passes' outputs stay in the directory printed last.
 #
 # Settings: LOAD_COMPARE_ROUNDS (passes per REV, default 3), NESTEGG_LOAD_ROUNDS,
-# NESTEGG_LOAD_SECONDS, NESTEGG_LOAD_CONNECTIONS (as make load). Addresses,
+# NESTEGG_LOAD_SECONDS, NESTEGG_LOAD_CONNECTIONS (as make load), and
+# NESTEGG_LOAD_ONLY (a regular expression: only the pairs it names, nothing
+# else; many short passes of one pair tell a smaller difference apart, e.g.
+# NESTEGG_LOAD_ONLY='^month list' NESTEGG_LOAD_SECONDS=3 LOAD_COMPARE_ROUNDS=20). Addresses,
 # database and Redis db differ from make load's, so both can run at once:
 # LOAD_COMPARE_ADDR (default 127.0.0.1:18090), NESTEGG_FLOOR_ADDR (default
 # 127.0.0.1:18091), LOAD_COMPARE_DB (default nestegg_compare, on DB_URL's

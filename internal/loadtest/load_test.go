@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -30,6 +31,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
+	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/server"
 	"github.com/nestegg/nestegg/internal/session"
 )
@@ -53,6 +55,14 @@ func TestLoad(t *testing.T) {
 	// Five: one round of a shared 2-core machine can swing the median of three.
 	rounds := setting("NESTEGG_LOAD_ROUNDS", 5)
 
+	// NESTEGG_LOAD_ONLY (a regular expression) runs only the pairs whose
+	// names it matches, and nothing else: many short passes of one pair
+	// (make load-compare) resolve a smaller difference than a few whole runs.
+	var only *regexp.Regexp
+	if v := os.Getenv("NESTEGG_LOAD_ONLY"); v != "" {
+		only = regexp.MustCompile(v)
+	}
+
 	token := signUp(t, client, base)
 	for _, sc := range []struct {
 		name, path, token string
@@ -60,7 +70,9 @@ func TestLoad(t *testing.T) {
 		{"healthz (no I/O)", "/healthz", ""},
 		{"signup-enabled (one PostgreSQL read)", "/api/auth/signup-enabled", ""},
 	} {
-		report(t, sc.name, run(client, base+sc.path, sc.token, workers, duration))
+		if only == nil {
+			report(t, sc.name, run(client, base+sc.path, sc.token, workers, duration))
+		}
 	}
 
 	// A PREMIUM member (tags, card notifications) with a card, a bank and
@@ -121,7 +133,9 @@ func TestLoad(t *testing.T) {
 	if os.Getenv("NESTEGG_LOAD_MONTH_LIST") != "0" {
 		pairs = append(pairs, monthList(t, client, base, floor))
 	}
-	type measured struct{ service, floor []result }
+	if only != nil {
+		pairs = slices.DeleteFunc(pairs, func(p target) bool { return !only.MatchString(p.name) })
+	}
 	got := make([]measured, len(pairs))
 	// Interleaved rounds, service then floor, so a machine shared with
 	// other work slows both alike; the medians are compared.
@@ -133,6 +147,10 @@ func TestLoad(t *testing.T) {
 			report(t, fmt.Sprintf("%s, round %d", p.floorName, r+1), fl)
 			got[i].service, got[i].floor = append(got[i].service, sv), append(got[i].floor, fl)
 		}
+	}
+	if only != nil {
+		reportTargets(t, pairs, got, rounds, duration)
+		return
 	}
 	// Writes that follow the create's path, measured alone.
 	report(t, "transfer (card bill payment)", runShot(client, shot{
@@ -154,6 +172,12 @@ func TestLoad(t *testing.T) {
 		books(t, client, base, workers, duration, rounds)
 	}
 
+	reportTargets(t, pairs, got, rounds, duration)
+}
+
+// reportTargets logs each pair's TARGET line: the medians of its rounds,
+// service over floor, against its targets.
+func reportTargets(t *testing.T, pairs []target, got []measured, rounds int, duration time.Duration) {
 	t.Logf("targets (medians of %d interleaved rounds of %s):", rounds, duration)
 	for i, p := range pairs {
 		sv, fl := median(got[i].service), median(got[i].floor)
@@ -177,6 +201,9 @@ func TestLoad(t *testing.T) {
 			p.name, rate, p.rate, p99, p.p99, cpu, verdict)
 	}
 }
+
+// measured is a pair's rounds, the service's and the floor's.
+type measured struct{ service, floor []result }
 
 // target is one request of TestLoad measured against its floor, in
 // interleaved rounds, with its targets.
@@ -395,7 +422,16 @@ func TestFloorServer(t *testing.T) {
 		t.Skip("started by TestLoad only")
 	}
 	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, envOr("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nestegg_bench?sslmode=disable")+"&pool_max_conns=16")
+	cfg, err := pgxpool.ParseConfig(envOr("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/nestegg_bench?sslmode=disable") + "&pool_max_conns=16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, value := range database.SessionSettings { // as the service's connections start
+		if _, set := cfg.ConnConfig.RuntimeParams[name]; !set {
+			cfg.ConnConfig.RuntimeParams[name] = value
+		}
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
