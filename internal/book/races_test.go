@@ -1,9 +1,12 @@
 package book_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/internal/apitest"
@@ -162,6 +165,26 @@ func waitingOn(t *testing.T, env *apitest.Env, what string) int {
 	return n
 }
 
+// holdLedgerLock takes book bookID's ledger lock exclusively in a
+// transaction the test commits to let the writes waiting on it go (rolled
+// back at the test's end otherwise).
+func holdLedgerLock(t *testing.T, env *apitest.Env, bookID int64) pgx.Tx {
+	t.Helper()
+	var ledgerID int64
+	if err := env.Pool.QueryRow(t.Context(), `SELECT ledger_member_id FROM book WHERE id = $1`, bookID).Scan(&ledgerID); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := env.Pool.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tx.Rollback(context.Background()) }) // a no-op after Commit
+	if _, err := tx.Exec(t.Context(), `SELECT pg_advisory_xact_lock(hashtextextended('ledger:' || $1::bigint, 0))`, ledgerID); err != nil {
+		t.Fatal(err)
+	}
+	return tx
+}
+
 // TestMembershipIsHeldThroughTheWrite shows each order of a write and its
 // writer's removal (or demotion), staged, in one server: both fail without
 // the hold (book.Select's Hold, taken by the ledger's lock step).
@@ -180,18 +203,7 @@ func TestMembershipIsHeldThroughTheWrite(t *testing.T) {
 // hold, it committed at once while the write went on to commit after it).
 func removalWaitsForTheWriteInFlight(t *testing.T, env *apitest.Env) {
 	h := newHousehold(t, env)
-	var ledgerID int64
-	if err := env.Pool.QueryRow(t.Context(), `SELECT ledger_member_id FROM book WHERE id = $1`, h.book.ID).Scan(&ledgerID); err != nil {
-		t.Fatal(err)
-	}
-	tx, err := env.Pool.Begin(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(t.Context()) //nolint:errcheck // a no-op after Commit
-	if _, err := tx.Exec(t.Context(), `SELECT pg_advisory_xact_lock(hashtextextended('ledger:' || $1::bigint, 0))`, ledgerID); err != nil {
-		t.Fatal(err)
-	}
+	tx := holdLedgerLock(t, env, h.book.ID)
 	wrote := make(chan *apitest.Response, 1)
 	go func() {
 		wrote <- in(h.editor, h.book.ID).Do(http.MethodPost, "/api/account/entries",
@@ -255,18 +267,7 @@ func TestBudgetWritesHoldTheMembership(t *testing.T) {
 			category := lt.Category(in(h.owner, h.book.ID), "Food", api.EntryTypeExpense, nil)
 			in(h.owner, h.book.ID).Do(http.MethodPost, "/api/account/budgets", // what the copy copies
 				api.BudgetRequest{CategoryID: category.ID, Year: 2026, Month: 10, Amount: 5}).Want(http.StatusCreated)
-			var ledgerID int64
-			if err := env.Pool.QueryRow(t.Context(), `SELECT ledger_member_id FROM book WHERE id = $1`, h.book.ID).Scan(&ledgerID); err != nil {
-				t.Fatal(err)
-			}
-			tx, err := env.Pool.Begin(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tx.Rollback(t.Context()) //nolint:errcheck // a no-op after Commit
-			if _, err := tx.Exec(t.Context(), `SELECT pg_advisory_xact_lock(hashtextextended('ledger:' || $1::bigint, 0))`, ledgerID); err != nil {
-				t.Fatal(err)
-			}
+			tx := holdLedgerLock(t, env, h.book.ID)
 			wrote := make(chan *apitest.Response, 1)
 			go func() { wrote <- c.write(in(h.editor, h.book.ID), category.ID) }()
 			dbtest.Eventually(t, "the write waits for the ledger lock", func() bool {
