@@ -71,8 +71,13 @@ func (h *BackupHandler) GetBackup(ctx context.Context, _ api.GetBackupRequestObj
 }
 
 // pageSize is how many entries (or transfers) one query reads: a backup
-// holds one page of them at a time, however large the ledger.
-const pageSize = 1000
+// holds one page of them at a time, however large the ledger, and rests
+// after each (heavy.Pacer). A page is encoded at full speed on one core, so
+// its size is how long another member's request may wait for a core behind
+// it: with 1,000 a neighbour's read p99 was 5.5x idle, with 250 3.4-4.7x,
+// with 100 2.6-3.1x, while a 200,000-entry backup took 5.0, 5.7 and 7.7 s
+// (BenchmarkNeighbourReadWhileHeavy, BenchmarkBackup200k; README).
+const pageSize = 100
 
 // Stream is a backup under way: a read-only transaction (one snapshot of the
 // ledger, so that a write in between cannot leave a reference dangling), the
