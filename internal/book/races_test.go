@@ -261,8 +261,9 @@ func TestBudgetWritesHoldTheMembership(t *testing.T) {
 				Name: "Trip", Amount: 5, StartDate: lt.Date(2026, 11, 1), EndDate: lt.Date(2026, 11, 30)})
 		}},
 	} {
+		// One at a time: waitingOn counts the database's waiting backends,
+		// and the subtests share one.
 		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
 			h := newHousehold(t, env, apitest.AsPremium())
 			category := lt.Category(in(h.owner, h.book.ID), "Food", api.EntryTypeExpense, nil)
 			in(h.owner, h.book.ID).Do(http.MethodPost, "/api/account/budgets", // what the copy copies
