@@ -159,11 +159,7 @@ func serveFloor(raw string) error {
 		return err
 	}
 	cfg.MaxConns = spec.MaxConns
-	for name, value := range database.SessionSettings { // as the service's connections start
-		if _, set := cfg.ConnConfig.RuntimeParams[name]; !set {
-			cfg.ConnConfig.RuntimeParams[name] = value
-		}
-	}
+	database.WithSessionSettings(cfg.ConnConfig) // as the service's connections start
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return err

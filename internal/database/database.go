@@ -46,7 +46,7 @@ type Options struct {
 	HangTimeout time.Duration
 }
 
-// SessionSettings are the settings every connection of a pool OpenWith opens
+// sessionSettings are the settings every connection of a pool OpenWith opens
 // starts with, where its DATABASE_URL does not set them. The benchmarks'
 // floors start theirs with the same (a floor must not pay what the service
 // does not).
@@ -70,7 +70,17 @@ type Options struct {
 // creates for 16 members 1.49 -> 1.19 ms (the triggers' PL/pgSQL statements
 // are planned the same way). Every list's generic plan is asserted to use
 // its indexes (apitest.ExplainingDB).
-var SessionSettings = map[string]string{"jit": "off", "plan_cache_mode": "force_generic_plan"}
+var sessionSettings = map[string]string{"jit": "off", "plan_cache_mode": "force_generic_plan"}
+
+// WithSessionSettings gives cfg's connections the session settings that cfg
+// does not set itself (from its DATABASE_URL).
+func WithSessionSettings(cfg *pgx.ConnConfig) {
+	for name, value := range sessionSettings {
+		if _, set := cfg.RuntimeParams[name]; !set {
+			cfg.RuntimeParams[name] = value
+		}
+	}
+}
 
 // OpenWith is Open with opts.
 func OpenWith(ctx context.Context, url string, opts Options) (*pgxpool.Pool, error) {
@@ -79,11 +89,7 @@ func OpenWith(ctx context.Context, url string, opts Options) (*pgxpool.Pool, err
 	if err != nil {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
 	}
-	for name, value := range SessionSettings {
-		if _, set := cfg.ConnConfig.RuntimeParams[name]; !set {
-			cfg.ConnConfig.RuntimeParams[name] = value
-		}
-	}
+	WithSessionSettings(cfg.ConnConfig)
 	if cfg.MaxConns < 16 {
 		// The default (4) halves write throughput on two cores; see STACK-NOTES.
 		cfg.MaxConns = 16

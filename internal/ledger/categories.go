@@ -200,7 +200,7 @@ func (h *LedgerHandler) UpdateCategory(ctx context.Context, req api.UpdateCatego
 		return nil, err
 	}
 	match := etag.Parse(req.Params.IfMatch)
-	out, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (etag.Tagged[api.Category], error) {
+	out, err := WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (etag.Tagged[api.Category], error) {
 		old, err := ownCategory(ctx, q, memberID, &req.ID)
 		if err != nil {
 			return etag.Tagged[api.Category]{}, err
@@ -358,7 +358,7 @@ func (h *LedgerHandler) ReorderCategories(ctx context.Context, req api.ReorderCa
 // ImportDefaultCategories copies the default categories to the member.
 func (h *LedgerHandler) ImportDefaultCategories(ctx context.Context, _ api.ImportDefaultCategoriesRequestObject) (api.ImportDefaultCategoriesResponseObject, error) {
 	memberID := caller(ctx).MemberID
-	tree, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) ([]api.Category, error) {
+	tree, err := WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) ([]api.Category, error) {
 		if err := importDefaultsTx(ctx, q, memberID); err != nil {
 			return nil, err
 		}

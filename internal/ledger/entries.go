@@ -530,7 +530,7 @@ func (h *LedgerHandler) UpdateEntry(ctx context.Context, req api.UpdateEntryRequ
 		return nil, err
 	}
 	match := etag.Parse(req.Params.IfMatch)
-	e, err := writeTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (Entry, error) {
+	e, err := WriteTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (Entry, error) {
 		feeOf, err := lockFeeTransfer(ctx, q, p.MemberID, req.ID)
 		if err != nil {
 			return Entry{}, err
@@ -687,7 +687,7 @@ func (h *LedgerHandler) ConfirmEntry(ctx context.Context, req api.ConfirmEntryRe
 // confirm confirms a pending entry that does not await its rate, under the
 // member's ledger lock (pgx.ErrNoRows: none such of the member).
 func (h *LedgerHandler) confirm(ctx context.Context, memberID, id int64) (db.ConfirmEntryRow, error) {
-	return writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.ConfirmEntryRow, error) {
+	return WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.ConfirmEntryRow, error) {
 		row, err := q.ConfirmEntry(ctx, db.ConfirmEntryParams{MemberID: memberID, ID: id})
 		if err != nil || !row.WasPending {
 			return row, err
@@ -745,7 +745,7 @@ func (h *LedgerHandler) confirmAtRate(ctx context.Context, q *db.Queries, member
 	}
 	// The rate was looked up with no transaction open; the write takes
 	// the ledger lock as every write does.
-	done, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.AccountEntry, error) {
+	done, err := WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.AccountEntry, error) {
 		row, err := q.ConfirmEntryAtRate(ctx, db.ConfirmEntryAtRateParams{
 			MemberID: memberID, ID: id, Amount: amount, ExchangeRate: decimal.NullDecimal{Decimal: r.Rate, Valid: true},
 			Currency: e.Currency, OriginalAmount: e.OriginalAmount, EntryDate: e.EntryDate,

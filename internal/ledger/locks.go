@@ -116,8 +116,10 @@ func writeTx(ctx context.Context, pool *pgxpool.Pool, memberID int64, fn func(q 
 	})
 }
 
-// writeTxV is writeTx for work that answers a value.
-func writeTxV[T any](ctx context.Context, pool *pgxpool.Pool, memberID int64, fn func(q *db.Queries) (T, error)) (T, error) {
+// WriteTxV is writeTx for work that answers a value; the other areas whose
+// records are ledger data (budgets, one-time budgets, expected income: a
+// restore replaces them too) write through it as well.
+func WriteTxV[T any](ctx context.Context, pool *pgxpool.Pool, memberID int64, fn func(q *db.Queries) (T, error)) (T, error) {
 	return database.InTxV(ctx, pool, func(q *db.Queries) (T, error) {
 		if err := LockLedgerSharedTx(ctx, q, memberID); err != nil {
 			var zero T
@@ -125,11 +127,4 @@ func writeTxV[T any](ctx context.Context, pool *pgxpool.Pool, memberID int64, fn
 		}
 		return fn(q)
 	})
-}
-
-// WriteTxV is writeTxV for the other areas whose records are ledger data
-// (budgets, one-time budgets, expected income): a restore replaces them too,
-// so their writes hold the ledger lock as the ledger's own do.
-func WriteTxV[T any](ctx context.Context, pool *pgxpool.Pool, memberID int64, fn func(q *db.Queries) (T, error)) (T, error) {
-	return writeTxV(ctx, pool, memberID, fn)
 }

@@ -113,7 +113,7 @@ func (h *LedgerHandler) UpdateQuickEntry(ctx context.Context, req api.UpdateQuic
 		return nil, err
 	}
 	match := etag.Parse(req.Params.IfMatch)
-	e, err := writeTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (db.QuickEntry, error) {
+	e, err := WriteTxV(ctx, h.pool, p.MemberID, func(q *db.Queries) (db.QuickEntry, error) {
 		if err := checkTemplateRefs(ctx, q, p.MemberID, in.Type, in.WalletID, in.CategoryID); err != nil {
 			return db.QuickEntry{}, err
 		}
@@ -144,7 +144,7 @@ func (h *LedgerHandler) UpdateQuickEntry(ctx context.Context, req api.UpdateQuic
 func (h *LedgerHandler) DeleteQuickEntry(ctx context.Context, req api.DeleteQuickEntryRequestObject) (api.DeleteQuickEntryResponseObject, error) {
 	memberID := caller(ctx).MemberID
 	match := etag.Parse(req.Params.IfMatch)
-	n, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
+	n, err := WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
 		return q.DeleteQuickEntry(ctx, db.DeleteQuickEntryParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
 	})
 	if err != nil {

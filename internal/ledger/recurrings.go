@@ -190,7 +190,7 @@ func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecur
 	}
 	today := h.today()
 	match := etag.Parse(req.Params.IfMatch)
-	r, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.Recurring, error) {
+	r, err := WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.Recurring, error) {
 		if err := checkTemplateRefs(ctx, q, memberID, in.Type, in.WalletID, in.CategoryID); err != nil {
 			return db.Recurring{}, err
 		}
@@ -219,7 +219,7 @@ func (h *LedgerHandler) UpdateRecurring(ctx context.Context, req api.UpdateRecur
 func (h *LedgerHandler) DeleteRecurring(ctx context.Context, req api.DeleteRecurringRequestObject) (api.DeleteRecurringResponseObject, error) {
 	memberID := caller(ctx).MemberID
 	match := etag.Parse(req.Params.IfMatch)
-	n, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
+	n, err := WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
 		return q.DeleteRecurring(ctx, db.DeleteRecurringParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
 	})
 	if err != nil {

@@ -136,7 +136,7 @@ func (h *LedgerHandler) UpdateTag(ctx context.Context, req api.UpdateTagRequestO
 	}
 	memberID := caller(ctx).MemberID
 	match := etag.Parse(req.Params.IfMatch)
-	t, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.AccountTag, error) {
+	t, err := WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (db.AccountTag, error) {
 		return q.UpdateTag(ctx, db.UpdateTagParams{MemberID: memberID, ID: req.ID, Name: name, IfVersions: match.Versions()})
 	})
 	if database.IsUniqueViolation(err, "account_tag_member_name_key") {
@@ -157,7 +157,7 @@ func (h *LedgerHandler) UpdateTag(ctx context.Context, req api.UpdateTagRequestO
 func (h *LedgerHandler) DeleteTag(ctx context.Context, req api.DeleteTagRequestObject) (api.DeleteTagResponseObject, error) {
 	memberID := caller(ctx).MemberID
 	match := etag.Parse(req.Params.IfMatch)
-	n, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
+	n, err := WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (int64, error) {
 		return q.DeleteTag(ctx, db.DeleteTagParams{MemberID: memberID, ID: req.ID, IfVersions: match.Versions()})
 	})
 	if err != nil {

@@ -386,7 +386,7 @@ func (h *LedgerHandler) UpdateWallet(ctx context.Context, req api.UpdateWalletRe
 	caller := caller(ctx)
 	memberID := caller.MemberID
 	match := etag.Parse(req.Params.IfMatch)
-	w, err := writeTxV(ctx, h.pool, memberID, func(q *db.Queries) (Wallet, error) {
+	w, err := WriteTxV(ctx, h.pool, memberID, func(q *db.Queries) (Wallet, error) {
 		p, err := walletParams(h.crypto, memberID, *req.Body)
 		if err != nil {
 			return Wallet{}, err

@@ -426,11 +426,7 @@ func TestFloorServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, value := range database.SessionSettings { // as the service's connections start
-		if _, set := cfg.ConnConfig.RuntimeParams[name]; !set {
-			cfg.ConnConfig.RuntimeParams[name] = value
-		}
-	}
+	database.WithSessionSettings(cfg.ConnConfig) // as the service's connections start
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
