@@ -12,6 +12,7 @@ import (
 	lt "github.com/nestegg/nestegg/internal/apitest/ledgertest"
 	"github.com/nestegg/nestegg/internal/book"
 	"github.com/nestegg/nestegg/internal/config"
+	"github.com/nestegg/nestegg/internal/ledger"
 )
 
 // in is the member's client acting in book id.
@@ -405,4 +406,22 @@ func TestNoPointsForBookWrites(t *testing.T) {
 	if n := points(ledgerID); n != 0 {
 		t.Fatalf("the book's ledger owner got %d point awards", n)
 	}
+}
+
+// Free limits count per book: a FREE member with the free limit's wallets
+// of a type in their personal ledger still creates as many in a FREE
+// owner's book, and the next one there is refused as in a personal ledger.
+func TestFreeLimitsCountPerBook(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	h := newHousehold(t, env)
+	oneMore := map[string]string{"name": "One more", "type": string(api.WalletTypeCash)}
+	for i := range ledger.FreeLimit {
+		lt.Wallet(h.editor.Client, fmt.Sprintf("Mine %d", i), api.WalletTypeCash, 0)
+	}
+	h.editor.Do(http.MethodPost, "/api/account/wallets", oneMore).WantProblem(http.StatusBadRequest, "FREE_LIMIT_EXCEEDED")
+	for i := range ledger.FreeLimit {
+		lt.Wallet(in(h.editor, h.book.ID), fmt.Sprintf("Ours %d", i), api.WalletTypeCash, 0)
+	}
+	in(h.owner, h.book.ID).Do(http.MethodPost, "/api/account/wallets", oneMore).WantProblem(http.StatusBadRequest, "FREE_LIMIT_EXCEEDED")
 }
