@@ -185,6 +185,41 @@ func holdLedgerLock(t *testing.T, env *apitest.Env, bookID int64) pgx.Tx {
 	return tx
 }
 
+// removeDuringWrite stages a write of h's editor in flight while the owner
+// removes them: the test holds the book's ledger lock, so the write stops
+// inside its transaction (it must not answer before), the removal must wait
+// for it, and once the lock goes the removal answers 204. It answers the
+// write's response.
+func removeDuringWrite(t *testing.T, env *apitest.Env, h household, write func() *apitest.Response) *apitest.Response {
+	t.Helper()
+	tx := holdLedgerLock(t, env, h.book.ID)
+	wrote := make(chan *apitest.Response, 1)
+	go func() { wrote <- write() }()
+	dbtest.Eventually(t, "the write waits for the ledger lock", func() bool {
+		if len(wrote) > 0 {
+			res := <-wrote
+			t.Fatalf("the write answered %d %s while the test held the ledger lock", res.Status, res.Body)
+		}
+		return waitingOn(t, env, "ledger:") == 1
+	})
+	removed := make(chan *apitest.Response, 1)
+	go func() {
+		removed <- h.owner.Do(http.MethodDelete, fmt.Sprintf("/api/books/%d/members/%d", h.book.ID, h.editor.ID), nil)
+	}()
+	dbtest.Eventually(t, "the removal waits for the write", func() bool {
+		if len(removed) > 0 {
+			t.Fatalf("the removal answered %d while the removed member's write was in flight", (<-removed).Status)
+		}
+		return waitingOn(t, env, "left_at") == 1
+	})
+	if err := tx.Commit(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	res := <-wrote
+	(<-removed).Want(http.StatusNoContent)
+	return res
+}
+
 // TestMembershipIsHeldThroughTheWrite shows each order of a write and its
 // writer's removal (or demotion), staged, in one server: both fail without
 // the hold (book.Select's Hold, taken by the ledger's lock step).
@@ -203,29 +238,11 @@ func TestMembershipIsHeldThroughTheWrite(t *testing.T) {
 // hold, it committed at once while the write went on to commit after it).
 func removalWaitsForTheWriteInFlight(t *testing.T, env *apitest.Env) {
 	h := newHousehold(t, env)
-	tx := holdLedgerLock(t, env, h.book.ID)
-	wrote := make(chan *apitest.Response, 1)
-	go func() {
-		wrote <- in(h.editor, h.book.ID).Do(http.MethodPost, "/api/account/entries",
-			api.EntryRequest{Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Amount: lt.Ptr[int64](3)})
-	}()
-	dbtest.Eventually(t, "the write waits for the ledger lock", func() bool { return waitingOn(t, env, "ledger:") == 1 })
-	removed := make(chan *apitest.Response, 1)
-	go func() {
-		removed <- h.owner.Do(http.MethodDelete, fmt.Sprintf("/api/books/%d/members/%d", h.book.ID, h.editor.ID), nil)
-	}()
-	dbtest.Eventually(t, "the removal waits for the write", func() bool {
-		if len(removed) > 0 {
-			t.Fatalf("the removal answered %d while the removed member's write was in flight", (<-removed).Status)
-		}
-		return waitingOn(t, env, "left_at") == 1
-	})
-	if err := tx.Commit(t.Context()); err != nil {
-		t.Fatal(err)
-	}
 	var e api.Entry
-	(<-wrote).Want(http.StatusCreated).JSON(&e)
-	(<-removed).Want(http.StatusNoContent)
+	removeDuringWrite(t, env, h, func() *apitest.Response {
+		return in(h.editor, h.book.ID).Do(http.MethodPost, "/api/account/entries",
+			api.EntryRequest{Date: lt.Date(2026, 11, 16), Type: api.EntryTypeExpense, Amount: lt.Ptr[int64](3)})
+	}).Want(http.StatusCreated).JSON(&e)
 	if e.CreatedBy.MemberID != h.editor.ID {
 		t.Fatalf("entry written by %+v", e.CreatedBy)
 	}
@@ -268,31 +285,7 @@ func TestBudgetWritesHoldTheMembership(t *testing.T) {
 			category := lt.Category(in(h.owner, h.book.ID), "Food", api.EntryTypeExpense, nil)
 			in(h.owner, h.book.ID).Do(http.MethodPost, "/api/account/budgets", // what the copy copies
 				api.BudgetRequest{CategoryID: category.ID, Year: 2026, Month: 10, Amount: 5}).Want(http.StatusCreated)
-			tx := holdLedgerLock(t, env, h.book.ID)
-			wrote := make(chan *apitest.Response, 1)
-			go func() { wrote <- c.write(in(h.editor, h.book.ID), category.ID) }()
-			dbtest.Eventually(t, "the write waits for the ledger lock", func() bool {
-				if len(wrote) > 0 {
-					res := <-wrote
-					t.Fatalf("the write answered %d %s while the test held the ledger lock", res.Status, res.Body)
-				}
-				return waitingOn(t, env, "ledger:") == 1
-			})
-			removed := make(chan *apitest.Response, 1)
-			go func() {
-				removed <- h.owner.Do(http.MethodDelete, fmt.Sprintf("/api/books/%d/members/%d", h.book.ID, h.editor.ID), nil)
-			}()
-			dbtest.Eventually(t, "the removal waits for the write", func() bool {
-				if len(removed) > 0 {
-					t.Fatalf("the removal answered %d while the removed member's write was in flight", (<-removed).Status)
-				}
-				return waitingOn(t, env, "left_at") == 1
-			})
-			if err := tx.Commit(t.Context()); err != nil {
-				t.Fatal(err)
-			}
-			(<-wrote).Want(c.status)
-			(<-removed).Want(http.StatusNoContent)
+			removeDuringWrite(t, env, h, func() *apitest.Response { return c.write(in(h.editor, h.book.ID), category.ID) }).Want(c.status)
 			c.write(in(h.editor, h.book.ID), category.ID).WantProblem(http.StatusNotFound, "NOT_FOUND")
 		})
 	}
