@@ -221,60 +221,23 @@ END $$;
 
 CREATE FUNCTION public.ledger_change_entry() RETURNS trigger
     LANGUAGE plpgsql
-    SET enable_seqscan TO 'off'
     AS $$
-DECLARE
-    ms bigint[]; ids bigint[]; ws bigint[]; trs bigint[]; incs boolean[]; days date[];
-    members bigint[];
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(member_id), array_agg(id), array_agg(wallet_id), array_agg(transfer_id),
-               array_agg(type = 'income'), array_agg(entry_date), array_agg(DISTINCT member_id)
-        INTO ms, ids, ws, trs, incs, days, members FROM new_rows;
+        INSERT INTO ledger_change_pending (xid, member_id, kind, record_id, deleted, wallet_id, transfer_id, day, income)
+        SELECT pg_current_xact_id()::text::bigint, member_id, 'ENTRY', id, false, wallet_id, transfer_id, entry_date, type = 'income'
+        FROM new_rows;
     ELSIF TG_OP = 'DELETE' THEN
-        SELECT array_agg(member_id), array_agg(id), array_agg(wallet_id), array_agg(transfer_id),
-               array_agg(type = 'income'), array_agg(entry_date), array_agg(DISTINCT member_id)
-        INTO ms, ids, ws, trs, incs, days, members FROM old_rows;
+        INSERT INTO ledger_change_pending (xid, member_id, kind, record_id, deleted, wallet_id, transfer_id, day, income)
+        SELECT pg_current_xact_id()::text::bigint, member_id, 'ENTRY', id, true, wallet_id, transfer_id, entry_date, type = 'income'
+        FROM old_rows;
     ELSE
-        SELECT array_agg(member_id), array_agg(id), array_agg(wallet_id), array_agg(transfer_id),
-               array_agg(type = 'income'), array_agg(entry_date), array_agg(DISTINCT member_id)
-        INTO ms, ids, ws, trs, incs, days, members
-        FROM (SELECT member_id, id, wallet_id, transfer_id, type, entry_date FROM old_rows
+        INSERT INTO ledger_change_pending (xid, member_id, kind, record_id, deleted, wallet_id, transfer_id, day, income)
+        SELECT pg_current_xact_id()::text::bigint, member_id, 'ENTRY', id, false, wallet_id, transfer_id, entry_date, type = 'income'
+        FROM (SELECT member_id, id, wallet_id, transfer_id, entry_date, type FROM old_rows
               UNION ALL
-              SELECT member_id, id, wallet_id, transfer_id, type, entry_date FROM new_rows) AS r;
+              SELECT member_id, id, wallet_id, transfer_id, entry_date, type FROM new_rows) AS r;
     END IF;
-    INSERT INTO ledger_change_pending (xid, member_id, kind, record_id, deleted)
-    WITH t AS (
-        SELECT * FROM unnest(ms, ids, ws, trs, incs, days)
-            AS t (member_id, id, wallet_id, transfer_id, income, entry_date)
-    )
-    SELECT pg_current_xact_id()::text::bigint, n.member_id, n.kind, n.record_id,
-           n.kind = 'ENTRY' AND TG_OP = 'DELETE'
-    FROM (
-        SELECT t.member_id, 'ENTRY' AS kind, t.id AS record_id FROM t
-        UNION
-        SELECT w.member_id, 'WALLET', w.id FROM wallet w
-        WHERE w.member_id = ANY(members) AND (w.member_id, w.id) IN (SELECT t.member_id, t.wallet_id FROM t)
-        UNION
-        SELECT x.member_id, 'TRANSFER', x.id FROM transfer x
-        WHERE x.member_id = ANY(members) AND (x.member_id, x.id) IN (SELECT t.member_id, t.transfer_id FROM t)
-        UNION
-        SELECT x.member_id, 'TRANSFER', x.id FROM transfer x WHERE x.fee_entry_id = ANY(ids)
-        UNION
-        -- The ledger month of a date with start day d: its calendar month
-        -- from day d on, the month before it until then.
-        SELECT b.member_id, 'BUDGET_INCOME', b.year * 100 + b.month
-        FROM budget_income b JOIN member m ON m.id = b.member_id
-        WHERE b.member_id = ANY(members) AND EXISTS (
-            SELECT 1 FROM t WHERE t.member_id = b.member_id AND t.income
-              AND make_date(b.year, b.month, 1) = date_trunc('month',
-                  CASE WHEN extract(day FROM t.entry_date) >= m.month_start_day THEN t.entry_date
-                       ELSE t.entry_date - interval '1 month' END)::date)
-        UNION
-        SELECT o.member_id, 'ONETIME_BUDGET', o.id FROM budget_onetime o
-        WHERE o.member_id = ANY(members) AND EXISTS (
-            SELECT 1 FROM t WHERE t.member_id = o.member_id AND t.entry_date BETWEEN o.start_date AND o.end_date)
-    ) AS n;
     RETURN NULL;
 END $$;
 
@@ -304,36 +267,79 @@ BEGIN
 END $$;
 
 --
--- Name: ledger_change_fold(); Type: FUNCTION; Schema: public; Owner: -
+-- Name: ledger_change_fold(bigint, boolean); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.ledger_change_fold() RETURNS trigger
+CREATE FUNCTION public.ledger_change_fold(p_member bigint, p_wait boolean) RETURNS boolean
     LANGUAGE plpgsql
+    SET enable_seqscan TO 'off'
     AS $$
-DECLARE
-    me text := pg_current_xact_id()::text;
-    folded text := coalesce(current_setting('nestegg.feed_folded', true), '');
 BEGIN
-    IF split_part(folded, ':', 1) IS DISTINCT FROM me THEN
-        folded := me || ':,';
-    ELSIF position(',' || NEW.member_id || ',' IN folded) > 0 THEN
-        RETURN NULL;
+    IF p_wait THEN
+        PERFORM pg_advisory_xact_lock(hashtextextended('feed:' || p_member, 0));
+    ELSIF NOT pg_try_advisory_xact_lock(hashtextextended('feed:' || p_member, 0)) THEN
+        RETURN false;
     END IF;
-    PERFORM set_config('nestegg.feed_folded', folded || NEW.member_id || ',', true);
-    PERFORM pg_advisory_xact_lock(hashtextextended('feed:' || NEW.member_id, 0));
+    WITH taken AS MATERIALIZED (
+        DELETE FROM ledger_change_pending p WHERE p.member_id = p_member
+        RETURNING p.id, p.xid, p.kind, p.record_id, p.deleted, p.wallet_id, p.transfer_id, p.day, p.income
+    ), e AS MATERIALIZED (
+        SELECT t.record_id, t.wallet_id, t.transfer_id, t.day, t.income FROM taken t
+        WHERE t.kind = 'ENTRY' AND t.day IS NOT NULL
+    ), last AS MATERIALIZED (
+        SELECT max(t.xid) AS xid FROM taken t
+    ), notes AS (
+        SELECT t.id, t.xid, t.kind, t.record_id, t.deleted FROM taken t
+        UNION ALL
+        SELECT 0, l.xid, d.kind, d.record_id, false
+        FROM last l CROSS JOIN (
+            SELECT 'WALLET' AS kind, w.id AS record_id FROM wallet w
+            WHERE w.member_id = p_member AND w.id IN (SELECT e.wallet_id FROM e)
+            UNION
+            SELECT 'TRANSFER', x.id FROM transfer x
+            WHERE x.member_id = p_member AND x.id IN (SELECT e.transfer_id FROM e)
+            UNION
+            SELECT 'TRANSFER', x.id FROM transfer x
+            WHERE x.member_id = p_member AND x.fee_entry_id IN (SELECT e.record_id FROM e)
+            UNION
+            -- The ledger month of a date with start day d: its calendar
+            -- month from day d on, the month before it until then.
+            SELECT 'BUDGET_INCOME', b.year * 100 + b.month
+            FROM budget_income b JOIN member m ON m.id = b.member_id
+            WHERE b.member_id = p_member AND EXISTS (
+                SELECT 1 FROM e WHERE e.income
+                  AND make_date(b.year, b.month, 1) = date_trunc('month',
+                      CASE WHEN extract(day FROM e.day) >= m.month_start_day THEN e.day
+                           ELSE e.day - interval '1 month' END)::date)
+            UNION
+            SELECT 'ONETIME_BUDGET', o.id FROM budget_onetime o
+            WHERE o.member_id = p_member AND EXISTS (
+                SELECT 1 FROM e WHERE e.day BETWEEN o.start_date AND o.end_date)
+        ) AS d
+    )
     INSERT INTO ledger_change AS c (member_id, kind, record_id, xid, seq, deleted)
-    SELECT n.member_id, n.kind, n.record_id, n.xid, nextval('ledger_change_seq'), n.deleted
+    SELECT p_member, n.kind, n.record_id, n.xid, nextval('ledger_change_seq'), n.deleted
     FROM (
-        SELECT DISTINCT ON (p.kind, p.record_id) p.member_id, p.kind, p.record_id, p.xid, p.deleted
-        FROM ledger_change_pending p
-        WHERE p.xid = me::bigint AND p.member_id = NEW.member_id
-        ORDER BY p.kind, p.record_id, p.id DESC
+        SELECT DISTINCT ON (n.kind, n.record_id) n.kind, n.record_id, n.xid, n.deleted
+        FROM notes n
+        ORDER BY n.kind, n.record_id, n.id DESC
     ) n
-    JOIN member m ON m.id = n.member_id
+    WHERE EXISTS (SELECT 1 FROM member m WHERE m.id = p_member)
     ORDER BY n.kind, n.record_id
     ON CONFLICT (member_id, kind, record_id) DO UPDATE
         SET xid = excluded.xid, seq = excluded.seq, deleted = excluded.deleted, changed_at = now();
-    DELETE FROM ledger_change_pending WHERE xid = me::bigint AND member_id = NEW.member_id;
+    RETURN true;
+END $$;
+
+--
+-- Name: ledger_change_forget(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ledger_change_forget() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    DELETE FROM ledger_change_pending p WHERE p.member_id = OLD.id;
     RETURN NULL;
 END $$;
 
@@ -523,25 +529,26 @@ $$;
 CREATE FUNCTION public.wallet_net_add(members bigint[], wallets bigint[], days date[], nets numeric[], grosses numeric[]) RETURNS void
     LANGUAGE plpgsql
     SET enable_bitmapscan TO 'off'
+    SET enable_seqscan TO 'off'
     AS $$
 DECLARE
     mid bigint;
 BEGIN
+    INSERT INTO wallet_net_delta (member_id, wallet_id, day, net, gross)
+    SELECT u.member_id, u.wallet_id, u.day, u.net, u.gross
+    FROM unnest(members, wallets, days, nets, grosses) AS u(member_id, wallet_id, day, net, gross)
+    JOIN wallet w ON w.member_id = u.member_id AND w.id = u.wallet_id;
     FOR mid IN SELECT DISTINCT u.id FROM unnest(members) AS u(id) ORDER BY 1 LOOP
-        IF pg_try_advisory_xact_lock(hashtextextended('wallet_net:' || mid, 0)) THEN
+        IF (SELECT count(*) FROM (SELECT FROM wallet_net_delta d WHERE d.member_id = mid
+                                  LIMIT wallet_net_fold_at()) AS d) >= wallet_net_fold_at()
+           AND pg_try_advisory_xact_lock(hashtextextended('wallet_net:' || mid, 0)) THEN
             WITH folded AS (
                 DELETE FROM wallet_net_delta d WHERE d.member_id = mid
                 RETURNING d.wallet_id, d.day, d.net, d.gross
-            ), x AS (
-                SELECT f.wallet_id, f.day, f.net, f.gross FROM folded f
-                UNION ALL
-                SELECT u.wallet_id, u.day, u.net, u.gross
-                FROM unnest(members, wallets, days, nets, grosses) AS u(member_id, wallet_id, day, net, gross)
-                WHERE u.member_id = mid
             )
             INSERT INTO wallet_net AS r (member_id, wallet_id, period, start, net, gross)
             SELECT mid, x.wallet_id, p.period, p.start, sum(x.net), sum(x.gross)
-            FROM x
+            FROM folded x
             JOIN wallet w ON w.member_id = mid AND w.id = x.wallet_id
             CROSS JOIN LATERAL (VALUES
                 ('total', '-infinity'::date),
@@ -553,12 +560,6 @@ BEGIN
             ORDER BY p.period, p.start, x.wallet_id
             ON CONFLICT (member_id, period, start, wallet_id) DO UPDATE
                 SET net = r.net + EXCLUDED.net, gross = r.gross + EXCLUDED.gross;
-        ELSE
-            INSERT INTO wallet_net_delta (member_id, wallet_id, day, net, gross)
-            SELECT mid, u.wallet_id, u.day, u.net, u.gross
-            FROM unnest(members, wallets, days, nets, grosses) AS u(member_id, wallet_id, day, net, gross)
-            JOIN wallet w ON w.member_id = mid AND w.id = u.wallet_id
-            WHERE u.member_id = mid;
         END IF;
     END LOOP;
 END
@@ -612,6 +613,14 @@ BEGIN
     RETURN NULL;
 END
 $$;
+
+--
+-- Name: wallet_net_fold_at(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.wallet_net_fold_at() RETURNS integer
+    LANGUAGE sql IMMUTABLE
+    AS $$SELECT 32$$;
 
 --
 -- Name: account_category; Type: TABLE; Schema: public; Owner: -
@@ -961,6 +970,7 @@ CREATE TABLE public.card_checkpoint (
     carry_amounts bigint[] NOT NULL,
     schedule text NOT NULL,
     seq bigint NOT NULL,
+    snapshot pg_snapshot NOT NULL,
     epoch bigint NOT NULL,
     CONSTRAINT card_checkpoint_check CHECK ((cardinality(carry_amounts) = cardinality(carry_closings))),
     CONSTRAINT card_checkpoint_consumed_check CHECK ((consumed >= 0))
@@ -1221,25 +1231,26 @@ CREATE TABLE public.ledger_change_pending (
     member_id bigint NOT NULL,
     kind text NOT NULL,
     record_id bigint NOT NULL,
-    deleted boolean NOT NULL
-);
+    deleted boolean NOT NULL,
+    wallet_id bigint,
+    transfer_id bigint,
+    day date,
+    income boolean
+)
+WITH (autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='1000');
 
 --
 -- Name: ledger_change_pending_id_seq; Type: SEQUENCE; Schema: public; Owner: -
 --
 
-CREATE SEQUENCE public.ledger_change_pending_id_seq
+ALTER TABLE public.ledger_change_pending ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.ledger_change_pending_id_seq
     START WITH 1
     INCREMENT BY 1
     NO MINVALUE
     NO MAXVALUE
-    CACHE 1;
-
---
--- Name: ledger_change_pending_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
---
-
-ALTER SEQUENCE public.ledger_change_pending_id_seq OWNED BY public.ledger_change_pending.id;
+    CACHE 1
+);
 
 --
 -- Name: ledger_change_seq; Type: SEQUENCE; Schema: public; Owner: -
@@ -1727,12 +1738,6 @@ CREATE TABLE public.wallet_net_delta (
 WITH (autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='1000');
 
 --
--- Name: ledger_change_pending id; Type: DEFAULT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.ledger_change_pending ALTER COLUMN id SET DEFAULT nextval('public.ledger_change_pending_id_seq'::regclass);
-
---
 -- Name: account_category account_category_member_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2004,13 +2009,6 @@ ALTER TABLE ONLY public.job_run
 
 ALTER TABLE ONLY public.ledger_change_epoch
     ADD CONSTRAINT ledger_change_epoch_pkey PRIMARY KEY (member_id);
-
---
--- Name: ledger_change_pending ledger_change_pending_pkey; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.ledger_change_pending
-    ADD CONSTRAINT ledger_change_pending_pkey PRIMARY KEY (id);
 
 --
 -- Name: ledger_change ledger_change_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2401,10 +2399,10 @@ CREATE INDEX invest_trade_stock_idx ON public.invest_trade USING btree (member_i
 CREATE INDEX ledger_change_feed_idx ON public.ledger_change USING btree (member_id, seq);
 
 --
--- Name: ledger_change_pending_xid_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: ledger_change_pending_member_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX ledger_change_pending_xid_idx ON public.ledger_change_pending USING btree (xid, member_id, kind, record_id);
+CREATE INDEX ledger_change_pending_member_idx ON public.ledger_change_pending USING btree (member_id);
 
 --
 -- Name: ledger_change_tombstone_idx; Type: INDEX; Schema: public; Owner: -
@@ -2773,10 +2771,10 @@ CREATE TRIGGER ledger_change_del AFTER DELETE ON public.transfer REFERENCING OLD
 CREATE TRIGGER ledger_change_del AFTER DELETE ON public.wallet REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.ledger_change_plain('WALLET');
 
 --
--- Name: ledger_change_pending ledger_change_fold; Type: TRIGGER; Schema: public; Owner: -
+-- Name: member ledger_change_forget; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE CONSTRAINT TRIGGER ledger_change_fold AFTER INSERT ON public.ledger_change_pending DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.ledger_change_fold();
+CREATE CONSTRAINT TRIGGER ledger_change_forget AFTER DELETE ON public.member DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.ledger_change_forget();
 
 --
 -- Name: account_category ledger_change_ins; Type: TRIGGER; Schema: public; Owner: -

@@ -1,7 +1,7 @@
 -- name: ListLedgerChanges :many
--- One page of the feed: the member's changes after the cursor in commit
--- order (seq is stamped at commit under the member's feed lock). One range
--- scan of ledger_change_feed_idx.
+-- One page of the feed: the member's changes after the cursor in the order
+-- they were folded (FoldLedgerChanges). One range scan of
+-- ledger_change_feed_idx.
 SELECT kind, record_id, seq, deleted
 FROM ledger_change
 WHERE member_id = @member_id AND seq > @after_seq
@@ -19,34 +19,27 @@ INSERT INTO ledger_change_epoch (member_id, epoch) VALUES (@member_id, 2)
 ON CONFLICT (member_id) DO UPDATE SET epoch = ledger_change_epoch.epoch + 1;
 
 -- name: DeleteLedgerTombstones :exec
--- After a restore (at the end of its transaction) every cursor is void and
--- clients sync from the empty cursor, which needs no tombstones: neither the
--- committed ones nor this transaction's notes of records it deleted (they
--- are folded in only at commit, ledger_change_fold), nor the committed rows of
--- those records.
---
--- Every step finds rows by key, so no plan is quadratic: a restore deletes
--- and notes a whole ledger (100,000 entries: 200,000 notes), while the
--- pending table's statistics, taken between transactions, promise a few
--- rows. Joined by kind and record only (no index), the notes were scanned
--- once per deleted record: a nested loop of 10^10 rows that ran past the
--- restore's deadline whenever the planner chose it. The committed rows of
--- deleted records are joined by primary key rather than tested in an OR with
--- EXISTS, which runs as a subplan (hashed only while the planner expects
--- the deleted records to fit in memory; else scanned once per row).
-WITH gone AS MATERIALIZED (
-    SELECT DISTINCT kind, record_id FROM ledger_change_pending
-    WHERE xid = pg_current_xact_id()::text::bigint AND member_id = @member_id AND deleted
-), dropped AS (
-    DELETE FROM ledger_change_pending p USING gone g
-    WHERE p.xid = pg_current_xact_id()::text::bigint AND p.member_id = @member_id
-      AND p.kind = g.kind AND p.record_id = g.record_id
-), forgotten AS (
-    DELETE FROM ledger_change c USING gone g
-    WHERE c.member_id = @member_id AND c.kind = g.kind AND c.record_id = g.record_id
-)
-DELETE FROM ledger_change c
-WHERE c.member_id = @member_id AND c.deleted;
+-- After a restore (at the end of its transaction, once its notes are folded)
+-- every cursor is void and clients sync from the empty cursor, which needs
+-- no tombstones.
+DELETE FROM ledger_change WHERE member_id = @member_id AND deleted;
+
+-- name: FoldLedgerChanges :one
+-- Gives the member's notes committed so far positions in the feed
+-- (ledger_change_fold, schema/00007_ledger_change.sql: the member's feed
+-- lock, then one statement). wait false: false, nothing folded, when another
+-- transaction holds the lock.
+SELECT ledger_change_fold(@member_id::bigint, @wait::boolean)::boolean AS folded;
+
+-- name: ListMembersWithNotes :many
+-- Members with notes not folded yet, for the fold job (a few at most: every
+-- feed read folds its member's).
+SELECT DISTINCT member_id FROM ledger_change_pending LIMIT @max_members;
+
+-- name: DeleteOrphanNotes :execrows
+-- Notes of members deleted since: none is left by an account deletion
+-- (ledger_change_forget), this is the net under it.
+DELETE FROM ledger_change_pending p WHERE NOT EXISTS (SELECT 1 FROM member m WHERE m.id = p.member_id);
 
 -- name: PruneLedgerTombstones :execrows
 -- Tombstones older than the cutoff go; each member's pruned horizon moves to

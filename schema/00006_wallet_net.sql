@@ -31,10 +31,9 @@ CREATE TABLE wallet_net (
 -- Serves the cascade of a wallet's deletion.
 CREATE INDEX wallet_net_wallet_idx ON wallet_net (wallet_id);
 
--- Nets per wallet and day that a write could not fold into wallet_net
--- because another transaction of the member was folding at that moment
--- (below). Readers add them to wallet_net; the member's next write folds
--- them. The member's writes made one after the other leave none.
+-- Nets per wallet and day not folded into wallet_net yet (below). Readers
+-- add them to wallet_net; a member has fewer than wallet_net_fold_at() of
+-- them after any write of theirs that found no other folding.
 CREATE TABLE wallet_net_delta (
     member_id bigint  NOT NULL,
     wallet_id bigint  NOT NULL,
@@ -44,53 +43,62 @@ CREATE TABLE wallet_net_delta (
     FOREIGN KEY (member_id, wallet_id) REFERENCES wallet (member_id, id) ON DELETE CASCADE
 )
 -- A queue: vacuumed after a thousand dead rows, not after a fifth of its
--- size (for a table that is usually empty, at once).
+-- size (for a table that is usually small, at once).
 WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
 CREATE INDEX wallet_net_delta_member_idx ON wallet_net_delta (member_id);
 CREATE INDEX wallet_net_delta_wallet_idx ON wallet_net_delta (wallet_id);
 
--- wallet_net_add adds nets per (member, wallet, day). A write never waits
--- for another writer here: it tries the member's advisory lock "wallet_net:"
--- id (held to the commit; a transaction that has it keeps it). Got it, it
--- folds its nets and the member's deltas that others committed into
--- wallet_net, whose rows only the lock's holder writes; not got it (another
--- transaction of the member is folding), it appends its nets to
--- wallet_net_delta, which takes no lock others hold. So parallel writes of
--- one member (a benchmark's, two devices') do not queue on the member's
--- rows up to each other's commit, and the rollup adds no deadlock between
--- writers. Wallets deleted in the same statement (a member's deletion
--- cascading) are skipped: their rows are gone. Writers run at READ
--- COMMITTED (the service's only isolation for writes): a fold then sees the
--- folds committed before it took the lock.
+-- How many deltas a member gathers before a write folds them: a write that
+-- finds this many folds them all; fewer, it only appends its own. Readers
+-- add at most this many rows (and those of writes in flight) to the rollup.
+-- +goose StatementBegin
+CREATE FUNCTION wallet_net_fold_at() RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT 32';
+-- +goose StatementEnd
+
+-- wallet_net_add adds nets per (member, wallet, day). Every write appends
+-- its nets to wallet_net_delta, a plain INSERT that takes no lock another
+-- writer holds (issue 41: the create's floor writes one such row; folding
+-- on every write, upserting three rows of wallet_net under the member's
+-- lock, cost a create more than its own INSERT). When the member has
+-- wallet_net_fold_at() deltas, the write tries the member's advisory lock
+-- "wallet_net:" id (held to the commit); got it, it folds every delta it
+-- sees (others' committed ones and its own) into wallet_net, whose rows only
+-- the lock's holder writes; not got it (another transaction of the member is
+-- folding), it leaves them for a later write. So a write never waits for
+-- another here, and the rollup adds no deadlock between writers. Wallets
+-- deleted in the same statement (a member's deletion cascading) are skipped:
+-- their rows are gone. Writers run at READ COMMITTED (the service's only
+-- isolation for writes): a fold then sees the folds committed before it
+-- took the lock.
 --
--- wallet_net_delta is a queue: a burst of one member's parallel writes
--- appends rows that the member's next fold deletes. Until VACUUM comes, the
--- deleted rows' index entries stay, all under the member's id. A bitmap scan
--- visits every dead row again and marks none (each write of a burst read all
--- the deltas ever folded before it: entry creates fell from 694 to 428 a
--- second in make load); a plain index scan marks a dead row's entry once,
--- and later scans pass it by. So wallet_net_add does without bitmap scans.
+-- wallet_net_delta is a queue: each fold deletes the rows it folds. Until
+-- VACUUM comes, the deleted rows' index entries stay, all under the
+-- member's id. A bitmap scan visits every dead row again and marks none
+-- (each write of a burst read all the deltas ever folded before it: entry
+-- creates fell from 694 to 428 a second in make load); a plain index scan
+-- marks a dead row's entry once, and later scans pass it by. So
+-- wallet_net_add does without bitmap scans.
 -- +goose StatementBegin
 CREATE FUNCTION wallet_net_add(members bigint[], wallets bigint[], days date[], nets numeric[], grosses numeric[]) RETURNS void
-LANGUAGE plpgsql SET enable_bitmapscan = off AS $$
+LANGUAGE plpgsql SET enable_bitmapscan = off SET enable_seqscan = off AS $$
 DECLARE
     mid bigint;
 BEGIN
+    INSERT INTO wallet_net_delta (member_id, wallet_id, day, net, gross)
+    SELECT u.member_id, u.wallet_id, u.day, u.net, u.gross
+    FROM unnest(members, wallets, days, nets, grosses) AS u(member_id, wallet_id, day, net, gross)
+    JOIN wallet w ON w.member_id = u.member_id AND w.id = u.wallet_id;
     FOR mid IN SELECT DISTINCT u.id FROM unnest(members) AS u(id) ORDER BY 1 LOOP
-        IF pg_try_advisory_xact_lock(hashtextextended('wallet_net:' || mid, 0)) THEN
+        IF (SELECT count(*) FROM (SELECT FROM wallet_net_delta d WHERE d.member_id = mid
+                                  LIMIT wallet_net_fold_at()) AS d) >= wallet_net_fold_at()
+           AND pg_try_advisory_xact_lock(hashtextextended('wallet_net:' || mid, 0)) THEN
             WITH folded AS (
                 DELETE FROM wallet_net_delta d WHERE d.member_id = mid
                 RETURNING d.wallet_id, d.day, d.net, d.gross
-            ), x AS (
-                SELECT f.wallet_id, f.day, f.net, f.gross FROM folded f
-                UNION ALL
-                SELECT u.wallet_id, u.day, u.net, u.gross
-                FROM unnest(members, wallets, days, nets, grosses) AS u(member_id, wallet_id, day, net, gross)
-                WHERE u.member_id = mid
             )
             INSERT INTO wallet_net AS r (member_id, wallet_id, period, start, net, gross)
             SELECT mid, x.wallet_id, p.period, p.start, sum(x.net), sum(x.gross)
-            FROM x
+            FROM folded x
             JOIN wallet w ON w.member_id = mid AND w.id = x.wallet_id
             CROSS JOIN LATERAL (VALUES
                 ('total', '-infinity'::date),
@@ -102,12 +110,6 @@ BEGIN
             ORDER BY p.period, p.start, x.wallet_id
             ON CONFLICT (member_id, period, start, wallet_id) DO UPDATE
                 SET net = r.net + EXCLUDED.net, gross = r.gross + EXCLUDED.gross;
-        ELSE
-            INSERT INTO wallet_net_delta (member_id, wallet_id, day, net, gross)
-            SELECT mid, u.wallet_id, u.day, u.net, u.gross
-            FROM unnest(members, wallets, days, nets, grosses) AS u(member_id, wallet_id, day, net, gross)
-            JOIN wallet w ON w.member_id = mid AND w.id = u.wallet_id
-            WHERE u.member_id = mid;
         END IF;
     END LOOP;
 END
@@ -178,5 +180,6 @@ DROP TRIGGER account_entry_wallet_net_update ON account_entry;
 DROP TRIGGER account_entry_wallet_net_insert ON account_entry;
 DROP FUNCTION wallet_net_entries();
 DROP FUNCTION wallet_net_add(bigint[], bigint[], date[], numeric[], numeric[]);
+DROP FUNCTION wallet_net_fold_at();
 DROP TABLE wallet_net_delta;
 DROP TABLE wallet_net;

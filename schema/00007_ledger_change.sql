@@ -3,29 +3,37 @@
 -- record; the feed keeps one row per (member, kind, record): the latest
 -- change of that record, at a position (seq) in the member's feed.
 --
--- A statement only appends its notes to ledger_change_pending, a table no
--- one updates, so statements take no lock for the feed. At commit a deferred
--- trigger (ledger_change_fold) takes the member's feed lock and, holding it,
--- folds the transaction's notes into ledger_change (the latest note of each
--- record wins) with fresh positions from a sequence, in key order, then
--- deletes them. The lock is held until the commit is visible, so one
--- member's positions follow commit order, and a reader's snapshot always
--- holds a prefix of them: a change committed later never appears behind a
--- cursor a client holds, on any replica, however transactions interleave.
--- Only a holder of the member's feed lock writes the member's ledger_change
--- rows, and a holder waits for nothing else (it runs after every statement),
--- so the feed adds no deadlock.
+-- A write only appends its notes to ledger_change_pending, plain rows no one
+-- updates, so writes take no lock for the feed and never wait for one
+-- another there (issue 41: folding at each commit under the member's lock
+-- cost an entry create more than its own INSERT, and queued one member's
+-- writes up to each other's commit). A reader gives them positions: before
+-- a feed page is read, ledger_change_fold(member) takes the member's feed
+-- lock and, holding it to its commit, folds every note committed by then
+-- into ledger_change (the latest note of each record wins) with fresh
+-- positions from a sequence, in key order, and deletes them. Notes of
+-- transactions still in flight are not visible to the fold; they are folded
+-- by a later one, at later positions. Folds of one member run one at a time
+-- and each commits before the next starts, so one member's positions follow
+-- the order of the folds' commits, and a reader's snapshot always holds a
+-- prefix of them: a change never appears behind a cursor a client holds, on
+-- any replica, however transactions interleave. Only a holder of the
+-- member's feed lock writes the member's ledger_change rows, and a fold
+-- waits for nothing else, so the feed adds no deadlock. The fold job
+-- (changes.FoldJob) folds the notes of members who do not read their feed.
 --
 -- Every write path (handlers, restore, cascades such as a wallet deleted with
 -- moveTo, foreign keys that delete or null rows) reaches these triggers, in the
 -- writing transaction. A change that alters another record's answer notes
 -- that record too: an entry its wallet's balance, its transfer, the expected
--- income of its ledger month and the one-time budgets whose period holds it;
--- an entry's tag links and a tag's rename its entries; a sub-category its
+-- income of its ledger month and the one-time budgets whose period holds it
+-- (the entry's note carries the facts, the fold finds the records); an
+-- entry's tag links and a tag's rename its entries; a sub-category its
 -- parent's `children`; the month start day the profile and every expected
--- income. Notes are written only for records that still exist (a deletion is
--- written by the record's own trigger), and folded only for members that
--- still exist (an account deletion cascades through here).
+-- income. Records another's change touches are noted only while they exist
+-- (a deletion is written by the record's own trigger), and notes are folded
+-- only for members that still exist (an account deletion cascades through
+-- here, and then drops the member's notes: ledger_change_forget).
 CREATE TABLE ledger_change (
     member_id  bigint      NOT NULL REFERENCES member (id) ON DELETE CASCADE,
     kind       text        NOT NULL,
@@ -57,22 +65,28 @@ CREATE TABLE ledger_change_epoch (
     pruned_seq bigint NOT NULL DEFAULT 0
 );
 
--- The notes of transactions not yet committed (see the top).
+-- The notes not folded yet (see the top), in the order they were written
+-- (id). An entry's own note carries what the fold needs to note the records
+-- its answer feeds: its wallet, its transfer, its date and whether it is
+-- income (the entry's row may be gone by the fold); other notes leave them
+-- null.
 CREATE TABLE ledger_change_pending (
-    id        bigserial PRIMARY KEY,
-    xid       bigint  NOT NULL,
-    member_id bigint  NOT NULL,
-    kind      text    NOT NULL,
-    record_id bigint  NOT NULL,
-    deleted   boolean NOT NULL
-);
--- A transaction's notes of a member (the fold), and of one record among them
--- (a restore's DeleteLedgerTombstones finds each deleted record's notes by
--- key). The table is empty between transactions, so its statistics make the
--- planner expect a few rows: a join against a transaction's notes then runs
--- as a nested loop, which must find each record by index, not by scanning
--- every note of the transaction (a 100,000-entry restore: 10^10 rows).
-CREATE INDEX ledger_change_pending_xid_idx ON ledger_change_pending (xid, member_id, kind, record_id);
+    id          bigint  GENERATED ALWAYS AS IDENTITY,
+    xid         bigint  NOT NULL,
+    member_id   bigint  NOT NULL,
+    kind        text    NOT NULL,
+    record_id   bigint  NOT NULL,
+    deleted     boolean NOT NULL,
+    wallet_id   bigint,
+    transfer_id bigint,
+    day         date,
+    income      boolean
+)
+-- A queue: vacuumed after a thousand dead rows, not after a fifth of its
+-- size.
+WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
+-- A member's notes, for the fold (one index: each note is one index write).
+CREATE INDEX ledger_change_pending_member_idx ON ledger_change_pending (member_id);
 
 -- Appends notes; PL/pgSQL rather than SQL because PostgreSQL 15 plans a SQL
 -- function's body again on every PERFORM (it keeps a SQL function's plan only
@@ -127,71 +141,27 @@ END $$;
 -- +goose StatementEnd
 
 -- +goose StatementBegin
--- Entries: the entry, then what its answer feeds (see the top). The
--- statement's rows are read once into arrays of their columns (a trigger for
--- one event cannot name the other event's transition table; an UPDATE's
--- rows before and after both count), and every note is written by one
--- INSERT: one statement a write, however many kinds it notes (written as
--- five lookups each with its own INSERT, the notes cost an entry create more
--- than the rest of its statement). The lookups are held to the writing
--- members and run with enable_seqscan off: a PL/pgSQL function keeps its
--- plans for the connection's life, and a plan made while wallet held a few
--- rows (a sequential scan) would read every member's wallets on every entry
--- write where no ANALYZE replaced it.
-CREATE FUNCTION ledger_change_entry() RETURNS trigger LANGUAGE plpgsql
-SET enable_seqscan = off AS $$
-DECLARE
-    ms bigint[]; ids bigint[]; ws bigint[]; trs bigint[]; incs boolean[]; days date[];
-    members bigint[];
+-- Entries: one note per row the statement wrote (before and after, for an
+-- UPDATE), with the facts the fold needs to note what the entry's answer
+-- feeds (see the top), in one INSERT that reads nothing else: an entry
+-- create's whole share of the feed is this one plain row.
+CREATE FUNCTION ledger_change_entry() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(member_id), array_agg(id), array_agg(wallet_id), array_agg(transfer_id),
-               array_agg(type = 'income'), array_agg(entry_date), array_agg(DISTINCT member_id)
-        INTO ms, ids, ws, trs, incs, days, members FROM new_rows;
+        INSERT INTO ledger_change_pending (xid, member_id, kind, record_id, deleted, wallet_id, transfer_id, day, income)
+        SELECT pg_current_xact_id()::text::bigint, member_id, 'ENTRY', id, false, wallet_id, transfer_id, entry_date, type = 'income'
+        FROM new_rows;
     ELSIF TG_OP = 'DELETE' THEN
-        SELECT array_agg(member_id), array_agg(id), array_agg(wallet_id), array_agg(transfer_id),
-               array_agg(type = 'income'), array_agg(entry_date), array_agg(DISTINCT member_id)
-        INTO ms, ids, ws, trs, incs, days, members FROM old_rows;
+        INSERT INTO ledger_change_pending (xid, member_id, kind, record_id, deleted, wallet_id, transfer_id, day, income)
+        SELECT pg_current_xact_id()::text::bigint, member_id, 'ENTRY', id, true, wallet_id, transfer_id, entry_date, type = 'income'
+        FROM old_rows;
     ELSE
-        SELECT array_agg(member_id), array_agg(id), array_agg(wallet_id), array_agg(transfer_id),
-               array_agg(type = 'income'), array_agg(entry_date), array_agg(DISTINCT member_id)
-        INTO ms, ids, ws, trs, incs, days, members
-        FROM (SELECT member_id, id, wallet_id, transfer_id, type, entry_date FROM old_rows
+        INSERT INTO ledger_change_pending (xid, member_id, kind, record_id, deleted, wallet_id, transfer_id, day, income)
+        SELECT pg_current_xact_id()::text::bigint, member_id, 'ENTRY', id, false, wallet_id, transfer_id, entry_date, type = 'income'
+        FROM (SELECT member_id, id, wallet_id, transfer_id, entry_date, type FROM old_rows
               UNION ALL
-              SELECT member_id, id, wallet_id, transfer_id, type, entry_date FROM new_rows) AS r;
+              SELECT member_id, id, wallet_id, transfer_id, entry_date, type FROM new_rows) AS r;
     END IF;
-    INSERT INTO ledger_change_pending (xid, member_id, kind, record_id, deleted)
-    WITH t AS (
-        SELECT * FROM unnest(ms, ids, ws, trs, incs, days)
-            AS t (member_id, id, wallet_id, transfer_id, income, entry_date)
-    )
-    SELECT pg_current_xact_id()::text::bigint, n.member_id, n.kind, n.record_id,
-           n.kind = 'ENTRY' AND TG_OP = 'DELETE'
-    FROM (
-        SELECT t.member_id, 'ENTRY' AS kind, t.id AS record_id FROM t
-        UNION
-        SELECT w.member_id, 'WALLET', w.id FROM wallet w
-        WHERE w.member_id = ANY(members) AND (w.member_id, w.id) IN (SELECT t.member_id, t.wallet_id FROM t)
-        UNION
-        SELECT x.member_id, 'TRANSFER', x.id FROM transfer x
-        WHERE x.member_id = ANY(members) AND (x.member_id, x.id) IN (SELECT t.member_id, t.transfer_id FROM t)
-        UNION
-        SELECT x.member_id, 'TRANSFER', x.id FROM transfer x WHERE x.fee_entry_id = ANY(ids)
-        UNION
-        -- The ledger month of a date with start day d: its calendar month
-        -- from day d on, the month before it until then.
-        SELECT b.member_id, 'BUDGET_INCOME', b.year * 100 + b.month
-        FROM budget_income b JOIN member m ON m.id = b.member_id
-        WHERE b.member_id = ANY(members) AND EXISTS (
-            SELECT 1 FROM t WHERE t.member_id = b.member_id AND t.income
-              AND make_date(b.year, b.month, 1) = date_trunc('month',
-                  CASE WHEN extract(day FROM t.entry_date) >= m.month_start_day THEN t.entry_date
-                       ELSE t.entry_date - interval '1 month' END)::date)
-        UNION
-        SELECT o.member_id, 'ONETIME_BUDGET', o.id FROM budget_onetime o
-        WHERE o.member_id = ANY(members) AND EXISTS (
-            SELECT 1 FROM t WHERE t.member_id = o.member_id AND t.entry_date BETWEEN o.start_date AND o.end_date)
-    ) AS n;
     RETURN NULL;
 END $$;
 -- +goose StatementEnd
@@ -308,49 +278,79 @@ BEGIN
 END $$;
 -- +goose StatementEnd
 
--- At commit (deferred), once per transaction and member: the member's feed
--- lock, then the transaction's notes of the member folded into
--- ledger_change with fresh positions. Notes of a member deleted in the same
--- transaction are dropped (the account's rows went with it). "Already folded
--- in this transaction" is one transaction-local setting,
--- nestegg.feed_folded = '<xid>:,<member>,<member>,', not a setting named after
--- each member: PostgreSQL keeps every custom setting name a session has used
--- for the session's life, and on PostgreSQL 15 each new name costs more than
--- the last, so a pooled connection would grow slower with every member it
--- served. The value names its transaction, so one left from another
--- transaction is never read as this one's.
+-- Folds the member's notes committed so far (and, inside a writing
+-- transaction such as a restore's, its own) into ledger_change (see the
+-- top), and answers true; false, folding nothing, when p_wait is false and
+-- another transaction holds the member's feed lock. The lock is taken by a
+-- statement of its own, so the fold's statement, run after it, sees every
+-- fold committed before (READ COMMITTED: a snapshot per statement); it is
+-- held to the commit of the caller's transaction. Called as a statement of
+-- its own before a feed page's snapshot is taken (changes.Page, which tries
+-- a few times and else reads the positions there are), at the end of a
+-- restore (changes.RestartTx, waiting) and by the fold job (trying once).
+-- Derived notes (the records an entry's answer feeds) are found here, among
+-- the records that exist now; a note of the record itself, when there is
+-- one, wins over them.
 -- +goose StatementBegin
-CREATE FUNCTION ledger_change_fold() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    me text := pg_current_xact_id()::text;
-    folded text := coalesce(current_setting('nestegg.feed_folded', true), '');
+CREATE FUNCTION ledger_change_fold(p_member bigint, p_wait boolean) RETURNS boolean LANGUAGE plpgsql
+SET enable_seqscan = off AS $$
 BEGIN
-    IF split_part(folded, ':', 1) IS DISTINCT FROM me THEN
-        folded := me || ':,';
-    ELSIF position(',' || NEW.member_id || ',' IN folded) > 0 THEN
-        RETURN NULL;
+    IF p_wait THEN
+        PERFORM pg_advisory_xact_lock(hashtextextended('feed:' || p_member, 0));
+    ELSIF NOT pg_try_advisory_xact_lock(hashtextextended('feed:' || p_member, 0)) THEN
+        RETURN false;
     END IF;
-    PERFORM set_config('nestegg.feed_folded', folded || NEW.member_id || ',', true);
-    PERFORM pg_advisory_xact_lock(hashtextextended('feed:' || NEW.member_id, 0));
+    WITH taken AS MATERIALIZED (
+        DELETE FROM ledger_change_pending p WHERE p.member_id = p_member
+        RETURNING p.id, p.xid, p.kind, p.record_id, p.deleted, p.wallet_id, p.transfer_id, p.day, p.income
+    ), e AS MATERIALIZED (
+        SELECT t.record_id, t.wallet_id, t.transfer_id, t.day, t.income FROM taken t
+        WHERE t.kind = 'ENTRY' AND t.day IS NOT NULL
+    ), last AS MATERIALIZED (
+        SELECT max(t.xid) AS xid FROM taken t
+    ), notes AS (
+        SELECT t.id, t.xid, t.kind, t.record_id, t.deleted FROM taken t
+        UNION ALL
+        SELECT 0, l.xid, d.kind, d.record_id, false
+        FROM last l CROSS JOIN (
+            SELECT 'WALLET' AS kind, w.id AS record_id FROM wallet w
+            WHERE w.member_id = p_member AND w.id IN (SELECT e.wallet_id FROM e)
+            UNION
+            SELECT 'TRANSFER', x.id FROM transfer x
+            WHERE x.member_id = p_member AND x.id IN (SELECT e.transfer_id FROM e)
+            UNION
+            SELECT 'TRANSFER', x.id FROM transfer x
+            WHERE x.member_id = p_member AND x.fee_entry_id IN (SELECT e.record_id FROM e)
+            UNION
+            -- The ledger month of a date with start day d: its calendar
+            -- month from day d on, the month before it until then.
+            SELECT 'BUDGET_INCOME', b.year * 100 + b.month
+            FROM budget_income b JOIN member m ON m.id = b.member_id
+            WHERE b.member_id = p_member AND EXISTS (
+                SELECT 1 FROM e WHERE e.income
+                  AND make_date(b.year, b.month, 1) = date_trunc('month',
+                      CASE WHEN extract(day FROM e.day) >= m.month_start_day THEN e.day
+                           ELSE e.day - interval '1 month' END)::date)
+            UNION
+            SELECT 'ONETIME_BUDGET', o.id FROM budget_onetime o
+            WHERE o.member_id = p_member AND EXISTS (
+                SELECT 1 FROM e WHERE e.day BETWEEN o.start_date AND o.end_date)
+        ) AS d
+    )
     INSERT INTO ledger_change AS c (member_id, kind, record_id, xid, seq, deleted)
-    SELECT n.member_id, n.kind, n.record_id, n.xid, nextval('ledger_change_seq'), n.deleted
+    SELECT p_member, n.kind, n.record_id, n.xid, nextval('ledger_change_seq'), n.deleted
     FROM (
-        SELECT DISTINCT ON (p.kind, p.record_id) p.member_id, p.kind, p.record_id, p.xid, p.deleted
-        FROM ledger_change_pending p
-        WHERE p.xid = me::bigint AND p.member_id = NEW.member_id
-        ORDER BY p.kind, p.record_id, p.id DESC
+        SELECT DISTINCT ON (n.kind, n.record_id) n.kind, n.record_id, n.xid, n.deleted
+        FROM notes n
+        ORDER BY n.kind, n.record_id, n.id DESC
     ) n
-    JOIN member m ON m.id = n.member_id
+    WHERE EXISTS (SELECT 1 FROM member m WHERE m.id = p_member)
     ORDER BY n.kind, n.record_id
     ON CONFLICT (member_id, kind, record_id) DO UPDATE
         SET xid = excluded.xid, seq = excluded.seq, deleted = excluded.deleted, changed_at = now();
-    DELETE FROM ledger_change_pending WHERE xid = me::bigint AND member_id = NEW.member_id;
-    RETURN NULL;
+    RETURN true;
 END $$;
 -- +goose StatementEnd
-
-CREATE CONSTRAINT TRIGGER ledger_change_fold AFTER INSERT ON ledger_change_pending
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_change_fold();
 
 CREATE TRIGGER ledger_change_ins AFTER INSERT ON wallet REFERENCING NEW TABLE AS new_rows
     FOR EACH STATEMENT EXECUTE FUNCTION ledger_change_plain('WALLET');
@@ -443,12 +443,26 @@ CREATE TRIGGER ledger_change_del AFTER DELETE ON invest_trade REFERENCING OLD TA
 
 CREATE TRIGGER ledger_change_ins AFTER INSERT ON member
     FOR EACH ROW EXECUTE FUNCTION ledger_change_member();
+
+-- +goose StatementBegin
+-- A member's deletion drops their notes not folded yet, at commit, after
+-- its cascades wrote theirs (the cascaded statements' triggers run after
+-- the member's own statement and row triggers): the notes carry no foreign
+-- key to member, which would cost every note a check.
+CREATE FUNCTION ledger_change_forget() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM ledger_change_pending p WHERE p.member_id = OLD.id;
+    RETURN NULL;
+END $$;
+-- +goose StatementEnd
+CREATE CONSTRAINT TRIGGER ledger_change_forget AFTER DELETE ON member
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_change_forget();
 CREATE TRIGGER ledger_change_upd AFTER UPDATE OF month_start_day ON member
     FOR EACH ROW WHEN (OLD.month_start_day IS DISTINCT FROM NEW.month_start_day)
     EXECUTE FUNCTION ledger_change_member();
 
 -- +goose Down
-DROP TRIGGER ledger_change_fold ON ledger_change_pending;
+DROP TRIGGER ledger_change_forget ON member;
 DROP TRIGGER ledger_change_ins ON member;
 DROP TRIGGER ledger_change_upd ON member;
 DROP TRIGGER ledger_change_ins ON wallet;
@@ -489,7 +503,8 @@ DROP TRIGGER ledger_change_del ON stock;
 DROP TRIGGER ledger_change_ins ON invest_trade;
 DROP TRIGGER ledger_change_upd ON invest_trade;
 DROP TRIGGER ledger_change_del ON invest_trade;
-DROP FUNCTION ledger_change_fold();
+DROP FUNCTION ledger_change_fold(bigint, boolean);
+DROP FUNCTION ledger_change_forget();
 DROP FUNCTION ledger_change_member();
 DROP FUNCTION ledger_change_category();
 DROP FUNCTION ledger_change_tag();

@@ -8,8 +8,11 @@
 -- forecast read only the entries dated after it. It is a cache of what the
 -- ledger's rows give, never a source: it holds only while nothing dated on
 -- or before it changed, which is judged from the changes feed
--- (ledger_change) past the position it was computed at (seq) in the feed's
--- epoch, and under the card's cycle it was computed under (schedule). A
+-- (ledger_change past the position it was computed at, seq, and the notes
+-- not folded yet) in the feed's epoch: a change counts unless the
+-- transaction that wrote it was visible to the snapshot the checkpoint was
+-- computed in (snapshot), and under the card's cycle it was computed under
+-- (schedule). A
 -- checkpoint that does not hold is recomputed from the whole history and
 -- replaced; a restore (a new epoch) makes every one not hold.
 --
@@ -26,6 +29,7 @@ CREATE TABLE card_checkpoint (
     carry_amounts  bigint[] NOT NULL CHECK (cardinality(carry_amounts) = cardinality(carry_closings)),
     schedule       text     NOT NULL,
     seq            bigint   NOT NULL,
+    snapshot       pg_snapshot NOT NULL,
     epoch          bigint   NOT NULL,
     PRIMARY KEY (member_id, wallet_id)
 );

@@ -465,18 +465,30 @@ func (b *ForecastWalletsBatchResults) Close() error {
 const listCycleCards = `-- name: ListCycleCards :batchmany
 WITH f AS MATERIALIZED (
     SELECT COALESCE((SELECT max(c.seq) FROM ledger_change c WHERE c.member_id = $1), 0)::bigint AS seq_now,
+        pg_current_snapshot() AS snapshot_now,
         COALESCE((SELECT x.epoch FROM ledger_change_epoch x WHERE x.member_id = $1), 1)::bigint AS epoch,
         COALESCE((SELECT x.pruned_seq FROM ledger_change_epoch x WHERE x.member_id = $1), 0)::bigint AS pruned_seq
-), since AS MATERIALIZED (
-    SELECT c.seq, c.kind, c.record_id FROM ledger_change c
+), folded AS MATERIALIZED (
+    SELECT c.seq, c.kind, c.record_id, c.xid FROM ledger_change c
     WHERE $2::boolean AND c.member_id = $1 AND c.seq > COALESCE((
         SELECT min(k.seq) FROM card_checkpoint k
         JOIN wallet cw ON cw.member_id = k.member_id AND cw.id = k.wallet_id
         WHERE k.member_id = $1 AND cw.type = 'CARD' AND cw.statement_day IS NOT NULL), 9223372036854775807)
     ORDER BY c.seq DESC
     LIMIT 1001
+), since AS MATERIALIZED (
+    SELECT c.seq, c.kind, c.record_id, c.xid FROM folded c
+    UNION ALL
+    -- The entry notes not folded yet: changes after every position, those
+    -- that some checkpoint's snapshot did not see.
+    SELECT 9223372036854775807, p.kind, p.record_id, p.xid FROM (
+        SELECT n.kind, n.record_id, n.xid FROM ledger_change_pending n
+        WHERE $2::boolean AND n.member_id = $1 AND n.kind = 'ENTRY'
+          AND EXISTS (SELECT 1 FROM card_checkpoint k WHERE k.member_id = $1
+                      AND NOT pg_visible_in_snapshot(n.xid::text::xid8, k.snapshot))
+        LIMIT 1001) AS p
 ), changed AS MATERIALIZED (
-    SELECT s.seq, e.wallet_id, e.entry_date, (e.id IS NULL OR e.version > 1) AS unknown
+    SELECT s.seq, s.xid, e.wallet_id, e.entry_date, (e.id IS NULL OR e.version > 1) AS unknown
     FROM since s
     LEFT JOIN account_entry e ON e.member_id = $1 AND e.id = s.record_id
     WHERE s.kind = 'ENTRY'
@@ -487,20 +499,21 @@ WITH f AS MATERIALIZED (
             SELECT string_agg(',' || to_char(p.until_date, 'YYYY-MM-DD') || ' ' || p.statement_day || '/' || p.payment_day, '' ORDER BY p.until_date)
             FROM card_cycle_past p WHERE p.member_id = w.member_id AND p.wallet_id = w.id), ''))::text AS schedule,
         k.wallet_id AS k_wallet_id, k.closing_date, k.consumed, k.carry_closings, k.carry_amounts, k.schedule AS k_schedule,
-        k.seq AS k_seq, k.epoch AS k_epoch, f.seq_now, f.epoch, f.pruned_seq
+        k.seq AS k_seq, k.snapshot AS k_snapshot, k.epoch AS k_epoch, f.seq_now, f.snapshot_now, f.epoch, f.pruned_seq
     FROM wallet w
     CROSS JOIN f
     LEFT JOIN card_checkpoint k ON k.member_id = w.member_id AND k.wallet_id = w.id
     WHERE w.member_id = $1 AND w.type = 'CARD' AND w.statement_day IS NOT NULL
       AND ($3::bigint IS NULL OR w.id = $3::bigint)
 ), judged AS MATERIALIZED (
-    SELECT cc.id, cc.sort_order, cc.statement_day, cc.payment_day, cc.payment_wallet_id, cc.schedule, cc.k_wallet_id, cc.closing_date, cc.consumed, cc.carry_closings, cc.carry_amounts, cc.k_schedule, cc.k_seq, cc.k_epoch, cc.seq_now, cc.epoch, cc.pruned_seq,
+    SELECT cc.id, cc.sort_order, cc.statement_day, cc.payment_day, cc.payment_wallet_id, cc.schedule, cc.k_wallet_id, cc.closing_date, cc.consumed, cc.carry_closings, cc.carry_amounts, cc.k_schedule, cc.k_seq, cc.k_snapshot, cc.k_epoch, cc.seq_now, cc.snapshot_now, cc.epoch, cc.pruned_seq,
         ($2::boolean AND cc.k_wallet_id IS NOT NULL AND cc.k_schedule = cc.schedule
             AND cc.k_epoch = cc.epoch AND cc.k_seq >= cc.pruned_seq
             AND (SELECT count(*) FROM since) <= 1000
             AND NOT EXISTS (
                 SELECT 1 FROM changed c
-                WHERE c.seq > cc.k_seq AND (c.unknown OR (c.wallet_id = cc.id AND c.entry_date <= cc.closing_date))
+                WHERE c.seq > cc.k_seq AND NOT pg_visible_in_snapshot(c.xid::text::xid8, cc.k_snapshot)
+                  AND (c.unknown OR (c.wallet_id = cc.id AND c.entry_date <= cc.closing_date))
         )) AS used
     FROM cc
 )
@@ -511,7 +524,7 @@ SELECT j.id, j.statement_day, j.payment_day, j.payment_wallet_id, j.schedule,
     (CASE WHEN j.used THEN j.consumed ELSE 0 END)::bigint AS checkpoint_consumed,
     (CASE WHEN j.used THEN j.carry_closings ELSE '{}' END)::date[] AS checkpoint_carry_closings,
     (CASE WHEN j.used THEN j.carry_amounts ELSE '{}' END)::bigint[] AS checkpoint_carry_amounts,
-    j.seq_now, j.epoch,
+    j.seq_now, j.snapshot_now::text AS snapshot_now, j.epoch,
     COALESCE(x.ids, '{}')::bigint[] AS entry_ids,
     COALESCE(x.dates, '{}')::date[] AS entry_dates,
     COALESCE(x.incomes, '{}')::boolean[] AS entry_incomes,
@@ -556,6 +569,7 @@ type ListCycleCardsRow struct {
 	CheckpointCarryClosings []time.Time
 	CheckpointCarryAmounts  []int64
 	SeqNow                  int64
+	SnapshotNow             string
 	Epoch                   int64
 	EntryIds                []int64
 	EntryDates              []time.Time
@@ -588,8 +602,13 @@ type ListCycleCardsRow struct {
 // once (version > 1: its earlier state is not known, so every card's
 // checkpoint is dropped) or a new entry of the card dated on or before its
 // closing day. The feed is read from the earliest checkpoint's position by
-// its index (member_id, seq), at most 1,000 changes: past that many the
-// checkpoints are not judged, and are recomputed. seq_now and epoch are the
+// its index (member_id, seq), with the member's entry notes not folded into
+// it yet (ledger_change_pending: each after every position) that some
+// checkpoint did not see, at most 1,000 changes of each: past that many the
+// checkpoints are not judged, and are recomputed. A change counts against a
+// checkpoint only when the transaction that wrote it was not visible to the
+// snapshot the checkpoint was computed in (a fold gives positions after the
+// checkpoint's to changes it saw). seq_now and epoch are the
 // feed's position and epoch as this statement reads the entries, what a
 // checkpoint computed from its answer is stamped with.
 func (q *Queries) ListCycleCards(ctx context.Context, arg []ListCycleCardsParams) *ListCycleCardsBatchResults {
@@ -637,6 +656,7 @@ func (b *ListCycleCardsBatchResults) Query(f func(int, []ListCycleCardsRow, erro
 					&i.CheckpointCarryClosings,
 					&i.CheckpointCarryAmounts,
 					&i.SeqNow,
+					&i.SnapshotNow,
 					&i.Epoch,
 					&i.EntryIds,
 					&i.EntryDates,

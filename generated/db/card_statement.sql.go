@@ -186,13 +186,14 @@ func (q *Queries) LockCardForBill(ctx context.Context, arg LockCardForBillParams
 }
 
 const saveCardCheckpoints = `-- name: SaveCardCheckpoints :exec
-INSERT INTO card_checkpoint (member_id, wallet_id, closing_date, consumed, carry_closings, carry_amounts, schedule, seq, epoch)
+INSERT INTO card_checkpoint (member_id, wallet_id, closing_date, consumed, carry_closings, carry_amounts, schedule, seq, snapshot, epoch)
 SELECT $1, unnest($2::bigint[]), unnest($3::date[]), unnest($4::bigint[]),
     unnest($5::text[])::date[], unnest($6::text[])::bigint[],
-    unnest($7::text[]), $8::bigint, $9::bigint
+    unnest($7::text[]), $8::bigint, CAST($9::text AS pg_snapshot), $10::bigint
 ON CONFLICT (member_id, wallet_id) DO UPDATE
 SET closing_date = excluded.closing_date, consumed = excluded.consumed, carry_closings = excluded.carry_closings,
-    carry_amounts = excluded.carry_amounts, schedule = excluded.schedule, seq = excluded.seq, epoch = excluded.epoch
+    carry_amounts = excluded.carry_amounts, schedule = excluded.schedule, seq = excluded.seq,
+    snapshot = excluded.snapshot, epoch = excluded.epoch
 WHERE card_checkpoint.epoch <> excluded.epoch OR card_checkpoint.seq <= excluded.seq
 `
 
@@ -205,11 +206,12 @@ type SaveCardCheckpointsParams struct {
 	CarryAmounts  []string
 	Schedules     []string
 	Seq           int64
+	Snapshot      string
 	Epoch         int64
 }
 
 // Records the cards' checkpoints computed at the feed's position @seq in
-// @epoch (none: a statement that writes nothing). One computed at an older
+// @epoch, in the snapshot @snapshot (none: a statement that writes nothing). One computed at an older
 // position of the same epoch does not replace a newer one.
 // A card's carry comes as text ('{}' or '{2026-12-04,...}' and '{1000,...}'),
 // one array literal per card.
@@ -223,6 +225,7 @@ func (q *Queries) SaveCardCheckpoints(ctx context.Context, arg SaveCardCheckpoin
 		arg.CarryAmounts,
 		arg.Schedules,
 		arg.Seq,
+		arg.Snapshot,
 		arg.Epoch,
 	)
 	return err

@@ -22,39 +22,49 @@ func (q *Queries) BumpLedgerEpoch(ctx context.Context, memberID int64) error {
 }
 
 const deleteLedgerTombstones = `-- name: DeleteLedgerTombstones :exec
-WITH gone AS MATERIALIZED (
-    SELECT DISTINCT kind, record_id FROM ledger_change_pending
-    WHERE xid = pg_current_xact_id()::text::bigint AND member_id = $1 AND deleted
-), dropped AS (
-    DELETE FROM ledger_change_pending p USING gone g
-    WHERE p.xid = pg_current_xact_id()::text::bigint AND p.member_id = $1
-      AND p.kind = g.kind AND p.record_id = g.record_id
-), forgotten AS (
-    DELETE FROM ledger_change c USING gone g
-    WHERE c.member_id = $1 AND c.kind = g.kind AND c.record_id = g.record_id
-)
-DELETE FROM ledger_change c
-WHERE c.member_id = $1 AND c.deleted
+DELETE FROM ledger_change WHERE member_id = $1 AND deleted
 `
 
-// After a restore (at the end of its transaction) every cursor is void and
-// clients sync from the empty cursor, which needs no tombstones: neither the
-// committed ones nor this transaction's notes of records it deleted (they
-// are folded in only at commit, ledger_change_fold), nor the committed rows of
-// those records.
-//
-// Every step finds rows by key, so no plan is quadratic: a restore deletes
-// and notes a whole ledger (100,000 entries: 200,000 notes), while the
-// pending table's statistics, taken between transactions, promise a few
-// rows. Joined by kind and record only (no index), the notes were scanned
-// once per deleted record: a nested loop of 10^10 rows that ran past the
-// restore's deadline whenever the planner chose it. The committed rows of
-// deleted records are joined by primary key rather than tested in an OR with
-// EXISTS, which runs as a subplan (hashed only while the planner expects
-// the deleted records to fit in memory; else scanned once per row).
+// After a restore (at the end of its transaction, once its notes are folded)
+// every cursor is void and clients sync from the empty cursor, which needs
+// no tombstones.
 func (q *Queries) DeleteLedgerTombstones(ctx context.Context, memberID int64) error {
 	_, err := q.db.Exec(ctx, deleteLedgerTombstones, memberID)
 	return err
+}
+
+const deleteOrphanNotes = `-- name: DeleteOrphanNotes :execrows
+DELETE FROM ledger_change_pending p WHERE NOT EXISTS (SELECT 1 FROM member m WHERE m.id = p.member_id)
+`
+
+// Notes of members deleted since: none is left by an account deletion
+// (ledger_change_forget), this is the net under it.
+func (q *Queries) DeleteOrphanNotes(ctx context.Context) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteOrphanNotes)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const foldLedgerChanges = `-- name: FoldLedgerChanges :one
+SELECT ledger_change_fold($1::bigint, $2::boolean)::boolean AS folded
+`
+
+type FoldLedgerChangesParams struct {
+	MemberID int64
+	Wait     bool
+}
+
+// Gives the member's notes committed so far positions in the feed
+// (ledger_change_fold, schema/00007_ledger_change.sql: the member's feed
+// lock, then one statement). wait false: false, nothing folded, when another
+// transaction holds the lock.
+func (q *Queries) FoldLedgerChanges(ctx context.Context, arg FoldLedgerChangesParams) (bool, error) {
+	row := q.db.QueryRow(ctx, foldLedgerChanges, arg.MemberID, arg.Wait)
+	var folded bool
+	err := row.Scan(&folded)
+	return folded, err
 }
 
 const getLedgerFeed = `-- name: GetLedgerFeed :one
@@ -96,9 +106,9 @@ type ListLedgerChangesRow struct {
 	Deleted  bool
 }
 
-// One page of the feed: the member's changes after the cursor in commit
-// order (seq is stamped at commit under the member's feed lock). One range
-// scan of ledger_change_feed_idx.
+// One page of the feed: the member's changes after the cursor in the order
+// they were folded (FoldLedgerChanges). One range scan of
+// ledger_change_feed_idx.
 func (q *Queries) ListLedgerChanges(ctx context.Context, arg ListLedgerChangesParams) ([]ListLedgerChangesRow, error) {
 	rows, err := q.db.Query(ctx, listLedgerChanges, arg.MemberID, arg.AfterSeq, arg.MaxRows)
 	if err != nil {
@@ -117,6 +127,32 @@ func (q *Queries) ListLedgerChanges(ctx context.Context, arg ListLedgerChangesPa
 			return nil, err
 		}
 		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listMembersWithNotes = `-- name: ListMembersWithNotes :many
+SELECT DISTINCT member_id FROM ledger_change_pending LIMIT $1
+`
+
+// Members with notes not folded yet, for the fold job (a few at most: every
+// feed read folds its member's).
+func (q *Queries) ListMembersWithNotes(ctx context.Context, maxMembers int32) ([]int64, error) {
+	rows, err := q.db.Query(ctx, listMembersWithNotes, maxMembers)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var member_id int64
+		if err := rows.Scan(&member_id); err != nil {
+			return nil, err
+		}
+		items = append(items, member_id)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

@@ -183,6 +183,7 @@ type CardCheckpoint struct {
 	CarryAmounts  []int64
 	Schedule      string
 	Seq           int64
+	Snapshot      interface{}
 	Epoch         int64
 }
 
@@ -311,12 +312,16 @@ type LedgerChangeEpoch struct {
 }
 
 type LedgerChangePending struct {
-	ID       int64
-	Xid      int64
-	MemberID int64
-	Kind     string
-	RecordID int64
-	Deleted  bool
+	ID         *int64
+	Xid        int64
+	MemberID   int64
+	Kind       string
+	RecordID   int64
+	Deleted    bool
+	WalletID   *int64
+	TransferID *int64
+	Day        pgtype.Date
+	Income     *bool
 }
 
 type Member struct {

@@ -251,7 +251,7 @@ func New(ctx context.Context, cfg config.Config, opts ...func(*Options)) (*App, 
 	a.Jobs = jobs.NewRunner(pool, o.Clock, store.CleanupJob(), auth.CleanupJob(pool), guard.CleanupJob(),
 		billing.ExpiryJob(pool), billingHandler.RenewalJob(), intake.CleanupJob(pool),
 		meter.CleanupJob(), a.FX.CleanupJob(), board.ImageCleanupJob(pool, cfg.Timezone),
-		ledger.RecurringPostJob(pool, cfg.Timezone), cards.BillPaymentJob(pool, cfg.Timezone), changes.PruneJob(pool),
+		ledger.RecurringPostJob(pool, cfg.Timezone), cards.BillPaymentJob(pool, cfg.Timezone), changes.PruneJob(pool), changes.FoldJob(pool),
 		idempotency.CleanupJob(pool))
 	return a, nil
 }

@@ -38,7 +38,7 @@ var tableArea = map[string]string{
 	"report": "board", "spam_keyword": "board", "tag_group": "board", "tag_group_board": "board",
 	"board_image": "board", "post_image": "board", "image_upload_day": "board",
 	"account_entry_import": "csvio", "card_bill_payment": "cards", "card_cycle_past": "cards", "card_checkpoint": "cards",
-	"ledger_change": "changes", "ledger_change_epoch": "changes",
+	"ledger_change": "changes", "ledger_change_epoch": "changes", "ledger_change_pending": "changes",
 	"book": "book", "book_member": "book", "book_invitation": "book", "book_settlement": "book",
 }
 
@@ -113,7 +113,9 @@ var crossReads = map[[2]string]string{
 	{"forecast", "budget"}:                 "budget pace reads the month's budgets with their daily spending in one statement",
 
 	// The cards' checkpoints (issue 45's speed).
-	{"card_statement", "ledger_change_epoch"}: "a checkpoint holds in the feed's epoch it was computed in (a restore starts a new one), read with the cards",
+	{"card_statement", "ledger_change_epoch"}:   "a checkpoint holds in the feed's epoch it was computed in (a restore starts a new one), read with the cards",
+	{"card_statement", "ledger_change_pending"}: "the entry notes not folded into the feed yet are changes after every checkpoint's position, read with the cards",
+	{"ledger_change", "member"}:                 "the fold job drops the feed notes of members that no longer exist",
 }
 
 // crossWrites are writes of another area's table a query may make, each

@@ -233,7 +233,7 @@ func (cr *cardsRead) cards(ctx context.Context, q *db.Queries) ([]card, error) {
 			save.CarryClosings = append(save.CarryClosings, closings)
 			save.CarryAmounts = append(save.CarryAmounts, amounts)
 			save.Schedules = append(save.Schedules, row.Schedule)
-			save.Seq, save.Epoch = row.SeqNow, row.Epoch
+			save.Seq, save.Snapshot, save.Epoch = row.SeqNow, row.SnapshotNow, row.Epoch
 		}
 	}
 	// Sent only with something to record: checkpoints that hold at the

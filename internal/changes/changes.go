@@ -1,14 +1,17 @@
 // Package changes serves the changes feed (issue 22): a member's ledger
 // records that changed after a cursor, in commit order, for offline clients.
 //
-// Triggers (schema/00007_ledger_change.sql) keep ledger_change: one row per (member, kind,
-// record), its latest change, so every write path and cascade is covered
-// without Go code in the writers. Its position (seq) is stamped at commit
-// under a per-member lock, so one member's positions follow commit order and
-// a snapshot holds a prefix of them. A page is read in one REPEATABLE READ
-// snapshot: the change rows after the cursor, then each kind's records
-// through the owning area's exported function, from the same snapshot. A
-// record the snapshot no longer holds is a tombstone.
+// Triggers (schema/00007_ledger_change.sql) note every write of a ledger
+// record in ledger_change_pending, plain rows, so every write path and
+// cascade is covered without Go code in the writers. A page first folds the
+// member's notes committed so far into ledger_change (one row per (member,
+// kind, record), its latest change) with fresh positions (seq), under a
+// per-member lock held to the fold's commit, so one member's positions follow
+// the folds' commit order and a snapshot holds a prefix of them. The page is
+// then read in one REPEATABLE READ snapshot: the change rows after the
+// cursor, then each kind's records through the owning area's exported
+// function, from the same snapshot. A record the snapshot no longer holds is
+// a tombstone.
 package changes
 
 import (
@@ -25,6 +28,7 @@ import (
 
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
+	"github.com/nestegg/nestegg/internal/database"
 	"github.com/nestegg/nestegg/internal/jobs"
 	"github.com/nestegg/nestegg/internal/ledger"
 	"github.com/nestegg/nestegg/internal/problem"
@@ -162,8 +166,12 @@ func (h *ChangesHandler) ListChanges(ctx context.Context, req api.ListChangesReq
 	return api.ListChanges200JSONResponse(page), nil
 }
 
-// Page reads one page in one read-only snapshot.
+// Page folds the member's notes (Fold), then reads one page in one
+// read-only snapshot.
 func (h *ChangesHandler) Page(ctx context.Context, memberID int64, since *cursor, limit int) (api.ChangePage, error) {
+	if err := Fold(ctx, h.pool, memberID); err != nil {
+		return api.ChangePage{}, err
+	}
 	tx, err := h.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return api.ChangePage{}, fmt.Errorf("begin: %w", err)
@@ -227,6 +235,72 @@ func recordID(kind string, id int64) string {
 	return strconv.FormatInt(id, 10)
 }
 
+// foldTries and foldPause bound how long a feed read waits for another
+// fold of the member (a parallel read's: milliseconds; a restore's last
+// step: seconds) before it reads the positions there are.
+const (
+	foldTries = 10
+	foldPause = 20 * time.Millisecond
+)
+
+// Fold gives the member's notes committed so far their positions in the
+// feed (ledger_change_fold, in a transaction of its own, committed before
+// the page's snapshot is taken). Where another transaction holds the
+// member's feed lock past a few tries, it folds nothing: the positions
+// already there are a consistent feed, and the notes wait for the next fold.
+func Fold(ctx context.Context, pool *pgxpool.Pool, memberID int64) error {
+	q := db.New(pool)
+	for try := 1; ; try++ {
+		folded, err := q.FoldLedgerChanges(ctx, db.FoldLedgerChangesParams{MemberID: memberID, Wait: false})
+		if database.IsForeignKeyViolation(err) {
+			// The member was deleted meanwhile: nothing of theirs to fold.
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("fold the feed of member %d: %w", memberID, err)
+		}
+		if folded || try == foldTries {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(foldPause):
+		}
+	}
+}
+
+// FoldJobName is the job that folds the notes of members who do not read
+// their feed, so that ledger_change_pending stays small.
+const FoldJobName = "ledger-change-fold"
+
+// FoldJob folds, each minute, the notes of up to 1,000 members (trying each
+// member's lock once: a member whose feed is being read is folded by that
+// read) and drops the notes of deleted members.
+func FoldJob(pool *pgxpool.Pool) jobs.Job {
+	return jobs.Job{
+		Name:  FoldJobName,
+		Every: time.Minute,
+		Run: func(ctx context.Context, _ time.Time) error {
+			q := db.New(pool)
+			members, err := q.ListMembersWithNotes(ctx, 1000)
+			if err != nil {
+				return fmt.Errorf("members with feed notes: %w", err)
+			}
+			for _, m := range members {
+				_, err := q.FoldLedgerChanges(ctx, db.FoldLedgerChangesParams{MemberID: m, Wait: false})
+				if err != nil && !database.IsForeignKeyViolation(err) {
+					return fmt.Errorf("fold the feed of member %d: %w", m, err)
+				}
+			}
+			if _, err := q.DeleteOrphanNotes(ctx); err != nil {
+				return fmt.Errorf("drop the feed notes of deleted members: %w", err)
+			}
+			return nil
+		},
+	}
+}
+
 // PruneJobName is the daily job that removes old tombstones.
 const PruneJobName = "ledger-change-prune"
 
@@ -246,10 +320,15 @@ func PruneJob(pool *pgxpool.Pool) jobs.Job {
 }
 
 // RestartTx starts the member's feed over at the end of a restore's
-// transaction: every cursor handed out before answers 410, and as clients
-// then sync from the empty cursor, the member's tombstones go (the records a
-// restore kept, such as stocks and expected income, keep their rows).
+// transaction: its notes and those committed before are folded (waiting for
+// the member's feed lock, held then to the restore's commit), every cursor
+// handed out before answers 410, and as clients then sync from the empty
+// cursor, the member's tombstones go (the records a restore kept, such as
+// stocks and expected income, keep their rows).
 func RestartTx(ctx context.Context, q *db.Queries, memberID int64) error {
+	if _, err := q.FoldLedgerChanges(ctx, db.FoldLedgerChangesParams{MemberID: memberID, Wait: true}); err != nil {
+		return fmt.Errorf("fold the feed of member %d: %w", memberID, err)
+	}
 	if err := q.BumpLedgerEpoch(ctx, memberID); err != nil {
 		return fmt.Errorf("bump feed epoch of member %d: %w", memberID, err)
 	}

@@ -20,6 +20,16 @@ import (
 	"github.com/nestegg/nestegg/internal/ledger"
 )
 
+// ageTombstones folds the member's notes (as a feed read would) and makes
+// their tombstones older than the prune's cutoff.
+func ageTombstones(t *testing.T, env *apitest.Env, member int64) {
+	t.Helper()
+	if err := changes.Fold(context.Background(), env.Pool, member); err != nil {
+		t.Fatal(err)
+	}
+	env.Exec("UPDATE ledger_change SET changed_at = $2 WHERE member_id = $1 AND deleted", member, env.Clock.Now().Add(-91*24*time.Hour))
+}
+
 func page(t *testing.T, c *apitest.Client, since string, limit int) api.ChangePage {
 	t.Helper()
 	var p api.ChangePage
@@ -146,7 +156,7 @@ func TestFeedPruneJobRemovesOldTombstones(t *testing.T) {
 	w := lt.Wallet(m.Client, "Gone", api.WalletTypeCash, 0)
 	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", w.ID), nil).Want(http.StatusNoContent)
 	recent := page(t, m.Client, old, 100).Next
-	env.Exec("UPDATE ledger_change SET changed_at = $2 WHERE member_id = $1 AND deleted", m.ID, env.Clock.Now().Add(-91*24*time.Hour))
+	ageTombstones(t, env, m.ID)
 	if ran, err := env.App.Jobs.Run(context.Background(), changes.PruneJobName); err != nil || !ran {
 		t.Fatalf("prune job ran %v: %v", ran, err)
 	}
@@ -207,7 +217,7 @@ func TestFirstSyncFinishesAfterAPrune(t *testing.T) {
 	env.Exec(`INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date)
 		SELECT $1, $2, 'expense', g, DATE '2026-01-01' + (g % 300) FROM generate_series(1, 600) g`, m.ID, w.ID)
 	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", gone.ID), nil).Want(http.StatusNoContent)
-	env.Exec("UPDATE ledger_change SET changed_at = $2 WHERE member_id = $1 AND deleted", m.ID, env.Clock.Now().Add(-91*24*time.Hour))
+	ageTombstones(t, env, m.ID)
 	if ran, err := env.App.Jobs.Run(context.Background(), changes.PruneJobName); err != nil || !ran {
 		t.Fatalf("prune job ran %v: %v", ran, err)
 	}
@@ -229,7 +239,7 @@ func TestFirstSyncFinishesAfterAPrune(t *testing.T) {
 	lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 3), 1, w.ID))
 	last := lt.Wallet(m.Client, "Gone too", api.WalletTypeCash, 0)
 	m.Do(http.MethodDelete, fmt.Sprintf("/api/account/wallets/%d", last.ID), nil).Want(http.StatusNoContent)
-	env.Exec("UPDATE ledger_change SET changed_at = $2 WHERE member_id = $1 AND deleted", m.ID, env.Clock.Now().Add(-91*24*time.Hour))
+	ageTombstones(t, env, m.ID)
 	env.Clock.Advance(25 * time.Hour) // the prune runs once a day
 	if ran, err := env.App.Jobs.Run(context.Background(), changes.PruneJobName); err != nil || !ran {
 		t.Fatalf("prune job ran %v: %v", ran, err)
@@ -433,43 +443,83 @@ func TestFeedCarriesDerivedRecords(t *testing.T) {
 	}
 }
 
-// The fold marks the members it folded in one transaction-local setting, not
-// a setting named after each member: PostgreSQL keeps every custom setting
-// name a session used for the session's life, each new one dearer than the
-// last, so a pooled connection would slow with every member it served.
-// Writes of three members on one connection leave no setting named after
-// one of them, and each member's change reaches the feed.
-func TestFoldLeavesOneSettingPerConnection(t *testing.T) {
+// Issue 41: a write notes its changes as plain rows and takes no lock for
+// the feed, and positions are given by the reader's fold. While another
+// transaction holds the member's feed lock (a fold in progress, a restore's
+// last step), an entry create still answers 201, and a feed read answers
+// the positions there are (without the new entry) rather than waiting;
+// once the lock is gone, the next read folds the entry in.
+func TestWritesDoNotWaitForTheFeed(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)
+	m := env.NewMember()
+	w := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
+	start := page(t, m.Client, "", 100).Next
 	ctx := context.Background()
-	conn, err := env.Pool.Acquire(ctx)
+	tx, err := env.Pool.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Release()
-	var members []int64
-	for i := 0; i < 3; i++ {
-		m := env.NewMember()
-		members = append(members, m.ID)
-		if _, err := conn.Exec(ctx, `INSERT INTO wallet (member_id, name, type, opening_balance, sort_order) VALUES ($1, 'w', 'CASH', 0, 1)`, m.ID); err != nil {
-			t.Fatal(err)
-		}
+	defer tx.Rollback(ctx) //nolint:errcheck // released below
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('feed:' || $1::bigint, 0))`, m.ID); err != nil {
+		t.Fatal(err)
 	}
-	for _, id := range members {
-		// A setting name once used stays defined ('' after its
-		// transaction); one never used reads NULL.
-		var perMember *string
-		if err := conn.QueryRow(ctx, `SELECT current_setting('nestegg.feed_folded_' || $1::bigint, true)`, id).Scan(&perMember); err != nil {
-			t.Fatal(err)
-		}
-		if perMember != nil {
-			t.Fatalf("the connection holds a setting named after member %d", id)
-		}
-		var n int
-		if err := conn.QueryRow(ctx, `SELECT count(*) FROM ledger_change WHERE member_id = $1 AND kind = 'WALLET'`, id).Scan(&n); err != nil || n != 1 {
-			t.Fatalf("member %d: %d wallet changes (%v), want 1", id, n, err)
-		}
+	e := lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 3), 5, w.ID))
+	held := page(t, m.Client, start, 100)
+	if len(held.Changes) != 0 || held.Next != start {
+		t.Fatalf("a read while the feed lock is held: %d changes, next %q (want none, %q)", len(held.Changes), held.Next, start)
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, c := range typedChanges(t, page(t, m.Client, start, 100)) {
+		got[c.Kind+" "+c.ID] = true
+	}
+	if !got[fmt.Sprintf("ENTRY %d", e.ID)] || !got[fmt.Sprintf("WALLET %d", w.ID)] {
+		t.Fatalf("after the lock: %v, want the entry %d and its wallet %d", got, e.ID, w.ID)
+	}
+}
+
+// A note committed after a fold read the member's notes gets a position
+// after that fold's: a client holding the cursor of a page read while the
+// write was in flight still receives it.
+func TestAWriteInFlightDuringAFoldComesAfterIt(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	m := env.NewMember()
+	w := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
+	start := page(t, m.Client, "", 100).Next
+	ctx := context.Background()
+	tx, err := env.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // committed below
+	var slow int64
+	if err := tx.QueryRow(ctx, `INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date, memo)
+		VALUES ($1, $2, 'expense', 7, DATE '2026-11-02', 'in flight') RETURNING id`, m.ID, w.ID).Scan(&slow); err != nil {
+		t.Fatal(err)
+	}
+	quick := lt.Entry(m.Client, lt.Expense(lt.Date(2026, 11, 3), 5, w.ID))
+	mid := page(t, m.Client, start, 100)
+	ids := map[string]bool{}
+	for _, c := range typedChanges(t, mid) {
+		ids[c.Kind+" "+c.ID] = true
+	}
+	if !ids[fmt.Sprintf("ENTRY %d", quick.ID)] || ids[fmt.Sprintf("ENTRY %d", slow)] {
+		t.Fatalf("a page while an entry is in flight: %v (want %d, not %d)", ids, quick.ID, slow)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after := typedChanges(t, page(t, m.Client, mid.Next, 100))
+	found := false
+	for _, c := range after {
+		found = found || (c.Kind == "ENTRY" && c.ID == fmt.Sprint(slow))
+	}
+	if !found {
+		t.Fatalf("the entry committed after the page is not after its cursor: %+v", after)
 	}
 }
 
@@ -529,6 +579,9 @@ func TestFeedReadsExpectedIncomesWithoutAStatementPerMonth(t *testing.T) {
 		return m, want
 	}
 	read := func(m *apitest.Member) (int, map[string]api.BudgetIncome) {
+		if err := changes.Fold(context.Background(), env.Pool, m.ID); err != nil {
+			t.Fatal(err)
+		}
 		rec := &apitest.RecordingDB{DBTX: env.Pool}
 		p, err := h.PageTx(context.Background(), db.New(rec), m.ID, nil, 500)
 		if err != nil {
@@ -557,5 +610,54 @@ func TestFeedReadsExpectedIncomesWithoutAStatementPerMonth(t *testing.T) {
 		if g.Received != w.Received || g.Amount == nil || *g.Amount != *w.Amount {
 			t.Errorf("%d-%02d on the page: received %d, amount %v; its GET: received %d, amount %d", w.Year, w.Month, g.Received, g.Amount, w.Received, *w.Amount)
 		}
+	}
+}
+
+// The notes of a member who never reads their feed are folded by the fold
+// job; an account deletion leaves none of its member's notes (its cascades
+// write some), and the job drops any left by a member that is gone.
+func TestFoldJobAndAccountDeletionLeaveNoNotes(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	notes := func(member int64) int {
+		t.Helper()
+		var n int
+		if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM ledger_change_pending WHERE member_id = $1`, member).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	quiet := env.NewMember()
+	w := lt.Wallet(quiet.Client, "Bank", api.WalletTypeBank, 0)
+	lt.Entry(quiet.Client, lt.Expense(lt.Date(2026, 11, 3), 5, w.ID))
+	if notes(quiet.ID) == 0 {
+		t.Fatal("a write left no note")
+	}
+	if ran, err := env.App.Jobs.Run(context.Background(), changes.FoldJobName); err != nil || !ran {
+		t.Fatalf("fold job ran %v: %v", ran, err)
+	}
+	if n := notes(quiet.ID); n != 0 {
+		t.Fatalf("%d notes after the fold job", n)
+	}
+	var folded int
+	if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM ledger_change WHERE member_id = $1 AND kind IN ('ENTRY', 'WALLET')`, quiet.ID).Scan(&folded); err != nil || folded != 2 {
+		t.Fatalf("the job folded %d entry and wallet changes (%v), want 2", folded, err)
+	}
+
+	gone := env.NewMember()
+	gw := lt.Wallet(gone.Client, "Bank", api.WalletTypeBank, 0)
+	lt.Entry(gone.Client, lt.Expense(lt.Date(2026, 11, 3), 5, gw.ID))
+	gone.Do(http.MethodDelete, "/api/auth/me", nil).Want(http.StatusNoContent)
+	if n := notes(gone.ID); n != 0 {
+		t.Fatalf("%d notes of a deleted member", n)
+	}
+	// A note of a member that no longer exists (as no path leaves one).
+	env.Exec(`INSERT INTO ledger_change_pending (xid, member_id, kind, record_id, deleted) VALUES (1, $1, 'ENTRY', 1, true)`, gone.ID)
+	env.Clock.Advance(2 * time.Minute)
+	if ran, err := env.App.Jobs.Run(context.Background(), changes.FoldJobName); err != nil || !ran {
+		t.Fatalf("fold job ran %v: %v", ran, err)
+	}
+	if n := notes(gone.ID); n != 0 {
+		t.Fatalf("%d notes of a deleted member after the fold job", n)
 	}
 }

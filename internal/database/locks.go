@@ -39,14 +39,15 @@ package database
 //     transfer's fee entry through the entries API locks the transfer before
 //     the entry, as the transfer's own edit does),
 //     then the wallets' rollup: the triggers on account_entry, at the end of
-//     each statement that changes what counts in a balance, try the
-//     member's advisory lock "wallet_net:" id without waiting
-//     (pg_try_advisory_xact_lock, held to the commit) and, holding it, write
-//     the member's wallet_net rows in key order; not getting it, they append
-//     to wallet_net_delta, rows no one else locks. Only the lock's holder
-//     writes a member's wallet_net rows, so writers never wait for one
-//     another there and the rollup adds no deadlock between them. One rare
-//     meeting remains, which InTx runs again: a wallet's deletion (its
+//     each statement that changes what counts in a balance, append to
+//     wallet_net_delta, rows no one else locks, and when the member has
+//     wallet_net_fold_at() of them try the member's advisory lock
+//     "wallet_net:" id without waiting (pg_try_advisory_xact_lock, held to
+//     the commit) and, holding it, fold them into the member's wallet_net
+//     rows in key order; not getting it, they leave them. Only the lock's
+//     holder writes a member's wallet_net rows, so writers never wait for
+//     one another there and the rollup adds no deadlock between them. One
+//     rare meeting remains, which InTx runs again: a wallet's deletion (its
 //     cascade to wallet_net) at the moment another transaction folds old
 //     deltas of that wallet (a new row's key-share lock on the wallet).
 //     Tags stand beside entries, out of this order: an entry's edit locks

@@ -340,29 +340,33 @@ func TestRollupEqualsEntriesAfterRandomHistories(t *testing.T) {
 			}
 		}
 		h.check(fmt.Sprintf("run %d end", run))
-		// The member's next write folds every delta left.
+		// A write leaves fewer deltas than the fold's threshold.
 		lt.Entry(h.m.Client, lt.Income(lt.Date(2026, 11, 1), 1, h.wallets[0]))
 		h.do("create entry")
-		h.wantNoDeltas(fmt.Sprintf("run %d after a last write", run))
+		h.wantFewDeltas(fmt.Sprintf("run %d after a last write", run))
 		h.check(fmt.Sprintf("run %d after a last write", run))
 	}
 }
 
-func (h *rollupHistory) wantNoDeltas(when string) {
+// wantFewDeltas: after a write that found no other folding, the member has
+// fewer deltas than wallet_net_fold_at() (a write that finds that many folds
+// them all).
+func (h *rollupHistory) wantFewDeltas(when string) {
 	h.t.Helper()
-	var n int
-	if err := h.env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM wallet_net_delta WHERE member_id = $1`, h.m.ID).Scan(&n); err != nil {
+	var n, at int
+	if err := h.env.Pool.QueryRow(context.Background(), `SELECT count(*), wallet_net_fold_at() FROM wallet_net_delta WHERE member_id = $1`, h.m.ID).Scan(&n, &at); err != nil {
 		h.t.Fatal(err)
 	}
-	if n != 0 {
-		h.t.Fatalf("%s: %d deltas of member %d not folded", when, n, h.m.ID)
+	if n >= at {
+		h.t.Fatalf("%s: %d deltas of member %d not folded (a write folds %d)", when, n, h.m.ID, at)
 	}
 }
 
 // TestRollupUnderConcurrentWrites: transfers both ways between two wallets
 // and entries on both, sent together, all succeed and leave the rollup
 // (with the deltas of the writes that found another folding) equal to the
-// entries; the next write folds every delta; the member's deletion takes
+// entries; a write after them leaves fewer deltas than the fold's
+// threshold; the member's deletion takes
 // their rollup with it.
 func TestRollupUnderConcurrentWrites(t *testing.T) {
 	t.Parallel()
@@ -396,7 +400,7 @@ func TestRollupUnderConcurrentWrites(t *testing.T) {
 	h := &rollupHistory{t: t, env: env, m: m}
 	h.check("concurrent writes")
 	lt.Entry(m.Client, lt.Income(lt.Date(2026, 11, 1), 1, a.ID))
-	h.wantNoDeltas("concurrent writes and one more")
+	h.wantFewDeltas("concurrent writes and one more")
 	h.check("concurrent writes and one more")
 
 	m.Do(http.MethodDelete, "/api/auth/me", nil).Want(http.StatusNoContent)
@@ -481,6 +485,6 @@ SELECT $1, $2, DATE '2026-11-16', 0 FROM generate_series(1, 20000)`, m.ID, w.ID)
 		t.Fatalf("writes read %v heap blocks of wallet_net_delta (%d in all) for no delta: the folded ones again", read, pages)
 	}
 	h := &rollupHistory{t: t, env: env, m: m}
-	h.wantNoDeltas("the fold")
+	h.wantFewDeltas("the fold")
 	h.check("the fold")
 }

@@ -23,6 +23,6 @@ func init() {
 		}).Want(http.StatusCreated).JSON(&card)
 		env.Exec(`INSERT INTO card_bill_payment (member_id, wallet_id, closing_date) VALUES ($1, $2, DATE '2026-10-15')`, m.ID, card.ID)
 		env.Exec(`INSERT INTO card_cycle_past (member_id, wallet_id, until_date, statement_day, payment_day) VALUES ($1, $2, DATE '2026-09-15', 10, 20)`, m.ID, card.ID)
-		env.Exec(`INSERT INTO card_checkpoint (member_id, wallet_id, closing_date, consumed, carry_closings, carry_amounts, schedule, seq, epoch) VALUES ($1, $2, DATE '2026-09-15', 0, '{}', '{}', '15/25', 0, 1)`, m.ID, card.ID)
+		env.Exec(`INSERT INTO card_checkpoint (member_id, wallet_id, closing_date, consumed, carry_closings, carry_amounts, schedule, seq, snapshot, epoch) VALUES ($1, $2, DATE '2026-09-15', 0, '{}', '{}', '15/25', 0, pg_current_snapshot(), 1)`, m.ID, card.ID)
 	}})
 }
