@@ -523,49 +523,6 @@ END
 $$;
 
 --
--- Name: wallet_net_add(bigint[], bigint[], date[], numeric[], numeric[]); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.wallet_net_add(members bigint[], wallets bigint[], days date[], nets numeric[], grosses numeric[]) RETURNS void
-    LANGUAGE plpgsql
-    SET enable_bitmapscan TO 'off'
-    SET enable_seqscan TO 'off'
-    AS $$
-DECLARE
-    mid bigint;
-BEGIN
-    INSERT INTO wallet_net_delta (member_id, wallet_id, day, net, gross)
-    SELECT u.member_id, u.wallet_id, u.day, u.net, u.gross
-    FROM unnest(members, wallets, days, nets, grosses) AS u(member_id, wallet_id, day, net, gross)
-    JOIN wallet w ON w.member_id = u.member_id AND w.id = u.wallet_id;
-    FOR mid IN SELECT DISTINCT u.id FROM unnest(members) AS u(id) ORDER BY 1 LOOP
-        IF (SELECT count(*) FROM (SELECT FROM wallet_net_delta d WHERE d.member_id = mid
-                                  LIMIT wallet_net_fold_at()) AS d) >= wallet_net_fold_at()
-           AND pg_try_advisory_xact_lock(hashtextextended('wallet_net:' || mid, 0)) THEN
-            WITH folded AS (
-                DELETE FROM wallet_net_delta d WHERE d.member_id = mid
-                RETURNING d.wallet_id, d.day, d.net, d.gross
-            )
-            INSERT INTO wallet_net AS r (member_id, wallet_id, period, start, net, gross)
-            SELECT mid, x.wallet_id, p.period, p.start, sum(x.net), sum(x.gross)
-            FROM folded x
-            JOIN wallet w ON w.member_id = mid AND w.id = x.wallet_id
-            CROSS JOIN LATERAL (VALUES
-                ('total', '-infinity'::date),
-                ('month', date_trunc('month', x.day::timestamp)::date),
-                ('week',  date_trunc('week', x.day::timestamp)::date)
-            ) AS p(period, start)
-            GROUP BY p.period, p.start, x.wallet_id
-            HAVING sum(x.net) <> 0 OR sum(x.gross) <> 0
-            ORDER BY p.period, p.start, x.wallet_id
-            ON CONFLICT (member_id, period, start, wallet_id) DO UPDATE
-                SET net = r.net + EXCLUDED.net, gross = r.gross + EXCLUDED.gross;
-        END IF;
-    END LOOP;
-END
-$$;
-
---
 -- Name: wallet_net_entries(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -573,44 +530,82 @@ CREATE FUNCTION public.wallet_net_entries() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 DECLARE
-    ms bigint[]; ws bigint[]; ds date[]; ns numeric[]; gs numeric[];
+    members bigint[];
+    mid bigint;
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net), array_agg(gross)
-        INTO ms, ws, ds, ns, gs
-        FROM (SELECT member_id, wallet_id, entry_date,
-                     sum(CASE WHEN type = 'income' THEN amount ELSE -amount END)::numeric AS net,
-                     sum(amount)::numeric AS gross
-              FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL
-              GROUP BY member_id, wallet_id, entry_date) AS d
-        WHERE net <> 0 OR gross <> 0;
+        INSERT INTO wallet_net_delta (member_id, wallet_id, day, net, gross)
+        SELECT member_id, wallet_id, entry_date,
+               sum(CASE WHEN type = 'income' THEN amount ELSE -amount END), sum(amount)
+        FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL
+        GROUP BY member_id, wallet_id, entry_date
+        HAVING sum(amount) <> 0;
+        SELECT array_agg(DISTINCT member_id) INTO members FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL;
     ELSIF TG_OP = 'DELETE' THEN
-        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net), array_agg(gross)
-        INTO ms, ws, ds, ns, gs
-        FROM (SELECT member_id, wallet_id, entry_date,
-                     sum(CASE WHEN type = 'income' THEN -amount ELSE amount END)::numeric AS net,
-                     -sum(amount)::numeric AS gross
-              FROM old_rows WHERE NOT pending AND wallet_id IS NOT NULL
-              GROUP BY member_id, wallet_id, entry_date) AS d
-        WHERE net <> 0 OR gross <> 0;
+        INSERT INTO wallet_net_delta (member_id, wallet_id, day, net, gross)
+        SELECT o.member_id, o.wallet_id, o.entry_date,
+               sum(CASE WHEN o.type = 'income' THEN -o.amount ELSE o.amount END), -sum(o.amount)
+        FROM old_rows o JOIN wallet w ON w.member_id = o.member_id AND w.id = o.wallet_id
+        WHERE NOT o.pending
+        GROUP BY o.member_id, o.wallet_id, o.entry_date
+        HAVING sum(o.amount) <> 0;
+        SELECT array_agg(DISTINCT member_id) INTO members FROM old_rows WHERE NOT pending AND wallet_id IS NOT NULL;
     ELSE
-        SELECT array_agg(member_id), array_agg(wallet_id), array_agg(entry_date), array_agg(net), array_agg(gross)
-        INTO ms, ws, ds, ns, gs
-        FROM (SELECT member_id, wallet_id, entry_date, sum(net)::numeric AS net, sum(gross)::numeric AS gross
-              FROM (SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN amount ELSE -amount END AS net,
-                           amount AS gross
-                    FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL
-                    UNION ALL
-                    SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN -amount ELSE amount END,
-                           -amount
-                    FROM old_rows WHERE NOT pending AND wallet_id IS NOT NULL) AS c
-              GROUP BY member_id, wallet_id, entry_date) AS d
-        WHERE net <> 0 OR gross <> 0;
+        INSERT INTO wallet_net_delta (member_id, wallet_id, day, net, gross)
+        SELECT c.member_id, c.wallet_id, c.entry_date, sum(c.net), sum(c.gross)
+        FROM (SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN amount ELSE -amount END AS net,
+                     amount AS gross
+              FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL
+              UNION ALL
+              SELECT member_id, wallet_id, entry_date, CASE WHEN type = 'income' THEN -amount ELSE amount END,
+                     -amount
+              FROM old_rows WHERE NOT pending AND wallet_id IS NOT NULL) AS c
+        JOIN wallet w ON w.member_id = c.member_id AND w.id = c.wallet_id
+        GROUP BY c.member_id, c.wallet_id, c.entry_date
+        HAVING sum(c.net) <> 0 OR sum(c.gross) <> 0;
+        SELECT array_agg(DISTINCT member_id) INTO members
+        FROM (SELECT member_id FROM new_rows WHERE NOT pending AND wallet_id IS NOT NULL
+              UNION SELECT member_id FROM old_rows WHERE NOT pending AND wallet_id IS NOT NULL) AS m;
     END IF;
-    IF ms IS NOT NULL THEN
-        PERFORM wallet_net_add(ms, ws, ds, ns, gs);
-    END IF;
+    FOR mid IN SELECT u.id FROM unnest(members) AS u(id) ORDER BY 1 LOOP
+        IF (SELECT count(*) FROM (SELECT FROM wallet_net_delta d WHERE d.member_id = mid
+                                  LIMIT wallet_net_fold_at()) AS d) >= wallet_net_fold_at()
+           AND pg_try_advisory_xact_lock(hashtextextended('wallet_net:' || mid, 0)) THEN
+            PERFORM wallet_net_fold(mid);
+        END IF;
+    END LOOP;
     RETURN NULL;
+END
+$$;
+
+--
+-- Name: wallet_net_fold(bigint); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.wallet_net_fold(mid bigint) RETURNS void
+    LANGUAGE plpgsql
+    SET enable_bitmapscan TO 'off'
+    SET enable_seqscan TO 'off'
+    AS $$
+BEGIN
+    WITH folded AS (
+        DELETE FROM wallet_net_delta d WHERE d.member_id = mid
+        RETURNING d.wallet_id, d.day, d.net, d.gross
+    )
+    INSERT INTO wallet_net AS r (member_id, wallet_id, period, start, net, gross)
+    SELECT mid, x.wallet_id, p.period, p.start, sum(x.net), sum(x.gross)
+    FROM folded x
+    JOIN wallet w ON w.member_id = mid AND w.id = x.wallet_id
+    CROSS JOIN LATERAL (VALUES
+        ('total', '-infinity'::date),
+        ('month', date_trunc('month', x.day::timestamp)::date),
+        ('week',  date_trunc('week', x.day::timestamp)::date)
+    ) AS p(period, start)
+    GROUP BY p.period, p.start, x.wallet_id
+    HAVING sum(x.net) <> 0 OR sum(x.gross) <> 0
+    ORDER BY p.period, p.start, x.wallet_id
+    ON CONFLICT (member_id, period, start, wallet_id) DO UPDATE
+        SET net = r.net + EXCLUDED.net, gross = r.gross + EXCLUDED.gross;
 END
 $$;
 
