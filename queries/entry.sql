@@ -83,17 +83,19 @@ RETURNING sqlc.embed(account_entry),
 -- of its own). The function key-share locks the tags it answers,
 -- so a deletion cannot take one away before the links are written; one
 -- deleted meanwhile is left out: the statement then fails as a
--- serialization failure, and runs again whole (InTx, Exec).
+-- serialization failure, and runs again whole (InTx, Exec). The wallet and
+-- the category are key-share locked by the checks, as in
+-- CreateEntryChecked.
 WITH checked AS (
     -- The shared ledger lock first, as in CreateEntryChecked.
     SELECT nextval(pg_get_serial_sequence('account_entry', 'id')) AS id
     WHERE CASE WHEN (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' || @member_id::bigint, 0))) IS NULL THEN false ELSE
         (sqlc.narg(wallet_id)::bigint IS NULL OR EXISTS (
             SELECT 1 FROM wallet w WHERE w.member_id = @member_id::bigint AND w.id = sqlc.narg(wallet_id)::bigint
-                AND (sqlc.narg(installment_months)::integer IS NULL OR w.type = 'CARD')))
+                AND (sqlc.narg(installment_months)::integer IS NULL OR w.type = 'CARD') FOR KEY SHARE))
         AND (sqlc.narg(category_id)::bigint IS NULL OR EXISTS (
             SELECT 1 FROM account_category c WHERE c.member_id = @member_id::bigint AND c.id = sqlc.narg(category_id)::bigint
-                AND c.type = @type::text))
+                AND c.type = @type::text FOR KEY SHARE))
         AND (sqlc.narg(installment_months)::integer IS NULL OR (@type::text = 'expense' AND sqlc.narg(wallet_id)::bigint IS NOT NULL))
         END
 ), tags AS (
@@ -115,7 +117,22 @@ SELECT checked.id, @member_id::bigint, sqlc.narg(wallet_id)::bigint, sqlc.narg(c
     sqlc.narg(exchange_rate)::numeric, sqlc.narg(installment_months)::integer, @pending::boolean, sqlc.narg(notif_key)::text,
     sqlc.narg(created_by)::bigint, sqlc.narg(paid_by)::bigint
 FROM checked
-WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT x.name) FROM unnest(@tags::text[]) AS x(name)) THEN true
+-- Every tag answered first (CASE evaluates its condition before its
+-- result), then, alone (@alone_bound set), CreateEntryChecked's bound under
+-- the totals lock, which so comes after the wallet, the category and the
+-- tags (database.LockOrder). Past it, no row.
+WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT x.name) FROM unnest(@tags::text[]) AS x(name)) THEN
+    sqlc.narg(alone_bound)::bigint IS NULL OR (
+        (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger_total:' || @member_id::bigint, 0))) IS NOT NULL
+        AND (@pending::boolean OR sqlc.narg(wallet_id)::bigint IS NOT NULL)
+        AND NOT EXISTS (SELECT 1 FROM account_entry o WHERE o.member_id = @member_id::bigint AND o.wallet_id IS NULL AND NOT o.pending)
+        AND (SELECT COALESCE(sum(abs(w.opening_balance::numeric)
+                    + CASE WHEN w.manual_valuation THEN abs(COALESCE(w.current_value, 0)::numeric) ELSE 0 END), 0)
+             FROM wallet w WHERE w.member_id = @member_id::bigint)
+          + COALESCE((SELECT sum(t.gross) FROM wallet_net t
+                      WHERE t.member_id = @member_id::bigint AND t.period = 'total' AND t.start = '-infinity'), 0)
+          + COALESCE((SELECT sum(d.gross) FROM wallet_net_delta d WHERE d.member_id = @member_id::bigint), 0)
+          + @amount::bigint <= sqlc.narg(alone_bound)::bigint)
     ELSE retry_statement('a tag the entry names was deleted by a parallel request') END
 RETURNING sqlc.embed(account_entry),
     -- Whether the entry is the first that counts on its day (the statement

@@ -398,10 +398,10 @@ WITH checked AS (
     WHERE CASE WHEN (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' || $1::bigint, 0))) IS NULL THEN false ELSE
         ($2::bigint IS NULL OR EXISTS (
             SELECT 1 FROM wallet w WHERE w.member_id = $1::bigint AND w.id = $2::bigint
-                AND ($11::integer IS NULL OR w.type = 'CARD')))
+                AND ($11::integer IS NULL OR w.type = 'CARD') FOR KEY SHARE))
         AND ($3::bigint IS NULL OR EXISTS (
             SELECT 1 FROM account_category c WHERE c.member_id = $1::bigint AND c.id = $3::bigint
-                AND c.type = $4::text))
+                AND c.type = $4::text FOR KEY SHARE))
         AND ($11::integer IS NULL OR ($4::text = 'expense' AND $2::bigint IS NOT NULL))
         END
 ), tags AS (
@@ -423,14 +423,25 @@ SELECT checked.id, $1::bigint, $2::bigint, $3::bigint, $4::text, $5::bigint,
     $10::numeric, $11::integer, $12::boolean, $13::text,
     $14::bigint, $15::bigint
 FROM checked
-WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT x.name) FROM unnest($16::text[]) AS x(name)) THEN true
+WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT x.name) FROM unnest($16::text[]) AS x(name)) THEN
+    $17::bigint IS NULL OR (
+        (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger_total:' || $1::bigint, 0))) IS NOT NULL
+        AND ($12::boolean OR $2::bigint IS NOT NULL)
+        AND NOT EXISTS (SELECT 1 FROM account_entry o WHERE o.member_id = $1::bigint AND o.wallet_id IS NULL AND NOT o.pending)
+        AND (SELECT COALESCE(sum(abs(w.opening_balance::numeric)
+                    + CASE WHEN w.manual_valuation THEN abs(COALESCE(w.current_value, 0)::numeric) ELSE 0 END), 0)
+             FROM wallet w WHERE w.member_id = $1::bigint)
+          + COALESCE((SELECT sum(t.gross) FROM wallet_net t
+                      WHERE t.member_id = $1::bigint AND t.period = 'total' AND t.start = '-infinity'), 0)
+          + COALESCE((SELECT sum(d.gross) FROM wallet_net_delta d WHERE d.member_id = $1::bigint), 0)
+          + $5::bigint <= $17::bigint)
     ELSE retry_statement('a tag the entry names was deleted by a parallel request') END
 RETURNING account_entry.id, account_entry.member_id, account_entry.wallet_id, account_entry.category_id, account_entry.type, account_entry.amount, account_entry.entry_date, account_entry.memo, account_entry.currency, account_entry.original_amount, account_entry.exchange_rate, account_entry.installment_months, account_entry.pending, account_entry.notif_key, account_entry.transfer_id, account_entry.created_at, account_entry.awaiting_rate, account_entry.version, account_entry.created_by, account_entry.paid_by,
     -- Whether the entry is the first that counts on its day (the statement
     -- does not see its own row): only such a write can complete a month.
     -- Asked only where the answer can matter (probe_new_day: the month may
     -- complete today); else false, and the probe is not run.
-    ($17::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
+    ($18::boolean AND NOT EXISTS (SELECT 1 FROM account_entry o
         WHERE o.member_id = $1::bigint AND o.entry_date = $6::date AND NOT o.pending AND o.transfer_id IS NULL))::bool AS new_day,
     ARRAY(SELECT tags.name FROM tags ORDER BY tags.sort_order, tags.id)::text[] AS tag_names
 `
@@ -452,6 +463,7 @@ type CreateTaggedEntryCheckedParams struct {
 	CreatedBy         *int64
 	PaidBy            *int64
 	Tags              []string
+	AloneBound        *int64
 	ProbeNewDay       bool
 }
 
@@ -474,7 +486,13 @@ type CreateTaggedEntryCheckedRow struct {
 // of its own). The function key-share locks the tags it answers,
 // so a deletion cannot take one away before the links are written; one
 // deleted meanwhile is left out: the statement then fails as a
-// serialization failure, and runs again whole (InTx, Exec).
+// serialization failure, and runs again whole (InTx, Exec). The wallet and
+// the category are key-share locked by the checks, as in
+// CreateEntryChecked.
+// Every tag answered first (CASE evaluates its condition before its
+// result), then, alone (@alone_bound set), CreateEntryChecked's bound under
+// the totals lock, which so comes after the wallet, the category and the
+// tags (database.LockOrder). Past it, no row.
 func (q *Queries) CreateTaggedEntryChecked(ctx context.Context, arg CreateTaggedEntryCheckedParams) (CreateTaggedEntryCheckedRow, error) {
 	row := q.db.QueryRow(ctx, createTaggedEntryChecked,
 		arg.MemberID,
@@ -493,6 +511,7 @@ func (q *Queries) CreateTaggedEntryChecked(ctx context.Context, arg CreateTagged
 		arg.CreatedBy,
 		arg.PaidBy,
 		arg.Tags,
+		arg.AloneBound,
 		arg.ProbeNewDay,
 	)
 	var i CreateTaggedEntryCheckedRow

@@ -267,6 +267,7 @@ func CreateEntryTx(ctx context.Context, q *db.Queries, memberID int64, e EntryIn
 			EntryDate: p.EntryDate, Memo: p.Memo, Currency: p.Currency, OriginalAmount: p.OriginalAmount,
 			ExchangeRate: p.ExchangeRate, InstallmentMonths: p.InstallmentMonths, Pending: p.Pending, NotifKey: p.NotifKey,
 			ProbeNewDay: p.ProbeNewDay, Tags: e.Tags, CreatedBy: p.CreatedBy, PaidBy: p.PaidBy,
+			AloneBound: p.AloneBound,
 		})
 		return Entry{AccountEntry: row.AccountEntry, NewDay: row.NewDay, Tags: row.TagNames}, err
 	}
@@ -303,19 +304,20 @@ var errNotAlone = errors.New("create entry: not alone")
 // transaction (no BEGIN, no write check after it, no COMMIT: one round
 // trip), where nothing needs a transaction: the caller has no
 // Idempotency-Key answer to store, the ledger is the member's own (a book
-// holds the writer's membership first, in the transaction), the entry has
-// no tags (their rows would be locked after the totals lock, out of
-// database.LockOrder: an import's new tag could deadlock it), and the
-// statement can tell every total the write check keeps within Limit (its
+// holds the writer's membership first, in the transaction), and the
+// statement (with tags or without; either takes the totals lock after the
+// wallet, the category and the tags, as database.LockOrder has it) can
+// tell every total the write check keeps within Limit (its
 // sufficient bound: opening balances, manual values and the wallets' gross,
 // with this entry's amount, summed). ok is false, nothing written, when the
 // statement refused the entry for any reason (a check, the bound) or lost a
-// race that a transaction runs again (a tag deleted meanwhile, a wallet's
+// race that a transaction runs again (past the bound with tags, the tag
+// links' foreign key refuses the statement; a tag deleted meanwhile, a wallet's
 // foreign key): the caller then creates it in a transaction
 // (CreateEntryTx, CheckTotalsTx), which says why or checks the totals
 // exactly.
 func CreateEntryAlone(ctx context.Context, pool *pgxpool.Pool, memberID int64, e EntryInput) (out Entry, ok bool, err error) {
-	if p := session.PrincipalFrom(ctx); (p != nil && p.Book != nil) || len(e.Tags) > 0 {
+	if p := session.PrincipalFrom(ctx); p != nil && p.Book != nil {
 		return Entry{}, false, nil
 	}
 	bound := int64(Limit)

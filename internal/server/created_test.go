@@ -80,7 +80,7 @@ func TestEntryCreateStatements(t *testing.T) {
 	// bound can tell within the limit: a create on it is decided by the
 	// transaction's exact check.
 	// (Another member's: the bound counts every wallet of the member.)
-	rich := replica.NewMember()
+	rich := replica.NewMember(apitest.AsPremium())
 	big := lt.Wallet(rich.Client, "Vault", api.WalletTypeBank, 0)
 	if _, err := env.Pool.Exec(context.Background(), `UPDATE wallet SET opening_balance = $1 WHERE id = $2`, int64(ledger.Limit-50), big.ID); err != nil {
 		t.Fatal(err)
@@ -97,14 +97,17 @@ func TestEntryCreateStatements(t *testing.T) {
 	}{
 		// Alone: one statement, its own transaction.
 		{"no tags", m.Client, w.ID, nil, "GetSessionPrincipal CreateEntryChecked"},
-		// Tags: in a transaction (their locks would follow the totals lock).
-		{"tags", m.Client, w.ID, &[]string{"trip"}, "GetSessionPrincipal begin CreateTaggedEntryChecked " + check},
+		// Tags: alone too (the totals lock after the tags').
+		{"tags", m.Client, w.ID, &[]string{"trip"}, "GetSessionPrincipal CreateTaggedEntryChecked"},
 		// An Idempotency-Key's answer is stored in the write's transaction.
 		{"keyed", keyed, w.ID, nil, "GetSessionPrincipal begin TryLockIdempotencyKey CreateEntryChecked " +
 			"TotalsForWriteCheck InsertIdempotencyKey commit"},
 		// Past the bound: refused alone (nothing written), then in a
 		// transaction with the exact check.
 		{"past the bound", rich.Client, big.ID, nil, "GetSessionPrincipal CreateEntryChecked begin CreateEntryChecked " + check},
+		// With tags, the alone statement's tag links find no entry: the
+		// whole statement is refused, then the transaction decides.
+		{"tags past the bound", rich.Client, big.ID, &[]string{"trip"}, "GetSessionPrincipal CreateTaggedEntryChecked begin CreateTaggedEntryChecked " + check},
 	} {
 		body := lt.Expense(lt.Date(2026, 11, 16), 200, c.wallet)
 		body.Tags = c.tags
