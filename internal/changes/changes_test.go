@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/nestegg/nestegg/generated/api"
 	"github.com/nestegg/nestegg/generated/db"
 	"github.com/nestegg/nestegg/internal/apitest"
@@ -443,6 +445,23 @@ func TestFeedCarriesDerivedRecords(t *testing.T) {
 	}
 }
 
+// feedWithOpenTx: a member with a bank wallet, the cursor of their feed's
+// first page, and a transaction of the test's own (rolled back at the end
+// unless the test ends it).
+func feedWithOpenTx(t *testing.T) (*apitest.Member, api.Wallet, string, pgx.Tx) {
+	t.Helper()
+	env := apitest.New(t)
+	m := env.NewMember()
+	w := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
+	start := page(t, m.Client, "", 100).Next
+	tx, err := env.Pool.Begin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tx.Rollback(context.Background()) })
+	return m, w, start, tx
+}
+
 // Issue 41: a write notes its changes as plain rows and takes no lock for
 // the feed, and positions are given by the reader's fold. While another
 // transaction holds the member's feed lock (a fold in progress, a restore's
@@ -451,16 +470,8 @@ func TestFeedCarriesDerivedRecords(t *testing.T) {
 // once the lock is gone, the next read folds the entry in.
 func TestWritesDoNotWaitForTheFeed(t *testing.T) {
 	t.Parallel()
-	env := apitest.New(t)
-	m := env.NewMember()
-	w := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
-	start := page(t, m.Client, "", 100).Next
+	m, w, start, tx := feedWithOpenTx(t)
 	ctx := context.Background()
-	tx, err := env.Pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck // released below
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('feed:' || $1::bigint, 0))`, m.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -486,16 +497,8 @@ func TestWritesDoNotWaitForTheFeed(t *testing.T) {
 // write was in flight still receives it.
 func TestAWriteInFlightDuringAFoldComesAfterIt(t *testing.T) {
 	t.Parallel()
-	env := apitest.New(t)
-	m := env.NewMember()
-	w := lt.Wallet(m.Client, "Bank", api.WalletTypeBank, 0)
-	start := page(t, m.Client, "", 100).Next
+	m, w, start, tx := feedWithOpenTx(t)
 	ctx := context.Background()
-	tx, err := env.Pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck // committed below
 	var slow int64
 	if err := tx.QueryRow(ctx, `INSERT INTO account_entry (member_id, wallet_id, type, amount, entry_date, memo)
 		VALUES ($1, $2, 'expense', 7, DATE '2026-11-02', 'in flight') RETURNING id`, m.ID, w.ID).Scan(&slow); err != nil {
