@@ -2571,13 +2571,7 @@ CREATE INDEX wallet_member_type_idx ON public.wallet USING btree (member_id, typ
 -- Name: wallet_net_delta_member_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX wallet_net_delta_member_idx ON public.wallet_net_delta USING btree (member_id);
-
---
--- Name: wallet_net_delta_wallet_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX wallet_net_delta_wallet_idx ON public.wallet_net_delta USING btree (wallet_id);
+CREATE INDEX wallet_net_delta_member_idx ON public.wallet_net_delta USING btree (member_id, wallet_id);
 
 --
 -- Name: wallet_net_wallet_idx; Type: INDEX; Schema: public; Owner: -

@@ -45,8 +45,9 @@ CREATE TABLE wallet_net_delta (
 -- A queue: vacuumed after a thousand dead rows, not after a fifth of its
 -- size (for a table that is usually small, at once).
 WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000);
-CREATE INDEX wallet_net_delta_member_idx ON wallet_net_delta (member_id);
-CREATE INDEX wallet_net_delta_wallet_idx ON wallet_net_delta (wallet_id);
+-- One index, each delta one index write: a member's deltas (the fold, the
+-- readers' sums) and a wallet's (its deletion's cascade, by its foreign key).
+CREATE INDEX wallet_net_delta_member_idx ON wallet_net_delta (member_id, wallet_id);
 
 -- How many deltas a member gathers before a write folds them: a write that
 -- finds this many folds them all; fewer, it only appends its own. Readers
