@@ -49,6 +49,7 @@ WHERE CASE WHEN (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' 
     -- balances, manual values and gross (with this entry's amount) summed,
     -- where no confirmed entry is off every wallet. Past it, no row: the
     -- caller checks in a transaction (ledger.CreateEntryAlone).
+    -- CreateTaggedEntryChecked repeats these lines: change both.
     AND (sqlc.narg(alone_bound)::bigint IS NULL OR (
         (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger_total:' || @member_id::bigint, 0))) IS NOT NULL
         AND (@pending::boolean OR sqlc.narg(wallet_id)::bigint IS NOT NULL)
@@ -118,7 +119,8 @@ SELECT checked.id, @member_id::bigint, sqlc.narg(wallet_id)::bigint, sqlc.narg(c
     sqlc.narg(created_by)::bigint, sqlc.narg(paid_by)::bigint
 FROM checked
 -- Every tag answered first (CASE evaluates its condition before its
--- result), then, alone (@alone_bound set), CreateEntryChecked's bound under
+-- result), then, alone (@alone_bound set), CreateEntryChecked's bound (the
+-- same lines: change both) under
 -- the totals lock, which so comes after the wallet, the category and the
 -- tags (database.LockOrder). Past it, no row.
 WHERE CASE WHEN (SELECT count(*) FROM tags) >= (SELECT count(DISTINCT x.name) FROM unnest(@tags::text[]) AS x(name)) THEN

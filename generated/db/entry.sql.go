@@ -273,6 +273,7 @@ WHERE CASE WHEN (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger:' 
     -- balances, manual values and gross (with this entry's amount) summed,
     -- where no confirmed entry is off every wallet. Past it, no row: the
     -- caller checks in a transaction (ledger.CreateEntryAlone).
+    -- CreateTaggedEntryChecked repeats these lines: change both.
     AND ($17::bigint IS NULL OR (
         (SELECT pg_advisory_xact_lock_shared(hashtextextended('ledger_total:' || $1::bigint, 0))) IS NOT NULL
         AND ($12::boolean OR $2::bigint IS NOT NULL)
@@ -490,7 +491,8 @@ type CreateTaggedEntryCheckedRow struct {
 // the category are key-share locked by the checks, as in
 // CreateEntryChecked.
 // Every tag answered first (CASE evaluates its condition before its
-// result), then, alone (@alone_bound set), CreateEntryChecked's bound under
+// result), then, alone (@alone_bound set), CreateEntryChecked's bound (the
+// same lines: change both) under
 // the totals lock, which so comes after the wallet, the category and the
 // tags (database.LockOrder). Past it, no row.
 func (q *Queries) CreateTaggedEntryChecked(ctx context.Context, arg CreateTaggedEntryCheckedParams) (CreateTaggedEntryCheckedRow, error) {
