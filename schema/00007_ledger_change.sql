@@ -306,6 +306,11 @@ BEGIN
     ), e AS MATERIALIZED (
         SELECT t.record_id, t.wallet_id, t.transfer_id, t.day, t.income FROM taken t
         WHERE t.kind = 'ENTRY' AND t.day IS NOT NULL
+    ), days AS MATERIALIZED (
+        -- The entries' days, once each: the budgets below are matched
+        -- against these, not against every note (a fold after an import
+        -- holds thousands).
+        SELECT e.day, bool_or(e.income) AS income FROM e GROUP BY e.day
     ), last AS MATERIALIZED (
         SELECT max(t.xid) AS xid FROM taken t
     ), notes AS (
@@ -325,16 +330,17 @@ BEGIN
             -- The ledger month of a date with start day d: its calendar
             -- month from day d on, the month before it until then.
             SELECT 'BUDGET_INCOME', b.year * 100 + b.month
-            FROM budget_income b JOIN member m ON m.id = b.member_id
-            WHERE b.member_id = p_member AND EXISTS (
-                SELECT 1 FROM e WHERE e.income
-                  AND make_date(b.year, b.month, 1) = date_trunc('month',
-                      CASE WHEN extract(day FROM e.day) >= m.month_start_day THEN e.day
-                           ELSE e.day - interval '1 month' END)::date)
+            FROM budget_income b
+            WHERE b.member_id = p_member AND make_date(b.year, b.month, 1) IN (
+                SELECT date_trunc('month',
+                      CASE WHEN extract(day FROM d.day) >= m.month_start_day THEN d.day
+                           ELSE d.day - interval '1 month' END)::date
+                FROM days d JOIN member m ON m.id = p_member
+                WHERE d.income)
             UNION
             SELECT 'ONETIME_BUDGET', o.id FROM budget_onetime o
             WHERE o.member_id = p_member AND EXISTS (
-                SELECT 1 FROM e WHERE e.day BETWEEN o.start_date AND o.end_date)
+                SELECT 1 FROM days d WHERE d.day BETWEEN o.start_date AND o.end_date)
         ) AS d
     )
     INSERT INTO ledger_change AS c (member_id, kind, record_id, xid, seq, deleted)

@@ -287,16 +287,19 @@ func FoldJob(pool *pgxpool.Pool) jobs.Job {
 			if err != nil {
 				return fmt.Errorf("members with feed notes: %w", err)
 			}
+			// One member's failure does not hold back the others' folds;
+			// the first is reported (the run is retried).
+			var failed error
 			for _, m := range members {
 				_, err := q.FoldLedgerChanges(ctx, db.FoldLedgerChangesParams{MemberID: m, Wait: false})
-				if err != nil && !database.IsForeignKeyViolation(err) {
-					return fmt.Errorf("fold the feed of member %d: %w", m, err)
+				if err != nil && !database.IsForeignKeyViolation(err) && failed == nil {
+					failed = fmt.Errorf("fold the feed of member %d: %w", m, err)
 				}
 			}
-			if _, err := q.DeleteOrphanNotes(ctx); err != nil {
-				return fmt.Errorf("drop the feed notes of deleted members: %w", err)
+			if _, err := q.DeleteOrphanNotes(ctx); err != nil && failed == nil {
+				failed = fmt.Errorf("drop the feed notes of deleted members: %w", err)
 			}
-			return nil
+			return failed
 		},
 	}
 }
